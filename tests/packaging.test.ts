@@ -1,0 +1,32 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const packagesDir = join(import.meta.dirname, "..", "packages");
+const publishable = readdirSync(packagesDir)
+  .filter((name) => existsSync(join(packagesDir, name, "package.json")))
+  .map((name) => ({ dir: join(packagesDir, name), pkg: JSON.parse(readFileSync(join(packagesDir, name, "package.json"), "utf8")) }))
+  .filter(({ pkg }) => !pkg.private);
+
+/** Loads a package from a child Node process (plain Node, no loaders) and prints its export names. */
+function exportsSeenBy(mode: "import" | "require", name: string, cwd: string): string[] {
+  const script =
+    mode === "require"
+      ? `console.log(JSON.stringify(Object.keys(require(${JSON.stringify(name)})).sort()))`
+      : `import(${JSON.stringify(name)}).then((m) => console.log(JSON.stringify(Object.keys(m).filter((k) => k !== "default").sort())))`;
+  const out = execFileSync(process.execPath, ["-e", script], { cwd, encoding: "utf8" });
+  return JSON.parse(out.trim().split("\n").at(-1) ?? "[]");
+}
+
+describe("built packages load in plain Node 20", () => {
+  for (const { dir, pkg } of publishable) {
+    it(`${pkg.name}: import and require expose the same non-empty API`, () => {
+      expect(existsSync(join(dir, "dist", "index.js")), `${pkg.name} is built`).toBe(true);
+      const viaImport = exportsSeenBy("import", pkg.name, dir);
+      const viaRequire = exportsSeenBy("require", pkg.name, dir);
+      expect(viaImport.length).toBeGreaterThan(0);
+      expect(viaRequire).toEqual(viaImport);
+    });
+  }
+});
