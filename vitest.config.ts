@@ -1,12 +1,16 @@
-import { readdirSync, existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
-const packages = readdirSync(`${root}packages`).filter((name) => existsSync(`${root}packages/${name}/package.json`));
+const packages = readdirSync(`${root}packages`).filter((name) =>
+  existsSync(`${root}packages/${name}/package.json`),
+);
 
 /** Tests run on source: every `@perpx/<name>` import resolves to that package's `src/index.ts`. */
-const alias = Object.fromEntries(packages.map((name) => [`@perpx/${name}`, `${root}packages/${name}/src/index.ts`]));
+const alias = Object.fromEntries(
+  packages.map((name) => [`@perpx/${name}`, `${root}packages/${name}/src/index.ts`]),
+);
 
 export default defineConfig({
   resolve: { alias },

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // publint and attw (are-the-types-wrong) on the packed tarball of every publishable package.
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const packagesDir = join(import.meta.dirname, "..", "packages");

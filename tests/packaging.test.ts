@@ -6,7 +6,10 @@ import { describe, expect, it } from "vitest";
 const packagesDir = join(import.meta.dirname, "..", "packages");
 const publishable = readdirSync(packagesDir)
   .filter((name) => existsSync(join(packagesDir, name, "package.json")))
-  .map((name) => ({ dir: join(packagesDir, name), pkg: JSON.parse(readFileSync(join(packagesDir, name, "package.json"), "utf8")) }))
+  .map((name) => ({
+    dir: join(packagesDir, name),
+    pkg: JSON.parse(readFileSync(join(packagesDir, name, "package.json"), "utf8")),
+  }))
   .filter(({ pkg }) => !pkg.private);
 
 /** Loads a package from a child Node process (plain Node, no loaders) and prints its export names. */

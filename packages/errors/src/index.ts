@@ -1,0 +1,245 @@
+/**
+ * The closed set of error codes a perpx package can raise. Switch on `error.code` to handle a class
+ * of failure without string matching.
+ */
+export type PerpxErrorCode =
+  /** An address in neither valid form, or of the wrong prefix, length or checksum. */
+  | "INVALID_ADDRESS"
+  /** A subaccount number or subaccount id that is out of range or malformed. */
+  | "INVALID_SUBACCOUNT"
+  /** A trading credential that is not valid base64 JSON of the documented shape. */
+  | "INVALID_CREDENTIAL"
+  /** An order that cannot be placed as given (size, price, time in force, expiry...). */
+  | "INVALID_ORDER"
+  /** A price, size or amount that does not convert exactly under the requested policy. */
+  | "INVALID_AMOUNT"
+  /** Any other argument that fails validation before anything is signed or sent. */
+  | "INVALID_ARGUMENT"
+  /** A network preset name that does not exist. */
+  | "UNKNOWN_NETWORK"
+  /** An endpoint a call needs that neither the caller nor the environment configured. */
+  | "MISSING_ENDPOINT"
+  /** A protobuf type URL that no registry knows. */
+  | "UNKNOWN_TYPE_URL"
+  /** Bytes or JSON that do not decode as the expected message. */
+  | "DECODE"
+  /** A transaction the chain refused (CheckTx) or executed with a non-zero code. */
+  | "BROADCAST_TX"
+  /** A node query that the node answered with an error. */
+  | "QUERY"
+  /** An indexer HTTP request answered with a non-2xx status. */
+  | "INDEXER_HTTP"
+  /** A WebSocket that closed while it was needed. */
+  | "WEBSOCKET_CLOSED"
+  /** A network-level failure reaching a server (refused, reset, DNS, TLS). */
+  | "TRANSPORT"
+  /** An operation that did not finish within its time limit. */
+  | "TIMEOUT"
+  /** An operation cancelled through its `AbortSignal`. */
+  | "ABORTED"
+  /** A devnet that could not start or serve as asked. */
+  | "DEVNET";
+
+/** Optional parts of a {@link PerpxError}. */
+export interface PerpxErrorOptions {
+  /** The lower-level error that caused this one. */
+  cause?: unknown;
+  /** A longer explanation of what went wrong, appended to the message. */
+  details?: string;
+  /** A docs path (relative to the perpx docs root) that explains this error. */
+  docsPath?: string;
+  /** Extra lines shown between the short message and the details (values, hints). */
+  metaMessages?: readonly string[];
+}
+
+/**
+ * The base of every error a perpx package throws. It carries a closed {@link PerpxErrorCode}, a
+ * one-line `shortMessage`, optional `details`, `docsPath` and `cause`, and can `walk()` its cause
+ * chain.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   toBech32("0x123");
+ * } catch (error) {
+ *   if (isPerpxError(error) && error.code === "INVALID_ADDRESS") console.error(error.shortMessage);
+ * }
+ * ```
+ */
+export class PerpxError extends Error {
+  /** The class of failure; stable across versions. */
+  readonly code: PerpxErrorCode;
+  /** The one-line summary, without details or meta lines. */
+  readonly shortMessage: string;
+  /** The longer explanation, when there is one. */
+  readonly details: string | undefined;
+  /** A docs path that explains this error, when there is one. */
+  readonly docsPath: string | undefined;
+  /** Extra lines shown in the message. */
+  readonly metaMessages: readonly string[];
+  override name = "PerpxError";
+
+  /**
+   * @param code - the class of failure.
+   * @param shortMessage - one line saying what was wrong.
+   * @param options - cause, details, docs path and meta lines.
+   */
+  constructor(code: PerpxErrorCode, shortMessage: string, options: PerpxErrorOptions = {}) {
+    const causeDetails =
+      options.details ??
+      (options.cause instanceof Error && !(options.cause instanceof PerpxError)
+        ? options.cause.message
+        : undefined);
+    const lines = [shortMessage];
+    if (options.metaMessages?.length) lines.push("", ...options.metaMessages);
+    if (causeDetails) lines.push("", `Details: ${causeDetails}`);
+    if (options.docsPath) lines.push(`Docs: https://perpx.dev/docs${options.docsPath}`);
+    super(lines.join("\n"), options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.shortMessage = shortMessage;
+    this.details = causeDetails;
+    this.docsPath = options.docsPath;
+    this.metaMessages = options.metaMessages ?? [];
+  }
+
+  /**
+   * Walks the `cause` chain from this error down.
+   *
+   * @param predicate - stop at the first error for which it returns true; without it, the deepest cause.
+   * @returns the matching error, the deepest cause when no predicate is given, or `undefined`.
+   *
+   * @example
+   * ```ts
+   * const timeout = error.walk((e) => isTimeoutError(e));
+   * ```
+   */
+  walk(predicate?: (error: unknown) => boolean): unknown {
+    let current: unknown = this;
+    const seen = new Set<unknown>();
+    while (current !== undefined && current !== null && !seen.has(current)) {
+      seen.add(current);
+      if (predicate?.(current)) return current;
+      const next: unknown = current instanceof Error ? current.cause : undefined;
+      if (next === undefined || next === null) return predicate ? undefined : current;
+      current = next;
+    }
+    return undefined;
+  }
+}
+
+/**
+ * True when `value` is a {@link PerpxError} (by `name`-independent brand: it has a perpx `code`).
+ * Works across duplicated copies of the package, unlike `instanceof`.
+ *
+ * @example
+ * ```ts
+ * if (isPerpxError(error)) console.log(error.code);
+ * ```
+ */
+export function isPerpxError(value: unknown): value is PerpxError {
+  return (
+    value instanceof Error &&
+    typeof (value as { code?: unknown }).code === "string" &&
+    typeof (value as { shortMessage?: unknown }).shortMessage === "string" &&
+    typeof (value as { walk?: unknown }).walk === "function"
+  );
+}
+
+/**
+ * Builds a name-based guard for a PerpxError subclass, so `isXError(e)` holds across duplicated
+ * package copies where `instanceof` would not.
+ *
+ * @param name - the subclass's `name`.
+ * @returns a type guard for that subclass.
+ *
+ * @example
+ * ```ts
+ * export const isInvalidAddressError = errorGuard<InvalidAddressError>("InvalidAddressError");
+ * ```
+ */
+export function errorGuard<T extends PerpxError>(name: string): (value: unknown) => value is T {
+  return (value: unknown): value is T => isPerpxError(value) && value.name === name;
+}
+
+/**
+ * An argument failed validation before anything was signed or sent. `argument` names it.
+ *
+ * @example
+ * ```ts
+ * throw new InvalidArgumentError("timeoutMs", "must be a positive integer, got -1");
+ * ```
+ */
+export class InvalidArgumentError extends PerpxError {
+  override name = "InvalidArgumentError";
+  /** The name of the argument (or option path, like `order.size`) that was wrong. */
+  readonly argument: string;
+
+  /**
+   * @param argument - which argument was wrong.
+   * @param problem - what was wrong with it.
+   * @param options - cause and details.
+   */
+  constructor(argument: string, problem: string, options: PerpxErrorOptions = {}) {
+    super("INVALID_ARGUMENT", `Invalid ${argument}: ${problem}`, options);
+    this.argument = argument;
+  }
+}
+
+/** True when `value` is an {@link InvalidArgumentError}. */
+export const isInvalidArgumentError = errorGuard<InvalidArgumentError>("InvalidArgumentError");
+
+/**
+ * An operation did not finish within its time limit.
+ *
+ * @example
+ * ```ts
+ * throw new TimeoutError("broadcast", 30_000);
+ * ```
+ */
+export class TimeoutError extends PerpxError {
+  override name = "TimeoutError";
+  /** What timed out. */
+  readonly operation: string;
+  /** The limit that was exceeded, in milliseconds. */
+  readonly timeoutMs: number;
+
+  /**
+   * @param operation - what timed out.
+   * @param timeoutMs - the limit, in milliseconds.
+   * @param options - cause, details and meta lines (a tx hash to look up later, say).
+   */
+  constructor(operation: string, timeoutMs: number, options: PerpxErrorOptions = {}) {
+    super("TIMEOUT", `${operation} timed out after ${timeoutMs} ms`, options);
+    this.operation = operation;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** True when `value` is a {@link TimeoutError}. */
+export const isTimeoutError = errorGuard<TimeoutError>("TimeoutError");
+
+/**
+ * An operation was cancelled through its `AbortSignal`.
+ *
+ * @example
+ * ```ts
+ * if (signal.aborted) throw new AbortedError("placeOrder", signal.reason);
+ * ```
+ */
+export class AbortedError extends PerpxError {
+  override name = "AbortedError";
+  /** What was aborted. */
+  readonly operation: string;
+
+  /**
+   * @param operation - what was aborted.
+   * @param reason - the signal's reason, kept as the cause.
+   */
+  constructor(operation: string, reason?: unknown) {
+    super("ABORTED", `${operation} was aborted`, reason === undefined ? {} : { cause: reason });
+    this.operation = operation;
+  }
+}
+
+/** True when `value` is an {@link AbortedError}. */
+export const isAbortedError = errorGuard<AbortedError>("AbortedError");
