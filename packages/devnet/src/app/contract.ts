@@ -1,0 +1,192 @@
+/**
+ * The contract between the devnet's chain application (`src/app/`, deterministic, no transports)
+ * and its servers (`src/servers/`, one per wire protocol). Servers only ever call what is declared
+ * here; the application never imports a server.
+ */
+
+/** One ABCI event attribute, plain strings as CometBFT 0.38 reports them. */
+export interface EventAttribute {
+  key: string;
+  value: string;
+  index: boolean;
+}
+
+/** One ABCI event. */
+export interface AbciEvent {
+  type: string;
+  attributes: EventAttribute[];
+}
+
+/** The outcome of CheckTx or of executing a tx in a block (CometBFT's ExecTxResult). */
+export interface TxResult {
+  /** 0 on success; otherwise the module's error code. */
+  code: number;
+  /** The error's codespace ("sdk", "clob", ...); "" on success. */
+  codespace: string;
+  /** The error text on failure (as Cosmos SDK wraps it); "" or a JSON log on success. */
+  log: string;
+  info: string;
+  /** Protobuf `cosmos.base.abci.v1beta1.TxMsgData` bytes on success; empty on failure. */
+  data: Uint8Array;
+  gasWanted: bigint;
+  gasUsed: bigint;
+  events: AbciEvent[];
+}
+
+/** A tx as indexed once it is in a block. */
+export interface IndexedTx {
+  /** SHA-256 of the TxRaw bytes. */
+  hash: Uint8Array;
+  height: bigint;
+  /** Position in the block. */
+  index: number;
+  /** The TxRaw bytes. */
+  tx: Uint8Array;
+  result: TxResult;
+}
+
+/** A committed block with everything the RPC servers print about it. */
+export interface BlockRecord {
+  height: bigint;
+  /** Block time; nanosecond precision is carried in `timeNanos` (0..999_999_999 within the second). */
+  time: Date;
+  timeNanos: number;
+  /** 32-byte block hash. */
+  hash: Uint8Array;
+  /** 32-byte hash of the previous block; empty at height 1. */
+  lastBlockHash: Uint8Array;
+  /** App hash after the previous block (CometBFT semantics); 32 bytes. */
+  appHash: Uint8Array;
+  dataHash: Uint8Array;
+  lastResultsHash: Uint8Array;
+  validatorsHash: Uint8Array;
+  /** 20-byte address of the (single) validator. */
+  proposerAddress: Uint8Array;
+  /** TxRaw bytes of every tx in the block, in order. */
+  txs: Uint8Array[];
+  /** One result per tx, same order. */
+  txResults: TxResult[];
+  /** Begin/end-block events (CometBFT 0.38 `finalize_block_events`). */
+  finalizeBlockEvents: AbciEvent[];
+}
+
+/** The answer to an ABCI query (`abci_query`, and what gRPC and REST translate). */
+export interface QueryResult {
+  /** 0 on success; sdk codes otherwise (22 not found, 18 invalid request, 6 unknown path). */
+  code: number;
+  codespace: string;
+  log: string;
+  /** Protobuf response bytes on success. */
+  value: Uint8Array;
+  /** The height the answer is for (never 0: the latest height when none was asked). */
+  height: bigint;
+}
+
+/** The answer to a simulation (`/cosmos.tx.v1beta1.Service/Simulate` and `/app/simulate`). */
+export type SimulateResult =
+  | { ok: true; gasWanted: bigint; gasUsed: bigint; result: TxResult }
+  | { ok: false; result: TxResult };
+
+/** The validator the devnet runs as. */
+export interface ValidatorInfo {
+  /** 20-byte consensus address. */
+  address: Uint8Array;
+  /** 32-byte ed25519 public key. */
+  pubKey: Uint8Array;
+  votingPower: bigint;
+  /** Its operator address, `perpxvaloper1...`. */
+  operatorAddress: string;
+  moniker: string;
+}
+
+/** Static facts about the running chain, fixed at start. */
+export interface ChainInfo {
+  chainId: string;
+  /** The EVM chain id of the profile (local 31337, testnet 202006, mainnet 111984). */
+  evmChainId: number;
+  /** Running application version, e.g. "v27.5" for testnet/mainnet profiles. */
+  appVersion: string;
+  /** CometBFT version string reported by `status` (cosmjs picks its client from it). */
+  cometVersion: string;
+  /** 20-byte node id (hex in JSON). */
+  nodeId: Uint8Array;
+  moniker: string;
+  /** Upgrade history: version -> height it was applied at. */
+  upgrades: ReadonlyMap<string, bigint>;
+  /** The first height of this chain (above the last upgrade for testnet/mainnet). */
+  initialHeight: bigint;
+  /** `minimum-gas-prices` as the node config service prints it, e.g. "0.025uusdc,25000000000aperpx". */
+  minimumGasPrices: string;
+  validator: ValidatorInfo;
+}
+
+/** Listener for committed blocks (subscriptions, `broadcast_tx_commit`, the indexer). */
+export type BlockListener = (block: BlockRecord) => void;
+
+/**
+ * What the servers may ask of the chain application. Every method is synchronous and deterministic
+ * given the same sequence of calls; time only enters through `produceBlock`.
+ */
+export interface ChainApp {
+  readonly info: ChainInfo;
+  /** The genesis document as `/genesis` prints it (`result.genesis`). */
+  genesisJson(): unknown;
+  /** The latest committed block. */
+  latestBlock(): BlockRecord;
+  /** A committed block by height, or undefined when out of range. */
+  block(height: bigint): BlockRecord | undefined;
+  /** A tx by its hash, once committed. */
+  tx(hash: Uint8Array): IndexedTx | undefined;
+  /**
+   * Txs matching a CometBFT query such as `tx.hash='AB..'`, `tx.height=5`,
+   * `message.sender='perpx1..' AND transfer.recipient='perpx1..'` (conditions on event attributes,
+   * `=`, `<`, `<=`, `>`, `>=`, `CONTAINS`, joined by AND), ordered by height then index.
+   */
+  searchTxs(query: string, order: "asc" | "desc"): IndexedTx[];
+  /**
+   * CheckTx: decodes and validates the tx against the pending state (signature, account number,
+   * sequence or timestamp nonce, fee, basic message validity). On code 0 the tx is queued for the
+   * next block; otherwise nothing changes.
+   */
+  checkTx(tx: Uint8Array): TxResult;
+  /** Number of txs queued for the next block. */
+  pendingTxCount(): number;
+  /** ABCI query by gRPC method path (`/cosmos.bank.v1beta1.Query/AllBalances`) or `/app/simulate`. */
+  query(path: string, data: Uint8Array, height?: bigint): QueryResult;
+  /** Simulates a tx (signature checks skipped, as the SDK does in simulate mode) against the pending state. */
+  simulate(tx: Uint8Array): SimulateResult;
+  /** Executes every queued tx in a new block at `time` and commits it. */
+  produceBlock(time: Date): BlockRecord;
+  /** Subscribes to committed blocks; returns the unsubscribe function. */
+  onBlock(listener: BlockListener): () => void;
+}
+
+/** The devnet profiles: chain id, EVM chain id and upgrade history come from `@perpx/core`'s presets. */
+export type DevnetProfile = "local" | "testnet" | "mainnet";
+
+/** Operations the devnet control server exposes (`/devnet/...`); each is applied as state changes at once. */
+export interface ChainControl {
+  /** Credits `coins` (bank denoms and amounts) to an account, creating it if needed. */
+  fund(address: string, coins: ReadonlyArray<{ denom: string; amount: bigint }>): void;
+  /** Moves the chain's clock forward by `ms` before the next block. */
+  advanceTime(ms: number): void;
+}
+
+/** Options of {@link CreateChainApp}. */
+export interface ChainAppOptions {
+  profile: DevnetProfile;
+  /** Start time of genesis (the first block's time). */
+  genesisTime: Date;
+  /** State written by {@link PersistentChainApp.exportState}; when given, the chain resumes from it. */
+  state?: Uint8Array;
+}
+
+/** A chain application that can write and reload its whole state (for `--state DIR`). */
+export interface PersistentChainApp extends ChainApp {
+  readonly control: ChainControl;
+  /** Every bit of state needed to resume after the latest committed block, as bytes. */
+  exportState(): Uint8Array;
+}
+
+/** Builds the chain application: from genesis, or resumed from exported state. */
+export type CreateChainApp = (options: ChainAppOptions) => PersistentChainApp;
