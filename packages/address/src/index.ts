@@ -1,1 +1,43 @@
-export {};
+export {
+  type AddressOptions,
+  addressBytes,
+  fromValoperAddress,
+  isValidAddress,
+  type ParsedAddress,
+  parseAddress,
+  toBech32,
+  toHex,
+  toValoperAddress,
+} from "./address.js";
+export { bech32FromBytes } from "./bech32.js";
+export {
+  InvalidAddressError,
+  type InvalidAddressErrorOptions,
+  type InvalidAddressReason,
+  InvalidSubaccountError,
+  type InvalidSubaccountErrorOptions,
+  type InvalidSubaccountReason,
+  isInvalidAddressError,
+  isInvalidSubaccountError,
+} from "./errors.js";
+export { hexFromBytes } from "./hex.js";
+export {
+  ADDRESS_LENGTH,
+  DEFAULT_PREFIX,
+  isValidPrefix,
+  MAX_PREFIX_LENGTH,
+  VALOPER_PREFIX,
+} from "./prefix.js";
+export {
+  CHILD_SUBACCOUNT_STRIDE,
+  childSubaccountIndex,
+  childSubaccountNumber,
+  formatSubaccountId,
+  isParentSubaccountNumber,
+  MAX_PARENT_SUBACCOUNT_NUMBER,
+  MAX_SUBACCOUNT_NUMBER,
+  parentSubaccountNumber,
+  parseSubaccountId,
+  type SubaccountRef,
+  validateSubaccountNumber,
+} from "./subaccount.js";

@@ -1,0 +1,177 @@
+import { errorGuard, PerpxError, type PerpxErrorOptions } from "@perpx/errors";
+
+/**
+ * Why an address was rejected. Exactly one reason is reported, the first found in this order of
+ * checks: `empty`, `bad-format`, `bad-character`, `mixed-case`, `bad-checksum`, `wrong-prefix`,
+ * `wrong-length` (a hex address reports `wrong-length` before `bad-checksum`, since its checksum is
+ * only defined over 40 characters).
+ *
+ * - `empty`: the input is the empty string (or `undefined`/`null` from untyped callers).
+ * - `bad-format`: neither `0x` + hex nor `prefix1data`: no separator, an empty prefix, a data
+ *   part shorter than the 6-character checksum, an uppercase `0X`, 40 hex digits without `0x`,
+ *   or a value that is not a string.
+ * - `bad-character`: a character that cannot appear there (a non-hex digit after `0x`, a
+ *   character outside the bech32 alphabet, whitespace or non-ASCII).
+ * - `mixed-case`: a bech32 string mixing upper and lower case (BIP-173 forbids it).
+ * - `bad-checksum`: the bech32 checksum does not verify, or a mixed-case `0x` address does not
+ *   match its EIP-55 checksum.
+ * - `wrong-prefix`: a valid bech32 string whose prefix is not the one expected (or a `0x` address
+ *   where only a bech32 address of one prefix is accepted, as in {@link fromValoperAddress}).
+ * - `wrong-length`: the address does not hold exactly 20 bytes.
+ *
+ * @example
+ * ```ts
+ * const reason: InvalidAddressReason = "bad-checksum";
+ * ```
+ */
+export type InvalidAddressReason =
+  | "empty"
+  | "bad-format"
+  | "bad-character"
+  | "mixed-case"
+  | "bad-checksum"
+  | "wrong-prefix"
+  | "wrong-length";
+
+const REASON_TEXT: Record<InvalidAddressReason, string> = {
+  empty: "empty",
+  "bad-format": "bad format",
+  "bad-character": "bad character",
+  "mixed-case": "mixed case",
+  "bad-checksum": "bad checksum",
+  "wrong-prefix": "wrong prefix",
+  "wrong-length": "wrong length",
+};
+
+/** Longest part of an input quoted in an error message; the full input stays in `error.input`. */
+const MAX_QUOTED = 120;
+
+/** Quotes a value for an error message, shortening very long inputs. */
+export function quote(input: string): string {
+  const shown = input.length > MAX_QUOTED ? `${input.slice(0, MAX_QUOTED)}...` : input;
+  return JSON.stringify(shown);
+}
+
+/** Options of an {@link InvalidAddressError}: the base options plus the precise problem. */
+export interface InvalidAddressErrorOptions extends PerpxErrorOptions {
+  /** What exactly is wrong, in a few words (`"expected prefix \"perpx\", got \"cosmos\""`). */
+  problem?: string;
+}
+
+/**
+ * An address that is in neither valid form, or that has the wrong prefix, length or checksum.
+ * `reason` says which rule failed and `input` holds the rejected value; the message says exactly
+ * what is wrong. Its `code` is `"INVALID_ADDRESS"`.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   parseAddress("cosmos1t2htvpfl862vnwdqnuekd9p4ulh3h6hdhh78pa");
+ * } catch (error) {
+ *   if (isInvalidAddressError(error)) error.reason; // "wrong-prefix"
+ * }
+ * ```
+ */
+export class InvalidAddressError extends PerpxError {
+  override name = "InvalidAddressError";
+  /** Which rule the address broke. */
+  readonly reason: InvalidAddressReason;
+  /** The rejected input, in full. */
+  readonly input: string;
+
+  /**
+   * @param reason - which rule the address broke.
+   * @param input - the rejected value.
+   * @param options - the precise problem, cause, details and meta lines.
+   */
+  constructor(reason: InvalidAddressReason, input: string, options: InvalidAddressErrorOptions = {}) {
+    const { problem, ...base } = options;
+    const what = problem === undefined ? REASON_TEXT[reason] : `${REASON_TEXT[reason]}: ${problem}`;
+    super("INVALID_ADDRESS", `Invalid address ${quote(input)} (${what})`, {
+      docsPath: "/address#errors",
+      ...base,
+    });
+    this.reason = reason;
+    this.input = input;
+  }
+}
+
+/**
+ * True when `value` is an {@link InvalidAddressError}, also across duplicated package copies.
+ *
+ * @example
+ * ```ts
+ * if (isInvalidAddressError(error)) console.log(error.reason);
+ * ```
+ */
+export const isInvalidAddressError = errorGuard<InvalidAddressError>("InvalidAddressError");
+
+/**
+ * Why a subaccount number or subaccount id was rejected.
+ *
+ * - `bad-format`: text that is not `{address}/{number}` with a plain decimal number (no sign,
+ *   no leading zeros, no spaces), or an owner that is not a string.
+ * - `bad-owner`: the owner is not a valid address; the {@link InvalidAddressError} is the `cause`.
+ * - `not-an-integer`: a number that is not an integer (fractions, `NaN`, infinities).
+ * - `out-of-range`: a number below 0 or above {@link MAX_SUBACCOUNT_NUMBER}, a parent number above
+ *   127, or a child index that would exceed the maximum.
+ *
+ * @example
+ * ```ts
+ * const reason: InvalidSubaccountReason = "out-of-range";
+ * ```
+ */
+export type InvalidSubaccountReason = "bad-format" | "bad-owner" | "not-an-integer" | "out-of-range";
+
+/** Options of an {@link InvalidSubaccountError}. */
+export interface InvalidSubaccountErrorOptions extends PerpxErrorOptions {
+  /** What exactly is wrong, in a few words. */
+  problem?: string;
+}
+
+/**
+ * A subaccount number or subaccount id that is out of range or malformed. `reason` says which rule
+ * failed and `input` holds the rejected value as text. Its `code` is `"INVALID_SUBACCOUNT"`.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   validateSubaccountNumber(128_001);
+ * } catch (error) {
+ *   if (isInvalidSubaccountError(error)) error.reason; // "out-of-range"
+ * }
+ * ```
+ */
+export class InvalidSubaccountError extends PerpxError {
+  override name = "InvalidSubaccountError";
+  /** Which rule the subaccount number or id broke. */
+  readonly reason: InvalidSubaccountReason;
+  /** The rejected value, as text (`String(n)` for numbers). */
+  readonly input: string;
+
+  /**
+   * @param reason - which rule was broken.
+   * @param input - the rejected value, as text.
+   * @param options - the precise problem, cause, details and meta lines.
+   */
+  constructor(reason: InvalidSubaccountReason, input: string, options: InvalidSubaccountErrorOptions = {}) {
+    const { problem, ...base } = options;
+    const what = problem === undefined ? reason.replace(/-/g, " ") : problem;
+    super("INVALID_SUBACCOUNT", `Invalid subaccount ${quote(input)} (${what})`, {
+      docsPath: "/address#subaccounts",
+      ...base,
+    });
+    this.reason = reason;
+    this.input = input;
+  }
+}
+
+/**
+ * True when `value` is an {@link InvalidSubaccountError}, also across duplicated package copies.
+ *
+ * @example
+ * ```ts
+ * if (isInvalidSubaccountError(error)) console.log(error.reason);
+ * ```
+ */
+export const isInvalidSubaccountError = errorGuard<InvalidSubaccountError>("InvalidSubaccountError");
