@@ -1,0 +1,225 @@
+/**
+ * Small deterministic binary codecs: a length-prefixed writer and reader for exported state, and
+ * fixed-width integer encodings for store values whose size must not depend on their content.
+ */
+
+const textEncoder = new TextEncoder();
+const textDecoder = new TextDecoder("utf-8", { fatal: true });
+
+/** UTF-8 bytes of a string. */
+export function utf8(text: string): Uint8Array {
+  return textEncoder.encode(text);
+}
+
+/** The string of UTF-8 bytes (throws on invalid UTF-8). */
+export function fromUtf8(bytes: Uint8Array): string {
+  return textDecoder.decode(bytes);
+}
+
+/** Lower-case hex of bytes. */
+export function toHex(bytes: Uint8Array): string {
+  let out = "";
+  for (const byte of bytes) out += byte.toString(16).padStart(2, "0");
+  return out;
+}
+
+/** Bytes of a hex string (either case, no prefix); throws on odd length or a non-hex character. */
+export function fromHex(hex: string): Uint8Array {
+  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) throw new Error(`invalid hex: ${hex}`);
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+/** Standard base64 of bytes. */
+export function toBase64(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+}
+
+/** Bytes of standard base64. */
+export function fromBase64(text: string): Uint8Array {
+  return new Uint8Array(Buffer.from(text, "base64"));
+}
+
+/** Concatenates byte arrays. */
+export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+/** True when both arrays hold the same bytes. */
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** 8-byte big-endian encoding of an unsigned 64-bit integer. */
+export function encodeU64(value: bigint): Uint8Array {
+  if (value < 0n || value >= 1n << 64n) throw new RangeError(`u64 out of range: ${value}`);
+  const out = new Uint8Array(8);
+  new DataView(out.buffer).setBigUint64(0, value);
+  return out;
+}
+
+/** Reads an 8-byte big-endian unsigned integer at `offset`. */
+export function decodeU64(bytes: Uint8Array, offset = 0): bigint {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getBigUint64(offset);
+}
+
+/** 32-byte big-endian encoding of an unsigned 256-bit integer (bank amounts, SDK `Int`). */
+export function encodeU256(value: bigint): Uint8Array {
+  if (value < 0n || value >= 1n << 256n) throw new RangeError(`u256 out of range: ${value}`);
+  const out = new Uint8Array(32);
+  let rest = value;
+  for (let i = 31; i >= 0 && rest > 0n; i--) {
+    out[i] = Number(rest & 0xffn);
+    rest >>= 8n;
+  }
+  return out;
+}
+
+/** Reads a big-endian unsigned integer of any width. */
+export function decodeUint(bytes: Uint8Array): bigint {
+  let value = 0n;
+  for (const byte of bytes) value = (value << 8n) | BigInt(byte);
+  return value;
+}
+
+/** Appends length-prefixed values to a growing buffer; the output is a pure function of the calls. */
+export class BinaryWriter {
+  private buffer = new Uint8Array(1024);
+  private length = 0;
+
+  private reserve(extra: number): void {
+    if (this.length + extra <= this.buffer.length) return;
+    let size = this.buffer.length * 2;
+    while (size < this.length + extra) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.buffer.subarray(0, this.length));
+    this.buffer = next;
+  }
+
+  /** An unsigned LEB128 varint (any size). */
+  uvarint(value: bigint | number): this {
+    let rest = BigInt(value);
+    if (rest < 0n) throw new RangeError(`negative varint: ${rest}`);
+    this.reserve(10);
+    while (rest >= 0x80n) {
+      this.reserve(1);
+      this.buffer[this.length++] = Number(rest & 0x7fn) | 0x80;
+      rest >>= 7n;
+    }
+    this.buffer[this.length++] = Number(rest);
+    return this;
+  }
+
+  /** A signed integer (zig-zag varint). */
+  svarint(value: bigint | number): this {
+    const v = BigInt(value);
+    return this.uvarint(v >= 0n ? v << 1n : (-v << 1n) - 1n);
+  }
+
+  /** Length-prefixed bytes. */
+  bytes(value: Uint8Array): this {
+    this.uvarint(value.length);
+    this.reserve(value.length);
+    this.buffer.set(value, this.length);
+    this.length += value.length;
+    return this;
+  }
+
+  /** Bytes without a length prefix (for pre-encoded chunks). */
+  raw(value: Uint8Array): this {
+    this.reserve(value.length);
+    this.buffer.set(value, this.length);
+    this.length += value.length;
+    return this;
+  }
+
+  /** A length-prefixed UTF-8 string. */
+  string(value: string): this {
+    return this.bytes(utf8(value));
+  }
+
+  /** One byte, 0 or 1. */
+  bool(value: boolean): this {
+    this.reserve(1);
+    this.buffer[this.length++] = value ? 1 : 0;
+    return this;
+  }
+
+  /** The bytes written so far (a copy). */
+  finish(): Uint8Array {
+    return this.buffer.slice(0, this.length);
+  }
+}
+
+/** Reads what a {@link BinaryWriter} wrote, in the same order; throws on truncated input. */
+export class BinaryReader {
+  private offset = 0;
+
+  constructor(private readonly buffer: Uint8Array) {}
+
+  /** True when every byte was read. */
+  get done(): boolean {
+    return this.offset >= this.buffer.length;
+  }
+
+  private byte(): number {
+    const value = this.buffer[this.offset++];
+    if (value === undefined) throw new RangeError("truncated state");
+    return value;
+  }
+
+  /** An unsigned varint as a bigint. */
+  uvarint(): bigint {
+    let result = 0n;
+    let shift = 0n;
+    for (;;) {
+      const b = this.byte();
+      result |= BigInt(b & 0x7f) << shift;
+      if ((b & 0x80) === 0) return result;
+      shift += 7n;
+    }
+  }
+
+  /** An unsigned varint that fits a JS number. */
+  uint(): number {
+    const value = this.uvarint();
+    if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError("varint too large");
+    return Number(value);
+  }
+
+  /** A zig-zag signed varint. */
+  svarint(): bigint {
+    const v = this.uvarint();
+    return (v & 1n) === 0n ? v >> 1n : -((v + 1n) >> 1n);
+  }
+
+  /** Length-prefixed bytes (a copy). */
+  bytes(): Uint8Array {
+    const length = this.uint();
+    if (this.offset + length > this.buffer.length) throw new RangeError("truncated state");
+    const out = this.buffer.slice(this.offset, this.offset + length);
+    this.offset += length;
+    return out;
+  }
+
+  /** A length-prefixed UTF-8 string. */
+  string(): string {
+    return fromUtf8(this.bytes());
+  }
+
+  /** One boolean byte. */
+  bool(): boolean {
+    return this.byte() !== 0;
+  }
+}

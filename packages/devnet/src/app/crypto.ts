@@ -1,0 +1,98 @@
+/**
+ * Key types the chain accepts, their addresses and signature checks, and the validator's ed25519
+ * key. Pure functions over bytes.
+ */
+import { ed25519 } from "@noble/curves/ed25519.js";
+import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { ripemd160 } from "@noble/hashes/legacy.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import { utf8 } from "./codec.js";
+
+/** Type URL of a Cosmos secp256k1 public key. */
+export const SECP256K1_PUBKEY_TYPE_URL = "/cosmos.crypto.secp256k1.PubKey";
+/** Type URL of a cosmos/evm eth_secp256k1 public key. */
+export const ETH_SECP256K1_PUBKEY_TYPE_URL = "/cosmos.evm.crypto.v1.ethsecp256k1.PubKey";
+/** Type URL of the Ethermint/Evmos eth_secp256k1 key (accepted as the same key type). */
+export const ETHERMINT_SECP256K1_PUBKEY_TYPE_URL = "/ethermint.crypto.v1.ethsecp256k1.PubKey";
+
+/** The two account key algorithms. */
+export type KeyAlgo = "secp256k1" | "eth_secp256k1";
+
+/** The key algorithm of a public key type URL, or undefined for a type the chain does not accept. */
+export function keyAlgoOf(typeUrl: string): KeyAlgo | undefined {
+  if (typeUrl === SECP256K1_PUBKEY_TYPE_URL) return "secp256k1";
+  if (typeUrl === ETH_SECP256K1_PUBKEY_TYPE_URL || typeUrl === ETHERMINT_SECP256K1_PUBKEY_TYPE_URL) {
+    return "eth_secp256k1";
+  }
+  return undefined;
+}
+
+/** True when `key` is a valid 33-byte compressed secp256k1 point. */
+export function isValidCompressedKey(key: Uint8Array): boolean {
+  if (key.length !== 33) return false;
+  try {
+    secp256k1.Point.fromBytes(key);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The 20 address bytes of a public key: RIPEMD-160(SHA-256(compressed key)) for secp256k1, the last
+ * 20 bytes of Keccak-256(uncompressed key without its 0x04 prefix) for eth_secp256k1.
+ */
+export function addressOfKey(algo: KeyAlgo, key: Uint8Array): Uint8Array {
+  if (algo === "secp256k1") return ripemd160(sha256(key));
+  const uncompressed = secp256k1.Point.fromBytes(key).toBytes(false);
+  return keccak_256(uncompressed.subarray(1)).subarray(12);
+}
+
+/**
+ * Verifies a SIGN_MODE_DIRECT signature over `signBytes` (the SignDoc bytes).
+ * secp256k1: ECDSA over SHA-256, exactly 64 bytes r||s, low-S. eth_secp256k1: ECDSA over Keccak-256,
+ * 64 bytes or 65 with a recovery byte (ignored), low-S. Never throws: malformed input is `false`.
+ */
+export function verifySignature(
+  algo: KeyAlgo,
+  key: Uint8Array,
+  signBytes: Uint8Array,
+  signature: Uint8Array,
+): boolean {
+  try {
+    if (algo === "secp256k1") {
+      if (signature.length !== 64) return false;
+      return secp256k1.verify(signature, sha256(signBytes), key, { prehash: false, lowS: true });
+    }
+    if (signature.length !== 64 && signature.length !== 65) return false;
+    return secp256k1.verify(signature.subarray(0, 64), keccak_256(signBytes), key, {
+      prehash: false,
+      lowS: true,
+    });
+  } catch {
+    return false;
+  }
+}
+
+/** The devnet's single validator key: ed25519 from a fixed seed, so every run is the same chain. */
+export interface ValidatorKey {
+  /** 32-byte seed (the private key). */
+  readonly secretKey: Uint8Array;
+  /** 32-byte ed25519 public key. */
+  readonly publicKey: Uint8Array;
+  /** 20-byte consensus address: the first 20 bytes of SHA-256(public key), as CometBFT derives it. */
+  readonly address: Uint8Array;
+}
+
+/** Derives the validator key from a label (SHA-256 of it is the seed). */
+export function validatorKeyFromLabel(label: string): ValidatorKey {
+  const secretKey = sha256(utf8(label));
+  const publicKey = ed25519.getPublicKey(secretKey);
+  return { secretKey, publicKey, address: sha256(publicKey).subarray(0, 20) };
+}
+
+/** Signs bytes with the validator key (block commit signatures). */
+export function signEd25519(key: ValidatorKey, message: Uint8Array): Uint8Array {
+  return ed25519.sign(message, key.secretKey);
+}
