@@ -42,7 +42,7 @@ function decode(
       problem: `expected a string, got a ${typeof input}`,
     });
   }
-  if (looksLikeHex(input)) return { bytes: decodeHex(input), prefix: undefined };
+  if (looksLikeHex(input, prefixes)) return { bytes: decodeHex(input), prefix: undefined };
   return decodeBech32(input, prefixes);
 }
 
@@ -201,7 +201,7 @@ export function toValoperAddress(address: string): string {
  * ```
  */
 export function fromValoperAddress(valoper: string): string {
-  if (typeof valoper === "string" && valoper !== "" && looksLikeHex(valoper)) {
+  if (typeof valoper === "string" && looksLikeHex(valoper, [VALOPER_PREFIX])) {
     throw new InvalidAddressError("wrong-prefix", valoper, {
       problem: `expected a bech32 address with prefix ${JSON.stringify(VALOPER_PREFIX)}, got a 0x address`,
     });

@@ -1,12 +1,13 @@
 import { errorGuard, PerpxError, type PerpxErrorOptions } from "@perpx/errors";
 
 /**
- * Why an address was rejected. Exactly one reason is reported, the first found in this order of
- * checks: `empty`, `bad-format`, `bad-character`, `mixed-case`, `bad-checksum`, `wrong-prefix`,
- * `wrong-length` (a hex address reports `wrong-length` before `bad-checksum`, since its checksum is
- * only defined over 40 characters).
+ * Why an address was rejected. Exactly one reason is reported: the first check that fails.
+ * A `0x` address is checked for format, characters, length (40 hex digits), then its EIP-55
+ * checksum when it is mixed-case. A bech32 address is checked for printable ASCII characters,
+ * single case, format, the data alphabet, its checksum, its prefix, then its length (20 bytes).
  *
- * - `empty`: the input is the empty string (or `undefined`/`null` from untyped callers).
+ * - `empty`: the input is the empty string (or `undefined`/`null` from untyped callers); a blank
+ *   string is a `bad-character`.
  * - `bad-format`: neither `0x` + hex nor `prefix1data`: no separator, an empty prefix, a data
  *   part shorter than the 6-character checksum, an uppercase `0X`, 40 hex digits without `0x`,
  *   or a value that is not a string.

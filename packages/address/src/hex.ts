@@ -53,11 +53,15 @@ export function hexFromBytes(bytes: Uint8Array): `0x${string}` {
 }
 
 /**
- * True when `input` looks like a `0x` address rather than a bech32 one: it starts with `0x`/`0X`,
- * or it is 40 hex digits without the `0x`. Says nothing about validity.
+ * True when `input` is meant as a `0x` address rather than bech32: it starts with `0x` or `0X`, or
+ * it is 40 hex digits without the `0x` and cannot be a bech32 address with one of
+ * `bech32Prefixes` (a one-character hex prefix makes such a string ambiguous). Says nothing about
+ * validity.
  */
-export function looksLikeHex(input: string): boolean {
-  return /^0[xX]/.test(input) || /^[0-9a-fA-F]{40}$/.test(input);
+export function looksLikeHex(input: string, bech32Prefixes: readonly string[]): boolean {
+  if (input.startsWith("0x") || input.startsWith("0X")) return true;
+  if (!/^[0-9a-fA-F]{40}$/.test(input)) return false;
+  return !bech32Prefixes.includes(input.slice(0, input.toLowerCase().lastIndexOf("1")).toLowerCase());
 }
 
 /**
