@@ -36,6 +36,15 @@ const steps = {
     pnpm("install", "--frozen-lockfile");
     pnpm("run", "generate");
     run("git", ["diff", "--exit-code", "--stat", "--", "packages/proto/src/gen"]);
+    // git diff ignores untracked files: a newly generated file that was not committed fails here.
+    const untracked = spawnSync("git", ["status", "--porcelain", "--", "packages/proto/src/gen"], {
+      cwd: root,
+      encoding: "utf8",
+    });
+    if (untracked.status !== 0 || untracked.stdout.trim() !== "") {
+      console.error(`\ngenerated code is not committed:\n${untracked.stdout}${untracked.stderr ?? ""}`);
+      process.exit(1);
+    }
     pnpm("run", "build");
     pnpm("run", "typecheck");
     pnpm("run", "lint");

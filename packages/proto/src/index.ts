@@ -1,1 +1,24 @@
-export {};
+export {
+  type CosmjsGeneratedType,
+  type CosmjsRegistryEntriesOptions,
+  cosmjsRegistryEntries,
+  toCosmjsGeneratedType,
+} from "./cosmjs.js";
+export {
+  isProtoDecodeError,
+  isUnknownTypeUrlError,
+  ProtoDecodeError,
+  UnknownTypeUrlError,
+} from "./errors.js";
+export * from "./gen/index.js";
+export {
+  decodeMessage,
+  messageRegistry,
+  msgTypeUrls,
+  packAny,
+  schemaOf,
+  type TypeUrl,
+  typeRegistry,
+  typeUrlOf,
+  unpackAny,
+} from "./registry.js";
