@@ -1,0 +1,144 @@
+import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { ripemd160 } from "@noble/hashes/legacy.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+
+/**
+ * Signs `message` the Cosmos way: ECDSA secp256k1 over SHA-256(message), deterministic (RFC 6979),
+ * low-S, 64 bytes `r || s`.
+ *
+ * @param privateKey - 32-byte secret key.
+ * @param message - the bytes to sign (a serialized SignDoc).
+ * @returns the 64-byte compact signature.
+ *
+ * @example
+ * ```ts
+ * const signature = signCosmos(privateKey, signDocBytes);
+ * ```
+ */
+export function signCosmos(privateKey: Uint8Array, message: Uint8Array): Uint8Array {
+  return secp256k1.sign(sha256(message), privateKey, { prehash: false, lowS: true, format: "compact" });
+}
+
+/**
+ * Signs a 32-byte digest the Ethereum way and returns 65 bytes `r || s || v` with `v` the recovery
+ * id (0 or 1), low-S. Add 27 to `v` for the `eth_sign` / EIP-712 wire form.
+ *
+ * @param privateKey - 32-byte secret key.
+ * @param digest - the 32-byte hash to sign.
+ * @returns `r || s || recovery`.
+ *
+ * @example
+ * ```ts
+ * const signature = signDigestRecoverable(privateKey, keccak_256(bytes));
+ * ```
+ */
+export function signDigestRecoverable(privateKey: Uint8Array, digest: Uint8Array): Uint8Array {
+  const recovered = secp256k1.sign(digest, privateKey, { prehash: false, lowS: true, format: "recovered" });
+  // noble's "recovered" format is `recovery || r || s`; Ethereum puts the recovery byte last.
+  const out = new Uint8Array(65);
+  out.set(recovered.subarray(1), 0);
+  out[64] = recovered[0]!;
+  return out;
+}
+
+/**
+ * Signs `message` as an eth_secp256k1 key signs a Cosmos tx: ECDSA over Keccak-256(message),
+ * 65 bytes `r || s || v` with `v` in {0, 1}, as cosmos/evm's keyring produces.
+ *
+ * @example
+ * ```ts
+ * const signature = signEthereum(privateKey, signDocBytes);
+ * ```
+ */
+export function signEthereum(privateKey: Uint8Array, message: Uint8Array): Uint8Array {
+  return signDigestRecoverable(privateKey, keccak_256(message));
+}
+
+/**
+ * Verifies a 64-byte (or 65-byte, `v` ignored) signature over SHA-256(message).
+ *
+ * @example
+ * ```ts
+ * verifyCosmos(signature, signDocBytes, publicKey); // true
+ * ```
+ */
+export function verifyCosmos(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
+  return secp256k1.verify(signature.subarray(0, 64), sha256(message), publicKey, { prehash: false });
+}
+
+/**
+ * Verifies a 64- or 65-byte signature over Keccak-256(message) (low-S required).
+ *
+ * @example
+ * ```ts
+ * verifyEthereum(signature, signDocBytes, publicKey); // true
+ * ```
+ */
+export function verifyEthereum(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
+  return secp256k1.verify(signature.subarray(0, 64), keccak_256(message), publicKey, { prehash: false });
+}
+
+/**
+ * The 33-byte compressed public key of a 32-byte secret key.
+ *
+ * @throws {Error} when the key is not a valid secp256k1 scalar.
+ *
+ * @example
+ * ```ts
+ * compressedPublicKey(privateKey).length; // 33
+ * ```
+ */
+export function compressedPublicKey(privateKey: Uint8Array): Uint8Array {
+  return secp256k1.getPublicKey(privateKey, true);
+}
+
+/**
+ * True when `privateKey` is a valid secp256k1 secret key (32 bytes, 0 < k < n).
+ *
+ * @example
+ * ```ts
+ * isValidPrivateKey(new Uint8Array(32)); // false
+ * ```
+ */
+export function isValidPrivateKey(privateKey: Uint8Array): boolean {
+  return secp256k1.utils.isValidSecretKey(privateKey);
+}
+
+/**
+ * A fresh random secret key from the platform CSPRNG.
+ *
+ * @example
+ * ```ts
+ * const privateKey = randomPrivateKey();
+ * ```
+ */
+export function randomPrivateKey(): Uint8Array {
+  return secp256k1.utils.randomSecretKey();
+}
+
+/**
+ * The Cosmos account bytes of a secp256k1 public key: RIPEMD-160(SHA-256(compressed key)).
+ *
+ * @example
+ * ```ts
+ * cosmosAddressBytes(publicKey).length; // 20
+ * ```
+ */
+export function cosmosAddressBytes(compressedKey: Uint8Array): Uint8Array {
+  return ripemd160(sha256(compressedKey));
+}
+
+/**
+ * The Ethereum account bytes of a public key (compressed or not): the last 20 bytes of
+ * Keccak-256 of the 64-byte uncompressed key without its `0x04` prefix.
+ *
+ * @example
+ * ```ts
+ * ethAddressBytes(publicKey).length; // 20
+ * ```
+ */
+export function ethAddressBytes(publicKey: Uint8Array): Uint8Array {
+  const uncompressed = secp256k1.Point.fromBytes(publicKey).toBytes(false);
+  return keccak_256(uncompressed.subarray(1)).subarray(12);
+}

@@ -1,0 +1,180 @@
+import { bech32FromBytes, DEFAULT_PREFIX, hexFromBytes } from "@perpx/address";
+import { toBase64, toHexString } from "../bytes.js";
+import { ethAddressBytes, randomPrivateKey, signDigestRecoverable, signEthereum } from "../crypto/secp256k1.js";
+import { type ApproveAgentParams, hashApproveAgent, hashTypedData, type TypedData } from "../eip712.js";
+import { deriveSecretKey, evmHdPath, generateMnemonic24 } from "./hd.js";
+import type { FromMnemonicOptions, WalletJson, WalletOptions } from "./localWallet.js";
+import { SecretKey } from "./secretKey.js";
+import type { DirectSignature, SignDocFields, TxSigner } from "./signer.js";
+
+const INSPECT = Symbol.for("nodejs.util.inspect.custom");
+
+/**
+ * An EVM (eth_secp256k1) wallet: path `m/44'/60'/0'/0/{index}`, address = last 20 bytes of
+ * Keccak-256 of the uncompressed public key, public key type
+ * `/cosmos.evm.crypto.v1.ethsecp256k1.PubKey`. It signs perpx transactions (65-byte `r || s || v`
+ * over Keccak-256 of the SignDoc) and EIP-712 typed data, such as the trading-key approval.
+ *
+ * @example
+ * ```ts
+ * const evm = EvmWallet.fromMnemonic(mnemonic);
+ * console.log(evm.evmAddress, evm.address); // 0x..., perpx1... (the same 20 bytes)
+ * ```
+ */
+export class EvmWallet implements TxSigner {
+  readonly #key: SecretKey;
+  /** The bech32 address. */
+  readonly address: string;
+  /** The same account in `0x` form with the EIP-55 checksum. */
+  readonly evmAddress: `0x${string}`;
+  /** The 33-byte compressed public key. */
+  readonly publicKey: Uint8Array;
+  /** Always `eth_secp256k1`. */
+  readonly keyType = "eth_secp256k1" as const;
+
+  private constructor(key: SecretKey, prefix: string) {
+    this.#key = key;
+    this.publicKey = key.publicKey();
+    const bytes = ethAddressBytes(this.publicKey);
+    this.address = bech32FromBytes(bytes, prefix);
+    this.evmAddress = hexFromBytes(bytes);
+  }
+
+  /**
+   * An EVM wallet from a BIP-39 mnemonic at `m/44'/60'/0'/0/{index}`.
+   *
+   * @throws {InvalidArgumentError} for an invalid mnemonic, index or path (never echoing the mnemonic).
+   *
+   * @example
+   * ```ts
+   * const evm = EvmWallet.fromMnemonic(mnemonic, { index: 1 });
+   * ```
+   */
+  static fromMnemonic(mnemonic: string, options: FromMnemonicOptions = {}): EvmWallet {
+    const path = options.hdPath ?? evmHdPath(options.index ?? 0);
+    const key = deriveSecretKey(mnemonic, {
+      path,
+      ...(options.passphrase === undefined ? {} : { passphrase: options.passphrase }),
+    });
+    return new EvmWallet(key, options.prefix ?? DEFAULT_PREFIX);
+  }
+
+  /**
+   * An EVM wallet from a raw private key (32 bytes or 64 hex digits).
+   *
+   * @throws {InvalidArgumentError} for a malformed key (never echoed).
+   *
+   * @example
+   * ```ts
+   * const evm = EvmWallet.fromPrivateKey(process.env.EVM_KEY!);
+   * ```
+   */
+  static fromPrivateKey(privateKey: Uint8Array | string, options: WalletOptions = {}): EvmWallet {
+    return new EvmWallet(SecretKey.from(privateKey), options.prefix ?? DEFAULT_PREFIX);
+  }
+
+  /**
+   * An EVM wallet with a fresh random key.
+   *
+   * @example
+   * ```ts
+   * const evm = EvmWallet.generate();
+   * ```
+   */
+  static generate(options: WalletOptions = {}): EvmWallet {
+    return new EvmWallet(SecretKey.from(randomPrivateKey()), options.prefix ?? DEFAULT_PREFIX);
+  }
+
+  /**
+   * A fresh 24-word mnemonic and the EVM wallet at its index 0 (or `options.index`).
+   *
+   * @example
+   * ```ts
+   * const { mnemonic, wallet } = EvmWallet.generateWithMnemonic();
+   * ```
+   */
+  static generateWithMnemonic(options: FromMnemonicOptions = {}): { mnemonic: string; wallet: EvmWallet } {
+    const mnemonic = generateMnemonic24();
+    return { mnemonic, wallet: EvmWallet.fromMnemonic(mnemonic, options) };
+  }
+
+  /**
+   * Signs raw bytes as eth_secp256k1 does for Cosmos txs: 65 bytes `r || s || v` (v in {0, 1})
+   * over Keccak-256(bytes).
+   *
+   * @example
+   * ```ts
+   * const signature = evm.sign(signDocBytes);
+   * ```
+   */
+  sign(bytes: Uint8Array): Uint8Array {
+    return this.#key.use((key) => signEthereum(key, bytes));
+  }
+
+  /**
+   * Signs a SIGN_MODE_DIRECT SignDoc (see {@link TxSigner}).
+   *
+   * @example
+   * ```ts
+   * const { signature } = evm.signDirect(doc, signDocBytes);
+   * ```
+   */
+  signDirect(doc: SignDocFields, signDocBytes: Uint8Array): DirectSignature {
+    return { bodyBytes: doc.bodyBytes, authInfoBytes: doc.authInfoBytes, signature: this.sign(signDocBytes) };
+  }
+
+  /**
+   * Signs EIP-712 typed data as `eth_signTypedData_v4` does.
+   *
+   * @returns `0x` + 130 hex digits: `r || s || v` with `v` = 27 or 28.
+   *
+   * @example
+   * ```ts
+   * const signature = evm.signTypedData(approveAgentTypedData(params));
+   * ```
+   */
+  signTypedData(typedData: TypedData): `0x${string}` {
+    return this.#signDigest(hashTypedData(typedData));
+  }
+
+  /**
+   * Signs the `ServiceTransaction:ApproveAgent` message authorizing a trading key
+   * (see `eip712.ts` for the typed data). `masterAddress` defaults to this wallet.
+   *
+   * @example
+   * ```ts
+   * const signature = evm.signApproveAgent({ evmChainId: 31337, agentPublicKey: key.publicKey, nonce: Date.now() });
+   * ```
+   */
+  signApproveAgent(
+    params: Omit<ApproveAgentParams, "masterAddress"> & { masterAddress?: string },
+  ): `0x${string}` {
+    return this.#signDigest(hashApproveAgent({ ...params, masterAddress: params.masterAddress ?? this.evmAddress }));
+  }
+
+  #signDigest(digest: Uint8Array): `0x${string}` {
+    const signature = this.#key.use((key) => signDigestRecoverable(key, digest));
+    signature[64] = signature[64]! + 27;
+    return `0x${toHexString(signature)}`;
+  }
+
+  /** The public facts only. */
+  toJSON(): WalletJson & { evmAddress: string } {
+    return {
+      address: this.address,
+      evmAddress: this.evmAddress,
+      keyType: this.keyType,
+      publicKey: toBase64(this.publicKey),
+    };
+  }
+
+  /** `EvmWallet(0x...)`. */
+  toString(): string {
+    return `EvmWallet(${this.evmAddress})`;
+  }
+
+  /** What `util.inspect` and `console.log` show: the public facts only. */
+  [INSPECT](): string {
+    return `EvmWallet ${JSON.stringify(this.toJSON())}`;
+  }
+}

@@ -1,0 +1,192 @@
+import { bech32FromBytes, DEFAULT_PREFIX } from "@perpx/address";
+import { toBase64 } from "../bytes.js";
+import { cosmosAddressBytes, randomPrivateKey, signCosmos } from "../crypto/secp256k1.js";
+import { cosmosHdPath, deriveSecretKey, generateMnemonic24 } from "./hd.js";
+import { SecretKey } from "./secretKey.js";
+import type { DirectSignature, SignDocFields, TxSigner } from "./signer.js";
+
+const INSPECT = Symbol.for("nodejs.util.inspect.custom");
+
+/** Options shared by the wallet factories. */
+export interface WalletOptions {
+  /**
+   * The bech32 prefix of the wallet's address.
+   * @default "perpx"
+   */
+  prefix?: string;
+}
+
+/** Options of {@link LocalWallet.fromMnemonic}. */
+export interface FromMnemonicOptions extends WalletOptions {
+  /**
+   * The account index: the last element of the HD path.
+   * @default 0
+   */
+  index?: number;
+  /**
+   * A full HD path that replaces the default `m/44'/118'/0'/0/{index}` (then `index` is ignored).
+   * @default undefined
+   */
+  hdPath?: string;
+  /**
+   * The BIP-39 passphrase ("25th word").
+   * @default ""
+   */
+  passphrase?: string;
+}
+
+/** The public facts of a wallet, as `toJSON` prints them. Never the private key. */
+export interface WalletJson {
+  /** The bech32 address. */
+  address: string;
+  /** The key algorithm. */
+  keyType: string;
+  /** Base64 of the 33-byte compressed public key. */
+  publicKey: string;
+}
+
+/**
+ * A Cosmos secp256k1 wallet held in memory: address = RIPEMD-160(SHA-256(compressed public key)),
+ * signatures = 64-byte low-S ECDSA over SHA-256 of the SignDoc. The private key is kept in a private
+ * field and never appears in `toJSON`, `toString`, `util.inspect` or error messages.
+ *
+ * @example
+ * ```ts
+ * const wallet = LocalWallet.fromMnemonic(mnemonic); // index 0
+ * const second = LocalWallet.fromMnemonic(mnemonic, { index: 1 });
+ * console.log(wallet.address); // perpx1...
+ * ```
+ */
+export class LocalWallet implements TxSigner {
+  readonly #key: SecretKey;
+  /** The bech32 address. */
+  readonly address: string;
+  /** The 33-byte compressed public key. */
+  readonly publicKey: Uint8Array;
+  /** Always `secp256k1`. */
+  readonly keyType = "secp256k1" as const;
+
+  private constructor(key: SecretKey, prefix: string) {
+    this.#key = key;
+    this.publicKey = key.publicKey();
+    this.address = bech32FromBytes(cosmosAddressBytes(this.publicKey), prefix);
+  }
+
+  /**
+   * A wallet from a BIP-39 mnemonic at `m/44'/118'/0'/0/{index}`.
+   *
+   * @param mnemonic - 24 words (any valid BIP-39 length is accepted).
+   * @param options - index, HD path, passphrase and address prefix.
+   * @returns the wallet.
+   * @throws {InvalidArgumentError} for an invalid mnemonic, index or path (never echoing the mnemonic).
+   *
+   * @example
+   * ```ts
+   * const wallet = LocalWallet.fromMnemonic(mnemonic, { index: 3 });
+   * ```
+   */
+  static fromMnemonic(mnemonic: string, options: FromMnemonicOptions = {}): LocalWallet {
+    const path = options.hdPath ?? cosmosHdPath(options.index ?? 0);
+    const key = deriveSecretKey(mnemonic, {
+      path,
+      ...(options.passphrase === undefined ? {} : { passphrase: options.passphrase }),
+    });
+    return new LocalWallet(key, options.prefix ?? DEFAULT_PREFIX);
+  }
+
+  /**
+   * A wallet from a raw private key.
+   *
+   * @param privateKey - 32 bytes, or 64 hex digits with or without `0x`.
+   * @param options - address prefix.
+   * @throws {InvalidArgumentError} for a malformed key (the value is never echoed).
+   *
+   * @example
+   * ```ts
+   * const wallet = LocalWallet.fromPrivateKey("0x4c0883a6...");
+   * ```
+   */
+  static fromPrivateKey(privateKey: Uint8Array | string, options: WalletOptions = {}): LocalWallet {
+    return new LocalWallet(SecretKey.from(privateKey), options.prefix ?? DEFAULT_PREFIX);
+  }
+
+  /**
+   * A wallet with a fresh random key (no mnemonic); see {@link LocalWallet.generateWithMnemonic}
+   * for a recoverable one.
+   *
+   * @example
+   * ```ts
+   * const tradingKey = LocalWallet.generate();
+   * ```
+   */
+  static generate(options: WalletOptions = {}): LocalWallet {
+    return new LocalWallet(SecretKey.from(randomPrivateKey()), options.prefix ?? DEFAULT_PREFIX);
+  }
+
+  /**
+   * A fresh 24-word mnemonic and the wallet at its index 0 (or `options.index`).
+   *
+   * @returns the mnemonic (store it safely: it is the key) and the wallet.
+   *
+   * @example
+   * ```ts
+   * const { mnemonic, wallet } = LocalWallet.generateWithMnemonic();
+   * ```
+   */
+  static generateWithMnemonic(options: FromMnemonicOptions = {}): { mnemonic: string; wallet: LocalWallet } {
+    const mnemonic = generateMnemonic24();
+    return { mnemonic, wallet: LocalWallet.fromMnemonic(mnemonic, options) };
+  }
+
+  /**
+   * Signs raw bytes: 64-byte `r || s` over SHA-256(bytes), low-S.
+   *
+   * @example
+   * ```ts
+   * const signature = wallet.sign(signDocBytes);
+   * ```
+   */
+  sign(bytes: Uint8Array): Uint8Array {
+    return this.#key.use((key) => signCosmos(key, bytes));
+  }
+
+  /**
+   * Signs a SIGN_MODE_DIRECT SignDoc (see {@link TxSigner}).
+   *
+   * @example
+   * ```ts
+   * const { signature } = wallet.signDirect(doc, signDocBytes);
+   * ```
+   */
+  signDirect(doc: SignDocFields, signDocBytes: Uint8Array): DirectSignature {
+    return { bodyBytes: doc.bodyBytes, authInfoBytes: doc.authInfoBytes, signature: this.sign(signDocBytes) };
+  }
+
+  /**
+   * The private key as 64 lowercase hex digits, for deliberate export (a trading credential, a
+   * backup). Nothing else in the library ever prints it.
+   *
+   * @example
+   * ```ts
+   * const credentialKey = tradingKey.exportPrivateKeyHex();
+   * ```
+   */
+  exportPrivateKeyHex(): string {
+    return this.#key.use((key) => Array.from(key, (b) => b.toString(16).padStart(2, "0")).join(""));
+  }
+
+  /** The public facts only. */
+  toJSON(): WalletJson {
+    return { address: this.address, keyType: this.keyType, publicKey: toBase64(this.publicKey) };
+  }
+
+  /** `LocalWallet(perpx1...)`. */
+  toString(): string {
+    return `LocalWallet(${this.address})`;
+  }
+
+  /** What `util.inspect` and `console.log` show: the public facts only. */
+  [INSPECT](): string {
+    return `LocalWallet ${JSON.stringify(this.toJSON())}`;
+  }
+}
