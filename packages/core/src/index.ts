@@ -1,1 +1,127 @@
-export {};
+/**
+ * `@perpx/core`: network presets and constants, errors, exact price and size conversions, IBC
+ * denoms and trading credentials. No I/O. Re-exports all of `@perpx/errors` and `@perpx/address`.
+ *
+ * @packageDocumentation
+ */
+export * from "@perpx/address";
+export * from "@perpx/errors";
+export {
+  createCredential,
+  decodeCredential,
+  encodeCredential,
+  isValidCredential,
+  TradingCredential,
+  type TradingCredentialInput,
+  type TradingCredentialJson,
+} from "./credential.js";
+export type { DecimalInput, IntegerInput } from "./decimal.js";
+export {
+  ENDPOINT_ENV_VARS,
+  ENDPOINT_NAMES,
+  type EndpointName,
+  type Endpoints,
+  type Env,
+  getEndpoint,
+  indexerSocketUrl,
+  NETWORK_ENV_VAR,
+  type NetworkConfig,
+  type ResolveNetworkOptions,
+  resolveNetwork,
+  validateEndpointUrl,
+} from "./endpoints.js";
+export {
+  type AmountKind,
+  InvalidAmountError,
+  type InvalidAmountErrorParameters,
+  type InvalidAmountReason,
+  InvalidCredentialError,
+  type InvalidCredentialReason,
+  InvalidOrderError,
+  isInvalidAmountError,
+  isInvalidCredentialError,
+  isInvalidOrderError,
+  isMissingEndpointError,
+  isUnknownNetworkError,
+  MissingEndpointError,
+  UnknownNetworkError,
+} from "./errors.js";
+export { type FeeCoin, feeForGas } from "./fees.js";
+export {
+  type DenomTrace,
+  formatDenomTrace,
+  type IbcHop,
+  ibcDenom,
+  ibcDenomFromTrace,
+  isChannelId,
+  isClientId,
+  isConnectionId,
+  isIbcDenom,
+  isPortId,
+  parseDenomTrace,
+} from "./ibc.js";
+export {
+  type Denom,
+  type GasPrice,
+  getNetwork,
+  INDEXER_PROTOCOL_VERSION,
+  INDEXER_WS_PATH,
+  isNetworkName,
+  local,
+  MINIMUM_GAS_PRICES,
+  mainnet,
+  NATIVE_DECIMALS,
+  NATIVE_DENOM,
+  NATIVE_SYMBOL,
+  NETWORK_NAMES,
+  NETWORKS,
+  type Network,
+  type NetworkName,
+  networkByChainId,
+  QUOTE_ATOMIC_RESOLUTION,
+  SHORT_BLOCK_WINDOW,
+  STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS,
+  STATEFUL_ORDER_TIME_WINDOW_SECONDS,
+  testnet,
+  USDC_ASSET_ID,
+  USDC_DECIMALS,
+  USDC_DENOM,
+} from "./networks.js";
+export {
+  type AmountOptions,
+  type AmountRounding,
+  baseUnitsToNative,
+  type ClobPairParams,
+  formatUnits,
+  type MarketPrice,
+  marketPriceToPrice,
+  nativeToBaseUnits,
+  notionalQuoteQuantums,
+  oraclePriceToSubticks,
+  type PriceOptions,
+  type PriceRounding,
+  parseUnits,
+  priceToMarketPrice,
+  priceToSubticks,
+  quantumsToSize,
+  quoteQuantumsToUsdc,
+  type SizeOptions,
+  type SizeRounding,
+  sizeToQuantums,
+  stepSize,
+  subticksToPrice,
+  tickSize,
+  usdcToQuoteQuantums,
+} from "./quantums.js";
+export {
+  compareVersions,
+  LATEST_VERSION,
+  MAINNET_UPGRADES,
+  type ParsedVersion,
+  parseVersion,
+  TESTNET_UPGRADES,
+  type Upgrade,
+  type UpgradeHistory,
+  upgradeHeight,
+  versionAtHeight,
+} from "./upgrades.js";

@@ -1,0 +1,288 @@
+import { errorGuard, PerpxError, type PerpxErrorOptions } from "@perpx/errors";
+
+/**
+ * Why a trading credential was refused.
+ *
+ * - `base64`: the text is not base64 (standard or URL-safe alphabet).
+ * - `json`: the decoded bytes are not UTF-8 JSON.
+ * - `shape`: the JSON is not an object with a string `masterAddress` and an optional string
+ *   `tradingPrivateKey`.
+ * - `hex`: `tradingPrivateKey` is not hexadecimal (an optional `0x` prefix is allowed).
+ * - `key-length`: `tradingPrivateKey` is not 32 bytes.
+ * - `key-range`: `tradingPrivateKey` is 0 or not below the secp256k1 group order.
+ * - `address`: `masterAddress` is not a `perpx1...` account address.
+ */
+export type InvalidCredentialReason =
+  | "base64"
+  | "json"
+  | "shape"
+  | "hex"
+  | "key-length"
+  | "key-range"
+  | "address";
+
+/**
+ * A trading credential that is not base64 JSON of the documented shape. The message never contains
+ * the credential or its private key; `reason` says which check failed.
+ *
+ * @example
+ * ```ts
+ * import { decodeCredential, isInvalidCredentialError } from "@perpx/core";
+ *
+ * try {
+ *   decodeCredential("not base64!");
+ * } catch (error) {
+ *   if (isInvalidCredentialError(error)) console.log(error.reason); // "base64"
+ * }
+ * ```
+ */
+export class InvalidCredentialError extends PerpxError {
+  override name = "InvalidCredentialError";
+  /** Which check the credential failed. */
+  readonly reason: InvalidCredentialReason;
+
+  /**
+   * @param reason - which check failed.
+   * @param problem - what was wrong, in words; must not contain the credential or its key.
+   * @param options - details, docs path and meta lines (no cause that could carry the secret).
+   */
+  constructor(reason: InvalidCredentialReason, problem: string, options: PerpxErrorOptions = {}) {
+    super("INVALID_CREDENTIAL", `Invalid trading credential: ${problem}`, {
+      docsPath: "/core/credentials",
+      ...options,
+    });
+    this.reason = reason;
+  }
+}
+
+/**
+ * True when `value` is an {@link InvalidCredentialError}.
+ *
+ * @example
+ * ```ts
+ * if (isInvalidCredentialError(error)) console.log(error.reason);
+ * ```
+ */
+export const isInvalidCredentialError = errorGuard<InvalidCredentialError>("InvalidCredentialError");
+
+/** Which kind of amount an {@link InvalidAmountError} is about. */
+export type AmountKind = "size" | "price" | "amount";
+
+/**
+ * Why an amount was refused.
+ *
+ * - `not-a-decimal`: not a finite decimal string or `Decimal` (JS numbers are refused too).
+ * - `not-positive`: zero or negative where a positive value is needed.
+ * - `below-minimum`: positive but below one step (size) or one tick (price), or it would round to 0.
+ * - `off-grid`: not a multiple of the step, tick or base unit, under the `"exact"` policy.
+ * - `out-of-range`: too large for the chain's integer type (uint64).
+ */
+export type InvalidAmountReason =
+  | "not-a-decimal"
+  | "not-positive"
+  | "below-minimum"
+  | "off-grid"
+  | "out-of-range";
+
+/** Fields of an {@link InvalidAmountError}. */
+export interface InvalidAmountErrorParameters {
+  /** Which kind of amount. */
+  kind: AmountKind;
+  /** The value as given (a decimal string; `String(value)` for anything else). */
+  value: string;
+  /** Why it was refused. */
+  reason: InvalidAmountReason;
+  /** What was wrong, in words. */
+  problem: string;
+  /** The valid values nearest to `value`, in human units, ascending (empty when there are none). */
+  nearest?: readonly string[];
+}
+
+/**
+ * A price, size or amount that does not convert exactly under the requested rounding policy. It
+ * names the value and, when there are any, the nearest valid values.
+ *
+ * @example
+ * ```ts
+ * import { isInvalidAmountError, sizeToQuantums } from "@perpx/core";
+ *
+ * const btc = { atomicResolution: -10, quantumConversionExponent: -9, stepBaseQuantums: 1_000_000n, subticksPerTick: 100_000n };
+ * try {
+ *   sizeToQuantums("0.00015", btc);
+ * } catch (error) {
+ *   if (isInvalidAmountError(error)) console.log(error.nearest); // ["0.0001", "0.0002"]
+ * }
+ * ```
+ */
+export class InvalidAmountError extends PerpxError {
+  override name = "InvalidAmountError";
+  /** Which kind of amount was refused. */
+  readonly kind: AmountKind;
+  /** The value as given. */
+  readonly value: string;
+  /** Why it was refused. */
+  readonly reason: InvalidAmountReason;
+  /** The valid values nearest to `value`, in human units, ascending. */
+  readonly nearest: readonly string[];
+
+  /** @param parameters - kind, value, reason, problem and nearest valid values. */
+  constructor(parameters: InvalidAmountErrorParameters, options: PerpxErrorOptions = {}) {
+    const nearest = parameters.nearest ?? [];
+    const hint =
+      nearest.length === 0
+        ? []
+        : [`Nearest valid ${parameters.kind}${nearest.length > 1 ? "s" : ""}: ${nearest.join(" and ")}`];
+    super("INVALID_AMOUNT", `Invalid ${parameters.kind} ${parameters.value}: ${parameters.problem}`, {
+      metaMessages: [...hint, ...(options.metaMessages ?? [])],
+      ...(options.cause === undefined ? {} : { cause: options.cause }),
+      ...(options.details === undefined ? {} : { details: options.details }),
+      docsPath: options.docsPath ?? "/core/conversions",
+    });
+    this.kind = parameters.kind;
+    this.value = parameters.value;
+    this.reason = parameters.reason;
+    this.nearest = nearest;
+  }
+}
+
+/**
+ * True when `value` is an {@link InvalidAmountError}.
+ *
+ * @example
+ * ```ts
+ * if (isInvalidAmountError(error)) console.log(error.reason, error.nearest);
+ * ```
+ */
+export const isInvalidAmountError = errorGuard<InvalidAmountError>("InvalidAmountError");
+
+/**
+ * An endpoint a call needs that neither the caller nor the environment configured.
+ *
+ * @example
+ * ```ts
+ * import { getEndpoint, isMissingEndpointError, resolveNetwork } from "@perpx/core";
+ *
+ * try {
+ *   getEndpoint(resolveNetwork({ network: "mainnet", env: {} }), "indexer");
+ * } catch (error) {
+ *   if (isMissingEndpointError(error)) console.log(error.envVar); // "PERPX_INDEXER_URL"
+ * }
+ * ```
+ */
+export class MissingEndpointError extends PerpxError {
+  override name = "MissingEndpointError";
+  /** The endpoint that was asked for, e.g. `"indexer"`. */
+  readonly endpoint: string;
+  /** The environment variable that would have configured it, e.g. `"PERPX_INDEXER_URL"`. */
+  readonly envVar: string;
+  /** The network preset it was asked on. */
+  readonly network: string;
+
+  /**
+   * @param endpoint - the endpoint's name.
+   * @param envVar - the environment variable that configures it.
+   * @param network - the network preset's name.
+   */
+  constructor(endpoint: string, envVar: string, network: string, options: PerpxErrorOptions = {}) {
+    super("MISSING_ENDPOINT", `No ${endpoint} endpoint is configured for ${network}`, {
+      metaMessages: [`Pass endpoints.${endpoint} or set the environment variable ${envVar}.`],
+      docsPath: "/core/networks",
+      ...options,
+    });
+    this.endpoint = endpoint;
+    this.envVar = envVar;
+    this.network = network;
+  }
+}
+
+/**
+ * True when `value` is a {@link MissingEndpointError}.
+ *
+ * @example
+ * ```ts
+ * if (isMissingEndpointError(error)) console.log(`set ${error.envVar}`);
+ * ```
+ */
+export const isMissingEndpointError = errorGuard<MissingEndpointError>("MissingEndpointError");
+
+/**
+ * A network preset name that does not exist.
+ *
+ * @example
+ * ```ts
+ * import { getNetwork, isUnknownNetworkError } from "@perpx/core";
+ *
+ * try {
+ *   getNetwork("devnet");
+ * } catch (error) {
+ *   if (isUnknownNetworkError(error)) console.log(error.known); // ["mainnet", "testnet", "local"]
+ * }
+ * ```
+ */
+export class UnknownNetworkError extends PerpxError {
+  override name = "UnknownNetworkError";
+  /** The name that was asked for. */
+  readonly network: string;
+  /** The preset names that exist. */
+  readonly known: readonly string[];
+
+  /**
+   * @param network - the unknown name.
+   * @param known - the names that exist.
+   * @param source - where the name came from, e.g. `"PERPX_NETWORK"`, shown in the message.
+   */
+  constructor(network: string, known: readonly string[], source?: string, options: PerpxErrorOptions = {}) {
+    super(
+      "UNKNOWN_NETWORK",
+      `Unknown network ${JSON.stringify(network)}${source ? ` (from ${source})` : ""}`,
+      { metaMessages: [`Known networks: ${known.join(", ")}`], docsPath: "/core/networks", ...options },
+    );
+    this.network = network;
+    this.known = known;
+  }
+}
+
+/**
+ * True when `value` is an {@link UnknownNetworkError}.
+ *
+ * @example
+ * ```ts
+ * if (isUnknownNetworkError(error)) console.log(error.known);
+ * ```
+ */
+export const isUnknownNetworkError = errorGuard<UnknownNetworkError>("UnknownNetworkError");
+
+/**
+ * An order that cannot be placed as given (size, price, time in force, expiry...). Thrown by the
+ * order builders of the client packages before anything is signed.
+ *
+ * @example
+ * ```ts
+ * throw new InvalidOrderError("goodTilBlock", "must be within 20 blocks of the next height");
+ * ```
+ */
+export class InvalidOrderError extends PerpxError {
+  override name = "InvalidOrderError";
+  /** The order field that was wrong, e.g. `"goodTilBlock"`. */
+  readonly field: string;
+
+  /**
+   * @param field - the order field that was wrong.
+   * @param problem - what was wrong with it.
+   * @param options - cause (an {@link InvalidAmountError}, say), details and meta lines.
+   */
+  constructor(field: string, problem: string, options: PerpxErrorOptions = {}) {
+    super("INVALID_ORDER", `Invalid order ${field}: ${problem}`, options);
+    this.field = field;
+  }
+}
+
+/**
+ * True when `value` is an {@link InvalidOrderError}.
+ *
+ * @example
+ * ```ts
+ * if (isInvalidOrderError(error)) console.log(error.field);
+ * ```
+ */
+export const isInvalidOrderError = errorGuard<InvalidOrderError>("InvalidOrderError");

@@ -1,0 +1,402 @@
+import { DEFAULT_PREFIX, VALOPER_PREFIX } from "@perpx/address";
+import type { Endpoints } from "./endpoints.js";
+import { UnknownNetworkError } from "./errors.js";
+import { deepFreeze } from "./freeze.js";
+import {
+  LATEST_VERSION,
+  MAINNET_UPGRADES,
+  TESTNET_UPGRADES,
+  type Upgrade,
+  type UpgradeHistory,
+} from "./upgrades.js";
+
+/**
+ * The names of the network presets.
+ *
+ * @example
+ * ```ts
+ * const name: NetworkName = "testnet";
+ * ```
+ */
+export type NetworkName = "mainnet" | "testnet" | "local";
+
+/**
+ * The preset names, in the order they are listed in errors and docs.
+ *
+ * @example
+ * ```ts
+ * NETWORK_NAMES.includes("local"); // true
+ * ```
+ */
+export const NETWORK_NAMES: readonly NetworkName[] = /* @__PURE__ */ deepFreeze([
+  "mainnet",
+  "testnet",
+  "local",
+]);
+
+/**
+ * A bank denom and how to show it.
+ *
+ * @example
+ * ```ts
+ * const usdc: Denom = { denom: "uusdc", decimals: 6, symbol: "USDC" };
+ * ```
+ */
+export interface Denom {
+  /** The bank denom, e.g. `"aperpx"`. */
+  readonly denom: string;
+  /** Decimals between the base unit and the display unit (1 display unit = 10^decimals base units). */
+  readonly decimals: number;
+  /** The display symbol, e.g. `"PERPX"`. */
+  readonly symbol: string;
+}
+
+/**
+ * A fee denom and its minimum gas price, an exact decimal string of base units per unit of gas.
+ *
+ * @example
+ * ```ts
+ * const price: GasPrice = { denom: "uusdc", amount: "0.025" };
+ * ```
+ */
+export interface GasPrice {
+  /** The fee denom. */
+  readonly denom: string;
+  /** Minimum price of one unit of gas in base units of `denom`, as an exact decimal string. */
+  readonly amount: string;
+}
+
+/**
+ * The native token's bank denom.
+ *
+ * @example
+ * ```ts
+ * NATIVE_DENOM; // "aperpx"
+ * ```
+ */
+export const NATIVE_DENOM = "aperpx";
+/**
+ * Decimals of the native token (1 PERPX = 10^18 aperpx), on chain and on the EVM side.
+ *
+ * @example
+ * ```ts
+ * 10n ** BigInt(NATIVE_DECIMALS); // 1 PERPX in aperpx
+ * ```
+ */
+export const NATIVE_DECIMALS = 18;
+/**
+ * The native token's display symbol.
+ *
+ * @example
+ * ```ts
+ * NATIVE_SYMBOL; // "PERPX"
+ * ```
+ */
+export const NATIVE_SYMBOL = "PERPX";
+/**
+ * USDC's bank denom (collateral; 1 uusdc = 10^-6 USDC = 1 quote quantum).
+ *
+ * @example
+ * ```ts
+ * USDC_DENOM; // "uusdc"
+ * ```
+ */
+export const USDC_DENOM = "uusdc";
+/**
+ * Decimals of USDC.
+ *
+ * @example
+ * ```ts
+ * USDC_DECIMALS; // 6
+ * ```
+ */
+export const USDC_DECIMALS = 6;
+/**
+ * The asset id of USDC in the assets module (the quote asset of every perpetual).
+ *
+ * @example
+ * ```ts
+ * USDC_ASSET_ID; // 0
+ * ```
+ */
+export const USDC_ASSET_ID = 0;
+/**
+ * Atomic resolution of the quote asset (USDC): one quote quantum is 10^-6 USDC.
+ *
+ * @example
+ * ```ts
+ * QUOTE_ATOMIC_RESOLUTION; // -6
+ * ```
+ */
+export const QUOTE_ATOMIC_RESOLUTION = -6;
+
+/**
+ * Minimum gas prices of the specification, per fee denom, on both networks.
+ *
+ * @example
+ * ```ts
+ * MINIMUM_GAS_PRICES; // [{ denom: "aperpx", amount: "25000000000" }, { denom: "uusdc", amount: "0.025" }]
+ * ```
+ */
+export const MINIMUM_GAS_PRICES: readonly GasPrice[] = /* @__PURE__ */ deepFreeze([
+  { denom: NATIVE_DENOM, amount: "25000000000" },
+  { denom: USDC_DENOM, amount: "0.025" },
+]);
+
+/**
+ * Short-term orders: `goodTilBlock` may be at most this many blocks above the next height.
+ *
+ * @example
+ * ```ts
+ * const maxGoodTilBlock = latestHeight + 1 + SHORT_BLOCK_WINDOW;
+ * ```
+ */
+export const SHORT_BLOCK_WINDOW = 20;
+/**
+ * Stateful orders: `goodTilBlockTime` may be at most this many seconds (95 days) after the previous
+ * block's time.
+ *
+ * @example
+ * ```ts
+ * STATEFUL_ORDER_TIME_WINDOW_SECONDS === 95 * 24 * 60 * 60; // true
+ * ```
+ */
+export const STATEFUL_ORDER_TIME_WINDOW_SECONDS = 95 * 24 * 60 * 60;
+/**
+ * Nodes take a state-sync snapshot every this many blocks.
+ *
+ * @example
+ * ```ts
+ * const lastSnapshot = height - (height % STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS);
+ * ```
+ */
+export const STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS = 2000;
+/**
+ * The indexer protocol version; feed channels are prefixed `v4_`.
+ *
+ * @example
+ * ```ts
+ * `${INDEXER_PROTOCOL_VERSION}_orderbook`; // "v4_orderbook"
+ * ```
+ */
+export const INDEXER_PROTOCOL_VERSION = "v4";
+/**
+ * The path of the indexer WebSocket below `{indexer_ws_url}`.
+ *
+ * @example
+ * ```ts
+ * new WebSocket(`ws://127.0.0.1:3003${INDEXER_WS_PATH}`);
+ * ```
+ */
+export const INDEXER_WS_PATH = "/v4/ws";
+
+/**
+ * A network preset: every constant of the specification for one network, plus default endpoints
+ * (only the local devnet has any; mainnet and testnet endpoints come from the caller or the
+ * environment, see {@link resolveNetwork}).
+ *
+ * @example
+ * ```ts
+ * import { testnet } from "@perpx/core";
+ *
+ * testnet.chainId; // "perpx-testnet-1"
+ * testnet.evmChainId; // 202006
+ * ```
+ */
+export interface Network extends UpgradeHistory {
+  /** The preset's name. */
+  readonly name: NetworkName;
+  /** The Cosmos chain id. */
+  readonly chainId: string;
+  /** The EVM chain id (EIP-155). */
+  readonly evmChainId: number;
+  /** The EVM chain id as `eth_chainId` returns it, e.g. `"0x1b570"`. */
+  readonly evmChainIdHex: `0x${string}`;
+  /** The EVM native currency, shaped as viem's `Chain["nativeCurrency"]`. */
+  readonly evmNativeCurrency: { readonly name: string; readonly symbol: string; readonly decimals: number };
+  /** Bech32 prefix of account addresses (`perpx1...`). */
+  readonly bech32Prefix: string;
+  /** Bech32 prefix of validator operator addresses (`perpxvaloper1...`). */
+  readonly valoperPrefix: string;
+  /** The native token (`aperpx`, 18 decimals, PERPX). */
+  readonly nativeToken: Denom;
+  /** USDC, the collateral (`uusdc`, 6 decimals), asset id 0. */
+  readonly usdc: Denom & { readonly assetId: number };
+  /** The fee denoms and their minimum gas prices. */
+  readonly minimumGasPrices: readonly GasPrice[];
+  /** Applied upgrades, oldest first. */
+  readonly upgrades: readonly Upgrade[];
+  /** The version the chain ran from its first block, when known (the local devnet's). */
+  readonly genesisVersion?: string | undefined;
+  /** The version running now: the last upgrade's, or the genesis version. */
+  readonly latestVersion: string;
+  /** See {@link SHORT_BLOCK_WINDOW}. */
+  readonly shortBlockWindow: number;
+  /** See {@link STATEFUL_ORDER_TIME_WINDOW_SECONDS}. */
+  readonly statefulOrderTimeWindowSeconds: number;
+  /** See {@link STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS}. */
+  readonly stateSyncSnapshotIntervalBlocks: number;
+  /** See {@link INDEXER_PROTOCOL_VERSION}. */
+  readonly indexerProtocolVersion: string;
+  /** See {@link INDEXER_WS_PATH}. */
+  readonly indexerWsPath: string;
+  /** Whether the network has a faucet (testnet and the local devnet). */
+  readonly hasFaucet: boolean;
+  /** Endpoints used when neither the caller nor the environment gives one. */
+  readonly defaultEndpoints: Readonly<Partial<Endpoints>>;
+}
+
+function preset(
+  fields: Pick<Network, "name" | "chainId" | "evmChainId" | "upgrades" | "hasFaucet" | "defaultEndpoints"> & {
+    genesisVersion?: string;
+  },
+): Network {
+  const last = fields.upgrades.at(-1)?.version;
+  return deepFreeze({
+    ...fields,
+    evmChainIdHex: `0x${fields.evmChainId.toString(16)}`,
+    evmNativeCurrency: { name: NATIVE_SYMBOL, symbol: NATIVE_SYMBOL, decimals: NATIVE_DECIMALS },
+    bech32Prefix: DEFAULT_PREFIX,
+    valoperPrefix: VALOPER_PREFIX,
+    nativeToken: { denom: NATIVE_DENOM, decimals: NATIVE_DECIMALS, symbol: NATIVE_SYMBOL },
+    usdc: { denom: USDC_DENOM, decimals: USDC_DECIMALS, symbol: "USDC", assetId: USDC_ASSET_ID },
+    minimumGasPrices: MINIMUM_GAS_PRICES,
+    latestVersion: last ?? fields.genesisVersion ?? LATEST_VERSION,
+    shortBlockWindow: SHORT_BLOCK_WINDOW,
+    statefulOrderTimeWindowSeconds: STATEFUL_ORDER_TIME_WINDOW_SECONDS,
+    stateSyncSnapshotIntervalBlocks: STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS,
+    indexerProtocolVersion: INDEXER_PROTOCOL_VERSION,
+    indexerWsPath: INDEXER_WS_PATH,
+  });
+}
+
+/**
+ * The mainnet preset (`perpx-mainnet-1`, EVM chain id 111984). It has no default endpoints.
+ *
+ * @example
+ * ```ts
+ * import { mainnet, resolveNetwork } from "@perpx/core";
+ *
+ * const config = resolveNetwork({ network: mainnet, endpoints: { nodeRpc: "https://rpc.example.com" } });
+ * ```
+ */
+export const mainnet: Network = /* @__PURE__ */ preset({
+  name: "mainnet",
+  chainId: "perpx-mainnet-1",
+  evmChainId: 111984,
+  upgrades: MAINNET_UPGRADES,
+  hasFaucet: false,
+  defaultEndpoints: {},
+});
+
+/**
+ * The testnet preset (`perpx-testnet-1`, EVM chain id 202006). It has no default endpoints.
+ *
+ * @example
+ * ```ts
+ * import { resolveNetwork, testnet } from "@perpx/core";
+ *
+ * const config = resolveNetwork({ network: testnet, env: process.env });
+ * ```
+ */
+export const testnet: Network = /* @__PURE__ */ preset({
+  name: "testnet",
+  chainId: "perpx-testnet-1",
+  evmChainId: 202006,
+  upgrades: TESTNET_UPGRADES,
+  hasFaucet: true,
+  defaultEndpoints: {},
+});
+
+const LOCALHOST = "127.0.0.1";
+
+/**
+ * The local devnet preset (`perpx-local-1`, EVM chain id 31337), pointing at the devnet's default
+ * ports on 127.0.0.1. It has no upgrade history and runs {@link LATEST_VERSION} from its first block.
+ *
+ * @example
+ * ```ts
+ * import { getEndpoint, local, resolveNetwork } from "@perpx/core";
+ *
+ * getEndpoint(resolveNetwork({ network: local }), "nodeRpc"); // "http://127.0.0.1:26657"
+ * ```
+ */
+export const local: Network = /* @__PURE__ */ preset({
+  name: "local",
+  chainId: "perpx-local-1",
+  evmChainId: 31337,
+  upgrades: [],
+  genesisVersion: LATEST_VERSION,
+  hasFaucet: true,
+  defaultEndpoints: {
+    nodeRpc: `http://${LOCALHOST}:26657`,
+    nodeRest: `http://${LOCALHOST}:1317`,
+    grpc: `http://${LOCALHOST}:9090`,
+    evmRpc: `http://${LOCALHOST}:8545`,
+    evmWs: `ws://${LOCALHOST}:8546`,
+    indexer: `http://${LOCALHOST}:3002`,
+    indexerWs: `ws://${LOCALHOST}:3003`,
+    faucet: `http://${LOCALHOST}:8000`,
+    devnetControl: `http://${LOCALHOST}:26659`,
+  },
+});
+
+/**
+ * Every preset by name.
+ *
+ * @example
+ * ```ts
+ * NETWORKS.testnet.chainId; // "perpx-testnet-1"
+ * ```
+ */
+export const NETWORKS: Readonly<Record<NetworkName, Network>> = /* @__PURE__ */ deepFreeze({
+  mainnet,
+  testnet,
+  local,
+});
+
+/**
+ * True when `name` is the name of a preset.
+ *
+ * @example
+ * ```ts
+ * isNetworkName("testnet"); // true
+ * isNetworkName("devnet"); // false
+ * ```
+ */
+export function isNetworkName(name: unknown): name is NetworkName {
+  return typeof name === "string" && (NETWORK_NAMES as readonly string[]).includes(name);
+}
+
+/**
+ * Looks up a preset by name.
+ *
+ * @param name - `"mainnet"`, `"testnet"` or `"local"`.
+ * @param source - where the name came from (e.g. `"PERPX_NETWORK"`), shown in the error.
+ * @returns the preset.
+ * @throws {UnknownNetworkError} when there is no preset of that name.
+ *
+ * @example
+ * ```ts
+ * getNetwork("mainnet").evmChainIdHex; // "0x1b570"
+ * ```
+ */
+export function getNetwork(name: string, source?: string): Network {
+  if (isNetworkName(name)) return NETWORKS[name];
+  throw new UnknownNetworkError(String(name), NETWORK_NAMES, source);
+}
+
+/**
+ * Finds the preset whose chain id is `chainId`.
+ *
+ * @param chainId - a Cosmos chain id, e.g. `"perpx-testnet-1"`.
+ * @returns the preset, or `undefined` when none has that chain id.
+ *
+ * @example
+ * ```ts
+ * networkByChainId("perpx-local-1")?.name; // "local"
+ * ```
+ */
+export function networkByChainId(chainId: string): Network | undefined {
+  return NETWORK_NAMES.map((name) => NETWORKS[name]).find((network) => network.chainId === chainId);
+}
