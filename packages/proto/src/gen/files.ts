@@ -29,6 +29,54 @@ import { file_ibc_applications_transfer_v1_tx } from "./ibc/applications/transfe
 import { file_ibc_core_channel_v1_channel } from "./ibc/core/channel/v1/channel_pb.js";
 import { file_ibc_core_channel_v1_query } from "./ibc/core/channel/v1/query_pb.js";
 import { file_ibc_core_client_v1_client } from "./ibc/core/client/v1/client_pb.js";
+import { file_perpx_accountplus_v1_accountplus } from "./perpx/accountplus/v1/accountplus_pb.js";
+import { file_perpx_accountplus_v1_genesis } from "./perpx/accountplus/v1/genesis_pb.js";
+import { file_perpx_accountplus_v1_params } from "./perpx/accountplus/v1/params_pb.js";
+import { file_perpx_accountplus_v1_query } from "./perpx/accountplus/v1/query_pb.js";
+import { file_perpx_accountplus_v1_tx } from "./perpx/accountplus/v1/tx_pb.js";
+import { file_perpx_affiliates_v1_affiliates } from "./perpx/affiliates/v1/affiliates_pb.js";
+import { file_perpx_affiliates_v1_query } from "./perpx/affiliates/v1/query_pb.js";
+import { file_perpx_affiliates_v1_tx } from "./perpx/affiliates/v1/tx_pb.js";
+import { file_perpx_assets_v1_asset } from "./perpx/assets/v1/asset_pb.js";
+import { file_perpx_assets_v1_query } from "./perpx/assets/v1/query_pb.js";
+import { file_perpx_bridge_v1_bridge_event } from "./perpx/bridge/v1/bridge_event_pb.js";
+import { file_perpx_bridge_v1_daemon } from "./perpx/bridge/v1/daemon_pb.js";
+import { file_perpx_bridge_v1_params } from "./perpx/bridge/v1/params_pb.js";
+import { file_perpx_bridge_v1_query } from "./perpx/bridge/v1/query_pb.js";
+import { file_perpx_bridge_v1_tx } from "./perpx/bridge/v1/tx_pb.js";
+import { file_perpx_bridge_v1_withdrawal } from "./perpx/bridge/v1/withdrawal_pb.js";
+import { file_perpx_clob_v1_block_rate_limit_config } from "./perpx/clob/v1/block_rate_limit_config_pb.js";
+import { file_perpx_clob_v1_clob_pair } from "./perpx/clob/v1/clob_pair_pb.js";
+import { file_perpx_clob_v1_equity_tier_limit_config } from "./perpx/clob/v1/equity_tier_limit_config_pb.js";
+import { file_perpx_clob_v1_liquidations_config } from "./perpx/clob/v1/liquidations_config_pb.js";
+import { file_perpx_clob_v1_order } from "./perpx/clob/v1/order_pb.js";
+import { file_perpx_clob_v1_query } from "./perpx/clob/v1/query_pb.js";
+import { file_perpx_clob_v1_tx } from "./perpx/clob/v1/tx_pb.js";
+import { file_perpx_feetiers_v1_params } from "./perpx/feetiers/v1/params_pb.js";
+import { file_perpx_feetiers_v1_per_market_fee_discount } from "./perpx/feetiers/v1/per_market_fee_discount_pb.js";
+import { file_perpx_feetiers_v1_query } from "./perpx/feetiers/v1/query_pb.js";
+import { file_perpx_feetiers_v1_staking_tier } from "./perpx/feetiers/v1/staking_tier_pb.js";
+import { file_perpx_feetiers_v1_tx } from "./perpx/feetiers/v1/tx_pb.js";
+import { file_perpx_perpetuals_v1_params } from "./perpx/perpetuals/v1/params_pb.js";
+import { file_perpx_perpetuals_v1_perpetual } from "./perpx/perpetuals/v1/perpetual_pb.js";
+import { file_perpx_perpetuals_v1_query } from "./perpx/perpetuals/v1/query_pb.js";
+import { file_perpx_perpetuals_v1_tx } from "./perpx/perpetuals/v1/tx_pb.js";
+import { file_perpx_prices_v1_market } from "./perpx/prices/v1/market_pb.js";
+import { file_perpx_prices_v1_query } from "./perpx/prices/v1/query_pb.js";
+import { file_perpx_prices_v1_tx } from "./perpx/prices/v1/tx_pb.js";
+import { file_perpx_ratelimit_v1_capacity } from "./perpx/ratelimit/v1/capacity_pb.js";
+import { file_perpx_ratelimit_v1_limit_params } from "./perpx/ratelimit/v1/limit_params_pb.js";
+import { file_perpx_ratelimit_v1_pending_send_packet } from "./perpx/ratelimit/v1/pending_send_packet_pb.js";
+import { file_perpx_ratelimit_v1_query } from "./perpx/ratelimit/v1/query_pb.js";
+import { file_perpx_ratelimit_v1_tx } from "./perpx/ratelimit/v1/tx_pb.js";
+import { file_perpx_ratelimit_v1_withdrawal } from "./perpx/ratelimit/v1/withdrawal_pb.js";
+import { file_perpx_sending_v1_transfer } from "./perpx/sending/v1/transfer_pb.js";
+import { file_perpx_sending_v1_tx } from "./perpx/sending/v1/tx_pb.js";
+import { file_perpx_subaccounts_v1_query } from "./perpx/subaccounts/v1/query_pb.js";
+import { file_perpx_subaccounts_v1_subaccount } from "./perpx/subaccounts/v1/subaccount_pb.js";
+import { file_perpx_wrap_v1_query } from "./perpx/wrap/v1/query_pb.js";
+import { file_perpx_wrap_v1_tx } from "./perpx/wrap/v1/tx_pb.js";
+import { file_perpx_wrap_v1_wrap } from "./perpx/wrap/v1/wrap_pb.js";
 import { file_tendermint_abci_types } from "./tendermint/abci/types_pb.js";
 import { file_tendermint_crypto_keys } from "./tendermint/crypto/keys_pb.js";
 import { file_tendermint_p2p_types } from "./tendermint/p2p/types_pb.js";
@@ -68,6 +116,54 @@ export const files: readonly GenFile[] = [
   file_ibc_core_channel_v1_channel,
   file_ibc_core_channel_v1_query,
   file_ibc_core_client_v1_client,
+  file_perpx_accountplus_v1_accountplus,
+  file_perpx_accountplus_v1_genesis,
+  file_perpx_accountplus_v1_params,
+  file_perpx_accountplus_v1_query,
+  file_perpx_accountplus_v1_tx,
+  file_perpx_affiliates_v1_affiliates,
+  file_perpx_affiliates_v1_query,
+  file_perpx_affiliates_v1_tx,
+  file_perpx_assets_v1_asset,
+  file_perpx_assets_v1_query,
+  file_perpx_bridge_v1_bridge_event,
+  file_perpx_bridge_v1_daemon,
+  file_perpx_bridge_v1_params,
+  file_perpx_bridge_v1_query,
+  file_perpx_bridge_v1_tx,
+  file_perpx_bridge_v1_withdrawal,
+  file_perpx_clob_v1_block_rate_limit_config,
+  file_perpx_clob_v1_clob_pair,
+  file_perpx_clob_v1_equity_tier_limit_config,
+  file_perpx_clob_v1_liquidations_config,
+  file_perpx_clob_v1_order,
+  file_perpx_clob_v1_query,
+  file_perpx_clob_v1_tx,
+  file_perpx_feetiers_v1_params,
+  file_perpx_feetiers_v1_per_market_fee_discount,
+  file_perpx_feetiers_v1_query,
+  file_perpx_feetiers_v1_staking_tier,
+  file_perpx_feetiers_v1_tx,
+  file_perpx_perpetuals_v1_params,
+  file_perpx_perpetuals_v1_perpetual,
+  file_perpx_perpetuals_v1_query,
+  file_perpx_perpetuals_v1_tx,
+  file_perpx_prices_v1_market,
+  file_perpx_prices_v1_query,
+  file_perpx_prices_v1_tx,
+  file_perpx_ratelimit_v1_capacity,
+  file_perpx_ratelimit_v1_limit_params,
+  file_perpx_ratelimit_v1_pending_send_packet,
+  file_perpx_ratelimit_v1_query,
+  file_perpx_ratelimit_v1_tx,
+  file_perpx_ratelimit_v1_withdrawal,
+  file_perpx_sending_v1_transfer,
+  file_perpx_sending_v1_tx,
+  file_perpx_subaccounts_v1_query,
+  file_perpx_subaccounts_v1_subaccount,
+  file_perpx_wrap_v1_query,
+  file_perpx_wrap_v1_tx,
+  file_perpx_wrap_v1_wrap,
   file_tendermint_abci_types,
   file_tendermint_crypto_keys,
   file_tendermint_p2p_types,
