@@ -3,7 +3,15 @@ import { InvalidAddressError, isInvalidAddressError } from "./errors.js";
 import { decodeHex, hexFromBytes, looksLikeHex } from "./hex.js";
 import { assertPrefix, DEFAULT_PREFIX, VALOPER_PREFIX } from "./prefix.js";
 
-/** Options of the functions that read an address in either form. */
+/**
+ * Options of the functions that read an address in either form.
+ *
+ * @example
+ * ```ts
+ * const options: AddressOptions = { prefix: "cosmos" };
+ * toHex("cosmos1t2htvpfl862vnwdqnuekd9p4ulh3h6hdhh78pa", options); // "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+ * ```
+ */
 export interface AddressOptions {
   /**
    * The bech32 prefix a bech32 input must carry, and the prefix of the bech32 output.
@@ -12,7 +20,16 @@ export interface AddressOptions {
   prefix?: string;
 }
 
-/** One account address in both of its forms. */
+/**
+ * One account address in both of its forms, as {@link parseAddress} returns it.
+ *
+ * @example
+ * ```ts
+ * const parsed: ParsedAddress = parseAddress("perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c");
+ * parsed.prefix; // "perpx"
+ * parsed.bytes.length; // 20
+ * ```
+ */
 export interface ParsedAddress {
   /** The 20 bytes of the account (a fresh copy the caller may modify). */
   bytes: Uint8Array;
@@ -115,7 +132,7 @@ export function isValidAddress(input: string, options: AddressOptions = {}): boo
  *
  * @example
  * ```ts
- * addressBytes("perpx1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq6jyxvc"); // Uint8Array(20) [0, 0, ...]
+ * addressBytes("perpx1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq6jyxvc"); // new Uint8Array(20)
  * ```
  */
 export function addressBytes(input: string, options: AddressOptions = {}): Uint8Array {

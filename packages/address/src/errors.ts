@@ -53,7 +53,15 @@ export function quote(input: string): string {
   return JSON.stringify(shown);
 }
 
-/** Options of an {@link InvalidAddressError}: the base options plus the precise problem. */
+/**
+ * Options of an {@link InvalidAddressError}: the base options plus the precise problem.
+ *
+ * @example
+ * ```ts
+ * const options: InvalidAddressErrorOptions = { problem: "expected 20 bytes, got 32" };
+ * new InvalidAddressError("wrong-length", "0x00", options).shortMessage; // 'Invalid address "0x00" (wrong length: expected 20 bytes, got 32)'
+ * ```
+ */
 export interface InvalidAddressErrorOptions extends PerpxErrorOptions {
   /** What exactly is wrong, in a few words (`"expected prefix \"perpx\", got \"cosmos\""`). */
   problem?: string;
@@ -69,7 +77,10 @@ export interface InvalidAddressErrorOptions extends PerpxErrorOptions {
  * try {
  *   parseAddress("cosmos1t2htvpfl862vnwdqnuekd9p4ulh3h6hdhh78pa");
  * } catch (error) {
- *   if (isInvalidAddressError(error)) error.reason; // "wrong-prefix"
+ *   if (isInvalidAddressError(error)) {
+ *     error.reason; // "wrong-prefix"
+ *     error.shortMessage; // 'Invalid address "cosmos1t2htvpfl862vnwdqnuekd9p4ulh3h6hdhh78pa" (wrong prefix: expected prefix "perpx", got "cosmos")'
+ *   }
  * }
  * ```
  */
@@ -102,7 +113,13 @@ export class InvalidAddressError extends PerpxError {
  *
  * @example
  * ```ts
- * if (isInvalidAddressError(error)) console.log(error.reason);
+ * try {
+ *   toHex("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD");
+ * } catch (error) {
+ *   if (isInvalidAddressError(error)) {
+ *     error.reason; // "bad-checksum"
+ *   }
+ * }
  * ```
  */
 export const isInvalidAddressError = errorGuard<InvalidAddressError>("InvalidAddressError");
@@ -124,7 +141,15 @@ export const isInvalidAddressError = errorGuard<InvalidAddressError>("InvalidAdd
  */
 export type InvalidSubaccountReason = "bad-format" | "bad-owner" | "not-an-integer" | "out-of-range";
 
-/** Options of an {@link InvalidSubaccountError}. */
+/**
+ * Options of an {@link InvalidSubaccountError}: the base options plus the precise problem.
+ *
+ * @example
+ * ```ts
+ * const options: InvalidSubaccountErrorOptions = { problem: "must be at most 128000" };
+ * new InvalidSubaccountError("out-of-range", "128001", options).shortMessage; // 'Invalid subaccount "128001" (out of range: must be at most 128000)'
+ * ```
+ */
 export interface InvalidSubaccountErrorOptions extends PerpxErrorOptions {
   /** What exactly is wrong, in a few words. */
   problem?: string;
@@ -139,7 +164,9 @@ export interface InvalidSubaccountErrorOptions extends PerpxErrorOptions {
  * try {
  *   validateSubaccountNumber(128_001);
  * } catch (error) {
- *   if (isInvalidSubaccountError(error)) error.reason; // "out-of-range"
+ *   if (isInvalidSubaccountError(error)) {
+ *     error.reason; // "out-of-range"
+ *   }
  * }
  * ```
  */
@@ -157,7 +184,8 @@ export class InvalidSubaccountError extends PerpxError {
    */
   constructor(reason: InvalidSubaccountReason, input: string, options: InvalidSubaccountErrorOptions = {}) {
     const { problem, ...base } = options;
-    const what = problem === undefined ? reason.replace(/-/g, " ") : problem;
+    const name = reason.replace(/-/g, " ");
+    const what = problem === undefined ? name : `${name}: ${problem}`;
     super("INVALID_SUBACCOUNT", `Invalid subaccount ${quote(input)} (${what})`, {
       docsPath: "/address#subaccounts",
       ...base,
@@ -172,7 +200,13 @@ export class InvalidSubaccountError extends PerpxError {
  *
  * @example
  * ```ts
- * if (isInvalidSubaccountError(error)) console.log(error.reason);
+ * try {
+ *   parseSubaccountId("perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c/007");
+ * } catch (error) {
+ *   if (isInvalidSubaccountError(error)) {
+ *     error.reason; // "bad-format"
+ *   }
+ * }
  * ```
  */
 export const isInvalidSubaccountError = errorGuard<InvalidSubaccountError>("InvalidSubaccountError");

@@ -5,7 +5,7 @@ import { InvalidArgumentError } from "@perpx/errors";
  *
  * @example
  * ```ts
- * bech32FromBytes(new Uint8Array(20), DEFAULT_PREFIX); // "perpx1qqqq..."
+ * bech32FromBytes(new Uint8Array(20), DEFAULT_PREFIX); // "perpx1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq6jyxvc"
  * ```
  */
 export const DEFAULT_PREFIX = "perpx";
@@ -15,7 +15,7 @@ export const DEFAULT_PREFIX = "perpx";
  *
  * @example
  * ```ts
- * toValoperAddress("perpx1...").startsWith(`${VALOPER_PREFIX}1`); // true
+ * toValoperAddress("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed").startsWith(`${VALOPER_PREFIX}1`); // true
  * ```
  */
 export const VALOPER_PREFIX = "perpxvaloper";

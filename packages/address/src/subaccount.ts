@@ -32,7 +32,15 @@ export const CHILD_SUBACCOUNT_STRIDE = 128;
  */
 export const MAX_SUBACCOUNT_NUMBER = 128_000;
 
-/** A subaccount: the owner's address and the subaccount number. */
+/**
+ * A subaccount: the owner's address and the subaccount number.
+ *
+ * @example
+ * ```ts
+ * const ref: SubaccountRef = { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 128 };
+ * formatSubaccountId(ref); // "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c/128"
+ * ```
+ */
 export interface SubaccountRef {
   /** The owner's account address (bech32 when produced by this package). */
   owner: string;
@@ -222,7 +230,7 @@ function parseOwner(owner: string, input: string, options: AddressOptions): stri
   } catch (error) {
     if (error instanceof Error && error.name === "InvalidAddressError") {
       const reason = (error as { shortMessage?: string }).shortMessage ?? error.message;
-      throw new InvalidSubaccountError("bad-owner", input, { problem: `bad owner: ${reason}`, cause: error });
+      throw new InvalidSubaccountError("bad-owner", input, { problem: reason, cause: error });
     }
     throw error;
   }
