@@ -1,0 +1,323 @@
+import { create } from "@bufbuild/protobuf";
+import { type IntegerInput, InvalidOrderError, type SubaccountRef } from "@perpx/core";
+import { clob, typeUrlOf } from "@perpx/proto";
+import type { TxMessage } from "../tx/encode.js";
+import { bech32Address, positiveOrderField, subaccountId, uint32 } from "./validate.js";
+
+/**
+ * Order flag values (`OrderId.order_flags`).
+ *
+ * @example
+ * ```ts
+ * ORDER_FLAGS["long-term"]; // 64
+ * ```
+ */
+export const ORDER_FLAGS = { "short-term": 0, conditional: 32, "long-term": 64 } as const;
+
+/** How an order lives: in memory until a block height, or in state until a time. */
+export type OrderKind = keyof typeof ORDER_FLAGS;
+
+/** `BUY` or `SELL`. */
+export type OrderSide = "BUY" | "SELL";
+
+/**
+ * Time in force. `GTC` is the chain's `TIME_IN_FORCE_UNSPECIFIED` (match, then rest);
+ * `FILL_OR_KILL` is deprecated on chain (clob 48) and is sent as given.
+ */
+export type TimeInForce = "GTC" | "IOC" | "POST_ONLY" | "FILL_OR_KILL";
+
+/** Stop-loss or take-profit (conditional orders). */
+export type ConditionType = "STOP_LOSS" | "TAKE_PROFIT";
+
+/** The most cancels one `MsgBatchCancel` may carry. */
+export const MAX_BATCH_CANCELS = 100;
+
+const SIDES: Record<OrderSide, clob.Order_Side> = { BUY: clob.Order_Side.BUY, SELL: clob.Order_Side.SELL };
+const TIME_IN_FORCE: Record<TimeInForce, clob.Order_TimeInForce> = {
+  GTC: clob.Order_TimeInForce.UNSPECIFIED,
+  IOC: clob.Order_TimeInForce.IOC,
+  POST_ONLY: clob.Order_TimeInForce.POST_ONLY,
+  FILL_OR_KILL: clob.Order_TimeInForce.FILL_OR_KILL,
+};
+const CONDITIONS: Record<ConditionType, clob.Order_ConditionType> = {
+  STOP_LOSS: clob.Order_ConditionType.STOP_LOSS,
+  TAKE_PROFIT: clob.Order_ConditionType.TAKE_PROFIT,
+};
+
+/** Fields every order has. */
+export interface OrderCommonParams {
+  /** The subaccount placing the order (owner in either address form). */
+  subaccount: SubaccountRef;
+  /** Client-chosen id, unique per subaccount, uint32. */
+  clientId: number;
+  /** The market's clob pair id. */
+  clobPairId: number;
+  /** Buy or sell. */
+  side: OrderSide;
+  /** Size in base quantums (> 0, a multiple of the pair's step). */
+  quantums: IntegerInput;
+  /** Price in subticks (> 0, a multiple of the pair's subticks per tick). */
+  subticks: IntegerInput;
+  /**
+   * Time in force.
+   * @default "GTC"
+   */
+  timeInForce?: TimeInForce;
+  /**
+   * Only reduce an open position (the chain allows it on IOC orders only).
+   * @default false
+   */
+  reduceOnly?: boolean;
+  /**
+   * Opaque uint32 the protocol carries untouched (the incumbent client sets 1 for market orders).
+   * @default 0
+   */
+  clientMetadata?: number;
+  /**
+   * A builder code: `builderAddress` earns `feePpm` (1..10,000) of the fill.
+   * @default undefined
+   */
+  builderCode?: { builderAddress: string; feePpm: number };
+  /**
+   * Address of the order router, when one routed the order.
+   * @default ""
+   */
+  orderRouterAddress?: string;
+}
+
+/** Parameters of {@link placeOrderMsg}: common fields plus the kind and its expiry. */
+export type PlaceOrderParams = OrderCommonParams &
+  (
+    | {
+        /** Short-term: lives in memory until `goodTilBlock`; pays no fee, uses no sequence. */
+        kind: "short-term";
+        /** Last block height the order may fill in (next height ≤ it ≤ next height + 20). */
+        goodTilBlock: number;
+      }
+    | {
+        /** Long-term: a stateful order that rests until `goodTilBlockTime`. */
+        kind: "long-term";
+        /** Expiry, unix seconds (within 95 days of the previous block's time). */
+        goodTilBlockTime: number;
+      }
+    | {
+        /** Conditional: a stateful order that triggers on the oracle price. */
+        kind: "conditional";
+        /** Expiry, unix seconds. */
+        goodTilBlockTime: number;
+        /** Stop-loss or take-profit. */
+        conditionType: ConditionType;
+        /** Trigger price in subticks (> 0). */
+        triggerSubticks: IntegerInput;
+      }
+  );
+
+function orderId(params: { subaccount: SubaccountRef; clientId: number; clobPairId: number; kind: OrderKind }) {
+  if (!(params.kind in ORDER_FLAGS)) {
+    throw new InvalidOrderError("kind", `must be short-term, long-term or conditional, got ${String(params.kind)}`);
+  }
+  return create(clob.OrderIdSchema, {
+    subaccountId: subaccountId(params.subaccount, "subaccount"),
+    clientId: uint32(params.clientId, "clientId"),
+    orderFlags: ORDER_FLAGS[params.kind],
+    clobPairId: uint32(params.clobPairId, "clobPairId"),
+  });
+}
+
+function goodTil(params: { kind: OrderKind; goodTilBlock?: number; goodTilBlockTime?: number }) {
+  if (params.kind === "short-term") {
+    const block = params.goodTilBlock;
+    if (block === undefined || !Number.isInteger(block) || block <= 0 || block > 0xffff_ffff) {
+      throw new InvalidOrderError("goodTilBlock", `a short-term order needs a positive block height, got ${String(block)}`);
+    }
+    return { case: "goodTilBlock" as const, value: block };
+  }
+  const time = params.goodTilBlockTime;
+  if (time === undefined || !Number.isInteger(time) || time <= 0 || time > 0xffff_ffff) {
+    throw new InvalidOrderError(
+      "goodTilBlockTime",
+      `a ${params.kind} order needs a positive unix time in seconds, got ${String(time)}`,
+    );
+  }
+  return { case: "goodTilBlockTime" as const, value: time };
+}
+
+/**
+ * Builds a `MsgPlaceOrder` (short-term, long-term or conditional). Checks the shape of the order
+ * (addresses, subaccount number, positive size and price, the expiry that matches the kind);
+ * market rules (step, tick) are the chain's.
+ *
+ * @returns `{ typeUrl: "/perpx.clob.v1.MsgPlaceOrder", value }`.
+ * @throws {InvalidOrderError | InvalidAddressError | InvalidSubaccountError | InvalidArgumentError} before anything is signed.
+ *
+ * @example
+ * ```ts
+ * const msg = placeOrderMsg({
+ *   subaccount: { owner: wallet.address, number: 0 },
+ *   clientId: 42, clobPairId: 0, side: "BUY",
+ *   quantums: 1_000_000n, subticks: 2_868_800_000n,
+ *   kind: "long-term", goodTilBlockTime: Math.floor(Date.now() / 1000) + 3600,
+ * });
+ * ```
+ */
+export function placeOrderMsg(params: PlaceOrderParams): TxMessage<typeof clob.MsgPlaceOrderSchema> {
+  const side = SIDES[params.side];
+  if (side === undefined) throw new InvalidOrderError("side", `must be BUY or SELL, got ${String(params.side)}`);
+  const timeInForce = TIME_IN_FORCE[params.timeInForce ?? "GTC"];
+  if (timeInForce === undefined) {
+    throw new InvalidOrderError("timeInForce", `must be GTC, IOC, POST_ONLY or FILL_OR_KILL, got ${String(params.timeInForce)}`);
+  }
+  let conditionType = clob.Order_ConditionType.UNSPECIFIED;
+  let trigger = 0n;
+  if (params.kind === "conditional") {
+    conditionType = CONDITIONS[params.conditionType];
+    if (conditionType === undefined) {
+      throw new InvalidOrderError("conditionType", `must be STOP_LOSS or TAKE_PROFIT, got ${String(params.conditionType)}`);
+    }
+    trigger = positiveOrderField(params.triggerSubticks, "triggerSubticks");
+  }
+  const order = create(clob.OrderSchema, {
+    orderId: orderId(params),
+    side,
+    quantums: positiveOrderField(params.quantums, "quantums"),
+    subticks: positiveOrderField(params.subticks, "subticks"),
+    goodTilOneof: goodTil(params),
+    timeInForce,
+    reduceOnly: params.reduceOnly ?? false,
+    clientMetadata: uint32(params.clientMetadata ?? 0, "clientMetadata"),
+    conditionType,
+    conditionalOrderTriggerSubticks: trigger,
+    orderRouterAddress: params.orderRouterAddress ? bech32Address(params.orderRouterAddress) : "",
+    ...(params.builderCode
+      ? {
+          builderCodeParameters: {
+            builderAddress: bech32Address(params.builderCode.builderAddress),
+            feePpm: uint32(params.builderCode.feePpm, "builderCode.feePpm"),
+          },
+        }
+      : {}),
+  });
+  return { typeUrl: typeUrlOf(clob.MsgPlaceOrderSchema), value: create(clob.MsgPlaceOrderSchema, { order }) };
+}
+
+/** Parameters of {@link cancelOrderMsg}. */
+export type CancelOrderParams = {
+  /** The subaccount that placed the order. */
+  subaccount: SubaccountRef;
+  /** The order's client id. */
+  clientId: number;
+  /** The order's clob pair id. */
+  clobPairId: number;
+} & (
+  | {
+      /** Cancels a short-term order. */
+      kind: "short-term";
+      /** The cancel is valid until this height (same window as placement). */
+      goodTilBlock: number;
+    }
+  | {
+      /** Cancels a stateful order. */
+      kind: "long-term" | "conditional";
+      /** Unix seconds; at least the order's own goodTilBlockTime. */
+      goodTilBlockTime: number;
+    }
+);
+
+/**
+ * Builds a `MsgCancelOrder` for a short-term or stateful order.
+ *
+ * @throws {InvalidOrderError | InvalidAddressError | InvalidSubaccountError} before anything is signed.
+ *
+ * @example
+ * ```ts
+ * const msg = cancelOrderMsg({ subaccount, clientId: 42, clobPairId: 0, kind: "long-term", goodTilBlockTime: gtbt });
+ * ```
+ */
+export function cancelOrderMsg(params: CancelOrderParams): TxMessage<typeof clob.MsgCancelOrderSchema> {
+  return {
+    typeUrl: typeUrlOf(clob.MsgCancelOrderSchema),
+    value: create(clob.MsgCancelOrderSchema, { orderId: orderId(params), goodTilOneof: goodTil(params) }),
+  };
+}
+
+/** Parameters of {@link batchCancelMsg}. */
+export interface BatchCancelParams {
+  /** The subaccount whose short-term orders are cancelled. */
+  subaccount: SubaccountRef;
+  /** Per clob pair, the client ids to cancel (at most 100 in total). */
+  cancels: ReadonlyArray<{ clobPairId: number; clientIds: readonly number[] }>;
+  /** The cancels are valid until this height. */
+  goodTilBlock: number;
+}
+
+/**
+ * Builds a `MsgBatchCancel` of short-term orders (at most {@link MAX_BATCH_CANCELS} in total).
+ *
+ * @throws {InvalidOrderError | InvalidAddressError | InvalidSubaccountError} before anything is signed.
+ *
+ * @example
+ * ```ts
+ * const msg = batchCancelMsg({ subaccount, cancels: [{ clobPairId: 0, clientIds: [1, 2, 3] }], goodTilBlock: h + 10 });
+ * ```
+ */
+export function batchCancelMsg(params: BatchCancelParams): TxMessage<typeof clob.MsgBatchCancelSchema> {
+  const total = params.cancels.reduce((n, batch) => n + batch.clientIds.length, 0);
+  if (total === 0) throw new InvalidOrderError("cancels", "must name at least one order");
+  if (total > MAX_BATCH_CANCELS) {
+    throw new InvalidOrderError("cancels", `at most ${MAX_BATCH_CANCELS} cancels per batch, got ${total}`);
+  }
+  const goodTilBlock = goodTil({ kind: "short-term", goodTilBlock: params.goodTilBlock }).value;
+  return {
+    typeUrl: typeUrlOf(clob.MsgBatchCancelSchema),
+    value: create(clob.MsgBatchCancelSchema, {
+      subaccountId: subaccountId(params.subaccount, "subaccount"),
+      shortTermCancels: params.cancels.map((batch, i) => ({
+        clobPairId: uint32(batch.clobPairId, `cancels[${i}].clobPairId`),
+        clientIds: batch.clientIds.map((id, j) => uint32(id, `cancels[${i}].clientIds[${j}]`)),
+      })),
+      goodTilBlock,
+    }),
+  };
+}
+
+/**
+ * True when a message is a short-term clob message (short-term place or cancel, or a batch cancel):
+ * such a transaction pays no fee and uses no sequence, and must hold exactly one message.
+ *
+ * @example
+ * ```ts
+ * isShortTermClobMessage(placeOrderMsg({ ...order, kind: "short-term", goodTilBlock })); // true
+ * ```
+ */
+export function isShortTermClobMessage(message: TxMessage): boolean {
+  switch (message.typeUrl) {
+    case "/perpx.clob.v1.MsgBatchCancel":
+      return true;
+    case "/perpx.clob.v1.MsgPlaceOrder":
+      return (message.value as clob.MsgPlaceOrder).order?.orderId?.orderFlags === 0;
+    case "/perpx.clob.v1.MsgCancelOrder":
+      return (message.value as clob.MsgCancelOrder).orderId?.orderFlags === 0;
+    default:
+      return false;
+  }
+}
+
+const CLOB_FREE = new Set([
+  "/perpx.clob.v1.MsgPlaceOrder",
+  "/perpx.clob.v1.MsgCancelOrder",
+  "/perpx.clob.v1.MsgBatchCancel",
+  "/perpx.clob.v1.MsgUpdateLeverage",
+]);
+
+/**
+ * True when a message sends its transaction down the clob's fee-free ante path (place, cancel,
+ * batch cancel, update leverage): no fee is charged, so none is paid.
+ *
+ * @example
+ * ```ts
+ * isFeeFreeClobMessage(placeOrderMsg(order)); // true
+ * ```
+ */
+export function isFeeFreeClobMessage(message: TxMessage): boolean {
+  return CLOB_FREE.has(message.typeUrl);
+}

@@ -1,0 +1,321 @@
+import { create } from "@bufbuild/protobuf";
+import { type IntegerInput, InvalidArgumentError, type SubaccountRef, USDC_ASSET_ID } from "@perpx/core";
+import { cosmosBank, ibcTransfer, sending, typeUrlOf, wrap } from "@perpx/proto";
+import type { TxMessage } from "../tx/encode.js";
+import { bech32Address, nonEmpty, positiveAmount, subaccountId, uint32, uint64 } from "./validate.js";
+
+function positiveQuantums(value: IntegerInput, argument: string): bigint {
+  return BigInt(positiveAmount(value, argument));
+}
+
+/** Parameters of {@link depositToSubaccountMsg}. */
+export interface DepositToSubaccountParams {
+  /** The bank account paying (either address form). */
+  sender: string;
+  /** The subaccount credited. */
+  recipient: SubaccountRef;
+  /** Quote quantums (= `uusdc` units for USDC), > 0. */
+  quantums: IntegerInput;
+  /**
+   * The asset; only USDC (0) is supported by the chain.
+   * @default 0
+   */
+  assetId?: number;
+}
+
+/**
+ * Builds a `MsgDepositToSubaccount`: bank `uusdc` into a subaccount.
+ *
+ * @throws {InvalidAddressError | InvalidSubaccountError | InvalidArgumentError} before anything is signed.
+ *
+ * @example
+ * ```ts
+ * const msg = depositToSubaccountMsg({ sender: wallet.address, recipient: { owner: wallet.address, number: 0 }, quantums: 5_000_000n });
+ * ```
+ */
+export function depositToSubaccountMsg(
+  params: DepositToSubaccountParams,
+): TxMessage<typeof sending.MsgDepositToSubaccountSchema> {
+  return {
+    typeUrl: typeUrlOf(sending.MsgDepositToSubaccountSchema),
+    value: create(sending.MsgDepositToSubaccountSchema, {
+      sender: bech32Address(params.sender),
+      recipient: subaccountId(params.recipient, "recipient"),
+      assetId: uint32(params.assetId ?? USDC_ASSET_ID, "assetId"),
+      quantums: positiveQuantums(params.quantums, "quantums"),
+    }),
+  };
+}
+
+/** Parameters of {@link withdrawFromSubaccountMsg}. */
+export interface WithdrawFromSubaccountParams {
+  /** The subaccount paying. */
+  sender: SubaccountRef;
+  /** The bank account credited (either address form). */
+  recipient: string;
+  /** Quote quantums, > 0. */
+  quantums: IntegerInput;
+  /**
+   * The asset; only USDC (0) is supported by the chain.
+   * @default 0
+   */
+  assetId?: number;
+}
+
+/**
+ * Builds a `MsgWithdrawFromSubaccount`: subaccount funds back to a bank account.
+ *
+ * @throws {InvalidAddressError | InvalidSubaccountError | InvalidArgumentError} before anything is signed.
+ *
+ * @example
+ * ```ts
+ * const msg = withdrawFromSubaccountMsg({ sender: { owner: wallet.address, number: 0 }, recipient: wallet.address, quantums: 1_000_000n });
+ * ```
+ */
+export function withdrawFromSubaccountMsg(
+  params: WithdrawFromSubaccountParams,
+): TxMessage<typeof sending.MsgWithdrawFromSubaccountSchema> {
+  return {
+    typeUrl: typeUrlOf(sending.MsgWithdrawFromSubaccountSchema),
+    value: create(sending.MsgWithdrawFromSubaccountSchema, {
+      recipient: bech32Address(params.recipient),
+      sender: subaccountId(params.sender, "sender"),
+      assetId: uint32(params.assetId ?? USDC_ASSET_ID, "assetId"),
+      quantums: positiveQuantums(params.quantums, "quantums"),
+    }),
+  };
+}
+
+/** Parameters of {@link transferMsg}. */
+export interface TransferParams {
+  /** The subaccount paying; its owner signs. */
+  sender: SubaccountRef;
+  /** The subaccount credited (any owner). */
+  recipient: SubaccountRef;
+  /** Quote quantums, > 0. */
+  amount: IntegerInput;
+  /**
+   * The asset; only USDC (0) is supported by the chain.
+   * @default 0
+   */
+  assetId?: number;
+}
+
+/**
+ * Builds a `MsgCreateTransfer` between two subaccounts.
+ *
+ * @throws {InvalidAddressError | InvalidSubaccountError | InvalidArgumentError} before anything is signed.
+ *
+ * @example
+ * ```ts
+ * const msg = transferMsg({ sender: { owner: a, number: 0 }, recipient: { owner: a, number: 1 }, amount: 1_000_000n });
+ * ```
+ */
+export function transferMsg(params: TransferParams): TxMessage<typeof sending.MsgCreateTransferSchema> {
+  return {
+    typeUrl: typeUrlOf(sending.MsgCreateTransferSchema),
+    value: create(sending.MsgCreateTransferSchema, {
+      transfer: {
+        sender: subaccountId(params.sender, "sender"),
+        recipient: subaccountId(params.recipient, "recipient"),
+        assetId: uint32(params.assetId ?? USDC_ASSET_ID, "assetId"),
+        amount: positiveQuantums(params.amount, "amount"),
+      },
+    }),
+  };
+}
+
+/** A coin to send: a denom and a positive integer amount of its base units. */
+export interface CoinInput {
+  /** The bank denom, e.g. `uusdc` or `aperpx`. */
+  denom: string;
+  /** Base units, > 0. */
+  amount: IntegerInput;
+}
+
+/** Parameters of {@link bankSendMsg}. */
+export interface BankSendParams {
+  /** The paying account (either address form); it signs. */
+  from: string;
+  /** The receiving account (either address form). */
+  to: string;
+  /** One or more coins. */
+  amount: readonly CoinInput[];
+}
+
+/**
+ * Builds a bank `MsgSend`.
+ *
+ * @throws {InvalidAddressError | InvalidArgumentError} before anything is signed.
+ *
+ * @example
+ * ```ts
+ * const msg = bankSendMsg({ from: a.address, to: b.address, amount: [{ denom: "uusdc", amount: 1_000_000n }] });
+ * ```
+ */
+export function bankSendMsg(params: BankSendParams): TxMessage<typeof cosmosBank.MsgSendSchema> {
+  if (!Array.isArray(params.amount) || params.amount.length === 0) {
+    throw new InvalidArgumentError("amount", "must hold at least one coin");
+  }
+  return {
+    typeUrl: typeUrlOf(cosmosBank.MsgSendSchema),
+    value: create(cosmosBank.MsgSendSchema, {
+      fromAddress: bech32Address(params.from),
+      toAddress: bech32Address(params.to),
+      amount: params.amount.map((coin, i) => ({
+        denom: nonEmpty(coin.denom, `amount[${i}].denom`),
+        amount: positiveAmount(coin.amount, `amount[${i}].amount`),
+      })),
+    }),
+  };
+}
+
+/** Parameters of {@link wrapWithdrawMsg}. */
+export interface WrapWithdrawParams {
+  /** The account burning the local denom (either address form). */
+  sender: string;
+  /** Amount in the smallest unit of the local denom, > 0. */
+  amount: IntegerInput;
+  /** The receiver on the source chain; not validated as a perpx address (its prefix is the other chain's). */
+  receiver: string;
+  /** Packet timeout relative to the current block time, seconds (> 0). */
+  timeoutSeconds: IntegerInput;
+  /** The voucher denom to leave by (`ibc/<hash>`); required, never chosen for you. */
+  voucherDenom: string;
+  /**
+   * The local denom burned.
+   * @default "uusdc"
+   */
+  localDenom?: string;
+}
+
+/**
+ * Builds a wrap `MsgWithdraw`: burns the local denom and sends the backing voucher back over IBC
+ * in one step.
+ *
+ * @throws {InvalidAddressError | InvalidArgumentError} before anything is signed.
+ *
+ * @example
+ * ```ts
+ * const msg = wrapWithdrawMsg({ sender: wallet.address, amount: 1_000_000n, receiver: "noble1...", timeoutSeconds: 600, voucherDenom });
+ * ```
+ */
+export function wrapWithdrawMsg(params: WrapWithdrawParams): TxMessage<typeof wrap.MsgWithdrawSchema> {
+  const timeoutSeconds = uint64(params.timeoutSeconds, "timeoutSeconds");
+  if (timeoutSeconds === 0n) throw new InvalidArgumentError("timeoutSeconds", "must be greater than zero");
+  return {
+    typeUrl: typeUrlOf(wrap.MsgWithdrawSchema),
+    value: create(wrap.MsgWithdrawSchema, {
+      sender: bech32Address(params.sender),
+      amount: positiveAmount(params.amount, "amount"),
+      receiver: nonEmpty(params.receiver, "receiver"),
+      timeoutSeconds,
+      voucherDenom: nonEmpty(params.voucherDenom, "voucherDenom"),
+      localDenom: params.localDenom ?? "uusdc",
+    }),
+  };
+}
+
+/** Parameters of {@link wrapRedeemMsg}. */
+export interface WrapRedeemParams {
+  /** The account burning the local denom and receiving the voucher (either address form). */
+  sender: string;
+  /** Amount, > 0. */
+  amount: IntegerInput;
+  /** The voucher denom to receive; required. */
+  voucherDenom: string;
+  /**
+   * The local denom burned.
+   * @default "uusdc"
+   */
+  localDenom?: string;
+}
+
+/**
+ * Builds a wrap `MsgRedeem`: burns the local denom and hands the voucher to the sender on this chain.
+ *
+ * @throws {InvalidAddressError | InvalidArgumentError} before anything is signed.
+ *
+ * @example
+ * ```ts
+ * const msg = wrapRedeemMsg({ sender: wallet.address, amount: 1_000_000n, voucherDenom });
+ * ```
+ */
+export function wrapRedeemMsg(params: WrapRedeemParams): TxMessage<typeof wrap.MsgRedeemSchema> {
+  return {
+    typeUrl: typeUrlOf(wrap.MsgRedeemSchema),
+    value: create(wrap.MsgRedeemSchema, {
+      sender: bech32Address(params.sender),
+      amount: positiveAmount(params.amount, "amount"),
+      voucherDenom: nonEmpty(params.voucherDenom, "voucherDenom"),
+      localDenom: params.localDenom ?? "uusdc",
+    }),
+  };
+}
+
+/** Parameters of {@link ibcTransferMsg}. At least one timeout must be set. */
+export interface IbcTransferParams {
+  /** The sender on this chain (either address form). */
+  sender: string;
+  /** The receiver on the destination chain (its own address format). */
+  receiver: string;
+  /** The coin sent. */
+  token: CoinInput;
+  /** The source channel, `channel-<n>`. */
+  sourceChannel: string;
+  /**
+   * The source port.
+   * @default "transfer"
+   */
+  sourcePort?: string;
+  /**
+   * Timeout as an absolute time, nanoseconds since the epoch.
+   * @default 0n (disabled; then timeoutHeight must be set)
+   */
+  timeoutTimestampNs?: bigint;
+  /**
+   * Timeout as a height on the destination chain.
+   * @default undefined (disabled)
+   */
+  timeoutHeight?: { revisionNumber: bigint; revisionHeight: bigint };
+  /** @default "" */
+  memo?: string;
+}
+
+/**
+ * Builds an ICS-20 `MsgTransfer`.
+ *
+ * @throws {InvalidAddressError | InvalidArgumentError} before anything is signed (including when no timeout is set).
+ *
+ * @example
+ * ```ts
+ * const msg = ibcTransferMsg({
+ *   sender: wallet.address, receiver: "noble1...", sourceChannel: "channel-0",
+ *   token: { denom: "uusdc", amount: 1_000_000n },
+ *   timeoutTimestampNs: BigInt(Date.now() + 600_000) * 1_000_000n,
+ * });
+ * ```
+ */
+export function ibcTransferMsg(params: IbcTransferParams): TxMessage<typeof ibcTransfer.MsgTransferSchema> {
+  const timeoutTimestamp = params.timeoutTimestampNs ?? 0n;
+  const height = params.timeoutHeight;
+  if (timeoutTimestamp <= 0n && (height === undefined || (height.revisionHeight === 0n && height.revisionNumber === 0n))) {
+    throw new InvalidArgumentError("timeoutTimestampNs", "set a timeout timestamp or a timeout height");
+  }
+  if (!/^channel-\d+$/.test(params.sourceChannel)) {
+    throw new InvalidArgumentError("sourceChannel", `expected channel-<n>, got ${JSON.stringify(params.sourceChannel)}`);
+  }
+  return {
+    typeUrl: typeUrlOf(ibcTransfer.MsgTransferSchema),
+    value: create(ibcTransfer.MsgTransferSchema, {
+      sourcePort: params.sourcePort ?? "transfer",
+      sourceChannel: params.sourceChannel,
+      token: { denom: nonEmpty(params.token.denom, "token.denom"), amount: positiveAmount(params.token.amount, "token.amount") },
+      sender: bech32Address(params.sender),
+      receiver: nonEmpty(params.receiver, "receiver"),
+      timeoutHeight: height ?? { revisionNumber: 0n, revisionHeight: 0n },
+      timeoutTimestamp,
+      memo: params.memo ?? "",
+    }),
+  };
+}

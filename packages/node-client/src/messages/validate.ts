@@ -1,0 +1,88 @@
+import { create } from "@bufbuild/protobuf";
+import {
+  InvalidArgumentError,
+  InvalidOrderError,
+  InvalidSubaccountError,
+  type IntegerInput,
+  parseAddress,
+  type SubaccountRef,
+  validateSubaccountNumber,
+} from "@perpx/core";
+import { subaccounts } from "@perpx/proto";
+
+const MAX_UINT32 = 0xffff_ffff;
+const MAX_UINT64 = (1n << 64n) - 1n;
+
+/**
+ * Validates an account address in either form and returns its bech32 form.
+ *
+ * @throws {InvalidAddressError} naming exactly what is wrong.
+ */
+export function bech32Address(address: string, prefix?: string): string {
+  return parseAddress(address, prefix === undefined ? {} : { prefix }).bech32;
+}
+
+/**
+ * Validates a subaccount reference and returns the proto `SubaccountId` (owner in bech32).
+ *
+ * @throws {InvalidAddressError | InvalidSubaccountError} before anything is signed.
+ */
+export function subaccountId(ref: SubaccountRef, argument: string): subaccounts.SubaccountId {
+  if (typeof ref !== "object" || ref === null) {
+    throw new InvalidSubaccountError("bad-format", String(ref), { problem: `${argument} must be { owner, number }` });
+  }
+  return create(subaccounts.SubaccountIdSchema, {
+    owner: bech32Address(ref.owner),
+    number: validateSubaccountNumber(ref.number),
+  });
+}
+
+/** A uint32 argument. @throws {InvalidArgumentError} */
+export function uint32(value: number, argument: string): number {
+  if (!Number.isInteger(value) || value < 0 || value > MAX_UINT32) {
+    throw new InvalidArgumentError(argument, `must be an integer from 0 to ${MAX_UINT32}, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** An integer that fits uint64. @throws {InvalidArgumentError} */
+export function uint64(value: IntegerInput, argument: string): bigint {
+  let parsed: bigint;
+  if (typeof value === "bigint") parsed = value;
+  else if (typeof value === "number" && Number.isSafeInteger(value)) parsed = BigInt(value);
+  else if (typeof value === "string" && /^\d+$/.test(value.trim())) parsed = BigInt(value.trim());
+  else throw new InvalidArgumentError(argument, `must be a non-negative integer, got ${JSON.stringify(String(value))}`);
+  if (parsed < 0n || parsed > MAX_UINT64) throw new InvalidArgumentError(argument, "must fit in a uint64");
+  return parsed;
+}
+
+/** A positive uint64 order field (size, price). @throws {InvalidOrderError} */
+export function positiveOrderField(value: IntegerInput, field: string): bigint {
+  let parsed: bigint;
+  try {
+    parsed = uint64(value, field);
+  } catch (error) {
+    throw new InvalidOrderError(field, `must be a positive integer, got ${JSON.stringify(String(value))}`, {
+      cause: error,
+    });
+  }
+  if (parsed === 0n) throw new InvalidOrderError(field, "must be greater than zero");
+  return parsed;
+}
+
+/** A positive integer amount of coins, as the decimal string `Coin.amount` wants. @throws {InvalidArgumentError} */
+export function positiveAmount(value: IntegerInput, argument: string): string {
+  let parsed: bigint;
+  if (typeof value === "bigint") parsed = value;
+  else if (typeof value === "number" && Number.isSafeInteger(value)) parsed = BigInt(value);
+  else if (typeof value === "string" && /^\d+$/.test(value.trim())) parsed = BigInt(value.trim());
+  else throw new InvalidArgumentError(argument, `must be a positive integer, got ${JSON.stringify(String(value))}`);
+  if (parsed <= 0n) throw new InvalidArgumentError(argument, "must be greater than zero");
+  return parsed.toString();
+}
+
+/** A non-empty string argument. @throws {InvalidArgumentError} */
+export function nonEmpty(value: string, argument: string): string {
+  if (typeof value !== "string" || value.trim() === "") throw new InvalidArgumentError(argument, "must not be empty");
+  return value;
+}

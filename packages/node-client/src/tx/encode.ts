@@ -1,0 +1,197 @@
+import { create, type DescMessage, type MessageShape, toBinary } from "@bufbuild/protobuf";
+import { type Any, AnySchema } from "@bufbuild/protobuf/wkt";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { cosmosSecp256k1, cosmosTx, cosmosTxSigning, ethSecp256k1, schemaOf, type TypeUrl } from "@perpx/proto";
+import { toHexString } from "../bytes.js";
+import { PUBKEY_TYPE_URLS, type KeyType } from "../wallet/signer.js";
+
+/**
+ * One message of a transaction: its type URL and the protobuf-es message (made with `create`).
+ * Every builder of this package returns one.
+ *
+ * @example
+ * ```ts
+ * const message: TxMessage = { typeUrl: "/cosmos.bank.v1beta1.MsgSend", value: create(cosmosBank.MsgSendSchema, { ... }) };
+ * ```
+ */
+export interface TxMessage<Desc extends DescMessage = DescMessage> {
+  /** `/` + the message's full protobuf name. */
+  readonly typeUrl: TypeUrl;
+  /** The message. */
+  readonly value: MessageShape<Desc>;
+}
+
+/** A fee coin, the amount in base units as a decimal string (as `Coin.amount` is). */
+export interface FeeCoinInput {
+  denom: string;
+  amount: string | bigint;
+}
+
+/** The fee of a transaction. */
+export interface TxFee {
+  /** Coins paid; empty for clob transactions (they pay none). */
+  amount: readonly FeeCoinInput[];
+  /** Gas limit. */
+  gasLimit: bigint;
+  /** Fee payer, when not the first signer. */
+  payer?: string;
+  /** Fee granter. */
+  granter?: string;
+}
+
+/** Parameters of {@link encodeTxBody}. */
+export interface TxBodyParams {
+  /** The messages, in order. */
+  messages: readonly TxMessage[];
+  /** @default "" */
+  memo?: string;
+  /** @default 0n (none) */
+  timeoutHeight?: bigint;
+  /** Non-critical extension options (f2047), e.g. a `TxExtension` selecting authenticators. @default [] */
+  nonCriticalExtensionOptions?: readonly Any[];
+}
+
+/**
+ * Packs a message into an `Any`, Cosmos style (`/full.Name`).
+ *
+ * @example
+ * ```ts
+ * const any = toAny(sendMessage);
+ * ```
+ */
+export function toAny(message: TxMessage): Any {
+  return create(AnySchema, { typeUrl: message.typeUrl, value: toBinary(schemaOf(message.typeUrl), message.value) });
+}
+
+/**
+ * Serializes a `TxBody` with protobuf-es.
+ *
+ * @example
+ * ```ts
+ * const bodyBytes = encodeTxBody({ messages: [sendMessage], memo: "hi" });
+ * ```
+ */
+export function encodeTxBody(params: TxBodyParams): Uint8Array {
+  return toBinary(
+    cosmosTx.TxBodySchema,
+    create(cosmosTx.TxBodySchema, {
+      messages: params.messages.map(toAny),
+      memo: params.memo ?? "",
+      timeoutHeight: params.timeoutHeight ?? 0n,
+      nonCriticalExtensionOptions: [...(params.nonCriticalExtensionOptions ?? [])],
+    }),
+  );
+}
+
+/**
+ * The `Any` of a public key: `/cosmos.crypto.secp256k1.PubKey` or
+ * `/cosmos.evm.crypto.v1.ethsecp256k1.PubKey`, each holding the 33-byte compressed key.
+ *
+ * @example
+ * ```ts
+ * encodePublicKey(wallet.publicKey, "secp256k1").typeUrl; // "/cosmos.crypto.secp256k1.PubKey"
+ * ```
+ */
+export function encodePublicKey(publicKey: Uint8Array, keyType: KeyType): Any {
+  const value =
+    keyType === "eth_secp256k1"
+      ? toBinary(ethSecp256k1.PubKeySchema, create(ethSecp256k1.PubKeySchema, { key: publicKey }))
+      : toBinary(cosmosSecp256k1.PubKeySchema, create(cosmosSecp256k1.PubKeySchema, { key: publicKey }));
+  return create(AnySchema, { typeUrl: PUBKEY_TYPE_URLS[keyType], value });
+}
+
+/** Parameters of {@link encodeAuthInfo}. */
+export interface AuthInfoParams {
+  /** The signing key's 33-byte compressed public key. */
+  publicKey: Uint8Array;
+  /** The signing key's algorithm. */
+  keyType: KeyType;
+  /** The account sequence, or a timestamp nonce (unix ms, ≥ 2^40). */
+  sequence: bigint;
+  /** The fee. */
+  fee: TxFee;
+  /**
+   * The sign mode recorded in the signer info.
+   * @default SignMode.DIRECT
+   */
+  signMode?: cosmosTxSigning.SignMode;
+}
+
+/**
+ * Serializes an `AuthInfo` with one signer (SIGN_MODE_DIRECT by default).
+ *
+ * @example
+ * ```ts
+ * const authInfoBytes = encodeAuthInfo({ publicKey, keyType: "secp256k1", sequence: 3n, fee });
+ * ```
+ */
+export function encodeAuthInfo(params: AuthInfoParams): Uint8Array {
+  return toBinary(
+    cosmosTx.AuthInfoSchema,
+    create(cosmosTx.AuthInfoSchema, {
+      signerInfos: [
+        {
+          publicKey: encodePublicKey(params.publicKey, params.keyType),
+          modeInfo: {
+            sum: { case: "single", value: { mode: params.signMode ?? cosmosTxSigning.SignMode.DIRECT } },
+          },
+          sequence: params.sequence,
+        },
+      ],
+      fee: {
+        amount: params.fee.amount.map((coin) => ({ denom: coin.denom, amount: String(coin.amount) })),
+        gasLimit: params.fee.gasLimit,
+        payer: params.fee.payer ?? "",
+        granter: params.fee.granter ?? "",
+      },
+    }),
+  );
+}
+
+/**
+ * Serializes a SIGN_MODE_DIRECT `SignDoc`.
+ *
+ * @example
+ * ```ts
+ * const signBytes = encodeSignDoc({ bodyBytes, authInfoBytes, chainId: "perpx-local-1", accountNumber: 7n });
+ * ```
+ */
+export function encodeSignDoc(doc: {
+  bodyBytes: Uint8Array;
+  authInfoBytes: Uint8Array;
+  chainId: string;
+  accountNumber: bigint;
+}): Uint8Array {
+  return toBinary(cosmosTx.SignDocSchema, create(cosmosTx.SignDocSchema, doc));
+}
+
+/**
+ * Serializes the `TxRaw` that is broadcast.
+ *
+ * @example
+ * ```ts
+ * const txBytes = encodeTxRaw({ bodyBytes, authInfoBytes, signatures: [signature] });
+ * ```
+ */
+export function encodeTxRaw(raw: {
+  bodyBytes: Uint8Array;
+  authInfoBytes: Uint8Array;
+  signatures: readonly Uint8Array[];
+}): Uint8Array {
+  return toBinary(
+    cosmosTx.TxRawSchema,
+    create(cosmosTx.TxRawSchema, { ...raw, signatures: [...raw.signatures] }),
+  );
+}
+
+/**
+ * The hash of a transaction: uppercase hex of SHA-256 of the `TxRaw` bytes.
+ *
+ * @example
+ * ```ts
+ * txHash(txBytes); // "3F1C..."
+ * ```
+ */
+export function txHash(txBytes: Uint8Array): string {
+  return toHexString(sha256(txBytes)).toUpperCase();
+}

@@ -1,0 +1,224 @@
+import { isSequenceMismatchError, parseSequenceMismatch } from "../errors.js";
+
+/** An account's number and the sequence its next transaction must carry. */
+export interface AccountSequence {
+  /** The account number (signed into every SignDoc). */
+  accountNumber: bigint;
+  /** The next sequence (or, in timestamp mode, the nonce to use). */
+  sequence: bigint;
+}
+
+/**
+ * How a transaction uses the account sequence.
+ * - `sequence`: classic: transactions of one account go out one at a time, each with the next sequence.
+ * - `timestamp`: a timestamp nonce (unix ms, ≥ 2^40) instead; many can go out at once.
+ * - `none`: the chain ignores the sequence (short-term orders); it is neither waited for nor consumed.
+ */
+export type SequenceMode = "sequence" | "timestamp" | "none";
+
+/** Options of {@link SequenceManager}. */
+export interface SequenceManagerOptions {
+  /** Reads an account's number and committed sequence from the chain. */
+  fetchAccount: (address: string) => Promise<AccountSequence>;
+  /**
+   * The clock for timestamp nonces, unix milliseconds.
+   * @default Date.now
+   */
+  now?: () => number;
+  /**
+   * Added to the clock for timestamp nonces (to correct a skew against block time).
+   * @default 0
+   */
+  timestampOffsetMs?: number;
+}
+
+/** The smallest value the chain reads as a timestamp nonce rather than a sequence: 2^40. */
+export const TIMESTAMP_NONCE_MIN = 1n << 40n;
+
+interface AccountState {
+  accountNumber: bigint | undefined;
+  /** Next sequence to use; undefined when it must be read from the chain first. */
+  sequence: bigint | undefined;
+  lastNonce: bigint;
+  lock: Promise<void>;
+}
+
+/**
+ * Tracks the sequence of each account and hands it out so that no transaction is lost or doubled:
+ * stateful transactions of one account are serialized (sign and CheckTx one at a time; waiting for
+ * inclusion happens outside the lock); on a sequence mismatch (sdk 32) the account is re-read from
+ * the chain and the attempt is retried once, with the same messages; in timestamp mode nonces are
+ * strictly increasing per account and attempts run in parallel; short-term orders (`none`) read
+ * the cached account and never consume a sequence.
+ *
+ * @example
+ * ```ts
+ * const sequences = new SequenceManager({ fetchAccount: (address) => getAccountSequence(client, { address }) });
+ * const result = await sequences.run(address, "sequence", ({ accountNumber, sequence }) => signAndBroadcast(sequence));
+ * ```
+ */
+export class SequenceManager {
+  readonly #accounts = new Map<string, AccountState>();
+  readonly #fetchAccount: SequenceManagerOptions["fetchAccount"];
+  readonly #now: () => number;
+  readonly #offsetMs: number;
+
+  /** @param options - how to read accounts, and the clock for timestamp nonces. */
+  constructor(options: SequenceManagerOptions) {
+    this.#fetchAccount = options.fetchAccount;
+    this.#now = options.now ?? Date.now;
+    this.#offsetMs = options.timestampOffsetMs ?? 0;
+  }
+
+  #state(address: string): AccountState {
+    let state = this.#accounts.get(address);
+    if (!state) {
+      state = { accountNumber: undefined, sequence: undefined, lastNonce: 0n, lock: Promise.resolve() };
+      this.#accounts.set(address, state);
+    }
+    return state;
+  }
+
+  async #sync(address: string, state: AccountState): Promise<void> {
+    const account = await this.#fetchAccount(address);
+    state.accountNumber = account.accountNumber;
+    state.sequence = account.sequence;
+  }
+
+  /**
+   * What the manager holds for an account (for diagnostics and tests).
+   *
+   * @example
+   * ```ts
+   * sequences.peek(address); // { accountNumber: 7n, sequence: 12n }
+   * ```
+   */
+  peek(address: string): { accountNumber: bigint | undefined; sequence: bigint | undefined } {
+    const state = this.#accounts.get(address);
+    return { accountNumber: state?.accountNumber, sequence: state?.sequence };
+  }
+
+  /**
+   * Forgets the cached sequence of an account (or of all accounts), so the next transaction reads it
+   * from the chain.
+   *
+   * @example
+   * ```ts
+   * sequences.reset(address);
+   * ```
+   */
+  reset(address?: string): void {
+    if (address === undefined) {
+      for (const state of this.#accounts.values()) state.sequence = undefined;
+    } else {
+      const state = this.#accounts.get(address);
+      if (state) state.sequence = undefined;
+    }
+  }
+
+  /**
+   * The next timestamp nonce of an account: `now + offset` in ms, and always greater than the last one handed out.
+   *
+   * @example
+   * ```ts
+   * sequences.nextTimestampNonce(address); // 1767225600000n
+   * ```
+   */
+  nextTimestampNonce(address: string): bigint {
+    const state = this.#state(address);
+    let nonce = BigInt(Math.floor(this.#now() + this.#offsetMs));
+    if (nonce <= state.lastNonce) nonce = state.lastNonce + 1n;
+    if (nonce < TIMESTAMP_NONCE_MIN) nonce = TIMESTAMP_NONCE_MIN;
+    state.lastNonce = nonce;
+    return nonce;
+  }
+
+  /**
+   * Runs `attempt` with the account number and the sequence (or nonce) it must use.
+   *
+   * `attempt` signs and broadcasts, and resolves once the node accepted the transaction into its
+   * mempool (CheckTx passed); it throws a `BroadcastTxError` when CheckTx refused it. In `sequence`
+   * mode the sequence advances only after acceptance. On a {@link SequenceMismatchError} the account
+   * is re-read and `attempt` runs once more; any other failure that leaves it unknown whether the
+   * transaction reached the node (a timeout, a dropped connection) makes the next transaction
+   * re-read the sequence.
+   *
+   * @param address - the account whose sequence is used (the owner's, when a trading key signs).
+   * @param mode - how the sequence is used.
+   * @param attempt - signs and broadcasts with the given account sequence.
+   * @returns what `attempt` returned.
+   *
+   * @example
+   * ```ts
+   * await sequences.run(owner, "sequence", (account) => broadcastWith(account));
+   * ```
+   */
+  async run<T>(address: string, mode: SequenceMode, attempt: (account: AccountSequence) => Promise<T>): Promise<T> {
+    const state = this.#state(address);
+    if (mode === "none") {
+      if (state.accountNumber === undefined || state.sequence === undefined) await this.#sync(address, state);
+      return attempt({ accountNumber: state.accountNumber!, sequence: state.sequence ?? 0n });
+    }
+    if (mode === "timestamp") {
+      if (state.accountNumber === undefined) await this.#sync(address, state);
+      try {
+        return await attempt({ accountNumber: state.accountNumber!, sequence: this.nextTimestampNonce(address) });
+      } catch (error) {
+        if (!isSequenceMismatchError(error)) throw error;
+        return attempt({ accountNumber: state.accountNumber!, sequence: this.nextTimestampNonce(address) });
+      }
+    }
+    return this.#locked(state, async () => {
+      if (state.accountNumber === undefined || state.sequence === undefined) await this.#sync(address, state);
+      try {
+        return await this.#attemptSequence(state, attempt);
+      } catch (error) {
+        if (!isSequenceMismatchError(error)) throw error;
+        await this.#sync(address, state);
+        // The log's "expected" comes from the node's check state, which counts txs still in the
+        // mempool; the committed sequence just read may be behind it.
+        const expected = parseSequenceMismatch(error.log)?.expected;
+        if (expected !== undefined && expected > state.sequence!) state.sequence = expected;
+        return this.#attemptSequence(state, attempt);
+      }
+    });
+  }
+
+  async #attemptSequence<T>(state: AccountState, attempt: (account: AccountSequence) => Promise<T>): Promise<T> {
+    const sequence = state.sequence!;
+    try {
+      const result = await attempt({ accountNumber: state.accountNumber!, sequence });
+      state.sequence = sequence + 1n;
+      return result;
+    } catch (error) {
+      if (!isDefiniteRefusal(error)) state.sequence = undefined;
+      throw error;
+    }
+  }
+
+  async #locked<T>(state: AccountState, task: () => Promise<T>): Promise<T> {
+    const previous = state.lock;
+    let release!: () => void;
+    state.lock = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await previous;
+    try {
+      return await task();
+    } finally {
+      release();
+    }
+  }
+}
+
+/** A CheckTx refusal: the tx is not in the mempool, so its sequence was not used. */
+function isDefiniteRefusal(error: unknown): boolean {
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    (error as { code?: unknown }).code === "BROADCAST_TX" &&
+    (error as { phase?: unknown }).phase === "check" &&
+    (error as { reason?: unknown }).reason !== "sequence-mismatch" &&
+    (error as { reason?: unknown }).reason !== "tx-in-mempool"
+  );
+}

@@ -1,0 +1,39 @@
+import { addressBytes, decodeCredential, InvalidCredentialError, type TradingCredential } from "@perpx/core";
+import { LocalWallet, type WalletOptions } from "./localWallet.js";
+
+/** A trading key ready to sign for its master account. */
+export interface TradingKey {
+  /** The master account the key trades for (`perpx1...`); it is the signer of the messages. */
+  masterAddress: string;
+  /** The trading key's own wallet (secp256k1); it signs. */
+  wallet: LocalWallet;
+}
+
+/**
+ * Turns a trading credential (base64 JSON, decoded by `@perpx/core`) into a signing trading key.
+ *
+ * @param credential - the base64 credential, or an already decoded {@link TradingCredential}.
+ * @returns the master address and the key's wallet.
+ * @throws {InvalidCredentialError} for a malformed or read-only credential (no `tradingPrivateKey`).
+ *
+ * @example
+ * ```ts
+ * const { masterAddress, wallet } = tradingKeyFromCredential(process.env.PERPX_CREDENTIAL!);
+ * ```
+ */
+export function tradingKeyFromCredential(
+  credential: string | TradingCredential,
+  options: WalletOptions = {},
+): TradingKey {
+  const decoded = typeof credential === "string" ? decodeCredential(credential) : credential;
+  const key = decoded.revealPrivateKey();
+  if (key === undefined) {
+    throw new InvalidCredentialError("shape", "the credential is read-only: it carries no tradingPrivateKey");
+  }
+  try {
+    addressBytes(decoded.masterAddress);
+    return { masterAddress: decoded.masterAddress, wallet: LocalWallet.fromPrivateKey(key, options) };
+  } finally {
+    key.fill(0);
+  }
+}
