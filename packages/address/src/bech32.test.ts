@@ -49,7 +49,7 @@ describe("bech32FromBytes", () => {
   });
 
   it("rejects invalid prefixes as an argument error, not as an address", () => {
-    for (const prefix of ["", "Perpx", "per px", "a".repeat(52), "pérpx"]) {
+    for (const prefix of ["", "Perpx", "per px", "a".repeat(52), "pérpx", "0x", "0xperpx"]) {
       expect(() => bech32FromBytes(new Uint8Array(20), prefix)).toThrowError(
         expect.objectContaining({ name: "InvalidArgumentError", code: "INVALID_ARGUMENT" }),
       );

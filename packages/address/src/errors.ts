@@ -128,7 +128,7 @@ export const isInvalidAddressError = errorGuard<InvalidAddressError>("InvalidAdd
  * Why a subaccount number or subaccount id was rejected.
  *
  * - `bad-format`: text that is not `{address}/{number}` with a plain decimal number (no sign,
- *   no leading zeros, no spaces), or an owner that is not a string.
+ *   no leading zeros, no spaces), text that is not a string, or a reference that is not an object.
  * - `bad-owner`: the owner is not a valid address; the {@link InvalidAddressError} is the `cause`.
  * - `not-an-integer`: a number that is not an integer (fractions, `NaN`, infinities).
  * - `out-of-range`: a number below 0 or above {@link MAX_SUBACCOUNT_NUMBER}, a parent number above

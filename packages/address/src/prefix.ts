@@ -43,7 +43,8 @@ export const MAX_PREFIX_LENGTH = 51;
 
 /**
  * True when `prefix` can be the prefix of a bech32 address: 1 to {@link MAX_PREFIX_LENGTH}
- * printable ASCII characters (codes 33 to 126), none of them uppercase.
+ * printable ASCII characters (codes 33 to 126), none of them uppercase, and not starting with `0x`
+ * (which would make its addresses read as `0x` addresses).
  *
  * @param prefix - the candidate prefix.
  * @returns whether addresses can be encoded and decoded with it.
@@ -52,6 +53,7 @@ export const MAX_PREFIX_LENGTH = 51;
  * ```ts
  * isValidPrefix("perpx"); // true
  * isValidPrefix("Perpx"); // false: prefixes are lowercase
+ * isValidPrefix("0xchain"); // false: reads as a 0x address
  * ```
  */
 export function isValidPrefix(prefix: string): boolean {
@@ -60,7 +62,8 @@ export function isValidPrefix(prefix: string): boolean {
     prefix.length >= 1 &&
     prefix.length <= MAX_PREFIX_LENGTH &&
     /^[\x21-\x7e]+$/.test(prefix) &&
-    prefix === prefix.toLowerCase()
+    prefix === prefix.toLowerCase() &&
+    !prefix.startsWith("0x")
   );
 }
 
@@ -73,7 +76,7 @@ export function assertPrefix(prefix: string, argument = "prefix"): string {
   if (!isValidPrefix(prefix)) {
     throw new InvalidArgumentError(
       argument,
-      `${JSON.stringify(prefix)} is not a bech32 prefix (1 to ${MAX_PREFIX_LENGTH} lowercase printable ASCII characters)`,
+      `${JSON.stringify(prefix)} is not a bech32 prefix (1 to ${MAX_PREFIX_LENGTH} lowercase printable ASCII characters, not starting with "0x")`,
     );
   }
   return prefix;

@@ -13,6 +13,7 @@ import {
   MAX_SUBACCOUNT_NUMBER,
   parentSubaccountNumber,
   parseSubaccountId,
+  type SubaccountRef,
   validateSubaccountNumber,
 } from "./subaccount.js";
 
@@ -223,6 +224,7 @@ describe("formatSubaccountId", () => {
     expect(reasonOf(() => formatSubaccountId({ owner: OWNER, number: 1.5 }))).toBe("not-an-integer");
     expect(reasonOf(() => formatSubaccountId({ owner: "nope", number: 0 }))).toBe("bad-owner");
     expect(reasonOf(() => formatSubaccountId({ owner: `${OWNER}/0`, number: 0 }))).toBe("bad-owner");
+    expect(reasonOf(() => formatSubaccountId(null as unknown as SubaccountRef))).toBe("bad-format");
   });
 
   it("round trips with parseSubaccountId for any owner, either form, any prefix", () => {

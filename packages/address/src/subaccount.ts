@@ -1,5 +1,5 @@
 import { type AddressOptions, parseAddress } from "./address.js";
-import { InvalidSubaccountError, quote } from "./errors.js";
+import { InvalidSubaccountError, isInvalidAddressError, quote } from "./errors.js";
 
 /**
  * The highest parent subaccount number: parents are numbered 0 to 127.
@@ -217,6 +217,9 @@ export function parseSubaccountId(text: string, options: AddressOptions = {}): S
  * ```
  */
 export function formatSubaccountId(ref: SubaccountRef, options: AddressOptions = {}): string {
+  if (typeof ref !== "object" || ref === null) {
+    throw new InvalidSubaccountError("bad-format", String(ref), { problem: "expected { owner, number }" });
+  }
   const number = validateSubaccountNumber(ref.number);
   const owner = parseOwner(ref.owner, `${String(ref.owner)}/${String(ref.number)}`, options);
   return `${owner}/${number}`;
@@ -228,9 +231,8 @@ function parseOwner(owner: string, input: string, options: AddressOptions): stri
   try {
     parsed = parseAddress(owner, options).bech32;
   } catch (error) {
-    if (error instanceof Error && error.name === "InvalidAddressError") {
-      const reason = (error as { shortMessage?: string }).shortMessage ?? error.message;
-      throw new InvalidSubaccountError("bad-owner", input, { problem: reason, cause: error });
+    if (isInvalidAddressError(error)) {
+      throw new InvalidSubaccountError("bad-owner", input, { problem: error.shortMessage, cause: error });
     }
     throw error;
   }
