@@ -206,24 +206,25 @@ function onGrid(
       nearest: [minimum],
     });
   }
+  const tooLarge = () =>
+    new InvalidAmountError({
+      kind,
+      value: shown,
+      reason: "out-of-range",
+      problem: `is above the uint64 maximum of ${toHuman(U64_MAX)}`,
+    });
+  if (grid.below * unit > U64_MAX) throw tooLarge();
   if (rounding === "exact" && !grid.exact) {
     throw new InvalidAmountError({
       kind,
       value: shown,
       reason: "off-grid",
       problem: `not a multiple of the ${unitName} ${minimum}`,
-      nearest: [toHuman(grid.below * unit), toHuman((grid.below + 1n) * unit)],
+      nearest: [grid.below * unit, (grid.below + 1n) * unit].filter((n) => n <= U64_MAX).map(toHuman),
     });
   }
   const result = grid.rounded * unit;
-  if (result > U64_MAX) {
-    throw new InvalidAmountError({
-      kind,
-      value: shown,
-      reason: "out-of-range",
-      problem: `is ${result} base units, above the uint64 maximum`,
-    });
-  }
+  if (result > U64_MAX) throw tooLarge();
   return result;
 }
 
