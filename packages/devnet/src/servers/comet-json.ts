@@ -20,7 +20,32 @@ function sha256(...parts: Array<Uint8Array | string>): Uint8Array {
   return new Uint8Array(hash.digest());
 }
 
-const EMPTY_HASH = toHexUpper(sha256());
+/** SHA-256 of nothing: the evidence hash of a block without evidence. */
+export const EMPTY_SHA256: Uint8Array = sha256();
+const EMPTY_HASH = toHexUpper(EMPTY_SHA256);
+
+/** The hash of a block's single part (derived from the block hash); empty for an empty hash. */
+export function partsHashOf(blockHash: Uint8Array): Uint8Array {
+  return blockHash.length === 0 ? new Uint8Array() : sha256("parts", blockHash);
+}
+
+/** The `last_commit_hash` of a block; empty at the first height. */
+export function lastCommitHashOf(block: BlockRecord): Uint8Array {
+  return block.lastBlockHash.length === 0 ? new Uint8Array() : sha256("commit", block.lastBlockHash);
+}
+
+/** The `consensus_hash` of every header of the chain. */
+export function consensusHashOf(info: ChainInfo): Uint8Array {
+  return sha256("consensus-params", info.chainId);
+}
+
+/** The validator's commit signature of a block: a deterministic 64-byte stand-in (no consensus runs). */
+export function commitSignatureOf(block: BlockRecord): Uint8Array {
+  const signature = new Uint8Array(64);
+  signature.set(sha256("sig-r", block.hash), 0);
+  signature.set(sha256("sig-s", block.hash), 32);
+  return signature;
+}
 
 /** A JSON object as the servers build them. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -50,7 +75,7 @@ export function txResultJson(result: TxResult): Json {
 /** The part-set header of a block: one part whose hash is derived from the block hash. */
 function partsJson(hash: Uint8Array): Json {
   if (hash.length === 0) return { total: 0, hash: "" };
-  return { total: 1, hash: toHexUpper(sha256("parts", hash)) };
+  return { total: 1, hash: toHexUpper(partsHashOf(hash)) };
 }
 
 /** `BlockID` JSON; empty (`hash: ""`, `parts.total: 0`) when `hash` is empty. */
@@ -64,18 +89,17 @@ function timeOf(block: BlockRecord): string {
 
 /** Block header JSON. */
 export function headerJson(block: BlockRecord, info: ChainInfo): Json {
-  const first = block.lastBlockHash.length === 0;
   return {
     version: { block: BLOCK_PROTOCOL, app: APP_PROTOCOL },
     chain_id: info.chainId,
     height: block.height.toString(),
     time: timeOf(block),
     last_block_id: blockIdJson(block.lastBlockHash),
-    last_commit_hash: first ? "" : toHexUpper(sha256("commit", block.lastBlockHash)),
+    last_commit_hash: toHexUpper(lastCommitHashOf(block)),
     data_hash: toHexUpper(block.dataHash),
     validators_hash: toHexUpper(block.validatorsHash),
     next_validators_hash: toHexUpper(block.validatorsHash),
-    consensus_hash: toHexUpper(sha256("consensus-params", info.chainId)),
+    consensus_hash: toHexUpper(consensusHashOf(info)),
     app_hash: toHexUpper(block.appHash),
     last_results_hash: toHexUpper(block.lastResultsHash),
     evidence_hash: EMPTY_HASH,
@@ -88,9 +112,6 @@ export function headerJson(block: BlockRecord, info: ChainInfo): Json {
  * validator. The signature is a deterministic stand-in; the devnet has no consensus to verify.
  */
 export function commitJson(block: BlockRecord, info: ChainInfo): Json {
-  const signature = new Uint8Array(64);
-  signature.set(sha256("sig-r", block.hash), 0);
-  signature.set(sha256("sig-s", block.hash), 32);
   return {
     height: block.height.toString(),
     round: 0,
@@ -100,7 +121,7 @@ export function commitJson(block: BlockRecord, info: ChainInfo): Json {
         block_id_flag: 2,
         validator_address: toHexUpper(info.validator.address),
         timestamp: timeOf(block),
-        signature: toBase64(signature),
+        signature: toBase64(commitSignatureOf(block)),
       },
     ],
   };

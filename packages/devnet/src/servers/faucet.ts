@@ -1,0 +1,165 @@
+/**
+ * The faucet: `POST /faucet/tokens` with `{"address": "perpx1..." | "0x..."}` credits a fixed amount
+ * of USDC (`uusdc`) and native tokens (`aperpx`) through the application's control interface, at most
+ * once per address per window.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { isInvalidAddressError, NATIVE_DENOM, parseAddress, USDC_DENOM } from "@perpx/core";
+import type { ChainControl } from "../app/contract.js";
+import { BodyError, closeServer, listen, readBody, sendCorsPreflight, sendJson, urlOf } from "./http.js";
+
+/** A coin the faucet credits. */
+export interface FaucetCoin {
+  denom: string;
+  amount: bigint;
+}
+
+/** What one faucet request credits by default: 1,000 USDC and 10 PERPX. */
+export const DEFAULT_FAUCET_COINS: readonly FaucetCoin[] = [
+  { denom: USDC_DENOM, amount: 1_000_000_000n },
+  { denom: NATIVE_DENOM, amount: 10n * 10n ** 18n },
+];
+
+/** Options of {@link startFaucetServer}. */
+export interface FaucetServerOptions {
+  control: ChainControl;
+  /** Interface to bind. @default "127.0.0.1" */
+  host?: string;
+  /** Port; 0 picks a free port. @default 8000 */
+  port?: number;
+  /** Coins credited per request. @default {@link DEFAULT_FAUCET_COINS} */
+  coins?: readonly FaucetCoin[];
+  /** One request per address per this many milliseconds; 0 disables the limit. @default 10000 */
+  rateLimitWindowMs?: number;
+  /** The clock (for tests). @default Date.now */
+  now?: () => number;
+}
+
+/** A running faucet. */
+export interface FaucetServer {
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** Body of every faucet error: a stable `code` and a message naming the problem. */
+export interface FaucetErrorBody {
+  code: "bad_json" | "invalid_address" | "rate_limited" | "not_found" | "method_not_allowed" | "internal";
+  message: string;
+}
+
+function fail(
+  res: ServerResponse,
+  status: number,
+  body: FaucetErrorBody,
+  headers: Record<string, string> = {},
+) {
+  sendJson(res, status, body, headers);
+}
+
+/**
+ * Starts the faucet.
+ *
+ * @param options - control interface, port, coins and rate limit.
+ * @returns the running faucet.
+ * @example
+ * ```ts
+ * const faucet = await startFaucetServer({ control: app.control, port: 0 });
+ * await fetch(`${faucet.url}/faucet/tokens`, { method: "POST", body: JSON.stringify({ address }) });
+ * ```
+ */
+export async function startFaucetServer(options: FaucetServerOptions): Promise<FaucetServer> {
+  const coins = options.coins ?? DEFAULT_FAUCET_COINS;
+  const windowMs = options.rateLimitWindowMs ?? 10_000;
+  const now = options.now ?? Date.now;
+  const lastGrant = new Map<string, number>();
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (req.method === "OPTIONS") {
+      sendCorsPreflight(res);
+      return;
+    }
+    const path = new URL(req.url ?? "/", "http://localhost").pathname.replace(/\/+$/, "");
+    if (path !== "/faucet/tokens") {
+      fail(res, 404, {
+        code: "not_found",
+        message: `no route ${req.method} ${path}; use POST /faucet/tokens`,
+      });
+      return;
+    }
+    if (req.method !== "POST") {
+      fail(res, 405, { code: "method_not_allowed", message: "use POST /faucet/tokens" }, { allow: "POST" });
+      return;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse((await readBody(req, 64 * 1024)).toString("utf8"));
+    } catch (error) {
+      if (error instanceof BodyError) {
+        fail(res, error.status, { code: "bad_json", message: error.message });
+        return;
+      }
+      fail(res, 400, {
+        code: "bad_json",
+        message: `the body is not valid JSON (${(error as Error).message}); expected {"address": "perpx1..." or "0x..."}`,
+      });
+      return;
+    }
+    if (typeof body !== "object" || body === null || Array.isArray(body)) {
+      fail(res, 400, { code: "bad_json", message: 'the body must be a JSON object: {"address": "..."}' });
+      return;
+    }
+    const address = (body as Record<string, unknown>).address;
+    if (typeof address !== "string") {
+      fail(res, 400, {
+        code: "invalid_address",
+        message:
+          address === undefined ? 'the field "address" is missing' : `the field "address" must be a string`,
+      });
+      return;
+    }
+    let parsed: ReturnType<typeof parseAddress>;
+    try {
+      parsed = parseAddress(address);
+    } catch (error) {
+      if (isInvalidAddressError(error)) {
+        fail(res, 400, { code: "invalid_address", message: error.shortMessage });
+        return;
+      }
+      throw error;
+    }
+    const t = now();
+    const previous = lastGrant.get(parsed.bech32);
+    if (windowMs > 0 && previous !== undefined && t - previous < windowMs) {
+      const retryAfterSeconds = Math.max(1, Math.ceil((previous + windowMs - t) / 1000));
+      fail(
+        res,
+        429,
+        {
+          code: "rate_limited",
+          message: `${parsed.bech32} was funded ${t - previous} ms ago; one request per address per ${windowMs} ms, retry in ${retryAfterSeconds} s`,
+        },
+        { "retry-after": String(retryAfterSeconds) },
+      );
+      return;
+    }
+    options.control.fund(parsed.bech32, coins);
+    lastGrant.set(parsed.bech32, t);
+    sendJson(res, 200, {
+      address: parsed.bech32,
+      evmAddress: parsed.hex,
+      credited: coins.map((c) => ({ denom: c.denom, amount: c.amount.toString() })),
+    });
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (res.headersSent) res.destroy();
+      else
+        fail(res, 500, { code: "internal", message: error instanceof Error ? error.message : String(error) });
+    });
+  });
+  const host = options.host ?? "127.0.0.1";
+  const port = await listen(server, options.port ?? 8000, host);
+  return { url: urlOf("http", host, port), port, close: () => closeServer(server) };
+}

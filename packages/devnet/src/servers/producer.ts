@@ -1,0 +1,114 @@
+/**
+ * Block production: a block every `blockTimeMs` (a timer that re-arms after each block, so a slow
+ * block never overlaps the next) and on demand (`mine`). Block times come from the wall clock and
+ * never repeat or go backwards; the application adds any time advanced through its control.
+ */
+import type { BlockRecord, ChainApp } from "../app/contract.js";
+
+/** Options of {@link BlockProducer}. */
+export interface BlockProducerOptions {
+  /** Milliseconds between blocks; 0 produces blocks only on demand. @default 1000 */
+  blockTimeMs?: number;
+  /** Called when producing a block throws (the producer keeps going). */
+  onError?: (error: unknown) => void;
+  /** The clock. @default Date.now */
+  now?: () => number;
+}
+
+/** Produces the blocks of a chain application. */
+export class BlockProducer {
+  readonly #app: ChainApp;
+  readonly #onError: (error: unknown) => void;
+  readonly #now: () => number;
+  #blockTimeMs: number;
+  #timer: NodeJS.Timeout | undefined;
+  #running = false;
+  #lastTimeMs: number;
+
+  /**
+   * @param app - the chain application.
+   * @param options - block time, error handler and clock.
+   */
+  constructor(app: ChainApp, options: BlockProducerOptions = {}) {
+    this.#app = app;
+    this.#blockTimeMs = validateBlockTime(options.blockTimeMs ?? 1000);
+    this.#onError = options.onError ?? (() => undefined);
+    this.#now = options.now ?? Date.now;
+    this.#lastTimeMs = app.latestBlock().time.getTime();
+  }
+
+  /** Milliseconds between blocks (0: on demand only). */
+  get blockTimeMs(): number {
+    return this.#blockTimeMs;
+  }
+
+  /** Whether the interval is running. */
+  get running(): boolean {
+    return this.#running;
+  }
+
+  /** Starts producing blocks on the interval. */
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#arm();
+  }
+
+  /** Stops the interval (blocks can still be mined on demand). */
+  stop(): void {
+    this.#running = false;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /**
+   * Changes the interval; takes effect at once (the next block comes `ms` from now).
+   * @param ms - milliseconds between blocks, 0 for on demand only.
+   */
+  setBlockTimeMs(ms: number): void {
+    this.#blockTimeMs = validateBlockTime(ms);
+    if (this.#running) {
+      if (this.#timer !== undefined) clearTimeout(this.#timer);
+      this.#arm();
+    }
+  }
+
+  /**
+   * Produces `count` blocks now, one after the other.
+   * @param count - how many blocks.
+   * @returns the blocks produced.
+   */
+  mine(count = 1): BlockRecord[] {
+    if (!Number.isSafeInteger(count) || count < 1)
+      throw new RangeError(`count must be a positive integer, got ${count}`);
+    const blocks: BlockRecord[] = [];
+    for (let i = 0; i < count; i++) blocks.push(this.#produce());
+    return blocks;
+  }
+
+  #produce(): BlockRecord {
+    const t = Math.max(this.#now(), this.#lastTimeMs + 1);
+    this.#lastTimeMs = t;
+    return this.#app.produceBlock(new Date(t));
+  }
+
+  #arm(): void {
+    this.#timer = undefined;
+    if (!this.#running || this.#blockTimeMs === 0) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      try {
+        this.#produce();
+      } catch (error) {
+        this.#onError(error);
+      }
+      this.#arm();
+    }, this.#blockTimeMs);
+  }
+}
+
+function validateBlockTime(ms: number): number {
+  if (!Number.isSafeInteger(ms) || ms < 0)
+    throw new RangeError(`blockTimeMs must be a non-negative integer, got ${ms}`);
+  return ms;
+}
