@@ -129,7 +129,14 @@ const PROTOCOLS: Readonly<Record<EndpointName, readonly string[]>> = {
  */
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** Options of {@link resolveNetwork}. */
+/**
+ * Options of {@link resolveNetwork}.
+ *
+ * @example
+ * ```ts
+ * const options: ResolveNetworkOptions = { network: "testnet", endpoints: { nodeRpc: "https://rpc.example.com" }, env: process.env };
+ * ```
+ */
 export interface ResolveNetworkOptions {
   /**
    * The network: a preset name or a {@link Network} object.

@@ -11,6 +11,11 @@ import { errorGuard, PerpxError, type PerpxErrorOptions } from "@perpx/errors";
  * - `key-length`: `tradingPrivateKey` is not 32 bytes.
  * - `key-range`: `tradingPrivateKey` is 0 or not below the secp256k1 group order.
  * - `address`: `masterAddress` is not a `perpx1...` account address.
+ *
+ * @example
+ * ```ts
+ * if (isInvalidCredentialError(error) && error.reason === "key-length") askForANewKey();
+ * ```
  */
 export type InvalidCredentialReason =
   | "base64"
@@ -65,7 +70,14 @@ export class InvalidCredentialError extends PerpxError {
  */
 export const isInvalidCredentialError = errorGuard<InvalidCredentialError>("InvalidCredentialError");
 
-/** Which kind of amount an {@link InvalidAmountError} is about. */
+/**
+ * Which kind of amount an {@link InvalidAmountError} is about.
+ *
+ * @example
+ * ```ts
+ * if (isInvalidAmountError(error) && error.kind === "size") showSizeHint(error.nearest);
+ * ```
+ */
 export type AmountKind = "size" | "price" | "amount";
 
 /**
@@ -76,6 +88,11 @@ export type AmountKind = "size" | "price" | "amount";
  * - `below-minimum`: positive but below one step (size) or one tick (price), or it would round to 0.
  * - `off-grid`: not a multiple of the step, tick or base unit, under the `"exact"` policy.
  * - `out-of-range`: too large for the chain's integer type (uint64).
+ *
+ * @example
+ * ```ts
+ * if (isInvalidAmountError(error) && error.reason === "off-grid") retryWith(error.nearest[0]);
+ * ```
  */
 export type InvalidAmountReason =
   | "not-a-decimal"
@@ -84,7 +101,14 @@ export type InvalidAmountReason =
   | "off-grid"
   | "out-of-range";
 
-/** Fields of an {@link InvalidAmountError}. */
+/**
+ * Fields of an {@link InvalidAmountError}.
+ *
+ * @example
+ * ```ts
+ * new InvalidAmountError({ kind: "size", value: "0.00015", reason: "off-grid", problem: "not a multiple of the step 0.0001", nearest: ["0.0001", "0.0002"] });
+ * ```
+ */
 export interface InvalidAmountErrorParameters {
   /** Which kind of amount. */
   kind: AmountKind;

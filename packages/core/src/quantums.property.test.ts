@@ -3,7 +3,7 @@
  * on-grid values round-trip exactly; off-grid values throw in "exact" mode and land on the grid, in
  * the requested direction, within one step, in the rounding modes.
  */
-import Decimal from "decimal.js";
+import { Decimal } from "decimal.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isInvalidAmountError } from "./errors.js";

@@ -1,5 +1,5 @@
 import { isInvalidArgumentError } from "@perpx/errors";
-import Decimal from "decimal.js";
+import { Decimal } from "decimal.js";
 import { describe, expect, it } from "vitest";
 import { type InvalidAmountError, type InvalidAmountReason, isInvalidAmountError } from "./errors.js";
 import {

@@ -93,7 +93,14 @@ export type PriceRounding = "exact" | "down" | "up" | "nearest";
  */
 export type AmountRounding = "exact" | "down" | "up" | "nearest";
 
-/** Options of {@link sizeToQuantums}. */
+/**
+ * Options of {@link sizeToQuantums}.
+ *
+ * @example
+ * ```ts
+ * sizeToQuantums("0.00011", btc, { rounding: "up" }); // 2_000_000n
+ * ```
+ */
 export interface SizeOptions {
   /**
    * What to do with a size that is not a multiple of the step. A size that is zero, negative, or
@@ -103,7 +110,14 @@ export interface SizeOptions {
   rounding?: SizeRounding | undefined;
 }
 
-/** Options of {@link priceToSubticks} and {@link oraclePriceToSubticks}. */
+/**
+ * Options of {@link priceToSubticks} and {@link oraclePriceToSubticks}.
+ *
+ * @example
+ * ```ts
+ * priceToSubticks("28688.7", btc, { rounding: "down" }); // 2_868_800_000n
+ * ```
+ */
 export interface PriceOptions {
   /**
    * What to do with a price that is off the grid. A price that is zero, negative, or rounds to
@@ -113,7 +127,14 @@ export interface PriceOptions {
   rounding?: PriceRounding | undefined;
 }
 
-/** Options of the amount conversions ({@link parseUnits} and its USDC and native forms). */
+/**
+ * Options of the amount conversions ({@link parseUnits} and its USDC and native forms).
+ *
+ * @example
+ * ```ts
+ * usdcToQuoteQuantums("0.0000001", { rounding: "up" }); // 1n
+ * ```
+ */
 export interface AmountOptions {
   /**
    * What to do with an amount that has more decimals than the unit.

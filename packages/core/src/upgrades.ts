@@ -66,7 +66,16 @@ export const TESTNET_UPGRADES: readonly Upgrade[] = /* @__PURE__ */ deepFreeze([
  */
 export const LATEST_VERSION = "v27.5";
 
-/** What {@link versionAtHeight} and {@link upgradeHeight} need of a network. */
+/**
+ * What {@link versionAtHeight} and {@link upgradeHeight} need of a network: any preset fits, and so
+ * does a custom history.
+ *
+ * @example
+ * ```ts
+ * const history: UpgradeHistory = { upgrades: [{ version: "v1.0", height: 100n }], genesisVersion: "v0.9" };
+ * versionAtHeight(history, 50); // "v0.9"
+ * ```
+ */
 export interface UpgradeHistory {
   /** Applied upgrades, oldest first. */
   readonly upgrades: readonly Upgrade[];
