@@ -74,7 +74,9 @@ export function encodeNonceDetails(details: TimestampNonceDetails): Uint8Array {
   const out = new Uint8Array(1 + MAX_TIMESTAMP_NONCES * 8 + 8);
   const view = new DataView(out.buffer);
   out[0] = details.timestampNonces.length;
-  details.timestampNonces.forEach((nonce, i) => view.setBigUint64(1 + i * 8, nonce));
+  details.timestampNonces.forEach((nonce, i) => {
+    view.setBigUint64(1 + i * 8, nonce);
+  });
   view.setBigUint64(1 + MAX_TIMESTAMP_NONCES * 8, details.maxEjectedNonce);
   return out;
 }

@@ -1,0 +1,765 @@
+/**
+ * The devnet's chain application: implements {@link CreateChainApp} / {@link PersistentChainApp}.
+ * Deterministic: the same calls give the same blocks, hashes and exported bytes; time only enters
+ * through `produceBlock` (and `control.advanceTime`).
+ *
+ * State layers: the committed {@link RootStore}; a pending branch for CheckTx (ante effects of
+ * queued txs: sequences, nonces, fees); per block a delivery branch; per tx an ante branch and a
+ * message branch (dropped when a message fails, so fees and sequence stick but nothing else does).
+ */
+import { create, toBinary } from "@bufbuild/protobuf";
+import type { Any } from "@bufbuild/protobuf/wkt";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { addressBytes } from "@perpx/address";
+import { cosmosAbci, tendermintAbci } from "@perpx/proto";
+import { runAnte } from "./ante.js";
+import { decodeBlock, encodeBlock, readEvents, writeEvents } from "./block-codec.js";
+import { BinaryReader, BinaryWriter, concatBytes, encodeU64, toHex, utf8 } from "./codec.js";
+import { type Coin, coinsToString, validateCoins } from "./coins.js";
+import type {
+  AbciEvent,
+  BlockListener,
+  BlockRecord,
+  ChainAppOptions,
+  ChainControl,
+  ChainInfo,
+  CreateChainApp,
+  DevnetProfile,
+  IndexedTx,
+  PersistentChainApp,
+  QueryResult,
+  SimulateResult,
+  TxResult,
+} from "./contract.js";
+import { AbciError, abciError, sdkErrors, toAbciError } from "./errors.js";
+import { EventManager, event, moduleNameOfTypeUrl, withAttribute } from "./events.js";
+import { createGasMeter, defaultGasConfig, type GasConfig, OutOfGasError } from "./gas.js";
+import { type ChainConfig, COMET_VERSION, chainConfig, MONIKER } from "./genesis.js";
+import { merkleRoot } from "./merkle.js";
+import { type BlockInfo, createContext, type ExecMode, type QueryContext } from "./module.js";
+import { buildModules, type ModuleSet } from "./modules/index.js";
+import { parseQuery, type QueryCondition, txMatches } from "./search.js";
+import { registerServices } from "./services.js";
+import { CacheStore, GasStore, type KvStore, PrefixStore, RootStore } from "./store.js";
+import { type DecodedTx, decodeTx } from "./tx.js";
+
+/** Largest tx accepted by CheckTx (CometBFT's default `max_tx_bytes`). */
+export const MAX_TX_BYTES = 1_048_576;
+
+const STATE_MAGIC = "perpx-devnet-state";
+const STATE_VERSION = 1;
+const EMPTY = new Uint8Array(0);
+
+/** Options beyond the contract's, for tests and benchmarks. */
+export interface ChainAppExtraOptions {
+  /** The gas schedule. @default defaultGasConfig */
+  gasConfig?: GasConfig;
+}
+
+function upperHex(bytes: Uint8Array): string {
+  return toHex(bytes).toUpperCase();
+}
+
+function resultsHash(results: readonly TxResult[]): Uint8Array {
+  return merkleRoot(
+    results.map((r) =>
+      toBinary(
+        tendermintAbci.ExecTxResultSchema,
+        create(tendermintAbci.ExecTxResultSchema, {
+          code: r.code,
+          data: r.data,
+          gasWanted: r.gasWanted,
+          gasUsed: r.gasUsed,
+        }),
+      ),
+    ),
+  );
+}
+
+/** The chain application (see the module comment). Build it with {@link createChainApp}. */
+export class ChainApplication implements PersistentChainApp {
+  readonly info: ChainInfo;
+  readonly control: ChainControl;
+  /** The chain's configuration (genesis, validator, profile). */
+  readonly config: ChainConfig;
+  private readonly set: ModuleSet;
+  private readonly gasConfig: GasConfig;
+  private root = new RootStore();
+  private pending: CacheStore;
+  private mempool: DecodedTx[] = [];
+  private readonly mempoolHashes = new Set<string>();
+  private readonly blocks: BlockRecord[] = [];
+  private readonly blockChunks: Uint8Array[] = [];
+  private readonly indexed: IndexedTx[] = [];
+  private readonly indexedHex: string[] = [];
+  private readonly txByHash = new Map<string, number>();
+  private readonly eventIndex = new Map<string, number[]>();
+  private readonly blockFirstTx: number[] = [];
+  private readonly listeners = new Set<BlockListener>();
+  private timeOffsetMs = 0n;
+  private lastAppHash: Uint8Array = EMPTY;
+  private pendingEvents: AbciEvent[] = [];
+  private genesisDoc = "";
+
+  private constructor(
+    options: ChainAppOptions,
+    extra: ChainAppExtraOptions,
+    state: BinaryReader | undefined,
+  ) {
+    let genesisTime = options.genesisTime;
+    if (state !== undefined) {
+      if (state.string() !== STATE_MAGIC || state.uint() !== STATE_VERSION) {
+        throw new Error("not a perpx devnet state (or of another version)");
+      }
+      const profile = state.string() as DevnetProfile;
+      if (profile !== options.profile) {
+        throw new Error(`the state is of profile "${profile}", not "${options.profile}"`);
+      }
+      genesisTime = new Date(Number(state.svarint()));
+    }
+    this.config = chainConfig(options.profile, genesisTime);
+    this.gasConfig = extra.gasConfig ?? defaultGasConfig;
+    this.set = buildModules(this.config);
+    registerServices(this.set.router, this);
+    const validator = this.config.validator;
+    this.info = {
+      chainId: this.config.chainId,
+      evmChainId: this.config.evmChainId,
+      appVersion: this.config.appVersion,
+      cometVersion: COMET_VERSION,
+      nodeId: this.config.nodeId,
+      moniker: MONIKER,
+      upgrades: this.config.upgrades,
+      initialHeight: this.config.initialHeight,
+      minimumGasPrices: this.config.minGasPricesText,
+      validator: {
+        address: validator.address,
+        pubKey: validator.publicKey,
+        votingPower: this.config.validatorPower,
+        operatorAddress: this.config.operatorAddress,
+        moniker: MONIKER,
+      },
+    };
+    this.control = {
+      fund: (address, coins) => this.fund(address, coins),
+      advanceTime: (ms) => this.advanceTime(ms),
+    };
+    this.pending = new CacheStore(this.root);
+    if (state === undefined) this.initChain();
+    else this.restore(state);
+  }
+
+  /** Builds the application from genesis, or resumes it from `options.state`. */
+  static create(options: ChainAppOptions, extra: ChainAppExtraOptions = {}): ChainApplication {
+    return new ChainApplication(
+      options,
+      extra,
+      options.state === undefined ? undefined : new BinaryReader(options.state),
+    );
+  }
+
+  // ---------------------------------------------------------------- genesis and restore
+
+  private initChain(): void {
+    const branch = new CacheStore(this.root);
+    const ctx = createContext({
+      mode: "deliver",
+      block: this.blockInfo(this.config.initialHeight - 1n, this.config.genesisTime),
+      gasMeter: createGasMeter(undefined),
+      gasConfig: this.gasConfig,
+      events: new EventManager(),
+      kv: branch,
+    });
+    for (const module of this.set.modules) module.initGenesis?.(ctx);
+    branch.write();
+    this.lastAppHash = this.root.hash();
+    this.genesisDoc = JSON.stringify(this.buildGenesisDoc());
+    this.pending = new CacheStore(this.root);
+    this.commitBlock(this.config.initialHeight, this.config.genesisTime);
+  }
+
+  private buildGenesisDoc(): unknown {
+    const ctx = this.queryContext();
+    const appState: Record<string, unknown> = {};
+    for (const module of this.set.modules) {
+      if (module.exportGenesis !== undefined) appState[module.name] = module.exportGenesis(ctx);
+    }
+    const v = this.config.validator;
+    return {
+      genesis_time: formatTime(this.config.genesisTime),
+      chain_id: this.config.chainId,
+      initial_height: this.config.initialHeight.toString(),
+      consensus_params: {
+        block: { max_bytes: "22020096", max_gas: "-1" },
+        evidence: { max_age_num_blocks: "100000", max_age_duration: "172800000000000", max_bytes: "1048576" },
+        validator: { pub_key_types: ["ed25519"] },
+        version: { app: "0" },
+        abci: { vote_extensions_enable_height: "0" },
+      },
+      validators: [
+        {
+          address: upperHex(v.address),
+          pub_key: { type: "tendermint/PubKeyEd25519", value: Buffer.from(v.publicKey).toString("base64") },
+          power: this.config.validatorPower.toString(),
+          name: MONIKER,
+        },
+      ],
+      app_hash: "",
+      app_state: appState,
+    };
+  }
+
+  private restore(r: BinaryReader): void {
+    this.timeOffsetMs = r.svarint();
+    this.lastAppHash = r.bytes();
+    this.genesisDoc = r.string();
+    this.pendingEvents = readEvents(r);
+    this.root = RootStore.readFrom(r);
+    this.pending = new CacheStore(this.root);
+    const count = r.uint();
+    for (let i = 0; i < count; i++) {
+      const chunk = r.bytes();
+      this.addBlock(decodeBlock(new BinaryReader(chunk)), chunk);
+    }
+    if (this.blocks.length === 0) throw new Error("the state holds no block");
+    const ctx = this.queryContext();
+    for (const module of this.set.modules) module.afterRestore?.(ctx);
+  }
+
+  /** Every bit of state needed to resume after the latest block, as deterministic bytes. */
+  exportState(): Uint8Array {
+    const head = new BinaryWriter();
+    head.string(STATE_MAGIC).uvarint(STATE_VERSION).string(this.config.profile);
+    head.svarint(BigInt(this.config.genesisTime.getTime()));
+    head.svarint(this.timeOffsetMs);
+    head.bytes(this.lastAppHash);
+    head.string(this.genesisDoc);
+    writeEvents(head, this.pendingEvents);
+    this.root.writeTo(head);
+    head.uvarint(this.blockChunks.length);
+    const parts = [head.finish()];
+    for (const chunk of this.blockChunks)
+      parts.push(new BinaryWriter().uvarint(chunk.length).finish(), chunk);
+    return concatBytes(...parts);
+  }
+
+  // ---------------------------------------------------------------- contexts
+
+  private blockInfo(height: bigint, time: Date): BlockInfo {
+    return { chainId: this.config.chainId, height, time, timeMs: BigInt(time.getTime()) };
+  }
+
+  private latestInfo(): BlockInfo {
+    const latest = this.latestBlock();
+    return this.blockInfo(latest.height, latest.time);
+  }
+
+  private queryContext(base: KvStore = this.root): QueryContext {
+    const latest = this.blocks.at(-1);
+    const block =
+      latest === undefined
+        ? this.blockInfo(this.config.initialHeight - 1n, this.config.genesisTime)
+        : this.blockInfo(latest.height, latest.time);
+    const slices = new Map<string, KvStore>();
+    return {
+      block,
+      store(name) {
+        let slice = slices.get(name);
+        if (slice === undefined) {
+          slice = new PrefixStore(base, `${name}/`);
+          slices.set(name, slice);
+        }
+        return slice;
+      },
+    };
+  }
+
+  // ---------------------------------------------------------------- txs
+
+  private failure(
+    error: unknown,
+    gasWanted: bigint,
+    gasUsed: bigint,
+    events: readonly AbciEvent[],
+  ): TxResult {
+    const e = toAbciError(error);
+    const log =
+      error instanceof OutOfGasError
+        ? `${error.message}; gasWanted: ${gasWanted}, gasUsed: ${gasUsed}: out of gas`
+        : e.log;
+    return {
+      code: e.code,
+      codespace: e.codespace,
+      log,
+      info: "",
+      data: EMPTY,
+      gasWanted,
+      gasUsed,
+      events: [...events],
+    };
+  }
+
+  private runTx(mode: ExecMode, tx: DecodedTx, base: KvStore, block: BlockInfo): TxResult {
+    const policy = this.set.router.txPolicy(tx.msgs.map((m) => m.typeUrl));
+    const meter = createGasMeter(mode === "simulate" || !policy.meterGas ? undefined : tx.gasLimit);
+    const gasWanted = tx.gasLimit;
+    const txBranch = new CacheStore(base);
+    const anteEvents = new EventManager();
+    try {
+      for (const m of tx.msgs) m.handler.validate?.(m.msg);
+      const anteCtx = createContext({
+        mode,
+        block,
+        gasMeter: meter,
+        gasConfig: this.gasConfig,
+        events: anteEvents,
+        kv: txBranch,
+      });
+      runAnte(anteCtx, tx, policy, { ...this.set.keepers, minGasPrices: this.config.minGasPrices });
+    } catch (error) {
+      return this.failure(error, gasWanted, meter.consumed, []);
+    }
+    if (mode === "check") {
+      txBranch.write();
+      return {
+        code: 0,
+        codespace: "",
+        log: "",
+        info: "",
+        data: EMPTY,
+        gasWanted,
+        gasUsed: meter.consumed,
+        events: [...anteEvents.events],
+      };
+    }
+    const msgBranch = new CacheStore(txBranch);
+    const metered = new GasStore(msgBranch, meter, this.gasConfig);
+    const events: AbciEvent[] = [...anteEvents.events];
+    const responses: Any[] = [];
+    try {
+      tx.msgs.forEach((m, i) => {
+        const msgEvents = new EventManager();
+        const ctx = createContext({
+          mode,
+          block,
+          gasMeter: meter,
+          gasConfig: this.gasConfig,
+          events: msgEvents,
+          kv: metered,
+        });
+        let response: Any;
+        try {
+          response = m.handler.execute(ctx, m.msg);
+        } catch (error) {
+          if (error instanceof OutOfGasError) throw error;
+          throw toAbciError(error).wrap(`failed to execute message; message index: ${i}`);
+        }
+        const attributes: [string, string][] = [["action", m.typeUrl]];
+        const signer = m.signers[0];
+        if (signer !== undefined) attributes.push(["sender", signer]);
+        attributes.push(["module", moduleNameOfTypeUrl(m.typeUrl)]);
+        events.push(
+          ...withAttribute([event("message", attributes), ...msgEvents.events], "msg_index", String(i)),
+        );
+        responses.push(response);
+      });
+    } catch (error) {
+      if (mode === "deliver") txBranch.write();
+      return this.failure(error, gasWanted, meter.consumed, anteEvents.events);
+    }
+    msgBranch.write();
+    if (mode === "deliver") txBranch.write();
+    const data = toBinary(
+      cosmosAbci.TxMsgDataSchema,
+      create(cosmosAbci.TxMsgDataSchema, { msgResponses: responses }),
+    );
+    return { code: 0, codespace: "", log: "", info: "", data, gasWanted, gasUsed: meter.consumed, events };
+  }
+
+  private decode(bytes: Uint8Array): DecodedTx | TxResult {
+    if (bytes.length > MAX_TX_BYTES) {
+      return this.failure(
+        abciError(sdkErrors.txTooLarge, `tx size ${bytes.length} > ${MAX_TX_BYTES}`),
+        0n,
+        0n,
+        [],
+      );
+    }
+    try {
+      return decodeTx(bytes, this.set.router);
+    } catch (error) {
+      return this.failure(error, 0n, 0n, []);
+    }
+  }
+
+  checkTx(tx: Uint8Array): TxResult {
+    const decoded = this.decode(tx);
+    if (!("msgs" in decoded)) return decoded;
+    const hex = upperHex(decoded.hash);
+    if (this.mempoolHashes.has(hex)) return this.failure(abciError(sdkErrors.txInMempoolCache), 0n, 0n, []);
+    const result = this.runTx("check", decoded, this.pending, this.latestInfo());
+    if (result.code === 0) {
+      this.mempool.push(decoded);
+      this.mempoolHashes.add(hex);
+    }
+    return result;
+  }
+
+  pendingTxCount(): number {
+    return this.mempool.length;
+  }
+
+  simulate(tx: Uint8Array): SimulateResult {
+    const decoded = this.decode(tx);
+    if (!("msgs" in decoded)) return { ok: false, result: decoded };
+    const result = this.runTx("simulate", decoded, new CacheStore(this.pending), this.latestInfo());
+    return result.code === 0
+      ? { ok: true, gasWanted: result.gasWanted, gasUsed: result.gasUsed, result }
+      : { ok: false, result };
+  }
+
+  // ---------------------------------------------------------------- blocks
+
+  /** The time of the next block for a requested time: shifted by `advanceTime`, and after the latest. */
+  private nextBlockTime(time: Date): Date {
+    const shifted = BigInt(time.getTime()) + this.timeOffsetMs;
+    const latest = this.blocks.at(-1);
+    const floor = latest === undefined ? shifted : BigInt(latest.time.getTime()) + 1n;
+    return new Date(Number(shifted > floor ? shifted : floor));
+  }
+
+  produceBlock(time: Date): BlockRecord {
+    const latest = this.latestBlock();
+    return this.commitBlock(latest.height + 1n, this.nextBlockTime(time));
+  }
+
+  private commitBlock(height: bigint, time: Date): BlockRecord {
+    const block = this.blockInfo(height, time);
+    const branch = new CacheStore(this.root);
+    const finalizeBlockEvents: AbciEvent[] = withAttribute(this.pendingEvents, "mode", "BeginBlock");
+    this.pendingEvents = [];
+    const hook = (mode: "BeginBlock" | "EndBlock") => {
+      for (const module of this.set.modules) {
+        const fn = mode === "BeginBlock" ? module.beginBlock : module.endBlock;
+        if (fn === undefined) continue;
+        const events = new EventManager();
+        fn.call(
+          module,
+          createContext({
+            mode: "deliver",
+            block,
+            gasMeter: createGasMeter(undefined),
+            gasConfig: this.gasConfig,
+            events,
+            kv: branch,
+          }),
+        );
+        finalizeBlockEvents.push(...withAttribute(events.events, "mode", mode));
+      }
+    };
+    hook("BeginBlock");
+    const txs = this.mempool;
+    const txResults = txs.map((tx) => this.runTx("deliver", tx, branch, block));
+    hook("EndBlock");
+    branch.write();
+    const appHashAfter = this.root.hash();
+
+    const previous = this.blocks.at(-1);
+    const v = this.config.validator;
+    const validatorsHash = merkleRoot([concatBytes(v.publicKey, encodeU64(this.config.validatorPower))]);
+    const dataHash = merkleRoot(txs.map((tx) => tx.hash));
+    const lastResultsHash = resultsHash(previous?.txResults ?? []);
+    const lastBlockHash = previous?.hash ?? EMPTY;
+    const timeNanos = (time.getTime() % 1000) * 1_000_000;
+    const hash = merkleRoot([
+      utf8(this.config.chainId),
+      encodeU64(height),
+      encodeU64(BigInt(time.getTime())),
+      lastBlockHash,
+      dataHash,
+      validatorsHash,
+      this.lastAppHash,
+      lastResultsHash,
+      v.address,
+    ]);
+    const record: BlockRecord = {
+      height,
+      time,
+      timeNanos,
+      hash,
+      lastBlockHash,
+      appHash: this.lastAppHash,
+      dataHash,
+      lastResultsHash,
+      validatorsHash,
+      proposerAddress: v.address,
+      txs: txs.map((tx) => tx.bytes),
+      txResults,
+      finalizeBlockEvents,
+    };
+    this.lastAppHash = appHashAfter;
+    this.addBlock(record, encodeBlock(record));
+    this.mempool = [];
+    this.mempoolHashes.clear();
+    this.pending = new CacheStore(this.root);
+    for (const listener of this.listeners) {
+      try {
+        listener(record);
+      } catch {
+        // A listener's failure must not break the chain; listeners report their own errors.
+      }
+    }
+    return record;
+  }
+
+  private addBlock(record: BlockRecord, chunk: Uint8Array): void {
+    this.blocks.push(record);
+    this.blockChunks.push(chunk);
+    this.blockFirstTx.push(this.indexed.length);
+    record.txs.forEach((bytes, index) => {
+      const result = record.txResults[index] as TxResult;
+      const hash = sha256(bytes);
+      const position = this.indexed.length;
+      const hex = upperHex(hash);
+      this.indexed.push({ hash, height: record.height, index, tx: bytes, result });
+      this.indexedHex.push(hex);
+      this.txByHash.set(hex, position);
+      const seen = new Set<string>();
+      for (const e of result.events) {
+        for (const a of e.attributes) {
+          const key = `${e.type}.${a.key}=${a.value}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          let list = this.eventIndex.get(key);
+          if (list === undefined) {
+            list = [];
+            this.eventIndex.set(key, list);
+          }
+          list.push(position);
+        }
+      }
+    });
+  }
+
+  latestBlock(): BlockRecord {
+    const latest = this.blocks.at(-1);
+    if (latest === undefined) throw new Error("no block yet");
+    return latest;
+  }
+
+  block(height: bigint): BlockRecord | undefined {
+    const first = this.blocks[0];
+    if (first === undefined || height < first.height) return undefined;
+    return this.blocks[Number(height - first.height)];
+  }
+
+  /** The state hash after the latest block (and any control operation since). */
+  appHash(): Uint8Array {
+    return this.lastAppHash;
+  }
+
+  tx(hash: Uint8Array): IndexedTx | undefined {
+    const position = this.txByHash.get(upperHex(hash));
+    return position === undefined ? undefined : this.indexed[position];
+  }
+
+  /**
+   * Txs matching a CometBFT query, by height then index (or the reverse).
+   *
+   * @throws {QuerySyntaxError} for a query that does not parse.
+   */
+  searchTxs(query: string, order: "asc" | "desc"): IndexedTx[] {
+    const conditions = parseQuery(query);
+    const candidates = this.candidates(conditions);
+    const out: IndexedTx[] = [];
+    for (const position of candidates) {
+      const tx = this.indexed[position] as IndexedTx;
+      if (
+        txMatches(conditions, {
+          height: tx.height,
+          hashHex: this.indexedHex[position] as string,
+          events: tx.result.events,
+        })
+      ) {
+        out.push(tx);
+      }
+    }
+    return order === "desc" ? out.reverse() : out;
+  }
+
+  /** Positions that may match, ascending: the narrowest exact-match index, or every tx. */
+  private candidates(conditions: readonly QueryCondition[]): number[] {
+    let best: number[] | undefined;
+    for (const c of conditions) {
+      if (c.op !== "=") continue;
+      let list: number[] | undefined;
+      if (c.key === "tx.hash" && c.operand.kind === "string") {
+        const position = this.txByHash.get(c.operand.value.toUpperCase());
+        list = position === undefined ? [] : [position];
+      } else if (c.key === "tx.height") {
+        const height = BigInt(c.operand.kind === "none" ? 0 : Math.trunc(Number(c.operand.value)));
+        const block = this.block(height);
+        if (block === undefined) list = [];
+        else {
+          const start = this.blockFirstTx[Number(height - (this.blocks[0] as BlockRecord).height)] as number;
+          list = block.txs.map((_, i) => start + i);
+        }
+      } else if (c.operand.kind === "string") {
+        list = this.eventIndex.get(`${c.key}=${c.operand.value}`) ?? [];
+      } else if (c.operand.kind === "number") {
+        list = this.eventIndex.get(`${c.key}=${c.operand.value}`);
+        if (list === undefined) continue;
+      }
+      if (list !== undefined && (best === undefined || list.length < best.length)) best = list;
+    }
+    return best ?? this.indexed.map((_, i) => i);
+  }
+
+  onBlock(listener: BlockListener): () => void {
+    const wrapped: BlockListener = (block) => listener(block);
+    this.listeners.add(wrapped);
+    return () => {
+      this.listeners.delete(wrapped);
+    };
+  }
+
+  genesisJson(): unknown {
+    return JSON.parse(this.genesisDoc);
+  }
+
+  // ---------------------------------------------------------------- queries
+
+  query(path: string, data: Uint8Array, height?: bigint): QueryResult {
+    const latest = this.latestBlock().height;
+    const answer = (fn: () => Uint8Array): QueryResult => {
+      try {
+        return { code: 0, codespace: "", log: "", value: fn(), height: latest };
+      } catch (error) {
+        const e = toAbciError(error);
+        return { code: e.code, codespace: e.codespace, log: e.log, value: EMPTY, height: latest };
+      }
+    };
+    if (height !== undefined && height !== 0n && height !== latest) {
+      return answer(() => {
+        if (height > latest) {
+          throw abciError(
+            sdkErrors.invalidHeight,
+            "cannot query with height in the future; please provide a valid height",
+          );
+        }
+        throw abciError(
+          sdkErrors.invalidRequest,
+          `failed to load state at height ${height}; version does not exist (latest height: ${latest})`,
+        );
+      });
+    }
+    if (path === "/app/simulate") {
+      return answer(() => {
+        const sim = this.simulate(data);
+        if (!sim.ok) {
+          const { code, codespace, log } = sim.result;
+          throw new AbciError({ code, codespace, description: "" }, `failed to simulate tx: ${log}`);
+        }
+        return utf8(JSON.stringify(simulationJson(sim.gasWanted, sim.gasUsed, sim.result)));
+      });
+    }
+    const handler = this.set.router.query(path);
+    if (handler === undefined)
+      return answer(() => {
+        throw abciError(sdkErrors.unknownRequest, "unknown query path");
+      });
+    return answer(() => handler(this.queryContext(), data));
+  }
+
+  // ---------------------------------------------------------------- control
+
+  private fund(address: string, coins: ReadonlyArray<{ denom: string; amount: bigint }>): void {
+    let recipient: Uint8Array;
+    try {
+      recipient = addressBytes(address);
+    } catch (error) {
+      throw abciError(sdkErrors.invalidAddress, error instanceof Error ? error.message : String(error));
+    }
+    const amount: Coin[] = [...coins].sort((a, b) => (a.denom < b.denom ? -1 : a.denom > b.denom ? 1 : 0));
+    const invalid = validateCoins(amount);
+    if (invalid !== undefined || amount.length === 0) {
+      throw abciError(sdkErrors.invalidCoins, invalid ?? `no coins to fund: ${coinsToString(amount)}`);
+    }
+    const branch = new CacheStore(this.root);
+    const events = new EventManager();
+    const ctx = createContext({
+      mode: "deliver",
+      block: this.latestInfo(),
+      gasMeter: createGasMeter(undefined),
+      gasConfig: this.gasConfig,
+      events,
+      kv: branch,
+    });
+    const { bank } = this.set.keepers;
+    bank.mintCoins(ctx, "devnet_faucet", amount);
+    bank.sendCoinsFromModuleToAccount(ctx, "devnet_faucet", recipient, amount);
+    branch.write();
+    this.pendingEvents.push(...events.events);
+    this.afterControl();
+  }
+
+  private advanceTime(ms: number): void {
+    if (!Number.isSafeInteger(ms) || ms < 0)
+      throw new RangeError(`advanceTime needs a non-negative integer, got ${ms}`);
+    this.timeOffsetMs += BigInt(ms);
+  }
+
+  /** After a control operation: the state hash moves, and queued txs are re-checked on the new state. */
+  private afterControl(): void {
+    this.lastAppHash = this.root.hash();
+    this.pending = new CacheStore(this.root);
+    const queued = this.mempool;
+    this.mempool = [];
+    this.mempoolHashes.clear();
+    for (const tx of queued) {
+      const result = this.runTx("check", tx, this.pending, this.latestInfo());
+      if (result.code === 0) {
+        this.mempool.push(tx);
+        this.mempoolHashes.add(upperHex(tx.hash));
+      }
+    }
+  }
+}
+
+/** RFC 3339 as CometBFT prints times: UTC, fractional seconds without trailing zeros. */
+export function formatTime(time: Date, nanos?: number): string {
+  const iso = time.toISOString();
+  const base = iso.slice(0, 19);
+  const fraction = (nanos ?? (time.getTime() % 1000) * 1_000_000)
+    .toString()
+    .padStart(9, "0")
+    .replace(/0+$/, "");
+  return fraction === "" ? `${base}Z` : `${base}.${fraction}Z`;
+}
+
+/** `SimulationResponse` as the SDK's `/app/simulate` prints it (proto JSON). */
+function simulationJson(gasWanted: bigint, gasUsed: bigint, result: TxResult): unknown {
+  return {
+    gas_info: { gas_wanted: gasWanted.toString(), gas_used: gasUsed.toString() },
+    result: {
+      data: Buffer.from(result.data).toString("base64"),
+      log: result.log,
+      events: result.events.map((e) => ({
+        type: e.type,
+        attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: a.index })),
+      })),
+      msg_responses: [],
+    },
+  };
+}
+
+/**
+ * Builds the devnet's chain application, from genesis or from exported state.
+ *
+ * @example
+ * ```ts
+ * const app = createChainApp({ profile: "local", genesisTime: new Date("2026-01-01T00:00:00Z") });
+ * app.latestBlock().height; // 1n
+ * ```
+ */
+export const createChainApp: CreateChainApp = (options) => ChainApplication.create(options);

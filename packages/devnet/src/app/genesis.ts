@@ -1,0 +1,351 @@
+/**
+ * The chain's configuration and genesis, per profile: chain id, EVM chain id, version and upgrade
+ * history (from `@perpx/core`'s presets), the validator, funded test accounts, denoms, assets, the
+ * IBC channel to the USDC issuer and its wrap rule, bridge contracts, rate and withdrawal limits.
+ */
+import { create } from "@bufbuild/protobuf";
+import { DurationSchema } from "@bufbuild/protobuf/wkt";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import { addressBytes, bech32FromBytes, hexFromBytes, VALOPER_PREFIX } from "@perpx/address";
+import {
+  getNetwork,
+  NATIVE_DECIMALS,
+  NATIVE_DENOM,
+  NATIVE_SYMBOL,
+  type Network,
+  USDC_ASSET_ID,
+  USDC_DECIMALS,
+  USDC_DENOM,
+} from "@perpx/core";
+import { assets, bridge, clob, cosmosBank, ibcChannel, ratelimit, wrap } from "@perpx/proto";
+import { encodeU256, utf8 } from "./codec.js";
+import { type Coin, type DecCoin, parseDecCoins } from "./coins.js";
+import type { DevnetProfile } from "./contract.js";
+import { type ValidatorKey, validatorKeyFromLabel } from "./crypto.js";
+import { GENESIS_ACCOUNTS, GENESIS_NATIVE_BALANCE, GENESIS_USDC_BALANCE } from "./genesis-accounts.js";
+import { type IbcCounterparty, type ProtoRecord, padKey, record } from "./modules/records.js";
+
+/** The CometBFT version the devnet reports (cosmjs picks its 0.38 client from it). */
+export const COMET_VERSION = "0.38.17";
+/** The devnet node's moniker. */
+export const MONIKER = "perpx-devnet";
+
+/** One EVM source chain of the bridge. */
+export interface BridgeChain {
+  readonly name: string;
+  readonly ethChainId: bigint;
+  /** The bridge contract (0x, EIP-55); the same on both source chains. */
+  readonly bridgeAddress: string;
+  /** The canonical USDC token on that chain (0x, EIP-55). */
+  readonly usdcAddress: string;
+}
+
+/** Everything fixed at genesis. */
+export interface ChainConfig {
+  readonly profile: DevnetProfile;
+  readonly network: Network;
+  readonly chainId: string;
+  readonly evmChainId: number;
+  readonly appVersion: string;
+  readonly upgrades: ReadonlyMap<string, bigint>;
+  readonly initialHeight: bigint;
+  readonly genesisTime: Date;
+  readonly minGasPrices: readonly DecCoin[];
+  /** `minimum-gas-prices` as configured, e.g. "0.025uusdc,25000000000aperpx". */
+  readonly minGasPricesText: string;
+  readonly validator: ValidatorKey;
+  readonly validatorPower: bigint;
+  readonly operatorAddress: string;
+  readonly nodeId: Uint8Array;
+  readonly accounts: readonly Uint8Array[];
+  readonly balances: ReadonlyArray<{ address: Uint8Array; coins: readonly Coin[] }>;
+  readonly denomMetadata: readonly cosmosBank.Metadata[];
+  readonly ibc: {
+    readonly channels: readonly ibcChannel.IdentifiedChannel[];
+    readonly counterparty: IbcCounterparty;
+  };
+  readonly bridgeChains: readonly BridgeChain[];
+}
+
+/** A deterministic EVM address from a label (the devnet's bridge contract). */
+function labelAddress(label: string): string {
+  return hexFromBytes(keccak_256(utf8(label)).subarray(12));
+}
+
+/** The bridge's source chains per profile (an L1 and an L2; testnets for `local` and `testnet`). */
+function bridgeChainsOf(profile: DevnetProfile): BridgeChain[] {
+  const bridgeAddress = labelAddress(`perpx ${profile} bridge`);
+  if (profile === "mainnet") {
+    return [
+      {
+        name: "ethereum",
+        ethChainId: 1n,
+        bridgeAddress,
+        usdcAddress: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+      },
+      {
+        name: "arbitrum",
+        ethChainId: 42161n,
+        bridgeAddress,
+        usdcAddress: "0xaf88d065e77c8cC2239327C5EDb3A432268e5831",
+      },
+    ];
+  }
+  return [
+    {
+      name: "sepolia",
+      ethChainId: 11155111n,
+      bridgeAddress,
+      usdcAddress: "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238",
+    },
+    {
+      name: "arbitrum-sepolia",
+      ethChainId: 421614n,
+      bridgeAddress,
+      usdcAddress: "0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d",
+    },
+  ];
+}
+
+/** Builds the chain configuration of a profile. */
+export function chainConfig(profile: DevnetProfile, genesisTime: Date): ChainConfig {
+  const network = getNetwork(profile);
+  const upgrades = new Map<string, bigint>(network.upgrades.map((u) => [u.version, u.height]));
+  const last = network.upgrades.at(-1);
+  const minGasPricesText = [...network.minimumGasPrices]
+    .sort((a, b) => (a.denom === USDC_DENOM ? -1 : b.denom === USDC_DENOM ? 1 : 0))
+    .map((p) => `${p.amount}${p.denom}`)
+    .join(",");
+  const validator = validatorKeyFromLabel(`perpx ${profile} validator`);
+  const operator = sha256(utf8(`perpx ${profile} validator operator`)).subarray(0, 20);
+  const accounts = GENESIS_ACCOUNTS.map((a) => addressBytes(a.address));
+  const counterparty: IbcCounterparty = {
+    clientId: "07-tendermint-0",
+    connectionId: "connection-0",
+    chainId: profile === "mainnet" ? "noble-1" : profile === "testnet" ? "grand-1" : "usdc-local-1",
+  };
+  return {
+    profile,
+    network,
+    chainId: network.chainId,
+    evmChainId: network.evmChainId,
+    appVersion: network.latestVersion,
+    upgrades,
+    initialHeight: last === undefined ? 1n : last.height + 1n,
+    genesisTime,
+    minGasPrices: parseDecCoins(minGasPricesText),
+    minGasPricesText,
+    validator,
+    validatorPower: 10n,
+    operatorAddress: bech32FromBytes(operator, VALOPER_PREFIX),
+    nodeId: sha256(utf8(`perpx ${profile} node`)).subarray(0, 20),
+    accounts,
+    balances: accounts.map((address) => ({
+      address,
+      coins: [
+        { denom: NATIVE_DENOM, amount: GENESIS_NATIVE_BALANCE },
+        { denom: USDC_DENOM, amount: GENESIS_USDC_BALANCE },
+      ],
+    })),
+    denomMetadata: [
+      create(cosmosBank.MetadataSchema, {
+        description: "The native token of perpx",
+        denomUnits: [
+          create(cosmosBank.DenomUnitSchema, { denom: NATIVE_DENOM, exponent: 0 }),
+          create(cosmosBank.DenomUnitSchema, {
+            denom: NATIVE_SYMBOL.toLowerCase(),
+            exponent: NATIVE_DECIMALS,
+          }),
+        ],
+        base: NATIVE_DENOM,
+        display: NATIVE_SYMBOL.toLowerCase(),
+        name: NATIVE_SYMBOL,
+        symbol: NATIVE_SYMBOL,
+      }),
+      create(cosmosBank.MetadataSchema, {
+        description: "USDC, the collateral of perpx",
+        denomUnits: [
+          create(cosmosBank.DenomUnitSchema, { denom: USDC_DENOM, exponent: 0 }),
+          create(cosmosBank.DenomUnitSchema, { denom: "usdc", exponent: USDC_DECIMALS }),
+        ],
+        base: USDC_DENOM,
+        display: "usdc",
+        name: "USDC",
+        symbol: "USDC",
+      }),
+    ],
+    ibc: {
+      channels: [
+        create(ibcChannel.IdentifiedChannelSchema, {
+          state: ibcChannel.State.OPEN,
+          ordering: ibcChannel.Order.UNORDERED,
+          counterparty: create(ibcChannel.CounterpartySchema, { portId: "transfer", channelId: "channel-0" }),
+          connectionHops: [counterparty.connectionId],
+          version: "ics20-1",
+          portId: "transfer",
+          channelId: "channel-0",
+        }),
+      ],
+      counterparty,
+    },
+    bridgeChains: bridgeChainsOf(profile),
+  };
+}
+
+/** The assets records: USDC (id 0, `uusdc`) and the native token (id 1). */
+export function assetRecords(): ProtoRecord[] {
+  return [
+    record(
+      `asset/${padKey(USDC_ASSET_ID, 10)}`,
+      assets.AssetSchema,
+      create(assets.AssetSchema, {
+        id: USDC_ASSET_ID,
+        symbol: "USDC",
+        denom: USDC_DENOM,
+        denomExponent: -USDC_DECIMALS,
+        hasMarket: false,
+        marketId: 0,
+        atomicResolution: -USDC_DECIMALS,
+      }),
+    ),
+    record(
+      `asset/${padKey(1, 10)}`,
+      assets.AssetSchema,
+      create(assets.AssetSchema, {
+        id: 1,
+        symbol: NATIVE_SYMBOL,
+        denom: NATIVE_DENOM,
+        denomExponent: -NATIVE_DECIMALS,
+        hasMarket: false,
+        marketId: 0,
+        atomicResolution: -NATIVE_DECIMALS,
+      }),
+    ),
+  ];
+}
+
+/** The wrap rule in force: port `transfer`, the USDC issuer's channel, `uusdc` -> local `uusdc`. */
+export function wrapRecords(config: ChainConfig): ProtoRecord[] {
+  const channel = config.ibc.channels[0] as ibcChannel.IdentifiedChannel;
+  return [
+    record(
+      `rule/${channel.portId}/${channel.channelId}/${USDC_DENOM}`,
+      wrap.WrapRuleSchema,
+      create(wrap.WrapRuleSchema, {
+        portId: channel.portId,
+        channelId: channel.channelId,
+        sourceDenom: USDC_DENOM,
+        localDenom: USDC_DENOM,
+      }),
+    ),
+  ];
+}
+
+/** Bridge parameters: one `EventParams` per source chain, propose and safety parameters. */
+export function bridgeRecords(config: ChainConfig): ProtoRecord[] {
+  return [
+    ...config.bridgeChains.map((chain) =>
+      record(
+        `event_params/${padKey(chain.ethChainId, 20)}`,
+        bridge.EventParamsSchema,
+        create(bridge.EventParamsSchema, {
+          denom: USDC_DENOM,
+          ethChainId: chain.ethChainId,
+          ethAddress: chain.bridgeAddress,
+          tokenAddress: chain.usdcAddress,
+        }),
+      ),
+    ),
+    record(
+      "propose_params",
+      bridge.ProposeParamsSchema,
+      create(bridge.ProposeParamsSchema, {
+        maxBridgesPerBlock: 10,
+        proposeDelayDuration: create(DurationSchema, { seconds: 60n }),
+        skipRatePpm: 800_000,
+        skipIfBlockDelayedByDuration: create(DurationSchema, { seconds: 5n }),
+      }),
+    ),
+    record(
+      "safety_params",
+      bridge.SafetyParamsSchema,
+      create(bridge.SafetyParamsSchema, {
+        isDisabled: false,
+        delayBlocks: config.profile === "local" ? 5 : 86_400,
+      }),
+    ),
+  ];
+}
+
+/** SerializableInt bytes of a non-negative integer (0x02 then the big-endian magnitude). */
+function serializableInt(value: bigint): Uint8Array {
+  const magnitude = encodeU256(value);
+  let first = 0;
+  while (first < magnitude.length - 1 && magnitude[first] === 0) first++;
+  const out = new Uint8Array(1 + magnitude.length - first);
+  out[0] = 0x02;
+  out.set(magnitude.subarray(first), 1);
+  return value === 0n ? new Uint8Array([0x02]) : out;
+}
+
+/** IBC rate limits for `uusdc` (1 h and 1 day) and withdrawal limits per asset and source chain. */
+export function ratelimitRecords(config: ChainConfig): ProtoRecord[] {
+  const limiter = (seconds: bigint, minimum: bigint, ppm: number) =>
+    create(ratelimit.LimiterSchema, {
+      period: create(DurationSchema, { seconds }),
+      baselineMinimum: serializableInt(minimum),
+      baselineTvlPpm: ppm,
+    });
+  return [
+    record(
+      `limit_params/${USDC_DENOM}`,
+      ratelimit.LimitParamsSchema,
+      create(ratelimit.LimitParamsSchema, {
+        denom: USDC_DENOM,
+        limiters: [
+          limiter(3600n, 1_000_000_000_000n, 10_000),
+          limiter(86_400n, 10_000_000_000_000n, 100_000),
+        ],
+      }),
+    ),
+    record(
+      `withdrawal_config/${padKey(USDC_ASSET_ID, 10)}`,
+      ratelimit.AssetWithdrawalConfigSchema,
+      create(ratelimit.AssetWithdrawalConfigSchema, {
+        assetId: USDC_ASSET_ID,
+        largeWithdrawalThreshold: "100000000000",
+        timelockBlocks: 100n,
+        withdrawalFee: [{ $typeName: "cosmos.base.v1beta1.Coin", denom: USDC_DENOM, amount: "1000000" }],
+      }),
+    ),
+    ...config.bridgeChains.map((chain) =>
+      record(
+        `daily_limit/${padKey(chain.ethChainId, 20)}/${padKey(USDC_ASSET_ID, 10)}`,
+        ratelimit.AssetChainDailyLimitConfigSchema,
+        create(ratelimit.AssetChainDailyLimitConfigSchema, {
+          chainId: chain.ethChainId,
+          assetId: USDC_ASSET_ID,
+          dailyLimit: "10000000000000",
+        }),
+      ),
+    ),
+  ];
+}
+
+/** The clob's block rate limits (data only in part 1; enforcement is part 2). */
+export function clobRecords(): ProtoRecord[] {
+  const limit = (numBlocks: number, value: number) =>
+    create(clob.MaxPerNBlocksRateLimitSchema, { numBlocks, limit: value });
+  return [
+    record(
+      "block_rate_limit_config",
+      clob.BlockRateLimitConfigurationSchema,
+      create(clob.BlockRateLimitConfigurationSchema, {
+        maxShortTermOrdersAndCancelsPerNBlocks: [limit(1, 400)],
+        maxStatefulOrdersPerNBlocks: [limit(1, 2), limit(100, 20)],
+        maxLeverageUpdatesPerNBlocks: [limit(1, 5)],
+      }),
+    ),
+  ];
+}

@@ -1,0 +1,223 @@
+/**
+ * The module interface. A module owns a slice of the store (keys under `"<name>/"`), message
+ * handlers by type URL, query handlers by gRPC method path, genesis, and begin/end-block hooks.
+ * The {@link Router} dispatches to them; nothing else knows a module's internals. Modules call each
+ * other only through the keepers their factories return (e.g. the bank keeper).
+ */
+import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
+import type { Any } from "@bufbuild/protobuf/wkt";
+import type { AbciEvent } from "./contract.js";
+import { type AbciError, abciError, sdkErrors } from "./errors.js";
+import type { EventManager } from "./events.js";
+import type { GasConfig, GasMeter } from "./gas.js";
+import { type KvStore, PrefixStore } from "./store.js";
+
+/** How a tx is being run: CheckTx (ante only), simulation, or delivery in a block. */
+export type ExecMode = "check" | "simulate" | "deliver";
+
+/** The block a context runs in (in CheckTx: the latest committed block, as the SDK does). */
+export interface BlockInfo {
+  readonly chainId: string;
+  readonly height: bigint;
+  readonly time: Date;
+  /** Block time in unix milliseconds. */
+  readonly timeMs: bigint;
+}
+
+/** What a handler sees: the block, the metered store branch, the gas meter and an event sink. */
+export interface Context {
+  readonly mode: ExecMode;
+  readonly block: BlockInfo;
+  readonly gasMeter: GasMeter;
+  readonly gasConfig: GasConfig;
+  readonly events: EventManager;
+  /** The store slice of module `name` (gas-metered, inside the current branch). */
+  store(name: string): KvStore;
+}
+
+/** What a query handler sees: the committed state (unmetered) at the latest height. */
+export interface QueryContext {
+  readonly block: BlockInfo;
+  /** The store slice of module `name` (read it only). */
+  store(name: string): KvStore;
+}
+
+/** A context over a store, with its own gas meter and events. */
+export function createContext(fields: {
+  mode: ExecMode;
+  block: BlockInfo;
+  gasMeter: GasMeter;
+  gasConfig: GasConfig;
+  events: EventManager;
+  kv: KvStore;
+}): Context {
+  const slices = new Map<string, KvStore>();
+  return {
+    mode: fields.mode,
+    block: fields.block,
+    gasMeter: fields.gasMeter,
+    gasConfig: fields.gasConfig,
+    events: fields.events,
+    store(name) {
+      let slice = slices.get(name);
+      if (slice === undefined) {
+        slice = new PrefixStore(fields.kv, `${name}/`);
+        slices.set(name, slice);
+      }
+      return slice;
+    },
+  };
+}
+
+/** A handler of one message type. `M` is the decoded message. */
+export interface MsgHandler<Desc extends DescMessage = DescMessage> {
+  /** The message schema; its type URL is `/` + its full name. */
+  readonly schema: Desc;
+  /** The signers (bech32) that must sign a tx carrying the message, in order. */
+  signers(msg: MessageShape<Desc>): string[];
+  /** Stateless checks (the SDK's `ValidateBasic`); throws {@link AbciError}. Run in CheckTx. */
+  validate?(msg: MessageShape<Desc>): void;
+  /** Executes the message; returns its response packed as `Any` (the tx's `msg_responses`). */
+  execute(ctx: Context, msg: MessageShape<Desc>): Any;
+}
+
+/** Defines a typed {@link MsgHandler} (keeps `M` tied to the schema). */
+export function msgHandler<Desc extends DescMessage>(handler: MsgHandler<Desc>): MsgHandler {
+  return handler as unknown as MsgHandler;
+}
+
+/** A query handler: request bytes in, response bytes out; throws {@link AbciError} (22 not found...). */
+export type QueryHandler = (ctx: QueryContext, request: Uint8Array) => Uint8Array;
+
+/** Defines a typed query handler over request and response schemas. */
+export function queryHandler<Req extends DescMessage, Res extends DescMessage>(
+  request: Req,
+  response: Res,
+  handle: (ctx: QueryContext, req: MessageShape<Req>) => MessageShape<Res>,
+): QueryHandler {
+  return (ctx, bytes) => {
+    let req: MessageShape<Req>;
+    try {
+      req = fromBinary(request, bytes);
+    } catch (error) {
+      throw invalidArgument(error instanceof Error ? error.message : String(error));
+    }
+    return toBinary(response, handle(ctx, req));
+  };
+}
+
+/** Packs a message as `Any` with the Cosmos type URL. */
+export function packAny<Desc extends DescMessage>(schema: Desc, message: MessageShape<Desc>): Any {
+  return {
+    $typeName: "google.protobuf.Any",
+    typeUrl: `/${schema.typeName}`,
+    value: toBinary(schema, message),
+  };
+}
+
+/** An empty response `Any` of a schema (most Msg responses have no fields). */
+export function emptyResponse(schema: DescMessage): Any {
+  return packAny(schema, create(schema));
+}
+
+/** How the ante step treats a tx; modules may relax it for their messages (clob's free orders). */
+export interface TxPolicy {
+  /** Check the minimum gas prices and deduct the fee. */
+  readonly chargeFees: boolean;
+  /** Check and bump signer sequences (timestamp nonces are always checked). */
+  readonly checkSequence: boolean;
+  /** Meter gas against the tx's limit (false: an infinite meter, as for short-term orders). */
+  readonly meterGas: boolean;
+}
+
+/**
+ * A chain module. Every part is optional except the name. All of its state lives under its store
+ * slice, so exporting and restoring the store exports and restores the module.
+ */
+export interface Module {
+  /** The module name: its store prefix, its codespace by convention, and its `app_state` key. */
+  readonly name: string;
+  /** Message handlers (each by its schema's type URL). */
+  readonly msgs?: readonly MsgHandler[];
+  /** Query handlers by gRPC method path (`/cosmos.bank.v1beta1.Query/Balance`). */
+  readonly queries?: Readonly<Record<string, QueryHandler>>;
+  /** Writes the module's genesis state (runs once, before the first block, in delivery mode). */
+  initGenesis?(ctx: Context): void;
+  /** The module's `app_state` entry of the genesis document (JSON), from the state at genesis. */
+  exportGenesis?(ctx: QueryContext): unknown;
+  /** Runs at the start of every block. */
+  beginBlock?(ctx: Context): void;
+  /** Runs at the end of every block, after the txs. */
+  endBlock?(ctx: Context): void;
+  /** Relaxes the ante policy for txs made of this module's messages (see {@link TxPolicy}). */
+  txPolicy?(typeUrls: readonly string[]): Partial<TxPolicy> | undefined;
+  /** Rebuilds in-memory caches after the state was restored from bytes (state itself is in the store). */
+  afterRestore?(ctx: QueryContext): void;
+}
+
+/** Dispatches messages and queries to modules; rejects duplicate routes at construction. */
+export class Router {
+  private readonly msgRoutes = new Map<string, MsgHandler>();
+  private readonly queryRoutes = new Map<string, QueryHandler>();
+
+  constructor(readonly modules: readonly Module[]) {
+    const names = new Set<string>();
+    for (const module of modules) {
+      if (names.has(module.name)) throw new Error(`duplicate module ${module.name}`);
+      names.add(module.name);
+      for (const handler of module.msgs ?? []) {
+        const typeUrl = `/${handler.schema.typeName}`;
+        if (this.msgRoutes.has(typeUrl)) throw new Error(`duplicate message route ${typeUrl}`);
+        this.msgRoutes.set(typeUrl, handler);
+      }
+      for (const [path, handler] of Object.entries(module.queries ?? {})) {
+        if (this.queryRoutes.has(path)) throw new Error(`duplicate query route ${path}`);
+        this.queryRoutes.set(path, handler);
+      }
+    }
+  }
+
+  /** The handler of a message type URL, or undefined. */
+  msg(typeUrl: string): MsgHandler | undefined {
+    return this.msgRoutes.get(typeUrl);
+  }
+
+  /** The handler of a query path, or undefined. */
+  query(path: string): QueryHandler | undefined {
+    return this.queryRoutes.get(path);
+  }
+
+  /** Adds a query route served outside modules (the app's own tx/tendermint services). */
+  addQuery(path: string, handler: QueryHandler): void {
+    if (this.queryRoutes.has(path)) throw new Error(`duplicate query route ${path}`);
+    this.queryRoutes.set(path, handler);
+  }
+
+  /** Every query path, sorted. */
+  queryPaths(): string[] {
+    return [...this.queryRoutes.keys()].sort();
+  }
+
+  /** The policy for a tx's messages: the defaults, relaxed only if every module involved agrees. */
+  txPolicy(typeUrls: readonly string[]): TxPolicy {
+    let policy: TxPolicy = { chargeFees: true, checkSequence: true, meterGas: true };
+    for (const module of this.modules) {
+      const relaxed = module.txPolicy?.(typeUrls);
+      if (relaxed !== undefined) policy = { ...policy, ...relaxed };
+    }
+    return policy;
+  }
+}
+
+/** A query error as the SDK's gRPC bridge reports it: `rpc error: code = NotFound desc = <d>: key not found` (sdk 22). */
+export function notFound(description: string): AbciError {
+  return abciError(sdkErrors.keyNotFound, `rpc error: code = NotFound desc = ${description}`);
+}
+
+/** An invalid-argument query error (sdk 18). */
+export function invalidArgument(description: string): AbciError {
+  return abciError(sdkErrors.invalidRequest, `rpc error: code = InvalidArgument desc = ${description}`);
+}
+
+/** Events of a finished scope, for callers that keep them. */
+export type EventList = readonly AbciEvent[];

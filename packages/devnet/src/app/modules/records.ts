@@ -1,0 +1,252 @@
+/**
+ * Modules that, in part 1, only hold genesis records: assets, IBC (client, connection, channel),
+ * wrap rules, bridge parameters, rate limits and withdrawal limits, clob rate-limit configuration,
+ * and the upgrade history. Each stores protobuf bytes under documented keys of its own slice, so
+ * the part-2 module of the same name reads them as they are, and serves the queries part 1 needs.
+ *
+ * Keys (all numeric parts zero-padded so keys sort numerically):
+ * - `assets/asset/<id:10>`: `perpx.assets.v1.Asset`
+ * - `ibc/channel/<port>/<channel>`: `ibc.core.channel.v1.Channel`; `ibc/chain`: JSON of the
+ *   counterparty (client id, connection id, chain id)
+ * - `wrap/rule/<port>/<channel>/<source denom>`: `perpx.wrap.v1.WrapRule`
+ * - `bridge/event_params/<eth chain id:20>`: `perpx.bridge.v1.EventParams`;
+ *   `bridge/propose_params`, `bridge/safety_params`
+ * - `ratelimit/limit_params/<denom>`: `perpx.ratelimit.v1.LimitParams`;
+ *   `ratelimit/withdrawal_config/<asset id:10>`: `AssetWithdrawalConfig`;
+ *   `ratelimit/daily_limit/<chain id:20>/<asset id:10>`: `AssetChainDailyLimitConfig`
+ * - `clob/block_rate_limit_config`: `perpx.clob.v1.BlockRateLimitConfiguration`
+ * - `upgrade/applied/<version>`: u64 height; `upgrade/order/<height:20>`: the version
+ */
+import {
+  create,
+  type DescMessage,
+  fromBinary,
+  type MessageShape,
+  toBinary,
+  toJson,
+} from "@bufbuild/protobuf";
+import { cosmosUpgrade, ibcChannel, ibcClient, typeRegistry } from "@perpx/proto";
+import { decodeU64, encodeU64, fromUtf8, utf8 } from "../codec.js";
+import { type Module, notFound, type QueryContext, queryHandler } from "../module.js";
+import { paginate } from "../pagination.js";
+
+/** A zero-padded number for store keys. */
+export function padKey(value: number | bigint, width: number): string {
+  return value.toString().padStart(width, "0");
+}
+
+/** One stored record: its key in the module's slice and its message. */
+export interface ProtoRecord<Desc extends DescMessage = DescMessage> {
+  readonly key: string;
+  readonly schema: Desc;
+  readonly value: MessageShape<Desc>;
+}
+
+/** Builds a {@link ProtoRecord} with its type tied to the schema. */
+export function record<Desc extends DescMessage>(
+  key: string,
+  schema: Desc,
+  value: MessageShape<Desc>,
+): ProtoRecord {
+  return { key, schema, value } as unknown as ProtoRecord;
+}
+
+/** Reads a stored record (undefined when absent). */
+export function readRecord<Desc extends DescMessage>(
+  ctx: QueryContext,
+  module: string,
+  key: string,
+  schema: Desc,
+): MessageShape<Desc> | undefined {
+  const bytes = ctx.store(module).get(key);
+  return bytes === undefined ? undefined : fromBinary(schema, bytes);
+}
+
+/** Reads every record under a key prefix, in key order. */
+export function readRecords<Desc extends DescMessage>(
+  ctx: QueryContext,
+  module: string,
+  prefix: string,
+  schema: Desc,
+): { key: string; value: MessageShape<Desc> }[] {
+  return [...ctx.store(module).entries(prefix)].map(([key, bytes]) => ({
+    key,
+    value: fromBinary(schema, bytes),
+  }));
+}
+
+/**
+ * A module that writes `records` at genesis, exports them as JSON (`{ "<key>": <proto JSON> }`, or
+ * `exportGenesis` when given) and answers `queries`.
+ */
+export function createRecordsModule(options: {
+  name: string;
+  records: readonly ProtoRecord[];
+  raw?: ReadonlyArray<{ key: string; value: Uint8Array }>;
+  queries?: Module["queries"];
+  exportGenesis?: (ctx: QueryContext) => unknown;
+}): Module {
+  const module: Module = {
+    name: options.name,
+    initGenesis(ctx) {
+      const store = ctx.store(options.name);
+      for (const r of options.records) store.set(r.key, toBinary(r.schema, r.value));
+      for (const r of options.raw ?? []) store.set(r.key, r.value);
+    },
+    exportGenesis:
+      options.exportGenesis ??
+      ((ctx) => {
+        const out: Record<string, unknown> = {};
+        for (const r of options.records) {
+          const current = readRecord(ctx, options.name, r.key, r.schema);
+          if (current !== undefined) out[r.key] = toJson(r.schema, current, { registry: typeRegistry });
+        }
+        return out;
+      }),
+  };
+  return options.queries === undefined ? module : { ...module, queries: options.queries };
+}
+
+/** The IBC counterparty of the devnet's transfer channel. */
+export interface IbcCounterparty {
+  readonly clientId: string;
+  readonly connectionId: string;
+  readonly chainId: string;
+}
+
+/** The IBC module: channels and the counterparty, with the channel queries. */
+export function createIbcModule(
+  channels: readonly ibcChannel.IdentifiedChannel[],
+  counterparty: IbcCounterparty,
+): Module {
+  const toChannel = (c: ibcChannel.IdentifiedChannel) =>
+    create(ibcChannel.ChannelSchema, {
+      state: c.state,
+      ordering: c.ordering,
+      connectionHops: c.connectionHops,
+      version: c.version,
+      upgradeSequence: c.upgradeSequence,
+      ...(c.counterparty === undefined ? {} : { counterparty: c.counterparty }),
+    });
+  const proofHeight = (ctx: QueryContext) =>
+    create(ibcClient.HeightSchema, {
+      revisionNumber: revisionOf(ctx.block.chainId),
+      revisionHeight: ctx.block.height,
+    });
+  return createRecordsModule({
+    name: "ibc",
+    records: channels.map((c) =>
+      record(`channel/${c.portId}/${c.channelId}`, ibcChannel.ChannelSchema, toChannel(c)),
+    ),
+    raw: [{ key: "chain", value: utf8(JSON.stringify(counterparty)) }],
+    exportGenesis(ctx) {
+      const chain = ctx.store("ibc").get("chain");
+      return {
+        counterparty: chain === undefined ? null : JSON.parse(fromUtf8(chain)),
+        channels: readRecords(ctx, "ibc", "channel/", ibcChannel.ChannelSchema).map(({ key, value }) => {
+          const [, portId, channelId] = key.split("/");
+          return {
+            port_id: portId,
+            channel_id: channelId,
+            ...(toJson(ibcChannel.ChannelSchema, value) as object),
+          };
+        }),
+      };
+    },
+    queries: {
+      "/ibc.core.channel.v1.Query/Channels": queryHandler(
+        ibcChannel.QueryChannelsRequestSchema,
+        ibcChannel.QueryChannelsResponseSchema,
+        (ctx, req) => {
+          const items = readRecords(ctx, "ibc", "channel/", ibcChannel.ChannelSchema).map(
+            ({ key, value }) => {
+              const [, portId = "", channelId = ""] = key.split("/");
+              return {
+                key: utf8(key),
+                value: create(ibcChannel.IdentifiedChannelSchema, {
+                  state: value.state,
+                  ordering: value.ordering,
+                  connectionHops: value.connectionHops,
+                  version: value.version,
+                  portId,
+                  channelId,
+                  upgradeSequence: value.upgradeSequence,
+                  ...(value.counterparty === undefined ? {} : { counterparty: value.counterparty }),
+                }),
+              };
+            },
+          );
+          const { page, pagination } = paginate(items, req.pagination);
+          return create(ibcChannel.QueryChannelsResponseSchema, {
+            channels: page,
+            pagination,
+            height: proofHeight(ctx),
+          });
+        },
+      ),
+      "/ibc.core.channel.v1.Query/Channel": queryHandler(
+        ibcChannel.QueryChannelRequestSchema,
+        ibcChannel.QueryChannelResponseSchema,
+        (ctx, req) => {
+          const channel = readRecord(
+            ctx,
+            "ibc",
+            `channel/${req.portId}/${req.channelId}`,
+            ibcChannel.ChannelSchema,
+          );
+          if (channel === undefined) {
+            throw notFound(
+              `channel, port-id: ${req.portId}, channel-id: ${req.channelId}: channel not found`,
+            );
+          }
+          return create(ibcChannel.QueryChannelResponseSchema, { channel, proofHeight: proofHeight(ctx) });
+        },
+      ),
+    },
+  });
+}
+
+/** The revision number of a chain id of the form `name-<n>` (IBC's convention), else 0. */
+export function revisionOf(chainId: string): bigint {
+  const match = /-(\d+)$/.exec(chainId);
+  return match === null ? 0n : BigInt(match[1] as string);
+}
+
+/** The upgrade module: the applied plans of the profile, `AppliedPlan` and `CurrentPlan`. */
+export function createUpgradeModule(upgrades: ReadonlyMap<string, bigint>): Module {
+  const raw: { key: string; value: Uint8Array }[] = [];
+  for (const [version, height] of upgrades) {
+    raw.push({ key: `applied/${version}`, value: encodeU64(height) });
+    raw.push({ key: `order/${padKey(height, 20)}`, value: utf8(version) });
+  }
+  return createRecordsModule({
+    name: "upgrade",
+    records: [],
+    raw,
+    exportGenesis(ctx) {
+      return {
+        applied: [...ctx.store("upgrade").entries("order/")].map(([key, value]) => ({
+          name: fromUtf8(value),
+          height: BigInt(key.slice("order/".length)).toString(),
+        })),
+      };
+    },
+    queries: {
+      "/cosmos.upgrade.v1beta1.Query/AppliedPlan": queryHandler(
+        cosmosUpgrade.QueryAppliedPlanRequestSchema,
+        cosmosUpgrade.QueryAppliedPlanResponseSchema,
+        (ctx, req) => {
+          const bytes = ctx.store("upgrade").get(`applied/${req.name}`);
+          return create(cosmosUpgrade.QueryAppliedPlanResponseSchema, {
+            height: bytes === undefined ? 0n : decodeU64(bytes),
+          });
+        },
+      ),
+      "/cosmos.upgrade.v1beta1.Query/CurrentPlan": queryHandler(
+        cosmosUpgrade.QueryCurrentPlanRequestSchema,
+        cosmosUpgrade.QueryCurrentPlanResponseSchema,
+        () => create(cosmosUpgrade.QueryCurrentPlanResponseSchema, {}),
+      ),
+    },
+  });
+}
