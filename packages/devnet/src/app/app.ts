@@ -493,6 +493,7 @@ export class ChainApplication implements PersistentChainApp {
       lastResultsHash,
       validatorsHash,
       proposerAddress: v.address,
+      resultAppHash: appHashAfter,
       txs: txs.map((tx) => tx.bytes),
       txResults,
       finalizeBlockEvents,

@@ -71,6 +71,7 @@ export function encodeBlock(block: BlockRecord): Uint8Array {
     block.lastResultsHash,
     block.validatorsHash,
     block.proposerAddress,
+    block.resultAppHash ?? new Uint8Array(0),
   ]) {
     w.bytes(hash);
   }
@@ -93,6 +94,7 @@ export function decodeBlock(r: BinaryReader): BlockRecord {
   const lastResultsHash = r.bytes();
   const validatorsHash = r.bytes();
   const proposerAddress = r.bytes();
+  const resultAppHash = r.bytes();
   const count = r.uint();
   const txs: Uint8Array[] = [];
   for (let i = 0; i < count; i++) txs.push(r.bytes());
@@ -110,6 +112,7 @@ export function decodeBlock(r: BinaryReader): BlockRecord {
     lastResultsHash,
     validatorsHash,
     proposerAddress,
+    resultAppHash,
     txs,
     txResults,
     finalizeBlockEvents,

@@ -57,6 +57,13 @@ export interface BlockRecord {
   lastBlockHash: Uint8Array;
   /** App hash after the previous block (CometBFT semantics); 32 bytes. */
   appHash: Uint8Array;
+  /**
+   * App hash right after this block was executed (what `block_results.app_hash` and
+   * `status.sync_info.latest_app_hash` report); 32 bytes. Always set by the devnet application
+   * (optional only so hand-made records stay valid). The next block's `appHash` equals it unless a
+   * control operation (`fund`) changed the state in between.
+   */
+  resultAppHash?: Uint8Array;
   dataHash: Uint8Array;
   lastResultsHash: Uint8Array;
   validatorsHash: Uint8Array;
