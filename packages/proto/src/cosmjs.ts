@@ -15,6 +15,14 @@ import { decodeMessage, msgTypeUrls, schemaOf, type TypeUrl, typeUrlOf } from ".
  *
  * Values are protobuf-es shapes: camelCase fields, `bigint` for 64-bit integers, `Uint8Array` for
  * bytes, and oneofs as `{ case, value }`.
+ *
+ * @example
+ * ```ts
+ * import { cosmosBank, toCosmjsGeneratedType } from "@perpx/proto";
+ * const type = toCosmjsGeneratedType(cosmosBank.MsgSendSchema);
+ * const bytes = type.encode({ fromAddress, toAddress, amount: [{ denom: "aperpx", amount: "1" }] }).finish();
+ * type.decode(bytes).toAddress === toAddress; // true
+ * ```
  */
 export interface CosmjsGeneratedType<Desc extends DescMessage = DescMessage> {
   /** The type URL of the message, e.g. `/perpx.clob.v1.MsgPlaceOrder`. */
@@ -78,7 +86,15 @@ function readFields(schema: DescMessage, reader: BinaryReader, length: number | 
   return writer.finish();
 }
 
-/** Which messages {@link cosmjsRegistryEntries} returns. */
+/**
+ * Which messages {@link cosmjsRegistryEntries} returns.
+ *
+ * @example
+ * ```ts
+ * import { cosmjsRegistryEntries } from "@perpx/proto";
+ * const everything = cosmjsRegistryEntries({ include: "all" });
+ * ```
+ */
 export interface CosmjsRegistryEntriesOptions {
   /**
    * `"perpx"`: the Msgs of perpx modules only (cosmjs's default registry already has the Cosmos

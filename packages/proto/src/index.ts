@@ -11,6 +11,7 @@ export {
   UnknownTypeUrlError,
 } from "./errors.js";
 export * from "./gen/index.js";
+export { type CosmosJsonOptions, fromCosmosJson, toCosmosJson } from "./json.js";
 export {
   decodeMessage,
   messageRegistry,

@@ -11,7 +11,15 @@ import { type Any, AnySchema } from "@bufbuild/protobuf/wkt";
 import { ProtoDecodeError, UnknownTypeUrlError } from "./errors.js";
 import { files } from "./gen/files.js";
 
-/** A Cosmos type URL: `/` followed by a fully qualified message name. */
+/**
+ * A Cosmos type URL: `/` followed by a fully qualified message name.
+ *
+ * @example
+ * ```ts
+ * import type { TypeUrl } from "@perpx/proto";
+ * const url: TypeUrl = "/perpx.clob.v1.MsgPlaceOrder";
+ * ```
+ */
 export type TypeUrl = `/${string}`;
 
 /**
