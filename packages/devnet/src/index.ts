@@ -1,1 +1,33 @@
+/**
+ * `@perpx/devnet`: a local perpx network in one process (CometBFT RPC, Cosmos REST, gRPC with TLS,
+ * EVM JSON-RPC, faucet and control), for tests and local development. Start it with
+ * {@link startDevnet} or the `perpx-devnet` CLI.
+ *
+ * @packageDocumentation
+ */
 export type * from "./app/contract.js";
+export {
+  GENESIS_ACCOUNTS,
+  GENESIS_NATIVE_BALANCE,
+  GENESIS_USDC_BALANCE,
+  type GenesisAccount,
+} from "./app/genesis-accounts.js";
+export {
+  DEFAULT_PORTS,
+  type Devnet,
+  type DevnetAccount,
+  type DevnetEndpoints,
+  type DevnetPorts,
+  STATE_FILE,
+  type StartDevnetOptions,
+  startDevnet,
+} from "./devnet.js";
+export {
+  ControlError,
+  type ControlHandler,
+  type ControlRequest,
+  type ControlRouter,
+} from "./servers/control.js";
+export { DEFAULT_FAUCET_COINS, type FaucetCoin } from "./servers/faucet.js";
+export type { BlockProducer, BlockProducerOptions } from "./servers/producer.js";
+export { TLS_FILES } from "./servers/tls.js";

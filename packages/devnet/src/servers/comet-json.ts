@@ -24,9 +24,9 @@ function sha256(...parts: Array<Uint8Array | string>): Uint8Array {
 export const EMPTY_SHA256: Uint8Array = sha256();
 const EMPTY_HASH = toHexUpper(EMPTY_SHA256);
 
-/** The hash of a block's single part (derived from the block hash); empty for an empty hash. */
+/** The hash of a block's single part: the devnet uses the block hash (as its gRPC services do). */
 export function partsHashOf(blockHash: Uint8Array): Uint8Array {
-  return blockHash.length === 0 ? new Uint8Array() : sha256("parts", blockHash);
+  return blockHash;
 }
 
 /** The `last_commit_hash` of a block; empty at the first height. */

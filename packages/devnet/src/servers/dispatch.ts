@@ -1,10 +1,9 @@
 /**
  * One place that answers a unary gRPC method with a protobuf request, shared by the gRPC and REST
- * servers. Query services go to the chain application as ABCI queries (`app.query("/pkg.Service/
- * Method", bytes)`); the node-level services a real node answers outside the state machine
- * (`cosmos.tx.v1beta1.Service`, `cosmos.base.tendermint.v1beta1.Service`,
- * `cosmos.base.node.v1beta1.Service`) are translated here from the application's blocks, txs and
- * CheckTx/simulation. No chain logic lives here.
+ * servers. Every method goes to the chain application as an ABCI query (`app.query("/pkg.Service/
+ * Method", bytes)`), except the two that are transport operations on a real node too:
+ * `cosmos.tx.v1beta1.Service/BroadcastTx` (CheckTx) and
+ * `cosmos.base.tendermint.v1beta1.Service/ABCIQuery` (a raw query by path). No chain logic here.
  */
 import { createHash } from "node:crypto";
 import {
@@ -13,37 +12,13 @@ import {
   type DescService,
   fromBinary,
   type Message,
-  type MessageInitShape,
   type Registry,
   toBinary,
 } from "@bufbuild/protobuf";
-import { type Any, timestampFromDate, timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { bech32FromBytes } from "@perpx/address";
-import {
-  cosmosAbci,
-  cosmosEd25519,
-  cosmosNode,
-  cosmosTendermint,
-  cosmosTx,
-  packAny,
-  tendermintAbci,
-  tendermintP2p,
-  tendermintTypes,
-  typeRegistry,
-} from "@perpx/proto";
-import type { AbciEvent, BlockRecord, ChainApp, IndexedTx, TxResult } from "../app/contract.js";
-import {
-  APP_PROTOCOL,
-  BLOCK_PROTOCOL,
-  commitSignatureOf,
-  consensusHashOf,
-  EMPTY_SHA256,
-  lastCommitHashOf,
-  P2P_PROTOCOL,
-  partsHashOf,
-} from "./comet-json.js";
-import { fromHex, nanosOf, rfc3339Nanos, toHexLower, toHexUpper } from "./encoding.js";
+import { cosmosAbci, cosmosTendermint, cosmosTx, tendermintAbci, typeRegistry } from "@perpx/proto";
+import type { AbciEvent, ChainApp, TxResult } from "../app/contract.js";
+import { toHexUpper } from "./encoding.js";
 
 /** Context of one call: the height asked for (`x-cosmos-block-height`), if any. */
 export interface CallContext {
@@ -122,49 +97,6 @@ export function eventProto(event: AbciEvent): tendermintAbci.Event {
   });
 }
 
-/** Decodes TxRaw bytes into a `cosmos.tx.v1beta1.Tx`; undefined when the bytes are not a tx. */
-export function decodeTx(bytes: Uint8Array): cosmosTx.Tx | undefined {
-  try {
-    const raw = fromBinary(cosmosTx.TxRawSchema, bytes);
-    return create(cosmosTx.TxSchema, {
-      body: fromBinary(cosmosTx.TxBodySchema, raw.bodyBytes),
-      authInfo: fromBinary(cosmosTx.AuthInfoSchema, raw.authInfoBytes),
-      signatures: raw.signatures,
-    });
-  } catch {
-    return undefined;
-  }
-}
-
-function blockTimestamp(block: BlockRecord) {
-  const ts = timestampFromDate(block.time);
-  ts.nanos = nanosOf(block.time, block.timeNanos);
-  return ts;
-}
-
-/** `TxResponse` of a committed tx (GetTx, GetTxsEvent). */
-export function txResponseOf(app: ChainApp, indexed: IndexedTx): cosmosAbci.TxResponse {
-  const tx = decodeTx(indexed.tx);
-  const block = app.block(indexed.height);
-  const time = block === undefined ? "" : rfc3339Nanos(block.time, 0).replace(/\.0+Z$/, "Z");
-  const init: MessageInitShape<typeof cosmosAbci.TxResponseSchema> = {
-    height: indexed.height,
-    txhash: toHexUpper(indexed.hash),
-    codespace: indexed.result.codespace,
-    code: indexed.result.code,
-    data: toHexUpper(indexed.result.data),
-    rawLog: indexed.result.log,
-    logs: [],
-    info: indexed.result.info,
-    gasWanted: indexed.result.gasWanted,
-    gasUsed: indexed.result.gasUsed,
-    timestamp: time,
-    events: indexed.result.events.map(eventProto),
-  };
-  if (tx !== undefined) init.tx = packAny(cosmosTx.TxSchema, tx);
-  return create(cosmosAbci.TxResponseSchema, init);
-}
-
 /** `TxResponse` of a CheckTx outcome (BroadcastTx SYNC). */
 function checkTxResponseOf(hash: Uint8Array, result: TxResult): cosmosAbci.TxResponse {
   return create(cosmosAbci.TxResponseSchema, {
@@ -179,92 +111,6 @@ function checkTxResponseOf(hash: Uint8Array, result: TxResult): cosmosAbci.TxRes
     gasUsed: result.gasUsed,
     events: result.events.map(eventProto),
   });
-}
-
-function blockIdProto(hash: Uint8Array): tendermintTypes.BlockID {
-  return create(tendermintTypes.BlockIDSchema, {
-    hash,
-    partSetHeader: { total: hash.length === 0 ? 0 : 1, hash: partsHashOf(hash) },
-  });
-}
-
-function commitProto(app: ChainApp, block: BlockRecord | undefined): tendermintTypes.Commit {
-  if (block === undefined)
-    return create(tendermintTypes.CommitSchema, { blockId: blockIdProto(new Uint8Array()) });
-  return create(tendermintTypes.CommitSchema, {
-    height: block.height,
-    round: 0,
-    blockId: blockIdProto(block.hash),
-    signatures: [
-      {
-        blockIdFlag: 2 as tendermintTypes.BlockIDFlag,
-        validatorAddress: app.info.validator.address,
-        timestamp: blockTimestamp(block),
-        signature: commitSignatureOf(block),
-      },
-    ],
-  });
-}
-
-function headerFields(app: ChainApp, block: BlockRecord) {
-  return {
-    version: { block: BigInt(BLOCK_PROTOCOL), app: BigInt(APP_PROTOCOL) },
-    chainId: app.info.chainId,
-    height: block.height,
-    time: blockTimestamp(block),
-    lastBlockId: blockIdProto(block.lastBlockHash),
-    lastCommitHash: lastCommitHashOf(block),
-    dataHash: block.dataHash,
-    validatorsHash: block.validatorsHash,
-    nextValidatorsHash: block.validatorsHash,
-    consensusHash: consensusHashOf(app.info),
-    appHash: block.appHash,
-    lastResultsHash: block.lastResultsHash,
-    evidenceHash: EMPTY_SHA256,
-  };
-}
-
-/** The block in both forms the tendermint service returns (`block` and `sdk_block`). */
-function blockProtos(app: ChainApp, block: BlockRecord) {
-  const previous = block.lastBlockHash.length === 0 ? undefined : app.block(block.height - 1n);
-  const lastCommit = commitProto(app, previous);
-  const data = { txs: block.txs };
-  const tmBlock = create(tendermintTypes.BlockSchema, {
-    header: { ...headerFields(app, block), proposerAddress: block.proposerAddress },
-    data,
-    evidence: { evidence: [] },
-    lastCommit,
-  });
-  const sdkBlock = create(cosmosTendermint.BlockSchema, {
-    header: {
-      ...headerFields(app, block),
-      proposerAddress: bech32FromBytes(block.proposerAddress, "perpxvalcons"),
-    },
-    data,
-    evidence: { evidence: [] },
-    lastCommit,
-  });
-  return { blockId: blockIdProto(block.hash), block: tmBlock, sdkBlock };
-}
-
-function validatorsProto(app: ChainApp, height: bigint) {
-  const v = app.info.validator;
-  const pubKey: Any = packAny(
-    cosmosEd25519.PubKeySchema,
-    create(cosmosEd25519.PubKeySchema, { key: v.pubKey }),
-  );
-  return {
-    blockHeight: height,
-    validators: [
-      {
-        address: bech32FromBytes(v.address, "perpxvalcons"),
-        pubKey,
-        votingPower: v.votingPower,
-        proposerPriority: 0n,
-      },
-    ],
-    pagination: { nextKey: new Uint8Array(), total: 1n },
-  };
 }
 
 type LocalHandler = (request: Message, context: CallContext) => Message;
@@ -294,24 +140,6 @@ export function createDispatcher(app: ChainApp): Dispatcher {
 
   const latest = () => app.latestBlock().height;
 
-  const heightOf = (requested: bigint | undefined): bigint => {
-    const top = latest();
-    if (requested === undefined || requested === 0n) return top;
-    if (requested > top || requested < app.info.initialHeight) {
-      throw new ConnectError(
-        `requested height ${requested} is out of range [${app.info.initialHeight}, ${top}]`,
-        Code.InvalidArgument,
-      );
-    }
-    return requested;
-  };
-
-  const blockAt = (height: bigint): BlockRecord => {
-    const block = app.block(heightOf(height));
-    if (block === undefined) throw new ConnectError(`block ${height} not found`, Code.NotFound);
-    return block;
-  };
-
   const abciQuery = (path: string, data: Uint8Array, height: bigint | undefined) => {
     try {
       return height === undefined || height === 0n ? app.query(path, data) : app.query(path, data, height);
@@ -329,54 +157,6 @@ export function createDispatcher(app: ChainApp): Dispatcher {
   };
 
   // ---- cosmos.tx.v1beta1.Service -----------------------------------------------------------------
-
-  def<cosmosTx.SimulateRequest, cosmosTx.SimulateResponse>(
-    "/cosmos.tx.v1beta1.Service/Simulate",
-    (req, ctx) => {
-      let txBytes = req.txBytes;
-      if (txBytes.length === 0 && req.tx !== undefined) {
-        txBytes = toBinary(
-          cosmosTx.TxRawSchema,
-          create(cosmosTx.TxRawSchema, {
-            bodyBytes:
-              req.tx.body === undefined ? new Uint8Array() : toBinary(cosmosTx.TxBodySchema, req.tx.body),
-            authInfoBytes:
-              req.tx.authInfo === undefined
-                ? new Uint8Array()
-                : toBinary(cosmosTx.AuthInfoSchema, req.tx.authInfo),
-            signatures: req.tx.signatures,
-          }),
-        );
-      }
-      if (txBytes.length === 0) throw new ConnectError("empty txBytes is not allowed", Code.InvalidArgument);
-      const request = create(cosmosTx.SimulateRequestSchema, { txBytes });
-      const result = abciQuery(
-        "/cosmos.tx.v1beta1.Service/Simulate",
-        toBinary(cosmosTx.SimulateRequestSchema, request),
-        ctx.height,
-      );
-      if (result.code !== 0) {
-        throw new ConnectError(plainLog(result.log), grpcCodeOf(result.code, result.codespace));
-      }
-      return fromBinary(cosmosTx.SimulateResponseSchema, result.value);
-    },
-  );
-
-  def<cosmosTx.GetTxRequest, cosmosTx.GetTxResponse>("/cosmos.tx.v1beta1.Service/GetTx", (req) => {
-    if (req.hash === "") throw new ConnectError("request cannot be nil", Code.InvalidArgument);
-    const hash = fromHex(req.hash);
-    if (hash === undefined || hash.length !== 32) {
-      throw new ConnectError(`invalid tx hash "${req.hash}": expected 64 hex digits`, Code.InvalidArgument);
-    }
-    const indexed = app.tx(hash);
-    if (indexed === undefined) throw new ConnectError(`tx not found: ${toHexUpper(hash)}`, Code.NotFound);
-    const init: MessageInitShape<typeof cosmosTx.GetTxResponseSchema> = {
-      txResponse: txResponseOf(app, indexed),
-    };
-    const tx = decodeTx(indexed.tx);
-    if (tx !== undefined) init.tx = tx;
-    return create(cosmosTx.GetTxResponseSchema, init);
-  });
 
   def<cosmosTx.BroadcastTxRequest, cosmosTx.BroadcastTxResponse>(
     "/cosmos.tx.v1beta1.Service/BroadcastTx",
@@ -420,98 +200,6 @@ export function createDispatcher(app: ChainApp): Dispatcher {
     },
   );
 
-  def<cosmosTx.GetTxsEventRequest, cosmosTx.GetTxsEventResponse>(
-    "/cosmos.tx.v1beta1.Service/GetTxsEvent",
-    (req) => {
-      const query = req.query !== "" ? req.query : req.events.join(" AND ");
-      if (query === "") throw new ConnectError("query cannot be empty", Code.InvalidArgument);
-      const limit = req.limit === 0n ? 100n : req.limit;
-      const page = req.page === 0n ? 1n : req.page;
-      let found: IndexedTx[];
-      try {
-        found = app.searchTxs(query, req.orderBy === cosmosTx.OrderBy.DESC ? "desc" : "asc");
-      } catch (error) {
-        throw new ConnectError(error instanceof Error ? error.message : String(error), Code.InvalidArgument);
-      }
-      const start = Number((page - 1n) * limit);
-      const slice = found.slice(start, start + Number(limit));
-      const txs: cosmosTx.Tx[] = [];
-      for (const t of slice) txs.push(decodeTx(t.tx) ?? create(cosmosTx.TxSchema));
-      return create(cosmosTx.GetTxsEventResponseSchema, {
-        txs,
-        txResponses: slice.map((t) => txResponseOf(app, t)),
-        total: BigInt(found.length),
-      });
-    },
-  );
-
-  // ---- cosmos.base.tendermint.v1beta1.Service -----------------------------------------------------
-
-  def("/cosmos.base.tendermint.v1beta1.Service/GetNodeInfo", () =>
-    create(cosmosTendermint.GetNodeInfoResponseSchema, {
-      defaultNodeInfo: create(tendermintP2p.DefaultNodeInfoSchema, {
-        protocolVersion: {
-          p2p: BigInt(P2P_PROTOCOL),
-          block: BigInt(BLOCK_PROTOCOL),
-          app: BigInt(APP_PROTOCOL),
-        },
-        defaultNodeId: toHexLower(app.info.nodeId),
-        listenAddr: "tcp://0.0.0.0:26656",
-        network: app.info.chainId,
-        version: app.info.cometVersion,
-        channels: new Uint8Array(Buffer.from("40202122233038606100", "hex")),
-        moniker: app.info.moniker,
-        other: { txIndex: "on", rpcAddress: "tcp://0.0.0.0:26657" },
-      }),
-      applicationVersion: {
-        name: "perpx",
-        appName: "perpxd",
-        version: app.info.appVersion,
-        gitCommit: "",
-        buildTags: "devnet",
-        goVersion: `node ${process.version}`,
-        buildDeps: [],
-        cosmosSdkVersion: "v0.50",
-      },
-    }),
-  );
-  def("/cosmos.base.tendermint.v1beta1.Service/GetSyncing", () =>
-    create(cosmosTendermint.GetSyncingResponseSchema, { syncing: false }),
-  );
-  def("/cosmos.base.tendermint.v1beta1.Service/GetLatestBlock", () =>
-    create(cosmosTendermint.GetLatestBlockResponseSchema, blockProtos(app, app.latestBlock())),
-  );
-  def<cosmosTendermint.GetBlockByHeightRequest, cosmosTendermint.GetBlockByHeightResponse>(
-    "/cosmos.base.tendermint.v1beta1.Service/GetBlockByHeight",
-    (req) => {
-      if (req.height <= 0n) throw new ConnectError("height must be greater than 0", Code.InvalidArgument);
-      if (req.height > latest()) {
-        throw new ConnectError(
-          "requested block height is bigger then the chain length",
-          Code.InvalidArgument,
-        );
-      }
-      return create(cosmosTendermint.GetBlockByHeightResponseSchema, blockProtos(app, blockAt(req.height)));
-    },
-  );
-  def("/cosmos.base.tendermint.v1beta1.Service/GetLatestValidatorSet", () =>
-    create(cosmosTendermint.GetLatestValidatorSetResponseSchema, validatorsProto(app, latest())),
-  );
-  def<cosmosTendermint.GetValidatorSetByHeightRequest, cosmosTendermint.GetValidatorSetByHeightResponse>(
-    "/cosmos.base.tendermint.v1beta1.Service/GetValidatorSetByHeight",
-    (req) => {
-      if (req.height > latest()) {
-        throw new ConnectError(
-          "requested block height is bigger then the chain length",
-          Code.InvalidArgument,
-        );
-      }
-      return create(
-        cosmosTendermint.GetValidatorSetByHeightResponseSchema,
-        validatorsProto(app, heightOf(req.height)),
-      );
-    },
-  );
   def<cosmosTendermint.ABCIQueryRequest, cosmosTendermint.ABCIQueryResponse>(
     "/cosmos.base.tendermint.v1beta1.Service/ABCIQuery",
     (req) => {
@@ -526,27 +214,6 @@ export function createDispatcher(app: ChainApp): Dispatcher {
       });
     },
   );
-
-  // ---- cosmos.base.node.v1beta1.Service ------------------------------------------------------------
-
-  def("/cosmos.base.node.v1beta1.Service/Config", () =>
-    create(cosmosNode.ConfigResponseSchema, {
-      minimumGasPrice: app.info.minimumGasPrices,
-      pruningKeepRecent: "0",
-      pruningInterval: "0",
-      haltHeight: 0n,
-    }),
-  );
-  def("/cosmos.base.node.v1beta1.Service/Status", () => {
-    const block = app.latestBlock();
-    return create(cosmosNode.StatusResponseSchema, {
-      earliestStoreHeight: app.info.initialHeight,
-      height: block.height,
-      timestamp: timestampFromMs(block.time.getTime()),
-      appHash: block.appHash,
-      validatorHash: block.validatorsHash,
-    });
-  });
 
   return {
     services,

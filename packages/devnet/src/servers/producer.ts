@@ -1,7 +1,7 @@
 /**
  * Block production: a block every `blockTimeMs` (a timer that re-arms after each block, so a slow
- * block never overlaps the next) and on demand (`mine`). Block times come from the wall clock and
- * never repeat or go backwards; the application adds any time advanced through its control.
+ * block never overlaps the next) and on demand (`mine`). Block times come from the wall clock; the
+ * application shifts them by any time advanced through its control and keeps them increasing.
  */
 import type { BlockRecord, ChainApp } from "../app/contract.js";
 
@@ -23,7 +23,6 @@ export class BlockProducer {
   #blockTimeMs: number;
   #timer: NodeJS.Timeout | undefined;
   #running = false;
-  #lastTimeMs: number;
 
   /**
    * @param app - the chain application.
@@ -34,7 +33,6 @@ export class BlockProducer {
     this.#blockTimeMs = validateBlockTime(options.blockTimeMs ?? 1000);
     this.#onError = options.onError ?? (() => undefined);
     this.#now = options.now ?? Date.now;
-    this.#lastTimeMs = app.latestBlock().time.getTime();
   }
 
   /** Milliseconds between blocks (0: on demand only). */
@@ -87,9 +85,7 @@ export class BlockProducer {
   }
 
   #produce(): BlockRecord {
-    const t = Math.max(this.#now(), this.#lastTimeMs + 1);
-    this.#lastTimeMs = t;
-    return this.#app.produceBlock(new Date(t));
+    return this.#app.produceBlock(new Date(this.#now()));
   }
 
   #arm(): void {

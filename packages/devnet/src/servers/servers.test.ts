@@ -71,6 +71,29 @@ beforeAll(async () => {
       ),
     };
   });
+  app.answers.set("/cosmos.base.node.v1beta1.Service/Config", () => ({
+    code: 0,
+    codespace: "",
+    log: "",
+    height: 0n,
+    value: toBinary(
+      cosmosNode.ConfigResponseSchema,
+      create(cosmosNode.ConfigResponseSchema, { minimumGasPrice: "0.025uusdc,25000000000aperpx" }),
+    ),
+  }));
+  app.answers.set("/cosmos.base.tendermint.v1beta1.Service/GetNodeInfo", () => ({
+    code: 0,
+    codespace: "",
+    log: "",
+    height: 0n,
+    value: toBinary(
+      cosmosTendermint.GetNodeInfoResponseSchema,
+      create(cosmosTendermint.GetNodeInfoResponseSchema, {
+        applicationVersion: { version: "v0.0.0-fake" },
+        defaultNodeInfo: { network: "perpx-local-1" },
+      }),
+    ),
+  }));
   const dispatcher = createDispatcher(app);
   producer = new BlockProducer(app, { blockTimeMs: 0, now: () => clock });
   [rest, grpc, evm, faucet, control] = await Promise.all([
@@ -100,6 +123,7 @@ describe("REST", () => {
     expect(config.status).toBe(200);
     expect(config.body.minimum_gas_price).toBe("0.025uusdc,25000000000aperpx");
     expect(config.body.halt_height).toBe("0");
+    expect(config.body.pruning_keep_recent).toBe("");
     const nodeInfo = await getJson(`${rest.url}/cosmos/base/tendermint/v1beta1/node_info`);
     expect(nodeInfo.body.application_version.version).toBe("v0.0.0-fake");
     expect(nodeInfo.body.default_node_info.network).toBe("perpx-local-1");
@@ -143,7 +167,7 @@ describe("REST", () => {
     expect(badJson.body.message).toContain("body");
   });
 
-  it("serves blocks, txs and broadcasts", async () => {
+  it("broadcasts through CheckTx and passes raw ABCI queries through", async () => {
     const txBytes = Buffer.from([1, 2, 3, 4]).toString("base64");
     const sent = await getJson(`${rest.url}/cosmos/tx/v1beta1/txs`, {
       method: "POST",
@@ -151,24 +175,21 @@ describe("REST", () => {
     });
     expect(sent.status).toBe(200);
     expect(sent.body.tx_response.code).toBe(0);
-    const hash = sent.body.tx_response.txhash as string;
+    expect(sent.body.tx_response.txhash).toMatch(/^[0-9A-F]{64}$/);
+    expect(app.pendingTxCount()).toBe(1);
+    const rejected = await getJson(`${rest.url}/cosmos/tx/v1beta1/txs`, {
+      method: "POST",
+      body: JSON.stringify({ tx_bytes: Buffer.from([0xff]).toString("base64"), mode: "BROADCAST_MODE_SYNC" }),
+    });
+    expect(rejected.body.tx_response.code).toBe(4);
     producer.mine(1);
-    const tx = await getJson(`${rest.url}/cosmos/tx/v1beta1/txs/${hash}`);
-    expect(tx.status).toBe(200);
-    expect(tx.body.tx_response.height).toBe("2");
-    const missing = await getJson(`${rest.url}/cosmos/tx/v1beta1/txs/${"00".repeat(32)}`);
-    expect(missing.status).toBe(404);
-    const latest = await getJson(`${rest.url}/cosmos/base/tendermint/v1beta1/blocks/latest`);
-    expect(latest.body.block.header.height).toBe(app.latestBlock().height.toString());
-    expect(latest.body.sdk_block.header.proposer_address).toMatch(/^perpxvalcons1/);
-    const first = await getJson(`${rest.url}/cosmos/base/tendermint/v1beta1/blocks/1`);
-    expect(first.body.block.header.height).toBe("1");
-    const syncing = await getJson(`${rest.url}/cosmos/base/tendermint/v1beta1/syncing`);
-    expect(syncing.body).toEqual({ syncing: false });
-    const search = await getJson(
-      `${rest.url}/cosmos/tx/v1beta1/txs?query=${encodeURIComponent("tx.height=2")}`,
+    expect(app.pendingTxCount()).toBe(0);
+    const abci = await getJson(
+      `${rest.url}/cosmos/base/tendermint/v1beta1/abci_query?path=${encodeURIComponent("/cosmos.bank.v1beta1.Query/Balance")}&data=${Buffer.from(toBinary(cosmosBank.QueryBalanceRequestSchema, create(cosmosBank.QueryBalanceRequestSchema, { address: ALICE, denom: "uusdc" }))).toString("base64")}`,
     );
-    expect(search.body.total).toBe("1");
+    expect(abci.status).toBe(200);
+    expect(abci.body.code).toBe(0);
+    expect(abci.body.height).toBe(app.latestBlock().height.toString());
   });
 
   it("builds perpx routes from the service descriptors", () => {
@@ -203,7 +224,7 @@ describe("gRPC", () => {
       const bank = createClient(cosmosBank.Query, transport);
       expect((await bank.balance({ address: ALICE, denom: "uusdc" })).balance?.amount).toBe("5000");
       const tm = createClient(cosmosTendermint.Service, transport);
-      expect((await tm.getLatestBlock({})).block?.header?.chainId).toBe("perpx-local-1");
+      expect((await tm.getNodeInfo({})).defaultNodeInfo?.network).toBe("perpx-local-1");
     }
   });
 

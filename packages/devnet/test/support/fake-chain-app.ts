@@ -206,7 +206,10 @@ export function createFakeChainApp(options: { genesisTime?: Date; state?: Uint8A
     produceBlock: (time) => {
       const txs = pending;
       pending = [];
-      const block = makeBlock(new Date(time.getTime() + app.advancedMs), txs);
+      // As the contract asks: shifted by advanced time, and always after the latest block.
+      const wanted = time.getTime() + app.advancedMs;
+      const floor = blocks.at(-1)!.time.getTime() + 1;
+      const block = makeBlock(new Date(Math.max(wanted, floor)), txs);
       for (const l of listeners) l(block);
       return block;
     },

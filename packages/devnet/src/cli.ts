@@ -1,0 +1,203 @@
+#!/usr/bin/env node
+/**
+ * `perpx-devnet`: starts a local perpx network in this process.
+ *
+ *   perpx-devnet start [--profile local|testnet|mainnet] [--block-time-ms N] [--state DIR] [--json]
+ *                      [--host HOST] [--port-<server> N] [--faucet-window-ms N]
+ */
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import type { DevnetProfile } from "./app/contract.js";
+import { DEFAULT_PORTS, type Devnet, type DevnetPorts, startDevnet } from "./devnet.js";
+import { DEFAULT_FAUCET_COINS } from "./servers/faucet.js";
+import { TLS_FILES } from "./servers/tls.js";
+
+const PORT_FLAGS: Record<string, keyof DevnetPorts> = {
+  "port-rpc": "rpc",
+  "port-rest": "rest",
+  "port-grpc": "grpc",
+  "port-grpc-tls": "grpcTls",
+  "port-evm": "evm",
+  "port-evm-ws": "evmWs",
+  "port-faucet": "faucet",
+  "port-control": "control",
+};
+
+const HELP = `perpx-devnet: a local perpx network in one process
+
+Usage:
+  perpx-devnet start [options]
+  perpx-devnet --help
+
+Options:
+  --profile <name>        local (default), testnet or mainnet: chain id, EVM chain id, upgrade history
+  --block-time-ms <n>     milliseconds between blocks (default 1000; 0 = only on demand)
+  --state <dir>           persist the state there after every block and resume from it
+  --json                  print one line {"ready":true,"endpoints":{...}} when ready, nothing else
+  --host <host>           interface to bind (default 127.0.0.1)
+  --faucet-window-ms <n>  faucet rate limit: one request per address per n ms (default 10000)
+${Object.entries(PORT_FLAGS)
+  .map(
+    ([flag, key]) =>
+      `  --${`${flag} <n>`.padEnd(22)}port of ${key} (default ${DEFAULT_PORTS[key]}; 0 = a free port)`,
+  )
+  .join("\n")}
+`;
+
+class UsageError extends Error {}
+
+function intFlag(name: string, value: string | undefined, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) > max) {
+    throw new UsageError(`--${name} must be an integer from 0 to ${max}, got "${value}"`);
+  }
+  return Number(value);
+}
+
+function parse(argv: string[]) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      help: { type: "boolean", short: "h" },
+      profile: { type: "string" },
+      "block-time-ms": { type: "string" },
+      state: { type: "string" },
+      json: { type: "boolean" },
+      host: { type: "string" },
+      "faucet-window-ms": { type: "string" },
+      ...Object.fromEntries(Object.keys(PORT_FLAGS).map((flag) => [flag, { type: "string" as const }])),
+    },
+  });
+  return { values: values as Record<string, string | boolean | undefined>, positionals };
+}
+
+function banner(devnet: Devnet, startedMs: number): string {
+  const e = devnet.endpoints;
+  const rows: Array<[string, string]> = [
+    ["CometBFT RPC", `${e.rpc}  (WebSocket ${e.rpcWebsocket})`],
+    ["REST", e.rest],
+    ["gRPC", `${e.grpc}  (h2c)`],
+    ["gRPC TLS", `${e.grpcTls}`],
+    ["EVM JSON-RPC", `${e.evm}  (WebSocket ${e.evmWs})`],
+    ["Faucet", `${e.faucet}/faucet/tokens`],
+    ["Control", `${e.control}/devnet/status`],
+  ];
+  const faucet = DEFAULT_FAUCET_COINS.map((c) => `${c.amount} ${c.denom}`).join(" + ");
+  const lines = [
+    `perpx devnet ready in ${startedMs} ms: chain ${devnet.chainId} (EVM chain id ${devnet.evmChainId}, profile ${devnet.profile})`,
+    "",
+    ...rows.map(([name, url]) => `  ${name.padEnd(14)}${url}`),
+    "",
+    `  Faucet credits ${faucet} per request.`,
+    devnet.stateDir === undefined
+      ? "  State: in memory (use --state DIR to keep it)."
+      : `  State: ${devnet.stateDir} (written after every block).`,
+    "",
+    "Test accounts (public keys: never use them outside a devnet):",
+    ...devnet.accounts.flatMap((a) => [
+      `  ${a.name.padEnd(6)}${a.address}  ${a.balances.map((b) => `${b.amount}${b.denom}`).join(", ")}`,
+      `        ${a.mnemonic}`,
+    ]),
+    "",
+    devnet.stateDir === undefined
+      ? `gRPC TLS CA certificate (trust it as a CA to call ${e.grpcTls}):\n${devnet.caPem.trimEnd()}`
+      : `gRPC TLS CA certificate: ${join(devnet.stateDir, TLS_FILES.cert)}`,
+    "",
+    "Press Ctrl-C to stop.",
+  ];
+  return lines.join("\n");
+}
+
+async function start(values: Record<string, string | boolean | undefined>): Promise<void> {
+  const json = values.json === true;
+  const began = performance.now();
+  const profile = (values.profile as string | undefined) ?? "local";
+  if (profile !== "local" && profile !== "testnet" && profile !== "mainnet") {
+    throw new UsageError(`--profile must be local, testnet or mainnet, got "${profile}"`);
+  }
+  const ports: Partial<DevnetPorts> = {};
+  for (const [flag, key] of Object.entries(PORT_FLAGS)) {
+    const port = intFlag(flag, values[flag] as string | undefined, 65535);
+    if (port !== undefined) ports[key] = port;
+  }
+  const blockTimeMs = intFlag("block-time-ms", values["block-time-ms"] as string | undefined);
+  const faucetWindowMs = intFlag("faucet-window-ms", values["faucet-window-ms"] as string | undefined);
+  const devnet = await startDevnet({
+    profile: profile as DevnetProfile,
+    ports,
+    ...(blockTimeMs === undefined ? {} : { blockTimeMs }),
+    ...(faucetWindowMs === undefined ? {} : { faucetWindowMs }),
+    ...(typeof values.state === "string" ? { stateDir: values.state } : {}),
+    ...(typeof values.host === "string" ? { host: values.host } : {}),
+    onError: (error) =>
+      console.error(`perpx-devnet: ${error instanceof Error ? error.message : String(error)}`),
+  });
+  const startedMs = Math.round(performance.now() - began);
+  if (json) {
+    console.log(
+      JSON.stringify({
+        ready: true,
+        endpoints: devnet.endpoints,
+        chainId: devnet.chainId,
+        evmChainId: devnet.evmChainId,
+        stateDir: devnet.stateDir ?? null,
+        caPem: devnet.caPem,
+        startedMs,
+      }),
+    );
+  } else {
+    console.log(banner(devnet, startedMs));
+  }
+
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      process.exit(130);
+    }
+    stopping = true;
+    if (!json) console.log(`\n${signal}: stopping...`);
+    devnet.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(
+          `perpx-devnet: stopping failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
+}
+
+async function main(argv: string[]): Promise<void> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    console.error(`perpx-devnet: ${(error as Error).message}\n\n${HELP}`);
+    process.exit(2);
+  }
+  const { values, positionals } = parsed;
+  if (values.help === true || positionals.length === 0) {
+    console.log(HELP);
+    process.exit(positionals.length === 0 && values.help !== true ? 2 : 0);
+  }
+  const [command, ...rest] = positionals;
+  if (command !== "start" || rest.length > 0) {
+    console.error(`perpx-devnet: unknown command "${positionals.join(" ")}"\n\n${HELP}`);
+    process.exit(2);
+  }
+  try {
+    await start(values);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (values.json === true) console.log(JSON.stringify({ ready: false, error: message }));
+    console.error(`perpx-devnet: ${message}`);
+    process.exit(error instanceof UsageError ? 2 : 1);
+  }
+}
+
+void main(process.argv.slice(2));

@@ -1,0 +1,352 @@
+/**
+ * `startDevnet`: the whole local network in this process. Creates (or resumes) the chain
+ * application, starts every server, produces blocks, and persists the state after every block when
+ * a state directory is given.
+ */
+import { mkdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { NATIVE_DENOM, USDC_DENOM } from "@perpx/core";
+import { createChainApp } from "./app/app.js";
+import type { BlockRecord, CreateChainApp, DevnetProfile, PersistentChainApp } from "./app/contract.js";
+import { GENESIS_ACCOUNTS, GENESIS_NATIVE_BALANCE, GENESIS_USDC_BALANCE } from "./app/genesis-accounts.js";
+import { type ControlRouter, type ControlServer, startControlServer } from "./servers/control.js";
+import { createDispatcher } from "./servers/dispatch.js";
+import { type EvmServers, startEvmServers } from "./servers/evm.js";
+import {
+  DEFAULT_FAUCET_COINS,
+  type FaucetCoin,
+  type FaucetServer,
+  startFaucetServer,
+} from "./servers/faucet.js";
+import { type GrpcServers, startGrpcServers } from "./servers/grpc.js";
+import { BlockProducer } from "./servers/producer.js";
+import { type RestServer, startRestServer } from "./servers/rest.js";
+import { type RpcServer, startRpcServer } from "./servers/rpc.js";
+import { loadOrCreateTls, writeFileAtomic } from "./servers/tls.js";
+
+/** The port of every server. */
+export interface DevnetPorts {
+  /** CometBFT JSON-RPC, HTTP and WebSocket (`/websocket`). @default 26657 */
+  rpc: number;
+  /** Cosmos REST. @default 1317 */
+  rest: number;
+  /** gRPC over plain HTTP/2 (h2c). @default 9090 */
+  grpc: number;
+  /** gRPC over TLS. @default 9091 */
+  grpcTls: number;
+  /** EVM JSON-RPC over HTTP. @default 8545 */
+  evm: number;
+  /** EVM JSON-RPC over WebSocket. @default 8546 */
+  evmWs: number;
+  /** Faucet. @default 8000 */
+  faucet: number;
+  /** Devnet control. @default 26659 */
+  control: number;
+}
+
+/** The default ports (see the README); `0` anywhere picks a free port. */
+export const DEFAULT_PORTS: Readonly<DevnetPorts> = Object.freeze({
+  rpc: 26657,
+  rest: 1317,
+  grpc: 9090,
+  grpcTls: 9091,
+  evm: 8545,
+  evmWs: 8546,
+  faucet: 8000,
+  control: 26659,
+});
+
+/** The URL of every server of a running devnet. */
+export interface DevnetEndpoints {
+  /** CometBFT JSON-RPC over HTTP, e.g. `http://127.0.0.1:26657`. */
+  rpc: string;
+  /** CometBFT JSON-RPC over WebSocket, e.g. `ws://127.0.0.1:26657/websocket`. */
+  rpcWebsocket: string;
+  /** Cosmos REST, e.g. `http://127.0.0.1:1317`. */
+  rest: string;
+  /** gRPC over h2c, e.g. `http://127.0.0.1:9090`. */
+  grpc: string;
+  /** gRPC over TLS, e.g. `https://127.0.0.1:9091` (trust {@link Devnet.caPem}). */
+  grpcTls: string;
+  /** EVM JSON-RPC over HTTP, e.g. `http://127.0.0.1:8545`. */
+  evm: string;
+  /** EVM JSON-RPC over WebSocket, e.g. `ws://127.0.0.1:8546`. */
+  evmWs: string;
+  /** Faucet base URL; POST `${faucet}/faucet/tokens`. */
+  faucet: string;
+  /** Devnet control base URL; routes under `${control}/devnet/...`. */
+  control: string;
+}
+
+/** A funded test account of the devnet (its keys are public: never use them elsewhere). */
+export interface DevnetAccount {
+  name: string;
+  /** The 24-word mnemonic; index 0 of path m/44'/118'/0'/0/0 is the account. */
+  mnemonic: string;
+  /** bech32 address, `perpx1...`. */
+  address: string;
+  /** Genesis balances. */
+  balances: Array<{ denom: string; amount: bigint }>;
+}
+
+/** Options of {@link startDevnet}. */
+export interface StartDevnetOptions {
+  /** Chain id, EVM chain id and upgrade history. @default "local" */
+  profile?: DevnetProfile;
+  /** Milliseconds between blocks; 0 produces blocks only on demand (control `POST /devnet/blocks`). @default 1000 */
+  blockTimeMs?: number;
+  /**
+   * Directory for the state (written atomically after every block and reloaded on start) and the
+   * cached TLS certificate. Without it the devnet lives in memory.
+   */
+  stateDir?: string;
+  /** Interface every server binds. @default "127.0.0.1" */
+  host?: string;
+  /** Ports by server; `"free"` (or 0 for one server) picks free ports. @default {@link DEFAULT_PORTS} */
+  ports?: Partial<DevnetPorts> | "free";
+  /** Genesis time of a new chain. @default the current time */
+  genesisTime?: Date;
+  /** Coins the faucet credits per request. @default 1,000 USDC and 10 PERPX */
+  faucetCoins?: readonly FaucetCoin[];
+  /** Faucet rate limit: one request per address per this many milliseconds (0: none). @default 10000 */
+  faucetWindowMs?: number;
+  /** How long `broadcast_tx_commit` waits for its block. @default 10000 */
+  broadcastTxCommitTimeoutMs?: number;
+  /** Called with errors that happen in the background (block production, persistence). */
+  onError?: (error: unknown) => void;
+  /** Extra control routes (later features register theirs here). */
+  controlRoutes?: (
+    router: ControlRouter,
+    devnet: { app: PersistentChainApp; producer: BlockProducer },
+  ) => void;
+  /** The chain application factory. @default the devnet's own application */
+  createApp?: CreateChainApp;
+}
+
+/** A running devnet. */
+export interface Devnet {
+  readonly profile: DevnetProfile;
+  readonly chainId: string;
+  readonly evmChainId: number;
+  readonly endpoints: DevnetEndpoints;
+  readonly ports: DevnetPorts;
+  /** PEM of the CA that signs the gRPC TLS certificate (pass as `ca` to a TLS client). */
+  readonly caPem: string;
+  /** The funded test accounts. */
+  readonly accounts: readonly DevnetAccount[];
+  /** The state directory, when the devnet persists. */
+  readonly stateDir: string | undefined;
+  /** The chain application (for in-process tests). */
+  readonly app: PersistentChainApp;
+  /** The block producer: `mine(n)`, `setBlockTimeMs(ms)`. */
+  readonly producer: BlockProducer;
+  /** Produces `count` blocks now. */
+  mine(count?: number): BlockRecord[];
+  /** Stops block production and every server, and writes the state a last time. */
+  stop(): Promise<void>;
+}
+
+/** The file of the chain state in the state directory. */
+export const STATE_FILE = "state.bin";
+
+function resolvePorts(ports: StartDevnetOptions["ports"]): DevnetPorts {
+  if (ports === "free") {
+    return { rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0 };
+  }
+  const merged = { ...DEFAULT_PORTS, ...(ports ?? {}) };
+  for (const [name, port] of Object.entries(merged)) {
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      throw new RangeError(`ports.${name} must be an integer from 0 to 65535, got ${String(port)}`);
+    }
+  }
+  return merged;
+}
+
+function readState(dir: string): Uint8Array | undefined {
+  try {
+    return new Uint8Array(readFileSync(join(dir, STATE_FILE)));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Starts a devnet in this process and resolves when every server listens.
+ *
+ * @param options - profile, block time, state directory, ports and faucet settings.
+ * @returns the running devnet: endpoints, CA PEM, test accounts and `stop()`.
+ * @throws when a port is taken (the message names the server), or the state cannot be read.
+ * @example
+ * ```ts
+ * import { startDevnet } from "@perpx/devnet";
+ * const devnet = await startDevnet({ ports: "free", blockTimeMs: 100 });
+ * const client = await StargateClient.connect(devnet.endpoints.rpc);
+ * await devnet.stop();
+ * ```
+ */
+export async function startDevnet(options: StartDevnetOptions = {}): Promise<Devnet> {
+  const profile = options.profile ?? "local";
+  const host = options.host ?? "127.0.0.1";
+  const ports = resolvePorts(options.ports);
+  const stateDir = options.stateDir === undefined ? undefined : resolve(options.stateDir);
+  const onError = options.onError ?? (() => undefined);
+
+  if (stateDir !== undefined) mkdirSync(stateDir, { recursive: true });
+  const state = stateDir === undefined ? undefined : readState(stateDir);
+  const createApp = options.createApp ?? createChainApp;
+  const app = createApp({
+    profile,
+    genesisTime: options.genesisTime ?? new Date(),
+    ...(state === undefined ? {} : { state }),
+  });
+
+  const persist = () => {
+    if (stateDir === undefined) return;
+    try {
+      writeFileAtomic(join(stateDir, STATE_FILE), app.exportState());
+    } catch (error) {
+      onError(error);
+    }
+  };
+  const unsubscribePersist = stateDir === undefined ? () => undefined : app.onBlock(() => persist());
+  if (state === undefined) persist();
+
+  const tls = loadOrCreateTls(stateDir);
+  const dispatcher = createDispatcher(app);
+  const producer = new BlockProducer(app, { blockTimeMs: options.blockTimeMs ?? 1000, onError });
+
+  const started: Array<{ close(): Promise<void> }> = [];
+  const track = async <T extends { close(): Promise<void> }>(
+    name: string,
+    port: number,
+    start: Promise<T>,
+  ) => {
+    try {
+      const server = await start;
+      started.push(server);
+      return server;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const reason = code === "EADDRINUSE" ? `port ${port} is already in use` : (error as Error).message;
+      throw new Error(`the ${name} server could not start: ${reason}`, { cause: error });
+    }
+  };
+
+  let rpc: RpcServer;
+  let rest: RestServer;
+  let grpc: GrpcServers;
+  let evm: EvmServers;
+  let faucet: FaucetServer;
+  let control: ControlServer;
+  let endpoints: DevnetEndpoints | undefined;
+  try {
+    [rpc, rest, grpc, evm, faucet] = await Promise.all([
+      track(
+        "CometBFT RPC",
+        ports.rpc,
+        startRpcServer({
+          app,
+          host,
+          port: ports.rpc,
+          ...(options.broadcastTxCommitTimeoutMs === undefined
+            ? {}
+            : { broadcastTxCommitTimeoutMs: options.broadcastTxCommitTimeoutMs }),
+        }),
+      ),
+      track("REST", ports.rest, startRestServer({ dispatcher, host, port: ports.rest })),
+      track(
+        "gRPC",
+        ports.grpc,
+        startGrpcServers({ dispatcher, tls, host, port: ports.grpc, tlsPort: ports.grpcTls }),
+      ),
+      track(
+        "EVM JSON-RPC",
+        ports.evm,
+        startEvmServers({ app, dispatcher, host, port: ports.evm, wsPort: ports.evmWs }),
+      ),
+      track(
+        "faucet",
+        ports.faucet,
+        startFaucetServer({
+          control: app.control,
+          host,
+          port: ports.faucet,
+          coins: options.faucetCoins ?? DEFAULT_FAUCET_COINS,
+          rateLimitWindowMs: options.faucetWindowMs ?? 10_000,
+        }),
+      ),
+    ]);
+    control = await track(
+      "control",
+      ports.control,
+      startControlServer({
+        app,
+        producer,
+        host,
+        port: ports.control,
+        routes: (router) => options.controlRoutes?.(router, { app, producer }),
+        status: () => ({ endpoints, stateDir: stateDir ?? null }),
+      }),
+    );
+  } catch (error) {
+    unsubscribePersist();
+    await Promise.allSettled(started.map((s) => s.close()));
+    throw error;
+  }
+
+  endpoints = {
+    rpc: rpc.url,
+    rpcWebsocket: rpc.websocketUrl,
+    rest: rest.url,
+    grpc: grpc.url,
+    grpcTls: grpc.tlsUrl,
+    evm: evm.url,
+    evmWs: evm.wsUrl,
+    faucet: faucet.url,
+    control: control.url,
+  };
+  producer.start();
+
+  let stopping: Promise<void> | undefined;
+  const info = app.info;
+  return {
+    profile,
+    chainId: info.chainId,
+    evmChainId: info.evmChainId,
+    endpoints,
+    ports: {
+      rpc: rpc.port,
+      rest: rest.port,
+      grpc: grpc.port,
+      grpcTls: grpc.tlsPort,
+      evm: evm.port,
+      evmWs: evm.wsPort,
+      faucet: faucet.port,
+      control: control.port,
+    },
+    caPem: tls.cert,
+    accounts: GENESIS_ACCOUNTS.map((a) => ({
+      name: a.name,
+      mnemonic: a.mnemonic,
+      address: a.address,
+      balances: [
+        { denom: NATIVE_DENOM, amount: GENESIS_NATIVE_BALANCE },
+        { denom: USDC_DENOM, amount: GENESIS_USDC_BALANCE },
+      ],
+    })),
+    stateDir,
+    app,
+    producer,
+    mine: (count = 1) => producer.mine(count),
+    stop: () => {
+      stopping ??= (async () => {
+        producer.stop();
+        await Promise.allSettled(started.map((s) => s.close()));
+        unsubscribePersist();
+        persist();
+      })();
+      return stopping;
+    },
+  };
+}
