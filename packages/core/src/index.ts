@@ -62,12 +62,14 @@ export {
 } from "./ibc.js";
 export {
   type Denom,
+  FAUCET_TOKENS_PATH,
   type GasPrice,
   getNetwork,
   INDEXER_PROTOCOL_VERSION,
   INDEXER_WS_PATH,
   isNetworkName,
   local,
+  MCP_PATH,
   MINIMUM_GAS_PRICES,
   mainnet,
   NATIVE_DECIMALS,
@@ -77,6 +79,7 @@ export {
   NETWORKS,
   type Network,
   type NetworkName,
+  NODE_RPC_WEBSOCKET_PATH,
   networkByChainId,
   QUOTE_ATOMIC_RESOLUTION,
   SHORT_BLOCK_WINDOW,

@@ -1,16 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { isUnknownNetworkError, UnknownNetworkError } from "./errors.js";
 import {
+  FAUCET_TOKENS_PATH,
   getNetwork,
   INDEXER_PROTOCOL_VERSION,
   INDEXER_WS_PATH,
   isNetworkName,
   local,
+  MCP_PATH,
   MINIMUM_GAS_PRICES,
   mainnet,
   NATIVE_DECIMALS,
   NATIVE_DENOM,
   NETWORKS,
+  NODE_RPC_WEBSOCKET_PATH,
   networkByChainId,
   SHORT_BLOCK_WINDOW,
   STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS,
@@ -69,6 +72,11 @@ describe("network presets", () => {
     expect(STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS).toBe(2000);
     expect(INDEXER_PROTOCOL_VERSION).toBe("v4");
     expect(INDEXER_WS_PATH).toBe("/v4/ws");
+    expect([NODE_RPC_WEBSOCKET_PATH, FAUCET_TOKENS_PATH, MCP_PATH]).toEqual([
+      "/websocket",
+      "/faucet/tokens",
+      "/mcp",
+    ]);
     for (const network of [mainnet, testnet, local]) {
       expect(network.shortBlockWindow).toBe(20);
       expect(network.statefulOrderTimeWindowSeconds).toBe(8_208_000);

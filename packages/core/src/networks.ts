@@ -191,6 +191,34 @@ export const INDEXER_PROTOCOL_VERSION = "v4";
 export const INDEXER_WS_PATH = "/v4/ws";
 
 /**
+ * The path of the CometBFT JSON-RPC WebSocket below `{node_rpc_url}`.
+ *
+ * @example
+ * ```ts
+ * `ws://127.0.0.1:26657${NODE_RPC_WEBSOCKET_PATH}`; // "ws://127.0.0.1:26657/websocket"
+ * ```
+ */
+export const NODE_RPC_WEBSOCKET_PATH = "/websocket";
+/**
+ * The faucet's request path below `{faucet_url}` (`POST`, JSON body `{ "address": ... }`).
+ *
+ * @example
+ * ```ts
+ * `http://127.0.0.1:8000${FAUCET_TOKENS_PATH}`; // "http://127.0.0.1:8000/faucet/tokens"
+ * ```
+ */
+export const FAUCET_TOKENS_PATH = "/faucet/tokens";
+/**
+ * The agent (MCP) server's Streamable HTTP path below `{mcp_url}`.
+ *
+ * @example
+ * ```ts
+ * `https://mcp.example.com${MCP_PATH}`; // "https://mcp.example.com/mcp"
+ * ```
+ */
+export const MCP_PATH = "/mcp";
+
+/**
  * A network preset: every constant of the specification for one network, plus default endpoints
  * (only the local devnet has any; mainnet and testnet endpoints come from the caller or the
  * environment, see {@link resolveNetwork}).
