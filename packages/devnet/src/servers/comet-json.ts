@@ -152,9 +152,9 @@ export function blockResponseJson(app: ChainApp, block: BlockRecord): Json {
   return { block_id: blockIdJson(block.hash), block: blockJson(app, block) };
 }
 
-/** The app hash after `block` was executed: the next block's header app hash, or the latest known. */
+/** The app hash after `block` was executed (`resultAppHash`; else the next block's header app hash). */
 export function appHashAfter(app: ChainApp, block: BlockRecord): Uint8Array {
-  return app.block(block.height + 1n)?.appHash ?? app.latestBlock().appHash;
+  return block.resultAppHash ?? app.block(block.height + 1n)?.appHash ?? app.latestBlock().appHash;
 }
 
 /** Consensus parameters as CometBFT prints them (genesis and block results). */

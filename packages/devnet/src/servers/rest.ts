@@ -15,13 +15,13 @@ import {
   type DescField,
   type DescMessage,
   type DescMethod,
-  fromJson,
   type JsonObject,
   type JsonValue,
+  type Message,
   ScalarType,
-  toJson,
 } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { fromCosmosJson, toCosmosJson } from "@perpx/proto";
 import type { Dispatcher } from "./dispatch.js";
 import { HEIGHT_HEADER } from "./grpc.js";
 import { closeServer, listen, readBody, sendCorsPreflight, sendJson, urlOf } from "./http.js";
@@ -345,7 +345,7 @@ export interface RestServer {
 export async function startRestServer(options: RestServerOptions): Promise<RestServer> {
   const { dispatcher } = options;
   const routes = buildRoutes(dispatcher);
-  const jsonWrite = {
+  const _jsonWrite = {
     registry: dispatcher.registry,
     useProtoFieldName: true,
     alwaysEmitImplicit: true,
@@ -382,7 +382,7 @@ export async function startRestServer(options: RestServerOptions): Promise<RestS
     }
     const { route } = match;
     const input = route.method.input;
-    let request: ReturnType<typeof fromJson>;
+    let request: Message;
     try {
       let json: JsonObject = {};
       if (route.body) {
@@ -401,7 +401,7 @@ export async function startRestServer(options: RestServerOptions): Promise<RestS
       for (const [name, value] of match.pathFields) setParam(input, json, name, value);
       for (const [name, value] of url.searchParams) setParam(input, json, name, value);
       try {
-        request = fromJson(input, json, { registry: dispatcher.registry });
+        request = fromCosmosJson(input, json);
       } catch (error) {
         throw new BadRequest(route.body ? "body" : "query", (error as Error).message);
       }
@@ -433,7 +433,7 @@ export async function startRestServer(options: RestServerOptions): Promise<RestS
     }
     try {
       const result = dispatcher.call(route.method, request, height === undefined ? {} : { height });
-      const body = toJson(route.method.output, result.response, jsonWrite);
+      const body = toCosmosJson(route.method.output, result.response);
       sendJson(res, 200, body, { [HEIGHT_HEADER]: result.height.toString() });
     } catch (error) {
       const e = ConnectError.from(error);
