@@ -8,6 +8,7 @@
  * simulation and the delivery of the same body pay exactly the same.
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { sha256 } from "@noble/hashes/sha2.js";
 import { cosmosSecp256k1, cosmosTx, cosmosTxSigning } from "@perpx/proto";
 import { accAddressBytes, bech32Of } from "./addresses.js";
 import { bytesEqual, toBase64 } from "./codec.js";
@@ -29,6 +30,11 @@ export interface AnteDeps {
   readonly accountPlus: AccountPlusKeeper;
   /** The node's minimum gas prices (checked in CheckTx only, as the SDK's mempool does). */
   readonly minGasPrices: readonly DecCoin[];
+  /**
+   * Signatures already verified (key: algorithm, key, SHA-256 of the sign bytes, signature). A pure
+   * memo: CheckTx fills it, delivery of the same tx skips the second verification.
+   */
+  readonly verified?: Set<string>;
 }
 
 /** The SDK's upper bound on a tx's gas limit. */
@@ -171,7 +177,7 @@ export function runAnte(ctx: Context, tx: DecodedTx, policy: TxPolicy, deps: Ant
         `account sequence mismatch, expected ${account.sequence}, got ${sequence}`,
       );
     }
-    if (!simulate) verify(ctx, tx, account, info, i);
+    if (!simulate) verify(ctx, tx, account, info, i, deps.verified);
     const bump = !timestamp && policy.checkSequence;
     deps.auth.setAccount(ctx, bump ? { ...account, sequence: account.sequence + 1n } : account);
   });
@@ -183,6 +189,7 @@ function verify(
   account: Account,
   info: cosmosTx.SignerInfo,
   index: number,
+  verified: Set<string> | undefined,
 ): void {
   const failure = (detail?: string) =>
     abciError(
@@ -206,7 +213,13 @@ function verify(
     }),
   );
   const signature = tx.raw.signatures[index] as Uint8Array;
+  const memo =
+    verified === undefined
+      ? undefined
+      : `${account.pubKey.algo}:${toBase64(account.pubKey.key)}:${toBase64(sha256(signDoc))}:${toBase64(signature)}`;
+  if (memo !== undefined && verified?.has(memo)) return;
   if (!verifySignature(account.pubKey.algo, account.pubKey.key, signDoc, signature)) throw failure();
+  if (memo !== undefined) verified?.add(memo);
 }
 
 function deductFee(ctx: Context, tx: DecodedTx, signers: readonly Uint8Array[], deps: AnteDeps): void {

@@ -23,6 +23,11 @@ import { createChainApp } from "./app.js";
 import type { PersistentChainApp, TxResult } from "./contract.js";
 import { GENESIS_ACCOUNTS, GENESIS_USDC_BALANCE } from "./genesis-accounts.js";
 
+/** SIGN_MODE_UNSPECIFIED, as cosmjs's simulation sends it (cosmjs types its own enum). */
+const UNSPECIFIED_MODE = cosmosTxSigning.SignMode.UNSPECIFIED as number as Parameters<
+  typeof makeAuthInfoBytes
+>[5];
+
 const GENESIS_TIME = new Date("2026-01-01T00:00:00Z");
 const CHAIN_ID = "perpx-local-1";
 const [ALICE, BOB, CARL] = GENESIS_ACCOUNTS.map((a) => a.address) as [string, string, string];
@@ -491,7 +496,7 @@ describe("simulation", () => {
           0,
           undefined,
           undefined,
-          cosmosTxSigning.SignMode.UNSPECIFIED,
+          UNSPECIFIED_MODE,
         ),
         signatures: [new Uint8Array()],
       }),

@@ -100,6 +100,8 @@ export class ChainApplication implements PersistentChainApp {
   private lastAppHash: Uint8Array = EMPTY;
   private pendingEvents: AbciEvent[] = [];
   private genesisDoc = "";
+  /** Signatures verified by CheckTx since the last block (see `AnteDeps.verified`). */
+  private readonly verified = new Set<string>();
 
   private constructor(
     options: ChainAppOptions,
@@ -315,7 +317,11 @@ export class ChainApplication implements PersistentChainApp {
         events: anteEvents,
         kv: txBranch,
       });
-      runAnte(anteCtx, tx, policy, { ...this.set.keepers, minGasPrices: this.config.minGasPrices });
+      runAnte(anteCtx, tx, policy, {
+        ...this.set.keepers,
+        minGasPrices: this.config.minGasPrices,
+        verified: this.verified,
+      });
     } catch (error) {
       return this.failure(error, gasWanted, meter.consumed, []);
     }
@@ -502,6 +508,7 @@ export class ChainApplication implements PersistentChainApp {
     this.addBlock(record, encodeBlock(record));
     this.mempool = [];
     this.mempoolHashes.clear();
+    this.verified.clear();
     this.pending = new CacheStore(this.root);
     for (const listener of this.listeners) {
       try {

@@ -28,9 +28,10 @@ export function keyAlgoOf(typeUrl: string): KeyAlgo | undefined {
   return undefined;
 }
 
-/** True when `key` is a valid 33-byte compressed secp256k1 point. */
+/** True when `key` is a valid 33-byte compressed secp256k1 point (decoded once, then cached). */
 export function isValidCompressedKey(key: Uint8Array): boolean {
   if (key.length !== 33) return false;
+  if (keyCache.has(keyId(key))) return true;
   try {
     secp256k1.Point.fromBytes(key);
     return true;
@@ -49,6 +50,72 @@ export function addressOfKey(algo: KeyAlgo, key: Uint8Array): Uint8Array {
   return keccak_256(uncompressed.subarray(1)).subarray(12);
 }
 
+type Point = ReturnType<typeof secp256k1.Point.fromBytes>;
+
+/** A decoded public key and how often it was used; hot keys get precomputed multiplication tables. */
+interface CachedKey {
+  point: Point;
+  uses: number;
+  window: number;
+}
+
+/** Keys kept decoded (oldest dropped first). */
+const KEY_CACHE_SIZE = 4096;
+const keyCache = new Map<string, CachedKey>();
+
+/**
+ * The decoded point of a compressed key, from a bounded cache. From the 4th use the point gets a
+ * 4-bit wNAF table (~12 ms once, then ~4× faster), from the 64th an 8-bit one (~70 ms once, ~7×).
+ * A pure speed-up: results are those of a plain decode.
+ */
+function keyId(key: Uint8Array): string {
+  return Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString("latin1");
+}
+
+function cachedPoint(key: Uint8Array): Point {
+  const id = keyId(key);
+  let entry = keyCache.get(id);
+  if (entry === undefined) {
+    entry = { point: secp256k1.Point.fromBytes(key), uses: 0, window: 0 };
+    if (keyCache.size >= KEY_CACHE_SIZE) {
+      const oldest = keyCache.keys().next().value;
+      if (oldest !== undefined) keyCache.delete(oldest);
+    }
+    keyCache.set(id, entry);
+  }
+  entry.uses++;
+  const want = entry.uses >= 64 ? 8 : entry.uses >= 4 ? 4 : 0;
+  if (want > entry.window) {
+    // Precomputed tables live with the point object; a new object gets the wider window.
+    entry.point = secp256k1.Point.fromBytes(key);
+    entry.point.precompute(want);
+    entry.window = want;
+  }
+  return entry.point;
+}
+
+/**
+ * ECDSA verification over secp256k1 of a 32-byte digest: r and s in [1, n), s ≤ n/2 (low-S), and
+ * (h·s⁻¹)·G + (r·s⁻¹)·P has x ≡ r (mod n). The same checks as `secp256k1.verify(sig, digest, key,
+ * { prehash: false, lowS: true })`, with cached keys.
+ */
+function verifyDigest(key: Uint8Array, digest: Uint8Array, signature: Uint8Array): boolean {
+  const { Point } = secp256k1;
+  const Fn = Point.Fn;
+  const sig = secp256k1.Signature.fromBytes(signature, "compact");
+  if (sig.hasHighS()) return false;
+  const P = cachedPoint(key);
+  if (P.is0()) return false;
+  let h = 0n;
+  for (const byte of digest) h = (h << 8n) | BigInt(byte);
+  const is = Fn.inv(sig.s);
+  const u1 = Fn.create(Fn.create(h) * is);
+  const u2 = Fn.create(sig.r * is);
+  const R = Point.BASE.multiplyUnsafe(u1).add(P.multiplyUnsafe(u2));
+  if (R.is0()) return false;
+  return Fn.create(R.toAffine().x) === sig.r;
+}
+
 /**
  * Verifies a SIGN_MODE_DIRECT signature over `signBytes` (the SignDoc bytes).
  * secp256k1: ECDSA over SHA-256, exactly 64 bytes r||s, low-S. eth_secp256k1: ECDSA over Keccak-256,
@@ -63,13 +130,10 @@ export function verifySignature(
   try {
     if (algo === "secp256k1") {
       if (signature.length !== 64) return false;
-      return secp256k1.verify(signature, sha256(signBytes), key, { prehash: false, lowS: true });
+      return verifyDigest(key, sha256(signBytes), signature);
     }
     if (signature.length !== 64 && signature.length !== 65) return false;
-    return secp256k1.verify(signature.subarray(0, 64), keccak_256(signBytes), key, {
-      prehash: false,
-      lowS: true,
-    });
+    return verifyDigest(key, keccak_256(signBytes), signature.subarray(0, 64));
   } catch {
     return false;
   }

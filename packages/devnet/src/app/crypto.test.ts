@@ -1,0 +1,63 @@
+import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { addressOfKey, verifySignature } from "./crypto.js";
+
+const N = secp256k1.Point.Fn.ORDER;
+
+describe("signature verification", () => {
+  it("property: agrees with noble's verify on valid, tampered, high-S and foreign signatures", () => {
+    const keys = [1, 2, 3].map((i) => sha256(new Uint8Array([i])));
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 0, maxLength: 200 }),
+        fc.integer({ min: 0, max: 2 }),
+        fc.integer({ min: 0, max: 2 }),
+        fc.constantFrom("none", "flip", "highS", "zero"),
+        fc.nat(63),
+        (message, signerIndex, keyIndex, tamper, position) => {
+          const secret = keys[signerIndex] as Uint8Array;
+          const key = secp256k1.getPublicKey(keys[keyIndex] as Uint8Array, true);
+          const digest = sha256(message);
+          let sig = secp256k1.sign(digest, secret, { prehash: false });
+          if (tamper === "flip") {
+            sig = sig.slice();
+            sig[position] = (sig[position] as number) ^ 1;
+          } else if (tamper === "highS") {
+            const s = BigInt(`0x${Buffer.from(sig.subarray(32)).toString("hex")}`);
+            const high = (N - s).toString(16).padStart(64, "0");
+            sig = new Uint8Array([...sig.subarray(0, 32), ...Buffer.from(high, "hex")]);
+          } else if (tamper === "zero") {
+            sig = new Uint8Array(64);
+          }
+          const reference = (() => {
+            try {
+              return secp256k1.verify(sig, digest, key, { prehash: false, lowS: true });
+            } catch {
+              return false;
+            }
+          })();
+          expect(verifySignature("secp256k1", key, message, sig)).toBe(reference);
+          // Repeat use (cached and precomputed key) gives the same answer.
+          for (let i = 0; i < 5; i++) expect(verifySignature("secp256k1", key, message, sig)).toBe(reference);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("eth_secp256k1: Keccak-256 digest, 64 or 65 bytes, and the Ethereum address", () => {
+    const secret = sha256(new Uint8Array([9]));
+    const key = secp256k1.getPublicKey(secret, true);
+    const message = new TextEncoder().encode("sign doc");
+    const sig = secp256k1.sign(keccak_256(message), secret, { prehash: false });
+    expect(verifySignature("eth_secp256k1", key, message, sig)).toBe(true);
+    expect(verifySignature("eth_secp256k1", key, message, new Uint8Array([...sig, 27]))).toBe(true);
+    expect(verifySignature("secp256k1", key, message, sig)).toBe(false);
+    expect(verifySignature("eth_secp256k1", key, message, sig.subarray(0, 63))).toBe(false);
+    const expected = keccak_256(secp256k1.getPublicKey(secret, false).subarray(1)).subarray(12);
+    expect(addressOfKey("eth_secp256k1", key)).toEqual(expected);
+  });
+});
