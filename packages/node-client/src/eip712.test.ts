@@ -61,7 +61,9 @@ describe("EIP-712", () => {
     expect(toHexString(hashStruct(MAIL.types, "Mail", MAIL.message))).toBe(
       "c52c0ee5d84264471806290a3f2c4cecfc5490626bf912d01f240d7a274b371e",
     );
-    expect(toHexString(hashTypedData(MAIL))).toBe("be609aee343fb3c4b28e1df9e632fca64fcfaede20f02e86244efddf30957bd2");
+    expect(toHexString(hashTypedData(MAIL))).toBe(
+      "be609aee343fb3c4b28e1df9e632fca64fcfaede20f02e86244efddf30957bd2",
+    );
   });
 
   it("signs the Mail example exactly as the specification does (key = keccak256('cow'))", () => {
@@ -104,7 +106,12 @@ describe("EIP-712", () => {
 describe("ServiceTransaction:ApproveAgent", () => {
   const master = EvmWallet.fromMnemonic("test test test test test test test test test test test junk");
   const agent = LocalWallet.fromPrivateKey("11".repeat(32));
-  const params = { evmChainId: 31337, masterAddress: master.address, agentPublicKey: agent.publicKey, nonce: 1_700_000_000_000 };
+  const params = {
+    evmChainId: 31337,
+    masterAddress: master.address,
+    agentPublicKey: agent.publicKey,
+    nonce: 1_700_000_000_000,
+  };
 
   it("builds the documented typed data", () => {
     const typedData = approveAgentTypedData(params);
@@ -121,12 +128,18 @@ describe("ServiceTransaction:ApproveAgent", () => {
   });
 
   it("is signed by the EVM wallet and verified; any change breaks it", () => {
-    const signature = master.signApproveAgent({ evmChainId: 31337, agentPublicKey: agent.publicKey, nonce: params.nonce });
+    const signature = master.signApproveAgent({
+      evmChainId: 31337,
+      agentPublicKey: agent.publicKey,
+      nonce: params.nonce,
+    });
     expect(verifyApproveAgent(params, signature)).toBe(true);
     expect(recoverAddress(hashApproveAgent(params), signature)).toBe(master.evmAddress);
     expect(verifyApproveAgent({ ...params, evmChainId: 202006 }, signature)).toBe(false);
     expect(verifyApproveAgent({ ...params, nonce: params.nonce + 1 }, signature)).toBe(false);
-    expect(verifyApproveAgent({ ...params, agentPublicKey: LocalWallet.generate().publicKey }, signature)).toBe(false);
+    expect(
+      verifyApproveAgent({ ...params, agentPublicKey: LocalWallet.generate().publicKey }, signature),
+    ).toBe(false);
     const flipped = signature.endsWith("1b") ? "1c" : "1b";
     expect(verifyApproveAgent(params, `${signature.slice(0, -2)}${flipped}`)).toBe(false);
     expect(verifyApproveAgent(params, "0x1234")).toBe(false);

@@ -1,4 +1,4 @@
-import { type PerpxErrorOptions, PerpxError, isPerpxError, errorGuard } from "@perpx/errors";
+import { errorGuard, isPerpxError, PerpxError, type PerpxErrorOptions } from "@perpx/errors";
 
 /**
  * Why the chain refused a transaction, as far as the client can tell from the ABCI code and codespace.
@@ -74,8 +74,11 @@ export interface BroadcastTxErrorParameters {
   log: string;
   /** Uppercase hex tx hash. */
   txHash: string;
-  /** Whether CheckTx refused it (never in a block) or it failed in a block (fee charged, sequence used). */
-  phase: "check" | "deliver";
+  /**
+   * `check`: CheckTx refused it (never in a block); `deliver`: it failed in a block (fee charged,
+   * sequence used); `simulate`: the simulation before signing failed (nothing was sent).
+   */
+  phase: "check" | "deliver" | "simulate";
   /** The block height, for `deliver` failures. */
   height?: bigint | undefined;
   /** Gas wanted and used, when reported. */
@@ -142,8 +145,8 @@ export class BroadcastTxError extends PerpxError {
   readonly log: string;
   /** Uppercase hex tx hash; look it up with `getTx` for `deliver` failures. */
   readonly txHash: string;
-  /** `check` (never in a block) or `deliver` (in a block: fee charged, sequence used). */
-  readonly phase: "check" | "deliver";
+  /** `check` (never in a block), `deliver` (in a block: fee charged, sequence used) or `simulate` (nothing sent). */
+  readonly phase: "check" | "deliver" | "simulate";
   /** The block height, for `deliver` failures. */
   readonly height: bigint | undefined;
   /** Gas wanted, when reported. */
@@ -165,7 +168,7 @@ export class BroadcastTxError extends PerpxError {
       reason === "clob" ? (CLOB_ERRORS as Record<number, ClobErrorName>)[parameters.abciCode] : undefined;
     super(
       "BROADCAST_TX",
-      `Transaction ${parameters.phase === "check" ? "refused" : "failed"} (${parameters.codespace || "sdk"} ${parameters.abciCode}${clobError ? ` ${clobError}` : reason === "other" || reason === "clob" ? "" : ` ${reason}`})`,
+      `Transaction ${parameters.phase === "check" ? "refused" : parameters.phase === "simulate" ? "simulation failed" : "failed"} (${parameters.codespace || "sdk"} ${parameters.abciCode}${clobError ? ` ${clobError}` : reason === "other" || reason === "clob" ? "" : ` ${reason}`})`,
       {
         metaMessages: [
           `tx hash: ${parameters.txHash}`,
@@ -241,6 +244,33 @@ export function broadcastTxError(parameters: BroadcastTxErrorParameters): Broadc
     : new BroadcastTxError(parameters);
 }
 
+const SDK_ROOT_ERRORS: ReadonlyArray<[string, number]> = [
+  ["incorrect account sequence", 32],
+  ["insufficient funds", 5],
+  ["insufficient fee", 13],
+  ["out of gas", 11],
+  ["unauthorized", 4],
+  ["tx parse error", 2],
+  ["invalid request", 18],
+  ["invalid address", 7],
+  ["invalid coins", 10],
+];
+
+/**
+ * The sdk root error a log ends with (`...: insufficient funds` -> 5), for failures reported
+ * without a code (gRPC status messages).
+ *
+ * @example
+ * ```ts
+ * sdkCodeFromLog("spendable balance 0uusdc is smaller than 5uusdc: insufficient funds"); // 5
+ * ```
+ */
+export function sdkCodeFromLog(log: string): number | undefined {
+  const trimmed = log.trim();
+  for (const [suffix, code] of SDK_ROOT_ERRORS) if (trimmed.endsWith(suffix)) return code;
+  return undefined;
+}
+
 /**
  * True for a {@link BroadcastTxError} or any subclass (by perpx code, across package copies).
  *
@@ -313,7 +343,9 @@ export class QueryError extends PerpxError {
   constructor(parameters: QueryErrorParameters, options: PerpxErrorOptions = {}) {
     super("QUERY", `Query ${parameters.path} failed over ${parameters.transport}`, {
       metaMessages: [
-        ...(parameters.abciCode === undefined ? [] : [`code: ${parameters.codespace ?? "sdk"} ${parameters.abciCode}`]),
+        ...(parameters.abciCode === undefined
+          ? []
+          : [`code: ${parameters.codespace ?? "sdk"} ${parameters.abciCode}`]),
         ...(parameters.httpStatus === undefined ? [] : [`HTTP status: ${parameters.httpStatus}`]),
         `log: ${parameters.log}`,
       ],
@@ -364,7 +396,11 @@ export class TransportError extends PerpxError {
    * @param problem - what happened.
    * @param options - `url` and the cause.
    */
-  constructor(transport: "grpc" | "rpc" | "rest", problem: string, options: PerpxErrorOptions & { url?: string } = {}) {
+  constructor(
+    transport: "grpc" | "rpc" | "rest",
+    problem: string,
+    options: PerpxErrorOptions & { url?: string } = {},
+  ) {
     const { url, ...rest } = options;
     super("TRANSPORT", `${transport.toUpperCase()} request failed: ${problem}`, {
       ...(url ? { metaMessages: [`url: ${url}`] } : {}),

@@ -1,5 +1,5 @@
 import { create } from "@bufbuild/protobuf";
-import { InvalidArgumentError, type IntegerInput } from "@perpx/core";
+import { type IntegerInput, InvalidArgumentError } from "@perpx/core";
 import { accountplus, clob, typeUrlOf } from "@perpx/proto";
 import { toBase64 } from "../bytes.js";
 import type { TxMessage } from "../tx/encode.js";
@@ -49,7 +49,10 @@ export function encodeAuthenticatorConfig(node: AuthenticatorNode): Uint8Array {
   switch (node.type) {
     case "SignatureVerification":
       if (!(node.publicKey instanceof Uint8Array) || node.publicKey.length !== 33) {
-        throw new InvalidArgumentError("publicKey", "SignatureVerification needs a 33-byte compressed secp256k1 key");
+        throw new InvalidArgumentError(
+          "publicKey",
+          "SignatureVerification needs a 33-byte compressed secp256k1 key",
+        );
       }
       return node.publicKey;
     case "MessageFilter":
@@ -60,11 +63,17 @@ export function encodeAuthenticatorConfig(node: AuthenticatorNode): Uint8Array {
     case "AllOf":
     case "AnyOf": {
       if (node.children.length < 2) throw new InvalidArgumentError(node.type, "needs at least two children");
-      const json = node.children.map((child) => ({ type: child.type, config: toBase64(encodeAuthenticatorConfig(child)) }));
+      const json = node.children.map((child) => ({
+        type: child.type,
+        config: toBase64(encodeAuthenticatorConfig(child)),
+      }));
       return utf8.encode(JSON.stringify(json));
     }
     default:
-      throw new InvalidArgumentError("type", `unknown authenticator type ${JSON.stringify((node as { type: unknown }).type)}`);
+      throw new InvalidArgumentError(
+        "type",
+        `unknown authenticator type ${JSON.stringify((node as { type: unknown }).type)}`,
+      );
   }
 }
 
@@ -114,10 +123,15 @@ export interface AddAuthenticatorParams {
  * const msg = addAuthenticatorMsg({ sender: owner.address, authenticator: tradingKeyAuthenticator(key.publicKey) });
  * ```
  */
-export function addAuthenticatorMsg(params: AddAuthenticatorParams): TxMessage<typeof accountplus.MsgAddAuthenticatorSchema> {
+export function addAuthenticatorMsg(
+  params: AddAuthenticatorParams,
+): TxMessage<typeof accountplus.MsgAddAuthenticatorSchema> {
   const data = encodeAuthenticatorConfig(params.authenticator);
   if (data.length > MAX_AUTHENTICATOR_DATA_BYTES) {
-    throw new InvalidArgumentError("authenticator", `config is ${data.length} bytes; at most ${MAX_AUTHENTICATOR_DATA_BYTES}`);
+    throw new InvalidArgumentError(
+      "authenticator",
+      `config is ${data.length} bytes; at most ${MAX_AUTHENTICATOR_DATA_BYTES}`,
+    );
   }
   return {
     typeUrl: typeUrlOf(accountplus.MsgAddAuthenticatorSchema),
@@ -152,6 +166,9 @@ export function removeAuthenticatorMsg(
 ): TxMessage<typeof accountplus.MsgRemoveAuthenticatorSchema> {
   return {
     typeUrl: typeUrlOf(accountplus.MsgRemoveAuthenticatorSchema),
-    value: create(accountplus.MsgRemoveAuthenticatorSchema, { sender: bech32Address(params.sender), id: uint64(params.id, "id") }),
+    value: create(accountplus.MsgRemoveAuthenticatorSchema, {
+      sender: bech32Address(params.sender),
+      id: uint64(params.id, "id"),
+    }),
   };
 }

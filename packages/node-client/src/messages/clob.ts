@@ -112,9 +112,17 @@ export type PlaceOrderParams = OrderCommonParams &
       }
   );
 
-function orderId(params: { subaccount: SubaccountRef; clientId: number; clobPairId: number; kind: OrderKind }) {
+function orderId(params: {
+  subaccount: SubaccountRef;
+  clientId: number;
+  clobPairId: number;
+  kind: OrderKind;
+}) {
   if (!(params.kind in ORDER_FLAGS)) {
-    throw new InvalidOrderError("kind", `must be short-term, long-term or conditional, got ${String(params.kind)}`);
+    throw new InvalidOrderError(
+      "kind",
+      `must be short-term, long-term or conditional, got ${String(params.kind)}`,
+    );
   }
   return create(clob.OrderIdSchema, {
     subaccountId: subaccountId(params.subaccount, "subaccount"),
@@ -128,7 +136,10 @@ function goodTil(params: { kind: OrderKind; goodTilBlock?: number; goodTilBlockT
   if (params.kind === "short-term") {
     const block = params.goodTilBlock;
     if (block === undefined || !Number.isInteger(block) || block <= 0 || block > 0xffff_ffff) {
-      throw new InvalidOrderError("goodTilBlock", `a short-term order needs a positive block height, got ${String(block)}`);
+      throw new InvalidOrderError(
+        "goodTilBlock",
+        `a short-term order needs a positive block height, got ${String(block)}`,
+      );
     }
     return { case: "goodTilBlock" as const, value: block };
   }
@@ -162,17 +173,24 @@ function goodTil(params: { kind: OrderKind; goodTilBlock?: number; goodTilBlockT
  */
 export function placeOrderMsg(params: PlaceOrderParams): TxMessage<typeof clob.MsgPlaceOrderSchema> {
   const side = SIDES[params.side];
-  if (side === undefined) throw new InvalidOrderError("side", `must be BUY or SELL, got ${String(params.side)}`);
+  if (side === undefined)
+    throw new InvalidOrderError("side", `must be BUY or SELL, got ${String(params.side)}`);
   const timeInForce = TIME_IN_FORCE[params.timeInForce ?? "GTC"];
   if (timeInForce === undefined) {
-    throw new InvalidOrderError("timeInForce", `must be GTC, IOC, POST_ONLY or FILL_OR_KILL, got ${String(params.timeInForce)}`);
+    throw new InvalidOrderError(
+      "timeInForce",
+      `must be GTC, IOC, POST_ONLY or FILL_OR_KILL, got ${String(params.timeInForce)}`,
+    );
   }
   let conditionType = clob.Order_ConditionType.UNSPECIFIED;
   let trigger = 0n;
   if (params.kind === "conditional") {
     conditionType = CONDITIONS[params.conditionType];
     if (conditionType === undefined) {
-      throw new InvalidOrderError("conditionType", `must be STOP_LOSS or TAKE_PROFIT, got ${String(params.conditionType)}`);
+      throw new InvalidOrderError(
+        "conditionType",
+        `must be STOP_LOSS or TAKE_PROFIT, got ${String(params.conditionType)}`,
+      );
     }
     trigger = positiveOrderField(params.triggerSubticks, "triggerSubticks");
   }

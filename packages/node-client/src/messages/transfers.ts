@@ -299,18 +299,27 @@ export interface IbcTransferParams {
 export function ibcTransferMsg(params: IbcTransferParams): TxMessage<typeof ibcTransfer.MsgTransferSchema> {
   const timeoutTimestamp = params.timeoutTimestampNs ?? 0n;
   const height = params.timeoutHeight;
-  if (timeoutTimestamp <= 0n && (height === undefined || (height.revisionHeight === 0n && height.revisionNumber === 0n))) {
+  if (
+    timeoutTimestamp <= 0n &&
+    (height === undefined || (height.revisionHeight === 0n && height.revisionNumber === 0n))
+  ) {
     throw new InvalidArgumentError("timeoutTimestampNs", "set a timeout timestamp or a timeout height");
   }
   if (!/^channel-\d+$/.test(params.sourceChannel)) {
-    throw new InvalidArgumentError("sourceChannel", `expected channel-<n>, got ${JSON.stringify(params.sourceChannel)}`);
+    throw new InvalidArgumentError(
+      "sourceChannel",
+      `expected channel-<n>, got ${JSON.stringify(params.sourceChannel)}`,
+    );
   }
   return {
     typeUrl: typeUrlOf(ibcTransfer.MsgTransferSchema),
     value: create(ibcTransfer.MsgTransferSchema, {
       sourcePort: params.sourcePort ?? "transfer",
       sourceChannel: params.sourceChannel,
-      token: { denom: nonEmpty(params.token.denom, "token.denom"), amount: positiveAmount(params.token.amount, "token.amount") },
+      token: {
+        denom: nonEmpty(params.token.denom, "token.denom"),
+        amount: positiveAmount(params.token.amount, "token.amount"),
+      },
       sender: bech32Address(params.sender),
       receiver: nonEmpty(params.receiver, "receiver"),
       timeoutHeight: height ?? { revisionNumber: 0n, revisionHeight: 0n },

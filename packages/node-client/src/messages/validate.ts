@@ -1,9 +1,9 @@
 import { create } from "@bufbuild/protobuf";
 import {
+  type IntegerInput,
   InvalidArgumentError,
   InvalidOrderError,
   InvalidSubaccountError,
-  type IntegerInput,
   parseAddress,
   type SubaccountRef,
   validateSubaccountNumber,
@@ -29,7 +29,9 @@ export function bech32Address(address: string, prefix?: string): string {
  */
 export function subaccountId(ref: SubaccountRef, argument: string): subaccounts.SubaccountId {
   if (typeof ref !== "object" || ref === null) {
-    throw new InvalidSubaccountError("bad-format", String(ref), { problem: `${argument} must be { owner, number }` });
+    throw new InvalidSubaccountError("bad-format", String(ref), {
+      problem: `${argument} must be { owner, number }`,
+    });
   }
   return create(subaccounts.SubaccountIdSchema, {
     owner: bech32Address(ref.owner),
@@ -40,7 +42,10 @@ export function subaccountId(ref: SubaccountRef, argument: string): subaccounts.
 /** A uint32 argument. @throws {InvalidArgumentError} */
 export function uint32(value: number, argument: string): number {
   if (!Number.isInteger(value) || value < 0 || value > MAX_UINT32) {
-    throw new InvalidArgumentError(argument, `must be an integer from 0 to ${MAX_UINT32}, got ${String(value)}`);
+    throw new InvalidArgumentError(
+      argument,
+      `must be an integer from 0 to ${MAX_UINT32}, got ${String(value)}`,
+    );
   }
   return value;
 }
@@ -51,7 +56,11 @@ export function uint64(value: IntegerInput, argument: string): bigint {
   if (typeof value === "bigint") parsed = value;
   else if (typeof value === "number" && Number.isSafeInteger(value)) parsed = BigInt(value);
   else if (typeof value === "string" && /^\d+$/.test(value.trim())) parsed = BigInt(value.trim());
-  else throw new InvalidArgumentError(argument, `must be a non-negative integer, got ${JSON.stringify(String(value))}`);
+  else
+    throw new InvalidArgumentError(
+      argument,
+      `must be a non-negative integer, got ${JSON.stringify(String(value))}`,
+    );
   if (parsed < 0n || parsed > MAX_UINT64) throw new InvalidArgumentError(argument, "must fit in a uint64");
   return parsed;
 }
@@ -76,13 +85,18 @@ export function positiveAmount(value: IntegerInput, argument: string): string {
   if (typeof value === "bigint") parsed = value;
   else if (typeof value === "number" && Number.isSafeInteger(value)) parsed = BigInt(value);
   else if (typeof value === "string" && /^\d+$/.test(value.trim())) parsed = BigInt(value.trim());
-  else throw new InvalidArgumentError(argument, `must be a positive integer, got ${JSON.stringify(String(value))}`);
+  else
+    throw new InvalidArgumentError(
+      argument,
+      `must be a positive integer, got ${JSON.stringify(String(value))}`,
+    );
   if (parsed <= 0n) throw new InvalidArgumentError(argument, "must be greater than zero");
   return parsed.toString();
 }
 
 /** A non-empty string argument. @throws {InvalidArgumentError} */
 export function nonEmpty(value: string, argument: string): string {
-  if (typeof value !== "string" || value.trim() === "") throw new InvalidArgumentError(argument, "must not be empty");
+  if (typeof value !== "string" || value.trim() === "")
+    throw new InvalidArgumentError(argument, "must not be empty");
   return value;
 }

@@ -1,9 +1,16 @@
 import { create, type DescMessage, type MessageShape, toBinary } from "@bufbuild/protobuf";
 import { type Any, AnySchema } from "@bufbuild/protobuf/wkt";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { cosmosSecp256k1, cosmosTx, cosmosTxSigning, ethSecp256k1, schemaOf, type TypeUrl } from "@perpx/proto";
+import {
+  cosmosSecp256k1,
+  cosmosTx,
+  cosmosTxSigning,
+  ethSecp256k1,
+  schemaOf,
+  type TypeUrl,
+} from "@perpx/proto";
 import { toHexString } from "../bytes.js";
-import { PUBKEY_TYPE_URLS, type KeyType } from "../wallet/signer.js";
+import { type KeyType, PUBKEY_TYPE_URLS } from "../wallet/signer.js";
 
 /**
  * One message of a transaction: its type URL and the protobuf-es message (made with `create`).
@@ -60,7 +67,10 @@ export interface TxBodyParams {
  * ```
  */
 export function toAny(message: TxMessage): Any {
-  return create(AnySchema, { typeUrl: message.typeUrl, value: toBinary(schemaOf(message.typeUrl), message.value) });
+  return create(AnySchema, {
+    typeUrl: message.typeUrl,
+    value: toBinary(schemaOf(message.typeUrl), message.value),
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { broadcastTxError, isSequenceMismatchError, SequenceMismatchError } from "../errors.js";
+import { broadcastTxError, isSequenceMismatchError, type SequenceMismatchError } from "../errors.js";
 import { type AccountSequence, SequenceManager, TIMESTAMP_NONCE_MIN } from "./sequence.js";
 
 /** A chain double that checks sequences as CheckTx does (committed + mempool) and counts landed txs. */
@@ -128,12 +128,18 @@ describe("SequenceManager", () => {
     const chain = new FakeChain();
     const manager = new SequenceManager({ fetchAccount: () => chain.fetchAccount() });
     await manager.run(ADDRESS, "sequence", (a) => chain.broadcast(a, "a"));
-    const refusal = broadcastTxError({ abciCode: 5, codespace: "sdk", log: "insufficient funds", txHash: "X", phase: "check" });
+    const refusal = broadcastTxError({
+      abciCode: 5,
+      codespace: "sdk",
+      log: "insufficient funds",
+      txHash: "X",
+      phase: "check",
+    });
     await expect(manager.run(ADDRESS, "sequence", () => Promise.reject(refusal))).rejects.toBe(refusal);
     expect(manager.peek(ADDRESS).sequence).toBe(1n);
-    await expect(manager.run(ADDRESS, "sequence", () => Promise.reject(new Error("socket hang up")))).rejects.toThrow(
-      "socket hang up",
-    );
+    await expect(
+      manager.run(ADDRESS, "sequence", () => Promise.reject(new Error("socket hang up"))),
+    ).rejects.toThrow("socket hang up");
     expect(manager.peek(ADDRESS).sequence).toBeUndefined();
     chain.commit();
     const fetchesBefore = chain.fetches;

@@ -153,7 +153,11 @@ export class SequenceManager {
    * await sequences.run(owner, "sequence", (account) => broadcastWith(account));
    * ```
    */
-  async run<T>(address: string, mode: SequenceMode, attempt: (account: AccountSequence) => Promise<T>): Promise<T> {
+  async run<T>(
+    address: string,
+    mode: SequenceMode,
+    attempt: (account: AccountSequence) => Promise<T>,
+  ): Promise<T> {
     const state = this.#state(address);
     if (mode === "none") {
       if (state.accountNumber === undefined || state.sequence === undefined) await this.#sync(address, state);
@@ -162,7 +166,10 @@ export class SequenceManager {
     if (mode === "timestamp") {
       if (state.accountNumber === undefined) await this.#sync(address, state);
       try {
-        return await attempt({ accountNumber: state.accountNumber!, sequence: this.nextTimestampNonce(address) });
+        return await attempt({
+          accountNumber: state.accountNumber!,
+          sequence: this.nextTimestampNonce(address),
+        });
       } catch (error) {
         if (!isSequenceMismatchError(error)) throw error;
         return attempt({ accountNumber: state.accountNumber!, sequence: this.nextTimestampNonce(address) });
@@ -184,7 +191,10 @@ export class SequenceManager {
     });
   }
 
-  async #attemptSequence<T>(state: AccountState, attempt: (account: AccountSequence) => Promise<T>): Promise<T> {
+  async #attemptSequence<T>(
+    state: AccountState,
+    attempt: (account: AccountSequence) => Promise<T>,
+  ): Promise<T> {
     const sequence = state.sequence!;
     try {
       const result = await attempt({ accountNumber: state.accountNumber!, sequence });
@@ -217,7 +227,8 @@ function isDefiniteRefusal(error: unknown): boolean {
     typeof error === "object" &&
     error !== null &&
     (error as { code?: unknown }).code === "BROADCAST_TX" &&
-    (error as { phase?: unknown }).phase === "check" &&
+    ((error as { phase?: unknown }).phase === "check" ||
+      (error as { phase?: unknown }).phase === "simulate") &&
     (error as { reason?: unknown }).reason !== "sequence-mismatch" &&
     (error as { reason?: unknown }).reason !== "tx-in-mempool"
   );

@@ -82,7 +82,9 @@ export async function signTx(params: SignTxParams): Promise<SignedTx> {
     messages: params.messages,
     ...(params.memo === undefined ? {} : { memo: params.memo }),
     ...(params.timeoutHeight === undefined ? {} : { timeoutHeight: params.timeoutHeight }),
-    ...(params.authenticators?.length ? { nonCriticalExtensionOptions: [txExtension(params.authenticators)] } : {}),
+    ...(params.authenticators?.length
+      ? { nonCriticalExtensionOptions: [txExtension(params.authenticators)] }
+      : {}),
   });
   const authInfoBytes = encodeAuthInfo({
     publicKey: params.signer.publicKey,

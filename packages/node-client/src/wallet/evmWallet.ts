@@ -1,6 +1,11 @@
 import { bech32FromBytes, DEFAULT_PREFIX, hexFromBytes } from "@perpx/address";
 import { toBase64, toHexString } from "../bytes.js";
-import { ethAddressBytes, randomPrivateKey, signDigestRecoverable, signEthereum } from "../crypto/secp256k1.js";
+import {
+  ethAddressBytes,
+  randomPrivateKey,
+  signDigestRecoverable,
+  signEthereum,
+} from "../crypto/secp256k1.js";
 import { type ApproveAgentParams, hashApproveAgent, hashTypedData, type TypedData } from "../eip712.js";
 import { deriveSecretKey, evmHdPath, generateMnemonic24 } from "./hd.js";
 import type { FromMnemonicOptions, WalletJson, WalletOptions } from "./localWallet.js";
@@ -149,7 +154,9 @@ export class EvmWallet implements TxSigner {
   signApproveAgent(
     params: Omit<ApproveAgentParams, "masterAddress"> & { masterAddress?: string },
   ): `0x${string}` {
-    return this.#signDigest(hashApproveAgent({ ...params, masterAddress: params.masterAddress ?? this.evmAddress }));
+    return this.#signDigest(
+      hashApproveAgent({ ...params, masterAddress: params.masterAddress ?? this.evmAddress }),
+    );
   }
 
   #signDigest(digest: Uint8Array): `0x${string}` {

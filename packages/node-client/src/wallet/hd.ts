@@ -1,7 +1,7 @@
+import { InvalidArgumentError } from "@perpx/errors";
 import { HDKey } from "@scure/bip32";
 import { generateMnemonic, mnemonicToSeedSync, validateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
-import { InvalidArgumentError } from "@perpx/errors";
 import { SecretKey } from "./secretKey.js";
 
 /**
@@ -83,7 +83,9 @@ export function deriveSecretKey(mnemonic: string, options: { path: string; passp
   try {
     node = HDKey.fromMasterSeed(seed).derive(options.path);
   } catch (error) {
-    throw new InvalidArgumentError("hdPath", `cannot derive ${JSON.stringify(options.path)}`, { cause: error });
+    throw new InvalidArgumentError("hdPath", `cannot derive ${JSON.stringify(options.path)}`, {
+      cause: error,
+    });
   } finally {
     seed.fill(0);
   }

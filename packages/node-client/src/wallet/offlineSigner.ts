@@ -1,6 +1,5 @@
-import { bech32FromBytes } from "@perpx/address";
+import { addressBytes, bech32FromBytes } from "@perpx/address";
 import { InvalidArgumentError } from "@perpx/errors";
-import { addressBytes } from "@perpx/address";
 import { bytesEqual, fromBase64 } from "../bytes.js";
 import type { DirectSignature, KeyType, SignDocFields, TxSigner } from "./signer.js";
 
@@ -59,7 +58,10 @@ export async function fromOfflineSigner(
   const wanted = options.address === undefined ? undefined : addressBytes(options.address);
   const account = wanted ? accounts.find((a) => bytesEqual(addressBytes(a.address), wanted)) : accounts[0];
   if (!account) {
-    throw new InvalidArgumentError("options.address", `the signer has no account ${options.address ?? ""}`.trim());
+    throw new InvalidArgumentError(
+      "options.address",
+      `the signer has no account ${options.address ?? ""}`.trim(),
+    );
   }
   const keyType = keyTypeOf(account.algo);
   const address = account.address;

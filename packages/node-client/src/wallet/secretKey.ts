@@ -1,6 +1,6 @@
-import { compressedPublicKey, isValidPrivateKey } from "../crypto/secp256k1.js";
 import { InvalidArgumentError } from "@perpx/errors";
 import { fromHexString } from "../bytes.js";
+import { compressedPublicKey, isValidPrivateKey } from "../crypto/secp256k1.js";
 
 const REDACTED = "[redacted]";
 const INSPECT = Symbol.for("nodejs.util.inspect.custom");

@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
-import { DirectEthSecp256k1HdWallet, DirectSecp256k1HdWallet, makeSignBytes } from "@cosmjs/proto-signing";
 import { stringToPath } from "@cosmjs/crypto";
+import { DirectEthSecp256k1HdWallet, DirectSecp256k1HdWallet, makeSignBytes } from "@cosmjs/proto-signing";
 import { isInvalidArgumentError } from "@perpx/errors";
 import { describe, expect, it } from "vitest";
 import { fromBase64, toHexString } from "../bytes.js";
@@ -18,7 +18,8 @@ const HARDHAT_KEY = "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f
 describe("LocalWallet", () => {
   it("derives index 0 by default and any index, matching cosmjs", async () => {
     for (const index of [0, 1, 7]) {
-      const ours = index === 0 ? LocalWallet.fromMnemonic(MNEMONIC) : LocalWallet.fromMnemonic(MNEMONIC, { index });
+      const ours =
+        index === 0 ? LocalWallet.fromMnemonic(MNEMONIC) : LocalWallet.fromMnemonic(MNEMONIC, { index });
       const theirs = await DirectSecp256k1HdWallet.fromMnemonic(MNEMONIC, {
         prefix: "perpx",
         hdPaths: [stringToPath(cosmosHdPath(index))],
@@ -134,7 +135,12 @@ describe("EvmWallet", () => {
     });
     const [account] = await theirs.getAccounts();
     expect(ours.address).toBe(account?.address);
-    const doc = { bodyBytes: new Uint8Array([9]), authInfoBytes: new Uint8Array([8]), chainId: "c", accountNumber: 1n };
+    const doc = {
+      bodyBytes: new Uint8Array([9]),
+      authInfoBytes: new Uint8Array([8]),
+      chainId: "c",
+      accountNumber: 1n,
+    };
     const signBytes = makeSignBytes(doc);
     const { signature } = await theirs.signDirect(ours.address, doc);
     const mine = ours.signDirect(doc, signBytes).signature;
@@ -146,7 +152,11 @@ describe("EvmWallet", () => {
 
   it("keeps its key out of every printed form", () => {
     const wallet = EvmWallet.fromPrivateKey(HARDHAT_KEY);
-    const shown = [JSON.stringify(wallet), String(wallet), inspect(wallet, { showHidden: true, depth: 10 })].join();
+    const shown = [
+      JSON.stringify(wallet),
+      String(wallet),
+      inspect(wallet, { showHidden: true, depth: 10 }),
+    ].join();
     expect(shown).not.toMatch(new RegExp(HARDHAT_KEY, "i"));
     expect(shown).toContain(wallet.evmAddress);
     expect(EvmWallet.generate().evmAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);

@@ -1,0 +1,57 @@
+import type { Transport } from "@connectrpc/connect";
+import type { GasPrice, Network } from "@perpx/core";
+import type { RestConnection } from "./transport/rest.js";
+import type { RpcConnection } from "./transport/rpc.js";
+import type { SequenceManager } from "./tx/sequence.js";
+
+/** How a transaction is broadcast. */
+export type BroadcastMode = "sync" | "async" | "commit";
+
+/** The defaults a node client applies to every transaction unless a call overrides them. */
+export interface TxDefaults {
+  /** Simulated gas is multiplied by this. */
+  gasMultiplier: number;
+  /** The fee denom. */
+  feeDenom: string;
+  /** How transactions are broadcast. */
+  broadcastMode: BroadcastMode;
+  /** How long `commit` waits for inclusion. */
+  commitTimeoutMs: number;
+  /** How often `commit` polls for the transaction. */
+  commitPollIntervalMs: number;
+  /** Classic sequences or timestamp nonces for stateful transactions. */
+  nonceMode: "sequence" | "timestamp";
+  /** The short-term order window, in blocks. */
+  shortBlockWindow: number;
+}
+
+/**
+ * The state every query and transaction function works on: the open transports, the default
+ * timeout, the network facts and the per-account sequences. A `NodeClient` is one; the free
+ * functions (`getBalances(client, ...)`) take any.
+ *
+ * @example
+ * ```ts
+ * async function myQuery(client: NodeConnection) { return unaryQuery(client, method, request); }
+ * ```
+ */
+export interface NodeConnection {
+  /** CometBFT RPC, when configured. */
+  readonly rpc: RpcConnection | undefined;
+  /** REST, when configured. */
+  readonly rest: RestConnection | undefined;
+  /** gRPC, when configured. */
+  readonly grpc: Transport | undefined;
+  /** The default per-call timeout, ms. */
+  readonly timeoutMs: number;
+  /** The network preset, when given. */
+  readonly network: Network | undefined;
+  /** The account sequences of transactions sent through this client. */
+  readonly sequences: SequenceManager;
+  /** Transaction defaults. */
+  readonly txDefaults: TxDefaults;
+  /** The chain id, once known (given, from the network, or read from the node). */
+  chainIdCache: string | undefined;
+  /** Minimum gas prices, once known (given, from the network, or read from the node). */
+  gasPricesCache: readonly GasPrice[] | undefined;
+}

@@ -1,0 +1,91 @@
+import { sha256 } from "@noble/hashes/sha2.js";
+import { InvalidArgumentError } from "@perpx/errors";
+import { toHexString } from "../bytes.js";
+
+/**
+ * Finds the SHA-256 in a release info file: a `sha256`/`checksum` field (JSON or `key: value`
+ * text), else the only 64-hex-digit token.
+ *
+ * @throws {InvalidArgumentError} when there is none, or several different candidates.
+ *
+ * @example
+ * ```ts
+ * parseReleaseChecksum('{"version":"v27.5","sha256":"ab12..."}'); // "ab12..."
+ * ```
+ */
+export function parseReleaseChecksum(info: string): string {
+  const keyed = /"?(?:sha-?256(?:sum)?|checksum)"?\s*[:=]\s*"?(?:sha256:)?([0-9a-fA-F]{64})\b/i.exec(info);
+  if (keyed) return keyed[1]!.toLowerCase();
+  const tokens = new Set((info.match(/\b[0-9a-fA-F]{64}\b/g) ?? []).map((t) => t.toLowerCase()));
+  if (tokens.size === 1) return [...tokens][0]!;
+  throw new InvalidArgumentError(
+    "info",
+    tokens.size === 0
+      ? "no SHA-256 checksum in the info file"
+      : "several SHA-256 candidates and no sha256 field",
+  );
+}
+
+/** What {@link verifyReleaseArchive} found. */
+export interface ReleaseVerification {
+  /** True when the archive's SHA-256 is the info file's. */
+  ok: boolean;
+  /** The checksum of the info file, lowercase hex. */
+  expected: string;
+  /** The checksum of the archive, lowercase hex. */
+  actual: string;
+  /** Bytes hashed. */
+  bytes: number;
+}
+
+/** Parameters of {@link verifyReleaseArchive}. */
+export interface VerifyReleaseParams {
+  /** The archive: its bytes, or a stream of chunks (a Node `ReadStream`, a web `ReadableStream`). */
+  archive: Uint8Array | AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>;
+  /** The text of the release's info file. */
+  info: string;
+}
+
+/**
+ * Verifies a release archive (linux-amd64 build) against the SHA-256 of its info file, streaming.
+ *
+ * @example
+ * ```ts
+ * import { createReadStream } from "node:fs";
+ * const result = await verifyReleaseArchive({ archive: createReadStream(path), info: await readFile(infoPath, "utf8") });
+ * if (!result.ok) throw new Error("checksum mismatch");
+ * ```
+ */
+export async function verifyReleaseArchive(params: VerifyReleaseParams): Promise<ReleaseVerification> {
+  const expected = parseReleaseChecksum(params.info);
+  const hash = sha256.create();
+  let bytes = 0;
+  const archive = params.archive;
+  if (archive instanceof Uint8Array) {
+    hash.update(archive);
+    bytes = archive.length;
+  } else {
+    const chunks: AsyncIterable<Uint8Array> =
+      Symbol.asyncIterator in archive ? archive : readableToIterable(archive as ReadableStream<Uint8Array>);
+    for await (const chunk of chunks) {
+      const view = chunk instanceof Uint8Array ? chunk : new Uint8Array(chunk as ArrayBuffer);
+      hash.update(view);
+      bytes += view.length;
+    }
+  }
+  const actual = toHexString(hash.digest());
+  return { ok: actual === expected, expected, actual, bytes };
+}
+
+async function* readableToIterable(stream: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}

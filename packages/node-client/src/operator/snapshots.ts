@@ -1,0 +1,140 @@
+import { STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS } from "@perpx/core";
+import { InvalidArgumentError } from "@perpx/errors";
+
+/** A node snapshot archive named `<network>_<timestamp>_block-<height>.tar.lz4`. */
+export interface SnapshotName {
+  /** The file name as given. */
+  name: string;
+  /** The network part, e.g. `mainnet`. */
+  network: string;
+  /** The timestamp part (it sorts lexicographically). */
+  timestamp: string;
+  /** The block height of the snapshot. */
+  height: bigint;
+}
+
+const SNAPSHOT = /^([^_/\\]+)_([^_/\\]+)_block-(\d+)\.tar\.lz4$/;
+
+/**
+ * Parses a snapshot file name (a path or URL is accepted; its last segment is used).
+ *
+ * @returns the parts, or `undefined` when the name does not follow the pattern.
+ *
+ * @example
+ * ```ts
+ * parseSnapshotName("mainnet_20250301-120000_block-12960191.tar.lz4");
+ * // { network: "mainnet", timestamp: "20250301-120000", height: 12960191n, ... }
+ * ```
+ */
+export function parseSnapshotName(name: string): SnapshotName | undefined {
+  const base = name.split(/[/\\]/).pop() ?? "";
+  const match = SNAPSHOT.exec(base);
+  if (!match) return undefined;
+  return { name, network: match[1]!, timestamp: match[2]!, height: BigInt(match[3]!) };
+}
+
+/** Options of {@link newestSnapshot}. */
+export interface NewestSnapshotOptions {
+  /**
+   * Only snapshots of this network.
+   * @default undefined (any network)
+   */
+  network?: string;
+}
+
+/**
+ * Picks the newest snapshot of a listing: the greatest timestamp (they sort lexicographically),
+ * then the greatest height. Names that do not follow the pattern are ignored.
+ *
+ * @returns the newest, or `undefined` when none matches.
+ *
+ * @example
+ * ```ts
+ * newestSnapshot(keys, { network: "mainnet" })?.name;
+ * ```
+ */
+export function newestSnapshot(
+  names: Iterable<string>,
+  options: NewestSnapshotOptions = {},
+): SnapshotName | undefined {
+  let best: SnapshotName | undefined;
+  for (const name of names) {
+    const parsed = parseSnapshotName(name);
+    if (!parsed || (options.network !== undefined && parsed.network !== options.network)) continue;
+    if (
+      !best ||
+      parsed.timestamp > best.timestamp ||
+      (parsed.timestamp === best.timestamp && parsed.height > best.height)
+    ) {
+      best = parsed;
+    }
+  }
+  return best;
+}
+
+/**
+ * The snapshot interval of state sync, in blocks (2000).
+ *
+ * @example
+ * ```ts
+ * STATE_SYNC_INTERVAL_BLOCKS; // 2000
+ * ```
+ */
+export const STATE_SYNC_INTERVAL_BLOCKS = STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS;
+
+/**
+ * The height of the latest state-sync snapshot at or below `height` (a multiple of 2000).
+ *
+ * @example
+ * ```ts
+ * latestSnapshotHeight(12_960_191n); // 12960000n
+ * ```
+ */
+export function latestSnapshotHeight(
+  height: bigint | number,
+  intervalBlocks: number = STATE_SYNC_INTERVAL_BLOCKS,
+): bigint {
+  const h = BigInt(height);
+  if (h < 0n) throw new InvalidArgumentError("height", "must not be negative");
+  if (!Number.isInteger(intervalBlocks) || intervalBlocks <= 0) {
+    throw new InvalidArgumentError("intervalBlocks", "must be a positive integer");
+  }
+  const interval = BigInt(intervalBlocks);
+  return (h / interval) * interval;
+}
+
+/**
+ * What a node that joined by state sync cannot serve: it holds no blocks below its sync height,
+ * so none of this works for heights (or transactions) below it.
+ *
+ * @example
+ * ```ts
+ * STATE_SYNCED_NODE_CANNOT_SERVE.includes("tx_search"); // true
+ * ```
+ */
+export const STATE_SYNCED_NODE_CANNOT_SERVE = [
+  "block",
+  "block_results",
+  "commit",
+  "validators",
+  "tx",
+  "tx_search",
+  "block_search",
+  "abci_query at a height",
+  "GetTx",
+  "GetTxsEvent",
+  "GetBlockByHeight",
+] as const;
+
+/**
+ * True when a node that state-synced at `syncHeight` can serve data of `height` (blocks, txs,
+ * historical queries): only at or above its sync height.
+ *
+ * @example
+ * ```ts
+ * canServeHeight({ syncHeight: 12_960_000n, height: 12_000_000n }); // false
+ * ```
+ */
+export function canServeHeight(params: { syncHeight: bigint | number; height: bigint | number }): boolean {
+  return BigInt(params.height) >= BigInt(params.syncHeight);
+}

@@ -1,0 +1,95 @@
+import { accountplus } from "@perpx/proto";
+import type { NodeConnection } from "../connection.js";
+import { isQueryError } from "../errors.js";
+import { type QueryOptions, unaryQuery } from "./unary.js";
+
+/** Parameters of the queries about one account. */
+export interface AccountParams extends QueryOptions {
+  /** The account (bech32). */
+  address: string;
+}
+
+/**
+ * The authenticators (permissioned keys) of an account.
+ *
+ * @example
+ * ```ts
+ * const authenticators = await getAuthenticators(client, { address: owner.address });
+ * authenticators[0]?.id; // 0n
+ * ```
+ */
+export async function getAuthenticators(
+  client: NodeConnection,
+  params: AccountParams,
+): Promise<accountplus.AccountAuthenticator[]> {
+  const response = await unaryQuery(
+    client,
+    accountplus.Query.method.getAuthenticators,
+    { account: params.address },
+    params,
+  );
+  return response.accountAuthenticators;
+}
+
+/** Parameters of {@link getAuthenticator}. */
+export interface GetAuthenticatorParams extends AccountParams {
+  /** The authenticator id. */
+  id: bigint;
+}
+
+/**
+ * One authenticator of an account.
+ *
+ * @returns it, or `undefined` when the account has no authenticator with that id.
+ *
+ * @example
+ * ```ts
+ * const authenticator = await getAuthenticator(client, { address, id: 3n });
+ * ```
+ */
+export async function getAuthenticator(
+  client: NodeConnection,
+  params: GetAuthenticatorParams,
+): Promise<accountplus.AccountAuthenticator | undefined> {
+  try {
+    const response = await unaryQuery(
+      client,
+      accountplus.Query.method.getAuthenticator,
+      { account: params.address, authenticatorId: params.id },
+      params,
+    );
+    return response.accountAuthenticator;
+  } catch (error) {
+    if (isQueryError(error) && error.notFound) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The accountplus state of an account: its timestamp nonces.
+ *
+ * @returns the state, or `undefined` before the account first used a timestamp nonce.
+ *
+ * @example
+ * ```ts
+ * const state = await getAccountState(client, { address });
+ * state?.timestampNonceDetails?.maxEjectedNonce;
+ * ```
+ */
+export async function getAccountState(
+  client: NodeConnection,
+  params: AccountParams,
+): Promise<accountplus.AccountState | undefined> {
+  try {
+    const response = await unaryQuery(
+      client,
+      accountplus.Query.method.accountState,
+      { address: params.address },
+      params,
+    );
+    return response.accountState;
+  } catch (error) {
+    if (isQueryError(error) && error.notFound) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,98 @@
+import { affiliates } from "@perpx/proto";
+import type { NodeConnection } from "../connection.js";
+import { type QueryOptions, unaryQuery } from "./unary.js";
+
+/** Parameters of the affiliate queries about one account. */
+export interface AffiliateAccountParams extends QueryOptions {
+  /** The account (bech32). */
+  address: string;
+}
+
+/**
+ * An account's affiliate standing: whitelisted, tier, fee share, volumes (SerializableInt bytes).
+ *
+ * @example
+ * ```ts
+ * const info = await getAffiliateInfo(client, { address });
+ * info.feeSharePpm;
+ * ```
+ */
+export function getAffiliateInfo(
+  client: NodeConnection,
+  params: AffiliateAccountParams,
+): Promise<affiliates.AffiliateInfoResponse> {
+  return unaryQuery(client, affiliates.Query.method.affiliateInfo, { address: params.address }, params);
+}
+
+/**
+ * The affiliate who referred an account (`""` when none).
+ *
+ * @example
+ * ```ts
+ * const affiliate = await getReferredBy(client, { address });
+ * ```
+ */
+export async function getReferredBy(client: NodeConnection, params: AffiliateAccountParams): Promise<string> {
+  return (await unaryQuery(client, affiliates.Query.method.referredBy, { address: params.address }, params))
+    .affiliateAddress;
+}
+
+/**
+ * The affiliate tiers.
+ *
+ * @example
+ * ```ts
+ * const tiers = await getAffiliateTiers(client);
+ * ```
+ */
+export async function getAffiliateTiers(
+  client: NodeConnection,
+  params: QueryOptions = {},
+): Promise<affiliates.AffiliateTiers | undefined> {
+  return (await unaryQuery(client, affiliates.Query.method.allAffiliateTiers, {}, params)).tiers;
+}
+
+/**
+ * The affiliate whitelist.
+ *
+ * @example
+ * ```ts
+ * const whitelist = await getAffiliateWhitelist(client);
+ * ```
+ */
+export async function getAffiliateWhitelist(
+  client: NodeConnection,
+  params: QueryOptions = {},
+): Promise<affiliates.AffiliateWhitelist | undefined> {
+  return (await unaryQuery(client, affiliates.Query.method.affiliateWhitelist, {}, params)).whitelist;
+}
+
+/**
+ * The affiliate parameters (30-day caps per referred user).
+ *
+ * @example
+ * ```ts
+ * const parameters = await getAffiliateParameters(client);
+ * ```
+ */
+export async function getAffiliateParameters(
+  client: NodeConnection,
+  params: QueryOptions = {},
+): Promise<affiliates.AffiliateParameters | undefined> {
+  return (await unaryQuery(client, affiliates.Query.method.affiliateParameters, {}, params)).parameters;
+}
+
+/**
+ * The affiliate overrides (addresses with the top tier regardless of volume).
+ *
+ * @example
+ * ```ts
+ * const overrides = await getAffiliateOverrides(client);
+ * ```
+ */
+export async function getAffiliateOverrides(
+  client: NodeConnection,
+  params: QueryOptions = {},
+): Promise<affiliates.AffiliateOverrides | undefined> {
+  return (await unaryQuery(client, affiliates.Query.method.affiliateOverrides, {}, params)).overrides;
+}

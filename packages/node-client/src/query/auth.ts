@@ -1,0 +1,96 @@
+import type { Any } from "@bufbuild/protobuf/wkt";
+import { cosmosAuth, unpackAny } from "@perpx/proto";
+import type { NodeConnection } from "../connection.js";
+import { isQueryError, QueryError } from "../errors.js";
+import type { AccountSequence } from "../tx/sequence.js";
+import { type QueryOptions, unaryQuery } from "./unary.js";
+
+/** An account as the auth module stores it. */
+export interface AccountInfo {
+  /** The bech32 address. */
+  address: string;
+  /** The account number. */
+  accountNumber: bigint;
+  /** The sequence of the next transaction (committed state). */
+  sequence: bigint;
+  /** The public key, once the account has signed a transaction. */
+  publicKey: Any | undefined;
+  /** The account's type URL (`/cosmos.auth.v1beta1.BaseAccount`, `.../ModuleAccount`). */
+  typeUrl: string;
+}
+
+/** Parameters of {@link getAccount}. */
+export interface GetAccountParams extends QueryOptions {
+  /** The account (bech32). */
+  address: string;
+}
+
+/**
+ * Reads an account from the auth module.
+ *
+ * @returns the account, or `undefined` when the chain does not know it (never funded).
+ * @throws {QueryError} for any other failure.
+ *
+ * @example
+ * ```ts
+ * const account = await getAccount(client, { address: wallet.address });
+ * account?.sequence; // 3n
+ * ```
+ */
+export async function getAccount(
+  client: NodeConnection,
+  params: GetAccountParams,
+): Promise<AccountInfo | undefined> {
+  let response: cosmosAuth.QueryAccountResponse;
+  try {
+    response = await unaryQuery(client, cosmosAuth.Query.method.account, { address: params.address }, params);
+  } catch (error) {
+    if (isQueryError(error) && error.notFound) return undefined;
+    throw error;
+  }
+  const any = response.account;
+  if (!any) return undefined;
+  const base =
+    any.typeUrl === "/cosmos.auth.v1beta1.ModuleAccount"
+      ? unpackAny(any, cosmosAuth.ModuleAccountSchema).baseAccount
+      : unpackAny(any, cosmosAuth.BaseAccountSchema);
+  if (!base)
+    throw new QueryError({
+      path: "/cosmos.auth.v1beta1.Query/Account",
+      transport: "grpc",
+      log: `account without a base: ${any.typeUrl}`,
+    });
+  return {
+    address: base.address,
+    accountNumber: base.accountNumber,
+    sequence: base.sequence,
+    publicKey: base.pubKey,
+    typeUrl: any.typeUrl,
+  };
+}
+
+/**
+ * The account number and committed sequence of an account, as the sequence manager needs them.
+ *
+ * @throws {QueryError} with `notFound` when the account does not exist yet (fund it first).
+ *
+ * @example
+ * ```ts
+ * const { accountNumber, sequence } = await getAccountSequence(client, { address });
+ * ```
+ */
+export async function getAccountSequence(
+  client: NodeConnection,
+  params: GetAccountParams,
+): Promise<AccountSequence> {
+  const account = await getAccount(client, params);
+  if (!account) {
+    throw new QueryError({
+      path: "/cosmos.auth.v1beta1.Query/Account",
+      transport: client.grpc ? "grpc" : "rpc",
+      abciCode: 22,
+      log: `account ${params.address} not found: fund it before it can sign`,
+    });
+  }
+  return { accountNumber: account.accountNumber, sequence: account.sequence };
+}

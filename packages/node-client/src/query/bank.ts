@@ -1,0 +1,63 @@
+import { cosmosBank } from "@perpx/proto";
+import type { NodeConnection } from "../connection.js";
+import { allPages } from "./pages.js";
+import { type QueryOptions, unaryQuery } from "./unary.js";
+
+/** A bank balance with its amount as a bigint. */
+export interface Balance {
+  /** The bank denom. */
+  denom: string;
+  /** Base units. */
+  amount: bigint;
+}
+
+/** Parameters of {@link getBalances}. */
+export interface GetBalancesParams extends QueryOptions {
+  /** The account (bech32). */
+  address: string;
+}
+
+/**
+ * Every bank balance of an account (all pages).
+ *
+ * @example
+ * ```ts
+ * const balances = await getBalances(client, { address }); // [{ denom: "uusdc", amount: 10_000_000n }]
+ * ```
+ */
+export async function getBalances(client: NodeConnection, params: GetBalancesParams): Promise<Balance[]> {
+  const coins = await allPages(
+    client,
+    cosmosBank.Query.method.allBalances,
+    { address: params.address },
+    (r) => r.balances,
+    params,
+  );
+  return coins.map((coin) => ({ denom: coin.denom, amount: BigInt(coin.amount) }));
+}
+
+/** Parameters of {@link getBalance}. */
+export interface GetBalanceParams extends QueryOptions {
+  /** The account (bech32). */
+  address: string;
+  /** The denom, e.g. `uusdc`. */
+  denom: string;
+}
+
+/**
+ * One bank balance of an account (0 when it holds none).
+ *
+ * @example
+ * ```ts
+ * const { amount } = await getBalance(client, { address, denom: "aperpx" });
+ * ```
+ */
+export async function getBalance(client: NodeConnection, params: GetBalanceParams): Promise<Balance> {
+  const response = await unaryQuery(
+    client,
+    cosmosBank.Query.method.balance,
+    { address: params.address, denom: params.denom },
+    params,
+  );
+  return { denom: params.denom, amount: BigInt(response.balance?.amount || "0") };
+}

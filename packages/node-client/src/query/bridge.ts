@@ -1,0 +1,245 @@
+import { bridge } from "@perpx/proto";
+import type { NodeConnection } from "../connection.js";
+import { isQueryError } from "../errors.js";
+import { allPages } from "./pages.js";
+import { type QueryOptions, unaryQuery } from "./unary.js";
+
+/** Parameters naming one source chain of the bridge. */
+export interface EthChainParams extends QueryOptions {
+  /**
+   * The EVM chain id of the source chain; omitted means the chain's default (its first bridge).
+   * @default 0n
+   */
+  ethChainId?: bigint;
+}
+
+/**
+ * The bridge's event parameters (denom, source chain id, contract address).
+ *
+ * @example
+ * ```ts
+ * const params = await getBridgeEventParams(client);
+ * ```
+ */
+export async function getBridgeEventParams(
+  client: NodeConnection,
+  params: EthChainParams = {},
+): Promise<bridge.EventParams | undefined> {
+  const response = await unaryQuery(
+    client,
+    bridge.Query.method.eventParams,
+    { ethChainId: params.ethChainId ?? 0n },
+    params,
+  );
+  return response.params;
+}
+
+/**
+ * The bridge's propose parameters.
+ *
+ * @example
+ * ```ts
+ * const params = await getBridgeProposeParams(client);
+ * ```
+ */
+export async function getBridgeProposeParams(
+  client: NodeConnection,
+  params: QueryOptions = {},
+): Promise<bridge.ProposeParams | undefined> {
+  return (await unaryQuery(client, bridge.Query.method.proposeParams, {}, params)).params;
+}
+
+/**
+ * The bridge's safety parameters (disabled flag, delay in blocks).
+ *
+ * @example
+ * ```ts
+ * const { delayBlocks } = (await getBridgeSafetyParams(client))!;
+ * ```
+ */
+export async function getBridgeSafetyParams(
+  client: NodeConnection,
+  params: QueryOptions = {},
+): Promise<bridge.SafetyParams | undefined> {
+  return (await unaryQuery(client, bridge.Query.method.safetyParams, {}, params)).params;
+}
+
+/**
+ * The last bridge event acknowledged in consensus (`nextId`, `ethBlockHeight`).
+ *
+ * @example
+ * ```ts
+ * const info = await getAcknowledgedBridgeEventInfo(client);
+ * ```
+ */
+export async function getAcknowledgedBridgeEventInfo(
+  client: NodeConnection,
+  params: EthChainParams = {},
+): Promise<bridge.BridgeEventInfo | undefined> {
+  const response = await unaryQuery(
+    client,
+    bridge.Query.method.acknowledgedEventInfo,
+    { ethChainId: params.ethChainId ?? 0n },
+    params,
+  );
+  return response.info;
+}
+
+/**
+ * The last bridge event this node's daemon recognized (not yet in consensus).
+ *
+ * @example
+ * ```ts
+ * const info = await getRecognizedBridgeEventInfo(client);
+ * ```
+ */
+export async function getRecognizedBridgeEventInfo(
+  client: NodeConnection,
+  params: EthChainParams = {},
+): Promise<bridge.BridgeEventInfo | undefined> {
+  const response = await unaryQuery(
+    client,
+    bridge.Query.method.recognizedEventInfo,
+    { ethChainId: params.ethChainId ?? 0n },
+    params,
+  );
+  return response.info;
+}
+
+/** Parameters of {@link getDelayedCompleteBridgeMessages}. */
+export interface DelayedBridgeParams extends QueryOptions {
+  /**
+   * Only the deposits credited to this account.
+   * @default "" (all)
+   */
+  address?: string;
+}
+
+/**
+ * Bridge deposits acknowledged but not yet credited, with the block they complete at.
+ *
+ * @example
+ * ```ts
+ * const pending = await getDelayedCompleteBridgeMessages(client, { address });
+ * ```
+ */
+export async function getDelayedCompleteBridgeMessages(
+  client: NodeConnection,
+  params: DelayedBridgeParams = {},
+): Promise<bridge.DelayedCompleteBridgeMessage[]> {
+  const response = await unaryQuery(
+    client,
+    bridge.Query.method.delayedCompleteBridgeMessages,
+    { address: params.address ?? "" },
+    params,
+  );
+  return response.messages;
+}
+
+/** Parameters of {@link getBridgeEvents}. */
+export interface BridgeEventsParams extends QueryOptions {
+  /**
+   * Only the events of this source chain.
+   * @default undefined (every source chain)
+   */
+  ethChainId?: bigint;
+  /**
+   * Only the events credited to this account.
+   * @default "" (all)
+   */
+  address?: string;
+}
+
+/**
+ * Bridge events with their status (all pages).
+ *
+ * @example
+ * ```ts
+ * const events = await getBridgeEvents(client, { address });
+ * ```
+ */
+export function getBridgeEvents(
+  client: NodeConnection,
+  params: BridgeEventsParams = {},
+): Promise<bridge.BridgeEventRecord[]> {
+  return allPages(
+    client,
+    bridge.Query.method.bridgeEvents,
+    {
+      address: params.address ?? "",
+      ...(params.ethChainId === undefined ? {} : { ethChainId: params.ethChainId }),
+    },
+    (r) => r.events,
+    params,
+  );
+}
+
+/** Parameters of {@link getAggregatedWithdrawals}. */
+export interface AggregatedWithdrawalsParams extends QueryOptions {
+  /**
+   * Only the withdrawals of this destination chain.
+   * @default undefined (all)
+   */
+  ethChainId?: bigint;
+  /**
+   * Only withdrawals ready for relay.
+   * @default false
+   */
+  readyForRelayOnly?: boolean;
+}
+
+/**
+ * Withdrawals with their collected signatures (all pages).
+ *
+ * @example
+ * ```ts
+ * const ready = await getAggregatedWithdrawals(client, { readyForRelayOnly: true });
+ * ```
+ */
+export function getAggregatedWithdrawals(
+  client: NodeConnection,
+  params: AggregatedWithdrawalsParams = {},
+): Promise<bridge.AggregatedWithdrawal[]> {
+  return allPages(
+    client,
+    bridge.Query.method.aggregatedWithdrawals,
+    {
+      readyForRelayOnly: params.readyForRelayOnly ?? false,
+      ...(params.ethChainId === undefined ? {} : { ethChainId: params.ethChainId }),
+    },
+    (r) => r.withdrawals,
+    params,
+  );
+}
+
+/** Parameters of {@link getAggregatedWithdrawal}. */
+export interface AggregatedWithdrawalParams extends QueryOptions {
+  /** The withdrawal id. */
+  withdrawalId: bigint;
+}
+
+/**
+ * One withdrawal with its signatures, or `undefined` when unknown.
+ *
+ * @example
+ * ```ts
+ * const withdrawal = await getAggregatedWithdrawal(client, { withdrawalId: 1n });
+ * ```
+ */
+export async function getAggregatedWithdrawal(
+  client: NodeConnection,
+  params: AggregatedWithdrawalParams,
+): Promise<bridge.AggregatedWithdrawal | undefined> {
+  try {
+    const response = await unaryQuery(
+      client,
+      bridge.Query.method.aggregatedWithdrawal,
+      { withdrawalId: params.withdrawalId },
+      params,
+    );
+    return response.withdrawal;
+  } catch (error) {
+    if (isQueryError(error) && error.notFound) return undefined;
+    throw error;
+  }
+}

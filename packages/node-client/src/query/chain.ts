@@ -1,0 +1,183 @@
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { MissingEndpointError } from "@perpx/core";
+import { cosmosTendermint } from "@perpx/proto";
+import type { NodeConnection } from "../connection.js";
+import { QueryError } from "../errors.js";
+import { type CallOptions, withDeadline } from "../transport/call.js";
+import { cometCall, type RpcConnection, rawRpc } from "../transport/rpc.js";
+import { pickQueryTransport, type QueryOptions, rpcQueryError, unaryQuery } from "./unary.js";
+
+function requireRpc(client: NodeConnection): RpcConnection {
+  if (!client.rpc)
+    throw new MissingEndpointError("nodeRpc", "PERPX_NODE_RPC", client.network?.name ?? "this client");
+  return client.rpc;
+}
+
+/** The latest committed block's height and time. */
+export interface LatestBlock {
+  /** The height. */
+  height: bigint;
+  /** The block time. */
+  time: Date;
+  /** The chain id. */
+  chainId: string;
+}
+
+/**
+ * The latest block's height and time: from RPC `status` when RPC is configured (cheapest), else
+ * from gRPC `GetLatestBlock`.
+ *
+ * @example
+ * ```ts
+ * const { height, time } = await getLatestBlock(client);
+ * ```
+ */
+export async function getLatestBlock(
+  client: NodeConnection,
+  options: QueryOptions = {},
+): Promise<LatestBlock> {
+  const transport = options.transport ?? (client.rpc ? "rpc" : pickQueryTransport(client));
+  if (transport === "rpc") {
+    const rpc = requireRpc(client);
+    return withDeadline("status", options, client.timeoutMs, async (signal) => {
+      try {
+        const status = await cometCall(rpc, signal, (comet) => comet.status());
+        return {
+          height: BigInt(status.syncInfo.latestBlockHeight),
+          time: new Date(status.syncInfo.latestBlockTime.getTime()),
+          chainId: status.nodeInfo.network,
+        };
+      } catch (error) {
+        if (signal.aborted) throw error;
+        throw rpcQueryError("status", error);
+      }
+    });
+  }
+  const response = await unaryQuery(
+    client,
+    cosmosTendermint.Service.method.getLatestBlock,
+    {},
+    { ...options, transport },
+  );
+  const header = response.sdkBlock?.header ?? response.block?.header;
+  if (!header?.time) {
+    throw new QueryError({
+      path: "/cosmos.base.tendermint.v1beta1.Service/GetLatestBlock",
+      transport: "grpc",
+      log: "no header",
+    });
+  }
+  return { height: header.height, time: timestampDate(header.time), chainId: header.chainId };
+}
+
+/**
+ * The chain id: the client's (given or from its network preset), else read from the node once and cached.
+ *
+ * @example
+ * ```ts
+ * await getChainId(client); // "perpx-local-1"
+ * ```
+ */
+export async function getChainId(client: NodeConnection, options: CallOptions = {}): Promise<string> {
+  if (client.chainIdCache) return client.chainIdCache;
+  const { chainId } = await getLatestBlock(client, options);
+  client.chainIdCache = chainId;
+  return chainId;
+}
+
+/** The genesis document, as `/genesis` prints it. */
+export interface GenesisDoc {
+  /** RFC 3339 time of the first block. */
+  genesis_time: string;
+  /** The chain id. */
+  chain_id: string;
+  /** The first height, a decimal string. */
+  initial_height: string;
+  /** Consensus parameters. */
+  consensus_params?: unknown;
+  /** The genesis validators. */
+  validators?: unknown[];
+  /** The app hash, hex. */
+  app_hash?: string;
+  /** The application's genesis state, module by module. */
+  app_state: Record<string, unknown>;
+}
+
+/**
+ * The genesis document (`GET {node_rpc_url}/genesis` -> `result.genesis`). RPC only.
+ *
+ * @example
+ * ```ts
+ * const genesis = await getGenesis(client);
+ * genesis.chain_id; // "perpx-local-1"
+ * ```
+ */
+export function getGenesis(client: NodeConnection, options: CallOptions = {}): Promise<GenesisDoc> {
+  const rpc = requireRpc(client);
+  return withDeadline("genesis", options, client.timeoutMs, async (signal) => {
+    try {
+      const result = (await rawRpc(rpc, "genesis", {}, signal)) as { genesis: GenesisDoc };
+      return result.genesis;
+    } catch (error) {
+      if (signal.aborted) throw error;
+      throw rpcQueryError("genesis", error);
+    }
+  });
+}
+
+/** A peer of the node, as `net_info` reports it. */
+export interface Peer {
+  /** The peer's node id (hex). */
+  id: string;
+  /** The peer's IP as the node sees it. */
+  remoteIp: string;
+  /** The peer's P2P port: from its listen address, else 26656. */
+  port: number;
+  /** The peer's moniker. */
+  moniker: string;
+  /** `id@ip:port`, ready for `persistent_peers`. */
+  address: string;
+}
+
+/** The default CometBFT P2P port. */
+export const DEFAULT_P2P_PORT = 26656;
+
+/**
+ * The node's peers (`GET {node_rpc_url}/net_info` -> `result.peers[]`). RPC only.
+ *
+ * @example
+ * ```ts
+ * const peers = await getPeers(client);
+ * peers.map((p) => p.address); // ["a1b2...@10.0.0.5:26656"]
+ * ```
+ */
+export function getPeers(client: NodeConnection, options: CallOptions = {}): Promise<Peer[]> {
+  const rpc = requireRpc(client);
+  return withDeadline("net_info", options, client.timeoutMs, async (signal) => {
+    let result: {
+      peers?: Array<{
+        node_info?: { id?: string; listen_addr?: string; moniker?: string };
+        remote_ip?: string;
+      }>;
+    };
+    try {
+      result = (await rawRpc(rpc, "net_info", {}, signal)) as typeof result;
+    } catch (error) {
+      if (signal.aborted) throw error;
+      throw rpcQueryError("net_info", error);
+    }
+    return (result.peers ?? []).map((peer) => {
+      const id = (peer.node_info?.id ?? "").toLowerCase();
+      const remoteIp = peer.remote_ip ?? "";
+      const listenPort = /:(\d+)$/.exec(peer.node_info?.listen_addr ?? "")?.[1];
+      const port = listenPort ? Number(listenPort) : DEFAULT_P2P_PORT;
+      return {
+        id,
+        remoteIp,
+        port,
+        moniker: peer.node_info?.moniker ?? "",
+        address: `${id}@${remoteIp}:${port}`,
+      };
+    });
+  });
+}

@@ -1,0 +1,69 @@
+import { type DescMessage, fromJson, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
+import { MissingEndpointError } from "@perpx/core";
+import { typeRegistry } from "@perpx/proto";
+import type { NodeConnection } from "../connection.js";
+import { QueryError } from "../errors.js";
+import { withDeadline } from "../transport/call.js";
+import type { QueryOptions } from "./unary.js";
+
+/** Options of a node-fact query, which the REST server also answers. */
+export interface FactOptions extends Omit<QueryOptions, "transport"> {
+  /**
+   * Which transport carries the query.
+   * @default "grpc" when configured, else "rest", else "rpc"
+   */
+  transport?: "grpc" | "rest" | "rpc";
+}
+
+/**
+ * Picks the transport of a node-fact query: the requested one, else gRPC, else REST, else RPC.
+ *
+ * @throws {MissingEndpointError} when none (or not the requested one) is configured.
+ */
+export function pickFactTransport(
+  client: NodeConnection,
+  wanted?: "grpc" | "rest" | "rpc",
+): "grpc" | "rest" | "rpc" {
+  const choice = wanted ?? (client.grpc ? "grpc" : client.rest ? "rest" : client.rpc ? "rpc" : undefined);
+  if (choice !== undefined && client[choice] !== undefined) return choice;
+  const [endpoint, env] =
+    choice === "rest"
+      ? ["nodeRest", "PERPX_NODE_REST"]
+      : choice === "rpc"
+        ? ["nodeRpc", "PERPX_NODE_RPC"]
+        : ["grpc", "PERPX_GRPC"];
+  throw new MissingEndpointError(
+    choice === undefined ? "grpc, nodeRest or nodeRpc" : endpoint,
+    env,
+    client.network?.name ?? "this client",
+  );
+}
+
+/**
+ * GETs a REST path and decodes the Cosmos REST JSON into a message, ignoring unknown fields.
+ *
+ * @example
+ * ```ts
+ * const config = await restQuery(client, "/cosmos/base/node/v1beta1/config", cosmosNode.ConfigResponseSchema, options);
+ * ```
+ */
+export async function restQuery<Desc extends DescMessage>(
+  client: NodeConnection,
+  path: string,
+  schema: Desc,
+  options: FactOptions = {},
+): Promise<MessageShape<Desc>> {
+  const rest = client.rest;
+  if (!rest)
+    throw new MissingEndpointError("nodeRest", "PERPX_NODE_REST", client.network?.name ?? "this client");
+  return withDeadline(path, options, client.timeoutMs, async (signal) => {
+    const body = await rest.get(path, signal);
+    try {
+      // Lenient on purpose: nodes of newer SDK versions add fields. The node facts read here hold no
+      // `Any`, so protobuf-es's type URL spelling of `Any` (see `fromCosmosJson`) does not matter.
+      return fromJson(schema, body as JsonValue, { ignoreUnknownFields: true, registry: typeRegistry });
+    } catch (error) {
+      throw new QueryError({ path, transport: "rest", log: "the answer does not decode" }, { cause: error });
+    }
+  });
+}

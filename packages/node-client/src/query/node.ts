@@ -1,0 +1,282 @@
+import type { GasPrice, Network, UpgradeHistory } from "@perpx/core";
+import { InvalidArgumentError } from "@perpx/errors";
+import { cosmosNode, cosmosTendermint, cosmosUpgrade, ibcChannel } from "@perpx/proto";
+import type { NodeConnection } from "../connection.js";
+import { isQueryError } from "../errors.js";
+import { withDeadline } from "../transport/call.js";
+import { rawRpc } from "../transport/rpc.js";
+import { type FactOptions, pickFactTransport, restQuery } from "./facts.js";
+import { allPages } from "./pages.js";
+import { unaryQuery } from "./unary.js";
+
+/**
+ * Parses a `minimum-gas-prices` string such as `0.025uusdc,25000000000aperpx`.
+ *
+ * @throws {InvalidArgumentError} for an entry that is not `<decimal><denom>`.
+ *
+ * @example
+ * ```ts
+ * parseGasPrices("0.025uusdc"); // [{ denom: "uusdc", amount: "0.025" }]
+ * ```
+ */
+export function parseGasPrices(text: string): GasPrice[] {
+  if (text.trim() === "") return [];
+  return text.split(",").map((entry) => {
+    const match = /^\s*(\d+(?:\.\d+)?)([a-zA-Z][a-zA-Z0-9/:._-]*)\s*$/.exec(entry);
+    if (!match) throw new InvalidArgumentError("minimumGasPrices", `cannot parse ${JSON.stringify(entry)}`);
+    return { denom: match[2]!, amount: match[1]! };
+  });
+}
+
+/**
+ * The node's minimum gas prices (`/cosmos/base/node/v1beta1/config`), one per fee denom.
+ *
+ * @example
+ * ```ts
+ * await getMinimumGasPrices(client); // [{ denom: "uusdc", amount: "0.025" }, { denom: "aperpx", amount: "25000000000" }]
+ * ```
+ */
+export async function getMinimumGasPrices(
+  client: NodeConnection,
+  options: FactOptions = {},
+): Promise<GasPrice[]> {
+  const transport = pickFactTransport(client, options.transport);
+  const response =
+    transport === "rest"
+      ? await restQuery(client, "/cosmos/base/node/v1beta1/config", cosmosNode.ConfigResponseSchema, options)
+      : await unaryQuery(client, cosmosNode.Service.method.config, {}, { ...options, transport });
+  return parseGasPrices(response.minimumGasPrice);
+}
+
+/** What a node says about itself. */
+export interface NodeInfo {
+  /** The running application version, e.g. `v27.5` (`application_version.version`). */
+  appVersion: string;
+  /** The application's name. */
+  appName: string;
+  /** The chain id the node is on. */
+  network: string;
+  /** The CometBFT version. */
+  cometVersion: string;
+  /** The node's moniker. */
+  moniker: string;
+  /** The node id (hex), as peers know it. */
+  nodeId: string;
+}
+
+/**
+ * The node's identity and running version (`/cosmos/base/tendermint/v1beta1/node_info`; over RPC,
+ * `status` and `abci_info`).
+ *
+ * @example
+ * ```ts
+ * const { appVersion } = await getNodeInfo(client); // "v27.5"
+ * ```
+ */
+export async function getNodeInfo(client: NodeConnection, options: FactOptions = {}): Promise<NodeInfo> {
+  const transport = pickFactTransport(client, options.transport);
+  if (transport === "rpc") {
+    return withDeadline("node info", options, client.timeoutMs, async (signal) => {
+      const status = (await rawRpc(client.rpc!, "status", {}, signal)) as {
+        node_info: { version: string; network: string; moniker: string; id: string };
+      };
+      const info = (await rawRpc(client.rpc!, "abci_info", {}, signal)) as {
+        response?: { version?: string; data?: string };
+      };
+      return {
+        appVersion: info.response?.version ?? "",
+        appName: info.response?.data ?? "",
+        network: status.node_info.network,
+        cometVersion: status.node_info.version,
+        moniker: status.node_info.moniker,
+        nodeId: status.node_info.id.toLowerCase(),
+      };
+    });
+  }
+  const response =
+    transport === "rest"
+      ? await restQuery(
+          client,
+          "/cosmos/base/tendermint/v1beta1/node_info",
+          cosmosTendermint.GetNodeInfoResponseSchema,
+          options,
+        )
+      : await unaryQuery(client, cosmosTendermint.Service.method.getNodeInfo, {}, { ...options, transport });
+  return {
+    appVersion: response.applicationVersion?.version ?? "",
+    appName: response.applicationVersion?.appName ?? "",
+    network: response.defaultNodeInfo?.network ?? "",
+    cometVersion: response.defaultNodeInfo?.version ?? "",
+    moniker: response.defaultNodeInfo?.moniker ?? "",
+    nodeId: (response.defaultNodeInfo?.defaultNodeId ?? "").toLowerCase(),
+  };
+}
+
+/** Parameters of {@link getAppliedPlan}. */
+export interface AppliedPlanParams extends FactOptions {
+  /** The upgrade's name: the version, e.g. `v27.0`. */
+  name: string;
+}
+
+/**
+ * The height at which a named upgrade was applied (`/cosmos/upgrade/v1beta1/applied_plan/<name>`).
+ *
+ * @returns the height, or `undefined` when the chain never applied it.
+ *
+ * @example
+ * ```ts
+ * await getAppliedPlan(client, { name: "v27.0" }); // 12395000n
+ * ```
+ */
+export async function getAppliedPlan(
+  client: NodeConnection,
+  params: AppliedPlanParams,
+): Promise<bigint | undefined> {
+  const transport = pickFactTransport(client, params.transport);
+  let height: bigint;
+  try {
+    height =
+      transport === "rest"
+        ? (
+            await restQuery(
+              client,
+              `/cosmos/upgrade/v1beta1/applied_plan/${encodeURIComponent(params.name)}`,
+              cosmosUpgrade.QueryAppliedPlanResponseSchema,
+              params,
+            )
+          ).height
+        : (
+            await unaryQuery(
+              client,
+              cosmosUpgrade.Query.method.appliedPlan,
+              { name: params.name },
+              { ...params, transport },
+            )
+          ).height;
+  } catch (error) {
+    if (isQueryError(error) && error.notFound) return undefined;
+    throw error;
+  }
+  return height === 0n ? undefined : height;
+}
+
+/** One line of {@link checkUpgradeHistory}'s report. */
+export interface UpgradeCheck {
+  /** The upgrade's version. */
+  version: string;
+  /** Its height in the network preset. */
+  expectedHeight: bigint;
+  /** Its height on the chain, or `undefined` when the chain does not know it. */
+  chainHeight: bigint | undefined;
+  /** True when both agree. */
+  matches: boolean;
+}
+
+/** What {@link checkUpgradeHistory} found. */
+export interface UpgradeHistoryReport {
+  /** True when every upgrade matches and the running version is the expected one. */
+  ok: boolean;
+  /** One line per upgrade of the preset, oldest first. */
+  upgrades: UpgradeCheck[];
+  /** The version the preset expects to be running. */
+  expectedVersion: string;
+  /** The version the node reports running. */
+  runningVersion: string;
+}
+
+/**
+ * Compares a network preset's upgrade history (from `@perpx/core`) with the chain: every applied
+ * plan's height, and the running version.
+ *
+ * @example
+ * ```ts
+ * const report = await checkUpgradeHistory(client, testnet);
+ * if (!report.ok) console.warn(report.upgrades.filter((u) => !u.matches));
+ * ```
+ */
+export async function checkUpgradeHistory(
+  client: NodeConnection,
+  network: UpgradeHistory & Pick<Network, "latestVersion">,
+  options: FactOptions = {},
+): Promise<UpgradeHistoryReport> {
+  const upgrades = await Promise.all(
+    network.upgrades.map(async (upgrade) => {
+      const chainHeight = await getAppliedPlan(client, { ...options, name: upgrade.version });
+      const expectedHeight = BigInt(upgrade.height);
+      return {
+        version: upgrade.version,
+        expectedHeight,
+        chainHeight,
+        matches: chainHeight === expectedHeight,
+      };
+    }),
+  );
+  const { appVersion } = await getNodeInfo(client, options);
+  return {
+    ok: upgrades.every((u) => u.matches) && appVersion === network.latestVersion,
+    upgrades,
+    expectedVersion: network.latestVersion,
+    runningVersion: appVersion,
+  };
+}
+
+/** An IBC channel end of this chain. */
+export interface IbcChannel {
+  /** `channel-<n>`. */
+  channelId: string;
+  /** Usually `transfer`. */
+  portId: string;
+  /** `STATE_OPEN`, `STATE_INIT`, ... */
+  state: string;
+  /** The other end. */
+  counterparty: { portId: string; channelId: string };
+  /** The connection(s) under it. */
+  connectionHops: string[];
+  /** The channel version, e.g. `ics20-1`. */
+  version: string;
+}
+
+function channelOf(channel: ibcChannel.IdentifiedChannel): IbcChannel {
+  return {
+    channelId: channel.channelId,
+    portId: channel.portId,
+    state: `STATE_${ibcChannel.State[channel.state] ?? channel.state}`,
+    counterparty: {
+      portId: channel.counterparty?.portId ?? "",
+      channelId: channel.counterparty?.channelId ?? "",
+    },
+    connectionHops: channel.connectionHops,
+    version: channel.version,
+  };
+}
+
+/**
+ * Every IBC channel of the chain (`/ibc/core/channel/v1/channels`).
+ *
+ * @example
+ * ```ts
+ * const channels = await getIbcChannels(client);
+ * channels[0]; // { channelId: "channel-0", state: "STATE_OPEN", counterparty: { channelId: "channel-4", ... } }
+ * ```
+ */
+export async function getIbcChannels(
+  client: NodeConnection,
+  options: FactOptions = {},
+): Promise<IbcChannel[]> {
+  const transport = pickFactTransport(client, options.transport);
+  const channels =
+    transport === "rest"
+      ? (
+          await restQuery(
+            client,
+            "/ibc/core/channel/v1/channels",
+            ibcChannel.QueryChannelsResponseSchema,
+            options,
+          )
+        ).channels
+      : await allPages(client, ibcChannel.Query.method.channels, {}, (r) => r.channels, {
+          ...options,
+          transport,
+        });
+  return channels.map(channelOf);
+}

@@ -1,0 +1,40 @@
+import type { DescMessage, DescMethodUnary, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
+import type { NodeConnection } from "../connection.js";
+import { type QueryOptions, unaryQuery } from "./unary.js";
+
+/** At most this many pages are read by {@link allPages} (a guard against a node that loops). */
+export const MAX_PAGES = 1000;
+
+/** Items per page requested by {@link allPages}. */
+export const PAGE_LIMIT = 1000n;
+
+/**
+ * Reads every page of a paginated query (`pagination.next_key`) and concatenates the items.
+ *
+ * @example
+ * ```ts
+ * const pairs = await allPages(client, clob.Query.method.clobPairAll, {}, (r) => r.clobPair, options);
+ * ```
+ */
+export async function allPages<I extends DescMessage, O extends DescMessage, T>(
+  client: NodeConnection,
+  method: DescMethodUnary<I, O>,
+  request: MessageInitShape<I>,
+  pick: (response: MessageShape<O>) => readonly T[],
+  options: QueryOptions = {},
+): Promise<T[]> {
+  const items: T[] = [];
+  let key: Uint8Array = new Uint8Array();
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const init = {
+      ...(request as object),
+      pagination: { key, limit: PAGE_LIMIT },
+    } as unknown as MessageInitShape<I>;
+    const response = await unaryQuery(client, method, init, options);
+    items.push(...pick(response));
+    const next = (response as { pagination?: { nextKey?: Uint8Array } }).pagination?.nextKey;
+    if (!next || next.length === 0) break;
+    key = next;
+  }
+  return items;
+}

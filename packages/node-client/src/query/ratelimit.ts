@@ -1,0 +1,116 @@
+import { ratelimit } from "@perpx/proto";
+import type { NodeConnection } from "../connection.js";
+import { type QueryOptions, unaryQuery } from "./unary.js";
+
+/**
+ * The IBC withdrawal rate limits of every limited denom.
+ *
+ * @example
+ * ```ts
+ * const limits = await getLimitParams(client);
+ * ```
+ */
+export async function getLimitParams(
+  client: NodeConnection,
+  params: QueryOptions = {},
+): Promise<ratelimit.LimitParams[]> {
+  return (await unaryQuery(client, ratelimit.Query.method.listLimitParams, {}, params)).limitParamsList;
+}
+
+/** Parameters of {@link getCapacityByDenom}. */
+export interface CapacityParams extends QueryOptions {
+  /** The denom, e.g. `uusdc`. */
+  denom: string;
+}
+
+/**
+ * What can still leave over IBC now, per limiter, for one denom.
+ *
+ * @example
+ * ```ts
+ * const capacities = await getCapacityByDenom(client, { denom: "uusdc" });
+ * ```
+ */
+export async function getCapacityByDenom(
+  client: NodeConnection,
+  params: CapacityParams,
+): Promise<ratelimit.LimiterCapacity[]> {
+  return (await unaryQuery(client, ratelimit.Query.method.capacityByDenom, { denom: params.denom }, params))
+    .limiterCapacityList;
+}
+
+/** Parameters of {@link getWithdrawalConfigs}. */
+export interface WithdrawalConfigsParams extends QueryOptions {
+  /**
+   * Only this asset.
+   * @default undefined (every asset)
+   */
+  assetId?: number;
+}
+
+/**
+ * Per-asset withdrawal controls: large-withdrawal threshold, timelock, withdrawal fee.
+ *
+ * @example
+ * ```ts
+ * const configs = await getWithdrawalConfigs(client, { assetId: 0 });
+ * ```
+ */
+export async function getWithdrawalConfigs(
+  client: NodeConnection,
+  params: WithdrawalConfigsParams = {},
+): Promise<ratelimit.AssetWithdrawalConfig[]> {
+  const request = params.assetId === undefined ? {} : { assetId: params.assetId };
+  return (await unaryQuery(client, ratelimit.Query.method.assetWithdrawalConfigs, request, params)).configs;
+}
+
+/** Parameters of {@link getDailyLimits} and {@link getDailyUsage}. */
+export interface DailyParams extends QueryOptions {
+  /**
+   * Only this chain.
+   * @default undefined (every chain)
+   */
+  chainId?: bigint;
+  /**
+   * Only this asset.
+   * @default undefined (every asset)
+   */
+  assetId?: number;
+}
+
+function dailyRequest(params: DailyParams) {
+  return {
+    ...(params.chainId === undefined ? {} : { chainId: params.chainId }),
+    ...(params.assetId === undefined ? {} : { assetId: params.assetId }),
+  };
+}
+
+/**
+ * Per chain and asset, the daily withdrawal limit.
+ *
+ * @example
+ * ```ts
+ * const limits = await getDailyLimits(client);
+ * ```
+ */
+export async function getDailyLimits(
+  client: NodeConnection,
+  params: DailyParams = {},
+): Promise<ratelimit.AssetChainDailyLimitConfig[]> {
+  return (await unaryQuery(client, ratelimit.Query.method.dailyLimits, dailyRequest(params), params)).limits;
+}
+
+/**
+ * Per chain and asset, how much of the daily limit is used and when it last reset.
+ *
+ * @example
+ * ```ts
+ * const usage = await getDailyUsage(client, { assetId: 0 });
+ * ```
+ */
+export async function getDailyUsage(
+  client: NodeConnection,
+  params: DailyParams = {},
+): Promise<ratelimit.AssetChainWithdrawalDailyUsage[]> {
+  return (await unaryQuery(client, ratelimit.Query.method.dailyUsage, dailyRequest(params), params)).usage;
+}

@@ -1,0 +1,55 @@
+import type { SubaccountRef } from "@perpx/core";
+import { subaccounts } from "@perpx/proto";
+import type { NodeConnection } from "../connection.js";
+import { isQueryError } from "../errors.js";
+import { subaccountId } from "../messages/validate.js";
+import { allPages } from "./pages.js";
+import { type QueryOptions, unaryQuery } from "./unary.js";
+
+/** Parameters of {@link getSubaccount}. */
+export interface GetSubaccountParams extends QueryOptions, SubaccountRef {}
+
+/**
+ * One subaccount: its asset positions (USDC in quote quantums) and perpetual positions.
+ *
+ * @returns the subaccount, or `undefined` when it has never held anything.
+ * @throws {InvalidAddressError | InvalidSubaccountError} for a bad reference, before any request.
+ *
+ * @example
+ * ```ts
+ * const sub = await getSubaccount(client, { owner: wallet.address, number: 0 });
+ * ```
+ */
+export async function getSubaccount(
+  client: NodeConnection,
+  params: GetSubaccountParams,
+): Promise<subaccounts.Subaccount | undefined> {
+  const id = subaccountId({ owner: params.owner, number: params.number }, "subaccount");
+  try {
+    const response = await unaryQuery(
+      client,
+      subaccounts.Query.method.subaccount,
+      { owner: id.owner, number: id.number },
+      params,
+    );
+    return response.subaccount;
+  } catch (error) {
+    if (isQueryError(error) && error.notFound) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Every subaccount on chain (all pages).
+ *
+ * @example
+ * ```ts
+ * const all = await getSubaccounts(client);
+ * ```
+ */
+export function getSubaccounts(
+  client: NodeConnection,
+  params: QueryOptions = {},
+): Promise<subaccounts.Subaccount[]> {
+  return allPages(client, subaccounts.Query.method.subaccountAll, {}, (r) => r.subaccount, params);
+}

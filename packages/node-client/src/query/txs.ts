@@ -1,0 +1,234 @@
+import { create, fromBinary } from "@bufbuild/protobuf";
+import { InvalidArgumentError } from "@perpx/errors";
+import { cosmosTx } from "@perpx/proto";
+import { fromHexString } from "../bytes.js";
+import type { NodeConnection } from "../connection.js";
+import { isQueryError } from "../errors.js";
+import { withDeadline } from "../transport/call.js";
+import { cometCall } from "../transport/rpc.js";
+import { pickQueryTransport, type QueryOptions, rpcQueryError, unaryQuery } from "./unary.js";
+
+/** An ABCI event with plain string attributes. */
+export interface TxEvent {
+  /** The event type, e.g. `transfer`. */
+  type: string;
+  /** Its attributes. */
+  attributes: { key: string; value: string }[];
+}
+
+/** A transaction once it is in a block. */
+export interface TxInfo {
+  /** Uppercase hex hash. */
+  hash: string;
+  /** The block height. */
+  height: bigint;
+  /** The position in the block, when the transport reports it (RPC). */
+  index: number | undefined;
+  /** 0 on success. */
+  code: number;
+  /** The error's codespace; `""` on success. */
+  codespace: string;
+  /** The log (the error text on failure). */
+  log: string;
+  /** Gas wanted. */
+  gasWanted: bigint;
+  /** Gas used. */
+  gasUsed: bigint;
+  /** Events emitted. */
+  events: TxEvent[];
+  /** The decoded transaction, when the node returned it. */
+  tx: cosmosTx.Tx | undefined;
+}
+
+function decodeTxRaw(bytes: Uint8Array): cosmosTx.Tx | undefined {
+  try {
+    const raw = fromBinary(cosmosTx.TxRawSchema, bytes);
+    return create(cosmosTx.TxSchema, {
+      body: fromBinary(cosmosTx.TxBodySchema, raw.bodyBytes),
+      authInfo: fromBinary(cosmosTx.AuthInfoSchema, raw.authInfoBytes),
+      signatures: raw.signatures,
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+interface CometTxLike {
+  tx: Uint8Array;
+  hash: Uint8Array;
+  height: number;
+  index: number;
+  result: {
+    code: number;
+    codespace?: string;
+    log?: string;
+    gasWanted: bigint;
+    gasUsed: bigint;
+    events: readonly { type: string; attributes: readonly { key: string; value: string }[] }[];
+  };
+}
+
+function fromComet(tx: CometTxLike): TxInfo {
+  return {
+    hash: Array.from(tx.hash, (b) => b.toString(16).padStart(2, "0"))
+      .join("")
+      .toUpperCase(),
+    height: BigInt(tx.height),
+    index: tx.index,
+    code: tx.result.code,
+    codespace: tx.result.codespace ?? "",
+    log: tx.result.log ?? "",
+    gasWanted: tx.result.gasWanted,
+    gasUsed: tx.result.gasUsed,
+    events: tx.result.events.map((e) => ({
+      type: e.type,
+      attributes: e.attributes.map((a) => ({ key: a.key, value: a.value })),
+    })),
+    tx: decodeTxRaw(tx.tx),
+  };
+}
+
+function fromTxResponse(
+  response: NonNullable<cosmosTx.GetTxResponse["txResponse"]>,
+  tx: cosmosTx.Tx | undefined,
+): TxInfo {
+  return {
+    hash: response.txhash.toUpperCase(),
+    height: response.height,
+    index: undefined,
+    code: response.code,
+    codespace: response.codespace,
+    log: response.rawLog,
+    gasWanted: response.gasWanted,
+    gasUsed: response.gasUsed,
+    events: response.events.map((e) => ({
+      type: e.type,
+      attributes: e.attributes.map((a) => ({ key: a.key, value: a.value })),
+    })),
+    tx,
+  };
+}
+
+/** Parameters of {@link getTx}. */
+export interface GetTxParams extends QueryOptions {
+  /** The tx hash, hex (either case, with or without `0x`). */
+  hash: string;
+}
+
+function hashBytes(hash: string): Uint8Array {
+  const bytes = fromHexString(hash);
+  if (!bytes || bytes.length !== 32)
+    throw new InvalidArgumentError("hash", `expected 64 hex digits, got ${JSON.stringify(hash)}`);
+  return bytes;
+}
+
+/**
+ * A committed transaction by hash.
+ *
+ * @returns it, or `undefined` when the node has not indexed it (not in a block yet, or never).
+ *
+ * @example
+ * ```ts
+ * const tx = await getTx(client, { hash });
+ * if (tx?.code === 0) console.log("landed at", tx.height);
+ * ```
+ */
+export async function getTx(client: NodeConnection, params: GetTxParams): Promise<TxInfo | undefined> {
+  const bytes = hashBytes(params.hash);
+  const transport = pickQueryTransport(client, params.transport);
+  if (transport === "grpc") {
+    try {
+      const response = await unaryQuery(
+        client,
+        cosmosTx.Service.method.getTx,
+        { hash: params.hash.replace(/^0x/i, "").toUpperCase() },
+        params,
+      );
+      return response.txResponse ? fromTxResponse(response.txResponse, response.tx) : undefined;
+    } catch (error) {
+      if (isQueryError(error) && error.notFound) return undefined;
+      throw error;
+    }
+  }
+  return withDeadline("tx", params, client.timeoutMs, async (signal) => {
+    try {
+      return fromComet(
+        await cometCall(client.rpc!, signal, (comet) => comet.tx({ hash: bytes, prove: false })),
+      );
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      if (/not found/i.test(message)) return undefined;
+      throw rpcQueryError("tx", error);
+    }
+  });
+}
+
+/** Parameters of {@link searchTxs}. */
+export interface SearchTxsParams extends QueryOptions {
+  /** A CometBFT query, e.g. `message.sender='perpx1...'` or `tx.height=5`. */
+  query: string;
+  /**
+   * 1-based page.
+   * @default 1
+   */
+  page?: number;
+  /**
+   * Results per page (at most 100 on CometBFT).
+   * @default 30
+   */
+  perPage?: number;
+  /**
+   * Order by height.
+   * @default "asc"
+   */
+  orderBy?: "asc" | "desc";
+}
+
+/**
+ * Searches committed transactions by event query.
+ *
+ * @returns one page of matches and the total count.
+ *
+ * @example
+ * ```ts
+ * const { txs, totalCount } = await searchTxs(client, { query: `message.sender='${address}'`, orderBy: "desc" });
+ * ```
+ */
+export async function searchTxs(
+  client: NodeConnection,
+  params: SearchTxsParams,
+): Promise<{ txs: TxInfo[]; totalCount: number }> {
+  const page = params.page ?? 1;
+  const perPage = params.perPage ?? 30;
+  const order = params.orderBy ?? "asc";
+  const transport = pickQueryTransport(client, params.transport);
+  if (transport === "grpc") {
+    const response = await unaryQuery(
+      client,
+      cosmosTx.Service.method.getTxsEvent,
+      {
+        query: params.query,
+        page: BigInt(page),
+        limit: BigInt(perPage),
+        orderBy: order === "desc" ? cosmosTx.OrderBy.DESC : cosmosTx.OrderBy.ASC,
+      },
+      params,
+    );
+    return {
+      txs: response.txResponses.map((r, i) => fromTxResponse(r, response.txs[i])),
+      totalCount: Number(response.total),
+    };
+  }
+  return withDeadline("tx_search", params, client.timeoutMs, async (signal) => {
+    try {
+      const response = await cometCall(client.rpc!, signal, (comet) =>
+        comet.txSearch({ query: params.query, page, per_page: perPage, order_by: order, prove: false }),
+      );
+      return { txs: response.txs.map(fromComet), totalCount: response.totalCount };
+    } catch (error) {
+      if (signal.aborted) throw error;
+      throw rpcQueryError("tx_search", error);
+    }
+  });
+}

@@ -1,0 +1,199 @@
+import {
+  create,
+  type DescMessage,
+  type DescMethodUnary,
+  fromBinary,
+  type MessageInitShape,
+  type MessageShape,
+  toBinary,
+} from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { MissingEndpointError } from "@perpx/core";
+import type { NodeConnection } from "../connection.js";
+import { QueryError, TransportError } from "../errors.js";
+import { type CallOptions, withDeadline } from "../transport/call.js";
+import { cometCall, JsonRpcError } from "../transport/rpc.js";
+
+/** Options of a query. */
+export interface QueryOptions extends CallOptions {
+  /**
+   * Which transport carries the query.
+   * @default "grpc" when configured, else "rpc" (`abci_query`)
+   */
+  transport?: "grpc" | "rpc";
+  /**
+   * Query the state at this height instead of the latest.
+   * @default undefined (latest)
+   */
+  height?: bigint;
+}
+
+/** The header Cosmos nodes read (and answer) the query height in. */
+export const HEIGHT_HEADER = "x-cosmos-block-height";
+
+/**
+ * The `abci_query` path of a gRPC method: `/<service full name>/<method>`.
+ *
+ * @example
+ * ```ts
+ * queryPath(cosmosBank.Query.method.allBalances); // "/cosmos.bank.v1beta1.Query/AllBalances"
+ * ```
+ */
+export function queryPath(method: DescMethodUnary): string {
+  return `/${method.parent.typeName}/${method.name}`;
+}
+
+/** The SDK code of a gRPC status, as the SDK maps query errors (chain-protocol 5.6). */
+function sdkCodeOfGrpc(code: Code): number | undefined {
+  switch (code) {
+    case Code.NotFound:
+      return 22;
+    case Code.InvalidArgument:
+    case Code.FailedPrecondition:
+      return 18;
+    case Code.Unauthenticated:
+      return 4;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Picks the transport a query goes over: the requested one, else gRPC, else RPC.
+ *
+ * @throws {MissingEndpointError} when the client has neither (or not the requested one).
+ */
+export function pickQueryTransport(client: NodeConnection, wanted?: "grpc" | "rpc"): "grpc" | "rpc" {
+  const choice = wanted ?? (client.grpc ? "grpc" : client.rpc ? "rpc" : undefined);
+  if (choice === "grpc" && client.grpc) return "grpc";
+  if (choice === "rpc" && client.rpc) return "rpc";
+  const endpoint = choice === "rpc" ? "nodeRpc" : "grpc";
+  throw new MissingEndpointError(
+    choice ?? "grpc or nodeRpc",
+    endpoint === "grpc" ? "PERPX_GRPC" : "PERPX_NODE_RPC",
+    client.network?.name ?? "this client",
+  );
+}
+
+/**
+ * Runs one unary query, typed by its method descriptor from `@perpx/proto`: over gRPC when the
+ * client has it, else over CometBFT RPC `abci_query` (path `/<service>/<Method>`, protobuf bytes
+ * both ways). Every query function of this package is a line over this one.
+ *
+ * @param client - the node client.
+ * @param method - e.g. `cosmosBank.Query.method.allBalances`.
+ * @param request - the request fields.
+ * @param options - timeout, signal, transport and height.
+ * @returns the decoded response.
+ * @throws {QueryError} when the node answers with an error; {@link TransportError} when it cannot
+ *   be reached; `TimeoutError` / `AbortedError` per the options; `MissingEndpointError` without a transport.
+ *
+ * @example
+ * ```ts
+ * const { balances } = await unaryQuery(client, cosmosBank.Query.method.allBalances, { address });
+ * ```
+ */
+export async function unaryQuery<I extends DescMessage, O extends DescMessage>(
+  client: NodeConnection,
+  method: DescMethodUnary<I, O>,
+  request: MessageInitShape<I>,
+  options: QueryOptions = {},
+): Promise<MessageShape<O>> {
+  const transport = pickQueryTransport(client, options.transport);
+  const path = queryPath(method as DescMethodUnary);
+  return withDeadline(path, options, client.timeoutMs, async (signal) => {
+    if (transport === "grpc") {
+      try {
+        const response = await client.grpc!.unary(
+          method,
+          signal,
+          undefined,
+          options.height === undefined ? undefined : { [HEIGHT_HEADER]: options.height.toString() },
+          request,
+        );
+        return response.message;
+      } catch (error) {
+        if (signal.aborted) throw error;
+        throw grpcQueryError(path, error);
+      }
+    }
+    const data = toBinary(method.input, create(method.input, request));
+    let response: Awaited<ReturnType<NonNullable<NodeConnection["rpc"]>["comet"]["abciQuery"]>>;
+    try {
+      response = await cometCall(client.rpc!, signal, (comet) =>
+        comet.abciQuery({
+          path,
+          data,
+          prove: false,
+          ...(options.height === undefined ? {} : { height: Number(options.height) }),
+        }),
+      );
+    } catch (error) {
+      if (signal.aborted) throw error;
+      throw rpcQueryError(path, error);
+    }
+    if (response.code) {
+      throw new QueryError({
+        path,
+        transport: "rpc",
+        abciCode: response.code,
+        codespace: response.codespace,
+        log: response.log ?? "",
+      });
+    }
+    try {
+      return fromBinary(method.output, response.value);
+    } catch (error) {
+      throw new QueryError({ path, transport: "rpc", log: "the answer does not decode" }, { cause: error });
+    }
+  });
+}
+
+/**
+ * Converts a connect error of a gRPC query into a perpx error.
+ *
+ * @example
+ * ```ts
+ * throw grpcQueryError("/cosmos.bank.v1beta1.Query/Balance", error);
+ * ```
+ */
+export function grpcQueryError(path: string, error: unknown): Error {
+  const connectError = ConnectError.from(error);
+  if (
+    connectError.code === Code.Unavailable ||
+    (connectError.code === Code.Internal &&
+      /ECONNREFUSED|socket|TLS|certificate/i.test(connectError.rawMessage))
+  ) {
+    return new TransportError("grpc", connectError.rawMessage, { cause: error });
+  }
+  return new QueryError(
+    {
+      path,
+      transport: "grpc",
+      grpcCode: connectError.code,
+      abciCode: sdkCodeOfGrpc(connectError.code),
+      log: connectError.rawMessage,
+    },
+    { cause: error },
+  );
+}
+
+/**
+ * Converts a failure of an RPC call into a perpx error.
+ *
+ * @example
+ * ```ts
+ * throw rpcQueryError("/cosmos.bank.v1beta1.Query/Balance", error);
+ * ```
+ */
+export function rpcQueryError(path: string, error: unknown): Error {
+  if (error instanceof TransportError || error instanceof QueryError) return error;
+  if (error instanceof JsonRpcError)
+    return new QueryError({ path, transport: "rpc", log: error.message }, { cause: error });
+  const message = error instanceof Error ? error.message : String(error);
+  if (/^\{.*"code"/.test(message)) {
+    // cosmjs's WebSocket client throws JSON.stringify(response.error).
+    return new QueryError({ path, transport: "rpc", log: message }, { cause: error });
+  }
+  return new TransportError("rpc", message, { cause: error });
+}

@@ -1,0 +1,84 @@
+import { wrap } from "@perpx/proto";
+import type { NodeConnection } from "../connection.js";
+import { isQueryError } from "../errors.js";
+import { allPages } from "./pages.js";
+import { type QueryOptions, unaryQuery } from "./unary.js";
+
+/**
+ * Every wrapping rule in force (port, channel, source denom -> local denom).
+ *
+ * @example
+ * ```ts
+ * const rules = await getWrapRules(client);
+ * ```
+ */
+export function getWrapRules(client: NodeConnection, params: QueryOptions = {}): Promise<wrap.WrapRule[]> {
+  return allPages(client, wrap.Query.method.wrapRules, {}, (r) => r.rules, params);
+}
+
+/** Parameters of {@link getWrapRule}: the rule's key. */
+export interface GetWrapRuleParams extends QueryOptions {
+  /** @default "transfer" */
+  portId?: string;
+  /** The channel, `channel-<n>`. */
+  channelId: string;
+  /** The denom on the source chain, e.g. `uusdc`. */
+  sourceDenom: string;
+}
+
+/**
+ * The wrapping rule of one (port, channel, source denom), or `undefined` when none matches.
+ *
+ * @example
+ * ```ts
+ * const rule = await getWrapRule(client, { channelId: "channel-0", sourceDenom: "uusdc" });
+ * ```
+ */
+export async function getWrapRule(
+  client: NodeConnection,
+  params: GetWrapRuleParams,
+): Promise<wrap.WrapRule | undefined> {
+  try {
+    const response = await unaryQuery(
+      client,
+      wrap.Query.method.wrapRule,
+      { portId: params.portId ?? "transfer", channelId: params.channelId, sourceDenom: params.sourceDenom },
+      params,
+    );
+    return response.rule;
+  } catch (error) {
+    if (isQueryError(error) && error.notFound) return undefined;
+    throw error;
+  }
+}
+
+/** Parameters of {@link getBacking}. */
+export interface GetBackingParams extends QueryOptions {
+  /**
+   * The local denom whose vouchers are listed.
+   * @default "uusdc"
+   */
+  localDenom?: string;
+}
+
+/**
+ * The vouchers backing a local denom, each with amount issued and remaining balance.
+ *
+ * @example
+ * ```ts
+ * const backings = await getBacking(client);
+ * backings[0]?.voucherDenom; // "ibc/8E27..."
+ * ```
+ */
+export async function getBacking(
+  client: NodeConnection,
+  params: GetBackingParams = {},
+): Promise<wrap.VoucherBacking[]> {
+  const response = await unaryQuery(
+    client,
+    wrap.Query.method.backing,
+    { localDenom: params.localDenom ?? "uusdc" },
+    params,
+  );
+  return response.backings;
+}

@@ -1,0 +1,147 @@
+import { AbortedError, InvalidArgumentError, TimeoutError } from "@perpx/errors";
+
+/**
+ * Options every call to a node takes.
+ *
+ * @example
+ * ```ts
+ * await getBalances(client, { address, timeoutMs: 2_000, signal: controller.signal });
+ * ```
+ */
+export interface CallOptions {
+  /**
+   * Gives up after this many milliseconds with a `TimeoutError`.
+   * @default the client's `timeoutMs` (10,000)
+   */
+  timeoutMs?: number;
+  /**
+   * Cancels the call with an `AbortedError` when it aborts.
+   * @default undefined
+   */
+  signal?: AbortSignal;
+}
+
+/** A call's deadline as one signal, with a way to tell a timeout from an abort. */
+export interface Deadline {
+  /** Aborts on timeout or on the caller's abort. */
+  signal: AbortSignal;
+  /** The timeout in force. */
+  timeoutMs: number;
+  /** Turns an abort of {@link Deadline.signal} into the right perpx error; undefined when not aborted. */
+  error(operation: string): TimeoutError | AbortedError | undefined;
+  /** Stops the timer. */
+  clear(): void;
+}
+
+/**
+ * Checks a timeout option.
+ *
+ * @throws {InvalidArgumentError} unless it is a positive finite number.
+ */
+export function checkTimeout(timeoutMs: number, argument = "timeoutMs"): number {
+  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new InvalidArgumentError(
+      argument,
+      `must be a positive number of milliseconds, got ${String(timeoutMs)}`,
+    );
+  }
+  return timeoutMs;
+}
+
+/**
+ * Starts a deadline for one call: the caller's signal combined with a timer.
+ *
+ * @example
+ * ```ts
+ * const deadline = startDeadline({ timeoutMs: 1000 }, 10_000);
+ * ```
+ */
+export function startDeadline(options: CallOptions, defaultTimeoutMs: number): Deadline {
+  const timeoutMs = checkTimeout(options.timeoutMs ?? defaultTimeoutMs);
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error(`timed out after ${timeoutMs} ms`));
+  }, timeoutMs);
+  const outer = options.signal;
+  const onAbort = () => controller.abort(outer?.reason);
+  if (outer) {
+    if (outer.aborted) onAbort();
+    else outer.addEventListener("abort", onAbort, { once: true });
+  }
+  return {
+    signal: controller.signal,
+    timeoutMs,
+    error(operation) {
+      if (!controller.signal.aborted) return undefined;
+      return timedOut ? new TimeoutError(operation, timeoutMs) : new AbortedError(operation, outer?.reason);
+    },
+    clear() {
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", onAbort);
+    },
+  };
+}
+
+/**
+ * Runs `task` under a deadline: it rejects with `TimeoutError` or `AbortedError` as soon as the
+ * deadline fires, even if `task` ignores the signal.
+ *
+ * @example
+ * ```ts
+ * const status = await withDeadline("status", options, 10_000, (signal) => rpc.status());
+ * ```
+ */
+export async function withDeadline<T>(
+  operation: string,
+  options: CallOptions,
+  defaultTimeoutMs: number,
+  task: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const deadline = startDeadline(options, defaultTimeoutMs);
+  const early = deadline.error(operation);
+  if (early) {
+    deadline.clear();
+    throw early;
+  }
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(deadline.error(operation));
+    deadline.signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([task(deadline.signal), aborted]);
+  } catch (error) {
+    throw deadline.error(operation) ?? error;
+  } finally {
+    if (onAbort) deadline.signal.removeEventListener("abort", onAbort);
+    deadline.clear();
+  }
+}
+
+/**
+ * Sleeps `ms`, or rejects when `signal` aborts.
+ *
+ * @example
+ * ```ts
+ * await sleep(250, signal);
+ * ```
+ */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,234 @@
+import type { NodeConnection } from "../connection.js";
+import {
+  type AddAuthenticatorParams,
+  addAuthenticatorMsg,
+  type RemoveAuthenticatorParams,
+  removeAuthenticatorMsg,
+} from "../messages/accountplus.js";
+import {
+  type BatchCancelParams,
+  batchCancelMsg,
+  type CancelOrderParams,
+  cancelOrderMsg,
+  type PlaceOrderParams,
+  placeOrderMsg,
+} from "../messages/clob.js";
+import {
+  type BankSendParams,
+  bankSendMsg,
+  type DepositToSubaccountParams,
+  depositToSubaccountMsg,
+  type IbcTransferParams,
+  ibcTransferMsg,
+  type TransferParams,
+  transferMsg,
+  type WithdrawFromSubaccountParams,
+  type WrapRedeemParams,
+  type WrapWithdrawParams,
+  withdrawFromSubaccountMsg,
+  wrapRedeemMsg,
+  wrapWithdrawMsg,
+} from "../messages/transfers.js";
+import type { TxSigner } from "../wallet/signer.js";
+import { type SendTxParams, type SendTxResult, sendTx } from "./send.js";
+
+/** How a one-message action is sent: the signer, plus any option of {@link sendTx} under `tx`. */
+export interface ActionOptions {
+  /** The key that signs. */
+  signer: TxSigner;
+  /**
+   * Send options (broadcast mode, gas, fee denom, nonce mode, trading-key account and authenticators...).
+   * @default {}
+   */
+  tx?: Omit<SendTxParams, "signer" | "messages">;
+}
+
+function send(
+  client: NodeConnection,
+  options: ActionOptions,
+  message: Parameters<typeof sendTx>[1]["messages"][number],
+) {
+  return sendTx(client, { ...(options.tx ?? {}), signer: options.signer, messages: [message] });
+}
+
+/**
+ * Places an order (short-term, long-term or conditional) in its own transaction.
+ *
+ * @example
+ * ```ts
+ * await placeOrder(client, { signer: wallet, subaccount, clientId: 1, clobPairId: 0, side: "BUY",
+ *   quantums: 1_000_000n, subticks: 2_868_800_000n, kind: "short-term", goodTilBlock: height + 10 });
+ * ```
+ */
+export function placeOrder(
+  client: NodeConnection,
+  params: PlaceOrderParams & ActionOptions,
+): Promise<SendTxResult> {
+  return send(client, params, placeOrderMsg(params));
+}
+
+/**
+ * Cancels an order.
+ *
+ * @example
+ * ```ts
+ * await cancelOrder(client, { signer: wallet, subaccount, clientId: 1, clobPairId: 0, kind: "long-term", goodTilBlockTime });
+ * ```
+ */
+export function cancelOrder(
+  client: NodeConnection,
+  params: CancelOrderParams & ActionOptions,
+): Promise<SendTxResult> {
+  return send(client, params, cancelOrderMsg(params));
+}
+
+/**
+ * Cancels up to 100 short-term orders at once.
+ *
+ * @example
+ * ```ts
+ * await batchCancel(client, { signer: wallet, subaccount, cancels: [{ clobPairId: 0, clientIds: [1, 2] }], goodTilBlock });
+ * ```
+ */
+export function batchCancel(
+  client: NodeConnection,
+  params: BatchCancelParams & ActionOptions,
+): Promise<SendTxResult> {
+  return send(client, params, batchCancelMsg(params));
+}
+
+/**
+ * Deposits bank USDC into a subaccount.
+ *
+ * @example
+ * ```ts
+ * await depositToSubaccount(client, { signer: wallet, sender: wallet.address, recipient: { owner: wallet.address, number: 0 }, quantums: 10_000_000n });
+ * ```
+ */
+export function depositToSubaccount(
+  client: NodeConnection,
+  params: DepositToSubaccountParams & ActionOptions,
+): Promise<SendTxResult> {
+  return send(client, params, depositToSubaccountMsg(params));
+}
+
+/**
+ * Withdraws USDC from a subaccount to a bank account.
+ *
+ * @example
+ * ```ts
+ * await withdrawFromSubaccount(client, { signer: wallet, sender: { owner: wallet.address, number: 0 }, recipient: wallet.address, quantums: 1_000_000n });
+ * ```
+ */
+export function withdrawFromSubaccount(
+  client: NodeConnection,
+  params: WithdrawFromSubaccountParams & ActionOptions,
+): Promise<SendTxResult> {
+  return send(client, params, withdrawFromSubaccountMsg(params));
+}
+
+/**
+ * Transfers USDC between subaccounts.
+ *
+ * @example
+ * ```ts
+ * await transfer(client, { signer: wallet, sender: { owner: a, number: 0 }, recipient: { owner: a, number: 1 }, amount: 1_000_000n });
+ * ```
+ */
+export function transfer(
+  client: NodeConnection,
+  params: TransferParams & ActionOptions,
+): Promise<SendTxResult> {
+  return send(client, params, transferMsg(params));
+}
+
+/**
+ * Sends bank coins.
+ *
+ * @example
+ * ```ts
+ * await bankSend(client, { signer: wallet, from: wallet.address, to, amount: [{ denom: "uusdc", amount: 1_000_000n }] });
+ * ```
+ */
+export function bankSend(
+  client: NodeConnection,
+  params: BankSendParams & ActionOptions,
+): Promise<SendTxResult> {
+  return send(client, params, bankSendMsg(params));
+}
+
+/**
+ * Adds an authenticator to the signer's account.
+ *
+ * @example
+ * ```ts
+ * await addAuthenticator(client, { signer: wallet, sender: wallet.address, authenticator: tradingKeyAuthenticator(key.publicKey) });
+ * ```
+ */
+export function addAuthenticator(
+  client: NodeConnection,
+  params: AddAuthenticatorParams & ActionOptions,
+): Promise<SendTxResult> {
+  return send(client, params, addAuthenticatorMsg(params));
+}
+
+/**
+ * Removes an authenticator from the signer's account.
+ *
+ * @example
+ * ```ts
+ * await removeAuthenticator(client, { signer: wallet, sender: wallet.address, id: 3n });
+ * ```
+ */
+export function removeAuthenticator(
+  client: NodeConnection,
+  params: RemoveAuthenticatorParams & ActionOptions,
+): Promise<SendTxResult> {
+  return send(client, params, removeAuthenticatorMsg(params));
+}
+
+/**
+ * Burns the local denom and sends the voucher back over IBC (wrap `MsgWithdraw`).
+ *
+ * @example
+ * ```ts
+ * await wrapWithdraw(client, { signer: wallet, sender: wallet.address, amount: 1_000_000n, receiver: "noble1...", timeoutSeconds: 600, voucherDenom });
+ * ```
+ */
+export function wrapWithdraw(
+  client: NodeConnection,
+  params: WrapWithdrawParams & ActionOptions,
+): Promise<SendTxResult> {
+  return send(client, params, wrapWithdrawMsg(params));
+}
+
+/**
+ * Burns the local denom and receives the voucher on this chain (wrap `MsgRedeem`).
+ *
+ * @example
+ * ```ts
+ * await wrapRedeem(client, { signer: wallet, sender: wallet.address, amount: 1_000_000n, voucherDenom });
+ * ```
+ */
+export function wrapRedeem(
+  client: NodeConnection,
+  params: WrapRedeemParams & ActionOptions,
+): Promise<SendTxResult> {
+  return send(client, params, wrapRedeemMsg(params));
+}
+
+/**
+ * Sends an ICS-20 transfer.
+ *
+ * @example
+ * ```ts
+ * await ibcTransfer(client, { signer: wallet, sender: wallet.address, receiver: "noble1...", sourceChannel: "channel-0",
+ *   token: { denom: "uusdc", amount: 1n }, timeoutTimestampNs: BigInt(Date.now() + 600_000) * 1_000_000n });
+ * ```
+ */
+export function ibcTransfer(
+  client: NodeConnection,
+  params: IbcTransferParams & ActionOptions,
+): Promise<SendTxResult> {
+  return send(client, params, ibcTransferMsg(params));
+}

@@ -1,0 +1,285 @@
+import { MissingEndpointError } from "@perpx/core";
+import { errorGuard, TimeoutError } from "@perpx/errors";
+import { cosmosTx } from "@perpx/proto";
+import { toHexString } from "../bytes.js";
+import type { BroadcastMode, NodeConnection } from "../connection.js";
+import { broadcastTxError } from "../errors.js";
+import { getTx, type TxEvent, type TxInfo } from "../query/txs.js";
+import { rpcQueryError, unaryQuery } from "../query/unary.js";
+import { type CallOptions, checkTimeout, sleep, withDeadline } from "../transport/call.js";
+import { cometCall } from "../transport/rpc.js";
+import { txHash } from "./encode.js";
+
+/**
+ * `commit` broadcasting gave up waiting for the transaction to land. It may still land: look it up
+ * later with `getTx(client, { hash: error.txHash })`.
+ *
+ * @example
+ * ```ts
+ * if (isTxInclusionTimeoutError(error)) setTimeout(() => getTx(client, { hash: error.txHash }), 5_000);
+ * ```
+ */
+export class TxInclusionTimeoutError extends TimeoutError {
+  override name = "TxInclusionTimeoutError";
+  /** The hash of the transaction that was accepted but not seen in a block. */
+  readonly txHash: string;
+
+  /**
+   * @param txHash - the transaction's hash.
+   * @param timeoutMs - how long the client waited.
+   */
+  constructor(txHash: string, timeoutMs: number) {
+    super("waiting for the transaction to be included in a block", timeoutMs, {
+      metaMessages: [
+        `tx hash: ${txHash}`,
+        "It was accepted into the mempool and may still land: look it up with getTx.",
+      ],
+    });
+    this.txHash = txHash;
+  }
+}
+
+/**
+ * True for a {@link TxInclusionTimeoutError}.
+ *
+ * @example
+ * ```ts
+ * if (isTxInclusionTimeoutError(error)) console.log(error.txHash);
+ * ```
+ */
+export const isTxInclusionTimeoutError = errorGuard<TxInclusionTimeoutError>("TxInclusionTimeoutError");
+
+/** What a broadcast returns. */
+export interface BroadcastResult {
+  /** Uppercase hex hash. */
+  hash: string;
+  /** The mode used. */
+  mode: BroadcastMode;
+  /** For `commit`: the block height. */
+  height: bigint | undefined;
+  /** For `commit`: gas wanted and used. */
+  gasWanted: bigint | undefined;
+  gasUsed: bigint | undefined;
+  /** For `commit`: the events emitted. */
+  events: TxEvent[];
+  /** For `commit`: the decoded transaction as the node indexed it. */
+  tx: TxInfo | undefined;
+}
+
+/** Options of {@link broadcastTx}. */
+export interface BroadcastTxParams extends CallOptions {
+  /** The `TxRaw` bytes. */
+  txBytes: Uint8Array;
+  /**
+   * `sync` (CheckTx result), `async` (no check), or `commit` (sync, then wait for the block).
+   * @default the client's broadcastMode ("commit")
+   */
+  mode?: BroadcastMode;
+  /**
+   * Which transport sends it.
+   * @default "rpc" when configured, else "grpc"
+   */
+  transport?: "rpc" | "grpc";
+  /**
+   * For `commit`: how long to wait for inclusion.
+   * @default the client's commitTimeoutMs (60,000)
+   */
+  commitTimeoutMs?: number;
+  /**
+   * For `commit`: how often to look for the transaction.
+   * @default the client's commitPollIntervalMs (500)
+   */
+  pollIntervalMs?: number;
+}
+
+function pickBroadcastTransport(client: NodeConnection, wanted?: "rpc" | "grpc"): "rpc" | "grpc" {
+  const choice = wanted ?? (client.rpc ? "rpc" : client.grpc ? "grpc" : undefined);
+  if (choice === "rpc" && client.rpc) return "rpc";
+  if (choice === "grpc" && client.grpc) return "grpc";
+  throw new MissingEndpointError(
+    choice ?? "nodeRpc or grpc",
+    "PERPX_NODE_RPC",
+    client.network?.name ?? "this client",
+  );
+}
+
+/**
+ * Sends signed bytes to the mempool (`sync`: after CheckTx; `async`: without waiting for it) and
+ * returns the hash. A CheckTx refusal throws {@link BroadcastTxError} (phase `check`).
+ *
+ * @example
+ * ```ts
+ * const hash = await submitTx(client, { txBytes, mode: "sync" });
+ * ```
+ */
+export async function submitTx(
+  client: NodeConnection,
+  params: BroadcastTxParams & { mode: "sync" | "async" },
+): Promise<string> {
+  const transport = pickBroadcastTransport(client, params.transport);
+  const hash = txHash(params.txBytes);
+  if (transport === "grpc") {
+    const response = await unaryQuery(
+      client,
+      cosmosTx.Service.method.broadcastTx,
+      {
+        txBytes: params.txBytes,
+        mode: params.mode === "sync" ? cosmosTx.BroadcastMode.SYNC : cosmosTx.BroadcastMode.ASYNC,
+      },
+      { ...params, transport: "grpc" },
+    );
+    const r = response.txResponse;
+    if (r && r.code !== 0) {
+      throw broadcastTxError({
+        abciCode: r.code,
+        codespace: r.codespace,
+        log: r.rawLog,
+        txHash: hash,
+        phase: "check",
+      });
+    }
+    return hash;
+  }
+  return withDeadline(`broadcast_tx_${params.mode}`, params, client.timeoutMs, async (signal) => {
+    let result: { code: number; codespace?: string | undefined; log?: string | undefined; hash: Uint8Array };
+    try {
+      result = await cometCall(client.rpc!, signal, (comet) =>
+        params.mode === "sync"
+          ? comet.broadcastTxSync({ tx: params.txBytes })
+          : comet.broadcastTxAsync({ tx: params.txBytes }).then((r) => ({ code: 0, hash: r.hash })),
+      );
+    } catch (error) {
+      if (signal.aborted) throw error;
+      throw rpcQueryError(`broadcast_tx_${params.mode}`, error);
+    }
+    if (result.code !== 0) {
+      throw broadcastTxError({
+        abciCode: result.code,
+        codespace: result.codespace ?? "",
+        log: result.log ?? "",
+        txHash: hash,
+        phase: "check",
+      });
+    }
+    const reported = toHexString(result.hash).toUpperCase();
+    return reported || hash;
+  });
+}
+
+/** Options of {@link waitForTx}. */
+export interface WaitForTxParams extends CallOptions {
+  /** The hash to wait for. */
+  hash: string;
+  /**
+   * How long to wait in total.
+   * @default the client's commitTimeoutMs (60,000)
+   */
+  commitTimeoutMs?: number;
+  /**
+   * How often to look.
+   * @default the client's commitPollIntervalMs (500)
+   */
+  pollIntervalMs?: number;
+}
+
+/**
+ * Polls `getTx` until the transaction is in a block. A non-zero result throws
+ * {@link BroadcastTxError} (phase `deliver`: the fee was charged and the sequence used).
+ *
+ * @throws {TxInclusionTimeoutError} (carrying the hash) when it does not land in time.
+ *
+ * @example
+ * ```ts
+ * const landed = await waitForTx(client, { hash });
+ * ```
+ */
+export async function waitForTx(client: NodeConnection, params: WaitForTxParams): Promise<TxInfo> {
+  const timeoutMs = checkTimeout(
+    params.commitTimeoutMs ?? client.txDefaults.commitTimeoutMs,
+    "commitTimeoutMs",
+  );
+  const pollMs = checkTimeout(
+    params.pollIntervalMs ?? client.txDefaults.commitPollIntervalMs,
+    "pollIntervalMs",
+  );
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) throw new TxInclusionTimeoutError(params.hash, timeoutMs);
+    let found: TxInfo | undefined;
+    try {
+      found = await getTx(client, {
+        hash: params.hash,
+        timeoutMs: Math.min(remaining, params.timeoutMs ?? client.timeoutMs),
+        ...(params.signal ? { signal: params.signal } : {}),
+      });
+    } catch (error) {
+      if (params.signal?.aborted) throw error;
+      if (!(error instanceof TimeoutError)) throw error;
+    }
+    if (found) {
+      if (found.code !== 0) {
+        throw broadcastTxError({
+          abciCode: found.code,
+          codespace: found.codespace,
+          log: found.log,
+          txHash: params.hash,
+          phase: "deliver",
+          height: found.height,
+          gasWanted: found.gasWanted,
+          gasUsed: found.gasUsed,
+        });
+      }
+      return found;
+    }
+    const wait = Math.min(pollMs, deadline - Date.now());
+    if (wait > 0) await sleep(wait, params.signal);
+  }
+}
+
+/**
+ * Broadcasts signed bytes: `sync`, `async`, or `commit` (sync, then {@link waitForTx}).
+ *
+ * @throws {BroadcastTxError} when CheckTx refuses it, or (commit) when it fails in the block.
+ * @throws {TxInclusionTimeoutError} when `commit` does not see it land in time.
+ *
+ * @example
+ * ```ts
+ * const result = await broadcastTx(client, { txBytes: signed.txBytes, mode: "commit" });
+ * result.height; // 1234n
+ * ```
+ */
+export async function broadcastTx(
+  client: NodeConnection,
+  params: BroadcastTxParams,
+): Promise<BroadcastResult> {
+  const mode = params.mode ?? client.txDefaults.broadcastMode;
+  const hash = await submitTx(client, { ...params, mode: mode === "async" ? "async" : "sync" });
+  if (mode !== "commit") {
+    return {
+      hash,
+      mode,
+      height: undefined,
+      gasWanted: undefined,
+      gasUsed: undefined,
+      events: [],
+      tx: undefined,
+    };
+  }
+  const landed = await waitForTx(client, {
+    hash,
+    ...(params.commitTimeoutMs === undefined ? {} : { commitTimeoutMs: params.commitTimeoutMs }),
+    ...(params.pollIntervalMs === undefined ? {} : { pollIntervalMs: params.pollIntervalMs }),
+    ...(params.timeoutMs === undefined ? {} : { timeoutMs: params.timeoutMs }),
+    ...(params.signal ? { signal: params.signal } : {}),
+  });
+  return {
+    hash,
+    mode,
+    height: landed.height,
+    gasWanted: landed.gasWanted,
+    gasUsed: landed.gasUsed,
+    events: landed.events,
+    tx: landed,
+  };
+}

@@ -1,0 +1,96 @@
+import { bytesEqual } from "../bytes.js";
+import type { NodeConnection } from "../connection.js";
+import { QueryError } from "../errors.js";
+import {
+  addAuthenticatorMsg,
+  encodeAuthenticatorConfig,
+  tradingKeyAuthenticator,
+} from "../messages/accountplus.js";
+import { getAuthenticators } from "../query/accountplus.js";
+import type { TxSigner } from "../wallet/signer.js";
+import type { TradingKey } from "../wallet/tradingKey.js";
+import type { TxMessage } from "./encode.js";
+import { type SendTxParams, type SendTxResult, sendTx } from "./send.js";
+
+/** Parameters of {@link registerTradingKey}. */
+export interface RegisterTradingKeyParams
+  extends Omit<SendTxParams, "signer" | "messages" | "broadcastMode"> {
+  /** The owner's signer: the account the key will trade for. */
+  owner: TxSigner;
+  /** The trading key's 33-byte compressed secp256k1 public key. */
+  publicKey: Uint8Array;
+}
+
+/**
+ * Registers a trading key with the specification's scope (place, cancel and batch-cancel orders on
+ * subaccount 0 only, see `tradingKeyAuthenticator`), waits for the block, and returns the new
+ * authenticator's id.
+ *
+ * @throws {BroadcastTxError} when the chain refuses it.
+ *
+ * @example
+ * ```ts
+ * const tradingKey = LocalWallet.generate();
+ * const { authenticatorId } = await registerTradingKey(client, { owner: wallet, publicKey: tradingKey.publicKey });
+ * ```
+ */
+export async function registerTradingKey(
+  client: NodeConnection,
+  params: RegisterTradingKeyParams,
+): Promise<{ authenticatorId: bigint; result: SendTxResult }> {
+  const { owner, publicKey, ...rest } = params;
+  const tree = tradingKeyAuthenticator(publicKey);
+  const result = await sendTx(client, {
+    ...rest,
+    signer: owner,
+    messages: [addAuthenticatorMsg({ sender: owner.address, authenticator: tree })],
+    broadcastMode: "commit",
+  });
+  const config = encodeAuthenticatorConfig(tree);
+  const mine = (await getAuthenticators(client, { address: owner.address }))
+    .filter((a) => a.type === "AllOf" && bytesEqual(a.config, config))
+    .sort((a, b) => (a.id < b.id ? 1 : -1));
+  const found = mine[0];
+  if (!found) {
+    throw new QueryError({
+      path: "/perpx.accountplus.v1.Query/GetAuthenticators",
+      transport: client.grpc ? "grpc" : "rpc",
+      log: "the trading key's authenticator is not on the account after the transaction landed",
+    });
+  }
+  return { authenticatorId: found.id, result };
+}
+
+/** Parameters of {@link sendWithTradingKey}. */
+export interface SendWithTradingKeyParams
+  extends Omit<SendTxParams, "signer" | "account" | "authenticators"> {
+  /** The trading key and its master account. */
+  tradingKey: TradingKey;
+  /** The id of the authenticator registered for the key. */
+  authenticatorId: bigint;
+  /** The master account's messages (orders on its subaccount 0). */
+  messages: readonly TxMessage[];
+}
+
+/**
+ * Sends the master account's messages signed by a trading key (chain-protocol 4.3): a `TxExtension`
+ * selecting the authenticator for every message, the master's account number and sequence, the
+ * trading key's public key and signature.
+ *
+ * @example
+ * ```ts
+ * await sendWithTradingKey(client, { tradingKey, authenticatorId, messages: [placeOrderMsg(order)] });
+ * ```
+ */
+export function sendWithTradingKey(
+  client: NodeConnection,
+  params: SendWithTradingKeyParams,
+): Promise<SendTxResult> {
+  const { tradingKey, authenticatorId, ...rest } = params;
+  return sendTx(client, {
+    ...rest,
+    signer: tradingKey.wallet,
+    account: tradingKey.masterAddress,
+    authenticators: params.messages.map(() => authenticatorId),
+  });
+}

@@ -1,0 +1,267 @@
+import { feeForGas, type GasPrice, InvalidArgumentError } from "@perpx/core";
+import type { BroadcastMode, NodeConnection } from "../connection.js";
+import { isFeeFreeClobMessage, isShortTermClobMessage } from "../messages/clob.js";
+import { bech32Address } from "../messages/validate.js";
+import { getChainId, getLatestBlock } from "../query/chain.js";
+import { getMinimumGasPrices } from "../query/node.js";
+import type { CallOptions } from "../transport/call.js";
+import type { TxSigner } from "../wallet/signer.js";
+import { type BroadcastResult, submitTx, waitForTx } from "./broadcast.js";
+import type { TxFee, TxMessage } from "./encode.js";
+import type { SequenceMode } from "./sequence.js";
+import { signTx } from "./sign.js";
+import { simulateTx } from "./simulate.js";
+import { needsOrderWindow, validateOrderWindows } from "./validateOrders.js";
+
+/** The gas limit of clob transactions: they run on an infinite free gas meter, so any limit works. */
+export const CLOB_GAS_LIMIT = 1_000_000n;
+
+/** Parameters of {@link sendTx}. */
+export interface SendTxParams extends CallOptions {
+  /** The key that signs. */
+  signer: TxSigner;
+  /** The messages, in order; they succeed or fail together. */
+  messages: readonly TxMessage[];
+  /** @default "" */
+  memo?: string;
+  /**
+   * The account whose number and sequence the transaction uses: the owner, when a trading key signs.
+   * @default signer.address
+   */
+  account?: string;
+  /**
+   * Authenticator ids, one per message, when a permissioned key signs for `account`.
+   * @default undefined (classic signature)
+   */
+  authenticators?: readonly bigint[];
+  /**
+   * Gas limit: `"auto"` simulates and multiplies by `gasMultiplier`; a bigint is used as is.
+   * Clob transactions skip simulation and use {@link CLOB_GAS_LIMIT}.
+   * @default "auto"
+   */
+  gas?: "auto" | bigint;
+  /**
+   * Multiplier of simulated gas.
+   * @default the client's gasMultiplier (1.6)
+   */
+  gasMultiplier?: number;
+  /**
+   * The fee denom (`uusdc` or `aperpx`).
+   * @default the client's feeDenom ("uusdc")
+   */
+  feeDenom?: string;
+  /**
+   * The gas price; the fee is `ceil(gas limit × price)`.
+   * @default the network's minimum gas price of `feeDenom`
+   */
+  gasPrice?: GasPrice;
+  /**
+   * An explicit fee; skips gas estimation and pricing.
+   * @default undefined
+   */
+  fee?: TxFee;
+  /**
+   * `sync`, `async` or `commit`.
+   * @default the client's broadcastMode ("commit")
+   */
+  broadcastMode?: BroadcastMode;
+  /**
+   * Sequences or timestamp nonces for stateful transactions (short-term orders use neither).
+   * @default the client's nonceMode ("sequence")
+   */
+  nonceMode?: "sequence" | "timestamp";
+  /**
+   * Block height after which the transaction is void (0 = none).
+   * @default 0n
+   */
+  timeoutHeight?: bigint;
+  /**
+   * Check order expiry windows against the latest block before signing (one extra query).
+   * @default true
+   */
+  validate?: boolean;
+  /**
+   * Which transport broadcasts.
+   * @default "rpc" when configured, else "grpc"
+   */
+  broadcastTransport?: "rpc" | "grpc";
+  /**
+   * For `commit`: how long to wait for inclusion.
+   * @default the client's commitTimeoutMs (60,000)
+   */
+  commitTimeoutMs?: number;
+  /**
+   * For `commit`: how often to look for the transaction.
+   * @default the client's commitPollIntervalMs (500)
+   */
+  pollIntervalMs?: number;
+}
+
+/** What {@link sendTx} returns. */
+export interface SendTxResult extends BroadcastResult {
+  /** The account number signed. */
+  accountNumber: bigint;
+  /** The sequence or timestamp nonce used. */
+  sequence: bigint;
+  /** The fee paid (empty for clob transactions). */
+  fee: TxFee;
+}
+
+/**
+ * The gas price of a fee denom: the client's configured prices, else the network preset's, else
+ * the node's `minimum-gas-prices` (read once and cached).
+ *
+ * @throws {InvalidArgumentError} when the node takes no fees in that denom.
+ *
+ * @example
+ * ```ts
+ * await resolveGasPrice(client, "uusdc"); // { denom: "uusdc", amount: "0.025" }
+ * ```
+ */
+export async function resolveGasPrice(
+  client: NodeConnection,
+  denom: string,
+  options: CallOptions = {},
+): Promise<GasPrice> {
+  if (!client.gasPricesCache) client.gasPricesCache = await getMinimumGasPrices(client, options);
+  const price = client.gasPricesCache.find((p) => p.denom === denom);
+  if (!price) {
+    throw new InvalidArgumentError(
+      "feeDenom",
+      `the chain takes fees in ${client.gasPricesCache.map((p) => p.denom).join(", ") || "nothing"}, not ${JSON.stringify(denom)}`,
+    );
+  }
+  return price;
+}
+
+/**
+ * Gas limit from simulated gas: `ceil(gasUsed × multiplier)`.
+ *
+ * @example
+ * ```ts
+ * gasWithMultiplier(100_000n, 1.6); // 160000n
+ * ```
+ */
+export function gasWithMultiplier(gasUsed: bigint, multiplier: number): bigint {
+  if (!Number.isFinite(multiplier) || multiplier <= 0) {
+    throw new InvalidArgumentError("gasMultiplier", `must be a positive number, got ${String(multiplier)}`);
+  }
+  return BigInt(Math.ceil(Number(gasUsed) * multiplier));
+}
+
+/**
+ * The whole send pipeline of a transaction: validation before signing, the sequence (serialized per
+ * account; resync and one retry on a mismatch), timestamp nonces or none (short-term orders), gas
+ * (simulation × multiplier, or fixed; clob transactions pay nothing), the fee at the minimum gas
+ * price (rounded up), signing, and broadcast in `sync`, `async` or `commit` mode.
+ *
+ * @throws {InvalidOrderError | InvalidArgumentError} before signing; {@link BroadcastTxError} when
+ *   the chain refuses or fails it; `TxInclusionTimeoutError` (with the hash) when `commit` waits too long.
+ *
+ * @example
+ * ```ts
+ * const result = await sendTx(client, {
+ *   signer: wallet,
+ *   messages: [bankSendMsg({ from: wallet.address, to, amount: [{ denom: "uusdc", amount: 1_000_000n }] })],
+ * });
+ * ```
+ */
+export async function sendTx(client: NodeConnection, params: SendTxParams): Promise<SendTxResult> {
+  if (!Array.isArray(params.messages) || params.messages.length === 0) {
+    throw new InvalidArgumentError("messages", "a transaction needs at least one message");
+  }
+  const messages = params.messages;
+  const account = bech32Address(params.account ?? params.signer.address);
+  const defaults = client.txDefaults;
+  const timeoutHeight = params.timeoutHeight ?? 0n;
+  const call: CallOptions = {
+    ...(params.timeoutMs === undefined ? {} : { timeoutMs: params.timeoutMs }),
+    ...(params.signal ? { signal: params.signal } : {}),
+  };
+  if (params.authenticators && params.authenticators.length !== messages.length) {
+    throw new InvalidArgumentError(
+      "authenticators",
+      `one per message: ${messages.length} expected, got ${params.authenticators.length}`,
+    );
+  }
+  const shortTerm = messages.length === 1 && isShortTermClobMessage(messages[0]!);
+  if (params.validate !== false && needsOrderWindow(messages)) {
+    const latest = await getLatestBlock(client, call);
+    validateOrderWindows(messages, { latest, shortBlockWindow: defaults.shortBlockWindow, timeoutHeight });
+  }
+  const chainId = await getChainId(client, call);
+  const feeFree = messages.some(isFeeFreeClobMessage);
+  let fixedFee: TxFee | undefined = params.fee;
+  let gasPrice: GasPrice | undefined;
+  if (!fixedFee && feeFree) {
+    fixedFee = { amount: [], gasLimit: typeof params.gas === "bigint" ? params.gas : CLOB_GAS_LIMIT };
+  }
+  if (!fixedFee) {
+    gasPrice = params.gasPrice ?? (await resolveGasPrice(client, params.feeDenom ?? defaults.feeDenom, call));
+    if (typeof params.gas === "bigint")
+      fixedFee = { amount: [feeForGas(params.gas, gasPrice)], gasLimit: params.gas };
+  }
+  const mode: SequenceMode = shortTerm ? "none" : (params.nonceMode ?? defaults.nonceMode);
+  const broadcastMode = params.broadcastMode ?? defaults.broadcastMode;
+  const multiplier = params.gasMultiplier ?? defaults.gasMultiplier;
+
+  const sent = await client.sequences.run(account, mode, async ({ accountNumber, sequence }) => {
+    let fee = fixedFee;
+    if (!fee) {
+      const simulation = await simulateTx(client, {
+        ...call,
+        messages,
+        publicKey: params.signer.publicKey,
+        keyType: params.signer.keyType,
+        sequence,
+        ...(params.memo === undefined ? {} : { memo: params.memo }),
+        ...(params.authenticators ? { authenticators: params.authenticators } : {}),
+      });
+      const gasLimit = gasWithMultiplier(simulation.gasUsed, multiplier);
+      fee = { amount: [feeForGas(gasLimit, gasPrice!)], gasLimit };
+    }
+    const signed = await signTx({
+      signer: params.signer,
+      messages,
+      chainId,
+      accountNumber,
+      sequence,
+      fee,
+      ...(params.memo === undefined ? {} : { memo: params.memo }),
+      ...(timeoutHeight === 0n ? {} : { timeoutHeight }),
+      ...(params.authenticators ? { authenticators: params.authenticators } : {}),
+    });
+    const hash = await submitTx(client, {
+      ...call,
+      txBytes: signed.txBytes,
+      mode: broadcastMode === "async" ? "async" : "sync",
+      ...(params.broadcastTransport ? { transport: params.broadcastTransport } : {}),
+    });
+    return { hash, accountNumber, sequence, fee };
+  });
+
+  const base: SendTxResult = {
+    ...sent,
+    mode: broadcastMode,
+    height: undefined,
+    gasWanted: undefined,
+    gasUsed: undefined,
+    events: [],
+    tx: undefined,
+  };
+  if (broadcastMode !== "commit") return base;
+  const landed = await waitForTx(client, {
+    ...call,
+    hash: sent.hash,
+    ...(params.commitTimeoutMs === undefined ? {} : { commitTimeoutMs: params.commitTimeoutMs }),
+    ...(params.pollIntervalMs === undefined ? {} : { pollIntervalMs: params.pollIntervalMs }),
+  });
+  return {
+    ...base,
+    height: landed.height,
+    gasWanted: landed.gasWanted,
+    gasUsed: landed.gasUsed,
+    events: landed.events,
+    tx: landed,
+  };
+}

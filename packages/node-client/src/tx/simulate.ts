@@ -1,0 +1,80 @@
+import { cosmosTx, cosmosTxSigning } from "@perpx/proto";
+import type { NodeConnection } from "../connection.js";
+import { broadcastTxError, isQueryError, sdkCodeFromLog } from "../errors.js";
+import { type QueryOptions, unaryQuery } from "../query/unary.js";
+import type { KeyType } from "../wallet/signer.js";
+import { encodeAuthInfo, encodeTxBody, encodeTxRaw, type TxMessage, txHash } from "./encode.js";
+import { txExtension } from "./sign.js";
+
+/** Parameters of {@link simulateTx}. */
+export interface SimulateTxParams extends QueryOptions {
+  /** The messages. */
+  messages: readonly TxMessage[];
+  /** The signing key's public key. */
+  publicKey: Uint8Array;
+  /** The signing key's algorithm. */
+  keyType: KeyType;
+  /** The sequence (or timestamp nonce) the real transaction will carry. */
+  sequence: bigint;
+  /** @default "" */
+  memo?: string;
+  /** Authenticator ids, when a permissioned key will sign. @default undefined */
+  authenticators?: readonly bigint[];
+}
+
+/** What a simulation reports. */
+export interface SimulationResult {
+  /** Gas the transaction used. */
+  gasUsed: bigint;
+  /** Gas wanted (the simulated limit). */
+  gasWanted: bigint;
+}
+
+/**
+ * Simulates a transaction (as cosmjs does: empty fee, SIGN_MODE_UNSPECIFIED, an empty signature)
+ * to learn its gas.
+ *
+ * @throws {BroadcastTxError} (phase `simulate`) when the transaction would fail, classified like a
+ *   broadcast failure (`insufficient-funds`, ...); `QueryError` when that cannot be told.
+ *
+ * @example
+ * ```ts
+ * const { gasUsed } = await simulateTx(client, { messages, publicKey: wallet.publicKey, keyType: wallet.keyType, sequence });
+ * ```
+ */
+export async function simulateTx(
+  client: NodeConnection,
+  params: SimulateTxParams,
+): Promise<SimulationResult> {
+  const bodyBytes = encodeTxBody({
+    messages: params.messages,
+    ...(params.memo === undefined ? {} : { memo: params.memo }),
+    ...(params.authenticators?.length
+      ? { nonCriticalExtensionOptions: [txExtension(params.authenticators)] }
+      : {}),
+  });
+  const authInfoBytes = encodeAuthInfo({
+    publicKey: params.publicKey,
+    keyType: params.keyType,
+    sequence: params.sequence,
+    fee: { amount: [], gasLimit: 0n },
+    signMode: cosmosTxSigning.SignMode.UNSPECIFIED,
+  });
+  const txBytes = encodeTxRaw({ bodyBytes, authInfoBytes, signatures: [new Uint8Array()] });
+  try {
+    const response = await unaryQuery(client, cosmosTx.Service.method.simulate, { txBytes }, params);
+    return { gasUsed: response.gasInfo?.gasUsed ?? 0n, gasWanted: response.gasInfo?.gasWanted ?? 0n };
+  } catch (error) {
+    if (!isQueryError(error)) throw error;
+    const fromLog = sdkCodeFromLog(error.log);
+    const known = error.transport === "rpc" && error.abciCode !== undefined;
+    if (!known && fromLog === undefined) throw error;
+    throw broadcastTxError({
+      abciCode: known ? error.abciCode! : fromLog!,
+      codespace: known ? (error.codespace ?? "sdk") : "sdk",
+      log: error.log,
+      txHash: txHash(txBytes),
+      phase: "simulate",
+    });
+  }
+}
