@@ -11,12 +11,12 @@ import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { cosmosSecp256k1, cosmosTx, cosmosTxSigning } from "@perpx/proto";
 import { accAddressBytes, bech32Of } from "./addresses.js";
-import { bytesEqual, toBase64 } from "./codec.js";
+import { bytesEqual, toBase64, utf8 } from "./codec.js";
 import { checkMinGasPrices, coinsToString, type DecCoin, validateCoins } from "./coins.js";
 import { addressOfKey, isValidCompressedKey, type KeyAlgo, keyAlgoOf, verifySignature } from "./crypto.js";
 import { abciError, isAbciError, sdkErrors } from "./errors.js";
 import { txSizeGas } from "./gas.js";
-import type { Context, TxPolicy } from "./module.js";
+import type { Context, SignerCheck, TxPolicy } from "./module.js";
 import type { AccountPlusKeeper } from "./modules/accountplus.js";
 import { type Account, AUTH_PARAMS, type AuthKeeper } from "./modules/auth.js";
 import type { BankKeeper } from "./modules/bank.js";
@@ -35,6 +35,8 @@ export interface AnteDeps {
    * memo: CheckTx fills it, delivery of the same tx skips the second verification.
    */
   readonly verified?: Set<string>;
+  /** The modules' signer authentication hook (see {@link Module.authenticateSigner}). */
+  readonly authenticateSigner?: (ctx: Context, signer: SignerCheck) => boolean;
 }
 
 /** The SDK's upper bound on a tx's gas limit. */
@@ -92,7 +94,7 @@ export function runAnte(ctx: Context, tx: DecodedTx, policy: TxPolicy, deps: Ant
       `block height: ${ctx.block.height}, timeout height: ${body.timeoutHeight}`,
     );
   }
-  const memoLength = [...body.memo].length;
+  const memoLength = utf8(body.memo).length; // Go counts bytes
   if (BigInt(memoLength) > AUTH_PARAMS.maxMemoCharacters) {
     throw abciError(
       sdkErrors.memoTooLarge,
@@ -130,12 +132,17 @@ export function runAnte(ctx: Context, tx: DecodedTx, policy: TxPolicy, deps: Ant
 
   // Public keys, events, signature gas, replay protection, signatures, sequence bump.
   const accounts: Account[] = [];
+  const authenticated: boolean[] = [];
   tx.signers.forEach((signer, i) => {
     const address = signerBytes[i] as Uint8Array;
     const info = authInfo.signerInfos[i] as cosmosTx.SignerInfo;
     let account = deps.auth.getAccount(ctx, address);
     if (account === undefined) throw abciError(sdkErrors.unknownAddress, `account ${signer} does not exist`);
-    const fromInfo = signerPubKey(info);
+    // A module (accountplus, part 2) may authenticate the signer itself: then the signer info's key
+    // need not be the account's, and the default signature check is skipped.
+    const byModule = deps.authenticateSigner?.(ctx, { tx, index: i, account, simulate }) === true;
+    authenticated.push(byModule);
+    const fromInfo = byModule ? undefined : signerPubKey(info);
     if (fromInfo !== undefined) {
       if (!bytesEqual(addressOfKey(fromInfo.algo, fromInfo.key), address)) {
         throw abciError(
@@ -177,7 +184,7 @@ export function runAnte(ctx: Context, tx: DecodedTx, policy: TxPolicy, deps: Ant
         `account sequence mismatch, expected ${account.sequence}, got ${sequence}`,
       );
     }
-    if (!simulate) verify(ctx, tx, account, info, i, deps.verified);
+    if (!simulate && authenticated[i] !== true) verify(ctx, tx, account, info, i, deps.verified);
     const bump = !timestamp && policy.checkSequence;
     deps.auth.setAccount(ctx, bump ? { ...account, sequence: account.sequence + 1n } : account);
   });

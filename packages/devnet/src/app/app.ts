@@ -36,8 +36,8 @@ import { EventManager, event, moduleNameOfTypeUrl, withAttribute } from "./event
 import { createGasMeter, defaultGasConfig, type GasConfig, OutOfGasError } from "./gas.js";
 import { type ChainConfig, COMET_VERSION, chainConfig, MONIKER } from "./genesis.js";
 import { merkleRoot } from "./merkle.js";
-import { type BlockInfo, createContext, type ExecMode, type QueryContext } from "./module.js";
-import { buildModules, type ModuleSet } from "./modules/index.js";
+import { type BlockInfo, createContext, type ExecMode, type Module, type QueryContext } from "./module.js";
+import { buildModules, type Keepers, type ModuleSet } from "./modules/index.js";
 import { parseQuery, type QueryCondition, txMatches } from "./search.js";
 import { registerServices } from "./services.js";
 import { CacheStore, GasStore, type KvStore, PrefixStore, RootStore } from "./store.js";
@@ -50,10 +50,15 @@ const STATE_MAGIC = "perpx-devnet-state";
 const STATE_VERSION = 1;
 const EMPTY = new Uint8Array(0);
 
-/** Options beyond the contract's, for tests and benchmarks. */
+/** Options beyond the contract's, for tests, benchmarks and module development. */
 export interface ChainAppExtraOptions {
   /** The gas schedule. @default defaultGasConfig */
   gasConfig?: GasConfig;
+  /**
+   * Modules appended to the chain's own (after them in genesis and block-hook order), built from
+   * the chain's keepers. For testing a module before it joins `modules/index.ts`. @default none
+   */
+  extraModules?: (keepers: Keepers) => readonly Module[];
 }
 
 function upperHex(bytes: Uint8Array): string {
@@ -121,7 +126,7 @@ export class ChainApplication implements PersistentChainApp {
     }
     this.config = chainConfig(options.profile, genesisTime);
     this.gasConfig = extra.gasConfig ?? defaultGasConfig;
-    this.set = buildModules(this.config);
+    this.set = buildModules(this.config, extra.extraModules);
     registerServices(this.set.router, this);
     const validator = this.config.validator;
     this.info = {
@@ -321,6 +326,7 @@ export class ChainApplication implements PersistentChainApp {
         ...this.set.keepers,
         minGasPrices: this.config.minGasPrices,
         verified: this.verified,
+        authenticateSigner: (ctx, signer) => this.set.router.authenticateSigner(ctx, signer),
       });
     } catch (error) {
       return this.failure(error, gasWanted, meter.consumed, []);

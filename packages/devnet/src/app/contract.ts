@@ -147,7 +147,8 @@ export interface ChainApp {
   /**
    * Txs matching a CometBFT query such as `tx.hash='AB..'`, `tx.height=5`,
    * `message.sender='perpx1..' AND transfer.recipient='perpx1..'` (conditions on event attributes,
-   * `=`, `<`, `<=`, `>`, `>=`, `CONTAINS`, joined by AND), ordered by height then index.
+   * `=`, `<`, `<=`, `>`, `>=`, `CONTAINS`, `EXISTS`, joined by AND), ordered by height then index.
+   * Throws an `Error` (name `QuerySyntaxError`) for a query that does not parse.
    */
   searchTxs(query: string, order: "asc" | "desc"): IndexedTx[];
   /**

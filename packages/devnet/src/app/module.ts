@@ -10,7 +10,9 @@ import type { AbciEvent } from "./contract.js";
 import { type AbciError, abciError, sdkErrors } from "./errors.js";
 import type { EventManager } from "./events.js";
 import type { GasConfig, GasMeter } from "./gas.js";
+import type { Account } from "./modules/auth.js";
 import { type KvStore, PrefixStore } from "./store.js";
+import type { DecodedTx } from "./tx.js";
 
 /** How a tx is being run: CheckTx (ante only), simulation, or delivery in a block. */
 export type ExecMode = "check" | "simulate" | "deliver";
@@ -130,6 +132,17 @@ export interface TxPolicy {
   readonly meterGas: boolean;
 }
 
+/** What {@link Module.authenticateSigner} is asked about: one signer of a tx. */
+export interface SignerCheck {
+  readonly tx: DecodedTx;
+  /** The signer's index in `tx.signers` and in the auth info's signer infos and signatures. */
+  readonly index: number;
+  /** The signer's account as stored (its key may be unset). */
+  readonly account: Account;
+  /** True in simulation (signatures are empty then; check everything else). */
+  readonly simulate: boolean;
+}
+
 /**
  * A chain module. Every part is optional except the name. All of its state lives under its store
  * slice, so exporting and restoring the store exports and restores the module.
@@ -149,8 +162,20 @@ export interface Module {
   beginBlock?(ctx: Context): void;
   /** Runs at the end of every block, after the txs. */
   endBlock?(ctx: Context): void;
-  /** Relaxes the ante policy for txs made of this module's messages (see {@link TxPolicy}). */
+  /**
+   * Relaxes the ante policy for a tx, given the type URLs of all its messages: return the fields to
+   * relax only when the tx is entirely this module's kind (e.g. clob: only short-term order
+   * messages), undefined otherwise. Relaxations of several modules are merged.
+   */
   txPolicy?(typeUrls: readonly string[]): Partial<TxPolicy> | undefined;
+  /**
+   * Authenticates a signer in place of the default check (the signer info's key must derive the
+   * signer's address and sign the SignDoc). Return true when the module took responsibility (it
+   * verified the signature, e.g. with a registered authenticator selected by a `TxExtension`);
+   * false to leave the signer to the default check; throw an {@link AbciError} to refuse the tx.
+   * Sequence or timestamp-nonce checks and fees still apply.
+   */
+  authenticateSigner?(ctx: Context, signer: SignerCheck): boolean;
   /** Rebuilds in-memory caches after the state was restored from bytes (state itself is in the store). */
   afterRestore?(ctx: QueryContext): void;
 }
@@ -187,6 +212,14 @@ export class Router {
     return this.queryRoutes.get(path);
   }
 
+  /** Asks the modules, in order, whether one authenticates this signer (see {@link Module.authenticateSigner}). */
+  authenticateSigner(ctx: Context, signer: SignerCheck): boolean {
+    for (const module of this.modules) {
+      if (module.authenticateSigner?.(ctx, signer) === true) return true;
+    }
+    return false;
+  }
+
   /** Adds a query route served outside modules (the app's own tx/tendermint services). */
   addQuery(path: string, handler: QueryHandler): void {
     if (this.queryRoutes.has(path)) throw new Error(`duplicate query route ${path}`);
@@ -198,7 +231,7 @@ export class Router {
     return [...this.queryRoutes.keys()].sort();
   }
 
-  /** The policy for a tx's messages: the defaults, relaxed only if every module involved agrees. */
+  /** The policy for a tx's messages: the defaults, with every module's relaxation merged in. */
   txPolicy(typeUrls: readonly string[]): TxPolicy {
     let policy: TxPolicy = { chargeFees: true, checkSequence: true, meterGas: true };
     for (const module of this.modules) {

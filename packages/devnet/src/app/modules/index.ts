@@ -24,8 +24,11 @@ export interface ModuleSet {
   readonly router: Router;
 }
 
-/** Builds every module for a chain configuration. */
-export function buildModules(config: ChainConfig): ModuleSet {
+/** Builds every module for a chain configuration, plus `extra` modules built from the keepers. */
+export function buildModules(
+  config: ChainConfig,
+  extra?: (keepers: Keepers) => readonly Module[],
+): ModuleSet {
   const auth = new AuthKeeper();
   const bank = new BankKeeper(auth);
   const accountPlus = new AccountPlusKeeper();
@@ -41,5 +44,7 @@ export function buildModules(config: ChainConfig): ModuleSet {
     createRecordsModule({ name: "clob", records: clobRecords() }),
     createUpgradeModule(config.upgrades),
   ];
-  return { keepers: { auth, bank, accountPlus }, modules, router: new Router(modules) };
+  const keepers: Keepers = { auth, bank, accountPlus };
+  if (extra !== undefined) modules.push(...extra(keepers));
+  return { keepers, modules, router: new Router(modules) };
 }
