@@ -16,7 +16,7 @@ import { unaryQuery } from "./unary.js";
  *
  * @example
  * ```ts
- * parseGasPrices("0.025uusdc"); // [{ denom: "uusdc", amount: "0.025" }]
+ * parseGasPrices("0.025000000000000000uusdc"); // [{ denom: "uusdc", amount: "0.025" }]
  * ```
  */
 export function parseGasPrices(text: string): GasPrice[] {
@@ -24,7 +24,9 @@ export function parseGasPrices(text: string): GasPrice[] {
   return text.split(",").map((entry) => {
     const match = /^\s*(\d+(?:\.\d+)?)([a-zA-Z][a-zA-Z0-9/:._-]*)\s*$/.exec(entry);
     if (!match) throw new InvalidArgumentError("minimumGasPrices", `cannot parse ${JSON.stringify(entry)}`);
-    return { denom: match[2]!, amount: match[1]! };
+    // Nodes print DecCoins with 18 decimals ("0.025000000000000000"): keep the exact value, drop the zeros.
+    const amount = match[1]!.includes(".") ? match[1]!.replace(/0+$/, "").replace(/\.$/, "") : match[1]!;
+    return { denom: match[2]!, amount };
   });
 }
 

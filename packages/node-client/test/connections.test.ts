@@ -1,0 +1,289 @@
+import { createServer, type Server } from "node:net";
+import type { Interceptor } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { isAbortedError, isInvalidArgumentError, isMissingEndpointError, isTimeoutError } from "@perpx/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createNodeClient,
+  FetchRpcClient,
+  getBalances,
+  getLatestBlock,
+  getMinimumGasPrices,
+  isQueryError,
+  isTransportError,
+  NodeClient,
+} from "../src/index.js";
+import { useDevnet } from "./support.js";
+
+const net = useDevnet();
+
+/** A TCP server that accepts connections and never answers. */
+let silent: Server;
+let silentUrl: string;
+beforeAll(async () => {
+  silent = createServer(() => {});
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  const address = silent.address();
+  silentUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+});
+afterAll(() => {
+  silent.close();
+});
+
+function countingFetch() {
+  const calls: Array<{ url: string; headers: Record<string, string> }> = [];
+  const fetchFn: typeof fetch = async (input, init) => {
+    calls.push({ url: String(input), headers: Object.fromEntries(new Headers(init?.headers).entries()) });
+    return fetch(input, init);
+  };
+  return { calls, fetchFn };
+}
+
+describe("CometBFT RPC", () => {
+  it("works over HTTP with an injected fetch and extra headers", async () => {
+    const { calls, fetchFn } = countingFetch();
+    const client = createNodeClient({
+      rpc: { url: net.devnet.endpoints.rpc, fetch: fetchFn, headers: { "x-api-key": "k1" } },
+    });
+    const balances = await client.getBalances({ address: net.wallets[0]!.address });
+    expect(balances.find((b) => b.denom === "uusdc")?.amount).toBeGreaterThan(0n);
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls[0]?.headers["x-api-key"]).toBe("k1");
+  });
+
+  it("works over WebSocket (with or without the /websocket suffix)", async () => {
+    for (const url of [
+      net.devnet.endpoints.rpcWebsocket,
+      net.devnet.endpoints.rpcWebsocket.replace(/\/websocket$/, ""),
+    ]) {
+      const client = net.makeClient({ rpc: url, rest: undefined, grpc: undefined });
+      const latest = await client.getLatestBlock();
+      expect(latest.chainId).toBe("perpx-local-1");
+      expect((await client.getBalances({ address: net.wallets[0]!.address })).length).toBeGreaterThan(0);
+      client.close();
+    }
+  });
+
+  it("accepts an injected JSON-RPC client", async () => {
+    const { calls, fetchFn } = countingFetch();
+    const rpcClient = new FetchRpcClient({ url: net.devnet.endpoints.rpc, fetch: fetchFn });
+    const client = createNodeClient({ rpc: { rpcClient } });
+    expect((await client.getLatestBlock()).height).toBeGreaterThan(0n);
+    expect(calls).toHaveLength(1);
+  });
+
+  it("rejects a URL without a scheme", () => {
+    expect(() => createNodeClient({ rpc: "127.0.0.1:26657" })).toThrow(/http\(s\):\/\/ or ws\(s\):\/\//);
+  });
+});
+
+describe("REST", () => {
+  it("serves node facts with an injected fetch and headers", async () => {
+    const { calls, fetchFn } = countingFetch();
+    const client = createNodeClient({
+      rest: { url: `${net.devnet.endpoints.rest}/`, fetch: fetchFn, headers: { "x-api-key": "k2" } },
+    });
+    expect(await client.getMinimumGasPrices()).toEqual([
+      { denom: "aperpx", amount: "25000000000" },
+      { denom: "uusdc", amount: "0.025" },
+    ]);
+    expect(calls[0]?.url).toBe(`${net.devnet.endpoints.rest}/cosmos/base/node/v1beta1/config`);
+    expect(calls[0]?.headers["x-api-key"]).toBe("k2");
+  });
+
+  it("cannot carry module queries: they need gRPC or RPC", async () => {
+    const client = createNodeClient({ rest: net.devnet.endpoints.rest });
+    await expect(client.getBalances({ address: net.wallets[0]!.address })).rejects.toSatisfy(
+      isMissingEndpointError,
+    );
+  });
+});
+
+describe("gRPC", () => {
+  it("works over TLS with the devnet's CA and over h2c", async () => {
+    for (const grpc of [
+      { url: net.devnet.endpoints.grpcTls, caCert: net.devnet.caPem },
+      net.devnet.endpoints.grpc,
+    ]) {
+      const client = createNodeClient({ grpc });
+      expect((await client.getLatestBlock()).chainId).toBe("perpx-local-1");
+    }
+  });
+
+  it("accepts the CA as bytes", async () => {
+    const client = createNodeClient({
+      grpc: { url: net.devnet.endpoints.grpcTls, caCert: new TextEncoder().encode(net.devnet.caPem) },
+    });
+    expect((await client.getNodeInfo()).appVersion).toBe("v27.5");
+  });
+
+  it("refuses the self-signed certificate without the CA", async () => {
+    const client = createNodeClient({ grpc: net.devnet.endpoints.grpcTls });
+    const error = await client.getNodeInfo().catch((e: unknown) => e);
+    expect(isTransportError(error)).toBe(true);
+  });
+
+  it("rejects a CA on a plaintext URL", () => {
+    expect(() =>
+      createNodeClient({ grpc: { url: net.devnet.endpoints.grpc, caCert: net.devnet.caPem } }),
+    ).toThrow(/https/);
+  });
+
+  it("sends headers and runs interceptors", async () => {
+    const seen: string[] = [];
+    const interceptor: Interceptor = (next) => (request) => {
+      seen.push(`${request.method.name}:${request.header.get("x-api-key")}`);
+      return next(request);
+    };
+    const client = createNodeClient({
+      grpc: { url: net.devnet.endpoints.grpc, headers: { "x-api-key": "k3" }, interceptors: [interceptor] },
+    });
+    await client.getNodeInfo();
+    expect(seen).toEqual(["GetNodeInfo:k3"]);
+  });
+
+  it("accepts an injected connect Transport", async () => {
+    const seen: string[] = [];
+    const transport = createGrpcTransport({
+      baseUrl: net.devnet.endpoints.grpc,
+      interceptors: [(next) => (req) => (seen.push(req.method.name), next(req))],
+    });
+    const client = createNodeClient({ grpc: transport });
+    await client.getBalances({ address: net.wallets[0]!.address });
+    expect(seen).toEqual(["AllBalances"]);
+  });
+});
+
+describe("transport choice", () => {
+  it("queries over gRPC by default and over RPC abci_query without gRPC, or when asked", async () => {
+    const { calls, fetchFn } = countingFetch();
+    const grpcSeen: string[] = [];
+    const client = createNodeClient({
+      rpc: { url: net.devnet.endpoints.rpc, fetch: fetchFn },
+      grpc: {
+        url: net.devnet.endpoints.grpc,
+        interceptors: [(next) => (r) => (grpcSeen.push(r.method.name), next(r))],
+      },
+    });
+    const address = net.wallets[0]!.address;
+    const viaGrpc = await getBalances(client, { address });
+    expect(grpcSeen).toEqual(["AllBalances"]);
+    expect(calls).toHaveLength(0);
+    const viaRpc = await getBalances(client, { address, transport: "rpc" });
+    expect(calls).toHaveLength(1);
+    expect(viaRpc).toEqual(viaGrpc);
+    await expect(getMinimumGasPrices(client, { transport: "rest" })).rejects.toSatisfy(
+      isMissingEndpointError,
+    );
+  });
+
+  it("passes the query height (the devnet keeps only the latest state)", async () => {
+    const client = net.client;
+    const address = net.wallets[3]!.address;
+    const before = await client.getLatestBlock();
+    await client.bankSend({
+      signer: net.wallets[3]!,
+      from: address,
+      to: net.wallets[4]!.address,
+      amount: [{ denom: "uusdc", amount: 7n }],
+    });
+    for (const transport of ["grpc", "rpc"] as const) {
+      const latest = await client.getLatestBlock();
+      const atLatest = await client.getBalance({ address, denom: "uusdc", height: latest.height, transport });
+      expect(atLatest.amount).toBeGreaterThan(0n);
+      const old = await client
+        .getBalance({ address, denom: "uusdc", height: before.height, transport })
+        .catch((e: unknown) => e);
+      expect(isQueryError(old)).toBe(true);
+      expect((old as { log: string }).log).toContain(`height ${before.height}`);
+    }
+  });
+});
+
+describe("timeouts and cancellation", () => {
+  const hangingFetch: typeof fetch = (_input, init) =>
+    new Promise((_, reject) => {
+      init?.signal?.addEventListener("abort", () => reject(init.signal?.reason));
+    });
+
+  it("times out per call, and by the client default", async () => {
+    const client = createNodeClient({
+      rpc: { url: "http://127.0.0.1:9", fetch: hangingFetch },
+      timeoutMs: 60,
+    });
+    const started = Date.now();
+    const perCall = await getLatestBlock(client, { timeoutMs: 30 }).catch((e: unknown) => e);
+    expect(isTimeoutError(perCall)).toBe(true);
+    expect((perCall as { timeoutMs: number }).timeoutMs).toBe(30);
+    const byDefault = await getLatestBlock(client).catch((e: unknown) => e);
+    expect(isTimeoutError(byDefault)).toBe(true);
+    expect((byDefault as { timeoutMs: number }).timeoutMs).toBe(60);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it("times out a gRPC call to a server that never answers", async () => {
+    const client = createNodeClient({ grpc: silentUrl });
+    const error = await client
+      .getBalances({ address: net.wallets[0]!.address, timeoutMs: 100 })
+      .catch((e: unknown) => e);
+    expect(isTimeoutError(error)).toBe(true);
+  });
+
+  it("aborts through the AbortSignal (RPC, gRPC, REST)", async () => {
+    const clients = [
+      createNodeClient({ rpc: { url: "http://127.0.0.1:9", fetch: hangingFetch } }),
+      createNodeClient({ grpc: silentUrl }),
+      createNodeClient({ rest: { url: "http://127.0.0.1:9", fetch: hangingFetch } }),
+    ];
+    for (const client of clients) {
+      const controller = new AbortController();
+      const pending = client.getMinimumGasPrices({ signal: controller.signal }).catch((e: unknown) => e);
+      setTimeout(() => controller.abort(new Error("user gave up")), 20);
+      const error = await pending;
+      expect(isAbortedError(error)).toBe(true);
+    }
+    const aborted = AbortSignal.abort();
+    expect(
+      isAbortedError(await clients[0]!.getLatestBlock({ signal: aborted }).catch((e: unknown) => e)),
+    ).toBe(true);
+  });
+
+  it("reports an unreachable node as a TransportError", async () => {
+    const client = createNodeClient({ rpc: "http://127.0.0.1:9" });
+    expect(isTransportError(await client.getLatestBlock().catch((e: unknown) => e))).toBe(true);
+  });
+
+  it("validates timeout options", () => {
+    expect(() => createNodeClient({ rpc: net.devnet.endpoints.rpc, timeoutMs: 0 })).toThrow(/timeoutMs/);
+    expect(() => createNodeClient({ rpc: net.devnet.endpoints.rpc, commitTimeoutMs: -1 })).toThrow(
+      /commitTimeoutMs/,
+    );
+  });
+});
+
+describe("NodeClient.connect", () => {
+  it("connects and learns the chain id", async () => {
+    const client = await NodeClient.connect({ rpc: net.devnet.endpoints.rpc });
+    expect(client.chainIdCache).toBe("perpx-local-1");
+    expect(await client.getChainId()).toBe("perpx-local-1");
+    client.close();
+    const viaRest = await NodeClient.connect({ rest: net.devnet.endpoints.rest });
+    expect(viaRest.chainIdCache).toBe("perpx-local-1");
+  });
+
+  it("refuses a node on another chain, and a node that does not answer", async () => {
+    const wrong = await NodeClient.connect({
+      rpc: net.devnet.endpoints.rpc,
+      chainId: "perpx-mainnet-1",
+    }).catch((e: unknown) => e);
+    expect(isInvalidArgumentError(wrong)).toBe(true);
+    const down = await NodeClient.connect({ rpc: "http://127.0.0.1:9", timeoutMs: 500 }).catch(
+      (e: unknown) => e,
+    );
+    expect(isTransportError(down)).toBe(true);
+  });
+
+  it("needs at least one transport", () => {
+    expect(() => createNodeClient({})).toThrow(/at least one/);
+  });
+});
