@@ -685,3 +685,135 @@ describe("control", () => {
     expect(block.time.getTime()).toBe(GENESIS_TIME.getTime() + 1);
   });
 });
+
+describe("query paths", () => {
+  it("answers every path the servers route, with a decodable response", async () => {
+    const app = newApp();
+    const tx = await alice.sign({ msgs: [send(ALICE, BOB, 1n)], sequence: 0n, accountNumber: 0n });
+    run(app, tx);
+    const req = <D extends DescMessage>(schema: D, init: Parameters<typeof create<D>>[1]) =>
+      toBinary(schema, create(schema, init));
+    const cases: [string, Uint8Array, DescMessage][] = [
+      [
+        "/cosmos.auth.v1beta1.Query/Account",
+        req(cosmosAuth.QueryAccountRequestSchema, { address: ALICE }),
+        cosmosAuth.QueryAccountResponseSchema,
+      ],
+      ["/cosmos.auth.v1beta1.Query/Accounts", new Uint8Array(), cosmosAuth.QueryAccountsResponseSchema],
+      ["/cosmos.auth.v1beta1.Query/Params", new Uint8Array(), cosmosAuth.QueryParamsResponseSchema],
+      [
+        "/cosmos.auth.v1beta1.Query/AccountInfo",
+        req(cosmosAuth.QueryAccountInfoRequestSchema, { address: ALICE }),
+        cosmosAuth.QueryAccountInfoResponseSchema,
+      ],
+      [
+        "/cosmos.bank.v1beta1.Query/AllBalances",
+        req(cosmosBank.QueryAllBalancesRequestSchema, { address: ALICE }),
+        cosmosBank.QueryAllBalancesResponseSchema,
+      ],
+      [
+        "/cosmos.bank.v1beta1.Query/SpendableBalances",
+        req(cosmosBank.QuerySpendableBalancesRequestSchema, { address: ALICE }),
+        cosmosBank.QuerySpendableBalancesResponseSchema,
+      ],
+      ["/cosmos.bank.v1beta1.Query/TotalSupply", new Uint8Array(), cosmosBank.QueryTotalSupplyResponseSchema],
+      ["/cosmos.bank.v1beta1.Query/Params", new Uint8Array(), cosmosBank.QueryParamsResponseSchema],
+      [
+        "/cosmos.bank.v1beta1.Query/DenomMetadata",
+        req(cosmosBank.QueryDenomMetadataRequestSchema, { denom: "uusdc" }),
+        cosmosBank.QueryDenomMetadataResponseSchema,
+      ],
+      [
+        "/cosmos.base.tendermint.v1beta1.Service/GetLatestBlock",
+        new Uint8Array(),
+        cosmosTendermint.GetLatestBlockResponseSchema,
+      ],
+      [
+        "/cosmos.base.tendermint.v1beta1.Service/GetBlockByHeight",
+        req(cosmosTendermint.GetBlockByHeightRequestSchema, { height: 2n }),
+        cosmosTendermint.GetBlockByHeightResponseSchema,
+      ],
+      [
+        "/cosmos.base.tendermint.v1beta1.Service/GetSyncing",
+        new Uint8Array(),
+        cosmosTendermint.GetSyncingResponseSchema,
+      ],
+      [
+        "/cosmos.base.tendermint.v1beta1.Service/GetLatestValidatorSet",
+        new Uint8Array(),
+        cosmosTendermint.GetLatestValidatorSetResponseSchema,
+      ],
+      ["/cosmos.base.node.v1beta1.Service/Status", new Uint8Array(), cosmosNode.StatusResponseSchema],
+      [
+        "/cosmos.upgrade.v1beta1.Query/CurrentPlan",
+        new Uint8Array(),
+        cosmosUpgrade.QueryCurrentPlanResponseSchema,
+      ],
+      [
+        "/ibc.core.channel.v1.Query/Channel",
+        req(ibcChannel.QueryChannelRequestSchema, { portId: "transfer", channelId: "channel-0" }),
+        ibcChannel.QueryChannelResponseSchema,
+      ],
+    ];
+    for (const [path, data, schema] of cases) {
+      const res = app.query(path, data);
+      expect(res.code, `${path}: ${res.log}`).toBe(0);
+      expect(res.height).toBe(2n);
+      expect(() => fromBinary(schema, res.value)).not.toThrow();
+    }
+    const all = fromBinary(
+      cosmosBank.QueryAllBalancesResponseSchema,
+      app.query(cases[4]![0], cases[4]![1]).value,
+    );
+    expect(all.balances.map((c) => c.denom)).toEqual(["aperpx", "uusdc"]);
+    const latest = fromBinary(
+      cosmosTendermint.GetLatestBlockResponseSchema,
+      app.query(cases[9]![0], cases[9]![1]).value,
+    );
+    expect(latest.sdkBlock?.header?.height).toBe(2n);
+    expect(latest.sdkBlock?.header?.proposerAddress).toMatch(/^perpxvalcons1/);
+    expect(latest.blockId?.hash).toEqual(app.latestBlock().hash);
+    expect(latest.block?.data?.txs).toHaveLength(1);
+    const status = fromBinary(
+      cosmosNode.StatusResponseSchema,
+      app.query(cases[13]![0], new Uint8Array()).value,
+    );
+    expect(status.appHash).toEqual(app.latestBlock().resultAppHash);
+    expect(
+      app.query(
+        "/cosmos.base.tendermint.v1beta1.Service/GetBlockByHeight",
+        req(cosmosTendermint.GetBlockByHeightRequestSchema, { height: 9n }),
+      ).code,
+    ).toBe(18);
+    expect(app.query("/cosmos.bank.v1beta1.Query/Balance", new Uint8Array(), 99n).code).toBe(26);
+    expect(app.query("/cosmos.bank.v1beta1.Query/Balance", new Uint8Array(), 1n).code).toBe(18);
+  });
+
+  it("prints the genesis document with every module's state", () => {
+    const genesis = newApp("mainnet").genesisJson() as {
+      chain_id: string;
+      initial_height: string;
+      app_state: Record<string, unknown>;
+    };
+    expect(genesis.chain_id).toBe("perpx-mainnet-1");
+    expect(genesis.initial_height).toBe("12960192");
+    expect(Object.keys(genesis.app_state)).toEqual(
+      expect.arrayContaining([
+        "auth",
+        "bank",
+        "assets",
+        "ibc",
+        "wrap",
+        "bridge",
+        "ratelimit",
+        "clob",
+        "upgrade",
+      ]),
+    );
+    const wrapState = JSON.stringify(genesis.app_state.wrap);
+    expect(wrapState).toContain('"channel_id":"channel-0"');
+    expect(wrapState).toContain('"local_denom":"uusdc"');
+    expect(JSON.stringify(genesis.app_state.bridge)).toMatch(/"eth_address":"0x[0-9a-fA-F]{40}"/);
+    expect(JSON.stringify(genesis.app_state.assets)).toContain('"denom":"uusdc"');
+  });
+});

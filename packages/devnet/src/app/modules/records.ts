@@ -99,7 +99,8 @@ export function createRecordsModule(options: {
         const out: Record<string, unknown> = {};
         for (const r of options.records) {
           const current = readRecord(ctx, options.name, r.key, r.schema);
-          if (current !== undefined) out[r.key] = toJson(r.schema, current, { registry: typeRegistry });
+          if (current !== undefined)
+            out[r.key] = toJson(r.schema, current, { registry: typeRegistry, useProtoFieldName: true });
         }
         return out;
       }),
@@ -148,7 +149,7 @@ export function createIbcModule(
           return {
             port_id: portId,
             channel_id: channelId,
-            ...(toJson(ibcChannel.ChannelSchema, value) as object),
+            ...(toJson(ibcChannel.ChannelSchema, value, { useProtoFieldName: true }) as object),
           };
         }),
       };
