@@ -768,7 +768,10 @@ function simulationJson(gasWanted: bigint, gasUsed: bigint, result: TxResult): u
 }
 
 /**
- * Builds the devnet's chain application, from genesis or from exported state.
+ * Builds the devnet's chain application, from genesis or from exported state. With `state`, the
+ * profile must be the one the state was written with, and the genesis time comes from the state.
+ *
+ * @throws {Error} when `state` is not a devnet state, or of another profile.
  *
  * @example
  * ```ts
