@@ -266,7 +266,8 @@ const SDK_ROOT_ERRORS: ReadonlyArray<[string, number]> = [
  * ```
  */
 export function sdkCodeFromLog(log: string): number | undefined {
-  const trimmed = log.trim();
+  // gRPC simulation errors read "<log> With gas wanted: '0' and gas used: 'N' : unknown request".
+  const trimmed = log.split(" With gas wanted:")[0]!.trim();
   for (const [suffix, code] of SDK_ROOT_ERRORS) if (trimmed.endsWith(suffix)) return code;
   return undefined;
 }

@@ -11,6 +11,9 @@ import {
   unaryQuery,
 } from "../src/index.js";
 
+/** Options of `makeClient`: any option, or `undefined` to drop the default. */
+export type Overrides = { [K in keyof NodeClientOptions]?: NodeClientOptions[K] | undefined };
+
 /** A devnet for one test file, with wallets for its funded accounts. */
 export interface TestNet {
   devnet: Devnet;
@@ -18,8 +21,8 @@ export interface TestNet {
   wallets: LocalWallet[];
   /** A client over RPC, REST and gRPC (TLS with the devnet's CA). */
   client: NodeClient;
-  /** Makes another client; every option can be overridden. */
-  makeClient(options?: Partial<NodeClientOptions>): NodeClient;
+  /** Makes another client; every option can be overridden (`undefined` removes a default). */
+  makeClient(options?: Overrides): NodeClient;
 }
 
 /** Starts a devnet on free ports before the file's tests and stops it after. */
@@ -30,7 +33,7 @@ export function useDevnet(options: StartDevnetOptions = {}): TestNet {
     net.devnet = await startDevnet({ ports: "free", blockTimeMs: 50, faucetWindowMs: 0, ...options });
     net.wallets = net.devnet.accounts.map((a) => LocalWallet.fromMnemonic(a.mnemonic));
     net.makeClient = (overrides = {}) => {
-      const client = createNodeClient({
+      const merged: Overrides = {
         rpc: net.devnet.endpoints.rpc,
         rest: net.devnet.endpoints.rest,
         grpc: { url: net.devnet.endpoints.grpcTls, caCert: net.devnet.caPem },
@@ -38,7 +41,9 @@ export function useDevnet(options: StartDevnetOptions = {}): TestNet {
         commitPollIntervalMs: 25,
         commitTimeoutMs: 20_000,
         ...overrides,
-      });
+      };
+      const options = Object.fromEntries(Object.entries(merged).filter(([, v]) => v !== undefined));
+      const client = createNodeClient(options as NodeClientOptions);
       clients.push(client);
       return client;
     };

@@ -133,6 +133,25 @@ export interface CoinInput {
   amount: IntegerInput;
 }
 
+/**
+ * Validates coins and sorts them by denom, as the chain requires; a denom may appear once.
+ *
+ * @throws {InvalidArgumentError} for an empty denom, a non-positive amount or a repeated denom.
+ */
+function sortedCoins(coins: readonly CoinInput[], argument: string): { denom: string; amount: string }[] {
+  const out = coins.map((coin, i) => ({
+    denom: nonEmpty(coin.denom, `${argument}[${i}].denom`),
+    amount: positiveAmount(coin.amount, `${argument}[${i}].amount`),
+  }));
+  out.sort((a, b) => (a.denom < b.denom ? -1 : a.denom > b.denom ? 1 : 0));
+  for (let i = 1; i < out.length; i++) {
+    if (out[i]!.denom === out[i - 1]!.denom) {
+      throw new InvalidArgumentError(argument, `denom ${JSON.stringify(out[i]!.denom)} appears twice`);
+    }
+  }
+  return out;
+}
+
 /** Parameters of {@link bankSendMsg}. */
 export interface BankSendParams {
   /** The paying account (either address form); it signs. */
@@ -162,10 +181,7 @@ export function bankSendMsg(params: BankSendParams): TxMessage<typeof cosmosBank
     value: create(cosmosBank.MsgSendSchema, {
       fromAddress: bech32Address(params.from),
       toAddress: bech32Address(params.to),
-      amount: params.amount.map((coin, i) => ({
-        denom: nonEmpty(coin.denom, `amount[${i}].denom`),
-        amount: positiveAmount(coin.amount, `amount[${i}].amount`),
-      })),
+      amount: sortedCoins(params.amount, "amount"),
     }),
   };
 }

@@ -1,0 +1,612 @@
+import { stringToPath } from "@cosmjs/crypto";
+import { DirectEthSecp256k1HdWallet, DirectSecp256k1HdWallet } from "@cosmjs/proto-signing";
+import {
+  isInvalidAddressError,
+  isInvalidArgumentError,
+  isInvalidOrderError,
+  isInvalidSubaccountError,
+} from "@perpx/core";
+import { startDevnet } from "@perpx/devnet";
+import { describe, expect, it } from "vitest";
+import {
+  bankSendMsg,
+  broadcastTx,
+  createNodeClient,
+  EvmWallet,
+  evmHdPath,
+  fromOfflineSigner,
+  isBroadcastTxError,
+  isSequenceMismatchError,
+  isTxInclusionTimeoutError,
+  type LocalWallet,
+  placeOrderMsg,
+  signTx,
+  simulateTx,
+} from "../src/index.js";
+import { useDevnet } from "./support.js";
+
+const net = useDevnet();
+
+const usdc = (amount: bigint | number) => [{ denom: "uusdc", amount: BigInt(amount) }];
+async function balance(address: string, denom = "uusdc"): Promise<bigint> {
+  return (await net.client.getBalance({ address, denom })).amount;
+}
+function caught(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error("expected a failure");
+    },
+    (error: unknown) => error,
+  );
+}
+
+describe("gas and fees", () => {
+  it("simulates, multiplies by 1.6 (ceil) and pays ceil(gas × 0.025) uusdc", async () => {
+    const [alice, bob] = [net.wallets[0]!, net.wallets[1]!];
+    const messages = [bankSendMsg({ from: alice.address, to: bob.address, amount: usdc(10) })];
+    const account = await net.client.getAccountSequence({ address: alice.address });
+    const simulated = await simulateTx(net.client, {
+      messages,
+      publicKey: alice.publicKey,
+      keyType: alice.keyType,
+      sequence: account.sequence,
+    });
+    expect(simulated.gasUsed).toBeGreaterThan(0n);
+    const before = await balance(alice.address);
+    const result = await net.client.sendTx({ signer: alice, messages });
+    const gasLimit = BigInt(Math.ceil(Number(simulated.gasUsed) * 1.6));
+    expect(result.fee.gasLimit).toBe(gasLimit);
+    expect(result.fee.amount).toEqual([{ denom: "uusdc", amount: (gasLimit * 25n + 999n) / 1000n }]);
+    expect(result.gasWanted).toBe(gasLimit);
+    expect(before - (await balance(alice.address))).toBe(10n + (gasLimit * 25n + 999n) / 1000n);
+  });
+
+  it("takes the fee in aperpx at 25000000000 per gas (per call and as the client default)", async () => {
+    const [alice, bob] = [net.wallets[0]!, net.wallets[1]!];
+    const before = await balance(alice.address, "aperpx");
+    const result = await net.client.bankSend({
+      signer: alice,
+      from: alice.address,
+      to: bob.address,
+      amount: usdc(1),
+      tx: { feeDenom: "aperpx" },
+    });
+    expect(result.fee.amount).toEqual([{ denom: "aperpx", amount: result.fee.gasLimit * 25_000_000_000n }]);
+    expect(before - (await balance(alice.address, "aperpx"))).toBe(result.fee.gasLimit * 25_000_000_000n);
+    const native = net.makeClient({ feeDenom: "aperpx" });
+    const second = await native.bankSend({
+      signer: alice,
+      from: alice.address,
+      to: bob.address,
+      amount: usdc(1),
+    });
+    expect(second.fee.amount[0]?.denom).toBe("aperpx");
+  });
+
+  it("honours a gas multiplier, a fixed gas limit, a gas price, gas prices and an explicit fee", async () => {
+    const [alice, bob] = [net.wallets[0]!, net.wallets[1]!];
+    const messages = [bankSendMsg({ from: alice.address, to: bob.address, amount: usdc(1) })];
+    const base = await net.client.sendTx({ signer: alice, messages });
+    const doubled = await net.client.sendTx({ signer: alice, messages, gasMultiplier: 3.2 });
+    expect(doubled.fee.gasLimit).toBeGreaterThanOrEqual(base.fee.gasLimit * 2n - 1n);
+    const lowMultiplier = net.makeClient({ gasMultiplier: 1.1 });
+    expect((await lowMultiplier.sendTx({ signer: alice, messages })).fee.gasLimit).toBeLessThan(
+      base.fee.gasLimit,
+    );
+    const fixed = await net.client.sendTx({ signer: alice, messages, gas: 300_000n });
+    expect(fixed.fee).toEqual({ amount: [{ denom: "uusdc", amount: 7500n }], gasLimit: 300_000n });
+    const pricier = await net.client.sendTx({
+      signer: alice,
+      messages,
+      gas: 300_000n,
+      gasPrice: { denom: "uusdc", amount: "0.05" },
+    });
+    expect(pricier.fee.amount).toEqual([{ denom: "uusdc", amount: 15_000n }]);
+    const configured = net.makeClient({
+      network: undefined,
+      gasPrices: [{ denom: "uusdc", amount: "0.03" }],
+    });
+    expect((await configured.sendTx({ signer: alice, messages, gas: 100_000n })).fee.amount).toEqual([
+      { denom: "uusdc", amount: 3000n },
+    ]);
+    const explicit = await net.client.sendTx({
+      signer: alice,
+      messages,
+      fee: { amount: [{ denom: "uusdc", amount: 9999n }], gasLimit: 250_000n },
+    });
+    expect(explicit.tx?.gasWanted).toBe(250_000n);
+  });
+
+  it("reads gas prices from the node when there is no network preset", async () => {
+    const client = net.makeClient({ network: undefined });
+    expect(client.gasPricesCache).toBeUndefined();
+    const [alice, bob] = [net.wallets[0]!, net.wallets[1]!];
+    await client.bankSend({
+      signer: alice,
+      from: alice.address,
+      to: bob.address,
+      amount: usdc(1),
+      tx: { gas: 200_000n },
+    });
+    expect(client.gasPricesCache).toEqual([
+      { denom: "aperpx", amount: "25000000000" },
+      { denom: "uusdc", amount: "0.025" },
+    ]);
+    await expect(
+      client.sendTx({
+        signer: alice,
+        messages: [bankSendMsg({ from: alice.address, to: bob.address, amount: usdc(1) })],
+        feeDenom: "ueth",
+      }),
+    ).rejects.toSatisfy(isInvalidArgumentError);
+  });
+});
+
+describe("broadcast modes", () => {
+  it("sync returns after CheckTx, async before, commit after the block", async () => {
+    const [carl, dave] = [net.wallets[2]!, net.wallets[3]!];
+    const messages = [bankSendMsg({ from: carl.address, to: dave.address, amount: usdc(2) })];
+    const sync = await net.client.sendTx({ signer: carl, messages, broadcastMode: "sync" });
+    expect(sync.mode).toBe("sync");
+    expect(sync.height).toBeUndefined();
+    expect((await net.client.waitForTx({ hash: sync.hash })).code).toBe(0);
+    const asyncResult = await net.client.sendTx({ signer: carl, messages, broadcastMode: "async" });
+    expect(asyncResult.height).toBeUndefined();
+    expect((await net.client.waitForTx({ hash: asyncResult.hash })).code).toBe(0);
+    const commit = await net.client.sendTx({ signer: carl, messages, broadcastMode: "commit" });
+    expect(commit.height).toBeGreaterThan(0n);
+    expect(commit.events.some((e) => e.type === "transfer")).toBe(true);
+    const syncByDefault = net.makeClient({ broadcastMode: "sync" });
+    expect((await syncByDefault.sendTx({ signer: carl, messages })).height).toBeUndefined();
+  });
+
+  it("broadcasts over gRPC or RPC, and raw bytes with broadcastTx", async () => {
+    const [carl, dave] = [net.wallets[2]!, net.wallets[3]!];
+    const messages = [bankSendMsg({ from: carl.address, to: dave.address, amount: usdc(1) })];
+    const viaGrpc = await net.client.sendTx({ signer: carl, messages, broadcastTransport: "grpc" });
+    expect(viaGrpc.height).toBeGreaterThan(0n);
+    const grpcOnly = net.makeClient({ rpc: undefined, rest: undefined });
+    expect((await grpcOnly.sendTx({ signer: carl, messages })).height).toBeGreaterThan(0n);
+    const account = await net.client.getAccountSequence({ address: carl.address });
+    const signed = await signTx({
+      signer: carl,
+      messages,
+      chainId: "perpx-local-1",
+      ...account,
+      fee: { amount: usdc(5000), gasLimit: 200_000n },
+    });
+    for (const transport of ["rpc", "grpc"] as const) {
+      const again =
+        transport === "rpc"
+          ? signed
+          : await signTx({
+              signer: carl,
+              messages,
+              chainId: "perpx-local-1",
+              accountNumber: account.accountNumber,
+              sequence: account.sequence + 1n,
+              fee: { amount: usdc(5000), gasLimit: 200_000n },
+            });
+      const result = await broadcastTx(net.client, { txBytes: again.txBytes, mode: "commit", transport });
+      expect(result.hash).toBe(again.hash);
+    }
+    net.client.sequences.reset(carl.address);
+  });
+
+  it("commit gives up with a timeout error that carries the hash, and the tx can be found later", async () => {
+    const devnet = await startDevnet({ ports: "free", blockTimeMs: 0 });
+    try {
+      const client = createNodeClient({ rpc: devnet.endpoints.rpc, commitPollIntervalMs: 20 });
+      const alice = net.wallets[0]!;
+      const error = await caught(
+        client.bankSend({
+          signer: alice,
+          from: alice.address,
+          to: net.wallets[1]!.address,
+          amount: usdc(1),
+          tx: { gas: 200_000n, commitTimeoutMs: 150 },
+        }),
+      );
+      expect(isTxInclusionTimeoutError(error)).toBe(true);
+      const hash = (error as { txHash: string }).txHash;
+      expect(hash).toMatch(/^[0-9A-F]{64}$/);
+      expect(String(error)).toContain(hash);
+      expect(await client.getTx({ hash })).toBeUndefined();
+      devnet.mine(1);
+      expect((await client.getTx({ hash }))?.code).toBe(0);
+      const clientTimeout = createNodeClient({
+        rpc: devnet.endpoints.rpc,
+        commitTimeoutMs: 100,
+        commitPollIntervalMs: 20,
+      });
+      const again = await caught(
+        clientTimeout.bankSend({
+          signer: alice,
+          from: alice.address,
+          to: net.wallets[1]!.address,
+          amount: usdc(1),
+          tx: { gas: 200_000n },
+        }),
+      );
+      expect((again as { timeoutMs: number }).timeoutMs).toBe(100);
+      client.close();
+    } finally {
+      await devnet.stop();
+    }
+  });
+
+  it("polls at the configured interval", async () => {
+    let polls = 0;
+    const fetchFn: typeof fetch = async (input, init) => {
+      if (typeof init?.body === "string" && init.body.includes('"method":"tx"')) polls++;
+      return fetch(input, init);
+    };
+    const [carl, dave] = [net.wallets[2]!, net.wallets[3]!];
+    net.devnet.producer.setBlockTimeMs(400);
+    try {
+      const slow = net.makeClient({
+        rpc: { url: net.devnet.endpoints.rpc, fetch: fetchFn },
+        grpc: undefined,
+        commitPollIntervalMs: 1_000,
+      });
+      await slow.bankSend({
+        signer: carl,
+        from: carl.address,
+        to: dave.address,
+        amount: usdc(1),
+        tx: { gas: 200_000n },
+      });
+      const slowPolls = polls;
+      polls = 0;
+      const fast = net.makeClient({
+        rpc: { url: net.devnet.endpoints.rpc, fetch: fetchFn },
+        grpc: undefined,
+        commitPollIntervalMs: 10,
+      });
+      await fast.bankSend({
+        signer: carl,
+        from: carl.address,
+        to: dave.address,
+        amount: usdc(1),
+        tx: { gas: 200_000n, pollIntervalMs: 10 },
+      });
+      expect(slowPolls).toBeLessThanOrEqual(2);
+      expect(polls).toBeGreaterThan(slowPolls);
+    } finally {
+      net.devnet.producer.setBlockTimeMs(50);
+    }
+  });
+});
+
+describe("several messages in one transaction", () => {
+  it("applies all of them, or none", async () => {
+    const [emma, bob, carl] = [net.wallets[4]!, net.wallets[1]!, net.wallets[2]!];
+    const [bobBefore, carlBefore] = [await balance(bob.address), await balance(carl.address)];
+    await net.client.sendTx({
+      signer: emma,
+      memo: "two at once",
+      messages: [
+        bankSendMsg({ from: emma.address, to: bob.address, amount: usdc(11) }),
+        bankSendMsg({ from: emma.address, to: carl.address, amount: usdc(22) }),
+      ],
+    });
+    expect(await balance(bob.address)).toBe(bobBefore + 11n);
+    expect(await balance(carl.address)).toBe(carlBefore + 22n);
+    const error = await caught(
+      net.client.sendTx({
+        signer: emma,
+        gas: 400_000n,
+        messages: [
+          bankSendMsg({ from: emma.address, to: bob.address, amount: usdc(5) }),
+          bankSendMsg({ from: emma.address, to: carl.address, amount: usdc(10n ** 15n) }),
+        ],
+      }),
+    );
+    expect(
+      isBroadcastTxError(error) && error.phase === "deliver" && error.reason === "insufficient-funds",
+    ).toBe(true);
+    expect(await balance(bob.address)).toBe(bobBefore + 11n);
+  });
+
+  it("carries memo and timeout height", async () => {
+    const [emma, bob] = [net.wallets[4]!, net.wallets[1]!];
+    const { height } = await net.client.getLatestBlock();
+    const result = await net.client.bankSend({
+      signer: emma,
+      from: emma.address,
+      to: bob.address,
+      amount: usdc(1),
+      tx: { memo: "hello perpx", timeoutHeight: height + 100n },
+    });
+    expect(result.tx?.tx?.body?.memo).toBe("hello perpx");
+    expect(result.tx?.tx?.body?.timeoutHeight).toBe(height + 100n);
+  });
+});
+
+describe("wallets on chain", () => {
+  it("an EVM wallet (eth_secp256k1) signs transactions", async () => {
+    const alice = net.wallets[0]!;
+    const evm = EvmWallet.fromMnemonic(net.devnet.accounts[0]!.mnemonic);
+    await net.client.bankSend({
+      signer: alice,
+      from: alice.address,
+      to: evm.address,
+      amount: [
+        { denom: "uusdc", amount: 5_000_000n },
+        { denom: "aperpx", amount: 10n ** 18n },
+      ],
+    });
+    const result = await net.client.bankSend({
+      signer: evm,
+      from: evm.evmAddress,
+      to: alice.address,
+      amount: usdc(1_000),
+      tx: { feeDenom: "aperpx" },
+    });
+    expect(result.height).toBeGreaterThan(0n);
+    const account = await net.client.getAccount({ address: evm.address });
+    expect(account?.publicKey?.typeUrl).toBe("/cosmos.evm.crypto.v1.ethsecp256k1.PubKey");
+    expect(account?.sequence).toBe(1n);
+  });
+
+  it("external cosmjs signers (secp256k1 and eth_secp256k1) sign through fromOfflineSigner", async () => {
+    const mnemonic = net.devnet.accounts[1]!.mnemonic;
+    const cosmjs = await DirectSecp256k1HdWallet.fromMnemonic(mnemonic, { prefix: "perpx" });
+    const signer = await fromOfflineSigner(cosmjs);
+    expect(signer.address).toBe(net.wallets[1]!.address);
+    const result = await net.client.bankSend({
+      signer,
+      from: signer.address,
+      to: net.wallets[2]!.address,
+      amount: usdc(3),
+    });
+    expect(result.height).toBeGreaterThan(0n);
+    const cosmjsEth = await DirectEthSecp256k1HdWallet.fromMnemonic(mnemonic, {
+      prefix: "perpx",
+      hdPaths: [stringToPath(evmHdPath(0))],
+    });
+    const ethSigner = await fromOfflineSigner(cosmjsEth, {
+      address: EvmWallet.fromMnemonic(mnemonic).address,
+    });
+    expect(ethSigner.keyType).toBe("eth_secp256k1");
+    await net.client.bankSend({
+      signer: net.wallets[1]!,
+      from: net.wallets[1]!.address,
+      to: ethSigner.address,
+      amount: usdc(1_000_000),
+    });
+    expect(
+      (
+        await net.client.bankSend({
+          signer: ethSigner,
+          from: ethSigner.address,
+          to: net.wallets[1]!.address,
+          amount: usdc(1),
+        })
+      ).height,
+    ).toBeGreaterThan(0n);
+    await expect(fromOfflineSigner(cosmjs, { address: net.wallets[3]!.address })).rejects.toSatisfy(
+      isInvalidArgumentError,
+    );
+  });
+});
+
+describe("sequences", () => {
+  it("50 concurrent transactions from one wallet all land, exactly once", async () => {
+    const [dave, bob] = [net.wallets[3]!, net.wallets[1]!];
+    const client = net.makeClient();
+    const before = await client.getAccountSequence({ address: dave.address });
+    const bobBefore = await balance(bob.address);
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        client.bankSend({ signer: dave, from: dave.address, to: bob.address, amount: usdc(i + 1) }),
+      ),
+    );
+    expect(new Set(results.map((r) => r.hash)).size).toBe(50);
+    expect(results.map((r) => r.sequence).sort((a, b) => Number(a - b))).toEqual(
+      Array.from({ length: 50 }, (_, i) => before.sequence + BigInt(i)),
+    );
+    for (const r of results) expect((await client.getTx({ hash: r.hash }))?.code).toBe(0);
+    expect((await client.getAccountSequence({ address: dave.address })).sequence).toBe(before.sequence + 50n);
+    expect(await balance(bob.address)).toBe(bobBefore + 1275n);
+  });
+
+  it("resyncs after another client used the account, and retries once with the same messages", async () => {
+    const [carl, bob] = [net.wallets[2]!, net.wallets[1]!];
+    const mine = net.makeClient();
+    const theirs = net.makeClient();
+    await mine.bankSend({ signer: carl, from: carl.address, to: bob.address, amount: usdc(1) });
+    const cached = mine.sequences.peek(carl.address).sequence!;
+    await theirs.bankSend({ signer: carl, from: carl.address, to: bob.address, amount: usdc(1) });
+    await theirs.bankSend({ signer: carl, from: carl.address, to: bob.address, amount: usdc(1) });
+    const result = await mine.bankSend({
+      signer: carl,
+      from: carl.address,
+      to: bob.address,
+      amount: usdc(1),
+    });
+    expect(result.sequence).toBe(cached + 2n);
+    expect(mine.sequences.peek(carl.address).sequence).toBe(cached + 3n);
+  });
+
+  it("reports a sequence mismatch with expected and got", async () => {
+    const [carl, bob] = [net.wallets[2]!, net.wallets[1]!];
+    const account = await net.client.getAccountSequence({ address: carl.address });
+    const signed = await signTx({
+      signer: carl,
+      messages: [bankSendMsg({ from: carl.address, to: bob.address, amount: usdc(1) })],
+      chainId: "perpx-local-1",
+      accountNumber: account.accountNumber,
+      sequence: account.sequence + 5n,
+      fee: { amount: usdc(5000), gasLimit: 200_000n },
+    });
+    const error = await caught(broadcastTx(net.client, { txBytes: signed.txBytes, mode: "sync" }));
+    expect(isSequenceMismatchError(error)).toBe(true);
+    expect(error).toMatchObject({
+      reason: "sequence-mismatch",
+      abciCode: 32,
+      codespace: "sdk",
+      phase: "check",
+      expected: account.sequence,
+      got: account.sequence + 5n,
+      txHash: signed.hash,
+    });
+  });
+
+  it("sends many stateful transactions in parallel with timestamp nonces, leaving the sequence alone", async () => {
+    const [emma, bob] = [net.wallets[4]!, net.wallets[1]!];
+    const client = net.makeClient({ nonceMode: "timestamp" });
+    const before = await client.getAccountSequence({ address: emma.address });
+    const results = await Promise.all(
+      Array.from({ length: 15 }, () =>
+        client.bankSend({
+          signer: emma,
+          from: emma.address,
+          to: bob.address,
+          amount: usdc(1),
+          tx: { gas: 200_000n },
+        }),
+      ),
+    );
+    expect(new Set(results.map((r) => r.sequence)).size).toBe(15);
+    expect(results.every((r) => r.sequence >= 1n << 40n)).toBe(true);
+    expect((await client.getAccountSequence({ address: emma.address })).sequence).toBe(before.sequence);
+    const state = await client.getAccountState({ address: emma.address });
+    expect(state?.timestampNonceDetails?.timestampNonces.length).toBeGreaterThan(0);
+    // Per call, the classic mode still works on the same client.
+    const classic = await client.bankSend({
+      signer: emma,
+      from: emma.address,
+      to: bob.address,
+      amount: usdc(1),
+      tx: { nonceMode: "sequence" },
+    });
+    expect(classic.sequence).toBe(before.sequence);
+  });
+
+  it("uses the injected clock and offset for timestamp nonces", async () => {
+    const [emma, bob] = [net.wallets[4]!, net.wallets[1]!];
+    const now = Date.now();
+    const client = net.makeClient({ nonceMode: "timestamp", now: () => now, timestampOffsetMs: -2_000 });
+    const result = await client.bankSend({
+      signer: emma,
+      from: emma.address,
+      to: bob.address,
+      amount: usdc(1),
+      tx: { gas: 200_000n },
+    });
+    expect(result.sequence).toBe(BigInt(now - 2_000));
+  });
+});
+
+describe("errors", () => {
+  const send = (signer: LocalWallet, amount: bigint, tx: object = {}) =>
+    net.client.bankSend({
+      signer,
+      from: signer.address,
+      to: net.wallets[1]!.address,
+      amount: usdc(amount),
+      tx,
+    });
+
+  it("insufficient funds: in simulation, and in the block with a fixed gas limit", async () => {
+    const carl = net.wallets[2]!;
+    const simulated = await caught(send(carl, 10n ** 15n));
+    expect(simulated).toMatchObject({
+      code: "BROADCAST_TX",
+      reason: "insufficient-funds",
+      abciCode: 5,
+      phase: "simulate",
+    });
+    const delivered = await caught(send(carl, 10n ** 15n, { gas: 200_000n }));
+    expect(delivered).toMatchObject({ reason: "insufficient-funds", abciCode: 5, phase: "deliver" });
+    expect((delivered as { height: bigint }).height).toBeGreaterThan(0n);
+    expect((delivered as { log: string }).log).toMatch(/insufficient funds/);
+    // The failed tx used its sequence; the next one goes through.
+    expect((await send(carl, 1n)).height).toBeGreaterThan(0n);
+  });
+
+  it("insufficient fee", async () => {
+    const error = await caught(
+      send(net.wallets[2]!, 1n, { gas: 200_000n, gasPrice: { denom: "uusdc", amount: "0.001" } }),
+    );
+    expect(error).toMatchObject({ reason: "insufficient-fee", abciCode: 13, phase: "check" });
+    expect((await send(net.wallets[2]!, 1n)).height).toBeGreaterThan(0n);
+  });
+
+  it("out of gas", async () => {
+    const refused = await caught(send(net.wallets[2]!, 1n, { gas: 1_000n }));
+    expect(refused).toMatchObject({ reason: "out-of-gas", abciCode: 11 });
+    const delivered = await caught(send(net.wallets[2]!, 1n, { gas: 30_000n }));
+    expect(isBroadcastTxError(delivered) && delivered.reason === "out-of-gas").toBe(true);
+  });
+
+  it("unauthorized: a signature for another chain id", async () => {
+    const client = net.makeClient({ chainId: "perpx-testnet-1", network: undefined });
+    const error = await caught(
+      client.bankSend({
+        signer: net.wallets[2]!,
+        from: net.wallets[2]!.address,
+        to: net.wallets[1]!.address,
+        amount: usdc(1),
+        tx: { gas: 200_000n },
+      }),
+    );
+    expect(error).toMatchObject({ reason: "unauthorized", abciCode: 4, phase: "check" });
+  });
+
+  it("invalid input fails before signing", async () => {
+    const carl = net.wallets[2]!;
+    const before = net.client.sequences.peek(carl.address);
+    const { height } = await net.client.getLatestBlock();
+    const order = {
+      subaccount: { owner: carl.address, number: 0 },
+      clientId: 1,
+      clobPairId: 0,
+      side: "BUY" as const,
+      quantums: 1_000_000n,
+      subticks: 100_000n,
+      kind: "short-term" as const,
+      goodTilBlock: Number(height) + 5,
+    };
+    const attempts: Array<[() => unknown, (e: unknown) => boolean]> = [
+      [
+        () => bankSendMsg({ from: carl.address, to: "perpx1notanaddress", amount: usdc(1) }),
+        isInvalidAddressError,
+      ],
+      [
+        () => placeOrderMsg({ ...order, subaccount: { owner: carl.address, number: 128_001 } }),
+        isInvalidSubaccountError,
+      ],
+      [() => placeOrderMsg({ ...order, quantums: 0n }), isInvalidOrderError],
+      [
+        () => net.client.placeOrder({ ...order, signer: carl, goodTilBlock: Number(height) + 500 }),
+        isInvalidOrderError,
+      ],
+      [
+        () => net.client.placeOrder({ ...order, signer: carl, goodTilBlock: Number(height) - 1 }),
+        isInvalidOrderError,
+      ],
+      [
+        () => net.client.placeOrder({ ...order, signer: carl, kind: "long-term", goodTilBlockTime: 1 }),
+        isInvalidOrderError,
+      ],
+    ];
+    for (const [attempt, guard] of attempts) {
+      let error: unknown;
+      try {
+        await attempt();
+      } catch (e) {
+        error = e;
+      }
+      expect(guard(error)).toBe(true);
+    }
+    const narrow = net.makeClient({ shortBlockWindow: 3 });
+    expect(
+      isInvalidOrderError(
+        await caught(narrow.placeOrder({ ...order, signer: carl, goodTilBlock: Number(height) + 10 })),
+      ),
+    ).toBe(true);
+    expect(net.client.sequences.peek(carl.address)).toEqual(before);
+  });
+});
