@@ -3,7 +3,7 @@
  * application, starts every server, produces blocks, and persists the state after every block when
  * a state directory is given.
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { NATIVE_DENOM, USDC_DENOM } from "@perpx/core";
 import { createChainApp } from "./app/app.js";
@@ -162,6 +162,13 @@ function resolvePorts(ports: StartDevnetOptions["ports"]): DevnetPorts {
   return merged;
 }
 
+/** Removes temp files a killed devnet left behind (a write interrupted before its rename). */
+function removeStaleTemps(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    if (name.includes(".tmp-")) rmSync(join(dir, name), { force: true });
+  }
+}
+
 function readState(dir: string): Uint8Array | undefined {
   try {
     return new Uint8Array(readFileSync(join(dir, STATE_FILE)));
@@ -192,7 +199,10 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   const stateDir = options.stateDir === undefined ? undefined : resolve(options.stateDir);
   const onError = options.onError ?? (() => undefined);
 
-  if (stateDir !== undefined) mkdirSync(stateDir, { recursive: true });
+  if (stateDir !== undefined) {
+    mkdirSync(stateDir, { recursive: true });
+    removeStaleTemps(stateDir);
+  }
   const state = stateDir === undefined ? undefined : readState(stateDir);
   const createApp = options.createApp ?? createChainApp;
   const app = createApp({

@@ -1,0 +1,163 @@
+/**
+ * The `perpx-devnet` CLI as a child process: `--json` readiness line, state that survives SIGKILL
+ * (balances and sequences), clean SIGTERM.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { DirectSecp256k1HdWallet } from "@cosmjs/proto-signing";
+import { GasPrice, SigningStargateClient, StargateClient } from "@cosmjs/stargate";
+import { afterAll, describe, expect, it } from "vitest";
+import type { DevnetEndpoints } from "../src/index.js";
+import { GENESIS_ACCOUNTS, STATE_FILE, TLS_FILES } from "../src/index.js";
+
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
+const FREE_PORTS = ["rpc", "rest", "grpc", "grpc-tls", "evm", "evm-ws", "faucet", "control"].flatMap((p) => [
+  `--port-${p}`,
+  "0",
+]);
+const children = new Set<ChildProcess>();
+const dirs: string[] = [];
+
+afterAll(() => {
+  for (const child of children) child.kill("SIGKILL");
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Started {
+  child: ChildProcess;
+  ready: { ready: true; endpoints: DevnetEndpoints; caPem: string; stateDir: string | null };
+  stdout: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function startCli(args: string[]): Promise<Started> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "src/cli.ts", "start", "--json", ...FREE_PORTS, ...args],
+    {
+      cwd: packageDir,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  children.add(child);
+  let out = "";
+  let err = "";
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => {
+      children.delete(child);
+      resolve({ code, signal });
+    }),
+  );
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ready line in 20 s; stderr: ${err}`)), 20_000);
+    child.stderr!.on("data", (d: Buffer) => {
+      err += d.toString();
+    });
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      const newline = out.indexOf("\n");
+      if (newline >= 0 && timer) {
+        clearTimeout(timer);
+        try {
+          resolve({ child, ready: JSON.parse(out.slice(0, newline)), stdout: () => out, exited });
+        } catch (error) {
+          reject(error);
+        }
+      }
+    });
+    void exited.then(({ code }) => reject(new Error(`the CLI exited with ${code}; stderr: ${err}`)));
+  });
+}
+
+function stateDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "perpx-devnet-cli-"));
+  dirs.push(dir);
+  return dir;
+}
+
+describe("perpx-devnet start", () => {
+  it("prints one ready line, keeps balances and sequences across SIGKILL, and stops on SIGTERM", async () => {
+    const dir = stateDir();
+    const first = await startCli(["--state", dir, "--block-time-ms", "20"]);
+    expect(first.ready.ready).toBe(true);
+    expect(Object.keys(first.ready.endpoints).sort()).toEqual(
+      ["control", "evm", "evmWs", "faucet", "grpc", "grpcTls", "rest", "rpc", "rpcWebsocket"].sort(),
+    );
+    expect(first.ready.stateDir).toBe(dir);
+    expect(readFileSync(join(dir, TLS_FILES.cert), "utf8")).toBe(first.ready.caPem);
+
+    const alice = GENESIS_ACCOUNTS[0]!;
+    const bob = GENESIS_ACCOUNTS[1]!.address;
+    const wallet = await DirectSecp256k1HdWallet.fromMnemonic(alice.mnemonic, { prefix: "perpx" });
+    const client = await SigningStargateClient.connectWithSigner(first.ready.endpoints.rpc, wallet, {
+      gasPrice: GasPrice.fromString("0.025uusdc"),
+      broadcastPollIntervalMs: 50,
+    });
+    const sent = await client.sendTokens(alice.address, bob, [{ denom: "uusdc", amount: "777" }], "auto");
+    expect(sent.code).toBe(0);
+    // Let a few more blocks be written after the tx's block, then kill without warning.
+    await new Promise((r) => setTimeout(r, 150));
+    const account = await client.getAccount(alice.address);
+    const balance = await client.getBalance(bob, "uusdc");
+    const height = await client.getHeight();
+    client.disconnect();
+    first.child.kill("SIGKILL");
+    expect((await first.exited).signal).toBe("SIGKILL");
+    expect(first.stdout().trim().split("\n")).toHaveLength(1);
+    expect(readFileSync(join(dir, STATE_FILE)).length).toBeGreaterThan(0);
+
+    const second = await startCli(["--state", dir, "--block-time-ms", "20"]);
+    expect(second.ready.caPem).toBe(first.ready.caPem);
+    const reader = await StargateClient.connect(second.ready.endpoints.rpc);
+    expect(await reader.getHeight()).toBeGreaterThanOrEqual(height - 1);
+    expect((await reader.getAccount(alice.address))?.sequence).toBe(account?.sequence);
+    expect(await reader.getBalance(bob, "uusdc")).toEqual(balance);
+    expect((await reader.getTx(sent.transactionHash))?.height).toBe(sent.height);
+    reader.disconnect();
+
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toEqual({ code: 0, signal: null });
+    expect(existsSync(join(dir, STATE_FILE))).toBe(true);
+    expect(second.stdout().trim().split("\n")).toHaveLength(1);
+  }, 60_000);
+
+  it("never leaves a state it cannot resume from, however often it is killed mid-run", async () => {
+    const dir = stateDir();
+    let lastHeight = 0;
+    for (let i = 0; i < 4; i++) {
+      const run = await startCli(["--state", dir, "--block-time-ms", "5"]);
+      const status = await (await fetch(`${run.ready.endpoints.control}/devnet/status`)).json();
+      expect(Number((status as { height: string }).height)).toBeGreaterThanOrEqual(lastHeight);
+      await new Promise((r) => setTimeout(r, 100 + 70 * i));
+      const latest = await (await fetch(`${run.ready.endpoints.control}/devnet/status`)).json();
+      lastHeight = Number((latest as { height: string }).height) - 1;
+      run.child.kill("SIGKILL");
+      await run.exited;
+    }
+    const leftovers = readdirSync(dir).filter((name) => name.includes(".tmp-"));
+    expect(leftovers.length).toBeLessThanOrEqual(1);
+  }, 60_000);
+
+  it("stops cleanly on SIGINT", async () => {
+    const run = await startCli(["--block-time-ms", "10"]);
+    run.child.kill("SIGINT");
+    expect(await run.exited).toEqual({ code: 0, signal: null });
+  }, 30_000);
+
+  it("refuses a bad flag with a usage error", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", "start", "--profile", "moon"], {
+      cwd: packageDir,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let err = "";
+    child.stderr.on("data", (d: Buffer) => {
+      err += d.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(code).toBe(2);
+    expect(err).toContain("--profile");
+  }, 20_000);
+});
