@@ -146,7 +146,12 @@ describe("gRPC", () => {
     const seen: string[] = [];
     const transport = createGrpcTransport({
       baseUrl: net.devnet.endpoints.grpc,
-      interceptors: [(next) => (req) => (seen.push(req.method.name), next(req))],
+      interceptors: [
+        (next) => (req) => {
+          seen.push(req.method.name);
+          return next(req);
+        },
+      ],
     });
     const client = createNodeClient({ grpc: transport });
     await client.getBalances({ address: net.wallets[0]!.address });
@@ -162,7 +167,12 @@ describe("transport choice", () => {
       rpc: { url: net.devnet.endpoints.rpc, fetch: fetchFn },
       grpc: {
         url: net.devnet.endpoints.grpc,
-        interceptors: [(next) => (r) => (grpcSeen.push(r.method.name), next(r))],
+        interceptors: [
+          (next) => (r) => {
+            grpcSeen.push(r.method.name);
+            return next(r);
+          },
+        ],
       },
     });
     const address = net.wallets[0]!.address;

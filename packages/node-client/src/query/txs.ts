@@ -117,7 +117,7 @@ export interface GetTxParams extends QueryOptions {
 
 function hashBytes(hash: string): Uint8Array {
   const bytes = fromHexString(hash);
-  if (!bytes || bytes.length !== 32)
+  if (bytes?.length !== 32)
     throw new InvalidArgumentError("hash", `expected 64 hex digits, got ${JSON.stringify(hash)}`);
   return bytes;
 }

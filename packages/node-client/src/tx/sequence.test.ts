@@ -166,7 +166,9 @@ describe("SequenceManager", () => {
     expect(new Set(nonces).size).toBe(50);
     expect(nonces.every((n) => n >= BigInt(clock))).toBe(true);
     clock += 10;
-    expect(manager.nextTimestampNonce(ADDRESS)).toBeGreaterThan(nonces.reduce((a, b) => (a > b ? a : b)));
+    expect(manager.nextTimestampNonce(ADDRESS)).toBeGreaterThan(
+      [...nonces].sort((a, b) => Number(a - b)).at(-1)!,
+    );
     // The classic sequence is untouched by timestamp nonces.
     expect(manager.peek(ADDRESS).sequence).toBe(1n);
   });

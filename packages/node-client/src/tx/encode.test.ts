@@ -1,0 +1,218 @@
+import { fromBinary } from "@bufbuild/protobuf";
+import { encodePubkey, makeAuthInfoBytes, makeSignBytes, Registry } from "@cosmjs/proto-signing";
+import { defaultRegistryTypes } from "@cosmjs/stargate";
+import { accountplus, cosmjsRegistryEntries, cosmosTx, cosmosTxSigning, ethSecp256k1 } from "@perpx/proto";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { toBase64, toHexString } from "../bytes.js";
+import { verifyCosmos, verifyEthereum } from "../crypto/secp256k1.js";
+import { placeOrderMsg } from "../messages/clob.js";
+import { bankSendMsg } from "../messages/transfers.js";
+import { EvmWallet } from "../wallet/evmWallet.js";
+import { LocalWallet } from "../wallet/localWallet.js";
+import { encodeAuthInfo, encodePublicKey, encodeSignDoc, encodeTxBody, txHash } from "./encode.js";
+import { signTx, txExtension } from "./sign.js";
+
+const wallet = LocalWallet.fromPrivateKey("01".repeat(32));
+const other = LocalWallet.fromPrivateKey("02".repeat(32));
+const registry = new Registry([...defaultRegistryTypes, ...cosmjsRegistryEntries()]);
+
+describe("encoding matches cosmjs byte for byte", () => {
+  it("TxBody of a bank send and of a perpx order", () => {
+    const send = bankSendMsg({
+      from: wallet.address,
+      to: other.address,
+      amount: [{ denom: "uusdc", amount: 5n }],
+    });
+    const order = placeOrderMsg({
+      subaccount: { owner: wallet.address, number: 0 },
+      clientId: 7,
+      clobPairId: 1,
+      side: "SELL",
+      quantums: 1_000_000n,
+      subticks: 2_000_000n,
+      kind: "long-term",
+      goodTilBlockTime: 1_800_000_000,
+    });
+    const ours = encodeTxBody({ messages: [send, order], memo: "m", timeoutHeight: 9n });
+    const theirs = registry.encode({
+      typeUrl: "/cosmos.tx.v1beta1.TxBody",
+      value: {
+        messages: [
+          {
+            typeUrl: send.typeUrl,
+            value: {
+              fromAddress: wallet.address,
+              toAddress: other.address,
+              amount: [{ denom: "uusdc", amount: "5" }],
+            },
+          },
+          { typeUrl: order.typeUrl, value: order.value },
+        ],
+        memo: "m",
+        timeoutHeight: 9n,
+      },
+    });
+    expect(toHexString(ours)).toBe(toHexString(theirs));
+  });
+
+  it("AuthInfo and SignDoc", () => {
+    const ours = encodeAuthInfo({
+      publicKey: wallet.publicKey,
+      keyType: "secp256k1",
+      sequence: 42n,
+      fee: { amount: [{ denom: "uusdc", amount: 5000n }], gasLimit: 200_000n },
+    });
+    const pubkey = encodePubkey({ type: "tendermint/PubKeySecp256k1", value: toBase64(wallet.publicKey) });
+    const theirs = makeAuthInfoBytes(
+      [{ pubkey, sequence: 42n }],
+      [{ denom: "uusdc", amount: "5000" }],
+      200_000,
+      undefined,
+      undefined,
+    );
+    expect(toHexString(ours)).toBe(toHexString(theirs));
+    const doc = {
+      bodyBytes: new Uint8Array([1, 2]),
+      authInfoBytes: ours,
+      chainId: "perpx-local-1",
+      accountNumber: 3n,
+    };
+    expect(toHexString(encodeSignDoc(doc))).toBe(toHexString(makeSignBytes(doc)));
+  });
+
+  it("an eth_secp256k1 public key", () => {
+    const evm = EvmWallet.fromPrivateKey("03".repeat(32));
+    const any = encodePublicKey(evm.publicKey, "eth_secp256k1");
+    expect(any.typeUrl).toBe("/cosmos.evm.crypto.v1.ethsecp256k1.PubKey");
+    expect(fromBinary(ethSecp256k1.PubKeySchema, any.value).key).toEqual(evm.publicKey);
+  });
+});
+
+describe("signTx", () => {
+  const send = bankSendMsg({
+    from: wallet.address,
+    to: other.address,
+    amount: [{ denom: "uusdc", amount: 1n }],
+  });
+  const fee = { amount: [], gasLimit: 1_000_000n };
+
+  it("signs SIGN_MODE_DIRECT over SHA-256 of the SignDoc; the hash is SHA-256 of TxRaw", async () => {
+    const signed = await signTx({
+      signer: wallet,
+      messages: [send],
+      chainId: "c",
+      accountNumber: 5n,
+      sequence: 6n,
+      fee,
+    });
+    const raw = fromBinary(cosmosTx.TxRawSchema, signed.txBytes);
+    expect(raw.signatures).toHaveLength(1);
+    const signBytes = encodeSignDoc({
+      bodyBytes: raw.bodyBytes,
+      authInfoBytes: raw.authInfoBytes,
+      chainId: "c",
+      accountNumber: 5n,
+    });
+    expect(verifyCosmos(raw.signatures[0]!, signBytes, wallet.publicKey)).toBe(true);
+    expect(signed.hash).toBe(txHash(signed.txBytes));
+    expect(signed.hash).toMatch(/^[0-9A-F]{64}$/);
+    const auth = fromBinary(cosmosTx.AuthInfoSchema, raw.authInfoBytes);
+    expect(auth.signerInfos[0]?.sequence).toBe(6n);
+    expect(auth.signerInfos[0]?.modeInfo?.sum).toMatchObject({
+      case: "single",
+      value: { mode: cosmosTxSigning.SignMode.DIRECT },
+    });
+    expect(auth.fee?.amount).toEqual([]);
+  });
+
+  it("EVM wallets sign over Keccak-256", async () => {
+    const evm = EvmWallet.fromPrivateKey("04".repeat(32));
+    const signed = await signTx({
+      signer: evm,
+      messages: [send],
+      chainId: "c",
+      accountNumber: 1n,
+      sequence: 0n,
+      fee,
+    });
+    const raw = fromBinary(cosmosTx.TxRawSchema, signed.txBytes);
+    const signBytes = encodeSignDoc({
+      bodyBytes: raw.bodyBytes,
+      authInfoBytes: raw.authInfoBytes,
+      chainId: "c",
+      accountNumber: 1n,
+    });
+    expect(verifyEthereum(raw.signatures[0]!, signBytes, evm.publicKey)).toBe(true);
+    expect(verifyCosmos(raw.signatures[0]!, signBytes, evm.publicKey)).toBe(false);
+  });
+
+  it("puts the TxExtension of a permissioned key in the non-critical extension options (f2047)", async () => {
+    const tradingKey = LocalWallet.fromPrivateKey("05".repeat(32));
+    const signed = await signTx({
+      signer: tradingKey,
+      messages: [send, send],
+      chainId: "c",
+      accountNumber: 9n,
+      sequence: 11n,
+      fee,
+      authenticators: [3n, 3n],
+    });
+    const raw = fromBinary(cosmosTx.TxRawSchema, signed.txBytes);
+    const body = fromBinary(cosmosTx.TxBodySchema, raw.bodyBytes);
+    expect(body.extensionOptions).toEqual([]);
+    expect(body.nonCriticalExtensionOptions).toHaveLength(1);
+    expect(body.nonCriticalExtensionOptions[0]?.typeUrl).toBe("/perpx.accountplus.v1.TxExtension");
+    expect(
+      fromBinary(accountplus.TxExtensionSchema, body.nonCriticalExtensionOptions[0]!.value)
+        .selectedAuthenticators,
+    ).toEqual([3n, 3n]);
+    // Field 2047, wire type 2: tag bytes 0xfa 0x7f.
+    expect(toHexString(raw.bodyBytes)).toContain("fa7f");
+    const auth = fromBinary(cosmosTx.AuthInfoSchema, raw.authInfoBytes);
+    expect(auth.signerInfos[0]?.sequence).toBe(11n);
+    const signBytes = encodeSignDoc({
+      bodyBytes: raw.bodyBytes,
+      authInfoBytes: raw.authInfoBytes,
+      chainId: "c",
+      accountNumber: 9n,
+    });
+    expect(verifyCosmos(raw.signatures[0]!, signBytes, tradingKey.publicKey)).toBe(true);
+    expect(txExtension([1n]).typeUrl).toBe("/perpx.accountplus.v1.TxExtension");
+  });
+
+  it("round-trips any amount, memo and sequence (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.bigInt({ min: 1n, max: (1n << 128n) - 1n }),
+        fc.string({ maxLength: 64 }),
+        fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }),
+        async (amount, memo, sequence) => {
+          const message = bankSendMsg({
+            from: wallet.address,
+            to: other.address,
+            amount: [{ denom: "uusdc", amount }],
+          });
+          const signed = await signTx({
+            signer: wallet,
+            messages: [message],
+            chainId: "c",
+            accountNumber: 0n,
+            sequence,
+            fee,
+            memo,
+          });
+          const raw = fromBinary(cosmosTx.TxRawSchema, signed.txBytes);
+          const body = fromBinary(cosmosTx.TxBodySchema, raw.bodyBytes);
+          const decoded = registry.decode(body.messages[0]!) as { amount: { amount: string }[] };
+          expect(decoded.amount[0]?.amount).toBe(amount.toString());
+          expect(body.memo).toBe(memo);
+          expect(fromBinary(cosmosTx.AuthInfoSchema, raw.authInfoBytes).signerInfos[0]?.sequence).toBe(
+            sequence,
+          );
+        },
+      ),
+      { numRuns: 50 },
+    );
+  });
+});
