@@ -14,7 +14,7 @@ import { addressBytes } from "@perpx/address";
 import { cosmosAbci, tendermintAbci } from "@perpx/proto";
 import { runAnte } from "./ante.js";
 import { decodeBlock, encodeBlock, readEvents, writeEvents } from "./block-codec.js";
-import { BinaryReader, BinaryWriter, concatBytes, encodeU64, toHex, utf8 } from "./codec.js";
+import { BinaryReader, BinaryWriter, concatBytes, concatList, encodeU64, toHex, utf8 } from "./codec.js";
 import { type Coin, coinsToString, validateCoins } from "./coins.js";
 import type {
   AbciEvent,
@@ -158,10 +158,11 @@ export class ChainApplication implements PersistentChainApp {
 
   /** Builds the application from genesis, or resumes it from `options.state`. */
   static create(options: ChainAppOptions, extra: ChainAppExtraOptions = {}): ChainApplication {
+    // The state is copied once: blocks keep views into it, and the caller may reuse its buffer.
     return new ChainApplication(
       options,
       extra,
-      options.state === undefined ? undefined : new BinaryReader(options.state),
+      options.state === undefined ? undefined : new BinaryReader(options.state.slice()),
     );
   }
 
@@ -225,8 +226,9 @@ export class ChainApplication implements PersistentChainApp {
     this.pending = new CacheStore(this.root);
     const count = r.uint();
     for (let i = 0; i < count; i++) {
+      const start = r.position;
       const chunk = r.bytes();
-      this.addBlock(decodeBlock(new BinaryReader(chunk)), chunk);
+      this.addBlock(decodeBlock(new BinaryReader(chunk)), r.view(start, r.position));
     }
     if (this.blocks.length === 0) throw new Error("the state holds no block");
     const ctx = this.queryContext();
@@ -244,10 +246,9 @@ export class ChainApplication implements PersistentChainApp {
     writeEvents(head, this.pendingEvents);
     this.root.writeTo(head);
     head.uvarint(this.blockChunks.length);
-    const parts = [head.finish()];
-    for (const chunk of this.blockChunks)
-      parts.push(new BinaryWriter().uvarint(chunk.length).finish(), chunk);
-    return concatBytes(...parts);
+    // Each chunk carries its length prefix already (see `addBlock`). No spread: there may be
+    // more chunks than a call takes arguments.
+    return concatList([head.finish(), ...this.blockChunks]);
   }
 
   // ---------------------------------------------------------------- contexts
@@ -511,7 +512,8 @@ export class ChainApplication implements PersistentChainApp {
       finalizeBlockEvents,
     };
     this.lastAppHash = appHashAfter;
-    this.addBlock(record, encodeBlock(record));
+    const chunk = encodeBlock(record);
+    this.addBlock(record, new BinaryWriter(chunk.length + 10).bytes(chunk).finish());
     this.mempool = [];
     this.mempoolHashes.clear();
     this.verified.clear();
@@ -526,9 +528,10 @@ export class ChainApplication implements PersistentChainApp {
     return record;
   }
 
-  private addBlock(record: BlockRecord, chunk: Uint8Array): void {
+  /** Indexes a committed block; `prefixedChunk` is its encoding with the length prefix. */
+  private addBlock(record: BlockRecord, prefixedChunk: Uint8Array): void {
     this.blocks.push(record);
-    this.blockChunks.push(chunk);
+    this.blockChunks.push(prefixedChunk);
     this.blockFirstTx.push(this.indexed.length);
     record.txs.forEach((bytes, index) => {
       const result = record.txResults[index] as TxResult;

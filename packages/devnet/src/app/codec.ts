@@ -43,6 +43,11 @@ export function fromBase64(text: string): Uint8Array {
 
 /** Concatenates byte arrays. */
 export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  return concatList(parts);
+}
+
+/** Concatenates a list of byte arrays (any length of list). */
+export function concatList(parts: readonly Uint8Array[]): Uint8Array {
   let length = 0;
   for (const part of parts) length += part.length;
   const out = new Uint8Array(length);
@@ -95,8 +100,13 @@ export function decodeUint(bytes: Uint8Array): bigint {
 
 /** Appends length-prefixed values to a growing buffer; the output is a pure function of the calls. */
 export class BinaryWriter {
-  private buffer = new Uint8Array(1024);
+  private buffer: Uint8Array;
   private length = 0;
+
+  /** @param capacity - initial buffer size in bytes (it grows as needed). @default 1024 */
+  constructor(capacity = 1024) {
+    this.buffer = new Uint8Array(Math.max(16, capacity));
+  }
 
   private reserve(extra: number): void {
     if (this.length + extra <= this.buffer.length) return;
@@ -181,8 +191,17 @@ export class BinaryReader {
 
   /** An unsigned varint as a bigint. */
   uvarint(): bigint {
-    let result = 0n;
-    let shift = 0n;
+    // Fast path: up to 7 bytes (49 bits) in plain numbers.
+    let small = 0;
+    let factor = 1;
+    for (let i = 0; i < 7; i++) {
+      const b = this.byte();
+      small += (b & 0x7f) * factor;
+      if ((b & 0x80) === 0) return BigInt(small);
+      factor *= 128;
+    }
+    let result = BigInt(small);
+    let shift = 49n;
     for (;;) {
       const b = this.byte();
       result |= BigInt(b & 0x7f) << shift;
@@ -193,9 +212,15 @@ export class BinaryReader {
 
   /** An unsigned varint that fits a JS number. */
   uint(): number {
-    const value = this.uvarint();
-    if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError("varint too large");
-    return Number(value);
+    let small = 0;
+    let factor = 1;
+    for (let i = 0; i < 7; i++) {
+      const b = this.byte();
+      small += (b & 0x7f) * factor;
+      if ((b & 0x80) === 0) return small;
+      factor *= 128;
+    }
+    throw new RangeError("varint too large");
   }
 
   /** A zig-zag signed varint. */
@@ -204,13 +229,23 @@ export class BinaryReader {
     return (v & 1n) === 0n ? v >> 1n : -((v + 1n) >> 1n);
   }
 
-  /** Length-prefixed bytes (a copy). */
+  /** Length-prefixed bytes: a view into the input (no copy; do not modify it). */
   bytes(): Uint8Array {
     const length = this.uint();
     if (this.offset + length > this.buffer.length) throw new RangeError("truncated state");
-    const out = this.buffer.slice(this.offset, this.offset + length);
+    const out = this.buffer.subarray(this.offset, this.offset + length);
     this.offset += length;
     return out;
+  }
+
+  /** Where the next read starts. */
+  get position(): number {
+    return this.offset;
+  }
+
+  /** A view of the input between two positions. */
+  view(start: number, end: number): Uint8Array {
+    return this.buffer.subarray(start, end);
   }
 
   /** A length-prefixed UTF-8 string. */

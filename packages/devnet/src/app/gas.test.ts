@@ -61,7 +61,7 @@ describe("simulation and delivery", () => {
   it("property: delivery uses exactly the simulated gas, whatever changed in between", async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.bigInt({ min: 1n, max: 10n ** 20n }), { minLength: 1, maxLength: 3 }),
+        fc.array(fc.bigInt({ min: 1n, max: 10n ** 20n - 1n }), { minLength: 1, maxLength: 3 }),
         fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 1, maxLength: 3 }),
         fc.bigInt({ min: 0n, max: 10n ** 24n }),
         fc.boolean(),
@@ -83,7 +83,7 @@ describe("simulation and delivery", () => {
                   {
                     $typeName: "cosmos.base.v1beta1.Coin",
                     denom: "aperpx",
-                    amount: (amount % 10n ** 20n).toString(),
+                    amount: amount.toString(),
                   },
                 ],
               }),
