@@ -121,12 +121,12 @@ export class BinaryWriter {
   uvarint(value: bigint | number): this {
     let rest = BigInt(value);
     if (rest < 0n) throw new RangeError(`negative varint: ${rest}`);
-    this.reserve(10);
     while (rest >= 0x80n) {
       this.reserve(1);
       this.buffer[this.length++] = Number(rest & 0x7fn) | 0x80;
       rest >>= 7n;
     }
+    this.reserve(1);
     this.buffer[this.length++] = Number(rest);
     return this;
   }
