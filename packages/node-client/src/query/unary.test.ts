@@ -15,7 +15,7 @@ describe("unaryQuery over gRPC (in-memory router)", () => {
   it("decodes answers and reads every page", async () => {
     const transport = createRouterTransport(({ service }) => {
       service(cosmosBank.Query, {
-        allBalances(request) {
+        allBalances(request: cosmosBank.QueryAllBalancesRequest) {
           const page = request.pagination?.key.length ? 2 : 1;
           return {
             balances: [{ denom: `d${page}`, amount: String(page) }],
