@@ -817,3 +817,128 @@ describe("query paths", () => {
     expect(JSON.stringify(genesis.app_state.assets)).toContain('"denom":"uusdc"');
   });
 });
+
+describe("more of the SDK's rules", () => {
+  it("garbage bytes: code 2 (tx parse error)", () => {
+    const app = newApp();
+    const result = app.checkTx(new Uint8Array([0xff, 0xff, 0xff]));
+    expect([result.codespace, result.code]).toEqual(["sdk", 2]);
+    expect(result.log).toMatch(/tx parse error$/);
+  });
+
+  it("memo over 256 bytes: code 12; past the timeout height: code 30", async () => {
+    const app = newApp();
+    const long = await alice.sign({
+      msgs: [send(ALICE, BOB, 1n)],
+      sequence: 0n,
+      accountNumber: 0n,
+      memo: "x".repeat(257),
+    });
+    const memo = app.checkTx(long);
+    expect(memo.code).toBe(12);
+    expect(memo.log).toBe("maximum number of characters is 256 but received 257 characters: memo too large");
+    nextBlock(app);
+    const bodyBytes = toBinary(
+      cosmosTx.TxBodySchema,
+      create(cosmosTx.TxBodySchema, { messages: [send(ALICE, BOB, 1n)], timeoutHeight: 1n }),
+    );
+    const authInfoBytes = makeAuthInfoBytes(
+      [{ pubkey: alice.pubkeyAny, sequence: 0n }],
+      [{ denom: "uusdc", amount: "5000" }],
+      200_000,
+      undefined,
+      undefined,
+    );
+    const timedOut = app.checkTx(txRaw(bodyBytes, authInfoBytes, new Uint8Array(64)));
+    expect(timedOut.code).toBe(30);
+    expect(timedOut.log).toBe("block height: 2, timeout height: 1: tx timeout height");
+  });
+
+  it("a critical extension option: code 31", () => {
+    const app = newApp();
+    const bodyBytes = toBinary(
+      cosmosTx.TxBodySchema,
+      create(cosmosTx.TxBodySchema, {
+        messages: [send(ALICE, BOB, 1n)],
+        extensionOptions: [
+          { $typeName: "google.protobuf.Any", typeUrl: "/x.y.Ext", value: new Uint8Array() },
+        ],
+      }),
+    );
+    const authInfoBytes = makeAuthInfoBytes(
+      [{ pubkey: alice.pubkeyAny, sequence: 0n }],
+      [],
+      200_000,
+      undefined,
+      undefined,
+    );
+    expect(app.checkTx(txRaw(bodyBytes, authInfoBytes, new Uint8Array(64))).code).toBe(31);
+  });
+
+  it("MultiSend: one input, several outputs, a transfer event per output; mismatched sums refused", async () => {
+    const app = newApp();
+    const coin = (amount: bigint) => [
+      { $typeName: "cosmos.base.v1beta1.Coin" as const, denom: "uusdc", amount: amount.toString() },
+    ];
+    const multi = (outputs: [string, bigint][], input: bigint) =>
+      any(
+        cosmosBank.MsgMultiSendSchema,
+        create(cosmosBank.MsgMultiSendSchema, {
+          inputs: [{ $typeName: "cosmos.bank.v1beta1.Input", address: ALICE, coins: coin(input) }],
+          outputs: outputs.map(([address, amount]) => ({
+            $typeName: "cosmos.bank.v1beta1.Output" as const,
+            address,
+            coins: coin(amount),
+          })),
+        }),
+      );
+    const bad = await alice.sign({
+      msgs: [
+        multi(
+          [
+            [BOB, 1n],
+            [CARL, 2n],
+          ],
+          4n,
+        ),
+      ],
+      sequence: 0n,
+      accountNumber: 0n,
+    });
+    const refused = app.checkTx(bad);
+    expect([refused.codespace, refused.code]).toEqual(["bank", 4]);
+    const good = await alice.sign({
+      msgs: [
+        multi(
+          [
+            [BOB, 1n],
+            [CARL, 2n],
+          ],
+          3n,
+        ),
+      ],
+      sequence: 0n,
+      accountNumber: 0n,
+    });
+    const { deliver } = run(app, good);
+    expect(deliver?.code, deliver?.log).toBe(0);
+    expect(balance(app, BOB)).toBe(GENESIS_USDC_BALANCE + 1n);
+    expect(balance(app, CARL)).toBe(GENESIS_USDC_BALANCE + 2n);
+    expect(balance(app, ALICE)).toBe(GENESIS_USDC_BALANCE - 3n - 5000n);
+    const transfers = deliver?.events.filter(
+      (e) => e.type === "transfer" && e.attributes.some((a) => a.key === "msg_index"),
+    );
+    expect(transfers?.map((e) => e.attributes.find((a) => a.key === "recipient")?.value)).toEqual([
+      BOB,
+      CARL,
+    ]);
+  });
+
+  it("refuses sends to module accounts (code 4) at delivery, charging the fee", async () => {
+    const app = newApp();
+    const tx = await alice.sign({ msgs: [send(ALICE, FEE_COLLECTOR, 1n)], sequence: 0n, accountNumber: 0n });
+    const { deliver } = run(app, tx);
+    expect(deliver?.code).toBe(4);
+    expect(deliver?.log).toContain("is not allowed to receive funds");
+  });
+});
