@@ -44,7 +44,14 @@ export interface DevnetPorts {
   control: number;
 }
 
-/** The default ports (see the README); `0` anywhere picks a free port. */
+/**
+ * The default ports (see the README); `0` anywhere picks a free port.
+ *
+ * @example
+ * ```ts
+ * const devnet = await startDevnet({ ports: { ...DEFAULT_PORTS, faucet: 0 } });
+ * ```
+ */
 export const DEFAULT_PORTS: Readonly<DevnetPorts> = Object.freeze({
   rpc: 26657,
   rest: 1317,
@@ -146,7 +153,14 @@ export interface Devnet {
   stop(): Promise<void>;
 }
 
-/** The file of the chain state in the state directory. */
+/**
+ * The file of the chain state in the state directory.
+ *
+ * @example
+ * ```ts
+ * const bytes = readFileSync(join(devnet.stateDir!, STATE_FILE));
+ * ```
+ */
 export const STATE_FILE = "state.bin";
 
 function resolvePorts(ports: StartDevnetOptions["ports"]): DevnetPorts {

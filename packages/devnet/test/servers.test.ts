@@ -2,6 +2,7 @@
  * Every REST path, every gRPC service over TLS, the EVM JSON-RPC methods, the faucet and the control
  * server, against the real chain application.
  */
+import { createHash } from "node:crypto";
 import { create, type DescMethod, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
@@ -70,6 +71,61 @@ async function signedSend(amount: string, sequenceOffset = 0): Promise<Uint8Arra
   );
   return toBinary(cosmosTx.TxRawSchema, create(cosmosTx.TxRawSchema, signed));
 }
+
+describe("CometBFT RPC", () => {
+  const rpc = (method: string, params: Record<string, unknown> = {}) =>
+    json(devnet.endpoints.rpc, {
+      method: "POST",
+      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method, params }),
+    });
+
+  it("commits a tx with broadcast_tx_commit, finds it by GET 0x-hash, and reports a Tx event with a tx.hash condition", async () => {
+    const { WebSocket } = await import("ws");
+    const tx = await signedSend("99");
+    const hash = createHash("sha256").update(tx).digest("hex").toUpperCase();
+    const socket = new WebSocket(devnet.endpoints.rpcWebsocket);
+    await new Promise((r) => socket.once("open", r));
+    const event = new Promise<Loose>((resolve) => {
+      socket.on("message", (d) => {
+        const message = JSON.parse(d.toString());
+        if (message.result?.data) resolve(message);
+      });
+    });
+    socket.send(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: "sub",
+        method: "subscribe",
+        params: { query: `tm.event='Tx' AND tx.hash='${hash}'` },
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    const timer = setTimeout(() => devnet.mine(1), 100);
+    const committed = await rpc("broadcast_tx_commit", { tx: Buffer.from(tx).toString("base64") });
+    clearTimeout(timer);
+    expect(committed.body.result.check_tx.code).toBe(0);
+    expect(committed.body.result.tx_result.code).toBe(0);
+    expect(committed.body.result.hash).toBe(hash);
+    const message = await event;
+    socket.close();
+    expect(message.id).toBe("sub");
+    expect(message.result.data.type).toBe("tendermint/event/Tx");
+    expect(message.result.data.value.TxResult.height).toBe(committed.body.result.height);
+    expect(message.result.events["tx.hash"]).toEqual([hash]);
+    const byGet = await json(`${devnet.endpoints.rpc}/tx?hash=0x${hash}`);
+    expect(byGet.body.result.height).toBe(committed.body.result.height);
+    const results = await json(
+      `${devnet.endpoints.rpc}/block_results?height=${committed.body.result.height}`,
+    );
+    expect(results.body.result.txs_results[0].code).toBe(0);
+  });
+
+  it("answers a malformed search query with -32602 naming the query", async () => {
+    const bad = await rpc("tx_search", { query: "tx.height=" });
+    expect(bad.body.error.code).toBe(-32602);
+    expect(bad.body.error.message).toContain("query");
+  });
+});
 
 describe("REST", () => {
   const rest = () => devnet.endpoints.rest;

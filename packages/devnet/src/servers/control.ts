@@ -10,7 +10,17 @@ import { toHexUpper } from "./encoding.js";
 import { BodyError, closeServer, listen, readBody, sendCorsPreflight, sendJson, urlOf } from "./http.js";
 import type { BlockProducer } from "./producer.js";
 
-/** A control request that cannot be served; answered as `{code, message}` with `status`. */
+/**
+ * A control request that cannot be served; answered as `{code, message}` with `status`.
+ *
+ * @example
+ * ```ts
+ * router.add("POST", "/prices", ({ body }) => {
+ *   if (typeof body.market !== "string") throw new ControlError(400, "invalid_request", 'the field "market" is required');
+ *   return {};
+ * });
+ * ```
+ */
 export class ControlError extends Error {
   override readonly name = "ControlError";
   constructor(

@@ -14,7 +14,14 @@ export interface FaucetCoin {
   amount: bigint;
 }
 
-/** What one faucet request credits by default: 1,000 USDC and 10 PERPX. */
+/**
+ * What one faucet request credits by default: 1,000 USDC and 10 PERPX.
+ *
+ * @example
+ * ```ts
+ * const devnet = await startDevnet({ faucetCoins: [...DEFAULT_FAUCET_COINS, { denom: "ibc/ABC", amount: 5n }] });
+ * ```
+ */
 export const DEFAULT_FAUCET_COINS: readonly FaucetCoin[] = [
   { denom: USDC_DENOM, amount: 1_000_000_000n },
   { denom: NATIVE_DENOM, amount: 10n * 10n ** 18n },

@@ -15,7 +15,17 @@ export interface BlockProducerOptions {
   now?: () => number;
 }
 
-/** Produces the blocks of a chain application. */
+/**
+ * Produces the blocks of a chain application.
+ *
+ * @example
+ * ```ts
+ * const producer = new BlockProducer(app, { blockTimeMs: 100 });
+ * producer.start();
+ * producer.mine(5);
+ * producer.setBlockTimeMs(0); // on demand only
+ * ```
+ */
 export class BlockProducer {
   readonly #app: ChainApp;
   readonly #onError: (error: unknown) => void;

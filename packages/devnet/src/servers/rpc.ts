@@ -9,6 +9,7 @@ import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { BlockRecord, ChainApp, TxResult } from "../app/contract.js";
 import {
+  appHashAfter,
   blockIdJson,
   blockJson,
   blockMetaJson,
@@ -366,7 +367,7 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
           version: app.info.appVersion,
           app_version: "0",
           last_block_height: latest.height.toString(),
-          last_block_app_hash: toBase64(app.block(latest.height)?.appHash ?? latest.appHash),
+          last_block_app_hash: toBase64(appHashAfter(app, latest)),
         },
       };
     },
@@ -472,6 +473,8 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
       try {
         found = app.searchTxs(query, orderBy === "desc" ? "desc" : "asc");
       } catch (error) {
+        if (error instanceof Error && error.name === "QuerySyntaxError")
+          throw invalidParam("query", error.message);
         throw internal(error instanceof Error ? error.message : String(error));
       }
       const pages = Math.max(1, Math.ceil(found.length / perPage));

@@ -159,7 +159,14 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   renameSync(temp, path);
 }
 
-/** File names of the cached certificate in the state directory. */
+/**
+ * File names of the cached certificate in the state directory.
+ *
+ * @example
+ * ```ts
+ * const ca = readFileSync(join(stateDir, TLS_FILES.cert), "utf8");
+ * ```
+ */
 export const TLS_FILES = { cert: "tls-ca.pem", key: "tls-key.pem" } as const;
 
 function isUsable(material: TlsMaterial, now: Date): boolean {
