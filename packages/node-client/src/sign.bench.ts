@@ -1,0 +1,49 @@
+/**
+ * Compose + sign a place-order transaction (our fast path: builder -> protobuf-es -> noble
+ * secp256k1), beside the raw cost of one secp256k1 signature over SHA-256 of the same SignDoc.
+ * Run: `npx vitest bench --run --project node-client`.
+ */
+import { bench, describe } from "vitest";
+import { signCosmos } from "./crypto/secp256k1.js";
+import { placeOrderMsg } from "./messages/clob.js";
+import { encodeAuthInfo, encodeSignDoc, encodeTxBody } from "./tx/encode.js";
+import { signTx } from "./tx/sign.js";
+import { LocalWallet } from "./wallet/localWallet.js";
+
+const PRIVATE_KEY = "1f".repeat(32);
+const wallet = LocalWallet.fromPrivateKey(PRIVATE_KEY);
+const keyBytes = Uint8Array.from(Buffer.from(PRIVATE_KEY, "hex"));
+const fee = { amount: [], gasLimit: 1_000_000n };
+let clientId = 0;
+
+function order() {
+  clientId = (clientId + 1) >>> 0;
+  return placeOrderMsg({
+    subaccount: { owner: wallet.address, number: 0 },
+    clientId,
+    clobPairId: 0,
+    side: "BUY",
+    quantums: 1_000_000n,
+    subticks: 2_868_800_000n,
+    kind: "short-term",
+    goodTilBlock: 1_000_000,
+    timeInForce: "GTC",
+  });
+}
+
+const signBytes = encodeSignDoc({
+  bodyBytes: encodeTxBody({ messages: [order()] }),
+  authInfoBytes: encodeAuthInfo({ publicKey: wallet.publicKey, keyType: "secp256k1", sequence: 0n, fee }),
+  chainId: "perpx-local-1",
+  accountNumber: 0n,
+});
+
+describe("place-order transaction", () => {
+  bench("perpx: compose + sign (placeOrderMsg + signTx)", async () => {
+    await signTx({ signer: wallet, messages: [order()], chainId: "perpx-local-1", accountNumber: 0n, sequence: 0n, fee });
+  });
+
+  bench("raw: one secp256k1 signature over SHA-256 of the SignDoc", () => {
+    signCosmos(keyBytes, signBytes);
+  });
+});
