@@ -38,12 +38,29 @@ const signBytes = encodeSignDoc({
   accountNumber: 0n,
 });
 
-describe("place-order transaction", () => {
-  bench("perpx: compose + sign (placeOrderMsg + signTx)", async () => {
-    await signTx({ signer: wallet, messages: [order()], chainId: "perpx-local-1", accountNumber: 0n, sequence: 0n, fee });
-  });
+const options = { time: 3_000, warmupTime: 500 };
 
-  bench("raw: one secp256k1 signature over SHA-256 of the SignDoc", () => {
-    signCosmos(keyBytes, signBytes);
-  });
+describe("place-order transaction", () => {
+  bench(
+    "perpx: compose + sign (placeOrderMsg + signTx)",
+    async () => {
+      await signTx({
+        signer: wallet,
+        messages: [order()],
+        chainId: "perpx-local-1",
+        accountNumber: 0n,
+        sequence: 0n,
+        fee,
+      });
+    },
+    options,
+  );
+
+  bench(
+    "raw: one secp256k1 signature over SHA-256 of the SignDoc",
+    () => {
+      signCosmos(keyBytes, signBytes);
+    },
+    options,
+  );
 });

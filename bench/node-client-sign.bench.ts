@@ -1,0 +1,122 @@
+/**
+ * Compose + sign a place-order transaction, three ways in one run:
+ * - the incumbent client `@dydxprotocol/v4-client-js` (its Composer and LocalWallet.signTransaction);
+ * - `@perpx/node-client` (placeOrderMsg + signTx: protobuf-es and noble secp256k1);
+ * - one raw secp256k1 signature over SHA-256 of a SignDoc of the same size (the floor).
+ * Run: `pnpm bench` (or `npx vitest bench --run --project bench`).
+ */
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import {
+  LocalWallet as IncumbentWallet,
+  Order_Side,
+  Order_TimeInForce,
+  OrderFlags,
+} from "@dydxprotocol/v4-client-js";
+import {
+  encodeAuthInfo,
+  encodeSignDoc,
+  encodeTxBody,
+  LocalWallet,
+  placeOrderMsg,
+  signCosmos,
+  signTx,
+} from "@perpx/node-client";
+import { bench, describe } from "vitest";
+
+const PRIVATE_KEY = "1f".repeat(32);
+const KEY_BYTES = Uint8Array.from(Buffer.from(PRIVATE_KEY, "hex"));
+
+// The incumbent's Composer is not exported by its package's exports map; load its own file.
+const require = createRequire(import.meta.url);
+const incumbentRoot = dirname(require.resolve("@dydxprotocol/v4-client-js"));
+const { Composer } = require(join(incumbentRoot, "clients/modules/composer.js")) as {
+  Composer: new () => { composeMsgPlaceOrder: (...args: unknown[]) => unknown };
+};
+const composer = new Composer();
+// The incumbent's own `long` (it is its dependency, not ours).
+const Long = createRequire(require.resolve("@dydxprotocol/v4-client-js"))("long") as {
+  fromNumber(n: number): unknown;
+};
+const incumbent = await IncumbentWallet.fromPrivateKey(PRIVATE_KEY, "dydx");
+const incumbentFee = { amount: [], gas: "1000000" };
+
+const wallet = LocalWallet.fromPrivateKey(PRIVATE_KEY);
+const fee = { amount: [], gasLimit: 1_000_000n };
+let clientId = 0;
+
+function perpxOrder() {
+  clientId = (clientId + 1) >>> 0;
+  return placeOrderMsg({
+    subaccount: { owner: wallet.address, number: 0 },
+    clientId,
+    clobPairId: 0,
+    side: "BUY",
+    quantums: 1_000_000n,
+    subticks: 2_868_800_000n,
+    kind: "short-term",
+    goodTilBlock: 1_000_000,
+  });
+}
+
+const signBytes = encodeSignDoc({
+  bodyBytes: encodeTxBody({ messages: [perpxOrder()] }),
+  authInfoBytes: encodeAuthInfo({ publicKey: wallet.publicKey, keyType: "secp256k1", sequence: 0n, fee }),
+  chainId: "perpx-local-1",
+  accountNumber: 0n,
+});
+
+const options = { time: 3_000, warmupTime: 500 };
+
+describe("compose + sign a place-order transaction", () => {
+  bench(
+    "incumbent @dydxprotocol/v4-client-js",
+    async () => {
+      clientId = (clientId + 1) >>> 0;
+      const message = composer.composeMsgPlaceOrder(
+        incumbent.address,
+        0,
+        clientId,
+        0,
+        OrderFlags.SHORT_TERM,
+        1_000_000,
+        0,
+        Order_Side.SIDE_BUY,
+        Long.fromNumber(1_000_000),
+        Long.fromNumber(2_868_800_000),
+        Order_TimeInForce.TIME_IN_FORCE_UNSPECIFIED,
+        false,
+        0,
+      );
+      await incumbent.signTransaction(
+        [message as never],
+        { sequence: 0, accountNumber: 0, chainId: "dydx-mainnet-1" },
+        incumbentFee as never,
+      );
+    },
+    options,
+  );
+
+  bench(
+    "@perpx/node-client",
+    async () => {
+      await signTx({
+        signer: wallet,
+        messages: [perpxOrder()],
+        chainId: "perpx-local-1",
+        accountNumber: 0n,
+        sequence: 0n,
+        fee,
+      });
+    },
+    options,
+  );
+
+  bench(
+    "raw secp256k1 signature (floor)",
+    () => {
+      signCosmos(KEY_BYTES, signBytes);
+    },
+    options,
+  );
+});
