@@ -124,40 +124,15 @@ async function start(values: Record<string, string | boolean | undefined>): Prom
   }
   const blockTimeMs = intFlag("block-time-ms", values["block-time-ms"] as string | undefined);
   const faucetWindowMs = intFlag("faucet-window-ms", values["faucet-window-ms"] as string | undefined);
-  const devnet = await startDevnet({
-    profile: profile as DevnetProfile,
-    ports,
-    ...(blockTimeMs === undefined ? {} : { blockTimeMs }),
-    ...(faucetWindowMs === undefined ? {} : { faucetWindowMs }),
-    ...(typeof values.state === "string" ? { stateDir: values.state } : {}),
-    ...(typeof values.host === "string" ? { host: values.host } : {}),
-    onError: (error) =>
-      console.error(`perpx-devnet: ${error instanceof Error ? error.message : String(error)}`),
-  });
-  const startedMs = Math.round(performance.now() - began);
-  if (json) {
-    console.log(
-      JSON.stringify({
-        ready: true,
-        endpoints: devnet.endpoints,
-        chainId: devnet.chainId,
-        evmChainId: devnet.evmChainId,
-        stateDir: devnet.stateDir ?? null,
-        caPem: devnet.caPem,
-        startedMs,
-      }),
-    );
-  } else {
-    console.log(banner(devnet, startedMs));
-  }
-
+  // Signal handlers go in before anything is printed: a parent that reads the ready line and
+  // signals at once must find them installed.
+  let devnet: Devnet | undefined;
   let stopping = false;
   const shutdown = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      process.exit(130);
-    }
+    if (stopping) process.exit(130);
     stopping = true;
     if (!json) console.log(`\n${signal}: stopping...`);
+    if (devnet === undefined) return; // still starting: stops as soon as it is up
     devnet.stop().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -170,6 +145,38 @@ async function start(values: Record<string, string | boolean | undefined>): Prom
   };
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);
+
+  const started = await startDevnet({
+    profile: profile as DevnetProfile,
+    ports,
+    ...(blockTimeMs === undefined ? {} : { blockTimeMs }),
+    ...(faucetWindowMs === undefined ? {} : { faucetWindowMs }),
+    ...(typeof values.state === "string" ? { stateDir: values.state } : {}),
+    ...(typeof values.host === "string" ? { host: values.host } : {}),
+    onError: (error) =>
+      console.error(`perpx-devnet: ${error instanceof Error ? error.message : String(error)}`),
+  });
+  devnet = started;
+  if (stopping) {
+    await started.stop();
+    process.exit(0);
+  }
+  const startedMs = Math.round(performance.now() - began);
+  if (json) {
+    console.log(
+      JSON.stringify({
+        ready: true,
+        endpoints: started.endpoints,
+        chainId: started.chainId,
+        evmChainId: started.evmChainId,
+        stateDir: started.stateDir ?? null,
+        caPem: started.caPem,
+        startedMs,
+      }),
+    );
+  } else {
+    console.log(banner(started, startedMs));
+  }
 }
 
 async function main(argv: string[]): Promise<void> {
