@@ -19,18 +19,23 @@ export class BodyError extends Error {
 /** Reads the whole request body, refusing more than {@link MAX_BODY_BYTES}. */
 export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    let chunks: Buffer[] = [];
     let size = 0;
+    let tooLarge = false;
     req.on("data", (chunk: Buffer) => {
+      if (tooLarge) return; // drain the rest so the 413 answer reaches the client
       size += chunk.length;
       if (size > limit) {
+        tooLarge = true;
+        chunks = [];
         reject(new BodyError(`request body exceeds ${limit} bytes`, 413));
-        req.destroy();
         return;
       }
       chunks.push(chunk);
     });
-    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("end", () => {
+      if (!tooLarge) resolve(Buffer.concat(chunks));
+    });
     req.on("error", reject);
   });
 }

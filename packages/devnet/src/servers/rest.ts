@@ -24,7 +24,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { fromCosmosJson, toCosmosJson } from "@perpx/proto";
 import type { Dispatcher } from "./dispatch.js";
 import { HEIGHT_HEADER } from "./grpc.js";
-import { closeServer, listen, readBody, sendCorsPreflight, sendJson, urlOf } from "./http.js";
+import { BodyError, closeServer, listen, readBody, sendCorsPreflight, sendJson, urlOf } from "./http.js";
 
 /** HTTP status of a gRPC code, as grpc-gateway maps it. */
 export function httpStatusOf(code: Code): number {
@@ -445,6 +445,10 @@ export async function startRestServer(options: RestServerOptions): Promise<RestS
     handle(req, res).catch((error: unknown) => {
       if (res.headersSent) {
         res.destroy();
+        return;
+      }
+      if (error instanceof BodyError) {
+        sendJson(res, error.status, errorBody(Code.ResourceExhausted, error.message));
         return;
       }
       const message = error instanceof Error ? error.message : String(error);

@@ -28,7 +28,7 @@ import {
   validatorPubKeyJson,
 } from "./comet-json.js";
 import { fromBase64, fromHex, parseUint, toBase64, toHexUpper } from "./encoding.js";
-import { closeServer, listen, readBody, sendCorsPreflight, sendJson, urlOf } from "./http.js";
+import { BodyError, closeServer, listen, readBody, sendCorsPreflight, sendJson, urlOf } from "./http.js";
 import { type Condition, matches, parseQuery, QuerySyntaxError } from "./query.js";
 
 /** JSON-RPC 2.0 error codes CometBFT uses. */
@@ -785,8 +785,14 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
 
   const server = createServer((req, res) => {
     handleHttp(req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, errorResponse(null, error));
-      else res.destroy();
+      if (res.headersSent) res.destroy();
+      else if (error instanceof BodyError) {
+        sendJson(
+          res,
+          error.status,
+          errorResponse(null, new RpcError(RpcErrorCode.InvalidRequest, "Invalid Request", error.message)),
+        );
+      } else sendJson(res, 500, errorResponse(null, error));
     });
   });
 

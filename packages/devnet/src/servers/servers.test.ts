@@ -162,6 +162,11 @@ describe("REST", () => {
     expect(nowhere.body.code).toBe(5);
     const wrong = await getJson(`${rest.url}/cosmos/tx/v1beta1/simulate`);
     expect(wrong.status).toBe(405);
+    const huge = await getJson(`${rest.url}/cosmos/tx/v1beta1/txs`, {
+      method: "POST",
+      body: "x".repeat(9 * 1024 * 1024),
+    });
+    expect(huge.status).toBe(413);
     const badJson = await getJson(`${rest.url}/cosmos/tx/v1beta1/txs`, { method: "POST", body: "{" });
     expect(badJson.status).toBe(400);
     expect(badJson.body.message).toContain("body");
