@@ -252,6 +252,7 @@ const SDK_ROOT_ERRORS: ReadonlyArray<[string, number]> = [
   ["unauthorized", 4],
   ["tx parse error", 2],
   ["invalid request", 18],
+  ["unknown request", 6],
   ["invalid address", 7],
   ["invalid coins", 10],
 ];

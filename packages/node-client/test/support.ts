@@ -4,10 +4,13 @@ import { type Devnet, type StartDevnetOptions, startDevnet } from "@perpx/devnet
 import { afterAll, beforeAll } from "vitest";
 import {
   createNodeClient,
+  isBroadcastTxError,
   isQueryError,
   LocalWallet,
   type NodeClient,
   type NodeClientOptions,
+  simulateTx,
+  type TxMessage,
   unaryQuery,
 } from "../src/index.js";
 
@@ -76,5 +79,26 @@ export async function chainSupports(
       return false;
     }
     return true;
+  }
+}
+
+/** True when the devnet has a handler for a message (it simulates it and looks for "unrecognized message type"). */
+export async function chainHandles(
+  client: NodeClient,
+  signer: LocalWallet,
+  message: TxMessage,
+): Promise<boolean> {
+  try {
+    const { sequence } = await client.getAccountSequence({ address: signer.address });
+    await simulateTx(client, {
+      messages: [message],
+      publicKey: signer.publicKey,
+      keyType: signer.keyType,
+      sequence,
+    });
+    return true;
+  } catch (error) {
+    const log = isBroadcastTxError(error) || isQueryError(error) ? error.log : String(error);
+    return !/unrecognized message type|no message handler/i.test(log);
   }
 }
