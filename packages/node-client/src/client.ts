@@ -25,7 +25,14 @@ import * as send from "./tx/send.js";
 import { SequenceManager } from "./tx/sequence.js";
 import * as simulate from "./tx/simulate.js";
 
-/** Options of {@link createNodeClient} and {@link NodeClient.connect}. At least one transport is required. */
+/**
+ * Options of {@link createNodeClient} and {@link NodeClient.connect}. At least one transport is required.
+ *
+ * @example
+ * ```ts
+ * const options: NodeClientOptions = { rpc: "http://127.0.0.1:26657", network: local, timeoutMs: 5_000 };
+ * ```
+ */
 export interface NodeClientOptions {
   /**
    * CometBFT RPC: `http(s)://` or `ws(s)://` URL, `{ url, fetch, headers }`, or `{ rpcClient }`.

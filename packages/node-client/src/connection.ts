@@ -4,10 +4,24 @@ import type { RestConnection } from "./transport/rest.js";
 import type { RpcConnection } from "./transport/rpc.js";
 import type { SequenceManager } from "./tx/sequence.js";
 
-/** How a transaction is broadcast. */
+/**
+ * How a transaction is broadcast.
+ *
+ * @example
+ * ```ts
+ * const mode: BroadcastMode = "commit";
+ * ```
+ */
 export type BroadcastMode = "sync" | "async" | "commit";
 
-/** The defaults a node client applies to every transaction unless a call overrides them. */
+/**
+ * The defaults a node client applies to every transaction unless a call overrides them.
+ *
+ * @example
+ * ```ts
+ * client.txDefaults.gasMultiplier; // 1.6
+ * ```
+ */
 export interface TxDefaults {
   /** Simulated gas is multiplied by this. */
   gasMultiplier: number;

@@ -34,7 +34,14 @@ import { InvalidArgumentError } from "@perpx/errors";
 import { fromHexString, toHexString } from "./bytes.js";
 import { cosmosAddressBytes } from "./crypto/secp256k1.js";
 
-/** One field of an EIP-712 struct type. */
+/**
+ * One field of an EIP-712 struct type.
+ *
+ * @example
+ * ```ts
+ * const field: TypedDataField = { name: "nonce", type: "uint64" };
+ * ```
+ */
 export interface TypedDataField {
   /** The field name. */
   name: string;
@@ -42,7 +49,14 @@ export interface TypedDataField {
   type: string;
 }
 
-/** A value in a typed-data message: strings (hex for address/bytes, decimal for ints), numbers, bigints, booleans, bytes, structs, arrays. */
+/**
+ * A value in a typed-data message: strings (hex for address/bytes, decimal for ints), numbers, bigints, booleans, bytes, structs, arrays.
+ *
+ * @example
+ * ```ts
+ * const value: TypedDataValue = { name: "Bob", wallet: "0xbBbB..." };
+ * ```
+ */
 export type TypedDataValue =
   | string
   | number
@@ -52,7 +66,14 @@ export type TypedDataValue =
   | readonly TypedDataValue[]
   | { readonly [field: string]: TypedDataValue };
 
-/** EIP-712 typed data, the `eth_signTypedData_v4` shape. */
+/**
+ * EIP-712 typed data, the `eth_signTypedData_v4` shape.
+ *
+ * @example
+ * ```ts
+ * const digest = hashTypedData(typedData satisfies TypedData);
+ * ```
+ */
 export interface TypedData {
   /** Every struct type, `EIP712Domain` included. */
   types: Readonly<Record<string, readonly TypedDataField[]>>;
@@ -272,11 +293,32 @@ export function recoverAddress(digest: Uint8Array, signature: Uint8Array | strin
   return hexFromBytes(keccak_256(uncompressed.subarray(1)).subarray(12));
 }
 
-/** The primary type name of the trading-key approval. */
+/**
+ * The primary type name of the trading-key approval.
+ *
+ * @example
+ * ```ts
+ * typedData.primaryType === APPROVE_AGENT_PRIMARY_TYPE; // "ServiceTransaction:ApproveAgent"
+ * ```
+ */
 export const APPROVE_AGENT_PRIMARY_TYPE = "ServiceTransaction:ApproveAgent";
-/** `domain.name` of the approval. */
+/**
+ * `domain.name` of the approval.
+ *
+ * @example
+ * ```ts
+ * typedData.domain.name === APPROVE_AGENT_DOMAIN_NAME; // "perpx"
+ * ```
+ */
 export const APPROVE_AGENT_DOMAIN_NAME = "perpx";
-/** `domain.version` of the approval. */
+/**
+ * `domain.version` of the approval.
+ *
+ * @example
+ * ```ts
+ * typedData.domain.version === APPROVE_AGENT_DOMAIN_VERSION; // "1"
+ * ```
+ */
 export const APPROVE_AGENT_DOMAIN_VERSION = "1";
 
 /**
@@ -302,7 +344,14 @@ export const APPROVE_AGENT_TYPES = {
   ],
 } as const satisfies Record<string, readonly TypedDataField[]>;
 
-/** Parameters of {@link approveAgentTypedData}. */
+/**
+ * Parameters of {@link approveAgentTypedData}.
+ *
+ * @example
+ * ```ts
+ * const params: ApproveAgentParams = { evmChainId: 31337, masterAddress: evm.evmAddress, agentPublicKey: key.publicKey, nonce: Date.now() };
+ * ```
+ */
 export interface ApproveAgentParams {
   /** The EVM chain id of the network (mainnet 111984, testnet 202006, local 31337). */
   evmChainId: number | bigint;

@@ -11,6 +11,11 @@ import { errorGuard, isPerpxError, PerpxError, type PerpxErrorOptions } from "@p
  * - `tx-in-mempool`: sdk 19, the very same tx is already waiting.
  * - `clob`: any error of the `clob` codespace; `clobError` names it.
  * - `other`: anything else; read `codespace`, `abciCode` and `log`.
+ *
+ * @example
+ * ```ts
+ * if (error.reason === "insufficient-fee") retryWithHigherPrice();
+ * ```
  */
 export type BroadcastFailureReason =
   | "sequence-mismatch"
@@ -61,10 +66,24 @@ export const CLOB_ERRORS = {
   10001: "equity-tier-limit",
 } as const satisfies Record<number, string>;
 
-/** A clob error name from {@link CLOB_ERRORS}. */
+/**
+ * A clob error name from {@link CLOB_ERRORS}.
+ *
+ * @example
+ * ```ts
+ * const name: ClobErrorName = "post-only-would-cross";
+ * ```
+ */
 export type ClobErrorName = (typeof CLOB_ERRORS)[keyof typeof CLOB_ERRORS];
 
-/** What the chain said about a refused transaction. */
+/**
+ * What the chain said about a refused transaction.
+ *
+ * @example
+ * ```ts
+ * new BroadcastTxError({ abciCode: 5, codespace: "sdk", log, txHash, phase: "check" });
+ * ```
+ */
 export interface BroadcastTxErrorParameters {
   /** The ABCI code (non-zero). */
   abciCode: number;
@@ -295,7 +314,14 @@ export function isBroadcastTxError(value: unknown): value is BroadcastTxError {
  */
 export const isSequenceMismatchError = errorGuard<SequenceMismatchError>("SequenceMismatchError");
 
-/** What a node said about a failed query. */
+/**
+ * What a node said about a failed query.
+ *
+ * @example
+ * ```ts
+ * new QueryError({ path: "/cosmos.bank.v1beta1.Query/Balance", transport: "grpc", grpcCode: 5, log: "not found" });
+ * ```
+ */
 export interface QueryErrorParameters {
   /** The method or path queried, e.g. `/cosmos.auth.v1beta1.Query/Account`. */
   path: string;

@@ -5,6 +5,7 @@ import {
   isInvalidArgumentError,
   isInvalidOrderError,
   isInvalidSubaccountError,
+  toHex,
 } from "@perpx/core";
 import { startDevnet } from "@perpx/devnet";
 import { describe, expect, it } from "vitest";
@@ -320,6 +321,52 @@ describe("several messages in one transaction", () => {
     });
     expect(result.tx?.tx?.body?.memo).toBe("hello perpx");
     expect(result.tx?.tx?.body?.timeoutHeight).toBe(height + 100n);
+  });
+});
+
+describe("send options", () => {
+  it("account: the sequence of the named account (either address form) is used", async () => {
+    const [emma, bob] = [net.wallets[4]!, net.wallets[1]!];
+    const info = await net.client.getAccountSequence({ address: emma.address });
+    const result = await net.client.bankSend({
+      signer: emma,
+      from: emma.address,
+      to: bob.address,
+      amount: usdc(1),
+      tx: { account: toHex(emma.address) },
+    });
+    expect(result.accountNumber).toBe(info.accountNumber);
+    expect(result.sequence).toBe(info.sequence);
+  });
+
+  it("validate: false skips the order window check and lets the chain judge", async () => {
+    const carl = net.wallets[2]!;
+    const { height } = await net.client.getLatestBlock();
+    const params = {
+      signer: carl,
+      subaccount: { owner: carl.address, number: 0 },
+      clientId: 9,
+      clobPairId: 0,
+      side: "BUY" as const,
+      quantums: 1_000_000n,
+      subticks: 100_000n,
+      kind: "short-term" as const,
+      goodTilBlock: Number(height) + 1_000,
+    };
+    expect(isInvalidOrderError(await caught(net.client.placeOrder(params)))).toBe(true);
+    const judged = await caught(
+      net.client.placeOrder({ ...params, tx: { validate: false, broadcastMode: "sync" } }),
+    );
+    expect(isBroadcastTxError(judged)).toBe(true);
+  });
+
+  it("searchTxs pages", async () => {
+    const sender = net.wallets[0]!.address;
+    const first = await net.client.searchTxs({ query: `message.sender='${sender}'`, perPage: 1, page: 1 });
+    const second = await net.client.searchTxs({ query: `message.sender='${sender}'`, perPage: 1, page: 2 });
+    expect(first.totalCount).toBeGreaterThan(1);
+    expect(first.txs).toHaveLength(1);
+    expect(second.txs[0]?.hash).not.toBe(first.txs[0]?.hash);
   });
 });
 

@@ -5,7 +5,14 @@ import { toBase64 } from "../bytes.js";
 import type { TxMessage } from "../tx/encode.js";
 import { bech32Address, uint64 } from "./validate.js";
 
-/** The authenticator types the chain knows. */
+/**
+ * The authenticator types the chain knows.
+ *
+ * @example
+ * ```ts
+ * const type: AuthenticatorType = "SubaccountFilter";
+ * ```
+ */
 export type AuthenticatorType =
   | "SignatureVerification"
   | "MessageFilter"
@@ -14,7 +21,14 @@ export type AuthenticatorType =
   | "AllOf"
   | "AnyOf";
 
-/** The largest authenticator config the chain accepts, in bytes. */
+/**
+ * The largest authenticator config the chain accepts, in bytes.
+ *
+ * @example
+ * ```ts
+ * if (config.length > MAX_AUTHENTICATOR_DATA_BYTES) split(config);
+ * ```
+ */
 export const MAX_AUTHENTICATOR_DATA_BYTES = 1024;
 
 /**
@@ -105,7 +119,14 @@ export function tradingKeyAuthenticator(publicKey: Uint8Array): AuthenticatorNod
   };
 }
 
-/** Parameters of {@link addAuthenticatorMsg}. */
+/**
+ * Parameters of {@link addAuthenticatorMsg}.
+ *
+ * @example
+ * ```ts
+ * const params: AddAuthenticatorParams = { sender: owner.address, authenticator: tradingKeyAuthenticator(key.publicKey) };
+ * ```
+ */
 export interface AddAuthenticatorParams {
   /** The account that adds the authenticator (either address form); it signs. */
   sender: string;
@@ -143,7 +164,14 @@ export function addAuthenticatorMsg(
   };
 }
 
-/** Parameters of {@link removeAuthenticatorMsg}. */
+/**
+ * Parameters of {@link removeAuthenticatorMsg}.
+ *
+ * @example
+ * ```ts
+ * const params: RemoveAuthenticatorParams = { sender: owner.address, id: 3n };
+ * ```
+ */
 export interface RemoveAuthenticatorParams {
   /** The account that owns the authenticator (either address form); it signs. */
   sender: string;

@@ -14,22 +14,55 @@ import { bech32Address, positiveOrderField, subaccountId, uint32 } from "./valid
  */
 export const ORDER_FLAGS = { "short-term": 0, conditional: 32, "long-term": 64 } as const;
 
-/** How an order lives: in memory until a block height, or in state until a time. */
+/**
+ * How an order lives: in memory until a block height, or in state until a time.
+ *
+ * @example
+ * ```ts
+ * const kind: OrderKind = "long-term";
+ * ```
+ */
 export type OrderKind = keyof typeof ORDER_FLAGS;
 
-/** `BUY` or `SELL`. */
+/**
+ * `BUY` or `SELL`.
+ *
+ * @example
+ * ```ts
+ * const side: OrderSide = "SELL";
+ * ```
+ */
 export type OrderSide = "BUY" | "SELL";
 
 /**
  * Time in force. `GTC` is the chain's `TIME_IN_FORCE_UNSPECIFIED` (match, then rest);
  * `FILL_OR_KILL` is deprecated on chain (clob 48) and is sent as given.
+ *
+ * @example
+ * ```ts
+ * const tif: TimeInForce = "POST_ONLY";
+ * ```
  */
 export type TimeInForce = "GTC" | "IOC" | "POST_ONLY" | "FILL_OR_KILL";
 
-/** Stop-loss or take-profit (conditional orders). */
+/**
+ * Stop-loss or take-profit (conditional orders).
+ *
+ * @example
+ * ```ts
+ * const condition: ConditionType = "TAKE_PROFIT";
+ * ```
+ */
 export type ConditionType = "STOP_LOSS" | "TAKE_PROFIT";
 
-/** The most cancels one `MsgBatchCancel` may carry. */
+/**
+ * The most cancels one `MsgBatchCancel` may carry.
+ *
+ * @example
+ * ```ts
+ * const batches = chunk(clientIds, MAX_BATCH_CANCELS);
+ * ```
+ */
 export const MAX_BATCH_CANCELS = 100;
 
 const SIDES: Record<OrderSide, clob.Order_Side> = { BUY: clob.Order_Side.BUY, SELL: clob.Order_Side.SELL };
@@ -44,7 +77,14 @@ const CONDITIONS: Record<ConditionType, clob.Order_ConditionType> = {
   TAKE_PROFIT: clob.Order_ConditionType.TAKE_PROFIT,
 };
 
-/** Fields every order has. */
+/**
+ * Fields every order has.
+ *
+ * @example
+ * ```ts
+ * const common: OrderCommonParams = { subaccount, clientId: 1, clobPairId: 0, side: "BUY", quantums: 1_000_000n, subticks: 100_000n };
+ * ```
+ */
 export interface OrderCommonParams {
   /** The subaccount placing the order (owner in either address form). */
   subaccount: SubaccountRef;
@@ -85,7 +125,14 @@ export interface OrderCommonParams {
   orderRouterAddress?: string;
 }
 
-/** Parameters of {@link placeOrderMsg}: common fields plus the kind and its expiry. */
+/**
+ * Parameters of {@link placeOrderMsg}: common fields plus the kind and its expiry.
+ *
+ * @example
+ * ```ts
+ * const order: PlaceOrderParams = { ...common, kind: "short-term", goodTilBlock: height + 10, timeInForce: "IOC" };
+ * ```
+ */
 export type PlaceOrderParams = OrderCommonParams &
   (
     | {
@@ -218,7 +265,14 @@ export function placeOrderMsg(params: PlaceOrderParams): TxMessage<typeof clob.M
   return { typeUrl: typeUrlOf(clob.MsgPlaceOrderSchema), value: create(clob.MsgPlaceOrderSchema, { order }) };
 }
 
-/** Parameters of {@link cancelOrderMsg}. */
+/**
+ * Parameters of {@link cancelOrderMsg}.
+ *
+ * @example
+ * ```ts
+ * const params: CancelOrderParams = { subaccount, clientId: 1, clobPairId: 0, kind: "short-term", goodTilBlock: height + 10 };
+ * ```
+ */
 export type CancelOrderParams = {
   /** The subaccount that placed the order. */
   subaccount: SubaccountRef;
@@ -258,7 +312,14 @@ export function cancelOrderMsg(params: CancelOrderParams): TxMessage<typeof clob
   };
 }
 
-/** Parameters of {@link batchCancelMsg}. */
+/**
+ * Parameters of {@link batchCancelMsg}.
+ *
+ * @example
+ * ```ts
+ * const params: BatchCancelParams = { subaccount, cancels: [{ clobPairId: 0, clientIds: [1, 2] }], goodTilBlock: height + 10 };
+ * ```
+ */
 export interface BatchCancelParams {
   /** The subaccount whose short-term orders are cancelled. */
   subaccount: SubaccountRef;

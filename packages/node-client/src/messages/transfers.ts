@@ -8,7 +8,14 @@ function positiveQuantums(value: IntegerInput, argument: string): bigint {
   return BigInt(positiveAmount(value, argument));
 }
 
-/** Parameters of {@link depositToSubaccountMsg}. */
+/**
+ * Parameters of {@link depositToSubaccountMsg}.
+ *
+ * @example
+ * ```ts
+ * const params: DepositToSubaccountParams = { sender: a.address, recipient: { owner: a.address, number: 0 }, quantums: 5_000_000n };
+ * ```
+ */
 export interface DepositToSubaccountParams {
   /** The bank account paying (either address form). */
   sender: string;
@@ -47,7 +54,14 @@ export function depositToSubaccountMsg(
   };
 }
 
-/** Parameters of {@link withdrawFromSubaccountMsg}. */
+/**
+ * Parameters of {@link withdrawFromSubaccountMsg}.
+ *
+ * @example
+ * ```ts
+ * const params: WithdrawFromSubaccountParams = { sender: { owner: a, number: 0 }, recipient: a, quantums: 1_000_000n };
+ * ```
+ */
 export interface WithdrawFromSubaccountParams {
   /** The subaccount paying. */
   sender: SubaccountRef;
@@ -86,7 +100,14 @@ export function withdrawFromSubaccountMsg(
   };
 }
 
-/** Parameters of {@link transferMsg}. */
+/**
+ * Parameters of {@link transferMsg}.
+ *
+ * @example
+ * ```ts
+ * const params: TransferParams = { sender: { owner: a, number: 0 }, recipient: { owner: a, number: 1 }, amount: 1_000_000n };
+ * ```
+ */
 export interface TransferParams {
   /** The subaccount paying; its owner signs. */
   sender: SubaccountRef;
@@ -125,7 +146,14 @@ export function transferMsg(params: TransferParams): TxMessage<typeof sending.Ms
   };
 }
 
-/** A coin to send: a denom and a positive integer amount of its base units. */
+/**
+ * A coin to send: a denom and a positive integer amount of its base units.
+ *
+ * @example
+ * ```ts
+ * const coin: CoinInput = { denom: "aperpx", amount: 10n ** 18n };
+ * ```
+ */
 export interface CoinInput {
   /** The bank denom, e.g. `uusdc` or `aperpx`. */
   denom: string;
@@ -152,7 +180,14 @@ function sortedCoins(coins: readonly CoinInput[], argument: string): { denom: st
   return out;
 }
 
-/** Parameters of {@link bankSendMsg}. */
+/**
+ * Parameters of {@link bankSendMsg}.
+ *
+ * @example
+ * ```ts
+ * const params: BankSendParams = { from: a.address, to: b.address, amount: [{ denom: "uusdc", amount: 1_000_000n }] };
+ * ```
+ */
 export interface BankSendParams {
   /** The paying account (either address form); it signs. */
   from: string;
@@ -186,7 +221,14 @@ export function bankSendMsg(params: BankSendParams): TxMessage<typeof cosmosBank
   };
 }
 
-/** Parameters of {@link wrapWithdrawMsg}. */
+/**
+ * Parameters of {@link wrapWithdrawMsg}.
+ *
+ * @example
+ * ```ts
+ * const params: WrapWithdrawParams = { sender: a, amount: 1_000_000n, receiver: "noble1...", timeoutSeconds: 600, voucherDenom: "ibc/8E27..." };
+ * ```
+ */
 export interface WrapWithdrawParams {
   /** The account burning the local denom (either address form). */
   sender: string;
@@ -232,7 +274,14 @@ export function wrapWithdrawMsg(params: WrapWithdrawParams): TxMessage<typeof wr
   };
 }
 
-/** Parameters of {@link wrapRedeemMsg}. */
+/**
+ * Parameters of {@link wrapRedeemMsg}.
+ *
+ * @example
+ * ```ts
+ * const params: WrapRedeemParams = { sender: a, amount: 1_000_000n, voucherDenom: "ibc/8E27..." };
+ * ```
+ */
 export interface WrapRedeemParams {
   /** The account burning the local denom and receiving the voucher (either address form). */
   sender: string;
@@ -269,7 +318,14 @@ export function wrapRedeemMsg(params: WrapRedeemParams): TxMessage<typeof wrap.M
   };
 }
 
-/** Parameters of {@link ibcTransferMsg}. At least one timeout must be set. */
+/**
+ * Parameters of {@link ibcTransferMsg}. At least one timeout must be set.
+ *
+ * @example
+ * ```ts
+ * const params: IbcTransferParams = { sender, receiver: "noble1...", sourceChannel: "channel-0", token: { denom: "uusdc", amount: 1n }, timeoutTimestampNs };
+ * ```
+ */
 export interface IbcTransferParams {
   /** The sender on this chain (either address form). */
   sender: string;

@@ -26,7 +26,14 @@ export function parseReleaseChecksum(info: string): string {
   );
 }
 
-/** What {@link verifyReleaseArchive} found. */
+/**
+ * What {@link verifyReleaseArchive} found.
+ *
+ * @example
+ * ```ts
+ * const { ok, expected, actual } = await verifyReleaseArchive({ archive, info });
+ * ```
+ */
 export interface ReleaseVerification {
   /** True when the archive's SHA-256 is the info file's. */
   ok: boolean;
@@ -38,7 +45,14 @@ export interface ReleaseVerification {
   bytes: number;
 }
 
-/** Parameters of {@link verifyReleaseArchive}. */
+/**
+ * Parameters of {@link verifyReleaseArchive}.
+ *
+ * @example
+ * ```ts
+ * const params: VerifyReleaseParams = { archive: createReadStream(path), info: await readFile(infoPath, "utf8") };
+ * ```
+ */
 export interface VerifyReleaseParams {
   /** The archive: its bytes, or a stream of chunks (a Node `ReadStream`, a web `ReadableStream`). */
   archive: Uint8Array | AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>;

@@ -1,7 +1,14 @@
 import { STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS } from "@perpx/core";
 import { InvalidArgumentError } from "@perpx/errors";
 
-/** A node snapshot archive named `<network>_<timestamp>_block-<height>.tar.lz4`. */
+/**
+ * A node snapshot archive named `<network>_<timestamp>_block-<height>.tar.lz4`.
+ *
+ * @example
+ * ```ts
+ * const { network, height } = parseSnapshotName(key)!;
+ * ```
+ */
 export interface SnapshotName {
   /** The file name as given. */
   name: string;
@@ -33,7 +40,14 @@ export function parseSnapshotName(name: string): SnapshotName | undefined {
   return { name, network: match[1]!, timestamp: match[2]!, height: BigInt(match[3]!) };
 }
 
-/** Options of {@link newestSnapshot}. */
+/**
+ * Options of {@link newestSnapshot}.
+ *
+ * @example
+ * ```ts
+ * newestSnapshot(keys, { network: "mainnet" });
+ * ```
+ */
 export interface NewestSnapshotOptions {
   /**
    * Only snapshots of this network.

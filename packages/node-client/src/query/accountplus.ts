@@ -3,7 +3,14 @@ import type { NodeConnection } from "../connection.js";
 import { isQueryError } from "../errors.js";
 import { type QueryOptions, unaryQuery } from "./unary.js";
 
-/** Parameters of the queries about one account. */
+/**
+ * Parameters of the queries about one account.
+ *
+ * @example
+ * ```ts
+ * await getAuthenticators(client, { address: owner.address });
+ * ```
+ */
 export interface AccountParams extends QueryOptions {
   /** The account (bech32). */
   address: string;
@@ -31,7 +38,14 @@ export async function getAuthenticators(
   return response.accountAuthenticators;
 }
 
-/** Parameters of {@link getAuthenticator}. */
+/**
+ * Parameters of {@link getAuthenticator}.
+ *
+ * @example
+ * ```ts
+ * await getAuthenticator(client, { address: owner.address, id: 3n });
+ * ```
+ */
 export interface GetAuthenticatorParams extends AccountParams {
   /** The authenticator id. */
   id: bigint;

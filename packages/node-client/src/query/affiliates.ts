@@ -2,7 +2,14 @@ import { affiliates } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
 import { type QueryOptions, unaryQuery } from "./unary.js";
 
-/** Parameters of the affiliate queries about one account. */
+/**
+ * Parameters of the affiliate queries about one account.
+ *
+ * @example
+ * ```ts
+ * await getAffiliateInfo(client, { address });
+ * ```
+ */
 export interface AffiliateAccountParams extends QueryOptions {
   /** The account (bech32). */
   address: string;

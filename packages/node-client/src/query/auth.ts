@@ -5,7 +5,14 @@ import { isQueryError, QueryError } from "../errors.js";
 import type { AccountSequence } from "../tx/sequence.js";
 import { type QueryOptions, unaryQuery } from "./unary.js";
 
-/** An account as the auth module stores it. */
+/**
+ * An account as the auth module stores it.
+ *
+ * @example
+ * ```ts
+ * const { accountNumber, sequence } = (await getAccount(client, { address }))!;
+ * ```
+ */
 export interface AccountInfo {
   /** The bech32 address. */
   address: string;
@@ -19,7 +26,14 @@ export interface AccountInfo {
   typeUrl: string;
 }
 
-/** Parameters of {@link getAccount}. */
+/**
+ * Parameters of {@link getAccount}.
+ *
+ * @example
+ * ```ts
+ * await getAccount(client, { address: "perpx1...", timeoutMs: 2_000 });
+ * ```
+ */
 export interface GetAccountParams extends QueryOptions {
   /** The account (bech32). */
   address: string;
@@ -48,24 +62,24 @@ export async function getAccount(
     if (isQueryError(error) && error.notFound) return undefined;
     throw error;
   }
-  const any = response.account;
-  if (!any) return undefined;
+  const packed = response.account;
+  if (!packed) return undefined;
   const base =
-    any.typeUrl === "/cosmos.auth.v1beta1.ModuleAccount"
-      ? unpackAny(any, cosmosAuth.ModuleAccountSchema).baseAccount
-      : unpackAny(any, cosmosAuth.BaseAccountSchema);
+    packed.typeUrl === "/cosmos.auth.v1beta1.ModuleAccount"
+      ? unpackAny(packed, cosmosAuth.ModuleAccountSchema).baseAccount
+      : unpackAny(packed, cosmosAuth.BaseAccountSchema);
   if (!base)
     throw new QueryError({
       path: "/cosmos.auth.v1beta1.Query/Account",
       transport: "grpc",
-      log: `account without a base: ${any.typeUrl}`,
+      log: `account without a base: ${packed.typeUrl}`,
     });
   return {
     address: base.address,
     accountNumber: base.accountNumber,
     sequence: base.sequence,
     publicKey: base.pubKey,
-    typeUrl: any.typeUrl,
+    typeUrl: packed.typeUrl,
   };
 }
 

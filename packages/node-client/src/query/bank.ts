@@ -3,7 +3,14 @@ import type { NodeConnection } from "../connection.js";
 import { allPages } from "./pages.js";
 import { type QueryOptions, unaryQuery } from "./unary.js";
 
-/** A bank balance with its amount as a bigint. */
+/**
+ * A bank balance with its amount as a bigint.
+ *
+ * @example
+ * ```ts
+ * const { denom, amount }: Balance = await getBalance(client, { address, denom: "uusdc" });
+ * ```
+ */
 export interface Balance {
   /** The bank denom. */
   denom: string;
@@ -11,7 +18,14 @@ export interface Balance {
   amount: bigint;
 }
 
-/** Parameters of {@link getBalances}. */
+/**
+ * Parameters of {@link getBalances}.
+ *
+ * @example
+ * ```ts
+ * await getBalances(client, { address });
+ * ```
+ */
 export interface GetBalancesParams extends QueryOptions {
   /** The account (bech32). */
   address: string;
@@ -36,7 +50,14 @@ export async function getBalances(client: NodeConnection, params: GetBalancesPar
   return coins.map((coin) => ({ denom: coin.denom, amount: BigInt(coin.amount) }));
 }
 
-/** Parameters of {@link getBalance}. */
+/**
+ * Parameters of {@link getBalance}.
+ *
+ * @example
+ * ```ts
+ * await getBalance(client, { address, denom: "aperpx" });
+ * ```
+ */
 export interface GetBalanceParams extends QueryOptions {
   /** The account (bech32). */
   address: string;

@@ -4,7 +4,14 @@ import { isQueryError } from "../errors.js";
 import { allPages } from "./pages.js";
 import { type QueryOptions, unaryQuery } from "./unary.js";
 
-/** Parameters naming one source chain of the bridge. */
+/**
+ * Parameters naming one source chain of the bridge.
+ *
+ * @example
+ * ```ts
+ * await getBridgeEventParams(client, { ethChainId: 1n });
+ * ```
+ */
 export interface EthChainParams extends QueryOptions {
   /**
    * The EVM chain id of the source chain; omitted means the chain's default (its first bridge).
@@ -106,7 +113,14 @@ export async function getRecognizedBridgeEventInfo(
   return response.info;
 }
 
-/** Parameters of {@link getDelayedCompleteBridgeMessages}. */
+/**
+ * Parameters of {@link getDelayedCompleteBridgeMessages}.
+ *
+ * @example
+ * ```ts
+ * await getDelayedCompleteBridgeMessages(client, { address });
+ * ```
+ */
 export interface DelayedBridgeParams extends QueryOptions {
   /**
    * Only the deposits credited to this account.
@@ -136,7 +150,14 @@ export async function getDelayedCompleteBridgeMessages(
   return response.messages;
 }
 
-/** Parameters of {@link getBridgeEvents}. */
+/**
+ * Parameters of {@link getBridgeEvents}.
+ *
+ * @example
+ * ```ts
+ * await getBridgeEvents(client, { address, ethChainId: 1n });
+ * ```
+ */
 export interface BridgeEventsParams extends QueryOptions {
   /**
    * Only the events of this source chain.
@@ -174,7 +195,14 @@ export function getBridgeEvents(
   );
 }
 
-/** Parameters of {@link getAggregatedWithdrawals}. */
+/**
+ * Parameters of {@link getAggregatedWithdrawals}.
+ *
+ * @example
+ * ```ts
+ * await getAggregatedWithdrawals(client, { readyForRelayOnly: true });
+ * ```
+ */
 export interface AggregatedWithdrawalsParams extends QueryOptions {
   /**
    * Only the withdrawals of this destination chain.
@@ -212,7 +240,14 @@ export function getAggregatedWithdrawals(
   );
 }
 
-/** Parameters of {@link getAggregatedWithdrawal}. */
+/**
+ * Parameters of {@link getAggregatedWithdrawal}.
+ *
+ * @example
+ * ```ts
+ * await getAggregatedWithdrawal(client, { withdrawalId: 1n });
+ * ```
+ */
 export interface AggregatedWithdrawalParams extends QueryOptions {
   /** The withdrawal id. */
   withdrawalId: bigint;

@@ -13,7 +13,14 @@ function requireRpc(client: NodeConnection): RpcConnection {
   return client.rpc;
 }
 
-/** The latest committed block's height and time. */
+/**
+ * The latest committed block's height and time.
+ *
+ * @example
+ * ```ts
+ * const { height, time, chainId }: LatestBlock = await getLatestBlock(client);
+ * ```
+ */
 export interface LatestBlock {
   /** The height. */
   height: bigint;
@@ -85,7 +92,14 @@ export async function getChainId(client: NodeConnection, options: CallOptions = 
   return chainId;
 }
 
-/** The genesis document, as `/genesis` prints it. */
+/**
+ * The genesis document, as `/genesis` prints it.
+ *
+ * @example
+ * ```ts
+ * const { chain_id, app_state }: GenesisDoc = await getGenesis(client);
+ * ```
+ */
 export interface GenesisDoc {
   /** RFC 3339 time of the first block. */
   genesis_time: string;
@@ -125,7 +139,14 @@ export function getGenesis(client: NodeConnection, options: CallOptions = {}): P
   });
 }
 
-/** A peer of the node, as `net_info` reports it. */
+/**
+ * A peer of the node, as `net_info` reports it.
+ *
+ * @example
+ * ```ts
+ * const [first]: Peer[] = await getPeers(client); // { id, remoteIp, port: 26656, address }
+ * ```
+ */
 export interface Peer {
   /** The peer's node id (hex). */
   id: string;
@@ -139,7 +160,14 @@ export interface Peer {
   address: string;
 }
 
-/** The default CometBFT P2P port. */
+/**
+ * The default CometBFT P2P port.
+ *
+ * @example
+ * ```ts
+ * `${peer.id}@${peer.remoteIp}:${DEFAULT_P2P_PORT}`;
+ * ```
+ */
 export const DEFAULT_P2P_PORT = 26656;
 
 /**

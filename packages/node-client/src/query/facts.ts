@@ -6,7 +6,14 @@ import { QueryError } from "../errors.js";
 import { withDeadline } from "../transport/call.js";
 import type { QueryOptions } from "./unary.js";
 
-/** Options of a node-fact query, which the REST server also answers. */
+/**
+ * Options of a node-fact query, which the REST server also answers.
+ *
+ * @example
+ * ```ts
+ * await getNodeInfo(client, { transport: "rest", timeoutMs: 2_000 });
+ * ```
+ */
 export interface FactOptions extends Omit<QueryOptions, "transport"> {
   /**
    * Which transport carries the query.

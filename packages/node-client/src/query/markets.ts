@@ -8,7 +8,14 @@ function missing(path: string, what: string): QueryError {
   return new QueryError({ path, transport: "grpc", log: `the answer has no ${what}` });
 }
 
-/** Parameters of the queries of one item by id. */
+/**
+ * Parameters of the queries of one item by id.
+ *
+ * @example
+ * ```ts
+ * await getClobPair(client, { id: 0 });
+ * ```
+ */
 export interface ByIdParams extends QueryOptions {
   /** The id. */
   id: number;
@@ -128,7 +135,14 @@ export async function getFeeTiers(
   return response.params;
 }
 
-/** Parameters of {@link getUserFeeTier}. */
+/**
+ * Parameters of {@link getUserFeeTier}.
+ *
+ * @example
+ * ```ts
+ * await getUserFeeTier(client, { user: wallet.address });
+ * ```
+ */
 export interface GetUserFeeTierParams extends QueryOptions {
   /** The account (bech32). */
   user: string;

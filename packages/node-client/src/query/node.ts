@@ -50,7 +50,14 @@ export async function getMinimumGasPrices(
   return parseGasPrices(response.minimumGasPrice);
 }
 
-/** What a node says about itself. */
+/**
+ * What a node says about itself.
+ *
+ * @example
+ * ```ts
+ * const { appVersion, network }: NodeInfo = await getNodeInfo(client);
+ * ```
+ */
 export interface NodeInfo {
   /** The running application version, e.g. `v27.5` (`application_version.version`). */
   appVersion: string;
@@ -114,7 +121,14 @@ export async function getNodeInfo(client: NodeConnection, options: FactOptions =
   };
 }
 
-/** Parameters of {@link getAppliedPlan}. */
+/**
+ * Parameters of {@link getAppliedPlan}.
+ *
+ * @example
+ * ```ts
+ * await getAppliedPlan(client, { name: "v27.0", transport: "rest" });
+ * ```
+ */
 export interface AppliedPlanParams extends FactOptions {
   /** The upgrade's name: the version, e.g. `v27.0`. */
   name: string;
@@ -162,7 +176,14 @@ export async function getAppliedPlan(
   return height === 0n ? undefined : height;
 }
 
-/** One line of {@link checkUpgradeHistory}'s report. */
+/**
+ * One line of {@link checkUpgradeHistory}'s report.
+ *
+ * @example
+ * ```ts
+ * report.upgrades.filter((u: UpgradeCheck) => !u.matches);
+ * ```
+ */
 export interface UpgradeCheck {
   /** The upgrade's version. */
   version: string;
@@ -174,7 +195,14 @@ export interface UpgradeCheck {
   matches: boolean;
 }
 
-/** What {@link checkUpgradeHistory} found. */
+/**
+ * What {@link checkUpgradeHistory} found.
+ *
+ * @example
+ * ```ts
+ * const { ok, runningVersion }: UpgradeHistoryReport = await checkUpgradeHistory(client, testnet);
+ * ```
+ */
 export interface UpgradeHistoryReport {
   /** True when every upgrade matches and the running version is the expected one. */
   ok: boolean;
@@ -222,7 +250,14 @@ export async function checkUpgradeHistory(
   };
 }
 
-/** An IBC channel end of this chain. */
+/**
+ * An IBC channel end of this chain.
+ *
+ * @example
+ * ```ts
+ * const open = (await getIbcChannels(client)).filter((c: IbcChannel) => c.state === "STATE_OPEN");
+ * ```
+ */
 export interface IbcChannel {
   /** `channel-<n>`. */
   channelId: string;

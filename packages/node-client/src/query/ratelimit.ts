@@ -17,7 +17,14 @@ export async function getLimitParams(
   return (await unaryQuery(client, ratelimit.Query.method.listLimitParams, {}, params)).limitParamsList;
 }
 
-/** Parameters of {@link getCapacityByDenom}. */
+/**
+ * Parameters of {@link getCapacityByDenom}.
+ *
+ * @example
+ * ```ts
+ * await getCapacityByDenom(client, { denom: "uusdc" });
+ * ```
+ */
 export interface CapacityParams extends QueryOptions {
   /** The denom, e.g. `uusdc`. */
   denom: string;
@@ -39,7 +46,14 @@ export async function getCapacityByDenom(
     .limiterCapacityList;
 }
 
-/** Parameters of {@link getWithdrawalConfigs}. */
+/**
+ * Parameters of {@link getWithdrawalConfigs}.
+ *
+ * @example
+ * ```ts
+ * await getWithdrawalConfigs(client, { assetId: 0 });
+ * ```
+ */
 export interface WithdrawalConfigsParams extends QueryOptions {
   /**
    * Only this asset.
@@ -64,7 +78,14 @@ export async function getWithdrawalConfigs(
   return (await unaryQuery(client, ratelimit.Query.method.assetWithdrawalConfigs, request, params)).configs;
 }
 
-/** Parameters of {@link getDailyLimits} and {@link getDailyUsage}. */
+/**
+ * Parameters of {@link getDailyLimits} and {@link getDailyUsage}.
+ *
+ * @example
+ * ```ts
+ * await getDailyUsage(client, { chainId: 1n, assetId: 0 });
+ * ```
+ */
 export interface DailyParams extends QueryOptions {
   /**
    * Only this chain.

@@ -6,7 +6,14 @@ import { subaccountId } from "../messages/validate.js";
 import { allPages } from "./pages.js";
 import { type QueryOptions, unaryQuery } from "./unary.js";
 
-/** Parameters of {@link getSubaccount}. */
+/**
+ * Parameters of {@link getSubaccount}.
+ *
+ * @example
+ * ```ts
+ * await getSubaccount(client, { owner: wallet.address, number: 0 });
+ * ```
+ */
 export interface GetSubaccountParams extends QueryOptions, SubaccountRef {}
 
 /**

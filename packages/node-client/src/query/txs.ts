@@ -8,7 +8,14 @@ import { withDeadline } from "../transport/call.js";
 import { cometCall } from "../transport/rpc.js";
 import { pickQueryTransport, type QueryOptions, rpcQueryError, unaryQuery } from "./unary.js";
 
-/** An ABCI event with plain string attributes. */
+/**
+ * An ABCI event with plain string attributes.
+ *
+ * @example
+ * ```ts
+ * const transfers = tx.events.filter((e: TxEvent) => e.type === "transfer");
+ * ```
+ */
 export interface TxEvent {
   /** The event type, e.g. `transfer`. */
   type: string;
@@ -16,7 +23,14 @@ export interface TxEvent {
   attributes: { key: string; value: string }[];
 }
 
-/** A transaction once it is in a block. */
+/**
+ * A transaction once it is in a block.
+ *
+ * @example
+ * ```ts
+ * const { code, height, log }: TxInfo = (await getTx(client, { hash }))!;
+ * ```
+ */
 export interface TxInfo {
   /** Uppercase hex hash. */
   hash: string;
@@ -109,7 +123,14 @@ function fromTxResponse(
   };
 }
 
-/** Parameters of {@link getTx}. */
+/**
+ * Parameters of {@link getTx}.
+ *
+ * @example
+ * ```ts
+ * await getTx(client, { hash: "3F1C...", transport: "rpc" });
+ * ```
+ */
 export interface GetTxParams extends QueryOptions {
   /** The tx hash, hex (either case, with or without `0x`). */
   hash: string;
@@ -164,7 +185,14 @@ export async function getTx(client: NodeConnection, params: GetTxParams): Promis
   });
 }
 
-/** Parameters of {@link searchTxs}. */
+/**
+ * Parameters of {@link searchTxs}.
+ *
+ * @example
+ * ```ts
+ * await searchTxs(client, { query: `message.sender='${address}'`, page: 2, perPage: 50, orderBy: "desc" });
+ * ```
+ */
 export interface SearchTxsParams extends QueryOptions {
   /** A CometBFT query, e.g. `message.sender='perpx1...'` or `tx.height=5`. */
   query: string;

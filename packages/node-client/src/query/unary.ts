@@ -14,7 +14,14 @@ import { QueryError, TransportError } from "../errors.js";
 import { type CallOptions, withDeadline } from "../transport/call.js";
 import { cometCall, JsonRpcError } from "../transport/rpc.js";
 
-/** Options of a query. */
+/**
+ * Options of a query.
+ *
+ * @example
+ * ```ts
+ * await getBalances(client, { address, transport: "rpc", height: 1234n, timeoutMs: 2_000 });
+ * ```
+ */
 export interface QueryOptions extends CallOptions {
   /**
    * Which transport carries the query.
@@ -28,7 +35,14 @@ export interface QueryOptions extends CallOptions {
   height?: bigint;
 }
 
-/** The header Cosmos nodes read (and answer) the query height in. */
+/**
+ * The header Cosmos nodes read (and answer) the query height in.
+ *
+ * @example
+ * ```ts
+ * headers.set(HEIGHT_HEADER, "1234");
+ * ```
+ */
 export const HEIGHT_HEADER = "x-cosmos-block-height";
 
 /**

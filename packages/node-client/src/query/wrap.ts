@@ -16,7 +16,14 @@ export function getWrapRules(client: NodeConnection, params: QueryOptions = {}):
   return allPages(client, wrap.Query.method.wrapRules, {}, (r) => r.rules, params);
 }
 
-/** Parameters of {@link getWrapRule}: the rule's key. */
+/**
+ * Parameters of {@link getWrapRule}: the rule's key.
+ *
+ * @example
+ * ```ts
+ * await getWrapRule(client, { channelId: "channel-0", sourceDenom: "uusdc" });
+ * ```
+ */
 export interface GetWrapRuleParams extends QueryOptions {
   /** @default "transfer" */
   portId?: string;
@@ -52,7 +59,14 @@ export async function getWrapRule(
   }
 }
 
-/** Parameters of {@link getBacking}. */
+/**
+ * Parameters of {@link getBacking}.
+ *
+ * @example
+ * ```ts
+ * await getBacking(client, { localDenom: "uusdc" });
+ * ```
+ */
 export interface GetBackingParams extends QueryOptions {
   /**
    * The local denom whose vouchers are listed.

@@ -2,7 +2,14 @@ import type { Interceptor, Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { InvalidArgumentError } from "@perpx/errors";
 
-/** Options of the gRPC transport. */
+/**
+ * Options of the gRPC transport.
+ *
+ * @example
+ * ```ts
+ * const grpc: GrpcOptions = { url: "https://grpc.example.com:443", headers: { "x-api-key": key } };
+ * ```
+ */
 export interface GrpcOptions {
   /** `https://host:port` (TLS) or `http://host:port` (plaintext HTTP/2). */
   url: string;
@@ -24,7 +31,14 @@ export interface GrpcOptions {
   interceptors?: Interceptor[];
 }
 
-/** How to reach gRPC: a URL, options, or an injected connect `Transport`. */
+/**
+ * How to reach gRPC: a URL, options, or an injected connect `Transport`.
+ *
+ * @example
+ * ```ts
+ * const grpc: GrpcInput = { url: "https://127.0.0.1:9091", caCert: devnet.caPem };
+ * ```
+ */
 export type GrpcInput = string | GrpcOptions | Transport;
 
 function isTransport(value: unknown): value is Transport {

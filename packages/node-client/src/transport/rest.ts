@@ -1,7 +1,14 @@
 import { InvalidArgumentError } from "@perpx/errors";
 import { QueryError, TransportError } from "../errors.js";
 
-/** Options of the Cosmos REST transport. */
+/**
+ * Options of the Cosmos REST transport.
+ *
+ * @example
+ * ```ts
+ * const rest: RestOptions = { url: "http://127.0.0.1:1317", fetch: myFetch };
+ * ```
+ */
 export interface RestOptions {
   /** `http(s)://host:port` of the node's REST (API) server. */
   url: string;

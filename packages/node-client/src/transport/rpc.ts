@@ -10,7 +10,14 @@ interface JsonRpcRequestLike {
   params: unknown;
 }
 
-/** Options of the CometBFT RPC transport over HTTP. */
+/**
+ * Options of the CometBFT RPC transport over HTTP.
+ *
+ * @example
+ * ```ts
+ * const rpc: RpcHttpOptions = { url: "https://rpc.example.com", headers: { "x-api-key": key } };
+ * ```
+ */
 export interface RpcHttpOptions {
   /** `http(s)://host:port` of the node's CometBFT RPC (`ws(s)://` selects the WebSocket transport). */
   url: string;
@@ -26,7 +33,14 @@ export interface RpcHttpOptions {
   headers?: Record<string, string>;
 }
 
-/** Inject a ready JSON-RPC client (cosmjs `RpcClient`: `HttpClient`, `WebsocketClient` or a test double). */
+/**
+ * Inject a ready JSON-RPC client (cosmjs `RpcClient`: `HttpClient`, `WebsocketClient` or a test double).
+ *
+ * @example
+ * ```ts
+ * const rpc: RpcInjectedOptions = { rpcClient: new WebsocketClient("ws://127.0.0.1:26657") };
+ * ```
+ */
 export interface RpcInjectedOptions {
   /** The JSON-RPC client under `Comet38Client`. */
   rpcClient: RpcClient;
@@ -35,10 +49,22 @@ export interface RpcInjectedOptions {
 /**
  * How to reach CometBFT RPC: a URL (`http(s)://` or `ws(s)://`), HTTP options, or an injected
  * JSON-RPC client.
+ *
+ * @example
+ * ```ts
+ * const rpc: RpcOptions = "ws://127.0.0.1:26657/websocket";
+ * ```
  */
 export type RpcOptions = string | RpcHttpOptions | RpcInjectedOptions;
 
-/** A JSON-RPC error answer (`{"error": {code, message, data}}`). */
+/**
+ * A JSON-RPC error answer (`{"error": {code, message, data}}`).
+ *
+ * @example
+ * ```ts
+ * if (error instanceof JsonRpcError) console.log(error.rpcCode, error.data);
+ * ```
+ */
 export class JsonRpcError extends Error {
   override name = "JsonRpcError";
   /** The JSON-RPC error code. */
@@ -58,6 +84,11 @@ export class JsonRpcError extends Error {
  * A cosmjs `RpcClient` over an injectable `fetch`, with per-call `AbortSignal`s: set
  * {@link FetchRpcClient.nextSignal} right before a `Comet38Client` call (cosmjs calls `execute`
  * synchronously from its methods) and that request is aborted with it.
+ *
+ * @example
+ * ```ts
+ * const client = createNodeClient({ rpc: { rpcClient: new FetchRpcClient({ url, fetch: myFetch }) } });
+ * ```
  */
 export class FetchRpcClient implements RpcClient {
   readonly #url: string;

@@ -32,7 +32,14 @@ import {
 import type { TxSigner } from "../wallet/signer.js";
 import { type SendTxParams, type SendTxResult, sendTx } from "./send.js";
 
-/** How a one-message action is sent: the signer, plus any option of {@link sendTx} under `tx`. */
+/**
+ * How a one-message action is sent: the signer, plus any option of {@link sendTx} under `tx`.
+ *
+ * @example
+ * ```ts
+ * await bankSend(client, { signer: wallet, from, to, amount, tx: { broadcastMode: "sync", feeDenom: "aperpx" } });
+ * ```
+ */
 export interface ActionOptions {
   /** The key that signs. */
   signer: TxSigner;

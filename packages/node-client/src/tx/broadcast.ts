@@ -49,7 +49,14 @@ export class TxInclusionTimeoutError extends TimeoutError {
  */
 export const isTxInclusionTimeoutError = errorGuard<TxInclusionTimeoutError>("TxInclusionTimeoutError");
 
-/** What a broadcast returns. */
+/**
+ * What a broadcast returns.
+ *
+ * @example
+ * ```ts
+ * const { hash, height } = await broadcastTx(client, { txBytes, mode: "commit" });
+ * ```
+ */
 export interface BroadcastResult {
   /** Uppercase hex hash. */
   hash: string;
@@ -66,7 +73,14 @@ export interface BroadcastResult {
   tx: TxInfo | undefined;
 }
 
-/** Options of {@link broadcastTx}. */
+/**
+ * Options of {@link broadcastTx}.
+ *
+ * @example
+ * ```ts
+ * await broadcastTx(client, { txBytes, mode: "sync", transport: "grpc" });
+ * ```
+ */
 export interface BroadcastTxParams extends CallOptions {
   /** The `TxRaw` bytes. */
   txBytes: Uint8Array;
@@ -166,7 +180,14 @@ export async function submitTx(
   });
 }
 
-/** Options of {@link waitForTx}. */
+/**
+ * Options of {@link waitForTx}.
+ *
+ * @example
+ * ```ts
+ * await waitForTx(client, { hash, commitTimeoutMs: 30_000, pollIntervalMs: 250 });
+ * ```
+ */
 export interface WaitForTxParams extends CallOptions {
   /** The hash to wait for. */
   hash: string;

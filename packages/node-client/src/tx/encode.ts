@@ -28,13 +28,27 @@ export interface TxMessage<Desc extends DescMessage = DescMessage> {
   readonly value: MessageShape<Desc>;
 }
 
-/** A fee coin, the amount in base units as a decimal string (as `Coin.amount` is). */
+/**
+ * A fee coin, the amount in base units as a decimal string (as `Coin.amount` is).
+ *
+ * @example
+ * ```ts
+ * const coin: FeeCoinInput = { denom: "uusdc", amount: 5000n };
+ * ```
+ */
 export interface FeeCoinInput {
   denom: string;
   amount: string | bigint;
 }
 
-/** The fee of a transaction. */
+/**
+ * The fee of a transaction.
+ *
+ * @example
+ * ```ts
+ * const fee: TxFee = { amount: [{ denom: "uusdc", amount: 5000n }], gasLimit: 200_000n };
+ * ```
+ */
 export interface TxFee {
   /** Coins paid; empty for clob transactions (they pay none). */
   amount: readonly FeeCoinInput[];

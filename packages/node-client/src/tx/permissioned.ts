@@ -12,7 +12,14 @@ import type { TradingKey } from "../wallet/tradingKey.js";
 import type { TxMessage } from "./encode.js";
 import { type SendTxParams, type SendTxResult, sendTx } from "./send.js";
 
-/** Parameters of {@link registerTradingKey}. */
+/**
+ * Parameters of {@link registerTradingKey}.
+ *
+ * @example
+ * ```ts
+ * await registerTradingKey(client, { owner: wallet, publicKey: tradingKey.publicKey });
+ * ```
+ */
 export interface RegisterTradingKeyParams
   extends Omit<SendTxParams, "signer" | "messages" | "broadcastMode"> {
   /** The owner's signer: the account the key will trade for. */
@@ -61,7 +68,14 @@ export async function registerTradingKey(
   return { authenticatorId: found.id, result };
 }
 
-/** Parameters of {@link sendWithTradingKey}. */
+/**
+ * Parameters of {@link sendWithTradingKey}.
+ *
+ * @example
+ * ```ts
+ * await sendWithTradingKey(client, { tradingKey, authenticatorId, messages: [placeOrderMsg(order)] });
+ * ```
+ */
 export interface SendWithTradingKeyParams
   extends Omit<SendTxParams, "signer" | "account" | "authenticators"> {
   /** The trading key and its master account. */

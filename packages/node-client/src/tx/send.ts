@@ -13,10 +13,24 @@ import { signTx } from "./sign.js";
 import { simulateTx } from "./simulate.js";
 import { needsOrderWindow, validateOrderWindows } from "./validateOrders.js";
 
-/** The gas limit of clob transactions: they run on an infinite free gas meter, so any limit works. */
+/**
+ * The gas limit of clob transactions: they run on an infinite free gas meter, so any limit works.
+ *
+ * @example
+ * ```ts
+ * const fee = { amount: [], gasLimit: CLOB_GAS_LIMIT };
+ * ```
+ */
 export const CLOB_GAS_LIMIT = 1_000_000n;
 
-/** Parameters of {@link sendTx}. */
+/**
+ * Parameters of {@link sendTx}.
+ *
+ * @example
+ * ```ts
+ * await sendTx(client, { signer: wallet, messages, feeDenom: "aperpx", broadcastMode: "sync" });
+ * ```
+ */
 export interface SendTxParams extends CallOptions {
   /** The key that signs. */
   signer: TxSigner;
@@ -97,7 +111,14 @@ export interface SendTxParams extends CallOptions {
   pollIntervalMs?: number;
 }
 
-/** What {@link sendTx} returns. */
+/**
+ * What {@link sendTx} returns.
+ *
+ * @example
+ * ```ts
+ * const { hash, height, sequence, fee } = await sendTx(client, { signer: wallet, messages });
+ * ```
+ */
 export interface SendTxResult extends BroadcastResult {
   /** The account number signed. */
   accountNumber: bigint;

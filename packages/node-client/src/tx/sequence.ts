@@ -1,6 +1,13 @@
 import { isSequenceMismatchError, parseSequenceMismatch } from "../errors.js";
 
-/** An account's number and the sequence its next transaction must carry. */
+/**
+ * An account's number and the sequence its next transaction must carry.
+ *
+ * @example
+ * ```ts
+ * const { accountNumber, sequence }: AccountSequence = await getAccountSequence(client, { address });
+ * ```
+ */
 export interface AccountSequence {
   /** The account number (signed into every SignDoc). */
   accountNumber: bigint;
@@ -13,10 +20,22 @@ export interface AccountSequence {
  * - `sequence`: classic: transactions of one account go out one at a time, each with the next sequence.
  * - `timestamp`: a timestamp nonce (unix ms, ≥ 2^40) instead; many can go out at once.
  * - `none`: the chain ignores the sequence (short-term orders); it is neither waited for nor consumed.
+ *
+ * @example
+ * ```ts
+ * const mode: SequenceMode = "timestamp";
+ * ```
  */
 export type SequenceMode = "sequence" | "timestamp" | "none";
 
-/** Options of {@link SequenceManager}. */
+/**
+ * Options of {@link SequenceManager}.
+ *
+ * @example
+ * ```ts
+ * new SequenceManager({ fetchAccount: (address) => getAccountSequence(client, { address }), timestampOffsetMs: -500 });
+ * ```
+ */
 export interface SequenceManagerOptions {
   /** Reads an account's number and committed sequence from the chain. */
   fetchAccount: (address: string) => Promise<AccountSequence>;
@@ -32,7 +51,14 @@ export interface SequenceManagerOptions {
   timestampOffsetMs?: number;
 }
 
-/** The smallest value the chain reads as a timestamp nonce rather than a sequence: 2^40. */
+/**
+ * The smallest value the chain reads as a timestamp nonce rather than a sequence: 2^40.
+ *
+ * @example
+ * ```ts
+ * const isNonce = sequence >= TIMESTAMP_NONCE_MIN;
+ * ```
+ */
 export const TIMESTAMP_NONCE_MIN = 1n << 40n;
 
 interface AccountState {

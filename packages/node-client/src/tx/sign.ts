@@ -29,7 +29,14 @@ export function txExtension(selectedAuthenticators: readonly bigint[]): Any {
   return create(AnySchema, { typeUrl: typeUrlOf(accountplus.TxExtensionSchema), value });
 }
 
-/** Parameters of {@link signTx}. */
+/**
+ * Parameters of {@link signTx}.
+ *
+ * @example
+ * ```ts
+ * await signTx({ signer, messages, chainId: "perpx-local-1", accountNumber: 0n, sequence: 3n, fee });
+ * ```
+ */
 export interface SignTxParams {
   /** The key that signs. */
   signer: TxSigner;
@@ -55,7 +62,14 @@ export interface SignTxParams {
   authenticators?: readonly bigint[];
 }
 
-/** A signed transaction, ready to broadcast. */
+/**
+ * A signed transaction, ready to broadcast.
+ *
+ * @example
+ * ```ts
+ * const { txBytes, hash } = await signTx({ signer, messages, chainId, accountNumber, sequence, fee });
+ * ```
+ */
 export interface SignedTx {
   /** The `TxRaw` bytes. */
   txBytes: Uint8Array;

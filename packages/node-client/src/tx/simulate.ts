@@ -6,7 +6,14 @@ import type { KeyType } from "../wallet/signer.js";
 import { encodeAuthInfo, encodeTxBody, encodeTxRaw, type TxMessage, txHash } from "./encode.js";
 import { txExtension } from "./sign.js";
 
-/** Parameters of {@link simulateTx}. */
+/**
+ * Parameters of {@link simulateTx}.
+ *
+ * @example
+ * ```ts
+ * await simulateTx(client, { messages, publicKey: wallet.publicKey, keyType: wallet.keyType, sequence });
+ * ```
+ */
 export interface SimulateTxParams extends QueryOptions {
   /** The messages. */
   messages: readonly TxMessage[];
@@ -22,7 +29,14 @@ export interface SimulateTxParams extends QueryOptions {
   authenticators?: readonly bigint[];
 }
 
-/** What a simulation reports. */
+/**
+ * What a simulation reports.
+ *
+ * @example
+ * ```ts
+ * const { gasUsed } = await simulateTx(client, params);
+ * ```
+ */
 export interface SimulationResult {
   /** Gas the transaction used. */
   gasUsed: bigint;

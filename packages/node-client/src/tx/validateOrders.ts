@@ -4,7 +4,14 @@ import { isShortTermClobMessage } from "../messages/clob.js";
 import type { LatestBlock } from "../query/chain.js";
 import type { TxMessage } from "./encode.js";
 
-/** What order validation needs to know about the chain and the transaction. */
+/**
+ * What order validation needs to know about the chain and the transaction.
+ *
+ * @example
+ * ```ts
+ * validateOrderWindows(messages, { latest, shortBlockWindow: 20, timeoutHeight: 0n });
+ * ```
+ */
 export interface OrderWindowContext {
   /** The latest committed block (its height and time). */
   latest: LatestBlock;

@@ -7,7 +7,14 @@ import type { DirectSignature, SignDocFields, TxSigner } from "./signer.js";
 
 const INSPECT = Symbol.for("nodejs.util.inspect.custom");
 
-/** Options shared by the wallet factories. */
+/**
+ * Options shared by the wallet factories.
+ *
+ * @example
+ * ```ts
+ * LocalWallet.fromPrivateKey(key, { prefix: "perpx" });
+ * ```
+ */
 export interface WalletOptions {
   /**
    * The bech32 prefix of the wallet's address.
@@ -16,7 +23,14 @@ export interface WalletOptions {
   prefix?: string;
 }
 
-/** Options of {@link LocalWallet.fromMnemonic}. */
+/**
+ * Options of {@link LocalWallet.fromMnemonic}.
+ *
+ * @example
+ * ```ts
+ * LocalWallet.fromMnemonic(mnemonic, { index: 2, passphrase: "extra" });
+ * ```
+ */
 export interface FromMnemonicOptions extends WalletOptions {
   /**
    * The account index: the last element of the HD path.
@@ -35,7 +49,14 @@ export interface FromMnemonicOptions extends WalletOptions {
   passphrase?: string;
 }
 
-/** The public facts of a wallet, as `toJSON` prints them. Never the private key. */
+/**
+ * The public facts of a wallet, as `toJSON` prints them. Never the private key.
+ *
+ * @example
+ * ```ts
+ * JSON.stringify(wallet); // {"address":"perpx1...","keyType":"secp256k1","publicKey":"A..."}
+ * ```
+ */
 export interface WalletJson {
   /** The bech32 address. */
   address: string;

@@ -6,6 +6,11 @@ import type { DirectSignature, KeyType, SignDocFields, TxSigner } from "./signer
 /**
  * The structural shape of a cosmjs `OfflineDirectSigner` (Keplr, Leap, cosmjs wallets...): we
  * need no cosmjs import to accept one.
+ *
+ * @example
+ * ```ts
+ * const signer: OfflineDirectSignerLike = await DirectSecp256k1HdWallet.fromMnemonic(mnemonic, { prefix: "perpx" });
+ * ```
  */
 export interface OfflineDirectSignerLike {
   getAccounts(): Promise<
@@ -20,7 +25,14 @@ export interface OfflineDirectSignerLike {
   }>;
 }
 
-/** Options of {@link fromOfflineSigner}. */
+/**
+ * Options of {@link fromOfflineSigner}.
+ *
+ * @example
+ * ```ts
+ * await fromOfflineSigner(keplrSigner, { address: "perpx1..." });
+ * ```
+ */
 export interface FromOfflineSignerOptions {
   /**
    * Which of the signer's accounts to use.

@@ -24,7 +24,14 @@ export const PUBKEY_TYPE_URLS: Readonly<Record<KeyType, string>> = {
   eth_secp256k1: "/cosmos.evm.crypto.v1.ethsecp256k1.PubKey",
 };
 
-/** The fields of a SIGN_MODE_DIRECT `SignDoc`. */
+/**
+ * The fields of a SIGN_MODE_DIRECT `SignDoc`.
+ *
+ * @example
+ * ```ts
+ * const doc: SignDocFields = { bodyBytes, authInfoBytes, chainId: "perpx-local-1", accountNumber: 0n };
+ * ```
+ */
 export interface SignDocFields {
   /** Serialized `TxBody`. */
   bodyBytes: Uint8Array;
@@ -36,7 +43,14 @@ export interface SignDocFields {
   accountNumber: bigint;
 }
 
-/** What a {@link TxSigner} returns: the doc it actually signed (an external wallet may change it) and the signature. */
+/**
+ * What a {@link TxSigner} returns: the doc it actually signed (an external wallet may change it) and the signature.
+ *
+ * @example
+ * ```ts
+ * const { signature }: DirectSignature = await signer.signDirect(doc, signDocBytes);
+ * ```
+ */
 export interface DirectSignature {
   /** The body bytes that were signed (put these in `TxRaw`). */
   bodyBytes: Uint8Array;

@@ -1,7 +1,14 @@
 import { addressBytes, decodeCredential, InvalidCredentialError, type TradingCredential } from "@perpx/core";
 import { LocalWallet, type WalletOptions } from "./localWallet.js";
 
-/** A trading key ready to sign for its master account. */
+/**
+ * A trading key ready to sign for its master account.
+ *
+ * @example
+ * ```ts
+ * const { masterAddress, wallet }: TradingKey = tradingKeyFromCredential(credential);
+ * ```
+ */
 export interface TradingKey {
   /** The master account the key trades for (`perpx1...`); it is the signer of the messages. */
   masterAddress: string;
