@@ -1,6 +1,7 @@
 import { stringToPath } from "@cosmjs/crypto";
 import { DirectEthSecp256k1HdWallet, DirectSecp256k1HdWallet } from "@cosmjs/proto-signing";
 import {
+  isAbortedError,
   isInvalidAddressError,
   isInvalidArgumentError,
   isInvalidOrderError,
@@ -230,6 +231,31 @@ describe("broadcast modes", () => {
         }),
       );
       expect((again as { timeoutMs: number }).timeoutMs).toBe(100);
+      // The caller's AbortSignal ends the wait for the block too (the tx stays in the mempool).
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 100);
+      const aborted = await caught(
+        client.bankSend({
+          signer: alice,
+          from: alice.address,
+          to: net.wallets[1]!.address,
+          amount: usdc(2),
+          tx: { gas: 200_000n, signal: controller.signal },
+        }),
+      );
+      expect(isAbortedError(aborted), String(aborted)).toBe(true);
+      // The very same bytes twice: the second is refused as already in the mempool.
+      const account = await client.getAccountSequence({ address: net.wallets[2]!.address });
+      const twice = await signTx({
+        signer: net.wallets[2]!,
+        messages: [bankSendMsg({ from: net.wallets[2]!.address, to: alice.address, amount: usdc(1) })],
+        chainId: "perpx-local-1",
+        ...account,
+        fee: { amount: usdc(5000), gasLimit: 200_000n },
+      });
+      await broadcastTx(client, { txBytes: twice.txBytes, mode: "sync" });
+      const again19 = await caught(broadcastTx(client, { txBytes: twice.txBytes, mode: "sync" }));
+      expect(again19).toMatchObject({ reason: "tx-in-mempool", abciCode: 19, txHash: twice.hash });
       client.close();
     } finally {
       await devnet.stop();

@@ -1,5 +1,5 @@
 import { MissingEndpointError } from "@perpx/core";
-import { errorGuard, TimeoutError } from "@perpx/errors";
+import { AbortedError, errorGuard, TimeoutError } from "@perpx/errors";
 import { cosmosTx } from "@perpx/proto";
 import { toHexString } from "../bytes.js";
 import type { BroadcastMode, NodeConnection } from "../connection.js";
@@ -254,7 +254,13 @@ export async function waitForTx(client: NodeConnection, params: WaitForTxParams)
       return found;
     }
     const wait = Math.min(pollMs, deadline - Date.now());
-    if (wait > 0) await sleep(wait, params.signal);
+    if (wait > 0) {
+      try {
+        await sleep(wait, params.signal);
+      } catch (reason) {
+        throw new AbortedError(`waiting for tx ${params.hash}`, reason);
+      }
+    }
   }
 }
 
