@@ -293,6 +293,9 @@ export class NodeClient implements NodeConnection {
   /** See {@link marketsQ.getBlockRateLimits}. */
   readonly getBlockRateLimits: Rest<typeof marketsQ.getBlockRateLimits> = (p) =>
     marketsQ.getBlockRateLimits(this, p);
+  /** See {@link marketsQ.getStatefulOrder}. */
+  readonly getStatefulOrder: Rest<typeof marketsQ.getStatefulOrder> = (p) =>
+    marketsQ.getStatefulOrder(this, p);
   /** See {@link marketsQ.getEquityTiers}. */
   readonly getEquityTiers: Rest<typeof marketsQ.getEquityTiers> = (p) => marketsQ.getEquityTiers(this, p);
   // Authenticators

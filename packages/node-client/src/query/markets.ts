@@ -1,6 +1,9 @@
+import type { SubaccountRef } from "@perpx/core";
 import { clob, feetiers, perpetuals, prices } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
-import { QueryError } from "../errors.js";
+import { isQueryError, QueryError } from "../errors.js";
+import { ORDER_FLAGS } from "../messages/clob.js";
+import { subaccountId, uint32 } from "../messages/validate.js";
 import { allPages } from "./pages.js";
 import { type QueryOptions, queryPath, unaryQuery } from "./unary.js";
 
@@ -199,4 +202,52 @@ export async function getEquityTiers(
   const response = await unaryQuery(client, method, {}, params);
   if (!response.equityTierLimitConfig) throw missing(queryPath(method), "equity_tier_limit_config");
   return response.equityTierLimitConfig;
+}
+
+/** Parameters of {@link getStatefulOrder}. */
+export interface GetStatefulOrderParams extends QueryOptions {
+  /** The order: its subaccount, client id, clob pair and kind (long-term or conditional). */
+  order: {
+    subaccount: SubaccountRef;
+    clientId: number;
+    clobPairId: number;
+    kind: "long-term" | "conditional";
+  };
+}
+
+/**
+ * A resting stateful (long-term or conditional) order: its placement, filled amount and whether a
+ * conditional order triggered.
+ *
+ * @returns the order, or `undefined` when it is not in state (never placed, filled, cancelled or expired).
+ *
+ * @example
+ * ```ts
+ * const placed = await getStatefulOrder(client, { order: { subaccount, clientId: 7, clobPairId: 0, kind: "long-term" } });
+ * placed?.fillAmount; // 0n
+ * ```
+ */
+export async function getStatefulOrder(
+  client: NodeConnection,
+  params: GetStatefulOrderParams,
+): Promise<clob.QueryStatefulOrderResponse | undefined> {
+  const { subaccount, clientId, clobPairId, kind } = params.order;
+  try {
+    return await unaryQuery(
+      client,
+      clob.Query.method.statefulOrder,
+      {
+        orderId: {
+          subaccountId: subaccountId(subaccount, "order.subaccount"),
+          clientId: uint32(clientId, "order.clientId"),
+          clobPairId: uint32(clobPairId, "order.clobPairId"),
+          orderFlags: ORDER_FLAGS[kind],
+        },
+      },
+      params,
+    );
+  } catch (error) {
+    if (isQueryError(error) && error.notFound) return undefined;
+    throw error;
+  }
 }

@@ -1,0 +1,73 @@
+/**
+ * The public contract, checked by the type checker (`tsc -p tsconfig.json` covers this file): each
+ * `@ts-expect-error` must be an error, so a loosened type fails the typecheck. At run time the
+ * calls sit behind `if (false)`.
+ */
+import { describe, expect, expectTypeOf, it } from "vitest";
+import {
+  type BroadcastTxError,
+  type NodeClient,
+  type PlaceOrderParams,
+  placeOrderMsg,
+  type SendTxResult,
+  type TxSigner,
+} from "../src/index.js";
+
+declare const client: NodeClient;
+declare const signer: TxSigner;
+const subaccount = { owner: "perpx1...", number: 0 };
+const common = { subaccount, clientId: 1, clobPairId: 0, side: "BUY" as const, quantums: 1n, subticks: 1n };
+
+describe("types", () => {
+  it("orders carry the expiry that matches their kind", () => {
+    expectTypeOf<Extract<PlaceOrderParams, { kind: "short-term" }>>().toHaveProperty("goodTilBlock");
+    expectTypeOf<Extract<PlaceOrderParams, { kind: "long-term" }>>().toHaveProperty("goodTilBlockTime");
+    expectTypeOf<Extract<PlaceOrderParams, { kind: "conditional" }>>().toHaveProperty("triggerSubticks");
+    if (Math.random() > 2) {
+      // @ts-expect-error a short-term order has no goodTilBlockTime
+      placeOrderMsg({ ...common, kind: "short-term", goodTilBlockTime: 1 });
+      // @ts-expect-error a conditional order needs its condition
+      placeOrderMsg({ ...common, kind: "conditional", goodTilBlockTime: 1 });
+      // @ts-expect-error sizes are bigint, decimal strings or numbers, never objects
+      placeOrderMsg({ ...common, quantums: { value: 1 }, kind: "short-term", goodTilBlock: 1 });
+      // @ts-expect-error sides are BUY or SELL
+      placeOrderMsg({ ...common, side: "buy", kind: "short-term", goodTilBlock: 1 });
+    }
+    expect(true).toBe(true);
+  });
+
+  it("sending returns what the chain said, errors carry the chain's code apart from the perpx code", () => {
+    expectTypeOf<ReturnType<NodeClient["sendTx"]>>().resolves.toEqualTypeOf<SendTxResult>();
+    expectTypeOf<SendTxResult["height"]>().toEqualTypeOf<bigint | undefined>();
+    expectTypeOf<BroadcastTxError["code"]>().toEqualTypeOf<
+      | "INVALID_ADDRESS"
+      | "INVALID_SUBACCOUNT"
+      | "INVALID_CREDENTIAL"
+      | "INVALID_ORDER"
+      | "INVALID_AMOUNT"
+      | "INVALID_ARGUMENT"
+      | "UNKNOWN_NETWORK"
+      | "MISSING_ENDPOINT"
+      | "UNKNOWN_TYPE_URL"
+      | "DECODE"
+      | "BROADCAST_TX"
+      | "QUERY"
+      | "INDEXER_HTTP"
+      | "WEBSOCKET_CLOSED"
+      | "TRANSPORT"
+      | "TIMEOUT"
+      | "ABORTED"
+      | "DEVNET"
+    >();
+    expectTypeOf<BroadcastTxError["abciCode"]>().toEqualTypeOf<number>();
+    if (Math.random() > 2) {
+      // @ts-expect-error messages are required
+      void client.sendTx({ signer });
+      // @ts-expect-error broadcast modes are sync, async or commit
+      void client.sendTx({ signer, messages: [], broadcastMode: "block" });
+      // @ts-expect-error one options object per call
+      void client.getBalances("perpx1...");
+    }
+    expect(true).toBe(true);
+  });
+});
