@@ -172,3 +172,17 @@ describe("mnemonics", () => {
     expect(isValidMnemonic("not a mnemonic")).toBe(false);
   });
 });
+
+describe("SecretKey", () => {
+  it("prints as [redacted] everywhere and copies its input", async () => {
+    const { SecretKey } = await import("./secretKey.js");
+    const bytes = new Uint8Array(32).fill(7);
+    const key = SecretKey.from(bytes);
+    bytes.fill(0);
+    expect(key.use((b) => b[0])).toBe(7);
+    expect(String(key)).toBe("[redacted]");
+    expect(JSON.stringify({ key })).toBe('{"key":"[redacted]"}');
+    expect(inspect(key, { showHidden: true, depth: 5 })).toBe("[redacted]");
+    expect(inspect({ key })).not.toContain("7, 7");
+  });
+});
