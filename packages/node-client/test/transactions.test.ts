@@ -195,6 +195,33 @@ describe("broadcast modes", () => {
     net.client.sequences.reset(carl.address);
   });
 
+  it("waits for the block over RPC tx by default, or over gRPC GetTx when asked", async () => {
+    const [carl, dave] = [net.wallets[2]!, net.wallets[3]!];
+    const grpcCalls: string[] = [];
+    const client = net.makeClient({
+      grpc: {
+        url: net.devnet.endpoints.grpc,
+        interceptors: [
+          (next) => (request) => {
+            grpcCalls.push(request.method.name);
+            return next(request);
+          },
+        ],
+      },
+    });
+    const sent = await client.bankSend({
+      signer: carl,
+      from: carl.address,
+      to: dave.address,
+      amount: usdc(1),
+      tx: { broadcastMode: "sync", gas: 200_000n },
+    });
+    await client.waitForTx({ hash: sent.hash });
+    expect(grpcCalls).not.toContain("GetTx");
+    await client.waitForTx({ hash: sent.hash, transport: "grpc" });
+    expect(grpcCalls).toContain("GetTx");
+  });
+
   it("commit gives up with a timeout error that carries the hash, and the tx can be found later", async () => {
     const devnet = await startDevnet({ ports: "free", blockTimeMs: 0 });
     try {

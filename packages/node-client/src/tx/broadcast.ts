@@ -201,10 +201,15 @@ export interface WaitForTxParams extends CallOptions {
    * @default the client's commitPollIntervalMs (500)
    */
   pollIntervalMs?: number;
+  /**
+   * Which transport looks: CometBFT RPC `tx`, or gRPC `GetTx`.
+   * @default "rpc" when configured, else "grpc"
+   */
+  transport?: "rpc" | "grpc";
 }
 
 /**
- * Polls `getTx` until the transaction is in a block. A non-zero result throws
+ * Polls `getTx` (RPC `tx` by default, as the incumbent's commit mode does) until the transaction is in a block. A non-zero result throws
  * {@link BroadcastTxError} (phase `deliver`: the fee was charged and the sequence used).
  *
  * @throws {TxInclusionTimeoutError} (carrying the hash) when it does not land in time.
@@ -231,6 +236,7 @@ export async function waitForTx(client: NodeConnection, params: WaitForTxParams)
     try {
       found = await getTx(client, {
         hash: params.hash,
+        transport: params.transport ?? (client.rpc ? "rpc" : "grpc"),
         timeoutMs: Math.min(remaining, params.timeoutMs ?? client.timeoutMs),
         ...(params.signal ? { signal: params.signal } : {}),
       });
@@ -295,6 +301,7 @@ export async function broadcastTx(
   }
   const landed = await waitForTx(client, {
     hash,
+    ...(params.transport ? { transport: params.transport } : {}),
     ...(params.commitTimeoutMs === undefined ? {} : { commitTimeoutMs: params.commitTimeoutMs }),
     ...(params.pollIntervalMs === undefined ? {} : { pollIntervalMs: params.pollIntervalMs }),
     ...(params.timeoutMs === undefined ? {} : { timeoutMs: params.timeoutMs }),

@@ -274,6 +274,7 @@ export async function sendTx(client: NodeConnection, params: SendTxParams): Prom
   const landed = await waitForTx(client, {
     ...call,
     hash: sent.hash,
+    ...(params.broadcastTransport ? { transport: params.broadcastTransport } : {}),
     ...(params.commitTimeoutMs === undefined ? {} : { commitTimeoutMs: params.commitTimeoutMs }),
     ...(params.pollIntervalMs === undefined ? {} : { pollIntervalMs: params.pollIntervalMs }),
   });
