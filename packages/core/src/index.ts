@@ -17,6 +17,25 @@ export {
 } from "./credential.js";
 export type { DecimalInput, IntegerInput } from "./decimal.js";
 export {
+  APPROVE_AGENT_DOMAIN_NAME,
+  APPROVE_AGENT_DOMAIN_VERSION,
+  APPROVE_AGENT_PRIMARY_TYPE,
+  APPROVE_AGENT_TYPES,
+  type ApproveAgentParams,
+  approveAgentTypedData,
+  encodeType,
+  hashApproveAgent,
+  hashStruct,
+  hashType,
+  hashTypedData,
+  recoverAddress,
+  type TypedData,
+  type TypedDataField,
+  type TypedDataValue,
+  verifyApproveAgent,
+  verifyEthSignature,
+} from "./eip712.js";
+export {
   ENDPOINT_ENV_VARS,
   ENDPOINT_NAMES,
   type EndpointName,

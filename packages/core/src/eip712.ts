@@ -1,0 +1,526 @@
+/**
+ * EIP-712 typed data, pure: a general `hashTypedData` and the perpx `ServiceTransaction:ApproveAgent`
+ * message by which an EVM wallet authorizes a trading key, plus signer recovery. No I/O. The node
+ * client signs with these definitions and the devnet verifies with them (one definition, two sides).
+ *
+ * ## `ServiceTransaction:ApproveAgent`
+ *
+ * ```
+ * domain      { name: "perpx", version: "1", chainId: <EVM chain id of the network> }
+ *             EIP712Domain(string name,string version,uint256 chainId)
+ * primaryType "ServiceTransaction:ApproveAgent"
+ * message     ServiceTransaction:ApproveAgent(address masterAddress,address agentAddress,
+ *                                             bytes agentPublicKey,uint64 nonce,uint64 expiry)
+ * ```
+ *
+ * - `masterAddress`: the 0x form of the account that authorizes (it must be the signer).
+ * - `agentAddress`: the 0x form of the trading key's own account, RIPEMD-160(SHA-256(agentPublicKey));
+ *   a verifier checks that it matches `agentPublicKey` (it is there so wallets show something readable).
+ * - `agentPublicKey`: the trading key's 33-byte compressed secp256k1 public key, the config of the
+ *   `SignatureVerification` part of the authenticator the chain registers.
+ * - `nonce`: unix milliseconds when the approval was made; a verifier refuses a nonce it has seen.
+ * - `expiry`: unix seconds after which the approval is void; `0` means it never expires.
+ *
+ * Mainnet 111984 and testnet 202006 are the EVM chain ids; the local devnet uses 31337.
+ * The signature is the usual 65 bytes `r || s || v` with `v` = 27 or 28 over
+ * `keccak256(0x1901 || domainSeparator || hashStruct(message))`.
+ *
+ * @module
+ */
+import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { ripemd160 } from "@noble/hashes/legacy.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import { addressBytes, hexFromBytes } from "@perpx/address";
+import { InvalidArgumentError } from "@perpx/errors";
+
+const HEX = "0123456789abcdef";
+
+function toHexString(bytes: Uint8Array): string {
+  let out = "";
+  for (const b of bytes) out += (HEX[b >> 4] as string) + (HEX[b & 15] as string);
+  return out;
+}
+
+function fromHexString(text: string): Uint8Array | undefined {
+  const hex = text.startsWith("0x") || text.startsWith("0X") ? text.slice(2) : text;
+  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) return undefined;
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+function cosmosAddressBytes(compressedKey: Uint8Array): Uint8Array {
+  return ripemd160(sha256(compressedKey));
+}
+
+/**
+ * One field of an EIP-712 struct type.
+ *
+ * @example
+ * ```ts
+ * const field: TypedDataField = { name: "nonce", type: "uint64" };
+ * ```
+ */
+export interface TypedDataField {
+  /** The field name. */
+  name: string;
+  /** The Solidity type: `address`, `bool`, `string`, `bytes`, `bytesN`, `uintN`, `intN`, a struct name, or an array of those. */
+  type: string;
+}
+
+/**
+ * A value in a typed-data message: strings (hex for address/bytes, decimal for ints), numbers, bigints, booleans, bytes, structs, arrays.
+ *
+ * @example
+ * ```ts
+ * const value: TypedDataValue = { name: "Bob", wallet: "0xbBbB..." };
+ * ```
+ */
+export type TypedDataValue =
+  | string
+  | number
+  | bigint
+  | boolean
+  | Uint8Array
+  | readonly TypedDataValue[]
+  | { readonly [field: string]: TypedDataValue };
+
+/**
+ * EIP-712 typed data, the `eth_signTypedData_v4` shape.
+ *
+ * @example
+ * ```ts
+ * const digest = hashTypedData(typedData satisfies TypedData);
+ * ```
+ */
+export interface TypedData {
+  /** Every struct type, `EIP712Domain` included. */
+  types: Readonly<Record<string, readonly TypedDataField[]>>;
+  /** The type of `message`. */
+  primaryType: string;
+  /** The domain, typed by `types.EIP712Domain`. */
+  domain: { readonly [field: string]: TypedDataValue };
+  /** The message, typed by `types[primaryType]`. */
+  message: { readonly [field: string]: TypedDataValue };
+}
+
+const utf8 = new TextEncoder();
+
+function typeError(problem: string): never {
+  throw new InvalidArgumentError("typedData", problem);
+}
+
+function baseType(type: string): string {
+  const bracket = type.indexOf("[");
+  return bracket === -1 ? type : type.slice(0, bracket);
+}
+
+function dependencies(types: TypedData["types"], type: string, found: Set<string>): Set<string> {
+  const name = baseType(type);
+  if (found.has(name) || types[name] === undefined) return found;
+  found.add(name);
+  for (const field of types[name]) dependencies(types, field.type, found);
+  return found;
+}
+
+/**
+ * The EIP-712 `encodeType` of a struct: `Name(type1 field1,...)` followed by every referenced
+ * struct type in alphabetical order.
+ *
+ * @example
+ * ```ts
+ * encodeType(typedData.types, "Mail"); // "Mail(Person from,Person to,string contents)Person(string name,address wallet)"
+ * ```
+ */
+export function encodeType(types: TypedData["types"], primaryType: string): string {
+  const deps = dependencies(types, primaryType, new Set());
+  deps.delete(primaryType);
+  const ordered = [primaryType, ...[...deps].sort()];
+  return ordered
+    .map((name) => {
+      const fields = types[name];
+      if (fields === undefined) typeError(`unknown type ${JSON.stringify(name)}`);
+      return `${name}(${fields.map((f) => `${f.type} ${f.name}`).join(",")})`;
+    })
+    .join("");
+}
+
+/**
+ * `keccak256(encodeType(type))`.
+ *
+ * @example
+ * ```ts
+ * const typeHash = hashType(types, "Mail");
+ * ```
+ */
+export function hashType(types: TypedData["types"], primaryType: string): Uint8Array {
+  return keccak_256(utf8.encode(encodeType(types, primaryType)));
+}
+
+function toBigInt(value: TypedDataValue, type: string): bigint {
+  if (typeof value === "bigint") return value;
+  if (typeof value === "number" && Number.isSafeInteger(value)) return BigInt(value);
+  if (typeof value === "string" && /^(-?\d+|0x[0-9a-fA-F]+)$/.test(value)) return BigInt(value);
+  return typeError(`expected an integer for ${type}, got ${JSON.stringify(String(value))}`);
+}
+
+function word(value: bigint): Uint8Array {
+  const out = new Uint8Array(32);
+  let v = value;
+  for (let i = 31; i >= 0 && v > 0n; i--) {
+    out[i] = Number(v & 0xffn);
+    v >>= 8n;
+  }
+  return out;
+}
+
+function toBytes(value: TypedDataValue, type: string): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  if (typeof value === "string") {
+    const bytes = fromHexString(value);
+    if (bytes !== undefined && value.startsWith("0x")) return bytes;
+  }
+  return typeError(`expected 0x-hex or bytes for ${type}`);
+}
+
+function encodeValue(types: TypedData["types"], type: string, value: TypedDataValue): Uint8Array {
+  if (types[type] !== undefined) {
+    if (typeof value !== "object" || value === null || value instanceof Uint8Array || Array.isArray(value)) {
+      return typeError(`expected an object for struct ${type}`);
+    }
+    return hashStruct(types, type, value as { readonly [field: string]: TypedDataValue });
+  }
+  if (type.endsWith("]")) {
+    if (!Array.isArray(value)) return typeError(`expected an array for ${type}`);
+    const inner = type.slice(0, type.lastIndexOf("["));
+    const length = type.slice(type.lastIndexOf("[") + 1, -1);
+    if (length !== "" && Number(length) !== value.length) {
+      typeError(`expected ${length} elements for ${type}, got ${value.length}`);
+    }
+    const parts = (value as readonly TypedDataValue[]).map((item) => encodeValue(types, inner, item));
+    return keccak_256(concat(parts));
+  }
+  if (type === "string") {
+    if (typeof value !== "string") return typeError("expected a string");
+    return keccak_256(utf8.encode(value));
+  }
+  if (type === "bytes") return keccak_256(toBytes(value, type));
+  if (type === "bool") {
+    if (typeof value !== "boolean") return typeError("expected a boolean");
+    return word(value ? 1n : 0n);
+  }
+  if (type === "address") {
+    if (typeof value !== "string") return typeError("expected an address string");
+    return word(BigInt(`0x${toHexString(addressBytes(value))}`));
+  }
+  const bytesN = /^bytes(\d+)$/.exec(type);
+  if (bytesN) {
+    const n = Number(bytesN[1]);
+    const bytes = toBytes(value, type);
+    if (n < 1 || n > 32 || bytes.length !== n) typeError(`expected ${n} bytes for ${type}`);
+    const out = new Uint8Array(32);
+    out.set(bytes);
+    return out;
+  }
+  const int = /^(u?)int(\d*)$/.exec(type);
+  if (int) {
+    const bits = int[2] === "" ? 256 : Number(int[2]);
+    if (bits < 8 || bits > 256 || bits % 8 !== 0) typeError(`bad integer type ${type}`);
+    const v = toBigInt(value, type);
+    const unsigned = int[1] === "u";
+    const min = unsigned ? 0n : -(1n << BigInt(bits - 1));
+    const max = unsigned ? (1n << BigInt(bits)) - 1n : (1n << BigInt(bits - 1)) - 1n;
+    if (v < min || v > max) typeError(`${v} is out of range for ${type}`);
+    return word(v < 0n ? (1n << 256n) + v : v);
+  }
+  return typeError(`unknown type ${JSON.stringify(type)}`);
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+/**
+ * EIP-712 `hashStruct`: `keccak256(typeHash || encodeData(data))`.
+ *
+ * @throws {InvalidArgumentError} for an unknown type or a value that does not fit its type.
+ *
+ * @example
+ * ```ts
+ * const messageHash = hashStruct(types, "Mail", mail);
+ * ```
+ */
+export function hashStruct(
+  types: TypedData["types"],
+  primaryType: string,
+  data: { readonly [field: string]: TypedDataValue },
+): Uint8Array {
+  const fields = types[primaryType];
+  if (fields === undefined) return typeError(`unknown type ${JSON.stringify(primaryType)}`);
+  const parts = [hashType(types, primaryType)];
+  for (const field of fields) {
+    const value = data[field.name];
+    if (value === undefined) typeError(`missing field ${primaryType}.${field.name}`);
+    parts.push(encodeValue(types, field.type, value));
+  }
+  return keccak_256(concat(parts));
+}
+
+/**
+ * The EIP-712 digest to sign: `keccak256(0x19 0x01 || hashStruct(EIP712Domain, domain) || hashStruct(primaryType, message))`.
+ *
+ * @example
+ * ```ts
+ * const digest = hashTypedData(approveAgentTypedData(params));
+ * ```
+ */
+export function hashTypedData(typedData: TypedData): Uint8Array {
+  const domainSeparator = hashStruct(typedData.types, "EIP712Domain", typedData.domain);
+  const messageHash = hashStruct(typedData.types, typedData.primaryType, typedData.message);
+  return keccak_256(concat([new Uint8Array([0x19, 0x01]), domainSeparator, messageHash]));
+}
+
+/**
+ * Recovers the 0x address (EIP-55) that produced a 65-byte `r || s || v` signature over a digest
+ * (`v` may be 0/1 or 27/28).
+ *
+ * @throws {InvalidArgumentError} for a malformed signature.
+ *
+ * @example
+ * ```ts
+ * recoverAddress(hashTypedData(typedData), signature); // "0x..."
+ * ```
+ */
+export function recoverAddress(digest: Uint8Array, signature: Uint8Array | string): `0x${string}` {
+  const bytes = typeof signature === "string" ? fromHexString(signature) : signature;
+  if (bytes === undefined || bytes.length !== 65) {
+    throw new InvalidArgumentError("signature", "expected 65 bytes r || s || v");
+  }
+  const v = bytes[64]! >= 27 ? bytes[64]! - 27 : bytes[64]!;
+  if (v !== 0 && v !== 1) throw new InvalidArgumentError("signature", `bad recovery id ${bytes[64]}`);
+  const recovered = new Uint8Array(65);
+  recovered[0] = v;
+  recovered.set(bytes.subarray(0, 64), 1);
+  const publicKey = secp256k1.recoverPublicKey(recovered, digest, { prehash: false });
+  const uncompressed = secp256k1.Point.fromBytes(publicKey).toBytes(false);
+  return hexFromBytes(keccak_256(uncompressed.subarray(1)).subarray(12));
+}
+
+/**
+ * Checks an Ethereum-style secp256k1 signature over a 32-byte digest against a 20-byte EVM address:
+ * `r || s || v` (65 bytes, `v` 0/1/27/28) must recover to the address; a bare `r || s` (64 bytes,
+ * as eth_secp256k1 keys verify it, `v` dropped) passes when either recovery id does. High-`s`
+ * signatures are refused.
+ *
+ * @param digest - the 32-byte message hash (Keccak-256 of the signed bytes, or an EIP-712 digest).
+ * @param signature - 64 or 65 bytes (or 0x-hex).
+ * @param address - the expected signer: 20 bytes, `0x...` or `perpx1...`.
+ * @returns true when the signature is the address's.
+ *
+ * @example
+ * ```ts
+ * verifyEthSignature(keccak_256(signBytes), signature, "0x8ba1f109551bD432803012645Ac136ddd64DBA72"); // true
+ * ```
+ */
+export function verifyEthSignature(
+  digest: Uint8Array,
+  signature: Uint8Array | string,
+  address: Uint8Array | string,
+): boolean {
+  let expected: Uint8Array;
+  try {
+    expected = typeof address === "string" ? addressBytes(address) : address;
+  } catch {
+    return false;
+  }
+  const bytes = typeof signature === "string" ? fromHexString(signature) : signature;
+  if (bytes === undefined || digest.length !== 32 || expected.length !== 20) return false;
+  const candidates: Uint8Array[] = [];
+  if (bytes.length === 65) candidates.push(bytes);
+  else if (bytes.length === 64) {
+    for (const v of [27, 28]) {
+      const full = new Uint8Array(65);
+      full.set(bytes);
+      full[64] = v;
+      candidates.push(full);
+    }
+  } else return false;
+  const want = hexFromBytes(expected).toLowerCase();
+  for (const candidate of candidates) {
+    try {
+      const sig = secp256k1.Signature.fromBytes(candidate.subarray(0, 64), "compact");
+      if (sig.hasHighS()) return false;
+      if (recoverAddress(digest, candidate).toLowerCase() === want) return true;
+    } catch {
+      // not recoverable with this id
+    }
+  }
+  return false;
+}
+
+/**
+ * The primary type name of the trading-key approval.
+ *
+ * @example
+ * ```ts
+ * typedData.primaryType === APPROVE_AGENT_PRIMARY_TYPE; // "ServiceTransaction:ApproveAgent"
+ * ```
+ */
+export const APPROVE_AGENT_PRIMARY_TYPE = "ServiceTransaction:ApproveAgent";
+/**
+ * `domain.name` of the approval.
+ *
+ * @example
+ * ```ts
+ * typedData.domain.name === APPROVE_AGENT_DOMAIN_NAME; // "perpx"
+ * ```
+ */
+export const APPROVE_AGENT_DOMAIN_NAME = "perpx";
+/**
+ * `domain.version` of the approval.
+ *
+ * @example
+ * ```ts
+ * typedData.domain.version === APPROVE_AGENT_DOMAIN_VERSION; // "1"
+ * ```
+ */
+export const APPROVE_AGENT_DOMAIN_VERSION = "1";
+
+/**
+ * The struct types of the approval, `EIP712Domain` included.
+ *
+ * @example
+ * ```ts
+ * APPROVE_AGENT_TYPES["ServiceTransaction:ApproveAgent"].map((f) => f.name);
+ * ```
+ */
+export const APPROVE_AGENT_TYPES = {
+  EIP712Domain: [
+    { name: "name", type: "string" },
+    { name: "version", type: "string" },
+    { name: "chainId", type: "uint256" },
+  ],
+  [APPROVE_AGENT_PRIMARY_TYPE]: [
+    { name: "masterAddress", type: "address" },
+    { name: "agentAddress", type: "address" },
+    { name: "agentPublicKey", type: "bytes" },
+    { name: "nonce", type: "uint64" },
+    { name: "expiry", type: "uint64" },
+  ],
+} as const satisfies Record<string, readonly TypedDataField[]>;
+
+/**
+ * Parameters of {@link approveAgentTypedData}.
+ *
+ * @example
+ * ```ts
+ * const params: ApproveAgentParams = { evmChainId: 31337, masterAddress: evm.evmAddress, agentPublicKey: key.publicKey, nonce: Date.now() };
+ * ```
+ */
+export interface ApproveAgentParams {
+  /** The EVM chain id of the network (mainnet 111984, testnet 202006, local 31337). */
+  evmChainId: number | bigint;
+  /** The authorizing account, `0x...` or `perpx1...`. */
+  masterAddress: string;
+  /** The trading key's 33-byte compressed secp256k1 public key (bytes or 0x-hex). */
+  agentPublicKey: Uint8Array | string;
+  /** Unix milliseconds when the approval is made. */
+  nonce: bigint | number;
+  /**
+   * Unix seconds after which the approval is void.
+   * @default 0 (never expires)
+   */
+  expiry?: bigint | number;
+}
+
+/**
+ * Builds the `ServiceTransaction:ApproveAgent` typed data for `eth_signTypedData_v4`.
+ *
+ * @throws {InvalidArgumentError} for a bad address, public key, chain id, nonce or expiry.
+ *
+ * @example
+ * ```ts
+ * const typedData = approveAgentTypedData({
+ *   evmChainId: 31337,
+ *   masterAddress: evmWallet.evmAddress,
+ *   agentPublicKey: tradingKey.publicKey,
+ *   nonce: Date.now(),
+ * });
+ * ```
+ */
+export function approveAgentTypedData(params: ApproveAgentParams): TypedData {
+  const agentKey =
+    typeof params.agentPublicKey === "string" ? fromHexString(params.agentPublicKey) : params.agentPublicKey;
+  if (agentKey === undefined || agentKey.length !== 33 || (agentKey[0] !== 2 && agentKey[0] !== 3)) {
+    throw new InvalidArgumentError("agentPublicKey", "expected a 33-byte compressed secp256k1 public key");
+  }
+  const chainId = BigInt(params.evmChainId);
+  if (chainId <= 0n) throw new InvalidArgumentError("evmChainId", "must be positive");
+  const nonce = BigInt(params.nonce);
+  const expiry = BigInt(params.expiry ?? 0);
+  const max = (1n << 64n) - 1n;
+  if (nonce <= 0n || nonce > max) throw new InvalidArgumentError("nonce", "must be a positive uint64");
+  if (expiry < 0n || expiry > max) throw new InvalidArgumentError("expiry", "must be a uint64");
+  return {
+    types: APPROVE_AGENT_TYPES,
+    primaryType: APPROVE_AGENT_PRIMARY_TYPE,
+    domain: { name: APPROVE_AGENT_DOMAIN_NAME, version: APPROVE_AGENT_DOMAIN_VERSION, chainId },
+    message: {
+      masterAddress: hexFromBytes(addressBytes(params.masterAddress)),
+      agentAddress: hexFromBytes(cosmosAddressBytes(agentKey)),
+      agentPublicKey: `0x${toHexString(agentKey)}`,
+      nonce,
+      expiry,
+    },
+  };
+}
+
+/**
+ * The digest an EVM wallet signs to approve a trading key.
+ *
+ * @example
+ * ```ts
+ * const digest = hashApproveAgent(params);
+ * ```
+ */
+export function hashApproveAgent(params: ApproveAgentParams): Uint8Array {
+  return hashTypedData(approveAgentTypedData(params));
+}
+
+/**
+ * Checks an approval signature: it must recover to `params.masterAddress`, and the approval must
+ * not have expired at `nowSeconds`.
+ *
+ * @param params - the approval that was signed.
+ * @param signature - 65 bytes `r || s || v` (bytes or 0x-hex).
+ * @param nowSeconds - the time to check expiry against; omit to skip the expiry check.
+ * @returns true when the signature is the master's and the approval is current.
+ *
+ * @example
+ * ```ts
+ * verifyApproveAgent(params, signature, Math.floor(Date.now() / 1000)); // true
+ * ```
+ */
+export function verifyApproveAgent(
+  params: ApproveAgentParams,
+  signature: Uint8Array | string,
+  nowSeconds?: number | bigint,
+): boolean {
+  const typedData = approveAgentTypedData(params);
+  const expiry = BigInt(params.expiry ?? 0);
+  if (nowSeconds !== undefined && expiry !== 0n && BigInt(nowSeconds) > expiry) return false;
+  let signer: string;
+  try {
+    signer = recoverAddress(hashTypedData(typedData), signature);
+  } catch {
+    return false;
+  }
+  return signer.toLowerCase() === String(typedData.message.masterAddress).toLowerCase();
+}
