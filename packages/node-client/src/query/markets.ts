@@ -204,7 +204,14 @@ export async function getEquityTiers(
   return response.equityTierLimitConfig;
 }
 
-/** Parameters of {@link getStatefulOrder}. */
+/**
+ * Parameters of {@link getStatefulOrder}.
+ *
+ * @example
+ * ```ts
+ * await getStatefulOrder(client, { order: { subaccount, clientId: 7, clobPairId: 0, kind: "conditional" } });
+ * ```
+ */
 export interface GetStatefulOrderParams extends QueryOptions {
   /** The order: its subaccount, client id, clob pair and kind (long-term or conditional). */
   order: {
