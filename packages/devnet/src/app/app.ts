@@ -35,6 +35,7 @@ import { AbciError, abciError, sdkErrors, toAbciError } from "./errors.js";
 import { EventManager, event, moduleNameOfTypeUrl, withAttribute } from "./events.js";
 import { createGasMeter, defaultGasConfig, type GasConfig, OutOfGasError } from "./gas.js";
 import { type ChainConfig, COMET_VERSION, chainConfig, MONIKER } from "./genesis.js";
+import { proposalResult, queueProposal, runProposals } from "./governance.js";
 import { merkleRoot } from "./merkle.js";
 import { type BlockInfo, createContext, type ExecMode, type Module, type QueryContext } from "./module.js";
 import { buildModules, type Keepers, type ModuleSet } from "./modules/index.js";
@@ -150,6 +151,9 @@ export class ChainApplication implements PersistentChainApp {
     this.control = {
       fund: (address, coins) => this.fund(address, coins),
       advanceTime: (ms) => this.advanceTime(ms),
+      submitProposal: (messages) => this.submitProposal(messages),
+      proposal: (id) => proposalResult(this.root, id),
+      moduleControl: (module, operation, request) => this.moduleControl(module, operation, request),
     };
     this.pending = new CacheStore(this.root);
     if (state === undefined) this.initChain();
@@ -471,6 +475,21 @@ export class ChainApplication implements PersistentChainApp {
       }
     };
     hook("BeginBlock");
+    const proposalEvents = runProposals(
+      branch,
+      this.set.router,
+      (kv, events) =>
+        createContext({
+          mode: "deliver",
+          block,
+          gasMeter: createGasMeter(undefined),
+          gasConfig: this.gasConfig,
+          events,
+          kv,
+        }),
+      height,
+    );
+    finalizeBlockEvents.push(...withAttribute(proposalEvents, "mode", "BeginBlock"));
     const txs = this.mempool;
     const txResults = txs.map((tx) => this.runTx("deliver", tx, branch, block));
     hook("EndBlock");
@@ -718,6 +737,43 @@ export class ChainApplication implements PersistentChainApp {
     branch.write();
     this.pendingEvents.push(...events.events);
     this.afterControl();
+  }
+
+  private submitProposal(messages: ReadonlyArray<{ typeUrl: string; value: Uint8Array }>): bigint {
+    const anys: Any[] = messages.map((m) => ({
+      $typeName: "google.protobuf.Any",
+      typeUrl: m.typeUrl,
+      value: m.value,
+    }));
+    const id = queueProposal(this.root, this.set.router, anys);
+    this.afterControl();
+    return id;
+  }
+
+  private moduleControl(
+    module: string,
+    operation: string,
+    request: Readonly<Record<string, unknown>>,
+  ): unknown {
+    const op = this.set.modules.find((m) => m.name === module)?.control?.[operation];
+    if (op === undefined) {
+      throw abciError(sdkErrors.unknownRequest, `no devnet control operation ${module}/${operation}`);
+    }
+    const branch = new CacheStore(this.root);
+    const events = new EventManager();
+    const ctx = createContext({
+      mode: "deliver",
+      block: this.latestInfo(),
+      gasMeter: createGasMeter(undefined),
+      gasConfig: this.gasConfig,
+      events,
+      kv: branch,
+    });
+    const answer = op(ctx, request);
+    branch.write();
+    this.pendingEvents.push(...events.events);
+    this.afterControl();
+    return answer;
   }
 
   private advanceTime(ms: number): void {

@@ -178,6 +178,33 @@ export interface ChainControl {
   fund(address: string, coins: ReadonlyArray<{ denom: string; amount: bigint }>): void;
   /** Moves the chain's clock forward by `ms` before the next block. */
   advanceTime(ms: number): void;
+  /**
+   * Queues governance messages (each signed by the gov module address) as a proposal that the next
+   * block runs, atomically, before its txs. Returns the proposal id.
+   */
+  submitProposal(messages: ReadonlyArray<{ typeUrl: string; value: Uint8Array }>): bigint;
+  /** The outcome of a proposal once its block ran; undefined before (or for an unknown id). */
+  proposal(id: bigint): ProposalResult | undefined;
+  /**
+   * Runs a module's devnet operation at once (e.g. module `ibc`, operation `receive`: a simulated
+   * incoming ICS-20 packet), as state changes with events in the next block; returns its JSON answer.
+   * Throws an `AbciError` when the module refuses, or when there is no such operation.
+   */
+  moduleControl(module: string, operation: string, request: Readonly<Record<string, unknown>>): unknown;
+}
+
+/** The outcome of a devnet governance proposal. */
+export interface ProposalResult {
+  /** The proposal id (decimal). */
+  id: string;
+  /** `passed` when every message ran; `failed` otherwise (nothing of it applied). */
+  status: "passed" | "failed";
+  /** The block height it ran at (decimal). */
+  height: string;
+  /** 0, or the error code of the failing message. */
+  code: number;
+  codespace: string;
+  log: string;
 }
 
 /** Options of {@link CreateChainApp}. */

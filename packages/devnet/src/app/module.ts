@@ -178,6 +178,14 @@ export interface Module {
   authenticateSigner?(ctx: Context, signer: SignerCheck): boolean;
   /** Rebuilds in-memory caches after the state was restored from bytes (state itself is in the store). */
   afterRestore?(ctx: QueryContext): void;
+  /**
+   * Devnet control operations by name (`ChainControl.moduleControl`): each runs at once in a
+   * delivery context over the committed state and returns a JSON-serialisable answer; a throw
+   * changes nothing.
+   */
+  readonly control?: Readonly<
+    Record<string, (ctx: Context, request: Readonly<Record<string, unknown>>) => unknown>
+  >;
 }
 
 /** Dispatches messages and queries to modules; rejects duplicate routes at construction. */

@@ -226,6 +226,13 @@ export function createFakeChainApp(options: { genesisTime?: Date; state?: Uint8A
       advanceTime: (ms) => {
         app.advancedMs += ms;
       },
+      submitProposal: () => {
+        throw new Error("the fake chain has no governance");
+      },
+      proposal: () => undefined,
+      moduleControl: (module, operation) => {
+        throw new Error(`the fake chain has no control operation ${module}/${operation}`);
+      },
     },
     exportState: () =>
       new Uint8Array(
