@@ -1,0 +1,122 @@
+/**
+ * The order book of every clob pair, kept in a {@link KvStore} under keys that sort in price-time
+ * priority: `book/<pair:10>/<b|s>/<price key:20>/<seq:20>`. Bids store `2^64 - 1 - subticks` as
+ * their price key so ascending iteration gives the highest bid first; asks store the subticks. The
+ * sequence is a per-chain placement counter, so orders at one price keep their arrival order.
+ *
+ * The book lives in the module's store slice (not in closures), so a failed tx rolls it back, the
+ * app hash covers it, and export/restore carries it. Insert, cancel and update are one key write;
+ * the best order is the first key of a prefix.
+ */
+import { BinaryReader, BinaryWriter } from "../../codec.js";
+import type { KvStore } from "../../store.js";
+import { padKey } from "../records.js";
+
+/** A side of the book. */
+export type BookSide = "buy" | "sell";
+
+/** One resting order as the book keeps it. */
+export interface RestingOrder {
+  /** The order's store key (see `orderKey`). */
+  readonly key: string;
+  readonly side: BookSide;
+  readonly subticks: bigint;
+  /** The placement sequence (time priority). */
+  readonly seq: bigint;
+  /** Quantums still open. */
+  readonly remaining: bigint;
+  /** The owner and number of the order's subaccount. */
+  readonly owner: string;
+  readonly number: number;
+}
+
+const MAX_U64 = (1n << 64n) - 1n;
+
+function sideLetter(side: BookSide): string {
+  return side === "buy" ? "b" : "s";
+}
+
+/** The store key of a resting order. */
+export function bookKey(pairId: number, side: BookSide, subticks: bigint, seq: bigint): string {
+  const price = side === "buy" ? MAX_U64 - subticks : subticks;
+  return `book/${padKey(pairId, 10)}/${sideLetter(side)}/${padKey(price, 20)}/${padKey(seq, 20)}`;
+}
+
+function encode(order: RestingOrder): Uint8Array {
+  return new BinaryWriter(96)
+    .string(order.key)
+    .string(order.owner)
+    .uvarint(order.number)
+    .uvarint(order.remaining)
+    .finish();
+}
+
+function decode(key: string, bytes: Uint8Array): RestingOrder {
+  const parts = key.split("/");
+  const side: BookSide = parts[2] === "b" ? "buy" : "sell";
+  const price = BigInt(parts[3] as string);
+  const r = new BinaryReader(bytes);
+  return {
+    key: r.string(),
+    side,
+    subticks: side === "buy" ? MAX_U64 - price : price,
+    seq: BigInt(parts[4] as string),
+    owner: r.string(),
+    number: r.uint(),
+    remaining: r.uvarint(),
+  };
+}
+
+/** The order book of every clob pair over a store (see the module comment). */
+export class OrderBook {
+  constructor(private readonly store: KvStore) {}
+
+  /** Adds a resting order (replaces one with the same price and sequence). */
+  insert(pairId: number, order: RestingOrder): void {
+    this.store.set(bookKey(pairId, order.side, order.subticks, order.seq), encode(order));
+  }
+
+  /** Removes a resting order; true when it was there. */
+  remove(pairId: number, order: Pick<RestingOrder, "side" | "subticks" | "seq">): boolean {
+    const key = bookKey(pairId, order.side, order.subticks, order.seq);
+    if (!this.store.has(key)) return false;
+    this.store.delete(key);
+    return true;
+  }
+
+  /** Sets the open quantums of a resting order (removes it at zero). */
+  setRemaining(pairId: number, order: RestingOrder, remaining: bigint): void {
+    if (remaining <= 0n) this.remove(pairId, order);
+    else this.insert(pairId, { ...order, remaining });
+  }
+
+  /** The resting orders of one side, best first (price, then time). */
+  *orders(pairId: number, side: BookSide): Generator<RestingOrder> {
+    const prefix = `book/${padKey(pairId, 10)}/${sideLetter(side)}/`;
+    for (const [key, value] of this.store.entries(prefix)) yield decode(key, value);
+  }
+
+  /** The best resting order of a side, or undefined. */
+  best(pairId: number, side: BookSide): RestingOrder | undefined {
+    for (const order of this.orders(pairId, side)) return order;
+    return undefined;
+  }
+
+  /** Levels of one side, best first: price and total open quantums, at most `limit` levels. */
+  levels(
+    pairId: number,
+    side: BookSide,
+    limit = Number.POSITIVE_INFINITY,
+  ): { subticks: bigint; quantums: bigint }[] {
+    const out: { subticks: bigint; quantums: bigint }[] = [];
+    for (const order of this.orders(pairId, side)) {
+      const last = out.at(-1);
+      if (last !== undefined && last.subticks === order.subticks) last.quantums += order.remaining;
+      else {
+        if (out.length >= limit) break;
+        out.push({ subticks: order.subticks, quantums: order.remaining });
+      }
+    }
+    return out;
+  }
+}
