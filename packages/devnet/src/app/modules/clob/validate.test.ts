@@ -5,7 +5,7 @@ import { isAbciError } from "../../errors.js";
 import { validateAgainstPair, validateGoodTil, validateOrderBasic } from "./validate.js";
 
 function order(patch: Partial<clob.Order> = {}, flags = 0): clob.Order {
-  return create(clob.OrderSchema, {
+  const base = create(clob.OrderSchema, {
     orderId: { subaccountId: { owner: "perpx1x", number: 0 }, clientId: 1, orderFlags: flags, clobPairId: 0 },
     side: clob.Order_Side.BUY,
     quantums: 1_000_000n,
