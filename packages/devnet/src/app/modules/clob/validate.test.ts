@@ -12,8 +12,8 @@ function order(patch: Partial<clob.Order> = {}, flags = 0): clob.Order {
     subticks: 100_000n,
     goodTilOneof:
       flags === 0 ? { case: "goodTilBlock", value: 10 } : { case: "goodTilBlockTime", value: 1_000 },
-    ...patch,
   });
+  return Object.assign(base, patch);
 }
 
 function code(fn: () => void): number | undefined {
