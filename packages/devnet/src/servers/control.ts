@@ -215,6 +215,27 @@ export async function startControlServer(options: ControlServerOptions): Promise
     app.control.fund(address, coins);
     return { address, credited: coins.map((c) => ({ denom: c.denom, amount: c.amount.toString() })) };
   });
+  router.add("POST", "/approve-agent", ({ body }) => {
+    // accountplus: an EVM wallet's EIP-712 ServiceTransaction:ApproveAgent registers a trading key.
+    if (typeof body.typedDataSignature !== "string") {
+      throw new ControlError(
+        400,
+        "invalid_request",
+        'the field "typedDataSignature" must be a 0x-hex string',
+      );
+    }
+    if (typeof body.message !== "object" || body.message === null || Array.isArray(body.message)) {
+      throw new ControlError(400, "invalid_request", 'the field "message" must be the ApproveAgent message');
+    }
+    try {
+      return app.control.moduleControl("accountplus", "approve-agent", body);
+    } catch (error) {
+      if (error instanceof Error && error.name === "AbciError") {
+        throw new ControlError(400, "approve_agent_rejected", error.message);
+      }
+      throw error;
+    }
+  });
   options.routes?.(router);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
