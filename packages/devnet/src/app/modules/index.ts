@@ -3,18 +3,30 @@
  * (subaccounts, clob, prices, ... replace the genesis-record modules of the same name).
  */
 import type { ChainConfig } from "../genesis.js";
-import { assetRecords, bridgeRecords, clobRecords, ratelimitRecords, wrapRecords } from "../genesis.js";
+import { bridgeRecords, clobRecords, ratelimitRecords, wrapRecords } from "../genesis.js";
+import { assetsGenesis, feeTiersGenesis, perpetualsGenesis, pricesGenesis } from "../genesis-exchange.js";
 import { type Module, Router } from "../module.js";
 import { AccountPlusKeeper, createAccountPlusModule } from "./accountplus.js";
+import { AssetsKeeper, createAssetsModule } from "./assets.js";
 import { AuthKeeper, createAuthModule } from "./auth.js";
 import { BankKeeper, createBankModule } from "./bank.js";
+import { createFeeTiersModule, FeeTiersKeeper } from "./feetiers.js";
+import { createPerpetualsModule, PerpetualsKeeper } from "./perpetuals.js";
+import { createPricesModule, PricesKeeper } from "./prices.js";
 import { createIbcModule, createRecordsModule, createUpgradeModule } from "./records.js";
+import { createSendingModule } from "./sending.js";
+import { createSubaccountsModule, SubaccountsKeeper } from "./subaccounts.js";
 
 /** The keepers other modules and the ante step use. */
 export interface Keepers {
   readonly auth: AuthKeeper;
   readonly bank: BankKeeper;
   readonly accountPlus: AccountPlusKeeper;
+  readonly assets: AssetsKeeper;
+  readonly prices: PricesKeeper;
+  readonly perpetuals: PerpetualsKeeper;
+  readonly feeTiers: FeeTiersKeeper;
+  readonly subaccounts: SubaccountsKeeper;
 }
 
 /** The wired modules: their keepers, the list, and the router over it. */
@@ -32,11 +44,21 @@ export function buildModules(
   const auth = new AuthKeeper();
   const bank = new BankKeeper(auth);
   const accountPlus = new AccountPlusKeeper();
+  const assets = new AssetsKeeper();
+  const prices = new PricesKeeper();
+  const perpetuals = new PerpetualsKeeper();
+  const feeTiers = new FeeTiersKeeper();
+  const subaccounts = new SubaccountsKeeper(bank, prices, perpetuals);
   const modules: Module[] = [
     createAuthModule(auth, { accounts: config.accounts }),
     createBankModule(auth, bank, { balances: config.balances, denomMetadata: config.denomMetadata }),
     createAccountPlusModule(accountPlus, { evmChainId: config.evmChainId }),
-    createRecordsModule({ name: "assets", records: assetRecords() }),
+    createAssetsModule(assets, assetsGenesis()),
+    createPricesModule(prices, pricesGenesis(config.profile)),
+    createPerpetualsModule(perpetuals, perpetualsGenesis()),
+    createFeeTiersModule(feeTiers, feeTiersGenesis()),
+    createSubaccountsModule(subaccounts),
+    createSendingModule(subaccounts, bank),
     createIbcModule(config.ibc.channels, config.ibc.counterparty),
     createRecordsModule({ name: "wrap", records: wrapRecords(config) }),
     createRecordsModule({ name: "bridge", records: bridgeRecords(config) }),
@@ -44,7 +66,7 @@ export function buildModules(
     createRecordsModule({ name: "clob", records: clobRecords() }),
     createUpgradeModule(config.upgrades),
   ];
-  const keepers: Keepers = { auth, bank, accountPlus };
+  const keepers: Keepers = { auth, bank, accountPlus, assets, prices, perpetuals, feeTiers, subaccounts };
   if (extra !== undefined) modules.push(...extra(keepers));
   return { keepers, modules, router: new Router(modules) };
 }

@@ -1,0 +1,139 @@
+/**
+ * Genesis of the exchange modules: assets, markets and their oracle, perpetuals and liquidity
+ * tiers, fee tiers. The numbers follow the reference chain's genesis (BTC-USD atomic resolution
+ * -10 and price exponent -5, ETH-USD -9 and -6, SOL-USD -7 and -8); prices are realistic round numbers.
+ */
+import { create } from "@bufbuild/protobuf";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { type assets, feetiers, perpetuals, prices } from "@perpx/proto";
+import { decodeU64, utf8 } from "./codec.js";
+import type { DevnetProfile } from "./contract.js";
+import { assetRecords } from "./genesis.js";
+import type { PerpetualsGenesis } from "./modules/perpetuals.js";
+import type { PricesGenesis } from "./modules/prices.js";
+
+/** One market of the devnet: its oracle and its perpetual. */
+interface MarketSpec {
+  readonly pair: string;
+  readonly exponent: number;
+  /** USD price × 10^-exponent. */
+  readonly price: bigint;
+  readonly atomicResolution: number;
+  readonly liquidityTier: number;
+}
+
+/** The devnet's markets, by id (market id = perpetual id). */
+export const DEVNET_MARKETS: readonly MarketSpec[] = Object.freeze([
+  { pair: "BTC-USD", exponent: -5, price: 6_500_000_000n, atomicResolution: -10, liquidityTier: 0 },
+  { pair: "ETH-USD", exponent: -6, price: 3_200_000_000n, atomicResolution: -9, liquidityTier: 0 },
+  { pair: "SOL-USD", exponent: -8, price: 15_000_000_000n, atomicResolution: -7, liquidityTier: 1 },
+]);
+
+/** The assets: USDC (id 0) and the native token (id 1). */
+export function assetsGenesis(): { assets: assets.Asset[] } {
+  return { assets: assetRecords().map((r) => r.value as assets.Asset) };
+}
+
+/** The oracle's default seed of a profile (the first 8 bytes of SHA-256 of a label). */
+export function defaultOracleSeed(profile: DevnetProfile): bigint {
+  return decodeU64(sha256(utf8(`perpx ${profile} oracle`)));
+}
+
+/** Markets, prices and the oracle walk (±0.05% per block at most, within ±5% of the reference). */
+export function pricesGenesis(profile: DevnetProfile): PricesGenesis {
+  return {
+    markets: DEVNET_MARKETS.map((m, id) => ({
+      param: create(prices.MarketParamSchema, {
+        id,
+        pair: m.pair,
+        exponent: m.exponent,
+        minExchanges: 3,
+        minPriceChangePpm: id < 2 ? 1_000 : 2_000,
+        exchangeConfigJson: JSON.stringify({
+          exchanges: ["Binance", "Coinbase", "Kraken"].map((exchangeName) => ({
+            exchangeName,
+            ticker: m.pair
+              .replace("-", exchangeName === "Binance" ? "" : "-")
+              .replace("USD", exchangeName === "Binance" ? "USDT" : "USD"),
+          })),
+        }),
+      }),
+      price: m.price,
+    })),
+    oracle: { seed: defaultOracleSeed(profile), walk: true, stepPpm: 500, bandPpm: 50_000 },
+  };
+}
+
+/** Perpetuals (cross margin), liquidity tiers (large cap 20x, mid cap 10x, long tail 5x), params. */
+export function perpetualsGenesis(): PerpetualsGenesis {
+  return {
+    perpetuals: DEVNET_MARKETS.map((m, id) =>
+      create(perpetuals.PerpetualParamsSchema, {
+        id,
+        ticker: m.pair,
+        marketId: id,
+        atomicResolution: m.atomicResolution,
+        defaultFundingPpm: 100,
+        liquidityTier: m.liquidityTier,
+        marketType: perpetuals.PerpetualMarketType.CROSS,
+      }),
+    ),
+    liquidityTiers: [
+      {
+        id: 0,
+        name: "Large-Cap",
+        initialMarginPpm: 50_000,
+        maintenanceFractionPpm: 600_000,
+        impactNotional: 10_000_000_000n,
+      },
+      {
+        id: 1,
+        name: "Mid-Cap",
+        initialMarginPpm: 100_000,
+        maintenanceFractionPpm: 500_000,
+        impactNotional: 5_000_000_000n,
+      },
+      {
+        id: 2,
+        name: "Long-Tail",
+        initialMarginPpm: 200_000,
+        maintenanceFractionPpm: 500_000,
+        impactNotional: 2_500_000_000n,
+      },
+    ].map((t) =>
+      create(perpetuals.LiquidityTierSchema, {
+        ...t,
+        openInterestLowerCap: 0n,
+        openInterestUpperCap: 0n,
+      }),
+    ),
+    params: create(perpetuals.ParamsSchema, {
+      fundingRateClampFactorPpm: 6_000_000,
+      premiumVoteClampFactorPpm: 60_000_000,
+      minNumVotesPerSample: 15,
+    }),
+  };
+}
+
+/** Fee tiers: maker -110 ppm throughout, taker from 500 ppm down to 250 ppm with 30-day volume. */
+export function feeTiersGenesis(): { params: feetiers.PerpetualFeeParams } {
+  const tier = (name: string, usd: bigint, taker: number) =>
+    create(feetiers.PerpetualFeeTierSchema, {
+      name,
+      absoluteVolumeRequirement: usd * 1_000_000n,
+      makerFeePpm: -110,
+      takerFeePpm: taker,
+    });
+  return {
+    params: create(feetiers.PerpetualFeeParamsSchema, {
+      tiers: [
+        tier("1", 0n, 500),
+        tier("2", 1_000_000n, 450),
+        tier("3", 5_000_000n, 400),
+        tier("4", 25_000_000n, 350),
+        tier("5", 125_000_000n, 300),
+        tier("6", 500_000_000n, 250),
+      ],
+    }),
+  };
+}

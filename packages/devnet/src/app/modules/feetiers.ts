@@ -1,0 +1,182 @@
+/**
+ * x/feetiers: the perpetual fee tiers, each user's tier from the trading volume of the last 30 days
+ * (recorded by the clob on every fill), and the fee-discount and staking queries (empty on the devnet).
+ *
+ * Store slice `feetiers/`:
+ * - `params`: `perpx.feetiers.v1.PerpetualFeeParams`
+ * - `vol/<hex20>`: 248 bytes: the day number (u64) of the last recorded fill, then 30 u64 daily
+ *   volumes in quote quantums (a ring indexed by day mod 30), fixed width so gas never depends on it
+ */
+import { create, fromBinary, toBinary, toJson } from "@bufbuild/protobuf";
+import { feetiers } from "@perpx/proto";
+import { accAddressBytes, addressKey } from "../addresses.js";
+import { decodeU64, encodeU64 } from "../codec.js";
+import { type Context, invalidArgument, type Module, queryHandler } from "../module.js";
+import type { StoreAccess } from "./auth.js";
+import { encodeSerializableInt } from "./dtypes.js";
+
+/** The module's name and store prefix. */
+export const FEETIERS = "feetiers";
+
+/** Days of volume a user's tier looks at. */
+export const VOLUME_WINDOW_DAYS = 30;
+const DAY_MS = 86_400_000n;
+const VOLUME_BYTES = 8 + VOLUME_WINDOW_DAYS * 8;
+const U64 = (1n << 64n) - 1n;
+
+/** The fee tiers keeper: tiers, fees in ppm, and each user's 30-day volume. */
+export class FeeTiersKeeper {
+  /** The fee params (tiers in order of increasing requirements). */
+  params(ctx: StoreAccess): feetiers.PerpetualFeeParams {
+    const bytes = ctx.store(FEETIERS).get("params");
+    return bytes === undefined
+      ? create(feetiers.PerpetualFeeParamsSchema)
+      : fromBinary(feetiers.PerpetualFeeParamsSchema, bytes);
+  }
+
+  /** Stores the fee params. */
+  setParams(ctx: StoreAccess, params: feetiers.PerpetualFeeParams): void {
+    ctx.store(FEETIERS).set("params", toBinary(feetiers.PerpetualFeeParamsSchema, params));
+  }
+
+  /** A user's volume (quote quantums) over the last {@link VOLUME_WINDOW_DAYS} days at `nowMs`. */
+  volume30d(ctx: StoreAccess, address: Uint8Array, nowMs: bigint): bigint {
+    const ring = this.readRing(ctx, address, nowMs / DAY_MS);
+    return ring.reduce((sum, v) => sum + v, 0n);
+  }
+
+  /** The ring of daily volumes, with days older than the window zeroed, as of `today`. */
+  private readRing(ctx: StoreAccess, address: Uint8Array, today: bigint): bigint[] {
+    const bytes = ctx.store(FEETIERS).get(`vol/${addressKey(address)}`);
+    const ring = new Array<bigint>(VOLUME_WINDOW_DAYS).fill(0n);
+    if (bytes === undefined) return ring;
+    const last = decodeU64(bytes, 0);
+    for (let i = 0; i < VOLUME_WINDOW_DAYS; i++) ring[i] = decodeU64(bytes, 8 + i * 8);
+    // Zero the slots of days after `last` up to `today` (they hold volumes of 30+ days ago).
+    const gap = today - last;
+    if (gap >= BigInt(VOLUME_WINDOW_DAYS)) return ring.fill(0n);
+    for (let d = last + 1n; d <= today; d++) ring[Number(d % BigInt(VOLUME_WINDOW_DAYS))] = 0n;
+    return ring;
+  }
+
+  /** Adds `quoteQuantums` of traded notional to a user's (bech32 or bytes) volume of the block's day. */
+  recordVolume(ctx: Context, user: string | Uint8Array, quoteQuantums: bigint): void {
+    if (quoteQuantums <= 0n) return;
+    const address = typeof user === "string" ? accAddressBytes(user) : user;
+    const today = ctx.block.timeMs / DAY_MS;
+    const ring = this.readRing(ctx, address, today);
+    const slot = Number(today % BigInt(VOLUME_WINDOW_DAYS));
+    const sum = (ring[slot] ?? 0n) + quoteQuantums;
+    ring[slot] = sum > U64 ? U64 : sum;
+    const out = new Uint8Array(VOLUME_BYTES);
+    out.set(encodeU64(today), 0);
+    for (const [i, v] of ring.entries()) out.set(encodeU64(v), 8 + i * 8);
+    ctx.store(FEETIERS).set(`vol/${addressKey(address)}`, out);
+  }
+
+  /** A user's tier index and tier (the highest whose absolute volume requirement is met). */
+  userTier(
+    ctx: StoreAccess,
+    address: Uint8Array,
+    nowMs: bigint,
+  ): { index: number; tier: feetiers.PerpetualFeeTier } {
+    const tiers = this.params(ctx).tiers;
+    const volume = this.volume30d(ctx, address, nowMs);
+    let index = 0;
+    tiers.forEach((tier, i) => {
+      if (volume >= tier.absoluteVolumeRequirement) index = i;
+    });
+    return { index, tier: tiers[index] ?? create(feetiers.PerpetualFeeTierSchema) };
+  }
+
+  /**
+   * The fee rate of a user in ppm of the notional (negative: a maker rebate).
+   *
+   * @example
+   * ```ts
+   * keepers.feeTiers.feePpm(ctx, owner, true); // 500 for a new user (taker, tier 1)
+   * ```
+   */
+  feePpm(ctx: Context, user: string | Uint8Array, isTaker: boolean): number {
+    const address = typeof user === "string" ? accAddressBytes(user) : user;
+    const { tier } = this.userTier(ctx, address, ctx.block.timeMs);
+    return isTaker ? tier.takerFeePpm : tier.makerFeePpm;
+  }
+}
+
+/** The feetiers module: genesis and the queries. */
+export function createFeeTiersModule(
+  keeper: FeeTiersKeeper,
+  genesis: { params: feetiers.PerpetualFeeParams },
+): Module {
+  return {
+    name: FEETIERS,
+    initGenesis(ctx) {
+      keeper.setParams(ctx, genesis.params);
+    },
+    exportGenesis(ctx) {
+      return {
+        params: toJson(feetiers.PerpetualFeeParamsSchema, keeper.params(ctx), { useProtoFieldName: true }),
+      };
+    },
+    queries: {
+      "/perpx.feetiers.v1.Query/PerpetualFeeParams": queryHandler(
+        feetiers.QueryPerpetualFeeParamsRequestSchema,
+        feetiers.QueryPerpetualFeeParamsResponseSchema,
+        (ctx) => create(feetiers.QueryPerpetualFeeParamsResponseSchema, { params: keeper.params(ctx) }),
+      ),
+      "/perpx.feetiers.v1.Query/UserFeeTier": queryHandler(
+        feetiers.QueryUserFeeTierRequestSchema,
+        feetiers.QueryUserFeeTierResponseSchema,
+        (ctx, req) => {
+          let address: Uint8Array;
+          try {
+            address = accAddressBytes(req.user);
+          } catch (error) {
+            throw invalidArgument(error instanceof Error ? error.message : String(error));
+          }
+          const { index, tier } = keeper.userTier(ctx, address, ctx.block.timeMs);
+          return create(feetiers.QueryUserFeeTierResponseSchema, { index, tier });
+        },
+      ),
+      "/perpx.feetiers.v1.Query/PerMarketFeeDiscountParams": queryHandler(
+        feetiers.QueryPerMarketFeeDiscountParamsRequestSchema,
+        feetiers.QueryPerMarketFeeDiscountParamsResponseSchema,
+        (_ctx, req) =>
+          create(feetiers.QueryPerMarketFeeDiscountParamsResponseSchema, {
+            params: create(feetiers.PerMarketFeeDiscountParamsSchema, {
+              clobPairId: req.clobPairId,
+              chargePpm: 1_000_000,
+            }),
+          }),
+      ),
+      "/perpx.feetiers.v1.Query/AllMarketFeeDiscountParams": queryHandler(
+        feetiers.QueryAllMarketFeeDiscountParamsRequestSchema,
+        feetiers.QueryAllMarketFeeDiscountParamsResponseSchema,
+        () => create(feetiers.QueryAllMarketFeeDiscountParamsResponseSchema, { params: [] }),
+      ),
+      "/perpx.feetiers.v1.Query/StakingTiers": queryHandler(
+        feetiers.QueryStakingTiersRequestSchema,
+        feetiers.QueryStakingTiersResponseSchema,
+        () => create(feetiers.QueryStakingTiersResponseSchema, { stakingTiers: [] }),
+      ),
+      "/perpx.feetiers.v1.Query/UserStakingTier": queryHandler(
+        feetiers.QueryUserStakingTierRequestSchema,
+        feetiers.QueryUserStakingTierResponseSchema,
+        (ctx, req) => {
+          let address: Uint8Array;
+          try {
+            address = accAddressBytes(req.address);
+          } catch (error) {
+            throw invalidArgument(error instanceof Error ? error.message : String(error));
+          }
+          return create(feetiers.QueryUserStakingTierResponseSchema, {
+            feeTierName: keeper.userTier(ctx, address, ctx.block.timeMs).tier.name,
+            stakedBaseTokens: encodeSerializableInt(0n),
+            discountPpm: 0,
+          });
+        },
+      ),
+    },
+  };
+}

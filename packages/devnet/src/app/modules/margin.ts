@@ -1,0 +1,106 @@
+/**
+ * The margin math of perpetual positions, pure and exact (bigint rationals, rounding stated):
+ *
+ * - notional in quote quantums (1e-6 USDC) of `quantums` base quantums at an oracle price
+ *   `price × 10^exponent` USD: `quantums × price × 10^(exponent + atomic_resolution + 6)`;
+ * - net collateral: the notional rounded down (toward negative infinity);
+ * - initial margin: `|notional| × initial_margin_ppm / 1e6`, rounded up;
+ * - maintenance margin: `|notional| × initial_margin_ppm × maintenance_fraction_ppm / 1e12`,
+ *   rounded up (so it never exceeds the initial margin);
+ * - funding: an index in 1e-6 quote quantums per base quantum; a position settles
+ *   `(position_index − perpetual_index) × quantums / 1e6` (rounded down) into its USDC, so a rising
+ *   index makes longs pay and shorts receive.
+ */
+import { absBig, ceilDiv, floorDiv, pow10 } from "./dtypes.js";
+
+/** The quote asset's atomic resolution (USDC, 1 quote quantum = 1e-6 USDC). */
+export const QUOTE_ATOMIC_RESOLUTION = -6;
+
+/** What prices a position: the perpetual's resolution and its market's oracle price. */
+export interface PositionPricing {
+  /** The perpetual's `atomic_resolution` (size in coins = quantums × 10^atomic_resolution). */
+  readonly atomicResolution: number;
+  /** Oracle price mantissa (`MarketPrice.price`). */
+  readonly price: bigint;
+  /** Oracle price exponent (`MarketPrice.exponent`). */
+  readonly exponent: number;
+}
+
+/** A liquidity tier's margin fractions. */
+export interface MarginFractions {
+  /** Initial margin fraction in ppm (50_000 = 5%, 20x). */
+  readonly initialMarginPpm: number;
+  /** Maintenance margin as a fraction of the initial margin, in ppm (600_000 = 60%). */
+  readonly maintenanceFractionPpm: number;
+}
+
+/** The exact notional as a rational `num / den` (den > 0). */
+function notionalRational(quantums: bigint, pricing: PositionPricing): { num: bigint; den: bigint } {
+  const shift = pricing.exponent + pricing.atomicResolution - QUOTE_ATOMIC_RESOLUTION;
+  const base = quantums * pricing.price;
+  return shift >= 0 ? { num: base * pow10(shift), den: 1n } : { num: base, den: pow10(-shift) };
+}
+
+/**
+ * The signed value in quote quantums of a position of `quantums` at the oracle price, rounded down.
+ *
+ * @example
+ * ```ts
+ * // 0.01 BTC (1e8 quantums, atomic resolution -10) at $28,688 (price 2_868_800_000, exponent -5)
+ * netNotional(100_000_000n, { atomicResolution: -10, price: 2_868_800_000n, exponent: -5 }); // 286_880_000n
+ * ```
+ */
+export function netNotional(quantums: bigint, pricing: PositionPricing): bigint {
+  const { num, den } = notionalRational(quantums, pricing);
+  return floorDiv(num, den);
+}
+
+/** Initial and maintenance margin requirements (quote quantums, rounded up) of a position. */
+export function marginRequirements(
+  quantums: bigint,
+  pricing: PositionPricing,
+  fractions: MarginFractions,
+): { initial: bigint; maintenance: bigint } {
+  const { num, den } = notionalRational(absBig(quantums), pricing);
+  const imf = BigInt(fractions.initialMarginPpm);
+  const mf = BigInt(fractions.maintenanceFractionPpm);
+  return {
+    initial: ceilDiv(num * imf, den * 1_000_000n),
+    maintenance: ceilDiv(num * imf * mf, den * 1_000_000_000_000n),
+  };
+}
+
+/**
+ * The funding a position settles into its USDC when touched (negative: it pays), for an index
+ * that moved from `positionIndex` to `perpetualIndex`.
+ */
+export function fundingSettlement(quantums: bigint, positionIndex: bigint, perpetualIndex: bigint): bigint {
+  return floorDiv((positionIndex - perpetualIndex) * quantums, 1_000_000n);
+}
+
+/** Margin totals of a subaccount (quote quantums). */
+export interface MarginTotals {
+  readonly netCollateral: bigint;
+  readonly initial: bigint;
+  readonly maintenance: bigint;
+}
+
+/**
+ * Whether moving from `before` to `after` is allowed: the subaccount meets its initial margin
+ * after the update, or the update reduces risk (the maintenance requirement falls and the
+ * collateral-to-maintenance ratio does not get worse), as dYdX's subaccounts rule.
+ */
+export function isValidTransition(
+  before: MarginTotals,
+  after: MarginTotals,
+): { ok: true } | { ok: false; reason: string } {
+  if (after.netCollateral >= after.initial) return { ok: true };
+  const reason = `net collateral ${after.netCollateral} is below the initial margin requirement ${after.initial}`;
+  if (after.maintenance === 0n || before.maintenance === 0n) return { ok: false, reason };
+  if (after.maintenance >= before.maintenance) return { ok: false, reason };
+  // NC_after / MMR_after >= NC_before / MMR_before, cross-multiplied (both MMR > 0).
+  if (after.netCollateral * before.maintenance < before.netCollateral * after.maintenance) {
+    return { ok: false, reason: `${reason}, and the update worsens its collateralization` };
+  }
+  return { ok: true };
+}

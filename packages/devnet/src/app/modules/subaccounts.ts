@@ -1,0 +1,514 @@
+/**
+ * x/subaccounts: USDC and perpetual positions of every subaccount, the collateral checks, and the
+ * keeper the clob and sending modules move money through. The USDC of all subaccounts is held by
+ * the collateral pool module account (`subaccounts`; an isolated perpetual has its own pool
+ * `subaccounts:<perpetual id>`).
+ *
+ * Keeper contract (used by the clob): {@link SubaccountsKeeper.canApplyUpdates} and
+ * {@link SubaccountsKeeper.applyUpdates} take {@link SubaccountUpdate}s (USDC and position deltas,
+ * e.g. a fill and its fee). An update is allowed when the subaccount meets its initial margin after
+ * it, or when it reduces risk (see `margin.ts`); pure USDC credits are always allowed. Applying an
+ * update first settles the funding of every position of the subaccount into its USDC, then applies
+ * the deltas; a position that reaches zero moves its quote balance (realized PnL) into USDC and is
+ * removed. Open interest is kept by `applyUpdates` (the clob must not update it for fills).
+ *
+ * Store slice `subaccounts/` (fixed-width values):
+ * - `usdc/<owner hex20>/<number:10>`: 32-byte two's complement USDC quote quantums; present for every
+ *   subaccount that ever held anything (it is the list of subaccounts)
+ * - `pos/<owner hex20>/<number:10>/<perpetual id:10>`: 96 bytes: quantums, funding index, quote
+ *   balance (each 32-byte two's complement)
+ */
+import { create } from "@bufbuild/protobuf";
+import { USDC_ASSET_ID, USDC_DENOM } from "@perpx/core";
+import { perpetuals as perpetualsProto, subaccounts } from "@perpx/proto";
+import { accAddressBytes, addressFromKey, addressKey, bech32Of, moduleAddress } from "../addresses.js";
+import { utf8 } from "../codec.js";
+import { type AbciError, abciError, registerError } from "../errors.js";
+import { type Context, invalidArgument, type Module, queryHandler } from "../module.js";
+import { paginate } from "../pagination.js";
+import type { StoreAccess } from "./auth.js";
+import type { BankKeeper } from "./bank.js";
+import { decodeI256, encodeI256, encodeSerializableInt } from "./dtypes.js";
+import {
+  fundingSettlement,
+  isValidTransition,
+  type MarginTotals,
+  marginRequirements,
+  netNotional,
+} from "./margin.js";
+import type { PerpetualsKeeper } from "./perpetuals.js";
+import type { PricesKeeper } from "./prices.js";
+import { padKey } from "./records.js";
+
+/** The module's name, store prefix, and the cross-margin collateral pool's module account. */
+export const SUBACCOUNTS = "subaccounts";
+/** The largest subaccount number (dYdX's 128 parents × 1000). */
+export const MAX_SUBACCOUNT_NUMBER = 128_000;
+/** Parent subaccounts are 0..127; subaccount `n` belongs to parent `n % 128`. */
+export const PARENT_SUBACCOUNTS = 128;
+
+/** Errors of codespace `subaccounts`. */
+export const subaccountsErrors = {
+  nonUniqueUpdates: registerError(
+    SUBACCOUNTS,
+    101,
+    "multiple updates were specified for the same subaccountId",
+  ),
+  failedToUpdate: registerError(SUBACCOUNTS, 102, "failed to apply subaccount updates"),
+  invalidNumber: registerError(
+    SUBACCOUNTS,
+    200,
+    `subaccount id number cannot exceed ${MAX_SUBACCOUNT_NUMBER}`,
+  ),
+  invalidOwner: registerError(SUBACCOUNTS, 201, "subaccount id owner is an invalid address"),
+  assetNotSupported: registerError(SUBACCOUNTS, 501, "asset transfer is not supported"),
+} as const;
+
+/** A subaccount id: owner (bech32) and number. */
+export interface SubaccountRef {
+  readonly owner: string;
+  readonly number: number;
+}
+
+/** A perpetual position, plain. */
+export interface PerpetualPositionView {
+  readonly perpetualId: number;
+  /** Base quantums: > 0 long, < 0 short. */
+  readonly quantums: bigint;
+  /** The perpetual's funding index when the position last settled funding. */
+  readonly fundingIndex: bigint;
+  /** Quote quantums the position carries (what was paid or received for it, signed). */
+  readonly quoteBalance: bigint;
+}
+
+/** A subaccount, plain: USDC in quote quantums (signed) and perpetual positions by id. */
+export interface SubaccountView {
+  readonly id: SubaccountRef;
+  readonly usdc: bigint;
+  readonly perpetualPositions: readonly PerpetualPositionView[];
+}
+
+/** A change of one position: base quantums and quote quantums (both signed). */
+export interface PerpetualDelta {
+  readonly perpetualId: number;
+  readonly quantumsDelta: bigint;
+  readonly quoteDelta: bigint;
+}
+
+/** A change of one subaccount (a fill: position deltas; a fee: a negative `usdcDelta`). */
+export interface SubaccountUpdate {
+  readonly id: SubaccountRef;
+  readonly usdcDelta: bigint;
+  readonly perpetualDeltas: readonly PerpetualDelta[];
+}
+
+/** The outcome of {@link SubaccountsKeeper.canApplyUpdates}. */
+export type UpdateCheck = { ok: true } | { ok: false; reason: string };
+
+/** The parent number of a subaccount number (0..127). */
+export function parentSubaccountNumber(number: number): number {
+  return number % PARENT_SUBACCOUNTS;
+}
+
+/**
+ * Checks a subaccount id (owner bech32, number within range).
+ *
+ * @throws AbciError subaccounts 201 (owner) or 200 (number).
+ */
+export function validateSubaccountId(id: { owner: string; number: number } | undefined): SubaccountRef {
+  if (id === undefined) throw abciError(subaccountsErrors.invalidOwner, "subaccount id is missing");
+  try {
+    accAddressBytes(id.owner);
+  } catch (error) {
+    throw abciError(subaccountsErrors.invalidOwner, (error as AbciError).message);
+  }
+  if (!Number.isInteger(id.number) || id.number < 0 || id.number > MAX_SUBACCOUNT_NUMBER) {
+    throw abciError(subaccountsErrors.invalidNumber, `subaccount number ${id.number}`);
+  }
+  return { owner: id.owner, number: id.number };
+}
+
+const refKey = (id: SubaccountRef) => `${addressKey(accAddressBytes(id.owner))}/${padKey(id.number, 10)}`;
+const sameRef = (a: SubaccountRef, b: SubaccountRef) => a.owner === b.owner && a.number === b.number;
+
+function encodePosition(p: PerpetualPositionView): Uint8Array {
+  const out = new Uint8Array(96);
+  out.set(encodeI256(p.quantums), 0);
+  out.set(encodeI256(p.fundingIndex), 32);
+  out.set(encodeI256(p.quoteBalance), 64);
+  return out;
+}
+
+/** The subaccounts keeper: positions, margin, and the updates the clob and sending apply. */
+export class SubaccountsKeeper {
+  constructor(
+    private readonly bank: BankKeeper,
+    private readonly prices: PricesKeeper,
+    private readonly perpetuals: PerpetualsKeeper,
+  ) {}
+
+  /** A subaccount as stored (an empty one when it never held anything; funding not settled). */
+  get(ctx: StoreAccess, id: SubaccountRef): SubaccountView {
+    const store = ctx.store(SUBACCOUNTS);
+    const k = refKey(id);
+    const positions: PerpetualPositionView[] = [];
+    for (const [key, bytes] of store.entries(`pos/${k}/`)) {
+      positions.push({
+        perpetualId: Number(key.slice(key.lastIndexOf("/") + 1)),
+        quantums: decodeI256(bytes.subarray(0, 32)),
+        fundingIndex: decodeI256(bytes.subarray(32, 64)),
+        quoteBalance: decodeI256(bytes.subarray(64, 96)),
+      });
+    }
+    return {
+      id: { owner: id.owner, number: id.number },
+      usdc: decodeI256(store.get(`usdc/${k}`)),
+      perpetualPositions: positions,
+    };
+  }
+
+  /** Whether a subaccount was ever written. */
+  exists(ctx: StoreAccess, id: SubaccountRef): boolean {
+    return ctx.store(SUBACCOUNTS).get(`usdc/${refKey(id)}`) !== undefined;
+  }
+
+  /** Every subaccount ever written, ordered by owner bytes then number. */
+  all(ctx: StoreAccess): SubaccountView[] {
+    return [...ctx.store(SUBACCOUNTS).entries("usdc/")].map(([key]) => {
+      const [, hex = "", number = "0"] = key.split("/");
+      return this.get(ctx, { owner: bech32Of(addressFromKey(hex)), number: Number(number) });
+    });
+  }
+
+  /** The subaccount with its funding settled as it would be when next touched (nothing is written). */
+  settled(ctx: StoreAccess, id: SubaccountRef): SubaccountView {
+    return this.settle(ctx, this.get(ctx, id));
+  }
+
+  private settle(ctx: StoreAccess, view: SubaccountView): SubaccountView {
+    let usdc = view.usdc;
+    const perpetualPositions = view.perpetualPositions.map((p) => {
+      const index = this.perpetuals.perpetual(ctx, p.perpetualId).fundingIndex;
+      usdc += fundingSettlement(p.quantums, p.fundingIndex, index);
+      return { ...p, fundingIndex: index };
+    });
+    return { id: view.id, usdc, perpetualPositions };
+  }
+
+  /** Net collateral, initial and maintenance margin requirements of a (settled) view. */
+  private totals(ctx: StoreAccess, view: SubaccountView): MarginTotals {
+    let netCollateral = view.usdc;
+    let initial = 0n;
+    let maintenance = 0n;
+    for (const p of view.perpetualPositions) {
+      const perpetual = this.perpetuals.perpetual(ctx, p.perpetualId);
+      const oracle = this.prices.oraclePrice(ctx, perpetual.params.marketId);
+      const pricing = {
+        atomicResolution: perpetual.params.atomicResolution,
+        price: oracle.price,
+        exponent: oracle.exponent,
+      };
+      const tier = this.perpetuals.liquidityTier(ctx, perpetual.params.liquidityTier);
+      const margins = marginRequirements(p.quantums, pricing, {
+        initialMarginPpm: tier.initialMarginPpm,
+        maintenanceFractionPpm: tier.maintenanceFractionPpm,
+      });
+      netCollateral += p.quoteBalance + netNotional(p.quantums, pricing);
+      initial += margins.initial;
+      maintenance += margins.maintenance;
+    }
+    return { netCollateral, initial, maintenance };
+  }
+
+  /** Net collateral and margin requirements (quote quantums) at oracle prices, funding settled. */
+  risk(ctx: StoreAccess, id: SubaccountRef): MarginTotals {
+    return this.totals(ctx, this.settled(ctx, id));
+  }
+
+  /** Net collateral in quote quantums: USDC + Σ (quote balance + notional at the oracle price), funding settled. */
+  netCollateral(ctx: StoreAccess, id: SubaccountRef): bigint {
+    return this.risk(ctx, id).netCollateral;
+  }
+
+  /** Initial margin requirement in quote quantums. */
+  initialMarginRequirement(ctx: StoreAccess, id: SubaccountRef): bigint {
+    return this.risk(ctx, id).initial;
+  }
+
+  /** Maintenance margin requirement in quote quantums. */
+  maintenanceMarginRequirement(ctx: StoreAccess, id: SubaccountRef): bigint {
+    return this.risk(ctx, id).maintenance;
+  }
+
+  /** Free collateral: net collateral minus the initial margin requirement (may be negative). */
+  freeCollateral(ctx: StoreAccess, id: SubaccountRef): bigint {
+    const risk = this.risk(ctx, id);
+    return risk.netCollateral - risk.initial;
+  }
+
+  /** A settled view with an update's deltas applied, and the open-interest changes it causes. */
+  private applied(
+    ctx: StoreAccess,
+    settled: SubaccountView,
+    update: SubaccountUpdate,
+  ): { view: SubaccountView; openInterest: Map<number, bigint> } {
+    let usdc = settled.usdc + update.usdcDelta;
+    const positions = new Map(settled.perpetualPositions.map((p) => [p.perpetualId, p]));
+    const openInterest = new Map<number, bigint>();
+    for (const delta of update.perpetualDeltas) {
+      const perpetual = this.perpetuals.perpetual(ctx, delta.perpetualId);
+      const before = positions.get(delta.perpetualId) ?? {
+        perpetualId: delta.perpetualId,
+        quantums: 0n,
+        fundingIndex: perpetual.fundingIndex,
+        quoteBalance: 0n,
+      };
+      const quantums = before.quantums + delta.quantumsDelta;
+      const quoteBalance = before.quoteBalance + delta.quoteDelta;
+      const longBefore = before.quantums > 0n ? before.quantums : 0n;
+      const longAfter = quantums > 0n ? quantums : 0n;
+      openInterest.set(
+        delta.perpetualId,
+        (openInterest.get(delta.perpetualId) ?? 0n) + longAfter - longBefore,
+      );
+      if (quantums === 0n) {
+        usdc += quoteBalance;
+        positions.delete(delta.perpetualId);
+      } else {
+        positions.set(delta.perpetualId, { ...before, quantums, quoteBalance });
+      }
+    }
+    const perpetualPositions = [...positions.values()].sort((a, b) => a.perpetualId - b.perpetualId);
+    return { view: { id: settled.id, usdc, perpetualPositions }, openInterest };
+  }
+
+  private checkOne(ctx: StoreAccess, update: SubaccountUpdate): UpdateCheck {
+    const settled = this.settled(ctx, update.id);
+    if (update.perpetualDeltas.length === 0 && update.usdcDelta >= 0n) return { ok: true };
+    const { view } = this.applied(ctx, settled, update);
+    return isValidTransition(this.totals(ctx, settled), this.totals(ctx, view));
+  }
+
+  /**
+   * Whether every update may be applied (each subaccount at most once).
+   *
+   * @example
+   * ```ts
+   * const check = keepers.subaccounts.canApplyUpdates(ctx, [{ id, usdcDelta: -fee, perpetualDeltas: [{ perpetualId: 0, quantumsDelta: 1_000_000n, quoteDelta: -6_500_000n }] }]);
+   * if (!check.ok) throw abciError(clobErrors.undercollateralized, check.reason);
+   * ```
+   */
+  canApplyUpdates(ctx: StoreAccess, updates: readonly SubaccountUpdate[]): UpdateCheck {
+    for (let i = 0; i < updates.length; i++) {
+      const update = updates[i] as SubaccountUpdate;
+      if (updates.slice(0, i).some((u) => sameRef(u.id, update.id))) {
+        return {
+          ok: false,
+          reason: `multiple updates for subaccount ${update.id.owner}/${update.id.number}`,
+        };
+      }
+      let check: UpdateCheck;
+      try {
+        validateSubaccountId(update.id);
+        check = this.checkOne(ctx, update);
+      } catch (error) {
+        return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+      }
+      if (!check.ok)
+        return { ok: false, reason: `subaccount ${update.id.owner}/${update.id.number}: ${check.reason}` };
+    }
+    return { ok: true };
+  }
+
+  /**
+   * Checks, then applies the updates: settles funding, applies deltas, realizes closed positions'
+   * quote balances, keeps open interest, emits `subaccount_update` per subaccount. Bank coins do not
+   * move (the caller moves them between the pool and accounts when money enters or leaves).
+   *
+   * @throws AbciError subaccounts 102 (with the reason) when {@link canApplyUpdates} refuses.
+   */
+  applyUpdates(ctx: Context, updates: readonly SubaccountUpdate[]): void {
+    const check = this.canApplyUpdates(ctx, updates);
+    if (!check.ok) throw abciError(subaccountsErrors.failedToUpdate, check.reason);
+    for (const update of updates) {
+      const stored = this.get(ctx, update.id);
+      const { view, openInterest } = this.applied(ctx, this.settle(ctx, stored), update);
+      for (const [perpetualId, delta] of openInterest)
+        this.perpetuals.updateOpenInterest(ctx, perpetualId, delta);
+      this.write(ctx, stored, view);
+      ctx.events.emitEvent("subaccount_update", [
+        ["owner", view.id.owner],
+        ["number", view.id.number.toString()],
+        ["usdc_delta", update.usdcDelta.toString()],
+        ["usdc", view.usdc.toString()],
+      ]);
+    }
+  }
+
+  private write(ctx: Context, before: SubaccountView, after: SubaccountView): void {
+    const store = ctx.store(SUBACCOUNTS);
+    const k = refKey(after.id);
+    store.set(`usdc/${k}`, encodeI256(after.usdc));
+    const kept = new Set(after.perpetualPositions.map((p) => p.perpetualId));
+    for (const p of before.perpetualPositions) {
+      if (!kept.has(p.perpetualId)) store.delete(`pos/${k}/${padKey(p.perpetualId, 10)}`);
+    }
+    for (const p of after.perpetualPositions)
+      store.set(`pos/${k}/${padKey(p.perpetualId, 10)}`, encodePosition(p));
+  }
+
+  /** The name of the collateral pool module account of a perpetual (`subaccounts` unless isolated). */
+  collateralPoolName(ctx: StoreAccess, perpetualId: number): string {
+    const perpetual = this.perpetuals.find(ctx, perpetualId);
+    return perpetual?.params.marketType === perpetualsProto.PerpetualMarketType.ISOLATED
+      ? `${SUBACCOUNTS}:${perpetualId}`
+      : SUBACCOUNTS;
+  }
+
+  /** The collateral pool module account of a subaccount (its isolated position's pool, else the cross pool). */
+  poolOf(ctx: StoreAccess, id: SubaccountRef): string {
+    for (const p of this.get(ctx, id).perpetualPositions) {
+      const pool = this.collateralPoolName(ctx, p.perpetualId);
+      if (pool !== SUBACCOUNTS) return pool;
+    }
+    return SUBACCOUNTS;
+  }
+
+  /** Moves `quantums` uusdc from an account into a subaccount (bank: account -> pool). */
+  deposit(ctx: Context, from: Uint8Array, to: SubaccountRef, quantums: bigint): void {
+    this.bank.sendCoinsFromAccountToModule(ctx, from, this.poolOf(ctx, to), [
+      { denom: USDC_DENOM, amount: quantums },
+    ]);
+    this.applyUpdates(ctx, [{ id: to, usdcDelta: quantums, perpetualDeltas: [] }]);
+  }
+
+  /**
+   * Moves `quantums` uusdc from a subaccount to an account (bank: pool -> account).
+   *
+   * @throws AbciError subaccounts 102 when the subaccount would fall below its initial margin.
+   */
+  withdraw(ctx: Context, from: SubaccountRef, to: Uint8Array, quantums: bigint): void {
+    const pool = this.poolOf(ctx, from);
+    this.applyUpdates(ctx, [{ id: from, usdcDelta: -quantums, perpetualDeltas: [] }]);
+    this.bank.sendCoinsFromModuleToAccount(ctx, pool, to, [{ denom: USDC_DENOM, amount: quantums }]);
+  }
+
+  /**
+   * Moves `quantums` of USDC between subaccounts (bank coins move only between different pools).
+   *
+   * @throws AbciError subaccounts 102 when the sender would fall below its initial margin.
+   */
+  transfer(ctx: Context, from: SubaccountRef, to: SubaccountRef, quantums: bigint): void {
+    const fromPool = this.poolOf(ctx, from);
+    const toPool = this.poolOf(ctx, to);
+    this.applyUpdates(ctx, [
+      { id: from, usdcDelta: -quantums, perpetualDeltas: [] },
+      { id: to, usdcDelta: quantums, perpetualDeltas: [] },
+    ]);
+    if (fromPool !== toPool) {
+      this.bank.sendCoinsFromModuleToModule(ctx, fromPool, toPool, [{ denom: USDC_DENOM, amount: quantums }]);
+    }
+  }
+
+  /** Mints `quantums` uusdc into a subaccount (the devnet faucet): faucet module -> pool. */
+  mintInto(ctx: Context, to: SubaccountRef, quantums: bigint): void {
+    const coins = [{ denom: USDC_DENOM, amount: quantums }];
+    this.bank.mintCoins(ctx, "devnet_faucet", coins);
+    this.bank.sendCoinsFromModuleToModule(ctx, "devnet_faucet", this.poolOf(ctx, to), coins);
+    this.applyUpdates(ctx, [{ id: to, usdcDelta: quantums, perpetualDeltas: [] }]);
+  }
+}
+
+/** The wire `Subaccount` of a view (zero USDC is left out, as the chain does). */
+export function subaccountProto(view: SubaccountView): subaccounts.Subaccount {
+  return create(subaccounts.SubaccountSchema, {
+    id: create(subaccounts.SubaccountIdSchema, { owner: view.id.owner, number: view.id.number }),
+    assetPositions:
+      view.usdc === 0n
+        ? []
+        : [
+            create(subaccounts.AssetPositionSchema, {
+              assetId: USDC_ASSET_ID,
+              quantums: encodeSerializableInt(view.usdc),
+            }),
+          ],
+    perpetualPositions: view.perpetualPositions.map((p) =>
+      create(subaccounts.PerpetualPositionSchema, {
+        perpetualId: p.perpetualId,
+        quantums: encodeSerializableInt(p.quantums),
+        fundingIndex: encodeSerializableInt(p.fundingIndex),
+        quoteBalance: encodeSerializableInt(p.quoteBalance),
+      }),
+    ),
+    marginEnabled: true,
+  });
+}
+
+/** The subaccounts module: genesis (none), export and the queries. */
+export function createSubaccountsModule(keeper: SubaccountsKeeper): Module {
+  const subaccountJson = (view: SubaccountView) => ({
+    id: { owner: view.id.owner, number: view.id.number },
+    asset_positions:
+      view.usdc === 0n ? [] : [{ asset_id: USDC_ASSET_ID, quantums: view.usdc.toString(), index: "0" }],
+    perpetual_positions: view.perpetualPositions.map((p) => ({
+      perpetual_id: p.perpetualId,
+      quantums: p.quantums.toString(),
+      funding_index: p.fundingIndex.toString(),
+      quote_balance: p.quoteBalance.toString(),
+    })),
+    margin_enabled: true,
+  });
+  return {
+    name: SUBACCOUNTS,
+    exportGenesis(ctx) {
+      return { subaccounts: keeper.all(ctx).map(subaccountJson) };
+    },
+    queries: {
+      "/perpx.subaccounts.v1.Query/Subaccount": queryHandler(
+        subaccounts.QueryGetSubaccountRequestSchema,
+        subaccounts.QuerySubaccountResponseSchema,
+        (ctx, req) => {
+          let id: SubaccountRef;
+          try {
+            id = validateSubaccountId({ owner: req.owner, number: req.number });
+          } catch (error) {
+            throw invalidArgument(error instanceof Error ? error.message : String(error));
+          }
+          return create(subaccounts.QuerySubaccountResponseSchema, {
+            subaccount: subaccountProto(keeper.get(ctx, id)),
+          });
+        },
+      ),
+      "/perpx.subaccounts.v1.Query/SubaccountAll": queryHandler(
+        subaccounts.QueryAllSubaccountRequestSchema,
+        subaccounts.QuerySubaccountAllResponseSchema,
+        (ctx, req) => {
+          const items = keeper.all(ctx).map((view) => ({
+            key: utf8(`${addressKey(accAddressBytes(view.id.owner))}/${padKey(view.id.number, 10)}`),
+            value: subaccountProto(view),
+          }));
+          const { page, pagination } = paginate(items, req.pagination);
+          return create(subaccounts.QuerySubaccountAllResponseSchema, { subaccount: page, pagination });
+        },
+      ),
+      "/perpx.subaccounts.v1.Query/GetWithdrawalAndTransfersBlockedInfo": queryHandler(
+        subaccounts.QueryGetWithdrawalAndTransfersBlockedInfoRequestSchema,
+        subaccounts.QueryGetWithdrawalAndTransfersBlockedInfoResponseSchema,
+        () =>
+          create(subaccounts.QueryGetWithdrawalAndTransfersBlockedInfoResponseSchema, {
+            negativeTncSubaccountSeenAtBlock: 0,
+            chainOutageSeenAtBlock: 0,
+            withdrawalsAndTransfersUnblockedAtBlock: 0,
+          }),
+      ),
+      "/perpx.subaccounts.v1.Query/CollateralPoolAddress": queryHandler(
+        subaccounts.QueryCollateralPoolAddressRequestSchema,
+        subaccounts.QueryCollateralPoolAddressResponseSchema,
+        (ctx, req) =>
+          create(subaccounts.QueryCollateralPoolAddressResponseSchema, {
+            collateralPoolAddress: bech32Of(moduleAddress(keeper.collateralPoolName(ctx, req.perpetualId))),
+          }),
+      ),
+    },
+  };
+}
