@@ -37,6 +37,15 @@ const sendValue = {
 };
 
 describe("toCosmjsGeneratedType", () => {
+  test("appends to a given protobuf-es writer and refuses a writer that cannot append raw bytes", () => {
+    const prefix = new BinaryWriter().tag(1, 2).string("x");
+    const written = sendType.encode(sendValue, prefix).finish();
+    const alone = toBinary(cosmosBank.MsgSendSchema, create(cosmosBank.MsgSendSchema, sendValue));
+    expect(written.subarray(written.length - alone.length)).toEqual(alone);
+    expect(written.length).toBe(alone.length + 3);
+    expect(() => sendType.encode(sendValue, { finish: () => new Uint8Array() })).toThrow(/Invalid writer/);
+  });
+
   test("is accepted by a real cosmjs Registry and encodes like toBinary", () => {
     const registry = new Registry([["/cosmos.bank.v1beta1.MsgSend", sendType]]);
     const any = registry.encodeAsAny({ typeUrl: "/cosmos.bank.v1beta1.MsgSend", value: sendValue });

@@ -6,6 +6,7 @@ import {
   toBinary,
 } from "@bufbuild/protobuf";
 import { type BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { InvalidArgumentError } from "@perpx/errors";
 import { ProtoDecodeError } from "./errors.js";
 import { decodeMessage, msgTypeUrls, schemaOf, type TypeUrl, typeUrlOf } from "./registry.js";
 
@@ -24,6 +25,16 @@ import { decodeMessage, msgTypeUrls, schemaOf, type TypeUrl, typeUrlOf } from ".
  * type.decode(bytes).toAddress === toAddress; // true
  * ```
  */
+/**
+ * A protobuf writer as cosmjs types it. cosmjs's `Registry` never passes one (it calls
+ * `encode(message).finish()`); when a writer is passed, it must be able to append raw bytes
+ * (protobuf-es's `BinaryWriter` can), else `encode` throws `InvalidArgumentError`.
+ */
+export interface CosmjsWriterLike {
+  /** Returns the bytes written so far. */
+  finish(): Uint8Array;
+}
+
 export interface CosmjsGeneratedType<Desc extends DescMessage = DescMessage> {
   /** The type URL of the message, e.g. `/perpx.clob.v1.MsgPlaceOrder`. */
   readonly typeUrl: TypeUrl;
@@ -31,11 +42,11 @@ export interface CosmjsGeneratedType<Desc extends DescMessage = DescMessage> {
    * Appends the message's fields to `writer` (a new one by default). Call `.finish()` for bytes.
    * The message may be a partial init object; it goes through `fromPartial` first.
    */
-  readonly encode: (message: MessageInitShape<Desc>, writer?: BinaryWriter) => BinaryWriter;
+  encode<W extends CosmjsWriterLike = BinaryWriter>(message: MessageInitShape<Desc>, writer?: W): W;
   /** Decodes the message from bytes, or from the next `length` bytes (default: all) of a reader. */
-  readonly decode: (input: Uint8Array | BinaryReader, length?: number) => MessageShape<Desc>;
+  decode(input: Uint8Array | BinaryReader, length?: number): MessageShape<Desc>;
   /** Builds a full message (defaults filled) from a partial init object. */
-  readonly fromPartial: (object: MessageInitShape<Desc>) => MessageShape<Desc>;
+  fromPartial(object: MessageInitShape<Desc>): MessageShape<Desc>;
 }
 
 /**
@@ -58,8 +69,17 @@ export function toCosmjsGeneratedType<Desc extends DescMessage>(schema: Desc): C
   return {
     typeUrl: typeUrlOf(schema),
     fromPartial,
-    encode(message, writer = new BinaryWriter()) {
-      return writer.raw(toBinary(schema, fromPartial(message)));
+    encode<W extends CosmjsWriterLike = BinaryWriter>(message: MessageInitShape<Desc>, writer?: W): W {
+      const bytes = toBinary(schema, fromPartial(message));
+      if (writer === undefined) return new BinaryWriter().raw(bytes) as CosmjsWriterLike as W;
+      if (!canAppendRaw(writer)) {
+        throw new InvalidArgumentError(
+          "writer",
+          "must append raw bytes (a protobuf-es BinaryWriter); omit it to get one",
+        );
+      }
+      writer.raw(bytes);
+      return writer;
     },
     decode(input, length) {
       if (input instanceof Uint8Array) {
@@ -126,4 +146,10 @@ export function cosmjsRegistryEntries(
   return msgTypeUrls
     .filter((url) => include === "all" || url.startsWith("/perpx."))
     .map((url) => [url, toCosmjsGeneratedType(schemaOf(url))]);
+}
+
+function canAppendRaw(
+  writer: CosmjsWriterLike,
+): writer is CosmjsWriterLike & { raw(bytes: Uint8Array): unknown } {
+  return typeof (writer as { raw?: unknown }).raw === "function";
 }

@@ -1,6 +1,7 @@
 export {
   type CosmjsGeneratedType,
   type CosmjsRegistryEntriesOptions,
+  type CosmjsWriterLike,
   cosmjsRegistryEntries,
   toCosmjsGeneratedType,
 } from "./cosmjs.js";
