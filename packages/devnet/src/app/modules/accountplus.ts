@@ -14,6 +14,7 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import {
   type ApproveAgentParams,
+  addressBytes,
   approveAgentTypedData,
   isInvalidArgumentError,
   verifyApproveAgent,
@@ -462,7 +463,7 @@ export function approveAgent(
     ) {
       rejected("agentAddress does not match agentPublicKey");
     }
-    master = accAddressBytes(message.masterAddress, "invalid masterAddress");
+    master = addressBytes(message.masterAddress);
     agentKey = fromHex(String(typedData.message.agentPublicKey).slice(2));
   } catch (error) {
     if (isInvalidArgumentError(error)) rejected(error.message);

@@ -1,0 +1,698 @@
+/**
+ * Permissioned keys (issue 4, point 4) against a running devnet: real txs built here with
+ * `@perpx/proto` and signed with `@noble/curves` (cosmos keys from cosmjs HD wallets, an EVM key
+ * from m/44'/60'), sent through CometBFT RPC.
+ *
+ * Message types whose handlers have not landed yet (clob, sending) are served by stub modules that
+ * only record that they ran, so "the authenticator let it through" is visible; once the real
+ * module routes the type, the stub is dropped and the real handler runs.
+ */
+import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
+import { type Any, AnySchema } from "@bufbuild/protobuf/wkt";
+import { Bip39, EnglishMnemonic, Slip10, Slip10Curve, stringToPath } from "@cosmjs/crypto";
+import { StargateClient } from "@cosmjs/stargate";
+import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import { approveAgentTypedData, hashApproveAgent, toBech32 } from "@perpx/core";
+import {
+  accountplus,
+  clob,
+  cosmosBank,
+  cosmosSecp256k1,
+  cosmosTx,
+  cosmosTxSigning,
+  sending,
+} from "@perpx/proto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ChainApplication } from "../src/app/app.js";
+import { emptyResponse, type Module, msgHandler } from "../src/app/module.js";
+import {
+  BATCH_CANCEL_URL,
+  CANCEL_ORDER_URL,
+  encodeAuthenticator,
+  PLACE_ORDER_URL,
+  tradingKeyAuthenticator,
+} from "../src/app/modules/authenticators.js";
+import { type Devnet, startDevnet } from "../src/index.js";
+
+const FEE = { amount: [{ denom: "uusdc", amount: "5000" }], gasLimit: 200_000n };
+const utf8 = (text: string) => new TextEncoder().encode(text);
+const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
+
+// ------------------------------------------------------------------ stub handlers for missing routes
+
+const STUBS: Array<{ schema: DescMessage; signer: (msg: never) => string }> = [
+  {
+    schema: clob.MsgPlaceOrderSchema,
+    signer: (m: clob.MsgPlaceOrder) => m.order?.orderId?.subaccountId?.owner ?? "",
+  },
+  {
+    schema: clob.MsgCancelOrderSchema,
+    signer: (m: clob.MsgCancelOrder) => m.orderId?.subaccountId?.owner ?? "",
+  },
+  { schema: clob.MsgBatchCancelSchema, signer: (m: clob.MsgBatchCancel) => m.subaccountId?.owner ?? "" },
+  {
+    schema: sending.MsgWithdrawFromSubaccountSchema,
+    signer: (m: sending.MsgWithdrawFromSubaccount) => m.sender?.owner ?? "",
+  },
+  {
+    schema: sending.MsgCreateTransferSchema,
+    signer: (m: sending.MsgCreateTransfer) => m.transfer?.sender?.owner ?? "",
+  },
+];
+
+function stubModule(index: number): Module {
+  const stub = STUBS[index] as (typeof STUBS)[number];
+  return {
+    name: `stub${index}`,
+    msgs: [
+      msgHandler({
+        schema: stub.schema,
+        signers: (msg) => [stub.signer(msg as never)],
+        execute(ctx) {
+          const store = ctx.store(`stub${index}`);
+          const n = store.get("count")?.[0] ?? 0;
+          store.set("count", new Uint8Array([n + 1]));
+          ctx.events.emitEvent("stub_executed", [["type_url", `/${stub.schema.typeName}`]]);
+          return emptyResponse(stub.schema);
+        },
+      }),
+    ],
+  };
+}
+
+/** Stubs for the types the chain does not route yet (a stub whose route exists is refused by the router). */
+function missingStubs(): number[] {
+  const genesisTime = new Date();
+  return STUBS.map((_, i) => i).filter((i) => {
+    try {
+      ChainApplication.create({ profile: "local", genesisTime }, { extraModules: () => [stubModule(i)] });
+      return true;
+    } catch (error) {
+      if (String(error).includes("duplicate message route")) return false;
+      throw error;
+    }
+  });
+}
+
+// ------------------------------------------------------------------ keys, txs, RPC
+
+interface Key {
+  secret: Uint8Array;
+  publicKey: Uint8Array;
+}
+
+async function cosmosKey(mnemonic: string, path = "m/44'/118'/0'/0/0"): Promise<Key> {
+  const seed = await Bip39.mnemonicToSeed(new EnglishMnemonic(mnemonic));
+  return keyFromSecret(Slip10.derivePath(Slip10Curve.Secp256k1, seed, stringToPath(path)).privkey);
+}
+
+function keyFromSecret(secret: Uint8Array): Key {
+  return { secret, publicKey: secp256k1.getPublicKey(secret, true) };
+}
+
+const packAny = <D extends DescMessage>(schema: D, init: MessageShape<D> | Record<string, unknown>): Any =>
+  create(AnySchema, {
+    typeUrl: `/${schema.typeName}`,
+    value: toBinary(schema, create(schema, init as never)),
+  });
+
+interface TxOptions {
+  messages: Any[];
+  /** Key in signer_infos[0] and signing key. */
+  key: Key;
+  accountNumber: bigint;
+  sequence: bigint;
+  selected?: bigint[];
+  criticalExtension?: boolean;
+  /** "cosmos": sha256 ECDSA (default); "eth": keccak ECDSA r||s||v. */
+  scheme?: "cosmos" | "eth";
+}
+
+let chainId = "";
+
+function buildTx(options: TxOptions): Uint8Array {
+  const extension =
+    options.selected === undefined
+      ? []
+      : [packAny(accountplus.TxExtensionSchema, { selectedAuthenticators: options.selected })];
+  const bodyBytes = toBinary(
+    cosmosTx.TxBodySchema,
+    create(cosmosTx.TxBodySchema, {
+      messages: options.messages,
+      nonCriticalExtensionOptions: options.criticalExtension ? [] : extension,
+      extensionOptions: options.criticalExtension ? extension : [],
+    }),
+  );
+  const authInfoBytes = toBinary(
+    cosmosTx.AuthInfoSchema,
+    create(cosmosTx.AuthInfoSchema, {
+      signerInfos: [
+        {
+          publicKey: packAny(cosmosSecp256k1.PubKeySchema, { key: options.key.publicKey }),
+          modeInfo: { sum: { case: "single", value: { mode: cosmosTxSigning.SignMode.DIRECT } } },
+          sequence: options.sequence,
+        },
+      ],
+      fee: FEE,
+    }),
+  );
+  const signDoc = toBinary(
+    cosmosTx.SignDocSchema,
+    create(cosmosTx.SignDocSchema, {
+      bodyBytes,
+      authInfoBytes,
+      chainId,
+      accountNumber: options.accountNumber,
+    }),
+  );
+  let signature: Uint8Array;
+  if (options.scheme === "eth") {
+    const recovered = secp256k1.sign(keccak_256(signDoc), options.key.secret, {
+      prehash: false,
+      format: "recovered",
+    });
+    signature = new Uint8Array(65);
+    signature.set(recovered.subarray(1));
+    signature[64] = (recovered[0] as number) + 27;
+  } else {
+    signature = secp256k1.sign(signDoc, options.key.secret);
+  }
+  return toBinary(
+    cosmosTx.TxRawSchema,
+    create(cosmosTx.TxRawSchema, { bodyBytes, authInfoBytes, signatures: [signature] }),
+  );
+}
+
+let devnet: Devnet;
+let reader: StargateClient;
+let stubbed: number[] = [];
+
+async function rpc(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const response = await fetch(devnet.endpoints.rpc, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const json = (await response.json()) as { result?: Record<string, unknown>; error?: unknown };
+  if (json.result === undefined) throw new Error(`${method}: ${JSON.stringify(json.error)}`);
+  return json.result;
+}
+
+interface Outcome {
+  code: number;
+  codespace: string;
+  log: string;
+  /** Where it ended: CheckTx refused it, or it ran in a block. */
+  stage: "check" | "deliver";
+}
+
+/** Broadcasts, mines a block when CheckTx accepted, and returns the outcome. */
+async function send(tx: Uint8Array): Promise<Outcome> {
+  const check = (await rpc("broadcast_tx_sync", { tx: b64(tx) })) as {
+    code: number;
+    codespace: string;
+    log: string;
+    hash: string;
+  };
+  if (check.code !== 0)
+    return { code: check.code, codespace: check.codespace, log: check.log, stage: "check" };
+  devnet.mine(1);
+  const found = (await rpc("tx", { hash: Buffer.from(check.hash, "hex").toString("base64") })) as {
+    tx_result: { code: number; codespace: string; log: string };
+  };
+  return { ...found.tx_result, stage: "deliver" };
+}
+
+async function query<Res extends DescMessage>(
+  path: string,
+  request: Uint8Array,
+  response: Res,
+): Promise<MessageShape<Res>> {
+  const result = (await rpc("abci_query", { path, data: Buffer.from(request).toString("hex") })) as {
+    response: { code: number; value: string | null; log: string };
+  };
+  if (result.response.code !== 0) throw new Error(result.response.log);
+  return fromBinary(response, Buffer.from(result.response.value ?? "", "base64"));
+}
+
+async function authenticators(address: string): Promise<accountplus.AccountAuthenticator[]> {
+  const request = toBinary(
+    accountplus.GetAuthenticatorsRequestSchema,
+    create(accountplus.GetAuthenticatorsRequestSchema, { account: address }),
+  );
+  return (
+    await query(
+      "/perpx.accountplus.v1.Query/GetAuthenticators",
+      request,
+      accountplus.GetAuthenticatorsResponseSchema,
+    )
+  ).accountAuthenticators;
+}
+
+async function accountOf(address: string): Promise<{ accountNumber: bigint; sequence: bigint }> {
+  const account = await reader.getAccount(address);
+  if (account === null) throw new Error(`no account ${address}`);
+  return { accountNumber: BigInt(account.accountNumber), sequence: BigInt(account.sequence) };
+}
+
+const usdc = async (address: string) => BigInt((await reader.getBalance(address, "uusdc")).amount);
+
+async function control(
+  path: string,
+  body: unknown,
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const response = await fetch(`${devnet.endpoints.control}/devnet${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+}
+
+// ------------------------------------------------------------------ messages
+
+const placeOrder = (owner: string, number: number) =>
+  packAny(clob.MsgPlaceOrderSchema, {
+    order: {
+      orderId: { subaccountId: { owner, number }, clientId: 7 + number, orderFlags: 0, clobPairId: 0 },
+      side: 1,
+      quantums: 1_000_000n,
+      subticks: 100_000n,
+      goodTilOneof: { case: "goodTilBlock", value: 1_000_000 },
+    },
+  });
+const cancelOrder = (owner: string, number: number) =>
+  packAny(clob.MsgCancelOrderSchema, {
+    orderId: { subaccountId: { owner, number }, clientId: 7, orderFlags: 0, clobPairId: 0 },
+    goodTilOneof: { case: "goodTilBlock", value: 1_000_000 },
+  });
+const batchCancel = (owner: string, number: number) =>
+  packAny(clob.MsgBatchCancelSchema, {
+    subaccountId: { owner, number },
+    shortTermCancels: [{ clobPairId: 0, clientIds: [7] }],
+    goodTilBlock: 1_000_000,
+  });
+const bankSend = (from: string, to: string) =>
+  packAny(cosmosBank.MsgSendSchema, {
+    fromAddress: from,
+    toAddress: to,
+    amount: [{ denom: "uusdc", amount: "1000" }],
+  });
+const withdraw = (owner: string) =>
+  packAny(sending.MsgWithdrawFromSubaccountSchema, {
+    sender: { owner, number: 0 },
+    recipient: owner,
+    assetId: 0,
+    quantums: 1_000n,
+  });
+const transfer = (owner: string, to: string) =>
+  packAny(sending.MsgCreateTransferSchema, {
+    transfer: {
+      sender: { owner, number: 0 },
+      recipient: { owner: to, number: 0 },
+      assetId: 0,
+      amount: 1_000n,
+    },
+  });
+
+beforeAll(async () => {
+  stubbed = missingStubs();
+  devnet = await startDevnet({
+    ports: "free",
+    blockTimeMs: 0,
+    createApp: (options) => ChainApplication.create(options, { extraModules: () => stubbed.map(stubModule) }),
+  });
+  chainId = devnet.chainId;
+  reader = await StargateClient.connect(devnet.endpoints.rpc);
+});
+
+afterAll(async () => {
+  reader?.disconnect();
+  await devnet?.stop();
+});
+
+describe("permissioned keys on a cosmos account", () => {
+  const agent = keyFromSecret(new Uint8Array(32).fill(0x42));
+  let owner: string;
+  let ownerKey: Key;
+  let other: string;
+  let tradingId: bigint;
+
+  /** A tx of the owner's messages signed by the trading key with a TxExtension. */
+  const asAgent = async (messages: Any[], selected?: bigint[], extra: Partial<TxOptions> = {}) => {
+    const account = await accountOf(owner);
+    return send(
+      buildTx({
+        messages,
+        key: agent,
+        ...account,
+        selected: selected ?? messages.map(() => tradingId),
+        ...extra,
+      }),
+    );
+  };
+  const asOwner = async (messages: Any[]) =>
+    send(buildTx({ messages, key: ownerKey, ...(await accountOf(owner)) }));
+
+  beforeAll(async () => {
+    owner = devnet.accounts[0]?.address as string;
+    ownerKey = await cosmosKey(devnet.accounts[0]?.mnemonic as string);
+    other = devnet.accounts[1]?.address as string;
+  });
+
+  it("adds the trading key (one MessageFilter with comma-separated URLs) and lists it", async () => {
+    const config = encodeAuthenticator({
+      type: "AllOf",
+      children: [
+        { type: "SignatureVerification", publicKey: agent.publicKey },
+        { type: "MessageFilter", typeUrls: [PLACE_ORDER_URL, CANCEL_ORDER_URL, BATCH_CANCEL_URL] },
+        { type: "SubaccountFilter", numbers: [0] },
+      ],
+    });
+    const before = await authenticators(owner);
+    const outcome = await asOwner([
+      packAny(accountplus.MsgAddAuthenticatorSchema, {
+        sender: owner,
+        authenticatorType: "AllOf",
+        data: config.config,
+      }),
+    ]);
+    expect(outcome).toMatchObject({ code: 0, stage: "deliver" });
+    const after = await authenticators(owner);
+    expect(after).toHaveLength(before.length + 1);
+    const added = after.at(-1) as accountplus.AccountAuthenticator;
+    expect(added.type).toBe("AllOf");
+    expect(Buffer.from(added.config).toString("utf8")).toBe(Buffer.from(config.config).toString("utf8"));
+    tradingId = added.id;
+    const one = await query(
+      "/perpx.accountplus.v1.Query/GetAuthenticator",
+      toBinary(
+        accountplus.GetAuthenticatorRequestSchema,
+        create(accountplus.GetAuthenticatorRequestSchema, { account: owner, authenticatorId: tradingId }),
+      ),
+      accountplus.GetAuthenticatorResponseSchema,
+    );
+    expect(one.accountAuthenticator?.id).toBe(tradingId);
+    const params = await query(
+      "/perpx.accountplus.v1.Query/Params",
+      new Uint8Array(),
+      accountplus.QueryParamsResponseSchema,
+    );
+    expect(params.params?.isSmartAccountActive).toBe(true);
+  });
+
+  it("refuses unsafe trees, malformed configs and data over 1024 bytes on add", async () => {
+    const add = (authenticatorType: string, data: Uint8Array) =>
+      asOwner([packAny(accountplus.MsgAddAuthenticatorSchema, { sender: owner, authenticatorType, data })]);
+    expect(await add("MessageFilter", utf8(PLACE_ORDER_URL))).toMatchObject({
+      codespace: "dydxaccountplus",
+      code: 6,
+      stage: "check",
+    });
+    const unsafe = encodeAuthenticator({
+      type: "AnyOf",
+      children: [
+        { type: "SignatureVerification", publicKey: agent.publicKey },
+        { type: "SubaccountFilter", numbers: [0] },
+      ],
+    });
+    const refused = await add(unsafe.type, unsafe.config);
+    expect(refused).toMatchObject({ codespace: "dydxaccountplus", code: 6 });
+    expect(refused.log).toMatch(/unsafe/);
+    expect(await add("SignatureVerification", new Uint8Array(1025))).toMatchObject({
+      codespace: "dydxaccountplus",
+      code: 3,
+    });
+    expect(await add("SubaccountFilter", utf8("zero"))).toMatchObject({
+      codespace: "dydxaccountplus",
+      code: 5,
+    });
+    expect(await add("SignatureVerification", agent.publicKey.subarray(1))).toMatchObject({
+      codespace: "dydxaccountplus",
+      code: 5,
+    });
+  });
+
+  it("the trading key places, cancels and batch-cancels on subaccount 0 (the authenticator lets them through)", async () => {
+    for (const message of [placeOrder(owner, 0), cancelOrder(owner, 0), batchCancel(owner, 0)]) {
+      const outcome = await asAgent([message]);
+      expect(outcome.codespace, `${message.typeUrl}: ${outcome.log}`).not.toBe("dydxaccountplus");
+      expect(outcome.code === 0 || outcome.stage === "deliver", outcome.log).toBe(true);
+      if (stubbed.length === STUBS.length) expect(outcome).toMatchObject({ code: 0, stage: "deliver" });
+    }
+  });
+
+  it("the trading key cannot withdraw, transfer, bank-send or trade subaccount 1; nothing changes", async () => {
+    const balance = await usdc(owner);
+    const otherBalance = await usdc(other);
+    const account = await accountOf(owner);
+    const cases: Array<[Any, RegExp]> = [
+      [bankSend(owner, other), /message types do not match/],
+      [withdraw(owner), /message types do not match/],
+      [transfer(owner, other), /message types do not match/],
+      [placeOrder(owner, 1), /subaccount number 1 not in allowed list 0/],
+      [cancelOrder(owner, 1), /subaccount number 1/],
+      [batchCancel(owner, 1), /subaccount number 1/],
+    ];
+    for (const [message, reason] of cases) {
+      const outcome = await asAgent([message]);
+      expect(outcome, message.typeUrl).toMatchObject({
+        codespace: "dydxaccountplus",
+        code: 104,
+        stage: "check",
+      });
+      expect(outcome.log).toMatch(reason);
+    }
+    // Mixed: an allowed message does not carry a forbidden one.
+    const mixed = await asAgent([placeOrder(owner, 0), bankSend(owner, other)]);
+    expect(mixed).toMatchObject({ codespace: "dydxaccountplus", code: 104 });
+    expect(await usdc(owner)).toBe(balance);
+    expect(await usdc(other)).toBe(otherBalance);
+    expect(await accountOf(owner)).toEqual(account);
+  });
+
+  it("checks the extension: id per message, known id, non-critical only, and the signature", async () => {
+    const order = placeOrder(owner, 0);
+    expect(await asAgent([order], [tradingId, tradingId])).toMatchObject({ codespace: "sdk", code: 18 });
+    expect(await asAgent([order], [9_999n])).toMatchObject({ codespace: "dydxaccountplus", code: 1 });
+    expect(await asAgent([order], undefined, { criticalExtension: true })).toMatchObject({
+      codespace: "sdk",
+      code: 31,
+    });
+    // Without an extension the classic path applies: the agent's key is not the owner's.
+    expect(await asAgent([bankSend(owner, other)], [])).toMatchObject({ codespace: "sdk", code: 8 });
+    // The owner's key is not the authenticator's key.
+    const wrongKey = await send(
+      buildTx({ messages: [order], key: ownerKey, ...(await accountOf(owner)), selected: [tradingId] }),
+    );
+    expect(wrongKey).toMatchObject({ codespace: "dydxaccountplus", code: 104 });
+    expect(wrongKey.log).toMatch(/signature verification failed/);
+    // A wrong sequence is still a wrong sequence (a stateful order: short-term orders carry none).
+    const account = await accountOf(owner);
+    const longTerm = packAny(clob.MsgPlaceOrderSchema, {
+      order: {
+        orderId: { subaccountId: { owner, number: 0 }, clientId: 99, orderFlags: 64, clobPairId: 0 },
+        side: 1,
+        quantums: 1_000_000n,
+        subticks: 100_000n,
+        goodTilOneof: { case: "goodTilBlockTime", value: Math.floor(Date.now() / 1000) + 3600 },
+      },
+    });
+    const stale = await send(
+      buildTx({
+        messages: [longTerm],
+        key: agent,
+        ...account,
+        sequence: account.sequence + 5n,
+        selected: [tradingId],
+      }),
+    );
+    expect(stale).toMatchObject({ codespace: "sdk", code: 32 });
+  });
+
+  it("accepts a timestamp nonce from the trading key and records it in AccountState", async () => {
+    const block = devnet.app.latestBlock();
+    const nonce = BigInt(block.time.getTime()) + 1n;
+    const { accountNumber, sequence } = await accountOf(owner);
+    const outcome = await send(
+      buildTx({
+        messages: [placeOrder(owner, 0)],
+        key: agent,
+        accountNumber,
+        sequence: nonce,
+        selected: [tradingId],
+      }),
+    );
+    expect(outcome.codespace, outcome.log).not.toBe("dydxaccountplus");
+    expect(outcome.codespace).not.toBe("sdk");
+    const state = await query(
+      "/perpx.accountplus.v1.Query/AccountState",
+      toBinary(
+        accountplus.AccountStateRequestSchema,
+        create(accountplus.AccountStateRequestSchema, { address: owner }),
+      ),
+      accountplus.AccountStateResponseSchema,
+    );
+    expect(state.accountState?.timestampNonceDetails?.timestampNonces).toContain(nonce);
+    expect((await accountOf(owner)).sequence).toBe(sequence);
+  });
+
+  it("an AnyOf-of-MessageFilters trading key behaves the same; removal revokes it", async () => {
+    const config = encodeAuthenticator(tradingKeyAuthenticator(agent.publicKey));
+    expect(
+      await asOwner([
+        packAny(accountplus.MsgAddAuthenticatorSchema, {
+          sender: owner,
+          authenticatorType: config.type,
+          data: config.config,
+        }),
+      ]),
+    ).toMatchObject({ code: 0 });
+    const id = (await authenticators(owner)).at(-1)?.id as bigint;
+    expect(id).toBe(tradingId + 1n);
+    expect(await asAgent([bankSend(owner, other)], [id])).toMatchObject({
+      codespace: "dydxaccountplus",
+      code: 104,
+    });
+    expect((await asAgent([placeOrder(owner, 0)], [id])).codespace).not.toBe("dydxaccountplus");
+
+    const remove = (authenticatorId: bigint) =>
+      asOwner([packAny(accountplus.MsgRemoveAuthenticatorSchema, { sender: owner, id: authenticatorId })]);
+    expect(await remove(id)).toMatchObject({ code: 0, stage: "deliver" });
+    expect(await asAgent([placeOrder(owner, 0)], [id])).toMatchObject({
+      codespace: "dydxaccountplus",
+      code: 1,
+    });
+    expect(await remove(id)).toMatchObject({ codespace: "dydxaccountplus", code: 1, stage: "deliver" });
+    // Another account cannot use (or remove) this account's authenticator.
+    const stranger = devnet.accounts[1]?.address as string;
+    const strangerKey = await cosmosKey(devnet.accounts[1]?.mnemonic as string);
+    const strangerRemove = await send(
+      buildTx({
+        messages: [packAny(accountplus.MsgRemoveAuthenticatorSchema, { sender: stranger, id: tradingId })],
+        key: strangerKey,
+        ...(await accountOf(stranger)),
+      }),
+    );
+    expect(strangerRemove).toMatchObject({ codespace: "dydxaccountplus", code: 1 });
+    expect((await authenticators(owner)).map((a) => a.id)).toContain(tradingId);
+  });
+});
+
+describe("EIP-712 ServiceTransaction:ApproveAgent from an EVM wallet", () => {
+  const mnemonic = "test test test test test test test test test test test junk";
+  let evm: Key;
+  let evmAddressBytes: Uint8Array;
+  let evmHex: string;
+  const agent = keyFromSecret(new Uint8Array(32).fill(0x24));
+  let owner: string;
+  let agentId: bigint;
+  let ethId: bigint;
+
+  const approval = (nonce: number, signer: Key = evm) => {
+    const params = {
+      evmChainId: devnet.evmChainId,
+      masterAddress: evmHex,
+      agentPublicKey: agent.publicKey,
+      nonce,
+    };
+    const recovered = secp256k1.sign(hashApproveAgent(params), signer.secret, {
+      prehash: false,
+      format: "recovered",
+    });
+    const signature = new Uint8Array(65);
+    signature.set(recovered.subarray(1));
+    signature[64] = (recovered[0] as number) + 27;
+    const message = JSON.parse(
+      JSON.stringify(approveAgentTypedData(params).message, (_k, v: unknown) =>
+        typeof v === "bigint" ? v.toString() : v,
+      ),
+    ) as Record<string, unknown>;
+    return { typedDataSignature: `0x${Buffer.from(signature).toString("hex")}`, message };
+  };
+
+  beforeAll(async () => {
+    evm = await cosmosKey(mnemonic, "m/44'/60'/0'/0/0");
+    evmAddressBytes = keccak_256(secp256k1.getPublicKey(evm.secret, false).subarray(1)).subarray(12);
+    evmHex = `0x${Buffer.from(evmAddressBytes).toString("hex")}`;
+    expect(evmHex).toBe("0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266");
+    owner = toBech32(evmHex);
+    const funded = await control("/fund", {
+      address: evmHex,
+      coins: [{ denom: "uusdc", amount: "100000000" }],
+    });
+    expect(funded.status).toBe(200);
+  });
+
+  it("refuses a signature from another key, a wrong chain id or a mismatched agent address", async () => {
+    const other = keyFromSecret(new Uint8Array(32).fill(0x11));
+    const forged = await control("/approve-agent", approval(1_000, other));
+    expect(forged).toMatchObject({ status: 400, json: { code: "approve_agent_rejected" } });
+    const good = approval(1_000);
+    const tampered = await control("/approve-agent", {
+      ...good,
+      message: { ...good.message, nonce: "1001" },
+    });
+    expect(tampered.status).toBe(400);
+    const mismatched = await control("/approve-agent", {
+      ...good,
+      message: { ...good.message, agentAddress: "0x0000000000000000000000000000000000000001" },
+    });
+    expect(mismatched.status).toBe(400);
+    expect((await control("/approve-agent", { message: good.message })).status).toBe(400);
+    expect(await authenticators(owner)).toHaveLength(0);
+  });
+
+  it("registers the agent's AllOf authenticator and the wallet's EthAddressSignatureVerification; a replay is refused", async () => {
+    const approved = await control("/approve-agent", approval(2_000));
+    expect(approved.status, JSON.stringify(approved.json)).toBe(200);
+    expect(approved.json.address).toBe(owner);
+    agentId = BigInt(approved.json.agentAuthenticatorId as string);
+    ethId = BigInt(approved.json.ethAuthenticatorId as string);
+    const list = await authenticators(owner);
+    expect(list.map((a) => a.type).sort()).toEqual(["AllOf", "EthAddressSignatureVerification"]);
+    const eth = list.find((a) => a.id === ethId);
+    expect(new Uint8Array(eth?.config ?? [])).toEqual(new Uint8Array(evmAddressBytes));
+    expect(new Uint8Array(list.find((a) => a.id === agentId)?.config ?? [])).toEqual(
+      encodeAuthenticator(tradingKeyAuthenticator(agent.publicKey)).config,
+    );
+    expect((await control("/approve-agent", approval(2_000))).status).toBe(400);
+    expect((await control("/approve-agent", approval(1_500))).status).toBe(400);
+  });
+
+  it("the agent trades subaccount 0 and nothing else for the EVM account", async () => {
+    const account = await accountOf(owner);
+    const placed = await send(
+      buildTx({ messages: [placeOrder(owner, 0)], key: agent, ...account, selected: [agentId] }),
+    );
+    expect(placed.codespace, placed.log).not.toBe("dydxaccountplus");
+    const before = await usdc(owner);
+    const refused = await send(
+      buildTx({
+        messages: [bankSend(owner, devnet.accounts[2]?.address as string)],
+        key: agent,
+        ...(await accountOf(owner)),
+        selected: [agentId],
+      }),
+    );
+    expect(refused).toMatchObject({ codespace: "dydxaccountplus", code: 104, stage: "check" });
+    expect(await usdc(owner)).toBe(before);
+  });
+
+  it("the EVM wallet signs a cosmos tx with a Keccak-256 signature through its EthAddressSignatureVerification", async () => {
+    const to = devnet.accounts[2]?.address as string;
+    const before = await usdc(to);
+    const account = await accountOf(owner);
+    const sent = await send(
+      buildTx({ messages: [bankSend(owner, to)], key: evm, ...account, selected: [ethId], scheme: "eth" }),
+    );
+    expect(sent, sent.log).toMatchObject({ code: 0, stage: "deliver" });
+    expect(await usdc(to)).toBe(before + 1000n);
+    // A cosmos-style (SHA-256) signature by the same key does not recover to the address.
+    const wrong = await send(
+      buildTx({ messages: [bankSend(owner, to)], key: evm, ...(await accountOf(owner)), selected: [ethId] }),
+    );
+    expect(wrong).toMatchObject({ codespace: "dydxaccountplus", code: 100 });
+  });
+});
