@@ -26,6 +26,7 @@ import type {
   CreateChainApp,
   DevnetProfile,
   IndexedTx,
+  OraclePriceSet,
   PersistentChainApp,
   QueryResult,
   SimulateResult,
@@ -154,6 +155,14 @@ export class ChainApplication implements PersistentChainApp {
       submitProposal: (messages) => this.submitProposal(messages),
       proposal: (id) => proposalResult(this.root, id),
       moduleControl: (module, operation, request) => this.moduleControl(module, operation, request),
+      setOraclePrice: (market, price) =>
+        this.moduleControl("prices", "set-price", { market, price }) as OraclePriceSet,
+      setOracleWalk: (enabled) => {
+        this.moduleControl("prices", "set-walk", { enabled });
+      },
+      fundSubaccount: (owner, number, quantums) => {
+        this.moduleControl("subaccounts", "fund", { owner, number, quantums: quantums.toString() });
+      },
     };
     this.pending = new CacheStore(this.root);
     if (state === undefined) this.initChain();
@@ -312,7 +321,10 @@ export class ChainApplication implements PersistentChainApp {
   }
 
   private runTx(mode: ExecMode, tx: DecodedTx, base: KvStore, block: BlockInfo): TxResult {
-    const policy = this.set.router.txPolicy(tx.msgs.map((m) => m.typeUrl));
+    const policy = this.set.router.txPolicy(
+      tx.msgs.map((m) => m.typeUrl),
+      tx.msgs.map((m) => m.msg),
+    );
     const meter = createGasMeter(mode === "simulate" || !policy.meterGas ? undefined : tx.gasLimit);
     const gasWanted = tx.gasLimit;
     const txBranch = new CacheStore(base);

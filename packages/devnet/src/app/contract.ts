@@ -191,6 +191,27 @@ export interface ChainControl {
    * Throws an `AbciError` when the module refuses, or when there is no such operation.
    */
   moduleControl(module: string, operation: string, request: Readonly<Record<string, unknown>>): unknown;
+  /**
+   * Sets a market's oracle price (a decimal USD string, exact in the market's exponent) and centers
+   * the oracle walk's band on it. Throws an `AbciError` (prices) for an unknown market or a bad price.
+   */
+  setOraclePrice(market: number | string, price: string): OraclePriceSet;
+  /** Switches the oracle's per-block random walk on or off. */
+  setOracleWalk(enabled: boolean): void;
+  /**
+   * Mints `quantums` uusdc into a subaccount (through the collateral pool), as the faucet does.
+   * Throws an `AbciError` (subaccounts) for a bad owner or number.
+   */
+  fundSubaccount(owner: string, number: number, quantums: bigint): void;
+}
+
+/** The outcome of {@link ChainControl.setOraclePrice}. */
+export interface OraclePriceSet {
+  marketId: number;
+  pair: string;
+  /** The price mantissa, as a decimal string. */
+  price: string;
+  exponent: number;
 }
 
 /** The outcome of a devnet governance proposal. */

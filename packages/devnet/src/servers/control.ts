@@ -4,8 +4,11 @@
  * (prices, IBC and bridge deposits, governance) add theirs with {@link ControlRouter.add}.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { type DescMessage, fromBinary } from "@bufbuild/protobuf";
 import { isInvalidAddressError, parseAddress } from "@perpx/core";
-import type { PersistentChainApp } from "../app/contract.js";
+import { prices } from "@perpx/proto";
+import type { OraclePriceSet, PersistentChainApp } from "../app/contract.js";
+import { addChainControlRoutes } from "./control-chain.js";
 import { toHexUpper } from "./encoding.js";
 import { BodyError, closeServer, listen, readBody, sendCorsPreflight, sendJson, urlOf } from "./http.js";
 import type { BlockProducer } from "./producer.js";
@@ -116,6 +119,14 @@ function coinsField(body: Record<string, unknown>): Array<{ denom: string; amoun
   });
 }
 
+/** The decimal USD text of an oracle price mantissa and exponent. */
+function decimalOf(mantissa: bigint, exponent: number): string {
+  if (exponent >= 0) return (mantissa * 10n ** BigInt(exponent)).toString();
+  const digits = mantissa.toString().padStart(-exponent + 1, "0");
+  const fraction = digits.slice(exponent).replace(/0+$/, "");
+  return fraction === "" ? digits.slice(0, exponent) : `${digits.slice(0, exponent)}.${fraction}`;
+}
+
 /** Options of {@link startControlServer}. */
 export interface ControlServerOptions {
   app: PersistentChainApp;
@@ -144,7 +155,9 @@ function toJsonSafe(value: unknown): unknown {
 /**
  * Starts the control server with the built-in routes:
  * `GET /devnet/status`, `POST /devnet/blocks {count}`, `POST /devnet/block-time {ms}`,
- * `POST /devnet/advance-time {ms}`, `POST /devnet/fund {address, coins}`.
+ * `POST /devnet/advance-time {ms}`, `POST /devnet/fund {address, coins}`, `GET /devnet/prices`,
+ * `POST /devnet/prices {market, price, mine?}` (market id or pair, decimal USD price),
+ * `POST /devnet/prices/walk {enabled}`.
  *
  * @param options - the application, the block producer, interface, port and extra routes.
  * @returns the running server.
@@ -236,6 +249,71 @@ export async function startControlServer(options: ControlServerOptions): Promise
       throw error;
     }
   });
+  // prices: the oracle (set a price, switch the random walk, read every market's price).
+  const abciToControl = (code: string, run: () => unknown) => {
+    try {
+      return run();
+    } catch (error) {
+      if (error instanceof Error && error.name === "AbciError")
+        throw new ControlError(400, code, error.message);
+      throw error;
+    }
+  };
+  router.add("GET", "/prices", () => {
+    const ask = <T extends DescMessage>(path: string, schema: T) => {
+      const answer = app.query(path, new Uint8Array(0));
+      if (answer.code !== 0) throw new ControlError(500, "internal", answer.log);
+      return fromBinary(schema, answer.value);
+    };
+    const params = ask("/perpx.prices.v1.Query/AllMarketParams", prices.QueryAllMarketParamsResponseSchema);
+    const values = ask("/perpx.prices.v1.Query/AllMarketPrices", prices.QueryAllMarketPricesResponseSchema);
+    return {
+      markets: values.marketPrices.map((p) => ({
+        marketId: p.id,
+        pair: params.marketParams.find((m) => m.id === p.id)?.pair ?? "",
+        price: decimalOf(p.price, p.exponent),
+        mantissa: p.price.toString(),
+        exponent: p.exponent,
+      })),
+    };
+  });
+  router.add("POST", "/prices", ({ body }) => {
+    const market = body.market;
+    if (typeof market !== "string" && !(typeof market === "number" && Number.isSafeInteger(market))) {
+      throw new ControlError(
+        400,
+        "invalid_request",
+        'the field "market" must be a market id or a pair like "BTC-USD"',
+      );
+    }
+    if (typeof body.price !== "string") {
+      throw new ControlError(
+        400,
+        "invalid_request",
+        'the field "price" must be a decimal string like "65000.5"',
+      );
+    }
+    const price = body.price;
+    const set = abciToControl("invalid_price", () =>
+      app.control.setOraclePrice(market, price),
+    ) as OraclePriceSet;
+    const mined = body.mine === true ? producer.mine(1)[0] : undefined;
+    return {
+      ...set,
+      price: decimalOf(BigInt(set.price), set.exponent),
+      mantissa: set.price,
+      ...(mined === undefined ? {} : { height: mined.height.toString() }),
+    };
+  });
+  router.add("POST", "/prices/walk", ({ body }) => {
+    if (typeof body.enabled !== "boolean") {
+      throw new ControlError(400, "invalid_request", 'the field "enabled" must be true or false');
+    }
+    const enabled = body.enabled;
+    abciToControl("invalid_request", () => app.control.setOracleWalk(enabled));
+    return { enabled };
+  });
+  addChainControlRoutes(router, app, producer);
   options.routes?.(router);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -1,7 +1,8 @@
 /**
- * The faucet: `POST /faucet/tokens` with `{"address": "perpx1..." | "0x..."}` credits a fixed amount
- * of USDC (`uusdc`) and native tokens (`aperpx`) through the application's control interface, at most
- * once per address per window.
+ * The faucet: `POST /faucet/tokens` with `{"address": "perpx1..." | "0x...", "subaccountNumber"?: n}`
+ * credits a fixed amount of USDC (`uusdc`) and native tokens (`aperpx`) to the account, and a fixed
+ * amount of USDC to its subaccount `subaccountNumber` (default 0), through the application's control
+ * interface, at most once per address per window.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { isInvalidAddressError, NATIVE_DENOM, parseAddress, USDC_DENOM } from "@perpx/core";
@@ -27,6 +28,9 @@ export const DEFAULT_FAUCET_COINS: readonly FaucetCoin[] = [
   { denom: NATIVE_DENOM, amount: 10n * 10n ** 18n },
 ];
 
+/** USDC (quote quantums, 1e-6 USDC) one faucet request credits to the subaccount: 1,000 USDC. */
+export const DEFAULT_FAUCET_SUBACCOUNT_QUANTUMS = 1_000_000_000n;
+
 /** Options of {@link startFaucetServer}. */
 export interface FaucetServerOptions {
   control: ChainControl;
@@ -36,6 +40,8 @@ export interface FaucetServerOptions {
   port?: number;
   /** Coins credited per request. @default {@link DEFAULT_FAUCET_COINS} */
   coins?: readonly FaucetCoin[];
+  /** USDC quantums credited to the subaccount per request; 0 credits none. @default {@link DEFAULT_FAUCET_SUBACCOUNT_QUANTUMS} */
+  subaccountQuantums?: bigint;
   /** One request per address per this many milliseconds; 0 disables the limit. @default 10000 */
   rateLimitWindowMs?: number;
   /** The clock (for tests). @default Date.now */
@@ -51,7 +57,14 @@ export interface FaucetServer {
 
 /** Body of every faucet error: a stable `code` and a message naming the problem. */
 export interface FaucetErrorBody {
-  code: "bad_json" | "invalid_address" | "rate_limited" | "not_found" | "method_not_allowed" | "internal";
+  code:
+    | "bad_json"
+    | "invalid_address"
+    | "invalid_subaccount"
+    | "rate_limited"
+    | "not_found"
+    | "method_not_allowed"
+    | "internal";
   message: string;
 }
 
@@ -77,6 +90,7 @@ function fail(
  */
 export async function startFaucetServer(options: FaucetServerOptions): Promise<FaucetServer> {
   const coins = options.coins ?? DEFAULT_FAUCET_COINS;
+  const subaccountQuantums = options.subaccountQuantums ?? DEFAULT_FAUCET_SUBACCOUNT_QUANTUMS;
   const windowMs = options.rateLimitWindowMs ?? 10_000;
   const now = options.now ?? Date.now;
   const lastGrant = new Map<string, number>();
@@ -135,6 +149,19 @@ export async function startFaucetServer(options: FaucetServerOptions): Promise<F
       }
       throw error;
     }
+    const rawNumber = (body as Record<string, unknown>).subaccountNumber ?? 0;
+    if (
+      typeof rawNumber !== "number" ||
+      !Number.isInteger(rawNumber) ||
+      rawNumber < 0 ||
+      rawNumber > 128_000
+    ) {
+      fail(res, 400, {
+        code: "invalid_subaccount",
+        message: `the field "subaccountNumber" must be an integer from 0 to 128000, got ${JSON.stringify(rawNumber)}`,
+      });
+      return;
+    }
     const t = now();
     const previous = lastGrant.get(parsed.bech32);
     if (windowMs > 0 && previous !== undefined && t - previous < windowMs) {
@@ -151,11 +178,13 @@ export async function startFaucetServer(options: FaucetServerOptions): Promise<F
       return;
     }
     options.control.fund(parsed.bech32, coins);
+    if (subaccountQuantums > 0n) options.control.fundSubaccount(parsed.bech32, rawNumber, subaccountQuantums);
     lastGrant.set(parsed.bech32, t);
     sendJson(res, 200, {
       address: parsed.bech32,
       evmAddress: parsed.hex,
       credited: coins.map((c) => ({ denom: c.denom, amount: c.amount.toString() })),
+      subaccount: { number: rawNumber, quantums: subaccountQuantums.toString() },
     });
   };
 

@@ -53,6 +53,8 @@ function fail(code: number, log: string): TxResult {
 
 export interface FakeChainApp extends PersistentChainApp {
   readonly funded: Array<{ address: string; coins: Array<{ denom: string; amount: bigint }> }>;
+  /** Every `fundSubaccount` call. */
+  readonly fundedSubaccounts: Array<{ owner: string; number: number; quantums: bigint }>;
   readonly queries: Array<{ path: string; data: Uint8Array; height: bigint | undefined }>;
   advancedMs: number;
   /** Answers of `query` by path (defaults to code 6 unknown path). */
@@ -83,6 +85,7 @@ export function createFakeChainApp(options: { genesisTime?: Date; state?: Uint8A
   let pending: Uint8Array[] = [];
   const listeners = new Set<BlockListener>();
   const funded: FakeChainApp["funded"] = [];
+  const fundedSubaccounts: FakeChainApp["fundedSubaccounts"] = [];
   const queries: FakeChainApp["queries"] = [];
   const balances = new Map<string, bigint>();
 
@@ -140,6 +143,7 @@ export function createFakeChainApp(options: { genesisTime?: Date; state?: Uint8A
   const app: FakeChainApp = {
     info,
     funded,
+    fundedSubaccounts,
     queries,
     advancedMs: 0,
     answers: new Map(),
@@ -232,6 +236,15 @@ export function createFakeChainApp(options: { genesisTime?: Date; state?: Uint8A
       proposal: () => undefined,
       moduleControl: (module, operation) => {
         throw new Error(`the fake chain has no control operation ${module}/${operation}`);
+      },
+      setOraclePrice: () => {
+        throw new Error("the fake chain has no oracle");
+      },
+      setOracleWalk: () => {
+        throw new Error("the fake chain has no oracle");
+      },
+      fundSubaccount: (owner, number, quantums) => {
+        fundedSubaccounts.push({ owner, number, quantums });
       },
     },
     exportState: () =>

@@ -308,6 +308,31 @@ export function createPricesModule(keeper: PricesKeeper, genesis: PricesGenesis)
     beginBlock(ctx) {
       keeper.walk(ctx);
     },
+    control: {
+      /** `{market: id | "BTC-USD", price: "65000.5"}`: sets the price and re-centers the walk. */
+      "set-price"(ctx, request) {
+        const market = request.market;
+        if (typeof market !== "number" && typeof market !== "string") {
+          throw abciError(pricesErrors.invalidInput, 'the field "market" must be a market id or pair');
+        }
+        const marketId = keeper.marketIdOf(ctx, market);
+        const param = keeper.marketParam(ctx, marketId) as prices.MarketParam;
+        if (typeof request.price !== "string") {
+          throw abciError(pricesErrors.invalidInput, 'the field "price" must be a decimal string');
+        }
+        const price = priceFromDecimal(request.price, param.exponent);
+        keeper.setPrice(ctx, marketId, price);
+        return { marketId, pair: param.pair, price: price.toString(), exponent: param.exponent };
+      },
+      /** `{enabled: boolean}`: switches the walk. */
+      "set-walk"(ctx, request) {
+        if (typeof request.enabled !== "boolean") {
+          throw abciError(pricesErrors.invalidInput, 'the field "enabled" must be a boolean');
+        }
+        keeper.setWalk(ctx, request.enabled);
+        return { enabled: request.enabled };
+      },
+    },
     queries: {
       "/perpx.prices.v1.Query/MarketPrice": queryHandler(
         prices.QueryMarketPriceRequestSchema,

@@ -463,6 +463,23 @@ export function createSubaccountsModule(keeper: SubaccountsKeeper): Module {
     exportGenesis(ctx) {
       return { subaccounts: keeper.all(ctx).map(subaccountJson) };
     },
+    control: {
+      /** `{owner, number, quantums}`: mints uusdc into a subaccount (the faucet). */
+      fund(ctx, request) {
+        const id = validateSubaccountId({
+          owner: typeof request.owner === "string" ? request.owner : "",
+          number: typeof request.number === "number" ? request.number : -1,
+        });
+        const quantums =
+          typeof request.quantums === "string" && /^\d+$/.test(request.quantums)
+            ? BigInt(request.quantums)
+            : 0n;
+        if (quantums <= 0n)
+          throw abciError(subaccountsErrors.failedToUpdate, "quantums must be a positive integer string");
+        keeper.mintInto(ctx, id, quantums);
+        return subaccountJson(keeper.get(ctx, id));
+      },
+    },
     queries: {
       "/perpx.subaccounts.v1.Query/Subaccount": queryHandler(
         subaccounts.QueryGetSubaccountRequestSchema,

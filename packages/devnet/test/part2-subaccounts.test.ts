@@ -1,0 +1,343 @@
+/**
+ * Devnet part 2, subaccounts and sending against a running devnet: deposits, withdrawals and
+ * transfers signed in the test (`@perpx/proto` + cosmjs), refusals with the subaccounts codes,
+ * queries over RPC `abci_query`, REST and gRPC, the oracle's control routes, and the faucet's
+ * subaccount credit.
+ */
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { createClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { prices, sending, subaccounts } from "@perpx/proto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeSerializableInt } from "../src/app/modules/dtypes.js";
+import { type Devnet, startDevnet } from "../src/index.js";
+import type { Loose } from "./support/loose.js";
+import { msg, signTx, type TestMsg } from "./support/sign-tx.js";
+
+let devnet: Devnet;
+
+beforeAll(async () => {
+  devnet = await startDevnet({ ports: "free", blockTimeMs: 0, faucetWindowMs: 0 });
+  devnet.mine(1);
+});
+
+afterAll(async () => {
+  await devnet?.stop();
+});
+
+async function json(url: string, init?: RequestInit): Promise<{ status: number; body: Loose }> {
+  const res = await fetch(url, init);
+  return { status: res.status, body: await res.json() };
+}
+
+async function rpc(method: string, params: Record<string, unknown>): Promise<Loose> {
+  const { body } = await json(devnet.endpoints.rpc, {
+    method: "POST",
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  if (body.error !== undefined) throw new Error(JSON.stringify(body.error));
+  return body.result;
+}
+
+/** Signs `msgs` as account `who`, broadcasts over RPC, mines a block, returns the delivery result. */
+async function deliver(
+  who: number,
+  msgs: TestMsg[],
+): Promise<{ code: number; codespace: string; log: string }> {
+  const account = devnet.accounts[who]!;
+  const info = (await json(`${devnet.endpoints.rest}/cosmos/auth/v1beta1/accounts/${account.address}`)).body
+    .account;
+  const tx = await signTx({
+    mnemonic: account.mnemonic,
+    chainId: devnet.app.info.chainId,
+    accountNumber: BigInt(info.account_number),
+    sequence: BigInt(info.sequence),
+    msgs,
+  });
+  const sync = await rpc("broadcast_tx_sync", { tx: Buffer.from(tx).toString("base64") });
+  if (sync.code !== 0) return { code: sync.code, codespace: sync.codespace, log: sync.log };
+  const [block] = devnet.mine(1);
+  const result = block!.txResults.at(-1)!;
+  return { code: result.code, codespace: result.codespace, log: result.log };
+}
+
+/** A subaccount over RPC abci_query: USDC quantums and positions. */
+async function subaccountOverRpc(
+  owner: string,
+  number: number,
+): Promise<{ usdc: bigint; raw: subaccounts.Subaccount }> {
+  const data = toBinary(
+    subaccounts.QueryGetSubaccountRequestSchema,
+    create(subaccounts.QueryGetSubaccountRequestSchema, { owner, number }),
+  );
+  const result = await rpc("abci_query", {
+    path: "/perpx.subaccounts.v1.Query/Subaccount",
+    data: Buffer.from(data).toString("hex"),
+  });
+  expect(result.response.code).toBe(0);
+  const response = fromBinary(
+    subaccounts.QuerySubaccountResponseSchema,
+    new Uint8Array(Buffer.from(result.response.value, "base64")),
+  );
+  const raw = response.subaccount!;
+  const usdc = raw.assetPositions.find((p) => p.assetId === 0);
+  return { usdc: usdc === undefined ? 0n : decodeSerializableInt(usdc.quantums), raw };
+}
+
+async function bankUsdc(address: string): Promise<bigint> {
+  const { body } = await json(
+    `${devnet.endpoints.rest}/cosmos/bank/v1beta1/balances/${address}/by_denom?denom=uusdc`,
+  );
+  return BigInt(body.balance.amount);
+}
+
+const id = (owner: string, number: number) => create(subaccounts.SubaccountIdSchema, { owner, number });
+
+describe("sending", () => {
+  it("deposits from an account into its subaccount 0 (bank coins go to the collateral pool)", async () => {
+    const alice = devnet.accounts[0]!.address;
+    const pool = (await json(`${devnet.endpoints.rest}/perpx/subaccounts/v1/collateral_pool_address/0`)).body
+      .collateral_pool_address as string;
+    const [poolBefore, subBefore] = [await bankUsdc(pool), (await subaccountOverRpc(alice, 0)).usdc];
+    const result = await deliver(0, [
+      msg(
+        sending.MsgDepositToSubaccountSchema,
+        create(sending.MsgDepositToSubaccountSchema, {
+          sender: alice,
+          recipient: id(alice, 0),
+          assetId: 0,
+          quantums: 100_000_000n,
+        }),
+      ),
+    ]);
+    expect(result).toMatchObject({ code: 0 });
+    expect((await subaccountOverRpc(alice, 0)).usdc).toBe(subBefore + 100_000_000n);
+    expect(await bankUsdc(pool)).toBe(poolBefore + 100_000_000n);
+  });
+
+  it("withdraws to another account and transfers to another owner's child subaccount", async () => {
+    const [alice, bob] = [devnet.accounts[0]!.address, devnet.accounts[1]!.address];
+    const before = (await subaccountOverRpc(alice, 0)).usdc;
+    const bobBank = await bankUsdc(bob);
+    const withdraw = await deliver(0, [
+      msg(
+        sending.MsgWithdrawFromSubaccountSchema,
+        create(sending.MsgWithdrawFromSubaccountSchema, {
+          recipient: bob,
+          sender: id(alice, 0),
+          assetId: 0,
+          quantums: 40_000_000n,
+        }),
+      ),
+    ]);
+    expect(withdraw.code).toBe(0);
+    expect(await bankUsdc(bob)).toBe(bobBank + 40_000_000n);
+    const transfer = await deliver(0, [
+      msg(
+        sending.MsgCreateTransferSchema,
+        create(sending.MsgCreateTransferSchema, {
+          transfer: { sender: id(alice, 0), recipient: id(bob, 130), assetId: 0, amount: 10_000_000n },
+        }),
+      ),
+      msg(
+        sending.MsgCreateTransferSchema,
+        create(sending.MsgCreateTransferSchema, {
+          transfer: { sender: id(alice, 0), recipient: id(alice, 128), assetId: 0, amount: 5_000_000n },
+        }),
+      ),
+    ]);
+    expect(transfer.code).toBe(0);
+    expect((await subaccountOverRpc(alice, 0)).usdc).toBe(before - 55_000_000n);
+    expect((await subaccountOverRpc(bob, 130)).usdc).toBe(10_000_000n);
+    expect((await subaccountOverRpc(alice, 128)).usdc).toBe(5_000_000n);
+  });
+
+  it("refuses to withdraw or transfer more than the collateral (subaccounts 102) and changes nothing", async () => {
+    const [alice, bob] = [devnet.accounts[0]!.address, devnet.accounts[1]!.address];
+    const before = (await subaccountOverRpc(alice, 128)).usdc;
+    const withdraw = await deliver(0, [
+      msg(
+        sending.MsgWithdrawFromSubaccountSchema,
+        create(sending.MsgWithdrawFromSubaccountSchema, {
+          recipient: alice,
+          sender: id(alice, 128),
+          assetId: 0,
+          quantums: before + 1n,
+        }),
+      ),
+    ]);
+    expect(withdraw).toMatchObject({ code: 102, codespace: "subaccounts" });
+    expect(withdraw.log).toContain("failed to apply subaccount updates");
+    const transfer = await deliver(0, [
+      msg(
+        sending.MsgCreateTransferSchema,
+        create(sending.MsgCreateTransferSchema, {
+          transfer: { sender: id(alice, 128), recipient: id(bob, 0), assetId: 0, amount: before + 1n },
+        }),
+      ),
+    ]);
+    expect(transfer).toMatchObject({ code: 102, codespace: "subaccounts" });
+    expect((await subaccountOverRpc(alice, 128)).usdc).toBe(before);
+  });
+
+  it("rejects malformed messages at CheckTx with the sending and subaccounts codes", async () => {
+    const alice = devnet.accounts[0]!.address;
+    const same = await deliver(0, [
+      msg(
+        sending.MsgCreateTransferSchema,
+        create(sending.MsgCreateTransferSchema, {
+          transfer: { sender: id(alice, 0), recipient: id(alice, 0), assetId: 0, amount: 1n },
+        }),
+      ),
+    ]);
+    expect(same).toMatchObject({ code: 1, codespace: "sending" });
+    const zero = await deliver(0, [
+      msg(
+        sending.MsgDepositToSubaccountSchema,
+        create(sending.MsgDepositToSubaccountSchema, {
+          sender: alice,
+          recipient: id(alice, 0),
+          assetId: 0,
+          quantums: 0n,
+        }),
+      ),
+    ]);
+    expect(zero).toMatchObject({ code: 2, codespace: "sending" });
+    const asset = await deliver(0, [
+      msg(
+        sending.MsgDepositToSubaccountSchema,
+        create(sending.MsgDepositToSubaccountSchema, {
+          sender: alice,
+          recipient: id(alice, 0),
+          assetId: 1,
+          quantums: 5n,
+        }),
+      ),
+    ]);
+    expect(asset).toMatchObject({ code: 1101, codespace: "sending" });
+    const number = await deliver(0, [
+      msg(
+        sending.MsgDepositToSubaccountSchema,
+        create(sending.MsgDepositToSubaccountSchema, {
+          sender: alice,
+          recipient: id(alice, 128_001),
+          assetId: 0,
+          quantums: 5n,
+        }),
+      ),
+    ]);
+    expect(number).toMatchObject({ code: 200, codespace: "subaccounts" });
+  });
+
+  it("refuses a message signed by someone else than its signer", async () => {
+    const alice = devnet.accounts[0]!.address;
+    const result = await deliver(1, [
+      msg(
+        sending.MsgWithdrawFromSubaccountSchema,
+        create(sending.MsgWithdrawFromSubaccountSchema, {
+          recipient: alice,
+          sender: id(alice, 0),
+          assetId: 0,
+          quantums: 1n,
+        }),
+      ),
+    ]);
+    expect(result.code).not.toBe(0);
+  });
+});
+
+describe("subaccount queries", () => {
+  it("serves Subaccount and SubaccountAll over REST with SerializableInt quantums", async () => {
+    const alice = devnet.accounts[0]!.address;
+    const one = await json(`${devnet.endpoints.rest}/perpx/subaccounts/v1/subaccount/${alice}/0`);
+    expect(one.status).toBe(200);
+    expect(one.body.subaccount.id).toEqual({ owner: alice, number: 0 });
+    expect(one.body.subaccount.asset_positions[0].asset_id).toBe(0);
+    const all = await json(`${devnet.endpoints.rest}/perpx/subaccounts/v1/subaccount_all`);
+    expect(all.status).toBe(200);
+    expect(all.body.subaccount.length).toBeGreaterThanOrEqual(3);
+    const blocked = await json(
+      `${devnet.endpoints.rest}/perpx/subaccounts/v1/get_withdrawal_and_transfers_blocked_info/0`,
+    );
+    expect(blocked.status).toBe(200);
+  });
+
+  it("serves the same over gRPC", async () => {
+    const alice = devnet.accounts[0]!.address;
+    const client = createClient(subaccounts.Query, createGrpcTransport({ baseUrl: devnet.endpoints.grpc }));
+    const { subaccount } = await client.subaccount({ owner: alice, number: 0 });
+    const overRpc = await subaccountOverRpc(alice, 0);
+    expect(subaccount?.assetPositions[0]?.quantums).toEqual(overRpc.raw.assetPositions[0]?.quantums);
+    const pool = await client.collateralPoolAddress({ perpetualId: 0 });
+    expect(pool.collateralPoolAddress).toMatch(/^perpx1/);
+  });
+});
+
+describe("oracle control", () => {
+  it("sets a price by pair, switches the walk, and reads prices back", async () => {
+    const off = await json(`${devnet.endpoints.control}/devnet/prices/walk`, {
+      method: "POST",
+      body: JSON.stringify({ enabled: false }),
+    });
+    expect(off.body).toEqual({ enabled: false });
+    const set = await json(`${devnet.endpoints.control}/devnet/prices`, {
+      method: "POST",
+      body: JSON.stringify({ market: "ETH-USD", price: "3456.78", mine: true }),
+    });
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({
+      marketId: 1,
+      pair: "ETH-USD",
+      price: "3456.78",
+      mantissa: "3456780000",
+      exponent: -6,
+    });
+    devnet.mine(3);
+    const client = createClient(prices.Query, createGrpcTransport({ baseUrl: devnet.endpoints.grpc }));
+    const { marketPrice } = await client.marketPrice({ id: 1 });
+    expect(marketPrice?.price).toBe(3_456_780_000n);
+    const listed = await json(`${devnet.endpoints.control}/devnet/prices`);
+    expect(listed.body.markets.map((m: Loose) => m.pair)).toEqual(["BTC-USD", "ETH-USD", "SOL-USD"]);
+    const bad = await json(`${devnet.endpoints.control}/devnet/prices`, {
+      method: "POST",
+      body: JSON.stringify({ market: "DOGE-USD", price: "1" }),
+    });
+    expect(bad.status).toBe(400);
+    const tooPrecise = await json(`${devnet.endpoints.control}/devnet/prices`, {
+      method: "POST",
+      body: JSON.stringify({ market: 0, price: "65000.000001" }),
+    });
+    expect(tooPrecise.status).toBe(400);
+    await json(`${devnet.endpoints.control}/devnet/prices/walk`, {
+      method: "POST",
+      body: JSON.stringify({ enabled: true }),
+    });
+    devnet.mine(5);
+    const moved = await client.marketPrice({ id: 1 });
+    expect(moved.marketPrice?.price).not.toBe(3_456_780_000n);
+  });
+});
+
+describe("faucet", () => {
+  it("credits 1,000 USDC to subaccount 0 (or the one asked for) as well as the account", async () => {
+    const fresh = "perpx1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq6jyxvc";
+    const res = await json(`${devnet.endpoints.faucet}/faucet/tokens`, {
+      method: "POST",
+      body: JSON.stringify({ address: fresh }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.subaccount).toEqual({ number: 0, quantums: "1000000000" });
+    expect((await subaccountOverRpc(fresh, 0)).usdc).toBe(1_000_000_000n);
+    const second = await json(`${devnet.endpoints.faucet}/faucet/tokens`, {
+      method: "POST",
+      body: JSON.stringify({ address: fresh, subaccountNumber: 7 }),
+    });
+    expect(second.status).toBe(200);
+    expect((await subaccountOverRpc(fresh, 7)).usdc).toBe(1_000_000_000n);
+    const bad = await json(`${devnet.endpoints.faucet}/faucet/tokens`, {
+      method: "POST",
+      body: JSON.stringify({ address: fresh, subaccountNumber: -1 }),
+    });
+    expect(bad.body.code).toBe("invalid_subaccount");
+  });
+});
