@@ -279,7 +279,7 @@ export function bridgeRecords(config: ChainConfig): ProtoRecord[] {
 }
 
 /** SerializableInt bytes of a non-negative integer (0x02 then the big-endian magnitude). */
-function serializableInt(value: bigint): Uint8Array {
+export function serializableInt(value: bigint): Uint8Array {
   const magnitude = encodeU256(value);
   let first = 0;
   while (first < magnitude.length - 1 && magnitude[first] === 0) first++;

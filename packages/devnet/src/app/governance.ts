@@ -14,7 +14,7 @@ import { cosmosTx } from "@perpx/proto";
 import { bech32Of, moduleAddress } from "./addresses.js";
 import { decodeU64, encodeU64, fromUtf8, utf8 } from "./codec.js";
 import type { AbciEvent, ProposalResult } from "./contract.js";
-import { abciError, sdkErrors, toAbciError } from "./errors.js";
+import { abciError, type ErrorKind, sdkErrors, toAbciError } from "./errors.js";
 import { EventManager } from "./events.js";
 import type { Context, Router } from "./module.js";
 import { CacheStore, type KvStore, PrefixStore } from "./store.js";
@@ -136,4 +136,15 @@ export function runProposals(
     gov.set(`result/${idKey(id)}`, utf8(JSON.stringify(result)));
   }
   return out;
+}
+
+/**
+ * Checks a governance message's authority.
+ *
+ * @throws {AbciError} of `kind` ("invalid authority; expected <gov>, got <authority>") otherwise.
+ */
+export function requireGovAuthority(authority: string, kind: ErrorKind): void {
+  if (authority !== GOV_AUTHORITY) {
+    throw abciError(kind, `invalid authority; expected ${GOV_AUTHORITY}, got ${authority}`);
+  }
 }

@@ -3,19 +3,24 @@
  * (subaccounts, clob, prices, ... replace the genesis-record modules of the same name).
  */
 import type { ChainConfig } from "../genesis.js";
-import { bridgeRecords, clobRecords, ratelimitRecords, wrapRecords } from "../genesis.js";
+import { clobRecords } from "../genesis.js";
 import { assetsGenesis, feeTiersGenesis, perpetualsGenesis, pricesGenesis } from "../genesis-exchange.js";
 import { type Module, Router } from "../module.js";
 import { AccountPlusKeeper, createAccountPlusModule } from "./accountplus.js";
+import { affiliatesGenesis, createAffiliatesModule } from "./affiliates.js";
 import { AssetsKeeper, createAssetsModule } from "./assets.js";
 import { AuthKeeper, createAuthModule } from "./auth.js";
 import { BankKeeper, createBankModule } from "./bank.js";
+import { BridgeKeeper, createBridgeModule } from "./bridge.js";
 import { createFeeTiersModule, FeeTiersKeeper } from "./feetiers.js";
 import { createPerpetualsModule, PerpetualsKeeper } from "./perpetuals.js";
 import { createPricesModule, PricesKeeper } from "./prices.js";
-import { createIbcModule, createRecordsModule, createUpgradeModule } from "./records.js";
+import { createIbcTransferModule, IbcKeeper } from "./ibc.js";
+import { createRatelimitModule, RatelimitKeeper } from "./ratelimit.js";
+import { createRecordsModule, createUpgradeModule } from "./records.js";
 import { createSendingModule } from "./sending.js";
 import { createSubaccountsModule, SubaccountsKeeper } from "./subaccounts.js";
+import { createWrapModule, WrapKeeper } from "./wrap.js";
 
 /** The keepers other modules and the ante step use. */
 export interface Keepers {
@@ -27,6 +32,10 @@ export interface Keepers {
   readonly perpetuals: PerpetualsKeeper;
   readonly feeTiers: FeeTiersKeeper;
   readonly subaccounts: SubaccountsKeeper;
+  readonly ratelimit: RatelimitKeeper;
+  readonly ibc: IbcKeeper;
+  readonly wrap: WrapKeeper;
+  readonly bridge: BridgeKeeper;
 }
 
 /** The wired modules: their keepers, the list, and the router over it. */
@@ -49,6 +58,10 @@ export function buildModules(
   const perpetuals = new PerpetualsKeeper();
   const feeTiers = new FeeTiersKeeper();
   const subaccounts = new SubaccountsKeeper(bank, prices, perpetuals);
+  const ratelimit = new RatelimitKeeper(bank);
+  const ibc = new IbcKeeper(auth, bank, ratelimit);
+  const wrap = new WrapKeeper(auth, bank);
+  const bridge = new BridgeKeeper(auth, bank, ratelimit);
   const modules: Module[] = [
     createAuthModule(auth, { accounts: config.accounts }),
     createBankModule(auth, bank, { balances: config.balances, denomMetadata: config.denomMetadata }),
@@ -59,14 +72,28 @@ export function buildModules(
     createFeeTiersModule(feeTiers, feeTiersGenesis()),
     createSubaccountsModule(subaccounts),
     createSendingModule(subaccounts, bank),
-    createIbcModule(config.ibc.channels, config.ibc.counterparty),
-    createRecordsModule({ name: "wrap", records: wrapRecords(config) }),
-    createRecordsModule({ name: "bridge", records: bridgeRecords(config) }),
-    createRecordsModule({ name: "ratelimit", records: ratelimitRecords(config) }),
+    createIbcTransferModule(config, ibc),
+    createWrapModule(config, wrap, auth, ibc),
+    createBridgeModule(config, bridge, auth),
+    createRatelimitModule(config, ratelimit),
+    createAffiliatesModule(affiliatesGenesis(config)),
     createRecordsModule({ name: "clob", records: clobRecords() }),
     createUpgradeModule(config.upgrades),
   ];
-  const keepers: Keepers = { auth, bank, accountPlus, assets, prices, perpetuals, feeTiers, subaccounts };
+  const keepers: Keepers = {
+    auth,
+    bank,
+    accountPlus,
+    assets,
+    prices,
+    perpetuals,
+    feeTiers,
+    subaccounts,
+    ratelimit,
+    ibc,
+    wrap,
+    bridge,
+  };
   if (extra !== undefined) modules.push(...extra(keepers));
   return { keepers, modules, router: new Router(modules) };
 }

@@ -1,0 +1,432 @@
+/**
+ * ICS-20 transfers over the devnet's simulated IBC channels, extending the IBC module of
+ * `records.ts` (channels and their queries): incoming packets (devnet control `receive`, offered to
+ * a receive hook, the wrap module), channel recreation (control `recreate-channel`), outgoing
+ * `MsgTransfer` (escrow of native coins, burn of vouchers returning to their source), packet
+ * sequences and records, and the denom-trace queries.
+ *
+ * Store slice `ibc/` (besides `channel/...` and `chain`):
+ * - `send_sequence/<port>/<channel>`, `recv_sequence/<port>/<channel>`: u64 next sequence;
+ * - `packet/<port>/<channel>/<sequence:20>`: JSON of the outgoing packet (data, timeouts);
+ * - `denom_trace/<hash>`: the trace path (`transfer/channel-0/uusdc`) of a voucher.
+ */
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { ibcDenom } from "@perpx/core";
+import { ibcChannel, ibcTransfer } from "@perpx/proto";
+import { accAddressBytes, bech32Of } from "../addresses.js";
+import { decodeU64, encodeU64, fromUtf8, utf8 } from "../codec.js";
+import { abciError, registerError, sdkErrors } from "../errors.js";
+import type { ChainConfig } from "../genesis.js";
+import { type Context, type Module, msgHandler, notFound, packAny, queryHandler } from "../module.js";
+import { paginate } from "../pagination.js";
+import type { AuthKeeper, StoreAccess } from "./auth.js";
+import type { BankKeeper } from "./bank.js";
+import type { RatelimitKeeper } from "./ratelimit.js";
+import { createIbcModule, padKey, readRecords } from "./records.js";
+
+/** The store slice of the IBC module. */
+export const IBC = "ibc";
+/** The ICS-20 port. */
+export const TRANSFER_PORT = "transfer";
+
+/** Errors of the ICS-20 application (codespace `transfer`) and of channels (codespace `channel`). */
+export const ibcErrors = {
+  invalidAmount: registerError("transfer", 3, "invalid token amount"),
+  invalidDenom: registerError("transfer", 4, "invalid denomination for cross-chain transfer"),
+  channelNotFound: registerError("channel", 3, "channel not found"),
+  invalidChannelState: registerError("channel", 6, "invalid channel state"),
+  invalidTimeout: registerError("channel", 8, "invalid packet timeout"),
+} as const;
+
+/** An incoming ICS-20 packet, as the devnet simulates it. */
+export interface IncomingTransfer {
+  readonly portId: string;
+  readonly channelId: string;
+  /** The denom as carried in the packet (the sender chain's denom), e.g. `uusdc`. */
+  readonly denom: string;
+  readonly amount: bigint;
+  /** The sender on the counterparty chain (not checked). */
+  readonly sender: string;
+  /** 20 bytes of the receiver on this chain. */
+  readonly receiver: Uint8Array;
+}
+
+/**
+ * Offered every incoming voucher before it is credited: returns the local denom it was wrapped
+ * into (the hook took the voucher from the transfer module account), or undefined to let it land.
+ */
+export type ReceiveHook = (ctx: Context, packet: IncomingTransfer, voucher: string) => string | undefined;
+
+/** An outgoing ICS-20 transfer. */
+export interface OutgoingTransfer {
+  readonly sourcePort: string;
+  readonly sourceChannel: string;
+  readonly denom: string;
+  readonly amount: bigint;
+  /** 20 bytes of the account the tokens leave (an account or a module account). */
+  readonly from: Uint8Array;
+  /** The sender written in the packet (bech32). */
+  readonly sender: string;
+  readonly receiver: string;
+  readonly timeoutHeight: { revisionNumber: bigint; revisionHeight: bigint };
+  /** Unix nanoseconds (0: none). */
+  readonly timeoutTimestamp: bigint;
+  readonly memo: string;
+  /** The denom whose rate limits apply (default: `denom`). */
+  readonly rateLimitDenom?: string;
+}
+
+function sequenceOf(ctx: StoreAccess, key: string): bigint {
+  const bytes = ctx.store(IBC).get(key);
+  return bytes === undefined ? 1n : decodeU64(bytes);
+}
+
+/** ICS-20 state operations: channels, sequences, packets and traces. */
+export class IbcKeeper {
+  private receiveHook: ReceiveHook | undefined;
+
+  constructor(
+    private readonly auth: AuthKeeper,
+    private readonly bank: BankKeeper,
+    private readonly ratelimit: RatelimitKeeper,
+  ) {}
+
+  /** Installs the hook offered every incoming voucher (the wrap module's); wiring only, no state. */
+  setReceiveHook(hook: ReceiveHook): void {
+    this.receiveHook = hook;
+  }
+
+  /** A channel, or undefined. */
+  channel(ctx: StoreAccess, portId: string, channelId: string): ibcChannel.Channel | undefined {
+    const bytes = ctx.store(IBC).get(`channel/${portId}/${channelId}`);
+    return bytes === undefined ? undefined : fromBinary(ibcChannel.ChannelSchema, bytes);
+  }
+
+  /** An open channel; throws the channel errors otherwise. */
+  openChannel(ctx: StoreAccess, portId: string, channelId: string): ibcChannel.Channel {
+    const channel = this.channel(ctx, portId, channelId);
+    if (channel === undefined) {
+      throw abciError(ibcErrors.channelNotFound, `port ID (${portId}) channel ID (${channelId})`);
+    }
+    if (channel.state !== ibcChannel.State.OPEN) {
+      throw abciError(
+        ibcErrors.invalidChannelState,
+        `channel (${channelId}) state is ${ibcChannel.State[channel.state]}, expected OPEN`,
+      );
+    }
+    return channel;
+  }
+
+  /** The trace path of a voucher (`transfer/channel-0/uusdc`), or undefined. */
+  trace(ctx: StoreAccess, voucher: string): string | undefined {
+    const bytes = ctx.store(IBC).get(`denom_trace/${voucher.slice("ibc/".length)}`);
+    return bytes === undefined ? undefined : fromUtf8(bytes);
+  }
+
+  /** Receives an ICS-20 packet: mints the voucher and offers it to the hook, or credits it. */
+  receive(
+    ctx: Context,
+    packet: IncomingTransfer,
+  ): { sequence: bigint; voucherDenom: string; creditedDenom: string; wrapped: boolean } {
+    const channel = this.openChannel(ctx, packet.portId, packet.channelId);
+    if (packet.amount <= 0n) throw abciError(ibcErrors.invalidAmount, `amount ${packet.amount}`);
+    if (!/^[a-zA-Z][a-zA-Z0-9/:._-]{1,127}$/.test(packet.denom)) {
+      throw abciError(ibcErrors.invalidDenom, packet.denom);
+    }
+    const store = ctx.store(IBC);
+    const seqKey = `recv_sequence/${packet.portId}/${packet.channelId}`;
+    const sequence = sequenceOf(ctx, seqKey);
+    store.set(seqKey, encodeU64(sequence + 1n));
+    const voucher = ibcDenom(packet.portId, packet.channelId, packet.denom);
+    store.set(
+      `denom_trace/${voucher.slice(4)}`,
+      utf8(`${packet.portId}/${packet.channelId}/${packet.denom}`),
+    );
+    const coins = [{ denom: voucher, amount: packet.amount }];
+    this.bank.mintCoins(ctx, "transfer", coins);
+    const localDenom = this.receiveHook?.(ctx, packet, voucher);
+    if (localDenom === undefined)
+      this.bank.sendCoinsFromModuleToAccount(ctx, "transfer", packet.receiver, coins);
+    const receiver = bech32Of(packet.receiver);
+    ctx.events.emitEvent("recv_packet", [
+      ["packet_sequence", sequence.toString()],
+      ["packet_src_port", channel.counterparty?.portId ?? ""],
+      ["packet_src_channel", channel.counterparty?.channelId ?? ""],
+      ["packet_dst_port", packet.portId],
+      ["packet_dst_channel", packet.channelId],
+      ["connection_id", channel.connectionHops[0] ?? ""],
+    ]);
+    ctx.events.emitEvent("denomination_trace", [
+      ["trace_hash", voucher.slice(4)],
+      ["denom", voucher],
+    ]);
+    ctx.events.emitEvent("fungible_token_packet", [
+      ["module", TRANSFER_PORT],
+      ["sender", packet.sender],
+      ["receiver", receiver],
+      ["denom", packet.denom],
+      ["amount", packet.amount.toString()],
+      ["success", "true"],
+    ]);
+    return {
+      sequence,
+      voucherDenom: voucher,
+      creditedDenom: localDenom ?? voucher,
+      wrapped: localDenom !== undefined,
+    };
+  }
+
+  /**
+   * Sends an ICS-20 packet: escrows native coins in the transfer module account, or burns vouchers
+   * returning over the channel they came in by; checks rate limits; records the packet.
+   *
+   * @returns the packet sequence on the source channel.
+   */
+  send(ctx: Context, t: OutgoingTransfer): bigint {
+    const channel = this.openChannel(ctx, t.sourcePort, t.sourceChannel);
+    if (t.amount <= 0n) throw abciError(ibcErrors.invalidAmount, `amount ${t.amount} must be positive`);
+    if (t.timeoutTimestamp === 0n && t.timeoutHeight.revisionHeight === 0n) {
+      throw abciError(
+        ibcErrors.invalidTimeout,
+        "packet timeout height and packet timeout timestamp cannot both be 0",
+      );
+    }
+    if (t.timeoutTimestamp !== 0n && t.timeoutTimestamp <= ctx.block.timeMs * 1_000_000n) {
+      throw abciError(
+        ibcErrors.invalidTimeout,
+        `timeout timestamp ${t.timeoutTimestamp} is not after the block time`,
+      );
+    }
+    const seqKey = `send_sequence/${t.sourcePort}/${t.sourceChannel}`;
+    const sequence = sequenceOf(ctx, seqKey);
+    ctx.store(IBC).set(seqKey, encodeU64(sequence + 1n));
+    this.ratelimit.checkIbcSend(ctx, t.rateLimitDenom ?? t.denom, t.amount, t.sourceChannel, sequence);
+    const coins = [{ denom: t.denom, amount: t.amount }];
+    const trace = t.denom.startsWith("ibc/") ? this.trace(ctx, t.denom) : undefined;
+    if (t.denom.startsWith("ibc/") && trace === undefined) {
+      throw abciError(ibcErrors.invalidDenom, `${t.denom}: denomination trace not found`);
+    }
+    const prefix = `${t.sourcePort}/${t.sourceChannel}/`;
+    const returning = trace?.startsWith(prefix) === true;
+    const packetDenom = trace ?? t.denom;
+    this.bank.sendCoins(ctx, t.from, this.auth.moduleAddress("transfer"), coins);
+    if (returning) this.bank.burnCoins(ctx, "transfer", coins);
+    const data = {
+      denom: packetDenom,
+      amount: t.amount.toString(),
+      sender: t.sender,
+      receiver: t.receiver,
+      memo: t.memo,
+    };
+    const record = {
+      sequence: sequence.toString(),
+      source_port: t.sourcePort,
+      source_channel: t.sourceChannel,
+      destination_port: channel.counterparty?.portId ?? "",
+      destination_channel: channel.counterparty?.channelId ?? "",
+      data,
+      timeout_height: `${t.timeoutHeight.revisionNumber}-${t.timeoutHeight.revisionHeight}`,
+      timeout_timestamp: t.timeoutTimestamp.toString(),
+      escrowed: !returning,
+    };
+    ctx
+      .store(IBC)
+      .set(`packet/${t.sourcePort}/${t.sourceChannel}/${padKey(sequence, 20)}`, utf8(JSON.stringify(record)));
+    ctx.events.emitEvent("send_packet", [
+      ["packet_data", JSON.stringify(data)],
+      ["packet_timeout_height", record.timeout_height],
+      ["packet_timeout_timestamp", record.timeout_timestamp],
+      ["packet_sequence", sequence.toString()],
+      ["packet_src_port", t.sourcePort],
+      ["packet_src_channel", t.sourceChannel],
+      ["packet_dst_port", record.destination_port],
+      ["packet_dst_channel", record.destination_channel],
+      ["packet_channel_ordering", "ORDER_UNORDERED"],
+      ["connection_id", channel.connectionHops[0] ?? ""],
+    ]);
+    ctx.events.emitEvent("ibc_transfer", [
+      ["sender", t.sender],
+      ["receiver", t.receiver],
+      ["denom", t.denom],
+      ["amount", t.amount.toString()],
+      ["memo", t.memo],
+    ]);
+    return sequence;
+  }
+
+  /** Closes a channel and opens `channel-<n>` to the same counterparty chain. */
+  recreateChannel(ctx: Context, portId: string, channelId: string): { closed: string; opened: string } {
+    const old = this.openChannel(ctx, portId, channelId);
+    const store = ctx.store(IBC);
+    store.set(
+      `channel/${portId}/${channelId}`,
+      toBinary(ibcChannel.ChannelSchema, { ...old, state: ibcChannel.State.CLOSED }),
+    );
+    let n = 0;
+    while (store.has(`channel/${portId}/channel-${n}`)) n++;
+    const opened = `channel-${n}`;
+    const counterpartyChannels = readRecords(ctx, IBC, "channel/", ibcChannel.ChannelSchema).map(
+      (r) => r.value.counterparty?.channelId ?? "",
+    );
+    let m = 0;
+    while (counterpartyChannels.includes(`channel-${m}`)) m++;
+    store.set(
+      `channel/${portId}/${opened}`,
+      toBinary(
+        ibcChannel.ChannelSchema,
+        create(ibcChannel.ChannelSchema, {
+          state: ibcChannel.State.OPEN,
+          ordering: old.ordering,
+          connectionHops: old.connectionHops,
+          version: old.version,
+          counterparty: create(ibcChannel.CounterpartySchema, {
+            portId: old.counterparty?.portId ?? TRANSFER_PORT,
+            channelId: `channel-${m}`,
+          }),
+        }),
+      ),
+    );
+    ctx.events.emitEvent("channel_close_confirm", [
+      ["port_id", portId],
+      ["channel_id", channelId],
+    ]);
+    ctx.events.emitEvent("channel_open_confirm", [
+      ["port_id", portId],
+      ["channel_id", opened],
+      ["counterparty_port_id", old.counterparty?.portId ?? TRANSFER_PORT],
+      ["counterparty_channel_id", `channel-${m}`],
+      ["connection_id", old.connectionHops[0] ?? ""],
+    ]);
+    return { closed: channelId, opened };
+  }
+}
+
+function stringField(request: Readonly<Record<string, unknown>>, name: string, fallback?: string): string {
+  const value = request[name] ?? fallback;
+  if (typeof value !== "string" || value === "") {
+    throw abciError(sdkErrors.invalidRequest, `the field "${name}" must be a non-empty string`);
+  }
+  return value;
+}
+
+function amountField(request: Readonly<Record<string, unknown>>, name: string): bigint {
+  const value = request[name];
+  if (
+    (typeof value === "string" && /^\d+$/.test(value)) ||
+    (typeof value === "number" && Number.isSafeInteger(value))
+  ) {
+    return BigInt(value);
+  }
+  throw abciError(sdkErrors.invalidRequest, `the field "${name}" must be a non-negative integer string`);
+}
+
+/** The IBC module of `records.ts`, extended with ICS-20 transfers, traces and devnet controls. */
+export function createIbcTransferModule(config: ChainConfig, keeper: IbcKeeper): Module {
+  const base = createIbcModule(config.ibc.channels, config.ibc.counterparty);
+  const traces = (ctx: StoreAccess) =>
+    [...ctx.store(IBC).entries("denom_trace/")].map(([key, bytes]) => {
+      const path = fromUtf8(bytes);
+      const parts = path.split("/");
+      return {
+        key: utf8(key),
+        value: create(ibcTransfer.DenomTraceSchema, {
+          path: parts.slice(0, -1).join("/"),
+          baseDenom: parts.at(-1) ?? "",
+        }),
+      };
+    });
+  return {
+    ...base,
+    msgs: [
+      msgHandler({
+        schema: ibcTransfer.MsgTransferSchema,
+        signers: (msg) => [msg.sender],
+        validate(msg) {
+          if (msg.token === undefined || !/^\d+$/.test(msg.token.amount) || BigInt(msg.token.amount) <= 0n) {
+            throw abciError(ibcErrors.invalidAmount, `amount ${msg.token?.amount ?? ""} must be positive`);
+          }
+          if (msg.receiver.trim() === "")
+            throw abciError(sdkErrors.invalidAddress, "missing recipient address");
+        },
+        execute(ctx, msg) {
+          const from = accAddressBytes(msg.sender, "invalid sender address");
+          const sequence = keeper.send(ctx, {
+            sourcePort: msg.sourcePort,
+            sourceChannel: msg.sourceChannel,
+            denom: msg.token?.denom ?? "",
+            amount: BigInt(msg.token?.amount ?? "0"),
+            from,
+            sender: msg.sender,
+            receiver: msg.receiver,
+            timeoutHeight: {
+              revisionNumber: msg.timeoutHeight?.revisionNumber ?? 0n,
+              revisionHeight: msg.timeoutHeight?.revisionHeight ?? 0n,
+            },
+            timeoutTimestamp: msg.timeoutTimestamp,
+            memo: msg.memo,
+          });
+          return packAny(
+            ibcTransfer.MsgTransferResponseSchema,
+            create(ibcTransfer.MsgTransferResponseSchema, { sequence }),
+          );
+        },
+      }),
+    ],
+    queries: {
+      ...base.queries,
+      "/ibc.applications.transfer.v1.Query/DenomTraces": queryHandler(
+        ibcTransfer.QueryDenomTracesRequestSchema,
+        ibcTransfer.QueryDenomTracesResponseSchema,
+        (ctx, req) => {
+          const { page, pagination } = paginate(traces(ctx), req.pagination);
+          return create(ibcTransfer.QueryDenomTracesResponseSchema, { denomTraces: page, pagination });
+        },
+      ),
+      "/ibc.applications.transfer.v1.Query/DenomTrace": queryHandler(
+        ibcTransfer.QueryDenomTraceRequestSchema,
+        ibcTransfer.QueryDenomTraceResponseSchema,
+        (ctx, req) => {
+          const hash = req.hash.replace(/^ibc\//, "");
+          const found = traces(ctx).find((t) => fromUtf8(t.key) === `denom_trace/${hash}`);
+          if (found === undefined) throw notFound(`denomination trace not found: ${hash}`);
+          return create(ibcTransfer.QueryDenomTraceResponseSchema, { denomTrace: found.value });
+        },
+      ),
+      "/ibc.applications.transfer.v1.Query/DenomHash": queryHandler(
+        ibcTransfer.QueryDenomHashRequestSchema,
+        ibcTransfer.QueryDenomHashResponseSchema,
+        (_ctx, req) => {
+          const parts = req.trace.split("/");
+          if (parts.length < 3) throw notFound(`invalid trace ${req.trace}`);
+          const hash = ibcDenom(parts[0] as string, parts[1] as string, parts.slice(2).join("/")).slice(4);
+          return create(ibcTransfer.QueryDenomHashResponseSchema, { hash });
+        },
+      ),
+    },
+    control: {
+      receive(ctx, request) {
+        const result = keeper.receive(ctx, {
+          portId: stringField(request, "port", TRANSFER_PORT),
+          channelId: stringField(request, "channel"),
+          denom: stringField(request, "denom"),
+          amount: amountField(request, "amount"),
+          sender: stringField(request, "sender", "counterparty"),
+          receiver: accAddressBytes(stringField(request, "receiver"), "invalid receiver address"),
+        });
+        return {
+          sequence: result.sequence.toString(),
+          voucherDenom: result.voucherDenom,
+          creditedDenom: result.creditedDenom,
+          wrapped: result.wrapped,
+        };
+      },
+      "recreate-channel"(ctx, request) {
+        return keeper.recreateChannel(
+          ctx,
+          stringField(request, "port", TRANSFER_PORT),
+          stringField(request, "channel"),
+        );
+      },
+    },
+  };
+}
