@@ -165,9 +165,10 @@ export interface Module {
   /**
    * Relaxes the ante policy for a tx, given the type URLs of all its messages: return the fields to
    * relax only when the tx is entirely this module's kind (e.g. clob: only short-term order
-   * messages), undefined otherwise. Relaxations of several modules are merged.
+   * messages), undefined otherwise. `msgs` are the decoded messages, in order (a clob place order
+   * is short-term or not by its order flags). Relaxations of several modules are merged.
    */
-  txPolicy?(typeUrls: readonly string[]): Partial<TxPolicy> | undefined;
+  txPolicy?(typeUrls: readonly string[], msgs: readonly unknown[]): Partial<TxPolicy> | undefined;
   /**
    * Authenticates a signer in place of the default check (the signer info's key must derive the
    * signer's address and sign the SignDoc). Return true when the module took responsibility (it
@@ -240,10 +241,10 @@ export class Router {
   }
 
   /** The policy for a tx's messages: the defaults, with every module's relaxation merged in. */
-  txPolicy(typeUrls: readonly string[]): TxPolicy {
+  txPolicy(typeUrls: readonly string[], msgs: readonly unknown[] = []): TxPolicy {
     let policy: TxPolicy = { chargeFees: true, checkSequence: true, meterGas: true };
     for (const module of this.modules) {
-      const relaxed = module.txPolicy?.(typeUrls);
+      const relaxed = module.txPolicy?.(typeUrls, msgs);
       if (relaxed !== undefined) policy = { ...policy, ...relaxed };
     }
     return policy;

@@ -1,0 +1,76 @@
+/**
+ * The clob's genesis records: one clob pair per devnet market (ids and perpetual ids equal to the
+ * market's; the reference chain's step and tick for BTC-USD and ETH-USD), the equity tier limits
+ * and the liquidations configuration of the reference genesis (chain-protocol.md 1.9). The block
+ * rate limits come from `clobRecords()` in `genesis.ts`.
+ */
+import { create } from "@bufbuild/protobuf";
+import { clob } from "@perpx/proto";
+import { type ProtoRecord, padKey, record } from "../records.js";
+
+/** The clob pairs: BTC-USD (0), ETH-USD (1), SOL-USD (2), active. */
+export function clobPairs(): clob.ClobPair[] {
+  const pair = (id: number, step: bigint, tick: number, qce: number) =>
+    create(clob.ClobPairSchema, {
+      id,
+      metadata: { case: "perpetualClobMetadata", value: { perpetualId: id } },
+      stepBaseQuantums: step,
+      subticksPerTick: tick,
+      quantumConversionExponent: qce,
+      status: clob.ClobPair_Status.ACTIVE,
+    });
+  return [
+    pair(0, 1_000_000n, 100_000, -9),
+    pair(1, 1_000_000n, 100_000, -9),
+    pair(2, 1_000_000n, 1_000_000, -9),
+  ];
+}
+
+/** SerializableInt bytes of a non-negative integer (0x02 then the big-endian magnitude). */
+function serializable(value: bigint): Uint8Array {
+  const bytes: number[] = [];
+  for (let v = value; v > 0n; v >>= 8n) bytes.unshift(Number(v & 0xffn));
+  return new Uint8Array([0x02, ...bytes]);
+}
+
+/** The reference equity tiers (USD thresholds in quote quantums). */
+export function equityTiers(): clob.EquityTierLimitConfiguration {
+  const tiers = (limits: readonly number[]) =>
+    [0n, 20n, 100n, 1_000n, 10_000n, 100_000n].map((usd, i) =>
+      create(clob.EquityTierLimitSchema, {
+        usdTncRequired: serializable(usd * 1_000_000n),
+        limit: limits[i] ?? 0,
+      }),
+    );
+  return create(clob.EquityTierLimitConfigurationSchema, {
+    shortTermOrderEquityTiers: tiers([0, 1, 5, 10, 100, 1_000]),
+    statefulOrderEquityTiers: tiers([0, 1, 5, 10, 100, 200]),
+  });
+}
+
+/** The clob's genesis records besides the block rate limits. */
+export function clobGenesisRecords(): ProtoRecord[] {
+  return [
+    ...clobPairs().map((p) => record(`pair/${padKey(p.id, 10)}`, clob.ClobPairSchema, p)),
+    record("equity_tier_config", clob.EquityTierLimitConfigurationSchema, equityTiers()),
+    record(
+      "liquidations_config",
+      clob.LiquidationsConfigSchema,
+      create(clob.LiquidationsConfigSchema, {
+        maxLiquidationFeePpm: 15_000,
+        positionBlockLimits: {
+          minPositionNotionalLiquidated: 1_000n,
+          maxPositionPortionLiquidatedPpm: 1_000_000,
+        },
+        subaccountBlockLimits: {
+          maxNotionalLiquidated: 100_000_000_000_000n,
+          maxQuantumsInsuranceLost: 100_000_000_000_000n,
+        },
+        fillablePriceConfig: {
+          bankruptcyAdjustmentPpm: 1_000_000,
+          spreadToMaintenanceMarginRatioPpm: 1_500_000,
+        },
+      }),
+    ),
+  ];
+}
