@@ -12,10 +12,12 @@ import { AssetsKeeper, createAssetsModule } from "./assets.js";
 import { AuthKeeper, createAuthModule } from "./auth.js";
 import { BankKeeper, createBankModule } from "./bank.js";
 import { BridgeKeeper, createBridgeModule } from "./bridge.js";
+import { clobGenesisRecords } from "./clob/genesis.js";
+import { createClobModule } from "./clob/module.js";
 import { createFeeTiersModule, FeeTiersKeeper } from "./feetiers.js";
+import { createIbcTransferModule, IbcKeeper } from "./ibc.js";
 import { createPerpetualsModule, PerpetualsKeeper } from "./perpetuals.js";
 import { createPricesModule, PricesKeeper } from "./prices.js";
-import { createIbcTransferModule, IbcKeeper } from "./ibc.js";
 import { createRatelimitModule, RatelimitKeeper } from "./ratelimit.js";
 import { createRecordsModule, createUpgradeModule } from "./records.js";
 import { createSendingModule } from "./sending.js";
@@ -77,7 +79,10 @@ export function buildModules(
     createBridgeModule(config, bridge, auth),
     createRatelimitModule(config, ratelimit),
     createAffiliatesModule(affiliatesGenesis(config)),
-    createRecordsModule({ name: "clob", records: clobRecords() }),
+    createClobModule({ bank, subaccounts, prices, perpetuals, feeTiers }, [
+      ...clobRecords(),
+      ...clobGenesisRecords(),
+    ]),
     createUpgradeModule(config.upgrades),
   ];
   const keepers: Keepers = {
