@@ -106,8 +106,8 @@ async function deposit(signer: TestSigner, quantums: bigint): Promise<void> {
 beforeAll(async () => {
   devnet = await startDevnet({ ports: "free", blockTimeMs: 3_600_000 });
   signers = await Promise.all(devnet.accounts.map((a, i) => testSigner(a.mnemonic, i)));
-  const control = devnet.app.control as unknown as { setOracleWalk?: (enabled: boolean) => void };
-  control.setOracleWalk?.(false);
+  devnet.app.control.setOracleWalk(false);
+  devnet.app.control.setOraclePrice("BTC-USD", "65000");
   for (const s of signers.slice(0, 3)) await deposit(s, 100_000_000_000n);
 });
 
@@ -234,6 +234,32 @@ describe("clob", () => {
     expect((await place(dave, { goodTilBlock: height() + 30 })).code).toBe(11);
   });
 
+  it("triggers a stop-loss conditional order when the oracle moves through its trigger", async () => {
+    const [alice, bob] = signers as [TestSigner, TestSigner];
+    // A resting bid for the triggered sell to hit.
+    expect(
+      (await place(alice, { side: "buy", subticks: 5_900_000_000n, goodTilBlock: height() + 15 })).code,
+    ).toBe(0);
+    const gtbt = Math.floor(devnet.app.latestBlock().time.getTime() / 1000) + 3_600;
+    const stop = await place(bob, {
+      flags: 32,
+      goodTilBlockTime: gtbt,
+      side: "sell",
+      subticks: 5_800_000_000n,
+      conditionType: clob.Order_ConditionType.STOP_LOSS,
+      triggerSubticks: 6_000_000_000n,
+    });
+    expect(stop.code, stop.log).toBe(0);
+    const quiet = devnet.mine(1)[0]?.finalizeBlockEvents ?? [];
+    expect(quiet.some((e) => e.type === "perpx.clob.order_trigger")).toBe(false);
+    devnet.app.control.setOraclePrice("BTC-USD", "59500");
+    const block = devnet.mine(1)[0];
+    const types = (block?.finalizeBlockEvents ?? []).map((e) => e.type);
+    expect(types).toContain("perpx.clob.order_trigger");
+    expect(types).toContain("perpx.clob.order_fill");
+    devnet.app.control.setOraclePrice("BTC-USD", "65000");
+  });
+
   it("rate-limits stateful orders (2 per block: clob 5001 in CheckTx)", async () => {
     const [alice] = signers as [TestSigner];
     const gtbt = Math.floor(devnet.app.latestBlock().time.getTime() / 1000) + 3_600;
@@ -241,7 +267,7 @@ describe("clob", () => {
       placeMsg(
         order(alice, {
           flags: 64,
-          goodTilBlock: undefined,
+
           goodTilBlockTime: gtbt,
           subticks: 1_000_000_000n,
           side: "buy",
