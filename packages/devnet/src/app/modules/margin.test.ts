@@ -1,0 +1,124 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { decodeI256, decodeSerializableInt, encodeI256, encodeSerializableInt } from "./dtypes.js";
+import { fundingSettlement, isValidTransition, marginRequirements, netNotional } from "./margin.js";
+
+const BTC = { atomicResolution: -10, exponent: -5 };
+const pricing = fc.record({
+  atomicResolution: fc.integer({ min: -12, max: 0 }),
+  exponent: fc.integer({ min: -10, max: 2 }),
+  price: fc.bigInt({ min: 1n, max: 10n ** 14n }),
+});
+const fractions = fc.record({
+  initialMarginPpm: fc.integer({ min: 0, max: 1_000_000 }),
+  maintenanceFractionPpm: fc.integer({ min: 0, max: 1_000_000 }),
+});
+const quantums = fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n });
+
+describe("margin math", () => {
+  it("prices the reference example exactly: 0.01 BTC at $28,688 is $286.88", () => {
+    expect(netNotional(100_000_000n, { ...BTC, price: 2_868_800_000n })).toBe(286_880_000n);
+    expect(netNotional(-100_000_000n, { ...BTC, price: 2_868_800_000n })).toBe(-286_880_000n);
+    // 1 BTC at $65,000 in the large-cap tier (5% initial, 60% of it maintenance).
+    const margins = marginRequirements(
+      10_000_000_000n,
+      { ...BTC, price: 6_500_000_000n },
+      {
+        initialMarginPpm: 50_000,
+        maintenanceFractionPpm: 600_000,
+      },
+    );
+    expect(margins).toEqual({ initial: 3_250_000_000n, maintenance: 1_950_000_000n });
+  });
+
+  it("property: initial >= maintenance >= 0, and both are the same for a long and a short", () => {
+    fc.assert(
+      fc.property(quantums, pricing, fractions, (q, p, f) => {
+        const long = marginRequirements(q, p, f);
+        expect(long.initial >= long.maintenance).toBe(true);
+        expect(long.maintenance >= 0n).toBe(true);
+        expect(marginRequirements(-q, p, f)).toEqual(long);
+      }),
+    );
+  });
+
+  it("property: margins are linear in size up to one quantum of rounding per unit", () => {
+    fc.assert(
+      fc.property(quantums, fc.bigInt({ min: 1n, max: 1000n }), pricing, fractions, (q, k, p, f) => {
+        const one = marginRequirements(q, p, f);
+        const many = marginRequirements(q * k, p, f);
+        expect(many.initial <= one.initial * k).toBe(true);
+        expect(many.initial > (one.initial - 1n) * k).toBe(true);
+        expect(many.maintenance <= one.maintenance * k).toBe(true);
+        expect(many.maintenance > (one.maintenance - 1n) * k).toBe(true);
+      }),
+    );
+  });
+
+  it("property: the notional has the position's sign, rounds down, and is linear in size", () => {
+    fc.assert(
+      fc.property(quantums, pricing, (q, p) => {
+        const value = netNotional(q, p);
+        const opposite = netNotional(-q, p);
+        if (q > 0n) expect(value >= 0n && opposite < 0n).toBe(true);
+        if (q === 0n) expect(value).toBe(0n);
+        // floor(x) + floor(-x) is 0 for an integer x, else -1.
+        expect(value + opposite === 0n || value + opposite === -1n).toBe(true);
+        expect(netNotional(q * 3n, p) - 3n * value).toBeGreaterThanOrEqual(0n);
+        expect(netNotional(q * 3n, p) - 3n * value).toBeLessThan(3n);
+      }),
+    );
+  });
+
+  it("property: a rising funding index makes longs pay and shorts receive", () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 1n, max: 10n ** 15n }),
+        fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }),
+        fc.bigInt({ min: 0n, max: 10n ** 12n }),
+        (size, from, rise) => {
+          expect(fundingSettlement(size, from, from + rise) <= 0n).toBe(true);
+          expect(fundingSettlement(-size, from, from + rise) >= 0n).toBe(true);
+          expect(fundingSettlement(size, from, from)).toBe(0n);
+        },
+      ),
+    );
+    // 1 BTC (1e10 quantums) with the index up by 1000: pays 1e10 × 1000 / 1e6 = $10.
+    expect(fundingSettlement(10_000_000_000n, 0n, 1000n)).toBe(-10_000_000n);
+  });
+
+  it("allows a transition that meets initial margin, or that reduces risk without worsening the ratio", () => {
+    const healthy = { netCollateral: 100n, initial: 50n, maintenance: 30n };
+    expect(isValidTransition(healthy, { netCollateral: 50n, initial: 50n, maintenance: 30n })).toEqual({
+      ok: true,
+    });
+    expect(isValidTransition(healthy, { netCollateral: 49n, initial: 50n, maintenance: 30n }).ok).toBe(false);
+    const under = { netCollateral: 40n, initial: 50n, maintenance: 30n };
+    expect(isValidTransition(under, { netCollateral: 20n, initial: 25n, maintenance: 15n })).toEqual({
+      ok: true,
+    });
+    expect(isValidTransition(under, { netCollateral: 10n, initial: 25n, maintenance: 15n }).ok).toBe(false);
+    expect(isValidTransition(under, { netCollateral: -1n, initial: 0n, maintenance: 0n }).ok).toBe(false);
+  });
+});
+
+describe("integer encodings", () => {
+  it("encodes SerializableInt as the chain does", () => {
+    expect([...encodeSerializableInt(0n)]).toEqual([2]);
+    expect([...encodeSerializableInt(-256n)]).toEqual([3, 1, 0]);
+    expect(decodeSerializableInt(new Uint8Array([2, 0]))).toBe(0n);
+    expect(decodeSerializableInt(new Uint8Array())).toBe(0n);
+    expect(() => decodeSerializableInt(new Uint8Array([7]))).toThrow(RangeError);
+  });
+
+  it("property: SerializableInt and the 32-byte stored form round-trip", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(1n << 255n), max: (1n << 255n) - 1n }), (v) => {
+        expect(decodeSerializableInt(encodeSerializableInt(v))).toBe(v);
+        const stored = encodeI256(v);
+        expect(stored.length).toBe(32);
+        expect(decodeI256(stored)).toBe(v);
+      }),
+    );
+  });
+});

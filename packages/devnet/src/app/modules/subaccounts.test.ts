@@ -1,0 +1,193 @@
+import { create } from "@bufbuild/protobuf";
+import { sending } from "@perpx/proto";
+import { describe, expect, it } from "vitest";
+import { probedChain } from "../../../test/support/probe-chain.js";
+import { msg, signTx } from "../../../test/support/sign-tx.js";
+import { accAddressBytes } from "../addresses.js";
+import { GENESIS_ACCOUNTS } from "../genesis-accounts.js";
+import type { SubaccountRef, SubaccountUpdate } from "./subaccounts.js";
+
+const [ALICE, BOB] = GENESIS_ACCOUNTS.map((a) => a.address) as [string, string];
+const alice0: SubaccountRef = { owner: ALICE, number: 0 };
+const bob0: SubaccountRef = { owner: BOB, number: 0 };
+const USDC = 1_000_000n;
+const BTC = 10_000_000_000n; // 1 BTC in base quantums (atomic resolution -10)
+
+/** A chain with the walk off, BTC at $65,000, alice/0 and bob/0 holding 10,000 USDC each. */
+function setup() {
+  const chain = probedChain();
+  chain.app.control.setOracleWalk(false);
+  chain.app.control.setOraclePrice("BTC-USD", "65000");
+  chain.run((ctx, k) => {
+    k.subaccounts.mintInto(ctx, alice0, 10_000n * USDC);
+    k.subaccounts.mintInto(ctx, bob0, 10_000n * USDC);
+  });
+  return chain;
+}
+
+/** A fill of `size` BTC at `priceUsd` between a buyer and a seller, with the taker fee on the buyer. */
+function fill(
+  buyer: SubaccountRef,
+  seller: SubaccountRef,
+  size: bigint,
+  priceUsd: bigint,
+  fee = 0n,
+): SubaccountUpdate[] {
+  const quote = (size * priceUsd * USDC) / BTC;
+  return [
+    {
+      id: buyer,
+      usdcDelta: -fee,
+      perpetualDeltas: [{ perpetualId: 0, quantumsDelta: size, quoteDelta: -quote }],
+    },
+    {
+      id: seller,
+      usdcDelta: 0n,
+      perpetualDeltas: [{ perpetualId: 0, quantumsDelta: -size, quoteDelta: quote }],
+    },
+  ];
+}
+
+describe("subaccounts keeper", () => {
+  it("opens positions through applyUpdates: margins, open interest, fees", () => {
+    const { run } = setup();
+    run((ctx, k) => {
+      k.subaccounts.applyUpdates(ctx, fill(alice0, bob0, BTC, 65_000n, 32_500_000n));
+      const alice = k.subaccounts.get(ctx, alice0);
+      expect(alice.usdc).toBe(10_000n * USDC - 32_500_000n);
+      expect(alice.perpetualPositions).toEqual([
+        { perpetualId: 0, quantums: BTC, fundingIndex: 0n, quoteBalance: -65_000n * USDC },
+      ]);
+      expect(k.subaccounts.netCollateral(ctx, alice0)).toBe(9_967_500_000n);
+      expect(k.subaccounts.initialMarginRequirement(ctx, alice0)).toBe(3_250n * USDC);
+      expect(k.subaccounts.maintenanceMarginRequirement(ctx, alice0)).toBe(1_950n * USDC);
+      expect(k.subaccounts.netCollateral(ctx, bob0)).toBe(10_000n * USDC);
+      expect(k.perpetuals.perpetual(ctx, 0).openInterest).toBe(BTC);
+    });
+  });
+
+  it("refuses an update that leaves the subaccount under initial margin, and allows one that reduces risk", () => {
+    const { app, run } = setup();
+    run((ctx, k) => k.subaccounts.applyUpdates(ctx, fill(alice0, bob0, 2n * BTC, 65_000n)));
+    const tooBig = run((ctx, k) => k.subaccounts.canApplyUpdates(ctx, fill(alice0, bob0, 2n * BTC, 65_000n)));
+    expect(tooBig.ok).toBe(false);
+    expect(tooBig.ok ? "" : tooBig.reason).toMatch(/below the initial margin requirement/);
+    expect(() =>
+      run((ctx, k) => k.subaccounts.applyUpdates(ctx, fill(alice0, bob0, 2n * BTC, 65_000n))),
+    ).toThrow(/failed to apply subaccount updates/);
+    // BTC falls to $61,000: alice (long 2 BTC) is under initial margin; selling 1 BTC reduces her risk.
+    app.control.setOraclePrice("BTC-USD", "61000");
+    run((ctx, k) => {
+      const risk = k.subaccounts.risk(ctx, alice0);
+      expect(risk.netCollateral < risk.initial).toBe(true);
+      expect(k.subaccounts.canApplyUpdates(ctx, fill(bob0, alice0, BTC, 61_000n))).toEqual({ ok: true });
+      expect(
+        k.subaccounts.canApplyUpdates(ctx, [{ id: alice0, usdcDelta: -1n, perpetualDeltas: [] }]).ok,
+      ).toBe(false);
+      expect(
+        k.subaccounts.canApplyUpdates(ctx, [{ id: alice0, usdcDelta: 5n, perpetualDeltas: [] }]),
+      ).toEqual({ ok: true });
+      expect(
+        k.subaccounts.canApplyUpdates(ctx, [
+          ...fill(alice0, bob0, 1n, 1n),
+          { id: alice0, usdcDelta: 0n, perpetualDeltas: [] },
+        ]).ok,
+      ).toBe(false);
+    });
+  });
+
+  it("settles funding on touch and realizes the quote balance when a position closes", () => {
+    const { app, run } = setup();
+    run((ctx, k) => k.subaccounts.applyUpdates(ctx, fill(alice0, bob0, BTC, 65_000n)));
+    run((ctx, k) => k.perpetuals.addFundingIndex(ctx, 0, 1000n)); // longs pay 1e10 × 1000 / 1e6 = $10
+    run((ctx, k) => {
+      expect(k.subaccounts.get(ctx, alice0).usdc).toBe(10_000n * USDC);
+      expect(k.subaccounts.settled(ctx, alice0).usdc).toBe(9_990n * USDC);
+      expect(k.subaccounts.netCollateral(ctx, bob0)).toBe(10_010n * USDC);
+      k.subaccounts.applyUpdates(ctx, [{ id: alice0, usdcDelta: 0n, perpetualDeltas: [] }]);
+      expect(k.subaccounts.get(ctx, alice0).usdc).toBe(9_990n * USDC);
+      expect(k.subaccounts.get(ctx, alice0).perpetualPositions[0]?.fundingIndex).toBe(1000n);
+    });
+    app.control.setOraclePrice("BTC-USD", "66000");
+    run((ctx, k) => {
+      k.subaccounts.applyUpdates(ctx, fill(bob0, alice0, BTC, 66_000n));
+      const alice = k.subaccounts.get(ctx, alice0);
+      expect(alice.perpetualPositions).toEqual([]);
+      expect(alice.usdc).toBe(9_990n * USDC + 1_000n * USDC);
+      expect(k.subaccounts.get(ctx, bob0)).toMatchObject({
+        usdc: 10_010n * USDC - 1_000n * USDC,
+        perpetualPositions: [],
+      });
+      expect(k.perpetuals.perpetual(ctx, 0).openInterest).toBe(0n);
+    });
+  });
+
+  it("refuses a signed withdrawal that would leave an open position under initial margin (subaccounts 102)", async () => {
+    const { app, run } = setup();
+    run((ctx, k) => k.subaccounts.applyUpdates(ctx, fill(alice0, bob0, BTC, 65_000n)));
+    const withdraw = async (quantums: bigint, sequence: bigint) => {
+      const account = run((ctx, k) => k.auth.getAccount(ctx, accAddressBytes(ALICE)));
+      const tx = await signTx({
+        mnemonic: GENESIS_ACCOUNTS[0]!.mnemonic,
+        chainId: app.info.chainId,
+        accountNumber: account?.accountNumber ?? 0n,
+        sequence,
+        msgs: [
+          msg(
+            sending.MsgWithdrawFromSubaccountSchema,
+            create(sending.MsgWithdrawFromSubaccountSchema, {
+              recipient: ALICE,
+              sender: alice0,
+              assetId: 0,
+              quantums,
+            }),
+          ),
+        ],
+      });
+      expect(app.checkTx(tx).code).toBe(0);
+      return app.produceBlock(new Date(app.latestBlock().time.getTime() + 1000)).txResults[0];
+    };
+    // Net collateral 10,000 USDC, initial margin 3,250: withdrawing 7,000 leaves 3,000.
+    const refused = await withdraw(7_000n * USDC, 0n);
+    expect(refused).toMatchObject({ code: 102, codespace: "subaccounts" });
+    expect(refused?.log).toMatch(/below the initial margin requirement/);
+    expect(run((ctx, k) => k.subaccounts.get(ctx, alice0).usdc)).toBe(10_000n * USDC);
+    const allowed = await withdraw(6_000n * USDC, 1n);
+    expect(allowed?.code).toBe(0);
+    expect(run((ctx, k) => k.subaccounts.get(ctx, alice0).usdc)).toBe(4_000n * USDC);
+  });
+
+  it("keeps parent/child numbering and validates ids", () => {
+    const { run } = setup();
+    run((ctx, k) => {
+      k.subaccounts.transfer(ctx, alice0, { owner: ALICE, number: 128 + 5 }, 7n);
+      expect(
+        k.subaccounts
+          .all(ctx)
+          .map((s) => `${s.id.owner === ALICE ? "alice" : "bob"}/${s.id.number}`)
+          .sort(),
+      ).toEqual(["alice/0", "alice/133", "bob/0"]);
+      expect(() => k.subaccounts.transfer(ctx, alice0, { owner: ALICE, number: 128_001 }, 1n)).toThrow(
+        /cannot exceed/,
+      );
+      expect(k.subaccounts.collateralPoolName(ctx, 0)).toBe("subaccounts");
+    });
+  });
+});
+
+describe("fee tiers keeper", () => {
+  it("charges tier-1 fees, then a lower taker fee once the 30-day volume passes a tier, forgetting old days", () => {
+    const { app, run } = setup();
+    expect(
+      run((ctx, k) => [k.feeTiers.feePpm(ctx, ALICE, true), k.feeTiers.feePpm(ctx, ALICE, false)]),
+    ).toEqual([500, -110]);
+    run((ctx, k) => k.feeTiers.recordVolume(ctx, ALICE, 1_000_000n * USDC));
+    expect(run((ctx, k) => k.feeTiers.feePpm(ctx, ALICE, true))).toBe(450);
+    expect(
+      run((ctx, k) => k.feeTiers.userTier(ctx, accAddressBytes(ALICE), ctx.block.timeMs).tier.name),
+    ).toBe("2");
+    app.control.advanceTime(31 * 86_400_000);
+    app.produceBlock(new Date(app.latestBlock().time.getTime() + 1000));
+    expect(run((ctx, k) => k.feeTiers.feePpm(ctx, ALICE, true))).toBe(500);
+  });
+});
