@@ -157,6 +157,55 @@ describe("subaccounts keeper", () => {
     expect(run((ctx, k) => k.subaccounts.get(ctx, alice0).usdc)).toBe(4_000n * USDC);
   });
 
+  it("charges the simulated gas exactly when a deposit, a transfer and a withdrawal are delivered", async () => {
+    const { app, run } = setup();
+    const account = run((ctx, k) => k.auth.getAccount(ctx, accAddressBytes(ALICE)));
+    const msgs = [
+      msg(
+        sending.MsgDepositToSubaccountSchema,
+        create(sending.MsgDepositToSubaccountSchema, {
+          sender: ALICE,
+          recipient: { owner: ALICE, number: 9 },
+          assetId: 0,
+          quantums: 3n * USDC,
+        }),
+      ),
+      msg(
+        sending.MsgCreateTransferSchema,
+        create(sending.MsgCreateTransferSchema, {
+          transfer: {
+            sender: { owner: ALICE, number: 9 },
+            recipient: { owner: BOB, number: 4 },
+            assetId: 0,
+            amount: USDC,
+          },
+        }),
+      ),
+      msg(
+        sending.MsgWithdrawFromSubaccountSchema,
+        create(sending.MsgWithdrawFromSubaccountSchema, {
+          recipient: BOB,
+          sender: alice0,
+          assetId: 0,
+          quantums: USDC,
+        }),
+      ),
+    ];
+    const tx = await signTx({
+      mnemonic: GENESIS_ACCOUNTS[0]!.mnemonic,
+      chainId: app.info.chainId,
+      accountNumber: account?.accountNumber ?? 0n,
+      sequence: account?.sequence ?? 0n,
+      msgs,
+    });
+    const simulated = app.simulate(tx);
+    expect(simulated.ok).toBe(true);
+    expect(app.checkTx(tx).code).toBe(0);
+    const delivered = app.produceBlock(new Date(app.latestBlock().time.getTime() + 1000)).txResults[0];
+    expect(delivered?.code).toBe(0);
+    expect(delivered?.gasUsed).toBe(simulated.ok ? simulated.gasUsed : -1n);
+  });
+
   it("keeps parent/child numbering and validates ids", () => {
     const { run } = setup();
     run((ctx, k) => {
