@@ -68,15 +68,12 @@ async function signAs(
 }
 
 function placeOrder(owner: string) {
+  // A clob message no real module routes (governance-only), standing in for an order.
   return packAny(
-    clob.MsgPlaceOrderSchema,
-    create(clob.MsgPlaceOrderSchema, {
-      order: create(clob.OrderSchema, {
-        orderId: create(clob.OrderIdSchema, {
-          subaccountId: { $typeName: "perpx.subaccounts.v1.SubaccountId", owner, number: 0 },
-          clientId: 1,
-        }),
-      }),
+    clob.MsgCreateClobPairSchema,
+    create(clob.MsgCreateClobPairSchema, {
+      authority: owner,
+      clobPair: create(clob.ClobPairSchema, { id: 1 }),
     }),
   );
 }
@@ -88,19 +85,19 @@ function orderModule(keepers: Keepers): Module {
     name: "testclob",
     msgs: [
       msgHandler({
-        schema: clob.MsgPlaceOrderSchema,
-        signers: (msg) => [msg.order?.orderId?.subaccountId?.owner ?? ""],
+        schema: clob.MsgCreateClobPairSchema,
+        signers: (msg) => [msg.authority],
         validate(msg) {
-          if (msg.order?.orderId?.clientId === 0) throw abciError(rejected, "client id 0");
+          if ((msg.clobPair?.id ?? 0) === 0) throw abciError(rejected, "client id 0");
         },
         execute(ctx, msg) {
           const store = ctx.store("testclob");
           const count = Number(new TextDecoder().decode(store.get("count") ?? new TextEncoder().encode("0")));
           store.set("count", new TextEncoder().encode(String(count + 1)));
-          ctx.events.emitEvent("order_placed", [["owner", msg.order?.orderId?.subaccountId?.owner ?? ""]]);
+          ctx.events.emitEvent("order_placed", [["owner", msg.authority]]);
           // Keepers of the chain are at hand: read a balance.
           keepers.bank.balance(ctx, new Uint8Array(20), "uusdc");
-          return emptyResponse(clob.MsgPlaceOrderResponseSchema);
+          return emptyResponse(clob.MsgCreateClobPairResponseSchema);
         },
       }),
     ],
@@ -121,7 +118,7 @@ function orderModule(keepers: Keepers): Module {
       ),
     },
     txPolicy: (typeUrls) =>
-      typeUrls.every((url) => url === "/perpx.clob.v1.MsgPlaceOrder")
+      typeUrls.every((url) => url === "/perpx.clob.v1.MsgCreateClobPair")
         ? { chargeFees: false, checkSequence: false, meterGas: false }
         : undefined,
     beginBlock(ctx) {
@@ -177,13 +174,10 @@ describe("module interface", () => {
     expect(app.checkTx(mixed).code).toBe(13);
     // The module's own validation runs in CheckTx with its codespace.
     const bad = packAny(
-      clob.MsgPlaceOrderSchema,
-      create(clob.MsgPlaceOrderSchema, {
-        order: create(clob.OrderSchema, {
-          orderId: create(clob.OrderIdSchema, {
-            subaccountId: { $typeName: "perpx.subaccounts.v1.SubaccountId", owner: ALICE, number: 0 },
-          }),
-        }),
+      clob.MsgCreateClobPairSchema,
+      create(clob.MsgCreateClobPairSchema, {
+        authority: ALICE,
+        clobPair: create(clob.ClobPairSchema, { id: 0 }),
       }),
     );
     const refused = app.checkTx(await signAs(alice, [bad], { sequence: 0, accountNumber: 0 }));
