@@ -9,9 +9,19 @@ export { fromBase64, fromHexString, toBase64, toHexString } from "./bytes.js";
 export { createNodeClient, NodeClient, type NodeClientOptions } from "./client.js";
 export type { BroadcastMode, NodeConnection, TxDefaults } from "./connection.js";
 export {
+  activeSignerBackend,
+  jsSignerBackend,
+  loadNativeSignerBackend,
+  resolveSignerBackend,
+  type SignerBackend,
+  type SignerBackendName,
+  type SignerBackendOption,
+} from "./crypto/backend.js";
+export {
   compressedPublicKey,
   cosmosAddressBytes,
   ethAddressBytes,
+  type SignOptions,
   signCosmos,
   signEthereum,
   verifyCosmos,

@@ -1,7 +1,42 @@
+import { createHash } from "node:crypto";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { ripemd160 } from "@noble/hashes/legacy.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
+import { resolveSignerBackend, type SignerBackend, type SignerBackendOption } from "./backend.js";
+
+/**
+ * Options of the signing functions.
+ *
+ * @example
+ * ```ts
+ * signCosmos(privateKey, signDocBytes, { backend: "js" });
+ * ```
+ */
+export interface SignOptions {
+  /**
+   * Which secp256k1 implementation signs: `auto` takes the native addon (libsecp256k1) when it
+   * loads, else `@noble/curves`. Every backend gives the same bytes.
+   * @default "auto"
+   */
+  backend?: SignerBackendOption;
+}
+
+/**
+ * SHA-256 with Node's OpenSSL binding (faster than a JavaScript hash on the signing hot path).
+ *
+ * @example
+ * ```ts
+ * sha256Digest(signDocBytes).length; // 32
+ * ```
+ */
+export function sha256Digest(message: Uint8Array): Uint8Array {
+  return createHash("sha256").update(message).digest();
+}
+
+function backendOf(options: SignOptions | undefined): SignerBackend {
+  return resolveSignerBackend(options?.backend ?? "auto");
+}
 
 /**
  * Signs `message` the Cosmos way: ECDSA secp256k1 over SHA-256(message), deterministic (RFC 6979),
@@ -9,15 +44,17 @@ import { keccak_256 } from "@noble/hashes/sha3.js";
  *
  * @param privateKey - 32-byte secret key.
  * @param message - the bytes to sign (a serialized SignDoc).
+ * @param options - the backend (`auto` by default).
  * @returns the 64-byte compact signature.
+ * @throws {InvalidArgumentError} when `backend: "native"` is asked for and the addon cannot load.
  *
  * @example
  * ```ts
  * const signature = signCosmos(privateKey, signDocBytes);
  * ```
  */
-export function signCosmos(privateKey: Uint8Array, message: Uint8Array): Uint8Array {
-  return secp256k1.sign(sha256(message), privateKey, { prehash: false, lowS: true, format: "compact" });
+export function signCosmos(privateKey: Uint8Array, message: Uint8Array, options?: SignOptions): Uint8Array {
+  return backendOf(options).sign(sha256Digest(message), privateKey);
 }
 
 /**
@@ -26,6 +63,7 @@ export function signCosmos(privateKey: Uint8Array, message: Uint8Array): Uint8Ar
  *
  * @param privateKey - 32-byte secret key.
  * @param digest - the 32-byte hash to sign.
+ * @param options - the backend (`auto` by default).
  * @returns `r || s || recovery`.
  *
  * @example
@@ -33,26 +71,26 @@ export function signCosmos(privateKey: Uint8Array, message: Uint8Array): Uint8Ar
  * const signature = signDigestRecoverable(privateKey, keccak_256(bytes));
  * ```
  */
-export function signDigestRecoverable(privateKey: Uint8Array, digest: Uint8Array): Uint8Array {
-  const recovered = secp256k1.sign(digest, privateKey, { prehash: false, lowS: true, format: "recovered" });
-  // noble's "recovered" format is `recovery || r || s`; Ethereum puts the recovery byte last.
-  const out = new Uint8Array(65);
-  out.set(recovered.subarray(1), 0);
-  out[64] = recovered[0]!;
-  return out;
+export function signDigestRecoverable(
+  privateKey: Uint8Array,
+  digest: Uint8Array,
+  options?: SignOptions,
+): Uint8Array {
+  return backendOf(options).signRecoverable(digest, privateKey);
 }
 
 /**
  * Signs `message` as an eth_secp256k1 key signs a Cosmos tx: ECDSA over Keccak-256(message),
- * 65 bytes `r || s || v` with `v` in {0, 1}, as cosmos/evm's keyring produces.
+ * 65 bytes `r || s || v` with `v` in {0, 1}, as cosmos/evm's keyring produces. Same backends as
+ * {@link signCosmos}.
  *
  * @example
  * ```ts
  * const signature = signEthereum(privateKey, signDocBytes);
  * ```
  */
-export function signEthereum(privateKey: Uint8Array, message: Uint8Array): Uint8Array {
-  return signDigestRecoverable(privateKey, keccak_256(message));
+export function signEthereum(privateKey: Uint8Array, message: Uint8Array, options?: SignOptions): Uint8Array {
+  return backendOf(options).signRecoverable(keccak_256(message), privateKey);
 }
 
 /**
@@ -82,6 +120,7 @@ export function verifyEthereum(signature: Uint8Array, message: Uint8Array, publi
 /**
  * The 33-byte compressed public key of a 32-byte secret key.
  *
+ * @param options - the backend (`auto` by default).
  * @throws {Error} when the key is not a valid secp256k1 scalar.
  *
  * @example
@@ -89,8 +128,8 @@ export function verifyEthereum(signature: Uint8Array, message: Uint8Array, publi
  * compressedPublicKey(privateKey).length; // 33
  * ```
  */
-export function compressedPublicKey(privateKey: Uint8Array): Uint8Array {
-  return secp256k1.getPublicKey(privateKey, true);
+export function compressedPublicKey(privateKey: Uint8Array, options?: SignOptions): Uint8Array {
+  return backendOf(options).publicKey(privateKey);
 }
 
 /**

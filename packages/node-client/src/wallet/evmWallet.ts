@@ -1,11 +1,8 @@
+import { keccak_256 } from "@noble/hashes/sha3.js";
 import { bech32FromBytes, DEFAULT_PREFIX, hexFromBytes } from "@perpx/address";
 import { toBase64, toHexString } from "../bytes.js";
-import {
-  ethAddressBytes,
-  randomPrivateKey,
-  signDigestRecoverable,
-  signEthereum,
-} from "../crypto/secp256k1.js";
+import { resolveSignerBackend, type SignerBackend, type SignerBackendName } from "../crypto/backend.js";
+import { ethAddressBytes, randomPrivateKey } from "../crypto/secp256k1.js";
 import { type ApproveAgentParams, hashApproveAgent, hashTypedData, type TypedData } from "../eip712.js";
 import { deriveSecretKey, evmHdPath, generateMnemonic24 } from "./hd.js";
 import type { FromMnemonicOptions, WalletJson, WalletOptions } from "./localWallet.js";
@@ -36,12 +33,17 @@ export class EvmWallet implements TxSigner {
   readonly publicKey: Uint8Array;
   /** Always `eth_secp256k1`. */
   readonly keyType = "eth_secp256k1" as const;
+  /** The backend that signs for this wallet (`native` or `js`), resolved from `options.backend`. */
+  readonly signerBackend: SignerBackendName;
+  readonly #backend: SignerBackend;
 
-  private constructor(key: SecretKey, prefix: string) {
+  private constructor(key: SecretKey, options: WalletOptions) {
     this.#key = key;
-    this.publicKey = key.publicKey();
+    this.#backend = resolveSignerBackend(options.backend ?? "auto");
+    this.signerBackend = this.#backend.name;
+    this.publicKey = key.use((secret) => this.#backend.publicKey(secret));
     const bytes = ethAddressBytes(this.publicKey);
-    this.address = bech32FromBytes(bytes, prefix);
+    this.address = bech32FromBytes(bytes, options.prefix ?? DEFAULT_PREFIX);
     this.evmAddress = hexFromBytes(bytes);
   }
 
@@ -61,7 +63,7 @@ export class EvmWallet implements TxSigner {
       path,
       ...(options.passphrase === undefined ? {} : { passphrase: options.passphrase }),
     });
-    return new EvmWallet(key, options.prefix ?? DEFAULT_PREFIX);
+    return new EvmWallet(key, options);
   }
 
   /**
@@ -75,7 +77,7 @@ export class EvmWallet implements TxSigner {
    * ```
    */
   static fromPrivateKey(privateKey: Uint8Array | string, options: WalletOptions = {}): EvmWallet {
-    return new EvmWallet(SecretKey.from(privateKey), options.prefix ?? DEFAULT_PREFIX);
+    return new EvmWallet(SecretKey.from(privateKey), options);
   }
 
   /**
@@ -87,7 +89,7 @@ export class EvmWallet implements TxSigner {
    * ```
    */
   static generate(options: WalletOptions = {}): EvmWallet {
-    return new EvmWallet(SecretKey.from(randomPrivateKey()), options.prefix ?? DEFAULT_PREFIX);
+    return new EvmWallet(SecretKey.from(randomPrivateKey()), options);
   }
 
   /**
@@ -113,7 +115,8 @@ export class EvmWallet implements TxSigner {
    * ```
    */
   sign(bytes: Uint8Array): Uint8Array {
-    return this.#key.use((key) => signEthereum(key, bytes));
+    const digest = keccak_256(bytes);
+    return this.#key.use((key) => this.#backend.signRecoverable(digest, key));
   }
 
   /**
@@ -160,7 +163,7 @@ export class EvmWallet implements TxSigner {
   }
 
   #signDigest(digest: Uint8Array): `0x${string}` {
-    const signature = this.#key.use((key) => signDigestRecoverable(key, digest));
+    const signature = this.#key.use((key) => this.#backend.signRecoverable(digest, key));
     signature[64] = signature[64]! + 27;
     return `0x${toHexString(signature)}`;
   }

@@ -1,6 +1,12 @@
 import { bech32FromBytes, DEFAULT_PREFIX } from "@perpx/address";
 import { toBase64 } from "../bytes.js";
-import { cosmosAddressBytes, randomPrivateKey, signCosmos } from "../crypto/secp256k1.js";
+import {
+  resolveSignerBackend,
+  type SignerBackend,
+  type SignerBackendName,
+  type SignerBackendOption,
+} from "../crypto/backend.js";
+import { cosmosAddressBytes, randomPrivateKey, sha256Digest } from "../crypto/secp256k1.js";
 import { cosmosHdPath, deriveSecretKey, generateMnemonic24 } from "./hd.js";
 import { SecretKey } from "./secretKey.js";
 import type { DirectSignature, SignDocFields, TxSigner } from "./signer.js";
@@ -12,7 +18,7 @@ const INSPECT = Symbol.for("nodejs.util.inspect.custom");
  *
  * @example
  * ```ts
- * LocalWallet.fromPrivateKey(key, { prefix: "perpx" });
+ * LocalWallet.fromPrivateKey(key, { prefix: "perpx", backend: "auto" });
  * ```
  */
 export interface WalletOptions {
@@ -21,6 +27,14 @@ export interface WalletOptions {
    * @default "perpx"
    */
   prefix?: string;
+  /**
+   * Which secp256k1 implementation signs: `"auto"` takes the native addon (libsecp256k1, from the
+   * optional dependency `secp256k1`) when it loads and falls back to `@noble/curves`; `"native"`
+   * insists on the addon (the factory throws `InvalidArgumentError` without it); `"js"` always uses
+   * noble; a {@link SignerBackend} object is used as given. Signatures are byte-identical either way.
+   * @default "auto"
+   */
+  backend?: SignerBackendOption;
 }
 
 /**
@@ -80,17 +94,22 @@ export interface WalletJson {
  */
 export class LocalWallet implements TxSigner {
   readonly #key: SecretKey;
+  readonly #backend: SignerBackend;
   /** The bech32 address. */
   readonly address: string;
   /** The 33-byte compressed public key. */
   readonly publicKey: Uint8Array;
   /** Always `secp256k1`. */
   readonly keyType = "secp256k1" as const;
+  /** The backend that signs for this wallet (`native` or `js`), resolved from `options.backend`. */
+  readonly signerBackend: SignerBackendName;
 
-  private constructor(key: SecretKey, prefix: string) {
+  private constructor(key: SecretKey, options: WalletOptions) {
     this.#key = key;
-    this.publicKey = key.publicKey();
-    this.address = bech32FromBytes(cosmosAddressBytes(this.publicKey), prefix);
+    this.#backend = resolveSignerBackend(options.backend ?? "auto");
+    this.signerBackend = this.#backend.name;
+    this.publicKey = key.use((bytes) => this.#backend.publicKey(bytes));
+    this.address = bech32FromBytes(cosmosAddressBytes(this.publicKey), options.prefix ?? DEFAULT_PREFIX);
   }
 
   /**
@@ -112,15 +131,16 @@ export class LocalWallet implements TxSigner {
       path,
       ...(options.passphrase === undefined ? {} : { passphrase: options.passphrase }),
     });
-    return new LocalWallet(key, options.prefix ?? DEFAULT_PREFIX);
+    return new LocalWallet(key, options);
   }
 
   /**
    * A wallet from a raw private key.
    *
    * @param privateKey - 32 bytes, or 64 hex digits with or without `0x`.
-   * @param options - address prefix.
-   * @throws {InvalidArgumentError} for a malformed key (the value is never echoed).
+   * @param options - address prefix and signer backend.
+   * @throws {InvalidArgumentError} for a malformed key (the value is never echoed), or
+   * `backend: "native"` without the addon.
    *
    * @example
    * ```ts
@@ -128,7 +148,7 @@ export class LocalWallet implements TxSigner {
    * ```
    */
   static fromPrivateKey(privateKey: Uint8Array | string, options: WalletOptions = {}): LocalWallet {
-    return new LocalWallet(SecretKey.from(privateKey), options.prefix ?? DEFAULT_PREFIX);
+    return new LocalWallet(SecretKey.from(privateKey), options);
   }
 
   /**
@@ -141,7 +161,7 @@ export class LocalWallet implements TxSigner {
    * ```
    */
   static generate(options: WalletOptions = {}): LocalWallet {
-    return new LocalWallet(SecretKey.from(randomPrivateKey()), options.prefix ?? DEFAULT_PREFIX);
+    return new LocalWallet(SecretKey.from(randomPrivateKey()), options);
   }
 
   /**
@@ -168,7 +188,8 @@ export class LocalWallet implements TxSigner {
    * ```
    */
   sign(bytes: Uint8Array): Uint8Array {
-    return this.#key.use((key) => signCosmos(key, bytes));
+    const digest = sha256Digest(bytes);
+    return this.#key.use((key) => this.#backend.sign(digest, key));
   }
 
   /**
