@@ -1,7 +1,8 @@
 /**
  * ICS-20 transfers over the devnet's simulated IBC channels, extending the IBC module of
  * `records.ts` (channels and their queries): incoming packets (devnet control `receive`, offered to
- * a receive hook, the wrap module), channel recreation (control `recreate-channel`), outgoing
+ * a receive hook, the wrap module; coins of this chain coming back are released from escrow),
+ * channel recreation (control `recreate-channel`), outgoing
  * `MsgTransfer` (escrow of native coins, burn of vouchers returning to their source), packet
  * sequences and records, and the denom-trace queries.
  *
@@ -137,6 +138,15 @@ export class IbcKeeper {
     const seqKey = `recv_sequence/${packet.portId}/${packet.channelId}`;
     const sequence = sequenceOf(ctx, seqKey);
     store.set(seqKey, encodeU64(sequence + 1n));
+    const prefix = `${channel.counterparty?.portId ?? ""}/${channel.counterparty?.channelId ?? ""}/`;
+    if (packet.denom.startsWith(prefix)) {
+      // A coin of this chain coming back: release it from escrow, unwrapped.
+      const native = packet.denom.slice(prefix.length);
+      this.bank.sendCoinsFromModuleToAccount(ctx, "transfer", packet.receiver, [
+        { denom: native, amount: packet.amount },
+      ]);
+      return { sequence, voucherDenom: native, creditedDenom: native, wrapped: false };
+    }
     const voucher = ibcDenom(packet.portId, packet.channelId, packet.denom);
     store.set(
       `denom_trace/${voucher.slice(4)}`,

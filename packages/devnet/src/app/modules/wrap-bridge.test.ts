@@ -130,6 +130,22 @@ describe("ibc and wrap", () => {
       /no devnet control operation ibc\/nope/,
     );
   });
+
+  it("releases a coin of this chain coming back from escrow", () => {
+    const app = newApp();
+    const transfer = bech32Of(moduleAddress("transfer"));
+    app.control.fund(transfer, [{ denom: "aperpx", amount: 500n }]);
+    const before = balance(app, BOB, "aperpx");
+    const answer = app.control.moduleControl("ibc", "receive", {
+      channel: "channel-0",
+      denom: "transfer/channel-0/aperpx",
+      amount: "300",
+      receiver: BOB,
+    });
+    expect(answer).toMatchObject({ wrapped: false, creditedDenom: "aperpx" });
+    expect(balance(app, BOB, "aperpx")).toBe(before + 300n);
+    expect(balance(app, transfer, "aperpx")).toBe(200n);
+  });
 });
 
 describe("bridge", () => {
