@@ -9,7 +9,6 @@ import { isInvalidAddressError, parseAddress } from "@perpx/core";
 import { prices } from "@perpx/proto";
 import type { OraclePriceSet, PersistentChainApp } from "../app/contract.js";
 import { addChainControlRoutes } from "./control-chain.js";
-import { addChainControlRoutes } from "./control-chain.js";
 import { toHexUpper } from "./encoding.js";
 import { BodyError, closeServer, listen, readBody, sendCorsPreflight, sendJson, urlOf } from "./http.js";
 import type { BlockProducer } from "./producer.js";
@@ -314,7 +313,6 @@ export async function startControlServer(options: ControlServerOptions): Promise
     abciToControl("invalid_request", () => app.control.setOracleWalk(enabled));
     return { enabled };
   });
-  addChainControlRoutes(router, app, producer);
   addChainControlRoutes(router, app, producer);
   options.routes?.(router);
 
