@@ -1,8 +1,11 @@
 /**
- * Compose + sign a place-order transaction, three ways in one run:
+ * Compose + sign a place-order transaction, in one run:
  * - the incumbent client `@dydxprotocol/v4-client-js` (its Composer and LocalWallet.signTransaction);
- * - `@perpx/node-client` (placeOrderMsg + signTx: protobuf-es and noble secp256k1);
- * - one raw secp256k1 signature over SHA-256 of a SignDoc of the same size (the floor).
+ * - `@perpx/node-client` (placeOrderMsg + signTx) with the native backend (libsecp256k1) and with
+ *   the js backend (noble);
+ * - one raw secp256k1 signature over SHA-256 of the same SignDoc, native and noble (the floors).
+ * After the run a summary prints each rate and the two ratios issue 5 asks for: ours / incumbent
+ * (goal >= 5) and raw native / ours native (goal <= 1.3), from per-call timings taken here.
  * Run: `pnpm bench` (or `npx vitest bench --run --project bench`).
  */
 import { createRequire } from "node:module";
@@ -22,7 +25,8 @@ import {
   signCosmos,
   signTx,
 } from "@perpx/node-client";
-import { bench, describe } from "vitest";
+import { Timings } from "./timings.js";
+import { afterAll, bench, describe } from "vitest";
 
 const PRIVATE_KEY = "1f".repeat(32);
 const KEY_BYTES = Uint8Array.from(Buffer.from(PRIVATE_KEY, "hex"));
@@ -41,7 +45,8 @@ const Long = createRequire(require.resolve("@dydxprotocol/v4-client-js"))("long"
 const incumbent = await IncumbentWallet.fromPrivateKey(PRIVATE_KEY, "dydx");
 const incumbentFee = { amount: [], gas: "1000000" };
 
-const wallet = LocalWallet.fromPrivateKey(PRIVATE_KEY);
+const wallet = LocalWallet.fromPrivateKey(PRIVATE_KEY, { backend: "native" });
+const jsWallet = LocalWallet.fromPrivateKey(PRIVATE_KEY, { backend: "js" });
 const fee = { amount: [], gasLimit: 1_000_000n };
 let clientId = 0;
 
@@ -67,11 +72,23 @@ const signBytes = encodeSignDoc({
 });
 
 const options = { time: 3_000, warmupTime: 500 };
+const timings = new Timings();
+
+function composeAndSign(signer: LocalWallet) {
+  return signTx({
+    signer,
+    messages: [perpxOrder()],
+    chainId: "perpx-local-1",
+    accountNumber: 0n,
+    sequence: 0n,
+    fee,
+  });
+}
 
 describe("compose + sign a place-order transaction", () => {
   bench(
     "incumbent @dydxprotocol/v4-client-js",
-    async () => {
+    timings.async("incumbent", async () => {
       clientId = (clientId + 1) >>> 0;
       const message = composer.composeMsgPlaceOrder(
         incumbent.address,
@@ -93,30 +110,41 @@ describe("compose + sign a place-order transaction", () => {
         { sequence: 0, accountNumber: 0, chainId: "dydx-mainnet-1" },
         incumbentFee as never,
       );
-    },
+    }),
     options,
   );
 
   bench(
-    "@perpx/node-client",
-    async () => {
-      await signTx({
-        signer: wallet,
-        messages: [perpxOrder()],
-        chainId: "perpx-local-1",
-        accountNumber: 0n,
-        sequence: 0n,
-        fee,
-      });
-    },
+    "@perpx/node-client (native backend)",
+    timings.async("ours native", () => composeAndSign(wallet)),
     options,
   );
 
   bench(
-    "raw secp256k1 signature (floor)",
-    () => {
-      signCosmos(KEY_BYTES, signBytes);
-    },
+    "@perpx/node-client (js backend)",
+    timings.async("ours js", () => composeAndSign(jsWallet)),
     options,
+  );
+
+  bench(
+    "raw native secp256k1 signature (floor)",
+    timings.sync("raw native", () => signCosmos(KEY_BYTES, signBytes, { backend: "native" })),
+    options,
+  );
+
+  bench(
+    "raw noble secp256k1 signature",
+    timings.sync("raw noble", () => signCosmos(KEY_BYTES, signBytes, { backend: "js" })),
+    options,
+  );
+});
+
+afterAll(() => {
+  console.log(
+    timings.summary([
+      { label: "ours (native) / incumbent, ops/s", numerator: "ours native", denominator: "incumbent", goal: ">= 5" },
+      { label: "raw native / ours (native), ops/s", numerator: "raw native", denominator: "ours native", goal: "<= 1.3" },
+      { label: "ours (js) / incumbent, ops/s", numerator: "ours js", denominator: "incumbent" },
+    ]),
   );
 });

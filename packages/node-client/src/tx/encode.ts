@@ -1,6 +1,6 @@
 import { create, type DescMessage, type MessageShape, toBinary } from "@bufbuild/protobuf";
 import { type Any, AnySchema } from "@bufbuild/protobuf/wkt";
-import { sha256 } from "@noble/hashes/sha2.js";
+import { createHash } from "node:crypto";
 import {
   cosmosSecp256k1,
   cosmosTx,
@@ -9,8 +9,8 @@ import {
   schemaOf,
   type TypeUrl,
 } from "@perpx/proto";
-import { toHexString } from "../bytes.js";
 import { type KeyType, PUBKEY_TYPE_URLS } from "../wallet/signer.js";
+import { ProtoWriter, writeAny } from "./wire.js";
 
 /**
  * One message of a transaction: its type URL and the protobuf-es message (made with `create`).
@@ -96,15 +96,17 @@ export function toAny(message: TxMessage): Any {
  * ```
  */
 export function encodeTxBody(params: TxBodyParams): Uint8Array {
-  return toBinary(
-    cosmosTx.TxBodySchema,
-    create(cosmosTx.TxBodySchema, {
-      messages: params.messages.map(toAny),
-      memo: params.memo ?? "",
-      timeoutHeight: params.timeoutHeight ?? 0n,
-      nonCriticalExtensionOptions: [...(params.nonCriticalExtensionOptions ?? [])],
-    }),
-  );
+  // The envelope is written by hand (byte-identical to protobuf-es, see encode.test.ts); only the
+  // messages themselves go through protobuf-es.
+  const writer = new ProtoWriter(512);
+  for (const message of params.messages) {
+    writeAny(writer, 1, message.typeUrl, toBinary(schemaOf(message.typeUrl), message.value));
+  }
+  writer.string(2, params.memo ?? "").uint64(3, params.timeoutHeight ?? 0n, "timeoutHeight");
+  for (const option of params.nonCriticalExtensionOptions ?? []) {
+    writeAny(writer, 2047, option.typeUrl, option.value);
+  }
+  return writer.finish();
 }
 
 /**
@@ -150,26 +152,26 @@ export interface AuthInfoParams {
  * ```
  */
 export function encodeAuthInfo(params: AuthInfoParams): Uint8Array {
-  return toBinary(
-    cosmosTx.AuthInfoSchema,
-    create(cosmosTx.AuthInfoSchema, {
-      signerInfos: [
-        {
-          publicKey: encodePublicKey(params.publicKey, params.keyType),
-          modeInfo: {
-            sum: { case: "single", value: { mode: params.signMode ?? cosmosTxSigning.SignMode.DIRECT } },
-          },
-          sequence: params.sequence,
-        },
-      ],
-      fee: {
-        amount: params.fee.amount.map((coin) => ({ denom: coin.denom, amount: String(coin.amount) })),
-        gasLimit: params.fee.gasLimit,
-        payer: params.fee.payer ?? "",
-        granter: params.fee.granter ?? "",
-      },
-    }),
-  );
+  const writer = new ProtoWriter(192).begin(1); // signer_infos[0]
+  writer.begin(1).string(1, PUBKEY_TYPE_URLS[params.keyType]).begin(2).bytes(1, params.publicKey).end().end();
+  writer
+    .begin(2) // mode_info
+    .begin(1) // single
+    .uint32(1, params.signMode ?? cosmosTxSigning.SignMode.DIRECT)
+    .end()
+    .end()
+    .uint64(3, params.sequence, "sequence")
+    .end();
+  writer.begin(2); // fee
+  for (const coin of params.fee.amount) {
+    writer.begin(1).string(1, coin.denom).string(2, String(coin.amount)).end();
+  }
+  return writer
+    .uint64(2, params.fee.gasLimit, "fee.gasLimit")
+    .string(3, params.fee.payer ?? "")
+    .string(4, params.fee.granter ?? "")
+    .end()
+    .finish();
 }
 
 /**
@@ -186,7 +188,12 @@ export function encodeSignDoc(doc: {
   chainId: string;
   accountNumber: bigint;
 }): Uint8Array {
-  return toBinary(cosmosTx.SignDocSchema, create(cosmosTx.SignDocSchema, doc));
+  return new ProtoWriter(doc.bodyBytes.length + doc.authInfoBytes.length + 48)
+    .bytes(1, doc.bodyBytes)
+    .bytes(2, doc.authInfoBytes)
+    .string(3, doc.chainId)
+    .uint64(4, doc.accountNumber, "accountNumber")
+    .finish();
 }
 
 /**
@@ -202,10 +209,11 @@ export function encodeTxRaw(raw: {
   authInfoBytes: Uint8Array;
   signatures: readonly Uint8Array[];
 }): Uint8Array {
-  return toBinary(
-    cosmosTx.TxRawSchema,
-    create(cosmosTx.TxRawSchema, { ...raw, signatures: [...raw.signatures] }),
-  );
+  const writer = new ProtoWriter(raw.bodyBytes.length + raw.authInfoBytes.length + 80)
+    .bytes(1, raw.bodyBytes)
+    .bytes(2, raw.authInfoBytes);
+  for (const signature of raw.signatures) writer.delimited(3, signature);
+  return writer.finish();
 }
 
 /**
@@ -217,5 +225,5 @@ export function encodeTxRaw(raw: {
  * ```
  */
 export function txHash(txBytes: Uint8Array): string {
-  return toHexString(sha256(txBytes)).toUpperCase();
+  return createHash("sha256").update(txBytes).digest("hex").toUpperCase();
 }
