@@ -273,6 +273,56 @@ describe("subaccount queries", () => {
   });
 });
 
+describe("assets, prices, perpetuals and fee tiers over REST", () => {
+  it("serves the genesis of each module", async () => {
+    const rest = devnet.endpoints.rest;
+    const asset = await json(`${rest}/perpx/assets/v1/asset/0`);
+    expect(asset.body.asset).toEqual({
+      id: 0,
+      symbol: "USDC",
+      denom: "uusdc",
+      denom_exponent: -6,
+      has_market: false,
+      market_id: 0,
+      atomic_resolution: -6,
+    });
+    const params = await json(`${rest}/perpx/prices/v1/all_market_params`);
+    expect(params.body.market_params.map((p: Loose) => [p.pair, p.exponent])).toEqual([
+      ["BTC-USD", -5],
+      ["ETH-USD", -6],
+      ["SOL-USD", -8],
+    ]);
+    expect((await json(`${rest}/perpx/prices/v1/next_market_id`)).body.next_market_id).toBe(3);
+    const btc = await json(`${rest}/perpx/perpetuals/v1/perpetual/0`);
+    expect(btc.body.perpetual.params).toMatchObject({
+      ticker: "BTC-USD",
+      atomic_resolution: -10,
+      liquidity_tier: 0,
+    });
+    const tiers = await json(`${rest}/perpx/perpetuals/v1/all_liquidity_tiers`);
+    expect(tiers.body.liquidity_tiers[0]).toMatchObject({
+      initial_margin_ppm: 50_000,
+      maintenance_fraction_ppm: 600_000,
+    });
+    expect((await json(`${rest}/perpx/perpetuals/v1/next_perpetual_id`)).body.next_perpetual_id).toBe(3);
+    const fees = await json(`${rest}/perpx/feetiers/v1/perpetual_fee_params`);
+    expect(fees.body.params.tiers[0]).toMatchObject({ name: "1", maker_fee_ppm: -110, taker_fee_ppm: 500 });
+    expect(fees.body.params.tiers.at(-1)).toMatchObject({ taker_fee_ppm: 250 });
+    const user = await json(`${rest}/perpx/feetiers/v1/user_fee_tier/${devnet.accounts[2]!.address}`);
+    expect(user.body).toMatchObject({ index: 0, tier: { name: "1" } });
+  });
+
+  it("exports the modules' state in /genesis app_state", async () => {
+    const genesis = await rpc("genesis", {});
+    const state = genesis.genesis.app_state;
+    expect(state.prices.market_prices.map((p: Loose) => p.id)).toEqual([0, 1, 2]);
+    expect(state.perpetuals.perpetuals).toHaveLength(3);
+    expect(state.assets.assets[0].denom).toBe("uusdc");
+    expect(state.feetiers.params.tiers).toHaveLength(6);
+    expect(state.subaccounts).toEqual({ subaccounts: [] });
+  });
+});
+
 describe("oracle control", () => {
   it("sets a price by pair, switches the walk, and reads prices back", async () => {
     const off = await json(`${devnet.endpoints.control}/devnet/prices/walk`, {
@@ -315,6 +365,24 @@ describe("oracle control", () => {
     devnet.mine(5);
     const moved = await client.marketPrice({ id: 1 });
     expect(moved.marketPrice?.price).not.toBe(3_456_780_000n);
+  });
+});
+
+describe("control: fund a subaccount", () => {
+  it("mints USDC into any subaccount, and refuses a bad number", async () => {
+    const bob = devnet.accounts[1]!.address;
+    const before = (await subaccountOverRpc(bob, 2)).usdc;
+    const ok = await json(`${devnet.endpoints.control}/devnet/fund-subaccount`, {
+      method: "POST",
+      body: JSON.stringify({ owner: bob, number: 2, quantums: "2500000" }),
+    });
+    expect(ok.body).toEqual({ owner: bob, number: 2, credited: "2500000" });
+    expect((await subaccountOverRpc(bob, 2)).usdc).toBe(before + 2_500_000n);
+    const bad = await json(`${devnet.endpoints.control}/devnet/fund-subaccount`, {
+      method: "POST",
+      body: JSON.stringify({ owner: bob, number: 200_000, quantums: "1" }),
+    });
+    expect([bad.status, bad.body.code]).toEqual([400, "invalid_subaccount"]);
   });
 });
 

@@ -157,7 +157,7 @@ function toJsonSafe(value: unknown): unknown {
  * `GET /devnet/status`, `POST /devnet/blocks {count}`, `POST /devnet/block-time {ms}`,
  * `POST /devnet/advance-time {ms}`, `POST /devnet/fund {address, coins}`, `GET /devnet/prices`,
  * `POST /devnet/prices {market, price, mine?}` (market id or pair, decimal USD price),
- * `POST /devnet/prices/walk {enabled}`.
+ * `POST /devnet/prices/walk {enabled}`, `POST /devnet/fund-subaccount {owner, number, quantums}`.
  *
  * @param options - the application, the block producer, interface, port and extra routes.
  * @returns the running server.
@@ -304,6 +304,20 @@ export async function startControlServer(options: ControlServerOptions): Promise
       mantissa: set.price,
       ...(mined === undefined ? {} : { height: mined.height.toString() }),
     };
+  });
+  router.add("POST", "/fund-subaccount", ({ body }) => {
+    const owner = addressField(body, "owner");
+    const number = intField(body, "number", 0);
+    const quantums = body.quantums;
+    if (typeof quantums !== "string" || !/^[1-9]\d*$/.test(quantums)) {
+      throw new ControlError(
+        400,
+        "invalid_request",
+        'the field "quantums" must be a positive integer string',
+      );
+    }
+    abciToControl("invalid_subaccount", () => app.control.fundSubaccount(owner, number, BigInt(quantums)));
+    return { owner, number, credited: quantums };
   });
   router.add("POST", "/prices/walk", ({ body }) => {
     if (typeof body.enabled !== "boolean") {

@@ -10,7 +10,10 @@
  * it, or when it reduces risk (see `margin.ts`); pure USDC credits are always allowed. Applying an
  * update first settles the funding of every position of the subaccount into its USDC, then applies
  * the deltas; a position that reaches zero moves its quote balance (realized PnL) into USDC and is
- * removed. Open interest is kept by `applyUpdates` (the clob must not update it for fills).
+ * removed. Open interest is kept by `applyUpdates` (the clob must not update it for fills). A
+ * subaccount holding a position in an isolated perpetual holds no other position (use a child
+ * subaccount, number `parent + 128 × k`). Each applied update emits `subaccount_update` (`owner`,
+ * `number`, `usdc_delta`, `usdc`, and `perpetual_positions` as JSON) for the indexer.
  *
  * Store slice `subaccounts/` (fixed-width values):
  * - `usdc/<owner hex20>/<number:10>`: 32-byte two's complement USDC quote quantums; present for every
@@ -286,6 +289,15 @@ export class SubaccountsKeeper {
     const settled = this.settled(ctx, update.id);
     if (update.perpetualDeltas.length === 0 && update.usdcDelta >= 0n) return { ok: true };
     const { view } = this.applied(ctx, settled, update);
+    const isolated = view.perpetualPositions.filter(
+      (p) => this.collateralPoolName(ctx, p.perpetualId) !== SUBACCOUNTS,
+    );
+    if (isolated.length > 0 && view.perpetualPositions.length > 1) {
+      return {
+        ok: false,
+        reason: `a subaccount with a position in isolated perpetual ${isolated[0]?.perpetualId} cannot hold other positions`,
+      };
+    }
     return isValidTransition(this.totals(ctx, settled), this.totals(ctx, view));
   }
 
@@ -341,6 +353,17 @@ export class SubaccountsKeeper {
         ["number", view.id.number.toString()],
         ["usdc_delta", update.usdcDelta.toString()],
         ["usdc", view.usdc.toString()],
+        [
+          "perpetual_positions",
+          JSON.stringify(
+            view.perpetualPositions.map((p) => ({
+              perpetual_id: p.perpetualId,
+              quantums: p.quantums.toString(),
+              funding_index: p.fundingIndex.toString(),
+              quote_balance: p.quoteBalance.toString(),
+            })),
+          ),
+        ],
       ]);
     }
   }
