@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { DevnetProfile } from "./app/contract.js";
 import { DEFAULT_PORTS, type Devnet, type DevnetPorts, startDevnet } from "./devnet.js";
-import { DEFAULT_FAUCET_COINS } from "./servers/faucet.js";
+import { DEFAULT_FAUCET_COINS, DEFAULT_FAUCET_SUBACCOUNT_QUANTUMS } from "./servers/faucet.js";
 import { TLS_FILES } from "./servers/tls.js";
 
 const PORT_FLAGS: Record<string, keyof DevnetPorts> = {
@@ -90,7 +90,7 @@ function banner(devnet: Devnet, startedMs: number): string {
     "",
     ...rows.map(([name, url]) => `  ${name.padEnd(14)}${url}`),
     "",
-    `  Faucet credits ${faucet} per request.`,
+    `  Faucet credits ${faucet} per request, and ${DEFAULT_FAUCET_SUBACCOUNT_QUANTUMS} quote quantums (USDC) to subaccount 0.`,
     devnet.stateDir === undefined
       ? "  State: in memory (use --state DIR to keep it)."
       : `  State: ${devnet.stateDir} (written after every block).`,
