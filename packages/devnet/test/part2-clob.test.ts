@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
-import { clob, sending, subaccounts } from "@perpx/proto";
+import { clob, cosmosBank, sending, subaccounts } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TxResult } from "../src/app/contract.js";
 import { type Devnet, startDevnet } from "../src/index.js";
@@ -258,6 +258,35 @@ describe("clob", () => {
     expect(types).toContain("perpx.clob.order_trigger");
     expect(types).toContain("perpx.clob.order_fill");
     devnet.app.control.setOraclePrice("BTC-USD", "65000");
+  });
+
+  it("a stateful order tx pays no fee and meters no gas but uses the sequence (chain-protocol 1.8)", async () => {
+    const carl = signers[2] as TestSigner;
+    const usdc = (): bigint => {
+      const res = devnet.app.query(
+        "/cosmos.bank.v1beta1.Query/Balance",
+        toBinary(
+          cosmosBank.QueryBalanceRequestSchema,
+          create(cosmosBank.QueryBalanceRequestSchema, { address: carl.address, denom: "uusdc" }),
+        ),
+      );
+      return BigInt(fromBinary(cosmosBank.QueryBalanceResponseSchema, res.value).balance?.amount ?? "0");
+    };
+    const gtbt = Math.floor(devnet.app.latestBlock().time.getTime() / 1000) + 3_600;
+    const longTerm = () =>
+      placeMsg(order(carl, { flags: 64, goodTilBlockTime: gtbt, subticks: 1_000_000_000n, side: "buy" }));
+    const before = usdc();
+    const seq = sequences.get(carl.address) ?? 0n;
+    // No fee at all, and a gas limit (1,000,000) a metered tx could not be refused against.
+    const check = devnet.app.checkTx(await signMsgs(carl, devnet.chainId, seq, [longTerm()], 0n));
+    expect(check.code, check.log).toBe(0);
+    sequences.set(carl.address, seq + 1n);
+    const delivered = devnet.mine(1)[0]?.txResults.at(-1);
+    expect(delivered?.code, delivered?.log).toBe(0);
+    expect(usdc()).toBe(before);
+    // The sequence moved: the same sequence again is a mismatch.
+    const replay = devnet.app.checkTx(await signMsgs(carl, devnet.chainId, seq, [longTerm()], 0n));
+    expect([replay.codespace, replay.code]).toEqual(["sdk", 32]);
   });
 
   it("rate-limits stateful orders (2 per block: clob 5001 in CheckTx)", async () => {

@@ -164,9 +164,10 @@ export interface Module {
   endBlock?(ctx: Context): void;
   /**
    * Relaxes the ante policy for a tx, given the type URLs of all its messages: return the fields to
-   * relax only when the tx is entirely this module's kind (e.g. clob: only short-term order
-   * messages), undefined otherwise. `msgs` are the decoded messages, in order (a clob place order
-   * is short-term or not by its order flags). Relaxations of several modules are merged.
+   * relax when the tx qualifies (e.g. clob: a tx with an order message pays no fee and meters no
+   * gas; one of only short-term order messages also skips the sequence), undefined otherwise.
+   * `msgs` are the decoded messages, in order (a clob place order is short-term or not by its order
+   * flags). Relaxations of several modules are merged.
    */
   txPolicy?(typeUrls: readonly string[], msgs: readonly unknown[]): Partial<TxPolicy> | undefined;
   /**

@@ -53,6 +53,9 @@ const CANCEL = `/${clob.MsgCancelOrderSchema.typeName}`;
 const BATCH = `/${clob.MsgBatchCancelSchema.typeName}`;
 const LEVERAGE = `/${clob.MsgUpdateLeverageSchema.typeName}`;
 
+/** The messages whose txs take the clob's fee-free ante path (chain-protocol.md 1.8). */
+const FEE_FREE: ReadonlySet<string> = new Set([PLACE, CANCEL, BATCH, LEVERAGE]);
+
 /** Most cancels in one `MsgBatchCancel`. */
 export const MAX_BATCH_CANCEL = 100;
 
@@ -322,10 +325,14 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
         },
       }),
     ],
+    // chain-protocol.md 1.8: a tx with a place, cancel, batch cancel or leverage update runs on an
+    // infinite free gas meter and pays no fee; only short-term ones also skip the sequence (1.6).
     txPolicy(typeUrls, msgs) {
-      if (typeUrls.length === 0) return undefined;
-      const all = typeUrls.every((url, i) => isShortTermMessage(url, msgs[i]));
-      return all ? { chargeFees: false, checkSequence: false, meterGas: false } : undefined;
+      if (!typeUrls.some((url) => FEE_FREE.has(url))) return undefined;
+      const shortTerm = typeUrls.every((url, i) => isShortTermMessage(url, msgs[i]));
+      return shortTerm
+        ? { chargeFees: false, checkSequence: false, meterGas: false }
+        : { chargeFees: false, meterGas: false };
     },
     authenticateSigner(ctx, { tx, index }) {
       if (index === 0 && tx.msgs.some((m) => m.typeUrl.startsWith("/perpx.clob."))) anteChecks(ctx, tx.msgs);
