@@ -1,6 +1,8 @@
-import { fromBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { AnySchema } from "@bufbuild/protobuf/wkt";
 import { encodePubkey, makeAuthInfoBytes, makeSignBytes, Registry } from "@cosmjs/proto-signing";
 import { defaultRegistryTypes } from "@cosmjs/stargate";
+import { sha256 } from "@noble/hashes/sha2.js";
 import { accountplus, cosmjsRegistryEntries, cosmosTx, cosmosTxSigning, ethSecp256k1 } from "@perpx/proto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -10,7 +12,15 @@ import { placeOrderMsg } from "../messages/clob.js";
 import { bankSendMsg } from "../messages/transfers.js";
 import { EvmWallet } from "../wallet/evmWallet.js";
 import { LocalWallet } from "../wallet/localWallet.js";
-import { encodeAuthInfo, encodePublicKey, encodeSignDoc, encodeTxBody, txHash } from "./encode.js";
+import {
+  encodeAuthInfo,
+  encodePublicKey,
+  encodeSignDoc,
+  encodeTxBody,
+  encodeTxRaw,
+  toAny,
+  txHash,
+} from "./encode.js";
 import { signTx, txExtension } from "./sign.js";
 
 const wallet = LocalWallet.fromPrivateKey("01".repeat(32));
@@ -215,5 +225,135 @@ describe("signTx", () => {
       ),
       { numRuns: 50 },
     );
+  });
+});
+
+describe("the hand-written envelope is byte-identical to protobuf-es (property)", () => {
+  const u64 = fc.bigInt({ min: 0n, max: (1n << 64n) - 1n });
+  const bytes = fc.uint8Array({ maxLength: 300 });
+  const text = fc.string({ unit: "grapheme", maxLength: 160 });
+  const any = fc.record({ typeUrl: text, value: bytes });
+
+  it("TxBody, AuthInfo, SignDoc and TxRaw", () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          orders: fc.array(fc.integer({ min: 0, max: 0xffff_ffff }), { maxLength: 3 }),
+          memo: text,
+          timeoutHeight: u64,
+          extensions: fc.array(any, { maxLength: 2 }),
+          keyType: fc.constantFrom("secp256k1" as const, "eth_secp256k1" as const),
+          sequence: u64,
+          signMode: fc.constantFrom(0, 1, 127, 128, 191).map((mode) => mode as cosmosTxSigning.SignMode),
+          coins: fc.array(fc.record({ denom: text, amount: u64 }), { maxLength: 3 }),
+          gasLimit: u64,
+          payer: text,
+          granter: text,
+          chainId: text,
+          accountNumber: u64,
+          body: bytes,
+          signatures: fc.array(bytes, { maxLength: 3 }),
+        }),
+        (input) => {
+          const messages = input.orders.map((clientId) =>
+            placeOrderMsg({
+              subaccount: { owner: wallet.address, number: clientId % 128 },
+              clientId,
+              clobPairId: clientId % 7,
+              side: clientId % 2 ? "BUY" : "SELL",
+              quantums: BigInt(clientId) + 1n,
+              subticks: BigInt(clientId) * 1_000_000n + 1n,
+              kind: "long-term",
+              goodTilBlockTime: (clientId % 1_000_000) + 1,
+            }),
+          );
+          const ours = encodeTxBody({
+            messages,
+            memo: input.memo,
+            timeoutHeight: input.timeoutHeight,
+            nonCriticalExtensionOptions: input.extensions.map((e) => create(AnySchema, e)),
+          });
+          const theirs = toBinary(
+            cosmosTx.TxBodySchema,
+            create(cosmosTx.TxBodySchema, {
+              messages: messages.map(toAny),
+              memo: input.memo,
+              timeoutHeight: input.timeoutHeight,
+              nonCriticalExtensionOptions: input.extensions.map((e) => create(AnySchema, e)),
+            }),
+          );
+          expect(toHexString(ours)).toBe(toHexString(theirs));
+
+          const fee = {
+            amount: input.coins,
+            gasLimit: input.gasLimit,
+            payer: input.payer,
+            granter: input.granter,
+          };
+          const publicKey = input.keyType === "secp256k1" ? wallet.publicKey : new Uint8Array(33).fill(2);
+          const authInfo = encodeAuthInfo({
+            publicKey,
+            keyType: input.keyType,
+            sequence: input.sequence,
+            fee,
+            signMode: input.signMode,
+          });
+          const expectedAuthInfo = toBinary(
+            cosmosTx.AuthInfoSchema,
+            create(cosmosTx.AuthInfoSchema, {
+              signerInfos: [
+                {
+                  publicKey: encodePublicKey(publicKey, input.keyType),
+                  modeInfo: { sum: { case: "single", value: { mode: input.signMode } } },
+                  sequence: input.sequence,
+                },
+              ],
+              fee: {
+                amount: input.coins.map((c) => ({ denom: c.denom, amount: String(c.amount) })),
+                gasLimit: input.gasLimit,
+                payer: input.payer,
+                granter: input.granter,
+              },
+            }),
+          );
+          expect(toHexString(authInfo)).toBe(toHexString(expectedAuthInfo));
+
+          const doc = {
+            bodyBytes: input.body,
+            authInfoBytes: authInfo,
+            chainId: input.chainId,
+            accountNumber: input.accountNumber,
+          };
+          expect(toHexString(encodeSignDoc(doc))).toBe(
+            toHexString(toBinary(cosmosTx.SignDocSchema, create(cosmosTx.SignDocSchema, doc))),
+          );
+          const raw = { bodyBytes: input.body, authInfoBytes: authInfo, signatures: input.signatures };
+          expect(toHexString(encodeTxRaw(raw))).toBe(
+            toHexString(
+              toBinary(
+                cosmosTx.TxRawSchema,
+                create(cosmosTx.TxRawSchema, { ...raw, signatures: [...raw.signatures] }),
+              ),
+            ),
+          );
+          expect(txHash(raw.bodyBytes)).toBe(toHexString(sha256(raw.bodyBytes)).toUpperCase());
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("long fields (lengths over 127 bytes) and out-of-range uint64", () => {
+    const memo = "x".repeat(20_000);
+    const ours = encodeTxBody({ messages: [], memo });
+    expect(fromBinary(cosmosTx.TxBodySchema, ours).memo).toBe(memo);
+    expect(() =>
+      encodeAuthInfo({
+        publicKey: wallet.publicKey,
+        keyType: "secp256k1",
+        sequence: 1n << 64n,
+        fee: { amount: [], gasLimit: 0n },
+      }),
+    ).toThrow(/sequence/);
   });
 });

@@ -1,6 +1,6 @@
+import { createHash } from "node:crypto";
 import { create, type DescMessage, type MessageShape, toBinary } from "@bufbuild/protobuf";
 import { type Any, AnySchema } from "@bufbuild/protobuf/wkt";
-import { createHash } from "node:crypto";
 import {
   cosmosSecp256k1,
   cosmosTx,
@@ -10,7 +10,7 @@ import {
   type TypeUrl,
 } from "@perpx/proto";
 import { type KeyType, PUBKEY_TYPE_URLS } from "../wallet/signer.js";
-import { ProtoWriter, writeAny } from "./wire.js";
+import { sharedWriter, writeAny } from "./wire.js";
 
 /**
  * One message of a transaction: its type URL and the protobuf-es message (made with `create`).
@@ -98,7 +98,7 @@ export function toAny(message: TxMessage): Any {
 export function encodeTxBody(params: TxBodyParams): Uint8Array {
   // The envelope is written by hand (byte-identical to protobuf-es, see encode.test.ts); only the
   // messages themselves go through protobuf-es.
-  const writer = new ProtoWriter(512);
+  const writer = sharedWriter();
   for (const message of params.messages) {
     writeAny(writer, 1, message.typeUrl, toBinary(schemaOf(message.typeUrl), message.value));
   }
@@ -152,7 +152,7 @@ export interface AuthInfoParams {
  * ```
  */
 export function encodeAuthInfo(params: AuthInfoParams): Uint8Array {
-  const writer = new ProtoWriter(192).begin(1); // signer_infos[0]
+  const writer = sharedWriter().begin(1); // signer_infos[0]
   writer.begin(1).string(1, PUBKEY_TYPE_URLS[params.keyType]).begin(2).bytes(1, params.publicKey).end().end();
   writer
     .begin(2) // mode_info
@@ -188,7 +188,7 @@ export function encodeSignDoc(doc: {
   chainId: string;
   accountNumber: bigint;
 }): Uint8Array {
-  return new ProtoWriter(doc.bodyBytes.length + doc.authInfoBytes.length + 48)
+  return sharedWriter()
     .bytes(1, doc.bodyBytes)
     .bytes(2, doc.authInfoBytes)
     .string(3, doc.chainId)
@@ -209,9 +209,7 @@ export function encodeTxRaw(raw: {
   authInfoBytes: Uint8Array;
   signatures: readonly Uint8Array[];
 }): Uint8Array {
-  const writer = new ProtoWriter(raw.bodyBytes.length + raw.authInfoBytes.length + 80)
-    .bytes(1, raw.bodyBytes)
-    .bytes(2, raw.authInfoBytes);
+  const writer = sharedWriter().bytes(1, raw.bodyBytes).bytes(2, raw.authInfoBytes);
   for (const signature of raw.signatures) writer.delimited(3, signature);
   return writer.finish();
 }

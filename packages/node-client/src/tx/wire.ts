@@ -145,15 +145,41 @@ export class ProtoWriter {
     return text === "" ? this : this.delimited(field, stringBytes(text));
   }
 
-  /** The bytes written so far (a copy, sized exactly). */
+  /** The bytes written so far (a copy, sized exactly); the writer is then empty again. */
   finish(): Uint8Array {
-    return this.#buf.slice(0, this.#pos);
+    const out = this.#buf.slice(0, this.#pos);
+    this.#pos = 0;
+    this.#open.length = 0;
+    return out;
   }
+
+  /** Drops whatever was written (after a throw mid-message). */
+  reset(): this {
+    this.#pos = 0;
+    this.#open.length = 0;
+    return this;
+  }
+}
+
+let shared: ProtoWriter | undefined;
+
+/**
+ * The writer the envelope encoders share: allocating a fresh buffer per message cost more than
+ * writing it. Encoding is synchronous and never re-entered, and every use starts with a reset.
+ */
+export function sharedWriter(): ProtoWriter {
+  shared ??= new ProtoWriter(1024);
+  return shared.reset();
 }
 
 /**
  * Writes a `google.protobuf.Any` message field from a type URL and its serialized value.
  */
-export function writeAny(writer: ProtoWriter, field: number, typeUrl: string, value: Uint8Array): ProtoWriter {
+export function writeAny(
+  writer: ProtoWriter,
+  field: number,
+  typeUrl: string,
+  value: Uint8Array,
+): ProtoWriter {
   return writer.begin(field).string(1, typeUrl).bytes(2, value).end();
 }
