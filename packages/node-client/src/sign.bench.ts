@@ -1,7 +1,8 @@
 /**
- * Compose + sign a place-order transaction (our fast path: builder -> protobuf-es -> noble
- * secp256k1), beside the raw cost of one secp256k1 signature over SHA-256 of the same SignDoc.
- * Run: `npx vitest bench --run --project node-client`.
+ * Compose + sign a place-order transaction (builder -> protobuf-es messages + hand-written envelope
+ * -> secp256k1) with each signer backend, beside the raw cost of one signature over SHA-256 of the
+ * same SignDoc with each backend. The workspace bench (`bench/`) adds the incumbent client and the
+ * ratio summary. Run: `npx vitest bench --run --project node-client`.
  */
 import { bench, describe } from "vitest";
 import { signCosmos } from "./crypto/secp256k1.js";
@@ -11,7 +12,8 @@ import { signTx } from "./tx/sign.js";
 import { LocalWallet } from "./wallet/localWallet.js";
 
 const PRIVATE_KEY = "1f".repeat(32);
-const wallet = LocalWallet.fromPrivateKey(PRIVATE_KEY);
+const wallet = LocalWallet.fromPrivateKey(PRIVATE_KEY, { backend: "native" });
+const jsWallet = LocalWallet.fromPrivateKey(PRIVATE_KEY, { backend: "js" });
 const keyBytes = Uint8Array.from(Buffer.from(PRIVATE_KEY, "hex"));
 const fee = { amount: [], gasLimit: 1_000_000n };
 let clientId = 0;
@@ -40,26 +42,31 @@ const signBytes = encodeSignDoc({
 
 const options = { time: 3_000, warmupTime: 500 };
 
+function composeAndSign(signer: LocalWallet) {
+  return signTx({
+    signer,
+    messages: [order()],
+    chainId: "perpx-local-1",
+    accountNumber: 0n,
+    sequence: 0n,
+    fee,
+  });
+}
+
 describe("place-order transaction", () => {
+  bench("perpx: compose + sign, native backend", () => composeAndSign(wallet).then(() => undefined), options);
+  bench("perpx: compose + sign, js backend", () => composeAndSign(jsWallet).then(() => undefined), options);
   bench(
-    "perpx: compose + sign (placeOrderMsg + signTx)",
-    async () => {
-      await signTx({
-        signer: wallet,
-        messages: [order()],
-        chainId: "perpx-local-1",
-        accountNumber: 0n,
-        sequence: 0n,
-        fee,
-      });
+    "raw: one native secp256k1 signature over SHA-256 of the SignDoc",
+    () => {
+      signCosmos(keyBytes, signBytes, { backend: "native" });
     },
     options,
   );
-
   bench(
-    "raw: one secp256k1 signature over SHA-256 of the SignDoc",
+    "raw: one noble secp256k1 signature over SHA-256 of the SignDoc",
     () => {
-      signCosmos(keyBytes, signBytes);
+      signCosmos(keyBytes, signBytes, { backend: "js" });
     },
     options,
   );
