@@ -11,12 +11,56 @@ import { create, fromBinary, toBinary, toJson } from "@bufbuild/protobuf";
 import { feetiers } from "@perpx/proto";
 import { accAddressBytes, addressKey } from "../addresses.js";
 import { decodeU64, encodeU64 } from "../codec.js";
-import { type Context, invalidArgument, type Module, queryHandler } from "../module.js";
+import { abciError, registerError } from "../errors.js";
+import { requireGovAuthority } from "../governance.js";
+import {
+  type Context,
+  emptyResponse,
+  invalidArgument,
+  type Module,
+  msgHandler,
+  queryHandler,
+} from "../module.js";
 import type { StoreAccess } from "./auth.js";
 import { encodeSerializableInt } from "./dtypes.js";
 
 /** The module's name and store prefix. */
 export const FEETIERS = "feetiers";
+
+/** Errors of codespace `feetiers`. */
+export const feeTiersErrors = {
+  invalidFeeParams: registerError(FEETIERS, 400, "invalid fee tier params"),
+  invalidAuthority: registerError(FEETIERS, 401, "invalid authority"),
+} as const;
+
+/** Stateless checks of fee params: at least one tier, the first with no requirement, requirements rising. */
+export function validateFeeParams(
+  params: feetiers.PerpetualFeeParams | undefined,
+): feetiers.PerpetualFeeParams {
+  const tiers = params?.tiers ?? [];
+  if (params === undefined || tiers.length === 0)
+    throw abciError(feeTiersErrors.invalidFeeParams, "no tiers");
+  if ((tiers[0] as feetiers.PerpetualFeeTier).absoluteVolumeRequirement !== 0n) {
+    throw abciError(feeTiersErrors.invalidFeeParams, "the first tier must have no volume requirement");
+  }
+  for (let i = 1; i < tiers.length; i++) {
+    if (
+      (tiers[i] as feetiers.PerpetualFeeTier).absoluteVolumeRequirement <
+      (tiers[i - 1] as feetiers.PerpetualFeeTier).absoluteVolumeRequirement
+    ) {
+      throw abciError(feeTiersErrors.invalidFeeParams, "volume requirements must not decrease");
+    }
+  }
+  for (const tier of tiers) {
+    if (tier.makerFeePpm + tier.takerFeePpm < 0) {
+      throw abciError(
+        feeTiersErrors.invalidFeeParams,
+        `tier ${tier.name}: the maker rebate exceeds the taker fee`,
+      );
+    }
+  }
+  return params;
+}
 
 /** Days of volume a user's tier looks at. */
 export const VOLUME_WINDOW_DAYS = 30;
@@ -104,13 +148,25 @@ export class FeeTiersKeeper {
   }
 }
 
-/** The feetiers module: genesis and the queries. */
+/** The feetiers module: genesis, the queries, and the governance message `MsgUpdatePerpetualFeeParams`. */
 export function createFeeTiersModule(
   keeper: FeeTiersKeeper,
   genesis: { params: feetiers.PerpetualFeeParams },
 ): Module {
   return {
     name: FEETIERS,
+    msgs: [
+      msgHandler({
+        schema: feetiers.MsgUpdatePerpetualFeeParamsSchema,
+        signers: (msg) => [msg.authority],
+        validate: (msg) => void validateFeeParams(msg.params),
+        execute(ctx, msg) {
+          requireGovAuthority(msg.authority, feeTiersErrors.invalidAuthority);
+          keeper.setParams(ctx, validateFeeParams(msg.params));
+          return emptyResponse(feetiers.MsgUpdatePerpetualFeeParamsResponseSchema);
+        },
+      }),
+    ],
     initGenesis(ctx) {
       keeper.setParams(ctx, genesis.params);
     },

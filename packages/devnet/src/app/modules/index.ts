@@ -70,7 +70,11 @@ export function buildModules(
     createAccountPlusModule(accountPlus, { evmChainId: config.evmChainId }),
     createAssetsModule(assets, assetsGenesis()),
     createPricesModule(prices, pricesGenesis(config.profile)),
-    createPerpetualsModule(perpetuals, perpetualsGenesis()),
+    createPerpetualsModule(
+      perpetuals,
+      perpetualsGenesis(),
+      (ctx, id) => prices.marketParam(ctx, id) !== undefined,
+    ),
     createFeeTiersModule(feeTiers, feeTiersGenesis()),
     createSubaccountsModule(subaccounts),
     createSendingModule(subaccounts, bank),
@@ -80,7 +84,7 @@ export function buildModules(
     createRatelimitModule(config, ratelimit),
     createAffiliatesModule(affiliatesGenesis(config)),
     createClobModule({ bank, subaccounts, prices, perpetuals, feeTiers }, [
-      ...clobRecords(),
+      ...clobRecords(config.profile),
       ...clobGenesisRecords(),
     ]),
     createUpgradeModule(config.upgrades),

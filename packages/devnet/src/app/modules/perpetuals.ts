@@ -13,7 +13,8 @@ import { create, fromBinary, toBinary, toJson } from "@bufbuild/protobuf";
 import { perpetuals } from "@perpx/proto";
 import { utf8 } from "../codec.js";
 import { abciError, registerError } from "../errors.js";
-import { type Context, type Module, notFound, queryHandler } from "../module.js";
+import { requireGovAuthority } from "../governance.js";
+import { type Context, emptyResponse, type Module, msgHandler, notFound, queryHandler } from "../module.js";
 import { paginate } from "../pagination.js";
 import type { StoreAccess } from "./auth.js";
 import { decodeI256, encodeI256, encodeSerializableInt } from "./dtypes.js";
@@ -25,6 +26,10 @@ export const PERPETUALS = "perpetuals";
 /** Errors of codespace `perpetuals`. */
 export const perpetualsErrors = {
   perpetualDoesNotExist: registerError(PERPETUALS, 1, "perpetual does not exist"),
+  perpetualAlreadyExists: registerError(PERPETUALS, 2, "perpetual already exists"),
+  invalidParams: registerError(PERPETUALS, 3, "invalid perpetual params"),
+  invalidLiquidityTier: registerError(PERPETUALS, 12, "invalid liquidity tier"),
+  invalidAuthority: registerError(PERPETUALS, 14, "invalid authority"),
   liquidityTierDoesNotExist: registerError(PERPETUALS, 13, "liquidity tier does not exist"),
   openInterestWouldBecomeNegative: registerError(PERPETUALS, 27, "open interest would become negative"),
 } as const;
@@ -176,14 +181,115 @@ export function perpetualProto(view: PerpetualView): perpetuals.Perpetual {
   });
 }
 
+function validatePerpetualParams(params: perpetuals.PerpetualParams | undefined): perpetuals.PerpetualParams {
+  if (params === undefined) throw abciError(perpetualsErrors.invalidParams, "perpetual params are missing");
+  if (params.ticker === "") throw abciError(perpetualsErrors.invalidParams, "ticker is empty");
+  if (params.atomicResolution > 0 || params.atomicResolution < -18) {
+    throw abciError(
+      perpetualsErrors.invalidParams,
+      `atomic resolution ${params.atomicResolution} must be within -18..0`,
+    );
+  }
+  if (Math.abs(params.defaultFundingPpm) > 1_000_000) {
+    throw abciError(
+      perpetualsErrors.invalidParams,
+      `default funding ${params.defaultFundingPpm} ppm out of range`,
+    );
+  }
+  return params;
+}
+
+function validateTier(tier: perpetuals.LiquidityTier | undefined): perpetuals.LiquidityTier {
+  if (tier === undefined) throw abciError(perpetualsErrors.invalidLiquidityTier, "liquidity tier is missing");
+  if (tier.initialMarginPpm > 1_000_000 || tier.maintenanceFractionPpm > 1_000_000) {
+    throw abciError(perpetualsErrors.invalidLiquidityTier, "margin ppm values must be at most 1000000");
+  }
+  if (tier.openInterestLowerCap > tier.openInterestUpperCap) {
+    throw abciError(perpetualsErrors.invalidLiquidityTier, "open interest lower cap is above the upper cap");
+  }
+  return tier;
+}
+
 /**
- * The perpetuals module: genesis and the queries (PremiumVotes and PremiumSamples are left to the
- * module that samples premiums).
+ * The perpetuals module: genesis, the queries (PremiumVotes and PremiumSamples are left to the
+ * module that samples premiums) and the governance messages (`MsgCreatePerpetual`,
+ * `MsgSetLiquidityTier`, `MsgUpdatePerpetualParams`, `MsgUpdateParams`). `prices` checks that a
+ * perpetual's market exists.
  */
-export function createPerpetualsModule(keeper: PerpetualsKeeper, genesis: PerpetualsGenesis): Module {
+export function createPerpetualsModule(
+  keeper: PerpetualsKeeper,
+  genesis: PerpetualsGenesis,
+  marketExists: (ctx: StoreAccess, marketId: number) => boolean = () => true,
+): Module {
   const json = { useProtoFieldName: true } as const;
+  const checkRefs = (ctx: StoreAccess, params: perpetuals.PerpetualParams) => {
+    keeper.liquidityTier(ctx, params.liquidityTier);
+    if (!marketExists(ctx, params.marketId)) {
+      throw abciError(perpetualsErrors.invalidParams, `market ${params.marketId} does not exist`);
+    }
+  };
   return {
     name: PERPETUALS,
+    msgs: [
+      msgHandler({
+        schema: perpetuals.MsgCreatePerpetualSchema,
+        signers: (msg) => [msg.authority],
+        validate: (msg) => void validatePerpetualParams(msg.params),
+        execute(ctx, msg) {
+          requireGovAuthority(msg.authority, perpetualsErrors.invalidAuthority);
+          const params = validatePerpetualParams(msg.params);
+          if (keeper.find(ctx, params.id) !== undefined) {
+            throw abciError(perpetualsErrors.perpetualAlreadyExists, `perpetual ${params.id} exists`);
+          }
+          checkRefs(ctx, params);
+          keeper.setPerpetualParams(ctx, params);
+          return emptyResponse(perpetuals.MsgCreatePerpetualResponseSchema);
+        },
+      }),
+      msgHandler({
+        schema: perpetuals.MsgSetLiquidityTierSchema,
+        signers: (msg) => [msg.authority],
+        validate: (msg) => void validateTier(msg.liquidityTier),
+        execute(ctx, msg) {
+          requireGovAuthority(msg.authority, perpetualsErrors.invalidAuthority);
+          keeper.setLiquidityTier(ctx, validateTier(msg.liquidityTier));
+          return emptyResponse(perpetuals.MsgSetLiquidityTierResponseSchema);
+        },
+      }),
+      msgHandler({
+        schema: perpetuals.MsgUpdatePerpetualParamsSchema,
+        signers: (msg) => [msg.authority],
+        validate: (msg) => void validatePerpetualParams(msg.perpetualParams),
+        execute(ctx, msg) {
+          requireGovAuthority(msg.authority, perpetualsErrors.invalidAuthority);
+          const params = validatePerpetualParams(msg.perpetualParams);
+          const current = keeper.perpetual(ctx, params.id);
+          if (
+            current.params.atomicResolution !== params.atomicResolution ||
+            current.params.marketType !== params.marketType
+          ) {
+            throw abciError(
+              perpetualsErrors.invalidParams,
+              "atomic resolution and market type cannot change",
+            );
+          }
+          checkRefs(ctx, params);
+          keeper.setPerpetualParams(ctx, params);
+          return emptyResponse(perpetuals.MsgUpdatePerpetualParamsResponseSchema);
+        },
+      }),
+      msgHandler({
+        schema: perpetuals.MsgUpdateParamsSchema,
+        signers: (msg) => [msg.authority],
+        execute(ctx, msg) {
+          requireGovAuthority(msg.authority, perpetualsErrors.invalidAuthority);
+          ctx
+            .store(PERPETUALS)
+            .set("params", toBinary(perpetuals.ParamsSchema, msg.params ?? create(perpetuals.ParamsSchema)));
+          return emptyResponse(perpetuals.MsgUpdateParamsResponseSchema);
+        },
+      }),
+    ],
     initGenesis(ctx) {
       for (const tier of genesis.liquidityTiers) keeper.setLiquidityTier(ctx, tier);
       for (const params of genesis.perpetuals) keeper.setPerpetualParams(ctx, params);

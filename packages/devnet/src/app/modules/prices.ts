@@ -16,7 +16,8 @@ import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { prices } from "@perpx/proto";
 import { decodeU64, encodeU64, utf8 } from "../codec.js";
 import { abciError, registerError } from "../errors.js";
-import { type Context, type Module, notFound, queryHandler } from "../module.js";
+import { requireGovAuthority } from "../governance.js";
+import { type Context, emptyResponse, type Module, msgHandler, notFound, queryHandler } from "../module.js";
 import { paginate } from "../pagination.js";
 import type { StoreAccess } from "./auth.js";
 import { padKey } from "./records.js";
@@ -29,6 +30,8 @@ export const pricesErrors = {
   invalidInput: registerError(PRICES, 1, "invalid input"),
   marketParamDoesNotExist: registerError(PRICES, 4, "market param does not exist"),
   marketPriceDoesNotExist: registerError(PRICES, 5, "market price does not exist"),
+  marketParamAlreadyExists: registerError(PRICES, 6, "market param already exists"),
+  invalidAuthority: registerError(PRICES, 20, "invalid authority"),
 } as const;
 
 /** An oracle price: USD price = `price × 10^exponent`. */
@@ -269,10 +272,69 @@ export class PricesKeeper {
   }
 }
 
-/** The prices module: genesis, the oracle walk at begin block, and the queries. */
+/** Stateless checks of a market param (pair and exponent). */
+function validateMarketParam(param: prices.MarketParam | undefined): prices.MarketParam {
+  if (param === undefined) throw abciError(pricesErrors.invalidInput, "market param is missing");
+  if (!/^[A-Z0-9]+-[A-Z0-9]+$/.test(param.pair)) {
+    throw abciError(pricesErrors.invalidInput, `invalid pair "${param.pair}"`);
+  }
+  if (param.exponent > 0 || param.exponent < -18) {
+    throw abciError(pricesErrors.invalidInput, `exponent ${param.exponent} must be within -18..0`);
+  }
+  return param;
+}
+
+/**
+ * The prices module: genesis, the oracle walk at begin block, the queries, and the governance
+ * messages `MsgCreateOracleMarket` (the market has no price until one is set through control) and
+ * `MsgUpdateMarketParam` (the pair and exponent cannot change).
+ */
 export function createPricesModule(keeper: PricesKeeper, genesis: PricesGenesis): Module {
   return {
     name: PRICES,
+    msgs: [
+      msgHandler({
+        schema: prices.MsgCreateOracleMarketSchema,
+        signers: (msg) => [msg.authority],
+        validate(msg) {
+          validateMarketParam(msg.params);
+        },
+        execute(ctx, msg) {
+          requireGovAuthority(msg.authority, pricesErrors.invalidAuthority);
+          const param = validateMarketParam(msg.params);
+          if (keeper.marketParam(ctx, param.id) !== undefined) {
+            throw abciError(pricesErrors.marketParamAlreadyExists, `market ${param.id} exists`);
+          }
+          if (keeper.allMarketParams(ctx).some((p) => p.pair === param.pair)) {
+            throw abciError(pricesErrors.marketParamAlreadyExists, `pair ${param.pair} exists`);
+          }
+          keeper.setMarketParam(ctx, param);
+          ctx.store(PRICES).set(priceKey(param.id), encodeU64(0n));
+          ctx.store(PRICES).set(refKey(param.id), encodeU64(0n));
+          return emptyResponse(prices.MsgCreateOracleMarketResponseSchema);
+        },
+      }),
+      msgHandler({
+        schema: prices.MsgUpdateMarketParamSchema,
+        signers: (msg) => [msg.authority],
+        validate(msg) {
+          validateMarketParam(msg.marketParam);
+        },
+        execute(ctx, msg) {
+          requireGovAuthority(msg.authority, pricesErrors.invalidAuthority);
+          const param = validateMarketParam(msg.marketParam);
+          const current = keeper.marketParam(ctx, param.id);
+          if (current === undefined) {
+            throw abciError(pricesErrors.marketParamDoesNotExist, `market ${param.id} does not exist`);
+          }
+          if (current.pair !== param.pair || current.exponent !== param.exponent) {
+            throw abciError(pricesErrors.invalidInput, "the pair and exponent of a market cannot change");
+          }
+          keeper.setMarketParam(ctx, param);
+          return emptyResponse(prices.MsgUpdateMarketParamResponseSchema);
+        },
+      }),
+    ],
     initGenesis(ctx) {
       for (const market of genesis.markets) {
         keeper.setMarketParam(ctx, market.param);

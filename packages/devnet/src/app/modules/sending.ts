@@ -8,8 +8,9 @@
  */
 import { USDC_ASSET_ID } from "@perpx/core";
 import { sending } from "@perpx/proto";
-import { accAddressBytes, bech32Of, moduleAddress } from "../addresses.js";
+import { accAddressBytes } from "../addresses.js";
 import { abciError, registerError } from "../errors.js";
+import { requireGovAuthority } from "../governance.js";
 import { emptyResponse, type Module, msgHandler } from "../module.js";
 import type { BankKeeper } from "./bank.js";
 import { coinsFromProto } from "./bank.js";
@@ -51,11 +52,8 @@ const ref = (id: { owner: string; number: number } | undefined): SubaccountRef =
 
 /** The sending module over the subaccounts and bank keepers. */
 export function createSendingModule(subaccounts: SubaccountsKeeper, bank: BankKeeper): Module {
-  const gov = bech32Of(moduleAddress("gov"));
-  const checkAuthority = (authority: string) => {
-    if (authority !== gov)
-      throw abciError(sendingErrors.invalidAuthority, `expected ${gov}, got ${authority}`);
-  };
+  const checkAuthority = (authority: string) =>
+    requireGovAuthority(authority, sendingErrors.invalidAuthority);
   return {
     name: SENDING,
     msgs: [
