@@ -2,7 +2,9 @@
  * x/subaccounts: USDC and perpetual positions of every subaccount, the collateral checks, and the
  * keeper the clob and sending modules move money through. The USDC of all subaccounts is held by
  * the collateral pool module account (`subaccounts`; an isolated perpetual has its own pool
- * `subaccounts:<perpetual id>`).
+ * `subaccounts:<perpetual id>`, reported by `CollateralPoolAddress` and `poolOf`; the devnet's genesis
+ * perpetuals are all cross-margin, and moving collateral between pools when an isolated position
+ * opens, closes or trades against another pool is not implemented yet).
  *
  * Keeper contract (used by the clob): {@link SubaccountsKeeper.canApplyUpdates} and
  * {@link SubaccountsKeeper.applyUpdates} take {@link SubaccountUpdate}s (USDC and position deltas,
