@@ -3,9 +3,9 @@
  * `@perpx/proto` and signed with `@noble/curves` (cosmos keys from cosmjs HD wallets, an EVM key
  * from m/44'/60'), sent through CometBFT RPC.
  *
- * Message types whose handlers have not landed yet (clob, sending) are served by stub modules that
- * only record that they ran, so "the authenticator let it through" is visible; once the real
- * module routes the type, the stub is dropped and the real handler runs.
+ * The real clob and sending modules run the messages: what the trading key may do must succeed
+ * (code 0) and change the book (StatefulOrder, batch-cancel responses); what it may not is refused
+ * by the authenticator with nothing changed.
  */
 import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
 import { type Any, AnySchema } from "@bufbuild/protobuf/wkt";
@@ -17,6 +17,7 @@ import { approveAgentTypedData, hashApproveAgent, toBech32 } from "@perpx/core";
 import {
   accountplus,
   clob,
+  cosmosAbci,
   cosmosBank,
   cosmosSecp256k1,
   cosmosTx,
@@ -24,8 +25,6 @@ import {
   sending,
 } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ChainApplication } from "../src/app/app.js";
-import { emptyResponse, type Module, msgHandler } from "../src/app/module.js";
 import {
   BATCH_CANCEL_URL,
   CANCEL_ORDER_URL,
@@ -38,62 +37,6 @@ import { type Devnet, startDevnet } from "../src/index.js";
 const FEE = { amount: [{ denom: "uusdc", amount: "5000" }], gasLimit: 200_000n };
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
-
-// ------------------------------------------------------------------ stub handlers for missing routes
-
-const STUBS: Array<{ schema: DescMessage; signer: (msg: never) => string }> = [
-  {
-    schema: clob.MsgPlaceOrderSchema,
-    signer: (m: clob.MsgPlaceOrder) => m.order?.orderId?.subaccountId?.owner ?? "",
-  },
-  {
-    schema: clob.MsgCancelOrderSchema,
-    signer: (m: clob.MsgCancelOrder) => m.orderId?.subaccountId?.owner ?? "",
-  },
-  { schema: clob.MsgBatchCancelSchema, signer: (m: clob.MsgBatchCancel) => m.subaccountId?.owner ?? "" },
-  {
-    schema: sending.MsgWithdrawFromSubaccountSchema,
-    signer: (m: sending.MsgWithdrawFromSubaccount) => m.sender?.owner ?? "",
-  },
-  {
-    schema: sending.MsgCreateTransferSchema,
-    signer: (m: sending.MsgCreateTransfer) => m.transfer?.sender?.owner ?? "",
-  },
-];
-
-function stubModule(index: number): Module {
-  const stub = STUBS[index] as (typeof STUBS)[number];
-  return {
-    name: `stub${index}`,
-    msgs: [
-      msgHandler({
-        schema: stub.schema,
-        signers: (msg) => [stub.signer(msg as never)],
-        execute(ctx) {
-          const store = ctx.store(`stub${index}`);
-          const n = store.get("count")?.[0] ?? 0;
-          store.set("count", new Uint8Array([n + 1]));
-          ctx.events.emitEvent("stub_executed", [["type_url", `/${stub.schema.typeName}`]]);
-          return emptyResponse(stub.schema);
-        },
-      }),
-    ],
-  };
-}
-
-/** Stubs for the types the chain does not route yet (a stub whose route exists is refused by the router). */
-function missingStubs(): number[] {
-  const genesisTime = new Date();
-  return STUBS.map((_, i) => i).filter((i) => {
-    try {
-      ChainApplication.create({ profile: "local", genesisTime }, { extraModules: () => [stubModule(i)] });
-      return true;
-    } catch (error) {
-      if (String(error).includes("duplicate message route")) return false;
-      throw error;
-    }
-  });
-}
 
 // ------------------------------------------------------------------ keys, txs, RPC
 
@@ -186,7 +129,6 @@ function buildTx(options: TxOptions): Uint8Array {
 
 let devnet: Devnet;
 let reader: StargateClient;
-let stubbed: number[] = [];
 
 async function rpc(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
   const response = await fetch(devnet.endpoints.rpc, {
@@ -205,6 +147,8 @@ interface Outcome {
   log: string;
   /** Where it ended: CheckTx refused it, or it ran in a block. */
   stage: "check" | "deliver";
+  /** The delivered tx's result data (base64 `TxMsgData`). */
+  data?: string;
 }
 
 /** Broadcasts, mines a block when CheckTx accepted, and returns the outcome. */
@@ -219,7 +163,7 @@ async function send(tx: Uint8Array): Promise<Outcome> {
     return { code: check.code, codespace: check.codespace, log: check.log, stage: "check" };
   devnet.mine(1);
   const found = (await rpc("tx", { hash: Buffer.from(check.hash, "hex").toString("base64") })) as {
-    tx_result: { code: number; codespace: string; log: string };
+    tx_result: { code: number; codespace: string; log: string; data?: string };
   };
   return { ...found.tx_result, stage: "deliver" };
 }
@@ -270,28 +214,75 @@ async function control(
   return { status: response.status, json: (await response.json()) as Record<string, unknown> };
 }
 
+/** The order as the StatefulOrder query has it (undefined once it left the book). */
+async function statefulOrder(owner: string, clientId: number): Promise<clob.Order | undefined> {
+  const request = toBinary(
+    clob.QueryStatefulOrderRequestSchema,
+    create(clob.QueryStatefulOrderRequestSchema, {
+      orderId: { subaccountId: { owner, number: 0 }, clientId, orderFlags: 64, clobPairId: 0 },
+    }),
+  );
+  try {
+    const found = await query(
+      "/perpx.clob.v1.Query/StatefulOrder",
+      request,
+      clob.QueryStatefulOrderResponseSchema,
+    );
+    return found.orderPlacement?.order;
+  } catch (error) {
+    if (/not found/.test(String(error))) return undefined;
+    throw error;
+  }
+}
+
+/** The `MsgBatchCancelResponse` of a delivered batch cancel. */
+function batchCancelResponse(outcome: Outcome): clob.MsgBatchCancelResponse {
+  const data = fromBinary(cosmosAbci.TxMsgDataSchema, Buffer.from(outcome.data ?? "", "base64"));
+  return fromBinary(clob.MsgBatchCancelResponseSchema, data.msgResponses[0]?.value ?? new Uint8Array());
+}
+
 // ------------------------------------------------------------------ messages
 
-const placeOrder = (owner: string, number: number) =>
+// Orders are valid for the chain (windows, grid, margin once the subaccount is funded): a refusal
+// below is the authenticator's, an acceptance is the clob's. Buys at $1 rest without crossing.
+let nextClientId = 100;
+const latestHeight = () => Number(devnet.app.latestBlock().height);
+const blockSeconds = () => Math.floor(devnet.app.latestBlock().time.getTime() / 1000);
+const placeOrder = (owner: string, number: number, clientId = nextClientId++) =>
   packAny(clob.MsgPlaceOrderSchema, {
     order: {
-      orderId: { subaccountId: { owner, number }, clientId: 7 + number, orderFlags: 0, clobPairId: 0 },
+      orderId: { subaccountId: { owner, number }, clientId, orderFlags: 0, clobPairId: 0 },
       side: 1,
       quantums: 1_000_000n,
       subticks: 100_000n,
-      goodTilOneof: { case: "goodTilBlock", value: 1_000_000 },
+      goodTilOneof: { case: "goodTilBlock", value: latestHeight() + 5 },
     },
   });
-const cancelOrder = (owner: string, number: number) =>
-  packAny(clob.MsgCancelOrderSchema, {
-    orderId: { subaccountId: { owner, number }, clientId: 7, orderFlags: 0, clobPairId: 0 },
-    goodTilOneof: { case: "goodTilBlock", value: 1_000_000 },
+const placeLongTerm = (owner: string, clientId: number, goodTilBlockTime: number) =>
+  packAny(clob.MsgPlaceOrderSchema, {
+    order: {
+      orderId: { subaccountId: { owner, number: 0 }, clientId, orderFlags: 64, clobPairId: 0 },
+      side: 1,
+      quantums: 1_000_000n,
+      subticks: 100_000n,
+      goodTilOneof: { case: "goodTilBlockTime", value: goodTilBlockTime },
+    },
   });
-const batchCancel = (owner: string, number: number) =>
+const cancelLongTerm = (owner: string, clientId: number, goodTilBlockTime: number) =>
+  packAny(clob.MsgCancelOrderSchema, {
+    orderId: { subaccountId: { owner, number: 0 }, clientId, orderFlags: 64, clobPairId: 0 },
+    goodTilOneof: { case: "goodTilBlockTime", value: goodTilBlockTime },
+  });
+const cancelOrder = (owner: string, number: number, clientId = 7) =>
+  packAny(clob.MsgCancelOrderSchema, {
+    orderId: { subaccountId: { owner, number }, clientId, orderFlags: 0, clobPairId: 0 },
+    goodTilOneof: { case: "goodTilBlock", value: latestHeight() + 5 },
+  });
+const batchCancel = (owner: string, number: number, clientIds: number[] = [7]) =>
   packAny(clob.MsgBatchCancelSchema, {
     subaccountId: { owner, number },
-    shortTermCancels: [{ clobPairId: 0, clientIds: [7] }],
-    goodTilBlock: 1_000_000,
+    shortTermCancels: [{ clobPairId: 0, clientIds }],
+    goodTilBlock: latestHeight() + 5,
   });
 const bankSend = (from: string, to: string) =>
   packAny(cosmosBank.MsgSendSchema, {
@@ -317,11 +308,9 @@ const transfer = (owner: string, to: string) =>
   });
 
 beforeAll(async () => {
-  stubbed = missingStubs();
   devnet = await startDevnet({
     ports: "free",
     blockTimeMs: 0,
-    createApp: (options) => ChainApplication.create(options, { extraModules: () => stubbed.map(stubModule) }),
   });
   chainId = devnet.chainId;
   reader = await StargateClient.connect(devnet.endpoints.rpc);
@@ -359,6 +348,7 @@ describe("permissioned keys on a cosmos account", () => {
     owner = devnet.accounts[0]?.address as string;
     ownerKey = await cosmosKey(devnet.accounts[0]?.mnemonic as string);
     other = devnet.accounts[1]?.address as string;
+    devnet.app.control.fundSubaccount(owner, 0, 100_000_000_000n);
   });
 
   it("adds the trading key (one MessageFilter with comma-separated URLs) and lists it", async () => {
@@ -434,13 +424,33 @@ describe("permissioned keys on a cosmos account", () => {
     });
   });
 
-  it("the trading key places, cancels and batch-cancels on subaccount 0 (the authenticator lets them through)", async () => {
-    for (const message of [placeOrder(owner, 0), cancelOrder(owner, 0), batchCancel(owner, 0)]) {
-      const outcome = await asAgent([message]);
-      expect(outcome.codespace, `${message.typeUrl}: ${outcome.log}`).not.toBe("dydxaccountplus");
-      expect(outcome.code === 0 || outcome.stage === "deliver", outcome.log).toBe(true);
-      if (stubbed.length === STUBS.length) expect(outcome).toMatchObject({ code: 0, stage: "deliver" });
+  it("the trading key places, cancels and batch-cancels on subaccount 0: code 0, and the book changes", async () => {
+    // A long-term order: the StatefulOrder query sees it arrive and leave.
+    const gtbt = blockSeconds() + 3_600;
+    const longId = nextClientId++;
+    const placed = await asAgent([placeLongTerm(owner, longId, gtbt)]);
+    expect(placed, placed.log).toMatchObject({ code: 0, stage: "deliver" });
+    expect((await statefulOrder(owner, longId))?.orderId?.clientId).toBe(longId);
+    const cancelled = await asAgent([cancelLongTerm(owner, longId, gtbt)]);
+    expect(cancelled, cancelled.log).toMatchObject({ code: 0, stage: "deliver" });
+    expect(await statefulOrder(owner, longId)).toBeUndefined();
+    // Short-term orders: one placed and cancelled (a second cancel finds nothing: clob 2), two placed
+    // and batch-cancelled (only they succeed; cancelling them again cancels nothing: clob 46).
+    const single = nextClientId++;
+    expect(await asAgent([placeOrder(owner, 0, single)])).toMatchObject({ code: 0, stage: "deliver" });
+    expect(await asAgent([cancelOrder(owner, 0, single)])).toMatchObject({ code: 0, stage: "deliver" });
+    expect(await asAgent([cancelOrder(owner, 0, single)])).toMatchObject({ codespace: "clob", code: 2 });
+    const ids = [nextClientId++, nextClientId++];
+    for (const id of ids) {
+      const outcome = await asAgent([placeOrder(owner, 0, id)]);
+      expect(outcome, outcome.log).toMatchObject({ code: 0, stage: "deliver" });
     }
+    const batch = await asAgent([batchCancel(owner, 0, [...ids, 999_999])]);
+    expect(batch, batch.log).toMatchObject({ code: 0, stage: "deliver" });
+    const response = batchCancelResponse(batch);
+    expect(response.shortTermSucceeded[0]?.clientIds).toEqual(ids);
+    expect(response.shortTermFailed[0]?.clientIds).toEqual([999_999]);
+    expect(await asAgent([batchCancel(owner, 0, ids)])).toMatchObject({ codespace: "clob", code: 46 });
   });
 
   it("the trading key cannot withdraw, transfer, bank-send or trade subaccount 1; nothing changes", async () => {
@@ -515,17 +525,18 @@ describe("permissioned keys on a cosmos account", () => {
     const block = devnet.app.latestBlock();
     const nonce = BigInt(block.time.getTime()) + 1n;
     const { accountNumber, sequence } = await accountOf(owner);
+    const clientId = nextClientId++;
     const outcome = await send(
       buildTx({
-        messages: [placeOrder(owner, 0)],
+        messages: [placeLongTerm(owner, clientId, blockSeconds() + 3_600)],
         key: agent,
         accountNumber,
         sequence: nonce,
         selected: [tradingId],
       }),
     );
-    expect(outcome.codespace, outcome.log).not.toBe("dydxaccountplus");
-    expect(outcome.codespace).not.toBe("sdk");
+    expect(outcome, outcome.log).toMatchObject({ code: 0, stage: "deliver" });
+    expect((await statefulOrder(owner, clientId))?.orderId?.clientId).toBe(clientId);
     const state = await query(
       "/perpx.accountplus.v1.Query/AccountState",
       toBinary(
@@ -555,7 +566,7 @@ describe("permissioned keys on a cosmos account", () => {
       codespace: "dydxaccountplus",
       code: 104,
     });
-    expect((await asAgent([placeOrder(owner, 0)], [id])).codespace).not.toBe("dydxaccountplus");
+    expect(await asAgent([placeOrder(owner, 0)], [id])).toMatchObject({ code: 0, stage: "deliver" });
 
     const remove = (authenticatorId: bigint) =>
       asOwner([packAny(accountplus.MsgRemoveAuthenticatorSchema, { sender: owner, id: authenticatorId })]);
@@ -623,6 +634,7 @@ describe("EIP-712 ServiceTransaction:ApproveAgent from an EVM wallet", () => {
       coins: [{ denom: "uusdc", amount: "100000000" }],
     });
     expect(funded.status).toBe(200);
+    devnet.app.control.fundSubaccount(owner, 0, 100_000_000_000n);
   });
 
   it("refuses a signature from another key, a wrong chain id or a mismatched agent address", async () => {
@@ -663,20 +675,28 @@ describe("EIP-712 ServiceTransaction:ApproveAgent from an EVM wallet", () => {
 
   it("the agent trades subaccount 0 and nothing else for the EVM account", async () => {
     const account = await accountOf(owner);
+    const clientId = nextClientId++;
     const placed = await send(
-      buildTx({ messages: [placeOrder(owner, 0)], key: agent, ...account, selected: [agentId] }),
-    );
-    expect(placed.codespace, placed.log).not.toBe("dydxaccountplus");
-    const before = await usdc(owner);
-    const refused = await send(
       buildTx({
-        messages: [bankSend(owner, devnet.accounts[2]?.address as string)],
+        messages: [placeLongTerm(owner, clientId, blockSeconds() + 3_600)],
         key: agent,
-        ...(await accountOf(owner)),
+        ...account,
         selected: [agentId],
       }),
     );
-    expect(refused).toMatchObject({ codespace: "dydxaccountplus", code: 104, stage: "check" });
+    expect(placed, placed.log).toMatchObject({ code: 0, stage: "deliver" });
+    expect((await statefulOrder(owner, clientId))?.orderId?.clientId).toBe(clientId);
+    const before = await usdc(owner);
+    for (const message of [bankSend(owner, devnet.accounts[2]?.address as string), withdraw(owner)]) {
+      const refused = await send(
+        buildTx({ messages: [message], key: agent, ...(await accountOf(owner)), selected: [agentId] }),
+      );
+      expect(refused, message.typeUrl).toMatchObject({
+        codespace: "dydxaccountplus",
+        code: 104,
+        stage: "check",
+      });
+    }
     expect(await usdc(owner)).toBe(before);
   });
 
