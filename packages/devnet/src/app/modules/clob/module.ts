@@ -427,7 +427,7 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
         clob.QueryNextClobPairIdResponseSchema,
         (ctx) => {
           const pairs = allPairs(ctx.store(CLOB));
-          const next = pairs.reduce((max, p) => (p.id + 1 > max ? p.id + 1 : max), 0);
+          const next = pairs.reduce((max, p) => Math.max(max, p.id + 1), 0);
           return create(clob.QueryNextClobPairIdResponseSchema, { nextClobPairId: next });
         },
       ),
