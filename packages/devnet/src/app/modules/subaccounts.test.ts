@@ -1,5 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { sending } from "@perpx/proto";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { probedChain } from "../../../test/support/probe-chain.js";
 import { msg, signTx } from "../../../test/support/sign-tx.js";
@@ -221,6 +222,66 @@ describe("subaccounts keeper", () => {
       );
       expect(k.subaccounts.collateralPoolName(ctx, 0)).toBe("subaccounts");
     });
+  });
+});
+
+describe("subaccounts keeper invariants", () => {
+  it("property: fills conserve USDC + quote balances, net size is zero, open interest is the longs", () => {
+    const { app, run } = setup();
+    const carol: SubaccountRef = { owner: ALICE, number: 1 };
+    run((ctx, k) => k.subaccounts.mintInto(ctx, carol, 10_000n * USDC));
+    const ids = [alice0, bob0, carol];
+    const total = (
+      ctx: Parameters<Parameters<typeof run>[0]>[0],
+      k: Parameters<Parameters<typeof run>[0]>[1],
+    ) =>
+      ids.reduce((sum, id) => {
+        const view = k.subaccounts.settled(ctx, id);
+        return sum + view.usdc + view.perpetualPositions.reduce((q, p) => q + p.quoteBalance, 0n);
+      }, 0n);
+    const start = run(total);
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            buyer: fc.integer({ min: 0, max: 2 }),
+            seller: fc.integer({ min: 0, max: 2 }),
+            size: fc.bigInt({ min: 1n, max: BTC / 2n }),
+            price: fc.bigInt({ min: 60_000n, max: 70_000n }),
+            funding: fc.bigInt({ min: -1000n, max: 1000n }),
+          }),
+          { minLength: 1, maxLength: 6 },
+        ),
+        (fills) => {
+          for (const f of fills) {
+            if (f.buyer === f.seller) continue;
+            app.control.setOraclePrice("BTC-USD", f.price.toString());
+            run((ctx, k) => {
+              k.perpetuals.addFundingIndex(ctx, 0, f.funding);
+              const updates = fill(
+                ids[f.buyer] as SubaccountRef,
+                ids[f.seller] as SubaccountRef,
+                f.size,
+                f.price,
+              );
+              if (k.subaccounts.canApplyUpdates(ctx, updates).ok) k.subaccounts.applyUpdates(ctx, updates);
+            });
+          }
+          run((ctx, k) => {
+            const sizes = ids.map((id) => k.subaccounts.get(ctx, id).perpetualPositions[0]?.quantums ?? 0n);
+            expect(sizes.reduce((a, b) => a + b, 0n)).toBe(0n);
+            expect(k.perpetuals.perpetual(ctx, 0).openInterest).toBe(
+              sizes.reduce((a, b) => a + (b > 0n ? b : 0n), 0n),
+            );
+            // Funding rounds down for every payer, so the total can only shrink by rounding dust.
+            const now = total(ctx, k);
+            expect(now <= start).toBe(true);
+            expect(start - now).toBeLessThan(1_000_000n);
+          });
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 });
 
