@@ -10,6 +10,7 @@ import {
   type TypeUrl,
 } from "@perpx/proto";
 import { type KeyType, PUBKEY_TYPE_URLS } from "../wallet/signer.js";
+import { writeMessage } from "./fastBinary.js";
 import { sharedWriter, writeAny } from "./wire.js";
 
 /**
@@ -100,7 +101,9 @@ export function encodeTxBody(params: TxBodyParams): Uint8Array {
   // messages themselves go through protobuf-es.
   const writer = sharedWriter();
   for (const message of params.messages) {
-    writeAny(writer, 1, message.typeUrl, toBinary(schemaOf(message.typeUrl), message.value));
+    writer.begin(1).string(1, message.typeUrl).begin(2);
+    writeMessage(writer, schemaOf(message.typeUrl), message.value);
+    writer.end(true).end();
   }
   writer.string(2, params.memo ?? "").uint64(3, params.timeoutHeight ?? 0n, "timeoutHeight");
   for (const option of params.nonCriticalExtensionOptions ?? []) {

@@ -31,6 +31,7 @@ export class ProtoWriter {
   #buf: Uint8Array;
   #pos = 0;
   readonly #open: number[] = [];
+  readonly #tags: number[] = [];
 
   constructor(capacity = 256) {
     this.#buf = new Uint8Array(capacity);
@@ -41,6 +42,60 @@ export class ProtoWriter {
     const next = new Uint8Array(Math.max(this.#buf.length * 2, this.#pos + extra));
     next.set(this.#buf.subarray(0, this.#pos));
     this.#buf = next;
+  }
+
+  /** A varint of a uint32 (no tag). */
+  varint32(value: number): void {
+    this.#varint32(value);
+  }
+
+  /** A varint of a 64-bit integer (no tag); negative values as their two's complement. */
+  varint64(value: bigint): void {
+    this.#varint64(BigInt.asUintN(64, value), "value");
+  }
+
+  /** A field tag. */
+  tag(field: number, wireType: number): this {
+    this.#tag(field, wireType);
+    return this;
+  }
+
+  /** A length-prefixed string value (no tag): ASCII copied directly, anything else through UTF-8. */
+  stringValue(text: string): void {
+    const length = text.length;
+    for (let i = 0; i < length; i++) {
+      if (text.charCodeAt(i) >= 0x80) {
+        const bytes = utf8.encode(text);
+        this.#varint32(bytes.length);
+        this.raw(bytes);
+        return;
+      }
+    }
+    this.#varint32(length);
+    this.#ensure(length);
+    const buf = this.#buf;
+    let at = this.#pos;
+    for (let i = 0; i < length; i++) buf[at++] = text.charCodeAt(i);
+    this.#pos = at;
+  }
+
+  /** Raw bytes (no tag, no length). */
+  raw(bytes: Uint8Array): void {
+    this.#ensure(bytes.length);
+    this.#buf.set(bytes, this.#pos);
+    this.#pos += bytes.length;
+  }
+
+  /** Where the writer is, to {@link ProtoWriter.restore} after an abandoned attempt. */
+  mark(): number {
+    return this.#pos * 1024 + this.#open.length;
+  }
+
+  /** Goes back to a {@link ProtoWriter.mark}, dropping what was written since. */
+  restore(mark: number): void {
+    this.#pos = Math.floor(mark / 1024);
+    this.#open.length = mark % 1024;
+    this.#tags.length = mark % 1024;
   }
 
   #varint32(value: number): void {
@@ -105,6 +160,7 @@ export class ProtoWriter {
    * {@link ProtoWriter.end}; the field is written even when it ends up empty.
    */
   begin(field: number): this {
+    this.#tags.push(this.#pos);
     this.#tag(field, 2);
     this.#ensure(1);
     this.#open.push(this.#pos);
@@ -112,10 +168,19 @@ export class ProtoWriter {
     return this;
   }
 
-  /** Closes the innermost {@link ProtoWriter.begin}: writes its length (moving the body if it needs more than one byte). */
-  end(): this {
+  /**
+   * Closes the innermost {@link ProtoWriter.begin}: writes its length (moving the body if it needs
+   * more than one byte). With `omitEmpty`, an empty field is taken back out (a proto3 bytes field
+   * that holds an empty message).
+   */
+  end(omitEmpty = false): this {
     const start = this.#open.pop()!;
+    const tagStart = this.#tags.pop()!;
     const length = this.#pos - start - 1;
+    if (length === 0 && omitEmpty) {
+      this.#pos = tagStart;
+      return this;
+    }
     if (length < 0x80) {
       this.#buf[start] = length;
       return this;
@@ -150,6 +215,7 @@ export class ProtoWriter {
     const out = this.#buf.slice(0, this.#pos);
     this.#pos = 0;
     this.#open.length = 0;
+    this.#tags.length = 0;
     return out;
   }
 
@@ -157,6 +223,7 @@ export class ProtoWriter {
   reset(): this {
     this.#pos = 0;
     this.#open.length = 0;
+    this.#tags.length = 0;
     return this;
   }
 }
