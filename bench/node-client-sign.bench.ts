@@ -25,8 +25,8 @@ import {
   signCosmos,
   signTx,
 } from "@perpx/node-client";
-import { Timings } from "./timings.js";
 import { afterAll, bench, describe } from "vitest";
+import { Timings } from "./timings.js";
 
 const PRIVATE_KEY = "1f".repeat(32);
 const KEY_BYTES = Uint8Array.from(Buffer.from(PRIVATE_KEY, "hex"));
@@ -142,8 +142,18 @@ describe("compose + sign a place-order transaction", () => {
 afterAll(() => {
   console.log(
     timings.summary([
-      { label: "ours (native) / incumbent, ops/s", numerator: "ours native", denominator: "incumbent", goal: ">= 5" },
-      { label: "raw native / ours (native), ops/s", numerator: "raw native", denominator: "ours native", goal: "<= 1.3" },
+      {
+        label: "ours (native) / incumbent, ops/s",
+        numerator: "ours native",
+        denominator: "incumbent",
+        goal: ">= 5",
+      },
+      {
+        label: "raw native / ours (native), ops/s",
+        numerator: "raw native",
+        denominator: "ours native",
+        goal: "<= 1.3",
+      },
       { label: "ours (js) / incumbent, ops/s", numerator: "ours js", denominator: "incumbent" },
     ]),
   );

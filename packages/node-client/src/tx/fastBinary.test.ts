@@ -3,7 +3,7 @@ import { messageRegistry } from "@perpx/proto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { toHexString } from "../bytes.js";
-import { writeMessage } from "./fastBinary.js";
+import { hasCompiledEncoder, writeMessage } from "./fastBinary.js";
 import { ProtoWriter } from "./wire.js";
 
 /** A random value for a scalar field of `type`, in the range protobuf-es accepts. */
@@ -108,6 +108,19 @@ describe("the compiled encoder", () => {
         }),
         { numRuns: 15 },
       );
+    }
+  });
+
+  it("compiles the messages of the trading path (no silent fallback to toBinary)", () => {
+    for (const name of [
+      "perpx.clob.v1.MsgPlaceOrder",
+      "perpx.clob.v1.MsgCancelOrder",
+      "perpx.clob.v1.MsgBatchCancel",
+      "cosmos.bank.v1beta1.MsgSend",
+      "perpx.accountplus.v1.TxExtension",
+    ]) {
+      const schema = schemas.find((s) => s.typeName === name);
+      expect(schema && hasCompiledEncoder(schema), name).toBe(true);
     }
   });
 

@@ -2,8 +2,8 @@
  * A compiled protobuf encoder for the messages on the trading hot path. protobuf-es's `toBinary`
  * walks a message through its reflection API and a forking writer on every call; this compiles a
  * schema once into field writers (varint numbers, strings, bytes, enums, nested messages, oneofs,
- * repeated fields) that write straight into the envelope's {@link ProtoWriter}. Anything else
- * (maps, groups, floats, fixed-width and zigzag integers, 64-bit integers as strings, required
+ * repeated fields, fixed-width and zigzag integers) that write straight into the envelope's
+ * {@link ProtoWriter}. Anything else (maps, groups, floats, 64-bit integers as strings, required
  * fields, unknown fields, recursive schemas) goes through `toBinary`. Property tests prove it
  * byte-identical to `toBinary`.
  */
@@ -23,10 +23,18 @@ class Unsupported extends Error {}
 const compiled = new WeakMap<DescMessage, Encoder | null>();
 const compiling = new Set<DescMessage>();
 
+const toBigInt = (v: unknown) => (typeof v === "bigint" ? v : BigInt(v as number));
 const writeUint32: ValueWriter = (w, v) => w.varint32(v as number);
 const writeInt32: ValueWriter = (w, v) =>
   (v as number) >= 0 ? w.varint32(v as number) : w.varint64(BigInt(v as number));
-const writeInt64: ValueWriter = (w, v) => w.varint64(typeof v === "bigint" ? v : BigInt(v as number));
+const writeInt64: ValueWriter = (w, v) => w.varint64(toBigInt(v));
+const writeFixed32: ValueWriter = (w, v) => w.fixed32(v as number);
+const writeFixed64: ValueWriter = (w, v) => w.fixed64(toBigInt(v));
+const writeSint32: ValueWriter = (w, v) => w.varint32((((v as number) << 1) ^ ((v as number) >> 31)) >>> 0);
+const writeSint64: ValueWriter = (w, v) => {
+  const n = BigInt.asIntN(64, toBigInt(v));
+  w.varint64((n << 1n) ^ (n >> 63n));
+};
 const writeBool: ValueWriter = (w, v) => w.varint32(v ? 1 : 0);
 const writeString: ValueWriter = (w, v) => w.stringValue(v as string);
 const writeBytes: ValueWriter = (w, v) => {
@@ -44,6 +52,16 @@ function scalarWriter(type: ScalarType): [number, ValueWriter, (value: unknown) 
     case ScalarType.UINT64:
     case ScalarType.INT64:
       return [0, writeInt64, (v) => v === 0n || v === 0];
+    case ScalarType.SINT32:
+      return [0, writeSint32, (v) => v === 0];
+    case ScalarType.SINT64:
+      return [0, writeSint64, (v) => v === 0n || v === 0];
+    case ScalarType.FIXED32:
+    case ScalarType.SFIXED32:
+      return [5, writeFixed32, (v) => v === 0];
+    case ScalarType.FIXED64:
+    case ScalarType.SFIXED64:
+      return [1, writeFixed64, (v) => v === 0n || v === 0];
     case ScalarType.BOOL:
       return [0, writeBool, (v) => v === false];
     case ScalarType.STRING:
@@ -169,6 +187,18 @@ function compile(desc: DescMessage): Encoder | null {
     compiling.delete(desc);
     compiled.set(desc, encoder);
   }
+}
+
+/**
+ * True when `schema` (and every message it nests) takes the compiled path rather than `toBinary`.
+ *
+ * @example
+ * ```ts
+ * hasCompiledEncoder(clob.MsgPlaceOrderSchema); // true
+ * ```
+ */
+export function hasCompiledEncoder(schema: DescMessage): boolean {
+  return compile(schema) !== null;
 }
 
 /**

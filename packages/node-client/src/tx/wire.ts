@@ -54,6 +54,23 @@ export class ProtoWriter {
     this.#varint64(BigInt.asUintN(64, value), "value");
   }
 
+  /** 4 little-endian bytes of a 32-bit integer (no tag). */
+  fixed32(value: number): void {
+    this.#ensure(4);
+    const v = value >>> 0;
+    this.#buf[this.#pos++] = v & 0xff;
+    this.#buf[this.#pos++] = (v >>> 8) & 0xff;
+    this.#buf[this.#pos++] = (v >>> 16) & 0xff;
+    this.#buf[this.#pos++] = v >>> 24;
+  }
+
+  /** 8 little-endian bytes of a 64-bit integer (no tag); negative values as two's complement. */
+  fixed64(value: bigint): void {
+    const v = BigInt.asUintN(64, value);
+    this.fixed32(Number(v & 0xffff_ffffn));
+    this.fixed32(Number(v >> 32n));
+  }
+
   /** A field tag. */
   tag(field: number, wireType: number): this {
     this.#tag(field, wireType);
