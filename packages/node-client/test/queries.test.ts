@@ -1,20 +1,9 @@
 import { local, testnet } from "@perpx/core";
 import { startDevnet } from "@perpx/devnet";
-import {
-  accountplus,
-  affiliates,
-  bridge,
-  clob,
-  feetiers,
-  perpetuals,
-  prices,
-  ratelimit,
-  subaccounts,
-  wrap,
-} from "@perpx/proto";
-import { describe, expect, it } from "vitest";
-import { createNodeClient, isQueryError, type NodeClient } from "../src/index.js";
-import { chainSupports, useDevnet } from "./support.js";
+import { clob } from "@perpx/proto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createNodeClient, isQueryError, LocalWallet } from "../src/index.js";
+import { useDevnet } from "./support.js";
 
 const net = useDevnet();
 
@@ -171,114 +160,252 @@ describe("transactions by hash and by search", () => {
   });
 });
 
+/** The value of a `SerializableInt` (a sign byte, 2 positive or 3 negative, then the big-endian magnitude). */
+function serializableInt(bytes: Uint8Array | undefined): bigint {
+  if (bytes === undefined || bytes.length === 0) return 0n;
+  let value = 0n;
+  for (const byte of bytes.subarray(1)) value = (value << 8n) | BigInt(byte);
+  return bytes[0] === 3 ? -value : value;
+}
+
+/** A devnet control route (the outside world: an incoming IBC packet, a bridge deposit). */
+async function control(path: string, body: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(`${net.devnet.endpoints.control}/devnet${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const json = (await response.json()) as Record<string, unknown>;
+  expect(response.status, JSON.stringify(json)).toBe(200);
+  return json;
+}
+
 /**
- * Devnet part 2 modules. Each test first asks the devnet whether it serves the module and skips
- * (never fakes the chain) until it does.
+ * Devnet part 2 modules, against the chain's genesis values and state that the setup creates with
+ * real transactions (a deposit, a trading key, a timestamp nonce) or the outside world's control
+ * routes (an incoming USDC transfer, a bridge deposit).
  */
 describe("devnet part 2 queries", () => {
   const a = () => net.wallets[0]!.address;
-  async function needs(
-    client: NodeClient,
-    method: Parameters<typeof chainSupports>[1],
-    request: object,
-    skip: () => void,
-  ) {
-    if (!(await chainSupports(client, method, request))) skip();
-  }
+  const emma = () => net.wallets[4]!;
+  const state = { authenticatorId: 0n, nonce: 0n, voucher: "", bridgeId: 0 };
 
-  it.for(TRANSPORTS)("subaccounts over %s", async (transport, ctx) => {
-    await needs(net.client, subaccounts.Query.method.subaccountAll, {}, () => ctx.skip());
-    const all = await net.client.getSubaccounts({ transport });
-    expect(Array.isArray(all)).toBe(true);
-    const none = await net.client.getSubaccount({ owner: net.wallets[4]!.address, number: 127, transport });
-    expect(none === undefined || none.id?.number === 127).toBe(true);
+  beforeAll(async () => {
+    const owner = emma();
+    await net.client.depositToSubaccount({
+      signer: owner,
+      sender: owner.address,
+      recipient: { owner: owner.address, number: 0 },
+      quantums: 1_000_000n,
+    });
+    state.authenticatorId = (
+      await net.client.registerTradingKey({ owner, publicKey: LocalWallet.generate().publicKey })
+    ).authenticatorId;
+    state.nonce = (
+      await net.client.bankSend({
+        signer: owner,
+        from: owner.address,
+        to: a(),
+        amount: [{ denom: "uusdc", amount: 1n }],
+        tx: { nonceMode: "timestamp" },
+      })
+    ).sequence;
+    state.voucher = (
+      await control("/ibc/receive", {
+        channel: "channel-0",
+        denom: "uusdc",
+        amount: "5000000",
+        sender: "noble1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqn8sqxy",
+        receiver: owner.address,
+      })
+    ).voucherDenom as string;
+    state.bridgeId = (
+      await control("/bridge/deposit", {
+        chain: "arbitrum-sepolia",
+        sender: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+        address: owner.address,
+        amount: "7000000",
+      })
+    ).id as number;
   });
 
-  it.for(TRANSPORTS)(
+  it.each(TRANSPORTS)("subaccounts over %s", async (transport) => {
+    const owner = emma().address;
+    const all = await net.client.getSubaccounts({ transport });
+    const mine = all.find((s) => s.id?.owner === owner && s.id.number === 0);
+    expect(serializableInt(mine?.assetPositions[0]?.quantums)).toBe(1_000_000n);
+    const one = await net.client.getSubaccount({ owner, number: 0, transport });
+    expect(one?.assetPositions.map((p) => [p.assetId, serializableInt(p.quantums)])).toEqual([
+      [0, 1_000_000n],
+    ]);
+    expect(one?.perpetualPositions).toEqual([]);
+    // A subaccount never used reads as an empty one with its id (as the chain answers).
+    const none = await net.client.getSubaccount({ owner, number: 127, transport });
+    expect(none?.id?.number).toBe(127);
+    expect(none?.assetPositions).toEqual([]);
+  });
+
+  it.each(TRANSPORTS)(
     "clob pairs, perpetuals, market prices, fee tiers, rate limits, equity tiers over %s",
-    async (transport, ctx) => {
-      await needs(net.client, clob.Query.method.clobPairAll, {}, () => ctx.skip());
+    async (transport) => {
       const pairs = await net.client.getClobPairs({ transport });
-      expect(pairs.length).toBeGreaterThan(0);
-      expect((await net.client.getClobPair({ id: pairs[0]!.id, transport })).id).toBe(pairs[0]!.id);
-      await needs(net.client, perpetuals.Query.method.allPerpetuals, {}, () => ctx.skip());
+      expect(pairs.map((p) => p.id)).toEqual([0, 1, 2]);
+      expect(pairs[0]).toMatchObject({
+        metadata: { case: "perpetualClobMetadata", value: { perpetualId: 0 } },
+        stepBaseQuantums: 1_000_000n,
+        subticksPerTick: 100_000,
+        quantumConversionExponent: -9,
+        status: clob.ClobPair_Status.ACTIVE,
+      });
+      expect(await net.client.getClobPair({ id: 1, transport })).toEqual(pairs[1]);
+
       const perps = await net.client.getPerpetuals({ transport });
-      expect(perps[0]?.params?.ticker).toMatch(/-USD$/);
-      expect((await net.client.getPerpetual({ id: perps[0]!.params!.id, transport })).params?.ticker).toBe(
-        perps[0]!.params!.ticker,
-      );
-      await needs(net.client, prices.Query.method.allMarketPrices, {}, () => ctx.skip());
+      expect(
+        perps.map((p) => [p.params?.id, p.params?.ticker, p.params?.marketId, p.params?.atomicResolution]),
+      ).toEqual([
+        [0, "BTC-USD", 0, -10],
+        [1, "ETH-USD", 1, -9],
+        [2, "SOL-USD", 2, -7],
+      ]);
+      expect((await net.client.getPerpetual({ id: 1, transport })).params?.ticker).toBe("ETH-USD");
+
       const marketPrices = await net.client.getMarketPrices({ transport });
-      expect((await net.client.getMarketPrice({ id: marketPrices[0]!.id, transport })).exponent).toBe(
-        marketPrices[0]!.exponent,
-      );
-      await needs(net.client, feetiers.Query.method.perpetualFeeParams, {}, () => ctx.skip());
-      expect((await net.client.getFeeTiers({ transport })).tiers.length).toBeGreaterThan(0);
-      expect((await net.client.getUserFeeTier({ user: a(), transport })).tier).toBeDefined();
+      expect(marketPrices.map((m) => [m.id, m.exponent])).toEqual([
+        [0, -5],
+        [1, -6],
+        [2, -8],
+      ]);
+      // BTC walks within ±5% of $65,000.
+      const btc = await net.client.getMarketPrice({ id: 0, transport });
+      expect(btc.price).toBeGreaterThanOrEqual(6_175_000_000n);
+      expect(btc.price).toBeLessThanOrEqual(6_825_000_000n);
+
+      const feeTiers = (await net.client.getFeeTiers({ transport })).tiers;
+      expect(feeTiers[0]).toMatchObject({
+        makerFeePpm: -110,
+        takerFeePpm: 500,
+        absoluteVolumeRequirement: 0n,
+      });
+      expect(feeTiers.at(-1)?.takerFeePpm).toBe(250);
+      expect(await net.client.getUserFeeTier({ user: a(), transport })).toEqual({
+        index: 0,
+        tier: feeTiers[0],
+      });
+
       const limits = await net.client.getBlockRateLimits({ transport });
-      expect(limits.maxStatefulOrdersPerNBlocks.length).toBeGreaterThan(0);
-      const tiers = await net.client.getEquityTiers({ transport });
-      expect(tiers.statefulOrderEquityTiers.length).toBeGreaterThan(0);
+      for (const list of [
+        limits.maxStatefulOrdersPerNBlocks,
+        limits.maxShortTermOrdersAndCancelsPerNBlocks,
+      ]) {
+        expect(list.length).toBeGreaterThan(0);
+        for (const limit of list) expect(limit.numBlocks > 0 && limit.limit > 0).toBe(true);
+      }
+      const tiers = (await net.client.getEquityTiers({ transport })).statefulOrderEquityTiers;
+      expect(serializableInt(tiers[0]?.usdTncRequired)).toBe(0n);
+      expect(tiers[0]?.limit).toBe(0);
+      const required = tiers.map((t) => serializableInt(t.usdTncRequired));
+      expect([...required].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0))).toEqual(required);
     },
   );
 
-  it.for(TRANSPORTS)("authenticators and account state over %s", async (transport, ctx) => {
-    await needs(net.client, accountplus.Query.method.getAuthenticators, { account: a() }, () => ctx.skip());
-    expect(Array.isArray(await net.client.getAuthenticators({ address: a(), transport }))).toBe(true);
+  it.each(TRANSPORTS)("authenticators and account state over %s", async (transport) => {
+    const owner = emma().address;
+    const list = await net.client.getAuthenticators({ address: owner, transport });
+    expect(list.find((x) => x.id === state.authenticatorId)?.type).toBe("AllOf");
+    expect(
+      (await net.client.getAuthenticator({ address: owner, id: state.authenticatorId, transport }))?.id,
+    ).toBe(state.authenticatorId);
+    expect(await net.client.getAuthenticators({ address: a(), transport })).toEqual([]);
     expect(await net.client.getAuthenticator({ address: a(), id: 999_999n, transport })).toBeUndefined();
-    const state = await net.client.getAccountState({ address: a(), transport });
-    expect(state === undefined || state.address === a()).toBe(true);
+    const accountState = await net.client.getAccountState({ address: owner, transport });
+    expect(accountState?.address).toBe(owner);
+    expect(accountState?.timestampNonceDetails?.timestampNonces).toContain(state.nonce);
+    expect(await net.client.getAccountState({ address: a(), transport })).toBeUndefined();
   });
 
-  it.for(TRANSPORTS)("wrap rules and backing over %s", async (transport, ctx) => {
-    await needs(net.client, wrap.Query.method.wrapRules, {}, () => ctx.skip());
+  it.each(TRANSPORTS)("wrap rules and backing over %s", async (transport) => {
     const rules = await net.client.getWrapRules({ transport });
-    expect(rules.length).toBeGreaterThan(0);
+    expect(rules.map((r) => [r.portId, r.channelId, r.sourceDenom, r.localDenom])).toEqual([
+      ["transfer", "channel-0", "uusdc", "uusdc"],
+    ]);
     const rule = rules[0]!;
-    expect(rule.sourceDenom).toBe("uusdc");
     expect(
       await net.client.getWrapRule({ channelId: rule.channelId, sourceDenom: rule.sourceDenom, transport }),
     ).toEqual(rule);
-    expect(Array.isArray(await net.client.getBacking({ transport }))).toBe(true);
+    const backing = (await net.client.getBacking({ transport })).find(
+      (b) => b.voucherDenom === state.voucher,
+    );
+    expect(BigInt(backing?.amountIssued ?? "0")).toBe(5_000_000n);
+    expect(BigInt(backing?.remainingBalance ?? "0")).toBe(5_000_000n);
+    expect(backing?.ruleInForce).toBe(true);
   });
 
-  it.for(TRANSPORTS)("bridge params, events and withdrawals over %s", async (transport, ctx) => {
-    await needs(net.client, bridge.Query.method.eventParams, {}, () => ctx.skip());
-    expect(await net.client.getBridgeEventParams({ transport })).toBeDefined();
-    expect(await net.client.getBridgeProposeParams({ transport })).toBeDefined();
-    expect(await net.client.getBridgeSafetyParams({ transport })).toBeDefined();
-    expect(await net.client.getAcknowledgedBridgeEventInfo({ transport })).toBeDefined();
-    expect(await net.client.getRecognizedBridgeEventInfo({ transport })).toBeDefined();
-    expect(
-      Array.isArray(await net.client.getDelayedCompleteBridgeMessages({ address: a(), transport })),
-    ).toBe(true);
-    expect(Array.isArray(await net.client.getBridgeEvents({ transport }))).toBe(true);
-    expect(
-      Array.isArray(await net.client.getAggregatedWithdrawals({ readyForRelayOnly: true, transport })),
-    ).toBe(true);
+  it.each(TRANSPORTS)("bridge params, events and withdrawals over %s", async (transport) => {
+    expect(await net.client.getBridgeEventParams({ transport })).toMatchObject({
+      denom: "uusdc",
+      ethChainId: 421_614n,
+    });
+    expect((await net.client.getBridgeProposeParams({ transport }))?.maxBridgesPerBlock).toBe(10);
+    expect(await net.client.getBridgeSafetyParams({ transport })).toMatchObject({
+      isDisabled: false,
+      delayBlocks: 5,
+    });
+    expect((await net.client.getAcknowledgedBridgeEventInfo({ transport }))?.ethChainId).toBe(421_614n);
+    expect((await net.client.getRecognizedBridgeEventInfo({ transport }))?.ethChainId).toBe(421_614n);
+    expect(await net.client.getDelayedCompleteBridgeMessages({ address: a(), transport })).toEqual([]);
+    const deposit = (await net.client.getBridgeEvents({ transport })).find(
+      (e) => e.event?.id === state.bridgeId && e.event.ethChainId === 421_614n,
+    );
+    expect(deposit?.event?.address).toBe(emma().address);
+    expect(deposit?.event?.coin?.amount).toBe("7000000");
+    expect(await net.client.getAggregatedWithdrawals({ readyForRelayOnly: true, transport })).toEqual([]);
     expect(await net.client.getAggregatedWithdrawal({ withdrawalId: 999_999n, transport })).toBeUndefined();
   });
 
-  it.for(TRANSPORTS)(
+  it.each(TRANSPORTS)(
     "withdrawal configs, daily limits and usage, IBC rate limits over %s",
-    async (transport, ctx) => {
-      await needs(net.client, ratelimit.Query.method.assetWithdrawalConfigs, {}, () => ctx.skip());
-      expect(Array.isArray(await net.client.getWithdrawalConfigs({ transport }))).toBe(true);
-      expect(Array.isArray(await net.client.getWithdrawalConfigs({ assetId: 0, transport }))).toBe(true);
-      expect(Array.isArray(await net.client.getDailyLimits({ transport }))).toBe(true);
-      expect(Array.isArray(await net.client.getDailyUsage({ assetId: 0, transport }))).toBe(true);
-      expect(Array.isArray(await net.client.getLimitParams({ transport }))).toBe(true);
-      expect(Array.isArray(await net.client.getCapacityByDenom({ denom: "uusdc", transport }))).toBe(true);
+    async (transport) => {
+      const configs = await net.client.getWithdrawalConfigs({ transport });
+      expect(configs.map((c) => [c.assetId, c.largeWithdrawalThreshold, c.timelockBlocks])).toEqual([
+        [0, "100000000000", 100n],
+      ]);
+      expect(configs[0]?.withdrawalFee.map((c) => [c.denom, c.amount])).toEqual([["uusdc", "1000000"]]);
+      expect(await net.client.getWithdrawalConfigs({ assetId: 0, transport })).toEqual(configs);
+      const limits = await net.client.getDailyLimits({ transport });
+      expect(limits.map((l) => [l.chainId, l.assetId, l.dailyLimit]).sort()).toEqual(
+        [
+          [11_155_111n, 0, "10000000000000"],
+          [421_614n, 0, "10000000000000"],
+        ].sort(),
+      );
+      const usage = await net.client.getDailyUsage({ assetId: 0, transport });
+      expect(usage.map((u) => u.chainId).sort()).toEqual([11_155_111n, 421_614n].sort());
+      for (const u of usage) expect(u.dailyUsed).toBe("0");
+      const params = await net.client.getLimitParams({ transport });
+      expect(params.map((p) => [p.denom, p.limiters.length])).toEqual([["uusdc", 2]]);
+      const capacity = await net.client.getCapacityByDenom({ denom: "uusdc", transport });
+      expect(capacity).toHaveLength(2);
+      for (const c of capacity) expect(serializableInt(c.capacity)).toBeGreaterThan(0n);
     },
   );
 
-  it.for(TRANSPORTS)("affiliate info, tiers, whitelist and parameters over %s", async (transport, ctx) => {
-    await needs(net.client, affiliates.Query.method.allAffiliateTiers, {}, () => ctx.skip());
-    const info = await net.client.getAffiliateInfo({ address: a(), transport });
-    expect(typeof info.isWhitelisted).toBe("boolean");
-    expect(typeof (await net.client.getReferredBy({ address: a(), transport }))).toBe("string");
-    expect(await net.client.getAffiliateTiers({ transport })).toBeDefined();
-    expect(await net.client.getAffiliateWhitelist({ transport })).toBeDefined();
-    expect(await net.client.getAffiliateParameters({ transport })).toBeDefined();
+  it.each(TRANSPORTS)("affiliate info, tiers, whitelist and parameters over %s", async (transport) => {
+    expect(await net.client.getAffiliateInfo({ address: a(), transport })).toMatchObject({
+      isWhitelisted: false,
+      tier: 0,
+      feeSharePpm: 50_000,
+    });
+    // The fifth test account is whitelisted at 250,000 ppm.
+    expect(await net.client.getAffiliateInfo({ address: emma().address, transport })).toMatchObject({
+      isWhitelisted: true,
+      feeSharePpm: 250_000,
+    });
+    expect(await net.client.getReferredBy({ address: a(), transport })).toBe("");
+    const tiers = (await net.client.getAffiliateTiers({ transport }))?.tiers;
+    expect(tiers?.map((t) => t.takerFeeSharePpm)).toEqual([50_000, 100_000, 125_000, 150_000]);
+    expect((await net.client.getAffiliateWhitelist({ transport }))?.tiers).toMatchObject([
+      { addresses: [emma().address], takerFeeSharePpm: 250_000 },
+    ]);
+    expect((await net.client.getAffiliateParameters({ transport }))?.refereeMinimumFeeTierIdx).toBe(2);
   });
 });

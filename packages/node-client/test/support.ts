@@ -1,18 +1,7 @@
-import type { DescMethodUnary } from "@bufbuild/protobuf";
 import { local } from "@perpx/core";
 import { type Devnet, type StartDevnetOptions, startDevnet } from "@perpx/devnet";
 import { afterAll, beforeAll } from "vitest";
-import {
-  createNodeClient,
-  isBroadcastTxError,
-  isQueryError,
-  LocalWallet,
-  type NodeClient,
-  type NodeClientOptions,
-  simulateTx,
-  type TxMessage,
-  unaryQuery,
-} from "../src/index.js";
+import { createNodeClient, LocalWallet, type NodeClient, type NodeClientOptions } from "../src/index.js";
 
 /** Options of `makeClient`: any option, or `undefined` to drop the default. */
 export type Overrides = { [K in keyof NodeClientOptions]?: NodeClientOptions[K] | undefined };
@@ -57,48 +46,4 @@ export function useDevnet(options: StartDevnetOptions = {}): TestNet {
     await net.devnet?.stop();
   });
   return net;
-}
-
-/**
- * True when the devnet answers a query path (devnet part 2 modules land later; tests of those skip
- * until then rather than fake the chain).
- */
-export async function chainSupports(
-  client: NodeClient,
-  method: DescMethodUnary,
-  request: object = {},
-): Promise<boolean> {
-  try {
-    await unaryQuery(client, method, request as never);
-    return true;
-  } catch (error) {
-    if (
-      isQueryError(error) &&
-      (error.abciCode === 6 || /unknown query path|unknown request|Unimplemented/i.test(error.log))
-    ) {
-      return false;
-    }
-    return true;
-  }
-}
-
-/** True when the devnet has a handler for a message (it simulates it and looks for "unrecognized message type"). */
-export async function chainHandles(
-  client: NodeClient,
-  signer: LocalWallet,
-  message: TxMessage,
-): Promise<boolean> {
-  try {
-    const { sequence } = await client.getAccountSequence({ address: signer.address });
-    await simulateTx(client, {
-      messages: [message],
-      publicKey: signer.publicKey,
-      keyType: signer.keyType,
-      sequence,
-    });
-    return true;
-  } catch (error) {
-    const log = isBroadcastTxError(error) || isQueryError(error) ? error.log : String(error);
-    return !/unrecognized message type|no message handler/i.test(log);
-  }
 }
