@@ -111,4 +111,115 @@ describe("store", () => {
       ),
     );
   });
+
+  it("property: three branch layers iterate any range, either way, like the merged map", () => {
+    const bound = fc.option(fc.stringMatching(/^[a-d]{1,3}$/), { nil: undefined });
+    fc.assert(
+      fc.property(
+        fc.tuple(fc.array(opArb), fc.array(opArb), fc.array(opArb), fc.array(opArb)),
+        fc.stringMatching(/^[a-d]{0,2}$/),
+        bound,
+        bound,
+        fc.boolean(),
+        fc.nat(8),
+        ([rootOps, blockOps, txOps, msgOps], prefix, start, end, reverse, take) => {
+          const root = new RootStore();
+          apply(root, rootOps);
+          const block = new CacheStore(root);
+          apply(block, blockOps);
+          const tx = new CacheStore(block);
+          apply(tx, txOps);
+          const msg = new CacheStore(tx);
+          apply(msg, msgOps);
+          const expected = model(msgOps, model(txOps, model(blockOps, model(rootOps))));
+          const keys = [...expected.keys()]
+            .filter((k) => k.startsWith(prefix))
+            .filter((k) => (start === undefined || k >= start) && (end === undefined || k < end))
+            .sort();
+          if (reverse) keys.reverse();
+          const range = {
+            reverse,
+            ...(start === undefined ? {} : { start }),
+            ...(end === undefined ? {} : { end }),
+          };
+          const entries = [...msg.entries(prefix, range)];
+          expect(entries.map(([k]) => k)).toEqual(keys);
+          for (const [k, v] of entries) expect(v).toEqual(bytes(expected.get(k) as number));
+          // An iteration stopped early sees the same first entries.
+          const first: string[] = [];
+          for (const [k] of msg.entries(prefix, range)) {
+            if (first.length >= take) break;
+            first.push(k);
+          }
+          expect(first).toEqual(keys.slice(0, take));
+          msg.write();
+          tx.write();
+          block.write();
+          expect([...root.entries("")].map(([k]) => k)).toEqual([...expected.keys()].sort());
+        },
+      ),
+    );
+  });
+
+  it("an iteration reads the range as it was when it started, whatever is written meanwhile", () => {
+    const root = new RootStore();
+    for (const key of ["a", "b", "c", "d"]) root.set(key, bytes(1));
+    const block = new CacheStore(root);
+    block.set("bb", bytes(2));
+    block.delete("c");
+    const tx = new CacheStore(block);
+    tx.set("ab", bytes(3));
+    const seen: string[] = [];
+    for (const [key] of tx.entries("")) {
+      seen.push(key);
+      // Writes in every layer while iterating: none of them shows up in this iteration.
+      tx.delete("d");
+      tx.set("e", bytes(4));
+      block.set("aa", bytes(5));
+      root.delete("b");
+      root.set("c", bytes(6));
+      if (key === "b") {
+        tx.write();
+        block.write();
+      }
+    }
+    expect(seen).toEqual(["a", "ab", "b", "bb", "d"]);
+    // Afterwards: the flushed writes, then the later ones (root's "c" came back after the flush).
+    expect([...tx.entries("")].map(([k]) => k)).toEqual(["a", "aa", "ab", "bb", "c", "e"]);
+    tx.write();
+    block.write();
+    // Deleting every key of a range while iterating it (expiry, pruning) visits each key once.
+    const visited: string[] = [];
+    for (const [key] of root.entries("")) {
+      visited.push(key);
+      root.delete(key);
+    }
+    expect(visited).toEqual(["a", "aa", "ab", "bb", "c", "e"]);
+    expect(root.size).toBe(0);
+  });
+
+  it("a range read that stops at the first entry reads one entry per layer", () => {
+    let pulled = 0;
+    const root = new RootStore();
+    for (let i = 0; i < 1000; i++) root.set(`k/${String(i).padStart(4, "0")}`, bytes(i));
+    const counting = {
+      get: (key: string) => root.get(key),
+      has: (key: string) => root.has(key),
+      set: (key: string, value: Uint8Array) => root.set(key, value),
+      delete: (key: string) => root.delete(key),
+      *entries(prefix: string, options?: Parameters<RootStore["entries"]>[1]) {
+        for (const entry of root.entries(prefix, options)) {
+          pulled++;
+          yield entry;
+        }
+      },
+    };
+    const cache = new CacheStore(counting);
+    for (let i = 0; i < 500; i++) cache.delete(`k/${String(2 * i + 1).padStart(4, "0")}`);
+    for (const [key] of cache.entries("k/")) {
+      expect(key).toBe("k/0000");
+      break;
+    }
+    expect(pulled).toBeLessThanOrEqual(2);
+  });
 });

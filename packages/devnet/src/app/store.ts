@@ -64,6 +64,128 @@ function bounds(prefix: string, options: RangeOptions | undefined): { lo: string
   return { lo, hi };
 }
 
+/** The entries of an {@link OrderedMap}, and how many iterations are reading them. */
+interface Layer<V> {
+  readonly map: Map<string, V>;
+  /** The keys of `map` whose value is indexed (see {@link OrderedMap}), sorted. */
+  readonly keys: string[];
+  /** Iterations in progress over this layer; while any runs, writes go to a copy. */
+  readers: number;
+}
+
+/**
+ * A map whose keys are also kept sorted (binary-search insertion), so a range of keys is found in
+ * O(log n) and iterated lazily in O(k). Only keys whose value passes `indexed` are in the sorted
+ * index (a cache's deletion markers are not: a range read never walks over them).
+ *
+ * Iteration reads a snapshot: a write made while an iteration runs copies the layer first (copy on
+ * write), so the iteration goes on over the keys and values it started with. The map keeps
+ * insertion order, as a `Map` does.
+ */
+class OrderedMap<V> {
+  private layer: Layer<V> = { map: new Map(), keys: [], readers: 0 };
+
+  constructor(private readonly indexed: (value: V) => boolean = () => true) {}
+
+  get size(): number {
+    return this.layer.map.size;
+  }
+
+  get(key: string): V | undefined {
+    return this.layer.map.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.layer.map.has(key);
+  }
+
+  /** The layer to change: the current one, or a copy of it when an iteration is reading it. */
+  private writable(): Layer<V> {
+    const layer = this.layer;
+    if (layer.readers === 0) return layer;
+    this.layer = { map: new Map(layer.map), keys: layer.keys.slice(), readers: 0 };
+    return this.layer;
+  }
+
+  /** Sets `key`; returns the value it replaced. */
+  set(key: string, value: V): V | undefined {
+    const layer = this.writable();
+    const had = layer.map.has(key);
+    const old = layer.map.get(key);
+    const wasIndexed = had && this.indexed(old as V);
+    const isIndexed = this.indexed(value);
+    if (isIndexed && !wasIndexed) {
+      const keys = layer.keys;
+      const last = keys.at(-1);
+      if (last === undefined || last < key) keys.push(key);
+      else keys.splice(lowerBound(keys, key), 0, key);
+    } else if (wasIndexed && !isIndexed) {
+      layer.keys.splice(lowerBound(layer.keys, key), 1);
+    }
+    layer.map.set(key, value);
+    return old;
+  }
+
+  /** Removes `key`; returns the value it held. */
+  delete(key: string): V | undefined {
+    if (!this.layer.map.has(key)) return undefined;
+    const layer = this.writable();
+    const old = layer.map.get(key) as V;
+    layer.map.delete(key);
+    if (this.indexed(old)) layer.keys.splice(lowerBound(layer.keys, key), 1);
+    return old;
+  }
+
+  /** Every entry in insertion order (a snapshot: do not change the map while reading it). */
+  inInsertionOrder(): ReadonlyMap<string, V> {
+    return this.layer.map;
+  }
+
+  /** The indexed keys, sorted (a snapshot: do not change the map while reading it). */
+  sortedKeys(): readonly string[] {
+    return this.layer.keys;
+  }
+
+  /** Removes every entry (iterations in progress keep their snapshot). */
+  clear(): void {
+    this.layer = { map: new Map(), keys: [], readers: 0 };
+  }
+
+  /** Pins the current layer for an iteration: until {@link unpin}, writes go to a copy. */
+  pin(): Layer<V> {
+    this.layer.readers++;
+    return this.layer;
+  }
+}
+
+/** Releases a layer pinned by {@link OrderedMap.pin}. */
+function unpin<V>(layer: Layer<V>): void {
+  layer.readers--;
+}
+
+/** Indexed entries of a pinned layer with `lo <= key < hi`, in key order (descending when `reverse`). */
+function* rangeOf<V>(
+  layer: Layer<V>,
+  lo: string,
+  hi: string | undefined,
+  reverse: boolean,
+): Generator<[string, V]> {
+  const { keys, map } = layer;
+  const from = lowerBound(keys, lo);
+  const to = hi === undefined ? keys.length : lowerBound(keys, hi);
+  if (reverse) {
+    for (let i = to - 1; i >= from; i--) {
+      const key = keys[i] as string;
+      yield [key, map.get(key) as V];
+    }
+  } else {
+    for (let i = from; i < to; i++) {
+      const key = keys[i] as string;
+      yield [key, map.get(key) as V];
+    }
+  }
+}
+
 const MOD_256 = (1n << 256n) - 1n;
 
 /** SHA-256 of one entry, as a number, for the additive state hash. */
@@ -78,52 +200,42 @@ function entryDigest(key: string, value: Uint8Array): bigint {
  * every entry, so the state hash costs one hash per write instead of a pass over the whole state.
  */
 export class RootStore implements KvStore {
-  private readonly map = new Map<string, Uint8Array>();
-  private readonly keys: string[] = [];
+  private readonly data = new OrderedMap<Uint8Array>();
   private digestSum = 0n;
 
   /** Number of entries. */
   get size(): number {
-    return this.map.size;
+    return this.data.size;
   }
 
   get(key: string): Uint8Array | undefined {
-    return this.map.get(key);
+    return this.data.get(key);
   }
 
   has(key: string): boolean {
-    return this.map.has(key);
+    return this.data.has(key);
   }
 
   set(key: string, value: Uint8Array): void {
-    const old = this.map.get(key);
-    if (old === undefined) {
-      this.keys.splice(lowerBound(this.keys, key), 0, key);
-    } else {
-      this.digestSum = (this.digestSum - entryDigest(key, old)) & MOD_256;
-    }
     const copy = value.slice();
-    this.map.set(key, copy);
+    const old = this.data.set(key, copy);
+    if (old !== undefined) this.digestSum = (this.digestSum - entryDigest(key, old)) & MOD_256;
     this.digestSum = (this.digestSum + entryDigest(key, copy)) & MOD_256;
   }
 
   delete(key: string): void {
-    const old = this.map.get(key);
+    const old = this.data.delete(key);
     if (old === undefined) return;
-    this.map.delete(key);
-    this.keys.splice(lowerBound(this.keys, key), 1);
     this.digestSum = (this.digestSum - entryDigest(key, old)) & MOD_256;
   }
 
   *entries(prefix: string, options?: RangeOptions): Iterable<[string, Uint8Array]> {
     const { lo, hi } = bounds(prefix, options);
-    const from = lowerBound(this.keys, lo);
-    const to = hi === undefined ? this.keys.length : lowerBound(this.keys, hi);
-    const slice = this.keys.slice(from, to);
-    if (options?.reverse === true) slice.reverse();
-    for (const key of slice) {
-      const value = this.map.get(key);
-      if (value !== undefined) yield [key, value];
+    const layer = this.data.pin();
+    try {
+      yield* rangeOf(layer, lo, hi, options?.reverse === true);
+    } finally {
+      unpin(layer);
     }
   }
 
@@ -135,15 +247,16 @@ export class RootStore implements KvStore {
       sum[i] = Number(rest & 0xffn);
       rest >>= 8n;
     }
-    return sha256(concatBytes(encodeU64(BigInt(this.map.size)), sum));
+    return sha256(concatBytes(encodeU64(BigInt(this.data.size)), sum));
   }
 
   /** Writes every entry in key order. */
   writeTo(writer: BinaryWriter): void {
-    writer.uvarint(this.keys.length);
-    for (const key of this.keys) {
+    const keys = this.data.sortedKeys();
+    writer.uvarint(keys.length);
+    for (const key of keys) {
       writer.string(key);
-      writer.bytes(this.map.get(key) as Uint8Array);
+      writer.bytes(this.data.get(key) as Uint8Array);
     }
   }
 
@@ -159,10 +272,15 @@ export class RootStore implements KvStore {
   }
 }
 
-/** A branch over a parent store. Reads fall through; writes stay here until {@link CacheStore.write}. */
+/**
+ * A branch over a parent store. Reads fall through; writes stay here until {@link CacheStore.write}.
+ * Pending writes are kept in key order too, so a range read costs O(log n + k) per layer: it merges
+ * this branch's writes in the range with the parent's range, lazily (an iteration that stops after
+ * the first entry reads one entry per layer, not the whole range).
+ */
 export class CacheStore implements KvStore {
   /** Pending writes; `null` marks a delete. */
-  private readonly writes = new Map<string, Uint8Array | null>();
+  private readonly writes = new OrderedMap<Uint8Array | null>((value) => value !== null);
 
   constructor(private readonly parent: KvStore) {}
 
@@ -194,38 +312,40 @@ export class CacheStore implements KvStore {
   *entries(prefix: string, options?: RangeOptions): Iterable<[string, Uint8Array]> {
     const { lo, hi } = bounds(prefix, options);
     const reverse = options?.reverse === true;
-    const own: [string, Uint8Array | null][] = [];
-    for (const [key, value] of this.writes) {
-      if (key >= lo && (hi === undefined || key < hi)) own.push([key, value]);
-    }
-    own.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    if (reverse) own.reverse();
     const parentRange: RangeOptions = { reverse, start: lo };
     if (hi !== undefined) parentRange.end = hi;
-    const parentEntries = [...this.parent.entries(prefix, parentRange)];
-    const before = (a: string, b: string) => (reverse ? a > b : a < b);
-    let i = 0;
-    let j = 0;
-    while (i < own.length || j < parentEntries.length) {
-      const mine = own[i];
-      const theirs = parentEntries[j];
-      if (
-        mine !== undefined &&
-        (theirs === undefined || before(mine[0], theirs[0]) || mine[0] === theirs[0])
-      ) {
-        if (theirs !== undefined && mine[0] === theirs[0]) j++;
-        i++;
-        if (mine[1] !== null) yield [mine[0], mine[1]];
-      } else if (theirs !== undefined) {
-        j++;
-        yield theirs;
+    // Both snapshots are taken here, when the iteration starts.
+    const layer = this.writes.pin();
+    const theirs = this.parent.entries(prefix, parentRange)[Symbol.iterator]();
+    try {
+      const own = rangeOf(layer, lo, hi, reverse);
+      const overridden = layer.map;
+      let mine = own.next();
+      let next = theirs.next();
+      for (;;) {
+        // The parent's entries that this branch wrote or deleted are not seen.
+        while (!next.done && overridden.has(next.value[0])) next = theirs.next();
+        if (mine.done) {
+          if (next.done) return;
+          yield next.value;
+          next = theirs.next();
+        } else if (next.done || (reverse ? mine.value[0] > next.value[0] : mine.value[0] < next.value[0])) {
+          yield mine.value as [string, Uint8Array];
+          mine = own.next();
+        } else {
+          yield next.value;
+          next = theirs.next();
+        }
       }
+    } finally {
+      unpin(layer);
+      theirs.return?.();
     }
   }
 
-  /** Flushes every pending write to the parent and empties the branch. */
+  /** Flushes every pending write to the parent (in the order they were made) and empties the branch. */
   write(): void {
-    for (const [key, value] of this.writes) {
+    for (const [key, value] of this.writes.inInsertionOrder()) {
       if (value === null) this.parent.delete(key);
       else this.parent.set(key, value);
     }
