@@ -289,24 +289,64 @@ describe("clob", () => {
     expect([replay.codespace, replay.code]).toEqual(["sdk", 32]);
   });
 
-  it("rate-limits stateful orders (2 per block: clob 5001 in CheckTx)", async () => {
+  it("local profile: generous stateful rate limits (10 long-term orders from one wallet in a block)", async () => {
     const [alice] = signers as [TestSigner];
     const gtbt = Math.floor(devnet.app.latestBlock().time.getTime() / 1000) + 3_600;
-    const spec = () =>
-      placeMsg(
-        order(alice, {
-          flags: 64,
+    for (let i = 0; i < 10; i++) {
+      const placed = await send(alice, [
+        placeMsg(order(alice, { flags: 64, goodTilBlockTime: gtbt, subticks: 1_000_000_000n, side: "buy" })),
+      ]);
+      expect(placed.code, placed.log).toBe(0);
+    }
+    devnet.mine(1);
+  });
+});
 
+describe("clob rate limits (testnet profile: the reference limits)", () => {
+  it("rate-limits stateful orders (2 per block: clob 5001 in CheckTx)", async () => {
+    const net = await startDevnet({ ports: "free", blockTimeMs: 3_600_000, profile: "testnet" });
+    try {
+      const alice = await testSigner(net.accounts[0]!.mnemonic, 0);
+      const fund = create(sending.MsgDepositToSubaccountSchema, {
+        sender: alice.address,
+        recipient: { owner: alice.address, number: 0 },
+        assetId: 0,
+        quantums: 100_000_000_000n,
+      });
+      let seq = 0n;
+      const check = async (msgs: Parameters<typeof signMsgs>[3]) => {
+        const result = net.app.checkTx(await signMsgs(alice, net.chainId, seq, msgs));
+        if (result.code === 0) seq++;
+        return result;
+      };
+      const funded = await check([
+        { schema: sending.MsgDepositToSubaccountSchema, value: fund } as Parameters<
+          typeof signMsgs
+        >[3][number],
+      ]);
+      expect(funded.code, funded.log).toBe(0);
+      net.mine(1);
+      const gtbt = Math.floor(net.app.latestBlock().time.getTime() / 1000) + 3_600;
+      const spec = () =>
+        placeMsg({
+          owner: alice.address,
+          clientId: clientId++,
+          flags: 64,
           goodTilBlockTime: gtbt,
+          quantums: 1_000_000n,
           subticks: 1_000_000_000n,
           side: "buy",
-        }),
-      );
-    expect((await send(alice, [spec()])).code).toBe(0);
-    expect((await send(alice, [spec()])).code).toBe(0);
-    const third = await send(alice, [spec()]);
-    expect([third.codespace, third.code]).toEqual(["clob", 5001]);
-    devnet.mine(1);
+        });
+      expect((await check([spec()])).code).toBe(0);
+      expect((await check([spec()])).code).toBe(0);
+      const third = await check([spec()]);
+      expect([third.codespace, third.code]).toEqual(["clob", 5001]);
+      // The next block takes two more.
+      net.mine(1);
+      expect((await check([spec()])).code).toBe(0);
+    } finally {
+      await net.stop();
+    }
   });
 });
 

@@ -333,8 +333,36 @@ export function ratelimitRecords(config: ChainConfig): ProtoRecord[] {
   ];
 }
 
-/** The clob's block rate limits (data only in part 1; enforcement is part 2). */
-export function clobRecords(): ProtoRecord[] {
+/** The reference block rate limits of the real chain (the `testnet` and `mainnet` profiles). */
+export const REFERENCE_CLOB_RATE_LIMITS = {
+  /** Short-term places and cancels per account per block. */
+  shortTermPerBlock: 400,
+  /** Stateful (long-term and conditional) places and cancels per account per block. */
+  statefulPerBlock: 2,
+  /** Stateful places and cancels per account per 100 blocks. */
+  statefulPer100Blocks: 20,
+  /** Leverage updates per account per block. */
+  leveragePerBlock: 5,
+} as const;
+
+/**
+ * The `local` profile's block rate limits: generous, so a test can place many orders from one
+ * wallet in a block (the reference limits would spread 50 long-term orders over hundreds of blocks).
+ */
+export const LOCAL_CLOB_RATE_LIMITS = {
+  shortTermPerBlock: 10_000,
+  statefulPerBlock: 200,
+  statefulPer100Blocks: 2_000,
+  leveragePerBlock: 5,
+} as const;
+
+/**
+ * The clob's block rate limits of a profile: {@link LOCAL_CLOB_RATE_LIMITS} on `local`,
+ * {@link REFERENCE_CLOB_RATE_LIMITS} on `testnet` and `mainnet`. Governance can change them
+ * (`MsgUpdateBlockRateLimitConfiguration`).
+ */
+export function clobRecords(profile: DevnetProfile): ProtoRecord[] {
+  const limits = profile === "local" ? LOCAL_CLOB_RATE_LIMITS : REFERENCE_CLOB_RATE_LIMITS;
   const limit = (numBlocks: number, value: number) =>
     create(clob.MaxPerNBlocksRateLimitSchema, { numBlocks, limit: value });
   return [
@@ -342,9 +370,12 @@ export function clobRecords(): ProtoRecord[] {
       "block_rate_limit_config",
       clob.BlockRateLimitConfigurationSchema,
       create(clob.BlockRateLimitConfigurationSchema, {
-        maxShortTermOrdersAndCancelsPerNBlocks: [limit(1, 400)],
-        maxStatefulOrdersPerNBlocks: [limit(1, 2), limit(100, 20)],
-        maxLeverageUpdatesPerNBlocks: [limit(1, 5)],
+        maxShortTermOrdersAndCancelsPerNBlocks: [limit(1, limits.shortTermPerBlock)],
+        maxStatefulOrdersPerNBlocks: [
+          limit(1, limits.statefulPerBlock),
+          limit(100, limits.statefulPer100Blocks),
+        ],
+        maxLeverageUpdatesPerNBlocks: [limit(1, limits.leveragePerBlock)],
       }),
     ),
   ];

@@ -84,7 +84,7 @@ export function buildModules(
     createRatelimitModule(config, ratelimit),
     createAffiliatesModule(affiliatesGenesis(config)),
     createClobModule({ bank, subaccounts, prices, perpetuals, feeTiers }, [
-      ...clobRecords(),
+      ...clobRecords(config.profile),
       ...clobGenesisRecords(),
     ]),
     createUpgradeModule(config.upgrades),
