@@ -197,15 +197,27 @@ describe("transport choice", () => {
       to: net.wallets[4]!.address,
       amount: [{ denom: "uusdc", amount: 7n }],
     });
-    for (const transport of ["grpc", "rpc"] as const) {
-      const latest = await client.getLatestBlock();
-      const atLatest = await client.getBalance({ address, denom: "uusdc", height: latest.height, transport });
-      expect(atLatest.amount).toBeGreaterThan(0n);
-      const old = await client
-        .getBalance({ address, denom: "uusdc", height: before.height, transport })
-        .catch((e: unknown) => e);
-      expect(isQueryError(old)).toBe(true);
-      expect((old as { log: string }).log).toContain(`height ${before.height}`);
+    // Hold block production so "latest" stays the latest while it is asked for (a 50 ms block
+    // between reading the height and querying it would make it an old height).
+    net.devnet.producer.setBlockTimeMs(0);
+    try {
+      for (const transport of ["grpc", "rpc"] as const) {
+        const latest = await client.getLatestBlock();
+        const atLatest = await client.getBalance({
+          address,
+          denom: "uusdc",
+          height: latest.height,
+          transport,
+        });
+        expect(atLatest.amount).toBeGreaterThan(0n);
+        const old = await client
+          .getBalance({ address, denom: "uusdc", height: before.height, transport })
+          .catch((e: unknown) => e);
+        expect(isQueryError(old)).toBe(true);
+        expect((old as { log: string }).log).toContain(`height ${before.height}`);
+      }
+    } finally {
+      net.devnet.producer.setBlockTimeMs(50);
     }
   });
 });
