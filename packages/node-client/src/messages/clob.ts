@@ -2,6 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { type IntegerInput, InvalidOrderError, type SubaccountRef } from "@perpx/core";
 import { clob, typeUrlOf } from "@perpx/proto";
 import type { TxMessage } from "../tx/encode.js";
+import { messageOf } from "./message.js";
 import { bech32Address, positiveOrderField, subaccountId, uint32 } from "./validate.js";
 
 /**
@@ -171,7 +172,7 @@ function orderId(params: {
       `must be short-term, long-term or conditional, got ${String(params.kind)}`,
     );
   }
-  return create(clob.OrderIdSchema, {
+  return messageOf(clob.OrderIdSchema, {
     subaccountId: subaccountId(params.subaccount, "subaccount"),
     clientId: uint32(params.clientId, "clientId"),
     orderFlags: ORDER_FLAGS[params.kind],
@@ -241,7 +242,7 @@ export function placeOrderMsg(params: PlaceOrderParams): TxMessage<typeof clob.M
     }
     trigger = positiveOrderField(params.triggerSubticks, "triggerSubticks");
   }
-  const order = create(clob.OrderSchema, {
+  const order = messageOf(clob.OrderSchema, {
     orderId: orderId(params),
     side,
     quantums: positiveOrderField(params.quantums, "quantums"),
@@ -255,14 +256,17 @@ export function placeOrderMsg(params: PlaceOrderParams): TxMessage<typeof clob.M
     orderRouterAddress: params.orderRouterAddress ? bech32Address(params.orderRouterAddress) : "",
     ...(params.builderCode
       ? {
-          builderCodeParameters: {
+          builderCodeParameters: messageOf(clob.BuilderCodeParametersSchema, {
             builderAddress: bech32Address(params.builderCode.builderAddress),
             feePpm: uint32(params.builderCode.feePpm, "builderCode.feePpm"),
-          },
+          }),
         }
       : {}),
   });
-  return { typeUrl: typeUrlOf(clob.MsgPlaceOrderSchema), value: create(clob.MsgPlaceOrderSchema, { order }) };
+  return {
+    typeUrl: typeUrlOf(clob.MsgPlaceOrderSchema),
+    value: messageOf(clob.MsgPlaceOrderSchema, { order }),
+  };
 }
 
 /**
