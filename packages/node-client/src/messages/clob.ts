@@ -2,7 +2,6 @@ import { create } from "@bufbuild/protobuf";
 import { type IntegerInput, InvalidOrderError, type SubaccountRef } from "@perpx/core";
 import { clob, typeUrlOf } from "@perpx/proto";
 import type { TxMessage } from "../tx/encode.js";
-import { messageOf } from "./message.js";
 import { bech32Address, positiveOrderField, subaccountId, uint32 } from "./validate.js";
 
 /**
@@ -172,7 +171,7 @@ function orderId(params: {
       `must be short-term, long-term or conditional, got ${String(params.kind)}`,
     );
   }
-  return messageOf(clob.OrderIdSchema, {
+  return create(clob.OrderIdSchema, {
     subaccountId: subaccountId(params.subaccount, "subaccount"),
     clientId: uint32(params.clientId, "clientId"),
     orderFlags: ORDER_FLAGS[params.kind],
@@ -242,7 +241,7 @@ export function placeOrderMsg(params: PlaceOrderParams): TxMessage<typeof clob.M
     }
     trigger = positiveOrderField(params.triggerSubticks, "triggerSubticks");
   }
-  const order = messageOf(clob.OrderSchema, {
+  const order = create(clob.OrderSchema, {
     orderId: orderId(params),
     side,
     quantums: positiveOrderField(params.quantums, "quantums"),
@@ -256,17 +255,14 @@ export function placeOrderMsg(params: PlaceOrderParams): TxMessage<typeof clob.M
     orderRouterAddress: params.orderRouterAddress ? bech32Address(params.orderRouterAddress) : "",
     ...(params.builderCode
       ? {
-          builderCodeParameters: messageOf(clob.BuilderCodeParametersSchema, {
+          builderCodeParameters: {
             builderAddress: bech32Address(params.builderCode.builderAddress),
             feePpm: uint32(params.builderCode.feePpm, "builderCode.feePpm"),
-          }),
+          },
         }
       : {}),
   });
-  return {
-    typeUrl: typeUrlOf(clob.MsgPlaceOrderSchema),
-    value: messageOf(clob.MsgPlaceOrderSchema, { order }),
-  };
+  return { typeUrl: typeUrlOf(clob.MsgPlaceOrderSchema), value: create(clob.MsgPlaceOrderSchema, { order }) };
 }
 
 /**

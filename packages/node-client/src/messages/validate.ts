@@ -1,3 +1,4 @@
+import { create } from "@bufbuild/protobuf";
 import {
   type IntegerInput,
   InvalidArgumentError,
@@ -8,7 +9,6 @@ import {
   validateSubaccountNumber,
 } from "@perpx/core";
 import { subaccounts } from "@perpx/proto";
-import { messageOf } from "./message.js";
 
 const MAX_UINT32 = 0xffff_ffff;
 const MAX_UINT64 = (1n << 64n) - 1n;
@@ -44,7 +44,7 @@ export function subaccountId(ref: SubaccountRef, argument: string): subaccounts.
       problem: `${argument} must be { owner, number }`,
     });
   }
-  return messageOf(subaccounts.SubaccountIdSchema, {
+  return create(subaccounts.SubaccountIdSchema, {
     owner: bech32Address(ref.owner),
     number: validateSubaccountNumber(ref.number),
   });
