@@ -1,14 +1,7 @@
 import { createHash } from "node:crypto";
 import { create, type DescMessage, type MessageShape, toBinary } from "@bufbuild/protobuf";
 import { type Any, AnySchema } from "@bufbuild/protobuf/wkt";
-import {
-  cosmosSecp256k1,
-  cosmosTx,
-  cosmosTxSigning,
-  ethSecp256k1,
-  schemaOf,
-  type TypeUrl,
-} from "@perpx/proto";
+import { cosmosSecp256k1, cosmosTxSigning, ethSecp256k1, schemaOf, type TypeUrl } from "@perpx/proto";
 import { type KeyType, PUBKEY_TYPE_URLS } from "../wallet/signer.js";
 import { writeMessage } from "./fastBinary.js";
 import { sharedWriter, writeAny } from "./wire.js";

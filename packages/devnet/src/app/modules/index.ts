@@ -19,7 +19,7 @@ import { createIbcTransferModule, IbcKeeper } from "./ibc.js";
 import { createPerpetualsModule, PerpetualsKeeper } from "./perpetuals.js";
 import { createPricesModule, PricesKeeper } from "./prices.js";
 import { createRatelimitModule, RatelimitKeeper } from "./ratelimit.js";
-import { createRecordsModule, createUpgradeModule } from "./records.js";
+import { createUpgradeModule } from "./records.js";
 import { createSendingModule } from "./sending.js";
 import { createSubaccountsModule, SubaccountsKeeper } from "./subaccounts.js";
 import { createWrapModule, WrapKeeper } from "./wrap.js";
