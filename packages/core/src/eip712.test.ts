@@ -86,6 +86,30 @@ describe("EIP-712 (core)", () => {
     expect(recoverAddress(hashTypedData(MAIL), signature)).toBe(cow.address);
   });
 
+  it("encodes arrays, bytesN, signed ints and bools", () => {
+    const types = {
+      EIP712Domain: [{ name: "name", type: "string" }],
+      T: [
+        { name: "xs", type: "uint8[]" },
+        { name: "fixed", type: "bytes4[2]" },
+        { name: "neg", type: "int16" },
+        { name: "flag", type: "bool" },
+      ],
+    };
+    const typedData: TypedData = {
+      types,
+      primaryType: "T",
+      domain: { name: "x" },
+      message: { xs: [1, 2], fixed: ["0x01020304", new Uint8Array([5, 6, 7, 8])], neg: -2, flag: true },
+    };
+    expect(hashTypedData(typedData)).toHaveLength(32);
+    const bad = (message: TypedData["message"]) => () => hashTypedData({ ...typedData, message });
+    expect(bad({ ...typedData.message, neg: 40000 })).toThrow(/out of range/);
+    expect(bad({ ...typedData.message, fixed: ["0x01"] })).toThrow(/expected 2 elements/);
+    expect(bad({ ...typedData.message, flag: "yes" })).toThrow(/boolean/);
+    expect(() => hashTypedData({ ...typedData, primaryType: "Nope" })).toThrow(/unknown type/);
+  });
+
   it("rejects malformed values and signatures with InvalidArgumentError", () => {
     expect(() => hashTypedData({ ...MAIL, primaryType: "Nope" })).toThrow(/unknown type/);
     try {
@@ -133,6 +157,26 @@ describe("ServiceTransaction:ApproveAgent (core)", () => {
     expect(() => approveAgentTypedData({ ...params, agentPublicKey: new Uint8Array(32) })).toThrow(
       /compressed/,
     );
+  });
+
+  it("rejects malformed parameters", () => {
+    for (const bad of [
+      { ...params, agentPublicKey: new Uint8Array(32) },
+      { ...params, evmChainId: 0 },
+      { ...params, nonce: 0 },
+      { ...params, expiry: -1 },
+      { ...params, masterAddress: "0x1234" },
+    ]) {
+      let caught: unknown;
+      try {
+        approveAgentTypedData(bad);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(Error);
+      expect((caught as { code?: string }).code).toMatch(/INVALID_/);
+      if (isInvalidArgumentError(caught)) expect(caught.argument).toBeTruthy();
+    }
   });
 });
 
