@@ -10,7 +10,7 @@
  * - `meta/<denom>`: `Metadata` proto bytes.
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import { cosmosBank, cosmosBase } from "@perpx/proto";
+import { cosmosBank, cosmosBase, type cosmosQuery } from "@perpx/proto";
 import { accAddressBytes, addressKey, bech32Of } from "../addresses.js";
 import { decodeUint, encodeU256 } from "../codec.js";
 import {
@@ -276,6 +276,18 @@ export function createBankModule(auth: AuthKeeper, keeper: BankKeeper, genesis: 
       throw abciError(sdkErrors.unauthorized, `${text} is not allowed to receive funds`);
     }
   };
+  /** One page of an account's balances, ordered by denom (AllBalances and SpendableBalances). */
+  const pagedBalances = (
+    ctx: StoreAccess,
+    address: Uint8Array,
+    request: cosmosQuery.PageRequest | undefined,
+  ): { page: Coin[]; pagination: cosmosQuery.PageResponse } =>
+    paginate(
+      keeper
+        .allBalances(ctx, address)
+        .map((coin) => ({ key: new TextEncoder().encode(coin.denom), value: coin })),
+      request,
+    );
   const queryAddress = (text: string): Uint8Array => {
     if (text === "") throw invalidArgument("empty address string is not allowed");
     try {
@@ -395,11 +407,7 @@ export function createBankModule(auth: AuthKeeper, keeper: BankKeeper, genesis: 
         cosmosBank.QueryAllBalancesRequestSchema,
         cosmosBank.QueryAllBalancesResponseSchema,
         (ctx, req) => {
-          const address = queryAddress(req.address);
-          const items = keeper
-            .allBalances(ctx, address)
-            .map((coin) => ({ key: new TextEncoder().encode(coin.denom), value: coin }));
-          const { page, pagination } = paginate(items, req.pagination);
+          const { page, pagination } = pagedBalances(ctx, queryAddress(req.address), req.pagination);
           return create(cosmosBank.QueryAllBalancesResponseSchema, {
             balances: page.map(coinProto),
             pagination,
@@ -410,11 +418,7 @@ export function createBankModule(auth: AuthKeeper, keeper: BankKeeper, genesis: 
         cosmosBank.QuerySpendableBalancesRequestSchema,
         cosmosBank.QuerySpendableBalancesResponseSchema,
         (ctx, req) => {
-          const address = queryAddress(req.address);
-          const items = keeper
-            .allBalances(ctx, address)
-            .map((coin) => ({ key: new TextEncoder().encode(coin.denom), value: coin }));
-          const { page, pagination } = paginate(items, req.pagination);
+          const { page, pagination } = pagedBalances(ctx, queryAddress(req.address), req.pagination);
           return create(cosmosBank.QuerySpendableBalancesResponseSchema, {
             balances: page.map(coinProto),
             pagination,
