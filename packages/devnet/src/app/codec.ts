@@ -18,9 +18,7 @@ export function fromUtf8(bytes: Uint8Array): string {
 
 /** Lower-case hex of bytes. */
 export function toHex(bytes: Uint8Array): string {
-  let out = "";
-  for (const byte of bytes) out += byte.toString(16).padStart(2, "0");
-  return out;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
 }
 
 /** Bytes of a hex string (either case, no prefix); throws on odd length or a non-hex character. */

@@ -3,19 +3,14 @@
  * as base64, 64-bit integers as decimal strings and times as RFC 3339 with nanoseconds.
  */
 
+import { toHex } from "../app/codec.js";
+
+// The encoders are the application's; the servers add lenient decoders for what clients send.
+export { toBase64, toHex as toHexLower } from "../app/codec.js";
+
 /** Uppercase hex of `bytes` (CometBFT `HexBytes`). */
 export function toHexUpper(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex").toUpperCase();
-}
-
-/** Lowercase hex of `bytes`. */
-export function toHexLower(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
-}
-
-/** Standard base64 (with padding) of `bytes`. */
-export function toBase64(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+  return toHex(bytes).toUpperCase();
 }
 
 const HEX = /^(?:[0-9a-fA-F]{2})*$/;
