@@ -109,7 +109,7 @@ export function initOf(desc: DescMessage, depth = 3): fc.Arbitrary<Record<string
         negative: fc.boolean(),
       })
       .map(({ seconds, nanos, negative }) =>
-        negative ? { seconds: -seconds, nanos: -nanos } : { seconds, nanos },
+        negative ? { seconds: -seconds, nanos: noNegativeZero(-nanos) } : { seconds, nanos },
       );
   }
   const record: Record<string, Arb> = {};
