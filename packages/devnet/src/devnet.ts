@@ -24,7 +24,16 @@ import { type RestServer, startRestServer } from "./servers/rest.js";
 import { type RpcServer, startRpcServer } from "./servers/rpc.js";
 import { loadOrCreateTls, writeFileAtomic } from "./servers/tls.js";
 
-/** The port of every server. */
+/**
+ * The port of every server.
+ *
+ * @example
+ * ```ts
+ * const ports: Partial<DevnetPorts> = { rpc: 36657, rest: 0 };
+ * const devnet = await startDevnet({ ports });
+ * devnet.ports.rest; // the free port it picked
+ * ```
+ */
 export interface DevnetPorts {
   /** CometBFT JSON-RPC, HTTP and WebSocket (`/websocket`). @default 26657 */
   rpc: number;
@@ -63,7 +72,15 @@ export const DEFAULT_PORTS: Readonly<DevnetPorts> = Object.freeze({
   control: 26659,
 });
 
-/** The URL of every server of a running devnet. */
+/**
+ * The URL of every server of a running devnet.
+ *
+ * @example
+ * ```ts
+ * const devnet = await startDevnet({ ports: "free" });
+ * const client = await StargateClient.connect(devnet.endpoints.rpc);
+ * ```
+ */
 export interface DevnetEndpoints {
   /** CometBFT JSON-RPC over HTTP, e.g. `http://127.0.0.1:26657`. */
   rpc: string;
@@ -85,7 +102,16 @@ export interface DevnetEndpoints {
   control: string;
 }
 
-/** A funded test account of the devnet (its keys are public: never use them elsewhere). */
+/**
+ * A funded test account of the devnet (its keys are public: never use them elsewhere).
+ *
+ * @example
+ * ```ts
+ * const devnet = await startDevnet({ ports: "free" });
+ * const [alice]: readonly DevnetAccount[] = devnet.accounts;
+ * const wallet = await DirectSecp256k1HdWallet.fromMnemonic(alice.mnemonic, { prefix: "perpx" });
+ * ```
+ */
 export interface DevnetAccount {
   name: string;
   /** The 24-word mnemonic; index 0 of path m/44'/118'/0'/0/0 is the account. */
@@ -96,7 +122,15 @@ export interface DevnetAccount {
   balances: Array<{ denom: string; amount: bigint }>;
 }
 
-/** Options of {@link startDevnet}. */
+/**
+ * Options of {@link startDevnet}.
+ *
+ * @example
+ * ```ts
+ * const options: StartDevnetOptions = { profile: "testnet", blockTimeMs: 0, ports: "free", stateDir: "./.devnet" };
+ * const devnet = await startDevnet(options);
+ * ```
+ */
 export interface StartDevnetOptions {
   /** Chain id, EVM chain id and upgrade history. @default "local" */
   profile?: DevnetProfile;
@@ -130,7 +164,20 @@ export interface StartDevnetOptions {
   createApp?: CreateChainApp;
 }
 
-/** A running devnet. */
+/**
+ * A running devnet.
+ *
+ * @example
+ * ```ts
+ * const devnet: Devnet = await startDevnet({ ports: "free", blockTimeMs: 0 });
+ * try {
+ *   devnet.mine(3);
+ *   devnet.app.latestBlock().height; // 3n
+ * } finally {
+ *   await devnet.stop();
+ * }
+ * ```
+ */
 export interface Devnet {
   readonly profile: DevnetProfile;
   readonly chainId: string;

@@ -5,6 +5,7 @@
  *
  * @packageDocumentation
  */
+export { createChainApp } from "./app/app.js";
 export type * from "./app/contract.js";
 export {
   GENESIS_ACCOUNTS,

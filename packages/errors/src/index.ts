@@ -1,6 +1,15 @@
 /**
  * The closed set of error codes a perpx package can raise. Switch on `error.code` to handle a class
  * of failure without string matching.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.placeOrder(order);
+ * } catch (error) {
+ *   if (error instanceof PerpxError && error.code === "INVALID_ARGUMENT") console.error(error.shortMessage);
+ * }
+ * ```
  */
 export type PerpxErrorCode =
   /** An address in neither valid form, or of the wrong prefix, length or checksum. */
@@ -40,7 +49,18 @@ export type PerpxErrorCode =
   /** A devnet that could not start or serve as asked. */
   | "DEVNET";
 
-/** Optional parts of a {@link PerpxError}. */
+/**
+ * Optional parts of a {@link PerpxError}.
+ *
+ * @example
+ * ```ts
+ * throw new PerpxError("TIMEOUT", "the node did not answer", {
+ *   cause: error,
+ *   details: "the request waited 5000 ms",
+ *   metaMessages: [`url: ${url}`],
+ * });
+ * ```
+ */
 export interface PerpxErrorOptions {
   /** The lower-level error that caused this one. */
   cause?: unknown;
@@ -185,7 +205,14 @@ export class InvalidArgumentError extends PerpxError {
   }
 }
 
-/** True when `value` is an {@link InvalidArgumentError}. */
+/**
+ * True when `value` is an {@link InvalidArgumentError}.
+ *
+ * @example
+ * ```ts
+ * if (isInvalidArgumentError(error)) console.error(`${error.argument}: ${error.shortMessage}`);
+ * ```
+ */
 export const isInvalidArgumentError = errorGuard<InvalidArgumentError>("InvalidArgumentError");
 
 /**
@@ -215,7 +242,14 @@ export class TimeoutError extends PerpxError {
   }
 }
 
-/** True when `value` is a {@link TimeoutError}. */
+/**
+ * True when `value` is a {@link TimeoutError}.
+ *
+ * @example
+ * ```ts
+ * if (isTimeoutError(error)) console.error(`gave up after ${error.timeoutMs} ms`);
+ * ```
+ */
 export const isTimeoutError = errorGuard<TimeoutError>("TimeoutError");
 
 /**
@@ -241,5 +275,15 @@ export class AbortedError extends PerpxError {
   }
 }
 
-/** True when `value` is an {@link AbortedError}. */
+/**
+ * True when `value` is an {@link AbortedError}.
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * controller.abort();
+ * const error = await client.getBalances({ address, signal: controller.signal }).catch((e) => e);
+ * isAbortedError(error); // true
+ * ```
+ */
 export const isAbortedError = errorGuard<AbortedError>("AbortedError");

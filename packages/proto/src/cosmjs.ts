@@ -11,6 +11,23 @@ import { ProtoDecodeError } from "./errors.js";
 import { decodeMessage, msgTypeUrls, schemaOf, type TypeUrl, typeUrlOf } from "./registry.js";
 
 /**
+ * A protobuf writer as cosmjs types it. cosmjs's `Registry` never passes one (it calls
+ * `encode(message).finish()`); when a writer is passed, it must be able to append raw bytes
+ * (protobuf-es's `BinaryWriter` can), else `encode` throws `InvalidArgumentError`.
+ *
+ * @example
+ * ```ts
+ * import { BinaryWriter } from "@bufbuild/protobuf/wire";
+ * const writer: CosmjsWriterLike = toCosmjsGeneratedType(cosmosBank.MsgSendSchema).encode(msg, new BinaryWriter());
+ * writer.finish(); // the encoded bytes
+ * ```
+ */
+export interface CosmjsWriterLike {
+  /** Returns the bytes written so far. */
+  finish(): Uint8Array;
+}
+
+/**
  * A protobuf-es message schema shaped like a ts-proto/Telescope generated type, which is what
  * cosmjs's `Registry` (`@cosmjs/proto-signing`) accepts as a `GeneratedType`.
  *
@@ -25,16 +42,6 @@ import { decodeMessage, msgTypeUrls, schemaOf, type TypeUrl, typeUrlOf } from ".
  * type.decode(bytes).toAddress === toAddress; // true
  * ```
  */
-/**
- * A protobuf writer as cosmjs types it. cosmjs's `Registry` never passes one (it calls
- * `encode(message).finish()`); when a writer is passed, it must be able to append raw bytes
- * (protobuf-es's `BinaryWriter` can), else `encode` throws `InvalidArgumentError`.
- */
-export interface CosmjsWriterLike {
-  /** Returns the bytes written so far. */
-  finish(): Uint8Array;
-}
-
 export interface CosmjsGeneratedType<Desc extends DescMessage = DescMessage> {
   /** The type URL of the message, e.g. `/perpx.clob.v1.MsgPlaceOrder`. */
   readonly typeUrl: TypeUrl;

@@ -68,7 +68,14 @@ export function fromCosmosJson<Desc extends DescMessage>(schema: Desc, json: Jso
   return message;
 }
 
-/** How {@link toCosmosJson} writes. */
+/**
+ * How {@link toCosmosJson} writes.
+ *
+ * @example
+ * ```ts
+ * toCosmosJson(cosmosAuth.BaseAccountSchema, account, { snakeCase: false, emitDefaults: false });
+ * ```
+ */
 export interface CosmosJsonOptions {
   /**
    * Write proto field names (`account_number`), as the Cosmos REST gateway does; `false` writes

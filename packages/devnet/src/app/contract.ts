@@ -4,20 +4,42 @@
  * here; the application never imports a server.
  */
 
-/** One ABCI event attribute, plain strings as CometBFT 0.38 reports them. */
+/**
+ * One ABCI event attribute, plain strings as CometBFT 0.38 reports them.
+ *
+ * @example
+ * ```ts
+ * const sender = event.attributes.find((a: EventAttribute) => a.key === "sender")?.value;
+ * ```
+ */
 export interface EventAttribute {
   key: string;
   value: string;
   index: boolean;
 }
 
-/** One ABCI event. */
+/**
+ * One ABCI event.
+ *
+ * @example
+ * ```ts
+ * const transfers = devnet.app.latestBlock().txResults.flatMap((r) => r.events).filter((e: AbciEvent) => e.type === "transfer");
+ * ```
+ */
 export interface AbciEvent {
   type: string;
   attributes: EventAttribute[];
 }
 
-/** The outcome of CheckTx or of executing a tx in a block (CometBFT's ExecTxResult). */
+/**
+ * The outcome of CheckTx or of executing a tx in a block (CometBFT's ExecTxResult).
+ *
+ * @example
+ * ```ts
+ * const result: TxResult = devnet.app.checkTx(txBytes);
+ * if (result.code !== 0) throw new Error(`${result.codespace} ${result.code}: ${result.log}`);
+ * ```
+ */
 export interface TxResult {
   /** 0 on success; otherwise the module's error code. */
   code: number;
@@ -33,7 +55,15 @@ export interface TxResult {
   events: AbciEvent[];
 }
 
-/** A tx as indexed once it is in a block. */
+/**
+ * A tx as indexed once it is in a block.
+ *
+ * @example
+ * ```ts
+ * const found: IndexedTx | undefined = devnet.app.tx(sha256(txBytes));
+ * found?.height; // the block it landed in
+ * ```
+ */
 export interface IndexedTx {
   /** SHA-256 of the TxRaw bytes. */
   hash: Uint8Array;
@@ -45,7 +75,15 @@ export interface IndexedTx {
   result: TxResult;
 }
 
-/** A committed block with everything the RPC servers print about it. */
+/**
+ * A committed block with everything the RPC servers print about it.
+ *
+ * @example
+ * ```ts
+ * const [block]: BlockRecord[] = devnet.mine(1);
+ * block.txResults.every((r) => r.code === 0);
+ * ```
+ */
 export interface BlockRecord {
   height: bigint;
   /** Block time; nanosecond precision is carried in `timeNanos` (0..999_999_999 within the second). */
@@ -77,7 +115,15 @@ export interface BlockRecord {
   finalizeBlockEvents: AbciEvent[];
 }
 
-/** The answer to an ABCI query (`abci_query`, and what gRPC and REST translate). */
+/**
+ * The answer to an ABCI query (`abci_query`, and what gRPC and REST translate).
+ *
+ * @example
+ * ```ts
+ * const answer: QueryResult = devnet.app.query("/cosmos.bank.v1beta1.Query/AllBalances", requestBytes);
+ * answer.code; // 0
+ * ```
+ */
 export interface QueryResult {
   /** 0 on success; sdk codes otherwise (22 not found, 18 invalid request, 6 unknown path). */
   code: number;
@@ -89,12 +135,27 @@ export interface QueryResult {
   height: bigint;
 }
 
-/** The answer to a simulation (`/cosmos.tx.v1beta1.Service/Simulate` and `/app/simulate`). */
+/**
+ * The answer to a simulation (`/cosmos.tx.v1beta1.Service/Simulate` and `/app/simulate`).
+ *
+ * @example
+ * ```ts
+ * const simulated: SimulateResult = devnet.app.simulate(txBytes);
+ * if (simulated.ok) console.log(simulated.gasUsed);
+ * ```
+ */
 export type SimulateResult =
   | { ok: true; gasWanted: bigint; gasUsed: bigint; result: TxResult }
   | { ok: false; result: TxResult };
 
-/** The validator the devnet runs as. */
+/**
+ * The validator the devnet runs as.
+ *
+ * @example
+ * ```ts
+ * const { operatorAddress }: ValidatorInfo = devnet.app.info.validator; // perpxvaloper1...
+ * ```
+ */
 export interface ValidatorInfo {
   /** 20-byte consensus address. */
   address: Uint8Array;
@@ -106,7 +167,14 @@ export interface ValidatorInfo {
   moniker: string;
 }
 
-/** Static facts about the running chain, fixed at start. */
+/**
+ * Static facts about the running chain, fixed at start.
+ *
+ * @example
+ * ```ts
+ * const { chainId, evmChainId, appVersion }: ChainInfo = devnet.app.info;
+ * ```
+ */
 export interface ChainInfo {
   chainId: string;
   /** The EVM chain id of the profile (local 31337, testnet 202006, mainnet 111984). */
@@ -127,12 +195,27 @@ export interface ChainInfo {
   validator: ValidatorInfo;
 }
 
-/** Listener for committed blocks (subscriptions, `broadcast_tx_commit`, the indexer). */
+/**
+ * Listener for committed blocks (subscriptions, `broadcast_tx_commit`, the indexer).
+ *
+ * @example
+ * ```ts
+ * const onBlock: BlockListener = (block) => console.log(block.height);
+ * const unsubscribe = devnet.app.onBlock(onBlock);
+ * ```
+ */
 export type BlockListener = (block: BlockRecord) => void;
 
 /**
  * What the servers may ask of the chain application. Every method is synchronous and deterministic
  * given the same sequence of calls; time only enters through `produceBlock`.
+ *
+ * @example
+ * ```ts
+ * const app: ChainApp = devnet.app;
+ * const result = app.checkTx(txBytes);
+ * if (result.code === 0) app.produceBlock(new Date());
+ * ```
  */
 export interface ChainApp {
   readonly info: ChainInfo;
@@ -169,10 +252,27 @@ export interface ChainApp {
   onBlock(listener: BlockListener): () => void;
 }
 
-/** The devnet profiles: chain id, EVM chain id and upgrade history come from `@perpx/core`'s presets. */
+/**
+ * The devnet profiles: chain id, EVM chain id and upgrade history come from `@perpx/core`'s presets.
+ *
+ * @example
+ * ```ts
+ * const profile: DevnetProfile = "testnet";
+ * const devnet = await startDevnet({ profile, ports: "free" });
+ * ```
+ */
 export type DevnetProfile = "local" | "testnet" | "mainnet";
 
-/** Operations the devnet control server exposes (`/devnet/...`); each is applied as state changes at once. */
+/**
+ * Operations the devnet control server exposes (`/devnet/...`); each is applied as state changes at once.
+ *
+ * @example
+ * ```ts
+ * const control: ChainControl = devnet.app.control;
+ * control.setOraclePrice("BTC-USD", "65000");
+ * control.fund(address, [{ denom: "uusdc", amount: 1_000_000n }]);
+ * ```
+ */
 export interface ChainControl {
   /** Credits `coins` (bank denoms and amounts) to an account, creating it if needed. */
   fund(address: string, coins: ReadonlyArray<{ denom: string; amount: bigint }>): void;
@@ -205,7 +305,15 @@ export interface ChainControl {
   fundSubaccount(owner: string, number: number, quantums: bigint): void;
 }
 
-/** The outcome of {@link ChainControl.setOraclePrice}. */
+/**
+ * The outcome of {@link ChainControl.setOraclePrice}.
+ *
+ * @example
+ * ```ts
+ * const set: OraclePriceSet = devnet.app.control.setOraclePrice("ETH-USD", "3000.5");
+ * set.pair; // "ETH-USD"
+ * ```
+ */
 export interface OraclePriceSet {
   marketId: number;
   pair: string;
@@ -214,7 +322,17 @@ export interface OraclePriceSet {
   exponent: number;
 }
 
-/** The outcome of a devnet governance proposal. */
+/**
+ * The outcome of a devnet governance proposal.
+ *
+ * @example
+ * ```ts
+ * const id = devnet.app.control.submitProposal([message]);
+ * devnet.mine(1);
+ * const result: ProposalResult | undefined = devnet.app.control.proposal(id);
+ * result?.status; // "passed"
+ * ```
+ */
 export interface ProposalResult {
   /** The proposal id (decimal). */
   id: string;
@@ -228,7 +346,15 @@ export interface ProposalResult {
   log: string;
 }
 
-/** Options of {@link CreateChainApp}. */
+/**
+ * Options of {@link CreateChainApp}.
+ *
+ * @example
+ * ```ts
+ * const options: ChainAppOptions = { profile: "local", genesisTime: new Date("2026-01-01T00:00:00Z") };
+ * const app = createChainApp(options);
+ * ```
+ */
 export interface ChainAppOptions {
   profile: DevnetProfile;
   /** Start time of genesis (the first block's time). */
@@ -237,12 +363,28 @@ export interface ChainAppOptions {
   state?: Uint8Array;
 }
 
-/** A chain application that can write and reload its whole state (for `--state DIR`). */
+/**
+ * A chain application that can write and reload its whole state (for `--state DIR`).
+ *
+ * @example
+ * ```ts
+ * const app: PersistentChainApp = createChainApp({ profile: "local", genesisTime: new Date() });
+ * const resumed = createChainApp({ profile: "local", genesisTime: new Date(), state: app.exportState() });
+ * ```
+ */
 export interface PersistentChainApp extends ChainApp {
   readonly control: ChainControl;
   /** Every bit of state needed to resume after the latest committed block, as bytes. */
   exportState(): Uint8Array;
 }
 
-/** Builds the chain application: from genesis, or resumed from exported state. */
+/**
+ * Builds the chain application: from genesis, or resumed from exported state.
+ *
+ * @example
+ * ```ts
+ * const createApp: CreateChainApp = (options) => createChainApp(options);
+ * const devnet = await startDevnet({ createApp, ports: "free" });
+ * ```
+ */
 export type CreateChainApp = (options: ChainAppOptions) => PersistentChainApp;

@@ -7,7 +7,14 @@
  * These keys are public. Never use them anywhere but a local devnet.
  */
 
-/** One funded test account. */
+/**
+ * One funded test account.
+ *
+ * @example
+ * ```ts
+ * const { name, mnemonic, address }: GenesisAccount = GENESIS_ACCOUNTS[0];
+ * ```
+ */
 export interface GenesisAccount {
   /** A short name for logs and docs. */
   readonly name: string;
@@ -17,7 +24,15 @@ export interface GenesisAccount {
   readonly address: string;
 }
 
-/** The five funded accounts, in genesis order (their account numbers are 0 to 4). */
+/**
+ * The five funded accounts, in genesis order (their account numbers are 0 to 4).
+ *
+ * @example
+ * ```ts
+ * const alice = GENESIS_ACCOUNTS[0];
+ * const wallet = await DirectSecp256k1HdWallet.fromMnemonic(alice.mnemonic, { prefix: "perpx" });
+ * ```
+ */
 export const GENESIS_ACCOUNTS: readonly GenesisAccount[] = Object.freeze([
   {
     name: "alice",
@@ -51,7 +66,23 @@ export const GENESIS_ACCOUNTS: readonly GenesisAccount[] = Object.freeze([
   },
 ]);
 
-/** Genesis balance of each test account in `uusdc`: 1,000,000 USDC. */
+/**
+ * Genesis balance of each test account in `uusdc`: 1,000,000 USDC.
+ *
+ * @example
+ * ```ts
+ * const { balance } = await bank.balance({ address: GENESIS_ACCOUNTS[1].address, denom: "uusdc" });
+ * BigInt(balance.amount) === GENESIS_USDC_BALANCE; // true on a fresh devnet
+ * ```
+ */
 export const GENESIS_USDC_BALANCE = 1_000_000_000_000n;
-/** Genesis balance of each test account in `aperpx`: 1,000,000 PERPX. */
+/**
+ * Genesis balance of each test account in `aperpx`: 1,000,000 PERPX.
+ *
+ * @example
+ * ```ts
+ * const wei = await evm.getBalance(GENESIS_ACCOUNTS[1].address); // 0x form of the same bytes
+ * wei === GENESIS_NATIVE_BALANCE; // true on a fresh devnet
+ * ```
+ */
 export const GENESIS_NATIVE_BALANCE = 1_000_000n * 10n ** 18n;

@@ -35,7 +35,14 @@ export class ControlError extends Error {
   }
 }
 
-/** What a control route handler receives. */
+/**
+ * What a control route handler receives.
+ *
+ * @example
+ * ```ts
+ * const handler: ControlHandler = ({ body, query }: ControlRequest) => ({ count: body.count ?? query.get("count") });
+ * ```
+ */
 export interface ControlRequest {
   /** The parsed JSON body (`{}` when empty), or the query parameters of a GET. */
   body: Record<string, unknown>;
@@ -43,10 +50,27 @@ export interface ControlRequest {
   query: URLSearchParams;
 }
 
-/** A control route: answers with any JSON-serialisable value (bigints become strings). */
+/**
+ * A control route: answers with any JSON-serialisable value (bigints become strings).
+ *
+ * @example
+ * ```ts
+ * const ping: ControlHandler = () => ({ pong: true });
+ * ```
+ */
 export type ControlHandler = (request: ControlRequest) => unknown | Promise<unknown>;
 
-/** The route table of the control server. */
+/**
+ * The route table of the control server.
+ *
+ * @example
+ * ```ts
+ * const devnet = await startDevnet({
+ *   controlRoutes: (router: ControlRouter, { app }) => router.add("GET", "/height", () => ({ height: app.latestBlock().height })),
+ * });
+ * await fetch(`${devnet.endpoints.control}/devnet/height`); // {"height":"1"}
+ * ```
+ */
 export interface ControlRouter {
   /**
    * Adds a route.

@@ -9,7 +9,15 @@ import { isInvalidAddressError, NATIVE_DENOM, parseAddress, USDC_DENOM } from "@
 import type { ChainControl } from "../app/contract.js";
 import { BodyError, closeServer, listen, readBody, sendCorsPreflight, sendJson, urlOf } from "./http.js";
 
-/** A coin the faucet credits. */
+/**
+ * A coin the faucet credits.
+ *
+ * @example
+ * ```ts
+ * const faucetCoins: FaucetCoin[] = [{ denom: "uusdc", amount: 5_000_000_000n }];
+ * const devnet = await startDevnet({ faucetCoins });
+ * ```
+ */
 export interface FaucetCoin {
   denom: string;
   amount: bigint;

@@ -5,7 +5,15 @@
  */
 import type { BlockRecord, ChainApp } from "../app/contract.js";
 
-/** Options of {@link BlockProducer}. */
+/**
+ * Options of {@link BlockProducer}.
+ *
+ * @example
+ * ```ts
+ * const producer = new BlockProducer(app, { blockTimeMs: 0, onError: (error) => console.error(error) });
+ * producer.mine(2);
+ * ```
+ */
 export interface BlockProducerOptions {
   /** Milliseconds between blocks; 0 produces blocks only on demand. @default 1000 */
   blockTimeMs?: number;

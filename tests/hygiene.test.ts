@@ -1,0 +1,113 @@
+/**
+ * Library hygiene of every publishable package, checked on its source: no `process.env` reads, no
+ * console output and no `any` in library code; no import-time side effects on globals; a TSDoc
+ * `@example` on every public export a package declares itself.
+ *
+ * Generated protobuf code (`src/gen/`) and command-line entry points (`cli.ts`) are not library
+ * code: the first is protoc-gen-es output, the second is a program that talks to its terminal.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+import { describe, expect, it, vi } from "vitest";
+
+const packagesDir = fileURLToPath(new URL("../packages/", import.meta.url));
+const packages = readdirSync(packagesDir).filter((name) => {
+  try {
+    return JSON.parse(readFileSync(join(packagesDir, name, "package.json"), "utf8")).private !== true;
+  } catch {
+    return false;
+  }
+});
+
+const isLibrarySource = (name: string) =>
+  name.endsWith(".ts") &&
+  !/\.(test|bench)\.ts$/.test(name) &&
+  !name.startsWith("gen/") &&
+  !name.split("/").includes("node_modules") &&
+  name !== "cli.ts";
+
+function sourcesOf(srcDir: string): Array<{ name: string; text: string }> {
+  return (readdirSync(srcDir, { recursive: true }) as string[])
+    .filter(isLibrarySource)
+    .map((name) => ({ name, text: readFileSync(join(srcDir, name), "utf8") }));
+}
+
+/** The exports of `index.ts` declared in the package's own files (not re-exports) that lack an `@example`. */
+function undocumentedExports(srcDir: string): { own: number; missing: string[] } {
+  const entry = join(srcDir, "index.ts");
+  const program = ts.createProgram([entry], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    noEmit: true,
+  });
+  const checker = program.getTypeChecker();
+  const index = program.getSourceFile(entry);
+  const moduleSymbol = index && checker.getSymbolAtLocation(index);
+  if (!moduleSymbol) throw new Error(`${entry} has no module symbol`);
+  const missing: string[] = [];
+  let own = 0;
+  for (const exported of checker.getExportsOfModule(moduleSymbol)) {
+    const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+    const declaration = symbol.declarations?.[0];
+    const file = declaration?.getSourceFile().fileName;
+    if (!declaration || !file?.startsWith(srcDir) || relative(srcDir, file).startsWith("gen/")) continue;
+    own++;
+    const node = ts.isVariableDeclaration(declaration) ? declaration.parent.parent : declaration;
+    if (!ts.getJSDocTags(node).some((tag) => tag.tagName.text === "example")) {
+      missing.push(`${exported.name} (${relative(srcDir, file)})`);
+    }
+  }
+  return { own, missing };
+}
+
+describe.each(packages)("@perpx/%s", (name) => {
+  const srcDir = join(packagesDir, name, "src/");
+
+  it("never reads process.env, never logs and never uses any", () => {
+    const sources = sourcesOf(srcDir);
+    expect(sources.length).toBeGreaterThan(0);
+    const offending: string[] = [];
+    for (const { name: file, text } of sources) {
+      const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
+      code.split("\n").forEach((line, index) => {
+        if (/process\.env|\bconsole\.|:\s*any\b(?![.\w])|\bas any\b|<any>/.test(line)) {
+          offending.push(`${file}:${index + 1}: ${line.trim()}`);
+        }
+      });
+    }
+    expect(offending).toEqual([]);
+  });
+
+  it("has no import-time side effects on globals or the environment", async () => {
+    const globalsBefore = Reflect.ownKeys(globalThis);
+    const envReads: string[] = [];
+    const realEnv = process.env;
+    process.env = new Proxy(realEnv, {
+      get(target, key, receiver) {
+        if (typeof key === "string") envReads.push(key);
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    try {
+      vi.resetModules();
+      const loaded: Record<string, unknown> = await import(/* @vite-ignore */ join(srcDir, "index.ts"));
+      expect(Object.keys(loaded).length).toBeGreaterThan(0);
+    } finally {
+      process.env = realEnv;
+    }
+    expect(envReads.filter((key) => key.startsWith("PERPX_"))).toEqual([]);
+    // protobuf-es memoizes its TextEncoder/TextDecoder on globalThis under its own symbol when
+    // descriptors load; that is protobuf-es's, not a mutation of ours.
+    const added = Reflect.ownKeys(globalThis).filter((key) => !globalsBefore.includes(key));
+    expect(added.map(String).filter((key) => key !== "Symbol(@bufbuild/protobuf/text-encoding)")).toEqual([]);
+  });
+
+  it("documents every public export with an @example", () => {
+    const { own, missing } = undocumentedExports(srcDir);
+    expect(own).toBeGreaterThan(0);
+    expect(missing).toEqual([]);
+  });
+});
