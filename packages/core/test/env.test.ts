@@ -18,7 +18,9 @@ describe("resolveNetwork", () => {
       vi.resetModules();
       const core = await import("../src/index.js");
       expect(core.resolveNetwork({ network: "testnet" }).network.chainId).toBeTruthy();
-      expect(() => core.resolveNetwork({ network: "local", env: { PERPX_NODE_RPC_URL: "http://h:1" } })).not.toThrow();
+      expect(() =>
+        core.resolveNetwork({ network: "local", env: { PERPX_NODE_RPC_URL: "http://h:1" } }),
+      ).not.toThrow();
     } finally {
       process.env = realEnv;
     }
