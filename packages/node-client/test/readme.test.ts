@@ -2,16 +2,16 @@
  * Every TypeScript snippet of the README runs against a devnet (through the workspace aliases), and
  * every `expression; // <JS literal>` line is checked: the comment is the value.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readmeSnippets, withValueChecks } from "../../../tests/support/readme.js";
 import { useDevnet } from "./support.js";
 
 const net = useDevnet();
-const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
-const snippets = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] ?? "");
+const snippets = readmeSnippets(new URL("../README.md", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "perpx-node-client-readme-"));
 const saved = { ...process.env };
 beforeAll(() => {
@@ -26,28 +26,6 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function isLiteral(text: string): boolean {
-  try {
-    new Function(`return (${text});`);
-    return !/^[A-Za-z_$][\w$]*$/.test(text) || ["true", "false", "undefined", "null"].includes(text);
-  } catch {
-    return false;
-  }
-}
-
-function withChecks(code: string): { code: string; checks: number } {
-  let checks = 0;
-  const lines = code.split("\n").map((line) => {
-    const match = /^(\s*)(?!const |let |import |\/\/)(.+?); \/\/ (.+)$/.exec(line);
-    if (!match) return line;
-    const [, indent = "", expression = "", literal = ""] = match;
-    if (!isLiteral(literal)) return line;
-    checks++;
-    return `${indent}__check((${expression}), ${literal}, ${JSON.stringify(expression)});`;
-  });
-  return { code: `import { deepStrictEqual as __check } from "node:assert";\n${lines.join("\n")}\n`, checks };
-}
-
 describe("README", () => {
   it("has snippets", () => {
     expect(snippets.length).toBeGreaterThanOrEqual(3);
@@ -56,7 +34,7 @@ describe("README", () => {
   it.each(snippets.map((code, index) => [index + 1, code] as const))(
     "snippet %i runs and shows true values",
     async (index, code) => {
-      const { code: checked, checks } = withChecks(code);
+      const { code: checked, checks } = withValueChecks(code);
       expect(checks).toBeGreaterThan(0);
       const file = join(dir, `snippet-${index}.ts`);
       writeFileSync(file, checked);
