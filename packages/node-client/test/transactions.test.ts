@@ -290,42 +290,56 @@ describe("broadcast modes", () => {
   });
 
   it("polls at the configured interval", async () => {
+    // Blocks are mined by hand here, so the counts depend on the intervals alone, not on timing.
     let polls = 0;
+    let broadcasts = 0;
     const fetchFn: typeof fetch = async (input, init) => {
-      if (typeof init?.body === "string" && init.body.includes('"method":"tx"')) polls++;
-      return fetch(input, init);
+      const body = typeof init?.body === "string" ? init.body : "";
+      if (body.includes('"method":"tx"')) polls++;
+      const response = await fetch(input, init);
+      if (body.includes('"method":"broadcast_tx_sync"')) broadcasts++;
+      return response;
+    };
+    const until = async (condition: () => boolean, what: string) => {
+      const deadline = Date.now() + 10_000;
+      while (!condition()) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
     };
     const [carl, dave] = [net.wallets[2]!, net.wallets[3]!];
-    net.devnet.producer.setBlockTimeMs(400);
+    const send = (commitPollIntervalMs: number) =>
+      net
+        .makeClient({
+          rpc: { url: net.devnet.endpoints.rpc, fetch: fetchFn },
+          grpc: undefined,
+          commitPollIntervalMs,
+        })
+        .bankSend({
+          signer: carl,
+          from: carl.address,
+          to: dave.address,
+          amount: usdc(1),
+          tx: { gas: 200_000n },
+        });
+    net.devnet.producer.setBlockTimeMs(0);
     try {
-      const slow = net.makeClient({
-        rpc: { url: net.devnet.endpoints.rpc, fetch: fetchFn },
-        grpc: undefined,
-        commitPollIntervalMs: 1_000,
-      });
-      await slow.bankSend({
-        signer: carl,
-        from: carl.address,
-        to: dave.address,
-        amount: usdc(1),
-        tx: { gas: 200_000n },
-      });
-      const slowPolls = polls;
+      // Every 10 ms: 40 polls go out while the tx waits for its block, well inside the 10 s wait
+      // (at the 500 ms default they would take 20 s).
+      const fast = send(10);
+      await until(() => polls >= 40, "40 polls");
+      net.devnet.mine(1);
+      await fast;
+
+      // Every second: 300 ms after the broadcast, at most the first poll has gone out.
       polls = 0;
-      const fast = net.makeClient({
-        rpc: { url: net.devnet.endpoints.rpc, fetch: fetchFn },
-        grpc: undefined,
-        commitPollIntervalMs: 10,
-      });
-      await fast.bankSend({
-        signer: carl,
-        from: carl.address,
-        to: dave.address,
-        amount: usdc(1),
-        tx: { gas: 200_000n, pollIntervalMs: 10 },
-      });
-      expect(slowPolls).toBeLessThanOrEqual(3);
-      expect(polls).toBeGreaterThan(slowPolls);
+      const before = broadcasts;
+      const slow = send(1_000);
+      await until(() => broadcasts > before, "the broadcast");
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(polls).toBeLessThanOrEqual(1);
+      net.devnet.mine(1);
+      await slow;
     } finally {
       net.devnet.producer.setBlockTimeMs(50);
     }
