@@ -19,7 +19,7 @@ import {
   ibcChannel,
   typeRegistry,
 } from "@perpx/proto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Devnet, startDevnet } from "../src/index.js";
 import type { Loose } from "./support/loose.js";
 
@@ -85,10 +85,15 @@ describe("CometBFT RPC", () => {
     const hash = createHash("sha256").update(tx).digest("hex").toUpperCase();
     const socket = new WebSocket(devnet.endpoints.rpcWebsocket);
     await new Promise((r) => socket.once("open", r));
+    let subscribed: () => void = () => undefined;
+    const subscribeReply = new Promise<void>((resolve) => {
+      subscribed = resolve;
+    });
     const event = new Promise<Loose>((resolve) => {
       socket.on("message", (d) => {
         const message = JSON.parse(d.toString());
         if (message.result?.data) resolve(message);
+        else if (message.id === "sub") subscribed();
       });
     });
     socket.send(
@@ -99,10 +104,12 @@ describe("CometBFT RPC", () => {
         params: { query: `tm.event='Tx' AND tx.hash='${hash}'` },
       }),
     );
-    await new Promise((r) => setTimeout(r, 50));
-    const timer = setTimeout(() => devnet.mine(1), 100);
-    const committed = await rpc("broadcast_tx_commit", { tx: Buffer.from(tx).toString("base64") });
-    clearTimeout(timer);
+    await subscribeReply;
+    // Blocks are mined by hand: keep mining until the tx is in one (it is once CheckTx took it).
+    const timer = setInterval(() => devnet.mine(1), 50);
+    const committed = await rpc("broadcast_tx_commit", { tx: Buffer.from(tx).toString("base64") }).finally(
+      () => clearInterval(timer),
+    );
     expect(committed.body.result.check_tx.code).toBe(0);
     expect(committed.body.result.tx_result.code).toBe(0);
     expect(committed.body.result.hash).toBe(hash);
@@ -386,8 +393,10 @@ describe("control", () => {
     expect(status.body.chainId).toBe("perpx-local-1");
     expect((await post("/block-time", { ms: 25 })).body.blockTimeMs).toBe(25);
     const h = devnet.app.latestBlock().height;
-    await new Promise((r) => setTimeout(r, 200));
-    expect(devnet.app.latestBlock().height).toBeGreaterThan(h + 2n);
+    await vi.waitFor(() => expect(devnet.app.latestBlock().height).toBeGreaterThan(h + 2n), {
+      timeout: 10_000,
+      interval: 20,
+    });
     await post("/block-time", { ms: 0 });
   });
 });

@@ -1,7 +1,7 @@
 import { local, testnet } from "@perpx/core";
 import { startDevnet } from "@perpx/devnet";
 import { clob } from "@perpx/proto";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createNodeClient, isQueryError, LocalWallet } from "../src/index.js";
 import { useDevnet } from "./support.js";
 
@@ -75,8 +75,14 @@ describe("node facts", () => {
 
   it.each(TRANSPORTS)("latest height and block time over %s", async (transport) => {
     const a = await net.client.getLatestBlock({ transport });
-    await new Promise((r) => setTimeout(r, 150));
-    const b = await net.client.getLatestBlock({ transport });
+    const b = await vi.waitFor(
+      async () => {
+        const next = await net.client.getLatestBlock({ transport });
+        expect(next.height).toBeGreaterThan(a.height);
+        return next;
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     expect(b.height).toBeGreaterThan(a.height);
     expect(b.time.getTime()).toBeGreaterThan(a.time.getTime());
     expect(Math.abs(b.time.getTime() - Date.now())).toBeLessThan(10_000);

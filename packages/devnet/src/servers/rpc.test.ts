@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { Comet38Client, HttpClient, WebsocketClient } from "@cosmjs/tendermint-rpc";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createFakeChainApp, type FakeChainApp } from "../../test/support/fake-chain-app.js";
 import type { Loose } from "../../test/support/loose.js";
 import { type RpcServer, startRpcServer } from "./rpc.js";
@@ -170,16 +170,18 @@ describe("CometBFT RPC over WebSocket", () => {
     client.subscribeNewBlockHeader().subscribe({ next: (h) => headers.push(h.height) });
     client.subscribeTx("transfer.amount='2uusdc'").subscribe({ next: (t) => txs.push(t.height) });
     await ws.connected();
-    await new Promise((r) => setTimeout(r, 100));
+    // The server answers one socket's messages in order: once status answers, the subscriptions are in.
+    await client.status();
     app.checkTx(new Uint8Array([1, 2]));
     app.checkTx(new Uint8Array([1, 2, 3]));
     tick();
     tick();
     await done;
-    await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(() => {
+      expect(headers).toEqual([2, 3]);
+      expect(txs).toEqual([2]);
+    });
     expect(blocks).toEqual([2, 3]);
-    expect(headers).toEqual([2, 3]);
-    expect(txs).toEqual([2]);
     client.disconnect();
   });
 
@@ -196,7 +198,7 @@ describe("CometBFT RPC over WebSocket", () => {
     socket.send(
       JSON.stringify({ jsonrpc: "2.0", id: 3, method: "subscribe", params: { query: "tm.event=" } }),
     );
-    await new Promise((r) => setTimeout(r, 100));
+    await vi.waitFor(() => expect(replies).toHaveLength(3));
     expect(replies.find((r) => r.id === 1).result.node_info.network).toBe("perpx-local-1");
     expect(replies.find((r) => r.id === 2).error.data).toContain("subscription not found");
     expect(replies.find((r) => r.id === 3).error.code).toBe(-32602);

@@ -6,7 +6,7 @@ import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { toHex } from "@perpx/address";
 import { cosmosAuth, cosmosBank, cosmosNode, cosmosTendermint, cosmosTx, packAny } from "@perpx/proto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createFakeChainApp, type FakeChainApp } from "../../test/support/fake-chain-app.js";
 import type { Loose } from "../../test/support/loose.js";
 import { type ControlServer, startControlServer } from "./control.js";
@@ -365,7 +365,7 @@ describe("block producer", () => {
     const local = createFakeChainApp();
     const p = new BlockProducer(local, { blockTimeMs: 5, now: () => 0 });
     p.start();
-    await new Promise((r) => setTimeout(r, 60));
+    await vi.waitFor(() => expect(local.latestBlock().height).toBeGreaterThan(3n), { timeout: 10_000 });
     p.stop();
     const height = local.latestBlock().height;
     expect(height).toBeGreaterThan(3n);
