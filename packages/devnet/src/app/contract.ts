@@ -228,20 +228,45 @@ export interface ProposalResult {
   log: string;
 }
 
+/**
+ * What a chain resumes from: a snapshot of everything but the blocks, and the blocks it follows.
+ * `--state DIR` keeps the two apart (the snapshot rewritten, the blocks appended), so persisting a
+ * block costs the same at height 100 as at height 100,000.
+ */
+export interface ChainState {
+  /** Bytes of {@link PersistentChainApp.exportSnapshot}. */
+  snapshot: Uint8Array;
+  /**
+   * Bytes of {@link PersistentChainApp.exportBlock} for every block the snapshot follows, from the
+   * chain's first height on, in order. The application keeps views into them: do not modify them.
+   */
+  blocks: readonly Uint8Array[];
+}
+
 /** Options of {@link CreateChainApp}. */
 export interface ChainAppOptions {
   profile: DevnetProfile;
   /** Start time of genesis (the first block's time). */
   genesisTime: Date;
-  /** State written by {@link PersistentChainApp.exportState}; when given, the chain resumes from it. */
-  state?: Uint8Array;
+  /** State exported by a {@link PersistentChainApp}; when given, the chain resumes from it. */
+  state?: ChainState;
 }
 
-/** A chain application that can write and reload its whole state (for `--state DIR`). */
+/**
+ * A chain application that can export and reload its state (for `--state DIR`), in two parts: a
+ * snapshot whose size does not grow with the chain's length, and each block on its own. Both are
+ * deterministic bytes; the caller decides where they go (the application does no I/O).
+ */
 export interface PersistentChainApp extends ChainApp {
   readonly control: ChainControl;
-  /** Every bit of state needed to resume after the latest committed block, as bytes. */
-  exportState(): Uint8Array;
+  /**
+   * Every bit of state needed to resume after the latest committed block (and any control
+   * operation since), except the blocks: pair it with the blocks from the first height to
+   * `latestBlock().height` in a {@link ChainState}.
+   */
+  exportSnapshot(): Uint8Array;
+  /** The committed block at `height`, encoded for {@link ChainState.blocks}; undefined out of range. */
+  exportBlock(height: bigint): Uint8Array | undefined;
 }
 
 /** Builds the chain application: from genesis, or resumed from exported state. */
