@@ -8,6 +8,7 @@ import { NATIVE_DENOM, USDC_DENOM } from "@perpx/core";
 import { createChainApp } from "./app/app.js";
 import type { BlockRecord, CreateChainApp, DevnetProfile, PersistentChainApp } from "./app/contract.js";
 import { GENESIS_ACCOUNTS, GENESIS_NATIVE_BALANCE, GENESIS_USDC_BALANCE } from "./app/genesis-accounts.js";
+import { DevnetStateError, STATE_FILE, StateDirectory } from "./persistence.js";
 import { type ControlRouter, type ControlServer, startControlServer } from "./servers/control.js";
 import { createDispatcher } from "./servers/dispatch.js";
 import { type EvmServers, startEvmServers } from "./servers/evm.js";
@@ -21,7 +22,6 @@ import { type GrpcServers, startGrpcServers } from "./servers/grpc.js";
 import { BlockProducer } from "./servers/producer.js";
 import { type RestServer, startRestServer } from "./servers/rest.js";
 import { type RpcServer, startRpcServer } from "./servers/rpc.js";
-import { DevnetStateError, STATE_FILE, StateDirectory } from "./persistence.js";
 import { loadOrCreateTls, type TlsMaterial } from "./servers/tls.js";
 
 /** The port of every server. */

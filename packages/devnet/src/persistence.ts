@@ -106,7 +106,8 @@ function checksum(lengthField: Uint8Array, payload: Uint8Array): Uint8Array {
 
 /** Frames one record: payload length (u32 LE), checksum of length and payload, payload. */
 export function encodeRecord(payload: Uint8Array): Uint8Array {
-  if (payload.length > MAX_RECORD_BYTES) throw new RangeError(`a record of ${payload.length} bytes is too large`);
+  if (payload.length > MAX_RECORD_BYTES)
+    throw new RangeError(`a record of ${payload.length} bytes is too large`);
   const out = new Uint8Array(RECORD_HEADER_BYTES + payload.length);
   new DataView(out.buffer).setUint32(0, payload.length, true);
   out.set(checksum(out.subarray(0, 4), payload), 4);
@@ -162,7 +163,10 @@ function decodeStateFile(path: string, bytes: Uint8Array): { blockCount: number;
     );
   }
   if (version !== STATE_VERSION) {
-    throw new DevnetStateError(path, `it is in state format ${version}; this devnet reads format ${STATE_VERSION}`);
+    throw new DevnetStateError(
+      path,
+      `it is in state format ${version}; this devnet reads format ${STATE_VERSION}`,
+    );
   }
   const rest = r.view(r.position, bytes.length);
   const { records, end } = decodeRecords(rest, 1);
@@ -259,7 +263,7 @@ export class StateDirectory {
    * Persists `app` after its latest block: appends (and fsyncs) every block not yet in the log,
    * then atomically replaces the snapshot. Its cost does not depend on the chain's length.
    */
-  persist(app: PersistentChainApp): void {
+  persist(app: Pick<PersistentChainApp, "info" | "latestBlock" | "exportBlock" | "exportSnapshot">): void {
     if (this.closed) throw new Error("the state directory is closed");
     const first = app.info.initialHeight;
     const blockCount = Number(app.latestBlock().height - first) + 1;

@@ -18,11 +18,11 @@ import {
   packAny,
 } from "@perpx/proto";
 import { beforeAll, describe, expect, it } from "vitest";
+import { chainState } from "../../test/support/chain-state.js";
 import { bech32Of, moduleAddress } from "./addresses.js";
 import { createChainApp } from "./app.js";
 import type { PersistentChainApp, TxResult } from "./contract.js";
 import { GENESIS_ACCOUNTS, GENESIS_USDC_BALANCE } from "./genesis-accounts.js";
-import { chainState } from "../../test/support/chain-state.js";
 
 /** SIGN_MODE_UNSPECIFIED, as cosmjs's simulation sends it (cosmjs types its own enum). */
 const UNSPECIFIED_MODE = cosmosTxSigning.SignMode.UNSPECIFIED as number as Parameters<
@@ -668,13 +668,21 @@ describe("state", () => {
     await script(a, 0n);
     const state = chainState(a);
     const resume = (blocks: Uint8Array[]) =>
-      createChainApp({ profile: "local", genesisTime: new Date(0), state: { snapshot: state.snapshot, blocks } });
+      createChainApp({
+        profile: "local",
+        genesisTime: new Date(0),
+        state: { snapshot: state.snapshot, blocks },
+      });
     expect(() => resume(state.blocks.slice(0, -1))).toThrow(/follows 4 blocks, but 3/);
     expect(() => resume([state.blocks[0]!, state.blocks[2]!, state.blocks[1]!, state.blocks[3]!])).toThrow(
       /height 3, not 2/,
     );
     expect(() =>
-      createChainApp({ profile: "local", genesisTime: new Date(0), state: { snapshot: state.blocks[0]!, blocks: [] } }),
+      createChainApp({
+        profile: "local",
+        genesisTime: new Date(0),
+        state: { snapshot: state.blocks[0]!, blocks: [] },
+      }),
     ).toThrow(/not a perpx devnet snapshot/);
   });
 });

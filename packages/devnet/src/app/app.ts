@@ -251,7 +251,9 @@ export class ChainApplication implements PersistentChainApp {
     for (const chunk of state.blocks) {
       const record = decodeBlock(new BinaryReader(chunk));
       if (record.height !== height) {
-        throw new Error(`block ${this.blocks.length} of the state is at height ${record.height}, not ${height}`);
+        throw new Error(
+          `block ${this.blocks.length} of the state is at height ${record.height}, not ${height}`,
+        );
       }
       this.addBlock(record);
       height++;

@@ -136,7 +136,8 @@ export function createFakeChainApp(options: { genesisTime?: Date; state?: ChainS
         b.txs.map((t) => new Uint8Array(Buffer.from(t, "base64"))),
       );
     }
-    for (const [k, v] of fromJson<Array<[string, string]>>(options.state.snapshot)) balances.set(k, BigInt(v));
+    for (const [k, v] of fromJson<Array<[string, string]>>(options.state.snapshot))
+      balances.set(k, BigInt(v));
   } else {
     makeBlock(options.genesisTime ?? new Date("2026-01-01T00:00:00Z"), []);
   }
