@@ -3,12 +3,12 @@
  * application, starts every server, produces blocks, and persists the state after every block when
  * a state directory is given.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { NATIVE_DENOM, USDC_DENOM } from "@perpx/core";
 import { createChainApp } from "./app/app.js";
 import type { BlockRecord, CreateChainApp, DevnetProfile, PersistentChainApp } from "./app/contract.js";
 import { GENESIS_ACCOUNTS, GENESIS_NATIVE_BALANCE, GENESIS_USDC_BALANCE } from "./app/genesis-accounts.js";
+import { DevnetStateError, STATE_FILE, StateDirectory } from "./persistence.js";
 import { type ControlRouter, type ControlServer, startControlServer } from "./servers/control.js";
 import { createDispatcher } from "./servers/dispatch.js";
 import { type EvmServers, startEvmServers } from "./servers/evm.js";
@@ -22,7 +22,7 @@ import { type GrpcServers, startGrpcServers } from "./servers/grpc.js";
 import { BlockProducer } from "./servers/producer.js";
 import { type RestServer, startRestServer } from "./servers/rest.js";
 import { type RpcServer, startRpcServer } from "./servers/rpc.js";
-import { loadOrCreateTls, writeFileAtomic } from "./servers/tls.js";
+import { loadOrCreateTls, type TlsMaterial } from "./servers/tls.js";
 
 /**
  * The port of every server.
@@ -137,8 +137,9 @@ export interface StartDevnetOptions {
   /** Milliseconds between blocks; 0 produces blocks only on demand (control `POST /devnet/blocks`). @default 1000 */
   blockTimeMs?: number;
   /**
-   * Directory for the state (written atomically after every block and reloaded on start) and the
-   * cached TLS certificate. Without it the devnet lives in memory.
+   * Directory for the state (a snapshot written atomically after every block, plus an append-only
+   * block log; reloaded on start) and the cached TLS certificate. Without it the devnet lives in
+   * memory. A directory that cannot be resumed from fails the start with a `DevnetStateError`.
    */
   stateDir?: string;
   /** Interface every server binds. @default "127.0.0.1" */
@@ -200,16 +201,6 @@ export interface Devnet {
   stop(): Promise<void>;
 }
 
-/**
- * The file of the chain state in the state directory.
- *
- * @example
- * ```ts
- * const bytes = readFileSync(join(devnet.stateDir!, STATE_FILE));
- * ```
- */
-export const STATE_FILE = "state.bin";
-
 function resolvePorts(ports: StartDevnetOptions["ports"]): DevnetPorts {
   if (ports === "free") {
     return { rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0 };
@@ -223,28 +214,13 @@ function resolvePorts(ports: StartDevnetOptions["ports"]): DevnetPorts {
   return merged;
 }
 
-/** Removes temp files a killed devnet left behind (a write interrupted before its rename). */
-function removeStaleTemps(dir: string): void {
-  for (const name of readdirSync(dir)) {
-    if (name.includes(".tmp-")) rmSync(join(dir, name), { force: true });
-  }
-}
-
-function readState(dir: string): Uint8Array | undefined {
-  try {
-    return new Uint8Array(readFileSync(join(dir, STATE_FILE)));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
-}
-
 /**
  * Starts a devnet in this process and resolves when every server listens.
  *
  * @param options - profile, block time, state directory, ports and faucet settings.
  * @returns the running devnet: endpoints, CA PEM, test accounts and `stop()`.
- * @throws when a port is taken (the message names the server), or the state cannot be read.
+ * @throws when a port is taken (the message names the server); {@link DevnetStateError} when the
+ *   state directory cannot be resumed from.
  * @example
  * ```ts
  * import { startDevnet } from "@perpx/devnet";
@@ -260,30 +236,42 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   const stateDir = options.stateDir === undefined ? undefined : resolve(options.stateDir);
   const onError = options.onError ?? (() => undefined);
 
-  if (stateDir !== undefined) {
-    mkdirSync(stateDir, { recursive: true });
-    removeStaleTemps(stateDir);
-  }
-  const state = stateDir === undefined ? undefined : readState(stateDir);
+  const store = stateDir === undefined ? undefined : StateDirectory.open(stateDir);
+  const state = store?.resumed;
   const createApp = options.createApp ?? createChainApp;
-  const app = createApp({
-    profile,
-    genesisTime: options.genesisTime ?? new Date(),
-    ...(state === undefined ? {} : { state }),
-  });
+  let app: PersistentChainApp;
+  try {
+    app = createApp({
+      profile,
+      genesisTime: options.genesisTime ?? new Date(),
+      ...(state === undefined ? {} : { state }),
+    });
+  } catch (error) {
+    store?.close();
+    if (state === undefined || stateDir === undefined) throw error;
+    throw new DevnetStateError(join(stateDir, STATE_FILE), "the chain application refused the state", {
+      cause: error,
+    });
+  }
 
   const persist = () => {
-    if (stateDir === undefined) return;
     try {
-      writeFileAtomic(join(stateDir, STATE_FILE), app.exportState());
+      store?.persist(app);
     } catch (error) {
       onError(error);
     }
   };
-  const unsubscribePersist = stateDir === undefined ? () => undefined : app.onBlock(() => persist());
+  const unsubscribePersist = store === undefined ? () => undefined : app.onBlock(() => persist());
   if (state === undefined) persist();
 
-  const tls = loadOrCreateTls(stateDir);
+  let tls: TlsMaterial;
+  try {
+    tls = loadOrCreateTls(stateDir);
+  } catch (error) {
+    unsubscribePersist();
+    store?.close();
+    throw error;
+  }
   const dispatcher = createDispatcher(app);
   const producer = new BlockProducer(app, { blockTimeMs: options.blockTimeMs ?? 1000, onError });
 
@@ -362,6 +350,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     );
   } catch (error) {
     unsubscribePersist();
+    store?.close();
     await Promise.allSettled(started.map((s) => s.close()));
     throw error;
   }
@@ -416,6 +405,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
         await Promise.allSettled(started.map((s) => s.close()));
         unsubscribePersist();
         persist();
+        store?.close();
       })();
       return stopping;
     },

@@ -19,10 +19,10 @@ export {
   type DevnetAccount,
   type DevnetEndpoints,
   type DevnetPorts,
-  STATE_FILE,
   type StartDevnetOptions,
   startDevnet,
 } from "./devnet.js";
+export { BLOCK_LOG_FILE, DevnetStateError, isDevnetStateError, STATE_FILE } from "./persistence.js";
 export {
   ControlError,
   type ControlHandler,

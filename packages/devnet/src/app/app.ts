@@ -14,7 +14,7 @@ import { addressBytes } from "@perpx/address";
 import { cosmosAbci, tendermintAbci } from "@perpx/proto";
 import { runAnte } from "./ante.js";
 import { decodeBlock, encodeBlock, readEvents, writeEvents } from "./block-codec.js";
-import { BinaryReader, BinaryWriter, concatBytes, concatList, encodeU64, toHex, utf8 } from "./codec.js";
+import { BinaryReader, BinaryWriter, concatBytes, encodeU64, toHex, utf8 } from "./codec.js";
 import { type Coin, coinsToString, validateCoins } from "./coins.js";
 import type {
   AbciEvent,
@@ -23,6 +23,7 @@ import type {
   ChainAppOptions,
   ChainControl,
   ChainInfo,
+  ChainState,
   CreateChainApp,
   DevnetProfile,
   IndexedTx,
@@ -48,8 +49,8 @@ import { type DecodedTx, decodeTx } from "./tx.js";
 /** Largest tx accepted by CheckTx (CometBFT's default `max_tx_bytes`). */
 export const MAX_TX_BYTES = 1_048_576;
 
-const STATE_MAGIC = "perpx-devnet-state";
-const STATE_VERSION = 1;
+const SNAPSHOT_MAGIC = "perpx-devnet-snapshot";
+const SNAPSHOT_VERSION = 1;
 const EMPTY = new Uint8Array(0);
 
 /** Options beyond the contract's, for tests, benchmarks and module development. */
@@ -96,7 +97,6 @@ export class ChainApplication implements PersistentChainApp {
   private mempool: DecodedTx[] = [];
   private readonly mempoolHashes = new Set<string>();
   private readonly blocks: BlockRecord[] = [];
-  private readonly blockChunks: Uint8Array[] = [];
   private readonly indexed: IndexedTx[] = [];
   private readonly indexedHex: string[] = [];
   private readonly txByHash = new Map<string, number>();
@@ -113,18 +113,24 @@ export class ChainApplication implements PersistentChainApp {
   private constructor(
     options: ChainAppOptions,
     extra: ChainAppExtraOptions,
-    state: BinaryReader | undefined,
+    snapshot: BinaryReader | undefined,
   ) {
     let genesisTime = options.genesisTime;
-    if (state !== undefined) {
-      if (state.string() !== STATE_MAGIC || state.uint() !== STATE_VERSION) {
-        throw new Error("not a perpx devnet state (or of another version)");
+    if (snapshot !== undefined) {
+      let header: [string, number] | undefined;
+      try {
+        header = [snapshot.string(), snapshot.uint()];
+      } catch {
+        // Not even a header: reported below like any other foreign bytes.
       }
-      const profile = state.string() as DevnetProfile;
+      if (header?.[0] !== SNAPSHOT_MAGIC || header[1] !== SNAPSHOT_VERSION) {
+        throw new Error("not a perpx devnet snapshot (or of another version)");
+      }
+      const profile = snapshot.string() as DevnetProfile;
       if (profile !== options.profile) {
         throw new Error(`the state is of profile "${profile}", not "${options.profile}"`);
       }
-      genesisTime = new Date(Number(state.svarint()));
+      genesisTime = new Date(Number(snapshot.svarint()));
     }
     this.config = chainConfig(options.profile, genesisTime);
     this.gasConfig = extra.gasConfig ?? defaultGasConfig;
@@ -165,17 +171,16 @@ export class ChainApplication implements PersistentChainApp {
       },
     };
     this.pending = new CacheStore(this.root);
-    if (state === undefined) this.initChain();
-    else this.restore(state);
+    if (snapshot === undefined || options.state === undefined) this.initChain();
+    else this.restore(snapshot, options.state);
   }
 
   /** Builds the application from genesis, or resumes it from `options.state`. */
   static create(options: ChainAppOptions, extra: ChainAppExtraOptions = {}): ChainApplication {
-    // The state is copied once: blocks keep views into it, and the caller may reuse its buffer.
     return new ChainApplication(
       options,
       extra,
-      options.state === undefined ? undefined : new BinaryReader(options.state.slice()),
+      options.state === undefined ? undefined : new BinaryReader(options.state.snapshot),
     );
   }
 
@@ -230,38 +235,55 @@ export class ChainApplication implements PersistentChainApp {
     };
   }
 
-  private restore(r: BinaryReader): void {
+  /** Resumes from a snapshot (its header already read) and the blocks it follows. */
+  private restore(r: BinaryReader, state: ChainState): void {
+    const count = r.uint();
+    if (state.blocks.length !== count) {
+      throw new Error(`the snapshot follows ${count} blocks, but ${state.blocks.length} were given`);
+    }
     this.timeOffsetMs = r.svarint();
-    this.lastAppHash = r.bytes();
+    this.lastAppHash = r.bytes().slice();
     this.genesisDoc = r.string();
     this.pendingEvents = readEvents(r);
     this.root = RootStore.readFrom(r);
     this.pending = new CacheStore(this.root);
-    const count = r.uint();
-    for (let i = 0; i < count; i++) {
-      const start = r.position;
-      const chunk = r.bytes();
-      this.addBlock(decodeBlock(new BinaryReader(chunk)), r.view(start, r.position));
+    let height = this.config.initialHeight;
+    for (const chunk of state.blocks) {
+      const record = decodeBlock(new BinaryReader(chunk));
+      if (record.height !== height) {
+        throw new Error(
+          `block ${this.blocks.length} of the state is at height ${record.height}, not ${height}`,
+        );
+      }
+      this.addBlock(record);
+      height++;
     }
     if (this.blocks.length === 0) throw new Error("the state holds no block");
     const ctx = this.queryContext();
     for (const module of this.set.modules) module.afterRestore?.(ctx);
   }
 
-  /** Every bit of state needed to resume after the latest block, as deterministic bytes. */
-  exportState(): Uint8Array {
-    const head = new BinaryWriter();
-    head.string(STATE_MAGIC).uvarint(STATE_VERSION).string(this.config.profile);
-    head.svarint(BigInt(this.config.genesisTime.getTime()));
-    head.svarint(this.timeOffsetMs);
-    head.bytes(this.lastAppHash);
-    head.string(this.genesisDoc);
-    writeEvents(head, this.pendingEvents);
-    this.root.writeTo(head);
-    head.uvarint(this.blockChunks.length);
-    // Each chunk carries its length prefix already (see `addBlock`). No spread: there may be
-    // more chunks than a call takes arguments.
-    return concatList([head.finish(), ...this.blockChunks]);
+  /**
+   * Every bit of state needed to resume after the latest block except the blocks themselves, as
+   * deterministic bytes (see {@link PersistentChainApp.exportSnapshot}).
+   */
+  exportSnapshot(): Uint8Array {
+    const w = new BinaryWriter();
+    w.string(SNAPSHOT_MAGIC).uvarint(SNAPSHOT_VERSION).string(this.config.profile);
+    w.svarint(BigInt(this.config.genesisTime.getTime()));
+    w.uvarint(this.blocks.length);
+    w.svarint(this.timeOffsetMs);
+    w.bytes(this.lastAppHash);
+    w.string(this.genesisDoc);
+    writeEvents(w, this.pendingEvents);
+    this.root.writeTo(w);
+    return w.finish();
+  }
+
+  /** The committed block at `height`, encoded (see {@link PersistentChainApp.exportBlock}). */
+  exportBlock(height: bigint): Uint8Array | undefined {
+    const record = this.block(height);
+    return record === undefined ? undefined : encodeBlock(record);
   }
 
   // ---------------------------------------------------------------- contexts
@@ -543,8 +565,7 @@ export class ChainApplication implements PersistentChainApp {
       finalizeBlockEvents,
     };
     this.lastAppHash = appHashAfter;
-    const chunk = encodeBlock(record);
-    this.addBlock(record, new BinaryWriter(chunk.length + 10).bytes(chunk).finish());
+    this.addBlock(record);
     this.mempool = [];
     this.mempoolHashes.clear();
     this.verified.clear();
@@ -559,10 +580,9 @@ export class ChainApplication implements PersistentChainApp {
     return record;
   }
 
-  /** Indexes a committed block; `prefixedChunk` is its encoding with the length prefix. */
-  private addBlock(record: BlockRecord, prefixedChunk: Uint8Array): void {
+  /** Indexes a committed block. */
+  private addBlock(record: BlockRecord): void {
     this.blocks.push(record);
-    this.blockChunks.push(prefixedChunk);
     this.blockFirstTx.push(this.indexed.length);
     record.txs.forEach((bytes, index) => {
       const result = record.txResults[index] as TxResult;

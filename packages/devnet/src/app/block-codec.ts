@@ -1,6 +1,6 @@
 /**
- * Binary encoding of blocks, tx results and events for exported state. Each committed block is
- * encoded once, so exporting is a concatenation.
+ * Binary encoding of blocks, tx results and events for exported state: the snapshot's pending
+ * events, and each block on its own (what the `--state` block log appends).
  */
 import { type BinaryReader, BinaryWriter } from "./codec.js";
 import type { AbciEvent, BlockRecord, TxResult } from "./contract.js";

@@ -347,6 +347,28 @@ export interface ProposalResult {
 }
 
 /**
+ * What a chain resumes from: a snapshot of everything but the blocks, and the blocks it follows.
+ * `--state DIR` keeps the two apart (the snapshot rewritten, the blocks appended), so persisting a
+ * block costs the same at height 100 as at height 100,000.
+ *
+ * @example
+ * ```ts
+ * const blocks = [];
+ * for (let h = app.info.initialHeight; h <= app.latestBlock().height; h++) blocks.push(app.exportBlock(h)!);
+ * const state: ChainState = { snapshot: app.exportSnapshot(), blocks };
+ * ```
+ */
+export interface ChainState {
+  /** Bytes of {@link PersistentChainApp.exportSnapshot}. */
+  snapshot: Uint8Array;
+  /**
+   * Bytes of {@link PersistentChainApp.exportBlock} for every block the snapshot follows, from the
+   * chain's first height on, in order. The application keeps views into them: do not modify them.
+   */
+  blocks: readonly Uint8Array[];
+}
+
+/**
  * Options of {@link CreateChainApp}.
  *
  * @example
@@ -359,23 +381,32 @@ export interface ChainAppOptions {
   profile: DevnetProfile;
   /** Start time of genesis (the first block's time). */
   genesisTime: Date;
-  /** State written by {@link PersistentChainApp.exportState}; when given, the chain resumes from it. */
-  state?: Uint8Array;
+  /** State exported by a {@link PersistentChainApp}; when given, the chain resumes from it. */
+  state?: ChainState;
 }
 
 /**
- * A chain application that can write and reload its whole state (for `--state DIR`).
+ * A chain application that can export and reload its state (for `--state DIR`), in two parts: a
+ * snapshot whose size does not grow with the chain's length, and each block on its own. Both are
+ * deterministic bytes; the caller decides where they go (the application does no I/O).
  *
  * @example
  * ```ts
  * const app: PersistentChainApp = createChainApp({ profile: "local", genesisTime: new Date() });
- * const resumed = createChainApp({ profile: "local", genesisTime: new Date(), state: app.exportState() });
+ * const snapshot = app.exportSnapshot();
+ * const first = app.exportBlock(app.info.initialHeight);
  * ```
  */
 export interface PersistentChainApp extends ChainApp {
   readonly control: ChainControl;
-  /** Every bit of state needed to resume after the latest committed block, as bytes. */
-  exportState(): Uint8Array;
+  /**
+   * Every bit of state needed to resume after the latest committed block (and any control
+   * operation since), except the blocks: pair it with the blocks from the first height to
+   * `latestBlock().height` in a {@link ChainState}.
+   */
+  exportSnapshot(): Uint8Array;
+  /** The committed block at `height`, encoded for {@link ChainState.blocks}; undefined out of range. */
+  exportBlock(height: bigint): Uint8Array | undefined;
 }
 
 /**

@@ -10,6 +10,7 @@ import type {
   BlockListener,
   BlockRecord,
   ChainInfo,
+  ChainState,
   IndexedTx,
   PersistentChainApp,
   QueryResult,
@@ -61,7 +62,7 @@ export interface FakeChainApp extends PersistentChainApp {
   readonly answers: Map<string, (data: Uint8Array) => QueryResult>;
 }
 
-export function createFakeChainApp(options: { genesisTime?: Date; state?: Uint8Array } = {}): FakeChainApp {
+export function createFakeChainApp(options: { genesisTime?: Date; state?: ChainState } = {}): FakeChainApp {
   const info: ChainInfo = {
     chainId: "perpx-local-1",
     evmChainId: 31337,
@@ -125,17 +126,18 @@ export function createFakeChainApp(options: { genesisTime?: Date; state?: Uint8A
     return block;
   };
 
+  const fromJson = <T>(bytes: Uint8Array): T => JSON.parse(Buffer.from(bytes).toString("utf8")) as T;
+  const toJson = (value: unknown): Uint8Array => new Uint8Array(Buffer.from(JSON.stringify(value)));
   if (options.state !== undefined) {
-    const saved = JSON.parse(Buffer.from(options.state).toString("utf8")) as {
-      blocks: Array<{ time: string; txs: string[] }>;
-      balances: Array<[string, string]>;
-    };
-    for (const b of saved.blocks)
+    for (const chunk of options.state.blocks) {
+      const b = fromJson<{ time: string; txs: string[] }>(chunk);
       makeBlock(
         new Date(b.time),
         b.txs.map((t) => new Uint8Array(Buffer.from(t, "base64"))),
       );
-    for (const [k, v] of saved.balances) balances.set(k, BigInt(v));
+    }
+    for (const [k, v] of fromJson<Array<[string, string]>>(options.state.snapshot))
+      balances.set(k, BigInt(v));
   } else {
     makeBlock(options.genesisTime ?? new Date("2026-01-01T00:00:00Z"), []);
   }
@@ -247,18 +249,12 @@ export function createFakeChainApp(options: { genesisTime?: Date; state?: Uint8A
         fundedSubaccounts.push({ owner, number, quantums });
       },
     },
-    exportState: () =>
-      new Uint8Array(
-        Buffer.from(
-          JSON.stringify({
-            blocks: blocks.map((b) => ({
-              time: b.time.toISOString(),
-              txs: b.txs.map((t) => Buffer.from(t).toString("base64")),
-            })),
-            balances: [...balances].map(([k, v]) => [k, v.toString()]),
-          }),
-        ),
-      ),
+    exportSnapshot: () => toJson([...balances].map(([k, v]) => [k, v.toString()])),
+    exportBlock: (height) => {
+      const b = blocks[Number(height) - 1];
+      if (b === undefined) return undefined;
+      return toJson({ time: b.time.toISOString(), txs: b.txs.map((t) => Buffer.from(t).toString("base64")) });
+    },
   };
   return app;
 }

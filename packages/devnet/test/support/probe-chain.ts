@@ -3,6 +3,7 @@
  * with a delivery context and the keepers (changes are committed like any control operation).
  */
 import { ChainApplication } from "../../src/app/app.js";
+import type { ChainState } from "../../src/app/contract.js";
 import type { Context } from "../../src/app/module.js";
 import type { Keepers } from "../../src/app/modules/index.js";
 
@@ -14,7 +15,7 @@ export interface ProbedChain {
 }
 
 /** Builds a local chain (at `genesisTime`, or from `state`) with a probe module. */
-export function probedChain(options: { genesisTime?: Date; state?: Uint8Array } = {}): ProbedChain {
+export function probedChain(options: { genesisTime?: Date; state?: ChainState } = {}): ProbedChain {
   let pending: ((ctx: Context, keepers: Keepers) => unknown) | undefined;
   let keepers: Keepers | undefined;
   const app = ChainApplication.create(

@@ -2,6 +2,7 @@ import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { prices } from "@perpx/proto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { chainState } from "../../../test/support/chain-state.js";
 import { probedChain } from "../../../test/support/probe-chain.js";
 import { priceFromDecimal, priceToDecimal, splitmix64 } from "./prices.js";
 
@@ -43,7 +44,7 @@ describe("prices", () => {
     }
     expect(allPrices(a.app)).toEqual(allPrices(b.app));
     expect(allPrices(a.app)).not.toEqual([6_500_000_000n, 3_200_000_000n, 15_000_000_000n]);
-    const resumed = probedChain({ state: a.app.exportState() });
+    const resumed = probedChain({ state: chainState(a.app) });
     for (const time of blockTimes(20).slice(10)) {
       a.app.produceBlock(time);
       resumed.app.produceBlock(time);

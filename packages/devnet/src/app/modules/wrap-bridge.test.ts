@@ -8,8 +8,10 @@ import { DurationSchema } from "@bufbuild/protobuf/wkt";
 import { ibcDenom } from "@perpx/core";
 import { bridge, cosmosBank, ratelimit, wrap } from "@perpx/proto";
 import { describe, expect, it } from "vitest";
+import { chainState } from "../../../test/support/chain-state.js";
 import { bech32Of, moduleAddress } from "../addresses.js";
 import { ChainApplication } from "../app.js";
+import type { ChainState } from "../contract.js";
 import { serializableInt } from "../genesis.js";
 import { GENESIS_ACCOUNTS } from "../genesis-accounts.js";
 import { GOV_AUTHORITY } from "../governance.js";
@@ -18,7 +20,7 @@ import { DAY_SECONDS, decodeSerializableInt } from "./ratelimit.js";
 const GENESIS_TIME = new Date("2026-01-01T00:00:00Z");
 const BOB = GENESIS_ACCOUNTS[1]!.address;
 
-function newApp(state?: Uint8Array): ChainApplication {
+function newApp(state?: ChainState): ChainApplication {
   return ChainApplication.create({
     profile: "local",
     genesisTime: GENESIS_TIME,
@@ -158,7 +160,7 @@ describe("bridge", () => {
     });
     mine(app, 4);
     expect(deposits(app)[0]?.status).toBe(bridge.BridgeEventStatus.ACKNOWLEDGED);
-    const restored = newApp(app.exportState());
+    const restored = newApp(chainState(app));
     const before = balance(restored, BOB, "uusdc");
     const start = app.latestBlock().time.getTime();
     for (let i = 1; i <= 5; i++) {

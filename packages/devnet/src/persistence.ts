@@ -1,0 +1,296 @@
+/**
+ * `--state DIR` on disk. Two files, so that persisting a block costs the same at any chain length:
+ *
+ * - {@link STATE_FILE}: the application's snapshot (everything but the blocks) and the number N of
+ *   blocks it follows, rewritten after every block through a temp file, fsync and rename;
+ * - {@link BLOCK_LOG_FILE}: an append-only log with one framed record per block (length, checksum,
+ *   the block's bytes).
+ *
+ * A block is persisted by appending (and fsyncing) its record first, then replacing the snapshot.
+ * So whenever the process dies, the snapshot names N blocks and the log holds at least N valid
+ * records: loading takes the first N and truncates whatever follows (a torn record, or the record
+ * of a block whose snapshot was never written). Fewer than N valid records is corruption.
+ */
+import { createHash } from "node:crypto";
+import {
+  closeSync,
+  fdatasyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
+import { join } from "node:path";
+import { errorGuard, PerpxError, type PerpxErrorOptions } from "@perpx/errors";
+import { BinaryReader, BinaryWriter, bytesEqual, concatList, utf8 } from "./app/codec.js";
+import type { ChainState, PersistentChainApp } from "./app/contract.js";
+import { writeFileAtomic } from "./servers/tls.js";
+
+/**
+ * The snapshot file in the state directory: the chain's state except its blocks, and how many
+ * blocks of {@link BLOCK_LOG_FILE} it follows.
+ *
+ * @example
+ * ```ts
+ * const written = statSync(join(devnet.stateDir!, STATE_FILE)).mtime;
+ * ```
+ */
+export const STATE_FILE = "state.bin";
+
+/**
+ * The append-only block log in the state directory: one framed record (length, checksum, bytes)
+ * per block, from the first height on.
+ *
+ * @example
+ * ```ts
+ * const logBytes = statSync(join(devnet.stateDir!, BLOCK_LOG_FILE)).size;
+ * ```
+ */
+export const BLOCK_LOG_FILE = "blocks.log";
+
+const STATE_MAGIC = "perpx-devnet-state";
+/** 1: one file holding the snapshot and every block (rewritten each block). 2: snapshot + block log. */
+const STATE_VERSION = 2;
+/** The first bytes of a block log (its format changes with {@link STATE_VERSION}). */
+const LOG_HEADER = utf8("perpx-devnet-blocks\n");
+/** Bytes before a record's payload: its length (u32 little-endian) and checksum. */
+const RECORD_HEADER_BYTES = 8;
+const MAX_RECORD_BYTES = 0xffff_ffff;
+
+/**
+ * The state directory cannot be resumed from: a file is not a devnet state, was written by an
+ * older format, or is corrupt. `file` names it; deleting the state directory starts a new chain.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await startDevnet({ stateDir: ".devnet" });
+ * } catch (error) {
+ *   if (isDevnetStateError(error)) console.error(`${error.file} is unusable; delete .devnet`);
+ * }
+ * ```
+ */
+export class DevnetStateError extends PerpxError {
+  override name = "DevnetStateError";
+  /** The path of the file that cannot be used. */
+  readonly file: string;
+
+  /**
+   * @param file - the path of the unusable file.
+   * @param problem - what is wrong with it.
+   * @param options - cause and details.
+   */
+  constructor(file: string, problem: string, options: PerpxErrorOptions = {}) {
+    super("DEVNET", `Cannot resume from ${file}: ${problem}`, options);
+    this.file = file;
+  }
+}
+
+/**
+ * True when `value` is a {@link DevnetStateError}.
+ *
+ * @example
+ * ```ts
+ * if (isDevnetStateError(error)) console.error(error.file);
+ * ```
+ */
+export const isDevnetStateError = errorGuard<DevnetStateError>("DevnetStateError");
+
+/** First 4 bytes of SHA-256 over a record's length field and payload. */
+function checksum(lengthField: Uint8Array, payload: Uint8Array): Uint8Array {
+  return createHash("sha256").update(lengthField).update(payload).digest().subarray(0, 4);
+}
+
+/** Frames one record: payload length (u32 LE), checksum of length and payload, payload. */
+export function encodeRecord(payload: Uint8Array): Uint8Array {
+  if (payload.length > MAX_RECORD_BYTES)
+    throw new RangeError(`a record of ${payload.length} bytes is too large`);
+  const out = new Uint8Array(RECORD_HEADER_BYTES + payload.length);
+  new DataView(out.buffer).setUint32(0, payload.length, true);
+  out.set(checksum(out.subarray(0, 4), payload), 4);
+  out.set(payload, RECORD_HEADER_BYTES);
+  return out;
+}
+
+/**
+ * Reads framed records from the start of `bytes`, up to `limit` of them, stopping at the first
+ * that is incomplete or fails its checksum. `end` is the offset just after the last record read.
+ * The records are views into `bytes`.
+ */
+export function decodeRecords(
+  bytes: Uint8Array,
+  limit = Number.POSITIVE_INFINITY,
+): { records: Uint8Array[]; end: number } {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const records: Uint8Array[] = [];
+  let offset = 0;
+  while (records.length < limit && bytes.length - offset >= RECORD_HEADER_BYTES) {
+    const length = view.getUint32(offset, true);
+    const start = offset + RECORD_HEADER_BYTES;
+    if (length > bytes.length - start) break;
+    const payload = bytes.subarray(start, start + length);
+    const stored = bytes.subarray(offset + 4, start);
+    if (!bytesEqual(checksum(bytes.subarray(offset, offset + 4), payload), stored)) break;
+    records.push(payload);
+    offset = start + length;
+  }
+  return { records, end: offset };
+}
+
+/** The snapshot file: magic, version, then one record holding N (uvarint) and the app's snapshot. */
+function encodeStateFile(blockCount: number, snapshot: Uint8Array): Uint8Array {
+  const head = new BinaryWriter(64).string(STATE_MAGIC).uvarint(STATE_VERSION).finish();
+  const body = new BinaryWriter(snapshot.length + 16).uvarint(blockCount).raw(snapshot).finish();
+  return concatList([head, encodeRecord(body)]);
+}
+
+function decodeStateFile(path: string, bytes: Uint8Array): { blockCount: number; snapshot: Uint8Array } {
+  const r = new BinaryReader(bytes);
+  let version: number;
+  try {
+    if (r.string() !== STATE_MAGIC) throw new RangeError("bad magic");
+    version = r.uint();
+  } catch {
+    throw new DevnetStateError(path, "it is not a perpx devnet state file");
+  }
+  if (version === 1) {
+    throw new DevnetStateError(
+      path,
+      "it was written by an older devnet (state format 1, one file holding every block); delete the state directory to start a new chain",
+    );
+  }
+  if (version !== STATE_VERSION) {
+    throw new DevnetStateError(
+      path,
+      `it is in state format ${version}; this devnet reads format ${STATE_VERSION}`,
+    );
+  }
+  const rest = r.view(r.position, bytes.length);
+  const { records, end } = decodeRecords(rest, 1);
+  const body = records[0];
+  if (body === undefined || end !== rest.length) {
+    throw new DevnetStateError(path, "the snapshot is truncated or fails its checksum");
+  }
+  const br = new BinaryReader(body);
+  const blockCount = br.uint();
+  return { blockCount, snapshot: br.view(br.position, body.length) };
+}
+
+/** The file's bytes as a plain `Uint8Array` (no `Buffer` semantics leak into the chain), if it exists. */
+function readIfExists(path: string): Uint8Array | undefined {
+  try {
+    const buffer = readFileSync(path);
+    return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/** Writes all of `bytes` at `position`. */
+function writeAllAt(fd: number, bytes: Uint8Array, position: number): void {
+  let done = 0;
+  while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done, position + done);
+}
+
+/**
+ * A state directory open for a run: what it resumes from, and the writer of every block after.
+ * `open` removes temp files a killed run left, reads the snapshot and the first N records of the
+ * log, and truncates the log after them; without a snapshot it starts a new, empty log.
+ */
+export class StateDirectory {
+  private closed = false;
+
+  private constructor(
+    /** The directory. */
+    readonly dir: string,
+    /** The state to resume from; undefined for a new chain. */
+    readonly resumed: ChainState | undefined,
+    private readonly fd: number,
+    /** Byte offset after the last valid record of the log. */
+    private end: number,
+    /** Number of records in the log. */
+    private count: number,
+  ) {}
+
+  /**
+   * Opens (creating it when needed) a state directory.
+   *
+   * @throws {DevnetStateError} when the snapshot or the log cannot be used.
+   */
+  static open(dir: string): StateDirectory {
+    mkdirSync(dir, { recursive: true });
+    for (const name of readdirSync(dir)) {
+      if (name.includes(".tmp-")) rmSync(join(dir, name), { force: true });
+    }
+    const statePath = join(dir, STATE_FILE);
+    const logPath = join(dir, BLOCK_LOG_FILE);
+    const stateBytes = readIfExists(statePath);
+    if (stateBytes === undefined) {
+      // A new chain (a log without a snapshot is one whose first snapshot was never written).
+      writeFileAtomic(logPath, LOG_HEADER);
+      return new StateDirectory(dir, undefined, openSync(logPath, "r+"), LOG_HEADER.length, 0);
+    }
+    const { blockCount, snapshot } = decodeStateFile(statePath, stateBytes);
+    const corrupt = (problem: string) =>
+      new DevnetStateError(
+        logPath,
+        `${problem}, but ${STATE_FILE} follows ${blockCount} blocks; the state is corrupt (delete the state directory to start a new chain)`,
+      );
+    const log = readIfExists(logPath);
+    if (log === undefined) throw corrupt("the block log is missing");
+    if (!bytesEqual(log.subarray(0, LOG_HEADER.length), LOG_HEADER)) throw corrupt("it is not a block log");
+    const { records, end } = decodeRecords(log.subarray(LOG_HEADER.length), blockCount);
+    if (records.length < blockCount) throw corrupt(`it holds ${records.length} valid blocks`);
+    const fd = openSync(logPath, "r+");
+    const logEnd = LOG_HEADER.length + end;
+    if (logEnd < log.length) {
+      try {
+        ftruncateSync(fd, logEnd);
+        fdatasyncSync(fd);
+      } catch (error) {
+        closeSync(fd);
+        throw error;
+      }
+    }
+    return new StateDirectory(dir, { snapshot, blocks: records }, fd, logEnd, blockCount);
+  }
+
+  /**
+   * Persists `app` after its latest block: appends (and fsyncs) every block not yet in the log,
+   * then atomically replaces the snapshot. Its cost does not depend on the chain's length.
+   */
+  persist(app: Pick<PersistentChainApp, "info" | "latestBlock" | "exportBlock" | "exportSnapshot">): void {
+    if (this.closed) throw new Error("the state directory is closed");
+    const first = app.info.initialHeight;
+    const blockCount = Number(app.latestBlock().height - first) + 1;
+    if (blockCount < this.count) {
+      throw new Error(`the chain has ${blockCount} blocks, but the block log already holds ${this.count}`);
+    }
+    if (blockCount > this.count) {
+      const records: Uint8Array[] = [];
+      for (let height = first + BigInt(this.count); height < first + BigInt(blockCount); height++) {
+        const block = app.exportBlock(height);
+        if (block === undefined) throw new Error(`the chain has no block at height ${height}`);
+        records.push(encodeRecord(block));
+      }
+      const bytes = concatList(records);
+      // Written at the known end: whatever a failed earlier append left there is overwritten.
+      writeAllAt(this.fd, bytes, this.end);
+      fdatasyncSync(this.fd);
+      this.end += bytes.length;
+      this.count = blockCount;
+    }
+    writeFileAtomic(join(this.dir, STATE_FILE), encodeStateFile(blockCount, app.exportSnapshot()));
+  }
+
+  /** Closes the block log; `persist` is refused afterwards. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
+  }
+}
