@@ -77,10 +77,14 @@ describe("CometBFT RPC over HTTP", () => {
   });
 
   it("broadcast_tx_commit waits for the block and reports tx_result", async () => {
-    const timer = setTimeout(() => tick(), 50);
+    // The block comes once CheckTx has taken the tx, however long the broadcast takes to arrive.
+    const timer = setInterval(() => {
+      if (app.pendingTxCount() > 0) tick();
+    }, 5);
     const client = await Comet38Client.create(new HttpClient(rpc.url));
-    const res = await client.broadcastTxCommit({ tx: new Uint8Array([9, 9]) });
-    clearTimeout(timer);
+    const res = await client
+      .broadcastTxCommit({ tx: new Uint8Array([9, 9]) })
+      .finally(() => clearInterval(timer));
     expect(res.height).toBe(2);
     expect(res.txResult?.code).toBe(0);
     const rejected = await client.broadcastTxCommit({ tx: new Uint8Array([0xff]) });
