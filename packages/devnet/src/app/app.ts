@@ -3,7 +3,8 @@
  * Deterministic: the same calls give the same blocks, hashes and exported bytes; time only enters
  * through `produceBlock` (and `control.advanceTime`).
  *
- * State layers: the committed {@link RootStore}; a pending branch for CheckTx (ante effects of
+ * State layers: the committed {@link RootStore} (with the modules' volatile keys beside it: in
+ * memory only, see `Module.volatileKey`); a pending branch for CheckTx (ante effects of
  * queued txs: sequences, nonces, fees); per block a delivery branch; per tx an ante branch and a
  * message branch (dropped when a message fails, so fees and sequence stick but nothing else does).
  */
@@ -38,7 +39,14 @@ import { createGasMeter, defaultGasConfig, type GasConfig, OutOfGasError } from 
 import { type ChainConfig, COMET_VERSION, chainConfig, MONIKER } from "./genesis.js";
 import { proposalResult, queueProposal, runProposals } from "./governance.js";
 import { merkleRoot } from "./merkle.js";
-import { type BlockInfo, createContext, type ExecMode, type Module, type QueryContext } from "./module.js";
+import {
+  type BlockInfo,
+  createContext,
+  type ExecMode,
+  type Module,
+  type QueryContext,
+  volatileKeys,
+} from "./module.js";
 import { buildModules, type Keepers, type ModuleSet } from "./modules/index.js";
 import { parseQuery, type QueryCondition, txMatches } from "./search.js";
 import { registerServices } from "./services.js";
@@ -91,7 +99,7 @@ export class ChainApplication implements PersistentChainApp {
   readonly config: ChainConfig;
   private readonly set: ModuleSet;
   private readonly gasConfig: GasConfig;
-  private root = new RootStore();
+  private root: RootStore;
   private pending: CacheStore;
   private mempool: DecodedTx[] = [];
   private readonly mempoolHashes = new Set<string>();
@@ -129,6 +137,7 @@ export class ChainApplication implements PersistentChainApp {
     this.config = chainConfig(options.profile, genesisTime);
     this.gasConfig = extra.gasConfig ?? defaultGasConfig;
     this.set = buildModules(this.config, extra.extraModules);
+    this.root = new RootStore(volatileKeys(this.set.modules));
     registerServices(this.set.router, this);
     const validator = this.config.validator;
     this.info = {
@@ -235,7 +244,7 @@ export class ChainApplication implements PersistentChainApp {
     this.lastAppHash = r.bytes();
     this.genesisDoc = r.string();
     this.pendingEvents = readEvents(r);
-    this.root = RootStore.readFrom(r);
+    this.root = RootStore.readFrom(r, volatileKeys(this.set.modules));
     this.pending = new CacheStore(this.root);
     const count = r.uint();
     for (let i = 0; i < count; i++) {
@@ -248,7 +257,10 @@ export class ChainApplication implements PersistentChainApp {
     for (const module of this.set.modules) module.afterRestore?.(ctx);
   }
 
-  /** Every bit of state needed to resume after the latest block, as deterministic bytes. */
+  /**
+   * Every bit of state needed to resume after the latest block, as deterministic bytes; volatile
+   * keys (a real node's in-memory state, such as short-term orders) are not in it.
+   */
   exportState(): Uint8Array {
     const head = new BinaryWriter();
     head.string(STATE_MAGIC).uvarint(STATE_VERSION).string(this.config.profile);

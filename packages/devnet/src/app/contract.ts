@@ -240,7 +240,10 @@ export interface ChainAppOptions {
 /** A chain application that can write and reload its whole state (for `--state DIR`). */
 export interface PersistentChainApp extends ChainApp {
   readonly control: ChainControl;
-  /** Every bit of state needed to resume after the latest committed block, as bytes. */
+  /**
+   * Every bit of state needed to resume after the latest committed block, as bytes. What a real
+   * node keeps in memory only (short-term orders) is not in it: a resumed chain starts without it.
+   */
   exportState(): Uint8Array;
 }
 
