@@ -248,11 +248,6 @@ export class RootStore implements KvStore {
     return this.data.size;
   }
 
-  /** Number of volatile entries. */
-  get volatileSize(): number {
-    return this.memory.size;
-  }
-
   get(key: string): Uint8Array | undefined {
     return this.data.get(key) ?? this.memory.get(key);
   }
