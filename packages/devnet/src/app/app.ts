@@ -3,7 +3,8 @@
  * Deterministic: the same calls give the same blocks, hashes and exported bytes; time only enters
  * through `produceBlock` (and `control.advanceTime`).
  *
- * State layers: the committed {@link RootStore}; a pending branch for CheckTx (ante effects of
+ * State layers: the committed {@link RootStore} (with the modules' volatile keys beside it: in
+ * memory only, see `Module.volatileKey`); a pending branch for CheckTx (ante effects of
  * queued txs: sequences, nonces, fees); per block a delivery branch; per tx an ante branch and a
  * message branch (dropped when a message fails, so fees and sequence stick but nothing else does).
  */
@@ -39,7 +40,14 @@ import { createGasMeter, defaultGasConfig, type GasConfig, OutOfGasError } from 
 import { type ChainConfig, COMET_VERSION, chainConfig, MONIKER } from "./genesis.js";
 import { proposalResult, queueProposal, runProposals } from "./governance.js";
 import { merkleRoot } from "./merkle.js";
-import { type BlockInfo, createContext, type ExecMode, type Module, type QueryContext } from "./module.js";
+import {
+  type BlockInfo,
+  createContext,
+  type ExecMode,
+  type Module,
+  type QueryContext,
+  volatileKeys,
+} from "./module.js";
 import { buildModules, type Keepers, type ModuleSet } from "./modules/index.js";
 import { parseQuery, type QueryCondition, txMatches } from "./search.js";
 import { registerServices } from "./services.js";
@@ -92,7 +100,7 @@ export class ChainApplication implements PersistentChainApp {
   readonly config: ChainConfig;
   private readonly set: ModuleSet;
   private readonly gasConfig: GasConfig;
-  private root = new RootStore();
+  private root: RootStore;
   private pending: CacheStore;
   private mempool: DecodedTx[] = [];
   private readonly mempoolHashes = new Set<string>();
@@ -135,6 +143,7 @@ export class ChainApplication implements PersistentChainApp {
     this.config = chainConfig(options.profile, genesisTime);
     this.gasConfig = extra.gasConfig ?? defaultGasConfig;
     this.set = buildModules(this.config, extra.extraModules);
+    this.root = new RootStore(volatileKeys(this.set.modules));
     registerServices(this.set.router, this);
     const validator = this.config.validator;
     this.info = {
@@ -245,7 +254,7 @@ export class ChainApplication implements PersistentChainApp {
     this.lastAppHash = r.bytes().slice();
     this.genesisDoc = r.string();
     this.pendingEvents = readEvents(r);
-    this.root = RootStore.readFrom(r);
+    this.root = RootStore.readFrom(r, volatileKeys(this.set.modules));
     this.pending = new CacheStore(this.root);
     let height = this.config.initialHeight;
     for (const chunk of state.blocks) {
@@ -265,7 +274,8 @@ export class ChainApplication implements PersistentChainApp {
 
   /**
    * Every bit of state needed to resume after the latest block except the blocks themselves, as
-   * deterministic bytes (see {@link PersistentChainApp.exportSnapshot}).
+   * deterministic bytes (see {@link PersistentChainApp.exportSnapshot}); volatile keys (a real
+   * node's in-memory state, such as short-term orders) are not in it.
    */
   exportSnapshot(): Uint8Array {
     const w = new BinaryWriter();

@@ -402,7 +402,8 @@ export interface PersistentChainApp extends ChainApp {
   /**
    * Every bit of state needed to resume after the latest committed block (and any control
    * operation since), except the blocks: pair it with the blocks from the first height to
-   * `latestBlock().height` in a {@link ChainState}.
+   * `latestBlock().height` in a {@link ChainState}. What a real node keeps in memory only
+   * (short-term orders) is not in it: a resumed chain starts without it.
    */
   exportSnapshot(): Uint8Array;
   /** The committed block at `height`, encoded for {@link ChainState.blocks}; undefined out of range. */

@@ -181,6 +181,14 @@ export interface Module {
   /** Rebuilds in-memory caches after the state was restored from bytes (state itself is in the store). */
   afterRestore?(ctx: QueryContext): void;
   /**
+   * True for the keys of the module's slice (given without the `"<name>/"` prefix) that a real node
+   * keeps in memory only (clob: short-term orders). The root store keeps them beside the committed
+   * state: txs read, write and roll them back as any key, and gas is charged alike, but they are
+   * not in the app hash nor in the exported state, so a restart drops them. The answer for a key
+   * must never change.
+   */
+  volatileKey?(key: string): boolean;
+  /**
    * Devnet control operations by name (`ChainControl.moduleControl`): each runs at once in a
    * delivery context over the committed state and returns a JSON-serialisable answer; a throw
    * changes nothing.
@@ -188,6 +196,23 @@ export interface Module {
   readonly control?: Readonly<
     Record<string, (ctx: Context, request: Readonly<Record<string, unknown>>) => unknown>
   >;
+}
+
+/**
+ * The volatile keys of a module list as full store keys (`"<module>/<key>"`), for the root store
+ * (see {@link Module.volatileKey}).
+ */
+export function volatileKeys(modules: readonly Module[]): (key: string) => boolean {
+  const byName = new Map<string, (key: string) => boolean>();
+  for (const module of modules) {
+    const volatileKey = module.volatileKey;
+    if (volatileKey !== undefined) byName.set(module.name, (key) => volatileKey.call(module, key));
+  }
+  if (byName.size === 0) return () => false;
+  return (key) => {
+    const slash = key.indexOf("/");
+    return slash > 0 && byName.get(key.slice(0, slash))?.(key.slice(slash + 1)) === true;
+  };
 }
 
 /** Dispatches messages and queries to modules; rejects duplicate routes at construction. */

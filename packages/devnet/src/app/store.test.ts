@@ -161,6 +161,61 @@ describe("store", () => {
     );
   });
 
+  it("property: volatile keys are read, iterated and branched with the rest, but neither hashed nor serialized", () => {
+    const isVolatile = (key: string) => key.startsWith("b") || key.endsWith("c");
+    fc.assert(
+      fc.property(
+        fc.array(opArb),
+        fc.array(opArb),
+        fc.stringMatching(/^[a-d]{0,2}$/),
+        fc.boolean(),
+        (rootOps, branchOps, prefix, reverse) => {
+          const root = new RootStore(isVolatile);
+          apply(root, rootOps);
+          const before = [...root.entries("")];
+          const dropped = new CacheStore(root);
+          apply(dropped, branchOps);
+          dropped.discard();
+          expect([...root.entries("")]).toEqual(before);
+          const branch = new CacheStore(root);
+          apply(branch, branchOps);
+          branch.write();
+          const expected = model(branchOps, model(rootOps));
+          const keys = [...expected.keys()].filter((k) => k.startsWith(prefix)).sort();
+          if (reverse) keys.reverse();
+          expect([...root.entries(prefix, { reverse })].map(([k]) => k)).toEqual(keys);
+          for (const [key, value] of expected) expect(root.get(key)).toEqual(bytes(value));
+          const committed = new RootStore();
+          for (const [key, value] of expected) if (!isVolatile(key)) committed.set(key, bytes(value));
+          expect(root.hash()).toEqual(committed.hash());
+          expect(root.size).toBe(committed.size);
+          const written = new BinaryWriter();
+          root.writeTo(written);
+          const bytesOut = written.finish();
+          const reference = new BinaryWriter();
+          committed.writeTo(reference);
+          expect(bytesOut).toEqual(reference.finish());
+          const restored = RootStore.readFrom(new BinaryReader(bytesOut), isVolatile);
+          expect([...restored.entries("")]).toEqual([...committed.entries("")]);
+        },
+      ),
+    );
+  });
+
+  it("deleting volatile and committed keys while iterating them visits each key once", () => {
+    const root = new RootStore((key) => key.startsWith("v"));
+    for (const key of ["a", "va", "b", "vb", "c"]) root.set(key, bytes(1));
+    const visited: string[] = [];
+    for (const [key] of root.entries("")) {
+      visited.push(key);
+      root.delete(key);
+      root.set(`v${key}x`, bytes(2));
+    }
+    expect(visited).toEqual(["a", "b", "c", "va", "vb"]);
+    expect([...root.entries("")].map(([k]) => k)).toEqual(["vax", "vbx", "vcx", "vvax", "vvbx"]);
+    expect(root.size).toBe(0);
+  });
+
   it("an iteration reads the range as it was when it started, whatever is written meanwhile", () => {
     const root = new RootStore();
     for (const key of ["a", "b", "c", "d"]) root.set(key, bytes(1));

@@ -2,7 +2,9 @@
  * The state store: ordered string keys to byte values, in layers.
  *
  * - {@link RootStore}: committed state; keeps its keys sorted and an incremental hash of every entry
- *   (the app hash), and serializes deterministically.
+ *   (the app hash), and serializes deterministically. Keys its owner marks volatile (a real node's
+ *   in-memory state, such as short-term orders) live beside it: read and iterated with it, but
+ *   neither hashed nor serialized.
  * - {@link CacheStore}: a branch over any store; `write()` flushes it, dropping it discards it. Txs
  *   run in branches so that a failing message rolls back the whole tx.
  * - {@link GasStore}: charges a {@link GasMeter} for every access (see {@link GasConfig}).
@@ -196,28 +198,70 @@ function entryDigest(key: string, value: Uint8Array): bigint {
 }
 
 /**
+ * Merges two iterators, each in key order (descending when `reverse`), into one in that order.
+ * Entries of `b` whose key `hidden` holds are skipped; the other keys of `a` and `b` are distinct.
+ */
+function* mergeSorted<V>(
+  a: Iterator<[string, V]>,
+  b: Iterator<[string, V]>,
+  reverse: boolean,
+  hidden?: ReadonlyMap<string, unknown>,
+): Generator<[string, V]> {
+  let x = a.next();
+  let y = b.next();
+  for (;;) {
+    while (hidden !== undefined && !y.done && hidden.has(y.value[0])) y = b.next();
+    if (x.done) {
+      if (y.done) return;
+      yield y.value;
+      y = b.next();
+    } else if (y.done || (reverse ? x.value[0] > y.value[0] : x.value[0] < y.value[0])) {
+      yield x.value;
+      x = a.next();
+    } else {
+      yield y.value;
+      y = b.next();
+    }
+  }
+}
+
+/**
  * Committed state. Keeps keys sorted for iteration and a running sum (mod 2^256) of the SHA-256 of
  * every entry, so the state hash costs one hash per write instead of a pass over the whole state.
+ *
+ * Volatile keys (those `isVolatile` accepts; the predicate must not change its answer for a key)
+ * are kept in a second sorted map: reads and range iterations see both maps as one store, and a
+ * branch over this store rolls them back like any key, but they are not in {@link hash}, not in
+ * {@link size} and not written by {@link writeTo}. They model the state a real node keeps in
+ * memory only: a restart from the serialized state starts without them.
  */
 export class RootStore implements KvStore {
   private readonly data = new OrderedMap<Uint8Array>();
+  private readonly memory = new OrderedMap<Uint8Array>();
   private digestSum = 0n;
 
-  /** Number of entries. */
+  /** @param isVolatile which keys live in memory only (see the class comment); none by default. */
+  constructor(private readonly isVolatile: (key: string) => boolean = () => false) {}
+
+  /** Number of committed (non-volatile) entries. */
   get size(): number {
     return this.data.size;
   }
 
   get(key: string): Uint8Array | undefined {
-    return this.data.get(key);
+    return this.data.get(key) ?? this.memory.get(key);
   }
 
   has(key: string): boolean {
-    return this.data.has(key);
+    return this.data.has(key) || this.memory.has(key);
   }
 
   set(key: string, value: Uint8Array): void {
     const copy = value.slice();
+    if (this.isVolatile(key)) {
+      this.memory.set(key, copy);
+      return;
+    }
     const old = this.data.set(key, copy);
     if (old !== undefined) this.digestSum = (this.digestSum - entryDigest(key, old)) & MOD_256;
     this.digestSum = (this.digestSum + entryDigest(key, copy)) & MOD_256;
@@ -225,21 +269,32 @@ export class RootStore implements KvStore {
 
   delete(key: string): void {
     const old = this.data.delete(key);
-    if (old === undefined) return;
+    if (old === undefined) {
+      this.memory.delete(key);
+      return;
+    }
     this.digestSum = (this.digestSum - entryDigest(key, old)) & MOD_256;
   }
 
   *entries(prefix: string, options?: RangeOptions): Iterable<[string, Uint8Array]> {
     const { lo, hi } = bounds(prefix, options);
+    const reverse = options?.reverse === true;
     const layer = this.data.pin();
+    const volatile = this.memory.pin();
     try {
-      yield* rangeOf(layer, lo, hi, options?.reverse === true);
+      const committed = rangeOf(layer, lo, hi, reverse);
+      if (volatile.keys.length === 0) yield* committed;
+      else yield* mergeSorted(committed, rangeOf(volatile, lo, hi, reverse), reverse);
     } finally {
       unpin(layer);
+      unpin(volatile);
     }
   }
 
-  /** 32-byte hash of the whole state (order-independent sum of entry hashes, and the entry count). */
+  /**
+   * 32-byte hash of the committed state (order-independent sum of entry hashes, and the entry
+   * count); volatile entries are not in it.
+   */
   hash(): Uint8Array {
     const sum = new Uint8Array(32);
     let rest = this.digestSum;
@@ -250,7 +305,7 @@ export class RootStore implements KvStore {
     return sha256(concatBytes(encodeU64(BigInt(this.data.size)), sum));
   }
 
-  /** Writes every entry in key order. */
+  /** Writes every committed entry in key order (volatile entries are not written). */
   writeTo(writer: BinaryWriter): void {
     const keys = this.data.sortedKeys();
     writer.uvarint(keys.length);
@@ -260,9 +315,12 @@ export class RootStore implements KvStore {
     }
   }
 
-  /** Reads entries written by {@link RootStore.writeTo} into an empty store. */
-  static readFrom(reader: BinaryReader): RootStore {
-    const store = new RootStore();
+  /**
+   * Reads entries written by {@link RootStore.writeTo} into an empty store whose volatile keys are
+   * `isVolatile`'s (an entry of an older layout that `isVolatile` accepts goes to memory).
+   */
+  static readFrom(reader: BinaryReader, isVolatile?: (key: string) => boolean): RootStore {
+    const store = new RootStore(isVolatile);
     const count = reader.uint();
     for (let i = 0; i < count; i++) {
       const key = reader.string();
@@ -318,25 +376,9 @@ export class CacheStore implements KvStore {
     const layer = this.writes.pin();
     const theirs = this.parent.entries(prefix, parentRange)[Symbol.iterator]();
     try {
-      const own = rangeOf(layer, lo, hi, reverse);
-      const overridden = layer.map;
-      let mine = own.next();
-      let next = theirs.next();
-      for (;;) {
-        // The parent's entries that this branch wrote or deleted are not seen.
-        while (!next.done && overridden.has(next.value[0])) next = theirs.next();
-        if (mine.done) {
-          if (next.done) return;
-          yield next.value;
-          next = theirs.next();
-        } else if (next.done || (reverse ? mine.value[0] > next.value[0] : mine.value[0] < next.value[0])) {
-          yield mine.value as [string, Uint8Array];
-          mine = own.next();
-        } else {
-          yield next.value;
-          next = theirs.next();
-        }
-      }
+      const own = rangeOf(layer, lo, hi, reverse) as Generator<[string, Uint8Array]>;
+      // The parent's entries that this branch wrote or deleted are not seen.
+      yield* mergeSorted(own, theirs, reverse, layer.map);
     } finally {
       unpin(layer);
       theirs.return?.();

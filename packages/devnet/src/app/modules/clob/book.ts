@@ -1,12 +1,14 @@
 /**
  * The order book of every clob pair, kept in a {@link KvStore} under keys that sort in price-time
- * priority: `book/<pair:10>/<b|s>/<price key:20>/<seq:20>`. Bids store `2^64 - 1 - subticks` as
- * their price key so ascending iteration gives the highest bid first; asks store the subticks. The
- * sequence is a per-chain placement counter, so orders at one price keep their arrival order.
+ * priority: `book/<pair:10>/<b|s>/<price key:20>/<seq:20>` for stateful orders and
+ * `book/<pair:10>/<b|s>/<price key:20>/<seq:20>/<tie:20>` for short-term ones. Bids store
+ * `2^64 - 1 - subticks` as their price key so ascending iteration gives the highest bid first; asks
+ * store the subticks. The time priority ({@link Priority}) keeps arrival order at one price.
  *
- * The book lives in the module's store slice (not in closures), so a failed tx rolls it back, the
- * app hash covers it, and export/restore carries it. Insert, cancel and update are one key write;
- * the best order is the first key of a prefix.
+ * The book lives in the module's store slice (not in closures), so a failed tx rolls it back.
+ * Short-term orders' keys are volatile (see `state.ts`): the store iterates them merged with the
+ * stateful ones, but they stay out of the app hash and the exported state. Insert, cancel and
+ * update are one key write; the best order is the first key of a prefix.
  */
 import { BinaryReader, BinaryWriter } from "../../codec.js";
 import type { KvStore } from "../../store.js";
@@ -15,14 +17,22 @@ import { padKey } from "../records.js";
 /** A side of the book. */
 export type BookSide = "buy" | "sell";
 
+/**
+ * The time priority of an order: a stateful order has the placement sequence `seq` and `tie` 0; a
+ * short-term order has the last sequence given before it and its own `tie` (> 0), so it ranks
+ * after that stateful order and before the next one.
+ */
+export interface Priority {
+  readonly seq: bigint;
+  readonly tie: bigint;
+}
+
 /** One resting order as the book keeps it. */
-export interface RestingOrder {
+export interface RestingOrder extends Priority {
   /** The order's store key (see `orderKey`). */
   readonly key: string;
   readonly side: BookSide;
   readonly subticks: bigint;
-  /** The placement sequence (time priority). */
-  readonly seq: bigint;
   /** Quantums still open. */
   readonly remaining: bigint;
   /** The owner and number of the order's subaccount. */
@@ -36,10 +46,15 @@ function sideLetter(side: BookSide): string {
   return side === "buy" ? "b" : "s";
 }
 
+/** Where an order rests: its side, price and time priority. */
+export type BookSlot = Pick<RestingOrder, "side" | "subticks" | "seq" | "tie">;
+
 /** The store key of a resting order. */
-export function bookKey(pairId: number, side: BookSide, subticks: bigint, seq: bigint): string {
+export function bookKey(pairId: number, slot: BookSlot): string {
+  const { side, subticks, seq, tie } = slot;
   const price = side === "buy" ? MAX_U64 - subticks : subticks;
-  return `book/${padKey(pairId, 10)}/${sideLetter(side)}/${padKey(price, 20)}/${padKey(seq, 20)}`;
+  const key = `book/${padKey(pairId, 10)}/${sideLetter(side)}/${padKey(price, 20)}/${padKey(seq, 20)}`;
+  return tie === 0n ? key : `${key}/${padKey(tie, 20)}`;
 }
 
 function encode(order: RestingOrder): Uint8Array {
@@ -61,6 +76,7 @@ function decode(key: string, bytes: Uint8Array): RestingOrder {
     side,
     subticks: side === "buy" ? MAX_U64 - price : price,
     seq: BigInt(parts[4] as string),
+    tie: parts[5] === undefined ? 0n : BigInt(parts[5]),
     owner: r.string(),
     number: r.uint(),
     remaining: r.uvarint(),
@@ -73,12 +89,12 @@ export class OrderBook {
 
   /** Adds a resting order (replaces one with the same price and sequence). */
   insert(pairId: number, order: RestingOrder): void {
-    this.store.set(bookKey(pairId, order.side, order.subticks, order.seq), encode(order));
+    this.store.set(bookKey(pairId, order), encode(order));
   }
 
   /** Removes a resting order; true when it was there. */
-  remove(pairId: number, order: Pick<RestingOrder, "side" | "subticks" | "seq">): boolean {
-    const key = bookKey(pairId, order.side, order.subticks, order.seq);
+  remove(pairId: number, order: BookSlot): boolean {
+    const key = bookKey(pairId, order);
     if (!this.store.has(key)) return false;
     this.store.delete(key);
     return true;

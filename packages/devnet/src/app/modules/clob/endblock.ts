@@ -12,7 +12,7 @@ import { OrderBook } from "./book.js";
 import { CLOB_EVENTS, type ClobKeepers, Engine, orderAttributes } from "./engine.js";
 import { inBranch } from "./kv.js";
 import { pruneRateLimits } from "./limits.js";
-import { allPairs, CLOB, getOrder, getPair, goodTil, nextSeq, sideOf } from "./state.js";
+import { allPairs, bookSlot, CLOB, getOrder, getPair, goodTil, nextPriority } from "./state.js";
 
 /** Funding is paid once per hour of block time. */
 export const FUNDING_INTERVAL_MS = 3_600_000n;
@@ -55,11 +55,7 @@ function expire(ctx: Context, keepers: ClobKeepers): void {
     const stored = getOrder(store, orderKey);
     if (stored !== undefined && goodTil(stored.order) === gtb) {
       const order = stored.order;
-      engine.book.remove(order.orderId?.clobPairId ?? 0, {
-        side: sideOf(order),
-        subticks: order.subticks,
-        seq: stored.seq,
-      });
+      engine.book.remove(order.orderId?.clobPairId ?? 0, bookSlot(stored));
       store.delete(`order/${orderKey}`);
       ctx.events.emitEvent(CLOB_EVENTS.expire, [
         ...orderAttributes(order),
@@ -77,11 +73,7 @@ function expire(ctx: Context, keepers: ClobKeepers): void {
     const stored = getOrder(store, orderKey);
     if (stored !== undefined && goodTil(stored.order) < seconds) {
       const order = stored.order;
-      engine.book.remove(order.orderId?.clobPairId ?? 0, {
-        side: sideOf(order),
-        subticks: order.subticks,
-        seq: stored.seq,
-      });
+      engine.book.remove(order.orderId?.clobPairId ?? 0, bookSlot(stored));
       store.delete(`order/${orderKey}`);
       store.delete(`trig/${padKey(order.orderId?.clobPairId ?? 0, 10)}/${orderKey}`);
       ctx.events.emitEvent(CLOB_EVENTS.expire, [
@@ -117,12 +109,8 @@ function triggerConditionals(ctx: Context, keepers: ClobKeepers): void {
     ]);
     const error = inBranch(ctx, (branch) => {
       const engine = new Engine(branch, keepers);
-      engine.book.remove(pairId, {
-        side: sideOf(stored.order),
-        subticks: stored.order.subticks,
-        seq: stored.seq,
-      });
-      engine.place(stored.order, pair, { txIndex: 0 }, stored.filled, nextSeq(engine.store));
+      engine.book.remove(pairId, bookSlot(stored));
+      engine.place(stored.order, pair, { txIndex: 0 }, stored.filled, nextPriority(engine.store, false));
     });
     if (error !== undefined) {
       const engine = new Engine(ctx, keepers);

@@ -1,8 +1,8 @@
 /**
  * The matching engine in state: placing an order (replacement, reduce-only, post-only, matching,
  * fills through the subaccounts keeper with fees, resting), cancelling, and removing orders. Every
- * change goes to the module's store slice, so it is part of the block's state and rolls back with
- * a failed tx.
+ * change goes to the module's store slice, so it rolls back with a failed tx; short-term orders'
+ * keys are volatile there (in memory only, see `state.ts`), their fills are committed state.
  */
 
 import { USDC_DENOM } from "@perpx/core";
@@ -12,10 +12,11 @@ import type { Context } from "../../module.js";
 import type { KvStore } from "../../store.js";
 import type { Keepers } from "../index.js";
 import type { SubaccountRef, SubaccountUpdate } from "../subaccounts.js";
-import { OrderBook, type RestingOrder } from "./book.js";
+import { OrderBook, type Priority, type RestingOrder } from "./book.js";
 import { clobErrors } from "./errors.js";
 import { applyMatch, type FillDecision, matchOrder, opposite, wouldCross } from "./matching.js";
 import {
+  bookSlot,
   CLOB,
   expiryKey,
   getOrder,
@@ -93,7 +94,7 @@ export class Engine {
     const order = stored.order;
     const key = orderKey(order.orderId);
     const pairId = order.orderId?.clobPairId ?? 0;
-    this.book.remove(pairId, { side: sideOf(order), subticks: order.subticks, seq: stored.seq });
+    this.book.remove(pairId, bookSlot(stored));
     this.store.delete(`order/${key}`);
     this.store.delete(`trig/${String(pairId).padStart(10, "0")}/${key}`);
     this.store.delete(expiryKey(order, key));
@@ -151,7 +152,13 @@ export class Engine {
    * @throws AbciError 2003 (post-only would cross), 2001 (reduce-only would increase), 3007
    * (collateralization check failed before any fill), 24 (nothing left to fill).
    */
-  place(order: clob.Order, pair: clob.ClobPair, source: PlacementSource, filled: bigint, seq: bigint): void {
+  place(
+    order: clob.Order,
+    pair: clob.ClobPair,
+    source: PlacementSource,
+    filled: bigint,
+    priority: Priority,
+  ): void {
     const key = orderKey(order.orderId);
     const pairId = pair.id;
     const perpetualId = pair.metadata.case === "perpetualClobMetadata" ? pair.metadata.value.perpetualId : 0;
@@ -254,7 +261,7 @@ export class Engine {
     const totalFilled = filled + fillQuantums;
     const stored: StoredOrder = {
       order,
-      seq,
+      ...priority,
       height: this.ctx.block.height,
       txIndex: source.txIndex,
       filled: totalFilled,
@@ -273,7 +280,7 @@ export class Engine {
           key,
           side,
           subticks: order.subticks,
-          seq,
+          ...priority,
           remaining,
           owner: ref.owner,
           number: ref.number,

@@ -13,7 +13,7 @@ function resting(
   remaining: bigint,
   owner = `o${i % 3}`,
 ): RestingOrder {
-  return { key: `k${i}`, side, subticks, seq: BigInt(i), remaining, owner, number: 0 };
+  return { key: `k${i}`, side, subticks, seq: BigInt(i), tie: 0n, remaining, owner, number: 0 };
 }
 
 describe("OrderBook", () => {
@@ -114,6 +114,7 @@ function run(orders: ReadonlyArray<{ side: BookSide; subticks: bigint; quantums:
         side: o.side,
         subticks: o.subticks,
         seq: BigInt(i),
+        tie: 0n,
         remaining: result.remaining,
         owner: o.owner,
         number: 0,
@@ -145,6 +146,7 @@ describe("matching properties", () => {
               side: o.side,
               subticks: o.subticks,
               seq: BigInt(i),
+              tie: 0n,
               remaining: result.remaining,
               owner: o.owner,
               number: 0,

@@ -10,10 +10,13 @@
  * left it. So a short-term order broadcast with `broadcast_tx_sync` is matched in the next block,
  * deterministically (the same txs in the same order give the same fills on every run).
  *
- * Where the book lives: in the module's store slice, short-term orders included (see `book.ts`).
- * The real node keeps short-term orders in memory only; here they are committed state, so a
- * failed tx rolls the book back, the app hash covers it, and it survives a restart until the
- * orders' good-til-block passes (at most 20 blocks). Long-term and conditional orders are
+ * Where the book lives: in the module's store slice (see `book.ts`). Short-term orders are kept in
+ * memory only, as on the real node: their keys (order, book entry, expiry, replay protection, rate
+ * limit counters) are the slice's volatile keys (`isShortTermKey` in `state.ts`), which the root
+ * store keeps beside the committed state. So a failed tx still rolls their book changes back and
+ * the book iterates them merged with the stateful orders in price-time priority, but they are not
+ * in the app hash nor in the exported state: a restart with `--state` drops them. The fills,
+ * positions and balances they cause are committed state. Long-term and conditional orders are
  * stateful, as on the real chain.
  */
 import { create, toBinary, toJson } from "@bufbuild/protobuf";
@@ -36,7 +39,8 @@ import {
   getOrder,
   getPair,
   goodTil,
-  nextSeq,
+  isShortTermKey,
+  nextPriority,
   orderKey,
   setOrder,
 } from "./state.js";
@@ -163,7 +167,7 @@ function placeOrder(ctx: Context, keepers: ClobKeepers, order: clob.Order): void
     };
     let open = 0;
     for (const [k] of store.entries(`order/${ref.owner}/${padKey(ref.number, 10)}/`)) {
-      if (!k.split("/")[3]?.endsWith("0000000000")) open++;
+      if (!isShortTermKey(k)) open++;
     }
     checkEquityTier(store, keepers.subaccounts.netCollateral(ctx, ref), open);
   }
@@ -172,9 +176,16 @@ function placeOrder(ctx: Context, keepers: ClobKeepers, order: clob.Order): void
     engine.removeOrder(existing, CLOB_EVENTS.cancel, "replaced");
     if (kind === "short-term") store.delete(`done/${key}`);
   }
-  const seq = nextSeq(store);
+  const priority = nextPriority(store, kind === "short-term");
   if (kind === "conditional") {
-    setOrder(store, key, { order, seq, height: ctx.block.height, txIndex: 0, filled, triggered: false });
+    setOrder(store, key, {
+      order,
+      ...priority,
+      height: ctx.block.height,
+      txIndex: 0,
+      filled,
+      triggered: false,
+    });
     store.set(`trig/${padKey(pair.id, 10)}/${key}`, new Uint8Array(0));
     store.set(expiryKey(order, key), new Uint8Array(0));
     ctx.events.emitEvent(CLOB_EVENTS.place, [
@@ -187,7 +198,7 @@ function placeOrder(ctx: Context, keepers: ClobKeepers, order: clob.Order): void
     ]);
     return;
   }
-  engine.place(order, pair, { txIndex: 0 }, filled, seq);
+  engine.place(order, pair, { txIndex: 0 }, filled, priority);
 }
 
 function cancelOrder(ctx: Context, keepers: ClobKeepers, msg: clob.MsgCancelOrder): void {
@@ -334,6 +345,7 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
         ? { chargeFees: false, checkSequence: false, meterGas: false }
         : { chargeFees: false, meterGas: false };
     },
+    volatileKey: isShortTermKey,
     authenticateSigner(ctx, { tx, index }) {
       if (index === 0 && tx.msgs.some((m) => m.typeUrl.startsWith("/perpx.clob."))) anteChecks(ctx, tx.msgs);
       return false;

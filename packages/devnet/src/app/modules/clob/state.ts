@@ -10,17 +10,22 @@
  *   good-til-block passes (replay protection by order id + GTB)
  * - `exp/b/<gtb:20>/<order key>`, `exp/t/<gtbt:20>/<order key>`: expiry index
  * - `trig/<pair:10>/<order key>`: untriggered conditional orders
- * - `seq`: the placement counter; `last_time`: the previous block's time (ms)
+ * - `seq`: the placement counter of stateful orders; `tie`: the counter of short-term orders (see
+ *   {@link nextPriority}); `last_time`: the previous block's time (ms)
  * - `rl/<height:20>/<kind>/<address>`: rate-limit counters
  * - `lev/<owner>/<number:10>/<pair:10>`: leverage (custom initial margin ppm)
  * - `funding/sample/<perpetual:10>`, `funding/last`: funding premium samples and the last payment
+ *
+ * Short-term orders are volatile ({@link isShortTermKey}): their `order/`, `book/`, `exp/b/` and
+ * `done/` keys, the short-term rate-limit counters and `tie` live in memory only, as on a real
+ * node. They are outside the app hash and the exported state; a restart drops them.
  */
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
 import { BinaryReader, BinaryWriter, decodeU64, encodeU64 } from "../../codec.js";
 import type { KvStore } from "../../store.js";
 import { padKey } from "../records.js";
-import type { BookSide } from "./book.js";
+import type { BookSide, BookSlot, Priority } from "./book.js";
 
 /** The module name and store slice. */
 export const CLOB = "clob";
@@ -30,11 +35,35 @@ export function orderKey(id: clob.OrderId | undefined): string {
   return `${id?.subaccountId?.owner ?? ""}/${padKey(id?.subaccountId?.number ?? 0, 10)}/${padKey(id?.orderFlags ?? 0, 10)}/${padKey(id?.clobPairId ?? 0, 10)}/${padKey(id?.clientId ?? 0, 10)}`;
 }
 
+/** The order flags of short-term orders, as an order key writes them. */
+const SHORT_TERM_FLAGS = padKey(0, 10);
+
+/**
+ * True for the keys of the slice that hold short-term order state (see the module comment): the
+ * clob module's `Module.volatileKey`.
+ */
+export function isShortTermKey(key: string): boolean {
+  const parts = key.split("/");
+  switch (parts[0]) {
+    case "order": // order/<owner>/<number>/<flags>/<pair>/<client id>
+      return parts[3] === SHORT_TERM_FLAGS;
+    case "book": // book/<pair>/<side>/<price>/<seq>/<tie>: only short-term orders have a tie
+      return parts.length === 6;
+    case "exp": // exp/b/<gtb>/<order key>: good-til-block is short-term only
+      return parts[1] === "b";
+    case "rl": // rl/<height>/<kind>/<address>
+      return parts[2] === "short";
+    case "done":
+    case "tie":
+      return true;
+    default:
+      return false;
+  }
+}
+
 /** An open order as stored. */
-export interface StoredOrder {
+export interface StoredOrder extends Priority {
   readonly order: clob.Order;
-  /** The placement sequence (time priority in the book). */
-  readonly seq: bigint;
   /** Block height and tx index of the placement. */
   readonly height: bigint;
   readonly txIndex: number;
@@ -66,6 +95,8 @@ export function getOrder(store: KvStore, key: string): StoredOrder | undefined {
     txIndex: r.uint(),
     filled: r.uvarint(),
     triggered: r.bool(),
+    // Stateful orders written before short-term orders had a tie end here.
+    tie: r.done ? 0n : r.uvarint(),
   };
 }
 
@@ -80,6 +111,7 @@ export function setOrder(store: KvStore, key: string, stored: StoredOrder): void
       .uvarint(stored.txIndex)
       .uvarint(stored.filled)
       .bool(stored.triggered)
+      .uvarint(stored.tie)
       .finish(),
   );
 }
@@ -90,12 +122,28 @@ export function expiryKey(order: clob.Order, key: string): string {
   return `exp/${kind}/${padKey(goodTil(order), 20)}/${key}`;
 }
 
-/** Takes the next placement sequence. */
-export function nextSeq(store: KvStore): bigint {
+/**
+ * Takes the time priority of a new order. A stateful order takes the next placement sequence (a
+ * committed counter). A short-term order must not change committed state, so it takes the last
+ * sequence given and the next `tie` (a volatile counter): it ranks after every order placed before
+ * it and before the next stateful order.
+ */
+export function nextPriority(store: KvStore, shortTerm: boolean): Priority {
   const bytes = store.get("seq");
   const seq = bytes === undefined ? 1n : decodeU64(bytes);
-  store.set("seq", encodeU64(seq + 1n));
-  return seq;
+  if (!shortTerm) {
+    store.set("seq", encodeU64(seq + 1n));
+    return { seq, tie: 0n };
+  }
+  const tieBytes = store.get("tie");
+  const tie = tieBytes === undefined ? 1n : decodeU64(tieBytes);
+  store.set("tie", encodeU64(tie + 1n));
+  return { seq: seq - 1n, tie };
+}
+
+/** Where an open order rests in the book (its side, price and time priority). */
+export function bookSlot(stored: StoredOrder): BookSlot {
+  return { side: sideOf(stored.order), subticks: stored.order.subticks, seq: stored.seq, tie: stored.tie };
 }
 
 /** Why a short-term order id is spent until its GTB. */

@@ -1,0 +1,83 @@
+import { create } from "@bufbuild/protobuf";
+import { clob } from "@perpx/proto";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { RootStore } from "../../store.js";
+import { type BookSide, OrderBook } from "./book.js";
+import { getOrder, isShortTermKey, nextPriority, orderKey, setOrder } from "./state.js";
+
+const PAIR = 0;
+const OWNER = "perpx1owner";
+
+/** Places an order of `flags` at one price: its priority, record and book entry. */
+function placeAt(store: RootStore, clientId: number, flags: 0 | 64, side: BookSide): string {
+  const orderId = create(clob.OrderIdSchema, {
+    subaccountId: { owner: OWNER, number: 0 },
+    clientId,
+    orderFlags: flags,
+    clobPairId: PAIR,
+  });
+  const key = orderKey(orderId);
+  const priority = nextPriority(store, flags === 0);
+  const order = create(clob.OrderSchema, { orderId, subticks: 100n, quantums: 10n });
+  setOrder(store, key, { order, ...priority, height: 1n, txIndex: 0, filled: 0n, triggered: false });
+  new OrderBook(store).insert(PAIR, {
+    key,
+    side,
+    subticks: 100n,
+    ...priority,
+    remaining: 10n,
+    owner: OWNER,
+    number: 0,
+  });
+  return key;
+}
+
+describe("short-term order state", () => {
+  it("tells short-term keys from stateful ones", () => {
+    const short = orderKey(create(clob.OrderIdSchema, { subaccountId: { owner: OWNER }, orderFlags: 0 }));
+    const long = orderKey(create(clob.OrderIdSchema, { subaccountId: { owner: OWNER }, orderFlags: 64 }));
+    for (const key of [
+      `order/${short}`,
+      `done/${short}`,
+      `exp/b/00000000000000000010/${short}`,
+      "book/0000000000/b/00000000000000000100/00000000000000000003/00000000000000000001",
+      `rl/00000000000000000010/short/${OWNER}`,
+      "tie",
+    ]) {
+      expect(isShortTermKey(key), key).toBe(true);
+    }
+    for (const key of [
+      `order/${long}`,
+      `exp/t/00000000000000000010/${long}`,
+      "book/0000000000/b/00000000000000000100/00000000000000000003",
+      `rl/00000000000000000010/stateful/${OWNER}`,
+      `trig/0000000000/${long}`,
+      "seq",
+      "pair/0000000000",
+      "last_time",
+    ]) {
+      expect(isShortTermKey(key), key).toBe(false);
+    }
+  });
+
+  it("property: the book ranks any mix of short-term and stateful orders in arrival order; only stateful ones reach the hash", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.boolean(), { maxLength: 40 }),
+        fc.constantFrom<BookSide>("buy", "sell"),
+        (kinds, side) => {
+          const store = new RootStore(isShortTermKey);
+          const statefulOnly = new RootStore();
+          const keys = kinds.map((shortTerm, i) => {
+            if (!shortTerm) placeAt(statefulOnly, i, 64, side);
+            return placeAt(store, i, shortTerm ? 0 : 64, side);
+          });
+          expect([...new OrderBook(store).orders(PAIR, side)].map((o) => o.key)).toEqual(keys);
+          for (const key of keys) expect(getOrder(store, key)).toBeDefined();
+          expect(store.hash()).toEqual(statefulOnly.hash());
+        },
+      ),
+    );
+  });
+});
