@@ -691,6 +691,16 @@ describe("ratelimit queries", () => {
     const { limiterCapacityList } = await client.capacityByDenom({ denom: "uusdc" });
     expect(limiterCapacityList).toHaveLength(2);
     expect(limiterCapacityList[0]!.capacity[0]).toBe(0x02);
+    // Over REST, SerializableInts are decimal strings.
+    expect(list.limit_params_list[0].limiters.map((l: Loose) => l.baseline_minimum)).toEqual([
+      "1000000000000",
+      "10000000000000",
+    ]);
+    const capacity = await rest("/perpx/ratelimit/v1/capacity_by_denom?denom=uusdc");
+    expect(capacity.limiter_capacity_list.map((c: Loose) => c.capacity)).toEqual([
+      expect.stringMatching(/^\d+$/),
+      expect.stringMatching(/^\d+$/),
+    ]);
   });
 });
 
@@ -723,10 +733,10 @@ describe("affiliates", () => {
       is_whitelisted: false,
       tier: 0,
       fee_share_ppm: 50000,
-      referred_volume: "Ag==",
-      staked_amount: "Ag==",
-      referred_volume_30d_rolling: "Ag==",
-      attributed_volume_30d_rolling: "Ag==",
+      referred_volume: "0",
+      staked_amount: "0",
+      referred_volume_30d_rolling: "0",
+      attributed_volume_30d_rolling: "0",
     });
   });
 
