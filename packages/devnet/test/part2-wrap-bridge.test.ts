@@ -702,6 +702,42 @@ describe("ratelimit queries", () => {
       expect.stringMatching(/^\d+$/),
     ]);
   });
+
+  it("takes SerializableInts as decimal strings in a proposal's JSON", async () => {
+    const { body: authority } = await json(`${devnet.endpoints.control}/devnet/gov/authority`);
+    const proposal = await control("/gov/proposals", {
+      messages: [
+        {
+          "@type": "/perpx.ratelimit.v1.MsgSetLimitParams",
+          authority: authority.authority,
+          limit_params: {
+            denom: "ufake",
+            limiters: [{ period: "3600s", baseline_minimum: "-123456789012345678901234567890" }],
+          },
+        },
+      ],
+    });
+    expect(proposal.body.result).toMatchObject({ status: "passed" });
+    const list = await rest("/perpx/ratelimit/v1/list_limit_params");
+    const fake = list.limit_params_list.find((p: Loose) => p.denom === "ufake");
+    expect(fake.limiters).toEqual([
+      { period: "3600s", baseline_minimum: "-123456789012345678901234567890", baseline_tvl_ppm: 0 },
+    ]);
+    const bad = await json(`${devnet.endpoints.control}/devnet/gov/proposals`, {
+      method: "POST",
+      body: JSON.stringify({
+        messages: [
+          {
+            "@type": "/perpx.ratelimit.v1.MsgSetLimitParams",
+            authority: authority.authority,
+            limit_params: { denom: "ufake", limiters: [{ baseline_minimum: "1.5" }] },
+          },
+        ],
+      }),
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain("limit_params.limiters[0].baseline_minimum");
+  });
 });
 
 describe("affiliates", () => {
