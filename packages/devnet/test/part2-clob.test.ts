@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
-import { clob, cosmosBank, sending, subaccounts } from "@perpx/proto";
+import { clob, cosmosBank, decodeSerializableInt, sending, subaccounts } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TxResult } from "../src/app/contract.js";
 import { type Devnet, startDevnet } from "../src/index.js";
@@ -82,10 +82,7 @@ function subaccount(owner: string): subaccounts.Subaccount | undefined {
 
 function position(owner: string): bigint {
   const p = subaccount(owner)?.perpetualPositions.find((x) => x.perpetualId === 0);
-  if (p === undefined) return 0n;
-  let v = 0n;
-  for (let i = 1; i < p.quantums.length; i++) v = (v << 8n) | BigInt(p.quantums[i] as number);
-  return p.quantums[0] === 3 ? -v : v;
+  return p === undefined ? 0n : decodeSerializableInt(p.quantums);
 }
 
 async function deposit(signer: TestSigner, quantums: bigint): Promise<void> {

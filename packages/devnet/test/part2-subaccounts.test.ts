@@ -7,9 +7,8 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { prices, sending, subaccounts } from "@perpx/proto";
+import { decodeSerializableInt, prices, sending, subaccounts } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decodeSerializableInt } from "../src/app/modules/dtypes.js";
 import { type Devnet, startDevnet } from "../src/index.js";
 import type { Loose } from "./support/loose.js";
 import { msg, signTx, type TestMsg } from "./support/sign-tx.js";
@@ -253,6 +252,14 @@ describe("subaccount queries", () => {
     expect(one.status).toBe(200);
     expect(one.body.subaccount.id).toEqual({ owner: alice, number: 0 });
     expect(one.body.subaccount.asset_positions[0].asset_id).toBe(0);
+    // SerializableInt quantums are a decimal string in JSON, the same amount as over abci_query.
+    const { usdc } = await subaccountOverRpc(alice, 0);
+    expect(usdc).toBeGreaterThan(0n);
+    expect(one.body.subaccount.asset_positions[0]).toEqual({
+      asset_id: 0,
+      quantums: usdc.toString(),
+      index: "0",
+    });
     const all = await json(`${devnet.endpoints.rest}/perpx/subaccounts/v1/subaccount_all`);
     expect(all.status).toBe(200);
     expect(all.body.subaccount.length).toBeGreaterThanOrEqual(3);
@@ -294,6 +301,7 @@ describe("assets, prices, perpetuals and fee tiers over REST", () => {
     ]);
     expect((await json(`${rest}/perpx/prices/v1/next_market_id`)).body.next_market_id).toBe(3);
     const btc = await json(`${rest}/perpx/perpetuals/v1/perpetual/0`);
+    expect(btc.body.perpetual).toMatchObject({ funding_index: "0", open_interest: "0" });
     expect(btc.body.perpetual.params).toMatchObject({
       ticker: "BTC-USD",
       atomic_resolution: -10,
@@ -320,6 +328,15 @@ describe("assets, prices, perpetuals and fee tiers over REST", () => {
     expect(state.assets.assets[0].denom).toBe("uusdc");
     expect(state.feetiers.params.tiers).toHaveLength(6);
     expect(state.subaccounts).toEqual({ subaccounts: [] });
+    // SerializableInts are decimal strings in the genesis document too.
+    expect(state.perpetuals.perpetuals[0]).toMatchObject({ funding_index: "0", open_interest: "0" });
+    expect(
+      state.clob.equity_tier_limit_config.stateful_order_equity_tiers.map((t: Loose) => t.usd_tnc_required),
+    ).toEqual(["0", "20000000", "100000000", "1000000000", "10000000000", "100000000000"]);
+    expect(state.ratelimit["limit_params/uusdc"].limiters.map((l: Loose) => l.baseline_minimum)).toEqual([
+      "1000000000000",
+      "10000000000000",
+    ]);
   });
 });
 

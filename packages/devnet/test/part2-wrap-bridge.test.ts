@@ -691,6 +691,52 @@ describe("ratelimit queries", () => {
     const { limiterCapacityList } = await client.capacityByDenom({ denom: "uusdc" });
     expect(limiterCapacityList).toHaveLength(2);
     expect(limiterCapacityList[0]!.capacity[0]).toBe(0x02);
+    // Over REST, SerializableInts are decimal strings.
+    expect(list.limit_params_list[0].limiters.map((l: Loose) => l.baseline_minimum)).toEqual([
+      "1000000000000",
+      "10000000000000",
+    ]);
+    const capacity = await rest("/perpx/ratelimit/v1/capacity_by_denom?denom=uusdc");
+    expect(capacity.limiter_capacity_list.map((c: Loose) => c.capacity)).toEqual([
+      expect.stringMatching(/^\d+$/),
+      expect.stringMatching(/^\d+$/),
+    ]);
+  });
+
+  it("takes SerializableInts as decimal strings in a proposal's JSON", async () => {
+    const { body: authority } = await json(`${devnet.endpoints.control}/devnet/gov/authority`);
+    const proposal = await control("/gov/proposals", {
+      messages: [
+        {
+          "@type": "/perpx.ratelimit.v1.MsgSetLimitParams",
+          authority: authority.authority,
+          limit_params: {
+            denom: "ufake",
+            limiters: [{ period: "3600s", baseline_minimum: "-123456789012345678901234567890" }],
+          },
+        },
+      ],
+    });
+    expect(proposal.body.result).toMatchObject({ status: "passed" });
+    const list = await rest("/perpx/ratelimit/v1/list_limit_params");
+    const fake = list.limit_params_list.find((p: Loose) => p.denom === "ufake");
+    expect(fake.limiters).toEqual([
+      { period: "3600s", baseline_minimum: "-123456789012345678901234567890", baseline_tvl_ppm: 0 },
+    ]);
+    const bad = await json(`${devnet.endpoints.control}/devnet/gov/proposals`, {
+      method: "POST",
+      body: JSON.stringify({
+        messages: [
+          {
+            "@type": "/perpx.ratelimit.v1.MsgSetLimitParams",
+            authority: authority.authority,
+            limit_params: { denom: "ufake", limiters: [{ baseline_minimum: "1.5" }] },
+          },
+        ],
+      }),
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain("limit_params.limiters[0].baseline_minimum");
   });
 });
 
@@ -723,10 +769,10 @@ describe("affiliates", () => {
       is_whitelisted: false,
       tier: 0,
       fee_share_ppm: 50000,
-      referred_volume: "Ag==",
-      staked_amount: "Ag==",
-      referred_volume_30d_rolling: "Ag==",
-      attributed_volume_30d_rolling: "Ag==",
+      referred_volume: "0",
+      staked_amount: "0",
+      referred_volume_30d_rolling: "0",
+      attributed_volume_30d_rolling: "0",
     });
   });
 

@@ -110,6 +110,7 @@ export {
 } from "./operator/snapshots.js";
 export * from "./query/accountplus.js";
 export * from "./query/affiliates.js";
+export * from "./query/amounts.js";
 export * from "./query/auth.js";
 export * from "./query/bank.js";
 export * from "./query/bridge.js";

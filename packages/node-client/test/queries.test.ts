@@ -1,8 +1,17 @@
 import { local, testnet } from "@perpx/core";
 import { startDevnet } from "@perpx/devnet";
-import { clob } from "@perpx/proto";
+import { clob, decodeSerializableInt, subaccounts } from "@perpx/proto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { createNodeClient, isQueryError, LocalWallet } from "../src/index.js";
+import {
+  affiliateAmounts,
+  createNodeClient,
+  isQueryError,
+  LocalWallet,
+  limiterCapacities,
+  perpetualAmounts,
+  restQuery,
+  subaccountBalances,
+} from "../src/index.js";
 import { useDevnet } from "./support.js";
 
 const net = useDevnet();
@@ -166,14 +175,6 @@ describe("transactions by hash and by search", () => {
   });
 });
 
-/** The value of a `SerializableInt` (a sign byte, 2 positive or 3 negative, then the big-endian magnitude). */
-function serializableInt(bytes: Uint8Array | undefined): bigint {
-  if (bytes === undefined || bytes.length === 0) return 0n;
-  let value = 0n;
-  for (const byte of bytes.subarray(1)) value = (value << 8n) | BigInt(byte);
-  return bytes[0] === 3 ? -value : value;
-}
-
 /** A devnet control route (the outside world: an incoming IBC packet, a bridge deposit). */
 async function control(path: string, body: unknown): Promise<Record<string, unknown>> {
   const response = await fetch(`${net.devnet.endpoints.control}/devnet${path}`, {
@@ -239,17 +240,34 @@ describe("devnet part 2 queries", () => {
     const owner = emma().address;
     const all = await net.client.getSubaccounts({ transport });
     const mine = all.find((s) => s.id?.owner === owner && s.id.number === 0);
-    expect(serializableInt(mine?.assetPositions[0]?.quantums)).toBe(1_000_000n);
+    expect(subaccountBalances(mine)).toEqual({ usdcQuantums: 1_000_000n, perpetuals: [] });
     const one = await net.client.getSubaccount({ owner, number: 0, transport });
-    expect(one?.assetPositions.map((p) => [p.assetId, serializableInt(p.quantums)])).toEqual([
-      [0, 1_000_000n],
-    ]);
+    expect(subaccountBalances(one)).toEqual({ usdcQuantums: 1_000_000n, perpetuals: [] });
     expect(one?.perpetualPositions).toEqual([]);
     // A subaccount never used reads as an empty one with its id (as the chain answers).
     const none = await net.client.getSubaccount({ owner, number: 127, transport });
     expect(none?.id?.number).toBe(127);
     expect(none?.assetPositions).toEqual([]);
   });
+
+  it.each(FACT_TRANSPORTS)(
+    "a deposited subaccount reads back as its bigint amount over %s",
+    async (transport) => {
+      const owner = emma().address;
+      const subaccount =
+        transport === "rest"
+          ? (
+              await restQuery(
+                net.client,
+                `/perpx/subaccounts/v1/subaccount/${owner}/0`,
+                subaccounts.QuerySubaccountResponseSchema,
+                { transport },
+              )
+            ).subaccount
+          : await net.client.getSubaccount({ owner, number: 0, transport });
+      expect(subaccountBalances(subaccount)).toEqual({ usdcQuantums: 1_000_000n, perpetuals: [] });
+    },
+  );
 
   it.each(TRANSPORTS)(
     "clob pairs, perpetuals, market prices, fee tiers, rate limits, equity tiers over %s",
@@ -274,6 +292,7 @@ describe("devnet part 2 queries", () => {
         [2, "SOL-USD", 2, -7],
       ]);
       expect((await net.client.getPerpetual({ id: 1, transport })).params?.ticker).toBe("ETH-USD");
+      expect(perpetualAmounts(perps[0]!)).toEqual({ perpetualId: 0, fundingIndex: 0n, openInterest: 0n });
 
       const marketPrices = await net.client.getMarketPrices({ transport });
       expect(marketPrices.map((m) => [m.id, m.exponent])).toEqual([
@@ -307,9 +326,9 @@ describe("devnet part 2 queries", () => {
         for (const limit of list) expect(limit.numBlocks > 0 && limit.limit > 0).toBe(true);
       }
       const tiers = (await net.client.getEquityTiers({ transport })).statefulOrderEquityTiers;
-      expect(serializableInt(tiers[0]?.usdTncRequired)).toBe(0n);
+      expect(decodeSerializableInt(tiers[0]!.usdTncRequired)).toBe(0n);
       expect(tiers[0]?.limit).toBe(0);
-      const required = tiers.map((t) => serializableInt(t.usdTncRequired));
+      const required = tiers.map((t) => decodeSerializableInt(t.usdTncRequired));
       expect([...required].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0))).toEqual(required);
     },
   );
@@ -391,7 +410,12 @@ describe("devnet part 2 queries", () => {
       expect(params.map((p) => [p.denom, p.limiters.length])).toEqual([["uusdc", 2]]);
       const capacity = await net.client.getCapacityByDenom({ denom: "uusdc", transport });
       expect(capacity).toHaveLength(2);
-      for (const c of capacity) expect(serializableInt(c.capacity)).toBeGreaterThan(0n);
+      const amounts = limiterCapacities(capacity);
+      expect(amounts.map((c) => [c.periodSeconds, c.baselineMinimum, c.baselineTvlPpm])).toEqual([
+        [3_600n, 1_000_000_000_000n, 10_000],
+        [86_400n, 10_000_000_000_000n, 100_000],
+      ]);
+      for (const c of amounts) expect(c.capacity).toBeGreaterThan(0n);
     },
   );
 
@@ -413,5 +437,81 @@ describe("devnet part 2 queries", () => {
       { addresses: [emma().address], takerFeeSharePpm: 250_000 },
     ]);
     expect((await net.client.getAffiliateParameters({ transport }))?.refereeMinimumFeeTierIdx).toBe(2);
+    expect(affiliateAmounts(await net.client.getAffiliateInfo({ address: a(), transport }))).toEqual({
+      referredVolume: 0n,
+      stakedAmount: 0n,
+      referredVolume30d: 0n,
+      attributedVolume30d: 0n,
+    });
+  });
+});
+
+/**
+ * Signed SerializableInts end to end: the third test account rests a sell of 0.0001 BTC far below
+ * the oracle and the fourth buys into it, so one holds a short and the other a long position.
+ */
+describe("positions as bigints over every transport", () => {
+  const seller = () => net.wallets[2]!;
+  const buyer = () => net.wallets[3]!;
+  const read = async (owner: string, transport: (typeof FACT_TRANSPORTS)[number]) =>
+    subaccountBalances(
+      transport === "rest"
+        ? (
+            await restQuery(
+              net.client,
+              `/perpx/subaccounts/v1/subaccount/${owner}/0`,
+              subaccounts.QuerySubaccountResponseSchema,
+              { transport },
+            )
+          ).subaccount
+        : await net.client.getSubaccount({ owner, number: 0, transport }),
+    );
+
+  beforeAll(async () => {
+    for (const wallet of [seller(), buyer()]) {
+      await net.client.depositToSubaccount({
+        signer: wallet,
+        sender: wallet.address,
+        recipient: { owner: wallet.address, number: 0 },
+        quantums: 100_000_000n,
+      });
+    }
+    const { height } = await net.client.getLatestBlock();
+    const common = {
+      clobPairId: 0,
+      clientId: 1,
+      quantums: 1_000_000n,
+      subticks: 6_000_000_000n,
+      kind: "short-term",
+      goodTilBlock: Number(height) + 15,
+    } as const;
+    const sell = await net.client.placeOrder({
+      signer: seller(),
+      subaccount: { owner: seller().address, number: 0 },
+      side: "SELL",
+      ...common,
+    });
+    expect(sell.tx?.code).toBe(0);
+    const buy = await net.client.placeOrder({
+      signer: buyer(),
+      subaccount: { owner: buyer().address, number: 0 },
+      side: "BUY",
+      timeInForce: "IOC",
+      ...common,
+    });
+    expect(buy.tx?.code).toBe(0);
+  });
+
+  it("a long and a short read the same over gRPC, RPC and REST", async () => {
+    const [short, long] = [await read(seller().address, "grpc"), await read(buyer().address, "grpc")];
+    expect(short.perpetuals.map((p) => [p.perpetualId, p.quantums])).toEqual([[0, -1_000_000n]]);
+    expect(long.perpetuals.map((p) => [p.perpetualId, p.quantums])).toEqual([[0, 1_000_000n]]);
+    // The buyer paid about $6 (plus fees) of its $100; the seller received it.
+    expect(long.usdcQuantums + (long.perpetuals[0]?.quoteBalance ?? 0n)).toBeLessThan(100_000_000n);
+    expect(short.usdcQuantums + (short.perpetuals[0]?.quoteBalance ?? 0n)).toBeGreaterThan(100_000_000n);
+    for (const transport of ["rpc", "rest"] as const) {
+      expect(await read(seller().address, transport), transport).toEqual(short);
+      expect(await read(buyer().address, transport), transport).toEqual(long);
+    }
   });
 });

@@ -21,6 +21,7 @@ import {
   type PlaceOrderParams,
   placeOrderMsg,
   type SendTxResult,
+  subaccountBalances,
   type TradingKey,
   tradingKeyFromCredential,
   transferMsg,
@@ -32,18 +33,10 @@ import { useDevnet } from "./support.js";
 
 const net = useDevnet();
 
-/** The value of a `SerializableInt` (a sign byte, 2 positive or 3 negative, then the big-endian magnitude). */
-function serializableInt(bytes: Uint8Array | undefined): bigint {
-  if (bytes === undefined || bytes.length === 0) return 0n;
-  let value = 0n;
-  for (const byte of bytes.subarray(1)) value = (value << 8n) | BigInt(byte);
-  return bytes[0] === 3 ? -value : value;
-}
-
 /** The USDC (quote quantums) of a subaccount; 0 when it does not exist. */
 async function subaccountUsdc(owner: string, number = 0): Promise<bigint> {
   const sub = await net.client.getSubaccount({ owner, number });
-  return serializableInt(sub?.assetPositions.find((p) => p.assetId === 0)?.quantums);
+  return subaccountBalances(sub).usdcQuantums;
 }
 
 async function bankUsdc(address: string, denom = "uusdc"): Promise<bigint> {

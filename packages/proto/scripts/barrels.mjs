@@ -36,6 +36,7 @@ export const NAMESPACES = {
   "perpx.assets.v1": "assets",
   "perpx.bridge.v1": "bridge",
   "perpx.clob.v1": "clob",
+  "perpx.dtypes.v1": "dtypes",
   "perpx.feetiers.v1": "feetiers",
   "perpx.perpetuals.v1": "perpetuals",
   "perpx.prices.v1": "prices",
@@ -76,7 +77,8 @@ function inspect(genDir, path) {
   const fileExport = /^export const (file_\w+): GenFile\b/m.exec(text);
   if (!fileExport) throw new Error(`${path}: no exported GenFile descriptor`);
   const messages = [...text.matchAll(/^export const (\w+)Schema: GenMessage</gm)].map((m) => m[1]);
-  return { path, proto: header[1], pkg: header[2], fileConst: fileExport[1], messages };
+  const extensions = [...text.matchAll(/^export const (\w+): GenExtension</gm)].map((m) => m[1]);
+  return { path, proto: header[1], pkg: header[2], fileConst: fileExport[1], messages, extensions };
 }
 
 /** Writes every barrel; returns the list of written files (relative to `genDir`). */
@@ -119,13 +121,24 @@ export function writeBarrels(genDir) {
     const members = byNamespace.get(ns);
     const pkgs = [...new Set(members.map((f) => f.pkg))].sort(byCodePoint);
     const example = members.flatMap((f) => f.messages)[0];
+    const extension = members.flatMap((f) => f.extensions)[0];
+    const names = pkgs.map((p) => `\`${p}\``).join(", ");
     index += "/**\n";
-    index += ` * Messages, enums and services of the proto package${pkgs.length > 1 ? "s" : ""} ${pkgs.map((p) => `\`${p}\``).join(", ")}:\n`;
-    index += " * for each message `X`, the type `X` and the schema `XSchema`.\n";
+    if (example || !extension) {
+      index += ` * Messages, enums and services of the proto package${pkgs.length > 1 ? "s" : ""} ${names}:\n`;
+      index += " * for each message `X`, the type `X` and the schema `XSchema`.\n";
+    } else {
+      index += ` * Custom options (extensions) of the proto package${pkgs.length > 1 ? "s" : ""} ${names},\n`;
+      index += " * for `hasOption` / `getOption` of `@bufbuild/protobuf`.\n";
+    }
     if (example) {
       index += " *\n * @example\n * ```ts\n";
       index += ` * import { create } from "@bufbuild/protobuf";\n * import { ${ns} } from "@perpx/proto";\n`;
       index += ` * const message = create(${ns}.${example}Schema, {});\n * \`\`\`\n`;
+    } else if (extension) {
+      index += " *\n * @example\n * ```ts\n";
+      index += ` * import { hasOption } from "@bufbuild/protobuf";\n * import { ${ns} } from "@perpx/proto";\n`;
+      index += ` * const marked = hasOption(field, ${ns}.${extension});\n * \`\`\`\n`;
     }
     index += " */\n";
     index += `export * as ${ns} from "./ns/${ns}.js";\n`;

@@ -12,7 +12,12 @@ export {
   UnknownTypeUrlError,
 } from "./errors.js";
 export * from "./gen/index.js";
-export { type CosmosJsonOptions, fromCosmosJson, toCosmosJson } from "./json.js";
+export {
+  type CosmosJsonOptions,
+  type CosmosJsonReadOptions,
+  fromCosmosJson,
+  toCosmosJson,
+} from "./json.js";
 export {
   decodeMessage,
   messageRegistry,
@@ -24,3 +29,10 @@ export {
   typeUrlOf,
   unpackAny,
 } from "./registry.js";
+export {
+  decodeSerializableInt,
+  encodeSerializableInt,
+  isSerializableIntError,
+  isSerializableIntField,
+  SerializableIntError,
+} from "./serializable-int.js";

@@ -3,6 +3,7 @@
 import { create, type DescField, type DescMessage, type MessageShape, ScalarType } from "@bufbuild/protobuf";
 import { isWrapperDesc } from "@bufbuild/protobuf/wkt";
 import fc from "fast-check";
+import { encodeSerializableInt, isSerializableIntField } from "../src/serializable-int.js";
 
 type Arb = fc.Arbitrary<unknown>;
 
@@ -56,7 +57,17 @@ function messageValue(desc: DescMessage, depth: number): Arb {
   return initOf(desc, depth - 1);
 }
 
+/** A SerializableInt as the chain writes it (canonical: `[0x02]` for zero, no leading zero bytes). */
+export const serializableIntBytes: fc.Arbitrary<Uint8Array> = fc
+  .bigInt({ min: -(2n ** 300n), max: 2n ** 300n })
+  .map(encodeSerializableInt);
+
 function fieldValue(field: DescField, depth: number): Arb | undefined {
+  if (isSerializableIntField(field)) {
+    return field.fieldKind === "list"
+      ? fc.array(serializableIntBytes, { maxLength: 3 })
+      : serializableIntBytes;
+  }
   switch (field.fieldKind) {
     case "scalar":
       return scalar(field.scalar, field.longAsString);

@@ -18,8 +18,17 @@ import {
   USDC_DECIMALS,
   USDC_DENOM,
 } from "@perpx/core";
-import { assets, bridge, clob, cosmosBank, ibcChannel, ratelimit, wrap } from "@perpx/proto";
-import { encodeU256, utf8 } from "./codec.js";
+import {
+  assets,
+  bridge,
+  clob,
+  cosmosBank,
+  encodeSerializableInt,
+  ibcChannel,
+  ratelimit,
+  wrap,
+} from "@perpx/proto";
+import { utf8 } from "./codec.js";
 import { type Coin, type DecCoin, parseDecCoins } from "./coins.js";
 import type { DevnetProfile } from "./contract.js";
 import { type ValidatorKey, validatorKeyFromLabel } from "./crypto.js";
@@ -278,23 +287,12 @@ export function bridgeRecords(config: ChainConfig): ProtoRecord[] {
   ];
 }
 
-/** SerializableInt bytes of a non-negative integer (0x02 then the big-endian magnitude). */
-export function serializableInt(value: bigint): Uint8Array {
-  const magnitude = encodeU256(value);
-  let first = 0;
-  while (first < magnitude.length - 1 && magnitude[first] === 0) first++;
-  const out = new Uint8Array(1 + magnitude.length - first);
-  out[0] = 0x02;
-  out.set(magnitude.subarray(first), 1);
-  return value === 0n ? new Uint8Array([0x02]) : out;
-}
-
 /** IBC rate limits for `uusdc` (1 h and 1 day) and withdrawal limits per asset and source chain. */
 export function ratelimitRecords(config: ChainConfig): ProtoRecord[] {
   const limiter = (seconds: bigint, minimum: bigint, ppm: number) =>
     create(ratelimit.LimiterSchema, {
       period: create(DurationSchema, { seconds }),
-      baselineMinimum: serializableInt(minimum),
+      baselineMinimum: encodeSerializableInt(minimum),
       baselineTvlPpm: ppm,
     });
   return [

@@ -4,8 +4,16 @@
  * The {@link Router} dispatches to them; nothing else knows a module's internals. Modules call each
  * other only through the keepers their factories return (e.g. the bank keeper).
  */
-import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
+import {
+  create,
+  type DescMessage,
+  fromBinary,
+  type JsonValue,
+  type MessageShape,
+  toBinary,
+} from "@bufbuild/protobuf";
 import type { Any } from "@bufbuild/protobuf/wkt";
+import { toCosmosJson } from "@perpx/proto";
 import type { AbciEvent } from "./contract.js";
 import { type AbciError, abciError, sdkErrors } from "./errors.js";
 import type { EventManager } from "./events.js";
@@ -115,6 +123,14 @@ export function packAny<Desc extends DescMessage>(schema: Desc, message: Message
     typeUrl: `/${schema.typeName}`,
     value: toBinary(schema, message),
   };
+}
+
+/**
+ * A message as the genesis document writes it: proto field names, fields at their default left
+ * out, 64-bit integers and SerializableInts as decimal strings, `Any` with `@type`.
+ */
+export function genesisJson<Desc extends DescMessage>(schema: Desc, message: MessageShape<Desc>): JsonValue {
+  return toCosmosJson(schema, message, { emitDefaults: false });
 }
 
 /** An empty response `Any` of a schema (most Msg responses have no fields). */

@@ -4,9 +4,9 @@
  * Each turns a JSON body into a `ChainControl` call; module refusals answer 400 with the module's
  * codespace as `code` and its log as `message`.
  */
-import { create, fromJson, type JsonValue, toBinary } from "@bufbuild/protobuf";
+import { create, type JsonValue, toBinary } from "@bufbuild/protobuf";
 import { AnySchema } from "@bufbuild/protobuf/wkt";
-import { typeRegistry, wrap } from "@perpx/proto";
+import { fromCosmosJson, wrap } from "@perpx/proto";
 import type { PersistentChainApp, ProposalResult } from "../app/contract.js";
 import { GOV_AUTHORITY } from "../app/governance.js";
 import { ControlError, type ControlRouter } from "./control.js";
@@ -89,8 +89,9 @@ export function addChainControlRoutes(
     }
     const messages = raw.map((m: unknown, i) => {
       try {
-        const any = fromJson(AnySchema, m as JsonValue, { registry: typeRegistry });
-        return { typeUrl: any.typeUrl.replace(/^type\.googleapis\.com/, ""), value: any.value };
+        // Cosmos JSON: `/x.y.Z` type URLs kept, SerializableInts as decimal strings.
+        const any = fromCosmosJson(AnySchema, m as JsonValue);
+        return { typeUrl: any.typeUrl, value: any.value };
       } catch (error) {
         throw new ControlError(400, "invalid_request", `messages[${i}]: ${(error as Error).message}`);
       }

@@ -1,6 +1,7 @@
 /**
- * Cosmos REST (grpc-gateway style): proto3 JSON with snake_case field names, 64-bit integers as
- * strings, bytes as base64 and `Any` with `@type`. Cosmos routes are the SDK's paths; perpx modules
+ * Cosmos REST (grpc-gateway style): proto3 JSON with snake_case field names, 64-bit integers and
+ * SerializableInts as decimal strings, other bytes as base64 and `Any` with `@type`
+ * (`toCosmosJson` of `@perpx/proto`). Cosmos routes are the SDK's paths; perpx modules
  * get a generic route per Query method, built from the descriptors of `@perpx/proto`:
  *
  *   GET /perpx/<module>/v1/<method>[/<field>...]

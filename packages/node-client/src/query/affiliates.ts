@@ -16,7 +16,8 @@ export interface AffiliateAccountParams extends QueryOptions {
 }
 
 /**
- * An account's affiliate standing: whitelisted, tier, fee share, volumes (SerializableInt bytes).
+ * An account's affiliate standing: whitelisted, tier, fee share, volumes (SerializableInt bytes;
+ * {@link affiliateAmounts} reads them as bigints).
  *
  * @example
  * ```ts

@@ -1,6 +1,6 @@
-import { type DescMessage, fromJson, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
+import type { DescMessage, JsonValue, MessageShape } from "@bufbuild/protobuf";
 import { MissingEndpointError } from "@perpx/core";
-import { typeRegistry } from "@perpx/proto";
+import { fromCosmosJson } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
 import { QueryError } from "../errors.js";
 import { withDeadline } from "../transport/call.js";
@@ -47,7 +47,9 @@ export function pickFactTransport(
 }
 
 /**
- * GETs a REST path and decodes the Cosmos REST JSON into a message, ignoring unknown fields.
+ * GETs a REST path and decodes the Cosmos REST JSON into a message (`fromCosmosJson` of
+ * `@perpx/proto`: SerializableInts from decimal strings, `Any` with Cosmos type URLs), ignoring
+ * unknown fields.
  *
  * @example
  * ```ts
@@ -66,9 +68,8 @@ export async function restQuery<Desc extends DescMessage>(
   return withDeadline(path, options, client.timeoutMs, async (signal) => {
     const body = await rest.get(path, signal);
     try {
-      // Lenient on purpose: nodes of newer SDK versions add fields. The node facts read here hold no
-      // `Any`, so protobuf-es's type URL spelling of `Any` (see `fromCosmosJson`) does not matter.
-      return fromJson(schema, body as JsonValue, { ignoreUnknownFields: true, registry: typeRegistry });
+      // Lenient on purpose: nodes of newer SDK versions add fields.
+      return fromCosmosJson(schema, body as JsonValue, { ignoreUnknownFields: true });
     } catch (error) {
       throw new QueryError({ path, transport: "rest", log: "the answer does not decode" }, { cause: error });
     }

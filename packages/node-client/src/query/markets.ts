@@ -54,7 +54,8 @@ export function getClobPairs(client: NodeConnection, params: QueryOptions = {}):
 }
 
 /**
- * One perpetual: params (ticker, atomic resolution...), funding index, open interest.
+ * One perpetual: params (ticker, atomic resolution...), funding index, open interest (SerializableInt
+ * bytes; {@link perpetualAmounts} reads them as bigints).
  *
  * @example
  * ```ts

@@ -31,7 +31,8 @@ export interface CapacityParams extends QueryOptions {
 }
 
 /**
- * What can still leave over IBC now, per limiter, for one denom.
+ * What can still leave over IBC now, per limiter, for one denom (SerializableInt bytes;
+ * {@link limiterCapacities} reads them as bigints).
  *
  * @example
  * ```ts

@@ -17,7 +17,8 @@ import { type QueryOptions, unaryQuery } from "./unary.js";
 export interface GetSubaccountParams extends QueryOptions, SubaccountRef {}
 
 /**
- * One subaccount: its asset positions (USDC in quote quantums) and perpetual positions.
+ * One subaccount: its asset positions (USDC in quote quantums) and perpetual positions. Their
+ * amounts are SerializableInt bytes; {@link subaccountBalances} reads them as bigints.
  *
  * @returns the subaccount, or `undefined` when it has never held anything.
  * @throws {InvalidAddressError | InvalidSubaccountError} for a bad reference, before any request.

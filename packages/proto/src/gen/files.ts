@@ -52,6 +52,7 @@ import { file_perpx_clob_v1_liquidations_config } from "./perpx/clob/v1/liquidat
 import { file_perpx_clob_v1_order } from "./perpx/clob/v1/order_pb.js";
 import { file_perpx_clob_v1_query } from "./perpx/clob/v1/query_pb.js";
 import { file_perpx_clob_v1_tx } from "./perpx/clob/v1/tx_pb.js";
+import { file_perpx_dtypes_v1_options } from "./perpx/dtypes/v1/options_pb.js";
 import { file_perpx_feetiers_v1_params } from "./perpx/feetiers/v1/params_pb.js";
 import { file_perpx_feetiers_v1_per_market_fee_discount } from "./perpx/feetiers/v1/per_market_fee_discount_pb.js";
 import { file_perpx_feetiers_v1_query } from "./perpx/feetiers/v1/query_pb.js";
@@ -139,6 +140,7 @@ export const files: readonly GenFile[] = [
   file_perpx_clob_v1_order,
   file_perpx_clob_v1_query,
   file_perpx_clob_v1_tx,
+  file_perpx_dtypes_v1_options,
   file_perpx_feetiers_v1_params,
   file_perpx_feetiers_v1_per_market_fee_discount,
   file_perpx_feetiers_v1_query,

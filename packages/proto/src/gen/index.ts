@@ -210,6 +210,18 @@ export * as cosmosTxSigning from "./ns/cosmosTxSigning.js";
  */
 export * as cosmosUpgrade from "./ns/cosmosUpgrade.js";
 /**
+ * Custom options (extensions) of the proto package `perpx.dtypes.v1`,
+ * for `hasOption` / `getOption` of `@bufbuild/protobuf`.
+ *
+ * @example
+ * ```ts
+ * import { hasOption } from "@bufbuild/protobuf";
+ * import { dtypes } from "@perpx/proto";
+ * const marked = hasOption(field, dtypes.serializable_int);
+ * ```
+ */
+export * as dtypes from "./ns/dtypes.js";
+/**
  * Messages, enums and services of the proto package `cosmos.evm.crypto.v1.ethsecp256k1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
  *

@@ -7,23 +7,17 @@
  * Store slice `affiliates/`: `tiers`, `whitelist`, `parameters`, `overrides` (their messages);
  * `referred_by/<referee hex20>`: the affiliate's bech32 address.
  */
-import {
-  create,
-  type DescMessage,
-  fromBinary,
-  type MessageShape,
-  toBinary,
-  toJson,
-} from "@bufbuild/protobuf";
-import { affiliates } from "@perpx/proto";
+import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
+import { affiliates, encodeSerializableInt } from "@perpx/proto";
 import { accAddressBytes, addressKey, bech32Of } from "../addresses.js";
 import { fromUtf8, utf8 } from "../codec.js";
 import { abciError, registerError } from "../errors.js";
-import { type ChainConfig, serializableInt } from "../genesis.js";
+import type { ChainConfig } from "../genesis.js";
 import { requireGovAuthority } from "../governance.js";
 import {
   type Context,
   emptyResponse,
+  genesisJson,
   type Module,
   msgHandler,
   type QueryContext,
@@ -121,7 +115,7 @@ export function affiliateInfo(ctx: QueryContext, address: string): affiliates.Af
   const tiers = read(ctx, "tiers", affiliates.AffiliateTiersSchema).tiers;
   const whitelist = read(ctx, "whitelist", affiliates.AffiliateWhitelistSchema);
   const overrides = read(ctx, "overrides", affiliates.AffiliateOverridesSchema);
-  const zero = serializableInt(0n);
+  const zero = encodeSerializableInt(0n);
   const listed = whitelist.tiers.find((t) => t.addresses.includes(address));
   if (listed !== undefined) {
     return create(affiliates.AffiliateInfoResponseSchema, {
@@ -174,8 +168,7 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis): Module {
       write(ctx, "overrides", affiliates.AffiliateOverridesSchema, genesis.overrides);
     },
     exportGenesis(ctx) {
-      const json = (schema: DescMessage, key: string) =>
-        toJson(schema, read(ctx, key, schema), { useProtoFieldName: true });
+      const json = (schema: DescMessage, key: string) => genesisJson(schema, read(ctx, key, schema));
       return {
         affiliate_tiers: json(affiliates.AffiliateTiersSchema, "tiers"),
         affiliate_whitelist: json(affiliates.AffiliateWhitelistSchema, "whitelist"),

@@ -2,10 +2,10 @@
  * x/assets: the assets the chain knows (USDC, id 0, `uusdc`, atomic resolution -6; the native
  * token, id 1), read from the records part 1 wrote (`asset/<id:10>`: `perpx.assets.v1.Asset`).
  */
-import { create, fromBinary, toBinary, toJson } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { assets } from "@perpx/proto";
 import { utf8 } from "../codec.js";
-import { type Module, notFound, queryHandler } from "../module.js";
+import { genesisJson, type Module, notFound, queryHandler } from "../module.js";
 import { paginate } from "../pagination.js";
 import type { StoreAccess } from "./auth.js";
 import { padKey } from "./records.js";
@@ -44,7 +44,7 @@ export function createAssetsModule(
     },
     exportGenesis(ctx) {
       return {
-        assets: keeper.allAssets(ctx).map((a) => toJson(assets.AssetSchema, a, { useProtoFieldName: true })),
+        assets: keeper.allAssets(ctx).map((a) => genesisJson(assets.AssetSchema, a)),
       };
     },
     queries: {

@@ -1,45 +1,13 @@
 /**
- * Integer encodings of the exchange modules: `SerializableInt` (Go `big.Int.GobEncode`, the wire
- * form of position quantums, funding indexes and open interest) and the fixed-width signed form the
- * modules store (32-byte two's complement), so that a write's gas never depends on the value.
+ * Integer helpers of the exchange modules: the fixed-width signed form the modules store (32-byte
+ * two's complement), so that a write's gas never depends on the value, and bigint division and
+ * powers. The wire form, `SerializableInt`, is `encodeSerializableInt`/`decodeSerializableInt` of
+ * `@perpx/proto`.
  */
 import { decodeUint } from "../codec.js";
 
 const TWO_256 = 1n << 256n;
 const MAX_I256 = (1n << 255n) - 1n;
-
-/**
- * SerializableInt bytes: `0x02` (zero or positive) or `0x03` (negative), then the big-endian
- * magnitude with no padding; zero is `[0x02]`.
- *
- * @example
- * ```ts
- * encodeSerializableInt(-256n); // Uint8Array [0x03, 0x01, 0x00]
- * ```
- */
-export function encodeSerializableInt(value: bigint): Uint8Array {
-  const negative = value < 0n;
-  let magnitude = negative ? -value : value;
-  const bytes: number[] = [];
-  while (magnitude > 0n) {
-    bytes.unshift(Number(magnitude & 0xffn));
-    magnitude >>= 8n;
-  }
-  return new Uint8Array([negative ? 0x03 : 0x02, ...bytes]);
-}
-
-/**
- * Decodes SerializableInt bytes; empty bytes are 0.
- *
- * @throws RangeError when the sign byte is neither 0x02 nor 0x03.
- */
-export function decodeSerializableInt(bytes: Uint8Array): bigint {
-  if (bytes.length === 0) return 0n;
-  const sign = bytes[0];
-  if (sign !== 0x02 && sign !== 0x03) throw new RangeError(`invalid SerializableInt sign byte ${sign}`);
-  const magnitude = decodeUint(bytes.subarray(1));
-  return sign === 0x03 ? -magnitude : magnitude;
-}
 
 /**
  * 32-byte big-endian two's complement of a signed integer (the stored form).

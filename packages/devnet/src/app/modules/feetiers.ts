@@ -7,8 +7,8 @@
  * - `vol/<hex20>`: 248 bytes: the day number (u64) of the last recorded fill, then 30 u64 daily
  *   volumes in quote quantums (a ring indexed by day mod 30), fixed width so gas never depends on it
  */
-import { create, fromBinary, toBinary, toJson } from "@bufbuild/protobuf";
-import { feetiers } from "@perpx/proto";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { encodeSerializableInt, feetiers } from "@perpx/proto";
 import { accAddressBytes, addressKey } from "../addresses.js";
 import { decodeU64, encodeU64 } from "../codec.js";
 import { abciError, registerError } from "../errors.js";
@@ -16,13 +16,13 @@ import { requireGovAuthority } from "../governance.js";
 import {
   type Context,
   emptyResponse,
+  genesisJson,
   invalidArgument,
   type Module,
   msgHandler,
   queryHandler,
 } from "../module.js";
 import type { StoreAccess } from "./auth.js";
-import { encodeSerializableInt } from "./dtypes.js";
 
 /** The module's name and store prefix. */
 export const FEETIERS = "feetiers";
@@ -172,7 +172,7 @@ export function createFeeTiersModule(
     },
     exportGenesis(ctx) {
       return {
-        params: toJson(feetiers.PerpetualFeeParamsSchema, keeper.params(ctx), { useProtoFieldName: true }),
+        params: genesisJson(feetiers.PerpetualFeeParamsSchema, keeper.params(ctx)),
       };
     },
     queries: {

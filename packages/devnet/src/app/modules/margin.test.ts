@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeI256, decodeSerializableInt, encodeI256, encodeSerializableInt } from "./dtypes.js";
+import { decodeI256, encodeI256 } from "./dtypes.js";
 import { fundingSettlement, isValidTransition, marginRequirements, netNotional } from "./margin.js";
 
 const BTC = { atomicResolution: -10, exponent: -5 };
@@ -103,18 +103,9 @@ describe("margin math", () => {
 });
 
 describe("integer encodings", () => {
-  it("encodes SerializableInt as the chain does", () => {
-    expect([...encodeSerializableInt(0n)]).toEqual([2]);
-    expect([...encodeSerializableInt(-256n)]).toEqual([3, 1, 0]);
-    expect(decodeSerializableInt(new Uint8Array([2, 0]))).toBe(0n);
-    expect(decodeSerializableInt(new Uint8Array())).toBe(0n);
-    expect(() => decodeSerializableInt(new Uint8Array([7]))).toThrow(RangeError);
-  });
-
-  it("property: SerializableInt and the 32-byte stored form round-trip", () => {
+  it("property: the 32-byte stored form round-trips", () => {
     fc.assert(
       fc.property(fc.bigInt({ min: -(1n << 255n), max: (1n << 255n) - 1n }), (v) => {
-        expect(decodeSerializableInt(encodeSerializableInt(v))).toBe(v);
         const stored = encodeI256(v);
         expect(stored.length).toBe(32);
         expect(decodeI256(stored)).toBe(v);

@@ -9,15 +9,23 @@
  * - `tier/<id:10>`: `perpx.perpetuals.v1.LiquidityTier`
  * - `params`: `perpx.perpetuals.v1.Params`
  */
-import { create, fromBinary, toBinary, toJson } from "@bufbuild/protobuf";
-import { perpetuals } from "@perpx/proto";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { encodeSerializableInt, perpetuals } from "@perpx/proto";
 import { utf8 } from "../codec.js";
 import { abciError, registerError } from "../errors.js";
 import { requireGovAuthority } from "../governance.js";
-import { type Context, emptyResponse, type Module, msgHandler, notFound, queryHandler } from "../module.js";
+import {
+  type Context,
+  emptyResponse,
+  genesisJson,
+  type Module,
+  msgHandler,
+  notFound,
+  queryHandler,
+} from "../module.js";
 import { paginate } from "../pagination.js";
 import type { StoreAccess } from "./auth.js";
-import { decodeI256, encodeI256, encodeSerializableInt } from "./dtypes.js";
+import { decodeI256, encodeI256 } from "./dtypes.js";
 import { padKey } from "./records.js";
 
 /** The module's name and store prefix. */
@@ -221,7 +229,6 @@ export function createPerpetualsModule(
   genesis: PerpetualsGenesis,
   marketExists: (ctx: StoreAccess, marketId: number) => boolean = () => true,
 ): Module {
-  const json = { useProtoFieldName: true } as const;
   const checkRefs = (ctx: StoreAccess, params: perpetuals.PerpetualParams) => {
     keeper.liquidityTier(ctx, params.liquidityTier);
     if (!marketExists(ctx, params.marketId)) {
@@ -297,15 +304,13 @@ export function createPerpetualsModule(
     },
     exportGenesis(ctx) {
       return {
-        perpetuals: keeper.allPerpetuals(ctx).map((p) => ({
-          params: toJson(perpetuals.PerpetualParamsSchema, p.params, json),
-          funding_index: p.fundingIndex.toString(),
-          open_interest: p.openInterest.toString(),
-        })),
+        perpetuals: keeper
+          .allPerpetuals(ctx)
+          .map((p) => genesisJson(perpetuals.PerpetualSchema, perpetualProto(p))),
         liquidity_tiers: keeper
           .allLiquidityTiers(ctx)
-          .map((t) => toJson(perpetuals.LiquidityTierSchema, t, json)),
-        params: toJson(perpetuals.ParamsSchema, keeper.params(ctx), json),
+          .map((t) => genesisJson(perpetuals.LiquidityTierSchema, t)),
+        params: genesisJson(perpetuals.ParamsSchema, keeper.params(ctx)),
       };
     },
     queries: {

@@ -9,11 +9,11 @@
  * - `daily_usage/<chain id:20>/<asset id:10>`: `AssetChainWithdrawalDailyUsage`.
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import { assets, ratelimit } from "@perpx/proto";
-import { decodeUint, fromUtf8, utf8 } from "../codec.js";
+import { assets, decodeSerializableInt, encodeSerializableInt, ratelimit } from "@perpx/proto";
+import { fromUtf8, utf8 } from "../codec.js";
 import type { Coin } from "../coins.js";
 import { abciError, registerError } from "../errors.js";
-import { type ChainConfig, ratelimitRecords, serializableInt } from "../genesis.js";
+import { type ChainConfig, ratelimitRecords } from "../genesis.js";
 import { requireGovAuthority } from "../governance.js";
 import {
   type Context,
@@ -42,13 +42,6 @@ export const ratelimitErrors = {
 
 /** Seconds in a day: the window of the daily limits. */
 export const DAY_SECONDS = 86_400n;
-
-/** Decodes SerializableInt bytes (0x02 / 0x03 sign byte, then the big-endian magnitude). */
-export function decodeSerializableInt(bytes: Uint8Array): bigint {
-  if (bytes.length === 0) return 0n;
-  const magnitude = bytes.length > 1 ? decodeUint(bytes.subarray(1)) : 0n;
-  return bytes[0] === 0x03 ? -magnitude : magnitude;
-}
 
 /** What a bridge withdrawal must pay and wait, once it passed the limits. */
 export interface WithdrawalTerms {
@@ -243,6 +236,13 @@ export function createRatelimitModule(config: ChainConfig, keeper: RatelimitKeep
           const params = msg.limitParams;
           if (params === undefined || params.denom === "")
             throw abciError(ratelimitErrors.invalidConfig, "limit params need a denom");
+          for (const limiter of params.limiters) {
+            try {
+              decodeSerializableInt(limiter.baselineMinimum);
+            } catch (error) {
+              throw abciError(ratelimitErrors.invalidConfig, `baseline_minimum: ${(error as Error).message}`);
+            }
+          }
           if (params.limiters.length === 0) store(ctx).delete(`limit_params/${params.denom}`);
           else store(ctx).set(`limit_params/${params.denom}`, toBinary(ratelimit.LimitParamsSchema, params));
           store(ctx).delete(`capacity/${params.denom}`);
@@ -301,7 +301,7 @@ export function createRatelimitModule(config: ChainConfig, keeper: RatelimitKeep
             limiterCapacityList: (params?.limiters ?? []).map((limiter, i) =>
               create(ratelimit.LimiterCapacitySchema, {
                 limiter,
-                capacity: serializableInt(capacities[i] ?? 0n),
+                capacity: encodeSerializableInt(capacities[i] ?? 0n),
               }),
             ),
           });

@@ -17,17 +17,10 @@
  * - `clob/block_rate_limit_config`: `perpx.clob.v1.BlockRateLimitConfiguration`
  * - `upgrade/applied/<version>`: u64 height; `upgrade/order/<height:20>`: the version
  */
-import {
-  create,
-  type DescMessage,
-  fromBinary,
-  type MessageShape,
-  toBinary,
-  toJson,
-} from "@bufbuild/protobuf";
-import { cosmosUpgrade, ibcChannel, ibcClient, typeRegistry } from "@perpx/proto";
+import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
+import { cosmosUpgrade, ibcChannel, ibcClient } from "@perpx/proto";
 import { decodeU64, encodeU64, fromUtf8, utf8 } from "../codec.js";
-import { type Module, notFound, type QueryContext, queryHandler } from "../module.js";
+import { genesisJson, type Module, notFound, type QueryContext, queryHandler } from "../module.js";
 import { paginate } from "../pagination.js";
 
 /** A zero-padded number for store keys. */
@@ -99,8 +92,7 @@ export function createRecordsModule(options: {
         const out: Record<string, unknown> = {};
         for (const r of options.records) {
           const current = readRecord(ctx, options.name, r.key, r.schema);
-          if (current !== undefined)
-            out[r.key] = toJson(r.schema, current, { registry: typeRegistry, useProtoFieldName: true });
+          if (current !== undefined) out[r.key] = genesisJson(r.schema, current);
         }
         return out;
       }),
@@ -149,7 +141,7 @@ export function createIbcModule(
           return {
             port_id: portId,
             channel_id: channelId,
-            ...(toJson(ibcChannel.ChannelSchema, value, { useProtoFieldName: true }) as object),
+            ...(genesisJson(ibcChannel.ChannelSchema, value) as object),
           };
         }),
       };

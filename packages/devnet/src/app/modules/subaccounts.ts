@@ -25,7 +25,12 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { USDC_ASSET_ID, USDC_DENOM } from "@perpx/core";
-import { perpetuals as perpetualsProto, subaccounts } from "@perpx/proto";
+import {
+  encodeSerializableInt,
+  perpetuals as perpetualsProto,
+  subaccounts,
+  toCosmosJson,
+} from "@perpx/proto";
 import { accAddressBytes, addressFromKey, addressKey, bech32Of, moduleAddress } from "../addresses.js";
 import { utf8 } from "../codec.js";
 import { type AbciError, abciError, registerError } from "../errors.js";
@@ -33,7 +38,7 @@ import { type Context, invalidArgument, type Module, queryHandler } from "../mod
 import { paginate } from "../pagination.js";
 import type { StoreAccess } from "./auth.js";
 import type { BankKeeper } from "./bank.js";
-import { decodeI256, encodeI256, encodeSerializableInt } from "./dtypes.js";
+import { decodeI256, encodeI256 } from "./dtypes.js";
 import {
   fundingSettlement,
   isValidTransition,
@@ -471,18 +476,9 @@ export function subaccountProto(view: SubaccountView): subaccounts.Subaccount {
 
 /** The subaccounts module: genesis (none), export and the queries. */
 export function createSubaccountsModule(keeper: SubaccountsKeeper): Module {
-  const subaccountJson = (view: SubaccountView) => ({
-    id: { owner: view.id.owner, number: view.id.number },
-    asset_positions:
-      view.usdc === 0n ? [] : [{ asset_id: USDC_ASSET_ID, quantums: view.usdc.toString(), index: "0" }],
-    perpetual_positions: view.perpetualPositions.map((p) => ({
-      perpetual_id: p.perpetualId,
-      quantums: p.quantums.toString(),
-      funding_index: p.fundingIndex.toString(),
-      quote_balance: p.quoteBalance.toString(),
-    })),
-    margin_enabled: true,
-  });
+  // As REST writes it (every field, SerializableInts as decimal strings).
+  const subaccountJson = (view: SubaccountView) =>
+    toCosmosJson(subaccounts.SubaccountSchema, subaccountProto(view));
   return {
     name: SUBACCOUNTS,
     exportGenesis(ctx) {

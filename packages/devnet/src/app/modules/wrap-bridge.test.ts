@@ -6,16 +6,22 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { DurationSchema } from "@bufbuild/protobuf/wkt";
 import { ibcDenom } from "@perpx/core";
-import { bridge, cosmosBank, ratelimit, wrap } from "@perpx/proto";
+import {
+  bridge,
+  cosmosBank,
+  decodeSerializableInt,
+  encodeSerializableInt,
+  ratelimit,
+  wrap,
+} from "@perpx/proto";
 import { describe, expect, it } from "vitest";
 import { chainState } from "../../../test/support/chain-state.js";
 import { bech32Of, moduleAddress } from "../addresses.js";
 import { ChainApplication } from "../app.js";
 import type { ChainState } from "../contract.js";
-import { serializableInt } from "../genesis.js";
 import { GENESIS_ACCOUNTS } from "../genesis-accounts.js";
 import { GOV_AUTHORITY } from "../governance.js";
-import { DAY_SECONDS, decodeSerializableInt } from "./ratelimit.js";
+import { DAY_SECONDS } from "./ratelimit.js";
 
 const GENESIS_TIME = new Date("2026-01-01T00:00:00Z");
 const BOB = GENESIS_ACCOUNTS[1]!.address;
@@ -174,16 +180,9 @@ describe("bridge", () => {
 });
 
 describe("ratelimit", () => {
-  it("decodes SerializableInt bytes", () => {
-    expect(decodeSerializableInt(serializableInt(0n))).toBe(0n);
-    expect(decodeSerializableInt(serializableInt(1_000_000_000_000n))).toBe(1_000_000_000_000n);
-    expect(decodeSerializableInt(new Uint8Array([0x03, 0x01, 0x00]))).toBe(-256n);
-    expect(DAY_SECONDS).toBe(86_400n);
-  });
-
-  it("reports limiter capacity at the baseline, max(minimum, ppm x supply)", () => {
-    const app = newApp();
-    const id = app.control.submitProposal([
+  /** Proposes one `aperpx` limiter (1 h, 100% of supply, the given minimum); returns the proposal id. */
+  const proposeLimiter = (app: ChainApplication, baselineMinimum: Uint8Array) =>
+    app.control.submitProposal([
       {
         typeUrl: "/perpx.ratelimit.v1.MsgSetLimitParams",
         value: toBinary(
@@ -196,7 +195,7 @@ describe("ratelimit", () => {
               limiters: [
                 create(ratelimit.LimiterSchema, {
                   period: create(DurationSchema, { seconds: 3600n }),
-                  baselineMinimum: serializableInt(5n),
+                  baselineMinimum,
                   baselineTvlPpm: 1_000_000,
                 }),
               ],
@@ -205,6 +204,18 @@ describe("ratelimit", () => {
         ),
       },
     ]);
+
+  it("refuses a limiter whose baseline minimum is not a SerializableInt", () => {
+    expect(DAY_SECONDS).toBe(86_400n);
+    const app = newApp();
+    const id = proposeLimiter(app, new Uint8Array([0x07, 0x01]));
+    mine(app);
+    expect(app.control.proposal(id)).toMatchObject({ status: "failed", codespace: "ratelimit", code: 1005 });
+  });
+
+  it("reports limiter capacity at the baseline, max(minimum, ppm x supply)", () => {
+    const app = newApp();
+    const id = proposeLimiter(app, encodeSerializableInt(5n));
     mine(app);
     expect(app.control.proposal(id)?.status).toBe("passed");
     const supply = fromBinary(

@@ -5,7 +5,7 @@
  * rate limits come from `clobRecords()` in `genesis.ts`.
  */
 import { create } from "@bufbuild/protobuf";
-import { clob } from "@perpx/proto";
+import { clob, encodeSerializableInt } from "@perpx/proto";
 import { type ProtoRecord, padKey, record } from "../records.js";
 
 /** The clob pairs: BTC-USD (0), ETH-USD (1), SOL-USD (2), active. */
@@ -26,19 +26,12 @@ export function clobPairs(): clob.ClobPair[] {
   ];
 }
 
-/** SerializableInt bytes of a non-negative integer (0x02 then the big-endian magnitude). */
-function serializable(value: bigint): Uint8Array {
-  const bytes: number[] = [];
-  for (let v = value; v > 0n; v >>= 8n) bytes.unshift(Number(v & 0xffn));
-  return new Uint8Array([0x02, ...bytes]);
-}
-
 /** The reference equity tiers (USD thresholds in quote quantums). */
 export function equityTiers(): clob.EquityTierLimitConfiguration {
   const tiers = (limits: readonly number[]) =>
     [0n, 20n, 100n, 1_000n, 10_000n, 100_000n].map((usd, i) =>
       create(clob.EquityTierLimitSchema, {
-        usdTncRequired: serializable(usd * 1_000_000n),
+        usdTncRequired: encodeSerializableInt(usd * 1_000_000n),
         limit: limits[i] ?? 0,
       }),
     );

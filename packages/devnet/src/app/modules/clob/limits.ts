@@ -3,7 +3,7 @@
  * and equity tier limits on open stateful orders (clob 10001).
  */
 import { fromBinary } from "@bufbuild/protobuf";
-import { clob } from "@perpx/proto";
+import { clob, decodeSerializableInt } from "@perpx/proto";
 import { decodeU64, encodeU64 } from "../../codec.js";
 import { abciError } from "../../errors.js";
 import type { KvStore } from "../../store.js";
@@ -71,13 +71,6 @@ export function pruneRateLimits(store: KvStore, height: bigint): void {
   if (height <= RATE_LIMIT_HISTORY) return;
   const end = `rl/${padKey(height - RATE_LIMIT_HISTORY, 20)}`;
   for (const [key] of store.entries("rl/", { end })) store.delete(key);
-}
-
-/** A `SerializableInt` (0x02 positive / 0x03 negative, then big-endian magnitude) as a bigint. */
-export function decodeSerializableInt(bytes: Uint8Array): bigint {
-  let value = 0n;
-  for (let i = 1; i < bytes.length; i++) value = (value << 8n) | BigInt(bytes[i] as number);
-  return bytes[0] === 0x03 ? -value : value;
 }
 
 /** The equity tier configuration in the store (empty when absent). */

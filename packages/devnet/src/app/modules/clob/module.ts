@@ -19,11 +19,19 @@
  * positions and balances they cause are committed state. Long-term and conditional orders are
  * stateful, as on the real chain.
  */
-import { create, toBinary, toJson } from "@bufbuild/protobuf";
-import { clob, typeRegistry } from "@perpx/proto";
+import { create, toBinary } from "@bufbuild/protobuf";
+import { clob } from "@perpx/proto";
 import { decodeU64, encodeU64, utf8 } from "../../codec.js";
 import { abciError, sdkErrors } from "../../errors.js";
-import { type Context, type Module, msgHandler, notFound, packAny, queryHandler } from "../../module.js";
+import {
+  type Context,
+  genesisJson,
+  type Module,
+  msgHandler,
+  notFound,
+  packAny,
+  queryHandler,
+} from "../../module.js";
 import { paginate } from "../../pagination.js";
 import type { ProtoRecord } from "../records.js";
 import { padKey } from "../records.js";
@@ -358,14 +366,13 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
     },
     exportGenesis(ctx) {
       const store = ctx.store(CLOB);
-      const json = <T extends Parameters<typeof toJson>[0]>(
-        schema: T,
-        value: Parameters<typeof toJson<T>>[1],
-      ) => toJson(schema, value, { registry: typeRegistry, useProtoFieldName: true });
       return {
-        clob_pairs: allPairs(store).map((p) => json(clob.ClobPairSchema, p)),
-        equity_tier_limit_config: json(clob.EquityTierLimitConfigurationSchema, equityTierConfig(store)),
-        block_rate_limit_config: json(clob.BlockRateLimitConfigurationSchema, rateLimitConfig(store)),
+        clob_pairs: allPairs(store).map((p) => genesisJson(clob.ClobPairSchema, p)),
+        equity_tier_limit_config: genesisJson(
+          clob.EquityTierLimitConfigurationSchema,
+          equityTierConfig(store),
+        ),
+        block_rate_limit_config: genesisJson(clob.BlockRateLimitConfigurationSchema, rateLimitConfig(store)),
       };
     },
     endBlock: (ctx) => endBlock(ctx, keepers),

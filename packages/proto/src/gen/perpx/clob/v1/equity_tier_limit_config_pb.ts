@@ -4,13 +4,14 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { file_perpx_dtypes_v1_options } from "../../dtypes/v1/options_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file perpx/clob/v1/equity_tier_limit_config.proto.
  */
 export const file_perpx_clob_v1_equity_tier_limit_config: GenFile = /*@__PURE__*/
-  fileDesc("CixwZXJweC9jbG9iL3YxL2VxdWl0eV90aWVyX2xpbWl0X2NvbmZpZy5wcm90bxINcGVycHguY2xvYi52MSKqAQocRXF1aXR5VGllckxpbWl0Q29uZmlndXJhdGlvbhJFCh1zaG9ydF90ZXJtX29yZGVyX2VxdWl0eV90aWVycxgBIAMoCzIeLnBlcnB4LmNsb2IudjEuRXF1aXR5VGllckxpbWl0EkMKG3N0YXRlZnVsX29yZGVyX2VxdWl0eV90aWVycxgCIAMoCzIeLnBlcnB4LmNsb2IudjEuRXF1aXR5VGllckxpbWl0IjoKD0VxdWl0eVRpZXJMaW1pdBIYChB1c2RfdG5jX3JlcXVpcmVkGAEgASgMEg0KBWxpbWl0GAIgASgNYgZwcm90bzM");
+  fileDesc("CixwZXJweC9jbG9iL3YxL2VxdWl0eV90aWVyX2xpbWl0X2NvbmZpZy5wcm90bxINcGVycHguY2xvYi52MSKqAQocRXF1aXR5VGllckxpbWl0Q29uZmlndXJhdGlvbhJFCh1zaG9ydF90ZXJtX29yZGVyX2VxdWl0eV90aWVycxgBIAMoCzIeLnBlcnB4LmNsb2IudjEuRXF1aXR5VGllckxpbWl0EkMKG3N0YXRlZnVsX29yZGVyX2VxdWl0eV90aWVycxgCIAMoCzIeLnBlcnB4LmNsb2IudjEuRXF1aXR5VGllckxpbWl0IkAKD0VxdWl0eVRpZXJMaW1pdBIeChB1c2RfdG5jX3JlcXVpcmVkGAEgASgMQgSguxgBEg0KBWxpbWl0GAIgASgNYgZwcm90bzM", [file_perpx_dtypes_v1_options]);
 
 /**
  * EquityTierLimitConfiguration caps open orders by the subaccount's total net collateral.

@@ -4,13 +4,14 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { file_perpx_dtypes_v1_options } from "../../dtypes/v1/options_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file perpx/feetiers/v1/staking_tier.proto.
  */
 export const file_perpx_feetiers_v1_staking_tier: GenFile = /*@__PURE__*/
-  fileDesc("CiRwZXJweC9mZWV0aWVycy92MS9zdGFraW5nX3RpZXIucHJvdG8SEXBlcnB4LmZlZXRpZXJzLnYxIlUKC1N0YWtpbmdUaWVyEhUKDWZlZV90aWVyX25hbWUYASABKAkSLwoGbGV2ZWxzGAIgAygLMh8ucGVycHguZmVldGllcnMudjEuU3Rha2luZ0xldmVsIkgKDFN0YWtpbmdMZXZlbBIeChZtaW5fc3Rha2VkX2Jhc2VfdG9rZW5zGAEgASgMEhgKEGZlZV9kaXNjb3VudF9wcG0YAiABKA1iBnByb3RvMw");
+  fileDesc("CiRwZXJweC9mZWV0aWVycy92MS9zdGFraW5nX3RpZXIucHJvdG8SEXBlcnB4LmZlZXRpZXJzLnYxIlUKC1N0YWtpbmdUaWVyEhUKDWZlZV90aWVyX25hbWUYASABKAkSLwoGbGV2ZWxzGAIgAygLMh8ucGVycHguZmVldGllcnMudjEuU3Rha2luZ0xldmVsIk4KDFN0YWtpbmdMZXZlbBIkChZtaW5fc3Rha2VkX2Jhc2VfdG9rZW5zGAEgASgMQgSguxgBEhgKEGZlZV9kaXNjb3VudF9wcG0YAiABKA1iBnByb3RvMw", [file_perpx_dtypes_v1_options]);
 
 /**
  * StakingTier lists the staking discounts available within one fee tier.

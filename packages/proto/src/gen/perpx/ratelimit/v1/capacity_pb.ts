@@ -4,6 +4,7 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { file_perpx_dtypes_v1_options } from "../../dtypes/v1/options_pb.js";
 import type { Limiter } from "./limit_params_pb.js";
 import { file_perpx_ratelimit_v1_limit_params } from "./limit_params_pb.js";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file perpx/ratelimit/v1/capacity.proto.
  */
 export const file_perpx_ratelimit_v1_capacity: GenFile = /*@__PURE__*/
-  fileDesc("CiFwZXJweC9yYXRlbGltaXQvdjEvY2FwYWNpdHkucHJvdG8SEnBlcnB4LnJhdGVsaW1pdC52MSI1Cg1EZW5vbUNhcGFjaXR5Eg0KBWRlbm9tGAEgASgJEhUKDWNhcGFjaXR5X2xpc3QYAiADKAwiUQoPTGltaXRlckNhcGFjaXR5EiwKB2xpbWl0ZXIYASABKAsyGy5wZXJweC5yYXRlbGltaXQudjEuTGltaXRlchIQCghjYXBhY2l0eRgCIAEoDGIGcHJvdG8z", [file_perpx_ratelimit_v1_limit_params]);
+  fileDesc("CiFwZXJweC9yYXRlbGltaXQvdjEvY2FwYWNpdHkucHJvdG8SEnBlcnB4LnJhdGVsaW1pdC52MSI7Cg1EZW5vbUNhcGFjaXR5Eg0KBWRlbm9tGAEgASgJEhsKDWNhcGFjaXR5X2xpc3QYAiADKAxCBKC7GAEiVwoPTGltaXRlckNhcGFjaXR5EiwKB2xpbWl0ZXIYASABKAsyGy5wZXJweC5yYXRlbGltaXQudjEuTGltaXRlchIWCghjYXBhY2l0eRgCIAEoDEIEoLsYAWIGcHJvdG8z", [file_perpx_dtypes_v1_options, file_perpx_ratelimit_v1_limit_params]);
 
 /**
  * DenomCapacity is the remaining capacity of each limiter of a denom.

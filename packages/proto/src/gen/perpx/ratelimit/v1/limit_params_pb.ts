@@ -6,13 +6,14 @@ import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Duration } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_duration } from "@bufbuild/protobuf/wkt";
+import { file_perpx_dtypes_v1_options } from "../../dtypes/v1/options_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file perpx/ratelimit/v1/limit_params.proto.
  */
 export const file_perpx_ratelimit_v1_limit_params: GenFile = /*@__PURE__*/
-  fileDesc("CiVwZXJweC9yYXRlbGltaXQvdjEvbGltaXRfcGFyYW1zLnByb3RvEhJwZXJweC5yYXRlbGltaXQudjEiSwoLTGltaXRQYXJhbXMSDQoFZGVub20YASABKAkSLQoIbGltaXRlcnMYAiADKAsyGy5wZXJweC5yYXRlbGltaXQudjEuTGltaXRlciJuCgdMaW1pdGVyEikKBnBlcmlvZBgBIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIYChBiYXNlbGluZV9taW5pbXVtGAMgASgMEhgKEGJhc2VsaW5lX3R2bF9wcG0YBCABKA1KBAgCEANiBnByb3RvMw", [file_google_protobuf_duration]);
+  fileDesc("CiVwZXJweC9yYXRlbGltaXQvdjEvbGltaXRfcGFyYW1zLnByb3RvEhJwZXJweC5yYXRlbGltaXQudjEiSwoLTGltaXRQYXJhbXMSDQoFZGVub20YASABKAkSLQoIbGltaXRlcnMYAiADKAsyGy5wZXJweC5yYXRlbGltaXQudjEuTGltaXRlciJ0CgdMaW1pdGVyEikKBnBlcmlvZBgBIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIeChBiYXNlbGluZV9taW5pbXVtGAMgASgMQgSguxgBEhgKEGJhc2VsaW5lX3R2bF9wcG0YBCABKA1KBAgCEANiBnByb3RvMw", [file_google_protobuf_duration, file_perpx_dtypes_v1_options]);
 
 /**
  * LimitParams are the outgoing IBC transfer limiters of one denom.
