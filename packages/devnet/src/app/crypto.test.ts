@@ -1,9 +1,11 @@
+import { ed25519 } from "@noble/curves/ed25519.js";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { addressOfKey, verifySignature } from "./crypto.js";
+import { utf8 } from "./codec.js";
+import { addressOfKey, signEd25519, validatorKeyFromLabel, verifySignature } from "./crypto.js";
 
 const N = secp256k1.Point.Fn.ORDER;
 
@@ -59,5 +61,22 @@ describe("signature verification", () => {
     expect(verifySignature("eth_secp256k1", key, message, sig.subarray(0, 63))).toBe(false);
     const expected = keccak_256(secp256k1.getPublicKey(secret, false).subarray(1)).subarray(12);
     expect(addressOfKey("eth_secp256k1", key)).toEqual(expected);
+  });
+});
+
+describe("validator key (native ed25519)", () => {
+  it("matches noble's ed25519: public key, address and deterministic signatures (property)", () => {
+    fc.assert(
+      fc.property(fc.string(), fc.uint8Array({ maxLength: 200 }), (label, message) => {
+        const key = validatorKeyFromLabel(label);
+        expect(key.secretKey).toEqual(sha256(utf8(label)));
+        expect(key.publicKey).toEqual(ed25519.getPublicKey(key.secretKey));
+        expect(key.address).toEqual(sha256(key.publicKey).subarray(0, 20));
+        const signature = signEd25519(key, message);
+        expect(signature).toEqual(ed25519.sign(message, key.secretKey));
+        expect(ed25519.verify(signature, message, key.publicKey)).toBe(true);
+      }),
+      { numRuns: 50 },
+    );
   });
 });

@@ -2,7 +2,7 @@
  * Key types the chain accepts, their addresses and signature checks, and the validator's ed25519
  * key. Pure functions over bytes.
  */
-import { ed25519 } from "@noble/curves/ed25519.js";
+import { createPrivateKey, createPublicKey, type KeyObject, sign } from "node:crypto";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { ripemd160 } from "@noble/hashes/legacy.js";
 import { sha256 } from "@noble/hashes/sha2.js";
@@ -147,16 +147,34 @@ export interface ValidatorKey {
   readonly publicKey: Uint8Array;
   /** 20-byte consensus address: the first 20 bytes of SHA-256(public key), as CometBFT derives it. */
   readonly address: Uint8Array;
+  /** The key as Node's crypto holds it (signing with it is native). */
+  readonly keyObject: KeyObject;
 }
 
-/** Derives the validator key from a label (SHA-256 of it is the seed). */
+/** DER (PKCS#8) of an ed25519 private key, up to the 32-byte seed that follows. */
+const ED25519_PKCS8_PREFIX = Uint8Array.from([
+  0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
+]);
+/** Length of the DER (SPKI) header of an ed25519 public key; the 32 key bytes follow it. */
+const ED25519_SPKI_HEADER_LENGTH = 12;
+
+/**
+ * Derives the validator key from a label (SHA-256 of it is the seed). Node's native ed25519 does
+ * the work: noble's first use builds its tables, a cost the devnet's start-up does without.
+ */
 export function validatorKeyFromLabel(label: string): ValidatorKey {
   const secretKey = sha256(utf8(label));
-  const publicKey = ed25519.getPublicKey(secretKey);
-  return { secretKey, publicKey, address: sha256(publicKey).subarray(0, 20) };
+  const keyObject = createPrivateKey({
+    key: Buffer.concat([ED25519_PKCS8_PREFIX, secretKey]),
+    format: "der",
+    type: "pkcs8",
+  });
+  const spki = createPublicKey(keyObject).export({ format: "der", type: "spki" });
+  const publicKey = new Uint8Array(spki.subarray(ED25519_SPKI_HEADER_LENGTH));
+  return { secretKey, publicKey, address: sha256(publicKey).subarray(0, 20), keyObject };
 }
 
 /** Signs bytes with the validator key (block commit signatures). */
 export function signEd25519(key: ValidatorKey, message: Uint8Array): Uint8Array {
-  return ed25519.sign(message, key.secretKey);
+  return new Uint8Array(sign(null, message, key.keyObject));
 }

@@ -90,8 +90,20 @@ interface SimValidator {
   readonly secret: Uint8Array;
 }
 
+/** Derived once per profile: a pure function of the profile's name, so caching changes no result. */
+const simValidatorCache = new Map<string, readonly SimValidator[]>();
+
 /** The simulated bridge validators: deterministic keys from labels. */
-function simValidators(profile: string): SimValidator[] {
+function simValidators(profile: string): readonly SimValidator[] {
+  let validators = simValidatorCache.get(profile);
+  if (validators === undefined) {
+    validators = deriveSimValidators(profile);
+    simValidatorCache.set(profile, validators);
+  }
+  return validators;
+}
+
+function deriveSimValidators(profile: string): SimValidator[] {
   return Array.from({ length: BRIDGE_DEVNET_PARAMS.validators }, (_, i) => {
     const secret = sha256(utf8(`perpx ${profile} bridge validator ${i}`));
     const uncompressed = secp256k1.getPublicKey(secret, false);
@@ -405,9 +417,9 @@ export class BridgeKeeper {
 
   /** Adds one simulated validator signature per pending withdrawal and marks ready ones. */
   signWithdrawals(ctx: Context, profile: string): void {
-    const validators = simValidators(profile);
     const store = ctx.store(BRIDGE);
     for (const [key, bytes] of [...store.entries("withdrawal/")]) {
+      const validators = simValidators(profile);
       const w = fromBinary(bridge.AggregatedWithdrawalSchema, bytes);
       const inner = w.withdrawal as bridge.Withdrawal;
       let changed = false;
