@@ -11,6 +11,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it, vi } from "vitest";
+import { envReadsOf } from "./support/env.js";
 
 const packagesDir = fileURLToPath(new URL("../packages/", import.meta.url));
 const packages = readdirSync(packagesDir).filter((name) => {
@@ -83,21 +84,11 @@ describe.each(packages)("@perpx/%s", (name) => {
 
   it("has no import-time side effects on globals or the environment", async () => {
     const globalsBefore = Reflect.ownKeys(globalThis);
-    const envReads: string[] = [];
-    const realEnv = process.env;
-    process.env = new Proxy(realEnv, {
-      get(target, key, receiver) {
-        if (typeof key === "string") envReads.push(key);
-        return Reflect.get(target, key, receiver);
-      },
-    });
-    try {
+    const envReads = await envReadsOf(async () => {
       vi.resetModules();
       const loaded: Record<string, unknown> = await import(/* @vite-ignore */ join(srcDir, "index.ts"));
       expect(Object.keys(loaded).length).toBeGreaterThan(0);
-    } finally {
-      process.env = realEnv;
-    }
+    });
     expect(envReads.filter((key) => key.startsWith("PERPX_"))).toEqual([]);
     // protobuf-es memoizes its TextEncoder/TextDecoder on globalThis under its own symbol when
     // descriptors load; that is protobuf-es's, not a mutation of ours.

@@ -10,11 +10,12 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { cosmosAuth, cosmosBank } from "@perpx/proto";
+import { cosmosBank } from "@perpx/proto";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+import { accountInfo, bankBalance } from "../test/support/app-query.js";
 import { msg, signTx } from "../test/support/sign-tx.js";
 import { createChainApp } from "./app/app.js";
 import { BinaryWriter } from "./app/codec.js";
@@ -44,30 +45,6 @@ function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "perpx-devnet-persist-"));
   dirs.push(dir);
   return dir;
-}
-
-function balance(app: PersistentChainApp, address: string): bigint {
-  const res = app.query(
-    "/cosmos.bank.v1beta1.Query/Balance",
-    toBinary(
-      cosmosBank.QueryBalanceRequestSchema,
-      create(cosmosBank.QueryBalanceRequestSchema, { address, denom: "uusdc" }),
-    ),
-  );
-  expect(res.code, res.log).toBe(0);
-  return BigInt(fromBinary(cosmosBank.QueryBalanceResponseSchema, res.value).balance?.amount ?? "0");
-}
-
-function sequence(app: PersistentChainApp, address: string): bigint {
-  const res = app.query(
-    "/cosmos.auth.v1beta1.Query/AccountInfo",
-    toBinary(
-      cosmosAuth.QueryAccountInfoRequestSchema,
-      create(cosmosAuth.QueryAccountInfoRequestSchema, { address }),
-    ),
-  );
-  expect(res.code, res.log).toBe(0);
-  return fromBinary(cosmosAuth.QueryAccountInfoResponseSchema, res.value).info?.sequence ?? -1n;
 }
 
 /** A state directory that persisted `blocks` blocks after genesis; returns the app and the directory. */
@@ -268,7 +245,7 @@ describe("startDevnet with a state directory", () => {
   it("keeps balances, sequences, blocks and old txs across a restart, and refuses another profile", async () => {
     const dir = tempDir();
     const first = await startDevnet({ ports: "free", blockTimeMs: 0, stateDir: dir });
-    const before = balance(first.app, BOB);
+    const before = bankBalance(first.app, BOB);
     const tx = await signTx({
       mnemonic: ALICE.mnemonic,
       chainId: first.chainId,
@@ -299,8 +276,8 @@ describe("startDevnet with a state directory", () => {
       const second = await startDevnet({ ports: "free", blockTimeMs: 0, stateDir: from });
       try {
         expect(second.app.latestBlock()).toEqual(latest);
-        expect(balance(second.app, BOB)).toBe(before + 777n);
-        expect(sequence(second.app, ALICE.address)).toBe(1n);
+        expect(bankBalance(second.app, BOB)).toBe(before + 777n);
+        expect(accountInfo(second.app, ALICE.address).sequence).toBe(1n);
         expect(second.app.block(txBlock!.height)?.hash).toEqual(txBlock!.hash);
         expect(second.app.tx(sha256(tx))?.height).toBe(txBlock!.height);
         expect(second.app.searchTxs(`message.sender='${ALICE.address}'`, "asc")).toHaveLength(1);

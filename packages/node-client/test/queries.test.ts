@@ -19,6 +19,25 @@ const net = useDevnet();
 const TRANSPORTS = ["grpc", "rpc"] as const;
 const FACT_TRANSPORTS = ["grpc", "rest", "rpc"] as const;
 
+/**
+ * The balances of `owner`'s subaccount 0 read over `transport`; over REST through the devnet's
+ * generic module route (the node client's subaccount query speaks gRPC and RPC).
+ */
+async function balancesOver(owner: string, transport: (typeof FACT_TRANSPORTS)[number]) {
+  const subaccount =
+    transport === "rest"
+      ? (
+          await restQuery(
+            net.client,
+            `/perpx/subaccounts/v1/subaccount/${owner}/0`,
+            subaccounts.QuerySubaccountResponseSchema,
+            { transport },
+          )
+        ).subaccount
+      : await net.client.getSubaccount({ owner, number: 0, transport });
+  return subaccountBalances(subaccount);
+}
+
 describe("accounts and balances", () => {
   it.each(TRANSPORTS)("reads an account over %s; an unknown one is undefined", async (transport) => {
     const address = net.wallets[0]!.address;
@@ -253,19 +272,10 @@ describe("devnet part 2 queries", () => {
   it.each(FACT_TRANSPORTS)(
     "a deposited subaccount reads back as its bigint amount over %s",
     async (transport) => {
-      const owner = emma().address;
-      const subaccount =
-        transport === "rest"
-          ? (
-              await restQuery(
-                net.client,
-                `/perpx/subaccounts/v1/subaccount/${owner}/0`,
-                subaccounts.QuerySubaccountResponseSchema,
-                { transport },
-              )
-            ).subaccount
-          : await net.client.getSubaccount({ owner, number: 0, transport });
-      expect(subaccountBalances(subaccount)).toEqual({ usdcQuantums: 1_000_000n, perpetuals: [] });
+      expect(await balancesOver(emma().address, transport)).toEqual({
+        usdcQuantums: 1_000_000n,
+        perpetuals: [],
+      });
     },
   );
 
@@ -453,19 +463,7 @@ describe("devnet part 2 queries", () => {
 describe("positions as bigints over every transport", () => {
   const seller = () => net.wallets[2]!;
   const buyer = () => net.wallets[3]!;
-  const read = async (owner: string, transport: (typeof FACT_TRANSPORTS)[number]) =>
-    subaccountBalances(
-      transport === "rest"
-        ? (
-            await restQuery(
-              net.client,
-              `/perpx/subaccounts/v1/subaccount/${owner}/0`,
-              subaccounts.QuerySubaccountResponseSchema,
-              { transport },
-            )
-          ).subaccount
-        : await net.client.getSubaccount({ owner, number: 0, transport }),
-    );
+  const read = balancesOver;
 
   beforeAll(async () => {
     for (const wallet of [seller(), buyer()]) {

@@ -18,6 +18,7 @@ import {
   packAny,
 } from "@perpx/proto";
 import { beforeAll, describe, expect, it } from "vitest";
+import { accountInfo, bankBalance } from "../../test/support/app-query.js";
 import { chainState } from "../../test/support/chain-state.js";
 import { bech32Of, moduleAddress } from "./addresses.js";
 import { createChainApp } from "./app.js";
@@ -106,30 +107,6 @@ function newApp(profile: "local" | "testnet" | "mainnet" = "local"): PersistentC
   return createChainApp({ profile, genesisTime: GENESIS_TIME });
 }
 
-function balance(app: PersistentChainApp, address: string, denom = "uusdc"): bigint {
-  const res = app.query(
-    "/cosmos.bank.v1beta1.Query/Balance",
-    toBinary(
-      cosmosBank.QueryBalanceRequestSchema,
-      create(cosmosBank.QueryBalanceRequestSchema, { address, denom }),
-    ),
-  );
-  expect(res.code).toBe(0);
-  return BigInt(fromBinary(cosmosBank.QueryBalanceResponseSchema, res.value).balance?.amount ?? "0");
-}
-
-function account(app: PersistentChainApp, address: string): cosmosAuth.BaseAccount {
-  const res = app.query(
-    "/cosmos.auth.v1beta1.Query/AccountInfo",
-    toBinary(
-      cosmosAuth.QueryAccountInfoRequestSchema,
-      create(cosmosAuth.QueryAccountInfoRequestSchema, { address }),
-    ),
-  );
-  expect(res.code, res.log).toBe(0);
-  return fromBinary(cosmosAuth.QueryAccountInfoResponseSchema, res.value).info as cosmosAuth.BaseAccount;
-}
-
 let clock = GENESIS_TIME.getTime();
 function nextBlock(app: PersistentChainApp) {
   clock += 1000;
@@ -159,9 +136,9 @@ describe("genesis and queries", () => {
     expect(app.latestBlock().height).toBe(1n);
     expect(app.info.chainId).toBe(CHAIN_ID);
     expect(app.info.evmChainId).toBe(31337);
-    expect(balance(app, ALICE)).toBe(GENESIS_USDC_BALANCE);
-    expect(account(app, ALICE).accountNumber).toBe(0n);
-    expect(account(app, CARL).accountNumber).toBe(2n);
+    expect(bankBalance(app, ALICE)).toBe(GENESIS_USDC_BALANCE);
+    expect(accountInfo(app, ALICE).accountNumber).toBe(0n);
+    expect(accountInfo(app, CARL).accountNumber).toBe(2n);
     const res = app.query(
       "/cosmos.auth.v1beta1.Query/ModuleAccountByName",
       toBinary(
@@ -248,10 +225,10 @@ describe("bank send", () => {
     const { check, deliver } = run(app, tx);
     expect(check.code, check.log).toBe(0);
     expect(deliver?.code, deliver?.log).toBe(0);
-    expect(balance(app, ALICE)).toBe(GENESIS_USDC_BALANCE - 1000n - 5000n);
-    expect(balance(app, BOB)).toBe(GENESIS_USDC_BALANCE + 1000n);
-    expect(balance(app, FEE_COLLECTOR)).toBe(5000n);
-    const info = account(app, ALICE);
+    expect(bankBalance(app, ALICE)).toBe(GENESIS_USDC_BALANCE - 1000n - 5000n);
+    expect(bankBalance(app, BOB)).toBe(GENESIS_USDC_BALANCE + 1000n);
+    expect(bankBalance(app, FEE_COLLECTOR)).toBe(5000n);
+    const info = accountInfo(app, ALICE);
     expect(info.sequence).toBe(1n);
     expect(info.pubKey?.typeUrl).toBe("/cosmos.crypto.secp256k1.PubKey");
     const types = deliver?.events.map((e) => e.type) ?? [];
@@ -309,7 +286,7 @@ describe("bank send", () => {
     }
     const block = nextBlock(app);
     expect(block.txResults.map((r) => r.code)).toEqual([0, 0, 0]);
-    expect(account(app, ALICE).sequence).toBe(3n);
+    expect(accountInfo(app, ALICE).sequence).toBe(3n);
   });
 });
 
@@ -321,7 +298,7 @@ describe("failures", () => {
     expect(check.code).toBe(32);
     expect(check.codespace).toBe("sdk");
     expect(check.log).toBe("account sequence mismatch, expected 0, got 5: incorrect account sequence");
-    expect(balance(app, ALICE)).toBe(GENESIS_USDC_BALANCE);
+    expect(bankBalance(app, ALICE)).toBe(GENESIS_USDC_BALANCE);
   });
 
   it("bad signature (signed for another chain id): code 4, nothing changes", async () => {
@@ -337,8 +314,8 @@ describe("failures", () => {
     expect(check.log).toBe(
       `signature verification failed; please verify account number (0) and chain-id (${CHAIN_ID}): unauthorized`,
     );
-    expect(balance(app, ALICE)).toBe(GENESIS_USDC_BALANCE);
-    expect(account(app, ALICE).sequence).toBe(0n);
+    expect(bankBalance(app, ALICE)).toBe(GENESIS_USDC_BALANCE);
+    expect(accountInfo(app, ALICE).sequence).toBe(0n);
   });
 
   it("a signature by another key: code 8 (key does not match the signer)", async () => {
@@ -371,7 +348,7 @@ describe("failures", () => {
     expect(check.log).toBe(
       "insufficient fees; got: 1uusdc required: 5000000000000000aperpx,5000uusdc: insufficient fee",
     );
-    expect(balance(app, ALICE)).toBe(GENESIS_USDC_BALANCE);
+    expect(bankBalance(app, ALICE)).toBe(GENESIS_USDC_BALANCE);
   });
 
   it("a fee in the native denom alone is enough", async () => {
@@ -399,9 +376,9 @@ describe("failures", () => {
     expect(deliver?.log).toBe(
       `failed to execute message; message index: 0: spendable balance ${GENESIS_USDC_BALANCE - 5000n}uusdc is smaller than ${GENESIS_USDC_BALANCE * 2n}uusdc: insufficient funds`,
     );
-    expect(balance(app, ALICE)).toBe(GENESIS_USDC_BALANCE - 5000n);
-    expect(balance(app, BOB)).toBe(GENESIS_USDC_BALANCE);
-    expect(account(app, ALICE).sequence).toBe(1n);
+    expect(bankBalance(app, ALICE)).toBe(GENESIS_USDC_BALANCE - 5000n);
+    expect(bankBalance(app, BOB)).toBe(GENESIS_USDC_BALANCE);
+    expect(accountInfo(app, ALICE).sequence).toBe(1n);
     expect(
       deliver?.events.some((e) => e.type === "transfer" && e.attributes.some((a) => a.value === BOB)),
     ).toBe(false);
@@ -428,8 +405,8 @@ describe("failures", () => {
       new RegExp(`^out of gas in location: \\w+; gasWanted: ${tight}, gasUsed: \\d+: out of gas$`),
     );
     expect(deliver?.gasUsed).toBeGreaterThan(tight);
-    expect(balance(app, ALICE)).toBe(GENESIS_USDC_BALANCE - 10000n);
-    expect(balance(app, BOB)).toBe(GENESIS_USDC_BALANCE);
+    expect(bankBalance(app, ALICE)).toBe(GENESIS_USDC_BALANCE - 10000n);
+    expect(bankBalance(app, BOB)).toBe(GENESIS_USDC_BALANCE);
 
     const tiny = await alice.sign({
       msgs: [send(ALICE, BOB, 1n)],
@@ -478,9 +455,9 @@ describe("failures", () => {
     const { deliver } = run(app, tx);
     expect(deliver?.code).toBe(5);
     expect(deliver?.log).toMatch(/^failed to execute message; message index: 1: /);
-    expect(balance(app, BOB)).toBe(GENESIS_USDC_BALANCE);
-    expect(balance(app, CARL)).toBe(GENESIS_USDC_BALANCE);
-    expect(balance(app, ALICE)).toBe(GENESIS_USDC_BALANCE - 5000n);
+    expect(bankBalance(app, BOB)).toBe(GENESIS_USDC_BALANCE);
+    expect(bankBalance(app, CARL)).toBe(GENESIS_USDC_BALANCE);
+    expect(bankBalance(app, ALICE)).toBe(GENESIS_USDC_BALANCE - 5000n);
   });
 });
 
@@ -545,7 +522,7 @@ describe("eth_secp256k1 keys", () => {
     const address = keccak_256(secp256k1.getPublicKey(secret, false).subarray(1)).subarray(12);
     const owner = bech32Of(address);
     app.control.fund(owner, [{ denom: "uusdc", amount: 1_000_000n }]);
-    const number = account(app, owner).accountNumber;
+    const number = accountInfo(app, owner).accountNumber;
     const pubkey = packAny(ethSecp256k1.PubKeySchema, create(ethSecp256k1.PubKeySchema, { key: compressed }));
     const bodyBytes = body({ msgs: [send(owner, BOB, 10n)], sequence: 0n, accountNumber: number });
     const authInfoBytes = makeAuthInfoBytes(
@@ -565,8 +542,8 @@ describe("eth_secp256k1 keys", () => {
     const { check, deliver } = run(app, txRaw(bodyBytes, authInfoBytes, rsv));
     expect(check.code, check.log).toBe(0);
     expect(deliver?.code, deliver?.log).toBe(0);
-    expect(balance(app, owner)).toBe(1_000_000n - 10n - 5000n);
-    expect(account(app, owner).pubKey?.typeUrl).toBe("/cosmos.evm.crypto.v1.ethsecp256k1.PubKey");
+    expect(bankBalance(app, owner)).toBe(1_000_000n - 10n - 5000n);
+    expect(accountInfo(app, owner).pubKey?.typeUrl).toBe("/cosmos.evm.crypto.v1.ethsecp256k1.PubKey");
 
     // The same key read as a Cosmos secp256k1 key names another address: refused.
     const wrong = packAny(
@@ -590,7 +567,7 @@ describe("timestamp nonces", () => {
     const now = BigInt(app.latestBlock().time.getTime());
     const first = await alice.sign({ msgs: [send(ALICE, BOB, 1n)], sequence: now + 10n, accountNumber: 0n });
     expect(run(app, first).deliver?.code).toBe(0);
-    expect(account(app, ALICE).sequence).toBe(0n);
+    expect(accountInfo(app, ALICE).sequence).toBe(0n);
     // Reuse: same nonce, different body.
     const reuse = await alice.sign({ msgs: [send(ALICE, BOB, 2n)], sequence: now + 10n, accountNumber: 0n });
     const rejected = app.checkTx(reuse);
@@ -643,7 +620,7 @@ describe("state", () => {
     expect(chainState(b)).toEqual(state);
     expect(b.latestBlock()).toEqual(a.latestBlock());
     expect(b.genesisJson()).toEqual(a.genesisJson());
-    expect(balance(b, BOB)).toBe(balance(a, BOB));
+    expect(bankBalance(b, BOB)).toBe(bankBalance(a, BOB));
     expect(b.searchTxs(`message.sender='${ALICE}'`, "asc")).toHaveLength(3);
     await script(a, 3n);
     await script(b, 3n);
@@ -692,8 +669,8 @@ describe("control", () => {
     const app = newApp();
     const stranger = bech32Of(new Uint8Array(20).fill(9));
     app.control.fund(stranger, [{ denom: "uusdc", amount: 42n }]);
-    expect(balance(app, stranger)).toBe(42n);
-    expect(account(app, stranger).accountNumber).toBeGreaterThan(4n);
+    expect(bankBalance(app, stranger)).toBe(42n);
+    expect(accountInfo(app, stranger).accountNumber).toBeGreaterThan(4n);
     app.control.advanceTime(3_600_000);
     const block = app.produceBlock(new Date(GENESIS_TIME.getTime() + 1000));
     expect(block.time.getTime()).toBe(GENESIS_TIME.getTime() + 1000 + 3_600_000);
@@ -955,9 +932,9 @@ describe("more of the SDK's rules", () => {
     });
     const { deliver } = run(app, good);
     expect(deliver?.code, deliver?.log).toBe(0);
-    expect(balance(app, BOB)).toBe(GENESIS_USDC_BALANCE + 1n);
-    expect(balance(app, CARL)).toBe(GENESIS_USDC_BALANCE + 2n);
-    expect(balance(app, ALICE)).toBe(GENESIS_USDC_BALANCE - 3n - 5000n);
+    expect(bankBalance(app, BOB)).toBe(GENESIS_USDC_BALANCE + 1n);
+    expect(bankBalance(app, CARL)).toBe(GENESIS_USDC_BALANCE + 2n);
+    expect(bankBalance(app, ALICE)).toBe(GENESIS_USDC_BALANCE - 3n - 5000n);
     const transfers = deliver?.events.filter(
       (e) => e.type === "transfer" && e.attributes.some((a) => a.key === "msg_index"),
     );

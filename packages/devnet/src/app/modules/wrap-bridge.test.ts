@@ -3,6 +3,7 @@
  * control operations and blocks (no servers): governance atomicity, wrapping, the deposit
  * lifecycle surviving export and restore, rate-limit arithmetic.
  */
+
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { DurationSchema } from "@bufbuild/protobuf/wkt";
 import { ibcDenom } from "@perpx/core";
@@ -15,6 +16,7 @@ import {
   wrap,
 } from "@perpx/proto";
 import { describe, expect, it } from "vitest";
+import { bankBalance } from "../../../test/support/app-query.js";
 import { chainState } from "../../../test/support/chain-state.js";
 import { bech32Of, moduleAddress } from "../addresses.js";
 import { ChainApplication } from "../app.js";
@@ -40,17 +42,6 @@ function mine(app: ChainApplication, count = 1): void {
     clock += 1000;
     app.produceBlock(new Date(clock));
   }
-}
-
-function balance(app: ChainApplication, address: string, denom: string): bigint {
-  const answer = app.query(
-    "/cosmos.bank.v1beta1.Query/Balance",
-    toBinary(
-      cosmosBank.QueryBalanceRequestSchema,
-      create(cosmosBank.QueryBalanceRequestSchema, { address, denom }),
-    ),
-  );
-  return BigInt(fromBinary(cosmosBank.QueryBalanceResponseSchema, answer.value).balance?.amount ?? "0");
 }
 
 function deposits(app: ChainApplication): bridge.BridgeEventRecord[] {
@@ -114,7 +105,7 @@ describe("governance proposals", () => {
 describe("ibc and wrap", () => {
   it("wraps by (port, channel, denom) and records backing issued per voucher", () => {
     const app = newApp();
-    const before = balance(app, BOB, "uusdc");
+    const before = bankBalance(app, BOB, "uusdc");
     const answer = app.control.moduleControl("ibc", "receive", {
       channel: "channel-0",
       denom: "uusdc",
@@ -122,10 +113,10 @@ describe("ibc and wrap", () => {
       receiver: BOB,
     });
     expect(answer).toMatchObject({ wrapped: true, sequence: "1" });
-    expect(balance(app, BOB, "uusdc")).toBe(before + 250n);
-    expect(balance(app, bech32Of(moduleAddress("wrap")), ibcDenom("transfer", "channel-0", "uusdc"))).toBe(
-      250n,
-    );
+    expect(bankBalance(app, BOB, "uusdc")).toBe(before + 250n);
+    expect(
+      bankBalance(app, bech32Of(moduleAddress("wrap")), ibcDenom("transfer", "channel-0", "uusdc")),
+    ).toBe(250n);
     expect(() =>
       app.control.moduleControl("ibc", "receive", {
         channel: "channel-3",
@@ -143,7 +134,7 @@ describe("ibc and wrap", () => {
     const app = newApp();
     const transfer = bech32Of(moduleAddress("transfer"));
     app.control.fund(transfer, [{ denom: "aperpx", amount: 500n }]);
-    const before = balance(app, BOB, "aperpx");
+    const before = bankBalance(app, BOB, "aperpx");
     const answer = app.control.moduleControl("ibc", "receive", {
       channel: "channel-0",
       denom: "transfer/channel-0/aperpx",
@@ -151,8 +142,8 @@ describe("ibc and wrap", () => {
       receiver: BOB,
     });
     expect(answer).toMatchObject({ wrapped: false, creditedDenom: "aperpx" });
-    expect(balance(app, BOB, "aperpx")).toBe(before + 300n);
-    expect(balance(app, transfer, "aperpx")).toBe(200n);
+    expect(bankBalance(app, BOB, "aperpx")).toBe(before + 300n);
+    expect(bankBalance(app, transfer, "aperpx")).toBe(200n);
   });
 });
 
@@ -167,14 +158,14 @@ describe("bridge", () => {
     mine(app, 4);
     expect(deposits(app)[0]?.status).toBe(bridge.BridgeEventStatus.ACKNOWLEDGED);
     const restored = newApp(chainState(app));
-    const before = balance(restored, BOB, "uusdc");
+    const before = bankBalance(restored, BOB, "uusdc");
     const start = app.latestBlock().time.getTime();
     for (let i = 1; i <= 5; i++) {
       app.produceBlock(new Date(start + i * 1000));
       restored.produceBlock(new Date(start + i * 1000));
     }
     expect(deposits(restored)[0]?.status).toBe(bridge.BridgeEventStatus.COMPLETED);
-    expect(balance(restored, BOB, "uusdc")).toBe(before + 42n);
+    expect(bankBalance(restored, BOB, "uusdc")).toBe(before + 42n);
     expect(restored.latestBlock().resultAppHash).toEqual(app.latestBlock().resultAppHash);
   });
 });
