@@ -30,6 +30,33 @@ describe("the demo", () => {
     expect(output).not.toContain(account.mnemonic);
   });
 
+  it("trades on an embedded devnet: a resting sell taken by an IOC buy, a batch-cancelled ladder, a transfer", () => {
+    const output = demo([]);
+    expect(field(output, "chain")[0]).toMatch(/^perpx-local-1 at height \d+/);
+    expect(field(output, "deposited")).toEqual(["10000 USDC into subaccount 0 of each"]);
+    const [market] = field(output, "market");
+    expect(market).toMatch(/^BTC-USD, oracle [\d.]+, order price \d+$/);
+    expect(field(output, "taker buys")[0]).toMatch(/short-term IOC, in block \d+: 1 fill\(s\)$/);
+    // The maker sold 0.01 at the order price and earned the maker rebate; the taker paid the taker fee.
+    const price = Number(/order price ([\d.]+)/.exec(market ?? "")?.[1]);
+    const position = (line: string | undefined) => {
+      const match = /^(-?[\d.]+) BTC-USD \(quote (-?[\d.]+)\), USDC ([\d.]+)$/.exec(line ?? "");
+      if (!match) throw new Error(`not a position line: ${line}`);
+      return { size: match[1], quote: Number(match[2]), usdc: Number(match[3]) };
+    };
+    const maker = position(field(output, "maker position")[0]);
+    const taker = position(field(output, "taker position")[0]);
+    expect([maker.size, taker.size]).toEqual(["-0.01", "0.01"]);
+    expect(maker.quote).toBeCloseTo(price * 0.01, 6);
+    expect(taker.quote).toBeCloseTo(-price * 0.01, 6);
+    expect(maker.usdc).toBeGreaterThan(10_000);
+    expect(taker.usdc).toBeLessThan(10_000);
+    expect(field(output, "ladder")[0]).toMatch(/^3 bids placed, batch-cancelled in block \d+$/);
+    expect(field(output, "transfer")).toEqual([
+      "250 USDC to the maker's subaccount 1, which now holds 250 USDC",
+    ]);
+  });
+
   it("generates a fresh wallet each run and prints the constants of all three presets", () => {
     const first = demo([]);
     const second = demo([]);

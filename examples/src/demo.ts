@@ -1,5 +1,6 @@
 /**
- * The perpx demo: a wallet's two address forms and the constants of the three network presets.
+ * The perpx demo: a wallet's two address forms, the constants of the three network presets, then
+ * a round of trading on a devnet started in this process (see `trading.ts`).
  *
  *   npm run demo                          a fresh random wallet
  *   npm run demo -- --mnemonic "w1 … w24"  the wallet of a given 24-word mnemonic (index 0)
@@ -7,6 +8,7 @@
  */
 import { getNetwork, NETWORK_NAMES, toHex, toValoperAddress, USDC_ASSET_ID } from "@perpx/core";
 import { EvmWallet, LocalWallet } from "@perpx/node-client";
+import { runTradingDemo } from "./trading.js";
 
 function mnemonicFromArgs(argv: readonly string[]): string | undefined {
   const at = argv.indexOf("--mnemonic");
@@ -49,3 +51,5 @@ for (const name of NETWORK_NAMES) {
   console.log(`upgrades:        ${upgrades.length > 0 ? upgrades.join(" ") : "(none)"}`);
   console.log(`running version: ${network.latestVersion}`);
 }
+
+await runTradingDemo((line) => console.log(line));
