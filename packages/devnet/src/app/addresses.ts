@@ -10,13 +10,30 @@ import { AbciError, abciError, sdkErrors } from "./errors.js";
 /** The chain's account prefix. */
 export const ACCOUNT_PREFIX = DEFAULT_PREFIX;
 
+/** Addresses decoded lately (valid ones only; oldest dropped first): every tx decodes the same few. */
+const DECODED_CACHE_SIZE = 4096;
+const decodedAddresses = new Map<string, Uint8Array>();
+
 /**
  * The 20 bytes of a `perpx1...` address; throws sdk code 7 with `<what>: <reason>` otherwise.
+ * A fresh copy each call (decoded once, then from a bounded cache).
  *
  * @param text - the bech32 address.
  * @param what - the context of the error, e.g. "invalid from address".
  */
 export function accAddressBytes(text: string, what = "invalid address"): Uint8Array {
+  const cached = decodedAddresses.get(text);
+  if (cached !== undefined) return cached.slice();
+  const bytes = decodeAccAddress(text, what);
+  if (decodedAddresses.size >= DECODED_CACHE_SIZE) {
+    const oldest = decodedAddresses.keys().next().value;
+    if (oldest !== undefined) decodedAddresses.delete(oldest);
+  }
+  decodedAddresses.set(text, bytes.slice());
+  return bytes;
+}
+
+function decodeAccAddress(text: string, what: string): Uint8Array {
   if (text === "") throw abciError(sdkErrors.invalidAddress, `${what}: empty address string is not allowed`);
   if (/^0x/i.test(text)) {
     throw abciError(
@@ -53,5 +70,14 @@ export function addressFromKey(key: string): Uint8Array {
 
 /** A module account's address: the first 20 bytes of SHA-256(name), as the SDK's `address.Module`. */
 export function moduleAddress(name: string): Uint8Array {
-  return sha256(utf8(name)).subarray(0, 20);
+  let address = moduleAddresses.get(name);
+  if (address === undefined) {
+    address = sha256(utf8(name)).subarray(0, 20);
+    if (moduleAddresses.size >= DECODED_CACHE_SIZE) moduleAddresses.clear();
+    moduleAddresses.set(name, address);
+  }
+  return address.slice();
 }
+
+/** Module account addresses computed lately (a fee or a fill moves coins between the same few). */
+const moduleAddresses = new Map<string, Uint8Array>();

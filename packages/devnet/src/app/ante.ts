@@ -8,7 +8,6 @@
  * simulation and the delivery of the same body pay exactly the same.
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import { sha256 } from "@noble/hashes/sha2.js";
 import { cosmosSecp256k1, cosmosTx, cosmosTxSigning } from "@perpx/proto";
 import { accAddressBytes, bech32Of } from "./addresses.js";
 import { bytesEqual, toBase64, utf8 } from "./codec.js";
@@ -31,8 +30,10 @@ export interface AnteDeps {
   /** The node's minimum gas prices (checked in CheckTx only, as the SDK's mempool does). */
   readonly minGasPrices: readonly DecCoin[];
   /**
-   * Signatures already verified (key: algorithm, key, SHA-256 of the sign bytes, signature). A pure
-   * memo: CheckTx fills it, delivery of the same tx skips the second verification.
+   * Signatures already verified (key: algorithm, key, chain id, account number, tx hash, signer
+   * index: the hash fixes the body, auth info and signatures, so the key fixes the sign bytes and the
+   * signature). A pure memo: CheckTx fills it, delivery of the same tx skips the second verification
+   * without rebuilding the sign bytes.
    */
   readonly verified?: Set<string>;
   /** The modules' signer authentication hook (see {@link Module.authenticateSigner}). */
@@ -210,6 +211,11 @@ function verify(
   if (mode.value.mode !== cosmosTxSigning.SignMode.DIRECT) {
     throw failure(`unsupported sign mode ${cosmosTxSigning.SignMode[mode.value.mode] ?? mode.value.mode}`);
   }
+  const memo =
+    verified === undefined
+      ? undefined
+      : `${account.pubKey.algo}:${toBase64(account.pubKey.key)}:${ctx.block.chainId}:${account.accountNumber}:${toBase64(tx.hash)}:${index}`;
+  if (memo !== undefined && verified?.has(memo)) return;
   const signDoc = toBinary(
     cosmosTx.SignDocSchema,
     create(cosmosTx.SignDocSchema, {
@@ -220,11 +226,6 @@ function verify(
     }),
   );
   const signature = tx.raw.signatures[index] as Uint8Array;
-  const memo =
-    verified === undefined
-      ? undefined
-      : `${account.pubKey.algo}:${toBase64(account.pubKey.key)}:${toBase64(sha256(signDoc))}:${toBase64(signature)}`;
-  if (memo !== undefined && verified?.has(memo)) return;
   if (!verifySignature(account.pubKey.algo, account.pubKey.key, signDoc, signature)) throw failure();
   if (memo !== undefined) verified?.add(memo);
 }

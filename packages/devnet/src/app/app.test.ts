@@ -268,6 +268,11 @@ describe("bank send", () => {
       ).value,
     );
     expect(byEvents.total).toBe(1n);
+    // The event index (built when a search needs it) takes in the blocks committed since.
+    const second = await alice.sign({ msgs: [send(ALICE, CARL, 7n)], sequence: 1n, accountNumber: 0n });
+    expect(run(app, second).deliver?.code).toBe(0);
+    expect(app.searchTxs(`message.sender='${ALICE}'`, "asc").map((t) => t.height)).toEqual([2n, 3n]);
+    expect(app.searchTxs(`transfer.recipient='${CARL}'`, "asc").map((t) => t.height)).toEqual([3n]);
   });
 
   it("rejects a duplicate of a queued tx with code 19", async () => {

@@ -109,6 +109,8 @@ export class ChainApplication implements PersistentChainApp {
   private readonly indexedHex: string[] = [];
   private readonly txByHash = new Map<string, number>();
   private readonly eventIndex = new Map<string, number[]>();
+  /** Txs (positions in `indexed`) below this one are in `eventIndex`. */
+  private eventIndexed = 0;
   private readonly blockFirstTx: number[] = [];
   private readonly listeners = new Set<BlockListener>();
   private timeOffsetMs = 0n;
@@ -602,8 +604,15 @@ export class ChainApplication implements PersistentChainApp {
       this.indexed.push({ hash, height: record.height, index, tx: bytes, result });
       this.indexedHex.push(hex);
       this.txByHash.set(hex, position);
+    });
+  }
+
+  /** Brings the event index up to the latest indexed tx (a search needs it, a block does not). */
+  private indexEvents(): void {
+    for (; this.eventIndexed < this.indexed.length; this.eventIndexed++) {
+      const position = this.eventIndexed;
       const seen = new Set<string>();
-      for (const e of result.events) {
+      for (const e of (this.indexed[position] as IndexedTx).result.events) {
         for (const a of e.attributes) {
           const key = `${e.type}.${a.key}=${a.value}`;
           if (seen.has(key)) continue;
@@ -616,7 +625,7 @@ export class ChainApplication implements PersistentChainApp {
           list.push(position);
         }
       }
-    });
+    }
   }
 
   latestBlock(): BlockRecord {
@@ -667,6 +676,7 @@ export class ChainApplication implements PersistentChainApp {
 
   /** Positions that may match, ascending: the narrowest exact-match index, or every tx. */
   private candidates(conditions: readonly QueryCondition[]): number[] {
+    this.indexEvents();
     let best: number[] | undefined;
     for (const c of conditions) {
       if (c.op !== "=") continue;

@@ -50,6 +50,27 @@ describe("codec", () => {
     expect(joined[299_999]).toBe(299_999 & 0xff);
   });
 
+  it("property: 256-bit encoding and uint decoding agree with a byte-at-a-time reference", () => {
+    const reference = (bytes: Uint8Array) => bytes.reduce((v, b) => (v << 8n) | BigInt(b), 0n);
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 0n, max: (1n << 256n) - 1n }),
+        fc.uint8Array({ maxLength: 70 }),
+        (value, bytes) => {
+          const encoded = encodeU256(value);
+          expect(encoded.length).toBe(32);
+          expect(reference(encoded)).toBe(value);
+          expect(decodeUint(encoded)).toBe(value);
+          expect(decodeUint(bytes)).toBe(reference(bytes));
+          // A view into a larger buffer reads only its own bytes.
+          const padded = new Uint8Array([7, ...bytes, 9]);
+          expect(decodeUint(padded.subarray(1, 1 + bytes.length))).toBe(reference(bytes));
+        },
+      ),
+    );
+    expect(() => encodeU256(1n << 256n)).toThrow(RangeError);
+  });
+
   it("encodes fixed-width integers and hex", () => {
     expect(encodeU256(258n).length).toBe(32);
     expect(decodeUint(encodeU256(258n))).toBe(258n);

@@ -64,9 +64,11 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
+const U64_MASK = (1n << 64n) - 1n;
+
 /** 8-byte big-endian encoding of an unsigned 64-bit integer. */
 export function encodeU64(value: bigint): Uint8Array {
-  if (value < 0n || value >= 1n << 64n) throw new RangeError(`u64 out of range: ${value}`);
+  if (value < 0n || value > U64_MASK) throw new RangeError(`u64 out of range: ${value}`);
   const out = new Uint8Array(8);
   new DataView(out.buffer).setBigUint64(0, value);
   return out;
@@ -80,19 +82,26 @@ export function decodeU64(bytes: Uint8Array, offset = 0): bigint {
 /** 32-byte big-endian encoding of an unsigned 256-bit integer (bank amounts, SDK `Int`). */
 export function encodeU256(value: bigint): Uint8Array {
   if (value < 0n || value >= 1n << 256n) throw new RangeError(`u256 out of range: ${value}`);
+  // 8 bytes at a time, from the right.
   const out = new Uint8Array(32);
+  const view = new DataView(out.buffer);
   let rest = value;
-  for (let i = 31; i >= 0 && rest > 0n; i--) {
-    out[i] = Number(rest & 0xffn);
-    rest >>= 8n;
+  for (let i = 24; i >= 0 && rest > 0n; i -= 8) {
+    view.setBigUint64(i, rest & U64_MASK);
+    rest >>= 64n;
   }
   return out;
 }
 
-/** Reads a big-endian unsigned integer of any width. */
+/** Reads a big-endian unsigned integer of any width (the leading `length % 8` bytes one by one, then 8 at a time). */
 export function decodeUint(bytes: Uint8Array): bigint {
+  const length = bytes.length;
+  const head = length % 8;
   let value = 0n;
-  for (const byte of bytes) value = (value << 8n) | BigInt(byte);
+  for (let i = 0; i < head; i++) value = (value << 8n) | BigInt(bytes[i] as number);
+  if (length < 8) return value;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, length);
+  for (let i = head; i < length; i += 8) value = (value << 64n) | view.getBigUint64(i);
   return value;
 }
 

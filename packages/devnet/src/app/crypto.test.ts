@@ -10,16 +10,17 @@ import { addressOfKey, signEd25519, validatorKeyFromLabel, verifySignature } fro
 const N = secp256k1.Point.Fn.ORDER;
 
 describe("signature verification", () => {
-  it("property: agrees with noble's verify on valid, tampered, high-S and foreign signatures", () => {
+  it("property: the native secp256k1 verifier agrees with noble's on valid, tampered, high-S, out-of-range and foreign signatures", () => {
     const keys = [1, 2, 3].map((i) => sha256(new Uint8Array([i])));
     fc.assert(
       fc.property(
         fc.uint8Array({ minLength: 0, maxLength: 200 }),
         fc.integer({ min: 0, max: 2 }),
         fc.integer({ min: 0, max: 2 }),
-        fc.constantFrom("none", "flip", "highS", "zero"),
+        fc.constantFrom("none", "flip", "highS", "zero", "rIsN", "sIsN", "sZero", "bytes"),
         fc.nat(63),
-        (message, signerIndex, keyIndex, tamper, position) => {
+        fc.uint8Array({ minLength: 64, maxLength: 64 }),
+        (message, signerIndex, keyIndex, tamper, position, bytes) => {
           const secret = keys[signerIndex] as Uint8Array;
           const key = secp256k1.getPublicKey(keys[keyIndex] as Uint8Array, true);
           const digest = sha256(message);
@@ -33,6 +34,13 @@ describe("signature verification", () => {
             sig = new Uint8Array([...sig.subarray(0, 32), ...Buffer.from(high, "hex")]);
           } else if (tamper === "zero") {
             sig = new Uint8Array(64);
+          } else if (tamper === "rIsN" || tamper === "sIsN" || tamper === "sZero") {
+            // r or s out of [1, n): OpenSSL and noble must both refuse.
+            const value = tamper === "sZero" ? new Uint8Array(32) : Buffer.from(N.toString(16), "hex");
+            sig = sig.slice();
+            sig.set(value, tamper === "rIsN" ? 0 : 32);
+          } else if (tamper === "bytes") {
+            sig = bytes;
           }
           const reference = (() => {
             try {
@@ -48,6 +56,34 @@ describe("signature verification", () => {
       ),
       { numRuns: 150 },
     );
+  });
+
+  it("a low-S signature and its high-S twin: both verify mathematically, only the low one passes", () => {
+    const secret = sha256(new Uint8Array([7]));
+    const key = secp256k1.getPublicKey(secret, true);
+    const message = utf8("cosmos rejects high S");
+    const sig = secp256k1.sign(sha256(message), secret, { prehash: false });
+    const s = BigInt(`0x${Buffer.from(sig.subarray(32)).toString("hex")}`);
+    const high = new Uint8Array([
+      ...sig.subarray(0, 32),
+      ...Buffer.from((N - s).toString(16).padStart(64, "0"), "hex"),
+    ]);
+    expect(secp256k1.verify(high, sha256(message), key, { prehash: false, lowS: false })).toBe(true);
+    expect(verifySignature("secp256k1", key, message, sig)).toBe(true);
+    expect(verifySignature("secp256k1", key, message, high)).toBe(false);
+  });
+
+  it("a key off the curve or cut short, or a wrong-length signature, is false (never a throw)", () => {
+    const secret = sha256(new Uint8Array([5]));
+    const message = utf8("m");
+    const sig = secp256k1.sign(sha256(message), secret, { prehash: false });
+    const key = secp256k1.getPublicKey(secret, true);
+    const notOnCurve = key.slice();
+    notOnCurve[0] = 0x05;
+    expect(verifySignature("secp256k1", notOnCurve, message, sig)).toBe(false);
+    expect(verifySignature("secp256k1", key.subarray(1), message, sig)).toBe(false);
+    expect(verifySignature("secp256k1", key, message, sig.subarray(0, 63))).toBe(false);
+    expect(verifySignature("secp256k1", key, message, new Uint8Array([...sig, 0]))).toBe(false);
   });
 
   it("eth_secp256k1: Keccak-256 digest, 64 or 65 bytes, and the Ethereum address", () => {

@@ -2,7 +2,7 @@
  * Key types the chain accepts, their addresses and signature checks, and the validator's ed25519
  * key. Pure functions over bytes.
  */
-import { createPrivateKey, createPublicKey, type KeyObject, sign } from "node:crypto";
+import { createPrivateKey, createPublicKey, type KeyObject, verify as nodeVerify, sign } from "node:crypto";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { ripemd160 } from "@noble/hashes/legacy.js";
 import { sha256 } from "@noble/hashes/sha2.js";
@@ -45,15 +45,28 @@ export function isValidCompressedKey(key: Uint8Array): boolean {
  * 20 bytes of Keccak-256(uncompressed key without its 0x04 prefix) for eth_secp256k1.
  */
 export function addressOfKey(algo: KeyAlgo, key: Uint8Array): Uint8Array {
-  if (algo === "secp256k1") return ripemd160(sha256(key));
+  if (algo === "secp256k1") {
+    // Every tx of a signer derives the same address: keep it with the decoded key when there is one.
+    const entry = keyCache.get(keyId(key));
+    if (entry === undefined) return ripemd160(sha256(key));
+    entry.address ??= ripemd160(sha256(key));
+    return entry.address.slice();
+  }
   const uncompressed = secp256k1.Point.fromBytes(key).toBytes(false);
   return keccak_256(uncompressed.subarray(1)).subarray(12);
 }
 
 type Point = ReturnType<typeof secp256k1.Point.fromBytes>;
 
-/** A decoded public key and how often it was used; hot keys get precomputed multiplication tables. */
+/**
+ * A decoded public key: as Node's crypto holds it (secp256k1 verification is native), and as a
+ * noble point for eth_secp256k1 (a Keccak-256 digest, which Node's ECDSA cannot take prehashed).
+ * Hot points get precomputed multiplication tables.
+ */
 interface CachedKey {
+  readonly native: KeyObject;
+  /** The secp256k1 (Cosmos) address of the key, once asked for. */
+  address?: Uint8Array;
   point: Point;
   uses: number;
   window: number;
@@ -63,26 +76,46 @@ interface CachedKey {
 const KEY_CACHE_SIZE = 4096;
 const keyCache = new Map<string, CachedKey>();
 
-/**
- * The decoded point of a compressed key, from a bounded cache. From the 4th use the point gets a
- * 4-bit wNAF table (~12 ms once, then ~4× faster), from the 64th an 8-bit one (~70 ms once, ~7×).
- * A pure speed-up: results are those of a plain decode.
- */
+/** DER (SPKI) of a compressed secp256k1 public key, up to the 33 key bytes that follow. */
+const SECP256K1_SPKI_PREFIX = Uint8Array.from([
+  0x30, 0x36, 0x30, 0x10, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01, 0x06, 0x05, 0x2b, 0x81, 0x04,
+  0x00, 0x0a, 0x03, 0x22, 0x00,
+]);
+
 function keyId(key: Uint8Array): string {
   return Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString("latin1");
 }
 
-function cachedPoint(key: Uint8Array): Point {
+/**
+ * The decoded key, from a bounded cache. A key noble refuses throws (so the keys accepted are
+ * noble's, whichever side verifies).
+ */
+function cachedKey(key: Uint8Array): CachedKey {
   const id = keyId(key);
   let entry = keyCache.get(id);
   if (entry === undefined) {
-    entry = { point: secp256k1.Point.fromBytes(key), uses: 0, window: 0 };
+    const point = secp256k1.Point.fromBytes(key);
+    const native = createPublicKey({
+      key: Buffer.concat([SECP256K1_SPKI_PREFIX, point.toBytes(true)]),
+      format: "der",
+      type: "spki",
+    });
+    entry = { native, point, uses: 0, window: 0 };
     if (keyCache.size >= KEY_CACHE_SIZE) {
       const oldest = keyCache.keys().next().value;
       if (oldest !== undefined) keyCache.delete(oldest);
     }
     keyCache.set(id, entry);
   }
+  return entry;
+}
+
+/**
+ * The noble point of a cached key. From the 4th use the point gets a 4-bit wNAF table (~12 ms once,
+ * then ~4× faster), from the 64th an 8-bit one (~70 ms once, ~7×). A pure speed-up: results are
+ * those of a plain decode.
+ */
+function tabledPoint(entry: CachedKey, key: Uint8Array): Point {
   entry.uses++;
   const want = entry.uses >= 64 ? 8 : entry.uses >= 4 ? 4 : 0;
   if (want > entry.window) {
@@ -95,6 +128,15 @@ function cachedPoint(key: Uint8Array): Point {
 }
 
 /**
+ * The signature's r and s when both are in [1, n) and s ≤ n/2 (low-S, as Cosmos requires; OpenSSL
+ * and noble's plain verify would take a high S), else undefined.
+ */
+function lowSSignature(signature: Uint8Array): { r: bigint; s: bigint } | undefined {
+  const sig = secp256k1.Signature.fromBytes(signature, "compact");
+  return sig.hasHighS() ? undefined : sig;
+}
+
+/**
  * ECDSA verification over secp256k1 of a 32-byte digest: r and s in [1, n), s ≤ n/2 (low-S), and
  * (h·s⁻¹)·G + (r·s⁻¹)·P has x ≡ r (mod n). The same checks as `secp256k1.verify(sig, digest, key,
  * { prehash: false, lowS: true })`, with cached keys.
@@ -102,9 +144,9 @@ function cachedPoint(key: Uint8Array): Point {
 function verifyDigest(key: Uint8Array, digest: Uint8Array, signature: Uint8Array): boolean {
   const { Point } = secp256k1;
   const Fn = Point.Fn;
-  const sig = secp256k1.Signature.fromBytes(signature, "compact");
-  if (sig.hasHighS()) return false;
-  const P = cachedPoint(key);
+  const sig = lowSSignature(signature);
+  if (sig === undefined) return false;
+  const P = tabledPoint(cachedKey(key), key);
   if (P.is0()) return false;
   let h = 0n;
   for (const byte of digest) h = (h << 8n) | BigInt(byte);
@@ -114,6 +156,16 @@ function verifyDigest(key: Uint8Array, digest: Uint8Array, signature: Uint8Array
   const R = Point.BASE.multiplyUnsafe(u1).add(P.multiplyUnsafe(u2));
   if (R.is0()) return false;
   return Fn.create(R.toAffine().x) === sig.r;
+}
+
+/**
+ * ECDSA over SHA-256 of `message`, low-S, verified by Node's crypto (OpenSSL): the checks of
+ * {@link verifyDigest} over `sha256(message)`, several times faster than noble's. OpenSSL checks r
+ * and s in [1, n) and the equation; the low-S rule is checked here first.
+ */
+function verifySha256Native(key: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
+  if (lowSSignature(signature) === undefined) return false;
+  return nodeVerify("sha256", message, { key: cachedKey(key).native, dsaEncoding: "ieee-p1363" }, signature);
 }
 
 /**
@@ -130,7 +182,7 @@ export function verifySignature(
   try {
     if (algo === "secp256k1") {
       if (signature.length !== 64) return false;
-      return verifyDigest(key, sha256(signBytes), signature);
+      return verifySha256Native(key, signBytes, signature);
     }
     if (signature.length !== 64 && signature.length !== 65) return false;
     return verifyDigest(key, keccak_256(signBytes), signature.subarray(0, 64));

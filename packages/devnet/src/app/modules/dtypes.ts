@@ -4,7 +4,7 @@
  * powers. The wire form, `SerializableInt`, is `encodeSerializableInt`/`decodeSerializableInt` of
  * `@perpx/proto`.
  */
-import { decodeUint } from "../codec.js";
+import { decodeUint, encodeU256 } from "../codec.js";
 
 const TWO_256 = 1n << 256n;
 const MAX_I256 = (1n << 255n) - 1n;
@@ -16,13 +16,7 @@ const MAX_I256 = (1n << 255n) - 1n;
  */
 export function encodeI256(value: bigint): Uint8Array {
   if (value > MAX_I256 || value < -MAX_I256 - 1n) throw new RangeError(`i256 out of range: ${value}`);
-  let rest = value < 0n ? TWO_256 + value : value;
-  const out = new Uint8Array(32);
-  for (let i = 31; i >= 0 && rest > 0n; i--) {
-    out[i] = Number(rest & 0xffn);
-    rest >>= 8n;
-  }
-  return out;
+  return encodeU256(value < 0n ? TWO_256 + value : value);
 }
 
 /** Reads a 32-byte two's complement integer written by {@link encodeI256} (undefined: 0). */

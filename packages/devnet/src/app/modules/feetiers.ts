@@ -7,10 +7,10 @@
  * - `vol/<hex20>`: 248 bytes: the day number (u64) of the last recorded fill, then 30 u64 daily
  *   volumes in quote quantums (a ring indexed by day mod 30), fixed width so gas never depends on it
  */
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { create, toBinary } from "@bufbuild/protobuf";
 import { encodeSerializableInt, feetiers } from "@perpx/proto";
 import { accAddressBytes, addressKey } from "../addresses.js";
-import { decodeU64, encodeU64 } from "../codec.js";
+import { encodeU64 } from "../codec.js";
 import { abciError, registerError } from "../errors.js";
 import { requireGovAuthority } from "../governance.js";
 import {
@@ -22,6 +22,7 @@ import {
   msgHandler,
   queryHandler,
 } from "../module.js";
+import { fromBinaryCached } from "../proto-cache.js";
 import type { StoreAccess } from "./auth.js";
 
 /** The module's name and store prefix. */
@@ -75,7 +76,7 @@ export class FeeTiersKeeper {
     const bytes = ctx.store(FEETIERS).get("params");
     return bytes === undefined
       ? create(feetiers.PerpetualFeeParamsSchema)
-      : fromBinary(feetiers.PerpetualFeeParamsSchema, bytes);
+      : fromBinaryCached(feetiers.PerpetualFeeParamsSchema, bytes);
   }
 
   /** Stores the fee params. */
@@ -94,8 +95,9 @@ export class FeeTiersKeeper {
     const bytes = ctx.store(FEETIERS).get(`vol/${addressKey(address)}`);
     const ring = new Array<bigint>(VOLUME_WINDOW_DAYS).fill(0n);
     if (bytes === undefined) return ring;
-    const last = decodeU64(bytes, 0);
-    for (let i = 0; i < VOLUME_WINDOW_DAYS; i++) ring[i] = decodeU64(bytes, 8 + i * 8);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const last = view.getBigUint64(0);
+    for (let i = 0; i < VOLUME_WINDOW_DAYS; i++) ring[i] = view.getBigUint64(8 + i * 8);
     // Zero the slots of days after `last` up to `today` (they hold volumes of 30+ days ago).
     const gap = today - last;
     if (gap >= BigInt(VOLUME_WINDOW_DAYS)) return ring.fill(0n);
@@ -112,9 +114,11 @@ export class FeeTiersKeeper {
     const slot = Number(today % BigInt(VOLUME_WINDOW_DAYS));
     const sum = (ring[slot] ?? 0n) + quoteQuantums;
     ring[slot] = sum > U64 ? U64 : sum;
+    // The day, then the ring, each 8 bytes big-endian (ring values are within u64: read as u64s, capped sums).
     const out = new Uint8Array(VOLUME_BYTES);
     out.set(encodeU64(today), 0);
-    for (const [i, v] of ring.entries()) out.set(encodeU64(v), 8 + i * 8);
+    const view = new DataView(out.buffer);
+    for (const [i, v] of ring.entries()) view.setBigUint64(8 + i * 8, v);
     ctx.store(FEETIERS).set(`vol/${addressKey(address)}`, out);
   }
 

@@ -24,6 +24,7 @@ import {
   queryHandler,
 } from "../module.js";
 import { paginate } from "../pagination.js";
+import { fromBinaryCached } from "../proto-cache.js";
 import type { StoreAccess } from "./auth.js";
 import { decodeI256, encodeI256 } from "./dtypes.js";
 import { padKey } from "./records.js";
@@ -68,7 +69,7 @@ export class PerpetualsKeeper {
     const bytes = store.get(key("perp", id));
     if (bytes === undefined) return undefined;
     return {
-      params: fromBinary(perpetuals.PerpetualParamsSchema, bytes),
+      params: fromBinaryCached(perpetuals.PerpetualParamsSchema, bytes),
       fundingIndex: decodeI256(store.get(key("funding", id))),
       openInterest: decodeI256(store.get(key("oi", id))),
     };
@@ -112,7 +113,7 @@ export class PerpetualsKeeper {
     if (bytes === undefined) {
       throw abciError(perpetualsErrors.liquidityTierDoesNotExist, `liquidity tier ${id} does not exist`);
     }
-    return fromBinary(perpetuals.LiquidityTierSchema, bytes);
+    return fromBinaryCached(perpetuals.LiquidityTierSchema, bytes);
   }
 
   /** The liquidity tier of a perpetual. */

@@ -19,6 +19,7 @@ import { abciError, registerError } from "../errors.js";
 import { requireGovAuthority } from "../governance.js";
 import { type Context, emptyResponse, type Module, msgHandler, notFound, queryHandler } from "../module.js";
 import { paginate } from "../pagination.js";
+import { fromBinaryCached } from "../proto-cache.js";
 import type { StoreAccess } from "./auth.js";
 import { padKey } from "./records.js";
 
@@ -122,7 +123,7 @@ export class PricesKeeper {
   /** A market's parameters, or undefined. */
   marketParam(ctx: StoreAccess, id: number): prices.MarketParam | undefined {
     const bytes = ctx.store(PRICES).get(paramKey(id));
-    return bytes === undefined ? undefined : fromBinary(prices.MarketParamSchema, bytes);
+    return bytes === undefined ? undefined : fromBinaryCached(prices.MarketParamSchema, bytes);
   }
 
   /** Every market's parameters, by id. */

@@ -5,7 +5,12 @@ import { describe, expect, it } from "vitest";
 import { probedChain } from "../../../test/support/probe-chain.js";
 import { msg, signTx } from "../../../test/support/sign-tx.js";
 import { accAddressBytes } from "../addresses.js";
+import { EventManager } from "../events.js";
+import { createGasMeter, defaultGasConfig, OutOfGasError } from "../gas.js";
 import { GENESIS_ACCOUNTS } from "../genesis-accounts.js";
+import { type Context, createContext } from "../module.js";
+import { CacheStore, GasStore, type KvStore } from "../store.js";
+import { ContextKv } from "./clob/kv.js";
 import type { SubaccountRef, SubaccountUpdate } from "./subaccounts.js";
 
 const [ALICE, BOB] = GENESIS_ACCOUNTS.map((a) => a.address) as [string, string];
@@ -281,6 +286,78 @@ describe("subaccounts keeper invariants", () => {
         },
       ),
       { numRuns: 40 },
+    );
+  });
+});
+
+describe("tryApplyEach (a fill's checks, run once)", () => {
+  /** Runs `fn` in a metered branch of `ctx` (gas limit `limit`): its outcome, gas, events and writes. */
+  function metered(ctx: Context, limit: bigint | undefined, fn: (branch: Context) => unknown) {
+    const cache = new CacheStore(new ContextKv(ctx));
+    // Every write and delete, in order.
+    const writes: [string, Uint8Array | null][] = [];
+    const recorded: KvStore = {
+      get: (key) => cache.get(key),
+      has: (key) => cache.has(key),
+      set: (key, value) => {
+        writes.push([key, value.slice()]);
+        cache.set(key, value);
+      },
+      delete: (key) => {
+        writes.push([key, null]);
+        cache.delete(key);
+      },
+      entries: (prefix, options) => cache.entries(prefix, options),
+    };
+    const meter = createGasMeter(limit);
+    const events = new EventManager();
+    const branch = createContext({
+      mode: "deliver",
+      block: ctx.block,
+      gasMeter: meter,
+      gasConfig: defaultGasConfig,
+      events,
+      kv: new GasStore(recorded, meter, defaultGasConfig),
+    });
+    let outcome: unknown;
+    try {
+      outcome = fn(branch);
+    } catch (error) {
+      outcome = error instanceof OutOfGasError ? `out of gas: ${error.descriptor}` : String(error);
+    }
+    return { outcome, gas: meter.consumed, events: events.events, writes };
+  }
+
+  it("property: the same outcome, gas, events and state as checking each side, then applyUpdates", () => {
+    const { run } = setup();
+    // alice/0 holds a position, so fills may open, grow, reduce or flip it.
+    run((ctx, k) => k.subaccounts.applyUpdates(ctx, fill(alice0, bob0, BTC / 2n, 65_000n)));
+    const ids = [alice0, bob0, { owner: ALICE, number: 1 }];
+    fc.assert(
+      fc.property(
+        fc.nat(2),
+        fc.nat(2),
+        fc.bigInt({ min: -3n * BTC, max: 3n * BTC }),
+        fc.bigInt({ min: 50_000n, max: 80_000n }),
+        fc.bigInt({ min: -10n * USDC, max: 20_000n * USDC }),
+        // A check costs ~15k gas: limits up to 120k run out in the checks, in the replay, or after it.
+        fc.option(fc.bigInt({ min: 0n, max: 120_000n }), { nil: undefined }),
+        (a, b, size, price, fee, limit) => {
+          const [first, second] = fill(ids[a] as SubaccountRef, ids[b] as SubaccountRef, size, price, fee);
+          const updates = [first, second] as SubaccountUpdate[];
+          run((ctx, k) => {
+            const before = metered(ctx, limit, (branch) => {
+              if (!k.subaccounts.canApplyUpdates(branch, [first as SubaccountUpdate]).ok) return 0;
+              if (!k.subaccounts.canApplyUpdates(branch, [second as SubaccountUpdate]).ok) return 1;
+              k.subaccounts.applyUpdates(branch, updates);
+              return -1;
+            });
+            const after = metered(ctx, limit, (branch) => k.subaccounts.tryApplyEach(branch, updates));
+            expect(after).toEqual(before);
+          });
+        },
+      ),
+      { numRuns: 150 },
     );
   });
 });

@@ -205,9 +205,9 @@ export class Engine {
       const makerFee = this.fee(maker.owner, quote, false);
       const takerUpdate = this.update(ref, perpetualId, side === "buy", quantums, quote, takerFee);
       const makerUpdate = this.update(makerRef, perpetualId, side !== "buy", quantums, quote, makerFee);
-      if (!subaccounts.canApplyUpdates(this.ctx, [takerUpdate]).ok) return "taker-fails";
-      if (!subaccounts.canApplyUpdates(this.ctx, [makerUpdate]).ok) return "maker-fails";
-      subaccounts.applyUpdates(this.ctx, [takerUpdate, makerUpdate]);
+      const refused = subaccounts.tryApplyEach(this.ctx, [takerUpdate, makerUpdate]);
+      if (refused === 0) return "taker-fails";
+      if (refused === 1) return "maker-fails";
       this.moveFee(ref, takerFee);
       this.moveFee(makerRef, makerFee);
       this.keepers.feeTiers.recordVolume(this.ctx, ref.owner, quote);

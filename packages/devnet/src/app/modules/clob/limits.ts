@@ -6,6 +6,7 @@ import { fromBinary } from "@bufbuild/protobuf";
 import { clob, decodeSerializableInt } from "@perpx/proto";
 import { decodeU64, encodeU64 } from "../../codec.js";
 import { abciError } from "../../errors.js";
+import { fromBinaryCached } from "../../proto-cache.js";
 import type { KvStore } from "../../store.js";
 import { padKey } from "../records.js";
 import { clobErrors } from "./errors.js";
@@ -19,7 +20,7 @@ export const RATE_LIMIT_HISTORY = 10_000n;
 /** The rate-limit configuration in the store (empty when absent). */
 export function rateLimitConfig(store: KvStore): clob.BlockRateLimitConfiguration {
   const bytes = store.get("block_rate_limit_config");
-  return fromBinary(clob.BlockRateLimitConfigurationSchema, bytes ?? new Uint8Array(0));
+  return fromBinaryCached(clob.BlockRateLimitConfigurationSchema, bytes ?? new Uint8Array(0));
 }
 
 function limitsOf(config: clob.BlockRateLimitConfiguration, kind: RateKind): clob.MaxPerNBlocksRateLimit[] {

@@ -23,6 +23,7 @@
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
 import { BinaryReader, BinaryWriter, decodeU64, encodeU64 } from "../../codec.js";
+import { fromBinaryCached } from "../../proto-cache.js";
 import type { KvStore } from "../../store.js";
 import { padKey } from "../records.js";
 import type { BookSide, BookSlot, Priority } from "./book.js";
@@ -177,7 +178,7 @@ export function readProto<T>(store: KvStore, key: string, read: (bytes: Uint8Arr
 
 /** The clob pair of an id. */
 export function getPair(store: KvStore, id: number): clob.ClobPair | undefined {
-  return readProto(store, `pair/${padKey(id, 10)}`, (b) => fromBinary(clob.ClobPairSchema, b));
+  return readProto(store, `pair/${padKey(id, 10)}`, (b) => fromBinaryCached(clob.ClobPairSchema, b));
 }
 
 /** Every clob pair, by id. */
