@@ -96,12 +96,16 @@ export async function runTradingDemo(log: (line: string) => void): Promise<void>
     const quantums = sizeToQuantums(size, grid);
     log(`market:          ${ticker}, oracle ${oraclePrice}, order price ${subticksToPrice(subticks, grid)}`);
 
+    // Who trades, on which subaccount and market: the part every order and cancel below shares.
+    const onBtc = (wallet: LocalWallet) => ({
+      signer: wallet,
+      subaccount: { owner: wallet.address, number: 0 },
+      clobPairId: 0,
+    });
     const now = Math.floor((await client.getLatestBlock()).time.getTime() / 1000);
     const resting = await client.placeOrder({
-      signer: maker,
-      subaccount: { owner: maker.address, number: 0 },
+      ...onBtc(maker),
       clientId: 1,
-      clobPairId: 0,
       side: "SELL",
       quantums,
       subticks,
@@ -113,10 +117,8 @@ export async function runTradingDemo(log: (line: string) => void): Promise<void>
 
     const height = Number((await client.getLatestBlock()).height);
     const taken = await client.placeOrder({
-      signer: taker,
-      subaccount: { owner: taker.address, number: 0 },
+      ...onBtc(taker),
       clientId: 1,
-      clobPairId: 0,
       side: "BUY",
       quantums,
       subticks,
@@ -141,14 +143,12 @@ export async function runTradingDemo(log: (line: string) => void): Promise<void>
     const ladderHeight = Number((await client.getLatestBlock()).height);
     const clientIds = [11, 12, 13];
     for (const [i, clientId] of clientIds.entries()) {
-      const price = priceToSubticks((Number(oraclePrice) * (0.9 - 0.1 * i)).toFixed(2), grid, {
-        rounding: "down",
-      });
+      // Exact arithmetic in subticks (bigint), then down to the market's tick.
+      const under = (subticks * BigInt(90 - 10 * i)) / 100n;
+      const price = priceToSubticks(subticksToPrice(under, grid), grid, { rounding: "down" });
       await client.placeOrder({
-        signer: maker,
-        subaccount: { owner: maker.address, number: 0 },
+        ...onBtc(maker),
         clientId,
-        clobPairId: 0,
         side: "BUY",
         quantums,
         subticks: price,
@@ -158,8 +158,7 @@ export async function runTradingDemo(log: (line: string) => void): Promise<void>
       });
     }
     const cancelled = await client.batchCancel({
-      signer: maker,
-      subaccount: { owner: maker.address, number: 0 },
+      ...onBtc(maker),
       cancels: [{ clobPairId: 0, clientIds }],
       goodTilBlock: ladderHeight + 15,
     });
