@@ -18,16 +18,14 @@ import {
   ftruncateSync,
   mkdirSync,
   openSync,
-  readdirSync,
   readFileSync,
-  rmSync,
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
 import { errorGuard, PerpxError, type PerpxErrorOptions } from "@perpx/errors";
 import { BinaryReader, BinaryWriter, bytesEqual, concatList, utf8 } from "./app/codec.js";
 import type { ChainState, PersistentChainApp } from "./app/contract.js";
-import { writeFileAtomic } from "./servers/tls.js";
+import { removeAtomicTemps, writeFileAtomic } from "./atomic-file.js";
 
 /**
  * The snapshot file in the state directory: the chain's state except its blocks, and how many
@@ -223,9 +221,7 @@ export class StateDirectory {
    */
   static open(dir: string): StateDirectory {
     mkdirSync(dir, { recursive: true });
-    for (const name of readdirSync(dir)) {
-      if (name.includes(".tmp-")) rmSync(join(dir, name), { force: true });
-    }
+    removeAtomicTemps(dir);
     const statePath = join(dir, STATE_FILE);
     const logPath = join(dir, BLOCK_LOG_FILE);
     const stateBytes = readIfExists(statePath);

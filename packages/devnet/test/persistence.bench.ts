@@ -14,8 +14,8 @@ import { afterAll, bench, describe } from "vitest";
 import { createChainApp } from "../src/app/app.js";
 import { concatList } from "../src/app/codec.js";
 import type { PersistentChainApp } from "../src/app/contract.js";
+import { writeFileAtomic } from "../src/atomic-file.js";
 import { StateDirectory } from "../src/persistence.js";
-import { writeFileAtomic } from "../src/servers/tls.js";
 
 const SHORT = 100;
 const LONG = 2000;

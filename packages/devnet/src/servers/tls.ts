@@ -12,8 +12,9 @@ import {
   sign,
   X509Certificate,
 } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeFileAtomic } from "../atomic-file.js";
 
 /** A certificate and its private key, PEM-encoded. */
 export interface TlsMaterial {
@@ -142,21 +143,6 @@ export function generateTlsCertificate(now: Date = new Date()): TlsMaterial {
     key: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
     cert: pem("CERTIFICATE", certificate),
   };
-}
-
-/** Writes `text` to `path` atomically: a temp file, fsync, rename. */
-export function writeFileAtomic(path: string, data: string | Uint8Array): void {
-  const temp = `${path}.tmp-${process.pid}`;
-  const fd = openSync(temp, "w", 0o600);
-  try {
-    const buffer = typeof data === "string" ? Buffer.from(data, "utf8") : data;
-    let offset = 0;
-    while (offset < buffer.length) offset += writeSync(fd, buffer, offset, buffer.length - offset);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, path);
 }
 
 /**
