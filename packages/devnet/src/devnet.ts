@@ -262,6 +262,9 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     }
   };
   const unsubscribePersist = store === undefined ? () => undefined : app.onBlock(() => persist());
+  // What a server acknowledges outside a block (a faucet credit, a control change) is written before
+  // the answer; a failure to write answers an error instead of a 200 that a crash would undo.
+  const durable = store === undefined ? undefined : () => store.persist(app);
   if (state === undefined) persist();
 
   let tls: TlsMaterial;
@@ -333,6 +336,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
           port: ports.faucet,
           coins: options.faucetCoins ?? DEFAULT_FAUCET_COINS,
           rateLimitWindowMs: options.faucetWindowMs ?? 10_000,
+          ...(durable === undefined ? {} : { durable }),
         }),
       ),
     ]);
@@ -346,6 +350,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
         port: ports.control,
         routes: (router) => options.controlRoutes?.(router, { app, producer }),
         status: () => ({ endpoints, stateDir: stateDir ?? null }),
+        ...(durable === undefined ? {} : { durable }),
       }),
     );
   } catch (error) {

@@ -32,3 +32,9 @@ export {
 export { DEFAULT_FAUCET_COINS, type FaucetCoin } from "./servers/faucet.js";
 export type { BlockProducer, BlockProducerOptions } from "./servers/producer.js";
 export { TLS_FILES } from "./servers/tls.js";
+export {
+  DevnetStateLockedError,
+  isDevnetStateLockedError,
+  LOCK_FILE,
+  type LockHolder,
+} from "./state-lock.js";

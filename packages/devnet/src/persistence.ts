@@ -26,6 +26,7 @@ import { errorGuard, PerpxError, type PerpxErrorOptions } from "@perpx/errors";
 import { BinaryReader, BinaryWriter, bytesEqual, concatList, utf8 } from "./app/codec.js";
 import type { ChainState, PersistentChainApp } from "./app/contract.js";
 import { removeAtomicTemps, writeFileAtomic } from "./atomic-file.js";
+import { lockStateDirectory, type StateLock } from "./state-lock.js";
 
 /**
  * The snapshot file in the state directory: the chain's state except its blocks, and how many
@@ -188,6 +189,27 @@ function readIfExists(path: string): Uint8Array | undefined {
   }
 }
 
+/**
+ * Without a snapshot, a block log holding blocks past the genesis block is a chain whose
+ * {@link STATE_FILE} was deleted or lost: starting a new chain would cut that log, so it is refused.
+ * A log of at most the genesis block is what a run killed before its first snapshot leaves (nothing
+ * was served yet): a new chain replaces it.
+ */
+function refuseOrphanLog(statePath: string, logPath: string): void {
+  const log = readIfExists(logPath);
+  if (log === undefined || !bytesEqual(log.subarray(0, LOG_HEADER.length), LOG_HEADER)) return;
+  const { records } = decodeRecords(log.subarray(LOG_HEADER.length), 2);
+  if (records.length < 2) return;
+  const count = decodeRecords(log.subarray(LOG_HEADER.length)).records.length;
+  throw new DevnetStateError(
+    statePath,
+    `it is missing, but ${logPath} holds ${count} blocks of a chain; starting a new chain would cut that log`,
+    {
+      details: `restore ${statePath} (from a backup of the state directory), or delete ${logPath} (or the whole state directory) to start a new chain`,
+    },
+  );
+}
+
 /** Writes all of `bytes` at `position`. */
 function writeAllAt(fd: number, bytes: Uint8Array, position: number): void {
   let done = 0;
@@ -212,6 +234,7 @@ export class StateDirectory {
     private end: number,
     /** Number of records in the log. */
     private count: number,
+    private readonly lock: StateLock,
   ) {}
 
   /**
@@ -221,14 +244,24 @@ export class StateDirectory {
    */
   static open(dir: string): StateDirectory {
     mkdirSync(dir, { recursive: true });
+    const lock = lockStateDirectory(dir);
+    try {
+      return StateDirectory.openLocked(dir, lock);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  }
+
+  private static openLocked(dir: string, lock: StateLock): StateDirectory {
     removeAtomicTemps(dir);
     const statePath = join(dir, STATE_FILE);
     const logPath = join(dir, BLOCK_LOG_FILE);
     const stateBytes = readIfExists(statePath);
     if (stateBytes === undefined) {
-      // A new chain (a log without a snapshot is one whose first snapshot was never written).
+      refuseOrphanLog(statePath, logPath);
       writeFileAtomic(logPath, LOG_HEADER);
-      return new StateDirectory(dir, undefined, openSync(logPath, "r+"), LOG_HEADER.length, 0);
+      return new StateDirectory(dir, undefined, openSync(logPath, "r+"), LOG_HEADER.length, 0, lock);
     }
     const { blockCount, snapshot } = decodeStateFile(statePath, stateBytes);
     const corrupt = (problem: string) =>
@@ -252,7 +285,7 @@ export class StateDirectory {
         throw error;
       }
     }
-    return new StateDirectory(dir, { snapshot, blocks: records }, fd, logEnd, blockCount);
+    return new StateDirectory(dir, { snapshot, blocks: records }, fd, logEnd, blockCount, lock);
   }
 
   /**
@@ -283,10 +316,14 @@ export class StateDirectory {
     writeFileAtomic(join(this.dir, STATE_FILE), encodeStateFile(blockCount, app.exportSnapshot()));
   }
 
-  /** Closes the block log; `persist` is refused afterwards. */
+  /** Closes the block log and releases the directory's lock; `persist` is refused afterwards. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    closeSync(this.fd);
+    try {
+      closeSync(this.fd);
+    } finally {
+      this.lock.release();
+    }
   }
 }

@@ -163,6 +163,12 @@ export interface ControlServerOptions {
   routes?: (router: ControlRouter) => void;
   /** Extra fields of `GET /devnet/status` (the endpoints, for instance). */
   status?: () => Record<string, unknown>;
+  /**
+   * Makes the effect of a request durable (the devnet writes its state directory); called after
+   * every POST route and before its answer, so an acknowledged change (a credit, a price) is never
+   * lost to a crash. Throwing answers 500.
+   */
+  durable?: () => void;
 }
 
 /** A running control server. */
@@ -391,6 +397,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
       body = Object.fromEntries(url.searchParams);
     }
     const result = await handler({ body, query: url.searchParams });
+    if (req.method === "POST") options.durable?.();
     sendJson(res, 200, toJsonSafe(result ?? {}));
   };
 

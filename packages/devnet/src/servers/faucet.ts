@@ -54,6 +54,11 @@ export interface FaucetServerOptions {
   rateLimitWindowMs?: number;
   /** The clock (for tests). @default Date.now */
   now?: () => number;
+  /**
+   * Makes a credit durable (the devnet writes its state directory); called after the credit and
+   * before the answer, so a 200 is never lost to a crash. Throwing answers 500.
+   */
+  durable?: () => void;
 }
 
 /** A running faucet. */
@@ -188,6 +193,7 @@ export async function startFaucetServer(options: FaucetServerOptions): Promise<F
     options.control.fund(parsed.bech32, coins);
     if (subaccountQuantums > 0n) options.control.fundSubaccount(parsed.bech32, rawNumber, subaccountQuantums);
     lastGrant.set(parsed.bech32, t);
+    options.durable?.();
     sendJson(res, 200, {
       address: parsed.bech32,
       evmAddress: parsed.hex,
