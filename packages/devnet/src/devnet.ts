@@ -19,6 +19,7 @@ import {
   startFaucetServer,
 } from "./servers/faucet.js";
 import { type GrpcServers, startGrpcServers } from "./servers/grpc.js";
+import { type DEFAULT_SERVER_TIMEOUTS, resolveTimeouts, type ServerTimeouts } from "./servers/http.js";
 import { BlockProducer } from "./servers/producer.js";
 import { type RestServer, startRestServer } from "./servers/rest.js";
 import { type RpcServer, startRpcServer } from "./servers/rpc.js";
@@ -154,6 +155,13 @@ export interface StartDevnetOptions {
   faucetWindowMs?: number;
   /** How long `broadcast_tx_commit` waits for its block. @default 10000 */
   broadcastTxCommitTimeoutMs?: number;
+  /**
+   * How long every server waits for a slow or idle client: HTTP/1 header, whole-request and
+   * keep-alive timeouts (RPC, REST, EVM, faucet, control), HTTP/2 session idle timeout (gRPC h2c
+   * and TLS). @default {@link DEFAULT_SERVER_TIMEOUTS}: headers 10 s, request 30 s, keep-alive 5 s,
+   * HTTP/2 idle 60 s
+   */
+  timeouts?: Partial<ServerTimeouts>;
   /** Called with errors that happen in the background (block production, persistence). */
   onError?: (error: unknown) => void;
   /** Extra control routes (later features register theirs here). */
@@ -235,6 +243,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   const ports = resolvePorts(options.ports);
   const stateDir = options.stateDir === undefined ? undefined : resolve(options.stateDir);
   const onError = options.onError ?? (() => undefined);
+  const timeouts = resolveTimeouts(options.timeouts);
 
   const store = stateDir === undefined ? undefined : StateDirectory.open(stateDir);
   const state = store?.resumed;
@@ -311,21 +320,22 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
           app,
           host,
           port: ports.rpc,
+          timeouts,
           ...(options.broadcastTxCommitTimeoutMs === undefined
             ? {}
             : { broadcastTxCommitTimeoutMs: options.broadcastTxCommitTimeoutMs }),
         }),
       ),
-      track("REST", ports.rest, startRestServer({ dispatcher, host, port: ports.rest })),
+      track("REST", ports.rest, startRestServer({ dispatcher, host, port: ports.rest, timeouts })),
       track(
         "gRPC",
         ports.grpc,
-        startGrpcServers({ dispatcher, tls, host, port: ports.grpc, tlsPort: ports.grpcTls }),
+        startGrpcServers({ dispatcher, tls, host, port: ports.grpc, tlsPort: ports.grpcTls, timeouts }),
       ),
       track(
         "EVM JSON-RPC",
         ports.evm,
-        startEvmServers({ app, dispatcher, host, port: ports.evm, wsPort: ports.evmWs }),
+        startEvmServers({ app, dispatcher, host, port: ports.evm, wsPort: ports.evmWs, timeouts }),
       ),
       track(
         "faucet",
@@ -334,6 +344,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
           control: app.control,
           host,
           port: ports.faucet,
+          timeouts,
           coins: options.faucetCoins ?? DEFAULT_FAUCET_COINS,
           rateLimitWindowMs: options.faucetWindowMs ?? 10_000,
           ...(durable === undefined ? {} : { durable }),
@@ -348,6 +359,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
         producer,
         host,
         port: ports.control,
+        timeouts,
         routes: (router) => options.controlRoutes?.(router, { app, producer }),
         status: () => ({ endpoints, stateDir: stateDir ?? null }),
         ...(durable === undefined ? {} : { durable }),

@@ -4,10 +4,20 @@
  * amount of USDC to its subaccount `subaccountNumber` (default 0), through the application's control
  * interface, at most once per address per window.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { isInvalidAddressError, NATIVE_DENOM, parseAddress, USDC_DENOM } from "@perpx/core";
 import type { ChainControl } from "../app/contract.js";
-import { BodyError, closeServer, listen, readBody, sendCorsPreflight, sendJson, urlOf } from "./http.js";
+import {
+  BodyError,
+  closeServer,
+  createHttpServer,
+  listen,
+  readBody,
+  type ServerTimeouts,
+  sendCorsPreflight,
+  sendJson,
+  urlOf,
+} from "./http.js";
 
 /**
  * A coin the faucet credits.
@@ -59,6 +69,8 @@ export interface FaucetServerOptions {
    * before the answer, so a 200 is never lost to a crash. Throwing answers 500.
    */
   durable?: () => void;
+  /** Header, request and idle timeouts. @default `DEFAULT_SERVER_TIMEOUTS` */
+  timeouts?: Partial<ServerTimeouts>;
 }
 
 /** A running faucet. */
@@ -202,7 +214,7 @@ export async function startFaucetServer(options: FaucetServerOptions): Promise<F
     });
   };
 
-  const server = createServer((req, res) => {
+  const server = createHttpServer(options.timeouts, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (res.headersSent) res.destroy();
       else
