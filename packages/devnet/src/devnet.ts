@@ -5,8 +5,14 @@
  */
 import { join, resolve } from "node:path";
 import { NATIVE_DENOM, USDC_DENOM } from "@perpx/core";
-import { createChainApp } from "./app/app.js";
-import type { BlockRecord, CreateChainApp, DevnetProfile, PersistentChainApp } from "./app/contract.js";
+import { createChainApp, DEFAULT_KEEP_RECENT } from "./app/app.js";
+import type {
+  BlockRecord,
+  CreateChainApp,
+  DevnetProfile,
+  PersistentChainApp,
+  PruningOptions,
+} from "./app/contract.js";
 import { GENESIS_ACCOUNTS, GENESIS_NATIVE_BALANCE, GENESIS_USDC_BALANCE } from "./app/genesis-accounts.js";
 import { DevnetStateError, STATE_FILE, StateDirectory } from "./persistence.js";
 import { type ControlRouter, type ControlServer, startControlServer } from "./servers/control.js";
@@ -143,6 +149,14 @@ export interface StartDevnetOptions {
    * memory. A directory that cannot be resumed from fails the start with a `DevnetStateError`.
    */
   stateDir?: string;
+  /**
+   * How many of the latest blocks (with their tx results and tx index) stay in memory. Older blocks
+   * are read back from the block log with `stateDir`, and dropped without it (queries for them then
+   * answer as a pruned CometBFT node: "height 5 is not available, lowest height is 1001"); txs of
+   * pruned blocks are not found by `tx` or `tx_search` either way. `{ keepRecent: 0 }` keeps every
+   * block (memory grows with the chain). @default `{ keepRecent: 1000 }`
+   */
+  pruning?: PruningOptions;
   /** Interface every server binds. @default "127.0.0.1" */
   host?: string;
   /** Ports by server; `"free"` (or 0 for one server) picks free ports. @default {@link DEFAULT_PORTS} */
@@ -245,15 +259,24 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   const onError = options.onError ?? (() => undefined);
   const timeouts = resolveTimeouts(options.timeouts);
 
-  const store = stateDir === undefined ? undefined : StateDirectory.open(stateDir);
+  const pruning = options.pruning ?? { keepRecent: DEFAULT_KEEP_RECENT };
+  if (!Number.isSafeInteger(pruning.keepRecent) || pruning.keepRecent < 0) {
+    throw new RangeError(`pruning.keepRecent must be a non-negative integer, got ${pruning.keepRecent}`);
+  }
+
+  const store =
+    stateDir === undefined ? undefined : StateDirectory.open(stateDir, { keepRecent: pruning.keepRecent });
   const state = store?.resumed;
+  store?.forgetResumed();
   const createApp = options.createApp ?? createChainApp;
   let app: PersistentChainApp;
   try {
     app = createApp({
       profile,
       genesisTime: options.genesisTime ?? new Date(),
+      pruning,
       ...(state === undefined ? {} : { state }),
+      ...(store === undefined ? {} : { archive: store }),
     });
   } catch (error) {
     store?.close();

@@ -322,7 +322,7 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
     if (h > latest) {
       throw internal(`height ${h} must be less than or equal to the current blockchain height ${latest}`);
     }
-    const base = app.info.initialHeight;
+    const base = app.baseHeight();
     if (h < base) throw internal(`height ${h} is not available, lowest height is ${base}`);
     return h;
   };
@@ -501,7 +501,7 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
     block_by_hash: (params) => {
       const hash = requireBytes(params, "hash");
       const wanted = toHexUpper(hash);
-      for (let h = app.latestBlock().height; h >= app.info.initialHeight; h--) {
+      for (let h = app.latestBlock().height; h >= app.baseHeight(); h--) {
         const block = app.block(h);
         if (block !== undefined && toHexUpper(block.hash) === wanted) return blockResponseJson(app, block);
       }
@@ -511,7 +511,7 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
     block_results: (params) => blockResultsJson(app, blockAt(params.height)),
     blockchain: (params) => {
       const latest = app.latestBlock().height;
-      const base = app.info.initialHeight;
+      const base = app.baseHeight();
       let max = (params.maxHeight as bigint | undefined) ?? 0n;
       let min = (params.minHeight as bigint | undefined) ?? 0n;
       if (max === 0n || max > latest) max = latest;
