@@ -34,6 +34,7 @@ import type {
   CreateChainApp,
   IndexedTx,
   PersistentChainApp,
+  PruningOptions,
   QueryResult,
   SimulateResult,
   TxResult,
@@ -57,6 +58,9 @@ export interface ChainAppExtraOptions {
    */
   extraModules?: (keepers: Keepers) => readonly Module[];
 }
+
+/** Blocks kept in memory by default (see {@link PruningOptions}). */
+export const DEFAULT_KEEP_RECENT = 1000;
 
 /** What the node reports about itself for a chain configuration. */
 function chainInfo(config: ChainConfig): ChainInfo {
@@ -104,7 +108,7 @@ export class ChainApplication implements PersistentChainApp {
       config: this.config,
       set,
       gasConfig: extra.gasConfig ?? defaultGasConfig,
-      blocks: new BlockStore(),
+      blocks: new BlockStore(options.pruning?.keepRecent ?? DEFAULT_KEEP_RECENT, options.archive),
       root: new RootStore(volatileKeys(set.modules)),
       lastAppHash: new Uint8Array(0),
       pendingEvents: [],
@@ -186,6 +190,10 @@ export class ChainApplication implements PersistentChainApp {
 
   block(height: bigint): BlockRecord | undefined {
     return this.core.blocks.at(height);
+  }
+
+  baseHeight(): bigint {
+    return this.core.blocks.base() ?? this.config.initialHeight;
   }
 
   /** The state hash after the latest block (and any control operation since). */

@@ -56,15 +56,19 @@ export function writeSnapshot(core: ChainCore): Uint8Array {
  */
 export function restoreSnapshot(core: ChainCore, r: BinaryReader, state: ChainState): void {
   const count = r.uint();
-  if (state.blocks.length !== count) {
-    throw new Error(`the snapshot follows ${count} blocks, but ${state.blocks.length} were given`);
+  const skipped = state.skipped ?? 0;
+  if (skipped + state.blocks.length !== count) {
+    throw new Error(
+      `the snapshot follows ${count} blocks, but ${skipped + state.blocks.length} were given (${skipped} skipped)`,
+    );
   }
   core.timeOffsetMs = r.svarint();
   core.lastAppHash = r.bytes().slice();
   core.genesisDoc = r.string();
   core.pendingEvents = readEvents(r);
   core.root = RootStore.readFrom(r, volatileKeys(core.set.modules));
-  let height = core.config.initialHeight;
+  let height = core.config.initialHeight + BigInt(skipped);
+  if (skipped > 0) core.blocks.skip(core.config.initialHeight, skipped);
   for (const chunk of state.blocks) {
     const record = decodeBlock(new BinaryReader(chunk));
     if (record.height !== height) {

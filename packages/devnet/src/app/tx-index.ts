@@ -11,40 +11,78 @@ function upperHex(bytes: Uint8Array): string {
   return toHex(bytes).toUpperCase();
 }
 
-/** The committed txs and their indexes (see the module comment). */
+/** The txs (by sequence number) whose events hold one attribute; live from `head` on. */
+interface Posting {
+  seqs: number[];
+  head: number;
+}
+
+/**
+ * The committed txs and their indexes (see the module comment). Each tx has a sequence number
+ * (its position among every tx ever indexed); the txs of pruned blocks leave every index.
+ */
 export class TxIndex {
+  /** The indexed txs, in order: `indexed[i]` has sequence number `dropped + i`. */
   private readonly indexed: IndexedTx[] = [];
   private readonly indexedHex: string[] = [];
+  /** How many txs were pruned (the sequence number of `indexed[0]`). */
+  private dropped = 0;
   private readonly byHash = new Map<string, number>();
-  private readonly eventIndex = new Map<string, number[]>();
-  /** Txs (positions in `indexed`) below this one are in `eventIndex`. */
+  private readonly eventIndex = new Map<string, Posting>();
+  /** Txs (sequence numbers) below this one are in `eventIndex`. */
   private eventIndexed = 0;
-  /** The position of each indexed block's first tx, from the first indexed block on. */
+  /** The sequence number of each indexed block's first tx, from `firstHeight` on. */
   private readonly blockFirstTx: number[] = [];
   private firstHeight: bigint | undefined;
 
-  /** @param blockAt the committed block at a height (to narrow a search by `tx.height`). */
+  /** @param blockAt the committed block at a height, if in memory (to narrow a search by `tx.height`). */
   constructor(private readonly blockAt: (height: bigint) => BlockRecord | undefined) {}
+
+  /** Number of txs in the index. */
+  get size(): number {
+    return this.indexed.length;
+  }
 
   /** Indexes the txs of a committed block (the next height). */
   addBlock(record: BlockRecord): void {
     this.firstHeight ??= record.height;
-    this.blockFirstTx.push(this.indexed.length);
+    this.blockFirstTx.push(this.dropped + this.indexed.length);
     record.txs.forEach((bytes, index) => {
       const result = record.txResults[index] as TxResult;
       const hash = sha256(bytes);
-      const position = this.indexed.length;
+      const seq = this.dropped + this.indexed.length;
       const hex = upperHex(hash);
       this.indexed.push({ hash, height: record.height, index, tx: bytes, result });
       this.indexedHex.push(hex);
-      this.byHash.set(hex, position);
+      this.byHash.set(hex, seq);
     });
+  }
+
+  /** Removes the txs of the oldest indexed block (`record`) from every index. */
+  pruneBlock(record: BlockRecord): void {
+    if (record.height !== this.firstHeight) {
+      throw new Error(`pruning height ${record.height}, but the oldest indexed block is ${this.firstHeight}`);
+    }
+    const count = record.txs.length;
+    for (let i = 0; i < count; i++) {
+      const seq = this.dropped + i;
+      const hex = this.indexedHex[i] as string;
+      // A tx included again later keeps its newer entry.
+      if (this.byHash.get(hex) === seq) this.byHash.delete(hex);
+      if (seq < this.eventIndexed) this.unindexEvents(seq, this.indexed[i] as IndexedTx);
+    }
+    this.indexed.splice(0, count);
+    this.indexedHex.splice(0, count);
+    this.dropped += count;
+    if (this.eventIndexed < this.dropped) this.eventIndexed = this.dropped;
+    this.blockFirstTx.shift();
+    this.firstHeight = record.height + 1n;
   }
 
   /** A committed tx by its hash. */
   byTxHash(hash: Uint8Array): IndexedTx | undefined {
-    const position = this.byHash.get(upperHex(hash));
-    return position === undefined ? undefined : this.indexed[position];
+    const seq = this.byHash.get(upperHex(hash));
+    return seq === undefined ? undefined : this.indexed[seq - this.dropped];
   }
 
   /**
@@ -56,7 +94,8 @@ export class TxIndex {
     const conditions = parseQuery(query);
     const candidates = this.candidates(conditions);
     const out: IndexedTx[] = [];
-    for (const position of candidates) {
+    for (const seq of candidates) {
+      const position = seq - this.dropped;
       const tx = this.indexed[position] as IndexedTx;
       if (
         txMatches(conditions, {
@@ -71,28 +110,46 @@ export class TxIndex {
     return order === "desc" ? out.reverse() : out;
   }
 
+  /** The distinct `type.key=value` keys of a tx's events, in order. */
+  private static keysOf(tx: IndexedTx): Set<string> {
+    const keys = new Set<string>();
+    for (const e of tx.result.events) {
+      for (const a of e.attributes) keys.add(`${e.type}.${a.key}=${a.value}`);
+    }
+    return keys;
+  }
+
   /** Brings the event index up to the latest indexed tx. */
   private indexEvents(): void {
-    for (; this.eventIndexed < this.indexed.length; this.eventIndexed++) {
-      const position = this.eventIndexed;
-      const seen = new Set<string>();
-      for (const e of (this.indexed[position] as IndexedTx).result.events) {
-        for (const a of e.attributes) {
-          const key = `${e.type}.${a.key}=${a.value}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          let list = this.eventIndex.get(key);
-          if (list === undefined) {
-            list = [];
-            this.eventIndex.set(key, list);
-          }
-          list.push(position);
+    const end = this.dropped + this.indexed.length;
+    for (; this.eventIndexed < end; this.eventIndexed++) {
+      const seq = this.eventIndexed;
+      for (const key of TxIndex.keysOf(this.indexed[seq - this.dropped] as IndexedTx)) {
+        let posting = this.eventIndex.get(key);
+        if (posting === undefined) {
+          posting = { seqs: [], head: 0 };
+          this.eventIndex.set(key, posting);
         }
+        posting.seqs.push(seq);
       }
     }
   }
 
-  /** Positions that may match, ascending: the narrowest exact-match index, or every tx. */
+  /** Removes the (oldest) tx `seq` from the event index; a key left without txs goes. */
+  private unindexEvents(seq: number, tx: IndexedTx): void {
+    for (const key of TxIndex.keysOf(tx)) {
+      const posting = this.eventIndex.get(key);
+      if (posting === undefined || posting.seqs[posting.head] !== seq) continue;
+      posting.head++;
+      if (posting.head === posting.seqs.length) this.eventIndex.delete(key);
+      else if (posting.head >= 64 && posting.head * 2 >= posting.seqs.length) {
+        posting.seqs = posting.seqs.slice(posting.head);
+        posting.head = 0;
+      }
+    }
+  }
+
+  /** Sequence numbers that may match, ascending: the narrowest exact-match index, or every tx. */
   private candidates(conditions: readonly QueryCondition[]): number[] {
     this.indexEvents();
     let best: number[] | undefined;
@@ -100,27 +157,34 @@ export class TxIndex {
       if (c.op !== "=") continue;
       let list: number[] | undefined;
       if (c.key === "tx.hash" && c.operand.kind === "string") {
-        const position = this.byHash.get(c.operand.value.toUpperCase());
-        list = position === undefined ? [] : [position];
+        const seq = this.byHash.get(c.operand.value.toUpperCase());
+        list = seq === undefined ? [] : [seq];
       } else if (c.key === "tx.height") {
         const height = BigInt(c.operand.kind === "none" ? 0 : Math.trunc(Number(c.operand.value)));
-        list = this.blockPositions(height);
+        list = this.blockSeqs(height);
       } else if (c.operand.kind === "string") {
-        list = this.eventIndex.get(`${c.key}=${c.operand.value}`) ?? [];
+        list = this.live(`${c.key}=${c.operand.value}`) ?? [];
       } else if (c.operand.kind === "number") {
-        list = this.eventIndex.get(`${c.key}=${c.operand.value}`);
+        list = this.live(`${c.key}=${c.operand.value}`);
         if (list === undefined) continue;
       }
       if (list !== undefined && (best === undefined || list.length < best.length)) best = list;
     }
-    return best ?? this.indexed.map((_, i) => i);
+    return best ?? this.indexed.map((_, i) => this.dropped + i);
   }
 
-  /** The positions of the txs of the block at `height` (none when it is not indexed). */
-  private blockPositions(height: bigint): number[] {
+  /** The live txs of an event key, or undefined when no tx has it. */
+  private live(key: string): number[] | undefined {
+    const posting = this.eventIndex.get(key);
+    return posting === undefined ? undefined : posting.seqs.slice(posting.head);
+  }
+
+  /** The sequence numbers of the txs of the block at `height` (none when it is not indexed). */
+  private blockSeqs(height: bigint): number[] {
     const block = this.blockAt(height);
-    if (block === undefined || this.firstHeight === undefined) return [];
-    const start = this.blockFirstTx[Number(height - this.firstHeight)] as number;
+    if (block === undefined || this.firstHeight === undefined || height < this.firstHeight) return [];
+    const start = this.blockFirstTx[Number(height - this.firstHeight)];
+    if (start === undefined) return [];
     return block.txs.map((_, i) => start + i);
   }
 }

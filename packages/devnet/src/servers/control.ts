@@ -3,14 +3,24 @@
  * chain's clock, fund accounts, read the status. Routes live in a small table so later features
  * (prices, IBC and bridge deposits, governance) add theirs with {@link ControlRouter.add}.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { type DescMessage, fromBinary } from "@bufbuild/protobuf";
 import { isInvalidAddressError, parseAddress } from "@perpx/core";
 import { prices } from "@perpx/proto";
 import type { OraclePriceSet, PersistentChainApp } from "../app/contract.js";
 import { addChainControlRoutes } from "./control-chain.js";
 import { toHexUpper } from "./encoding.js";
-import { BodyError, closeServer, listen, readBody, sendCorsPreflight, sendJson, urlOf } from "./http.js";
+import {
+  BodyError,
+  closeServer,
+  createHttpServer,
+  listen,
+  readBody,
+  type ServerTimeouts,
+  sendCorsPreflight,
+  sendJson,
+  urlOf,
+} from "./http.js";
 import type { BlockProducer } from "./producer.js";
 
 /**
@@ -163,6 +173,14 @@ export interface ControlServerOptions {
   routes?: (router: ControlRouter) => void;
   /** Extra fields of `GET /devnet/status` (the endpoints, for instance). */
   status?: () => Record<string, unknown>;
+  /**
+   * Makes the effect of a request durable (the devnet writes its state directory); called after
+   * every POST route and before its answer, so an acknowledged change (a credit, a price) is never
+   * lost to a crash. Throwing answers 500.
+   */
+  durable?: () => void;
+  /** Header, request and idle timeouts. @default `DEFAULT_SERVER_TIMEOUTS` */
+  timeouts?: Partial<ServerTimeouts>;
 }
 
 /** A running control server. */
@@ -391,10 +409,11 @@ export async function startControlServer(options: ControlServerOptions): Promise
       body = Object.fromEntries(url.searchParams);
     }
     const result = await handler({ body, query: url.searchParams });
+    if (req.method === "POST") options.durable?.();
     sendJson(res, 200, toJsonSafe(result ?? {}));
   };
 
-  const server = createServer((req, res) => {
+  const server = createHttpServer(options.timeouts, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (res.headersSent) {
         res.destroy();

@@ -4,10 +4,20 @@
  * amount of USDC to its subaccount `subaccountNumber` (default 0), through the application's control
  * interface, at most once per address per window.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { isInvalidAddressError, NATIVE_DENOM, parseAddress, USDC_DENOM } from "@perpx/core";
 import type { ChainControl } from "../app/contract.js";
-import { BodyError, closeServer, listen, readBody, sendCorsPreflight, sendJson, urlOf } from "./http.js";
+import {
+  BodyError,
+  closeServer,
+  createHttpServer,
+  listen,
+  readBody,
+  type ServerTimeouts,
+  sendCorsPreflight,
+  sendJson,
+  urlOf,
+} from "./http.js";
 
 /**
  * A coin the faucet credits.
@@ -54,6 +64,13 @@ export interface FaucetServerOptions {
   rateLimitWindowMs?: number;
   /** The clock (for tests). @default Date.now */
   now?: () => number;
+  /**
+   * Makes a credit durable (the devnet writes its state directory); called after the credit and
+   * before the answer, so a 200 is never lost to a crash. Throwing answers 500.
+   */
+  durable?: () => void;
+  /** Header, request and idle timeouts. @default `DEFAULT_SERVER_TIMEOUTS` */
+  timeouts?: Partial<ServerTimeouts>;
 }
 
 /** A running faucet. */
@@ -188,6 +205,7 @@ export async function startFaucetServer(options: FaucetServerOptions): Promise<F
     options.control.fund(parsed.bech32, coins);
     if (subaccountQuantums > 0n) options.control.fundSubaccount(parsed.bech32, rawNumber, subaccountQuantums);
     lastGrant.set(parsed.bech32, t);
+    options.durable?.();
     sendJson(res, 200, {
       address: parsed.bech32,
       evmAddress: parsed.hex,
@@ -196,7 +214,7 @@ export async function startFaucetServer(options: FaucetServerOptions): Promise<F
     });
   };
 
-  const server = createServer((req, res) => {
+  const server = createHttpServer(options.timeouts, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (res.headersSent) res.destroy();
       else

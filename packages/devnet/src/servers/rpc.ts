@@ -4,7 +4,7 @@
  * same envelopes plus `subscribe`, `unsubscribe` and `unsubscribe_all`.
  */
 import { createHash } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { BlockRecord, ChainApp, TxResult } from "../app/contract.js";
@@ -28,7 +28,17 @@ import {
   validatorPubKeyJson,
 } from "./comet-json.js";
 import { fromBase64, fromHex, parseUint, toBase64, toHexUpper } from "./encoding.js";
-import { BodyError, closeServer, listen, readBody, sendCorsPreflight, sendJson, urlOf } from "./http.js";
+import {
+  BodyError,
+  closeServer,
+  createHttpServer,
+  listen,
+  readBody,
+  type ServerTimeouts,
+  sendCorsPreflight,
+  sendJson,
+  urlOf,
+} from "./http.js";
 import { type Condition, matches, parseQuery, QuerySyntaxError } from "./query.js";
 
 /** JSON-RPC 2.0 error codes CometBFT uses. */
@@ -249,6 +259,8 @@ export interface RpcServerOptions {
   broadcastTxCommitTimeoutMs?: number;
   /** Most subscriptions one WebSocket client may hold. @default 100 */
   maxSubscriptionsPerClient?: number;
+  /** Header, request and idle timeouts. @default `DEFAULT_SERVER_TIMEOUTS` */
+  timeouts?: Partial<ServerTimeouts>;
 }
 
 /** A running CometBFT RPC server. */
@@ -310,7 +322,7 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
     if (h > latest) {
       throw internal(`height ${h} must be less than or equal to the current blockchain height ${latest}`);
     }
-    const base = app.info.initialHeight;
+    const base = app.baseHeight();
     if (h < base) throw internal(`height ${h} is not available, lowest height is ${base}`);
     return h;
   };
@@ -489,7 +501,7 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
     block_by_hash: (params) => {
       const hash = requireBytes(params, "hash");
       const wanted = toHexUpper(hash);
-      for (let h = app.latestBlock().height; h >= app.info.initialHeight; h--) {
+      for (let h = app.latestBlock().height; h >= app.baseHeight(); h--) {
         const block = app.block(h);
         if (block !== undefined && toHexUpper(block.hash) === wanted) return blockResponseJson(app, block);
       }
@@ -499,7 +511,7 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
     block_results: (params) => blockResultsJson(app, blockAt(params.height)),
     blockchain: (params) => {
       const latest = app.latestBlock().height;
-      const base = app.info.initialHeight;
+      const base = app.baseHeight();
       let max = (params.maxHeight as bigint | undefined) ?? 0n;
       let min = (params.minHeight as bigint | undefined) ?? 0n;
       if (max === 0n || max > latest) max = latest;
@@ -783,7 +795,7 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
     );
   };
 
-  const server = createServer((req, res) => {
+  const server = createHttpServer(options.timeouts, (req, res) => {
     handleHttp(req, res).catch((error: unknown) => {
       if (res.headersSent) res.destroy();
       else if (error instanceof BodyError) {

@@ -30,7 +30,7 @@ export async function walletSigner(mnemonic: string) {
   if (account === undefined) throw new Error("no account");
   return {
     address: account.address,
-    pubkeyAny: encodePubkey(encodeSecp256k1Pubkey(account.pubkey)),
+    pubkeyAny: encodePubkey(encodeSecp256k1Pubkey(account.pubkey)) as { typeUrl: string; value: Uint8Array },
     async sign(options: TxOptions): Promise<Uint8Array> {
       const bodyBytes = body(options);
       const authInfoBytes = makeAuthInfoBytes(
