@@ -4,7 +4,7 @@
  * same envelopes plus `subscribe`, `unsubscribe` and `unsubscribe_all`.
  *
  * The server composes `rpc/`: `framing.ts` (envelopes, routing, HTTP), `params.ts`, `errors.ts`,
- * and the methods by job: `info.ts`, `abci.ts`, `blocks.ts`, `txs.ts`, `broadcast.ts`,
+ * and the methods by job: `info.ts`, `abci.ts`, `blocks.ts`, `block-search.ts`, `txs.ts`, `broadcast.ts`,
  * `subscriptions.ts`.
  */
 import { createServer, type IncomingMessage } from "node:http";
@@ -13,6 +13,7 @@ import { WebSocketServer } from "ws";
 import type { ChainApp } from "../app/contract.js";
 import { BodyError, closeServer, listen, sendJson, urlOf } from "./http.js";
 import { abciMethods } from "./rpc/abci.js";
+import { blockSearchMethods } from "./rpc/block-search.js";
 import { blockMethods } from "./rpc/blocks.js";
 import { createBroadcaster } from "./rpc/broadcast.js";
 import { errorResponse, RpcError, RpcErrorCode } from "./rpc/errors.js";
@@ -71,6 +72,7 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
       ...broadcaster.methods,
       ...txMethods(app),
       ...blockMethods(app),
+      ...blockSearchMethods(app),
     },
     hub,
   );

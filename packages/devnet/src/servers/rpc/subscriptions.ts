@@ -7,6 +7,13 @@ import { createHash } from "node:crypto";
 import type { WebSocket } from "ws";
 import type { BlockRecord, ChainApp } from "../../app/contract.js";
 import {
+  flatEventSubject,
+  parseQuery,
+  type QueryCondition,
+  QuerySyntaxError,
+  queryMatches,
+} from "../../app/event-query.js";
+import {
   blockIdJson,
   blockJson,
   finalizeBlockJson,
@@ -16,13 +23,12 @@ import {
   txResultJson,
 } from "../comet-json.js";
 import { toBase64, toHexUpper } from "../encoding.js";
-import { type Condition, matches, parseQuery, QuerySyntaxError } from "../query.js";
 import { internal, invalidParam } from "./errors.js";
 import { type ParamSpec, type Params, requireString } from "./params.js";
 
 interface Subscription {
   query: string;
-  conditions: Condition[];
+  conditions: QueryCondition[];
   id: unknown;
 }
 
@@ -125,7 +131,7 @@ export function createSubscriptionHub(app: ChainApp, maxSubscriptions: number): 
         if (!client.subscriptions.delete(query)) throw internal("subscription not found");
         return {};
       }
-      let conditions: Condition[];
+      let conditions: QueryCondition[];
       try {
         conditions = parseQuery(query);
       } catch (error) {
@@ -147,7 +153,7 @@ export function createSubscriptionHub(app: ChainApp, maxSubscriptions: number): 
         candidates ??= candidatesOf(app, block);
         for (const sub of client.subscriptions.values()) {
           for (const candidate of candidates) {
-            if (!matches(sub.conditions, candidate.events)) continue;
+            if (!queryMatches(sub.conditions, flatEventSubject(candidate.events))) continue;
             const message = {
               jsonrpc: "2.0",
               id: sub.id,
