@@ -3,18 +3,24 @@
  * with a small pruning window takes a steady flow of signed transfers for a bounded time; the heap
  * is measured after a full GC once the window has filled, and again at the end. Prints one JSON line.
  *
- * Arguments: a JSON object `{ keepRecent, warmBlocks, seconds, minTxs, maxSeconds, txsPerBlock }`:
+ * Arguments: a JSON object `{ flow, keepRecent, warmBlocks, seconds, minTxs, maxSeconds, txsPerBlock }`:
  * the flow runs `seconds`, and longer (up to `maxSeconds`) until `minTxs` txs went through.
+ * `flow` is `"transfers"` (bank sends from four accounts) or `"orders"` (half the txs short-term
+ * orders, asks resting and IOC buys crossing them, one fill per pair; half bank sends).
  */
+import { create } from "@bufbuild/protobuf";
 import { encodeSecp256k1Pubkey } from "@cosmjs/amino";
 import { Bip39, EnglishMnemonic, Slip10, Slip10Curve, stringToPath } from "@cosmjs/crypto";
 import { encodePubkey, makeAuthInfoBytes, makeSignBytes, makeSignDoc } from "@cosmjs/proto-signing";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { clob, sending } from "@perpx/proto";
 import { GENESIS_ACCOUNTS } from "../../src/app/genesis-accounts.js";
 import { startDevnet } from "../../src/devnet.js";
-import { body, send, txRaw } from "./app-harness.js";
+import { any, body, send, txRaw } from "./app-harness.js";
+import { placeMsg } from "./clob-tx.js";
 
 interface SoakConfig {
+  flow?: "transfers" | "orders";
   keepRecent: number;
   warmBlocks: number;
   seconds: number;
@@ -57,17 +63,17 @@ const senders = await Promise.all(
   })),
 );
 
-function signTransfer(sender: (typeof senders)[number], memo: string): Uint8Array {
-  const bodyBytes = body({
-    msgs: [send(sender.address, recipient, amount++)],
-    sequence: 0n,
-    accountNumber: 0n,
-    memo,
-  });
+function sign(
+  sender: (typeof senders)[number],
+  msgs: { typeUrl: string; value: Uint8Array }[],
+  memo: string,
+  fee = true,
+): Uint8Array {
+  const bodyBytes = body({ msgs, sequence: 0n, accountNumber: 0n, memo });
   const authInfoBytes = makeAuthInfoBytes(
     [{ pubkey: sender.key.pubkeyAny, sequence: sender.sequence }],
-    [{ denom: "uusdc", amount: "5000" }],
-    200_000,
+    fee ? [{ denom: "uusdc", amount: "5000" }] : [],
+    fee ? 200_000 : 1_000_000,
     undefined,
     undefined,
   );
@@ -75,22 +81,86 @@ function signTransfer(sender: (typeof senders)[number], memo: string): Uint8Arra
   const signature = secp256k1.sign(makeSignBytes(doc), sender.key.privkey);
   return txRaw(bodyBytes, authInfoBytes, signature);
 }
+
+function signTransfer(sender: (typeof senders)[number], memo: string): Uint8Array {
+  return sign(sender, [send(sender.address, recipient, amount++)], memo);
+}
+
+let clientId = 1;
+/** A short-term order tx (free, sequence unused): an ask of `maker`, or an IOC buy of `taker`. */
+function signOrder(sender: (typeof senders)[number], side: "buy" | "sell"): Uint8Array {
+  const m = placeMsg({
+    owner: sender.address,
+    clientId: clientId++,
+    side,
+    quantums: 1_000_000n,
+    subticks: 6_500_000_000n,
+    goodTilBlock: Number(devnet.app.latestBlock().height) + 10,
+    ...(side === "buy" ? { timeInForce: clob.Order_TimeInForce.IOC } : {}),
+  });
+  return sign(sender, [any(m.schema, m.value as never)], "", false);
+}
+
+if (config.flow === "orders") {
+  for (const sender of senders.slice(0, 2)) {
+    const deposit = any(
+      sending.MsgDepositToSubaccountSchema,
+      create(sending.MsgDepositToSubaccountSchema, {
+        sender: sender.address,
+        recipient: { owner: sender.address, number: 0 },
+        assetId: 0,
+        quantums: 500_000_000_000n,
+      }),
+    );
+    const result = devnet.app.checkTx(sign(sender, [deposit], "deposit"));
+    if (result.code !== 0) throw new Error(`deposit refused: ${result.log}`);
+    sender.sequence++;
+  }
+  devnet.app.control.setOracleWalk(false);
+  devnet.mine(1);
+}
 const recipient = GENESIS_ACCOUNTS[5]?.address ?? GENESIS_ACCOUNTS[4]!.address;
 let txs = 0;
 let amount = 1n;
 
 /** One block of `txsPerBlock` transfers (round robin over the senders, distinct amounts and memos). */
-function block(): void {
-  for (let i = 0; i < config.txsPerBlock; i++) {
-    const sender = senders[i % senders.length]!;
-    const tx = signTransfer(sender, `soak ${txs}`);
-    const result = devnet.app.checkTx(tx);
+/** Queues `count` transfers (round robin over the senders from `first` on). */
+function transfers(count: number, first: number): void {
+  for (let i = 0; i < count; i++) {
+    const sender = senders[first + (i % (senders.length - first))]!;
+    const result = devnet.app.checkTx(signTransfer(sender, `soak ${txs}`));
     if (result.code !== 0) throw new Error(`CheckTx ${result.code}: ${result.log}`);
     sender.sequence++;
     txs++;
   }
+}
+
+/** Queues `pairs` resting asks and as many crossing IOC buys. */
+function orders(pairs: number): void {
+  for (let i = 0; i < pairs; i++) {
+    for (const [sender, side] of [
+      [senders[0]!, "sell"],
+      [senders[1]!, "buy"],
+    ] as const) {
+      const result = devnet.app.checkTx(signOrder(sender, side));
+      if (result.code !== 0) throw new Error(`CheckTx ${result.code}: ${result.log}`);
+      txs++;
+    }
+  }
+}
+
+/** One block of the flow; checks every tx succeeded and every buy filled. */
+function block(): void {
+  const pairs = config.flow === "orders" ? Math.floor(config.txsPerBlock / 4) : 0;
+  if (pairs > 0) orders(pairs);
+  transfers(config.txsPerBlock - 2 * pairs, pairs > 0 ? 2 : 0);
   const [produced] = devnet.mine(1);
-  if (produced?.txResults.some((r) => r.code !== 0)) throw new Error("a transfer failed in its block");
+  let fills = 0;
+  for (const r of produced?.txResults ?? []) {
+    if (r.code !== 0) throw new Error(`a tx failed in its block: ${r.log}`);
+    for (const e of r.events) if (e.type === "perpx.clob.order_fill") fills++;
+  }
+  if (fills !== pairs) throw new Error(`expected ${pairs} fills, got ${fills}`);
 }
 
 for (let i = 0; i < config.warmBlocks; i++) block();
