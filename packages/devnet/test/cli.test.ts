@@ -87,6 +87,21 @@ describe("perpx-devnet start", () => {
     expect(leftovers.length).toBeLessThanOrEqual(1);
   }, 60_000);
 
+  it("keeps --pruning-keep-recent blocks in memory and answers older heights as a pruned node", async () => {
+    const run = await startCli(["--block-time-ms", "0", "--pruning-keep-recent", "2"]);
+    await fetch(`${run.ready.endpoints.control}/devnet/blocks`, { method: "POST", body: '{"count":5}' });
+    const status = (await (await fetch(`${run.ready.endpoints.rpc}/status`)).json()) as {
+      result: { sync_info: { latest_block_height: string; earliest_block_height: string } };
+    };
+    expect(status.result.sync_info).toMatchObject({ latest_block_height: "6", earliest_block_height: "5" });
+    const old = (await (await fetch(`${run.ready.endpoints.rpc}/block?height=2`)).json()) as {
+      error: { data: string };
+    };
+    expect(old.error.data).toBe("height 2 is not available, lowest height is 5");
+    run.child.kill("SIGKILL");
+    await run.exited;
+  }, 30_000);
+
   it("stops cleanly on SIGINT", async () => {
     const run = await startCli(["--block-time-ms", "10"]);
     run.child.kill("SIGINT");

@@ -49,6 +49,44 @@ export const DEFAULT_FAUCET_COINS: readonly FaucetCoin[] = [
 /** USDC (quote quantums, 1e-6 USDC) one faucet request credits to the subaccount: 1,000 USDC. */
 export const DEFAULT_FAUCET_SUBACCOUNT_QUANTUMS = 1_000_000_000n;
 
+/**
+ * When each address was last funded, for the rate limit. Grants older than the window are forgotten
+ * (swept whenever the log doubles), so it holds at most about twice the addresses funded within one
+ * window.
+ */
+export class GrantLog {
+  private readonly last = new Map<string, number>();
+  private sweepAt = 1024;
+
+  /** @param windowMs - one grant per address per this many ms; 0 keeps nothing. */
+  constructor(private readonly windowMs: number) {}
+
+  /** Addresses remembered. */
+  get size(): number {
+    return this.last.size;
+  }
+
+  /** When `address` was last funded, if within the window before `now`. */
+  recent(address: string, now: number): number | undefined {
+    const at = this.last.get(address);
+    return at !== undefined && now - at < this.windowMs ? at : undefined;
+  }
+
+  /** Records a grant to `address` at `now`. */
+  grant(address: string, now: number): void {
+    if (this.windowMs <= 0) return;
+    this.last.delete(address);
+    this.last.set(address, now);
+    if (this.last.size < this.sweepAt) return;
+    // Insertion order is grant order: the expired grants are at the front.
+    for (const [key, at] of this.last) {
+      if (now - at < this.windowMs) break;
+      this.last.delete(key);
+    }
+    this.sweepAt = Math.max(1024, this.last.size * 2);
+  }
+}
+
 /** Options of {@link startFaucetServer}. */
 export interface FaucetServerOptions {
   control: ChainControl;
@@ -118,7 +156,7 @@ export async function startFaucetServer(options: FaucetServerOptions): Promise<F
   const subaccountQuantums = options.subaccountQuantums ?? DEFAULT_FAUCET_SUBACCOUNT_QUANTUMS;
   const windowMs = options.rateLimitWindowMs ?? 10_000;
   const now = options.now ?? Date.now;
-  const lastGrant = new Map<string, number>();
+  const grants = new GrantLog(windowMs);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.method === "OPTIONS") {
@@ -188,8 +226,8 @@ export async function startFaucetServer(options: FaucetServerOptions): Promise<F
       return;
     }
     const t = now();
-    const previous = lastGrant.get(parsed.bech32);
-    if (windowMs > 0 && previous !== undefined && t - previous < windowMs) {
+    const previous = grants.recent(parsed.bech32, t);
+    if (previous !== undefined) {
       const retryAfterSeconds = Math.max(1, Math.ceil((previous + windowMs - t) / 1000));
       fail(
         res,
@@ -204,7 +242,7 @@ export async function startFaucetServer(options: FaucetServerOptions): Promise<F
     }
     options.control.fund(parsed.bech32, coins);
     if (subaccountQuantums > 0n) options.control.fundSubaccount(parsed.bech32, rawNumber, subaccountQuantums);
-    lastGrant.set(parsed.bech32, t);
+    grants.grant(parsed.bech32, t);
     options.durable?.();
     sendJson(res, 200, {
       address: parsed.bech32,
