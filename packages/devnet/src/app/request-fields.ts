@@ -187,13 +187,13 @@ export function coinsField(fields: Fields, name: string): Array<{ denom: string;
   });
 }
 
-/** A string field; `pattern` (with its description) when it must have a form. */
+/** A string field (`fallback` when absent); `pattern` (with its description) when it must have a form. */
 export function stringField(
   fields: Fields,
   name: string,
-  options: { path?: string; pattern?: RegExp; form?: string } = {},
+  options: { path?: string; pattern?: RegExp; form?: string; fallback?: string } = {},
 ): string {
-  const raw = fields[name];
+  const raw = fields[name] ?? options.fallback;
   const form = options.form ?? "a string";
   if (typeof raw !== "string" || (options.pattern !== undefined && !options.pattern.test(raw))) {
     const where = label(at(fields, name, options.path));
@@ -203,6 +203,15 @@ export function stringField(
     );
   }
   return raw;
+}
+
+/** A non-empty string field (`fallback` when absent). */
+export function textField(fields: Fields, name: string, fallback?: string): string {
+  return stringField(fields, name, {
+    pattern: /./,
+    form: "a non-empty string",
+    ...(fallback === undefined ? {} : { fallback }),
+  });
 }
 
 /** A boolean field. */
