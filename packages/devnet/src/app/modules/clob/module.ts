@@ -33,6 +33,7 @@ import {
   queryHandler,
 } from "../../module.js";
 import { paginate } from "../../pagination.js";
+import type { DecodedTx } from "../../tx.js";
 import type { ProtoRecord } from "../records.js";
 import { padKey } from "../records.js";
 import { endBlock } from "./endblock.js";
@@ -52,6 +53,7 @@ import {
   orderKey,
   setOrder,
 } from "./state.js";
+import { checkClobTx, clobTxPolicy, isClobTx } from "./tx-rules.js";
 import {
   orderKind,
   orderLabel,
@@ -65,19 +67,8 @@ const CANCEL = `/${clob.MsgCancelOrderSchema.typeName}`;
 const BATCH = `/${clob.MsgBatchCancelSchema.typeName}`;
 const LEVERAGE = `/${clob.MsgUpdateLeverageSchema.typeName}`;
 
-/** The messages whose txs take the clob's fee-free ante path (chain-protocol.md 1.8). */
-const FEE_FREE: ReadonlySet<string> = new Set([PLACE, CANCEL, BATCH, LEVERAGE]);
-
 /** Most cancels in one `MsgBatchCancel`. */
 export const MAX_BATCH_CANCEL = 100;
-
-/** True for a message that is a short-term place or cancel, or a batch cancel. */
-export function isShortTermMessage(typeUrl: string, msg: unknown): boolean {
-  if (typeUrl === BATCH) return true;
-  if (typeUrl === PLACE) return (msg as clob.MsgPlaceOrder).order?.orderId?.orderFlags === 0;
-  if (typeUrl === CANCEL) return (msg as clob.MsgCancelOrder).orderId?.orderFlags === 0;
-  return false;
-}
 
 /** The height a tx's orders are placed in, and the previous block's time (seconds). */
 function windowOf(ctx: Context): { nextHeight: bigint; previousBlockTimeSeconds: bigint } {
@@ -112,17 +103,9 @@ function checkCancelWindow(ctx: Context, msg: clob.MsgCancelOrder): void {
 }
 
 /** Ante-time clob checks of a tx (see the module comment); counts the rate limits. */
-function anteChecks(
-  ctx: Context,
-  msgs: ReadonlyArray<{ typeUrl: string; msg: unknown; signers: readonly string[] }>,
-): void {
-  const shortTerm = msgs.some((m) => isShortTermMessage(m.typeUrl, m.msg));
-  if (shortTerm && msgs.length !== 1) {
-    throw abciError(
-      sdkErrors.invalidRequest,
-      "a transaction containing short term MsgCancelOrder or MsgPlaceOrder may not contain more than one message",
-    );
-  }
+function anteChecks(ctx: Context, tx: DecodedTx): void {
+  const msgs = tx.msgs;
+  checkClobTx(msgs, tx.body.timeoutHeight, ctx.mode === "simulate");
   const store = ctx.store(CLOB);
   const height = windowOf(ctx).nextHeight;
   for (const m of msgs) {
@@ -344,18 +327,11 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
         },
       }),
     ],
-    // chain-protocol.md 1.8: a tx with a place, cancel, batch cancel or leverage update runs on an
-    // infinite free gas meter and pays no fee; only short-term ones also skip the sequence (1.6).
-    txPolicy(typeUrls, msgs) {
-      if (!typeUrls.some((url) => FEE_FREE.has(url))) return undefined;
-      const shortTerm = typeUrls.every((url, i) => isShortTermMessage(url, msgs[i]));
-      return shortTerm
-        ? { chargeFees: false, checkSequence: false, meterGas: false }
-        : { chargeFees: false, meterGas: false };
-    },
+    // chain-protocol.md 1.6 and 1.8 (`tx-rules.ts`): a clob tx keeping the message rules is fee-free.
+    txPolicy: (typeUrls, msgs) => clobTxPolicy(typeUrls.map((typeUrl, i) => ({ typeUrl, msg: msgs[i] }))),
     volatileKey: isShortTermKey,
     authenticateSigner(ctx, { tx, index }) {
-      if (index === 0 && tx.msgs.some((m) => m.typeUrl.startsWith("/perpx.clob."))) anteChecks(ctx, tx.msgs);
+      if (index === 0 && isClobTx(tx.msgs)) anteChecks(ctx, tx);
       return false;
     },
     initGenesis(ctx) {
