@@ -75,7 +75,11 @@ export const subaccountsErrors = {
     `subaccount id number cannot exceed ${MAX_SUBACCOUNT_NUMBER}`,
   ),
   invalidOwner: registerError(SUBACCOUNTS, 201, "subaccount id owner is an invalid address"),
-  assetNotSupported: registerError(SUBACCOUNTS, 501, "asset transfer is not supported"),
+  assetNotSupported: registerError(
+    SUBACCOUNTS,
+    501,
+    "asset transfer (other than USDC) through the bank module is not implemented",
+  ),
 } as const;
 
 /** A subaccount id: owner (bech32) and number. */
@@ -316,7 +320,7 @@ export class SubaccountsKeeper {
    * ```ts
    * // a buy of 1e6 base quantums for 6.5 USDC with a fee of 0.00325 USDC
    * const check = keepers.subaccounts.canApplyUpdates(ctx, [{ id, usdcDelta: -6_500_000n - 3_250n, perpetualDeltas: [{ perpetualId: 0, quantumsDelta: 1_000_000n }] }]);
-   * if (!check.ok) throw abciError(clobErrors.undercollateralized, check.reason);
+   * if (!check.ok) throw abciError(clobErrors.collateralizationCheckFailed, check.reason);
    * ```
    */
   canApplyUpdates(ctx: StoreAccess, updates: readonly SubaccountUpdate[]): UpdateCheck {

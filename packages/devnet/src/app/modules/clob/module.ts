@@ -58,6 +58,7 @@ import {
   orderKind,
   orderLabel,
   validateAgainstPair,
+  validateBatchCancelBasic,
   validateGoodTil,
   validateOrderBasic,
 } from "./validate.js";
@@ -66,9 +67,6 @@ const PLACE = `/${clob.MsgPlaceOrderSchema.typeName}`;
 const CANCEL = `/${clob.MsgCancelOrderSchema.typeName}`;
 const BATCH = `/${clob.MsgBatchCancelSchema.typeName}`;
 const LEVERAGE = `/${clob.MsgUpdateLeverageSchema.typeName}`;
-
-/** Most cancels in one `MsgBatchCancel`. */
-export const MAX_BATCH_CANCEL = 100;
 
 /** The height a tx's orders are placed in, and the previous block's time (seconds). */
 function windowOf(ctx: Context): { nextHeight: bigint; previousBlockTimeSeconds: bigint } {
@@ -277,19 +275,6 @@ function updateLeverage(ctx: Context, msg: clob.MsgUpdateLeverage): void {
   }
 }
 
-function validateBatch(msg: clob.MsgBatchCancel): void {
-  const total = msg.shortTermCancels.reduce((n, b) => n + b.clientIds.length, 0);
-  if (total === 0) throw abciError(clobErrors.invalidPlaceOrder, "batch cancel holds no order");
-  if (total > MAX_BATCH_CANCEL) {
-    throw abciError(
-      clobErrors.invalidPlaceOrder,
-      `batch cancel holds ${total} orders, more than ${MAX_BATCH_CANCEL}`,
-    );
-  }
-  if (msg.goodTilBlock === 0)
-    throw abciError(clobErrors.invalidOrderGoodTilBlock, "batch cancel needs a GoodTilBlock");
-}
-
 /** The clob module over the exchange keepers; `records` are its genesis records (pairs, configs). */
 export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRecord[]): Module {
   return {
@@ -315,7 +300,7 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
       msgHandler({
         schema: clob.MsgBatchCancelSchema,
         signers: (msg) => [msg.subaccountId?.owner ?? ""],
-        validate: validateBatch,
+        validate: validateBatchCancelBasic,
         execute: (ctx, msg) => packAny(clob.MsgBatchCancelResponseSchema, batchCancel(ctx, keepers, msg)),
       }),
       msgHandler({
