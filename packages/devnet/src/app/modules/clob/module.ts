@@ -312,7 +312,8 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
         },
       }),
     ],
-    // chain-protocol.md 1.6 and 1.8 (`tx-rules.ts`): a clob tx keeping the message rules is fee-free.
+    // chain-protocol.md 1.6 and 1.8 (`tx-rules.ts`): a clob tx is fee-free; `anteChecks` refuses
+    // one whose messages break the rules.
     txPolicy: (typeUrls, msgs) => clobTxPolicy(typeUrls.map((typeUrl, i) => ({ typeUrl, msg: msgs[i] }))),
     volatileKey: isShortTermKey,
     authenticateSigner(ctx, { tx, index }) {

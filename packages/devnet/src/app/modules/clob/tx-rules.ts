@@ -8,8 +8,10 @@
  * - beside stateful places and cancels (and leverage updates) a clob tx may hold at most one
  *   `MsgCreateTransfer` (to fund an isolated subaccount) and no other message;
  * - a short-term place in a tx with a non-zero `timeout_height` below its good-til-block is refused;
- * - only a clob tx that keeps these rules is fee-free (and runs without a gas limit); a tx whose
- *   every message is short-term also skips the sequence.
+ * - a clob tx takes the clob ante path: no fee is deducted and gas is not limited (a tx whose every
+ *   message is short-term also skips the sequence). The rules above are what keeps that path from
+ *   carrying anything else for free: a clob tx breaking them is refused (in CheckTx as the chain
+ *   does, and in delivery too), so no bank send or other message is ever delivered fee-free.
  *
  * Every refusal is sdk 18 (invalid request) with the reference chain's text.
  */
@@ -108,8 +110,9 @@ export function checkClobTx(msgs: readonly TxMessage[], timeoutHeight: bigint, s
 }
 
 /**
- * The tx policy of a clob tx that keeps the rules: no fee and no gas limit, and no sequence when
- * every message is short-term; undefined (the defaults: fees, gas, sequence) for any other tx.
+ * The tx policy of a clob tx (the reference chain's clob ante path): no fee and no gas limit, and no
+ * sequence when every message is short-term; undefined (the defaults: fees, gas, sequence) for any
+ * other tx. Whether the clob tx keeps the rules is {@link checkClobTx}'s to say.
  *
  * @example
  * ```ts
@@ -118,7 +121,7 @@ export function checkClobTx(msgs: readonly TxMessage[], timeoutHeight: bigint, s
  * ```
  */
 export function clobTxPolicy(msgs: readonly TxMessage[]): Partial<TxPolicy> | undefined {
-  if (!isClobTx(msgs) || brokenRule(msgs) !== undefined) return undefined;
+  if (!isClobTx(msgs)) return undefined;
   const shortTerm = msgs.every((m) => isShortTermMessage(m.typeUrl, m.msg));
   return shortTerm
     ? { chargeFees: false, checkSequence: false, meterGas: false }
