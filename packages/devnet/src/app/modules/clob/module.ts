@@ -22,7 +22,7 @@
 import { create, toBinary } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
 import { decodeU64, encodeU64, utf8 } from "../../codec.js";
-import { abciError, sdkErrors } from "../../errors.js";
+import { abciError } from "../../errors.js";
 import {
   type Context,
   genesisJson,
@@ -60,6 +60,7 @@ import {
   validateAgainstPair,
   validateBatchCancelBasic,
   validateGoodTil,
+  validateLeverageUpdate,
   validateOrderBasic,
 } from "./validate.js";
 
@@ -255,16 +256,8 @@ function updateLeverage(ctx: Context, msg: clob.MsgUpdateLeverage): void {
   const store = ctx.store(CLOB);
   const owner = msg.subaccountId?.owner ?? "";
   const number = msg.subaccountId?.number ?? 0;
+  validateLeverageUpdate(msg, (id) => getPair(store, id) !== undefined);
   for (const entry of msg.clobPairLeverage) {
-    if (getPair(store, entry.clobPairId) === undefined) {
-      throw abciError(clobErrors.invalidClob, `clob pair ${entry.clobPairId} does not exist`);
-    }
-    if (entry.customImfPpm === 0 || entry.customImfPpm > 1_000_000) {
-      throw abciError(
-        sdkErrors.invalidRequest,
-        `custom imf ppm ${entry.customImfPpm} must be in (0, 1000000]`,
-      );
-    }
     store.set(levKey(owner, number, entry.clobPairId), encodeU64(BigInt(entry.customImfPpm)));
     ctx.events.emitEvent(CLOB_EVENTS.leverage, [
       ["owner", owner],

@@ -9,6 +9,7 @@ import {
   validateAgainstPair,
   validateBatchCancelBasic,
   validateGoodTil,
+  validateLeverageUpdate,
   validateOrderBasic,
 } from "./validate.js";
 
@@ -196,5 +197,40 @@ describe("validateAgainstPair", () => {
     expect(code(() => validateAgainstPair(order(), { ...pair, status: clob.ClobPair_Status.PAUSED }))).toBe(
       34,
     );
+  });
+});
+
+describe("validateLeverageUpdate", () => {
+  const update = (clobPairLeverage: { clobPairId: number; customImfPpm: number }[], owner = OWNER) =>
+    create(clob.MsgUpdateLeverageSchema, { subaccountId: { owner, number: 0 }, clobPairLeverage });
+  const exists = (id: number) => id < 2;
+  it("answers 11001, 11002 and 8 as the chain's ValidateUpdateLeverageMsg", () => {
+    expect(
+      code(() => validateLeverageUpdate(update([{ clobPairId: 1, customImfPpm: 1 }]), exists)),
+    ).toBeUndefined();
+    expect(failure(() => validateLeverageUpdate(create(clob.MsgUpdateLeverageSchema), exists))).toMatchObject(
+      {
+        code: 11001,
+        log: "subaccount ID cannot be nil: Invalid address",
+      },
+    );
+    expect(failure(() => validateLeverageUpdate(update([], ""), exists))).toMatchObject({
+      codespace: "subaccounts",
+    });
+    expect(failure(() => validateLeverageUpdate(update([]), exists))).toMatchObject({
+      code: 11002,
+      log: "clob pair leverage entries cannot be empty: Invalid update leverage",
+    });
+    for (const customImfPpm of [0, 1_000_001]) {
+      expect(code(() => validateLeverageUpdate(update([{ clobPairId: 0, customImfPpm }]), exists))).toBe(
+        11002,
+      );
+    }
+    const twice = update([
+      { clobPairId: 0, customImfPpm: 5 },
+      { clobPairId: 0, customImfPpm: 6 },
+    ]);
+    expect(code(() => validateLeverageUpdate(twice, exists))).toBe(11002);
+    expect(code(() => validateLeverageUpdate(update([{ clobPairId: 7, customImfPpm: 5 }]), exists))).toBe(8);
   });
 });

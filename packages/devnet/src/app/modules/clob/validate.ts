@@ -194,6 +194,46 @@ export function validateBatchCancelBasic(msg: clob.MsgBatchCancel): void {
   }
 }
 
+/**
+ * Checks a leverage update as the reference chain's `ValidateUpdateLeverageMsg`: a subaccount id
+ * (clob 11001 when absent, else subaccounts 201/200), at least one entry, each with a custom
+ * initial margin in (0, 1,000,000] ppm and a clob pair named once (11002) that exists (8).
+ *
+ * @throws AbciError with the first failing check's code.
+ * @example
+ * ```ts
+ * validateLeverageUpdate(msg, (id) => getPair(store, id) !== undefined);
+ * ```
+ */
+export function validateLeverageUpdate(
+  msg: clob.MsgUpdateLeverage,
+  pairExists: (id: number) => boolean,
+): void {
+  if (msg.subaccountId === undefined) {
+    throw abciError(clobErrors.invalidAddress, "subaccount ID cannot be nil");
+  }
+  validateSubaccountId(msg.subaccountId);
+  if (msg.clobPairLeverage.length === 0) {
+    throw abciError(clobErrors.invalidLeverage, "clob pair leverage entries cannot be empty");
+  }
+  const seen = new Set<number>();
+  for (const entry of msg.clobPairLeverage) {
+    if (entry.customImfPpm === 0 || entry.customImfPpm > 1_000_000) {
+      throw abciError(
+        clobErrors.invalidLeverage,
+        `imf ppm for clob pair ${entry.clobPairId} must be between (0, 1,000,000]`,
+      );
+    }
+    if (seen.has(entry.clobPairId)) {
+      throw abciError(clobErrors.invalidLeverage, `duplicate clob pair ID ${entry.clobPairId}`);
+    }
+    if (!pairExists(entry.clobPairId)) {
+      throw abciError(clobErrors.invalidClob, `clob pair ID ${entry.clobPairId} does not exist`);
+    }
+    seen.add(entry.clobPairId);
+  }
+}
+
 /** Where the chain is when an order arrives. */
 export interface OrderWindow {
   /** The height of the block the order would be placed in (latest committed height + 1). */
