@@ -59,6 +59,7 @@ import {
   orderLabel,
   validateAgainstPair,
   validateBatchCancelBasic,
+  validateCancelBasic,
   validateGoodTil,
   validateLeverageUpdate,
   validateOrderBasic,
@@ -285,6 +286,7 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
       msgHandler({
         schema: clob.MsgCancelOrderSchema,
         signers: (msg) => [msg.orderId?.subaccountId?.owner ?? ""],
+        validate: validateCancelBasic,
         execute(ctx, msg) {
           cancelOrder(ctx, keepers, msg);
           return packAny(clob.MsgCancelOrderResponseSchema, create(clob.MsgCancelOrderResponseSchema));
