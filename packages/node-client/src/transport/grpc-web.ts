@@ -4,7 +4,7 @@
  * to a gRPC-web endpoint (a Cosmos SDK node serves it on its API port). Nothing here loads
  * connect-node or a `node:` module.
  */
-import type { Interceptor, Transport } from "@connectrpc/connect";
+import { Code, ConnectError, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
 import { InvalidArgumentError } from "@perpx/errors";
 
@@ -145,10 +145,17 @@ export function openGrpcWeb(input: GrpcInput): Transport {
       "a gRPC-web transport uses fetch, which trusts the platform's certificate authorities only",
     );
   }
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   return createGrpcWebTransport({
     baseUrl: options.url,
     useBinaryFormat: true,
     interceptors: grpcInterceptors(options),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: (input, init) =>
+      doFetch(input, init).catch((error: unknown) => {
+        // A request that never got an answer is Unavailable, as connect-node reports it, so the
+        // client's errors are the same `TransportError` on both platforms.
+        if (init?.signal?.aborted) throw error;
+        throw new ConnectError("the node could not be reached", Code.Unavailable, undefined, undefined, error);
+      }),
   });
 }

@@ -172,6 +172,9 @@ export class WebSocketRpcClient implements JsonRpcClient {
   /** Sends one request and resolves with its success answer. */
   readonly execute = async (request: JsonRpcRequest): Promise<JsonRpcSuccess> => {
     const socket = await this.#open();
+    if (this.#socket !== socket || socket.readyState !== 1) {
+      throw new TransportError("rpc", "the connection was closed", { url: this.#url });
+    }
     return new Promise<JsonRpcSuccess>((resolve, reject) => {
       this.#pending.set(String(request.id), { resolve, reject });
       socket.send(JSON.stringify(request));
