@@ -136,6 +136,11 @@ export {
   type RpcOptions,
   type WebSocketConstructor,
 } from "./transport/rpc-json.js";
+export {
+  type RpcSubscription,
+  WebSocketRpcClient,
+  type WebSocketRpcOptions,
+} from "./transport/rpc-socket.js";
 export * from "./tx/actions.js";
 export {
   type BroadcastResult,

@@ -155,7 +155,13 @@ export function openGrpcWeb(input: GrpcInput): Transport {
         // A request that never got an answer is Unavailable, as connect-node reports it, so the
         // client's errors are the same `TransportError` on both platforms.
         if (init?.signal?.aborted) throw error;
-        throw new ConnectError("the node could not be reached", Code.Unavailable, undefined, undefined, error);
+        throw new ConnectError(
+          "the node could not be reached",
+          Code.Unavailable,
+          undefined,
+          undefined,
+          error,
+        );
       }),
   });
 }
