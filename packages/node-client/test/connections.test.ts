@@ -3,6 +3,7 @@ import type { Interceptor } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { isAbortedError, isInvalidArgumentError, isMissingEndpointError, isTimeoutError } from "@perpx/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import {
   createNodeClient,
   FetchRpcClient,
@@ -12,6 +13,8 @@ import {
   isQueryError,
   isTransportError,
   NodeClient,
+  type WebSocketConstructor,
+  WebSocketRpcClient,
 } from "../src/index.js";
 import { useDevnet } from "./support.js";
 
@@ -62,6 +65,23 @@ describe("CometBFT RPC", () => {
       expect((await client.getBalances({ address: net.wallets[0]!.address })).length).toBeGreaterThan(0);
       client.close();
     }
+  });
+
+  it("with a WebSocket constructor, runs over a standard socket (not cosmjs's) that close() ends", async () => {
+    const client = net.makeClient({
+      rpc: {
+        url: net.devnet.endpoints.rpcWebsocket,
+        webSocket: WebSocket as unknown as WebSocketConstructor,
+      },
+      rest: undefined,
+      grpc: undefined,
+    });
+    expect(client.rpc?.rpcClient).toBeInstanceOf(WebSocketRpcClient);
+    expect((await client.getLatestBlock()).chainId).toBe("perpx-local-1");
+    client.close();
+    // A call after close() opens a fresh socket; nothing was left running in between.
+    expect((await client.getBalances({ address: net.wallets[0]!.address })).length).toBeGreaterThan(0);
+    client.close();
   });
 
   it("accepts an injected JSON-RPC client", async () => {

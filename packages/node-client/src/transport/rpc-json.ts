@@ -78,9 +78,10 @@ export interface RpcHttpOptions {
    */
   headers?: Record<string, string>;
   /**
-   * The `WebSocket` constructor for a `ws(s)://` URL in a browser build (Node builds use cosmjs's
-   * socket).
-   * @default globalThis.WebSocket
+   * The `WebSocket` constructor for a `ws(s)://` URL: given, calls and subscriptions go over
+   * a standard socket (`WebSocketRpcClient`) on every platform; in Node without it, cosmjs's
+   * socket serves.
+   * @default globalThis.WebSocket in a browser build; cosmjs's socket in Node
    */
   webSocket?: WebSocketConstructor;
 }

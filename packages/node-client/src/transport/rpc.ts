@@ -1,6 +1,7 @@
 import { Comet38Client, type RpcClient, WebsocketClient } from "@cosmjs/tendermint-rpc";
 import { InvalidArgumentError } from "@perpx/errors";
 import { FetchRpcClient, type JsonRpcClient, type RpcConnection, type RpcOptions } from "./rpc-json.js";
+import { openWebRpc } from "./rpc-web.js";
 
 // cosmjs's `RpcClient` and our `JsonRpcClient` are the same two methods; only the request's
 // `params` type differs (cosmjs's JSON-compatible dictionary, our record), so each side is cast.
@@ -31,6 +32,8 @@ export function openRpc(options: RpcOptions): RpcConnection {
   }
   const http = typeof options === "string" ? { url: options } : options;
   const url = http.url;
+  // With a `WebSocket` constructor given, the standard-socket client serves (no cosmjs reconnects).
+  if (/^wss?:\/\//i.test(url) && http.webSocket) return openWebRpc(http);
   if (/^wss?:\/\//i.test(url)) {
     const base = url.replace(/\/+$/, "").replace(/\/websocket$/i, "");
     const errors: unknown[] = [];
