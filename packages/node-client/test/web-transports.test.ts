@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:net";
 import { isTimeoutError } from "@perpx/core";
 import { type Devnet, startDevnet } from "@perpx/devnet";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import WebSocket from "ws";
+import WebSocket, { WebSocketServer } from "ws";
 import {
   bankSendMsg,
   createNodeClient,
@@ -199,6 +199,30 @@ describe("CometBFT RPC over a standard WebSocket", () => {
     socket.disconnect();
     const down = new WebSocketRpcClient({ url: "ws://127.0.0.1:9", webSocket });
     await expect(createCometRpc(down).status()).rejects.toSatisfy(isTransportError);
+  });
+
+  it("rejects the pending calls of a socket the node drops, and reconnects on the next call", async () => {
+    const server = new WebSocketServer({ port: 0, host: "127.0.0.1" });
+    let connections = 0;
+    server.on("connection", (peer) => {
+      connections++;
+      peer.on("message", (data) => {
+        const request = JSON.parse(String(data)) as { id: number };
+        // The first connection dies mid-call; later ones answer.
+        if (connections === 1) peer.terminate();
+        else peer.send(JSON.stringify({ jsonrpc: "2.0", id: request.id, result: { ok: true } }));
+      });
+    });
+    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+    const url = `ws://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const socket = new WebSocketRpcClient({ url, webSocket });
+    const request = { jsonrpc: "2.0" as const, id: 1, method: "status", params: {} };
+    const dropped = await socket.execute(request).catch((e: unknown) => e);
+    expect(isTransportError(dropped)).toBe(true);
+    expect((await socket.execute({ ...request, id: 2 })).result).toEqual({ ok: true });
+    expect(connections).toBe(2);
+    socket.disconnect();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
   it("without a WebSocket constructor on the platform says what to pass", () => {
