@@ -150,7 +150,7 @@ export class JsonRpcError extends Error {
  * @throws {JsonRpcError} for an error answer; {@link TransportError} for text that is not a JSON-RPC
  * answer.
  */
-export function parseJsonRpcAnswer(text: string, url: string, httpStatus?: number): JsonRpcSuccess {
+function parseJsonRpcAnswer(text: string, url: string, httpStatus?: number): JsonRpcSuccess {
   let json: { error?: { code?: number; message?: string; data?: unknown }; result?: unknown };
   try {
     json = JSON.parse(text) as typeof json;

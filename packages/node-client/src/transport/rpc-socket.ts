@@ -10,7 +10,6 @@ import {
   type JsonRpcRequest,
   type JsonRpcSuccess,
   nextRequestId,
-  parseJsonRpcAnswer,
   type WebSocketConstructor,
 } from "./rpc-json.js";
 
@@ -60,7 +59,7 @@ interface Pending {
  * webSocketUrl("ws://127.0.0.1:26657"); // "ws://127.0.0.1:26657/websocket"
  * ```
  */
-export function webSocketUrl(url: string): string {
+function webSocketUrl(url: string): string {
   const base = url.replace(/\/+$/, "");
   return /\/websocket$/i.test(base) ? base : `${base}/websocket`;
 }
@@ -145,28 +144,23 @@ export class WebSocketRpcClient implements JsonRpcClient {
   }
 
   #receive(data: string): void {
-    let id: string;
-    let answer: JsonRpcSuccess | undefined;
-    let failure: unknown;
+    let json: { id?: unknown; error?: { code?: number; message?: string; data?: unknown }; result?: unknown };
     try {
-      const raw = JSON.parse(data) as { id?: unknown };
-      id = String(raw.id);
-      answer = parseJsonRpcAnswer(data, this.#url);
-    } catch (error) {
-      if (!(error instanceof JsonRpcError)) return; // not a JSON-RPC answer: nothing waits for it
-      failure = error;
-      id = String((JSON.parse(data) as { id?: unknown }).id);
+      json = JSON.parse(data) as typeof json;
+    } catch {
+      return; // not JSON: nothing waits for it
     }
+    if (typeof json !== "object" || json === null) return;
+    const id = String(json.id);
     const pending = this.#pending.get(id);
     if (pending) {
       this.#pending.delete(id);
-      if (answer) pending.resolve(answer);
-      else pending.reject(failure);
+      if (json.error) pending.reject(new JsonRpcError(json.error));
+      else pending.resolve(json as JsonRpcSuccess);
       return;
     }
-    // CometBFT sends each event with the subscribe request's id, suffixed `#event`.
-    const listener = this.#listeners.get(id.replace(/#event$/, ""));
-    if (listener && answer) listener(answer.result);
+    // CometBFT sends each event with the subscribe request's id (suffixed `#event` by some versions).
+    if (!json.error) this.#listeners.get(id.replace(/#event$/, ""))?.(json.result);
   }
 
   /** Sends one request and resolves with its success answer. */
