@@ -143,6 +143,26 @@ describe("gRPC", () => {
     expect(isTransportError(error)).toBe(true);
   });
 
+  it("speaks gRPC-web to the API port when asked, through the injected fetch with the headers", async () => {
+    const { calls, fetchFn } = countingFetch();
+    const client = createNodeClient({
+      grpc: {
+        url: net.devnet.endpoints.rest,
+        protocol: "grpc-web",
+        fetch: fetchFn,
+        headers: { "x-api-key": "k3" },
+      },
+    });
+    const balance = await client.getBalance({ address: net.wallets[0]!.address, denom: "uusdc" });
+    expect(balance.amount).toBeGreaterThan(0n);
+    expect(calls[0]?.url).toBe(`${net.devnet.endpoints.rest}/cosmos.bank.v1beta1.Query/Balance`);
+    expect(calls[0]?.headers["content-type"]).toBe("application/grpc-web+proto");
+    expect(calls[0]?.headers["x-api-key"]).toBe("k3");
+    expect(() =>
+      createNodeClient({ grpc: { url: net.devnet.endpoints.rest, protocol: "h3" as "grpc" } }),
+    ).toThrow(/grpc\.protocol/);
+  });
+
   it("rejects a CA on a plaintext URL", () => {
     expect(() =>
       createNodeClient({ grpc: { url: net.devnet.endpoints.grpc, caCert: net.devnet.caPem } }),
