@@ -9,7 +9,8 @@ import { createChainApp } from "./app/app.js";
 import type { BlockRecord, CreateChainApp, DevnetProfile, PersistentChainApp } from "./app/contract.js";
 import { GENESIS_ACCOUNTS, GENESIS_NATIVE_BALANCE, GENESIS_USDC_BALANCE } from "./app/genesis-accounts.js";
 import { DevnetStateError, STATE_FILE, StateDirectory } from "./persistence.js";
-import { type ControlRouter, type ControlServer, startControlServer } from "./servers/control.js";
+import { type ControlServer, startControlServer } from "./servers/control.js";
+import type { ControlRouter } from "./servers/control-router.js";
 import { createDispatcher } from "./servers/dispatch.js";
 import { type EvmServers, startEvmServers } from "./servers/evm.js";
 import {
