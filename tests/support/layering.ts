@@ -43,7 +43,7 @@ export function readGraph(markdown: string, heading: string, scope: string): Map
 }
 
 /** A workspace package: its name, directory and manifest dependencies. */
-export interface WorkspacePackage {
+interface WorkspacePackage {
   name: string;
   dir: string;
   dependencies: string[];
@@ -51,7 +51,7 @@ export interface WorkspacePackage {
 }
 
 /** The packages of a pnpm workspace, from the `packages:` globs of `pnpm-workspace.yaml` (`dir/*` or `dir`). */
-export function workspacePackages(root: string): WorkspacePackage[] {
+function workspacePackages(root: string): WorkspacePackage[] {
   const yaml = readFileSync(join(root, "pnpm-workspace.yaml"), "utf8");
   const globs = [...yaml.matchAll(/^\s*-\s*["']?([^"'\n]+?)["']?\s*$/gm)].map((m) => m[1]!);
   const dirs = globs.flatMap((glob) =>
@@ -78,7 +78,7 @@ const isTestFile = (file: string) =>
   file.split(/[\\/]/).some((part) => ["test", "tests"].includes(part));
 
 /** Every `.ts` source of a package (outside `node_modules`, `dist` and generated code). */
-export function sourcesOf(dir: string): string[] {
+function sourcesOf(dir: string): string[] {
   const out: string[] = [];
   const walk = (at: string) => {
     for (const entry of readdirSync(at)) {
@@ -93,14 +93,14 @@ export function sourcesOf(dir: string): string[] {
 }
 
 /** One import of a module: its specifier, whether it exists only for types, whether it is `import()`. */
-export interface ImportEdge {
+interface ImportEdge {
   specifier: string;
   typeOnly: boolean;
   dynamic: boolean;
 }
 
 /** The imports, re-exports and `import()` calls of one TypeScript source. */
-export function importsOf(file: string): ImportEdge[] {
+function importsOf(file: string): ImportEdge[] {
   const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
   const edges: ImportEdge[] = [];
   const visit = (node: ts.Node) => {
@@ -148,7 +148,7 @@ export function importsOf(file: string): ImportEdge[] {
 }
 
 /** The package a bare specifier names (`@scope/name/sub` -> `@scope/name`); undefined for relative and `node:`. */
-export function packageOf(specifier: string): string | undefined {
+function packageOf(specifier: string): string | undefined {
   if (specifier.startsWith(".") || specifier.startsWith("/") || specifier.startsWith("node:"))
     return undefined;
   const parts = specifier.split("/");
@@ -165,7 +165,7 @@ function resolveRelative(from: string, specifier: string): string | undefined {
 }
 
 /** The import cycles among a package's modules (runtime imports only: type-only and `import()` edges load nothing up front). */
-export function cyclesOf(files: string[], root: string): string[][] {
+function cyclesOf(files: string[], root: string): string[][] {
   const graph = new Map<string, string[]>();
   for (const file of files) {
     graph.set(

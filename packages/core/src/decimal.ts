@@ -37,7 +37,7 @@ const DECIMAL = /^([+-])?(\d+(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?$/;
 
 const pow10Cache: bigint[] = [];
 /** 10^n for n >= 0. */
-export function pow10(n: number): bigint {
+function pow10(n: number): bigint {
   if (n < 64) {
     let cached = pow10Cache[n];
     if (cached === undefined) {

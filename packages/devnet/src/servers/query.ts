@@ -91,9 +91,3 @@ export function matches(conditions: readonly Condition[], events: Record<string,
     return values.some((v) => compare(v, c.op, c.value));
   });
 }
-
-/** The value of the `tm.event` condition (`NewBlock`, `NewBlockHeader`, `Tx`), if any. */
-export function eventType(conditions: readonly Condition[]): string | undefined {
-  const c = conditions.find((x) => x.key === "tm.event" && x.op === "=");
-  return c === undefined ? undefined : String(c.value);
-}
