@@ -158,7 +158,14 @@ export function instrument(code: string): { code: string; checks: number } {
       }
       const claim = comment === undefined ? undefined : claimOf(comment);
       if (claim) {
-        const expression = node.expression.getText(source);
+        // `console.log(x); // value` shows the value of `x`.
+        const shown =
+          ts.isCallExpression(node.expression) &&
+          node.expression.expression.getText(source) === "console.log" &&
+          node.expression.arguments.length === 1
+            ? node.expression.arguments[0]!
+            : node.expression;
+        const expression = shown.getText(source);
         const line = JSON.stringify(code.slice(node.getStart(source), claimEnd).replace(/\s+/g, " ").trim());
         const text =
           claim.kind === "value"
