@@ -9,8 +9,7 @@ import { createChainApp } from "./app/app.js";
 import type { BlockRecord, CreateChainApp, DevnetProfile, PersistentChainApp } from "./app/contract.js";
 import { GENESIS_ACCOUNTS, GENESIS_NATIVE_BALANCE, GENESIS_USDC_BALANCE } from "./app/genesis-accounts.js";
 import { DevnetStateError, STATE_FILE, StateDirectory } from "./persistence.js";
-import { type ControlServer, startControlServer } from "./servers/control.js";
-import type { ControlRouter } from "./servers/control-router.js";
+import { type ControlRouter, type ControlServer, startControlServer } from "./servers/control.js";
 import { createDispatcher } from "./servers/dispatch.js";
 import { type EvmServers, startEvmServers } from "./servers/evm.js";
 import {
@@ -59,7 +58,10 @@ export interface DevnetPorts {
  *
  * @example
  * ```ts
- * const devnet = await startDevnet({ ports: { ...DEFAULT_PORTS, faucet: 0 } });
+ * DEFAULT_PORTS.rpc; // 26657
+ * const devnet = await startDevnet({ ports: { ...DEFAULT_PORTS, rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0 } });
+ * devnet.endpoints.rpc === "http://127.0.0.1:26657"; // false: 0 picks a free port
+ * await devnet.stop();
  * ```
  */
 export const DEFAULT_PORTS: Readonly<DevnetPorts> = Object.freeze({
@@ -173,8 +175,9 @@ export interface StartDevnetOptions {
  * ```ts
  * const devnet: Devnet = await startDevnet({ ports: "free", blockTimeMs: 0 });
  * try {
+ *   const before = devnet.app.latestBlock().height;
  *   devnet.mine(3);
- *   devnet.app.latestBlock().height; // 3n
+ *   devnet.app.latestBlock().height - before; // 3n
  * } finally {
  *   await devnet.stop();
  * }

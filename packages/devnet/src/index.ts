@@ -28,7 +28,7 @@ export {
   type ControlHandler,
   type ControlRequest,
   type ControlRouter,
-} from "./servers/control-router.js";
+} from "./servers/control.js";
 export { DEFAULT_FAUCET_COINS, type FaucetCoin } from "./servers/faucet.js";
 export type { BlockProducer, BlockProducerOptions } from "./servers/producer.js";
 export { TLS_FILES } from "./servers/tls.js";

@@ -9,7 +9,7 @@ import { AnySchema } from "@bufbuild/protobuf/wkt";
 import { fromCosmosJson, wrap } from "@perpx/proto";
 import type { PersistentChainApp, ProposalResult } from "../app/contract.js";
 import { GOV_AUTHORITY } from "../app/governance.js";
-import { ControlError, type ControlRouter } from "./control-router.js";
+import { ControlError, type ControlRouter } from "./control.js";
 import type { BlockProducer } from "./producer.js";
 
 /** Runs a chain call, turning an `AbciError` into a 400 answer named by its codespace. */

@@ -9,10 +9,82 @@ import { isInvalidAddressError, parseAddress } from "@perpx/core";
 import { prices } from "@perpx/proto";
 import type { OraclePriceSet, PersistentChainApp } from "../app/contract.js";
 import { addChainControlRoutes } from "./control-chain.js";
-import { ControlError, type ControlHandler, type ControlRouter } from "./control-router.js";
 import { toHexUpper } from "./encoding.js";
 import { BodyError, closeServer, listen, readBody, sendCorsPreflight, sendJson, urlOf } from "./http.js";
 import type { BlockProducer } from "./producer.js";
+
+/**
+ * A control request that cannot be served; answered as `{code, message}` with `status`.
+ *
+ * @example
+ * ```ts
+ * router.add("POST", "/prices", ({ body }) => {
+ *   if (typeof body.market !== "string") throw new ControlError(400, "invalid_request", 'the field "market" is required');
+ *   return {};
+ * });
+ * ```
+ */
+export class ControlError extends Error {
+  override readonly name = "ControlError";
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * What a control route handler receives.
+ *
+ * @example
+ * ```ts
+ * const handler: ControlHandler = ({ body, query }: ControlRequest) => ({ count: body.count ?? query.get("count") });
+ * ```
+ */
+export interface ControlRequest {
+  /** The parsed JSON body (`{}` when empty), or the query parameters of a GET. */
+  body: Record<string, unknown>;
+  /** The raw query parameters. */
+  query: URLSearchParams;
+}
+
+/**
+ * A control route: answers with any JSON-serialisable value (bigints become strings).
+ *
+ * @example
+ * ```ts
+ * const ping: ControlHandler = () => ({ pong: true });
+ * ```
+ */
+export type ControlHandler = (request: ControlRequest) => unknown | Promise<unknown>;
+
+/**
+ * The route table of the control server.
+ *
+ * @example
+ * ```ts
+ * const devnet = await startDevnet({
+ *   ports: "free",
+ *   blockTimeMs: 0,
+ *   controlRoutes: (router: ControlRouter, { app }) =>
+ *     router.add("GET", "/height", () => ({ height: app.latestBlock().height })),
+ * });
+ * const response = await fetch(`${devnet.endpoints.control}/devnet/height`);
+ * (await response.json()).height === String(devnet.app.latestBlock().height); // true
+ * await devnet.stop();
+ * ```
+ */
+export interface ControlRouter {
+  /**
+   * Adds a route.
+   * @param method - `GET` or `POST`.
+   * @param path - the path after `/devnet`, e.g. `/blocks`.
+   * @param handler - answers the request.
+   */
+  add(method: "GET" | "POST", path: string, handler: ControlHandler): void;
+}
 
 /** Reads a field of a control body as a non-negative safe integer. */
 export function intField(body: Record<string, unknown>, name: string, fallback?: number): number {

@@ -15,7 +15,8 @@ import { BodyError, closeServer, listen, readBody, sendCorsPreflight, sendJson, 
  * @example
  * ```ts
  * const faucetCoins: FaucetCoin[] = [{ denom: "uusdc", amount: 5_000_000_000n }];
- * const devnet = await startDevnet({ faucetCoins });
+ * const devnet = await startDevnet({ ports: "free", faucetCoins });
+ * await devnet.stop();
  * ```
  */
 export interface FaucetCoin {
@@ -28,7 +29,9 @@ export interface FaucetCoin {
  *
  * @example
  * ```ts
- * const devnet = await startDevnet({ faucetCoins: [...DEFAULT_FAUCET_COINS, { denom: "ibc/ABC", amount: 5n }] });
+ * DEFAULT_FAUCET_COINS.map((coin) => coin.denom).length > 0; // true
+ * const devnet = await startDevnet({ ports: "free", faucetCoins: [...DEFAULT_FAUCET_COINS, { denom: "ibc/ABC", amount: 5n }] });
+ * await devnet.stop();
  * ```
  */
 export const DEFAULT_FAUCET_COINS: readonly FaucetCoin[] = [
