@@ -1,14 +1,15 @@
 /**
  * The doc runner: every TypeScript snippet of the READMEs (root and packages) and every `@example`
  * in the source of the publishable packages runs, and every value it shows is checked (the claim
- * conventions are in ./support/docs.ts). An example sees its package's exports and the exports of
- * its own module without importing them; a snippet that names `devnet` without declaring it gets a
+ * conventions are in ./support/docs.ts). An example sees its package's exports, the exports of its
+ * own module and (for an internal module) what the package's other modules export, without importing
+ * them; a snippet that names `devnet` without declaring it gets a
  * running devnet on free ports, and `PERPX_NODE_RPC`, `PERPX_GRPC_TLS`, `PERPX_GRPC_CA`,
  * `PERPX_MNEMONIC_0` and `PERPX_MNEMONIC_1` point at it. Every check a snippet holds must run once.
  *
  * `npm run check:docs` runs only this file; `DOCS_FILTER=<text>` runs the snippets whose id contains it.
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Devnet } from "@perpx/devnet";
@@ -34,36 +35,12 @@ const PENDING: Record<string, string> = {
   "packages/devnet/src/app/contract.ts ChainControl": "does not run yet",
   "packages/devnet/src/app/contract.ts ProposalResult": "does not run yet",
   "packages/devnet/src/app/contract.ts ChainState": "does not run yet",
-  "packages/devnet/src/app/genesis-accounts.ts GENESIS_ACCOUNTS": "does not run yet",
-  "packages/devnet/src/app/genesis-accounts.ts GENESIS_USDC_BALANCE": "does not run yet",
-  "packages/devnet/src/app/genesis-accounts.ts GENESIS_NATIVE_BALANCE": "does not run yet",
   "packages/devnet/src/app/modules/accountplus.ts approveAgent": "does not run yet",
-  "packages/devnet/src/app/modules/authenticators.ts parseAuthenticator": "does not run yet",
-  "packages/devnet/src/app/modules/authenticators.ts encodeAuthenticator": "does not run yet",
   "packages/devnet/src/app/modules/authenticators.ts checkNewAuthenticator": "does not run yet",
   "packages/devnet/src/app/modules/authenticators.ts authenticate": "does not run yet",
   "packages/devnet/src/app/modules/authenticators.ts tradingKeyAuthenticator": "does not run yet",
   "packages/devnet/src/app/modules/feetiers.ts feePpm": "does not run yet",
   "packages/devnet/src/app/modules/subaccounts.ts canApplyUpdates": "does not run yet",
-  "packages/devnet/src/app/proto-cache.ts fromBinaryCached": "does not run yet",
-  "packages/devnet/src/devnet.ts DevnetEndpoints": "does not run yet",
-  "packages/devnet/src/devnet.ts DevnetAccount": "does not run yet",
-  "packages/devnet/src/devnet.ts startDevnet": "does not run yet",
-  "packages/devnet/src/persistence.ts STATE_FILE": "does not run yet",
-  "packages/devnet/src/persistence.ts BLOCK_LOG_FILE": "does not run yet",
-  "packages/devnet/src/persistence.ts isDevnetStateError": "does not run yet",
-  "packages/devnet/src/servers/control.ts ControlError": "does not run yet",
-  "packages/devnet/src/servers/control.ts startControlServer": "does not run yet",
-  "packages/devnet/src/servers/dispatch.ts createDispatcher": "does not run yet",
-  "packages/devnet/src/servers/evm.ts startEvmServers": "does not run yet",
-  "packages/devnet/src/servers/faucet.ts startFaucetServer": "does not run yet",
-  "packages/devnet/src/servers/grpc.ts startGrpcServers": "does not run yet",
-  "packages/devnet/src/servers/producer.ts BlockProducerOptions": "does not run yet",
-  "packages/devnet/src/servers/producer.ts BlockProducer": "does not run yet",
-  "packages/devnet/src/servers/rest.ts startRestServer": "does not run yet",
-  "packages/devnet/src/servers/rpc.ts startRpcServer": "does not run yet",
-  "packages/devnet/src/servers/tls.ts generateTlsCertificate": "does not run yet",
-  "packages/devnet/src/servers/tls.ts TLS_FILES": "does not run yet",
 };
 
 /**
@@ -95,6 +72,23 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
+const exporters = new Map<string, Map<string, string>>();
+/** Which source file of a package declares each exported value (`export function|const|class name`). */
+function exportersOf(dir: string): Map<string, string> {
+  let found = exporters.get(dir);
+  if (found) return found;
+  found = new Map();
+  for (const file of (readdirSync(join(dir, "src"), { recursive: true }) as string[]).sort()) {
+    if (!file.endsWith(".ts") || /\.(test|test-d|bench)\.ts$/.test(file)) continue;
+    const text = readFileSync(join(dir, "src", file), "utf8");
+    for (const match of text.matchAll(/^export (?:async )?(?:function\*?|const|let|class) ([\w$]+)/gm)) {
+      if (!found.has(match[1]!)) found.set(match[1]!, join(dir, "src", file));
+    }
+  }
+  exporters.set(dir, found);
+  return found;
+}
+
 interface Ran {
   ran: number;
 }
@@ -115,6 +109,14 @@ async function run(
   for (const module of modules) {
     for (const [name, value] of Object.entries(module)) {
       if (used.has(name) && !declared.has(name)) scope[name] = value;
+    }
+  }
+  // An example of an internal module may use the other modules of its package.
+  if (snippet.file) {
+    for (const name of used) {
+      if (name in scope || declared.has(name)) continue;
+      const owner = exportersOf(snippet.dir).get(name);
+      if (owner) scope[name] = (await import(/* @vite-ignore */ owner))[name];
     }
   }
   const needsNetwork =

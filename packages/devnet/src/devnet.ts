@@ -80,8 +80,13 @@ export const DEFAULT_PORTS: Readonly<DevnetPorts> = Object.freeze({
  *
  * @example
  * ```ts
+ * import { StargateClient } from "@cosmjs/stargate";
+ *
  * const devnet = await startDevnet({ ports: "free" });
  * const client = await StargateClient.connect(devnet.endpoints.rpc);
+ * await client.getChainId(); // "perpx-local-1"
+ * client.disconnect();
+ * await devnet.stop();
  * ```
  */
 export interface DevnetEndpoints {
@@ -110,9 +115,13 @@ export interface DevnetEndpoints {
  *
  * @example
  * ```ts
+ * import { DirectSecp256k1HdWallet } from "@cosmjs/proto-signing";
+ *
  * const devnet = await startDevnet({ ports: "free" });
  * const [alice]: readonly DevnetAccount[] = devnet.accounts;
- * const wallet = await DirectSecp256k1HdWallet.fromMnemonic(alice.mnemonic, { prefix: "perpx" });
+ * const wallet = await DirectSecp256k1HdWallet.fromMnemonic(alice!.mnemonic, { prefix: "perpx" });
+ * (await wallet.getAccounts())[0]?.address === alice!.address; // true
+ * await devnet.stop();
  * ```
  */
 export interface DevnetAccount {
@@ -227,9 +236,13 @@ function resolvePorts(ports: StartDevnetOptions["ports"]): DevnetPorts {
  *   state directory cannot be resumed from.
  * @example
  * ```ts
+ * import { StargateClient } from "@cosmjs/stargate";
  * import { startDevnet } from "@perpx/devnet";
+ *
  * const devnet = await startDevnet({ ports: "free", blockTimeMs: 100 });
  * const client = await StargateClient.connect(devnet.endpoints.rpc);
+ * await client.getChainId(); // "perpx-local-1"
+ * client.disconnect();
  * await devnet.stop();
  * ```
  */

@@ -95,8 +95,14 @@ function fail(
  * @returns the running faucet.
  * @example
  * ```ts
+ * const devnet = await startDevnet({ ports: "free", blockTimeMs: 0 });
+ * const { app } = devnet;
  * const faucet = await startFaucetServer({ control: app.control, port: 0 });
- * await fetch(`${faucet.url}/faucet/tokens`, { method: "POST", body: JSON.stringify({ address }) });
+ * const address = devnet.accounts[2]!.address;
+ * const response = await fetch(`${faucet.url}/faucet/tokens`, { method: "POST", body: JSON.stringify({ address }) });
+ * response.ok; // true
+ * await faucet.close();
+ * await devnet.stop();
  * ```
  */
 export async function startFaucetServer(options: FaucetServerOptions): Promise<FaucetServer> {
