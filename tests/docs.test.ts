@@ -26,21 +26,32 @@ const snippets = workspaceSnippets(root).filter((snippet) => !filter || snippet.
  * when one of their snippets runs, so this list only shrinks.
  */
 const PENDING: Record<string, string> = {
-  "packages/devnet/src/app/contract.ts EventAttribute": "does not run yet",
-  "packages/devnet/src/app/contract.ts TxResult": "does not run yet",
-  "packages/devnet/src/app/contract.ts IndexedTx": "does not run yet",
-  "packages/devnet/src/app/contract.ts QueryResult": "does not run yet",
-  "packages/devnet/src/app/contract.ts SimulateResult": "does not run yet",
-  "packages/devnet/src/app/contract.ts ChainApp": "does not run yet",
-  "packages/devnet/src/app/contract.ts ChainControl": "does not run yet",
-  "packages/devnet/src/app/contract.ts ProposalResult": "does not run yet",
-  "packages/devnet/src/app/contract.ts ChainState": "does not run yet",
-  "packages/devnet/src/app/modules/accountplus.ts approveAgent": "does not run yet",
-  "packages/devnet/src/app/modules/authenticators.ts checkNewAuthenticator": "does not run yet",
-  "packages/devnet/src/app/modules/authenticators.ts authenticate": "does not run yet",
-  "packages/devnet/src/app/modules/authenticators.ts tradingKeyAuthenticator": "does not run yet",
-  "packages/devnet/src/app/modules/feetiers.ts feePpm": "does not run yet",
-  "packages/devnet/src/app/modules/subaccounts.ts canApplyUpdates": "does not run yet",
+  "packages/devnet/src/app/modules/authenticators.ts authenticate":
+    "needs the keeper context of a block in progress (ctx, keepers), which only the app builds",
+  "packages/devnet/src/app/contract.ts EventAttribute":
+    "needs a chain app and raw txs; contract.ts is being reworked in the clob branch",
+  "packages/devnet/src/app/contract.ts TxResult":
+    "needs a chain app and raw txs; contract.ts is being reworked in the clob branch",
+  "packages/devnet/src/app/contract.ts IndexedTx":
+    "needs a chain app and raw txs; contract.ts is being reworked in the clob branch",
+  "packages/devnet/src/app/contract.ts QueryResult":
+    "needs a chain app and raw txs; contract.ts is being reworked in the clob branch",
+  "packages/devnet/src/app/contract.ts SimulateResult":
+    "needs a chain app and raw txs; contract.ts is being reworked in the clob branch",
+  "packages/devnet/src/app/contract.ts ChainApp":
+    "needs a chain app and raw txs; contract.ts is being reworked in the clob branch",
+  "packages/devnet/src/app/contract.ts ChainControl":
+    "needs a chain app and raw txs; contract.ts is being reworked in the clob branch",
+  "packages/devnet/src/app/contract.ts ProposalResult":
+    "needs a chain app and raw txs; contract.ts is being reworked in the clob branch",
+  "packages/devnet/src/app/contract.ts ChainState":
+    "needs a chain app and raw txs; contract.ts is being reworked in the clob branch",
+  "packages/devnet/src/app/modules/accountplus.ts approveAgent":
+    "needs the keeper context of a block in progress (ctx, keepers), which only the app builds",
+  "packages/devnet/src/app/modules/feetiers.ts feePpm":
+    "needs the keeper context of a block in progress (ctx, keepers), which only the app builds",
+  "packages/devnet/src/app/modules/subaccounts.ts canApplyUpdates":
+    "needs the keeper context of a block in progress (ctx, keepers), which only the app builds",
 };
 
 /**
