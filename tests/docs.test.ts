@@ -10,9 +10,10 @@
  * `npm run check:docs` runs only this file; `DOCS_FILTER=<text>` runs the snippets whose id contains it.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Devnet } from "@perpx/devnet";
+import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { declaredNames, instrument, usedNames, workspaceSnippets } from "./support/docs.js";
 
@@ -84,7 +85,7 @@ afterAll(async () => {
 });
 
 const exporters = new Map<string, Map<string, string>>();
-/** Which source file of a package declares each exported value (`export function|const|class name`). */
+/** Which source file of a package declares each export (`export function|const|class|interface|type name`). */
 function exportersOf(dir: string): Map<string, string> {
   let found = exporters.get(dir);
   if (found) return found;
@@ -92,12 +93,42 @@ function exportersOf(dir: string): Map<string, string> {
   for (const file of (readdirSync(join(dir, "src"), { recursive: true }) as string[]).sort()) {
     if (!file.endsWith(".ts") || /\.(test|test-d|bench)\.ts$/.test(file)) continue;
     const text = readFileSync(join(dir, "src", file), "utf8");
-    for (const match of text.matchAll(/^export (?:async )?(?:function\*?|const|let|class) ([\w$]+)/gm)) {
+    for (const match of text.matchAll(
+      /^export (?:declare )?(?:async )?(?:function\*?|const|let|class|interface|type|enum) ([\w$]+)/gm,
+    )) {
       if (!found.has(match[1]!)) found.set(match[1]!, join(dir, "src", file));
     }
   }
   exporters.set(dir, found);
   return found;
+}
+
+/** Imports (values and types) of the package names a snippet uses without declaring, for the type checker. */
+function typePrelude(snippet: (typeof snippets)[number], dir: string): string {
+  const declared = declaredNames(snippet.code);
+  const used = usedNames(snippet.code);
+  const lines: string[] = [];
+  if (used.has("devnet") && !declared.has("devnet")) {
+    const devnetIndex = relative(dir, join(root, "packages/devnet/src/index.js"));
+    lines.push(`declare const devnet: import(${JSON.stringify(devnetIndex)}).Devnet;`);
+  }
+  if (!snippet.pkg || !snippet.file) return lines.join("\n") + (lines.length ? "\n" : "");
+  const byFile = new Map<string, string[]>();
+  for (const name of used) {
+    if (declared.has(name)) continue;
+    const exportedHere = new RegExp(
+      `^export (?:declare )?(?:async )?(?:function\\*?|const|let|class|interface|type|enum) ${name}\\b`,
+      "m",
+    ).test(readFileSync(snippet.file, "utf8"));
+    const file = exportedHere ? snippet.file : exportersOf(snippet.dir).get(name);
+    if (!file) continue;
+    byFile.set(file, [...(byFile.get(file) ?? []), name]);
+  }
+  for (const [file, names] of byFile) {
+    const specifier = relative(dir, file).replace(/\.ts$/, ".js");
+    lines.push(`import { ${names.join(", ")} } from ${JSON.stringify(specifier)};`);
+  }
+  return lines.join("\n") + (lines.length ? "\n" : "");
 }
 
 interface Ran {
@@ -127,7 +158,10 @@ async function run(
     for (const name of used) {
       if (name in scope || declared.has(name)) continue;
       const owner = exportersOf(snippet.dir).get(name);
-      if (owner) scope[name] = (await import(/* @vite-ignore */ owner))[name];
+      if (owner) {
+        const value = (await import(/* @vite-ignore */ owner))[name];
+        if (value !== undefined) scope[name] = value;
+      }
     }
   }
   const needsNetwork =
@@ -182,6 +216,40 @@ describe("docs", () => {
   const skipped = ([, snippet]: (typeof table)[number]) =>
     !process.env.DOCS_ALL && snippet.pkg !== undefined && snippet.pkg in SKIPPED_PACKAGES;
   it.skip.each(table.filter(skipped))("%s (skipped: see SKIPPED_PACKAGES)", () => {});
+
+  it("every snippet typechecks (so one that only shows a type or a shape is checked too)", () => {
+    const files: string[] = [];
+    const origin = new Map<string, string>();
+    for (const [id, snippet, index] of table.filter(
+      (row) => !skipped(row) && !(row[0].replace(/:\d+/, "") in PENDING),
+    )) {
+      const dir = join(snippet.dir, RUN_DIR);
+      mkdirSync(dir, { recursive: true });
+      dirs.add(dir);
+      const file = join(dir, `typecheck-${index}.ts`);
+      writeFileSync(file, `${typePrelude(snippet, dir)}${snippet.code}\nexport {};\n`);
+      files.push(file);
+      origin.set(file, id);
+    }
+    const program = ts.createProgram(files, {
+      target: ts.ScriptTarget.ES2022,
+      lib: ["lib.es2023.d.ts", "lib.dom.d.ts"],
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      types: ["node"],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      esModuleInterop: true,
+    });
+    const problems = files.flatMap((file) =>
+      ts.getPreEmitDiagnostics(program, program.getSourceFile(file)).map((d) => {
+        const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line : 0;
+        return `${origin.get(file)} (+${line}): ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`;
+      }),
+    );
+    expect(problems).toEqual([]);
+  });
 
   it.each(table.filter((row) => !skipped(row)))(
     "%s runs and shows true values",

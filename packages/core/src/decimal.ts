@@ -8,7 +8,7 @@ import { type AmountKind, InvalidAmountError } from "./errors.js";
  *
  * @example
  * ```ts
- * import Decimal from "decimal.js";
+ * import { Decimal } from "decimal.js";
  *
  * const size: DecimalInput = "0.01";
  * const price: DecimalInput = new Decimal("28688");

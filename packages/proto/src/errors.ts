@@ -53,11 +53,14 @@ export const isUnknownTypeUrlError = errorGuard<UnknownTypeUrlError>("UnknownTyp
  *
  * @example
  * ```ts
- * import { cosmosTx, isProtoDecodeError, unpackAny } from "@perpx/proto";
+ * import { create } from "@bufbuild/protobuf";
+ * import { cosmosBank, cosmosTx, isProtoDecodeError, packAny, unpackAny } from "@perpx/proto";
+ *
+ * const any = packAny(cosmosBank.MsgSendSchema, create(cosmosBank.MsgSendSchema));
  * try {
  *   unpackAny(any, cosmosTx.TxBodySchema);
  * } catch (error) {
- *   if (isProtoDecodeError(error)) console.error(error.typeName);
+ *   isProtoDecodeError(error) && error.typeName; // "cosmos.tx.v1beta1.TxBody"
  * }
  * ```
  */
