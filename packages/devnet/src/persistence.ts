@@ -79,10 +79,16 @@ const MAX_RECORD_BYTES = 0xffff_ffff;
  *
  * @example
  * ```ts
+ * import { mkdtempSync, writeFileSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ *
+ * const stateDir = mkdtempSync(join(tmpdir(), "devnet-"));
+ * writeFileSync(join(stateDir, STATE_FILE), "not a devnet state");
  * try {
- *   await startDevnet({ stateDir: ".devnet" });
+ *   await startDevnet({ ports: "free", stateDir });
  * } catch (error) {
- *   if (isDevnetStateError(error)) console.error(`${error.file} is unusable; delete .devnet`);
+ *   isDevnetStateError(error) && error.file; // join(stateDir, STATE_FILE)
  * }
  * ```
  */

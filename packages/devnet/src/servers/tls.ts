@@ -189,7 +189,13 @@ function isUsable(material: TlsMaterial, now: Date): boolean {
  * @returns the key and certificate as PEM.
  * @example
  * ```ts
- * const tls = loadOrCreateTls("./.devnet");
+ * import { mkdtempSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ *
+ * const dir = mkdtempSync(join(tmpdir(), "devnet-"));
+ * const tls = loadOrCreateTls(dir);
+ * loadOrCreateTls(dir).cert === tls.cert; // true: read back from dir
  * ```
  */
 export function loadOrCreateTls(dir: string | undefined, now: Date = new Date()): TlsMaterial {
