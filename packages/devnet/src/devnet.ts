@@ -139,8 +139,15 @@ export interface DevnetAccount {
  *
  * @example
  * ```ts
- * const options: StartDevnetOptions = { profile: "testnet", blockTimeMs: 0, ports: "free", stateDir: "./.devnet" };
+ * import { mkdtempSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ *
+ * const stateDir = mkdtempSync(join(tmpdir(), "devnet-"));
+ * const options: StartDevnetOptions = { profile: "testnet", blockTimeMs: 0, ports: "free", stateDir };
  * const devnet = await startDevnet(options);
+ * devnet.chainId === "perpx-local-1"; // false: the testnet profile has its own chain id
+ * await devnet.stop();
  * ```
  */
 export interface StartDevnetOptions {
