@@ -9,6 +9,7 @@
  *
  * `npm run check:docs` runs only this file; `DOCS_FILTER=<text>` runs the snippets whose id contains it.
  */
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -77,11 +78,17 @@ async function sharedDevnet(): Promise<Devnet> {
   return devnet;
 }
 
+/** The working tree's changes (`git status`): a snippet must not write into the repository. */
+const treeState = () =>
+  execFileSync("git", ["status", "--porcelain", "--untracked-files=all"], { cwd: root, encoding: "utf8" });
+const treeBefore = treeState();
+
 const dirs = new Set<string>();
 afterAll(async () => {
   await devnet?.stop();
   process.env = savedEnv;
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  expect(treeState(), "a snippet wrote into the working tree").toBe(treeBefore);
 });
 
 const exporters = new Map<string, Map<string, string>>();
