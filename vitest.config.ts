@@ -6,6 +6,13 @@ const root = fileURLToPath(new URL(".", import.meta.url));
 const packages = readdirSync(`${root}packages`).filter((name) =>
   existsSync(`${root}packages/${name}/package.json`),
 );
+const TYPE_TESTS = ["src/**/*.test-d.ts", "test/**/*.test-d.ts"];
+/** The packages with type tests (`*.test-d.ts`): each gets a `<name>:types` project. */
+const typed = packages.filter((name) =>
+  (readdirSync(`${root}packages/${name}`, { recursive: true }) as string[]).some(
+    (file) => file.endsWith(".test-d.ts") && !file.includes("node_modules"),
+  ),
+);
 
 /** Tests run on source: every `@perpx/<name>` import resolves to that package's `src/index.ts`. */
 const alias = Object.fromEntries(
@@ -25,6 +32,18 @@ export default defineConfig({
           root: `${root}packages/${name}`,
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
           benchmark: { include: ["src/**/*.bench.ts", "test/**/*.bench.ts"] },
+        },
+      })),
+      // The type contract: `*.test-d.ts` files, checked by `tsc` with the package's tsconfig.json, so a
+      // loosened public type fails (`npm run test:types` runs only these).
+      ...typed.map((name) => ({
+        extends: true as const,
+        test: {
+          name: `${name}:types`,
+          root: `${root}packages/${name}`,
+          include: [],
+          benchmark: { include: [] },
+          typecheck: { enabled: true, only: true, include: TYPE_TESTS, tsconfig: "tsconfig.json" },
         },
       })),
       {

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Runs the project's two top-level jobs on a machine that has only Node.js and npm:
 //   node scripts/task.mjs demo   install, build, run the demo
-//   node scripts/task.mjs test   install, regenerate-and-diff, build, typecheck, lint, test, packaging
+//   node scripts/task.mjs test   install, regenerate-and-diff, build, typecheck, lint, knip, bundle
+//                                size, tests (layering, docs and the `*.test-d.ts` type
+//                                tests among them), packaging
 // pnpm is fetched with npx at exactly the version pinned in package.json's packageManager.
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, readFileSync } from "node:fs";
@@ -87,6 +89,8 @@ const steps = {
     pnpm("run", "build");
     pnpm("run", "typecheck");
     pnpm("run", "lint");
+    pnpm("run", "check:knip");
+    pnpm("run", "check:size");
     pnpm("run", "test");
     pnpm("run", "packaging");
   },

@@ -32,7 +32,9 @@ export interface TradingCredentialInput {
  *
  * @example
  * ```ts
- * JSON.stringify(credential); // {"masterAddress":"perpx1...","readOnly":false,"tradingPrivateKey":"[redacted]"}
+ * const credential = createCredential({ masterAddress: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", tradingPrivateKey: "11".repeat(32) });
+ * JSON.stringify(credential);
+ * // '{"masterAddress":"perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c","readOnly":false,"tradingPrivateKey":"[redacted]"}'
  * ```
  */
 export interface TradingCredentialJson {
@@ -112,11 +114,13 @@ let construct: (masterAddress: string, key: Uint8Array | undefined) => TradingCr
  *
  * @example
  * ```ts
- * import { decodeCredential } from "@perpx/core";
+ * import { decodeCredential, encodeCredential } from "@perpx/core";
  *
- * const credential = decodeCredential(process.env.PERPX_CREDENTIAL ?? "");
- * credential.masterAddress; // "perpx1..."
- * if (!credential.readOnly) signWith(credential.revealPrivateKey());
+ * const bearer = encodeCredential({ masterAddress: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", tradingPrivateKey: "11".repeat(32) });
+ * const credential = decodeCredential(bearer);
+ * credential.masterAddress; // "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c"
+ * credential.readOnly; // false
+ * credential.revealPrivateKey()?.length; // 32
  * ```
  */
 export class TradingCredential {
@@ -144,8 +148,8 @@ export class TradingCredential {
    *
    * @example
    * ```ts
-   * const key = credential.revealPrivateKey();
-   * if (key) wallet = await Secp256k1Wallet.fromKey(key, "perpx");
+   * const credential = createCredential({ masterAddress: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", tradingPrivateKey: "11".repeat(32) });
+   * credential.revealPrivateKey(); // new Uint8Array(32).fill(0x11)
    * ```
    */
   revealPrivateKey(): Uint8Array | undefined {
@@ -157,7 +161,8 @@ export class TradingCredential {
    *
    * @example
    * ```ts
-   * credential.toJSON(); // { masterAddress: "perpx1...", readOnly: false, tradingPrivateKey: "[redacted]" }
+   * const credential = createCredential({ masterAddress: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", tradingPrivateKey: "11".repeat(32) });
+   * credential.toJSON(); // { masterAddress: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", readOnly: false, tradingPrivateKey: "[redacted]" }
    * ```
    */
   toJSON(): TradingCredentialJson {
@@ -171,7 +176,8 @@ export class TradingCredential {
    *
    * @example
    * ```ts
-   * String(credential); // "TradingCredential(perpx1..., trading key [redacted])"
+   * const credential = createCredential({ masterAddress: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", tradingPrivateKey: "11".repeat(32) });
+   * String(credential); // "TradingCredential(perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c, trading key [redacted])"
    * ```
    */
   toString(): string {
@@ -199,7 +205,9 @@ export class TradingCredential {
  *
  * @example
  * ```ts
- * const credential = createCredential({ masterAddress: "perpx1...", tradingPrivateKey: "0x1f..." });
+ * const credential = createCredential({ masterAddress: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", tradingPrivateKey: `0x${"1f".repeat(32)}` });
+ * credential.readOnly; // false
+ * createCredential({ masterAddress: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c" }).readOnly; // true
  * ```
  */
 export function createCredential(input: TradingCredentialInput): TradingCredential {
@@ -240,10 +248,11 @@ function bytesToBase64(bytes: Uint8Array): string {
  *
  * @example
  * ```ts
- * import { decodeCredential } from "@perpx/core";
+ * import { decodeCredential, encodeCredential } from "@perpx/core";
  *
- * const credential = decodeCredential(bearerToken);
- * credential.readOnly; // false when it carries a trading key
+ * const bearerToken = encodeCredential({ masterAddress: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", tradingPrivateKey: "11".repeat(32) });
+ * decodeCredential(bearerToken).readOnly; // false
+ * decodeCredential("not base64!"); // throws InvalidCredentialError (base64)
  * ```
  */
 export function decodeCredential(credential: string): TradingCredential {
@@ -289,8 +298,9 @@ export function decodeCredential(credential: string): TradingCredential {
  *
  * @example
  * ```ts
- * const bearer = encodeCredential({ masterAddress: "perpx1...", tradingPrivateKey: key });
- * decodeCredential(bearer).masterAddress; // "perpx1..."
+ * const key = new Uint8Array(32).fill(0x11);
+ * const bearer = encodeCredential({ masterAddress: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", tradingPrivateKey: key });
+ * decodeCredential(bearer).masterAddress; // "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c"
  * ```
  */
 export function encodeCredential(credential: TradingCredential | TradingCredentialInput): string {

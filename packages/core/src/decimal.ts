@@ -8,6 +8,8 @@ import { type AmountKind, InvalidAmountError } from "./errors.js";
  *
  * @example
  * ```ts
+ * import { Decimal } from "decimal.js";
+ *
  * const size: DecimalInput = "0.01";
  * const price: DecimalInput = new Decimal("28688");
  * ```
@@ -37,7 +39,7 @@ const DECIMAL = /^([+-])?(\d+(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?$/;
 
 const pow10Cache: bigint[] = [];
 /** 10^n for n >= 0. */
-export function pow10(n: number): bigint {
+function pow10(n: number): bigint {
   if (n < 64) {
     let cached = pow10Cache[n];
     if (cached === undefined) {

@@ -91,7 +91,35 @@ export type TypedDataValue =
  *
  * @example
  * ```ts
- * const digest = hashTypedData(typedData satisfies TypedData);
+ * // The EIP-712 specification's example ("Ether Mail").
+ * const mail: TypedData = {
+ *   types: {
+ *     EIP712Domain: [
+ *       { name: "name", type: "string" },
+ *       { name: "version", type: "string" },
+ *       { name: "chainId", type: "uint256" },
+ *       { name: "verifyingContract", type: "address" },
+ *     ],
+ *     Person: [
+ *       { name: "name", type: "string" },
+ *       { name: "wallet", type: "address" },
+ *     ],
+ *     Mail: [
+ *       { name: "from", type: "Person" },
+ *       { name: "to", type: "Person" },
+ *       { name: "contents", type: "string" },
+ *     ],
+ *   },
+ *   primaryType: "Mail",
+ *   domain: { name: "Ether Mail", version: "1", chainId: 1, verifyingContract: "0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC" },
+ *   message: {
+ *     from: { name: "Cow", wallet: "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826" },
+ *     to: { name: "Bob", wallet: "0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB" },
+ *     contents: "Hello, Bob!",
+ *   },
+ * };
+ * const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+ * hex(hashTypedData(mail)); // "be609aee343fb3c4b28e1df9e632fca64fcfaede20f02e86244efddf30957bd2"
  * ```
  */
 export interface TypedData {
@@ -130,7 +158,18 @@ function dependencies(types: TypedData["types"], type: string, found: Set<string
  *
  * @example
  * ```ts
- * encodeType(typedData.types, "Mail"); // "Mail(Person from,Person to,string contents)Person(string name,address wallet)"
+ * const types = {
+ *   Person: [
+ *     { name: "name", type: "string" },
+ *     { name: "wallet", type: "address" },
+ *   ],
+ *   Mail: [
+ *     { name: "from", type: "Person" },
+ *     { name: "to", type: "Person" },
+ *     { name: "contents", type: "string" },
+ *   ],
+ * };
+ * encodeType(types, "Mail"); // "Mail(Person from,Person to,string contents)Person(string name,address wallet)"
  * ```
  */
 export function encodeType(types: TypedData["types"], primaryType: string): string {
@@ -151,7 +190,19 @@ export function encodeType(types: TypedData["types"], primaryType: string): stri
  *
  * @example
  * ```ts
- * const typeHash = hashType(types, "Mail");
+ * const types = {
+ *   Person: [
+ *     { name: "name", type: "string" },
+ *     { name: "wallet", type: "address" },
+ *   ],
+ *   Mail: [
+ *     { name: "from", type: "Person" },
+ *     { name: "to", type: "Person" },
+ *     { name: "contents", type: "string" },
+ *   ],
+ * };
+ * const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+ * hex(hashType(types, "Mail")); // "a0cedeb2dc280ba39b857546d74f5549c3a1d7bdc2dd96bf881f76108e23dac2"
  * ```
  */
 export function hashType(types: TypedData["types"], primaryType: string): Uint8Array {
@@ -254,7 +305,24 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
  *
  * @example
  * ```ts
- * const messageHash = hashStruct(types, "Mail", mail);
+ * const types = {
+ *   Person: [
+ *     { name: "name", type: "string" },
+ *     { name: "wallet", type: "address" },
+ *   ],
+ *   Mail: [
+ *     { name: "from", type: "Person" },
+ *     { name: "to", type: "Person" },
+ *     { name: "contents", type: "string" },
+ *   ],
+ * };
+ * const mail = {
+ *   from: { name: "Cow", wallet: "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826" },
+ *   to: { name: "Bob", wallet: "0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB" },
+ *   contents: "Hello, Bob!",
+ * };
+ * const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+ * hex(hashStruct(types, "Mail", mail)); // "c52c0ee5d84264471806290a3f2c4cecfc5490626bf912d01f240d7a274b371e"
  * ```
  */
 export function hashStruct(
@@ -278,7 +346,15 @@ export function hashStruct(
  *
  * @example
  * ```ts
- * const digest = hashTypedData(approveAgentTypedData(params));
+ * import { secp256k1 } from "@noble/curves/secp256k1.js";
+ *
+ * const params: ApproveAgentParams = {
+ *   evmChainId: 31337,
+ *   masterAddress: "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826",
+ *   agentPublicKey: secp256k1.getPublicKey(new Uint8Array(32).fill(2)),
+ *   nonce: 1_700_000_000_000,
+ * };
+ * hashTypedData(approveAgentTypedData(params)); // hashApproveAgent(params)
  * ```
  */
 export function hashTypedData(typedData: TypedData): Uint8Array {
@@ -295,7 +371,37 @@ export function hashTypedData(typedData: TypedData): Uint8Array {
  *
  * @example
  * ```ts
- * recoverAddress(hashTypedData(typedData), signature); // "0x..."
+ * // The EIP-712 specification's example, signed by the key keccak256("cow").
+ * const mail: TypedData = {
+ *   types: {
+ *     EIP712Domain: [
+ *       { name: "name", type: "string" },
+ *       { name: "version", type: "string" },
+ *       { name: "chainId", type: "uint256" },
+ *       { name: "verifyingContract", type: "address" },
+ *     ],
+ *     Person: [
+ *       { name: "name", type: "string" },
+ *       { name: "wallet", type: "address" },
+ *     ],
+ *     Mail: [
+ *       { name: "from", type: "Person" },
+ *       { name: "to", type: "Person" },
+ *       { name: "contents", type: "string" },
+ *     ],
+ *   },
+ *   primaryType: "Mail",
+ *   domain: { name: "Ether Mail", version: "1", chainId: 1, verifyingContract: "0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC" },
+ *   message: {
+ *     from: { name: "Cow", wallet: "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826" },
+ *     to: { name: "Bob", wallet: "0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB" },
+ *     contents: "Hello, Bob!",
+ *   },
+ * };
+ * const signature =
+ *   "0x4355c47d63924e8a72e509b65029052eb6c299d53a04e167c5775fd466751c9d" +
+ *   "07299936d304c153f6443dfa05f40ff007d72911b6f72307f996231605b915621c";
+ * recoverAddress(hashTypedData(mail), signature); // "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826"
  * ```
  */
 export function recoverAddress(digest: Uint8Array, signature: Uint8Array | string): `0x${string}` {
@@ -326,7 +432,15 @@ export function recoverAddress(digest: Uint8Array, signature: Uint8Array | strin
  *
  * @example
  * ```ts
- * verifyEthSignature(keccak_256(signBytes), signature, "0x8ba1f109551bD432803012645Ac136ddd64DBA72"); // true
+ * import { secp256k1 } from "@noble/curves/secp256k1.js";
+ * import { keccak_256 } from "@noble/hashes/sha3.js";
+ *
+ * const secret = keccak_256(new TextEncoder().encode("cow")); // the key of 0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826
+ * const digest = keccak_256(new TextEncoder().encode("sign bytes"));
+ * const recovered = secp256k1.sign(digest, secret, { prehash: false, format: "recovered" }); // v, r, s
+ * const signature = Uint8Array.of(...recovered.subarray(1), recovered[0]! + 27); // r, s, v
+ * verifyEthSignature(digest, signature, "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826"); // true
+ * verifyEthSignature(digest, signature, "0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB"); // false
  * ```
  */
 export function verifyEthSignature(
@@ -370,7 +484,7 @@ export function verifyEthSignature(
  *
  * @example
  * ```ts
- * typedData.primaryType === APPROVE_AGENT_PRIMARY_TYPE; // "ServiceTransaction:ApproveAgent"
+ * APPROVE_AGENT_PRIMARY_TYPE; // "ServiceTransaction:ApproveAgent"
  * ```
  */
 export const APPROVE_AGENT_PRIMARY_TYPE = "ServiceTransaction:ApproveAgent";
@@ -379,7 +493,7 @@ export const APPROVE_AGENT_PRIMARY_TYPE = "ServiceTransaction:ApproveAgent";
  *
  * @example
  * ```ts
- * typedData.domain.name === APPROVE_AGENT_DOMAIN_NAME; // "perpx"
+ * APPROVE_AGENT_DOMAIN_NAME; // "perpx"
  * ```
  */
 export const APPROVE_AGENT_DOMAIN_NAME = "perpx";
@@ -388,7 +502,7 @@ export const APPROVE_AGENT_DOMAIN_NAME = "perpx";
  *
  * @example
  * ```ts
- * typedData.domain.version === APPROVE_AGENT_DOMAIN_VERSION; // "1"
+ * APPROVE_AGENT_DOMAIN_VERSION; // "1"
  * ```
  */
 export const APPROVE_AGENT_DOMAIN_VERSION = "1";
@@ -421,7 +535,15 @@ export const APPROVE_AGENT_TYPES = {
  *
  * @example
  * ```ts
- * const params: ApproveAgentParams = { evmChainId: 31337, masterAddress: evm.evmAddress, agentPublicKey: key.publicKey, nonce: Date.now() };
+ * import { secp256k1 } from "@noble/curves/secp256k1.js";
+ *
+ * const params: ApproveAgentParams = {
+ *   evmChainId: 31337,
+ *   masterAddress: "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826",
+ *   agentPublicKey: secp256k1.getPublicKey(new Uint8Array(32).fill(2)),
+ *   nonce: 1_700_000_000_000,
+ * };
+ * approveAgentTypedData(params).primaryType; // "ServiceTransaction:ApproveAgent"
  * ```
  */
 export interface ApproveAgentParams {
@@ -447,12 +569,15 @@ export interface ApproveAgentParams {
  *
  * @example
  * ```ts
+ * import { secp256k1 } from "@noble/curves/secp256k1.js";
+ *
  * const typedData = approveAgentTypedData({
  *   evmChainId: 31337,
- *   masterAddress: evmWallet.evmAddress,
- *   agentPublicKey: tradingKey.publicKey,
- *   nonce: Date.now(),
+ *   masterAddress: "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826",
+ *   agentPublicKey: secp256k1.getPublicKey(new Uint8Array(32).fill(2)),
+ *   nonce: 1_700_000_000_000,
  * });
+ * typedData.domain; // { name: "perpx", version: "1", chainId: 31337n }
  * ```
  */
 export function approveAgentTypedData(params: ApproveAgentParams): TypedData {
@@ -487,7 +612,15 @@ export function approveAgentTypedData(params: ApproveAgentParams): TypedData {
  *
  * @example
  * ```ts
- * const digest = hashApproveAgent(params);
+ * import { secp256k1 } from "@noble/curves/secp256k1.js";
+ *
+ * const params: ApproveAgentParams = {
+ *   evmChainId: 31337,
+ *   masterAddress: "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826",
+ *   agentPublicKey: secp256k1.getPublicKey(new Uint8Array(32).fill(2)),
+ *   nonce: 1_700_000_000_000,
+ * };
+ * hashApproveAgent(params).length; // 32
  * ```
  */
 export function hashApproveAgent(params: ApproveAgentParams): Uint8Array {
@@ -505,7 +638,21 @@ export function hashApproveAgent(params: ApproveAgentParams): Uint8Array {
  *
  * @example
  * ```ts
- * verifyApproveAgent(params, signature, Math.floor(Date.now() / 1000)); // true
+ * import { secp256k1 } from "@noble/curves/secp256k1.js";
+ * import { keccak_256 } from "@noble/hashes/sha3.js";
+ *
+ * const master = keccak_256(new TextEncoder().encode("cow")); // the key of 0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826
+ * const params: ApproveAgentParams = {
+ *   evmChainId: 31337,
+ *   masterAddress: "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826",
+ *   agentPublicKey: secp256k1.getPublicKey(new Uint8Array(32).fill(2)),
+ *   nonce: 1_700_000_000_000,
+ *   expiry: 1_800_000_000,
+ * };
+ * const recovered = secp256k1.sign(hashApproveAgent(params), master, { prehash: false, format: "recovered" });
+ * const signature = Uint8Array.of(...recovered.subarray(1), recovered[0]! + 27);
+ * verifyApproveAgent(params, signature, 1_700_000_000); // true
+ * verifyApproveAgent(params, signature, 1_900_000_000); // false: expired
  * ```
  */
 export function verifyApproveAgent(

@@ -202,7 +202,7 @@ function describeUrl(text: string): string {
  * @example
  * ```ts
  * validateEndpointUrl("nodeRpc", "http://127.0.0.1:26657/"); // "http://127.0.0.1:26657"
- * validateEndpointUrl("indexerWs", "https://x.example"); // throws: needs ws: or wss:
+ * validateEndpointUrl("indexerWs", "https://x.example"); // throws InvalidArgumentError: needs ws: or wss:
  * ```
  */
 export function validateEndpointUrl(
@@ -243,8 +243,9 @@ export function validateEndpointUrl(
  * ```ts
  * import { getEndpoint, resolveNetwork } from "@perpx/core";
  *
- * const config = resolveNetwork({ network: "testnet", env: process.env });
- * const rpc = getEndpoint(config, "nodeRpc"); // throws MissingEndpointError unless PERPX_NODE_RPC_URL is set
+ * const config = resolveNetwork({ network: "testnet", env: { PERPX_NODE_RPC_URL: "http://127.0.0.1:26657" } });
+ * getEndpoint(config, "nodeRpc"); // "http://127.0.0.1:26657"
+ * getEndpoint(resolveNetwork({ network: "testnet", env: {} }), "nodeRpc"); // throws MissingEndpointError
  * ```
  */
 export function resolveNetwork(options: ResolveNetworkOptions = {}): NetworkConfig {

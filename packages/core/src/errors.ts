@@ -14,7 +14,11 @@ import { errorGuard, PerpxError, type PerpxErrorOptions } from "@perpx/errors";
  *
  * @example
  * ```ts
- * if (isInvalidCredentialError(error) && error.reason === "key-length") askForANewKey();
+ * try {
+ *   decodeCredential("not base64!");
+ * } catch (error) {
+ *   isInvalidCredentialError(error) && error.reason; // "base64"
+ * }
  * ```
  */
 export type InvalidCredentialReason =
@@ -65,7 +69,11 @@ export class InvalidCredentialError extends PerpxError {
  *
  * @example
  * ```ts
- * if (isInvalidCredentialError(error)) console.log(error.reason);
+ * try {
+ *   decodeCredential("not base64!");
+ * } catch (error) {
+ *   isInvalidCredentialError(error); // true
+ * }
  * ```
  */
 export const isInvalidCredentialError = errorGuard<InvalidCredentialError>("InvalidCredentialError");
@@ -75,7 +83,12 @@ export const isInvalidCredentialError = errorGuard<InvalidCredentialError>("Inva
  *
  * @example
  * ```ts
- * if (isInvalidAmountError(error) && error.kind === "size") showSizeHint(error.nearest);
+ * const btc = { atomicResolution: -10, quantumConversionExponent: -9, stepBaseQuantums: 1_000_000n, subticksPerTick: 100_000 };
+ * try {
+ *   sizeToQuantums("0.00015", btc);
+ * } catch (error) {
+ *   isInvalidAmountError(error) && error.kind; // "size"
+ * }
  * ```
  */
 export type AmountKind = "size" | "price" | "amount";
@@ -91,7 +104,12 @@ export type AmountKind = "size" | "price" | "amount";
  *
  * @example
  * ```ts
- * if (isInvalidAmountError(error) && error.reason === "off-grid") retryWith(error.nearest[0]);
+ * const btc = { atomicResolution: -10, quantumConversionExponent: -9, stepBaseQuantums: 1_000_000n, subticksPerTick: 100_000 };
+ * try {
+ *   sizeToQuantums("0.00015", btc);
+ * } catch (error) {
+ *   isInvalidAmountError(error) && error.reason; // "off-grid"
+ * }
  * ```
  */
 export type InvalidAmountReason =
@@ -106,7 +124,14 @@ export type InvalidAmountReason =
  *
  * @example
  * ```ts
- * new InvalidAmountError({ kind: "size", value: "0.00015", reason: "off-grid", problem: "not a multiple of the step 0.0001", nearest: ["0.0001", "0.0002"] });
+ * const error = new InvalidAmountError({
+ *   kind: "size",
+ *   value: "0.00015",
+ *   reason: "off-grid",
+ *   problem: "not a multiple of the step 0.0001",
+ *   nearest: ["0.0001", "0.0002"],
+ * });
+ * error.nearest; // ["0.0001", "0.0002"]
  * ```
  */
 export interface InvalidAmountErrorParameters {
@@ -174,7 +199,12 @@ export class InvalidAmountError extends PerpxError {
  *
  * @example
  * ```ts
- * if (isInvalidAmountError(error)) console.log(error.reason, error.nearest);
+ * const btc = { atomicResolution: -10, quantumConversionExponent: -9, stepBaseQuantums: 1_000_000n, subticksPerTick: 100_000 };
+ * try {
+ *   sizeToQuantums("0.00015", btc);
+ * } catch (error) {
+ *   isInvalidAmountError(error) && error.nearest; // ["0.0001", "0.0002"]
+ * }
  * ```
  */
 export const isInvalidAmountError = errorGuard<InvalidAmountError>("InvalidAmountError");
@@ -224,7 +254,11 @@ export class MissingEndpointError extends PerpxError {
  *
  * @example
  * ```ts
- * if (isMissingEndpointError(error)) console.log(`set ${error.envVar}`);
+ * try {
+ *   getEndpoint(resolveNetwork({ network: "mainnet", env: {} }), "indexer");
+ * } catch (error) {
+ *   isMissingEndpointError(error) && error.envVar; // "PERPX_INDEXER_URL"
+ * }
  * ```
  */
 export const isMissingEndpointError = errorGuard<MissingEndpointError>("MissingEndpointError");
@@ -271,7 +305,11 @@ export class UnknownNetworkError extends PerpxError {
  *
  * @example
  * ```ts
- * if (isUnknownNetworkError(error)) console.log(error.known);
+ * try {
+ *   getNetwork("devnet");
+ * } catch (error) {
+ *   isUnknownNetworkError(error) && error.known; // ["mainnet", "testnet", "local"]
+ * }
  * ```
  */
 export const isUnknownNetworkError = errorGuard<UnknownNetworkError>("UnknownNetworkError");
@@ -282,7 +320,9 @@ export const isUnknownNetworkError = errorGuard<UnknownNetworkError>("UnknownNet
  *
  * @example
  * ```ts
- * throw new InvalidOrderError("goodTilBlock", "must be within 20 blocks of the next height");
+ * const error = new InvalidOrderError("goodTilBlock", "must be within 20 blocks of the next height");
+ * error.field; // "goodTilBlock"
+ * error.shortMessage; // "Invalid order goodTilBlock: must be within 20 blocks of the next height"
  * ```
  */
 export class InvalidOrderError extends PerpxError {
@@ -306,7 +346,7 @@ export class InvalidOrderError extends PerpxError {
  *
  * @example
  * ```ts
- * if (isInvalidOrderError(error)) console.log(error.field);
+ * isInvalidOrderError(new InvalidOrderError("goodTilBlock", "must be within 20 blocks of the next height")); // true
  * ```
  */
 export const isInvalidOrderError = errorGuard<InvalidOrderError>("InvalidOrderError");

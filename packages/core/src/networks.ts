@@ -149,7 +149,9 @@ export const MINIMUM_GAS_PRICES: readonly GasPrice[] = /* @__PURE__ */ deepFreez
  *
  * @example
  * ```ts
+ * const latestHeight = 1_000;
  * const maxGoodTilBlock = latestHeight + 1 + SHORT_BLOCK_WINDOW;
+ * maxGoodTilBlock; // 1_021
  * ```
  */
 export const SHORT_BLOCK_WINDOW = 40;
@@ -168,7 +170,8 @@ export const STATEFUL_ORDER_TIME_WINDOW_SECONDS = 95 * 24 * 60 * 60;
  *
  * @example
  * ```ts
- * const lastSnapshot = height - (height % STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS);
+ * const height = 12_345;
+ * height - (height % STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS); // 12_000
  * ```
  */
 export const STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS = 2000;
@@ -186,7 +189,8 @@ export const INDEXER_PROTOCOL_VERSION = "v4";
  *
  * @example
  * ```ts
- * new WebSocket(`ws://127.0.0.1:3003${INDEXER_WS_PATH}`);
+ * const url = `ws://127.0.0.1:3003${INDEXER_WS_PATH}`;
+ * url; // "ws://127.0.0.1:3003/v4/ws"
  * ```
  */
 export const INDEXER_WS_PATH = "/v4/ws";

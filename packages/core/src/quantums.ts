@@ -66,6 +66,7 @@ export interface MarketPrice {
  *
  * @example
  * ```ts
+ * const btc = { atomicResolution: -10, quantumConversionExponent: -9, stepBaseQuantums: 1_000_000n, subticksPerTick: 100_000 };
  * sizeToQuantums("0.00015", btc, { rounding: "down" }); // 1_000_000n
  * ```
  */
@@ -77,6 +78,7 @@ export type SizeRounding = "exact" | "down" | "up";
  *
  * @example
  * ```ts
+ * const btc = { atomicResolution: -10, quantumConversionExponent: -9, stepBaseQuantums: 1_000_000n, subticksPerTick: 100_000 };
  * priceToSubticks("28688.5", btc, { rounding: "nearest" }); // 2_868_900_000n
  * ```
  */
@@ -98,6 +100,7 @@ export type AmountRounding = "exact" | "down" | "up" | "nearest";
  *
  * @example
  * ```ts
+ * const btc = { atomicResolution: -10, quantumConversionExponent: -9, stepBaseQuantums: 1_000_000n, subticksPerTick: 100_000 };
  * sizeToQuantums("0.00011", btc, { rounding: "up" }); // 2_000_000n
  * ```
  */
@@ -115,6 +118,7 @@ export interface SizeOptions {
  *
  * @example
  * ```ts
+ * const btc = { atomicResolution: -10, quantumConversionExponent: -9, stepBaseQuantums: 1_000_000n, subticksPerTick: 100_000 };
  * priceToSubticks("28688.7", btc, { rounding: "down" }); // 2_868_800_000n
  * ```
  */
@@ -303,6 +307,7 @@ export function sizeToQuantums(
  *
  * @example
  * ```ts
+ * const btc = { atomicResolution: -10, quantumConversionExponent: -9, stepBaseQuantums: 1_000_000n, subticksPerTick: 100_000 };
  * quantumsToSize(100_000_000n, btc); // "0.01"
  * ```
  */
@@ -330,6 +335,7 @@ export function quantumsToSize(
  *
  * @example
  * ```ts
+ * const btc = { atomicResolution: -10, quantumConversionExponent: -9, stepBaseQuantums: 1_000_000n, subticksPerTick: 100_000 };
  * priceToSubticks("28688", btc); // 2_868_800_000n
  * priceToSubticks("28688.4", btc, { rounding: "nearest" }); // 2_868_800_000n
  * ```
@@ -363,6 +369,7 @@ export function priceToSubticks(
  *
  * @example
  * ```ts
+ * const btc = { atomicResolution: -10, quantumConversionExponent: -9, stepBaseQuantums: 1_000_000n, subticksPerTick: 100_000 };
  * subticksToPrice(2_868_800_000n, btc); // "28688"
  * ```
  */
@@ -383,6 +390,7 @@ export function subticksToPrice(
  *
  * @example
  * ```ts
+ * const btc = { atomicResolution: -10, quantumConversionExponent: -9, stepBaseQuantums: 1_000_000n, subticksPerTick: 100_000 };
  * stepSize(btc); // "0.0001"
  * ```
  */
@@ -399,6 +407,7 @@ export function stepSize(clobPair: ClobPairParams): string {
  *
  * @example
  * ```ts
+ * const btc = { atomicResolution: -10, quantumConversionExponent: -9, stepBaseQuantums: 1_000_000n, subticksPerTick: 100_000 };
  * tickSize(btc); // "1"
  * ```
  */
@@ -418,6 +427,7 @@ export function tickSize(clobPair: ClobPairParams): string {
  *
  * @example
  * ```ts
+ * const btc = { atomicResolution: -10, quantumConversionExponent: -9, stepBaseQuantums: 1_000_000n, subticksPerTick: 100_000 };
  * notionalQuoteQuantums({ subticks: 2_868_800_000n, quantums: 100_000_000n }, btc); // 286_880_000n ($286.88)
  * ```
  */
@@ -494,6 +504,7 @@ export function priceToMarketPrice(
  *
  * @example
  * ```ts
+ * const btc = { atomicResolution: -10, quantumConversionExponent: -9, stepBaseQuantums: 1_000_000n, subticksPerTick: 100_000 };
  * oraclePriceToSubticks({ price: 2_868_819_524n, exponent: -5 }, btc); // 2_868_819_524n
  * ```
  */

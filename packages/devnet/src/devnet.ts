@@ -65,7 +65,10 @@ export interface DevnetPorts {
  *
  * @example
  * ```ts
- * const devnet = await startDevnet({ ports: { ...DEFAULT_PORTS, faucet: 0 } });
+ * DEFAULT_PORTS.rpc; // 26657
+ * const devnet = await startDevnet({ ports: { ...DEFAULT_PORTS, rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0 } });
+ * devnet.endpoints.rpc === "http://127.0.0.1:26657"; // false: 0 picks a free port
+ * await devnet.stop();
  * ```
  */
 export const DEFAULT_PORTS: Readonly<DevnetPorts> = Object.freeze({
@@ -84,8 +87,13 @@ export const DEFAULT_PORTS: Readonly<DevnetPorts> = Object.freeze({
  *
  * @example
  * ```ts
+ * import { StargateClient } from "@cosmjs/stargate";
+ *
  * const devnet = await startDevnet({ ports: "free" });
  * const client = await StargateClient.connect(devnet.endpoints.rpc);
+ * await client.getChainId(); // "perpx-local-1"
+ * client.disconnect();
+ * await devnet.stop();
  * ```
  */
 export interface DevnetEndpoints {
@@ -114,9 +122,13 @@ export interface DevnetEndpoints {
  *
  * @example
  * ```ts
+ * import { DirectSecp256k1HdWallet } from "@cosmjs/proto-signing";
+ *
  * const devnet = await startDevnet({ ports: "free" });
  * const [alice]: readonly DevnetAccount[] = devnet.accounts;
- * const wallet = await DirectSecp256k1HdWallet.fromMnemonic(alice.mnemonic, { prefix: "perpx" });
+ * const wallet = await DirectSecp256k1HdWallet.fromMnemonic(alice!.mnemonic, { prefix: "perpx" });
+ * (await wallet.getAccounts())[0]?.address === alice!.address; // true
+ * await devnet.stop();
  * ```
  */
 export interface DevnetAccount {
@@ -134,8 +146,15 @@ export interface DevnetAccount {
  *
  * @example
  * ```ts
- * const options: StartDevnetOptions = { profile: "testnet", blockTimeMs: 0, ports: "free", stateDir: "./.devnet" };
+ * import { mkdtempSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ *
+ * const stateDir = mkdtempSync(join(tmpdir(), "devnet-"));
+ * const options: StartDevnetOptions = { profile: "testnet", blockTimeMs: 0, ports: "free", stateDir };
  * const devnet = await startDevnet(options);
+ * devnet.chainId === "perpx-local-1"; // false: the testnet profile has its own chain id
+ * await devnet.stop();
  * ```
  */
 export interface StartDevnetOptions {
@@ -194,8 +213,9 @@ export interface StartDevnetOptions {
  * ```ts
  * const devnet: Devnet = await startDevnet({ ports: "free", blockTimeMs: 0 });
  * try {
+ *   const before = devnet.app.latestBlock().height;
  *   devnet.mine(3);
- *   devnet.app.latestBlock().height; // 3n
+ *   devnet.app.latestBlock().height - before; // 3n
  * } finally {
  *   await devnet.stop();
  * }
@@ -245,9 +265,13 @@ function resolvePorts(ports: StartDevnetOptions["ports"]): DevnetPorts {
  *   state directory cannot be resumed from.
  * @example
  * ```ts
+ * import { StargateClient } from "@cosmjs/stargate";
  * import { startDevnet } from "@perpx/devnet";
+ *
  * const devnet = await startDevnet({ ports: "free", blockTimeMs: 100 });
  * const client = await StargateClient.connect(devnet.endpoints.rpc);
+ * await client.getChainId(); // "perpx-local-1"
+ * client.disconnect();
  * await devnet.stop();
  * ```
  */

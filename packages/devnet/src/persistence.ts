@@ -35,7 +35,14 @@ import { lockStateDirectory, type StateLock } from "./state-lock.js";
  *
  * @example
  * ```ts
- * const written = statSync(join(devnet.stateDir!, STATE_FILE)).mtime;
+ * import { existsSync, mkdtempSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ *
+ * const stateDir = mkdtempSync(join(tmpdir(), "devnet-"));
+ * const devnet = await startDevnet({ ports: "free", stateDir });
+ * await devnet.stop();
+ * existsSync(join(stateDir, STATE_FILE)); // true
  * ```
  */
 export const STATE_FILE = "state.bin";
@@ -46,7 +53,15 @@ export const STATE_FILE = "state.bin";
  *
  * @example
  * ```ts
- * const logBytes = statSync(join(devnet.stateDir!, BLOCK_LOG_FILE)).size;
+ * import { existsSync, mkdtempSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ *
+ * const stateDir = mkdtempSync(join(tmpdir(), "devnet-"));
+ * const devnet = await startDevnet({ ports: "free", stateDir, blockTimeMs: 0 });
+ * devnet.mine(2);
+ * await devnet.stop();
+ * existsSync(join(stateDir, BLOCK_LOG_FILE)); // true
  * ```
  */
 export const BLOCK_LOG_FILE = "blocks.log";
@@ -66,10 +81,16 @@ const MAX_RECORD_BYTES = 0xffff_ffff;
  *
  * @example
  * ```ts
+ * import { mkdtempSync, writeFileSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ *
+ * const stateDir = mkdtempSync(join(tmpdir(), "devnet-"));
+ * writeFileSync(join(stateDir, STATE_FILE), "not a devnet state");
  * try {
- *   await startDevnet({ stateDir: ".devnet" });
+ *   await startDevnet({ ports: "free", stateDir });
  * } catch (error) {
- *   if (isDevnetStateError(error)) console.error(`${error.file} is unusable; delete .devnet`);
+ *   isDevnetStateError(error) && error.file; // join(stateDir, STATE_FILE)
  * }
  * ```
  */
@@ -94,7 +115,14 @@ export class DevnetStateError extends PerpxError {
  *
  * @example
  * ```ts
- * if (isDevnetStateError(error)) console.error(error.file);
+ * import { mkdtempSync, writeFileSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ *
+ * const stateDir = mkdtempSync(join(tmpdir(), "devnet-"));
+ * writeFileSync(join(stateDir, STATE_FILE), "not json");
+ * const error = await startDevnet({ ports: "free", stateDir }).catch((e: unknown) => e);
+ * isDevnetStateError(error) && error.file; // join(stateDir, STATE_FILE)
  * ```
  */
 export const isDevnetStateError = errorGuard<DevnetStateError>("DevnetStateError");

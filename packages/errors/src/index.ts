@@ -4,11 +4,9 @@
  *
  * @example
  * ```ts
- * try {
- *   await client.placeOrder(order);
- * } catch (error) {
- *   if (error instanceof PerpxError && error.code === "INVALID_ARGUMENT") console.error(error.shortMessage);
- * }
+ * const error = new InvalidArgumentError("size", "must be positive, got -1");
+ * error instanceof PerpxError; // true
+ * error.code; // "INVALID_ARGUMENT"
  * ```
  */
 export type PerpxErrorCode =
@@ -54,11 +52,15 @@ export type PerpxErrorCode =
  *
  * @example
  * ```ts
- * throw new PerpxError("TIMEOUT", "the node did not answer", {
- *   cause: error,
+ * const cause = new Error("connect ECONNREFUSED 127.0.0.1:26657");
+ * const error = new PerpxError("TIMEOUT", "the node did not answer", {
+ *   cause,
  *   details: "the request waited 5000 ms",
- *   metaMessages: [`url: ${url}`],
+ *   metaMessages: ["url: http://127.0.0.1:26657"],
  * });
+ * error.cause === cause; // true
+ * error.message;
+ * // "the node did not answer\n\nurl: http://127.0.0.1:26657\n\nDetails: the request waited 5000 ms"
  * ```
  */
 export interface PerpxErrorOptions {
@@ -80,9 +82,9 @@ export interface PerpxErrorOptions {
  * @example
  * ```ts
  * try {
- *   toBech32("0x123");
+ *   throw new InvalidArgumentError("size", "must be positive, got -1");
  * } catch (error) {
- *   if (isPerpxError(error) && error.code === "INVALID_ADDRESS") console.error(error.shortMessage);
+ *   isPerpxError(error) && error.code; // "INVALID_ARGUMENT"
  * }
  * ```
  */
@@ -130,7 +132,10 @@ export class PerpxError extends Error {
    *
    * @example
    * ```ts
-   * const timeout = error.walk((e) => isTimeoutError(e));
+   * const timeout = new TimeoutError("broadcast", 30_000);
+   * const error = new PerpxError("TRANSPORT", "the send failed", { cause: timeout });
+   * error.walk((e) => isTimeoutError(e)) === timeout; // true
+   * error.walk() === timeout; // true: the deepest cause
    * ```
    */
   walk(predicate?: (error: unknown) => boolean): unknown {
@@ -153,7 +158,8 @@ export class PerpxError extends Error {
  *
  * @example
  * ```ts
- * if (isPerpxError(error)) console.log(error.code);
+ * isPerpxError(new TimeoutError("broadcast", 30_000)); // true
+ * isPerpxError(new Error("plain")); // false
  * ```
  */
 export function isPerpxError(value: unknown): value is PerpxError {
@@ -174,7 +180,12 @@ export function isPerpxError(value: unknown): value is PerpxError {
  *
  * @example
  * ```ts
- * export const isInvalidAddressError = errorGuard<InvalidAddressError>("InvalidAddressError");
+ * class WidgetError extends PerpxError {
+ *   override name = "WidgetError";
+ * }
+ * const isWidgetError = errorGuard<WidgetError>("WidgetError");
+ * isWidgetError(new WidgetError("INVALID_ARGUMENT", "bad widget")); // true
+ * isWidgetError(new TimeoutError("broadcast", 30_000)); // false
  * ```
  */
 export function errorGuard<T extends PerpxError>(name: string): (value: unknown) => value is T {
@@ -186,7 +197,9 @@ export function errorGuard<T extends PerpxError>(name: string): (value: unknown)
  *
  * @example
  * ```ts
- * throw new InvalidArgumentError("timeoutMs", "must be a positive integer, got -1");
+ * const error = new InvalidArgumentError("timeoutMs", "must be a positive integer, got -1");
+ * error.argument; // "timeoutMs"
+ * error.shortMessage; // "Invalid timeoutMs: must be a positive integer, got -1"
  * ```
  */
 export class InvalidArgumentError extends PerpxError {
@@ -210,7 +223,8 @@ export class InvalidArgumentError extends PerpxError {
  *
  * @example
  * ```ts
- * if (isInvalidArgumentError(error)) console.error(`${error.argument}: ${error.shortMessage}`);
+ * const error: unknown = new InvalidArgumentError("size", "must be positive, got -1");
+ * isInvalidArgumentError(error) && error.argument; // "size"
  * ```
  */
 export const isInvalidArgumentError = errorGuard<InvalidArgumentError>("InvalidArgumentError");
@@ -220,7 +234,9 @@ export const isInvalidArgumentError = errorGuard<InvalidArgumentError>("InvalidA
  *
  * @example
  * ```ts
- * throw new TimeoutError("broadcast", 30_000);
+ * const error = new TimeoutError("broadcast", 30_000);
+ * error.shortMessage; // "broadcast timed out after 30000 ms"
+ * error.timeoutMs; // 30000
  * ```
  */
 export class TimeoutError extends PerpxError {
@@ -247,7 +263,8 @@ export class TimeoutError extends PerpxError {
  *
  * @example
  * ```ts
- * if (isTimeoutError(error)) console.error(`gave up after ${error.timeoutMs} ms`);
+ * const error: unknown = new TimeoutError("broadcast", 30_000);
+ * isTimeoutError(error) && error.timeoutMs; // 30000
  * ```
  */
 export const isTimeoutError = errorGuard<TimeoutError>("TimeoutError");
@@ -257,7 +274,11 @@ export const isTimeoutError = errorGuard<TimeoutError>("TimeoutError");
  *
  * @example
  * ```ts
- * if (signal.aborted) throw new AbortedError("placeOrder", signal.reason);
+ * const controller = new AbortController();
+ * controller.abort(new Error("user cancelled"));
+ * const error = new AbortedError("placeOrder", controller.signal.reason);
+ * error.shortMessage; // "placeOrder was aborted"
+ * error.details; // "user cancelled"
  * ```
  */
 export class AbortedError extends PerpxError {
@@ -280,10 +301,8 @@ export class AbortedError extends PerpxError {
  *
  * @example
  * ```ts
- * const controller = new AbortController();
- * controller.abort();
- * const error = await client.getBalances({ address, signal: controller.signal }).catch((e) => e);
- * isAbortedError(error); // true
+ * isAbortedError(new AbortedError("getBalances")); // true
+ * isAbortedError(new TimeoutError("getBalances", 5_000)); // false
  * ```
  */
 export const isAbortedError = errorGuard<AbortedError>("AbortedError");

@@ -137,8 +137,9 @@ export function writeBarrels(genDir) {
       index += ` * const message = create(${ns}.${example}Schema, {});\n * \`\`\`\n`;
     } else if (extension) {
       index += " *\n * @example\n * ```ts\n";
-      index += ` * import { hasOption } from "@bufbuild/protobuf";\n * import { ${ns} } from "@perpx/proto";\n`;
-      index += ` * const marked = hasOption(field, ${ns}.${extension});\n * \`\`\`\n`;
+      index += ` * import { ${ns} } from "@perpx/proto";\n`;
+      const owner = members.find((f) => f.extensions.includes(extension));
+      index += ` * ${ns}.${extension}.typeName; // "${owner.pkg}.${extension}"\n * \`\`\`\n`;
     }
     index += " */\n";
     index += `export * as ${ns} from "./ns/${ns}.js";\n`;

@@ -18,8 +18,10 @@ import { decodeMessage, msgTypeUrls, schemaOf, type TypeUrl, typeUrlOf } from ".
  * @example
  * ```ts
  * import { BinaryWriter } from "@bufbuild/protobuf/wire";
+ * import { cosmosBank, toCosmjsGeneratedType } from "@perpx/proto";
+ * const msg = { fromAddress: "perpx1alice", toAddress: "perpx1bob", amount: [] };
  * const writer: CosmjsWriterLike = toCosmjsGeneratedType(cosmosBank.MsgSendSchema).encode(msg, new BinaryWriter());
- * writer.finish(); // the encoded bytes
+ * writer.finish().length; // 24
  * ```
  */
 export interface CosmjsWriterLike {
@@ -37,8 +39,9 @@ export interface CosmjsWriterLike {
  * @example
  * ```ts
  * import { cosmosBank, toCosmjsGeneratedType } from "@perpx/proto";
+ * const toAddress = "perpx1bob";
  * const type = toCosmjsGeneratedType(cosmosBank.MsgSendSchema);
- * const bytes = type.encode({ fromAddress, toAddress, amount: [{ denom: "aperpx", amount: "1" }] }).finish();
+ * const bytes = type.encode({ fromAddress: "perpx1alice", toAddress, amount: [{ denom: "aperpx", amount: "1" }] }).finish();
  * type.decode(bytes).toAddress === toAddress; // true
  * ```
  */
@@ -140,10 +143,10 @@ export interface CosmjsRegistryEntriesOptions {
  *
  * @example
  * ```ts
- * import { defaultRegistryTypes } from "@cosmjs/stargate";
  * import { Registry } from "@cosmjs/proto-signing";
  * import { cosmjsRegistryEntries } from "@perpx/proto";
- * const registry = new Registry([...defaultRegistryTypes, ...cosmjsRegistryEntries()]);
+ * const registry = new Registry(cosmjsRegistryEntries());
+ * registry.lookupType("/perpx.clob.v1.MsgPlaceOrder") !== undefined; // true
  * ```
  */
 export function cosmjsRegistryEntries(

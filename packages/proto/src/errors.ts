@@ -37,7 +37,12 @@ export class UnknownTypeUrlError extends PerpxError {
  *
  * @example
  * ```ts
- * if (isUnknownTypeUrlError(error)) console.error(error.typeUrl);
+ * import { schemaOf } from "@perpx/proto";
+ * try {
+ *   schemaOf("/perpx.nope.v1.MsgNothing");
+ * } catch (error) {
+ *   isUnknownTypeUrlError(error) && error.typeUrl; // "/perpx.nope.v1.MsgNothing"
+ * }
  * ```
  */
 export const isUnknownTypeUrlError = errorGuard<UnknownTypeUrlError>("UnknownTypeUrlError");
@@ -48,11 +53,14 @@ export const isUnknownTypeUrlError = errorGuard<UnknownTypeUrlError>("UnknownTyp
  *
  * @example
  * ```ts
- * import { cosmosTx, isProtoDecodeError, unpackAny } from "@perpx/proto";
+ * import { create } from "@bufbuild/protobuf";
+ * import { cosmosBank, cosmosTx, isProtoDecodeError, packAny, unpackAny } from "@perpx/proto";
+ *
+ * const any = packAny(cosmosBank.MsgSendSchema, create(cosmosBank.MsgSendSchema));
  * try {
  *   unpackAny(any, cosmosTx.TxBodySchema);
  * } catch (error) {
- *   if (isProtoDecodeError(error)) console.error(error.typeName);
+ *   isProtoDecodeError(error) && error.typeName; // "cosmos.tx.v1beta1.TxBody"
  * }
  * ```
  */
@@ -77,7 +85,12 @@ export class ProtoDecodeError extends PerpxError {
  *
  * @example
  * ```ts
- * if (isProtoDecodeError(error)) console.error(error.typeName);
+ * import { cosmosBank, decodeMessage } from "@perpx/proto";
+ * try {
+ *   decodeMessage(cosmosBank.MsgSendSchema, Uint8Array.of(0x0a, 0x05));
+ * } catch (error) {
+ *   isProtoDecodeError(error) && error.typeName; // "cosmos.bank.v1beta1.MsgSend"
+ * }
  * ```
  */
 export const isProtoDecodeError = errorGuard<ProtoDecodeError>("ProtoDecodeError");

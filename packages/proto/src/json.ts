@@ -238,9 +238,12 @@ function readInts(desc: DescMessage, json: JsonValue, path: string): JsonValue {
  * @example
  * ```ts
  * import { cosmosAuth, fromCosmosJson, subaccounts } from "@perpx/proto";
- * const response = fromCosmosJson(cosmosAuth.QueryAccountResponseSchema, await (await fetch(url)).json());
+ * const json = {
+ *   account: { "@type": "/cosmos.auth.v1beta1.BaseAccount", address: "perpx1alice", account_number: "7", sequence: "2" },
+ * };
+ * const response = fromCosmosJson(cosmosAuth.QueryAccountResponseSchema, json);
  * response.account?.typeUrl; // "/cosmos.auth.v1beta1.BaseAccount"
- * fromCosmosJson(subaccounts.AssetPositionSchema, { quantums: "-5" }).quantums; // Uint8Array [0x03, 0x05]
+ * fromCosmosJson(subaccounts.AssetPositionSchema, { quantums: "-5" }).quantums; // Uint8Array.of(0x03, 0x05)
  * ```
  */
 export function fromCosmosJson<Desc extends DescMessage>(
@@ -267,7 +270,10 @@ export function fromCosmosJson<Desc extends DescMessage>(
  *
  * @example
  * ```ts
+ * import { cosmosAuth, fromCosmosJson } from "@perpx/proto";
+ * const json = { address: "perpx1alice", account_number: "7", sequence: "2", added_later: true };
  * const account = fromCosmosJson(cosmosAuth.BaseAccountSchema, json, { ignoreUnknownFields: true });
+ * account.accountNumber; // 7n
  * ```
  */
 export interface CosmosJsonReadOptions {
@@ -283,7 +289,11 @@ export interface CosmosJsonReadOptions {
  *
  * @example
  * ```ts
+ * import { create } from "@bufbuild/protobuf";
+ * import { cosmosAuth, toCosmosJson } from "@perpx/proto";
+ * const account = create(cosmosAuth.BaseAccountSchema, { address: "perpx1alice", accountNumber: 7n });
  * toCosmosJson(cosmosAuth.BaseAccountSchema, account, { snakeCase: false, emitDefaults: false });
+ * // { address: "perpx1alice", accountNumber: "7" }
  * ```
  */
 export interface CosmosJsonOptions {

@@ -29,9 +29,12 @@ export type TypeUrl = `/${string}`;
  *
  * @example
  * ```ts
- * import { toJson } from "@bufbuild/protobuf";
- * import { cosmosTx, typeRegistry } from "@perpx/proto";
+ * import { create, toJson } from "@bufbuild/protobuf";
+ * import { cosmosBank, cosmosTx, packAny, typeRegistry } from "@perpx/proto";
+ * const send = create(cosmosBank.MsgSendSchema, { fromAddress: "perpx1alice", toAddress: "perpx1bob" });
+ * const body = create(cosmosTx.TxBodySchema, { messages: [packAny(cosmosBank.MsgSendSchema, send)] });
  * const json = toJson(cosmosTx.TxBodySchema, body, { registry: typeRegistry });
+ * json; // { messages: [{ "@type": "/cosmos.bank.v1beta1.MsgSend", fromAddress: "perpx1alice", toAddress: "perpx1bob" }] }
  * ```
  */
 export const typeRegistry: Registry = /*@__PURE__*/ createRegistry(...files);
@@ -103,9 +106,11 @@ export function typeUrlOf(schema: DescMessage): TypeUrl {
  *
  * @example
  * ```ts
- * import { fromBinary } from "@bufbuild/protobuf";
- * import { schemaOf } from "@perpx/proto";
+ * import { create, fromBinary } from "@bufbuild/protobuf";
+ * import { cosmosBank, packAny, schemaOf } from "@perpx/proto";
+ * const any = packAny(cosmosBank.MsgSendSchema, create(cosmosBank.MsgSendSchema, { toAddress: "perpx1bob" }));
  * const message = fromBinary(schemaOf(any.typeUrl), any.value);
+ * message.$typeName; // "cosmos.bank.v1beta1.MsgSend"
  * ```
  */
 export function schemaOf(typeUrl: string): DescMessage {
@@ -127,7 +132,9 @@ export function schemaOf(typeUrl: string): DescMessage {
  * ```ts
  * import { create } from "@bufbuild/protobuf";
  * import { cosmosBank, packAny } from "@perpx/proto";
- * const any = packAny(cosmosBank.MsgSendSchema, create(cosmosBank.MsgSendSchema, { fromAddress, toAddress, amount }));
+ * const amount = [{ denom: "aperpx", amount: "1" }];
+ * const any = packAny(cosmosBank.MsgSendSchema, create(cosmosBank.MsgSendSchema, { fromAddress: "perpx1alice", toAddress: "perpx1bob", amount }));
+ * any.typeUrl; // "/cosmos.bank.v1beta1.MsgSend"
  * ```
  */
 export function packAny<Desc extends DescMessage>(schema: Desc, message: MessageShape<Desc>): Any {
@@ -146,9 +153,13 @@ export function packAny<Desc extends DescMessage>(schema: Desc, message: Message
  *
  * @example
  * ```ts
- * import { cosmosAuth, unpackAny } from "@perpx/proto";
+ * import { create } from "@bufbuild/protobuf";
+ * import { cosmosAuth, packAny, unpackAny } from "@perpx/proto";
+ * const response = create(cosmosAuth.QueryAccountResponseSchema, {
+ *   account: packAny(cosmosAuth.BaseAccountSchema, create(cosmosAuth.BaseAccountSchema, { accountNumber: 7n })),
+ * });
  * const account = unpackAny(response.account!, cosmosAuth.BaseAccountSchema);
- * account.accountNumber; // bigint
+ * account.accountNumber; // 7n
  * ```
  */
 export function unpackAny<Desc extends DescMessage>(any: Any, schema: Desc): MessageShape<Desc>;
@@ -177,8 +188,11 @@ export function unpackAny(any: Any, expected?: DescMessage): Message {
  *
  * @example
  * ```ts
+ * import { create, toBinary } from "@bufbuild/protobuf";
  * import { cosmosTx, decodeMessage } from "@perpx/proto";
+ * const txBytes = toBinary(cosmosTx.TxRawSchema, create(cosmosTx.TxRawSchema, { bodyBytes: Uint8Array.of(1, 2) }));
  * const raw = decodeMessage(cosmosTx.TxRawSchema, txBytes);
+ * raw.bodyBytes; // Uint8Array.of(1, 2)
  * ```
  */
 export function decodeMessage<Desc extends DescMessage>(schema: Desc, bytes: Uint8Array): MessageShape<Desc> {

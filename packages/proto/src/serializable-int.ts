@@ -49,7 +49,11 @@ export class SerializableIntError extends PerpxError {
  *
  * @example
  * ```ts
- * if (isSerializableIntError(error)) console.error(error.field);
+ * try {
+ *   decodeSerializableInt(Uint8Array.of(0x07));
+ * } catch (error) {
+ *   isSerializableIntError(error); // true
+ * }
  * ```
  */
 export const isSerializableIntError = errorGuard<SerializableIntError>("SerializableIntError");
@@ -64,8 +68,8 @@ export const isSerializableIntError = errorGuard<SerializableIntError>("Serializ
  * @example
  * ```ts
  * import { encodeSerializableInt } from "@perpx/proto";
- * encodeSerializableInt(1_000_000n); // Uint8Array [0x02, 0x0f, 0x42, 0x40]
- * encodeSerializableInt(-256n); // Uint8Array [0x03, 0x01, 0x00]
+ * encodeSerializableInt(1_000_000n); // Uint8Array.of(0x02, 0x0f, 0x42, 0x40)
+ * encodeSerializableInt(-256n); // Uint8Array.of(0x03, 0x01, 0x00)
  * ```
  */
 export function encodeSerializableInt(value: bigint): Uint8Array {

@@ -29,8 +29,11 @@ export interface GenesisAccount {
  *
  * @example
  * ```ts
+ * import { DirectSecp256k1HdWallet } from "@cosmjs/proto-signing";
+ *
  * const alice = GENESIS_ACCOUNTS[0];
  * const wallet = await DirectSecp256k1HdWallet.fromMnemonic(alice.mnemonic, { prefix: "perpx" });
+ * (await wallet.getAccounts())[0]?.address; // "perpx16artttgup88fc59gl9658nraqzx8lvpcvnnqu9"
  * ```
  */
 export const GENESIS_ACCOUNTS: readonly GenesisAccount[] = Object.freeze([
@@ -71,8 +74,11 @@ export const GENESIS_ACCOUNTS: readonly GenesisAccount[] = Object.freeze([
  *
  * @example
  * ```ts
- * const { balance } = await bank.balance({ address: GENESIS_ACCOUNTS[1].address, denom: "uusdc" });
- * BigInt(balance.amount) === GENESIS_USDC_BALANCE; // true on a fresh devnet
+ * const devnet = await startDevnet({ ports: "free", blockTimeMs: 0 });
+ * const address = GENESIS_ACCOUNTS[1].address;
+ * const response = await fetch(`${devnet.endpoints.rest}/cosmos/bank/v1beta1/balances/${address}/by_denom?denom=uusdc`);
+ * BigInt((await response.json()).balance.amount) === GENESIS_USDC_BALANCE; // true: on a fresh devnet
+ * await devnet.stop();
  * ```
  */
 export const GENESIS_USDC_BALANCE = 1_000_000_000_000n;
@@ -81,8 +87,13 @@ export const GENESIS_USDC_BALANCE = 1_000_000_000_000n;
  *
  * @example
  * ```ts
- * const wei = await evm.getBalance(GENESIS_ACCOUNTS[1].address); // 0x form of the same bytes
- * wei === GENESIS_NATIVE_BALANCE; // true on a fresh devnet
+ * import { toHex } from "@perpx/core";
+ *
+ * const devnet = await startDevnet({ ports: "free", blockTimeMs: 0 });
+ * const request = { jsonrpc: "2.0", id: 1, method: "eth_getBalance", params: [toHex(GENESIS_ACCOUNTS[1].address), "latest"] };
+ * const response = await fetch(devnet.endpoints.evm, { method: "POST", body: JSON.stringify(request) });
+ * BigInt((await response.json()).result) === GENESIS_NATIVE_BALANCE; // true: on a fresh devnet
+ * await devnet.stop();
  * ```
  */
 export const GENESIS_NATIVE_BALANCE = 1_000_000n * 10n ** 18n;

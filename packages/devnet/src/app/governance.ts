@@ -62,11 +62,6 @@ export function proposalResult(root: KvStore, id: bigint): ProposalResult | unde
   return bytes === undefined ? undefined : (JSON.parse(fromUtf8(bytes)) as ProposalResult);
 }
 
-/** True when a proposal is queued and not run yet. */
-export function isQueued(root: KvStore, id: bigint): boolean {
-  return new PrefixStore(root, `${GOV}/`).has(`queued/${idKey(id)}`);
-}
-
 /**
  * Runs every queued proposal in `branch` (the block's store): each message's signers must be the
  * gov authority; a failing message rolls back its whole proposal. Events go to the context's sink.

@@ -26,7 +26,14 @@ function deepFreeze(value: unknown): void {
  *
  * @example
  * ```ts
- * const params = fromBinaryCached(perpetuals.PerpetualParamsSchema, store.get("perp/0000000000"));
+ * import { create, toBinary } from "@bufbuild/protobuf";
+ * import { perpetuals } from "@perpx/proto";
+ *
+ * const bytes = toBinary(perpetuals.PerpetualParamsSchema, create(perpetuals.PerpetualParamsSchema, { id: 7 }));
+ * const params = fromBinaryCached(perpetuals.PerpetualParamsSchema, bytes);
+ * params.id; // 7
+ * fromBinaryCached(perpetuals.PerpetualParamsSchema, bytes.slice()) === params; // true: decoded once
+ * Object.isFrozen(params); // true
  * ```
  */
 export function fromBinaryCached<S extends DescMessage>(schema: S, bytes: Uint8Array): MessageShape<S> {

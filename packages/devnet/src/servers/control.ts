@@ -40,10 +40,18 @@ import type { BlockProducer } from "./producer.js";
  *
  * @example
  * ```ts
- * router.add("POST", "/prices", ({ body }) => {
- *   if (typeof body.market !== "string") throw new ControlError(400, "invalid_request", 'the field "market" is required');
- *   return {};
+ * const devnet = await startDevnet({
+ *   ports: "free",
+ *   controlRoutes: (router) =>
+ *     router.add("POST", "/echo", ({ body }) => {
+ *       if (typeof body.market !== "string") throw new ControlError(400, "invalid_request", 'the field "market" is required');
+ *       return { market: body.market };
+ *     }),
  * });
+ * const response = await fetch(`${devnet.endpoints.control}/devnet/echo`, { method: "POST", body: "{}" });
+ * response.status; // 400
+ * (await response.json()).code; // "invalid_request"
+ * await devnet.stop();
  * ```
  */
 export class ControlError extends Error {
@@ -88,9 +96,14 @@ export type ControlHandler = (request: ControlRequest) => unknown | Promise<unkn
  * @example
  * ```ts
  * const devnet = await startDevnet({
- *   controlRoutes: (router: ControlRouter, { app }) => router.add("GET", "/height", () => ({ height: app.latestBlock().height })),
+ *   ports: "free",
+ *   blockTimeMs: 0,
+ *   controlRoutes: (router: ControlRouter, { app }) =>
+ *     router.add("GET", "/height", () => ({ height: app.latestBlock().height })),
  * });
- * await fetch(`${devnet.endpoints.control}/devnet/height`); // {"height":"1"}
+ * const response = await fetch(`${devnet.endpoints.control}/devnet/height`);
+ * (await response.json()).height === String(devnet.app.latestBlock().height); // true
+ * await devnet.stop();
  * ```
  */
 export interface ControlRouter {
@@ -189,8 +202,14 @@ function toJsonSafe(value: unknown): unknown {
  * @returns the running server.
  * @example
  * ```ts
- * const control = await startControlServer({ app, producer, port: 0 });
+ * const devnet = await startDevnet({ ports: "free", blockTimeMs: 0 });
+ * const { app } = devnet;
+ * const control = await startControlServer({ app, producer: devnet.producer, port: 0 });
+ * const before = app.latestBlock().height;
  * await fetch(`${control.url}/devnet/blocks`, { method: "POST", body: JSON.stringify({ count: 3 }) });
+ * app.latestBlock().height - before; // 3n
+ * await control.close();
+ * await devnet.stop();
  * ```
  */
 export async function startControlServer(options: ControlServerOptions): Promise<ControlServer> {

@@ -122,9 +122,15 @@ type LocalHandler = (request: Message, context: CallContext) => Message;
  * @returns the dispatcher; `call` throws `ConnectError`s.
  * @example
  * ```ts
+ * import { create } from "@bufbuild/protobuf";
+ *
+ * const devnet = await startDevnet({ ports: "free", blockTimeMs: 0 });
+ * const { app } = devnet;
  * const dispatcher = createDispatcher(app);
  * const method = dispatcher.method("/cosmos.bank.v1beta1.Query/AllBalances")!;
- * const { response } = dispatcher.call(method, create(method.input, { address }));
+ * const { response } = dispatcher.call(method, create(method.input, { address: devnet.accounts[0]!.address }));
+ * response.$typeName; // "cosmos.bank.v1beta1.QueryAllBalancesResponse"
+ * await devnet.stop();
  * ```
  */
 export function createDispatcher(app: ChainApp): Dispatcher {

@@ -105,7 +105,14 @@ export interface EvmServers {
  * @returns the running servers.
  * @example
  * ```ts
- * const evm = await startEvmServers({ app, dispatcher, port: 0, wsPort: 0 });
+ * const devnet = await startDevnet({ ports: "free", blockTimeMs: 0 });
+ * const { app } = devnet;
+ * const evm = await startEvmServers({ app, dispatcher: createDispatcher(app), port: 0, wsPort: 0 });
+ * const request = { jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] };
+ * const response = await fetch(evm.url, { method: "POST", body: JSON.stringify(request) });
+ * Number((await response.json()).result) === devnet.evmChainId; // true
+ * await evm.close();
+ * await devnet.stop();
  * ```
  */
 export async function startEvmServers(options: EvmServerOptions): Promise<EvmServers> {

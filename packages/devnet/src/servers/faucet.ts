@@ -26,7 +26,8 @@ import {
  * @example
  * ```ts
  * const faucetCoins: FaucetCoin[] = [{ denom: "uusdc", amount: 5_000_000_000n }];
- * const devnet = await startDevnet({ faucetCoins });
+ * const devnet = await startDevnet({ ports: "free", faucetCoins });
+ * await devnet.stop();
  * ```
  */
 export interface FaucetCoin {
@@ -39,7 +40,9 @@ export interface FaucetCoin {
  *
  * @example
  * ```ts
- * const devnet = await startDevnet({ faucetCoins: [...DEFAULT_FAUCET_COINS, { denom: "ibc/ABC", amount: 5n }] });
+ * DEFAULT_FAUCET_COINS.map((coin) => coin.denom).length > 0; // true
+ * const devnet = await startDevnet({ ports: "free", faucetCoins: [...DEFAULT_FAUCET_COINS, { denom: "ibc/ABC", amount: 5n }] });
+ * await devnet.stop();
  * ```
  */
 export const DEFAULT_FAUCET_COINS: readonly FaucetCoin[] = [
@@ -148,8 +151,14 @@ function fail(
  * @returns the running faucet.
  * @example
  * ```ts
+ * const devnet = await startDevnet({ ports: "free", blockTimeMs: 0 });
+ * const { app } = devnet;
  * const faucet = await startFaucetServer({ control: app.control, port: 0 });
- * await fetch(`${faucet.url}/faucet/tokens`, { method: "POST", body: JSON.stringify({ address }) });
+ * const address = devnet.accounts[2]!.address;
+ * const response = await fetch(`${faucet.url}/faucet/tokens`, { method: "POST", body: JSON.stringify({ address }) });
+ * response.ok; // true
+ * await faucet.close();
+ * await devnet.stop();
  * ```
  */
 export async function startFaucetServer(options: FaucetServerOptions): Promise<FaucetServer> {

@@ -90,8 +90,19 @@ function trackSessions(server: { on(event: "session", listener: (session: Http2S
  * @returns the running servers.
  * @example
  * ```ts
- * const grpc = await startGrpcServers({ dispatcher, tls, port: 0, tlsPort: 0 });
+ * import { createClient } from "@connectrpc/connect";
+ * import { createGrpcTransport } from "@connectrpc/connect-node";
+ * import { cosmosBank } from "@perpx/proto";
+ *
+ * const devnet = await startDevnet({ ports: "free", blockTimeMs: 0 });
+ * const { app } = devnet;
+ * const tls = generateTlsCertificate();
+ * const grpc = await startGrpcServers({ dispatcher: createDispatcher(app), tls, port: 0, tlsPort: 0 });
  * const transport = createGrpcTransport({ baseUrl: grpc.tlsUrl, nodeOptions: { ca: tls.cert } });
+ * const bank = createClient(cosmosBank.Query, transport);
+ * (await bank.allBalances({ address: devnet.accounts[0]!.address })).balances.length > 0; // true
+ * await grpc.close();
+ * await devnet.stop();
  * ```
  */
 export async function startGrpcServers(options: GrpcServerOptions): Promise<GrpcServers> {

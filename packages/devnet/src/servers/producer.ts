@@ -10,8 +10,13 @@ import type { BlockRecord, ChainApp } from "../app/contract.js";
  *
  * @example
  * ```ts
+ * const devnet = await startDevnet({ ports: "free", blockTimeMs: 0 });
+ * const { app } = devnet;
  * const producer = new BlockProducer(app, { blockTimeMs: 0, onError: (error) => console.error(error) });
+ * const before = app.latestBlock().height;
  * producer.mine(2);
+ * app.latestBlock().height - before; // 2n
+ * await devnet.stop();
  * ```
  */
 export interface BlockProducerOptions {
@@ -28,10 +33,16 @@ export interface BlockProducerOptions {
  *
  * @example
  * ```ts
+ * const devnet = await startDevnet({ ports: "free", blockTimeMs: 0 });
+ * const { app } = devnet;
  * const producer = new BlockProducer(app, { blockTimeMs: 100 });
+ * const before = app.latestBlock().height;
  * producer.start();
  * producer.mine(5);
+ * app.latestBlock().height - before >= 5n; // true
  * producer.setBlockTimeMs(0); // on demand only
+ * producer.stop();
+ * await devnet.stop();
  * ```
  */
 export class BlockProducer {

@@ -352,8 +352,13 @@ export interface RestServer {
  * @returns the running server.
  * @example
  * ```ts
- * const rest = await startRestServer({ dispatcher, port: 0 });
+ * const devnet = await startDevnet({ ports: "free", blockTimeMs: 0 });
+ * const { app } = devnet;
+ * const rest = await startRestServer({ dispatcher: createDispatcher(app), port: 0 });
  * const res = await fetch(`${rest.url}/cosmos/base/node/v1beta1/config`);
+ * res.status; // 200
+ * await rest.close();
+ * await devnet.stop();
  * ```
  */
 export async function startRestServer(options: RestServerOptions): Promise<RestServer> {

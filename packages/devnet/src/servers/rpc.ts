@@ -64,9 +64,13 @@ export interface RpcServer {
  * @returns the running server; `close()` stops it and drops its WebSocket clients.
  * @example
  * ```ts
+ * const devnet = await startDevnet({ ports: "free", blockTimeMs: 0 });
+ * const { app } = devnet;
  * const rpc = await startRpcServer({ app, port: 0 });
- * const status = await rpc.call("status");
+ * const status = (await rpc.call("status")) as { node_info: { network: string } };
+ * status.node_info.network; // "perpx-local-1"
  * await rpc.close();
+ * await devnet.stop();
  * ```
  */
 export async function startRpcServer(options: RpcServerOptions): Promise<RpcServer> {

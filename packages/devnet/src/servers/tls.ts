@@ -93,8 +93,12 @@ function pem(label: string, der: Buffer): string {
  * @returns the key and certificate as PEM.
  * @example
  * ```ts
+ * import http2 from "node:http2";
+ *
  * const { key, cert } = generateTlsCertificate();
+ * cert.startsWith("-----BEGIN CERTIFICATE-----"); // true
  * const server = http2.createSecureServer({ key, cert });
+ * server.close();
  * ```
  */
 export function generateTlsCertificate(now: Date = new Date()): TlsMaterial {
@@ -150,7 +154,15 @@ export function generateTlsCertificate(now: Date = new Date()): TlsMaterial {
  *
  * @example
  * ```ts
+ * import { mkdtempSync, readFileSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ *
+ * const stateDir = mkdtempSync(join(tmpdir(), "devnet-"));
+ * const devnet = await startDevnet({ ports: "free", stateDir });
  * const ca = readFileSync(join(stateDir, TLS_FILES.cert), "utf8");
+ * ca === devnet.caPem; // true
+ * await devnet.stop();
  * ```
  */
 export const TLS_FILES = { cert: "tls-ca.pem", key: "tls-key.pem" } as const;
@@ -177,7 +189,13 @@ function isUsable(material: TlsMaterial, now: Date): boolean {
  * @returns the key and certificate as PEM.
  * @example
  * ```ts
- * const tls = loadOrCreateTls("./.devnet");
+ * import { mkdtempSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ *
+ * const dir = mkdtempSync(join(tmpdir(), "devnet-"));
+ * const tls = loadOrCreateTls(dir);
+ * loadOrCreateTls(dir).cert === tls.cert; // true: read back from dir
  * ```
  */
 export function loadOrCreateTls(dir: string | undefined, now: Date = new Date()): TlsMaterial {

@@ -215,9 +215,8 @@ export * as cosmosUpgrade from "./ns/cosmosUpgrade.js";
  *
  * @example
  * ```ts
- * import { hasOption } from "@bufbuild/protobuf";
  * import { dtypes } from "@perpx/proto";
- * const marked = hasOption(field, dtypes.serializable_int);
+ * dtypes.serializable_int.typeName; // "perpx.dtypes.v1.serializable_int"
  * ```
  */
 export * as dtypes from "./ns/dtypes.js";

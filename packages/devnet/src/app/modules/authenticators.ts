@@ -236,7 +236,8 @@ export function requiresSignature(authenticator: Authenticator): boolean {
  *
  * @example
  * ```ts
- * checkNewAuthenticator("SubaccountFilter", utf8("0")); // throws: unsafe
+ * const utf8 = (text: string) => new TextEncoder().encode(text);
+ * checkNewAuthenticator("SubaccountFilter", utf8("0")); // throws AbciError: a filter alone never checks a signature
  * ```
  */
 export function checkNewAuthenticator(type: string, data: Uint8Array): Authenticator {
@@ -389,7 +390,12 @@ export function authenticate(authenticator: Authenticator, request: Authenticati
  *
  * @example
  * ```ts
+ * import { secp256k1 } from "@noble/curves/secp256k1.js";
+ *
+ * const agentPublicKey = secp256k1.getPublicKey(new Uint8Array(32).fill(2));
  * const { type, config } = encodeAuthenticator(tradingKeyAuthenticator(agentPublicKey));
+ * type; // "AllOf"
+ * checkNewAuthenticator(type, config).type; // "AllOf"
  * ```
  */
 export function tradingKeyAuthenticator(publicKey: Uint8Array): Authenticator {
