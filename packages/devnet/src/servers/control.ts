@@ -3,6 +3,7 @@
  * chain's clock, fund accounts, read the status. Routes live in a small table so later features
  * (prices, IBC and bridge deposits, governance) add theirs with {@link ControlRouter.add}.
  */
+
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { type DescMessage, fromBinary } from "@bufbuild/protobuf";
 import { prices } from "@perpx/proto";
@@ -20,6 +21,7 @@ import {
   stringField,
   uintField,
 } from "../app/request-fields.js";
+import { DevnetError, isDevnetError } from "../devnet-error.js";
 import { addChainControlRoutes } from "./control-chain.js";
 import { toHexUpper } from "./encoding.js";
 import { BodyError, closeServer, listen, readBody, sendCorsPreflight, sendJson, urlOf } from "./http.js";
@@ -181,7 +183,8 @@ export async function startControlServer(options: ControlServerOptions): Promise
   const router: ControlRouter = {
     add: (method, path, handler) => {
       const key = `${method} /devnet${path.startsWith("/") ? path : `/${path}`}`;
-      if (table.has(key)) throw new Error(`control route ${key} is already registered`);
+      if (table.has(key))
+        throw new DevnetError("duplicate-route", `control route ${key} is already registered`);
       table.set(key, handler);
     },
   };
@@ -360,7 +363,10 @@ export async function startControlServer(options: ControlServerOptions): Promise
         sendJson(res, 400, { code: error.answerCode, message: error.shortMessage });
       else if (error instanceof BodyError)
         sendJson(res, error.status, { code: "bad_json", message: error.message });
-      else if (error instanceof RangeError)
+      else if (
+        error instanceof RangeError ||
+        (isDevnetError(error) && (error.reason === "invalid-argument" || error.reason === "out-of-range"))
+      )
         sendJson(res, 400, { code: "invalid_request", message: error.message });
       else
         sendJson(res, 500, {
