@@ -6,6 +6,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { type DescMessage, fromBinary } from "@bufbuild/protobuf";
+import { PerpxError } from "@perpx/errors";
 import { prices } from "@perpx/proto";
 import type { OraclePriceSet, PersistentChainApp } from "../app/contract.js";
 import type { ApproveAgentRequest } from "../app/modules/accountplus.js";
@@ -28,7 +29,7 @@ import { BodyError, closeServer, listen, readBody, sendCorsPreflight, sendJson, 
 import type { BlockProducer } from "./producer.js";
 
 /**
- * A control request that cannot be served; answered as `{code, message}` with `status`.
+ * A control request that cannot be served; answered as `{code: answerCode, message}` with `status`.
  *
  * @example
  * ```ts
@@ -38,14 +39,19 @@ import type { BlockProducer } from "./producer.js";
  * });
  * ```
  */
-export class ControlError extends Error {
-  override readonly name = "ControlError";
+export class ControlError extends PerpxError {
+  override name = "ControlError";
+  /**
+   * @param status - the HTTP status of the answer.
+   * @param answerCode - the answer's `code` (`invalid_request`, `not_found`, ...).
+   * @param message - the answer's `message`.
+   */
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly answerCode: string,
     message: string,
   ) {
-    super(message);
+    super(status < 500 ? "INVALID_ARGUMENT" : "DEVNET", message);
   }
 }
 
@@ -358,7 +364,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
         return;
       }
       if (error instanceof ControlError)
-        sendJson(res, error.status, { code: error.code, message: error.message });
+        sendJson(res, error.status, { code: error.answerCode, message: error.message });
       else if (error instanceof FieldError)
         sendJson(res, 400, { code: error.answerCode, message: error.shortMessage });
       else if (error instanceof BodyError)
