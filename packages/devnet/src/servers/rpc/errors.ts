@@ -40,7 +40,7 @@ export function invalidParam(name: string, problem: string): RpcError {
 }
 
 /** `error` as an {@link RpcError}: itself, or an internal error with its message. */
-export function asRpcError(error: unknown): RpcError {
+function asRpcError(error: unknown): RpcError {
   return error instanceof RpcError ? error : internal(error instanceof Error ? error.message : String(error));
 }
 
