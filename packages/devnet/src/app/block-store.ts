@@ -7,6 +7,7 @@
  * one (the devnet's block log with `--state DIR`), and is gone otherwise: {@link BlockStore.base} is
  * then the lowest height still served, as CometBFT's block store base.
  */
+import { DevnetError } from "../devnet-error.js";
 import { decodeBlock } from "./block-codec.js";
 import { BinaryReader } from "./codec.js";
 import type { AbciEvent, BlockArchive, BlockRecord } from "./contract.js";
@@ -54,7 +55,10 @@ export class BlockStore {
     private readonly archive?: BlockArchive,
   ) {
     if (!Number.isSafeInteger(keepRecent) || keepRecent < 0) {
-      throw new RangeError(`pruning.keepRecent must be a non-negative integer, got ${keepRecent}`);
+      throw new DevnetError(
+        "out-of-range",
+        `pruning.keepRecent must be a non-negative integer, got ${keepRecent}`,
+      );
     }
   }
 
@@ -68,7 +72,8 @@ export class BlockStore {
    * in memory) says here how many came before them. Only before the first {@link add}.
    */
   skip(firstHeight: bigint, count: number): void {
-    if (this.total !== 0) throw new Error("blocks can only be skipped before the first is added");
+    if (this.total !== 0)
+      throw new DevnetError("invalid-argument", "blocks can only be skipped before the first is added");
     this.first = firstHeight;
     this.total = count;
   }
@@ -77,7 +82,10 @@ export class BlockStore {
   add(record: BlockRecord): void {
     const expected = this.first === undefined ? undefined : this.first + BigInt(this.total);
     if (expected !== undefined && record.height !== expected) {
-      throw new Error(`block at height ${record.height} added, but the next height is ${expected}`);
+      throw new DevnetError(
+        "invalid-argument",
+        `block at height ${record.height} added, but the next height is ${expected}`,
+      );
     }
     this.first ??= record.height;
     flattenEvents(record.finalizeBlockEvents);
@@ -101,7 +109,7 @@ export class BlockStore {
   /** The latest block; throws before genesis. */
   latest(): BlockRecord {
     const latest = this.recent.at(-1);
-    if (latest === undefined) throw new Error("no block yet");
+    if (latest === undefined) throw new DevnetError("no-block", "no block yet");
     return latest;
   }
 
@@ -124,7 +132,10 @@ export class BlockStore {
     if (bytes === undefined) return undefined;
     const record = decodeBlock(new BinaryReader(bytes));
     if (record.height !== height) {
-      throw new Error(`the block archive holds height ${record.height} where ${height} belongs`);
+      throw new DevnetError(
+        "malformed",
+        `the block archive holds height ${record.height} where ${height} belongs`,
+      );
     }
     return record;
   }

@@ -3,6 +3,7 @@
  * `tx_search`. The event index is built lazily, when a search needs it (a block does not).
  */
 import { sha256 } from "@noble/hashes/sha2.js";
+import { DevnetError } from "../devnet-error.js";
 import { toHex } from "./codec.js";
 import type { BlockRecord, IndexedTx, TxResult } from "./contract.js";
 import { parseQuery, type QueryCondition, type QuerySubject, queryMatches } from "./event-query.js";
@@ -61,7 +62,10 @@ export class TxIndex {
   /** Removes the txs of the oldest indexed block (`record`) from every index. */
   pruneBlock(record: BlockRecord): void {
     if (record.height !== this.firstHeight) {
-      throw new Error(`pruning height ${record.height}, but the oldest indexed block is ${this.firstHeight}`);
+      throw new DevnetError(
+        "invalid-argument",
+        `pruning height ${record.height}, but the oldest indexed block is ${this.firstHeight}`,
+      );
     }
     const count = record.txs.length;
     for (let i = 0; i < count; i++) {

@@ -22,6 +22,7 @@ import {
   ScalarType,
 } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { PerpxError } from "@perpx/errors";
 import { fromCosmosJson, toCosmosJson } from "@perpx/proto";
 import type { Dispatcher } from "./dispatch.js";
 import { HEIGHT_HEADER } from "./grpc.js";
@@ -70,12 +71,13 @@ export function httpStatusOf(code: Code): number {
 }
 
 /** A request problem tied to one field or parameter. */
-class BadRequest extends Error {
+class BadRequest extends PerpxError {
+  override name = "BadRequest";
   constructor(
     readonly field: string,
     readonly description: string,
   ) {
-    super(`${field}: ${description}`);
+    super("INVALID_ARGUMENT", `${field}: ${description}`);
   }
 }
 
