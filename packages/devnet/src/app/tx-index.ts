@@ -5,7 +5,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { toHex } from "./codec.js";
 import type { BlockRecord, IndexedTx, TxResult } from "./contract.js";
-import { parseQuery, type QueryCondition, txMatches } from "./search.js";
+import { parseQuery, type QueryCondition, type QuerySubject, queryMatches } from "./event-query.js";
 
 function upperHex(bytes: Uint8Array): string {
   return toHex(bytes).toUpperCase();
@@ -91,23 +91,40 @@ export class TxIndex {
    * @throws {QuerySyntaxError} for a query that does not parse.
    */
   search(query: string, order: "asc" | "desc"): IndexedTx[] {
-    const conditions = parseQuery(query);
-    const candidates = this.candidates(conditions);
+    const conditions = parseQuery(query).map((c) =>
+      // Hashes are hex: any case finds the tx.
+      c.key === "tx.hash" && c.operand?.kind === "string"
+        ? { ...c, operand: { kind: "string" as const, text: c.operand.text.toUpperCase() } }
+        : c,
+    );
     const out: IndexedTx[] = [];
-    for (const seq of candidates) {
+    for (const seq of this.candidates(conditions)) {
       const position = seq - this.dropped;
-      const tx = this.indexed[position] as IndexedTx;
-      if (
-        txMatches(conditions, {
-          height: tx.height,
-          hashHex: this.indexedHex[position] as string,
-          events: tx.result.events,
-        })
-      ) {
-        out.push(tx);
-      }
+      if (queryMatches(conditions, this.subject(position))) out.push(this.indexed[position] as IndexedTx);
     }
     return order === "desc" ? out.reverse() : out;
+  }
+
+  /** What a query sees of the tx at `position`: its height, hash and events. */
+  private subject(position: number): QuerySubject {
+    const tx = this.indexed[position] as IndexedTx;
+    return {
+      values: (key) => {
+        if (key === "tx.height") return [tx.height.toString()];
+        if (key === "tx.hash") return [this.indexedHex[position] as string];
+        const dot = key.lastIndexOf(".");
+        if (dot < 0) return [];
+        const type = key.slice(0, dot);
+        const attribute = key.slice(dot + 1);
+        const values: string[] = [];
+        for (const e of tx.result.events) {
+          if (e.type !== type) continue;
+          for (const a of e.attributes) if (a.key === attribute) values.push(a.value);
+        }
+        return values;
+      },
+      hasType: (key) => tx.result.events.some((e) => e.type === key),
+    };
   }
 
   /** The distinct `type.key=value` keys of a tx's events, in order. */
@@ -154,20 +171,18 @@ export class TxIndex {
     this.indexEvents();
     let best: number[] | undefined;
     for (const c of conditions) {
-      if (c.op !== "=") continue;
+      if (c.op !== "=" || c.operand === undefined) continue;
       let list: number[] | undefined;
       if (c.key === "tx.hash" && c.operand.kind === "string") {
-        const seq = this.byHash.get(c.operand.value.toUpperCase());
+        const seq = this.byHash.get(c.operand.text);
         list = seq === undefined ? [] : [seq];
       } else if (c.key === "tx.height") {
-        const height = BigInt(c.operand.kind === "none" ? 0 : Math.trunc(Number(c.operand.value)));
-        list = this.blockSeqs(height);
+        // The parser only lets integer heights through.
+        list = this.blockSeqs(BigInt(c.operand.text));
       } else if (c.operand.kind === "string") {
-        list = this.live(`${c.key}=${c.operand.value}`) ?? [];
-      } else if (c.operand.kind === "number") {
-        list = this.live(`${c.key}=${c.operand.value}`);
-        if (list === undefined) continue;
+        list = this.live(`${c.key}=${c.operand.text}`) ?? [];
       }
+      // A number matches values by their leading number ("5", "5.0", "5uusdc"): no exact index.
       if (list !== undefined && (best === undefined || list.length < best.length)) best = list;
     }
     return best ?? this.indexed.map((_, i) => this.dropped + i);

@@ -40,7 +40,8 @@ export interface GrpcServers {
   close(): Promise<void>;
 }
 
-function parseHeight(header: string | null): bigint | undefined {
+/** The height of an `x-cosmos-block-height` request header, if any. @throws {ConnectError} for a bad one. */
+export function parseHeight(header: string | null): bigint | undefined {
   if (header === null || header === "") return undefined;
   if (!/^\d{1,19}$/.test(header)) {
     throw new ConnectError(

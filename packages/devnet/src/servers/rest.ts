@@ -25,6 +25,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { fromCosmosJson, toCosmosJson } from "@perpx/proto";
 import type { Dispatcher } from "./dispatch.js";
 import { HEIGHT_HEADER } from "./grpc.js";
+import { answerGrpcWebPreflight, isGrpcWebCall, isGrpcWebPreflight, serveGrpcWeb } from "./grpc-web.js";
 import {
   BodyError,
   closeServer,
@@ -365,6 +366,9 @@ export async function startRestServer(options: RestServerOptions): Promise<RestS
   } as const;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // gRPC-web shares the API port, as on a Cosmos SDK node (`grpc-web.enable`).
+    if (isGrpcWebCall(req)) return serveGrpcWeb(dispatcher, req, res);
+    if (isGrpcWebPreflight(req, dispatcher)) return answerGrpcWebPreflight(res);
     if (req.method === "OPTIONS") {
       sendCorsPreflight(res);
       return;

@@ -21,20 +21,27 @@ export const CHAIN_ID = "perpx-local-1";
 export const [ALICE, BOB, CARL] = GENESIS_ACCOUNTS.map((a) => a.address) as [string, string, string];
 export const FEE_COLLECTOR = bech32Of(moduleAddress("fee_collector"));
 
-export type Signer = Awaited<ReturnType<typeof walletSigner>>;
+/** A genesis account that signs txs. */
+export interface Signer {
+  readonly address: string;
+  /** Its public key as the `Any` cosmjs puts in a signer info. */
+  readonly pubkeyAny: ReturnType<typeof encodePubkey>;
+  sign(options: TxOptions): Promise<Uint8Array>;
+}
 
 /** A cosmjs wallet that signs SIGN_MODE_DIRECT txs whose body is built with @perpx/proto. */
-export async function walletSigner(mnemonic: string) {
+export async function walletSigner(mnemonic: string): Promise<Signer> {
   const wallet = await DirectSecp256k1HdWallet.fromMnemonic(mnemonic, { prefix: "perpx" });
   const [account] = await wallet.getAccounts();
   if (account === undefined) throw new Error("no account");
+  const pubkeyAny = encodePubkey(encodeSecp256k1Pubkey(account.pubkey));
   return {
     address: account.address,
-    pubkeyAny: encodePubkey(encodeSecp256k1Pubkey(account.pubkey)) as { typeUrl: string; value: Uint8Array },
+    pubkeyAny,
     async sign(options: TxOptions): Promise<Uint8Array> {
       const bodyBytes = body(options);
       const authInfoBytes = makeAuthInfoBytes(
-        [{ pubkey: this.pubkeyAny, sequence: options.sequence }],
+        [{ pubkey: pubkeyAny, sequence: options.sequence }],
         options.fee ?? [{ denom: "uusdc", amount: "5000" }],
         Number(options.gas ?? 200_000n),
         undefined,

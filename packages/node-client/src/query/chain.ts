@@ -4,7 +4,7 @@ import { cosmosTendermint } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
 import { QueryError } from "../errors.js";
 import { type CallOptions, withDeadline } from "../transport/call.js";
-import { cometCall, type RpcConnection, rawRpc } from "../transport/rpc.js";
+import { cometCall, type RpcConnection, rawRpc } from "../transport/rpc-json.js";
 import { pickQueryTransport, type QueryOptions, rpcQueryError, unaryQuery } from "./unary.js";
 
 function requireRpc(client: NodeConnection): RpcConnection {

@@ -4,7 +4,7 @@ import { cosmosNode, cosmosTendermint, cosmosUpgrade, ibcChannel } from "@perpx/
 import type { NodeConnection } from "../connection.js";
 import { isQueryError } from "../errors.js";
 import { withDeadline } from "../transport/call.js";
-import { rawRpc } from "../transport/rpc.js";
+import { rawRpc } from "../transport/rpc-json.js";
 import { type FactOptions, pickFactTransport, restQuery } from "./facts.js";
 import { allPages } from "./pages.js";
 import { unaryQuery } from "./unary.js";
