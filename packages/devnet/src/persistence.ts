@@ -11,22 +11,29 @@
  * records: loading takes the first N and truncates whatever follows (a torn record, or the record
  * of a block whose snapshot was never written). Fewer than N valid records is corruption.
  */
-import { createHash } from "node:crypto";
 import {
   closeSync,
   fdatasyncSync,
+  fstatSync,
   ftruncateSync,
   mkdirSync,
   openSync,
   readFileSync,
-  readSync,
-  writeSync,
 } from "node:fs";
 import { join } from "node:path";
 import { errorGuard, PerpxError, type PerpxErrorOptions } from "@perpx/errors";
 import { BinaryReader, BinaryWriter, bytesEqual, concatList, utf8 } from "./app/codec.js";
 import type { BlockArchive, ChainState, PersistentChainApp } from "./app/contract.js";
 import { removeAtomicTemps, writeFileAtomic } from "./atomic-file.js";
+import {
+  decodeRecords,
+  encodeRecord,
+  RECORD_HEADER_BYTES,
+  readAllAt,
+  readRecordAt,
+  scanRecords,
+  writeAllAt,
+} from "./record-file.js";
 import { lockStateDirectory, type StateLock } from "./state-lock.js";
 
 /**
@@ -71,9 +78,6 @@ const STATE_MAGIC = "perpx-devnet-state";
 const STATE_VERSION = 2;
 /** The first bytes of a block log (its format changes with {@link STATE_VERSION}). */
 const LOG_HEADER = utf8("perpx-devnet-blocks\n");
-/** Bytes before a record's payload: its length (u32 little-endian) and checksum. */
-const RECORD_HEADER_BYTES = 8;
-const MAX_RECORD_BYTES = 0xffff_ffff;
 
 /**
  * The state directory cannot be resumed from: a file is not a devnet state, was written by an
@@ -127,46 +131,7 @@ export class DevnetStateError extends PerpxError {
  */
 export const isDevnetStateError = errorGuard<DevnetStateError>("DevnetStateError");
 
-/** First 4 bytes of SHA-256 over a record's length field and payload. */
-function checksum(lengthField: Uint8Array, payload: Uint8Array): Uint8Array {
-  return createHash("sha256").update(lengthField).update(payload).digest().subarray(0, 4);
-}
-
-/** Frames one record: payload length (u32 LE), checksum of length and payload, payload. */
-export function encodeRecord(payload: Uint8Array): Uint8Array {
-  if (payload.length > MAX_RECORD_BYTES)
-    throw new RangeError(`a record of ${payload.length} bytes is too large`);
-  const out = new Uint8Array(RECORD_HEADER_BYTES + payload.length);
-  new DataView(out.buffer).setUint32(0, payload.length, true);
-  out.set(checksum(out.subarray(0, 4), payload), 4);
-  out.set(payload, RECORD_HEADER_BYTES);
-  return out;
-}
-
-/**
- * Reads framed records from the start of `bytes`, up to `limit` of them, stopping at the first
- * that is incomplete or fails its checksum. `end` is the offset just after the last record read.
- * The records are views into `bytes`.
- */
-export function decodeRecords(
-  bytes: Uint8Array,
-  limit = Number.POSITIVE_INFINITY,
-): { records: Uint8Array[]; end: number } {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const records: Uint8Array[] = [];
-  let offset = 0;
-  while (records.length < limit && bytes.length - offset >= RECORD_HEADER_BYTES) {
-    const length = view.getUint32(offset, true);
-    const start = offset + RECORD_HEADER_BYTES;
-    if (length > bytes.length - start) break;
-    const payload = bytes.subarray(start, start + length);
-    const stored = bytes.subarray(offset + 4, start);
-    if (!bytesEqual(checksum(bytes.subarray(offset, offset + 4), payload), stored)) break;
-    records.push(payload);
-    offset = start + length;
-  }
-  return { records, end: offset };
-}
+export { decodeRecords, encodeRecord } from "./record-file.js";
 
 /** The snapshot file: magic, version, then one record holding N (uvarint) and the app's snapshot. */
 function encodeStateFile(blockCount: number, snapshot: Uint8Array): Uint8Array {
@@ -225,11 +190,15 @@ function readIfExists(path: string): Uint8Array | undefined {
  * was served yet): a new chain replaces it.
  */
 function refuseOrphanLog(statePath: string, logPath: string): void {
-  const log = readIfExists(logPath);
-  if (log === undefined || !bytesEqual(log.subarray(0, LOG_HEADER.length), LOG_HEADER)) return;
-  const { records } = decodeRecords(log.subarray(LOG_HEADER.length), 2);
-  if (records.length < 2) return;
-  const count = decodeRecords(log.subarray(LOG_HEADER.length)).records.length;
+  const log = openLog(logPath);
+  if (log === undefined) return;
+  let count: number;
+  try {
+    if (!log.headed || scanRecords(log.fd, LOG_HEADER.length, log.size, 2).payloadStarts.length < 2) return;
+    count = scanRecords(log.fd, LOG_HEADER.length, log.size).payloadStarts.length;
+  } finally {
+    closeSync(log.fd);
+  }
   throw new DevnetStateError(
     statePath,
     `it is missing, but ${logPath} holds ${count} blocks of a chain; starting a new chain would cut that log`,
@@ -239,20 +208,25 @@ function refuseOrphanLog(statePath: string, logPath: string): void {
   );
 }
 
-/** Fills `bytes` from `position` of the file. */
-function readAllAt(fd: number, bytes: Uint8Array, position: number): void {
-  let done = 0;
-  while (done < bytes.length) {
-    const n = readSync(fd, bytes, done, bytes.length - done, position + done);
-    if (n === 0) throw new RangeError(`the file ends before byte ${position + bytes.length}`);
-    done += n;
+/** Opens the block log for reading and writing, with its size and whether it starts with the log header. */
+function openLog(path: string): { fd: number; size: number; headed: boolean } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, "r+");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
   }
-}
-
-/** Writes all of `bytes` at `position`. */
-function writeAllAt(fd: number, bytes: Uint8Array, position: number): void {
-  let done = 0;
-  while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done, position + done);
+  try {
+    const size = fstatSync(fd).size;
+    const head = new Uint8Array(LOG_HEADER.length);
+    if (size < head.length) return { fd, size, headed: false };
+    readAllAt(fd, head, 0);
+    return { fd, size, headed: bytesEqual(head, LOG_HEADER) };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
 }
 
 /**
@@ -348,29 +322,30 @@ export class StateDirectory implements BlockArchive {
         logPath,
         `${problem}, but ${STATE_FILE} follows ${blockCount} blocks; the state is corrupt (delete the state directory to start a new chain)`,
       );
-    const log = readIfExists(logPath);
+    const log = openLog(logPath);
     if (log === undefined) throw corrupt("the block log is missing");
-    if (!bytesEqual(log.subarray(0, LOG_HEADER.length), LOG_HEADER)) throw corrupt("it is not a block log");
-    const { records, end } = decodeRecords(log.subarray(LOG_HEADER.length), blockCount);
-    if (records.length < blockCount) throw corrupt(`it holds ${records.length} valid blocks`);
-    const fd = openSync(logPath, "r+");
-    const logEnd = LOG_HEADER.length + end;
-    if (logEnd < log.length) {
-      try {
-        ftruncateSync(fd, logEnd);
+    const { fd } = log;
+    try {
+      if (!log.headed) throw corrupt("it is not a block log");
+      const { payloadStarts, end } = scanRecords(fd, LOG_HEADER.length, log.size, blockCount);
+      if (payloadStarts.length < blockCount) throw corrupt(`it holds ${payloadStarts.length} valid blocks`);
+      if (end < log.size) {
+        ftruncateSync(fd, end);
         fdatasyncSync(fd);
-      } catch (error) {
-        closeSync(fd);
-        throw error;
       }
+      // Only the blocks to keep in memory are read; the others stay in the log (see readBlock).
+      const keep = keepRecent === 0 ? blockCount : Math.min(blockCount, keepRecent);
+      const blocks = payloadStarts.slice(blockCount - keep).map((start, i) => {
+        const payload = readRecordAt(fd, start);
+        if (payload === undefined) throw corrupt(`block ${blockCount - keep + i} changed while it was read`);
+        return payload;
+      });
+      const resumed: ChainState = { snapshot: snapshot.slice(), blocks, skipped: blockCount - keep };
+      return new StateDirectory(dir, resumed, fd, end, payloadStarts, lock);
+    } catch (error) {
+      closeSync(fd);
+      throw error;
     }
-    // Where each block lies in the log; only the blocks to keep in memory are copied out, so that
-    // the bytes of the whole log are not held once this returns.
-    const payloadStarts = records.map((record) => record.byteOffset - log.byteOffset);
-    const keep = keepRecent === 0 ? blockCount : Math.min(blockCount, keepRecent);
-    const blocks = records.slice(blockCount - keep).map((record) => record.slice());
-    const resumed: ChainState = { snapshot: snapshot.slice(), blocks, skipped: blockCount - keep };
-    return new StateDirectory(dir, resumed, fd, logEnd, payloadStarts, lock);
   }
 
   /**
@@ -413,12 +388,8 @@ export class StateDirectory implements BlockArchive {
     if (this.closed) throw new Error("the state directory is closed");
     const start = this.payloadStarts[index];
     if (start === undefined) return undefined;
-    const header = new Uint8Array(RECORD_HEADER_BYTES);
-    readAllAt(this.fd, header, start - RECORD_HEADER_BYTES);
-    const length = new DataView(header.buffer).getUint32(0, true);
-    const payload = new Uint8Array(length);
-    readAllAt(this.fd, payload, start);
-    if (!bytesEqual(checksum(header.subarray(0, 4), payload), header.subarray(4))) {
+    const payload = readRecordAt(this.fd, start);
+    if (payload === undefined) {
       throw new DevnetStateError(join(this.dir, BLOCK_LOG_FILE), `block ${index} fails its checksum`);
     }
     return payload;

@@ -454,7 +454,10 @@ export interface PersistentChainApp extends ChainApp {
    * (short-term orders) is not in it: a resumed chain starts without it.
    */
   exportSnapshot(): Uint8Array;
-  /** The committed block at `height`, encoded for {@link ChainState.blocks}; undefined out of range. */
+  /**
+   * The committed block at `height`, encoded for {@link ChainState.blocks}; undefined out of range,
+   * or once pruned from memory without a {@link BlockArchive} (see {@link PruningOptions}).
+   */
   exportBlock(height: bigint): Uint8Array | undefined;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { GrantLog } from "./faucet.js";
+import { createFakeChainApp } from "../../test/support/fake-chain-app.js";
+import { GrantLog, startFaucetServer } from "./faucet.js";
 
 describe("the faucet's grant log", () => {
   it("limits each address within the window and forgets grants older than it", () => {
@@ -20,5 +21,31 @@ describe("the faucet's grant log", () => {
     log.grant("a", 1);
     expect(log.size).toBe(0);
     expect(log.recent("a", 1)).toBeUndefined();
+  });
+});
+
+describe("the faucet's durability", () => {
+  it("answers 500 naming the failure, not 200, when the credit cannot be made durable", async () => {
+    const app = createFakeChainApp();
+    let durableCalls = 0;
+    const faucet = await startFaucetServer({
+      control: app.control,
+      port: 0,
+      durable: () => {
+        durableCalls++;
+        throw new Error("disk full");
+      },
+    });
+    try {
+      const res = await fetch(`${faucet.url}/faucet/tokens`, {
+        method: "POST",
+        body: JSON.stringify({ address: "perpx16artttgup88fc59gl9658nraqzx8lvpcvnnqu9" }),
+      });
+      expect(res.status).toBe(500);
+      expect(await res.json()).toEqual({ code: "internal", message: "disk full" });
+      expect(durableCalls).toBe(1);
+    } finally {
+      await faucet.close();
+    }
   });
 });

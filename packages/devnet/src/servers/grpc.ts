@@ -8,7 +8,14 @@ import type { DescMethod, DescMethodUnary } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Dispatcher } from "./dispatch.js";
-import { applyHttp2Timeouts, listen, resolveTimeouts, type ServerTimeouts, urlOf } from "./http.js";
+import {
+  applyHttp2Timeouts,
+  listen,
+  MAX_BODY_BYTES,
+  resolveTimeouts,
+  type ServerTimeouts,
+  urlOf,
+} from "./http.js";
 import type { TlsMaterial } from "./tls.js";
 
 /** The header carrying the height a query is for (request and response), as Cosmos SDK nodes use it. */
@@ -107,7 +114,11 @@ function trackSessions(server: { on(event: "session", listener: (session: Http2S
  */
 export async function startGrpcServers(options: GrpcServerOptions): Promise<GrpcServers> {
   const host = options.host ?? "127.0.0.1";
-  const handler = connectNodeAdapter({ routes: grpcRoutes(options.dispatcher) });
+  // A message over the servers' body limit is refused (ResourceExhausted) before it is buffered whole.
+  const handler = connectNodeAdapter({
+    routes: grpcRoutes(options.dispatcher),
+    readMaxBytes: MAX_BODY_BYTES,
+  });
   const plain = createH2cServer(handler);
   const secure = createSecureServer(
     {

@@ -5,6 +5,9 @@
  */
 import { connect as connectHttp2 } from "node:http2";
 import { connect as connectTcp, type Socket } from "node:net";
+import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { cosmosBank } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import { type Devnet, startDevnet } from "../devnet.js";
@@ -63,6 +66,16 @@ describe("oversize input", () => {
       result: { code: 21, codespace: "sdk", log: expect.stringContaining("tx too large") },
     });
     expect(devnet.app.pendingTxCount()).toBe(0);
+  });
+
+  it("refuses a 9 MB gRPC message with ResourceExhausted, over h2c", async () => {
+    const client = createClient(cosmosBank.Query, createGrpcTransport({ baseUrl: devnet.endpoints.grpc }));
+    const refused = await client.balance({ address: "x".repeat(9 * 1024 * 1024), denom: "uusdc" }).then(
+      () => undefined,
+      (error: unknown) => ConnectError.from(error),
+    );
+    expect(refused?.code).toBe(Code.ResourceExhausted);
+    expect(refused?.rawMessage).toMatch(/message size .* is larger than configured readMaxBytes 8388608/);
   });
 
   it("answers a 10 MB body to the EVM port with 413 in the JSON-RPC error shape", async () => {
