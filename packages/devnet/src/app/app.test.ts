@@ -290,7 +290,8 @@ describe("bank send", () => {
       expect(app.checkTx(tx).code).toBe(0);
     }
     const block = nextBlock(app);
-    expect(block.txResults.map((r) => r.code)).toEqual([0, 0, 0]);
+    // The first tx of every block is the proposer's operations.
+    expect(block.txResults.map((r) => r.code)).toEqual([0, 0, 0, 0]);
     expect(accountInfo(app, ALICE).sequence).toBe(3n);
   });
 });
@@ -788,7 +789,7 @@ describe("query paths", () => {
     expect(latest.sdkBlock?.header?.height).toBe(2n);
     expect(latest.sdkBlock?.header?.proposerAddress).toMatch(/^perpxvalcons1/);
     expect(latest.blockId?.hash).toEqual(app.latestBlock().hash);
-    expect(latest.block?.data?.txs).toHaveLength(1);
+    expect(latest.block?.data?.txs).toHaveLength(2); // the proposer's operations, then the tx
     const status = fromBinary(
       cosmosNode.StatusResponseSchema,
       app.query(cases[13]![0], new Uint8Array()).value,

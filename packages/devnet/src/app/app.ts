@@ -8,11 +8,11 @@
  * queued txs: sequences, nonces, fees); per block a delivery branch; per tx an ante branch and a
  * message branch (dropped when a message fails, so fees and sequence stick but nothing else does).
  */
-import { create, toBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import type { Any } from "@bufbuild/protobuf/wkt";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { addressBytes } from "@perpx/address";
-import { cosmosAbci, tendermintAbci } from "@perpx/proto";
+import { cosmosAbci, cosmosTx, tendermintAbci } from "@perpx/proto";
 import { runAnte } from "./ante.js";
 import { decodeBlock, encodeBlock, readEvents, writeEvents } from "./block-codec.js";
 import { BinaryReader, BinaryWriter, concatBytes, encodeU64, toHex, utf8 } from "./codec.js";
@@ -29,6 +29,7 @@ import type {
   DevnetProfile,
   IndexedTx,
   OraclePriceSet,
+  OrderStreamListener,
   PersistentChainApp,
   QueryResult,
   SimulateResult,
@@ -46,12 +47,14 @@ import {
   type ExecMode,
   type Module,
   type QueryContext,
+  type TxPolicy,
   volatileKeys,
 } from "./module.js";
+import { drainOrderStream } from "./modules/clob/stream.js";
 import { buildModules, type Keepers, type ModuleSet } from "./modules/index.js";
 import { parseQuery, type QueryCondition, txMatches } from "./search.js";
 import { registerServices } from "./services.js";
-import { CacheStore, GasStore, type KvStore, PrefixStore, RootStore } from "./store.js";
+import { CacheStore, GasStore, type KvStore, PendingStore, PrefixStore, RootStore } from "./store.js";
 import { type DecodedTx, decodeTx } from "./tx.js";
 
 /** Largest tx accepted by CheckTx (CometBFT's default `max_tx_bytes`). */
@@ -101,6 +104,7 @@ export class ChainApplication implements PersistentChainApp {
   private readonly set: ModuleSet;
   private readonly gasConfig: GasConfig;
   private root: RootStore;
+  /** The CheckTx state (memclob keys written through to `root`, see {@link PendingStore}). */
   private pending: CacheStore;
   private mempool: DecodedTx[] = [];
   private readonly mempoolHashes = new Set<string>();
@@ -113,6 +117,7 @@ export class ChainApplication implements PersistentChainApp {
   private eventIndexed = 0;
   private readonly blockFirstTx: number[] = [];
   private readonly listeners = new Set<BlockListener>();
+  private readonly streamListeners = new Set<OrderStreamListener>();
   private timeOffsetMs = 0n;
   private lastAppHash: Uint8Array = EMPTY;
   private pendingEvents: AbciEvent[] = [];
@@ -181,9 +186,13 @@ export class ChainApplication implements PersistentChainApp {
         this.moduleControl("subaccounts", "fund", { owner, number, quantums: quantums.toString() });
       },
     };
-    this.pending = new CacheStore(this.root);
+    this.pending = this.newPending();
     if (snapshot === undefined || options.state === undefined) this.initChain();
     else this.restore(snapshot, options.state);
+  }
+
+  private newPending(): CacheStore {
+    return new PendingStore(this.root, volatileKeys(this.set.modules));
   }
 
   /** Builds the application from genesis, or resumes it from `options.state`. */
@@ -211,7 +220,7 @@ export class ChainApplication implements PersistentChainApp {
     branch.write();
     this.lastAppHash = this.root.hash();
     this.genesisDoc = JSON.stringify(this.buildGenesisDoc());
-    this.pending = new CacheStore(this.root);
+    this.pending = this.newPending();
     this.commitBlock(this.config.initialHeight, this.config.genesisTime);
   }
 
@@ -257,7 +266,7 @@ export class ChainApplication implements PersistentChainApp {
     this.genesisDoc = r.string();
     this.pendingEvents = readEvents(r);
     this.root = RootStore.readFrom(r, volatileKeys(this.set.modules));
-    this.pending = new CacheStore(this.root);
+    this.pending = this.newPending();
     let height = this.config.initialHeight;
     for (const chunk of state.blocks) {
       const record = decodeBlock(new BinaryReader(chunk));
@@ -354,11 +363,15 @@ export class ChainApplication implements PersistentChainApp {
     };
   }
 
-  private runTx(mode: ExecMode, tx: DecodedTx, base: KvStore, block: BlockInfo): TxResult {
-    const policy = this.set.router.txPolicy(
+  private policyOf(tx: DecodedTx): TxPolicy {
+    return this.set.router.txPolicy(
       tx.msgs.map((m) => m.typeUrl),
       tx.msgs.map((m) => m.msg),
     );
+  }
+
+  private runTx(mode: ExecMode, tx: DecodedTx, base: KvStore, block: BlockInfo): TxResult {
+    const policy = this.policyOf(tx);
     const meter = createGasMeter(mode === "simulate" || !policy.meterGas ? undefined : tx.gasLimit);
     const gasWanted = tx.gasLimit;
     const txBranch = new CacheStore(base);
@@ -382,7 +395,7 @@ export class ChainApplication implements PersistentChainApp {
     } catch (error) {
       return this.failure(error, gasWanted, meter.consumed, []);
     }
-    if (mode === "check") {
+    if (mode === "check" && !policy.checkRunsMessages) {
       txBranch.write();
       return {
         code: 0,
@@ -409,6 +422,7 @@ export class ChainApplication implements PersistentChainApp {
           gasConfig: this.gasConfig,
           events: msgEvents,
           kv: metered,
+          txBytes: tx.bytes,
         });
         let response: Any;
         try {
@@ -431,12 +445,23 @@ export class ChainApplication implements PersistentChainApp {
       return this.failure(error, gasWanted, meter.consumed, anteEvents.events);
     }
     msgBranch.write();
-    if (mode === "deliver") txBranch.write();
+    if (mode !== "simulate") txBranch.write();
     const data = toBinary(
       cosmosAbci.TxMsgDataSchema,
       create(cosmosAbci.TxMsgDataSchema, { msgResponses: responses }),
     );
-    return { code: 0, codespace: "", log: "", info: "", data, gasWanted, gasUsed: meter.consumed, events };
+    // CheckTx reports the ante step's events only, as the SDK does.
+    const reported = mode === "check" ? [...anteEvents.events] : events;
+    return {
+      code: 0,
+      codespace: "",
+      log: "",
+      info: "",
+      data,
+      gasWanted,
+      gasUsed: meter.consumed,
+      events: reported,
+    };
   }
 
   private decode(bytes: Uint8Array): DecodedTx | TxResult {
@@ -462,10 +487,114 @@ export class ChainApplication implements PersistentChainApp {
     if (this.mempoolHashes.has(hex)) return this.failure(abciError(sdkErrors.txInMempoolCache), 0n, 0n, []);
     const result = this.runTx("check", decoded, this.pending, this.latestInfo());
     if (result.code === 0) {
-      this.mempool.push(decoded);
+      // A short-term order's tx lives in the memclob only: never queued, never in a block.
+      if (this.policyOf(decoded).enterBlock) this.mempool.push(decoded);
       this.mempoolHashes.add(hex);
     }
+    this.publishOrderStream();
     return result;
+  }
+
+  /** Hands the order stream messages written since the last call to the listeners. */
+  private publishOrderStream(): void {
+    const messages = drainOrderStream(new PrefixStore(this.root, "clob/"));
+    if (messages.length === 0) return;
+    for (const listener of this.streamListeners) {
+      try {
+        listener(messages);
+      } catch {
+        // A listener's failure must not break the chain; listeners report their own errors.
+      }
+    }
+  }
+
+  onOrderStream(listener: OrderStreamListener): () => void {
+    const wrapped: OrderStreamListener = (messages) => listener(messages);
+    this.streamListeners.add(wrapped);
+    return () => {
+      this.streamListeners.delete(wrapped);
+    };
+  }
+
+  /**
+   * The proposer's injected tx at the head of a block (the modules' `proposeMessages`: the clob's
+   * operations), delivered in `branch` without an ante step; undefined when no module proposes.
+   */
+  private injectedTx(
+    branch: CacheStore,
+    block: BlockInfo,
+  ): { bytes: Uint8Array; hash: Uint8Array; result: TxResult } | undefined {
+    const context = (kv: KvStore, events: EventManager) =>
+      createContext({
+        mode: "deliver",
+        block,
+        gasMeter: createGasMeter(undefined),
+        gasConfig: this.gasConfig,
+        events,
+        kv,
+        verifyTx: (bytes) => this.verifyInBlock(bytes, branch, block),
+      });
+    const messages: Any[] = [];
+    for (const module of this.set.modules) {
+      if (module.proposeMessages !== undefined) {
+        messages.push(...module.proposeMessages(context(branch, new EventManager())));
+      }
+    }
+    if (messages.length === 0) return undefined;
+    const bytes = injectedTxBytes(messages);
+    const msgBranch = new CacheStore(branch);
+    const events: AbciEvent[] = [];
+    const responses: Any[] = [];
+    let result: TxResult;
+    try {
+      messages.forEach((any, i) => {
+        const handler = this.set.router.msg(any.typeUrl);
+        if (handler === undefined) throw abciError(sdkErrors.unknownRequest, `no handler for ${any.typeUrl}`);
+        const msgEvents = new EventManager();
+        responses.push(handler.execute(context(msgBranch, msgEvents), fromBinary(handler.schema, any.value)));
+        const attributes: [string, string][] = [
+          ["action", any.typeUrl],
+          ["module", moduleNameOfTypeUrl(any.typeUrl)],
+        ];
+        events.push(
+          ...withAttribute([event("message", attributes), ...msgEvents.events], "msg_index", String(i)),
+        );
+      });
+      msgBranch.write();
+      const data = toBinary(
+        cosmosAbci.TxMsgDataSchema,
+        create(cosmosAbci.TxMsgDataSchema, { msgResponses: responses }),
+      );
+      result = { code: 0, codespace: "", log: "", info: "", data, gasWanted: 0n, gasUsed: 0n, events };
+    } catch (error) {
+      result = this.failure(error, 0n, 0n, []);
+    }
+    return { bytes, hash: sha256(bytes), result };
+  }
+
+  /** Decodes a signed tx carried by an injected message and verifies its signatures on `base`. */
+  private verifyInBlock(bytes: Uint8Array, base: KvStore, block: BlockInfo): DecodedTx {
+    const tx = decodeTx(bytes, this.set.router);
+    const ctx = createContext({
+      mode: "deliver",
+      block,
+      gasMeter: createGasMeter(undefined),
+      gasConfig: this.gasConfig,
+      events: new EventManager(),
+      kv: new CacheStore(base),
+    });
+    runAnte(
+      ctx,
+      tx,
+      { ...this.policyOf(tx), chargeFees: false, checkSequence: false, meterGas: false },
+      {
+        ...this.set.keepers,
+        minGasPrices: this.config.minGasPrices,
+        verified: this.verified,
+        authenticateSigner: (c, signer) => this.set.router.authenticateSigner(c, signer),
+      },
+    );
+    return tx;
   }
 
   pendingTxCount(): number {
@@ -536,8 +665,15 @@ export class ChainApplication implements PersistentChainApp {
       height,
     );
     finalizeBlockEvents.push(...withAttribute(proposalEvents, "mode", "BeginBlock"));
-    const txs = this.mempool;
-    const txResults = txs.map((tx) => this.runTx("deliver", tx, branch, block));
+    const injected = this.injectedTx(branch, block);
+    const txs: ReadonlyArray<{ bytes: Uint8Array; hash: Uint8Array }> = [
+      ...(injected === undefined ? [] : [injected]),
+      ...this.mempool,
+    ];
+    const txResults = [
+      ...(injected === undefined ? [] : [injected.result]),
+      ...this.mempool.map((tx) => this.runTx("deliver", tx, branch, block)),
+    ];
     hook("EndBlock");
     branch.write();
     const appHashAfter = this.root.hash();
@@ -581,7 +717,9 @@ export class ChainApplication implements PersistentChainApp {
     this.mempool = [];
     this.mempoolHashes.clear();
     this.verified.clear();
-    this.pending = new CacheStore(this.root);
+    this.pending = this.newPending();
+    this.afterCommit(block);
+    this.publishOrderStream();
     for (const listener of this.listeners) {
       try {
         listener(record);
@@ -590,6 +728,23 @@ export class ChainApplication implements PersistentChainApp {
       }
     }
     return record;
+  }
+
+  /** The modules' after-commit work, on the fresh CheckTx state (see `Module.afterCommit`). */
+  private afterCommit(block: BlockInfo): void {
+    for (const module of this.set.modules) {
+      if (module.afterCommit === undefined) continue;
+      module.afterCommit(
+        createContext({
+          mode: "check",
+          block,
+          gasMeter: createGasMeter(undefined),
+          gasConfig: this.gasConfig,
+          events: new EventManager(),
+          kv: this.pending,
+        }),
+      );
+    }
   }
 
   /** Indexes a committed block. */
@@ -837,7 +992,7 @@ export class ChainApplication implements PersistentChainApp {
   /** After a control operation: the state hash moves, and queued txs are re-checked on the new state. */
   private afterControl(): void {
     this.lastAppHash = this.root.hash();
-    this.pending = new CacheStore(this.root);
+    this.pending = this.newPending();
     const queued = this.mempool;
     this.mempool = [];
     this.mempoolHashes.clear();
@@ -849,6 +1004,19 @@ export class ChainApplication implements PersistentChainApp {
       }
     }
   }
+}
+
+/** The bytes of the proposer's injected tx: its messages in a body, no signer, no fee. */
+function injectedTxBytes(messages: readonly Any[]): Uint8Array {
+  const body = toBinary(cosmosTx.TxBodySchema, create(cosmosTx.TxBodySchema, { messages: [...messages] }));
+  const authInfo = toBinary(
+    cosmosTx.AuthInfoSchema,
+    create(cosmosTx.AuthInfoSchema, { fee: { gasLimit: 0n } }),
+  );
+  return toBinary(
+    cosmosTx.TxRawSchema,
+    create(cosmosTx.TxRawSchema, { bodyBytes: body, authInfoBytes: authInfo }),
+  );
 }
 
 /** RFC 3339 as CometBFT prints times: UTC, fractional seconds without trailing zeros. */

@@ -15,6 +15,10 @@ export const clobErrors = {
   invalidOrderSubticks: clob(6, "Invalid order subticks"),
   orderIsCanceled: clob(7, "Attempt to place an order that is already canceled"),
   invalidClob: clob(8, "ClobPair ID does not reference a valid CLOB"),
+  cancelAlreadyExists: clob(
+    9,
+    "A cancel already exists in the memclob for this order with a greater than or equal GoodTilBlock",
+  ),
   heightExceedsGoodTilBlock: clob(
     10,
     "The next block height is greater than the GoodTilBlock of the message",
@@ -53,6 +57,7 @@ export const clobErrors = {
   statefulOrderExists: clob(3005, "Existing stateful order has higher-or-equal priority than the new one"),
   statefulOrderDoesNotExist: clob(3006, "Stateful order does not exist"),
   collateralizationCheckFailed: clob(3007, "Stateful order collateralization check failed"),
+  invalidProposedOperations: clob(4000, "MsgProposedOperations is invalid"),
   blockRateLimitExceeded: clob(5001, "Block rate limit exceeded"),
   invalidConditionType: clob(6000, "Conditional type is invalid"),
   invalidTriggerSubticks: clob(6001, "Conditional order trigger subticks is invalid"),
