@@ -78,7 +78,7 @@ function placeOrder(owner: string) {
   );
 }
 
-/** A module shaped like part 2's clob: free, sequence-less orders, counted in its own slice. */
+/** A module shaped like a clob: free, sequence-less orders, counted in its own slice. */
 function orderModule(keepers: Keepers): Module {
   const rejected = registerError("testclob", 12, "invalid place order");
   return {

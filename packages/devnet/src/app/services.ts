@@ -22,10 +22,10 @@ import { decCoinToString } from "./coins.js";
 import type { BlockRecord, ChainInfo, IndexedTx, SimulateResult, TxResult } from "./contract.js";
 import { signEd25519 } from "./crypto.js";
 import { abciError, sdkErrors } from "./errors.js";
+import { QuerySyntaxError } from "./event-query.js";
 import type { ChainConfig } from "./genesis.js";
 import { invalidArgument, notFound, packAny, queryHandler, type Router } from "./module.js";
 import { paginate } from "./pagination.js";
-import { QuerySyntaxError } from "./search.js";
 
 /** What the services read from the application. */
 export interface ServiceHost {

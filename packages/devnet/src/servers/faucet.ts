@@ -5,8 +5,9 @@
  * interface, at most once per address per window.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { isInvalidAddressError, NATIVE_DENOM, parseAddress, USDC_DENOM } from "@perpx/core";
+import { NATIVE_DENOM, USDC_DENOM } from "@perpx/core";
 import type { ChainControl } from "../app/contract.js";
+import { addressField, FieldError, type Fields, subaccountNumberField } from "../app/request-fields.js";
 import { BodyError, closeServer, listen, readBody, sendCorsPreflight, sendJson, urlOf } from "./http.js";
 
 /**
@@ -138,36 +139,15 @@ export async function startFaucetServer(options: FaucetServerOptions): Promise<F
       fail(res, 400, { code: "bad_json", message: 'the body must be a JSON object: {"address": "..."}' });
       return;
     }
-    const address = (body as Record<string, unknown>).address;
-    if (typeof address !== "string") {
-      fail(res, 400, {
-        code: "invalid_address",
-        message:
-          address === undefined ? 'the field "address" is missing' : `the field "address" must be a string`,
-      });
-      return;
-    }
-    let parsed: ReturnType<typeof parseAddress>;
+    let parsed: { bech32: string; hex: string };
+    let rawNumber: number;
     try {
-      parsed = parseAddress(address);
+      parsed = addressField(body as Fields, "address");
+      rawNumber = subaccountNumberField(body as Fields, "subaccountNumber");
     } catch (error) {
-      if (isInvalidAddressError(error)) {
-        fail(res, 400, { code: "invalid_address", message: error.shortMessage });
-        return;
-      }
-      throw error;
-    }
-    const rawNumber = (body as Record<string, unknown>).subaccountNumber ?? 0;
-    if (
-      typeof rawNumber !== "number" ||
-      !Number.isInteger(rawNumber) ||
-      rawNumber < 0 ||
-      rawNumber > 128_000
-    ) {
-      fail(res, 400, {
-        code: "invalid_subaccount",
-        message: `the field "subaccountNumber" must be an integer from 0 to 128000, got ${JSON.stringify(rawNumber)}`,
-      });
+      if (!(error instanceof FieldError)) throw error;
+      const code = error.answerCode === "invalid_subaccount" ? "invalid_subaccount" : "invalid_address";
+      fail(res, 400, { code, message: error.shortMessage });
       return;
     }
     const t = now();

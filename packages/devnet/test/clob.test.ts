@@ -1,5 +1,5 @@
 /**
- * Devnet part 2, clob: real signed txs (built with `@perpx/proto` and cosmjs) against a started
+ * The clob: real signed txs (built with `@perpx/proto` and cosmjs) against a started
  * devnet; blocks are mined on demand so every step is deterministic.
  */
 import { mkdtempSync, rmSync } from "node:fs";
