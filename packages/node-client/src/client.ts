@@ -1,5 +1,5 @@
 import type { Transport } from "@connectrpc/connect";
-import type { GasPrice, Network } from "@perpx/core";
+import { type GasPrice, type Network, SHORT_BLOCK_WINDOW } from "@perpx/core";
 import { InvalidArgumentError } from "@perpx/errors";
 import type { BroadcastMode, NodeConnection, TxDefaults } from "./connection.js";
 import * as accountplusQ from "./query/accountplus.js";
@@ -101,7 +101,7 @@ export interface NodeClientOptions {
   nonceMode?: "sequence" | "timestamp";
   /**
    * Short-term order window, blocks.
-   * @default network.shortBlockWindow, else 20
+   * @default network.shortBlockWindow, else SHORT_BLOCK_WINDOW (40)
    */
   shortBlockWindow?: number;
   /**
@@ -185,7 +185,8 @@ export class NodeClient implements NodeConnection {
         `must be a positive number, got ${String(gasMultiplier)}`,
       );
     }
-    const shortBlockWindow = options.shortBlockWindow ?? options.network?.shortBlockWindow ?? 20;
+    const shortBlockWindow =
+      options.shortBlockWindow ?? options.network?.shortBlockWindow ?? SHORT_BLOCK_WINDOW;
     if (!Number.isInteger(shortBlockWindow) || shortBlockWindow <= 0) {
       throw new InvalidArgumentError(
         "shortBlockWindow",

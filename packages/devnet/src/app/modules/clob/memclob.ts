@@ -111,7 +111,7 @@ export function cancelShortTerm(
   const done = getDone(store, key);
   if (done !== undefined && done.reason === "cancelled" && done.gtb >= goodTilBlock) {
     throw abciError(
-      clobErrors.cancelAlreadyExists,
+      clobErrors.memClobCancelAlreadyExists,
       `order ${key} already has a cancel with GoodTilBlock ${done.gtb}`,
     );
   }

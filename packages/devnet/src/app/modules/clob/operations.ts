@@ -95,7 +95,7 @@ export function takeOperations(store: KvStore): clob.MsgProposedOperations {
 export type PlacementVerifier = (txBytes: Uint8Array) => clob.Order;
 
 function invalid(detail: string): never {
-  throw abciError(clobErrors.invalidProposedOperations, detail);
+  throw abciError(clobErrors.invalidMsgProposedOperations, detail);
 }
 
 /** Records a stateful order's new fill amount; a fully filled one leaves state. */
