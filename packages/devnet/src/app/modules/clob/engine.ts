@@ -285,7 +285,6 @@ export class Engine {
     ) {
       throw abciError(clobErrors.postOnlyWouldCross, `post-only order ${orderLabel(order)} would cross`);
     }
-    if (shortTerm) emitOrderStream(this.store, { kind: "place", order });
     let takerFilled = filled;
     const makerFills: { makerId: clob.OrderId; quantums: bigint }[] = [];
     const tryFill = (maker: RestingOrder, quantums: bigint): FillDecision => {
