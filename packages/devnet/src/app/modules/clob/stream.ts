@@ -63,6 +63,8 @@ export function emitOrderStream(store: KvStore, message: OrderStreamMessage): vo
 
 /** Takes every message written so far out of the clob slice `store`, in order. */
 export function drainOrderStream(store: KvStore): OrderStreamMessage[] {
+  // The counter is there exactly when messages are (cheaper to read than a range).
+  if (!store.has(keys.streamCounter)) return [];
   const taken = [...store.entries(keys.streamPrefix)];
   if (taken.length === 0) return [];
   for (const [key] of taken) store.delete(key);
