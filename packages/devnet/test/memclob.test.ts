@@ -371,6 +371,31 @@ describe("stateful orders: checked at CheckTx, stored by DeliverTx, matched afte
   });
 });
 
+describe("conditional orders", () => {
+  it("trigger on the block's traded prices clamped to the oracle ± 5 × the min price change, and enter the book after", async () => {
+    // BTC-USD: min price change 1,000 ppm, so traded prices count within ±0.5% of the oracle ($325).
+    const stop = await placeStateful(carl, {
+      flags: 32,
+      side: "sell",
+      subticks: PRICE - 1_000_000_000n,
+      conditionType: clob.Order_ConditionType.STOP_LOSS,
+      triggerSubticks: PRICE - 20_000_000n,
+    });
+    expect(stop.answer.code, stop.answer.log).toBe(0);
+    const quiet = devnet.mine(1)[0]?.finalizeBlockEvents ?? [];
+    expect(quiet.some((e) => e.type === "perpx.clob.order_trigger")).toBe(false);
+    // A trade far below the oracle (which does not move): clamped to $64,675, under the $64,800 trigger.
+    const low = { subticks: PRICE - 1_000_000_000n, quantums: 1_000_000n };
+    expect((await placeShort(alice, { ...low, side: "sell" })).answer.code).toBe(0);
+    expect(
+      (await placeShort(bob, { ...low, side: "buy", timeInForce: clob.Order_TimeInForce.IOC })).answer.code,
+    ).toBe(0);
+    const [traded] = devnet.mine(1);
+    const trigger = traded?.finalizeBlockEvents.find((e) => e.type === "perpx.clob.order_trigger");
+    expect(trigger?.attributes.find((a) => a.key === "client_id")?.value).toBe(String(stop.order.clientId));
+  });
+});
+
 describe("the off-chain order stream", () => {
   it("streams place, update (total filled), replace and remove (with reason) as the memclob changes", async () => {
     const stream: OrderStreamMessage[] = [];

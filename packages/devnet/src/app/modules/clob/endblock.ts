@@ -22,6 +22,7 @@ import {
   keys,
   orderKeyAfter,
   setOrder,
+  tradePrices,
 } from "./state.js";
 import { emitOrderStream } from "./stream.js";
 
@@ -88,13 +89,36 @@ function expire(ctx: Context, keepers: ClobKeepers): void {
   }
 }
 
+/** Bounds of a traded price for triggers: the oracle ± min price change × this multiplier. */
+const CONDITIONAL_ORDER_TRIGGER_MULTIPLIER = 5n;
+
 /**
- * Conditional orders whose trigger fires at the oracle price: marked triggered (with an event),
- * they enter the book after this block commits, so their fills land in the next block.
+ * The prices a pair's conditional orders may trigger at in this block: the oracle price, then the
+ * block's lowest and highest traded prices clamped to the oracle ± the market's min price change
+ * (ppm) × {@link CONDITIONAL_ORDER_TRIGGER_MULTIPLIER}, as the reference chain does. Empty without
+ * an oracle price.
+ */
+function triggerPrices(ctx: Context, keepers: ClobKeepers, pair: clob.ClobPair): bigint[] {
+  const oracle = oracleSubticks(ctx, keepers, pair);
+  if (oracle === undefined) return [];
+  const traded = tradePrices(ctx.store(CLOB), pair.id);
+  if (traded === undefined || pair.metadata.case !== "perpetualClobMetadata") return [oracle];
+  const perpetual = keepers.perpetuals.perpetual(ctx, pair.metadata.value.perpetualId);
+  const ppm = BigInt(keepers.prices.marketParam(ctx, perpetual.params.marketId)?.minPriceChangePpm ?? 0);
+  const range = (oracle * ppm * CONDITIONAL_ORDER_TRIGGER_MULTIPLIER) / 1_000_000n;
+  const clamp = (price: bigint) =>
+    price < oracle - range ? oracle - range : price > oracle + range ? oracle + range : price;
+  return [oracle, ...traded.map(clamp)];
+}
+
+/**
+ * Conditional orders whose trigger fires at the oracle price or at the block's clamped traded
+ * prices: marked triggered (with an event), they enter the book after this block commits, so their
+ * fills land in the next block.
  */
 function triggerConditionals(ctx: Context, keepers: ClobKeepers): void {
   const store = ctx.store(CLOB);
-  const oracles = new Map<number, bigint | undefined>();
+  const prices = new Map<number, bigint[]>();
   for (const [storeKey] of [...store.entries(keys.triggerPrefix)]) {
     const pairId = Number(storeKey.split("/")[1]);
     const key = orderKeyAfter(storeKey, 2);
@@ -104,9 +128,10 @@ function triggerConditionals(ctx: Context, keepers: ClobKeepers): void {
       store.delete(storeKey);
       continue;
     }
-    if (!oracles.has(pairId)) oracles.set(pairId, oracleSubticks(ctx, keepers, pair));
-    const oracle = oracles.get(pairId);
-    if (oracle === undefined || !triggers(stored.order, oracle)) continue;
+    if (!prices.has(pairId)) prices.set(pairId, triggerPrices(ctx, keepers, pair));
+    const candidates = prices.get(pairId) ?? [];
+    const oracle = candidates[0];
+    if (oracle === undefined || !candidates.some((price) => triggers(stored.order, price))) continue;
     store.delete(storeKey);
     setOrder(store, key, { ...stored, triggered: true });
     store.set(keys.newOrder(stored.seq), utf8(key));
@@ -177,6 +202,7 @@ function funding(ctx: Context, keepers: ClobKeepers): void {
 export function endBlock(ctx: Context, keepers: ClobKeepers): void {
   expire(ctx, keepers);
   triggerConditionals(ctx, keepers);
+  for (const [key] of [...ctx.store(CLOB).entries(keys.tradePricesPrefix)]) ctx.store(CLOB).delete(key);
   funding(ctx, keepers);
   pruneRateLimits(ctx.store(CLOB), ctx.block.height);
   ctx.store(CLOB).set(keys.lastTime, encodeU64(ctx.block.timeMs));

@@ -23,6 +23,7 @@ import {
   getPair,
   keys,
   orderKey,
+  recordTradePrice,
   type StoredOrder,
   setOrder,
 } from "./state.js";
@@ -168,6 +169,7 @@ export function deliverOperations(
         const maker = orderOf(fill.makerOrderId);
         const makerFilled = maker.filled + fill.fillAmount;
         if (engine.settle(pair, taker.order, maker.order, fill.fillAmount, makerFilled) !== "ok") continue;
+        recordTradePrice(store, pair.id, maker.order.subticks);
         takerFilled += fill.fillAmount;
         if (maker.stored === undefined) {
           placed.set(orderKey(maker.order.orderId), { order: maker.order, filled: makerFilled });

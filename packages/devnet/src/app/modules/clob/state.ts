@@ -12,6 +12,8 @@
  * - `rl/<height:20>/<kind>/<address>`: rate-limit counters (stateful and leverage)
  * - `lev/<owner>/<number:10>/<pair:10>`: leverage (custom initial margin ppm)
  * - `funding/sample/<perpetual:10>`, `funding/last`: funding premium samples and the last payment
+ * - `trade/<pair:10>`: the lowest and highest traded price of the block being delivered (for the
+ *   conditional order triggers; written by the proposed operations, deleted at the block's end)
  *
  * The memclob, a real node's in-memory order book ({@link isMemclobKey}): kept beside the committed
  * state, outside the app hash and the exported state, so a restart drops it (stateful orders are
@@ -85,6 +87,8 @@ export const keys = {
   queuedPlacementPrefix: "opsin/",
   newOrder: (seq: bigint) => `new/${padKey(seq, 20)}`,
   newOrderPrefix: "new/",
+  tradePrices: (pairId: number) => `trade/${padKey(pairId, 10)}`,
+  tradePricesPrefix: "trade/",
   stream: (n: bigint) => `stream/${padKey(n, 20)}`,
   streamPrefix: "stream/",
   streamCounter: "stream_n",
@@ -239,6 +243,27 @@ export function getDone(store: KvStore, key: string): { gtb: bigint; reason: Don
   if (bytes === undefined) return undefined;
   const r = new BinaryReader(bytes);
   return { gtb: r.uvarint(), reason: r.bool() ? "filled" : "cancelled" };
+}
+
+/** Widens the block's traded price range of a pair with one fill's price. */
+export function recordTradePrice(store: KvStore, pairId: number, subticks: bigint): void {
+  const bytes = store.get(keys.tradePrices(pairId));
+  let [min, max] = [subticks, subticks];
+  if (bytes !== undefined) {
+    const r = new BinaryReader(bytes);
+    const [lo, hi] = [r.uvarint(), r.uvarint()];
+    if (lo < min) min = lo;
+    if (hi > max) max = hi;
+  }
+  store.set(keys.tradePrices(pairId), new BinaryWriter(24).uvarint(min).uvarint(max).finish());
+}
+
+/** The block's lowest and highest traded prices of a pair, if it traded. */
+export function tradePrices(store: KvStore, pairId: number): [bigint, bigint] | undefined {
+  const bytes = store.get(keys.tradePrices(pairId));
+  if (bytes === undefined) return undefined;
+  const r = new BinaryReader(bytes);
+  return [r.uvarint(), r.uvarint()];
 }
 
 /** Reads a protobuf record of the slice. */
