@@ -371,6 +371,31 @@ describe("stateful orders: checked at CheckTx, stored by DeliverTx, matched afte
   });
 });
 
+describe("fill amounts", () => {
+  it("a short-term maker filled in two blocks: the second fill event carries its total, recorded in state", async () => {
+    // On SOL-USD, where nothing else rests.
+    const sol = { clobPairId: 2, subticks: 15_000_000_000n };
+    const maker = await placeShort(alice, {
+      ...sol,
+      side: "sell",
+      quantums: 3_000_000n,
+      goodTilBlock: height() + 10,
+    });
+    expect(maker.answer.code).toBe(0);
+    const totals: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const taker = await placeShort(bob, { ...sol, side: "buy", timeInForce: clob.Order_TimeInForce.IOC });
+      expect(taker.answer.code).toBe(0);
+      const [block] = devnet.mine(1);
+      const fill = block?.txResults[0]?.events.find((e) => e.type === "perpx.clob.order_fill");
+      const attribute = (key: string) => fill?.attributes.find((a) => a.key === key)?.value;
+      expect(attribute("maker_client_id")).toBe(String(maker.order.clientId));
+      totals.push(attribute("maker_total_filled") ?? "");
+    }
+    expect(totals).toEqual(["1000000", "2000000"]);
+  });
+});
+
 describe("conditional orders", () => {
   it("trigger on the block's traded prices clamped to the oracle ± 5 × the min price change, and enter the book after", async () => {
     // BTC-USD: min price change 1,000 ppm, so traded prices count within ±0.5% of the oracle ($325).

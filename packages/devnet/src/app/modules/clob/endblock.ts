@@ -13,7 +13,6 @@ import { pruneRateLimits } from "./limits.js";
 import { removeStateful } from "./operations.js";
 import {
   allPairs,
-  bookSlot,
   CLOB,
   getDone,
   getOrder,
@@ -24,7 +23,6 @@ import {
   setOrder,
   tradePrices,
 } from "./state.js";
-import { emitOrderStream } from "./stream.js";
 
 /** Funding is paid once per hour of block time. */
 export const FUNDING_INTERVAL_MS = 3_600_000n;
@@ -77,15 +75,18 @@ function expire(ctx: Context, keepers: ClobKeepers): void {
     store.delete(storeKey);
     const stored = getOrder(store, key);
     if (stored !== undefined && goodTil(stored.order) < seconds) {
-      if (engine.book.remove(stored.order.orderId?.clobPairId ?? 0, bookSlot(stored))) {
-        emitOrderStream(store, {
-          kind: "remove",
-          orderId: stored.order.orderId as clob.OrderId,
-          reason: "expired",
-        });
-      }
       removeStateful(ctx, engine, stored, "expired");
     }
+  }
+}
+
+/** Drops the recorded fill amounts of short-term orders whose good-til-block has passed. */
+function pruneFillAmounts(ctx: Context): void {
+  const store = ctx.store(CLOB);
+  const end = keys.fillPruneEnd(ctx.block.height);
+  for (const [storeKey] of [...store.entries(keys.fillPrunePrefix, { end })]) {
+    store.delete(storeKey);
+    store.delete(keys.fillAmount(orderKeyAfter(storeKey, 2)));
   }
 }
 
@@ -202,6 +203,7 @@ function funding(ctx: Context, keepers: ClobKeepers): void {
 export function endBlock(ctx: Context, keepers: ClobKeepers): void {
   expire(ctx, keepers);
   triggerConditionals(ctx, keepers);
+  pruneFillAmounts(ctx);
   for (const [key] of [...ctx.store(CLOB).entries(keys.tradePricesPrefix)]) ctx.store(CLOB).delete(key);
   funding(ctx, keepers);
   pruneRateLimits(ctx.store(CLOB), ctx.block.height);

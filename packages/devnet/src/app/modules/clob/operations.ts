@@ -4,7 +4,8 @@
  * {@link takeOperations} empties it into the `MsgProposedOperations` at the head of the next block,
  * and {@link deliverOperations} is that message's delivery: the short-term placements' signatures
  * are verified again, every fill is settled on the committed subaccounts with its fees and event,
- * stateful orders' fill amounts are recorded (a fully filled one leaves state), and the stateful
+ * fill amounts are recorded (a short-term order's until its good-til-block passes; a fully filled
+ * stateful order leaves state), and the stateful
  * orders the proposer removed leave state with their reason.
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
@@ -19,12 +20,14 @@ import {
   bookSlot,
   CLOB,
   expiryKey,
+  getFillAmount,
   getOrder,
   getPair,
   keys,
   orderKey,
   recordTradePrice,
   type StoredOrder,
+  setFillAmount,
   setOrder,
 } from "./state.js";
 import { emitOrderStream } from "./stream.js";
@@ -99,6 +102,11 @@ function invalid(detail: string): never {
   throw abciError(clobErrors.invalidMsgProposedOperations, detail);
 }
 
+/** Records a short-term order's fill amount in state, until its good-til-block passes. */
+function recordShortTermFill(store: KvStore, order: clob.Order, filled: bigint): void {
+  setFillAmount(store, orderKey(order.orderId), filled, BigInt(order.goodTilOneof.value ?? 0));
+}
+
 /** Records a stateful order's new fill amount; a fully filled one leaves state. */
 function recordStatefulFill(ctx: Context, store: KvStore, stored: StoredOrder, filled: bigint): void {
   const key = orderKey(stored.order.orderId);
@@ -157,7 +165,7 @@ export function deliverOperations(
     if (operation.case === "shortTermOrderPlacement") {
       const order = verify(operation.value);
       const key = orderKey(order.orderId);
-      placed.set(key, { order, filled: placed.get(key)?.filled ?? 0n });
+      placed.set(key, { order, filled: placed.get(key)?.filled ?? getFillAmount(store, key) });
     } else if (operation.case === "match") {
       const match = operation.value.match;
       if (match.case !== "matchOrders") invalid("only order matches are supported");
@@ -173,12 +181,14 @@ export function deliverOperations(
         takerFilled += fill.fillAmount;
         if (maker.stored === undefined) {
           placed.set(orderKey(maker.order.orderId), { order: maker.order, filled: makerFilled });
+          recordShortTermFill(store, maker.order, makerFilled);
         } else {
           recordStatefulFill(ctx, store, maker.stored, makerFilled);
         }
       }
       if (taker.stored === undefined) {
         placed.set(orderKey(taker.order.orderId), { order: taker.order, filled: takerFilled });
+        recordShortTermFill(store, taker.order, takerFilled);
       } else {
         recordStatefulFill(ctx, store, taker.stored, takerFilled);
       }
@@ -194,7 +204,10 @@ export function deliverOperations(
   }
 }
 
-/** Removes a stateful order from state and from the book, with its event. */
+/**
+ * Removes a stateful order from state and from the book, with its event (`order_expire` for an
+ * expiry, else `order_cancel` with the reason) and, when it was in the book, its stream message.
+ */
 export function removeStateful(ctx: Context, engine: Engine, stored: StoredOrder, reason: string): void {
   const order = stored.order;
   const key = orderKey(order.orderId);
@@ -206,10 +219,10 @@ export function removeStateful(ctx: Context, engine: Engine, stored: StoredOrder
     emitOrderStream(store, {
       kind: "remove",
       orderId: order.orderId as clob.OrderId,
-      reason: "user_canceled",
+      reason: reason === "expired" ? "expired" : "user_canceled",
     });
   }
-  ctx.events.emitEvent(CLOB_EVENTS.cancel, [
+  ctx.events.emitEvent(reason === "expired" ? CLOB_EVENTS.expire : CLOB_EVENTS.cancel, [
     ...orderAttributes(order),
     ["reason", reason],
     ["remaining_quantums", (order.quantums - stored.filled).toString()],

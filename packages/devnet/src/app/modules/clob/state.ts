@@ -12,6 +12,8 @@
  * - `rl/<height:20>/<kind>/<address>`: rate-limit counters (stateful and leverage)
  * - `lev/<owner>/<number:10>/<pair:10>`: leverage (custom initial margin ppm)
  * - `funding/sample/<perpetual:10>`, `funding/last`: funding premium samples and the last payment
+ * - `fill/<order key>`: the filled amount of a short-term order, recorded by the proposed operations
+ *   and pruned after its good-til-block (`fillprune/<gtb:20>/<order key>`)
  * - `trade/<pair:10>`: the lowest and highest traded price of the block being delivered (for the
  *   conditional order triggers; written by the proposed operations, deleted at the block's end)
  *
@@ -87,6 +89,11 @@ export const keys = {
   queuedPlacementPrefix: "opsin/",
   newOrder: (seq: bigint) => `new/${padKey(seq, 20)}`,
   newOrderPrefix: "new/",
+  fillAmount: (key: string) => `fill/${key}`,
+  fillPrune: (gtb: bigint, key: string) => `fillprune/${padKey(gtb, 20)}/${key}`,
+  /** Fill-amount prune keys up to (excluding) `height`. */
+  fillPruneEnd: (height: bigint) => `fillprune/${padKey(height, 20)}`,
+  fillPrunePrefix: "fillprune/",
   tradePrices: (pairId: number) => `trade/${padKey(pairId, 10)}`,
   tradePricesPrefix: "trade/",
   stream: (n: bigint) => `stream/${padKey(n, 20)}`,
@@ -243,6 +250,18 @@ export function getDone(store: KvStore, key: string): { gtb: bigint; reason: Don
   if (bytes === undefined) return undefined;
   const r = new BinaryReader(bytes);
   return { gtb: r.uvarint(), reason: r.bool() ? "filled" : "cancelled" };
+}
+
+/** The filled amount of a short-term order as the committed fills recorded it (0 when none). */
+export function getFillAmount(store: KvStore, key: string): bigint {
+  const bytes = store.get(keys.fillAmount(key));
+  return bytes === undefined ? 0n : decodeU64(bytes);
+}
+
+/** Records the filled amount of a short-term order until its good-til-block passes. */
+export function setFillAmount(store: KvStore, key: string, filled: bigint, gtb: bigint): void {
+  if (!store.has(keys.fillAmount(key))) store.set(keys.fillPrune(gtb, key), new Uint8Array(0));
+  store.set(keys.fillAmount(key), encodeU64(filled));
 }
 
 /** Widens the block's traded price range of a pair with one fill's price. */
