@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { DevnetProfile } from "./app/contract.js";
 import { DEFAULT_PORTS, type Devnet, type DevnetPorts, startDevnet } from "./devnet.js";
+import { DevnetError, isDevnetError } from "./devnet-error.js";
 import { DEFAULT_FAUCET_COINS, DEFAULT_FAUCET_SUBACCOUNT_QUANTUMS } from "./servers/faucet.js";
 import { TLS_FILES } from "./servers/tls.js";
 
@@ -44,12 +45,15 @@ ${Object.entries(PORT_FLAGS)
   .join("\n")}
 `;
 
-class UsageError extends Error {}
+/** A command line that cannot be run as given (exit status 2). */
+function usageError(message: string): DevnetError {
+  return new DevnetError("invalid-argument", message);
+}
 
 function intFlag(name: string, value: string | undefined, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value) || Number(value) > max) {
-    throw new UsageError(`--${name} must be an integer from 0 to ${max}, got "${value}"`);
+    throw usageError(`--${name} must be an integer from 0 to ${max}, got "${value}"`);
   }
   return Number(value);
 }
@@ -115,7 +119,7 @@ async function start(values: Record<string, string | boolean | undefined>): Prom
   const began = performance.now();
   const profile = (values.profile as string | undefined) ?? "local";
   if (profile !== "local" && profile !== "testnet" && profile !== "mainnet") {
-    throw new UsageError(`--profile must be local, testnet or mainnet, got "${profile}"`);
+    throw usageError(`--profile must be local, testnet or mainnet, got "${profile}"`);
   }
   const ports: Partial<DevnetPorts> = {};
   for (const [flag, key] of Object.entries(PORT_FLAGS)) {
@@ -203,7 +207,7 @@ async function main(argv: string[]): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
     if (values.json === true) console.log(JSON.stringify({ ready: false, error: message }));
     console.error(`perpx-devnet: ${message}`);
-    process.exit(error instanceof UsageError ? 2 : 1);
+    process.exit(isDevnetError(error) && error.reason === "invalid-argument" ? 2 : 1);
   }
 }
 

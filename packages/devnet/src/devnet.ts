@@ -251,6 +251,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     if (state === undefined || stateDir === undefined) throw error;
     throw new DevnetStateError(join(stateDir, STATE_FILE), "the chain application refused the state", {
       cause: error,
+      details: error instanceof Error ? error.message : String(error),
     });
   }
 

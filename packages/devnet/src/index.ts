@@ -22,6 +22,7 @@ export {
   type StartDevnetOptions,
   startDevnet,
 } from "./devnet.js";
+export { DevnetError, type DevnetErrorReason, isDevnetError } from "./devnet-error.js";
 export { BLOCK_LOG_FILE, DevnetStateError, isDevnetStateError, STATE_FILE } from "./persistence.js";
 export {
   ControlError,

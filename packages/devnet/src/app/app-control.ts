@@ -4,8 +4,10 @@
  * (oracle prices, ...). Each applies to the committed state at once; its events come out in the
  * next block, and the queued txs are re-checked on the new state.
  */
+
 import type { Any } from "@bufbuild/protobuf/wkt";
 import { addressBytes } from "@perpx/address";
+import { DevnetError } from "../devnet-error.js";
 import { applyToCommitted, type ChainCore } from "./chain-core.js";
 import { type Coin, coinsToString, validateCoins } from "./coins.js";
 import type { ChainControl, OraclePriceSet } from "./contract.js";
@@ -62,7 +64,7 @@ function submitProposal(
 
 function advanceTime(core: ChainCore, ms: number): void {
   if (!Number.isSafeInteger(ms) || ms < 0)
-    throw new RangeError(`advanceTime needs a non-negative integer, got ${ms}`);
+    throw new DevnetError("invalid-argument", `advanceTime needs a non-negative integer, got ${ms}`);
   core.timeOffsetMs += BigInt(ms);
 }
 

@@ -2,6 +2,7 @@
  * The committed blocks, by height, and the index of their txs (see {@link TxIndex}). Blocks are
  * added in height order, each once.
  */
+import { DevnetError } from "../devnet-error.js";
 import type { BlockRecord } from "./contract.js";
 import { TxIndex } from "./tx-index.js";
 
@@ -30,7 +31,7 @@ export class BlockStore {
   /** The latest block; throws before genesis. */
   latest(): BlockRecord {
     const latest = this.blocks.at(-1);
-    if (latest === undefined) throw new Error("no block yet");
+    if (latest === undefined) throw new DevnetError("no-block", "no block yet");
     return latest;
   }
 

@@ -2,6 +2,7 @@
  * Small deterministic binary codecs: a length-prefixed writer and reader for exported state, and
  * fixed-width integer encodings for store values whose size must not depend on their content.
  */
+import { DevnetError } from "../devnet-error.js";
 
 const textEncoder = new TextEncoder();
 const textDecoder = new TextDecoder("utf-8", { fatal: true });
@@ -23,7 +24,8 @@ export function toHex(bytes: Uint8Array): string {
 
 /** Bytes of a hex string (either case, no prefix); throws on odd length or a non-hex character. */
 export function fromHex(hex: string): Uint8Array {
-  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) throw new Error(`invalid hex: ${hex}`);
+  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex))
+    throw new DevnetError("malformed", `invalid hex: ${hex}`);
   const out = new Uint8Array(hex.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
   return out;
@@ -68,7 +70,7 @@ const U64_MASK = (1n << 64n) - 1n;
 
 /** 8-byte big-endian encoding of an unsigned 64-bit integer. */
 export function encodeU64(value: bigint): Uint8Array {
-  if (value < 0n || value > U64_MASK) throw new RangeError(`u64 out of range: ${value}`);
+  if (value < 0n || value > U64_MASK) throw new DevnetError("out-of-range", `u64 out of range: ${value}`);
   const out = new Uint8Array(8);
   new DataView(out.buffer).setBigUint64(0, value);
   return out;
@@ -81,7 +83,7 @@ export function decodeU64(bytes: Uint8Array, offset = 0): bigint {
 
 /** 32-byte big-endian encoding of an unsigned 256-bit integer (bank amounts, SDK `Int`). */
 export function encodeU256(value: bigint): Uint8Array {
-  if (value < 0n || value >= 1n << 256n) throw new RangeError(`u256 out of range: ${value}`);
+  if (value < 0n || value >= 1n << 256n) throw new DevnetError("out-of-range", `u256 out of range: ${value}`);
   // 8 bytes at a time, from the right.
   const out = new Uint8Array(32);
   const view = new DataView(out.buffer);
@@ -127,7 +129,7 @@ export class BinaryWriter {
   /** An unsigned LEB128 varint (any size). */
   uvarint(value: bigint | number): this {
     let rest = BigInt(value);
-    if (rest < 0n) throw new RangeError(`negative varint: ${rest}`);
+    if (rest < 0n) throw new DevnetError("out-of-range", `negative varint: ${rest}`);
     while (rest >= 0x80n) {
       this.reserve(1);
       this.buffer[this.length++] = Number(rest & 0x7fn) | 0x80;
@@ -192,7 +194,7 @@ export class BinaryReader {
 
   private byte(): number {
     const value = this.buffer[this.offset++];
-    if (value === undefined) throw new RangeError("truncated state");
+    if (value === undefined) throw new DevnetError("malformed", "truncated state");
     return value;
   }
 
@@ -227,7 +229,7 @@ export class BinaryReader {
       if ((b & 0x80) === 0) return small;
       factor *= 128;
     }
-    throw new RangeError("varint too large");
+    throw new DevnetError("malformed", "varint too large");
   }
 
   /** A zig-zag signed varint. */
@@ -239,7 +241,7 @@ export class BinaryReader {
   /** Length-prefixed bytes: a view into the input (no copy; do not modify it). */
   bytes(): Uint8Array {
     const length = this.uint();
-    if (this.offset + length > this.buffer.length) throw new RangeError("truncated state");
+    if (this.offset + length > this.buffer.length) throw new DevnetError("malformed", "truncated state");
     const out = this.buffer.subarray(this.offset, this.offset + length);
     this.offset += length;
     return out;

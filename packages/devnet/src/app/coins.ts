@@ -2,6 +2,7 @@
  * Coins and decimal coins as the Cosmos SDK validates and prints them, and the minimum-gas-price
  * fee check of its mempool (`checkTxFeeWithValidatorMinGasPrices`).
  */
+import { DevnetError } from "../devnet-error.js";
 
 /** A bank coin with an exact amount. */
 export interface Coin {
@@ -73,7 +74,7 @@ export function parseDecCoins(text: string): DecCoin[] {
   if (text.trim() === "") return [];
   return text.split(",").map((part) => {
     const match = /^([0-9]+)(?:\.([0-9]+))?([a-zA-Z][a-zA-Z0-9/:._-]{2,127})$/.exec(part.trim());
-    if (match === null) throw new Error(`invalid decimal coin: ${part}`);
+    if (match === null) throw new DevnetError("malformed", `invalid decimal coin: ${part}`);
     const whole = match[1] as string;
     const fraction = match[2] ?? "";
     return { denom: match[3] as string, numerator: BigInt(whole + fraction), scale: fraction.length };

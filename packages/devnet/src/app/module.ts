@@ -4,6 +4,7 @@
  * The {@link Router} dispatches to them; nothing else knows a module's internals. Modules call each
  * other only through the keepers their factories return (e.g. the bank keeper).
  */
+
 import {
   create,
   type DescMessage,
@@ -14,6 +15,7 @@ import {
 } from "@bufbuild/protobuf";
 import type { Any } from "@bufbuild/protobuf/wkt";
 import { toCosmosJson } from "@perpx/proto";
+import { DevnetError } from "../devnet-error.js";
 import type { AbciEvent } from "./contract.js";
 import { type AbciError, abciError, sdkErrors } from "./errors.js";
 import type { EventManager } from "./events.js";
@@ -265,15 +267,17 @@ export class Router {
   constructor(readonly modules: readonly Module[]) {
     const names = new Set<string>();
     for (const module of modules) {
-      if (names.has(module.name)) throw new Error(`duplicate module ${module.name}`);
+      if (names.has(module.name)) throw new DevnetError("duplicate-route", `duplicate module ${module.name}`);
       names.add(module.name);
       for (const handler of module.msgs ?? []) {
         const typeUrl = `/${handler.schema.typeName}`;
-        if (this.msgRoutes.has(typeUrl)) throw new Error(`duplicate message route ${typeUrl}`);
+        if (this.msgRoutes.has(typeUrl))
+          throw new DevnetError("duplicate-route", `duplicate message route ${typeUrl}`);
         this.msgRoutes.set(typeUrl, handler);
       }
       for (const [path, handler] of Object.entries(module.queries ?? {})) {
-        if (this.queryRoutes.has(path)) throw new Error(`duplicate query route ${path}`);
+        if (this.queryRoutes.has(path))
+          throw new DevnetError("duplicate-route", `duplicate query route ${path}`);
         this.queryRoutes.set(path, handler);
       }
     }
@@ -304,7 +308,7 @@ export class Router {
 
   /** Adds a query route served outside modules (the app's own tx/tendermint services). */
   addQuery(path: string, handler: QueryHandler): void {
-    if (this.queryRoutes.has(path)) throw new Error(`duplicate query route ${path}`);
+    if (this.queryRoutes.has(path)) throw new DevnetError("duplicate-route", `duplicate query route ${path}`);
     this.queryRoutes.set(path, handler);
   }
 

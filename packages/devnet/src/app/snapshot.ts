@@ -4,6 +4,7 @@
  * block count, the clock offset, the app hash, the genesis document, the events queued for the next
  * block and the committed store. Volatile keys (a real node's in-memory state) are not in it.
  */
+import { DevnetError } from "../devnet-error.js";
 import { decodeBlock, readEvents, writeEvents } from "./block-codec.js";
 import { type ChainCore, queryContext } from "./chain-core.js";
 import { BinaryReader, BinaryWriter } from "./codec.js";
@@ -26,11 +27,11 @@ export function readSnapshotHeader(r: BinaryReader, profile: DevnetProfile): Dat
     // Not even a header: reported below like any other foreign bytes.
   }
   if (header?.[0] !== SNAPSHOT_MAGIC || header[1] !== SNAPSHOT_VERSION) {
-    throw new Error("not a perpx devnet snapshot (or of another version)");
+    throw new DevnetError("unusable-snapshot", "not a perpx devnet snapshot (or of another version)");
   }
   const written = r.string() as DevnetProfile;
   if (written !== profile) {
-    throw new Error(`the state is of profile "${written}", not "${profile}"`);
+    throw new DevnetError("unusable-snapshot", `the state is of profile "${written}", not "${profile}"`);
   }
   return new Date(Number(r.svarint()));
 }
@@ -57,7 +58,10 @@ export function writeSnapshot(core: ChainCore): Uint8Array {
 export function restoreSnapshot(core: ChainCore, r: BinaryReader, state: ChainState): void {
   const count = r.uint();
   if (state.blocks.length !== count) {
-    throw new Error(`the snapshot follows ${count} blocks, but ${state.blocks.length} were given`);
+    throw new DevnetError(
+      "unusable-snapshot",
+      `the snapshot follows ${count} blocks, but ${state.blocks.length} were given`,
+    );
   }
   core.timeOffsetMs = r.svarint();
   core.lastAppHash = r.bytes().slice();
@@ -68,12 +72,15 @@ export function restoreSnapshot(core: ChainCore, r: BinaryReader, state: ChainSt
   for (const chunk of state.blocks) {
     const record = decodeBlock(new BinaryReader(chunk));
     if (record.height !== height) {
-      throw new Error(`block ${core.blocks.count} of the state is at height ${record.height}, not ${height}`);
+      throw new DevnetError(
+        "unusable-snapshot",
+        `block ${core.blocks.count} of the state is at height ${record.height}, not ${height}`,
+      );
     }
     core.blocks.add(record);
     height++;
   }
-  if (core.blocks.count === 0) throw new Error("the state holds no block");
+  if (core.blocks.count === 0) throw new DevnetError("unusable-snapshot", "the state holds no block");
   const ctx = queryContext(core);
   for (const module of core.set.modules) module.afterRestore?.(ctx);
 }

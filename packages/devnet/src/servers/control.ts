@@ -3,8 +3,10 @@
  * chain's clock, fund accounts, read the status. Routes live in a small table so later features
  * (prices, IBC and bridge deposits, governance) add theirs with {@link ControlRouter.add}.
  */
+
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { type DescMessage, fromBinary } from "@bufbuild/protobuf";
+import { PerpxError } from "@perpx/errors";
 import { prices } from "@perpx/proto";
 import type { OraclePriceSet, PersistentChainApp } from "../app/contract.js";
 import type { ApproveAgentRequest } from "../app/modules/accountplus.js";
@@ -20,13 +22,14 @@ import {
   stringField,
   uintField,
 } from "../app/request-fields.js";
+import { DevnetError, isDevnetError } from "../devnet-error.js";
 import { addChainControlRoutes } from "./control-chain.js";
 import { toHexUpper } from "./encoding.js";
 import { BodyError, closeServer, listen, readBody, sendCorsPreflight, sendJson, urlOf } from "./http.js";
 import type { BlockProducer } from "./producer.js";
 
 /**
- * A control request that cannot be served; answered as `{code, message}` with `status`.
+ * A control request that cannot be served; answered as `{code: answerCode, message}` with `status`.
  *
  * @example
  * ```ts
@@ -36,14 +39,19 @@ import type { BlockProducer } from "./producer.js";
  * });
  * ```
  */
-export class ControlError extends Error {
-  override readonly name = "ControlError";
+export class ControlError extends PerpxError {
+  override name = "ControlError";
+  /**
+   * @param status - the HTTP status of the answer.
+   * @param answerCode - the answer's `code` (`invalid_request`, `not_found`, ...).
+   * @param message - the answer's `message`.
+   */
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly answerCode: string,
     message: string,
   ) {
-    super(message);
+    super(status < 500 ? "INVALID_ARGUMENT" : "DEVNET", message);
   }
 }
 
@@ -181,7 +189,8 @@ export async function startControlServer(options: ControlServerOptions): Promise
   const router: ControlRouter = {
     add: (method, path, handler) => {
       const key = `${method} /devnet${path.startsWith("/") ? path : `/${path}`}`;
-      if (table.has(key)) throw new Error(`control route ${key} is already registered`);
+      if (table.has(key))
+        throw new DevnetError("duplicate-route", `control route ${key} is already registered`);
       table.set(key, handler);
     },
   };
@@ -355,12 +364,15 @@ export async function startControlServer(options: ControlServerOptions): Promise
         return;
       }
       if (error instanceof ControlError)
-        sendJson(res, error.status, { code: error.code, message: error.message });
+        sendJson(res, error.status, { code: error.answerCode, message: error.message });
       else if (error instanceof FieldError)
         sendJson(res, 400, { code: error.answerCode, message: error.shortMessage });
       else if (error instanceof BodyError)
         sendJson(res, error.status, { code: "bad_json", message: error.message });
-      else if (error instanceof RangeError)
+      else if (
+        error instanceof RangeError ||
+        (isDevnetError(error) && (error.reason === "invalid-argument" || error.reason === "out-of-range"))
+      )
         sendJson(res, 400, { code: "invalid_request", message: error.message });
       else
         sendJson(res, 500, {

@@ -3,7 +3,9 @@
  * block never overlaps the next) and on demand (`mine`). Block times come from the wall clock; the
  * application shifts them by any time advanced through its control and keeps them increasing.
  */
+
 import type { BlockRecord, ChainApp } from "../app/contract.js";
+import { DevnetError } from "../devnet-error.js";
 
 /**
  * Options of {@link BlockProducer}.
@@ -96,7 +98,7 @@ export class BlockProducer {
    */
   mine(count = 1): BlockRecord[] {
     if (!Number.isSafeInteger(count) || count < 1)
-      throw new RangeError(`count must be a positive integer, got ${count}`);
+      throw new DevnetError("invalid-argument", `count must be a positive integer, got ${count}`);
     const blocks: BlockRecord[] = [];
     for (let i = 0; i < count; i++) blocks.push(this.#produce());
     return blocks;
@@ -123,6 +125,6 @@ export class BlockProducer {
 
 function validateBlockTime(ms: number): number {
   if (!Number.isSafeInteger(ms) || ms < 0)
-    throw new RangeError(`blockTimeMs must be a non-negative integer, got ${ms}`);
+    throw new DevnetError("invalid-argument", `blockTimeMs must be a non-negative integer, got ${ms}`);
   return ms;
 }

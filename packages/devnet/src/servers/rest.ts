@@ -11,6 +11,7 @@
  * fields in field-number order, and query parameters fill any field by name (snake_case or
  * camelCase, dotted for nested messages: `pagination.limit=10`).
  */
+
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import {
   type DescField,
@@ -22,6 +23,7 @@ import {
   ScalarType,
 } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { PerpxError } from "@perpx/errors";
 import { fromCosmosJson, toCosmosJson } from "@perpx/proto";
 import type { Dispatcher } from "./dispatch.js";
 import { HEIGHT_HEADER } from "./grpc.js";
@@ -59,12 +61,13 @@ export function httpStatusOf(code: Code): number {
 }
 
 /** A request problem tied to one field or parameter. */
-class BadRequest extends Error {
+class BadRequest extends PerpxError {
+  override name = "BadRequest";
   constructor(
     readonly field: string,
     readonly description: string,
   ) {
-    super(`${field}: ${description}`);
+    super("INVALID_ARGUMENT", `${field}: ${description}`);
   }
 }
 

@@ -4,6 +4,7 @@
  * powers. The wire form, `SerializableInt`, is `encodeSerializableInt`/`decodeSerializableInt` of
  * `@perpx/proto`.
  */
+import { DevnetError } from "../../devnet-error.js";
 import { decodeUint, encodeU256 } from "../codec.js";
 
 const TWO_256 = 1n << 256n;
@@ -12,10 +13,11 @@ const MAX_I256 = (1n << 255n) - 1n;
 /**
  * 32-byte big-endian two's complement of a signed integer (the stored form).
  *
- * @throws RangeError outside the signed 256-bit range.
+ * @throws {DevnetError} (`out-of-range`) outside the signed 256-bit range.
  */
 export function encodeI256(value: bigint): Uint8Array {
-  if (value > MAX_I256 || value < -MAX_I256 - 1n) throw new RangeError(`i256 out of range: ${value}`);
+  if (value > MAX_I256 || value < -MAX_I256 - 1n)
+    throw new DevnetError("out-of-range", `i256 out of range: ${value}`);
   return encodeU256(value < 0n ? TWO_256 + value : value);
 }
 

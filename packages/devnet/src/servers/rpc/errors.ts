@@ -1,4 +1,5 @@
 /** JSON-RPC errors as CometBFT answers them: a code, a message and a `data` text. */
+import { PerpxError } from "@perpx/errors";
 import type { Json } from "../comet-json.js";
 
 /** JSON-RPC 2.0 error codes CometBFT uses. */
@@ -10,20 +11,20 @@ export const RpcErrorCode = {
   InternalError: -32603,
 } as const;
 
-/** An error answered as a JSON-RPC error object. */
-export class RpcError extends Error {
-  override readonly name = "RpcError";
+/** An error answered as a JSON-RPC error object; `rpcCode` is its JSON-RPC code. */
+export class RpcError extends PerpxError {
+  override name = "RpcError";
   constructor(
-    readonly code: number,
+    readonly rpcCode: number,
     message: string,
     readonly data: string = "",
   ) {
-    super(message);
+    super(rpcCode === RpcErrorCode.InternalError ? "DEVNET" : "INVALID_ARGUMENT", message);
   }
 
   /** The `error` member of the response. */
   toJson(): Json {
-    return { code: this.code, message: this.message, data: this.data };
+    return { code: this.rpcCode, message: this.message, data: this.data };
   }
 }
 
@@ -39,7 +40,7 @@ export function invalidParam(name: string, problem: string): RpcError {
 }
 
 /** `error` as an {@link RpcError}: itself, or an internal error with its message. */
-export function asRpcError(error: unknown): RpcError {
+function asRpcError(error: unknown): RpcError {
   return error instanceof RpcError ? error : internal(error instanceof Error ? error.message : String(error));
 }
 

@@ -117,9 +117,9 @@ export function createRouter(methods: MethodTable, hub: SubscriptionHub): RpcRou
       sendJson(res, 200, { jsonrpc: "2.0", id, result });
     } catch (error) {
       const status =
-        error instanceof RpcError && error.code === RpcErrorCode.InvalidParams
+        error instanceof RpcError && error.rpcCode === RpcErrorCode.InvalidParams
           ? 400
-          : error instanceof RpcError && error.code === RpcErrorCode.MethodNotFound
+          : error instanceof RpcError && error.rpcCode === RpcErrorCode.MethodNotFound
             ? 404
             : 500;
       sendJson(res, status, errorResponse(id, error));

@@ -51,6 +51,7 @@ import {
   orderKind,
   validateAgainstPair,
   validateBatchCancelBasic,
+  validateCancelBasic,
   validateGoodTil,
   validateLeverageUpdate,
   validateOrderBasic,
@@ -205,6 +206,7 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
       msgHandler({
         schema: clob.MsgCancelOrderSchema,
         signers: (msg) => [msg.orderId?.subaccountId?.owner ?? ""],
+        validate: validateCancelBasic,
         execute(ctx, msg) {
           cancelOrder(ctx, keepers, msg);
           return packAny(clob.MsgCancelOrderResponseSchema, create(clob.MsgCancelOrderResponseSchema));

@@ -8,6 +8,7 @@ import {
   SHORT_BLOCK_WINDOW,
   validateAgainstPair,
   validateBatchCancelBasic,
+  validateCancelBasic,
   validateGoodTil,
   validateLeverageUpdate,
   validateOrderBasic,
@@ -232,5 +233,27 @@ describe("validateLeverageUpdate", () => {
     ]);
     expect(code(() => validateLeverageUpdate(twice, exists))).toBe(11002);
     expect(code(() => validateLeverageUpdate(update([{ clobPairId: 7, customImfPpm: 5 }]), exists))).toBe(8);
+  });
+});
+
+describe("validateCancelBasic", () => {
+  const cancel = (flags: number, goodTilOneof: clob.MsgCancelOrder["goodTilOneof"], owner = OWNER) =>
+    create(clob.MsgCancelOrderSchema, {
+      orderId: { subaccountId: { owner, number: 0 }, clientId: 1, orderFlags: flags },
+      goodTilOneof,
+    });
+  it("answers subaccounts 201, then clob 3000, 3001 and 5, as the chain's ValidateBasic", () => {
+    expect(code(() => validateCancelBasic(cancel(0, { case: "goodTilBlock", value: 9 })))).toBeUndefined();
+    expect(
+      code(() => validateCancelBasic(cancel(64, { case: "goodTilBlockTime", value: 9 }))),
+    ).toBeUndefined();
+    expect(failure(() => validateCancelBasic(cancel(3, { case: undefined }, "nope")))?.codespace).toBe(
+      "subaccounts",
+    );
+    expect(code(() => validateCancelBasic(cancel(3, { case: "goodTilBlock", value: 9 })))).toBe(3000);
+    expect(code(() => validateCancelBasic(cancel(64, { case: "goodTilBlock", value: 9 })))).toBe(3001);
+    expect(failure(() => validateCancelBasic(cancel(0, { case: undefined })))?.log).toBe(
+      "cancellation goodTilBlock cannot be 0: Invalid order goodTilBlock",
+    );
   });
 });

@@ -195,6 +195,35 @@ export function validateBatchCancelBasic(msg: clob.MsgBatchCancel): void {
 }
 
 /**
+ * Stateless checks of a cancel, as the reference chain's `MsgCancelOrder.ValidateBasic`: the
+ * subaccount id (subaccounts 201/200), the order flags (3000), then a non-zero good-til-block-time
+ * for a stateful order (3001) or good-til-block for a short-term one (5).
+ *
+ * @throws AbciError with the first failing check's code.
+ * @example
+ * ```ts
+ * validateCancelBasic(msg); // throws clob 5 for a short-term cancel without a good-til-block
+ * ```
+ */
+export function validateCancelBasic(msg: clob.MsgCancelOrder): void {
+  const id = msg.orderId;
+  validateSubaccountId(id?.subaccountId ?? { owner: "", number: 0 });
+  const flags = id?.orderFlags ?? 0;
+  const stateful =
+    flags === ORDER_FLAGS.longTerm || flags === ORDER_FLAGS.conditional || flags === ORDER_FLAGS.twap;
+  if (flags !== ORDER_FLAGS.shortTerm && !stateful) {
+    throw abciError(clobErrors.invalidOrderFlag, `orderId: ${flags} is not a valid order flag`);
+  }
+  const goodTil = msg.goodTilOneof;
+  if (stateful && (goodTil.case !== "goodTilBlockTime" || goodTil.value === 0)) {
+    throw abciError(clobErrors.invalidGoodTilBlockTime, "stateful cancellation goodTilBlockTime cannot be 0");
+  }
+  if (!stateful && (goodTil.case !== "goodTilBlock" || goodTil.value === 0)) {
+    throw abciError(clobErrors.invalidOrderGoodTilBlock, "cancellation goodTilBlock cannot be 0");
+  }
+}
+
+/**
  * Checks a leverage update as the reference chain's `ValidateUpdateLeverageMsg`: a subaccount id
  * (clob 11001 when absent, else subaccounts 201/200), at least one entry, each with a custom
  * initial margin in (0, 1,000,000] ppm and a clob pair named once (11002) that exists (8).

@@ -1,0 +1,75 @@
+/**
+ * The devnet's own typed error: a {@link PerpxError} with a closed `reason`. Bad input answered on
+ * the wire has its own classes (`FieldError`, `QuerySyntaxError`, the servers' error answers);
+ * `AbciError` carries chain codes; `DevnetStateError` names an unusable state directory.
+ */
+import { errorGuard, PerpxError, type PerpxErrorCode } from "@perpx/errors";
+
+/**
+ * Why a devnet operation failed:
+ * - `invalid-argument`: an argument out of its range (a block count, a block time, a clock step, a port);
+ * - `out-of-range`: a number beyond its encoding (u64, u256, i256);
+ * - `malformed`: bytes or text that do not decode (hex, varints, truncated state, decimal coins);
+ * - `unusable-snapshot`: a snapshot or block list the chain application cannot resume from;
+ * - `no-block`: the latest block asked for before genesis;
+ * - `duplicate-route`: a module, message route, query route or control route registered twice.
+ *
+ * @example
+ * ```ts
+ * const retry = (reason: DevnetErrorReason) => reason === "no-block";
+ * ```
+ */
+export type DevnetErrorReason =
+  | "invalid-argument"
+  | "out-of-range"
+  | "malformed"
+  | "unusable-snapshot"
+  | "no-block"
+  | "duplicate-route";
+
+const CODE_OF: Record<DevnetErrorReason, PerpxErrorCode> = {
+  "invalid-argument": "INVALID_ARGUMENT",
+  "out-of-range": "INVALID_ARGUMENT",
+  malformed: "DECODE",
+  "unusable-snapshot": "DEVNET",
+  "no-block": "DEVNET",
+  "duplicate-route": "DEVNET",
+};
+
+/**
+ * A devnet failure with a closed {@link DevnetErrorReason}; `message` is the one-line text.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   devnet.mine(0);
+ * } catch (error) {
+ *   if (isDevnetError(error) && error.reason === "invalid-argument") console.error(error.shortMessage);
+ * }
+ * ```
+ */
+export class DevnetError extends PerpxError {
+  override name = "DevnetError";
+  /** Why it failed. */
+  readonly reason: DevnetErrorReason;
+
+  /**
+   * @param reason - why it failed.
+   * @param message - one line naming what was wrong.
+   * @param options - the cause, when another error caused it.
+   */
+  constructor(reason: DevnetErrorReason, message: string, options: { cause?: unknown } = {}) {
+    super(CODE_OF[reason], message, options.cause === undefined ? {} : { cause: options.cause, details: "" });
+    this.reason = reason;
+  }
+}
+
+/**
+ * True when `value` is a {@link DevnetError} (also across package copies).
+ *
+ * @example
+ * ```ts
+ * if (isDevnetError(error)) console.error(error.reason);
+ * ```
+ */
+export const isDevnetError = errorGuard<DevnetError>("DevnetError");
