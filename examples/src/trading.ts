@@ -1,8 +1,10 @@
 /**
  * The trading half of the demo, against a devnet started in this process: two funded accounts
  * deposit USDC into their subaccounts, one rests a BTC-USD sell at the oracle price and the other
- * takes it with an immediate-or-cancel buy; their positions are read back; a ladder of bids is
- * placed and batch-cancelled; USDC moves between subaccounts. Human prices and sizes go through
+ * takes it with an immediate-or-cancel buy (accepted and matched at CheckTx, as short-term orders
+ * are; its fill lands in the next block's proposed operations, watched from the node); their
+ * positions are read back; a ladder of bids is placed and batch-cancelled; USDC moves between
+ * subaccounts. Human prices and sizes go through
  * `@perpx/core`'s exact conversions; every step is a signed transaction the devnet verifies.
  */
 import {
@@ -21,8 +23,8 @@ import {
   createNodeClient,
   LocalWallet,
   type NodeClient,
-  type SendTxResult,
   subaccountBalances,
+  watchShortTermOrder,
 } from "@perpx/node-client";
 
 /** One market's grid, read from the chain: what the exact conversions need. */
@@ -118,6 +120,7 @@ export async function runTradingDemo(log: (line: string) => void): Promise<void>
     log(`maker sells:     ${size} ${ticker} long-term post-only, in block ${resting.height}`);
 
     const height = Number((await client.getLatestBlock()).height);
+    const goodTilBlock = height + 10;
     const taken = await client.placeOrder({
       ...onBtc(taker),
       clientId: 1,
@@ -125,11 +128,21 @@ export async function runTradingDemo(log: (line: string) => void): Promise<void>
       quantums,
       subticks,
       kind: "short-term",
-      goodTilBlock: height + 10,
+      goodTilBlock,
       timeInForce: "IOC",
     });
+    // A short-term order never enters a block: CheckTx matched it; its fill lands in a later block's
+    // proposed operations, which the node serves like any block.
+    const outcome = await watchShortTermOrder(client, {
+      orderId: taken.orderId!,
+      goodTilBlock,
+      quantums,
+      ...(taken.latestHeight === undefined ? {} : { fromHeight: taken.latestHeight + 1n }),
+      pollIntervalMs: 25,
+    });
+    const landed = outcome.fills.map((f) => f.height).join(", ");
     log(
-      `taker buys:      ${size} ${ticker} short-term IOC, in block ${taken.height}: ${fills(taken)} fill(s)`,
+      `taker buys:      ${size} ${ticker} short-term IOC, accepted at CheckTx; ${outcome.fills.length} fill(s) in block ${landed} (proposed operations)`,
     );
 
     const makerAfter = await describeSubaccount(client, maker.address, 0, grid);
@@ -160,7 +173,9 @@ export async function runTradingDemo(log: (line: string) => void): Promise<void>
       cancels: [{ clobPairId: 0, clientIds }],
       goodTilBlock: ladderHeight + 15,
     });
-    log(`ladder:          3 bids placed, batch-cancelled in block ${cancelled.height}`);
+    log(
+      `ladder:          3 bids placed, batch-cancelled at CheckTx (${cancelled.shortTerm ? "memclob" : "block"})`,
+    );
 
     const moved = usdcToQuoteQuantums("250");
     await client.transfer({
@@ -177,9 +192,4 @@ export async function runTradingDemo(log: (line: string) => void): Promise<void>
     client.close();
     await devnet.stop();
   }
-}
-
-/** How many fills the chain reported for a transaction. */
-function fills(result: SendTxResult): number {
-  return result.events.filter((event) => event.type.endsWith("order_fill")).length;
 }

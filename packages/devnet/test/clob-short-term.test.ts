@@ -1,6 +1,6 @@
 /**
  * Short-term orders live in memory only, as on a real node: they are outside the app hash and the
- * exported state (a restart drops them), while a failed tx still rolls their book changes back.
+ * exported state (a restart drops them), while a failed CheckTx still rolls their book changes back.
  * Runs the chain application directly, with fixed block times, so two chains can be compared.
  */
 import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
@@ -37,7 +37,10 @@ async function tx(app: PersistentChainApp, signer: TestSigner, sequence: bigint,
   return signMsgs(signer, app.info.chainId, sequence, msgs, free ? 0n : 50_000n);
 }
 
-/** CheckTx, then the tx's delivery result in the next block. */
+/**
+ * CheckTx, then the next block: the tx's delivery result, or (a short-term tx never enters a block)
+ * the block's proposed-operations tx, which carries its fills.
+ */
 async function deliver(
   app: PersistentChainApp,
   signer: TestSigner,
@@ -48,6 +51,11 @@ async function deliver(
   const check = app.checkTx(await tx(app, signer, sequence, msgs, free));
   expect(check.code, check.log).toBe(0);
   return mine(app).txResults.at(-1) as TxResult;
+}
+
+/** CheckTx of a short-term tx: the final answer (the tx never enters a block). */
+async function checkShortTerm(app: PersistentChainApp, signer: TestSigner, msgs: Msg[]): Promise<TxResult> {
+  return app.checkTx(await tx(app, signer, 0n, msgs, true));
 }
 
 function deposit(owner: string): Msg {
@@ -96,21 +104,14 @@ function shortTerm(app: PersistentChainApp, signer: TestSigner, spec: Partial<Or
   });
 }
 
-function cancelShortTerm(app: PersistentChainApp, signer: TestSigner, clientId: number): Msg {
-  return {
-    schema: clob.MsgCancelOrderSchema,
-    value: create(clob.MsgCancelOrderSchema, {
-      orderId: { subaccountId: { owner: signer.address, number: 0 }, clientId, orderFlags: 0, clobPairId: 0 },
-      goodTilOneof: { case: "goodTilBlock", value: height(app) + 10 },
-    }),
-  } as Msg;
-}
-
-/** Whether the short-term order `clientId` of `signer` rests: a simulated cancel finds it. */
+/**
+ * Whether the short-term order `clientId` of `signer` rests: a simulated placement of that id good
+ * til the next block is an invalid replacement (clob 20) only then.
+ */
 async function rests(app: PersistentChainApp, signer: TestSigner, clientId: number): Promise<boolean> {
-  const sim = app.simulate(await tx(app, signer, 0n, [cancelShortTerm(app, signer, clientId)], true));
-  if (!sim.ok) expect([sim.result.codespace, sim.result.code]).toEqual(["clob", 2]);
-  return sim.ok;
+  const probe = shortTerm(app, signer, { clientId, subticks: 1_000_000n, goodTilBlock: height(app) + 1 });
+  const sim = app.simulate(await tx(app, signer, 0n, [probe], true));
+  return !sim.ok && sim.result.code === 20;
 }
 
 function attributes(result: TxResult, type: string): Record<string, string>[] {
@@ -123,10 +124,9 @@ describe("short-term orders are kept in memory", () => {
   it("a resting short-term order leaves the app hash as if its tx had not been included", async () => {
     const [withOrder, without] = await Promise.all([funded(), funded()]);
     expect(withOrder.latestBlock().resultAppHash).toEqual(without.latestBlock().resultAppHash);
-    const result = await deliver(withOrder, alice, 1n, [shortTerm(withOrder, alice, {})], true);
+    const result = await checkShortTerm(withOrder, alice, [shortTerm(withOrder, alice, {})]);
     expect(result.code, result.log).toBe(0);
-    expect(attributes(result, "perpx.clob.order_place")).toHaveLength(1);
-    expect(attributes(result, "perpx.clob.order_fill")).toHaveLength(0);
+    expect(mine(withOrder).txs).toHaveLength(1); // the proposer's operations only
     mine(without);
     expect(await rests(withOrder, alice, 1)).toBe(true);
     expect(await rests(without, alice, 1)).toBe(false);
@@ -211,9 +211,13 @@ describe("short-term orders are kept in memory", () => {
     expect(attributes(gone, "perpx.clob.order_fill").map((f) => f.maker_order_flags)).toEqual(["64"]);
   });
 
-  it("a failed tx rolls back its short-term book changes", async () => {
+  it("a failed CheckTx rolls back its short-term book changes", async () => {
     const app = await funded();
-    const original = shortTerm(app, alice, { clientId: 5, subticks: PRICE - 2_000_000n });
+    const original = shortTerm(app, alice, {
+      clientId: 5,
+      subticks: PRICE - 2_000_000n,
+      timeInForce: clob.Order_TimeInForce.POST_ONLY,
+    });
     expect((await deliver(app, alice, 1n, [original], true)).code).toBe(0);
     const ask = shortTerm(app, bob, { clientId: 9, side: "sell", subticks: PRICE });
     expect((await deliver(app, bob, 1n, [ask], true)).code).toBe(0);
@@ -224,7 +228,7 @@ describe("short-term orders are kept in memory", () => {
       goodTilBlock: height(app) + 15,
       timeInForce: clob.Order_TimeInForce.POST_ONLY,
     });
-    const failed = await deliver(app, alice, 1n, [replacement], true);
+    const failed = await checkShortTerm(app, alice, [replacement]);
     expect([failed.codespace, failed.code]).toEqual(["clob", 2003]);
     // The original order rests again, at its price and with its priority.
     expect(await rests(app, alice, 5)).toBe(true);

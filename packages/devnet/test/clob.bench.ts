@@ -1,13 +1,19 @@
 /**
- * Orders matched per second through the whole pipeline: signed short-term order txs in through
- * CheckTx (what RPC `broadcast_tx_sync` calls), one block, fills out of the block's tx results.
- * Each iteration rests N asks from one account and crosses them with N IOC buys from another, so
- * every buy produces one fill: orders matched per second = hz × N.
+ * The order lifecycle's throughput (chain-protocol.md 1.11), two benchmarks:
  *
- * Every round is signed before the benchmark starts (module top level), so the timings hold
- * verification, matching and the block, not signing. The keys are derived once and the txs signed
- * with `@noble/curves` (the same deterministic RFC 6979 signatures as cosmjs's `signDirect`, which
- * re-derives the HD key on every call).
+ * - short-term orders accepted and matched per second through CheckTx over RPC: each iteration
+ *   sends N resting asks from one account and N crossing IOC buys from another with
+ *   `broadcast_tx_sync` over HTTP (a few requests in flight), every one matched by the memclob at
+ *   CheckTx, then one block whose proposed-operations tx must carry N fills. Short-term orders
+ *   accepted per second = hz × 2N; matched = hz × N.
+ * - stateful orders per second through blocks: each iteration rests M short-term asks, checks M
+ *   long-term buys (signed with their sequences) that cross them, and produces two blocks: the first
+ *   stores the long-term orders, the second's operations carry their M fills. Stateful orders per
+ *   second = hz × M.
+ *
+ * Every tx is signed before the benchmarks start (module top level), so the timings hold transport,
+ * verification, matching and blocks, not signing. The keys are derived once and the txs signed
+ * with `@noble/curves` (the same deterministic RFC 6979 signatures as cosmjs's `signDirect`).
  */
 import { create, toBinary } from "@bufbuild/protobuf";
 import { encodeSecp256k1Pubkey } from "@cosmjs/amino";
@@ -19,8 +25,12 @@ import { afterAll, bench, describe } from "vitest";
 import { type Devnet, startDevnet } from "../src/index.js";
 import { type OrderSpec, placeMsg, signMsgs, testSigner } from "./support/clob-tx.js";
 
-/** Matched orders per iteration (2 × N txs). */
+/** Matched short-term orders per iteration (2 × N txs). */
 const N = 200;
+/** Long-term orders per iteration (the local profile allows 200 stateful orders per block). */
+const M = 100;
+/** `broadcast_tx_sync` requests in flight at once. */
+const IN_FLIGHT = 8;
 const ITERATIONS = 5;
 const WARMUP_ITERATIONS = 1;
 /** Rounds beyond the iterations, should the bench runner call the task once more than asked. */
@@ -39,8 +49,8 @@ async function fastSigner(mnemonic: string, address: string, accountNumber: numb
   return { address, accountNumber, privkey, pubkey: secp256k1.getPublicKey(privkey, true) };
 }
 
-/** A free (no fee) SIGN_MODE_DIRECT tx of one short-term order. */
-function signOrder(signer: FastSigner, chainId: string, spec: OrderSpec): Uint8Array {
+/** A free (no fee) SIGN_MODE_DIRECT tx of one order (`sequence` matters for stateful ones only). */
+function signOrder(signer: FastSigner, chainId: string, spec: OrderSpec, sequence = 0): Uint8Array {
   const m = placeMsg(spec);
   const bodyBytes = toBinary(
     cosmosTx.TxBodySchema,
@@ -55,7 +65,7 @@ function signOrder(signer: FastSigner, chainId: string, spec: OrderSpec): Uint8A
     }),
   );
   const authInfoBytes = makeAuthInfoBytes(
-    [{ pubkey: encodePubkey(encodeSecp256k1Pubkey(signer.pubkey)), sequence: 0 }],
+    [{ pubkey: encodePubkey(encodeSecp256k1Pubkey(signer.pubkey)), sequence }],
     [],
     1_000_000,
     undefined,
@@ -103,24 +113,29 @@ devnet.mine(1);
 
 const maker = await fastSigner(makerAccount.mnemonic, makerAccount.address, 0);
 const taker = await fastSigner(takerAccount.mnemonic, takerAccount.address, 1);
-// One good-til-block for every round: within the 20-block window of the first round's CheckTx and
-// still ahead of the last round's block.
-const goodTilBlock = Number(devnet.app.latestBlock().height) + 20;
+const ROUNDS = WARMUP_ITERATIONS + ITERATIONS + SPARE_ROUNDS;
+// One good-til-block for every short-term order: inside the 40-block window of the first round's
+// CheckTx and still ahead of the last round's blocks (one per short-term round, two per stateful one).
+const goodTilBlock = Number(devnet.app.latestBlock().height) + 40;
+const goodTilBlockTime = Math.floor(devnet.app.latestBlock().time.getTime() / 1000) + 3_600;
 let clientId = 1;
-/** Pre-signed rounds, one per iteration (warm-up included), consumed in order. */
-const rounds: Uint8Array[][] = Array.from({ length: WARMUP_ITERATIONS + ITERATIONS + SPARE_ROUNDS }, () => {
-  const common = { quantums: 1_000_000n, subticks: 6_500_000_000n, goodTilBlock };
-  const asks = Array.from({ length: N }, () =>
-    signOrder(maker, devnet.chainId, {
-      ...common,
-      owner: maker.address,
-      clientId: clientId++,
-      side: "sell",
-    }),
-  );
+const ask = (subticks: bigint) =>
+  signOrder(maker, devnet.chainId, {
+    quantums: 1_000_000n,
+    subticks,
+    goodTilBlock,
+    owner: maker.address,
+    clientId: clientId++,
+    side: "sell",
+  });
+/** Pre-signed short-term rounds: N asks, then N crossing IOC buys. */
+const shortRounds: Uint8Array[][] = Array.from({ length: ROUNDS }, () => {
+  const asks = Array.from({ length: N }, () => ask(6_500_000_000n));
   const buys = Array.from({ length: N }, () =>
     signOrder(taker, devnet.chainId, {
-      ...common,
+      quantums: 1_000_000n,
+      subticks: 6_500_000_000n,
+      goodTilBlock,
       owner: taker.address,
       clientId: clientId++,
       side: "buy",
@@ -129,29 +144,91 @@ const rounds: Uint8Array[][] = Array.from({ length: WARMUP_ITERATIONS + ITERATIO
   );
   return [...asks, ...buys];
 });
+/** Pre-signed stateful rounds: M short-term asks, then M long-term buys with the taker's next sequences. */
+let sequence = 1;
+const statefulRounds: { asks: Uint8Array[]; buys: Uint8Array[] }[] = Array.from({ length: ROUNDS }, () => ({
+  asks: Array.from({ length: M }, () => ask(6_400_000_000n)),
+  buys: Array.from({ length: M }, () =>
+    signOrder(
+      taker,
+      devnet.chainId,
+      {
+        quantums: 1_000_000n,
+        subticks: 6_400_000_000n,
+        flags: 64,
+        goodTilBlockTime,
+        owner: taker.address,
+        clientId: clientId++,
+        side: "buy",
+      },
+      sequence++,
+    ),
+  ),
+}));
+
+/** `broadcast_tx_sync` of every tx over HTTP, `IN_FLIGHT` at a time; throws on a refusal. */
+async function broadcastAll(txs: readonly Uint8Array[]): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < txs.length) {
+      const tx = txs[next++] as Uint8Array;
+      const response = await fetch(devnet.endpoints.rpc, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: `{"jsonrpc":"2.0","id":1,"method":"broadcast_tx_sync","params":{"tx":"${Buffer.from(tx).toString("base64")}"}}`,
+      });
+      const answer = (await response.json()) as { result?: { code: number; log: string } };
+      if (answer.result?.code !== 0) throw new Error(`CheckTx refused an order: ${JSON.stringify(answer)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+}
+
+/** The fills of a block (its proposed-operations tx heads it). */
+function fillsOf(
+  block: { txResults: readonly { code: number; log: string; events: { type: string }[] }[] } | undefined,
+): number {
+  let fills = 0;
+  for (const result of block?.txResults ?? []) {
+    if (result.code !== 0) throw new Error(`a tx failed: ${result.log}`);
+    for (const e of result.events) if (e.type === "perpx.clob.order_fill") fills++;
+  }
+  return fills;
+}
 
 afterAll(async () => {
   await devnet.stop();
 });
 
-describe(`clob pipeline (orders matched/s = hz × ${N})`, () => {
+describe(`short-term orders through CheckTx over RPC (accepted/s = hz × ${2 * N}, matched/s = hz × ${N})`, () => {
   bench(
-    `${N} matched orders: ${2 * N} signed short-term txs through CheckTx, one block, fills`,
-    // Async on purpose: tinybench calls a synchronous task once more to find out whether it is async.
+    `${2 * N} signed short-term txs by broadcast_tx_sync, ${N} matched at CheckTx, one block`,
     async () => {
-      const txs = rounds.shift();
+      const txs = shortRounds.shift();
       if (txs === undefined) throw new Error("no pre-signed round left: raise the number of rounds");
-      for (const tx of txs) {
+      await broadcastAll(txs);
+      const fills = fillsOf(devnet.mine(1)[0]);
+      if (fills !== N) throw new Error(`expected ${N} fills, got ${fills}`);
+    },
+    { iterations: ITERATIONS, time: 0, warmupIterations: WARMUP_ITERATIONS, warmupTime: 0 },
+  );
+});
+
+describe(`stateful orders through blocks (orders/s = hz × ${M})`, () => {
+  bench(
+    `${M} long-term orders through CheckTx, stored by a block, matched after it and settled by the next`,
+    async () => {
+      const round = statefulRounds.shift();
+      if (round === undefined) throw new Error("no pre-signed round left: raise the number of rounds");
+      for (const tx of [...round.asks, ...round.buys]) {
         const result = devnet.app.checkTx(tx);
         if (result.code !== 0) throw new Error(`CheckTx refused an order: ${result.log}`);
       }
-      const [block] = devnet.mine(1);
-      let fills = 0;
-      for (const result of block?.txResults ?? []) {
-        if (result.code !== 0) throw new Error(`an order tx failed: ${result.log}`);
-        for (const e of result.events) if (e.type === "perpx.clob.order_fill") fills++;
-      }
-      if (fills !== N) throw new Error(`expected ${N} fills, got ${fills}`);
+      const [stored, settled] = devnet.mine(2);
+      if (stored?.txs.length !== M + 1)
+        throw new Error(`expected ${M} stored orders, got ${stored?.txs.length}`);
+      const fills = fillsOf(settled);
+      if (fills !== M) throw new Error(`expected ${M} fills, got ${fills}`);
     },
     { iterations: ITERATIONS, time: 0, warmupIterations: WARMUP_ITERATIONS, warmupTime: 0 },
   );

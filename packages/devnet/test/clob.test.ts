@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
 import { clob, cosmosBank, decodeSerializableInt, sending, subaccounts } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TxResult } from "../src/app/contract.js";
+import type { OrderStreamMessage, TxResult } from "../src/app/contract.js";
 import { type Devnet, startDevnet } from "../src/index.js";
 import { type OrderSpec, placeMsg, signMsgs, type TestSigner, testSigner } from "./support/clob-tx.js";
 
@@ -29,7 +29,11 @@ async function send(
   return result;
 }
 
-/** CheckTx, then the tx's delivery result in the next block. */
+/**
+ * CheckTx, then the next block: for a short-term tx (`free`), whose CheckTx answer is final and
+ * which never enters a block, the block's proposed-operations tx (its fills); otherwise the tx's
+ * own delivery result.
+ */
 async function deliver(
   signer: TestSigner,
   msgs: ReadonlyArray<{ schema: DescMessage; value: MessageShape<DescMessage> }>,
@@ -38,7 +42,23 @@ async function deliver(
   const check = await send(signer, msgs, free);
   if (check.code !== 0) return check;
   const [block] = devnet.mine(1);
-  return block?.txResults.at(-1) as TxResult;
+  return (free ? block?.txResults[0] : block?.txResults.at(-1)) as TxResult;
+}
+
+/** The order stream messages `fn` causes. */
+async function streamed(fn: () => Promise<unknown>): Promise<OrderStreamMessage[]> {
+  const seen: OrderStreamMessage[] = [];
+  const stop = devnet.app.onOrderStream((messages) => seen.push(...messages));
+  try {
+    await fn();
+  } finally {
+    stop();
+  }
+  return seen;
+}
+
+function removals(messages: readonly OrderStreamMessage[], clientId: number): string[] {
+  return messages.flatMap((m) => (m.kind === "remove" && m.orderId.clientId === clientId ? [m.reason] : []));
 }
 
 function height(): number {
@@ -117,7 +137,6 @@ describe("clob", () => {
     const [alice, bob] = signers as [TestSigner, TestSigner];
     const maker = await place(alice, { side: "sell", subticks: 6_600_000_000n, quantums: 2_000_000n });
     expect(maker.code, maker.log).toBe(0);
-    expect(events(maker, "perpx.clob.order_place")).toHaveLength(1);
     expect(events(maker, "perpx.clob.order_fill")).toHaveLength(0);
     const taker = await place(bob, { side: "buy", subticks: 6_700_000_000n, quantums: 1_000_000n });
     expect(taker.code, taker.log).toBe(0);
@@ -135,13 +154,15 @@ describe("clob", () => {
 
   it("IOC never rests, post-only refuses to cross (2003), fill-or-kill is deprecated (48)", async () => {
     const [alice, bob] = signers as [TestSigner, TestSigner];
-    const ioc = await place(bob, {
+    const spec = order(bob, {
       side: "buy",
       subticks: 6_000_000_000n,
       timeInForce: clob.Order_TimeInForce.IOC,
     });
-    expect(ioc.code).toBe(0);
-    expect(events(ioc, "perpx.clob.order_cancel")[0]?.reason).toBe("immediate_or_cancel");
+    const stream = await streamed(async () => {
+      expect((await send(bob, [placeMsg(spec)], true)).code).toBe(0);
+    });
+    expect(removals(stream, spec.clientId)).toEqual(["immediate_or_cancel"]);
     await place(alice, { side: "sell", subticks: 6_800_000_000n });
     const post = await place(bob, {
       side: "buy",
@@ -165,30 +186,36 @@ describe("clob", () => {
     expect(increase.code).toBe(2001);
   });
 
-  it("cancels and batch-cancels short-term orders; a missing order is clob 2, none cancelled is 46", async () => {
+  it("cancels and batch-cancels short-term orders at CheckTx; an unknown order cancels (tombstone), a second cancel is 9, none cancelled is 46", async () => {
     const [, bob] = signers as [TestSigner, TestSigner];
     const a = order(bob, { side: "buy", subticks: 5_000_000_000n });
-    expect((await deliver(bob, [placeMsg(a)], true)).code).toBe(0);
-    const cancel = {
-      schema: clob.MsgCancelOrderSchema,
-      value: create(clob.MsgCancelOrderSchema, {
-        orderId: {
-          subaccountId: { owner: bob.address, number: 0 },
-          clientId: a.clientId,
-          orderFlags: 0,
-          clobPairId: 0,
-        },
-        goodTilOneof: { case: "goodTilBlock", value: height() + 5 },
-      }),
-    } as { schema: DescMessage; value: MessageShape<DescMessage> };
-    const cancelled = await deliver(bob, [cancel], true);
-    expect(cancelled.code, cancelled.log).toBe(0);
-    expect(events(cancelled, "perpx.clob.order_cancel")[0]?.reason).toBe("user_canceled");
-    expect((await deliver(bob, [cancel], true)).code).toBe(2);
+    expect((await send(bob, [placeMsg(a)], true)).code).toBe(0);
+    const cancelOf = (clientId: number, ahead = 5) =>
+      ({
+        schema: clob.MsgCancelOrderSchema,
+        value: create(clob.MsgCancelOrderSchema, {
+          orderId: {
+            subaccountId: { owner: bob.address, number: 0 },
+            clientId,
+            orderFlags: 0,
+            clobPairId: 0,
+          },
+          goodTilOneof: { case: "goodTilBlock", value: height() + ahead },
+        }),
+      }) as { schema: DescMessage; value: MessageShape<DescMessage> };
+    const stream = await streamed(async () => {
+      const cancelled = await send(bob, [cancelOf(a.clientId)], true);
+      expect(cancelled.code, cancelled.log).toBe(0);
+    });
+    expect(removals(stream, a.clientId)).toEqual(["user_canceled"]);
+    // The same bytes again are refused by the mempool cache (19); a cancel with a lower GTB by the memclob (9).
+    expect((await send(bob, [cancelOf(a.clientId)], true)).code).toBe(19);
+    expect((await send(bob, [cancelOf(a.clientId, 4)], true)).code).toBe(9);
+    expect((await send(bob, [cancelOf(777_777)], true)).code).toBe(0);
     const b = order(bob, { side: "buy", subticks: 5_000_000_000n });
     const c = order(bob, { side: "buy", subticks: 5_100_000_000n });
-    await deliver(bob, [placeMsg(b)], true);
-    await deliver(bob, [placeMsg(c)], true);
+    expect((await send(bob, [placeMsg(b)], true)).code).toBe(0);
+    expect((await send(bob, [placeMsg(c)], true)).code).toBe(0);
     const batch = (ids: number[]) =>
       ({
         schema: clob.MsgBatchCancelSchema,
@@ -198,34 +225,40 @@ describe("clob", () => {
           goodTilBlock: height() + 5,
         }),
       }) as { schema: DescMessage; value: MessageShape<DescMessage> };
-    const ok = await deliver(bob, [batch([b.clientId, c.clientId, 999_999])], true);
+    const ok = await send(bob, [batch([b.clientId, c.clientId, 999_999])], true);
     expect(ok.code, ok.log).toBe(0);
     const response = fromBinary(
       clob.MsgBatchCancelResponseSchema,
       fromBinary((await import("@perpx/proto")).cosmosAbci.TxMsgDataSchema, ok.data).msgResponses[0]?.value ??
         new Uint8Array(),
     );
-    expect(response.shortTermSucceeded[0]?.clientIds).toEqual([b.clientId, c.clientId]);
-    expect(response.shortTermFailed[0]?.clientIds).toEqual([999_999]);
-    expect((await deliver(bob, [batch([b.clientId])], true)).code).toBe(46);
+    expect(response.shortTermSucceeded[0]?.clientIds).toEqual([b.clientId, c.clientId, 999_999]);
+    expect(response.shortTermFailed).toEqual([]);
+    expect((await send(bob, [batch([b.clientId])], true)).code).toBe(46);
   });
 
-  it("expires a short-term order after its good-til-block", async () => {
+  it("expires a short-term order after its good-til-block (in the order stream; no block event)", async () => {
     const [, bob] = signers as [TestSigner, TestSigner];
     const o = order(bob, { side: "buy", subticks: 4_000_000_000n, goodTilBlock: height() + 2 });
-    expect((await deliver(bob, [placeMsg(o)], true)).code).toBe(0);
-    const blocks = devnet.mine(2);
-    const expired = blocks
-      .flatMap((b) => b.finalizeBlockEvents)
-      .filter((e) => e.type === "perpx.clob.order_expire");
-    expect(
-      expired.some((e) => e.attributes.some((a) => a.key === "client_id" && a.value === String(o.clientId))),
-    ).toBe(true);
+    expect((await send(bob, [placeMsg(o)], true)).code).toBe(0);
+    const stream = await streamed(async () => devnet.mine(2));
+    expect(removals(stream, o.clientId)).toEqual(["expired"]);
   });
 
-  it("refuses an order the subaccount cannot margin (3007) and short-term windows (10/11)", async () => {
+  it("rests a short-term order without a collateral check; a stateful one is 3007 at CheckTx; short-term windows (10/11)", async () => {
     const [, , , dave] = signers as TestSigner[] as [TestSigner, TestSigner, TestSigner, TestSigner];
-    const broke = await place(dave, { side: "buy", quantums: 1_000_000_000n });
+    const rests = await send(
+      dave,
+      [placeMsg(order(dave, { side: "buy", subticks: 1_000_000_000n, quantums: 1_000_000_000n }))],
+      true,
+    );
+    expect(rests.code, rests.log).toBe(0);
+    const gtbt = Math.floor(devnet.app.latestBlock().time.getTime() / 1000) + 3_600;
+    // Bob has 100,000 USDC: 100 BTC at $65,000 is far beyond it.
+    const bob = signers[1] as TestSigner;
+    const broke = await send(bob, [
+      placeMsg(order(bob, { flags: 64, goodTilBlockTime: gtbt, quantums: 1_000_000_000_000n })),
+    ]);
     expect([broke.codespace, broke.code]).toEqual(["clob", 3007]);
     expect((await place(dave, { goodTilBlock: height() })).code).toBe(10);
     expect((await place(dave, { goodTilBlock: height() + 42 })).code).toBe(11);
@@ -253,7 +286,9 @@ describe("clob", () => {
     const block = devnet.mine(1)[0];
     const types = (block?.finalizeBlockEvents ?? []).map((e) => e.type);
     expect(types).toContain("perpx.clob.order_trigger");
-    expect(types).toContain("perpx.clob.order_fill");
+    // Triggered in that block, it enters the book after it: its fill lands in the next block's operations.
+    const next = devnet.mine(1)[0];
+    expect((next?.txResults[0]?.events ?? []).map((e) => e.type)).toContain("perpx.clob.order_fill");
     devnet.app.control.setOraclePrice("BTC-USD", "65000");
   });
 

@@ -145,9 +145,12 @@ interface Outcome {
   code: number;
   codespace: string;
   log: string;
-  /** Where it ended: CheckTx refused it, or it ran in a block. */
-  stage: "check" | "deliver";
-  /** The delivered tx's result data (base64 `TxMsgData`). */
+  /**
+   * Where it ended: CheckTx refused it, it ran in a block, or CheckTx accepted a short-term order
+   * tx, which lives in the memclob and never enters a block (its answer is final).
+   */
+  stage: "check" | "deliver" | "memclob";
+  /** The delivered (or, in the memclob, checked) tx's result data (base64 `TxMsgData`). */
   data?: string;
 }
 
@@ -158,13 +161,18 @@ async function send(tx: Uint8Array): Promise<Outcome> {
     codespace: string;
     log: string;
     hash: string;
+    data: string;
   };
   if (check.code !== 0)
     return { code: check.code, codespace: check.codespace, log: check.log, stage: "check" };
   devnet.mine(1);
-  const found = (await rpc("tx", { hash: Buffer.from(check.hash, "hex").toString("base64") })) as {
-    tx_result: { code: number; codespace: string; log: string; data?: string };
-  };
+  const hash = Buffer.from(check.hash, "hex").toString("base64");
+  const found = (await rpc("tx", { hash }).catch((error: Error) => {
+    if (!/not found/.test(error.message)) throw error;
+    return undefined;
+  })) as { tx_result: { code: number; codespace: string; log: string; data?: string } } | undefined;
+  if (found === undefined)
+    return { code: 0, codespace: "", log: check.log, data: check.data, stage: "memclob" };
   return { ...found.tx_result, stage: "deliver" };
 }
 
@@ -273,16 +281,16 @@ const cancelLongTerm = (owner: string, clientId: number, goodTilBlockTime: numbe
     orderId: { subaccountId: { owner, number: 0 }, clientId, orderFlags: 64, clobPairId: 0 },
     goodTilOneof: { case: "goodTilBlockTime", value: goodTilBlockTime },
   });
-const cancelOrder = (owner: string, number: number, clientId = 7) =>
+const cancelOrder = (owner: string, number: number, clientId = 7, ahead = 5) =>
   packAny(clob.MsgCancelOrderSchema, {
     orderId: { subaccountId: { owner, number }, clientId, orderFlags: 0, clobPairId: 0 },
-    goodTilOneof: { case: "goodTilBlock", value: latestHeight() + 5 },
+    goodTilOneof: { case: "goodTilBlock", value: latestHeight() + ahead },
   });
-const batchCancel = (owner: string, number: number, clientIds: number[] = [7]) =>
+const batchCancel = (owner: string, number: number, clientIds: number[] = [7], ahead = 5) =>
   packAny(clob.MsgBatchCancelSchema, {
     subaccountId: { owner, number },
     shortTermCancels: [{ clobPairId: 0, clientIds }],
-    goodTilBlock: latestHeight() + 5,
+    goodTilBlock: latestHeight() + ahead,
   });
 const bankSend = (from: string, to: string) =>
   packAny(cosmosBank.MsgSendSchema, {
@@ -434,23 +442,24 @@ describe("permissioned keys on a cosmos account", () => {
     const cancelled = await asAgent([cancelLongTerm(owner, longId, gtbt)]);
     expect(cancelled, cancelled.log).toMatchObject({ code: 0, stage: "deliver" });
     expect(await statefulOrder(owner, longId)).toBeUndefined();
-    // Short-term orders: one placed and cancelled (a second cancel finds nothing: clob 2), two placed
-    // and batch-cancelled (only they succeed; cancelling them again cancels nothing: clob 46).
+    // Short-term orders (memclob only): one placed and cancelled (a second cancel with a lower
+    // good-til-block meets the tombstone: clob 9), two placed and batch-cancelled with an unknown id
+    // (all succeed); cancelling them again below their tombstones cancels nothing: clob 46.
     const single = nextClientId++;
-    expect(await asAgent([placeOrder(owner, 0, single)])).toMatchObject({ code: 0, stage: "deliver" });
-    expect(await asAgent([cancelOrder(owner, 0, single)])).toMatchObject({ code: 0, stage: "deliver" });
-    expect(await asAgent([cancelOrder(owner, 0, single)])).toMatchObject({ codespace: "clob", code: 2 });
+    expect(await asAgent([placeOrder(owner, 0, single)])).toMatchObject({ code: 0, stage: "memclob" });
+    expect(await asAgent([cancelOrder(owner, 0, single)])).toMatchObject({ code: 0, stage: "memclob" });
+    expect(await asAgent([cancelOrder(owner, 0, single, 3)])).toMatchObject({ codespace: "clob", code: 9 });
     const ids = [nextClientId++, nextClientId++];
     for (const id of ids) {
       const outcome = await asAgent([placeOrder(owner, 0, id)]);
-      expect(outcome, outcome.log).toMatchObject({ code: 0, stage: "deliver" });
+      expect(outcome, outcome.log).toMatchObject({ code: 0, stage: "memclob" });
     }
     const batch = await asAgent([batchCancel(owner, 0, [...ids, 999_999])]);
-    expect(batch, batch.log).toMatchObject({ code: 0, stage: "deliver" });
+    expect(batch, batch.log).toMatchObject({ code: 0, stage: "memclob" });
     const response = batchCancelResponse(batch);
-    expect(response.shortTermSucceeded[0]?.clientIds).toEqual(ids);
-    expect(response.shortTermFailed[0]?.clientIds).toEqual([999_999]);
-    expect(await asAgent([batchCancel(owner, 0, ids)])).toMatchObject({ codespace: "clob", code: 46 });
+    expect(response.shortTermSucceeded[0]?.clientIds).toEqual([...ids, 999_999]);
+    expect(response.shortTermFailed).toEqual([]);
+    expect(await asAgent([batchCancel(owner, 0, ids, 3)])).toMatchObject({ codespace: "clob", code: 46 });
   });
 
   it("the trading key cannot withdraw, transfer, bank-send or trade subaccount 1; nothing changes", async () => {
@@ -566,7 +575,7 @@ describe("permissioned keys on a cosmos account", () => {
       codespace: "dydxaccountplus",
       code: 104,
     });
-    expect(await asAgent([placeOrder(owner, 0)], [id])).toMatchObject({ code: 0, stage: "deliver" });
+    expect(await asAgent([placeOrder(owner, 0)], [id])).toMatchObject({ code: 0, stage: "memclob" });
 
     const remove = (authenticatorId: bigint) =>
       asOwner([packAny(accountplus.MsgRemoveAuthenticatorSchema, { sender: owner, id: authenticatorId })]);

@@ -37,10 +37,13 @@ export type BroadcastFailureReason =
  */
 export const CLOB_ERRORS = {
   2: "order-does-not-exist",
+  7: "order-is-canceled",
   8: "invalid-clob-pair",
+  9: "cancel-already-exists",
   10: "good-til-block-too-low",
   11: "good-til-block-beyond-window",
   12: "invalid-place-order",
+  20: "invalid-replacement",
   24: "order-fully-filled",
   34: "conflicts-with-pair-status",
   46: "batch-cancel-failed",

@@ -146,6 +146,7 @@ export {
   type BroadcastResult,
   type BroadcastTxParams,
   broadcastTx,
+  isShortTermOrderTx,
   isTxInclusionTimeoutError,
   submitTx,
   TxInclusionTimeoutError,
@@ -183,6 +184,7 @@ export {
 export { type SignedTx, type SignTxParams, signTx, txExtension } from "./tx/sign.js";
 export { type SimulateTxParams, type SimulationResult, simulateTx } from "./tx/simulate.js";
 export { needsOrderWindow, type OrderWindowContext, validateOrderWindows } from "./tx/validateOrders.js";
+export * from "./tx/watchOrder.js";
 export { EvmWallet } from "./wallet/evmWallet.js";
 export { cosmosHdPath, evmHdPath, generateMnemonic24, isValidMnemonic } from "./wallet/hd.js";
 export {

@@ -11,6 +11,7 @@ import {
   perpetualAmounts,
   restQuery,
   subaccountBalances,
+  watchShortTermOrder,
 } from "../src/index.js";
 import { useDevnet } from "./support.js";
 
@@ -489,7 +490,7 @@ describe("positions as bigints over every transport", () => {
       side: "SELL",
       ...common,
     });
-    expect(sell.tx?.code).toBe(0);
+    expect(sell.shortTerm).toBe(true);
     const buy = await net.client.placeOrder({
       signer: buyer(),
       subaccount: { owner: buyer().address, number: 0 },
@@ -497,7 +498,16 @@ describe("positions as bigints over every transport", () => {
       timeInForce: "IOC",
       ...common,
     });
-    expect(buy.tx?.code).toBe(0);
+    expect(buy.shortTerm).toBe(true);
+    // Matched at CheckTx; the fill is state once a block's proposed operations carry it.
+    const outcome = await watchShortTermOrder(net.client, {
+      orderId: buy.orderId!,
+      goodTilBlock: common.goodTilBlock,
+      quantums: common.quantums,
+      fromHeight: buy.latestHeight! + 1n,
+      pollIntervalMs: 20,
+    });
+    expect(outcome.totalFilled).toBe(common.quantums);
   });
 
   it("a long and a short read the same over gRPC, RPC and REST", async () => {

@@ -5,10 +5,9 @@
  * outside world (an incoming IBC packet, the web app's approve-agent step, the faucet).
  */
 
-import { fromBinary } from "@bufbuild/protobuf";
 import { encodeCredential } from "@perpx/core";
 import { clob } from "@perpx/proto";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import {
   approveAgentTypedData,
   type BroadcastTxError,
@@ -165,13 +164,30 @@ describe("subaccounts and sending", () => {
 });
 
 describe("orders", () => {
-  it("a short-term order lands, pays no fee and leaves the sequence alone", async () => {
+  it("a short-term order is accepted at CheckTx and never enters a block, pays no fee and leaves the sequence alone", async () => {
     const bob = net.wallets[1]!;
     await fundSubaccount(bob, 10_000_000_000n);
     const before = await net.client.getAccountSequence({ address: bob.address });
     const usdcBefore = await bankUsdc(bob.address);
-    const result = await net.client.placeOrder({ signer: bob, ...(await order(bob.address)) });
-    expect(result.tx?.code).toBe(0);
+    const placed = await order(bob.address);
+    // The client's default broadcast mode is commit: a short-term order still returns at CheckTx.
+    const result = await net.client.placeOrder({ signer: bob, ...placed });
+    expect([result.shortTerm, result.mode, result.height, result.tx]).toEqual([
+      true,
+      "sync",
+      undefined,
+      undefined,
+    ]);
+    expect(result.orderId?.clientId).toBe(placed.clientId);
+    // Blocks pass; the tx is in none of them.
+    const sentAt = (await net.client.getLatestBlock()).height;
+    await vi.waitFor(
+      async () => expect((await net.client.getLatestBlock()).height).toBeGreaterThan(sentAt + 1n),
+      { timeout: 10_000, interval: 50 },
+    );
+    for (const transport of ["rpc", "grpc"] as const) {
+      expect(await net.client.getTx({ hash: result.hash, transport }), transport).toBeUndefined();
+    }
     expect(result.fee).toEqual({ amount: [], gasLimit: 1_000_000n });
     expect((await net.client.getAccountSequence({ address: bob.address })).sequence).toBe(before.sequence);
     expect(await bankUsdc(bob.address)).toBe(usdcBefore);
@@ -184,23 +200,9 @@ describe("orders", () => {
       ["IOC", 2],
       ["POST_ONLY", 3],
     ] as const) {
-      const result = await net.client.placeOrder({
-        signer: bob,
-        ...(await order(bob.address, { timeInForce, clientMetadata })),
-      });
-      expect(result.tx?.code, timeInForce).toBe(0);
-      // The order as the chain stored the tx: time in force and metadata round-trip.
-      const any = result.tx?.tx?.body?.messages[0];
-      expect(any?.typeUrl).toBe("/perpx.clob.v1.MsgPlaceOrder");
-      const placed = fromBinary(clob.MsgPlaceOrderSchema, any!.value).order;
-      expect(placed?.clientMetadata).toBe(clientMetadata);
-      expect(placed?.timeInForce).toBe(
-        {
-          GTC: clob.Order_TimeInForce.UNSPECIFIED,
-          IOC: clob.Order_TimeInForce.IOC,
-          POST_ONLY: clob.Order_TimeInForce.POST_ONLY,
-        }[timeInForce],
-      );
+      const params = await order(bob.address, { timeInForce, clientMetadata });
+      const result = await net.client.placeOrder({ signer: bob, ...params });
+      expect([result.shortTerm, result.orderId?.clientId], timeInForce).toEqual([true, params.clientId]);
     }
     const fok = await refused(
       net.client.placeOrder({ signer: bob, ...(await order(bob.address, { timeInForce: "FILL_OR_KILL" })) }),
@@ -269,37 +271,43 @@ describe("orders", () => {
     // Four stateful transactions, four sequences.
     expect((await net.client.getAccountSequence({ address: carl.address })).sequence).toBe(sequence + 4n);
 
-    // Short-term: a cancel removes the order (a second cancel finds nothing).
+    // Short-term: a cancel removes the order and leaves a tombstone until its good-til-block; a
+    // second cancel with a lower good-til-block meets it (clob 9); the id cannot be placed again (7).
     const single = await order(carl.address, { timeInForce: "POST_ONLY" });
     await net.client.placeOrder({ signer: carl, ...single });
-    // (Each cancel reads the height anew: the same bytes again would be the same tx, not a second cancel.)
-    const cancelShort = async () =>
+    const cancelShort = async (ahead: number) =>
       net.client.cancelOrder({
         signer: carl,
         subaccount: single.subaccount,
         clientId: single.clientId,
         clobPairId: single.clobPairId,
         kind: "short-term",
-        goodTilBlock: Number((await net.client.getLatestBlock()).height) + 10,
+        goodTilBlock: Number((await net.client.getLatestBlock()).height) + ahead,
       });
-    expect((await cancelShort()).tx?.code).toBe(0);
-    expect((await refused(cancelShort())).clobError).toBe("order-does-not-exist");
+    expect((await cancelShort(15)).shortTerm).toBe(true);
+    expect((await refused(cancelShort(5))).clobError).toBe("cancel-already-exists");
+    // (A good-til-block one higher: the same bytes again would be the mempool cache's refusal, not the memclob's.)
+    const again = { ...single, goodTilBlock: (single as { goodTilBlock: number }).goodTilBlock + 1 };
+    expect((await refused(net.client.placeOrder({ signer: carl, ...again }))).clobError).toBe(
+      "order-is-canceled",
+    );
 
-    // Batch cancel: both resting orders go; cancelling them again cancels nothing (clob 46).
+    // Batch cancel: both resting orders go; cancelling them again below their tombstones cancels nothing (clob 46).
     const shorts = [
       await order(carl.address, { timeInForce: "POST_ONLY" }),
       await order(carl.address, { timeInForce: "POST_ONLY" }),
     ];
-    for (const s of shorts) expect((await net.client.placeOrder({ signer: carl, ...s })).tx?.code).toBe(0);
-    const batch = async () =>
+    for (const s of shorts)
+      expect((await net.client.placeOrder({ signer: carl, ...s })).shortTerm).toBe(true);
+    const batch = async (ahead: number) =>
       net.client.batchCancel({
         signer: carl,
         subaccount: shorts[0]!.subaccount,
         cancels: [{ clobPairId: shorts[0]!.clobPairId, clientIds: shorts.map((s) => s.clientId) }],
-        goodTilBlock: Number((await net.client.getLatestBlock()).height) + 10,
+        goodTilBlock: Number((await net.client.getLatestBlock()).height) + ahead,
       });
-    expect((await batch()).tx?.code).toBe(0);
-    expect((await refused(batch())).clobError).toBe("batch-cancel-failed");
+    expect((await batch(15)).shortTerm).toBe(true);
+    expect((await refused(batch(5))).clobError).toBe("batch-cancel-failed");
   });
 
   it("50 concurrent long-term orders from one wallet all land, exactly once", async (ctx) => {
@@ -349,8 +357,9 @@ describe("orders", () => {
       [{ goodTilBlock: Number(height) + 1_000 }, "good-til-block-beyond-window"],
       [{ subticks: grid.tick * 1_000n + 1n }, "invalid-place-order"],
       [{ kind: "long-term", timeInForce: "IOC" }, "stateful-order-cannot-be-ioc"],
+      // Checked at full size for a stateful order (a short-term one rests unchecked; each fill is checked).
       [
-        { quantums: grid.quantums * 100_000_000n, subticks: grid.tick * 100_000n },
+        { kind: "long-term", quantums: grid.quantums * 100_000_000n, subticks: grid.tick * 100_000n },
         "collateralization-check-failed",
       ],
     ];
@@ -403,8 +412,8 @@ async function tradeWithKey(tradingKey: TradingKey, authenticatorId: bigint): Pr
   expect(cancelled.tx?.code).toBe(0);
   expect(await statefulOrder(long)).toBeUndefined();
   const shorts = [await order(owner), await order(owner)];
-  for (const s of shorts) expect((await send([s])).tx?.code).toBe(0);
-  const batch = async () =>
+  for (const s of shorts) expect((await send([s])).shortTerm).toBe(true);
+  const batch = async (ahead: number) =>
     net.client.sendWithTradingKey({
       tradingKey,
       authenticatorId,
@@ -412,12 +421,12 @@ async function tradeWithKey(tradingKey: TradingKey, authenticatorId: bigint): Pr
         batchCancelMsg({
           subaccount: { owner, number: 0 },
           cancels: [{ clobPairId: grid.clobPairId, clientIds: shorts.map((s) => s.clientId) }],
-          goodTilBlock: Number((await net.client.getLatestBlock()).height) + 10,
+          goodTilBlock: Number((await net.client.getLatestBlock()).height) + ahead,
         }),
       ],
     });
-  expect((await batch()).tx?.code).toBe(0);
-  expect((await refused(batch())).clobError).toBe("batch-cancel-failed");
+  expect((await batch(15)).shortTerm).toBe(true);
+  expect((await refused(batch(5))).clobError).toBe("batch-cancel-failed");
 }
 
 /** The owner's messages a trading key may not send: refused by the authenticator at CheckTx, nothing changes. */

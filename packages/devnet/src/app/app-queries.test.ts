@@ -207,7 +207,7 @@ describe("query paths", () => {
     expect(latest.sdkBlock?.header?.height).toBe(2n);
     expect(latest.sdkBlock?.header?.proposerAddress).toMatch(/^perpxvalcons1/);
     expect(latest.blockId?.hash).toEqual(app.latestBlock().hash);
-    expect(latest.block?.data?.txs).toHaveLength(1);
+    expect(latest.block?.data?.txs).toHaveLength(2); // the proposer's operations, then the tx
     const status = fromBinary(
       cosmosNode.StatusResponseSchema,
       app.query(cases[13]![0], new Uint8Array()).value,

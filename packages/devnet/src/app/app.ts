@@ -33,6 +33,7 @@ import type {
   ChainInfo,
   CreateChainApp,
   IndexedTx,
+  OrderStreamListener,
   PersistentChainApp,
   PruningOptions,
   QueryResult,
@@ -42,10 +43,12 @@ import type {
 import { defaultGasConfig, type GasConfig } from "./gas.js";
 import { type ChainConfig, COMET_VERSION, chainConfig, MONIKER } from "./genesis.js";
 import { type Module, volatileKeys } from "./module.js";
+import { drainOrderStream } from "./modules/clob/stream.js";
 import { buildModules, type Keepers } from "./modules/index.js";
+import { runAfterCommit } from "./proposer.js";
 import { registerServices } from "./services.js";
 import { readSnapshotHeader, restoreSnapshot, writeSnapshot } from "./snapshot.js";
-import { RootStore } from "./store.js";
+import { PrefixStore, RootStore } from "./store.js";
 import { TxPipeline } from "./tx-pipeline.js";
 
 /** Options beyond the contract's, for tests, benchmarks and module development. */
@@ -94,6 +97,7 @@ export class ChainApplication implements PersistentChainApp {
   private readonly core: ChainCore;
   private readonly pipeline: TxPipeline;
   private readonly listeners = new Set<BlockListener>();
+  private readonly streamListeners = new Set<OrderStreamListener>();
 
   private constructor(
     options: ChainAppOptions,
@@ -154,7 +158,9 @@ export class ChainApplication implements PersistentChainApp {
   }
 
   checkTx(tx: Uint8Array): TxResult {
-    return this.pipeline.checkTx(tx);
+    const result = this.pipeline.checkTx(tx);
+    this.publishOrderStream();
+    return result;
   }
 
   pendingTxCount(): number {
@@ -174,6 +180,8 @@ export class ChainApplication implements PersistentChainApp {
   private commit(height: bigint, time: Date): BlockRecord {
     const record = commitBlock(this.core, height, time, this.pipeline.queued(), this.pipeline.verified);
     this.pipeline.committed();
+    runAfterCommit(this.core, () => this.pipeline.checkContext());
+    this.publishOrderStream();
     for (const listener of this.listeners) {
       try {
         listener(record);
@@ -220,6 +228,27 @@ export class ChainApplication implements PersistentChainApp {
     return () => {
       this.listeners.delete(wrapped);
     };
+  }
+
+  onOrderStream(listener: OrderStreamListener): () => void {
+    const wrapped: OrderStreamListener = (messages) => listener(messages);
+    this.streamListeners.add(wrapped);
+    return () => {
+      this.streamListeners.delete(wrapped);
+    };
+  }
+
+  /** Hands the order stream messages written since the last call to the listeners. */
+  private publishOrderStream(): void {
+    const messages = drainOrderStream(new PrefixStore(this.core.root, "clob/"));
+    if (messages.length === 0) return;
+    for (const listener of this.streamListeners) {
+      try {
+        listener(messages);
+      } catch {
+        // A listener's failure must not break the chain; listeners report their own errors.
+      }
+    }
   }
 
   genesisJson(): unknown {

@@ -1,7 +1,8 @@
 /**
  * Producing a block: the begin-block hooks (after the events control operations queued), the
- * proposals due at its height, the delivery of its txs in order, the end-block hooks, then the
- * commit of the delivery branch and the block's record (see {@link blockHeader}).
+ * proposals due at its height, the proposer's tx at its head (`proposer.ts`: the clob's proposed
+ * operations), the delivery of its txs in order, the end-block hooks, then the commit of the
+ * delivery branch and the block's record (see {@link blockHeader}).
  */
 import { blockHeader } from "./block-header.js";
 import { blockInfo, type ChainCore, unmeteredContext } from "./chain-core.js";
@@ -9,6 +10,7 @@ import type { AbciEvent, BlockRecord } from "./contract.js";
 import { EventManager, withAttribute } from "./events.js";
 import { runProposals } from "./governance.js";
 import type { BlockInfo } from "./module.js";
+import { proposeAndDeliver } from "./proposer.js";
 import { CacheStore } from "./store.js";
 import type { DecodedTx } from "./tx.js";
 import { runTx } from "./tx-exec.js";
@@ -62,7 +64,15 @@ export function commitBlock(
     height,
   );
   finalizeBlockEvents.push(...withAttribute(proposalEvents, "mode", "BeginBlock"));
-  const txResults = txs.map((tx) => runTx(core, "deliver", tx, branch, block, verified));
+  const proposed = proposeAndDeliver(core, branch, block, verified);
+  const all: ReadonlyArray<{ bytes: Uint8Array; hash: Uint8Array }> = [
+    ...(proposed === undefined ? [] : [proposed]),
+    ...txs,
+  ];
+  const txResults = [
+    ...(proposed === undefined ? [] : [proposed.result]),
+    ...txs.map((tx) => runTx(core, "deliver", tx, branch, block, verified)),
+  ];
   finalizeBlockEvents.push(...blockHooks(core, "EndBlock", block, branch));
   branch.write();
   const appHashAfter = core.root.hash();
@@ -70,13 +80,13 @@ export function commitBlock(
     height,
     time,
     previous: core.blocks.last(),
-    txHashes: txs.map((tx) => tx.hash),
+    txHashes: all.map((tx) => tx.hash),
     appHash: core.lastAppHash,
   });
   const record: BlockRecord = {
     ...header,
     resultAppHash: appHashAfter,
-    txs: txs.map((tx) => tx.bytes),
+    txs: all.map((tx) => tx.bytes),
     txResults,
     finalizeBlockEvents,
   };

@@ -4,6 +4,8 @@
  * here; the application never imports a server.
  */
 
+import type { clob } from "@perpx/proto";
+
 /**
  * One ABCI event attribute, plain strings as CometBFT 0.38 reports them.
  *
@@ -207,6 +209,60 @@ export interface ChainInfo {
 export type BlockListener = (block: BlockRecord) => void;
 
 /**
+ * Why the memclob removed an order (the off-chain order stream's remove message, chain-protocol.md
+ * 1.11): a user cancel, expiry, a failed collateral check at a fill, a post-only order that would
+ * cross, a maker of the taker's own subaccount, the unfilled rest of an immediate-or-cancel order,
+ * a full fill, a replacement, a reduce-only order that could not reduce, or an order the proposer
+ * removed from state.
+ *
+ * @example
+ * ```ts
+ * const reason: OrderRemovalReason = "post_only_would_cross";
+ * ```
+ */
+export type OrderRemovalReason =
+  | "user_canceled"
+  | "expired"
+  | "undercollateralized"
+  | "post_only_would_cross"
+  | "self_trade"
+  | "immediate_or_cancel"
+  | "fully_filled"
+  | "replaced"
+  | "reduce_only"
+  | "conditional_ioc_would_rest";
+
+/**
+ * One message of the off-chain order stream the memclob emits as it changes (chain-protocol.md
+ * 1.11, point 5): an order placed in the book, removed from it (with the reason), its total filled
+ * amount changed, or replaced by an order of the same id. Orders and ids are the clob's protobuf
+ * messages (`@perpx/proto`'s `clob.Order` / `clob.OrderId`); amounts are base quantums.
+ *
+ * @example
+ * ```ts
+ * const onMessage = (m: OrderStreamMessage) => {
+ *   if (m.kind === "update") console.log(m.orderId.clientId, m.totalFilled);
+ * };
+ * ```
+ */
+export type OrderStreamMessage =
+  | { readonly kind: "place"; readonly order: clob.Order }
+  | { readonly kind: "remove"; readonly orderId: clob.OrderId; readonly reason: OrderRemovalReason }
+  | { readonly kind: "update"; readonly orderId: clob.OrderId; readonly totalFilled: bigint }
+  | { readonly kind: "replace"; readonly oldOrder: clob.Order; readonly order: clob.Order };
+
+/**
+ * Listener of the off-chain order stream (see {@link ChainApp.onOrderStream}); it gets the
+ * messages of one CheckTx, one block or one post-commit step at a time, in order.
+ *
+ * @example
+ * ```ts
+ * const unsubscribe = devnet.app.onOrderStream((messages) => log.push(...messages));
+ * ```
+ */
+export type OrderStreamListener = (messages: readonly OrderStreamMessage[]) => void;
+
+/**
  * What the servers may ask of the chain application. Every method is synchronous and deterministic
  * given the same sequence of calls; time only enters through `produceBlock`.
  *
@@ -242,7 +298,10 @@ export interface ChainApp {
   /**
    * CheckTx: decodes and validates the tx against the pending state (signature, account number,
    * sequence or timestamp nonce, fee, basic message validity). On code 0 the tx is queued for the
-   * next block; otherwise nothing changes.
+   * next block; otherwise nothing changes. A short-term order place, cancel or batch cancel is the
+   * exception (chain-protocol.md 1.11): it runs in the memclob at once (placed, matched or
+   * cancelled there; the answer is final) and is never queued: its fills reach the next block in
+   * its proposed-operations tx.
    */
   checkTx(tx: Uint8Array): TxResult;
   /** Number of txs queued for the next block. */
@@ -255,6 +314,12 @@ export interface ChainApp {
   produceBlock(time: Date): BlockRecord;
   /** Subscribes to committed blocks; returns the unsubscribe function. */
   onBlock(listener: BlockListener): () => void;
+  /**
+   * Subscribes to the memclob's off-chain order stream (order place, remove, update and replace
+   * messages, as they happen: at CheckTx of short-term orders, when a block commits, and when
+   * stateful orders enter the book after it); returns the unsubscribe function.
+   */
+  onOrderStream(listener: OrderStreamListener): () => void;
 }
 
 /**

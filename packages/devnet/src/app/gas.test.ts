@@ -139,7 +139,7 @@ describe("simulation and delivery", () => {
           );
           const check = app.checkTx(tx);
           expect(check.code, check.log).toBe(0);
-          const result = app.produceBlock(new Date(genesisTime.getTime() + 2000)).txResults[0];
+          const result = app.produceBlock(new Date(genesisTime.getTime() + 2000)).txResults[1];
           expect(result?.code, result?.log).toBe(0);
           expect(result?.gasUsed).toBeLessThanOrEqual(sim.gasUsed);
           if (!fundRecipientFirst) expect(result?.gasUsed).toBe(sim.gasUsed);

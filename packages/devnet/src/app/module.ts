@@ -45,6 +45,13 @@ export interface Context {
   readonly events: EventManager;
   /** The store slice of module `name` (gas-metered, inside the current branch). */
   store(name: string): KvStore;
+  /** The bytes of the tx being run (undefined in block hooks). */
+  readonly txBytes?: Uint8Array;
+  /**
+   * Decodes a signed tx and verifies its signatures against the current state (for a message that
+   * carries other txs, as the clob's proposed operations carry short-term placements).
+   */
+  readonly verifyTx?: (bytes: Uint8Array) => DecodedTx;
 }
 
 /** What a query handler sees: the committed state (unmetered) at the latest height. */
@@ -62,9 +69,13 @@ export function createContext(fields: {
   gasConfig: GasConfig;
   events: EventManager;
   kv: KvStore;
+  txBytes?: Uint8Array;
+  verifyTx?: (bytes: Uint8Array) => DecodedTx;
 }): Context {
   const slices = new Map<string, KvStore>();
   return {
+    ...(fields.txBytes === undefined ? {} : { txBytes: fields.txBytes }),
+    ...(fields.verifyTx === undefined ? {} : { verifyTx: fields.verifyTx }),
     mode: fields.mode,
     block: fields.block,
     gasMeter: fields.gasMeter,
@@ -148,6 +159,13 @@ export interface TxPolicy {
   readonly checkSequence: boolean;
   /** Meter gas against the tx's limit (false: an infinite meter, as for short-term orders). */
   readonly meterGas: boolean;
+  /** CheckTx runs the messages too (on the pending state), not only the ante step (clob orders). */
+  readonly checkRunsMessages: boolean;
+  /**
+   * A tx CheckTx accepts is queued for the next block (false: CheckTx's answer is all there is, as
+   * for short-term orders, which live in the memclob and never enter a block).
+   */
+  readonly enterBlock: boolean;
 }
 
 /** What {@link Module.authenticateSigner} is asked about: one signer of a tx. */
@@ -198,6 +216,14 @@ export interface Module {
   authenticateSigner?(ctx: Context, signer: SignerCheck): boolean;
   /** Rebuilds in-memory caches after the state was restored from bytes (state itself is in the store). */
   afterRestore?(ctx: QueryContext): void;
+  /**
+   * Messages the block proposer injects at the head of every block, one unsigned tx of them (clob:
+   * its `MsgProposedOperations`), built in the block's delivery context (the module empties what
+   * it proposes there). Such messages are refused in user txs.
+   */
+  proposeMessages?(ctx: Context): readonly Any[];
+  /** Runs after every block commits, on the fresh CheckTx state (clob: stateful orders enter the book). */
+  afterCommit?(ctx: Context): void;
   /**
    * True for the keys of the module's slice (given without the `"<name>/"` prefix) that a real node
    * keeps in memory only (clob: short-term orders). The root store keeps them beside the committed
@@ -293,7 +319,13 @@ export class Router {
 
   /** The policy for a tx's messages: the defaults, with every module's relaxation merged in. */
   txPolicy(typeUrls: readonly string[], msgs: readonly unknown[] = []): TxPolicy {
-    let policy: TxPolicy = { chargeFees: true, checkSequence: true, meterGas: true };
+    let policy: TxPolicy = {
+      chargeFees: true,
+      checkSequence: true,
+      meterGas: true,
+      checkRunsMessages: false,
+      enterBlock: true,
+    };
     for (const module of this.modules) {
       const relaxed = module.txPolicy?.(typeUrls, msgs);
       if (relaxed !== undefined) policy = { ...policy, ...relaxed };

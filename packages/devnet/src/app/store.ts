@@ -400,6 +400,30 @@ export class CacheStore implements KvStore {
   }
 }
 
+/**
+ * The CheckTx state: a {@link CacheStore} over the root store whose writes of keys `through`
+ * accepts go straight to the root (the memclob's keys are the node's own state, kept across
+ * blocks, not a block's pending changes).
+ */
+export class PendingStore extends CacheStore {
+  constructor(
+    private readonly root: KvStore,
+    private readonly through: (key: string) => boolean,
+  ) {
+    super(root);
+  }
+
+  override set(key: string, value: Uint8Array): void {
+    if (this.through(key)) this.root.set(key, value);
+    else super.set(key, value);
+  }
+
+  override delete(key: string): void {
+    if (this.through(key)) this.root.delete(key);
+    else super.delete(key);
+  }
+}
+
 /** A view of a store that charges gas for every access. */
 export class GasStore implements KvStore {
   constructor(

@@ -12,7 +12,7 @@ import type { AbciEvent, TxResult } from "./contract.js";
 import { abciError, sdkErrors, toAbciError } from "./errors.js";
 import { EventManager, event, moduleNameOfTypeUrl, withAttribute } from "./events.js";
 import { createGasMeter, OutOfGasError } from "./gas.js";
-import { type BlockInfo, createContext, type ExecMode } from "./module.js";
+import { type BlockInfo, createContext, type ExecMode, type TxPolicy } from "./module.js";
 import { CacheStore, GasStore, type KvStore } from "./store.js";
 import { type DecodedTx, decodeTx } from "./tx.js";
 
@@ -62,9 +62,19 @@ export function decodeTxBytes(core: ChainCore, bytes: Uint8Array): DecodedTx | T
   }
 }
 
+/** The ante policy of a tx: the defaults, with its modules' relaxations (see `Module.txPolicy`). */
+export function txPolicyOf(core: ChainCore, tx: DecodedTx): TxPolicy {
+  return core.set.router.txPolicy(
+    tx.msgs.map((m) => m.typeUrl),
+    tx.msgs.map((m) => m.msg),
+  );
+}
+
 /**
  * Runs a decoded tx over `base` in `mode`. CheckTx runs the ante step only and writes it to
- * `base`; simulation and delivery run the messages too, and delivery writes to `base`.
+ * `base`, unless the tx's policy has CheckTx run its messages too (clob orders: they are then
+ * written to `base` as well, and only the ante step's events are reported); simulation and
+ * delivery run the messages, and delivery writes to `base`.
  *
  * @param verified signatures already verified by CheckTx (see `AnteDeps.verified`).
  */
@@ -77,10 +87,7 @@ export function runTx(
   verified: Set<string>,
 ): TxResult {
   const { router, keepers } = core.set;
-  const policy = router.txPolicy(
-    tx.msgs.map((m) => m.typeUrl),
-    tx.msgs.map((m) => m.msg),
-  );
+  const policy = txPolicyOf(core, tx);
   const meter = createGasMeter(mode === "simulate" || !policy.meterGas ? undefined : tx.gasLimit);
   const gasWanted = tx.gasLimit;
   const txBranch = new CacheStore(base);
@@ -104,7 +111,7 @@ export function runTx(
   } catch (error) {
     return txFailure(error, gasWanted, meter.consumed, []);
   }
-  if (mode === "check") {
+  if (mode === "check" && !policy.checkRunsMessages) {
     txBranch.write();
     return {
       code: 0,
@@ -131,6 +138,7 @@ export function runTx(
         gasConfig: core.gasConfig,
         events: msgEvents,
         kv: metered,
+        txBytes: tx.bytes,
       });
       let response: Any;
       try {
@@ -153,10 +161,21 @@ export function runTx(
     return txFailure(error, gasWanted, meter.consumed, anteEvents.events);
   }
   msgBranch.write();
-  if (mode === "deliver") txBranch.write();
+  if (mode !== "simulate") txBranch.write();
   const data = toBinary(
     cosmosAbci.TxMsgDataSchema,
     create(cosmosAbci.TxMsgDataSchema, { msgResponses: responses }),
   );
-  return { code: 0, codespace: "", log: "", info: "", data, gasWanted, gasUsed: meter.consumed, events };
+  // CheckTx reports the ante step's events only, as the SDK does.
+  const reported = mode === "check" ? [...anteEvents.events] : events;
+  return {
+    code: 0,
+    codespace: "",
+    log: "",
+    info: "",
+    data,
+    gasWanted,
+    gasUsed: meter.consumed,
+    events: reported,
+  };
 }

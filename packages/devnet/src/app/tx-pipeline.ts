@@ -2,14 +2,21 @@
  * The way in for txs before a block: CheckTx against the pending state (the committed state plus
  * the ante effects of queued txs: sequences, nonces, fees), the mempool of accepted txs in arrival
  * order, simulation, and re-checking the queue when the committed state moves outside a block.
+ *
+ * The pending state writes the modules' volatile keys (the clob's memclob) straight through to the
+ * committed store (see {@link PendingStore}): a short-term order that CheckTx placed is the node's,
+ * across blocks; such a tx is never queued (its policy's `enterBlock` is false).
  */
 import { type ChainCore, latestInfo } from "./chain-core.js";
 import { toHex } from "./codec.js";
 import type { SimulateResult, TxResult } from "./contract.js";
 import { abciError, sdkErrors } from "./errors.js";
-import { CacheStore } from "./store.js";
+import { EventManager } from "./events.js";
+import { createGasMeter } from "./gas.js";
+import { type Context, createContext, volatileKeys } from "./module.js";
+import { CacheStore, PendingStore } from "./store.js";
 import type { DecodedTx } from "./tx.js";
-import { decodeTxBytes, runTx, txFailure } from "./tx-exec.js";
+import { decodeTxBytes, runTx, txFailure, txPolicyOf } from "./tx-exec.js";
 
 function upperHex(bytes: Uint8Array): string {
   return toHex(bytes).toUpperCase();
@@ -24,7 +31,11 @@ export class TxPipeline {
   readonly verified = new Set<string>();
 
   constructor(private readonly core: ChainCore) {
-    this.pending = new CacheStore(core.root);
+    this.pending = this.fresh();
+  }
+
+  private fresh(): CacheStore {
+    return new PendingStore(this.core.root, volatileKeys(this.core.set.modules));
   }
 
   /** CheckTx: decodes and checks `bytes`; an accepted tx joins the mempool. */
@@ -34,8 +45,24 @@ export class TxPipeline {
     const hex = upperHex(decoded.hash);
     if (this.mempoolHashes.has(hex)) return txFailure(abciError(sdkErrors.txInMempoolCache), 0n, 0n, []);
     const result = runTx(this.core, "check", decoded, this.pending, latestInfo(this.core), this.verified);
-    if (result.code === 0) this.enqueue(decoded, hex);
+    if (result.code === 0) {
+      // A short-term order's tx lives in the memclob only: never queued, never in a block.
+      if (txPolicyOf(this.core, decoded).enterBlock) this.enqueue(decoded, hex);
+      else this.mempoolHashes.add(hex);
+    }
     return result;
+  }
+
+  /** A context over the pending state at the latest block, in CheckTx mode (after-commit work). */
+  checkContext(): Context {
+    return createContext({
+      mode: "check",
+      block: latestInfo(this.core),
+      gasMeter: createGasMeter(undefined),
+      gasConfig: this.core.gasConfig,
+      events: new EventManager(),
+      kv: this.pending,
+    });
   }
 
   /** Number of txs queued for the next block. */
@@ -70,7 +97,7 @@ export class TxPipeline {
     this.mempool = [];
     this.mempoolHashes.clear();
     this.verified.clear();
-    this.pending = new CacheStore(this.core.root);
+    this.pending = this.fresh();
   }
 
   /**
@@ -78,7 +105,7 @@ export class TxPipeline {
    * over and each queued tx is checked again on it, in order; the ones that fail now are dropped.
    */
   recheck(): void {
-    this.pending = new CacheStore(this.core.root);
+    this.pending = this.fresh();
     const queued = this.mempool;
     this.mempool = [];
     this.mempoolHashes.clear();
@@ -90,7 +117,7 @@ export class TxPipeline {
 
   /** Drops the pending state (the committed state was replaced). */
   reset(): void {
-    this.pending = new CacheStore(this.core.root);
+    this.pending = this.fresh();
   }
 
   private enqueue(tx: DecodedTx, hex: string): void {

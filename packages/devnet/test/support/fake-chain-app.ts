@@ -224,6 +224,8 @@ export function createFakeChainApp(options: { genesisTime?: Date; state?: ChainS
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    // The fake has no order book, so its order stream never speaks.
+    onOrderStream: () => () => undefined,
     control: {
       fund: (address, coins) => {
         funded.push({ address, coins: coins.map((c) => ({ ...c })) });

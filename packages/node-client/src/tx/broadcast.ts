@@ -1,6 +1,7 @@
+import { fromBinary } from "@bufbuild/protobuf";
 import { MissingEndpointError } from "@perpx/core";
 import { AbortedError, errorGuard, TimeoutError } from "@perpx/errors";
-import { cosmosTx } from "@perpx/proto";
+import { clob, cosmosTx } from "@perpx/proto";
 import { toHexString } from "../bytes.js";
 import type { BroadcastMode, NodeConnection } from "../connection.js";
 import { broadcastTxError } from "../errors.js";
@@ -271,7 +272,33 @@ export async function waitForTx(client: NodeConnection, params: WaitForTxParams)
 }
 
 /**
- * Broadcasts signed bytes: `sync`, `async`, or `commit` (sync, then {@link waitForTx}).
+ * True for the bytes of a tx that holds a short-term order place or cancel, or a batch cancel:
+ * such a tx lives in the node's memclob and never enters a block (chain-protocol 1.11).
+ *
+ * @example
+ * ```ts
+ * isShortTermOrderTx(signed.txBytes); // true for a short-term MsgPlaceOrder
+ * ```
+ */
+export function isShortTermOrderTx(txBytes: Uint8Array): boolean {
+  try {
+    const body = fromBinary(cosmosTx.TxBodySchema, fromBinary(cosmosTx.TxRawSchema, txBytes).bodyBytes);
+    return body.messages.some((any) => {
+      if (any.typeUrl === `/${clob.MsgBatchCancelSchema.typeName}`) return true;
+      if (any.typeUrl === `/${clob.MsgPlaceOrderSchema.typeName}`)
+        return fromBinary(clob.MsgPlaceOrderSchema, any.value).order?.orderId?.orderFlags === 0;
+      if (any.typeUrl === `/${clob.MsgCancelOrderSchema.typeName}`)
+        return fromBinary(clob.MsgCancelOrderSchema, any.value).orderId?.orderFlags === 0;
+      return false;
+    });
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Broadcasts signed bytes: `sync`, `async`, or `commit` (sync, then {@link waitForTx}). A short-term
+ * order tx ({@link isShortTermOrderTx}) never enters a block, so `commit` is `sync` for it.
  *
  * @throws {BroadcastTxError} when CheckTx refuses it, or (commit) when it fails in the block.
  * @throws {TxInclusionTimeoutError} when `commit` does not see it land in time.
@@ -286,7 +313,8 @@ export async function broadcastTx(
   client: NodeConnection,
   params: BroadcastTxParams,
 ): Promise<BroadcastResult> {
-  const mode = params.mode ?? client.txDefaults.broadcastMode;
+  const requested = params.mode ?? client.txDefaults.broadcastMode;
+  const mode = requested === "commit" && isShortTermOrderTx(params.txBytes) ? "sync" : requested;
   const hash = await submitTx(client, { ...params, mode: mode === "async" ? "async" : "sync" });
   if (mode !== "commit") {
     return {

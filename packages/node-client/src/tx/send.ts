@@ -1,4 +1,5 @@
 import { feeForGas, type GasPrice, InvalidArgumentError } from "@perpx/core";
+import type { clob } from "@perpx/proto";
 import type { BroadcastMode, NodeConnection } from "../connection.js";
 import { isFeeFreeClobMessage, isShortTermClobMessage } from "../messages/clob.js";
 import { bech32Address } from "../messages/validate.js";
@@ -75,7 +76,9 @@ export interface SendTxParams extends CallOptions {
    */
   fee?: TxFee;
   /**
-   * `sync`, `async` or `commit`.
+   * `sync`, `async` or `commit`. A short-term order place, cancel or batch cancel never waits for a
+   * block (it never enters one: its CheckTx answer is final, chain-protocol 1.11), so `commit` is
+   * `sync` for it; follow its fills with `watchShortTermOrder`.
    * @default the client's broadcastMode ("commit")
    */
   broadcastMode?: BroadcastMode;
@@ -126,6 +129,26 @@ export interface SendTxResult extends BroadcastResult {
   sequence: bigint;
   /** The fee paid (empty for clob transactions). */
   fee: TxFee;
+  /**
+   * For a short-term order place, cancel or batch cancel: the node's memclob accepted it at CheckTx
+   * (placed, matched or cancelled there); it never enters a block.
+   */
+  shortTerm: boolean;
+  /** The id of the order a place or cancel message names (undefined otherwise). */
+  orderId: clob.OrderId | undefined;
+  /**
+   * The latest block height seen before broadcasting, when the order windows were checked: the
+   * fills of a short-term order land in a later block's proposed operations.
+   */
+  latestHeight: bigint | undefined;
+}
+
+function orderIdOf(message: TxMessage): clob.OrderId | undefined {
+  if (message.typeUrl === "/perpx.clob.v1.MsgPlaceOrder")
+    return (message.value as clob.MsgPlaceOrder).order?.orderId;
+  if (message.typeUrl === "/perpx.clob.v1.MsgCancelOrder")
+    return (message.value as clob.MsgCancelOrder).orderId;
+  return undefined;
 }
 
 /**
@@ -174,7 +197,10 @@ export function gasWithMultiplier(gasUsed: bigint, multiplier: number): bigint {
  * The whole send pipeline of a transaction: validation before signing, the sequence (serialized per
  * account; resync and one retry on a mismatch), timestamp nonces or none (short-term orders), gas
  * (simulation × multiplier, or fixed; clob transactions pay nothing), the fee at the minimum gas
- * price (rounded up), signing, and broadcast in `sync`, `async` or `commit` mode.
+ * price (rounded up), signing, and broadcast in `sync`, `async` or `commit` mode. A short-term
+ * order place, cancel or batch cancel returns when CheckTx answers, whatever the mode: the node's
+ * memclob placed, matched or cancelled it there, and it never enters a block (its fills land in
+ * later blocks' proposed operations: `watchShortTermOrder`).
  *
  * @throws {InvalidOrderError | InvalidArgumentError} before signing; {@link BroadcastTxError} when
  *   the chain refuses or fails it; `TxInclusionTimeoutError` (with the hash) when `commit` waits too long.
@@ -206,8 +232,10 @@ export async function sendTx(client: NodeConnection, params: SendTxParams): Prom
     );
   }
   const shortTerm = messages.length === 1 && isShortTermClobMessage(messages[0]!);
+  let latestHeight: bigint | undefined;
   if (params.validate !== false && needsOrderWindow(messages)) {
     const latest = await getLatestBlock(client, call);
+    latestHeight = latest.height;
     validateOrderWindows(messages, { latest, shortBlockWindow: defaults.shortBlockWindow, timeoutHeight });
   }
   const chainId = await getChainId(client, call);
@@ -223,7 +251,8 @@ export async function sendTx(client: NodeConnection, params: SendTxParams): Prom
       fixedFee = { amount: [feeForGas(params.gas, gasPrice)], gasLimit: params.gas };
   }
   const mode: SequenceMode = shortTerm ? "none" : (params.nonceMode ?? defaults.nonceMode);
-  const broadcastMode = params.broadcastMode ?? defaults.broadcastMode;
+  const requestedMode = params.broadcastMode ?? defaults.broadcastMode;
+  const broadcastMode: BroadcastMode = shortTerm && requestedMode === "commit" ? "sync" : requestedMode;
   const multiplier = params.gasMultiplier ?? defaults.gasMultiplier;
 
   const sent = await client.sequences.run(account, mode, async ({ accountNumber, sequence }) => {
@@ -269,6 +298,9 @@ export async function sendTx(client: NodeConnection, params: SendTxParams): Prom
     gasUsed: undefined,
     events: [],
     tx: undefined,
+    shortTerm,
+    orderId: messages.length === 1 ? orderIdOf(messages[0]!) : undefined,
+    latestHeight,
   };
   if (broadcastMode !== "commit") return base;
   const landed = await waitForTx(client, {

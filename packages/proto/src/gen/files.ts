@@ -49,7 +49,10 @@ import { file_perpx_clob_v1_block_rate_limit_config } from "./perpx/clob/v1/bloc
 import { file_perpx_clob_v1_clob_pair } from "./perpx/clob/v1/clob_pair_pb.js";
 import { file_perpx_clob_v1_equity_tier_limit_config } from "./perpx/clob/v1/equity_tier_limit_config_pb.js";
 import { file_perpx_clob_v1_liquidations_config } from "./perpx/clob/v1/liquidations_config_pb.js";
+import { file_perpx_clob_v1_matches } from "./perpx/clob/v1/matches_pb.js";
+import { file_perpx_clob_v1_operation } from "./perpx/clob/v1/operation_pb.js";
 import { file_perpx_clob_v1_order } from "./perpx/clob/v1/order_pb.js";
+import { file_perpx_clob_v1_order_removals } from "./perpx/clob/v1/order_removals_pb.js";
 import { file_perpx_clob_v1_query } from "./perpx/clob/v1/query_pb.js";
 import { file_perpx_clob_v1_tx } from "./perpx/clob/v1/tx_pb.js";
 import { file_perpx_dtypes_v1_options } from "./perpx/dtypes/v1/options_pb.js";
@@ -137,7 +140,10 @@ export const files: readonly GenFile[] = [
   file_perpx_clob_v1_clob_pair,
   file_perpx_clob_v1_equity_tier_limit_config,
   file_perpx_clob_v1_liquidations_config,
+  file_perpx_clob_v1_matches,
+  file_perpx_clob_v1_operation,
   file_perpx_clob_v1_order,
+  file_perpx_clob_v1_order_removals,
   file_perpx_clob_v1_query,
   file_perpx_clob_v1_tx,
   file_perpx_dtypes_v1_options,

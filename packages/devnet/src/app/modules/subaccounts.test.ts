@@ -215,7 +215,7 @@ describe("subaccounts keeper", () => {
         ],
       });
       expect(app.checkTx(tx).code).toBe(0);
-      return app.produceBlock(new Date(app.latestBlock().time.getTime() + 1000)).txResults[0];
+      return app.produceBlock(new Date(app.latestBlock().time.getTime() + 1000)).txResults[1];
     };
     // Net collateral 10,000 USDC, initial margin 3,250: withdrawing 7,000 leaves 3,000.
     const refused = await withdraw(7_000n * USDC, 0n);
@@ -273,7 +273,7 @@ describe("subaccounts keeper", () => {
     const simulated = app.simulate(tx);
     expect(simulated.ok).toBe(true);
     expect(app.checkTx(tx).code).toBe(0);
-    const delivered = app.produceBlock(new Date(app.latestBlock().time.getTime() + 1000)).txResults[0];
+    const delivered = app.produceBlock(new Date(app.latestBlock().time.getTime() + 1000)).txResults[1];
     expect(delivered?.code).toBe(0);
     expect(delivered?.gasUsed).toBe(simulated.ok ? simulated.gasUsed : -1n);
   });

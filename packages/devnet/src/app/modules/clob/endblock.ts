@@ -1,18 +1,28 @@
 /**
- * The clob's end of block: expiry of short-term orders (good-til-block passed) and stateful
- * orders (good-til-block-time passed), conditional order triggers from the oracle price, funding
+ * The clob's end of block: expiry of short-term orders and tombstones (good-til-block passed) and
+ * stateful orders (good-til-block-time passed), conditional order triggers from the oracle price, funding
  * (a premium sample per block, paid every {@link FUNDING_INTERVAL_MS} of block time), and the
  * bookkeeping of the previous block's time and the rate-limit counters.
  */
 import { clob } from "@perpx/proto";
-import { BinaryReader, BinaryWriter, decodeU64, encodeU64 } from "../../codec.js";
+import { BinaryReader, BinaryWriter, decodeU64, encodeU64, utf8 } from "../../codec.js";
 import type { Context } from "../../module.js";
-import { padKey } from "../records.js";
 import { OrderBook } from "./book.js";
 import { CLOB_EVENTS, type ClobKeepers, Engine, orderAttributes } from "./engine.js";
-import { inBranch } from "./kv.js";
 import { pruneRateLimits } from "./limits.js";
-import { allPairs, bookSlot, CLOB, getOrder, getPair, goodTil, nextPriority } from "./state.js";
+import { removeStateful } from "./operations.js";
+import {
+  allPairs,
+  CLOB,
+  getDone,
+  getOrder,
+  getPair,
+  goodTil,
+  keys,
+  orderKeyAfter,
+  setOrder,
+  tradePrices,
+} from "./state.js";
 
 /** Funding is paid once per hour of block time. */
 export const FUNDING_INTERVAL_MS = 3_600_000n;
@@ -48,78 +58,89 @@ function expire(ctx: Context, keepers: ClobKeepers): void {
   const engine = new Engine(ctx, keepers);
   const store = engine.store;
   const height = ctx.block.height;
-  for (const [key] of store.entries("exp/b/", { end: `exp/b/${padKey(height + 1n, 20)}` })) {
-    const orderKey = key.split("/").slice(3).join("/");
-    store.delete(key);
-    const gtb = BigInt(key.split("/")[2] as string);
-    const stored = getOrder(store, orderKey);
-    if (stored !== undefined && goodTil(stored.order) === gtb) {
-      const order = stored.order;
-      engine.book.remove(order.orderId?.clobPairId ?? 0, bookSlot(stored));
-      store.delete(`order/${orderKey}`);
-      ctx.events.emitEvent(CLOB_EVENTS.expire, [
-        ...orderAttributes(order),
-        ["reason", "expired"],
-        ["remaining_quantums", (order.quantums - stored.filled).toString()],
-      ]);
-    }
-    const done = store.get(`done/${orderKey}`);
-    if (done !== undefined && new BinaryReader(done).uvarint() <= gtb) store.delete(`done/${orderKey}`);
+  for (const [storeKey] of [
+    ...store.entries(keys.blockExpiryPrefix, { end: keys.blockExpiryEnd(height + 1n) }),
+  ]) {
+    const key = orderKeyAfter(storeKey, 3);
+    store.delete(storeKey);
+    const gtb = BigInt(storeKey.split("/")[2] as string);
+    const stored = getOrder(store, key);
+    if (stored !== undefined && goodTil(stored.order) === gtb) engine.removeFromMemclob(stored, "expired");
+    const done = getDone(store, key);
+    if (done !== undefined && done.gtb <= gtb) store.delete(keys.done(key));
   }
   const seconds = ctx.block.timeMs / 1000n;
-  for (const [key] of store.entries("exp/t/", { end: `exp/t/${padKey(seconds, 20)}` })) {
-    const orderKey = key.split("/").slice(3).join("/");
-    store.delete(key);
-    const stored = getOrder(store, orderKey);
+  for (const [storeKey] of [...store.entries(keys.timeExpiryPrefix, { end: keys.timeExpiryEnd(seconds) })]) {
+    const key = orderKeyAfter(storeKey, 3);
+    store.delete(storeKey);
+    const stored = getOrder(store, key);
     if (stored !== undefined && goodTil(stored.order) < seconds) {
-      const order = stored.order;
-      engine.book.remove(order.orderId?.clobPairId ?? 0, bookSlot(stored));
-      store.delete(`order/${orderKey}`);
-      store.delete(`trig/${padKey(order.orderId?.clobPairId ?? 0, 10)}/${orderKey}`);
-      ctx.events.emitEvent(CLOB_EVENTS.expire, [
-        ...orderAttributes(order),
-        ["reason", "expired"],
-        ["remaining_quantums", (order.quantums - stored.filled).toString()],
-      ]);
+      removeStateful(ctx, engine, stored, "expired");
     }
   }
 }
 
+/** Drops the recorded fill amounts of short-term orders whose good-til-block has passed. */
+function pruneFillAmounts(ctx: Context): void {
+  const store = ctx.store(CLOB);
+  const end = keys.fillPruneEnd(ctx.block.height);
+  for (const [storeKey] of [...store.entries(keys.fillPrunePrefix, { end })]) {
+    store.delete(storeKey);
+    store.delete(keys.fillAmount(orderKeyAfter(storeKey, 2)));
+  }
+}
+
+/** Bounds of a traded price for triggers: the oracle ± min price change × this multiplier. */
+const CONDITIONAL_ORDER_TRIGGER_MULTIPLIER = 5n;
+
+/**
+ * The prices a pair's conditional orders may trigger at in this block: the oracle price, then the
+ * block's lowest and highest traded prices clamped to the oracle ± the market's min price change
+ * (ppm) × {@link CONDITIONAL_ORDER_TRIGGER_MULTIPLIER}, as the reference chain does. Empty without
+ * an oracle price.
+ */
+function triggerPrices(ctx: Context, keepers: ClobKeepers, pair: clob.ClobPair): bigint[] {
+  const oracle = oracleSubticks(ctx, keepers, pair);
+  if (oracle === undefined) return [];
+  const traded = tradePrices(ctx.store(CLOB), pair.id);
+  if (traded === undefined || pair.metadata.case !== "perpetualClobMetadata") return [oracle];
+  const perpetual = keepers.perpetuals.perpetual(ctx, pair.metadata.value.perpetualId);
+  const ppm = BigInt(keepers.prices.marketParam(ctx, perpetual.params.marketId)?.minPriceChangePpm ?? 0);
+  const range = (oracle * ppm * CONDITIONAL_ORDER_TRIGGER_MULTIPLIER) / 1_000_000n;
+  const clamp = (price: bigint) =>
+    price < oracle - range ? oracle - range : price > oracle + range ? oracle + range : price;
+  return [oracle, ...traded.map(clamp)];
+}
+
+/**
+ * Conditional orders whose trigger fires at the oracle price or at the block's clamped traded
+ * prices: marked triggered (with an event), they enter the book after this block commits, so their
+ * fills land in the next block.
+ */
 function triggerConditionals(ctx: Context, keepers: ClobKeepers): void {
   const store = ctx.store(CLOB);
-  const oracles = new Map<number, bigint | undefined>();
-  for (const [key] of store.entries("trig/")) {
-    const parts = key.split("/");
-    const pairId = Number(parts[1]);
-    const orderKey = parts.slice(2).join("/");
-    const stored = getOrder(store, orderKey);
+  const prices = new Map<number, bigint[]>();
+  for (const [storeKey] of [...store.entries(keys.triggerPrefix)]) {
+    const pairId = Number(storeKey.split("/")[1]);
+    const key = orderKeyAfter(storeKey, 2);
+    const stored = getOrder(store, key);
     const pair = getPair(store, pairId);
     if (stored === undefined || pair === undefined) {
-      store.delete(key);
+      store.delete(storeKey);
       continue;
     }
-    if (!oracles.has(pairId)) oracles.set(pairId, oracleSubticks(ctx, keepers, pair));
-    const oracle = oracles.get(pairId);
-    if (oracle === undefined || !triggers(stored.order, oracle)) continue;
-    store.delete(key);
+    if (!prices.has(pairId)) prices.set(pairId, triggerPrices(ctx, keepers, pair));
+    const candidates = prices.get(pairId) ?? [];
+    const oracle = candidates[0];
+    if (oracle === undefined || !candidates.some((price) => triggers(stored.order, price))) continue;
+    store.delete(storeKey);
+    setOrder(store, key, { ...stored, triggered: true });
+    store.set(keys.newOrder(stored.seq), utf8(key));
     ctx.events.emitEvent(CLOB_EVENTS.trigger, [
       ...orderAttributes(stored.order),
       ["trigger_subticks", stored.order.conditionalOrderTriggerSubticks.toString()],
       ["oracle_subticks", oracle.toString()],
     ]);
-    const error = inBranch(ctx, (branch) => {
-      const engine = new Engine(branch, keepers);
-      engine.book.remove(pairId, bookSlot(stored));
-      engine.place(stored.order, pair, { txIndex: 0 }, stored.filled, nextPriority(engine.store, false));
-    });
-    if (error !== undefined) {
-      const engine = new Engine(ctx, keepers);
-      engine.removeOrder(
-        stored,
-        CLOB_EVENTS.cancel,
-        `trigger_placement_failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
   }
 }
 
@@ -132,7 +153,7 @@ function readSample(bytes: Uint8Array | undefined): { sum: bigint; count: bigint
 function funding(ctx: Context, keepers: ClobKeepers): void {
   const store = ctx.store(CLOB);
   const book = new OrderBook(store);
-  const last = store.get("funding/last");
+  const last = store.get(keys.fundingLast);
   const lastMs = last === undefined ? ctx.block.timeMs : decodeU64(last);
   const pay = ctx.block.timeMs - lastMs >= FUNDING_INTERVAL_MS;
   for (const pair of allPairs(store)) {
@@ -149,7 +170,7 @@ function funding(ctx: Context, keepers: ClobKeepers): void {
       if (premium > MAX_PREMIUM_PPM) premium = MAX_PREMIUM_PPM;
       if (premium < -MAX_PREMIUM_PPM) premium = -MAX_PREMIUM_PPM;
     }
-    const sampleKey = `funding/sample/${padKey(perpetualId, 10)}`;
+    const sampleKey = keys.fundingSample(perpetualId);
     const sample = readSample(store.get(sampleKey));
     const next = { sum: sample.sum + premium, count: sample.count + 1n };
     if (!pay) {
@@ -175,14 +196,16 @@ function funding(ctx: Context, keepers: ClobKeepers): void {
       ["funding_index_delta", delta.toString()],
     ]);
   }
-  if (pay) store.set("funding/last", encodeU64(ctx.block.timeMs));
+  if (pay) store.set(keys.fundingLast, encodeU64(ctx.block.timeMs));
 }
 
 /** The clob's end-block work (see the module comment). */
 export function endBlock(ctx: Context, keepers: ClobKeepers): void {
   expire(ctx, keepers);
   triggerConditionals(ctx, keepers);
+  pruneFillAmounts(ctx);
+  for (const [key] of [...ctx.store(CLOB).entries(keys.tradePricesPrefix)]) ctx.store(CLOB).delete(key);
   funding(ctx, keepers);
   pruneRateLimits(ctx.store(CLOB), ctx.block.height);
-  ctx.store(CLOB).set("last_time", encodeU64(ctx.block.timeMs));
+  ctx.store(CLOB).set(keys.lastTime, encodeU64(ctx.block.timeMs));
 }

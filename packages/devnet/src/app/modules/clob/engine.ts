@@ -1,12 +1,17 @@
 /**
- * The matching engine in state: placing an order (replacement, reduce-only, post-only, matching,
- * fills through the subaccounts keeper with fees, resting), cancelling, and removing orders. Every
- * change goes to the module's store slice, so it rolls back with a failed tx; short-term orders'
- * keys are volatile there (in memory only, see `state.ts`), their fills are committed state.
+ * The matching engine: placing an order in the memclob (reduce-only, post-only, matching against
+ * the book in price-time priority, resting) and settling a fill on the subaccounts with its fees.
+ *
+ * In the memclob (CheckTx of a short-term order, or a stateful order entering the book after its
+ * block commits) each fill is settled on the CheckTx state, so later orders are checked against it,
+ * and is queued as an operation of the next block (`operations.ts`), whose delivery settles it
+ * again on the committed state ({@link Engine.settle} in both). Book and short-term order changes
+ * are memclob keys (see `state.ts`); the off-chain order stream gets each change (`stream.ts`).
  */
 
 import { USDC_DENOM } from "@perpx/core";
 import { clob } from "@perpx/proto";
+import type { OrderRemovalReason } from "../../contract.js";
 import { abciError } from "../../errors.js";
 import type { Context } from "../../module.js";
 import type { KvStore } from "../../store.js";
@@ -16,18 +21,22 @@ import { OrderBook, type Priority, type RestingOrder } from "./book.js";
 import { clobErrors } from "./errors.js";
 import { fillFeeQuoteQuantums } from "./fees.js";
 import { applyMatch, type FillDecision, matchOrder, opposite, wouldCross } from "./matching.js";
+import { queueMatch, queuePlacement, queueRemoval } from "./operations.js";
 import {
   bookSlot,
   CLOB,
   expiryKey,
   getOrder,
+  isShortTermOrderKey,
+  keys,
   markDone,
   orderKey,
   type StoredOrder,
   setOrder,
   sideOf,
 } from "./state.js";
-import { orderLabel } from "./validate.js";
+import { emitOrderStream } from "./stream.js";
+import { ORDER_FLAGS, orderLabel } from "./validate.js";
 
 /** The keepers the clob uses. */
 export type ClobKeepers = Pick<Keepers, "bank" | "subaccounts" | "prices" | "perpetuals" | "feeTiers">;
@@ -61,19 +70,37 @@ export function orderAttributes(order: clob.Order): [string, string][] {
   ];
 }
 
-function refOf(order: clob.Order): SubaccountRef {
+/** The subaccount of an order. */
+export function refOf(order: clob.Order): SubaccountRef {
   return {
     owner: order.orderId?.subaccountId?.owner ?? "",
     number: order.orderId?.subaccountId?.number ?? 0,
   };
 }
 
-/** Where a placement comes from: a tx, or the end-block trigger of a conditional order. */
-export interface PlacementSource {
-  readonly txIndex: number;
+/** The perpetual a clob pair trades (0 for a pair without one). */
+export function perpetualOf(pair: clob.ClobPair): number {
+  return pair.metadata.case === "perpetualClobMetadata" ? pair.metadata.value.perpetualId : 0;
 }
 
-/** The matching engine over one context (a tx's message, or a block hook). */
+/** What placing an order in the memclob did. */
+export interface PlaceOutcome {
+  /** Quantums filled by this placement. */
+  readonly filled: bigint;
+  /** The removal of the taker, when it did not rest whole (undefined: it rests or is filled). */
+  readonly removed: OrderRemovalReason | undefined;
+}
+
+/** A removal of the memclob that the proposer must also apply to state (stateful orders only). */
+const PROPOSED_REMOVAL: Partial<Record<OrderRemovalReason, clob.OrderRemoval_RemovalReason>> = {
+  undercollateralized: clob.OrderRemoval_RemovalReason.UNDERCOLLATERALIZED,
+  post_only_would_cross: clob.OrderRemoval_RemovalReason.POST_ONLY_WOULD_CROSS_MAKER_ORDER,
+  self_trade: clob.OrderRemoval_RemovalReason.INVALID_SELF_TRADE,
+  reduce_only: clob.OrderRemoval_RemovalReason.INVALID_REDUCE_ONLY,
+  conditional_ioc_would_rest: clob.OrderRemoval_RemovalReason.CONDITIONAL_IOC_WOULD_REST_ON_BOOK,
+};
+
+/** The matching engine over one context (see the module comment). */
 export class Engine {
   readonly store: KvStore;
   readonly book: OrderBook;
@@ -86,26 +113,26 @@ export class Engine {
     this.book = new OrderBook(this.store);
   }
 
-  private emit(type: string, order: clob.Order, extra: ReadonlyArray<readonly [string, string]>): void {
-    this.ctx.events.emitEvent(type, [...orderAttributes(order), ...extra]);
-  }
-
-  /** Removes an open order from the book, the store and the trigger index; emits `type`. */
-  removeOrder(stored: StoredOrder, type: string, reason: string): void {
+  /**
+   * Takes an order out of the memclob (its book entry; a short-term order's record and placement
+   * bytes) and streams the removal. A stateful order removed for a reason the proposer proposes is
+   * queued for removal from state in the next block; `tombstone` keeps a short-term order id spent
+   * until its good-til-block (a cancel).
+   */
+  removeFromMemclob(stored: StoredOrder, reason: OrderRemovalReason, tombstone = false): void {
     const order = stored.order;
     const key = orderKey(order.orderId);
-    const pairId = order.orderId?.clobPairId ?? 0;
-    this.book.remove(pairId, bookSlot(stored));
-    this.store.delete(`order/${key}`);
-    this.store.delete(`trig/${String(pairId).padStart(10, "0")}/${key}`);
-    this.store.delete(expiryKey(order, key));
-    if (order.goodTilOneof.case === "goodTilBlock") {
-      markDone(this.store, key, BigInt(order.goodTilOneof.value), "cancelled");
+    this.book.remove(order.orderId?.clobPairId ?? 0, bookSlot(stored));
+    if (isShortTermOrderKey(key)) {
+      this.store.delete(keys.order(key));
+      this.store.delete(keys.txBytes(key));
+      this.store.delete(expiryKey(order, key));
+      if (tombstone) markDone(this.store, key, BigInt(order.goodTilOneof.value ?? 0), "cancelled");
+    } else {
+      const proposed = PROPOSED_REMOVAL[reason];
+      if (proposed !== undefined) queueRemoval(this.store, order.orderId, proposed);
     }
-    this.emit(type, order, [
-      ["reason", reason],
-      ["remaining_quantums", (order.quantums - stored.filled).toString()],
-    ]);
+    emitOrderStream(this.store, { kind: "remove", orderId: order.orderId as clob.OrderId, reason });
   }
 
   /** The signed position of a subaccount in a perpetual (base quantums). */
@@ -148,24 +175,94 @@ export class Engine {
   }
 
   /**
-   * Places an order that passed validation (windows, pair, rate limits, replacement) as a taker:
-   * matches it, then rests the remainder (unless IOC). `filled` carries over from a replaced order.
+   * The collateral check of a stateful order at placement: the subaccount must carry the whole
+   * order filled at its own price, with the maker fee.
    *
-   * @throws AbciError 2003 (post-only would cross), 2001 (reduce-only would increase), 3007
-   * (collateralization check failed before any fill), 24 (nothing left to fill).
+   * @throws AbciError 3007 when it cannot.
+   */
+  checkStatefulCollateral(order: clob.Order, pair: clob.ClobPair): void {
+    const ref = refOf(order);
+    const quote = quoteQuantums(order.subticks, order.quantums, pair.quantumConversionExponent);
+    const fee = this.fee(ref.owner, quote, false);
+    const check = this.keepers.subaccounts.canApplyUpdates(this.ctx, [
+      this.update(ref, perpetualOf(pair), sideOf(order) === "buy", order.quantums, quote, fee),
+    ]);
+    if (!check.ok) {
+      throw abciError(clobErrors.collateralizationCheckFailed, `order ${orderLabel(order)}: ${check.reason}`);
+    }
+  }
+
+  /**
+   * Settles one fill of `taker` against `maker` at the maker's price: both subaccounts (collateral
+   * checked), the fees, the traded volume, and the fill event. `makerTotalFilled` is what the
+   * maker will have filled with it.
+   */
+  settle(
+    pair: clob.ClobPair,
+    taker: clob.Order,
+    maker: clob.Order,
+    quantums: bigint,
+    makerTotalFilled: bigint,
+  ): FillDecision {
+    const perpetualId = perpetualOf(pair);
+    const side = sideOf(taker);
+    const ref = refOf(taker);
+    const makerRef = refOf(maker);
+    const quote = quoteQuantums(maker.subticks, quantums, pair.quantumConversionExponent);
+    const takerFee = this.fee(ref.owner, quote, true);
+    const makerFee = this.fee(makerRef.owner, quote, false);
+    const takerUpdate = this.update(ref, perpetualId, side === "buy", quantums, quote, takerFee);
+    const makerUpdate = this.update(makerRef, perpetualId, side !== "buy", quantums, quote, makerFee);
+    const refused = this.keepers.subaccounts.tryApplyEach(this.ctx, [takerUpdate, makerUpdate]);
+    if (refused === 0) return "taker-fails";
+    if (refused === 1) return "maker-fails";
+    this.moveFee(ref, takerFee);
+    this.moveFee(makerRef, makerFee);
+    this.keepers.feeTiers.recordVolume(this.ctx, ref.owner, quote);
+    this.keepers.feeTiers.recordVolume(this.ctx, makerRef.owner, quote);
+    this.ctx.events.emitEvent(CLOB_EVENTS.fill, [
+      ["clob_pair_id", String(pair.id)],
+      ["taker_owner", ref.owner],
+      ["taker_subaccount_number", String(ref.number)],
+      ["taker_client_id", String(taker.orderId?.clientId ?? 0)],
+      ["taker_order_flags", String(taker.orderId?.orderFlags ?? 0)],
+      ["taker_side", side],
+      ["maker_owner", makerRef.owner],
+      ["maker_subaccount_number", String(makerRef.number)],
+      ["maker_client_id", String(maker.orderId?.clientId ?? 0)],
+      ["maker_order_flags", String(maker.orderId?.orderFlags ?? 0)],
+      ["subticks", maker.subticks.toString()],
+      ["quantums", quantums.toString()],
+      ["quote_quantums", quote.toString()],
+      ["taker_fee", takerFee.toString()],
+      ["maker_fee", makerFee.toString()],
+      ["maker_total_filled", makerTotalFilled.toString()],
+    ]);
+    return "ok";
+  }
+
+  /**
+   * Places an order in the memclob as a taker: checks reduce-only and post-only, matches it (each
+   * fill settled on this context's state and queued for the next block), then rests the remainder
+   * (unless IOC) without a collateral check. `filled` carries over from a replaced order or from
+   * state; `txBytes` is a short-term order's signed placement (queued with its first match).
+   *
+   * @throws AbciError 2003 (post-only would cross), 2001 (reduce-only would increase), 24
+   * (nothing left to fill); nothing is changed then.
    */
   place(
     order: clob.Order,
     pair: clob.ClobPair,
-    source: PlacementSource,
-    filled: bigint,
     priority: Priority,
-  ): void {
+    filled: bigint,
+    txBytes?: Uint8Array,
+  ): PlaceOutcome {
     const key = orderKey(order.orderId);
     const pairId = pair.id;
-    const perpetualId = pair.metadata.case === "perpetualClobMetadata" ? pair.metadata.value.perpetualId : 0;
+    const perpetualId = perpetualOf(pair);
     const side = sideOf(order);
     const ref = refOf(order);
+    const shortTerm = (order.orderId?.orderFlags ?? 0) === ORDER_FLAGS.shortTerm;
     let open = order.quantums - filled;
     if (open <= 0n)
       throw abciError(clobErrors.orderFullyFilled, `order ${orderLabel(order)} is fully filled`);
@@ -184,60 +281,32 @@ export class Engine {
     }
     if (
       order.timeInForce === clob.Order_TimeInForce.POST_ONLY &&
-      wouldCross(this.book.best(pairId, opposite(side)), order_(side, order))
+      wouldCross(this.book.best(pairId, opposite(side)), { side, subticks: order.subticks })
     ) {
       throw abciError(clobErrors.postOnlyWouldCross, `post-only order ${orderLabel(order)} would cross`);
     }
-    this.emit(CLOB_EVENTS.place, order, [
-      ["side", side],
-      ["quantums", order.quantums.toString()],
-      ["subticks", order.subticks.toString()],
-      ["time_in_force", clob.Order_TimeInForce[order.timeInForce] ?? String(order.timeInForce)],
-      ["reduce_only", String(order.reduceOnly)],
-      ["good_til", order.goodTilOneof.value?.toString() ?? "0"],
-    ]);
-    const exponent = pair.quantumConversionExponent;
-    const subaccounts = this.keepers.subaccounts;
+    let takerFilled = filled;
+    const makerFills: { makerId: clob.OrderId; quantums: bigint }[] = [];
     const tryFill = (maker: RestingOrder, quantums: bigint): FillDecision => {
       const makerStored = getOrder(this.store, maker.key);
-      if (makerStored === undefined) return "maker-fails";
-      const quote = quoteQuantums(maker.subticks, quantums, exponent);
-      const takerFee = this.fee(ref.owner, quote, true);
-      const makerRef = { owner: maker.owner, number: maker.number };
-      const makerFee = this.fee(maker.owner, quote, false);
-      const takerUpdate = this.update(ref, perpetualId, side === "buy", quantums, quote, takerFee);
-      const makerUpdate = this.update(makerRef, perpetualId, side !== "buy", quantums, quote, makerFee);
-      const refused = subaccounts.tryApplyEach(this.ctx, [takerUpdate, makerUpdate]);
-      if (refused === 0) return "taker-fails";
-      if (refused === 1) return "maker-fails";
-      this.moveFee(ref, takerFee);
-      this.moveFee(makerRef, makerFee);
-      this.keepers.feeTiers.recordVolume(this.ctx, ref.owner, quote);
-      this.keepers.feeTiers.recordVolume(this.ctx, maker.owner, quote);
+      if (makerStored === undefined) return "skip";
       const makerFilled = makerStored.filled + quantums;
-      this.ctx.events.emitEvent(CLOB_EVENTS.fill, [
-        ["clob_pair_id", String(pairId)],
-        ["taker_owner", ref.owner],
-        ["taker_subaccount_number", String(ref.number)],
-        ["taker_client_id", String(order.orderId?.clientId ?? 0)],
-        ["taker_order_flags", String(order.orderId?.orderFlags ?? 0)],
-        ["taker_side", side],
-        ["maker_owner", maker.owner],
-        ["maker_subaccount_number", String(maker.number)],
-        ["maker_client_id", String(makerStored.order.orderId?.clientId ?? 0)],
-        ["maker_order_flags", String(makerStored.order.orderId?.orderFlags ?? 0)],
-        ["subticks", maker.subticks.toString()],
-        ["quantums", quantums.toString()],
-        ["quote_quantums", quote.toString()],
-        ["taker_fee", takerFee.toString()],
-        ["maker_fee", makerFee.toString()],
-        ["maker_total_filled", makerFilled.toString()],
-      ]);
+      const decision = this.settle(pair, order, makerStored.order, quantums, makerFilled);
+      if (decision !== "ok") return decision;
+      takerFilled += quantums;
+      const makerId = makerStored.order.orderId as clob.OrderId;
+      makerFills.push({ makerId, quantums });
+      if (isShortTermOrderKey(maker.key)) {
+        queuePlacement(this.store, maker.key, this.store.get(keys.txBytes(maker.key)));
+      }
+      emitOrderStream(this.store, { kind: "update", orderId: makerId, totalFilled: makerFilled });
       if (makerFilled >= makerStored.order.quantums) {
-        this.store.delete(`order/${maker.key}`);
+        this.store.delete(keys.order(maker.key));
         this.store.delete(expiryKey(makerStored.order, maker.key));
+        this.store.delete(keys.txBytes(maker.key));
         const gt = makerStored.order.goodTilOneof;
         if (gt.case === "goodTilBlock") markDone(this.store, maker.key, BigInt(gt.value), "filled");
+        emitOrderStream(this.store, { kind: "remove", orderId: makerId, reason: "fully_filled" });
       } else {
         setOrder(this.store, maker.key, { ...makerStored, filled: makerFilled });
       }
@@ -251,63 +320,73 @@ export class Engine {
     applyMatch(this.book, pairId, result);
     for (const { maker, reason } of result.removed) {
       const stored = getOrder(this.store, maker.key);
-      if (stored !== undefined) this.removeOrder(stored, CLOB_EVENTS.cancel, reason);
+      if (stored !== undefined) {
+        this.removeFromMemclob(stored, reason === "self-trade" ? "self_trade" : "undercollateralized");
+      }
     }
     const fillQuantums = result.fills.reduce((sum, f) => sum + f.quantums, 0n);
-    if (result.takerFailed && fillQuantums === 0n) {
-      throw abciError(
-        clobErrors.collateralizationCheckFailed,
-        `order ${orderLabel(order)} would leave subaccount ${ref.owner}/${ref.number} undercollateralized`,
-      );
+    if (makerFills.length > 0) {
+      if (shortTerm) queuePlacement(this.store, key, txBytes);
+      queueMatch(this.store, order.orderId as clob.OrderId, makerFills);
+      emitOrderStream(this.store, {
+        kind: "update",
+        orderId: order.orderId as clob.OrderId,
+        totalFilled: takerFilled,
+      });
     }
-    const totalFilled = filled + fillQuantums;
     const stored: StoredOrder = {
       order,
       ...priority,
       height: this.ctx.block.height,
-      txIndex: source.txIndex,
-      filled: totalFilled,
-      triggered: order.orderId?.orderFlags === 32,
+      txIndex: 0,
+      filled: takerFilled,
+      triggered: order.orderId?.orderFlags === ORDER_FLAGS.conditional,
     };
     const remaining = open - fillQuantums;
     const gtb = order.goodTilOneof.case === "goodTilBlock" ? BigInt(order.goodTilOneof.value) : undefined;
     if (remaining > 0n && !ioc && !result.takerFailed) {
-      // Rest only if the subaccount could carry the whole remainder filled at its own price.
-      const quote = quoteQuantums(order.subticks, remaining, exponent);
-      const check = subaccounts.canApplyUpdates(this.ctx, [
-        this.update(ref, perpetualId, side === "buy", remaining, quote, 0n),
-      ]);
-      if (check.ok) {
-        this.book.insert(pairId, {
-          key,
-          side,
-          subticks: order.subticks,
-          ...priority,
-          remaining,
-          owner: ref.owner,
-          number: ref.number,
-        });
-        setOrder(this.store, key, stored);
+      this.book.insert(pairId, {
+        key,
+        side,
+        subticks: order.subticks,
+        ...priority,
+        remaining,
+        owner: ref.owner,
+        number: ref.number,
+      });
+      setOrder(this.store, key, stored);
+      if (shortTerm) {
         this.store.set(expiryKey(order, key), new Uint8Array(0));
-        return;
+        if (txBytes !== undefined) this.store.set(keys.txBytes(key), txBytes);
       }
-      if (fillQuantums === 0n) {
-        throw abciError(
-          clobErrors.collateralizationCheckFailed,
-          `order ${orderLabel(order)}: ${check.reason}`,
-        );
-      }
+      return { filled: fillQuantums, removed: undefined };
     }
+    let removed: OrderRemovalReason | undefined;
     if (remaining > 0n) {
-      this.emit(CLOB_EVENTS.cancel, order, [
-        ["reason", ioc ? "immediate_or_cancel" : "undercollateralized"],
-        ["remaining_quantums", remaining.toString()],
-      ]);
+      removed = result.takerFailed
+        ? "undercollateralized"
+        : shortTerm
+          ? "immediate_or_cancel"
+          : "conditional_ioc_would_rest";
+      if (!shortTerm && PROPOSED_REMOVAL[removed] !== undefined) {
+        queueRemoval(this.store, order.orderId, PROPOSED_REMOVAL[removed] as clob.OrderRemoval_RemovalReason);
+      }
+      emitOrderStream(this.store, {
+        kind: "remove",
+        orderId: order.orderId as clob.OrderId,
+        reason: removed,
+      });
+    } else if (shortTerm) {
+      emitOrderStream(this.store, {
+        kind: "remove",
+        orderId: order.orderId as clob.OrderId,
+        reason: "fully_filled",
+      });
     }
-    if (gtb !== undefined) markDone(this.store, key, gtb, remaining === 0n ? "filled" : "cancelled");
+    if (!shortTerm && remaining === 0n) this.store.delete(keys.order(key));
+    if (gtb !== undefined && !result.takerFailed) {
+      markDone(this.store, key, gtb, remaining === 0n ? "filled" : "cancelled");
+    }
+    return { filled: fillQuantums, removed };
   }
-}
-
-function order_(side: "buy" | "sell", order: clob.Order): { side: "buy" | "sell"; subticks: bigint } {
-  return { side, subticks: order.subticks };
 }

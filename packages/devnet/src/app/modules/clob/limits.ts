@@ -8,8 +8,8 @@ import { decodeU64, encodeU64 } from "../../codec.js";
 import { abciError } from "../../errors.js";
 import { fromBinaryCached } from "../../proto-cache.js";
 import type { KvStore } from "../../store.js";
-import { padKey } from "../records.js";
 import { clobErrors } from "./errors.js";
+import { keys } from "./state.js";
 
 /** What a rate limit counts. */
 export type RateKind = "short" | "stateful" | "leverage";
@@ -19,7 +19,7 @@ export const RATE_LIMIT_HISTORY = 10_000n;
 
 /** The rate-limit configuration in the store (empty when absent). */
 export function rateLimitConfig(store: KvStore): clob.BlockRateLimitConfiguration {
-  const bytes = store.get("block_rate_limit_config");
+  const bytes = store.get(keys.blockRateLimitConfig);
   return fromBinaryCached(clob.BlockRateLimitConfigurationSchema, bytes ?? new Uint8Array(0));
 }
 
@@ -35,7 +35,7 @@ function limitsOf(config: clob.BlockRateLimitConfiguration, kind: RateKind): clo
 }
 
 function counterKey(height: bigint, kind: RateKind, address: string): string {
-  return `rl/${padKey(height, 20)}/${kind}/${address}`;
+  return keys.rateLimit(height, kind, address);
 }
 
 /**
@@ -70,13 +70,13 @@ export function consumeRateLimit(store: KvStore, kind: RateKind, address: string
 /** Deletes counters older than the rate-limit history. */
 export function pruneRateLimits(store: KvStore, height: bigint): void {
   if (height <= RATE_LIMIT_HISTORY) return;
-  const end = `rl/${padKey(height - RATE_LIMIT_HISTORY, 20)}`;
-  for (const [key] of store.entries("rl/", { end })) store.delete(key);
+  const end = keys.rateLimitEnd(height - RATE_LIMIT_HISTORY);
+  for (const [key] of [...store.entries(keys.rateLimitPrefix, { end })]) store.delete(key);
 }
 
 /** The equity tier configuration in the store (empty when absent). */
 export function equityTierConfig(store: KvStore): clob.EquityTierLimitConfiguration {
-  const bytes = store.get("equity_tier_config");
+  const bytes = store.get(keys.equityTierConfig);
   return fromBinary(clob.EquityTierLimitConfigurationSchema, bytes ?? new Uint8Array(0));
 }
 

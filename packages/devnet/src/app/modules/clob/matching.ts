@@ -43,8 +43,11 @@ export interface MatchResult {
   readonly takerFailed: boolean;
 }
 
-/** The answer of `tryFill`: the fill happened, or which side's check refused it. */
-export type FillDecision = "ok" | "maker-fails" | "taker-fails";
+/**
+ * The answer of `tryFill`: the fill happened, which side's check refused it, or the maker is on
+ * its way out of the book (a stateful cancel accepted by CheckTx) and is passed over.
+ */
+export type FillDecision = "ok" | "maker-fails" | "taker-fails" | "skip";
 
 /** The smaller of two bigints. */
 function minBig(a: bigint, b: bigint): bigint {
@@ -87,6 +90,7 @@ export function matchOrder(
     }
     const quantums = minBig(maker.remaining, remaining);
     const decision = tryFill(maker, quantums);
+    if (decision === "skip") continue;
     if (decision === "maker-fails") {
       removed.push({ maker, reason: "undercollateralized" });
       continue;

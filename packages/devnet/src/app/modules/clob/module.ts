@@ -1,28 +1,23 @@
 /**
- * The clob module: short-term, long-term and conditional orders, matching, fills, cancels, batch
- * cancels, expiry, triggers, funding, block rate limits, equity tiers, leverage, and the queries.
+ * The clob module: short-term, long-term and conditional orders, the memclob, the proposer's
+ * operations, cancels, batch cancels, expiry, triggers, funding, block rate limits, equity tiers,
+ * leverage, and the queries.
  *
- * How CheckTx and delivery interplay: CheckTx runs the stateless checks (`validate`) and, in the
- * ante step, the checks that need state but not the book (one short-term message per tx, the
- * good-til windows, the clob pair, the block rate limits, which count in CheckTx's pending state as
- * the real chain's CheckTx does). Matching happens when the tx is delivered: txs reach a block in
- * the order CheckTx accepted them, and each order matches against the book as the previous ones
- * left it. So a short-term order broadcast with `broadcast_tx_sync` is matched in the next block,
- * deterministically (the same txs in the same order give the same fills on every run).
+ * The life of an order is the real chain's (chain-protocol.md 1.11). A short-term place, cancel or
+ * batch cancel runs at CheckTx against the memclob (`memclob.ts`): the answer is final and the tx
+ * never enters a block; the fills it makes are queued (`operations.ts`) and reach state through the
+ * `MsgProposedOperations` the proposer puts at the head of the next block. A stateful order is
+ * checked at CheckTx and again at delivery, stored by its tx (`stateful.ts`), and enters the book
+ * after its block commits; its matches and removals travel in the next block's operations.
  *
- * Where the book lives: in the module's store slice (see `book.ts`). Short-term orders are kept in
- * memory only, as on the real node: their keys (order, book entry, expiry, replay protection, rate
- * limit counters) are the slice's volatile keys (`isShortTermKey` in `state.ts`), which the root
- * store keeps beside the committed state. So a failed tx still rolls their book changes back and
- * the book iterates them merged with the stateful orders in price-time priority, but they are not
- * in the app hash nor in the exported state: a restart with `--state` drops them. The fills,
- * positions and balances they cause are committed state. Long-term and conditional orders are
- * stateful, as on the real chain.
+ * The memclob lives in the module's store slice as memclob keys (`isMemclobKey` in `state.ts`):
+ * kept beside the committed state, outside the app hash and the exported state, rolled back with a
+ * failed step like any key. CheckTx writes them through to the node's state at once.
  */
 import { create, toBinary } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
 import { decodeU64, encodeU64, utf8 } from "../../codec.js";
-import { abciError } from "../../errors.js";
+import { abciError, sdkErrors } from "../../errors.js";
 import {
   type Context,
   genesisJson,
@@ -37,26 +32,23 @@ import type { DecodedTx } from "../../tx.js";
 import type { ProtoRecord } from "../records.js";
 import { padKey } from "../records.js";
 import { endBlock } from "./endblock.js";
-import { CLOB_EVENTS, type ClobKeepers, Engine, orderAttributes } from "./engine.js";
+import { CLOB_EVENTS, type ClobKeepers } from "./engine.js";
 import { clobErrors } from "./errors.js";
-import { checkEquityTier, consumeRateLimit, equityTierConfig, rateLimitConfig } from "./limits.js";
+import { consumeRateLimit, equityTierConfig, rateLimitConfig } from "./limits.js";
 import {
-  allPairs,
-  CLOB,
-  expiryKey,
-  getDone,
-  getOrder,
-  getPair,
-  goodTil,
-  isShortTermKey,
-  nextPriority,
-  orderKey,
-  setOrder,
-} from "./state.js";
+  batchCancelShortTerm,
+  cancelShortTerm,
+  placeNewStatefulOrders,
+  placeShortTerm,
+  rebuildBook,
+} from "./memclob.js";
+import { deliverOperations, type PlacementVerifier, takeOperations } from "./operations.js";
+import { allPairs, CLOB, getOrder, getPair, isMemclobKey, keys, orderKey } from "./state.js";
+import { cancelStateful, placeStateful } from "./stateful.js";
 import { checkClobTx, clobTxPolicy, isClobTx } from "./tx-rules.js";
 import {
+  ORDER_FLAGS,
   orderKind,
-  orderLabel,
   validateAgainstPair,
   validateBatchCancelBasic,
   validateCancelBasic,
@@ -69,11 +61,13 @@ const PLACE = `/${clob.MsgPlaceOrderSchema.typeName}`;
 const CANCEL = `/${clob.MsgCancelOrderSchema.typeName}`;
 const BATCH = `/${clob.MsgBatchCancelSchema.typeName}`;
 const LEVERAGE = `/${clob.MsgUpdateLeverageSchema.typeName}`;
+/** The proposer-injected operations message (never in a user tx). */
+export const PROPOSED_OPERATIONS = `/${clob.MsgProposedOperationsSchema.typeName}`;
 
 /** The height a tx's orders are placed in, and the previous block's time (seconds). */
 function windowOf(ctx: Context): { nextHeight: bigint; previousBlockTimeSeconds: bigint } {
   if (ctx.mode === "deliver") {
-    const last = ctx.store(CLOB).get("last_time");
+    const last = ctx.store(CLOB).get(keys.lastTime);
     const ms = last === undefined ? ctx.block.timeMs : decodeU64(last);
     return { nextHeight: ctx.block.height, previousBlockTimeSeconds: ms / 1000n };
   }
@@ -91,7 +85,7 @@ function checkPlacement(ctx: Context, order: clob.Order): clob.ClobPair {
 function checkCancelWindow(ctx: Context, msg: clob.MsgCancelOrder): void {
   const flags = msg.orderId?.orderFlags ?? 0;
   orderKind(flags);
-  if (flags === 0) {
+  if (flags === ORDER_FLAGS.shortTerm) {
     if (msg.goodTilOneof.case !== "goodTilBlock" || msg.goodTilOneof.value === 0) {
       throw abciError(clobErrors.invalidOrderGoodTilBlock, "short-term cancels need a GoodTilBlock");
     }
@@ -113,11 +107,21 @@ function anteChecks(ctx: Context, tx: DecodedTx): void {
     if (m.typeUrl === PLACE) {
       const order = (m.msg as clob.MsgPlaceOrder).order ?? create(clob.OrderSchema);
       checkPlacement(ctx, order);
-      consumeRateLimit(store, order.orderId?.orderFlags === 0 ? "short" : "stateful", signer, height);
+      consumeRateLimit(
+        store,
+        order.orderId?.orderFlags === ORDER_FLAGS.shortTerm ? "short" : "stateful",
+        signer,
+        height,
+      );
     } else if (m.typeUrl === CANCEL) {
       const msg = m.msg as clob.MsgCancelOrder;
       checkCancelWindow(ctx, msg);
-      consumeRateLimit(store, msg.orderId?.orderFlags === 0 ? "short" : "stateful", signer, height);
+      consumeRateLimit(
+        store,
+        msg.orderId?.orderFlags === ORDER_FLAGS.shortTerm ? "short" : "stateful",
+        signer,
+        height,
+      );
     } else if (m.typeUrl === BATCH) {
       consumeRateLimit(store, "short", signer, height);
     } else if (m.typeUrl === LEVERAGE) {
@@ -128,83 +132,18 @@ function anteChecks(ctx: Context, tx: DecodedTx): void {
 
 function placeOrder(ctx: Context, keepers: ClobKeepers, order: clob.Order): void {
   const pair = checkPlacement(ctx, order);
-  const engine = new Engine(ctx, keepers);
-  const store = engine.store;
-  const key = orderKey(order.orderId);
-  const kind = orderKind(order.orderId?.orderFlags ?? 0);
-  const existing = getOrder(store, key);
-  let filled = 0n;
-  if (kind === "short-term") {
-    const done = getDone(store, key);
-    if (done !== undefined && done.gtb >= goodTil(order)) {
-      throw abciError(
-        done.reason === "filled" ? clobErrors.orderFullyFilled : clobErrors.orderIsCanceled,
-        `order ${orderLabel(order)} was ${done.reason} with GoodTilBlock ${done.gtb}`,
-      );
-    }
-    if (existing !== undefined) {
-      if (goodTil(order) <= goodTil(existing.order)) {
-        throw abciError(clobErrors.invalidReplacement, `order ${orderLabel(order)} already exists`);
-      }
-    }
-  } else if (existing !== undefined) {
-    if (goodTil(order) <= goodTil(existing.order)) {
-      throw abciError(clobErrors.statefulOrderExists, `order ${orderLabel(order)} already exists`);
-    }
-  } else {
-    const ref = {
-      owner: order.orderId?.subaccountId?.owner ?? "",
-      number: order.orderId?.subaccountId?.number ?? 0,
-    };
-    let open = 0;
-    for (const [k] of store.entries(`order/${ref.owner}/${padKey(ref.number, 10)}/`)) {
-      if (!isShortTermKey(k)) open++;
-    }
-    checkEquityTier(store, keepers.subaccounts.netCollateral(ctx, ref), open);
-  }
-  if (existing !== undefined) {
-    filled = existing.filled;
-    engine.removeOrder(existing, CLOB_EVENTS.cancel, "replaced");
-    if (kind === "short-term") store.delete(`done/${key}`);
-  }
-  const priority = nextPriority(store, kind === "short-term");
-  if (kind === "conditional") {
-    setOrder(store, key, {
-      order,
-      ...priority,
-      height: ctx.block.height,
-      txIndex: 0,
-      filled,
-      triggered: false,
-    });
-    store.set(`trig/${padKey(pair.id, 10)}/${key}`, new Uint8Array(0));
-    store.set(expiryKey(order, key), new Uint8Array(0));
-    ctx.events.emitEvent(CLOB_EVENTS.place, [
-      ...orderAttributes(order),
-      ["condition_type", clob.Order_ConditionType[order.conditionType] ?? ""],
-      ["trigger_subticks", order.conditionalOrderTriggerSubticks.toString()],
-      ["quantums", order.quantums.toString()],
-      ["subticks", order.subticks.toString()],
-      ["good_til", goodTil(order).toString()],
-    ]);
-    return;
-  }
-  engine.place(order, pair, { txIndex: 0 }, filled, priority);
+  if (order.orderId?.orderFlags === ORDER_FLAGS.shortTerm)
+    placeShortTerm(ctx, keepers, order, pair, ctx.txBytes);
+  else placeStateful(ctx, keepers, order, pair);
 }
 
 function cancelOrder(ctx: Context, keepers: ClobKeepers, msg: clob.MsgCancelOrder): void {
   checkCancelWindow(ctx, msg);
-  const engine = new Engine(ctx, keepers);
-  const key = orderKey(msg.orderId);
-  const existing = getOrder(engine.store, key);
-  const shortTerm = (msg.orderId?.orderFlags ?? 0) === 0;
-  if (existing === undefined) {
-    throw abciError(
-      shortTerm ? clobErrors.orderDoesNotExist : clobErrors.statefulOrderDoesNotExist,
-      `order ${key} does not exist`,
-    );
+  if ((msg.orderId?.orderFlags ?? 0) === ORDER_FLAGS.shortTerm) {
+    cancelShortTerm(ctx, keepers, msg.orderId, BigInt(msg.goodTilOneof.value ?? 0));
+  } else {
+    cancelStateful(ctx, keepers, msg.orderId);
   }
-  engine.removeOrder(existing, CLOB_EVENTS.cancel, "user_canceled");
 }
 
 function batchCancel(
@@ -214,43 +153,24 @@ function batchCancel(
 ): clob.MsgBatchCancelResponse {
   const probe = create(clob.OrderSchema, { goodTilOneof: { case: "goodTilBlock", value: msg.goodTilBlock } });
   validateGoodTil(probe, windowOf(ctx));
-  const engine = new Engine(ctx, keepers);
-  const succeeded: clob.OrderBatch[] = [];
-  const failed: clob.OrderBatch[] = [];
-  for (const batch of msg.shortTermCancels) {
-    const ok: number[] = [];
-    const ko: number[] = [];
-    for (const clientId of batch.clientIds) {
-      const key = orderKey(
-        create(clob.OrderIdSchema, {
-          subaccountId: msg.subaccountId,
-          clientId,
-          orderFlags: 0,
-          clobPairId: batch.clobPairId,
-        }),
-      );
-      const existing = getOrder(engine.store, key);
-      if (existing === undefined) ko.push(clientId);
-      else {
-        engine.removeOrder(existing, CLOB_EVENTS.cancel, "user_canceled");
-        ok.push(clientId);
-      }
-    }
-    if (ok.length > 0)
-      succeeded.push(create(clob.OrderBatchSchema, { clobPairId: batch.clobPairId, clientIds: ok }));
-    if (ko.length > 0)
-      failed.push(create(clob.OrderBatchSchema, { clobPairId: batch.clobPairId, clientIds: ko }));
-  }
-  if (succeeded.length === 0)
-    throw abciError(clobErrors.batchCancelFailed, "no order of the batch was cancelled");
-  return create(clob.MsgBatchCancelResponseSchema, {
-    shortTermSucceeded: succeeded,
-    shortTermFailed: failed,
-  });
+  return batchCancelShortTerm(ctx, keepers, msg);
 }
 
-function levKey(owner: string, number: number, pairId: number): string {
-  return `lev/${owner}/${padKey(number, 10)}/${padKey(pairId, 10)}`;
+/** The order of a short-term placement carried by proposed operations, its signature verified. */
+function placementVerifier(ctx: Context): PlacementVerifier {
+  return (bytes) => {
+    if (ctx.verifyTx === undefined) throw new Error("proposed operations need the app's tx verifier");
+    const tx = ctx.verifyTx(bytes);
+    const m = tx.msgs[0];
+    const order = m?.typeUrl === PLACE ? (m.msg as clob.MsgPlaceOrder).order : undefined;
+    if (tx.msgs.length !== 1 || order?.orderId?.orderFlags !== ORDER_FLAGS.shortTerm) {
+      throw abciError(
+        clobErrors.invalidMsgProposedOperations,
+        "a placement operation must be one short-term MsgPlaceOrder",
+      );
+    }
+    return order;
+  };
 }
 
 function updateLeverage(ctx: Context, msg: clob.MsgUpdateLeverage): void {
@@ -259,7 +179,7 @@ function updateLeverage(ctx: Context, msg: clob.MsgUpdateLeverage): void {
   const number = msg.subaccountId?.number ?? 0;
   validateLeverageUpdate(msg, (id) => getPair(store, id) !== undefined);
   for (const entry of msg.clobPairLeverage) {
-    store.set(levKey(owner, number, entry.clobPairId), encodeU64(BigInt(entry.customImfPpm)));
+    store.set(keys.leverage(owner, number, entry.clobPairId), encodeU64(BigInt(entry.customImfPpm)));
     ctx.events.emitEvent(CLOB_EVENTS.leverage, [
       ["owner", owner],
       ["subaccount_number", String(number)],
@@ -299,6 +219,23 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
         execute: (ctx, msg) => packAny(clob.MsgBatchCancelResponseSchema, batchCancel(ctx, keepers, msg)),
       }),
       msgHandler({
+        schema: clob.MsgProposedOperationsSchema,
+        signers: () => [],
+        validate: () => {
+          throw abciError(
+            sdkErrors.invalidRequest,
+            "MsgProposedOperations is injected by the block proposer and cannot be in a transaction",
+          );
+        },
+        execute(ctx, msg) {
+          deliverOperations(ctx, keepers, msg, placementVerifier(ctx));
+          return packAny(
+            clob.MsgProposedOperationsResponseSchema,
+            create(clob.MsgProposedOperationsResponseSchema),
+          );
+        },
+      }),
+      msgHandler({
         schema: clob.MsgUpdateLeverageSchema,
         signers: (msg) => [msg.subaccountId?.owner ?? ""],
         execute(ctx, msg) {
@@ -308,9 +245,19 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
       }),
     ],
     // chain-protocol.md 1.6 and 1.8 (`tx-rules.ts`): a clob tx is fee-free; `anteChecks` refuses
-    // one whose messages break the rules.
-    txPolicy: (typeUrls, msgs) => clobTxPolicy(typeUrls.map((typeUrl, i) => ({ typeUrl, msg: msgs[i] }))),
-    volatileKey: isShortTermKey,
+    // one whose messages break the rules. CheckTx runs its messages (1.11: the memclob answers a
+    // short-term order there, and checks a stateful one fully); a short-term one never enters a block.
+    txPolicy(typeUrls, msgs) {
+      const policy = clobTxPolicy(typeUrls.map((typeUrl, i) => ({ typeUrl, msg: msgs[i] })));
+      if (policy === undefined) return undefined;
+      return policy.checkSequence === false
+        ? { ...policy, checkRunsMessages: true, enterBlock: false }
+        : { ...policy, checkRunsMessages: true };
+    },
+    volatileKey: isMemclobKey,
+    proposeMessages: (ctx) => [packAny(clob.MsgProposedOperationsSchema, takeOperations(ctx.store(CLOB)))],
+    afterCommit: (ctx) => placeNewStatefulOrders(ctx, keepers),
+    afterRestore: rebuildBook,
     authenticateSigner(ctx, { tx, index }) {
       if (index === 0 && isClobTx(tx.msgs)) anteChecks(ctx, tx);
       return false;
@@ -318,8 +265,8 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
     initGenesis(ctx) {
       const store = ctx.store(CLOB);
       for (const r of records) store.set(r.key, toBinary(r.schema, r.value));
-      store.set("last_time", encodeU64(ctx.block.timeMs));
-      store.set("funding/last", encodeU64(ctx.block.timeMs));
+      store.set(keys.lastTime, encodeU64(ctx.block.timeMs));
+      store.set(keys.fundingLast, encodeU64(ctx.block.timeMs));
     },
     exportGenesis(ctx) {
       const store = ctx.store(CLOB);
@@ -372,7 +319,7 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
         clob.QueryLiquidationsConfigurationRequestSchema,
         clob.QueryLiquidationsConfigurationResponseSchema,
         (ctx) => {
-          const bytes = ctx.store(CLOB).get("liquidations_config");
+          const bytes = ctx.store(CLOB).get(keys.liquidationsConfig);
           return create(clob.QueryLiquidationsConfigurationResponseSchema, {
             liquidationsConfig:
               bytes === undefined ? create(clob.LiquidationsConfigSchema) : fromBinaryLiquidations(bytes),
@@ -384,7 +331,7 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
         clob.QueryStatefulOrderResponseSchema,
         (ctx, req) => {
           const stored =
-            (req.orderId?.orderFlags ?? 0) === 0
+            (req.orderId?.orderFlags ?? 0) === ORDER_FLAGS.shortTerm
               ? undefined
               : getOrder(ctx.store(CLOB), orderKey(req.orderId));
           if (stored === undefined) throw notFound("not found");
@@ -411,7 +358,7 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
         clob.QueryLeverageRequestSchema,
         clob.QueryLeverageResponseSchema,
         (ctx, req) => {
-          const prefix = `lev/${req.owner}/${padKey(req.number, 10)}/`;
+          const prefix = keys.leveragePrefix(req.owner, req.number);
           const entries = [...ctx.store(CLOB).entries(prefix)].map(([key, value]) =>
             create(clob.ClobPairLeverageInfoSchema, {
               clobPairId: Number(key.slice(prefix.length)),

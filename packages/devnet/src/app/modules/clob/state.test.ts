@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RootStore } from "../../store.js";
 import { type BookSide, OrderBook } from "./book.js";
-import { getOrder, isShortTermKey, nextPriority, orderKey, setOrder } from "./state.js";
+import { getOrder, isMemclobKey, nextPriority, orderKey, setOrder } from "./state.js";
 
 const PAIR = 0;
 const OWNER = "perpx1owner";
@@ -33,8 +33,8 @@ function placeAt(store: RootStore, clientId: number, flags: 0 | 64, side: BookSi
   return key;
 }
 
-describe("short-term order state", () => {
-  it("tells short-term keys from stateful ones", () => {
+describe("memclob state", () => {
+  it("tells memclob keys from committed ones", () => {
     const short = orderKey(create(clob.OrderIdSchema, { subaccountId: { owner: OWNER }, orderFlags: 0 }));
     const long = orderKey(create(clob.OrderIdSchema, { subaccountId: { owner: OWNER }, orderFlags: 64 }));
     for (const key of [
@@ -44,31 +44,38 @@ describe("short-term order state", () => {
       "book/0000000000/b/00000000000000000100/00000000000000000003/00000000000000000001",
       `rl/00000000000000000010/short/${OWNER}`,
       "tie",
+      "book/0000000000/b/00000000000000000100/00000000000000000003",
+      `txb/${short}`,
+      "ops/00000000000000000001",
+      "ops_n",
+      `opsin/${short}`,
+      "new/00000000000000000003",
+      "stream/00000000000000000000",
+      "stream_n",
     ]) {
-      expect(isShortTermKey(key), key).toBe(true);
+      expect(isMemclobKey(key), key).toBe(true);
     }
     for (const key of [
       `order/${long}`,
       `exp/t/00000000000000000010/${long}`,
-      "book/0000000000/b/00000000000000000100/00000000000000000003",
       `rl/00000000000000000010/stateful/${OWNER}`,
       `trig/0000000000/${long}`,
       "seq",
       "pair/0000000000",
       "last_time",
     ]) {
-      expect(isShortTermKey(key), key).toBe(false);
+      expect(isMemclobKey(key), key).toBe(false);
     }
   });
 
-  it("property: the book ranks any mix of short-term and stateful orders in arrival order; only stateful ones reach the hash", () => {
+  it("property: the book ranks any mix of short-term and stateful orders in arrival order; only stateful order records reach the hash", () => {
     fc.assert(
       fc.property(
         fc.array(fc.boolean(), { maxLength: 40 }),
         fc.constantFrom<BookSide>("buy", "sell"),
         (kinds, side) => {
-          const store = new RootStore(isShortTermKey);
-          const statefulOnly = new RootStore();
+          const store = new RootStore(isMemclobKey);
+          const statefulOnly = new RootStore(isMemclobKey);
           const keys = kinds.map((shortTerm, i) => {
             if (!shortTerm) placeAt(statefulOnly, i, 64, side);
             return placeAt(store, i, shortTerm ? 0 : 64, side);

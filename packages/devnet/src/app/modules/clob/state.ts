@@ -1,24 +1,36 @@
 /**
- * The clob module's store layout (slice `clob/`) and its records. Numbers in keys are zero-padded
- * so keys sort numerically.
+ * The clob module's store layout (slice `clob/`) and its records; every key of the slice is built
+ * here. Numbers in keys are zero-padded so keys sort numerically.
  *
+ * Committed state (in the app hash and the exported state):
  * - `pair/<id:10>`: `ClobPair`; `equity_tier_config`, `block_rate_limit_config`, `liquidations_config`
- * - `order/<order key>`: an open order ({@link StoredOrder}): resting short-term and long-term
- *   orders, and conditional orders (triggered or not)
- * - `book/...`: the order book (see `book.ts`)
- * - `done/<order key>`: a short-term order that was filled or cancelled, kept until its
- *   good-til-block passes (replay protection by order id + GTB)
- * - `exp/b/<gtb:20>/<order key>`, `exp/t/<gtbt:20>/<order key>`: expiry index
+ * - `order/<order key>` of a stateful order ({@link StoredOrder}): long-term and conditional
+ *   orders (triggered or not), with their fill amount
+ * - `exp/t/<gtbt:20>/<order key>`: expiry index of stateful orders
  * - `trig/<pair:10>/<order key>`: untriggered conditional orders
- * - `seq`: the placement counter of stateful orders; `tie`: the counter of short-term orders (see
- *   {@link nextPriority}); `last_time`: the previous block's time (ms)
- * - `rl/<height:20>/<kind>/<address>`: rate-limit counters
+ * - `seq`: the placement counter of stateful orders; `last_time`: the previous block's time (ms)
+ * - `rl/<height:20>/<kind>/<address>`: rate-limit counters (stateful and leverage)
  * - `lev/<owner>/<number:10>/<pair:10>`: leverage (custom initial margin ppm)
  * - `funding/sample/<perpetual:10>`, `funding/last`: funding premium samples and the last payment
+ * - `fill/<order key>`: the filled amount of a short-term order, recorded by the proposed operations
+ *   and pruned after its good-til-block (`fillprune/<gtb:20>/<order key>`)
+ * - `trade/<pair:10>`: the lowest and highest traded price of the block being delivered (for the
+ *   conditional order triggers; written by the proposed operations, deleted at the block's end)
  *
- * Short-term orders are volatile ({@link isShortTermKey}): their `order/`, `book/`, `exp/b/` and
- * `done/` keys, the short-term rate-limit counters and `tie` live in memory only, as on a real
- * node. They are outside the app hash and the exported state; a restart drops them.
+ * The memclob, a real node's in-memory order book ({@link isMemclobKey}): kept beside the committed
+ * state, outside the app hash and the exported state, so a restart drops it (stateful orders are
+ * put back into the book from state, see `memclob.ts`):
+ * - `book/...`: the order book of every pair, short-term and stateful orders (see `book.ts`)
+ * - `order/<order key>` of a short-term order, `txb/<order key>`: its signed placement tx
+ * - `done/<order key>`: a tombstone (a cancel, or a full fill) until its good-til-block
+ * - `exp/b/<gtb:20>/<order key>`: expiry index of short-term orders and tombstones
+ * - `tie`: the time-priority counter of short-term orders (see {@link nextPriority})
+ * - `rl/<height:20>/short/<address>`: short-term rate-limit counters
+ * - `ops/<n:20>`: the operations queue (`OperationRaw` bytes) of the next block, `ops_n` its
+ *   counter, `opsin/<order key>`: short-term placements already in it
+ * - `new/<seq:20>`: stateful orders stored by the block being committed, to put into the book
+ *   after it commits
+ * - `stream/<n:20>`, `stream_n`: off-chain order stream messages not yet handed to listeners
  */
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
@@ -27,6 +39,7 @@ import { fromBinaryCached } from "../../proto-cache.js";
 import type { KvStore } from "../../store.js";
 import { padKey } from "../records.js";
 import type { BookSide, BookSlot, Priority } from "./book.js";
+import { ORDER_FLAGS } from "./validate.js";
 
 /** The module name and store slice. */
 export const CLOB = "clob";
@@ -37,25 +50,93 @@ export function orderKey(id: clob.OrderId | undefined): string {
 }
 
 /** The order flags of short-term orders, as an order key writes them. */
-const SHORT_TERM_FLAGS = padKey(0, 10);
+const SHORT_TERM_FLAGS = padKey(ORDER_FLAGS.shortTerm, 10);
+
+/** Keys of the slice (see the module comment). */
+export const keys = {
+  order: (key: string) => `order/${key}`,
+  orderPrefix: "order/",
+  /** Open orders of one subaccount. */
+  subaccountOrders: (owner: string, number: number) => `order/${owner}/${padKey(number, 10)}/`,
+  done: (key: string) => `done/${key}`,
+  txBytes: (key: string) => `txb/${key}`,
+  blockExpiry: (gtb: bigint, key: string) => `exp/b/${padKey(gtb, 20)}/${key}`,
+  /** Block-expiry keys up to (excluding) `height`. */
+  blockExpiryEnd: (height: bigint) => `exp/b/${padKey(height, 20)}`,
+  blockExpiryPrefix: "exp/b/",
+  timeExpiry: (seconds: bigint, key: string) => `exp/t/${padKey(seconds, 20)}/${key}`,
+  timeExpiryEnd: (seconds: bigint) => `exp/t/${padKey(seconds, 20)}`,
+  timeExpiryPrefix: "exp/t/",
+  trigger: (pairId: number, key: string) => `trig/${padKey(pairId, 10)}/${key}`,
+  triggerPrefix: "trig/",
+  pair: (id: number) => `pair/${padKey(id, 10)}`,
+  pairPrefix: "pair/",
+  leverage: (owner: string, number: number, pairId: number) =>
+    `lev/${owner}/${padKey(number, 10)}/${padKey(pairId, 10)}`,
+  leveragePrefix: (owner: string, number: number) => `lev/${owner}/${padKey(number, 10)}/`,
+  rateLimit: (height: bigint, kind: string, address: string) => `rl/${padKey(height, 20)}/${kind}/${address}`,
+  rateLimitEnd: (height: bigint) => `rl/${padKey(height, 20)}`,
+  rateLimitPrefix: "rl/",
+  fundingSample: (perpetualId: number) => `funding/sample/${padKey(perpetualId, 10)}`,
+  fundingLast: "funding/last",
+  lastTime: "last_time",
+  seq: "seq",
+  tie: "tie",
+  operation: (n: bigint) => `ops/${padKey(n, 20)}`,
+  operationsPrefix: "ops/",
+  operationCounter: "ops_n",
+  queuedPlacement: (key: string) => `opsin/${key}`,
+  queuedPlacementPrefix: "opsin/",
+  newOrder: (seq: bigint) => `new/${padKey(seq, 20)}`,
+  newOrderPrefix: "new/",
+  fillAmount: (key: string) => `fill/${key}`,
+  fillPrune: (gtb: bigint, key: string) => `fillprune/${padKey(gtb, 20)}/${key}`,
+  /** Fill-amount prune keys up to (excluding) `height`. */
+  fillPruneEnd: (height: bigint) => `fillprune/${padKey(height, 20)}`,
+  fillPrunePrefix: "fillprune/",
+  tradePrices: (pairId: number) => `trade/${padKey(pairId, 10)}`,
+  tradePricesPrefix: "trade/",
+  stream: (n: bigint) => `stream/${padKey(n, 20)}`,
+  streamPrefix: "stream/",
+  streamCounter: "stream_n",
+  equityTierConfig: "equity_tier_config",
+  blockRateLimitConfig: "block_rate_limit_config",
+  liquidationsConfig: "liquidations_config",
+} as const;
+
+/** The order key a key of the slice ends with (`exp/b/<gtb>/<order key>`, `trig/<pair>/<order key>`). */
+export function orderKeyAfter(storeKey: string, parts: number): string {
+  return storeKey.split("/").slice(parts).join("/");
+}
+
+/** True for an order key of a short-term order. */
+export function isShortTermOrderKey(key: string): boolean {
+  return key.split("/")[2] === SHORT_TERM_FLAGS;
+}
 
 /**
- * True for the keys of the slice that hold short-term order state (see the module comment): the
- * clob module's `Module.volatileKey`.
+ * True for the keys of the slice that make up the memclob (see the module comment): the clob
+ * module's `Module.volatileKey`.
  */
-export function isShortTermKey(key: string): boolean {
+export function isMemclobKey(key: string): boolean {
   const parts = key.split("/");
   switch (parts[0]) {
     case "order": // order/<owner>/<number>/<flags>/<pair>/<client id>
       return parts[3] === SHORT_TERM_FLAGS;
-    case "book": // book/<pair>/<side>/<price>/<seq>/<tie>: only short-term orders have a tie
-      return parts.length === 6;
     case "exp": // exp/b/<gtb>/<order key>: good-til-block is short-term only
       return parts[1] === "b";
     case "rl": // rl/<height>/<kind>/<address>
       return parts[2] === "short";
+    case "book":
     case "done":
     case "tie":
+    case "txb":
+    case "ops":
+    case "ops_n":
+    case "opsin":
+    case "new":
+    case "stream":
+    case "stream_n":
       return true;
     default:
       return false;
@@ -86,7 +167,7 @@ export function goodTil(order: clob.Order): bigint {
 
 /** Reads an open order. */
 export function getOrder(store: KvStore, key: string): StoredOrder | undefined {
-  const bytes = store.get(`order/${key}`);
+  const bytes = store.get(keys.order(key));
   if (bytes === undefined) return undefined;
   const r = new BinaryReader(bytes);
   return {
@@ -104,7 +185,7 @@ export function getOrder(store: KvStore, key: string): StoredOrder | undefined {
 /** Writes an open order. */
 export function setOrder(store: KvStore, key: string, stored: StoredOrder): void {
   store.set(
-    `order/${key}`,
+    keys.order(key),
     new BinaryWriter(256)
       .bytes(toBinary(clob.OrderSchema, stored.order))
       .uvarint(stored.seq)
@@ -119,8 +200,9 @@ export function setOrder(store: KvStore, key: string, stored: StoredOrder): void
 
 /** The expiry index key of an order. */
 export function expiryKey(order: clob.Order, key: string): string {
-  const kind = order.goodTilOneof.case === "goodTilBlock" ? "b" : "t";
-  return `exp/${kind}/${padKey(goodTil(order), 20)}/${key}`;
+  return order.goodTilOneof.case === "goodTilBlock"
+    ? keys.blockExpiry(goodTil(order), key)
+    : keys.timeExpiry(goodTil(order), key);
 }
 
 /**
@@ -130,15 +212,15 @@ export function expiryKey(order: clob.Order, key: string): string {
  * it and before the next stateful order.
  */
 export function nextPriority(store: KvStore, shortTerm: boolean): Priority {
-  const bytes = store.get("seq");
+  const bytes = store.get(keys.seq);
   const seq = bytes === undefined ? 1n : decodeU64(bytes);
   if (!shortTerm) {
-    store.set("seq", encodeU64(seq + 1n));
+    store.set(keys.seq, encodeU64(seq + 1n));
     return { seq, tie: 0n };
   }
-  const tieBytes = store.get("tie");
+  const tieBytes = store.get(keys.tie);
   const tie = tieBytes === undefined ? 1n : decodeU64(tieBytes);
-  store.set("tie", encodeU64(tie + 1n));
+  store.set(keys.tie, encodeU64(tie + 1n));
   return { seq: seq - 1n, tie };
 }
 
@@ -153,21 +235,54 @@ export type DoneReason = "filled" | "cancelled";
 /** Records a spent short-term order id until `gtb` (a cancel or a full fill). */
 export function markDone(store: KvStore, key: string, gtb: bigint, reason: DoneReason): void {
   store.set(
-    `done/${key}`,
+    keys.done(key),
     new BinaryWriter(16)
       .uvarint(gtb)
       .bool(reason === "filled")
       .finish(),
   );
-  store.set(`exp/b/${padKey(gtb, 20)}/${key}`, new Uint8Array(0));
+  store.set(keys.blockExpiry(gtb, key), new Uint8Array(0));
 }
 
 /** A spent short-term order id, if any. */
 export function getDone(store: KvStore, key: string): { gtb: bigint; reason: DoneReason } | undefined {
-  const bytes = store.get(`done/${key}`);
+  const bytes = store.get(keys.done(key));
   if (bytes === undefined) return undefined;
   const r = new BinaryReader(bytes);
   return { gtb: r.uvarint(), reason: r.bool() ? "filled" : "cancelled" };
+}
+
+/** The filled amount of a short-term order as the committed fills recorded it (0 when none). */
+export function getFillAmount(store: KvStore, key: string): bigint {
+  const bytes = store.get(keys.fillAmount(key));
+  return bytes === undefined ? 0n : decodeU64(bytes);
+}
+
+/** Records the filled amount of a short-term order until its good-til-block passes. */
+export function setFillAmount(store: KvStore, key: string, filled: bigint, gtb: bigint): void {
+  if (!store.has(keys.fillAmount(key))) store.set(keys.fillPrune(gtb, key), new Uint8Array(0));
+  store.set(keys.fillAmount(key), encodeU64(filled));
+}
+
+/** Widens the block's traded price range of a pair with one fill's price. */
+export function recordTradePrice(store: KvStore, pairId: number, subticks: bigint): void {
+  const bytes = store.get(keys.tradePrices(pairId));
+  let [min, max] = [subticks, subticks];
+  if (bytes !== undefined) {
+    const r = new BinaryReader(bytes);
+    const [lo, hi] = [r.uvarint(), r.uvarint()];
+    if (lo < min) min = lo;
+    if (hi > max) max = hi;
+  }
+  store.set(keys.tradePrices(pairId), new BinaryWriter(24).uvarint(min).uvarint(max).finish());
+}
+
+/** The block's lowest and highest traded prices of a pair, if it traded. */
+export function tradePrices(store: KvStore, pairId: number): [bigint, bigint] | undefined {
+  const bytes = store.get(keys.tradePrices(pairId));
+  if (bytes === undefined) return undefined;
+  const r = new BinaryReader(bytes);
+  return [r.uvarint(), r.uvarint()];
 }
 
 /** Reads a protobuf record of the slice. */
@@ -178,15 +293,15 @@ export function readProto<T>(store: KvStore, key: string, read: (bytes: Uint8Arr
 
 /** The clob pair of an id. */
 export function getPair(store: KvStore, id: number): clob.ClobPair | undefined {
-  return readProto(store, `pair/${padKey(id, 10)}`, (b) => fromBinaryCached(clob.ClobPairSchema, b));
+  return readProto(store, keys.pair(id), (b) => fromBinaryCached(clob.ClobPairSchema, b));
 }
 
 /** Every clob pair, by id. */
 export function allPairs(store: KvStore): clob.ClobPair[] {
-  return [...store.entries("pair/")].map(([, b]) => fromBinary(clob.ClobPairSchema, b));
+  return [...store.entries(keys.pairPrefix)].map(([, b]) => fromBinary(clob.ClobPairSchema, b));
 }
 
 /** Writes a clob pair. */
 export function setPair(store: KvStore, pair: clob.ClobPair): void {
-  store.set(`pair/${padKey(pair.id, 10)}`, toBinary(clob.ClobPairSchema, pair));
+  store.set(keys.pair(pair.id), toBinary(clob.ClobPairSchema, pair));
 }

@@ -1,0 +1,73 @@
+/**
+ * The off-chain order stream (chain-protocol.md 1.11, point 5): the memclob writes each message
+ * into its slice (`stream/<n>`, a memclob key), so a CheckTx or a block step that fails drops its
+ * messages with its other writes; the app hands the messages of every successful step to its
+ * listeners with {@link drainOrderStream}.
+ */
+import { fromBinary, toBinary } from "@bufbuild/protobuf";
+import { clob } from "@perpx/proto";
+import { BinaryReader, BinaryWriter, decodeU64, encodeU64 } from "../../codec.js";
+import type { OrderRemovalReason, OrderStreamMessage } from "../../contract.js";
+import type { KvStore } from "../../store.js";
+import { keys } from "./state.js";
+
+const KINDS = ["place", "remove", "update", "replace"] as const;
+
+function encode(message: OrderStreamMessage): Uint8Array {
+  const w = new BinaryWriter(128).uvarint(KINDS.indexOf(message.kind));
+  switch (message.kind) {
+    case "place":
+      return w.bytes(toBinary(clob.OrderSchema, message.order)).finish();
+    case "remove":
+      return w.bytes(toBinary(clob.OrderIdSchema, message.orderId)).string(message.reason).finish();
+    case "update":
+      return w.bytes(toBinary(clob.OrderIdSchema, message.orderId)).uvarint(message.totalFilled).finish();
+    case "replace":
+      return w
+        .bytes(toBinary(clob.OrderSchema, message.oldOrder))
+        .bytes(toBinary(clob.OrderSchema, message.order))
+        .finish();
+  }
+}
+
+function decode(bytes: Uint8Array): OrderStreamMessage {
+  const r = new BinaryReader(bytes);
+  const kind = KINDS[r.uint()];
+  switch (kind) {
+    case "place":
+      return { kind, order: fromBinary(clob.OrderSchema, r.bytes()) };
+    case "remove":
+      return {
+        kind,
+        orderId: fromBinary(clob.OrderIdSchema, r.bytes()),
+        reason: r.string() as OrderRemovalReason,
+      };
+    case "update":
+      return { kind, orderId: fromBinary(clob.OrderIdSchema, r.bytes()), totalFilled: r.uvarint() };
+    default:
+      return {
+        kind: "replace",
+        oldOrder: fromBinary(clob.OrderSchema, r.bytes()),
+        order: fromBinary(clob.OrderSchema, r.bytes()),
+      };
+  }
+}
+
+/** Appends a message to the stream (in the store branch of the step that makes it). */
+export function emitOrderStream(store: KvStore, message: OrderStreamMessage): void {
+  const counter = store.get(keys.streamCounter);
+  const n = counter === undefined ? 0n : decodeU64(counter);
+  store.set(keys.streamCounter, encodeU64(n + 1n));
+  store.set(keys.stream(n), encode(message));
+}
+
+/** Takes every message written so far out of the clob slice `store`, in order. */
+export function drainOrderStream(store: KvStore): OrderStreamMessage[] {
+  // The counter is there exactly when messages are (cheaper to read than a range).
+  if (!store.has(keys.streamCounter)) return [];
+  const taken = [...store.entries(keys.streamPrefix)];
+  if (taken.length === 0) return [];
+  for (const [key] of taken) store.delete(key);
+  store.delete(keys.streamCounter);
+  return taken.map(([, value]) => decode(value));
+}

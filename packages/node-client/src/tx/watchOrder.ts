@@ -1,0 +1,223 @@
+import { fromBinary } from "@bufbuild/protobuf";
+import { AbortedError } from "@perpx/errors";
+import { clob, cosmosTendermint, cosmosTx } from "@perpx/proto";
+import type { NodeConnection } from "../connection.js";
+import { getLatestBlock } from "../query/chain.js";
+import { pickQueryTransport, rpcQueryError, unaryQuery } from "../query/unary.js";
+import { type CallOptions, checkTimeout, sleep, withDeadline } from "../transport/call.js";
+import { cometCall } from "../transport/rpc.js";
+
+const PROPOSED_OPERATIONS = `/${clob.MsgProposedOperationsSchema.typeName}`;
+
+/**
+ * One fill of a watched short-term order, as a block's proposed operations settled it.
+ *
+ * @example
+ * ```ts
+ * const { height, quantums, role }: ShortTermOrderFill = outcome.fills[0]!;
+ * ```
+ */
+export interface ShortTermOrderFill {
+  /** The block whose proposed-operations tx settled the fill. */
+  height: bigint;
+  /** Base quantums filled. */
+  quantums: bigint;
+  /** Whether the order took liquidity (`taker`) or rested and was hit (`maker`). */
+  role: "taker" | "maker";
+  /** The order on the other side. */
+  counterparty: clob.OrderId;
+}
+
+/**
+ * What became of a short-term order, learnt from the node's blocks alone.
+ *
+ * @example
+ * ```ts
+ * const { totalFilled, fills, lastHeight }: ShortTermOrderOutcome = await watchShortTermOrder(client, { orderId, goodTilBlock });
+ * ```
+ */
+export interface ShortTermOrderOutcome {
+  /** The order watched. */
+  orderId: clob.OrderId;
+  /** Its fills, in block order. */
+  fills: ShortTermOrderFill[];
+  /** The sum of the fills' quantums. */
+  totalFilled: bigint;
+  /**
+   * The last block looked at: the order's good-til-block (after it the order cannot fill), or an
+   * earlier one when `quantums` were filled before.
+   */
+  lastHeight: bigint;
+}
+
+/**
+ * Parameters of {@link watchShortTermOrder}.
+ *
+ * @example
+ * ```ts
+ * await watchShortTermOrder(client, { orderId: sent.orderId!, goodTilBlock: 1_234, fromHeight: sent.latestHeight! + 1n });
+ * ```
+ */
+export interface WatchShortTermOrderParams extends CallOptions {
+  /** The order (`SendTxResult.orderId` of its placement). */
+  orderId: clob.OrderId;
+  /** Its good-til-block: the last block that can carry its fills. */
+  goodTilBlock: number | bigint;
+  /**
+   * The first block to look at.
+   * @default the block after the latest one when the watch starts
+   */
+  fromHeight?: bigint;
+  /**
+   * The order's size: the watch ends as soon as that much is filled.
+   * @default undefined (watch until the good-til-block)
+   */
+  quantums?: bigint;
+  /**
+   * How often to look for new blocks.
+   * @default the client's commitPollIntervalMs (500)
+   */
+  pollIntervalMs?: number;
+}
+
+function sameOrder(a: clob.OrderId | undefined, b: clob.OrderId): boolean {
+  return (
+    a !== undefined &&
+    a.clientId === b.clientId &&
+    a.orderFlags === b.orderFlags &&
+    a.clobPairId === b.clobPairId &&
+    a.subaccountId?.owner === b.subaccountId?.owner &&
+    (a.subaccountId?.number ?? 0) === (b.subaccountId?.number ?? 0)
+  );
+}
+
+/**
+ * The proposed operations of a block: the `MsgProposedOperations` of its first tx (every block of
+ * the chain starts with one), or undefined when the block has none.
+ *
+ * @example
+ * ```ts
+ * const operations = proposedOperations(blockTxs[0]!);
+ * ```
+ */
+export function proposedOperations(txBytes: Uint8Array): clob.MsgProposedOperations | undefined {
+  try {
+    const raw = fromBinary(cosmosTx.TxRawSchema, txBytes);
+    const body = fromBinary(cosmosTx.TxBodySchema, raw.bodyBytes);
+    const message = body.messages[0];
+    if (body.messages.length !== 1 || message?.typeUrl !== PROPOSED_OPERATIONS) return undefined;
+    return fromBinary(clob.MsgProposedOperationsSchema, message.value);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The fills of `orderId` in one block's proposed operations.
+ *
+ * @example
+ * ```ts
+ * const fills = fillsOf(operations, orderId, 12n);
+ * ```
+ */
+export function fillsOf(
+  operations: clob.MsgProposedOperations,
+  orderId: clob.OrderId,
+  height: bigint,
+): ShortTermOrderFill[] {
+  const out: ShortTermOrderFill[] = [];
+  for (const { operation } of operations.operationsQueue) {
+    if (operation.case !== "match" || operation.value.match.case !== "matchOrders") continue;
+    const match = operation.value.match.value;
+    const taker = match.takerOrderId;
+    for (const fill of match.fills) {
+      if (sameOrder(taker, orderId) && fill.makerOrderId) {
+        out.push({ height, quantums: fill.fillAmount, role: "taker", counterparty: fill.makerOrderId });
+      } else if (sameOrder(fill.makerOrderId, orderId) && taker) {
+        out.push({ height, quantums: fill.fillAmount, role: "maker", counterparty: taker });
+      }
+    }
+  }
+  return out;
+}
+
+async function blockTxs(client: NodeConnection, height: bigint, options: CallOptions): Promise<Uint8Array[]> {
+  const transport = client.rpc ? "rpc" : pickQueryTransport(client);
+  if (transport === "rpc") {
+    return withDeadline("block", options, client.timeoutMs, async (signal) => {
+      try {
+        const response = await cometCall(client.rpc!, signal, (comet) => comet.block(Number(height)));
+        return [...response.block.txs];
+      } catch (error) {
+        if (signal.aborted) throw error;
+        throw rpcQueryError("block", error);
+      }
+    });
+  }
+  const response = await unaryQuery(
+    client,
+    cosmosTendermint.Service.method.getBlockByHeight,
+    { height },
+    { ...options, transport },
+  );
+  return response.sdkBlock?.data?.txs ?? response.block?.data?.txs ?? [];
+}
+
+/**
+ * Follows a short-term order from the node alone (chain-protocol 1.11): its CheckTx answer was
+ * final, and its fills land in the proposed-operations tx that heads each later block. Reads each
+ * new block's operations for the order's fills (as taker or maker) until its good-til-block has
+ * passed, or `quantums` are filled.
+ *
+ * @throws {AbortedError} when `signal` aborts; the query errors of the transport.
+ *
+ * @example
+ * ```ts
+ * const sent = await placeOrder(client, { signer, ...order, kind: "short-term", goodTilBlock });
+ * const outcome = await watchShortTermOrder(client, { orderId: sent.orderId!, goodTilBlock, fromHeight: sent.latestHeight! + 1n });
+ * console.log(outcome.totalFilled, outcome.fills.map((f) => f.height));
+ * ```
+ */
+export async function watchShortTermOrder(
+  client: NodeConnection,
+  params: WatchShortTermOrderParams,
+): Promise<ShortTermOrderOutcome> {
+  const pollMs = checkTimeout(
+    params.pollIntervalMs ?? client.txDefaults.commitPollIntervalMs,
+    "pollIntervalMs",
+  );
+  const call: CallOptions = {
+    ...(params.timeoutMs === undefined ? {} : { timeoutMs: params.timeoutMs }),
+    ...(params.signal ? { signal: params.signal } : {}),
+  };
+  const last = BigInt(params.goodTilBlock);
+  let next = params.fromHeight ?? (await getLatestBlock(client, call)).height + 1n;
+  const fills: ShortTermOrderFill[] = [];
+  let totalFilled = 0n;
+  const outcome = (lastHeight: bigint): ShortTermOrderOutcome => ({
+    orderId: params.orderId,
+    fills,
+    totalFilled,
+    lastHeight,
+  });
+  while (next <= last) {
+    const latest = (await getLatestBlock(client, call)).height;
+    for (; next <= latest && next <= last; next++) {
+      const txs = await blockTxs(client, next, call);
+      const operations = txs[0] === undefined ? undefined : proposedOperations(txs[0]);
+      if (operations === undefined) continue;
+      for (const fill of fillsOf(operations, params.orderId, next)) {
+        fills.push(fill);
+        totalFilled += fill.quantums;
+      }
+      if (params.quantums !== undefined && totalFilled >= params.quantums) return outcome(next);
+    }
+    if (next > last) break;
+    try {
+      await sleep(pollMs, params.signal);
+    } catch (reason) {
+      throw new AbortedError(`watching short-term order ${params.orderId.clientId}`, reason);
+    }
+  }
+  return outcome(last);
+}
