@@ -129,7 +129,8 @@ describe("pruning", () => {
     expect(first.app.baseHeight()).toBe(1n);
     for (const [height, hash] of blocks) expect(toHexUpper(first.app.block(height)!.hash)).toBe(hash);
     const old = await rpc(first, "block_results", { height: "3" });
-    expect(old.result?.txs_results).toHaveLength(1);
+    // The proposed-operations tx at the head of the block, then the transfer.
+    expect(old.result?.txs_results).toHaveLength(2);
     await first.stop();
 
     const second = await startDevnet({

@@ -123,6 +123,19 @@ describe("createCometRpc", () => {
     expect(sync).toEqual({ code: 0, codespace: "", log: "", hash: new Uint8Array([255, 0]) });
   });
 
+  it("asks for a block at a height and decodes its raw txs", async () => {
+    const { client, requests } = answering({ block: { data: { txs: ["AQID", "BAU="] } } });
+    const answer = await createCometRpc(client).block(7);
+    expect(requests[0]).toMatchObject({ method: "block", params: { height: "7" } });
+    expect(answer.block.txs).toEqual([new Uint8Array([1, 2, 3]), new Uint8Array([4, 5])]);
+    const empty = await createCometRpc(answering({ block: { data: {} } }).client).block();
+    expect(empty.block.txs).toEqual([]);
+    const bad = await createCometRpc(answering({ block: null }).client)
+      .block(1)
+      .catch((error: unknown) => error);
+    expect(isTransportError(bad)).toBe(true);
+  });
+
   it("turns a malformed answer into a TransportError naming the field", async () => {
     const cases: Array<[unknown, RegExp]> = [
       [null, /status is not a JSON object/],

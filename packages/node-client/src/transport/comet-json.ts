@@ -161,5 +161,12 @@ export function createCometRpc(client: JsonRpcClient): CometRpc {
       call("broadcast_tx_async", { tx: toBase64(params.tx) }).then((value) => ({
         hash: decodeBroadcast(value).hash,
       })),
+    block: (height) =>
+      call("block", height === undefined ? {} : { height: String(height) }).then((value) => {
+        const block = object(object(value, "block answer").block, "block");
+        const data = object(block.data, "block data");
+        const txs = Array.isArray(data.txs) ? data.txs : [];
+        return { block: { txs: txs.map((tx) => fromBase64(text(tx))) } };
+      }),
   };
 }

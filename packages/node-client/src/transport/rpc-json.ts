@@ -285,6 +285,8 @@ export interface CometRpc {
   }>;
   /** `broadcast_tx_async`. */
   broadcastTxAsync(params: { tx: Uint8Array }): Promise<{ readonly hash: Uint8Array }>;
+  /** `block` at a height: the block's raw txs (the only part the clients read). */
+  block(height?: number): Promise<{ readonly block: { readonly txs: readonly Uint8Array[] } }>;
 }
 
 /**

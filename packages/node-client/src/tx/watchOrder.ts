@@ -5,7 +5,7 @@ import type { NodeConnection } from "../connection.js";
 import { getLatestBlock } from "../query/chain.js";
 import { pickQueryTransport, rpcQueryError, unaryQuery } from "../query/unary.js";
 import { type CallOptions, checkTimeout, sleep, withDeadline } from "../transport/call.js";
-import { cometCall } from "../transport/rpc.js";
+import { cometCall } from "../transport/rpc-json.js";
 
 const PROPOSED_OPERATIONS = `/${clob.MsgProposedOperationsSchema.typeName}`;
 

@@ -21,7 +21,7 @@ import { OrderBook, type Priority, type RestingOrder } from "./book.js";
 import { clobErrors } from "./errors.js";
 import { fillFeeQuoteQuantums } from "./fees.js";
 import { applyMatch, type FillDecision, matchOrder, opposite, wouldCross } from "./matching.js";
-import { queueMatch, queuePlacement, queueRemoval } from "./operations.js";
+import { queueMatch, queuePlacement, queueRemoval } from "./operations-queue.js";
 import {
   bookSlot,
   CLOB,

@@ -20,7 +20,7 @@ import { OrderBook } from "./book.js";
 import { type ClobKeepers, Engine, refOf } from "./engine.js";
 import { clobErrors } from "./errors.js";
 import { inBranch } from "./kv.js";
-import { queueRemoval } from "./operations.js";
+import { queueRemoval } from "./operations-queue.js";
 import {
   CLOB,
   getDone,

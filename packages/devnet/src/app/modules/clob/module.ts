@@ -42,7 +42,8 @@ import {
   placeShortTerm,
   rebuildBook,
 } from "./memclob.js";
-import { deliverOperations, type PlacementVerifier, takeOperations } from "./operations.js";
+import { deliverOperations, type PlacementVerifier } from "./operations.js";
+import { takeOperations } from "./operations-queue.js";
 import { allPairs, CLOB, getOrder, getPair, isMemclobKey, keys, orderKey } from "./state.js";
 import { cancelStateful, placeStateful } from "./stateful.js";
 import { checkClobTx, clobTxPolicy, isClobTx } from "./tx-rules.js";

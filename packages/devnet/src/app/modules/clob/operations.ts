@@ -1,16 +1,4 @@
-/**
- * The proposer's operations queue (chain-protocol.md 1.11, point 3). The memclob appends to it as
- * it matches and removes orders (memclob keys `ops/<n>`, so a failed CheckTx leaves nothing);
- * {@link takeOperations} empties it into the `MsgProposedOperations` at the head of the next block,
- * and {@link deliverOperations} is that message's delivery: the short-term placements' signatures
- * are verified again, every fill is settled on the committed subaccounts with its fees and event,
- * fill amounts are recorded (a short-term order's until its good-til-block passes; a fully filled
- * stateful order leaves state), and the stateful
- * orders the proposer removed leave state with their reason.
- */
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
-import { decodeU64, encodeU64 } from "../../codec.js";
 import { abciError } from "../../errors.js";
 import type { Context } from "../../module.js";
 import type { KvStore } from "../../store.js";
@@ -32,68 +20,6 @@ import {
 } from "./state.js";
 import { emitOrderStream } from "./stream.js";
 import { ORDER_FLAGS } from "./validate.js";
-
-function append(store: KvStore, operation: clob.OperationRaw["operation"]): void {
-  const counter = store.get(keys.operationCounter);
-  const n = counter === undefined ? 0n : decodeU64(counter);
-  store.set(keys.operationCounter, encodeU64(n + 1n));
-  store.set(
-    keys.operation(n),
-    toBinary(clob.OperationRawSchema, create(clob.OperationRawSchema, { operation })),
-  );
-}
-
-/** Queues a short-term order's signed placement, once per block (a match needs it before). */
-export function queuePlacement(store: KvStore, key: string, txBytes: Uint8Array | undefined): void {
-  if (txBytes === undefined || store.has(keys.queuedPlacement(key))) return;
-  store.set(keys.queuedPlacement(key), new Uint8Array(0));
-  append(store, { case: "shortTermOrderPlacement", value: txBytes });
-}
-
-/** Queues a match of a taker against makers. */
-export function queueMatch(
-  store: KvStore,
-  takerOrderId: clob.OrderId,
-  fills: ReadonlyArray<{ makerId: clob.OrderId; quantums: bigint }>,
-): void {
-  append(store, {
-    case: "match",
-    value: create(clob.ClobMatchSchema, {
-      match: {
-        case: "matchOrders",
-        value: create(clob.MatchOrdersSchema, {
-          takerOrderId,
-          fills: fills.map((f) =>
-            create(clob.MakerFillSchema, { makerOrderId: f.makerId, fillAmount: f.quantums }),
-          ),
-        }),
-      },
-    }),
-  });
-}
-
-/** Queues the removal of a stateful order from state. */
-export function queueRemoval(
-  store: KvStore,
-  orderId: clob.OrderId | undefined,
-  reason: clob.OrderRemoval_RemovalReason,
-): void {
-  append(store, {
-    case: "orderRemoval",
-    value: create(clob.OrderRemovalSchema, { orderId, removalReason: reason }),
-  });
-}
-
-/** Empties the queue into the message the next block starts with. */
-export function takeOperations(store: KvStore): clob.MsgProposedOperations {
-  const taken = [...store.entries(keys.operationsPrefix)];
-  for (const [key] of taken) store.delete(key);
-  for (const [key] of [...store.entries(keys.queuedPlacementPrefix)]) store.delete(key);
-  store.delete(keys.operationCounter);
-  return create(clob.MsgProposedOperationsSchema, {
-    operationsQueue: taken.map(([, value]) => fromBinary(clob.OperationRawSchema, value)),
-  });
-}
 
 /** Decodes a short-term placement's tx and verifies its signature; answers its order. */
 export type PlacementVerifier = (txBytes: Uint8Array) => clob.Order;
