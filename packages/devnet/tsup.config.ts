@@ -1,3 +1,5 @@
 import { packageBuild } from "../../tsup.base.js";
 
-export default packageBuild({ entry: ["src/index.ts", "src/cli.ts"] });
+// `shims`: the CommonJS build gets a real `import.meta.url`, which signature verification needs to
+// `require` the optional `secp256k1` addon relative to this package.
+export default packageBuild({ entry: ["src/index.ts", "src/cli.ts"], shims: true });

@@ -3,7 +3,7 @@
  *
  * - short-term orders accepted and matched per second through CheckTx over RPC: each iteration
  *   sends N resting asks from one account and N crossing IOC buys from another with
- *   `broadcast_tx_sync` over HTTP (a few requests in flight), every one matched by the memclob at
+ *   `broadcast_tx_sync` over HTTP from a client thread (a few requests in flight), every one matched by the memclob at
  *   CheckTx, then one block whose proposed-operations tx must carry N fills. Short-term orders
  *   accepted per second = hz × 2N; matched = hz × N.
  * - stateful orders per second through blocks: each iteration rests M short-term asks, checks M
@@ -15,6 +15,8 @@
  * verification, matching and blocks, not signing. The keys are derived once and the txs signed
  * with `@noble/curves` (the same deterministic RFC 6979 signatures as cosmjs's `signDirect`).
  */
+
+import { Worker } from "node:worker_threads";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { encodeSecp256k1Pubkey } from "@cosmjs/amino";
 import { Bip39, EnglishMnemonic, Slip10, Slip10Curve, stringToPath } from "@cosmjs/crypto";
@@ -166,22 +168,55 @@ const statefulRounds: { asks: Uint8Array[]; buys: Uint8Array[] }[] = Array.from(
   ),
 }));
 
-/** `broadcast_tx_sync` of every tx over HTTP, `IN_FLIGHT` at a time; throws on a refusal. */
-async function broadcastAll(txs: readonly Uint8Array[]): Promise<void> {
+/**
+ * The RPC client: a worker thread (as a node's clients are other processes, so the node's thread
+ * runs only the node) that sends `broadcast_tx_sync` over keep-alive HTTP, `IN_FLIGHT` requests at
+ * a time, and answers with the first refusal or `null` once every tx was accepted.
+ */
+const CLIENT_SOURCE = `
+const { parentPort } = require("node:worker_threads");
+const http = require("node:http");
+const agent = new http.Agent({ keepAlive: true, maxSockets: ${IN_FLIGHT} });
+function send(url, tx) {
+  return new Promise((resolve, reject) => {
+    const body = '{"jsonrpc":"2.0","id":1,"method":"broadcast_tx_sync","params":{"tx":"' + tx + '"}}';
+    const req = http.request(url, { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
+      const chunks = [];
+      res.on("data", (c) => chunks.push(c));
+      res.on("end", () => resolve(JSON.parse(Buffer.concat(chunks).toString("utf8"))));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+parentPort.on("message", async ({ url, txs }) => {
   let next = 0;
-  const worker = async () => {
-    while (next < txs.length) {
-      const tx = txs[next++] as Uint8Array;
-      const response = await fetch(devnet.endpoints.rpc, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: `{"jsonrpc":"2.0","id":1,"method":"broadcast_tx_sync","params":{"tx":"${Buffer.from(tx).toString("base64")}"}}`,
-      });
-      const answer = (await response.json()) as { result?: { code: number; log: string } };
-      if (answer.result?.code !== 0) throw new Error(`CheckTx refused an order: ${JSON.stringify(answer)}`);
+  let refusal = null;
+  const lane = async () => {
+    while (refusal === null && next < txs.length) {
+      const answer = await send(url, txs[next++]);
+      if (answer.result?.code !== 0) refusal = JSON.stringify(answer);
     }
   };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  try {
+    await Promise.all(Array.from({ length: ${IN_FLIGHT} }, lane));
+    parentPort.postMessage(refusal);
+  } catch (error) {
+    parentPort.postMessage(String(error));
+  }
+});
+`;
+const client = new Worker(CLIENT_SOURCE, { eval: true });
+
+/** `broadcast_tx_sync` of every tx over HTTP from the client thread; throws on a refusal. */
+async function broadcastAll(txs: readonly Uint8Array[]): Promise<void> {
+  const encoded = txs.map((tx) => Buffer.from(tx).toString("base64"));
+  const refusal = await new Promise<string | null>((resolve) => {
+    client.once("message", resolve);
+    client.postMessage({ url: devnet.endpoints.rpc, txs: encoded });
+  });
+  if (refusal !== null) throw new Error(`CheckTx refused an order: ${refusal}`);
 }
 
 /** The fills of a block (its proposed-operations tx heads it). */
@@ -197,6 +232,7 @@ function fillsOf(
 }
 
 afterAll(async () => {
+  await client.terminate();
   await devnet.stop();
 });
 
