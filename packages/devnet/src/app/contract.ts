@@ -382,8 +382,18 @@ export interface ChainState {
  *
  * @example
  * ```ts
+ * const exported: Uint8Array[] = []; // the block log: the chain's blocks, from its first height on
  * const archive: BlockArchive = { readBlock: (index) => exported[index] };
- * const app = createChainApp({ profile: "local", genesisTime, archive, pruning: { keepRecent: 100 } });
+ * const genesisTime = new Date("2026-01-01T00:00:00Z");
+ * const app = createChainApp({ profile: "local", genesisTime, archive, pruning: { keepRecent: 1 } });
+ * exported.push(app.exportBlock(1n)!);
+ * for (let second = 1; second <= 3; second++) {
+ *   const block = app.produceBlock(new Date(genesisTime.getTime() + second * 1000));
+ *   exported.push(app.exportBlock(block.height)!);
+ * }
+ * app.latestBlock().height; // 4n
+ * app.block(1n)?.height; // 1n: pruned from memory, read back through the archive
+ * app.baseHeight(); // 1n
  * ```
  */
 export interface BlockArchive {
