@@ -53,10 +53,16 @@ export interface LockHolder {
  *
  * @example
  * ```ts
+ * import { mkdtempSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ *
+ * const stateDir = mkdtempSync(join(tmpdir(), "perpx-state-"));
+ * const first = await startDevnet({ ports: "free", blockTimeMs: 0, stateDir });
  * try {
- *   await startDevnet({ stateDir: ".devnet" });
- * } catch (error) {
- *   if (isDevnetStateLockedError(error)) console.error(`pid ${error.holder.pid} uses .devnet`);
+ *   await startDevnet({ ports: "free", stateDir }); // throws DevnetStateLockedError
+ * } finally {
+ *   await first.stop();
  * }
  * ```
  */
