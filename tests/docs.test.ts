@@ -28,11 +28,7 @@ const snippets = workspaceSnippets(root).filter((snippet) => !filter || snippet.
  * when one of their snippets runs, so this list only shrinks.
  */
 const PENDING: Record<string, string> = {
-  "packages/devnet/src/app/modules/authenticators.ts authenticate":
-    "needs the keeper context of a block in progress (ctx, keepers), which only the app builds",
   "packages/devnet/src/app/modules/accountplus.ts approveAgent":
-    "needs the keeper context of a block in progress (ctx, keepers), which only the app builds",
-  "packages/devnet/src/app/modules/feetiers.ts feePpm":
     "needs the keeper context of a block in progress (ctx, keepers), which only the app builds",
   "packages/devnet/src/app/modules/subaccounts.ts canApplyUpdates":
     "needs the keeper context of a block in progress (ctx, keepers), which only the app builds",
