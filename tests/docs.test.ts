@@ -30,8 +30,6 @@ const snippets = workspaceSnippets(root).filter((snippet) => !filter || snippet.
 const PENDING: Record<string, string> = {
   "packages/devnet/src/app/modules/accountplus.ts approveAgent":
     "needs the keeper context of a block in progress (ctx, keepers), which only the app builds",
-  "packages/devnet/src/app/modules/subaccounts.ts canApplyUpdates":
-    "needs the keeper context of a block in progress (ctx, keepers), which only the app builds",
 };
 
 /**
