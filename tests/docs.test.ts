@@ -27,10 +27,7 @@ const snippets = workspaceSnippets(root).filter((snippet) => !filter || snippet.
  * Examples known not to run yet (`path owner`, or a README's path), each with why. The test fails
  * when one of their snippets runs, so this list only shrinks.
  */
-const PENDING: Record<string, string> = {
-  "packages/devnet/src/app/modules/accountplus.ts approveAgent":
-    "needs the keeper context of a block in progress (ctx, keepers), which only the app builds",
-};
+const PENDING: Record<string, string> = {};
 
 /**
  * Packages whose examples are not run in CI, with why. `DOCS_ALL=1` runs them too (and reports
