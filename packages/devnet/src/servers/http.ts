@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
  * const timeouts: Partial<ServerTimeouts> = { headersMs: 5_000, requestMs: 5_000, http2IdleMs: 10_000 };
  * const devnet = await startDevnet({ ports: "free", blockTimeMs: 0, timeouts });
  * await devnet.stop();
- * // A request may not get longer than its headers (10 s by default):
+ * // requestMs (the whole request) may not be shorter than headersMs (10 s by default):
  * await startDevnet({ ports: "free", timeouts: { requestMs: 5_000 } }); // throws RangeError
  * ```
  */
