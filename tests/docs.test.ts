@@ -27,34 +27,7 @@ const snippets = workspaceSnippets(root).filter((snippet) => !filter || snippet.
  * Examples known not to run yet (`path owner`, or a README's path), each with why. The test fails
  * when one of their snippets runs, so this list only shrinks.
  */
-const PENDING: Record<string, string> = {
-  "packages/devnet/src/app/modules/authenticators.ts authenticate":
-    "needs the keeper context of a block in progress (ctx, keepers), which only the app builds",
-  "packages/devnet/src/app/contract.ts EventAttribute":
-    "needs a chain app and raw txs; contract.ts is being reworked in the clob branch",
-  "packages/devnet/src/app/contract.ts TxResult":
-    "needs a chain app and raw txs; contract.ts is being reworked in the clob branch",
-  "packages/devnet/src/app/contract.ts IndexedTx":
-    "needs a chain app and raw txs; contract.ts is being reworked in the clob branch",
-  "packages/devnet/src/app/contract.ts QueryResult":
-    "needs a chain app and raw txs; contract.ts is being reworked in the clob branch",
-  "packages/devnet/src/app/contract.ts SimulateResult":
-    "needs a chain app and raw txs; contract.ts is being reworked in the clob branch",
-  "packages/devnet/src/app/contract.ts ChainApp":
-    "needs a chain app and raw txs; contract.ts is being reworked in the clob branch",
-  "packages/devnet/src/app/contract.ts ChainControl":
-    "needs a chain app and raw txs; contract.ts is being reworked in the clob branch",
-  "packages/devnet/src/app/contract.ts ProposalResult":
-    "needs a chain app and raw txs; contract.ts is being reworked in the clob branch",
-  "packages/devnet/src/app/contract.ts ChainState":
-    "needs a chain app and raw txs; contract.ts is being reworked in the clob branch",
-  "packages/devnet/src/app/modules/accountplus.ts approveAgent":
-    "needs the keeper context of a block in progress (ctx, keepers), which only the app builds",
-  "packages/devnet/src/app/modules/feetiers.ts feePpm":
-    "needs the keeper context of a block in progress (ctx, keepers), which only the app builds",
-  "packages/devnet/src/app/modules/subaccounts.ts canApplyUpdates":
-    "needs the keeper context of a block in progress (ctx, keepers), which only the app builds",
-};
+const PENDING: Record<string, string> = {};
 
 /**
  * Packages whose examples are not run in CI, with why. `DOCS_ALL=1` runs them too (and reports

@@ -151,7 +151,7 @@ export const MINIMUM_GAS_PRICES: readonly GasPrice[] = /* @__PURE__ */ deepFreez
  * ```ts
  * const latestHeight = 1_000;
  * const maxGoodTilBlock = latestHeight + 1 + SHORT_BLOCK_WINDOW;
- * maxGoodTilBlock; // 1_021
+ * maxGoodTilBlock; // 1_041
  * ```
  */
 export const SHORT_BLOCK_WINDOW = 40;

@@ -69,7 +69,15 @@ export class DevnetError extends PerpxError {
  *
  * @example
  * ```ts
- * if (isDevnetError(error)) console.error(error.reason);
+ * let failure: unknown;
+ * try {
+ *   createChainApp({ profile: "local", genesisTime: new Date(), pruning: { keepRecent: -1 } });
+ * } catch (error) {
+ *   failure = error;
+ * }
+ * isDevnetError(failure); // true
+ * isDevnetError(failure) && failure.reason; // "out-of-range"
+ * isDevnetError(new Error("no")); // false
  * ```
  */
 export const isDevnetError = errorGuard<DevnetError>("DevnetError");

@@ -36,9 +36,12 @@ import { loadOrCreateTls, type TlsMaterial } from "./servers/tls.js";
  *
  * @example
  * ```ts
- * const ports: Partial<DevnetPorts> = { rpc: 36657, rest: 0 };
- * const devnet = await startDevnet({ ports });
- * devnet.ports.rest; // the free port it picked
+ * // 0 picks a free port; in a Partial<DevnetPorts>, a server left out gets its DEFAULT_PORTS port.
+ * const ports: DevnetPorts = { rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0 };
+ * const devnet = await startDevnet({ ports, blockTimeMs: 0 });
+ * devnet.ports.rest > 0; // true: the free port it picked
+ * devnet.endpoints.rest.endsWith(`:${devnet.ports.rest}`); // true
+ * await devnet.stop();
  * ```
  */
 export interface DevnetPorts {

@@ -17,7 +17,15 @@ import { errorGuard, PerpxError } from "@perpx/errors";
  *
  * @example
  * ```ts
- * const holder = JSON.parse(readFileSync(join(".devnet", LOCK_FILE), "utf8")); // {pid, host, startedAt}
+ * import { mkdtempSync, readFileSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ *
+ * const stateDir = mkdtempSync(join(tmpdir(), "perpx-state-"));
+ * const lock = lockStateDirectory(stateDir);
+ * const holder = JSON.parse(readFileSync(join(stateDir, LOCK_FILE), "utf8")); // { pid, host, startedAt }
+ * holder.pid === process.pid; // true
+ * lock.release();
  * ```
  */
 export const LOCK_FILE = "devnet.lock";
@@ -45,10 +53,16 @@ export interface LockHolder {
  *
  * @example
  * ```ts
+ * import { mkdtempSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ *
+ * const stateDir = mkdtempSync(join(tmpdir(), "perpx-state-"));
+ * const first = await startDevnet({ ports: "free", blockTimeMs: 0, stateDir });
  * try {
- *   await startDevnet({ stateDir: ".devnet" });
- * } catch (error) {
- *   if (isDevnetStateLockedError(error)) console.error(`pid ${error.holder.pid} uses .devnet`);
+ *   await startDevnet({ ports: "free", stateDir }); // throws DevnetStateLockedError
+ * } finally {
+ *   await first.stop();
  * }
  * ```
  */
@@ -84,7 +98,22 @@ export class DevnetStateLockedError extends PerpxError {
  *
  * @example
  * ```ts
- * if (isDevnetStateLockedError(error)) console.error(error.holder);
+ * import { mkdtempSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ *
+ * const stateDir = mkdtempSync(join(tmpdir(), "perpx-state-"));
+ * const lock = lockStateDirectory(stateDir);
+ * let refusal: unknown;
+ * try {
+ *   lockStateDirectory(stateDir); // a second devnet on the same directory
+ * } catch (error) {
+ *   refusal = error;
+ * }
+ * isDevnetStateLockedError(refusal); // true
+ * isDevnetStateLockedError(refusal) && refusal.holder.pid === process.pid; // true
+ * isDevnetStateLockedError(new Error("busy")); // false
+ * lock.release();
  * ```
  */
 export const isDevnetStateLockedError = errorGuard<DevnetStateLockedError>("DevnetStateLockedError");

@@ -11,7 +11,25 @@ import type { clob } from "@perpx/proto";
  *
  * @example
  * ```ts
- * const sender = event.attributes.find((a: EventAttribute) => a.key === "sender")?.value;
+ * import { create, toBinary } from "@bufbuild/protobuf";
+ * import { DirectSecp256k1HdWallet } from "@cosmjs/proto-signing";
+ * import { calculateFee, SigningStargateClient } from "@cosmjs/stargate";
+ * import { cosmosTx } from "@perpx/proto";
+ *
+ * const [alice, bob] = devnet.accounts;
+ * const wallet = await DirectSecp256k1HdWallet.fromMnemonic(alice!.mnemonic, { prefix: "perpx" });
+ * const client = await SigningStargateClient.connectWithSigner(devnet.endpoints.rpc, wallet);
+ * const send = {
+ *   typeUrl: "/cosmos.bank.v1beta1.MsgSend",
+ *   value: { fromAddress: alice!.address, toAddress: bob!.address, amount: [{ denom: "uusdc", amount: "1" }] },
+ * };
+ * const signed = await client.sign(alice!.address, [send], calculateFee(200_000, "0.025uusdc"), "");
+ * const txBytes = toBinary(cosmosTx.TxRawSchema, create(cosmosTx.TxRawSchema, signed));
+ * devnet.app.checkTx(txBytes).code; // 0
+ * const [block] = devnet.mine(1);
+ * const transfer = block!.txResults[0]!.events.find((e) => e.type === "transfer");
+ * const sender = transfer?.attributes.find((a: EventAttribute) => a.key === "sender");
+ * sender?.value === alice!.address; // true
  * ```
  */
 export interface EventAttribute {
@@ -38,8 +56,8 @@ export interface AbciEvent {
  *
  * @example
  * ```ts
- * const result: TxResult = devnet.app.checkTx(txBytes);
- * if (result.code !== 0) throw new Error(`${result.codespace} ${result.code}: ${result.log}`);
+ * const result: TxResult = devnet.app.checkTx(new Uint8Array([1, 2, 3])); // not a TxRaw
+ * [result.codespace, result.code]; // ["sdk", 2]
  * ```
  */
 export interface TxResult {
@@ -62,8 +80,26 @@ export interface TxResult {
  *
  * @example
  * ```ts
+ * import { create, toBinary } from "@bufbuild/protobuf";
+ * import { sha256 } from "@noble/hashes/sha2.js";
+ * import { DirectSecp256k1HdWallet } from "@cosmjs/proto-signing";
+ * import { calculateFee, SigningStargateClient } from "@cosmjs/stargate";
+ * import { cosmosTx } from "@perpx/proto";
+ *
+ * const [alice, bob] = devnet.accounts;
+ * const wallet = await DirectSecp256k1HdWallet.fromMnemonic(alice!.mnemonic, { prefix: "perpx" });
+ * const client = await SigningStargateClient.connectWithSigner(devnet.endpoints.rpc, wallet);
+ * const send = {
+ *   typeUrl: "/cosmos.bank.v1beta1.MsgSend",
+ *   value: { fromAddress: alice!.address, toAddress: bob!.address, amount: [{ denom: "uusdc", amount: "1" }] },
+ * };
+ * const signed = await client.sign(alice!.address, [send], calculateFee(200_000, "0.025uusdc"), "");
+ * const txBytes = toBinary(cosmosTx.TxRawSchema, create(cosmosTx.TxRawSchema, signed));
+ * devnet.app.checkTx(txBytes).code; // 0
+ * const [block] = devnet.mine(1);
  * const found: IndexedTx | undefined = devnet.app.tx(sha256(txBytes));
- * found?.height; // the block it landed in
+ * found?.height === block!.height; // true: the block it landed in
+ * found?.result.code; // 0
  * ```
  */
 export interface IndexedTx {
@@ -122,8 +158,15 @@ export interface BlockRecord {
  *
  * @example
  * ```ts
- * const answer: QueryResult = devnet.app.query("/cosmos.bank.v1beta1.Query/AllBalances", requestBytes);
+ * import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+ * import { cosmosBank } from "@perpx/proto";
+ *
+ * const request = create(cosmosBank.QueryAllBalancesRequestSchema, { address: devnet.accounts[0]!.address });
+ * const path = "/cosmos.bank.v1beta1.Query/AllBalances";
+ * const answer: QueryResult = devnet.app.query(path, toBinary(cosmosBank.QueryAllBalancesRequestSchema, request));
  * answer.code; // 0
+ * fromBinary(cosmosBank.QueryAllBalancesResponseSchema, answer.value).balances.length > 0; // true
+ * devnet.app.query("/cosmos.bank.v1beta1.Query/Nope", new Uint8Array()).code; // 6: unknown path
  * ```
  */
 export interface QueryResult {
@@ -142,8 +185,23 @@ export interface QueryResult {
  *
  * @example
  * ```ts
+ * import { create, toBinary } from "@bufbuild/protobuf";
+ * import { DirectSecp256k1HdWallet } from "@cosmjs/proto-signing";
+ * import { calculateFee, SigningStargateClient } from "@cosmjs/stargate";
+ * import { cosmosTx } from "@perpx/proto";
+ *
+ * const [alice, bob] = devnet.accounts;
+ * const wallet = await DirectSecp256k1HdWallet.fromMnemonic(alice!.mnemonic, { prefix: "perpx" });
+ * const client = await SigningStargateClient.connectWithSigner(devnet.endpoints.rpc, wallet);
+ * const send = {
+ *   typeUrl: "/cosmos.bank.v1beta1.MsgSend",
+ *   value: { fromAddress: alice!.address, toAddress: bob!.address, amount: [{ denom: "uusdc", amount: "1" }] },
+ * };
+ * const signed = await client.sign(alice!.address, [send], calculateFee(200_000, "0.025uusdc"), "");
+ * const txBytes = toBinary(cosmosTx.TxRawSchema, create(cosmosTx.TxRawSchema, signed));
  * const simulated: SimulateResult = devnet.app.simulate(txBytes);
- * if (simulated.ok) console.log(simulated.gasUsed);
+ * simulated.ok && simulated.gasUsed > 0n; // true
+ * devnet.app.simulate(new Uint8Array([1, 2, 3])).ok; // false
  * ```
  */
 export type SimulateResult =
@@ -268,9 +326,11 @@ export type OrderStreamListener = (messages: readonly OrderStreamMessage[]) => v
  *
  * @example
  * ```ts
- * const app: ChainApp = devnet.app;
- * const result = app.checkTx(txBytes);
- * if (result.code === 0) app.produceBlock(new Date());
+ * const app: ChainApp = createChainApp({ profile: "local", genesisTime: new Date("2026-01-01T00:00:00Z") });
+ * app.checkTx(new Uint8Array([1, 2, 3])).code; // 2: not a tx, not queued
+ * app.pendingTxCount(); // 0
+ * app.produceBlock(new Date("2026-01-01T00:00:01Z")).height; // 2n
+ * app.latestBlock().time.toISOString(); // "2026-01-01T00:00:01.000Z"
  * ```
  */
 export interface ChainApp {
@@ -338,9 +398,17 @@ export type DevnetProfile = "local" | "testnet" | "mainnet";
  *
  * @example
  * ```ts
- * const control: ChainControl = devnet.app.control;
- * control.setOraclePrice("BTC-USD", "65000");
+ * import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+ * import { cosmosBank } from "@perpx/proto";
+ *
+ * const app = createChainApp({ profile: "local", genesisTime: new Date("2026-01-01T00:00:00Z") });
+ * const control: ChainControl = app.control;
+ * control.setOraclePrice("BTC-USD", "65000").pair; // "BTC-USD"
+ * const address = "perpx1qyqszqgpqyqszqgpqyqszqgpqyqszqgpmz98xe"; // a new account
  * control.fund(address, [{ denom: "uusdc", amount: 1_000_000n }]);
+ * const request = create(cosmosBank.QueryBalanceRequestSchema, { address, denom: "uusdc" });
+ * const answer = app.query("/cosmos.bank.v1beta1.Query/Balance", toBinary(cosmosBank.QueryBalanceRequestSchema, request));
+ * fromBinary(cosmosBank.QueryBalanceResponseSchema, answer.value).balance?.amount; // "1000000"
  * ```
  */
 export interface ChainControl {
@@ -397,10 +465,17 @@ export interface OraclePriceSet {
  *
  * @example
  * ```ts
- * const id = devnet.app.control.submitProposal([message]);
- * devnet.mine(1);
- * const result: ProposalResult | undefined = devnet.app.control.proposal(id);
- * result?.status; // "passed"
+ * import { create, toBinary } from "@bufbuild/protobuf";
+ * import { wrap } from "@perpx/proto";
+ *
+ * const app = createChainApp({ profile: "local", genesisTime: new Date("2026-01-01T00:00:00Z") });
+ * const rule = { authority: GOV_AUTHORITY, portId: "transfer", channelId: "channel-9", sourceDenom: "x" };
+ * const remove = toBinary(wrap.MsgDeleteWrapRuleSchema, create(wrap.MsgDeleteWrapRuleSchema, rule));
+ * const id = app.control.submitProposal([{ typeUrl: "/perpx.wrap.v1.MsgDeleteWrapRule", value: remove }]);
+ * app.control.proposal(id); // undefined: the next block runs it
+ * app.produceBlock(new Date("2026-01-01T00:00:01Z"));
+ * const result: ProposalResult | undefined = app.control.proposal(id);
+ * result?.status; // "failed": there is no such rule to delete
  * ```
  */
 export interface ProposalResult {
@@ -423,9 +498,14 @@ export interface ProposalResult {
  *
  * @example
  * ```ts
- * const blocks = [];
+ * const genesisTime = new Date("2026-01-01T00:00:00Z");
+ * const app = createChainApp({ profile: "local", genesisTime });
+ * app.produceBlock(new Date("2026-01-01T00:00:01Z"));
+ * const blocks: Uint8Array[] = [];
  * for (let h = app.info.initialHeight; h <= app.latestBlock().height; h++) blocks.push(app.exportBlock(h)!);
  * const state: ChainState = { snapshot: app.exportSnapshot(), blocks };
+ * const resumed = createChainApp({ profile: "local", genesisTime, state });
+ * resumed.latestBlock().height; // 2n
  * ```
  */
 export interface ChainState {
@@ -447,8 +527,18 @@ export interface ChainState {
  *
  * @example
  * ```ts
+ * const exported: Uint8Array[] = []; // the block log: the chain's blocks, from its first height on
  * const archive: BlockArchive = { readBlock: (index) => exported[index] };
- * const app = createChainApp({ profile: "local", genesisTime, archive, pruning: { keepRecent: 100 } });
+ * const genesisTime = new Date("2026-01-01T00:00:00Z");
+ * const app = createChainApp({ profile: "local", genesisTime, archive, pruning: { keepRecent: 1 } });
+ * exported.push(app.exportBlock(1n)!);
+ * for (let second = 1; second <= 3; second++) {
+ *   const block = app.produceBlock(new Date(genesisTime.getTime() + second * 1000));
+ *   exported.push(app.exportBlock(block.height)!);
+ * }
+ * app.latestBlock().height; // 4n
+ * app.block(1n)?.height; // 1n: pruned from memory, read back through the archive
+ * app.baseHeight(); // 1n
  * ```
  */
 export interface BlockArchive {
@@ -468,8 +558,12 @@ export interface BlockArchive {
  *
  * @example
  * ```ts
- * const pruning: PruningOptions = { keepRecent: 500 };
- * const devnet = await startDevnet({ pruning });
+ * const pruning: PruningOptions = { keepRecent: 2 };
+ * const devnet = await startDevnet({ pruning, ports: "free", blockTimeMs: 0 });
+ * devnet.mine(5);
+ * devnet.app.block(1n); // undefined: pruned (no --state, so no block log to read it back from)
+ * devnet.app.baseHeight(); // 5n
+ * await devnet.stop();
  * ```
  */
 export interface PruningOptions {
@@ -531,8 +625,14 @@ export interface PersistentChainApp extends ChainApp {
  *
  * @example
  * ```ts
- * const createApp: CreateChainApp = (options) => createChainApp(options);
- * const devnet = await startDevnet({ createApp, ports: "free" });
+ * let created = 0;
+ * const createApp: CreateChainApp = (options) => {
+ *   created++;
+ *   return createChainApp(options);
+ * };
+ * const devnet = await startDevnet({ createApp, ports: "free", blockTimeMs: 0 });
+ * created; // 1
+ * await devnet.stop();
  * ```
  */
 export type CreateChainApp = (options: ChainAppOptions) => PersistentChainApp;

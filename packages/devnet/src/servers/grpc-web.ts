@@ -134,7 +134,14 @@ function trailers(status: Code | 0, message: string, height: bigint | undefined)
  *
  * @example
  * ```ts
- * if (isGrpcWebPreflight(req, dispatcher)) return answerGrpcWebPreflight(res);
+ * const sent: { status?: number; headers?: Record<string, string | number> } = {};
+ * answerGrpcWebPreflight({
+ *   writeHead: (status, headers) => Object.assign(sent, { status, headers }),
+ *   end: () => undefined,
+ * });
+ * sent.status; // 204
+ * sent.headers?.["access-control-allow-origin"]; // "*"
+ * sent.headers?.["access-control-allow-methods"]; // "POST, OPTIONS"
  * ```
  */
 export function answerGrpcWebPreflight(res: WebResponse): void {
@@ -155,7 +162,23 @@ export function answerGrpcWebPreflight(res: WebResponse): void {
  *
  * @example
  * ```ts
- * if (isGrpcWebCall(req)) return serveGrpcWeb(dispatcher, req, res);
+ * import { fromBinary } from "@bufbuild/protobuf";
+ * import { cosmosBank } from "@perpx/proto";
+ *
+ * // The devnet's REST port serves gRPC-web calls with it: one data frame (flag 0, 4-byte length).
+ * const res = await fetch(`${devnet.endpoints.rest}/cosmos.bank.v1beta1.Query/Params`, {
+ *   method: "POST",
+ *   headers: { "content-type": "application/grpc-web+proto", "x-grpc-web": "1" },
+ *   body: new Uint8Array([0, 0, 0, 0, 0]), // an empty QueryParamsRequest
+ * });
+ * res.status; // 200
+ * res.headers.get("content-type"); // "application/grpc-web+proto"
+ * const body = new Uint8Array(await res.arrayBuffer());
+ * const length = new DataView(body.buffer).getUint32(1);
+ * fromBinary(cosmosBank.QueryParamsResponseSchema, body.subarray(5, 5 + length)).params?.defaultSendEnabled; // true
+ * const trailers = new TextDecoder().decode(body.subarray(5 + length + 5)).split("\r\n");
+ * trailers.slice(0, 2); // ["grpc-status: 0", "grpc-message: "]
+ * trailers[2]?.startsWith("x-cosmos-block-height: "); // true
  * ```
  */
 export async function serveGrpcWeb(dispatcher: Dispatcher, req: WebRequest, res: WebResponse): Promise<void> {

@@ -9,8 +9,11 @@ import type { AddressInfo } from "node:net";
  *
  * @example
  * ```ts
- * const timeouts: Partial<ServerTimeouts> = { requestMs: 5_000, http2IdleMs: 10_000 };
- * const devnet = await startDevnet({ timeouts });
+ * const timeouts: Partial<ServerTimeouts> = { headersMs: 5_000, requestMs: 5_000, http2IdleMs: 10_000 };
+ * const devnet = await startDevnet({ ports: "free", blockTimeMs: 0, timeouts });
+ * await devnet.stop();
+ * // requestMs (the whole request) may not be shorter than headersMs (10 s by default):
+ * await startDevnet({ ports: "free", timeouts: { requestMs: 5_000 } }); // throws RangeError
  * ```
  */
 export interface ServerTimeouts {
@@ -29,7 +32,10 @@ export interface ServerTimeouts {
  *
  * @example
  * ```ts
- * const devnet = await startDevnet({ timeouts: { ...DEFAULT_SERVER_TIMEOUTS, requestMs: 60_000 } });
+ * DEFAULT_SERVER_TIMEOUTS.requestMs; // 30_000
+ * const timeouts = { ...DEFAULT_SERVER_TIMEOUTS, requestMs: 60_000 };
+ * const devnet = await startDevnet({ ports: "free", blockTimeMs: 0, timeouts });
+ * await devnet.stop();
  * ```
  */
 export const DEFAULT_SERVER_TIMEOUTS: Readonly<ServerTimeouts> = Object.freeze({

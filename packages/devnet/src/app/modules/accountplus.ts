@@ -431,7 +431,51 @@ function rejected(context: string): never {
  *
  * @example
  * ```ts
- * approveAgent(ctx, keeper, { typedDataSignature, message: typedData.message }, { evmChainId: 31337 });
+ * import { secp256k1 } from "@noble/curves/secp256k1.js";
+ * import { keccak_256 } from "@noble/hashes/sha3.js";
+ * import { approveAgentTypedData, hashApproveAgent, toBech32 } from "@perpx/core";
+ *
+ * const wallet = new Uint8Array(32).fill(0x11); // the EVM wallet's secret key
+ * const walletAddress = keccak_256(secp256k1.getPublicKey(wallet, false).subarray(1)).subarray(12);
+ * const params = {
+ *   evmChainId: 31337, // the local profile
+ *   masterAddress: `0x${Buffer.from(walletAddress).toString("hex")}`,
+ *   agentPublicKey: secp256k1.getPublicKey(new Uint8Array(32).fill(0x22)), // the trading key
+ *   nonce: 1_767_225_600_000,
+ * };
+ * // eth_signTypedData_v4: r‖s‖v over the EIP-712 digest
+ * const recovered = secp256k1.sign(hashApproveAgent(params), wallet, { prehash: false, format: "recovered" });
+ * const signature = new Uint8Array([...recovered.subarray(1), recovered[0]! + 27]);
+ * const { message } = approveAgentTypedData(params);
+ * const request: ApproveAgentRequest = {
+ *   typedDataSignature: `0x${Buffer.from(signature).toString("hex")}`,
+ *   message: {
+ *     masterAddress: String(message.masterAddress),
+ *     agentPublicKey: String(message.agentPublicKey),
+ *     nonce: String(message.nonce),
+ *   },
+ * };
+ * const results: ApproveAgentResult[] = [];
+ * // The keeper runs inside a block's context: here a control operation of an extra module.
+ * const app = ChainApplication.create(
+ *   { profile: "local", genesisTime: new Date("2026-01-01T00:00:00Z") },
+ *   {
+ *     extraModules: (keepers) => [
+ *       {
+ *         name: "example",
+ *         control: {
+ *           approve: (ctx) => {
+ *             results.push(approveAgent(ctx, keepers.accountPlus, request, { evmChainId: 31337 }));
+ *             return {};
+ *           },
+ *         },
+ *       },
+ *     ],
+ *   },
+ * );
+ * app.control.moduleControl("example", "approve", {});
+ * results[0]?.address === toBech32(params.masterAddress); // true
+ * app.control.moduleControl("example", "approve", {}); // throws AbciError: sdk 4, the nonce was used
  * ```
  */
 export function approveAgent(

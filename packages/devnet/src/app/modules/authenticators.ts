@@ -302,7 +302,23 @@ export function clobScope(
  *
  * @example
  * ```ts
- * authenticate(tree, { typeUrl, msg, signBytes, signature, simulate: false });
+ * import { secp256k1 } from "@noble/curves/secp256k1.js";
+ *
+ * const secret = secp256k1.utils.randomSecretKey();
+ * // A trading key: its signature, on place orders only.
+ * const tree: Authenticator = {
+ *   type: "AllOf",
+ *   children: [
+ *     { type: "SignatureVerification", publicKey: secp256k1.getPublicKey(secret, true) },
+ *     { type: "MessageFilter", typeUrls: [PLACE_ORDER_URL] },
+ *   ],
+ * };
+ * const signBytes = new TextEncoder().encode("the tx's sign doc");
+ * const signature = secp256k1.sign(signBytes, secret); // ECDSA over SHA-256, compact
+ * const request = { typeUrl: PLACE_ORDER_URL, msg: {}, signBytes, signature, simulate: false };
+ * authenticate(tree, request); // undefined: allowed
+ * authenticate(tree, { ...request, typeUrl: "/cosmos.bank.v1beta1.MsgSend" }); // throws AbciError: dydxaccountplus 104 (101 inside)
+ * authenticate(tree, { ...request, signature: new Uint8Array(64) }); // throws AbciError: 104 (100 inside)
  * ```
  */
 export function authenticate(authenticator: Authenticator, request: AuthenticationRequest): void {

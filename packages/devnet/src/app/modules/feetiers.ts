@@ -142,7 +142,22 @@ export class FeeTiersKeeper {
    *
    * @example
    * ```ts
-   * keepers.feeTiers.feePpm(ctx, owner, true); // 500 for a new user (taker, tier 1)
+   * const time = new Date("2026-01-01T00:00:00Z");
+   * const ctx = createContext({
+   *   mode: "deliver",
+   *   block: { chainId: "perpx-local-1", height: 2n, time, timeMs: BigInt(time.getTime()) },
+   *   gasMeter: createGasMeter(undefined),
+   *   gasConfig: defaultGasConfig,
+   *   events: new EventManager(),
+   *   kv: new RootStore(),
+   * });
+   * const feeTiers = new FeeTiersKeeper();
+   * feeTiers.setParams(ctx, feeTiersGenesis().params);
+   * const owner = "perpx16artttgup88fc59gl9658nraqzx8lvpcvnnqu9";
+   * feeTiers.feePpm(ctx, owner, true); // 500: a new user's taker fee (tier 1)
+   * feeTiers.feePpm(ctx, owner, false); // -110: a maker rebate
+   * feeTiers.recordVolume(ctx, owner, 1_000_000n * 1_000_000n); // 1M USDC traded today
+   * feeTiers.feePpm(ctx, owner, true); // 450: tier 2
    * ```
    */
   feePpm(ctx: Context, user: string | Uint8Array, isTaker: boolean): number {

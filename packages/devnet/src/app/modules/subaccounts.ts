@@ -318,9 +318,31 @@ export class SubaccountsKeeper {
    *
    * @example
    * ```ts
-   * // a buy of 1e6 base quantums for 6.5 USDC with a fee of 0.00325 USDC
-   * const check = keepers.subaccounts.canApplyUpdates(ctx, [{ id, usdcDelta: -6_500_000n - 3_250n, perpetualDeltas: [{ perpetualId: 0, quantumsDelta: 1_000_000n }] }]);
-   * if (!check.ok) throw abciError(clobErrors.collateralizationCheckFailed, check.reason);
+   * const id = { owner: "perpx1qyqszqgpqyqszqgpqyqszqgpqyqszqgpmz98xe", number: 0 }; // a new subaccount
+   * // a buy of 1e6 base quantums (0.0001 BTC) for 6.5 USDC with a fee of 0.00325 USDC
+   * const buy = [{ id, usdcDelta: -6_500_000n - 3_250n, perpetualDeltas: [{ perpetualId: 0, quantumsDelta: 1_000_000n }] }];
+   * const checks: UpdateCheck[] = [];
+   * // The keepers run inside a block's context: here a control operation of an extra module.
+   * const app = ChainApplication.create(
+   *   { profile: "local", genesisTime: new Date("2026-01-01T00:00:00Z") },
+   *   {
+   *     extraModules: (keepers) => [
+   *       {
+   *         name: "example",
+   *         control: {
+   *           buy: (ctx) => {
+   *             checks.push(keepers.subaccounts.canApplyUpdates(ctx, buy));
+   *             keepers.subaccounts.mintInto(ctx, id, 100_000_000n); // 100 USDC of collateral
+   *             checks.push(keepers.subaccounts.canApplyUpdates(ctx, buy));
+   *             return {};
+   *           },
+   *         },
+   *       },
+   *     ],
+   *   },
+   * );
+   * app.control.moduleControl("example", "buy", {});
+   * checks.map((check) => check.ok); // [false, true]: without collateral it is under initial margin
    * ```
    */
   canApplyUpdates(ctx: StoreAccess, updates: readonly SubaccountUpdate[]): UpdateCheck {

@@ -86,6 +86,17 @@ describe("clob tx message rules (chain-protocol.md 1.8)", () => {
     expect(verdict([place(64)], 1n)).toBe("ok");
   });
 
+  it("reads a place or cancel without an order id as short-term (flags 0, as the chain's non-nullable OrderId)", () => {
+    const bare = (schema: typeof clob.MsgPlaceOrderSchema | typeof clob.MsgCancelOrderSchema): TxMessage => ({
+      typeUrl: `/${schema.typeName}`,
+      msg: create(schema),
+    });
+    for (const shortTerm of [bare(clob.MsgPlaceOrderSchema), bare(clob.MsgCancelOrderSchema)]) {
+      expect(verdict([shortTerm, place(64)])).toBe(CLOB_TX_RULE_TEXTS.shortTermAlone);
+      expect(clobTxPolicy([shortTerm])).toEqual({ chargeFees: false, checkSequence: false, meterGas: false });
+    }
+  });
+
   it("in a simulation applies only the short-term rule (the chain's clob decorator skips simulations)", () => {
     expect(verdict([place(64), bankSend], 0n, true)).toBe("ok");
     expect(verdict([place(0, 10)], 9n, true)).toBe("ok");

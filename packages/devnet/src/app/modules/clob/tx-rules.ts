@@ -45,17 +45,23 @@ export const CLOB_TX_RULE_TEXTS = {
 } as const;
 
 /**
- * True for a short-term place or cancel, or a batch cancel (batch cancels are short-term only).
+ * True for a short-term place or cancel, or a batch cancel (batch cancels are short-term only). An
+ * absent order id reads as flags 0 (short-term), as the chain's non-nullable `OrderId` does.
  *
  * @example
  * ```ts
- * isShortTermMessage("/perpx.clob.v1.MsgBatchCancel", msg); // true
+ * import { create } from "@bufbuild/protobuf";
+ * import { clob } from "@perpx/proto";
+ *
+ * const longTerm = create(clob.MsgPlaceOrderSchema, { order: { orderId: { orderFlags: 64 } } });
+ * isShortTermMessage("/perpx.clob.v1.MsgBatchCancel", create(clob.MsgBatchCancelSchema)); // true
+ * isShortTermMessage("/perpx.clob.v1.MsgPlaceOrder", longTerm); // false
  * ```
  */
 export function isShortTermMessage(typeUrl: string, msg: unknown): boolean {
   if (typeUrl === BATCH) return true;
-  if (typeUrl === PLACE) return (msg as clob.MsgPlaceOrder).order?.orderId?.orderFlags === 0;
-  if (typeUrl === CANCEL) return (msg as clob.MsgCancelOrder).orderId?.orderFlags === 0;
+  if (typeUrl === PLACE) return ((msg as clob.MsgPlaceOrder).order?.orderId?.orderFlags ?? 0) === 0;
+  if (typeUrl === CANCEL) return ((msg as clob.MsgCancelOrder).orderId?.orderFlags ?? 0) === 0;
   return false;
 }
 
@@ -64,7 +70,11 @@ export function isShortTermMessage(typeUrl: string, msg: unknown): boolean {
  *
  * @example
  * ```ts
- * isClobTx([{ typeUrl: "/perpx.clob.v1.MsgUpdateLeverage", msg }]); // true
+ * import { create } from "@bufbuild/protobuf";
+ * import { clob } from "@perpx/proto";
+ *
+ * isClobTx([{ typeUrl: "/perpx.clob.v1.MsgUpdateLeverage", msg: create(clob.MsgUpdateLeverageSchema) }]); // true
+ * isClobTx([{ typeUrl: "/cosmos.bank.v1beta1.MsgSend", msg: {} }]); // false
  * ```
  */
 export function isClobTx(msgs: readonly TxMessage[]): boolean {
@@ -91,7 +101,30 @@ function brokenRule(msgs: readonly TxMessage[]): string | undefined {
  * @throws AbciError sdk 18 with the reference chain's text when a rule is broken.
  * @example
  * ```ts
- * checkClobTx(tx.msgs, tx.body.timeoutHeight, false); // throws for an order bundled with a bank send
+ * import { create } from "@bufbuild/protobuf";
+ * import { clob } from "@perpx/proto";
+ *
+ * const statefulPlace = {
+ *   typeUrl: "/perpx.clob.v1.MsgPlaceOrder",
+ *   msg: create(clob.MsgPlaceOrderSchema, { order: { orderId: { orderFlags: 64 } } }),
+ * };
+ * const bankSend = { typeUrl: "/cosmos.bank.v1beta1.MsgSend", msg: {} };
+ * checkClobTx([statefulPlace], 0n, false); // undefined: the rules hold
+ * checkClobTx([statefulPlace, bankSend], 0n, false); // throws AbciError: sdk 18, no fee-free bank send
+ * checkClobTx([statefulPlace, bankSend], 0n, true); // undefined: a simulation checks only the short-term rule
+ * ```
+ *
+ * A short-term place may not outlive the tx's timeout height:
+ *
+ * ```ts
+ * import { create } from "@bufbuild/protobuf";
+ * import { clob } from "@perpx/proto";
+ *
+ * const place = create(clob.MsgPlaceOrderSchema, {
+ *   order: { orderId: { orderFlags: 0 }, goodTilOneof: { case: "goodTilBlock", value: 120 } },
+ * });
+ * checkClobTx([{ typeUrl: "/perpx.clob.v1.MsgPlaceOrder", msg: place }], 110n, false); // throws AbciError
+ * checkClobTx([{ typeUrl: "/perpx.clob.v1.MsgPlaceOrder", msg: place }], 120n, false); // undefined
  * ```
  */
 export function checkClobTx(msgs: readonly TxMessage[], timeoutHeight: bigint, simulate: boolean): void {
@@ -116,8 +149,13 @@ export function checkClobTx(msgs: readonly TxMessage[], timeoutHeight: bigint, s
  *
  * @example
  * ```ts
+ * import { create } from "@bufbuild/protobuf";
+ * import { clob } from "@perpx/proto";
+ *
+ * const shortTermPlace = create(clob.MsgPlaceOrderSchema, { order: { orderId: { orderFlags: 0 } } });
  * clobTxPolicy([{ typeUrl: "/perpx.clob.v1.MsgPlaceOrder", msg: shortTermPlace }]);
  * // { chargeFees: false, checkSequence: false, meterGas: false }
+ * clobTxPolicy([{ typeUrl: "/cosmos.bank.v1beta1.MsgSend", msg: {} }]); // undefined
  * ```
  */
 export function clobTxPolicy(msgs: readonly TxMessage[]): Partial<TxPolicy> | undefined {

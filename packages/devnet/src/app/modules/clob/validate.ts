@@ -62,7 +62,19 @@ function isAccAddress(text: string): boolean {
  * @throws AbciError with the first failing check's code.
  * @example
  * ```ts
- * validateOrderBasic(msg.order); // throws clob 44 for time in force 7
+ * import { create } from "@bufbuild/protobuf";
+ * import { clob } from "@perpx/proto";
+ *
+ * const order = create(clob.OrderSchema, {
+ *   orderId: { subaccountId: { owner: "perpx16artttgup88fc59gl9658nraqzx8lvpcvnnqu9", number: 0 } },
+ *   side: clob.Order_Side.BUY,
+ *   quantums: 1_000_000n,
+ *   subticks: 100_000n,
+ *   goodTilOneof: { case: "goodTilBlock", value: 20 },
+ * });
+ * validateOrderBasic(order); // undefined: a valid short-term buy
+ * validateOrderBasic({ ...order, timeInForce: 7 as clob.Order_TimeInForce }); // throws AbciError: clob 44, invalid time in force
+ * validateOrderBasic({ ...order, goodTilOneof: { case: undefined } }); // throws AbciError: clob 5, no good-til-block
  * ```
  */
 export function validateOrderBasic(order: clob.Order): void {
@@ -163,7 +175,15 @@ function checkConditionalFields(order: clob.Order, conditional: boolean): void {
  * @throws AbciError with the first failing check's code.
  * @example
  * ```ts
- * validateBatchCancelBasic(create(clob.MsgBatchCancelSchema, { subaccountId, shortTermCancels: [] })); // clob 45
+ * import { create } from "@bufbuild/protobuf";
+ * import { clob } from "@perpx/proto";
+ *
+ * const subaccountId = { owner: "perpx16artttgup88fc59gl9658nraqzx8lvpcvnnqu9", number: 0 };
+ * const batch = (clientIds: number[]) =>
+ *   create(clob.MsgBatchCancelSchema, { subaccountId, shortTermCancels: [{ clobPairId: 0, clientIds }], goodTilBlock: 20 });
+ * validateBatchCancelBasic(batch([1, 2])); // undefined
+ * validateBatchCancelBasic(batch([1, 1])); // throws AbciError: clob 45, a client id twice
+ * validateBatchCancelBasic(create(clob.MsgBatchCancelSchema, { subaccountId })); // throws AbciError: clob 45, no batch
  * ```
  */
 export function validateBatchCancelBasic(msg: clob.MsgBatchCancel): void {
@@ -202,7 +222,12 @@ export function validateBatchCancelBasic(msg: clob.MsgBatchCancel): void {
  * @throws AbciError with the first failing check's code.
  * @example
  * ```ts
- * validateCancelBasic(msg); // throws clob 5 for a short-term cancel without a good-til-block
+ * import { create } from "@bufbuild/protobuf";
+ * import { clob } from "@perpx/proto";
+ *
+ * const orderId = { subaccountId: { owner: "perpx16artttgup88fc59gl9658nraqzx8lvpcvnnqu9", number: 0 }, clientId: 7 };
+ * validateCancelBasic(create(clob.MsgCancelOrderSchema, { orderId, goodTilOneof: { case: "goodTilBlock", value: 20 } })); // undefined
+ * validateCancelBasic(create(clob.MsgCancelOrderSchema, { orderId })); // throws AbciError: clob 5, a short-term cancel without a good-til-block
  * ```
  */
 export function validateCancelBasic(msg: clob.MsgCancelOrder): void {
@@ -231,7 +256,16 @@ export function validateCancelBasic(msg: clob.MsgCancelOrder): void {
  * @throws AbciError with the first failing check's code.
  * @example
  * ```ts
- * validateLeverageUpdate(msg, (id) => getPair(store, id) !== undefined);
+ * import { create } from "@bufbuild/protobuf";
+ * import { clob } from "@perpx/proto";
+ *
+ * const msg = create(clob.MsgUpdateLeverageSchema, {
+ *   subaccountId: { owner: "perpx16artttgup88fc59gl9658nraqzx8lvpcvnnqu9", number: 0 },
+ *   clobPairLeverage: [{ clobPairId: 0, customImfPpm: 200_000 }],
+ * });
+ * const pairs = new Set([0, 1]);
+ * validateLeverageUpdate(msg, (id) => pairs.has(id)); // undefined: 5x on pair 0
+ * validateLeverageUpdate(msg, () => false); // throws AbciError: clob 8, no such clob pair
  * ```
  */
 export function validateLeverageUpdate(
