@@ -3,6 +3,7 @@
  * application, starts every server, produces blocks, and persists the state after every block when
  * a state directory is given.
  */
+
 import { join, resolve } from "node:path";
 import { NATIVE_DENOM, USDC_DENOM } from "@perpx/core";
 import { createChainApp, DEFAULT_KEEP_RECENT } from "./app/app.js";
@@ -14,6 +15,7 @@ import type {
   PruningOptions,
 } from "./app/contract.js";
 import { GENESIS_ACCOUNTS, GENESIS_NATIVE_BALANCE, GENESIS_USDC_BALANCE } from "./app/genesis-accounts.js";
+import { DevnetError } from "./devnet-error.js";
 import { DevnetStateError, STATE_FILE, StateDirectory } from "./persistence.js";
 import { type ControlRouter, type ControlServer, startControlServer } from "./servers/control.js";
 import { createDispatcher } from "./servers/dispatch.js";
@@ -253,7 +255,10 @@ function resolvePorts(ports: StartDevnetOptions["ports"]): DevnetPorts {
   const merged = { ...DEFAULT_PORTS, ...(ports ?? {}) };
   for (const [name, port] of Object.entries(merged)) {
     if (!Number.isInteger(port) || port < 0 || port > 65535) {
-      throw new RangeError(`ports.${name} must be an integer from 0 to 65535, got ${String(port)}`);
+      throw new DevnetError(
+        "out-of-range",
+        `ports.${name} must be an integer from 0 to 65535, got ${String(port)}`,
+      );
     }
   }
   return merged;
@@ -288,7 +293,10 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
 
   const pruning = options.pruning ?? { keepRecent: DEFAULT_KEEP_RECENT };
   if (!Number.isSafeInteger(pruning.keepRecent) || pruning.keepRecent < 0) {
-    throw new RangeError(`pruning.keepRecent must be a non-negative integer, got ${pruning.keepRecent}`);
+    throw new DevnetError(
+      "out-of-range",
+      `pruning.keepRecent must be a non-negative integer, got ${pruning.keepRecent}`,
+    );
   }
 
   const store =

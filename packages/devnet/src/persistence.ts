@@ -11,6 +11,7 @@
  * records: loading takes the first N and truncates whatever follows (a torn record, or the record
  * of a block whose snapshot was never written). Fewer than N valid records is corruption.
  */
+
 import {
   closeSync,
   fdatasyncSync,
@@ -25,6 +26,7 @@ import { errorGuard, PerpxError, type PerpxErrorOptions } from "@perpx/errors";
 import { BinaryReader, BinaryWriter, bytesEqual, concatList, utf8 } from "./app/codec.js";
 import type { BlockArchive, ChainState, PersistentChainApp } from "./app/contract.js";
 import { removeAtomicTemps, writeFileAtomic } from "./atomic-file.js";
+import { DevnetError } from "./devnet-error.js";
 import {
   decodeRecords,
   encodeRecord,
@@ -294,7 +296,7 @@ export class StateDirectory implements BlockArchive {
   static open(dir: string, options: StateDirectoryOptions = {}): StateDirectory {
     const keepRecent = options.keepRecent ?? 0;
     if (!Number.isSafeInteger(keepRecent) || keepRecent < 0) {
-      throw new RangeError(`keepRecent must be a non-negative integer, got ${keepRecent}`);
+      throw new DevnetError("out-of-range", `keepRecent must be a non-negative integer, got ${keepRecent}`);
     }
     mkdirSync(dir, { recursive: true });
     const lock = lockStateDirectory(dir);

@@ -4,9 +4,11 @@
  * then the payload. Records are scanned from a file in fixed-size chunks, so that checking a log of
  * any length holds one chunk in memory, not the file.
  */
+
 import { createHash } from "node:crypto";
 import { readSync, writeSync } from "node:fs";
 import { bytesEqual } from "./app/codec.js";
+import { DevnetError } from "./devnet-error.js";
 
 /** Bytes before a record's payload: its length (u32 little-endian) and checksum. */
 export const RECORD_HEADER_BYTES = 8;
@@ -27,7 +29,7 @@ function intact(header: Uint8Array, payload: Uint8Array): boolean {
 /** Frames one record: payload length (u32 LE), checksum of length and payload, payload. */
 export function encodeRecord(payload: Uint8Array): Uint8Array {
   if (payload.length > MAX_RECORD_BYTES)
-    throw new RangeError(`a record of ${payload.length} bytes is too large`);
+    throw new DevnetError("out-of-range", `a record of ${payload.length} bytes is too large`);
   const out = new Uint8Array(RECORD_HEADER_BYTES + payload.length);
   new DataView(out.buffer).setUint32(0, payload.length, true);
   out.set(checksum(out.subarray(0, 4), payload), 4);
@@ -64,7 +66,7 @@ export function readAllAt(fd: number, bytes: Uint8Array, position: number): void
   let done = 0;
   while (done < bytes.length) {
     const n = readSync(fd, bytes, done, bytes.length - done, position + done);
-    if (n === 0) throw new RangeError(`the file ends before byte ${position + bytes.length}`);
+    if (n === 0) throw new DevnetError("malformed", `the file ends before byte ${position + bytes.length}`);
     done += n;
   }
 }

@@ -27,7 +27,8 @@ import type { clob } from "@perpx/proto";
  * const txBytes = toBinary(cosmosTx.TxRawSchema, create(cosmosTx.TxRawSchema, signed));
  * devnet.app.checkTx(txBytes).code; // 0
  * const [block] = devnet.mine(1);
- * const transfer = block!.txResults[0]!.events.find((e) => e.type === "transfer");
+ * // txResults[0] is the block's proposed operations (chain-protocol.md 1.11); the send follows it.
+ * const transfer = block!.txResults[1]!.events.find((e) => e.type === "transfer");
  * const sender = transfer?.attributes.find((a: EventAttribute) => a.key === "sender");
  * sender?.value === alice!.address; // true
  * ```
@@ -315,7 +316,11 @@ export type OrderStreamMessage =
  *
  * @example
  * ```ts
+ * const log: OrderStreamMessage[] = [];
  * const unsubscribe = devnet.app.onOrderStream((messages) => log.push(...messages));
+ * devnet.mine(1);
+ * log.length; // 0: no order was placed
+ * unsubscribe();
  * ```
  */
 export type OrderStreamListener = (messages: readonly OrderStreamMessage[]) => void;

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Http2SecureServer, Http2Server } from "node:http2";
 import type { AddressInfo } from "node:net";
+import { DevnetError } from "../devnet-error.js";
 
 /**
  * How long the devnet's servers wait for a client. A client that sends nothing, trickles its
@@ -13,7 +14,7 @@ import type { AddressInfo } from "node:net";
  * const devnet = await startDevnet({ ports: "free", blockTimeMs: 0, timeouts });
  * await devnet.stop();
  * // requestMs (the whole request) may not be shorter than headersMs (10 s by default):
- * await startDevnet({ ports: "free", timeouts: { requestMs: 5_000 } }); // throws RangeError
+ * await startDevnet({ ports: "free", timeouts: { requestMs: 5_000 } }); // throws DevnetError
  * ```
  */
 export interface ServerTimeouts {
@@ -45,16 +46,20 @@ export const DEFAULT_SERVER_TIMEOUTS: Readonly<ServerTimeouts> = Object.freeze({
   http2IdleMs: 60_000,
 });
 
-/** The timeouts with defaults filled in; throws a `RangeError` naming a bad one. */
+/** The timeouts with defaults filled in; throws a `DevnetError` (out-of-range) naming a bad one. */
 export function resolveTimeouts(timeouts: Partial<ServerTimeouts> = {}): ServerTimeouts {
   const merged = { ...DEFAULT_SERVER_TIMEOUTS, ...timeouts };
   for (const [name, ms] of Object.entries(merged)) {
     if (!Number.isSafeInteger(ms) || ms < 1) {
-      throw new RangeError(`timeouts.${name} must be a positive integer of milliseconds, got ${String(ms)}`);
+      throw new DevnetError(
+        "out-of-range",
+        `timeouts.${name} must be a positive integer of milliseconds, got ${String(ms)}`,
+      );
     }
   }
   if (merged.headersMs > merged.requestMs) {
-    throw new RangeError(
+    throw new DevnetError(
+      "out-of-range",
       `timeouts.headersMs (${merged.headersMs}) must not exceed timeouts.requestMs (${merged.requestMs})`,
     );
   }
