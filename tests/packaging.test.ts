@@ -22,14 +22,23 @@ function exportsSeenBy(mode: "import" | "require", name: string, cwd: string): s
   return JSON.parse(out.trim().split("\n").at(-1) ?? "[]");
 }
 
+/** The entry points a package's `exports` map declares: "." and its subpaths (not package.json). */
+function entryPointsOf(pkg: { name: string; exports?: Record<string, unknown> }): string[] {
+  return Object.keys(pkg.exports ?? { ".": {} })
+    .filter((key) => key !== "./package.json")
+    .map((key) => (key === "." ? pkg.name : `${pkg.name}/${key.slice(2)}`));
+}
+
 describe("built packages load in plain Node 20", () => {
   for (const { dir, pkg } of publishable) {
-    it(`${pkg.name}: import and require expose the same non-empty API`, () => {
-      expect(existsSync(join(dir, "dist", "index.js")), `${pkg.name} is built`).toBe(true);
-      const viaImport = exportsSeenBy("import", pkg.name, dir);
-      const viaRequire = exportsSeenBy("require", pkg.name, dir);
-      expect(viaImport.length).toBeGreaterThan(0);
-      expect(viaRequire).toEqual(viaImport);
-    });
+    for (const entry of entryPointsOf(pkg)) {
+      it(`${entry}: import and require expose the same non-empty API`, () => {
+        expect(existsSync(join(dir, "dist", "index.js")), `${pkg.name} is built`).toBe(true);
+        const viaImport = exportsSeenBy("import", entry, dir);
+        const viaRequire = exportsSeenBy("require", entry, dir);
+        expect(viaImport.length).toBeGreaterThan(0);
+        expect(viaRequire).toEqual(viaImport);
+      });
+    }
   }
 });

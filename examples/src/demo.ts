@@ -7,7 +7,7 @@
  *   PERPX_MNEMONIC="w1 … w24" npm run demo
  */
 import { getNetwork, NETWORK_NAMES, toHex, toValoperAddress, USDC_ASSET_ID } from "@perpx/core";
-import { EvmWallet, LocalWallet } from "@perpx/node-client";
+import { EvmWallet, LocalWallet } from "@perpx/node-client/wallets";
 import { runTradingDemo } from "./trading.js";
 
 function mnemonicFromArgs(argv: readonly string[]): string | undefined {

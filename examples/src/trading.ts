@@ -17,13 +17,8 @@ import {
   usdcToQuoteQuantums,
 } from "@perpx/core";
 import { startDevnet } from "@perpx/devnet";
-import {
-  createNodeClient,
-  LocalWallet,
-  type NodeClient,
-  type SendTxResult,
-  subaccountBalances,
-} from "@perpx/node-client";
+import { createNodeClient, type NodeClient, type SendTxResult, subaccountBalances } from "@perpx/node-client";
+import { LocalWallet } from "@perpx/node-client/wallets";
 
 /** One market's grid, read from the chain: what the exact conversions need. */
 async function marketGrid(client: NodeClient, clobPairId: number) {
@@ -66,7 +61,7 @@ export async function runTradingDemo(log: (line: string) => void): Promise<void>
     rest: devnet.endpoints.rest,
     grpc: { url: devnet.endpoints.grpcTls, caCert: devnet.caPem },
     network: local,
-    commitPollIntervalMs: 25,
+    pollIntervalMs: 25,
   });
   try {
     const [maker, taker] = devnet.accounts.slice(0, 2).map((a) => LocalWallet.fromMnemonic(a.mnemonic));

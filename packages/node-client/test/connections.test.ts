@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:net";
 import type { Interceptor } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { isAbortedError, isInvalidArgumentError, isMissingEndpointError, isTimeoutError } from "@perpx/core";
+import { isAbortedError, isMissingEndpointError, isTimeoutError } from "@perpx/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createNodeClient,
@@ -11,7 +11,7 @@ import {
   getMinimumGasPrices,
   isQueryError,
   isTransportError,
-  NodeClient,
+  type NodeConnection,
 } from "../src/index.js";
 import { useDevnet } from "./support.js";
 
@@ -283,26 +283,32 @@ describe("timeouts and cancellation", () => {
   });
 });
 
-describe("NodeClient.connect", () => {
-  it("connects and learns the chain id", async () => {
-    const client = await NodeClient.connect({ rpc: net.devnet.endpoints.rpc });
-    expect(client.chainIdCache).toBe("perpx-local-1");
+describe("createNodeClient", () => {
+  it("reads the chain id from the node once, over RPC or REST", async () => {
+    const client = createNodeClient({ rpc: net.devnet.endpoints.rpc });
     expect(await client.getChainId()).toBe("perpx-local-1");
     client.close();
-    const viaRest = await NodeClient.connect({ rest: net.devnet.endpoints.rest });
-    expect(viaRest.chainIdCache).toBe("perpx-local-1");
+    const viaGrpc = createNodeClient({
+      grpc: { url: net.devnet.endpoints.grpcTls, caCert: net.devnet.caPem },
+    });
+    expect(await viaGrpc.getChainId()).toBe("perpx-local-1");
+    viaGrpc.close();
   });
 
-  it("refuses a node on another chain, and a node that does not answer", async () => {
-    const wrong = await NodeClient.connect({
-      rpc: net.devnet.endpoints.rpc,
-      chainId: "perpx-mainnet-1",
-    }).catch((e: unknown) => e);
-    expect(isInvalidArgumentError(wrong)).toBe(true);
-    const down = await NodeClient.connect({ rpc: "http://127.0.0.1:9", timeoutMs: 500 }).catch(
-      (e: unknown) => e,
-    );
-    expect(isTransportError(down)).toBe(true);
+  it("dials nothing until the first call, and reports a node that does not answer then", async () => {
+    const down = createNodeClient({ rpc: "http://127.0.0.1:9", timeoutMs: 500 });
+    expect(isTransportError(await down.getChainId().catch((e: unknown) => e))).toBe(true);
+  });
+
+  it("extends with actions of one's own, sharing the connection and its caches", async () => {
+    const client = net.makeClient();
+    const mine = client.extend({
+      getHeight: async (c: NodeConnection) => (await getLatestBlock(c)).height,
+    });
+    expect(await mine.getHeight()).toBeGreaterThan(0n);
+    expect(await mine.getChainId()).toBe("perpx-local-1");
+    expect(mine.rpc).toBe(client.rpc);
+    expect(mine.sequences).toBe(client.sequences);
   });
 
   it("needs at least one transport", () => {

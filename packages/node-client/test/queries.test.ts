@@ -6,12 +6,12 @@ import {
   affiliateAmounts,
   createNodeClient,
   isQueryError,
-  LocalWallet,
   limiterCapacities,
   perpetualAmounts,
   restQuery,
   subaccountBalances,
 } from "../src/index.js";
+import { LocalWallet } from "../src/wallets.js";
 import { useDevnet } from "./support.js";
 
 const net = useDevnet();
@@ -121,7 +121,7 @@ describe("node facts", () => {
     for (const transport of FACT_TRANSPORTS) {
       expect(await net.client.getAppliedPlan({ name: "v27.0", transport })).toBeUndefined();
     }
-    const report = await net.client.checkUpgradeHistory(local);
+    const report = await net.client.checkUpgradeHistory({ network: local });
     expect(report).toEqual({ ok: true, upgrades: [], expectedVersion: "v27.5", runningVersion: "v27.5" });
   });
 
@@ -135,15 +135,15 @@ describe("node facts", () => {
           grpc: devnet.endpoints.grpc,
         });
         expect(await client.getAppliedPlan({ name: "v27.0", transport })).toBe(4_403_000n);
-        const report = await client.checkUpgradeHistory(testnet, { transport });
+        const report = await client.checkUpgradeHistory({ network: testnet, transport });
         expect(report.ok).toBe(true);
         expect(report.upgrades).toHaveLength(testnet.upgrades.length);
         expect(report.runningVersion).toBe("v27.5");
         // The mainnet preset does not match a testnet chain.
-        const wrong = await client.checkUpgradeHistory(
-          { ...testnet, upgrades: [{ version: "v27.0", height: 12_395_000n }] },
-          { transport },
-        );
+        const wrong = await client.checkUpgradeHistory({
+          network: { ...testnet, upgrades: [{ version: "v27.0", height: 12_395_000n }] },
+          transport,
+        });
         expect(wrong.ok).toBe(false);
         expect(wrong.upgrades[0]).toEqual({
           version: "v27.0",

@@ -6,29 +6,29 @@
  */
 
 import { fromBinary } from "@bufbuild/protobuf";
-import { encodeCredential } from "@perpx/core";
+import { approveAgentTypedData, encodeCredential, verifyApproveAgent } from "@perpx/core";
 import { clob } from "@perpx/proto";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
-  approveAgentTypedData,
   type BroadcastTxError,
   bankSendMsg,
   batchCancelMsg,
   cancelOrderMsg,
-  EvmWallet,
   isBroadcastTxError,
-  type LocalWallet,
   type PlaceOrderParams,
   placeOrderMsg,
   type SendTxResult,
   subaccountBalances,
-  type TradingKey,
-  tradingKeyFromCredential,
   transferMsg,
-  verifyApproveAgent,
-  LocalWallet as Wallet,
   withdrawFromSubaccountMsg,
 } from "../src/index.js";
+import {
+  EvmWallet,
+  type LocalWallet,
+  type TradingKey,
+  tradingKeyFromCredential,
+  LocalWallet as Wallet,
+} from "../src/wallets.js";
 import { useDevnet } from "./support.js";
 
 const net = useDevnet();

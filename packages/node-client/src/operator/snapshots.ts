@@ -87,16 +87,6 @@ export function newestSnapshot(
 }
 
 /**
- * The snapshot interval of state sync, in blocks (2000).
- *
- * @example
- * ```ts
- * STATE_SYNC_INTERVAL_BLOCKS; // 2000
- * ```
- */
-export const STATE_SYNC_INTERVAL_BLOCKS = STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS;
-
-/**
  * The height of the latest state-sync snapshot at or below `height` (a multiple of 2000).
  *
  * @example
@@ -106,7 +96,7 @@ export const STATE_SYNC_INTERVAL_BLOCKS = STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS;
  */
 export function latestSnapshotHeight(
   height: bigint | number,
-  intervalBlocks: number = STATE_SYNC_INTERVAL_BLOCKS,
+  intervalBlocks: number = STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS,
 ): bigint {
   const h = BigInt(height);
   if (h < 0n) throw new InvalidArgumentError("height", "must not be negative");

@@ -200,7 +200,7 @@ export interface UpgradeCheck {
  *
  * @example
  * ```ts
- * const { ok, runningVersion }: UpgradeHistoryReport = await checkUpgradeHistory(client, testnet);
+ * const { ok, runningVersion }: UpgradeHistoryReport = await checkUpgradeHistory(client, { network: testnet });
  * ```
  */
 export interface UpgradeHistoryReport {
@@ -215,20 +215,33 @@ export interface UpgradeHistoryReport {
 }
 
 /**
+ * Parameters of {@link checkUpgradeHistory}: the network preset to compare with, and how to ask.
+ *
+ * @example
+ * ```ts
+ * const params: UpgradeHistoryParams = { network: testnet, transport: "rest" };
+ * ```
+ */
+export interface UpgradeHistoryParams extends FactOptions {
+  /** The preset whose upgrade history (heights and latest version) the chain must match. */
+  network: UpgradeHistory & Pick<Network, "latestVersion">;
+}
+
+/**
  * Compares a network preset's upgrade history (from `@perpx/core`) with the chain: every applied
  * plan's height, and the running version.
  *
  * @example
  * ```ts
- * const report = await checkUpgradeHistory(client, testnet);
+ * const report = await checkUpgradeHistory(client, { network: testnet });
  * if (!report.ok) console.warn(report.upgrades.filter((u) => !u.matches));
  * ```
  */
 export async function checkUpgradeHistory(
   client: NodeConnection,
-  network: UpgradeHistory & Pick<Network, "latestVersion">,
-  options: FactOptions = {},
+  params: UpgradeHistoryParams,
 ): Promise<UpgradeHistoryReport> {
+  const { network, ...options } = params;
   const upgrades = await Promise.all(
     network.upgrades.map(async (upgrade) => {
       const chainHeight = await getAppliedPlan(client, { ...options, name: upgrade.version });
@@ -311,9 +324,12 @@ export async function getIbcChannels(
             options,
           )
         ).channels
-      : await allPages(client, ibcChannel.Query.method.channels, {}, (r) => r.channels, {
+      : await allPages(client, {
           ...options,
           transport,
+          method: ibcChannel.Query.method.channels,
+          request: {},
+          pick: (r) => r.channels,
         });
   return channels.map(channelOf);
 }

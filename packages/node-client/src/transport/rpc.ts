@@ -1,9 +1,10 @@
-import { Comet38Client, type RpcClient, WebsocketClient } from "@cosmjs/tendermint-rpc";
+import type { Comet38Client, RpcClient } from "@cosmjs/tendermint-rpc";
 import { InvalidArgumentError } from "@perpx/errors";
 import { TransportError } from "../errors.js";
+import { WebSocketRpcClient } from "./websocket.js";
 
 /** A JSON-RPC request as cosmjs builds it. */
-interface JsonRpcRequestLike {
+export interface JsonRpcRequestLike {
   jsonrpc: "2.0";
   id: number | string;
   method: string;
@@ -38,7 +39,7 @@ export interface RpcHttpOptions {
  *
  * @example
  * ```ts
- * const rpc: RpcInjectedOptions = { rpcClient: new WebsocketClient("ws://127.0.0.1:26657") };
+ * const rpc: RpcInjectedOptions = { rpcClient: new FetchRpcClient({ url: "http://127.0.0.1:26657", fetch: myFetch }) };
  * ```
  */
 export interface RpcInjectedOptions {
@@ -139,15 +140,17 @@ export class FetchRpcClient implements RpcClient {
   readonly disconnect = (): void => {};
 }
 
-/** An open CometBFT RPC connection: the cosmjs client and the JSON-RPC client beneath it. */
+/** An open CometBFT RPC connection: the JSON-RPC client, and the typed cosmjs client over it. */
 export interface RpcConnection {
-  /** The typed cosmjs client. */
-  readonly comet: Comet38Client;
   /** The JSON-RPC client, for methods cosmjs has no wrapper for (`net_info`) or decodes too strictly. */
   readonly rpcClient: RpcClient;
   /** Set when the JSON-RPC client honours per-call signals. */
   readonly fetchClient: FetchRpcClient | undefined;
-  /** Closes a WebSocket. */
+  /** Set for a WebSocket connection: subscriptions to CometBFT events. */
+  readonly webSocket: WebSocketRpcClient | undefined;
+  /** The typed cosmjs client (`@cosmjs/tendermint-rpc`, loaded on first use). */
+  comet(): Promise<Comet38Client>;
+  /** Closes a WebSocket and ends its subscriptions; nothing stays scheduled. */
   close(): void;
 }
 
@@ -173,9 +176,32 @@ export async function rawRpc(
   return response.result;
 }
 
+/** Loads cosmjs's CometBFT client (the one place the RPC transport's dependency is imported). */
+async function loadComet(): Promise<typeof Comet38Client> {
+  return (await import("@cosmjs/tendermint-rpc")).Comet38Client;
+}
+
+function connectionOver(
+  rpcClient: RpcClient,
+  parts: { fetchClient?: FetchRpcClient; webSocket?: WebSocketRpcClient },
+): RpcConnection {
+  let comet: Promise<Comet38Client> | undefined;
+  return {
+    rpcClient,
+    fetchClient: parts.fetchClient,
+    webSocket: parts.webSocket,
+    comet() {
+      comet ??= loadComet().then((Comet) => Comet.create(rpcClient));
+      return comet;
+    },
+    close: () => rpcClient.disconnect(),
+  };
+}
+
 /**
- * Opens a CometBFT RPC connection: HTTP via {@link FetchRpcClient}, WebSocket via cosmjs's
- * `WebsocketClient` (a `/websocket` suffix is added when missing), or an injected client.
+ * Opens a CometBFT RPC connection: HTTP via {@link FetchRpcClient}, WebSocket via
+ * {@link WebSocketRpcClient} (a `/websocket` suffix is added when missing), or an injected client.
+ * Nothing is loaded or dialled until the first call.
  *
  * @throws {InvalidArgumentError} for a URL without an http(s) or ws(s) scheme.
  *
@@ -187,28 +213,17 @@ export async function rawRpc(
 export function openRpc(options: RpcOptions): RpcConnection {
   if (typeof options === "object" && "rpcClient" in options) {
     const rpcClient = options.rpcClient;
-    const fetchClient = rpcClient instanceof FetchRpcClient ? rpcClient : undefined;
-    return {
-      comet: Comet38Client.create(rpcClient),
-      rpcClient,
-      fetchClient,
-      close: () => rpcClient.disconnect(),
-    };
+    return connectionOver(rpcClient, {
+      ...(rpcClient instanceof FetchRpcClient ? { fetchClient: rpcClient } : {}),
+      ...(rpcClient instanceof WebSocketRpcClient ? { webSocket: rpcClient } : {}),
+    });
   }
   const http = typeof options === "string" ? { url: options } : options;
   const url = http.url;
   if (/^wss?:\/\//i.test(url)) {
     const base = url.replace(/\/+$/, "").replace(/\/websocket$/i, "");
-    const errors: unknown[] = [];
-    const rpcClient = new WebsocketClient(base, (error: unknown) => {
-      errors.push(error);
-    });
-    return {
-      comet: Comet38Client.create(rpcClient),
-      rpcClient,
-      fetchClient: undefined,
-      close: () => rpcClient.disconnect(),
-    };
+    const webSocket = new WebSocketRpcClient({ url: `${base}/websocket` });
+    return connectionOver(webSocket, { webSocket });
   }
   if (!/^https?:\/\//i.test(url)) {
     throw new InvalidArgumentError(
@@ -217,12 +232,7 @@ export function openRpc(options: RpcOptions): RpcConnection {
     );
   }
   const fetchClient = new FetchRpcClient(http);
-  return {
-    comet: Comet38Client.create(fetchClient),
-    rpcClient: fetchClient,
-    fetchClient,
-    close: () => fetchClient.disconnect(),
-  };
+  return connectionOver(fetchClient, { fetchClient });
 }
 
 /**
@@ -234,14 +244,16 @@ export function openRpc(options: RpcOptions): RpcConnection {
  * const status = await cometCall(connection, signal, (comet) => comet.status());
  * ```
  */
-export function cometCall<T>(
+export async function cometCall<T>(
   connection: RpcConnection,
   signal: AbortSignal | undefined,
   call: (comet: Comet38Client) => Promise<T>,
 ): Promise<T> {
+  const comet = await connection.comet();
+  // cosmjs calls `execute` synchronously from its methods: the signal is consumed by this call.
   if (connection.fetchClient) connection.fetchClient.nextSignal = signal;
   try {
-    return call(connection.comet);
+    return call(comet);
   } finally {
     if (connection.fetchClient) connection.fetchClient.nextSignal = undefined;
   }
