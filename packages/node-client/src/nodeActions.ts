@@ -50,6 +50,7 @@ import {
 } from "./query/ratelimit.js";
 import { getSubaccount, getSubaccounts } from "./query/subaccounts.js";
 import { getTx, searchTxs } from "./query/txs.js";
+import { watchBlocks } from "./query/watch.js";
 import { getBacking, getWrapRule, getWrapRules } from "./query/wrap.js";
 import {
   addAuthenticator,
@@ -143,6 +144,7 @@ export const nodeActions = {
   getChainId,
   getTx,
   searchTxs,
+  watchBlocks,
   // Transactions
   sendTx,
   simulateTx,
