@@ -164,7 +164,7 @@ export async function runTradingDemo(log: (line: string) => void): Promise<void>
       signer: maker,
       sender: { owner: maker.address, number: 0 },
       recipient: { owner: maker.address, number: 1 },
-      amount: moved,
+      quantums: moved,
     });
     const second = await describeSubaccount(client, maker.address, 1, grid);
     log(

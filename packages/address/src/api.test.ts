@@ -4,13 +4,14 @@ import type { PerpxError } from "@perpx/errors";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import * as api from "./index.js";
 import {
-  bech32FromBytes,
+  addressBytesToBech32,
+  addressBytesToHex,
+  addressToHex,
   CHILD_SUBACCOUNT_STRIDE,
   childSubaccountNumber,
   DEFAULT_PREFIX,
   formatSubaccountId,
   fromValoperAddress,
-  hexFromBytes,
   InvalidAddressError,
   type InvalidAddressReason,
   InvalidSubaccountError,
@@ -26,7 +27,6 @@ import {
   parseSubaccountId,
   type SubaccountRef,
   toBech32,
-  toHex,
   toValoperAddress,
   VALOPER_PREFIX,
   validateSubaccountNumber,
@@ -78,11 +78,11 @@ describe("public contract", () => {
     expectTypeOf(toBech32).toBeCallableWith("x");
     expectTypeOf(toBech32).toBeCallableWith("x", "cosmos");
     expectTypeOf(toBech32).returns.toEqualTypeOf<string>();
-    expectTypeOf(toHex).toBeCallableWith("x");
-    expectTypeOf(toHex).returns.toEqualTypeOf<`0x${string}`>();
-    expectTypeOf(bech32FromBytes).toBeCallableWith(new Uint8Array(20));
-    expectTypeOf(bech32FromBytes).toBeCallableWith(new Uint8Array(20), "perpx");
-    expectTypeOf(hexFromBytes).returns.toEqualTypeOf<`0x${string}`>();
+    expectTypeOf(addressToHex).toBeCallableWith("x");
+    expectTypeOf(addressToHex).returns.toEqualTypeOf<`0x${string}`>();
+    expectTypeOf(addressBytesToBech32).toBeCallableWith(new Uint8Array(20));
+    expectTypeOf(addressBytesToBech32).toBeCallableWith(new Uint8Array(20), "perpx");
+    expectTypeOf(addressBytesToHex).returns.toEqualTypeOf<`0x${string}`>();
     expectTypeOf(toValoperAddress).parameters.toEqualTypeOf<[address: string]>();
     expectTypeOf(fromValoperAddress).parameters.toEqualTypeOf<[valoper: string]>();
     expectTypeOf<SubaccountRef>().toEqualTypeOf<{ owner: string; number: number }>();
@@ -112,12 +112,12 @@ describe("public contract", () => {
         "MAX_SUBACCOUNT_NUMBER",
         "VALOPER_PREFIX",
         "addressBytes",
-        "bech32FromBytes",
+        "addressBytesToBech32",
         "childSubaccountIndex",
         "childSubaccountNumber",
         "formatSubaccountId",
         "fromValoperAddress",
-        "hexFromBytes",
+        "addressBytesToHex",
         "isInvalidAddressError",
         "isInvalidSubaccountError",
         "isParentSubaccountNumber",
@@ -127,7 +127,7 @@ describe("public contract", () => {
         "parseAddress",
         "parseSubaccountId",
         "toBech32",
-        "toHex",
+        "addressToHex",
         "toValoperAddress",
         "validateSubaccountNumber",
       ].sort(),

@@ -8,7 +8,7 @@ import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { DirectSecp256k1HdWallet } from "@cosmjs/proto-signing";
 import { SigningStargateClient } from "@cosmjs/stargate";
-import { toHex } from "@perpx/address";
+import { addressToHex } from "@perpx/address";
 import {
   cosmosAuth,
   cosmosBank,
@@ -329,7 +329,7 @@ describe("EVM JSON-RPC", () => {
     const rest = await json(
       `${devnet.endpoints.rest}/cosmos/bank/v1beta1/balances/${alice}/by_denom?denom=aperpx`,
     );
-    expect(BigInt((await call("eth_getBalance", [toHex(alice), "latest"])).result)).toBe(
+    expect(BigInt((await call("eth_getBalance", [addressToHex(alice), "latest"])).result)).toBe(
       BigInt(rest.body.balance.amount),
     );
     const block = (await call("eth_getBlockByNumber", ["latest", false])).result;

@@ -153,7 +153,7 @@ describe("subaccounts and sending", () => {
       signer: alice,
       sender: { owner: alice.address, number: 0 },
       recipient: { owner: alice.address, number: 1 },
-      amount: 2_000_000n,
+      quantums: 2_000_000n,
     });
     expect(await subaccountUsdc(alice.address, 0)).toBe(sub0 + 4_997_000_000n);
     expect(await subaccountUsdc(alice.address, 1)).toBe(sub1 + 2_000_000n);
@@ -439,7 +439,11 @@ async function expectRefusedForKey(
     ],
     [
       "transfer",
-      transferMsg({ sender: { owner, number: 0 }, recipient: { owner: to, number: 0 }, amount: 1_000_000n }),
+      transferMsg({
+        sender: { owner, number: 0 },
+        recipient: { owner: to, number: 0 },
+        quantums: 1_000_000n,
+      }),
     ],
     ["bank send", bankSendMsg({ from: owner, to, amount: [{ denom: "uusdc", amount: 1n }] })],
     ["subaccount 1 order", placeOrderMsg(await order(owner, { subaccount: { owner, number: 1 } }))],

@@ -1,12 +1,12 @@
 import { stringToPath } from "@cosmjs/crypto";
 import { DirectEthSecp256k1HdWallet, DirectSecp256k1HdWallet } from "@cosmjs/proto-signing";
 import {
+  addressToHex,
   isAbortedError,
   isInvalidAddressError,
   isInvalidArgumentError,
   isInvalidOrderError,
   isInvalidSubaccountError,
-  toHex,
 } from "@perpx/core";
 import { startDevnet } from "@perpx/devnet";
 import { describe, expect, it } from "vitest";
@@ -395,7 +395,7 @@ describe("send options", () => {
       from: emma.address,
       to: bob.address,
       amount: usdc(1),
-      tx: { account: toHex(emma.address) },
+      tx: { account: addressToHex(emma.address) },
     });
     expect(result.accountNumber).toBe(info.accountNumber);
     expect(result.sequence).toBe(info.sequence);

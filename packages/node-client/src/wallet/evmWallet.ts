@@ -1,5 +1,5 @@
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { bech32FromBytes, DEFAULT_PREFIX, hexFromBytes } from "@perpx/address";
+import { addressBytesToBech32, addressBytesToHex, DEFAULT_PREFIX } from "@perpx/address";
 import { type ApproveAgentParams, hashApproveAgent, hashTypedData, type TypedData } from "@perpx/core";
 import { toBase64, toHexString } from "../bytes.js";
 import { resolveSignerBackend, type SignerBackend, type SignerBackendName } from "../crypto/backend.js";
@@ -43,8 +43,8 @@ export class EvmWallet implements TxSigner {
     this.signerBackend = this.#backend.name;
     this.publicKey = key.use((secret) => this.#backend.publicKey(secret));
     const bytes = ethAddressBytes(this.publicKey);
-    this.address = bech32FromBytes(bytes, options.prefix ?? DEFAULT_PREFIX);
-    this.evmAddress = hexFromBytes(bytes);
+    this.address = addressBytesToBech32(bytes, options.prefix ?? DEFAULT_PREFIX);
+    this.evmAddress = addressBytesToHex(bytes);
   }
 
   /**
