@@ -57,8 +57,8 @@ async function describeSubaccount(client: NodeClient, owner: string, number: num
 export async function runTradingDemo(log: (line: string) => void): Promise<void> {
   const devnet = await startDevnet({ ports: "free", blockTimeMs: 100 });
   const client = createNodeClient({
-    rpc: devnet.endpoints.rpc,
-    rest: devnet.endpoints.rest,
+    nodeRpc: devnet.endpoints.nodeRpc,
+    nodeRest: devnet.endpoints.nodeRest,
     grpc: { url: devnet.endpoints.grpcTls, caCert: devnet.caPem },
     network: local,
     pollIntervalMs: 25,

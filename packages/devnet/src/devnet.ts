@@ -78,28 +78,28 @@ export const DEFAULT_PORTS: Readonly<DevnetPorts> = Object.freeze({
  * @example
  * ```ts
  * const devnet = await startDevnet({ ports: "free" });
- * const client = await StargateClient.connect(devnet.endpoints.rpc);
+ * const client = await StargateClient.connect(devnet.endpoints.nodeRpc);
  * ```
  */
 export interface DevnetEndpoints {
   /** CometBFT JSON-RPC over HTTP, e.g. `http://127.0.0.1:26657`. */
-  rpc: string;
+  nodeRpc: string;
   /** CometBFT JSON-RPC over WebSocket, e.g. `ws://127.0.0.1:26657/websocket`. */
-  rpcWebsocket: string;
+  nodeRpcWs: string;
   /** Cosmos REST, e.g. `http://127.0.0.1:1317`. */
-  rest: string;
+  nodeRest: string;
   /** gRPC over h2c, e.g. `http://127.0.0.1:9090`. */
   grpc: string;
   /** gRPC over TLS, e.g. `https://127.0.0.1:9091` (trust {@link Devnet.caPem}). */
   grpcTls: string;
   /** EVM JSON-RPC over HTTP, e.g. `http://127.0.0.1:8545`. */
-  evm: string;
+  evmRpc: string;
   /** EVM JSON-RPC over WebSocket, e.g. `ws://127.0.0.1:8546`. */
   evmWs: string;
   /** Faucet base URL; POST `${faucet}/faucet/tokens`. */
   faucet: string;
-  /** Devnet control base URL; routes under `${control}/devnet/...`. */
-  control: string;
+  /** Devnet control base URL; routes under `${devnetControl}/devnet/...`. */
+  devnetControl: string;
 }
 
 /**
@@ -225,7 +225,7 @@ function resolvePorts(ports: StartDevnetOptions["ports"]): DevnetPorts {
  * ```ts
  * import { startDevnet } from "@perpx/devnet";
  * const devnet = await startDevnet({ ports: "free", blockTimeMs: 100 });
- * const client = await StargateClient.connect(devnet.endpoints.rpc);
+ * const client = await StargateClient.connect(devnet.endpoints.nodeRpc);
  * await devnet.stop();
  * ```
  */
@@ -356,15 +356,15 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   }
 
   endpoints = {
-    rpc: rpc.url,
-    rpcWebsocket: rpc.websocketUrl,
-    rest: rest.url,
+    nodeRpc: rpc.url,
+    nodeRpcWs: rpc.websocketUrl,
+    nodeRest: rest.url,
     grpc: grpc.url,
     grpcTls: grpc.tlsUrl,
-    evm: evm.url,
+    evmRpc: evm.url,
     evmWs: evm.wsUrl,
     faucet: faucet.url,
-    control: control.url,
+    devnetControl: control.url,
   };
   producer.start();
 

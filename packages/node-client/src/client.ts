@@ -14,7 +14,7 @@ import { SequenceManager } from "./tx/sequence.js";
  *
  * @example
  * ```ts
- * const options: NodeClientOptions = { rpc: "http://127.0.0.1:26657", network: local, timeoutMs: 5_000 };
+ * const options: NodeClientOptions = { nodeRpc: "http://127.0.0.1:26657", network: local, timeoutMs: 5_000 };
  * ```
  */
 export interface NodeClientOptions {
@@ -22,12 +22,12 @@ export interface NodeClientOptions {
    * CometBFT RPC: `http(s)://` or `ws(s)://` URL, `{ url, fetch, headers }`, or `{ rpcClient }`.
    * @default undefined
    */
-  rpc?: RpcOptions;
+  nodeRpc?: RpcOptions;
   /**
    * Cosmos REST: URL or `{ url, fetch, headers }`.
    * @default undefined
    */
-  rest?: string | RestOptions;
+  nodeRest?: string | RestOptions;
   /**
    * gRPC: URL, `{ url, caCert, headers, interceptors }`, or an injected connect `Transport`.
    * @default undefined
@@ -132,7 +132,7 @@ export type BoundActions<A> = {
  *
  * @example
  * ```ts
- * const client = createNodeClient({ rpc: "http://127.0.0.1:26657", network: local });
+ * const client = createNodeClient({ nodeRpc: "http://127.0.0.1:26657", network: local });
  * const balances = await client.getBalances({ address: wallet.address });
  * client.close();
  * ```
@@ -168,8 +168,8 @@ function bindActions<T extends NodeConnection, A extends Record<string, NodeActi
 }
 
 function openConnection(options: NodeClientOptions): NodeConnection & { close(): void } {
-  if (!options.rpc && !options.rest && !options.grpc) {
-    throw new InvalidArgumentError("options", "configure at least one of rpc, rest and grpc");
+  if (!options.nodeRpc && !options.nodeRest && !options.grpc) {
+    throw new InvalidArgumentError("options", "configure at least one of nodeRpc, nodeRest and grpc");
   }
   const broadcastMode = options.broadcastMode ?? "commit";
   if (!BROADCAST_MODES.includes(broadcastMode)) {
@@ -206,8 +206,8 @@ function openConnection(options: NodeClientOptions): NodeConnection & { close():
     nonceMode,
     shortBlockWindow,
   });
-  const rpc = options.rpc ? openRpc(options.rpc) : undefined;
-  const rest = options.rest ? openRest(options.rest) : undefined;
+  const rpc = options.nodeRpc ? openRpc(options.nodeRpc) : undefined;
+  const rest = options.nodeRest ? openRest(options.nodeRest) : undefined;
   const grpc = options.grpc ? openGrpc(options.grpc) : undefined;
   const connection: NodeConnection & { close(): void } = {
     rpc,
@@ -253,7 +253,7 @@ function clientOf<A extends Record<string, NodeAction>>(
  *
  * @example
  * ```ts
- * const client = createNodeClient({ rpc: "http://127.0.0.1:26657", network: local });
+ * const client = createNodeClient({ nodeRpc: "http://127.0.0.1:26657", network: local });
  * await client.getChainId(); // "perpx-local-1"
  * client.close();
  * ```

@@ -21,7 +21,7 @@ function exitAfterClose(
 ): Promise<{ code: number | null; afterCloseMs: number; stderr: string }> {
   const caFile = join(dir, "ca.pem");
   writeFileSync(caFile, net.devnet.caPem);
-  const { rpc, rest, grpcTls } = net.devnet.endpoints;
+  const { nodeRpc: rpc, nodeRest: rest, grpcTls } = net.devnet.endpoints;
   const ws = rpc.replace(/^http/, "ws");
   return new Promise((resolve, reject) => {
     const proc = spawn(

@@ -43,7 +43,7 @@ describe("CometBFT RPC", () => {
   it("works over HTTP with an injected fetch and extra headers", async () => {
     const { calls, fetchFn } = countingFetch();
     const client = createNodeClient({
-      rpc: { url: net.devnet.endpoints.rpc, fetch: fetchFn, headers: { "x-api-key": "k1" } },
+      nodeRpc: { url: net.devnet.endpoints.nodeRpc, fetch: fetchFn, headers: { "x-api-key": "k1" } },
     });
     const balances = await client.getBalances({ address: net.wallets[0]!.address });
     expect(balances.find((b) => b.denom === "uusdc")?.amount).toBeGreaterThan(0n);
@@ -53,10 +53,10 @@ describe("CometBFT RPC", () => {
 
   it("works over WebSocket (with or without the /websocket suffix)", async () => {
     for (const url of [
-      net.devnet.endpoints.rpcWebsocket,
-      net.devnet.endpoints.rpcWebsocket.replace(/\/websocket$/, ""),
+      net.devnet.endpoints.nodeRpcWs,
+      net.devnet.endpoints.nodeRpcWs.replace(/\/websocket$/, ""),
     ]) {
-      const client = net.makeClient({ rpc: url, rest: undefined, grpc: undefined });
+      const client = net.makeClient({ nodeRpc: url, nodeRest: undefined, grpc: undefined });
       const latest = await client.getLatestBlock();
       expect(latest.chainId).toBe("perpx-local-1");
       expect((await client.getBalances({ address: net.wallets[0]!.address })).length).toBeGreaterThan(0);
@@ -66,14 +66,14 @@ describe("CometBFT RPC", () => {
 
   it("accepts an injected JSON-RPC client", async () => {
     const { calls, fetchFn } = countingFetch();
-    const rpcClient = new FetchRpcClient({ url: net.devnet.endpoints.rpc, fetch: fetchFn });
-    const client = createNodeClient({ rpc: { rpcClient } });
+    const rpcClient = new FetchRpcClient({ url: net.devnet.endpoints.nodeRpc, fetch: fetchFn });
+    const client = createNodeClient({ nodeRpc: { rpcClient } });
     expect((await client.getLatestBlock()).height).toBeGreaterThan(0n);
     expect(calls).toHaveLength(1);
   });
 
   it("rejects a URL without a scheme", () => {
-    expect(() => createNodeClient({ rpc: "127.0.0.1:26657" })).toThrow(/http\(s\):\/\/ or ws\(s\):\/\//);
+    expect(() => createNodeClient({ nodeRpc: "127.0.0.1:26657" })).toThrow(/http\(s\):\/\/ or ws\(s\):\/\//);
   });
 });
 
@@ -81,18 +81,18 @@ describe("REST", () => {
   it("serves node facts with an injected fetch and headers", async () => {
     const { calls, fetchFn } = countingFetch();
     const client = createNodeClient({
-      rest: { url: `${net.devnet.endpoints.rest}/`, fetch: fetchFn, headers: { "x-api-key": "k2" } },
+      nodeRest: { url: `${net.devnet.endpoints.nodeRest}/`, fetch: fetchFn, headers: { "x-api-key": "k2" } },
     });
     expect(await client.getMinimumGasPrices()).toEqual([
       { denom: "aperpx", amount: "25000000000" },
       { denom: "uusdc", amount: "0.025" },
     ]);
-    expect(calls[0]?.url).toBe(`${net.devnet.endpoints.rest}/cosmos/base/node/v1beta1/config`);
+    expect(calls[0]?.url).toBe(`${net.devnet.endpoints.nodeRest}/cosmos/base/node/v1beta1/config`);
     expect(calls[0]?.headers["x-api-key"]).toBe("k2");
   });
 
   it("cannot carry module queries: they need gRPC or RPC", async () => {
-    const client = createNodeClient({ rest: net.devnet.endpoints.rest });
+    const client = createNodeClient({ nodeRest: net.devnet.endpoints.nodeRest });
     await expect(client.getBalances({ address: net.wallets[0]!.address })).rejects.toSatisfy(
       isMissingEndpointError,
     );
@@ -164,7 +164,7 @@ describe("transport choice", () => {
     const { calls, fetchFn } = countingFetch();
     const grpcSeen: string[] = [];
     const client = createNodeClient({
-      rpc: { url: net.devnet.endpoints.rpc, fetch: fetchFn },
+      nodeRpc: { url: net.devnet.endpoints.nodeRpc, fetch: fetchFn },
       grpc: {
         url: net.devnet.endpoints.grpc,
         interceptors: [
@@ -230,7 +230,7 @@ describe("timeouts and cancellation", () => {
 
   it("times out per call, and by the client default", async () => {
     const client = createNodeClient({
-      rpc: { url: "http://127.0.0.1:9", fetch: hangingFetch },
+      nodeRpc: { url: "http://127.0.0.1:9", fetch: hangingFetch },
       timeoutMs: 60,
     });
     const started = Date.now();
@@ -253,9 +253,9 @@ describe("timeouts and cancellation", () => {
 
   it("aborts through the AbortSignal (RPC, gRPC, REST)", async () => {
     const clients = [
-      createNodeClient({ rpc: { url: "http://127.0.0.1:9", fetch: hangingFetch } }),
+      createNodeClient({ nodeRpc: { url: "http://127.0.0.1:9", fetch: hangingFetch } }),
       createNodeClient({ grpc: silentUrl }),
-      createNodeClient({ rest: { url: "http://127.0.0.1:9", fetch: hangingFetch } }),
+      createNodeClient({ nodeRest: { url: "http://127.0.0.1:9", fetch: hangingFetch } }),
     ];
     for (const client of clients) {
       const controller = new AbortController();
@@ -271,13 +271,15 @@ describe("timeouts and cancellation", () => {
   });
 
   it("reports an unreachable node as a TransportError", async () => {
-    const client = createNodeClient({ rpc: "http://127.0.0.1:9" });
+    const client = createNodeClient({ nodeRpc: "http://127.0.0.1:9" });
     expect(isTransportError(await client.getLatestBlock().catch((e: unknown) => e))).toBe(true);
   });
 
   it("validates timeout options", () => {
-    expect(() => createNodeClient({ rpc: net.devnet.endpoints.rpc, timeoutMs: 0 })).toThrow(/timeoutMs/);
-    expect(() => createNodeClient({ rpc: net.devnet.endpoints.rpc, commitTimeoutMs: -1 })).toThrow(
+    expect(() => createNodeClient({ nodeRpc: net.devnet.endpoints.nodeRpc, timeoutMs: 0 })).toThrow(
+      /timeoutMs/,
+    );
+    expect(() => createNodeClient({ nodeRpc: net.devnet.endpoints.nodeRpc, commitTimeoutMs: -1 })).toThrow(
       /commitTimeoutMs/,
     );
   });
@@ -285,7 +287,7 @@ describe("timeouts and cancellation", () => {
 
 describe("createNodeClient", () => {
   it("reads the chain id from the node once, over RPC or REST", async () => {
-    const client = createNodeClient({ rpc: net.devnet.endpoints.rpc });
+    const client = createNodeClient({ nodeRpc: net.devnet.endpoints.nodeRpc });
     expect(await client.getChainId()).toBe("perpx-local-1");
     client.close();
     const viaGrpc = createNodeClient({
@@ -296,7 +298,7 @@ describe("createNodeClient", () => {
   });
 
   it("dials nothing until the first call, and reports a node that does not answer then", async () => {
-    const down = createNodeClient({ rpc: "http://127.0.0.1:9", timeoutMs: 500 });
+    const down = createNodeClient({ nodeRpc: "http://127.0.0.1:9", timeoutMs: 500 });
     expect(isTransportError(await down.getChainId().catch((e: unknown) => e))).toBe(true);
   });
 

@@ -130,8 +130,8 @@ describe("node facts", () => {
     try {
       for (const transport of FACT_TRANSPORTS) {
         const client = createNodeClient({
-          rpc: devnet.endpoints.rpc,
-          rest: devnet.endpoints.rest,
+          nodeRpc: devnet.endpoints.nodeRpc,
+          nodeRest: devnet.endpoints.nodeRest,
           grpc: devnet.endpoints.grpc,
         });
         expect(await client.getAppliedPlan({ name: "v27.0", transport })).toBe(4_403_000n);
@@ -196,7 +196,7 @@ describe("transactions by hash and by search", () => {
 
 /** A devnet control route (the outside world: an incoming IBC packet, a bridge deposit). */
 async function control(path: string, body: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${net.devnet.endpoints.control}/devnet${path}`, {
+  const response = await fetch(`${net.devnet.endpoints.devnetControl}/devnet${path}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),

@@ -27,8 +27,8 @@ export function useDevnet(options: StartDevnetOptions = {}): TestNet {
     net.wallets = net.devnet.accounts.map((a) => LocalWallet.fromMnemonic(a.mnemonic));
     net.makeClient = (overrides = {}) => {
       const merged: Overrides = {
-        rpc: net.devnet.endpoints.rpc,
-        rest: net.devnet.endpoints.rest,
+        nodeRpc: net.devnet.endpoints.nodeRpc,
+        nodeRest: net.devnet.endpoints.nodeRest,
         grpc: { url: net.devnet.endpoints.grpcTls, caCert: net.devnet.caPem },
         ...(net.devnet.profile === "local" ? { network: local } : {}),
         pollIntervalMs: 25,

@@ -64,7 +64,7 @@ async function control(
   path: string,
   body: unknown,
 ): Promise<{ status: number; json: Record<string, unknown> }> {
-  const response = await fetch(`${net.devnet.endpoints.control}/devnet${path}`, {
+  const response = await fetch(`${net.devnet.endpoints.devnetControl}/devnet${path}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body, (_key, value: unknown) =>

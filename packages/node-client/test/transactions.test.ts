@@ -162,7 +162,7 @@ describe("broadcast modes", () => {
     const messages = [bankSendMsg({ from: carl.address, to: dave.address, amount: usdc(1) })];
     const viaGrpc = await net.client.sendTx({ signer: carl, messages, broadcastTransport: "grpc" });
     expect(viaGrpc.height).toBeGreaterThan(0n);
-    const grpcOnly = net.makeClient({ rpc: undefined, rest: undefined });
+    const grpcOnly = net.makeClient({ nodeRpc: undefined, nodeRest: undefined });
     expect((await grpcOnly.sendTx({ signer: carl, messages })).height).toBeGreaterThan(0n);
     const account = await net.client.getAccountSequence({ address: carl.address });
     const signed = await signTx({
@@ -220,7 +220,7 @@ describe("broadcast modes", () => {
   it("commit gives up with a timeout error that carries the hash, and the tx can be found later", async () => {
     const devnet = await startDevnet({ ports: "free", blockTimeMs: 0 });
     try {
-      const client = createNodeClient({ rpc: devnet.endpoints.rpc, pollIntervalMs: 20 });
+      const client = createNodeClient({ nodeRpc: devnet.endpoints.nodeRpc, pollIntervalMs: 20 });
       const alice = net.wallets[0]!;
       const error = await caught(
         client.bankSend({
@@ -239,7 +239,7 @@ describe("broadcast modes", () => {
       devnet.mine(1);
       expect((await client.getTx({ hash }))?.code).toBe(0);
       const clientTimeout = createNodeClient({
-        rpc: devnet.endpoints.rpc,
+        nodeRpc: devnet.endpoints.nodeRpc,
         commitTimeoutMs: 100,
         pollIntervalMs: 20,
       });
@@ -306,7 +306,7 @@ describe("broadcast modes", () => {
     const send = (pollIntervalMs: number) =>
       net
         .makeClient({
-          rpc: { url: net.devnet.endpoints.rpc, fetch: fetchFn },
+          nodeRpc: { url: net.devnet.endpoints.nodeRpc, fetch: fetchFn },
           grpc: undefined,
           pollIntervalMs,
         })

@@ -68,7 +68,7 @@ export type ControlHandler = (request: ControlRequest) => unknown | Promise<unkn
  * const devnet = await startDevnet({
  *   controlRoutes: (router: ControlRouter, { app }) => router.add("GET", "/height", () => ({ height: app.latestBlock().height })),
  * });
- * await fetch(`${devnet.endpoints.control}/devnet/height`); // {"height":"1"}
+ * await fetch(`${devnet.endpoints.devnetControl}/devnet/height`); // {"height":"1"}
  * ```
  */
 export interface ControlRouter {

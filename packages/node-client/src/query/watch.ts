@@ -39,7 +39,7 @@ function blockOf(data: unknown): LatestBlock {
 }
 
 /**
- * Streams new blocks over a WebSocket RPC (`rpc: "ws://..."`): `onBlock` gets every block header as
+ * Streams new blocks over a WebSocket RPC (`nodeRpc: "ws://..."`): `onBlock` gets every block header as
  * it is committed. Resolves, once the node accepted the subscription, with a function that stops
  * it; `client.close()` stops it too and leaves nothing running.
  *
@@ -48,7 +48,7 @@ function blockOf(data: unknown): LatestBlock {
  *
  * @example
  * ```ts
- * const client = createNodeClient({ rpc: "ws://127.0.0.1:26657" });
+ * const client = createNodeClient({ nodeRpc: "ws://127.0.0.1:26657" });
  * const stop = await client.watchBlocks({ onBlock: ({ height }) => console.log(height) });
  * stop();
  * client.close();
@@ -57,7 +57,7 @@ function blockOf(data: unknown): LatestBlock {
 export async function watchBlocks(client: NodeConnection, params: WatchBlocksParams): Promise<() => void> {
   const socket = client.rpc?.webSocket;
   if (!socket) {
-    throw new InvalidArgumentError("rpc", "watching blocks needs a ws:// or wss:// RPC address");
+    throw new InvalidArgumentError("nodeRpc", "watching blocks needs a ws:// or wss:// nodeRpc address");
   }
   if (typeof params?.onBlock !== "function") {
     throw new InvalidArgumentError("onBlock", "must be a function");

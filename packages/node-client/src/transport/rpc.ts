@@ -16,7 +16,7 @@ export interface JsonRpcRequestLike {
  *
  * @example
  * ```ts
- * const rpc: RpcHttpOptions = { url: "https://rpc.example.com", headers: { "x-api-key": key } };
+ * const nodeRpc: RpcHttpOptions = { url: "https://rpc.example.com", headers: { "x-api-key": key } };
  * ```
  */
 export interface RpcHttpOptions {
@@ -39,7 +39,7 @@ export interface RpcHttpOptions {
  *
  * @example
  * ```ts
- * const rpc: RpcInjectedOptions = { rpcClient: new FetchRpcClient({ url: "http://127.0.0.1:26657", fetch: myFetch }) };
+ * const nodeRpc: RpcInjectedOptions = { rpcClient: new FetchRpcClient({ url: "http://127.0.0.1:26657", fetch: myFetch }) };
  * ```
  */
 export interface RpcInjectedOptions {
@@ -53,7 +53,7 @@ export interface RpcInjectedOptions {
  *
  * @example
  * ```ts
- * const rpc: RpcOptions = "ws://127.0.0.1:26657/websocket";
+ * const nodeRpc: RpcOptions = "ws://127.0.0.1:26657/websocket";
  * ```
  */
 export type RpcOptions = string | RpcHttpOptions | RpcInjectedOptions;
@@ -88,7 +88,7 @@ export class JsonRpcError extends Error {
  *
  * @example
  * ```ts
- * const client = createNodeClient({ rpc: { rpcClient: new FetchRpcClient({ url, fetch: myFetch }) } });
+ * const client = createNodeClient({ nodeRpc: { rpcClient: new FetchRpcClient({ url, fetch: myFetch }) } });
  * ```
  */
 export class FetchRpcClient implements RpcClient {
