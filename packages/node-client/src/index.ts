@@ -65,6 +65,15 @@ export {
   type TimeInForce,
 } from "./messages/clob.js";
 export {
+  clobPairIdOf,
+  type OrderAmounts,
+  type OrderHumanAmounts,
+  type OrderMarket,
+  type OrderMarketRef,
+  type OrderWireAmounts,
+  orderWireAmounts,
+} from "./messages/market.js";
+export {
   type BankSendParams,
   bankSendMsg,
   type CoinInput,
@@ -90,6 +99,7 @@ export * from "./query/bank.js";
 export * from "./query/bridge.js";
 export * from "./query/chain.js";
 export { type FactOptions, restQuery } from "./query/facts.js";
+export { type GetMarketParams, getMarket, type Market } from "./query/market.js";
 export * from "./query/markets.js";
 export * from "./query/node.js";
 export { type AllPagesParams, allPages } from "./query/pages.js";

@@ -21,6 +21,7 @@ import {
   getRecognizedBridgeEventInfo,
 } from "./query/bridge.js";
 import { getChainId, getGenesis, getLatestBlock, getPeers } from "./query/chain.js";
+import { getMarket } from "./query/market.js";
 import {
   getBlockRateLimits,
   getClobPair,
@@ -90,6 +91,7 @@ export const nodeActions = {
   getSubaccount,
   getSubaccounts,
   // Markets
+  getMarket,
   getClobPair,
   getClobPairs,
   getPerpetual,

@@ -15,6 +15,7 @@ import {
   batchCancelMsg,
   cancelOrderMsg,
   isBroadcastTxError,
+  type OrderWireAmounts,
   type PlaceOrderParams,
   placeOrderMsg,
   type SendTxResult,
@@ -82,7 +83,10 @@ beforeAll(async () => {
 });
 
 let nextClientId = 1;
-async function order(owner: string, patch: Partial<PlaceOrderParams> = {}): Promise<PlaceOrderParams> {
+/** An order in wire amounts (clob pair id, quantums, subticks). */
+type WireOrder = PlaceOrderParams & OrderWireAmounts;
+
+async function order(owner: string, patch: Partial<PlaceOrderParams> = {}): Promise<WireOrder> {
   const { height, time } = await net.client.getLatestBlock();
   return {
     subaccount: { owner, number: 0 },
@@ -97,11 +101,11 @@ async function order(owner: string, patch: Partial<PlaceOrderParams> = {}): Prom
       ? { goodTilBlockTime: Math.floor(time.getTime() / 1000) + 3_600 }
       : {}),
     ...patch,
-  } as PlaceOrderParams;
+  } as WireOrder;
 }
 
 /** The stateful order as the chain has it (undefined once it left the book). */
-async function statefulOrder(o: PlaceOrderParams): Promise<clob.Order | undefined> {
+async function statefulOrder(o: WireOrder): Promise<clob.Order | undefined> {
   if (o.kind === "short-term") throw new Error("short-term orders are not in state");
   const found = await net.client.getStatefulOrder({
     order: {
