@@ -42,3 +42,41 @@ describe("built packages load in plain Node 20", () => {
     }
   }
 });
+
+describe("a clean install", () => {
+  const root = join(import.meta.dirname, "..");
+  const read = (path: string) => JSON.parse(readFileSync(join(root, path), "utf8"));
+
+  it("packs only the publishable packages: every workspace member outside packages/ is private", () => {
+    for (const member of ["examples", "tests", "bench"]) {
+      expect(read(`${member}/package.json`).private, member).toBe(true);
+    }
+    expect(publishable.map(({ pkg }) => pkg.name).sort()).toEqual([
+      "@perpx/address",
+      "@perpx/core",
+      "@perpx/devnet",
+      "@perpx/errors",
+      "@perpx/node-client",
+      "@perpx/proto",
+    ]);
+  });
+
+  it("links every bin before the build: bins are committed files, not build output", () => {
+    for (const { dir, pkg } of publishable) {
+      for (const target of Object.values<string>(pkg.bin ?? {})) {
+        expect(target.startsWith("./dist/"), `${pkg.name} bin ${target}`).toBe(false);
+        const tracked = execFileSync("git", ["ls-files", "--error-unmatch", target], {
+          cwd: dir,
+          encoding: "utf8",
+        });
+        expect(tracked.trim()).not.toBe("");
+      }
+    }
+  });
+
+  it("decides every dependency build script: allowed or deliberately ignored", () => {
+    const { onlyBuiltDependencies, ignoredBuiltDependencies } = read("package.json").pnpm;
+    expect(ignoredBuiltDependencies).toContain("protobufjs");
+    expect(onlyBuiltDependencies).toContain("secp256k1");
+  });
+});
