@@ -98,7 +98,7 @@ export * from "./query/auth.js";
 export * from "./query/bank.js";
 export * from "./query/bridge.js";
 export * from "./query/chain.js";
-export { type FactOptions, restQuery } from "./query/facts.js";
+export { type FactOptions, type RestQueryParams, restQuery } from "./query/facts.js";
 export { type GetMarketParams, getMarket, type Market } from "./query/market.js";
 export * from "./query/markets.js";
 export * from "./query/node.js";

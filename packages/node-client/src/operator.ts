@@ -12,6 +12,7 @@ export {
 } from "./operator/release.js";
 export {
   canServeHeight,
+  type LatestSnapshotParams,
   latestSnapshotHeight,
   type NewestSnapshotOptions,
   newestSnapshot,

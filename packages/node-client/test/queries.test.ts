@@ -27,12 +27,11 @@ async function balancesOver(owner: string, transport: (typeof FACT_TRANSPORTS)[n
   const subaccount =
     transport === "rest"
       ? (
-          await restQuery(
-            net.client,
-            `/perpx/subaccounts/v1/subaccount/${owner}/0`,
-            subaccounts.QuerySubaccountResponseSchema,
-            { transport },
-          )
+          await restQuery(net.client, {
+            path: `/perpx/subaccounts/v1/subaccount/${owner}/0`,
+            schema: subaccounts.QuerySubaccountResponseSchema,
+            transport,
+          })
         ).subaccount
       : await net.client.getSubaccount({ owner, number: 0, transport });
   return subaccountBalances(subaccount);

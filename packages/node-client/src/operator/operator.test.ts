@@ -45,10 +45,10 @@ describe("snapshots", () => {
 
   it("knows the state-sync interval and what a state-synced node cannot serve", () => {
     expect(STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS).toBe(2000);
-    expect(latestSnapshotHeight(12_960_191n)).toBe(12_960_000n);
-    expect(latestSnapshotHeight(1999)).toBe(0n);
-    expect(latestSnapshotHeight(5000, 1000)).toBe(5000n);
-    expect(() => latestSnapshotHeight(-1)).toThrow(/negative/);
+    expect(latestSnapshotHeight({ height: 12_960_191n })).toBe(12_960_000n);
+    expect(latestSnapshotHeight({ height: 1999 })).toBe(0n);
+    expect(latestSnapshotHeight({ height: 5000, intervalBlocks: 1000 })).toBe(5000n);
+    expect(() => latestSnapshotHeight({ height: -1 })).toThrow(/negative/);
     expect(canServeHeight({ syncHeight: 12_960_000n, height: 12_000_000n })).toBe(false);
     expect(canServeHeight({ syncHeight: 12_960_000n, height: 12_960_000 })).toBe(true);
     expect(STATE_SYNCED_NODE_CANNOT_SERVE).toContain("tx_search");

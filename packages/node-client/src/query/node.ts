@@ -45,7 +45,11 @@ export async function getMinimumGasPrices(
   const transport = pickFactTransport(client, options.transport);
   const response =
     transport === "rest"
-      ? await restQuery(client, "/cosmos/base/node/v1beta1/config", cosmosNode.ConfigResponseSchema, options)
+      ? await restQuery(client, {
+          ...options,
+          path: "/cosmos/base/node/v1beta1/config",
+          schema: cosmosNode.ConfigResponseSchema,
+        })
       : await unaryQuery(client, cosmosNode.Service.method.config, {}, { ...options, transport });
   return parseGasPrices(response.minimumGasPrice);
 }
@@ -104,12 +108,11 @@ export async function getNodeInfo(client: NodeConnection, options: FactOptions =
   }
   const response =
     transport === "rest"
-      ? await restQuery(
-          client,
-          "/cosmos/base/tendermint/v1beta1/node_info",
-          cosmosTendermint.GetNodeInfoResponseSchema,
-          options,
-        )
+      ? await restQuery(client, {
+          ...options,
+          path: "/cosmos/base/tendermint/v1beta1/node_info",
+          schema: cosmosTendermint.GetNodeInfoResponseSchema,
+        })
       : await unaryQuery(client, cosmosTendermint.Service.method.getNodeInfo, {}, { ...options, transport });
   return {
     appVersion: response.applicationVersion?.version ?? "",
@@ -154,12 +157,11 @@ export async function getAppliedPlan(
     height =
       transport === "rest"
         ? (
-            await restQuery(
-              client,
-              `/cosmos/upgrade/v1beta1/applied_plan/${encodeURIComponent(params.name)}`,
-              cosmosUpgrade.QueryAppliedPlanResponseSchema,
-              params,
-            )
+            await restQuery(client, {
+              ...params,
+              path: `/cosmos/upgrade/v1beta1/applied_plan/${encodeURIComponent(params.name)}`,
+              schema: cosmosUpgrade.QueryAppliedPlanResponseSchema,
+            })
           ).height
         : (
             await unaryQuery(
@@ -317,12 +319,11 @@ export async function getIbcChannels(
   const channels =
     transport === "rest"
       ? (
-          await restQuery(
-            client,
-            "/ibc/core/channel/v1/channels",
-            ibcChannel.QueryChannelsResponseSchema,
-            options,
-          )
+          await restQuery(client, {
+            ...options,
+            path: "/ibc/core/channel/v1/channels",
+            schema: ibcChannel.QueryChannelsResponseSchema,
+          })
         ).channels
       : await allPages(client, {
           ...options,
