@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:net";
 import type { Interceptor } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { isAbortedError, isMissingEndpointError, isTimeoutError } from "@perpx/core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isAbortedError, isInvalidArgumentError, isMissingEndpointError, isTimeoutError } from "@perpx/core";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   createNodeClient,
   FetchRpcClient,
@@ -300,6 +300,24 @@ describe("createNodeClient", () => {
   it("dials nothing until the first call, and reports a node that does not answer then", async () => {
     const down = createNodeClient({ nodeRpc: "http://127.0.0.1:9", timeoutMs: 500 });
     expect(isTransportError(await down.getChainId().catch((e: unknown) => e))).toBe(true);
+  });
+
+  it("streams blocks only over a WebSocket RPC, in order, until stopped", async () => {
+    const overHttp = createNodeClient({ nodeRpc: net.devnet.endpoints.nodeRpc });
+    expect(
+      isInvalidArgumentError(await overHttp.watchBlocks({ onBlock: () => {} }).catch((e: unknown) => e)),
+    ).toBe(true);
+    const client = createNodeClient({ nodeRpc: net.devnet.endpoints.nodeRpcWs });
+    const heights: bigint[] = [];
+    const stop = await client.watchBlocks({ onBlock: (block) => heights.push(block.height) });
+    await vi.waitFor(() => expect(heights.length).toBeGreaterThanOrEqual(3), { timeout: 10_000 });
+    stop();
+    expect(heights.slice(1).every((h, i) => h === heights[i]! + 1n)).toBe(true);
+    // The socket still answers queries after the subscription ended.
+    expect((await client.getLatestBlock()).height).toBeGreaterThanOrEqual(heights[0]!);
+    client.close();
+    const closed = await client.getLatestBlock().catch((e: unknown) => e);
+    expect(isTransportError(closed)).toBe(true);
   });
 
   it("extends with actions of one's own, sharing the connection and its caches", async () => {
