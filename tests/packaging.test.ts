@@ -80,3 +80,30 @@ describe("a clean install", () => {
     expect(onlyBuiltDependencies).toContain("secp256k1");
   });
 });
+
+describe("loading is cheap", () => {
+  /** The packages (under node_modules) a plain `require` of `name` loads, run from `cwd`. */
+  function packagesLoadedBy(name: string, cwd: string, then = ""): string[] {
+    const script = `require(${JSON.stringify(name)}); ${then}
+const nameOf = (f) => (f.match(/node_modules\\/((?:@[^/]+\\/)?[^/]+)\\/(?!.*node_modules)/) ?? [])[1] ?? ((f.match(/\\/packages\\/([^/]+)\\/dist\\//) ?? [])[1] && "@perpx/" + f.match(/\\/packages\\/([^/]+)\\/dist\\//)[1]);
+const names = new Set(Object.keys(require.cache).map(nameOf).filter(Boolean));
+console.log(JSON.stringify([...names].sort()));`;
+    const out = execFileSync(process.execPath, ["-e", script], { cwd, encoding: "utf8" });
+    return JSON.parse(out.trim().split("\n").at(-1) ?? "[]");
+  }
+  const nodeClient = join(packagesDir, "node-client");
+
+  it("@perpx/node-client loads no transport library (cosmjs, connect, ws) until a transport is used", () => {
+    const loaded = packagesLoadedBy("@perpx/node-client", nodeClient);
+    expect(loaded).toContain("@bufbuild/protobuf");
+    expect(loaded).toContain("@perpx/proto");
+    expect(
+      loaded.filter((name) => /^@cosmjs\/|^@connectrpc\/|^ws$|^secp256k1$|^@scure\//.test(name)),
+    ).toEqual([]);
+  });
+
+  it("@perpx/core loads neither @perpx/proto nor protobuf-es", () => {
+    const loaded = packagesLoadedBy("@perpx/core", join(packagesDir, "core"));
+    expect(loaded.filter((name) => /protobuf|^@perpx\/proto$/.test(name))).toEqual([]);
+  });
+});
