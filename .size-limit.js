@@ -6,7 +6,10 @@ export default [
   { name: "@perpx/proto", path: "packages/proto/dist/index.js", import: "*", limit: "58 kB" },
   { name: "@perpx/address", path: "packages/address/dist/index.js", import: "*", limit: "7.1 kB" },
   { name: "@perpx/core", path: "packages/core/dist/index.js", import: "*", limit: "30.7 kB" },
-  // @perpx/node-client: its browser entry is being built. When the package has it, enable this with
-  // the path of the built browser entry and its measured size plus 10%:
-  // { name: "@perpx/node-client (browser)", path: "packages/node-client/dist/browser.js", import: "*", limit: "… kB" },
+  {
+    name: "@perpx/node-client (browser)",
+    path: "packages/node-client/dist/browser/index.js",
+    import: "*",
+    limit: "91.3 kB",
+  },
 ];

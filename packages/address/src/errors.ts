@@ -114,7 +114,7 @@ export class InvalidAddressError extends PerpxError {
  * @example
  * ```ts
  * try {
- *   toHex("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD");
+ *   addressToHex("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD");
  * } catch (error) {
  *   if (isInvalidAddressError(error)) {
  *     error.reason; // "bad-checksum"

@@ -105,7 +105,7 @@ export function withdrawFromSubaccountMsg(
  *
  * @example
  * ```ts
- * const params: TransferParams = { sender: { owner: a, number: 0 }, recipient: { owner: a, number: 1 }, amount: 1_000_000n };
+ * const params: TransferParams = { sender: { owner: a, number: 0 }, recipient: { owner: a, number: 1 }, quantums: 1_000_000n };
  * ```
  */
 export interface TransferParams {
@@ -113,8 +113,8 @@ export interface TransferParams {
   sender: SubaccountRef;
   /** The subaccount credited (any owner). */
   recipient: SubaccountRef;
-  /** Quote quantums, > 0. */
-  amount: IntegerInput;
+  /** Quote quantums, > 0 (the name deposits and withdrawals use too). */
+  quantums: IntegerInput;
   /**
    * The asset; only USDC (0) is supported by the chain.
    * @default 0
@@ -129,7 +129,7 @@ export interface TransferParams {
  *
  * @example
  * ```ts
- * const msg = transferMsg({ sender: { owner: a, number: 0 }, recipient: { owner: a, number: 1 }, amount: 1_000_000n });
+ * const msg = transferMsg({ sender: { owner: a, number: 0 }, recipient: { owner: a, number: 1 }, quantums: 1_000_000n });
  * ```
  */
 export function transferMsg(params: TransferParams): TxMessage<typeof sending.MsgCreateTransferSchema> {
@@ -140,7 +140,7 @@ export function transferMsg(params: TransferParams): TxMessage<typeof sending.Ms
         sender: subaccountId(params.sender, "sender"),
         recipient: subaccountId(params.recipient, "recipient"),
         assetId: uint32(params.assetId ?? USDC_ASSET_ID, "assetId"),
-        amount: positiveQuantums(params.amount, "amount"),
+        amount: positiveQuantums(params.quantums, "quantums"),
       },
     }),
   };

@@ -87,27 +87,33 @@ export function newestSnapshot(
 }
 
 /**
- * The snapshot interval of state sync, in blocks (2000).
+ * Parameters of {@link latestSnapshotHeight}.
  *
  * @example
  * ```ts
- * STATE_SYNC_INTERVAL_BLOCKS; // 2000
+ * const params: LatestSnapshotParams = { height: 12_960_191n, intervalBlocks: 2000 };
  * ```
  */
-export const STATE_SYNC_INTERVAL_BLOCKS = STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS;
+export interface LatestSnapshotParams {
+  /** The height to look at or below. */
+  height: bigint | number;
+  /**
+   * The snapshot interval, in blocks.
+   * @default 2000 (`STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS` of `@perpx/core`)
+   */
+  intervalBlocks?: number;
+}
 
 /**
- * The height of the latest state-sync snapshot at or below `height` (a multiple of 2000).
+ * The height of the latest state-sync snapshot at or below `height` (a multiple of the interval).
  *
  * @example
  * ```ts
- * latestSnapshotHeight(12_960_191n); // 12960000n
+ * latestSnapshotHeight({ height: 12_960_191n }); // 12960000n
  * ```
  */
-export function latestSnapshotHeight(
-  height: bigint | number,
-  intervalBlocks: number = STATE_SYNC_INTERVAL_BLOCKS,
-): bigint {
+export function latestSnapshotHeight(params: LatestSnapshotParams): bigint {
+  const { height, intervalBlocks = STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS } = params;
   const h = BigInt(height);
   if (h < 0n) throw new InvalidArgumentError("height", "must not be negative");
   if (!Number.isInteger(intervalBlocks) || intervalBlocks <= 0) {

@@ -40,13 +40,12 @@ export interface GetBalancesParams extends QueryOptions {
  * ```
  */
 export async function getBalances(client: NodeConnection, params: GetBalancesParams): Promise<Balance[]> {
-  const coins = await allPages(
-    client,
-    cosmosBank.Query.method.allBalances,
-    { address: params.address },
-    (r) => r.balances,
-    params,
-  );
+  const coins = await allPages(client, {
+    ...params,
+    method: cosmosBank.Query.method.allBalances,
+    request: { address: params.address },
+    pick: (r) => r.balances,
+  });
   return coins.map((coin) => ({ denom: coin.denom, amount: BigInt(coin.amount) }));
 }
 

@@ -183,16 +183,15 @@ export function getBridgeEvents(
   client: NodeConnection,
   params: BridgeEventsParams = {},
 ): Promise<bridge.BridgeEventRecord[]> {
-  return allPages(
-    client,
-    bridge.Query.method.bridgeEvents,
-    {
+  return allPages(client, {
+    ...params,
+    method: bridge.Query.method.bridgeEvents,
+    request: {
       address: params.address ?? "",
       ...(params.ethChainId === undefined ? {} : { ethChainId: params.ethChainId }),
     },
-    (r) => r.events,
-    params,
-  );
+    pick: (r) => r.events,
+  });
 }
 
 /**
@@ -228,16 +227,15 @@ export function getAggregatedWithdrawals(
   client: NodeConnection,
   params: AggregatedWithdrawalsParams = {},
 ): Promise<bridge.AggregatedWithdrawal[]> {
-  return allPages(
-    client,
-    bridge.Query.method.aggregatedWithdrawals,
-    {
+  return allPages(client, {
+    ...params,
+    method: bridge.Query.method.aggregatedWithdrawals,
+    request: {
       readyForRelayOnly: params.readyForRelayOnly ?? false,
       ...(params.ethChainId === undefined ? {} : { ethChainId: params.ethChainId }),
     },
-    (r) => r.withdrawals,
-    params,
-  );
+    pick: (r) => r.withdrawals,
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { MissingEndpointError } from "@perpx/core";
 import { cosmosTendermint } from "@perpx/proto";
-import type { NodeConnection } from "../connection.js";
+import { chainFacts, type NodeConnection } from "../connection.js";
 import { QueryError } from "../errors.js";
 import { type CallOptions, withDeadline } from "../transport/call.js";
 import { cometCall, type RpcConnection, rawRpc } from "../transport/rpc-json.js";
@@ -86,9 +86,10 @@ export async function getLatestBlock(
  * ```
  */
 export async function getChainId(client: NodeConnection, options: CallOptions = {}): Promise<string> {
-  if (client.chainIdCache) return client.chainIdCache;
+  const known = chainFacts(client);
+  if (known.chainId) return known.chainId;
   const { chainId } = await getLatestBlock(client, options);
-  client.chainIdCache = chainId;
+  known.chainId = chainId;
   return chainId;
 }
 

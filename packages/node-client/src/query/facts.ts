@@ -47,21 +47,36 @@ export function pickFactTransport(
 }
 
 /**
+ * Parameters of {@link restQuery}: the REST path, the message its JSON decodes into, and how to ask.
+ *
+ * @example
+ * ```ts
+ * const params: RestQueryParams<typeof cosmosNode.ConfigResponseSchema> =
+ *   { path: "/cosmos/base/node/v1beta1/config", schema: cosmosNode.ConfigResponseSchema };
+ * ```
+ */
+export interface RestQueryParams<Desc extends DescMessage> extends FactOptions {
+  /** The path under the REST base URL, e.g. `/cosmos/base/node/v1beta1/config`. */
+  path: string;
+  /** The message the answer decodes into. */
+  schema: Desc;
+}
+
+/**
  * GETs a REST path and decodes the Cosmos REST JSON into a message (`fromCosmosJson` of
  * `@perpx/proto`: SerializableInts from decimal strings, `Any` with Cosmos type URLs), ignoring
  * unknown fields.
  *
  * @example
  * ```ts
- * const config = await restQuery(client, "/cosmos/base/node/v1beta1/config", cosmosNode.ConfigResponseSchema, options);
+ * const config = await restQuery(client, { path: "/cosmos/base/node/v1beta1/config", schema: cosmosNode.ConfigResponseSchema });
  * ```
  */
 export async function restQuery<Desc extends DescMessage>(
   client: NodeConnection,
-  path: string,
-  schema: Desc,
-  options: FactOptions = {},
+  params: RestQueryParams<Desc>,
 ): Promise<MessageShape<Desc>> {
+  const { path, schema, ...options } = params;
   const rest = client.rest;
   if (!rest)
     throw new MissingEndpointError("nodeRest", "PERPX_NODE_REST", client.network?.name ?? "this client");

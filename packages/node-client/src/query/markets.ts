@@ -50,7 +50,12 @@ export async function getClobPair(client: NodeConnection, params: ByIdParams): P
  * ```
  */
 export function getClobPairs(client: NodeConnection, params: QueryOptions = {}): Promise<clob.ClobPair[]> {
-  return allPages(client, clob.Query.method.clobPairAll, {}, (r) => r.clobPair, params);
+  return allPages(client, {
+    ...params,
+    method: clob.Query.method.clobPairAll,
+    request: {},
+    pick: (r) => r.clobPair,
+  });
 }
 
 /**
@@ -85,7 +90,12 @@ export function getPerpetuals(
   client: NodeConnection,
   params: QueryOptions = {},
 ): Promise<perpetuals.Perpetual[]> {
-  return allPages(client, perpetuals.Query.method.allPerpetuals, {}, (r) => r.perpetual, params);
+  return allPages(client, {
+    ...params,
+    method: perpetuals.Query.method.allPerpetuals,
+    request: {},
+    pick: (r) => r.perpetual,
+  });
 }
 
 /**
@@ -118,7 +128,12 @@ export function getMarketPrices(
   client: NodeConnection,
   params: QueryOptions = {},
 ): Promise<prices.MarketPrice[]> {
-  return allPages(client, prices.Query.method.allMarketPrices, {}, (r) => r.marketPrices, params);
+  return allPages(client, {
+    ...params,
+    method: prices.Query.method.allMarketPrices,
+    request: {},
+    pick: (r) => r.marketPrices,
+  });
 }
 
 /**

@@ -45,7 +45,11 @@ export async function getMinimumGasPrices(
   const transport = pickFactTransport(client, options.transport);
   const response =
     transport === "rest"
-      ? await restQuery(client, "/cosmos/base/node/v1beta1/config", cosmosNode.ConfigResponseSchema, options)
+      ? await restQuery(client, {
+          ...options,
+          path: "/cosmos/base/node/v1beta1/config",
+          schema: cosmosNode.ConfigResponseSchema,
+        })
       : await unaryQuery(client, cosmosNode.Service.method.config, {}, { ...options, transport });
   return parseGasPrices(response.minimumGasPrice);
 }
@@ -104,12 +108,11 @@ export async function getNodeInfo(client: NodeConnection, options: FactOptions =
   }
   const response =
     transport === "rest"
-      ? await restQuery(
-          client,
-          "/cosmos/base/tendermint/v1beta1/node_info",
-          cosmosTendermint.GetNodeInfoResponseSchema,
-          options,
-        )
+      ? await restQuery(client, {
+          ...options,
+          path: "/cosmos/base/tendermint/v1beta1/node_info",
+          schema: cosmosTendermint.GetNodeInfoResponseSchema,
+        })
       : await unaryQuery(client, cosmosTendermint.Service.method.getNodeInfo, {}, { ...options, transport });
   return {
     appVersion: response.applicationVersion?.version ?? "",
@@ -154,12 +157,11 @@ export async function getAppliedPlan(
     height =
       transport === "rest"
         ? (
-            await restQuery(
-              client,
-              `/cosmos/upgrade/v1beta1/applied_plan/${encodeURIComponent(params.name)}`,
-              cosmosUpgrade.QueryAppliedPlanResponseSchema,
-              params,
-            )
+            await restQuery(client, {
+              ...params,
+              path: `/cosmos/upgrade/v1beta1/applied_plan/${encodeURIComponent(params.name)}`,
+              schema: cosmosUpgrade.QueryAppliedPlanResponseSchema,
+            })
           ).height
         : (
             await unaryQuery(
@@ -200,7 +202,7 @@ export interface UpgradeCheck {
  *
  * @example
  * ```ts
- * const { ok, runningVersion }: UpgradeHistoryReport = await checkUpgradeHistory(client, testnet);
+ * const { ok, runningVersion }: UpgradeHistoryReport = await checkUpgradeHistory(client, { network: testnet });
  * ```
  */
 export interface UpgradeHistoryReport {
@@ -215,20 +217,33 @@ export interface UpgradeHistoryReport {
 }
 
 /**
+ * Parameters of {@link checkUpgradeHistory}: the network preset to compare with, and how to ask.
+ *
+ * @example
+ * ```ts
+ * const params: UpgradeHistoryParams = { network: testnet, transport: "rest" };
+ * ```
+ */
+export interface UpgradeHistoryParams extends FactOptions {
+  /** The preset whose upgrade history (heights and latest version) the chain must match. */
+  network: UpgradeHistory & Pick<Network, "latestVersion">;
+}
+
+/**
  * Compares a network preset's upgrade history (from `@perpx/core`) with the chain: every applied
  * plan's height, and the running version.
  *
  * @example
  * ```ts
- * const report = await checkUpgradeHistory(client, testnet);
+ * const report = await checkUpgradeHistory(client, { network: testnet });
  * if (!report.ok) console.warn(report.upgrades.filter((u) => !u.matches));
  * ```
  */
 export async function checkUpgradeHistory(
   client: NodeConnection,
-  network: UpgradeHistory & Pick<Network, "latestVersion">,
-  options: FactOptions = {},
+  params: UpgradeHistoryParams,
 ): Promise<UpgradeHistoryReport> {
+  const { network, ...options } = params;
   const upgrades = await Promise.all(
     network.upgrades.map(async (upgrade) => {
       const chainHeight = await getAppliedPlan(client, { ...options, name: upgrade.version });
@@ -304,16 +319,18 @@ export async function getIbcChannels(
   const channels =
     transport === "rest"
       ? (
-          await restQuery(
-            client,
-            "/ibc/core/channel/v1/channels",
-            ibcChannel.QueryChannelsResponseSchema,
-            options,
-          )
+          await restQuery(client, {
+            ...options,
+            path: "/ibc/core/channel/v1/channels",
+            schema: ibcChannel.QueryChannelsResponseSchema,
+          })
         ).channels
-      : await allPages(client, ibcChannel.Query.method.channels, {}, (r) => r.channels, {
+      : await allPages(client, {
           ...options,
           transport,
+          method: ibcChannel.Query.method.channels,
+          request: {},
+          pick: (r) => r.channels,
         });
   return channels.map(channelOf);
 }

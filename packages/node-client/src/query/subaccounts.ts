@@ -59,5 +59,10 @@ export function getSubaccounts(
   client: NodeConnection,
   params: QueryOptions = {},
 ): Promise<subaccounts.Subaccount[]> {
-  return allPages(client, subaccounts.Query.method.subaccountAll, {}, (r) => r.subaccount, params);
+  return allPages(client, {
+    ...params,
+    method: subaccounts.Query.method.subaccountAll,
+    request: {},
+    pick: (r) => r.subaccount,
+  });
 }

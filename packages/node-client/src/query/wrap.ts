@@ -13,7 +13,12 @@ import { type QueryOptions, unaryQuery } from "./unary.js";
  * ```
  */
 export function getWrapRules(client: NodeConnection, params: QueryOptions = {}): Promise<wrap.WrapRule[]> {
-  return allPages(client, wrap.Query.method.wrapRules, {}, (r) => r.rules, params);
+  return allPages(client, {
+    ...params,
+    method: wrap.Query.method.wrapRules,
+    request: {},
+    pick: (r) => r.rules,
+  });
 }
 
 /**

@@ -139,7 +139,7 @@ export function withdrawFromSubaccount(
  *
  * @example
  * ```ts
- * await transfer(client, { signer: wallet, sender: { owner: a, number: 0 }, recipient: { owner: a, number: 1 }, amount: 1_000_000n });
+ * await transfer(client, { signer: wallet, sender: { owner: a, number: 0 }, recipient: { owner: a, number: 1 }, quantums: 1_000_000n });
  * ```
  */
 export function transfer(

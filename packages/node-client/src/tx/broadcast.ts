@@ -101,7 +101,7 @@ export interface BroadcastTxParams extends CallOptions {
   commitTimeoutMs?: number;
   /**
    * For `commit`: how often to look for the transaction.
-   * @default the client's commitPollIntervalMs (500)
+   * @default the client's pollIntervalMs (500)
    */
   pollIntervalMs?: number;
 }
@@ -198,7 +198,7 @@ export interface WaitForTxParams extends CallOptions {
   commitTimeoutMs?: number;
   /**
    * How often to look.
-   * @default the client's commitPollIntervalMs (500)
+   * @default the client's pollIntervalMs (500)
    */
   pollIntervalMs?: number;
   /**
@@ -224,10 +224,7 @@ export async function waitForTx(client: NodeConnection, params: WaitForTxParams)
     params.commitTimeoutMs ?? client.txDefaults.commitTimeoutMs,
     "commitTimeoutMs",
   );
-  const pollMs = checkTimeout(
-    params.pollIntervalMs ?? client.txDefaults.commitPollIntervalMs,
-    "pollIntervalMs",
-  );
+  const pollMs = checkTimeout(params.pollIntervalMs ?? client.txDefaults.pollIntervalMs, "pollIntervalMs");
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const remaining = deadline - Date.now();

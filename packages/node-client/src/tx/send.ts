@@ -1,5 +1,5 @@
 import { feeForGas, type GasPrice, InvalidArgumentError } from "@perpx/core";
-import type { BroadcastMode, NodeConnection } from "../connection.js";
+import { type BroadcastMode, chainFacts, type NodeConnection } from "../connection.js";
 import { isFeeFreeClobMessage, isShortTermClobMessage } from "../messages/clob.js";
 import { bech32Address } from "../messages/validate.js";
 import { getChainId, getLatestBlock } from "../query/chain.js";
@@ -106,7 +106,7 @@ export interface SendTxParams extends CallOptions {
   commitTimeoutMs?: number;
   /**
    * For `commit`: how often to look for the transaction.
-   * @default the client's commitPollIntervalMs (500)
+   * @default the client's pollIntervalMs (500)
    */
   pollIntervalMs?: number;
 }
@@ -144,12 +144,14 @@ export async function resolveGasPrice(
   denom: string,
   options: CallOptions = {},
 ): Promise<GasPrice> {
-  if (!client.gasPricesCache) client.gasPricesCache = await getMinimumGasPrices(client, options);
-  const price = client.gasPricesCache.find((p) => p.denom === denom);
+  const known = chainFacts(client);
+  known.gasPrices ??= await getMinimumGasPrices(client, options);
+  const prices = known.gasPrices;
+  const price = prices.find((p) => p.denom === denom);
   if (!price) {
     throw new InvalidArgumentError(
       "feeDenom",
-      `the chain takes fees in ${client.gasPricesCache.map((p) => p.denom).join(", ") || "nothing"}, not ${JSON.stringify(denom)}`,
+      `the chain takes fees in ${prices.map((p) => p.denom).join(", ") || "nothing"}, not ${JSON.stringify(denom)}`,
     );
   }
   return price;
