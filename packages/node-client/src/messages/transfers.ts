@@ -2,11 +2,15 @@ import { create } from "@bufbuild/protobuf";
 import { type IntegerInput, InvalidArgumentError, type SubaccountRef, USDC_ASSET_ID } from "@perpx/core";
 import { cosmosBank, ibcTransfer, sending, typeUrlOf, wrap } from "@perpx/proto";
 import type { TxMessage } from "../tx/encode.js";
-import { bech32Address, nonEmpty, positiveAmount, subaccountId, uint32, uint64 } from "./validate.js";
-
-function positiveQuantums(value: IntegerInput, argument: string): bigint {
-  return BigInt(positiveAmount(value, argument));
-}
+import {
+  bech32Address,
+  nonEmpty,
+  positiveAmount,
+  positiveUint64,
+  subaccountId,
+  uint32,
+  uint64,
+} from "./validate.js";
 
 /**
  * Parameters of {@link depositToSubaccountMsg}.
@@ -49,7 +53,7 @@ export function depositToSubaccountMsg(
       sender: bech32Address(params.sender),
       recipient: subaccountId(params.recipient, "recipient"),
       assetId: uint32(params.assetId ?? USDC_ASSET_ID, "assetId"),
-      quantums: positiveQuantums(params.quantums, "quantums"),
+      quantums: positiveUint64(params.quantums, "quantums"),
     }),
   };
 }
@@ -95,7 +99,7 @@ export function withdrawFromSubaccountMsg(
       recipient: bech32Address(params.recipient),
       sender: subaccountId(params.sender, "sender"),
       assetId: uint32(params.assetId ?? USDC_ASSET_ID, "assetId"),
-      quantums: positiveQuantums(params.quantums, "quantums"),
+      quantums: positiveUint64(params.quantums, "quantums"),
     }),
   };
 }
@@ -140,7 +144,7 @@ export function transferMsg(params: TransferParams): TxMessage<typeof sending.Ms
         sender: subaccountId(params.sender, "sender"),
         recipient: subaccountId(params.recipient, "recipient"),
         assetId: uint32(params.assetId ?? USDC_ASSET_ID, "assetId"),
-        amount: positiveQuantums(params.amount, "amount"),
+        amount: positiveUint64(params.amount, "amount"),
       },
     }),
   };
