@@ -165,12 +165,24 @@ export function isPerpxError(value: unknown): value is PerpxError {
   );
 }
 
+/** True when `value`'s class or one of its ancestors is named `name`. */
+function descendsFrom(value: object, name: string): boolean {
+  for (let proto = Object.getPrototypeOf(value); proto !== null; proto = Object.getPrototypeOf(proto)) {
+    if (proto === Error.prototype) return false;
+    if (Object.hasOwn(proto, "constructor") && (proto.constructor as { name?: unknown }).name === name) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /**
  * Builds a name-based guard for a PerpxError subclass, so `isXError(e)` holds across duplicated
- * package copies where `instanceof` would not.
+ * package copies where `instanceof` would not. It holds for the subclasses of that class too
+ * (`isTimeoutError` is true for a `TxInclusionTimeoutError`).
  *
  * @param name - the subclass's `name`.
- * @returns a type guard for that subclass.
+ * @returns a type guard for that subclass and its subclasses.
  *
  * @example
  * ```ts
@@ -178,7 +190,8 @@ export function isPerpxError(value: unknown): value is PerpxError {
  * ```
  */
 export function errorGuard<T extends PerpxError>(name: string): (value: unknown) => value is T {
-  return (value: unknown): value is T => isPerpxError(value) && value.name === name;
+  return (value: unknown): value is T =>
+    isPerpxError(value) && (value.name === name || descendsFrom(value, name));
 }
 
 /**
@@ -243,14 +256,17 @@ export class TimeoutError extends PerpxError {
 }
 
 /**
- * True when `value` is a {@link TimeoutError}.
+ * True when `value` is a {@link TimeoutError} or one of its subclasses (every error of code
+ * `TIMEOUT`, such as the node client's `TxInclusionTimeoutError`).
  *
  * @example
  * ```ts
  * if (isTimeoutError(error)) console.error(`gave up after ${error.timeoutMs} ms`);
  * ```
  */
-export const isTimeoutError = errorGuard<TimeoutError>("TimeoutError");
+export function isTimeoutError(value: unknown): value is TimeoutError {
+  return isPerpxError(value) && value.code === "TIMEOUT";
+}
 
 /**
  * An operation was cancelled through its `AbortSignal`.

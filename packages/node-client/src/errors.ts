@@ -105,6 +105,9 @@ export interface BroadcastTxErrorParameters {
   gasUsed?: bigint | undefined;
 }
 
+/** The codespaces an account's authenticators refuse in. */
+const AUTHENTICATOR_CODESPACES: ReadonlySet<string> = new Set(["dydxaccountplus", "accountplus"]);
+
 /**
  * Classifies an ABCI failure.
  *
@@ -134,9 +137,7 @@ export function broadcastFailureReason(abciCode: number, codespace: string): Bro
     }
   }
   if (codespace === "clob") return "clob";
-  if (codespace === "dydxaccountplus" || codespace === "accountplus" || codespace === "perpxaccountplus") {
-    return "unauthorized";
-  }
+  if (AUTHENTICATOR_CODESPACES.has(codespace)) return "unauthorized";
   return "other";
 }
 
@@ -179,22 +180,26 @@ export class BroadcastTxError extends PerpxError {
 
   /**
    * @param parameters - what the chain said.
-   * @param options - cause and details.
+   * @param options - cause and details; `summary` is appended to the one-line message.
    */
-  constructor(parameters: BroadcastTxErrorParameters, options: PerpxErrorOptions = {}) {
+  constructor(
+    parameters: BroadcastTxErrorParameters,
+    options: PerpxErrorOptions & { summary?: string } = {},
+  ) {
     const reason = broadcastFailureReason(parameters.abciCode, parameters.codespace);
     const clobError =
       reason === "clob" ? (CLOB_ERRORS as Record<number, ClobErrorName>)[parameters.abciCode] : undefined;
+    const { summary, ...rest } = options;
     super(
       "BROADCAST_TX",
-      `Transaction ${parameters.phase === "check" ? "refused" : parameters.phase === "simulate" ? "simulation failed" : "failed"} (${parameters.codespace || "sdk"} ${parameters.abciCode}${clobError ? ` ${clobError}` : reason === "other" || reason === "clob" ? "" : ` ${reason}`})`,
+      `Transaction ${parameters.phase === "check" ? "refused" : parameters.phase === "simulate" ? "simulation failed" : "failed"} (${parameters.codespace || "sdk"} ${parameters.abciCode}${clobError ? ` ${clobError}` : reason === "other" || reason === "clob" ? "" : ` ${reason}`})${summary ? `: ${summary}` : ""}`,
       {
         metaMessages: [
           `tx hash: ${parameters.txHash}`,
           ...(parameters.height === undefined ? [] : [`height: ${parameters.height}`]),
           `log: ${parameters.log}`,
         ],
-        ...options,
+        ...rest,
       },
     );
     this.abciCode = parameters.abciCode;
@@ -249,18 +254,107 @@ export function parseSequenceMismatch(log: string): { expected: bigint; got: big
 }
 
 /**
- * Builds the right error class for a failure: {@link SequenceMismatchError} for sdk 32, else
- * {@link BroadcastTxError}.
+ * Which check of an account's authenticator refused a transaction.
+ *
+ * @example
+ * ```ts
+ * if (error.check === "message-type") console.error("a trading key may only place and cancel orders");
+ * ```
+ */
+export type AuthenticatorCheck =
+  | "signature"
+  | "message-type"
+  | "clob-pair"
+  | "subaccount"
+  | "not-found"
+  | "inactive"
+  | "other";
+
+const AUTHENTICATOR_LEAVES: ReadonlyArray<[string, AuthenticatorCheck]> = [
+  ["signature verification failed", "signature"],
+  ["message type verification failed", "message-type"],
+  ["clob pair id verification failed", "clob-pair"],
+  ["subaccount verification failed", "subaccount"],
+  ["authenticator not found", "not-found"],
+  ["smart account is not active", "inactive"],
+];
+const LEAF = new RegExp(
+  `(?:^|: |; )([^:;]+): (${AUTHENTICATOR_LEAVES.map(([description]) => description).join("|")})`,
+  "g",
+);
+
+/**
+ * What an authenticator's log says: the check that refused and the reasons of its failing leaves.
+ *
+ * @example
+ * ```ts
+ * parseAuthenticatorRefusal("sub-authenticator failed to authenticate: subaccount number 1 not in allowed list 0: subaccount verification failed: AllOf verification failed");
+ * // { check: "subaccount", reason: "subaccount number 1 not in allowed list 0" }
+ * ```
+ */
+export function parseAuthenticatorRefusal(log: string): { check: AuthenticatorCheck; reason: string } {
+  const leaves = [...log.matchAll(LEAF)];
+  if (leaves.length === 0) return { check: "other", reason: log };
+  const check = AUTHENTICATOR_LEAVES.find(([description]) => description === leaves[0]![2])![1];
+  return { check, reason: [...new Set(leaves.map((leaf) => leaf[1]!.trim()))].join("; ") };
+}
+
+/**
+ * The account's authenticator refused a transaction (codespace `dydxaccountplus`): a trading key
+ * used outside its scope (a message type, a subaccount or a market it may not touch), a wrong
+ * signature, or an authenticator id that does not exist. `check` says which check refused and
+ * `authenticatorReason` what it said, whichever phase found it (simulation, CheckTx, DeliverTx).
+ *
+ * @example
+ * ```ts
+ * if (isAuthenticatorRefusedError(error)) console.error(error.check, error.authenticatorReason);
+ * ```
+ */
+export class AuthenticatorRefusedError extends BroadcastTxError {
+  override name = "AuthenticatorRefusedError";
+  /** Which check refused. */
+  readonly check: AuthenticatorCheck;
+  /** What the failing checks said, e.g. `message types do not match. Got /cosmos.bank.v1beta1.MsgSend, ...`. */
+  readonly authenticatorReason: string;
+
+  /** @param parameters - what the chain said. */
+  constructor(parameters: BroadcastTxErrorParameters, options: PerpxErrorOptions = {}) {
+    const { check, reason } = parseAuthenticatorRefusal(parameters.log);
+    super(parameters, { ...options, summary: `the authenticator refused it (${check}): ${reason}` });
+    this.check = check;
+    this.authenticatorReason = reason;
+  }
+}
+
+/**
+ * True for an {@link AuthenticatorRefusedError}.
+ *
+ * @example
+ * ```ts
+ * if (isAuthenticatorRefusedError(error) && error.check === "message-type") useTheOwnerKey();
+ * ```
+ */
+export const isAuthenticatorRefusedError = errorGuard<AuthenticatorRefusedError>("AuthenticatorRefusedError");
+
+/**
+ * Builds the right error class for a failure: {@link SequenceMismatchError} for sdk 32,
+ * {@link AuthenticatorRefusedError} for the authenticator's codespace, else {@link BroadcastTxError}.
  *
  * @example
  * ```ts
  * throw broadcastTxError({ abciCode: 5, codespace: "sdk", log, txHash, phase: "check" });
  * ```
  */
-export function broadcastTxError(parameters: BroadcastTxErrorParameters): BroadcastTxError {
-  return broadcastFailureReason(parameters.abciCode, parameters.codespace) === "sequence-mismatch"
-    ? new SequenceMismatchError(parameters)
-    : new BroadcastTxError(parameters);
+export function broadcastTxError(
+  parameters: BroadcastTxErrorParameters,
+  options: PerpxErrorOptions = {},
+): BroadcastTxError {
+  if (broadcastFailureReason(parameters.abciCode, parameters.codespace) === "sequence-mismatch") {
+    return new SequenceMismatchError(parameters, options);
+  }
+  if (AUTHENTICATOR_CODESPACES.has(parameters.codespace))
+    return new AuthenticatorRefusedError(parameters, options);
+  return new BroadcastTxError(parameters, options);
 }
 
 const SDK_ROOT_ERRORS: ReadonlyArray<[string, number]> = [
@@ -340,8 +434,8 @@ export interface QueryErrorParameters {
 }
 
 /**
- * A node answered a query with an error. `notFound` is true for "key not found" answers (sdk 22,
- * gRPC NotFound, HTTP 404).
+ * A node answered a query with an error. `notFound` is true for "key not found" answers, told by
+ * their codes only (sdk 22, gRPC NotFound, HTTP 404), never by the log's wording.
  *
  * @example
  * ```ts
@@ -387,10 +481,9 @@ export class QueryError extends PerpxError {
     this.httpStatus = parameters.httpStatus;
     this.grpcCode = parameters.grpcCode;
     this.notFound =
-      parameters.abciCode === 22 ||
+      ((parameters.codespace ?? "sdk") === "sdk" && parameters.abciCode === 22) ||
       parameters.grpcCode === 5 ||
-      parameters.httpStatus === 404 ||
-      /code = NotFound|not found/i.test(parameters.log);
+      parameters.httpStatus === 404;
   }
 }
 

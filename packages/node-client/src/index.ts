@@ -6,6 +6,14 @@
  * @packageDocumentation
  */
 export { fromBase64, fromHexString, toBase64, toHexString } from "./bytes.js";
+export {
+  CHAIN_ERRORS,
+  type ChainCodespace,
+  type ChainError,
+  chainErrorOfLog,
+  GRPC_CODES,
+  SDK_CODES,
+} from "./chainErrors.js";
 export { createNodeClient, NodeClient, type NodeClientOptions } from "./client.js";
 export type { BroadcastMode, NodeConnection, TxDefaults } from "./connection.js";
 export {
@@ -29,6 +37,8 @@ export {
 } from "./crypto/secp256k1.js";
 export * from "./eip712.js";
 export {
+  type AuthenticatorCheck,
+  AuthenticatorRefusedError,
   type BroadcastFailureReason,
   BroadcastTxError,
   type BroadcastTxErrorParameters,
@@ -36,10 +46,12 @@ export {
   broadcastTxError,
   CLOB_ERRORS,
   type ClobErrorName,
+  isAuthenticatorRefusedError,
   isBroadcastTxError,
   isQueryError,
   isSequenceMismatchError,
   isTransportError,
+  parseAuthenticatorRefusal,
   parseSequenceMismatch,
   QueryError,
   type QueryErrorParameters,

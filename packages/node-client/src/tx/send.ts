@@ -277,6 +277,9 @@ export async function sendTx(client: NodeConnection, params: SendTxParams): Prom
     ...(params.broadcastTransport ? { transport: params.broadcastTransport } : {}),
     ...(params.commitTimeoutMs === undefined ? {} : { commitTimeoutMs: params.commitTimeoutMs }),
     ...(params.pollIntervalMs === undefined ? {} : { pollIntervalMs: params.pollIntervalMs }),
+  }).catch((error: unknown) => {
+    client.sequences.observe(account, error);
+    throw error;
   });
   return {
     ...base,

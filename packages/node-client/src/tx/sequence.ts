@@ -143,6 +143,20 @@ export class SequenceManager {
   }
 
   /**
+   * Looks at a failure that surfaced after the account's lock was released (DeliverTx, seen while
+   * waiting for the block): a sequence mismatch there means the chain did not use the sequence the
+   * manager handed out, so the account is read again before its next transaction.
+   *
+   * @example
+   * ```ts
+   * await waitForTx(client, { hash }).catch((error) => { sequences.observe(address, error); throw error; });
+   * ```
+   */
+  observe(address: string, error: unknown): void {
+    if (isSequenceMismatchError(error)) this.reset(address);
+  }
+
+  /**
    * The next timestamp nonce of an account: `now + offset` in ms, and always greater than the last one handed out.
    *
    * @example
