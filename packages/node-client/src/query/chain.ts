@@ -1,15 +1,14 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { MissingEndpointError } from "@perpx/core";
 import { cosmosTendermint } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
 import { QueryError } from "../errors.js";
 import { type CallOptions, withDeadline } from "../transport/call.js";
+import { missingTransportError } from "../transport/missing.js";
 import { cometCall, type RpcConnection, rawRpc } from "../transport/rpc.js";
 import { pickQueryTransport, type QueryOptions, rpcQueryError, unaryQuery } from "./unary.js";
 
 function requireRpc(client: NodeConnection): RpcConnection {
-  if (!client.rpc)
-    throw new MissingEndpointError("nodeRpc", "PERPX_NODE_RPC", client.network?.name ?? "this client");
+  if (!client.rpc) throw missingTransportError(client, ["rpc"]);
   return client.rpc;
 }
 

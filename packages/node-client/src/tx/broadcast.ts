@@ -1,4 +1,3 @@
-import { MissingEndpointError } from "@perpx/core";
 import { AbortedError, errorGuard, TimeoutError } from "@perpx/errors";
 import { cosmosTx } from "@perpx/proto";
 import { toHexString } from "../bytes.js";
@@ -7,6 +6,7 @@ import { broadcastTxError } from "../errors.js";
 import { getTx, type TxEvent, type TxInfo } from "../query/txs.js";
 import { rpcQueryError, unaryQuery } from "../query/unary.js";
 import { type CallOptions, checkTimeout, sleep, withDeadline } from "../transport/call.js";
+import { missingTransportError } from "../transport/missing.js";
 import { cometCall } from "../transport/rpc.js";
 import { txHash } from "./encode.js";
 
@@ -110,11 +110,7 @@ function pickBroadcastTransport(client: NodeConnection, wanted?: "rpc" | "grpc")
   const choice = wanted ?? (client.rpc ? "rpc" : client.grpc ? "grpc" : undefined);
   if (choice === "rpc" && client.rpc) return "rpc";
   if (choice === "grpc" && client.grpc) return "grpc";
-  throw new MissingEndpointError(
-    choice ?? "nodeRpc or grpc",
-    "PERPX_NODE_RPC",
-    client.network?.name ?? "this client",
-  );
+  throw missingTransportError(client, choice ? [choice] : ["rpc", "grpc"]);
 }
 
 /**
