@@ -2,6 +2,7 @@ import type { Transport } from "@connectrpc/connect";
 import type { GasPrice, Network } from "@perpx/core";
 import { InvalidArgumentError } from "@perpx/errors";
 import type { BroadcastMode, NodeConnection, TxDefaults } from "./connection.js";
+import { checkParams } from "./messages/validate.js";
 import * as accountplusQ from "./query/accountplus.js";
 import * as affiliatesQ from "./query/affiliates.js";
 import * as authQ from "./query/auth.js";
@@ -157,6 +158,7 @@ export class NodeClient implements NodeConnection {
    * @throws {InvalidArgumentError} without any transport, or for a bad option.
    */
   constructor(options: NodeClientOptions) {
+    checkParams(options, "createNodeClient");
     if (!options.rpc && !options.rest && !options.grpc) {
       throw new InvalidArgumentError("options", "configure at least one of rpc, rest and grpc");
     }

@@ -2,7 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { type IntegerInput, InvalidOrderError, type SubaccountRef } from "@perpx/core";
 import { clob, typeUrlOf } from "@perpx/proto";
 import type { TxMessage } from "../tx/encode.js";
-import { bech32Address, positiveOrderField, subaccountId, uint32 } from "./validate.js";
+import { bech32Address, checkParams, positiveOrderField, subaccountId, uint32 } from "./validate.js";
 
 /**
  * Order flag values (`OrderId.order_flags`).
@@ -219,6 +219,7 @@ function goodTil(params: { kind: OrderKind; goodTilBlock?: number; goodTilBlockT
  * ```
  */
 export function placeOrderMsg(params: PlaceOrderParams): TxMessage<typeof clob.MsgPlaceOrderSchema> {
+  checkParams(params, "placeOrderMsg");
   const side = SIDES[params.side];
   if (side === undefined)
     throw new InvalidOrderError("side", `must be BUY or SELL, got ${String(params.side)}`);
@@ -306,6 +307,7 @@ export type CancelOrderParams = {
  * ```
  */
 export function cancelOrderMsg(params: CancelOrderParams): TxMessage<typeof clob.MsgCancelOrderSchema> {
+  checkParams(params, "cancelOrderMsg");
   return {
     typeUrl: typeUrlOf(clob.MsgCancelOrderSchema),
     value: create(clob.MsgCancelOrderSchema, { orderId: orderId(params), goodTilOneof: goodTil(params) }),
@@ -340,6 +342,7 @@ export interface BatchCancelParams {
  * ```
  */
 export function batchCancelMsg(params: BatchCancelParams): TxMessage<typeof clob.MsgBatchCancelSchema> {
+  checkParams(params, "batchCancelMsg");
   const total = params.cancels.reduce((n, batch) => n + batch.clientIds.length, 0);
   if (total === 0) throw new InvalidOrderError("cancels", "must name at least one order");
   if (total > MAX_BATCH_CANCELS) {

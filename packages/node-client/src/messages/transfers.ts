@@ -4,6 +4,7 @@ import { cosmosBank, ibcTransfer, sending, typeUrlOf, wrap } from "@perpx/proto"
 import type { TxMessage } from "../tx/encode.js";
 import {
   bech32Address,
+  checkParams,
   nonEmpty,
   positiveAmount,
   positiveUint64,
@@ -47,6 +48,7 @@ export interface DepositToSubaccountParams {
 export function depositToSubaccountMsg(
   params: DepositToSubaccountParams,
 ): TxMessage<typeof sending.MsgDepositToSubaccountSchema> {
+  checkParams(params, "depositToSubaccountMsg");
   return {
     typeUrl: typeUrlOf(sending.MsgDepositToSubaccountSchema),
     value: create(sending.MsgDepositToSubaccountSchema, {
@@ -93,6 +95,7 @@ export interface WithdrawFromSubaccountParams {
 export function withdrawFromSubaccountMsg(
   params: WithdrawFromSubaccountParams,
 ): TxMessage<typeof sending.MsgWithdrawFromSubaccountSchema> {
+  checkParams(params, "withdrawFromSubaccountMsg");
   return {
     typeUrl: typeUrlOf(sending.MsgWithdrawFromSubaccountSchema),
     value: create(sending.MsgWithdrawFromSubaccountSchema, {
@@ -137,6 +140,7 @@ export interface TransferParams {
  * ```
  */
 export function transferMsg(params: TransferParams): TxMessage<typeof sending.MsgCreateTransferSchema> {
+  checkParams(params, "transferMsg");
   return {
     typeUrl: typeUrlOf(sending.MsgCreateTransferSchema),
     value: create(sending.MsgCreateTransferSchema, {
@@ -212,6 +216,7 @@ export interface BankSendParams {
  * ```
  */
 export function bankSendMsg(params: BankSendParams): TxMessage<typeof cosmosBank.MsgSendSchema> {
+  checkParams(params, "bankSendMsg");
   if (!Array.isArray(params.amount) || params.amount.length === 0) {
     throw new InvalidArgumentError("amount", "must hold at least one coin");
   }
@@ -263,6 +268,7 @@ export interface WrapWithdrawParams {
  * ```
  */
 export function wrapWithdrawMsg(params: WrapWithdrawParams): TxMessage<typeof wrap.MsgWithdrawSchema> {
+  checkParams(params, "wrapWithdrawMsg");
   const timeoutSeconds = uint64(params.timeoutSeconds, "timeoutSeconds");
   if (timeoutSeconds === 0n) throw new InvalidArgumentError("timeoutSeconds", "must be greater than zero");
   return {
@@ -311,6 +317,7 @@ export interface WrapRedeemParams {
  * ```
  */
 export function wrapRedeemMsg(params: WrapRedeemParams): TxMessage<typeof wrap.MsgRedeemSchema> {
+  checkParams(params, "wrapRedeemMsg");
   return {
     typeUrl: typeUrlOf(wrap.MsgRedeemSchema),
     value: create(wrap.MsgRedeemSchema, {
@@ -373,6 +380,7 @@ export interface IbcTransferParams {
  * ```
  */
 export function ibcTransferMsg(params: IbcTransferParams): TxMessage<typeof ibcTransfer.MsgTransferSchema> {
+  checkParams(params, "ibcTransferMsg");
   const timeoutTimestamp = params.timeoutTimestampNs ?? 0n;
   const height = params.timeoutHeight;
   if (

@@ -131,3 +131,18 @@ export function nonEmpty(value: string, argument: string): string {
     throw new InvalidArgumentError(argument, "must not be empty");
   return value;
 }
+
+/**
+ * Checks that an action's parameters are an object (or, when `optional`, absent), so a missing or
+ * `null` argument is a typed error naming the action rather than a `TypeError` from inside it.
+ *
+ * @throws {InvalidArgumentError}
+ */
+export function checkParams(params: unknown, action: string, optional = false): void {
+  if (typeof params === "object" && params !== null) return;
+  if (optional && params === undefined) return;
+  throw new InvalidArgumentError(
+    `${action} parameters`,
+    `must be an object${optional ? " or left out" : ""}, got ${params === null ? "null" : typeof params}`,
+  );
+}

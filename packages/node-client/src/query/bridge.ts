@@ -1,6 +1,7 @@
 import { bridge } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
 import { isQueryError } from "../errors.js";
+import { bech32Address, checkParams } from "../messages/validate.js";
 import { allPages } from "./pages.js";
 import { type QueryOptions, unaryQuery } from "./unary.js";
 
@@ -32,6 +33,7 @@ export async function getBridgeEventParams(
   client: NodeConnection,
   params: EthChainParams = {},
 ): Promise<bridge.EventParams | undefined> {
+  checkParams(params, "getBridgeEventParams", true);
   const response = await unaryQuery(
     client,
     bridge.Query.method.eventParams,
@@ -53,6 +55,7 @@ export async function getBridgeProposeParams(
   client: NodeConnection,
   params: QueryOptions = {},
 ): Promise<bridge.ProposeParams | undefined> {
+  checkParams(params, "getBridgeProposeParams", true);
   return (await unaryQuery(client, bridge.Query.method.proposeParams, {}, params)).params;
 }
 
@@ -68,6 +71,7 @@ export async function getBridgeSafetyParams(
   client: NodeConnection,
   params: QueryOptions = {},
 ): Promise<bridge.SafetyParams | undefined> {
+  checkParams(params, "getBridgeSafetyParams", true);
   return (await unaryQuery(client, bridge.Query.method.safetyParams, {}, params)).params;
 }
 
@@ -83,6 +87,7 @@ export async function getAcknowledgedBridgeEventInfo(
   client: NodeConnection,
   params: EthChainParams = {},
 ): Promise<bridge.BridgeEventInfo | undefined> {
+  checkParams(params, "getAcknowledgedBridgeEventInfo", true);
   const response = await unaryQuery(
     client,
     bridge.Query.method.acknowledgedEventInfo,
@@ -104,6 +109,7 @@ export async function getRecognizedBridgeEventInfo(
   client: NodeConnection,
   params: EthChainParams = {},
 ): Promise<bridge.BridgeEventInfo | undefined> {
+  checkParams(params, "getRecognizedBridgeEventInfo", true);
   const response = await unaryQuery(
     client,
     bridge.Query.method.recognizedEventInfo,
@@ -141,10 +147,11 @@ export async function getDelayedCompleteBridgeMessages(
   client: NodeConnection,
   params: DelayedBridgeParams = {},
 ): Promise<bridge.DelayedCompleteBridgeMessage[]> {
+  checkParams(params, "getDelayedCompleteBridgeMessages", true);
   const response = await unaryQuery(
     client,
     bridge.Query.method.delayedCompleteBridgeMessages,
-    { address: params.address ?? "" },
+    { address: params.address === undefined ? "" : bech32Address(params.address) },
     params,
   );
   return response.messages;
@@ -179,15 +186,16 @@ export interface BridgeEventsParams extends QueryOptions {
  * const events = await getBridgeEvents(client, { address });
  * ```
  */
-export function getBridgeEvents(
+export async function getBridgeEvents(
   client: NodeConnection,
   params: BridgeEventsParams = {},
 ): Promise<bridge.BridgeEventRecord[]> {
+  checkParams(params, "getBridgeEvents", true);
   return allPages(
     client,
     bridge.Query.method.bridgeEvents,
     {
-      address: params.address ?? "",
+      address: params.address === undefined ? "" : bech32Address(params.address),
       ...(params.ethChainId === undefined ? {} : { ethChainId: params.ethChainId }),
     },
     (r) => r.events,
@@ -224,10 +232,11 @@ export interface AggregatedWithdrawalsParams extends QueryOptions {
  * const ready = await getAggregatedWithdrawals(client, { readyForRelayOnly: true });
  * ```
  */
-export function getAggregatedWithdrawals(
+export async function getAggregatedWithdrawals(
   client: NodeConnection,
   params: AggregatedWithdrawalsParams = {},
 ): Promise<bridge.AggregatedWithdrawal[]> {
+  checkParams(params, "getAggregatedWithdrawals", true);
   return allPages(
     client,
     bridge.Query.method.aggregatedWithdrawals,
@@ -265,6 +274,7 @@ export async function getAggregatedWithdrawal(
   client: NodeConnection,
   params: AggregatedWithdrawalParams,
 ): Promise<bridge.AggregatedWithdrawal | undefined> {
+  checkParams(params, "getAggregatedWithdrawal");
   try {
     const response = await unaryQuery(
       client,

@@ -2,6 +2,7 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { cosmosTendermint } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
 import { QueryError } from "../errors.js";
+import { checkParams } from "../messages/validate.js";
 import { type CallOptions, withDeadline } from "../transport/call.js";
 import { missingTransportError } from "../transport/missing.js";
 import { cometCall, type RpcConnection, rawRpc } from "../transport/rpc.js";
@@ -42,6 +43,7 @@ export async function getLatestBlock(
   client: NodeConnection,
   options: QueryOptions = {},
 ): Promise<LatestBlock> {
+  checkParams(options, "getLatestBlock", true);
   const transport = options.transport ?? (client.rpc ? "rpc" : pickQueryTransport(client));
   if (transport === "rpc") {
     const rpc = requireRpc(client);
@@ -85,6 +87,7 @@ export async function getLatestBlock(
  * ```
  */
 export async function getChainId(client: NodeConnection, options: CallOptions = {}): Promise<string> {
+  checkParams(options, "getChainId", true);
   if (client.chainIdCache) return client.chainIdCache;
   const { chainId } = await getLatestBlock(client, options);
   client.chainIdCache = chainId;
@@ -125,7 +128,8 @@ export interface GenesisDoc {
  * genesis.chain_id; // "perpx-local-1"
  * ```
  */
-export function getGenesis(client: NodeConnection, options: CallOptions = {}): Promise<GenesisDoc> {
+export async function getGenesis(client: NodeConnection, options: CallOptions = {}): Promise<GenesisDoc> {
+  checkParams(options, "getGenesis", true);
   const rpc = requireRpc(client);
   return withDeadline("genesis", options, client.timeoutMs, async (signal) => {
     try {
@@ -178,7 +182,8 @@ export const DEFAULT_P2P_PORT = 26656;
  * peers.map((p) => p.address); // ["a1b2...@10.0.0.5:26656"]
  * ```
  */
-export function getPeers(client: NodeConnection, options: CallOptions = {}): Promise<Peer[]> {
+export async function getPeers(client: NodeConnection, options: CallOptions = {}): Promise<Peer[]> {
+  checkParams(options, "getPeers", true);
   const rpc = requireRpc(client);
   return withDeadline("net_info", options, client.timeoutMs, async (signal) => {
     let result: {

@@ -1,5 +1,6 @@
 import { ratelimit } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
+import { checkParams } from "../messages/validate.js";
 import { type QueryOptions, unaryQuery } from "./unary.js";
 
 /**
@@ -14,6 +15,7 @@ export async function getLimitParams(
   client: NodeConnection,
   params: QueryOptions = {},
 ): Promise<ratelimit.LimitParams[]> {
+  checkParams(params, "getLimitParams", true);
   return (await unaryQuery(client, ratelimit.Query.method.listLimitParams, {}, params)).limitParamsList;
 }
 
@@ -43,6 +45,7 @@ export async function getCapacityByDenom(
   client: NodeConnection,
   params: CapacityParams,
 ): Promise<ratelimit.LimiterCapacity[]> {
+  checkParams(params, "getCapacityByDenom");
   return (await unaryQuery(client, ratelimit.Query.method.capacityByDenom, { denom: params.denom }, params))
     .limiterCapacityList;
 }
@@ -75,6 +78,7 @@ export async function getWithdrawalConfigs(
   client: NodeConnection,
   params: WithdrawalConfigsParams = {},
 ): Promise<ratelimit.AssetWithdrawalConfig[]> {
+  checkParams(params, "getWithdrawalConfigs", true);
   const request = params.assetId === undefined ? {} : { assetId: params.assetId };
   return (await unaryQuery(client, ratelimit.Query.method.assetWithdrawalConfigs, request, params)).configs;
 }
@@ -119,6 +123,7 @@ export async function getDailyLimits(
   client: NodeConnection,
   params: DailyParams = {},
 ): Promise<ratelimit.AssetChainDailyLimitConfig[]> {
+  checkParams(params, "getDailyLimits", true);
   return (await unaryQuery(client, ratelimit.Query.method.dailyLimits, dailyRequest(params), params)).limits;
 }
 
@@ -134,5 +139,6 @@ export async function getDailyUsage(
   client: NodeConnection,
   params: DailyParams = {},
 ): Promise<ratelimit.AssetChainWithdrawalDailyUsage[]> {
+  checkParams(params, "getDailyUsage", true);
   return (await unaryQuery(client, ratelimit.Query.method.dailyUsage, dailyRequest(params), params)).usage;
 }

@@ -1,8 +1,9 @@
 import { ENDPOINT_ENV_VARS, isMissingEndpointError, type MissingEndpointError } from "@perpx/core";
 import { describe, expect, it } from "vitest";
 import { createNodeClient } from "../client.js";
+import { LocalWallet } from "../wallet/localWallet.js";
 
-const ADDRESS = "perpx1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqv4g6x2";
+const ADDRESS = LocalWallet.fromPrivateKey("07".repeat(32)).address;
 
 async function rejection(call: () => Promise<unknown>): Promise<MissingEndpointError> {
   const error = await call().then(

@@ -3,6 +3,7 @@ import { cosmosTx } from "@perpx/proto";
 import { toHexString } from "../bytes.js";
 import type { BroadcastMode, NodeConnection } from "../connection.js";
 import { broadcastTxError } from "../errors.js";
+import { checkParams } from "../messages/validate.js";
 import { getTx, type TxEvent, type TxInfo } from "../query/txs.js";
 import { rpcQueryError, unaryQuery } from "../query/unary.js";
 import { type CallOptions, checkTimeout, sleep, withDeadline } from "../transport/call.js";
@@ -126,6 +127,7 @@ export async function submitTx(
   client: NodeConnection,
   params: BroadcastTxParams & { mode: "sync" | "async" },
 ): Promise<string> {
+  checkParams(params, "submitTx");
   const transport = pickBroadcastTransport(client, params.transport);
   const hash = txHash(params.txBytes);
   if (transport === "grpc") {
@@ -216,6 +218,7 @@ export interface WaitForTxParams extends CallOptions {
  * ```
  */
 export async function waitForTx(client: NodeConnection, params: WaitForTxParams): Promise<TxInfo> {
+  checkParams(params, "waitForTx");
   const timeoutMs = checkTimeout(
     params.commitTimeoutMs ?? client.txDefaults.commitTimeoutMs,
     "commitTimeoutMs",
@@ -282,6 +285,7 @@ export async function broadcastTx(
   client: NodeConnection,
   params: BroadcastTxParams,
 ): Promise<BroadcastResult> {
+  checkParams(params, "broadcastTx");
   const mode = params.mode ?? client.txDefaults.broadcastMode;
   const hash = await submitTx(client, { ...params, mode: mode === "async" ? "async" : "sync" });
   if (mode !== "commit") {

@@ -1,7 +1,7 @@
 import { feeForGas, type GasPrice, InvalidArgumentError } from "@perpx/core";
 import type { BroadcastMode, NodeConnection } from "../connection.js";
 import { isFeeFreeClobMessage, isShortTermClobMessage } from "../messages/clob.js";
-import { bech32Address } from "../messages/validate.js";
+import { bech32Address, checkParams } from "../messages/validate.js";
 import { getChainId, getLatestBlock } from "../query/chain.js";
 import { getMinimumGasPrices } from "../query/node.js";
 import type { CallOptions } from "../transport/call.js";
@@ -144,6 +144,7 @@ export async function resolveGasPrice(
   denom: string,
   options: CallOptions = {},
 ): Promise<GasPrice> {
+  checkParams(options, "resolveGasPrice", true);
   if (!client.gasPricesCache) client.gasPricesCache = await getMinimumGasPrices(client, options);
   const price = client.gasPricesCache.find((p) => p.denom === denom);
   if (!price) {
@@ -188,6 +189,7 @@ export function gasWithMultiplier(gasUsed: bigint, multiplier: number): bigint {
  * ```
  */
 export async function sendTx(client: NodeConnection, params: SendTxParams): Promise<SendTxResult> {
+  checkParams(params, "sendTx");
   if (!Array.isArray(params.messages) || params.messages.length === 0) {
     throw new InvalidArgumentError("messages", "a transaction needs at least one message");
   }

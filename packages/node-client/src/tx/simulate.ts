@@ -1,6 +1,7 @@
 import { cosmosTx, cosmosTxSigning } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
 import { isQueryError } from "../errors.js";
+import { checkParams } from "../messages/validate.js";
 import { type QueryOptions, unaryQuery } from "../query/unary.js";
 import type { KeyType } from "../wallet/signer.js";
 import { encodeAuthInfo, encodeTxBody, encodeTxRaw, type TxMessage, txHash } from "./encode.js";
@@ -62,6 +63,7 @@ export async function simulateTx(
   client: NodeConnection,
   params: SimulateTxParams,
 ): Promise<SimulationResult> {
+  checkParams(params, "simulateTx");
   const bodyBytes = encodeTxBody({
     messages: params.messages,
     ...(params.memo === undefined ? {} : { memo: params.memo }),
