@@ -1,3 +1,7 @@
+import { redactSecrets } from "./redact.js";
+
+export { REDACTED, redactSecrets } from "./redact.js";
+
 /**
  * The closed set of error codes a perpx package can raise. Switch on `error.code` to handle a class
  * of failure without string matching.
@@ -75,7 +79,8 @@ export interface PerpxErrorOptions {
 /**
  * The base of every error a perpx package throws. It carries a closed {@link PerpxErrorCode}, a
  * one-line `shortMessage`, optional `details`, `docsPath` and `cause`, and can `walk()` its cause
- * chain.
+ * chain. Its message, details and meta lines never carry a secret: they pass through
+ * {@link redactSecrets}.
  *
  * @example
  * ```ts
@@ -110,16 +115,19 @@ export class PerpxError extends Error {
       (options.cause instanceof Error && !(options.cause instanceof PerpxError)
         ? options.cause.message
         : undefined);
-    const lines = [shortMessage];
-    if (options.metaMessages?.length) lines.push("", ...options.metaMessages);
-    if (causeDetails) lines.push("", `Details: ${causeDetails}`);
+    const short = redactSecrets(shortMessage);
+    const details = causeDetails === undefined ? undefined : redactSecrets(causeDetails);
+    const meta = (options.metaMessages ?? []).map(redactSecrets);
+    const lines = [short];
+    if (meta.length) lines.push("", ...meta);
+    if (details) lines.push("", `Details: ${details}`);
     if (options.docsPath) lines.push(`Docs: https://perpx.dev/docs${options.docsPath}`);
     super(lines.join("\n"), options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
-    this.shortMessage = shortMessage;
-    this.details = causeDetails;
+    this.shortMessage = short;
+    this.details = details;
     this.docsPath = options.docsPath;
-    this.metaMessages = options.metaMessages ?? [];
+    this.metaMessages = meta;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { errorGuard, isPerpxError, PerpxError, type PerpxErrorOptions } from "@perpx/errors";
+import { errorGuard, isPerpxError, PerpxError, type PerpxErrorOptions, redactSecrets } from "@perpx/errors";
 
 /**
  * Why the chain refused a transaction, as far as the client can tell from the ABCI code and codespace.
@@ -528,7 +528,7 @@ export class TransportError extends PerpxError {
       ...rest,
     });
     this.transport = transport;
-    this.url = url;
+    this.url = url === undefined ? undefined : redactSecrets(url);
   }
 }
 
