@@ -53,7 +53,7 @@ export function redactSecrets(text: string): string {
   if (typeof text !== "string" || text === "") return text;
   if (isMnemonicShaped(text)) return REDACTED;
   let out = text.replace(URL_USERINFO, `$1${REDACTED}@`);
-  out = out.replace(HEX_KEY, (match, before: string, hex: string, offset: number, whole: string) =>
+  out = out.replace(HEX_KEY, (match, before: string, _hex: string, offset: number, whole: string) =>
     HASH_LABEL.test(whole.slice(Math.max(0, offset - 12), offset + before.length))
       ? match
       : `${before}${REDACTED}`,
