@@ -60,6 +60,15 @@ export {
   TransportError,
 } from "./errors.js";
 export {
+  type InitiateWithdrawalParams,
+  initiateWithdrawalMsg,
+  type LeverageSetting,
+  type RegisterAffiliateParams,
+  registerAffiliateMsg,
+  type UpdateLeverageParams,
+  updateLeverageMsg,
+} from "./messages/account.js";
+export {
   type AddAuthenticatorParams,
   type AuthenticatorNode,
   type AuthenticatorType,
@@ -126,6 +135,28 @@ export * from "./query/amounts.js";
 export * from "./query/auth.js";
 export * from "./query/bank.js";
 export * from "./query/bridge.js";
+export {
+  getAccountplusParams,
+  getAsset,
+  getAssets,
+  getCollateralPoolAddress,
+  getLeverage,
+  getLiquidationsConfig,
+  getLiquidityTiers,
+  getMarketFeeDiscount,
+  getMarketFeeDiscounts,
+  getMarketParam,
+  getMarketParams,
+  getNextIds,
+  getPendingSendPackets,
+  getPerpetualsParams,
+  getStakingTiers,
+  getUserStakingTier,
+  getWithdrawalsBlockedInfo,
+  type MarketFeeDiscountParams,
+  type PerpetualIdParams,
+  type UserStakingTierParams,
+} from "./query/catalog.js";
 export * from "./query/chain.js";
 export { type FactOptions, restQuery } from "./query/facts.js";
 export * from "./query/markets.js";

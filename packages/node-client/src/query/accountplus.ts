@@ -1,7 +1,7 @@
 import { accountplus } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
 import { isQueryError } from "../errors.js";
-import { bech32Address, checkParams } from "../messages/validate.js";
+import { bech32Address, checkParams, uint64 } from "../messages/validate.js";
 import { type QueryOptions, unaryQuery } from "./unary.js";
 
 /**
@@ -72,7 +72,7 @@ export async function getAuthenticator(
     const response = await unaryQuery(
       client,
       accountplus.Query.method.getAuthenticator,
-      { account: bech32Address(params.address), authenticatorId: params.id },
+      { account: bech32Address(params.address), authenticatorId: uint64(params.id, "id") },
       params,
     );
     return response.accountAuthenticator;

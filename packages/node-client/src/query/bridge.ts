@@ -1,7 +1,7 @@
 import { bridge } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
 import { isQueryError } from "../errors.js";
-import { bech32Address, checkParams } from "../messages/validate.js";
+import { bech32Address, checkParams, uint64 } from "../messages/validate.js";
 import { allPages } from "./pages.js";
 import { type QueryOptions, unaryQuery } from "./unary.js";
 
@@ -37,7 +37,7 @@ export async function getBridgeEventParams(
   const response = await unaryQuery(
     client,
     bridge.Query.method.eventParams,
-    { ethChainId: params.ethChainId ?? 0n },
+    { ethChainId: uint64(params.ethChainId ?? 0n, "ethChainId") },
     params,
   );
   return response.params;
@@ -91,7 +91,7 @@ export async function getAcknowledgedBridgeEventInfo(
   const response = await unaryQuery(
     client,
     bridge.Query.method.acknowledgedEventInfo,
-    { ethChainId: params.ethChainId ?? 0n },
+    { ethChainId: uint64(params.ethChainId ?? 0n, "ethChainId") },
     params,
   );
   return response.info;
@@ -113,7 +113,7 @@ export async function getRecognizedBridgeEventInfo(
   const response = await unaryQuery(
     client,
     bridge.Query.method.recognizedEventInfo,
-    { ethChainId: params.ethChainId ?? 0n },
+    { ethChainId: uint64(params.ethChainId ?? 0n, "ethChainId") },
     params,
   );
   return response.info;
@@ -196,7 +196,7 @@ export async function getBridgeEvents(
     bridge.Query.method.bridgeEvents,
     {
       address: params.address === undefined ? "" : bech32Address(params.address),
-      ...(params.ethChainId === undefined ? {} : { ethChainId: params.ethChainId }),
+      ...(params.ethChainId === undefined ? {} : { ethChainId: uint64(params.ethChainId, "ethChainId") }),
     },
     (r) => r.events,
     params,
@@ -242,7 +242,7 @@ export async function getAggregatedWithdrawals(
     bridge.Query.method.aggregatedWithdrawals,
     {
       readyForRelayOnly: params.readyForRelayOnly ?? false,
-      ...(params.ethChainId === undefined ? {} : { ethChainId: params.ethChainId }),
+      ...(params.ethChainId === undefined ? {} : { ethChainId: uint64(params.ethChainId, "ethChainId") }),
     },
     (r) => r.withdrawals,
     params,
@@ -279,7 +279,7 @@ export async function getAggregatedWithdrawal(
     const response = await unaryQuery(
       client,
       bridge.Query.method.aggregatedWithdrawal,
-      { withdrawalId: params.withdrawalId },
+      { withdrawalId: uint64(params.withdrawalId, "withdrawalId") },
       params,
     );
     return response.withdrawal;

@@ -37,7 +37,7 @@ export interface ByIdParams extends QueryOptions {
 export async function getClobPair(client: NodeConnection, params: ByIdParams): Promise<clob.ClobPair> {
   checkParams(params, "getClobPair");
   const method = clob.Query.method.clobPair;
-  const response = await unaryQuery(client, method, { id: params.id }, params);
+  const response = await unaryQuery(client, method, { id: uint32(params.id, "id") }, params);
   if (!response.clobPair) throw missing(queryPath(method), "clob_pair");
   return response.clobPair;
 }
@@ -74,7 +74,7 @@ export async function getPerpetual(
 ): Promise<perpetuals.Perpetual> {
   checkParams(params, "getPerpetual");
   const method = perpetuals.Query.method.perpetual;
-  const response = await unaryQuery(client, method, { id: params.id }, params);
+  const response = await unaryQuery(client, method, { id: uint32(params.id, "id") }, params);
   if (!response.perpetual) throw missing(queryPath(method), "perpetual");
   return response.perpetual;
 }
@@ -109,7 +109,7 @@ export async function getMarketPrice(
 ): Promise<prices.MarketPrice> {
   checkParams(params, "getMarketPrice");
   const method = prices.Query.method.marketPrice;
-  const response = await unaryQuery(client, method, { id: params.id }, params);
+  const response = await unaryQuery(client, method, { id: uint32(params.id, "id") }, params);
   if (!response.marketPrice) throw missing(queryPath(method), "market_price");
   return response.marketPrice;
 }

@@ -1,6 +1,6 @@
 import { ratelimit } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
-import { checkParams } from "../messages/validate.js";
+import { checkParams, uint32, uint64 } from "../messages/validate.js";
 import { type QueryOptions, unaryQuery } from "./unary.js";
 
 /**
@@ -79,7 +79,7 @@ export async function getWithdrawalConfigs(
   params: WithdrawalConfigsParams = {},
 ): Promise<ratelimit.AssetWithdrawalConfig[]> {
   checkParams(params, "getWithdrawalConfigs", true);
-  const request = params.assetId === undefined ? {} : { assetId: params.assetId };
+  const request = params.assetId === undefined ? {} : { assetId: uint32(params.assetId, "assetId") };
   return (await unaryQuery(client, ratelimit.Query.method.assetWithdrawalConfigs, request, params)).configs;
 }
 
@@ -106,8 +106,8 @@ export interface DailyParams extends QueryOptions {
 
 function dailyRequest(params: DailyParams) {
   return {
-    ...(params.chainId === undefined ? {} : { chainId: params.chainId }),
-    ...(params.assetId === undefined ? {} : { assetId: params.assetId }),
+    ...(params.chainId === undefined ? {} : { chainId: uint64(params.chainId, "chainId") }),
+    ...(params.assetId === undefined ? {} : { assetId: uint32(params.assetId, "assetId") }),
   };
 }
 

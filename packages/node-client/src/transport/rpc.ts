@@ -1,5 +1,5 @@
 import { Comet38Client, type RpcClient, WebsocketClient } from "@cosmjs/tendermint-rpc";
-import { InvalidArgumentError } from "@perpx/errors";
+import { InvalidArgumentError, PerpxError } from "@perpx/errors";
 import { TransportError } from "../errors.js";
 
 /** A JSON-RPC request as cosmjs builds it. */
@@ -58,14 +58,15 @@ export interface RpcInjectedOptions {
 export type RpcOptions = string | RpcHttpOptions | RpcInjectedOptions;
 
 /**
- * A JSON-RPC error answer (`{"error": {code, message, data}}`).
+ * A JSON-RPC error answer (`{"error": {code, message, data}}`), code `QUERY` like every answer of
+ * a node that refused a request (queries wrap it in a `QueryError`).
  *
  * @example
  * ```ts
  * if (error instanceof JsonRpcError) console.log(error.rpcCode, error.data);
  * ```
  */
-export class JsonRpcError extends Error {
+export class JsonRpcError extends PerpxError {
   override name = "JsonRpcError";
   /** The JSON-RPC error code. */
   readonly rpcCode: number;
@@ -74,7 +75,7 @@ export class JsonRpcError extends Error {
 
   /** @param error - the `error` object of the answer. */
   constructor(error: { code?: number; message?: string; data?: unknown }) {
-    super(`${error.message ?? "JSON-RPC error"}${error.data ? `: ${String(error.data)}` : ""}`);
+    super("QUERY", `${error.message ?? "JSON-RPC error"}${error.data ? `: ${String(error.data)}` : ""}`);
     this.rpcCode = error.code ?? 0;
     this.data = error.data === undefined ? "" : String(error.data);
   }

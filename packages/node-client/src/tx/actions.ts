@@ -1,5 +1,13 @@
 import type { NodeConnection } from "../connection.js";
 import {
+  type InitiateWithdrawalParams,
+  initiateWithdrawalMsg,
+  type RegisterAffiliateParams,
+  registerAffiliateMsg,
+  type UpdateLeverageParams,
+  updateLeverageMsg,
+} from "../messages/account.js";
+import {
   type AddAuthenticatorParams,
   addAuthenticatorMsg,
   type RemoveAuthenticatorParams,
@@ -251,4 +259,52 @@ export async function ibcTransfer(
 ): Promise<SendTxResult> {
   checkParams(params, "ibcTransfer");
   return send(client, params, ibcTransferMsg(params));
+}
+
+/**
+ * Sets a subaccount's leverage (initial margin fraction) on one or more markets; fee-free like orders.
+ *
+ * @example
+ * ```ts
+ * await updateLeverage(client, { signer: wallet, subaccount: { owner: wallet.address, number: 0 }, leverage: [{ clobPairId: 0, imfPpm: 200_000 }] });
+ * ```
+ */
+export async function updateLeverage(
+  client: NodeConnection,
+  params: UpdateLeverageParams & ActionOptions,
+): Promise<SendTxResult> {
+  checkParams(params, "updateLeverage");
+  return send(client, params, updateLeverageMsg(params));
+}
+
+/**
+ * Records who referred the signer (the referee), once.
+ *
+ * @example
+ * ```ts
+ * await registerAffiliate(client, { signer: wallet, referee: wallet.address, affiliate });
+ * ```
+ */
+export async function registerAffiliate(
+  client: NodeConnection,
+  params: RegisterAffiliateParams & ActionOptions,
+): Promise<SendTxResult> {
+  checkParams(params, "registerAffiliate");
+  return send(client, params, registerAffiliateMsg(params));
+}
+
+/**
+ * Withdraws through the bridge to an address on an EVM chain (queued for the bridge's signers).
+ *
+ * @example
+ * ```ts
+ * await initiateWithdrawal(client, { signer: wallet, sender: wallet.address, recipient: evmAddress, denom: "uusdc", amount: 5_000_000n, ethChainId: 1n });
+ * ```
+ */
+export async function initiateWithdrawal(
+  client: NodeConnection,
+  params: InitiateWithdrawalParams & ActionOptions,
+): Promise<SendTxResult> {
+  checkParams(params, "initiateWithdrawal");
+  return send(client, params, initiateWithdrawalMsg(params));
 }
