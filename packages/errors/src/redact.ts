@@ -4,7 +4,14 @@
  * URL (`https://user:password@host`).
  */
 
-/** What replaces a secret. */
+/**
+ * What replaces a secret in an error message.
+ *
+ * @example
+ * ```ts
+ * redactSecrets(`got ${"ab".repeat(32)}`) === `got ${REDACTED}`; // true
+ * ```
+ */
 export const REDACTED = "[redacted]";
 
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/?#\s@]*@/gi;
