@@ -1,4 +1,5 @@
 import { errorGuard, isPerpxError, PerpxError, type PerpxErrorOptions, redactSecrets } from "@perpx/errors";
+import { chainErrorOfLog } from "./chainErrors.js";
 
 /**
  * Why the chain refused a transaction, as far as the client can tell from the ABCI code and codespace.
@@ -357,22 +358,10 @@ export function broadcastTxError(
   return new BroadcastTxError(parameters, options);
 }
 
-const SDK_ROOT_ERRORS: ReadonlyArray<[string, number]> = [
-  ["incorrect account sequence", 32],
-  ["insufficient funds", 5],
-  ["insufficient fee", 13],
-  ["out of gas", 11],
-  ["unauthorized", 4],
-  ["tx parse error", 2],
-  ["invalid request", 18],
-  ["unknown request", 6],
-  ["invalid address", 7],
-  ["invalid coins", 10],
-];
-
 /**
  * The sdk root error a log ends with (`...: insufficient funds` -> 5), for failures reported
- * without a code (gRPC status messages).
+ * without a code (gRPC status messages); a simulation envelope (`... With gas wanted: ...`) is
+ * ignored. See {@link chainErrorOfLog} for every codespace.
  *
  * @example
  * ```ts
@@ -380,10 +369,8 @@ const SDK_ROOT_ERRORS: ReadonlyArray<[string, number]> = [
  * ```
  */
 export function sdkCodeFromLog(log: string): number | undefined {
-  // gRPC simulation errors read "<log> With gas wanted: '0' and gas used: 'N' : unknown request".
-  const trimmed = log.split(" With gas wanted:")[0]!.trim();
-  for (const [suffix, code] of SDK_ROOT_ERRORS) if (trimmed.endsWith(suffix)) return code;
-  return undefined;
+  const known = chainErrorOfLog(log.split(" With gas wanted:")[0]!.trim(), ["sdk"]);
+  return known?.codespace === "sdk" ? known.code : undefined;
 }
 
 /**
