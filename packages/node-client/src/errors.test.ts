@@ -7,6 +7,8 @@ import {
   BroadcastTxError,
   broadcastFailureReason,
   broadcastTxError,
+  CLOB_CODES,
+  CLOB_ERRORS,
   isAuthenticatorRefusedError,
   isBroadcastTxError,
   isQueryError,
@@ -177,6 +179,8 @@ describe("exact guards and codes", () => {
 
   it("names sdk and gRPC codes", () => {
     expect(SDK_CODES.wrongSequence).toBe(32);
+    expect(CLOB_CODES["stateful-order-does-not-exist"]).toBe(3006);
+    for (const [code, name] of Object.entries(CLOB_ERRORS)) expect(CLOB_CODES[name]).toBe(Number(code));
     expect(GRPC_CODES.notFound).toBe(5);
     expect(broadcastFailureReason(SDK_CODES.insufficientFee, "sdk")).toBe("insufficient-fee");
   });

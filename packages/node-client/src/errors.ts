@@ -68,6 +68,20 @@ export const CLOB_ERRORS = {
 } as const satisfies Record<number, string>;
 
 /**
+ * The clob codes by name: the inverse of {@link CLOB_ERRORS}, for branching on a code by its name.
+ *
+ * @example
+ * ```ts
+ * if (error.codespace === "clob" && error.abciCode === CLOB_CODES["post-only-would-cross"]) repriceAsTaker();
+ * ```
+ */
+export const CLOB_CODES: { readonly [Name in ClobErrorName]: number } = Object.freeze(
+  Object.fromEntries(Object.entries(CLOB_ERRORS).map(([code, name]) => [name, Number(code)])) as {
+    [Name in ClobErrorName]: number;
+  },
+);
+
+/**
  * A clob error name from {@link CLOB_ERRORS}.
  *
  * @example

@@ -44,6 +44,7 @@ export {
   type BroadcastTxErrorParameters,
   broadcastFailureReason,
   broadcastTxError,
+  CLOB_CODES,
   CLOB_ERRORS,
   type ClobErrorName,
   isAuthenticatorRefusedError,
