@@ -23,7 +23,7 @@ import {
 } from "./errors.js";
 import { isTxInclusionTimeoutError, TxInclusionTimeoutError } from "./tx/broadcast.js";
 
-const base = { log: "x", txHash: "AB", phase: "check" as const };
+const base = { log: "x", txHash: "AB", phase: "checkTx" as const };
 
 describe("BroadcastTxError", () => {
   it("classifies the common failures", () => {
@@ -52,7 +52,7 @@ describe("BroadcastTxError", () => {
       codespace: "clob",
       log: "next block height is greater than the GoodTilBlock",
       txHash: "CAFE",
-      phase: "check",
+      phase: "checkTx",
     });
     expect(error).toBeInstanceOf(BroadcastTxError);
     expect(error.code).toBe("BROADCAST_TX");
@@ -69,12 +69,12 @@ describe("BroadcastTxError", () => {
       ...base,
       abciCode: 5,
       codespace: "sdk",
-      phase: "deliver",
+      phase: "deliverTx",
       height: 7n,
       gasUsed: 1n,
       gasWanted: 2n,
     });
-    expect(delivered).toMatchObject({ phase: "deliver", height: 7n, gasUsed: 1n, gasWanted: 2n });
+    expect(delivered).toMatchObject({ phase: "deliverTx", height: 7n, gasUsed: 1n, gasWanted: 2n });
     expect(delivered.message).toContain("height: 7");
   });
 
@@ -159,7 +159,7 @@ describe("exact guards and codes", () => {
   });
 
   it("a refusal in the authenticator's codespace is an AuthenticatorRefusedError, in every phase", () => {
-    for (const phase of ["simulate", "check", "deliver"] as const) {
+    for (const phase of ["simulate", "checkTx", "deliverTx"] as const) {
       const error = broadcastTxError({
         ...base,
         phase,

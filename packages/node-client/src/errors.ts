@@ -96,7 +96,7 @@ export type ClobErrorName = (typeof CLOB_ERRORS)[keyof typeof CLOB_ERRORS];
  *
  * @example
  * ```ts
- * new BroadcastTxError({ abciCode: 5, codespace: "sdk", log, txHash, phase: "check" });
+ * new BroadcastTxError({ abciCode: 5, codespace: "sdk", log, txHash, phase: "checkTx" });
  * ```
  */
 export interface BroadcastTxErrorParameters {
@@ -109,11 +109,12 @@ export interface BroadcastTxErrorParameters {
   /** Uppercase hex tx hash. */
   txHash: string;
   /**
-   * `check`: CheckTx refused it (never in a block); `deliver`: it failed in a block (fee charged,
-   * sequence used); `simulate`: the simulation before signing failed (nothing was sent).
+   * `simulate`: the simulation before signing refused it (nothing was sent); `checkTx`: CheckTx
+   * refused it (never in a block); `deliverTx`: it failed in a block (fee charged, sequence used).
+   * The same refusal carries the same codespace and code in every phase.
    */
-  phase: "check" | "deliver" | "simulate";
-  /** The block height, for `deliver` failures. */
+  phase: "simulate" | "checkTx" | "deliverTx";
+  /** The block height, for `deliverTx` failures. */
   height?: bigint | undefined;
   /** Gas wanted and used, when reported. */
   gasWanted?: bigint | undefined;
@@ -178,11 +179,11 @@ export class BroadcastTxError extends PerpxError {
   readonly codespace: string;
   /** The chain's log text. */
   readonly log: string;
-  /** Uppercase hex tx hash; look it up with `getTx` for `deliver` failures. */
+  /** Uppercase hex tx hash; look it up with `getTx` for `deliverTx` failures. */
   readonly txHash: string;
-  /** `check` (never in a block), `deliver` (in a block: fee charged, sequence used) or `simulate` (nothing sent). */
-  readonly phase: "check" | "deliver" | "simulate";
-  /** The block height, for `deliver` failures. */
+  /** `simulate` (nothing sent), `checkTx` (never in a block) or `deliverTx` (in a block: fee charged, sequence used). */
+  readonly phase: "simulate" | "checkTx" | "deliverTx";
+  /** The block height, for `deliverTx` failures. */
   readonly height: bigint | undefined;
   /** Gas wanted, when reported. */
   readonly gasWanted: bigint | undefined;
@@ -207,7 +208,7 @@ export class BroadcastTxError extends PerpxError {
     const { summary, ...rest } = options;
     super(
       "BROADCAST_TX",
-      `Transaction ${parameters.phase === "check" ? "refused" : parameters.phase === "simulate" ? "simulation failed" : "failed"} (${parameters.codespace || "sdk"} ${parameters.abciCode}${clobError ? ` ${clobError}` : reason === "other" || reason === "clob" ? "" : ` ${reason}`})${summary ? `: ${summary}` : ""}`,
+      `Transaction ${parameters.phase === "checkTx" ? "refused" : parameters.phase === "simulate" ? "simulation failed" : "failed"} (${parameters.codespace || "sdk"} ${parameters.abciCode}${clobError ? ` ${clobError}` : reason === "other" || reason === "clob" ? "" : ` ${reason}`})${summary ? `: ${summary}` : ""}`,
       {
         metaMessages: [
           `tx hash: ${parameters.txHash}`,
@@ -357,7 +358,7 @@ export const isAuthenticatorRefusedError = errorGuard<AuthenticatorRefusedError>
  *
  * @example
  * ```ts
- * throw broadcastTxError({ abciCode: 5, codespace: "sdk", log, txHash, phase: "check" });
+ * throw broadcastTxError({ abciCode: 5, codespace: "sdk", log, txHash, phase: "checkTx" });
  * ```
  */
 export function broadcastTxError(

@@ -48,7 +48,7 @@ describe.each(TRANSPORTS)("over %s", (_name, transports) => {
       e.log.replace(/^.*message index: 0: /, ""),
     ];
     expect((simulated as BroadcastTxError).phase).toBe("simulate");
-    expect((delivered as BroadcastTxError).phase).toBe("deliver");
+    expect((delivered as BroadcastTxError).phase).toBe("deliverTx");
     expect(pick(simulated as BroadcastTxError)).toEqual(pick(delivered as BroadcastTxError));
     expect(pick(simulated as BroadcastTxError).slice(0, 2)).toEqual(["wrap", 7]);
     expect((simulated as BroadcastTxError).gasUsed).toBeGreaterThan(0n);
@@ -120,7 +120,7 @@ describe("a trading key used outside its scope", () => {
           [refused.phase, refused.codespace, refused.abciCode, refused.reason, refused.check],
           name,
         ).toEqual([
-          gas === "auto" ? "simulate" : "check",
+          gas === "auto" ? "simulate" : "checkTx",
           "dydxaccountplus",
           104,
           "unauthorized",

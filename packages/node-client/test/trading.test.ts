@@ -452,7 +452,7 @@ async function expectRefusedForKey(
       "unauthorized",
       "dydxaccountplus",
       104,
-      "check",
+      "checkTx",
     ]);
   }
   expect(await bankUsdc(owner)).toBe(bank);

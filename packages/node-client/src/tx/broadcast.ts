@@ -116,7 +116,7 @@ function pickBroadcastTransport(client: NodeConnection, wanted?: "rpc" | "grpc")
 
 /**
  * Sends signed bytes to the mempool (`sync`: after CheckTx; `async`: without waiting for it) and
- * returns the hash. A CheckTx refusal throws {@link BroadcastTxError} (phase `check`).
+ * returns the hash. A CheckTx refusal throws {@link BroadcastTxError} (phase `checkTx`).
  *
  * @example
  * ```ts
@@ -147,7 +147,7 @@ export async function submitTx(
         codespace: r.codespace,
         log: r.rawLog,
         txHash: hash,
-        phase: "check",
+        phase: "checkTx",
       });
     }
     return hash;
@@ -170,7 +170,7 @@ export async function submitTx(
         codespace: result.codespace ?? "",
         log: result.log ?? "",
         txHash: hash,
-        phase: "check",
+        phase: "checkTx",
       });
     }
     const reported = toHexString(result.hash).toUpperCase();
@@ -208,7 +208,7 @@ export interface WaitForTxParams extends CallOptions {
 
 /**
  * Polls `getTx` (RPC `tx` by default, as the incumbent's commit mode does) until the transaction is in a block. A non-zero result throws
- * {@link BroadcastTxError} (phase `deliver`: the fee was charged and the sequence used).
+ * {@link BroadcastTxError} (phase `deliverTx`: the fee was charged and the sequence used).
  *
  * @throws {TxInclusionTimeoutError} (carrying the hash) when it does not land in time.
  *
@@ -250,7 +250,7 @@ export async function waitForTx(client: NodeConnection, params: WaitForTxParams)
           codespace: found.codespace,
           log: found.log,
           txHash: params.hash,
-          phase: "deliver",
+          phase: "deliverTx",
           height: found.height,
           gasWanted: found.gasWanted,
           gasUsed: found.gasUsed,

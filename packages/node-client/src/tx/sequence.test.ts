@@ -59,7 +59,7 @@ function mismatch(expected: bigint, got: bigint, extra = ""): SequenceMismatchEr
     codespace: "sdk",
     log: `account sequence mismatch, expected ${expected}, got ${got}${extra ? ` (${extra})` : ""}: incorrect account sequence`,
     txHash: "AB",
-    phase: "check",
+    phase: "checkTx",
   }) as SequenceMismatchError;
 }
 
@@ -133,7 +133,7 @@ describe("SequenceManager", () => {
       codespace: "sdk",
       log: "insufficient funds",
       txHash: "X",
-      phase: "check",
+      phase: "checkTx",
     });
     await expect(manager.run(ADDRESS, "sequence", () => Promise.reject(refusal))).rejects.toBe(refusal);
     expect(manager.peek(ADDRESS).sequence).toBe(1n);
@@ -226,7 +226,7 @@ describe("a mismatch found after the lock (DeliverTx)", () => {
     expect(sequences.peek("a").sequence).toBe(11n);
     sequences.observe(
       "a",
-      broadcastTxError({ abciCode: 5, codespace: "sdk", log: "x", txHash: "AB", phase: "deliver" }),
+      broadcastTxError({ abciCode: 5, codespace: "sdk", log: "x", txHash: "AB", phase: "deliverTx" }),
     );
     expect(sequences.peek("a").sequence).toBe(11n);
     sequences.observe(
@@ -236,7 +236,7 @@ describe("a mismatch found after the lock (DeliverTx)", () => {
         codespace: "sdk",
         log: "account sequence mismatch, expected 10, got 11: incorrect account sequence",
         txHash: "AB",
-        phase: "deliver",
+        phase: "deliverTx",
       }),
     );
     expect(sequences.peek("a").sequence).toBeUndefined();

@@ -267,7 +267,7 @@ function isDefiniteRefusal(error: unknown): boolean {
     typeof error === "object" &&
     error !== null &&
     (error as { code?: unknown }).code === "BROADCAST_TX" &&
-    ((error as { phase?: unknown }).phase === "check" ||
+    ((error as { phase?: unknown }).phase === "checkTx" ||
       (error as { phase?: unknown }).phase === "simulate") &&
     (error as { reason?: unknown }).reason !== "sequence-mismatch" &&
     (error as { reason?: unknown }).reason !== "tx-in-mempool"
