@@ -115,3 +115,25 @@ describe("every input checked", () => {
     expect(calls()).toBe(1);
   });
 });
+
+describe("nested inputs", () => {
+  it("getStatefulOrder refuses a missing order or a short-term kind before anything is sent", async () => {
+    const { transport, calls } = countingTransport();
+    const client = createNodeClient({ grpc: transport });
+    const owner = "0x000000000000000000000000000000000000dEaD";
+    for (const order of [
+      undefined,
+      null,
+      { subaccount: { owner, number: 0 }, clientId: 1, clobPairId: 0, kind: "short-term" },
+      { subaccount: { owner: "x", number: 0 }, clientId: 1, clobPairId: 0, kind: "long-term" },
+      { subaccount: { owner, number: 0 }, clientId: -1, clobPairId: 0, kind: "long-term" },
+    ]) {
+      const error = await client.getStatefulOrder({ order } as never).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(isPerpxError(error), JSON.stringify(order)).toBe(true);
+    }
+    expect(calls()).toBe(0);
+  });
+});

@@ -1,4 +1,4 @@
-import type { SubaccountRef } from "@perpx/core";
+import { InvalidArgumentError, type SubaccountRef } from "@perpx/core";
 import { clob, feetiers, perpetuals, prices } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
 import { isQueryError, QueryError } from "../errors.js";
@@ -258,7 +258,14 @@ export async function getStatefulOrder(
   params: GetStatefulOrderParams,
 ): Promise<clob.QueryStatefulOrderResponse | undefined> {
   checkParams(params, "getStatefulOrder");
+  checkParams(params.order, "getStatefulOrder order");
   const { subaccount, clientId, clobPairId, kind } = params.order;
+  if (kind !== "long-term" && kind !== "conditional") {
+    throw new InvalidArgumentError(
+      "order.kind",
+      `a stateful order is long-term or conditional, got ${JSON.stringify(String(kind))}`,
+    );
+  }
   try {
     return await unaryQuery(
       client,
