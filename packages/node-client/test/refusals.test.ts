@@ -70,6 +70,26 @@ describe.each(TRANSPORTS)("over %s", (_name, transports) => {
     expect((error as BroadcastTxError).reason).toBe("insufficient-funds");
   });
 
+  it("an IBC channel refusal found by the simulation is the channel module's, as at DeliverTx", async () => {
+    const client = net.makeClient(transports);
+    const sender = net.wallets[3]!;
+    const transfer = {
+      signer: sender,
+      sender: sender.address,
+      receiver: "noble1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqn8sqxy",
+      sourceChannel: "channel-99",
+      token: { denom: "uusdc", amount: 1_000n },
+      timeoutTimestampNs: BigInt(Date.now() + 600_000) * 1_000_000n,
+    };
+    const simulated = (await failure(client.ibcTransfer(transfer))) as BroadcastTxError;
+    const delivered = (await failure(
+      client.ibcTransfer({ ...transfer, tx: { gas: 300_000n } }),
+    )) as BroadcastTxError;
+    expect([simulated.phase, delivered.phase]).toEqual(["simulate", "deliverTx"]);
+    expect([simulated.codespace, simulated.abciCode]).toEqual([delivered.codespace, delivered.abciCode]);
+    expect(simulated.codespace).toBe("channel");
+  });
+
   it("resyncs a stale sequence and keeps sending with automatic gas", async () => {
     const [carl, bob] = [net.wallets[2]!, net.wallets[1]!];
     const mine = net.makeClient(transports);
