@@ -8,6 +8,7 @@ import {
   AuthenticatorRefusedError,
   BroadcastTxError,
   bankSendMsg,
+  limiterCapacities,
   SequenceMismatchError,
   tradingKeyFromCredential,
   LocalWallet as Wallet,
@@ -110,6 +111,51 @@ describe.each(TRANSPORTS)("over %s", (_name, transports) => {
     const second = await send(mine);
     expect(second.sequence).toBe(cached + 3n);
     expect(mine.sequences.peek(carl.address).sequence).toBe(cached + 4n);
+  });
+});
+
+describe("a withdrawal beyond the rate limit", () => {
+  it("is ratelimit 1001 whether the simulation (over gRPC or RPC) or DeliverTx finds it", async () => {
+    const sender = net.wallets[0]!;
+    const capacity = limiterCapacities(await net.client.getCapacityByDenom({ denom: "uusdc" }));
+    const smallest = capacity.reduce(
+      (min, c) => (c.capacity < min ? c.capacity : min),
+      capacity[0]!.capacity,
+    );
+    const donor = net.wallets[1]!;
+    await net.client.bankSend({
+      signer: donor,
+      from: donor.address,
+      to: sender.address,
+      amount: [{ denom: "uusdc", amount: 5_000_000n }],
+    });
+    const balance = (await net.client.getBalance({ address: sender.address, denom: "uusdc" })).amount;
+    expect(BigInt(balance)).toBeGreaterThan(smallest + 1_000_000n);
+    const channel = (await net.client.getIbcChannels()).find((c) => c.state === "STATE_OPEN")!;
+    const transfer = {
+      signer: sender,
+      sender: sender.address,
+      receiver: "noble1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqn8sqxy",
+      sourceChannel: channel.channelId,
+      token: { denom: "uusdc", amount: smallest + 1n },
+      timeoutTimestampNs: BigInt(Date.now() + 600_000) * 1_000_000n,
+    };
+    for (const [name, transports] of TRANSPORTS) {
+      const refused = (await failure(net.makeClient(transports).ibcTransfer(transfer))) as BroadcastTxError;
+      expect([refused.phase, refused.codespace, refused.abciCode], name).toEqual([
+        "simulate",
+        "ratelimit",
+        1001,
+      ]);
+    }
+    const delivered = (await failure(
+      net.client.ibcTransfer({ ...transfer, tx: { gas: 400_000n } }),
+    )) as BroadcastTxError;
+    expect([delivered.phase, delivered.codespace, delivered.abciCode]).toEqual([
+      "deliverTx",
+      "ratelimit",
+      1001,
+    ]);
   });
 });
 
