@@ -118,10 +118,7 @@ describe("a withdrawal beyond the rate limit", () => {
   it("is ratelimit 1001 whether the simulation (over gRPC or RPC) or DeliverTx finds it", async () => {
     const sender = net.wallets[0]!;
     const capacity = limiterCapacities(await net.client.getCapacityByDenom({ denom: "uusdc" }));
-    const smallest = capacity.reduce(
-      (min, c) => (c.capacity < min ? c.capacity : min),
-      capacity[0]!.capacity,
-    );
+    const [smallest] = capacity.map((c) => c.capacity).sort((x, y) => Number(x - y)) as [bigint];
     const donor = net.wallets[1]!;
     await net.client.bankSend({
       signer: donor,
