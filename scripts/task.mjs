@@ -4,8 +4,8 @@
 //   node scripts/task.mjs test   install, regenerate-and-diff, build, typecheck, lint, test, packaging
 // pnpm is fetched with npx at exactly the version pinned in package.json's packageManager.
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { accessSync, constants, existsSync, readFileSync } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -26,6 +26,44 @@ function run(command, args) {
 
 const pnpm = (...args) => run("npx", ["-y", pnpmSpec, ...args]);
 
+function isExecutable(path) {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function chromiumPath() {
+  if (process.env.CHROMIUM_PATH)
+    return isExecutable(process.env.CHROMIUM_PATH) ? process.env.CHROMIUM_PATH : undefined;
+  const dirs = (process.env.PATH ?? "").split(delimiter).filter(Boolean);
+  for (const dir of dirs) {
+    for (const name of ["chromium", "chromium-browser"]) {
+      if (isExecutable(join(dir, name))) return join(dir, name);
+    }
+  }
+  return undefined;
+}
+
+// The node client's browser test drives Debian's `chromium` (headless, through playwright-core):
+// installed here when missing and we may (root on Debian); otherwise stop and say what to install.
+function ensureChromium() {
+  if (chromiumPath()) return;
+  const root = typeof process.getuid === "function" && process.getuid() === 0;
+  if (root && existsSync("/etc/debian_version")) {
+    run("apt-get", ["update"]);
+    run("apt-get", ["install", "-y", "chromium"]);
+    if (chromiumPath()) return;
+  }
+  console.error(
+    "\nThe browser test needs Chromium and it is not installed. On Debian, as root: " +
+      "apt-get update && apt-get install -y chromium\n(or set CHROMIUM_PATH to a Chromium executable)",
+  );
+  process.exit(1);
+}
+
 const steps = {
   demo() {
     pnpm("install", "--frozen-lockfile");
@@ -33,6 +71,7 @@ const steps = {
     pnpm("--filter", "@perpx/examples", "run", "demo", ...process.argv.slice(3));
   },
   test() {
+    ensureChromium();
     pnpm("install", "--frozen-lockfile");
     pnpm("run", "generate");
     run("git", ["diff", "--exit-code", "--stat", "--", "packages/proto/src/gen"]);

@@ -37,20 +37,21 @@ describe("the demo", () => {
     const [market] = field(output, "market");
     expect(market).toMatch(/^BTC-USD, oracle [\d.]+, order price \d+$/);
     expect(field(output, "taker buys")[0]).toMatch(/short-term IOC, in block \d+: 1 fill\(s\)$/);
-    // The maker sold 0.01 at the order price and earned the maker rebate; the taker paid the taker fee.
+    // The maker sold 0.01 at the order price and earned the maker rebate (-110 ppm, rounded toward
+    // zero); the taker paid the taker fee (500 ppm, rounded up). Both land in USDC, as on the chain.
     const price = Number(/order price ([\d.]+)/.exec(market ?? "")?.[1]);
     const position = (line: string | undefined) => {
-      const match = /^(-?[\d.]+) BTC-USD \(quote (-?[\d.]+)\), USDC ([\d.]+)$/.exec(line ?? "");
+      const match = /^(-?[\d.]+) BTC-USD, USDC ([\d.]+)$/.exec(line ?? "");
       if (!match) throw new Error(`not a position line: ${line}`);
-      return { size: match[1], quote: Number(match[2]), usdc: Number(match[3]) };
+      return { size: match[1], usdc: Number(match[2]) };
     };
     const maker = position(field(output, "maker position")[0]);
     const taker = position(field(output, "taker position")[0]);
     expect([maker.size, taker.size]).toEqual(["-0.01", "0.01"]);
-    expect(maker.quote).toBeCloseTo(price * 0.01, 6);
-    expect(taker.quote).toBeCloseTo(-price * 0.01, 6);
-    expect(maker.usdc).toBeGreaterThan(10_000);
-    expect(taker.usdc).toBeLessThan(10_000);
+    const quote = Math.round(price * 0.01 * 1e6); // quote quantums
+    const [takerFee, makerRebate] = [Math.ceil((quote * 500) / 1e6), Math.trunc((quote * 110) / 1e6)];
+    expect(maker.usdc).toBeCloseTo(10_000 + (quote + makerRebate) / 1e6, 6);
+    expect(taker.usdc).toBeCloseTo(10_000 - (quote + takerFee) / 1e6, 6);
     expect(field(output, "ladder")[0]).toMatch(/^3 bids placed, batch-cancelled in block \d+$/);
     expect(field(output, "transfer")).toEqual([
       "250 USDC to the maker's subaccount 1, which now holds 250 USDC",

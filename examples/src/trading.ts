@@ -43,14 +43,16 @@ async function marketGrid(client: NodeClient, clobPairId: number) {
   return { ticker: params.ticker, grid, oraclePrice: marketPriceToPrice(oracle) };
 }
 
-/** A subaccount's USDC, and its first position with the position's quote balance, in human units. */
+/**
+ * A subaccount's USDC and the size of its first position, in human units. A fill lands in USDC (its
+ * price and fee), as on the chain; the position carries only its size.
+ */
 async function describeSubaccount(client: NodeClient, owner: string, number: number, grid: ClobPairParams) {
   const balances = subaccountBalances(await client.getSubaccount({ owner, number }));
   const position = balances.perpetuals[0];
   return {
     usdc: quoteQuantumsToUsdc(balances.usdcQuantums),
     position: position === undefined ? "none" : quantumsToSize(position.quantums, grid),
-    quote: quoteQuantumsToUsdc(position?.quoteBalance ?? 0n),
   };
 }
 
@@ -132,12 +134,8 @@ export async function runTradingDemo(log: (line: string) => void): Promise<void>
 
     const makerAfter = await describeSubaccount(client, maker.address, 0, grid);
     const takerAfter = await describeSubaccount(client, taker.address, 0, grid);
-    log(
-      `maker position:  ${makerAfter.position} ${ticker} (quote ${makerAfter.quote}), USDC ${makerAfter.usdc}`,
-    );
-    log(
-      `taker position:  ${takerAfter.position} ${ticker} (quote ${takerAfter.quote}), USDC ${takerAfter.usdc}`,
-    );
+    log(`maker position:  ${makerAfter.position} ${ticker}, USDC ${makerAfter.usdc}`);
+    log(`taker position:  ${takerAfter.position} ${ticker}, USDC ${takerAfter.usdc}`);
 
     // A ladder of three bids 10%, 20%, 30% under the oracle, then one batch cancel for all of them.
     const ladderHeight = Number((await client.getLatestBlock()).height);

@@ -67,7 +67,7 @@ describe("network presets", () => {
   });
 
   it("carry the windows, intervals and indexer protocol", () => {
-    expect(SHORT_BLOCK_WINDOW).toBe(20);
+    expect(SHORT_BLOCK_WINDOW).toBe(40);
     expect(STATEFUL_ORDER_TIME_WINDOW_SECONDS).toBe(95 * 86_400);
     expect(STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS).toBe(2000);
     expect(INDEXER_PROTOCOL_VERSION).toBe("v4");
@@ -78,7 +78,7 @@ describe("network presets", () => {
       "/mcp",
     ]);
     for (const network of [mainnet, testnet, local]) {
-      expect(network.shortBlockWindow).toBe(20);
+      expect(network.shortBlockWindow).toBe(40);
       expect(network.statefulOrderTimeWindowSeconds).toBe(8_208_000);
       expect(network.stateSyncSnapshotIntervalBlocks).toBe(2000);
       expect(network.indexerProtocolVersion).toBe("v4");

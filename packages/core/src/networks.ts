@@ -144,14 +144,15 @@ export const MINIMUM_GAS_PRICES: readonly GasPrice[] = /* @__PURE__ */ deepFreez
 ]);
 
 /**
- * Short-term orders: `goodTilBlock` may be at most this many blocks above the next height.
+ * Short-term orders: `goodTilBlock` may be at most this many blocks above the next height (the
+ * chain's `ShortBlockWindow`: 40 since the v9.5 line, 20 before).
  *
  * @example
  * ```ts
  * const maxGoodTilBlock = latestHeight + 1 + SHORT_BLOCK_WINDOW;
  * ```
  */
-export const SHORT_BLOCK_WINDOW = 20;
+export const SHORT_BLOCK_WINDOW = 40;
 /**
  * Stateful orders: `goodTilBlockTime` may be at most this many seconds (95 days) after the previous
  * block's time.

@@ -4,6 +4,7 @@
  *
  *   perpx-devnet start [--profile local|testnet|mainnet] [--block-time-ms N] [--state DIR] [--json]
  *                      [--host HOST] [--port-<server> N] [--faucet-window-ms N]
+ *                      [--pruning-keep-recent N]
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -36,6 +37,9 @@ Options:
   --json                  print one line {"ready":true,"endpoints":{...}} when ready, nothing else
   --host <host>           interface to bind (default 127.0.0.1)
   --faucet-window-ms <n>  faucet rate limit: one request per address per n ms (default 10000)
+  --pruning-keep-recent <n>
+                          blocks kept in memory (default 1000; 0 = all); older ones are read from
+                          the block log with --state, and pruned without it
 ${Object.entries(PORT_FLAGS)
   .map(
     ([flag, key]) =>
@@ -67,6 +71,7 @@ function parse(argv: string[]) {
       json: { type: "boolean" },
       host: { type: "string" },
       "faucet-window-ms": { type: "string" },
+      "pruning-keep-recent": { type: "string" },
       ...Object.fromEntries(Object.keys(PORT_FLAGS).map((flag) => [flag, { type: "string" as const }])),
     },
   });
@@ -124,6 +129,7 @@ async function start(values: Record<string, string | boolean | undefined>): Prom
   }
   const blockTimeMs = intFlag("block-time-ms", values["block-time-ms"] as string | undefined);
   const faucetWindowMs = intFlag("faucet-window-ms", values["faucet-window-ms"] as string | undefined);
+  const keepRecent = intFlag("pruning-keep-recent", values["pruning-keep-recent"] as string | undefined);
   // Signal handlers go in before anything is printed: a parent that reads the ready line and
   // signals at once must find them installed.
   let devnet: Devnet | undefined;
@@ -151,6 +157,7 @@ async function start(values: Record<string, string | boolean | undefined>): Prom
     ports,
     ...(blockTimeMs === undefined ? {} : { blockTimeMs }),
     ...(faucetWindowMs === undefined ? {} : { faucetWindowMs }),
+    ...(keepRecent === undefined ? {} : { pruning: { keepRecent } }),
     ...(typeof values.state === "string" ? { stateDir: values.state } : {}),
     ...(typeof values.host === "string" ? { host: values.host } : {}),
     onError: (error) =>

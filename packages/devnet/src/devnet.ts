@@ -5,8 +5,14 @@
  */
 import { join, resolve } from "node:path";
 import { NATIVE_DENOM, USDC_DENOM } from "@perpx/core";
-import { createChainApp } from "./app/app.js";
-import type { BlockRecord, CreateChainApp, DevnetProfile, PersistentChainApp } from "./app/contract.js";
+import { createChainApp, DEFAULT_KEEP_RECENT } from "./app/app.js";
+import type {
+  BlockRecord,
+  CreateChainApp,
+  DevnetProfile,
+  PersistentChainApp,
+  PruningOptions,
+} from "./app/contract.js";
 import { GENESIS_ACCOUNTS, GENESIS_NATIVE_BALANCE, GENESIS_USDC_BALANCE } from "./app/genesis-accounts.js";
 import { DevnetStateError, STATE_FILE, StateDirectory } from "./persistence.js";
 import { type ControlRouter, type ControlServer, startControlServer } from "./servers/control.js";
@@ -19,6 +25,7 @@ import {
   startFaucetServer,
 } from "./servers/faucet.js";
 import { type GrpcServers, startGrpcServers } from "./servers/grpc.js";
+import { type DEFAULT_SERVER_TIMEOUTS, resolveTimeouts, type ServerTimeouts } from "./servers/http.js";
 import { BlockProducer } from "./servers/producer.js";
 import { type RestServer, startRestServer } from "./servers/rest.js";
 import { type RpcServer, startRpcServer } from "./servers/rpc.js";
@@ -142,6 +149,14 @@ export interface StartDevnetOptions {
    * memory. A directory that cannot be resumed from fails the start with a `DevnetStateError`.
    */
   stateDir?: string;
+  /**
+   * How many of the latest blocks (with their tx results and tx index) stay in memory. Older blocks
+   * are read back from the block log with `stateDir`, and dropped without it (queries for them then
+   * answer as a pruned CometBFT node: "height 5 is not available, lowest height is 1001"); txs of
+   * pruned blocks are not found by `tx` or `tx_search` either way. `{ keepRecent: 0 }` keeps every
+   * block (memory grows with the chain). @default `{ keepRecent: 1000 }`
+   */
+  pruning?: PruningOptions;
   /** Interface every server binds. @default "127.0.0.1" */
   host?: string;
   /** Ports by server; `"free"` (or 0 for one server) picks free ports. @default {@link DEFAULT_PORTS} */
@@ -154,6 +169,13 @@ export interface StartDevnetOptions {
   faucetWindowMs?: number;
   /** How long `broadcast_tx_commit` waits for its block. @default 10000 */
   broadcastTxCommitTimeoutMs?: number;
+  /**
+   * How long every server waits for a slow or idle client: HTTP/1 header, whole-request and
+   * keep-alive timeouts (RPC, REST, EVM, faucet, control), HTTP/2 session idle timeout (gRPC h2c
+   * and TLS). @default {@link DEFAULT_SERVER_TIMEOUTS}: headers 10 s, request 30 s, keep-alive 5 s,
+   * HTTP/2 idle 60 s
+   */
+  timeouts?: Partial<ServerTimeouts>;
   /** Called with errors that happen in the background (block production, persistence). */
   onError?: (error: unknown) => void;
   /** Extra control routes (later features register theirs here). */
@@ -235,16 +257,26 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   const ports = resolvePorts(options.ports);
   const stateDir = options.stateDir === undefined ? undefined : resolve(options.stateDir);
   const onError = options.onError ?? (() => undefined);
+  const timeouts = resolveTimeouts(options.timeouts);
 
-  const store = stateDir === undefined ? undefined : StateDirectory.open(stateDir);
+  const pruning = options.pruning ?? { keepRecent: DEFAULT_KEEP_RECENT };
+  if (!Number.isSafeInteger(pruning.keepRecent) || pruning.keepRecent < 0) {
+    throw new RangeError(`pruning.keepRecent must be a non-negative integer, got ${pruning.keepRecent}`);
+  }
+
+  const store =
+    stateDir === undefined ? undefined : StateDirectory.open(stateDir, { keepRecent: pruning.keepRecent });
   const state = store?.resumed;
+  store?.forgetResumed();
   const createApp = options.createApp ?? createChainApp;
   let app: PersistentChainApp;
   try {
     app = createApp({
       profile,
       genesisTime: options.genesisTime ?? new Date(),
+      pruning,
       ...(state === undefined ? {} : { state }),
+      ...(store === undefined ? {} : { archive: store }),
     });
   } catch (error) {
     store?.close();
@@ -262,6 +294,9 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     }
   };
   const unsubscribePersist = store === undefined ? () => undefined : app.onBlock(() => persist());
+  // What a server acknowledges outside a block (a faucet credit, a control change) is written before
+  // the answer; a failure to write answers an error instead of a 200 that a crash would undo.
+  const durable = store === undefined ? undefined : () => store.persist(app);
   if (state === undefined) persist();
 
   let tls: TlsMaterial;
@@ -308,21 +343,22 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
           app,
           host,
           port: ports.rpc,
+          timeouts,
           ...(options.broadcastTxCommitTimeoutMs === undefined
             ? {}
             : { broadcastTxCommitTimeoutMs: options.broadcastTxCommitTimeoutMs }),
         }),
       ),
-      track("REST", ports.rest, startRestServer({ dispatcher, host, port: ports.rest })),
+      track("REST", ports.rest, startRestServer({ dispatcher, host, port: ports.rest, timeouts })),
       track(
         "gRPC",
         ports.grpc,
-        startGrpcServers({ dispatcher, tls, host, port: ports.grpc, tlsPort: ports.grpcTls }),
+        startGrpcServers({ dispatcher, tls, host, port: ports.grpc, tlsPort: ports.grpcTls, timeouts }),
       ),
       track(
         "EVM JSON-RPC",
         ports.evm,
-        startEvmServers({ app, dispatcher, host, port: ports.evm, wsPort: ports.evmWs }),
+        startEvmServers({ app, dispatcher, host, port: ports.evm, wsPort: ports.evmWs, timeouts }),
       ),
       track(
         "faucet",
@@ -331,8 +367,10 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
           control: app.control,
           host,
           port: ports.faucet,
+          timeouts,
           coins: options.faucetCoins ?? DEFAULT_FAUCET_COINS,
           rateLimitWindowMs: options.faucetWindowMs ?? 10_000,
+          ...(durable === undefined ? {} : { durable }),
         }),
       ),
     ]);
@@ -344,8 +382,10 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
         producer,
         host,
         port: ports.control,
+        timeouts,
         routes: (router) => options.controlRoutes?.(router, { app, producer }),
         status: () => ({ endpoints, stateDir: stateDir ?? null }),
+        ...(durable === undefined ? {} : { durable }),
       }),
     );
   } catch (error) {

@@ -30,5 +30,12 @@ export {
   type ControlRouter,
 } from "./servers/control.js";
 export { DEFAULT_FAUCET_COINS, type FaucetCoin } from "./servers/faucet.js";
+export { DEFAULT_SERVER_TIMEOUTS, type ServerTimeouts } from "./servers/http.js";
 export type { BlockProducer, BlockProducerOptions } from "./servers/producer.js";
 export { TLS_FILES } from "./servers/tls.js";
+export {
+  DevnetStateLockedError,
+  isDevnetStateLockedError,
+  LOCK_FILE,
+  type LockHolder,
+} from "./state-lock.js";

@@ -1,6 +1,8 @@
+import { spawnSync } from "node:child_process";
 import {
   appendFileSync,
   cpSync,
+  existsSync,
   mkdtempSync,
   readFileSync,
   rmSync,
@@ -8,7 +10,7 @@ import {
   truncateSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { create } from "@bufbuild/protobuf";
 import { sha256 } from "@noble/hashes/sha2.js";
@@ -31,6 +33,7 @@ import {
   STATE_FILE,
   StateDirectory,
 } from "./persistence.js";
+import { LOCK_FILE } from "./state-lock.js";
 
 const GENESIS_TIME = new Date("2026-01-01T00:00:00Z");
 const ALICE = GENESIS_ACCOUNTS[0]!;
@@ -45,6 +48,12 @@ function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "perpx-devnet-persist-"));
   dirs.push(dir);
   return dir;
+}
+
+/** The pid of a process that has exited. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ["-e", ""]);
+  return child.pid;
 }
 
 /** A state directory that persisted `blocks` blocks after genesis; returns the app and the directory. */
@@ -229,6 +238,21 @@ describe("state directory", () => {
     expect(openError(dir).message).toMatch(/checksum/);
   });
 
+  it("refuses to start a new chain over the blocks of a chain whose state.bin was deleted", () => {
+    const { dir } = persistedChain(3);
+    const logBefore = readFileSync(join(dir, BLOCK_LOG_FILE));
+    rmSync(join(dir, STATE_FILE));
+    const error = openError(dir);
+    expect(isDevnetStateError(error)).toBe(true);
+    expect(error.file).toBe(join(dir, STATE_FILE));
+    expect(error.message).toContain(`${join(dir, STATE_FILE)}: it is missing`);
+    expect(error.message).toContain(`${join(dir, BLOCK_LOG_FILE)} holds 4 blocks`);
+    expect(error.message).toMatch(/restore .*state\.bin.*or delete .*blocks\.log/);
+    // Nothing was cut, and the directory is not left locked.
+    expect(readFileSync(join(dir, BLOCK_LOG_FILE))).toEqual(logBefore);
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+  });
+
   it("starts a new chain over a log whose first snapshot was never written", () => {
     const dir = tempDir();
     writeFileSync(join(dir, BLOCK_LOG_FILE), "leftover");
@@ -269,6 +293,11 @@ describe("startDevnet with a state directory", () => {
     // What a kill -9 right now would leave: the files as they are, while the devnet still runs.
     const killed = tempDir();
     cpSync(dir, killed, { recursive: true });
+    // A killed devnet's lock names a pid that is gone.
+    writeFileSync(
+      join(killed, LOCK_FILE),
+      JSON.stringify({ pid: deadPid(), host: hostname(), startedAt: "x" }),
+    );
     const latest = first.app.latestBlock();
     await first.stop();
 

@@ -19,13 +19,15 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  readSync,
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
 import { errorGuard, PerpxError, type PerpxErrorOptions } from "@perpx/errors";
 import { BinaryReader, BinaryWriter, bytesEqual, concatList, utf8 } from "./app/codec.js";
-import type { ChainState, PersistentChainApp } from "./app/contract.js";
+import type { BlockArchive, ChainState, PersistentChainApp } from "./app/contract.js";
 import { removeAtomicTemps, writeFileAtomic } from "./atomic-file.js";
+import { lockStateDirectory, type StateLock } from "./state-lock.js";
 
 /**
  * The snapshot file in the state directory: the chain's state except its blocks, and how many
@@ -188,6 +190,37 @@ function readIfExists(path: string): Uint8Array | undefined {
   }
 }
 
+/**
+ * Without a snapshot, a block log holding blocks past the genesis block is a chain whose
+ * {@link STATE_FILE} was deleted or lost: starting a new chain would cut that log, so it is refused.
+ * A log of at most the genesis block is what a run killed before its first snapshot leaves (nothing
+ * was served yet): a new chain replaces it.
+ */
+function refuseOrphanLog(statePath: string, logPath: string): void {
+  const log = readIfExists(logPath);
+  if (log === undefined || !bytesEqual(log.subarray(0, LOG_HEADER.length), LOG_HEADER)) return;
+  const { records } = decodeRecords(log.subarray(LOG_HEADER.length), 2);
+  if (records.length < 2) return;
+  const count = decodeRecords(log.subarray(LOG_HEADER.length)).records.length;
+  throw new DevnetStateError(
+    statePath,
+    `it is missing, but ${logPath} holds ${count} blocks of a chain; starting a new chain would cut that log`,
+    {
+      details: `restore ${statePath} (from a backup of the state directory), or delete ${logPath} (or the whole state directory) to start a new chain`,
+    },
+  );
+}
+
+/** Fills `bytes` from `position` of the file. */
+function readAllAt(fd: number, bytes: Uint8Array, position: number): void {
+  let done = 0;
+  while (done < bytes.length) {
+    const n = readSync(fd, bytes, done, bytes.length - done, position + done);
+    if (n === 0) throw new RangeError(`the file ends before byte ${position + bytes.length}`);
+    done += n;
+  }
+}
+
 /** Writes all of `bytes` at `position`. */
 function writeAllAt(fd: number, bytes: Uint8Array, position: number): void {
   let done = 0;
@@ -195,40 +228,91 @@ function writeAllAt(fd: number, bytes: Uint8Array, position: number): void {
 }
 
 /**
- * A state directory open for a run: what it resumes from, and the writer of every block after.
- * `open` removes temp files a killed run left, reads the snapshot and the first N records of the
- * log, and truncates the log after them; without a snapshot it starts a new, empty log.
+ * Options of {@link StateDirectory.open}.
+ *
+ * @example
+ * ```ts
+ * const store = StateDirectory.open(".devnet", { keepRecent: 1000 });
+ * ```
  */
-export class StateDirectory {
+export interface StateDirectoryOptions {
+  /**
+   * How many of the latest blocks {@link StateDirectory.resumed} holds (the application's pruning
+   * window); the others stay on disk, read through {@link StateDirectory.readBlock}. 0: every
+   * block. @default 0
+   */
+  keepRecent?: number;
+}
+
+/**
+ * A state directory open for a run: what it resumes from, the writer of every block after, and the
+ * reader of any block of the log (the application's {@link BlockArchive}). `open` takes the
+ * directory's lock, removes temp files a killed run left, reads the snapshot and checks the first N
+ * records of the log, and truncates the log after them; without a snapshot it starts a new, empty
+ * log.
+ */
+export class StateDirectory implements BlockArchive {
   private closed = false;
+  #resumed: ChainState | undefined;
 
   private constructor(
     /** The directory. */
     readonly dir: string,
-    /** The state to resume from; undefined for a new chain. */
-    readonly resumed: ChainState | undefined,
+    resumed: ChainState | undefined,
     private readonly fd: number,
     /** Byte offset after the last valid record of the log. */
     private end: number,
-    /** Number of records in the log. */
-    private count: number,
-  ) {}
+    /** The byte offset of each record's payload in the log (one number per block). */
+    private readonly payloadStarts: number[],
+    private readonly lock: StateLock,
+  ) {
+    this.#resumed = resumed;
+  }
+
+  /** The state to resume from (undefined for a new chain), until {@link forgetResumed}. */
+  get resumed(): ChainState | undefined {
+    return this.#resumed;
+  }
+
+  /** Drops the reference to the resumed state once the application holds it (it may be large). */
+  forgetResumed(): void {
+    this.#resumed = undefined;
+  }
+
+  /** Number of records (blocks) in the log. */
+  private get count(): number {
+    return this.payloadStarts.length;
+  }
 
   /**
    * Opens (creating it when needed) a state directory.
    *
    * @throws {DevnetStateError} when the snapshot or the log cannot be used.
    */
-  static open(dir: string): StateDirectory {
+  static open(dir: string, options: StateDirectoryOptions = {}): StateDirectory {
+    const keepRecent = options.keepRecent ?? 0;
+    if (!Number.isSafeInteger(keepRecent) || keepRecent < 0) {
+      throw new RangeError(`keepRecent must be a non-negative integer, got ${keepRecent}`);
+    }
     mkdirSync(dir, { recursive: true });
+    const lock = lockStateDirectory(dir);
+    try {
+      return StateDirectory.openLocked(dir, lock, keepRecent);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  }
+
+  private static openLocked(dir: string, lock: StateLock, keepRecent: number): StateDirectory {
     removeAtomicTemps(dir);
     const statePath = join(dir, STATE_FILE);
     const logPath = join(dir, BLOCK_LOG_FILE);
     const stateBytes = readIfExists(statePath);
     if (stateBytes === undefined) {
-      // A new chain (a log without a snapshot is one whose first snapshot was never written).
+      refuseOrphanLog(statePath, logPath);
       writeFileAtomic(logPath, LOG_HEADER);
-      return new StateDirectory(dir, undefined, openSync(logPath, "r+"), LOG_HEADER.length, 0);
+      return new StateDirectory(dir, undefined, openSync(logPath, "r+"), LOG_HEADER.length, [], lock);
     }
     const { blockCount, snapshot } = decodeStateFile(statePath, stateBytes);
     const corrupt = (problem: string) =>
@@ -252,7 +336,13 @@ export class StateDirectory {
         throw error;
       }
     }
-    return new StateDirectory(dir, { snapshot, blocks: records }, fd, logEnd, blockCount);
+    // Where each block lies in the log; only the blocks to keep in memory are copied out, so that
+    // the bytes of the whole log are not held once this returns.
+    const payloadStarts = records.map((record) => record.byteOffset - log.byteOffset);
+    const keep = keepRecent === 0 ? blockCount : Math.min(blockCount, keepRecent);
+    const blocks = records.slice(blockCount - keep).map((record) => record.slice());
+    const resumed: ChainState = { snapshot: snapshot.slice(), blocks, skipped: blockCount - keep };
+    return new StateDirectory(dir, resumed, fd, logEnd, payloadStarts, lock);
   }
 
   /**
@@ -277,16 +367,43 @@ export class StateDirectory {
       // Written at the known end: whatever a failed earlier append left there is overwritten.
       writeAllAt(this.fd, bytes, this.end);
       fdatasyncSync(this.fd);
-      this.end += bytes.length;
-      this.count = blockCount;
+      for (const record of records) {
+        this.payloadStarts.push(this.end + RECORD_HEADER_BYTES);
+        this.end += record.length;
+      }
     }
     writeFileAtomic(join(this.dir, STATE_FILE), encodeStateFile(blockCount, app.exportSnapshot()));
   }
 
-  /** Closes the block log; `persist` is refused afterwards. */
+  /**
+   * The bytes of the log's `index`-th block (0: the chain's first), read from disk and checked
+   * against their checksum; undefined past the last persisted block.
+   *
+   * @throws {DevnetStateError} when the record no longer matches its checksum.
+   */
+  readBlock(index: number): Uint8Array | undefined {
+    if (this.closed) throw new Error("the state directory is closed");
+    const start = this.payloadStarts[index];
+    if (start === undefined) return undefined;
+    const header = new Uint8Array(RECORD_HEADER_BYTES);
+    readAllAt(this.fd, header, start - RECORD_HEADER_BYTES);
+    const length = new DataView(header.buffer).getUint32(0, true);
+    const payload = new Uint8Array(length);
+    readAllAt(this.fd, payload, start);
+    if (!bytesEqual(checksum(header.subarray(0, 4), payload), header.subarray(4))) {
+      throw new DevnetStateError(join(this.dir, BLOCK_LOG_FILE), `block ${index} fails its checksum`);
+    }
+    return payload;
+  }
+
+  /** Closes the block log and releases the directory's lock; `persist` is refused afterwards. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    closeSync(this.fd);
+    try {
+      closeSync(this.fd);
+    } finally {
+      this.lock.release();
+    }
   }
 }

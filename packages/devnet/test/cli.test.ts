@@ -2,75 +2,21 @@
  * The `perpx-devnet` CLI as a child process: `--json` readiness line, state that survives SIGKILL
  * (balances and sequences), clean SIGTERM.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { DirectSecp256k1HdWallet } from "@cosmjs/proto-signing";
 import { GasPrice, SigningStargateClient, StargateClient } from "@cosmjs/stargate";
 import { afterAll, describe, expect, it } from "vitest";
-import type { DevnetEndpoints } from "../src/index.js";
 import { GENESIS_ACCOUNTS, STATE_FILE, TLS_FILES } from "../src/index.js";
+import { killChildren, runCli, startCli } from "./support/cli-child.js";
 
-const packageDir = fileURLToPath(new URL("..", import.meta.url));
-const FREE_PORTS = ["rpc", "rest", "grpc", "grpc-tls", "evm", "evm-ws", "faucet", "control"].flatMap((p) => [
-  `--port-${p}`,
-  "0",
-]);
-const children = new Set<ChildProcess>();
 const dirs: string[] = [];
 
 afterAll(() => {
-  for (const child of children) child.kill("SIGKILL");
+  killChildren();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
-
-interface Started {
-  child: ChildProcess;
-  ready: { ready: true; endpoints: DevnetEndpoints; caPem: string; stateDir: string | null };
-  stdout: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-function startCli(args: string[]): Promise<Started> {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "src/cli.ts", "start", "--json", ...FREE_PORTS, ...args],
-    {
-      cwd: packageDir,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  children.add(child);
-  let out = "";
-  let err = "";
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once("exit", (code, signal) => {
-      children.delete(child);
-      resolve({ code, signal });
-    }),
-  );
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line in 20 s; stderr: ${err}`)), 20_000);
-    child.stderr!.on("data", (d: Buffer) => {
-      err += d.toString();
-    });
-    child.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      const newline = out.indexOf("\n");
-      if (newline >= 0 && timer) {
-        clearTimeout(timer);
-        try {
-          resolve({ child, ready: JSON.parse(out.slice(0, newline)), stdout: () => out, exited });
-        } catch (error) {
-          reject(error);
-        }
-      }
-    });
-    void exited.then(({ code }) => reject(new Error(`the CLI exited with ${code}; stderr: ${err}`)));
-  });
-}
 
 function stateDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "perpx-devnet-cli-"));
@@ -141,6 +87,21 @@ describe("perpx-devnet start", () => {
     expect(leftovers.length).toBeLessThanOrEqual(1);
   }, 60_000);
 
+  it("keeps --pruning-keep-recent blocks in memory and answers older heights as a pruned node", async () => {
+    const run = await startCli(["--block-time-ms", "0", "--pruning-keep-recent", "2"]);
+    await fetch(`${run.ready.endpoints.control}/devnet/blocks`, { method: "POST", body: '{"count":5}' });
+    const status = (await (await fetch(`${run.ready.endpoints.rpc}/status`)).json()) as {
+      result: { sync_info: { latest_block_height: string; earliest_block_height: string } };
+    };
+    expect(status.result.sync_info).toMatchObject({ latest_block_height: "6", earliest_block_height: "5" });
+    const old = (await (await fetch(`${run.ready.endpoints.rpc}/block?height=2`)).json()) as {
+      error: { data: string };
+    };
+    expect(old.error.data).toBe("height 2 is not available, lowest height is 5");
+    run.child.kill("SIGKILL");
+    await run.exited;
+  }, 30_000);
+
   it("stops cleanly on SIGINT", async () => {
     const run = await startCli(["--block-time-ms", "10"]);
     run.child.kill("SIGINT");
@@ -148,16 +109,8 @@ describe("perpx-devnet start", () => {
   }, 30_000);
 
   it("refuses a bad flag with a usage error", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", "start", "--profile", "moon"], {
-      cwd: packageDir,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let err = "";
-    child.stderr.on("data", (d: Buffer) => {
-      err += d.toString();
-    });
-    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-    expect(code).toBe(2);
-    expect(err).toContain("--profile");
+    const run = await runCli(["start", "--profile", "moon"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--profile");
   }, 20_000);
 });

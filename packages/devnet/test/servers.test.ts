@@ -132,6 +132,48 @@ describe("CometBFT RPC", () => {
     expect(bad.body.error.code).toBe(-32602);
     expect(bad.body.error.message).toContain("query");
   });
+
+  it("answers a height beyond any block (or a float exponent) in tx_search with -32602 over POST and 400 over GET", async () => {
+    for (const query of [
+      `tx.height>${"9".repeat(400)}`,
+      "tx.height>1e400",
+      "tx.height=9223372036854775808",
+    ]) {
+      const post = await rpc("tx_search", { query });
+      expect(post.status).toBe(200);
+      expect(post.body.error.code, query).toBe(-32602);
+      expect(post.body.error.message).toContain("query");
+      expect(post.body.error.data).not.toContain("BigInt");
+      const get = await json(
+        `${devnet.endpoints.rpc}/tx_search?query=${encodeURIComponent(JSON.stringify(query))}`,
+      );
+      expect(get.status, query).toBe(400);
+      expect(get.body.error.code).toBe(-32602);
+    }
+    const largest = await rpc("tx_search", { query: "tx.height<=9223372036854775807 AND tx.height>0" });
+    expect(Number(largest.body.result.total_count)).toBeGreaterThan(0);
+  });
+
+  it("finds blocks with block_search by height and by finalize-block event, with the same parser", async () => {
+    devnet.mine(2);
+    const byHeight = await rpc("block_search", {
+      query: "block.height>=2 AND block.height<4",
+      order_by: "desc",
+    });
+    expect(byHeight.body.result.blocks.map((b: Loose) => b.block.header.height)).toEqual(["3", "2"]);
+    expect(byHeight.body.result.total_count).toBe("2");
+    const [event] = devnet.app.latestBlock().finalizeBlockEvents;
+    expect(event).toBeDefined();
+    const byEvent = await json(
+      `${devnet.endpoints.rpc}/block_search?query=${encodeURIComponent(`"${event!.type}.mode='BeginBlock'"`)}&per_page=100`,
+    );
+    expect(byEvent.status).toBe(200);
+    expect(byEvent.body.result.blocks.map((b: Loose) => b.block.header.height)).toContain(
+      devnet.app.latestBlock().height.toString(),
+    );
+    const bad = await rpc("block_search", { query: `block.height>${"9".repeat(30)}` });
+    expect(bad.body.error.code).toBe(-32602);
+  });
 });
 
 describe("REST", () => {

@@ -1,6 +1,7 @@
 import type { Transport } from "@connectrpc/connect";
-import type { GasPrice, Network } from "@perpx/core";
+import { type GasPrice, type Network, SHORT_BLOCK_WINDOW } from "@perpx/core";
 import { InvalidArgumentError } from "@perpx/errors";
+import { platformTransports } from "#transport-platform";
 import type { BroadcastMode, NodeConnection, TxDefaults } from "./connection.js";
 import { checkParams } from "./messages/validate.js";
 import * as accountplusQ from "./query/accountplus.js";
@@ -16,9 +17,9 @@ import * as subaccountsQ from "./query/subaccounts.js";
 import * as txsQ from "./query/txs.js";
 import * as wrapQ from "./query/wrap.js";
 import { type CallOptions, checkTimeout } from "./transport/call.js";
-import { type GrpcInput, openGrpc } from "./transport/grpc.js";
+import type { GrpcInput } from "./transport/grpc-web.js";
 import { openRest, type RestConnection, type RestOptions } from "./transport/rest.js";
-import { openRpc, type RpcConnection, type RpcOptions } from "./transport/rpc.js";
+import type { RpcConnection, RpcOptions } from "./transport/rpc-json.js";
 import * as actions from "./tx/actions.js";
 import * as broadcast from "./tx/broadcast.js";
 import * as permissioned from "./tx/permissioned.js";
@@ -102,7 +103,7 @@ export interface NodeClientOptions {
   nonceMode?: "sequence" | "timestamp";
   /**
    * Short-term order window, blocks.
-   * @default network.shortBlockWindow, else 20
+   * @default network.shortBlockWindow, else SHORT_BLOCK_WINDOW (40)
    */
   shortBlockWindow?: number;
   /**
@@ -162,9 +163,9 @@ export class NodeClient implements NodeConnection {
     if (!options.rpc && !options.rest && !options.grpc) {
       throw new InvalidArgumentError("options", "configure at least one of rpc, rest and grpc");
     }
-    this.rpc = options.rpc ? openRpc(options.rpc) : undefined;
+    this.rpc = options.rpc ? platformTransports.openRpc(options.rpc) : undefined;
     this.rest = options.rest ? openRest(options.rest) : undefined;
-    this.grpc = options.grpc ? openGrpc(options.grpc) : undefined;
+    this.grpc = options.grpc ? platformTransports.openGrpc(options.grpc) : undefined;
     this.timeoutMs = checkTimeout(options.timeoutMs ?? 10_000);
     this.network = options.network;
     this.chainIdCache = options.chainId ?? options.network?.chainId;
@@ -187,7 +188,8 @@ export class NodeClient implements NodeConnection {
         `must be a positive number, got ${String(gasMultiplier)}`,
       );
     }
-    const shortBlockWindow = options.shortBlockWindow ?? options.network?.shortBlockWindow ?? 20;
+    const shortBlockWindow =
+      options.shortBlockWindow ?? options.network?.shortBlockWindow ?? SHORT_BLOCK_WINDOW;
     if (!Number.isInteger(shortBlockWindow) || shortBlockWindow <= 0) {
       throw new InvalidArgumentError(
         "shortBlockWindow",

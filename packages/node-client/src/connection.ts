@@ -1,7 +1,7 @@
 import type { Transport } from "@connectrpc/connect";
 import type { GasPrice, Network } from "@perpx/core";
 import type { RestConnection } from "./transport/rest.js";
-import type { RpcConnection } from "./transport/rpc.js";
+import type { RpcConnection } from "./transport/rpc-json.js";
 import type { SequenceManager } from "./tx/sequence.js";
 
 /**

@@ -169,15 +169,22 @@ export * from "./query/txs.js";
 export { HEIGHT_HEADER, type QueryOptions, queryPath, unaryQuery } from "./query/unary.js";
 export * from "./query/wrap.js";
 export { type CallOptions, withDeadline } from "./transport/call.js";
-export type { GrpcInput, GrpcOptions } from "./transport/grpc.js";
+export type { GrpcInput, GrpcOptions } from "./transport/grpc-web.js";
 export type { RestOptions } from "./transport/rest.js";
 export {
   FetchRpcClient,
+  type JsonRpcClient,
   JsonRpcError,
   type RpcHttpOptions,
   type RpcInjectedOptions,
   type RpcOptions,
-} from "./transport/rpc.js";
+  type WebSocketConstructor,
+} from "./transport/rpc-json.js";
+export {
+  type RpcSubscription,
+  WebSocketRpcClient,
+  type WebSocketRpcOptions,
+} from "./transport/rpc-socket.js";
 export * from "./tx/actions.js";
 export {
   type BroadcastResult,

@@ -3,6 +3,7 @@ import type { Interceptor } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { isAbortedError, isInvalidArgumentError, isMissingEndpointError, isTimeoutError } from "@perpx/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import {
   createNodeClient,
   FetchRpcClient,
@@ -12,6 +13,8 @@ import {
   isQueryError,
   isTransportError,
   NodeClient,
+  type WebSocketConstructor,
+  WebSocketRpcClient,
 } from "../src/index.js";
 import { useDevnet } from "./support.js";
 
@@ -62,6 +65,23 @@ describe("CometBFT RPC", () => {
       expect((await client.getBalances({ address: net.wallets[0]!.address })).length).toBeGreaterThan(0);
       client.close();
     }
+  });
+
+  it("with a WebSocket constructor, runs over a standard socket (not cosmjs's) that close() ends", async () => {
+    const client = net.makeClient({
+      rpc: {
+        url: net.devnet.endpoints.rpcWebsocket,
+        webSocket: WebSocket as unknown as WebSocketConstructor,
+      },
+      rest: undefined,
+      grpc: undefined,
+    });
+    expect(client.rpc?.rpcClient).toBeInstanceOf(WebSocketRpcClient);
+    expect((await client.getLatestBlock()).chainId).toBe("perpx-local-1");
+    client.close();
+    // A call after close() opens a fresh socket; nothing was left running in between.
+    expect((await client.getBalances({ address: net.wallets[0]!.address })).length).toBeGreaterThan(0);
+    client.close();
   });
 
   it("accepts an injected JSON-RPC client", async () => {
@@ -121,6 +141,26 @@ describe("gRPC", () => {
     const client = createNodeClient({ grpc: net.devnet.endpoints.grpcTls });
     const error = await client.getNodeInfo().catch((e: unknown) => e);
     expect(isTransportError(error)).toBe(true);
+  });
+
+  it("speaks gRPC-web to the API port when asked, through the injected fetch with the headers", async () => {
+    const { calls, fetchFn } = countingFetch();
+    const client = createNodeClient({
+      grpc: {
+        url: net.devnet.endpoints.rest,
+        protocol: "grpc-web",
+        fetch: fetchFn,
+        headers: { "x-api-key": "k3" },
+      },
+    });
+    const balance = await client.getBalance({ address: net.wallets[0]!.address, denom: "uusdc" });
+    expect(balance.amount).toBeGreaterThan(0n);
+    expect(calls[0]?.url).toBe(`${net.devnet.endpoints.rest}/cosmos.bank.v1beta1.Query/Balance`);
+    expect(calls[0]?.headers["content-type"]).toBe("application/grpc-web+proto");
+    expect(calls[0]?.headers["x-api-key"]).toBe("k3");
+    expect(() =>
+      createNodeClient({ grpc: { url: net.devnet.endpoints.rest, protocol: "h3" as "grpc" } }),
+    ).toThrow(/grpc\.protocol/);
   });
 
   it("rejects a CA on a plaintext URL", () => {

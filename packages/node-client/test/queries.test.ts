@@ -504,9 +504,11 @@ describe("positions as bigints over every transport", () => {
     const [short, long] = [await read(seller().address, "grpc"), await read(buyer().address, "grpc")];
     expect(short.perpetuals.map((p) => [p.perpetualId, p.quantums])).toEqual([[0, -1_000_000n]]);
     expect(long.perpetuals.map((p) => [p.perpetualId, p.quantums])).toEqual([[0, 1_000_000n]]);
-    // The buyer paid about $6 (plus fees) of its $100; the seller received it.
-    expect(long.usdcQuantums + (long.perpetuals[0]?.quoteBalance ?? 0n)).toBeLessThan(100_000_000n);
-    expect(short.usdcQuantums + (short.perpetuals[0]?.quoteBalance ?? 0n)).toBeGreaterThan(100_000_000n);
+    // As on the chain, the fill is booked in USDC: the buyer paid about $6 (plus fees) of its $100,
+    // the seller received it (less fees), and the positions carry no quote balance.
+    expect(long.usdcQuantums).toBeLessThan(100_000_000n - 6_000_000n);
+    expect(short.usdcQuantums).toBeGreaterThan(100_000_000n + 5_000_000n);
+    expect([...long.perpetuals, ...short.perpetuals].map((p) => p.quoteBalance)).toEqual([0n, 0n]);
     for (const transport of ["rpc", "rest"] as const) {
       expect(await read(seller().address, transport), transport).toEqual(short);
       expect(await read(buyer().address, transport), transport).toEqual(long);

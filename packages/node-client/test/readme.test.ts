@@ -16,6 +16,7 @@ const dir = mkdtempSync(join(tmpdir(), "perpx-node-client-readme-"));
 const saved = { ...process.env };
 beforeAll(() => {
   process.env.PERPX_NODE_RPC = net.devnet.endpoints.rpc;
+  process.env.PERPX_NODE_REST = net.devnet.endpoints.rest;
   process.env.PERPX_GRPC_TLS = net.devnet.endpoints.grpcTls;
   process.env.PERPX_GRPC_CA = net.devnet.caPem;
   process.env.PERPX_MNEMONIC_0 = net.devnet.accounts[0]!.mnemonic;

@@ -223,9 +223,14 @@ export interface ChainApp {
   genesisJson(): unknown;
   /** The latest committed block. */
   latestBlock(): BlockRecord;
-  /** A committed block by height, or undefined when out of range. */
+  /** A committed block by height, or undefined when out of range or pruned. */
   block(height: bigint): BlockRecord | undefined;
-  /** A tx by its hash, once committed. */
+  /**
+   * The lowest height whose block is served (CometBFT's block store base, `earliest_block_height`):
+   * the first height, unless blocks were pruned without an archive (see {@link PruningOptions}).
+   */
+  baseHeight(): bigint;
+  /** A tx by its hash, once committed (and while its block is within the pruning window). */
   tx(hash: Uint8Array): IndexedTx | undefined;
   /**
    * Txs matching a CometBFT query such as `tx.hash='AB..'`, `tx.height=5`,
@@ -362,10 +367,49 @@ export interface ChainState {
   /** Bytes of {@link PersistentChainApp.exportSnapshot}. */
   snapshot: Uint8Array;
   /**
-   * Bytes of {@link PersistentChainApp.exportBlock} for every block the snapshot follows, from the
-   * chain's first height on, in order. The application keeps views into them: do not modify them.
+   * Bytes of {@link PersistentChainApp.exportBlock} for the blocks the snapshot follows, in order:
+   * every block from the chain's first height on, or only the latest ones (at least one; the
+   * application keeps at most its pruning window of them in memory) with `skipped` saying how many
+   * came before. The application keeps views into them: do not modify them.
    */
   blocks: readonly Uint8Array[];
+  /** How many blocks of the chain come before `blocks[0]` (read back through the archive). @default 0 */
+  skipped?: number;
+}
+
+/**
+ * Where the chain application reads back blocks it pruned from memory: the devnet's block log.
+ *
+ * @example
+ * ```ts
+ * const archive: BlockArchive = { readBlock: (index) => exported[index] };
+ * const app = createChainApp({ profile: "local", genesisTime, archive, pruning: { keepRecent: 100 } });
+ * ```
+ */
+export interface BlockArchive {
+  /**
+   * Bytes of {@link PersistentChainApp.exportBlock} of the chain's `index`-th block (0: the first
+   * height), or undefined when it has none.
+   */
+  readBlock(index: number): Uint8Array | undefined;
+}
+
+/**
+ * How many blocks the chain application keeps in memory, as a node's block retention: the latest
+ * `keepRecent` blocks, their tx results and their txs in the tx index (`tx`, `tx_search`). An older
+ * block is read back from the {@link BlockArchive} (`--state DIR`: the block log) or, without one,
+ * is gone: queries for it answer as a pruned CometBFT node does ("height 5 is not available, lowest
+ * height is 1001"). Txs of pruned blocks are no longer found by hash or search, either way.
+ *
+ * @example
+ * ```ts
+ * const pruning: PruningOptions = { keepRecent: 500 };
+ * const devnet = await startDevnet({ pruning });
+ * ```
+ */
+export interface PruningOptions {
+  /** Blocks kept in memory; 0 keeps every block (memory then grows with the chain). @default 1000 */
+  keepRecent: number;
 }
 
 /**
@@ -383,6 +427,10 @@ export interface ChainAppOptions {
   genesisTime: Date;
   /** State exported by a {@link PersistentChainApp}; when given, the chain resumes from it. */
   state?: ChainState;
+  /** Blocks kept in memory. @default `{ keepRecent: 1000 }` */
+  pruning?: PruningOptions;
+  /** Where pruned blocks are read back from; without it they are dropped. */
+  archive?: BlockArchive;
 }
 
 /**

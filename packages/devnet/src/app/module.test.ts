@@ -78,7 +78,7 @@ function placeOrder(owner: string) {
   );
 }
 
-/** A module shaped like part 2's clob: free, sequence-less orders, counted in its own slice. */
+/** A module shaped like a clob: free, sequence-less orders, counted in its own slice. */
 function orderModule(keepers: Keepers): Module {
   const rejected = registerError("testclob", 12, "invalid place order");
   return {
@@ -189,9 +189,19 @@ describe("module interface", () => {
   });
 
   it("lets a module authenticate a signer in place of the default signature check", async () => {
+    // A module after the authenticating one is still asked (its checks, like the clob's message
+    // rules, run for every tx, however the signer is authenticated).
+    const asked: string[] = [];
+    const watching: Module = {
+      name: "watching",
+      authenticateSigner: (_ctx, { tx }) => {
+        asked.push(tx.body.memo);
+        return false;
+      },
+    };
     const app = ChainApplication.create(
       { profile: "local", genesisTime },
-      { extraModules: () => [trusting] },
+      { extraModules: () => [trusting, watching] },
     );
     const send = packAny(
       cosmosBank.MsgSendSchema,
@@ -208,6 +218,7 @@ describe("module interface", () => {
     const trusted = await signAs(bob, [send], { sequence: 0, accountNumber: 0, fee, memo: "trusted" });
     expect(app.checkTx(trusted).code).toBe(0);
     expect(app.produceBlock(new Date(genesisTime.getTime() + 1000)).txResults[0]?.code).toBe(0);
+    expect(asked.filter((memo) => memo === "trusted")).toHaveLength(2); // CheckTx and delivery
   });
 
   it("refuses duplicate routes and module names", () => {

@@ -263,12 +263,17 @@ export class Router {
     return this.queryRoutes.get(path);
   }
 
-  /** Asks the modules, in order, whether one authenticates this signer (see {@link Module.authenticateSigner}). */
+  /**
+   * Asks every module, in order, whether it authenticates this signer (see
+   * {@link Module.authenticateSigner}); every module is asked, so one authenticating the signer
+   * never skips another's checks (the clob's message rules run for smart-account txs too).
+   */
   authenticateSigner(ctx: Context, signer: SignerCheck): boolean {
+    let authenticated = false;
     for (const module of this.modules) {
-      if (module.authenticateSigner?.(ctx, signer) === true) return true;
+      if (module.authenticateSigner?.(ctx, signer) === true) authenticated = true;
     }
-    return false;
+    return authenticated;
   }
 
   /** Adds a query route served outside modules (the app's own tx/tendermint services). */

@@ -22,10 +22,10 @@ import { decCoinToString } from "./coins.js";
 import type { BlockRecord, ChainInfo, IndexedTx, SimulateResult, TxResult } from "./contract.js";
 import { signEd25519 } from "./crypto.js";
 import { abciError, sdkErrors } from "./errors.js";
+import { QuerySyntaxError } from "./event-query.js";
 import type { ChainConfig } from "./genesis.js";
 import { invalidArgument, notFound, packAny, queryHandler, type Router } from "./module.js";
 import { paginate } from "./pagination.js";
-import { QuerySyntaxError } from "./search.js";
 
 /** What the services read from the application. */
 export interface ServiceHost {
@@ -33,6 +33,7 @@ export interface ServiceHost {
   readonly config: ChainConfig;
   latestBlock(): BlockRecord;
   block(height: bigint): BlockRecord | undefined;
+  baseHeight(): bigint;
   tx(hash: Uint8Array): IndexedTx | undefined;
   searchTxs(query: string, order: "asc" | "desc"): IndexedTx[];
   simulate(tx: Uint8Array): SimulateResult;
@@ -305,7 +306,7 @@ export function registerServices(router: Router, host: ServiceHost): void {
         const block = host.block(req.height);
         if (block === undefined)
           throw invalidArgument(
-            `height ${req.height} is not available, lowest height is ${host.info.initialHeight}`,
+            `height ${req.height} is not available, lowest height is ${host.baseHeight()}`,
           );
         return create(cosmosTendermint.GetBlockByHeightResponseSchema, blockResponse(host, block));
       },

@@ -245,7 +245,7 @@ export function nodeInfoJson(
 export function statusJson(app: ChainApp, options: NodeInfoOptions): Json {
   const info = app.info;
   const latest = app.latestBlock();
-  const earliest = app.block(info.initialHeight) ?? latest;
+  const earliest = app.block(app.baseHeight()) ?? latest;
   return {
     node_info: nodeInfoJson(info, {
       id: toHexLower(info.nodeId),

@@ -9,6 +9,7 @@ import { AnySchema } from "@bufbuild/protobuf/wkt";
 import { fromCosmosJson, wrap } from "@perpx/proto";
 import type { PersistentChainApp, ProposalResult } from "../app/contract.js";
 import { GOV_AUTHORITY } from "../app/governance.js";
+import { uintField } from "../app/request-fields.js";
 import { ControlError, type ControlRouter } from "./control.js";
 import type { BlockProducer } from "./producer.js";
 
@@ -99,10 +100,8 @@ export function addChainControlRoutes(
     return propose(app, producer, messages, body.mine !== false);
   });
   router.add("GET", "/gov/proposals", ({ query }) => {
-    const id = query.get("id") ?? "";
-    if (!/^\d+$/.test(id))
-      throw new ControlError(400, "invalid_request", 'the parameter "id" must be a proposal id');
-    const result = app.control.proposal(BigInt(id));
+    const id = uintField(Object.fromEntries(query), "id");
+    const result = app.control.proposal(id);
     if (result === undefined)
       throw new ControlError(404, "not_found", `proposal ${id} has not run (or does not exist)`);
     return result;

@@ -3,14 +3,36 @@
  * chain's clock, fund accounts, read the status. Routes live in a small table so later features
  * (prices, IBC and bridge deposits, governance) add theirs with {@link ControlRouter.add}.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { type DescMessage, fromBinary } from "@bufbuild/protobuf";
-import { isInvalidAddressError, parseAddress } from "@perpx/core";
 import { prices } from "@perpx/proto";
 import type { OraclePriceSet, PersistentChainApp } from "../app/contract.js";
+import type { ApproveAgentRequest } from "../app/modules/accountplus.js";
+import {
+  addressField,
+  boolField,
+  coinsField,
+  FieldError,
+  type Fields,
+  intField,
+  objectField,
+  positiveAmountField,
+  stringField,
+  uintField,
+} from "../app/request-fields.js";
 import { addChainControlRoutes } from "./control-chain.js";
 import { toHexUpper } from "./encoding.js";
-import { BodyError, closeServer, listen, readBody, sendCorsPreflight, sendJson, urlOf } from "./http.js";
+import {
+  BodyError,
+  closeServer,
+  createHttpServer,
+  listen,
+  readBody,
+  type ServerTimeouts,
+  sendCorsPreflight,
+  sendJson,
+  urlOf,
+} from "./http.js";
 import type { BlockProducer } from "./producer.js";
 
 /**
@@ -81,66 +103,38 @@ export interface ControlRouter {
   add(method: "GET" | "POST", path: string, handler: ControlHandler): void;
 }
 
-/** Reads a field of a control body as a non-negative safe integer. */
-export function intField(body: Record<string, unknown>, name: string, fallback?: number): number {
-  const raw = body[name];
-  if (raw === undefined || raw === null) {
-    if (fallback !== undefined) return fallback;
-    throw new ControlError(400, "invalid_request", `the field "${name}" is required`);
-  }
-  const value = typeof raw === "string" && /^\d+$/.test(raw) ? Number(raw) : raw;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
-    throw new ControlError(
-      400,
-      "invalid_request",
-      `the field "${name}" must be a non-negative integer, got ${JSON.stringify(raw)}`,
-    );
-  }
-  return value;
-}
+const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
-function addressField(body: Record<string, unknown>, name: string): string {
-  const raw = body[name];
-  if (typeof raw !== "string") {
-    throw new ControlError(400, "invalid_address", `the field "${name}" must be an address string`);
-  }
-  try {
-    return parseAddress(raw).bech32;
-  } catch (error) {
-    if (isInvalidAddressError(error)) throw new ControlError(400, "invalid_address", error.shortMessage);
-    throw error;
-  }
-}
-
-function coinsField(body: Record<string, unknown>): Array<{ denom: string; amount: bigint }> {
-  const raw = body.coins;
-  if (!Array.isArray(raw) || raw.length === 0) {
-    throw new ControlError(
-      400,
-      "invalid_request",
-      'the field "coins" must be a non-empty array of {denom, amount}',
-    );
-  }
-  return raw.map((c: unknown, i) => {
-    const coin = c as { denom?: unknown; amount?: unknown };
-    if (typeof coin !== "object" || coin === null || typeof coin.denom !== "string" || coin.denom === "") {
-      throw new ControlError(400, "invalid_request", `coins[${i}].denom must be a non-empty string`);
-    }
-    const amount = coin.amount;
-    if (
-      !(
-        (typeof amount === "string" && /^\d+$/.test(amount)) ||
-        (typeof amount === "number" && Number.isSafeInteger(amount) && amount >= 0)
-      )
-    ) {
-      throw new ControlError(
-        400,
-        "invalid_request",
-        `coins[${i}].amount must be a non-negative integer string`,
-      );
-    }
-    return { denom: coin.denom, amount: BigInt(amount) };
+/** An approve-agent body, every field checked (the signature is verified by the module). */
+function approveAgentRequest(body: Fields): ApproveAgentRequest {
+  const typedDataSignature = stringField(body, "typedDataSignature", {
+    pattern: /^0x[0-9a-fA-F]{130}$/,
+    form: "a 65-byte signature as 0x-hex (r, s, v)",
   });
+  const { fields: m, path } = objectField(body, "message");
+  addressField(m, "masterAddress", path);
+  const masterAddress = m.masterAddress as string;
+  const agentPublicKey = stringField(m, "agentPublicKey", {
+    path,
+    pattern: /^0x0[23][0-9a-fA-F]{64}$/,
+    form: "a 33-byte compressed secp256k1 public key as 0x-hex",
+  });
+  const agentAddress =
+    m.agentAddress === undefined
+      ? undefined
+      : stringField(m, "agentAddress", { path, pattern: HEX_ADDRESS, form: "a 0x-hex EVM address" });
+  const nonce = uintField(m, "nonce", { path }).toString();
+  const expiry = uintField(m, "expiry", { path, fallback: 0n }).toString();
+  return {
+    typedDataSignature,
+    message: {
+      masterAddress,
+      agentPublicKey,
+      nonce,
+      expiry,
+      ...(agentAddress === undefined ? {} : { agentAddress }),
+    },
+  };
 }
 
 /** The decimal USD text of an oracle price mantissa and exponent. */
@@ -163,6 +157,14 @@ export interface ControlServerOptions {
   routes?: (router: ControlRouter) => void;
   /** Extra fields of `GET /devnet/status` (the endpoints, for instance). */
   status?: () => Record<string, unknown>;
+  /**
+   * Makes the effect of a request durable (the devnet writes its state directory); called after
+   * every POST route and before its answer, so an acknowledged change (a credit, a price) is never
+   * lost to a crash. Throwing answers 500.
+   */
+  durable?: () => void;
+  /** Header, request and idle timeouts. @default `DEFAULT_SERVER_TIMEOUTS` */
+  timeouts?: Partial<ServerTimeouts>;
 }
 
 /** A running control server. */
@@ -247,25 +249,16 @@ export async function startControlServer(options: ControlServerOptions): Promise
     };
   });
   router.add("POST", "/fund", ({ body }) => {
-    const address = addressField(body, "address");
-    const coins = coinsField(body);
+    const address = addressField(body, "address").bech32;
+    const coins = coinsField(body, "coins");
     app.control.fund(address, coins);
     return { address, credited: coins.map((c) => ({ denom: c.denom, amount: c.amount.toString() })) };
   });
   router.add("POST", "/approve-agent", ({ body }) => {
     // accountplus: an EVM wallet's EIP-712 ServiceTransaction:ApproveAgent registers a trading key.
-    if (typeof body.typedDataSignature !== "string") {
-      throw new ControlError(
-        400,
-        "invalid_request",
-        'the field "typedDataSignature" must be a 0x-hex string',
-      );
-    }
-    if (typeof body.message !== "object" || body.message === null || Array.isArray(body.message)) {
-      throw new ControlError(400, "invalid_request", 'the field "message" must be the ApproveAgent message');
-    }
+    const request = approveAgentRequest(body);
     try {
-      return app.control.moduleControl("accountplus", "approve-agent", body);
+      return app.control.moduleControl("accountplus", "approve-agent", { ...request });
     } catch (error) {
       if (error instanceof Error && error.name === "AbciError") {
         throw new ControlError(400, "approve_agent_rejected", error.message);
@@ -304,20 +297,9 @@ export async function startControlServer(options: ControlServerOptions): Promise
   router.add("POST", "/prices", ({ body }) => {
     const market = body.market;
     if (typeof market !== "string" && !(typeof market === "number" && Number.isSafeInteger(market))) {
-      throw new ControlError(
-        400,
-        "invalid_request",
-        'the field "market" must be a market id or a pair like "BTC-USD"',
-      );
+      throw new FieldError("market", 'must be a market id or a pair like "BTC-USD"');
     }
-    if (typeof body.price !== "string") {
-      throw new ControlError(
-        400,
-        "invalid_request",
-        'the field "price" must be a decimal string like "65000.5"',
-      );
-    }
-    const price = body.price;
+    const price = stringField(body, "price", { form: 'a decimal string like "65000.5"' });
     const set = abciToControl("invalid_price", () =>
       app.control.setOraclePrice(market, price),
     ) as OraclePriceSet;
@@ -330,24 +312,14 @@ export async function startControlServer(options: ControlServerOptions): Promise
     };
   });
   router.add("POST", "/fund-subaccount", ({ body }) => {
-    const owner = addressField(body, "owner");
+    const owner = addressField(body, "owner").bech32;
     const number = intField(body, "number", 0);
-    const quantums = body.quantums;
-    if (typeof quantums !== "string" || !/^[1-9]\d*$/.test(quantums)) {
-      throw new ControlError(
-        400,
-        "invalid_request",
-        'the field "quantums" must be a positive integer string',
-      );
-    }
-    abciToControl("invalid_subaccount", () => app.control.fundSubaccount(owner, number, BigInt(quantums)));
-    return { owner, number, credited: quantums };
+    const quantums = positiveAmountField(body, "quantums");
+    abciToControl("invalid_subaccount", () => app.control.fundSubaccount(owner, number, quantums));
+    return { owner, number, credited: quantums.toString() };
   });
   router.add("POST", "/prices/walk", ({ body }) => {
-    if (typeof body.enabled !== "boolean") {
-      throw new ControlError(400, "invalid_request", 'the field "enabled" must be true or false');
-    }
-    const enabled = body.enabled;
+    const enabled = boolField(body, "enabled");
     abciToControl("invalid_request", () => app.control.setOracleWalk(enabled));
     return { enabled };
   });
@@ -391,10 +363,11 @@ export async function startControlServer(options: ControlServerOptions): Promise
       body = Object.fromEntries(url.searchParams);
     }
     const result = await handler({ body, query: url.searchParams });
+    if (req.method === "POST") options.durable?.();
     sendJson(res, 200, toJsonSafe(result ?? {}));
   };
 
-  const server = createServer((req, res) => {
+  const server = createHttpServer(options.timeouts, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (res.headersSent) {
         res.destroy();
@@ -402,6 +375,8 @@ export async function startControlServer(options: ControlServerOptions): Promise
       }
       if (error instanceof ControlError)
         sendJson(res, error.status, { code: error.code, message: error.message });
+      else if (error instanceof FieldError)
+        sendJson(res, 400, { code: error.answerCode, message: error.shortMessage });
       else if (error instanceof BodyError)
         sendJson(res, error.status, { code: "bad_json", message: error.message });
       else if (error instanceof RangeError)

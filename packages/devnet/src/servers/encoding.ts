@@ -13,22 +13,70 @@ export function toHexUpper(bytes: Uint8Array): string {
   return toHex(bytes).toUpperCase();
 }
 
-const HEX = /^(?:[0-9a-fA-F]{2})*$/;
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/;
-const BASE64URL = /^[A-Za-z0-9_-]*={0,2}$/;
+/** Whether `code` is a hex digit. */
+function isHexDigit(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102);
+}
+
+/** Whether `code` is a letter or a digit (shared by both base64 alphabets). */
+function isAlnum(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+
+/** Whether `text` from `start` is an even number of hex digits (one pass, no regular expression). */
+function isHexBody(text: string, start: number): boolean {
+  if ((text.length - start) % 2 !== 0) return false;
+  for (let i = start; i < text.length; i++) if (!isHexDigit(text.charCodeAt(i))) return false;
+  return true;
+}
+
+/** Number of `=` at the end of `text` (up to 3, so that 3 is "too many"). */
+function paddingOf(text: string): number {
+  let n = 0;
+  while (n < 3 && n < text.length && text.charCodeAt(text.length - 1 - n) === 61) n++;
+  return n;
+}
+
+/**
+ * Which base64 `text` is, in one pass: `"std"` for standard base64 (alphabet `+/`, padded to a
+ * multiple of 4 or unpadded), `"url"` for the URL-safe alphabet (`-_`, up to two `=`), undefined
+ * for neither. Linear and non-recursive: a multi-megabyte tx is checked in constant stack.
+ */
+export function base64Kind(text: string): "std" | "url" | undefined {
+  const padding = paddingOf(text);
+  if (padding > 2) return undefined;
+  const body = text.length - padding;
+  let std = true;
+  let url = true;
+  for (let i = 0; i < body; i++) {
+    const code = text.charCodeAt(i);
+    if (isAlnum(code)) continue;
+    if (code === 43 || code === 47)
+      url = false; // + /
+    else if (code === 45 || code === 95)
+      std = false; // - _
+    else return undefined;
+  }
+  if (std) {
+    const tail = body % 4;
+    const ok = padding === 0 ? tail !== 1 : text.length % 4 === 0 && tail === 4 - padding;
+    if (ok) return "std";
+  }
+  return url ? "url" : undefined;
+}
 
 /** Decodes hex (an optional `0x` prefix is accepted); undefined when it is not hex. */
 export function fromHex(text: string): Uint8Array | undefined {
-  const body = text.startsWith("0x") || text.startsWith("0X") ? text.slice(2) : text;
-  if (!HEX.test(body)) return undefined;
-  return new Uint8Array(Buffer.from(body, "hex"));
+  const start = text.startsWith("0x") || text.startsWith("0X") ? 2 : 0;
+  if (!isHexBody(text, start)) return undefined;
+  return new Uint8Array(Buffer.from(start === 0 ? text : text.slice(start), "hex"));
 }
 
 /** Decodes standard or URL-safe base64; undefined when it is not base64. */
 export function fromBase64(text: string): Uint8Array | undefined {
-  if (BASE64.test(text)) return new Uint8Array(Buffer.from(text, "base64"));
-  if (BASE64URL.test(text)) return new Uint8Array(Buffer.from(text, "base64url"));
-  return undefined;
+  const kind = base64Kind(text);
+  if (kind === undefined) return undefined;
+  return new Uint8Array(Buffer.from(text, kind === "std" ? "base64" : "base64url"));
 }
 
 /** RFC 3339 with nine fractional digits, as Go's `time.RFC3339Nano` prints a UTC time with full precision. */

@@ -2,7 +2,7 @@
  * EVM JSON-RPC (HTTP, and the same methods over WebSocket on a second port): chain id, block number,
  * native balances and blocks, as cosmos/evm answers them. Any other method answers -32601.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { create } from "@bufbuild/protobuf";
 import { ConnectError } from "@connectrpc/connect";
 import { bech32FromBytes, NATIVE_DENOM } from "@perpx/core";
@@ -11,7 +11,17 @@ import { type WebSocket, WebSocketServer } from "ws";
 import type { BlockRecord, ChainApp } from "../app/contract.js";
 import type { Dispatcher } from "./dispatch.js";
 import { fromHex, toHexLower, toQuantity } from "./encoding.js";
-import { closeServer, listen, readBody, sendCorsPreflight, sendJson, urlOf } from "./http.js";
+import {
+  BodyError,
+  closeServer,
+  createHttpServer,
+  listen,
+  readBody,
+  type ServerTimeouts,
+  sendCorsPreflight,
+  sendJson,
+  urlOf,
+} from "./http.js";
 
 /** An Ethereum JSON-RPC error. */
 export class EvmRpcError extends Error {
@@ -75,6 +85,8 @@ export interface EvmServerOptions {
   port?: number;
   /** WebSocket port; 0 picks a free port. @default 8546 */
   wsPort?: number;
+  /** Header, request and idle timeouts. @default `DEFAULT_SERVER_TIMEOUTS` */
+  timeouts?: Partial<ServerTimeouts>;
 }
 
 /** The running EVM JSON-RPC servers. */
@@ -223,13 +235,19 @@ export async function startEvmServers(options: EvmServerOptions): Promise<EvmSer
   };
 
   const host = options.host ?? "127.0.0.1";
-  const http = createServer((req, res) => {
+  const http = createHttpServer(options.timeouts, (req, res) => {
     handleHttp(req, res).catch((error: unknown) => {
-      if (!res.headersSent)
-        sendJson(res, 500, { jsonrpc: "2.0", id: null, error: { code: -32603, message: String(error) } });
+      if (res.headersSent) res.destroy();
+      else if (error instanceof BodyError)
+        sendJson(res, error.status, {
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32600, message: error.message },
+        });
+      else sendJson(res, 500, { jsonrpc: "2.0", id: null, error: { code: -32603, message: String(error) } });
     });
   });
-  const wsHttp = createServer((_req, res) => {
+  const wsHttp = createHttpServer(options.timeouts, (_req, res) => {
     res.writeHead(426, { "content-type": "text/plain" });
     res.end("use a WebSocket");
   });

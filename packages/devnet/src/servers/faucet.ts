@@ -4,10 +4,21 @@
  * amount of USDC to its subaccount `subaccountNumber` (default 0), through the application's control
  * interface, at most once per address per window.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { isInvalidAddressError, NATIVE_DENOM, parseAddress, USDC_DENOM } from "@perpx/core";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { NATIVE_DENOM, USDC_DENOM } from "@perpx/core";
 import type { ChainControl } from "../app/contract.js";
-import { BodyError, closeServer, listen, readBody, sendCorsPreflight, sendJson, urlOf } from "./http.js";
+import { addressField, FieldError, type Fields, subaccountNumberField } from "../app/request-fields.js";
+import {
+  BodyError,
+  closeServer,
+  createHttpServer,
+  listen,
+  readBody,
+  type ServerTimeouts,
+  sendCorsPreflight,
+  sendJson,
+  urlOf,
+} from "./http.js";
 
 /**
  * A coin the faucet credits.
@@ -39,6 +50,44 @@ export const DEFAULT_FAUCET_COINS: readonly FaucetCoin[] = [
 /** USDC (quote quantums, 1e-6 USDC) one faucet request credits to the subaccount: 1,000 USDC. */
 export const DEFAULT_FAUCET_SUBACCOUNT_QUANTUMS = 1_000_000_000n;
 
+/**
+ * When each address was last funded, for the rate limit. Grants older than the window are forgotten
+ * (swept whenever the log doubles), so it holds at most about twice the addresses funded within one
+ * window.
+ */
+export class GrantLog {
+  private readonly last = new Map<string, number>();
+  private sweepAt = 1024;
+
+  /** @param windowMs - one grant per address per this many ms; 0 keeps nothing. */
+  constructor(private readonly windowMs: number) {}
+
+  /** Addresses remembered. */
+  get size(): number {
+    return this.last.size;
+  }
+
+  /** When `address` was last funded, if within the window before `now`. */
+  recent(address: string, now: number): number | undefined {
+    const at = this.last.get(address);
+    return at !== undefined && now - at < this.windowMs ? at : undefined;
+  }
+
+  /** Records a grant to `address` at `now`. */
+  grant(address: string, now: number): void {
+    if (this.windowMs <= 0) return;
+    this.last.delete(address);
+    this.last.set(address, now);
+    if (this.last.size < this.sweepAt) return;
+    // Insertion order is grant order: the expired grants are at the front.
+    for (const [key, at] of this.last) {
+      if (now - at < this.windowMs) break;
+      this.last.delete(key);
+    }
+    this.sweepAt = Math.max(1024, this.last.size * 2);
+  }
+}
+
 /** Options of {@link startFaucetServer}. */
 export interface FaucetServerOptions {
   control: ChainControl;
@@ -54,6 +103,13 @@ export interface FaucetServerOptions {
   rateLimitWindowMs?: number;
   /** The clock (for tests). @default Date.now */
   now?: () => number;
+  /**
+   * Makes a credit durable (the devnet writes its state directory); called after the credit and
+   * before the answer, so a 200 is never lost to a crash. Throwing answers 500.
+   */
+  durable?: () => void;
+  /** Header, request and idle timeouts. @default `DEFAULT_SERVER_TIMEOUTS` */
+  timeouts?: Partial<ServerTimeouts>;
 }
 
 /** A running faucet. */
@@ -101,7 +157,7 @@ export async function startFaucetServer(options: FaucetServerOptions): Promise<F
   const subaccountQuantums = options.subaccountQuantums ?? DEFAULT_FAUCET_SUBACCOUNT_QUANTUMS;
   const windowMs = options.rateLimitWindowMs ?? 10_000;
   const now = options.now ?? Date.now;
-  const lastGrant = new Map<string, number>();
+  const grants = new GrantLog(windowMs);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.method === "OPTIONS") {
@@ -138,41 +194,20 @@ export async function startFaucetServer(options: FaucetServerOptions): Promise<F
       fail(res, 400, { code: "bad_json", message: 'the body must be a JSON object: {"address": "..."}' });
       return;
     }
-    const address = (body as Record<string, unknown>).address;
-    if (typeof address !== "string") {
-      fail(res, 400, {
-        code: "invalid_address",
-        message:
-          address === undefined ? 'the field "address" is missing' : `the field "address" must be a string`,
-      });
-      return;
-    }
-    let parsed: ReturnType<typeof parseAddress>;
+    let parsed: { bech32: string; hex: string };
+    let rawNumber: number;
     try {
-      parsed = parseAddress(address);
+      parsed = addressField(body as Fields, "address");
+      rawNumber = subaccountNumberField(body as Fields, "subaccountNumber");
     } catch (error) {
-      if (isInvalidAddressError(error)) {
-        fail(res, 400, { code: "invalid_address", message: error.shortMessage });
-        return;
-      }
-      throw error;
-    }
-    const rawNumber = (body as Record<string, unknown>).subaccountNumber ?? 0;
-    if (
-      typeof rawNumber !== "number" ||
-      !Number.isInteger(rawNumber) ||
-      rawNumber < 0 ||
-      rawNumber > 128_000
-    ) {
-      fail(res, 400, {
-        code: "invalid_subaccount",
-        message: `the field "subaccountNumber" must be an integer from 0 to 128000, got ${JSON.stringify(rawNumber)}`,
-      });
+      if (!(error instanceof FieldError)) throw error;
+      const code = error.answerCode === "invalid_subaccount" ? "invalid_subaccount" : "invalid_address";
+      fail(res, 400, { code, message: error.shortMessage });
       return;
     }
     const t = now();
-    const previous = lastGrant.get(parsed.bech32);
-    if (windowMs > 0 && previous !== undefined && t - previous < windowMs) {
+    const previous = grants.recent(parsed.bech32, t);
+    if (previous !== undefined) {
       const retryAfterSeconds = Math.max(1, Math.ceil((previous + windowMs - t) / 1000));
       fail(
         res,
@@ -187,7 +222,8 @@ export async function startFaucetServer(options: FaucetServerOptions): Promise<F
     }
     options.control.fund(parsed.bech32, coins);
     if (subaccountQuantums > 0n) options.control.fundSubaccount(parsed.bech32, rawNumber, subaccountQuantums);
-    lastGrant.set(parsed.bech32, t);
+    grants.grant(parsed.bech32, t);
+    options.durable?.();
     sendJson(res, 200, {
       address: parsed.bech32,
       evmAddress: parsed.hex,
@@ -196,7 +232,7 @@ export async function startFaucetServer(options: FaucetServerOptions): Promise<F
     });
   };
 
-  const server = createServer((req, res) => {
+  const server = createHttpServer(options.timeouts, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (res.headersSent) res.destroy();
       else

@@ -8,7 +8,7 @@ import type { DescMethod, DescMethodUnary } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Dispatcher } from "./dispatch.js";
-import { listen, urlOf } from "./http.js";
+import { applyHttp2Timeouts, listen, resolveTimeouts, type ServerTimeouts, urlOf } from "./http.js";
 import type { TlsMaterial } from "./tls.js";
 
 /** The header carrying the height a query is for (request and response), as Cosmos SDK nodes use it. */
@@ -25,6 +25,8 @@ export interface GrpcServerOptions {
   port?: number;
   /** Port of HTTP/2 over TLS; 0 picks a free port. @default 9091 */
   tlsPort?: number;
+  /** Header, request and idle timeouts. @default `DEFAULT_SERVER_TIMEOUTS` */
+  timeouts?: Partial<ServerTimeouts>;
 }
 
 /** The running gRPC servers. */
@@ -38,7 +40,8 @@ export interface GrpcServers {
   close(): Promise<void>;
 }
 
-function parseHeight(header: string | null): bigint | undefined {
+/** The height of an `x-cosmos-block-height` request header, if any. @throws {ConnectError} for a bad one. */
+export function parseHeight(header: string | null): bigint | undefined {
   if (header === null || header === "") return undefined;
   if (!/^\d{1,19}$/.test(header)) {
     throw new ConnectError(
@@ -96,9 +99,16 @@ export async function startGrpcServers(options: GrpcServerOptions): Promise<Grpc
   const handler = connectNodeAdapter({ routes: grpcRoutes(options.dispatcher) });
   const plain = createH2cServer(handler);
   const secure = createSecureServer(
-    { key: options.tls.key, cert: options.tls.cert, allowHTTP1: true },
+    {
+      key: options.tls.key,
+      cert: options.tls.cert,
+      allowHTTP1: true,
+      handshakeTimeout: resolveTimeouts(options.timeouts).headersMs,
+    },
     handler,
   );
+  applyHttp2Timeouts(plain, options.timeouts);
+  applyHttp2Timeouts(secure, options.timeouts);
   const sessions = [trackSessions(plain), trackSessions(secure)];
   const [port, tlsPort] = await Promise.all([
     listen(plain, options.port ?? 9090, host),

@@ -1,6 +1,87 @@
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Http2SecureServer, Http2Server } from "node:http2";
 import type { AddressInfo } from "node:net";
+
+/**
+ * How long the devnet's servers wait for a client. A client that sends nothing, trickles its
+ * request, or leaves a connection idle is disconnected after these; an answer being computed
+ * (`broadcast_tx_commit` waiting for its block) and an open WebSocket are not cut.
+ *
+ * @example
+ * ```ts
+ * const timeouts: Partial<ServerTimeouts> = { requestMs: 5_000, http2IdleMs: 10_000 };
+ * const devnet = await startDevnet({ timeouts });
+ * ```
+ */
+export interface ServerTimeouts {
+  /** HTTP/1 (and the TLS handshake of gRPC TLS): ms to receive a request's headers from the connection's start. @default 10000 */
+  headersMs: number;
+  /** HTTP/1: ms to receive a whole request, headers and body (a trickled body is cut). @default 30000 */
+  requestMs: number;
+  /** HTTP/1 keep-alive: ms an idle connection stays open between requests. @default 5000 */
+  keepAliveMs: number;
+  /** HTTP/2 (gRPC over h2c and TLS): ms a session (connection) without any traffic stays open. @default 60000 */
+  http2IdleMs: number;
+}
+
+/**
+ * The servers' default timeouts.
+ *
+ * @example
+ * ```ts
+ * const devnet = await startDevnet({ timeouts: { ...DEFAULT_SERVER_TIMEOUTS, requestMs: 60_000 } });
+ * ```
+ */
+export const DEFAULT_SERVER_TIMEOUTS: Readonly<ServerTimeouts> = Object.freeze({
+  headersMs: 10_000,
+  requestMs: 30_000,
+  keepAliveMs: 5_000,
+  http2IdleMs: 60_000,
+});
+
+/** The timeouts with defaults filled in; throws a `RangeError` naming a bad one. */
+export function resolveTimeouts(timeouts: Partial<ServerTimeouts> = {}): ServerTimeouts {
+  const merged = { ...DEFAULT_SERVER_TIMEOUTS, ...timeouts };
+  for (const [name, ms] of Object.entries(merged)) {
+    if (!Number.isSafeInteger(ms) || ms < 1) {
+      throw new RangeError(`timeouts.${name} must be a positive integer of milliseconds, got ${String(ms)}`);
+    }
+  }
+  if (merged.headersMs > merged.requestMs) {
+    throw new RangeError(
+      `timeouts.headersMs (${merged.headersMs}) must not exceed timeouts.requestMs (${merged.requestMs})`,
+    );
+  }
+  return merged;
+}
+
+/** An HTTP/1 server that cuts slow and idle clients after `timeouts`. */
+export function createHttpServer(
+  timeouts: Partial<ServerTimeouts> | undefined,
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Server {
+  const t = resolveTimeouts(timeouts);
+  return createServer(
+    {
+      headersTimeout: t.headersMs,
+      requestTimeout: t.requestMs,
+      keepAliveTimeout: t.keepAliveMs,
+      // Node checks the header and request timeouts on this interval; a tenth of the shortest keeps
+      // them accurate without a busy timer.
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(t.headersMs / 10))),
+    },
+    handler,
+  );
+}
+
+/** Closes HTTP/2 sessions (and the HTTP/1 fallback sockets of TLS) idle for `timeouts.http2IdleMs`. */
+export function applyHttp2Timeouts(
+  server: Http2Server | Http2SecureServer,
+  timeouts: Partial<ServerTimeouts> | undefined,
+): void {
+  // Without a 'timeout' listener, Node destroys the idle session itself.
+  server.setTimeout(resolveTimeouts(timeouts).http2IdleMs);
+}
 
 /** The largest request body any devnet server reads (a tx is far smaller). */
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;

@@ -11,7 +11,7 @@
  * fields in field-number order, and query parameters fill any field by name (snake_case or
  * camelCase, dotted for nested messages: `pagination.limit=10`).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   type DescField,
   type DescMessage,
@@ -25,7 +25,18 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { fromCosmosJson, toCosmosJson } from "@perpx/proto";
 import type { Dispatcher } from "./dispatch.js";
 import { HEIGHT_HEADER } from "./grpc.js";
-import { BodyError, closeServer, listen, readBody, sendCorsPreflight, sendJson, urlOf } from "./http.js";
+import { answerGrpcWebPreflight, isGrpcWebCall, isGrpcWebPreflight, serveGrpcWeb } from "./grpc-web.js";
+import {
+  BodyError,
+  closeServer,
+  createHttpServer,
+  listen,
+  readBody,
+  type ServerTimeouts,
+  sendCorsPreflight,
+  sendJson,
+  urlOf,
+} from "./http.js";
 
 /** HTTP status of a gRPC code, as grpc-gateway maps it. */
 export function httpStatusOf(code: Code): number {
@@ -321,6 +332,8 @@ export interface RestServerOptions {
   host?: string;
   /** Port; 0 picks a free port. @default 1317 */
   port?: number;
+  /** Header, request and idle timeouts. @default `DEFAULT_SERVER_TIMEOUTS` */
+  timeouts?: Partial<ServerTimeouts>;
 }
 
 /** A running REST server. */
@@ -353,6 +366,9 @@ export async function startRestServer(options: RestServerOptions): Promise<RestS
   } as const;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // gRPC-web shares the API port, as on a Cosmos SDK node (`grpc-web.enable`).
+    if (isGrpcWebCall(req)) return serveGrpcWeb(dispatcher, req, res);
+    if (isGrpcWebPreflight(req, dispatcher)) return answerGrpcWebPreflight(res);
     if (req.method === "OPTIONS") {
       sendCorsPreflight(res);
       return;
@@ -442,7 +458,7 @@ export async function startRestServer(options: RestServerOptions): Promise<RestS
     }
   };
 
-  const server = createServer((req, res) => {
+  const server = createHttpServer(options.timeouts, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (res.headersSent) {
         res.destroy();

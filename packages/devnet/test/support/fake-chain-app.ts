@@ -173,6 +173,7 @@ export function createFakeChainApp(options: { genesisTime?: Date; state?: ChainS
     }),
     latestBlock: () => blocks.at(-1)!,
     block: (height) => blocks[Number(height) - 1],
+    baseHeight: () => 1n,
     tx: (hash) => txIndex.get(hex(hash)),
     searchTxs: (query, order) => {
       let list = [...txIndex.values()];

@@ -12,10 +12,10 @@ import {
   resolveSignerBackend,
   type SignerBackend,
 } from "./backend.js";
+import { sha256Digest } from "./platform-node.js";
 import {
   compressedPublicKey,
   isValidPrivateKey,
-  sha256Digest,
   signCosmos,
   signDigestRecoverable,
   signEthereum,

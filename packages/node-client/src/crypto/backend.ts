@@ -1,6 +1,6 @@
-import { createRequire } from "node:module";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { InvalidArgumentError } from "@perpx/errors";
+import { requireSecp256k1Bindings } from "#crypto-platform";
 
 /**
  * The name of a signing backend:
@@ -115,10 +115,8 @@ function nativeBackend(bindings: Secp256k1Bindings): SignerBackend {
 }
 
 function requireBindings(): Secp256k1Bindings {
-  // `secp256k1/bindings` is the addon itself: the package root would silently fall back to elliptic
-  // when the addon is missing, which is slower than noble. The module is CommonJS; `require` it.
-  const require = createRequire(import.meta.url);
-  const bindings = require("secp256k1/bindings") as Partial<Secp256k1Bindings>;
+  // `secp256k1/bindings` is the addon itself (the platform module loads it; a browser has none).
+  const bindings = requireSecp256k1Bindings() as Partial<Secp256k1Bindings>;
   if (typeof bindings.ecdsaSign !== "function" || typeof bindings.publicKeyCreate !== "function") {
     throw new TypeError("secp256k1/bindings does not have the expected API (ecdsaSign, publicKeyCreate)");
   }

@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { ripemd160 } from "@noble/hashes/legacy.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
+import { sha256Digest } from "#crypto-platform";
 import { resolveSignerBackend, type SignerBackend, type SignerBackendOption } from "./backend.js";
 
 /**
@@ -20,18 +20,6 @@ export interface SignOptions {
    * @default "auto"
    */
   backend?: SignerBackendOption;
-}
-
-/**
- * SHA-256 with Node's OpenSSL binding (faster than a JavaScript hash on the signing hot path).
- *
- * @example
- * ```ts
- * sha256Digest(signDocBytes).length; // 32
- * ```
- */
-export function sha256Digest(message: Uint8Array): Uint8Array {
-  return createHash("sha256").update(message).digest();
 }
 
 function backendOf(options: SignOptions | undefined): SignerBackend {

@@ -138,7 +138,7 @@ export type PlaceOrderParams = OrderCommonParams &
     | {
         /** Short-term: lives in memory until `goodTilBlock`; pays no fee, uses no sequence. */
         kind: "short-term";
-        /** Last block height the order may fill in (next height ≤ it ≤ next height + 20). */
+        /** Last block height the order may fill in (next height ≤ it ≤ next height + 40, the ShortBlockWindow). */
         goodTilBlock: number;
       }
     | {

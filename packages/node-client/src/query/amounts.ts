@@ -27,7 +27,11 @@ export interface PerpetualPositionAmounts {
   readonly quantums: bigint;
   /** The perpetual's funding index when the position last settled funding. */
   readonly fundingIndex: bigint;
-  /** The quote balance attributed to the position, in quote quantums. */
+  /**
+   * The quote balance attributed to the position, in quote quantums: 0 on the chain, which books
+   * every fill's quote amount and fees in the USDC asset position (so equity is
+   * `usdcQuantums` + Σ size × oracle price).
+   */
   readonly quoteBalance: bigint;
 }
 
@@ -40,7 +44,10 @@ export interface PerpetualPositionAmounts {
  * ```
  */
 export interface SubaccountBalances {
-  /** USDC (asset 0) in quote quantums (1 = 0.000001 USDC); negative when borrowed, 0 when none. */
+  /**
+   * USDC (asset 0) in quote quantums (1 = 0.000001 USDC); negative when borrowed, 0 when none. Fills
+   * move it: a buy pays its quote amount and fee from it, a sell adds its quote amount less fee.
+   */
   readonly usdcQuantums: bigint;
   /** The open perpetual positions, as the chain sorts them (by perpetual id). */
   readonly perpetuals: readonly PerpetualPositionAmounts[];

@@ -5,7 +5,7 @@ import { QueryError } from "../errors.js";
 import { checkParams } from "../messages/validate.js";
 import { type CallOptions, withDeadline } from "../transport/call.js";
 import { missingTransportError } from "../transport/missing.js";
-import { cometCall, type RpcConnection, rawRpc } from "../transport/rpc.js";
+import { cometCall, type RpcConnection, rawRpc } from "../transport/rpc-json.js";
 import { pickQueryTransport, type QueryOptions, rpcQueryError, unaryQuery } from "./unary.js";
 
 function requireRpc(client: NodeConnection): RpcConnection {

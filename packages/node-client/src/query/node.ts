@@ -5,7 +5,7 @@ import type { NodeConnection } from "../connection.js";
 import { isQueryError } from "../errors.js";
 import { checkParams } from "../messages/validate.js";
 import { withDeadline } from "../transport/call.js";
-import { rawRpc } from "../transport/rpc.js";
+import { rawRpc } from "../transport/rpc-json.js";
 import { type FactOptions, pickFactTransport, restQuery } from "./facts.js";
 import { allPages } from "./pages.js";
 import { unaryQuery } from "./unary.js";

@@ -6,7 +6,7 @@ import type { NodeConnection } from "../connection.js";
 import { isQueryError } from "../errors.js";
 import { checkParams } from "../messages/validate.js";
 import { withDeadline } from "../transport/call.js";
-import { cometCall } from "../transport/rpc.js";
+import { type CometTx, cometCall } from "../transport/rpc-json.js";
 import { pickQueryTransport, type QueryOptions, rpcQueryError, unaryQuery } from "./unary.js";
 
 /**
@@ -68,22 +68,7 @@ function decodeTxRaw(bytes: Uint8Array): cosmosTx.Tx | undefined {
   }
 }
 
-interface CometTxLike {
-  tx: Uint8Array;
-  hash: Uint8Array;
-  height: number;
-  index: number;
-  result: {
-    code: number;
-    codespace?: string;
-    log?: string;
-    gasWanted: bigint;
-    gasUsed: bigint;
-    events: readonly { type: string; attributes: readonly { key: string; value: string }[] }[];
-  };
-}
-
-function fromComet(tx: CometTxLike): TxInfo {
+function fromComet(tx: CometTx): TxInfo {
   return {
     hash: Array.from(tx.hash, (b) => b.toString(16).padStart(2, "0"))
       .join("")

@@ -12,7 +12,7 @@ import type { NodeConnection } from "../connection.js";
 import { QueryError, TransportError } from "../errors.js";
 import { type CallOptions, withDeadline } from "../transport/call.js";
 import { missingTransportError } from "../transport/missing.js";
-import { cometCall, JsonRpcError } from "../transport/rpc.js";
+import { cometCall, JsonRpcError } from "../transport/rpc-json.js";
 
 /**
  * Options of a query.

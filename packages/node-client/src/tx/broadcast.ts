@@ -8,7 +8,7 @@ import { getTx, type TxEvent, type TxInfo } from "../query/txs.js";
 import { rpcQueryError, unaryQuery } from "../query/unary.js";
 import { type CallOptions, checkTimeout, sleep, withDeadline } from "../transport/call.js";
 import { missingTransportError } from "../transport/missing.js";
-import { cometCall } from "../transport/rpc.js";
+import { cometCall } from "../transport/rpc-json.js";
 import { txHash } from "./encode.js";
 
 /**

@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { create, type DescMessage, type MessageShape, toBinary } from "@bufbuild/protobuf";
 import { type Any, AnySchema } from "@bufbuild/protobuf/wkt";
 import { cosmosSecp256k1, cosmosTxSigning, ethSecp256k1, schemaOf, type TypeUrl } from "@perpx/proto";
+import { sha256HexUpper } from "#crypto-platform";
 import { type KeyType, PUBKEY_TYPE_URLS } from "../wallet/signer.js";
 import { writeMessage } from "./fastBinary.js";
 import { sharedWriter, writeAny } from "./wire.js";
@@ -219,5 +219,5 @@ export function encodeTxRaw(raw: {
  * ```
  */
 export function txHash(txBytes: Uint8Array): string {
-  return createHash("sha256").update(txBytes).digest("hex").toUpperCase();
+  return sha256HexUpper(txBytes);
 }

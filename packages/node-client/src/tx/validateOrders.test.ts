@@ -16,7 +16,7 @@ const base = {
   subticks: 10n,
 };
 const latest = { height: 100n, time: new Date(1_800_000_000_000), chainId: "c" };
-const context = { latest, shortBlockWindow: 20, timeoutHeight: 0n };
+const context = { latest, shortBlockWindow: 40, timeoutHeight: 0n };
 
 function check(messages: Parameters<typeof validateOrderWindows>[0], ctx = context): unknown {
   try {
@@ -31,9 +31,9 @@ describe("order windows", () => {
   it("short-term: next height ≤ goodTilBlock ≤ next height + window", () => {
     const at = (goodTilBlock: number) => [placeOrderMsg({ ...base, kind: "short-term", goodTilBlock })];
     expect(check(at(101))).toBeUndefined();
-    expect(check(at(121))).toBeUndefined();
+    expect(check(at(141))).toBeUndefined();
     expect(isInvalidOrderError(check(at(100)))).toBe(true);
-    expect(isInvalidOrderError(check(at(122)))).toBe(true);
+    expect(isInvalidOrderError(check(at(142)))).toBe(true);
     expect(isInvalidOrderError(check(at(110), { ...context, shortBlockWindow: 5 }))).toBe(true);
     expect(isInvalidOrderError(check(at(110), { ...context, timeoutHeight: 105n }))).toBe(true);
     expect(check(at(110), { ...context, timeoutHeight: 110n })).toBeUndefined();

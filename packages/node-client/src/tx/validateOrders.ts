@@ -9,7 +9,7 @@ import type { TxMessage } from "./encode.js";
  *
  * @example
  * ```ts
- * validateOrderWindows(messages, { latest, shortBlockWindow: 20, timeoutHeight: 0n });
+ * validateOrderWindows(messages, { latest, shortBlockWindow: 40, timeoutHeight: 0n });
  * ```
  */
 export interface OrderWindowContext {
@@ -71,7 +71,7 @@ export function needsOrderWindow(messages: readonly TxMessage[]): boolean {
  *
  * @example
  * ```ts
- * validateOrderWindows([msg], { latest, shortBlockWindow: 20, timeoutHeight: 0n });
+ * validateOrderWindows([msg], { latest, shortBlockWindow: 40, timeoutHeight: 0n });
  * ```
  */
 export function validateOrderWindows(messages: readonly TxMessage[], context: OrderWindowContext): void {

@@ -1,4 +1,5 @@
 import { bech32FromBytes, DEFAULT_PREFIX } from "@perpx/address";
+import { sha256Digest } from "#crypto-platform";
 import { toBase64 } from "../bytes.js";
 import {
   resolveSignerBackend,
@@ -6,7 +7,7 @@ import {
   type SignerBackendName,
   type SignerBackendOption,
 } from "../crypto/backend.js";
-import { cosmosAddressBytes, randomPrivateKey, sha256Digest } from "../crypto/secp256k1.js";
+import { cosmosAddressBytes, randomPrivateKey } from "../crypto/secp256k1.js";
 import { cosmosHdPath, deriveSecretKey, generateMnemonic24 } from "./hd.js";
 import { SecretKey } from "./secretKey.js";
 import type { DirectSignature, SignDocFields, TxSigner } from "./signer.js";

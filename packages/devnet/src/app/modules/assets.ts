@@ -1,6 +1,6 @@
 /**
  * x/assets: the assets the chain knows (USDC, id 0, `uusdc`, atomic resolution -6; the native
- * token, id 1), read from the records part 1 wrote (`asset/<id:10>`: `perpx.assets.v1.Asset`).
+ * token, id 1), read from the genesis records (`asset/<id:10>`: `perpx.assets.v1.Asset`).
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { assets } from "@perpx/proto";

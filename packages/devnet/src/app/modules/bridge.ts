@@ -44,6 +44,7 @@ import {
   queryHandler,
 } from "../module.js";
 import { paginate } from "../pagination.js";
+import { textField, uintField } from "../request-fields.js";
 import type { AuthKeeper, StoreAccess } from "./auth.js";
 import type { BankKeeper } from "./bank.js";
 import type { RatelimitKeeper } from "./ratelimit.js";
@@ -466,26 +467,6 @@ function chainOf(ctx: QueryContext, keeper: BridgeKeeper, requested: bigint): bi
   return keeper.eventParams(ctx)[0]?.ethChainId ?? 0n;
 }
 
-function stringField(request: Readonly<Record<string, unknown>>, name: string, fallback?: string): string {
-  const value = request[name] ?? fallback;
-  if (typeof value !== "string" || value === "") {
-    throw abciError(sdkErrors.invalidRequest, `the field "${name}" must be a non-empty string`);
-  }
-  return value;
-}
-
-function intField(request: Readonly<Record<string, unknown>>, name: string, fallback?: bigint): bigint {
-  const value = request[name];
-  if (value === undefined && fallback !== undefined) return fallback;
-  if (
-    (typeof value === "string" && /^\d+$/.test(value)) ||
-    (typeof value === "number" && Number.isSafeInteger(value) && value >= 0)
-  ) {
-    return BigInt(value);
-  }
-  throw abciError(sdkErrors.invalidRequest, `the field "${name}" must be a non-negative integer`);
-}
-
 /** The bridge module over its genesis records (see `records.ts`). */
 export function createBridgeModule(config: ChainConfig, keeper: BridgeKeeper, auth: AuthKeeper): Module {
   const base = createRecordsModule({ name: BRIDGE, records: bridgeRecords(config) });
@@ -696,10 +677,10 @@ export function createBridgeModule(config: ChainConfig, keeper: BridgeKeeper, au
           }
           ethChainId = found.ethChainId;
         } else {
-          ethChainId = intField(request, "ethChainId", chains[0]?.ethChainId ?? 0n);
+          ethChainId = uintField(request, "ethChainId", { fallback: chains[0]?.ethChainId ?? 0n });
         }
         const params = chains.find((p) => p.ethChainId === ethChainId);
-        const sender = stringField(request, "sender");
+        const sender = textField(request, "sender");
         const address =
           typeof request.address === "string" && request.address !== ""
             ? request.address
@@ -708,12 +689,12 @@ export function createBridgeModule(config: ChainConfig, keeper: BridgeKeeper, au
               : sender;
         const r = keeper.observe(ctx, {
           ethChainId,
-          bridgeAddress: stringField(request, "bridgeContract", params?.ethAddress),
-          tokenAddress: stringField(request, "token", params?.tokenAddress),
+          bridgeAddress: textField(request, "bridgeContract", params?.ethAddress),
+          tokenAddress: textField(request, "token", params?.tokenAddress),
           sender,
           address,
-          amount: intField(request, "amount"),
-          sourceBlock: intField(request, "sourceBlock", 0n),
+          amount: uintField(request, "amount"),
+          sourceBlock: uintField(request, "sourceBlock", { fallback: 0n }),
           txHash: typeof request.txHash === "string" ? request.txHash : "",
         });
         const e = r.event as bridge.BridgeEvent;

@@ -20,6 +20,7 @@ import { abciError, registerError, sdkErrors } from "../errors.js";
 import type { ChainConfig } from "../genesis.js";
 import { type Context, type Module, msgHandler, notFound, packAny, queryHandler } from "../module.js";
 import { paginate } from "../pagination.js";
+import { textField, uintField } from "../request-fields.js";
 import type { AuthKeeper, StoreAccess } from "./auth.js";
 import type { BankKeeper } from "./bank.js";
 import type { RatelimitKeeper } from "./ratelimit.js";
@@ -311,25 +312,6 @@ export class IbcKeeper {
   }
 }
 
-function stringField(request: Readonly<Record<string, unknown>>, name: string, fallback?: string): string {
-  const value = request[name] ?? fallback;
-  if (typeof value !== "string" || value === "") {
-    throw abciError(sdkErrors.invalidRequest, `the field "${name}" must be a non-empty string`);
-  }
-  return value;
-}
-
-function amountField(request: Readonly<Record<string, unknown>>, name: string): bigint {
-  const value = request[name];
-  if (
-    (typeof value === "string" && /^\d+$/.test(value)) ||
-    (typeof value === "number" && Number.isSafeInteger(value))
-  ) {
-    return BigInt(value);
-  }
-  throw abciError(sdkErrors.invalidRequest, `the field "${name}" must be a non-negative integer string`);
-}
-
 /** The IBC module of `records.ts`, extended with ICS-20 transfers, traces and devnet controls. */
 export function createIbcTransferModule(config: ChainConfig, keeper: IbcKeeper): Module {
   const base = createIbcModule(config.ibc.channels, config.ibc.counterparty);
@@ -416,12 +398,12 @@ export function createIbcTransferModule(config: ChainConfig, keeper: IbcKeeper):
     control: {
       receive(ctx, request) {
         const result = keeper.receive(ctx, {
-          portId: stringField(request, "port", TRANSFER_PORT),
-          channelId: stringField(request, "channel"),
-          denom: stringField(request, "denom"),
-          amount: amountField(request, "amount"),
-          sender: stringField(request, "sender", "counterparty"),
-          receiver: accAddressBytes(stringField(request, "receiver"), "invalid receiver address"),
+          portId: textField(request, "port", TRANSFER_PORT),
+          channelId: textField(request, "channel"),
+          denom: textField(request, "denom"),
+          amount: uintField(request, "amount"),
+          sender: textField(request, "sender", "counterparty"),
+          receiver: accAddressBytes(textField(request, "receiver"), "invalid receiver address"),
         });
         return {
           sequence: result.sequence.toString(),
@@ -433,8 +415,8 @@ export function createIbcTransferModule(config: ChainConfig, keeper: IbcKeeper):
       "recreate-channel"(ctx, request) {
         return keeper.recreateChannel(
           ctx,
-          stringField(request, "port", TRANSFER_PORT),
-          stringField(request, "channel"),
+          textField(request, "port", TRANSFER_PORT),
+          textField(request, "channel"),
         );
       },
     },

@@ -1,6 +1,6 @@
 /**
- * The module list of the chain, in genesis and block-hook order. Part 2 adds its modules here
- * (subaccounts, clob, prices, ... replace the genesis-record modules of the same name).
+ * The module list of the chain, in genesis and block-hook order. Full modules (subaccounts, clob,
+ * prices, ...) take the place of the genesis-record modules of the same name.
  */
 import type { ChainConfig } from "../genesis.js";
 import { clobRecords } from "../genesis.js";

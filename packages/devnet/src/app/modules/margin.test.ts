@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeI256, encodeI256 } from "./dtypes.js";
-import { fundingSettlement, isValidTransition, marginRequirements, netNotional } from "./margin.js";
+import { fundingSettlementPpm, isValidTransition, marginRequirements, netNotional } from "./margin.js";
 
 const BTC = { atomicResolution: -10, exponent: -5 };
 const pricing = fc.record({
@@ -77,14 +77,14 @@ describe("margin math", () => {
         fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }),
         fc.bigInt({ min: 0n, max: 10n ** 12n }),
         (size, from, rise) => {
-          expect(fundingSettlement(size, from, from + rise) <= 0n).toBe(true);
-          expect(fundingSettlement(-size, from, from + rise) >= 0n).toBe(true);
-          expect(fundingSettlement(size, from, from)).toBe(0n);
+          expect(fundingSettlementPpm(size, from, from + rise) <= 0n).toBe(true);
+          expect(fundingSettlementPpm(-size, from, from + rise) >= 0n).toBe(true);
+          expect(fundingSettlementPpm(size, from, from)).toBe(0n);
         },
       ),
     );
-    // 1 BTC (1e10 quantums) with the index up by 1000: pays 1e10 × 1000 / 1e6 = $10.
-    expect(fundingSettlement(10_000_000_000n, 0n, 1000n)).toBe(-10_000_000n);
+    // 1 BTC (1e10 quantums) with the index up by 1000: pays 1e10 × 1000 millionths = $10.
+    expect(fundingSettlementPpm(10_000_000_000n, 0n, 1000n)).toBe(-10_000_000n * 1_000_000n);
   });
 
   it("allows a transition that meets initial margin, or that reduces risk without worsening the ratio", () => {

@@ -8,8 +8,9 @@
  * - maintenance margin: `|notional| × initial_margin_ppm × maintenance_fraction_ppm / 1e12`,
  *   rounded up (so it never exceeds the initial margin);
  * - funding: an index in 1e-6 quote quantums per base quantum; a position settles
- *   `(position_index − perpetual_index) × quantums / 1e6` (rounded down) into its USDC, so a rising
- *   index makes longs pay and shorts receive.
+ *   `(position_index − perpetual_index) × quantums` millionths of a quote quantum into its USDC
+ *   (a subaccount sums them over its positions and rounds the total down once), so a rising index
+ *   makes longs pay and shorts receive.
  */
 import { absBig, ceilDiv, floorDiv, pow10 } from "./dtypes.js";
 
@@ -71,11 +72,21 @@ export function marginRequirements(
 }
 
 /**
- * The funding a position settles into its USDC when touched (negative: it pays), for an index
- * that moved from `positionIndex` to `perpetualIndex`.
+ * The funding a position settles when touched, in millionths of a quote quantum (negative: it
+ * pays), for an index that moved from `positionIndex` to `perpetualIndex`. Not rounded: a
+ * subaccount adds those of its positions and rounds the sum down to quote quantums.
+ *
+ * @example
+ * ```ts
+ * fundingSettlementPpm(10_000_000_000n, 0n, 1000n); // -10_000_000_000_000n (the long pays $10)
+ * ```
  */
-export function fundingSettlement(quantums: bigint, positionIndex: bigint, perpetualIndex: bigint): bigint {
-  return floorDiv((positionIndex - perpetualIndex) * quantums, 1_000_000n);
+export function fundingSettlementPpm(
+  quantums: bigint,
+  positionIndex: bigint,
+  perpetualIndex: bigint,
+): bigint {
+  return (positionIndex - perpetualIndex) * quantums;
 }
 
 /** Margin totals of a subaccount (quote quantums). */

@@ -1,8 +1,8 @@
 /**
- * Modules that, in part 1, only hold genesis records: assets, IBC (client, connection, channel),
+ * Modules that only hold genesis records: assets, IBC (client, connection, channel),
  * wrap rules, bridge parameters, rate limits and withdrawal limits, clob rate-limit configuration,
  * and the upgrade history. Each stores protobuf bytes under documented keys of its own slice, so
- * the part-2 module of the same name reads them as they are, and serves the queries part 1 needs.
+ * a full module of the same name reads them as they are; these serve the records' queries.
  *
  * Keys (all numeric parts zero-padded so keys sort numerically):
  * - `assets/asset/<id:10>`: `perpx.assets.v1.Asset`

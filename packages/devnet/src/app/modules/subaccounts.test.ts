@@ -31,7 +31,10 @@ function setup() {
   return chain;
 }
 
-/** A fill of `size` BTC at `priceUsd` between a buyer and a seller, with the taker fee on the buyer. */
+/**
+ * A fill of `size` BTC at `priceUsd` between a buyer and a seller, with the taker fee on the buyer,
+ * booked as the reference chain books it: quote and fee in USDC, the size in the position.
+ */
 function fill(
   buyer: SubaccountRef,
   seller: SubaccountRef,
@@ -41,29 +44,25 @@ function fill(
 ): SubaccountUpdate[] {
   const quote = (size * priceUsd * USDC) / BTC;
   return [
-    {
-      id: buyer,
-      usdcDelta: -fee,
-      perpetualDeltas: [{ perpetualId: 0, quantumsDelta: size, quoteDelta: -quote }],
-    },
-    {
-      id: seller,
-      usdcDelta: 0n,
-      perpetualDeltas: [{ perpetualId: 0, quantumsDelta: -size, quoteDelta: quote }],
-    },
+    { id: buyer, usdcDelta: -quote - fee, perpetualDeltas: [{ perpetualId: 0, quantumsDelta: size }] },
+    { id: seller, usdcDelta: quote, perpetualDeltas: [{ perpetualId: 0, quantumsDelta: -size }] },
   ];
 }
 
 describe("subaccounts keeper", () => {
-  it("opens positions through applyUpdates: margins, open interest, fees", () => {
+  it("opens positions through applyUpdates: quote and fee in USDC, quote balance 0, margins, open interest", () => {
     const { run } = setup();
     run((ctx, k) => {
       k.subaccounts.applyUpdates(ctx, fill(alice0, bob0, BTC, 65_000n, 32_500_000n));
       const alice = k.subaccounts.get(ctx, alice0);
-      expect(alice.usdc).toBe(10_000n * USDC - 32_500_000n);
+      expect(alice.usdc).toBe(10_000n * USDC - 65_000n * USDC - 32_500_000n);
       expect(alice.perpetualPositions).toEqual([
-        { perpetualId: 0, quantums: BTC, fundingIndex: 0n, quoteBalance: -65_000n * USDC },
+        { perpetualId: 0, quantums: BTC, fundingIndex: 0n, quoteBalance: 0n },
       ]);
+      expect(k.subaccounts.get(ctx, bob0)).toMatchObject({
+        usdc: 75_000n * USDC,
+        perpetualPositions: [{ perpetualId: 0, quantums: -BTC, fundingIndex: 0n, quoteBalance: 0n }],
+      });
       expect(k.subaccounts.netCollateral(ctx, alice0)).toBe(9_967_500_000n);
       expect(k.subaccounts.initialMarginRequirement(ctx, alice0)).toBe(3_250n * USDC);
       expect(k.subaccounts.maintenanceMarginRequirement(ctx, alice0)).toBe(1_950n * USDC);
@@ -102,16 +101,16 @@ describe("subaccounts keeper", () => {
     });
   });
 
-  it("settles funding on touch and realizes the quote balance when a position closes", () => {
+  it("settles funding on touch into USDC, and removes a position that closes", () => {
     const { app, run } = setup();
     run((ctx, k) => k.subaccounts.applyUpdates(ctx, fill(alice0, bob0, BTC, 65_000n)));
     run((ctx, k) => k.perpetuals.addFundingIndex(ctx, 0, 1000n)); // longs pay 1e10 × 1000 / 1e6 = $10
     run((ctx, k) => {
-      expect(k.subaccounts.get(ctx, alice0).usdc).toBe(10_000n * USDC);
-      expect(k.subaccounts.settled(ctx, alice0).usdc).toBe(9_990n * USDC);
+      expect(k.subaccounts.get(ctx, alice0).usdc).toBe(-55_000n * USDC);
+      expect(k.subaccounts.settled(ctx, alice0).usdc).toBe(-55_010n * USDC);
       expect(k.subaccounts.netCollateral(ctx, bob0)).toBe(10_010n * USDC);
       k.subaccounts.applyUpdates(ctx, [{ id: alice0, usdcDelta: 0n, perpetualDeltas: [] }]);
-      expect(k.subaccounts.get(ctx, alice0).usdc).toBe(9_990n * USDC);
+      expect(k.subaccounts.get(ctx, alice0).usdc).toBe(-55_010n * USDC);
       expect(k.subaccounts.get(ctx, alice0).perpetualPositions[0]?.fundingIndex).toBe(1000n);
     });
     app.control.setOraclePrice("BTC-USD", "66000");
@@ -124,6 +123,71 @@ describe("subaccounts keeper", () => {
         usdc: 10_010n * USDC - 1_000n * USDC,
         perpetualPositions: [],
       });
+      expect(k.perpetuals.perpetual(ctx, 0).openInterest).toBe(0n);
+    });
+  });
+
+  it("sums the funding of all positions, then rounds the total down once (as the chain settles it)", () => {
+    const { run } = setup();
+    // Alice long 1,000 base quantums of BTC and of ETH; each index rises by 500: each position owes
+    // 500 × 1,000 = 500,000 millionths (half a quote quantum), 1 quote quantum in all (not 2).
+    run((ctx, k) =>
+      k.subaccounts.applyUpdates(ctx, [
+        {
+          id: alice0,
+          usdcDelta: 0n,
+          perpetualDeltas: [
+            { perpetualId: 0, quantumsDelta: 1_000n },
+            { perpetualId: 1, quantumsDelta: 1_000n },
+          ],
+        },
+        {
+          id: bob0,
+          usdcDelta: 0n,
+          perpetualDeltas: [
+            { perpetualId: 0, quantumsDelta: -1_000n },
+            { perpetualId: 1, quantumsDelta: -1_000n },
+          ],
+        },
+      ]),
+    );
+    run((ctx, k) => {
+      k.perpetuals.addFundingIndex(ctx, 0, 500n);
+      k.perpetuals.addFundingIndex(ctx, 1, 500n);
+    });
+    run((ctx, k) => {
+      expect(k.subaccounts.settled(ctx, alice0).usdc).toBe(10_000n * USDC - 1n);
+      expect(k.subaccounts.settled(ctx, bob0).usdc).toBe(10_000n * USDC + 1n);
+      k.subaccounts.applyUpdates(ctx, [{ id: alice0, usdcDelta: 0n, perpetualDeltas: [] }]);
+      const alice = k.subaccounts.get(ctx, alice0);
+      expect(alice.usdc).toBe(10_000n * USDC - 1n);
+      expect(alice.perpetualPositions.map((p) => [p.fundingIndex, p.quoteBalance])).toEqual([
+        [500n, 0n],
+        [500n, 0n],
+      ]);
+    });
+  });
+
+  it("closes and flips positions in USDC: a close removes the position, a flip keeps it with the new side", () => {
+    const { run } = setup();
+    run((ctx, k) => {
+      // Alice buys 1 BTC at $65,000, sells 0.5 at $66,000 (partial close), then 1.5 at $64,000 (flip).
+      k.subaccounts.applyUpdates(ctx, fill(alice0, bob0, BTC, 65_000n));
+      k.subaccounts.applyUpdates(ctx, fill(bob0, alice0, BTC / 2n, 66_000n));
+      expect(k.subaccounts.get(ctx, alice0)).toMatchObject({
+        usdc: 10_000n * USDC - 65_000n * USDC + 33_000n * USDC,
+        perpetualPositions: [{ perpetualId: 0, quantums: BTC / 2n, quoteBalance: 0n }],
+      });
+      k.subaccounts.applyUpdates(ctx, fill(bob0, alice0, (3n * BTC) / 2n, 64_000n));
+      expect(k.subaccounts.get(ctx, alice0)).toMatchObject({
+        usdc: 10_000n * USDC - 65_000n * USDC + 33_000n * USDC + 96_000n * USDC,
+        perpetualPositions: [{ perpetualId: 0, quantums: -BTC, quoteBalance: 0n }],
+      });
+      k.subaccounts.applyUpdates(ctx, fill(alice0, bob0, BTC, 65_000n));
+      const alice = k.subaccounts.get(ctx, alice0);
+      expect(alice.perpetualPositions).toEqual([]);
+      // +1,000 on the first half, -1,000 on the second half, -1,000 on the short.
+      expect(alice.usdc).toBe(9_000n * USDC);
       expect(k.perpetuals.perpetual(ctx, 0).openInterest).toBe(0n);
     });
   });
@@ -157,10 +221,12 @@ describe("subaccounts keeper", () => {
     const refused = await withdraw(7_000n * USDC, 0n);
     expect(refused).toMatchObject({ code: 102, codespace: "subaccounts" });
     expect(refused?.log).toMatch(/below the initial margin requirement/);
-    expect(run((ctx, k) => k.subaccounts.get(ctx, alice0).usdc)).toBe(10_000n * USDC);
+    // Her USDC is 10,000 - 65,000 (the long's price) = -55,000; equity is 10,000 at $65,000.
+    expect(run((ctx, k) => k.subaccounts.get(ctx, alice0).usdc)).toBe(-55_000n * USDC);
     const allowed = await withdraw(6_000n * USDC, 1n);
     expect(allowed?.code).toBe(0);
-    expect(run((ctx, k) => k.subaccounts.get(ctx, alice0).usdc)).toBe(4_000n * USDC);
+    expect(run((ctx, k) => k.subaccounts.get(ctx, alice0).usdc)).toBe(-61_000n * USDC);
+    expect(run((ctx, k) => k.subaccounts.netCollateral(ctx, alice0))).toBe(4_000n * USDC);
   });
 
   it("charges the simulated gas exactly when a deposit, a transfer and a withdrawal are delivered", async () => {
@@ -231,7 +297,7 @@ describe("subaccounts keeper", () => {
 });
 
 describe("subaccounts keeper invariants", () => {
-  it("property: fills conserve USDC + quote balances, net size is zero, open interest is the longs", () => {
+  it("property: fills conserve USDC, quote balances stay 0, net size is zero, open interest is the longs", () => {
     const { app, run } = setup();
     const carol: SubaccountRef = { owner: ALICE, number: 1 };
     run((ctx, k) => k.subaccounts.mintInto(ctx, carol, 10_000n * USDC));
@@ -242,7 +308,8 @@ describe("subaccounts keeper invariants", () => {
     ) =>
       ids.reduce((sum, id) => {
         const view = k.subaccounts.settled(ctx, id);
-        return sum + view.usdc + view.perpetualPositions.reduce((q, p) => q + p.quoteBalance, 0n);
+        for (const p of view.perpetualPositions) expect(p.quoteBalance).toBe(0n);
+        return sum + view.usdc;
       }, 0n);
     const start = run(total);
     fc.assert(

@@ -7,12 +7,16 @@
  * opens, closes or trades against another pool is not implemented yet).
  *
  * Keeper contract (used by the clob): {@link SubaccountsKeeper.canApplyUpdates} and
- * {@link SubaccountsKeeper.applyUpdates} take {@link SubaccountUpdate}s (USDC and position deltas,
- * e.g. a fill and its fee). An update is allowed when the subaccount meets its initial margin after
- * it, or when it reduces risk (see `margin.ts`); pure USDC credits are always allowed. Applying an
- * update first settles the funding of every position of the subaccount into its USDC, then applies
- * the deltas; a position that reaches zero moves its quote balance (realized PnL) into USDC and is
- * removed. Open interest is kept by `applyUpdates` (the clob must not update it for fills). A
+ * {@link SubaccountsKeeper.applyUpdates} take {@link SubaccountUpdate}s (a USDC delta and position
+ * size deltas). As on the reference chain, a fill books its quote amount and its fee in the USDC
+ * asset position (`usdcDelta` = ∓ quote − fee) and only the size in the perpetual position, whose
+ * `quote_balance` stays 0; `margin_enabled` is never set (false on the wire). An update is allowed
+ * when the subaccount meets its initial margin after it, or when it reduces risk (see `margin.ts`);
+ * pure USDC credits are always allowed. Applying an update first settles the funding of every
+ * position of the subaccount into its USDC (the positions' settlements summed, then rounded down
+ * once, as the chain does), then applies the deltas; a position that reaches zero is removed, and
+ * a position that flips side keeps its (settled) funding index. Open interest is kept by
+ * `applyUpdates` (the clob must not update it for fills). A
  * subaccount holding a position in an isolated perpetual holds no other position (use a child
  * subaccount, number `parent + 128 × k`). Each applied update emits `subaccount_update` (`owner`,
  * `number`, `usdc_delta`, `usdc`, and `perpetual_positions` as JSON) for the indexer.
@@ -38,9 +42,9 @@ import { type Context, invalidArgument, type Module, queryHandler } from "../mod
 import { paginate } from "../pagination.js";
 import type { StoreAccess } from "./auth.js";
 import type { BankKeeper } from "./bank.js";
-import { decodeI256, encodeI256 } from "./dtypes.js";
+import { decodeI256, encodeI256, floorDiv } from "./dtypes.js";
 import {
-  fundingSettlement,
+  fundingSettlementPpm,
   isValidTransition,
   type MarginTotals,
   marginRequirements,
@@ -71,7 +75,11 @@ export const subaccountsErrors = {
     `subaccount id number cannot exceed ${MAX_SUBACCOUNT_NUMBER}`,
   ),
   invalidOwner: registerError(SUBACCOUNTS, 201, "subaccount id owner is an invalid address"),
-  assetNotSupported: registerError(SUBACCOUNTS, 501, "asset transfer is not supported"),
+  assetNotSupported: registerError(
+    SUBACCOUNTS,
+    501,
+    "asset transfer (other than USDC) through the bank module is not implemented",
+  ),
 } as const;
 
 /** A subaccount id: owner (bech32) and number. */
@@ -87,7 +95,7 @@ export interface PerpetualPositionView {
   readonly quantums: bigint;
   /** The perpetual's funding index when the position last settled funding. */
   readonly fundingIndex: bigint;
-  /** Quote quantums the position carries (what was paid or received for it, signed). */
+  /** Quote quantums attributed to the position: 0 for every position trading opens (fills book their quote amount in USDC). */
   readonly quoteBalance: bigint;
 }
 
@@ -98,14 +106,16 @@ export interface SubaccountView {
   readonly perpetualPositions: readonly PerpetualPositionView[];
 }
 
-/** A change of one position: base quantums and quote quantums (both signed). */
+/** A change of one position's size, in base quantums (signed). */
 export interface PerpetualDelta {
   readonly perpetualId: number;
   readonly quantumsDelta: bigint;
-  readonly quoteDelta: bigint;
 }
 
-/** A change of one subaccount (a fill: position deltas; a fee: a negative `usdcDelta`). */
+/**
+ * A change of one subaccount. A fill is a size delta and a USDC delta of the quote amount (paid by
+ * a buyer, received by a seller) minus the fee.
+ */
 export interface SubaccountUpdate {
   readonly id: SubaccountRef;
   readonly usdcDelta: bigint;
@@ -196,13 +206,13 @@ export class SubaccountsKeeper {
   }
 
   private settle(ctx: StoreAccess, view: SubaccountView): SubaccountView {
-    let usdc = view.usdc;
+    let settlementPpm = 0n;
     const perpetualPositions = view.perpetualPositions.map((p) => {
       const index = this.perpetuals.perpetual(ctx, p.perpetualId).fundingIndex;
-      usdc += fundingSettlement(p.quantums, p.fundingIndex, index);
+      settlementPpm += fundingSettlementPpm(p.quantums, p.fundingIndex, index);
       return { ...p, fundingIndex: index };
     });
-    return { id: view.id, usdc, perpetualPositions };
+    return { id: view.id, usdc: view.usdc + floorDiv(settlementPpm, 1_000_000n), perpetualPositions };
   }
 
   /** Net collateral, initial and maintenance margin requirements of a (settled) view. */
@@ -235,7 +245,7 @@ export class SubaccountsKeeper {
     return this.totals(ctx, this.settled(ctx, id));
   }
 
-  /** Net collateral in quote quantums: USDC + Σ (quote balance + notional at the oracle price), funding settled. */
+  /** Net collateral (equity) in quote quantums: USDC + Σ notional at the oracle price (+ quote balances, 0 from trading), funding settled. */
   netCollateral(ctx: StoreAccess, id: SubaccountRef): bigint {
     return this.risk(ctx, id).netCollateral;
   }
@@ -262,7 +272,7 @@ export class SubaccountsKeeper {
     settled: SubaccountView,
     update: SubaccountUpdate,
   ): { view: SubaccountView; openInterest: Map<number, bigint> } {
-    let usdc = settled.usdc + update.usdcDelta;
+    const usdc = settled.usdc + update.usdcDelta;
     const positions = new Map(settled.perpetualPositions.map((p) => [p.perpetualId, p]));
     const openInterest = new Map<number, bigint>();
     for (const delta of update.perpetualDeltas) {
@@ -274,19 +284,14 @@ export class SubaccountsKeeper {
         quoteBalance: 0n,
       };
       const quantums = before.quantums + delta.quantumsDelta;
-      const quoteBalance = before.quoteBalance + delta.quoteDelta;
       const longBefore = before.quantums > 0n ? before.quantums : 0n;
       const longAfter = quantums > 0n ? quantums : 0n;
       openInterest.set(
         delta.perpetualId,
         (openInterest.get(delta.perpetualId) ?? 0n) + longAfter - longBefore,
       );
-      if (quantums === 0n) {
-        usdc += quoteBalance;
-        positions.delete(delta.perpetualId);
-      } else {
-        positions.set(delta.perpetualId, { ...before, quantums, quoteBalance });
-      }
+      if (quantums === 0n && before.quoteBalance === 0n) positions.delete(delta.perpetualId);
+      else positions.set(delta.perpetualId, { ...before, quantums });
     }
     const perpetualPositions = [...positions.values()].sort((a, b) => a.perpetualId - b.perpetualId);
     return { view: { id: settled.id, usdc, perpetualPositions }, openInterest };
@@ -313,8 +318,9 @@ export class SubaccountsKeeper {
    *
    * @example
    * ```ts
-   * const check = keepers.subaccounts.canApplyUpdates(ctx, [{ id, usdcDelta: -fee, perpetualDeltas: [{ perpetualId: 0, quantumsDelta: 1_000_000n, quoteDelta: -6_500_000n }] }]);
-   * if (!check.ok) throw abciError(clobErrors.undercollateralized, check.reason);
+   * // a buy of 1e6 base quantums for 6.5 USDC with a fee of 0.00325 USDC
+   * const check = keepers.subaccounts.canApplyUpdates(ctx, [{ id, usdcDelta: -6_500_000n - 3_250n, perpetualDeltas: [{ perpetualId: 0, quantumsDelta: 1_000_000n }] }]);
+   * if (!check.ok) throw abciError(clobErrors.collateralizationCheckFailed, check.reason);
    * ```
    */
   canApplyUpdates(ctx: StoreAccess, updates: readonly SubaccountUpdate[]): UpdateCheck {
@@ -340,8 +346,8 @@ export class SubaccountsKeeper {
   }
 
   /**
-   * Checks, then applies the updates: settles funding, applies deltas, realizes closed positions'
-   * quote balances, keeps open interest, emits `subaccount_update` per subaccount. Bank coins do not
+   * Checks, then applies the updates: settles funding, applies deltas, removes closed positions,
+   * keeps open interest, emits `subaccount_update` per subaccount. Bank coins do not
    * move (the caller moves them between the pool and accounts when money enters or leaves).
    *
    * @throws AbciError subaccounts 102 (with the reason) when {@link canApplyUpdates} refuses.
@@ -505,7 +511,8 @@ export function subaccountProto(view: SubaccountView): subaccounts.Subaccount {
         quoteBalance: encodeSerializableInt(p.quoteBalance),
       }),
     ),
-    marginEnabled: true,
+    // Trading never sets it on the reference chain, so every subaccount reads false there.
+    marginEnabled: false,
   });
 }
 

@@ -14,6 +14,7 @@ import type { Keepers } from "../index.js";
 import type { SubaccountRef, SubaccountUpdate } from "../subaccounts.js";
 import { OrderBook, type Priority, type RestingOrder } from "./book.js";
 import { clobErrors } from "./errors.js";
+import { fillFeeQuoteQuantums } from "./fees.js";
 import { applyMatch, type FillDecision, matchOrder, opposite, wouldCross } from "./matching.js";
 import {
   bookSlot,
@@ -113,12 +114,15 @@ export class Engine {
     return view.perpetualPositions.find((p) => p.perpetualId === perpetualId)?.quantums ?? 0n;
   }
 
-  /** The fee of a side of a fill (signed; negative is a rebate). */
+  /** The fee of a side of a fill (signed; negative is a rebate), rounded toward +infinity. */
   private fee(owner: string, quote: bigint, isTaker: boolean): bigint {
-    const ppm = BigInt(this.keepers.feeTiers.feePpm(this.ctx, owner, isTaker));
-    return (quote * ppm) / 1_000_000n;
+    return fillFeeQuoteQuantums(quote, this.keepers.feeTiers.feePpm(this.ctx, owner, isTaker));
   }
 
+  /**
+   * One side of a fill: the size in the perpetual position, the quote amount (paid by a buyer,
+   * received by a seller) and the fee in the USDC asset position, as the reference chain books it.
+   */
   private update(
     ref: SubaccountRef,
     perpetualId: number,
@@ -129,10 +133,8 @@ export class Engine {
   ): SubaccountUpdate {
     return {
       id: ref,
-      usdcDelta: -fee,
-      perpetualDeltas: [
-        { perpetualId, quantumsDelta: buy ? quantums : -quantums, quoteDelta: buy ? -quote : quote },
-      ],
+      usdcDelta: (buy ? -quote : quote) - fee,
+      perpetualDeltas: [{ perpetualId, quantumsDelta: buy ? quantums : -quantums }],
     };
   }
 

@@ -22,7 +22,7 @@
 import { create, toBinary } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
 import { decodeU64, encodeU64, utf8 } from "../../codec.js";
-import { abciError, sdkErrors } from "../../errors.js";
+import { abciError } from "../../errors.js";
 import {
   type Context,
   genesisJson,
@@ -33,6 +33,7 @@ import {
   queryHandler,
 } from "../../module.js";
 import { paginate } from "../../pagination.js";
+import type { DecodedTx } from "../../tx.js";
 import type { ProtoRecord } from "../records.js";
 import { padKey } from "../records.js";
 import { endBlock } from "./endblock.js";
@@ -52,11 +53,15 @@ import {
   orderKey,
   setOrder,
 } from "./state.js";
+import { checkClobTx, clobTxPolicy, isClobTx } from "./tx-rules.js";
 import {
   orderKind,
   orderLabel,
   validateAgainstPair,
+  validateBatchCancelBasic,
+  validateCancelBasic,
   validateGoodTil,
+  validateLeverageUpdate,
   validateOrderBasic,
 } from "./validate.js";
 
@@ -64,20 +69,6 @@ const PLACE = `/${clob.MsgPlaceOrderSchema.typeName}`;
 const CANCEL = `/${clob.MsgCancelOrderSchema.typeName}`;
 const BATCH = `/${clob.MsgBatchCancelSchema.typeName}`;
 const LEVERAGE = `/${clob.MsgUpdateLeverageSchema.typeName}`;
-
-/** The messages whose txs take the clob's fee-free ante path (chain-protocol.md 1.8). */
-const FEE_FREE: ReadonlySet<string> = new Set([PLACE, CANCEL, BATCH, LEVERAGE]);
-
-/** Most cancels in one `MsgBatchCancel`. */
-export const MAX_BATCH_CANCEL = 100;
-
-/** True for a message that is a short-term place or cancel, or a batch cancel. */
-export function isShortTermMessage(typeUrl: string, msg: unknown): boolean {
-  if (typeUrl === BATCH) return true;
-  if (typeUrl === PLACE) return (msg as clob.MsgPlaceOrder).order?.orderId?.orderFlags === 0;
-  if (typeUrl === CANCEL) return (msg as clob.MsgCancelOrder).orderId?.orderFlags === 0;
-  return false;
-}
 
 /** The height a tx's orders are placed in, and the previous block's time (seconds). */
 function windowOf(ctx: Context): { nextHeight: bigint; previousBlockTimeSeconds: bigint } {
@@ -112,17 +103,9 @@ function checkCancelWindow(ctx: Context, msg: clob.MsgCancelOrder): void {
 }
 
 /** Ante-time clob checks of a tx (see the module comment); counts the rate limits. */
-function anteChecks(
-  ctx: Context,
-  msgs: ReadonlyArray<{ typeUrl: string; msg: unknown; signers: readonly string[] }>,
-): void {
-  const shortTerm = msgs.some((m) => isShortTermMessage(m.typeUrl, m.msg));
-  if (shortTerm && msgs.length !== 1) {
-    throw abciError(
-      sdkErrors.invalidRequest,
-      "a transaction containing short term MsgCancelOrder or MsgPlaceOrder may not contain more than one message",
-    );
-  }
+function anteChecks(ctx: Context, tx: DecodedTx): void {
+  const msgs = tx.msgs;
+  checkClobTx(msgs, tx.body.timeoutHeight, ctx.mode === "simulate");
   const store = ctx.store(CLOB);
   const height = windowOf(ctx).nextHeight;
   for (const m of msgs) {
@@ -274,16 +257,8 @@ function updateLeverage(ctx: Context, msg: clob.MsgUpdateLeverage): void {
   const store = ctx.store(CLOB);
   const owner = msg.subaccountId?.owner ?? "";
   const number = msg.subaccountId?.number ?? 0;
+  validateLeverageUpdate(msg, (id) => getPair(store, id) !== undefined);
   for (const entry of msg.clobPairLeverage) {
-    if (getPair(store, entry.clobPairId) === undefined) {
-      throw abciError(clobErrors.invalidClob, `clob pair ${entry.clobPairId} does not exist`);
-    }
-    if (entry.customImfPpm === 0 || entry.customImfPpm > 1_000_000) {
-      throw abciError(
-        sdkErrors.invalidRequest,
-        `custom imf ppm ${entry.customImfPpm} must be in (0, 1000000]`,
-      );
-    }
     store.set(levKey(owner, number, entry.clobPairId), encodeU64(BigInt(entry.customImfPpm)));
     ctx.events.emitEvent(CLOB_EVENTS.leverage, [
       ["owner", owner],
@@ -292,19 +267,6 @@ function updateLeverage(ctx: Context, msg: clob.MsgUpdateLeverage): void {
       ["custom_imf_ppm", String(entry.customImfPpm)],
     ]);
   }
-}
-
-function validateBatch(msg: clob.MsgBatchCancel): void {
-  const total = msg.shortTermCancels.reduce((n, b) => n + b.clientIds.length, 0);
-  if (total === 0) throw abciError(clobErrors.invalidPlaceOrder, "batch cancel holds no order");
-  if (total > MAX_BATCH_CANCEL) {
-    throw abciError(
-      clobErrors.invalidPlaceOrder,
-      `batch cancel holds ${total} orders, more than ${MAX_BATCH_CANCEL}`,
-    );
-  }
-  if (msg.goodTilBlock === 0)
-    throw abciError(clobErrors.invalidOrderGoodTilBlock, "batch cancel needs a GoodTilBlock");
 }
 
 /** The clob module over the exchange keepers; `records` are its genesis records (pairs, configs). */
@@ -324,6 +286,7 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
       msgHandler({
         schema: clob.MsgCancelOrderSchema,
         signers: (msg) => [msg.orderId?.subaccountId?.owner ?? ""],
+        validate: validateCancelBasic,
         execute(ctx, msg) {
           cancelOrder(ctx, keepers, msg);
           return packAny(clob.MsgCancelOrderResponseSchema, create(clob.MsgCancelOrderResponseSchema));
@@ -332,7 +295,7 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
       msgHandler({
         schema: clob.MsgBatchCancelSchema,
         signers: (msg) => [msg.subaccountId?.owner ?? ""],
-        validate: validateBatch,
+        validate: validateBatchCancelBasic,
         execute: (ctx, msg) => packAny(clob.MsgBatchCancelResponseSchema, batchCancel(ctx, keepers, msg)),
       }),
       msgHandler({
@@ -344,18 +307,12 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
         },
       }),
     ],
-    // chain-protocol.md 1.8: a tx with a place, cancel, batch cancel or leverage update runs on an
-    // infinite free gas meter and pays no fee; only short-term ones also skip the sequence (1.6).
-    txPolicy(typeUrls, msgs) {
-      if (!typeUrls.some((url) => FEE_FREE.has(url))) return undefined;
-      const shortTerm = typeUrls.every((url, i) => isShortTermMessage(url, msgs[i]));
-      return shortTerm
-        ? { chargeFees: false, checkSequence: false, meterGas: false }
-        : { chargeFees: false, meterGas: false };
-    },
+    // chain-protocol.md 1.6 and 1.8 (`tx-rules.ts`): a clob tx is fee-free; `anteChecks` refuses
+    // one whose messages break the rules.
+    txPolicy: (typeUrls, msgs) => clobTxPolicy(typeUrls.map((typeUrl, i) => ({ typeUrl, msg: msgs[i] }))),
     volatileKey: isShortTermKey,
     authenticateSigner(ctx, { tx, index }) {
-      if (index === 0 && tx.msgs.some((m) => m.typeUrl.startsWith("/perpx.clob."))) anteChecks(ctx, tx.msgs);
+      if (index === 0 && isClobTx(tx.msgs)) anteChecks(ctx, tx);
       return false;
     },
     initGenesis(ctx) {

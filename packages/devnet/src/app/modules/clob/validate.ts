@@ -4,14 +4,22 @@
  * ({@link validateGoodTil}), and the checks against the clob pair ({@link validateAgainstPair}).
  */
 import { clob } from "@perpx/proto";
+import { accAddressBytes } from "../../addresses.js";
 import { abciError } from "../../errors.js";
+import { validateSubaccountId } from "../subaccounts.js";
 import { clobErrors } from "./errors.js";
 
 /** Order flag values (chain-protocol.md 1.1). */
 export const ORDER_FLAGS = { shortTerm: 0, conditional: 32, longTerm: 64, twap: 128 } as const;
 
-/** Short-term orders may be good until at most this many blocks after the next one (v9.5 value). */
-export const SHORT_BLOCK_WINDOW = 20n;
+/**
+ * Short-term orders may be good until at most this many blocks after the next one (the reference
+ * chain's `ShortBlockWindow`, 40 since the v9.5 line; chain-protocol.md 1.6).
+ */
+export const SHORT_BLOCK_WINDOW = 40n;
+
+/** Most cancels in one `MsgBatchCancel` (the reference chain's `MaxMsgBatchCancelBatchSize`). */
+export const MAX_BATCH_CANCEL = 100;
 
 /** Stateful orders may be good until at most 95 days after the previous block's time (seconds). */
 export const STATEFUL_ORDER_TIME_WINDOW_SECONDS = 95n * 24n * 3600n;
@@ -30,65 +38,228 @@ export function orderKind(flags: number): OrderKind {
   );
 }
 
+/** The largest builder fee, ppm (the reference chain's `MaxBuilderCodeFeePpm`). */
+const MAX_BUILDER_FEE_PPM = 10_000;
+
+/** True when `text` is a bech32 account address. */
+function isAccAddress(text: string): boolean {
+  try {
+    accAddressBytes(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Stateless checks of an order (the SDK's `ValidateBasic`): flags, side, size, price, the
- * good-til field of the order's kind, time in force (FOK is deprecated: clob 48, as the real
- * chain answers), reduce-only only on IOC (9003), and the conditional fields (6000/6001).
+ * Stateless checks of an order, in the order and with the codes of the reference chain's
+ * `MsgPlaceOrder.ValidateBasic`: fill-or-kill is deprecated (48), the subaccount id (subaccounts
+ * 201/200), side (3), time in force (44), condition type (6000), size (4), order router address
+ * (11000), the good-til field of the order's kind (5/3001) or its flags (3000), no IOC long-term
+ * order (3002), reduce-only only on IOC (9003), price (6), the conditional fields (6000/6001) and
+ * the builder code (50). TWAP orders, valid on the chain, are refused with 3000 (not supported).
+ *
+ * @throws AbciError with the first failing check's code.
+ * @example
+ * ```ts
+ * validateOrderBasic(msg.order); // throws clob 44 for time in force 7
+ * ```
  */
 export function validateOrderBasic(order: clob.Order): void {
+  const TIF = clob.Order_TimeInForce;
+  const tif = order.timeInForce;
+  if (tif === TIF.FILL_OR_KILL)
+    throw abciError(clobErrors.deprecatedField, "Fill-or-kill has been deprecated");
   const id = order.orderId;
-  if (id?.subaccountId === undefined) throw abciError(clobErrors.invalidPlaceOrder, "order id is missing");
-  const kind = orderKind(id.orderFlags);
-  if (order.side !== clob.Order_Side.BUY && order.side !== clob.Order_Side.SELL) {
-    throw abciError(clobErrors.invalidOrderSide, `invalid order side ${order.side}`);
+  validateSubaccountId(id?.subaccountId ?? { owner: "", number: 0 });
+  if (clob.Order_Side[order.side] === undefined) {
+    throw abciError(clobErrors.invalidOrderSide, `invalid order side (${order.side})`);
+  }
+  if (TIF[tif] === undefined)
+    throw abciError(clobErrors.invalidTimeInForce, `invalid time in force (${tif})`);
+  if (clob.Order_ConditionType[order.conditionType] === undefined) {
+    throw abciError(clobErrors.invalidConditionType, `invalid condition type (${order.conditionType})`);
+  }
+  if (order.side === clob.Order_Side.UNSPECIFIED) {
+    throw abciError(clobErrors.invalidOrderSide, "UNSPECIFIED is not a valid order side");
   }
   if (order.quantums === 0n)
     throw abciError(clobErrors.invalidOrderQuantums, "order size quantums cannot be 0");
-  if (order.subticks === 0n) throw abciError(clobErrors.invalidOrderSubticks, "order subticks cannot be 0");
-  if (order.timeInForce === clob.Order_TimeInForce.FILL_OR_KILL) {
-    throw abciError(clobErrors.deprecatedField, "Fill-or-kill has been deprecated");
+  if (order.orderRouterAddress !== "" && !isAccAddress(order.orderRouterAddress)) {
+    throw abciError(
+      clobErrors.invalidOrderRouterAddress,
+      `order router address '${order.orderRouterAddress}' must be a valid bech32 address`,
+    );
   }
-  const tif = order.timeInForce;
-  if (
-    tif !== clob.Order_TimeInForce.UNSPECIFIED &&
-    tif !== clob.Order_TimeInForce.IOC &&
-    tif !== clob.Order_TimeInForce.POST_ONLY
-  ) {
-    throw abciError(clobErrors.invalidPlaceOrder, `unknown time in force ${tif}`);
-  }
-  if (order.reduceOnly && tif !== clob.Order_TimeInForce.IOC) {
-    throw abciError(clobErrors.reduceOnlyDisabled, "reduce-only orders must be immediate-or-cancel");
-  }
+  const flags = id?.orderFlags ?? 0;
   const goodTil = order.goodTilOneof;
-  if (kind === "short-term") {
+  if (flags === ORDER_FLAGS.shortTerm) {
     if (goodTil.case !== "goodTilBlock" || goodTil.value === 0) {
-      throw abciError(clobErrors.invalidOrderGoodTilBlock, "short-term orders need a non-zero GoodTilBlock");
+      throw abciError(clobErrors.invalidOrderGoodTilBlock, "order goodTilBlock cannot be 0");
+    }
+  } else if (
+    flags === ORDER_FLAGS.longTerm ||
+    flags === ORDER_FLAGS.conditional ||
+    flags === ORDER_FLAGS.twap
+  ) {
+    if (goodTil.case !== "goodTilBlockTime" || goodTil.value === 0) {
+      throw abciError(clobErrors.invalidGoodTilBlockTime, "stateful order goodTilBlockTime cannot be 0");
     }
   } else {
-    if (goodTil.case !== "goodTilBlockTime" || goodTil.value === 0) {
-      throw abciError(clobErrors.invalidGoodTilBlockTime, "stateful orders need a non-zero GoodTilBlockTime");
+    throw abciError(clobErrors.invalidOrderFlag, `invalid order flag ${flags}`);
+  }
+  const ioc = tif === TIF.IOC;
+  if (flags === ORDER_FLAGS.longTerm && ioc) throw abciError(clobErrors.statefulImmediateExecution);
+  if (order.reduceOnly && !ioc) {
+    throw abciError(clobErrors.reduceOnlyDisabled, "reduce only orders must be short term IOC orders");
+  }
+  if (order.subticks === 0n && flags !== ORDER_FLAGS.twap) {
+    throw abciError(clobErrors.invalidOrderSubticks, "order subticks cannot be 0 for this order type");
+  }
+  checkConditionalFields(order, flags === ORDER_FLAGS.conditional);
+  const builder = order.builderCodeParameters;
+  if (builder !== undefined) {
+    if (!isAccAddress(builder.builderAddress)) {
+      throw abciError(
+        clobErrors.invalidBuilderCode,
+        `builder code address '${builder.builderAddress}' must be a valid bech32 address`,
+      );
     }
-    if (kind === "long-term" && tif === clob.Order_TimeInForce.IOC) {
-      throw abciError(clobErrors.statefulImmediateExecution, "long-term orders cannot be IOC");
+    if (builder.feePpm <= 0 || builder.feePpm > MAX_BUILDER_FEE_PPM) {
+      throw abciError(
+        clobErrors.invalidBuilderCode,
+        `builder code fee ppm '${builder.feePpm}' must be in the range (0, ${MAX_BUILDER_FEE_PPM}]`,
+      );
     }
   }
-  const conditional = kind === "conditional";
-  const hasType = order.conditionType !== clob.Order_ConditionType.UNSPECIFIED;
-  if (conditional !== hasType) {
-    throw abciError(
-      clobErrors.invalidConditionType,
-      conditional
-        ? "conditional orders need a condition type"
-        : "only conditional orders have a condition type",
-    );
+  orderKind(flags);
+}
+
+function checkConditionalFields(order: clob.Order, conditional: boolean): void {
+  const untyped = order.conditionType === clob.Order_ConditionType.UNSPECIFIED;
+  const untriggered = order.conditionalOrderTriggerSubticks === 0n;
+  if (conditional && untyped)
+    throw abciError(clobErrors.invalidConditionType, "condition type cannot be unspecified");
+  if (conditional && untriggered) {
+    throw abciError(clobErrors.invalidTriggerSubticks, "conditional order trigger subticks cannot be 0");
   }
-  if (conditional !== (order.conditionalOrderTriggerSubticks !== 0n)) {
+  if (!conditional && !untyped) {
+    throw abciError(clobErrors.invalidConditionType, "condition type specified for non-conditional order");
+  }
+  if (!conditional && !untriggered) {
     throw abciError(
       clobErrors.invalidTriggerSubticks,
-      conditional
-        ? "conditional orders need trigger subticks"
-        : "only conditional orders have trigger subticks",
+      "conditional order trigger subticks greater than 0 for non-conditional order",
     );
+  }
+}
+
+/**
+ * Stateless checks of a batch cancel, as the reference chain's `MsgBatchCancel.ValidateBasic`:
+ * the subaccount id (subaccounts 201/200), then clob 45 for no batch, two batches of one clob
+ * pair, a batch without client ids, a client id twice in a batch, or more than
+ * {@link MAX_BATCH_CANCEL} cancels. (Its good-til-block is checked against the window later: 10/11.)
+ *
+ * @throws AbciError with the first failing check's code.
+ * @example
+ * ```ts
+ * validateBatchCancelBasic(create(clob.MsgBatchCancelSchema, { subaccountId, shortTermCancels: [] })); // clob 45
+ * ```
+ */
+export function validateBatchCancelBasic(msg: clob.MsgBatchCancel): void {
+  validateSubaccountId(msg.subaccountId ?? { owner: "", number: 0 });
+  const invalid = (detail: string) => abciError(clobErrors.invalidBatchCancel, detail);
+  if (msg.shortTermCancels.length === 0) throw invalid("Batch cancel cannot have zero orders specified.");
+  const pairs = new Set<number>();
+  let total = 0;
+  for (const batch of msg.shortTermCancels) {
+    if (pairs.has(batch.clobPairId)) {
+      throw invalid(
+        `Batch cancel cannot have 2 order batches with the same clob pair id: ${batch.clobPairId}`,
+      );
+    }
+    pairs.add(batch.clobPairId);
+    if (batch.clientIds.length === 0) throw invalid("Order Batch cannot have zero client ids.");
+    total += batch.clientIds.length;
+    const seen = new Set<number>();
+    for (const clientId of batch.clientIds) {
+      if (seen.has(clientId)) {
+        throw invalid(`Batch Cancel Clob pair id ${batch.clobPairId} has duplicate client ids: ${clientId}`);
+      }
+      seen.add(clientId);
+    }
+  }
+  if (total > MAX_BATCH_CANCEL) {
+    throw invalid(`Batch cancel cannot have over ${MAX_BATCH_CANCEL} orders. Order count: ${total}`);
+  }
+}
+
+/**
+ * Stateless checks of a cancel, as the reference chain's `MsgCancelOrder.ValidateBasic`: the
+ * subaccount id (subaccounts 201/200), the order flags (3000), then a non-zero good-til-block-time
+ * for a stateful order (3001) or good-til-block for a short-term one (5).
+ *
+ * @throws AbciError with the first failing check's code.
+ * @example
+ * ```ts
+ * validateCancelBasic(msg); // throws clob 5 for a short-term cancel without a good-til-block
+ * ```
+ */
+export function validateCancelBasic(msg: clob.MsgCancelOrder): void {
+  const id = msg.orderId;
+  validateSubaccountId(id?.subaccountId ?? { owner: "", number: 0 });
+  const flags = id?.orderFlags ?? 0;
+  const stateful =
+    flags === ORDER_FLAGS.longTerm || flags === ORDER_FLAGS.conditional || flags === ORDER_FLAGS.twap;
+  if (flags !== ORDER_FLAGS.shortTerm && !stateful) {
+    throw abciError(clobErrors.invalidOrderFlag, `orderId: ${flags} is not a valid order flag`);
+  }
+  const goodTil = msg.goodTilOneof;
+  if (stateful && (goodTil.case !== "goodTilBlockTime" || goodTil.value === 0)) {
+    throw abciError(clobErrors.invalidGoodTilBlockTime, "stateful cancellation goodTilBlockTime cannot be 0");
+  }
+  if (!stateful && (goodTil.case !== "goodTilBlock" || goodTil.value === 0)) {
+    throw abciError(clobErrors.invalidOrderGoodTilBlock, "cancellation goodTilBlock cannot be 0");
+  }
+}
+
+/**
+ * Checks a leverage update as the reference chain's `ValidateUpdateLeverageMsg`: a subaccount id
+ * (clob 11001 when absent, else subaccounts 201/200), at least one entry, each with a custom
+ * initial margin in (0, 1,000,000] ppm and a clob pair named once (11002) that exists (8).
+ *
+ * @throws AbciError with the first failing check's code.
+ * @example
+ * ```ts
+ * validateLeverageUpdate(msg, (id) => getPair(store, id) !== undefined);
+ * ```
+ */
+export function validateLeverageUpdate(
+  msg: clob.MsgUpdateLeverage,
+  pairExists: (id: number) => boolean,
+): void {
+  if (msg.subaccountId === undefined) {
+    throw abciError(clobErrors.invalidAddress, "subaccount ID cannot be nil");
+  }
+  validateSubaccountId(msg.subaccountId);
+  if (msg.clobPairLeverage.length === 0) {
+    throw abciError(clobErrors.invalidLeverage, "clob pair leverage entries cannot be empty");
+  }
+  const seen = new Set<number>();
+  for (const entry of msg.clobPairLeverage) {
+    if (entry.customImfPpm === 0 || entry.customImfPpm > 1_000_000) {
+      throw abciError(
+        clobErrors.invalidLeverage,
+        `imf ppm for clob pair ${entry.clobPairId} must be between (0, 1,000,000]`,
+      );
+    }
+    if (seen.has(entry.clobPairId)) {
+      throw abciError(clobErrors.invalidLeverage, `duplicate clob pair ID ${entry.clobPairId}`);
+    }
+    if (!pairExists(entry.clobPairId)) {
+      throw abciError(clobErrors.invalidClob, `clob pair ID ${entry.clobPairId} does not exist`);
+    }
+    seen.add(entry.clobPairId);
   }
 }
 

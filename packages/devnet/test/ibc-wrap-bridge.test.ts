@@ -1,5 +1,5 @@
 /**
- * Devnet part 2, wrap, bridge, rate limits and affiliates against a running devnet: simulated IBC
+ * Wrap, bridge, rate limits and affiliates against a running devnet: simulated IBC
  * deposits and channel recreation, wrap rules set through governance, MsgWithdraw, MsgRedeem and
  * MsgTransfer signed in the test (`@perpx/proto` + cosmjs), Backing with two vouchers; the bridge's
  * deposit lifecycle step by step, withdrawal signatures, a timelocked large withdrawal and a daily

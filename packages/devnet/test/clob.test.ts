@@ -1,5 +1,5 @@
 /**
- * Devnet part 2, clob: real signed txs (built with `@perpx/proto` and cosmjs) against a started
+ * The clob: real signed txs (built with `@perpx/proto` and cosmjs) against a started
  * devnet; blocks are mined on demand so every step is deterministic.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -228,7 +228,7 @@ describe("clob", () => {
     const broke = await place(dave, { side: "buy", quantums: 1_000_000_000n });
     expect([broke.codespace, broke.code]).toEqual(["clob", 3007]);
     expect((await place(dave, { goodTilBlock: height() })).code).toBe(10);
-    expect((await place(dave, { goodTilBlock: height() + 30 })).code).toBe(11);
+    expect((await place(dave, { goodTilBlock: height() + 42 })).code).toBe(11);
   });
 
   it("triggers a stop-loss conditional order when the oracle moves through its trigger", async () => {

@@ -1,5 +1,5 @@
 /**
- * Devnet part 2, subaccounts and sending against a running devnet: deposits, withdrawals and
+ * Subaccounts and sending against a running devnet: deposits, withdrawals and
  * transfers signed in the test (`@perpx/proto` + cosmjs), refusals with the subaccounts codes,
  * queries over RPC `abci_query`, REST and gRPC, the oracle's control routes, and the faucet's
  * subaccount credit.

@@ -1,5 +1,5 @@
 /**
- * Permissioned keys (issue 4, point 4) against a running devnet: real txs built here with
+ * Permissioned keys against a running devnet: real txs built here with
  * `@perpx/proto` and signed with `@noble/curves` (cosmos keys from cosmjs HD wallets, an EVM key
  * from m/44'/60'), sent through CometBFT RPC.
  *

@@ -1,0 +1,100 @@
+/**
+ * The way in for txs before a block: CheckTx against the pending state (the committed state plus
+ * the ante effects of queued txs: sequences, nonces, fees), the mempool of accepted txs in arrival
+ * order, simulation, and re-checking the queue when the committed state moves outside a block.
+ */
+import { type ChainCore, latestInfo } from "./chain-core.js";
+import { toHex } from "./codec.js";
+import type { SimulateResult, TxResult } from "./contract.js";
+import { abciError, sdkErrors } from "./errors.js";
+import { CacheStore } from "./store.js";
+import type { DecodedTx } from "./tx.js";
+import { decodeTxBytes, runTx, txFailure } from "./tx-exec.js";
+
+function upperHex(bytes: Uint8Array): string {
+  return toHex(bytes).toUpperCase();
+}
+
+/** CheckTx, the mempool and simulation (see the module comment). */
+export class TxPipeline {
+  private pending: CacheStore;
+  private mempool: DecodedTx[] = [];
+  private readonly mempoolHashes = new Set<string>();
+  /** Signatures verified by CheckTx since the last block (see `AnteDeps.verified`). */
+  readonly verified = new Set<string>();
+
+  constructor(private readonly core: ChainCore) {
+    this.pending = new CacheStore(core.root);
+  }
+
+  /** CheckTx: decodes and checks `bytes`; an accepted tx joins the mempool. */
+  checkTx(bytes: Uint8Array): TxResult {
+    const decoded = decodeTxBytes(this.core, bytes);
+    if (!("msgs" in decoded)) return decoded;
+    const hex = upperHex(decoded.hash);
+    if (this.mempoolHashes.has(hex)) return txFailure(abciError(sdkErrors.txInMempoolCache), 0n, 0n, []);
+    const result = runTx(this.core, "check", decoded, this.pending, latestInfo(this.core), this.verified);
+    if (result.code === 0) this.enqueue(decoded, hex);
+    return result;
+  }
+
+  /** Number of txs queued for the next block. */
+  pendingCount(): number {
+    return this.mempool.length;
+  }
+
+  /** Simulates a tx (signature checks skipped) against the pending state. */
+  simulate(bytes: Uint8Array): SimulateResult {
+    const decoded = decodeTxBytes(this.core, bytes);
+    if (!("msgs" in decoded)) return { ok: false, result: decoded };
+    const result = runTx(
+      this.core,
+      "simulate",
+      decoded,
+      new CacheStore(this.pending),
+      latestInfo(this.core),
+      this.verified,
+    );
+    return result.code === 0
+      ? { ok: true, gasWanted: result.gasWanted, gasUsed: result.gasUsed, result }
+      : { ok: false, result };
+  }
+
+  /** The queued txs, in order: the next block's txs. */
+  queued(): readonly DecodedTx[] {
+    return this.mempool;
+  }
+
+  /** After a commit: the queue is empty and CheckTx starts over on the committed state. */
+  committed(): void {
+    this.mempool = [];
+    this.mempoolHashes.clear();
+    this.verified.clear();
+    this.pending = new CacheStore(this.core.root);
+  }
+
+  /**
+   * After the committed state moved outside a block (a control operation): the pending state starts
+   * over and each queued tx is checked again on it, in order; the ones that fail now are dropped.
+   */
+  recheck(): void {
+    this.pending = new CacheStore(this.core.root);
+    const queued = this.mempool;
+    this.mempool = [];
+    this.mempoolHashes.clear();
+    for (const tx of queued) {
+      const result = runTx(this.core, "check", tx, this.pending, latestInfo(this.core), this.verified);
+      if (result.code === 0) this.enqueue(tx, upperHex(tx.hash));
+    }
+  }
+
+  /** Drops the pending state (the committed state was replaced). */
+  reset(): void {
+    this.pending = new CacheStore(this.core.root);
+  }
+
+  private enqueue(tx: DecodedTx, hex: string): void {
+    this.mempool.push(tx);
+    this.mempoolHashes.add(hex);
+  }
+}

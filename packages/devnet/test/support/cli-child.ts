@@ -1,0 +1,90 @@
+/**
+ * The `perpx-devnet` CLI as a child process (through tsx, from the sources): start it and wait for
+ * its `--json` ready line, or run it to its exit.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import type { DevnetEndpoints } from "../../src/index.js";
+
+const packageDir = fileURLToPath(new URL("../..", import.meta.url));
+
+/** Flags that give every server a free port. */
+export const FREE_PORTS = ["rpc", "rest", "grpc", "grpc-tls", "evm", "evm-ws", "faucet", "control"].flatMap(
+  (p) => [`--port-${p}`, "0"],
+);
+
+const children = new Set<ChildProcess>();
+
+/** Kills (SIGKILL) every child still running; for `afterAll`. */
+export function killChildren(): void {
+  for (const child of children) child.kill("SIGKILL");
+}
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface StartedCli {
+  child: ChildProcess;
+  ready: { ready: true; endpoints: DevnetEndpoints; caPem: string; stateDir: string | null };
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<Exit>;
+}
+
+function spawnCli(args: string[]) {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], {
+    cwd: packageDir,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.add(child);
+  let out = "";
+  let err = "";
+  child.stdout!.on("data", (d: Buffer) => {
+    out += d.toString();
+  });
+  child.stderr!.on("data", (d: Buffer) => {
+    err += d.toString();
+  });
+  const exited = new Promise<Exit>((resolve) =>
+    child.once("exit", (code, signal) => {
+      children.delete(child);
+      resolve({ code, signal });
+    }),
+  );
+  return { child, exited, stdout: () => out, stderr: () => err };
+}
+
+/** Starts `perpx-devnet start --json` with free ports and `args`; resolves on its ready line. */
+export function startCli(args: string[]): Promise<StartedCli> {
+  const run = spawnCli(["start", "--json", ...FREE_PORTS, ...args]);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`no ready line in 20 s; stderr: ${run.stderr()}`)),
+      20_000,
+    );
+    run.child.stdout!.on("data", () => {
+      const out = run.stdout();
+      const newline = out.indexOf("\n");
+      if (newline < 0) return;
+      clearTimeout(timer);
+      try {
+        resolve({ ...run, ready: JSON.parse(out.slice(0, newline)) });
+      } catch (error) {
+        reject(error);
+      }
+    });
+    void run.exited.then(({ code }) => {
+      clearTimeout(timer);
+      reject(new Error(`the CLI exited with ${code}; stderr: ${run.stderr()}`));
+    });
+  });
+}
+
+/** Runs `perpx-devnet` with `args` to its exit (for a start that must fail). */
+export async function runCli(args: string[]): Promise<Exit & { stdout: string; stderr: string }> {
+  const run = spawnCli(args);
+  const exit = await run.exited;
+  return { ...exit, stdout: run.stdout(), stderr: run.stderr() };
+}

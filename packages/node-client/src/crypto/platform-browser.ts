@@ -1,0 +1,46 @@
+/**
+ * The browser side of the platform seam (`#crypto-platform` resolves here under the `browser`
+ * condition): hashing with `@noble/hashes`, and no native addon. Nothing here touches a `node:`
+ * module, `Buffer` or `process`.
+ */
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
+
+/**
+ * SHA-256 of `message` (`@noble/hashes`).
+ *
+ * @example
+ * ```ts
+ * sha256Digest(signDocBytes).length; // 32
+ * ```
+ */
+export function sha256Digest(message: Uint8Array): Uint8Array {
+  return sha256(message);
+}
+
+/**
+ * SHA-256 of `message` as upper-case hex, as CometBFT prints a tx hash.
+ *
+ * @example
+ * ```ts
+ * sha256HexUpper(txBytes); // "9F86D0..."
+ * ```
+ */
+export function sha256HexUpper(message: Uint8Array): string {
+  return bytesToHex(sha256(message)).toUpperCase();
+}
+
+/**
+ * A browser has no native addon: always throws, and the `native` signer backend reports it as
+ * unavailable (`auto` then signs with `@noble/curves`).
+ *
+ * @throws {Error} always.
+ *
+ * @example
+ * ```ts
+ * requireSecp256k1Bindings(); // throws: no native addon in a browser
+ * ```
+ */
+export function requireSecp256k1Bindings(): unknown {
+  throw new Error("the secp256k1 native addon cannot load in a browser");
+}

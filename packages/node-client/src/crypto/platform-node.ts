@@ -1,0 +1,49 @@
+/**
+ * The Node side of the platform seam (`#crypto-platform` resolves here under every condition but
+ * `browser`): SHA-256 through OpenSSL, which is faster than a JavaScript hash on the signing hot
+ * path, and the `secp256k1` addon loaded with `require`.
+ */
+import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
+
+/**
+ * SHA-256 of `message` (OpenSSL).
+ *
+ * @example
+ * ```ts
+ * sha256Digest(signDocBytes).length; // 32
+ * ```
+ */
+export function sha256Digest(message: Uint8Array): Uint8Array {
+  return createHash("sha256").update(message).digest();
+}
+
+/**
+ * SHA-256 of `message` as upper-case hex, as CometBFT prints a tx hash.
+ *
+ * @example
+ * ```ts
+ * sha256HexUpper(txBytes); // "9F86D0..."
+ * ```
+ */
+export function sha256HexUpper(message: Uint8Array): string {
+  return createHash("sha256").update(message).digest("hex").toUpperCase();
+}
+
+/**
+ * Loads the `secp256k1` package's addon-backed `bindings` module. The package root would silently
+ * fall back to elliptic when the addon is missing, which is slower than noble; the module is
+ * CommonJS, so it is `require`d.
+ *
+ * @returns the module's exports, unchecked.
+ * @throws {Error} when the package is not installed or its addon does not load.
+ *
+ * @example
+ * ```ts
+ * const bindings = requireSecp256k1Bindings();
+ * ```
+ */
+export function requireSecp256k1Bindings(): unknown {
+  const require = createRequire(import.meta.url);
+  return require("secp256k1/bindings");
+}

@@ -1,0 +1,165 @@
+/**
+ * The typed CometBFT RPC methods over any {@link JsonRpcClient}, decoding CometBFT 0.38's JSON
+ * answers ourselves (no cosmjs): what a browser build uses over `fetch` and the global `WebSocket`.
+ */
+import { fromBase64, fromHexString, toBase64, toHexString } from "../bytes.js";
+import { TransportError } from "../errors.js";
+import { type CometRpc, type CometTx, type JsonRpcClient, nextRequestId } from "./rpc-json.js";
+
+type Json = Record<string, unknown>;
+
+function object(value: unknown, what: string): Json {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new TransportError("rpc", `the node's ${what} is not a JSON object`);
+  }
+  return value as Json;
+}
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
+
+function integer(value: unknown, what: string): number {
+  const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n)) throw new TransportError("rpc", `the node's ${what} is not an integer`);
+  return n;
+}
+
+function bigInteger(value: unknown, what: string): bigint {
+  const source = typeof value === "number" ? String(value) : value;
+  if (typeof source !== "string" || !/^-?\d+$/.test(source)) {
+    throw new TransportError("rpc", `the node's ${what} is not an integer`);
+  }
+  return BigInt(source);
+}
+
+/**
+ * Milliseconds since the epoch of an RFC 3339 time with up to nanosecond digits
+ * (`2026-11-26T08:41:29.123456789Z`); digits past the millisecond are dropped.
+ *
+ * @throws {TransportError} for a time that does not parse.
+ */
+export function rfc3339Millis(value: unknown): number {
+  const source = text(value);
+  const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)$/.exec(source);
+  const ms = match
+    ? Date.parse(`${match[1]}.${(match[2] ?? "").padEnd(3, "0").slice(0, 3)}${match[3]}`)
+    : Number.NaN;
+  if (Number.isNaN(ms))
+    throw new TransportError("rpc", `the node's time ${JSON.stringify(source)} does not parse`);
+  return ms;
+}
+
+function hexBytes(value: unknown, what: string): Uint8Array {
+  const bytes = fromHexString(text(value));
+  if (bytes === undefined) throw new TransportError("rpc", `the node's ${what} is not hex`);
+  return bytes;
+}
+
+function decodeTx(value: unknown): CometTx {
+  const tx = object(value, "tx");
+  const result = object(tx.tx_result, "tx_result");
+  const events = Array.isArray(result.events) ? result.events : [];
+  return {
+    tx: fromBase64(text(tx.tx)),
+    hash: hexBytes(tx.hash, "tx hash"),
+    height: integer(tx.height, "tx height"),
+    index: integer(tx.index ?? 0, "tx index"),
+    result: {
+      code: integer(result.code ?? 0, "tx code"),
+      codespace: text(result.codespace),
+      log: text(result.log),
+      gasWanted: bigInteger(result.gas_wanted ?? "0", "gas_wanted"),
+      gasUsed: bigInteger(result.gas_used ?? "0", "gas_used"),
+      events: events.map((event: unknown) => {
+        const e = object(event, "event");
+        const attributes = Array.isArray(e.attributes) ? e.attributes : [];
+        return {
+          type: text(e.type),
+          attributes: attributes.map((attribute: unknown) => {
+            const a = object(attribute, "event attribute");
+            return { key: text(a.key), value: text(a.value) };
+          }),
+        };
+      }),
+    },
+  };
+}
+
+function decodeBroadcast(value: unknown) {
+  const r = object(value, "broadcast answer");
+  return {
+    code: integer(r.code ?? 0, "broadcast code"),
+    codespace: text(r.codespace),
+    log: text(r.log),
+    hash: hexBytes(r.hash, "tx hash"),
+  };
+}
+
+/**
+ * The typed CometBFT RPC methods over a JSON-RPC client. Each method sends its request
+ * synchronously when called (so a {@link FetchRpcClient}'s `nextSignal` applies to it) and decodes
+ * the answer; a malformed answer is a {@link TransportError}.
+ *
+ * @param client - the JSON-RPC client (HTTP or WebSocket).
+ * @returns the methods queries and broadcasts call.
+ *
+ * @example
+ * ```ts
+ * const comet = createCometRpc(new FetchRpcClient({ url: "http://127.0.0.1:26657" }));
+ * (await comet.status()).syncInfo.latestBlockHeight; // 42
+ * ```
+ */
+export function createCometRpc(client: JsonRpcClient): CometRpc {
+  const call = (method: string, params: Json): Promise<unknown> =>
+    client.execute({ jsonrpc: "2.0", id: nextRequestId(), method, params }).then((answer) => answer.result);
+  return {
+    status: () =>
+      call("status", {}).then((value) => {
+        const result = object(value, "status");
+        const nodeInfo = object(result.node_info, "node_info");
+        const syncInfo = object(result.sync_info, "sync_info");
+        const time = rfc3339Millis(syncInfo.latest_block_time);
+        return {
+          nodeInfo: { network: text(nodeInfo.network) },
+          syncInfo: {
+            latestBlockHeight: integer(syncInfo.latest_block_height, "latest_block_height"),
+            latestBlockTime: new Date(time),
+          },
+        };
+      }),
+    abciQuery: (params) =>
+      call("abci_query", {
+        path: params.path,
+        data: toHexString(params.data),
+        prove: params.prove ?? false,
+        ...(params.height === undefined ? {} : { height: String(params.height) }),
+      }).then((value) => {
+        const response = object(object(value, "abci_query answer").response, "abci_query response");
+        return {
+          code: integer(response.code ?? 0, "abci_query code"),
+          codespace: text(response.codespace),
+          log: text(response.log),
+          value: fromBase64(text(response.value)),
+        };
+      }),
+    tx: (params) => call("tx", { hash: toBase64(params.hash), prove: params.prove ?? false }).then(decodeTx),
+    txSearch: (params) =>
+      call("tx_search", {
+        query: params.query,
+        prove: params.prove ?? false,
+        ...(params.page === undefined ? {} : { page: String(params.page) }),
+        ...(params.per_page === undefined ? {} : { per_page: String(params.per_page) }),
+        ...(params.order_by === undefined ? {} : { order_by: params.order_by }),
+      }).then((value) => {
+        const result = object(value, "tx_search answer");
+        const txs = Array.isArray(result.txs) ? result.txs : [];
+        return { txs: txs.map(decodeTx), totalCount: integer(result.total_count ?? 0, "total_count") };
+      }),
+    broadcastTxSync: (params) => call("broadcast_tx_sync", { tx: toBase64(params.tx) }).then(decodeBroadcast),
+    broadcastTxAsync: (params) =>
+      call("broadcast_tx_async", { tx: toBase64(params.tx) }).then((value) => ({
+        hash: decodeBroadcast(value).hash,
+      })),
+  };
+}

@@ -1,0 +1,369 @@
+/**
+ * The CometBFT RPC connection every query and broadcast works on, independent of how it was opened
+ * (cosmjs in Node, `fetch` and the global `WebSocket` in a browser build): its types, the
+ * `fetch`-based JSON-RPC client, and the two ways queries call it. Nothing here loads cosmjs or a
+ * `node:` module.
+ */
+import { PerpxError } from "@perpx/errors";
+import { TransportError } from "../errors.js";
+
+/**
+ * A JSON-RPC 2.0 request.
+ *
+ * @example
+ * ```ts
+ * const request: JsonRpcRequest = { jsonrpc: "2.0", id: 1, method: "status", params: {} };
+ * ```
+ */
+export interface JsonRpcRequest {
+  readonly jsonrpc: "2.0";
+  readonly id: number | string;
+  readonly method: string;
+  readonly params: Record<string, unknown>;
+}
+
+/**
+ * A JSON-RPC 2.0 success answer.
+ *
+ * @example
+ * ```ts
+ * const answer: JsonRpcSuccess = { jsonrpc: "2.0", id: 1, result: { sync_info: {} } };
+ * ```
+ */
+export interface JsonRpcSuccess {
+  readonly jsonrpc: "2.0";
+  readonly id: number | string;
+  readonly result: unknown;
+}
+
+/**
+ * Sends JSON-RPC requests to a CometBFT node: {@link FetchRpcClient}, `WebSocketRpcClient`, a cosmjs
+ * `HttpClient` / `WebsocketClient`, or a test double.
+ *
+ * @example
+ * ```ts
+ * const answer = await rpcClient.execute({ jsonrpc: "2.0", id: 1, method: "status", params: {} });
+ * ```
+ */
+export interface JsonRpcClient {
+  /**
+   * Sends one request.
+   *
+   * @returns the success answer.
+   * @throws {JsonRpcError} for an error answer; {@link TransportError} when the node is not reached.
+   */
+  execute(request: JsonRpcRequest): Promise<JsonRpcSuccess>;
+  /** Releases the client's connection, if it holds one. */
+  disconnect(): void;
+}
+
+/**
+ * Options of the CometBFT RPC transport over HTTP.
+ *
+ * @example
+ * ```ts
+ * const rpc: RpcHttpOptions = { url: "https://rpc.example.com", headers: { "x-api-key": key } };
+ * ```
+ */
+export interface RpcHttpOptions {
+  /** `http(s)://host:port` of the node's CometBFT RPC (`ws(s)://` selects the WebSocket transport). */
+  url: string;
+  /**
+   * The `fetch` used for HTTP requests.
+   * @default globalThis.fetch
+   */
+  fetch?: typeof fetch;
+  /**
+   * Extra HTTP headers on every request (an API key, say).
+   * @default {}
+   */
+  headers?: Record<string, string>;
+  /**
+   * The `WebSocket` constructor for a `ws(s)://` URL: given, calls and subscriptions go over
+   * a standard socket (`WebSocketRpcClient`) on every platform; in Node without it, cosmjs's
+   * socket serves.
+   * @default globalThis.WebSocket in a browser build; cosmjs's socket in Node
+   */
+  webSocket?: WebSocketConstructor;
+}
+
+/**
+ * A `WebSocket` constructor: the browser's, Node 22's global one, or the `ws` package's.
+ *
+ * @example
+ * ```ts
+ * const rpc: RpcHttpOptions = { url: "ws://127.0.0.1:26657/websocket", webSocket: WebSocket };
+ * ```
+ */
+export type WebSocketConstructor = new (url: string) => WebSocket;
+
+/**
+ * Inject a ready JSON-RPC client (a cosmjs `HttpClient` or `WebsocketClient`, a
+ * {@link FetchRpcClient}, or a test double).
+ *
+ * @example
+ * ```ts
+ * const rpc: RpcInjectedOptions = { rpcClient: new FetchRpcClient({ url: "http://127.0.0.1:26657" }) };
+ * ```
+ */
+export interface RpcInjectedOptions {
+  /** The JSON-RPC client the connection sends through. */
+  rpcClient: JsonRpcClient;
+}
+
+/**
+ * How to reach CometBFT RPC: a URL (`http(s)://` or `ws(s)://`), HTTP options, or an injected
+ * JSON-RPC client.
+ *
+ * @example
+ * ```ts
+ * const rpc: RpcOptions = "ws://127.0.0.1:26657/websocket";
+ * ```
+ */
+export type RpcOptions = string | RpcHttpOptions | RpcInjectedOptions;
+
+/**
+ * A JSON-RPC error answer (`{"error": {code, message, data}}`), code `QUERY` like every answer of
+ * a node that refused a request (queries wrap it in a `QueryError`).
+ *
+ * @example
+ * ```ts
+ * if (error instanceof JsonRpcError) console.log(error.rpcCode, error.data);
+ * ```
+ */
+export class JsonRpcError extends PerpxError {
+  override name = "JsonRpcError";
+  /** The JSON-RPC error code. */
+  readonly rpcCode: number;
+  /** The `data` text, which carries the node's explanation. */
+  readonly data: string;
+
+  /** @param error - the `error` object of the answer. */
+  constructor(error: { code?: number; message?: string; data?: unknown }) {
+    super("QUERY", `${error.message ?? "JSON-RPC error"}${error.data ? `: ${String(error.data)}` : ""}`);
+    this.rpcCode = error.code ?? 0;
+    this.data = error.data === undefined ? "" : String(error.data);
+  }
+}
+
+/**
+ * Parses one JSON-RPC answer's text into its success form.
+ *
+ * @throws {JsonRpcError} for an error answer; {@link TransportError} for text that is not a JSON-RPC
+ * answer.
+ */
+function parseJsonRpcAnswer(text: string, url: string, httpStatus?: number): JsonRpcSuccess {
+  let json: { error?: { code?: number; message?: string; data?: unknown }; result?: unknown };
+  try {
+    json = JSON.parse(text) as typeof json;
+  } catch (error) {
+    const status = httpStatus === undefined ? "an answer" : `HTTP ${httpStatus} with a body`;
+    throw new TransportError("rpc", `${status} that is not JSON`, { url, cause: error });
+  }
+  if (typeof json !== "object" || json === null) {
+    throw new TransportError("rpc", "an answer that is not a JSON-RPC object", { url });
+  }
+  if (json.error) throw new JsonRpcError(json.error);
+  return json as JsonRpcSuccess;
+}
+
+/**
+ * A JSON-RPC client over an injectable `fetch`, with per-call `AbortSignal`s: set
+ * {@link FetchRpcClient.nextSignal} right before a call (the comet clients call `execute`
+ * synchronously from their methods) and that request is aborted with it.
+ *
+ * @example
+ * ```ts
+ * const client = createNodeClient({ rpc: { rpcClient: new FetchRpcClient({ url, fetch: myFetch }) } });
+ * ```
+ */
+export class FetchRpcClient implements JsonRpcClient {
+  readonly #url: string;
+  readonly #fetch: typeof fetch;
+  readonly #headers: Record<string, string>;
+  /** The signal of the next `execute` call; consumed by it. */
+  nextSignal: AbortSignal | undefined;
+
+  /** @param options - URL, fetch and headers. */
+  constructor(options: RpcHttpOptions) {
+    this.#url = options.url;
+    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.#headers = { "content-type": "application/json", ...(options.headers ?? {}) };
+  }
+
+  /** Sends one JSON-RPC request and returns the success answer. */
+  readonly execute = async (request: JsonRpcRequest): Promise<JsonRpcSuccess> => {
+    const signal = this.nextSignal;
+    this.nextSignal = undefined;
+    let response: Response;
+    try {
+      response = await this.#fetch(this.#url, {
+        method: "POST",
+        headers: this.#headers,
+        body: JSON.stringify(request),
+        ...(signal ? { signal } : {}),
+      });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw new TransportError("rpc", "the node could not be reached", { url: this.#url, cause: error });
+    }
+    const answer = parseJsonRpcAnswer(await response.text(), this.#url, response.status);
+    if (!response.ok) throw new TransportError("rpc", `HTTP ${response.status}`, { url: this.#url });
+    return answer;
+  };
+
+  /** Nothing to close for HTTP. */
+  readonly disconnect = (): void => {};
+}
+
+/**
+ * One committed transaction as the comet clients decode `tx` and `tx_search` answers.
+ *
+ * @example
+ * ```ts
+ * const { height, result } = await connection.comet.tx({ hash });
+ * ```
+ */
+export interface CometTx {
+  readonly tx: Uint8Array;
+  readonly hash: Uint8Array;
+  readonly height: number;
+  readonly index: number;
+  readonly result: {
+    readonly code: number;
+    readonly codespace?: string | undefined;
+    readonly log?: string | undefined;
+    readonly gasWanted: bigint;
+    readonly gasUsed: bigint;
+    readonly events: readonly {
+      readonly type: string;
+      readonly attributes: readonly { readonly key: string; readonly value: string }[];
+    }[];
+  };
+}
+
+/**
+ * The typed CometBFT RPC methods queries and broadcasts call: the subset of cosmjs's
+ * `Comet38Client` they use, so cosmjs (in Node) and `createCometRpc` (in a browser build) both serve.
+ *
+ * @example
+ * ```ts
+ * const status = await connection.comet.status();
+ * status.syncInfo.latestBlockHeight; // 42
+ * ```
+ */
+export interface CometRpc {
+  /** `status`. */
+  status(): Promise<{
+    readonly nodeInfo: { readonly network: string };
+    readonly syncInfo: {
+      readonly latestBlockHeight: number;
+      readonly latestBlockTime: { getTime(): number };
+    };
+  }>;
+  /** `abci_query`. */
+  abciQuery(params: { path: string; data: Uint8Array; prove?: boolean; height?: number }): Promise<{
+    readonly code?: number | undefined;
+    readonly codespace: string;
+    readonly log?: string | undefined;
+    readonly value: Uint8Array;
+  }>;
+  /** `tx`. */
+  tx(params: { hash: Uint8Array; prove?: boolean }): Promise<CometTx>;
+  /** `tx_search`. */
+  txSearch(params: {
+    query: string;
+    page?: number;
+    per_page?: number;
+    order_by?: "asc" | "desc";
+    prove?: boolean;
+  }): Promise<{ readonly txs: readonly CometTx[]; readonly totalCount: number }>;
+  /** `broadcast_tx_sync`. */
+  broadcastTxSync(params: { tx: Uint8Array }): Promise<{
+    readonly code: number;
+    readonly codespace?: string | undefined;
+    readonly log?: string | undefined;
+    readonly hash: Uint8Array;
+  }>;
+  /** `broadcast_tx_async`. */
+  broadcastTxAsync(params: { tx: Uint8Array }): Promise<{ readonly hash: Uint8Array }>;
+}
+
+/**
+ * An open CometBFT RPC connection: the typed methods and the JSON-RPC client beneath them.
+ *
+ * @example
+ * ```ts
+ * const height = (await connection.comet.status()).syncInfo.latestBlockHeight;
+ * ```
+ */
+export interface RpcConnection {
+  /** The typed methods. */
+  readonly comet: CometRpc;
+  /** The JSON-RPC client, for methods without a typed wrapper (`net_info`, `genesis`). */
+  readonly rpcClient: JsonRpcClient;
+  /** Set when the JSON-RPC client honours per-call signals. */
+  readonly fetchClient: FetchRpcClient | undefined;
+  /** Closes a WebSocket. */
+  close(): void;
+}
+
+let nextId = 1;
+
+/**
+ * The next JSON-RPC request id of this process.
+ *
+ * @example
+ * ```ts
+ * const request = { jsonrpc: "2.0", id: nextRequestId(), method: "status", params: {} };
+ * ```
+ */
+export function nextRequestId(): number {
+  return nextId++;
+}
+
+/**
+ * Calls a JSON-RPC method directly and returns its `result`.
+ *
+ * @example
+ * ```ts
+ * const netInfo = await rawRpc(connection, "net_info", {});
+ * ```
+ */
+export async function rawRpc(
+  connection: RpcConnection,
+  method: string,
+  params: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<unknown> {
+  if (connection.fetchClient) connection.fetchClient.nextSignal = signal;
+  const response = await connection.rpcClient.execute({
+    jsonrpc: "2.0",
+    id: nextRequestId(),
+    method,
+    params,
+  });
+  return response.result;
+}
+
+/**
+ * Runs a typed comet call with a per-call signal (honoured on HTTP; WebSocket calls are only
+ * abandoned).
+ *
+ * @example
+ * ```ts
+ * const status = await cometCall(connection, signal, (comet) => comet.status());
+ * ```
+ */
+export function cometCall<T>(
+  connection: RpcConnection,
+  signal: AbortSignal | undefined,
+  call: (comet: CometRpc) => Promise<T>,
+): Promise<T> {
+  if (connection.fetchClient) connection.fetchClient.nextSignal = signal;
+  try {
+    return call(connection.comet);
+  } finally {
+    if (connection.fetchClient) connection.fetchClient.nextSignal = undefined;
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * @perpx/node-client in real headless Chromium (Debian's `chromium`, driven by playwright-core): a
+ * page bundled from the package's browser entry, served from its own origin, creates a wallet,
+ * reads the chain over RPC (fetch and WebSocket) and gRPC-web (cross-origin, so CORS is exercised),
+ * and places and cancels a long-term order on a devnet.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { type Devnet, startDevnet } from "@perpx/devnet";
+import { build, type Metafile } from "esbuild";
+import { type Browser, chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findChromium, INSTALL_CHROMIUM } from "./browser/chromium.js";
+import type { ScenarioConfig, ScenarioReport } from "./browser/page.js";
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const packages = here("../../");
+
+/** Bundles the page for the browser: every `@perpx/*` from source, as the tests run. */
+async function bundlePage(): Promise<{ code: string; metafile: Metafile }> {
+  const alias = Object.fromEntries(
+    ["errors", "proto", "address", "core", "node-client"].map((name) => [
+      `@perpx/${name}`,
+      `${packages}${name}/src/index.ts`,
+    ]),
+  );
+  const result = await build({
+    entryPoints: [here("./browser/page.ts")],
+    bundle: true,
+    platform: "browser",
+    format: "esm",
+    target: "es2022",
+    minify: true,
+    write: false,
+    metafile: true,
+    alias,
+    logLevel: "silent",
+  });
+  return { code: result.outputFiles[0]!.text, metafile: result.metafile };
+}
+
+let devnet: Devnet;
+let page: { code: string; metafile: Metafile };
+let server: Server;
+let pageUrl: string;
+let browser: Browser;
+const consoleLines: string[] = [];
+
+beforeAll(async () => {
+  const executablePath = findChromium(); // throws with what to install: never a silent skip
+  [devnet, page] = await Promise.all([
+    startDevnet({ ports: "free", blockTimeMs: 200, faucetWindowMs: 0 }),
+    bundlePage(),
+  ]);
+  server = createServer((req, res) => {
+    if (req.url === "/page.js") {
+      res.writeHead(200, { "content-type": "text/javascript" });
+      res.end(page.code);
+      return;
+    }
+    res.writeHead(200, { "content-type": "text/html" });
+    res.end(
+      '<!doctype html><html><head><script type="module" src="/page.js"></script></head><body></body></html>',
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  pageUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  browser = await chromium.launch({
+    executablePath,
+    headless: true,
+    timeout: 120_000,
+    args: ["--no-sandbox"],
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await devnet?.stop();
+});
+
+describe("in headless Chromium", () => {
+  it("finds Chromium or says what to install", () => {
+    expect(() => findChromium({ PATH: "/nonexistent" })).toThrow(INSTALL_CHROMIUM);
+    expect(() => findChromium({ CHROMIUM_PATH: "/nonexistent/chromium" })).toThrow(
+      /apt-get install -y chromium/,
+    );
+  });
+
+  it("bundles with no node: module, cosmjs, connect-node or native addon in the graph", () => {
+    const inputs = Object.keys(page.metafile.inputs);
+    expect(inputs.some((input) => input.includes("src/transport/platform-browser.ts"))).toBe(true);
+    expect(inputs.some((input) => input.includes("src/crypto/platform-browser.ts"))).toBe(true);
+    expect(
+      inputs.filter((input) => /^node:|@cosmjs|connect-node|secp256k1@|platform-node/.test(input)),
+    ).toEqual([]);
+    expect(page.code).not.toMatch(/["']node:[a-z_/]+["']/);
+    expect(page.code).not.toMatch(/\brequire\(/);
+  });
+
+  it("creates a wallet, reads the chain, places and cancels a long-term order", async () => {
+    const tab = await browser.newPage();
+    tab.on("console", (message) => consoleLines.push(`${message.type()}: ${message.text()}`));
+    tab.on("pageerror", (error) => consoleLines.push(`pageerror: ${error.message}`));
+    await tab.goto(pageUrl, { waitUntil: "load", timeout: 60_000 });
+    await tab.waitForFunction(() => "perpxScenario" in globalThis, undefined, { timeout: 60_000 });
+    const alice = devnet.accounts[0]!;
+    const config: ScenarioConfig = {
+      rpc: devnet.endpoints.rpc,
+      rpcWebsocket: devnet.endpoints.rpcWebsocket,
+      grpcWeb: devnet.endpoints.rest,
+      mnemonic: alice.mnemonic,
+    };
+    const report = await tab.evaluate(
+      (c) =>
+        (
+          globalThis as unknown as { perpxScenario(c: ScenarioConfig): Promise<ScenarioReport> }
+        ).perpxScenario(c),
+      config,
+    );
+    expect(report.error, `${String(report.error)}\nconsole:\n${consoleLines.join("\n")}`).toBeUndefined();
+    expect(report.origin).toBe(pageUrl.replace(/\/$/, ""));
+    expect(new URL(devnet.endpoints.rest).origin).not.toBe(report.origin); // cross-origin calls
+    expect(report.address).toBe(alice.address);
+    expect(report.signerBackend).toBe("js");
+    expect(report.chainId).toBe("perpx-local-1");
+    expect(BigInt(report.height as string)).toBeGreaterThan(0n);
+    expect(BigInt(report.balance as string)).toBeGreaterThan(0n);
+    expect(report.ticker).toMatch(/-USD$/);
+    expect(BigInt(report.oraclePrice as string)).toBeGreaterThan(0n);
+    expect(BigInt(report.wsHeight as string)).toBeGreaterThanOrEqual(BigInt(report.height as string));
+    expect(BigInt(report.subscribedHeight as string)).toBeGreaterThan(0n);
+    expect(report.depositCode).toBe(0);
+    expect(report.placeCode).toBe(0);
+    expect(BigInt(report.placeHeight as string)).toBeGreaterThan(0n);
+    expect(report.storedClientId).toBeGreaterThan(0);
+    expect(report.cancelCode).toBe(0);
+    expect(report.goneAfterCancel).toBe(true);
+    await tab.close();
+  }, 240_000);
+});
