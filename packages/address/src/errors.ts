@@ -1,4 +1,4 @@
-import { errorGuard, PerpxError, type PerpxErrorOptions } from "@perpx/errors";
+import { errorGuard, PerpxError, type PerpxErrorOptions, redactSecrets } from "@perpx/errors";
 
 /**
  * Why an address was rejected. Exactly one reason is reported: the first check that fails.
@@ -104,7 +104,7 @@ export class InvalidAddressError extends PerpxError {
       ...base,
     });
     this.reason = reason;
-    this.input = input;
+    this.input = redactSecrets(input);
   }
 }
 
@@ -191,7 +191,7 @@ export class InvalidSubaccountError extends PerpxError {
       ...base,
     });
     this.reason = reason;
-    this.input = input;
+    this.input = redactSecrets(input);
   }
 }
 

@@ -2,6 +2,7 @@ import { type GasPrice, type Network, SHORT_BLOCK_WINDOW } from "@perpx/core";
 import { InvalidArgumentError } from "@perpx/errors";
 import { platformTransports } from "#transport-platform";
 import { type BroadcastMode, type NodeConnection, seedChainFacts } from "./connection.js";
+import { checkParams } from "./messages/validate.js";
 import { type NodeActions, nodeActions } from "./nodeActions.js";
 import { getAccountSequence } from "./query/auth.js";
 import { checkTimeout } from "./transport/call.js";
@@ -169,6 +170,7 @@ function bindActions<T extends NodeConnection, A extends Record<string, NodeActi
 }
 
 function openConnection(options: NodeClientOptions): NodeConnection & { close(): void } {
+  checkParams(options, "createNodeClient");
   if (!options.nodeRpc && !options.nodeRest && !options.grpc) {
     throw new InvalidArgumentError("options", "configure at least one of nodeRpc, nodeRest and grpc");
   }

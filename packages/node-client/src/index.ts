@@ -9,6 +9,15 @@
  *
  * @packageDocumentation
  */
+
+export {
+  CHAIN_ERRORS,
+  type ChainCodespace,
+  type ChainError,
+  chainErrorOfLog,
+  GRPC_CODES,
+  SDK_CODES,
+} from "./chainErrors.js";
 export {
   type BoundActions,
   createNodeClient,
@@ -18,17 +27,22 @@ export {
 } from "./client.js";
 export type { BroadcastMode, NodeConnection, TxDefaults } from "./connection.js";
 export {
+  type AuthenticatorCheck,
+  AuthenticatorRefusedError,
   type BroadcastFailureReason,
   BroadcastTxError,
   type BroadcastTxErrorParameters,
   broadcastFailureReason,
   broadcastTxError,
+  CLOB_CODES,
   CLOB_ERRORS,
   type ClobErrorName,
+  isAuthenticatorRefusedError,
   isBroadcastTxError,
   isQueryError,
   isSequenceMismatchError,
   isTransportError,
+  parseAuthenticatorRefusal,
   parseSequenceMismatch,
   QueryError,
   type QueryErrorParameters,
@@ -36,6 +50,15 @@ export {
   sdkCodeFromLog,
   TransportError,
 } from "./errors.js";
+export {
+  type InitiateWithdrawalParams,
+  initiateWithdrawalMsg,
+  type LeverageSetting,
+  type RegisterAffiliateParams,
+  registerAffiliateMsg,
+  type UpdateLeverageParams,
+  updateLeverageMsg,
+} from "./messages/account.js";
 export {
   type AddAuthenticatorParams,
   type AuthenticatorNode,
@@ -97,6 +120,28 @@ export * from "./query/amounts.js";
 export * from "./query/auth.js";
 export * from "./query/bank.js";
 export * from "./query/bridge.js";
+export {
+  getAccountplusParams,
+  getAsset,
+  getAssets,
+  getCollateralPoolAddress,
+  getLeverage,
+  getLiquidationsConfig,
+  getLiquidityTiers,
+  getMarketFeeDiscount,
+  getMarketFeeDiscounts,
+  getMarketParam,
+  getMarketParams,
+  getNextIds,
+  getPendingSendPackets,
+  getPerpetualsParams,
+  getStakingTiers,
+  getUserStakingTier,
+  getWithdrawalsBlockedInfo,
+  type MarketFeeDiscountParams,
+  type PerpetualIdParams,
+  type UserStakingTierParams,
+} from "./query/catalog.js";
 export * from "./query/chain.js";
 export { type FactOptions, type RestQueryParams, restQuery } from "./query/facts.js";
 export { type GetMarketParams, getMarket, type Market } from "./query/market.js";

@@ -20,6 +20,25 @@ import {
   getDelayedCompleteBridgeMessages,
   getRecognizedBridgeEventInfo,
 } from "./query/bridge.js";
+import {
+  getAccountplusParams,
+  getAsset,
+  getAssets,
+  getCollateralPoolAddress,
+  getLeverage,
+  getLiquidationsConfig,
+  getLiquidityTiers,
+  getMarketFeeDiscount,
+  getMarketFeeDiscounts,
+  getMarketParam,
+  getMarketParams,
+  getNextIds,
+  getPendingSendPackets,
+  getPerpetualsParams,
+  getStakingTiers,
+  getUserStakingTier,
+  getWithdrawalsBlockedInfo,
+} from "./query/catalog.js";
 import { getChainId, getGenesis, getLatestBlock, getPeers } from "./query/chain.js";
 import { getMarket } from "./query/market.js";
 import {
@@ -60,9 +79,12 @@ import {
   cancelOrder,
   depositToSubaccount,
   ibcTransfer,
+  initiateWithdrawal,
   placeOrder,
+  registerAffiliate,
   removeAuthenticator,
   transfer,
+  updateLeverage,
   withdrawFromSubaccount,
   wrapRedeem,
   wrapWithdraw,
@@ -90,6 +112,11 @@ export const nodeActions = {
   getBalance,
   getSubaccount,
   getSubaccounts,
+  getLeverage,
+  getCollateralPoolAddress,
+  // Assets
+  getAsset,
+  getAssets,
   // Markets
   getMarket,
   getClobPair,
@@ -103,10 +130,21 @@ export const nodeActions = {
   getBlockRateLimits,
   getEquityTiers,
   getStatefulOrder,
+  getMarketParam,
+  getMarketParams,
+  getLiquidityTiers,
+  getPerpetualsParams,
+  getLiquidationsConfig,
+  getNextIds,
+  getMarketFeeDiscount,
+  getMarketFeeDiscounts,
+  getStakingTiers,
+  getUserStakingTier,
   // Authenticators (trading keys)
   getAuthenticators,
   getAuthenticator,
   getAccountState,
+  getAccountplusParams,
   // Wrap
   getWrapRules,
   getWrapRule,
@@ -127,6 +165,8 @@ export const nodeActions = {
   getWithdrawalConfigs,
   getDailyLimits,
   getDailyUsage,
+  getPendingSendPackets,
+  getWithdrawalsBlockedInfo,
   // Affiliates
   getAffiliateInfo,
   getReferredBy,
@@ -165,6 +205,9 @@ export const nodeActions = {
   wrapWithdraw,
   wrapRedeem,
   ibcTransfer,
+  updateLeverage,
+  registerAffiliate,
+  initiateWithdrawal,
   registerTradingKey,
   sendWithTradingKey,
 } as const;

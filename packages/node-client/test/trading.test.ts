@@ -460,7 +460,7 @@ async function expectRefusedForKey(
       "unauthorized",
       "dydxaccountplus",
       104,
-      "check",
+      "checkTx",
     ]);
   }
   expect(await bankUsdc(owner)).toBe(bank);

@@ -366,7 +366,7 @@ describe("several messages in one transaction", () => {
       }),
     );
     expect(
-      isBroadcastTxError(error) && error.phase === "deliver" && error.reason === "insufficient-funds",
+      isBroadcastTxError(error) && error.phase === "deliverTx" && error.reason === "insufficient-funds",
     ).toBe(true);
     expect(await balance(bob.address)).toBe(bobBefore + 11n);
   });
@@ -555,7 +555,7 @@ describe("sequences", () => {
       reason: "sequence-mismatch",
       abciCode: 32,
       codespace: "sdk",
-      phase: "check",
+      phase: "checkTx",
       expected: account.sequence,
       got: account.sequence + 5n,
       txHash: signed.hash,
@@ -628,7 +628,7 @@ describe("errors", () => {
       phase: "simulate",
     });
     const delivered = await caught(send(carl, 10n ** 15n, { gas: 200_000n }));
-    expect(delivered).toMatchObject({ reason: "insufficient-funds", abciCode: 5, phase: "deliver" });
+    expect(delivered).toMatchObject({ reason: "insufficient-funds", abciCode: 5, phase: "deliverTx" });
     expect((delivered as { height: bigint }).height).toBeGreaterThan(0n);
     expect((delivered as { log: string }).log).toMatch(/insufficient funds/);
     // The failed tx used its sequence; the next one goes through.
@@ -639,7 +639,7 @@ describe("errors", () => {
     const error = await caught(
       send(net.wallets[2]!, 1n, { gas: 200_000n, gasPrice: { denom: "uusdc", amount: "0.001" } }),
     );
-    expect(error).toMatchObject({ reason: "insufficient-fee", abciCode: 13, phase: "check" });
+    expect(error).toMatchObject({ reason: "insufficient-fee", abciCode: 13, phase: "checkTx" });
     expect((await send(net.wallets[2]!, 1n)).height).toBeGreaterThan(0n);
   });
 
@@ -661,7 +661,7 @@ describe("errors", () => {
         tx: { gas: 200_000n },
       }),
     );
-    expect(error).toMatchObject({ reason: "unauthorized", abciCode: 4, phase: "check" });
+    expect(error).toMatchObject({ reason: "unauthorized", abciCode: 4, phase: "checkTx" });
   });
 
   it("invalid input fails before signing", async () => {

@@ -9,7 +9,7 @@ import {
   orderWireAmounts,
   triggerSubticksOf,
 } from "./market.js";
-import { bech32Address, positiveOrderField, subaccountId, uint32 } from "./validate.js";
+import { bech32Address, checkParams, positiveOrderField, subaccountId, uint32 } from "./validate.js";
 
 /**
  * Order flag values (`OrderId.order_flags`).
@@ -230,6 +230,7 @@ function goodTil(params: { kind: OrderKind; goodTilBlock?: number; goodTilBlockT
  * ```
  */
 export function placeOrderMsg(params: PlaceOrderParams): TxMessage<typeof clob.MsgPlaceOrderSchema> {
+  checkParams(params, "placeOrderMsg");
   const side = SIDES[params.side];
   if (side === undefined)
     throw new InvalidOrderError("side", `must be BUY or SELL, got ${String(params.side)}`);
@@ -317,6 +318,7 @@ export type CancelOrderParams = {
  * ```
  */
 export function cancelOrderMsg(params: CancelOrderParams): TxMessage<typeof clob.MsgCancelOrderSchema> {
+  checkParams(params, "cancelOrderMsg");
   return {
     typeUrl: typeUrlOf(clob.MsgCancelOrderSchema),
     value: create(clob.MsgCancelOrderSchema, {
@@ -354,6 +356,7 @@ export interface BatchCancelParams {
  * ```
  */
 export function batchCancelMsg(params: BatchCancelParams): TxMessage<typeof clob.MsgBatchCancelSchema> {
+  checkParams(params, "batchCancelMsg");
   const total = params.cancels.reduce((n, batch) => n + batch.clientIds.length, 0);
   if (total === 0) throw new InvalidOrderError("cancels", "must name at least one order");
   if (total > MAX_BATCH_CANCELS) {

@@ -1,5 +1,6 @@
 import { STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS } from "@perpx/core";
 import { InvalidArgumentError } from "@perpx/errors";
+import { checkParams } from "../messages/validate.js";
 
 /**
  * A node snapshot archive named `<network>_<timestamp>_block-<height>.tar.lz4`.
@@ -71,6 +72,7 @@ export function newestSnapshot(
   names: Iterable<string>,
   options: NewestSnapshotOptions = {},
 ): SnapshotName | undefined {
+  checkParams(options, "newestSnapshot", true);
   let best: SnapshotName | undefined;
   for (const name of names) {
     const parsed = parseSnapshotName(name);
@@ -156,5 +158,6 @@ export const STATE_SYNCED_NODE_CANNOT_SERVE = [
  * ```
  */
 export function canServeHeight(params: { syncHeight: bigint | number; height: bigint | number }): boolean {
+  checkParams(params, "canServeHeight");
   return BigInt(params.height) >= BigInt(params.syncHeight);
 }

@@ -1,9 +1,9 @@
 import type { DescMessage, JsonValue, MessageShape } from "@bufbuild/protobuf";
-import { MissingEndpointError } from "@perpx/core";
 import { fromCosmosJson } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
 import { QueryError } from "../errors.js";
 import { withDeadline } from "../transport/call.js";
+import { missingTransportError } from "../transport/missing.js";
 import type { QueryOptions } from "./unary.js";
 
 /**
@@ -33,17 +33,7 @@ export function pickFactTransport(
 ): "grpc" | "rest" | "rpc" {
   const choice = wanted ?? (client.grpc ? "grpc" : client.rest ? "rest" : client.rpc ? "rpc" : undefined);
   if (choice !== undefined && client[choice] !== undefined) return choice;
-  const [endpoint, env] =
-    choice === "rest"
-      ? ["nodeRest", "PERPX_NODE_REST"]
-      : choice === "rpc"
-        ? ["nodeRpc", "PERPX_NODE_RPC"]
-        : ["grpc", "PERPX_GRPC"];
-  throw new MissingEndpointError(
-    choice === undefined ? "grpc, nodeRest or nodeRpc" : endpoint,
-    env,
-    client.network?.name ?? "this client",
-  );
+  throw missingTransportError(client, choice ? [choice] : ["grpc", "rest", "rpc"]);
 }
 
 /**
@@ -78,8 +68,7 @@ export async function restQuery<Desc extends DescMessage>(
 ): Promise<MessageShape<Desc>> {
   const { path, schema, ...options } = params;
   const rest = client.rest;
-  if (!rest)
-    throw new MissingEndpointError("nodeRest", "PERPX_NODE_REST", client.network?.name ?? "this client");
+  if (!rest) throw missingTransportError(client, ["rest"]);
   return withDeadline(path, options, client.timeoutMs, async (signal) => {
     const body = await rest.get(path, signal);
     try {

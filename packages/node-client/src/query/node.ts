@@ -3,6 +3,7 @@ import { InvalidArgumentError } from "@perpx/errors";
 import { cosmosNode, cosmosTendermint, cosmosUpgrade, ibcChannel } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
 import { isQueryError } from "../errors.js";
+import { checkParams } from "../messages/validate.js";
 import { withDeadline } from "../transport/call.js";
 import { rawRpc } from "../transport/rpc-json.js";
 import { type FactOptions, pickFactTransport, restQuery } from "./facts.js";
@@ -42,6 +43,7 @@ export async function getMinimumGasPrices(
   client: NodeConnection,
   options: FactOptions = {},
 ): Promise<GasPrice[]> {
+  checkParams(options, "getMinimumGasPrices", true);
   const transport = pickFactTransport(client, options.transport);
   const response =
     transport === "rest"
@@ -87,6 +89,7 @@ export interface NodeInfo {
  * ```
  */
 export async function getNodeInfo(client: NodeConnection, options: FactOptions = {}): Promise<NodeInfo> {
+  checkParams(options, "getNodeInfo", true);
   const transport = pickFactTransport(client, options.transport);
   if (transport === "rpc") {
     return withDeadline("node info", options, client.timeoutMs, async (signal) => {
@@ -151,6 +154,7 @@ export async function getAppliedPlan(
   client: NodeConnection,
   params: AppliedPlanParams,
 ): Promise<bigint | undefined> {
+  checkParams(params, "getAppliedPlan");
   const transport = pickFactTransport(client, params.transport);
   let height: bigint;
   try {
@@ -243,7 +247,9 @@ export async function checkUpgradeHistory(
   client: NodeConnection,
   params: UpgradeHistoryParams,
 ): Promise<UpgradeHistoryReport> {
+  checkParams(params, "checkUpgradeHistory");
   const { network, ...options } = params;
+  checkParams(network, "checkUpgradeHistory");
   const upgrades = await Promise.all(
     network.upgrades.map(async (upgrade) => {
       const chainHeight = await getAppliedPlan(client, { ...options, name: upgrade.version });
@@ -315,6 +321,7 @@ export async function getIbcChannels(
   client: NodeConnection,
   options: FactOptions = {},
 ): Promise<IbcChannel[]> {
+  checkParams(options, "getIbcChannels", true);
   const transport = pickFactTransport(client, options.transport);
   const channels =
     transport === "rest"

@@ -7,11 +7,11 @@ import {
   type MessageShape,
   toBinary,
 } from "@bufbuild/protobuf";
-import { MissingEndpointError } from "@perpx/core";
 import type { NodeConnection } from "../connection.js";
 import { QueryError, TransportError } from "../errors.js";
 import { type CallOptions, withDeadline } from "../transport/call.js";
 import { GRPC_STATUS, grpcStatusOf } from "../transport/grpc.js";
+import { missingTransportError } from "../transport/missing.js";
 import { type CometRpc, cometCall, JsonRpcError } from "../transport/rpc-json.js";
 
 /**
@@ -81,12 +81,7 @@ export function pickQueryTransport(client: NodeConnection, wanted?: "grpc" | "rp
   const choice = wanted ?? (client.grpc ? "grpc" : client.rpc ? "rpc" : undefined);
   if (choice === "grpc" && client.grpc) return "grpc";
   if (choice === "rpc" && client.rpc) return "rpc";
-  const endpoint = choice === "rpc" ? "nodeRpc" : "grpc";
-  throw new MissingEndpointError(
-    choice ?? "grpc or nodeRpc",
-    endpoint === "grpc" ? "PERPX_GRPC" : "PERPX_NODE_RPC",
-    client.network?.name ?? "this client",
-  );
+  throw missingTransportError(client, choice ? [choice] : ["grpc", "rpc"]);
 }
 
 /**

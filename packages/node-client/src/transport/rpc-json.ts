@@ -4,6 +4,7 @@
  * `fetch`-based JSON-RPC client, and the two ways queries call it. Nothing here loads cosmjs or a
  * `node:` module.
  */
+import { PerpxError } from "@perpx/errors";
 import { TransportError } from "../errors.js";
 import type { WebSocketConstructor, WebSocketRpcClient } from "./websocket.js";
 
@@ -112,14 +113,15 @@ export interface RpcInjectedOptions {
 export type RpcOptions = string | RpcHttpOptions | RpcInjectedOptions;
 
 /**
- * A JSON-RPC error answer (`{"error": {code, message, data}}`).
+ * A JSON-RPC error answer (`{"error": {code, message, data}}`), code `QUERY` like every answer of
+ * a node that refused a request (queries wrap it in a `QueryError`).
  *
  * @example
  * ```ts
  * if (error instanceof JsonRpcError) console.log(error.rpcCode, error.data);
  * ```
  */
-export class JsonRpcError extends Error {
+export class JsonRpcError extends PerpxError {
   override name = "JsonRpcError";
   /** The JSON-RPC error code. */
   readonly rpcCode: number;
@@ -128,7 +130,7 @@ export class JsonRpcError extends Error {
 
   /** @param error - the `error` object of the answer. */
   constructor(error: { code?: number; message?: string; data?: unknown }) {
-    super(`${error.message ?? "JSON-RPC error"}${error.data ? `: ${String(error.data)}` : ""}`);
+    super("QUERY", `${error.message ?? "JSON-RPC error"}${error.data ? `: ${String(error.data)}` : ""}`);
     this.rpcCode = error.code ?? 0;
     this.data = error.data === undefined ? "" : String(error.data);
   }

@@ -1,7 +1,7 @@
 import { feeForGas, type GasPrice, InvalidArgumentError } from "@perpx/core";
 import { type BroadcastMode, chainFacts, type NodeConnection } from "../connection.js";
 import { isFeeFreeClobMessage, isShortTermClobMessage } from "../messages/clob.js";
-import { bech32Address } from "../messages/validate.js";
+import { bech32Address, checkParams } from "../messages/validate.js";
 import { getChainId, getLatestBlock } from "../query/chain.js";
 import { getMinimumGasPrices } from "../query/node.js";
 import type { CallOptions } from "../transport/call.js";
@@ -144,6 +144,7 @@ export async function resolveGasPrice(
   denom: string,
   options: CallOptions = {},
 ): Promise<GasPrice> {
+  checkParams(options, "resolveGasPrice", true);
   const known = chainFacts(client);
   known.gasPrices ??= await getMinimumGasPrices(client, options);
   const prices = known.gasPrices;
@@ -190,6 +191,7 @@ export function gasWithMultiplier(gasUsed: bigint, multiplier: number): bigint {
  * ```
  */
 export async function sendTx(client: NodeConnection, params: SendTxParams): Promise<SendTxResult> {
+  checkParams(params, "sendTx");
   if (!Array.isArray(params.messages) || params.messages.length === 0) {
     throw new InvalidArgumentError("messages", "a transaction needs at least one message");
   }
@@ -279,6 +281,9 @@ export async function sendTx(client: NodeConnection, params: SendTxParams): Prom
     ...(params.broadcastTransport ? { transport: params.broadcastTransport } : {}),
     ...(params.commitTimeoutMs === undefined ? {} : { commitTimeoutMs: params.commitTimeoutMs }),
     ...(params.pollIntervalMs === undefined ? {} : { pollIntervalMs: params.pollIntervalMs }),
+  }).catch((error: unknown) => {
+    client.sequences.observe(account, error);
+    throw error;
   });
   return {
     ...base,
