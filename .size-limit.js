@@ -2,11 +2,14 @@
 // browser platform (a `node:` import fails the build), all exports kept, brotli-compressed.
 // Limits are the measured sizes plus about 10%; raise one only with a reason in the commit.
 export default [
-  { name: "@perpx/errors", path: "packages/errors/dist/index.js", import: "*", limit: "730 B" },
+  { name: "@perpx/errors", path: "packages/errors/dist/index.js", import: "*", limit: "1.39 kB" },
   { name: "@perpx/proto", path: "packages/proto/dist/index.js", import: "*", limit: "58 kB" },
   { name: "@perpx/address", path: "packages/address/dist/index.js", import: "*", limit: "7.1 kB" },
   { name: "@perpx/core", path: "packages/core/dist/index.js", import: "*", limit: "30.7 kB" },
-  // @perpx/node-client: its browser entry is being built. When the package has it, enable this with
-  // the path of the built browser entry and its measured size plus 10%:
-  // { name: "@perpx/node-client (browser)", path: "packages/node-client/dist/browser.js", import: "*", limit: "… kB" },
+  {
+    name: "@perpx/node-client (browser)",
+    path: "packages/node-client/dist/browser/index.js",
+    import: "*",
+    limit: "96.8 kB",
+  },
 ];

@@ -14,10 +14,17 @@ const typed = packages.filter((name) =>
   ),
 );
 
-/** Tests run on source: every `@perpx/<name>` import resolves to that package's `src/index.ts`. */
-const alias = Object.fromEntries(
-  packages.map((name) => [`@perpx/${name}`, `${root}packages/${name}/src/index.ts`]),
-);
+/**
+ * Tests run on source: every `@perpx/<name>` import resolves to that package's `src/index.ts`, and
+ * a subpath `@perpx/<name>/<entry>` to its `src/<entry>.ts`.
+ */
+const alias = [
+  ...packages.map((name) => ({
+    find: new RegExp(`^@perpx/${name}$`),
+    replacement: `${root}packages/${name}/src/index.ts`,
+  })),
+  { find: /^@perpx\/([\w-]+)\/([\w-]+)$/, replacement: `${root}packages/$1/src/$2.ts` },
+];
 
 export default defineConfig({
   resolve: { alias },

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { toHex } from "@perpx/address";
+import { addressToHex } from "@perpx/address";
 import { GENESIS_ACCOUNTS } from "@perpx/devnet";
 import { describe, expect, it } from "vitest";
 
@@ -26,7 +26,7 @@ describe("the demo", () => {
     const [native] = field(output, "native");
     const [evmForm] = field(output, "EVM form");
     expect(native).toBe(account.address);
-    expect(evmForm).toBe(toHex(account.address));
+    expect(evmForm).toBe(addressToHex(account.address));
     expect(output).not.toContain(account.mnemonic);
   });
 

@@ -43,7 +43,7 @@ async function sharedDevnet(): Promise<Devnet> {
   if (devnet) return devnet;
   const { startDevnet } = await import("@perpx/devnet");
   devnet = await startDevnet({ ports: "free", blockTimeMs: 50, faucetWindowMs: 0 });
-  process.env.PERPX_NODE_RPC = devnet.endpoints.rpc;
+  process.env.PERPX_NODE_RPC = devnet.endpoints.nodeRpc;
   process.env.PERPX_GRPC_TLS = devnet.endpoints.grpcTls;
   process.env.PERPX_GRPC_CA = devnet.caPem;
   process.env.PERPX_MNEMONIC_0 = devnet.accounts[0]!.mnemonic;

@@ -35,9 +35,16 @@ function sourcesOf(srcDir: string): Array<{ name: string; text: string }> {
     .map((name) => ({ name, text: readFileSync(join(srcDir, name), "utf8") }));
 }
 
-/** The exports of `index.ts` declared in the package's own files (not re-exports) that lack an `@example`. */
-function undocumentedExports(srcDir: string): { own: number; missing: string[] } {
-  const entry = join(srcDir, "index.ts");
+/** The source file of every entry point of a package's `exports` (`.` is `index.ts`, `./x` is `x.ts`). */
+function entryFilesOf(packageDir: string): string[] {
+  const pkg = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
+  return Object.keys(pkg.exports ?? { ".": {} })
+    .filter((key) => key !== "./package.json")
+    .map((key) => join(packageDir, "src", key === "." ? "index.ts" : `${key.slice(2)}.ts`));
+}
+
+/** The exports of an entry file declared in the package's own files (not re-exports) that lack an `@example`. */
+function undocumentedExports(srcDir: string, entry: string): { own: number; missing: string[] } {
   const program = ts.createProgram([entry], {
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
@@ -96,9 +103,11 @@ describe.each(packages)("@perpx/%s", (name) => {
     expect(added.map(String).filter((key) => key !== "Symbol(@bufbuild/protobuf/text-encoding)")).toEqual([]);
   });
 
-  it("documents every public export with an @example", () => {
-    const { own, missing } = undocumentedExports(srcDir);
-    expect(own).toBeGreaterThan(0);
-    expect(missing).toEqual([]);
+  it("documents every public export of every entry point with an @example", () => {
+    for (const entry of entryFilesOf(join(packagesDir, name))) {
+      const { own, missing } = undocumentedExports(srcDir, entry);
+      expect(own, entry).toBeGreaterThan(0);
+      expect(missing, entry).toEqual([]);
+    }
   });
 });

@@ -22,14 +22,88 @@ function exportsSeenBy(mode: "import" | "require", name: string, cwd: string): s
   return JSON.parse(out.trim().split("\n").at(-1) ?? "[]");
 }
 
+/** The entry points a package's `exports` map declares: "." and its subpaths (not package.json). */
+function entryPointsOf(pkg: { name: string; exports?: Record<string, unknown> }): string[] {
+  return Object.keys(pkg.exports ?? { ".": {} })
+    .filter((key) => key !== "./package.json")
+    .map((key) => (key === "." ? pkg.name : `${pkg.name}/${key.slice(2)}`));
+}
+
 describe("built packages load in plain Node 20", () => {
   for (const { dir, pkg } of publishable) {
-    it(`${pkg.name}: import and require expose the same non-empty API`, () => {
-      expect(existsSync(join(dir, "dist", "index.js")), `${pkg.name} is built`).toBe(true);
-      const viaImport = exportsSeenBy("import", pkg.name, dir);
-      const viaRequire = exportsSeenBy("require", pkg.name, dir);
-      expect(viaImport.length).toBeGreaterThan(0);
-      expect(viaRequire).toEqual(viaImport);
-    });
+    for (const entry of entryPointsOf(pkg)) {
+      it(`${entry}: import and require expose the same non-empty API`, () => {
+        expect(existsSync(join(dir, "dist", "index.js")), `${pkg.name} is built`).toBe(true);
+        const viaImport = exportsSeenBy("import", entry, dir);
+        const viaRequire = exportsSeenBy("require", entry, dir);
+        expect(viaImport.length).toBeGreaterThan(0);
+        expect(viaRequire).toEqual(viaImport);
+      });
+    }
   }
+});
+
+describe("a clean install", () => {
+  const root = join(import.meta.dirname, "..");
+  const read = (path: string) => JSON.parse(readFileSync(join(root, path), "utf8"));
+
+  it("packs only the publishable packages: every workspace member outside packages/ is private", () => {
+    for (const member of ["examples", "tests", "bench"]) {
+      expect(read(`${member}/package.json`).private, member).toBe(true);
+    }
+    expect(publishable.map(({ pkg }) => pkg.name).sort()).toEqual([
+      "@perpx/address",
+      "@perpx/core",
+      "@perpx/devnet",
+      "@perpx/errors",
+      "@perpx/node-client",
+      "@perpx/proto",
+    ]);
+  });
+
+  it("links every bin before the build: bins are committed files, not build output", () => {
+    for (const { dir, pkg } of publishable) {
+      for (const target of Object.values<string>(pkg.bin ?? {})) {
+        expect(target.startsWith("./dist/"), `${pkg.name} bin ${target}`).toBe(false);
+        const tracked = execFileSync("git", ["ls-files", "--error-unmatch", target], {
+          cwd: dir,
+          encoding: "utf8",
+        });
+        expect(tracked.trim()).not.toBe("");
+      }
+    }
+  });
+
+  it("decides every dependency build script: allowed or deliberately ignored", () => {
+    const { onlyBuiltDependencies, ignoredBuiltDependencies } = read("package.json").pnpm;
+    expect(ignoredBuiltDependencies).toContain("protobufjs");
+    expect(onlyBuiltDependencies).toContain("secp256k1");
+  });
+});
+
+describe("loading is cheap", () => {
+  /** The packages (under node_modules) a plain `require` of `name` loads, run from `cwd`. */
+  function packagesLoadedBy(name: string, cwd: string, then = ""): string[] {
+    const script = `require(${JSON.stringify(name)}); ${then}
+const nameOf = (f) => (f.match(/node_modules\\/((?:@[^/]+\\/)?[^/]+)\\/(?!.*node_modules)/) ?? [])[1] ?? ((f.match(/\\/packages\\/([^/]+)\\/dist\\//) ?? [])[1] && "@perpx/" + f.match(/\\/packages\\/([^/]+)\\/dist\\//)[1]);
+const names = new Set(Object.keys(require.cache).map(nameOf).filter(Boolean));
+console.log(JSON.stringify([...names].sort()));`;
+    const out = execFileSync(process.execPath, ["-e", script], { cwd, encoding: "utf8" });
+    return JSON.parse(out.trim().split("\n").at(-1) ?? "[]");
+  }
+  const nodeClient = join(packagesDir, "node-client");
+
+  it("@perpx/node-client loads no transport library (cosmjs, connect, ws) until a transport is used", () => {
+    const loaded = packagesLoadedBy("@perpx/node-client", nodeClient);
+    expect(loaded).toContain("@bufbuild/protobuf");
+    expect(loaded).toContain("@perpx/proto");
+    expect(
+      loaded.filter((name) => /^@cosmjs\/|^@connectrpc\/|^ws$|^secp256k1$|^@scure\//.test(name)),
+    ).toEqual([]);
+  });
+
+  it("@perpx/core loads neither @perpx/proto nor protobuf-es", () => {
+    const loaded = packagesLoadedBy("@perpx/core", join(packagesDir, "core"));
+    expect(loaded.filter((name) => /protobuf|^@perpx\/proto$/.test(name))).toEqual([]);
+  });
 });

@@ -6,8 +6,8 @@
  *   npm run demo -- --mnemonic "w1 … w24"  the wallet of a given 24-word mnemonic (index 0)
  *   PERPX_MNEMONIC="w1 … w24" npm run demo
  */
-import { getNetwork, NETWORK_NAMES, toHex, toValoperAddress, USDC_ASSET_ID } from "@perpx/core";
-import { EvmWallet, LocalWallet } from "@perpx/node-client";
+import { addressToHex, getNetwork, NETWORK_NAMES, toValoperAddress, USDC_ASSET_ID } from "@perpx/core";
+import { EvmWallet, LocalWallet } from "@perpx/node-client/wallets";
 import { runTradingDemo } from "./trading.js";
 
 function mnemonicFromArgs(argv: readonly string[]): string | undefined {
@@ -26,7 +26,7 @@ console.log(`# Wallet (${given ? "from the given mnemonic" : "freshly generated"
 if (!given) console.log(`mnemonic:        ${mnemonic}`);
 console.log(`cosmos key m/44'/118'/0'/0/0`);
 console.log(`  native:        ${wallet.address}`);
-console.log(`  EVM form:      ${toHex(wallet.address)}`);
+console.log(`  EVM form:      ${addressToHex(wallet.address)}`);
 console.log(`  validator:     ${toValoperAddress(wallet.address)}`);
 console.log(`EVM key m/44'/60'/0'/0/0 (eth_secp256k1; a different account)`);
 console.log(`  native:        ${evm.address}`);

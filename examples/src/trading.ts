@@ -21,11 +21,11 @@ import {
 import { startDevnet } from "@perpx/devnet";
 import {
   createNodeClient,
-  LocalWallet,
   type NodeClient,
   subaccountBalances,
   watchShortTermOrder,
 } from "@perpx/node-client";
+import { LocalWallet } from "@perpx/node-client/wallets";
 
 /** One market's grid, read from the chain: what the exact conversions need. */
 async function marketGrid(client: NodeClient, clobPairId: number) {
@@ -66,11 +66,11 @@ async function describeSubaccount(client: NodeClient, owner: string, number: num
 export async function runTradingDemo(log: (line: string) => void): Promise<void> {
   const devnet = await startDevnet({ ports: "free", blockTimeMs: 100 });
   const client = createNodeClient({
-    rpc: devnet.endpoints.rpc,
-    rest: devnet.endpoints.rest,
+    nodeRpc: devnet.endpoints.nodeRpc,
+    nodeRest: devnet.endpoints.nodeRest,
     grpc: { url: devnet.endpoints.grpcTls, caCert: devnet.caPem },
     network: local,
-    commitPollIntervalMs: 25,
+    pollIntervalMs: 25,
   });
   try {
     const [maker, taker] = devnet.accounts.slice(0, 2).map((a) => LocalWallet.fromMnemonic(a.mnemonic));
@@ -182,7 +182,7 @@ export async function runTradingDemo(log: (line: string) => void): Promise<void>
       signer: maker,
       sender: { owner: maker.address, number: 0 },
       recipient: { owner: maker.address, number: 1 },
-      amount: moved,
+      quantums: moved,
     });
     const second = await describeSubaccount(client, maker.address, 1, grid);
     log(

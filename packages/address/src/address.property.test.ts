@@ -4,16 +4,16 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   addressBytes,
+  addressToHex,
   fromValoperAddress,
   isValidAddress,
   parseAddress,
   toBech32,
-  toHex,
   toValoperAddress,
 } from "./address.js";
-import { bech32FromBytes } from "./bech32.js";
+import { addressBytesToBech32 } from "./bech32.js";
 import { type InvalidAddressReason, isInvalidAddressError } from "./errors.js";
-import { hexFromBytes } from "./hex.js";
+import { addressBytesToHex } from "./hex.js";
 import { isValidPrefix, MAX_PREFIX_LENGTH } from "./prefix.js";
 
 const ALPHABET = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
@@ -59,12 +59,12 @@ describe("round trips", () => {
     fc.assert(
       fc.property(address, prefix, (bytes, p) => {
         expect(isValidPrefix(p)).toBe(true);
-        const encoded = bech32FromBytes(bytes, p);
-        const hex = hexFromBytes(bytes);
+        const encoded = addressBytesToBech32(bytes, p);
+        const hex = addressBytesToHex(bytes);
         expect(encoded.length).toBeLessThanOrEqual(90);
         expect(addressBytes(encoded, { prefix: p })).toEqual(bytes);
         expect(addressBytes(hex)).toEqual(bytes);
-        expect(toHex(encoded, { prefix: p })).toBe(hex);
+        expect(addressToHex(encoded, { prefix: p })).toBe(hex);
         expect(toBech32(hex, p)).toBe(encoded);
         expect(toBech32(toBech32(hex), p)).toBe(encoded);
         const parsed = parseAddress(encoded.toUpperCase(), { prefix: p });
@@ -77,11 +77,11 @@ describe("round trips", () => {
     fc.assert(
       fc.property(address, (bytes) => {
         const digits = bytesToHex(bytes);
-        const hex = hexFromBytes(bytes);
+        const hex = addressBytesToHex(bytes);
         expect(hex.slice(2).toLowerCase()).toBe(digits);
         for (const spelling of [hex, `0x${digits}`, `0x${digits.toUpperCase()}`]) {
           expect(addressBytes(spelling)).toEqual(bytes);
-          expect(toHex(spelling)).toBe(hex);
+          expect(addressToHex(spelling)).toBe(hex);
         }
       }),
     );
@@ -90,9 +90,9 @@ describe("round trips", () => {
   it("validator operator addresses round trip", () => {
     fc.assert(
       fc.property(address, (bytes) => {
-        const account = bech32FromBytes(bytes);
+        const account = addressBytesToBech32(bytes);
         const valoper = toValoperAddress(account);
-        expect(valoper).toBe(bech32FromBytes(bytes, "perpxvaloper"));
+        expect(valoper).toBe(addressBytesToBech32(bytes, "perpxvaloper"));
         expect(fromValoperAddress(valoper)).toBe(account);
       }),
     );
@@ -103,7 +103,7 @@ describe("cross-check with the bech32 package", () => {
   it("our encoding decodes with bech32.decode to the same prefix and bytes", () => {
     fc.assert(
       fc.property(address, prefix, (bytes, p) => {
-        const decoded = bech32.decode(bech32FromBytes(bytes, p));
+        const decoded = bech32.decode(addressBytesToBech32(bytes, p));
         expect(decoded.prefix).toBe(p);
         expect(Uint8Array.from(bech32.fromWords(decoded.words))).toEqual(bytes);
       }),
@@ -115,7 +115,7 @@ describe("cross-check with the bech32 package", () => {
       fc.string(),
       fc.string({ unit: fc.constantFrom(..."perpx1qpzry9x8gf2tvdw0s3jn54khce6mua7lPERPXQ".split("")) }),
       fc.tuple(address, fc.nat(), fc.constantFrom(...ALPHABET.split(""))).map(([bytes, at, char]) => {
-        const encoded = bech32FromBytes(bytes);
+        const encoded = addressBytesToBech32(bytes);
         const i = dataStart(encoded) + (at % 38);
         return encoded.slice(0, i) + char + encoded.slice(i + 1);
       }),
@@ -139,7 +139,7 @@ describe("every invalid input throws InvalidAddressError and nothing else", () =
           const reason = outcome(() => parseAddress(input), input);
           if (reason === undefined) expect(isValidAddress(input)).toBe(true);
           for (const fn of [
-            toHex,
+            addressToHex,
             toBech32,
             toValoperAddress,
             fromValoperAddress,
@@ -170,7 +170,7 @@ describe("every invalid input throws InvalidAddressError and nothing else", () =
   it("one substituted bech32 character is always caught as bad-checksum or bad-character", () => {
     fc.assert(
       fc.property(address, prefix, fc.nat(), fc.constantFrom(...ALPHABET.split("")), (bytes, p, at, char) => {
-        const encoded = bech32FromBytes(bytes, p);
+        const encoded = addressBytesToBech32(bytes, p);
         const i = dataStart(encoded) + (at % 38);
         fc.pre(encoded[i] !== char);
         const mutated = encoded.slice(0, i) + char + encoded.slice(i + 1);
@@ -182,7 +182,7 @@ describe("every invalid input throws InvalidAddressError and nothing else", () =
   it("a character outside the bech32 alphabet is bad-character", () => {
     fc.assert(
       fc.property(address, fc.nat(), fc.constantFrom("b", "i", "o", "1", "!", "~"), (bytes, at, char) => {
-        const encoded = bech32FromBytes(bytes);
+        const encoded = addressBytesToBech32(bytes);
         const i = dataStart(encoded) + (at % 38);
         const mutated = encoded.slice(0, i) + char + encoded.slice(i + 1);
         // A "1" moves the separator; what is left may be too short or fail the checksum.
@@ -196,7 +196,7 @@ describe("every invalid input throws InvalidAddressError and nothing else", () =
   it("two swapped adjacent bech32 characters are caught", () => {
     fc.assert(
       fc.property(address, fc.nat(), (bytes, at) => {
-        const encoded = bech32FromBytes(bytes);
+        const encoded = addressBytesToBech32(bytes);
         const i = dataStart(encoded) + (at % 37);
         fc.pre(encoded[i] !== encoded[i + 1]);
         const mutated = encoded.slice(0, i) + encoded[i + 1] + encoded[i] + encoded.slice(i + 2);
@@ -208,7 +208,7 @@ describe("every invalid input throws InvalidAddressError and nothing else", () =
   it("mixed-case bech32 is mixed-case", () => {
     fc.assert(
       fc.property(address, fc.nat(), (bytes, at) => {
-        const encoded = bech32FromBytes(bytes);
+        const encoded = addressBytesToBech32(bytes);
         const letters = [...encoded].flatMap((c, i) => (/[a-z]/.test(c) ? [i] : []));
         const i = letters[at % letters.length]!;
         const mutated = encoded.slice(0, i) + encoded[i]!.toUpperCase() + encoded.slice(i + 1);
@@ -220,7 +220,7 @@ describe("every invalid input throws InvalidAddressError and nothing else", () =
   it("a 0x address whose case differs from its checksum is bad-checksum unless it is single-case", () => {
     fc.assert(
       fc.property(address, fc.array(fc.nat(), { minLength: 1, maxLength: 5 }), (bytes, flips) => {
-        const hex = hexFromBytes(bytes);
+        const hex = addressBytesToHex(bytes);
         const chars = [...hex];
         const letters = chars.flatMap((c, i) => (i >= 2 && /[a-fA-F]/.test(c) ? [i] : []));
         fc.pre(letters.length > 0);
@@ -246,7 +246,7 @@ describe("every invalid input throws InvalidAddressError and nothing else", () =
         fc.nat(),
         fc.constantFrom(..."0123456789abcdefABCDEF".split("")),
         (bytes, at, d) => {
-          const hex = hexFromBytes(bytes);
+          const hex = addressBytesToHex(bytes);
           const i = 2 + (at % 40);
           fc.pre(hex[i]!.toLowerCase() !== d.toLowerCase());
           const mutated = hex.slice(0, i) + d + hex.slice(i + 1);
@@ -255,7 +255,7 @@ describe("every invalid input throws InvalidAddressError and nothing else", () =
           // Single-case spellings carry no checksum, so a typo in one is undetectable by design.
           if (digits !== digits.toLowerCase() && digits !== digits.toUpperCase()) {
             // EIP-55 catches a changed digit unless the new hash happens to give the same casing.
-            if (reason === undefined) expect(toHex(mutated)).toBe(mutated);
+            if (reason === undefined) expect(addressToHex(mutated)).toBe(mutated);
             else expect(reason).toBe("bad-checksum");
           }
         },
@@ -288,7 +288,7 @@ describe("every invalid input throws InvalidAddressError and nothing else", () =
     fc.assert(
       fc.property(address, prefix, prefix, (bytes, mine, theirs) => {
         fc.pre(mine !== theirs);
-        const input = bech32FromBytes(bytes, theirs);
+        const input = addressBytesToBech32(bytes, theirs);
         expect(outcome(() => parseAddress(input, { prefix: mine }), input)).toBe("wrong-prefix");
       }),
     );

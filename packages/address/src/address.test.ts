@@ -2,11 +2,11 @@ import { bech32 } from "bech32";
 import { describe, expect, it } from "vitest";
 import {
   addressBytes,
+  addressToHex,
   fromValoperAddress,
   isValidAddress,
   parseAddress,
   toBech32,
-  toHex,
   toValoperAddress,
 } from "./address.js";
 import { type InvalidAddressReason, isInvalidAddressError } from "./errors.js";
@@ -159,17 +159,17 @@ describe("toBech32", () => {
   });
 });
 
-describe("toHex", () => {
+describe("addressToHex", () => {
   it("returns the EIP-55 spelling from any accepted input", () => {
-    expect(toHex(BECH32)).toBe(HEX);
-    expect(toHex(HEX.toLowerCase())).toBe(HEX);
-    expect(toHex(`0x${HEX.slice(2).toUpperCase()}`)).toBe(HEX);
-    expect(toHex(HEX)).toBe(HEX);
-    expect(toHex(COSMOS, { prefix: "cosmos" })).toBe(HEX);
+    expect(addressToHex(BECH32)).toBe(HEX);
+    expect(addressToHex(HEX.toLowerCase())).toBe(HEX);
+    expect(addressToHex(`0x${HEX.slice(2).toUpperCase()}`)).toBe(HEX);
+    expect(addressToHex(HEX)).toBe(HEX);
+    expect(addressToHex(COSMOS, { prefix: "cosmos" })).toBe(HEX);
   });
 
   it("rejects bech32 input of another prefix", () => {
-    expect(rejection(() => toHex(COSMOS)).reason).toBe("wrong-prefix");
+    expect(rejection(() => addressToHex(COSMOS)).reason).toBe("wrong-prefix");
   });
 });
 

@@ -1,6 +1,6 @@
-import { bech32FromBytes, decodeBech32 } from "./bech32.js";
+import { addressBytesToBech32, decodeBech32 } from "./bech32.js";
 import { InvalidAddressError, isInvalidAddressError } from "./errors.js";
-import { decodeHex, hexFromBytes, looksLikeHex } from "./hex.js";
+import { addressBytesToHex, decodeHex, looksLikeHex } from "./hex.js";
 import { assertPrefix, DEFAULT_PREFIX, VALOPER_PREFIX } from "./prefix.js";
 
 /**
@@ -9,7 +9,7 @@ import { assertPrefix, DEFAULT_PREFIX, VALOPER_PREFIX } from "./prefix.js";
  * @example
  * ```ts
  * const options: AddressOptions = { prefix: "cosmos" };
- * toHex("cosmos1t2htvpfl862vnwdqnuekd9p4ulh3h6hdhh78pa", options); // "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+ * addressToHex("cosmos1t2htvpfl862vnwdqnuekd9p4ulh3h6hdhh78pa", options); // "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
  * ```
  */
 export interface AddressOptions {
@@ -89,8 +89,8 @@ export function parseAddress(input: string, options: AddressOptions = {}): Parse
   const decoded = decode(input, [prefix]);
   return {
     bytes: decoded.bytes,
-    bech32: bech32FromBytes(decoded.bytes, prefix),
-    hex: hexFromBytes(decoded.bytes),
+    bech32: addressBytesToBech32(decoded.bytes, prefix),
+    hex: addressBytesToHex(decoded.bytes),
     prefix: decoded.prefix,
   };
 }
@@ -147,7 +147,7 @@ export function addressBytes(input: string, options: AddressOptions = {}): Uint8
  * (`perpx`) or the target `prefix` itself. Any other source prefix is rejected as `wrong-prefix`,
  * so that a validator operator address or another chain's address is never silently re-labelled;
  * to re-encode those on purpose, use {@link addressBytes} with their prefix and
- * {@link bech32FromBytes}, or {@link fromValoperAddress}.
+ * {@link addressBytesToBech32}, or {@link fromValoperAddress}.
  *
  * @param address - the account address, `0x...`, `perpx1...` or `{prefix}1...`.
  * @param prefix - the prefix of the result.
@@ -165,7 +165,7 @@ export function addressBytes(input: string, options: AddressOptions = {}): Uint8
 export function toBech32(address: string, prefix: string = DEFAULT_PREFIX): string {
   assertPrefix(prefix);
   const accepted = prefix === DEFAULT_PREFIX ? [DEFAULT_PREFIX] : [DEFAULT_PREFIX, prefix];
-  return bech32FromBytes(decode(address, accepted).bytes, prefix);
+  return addressBytesToBech32(decode(address, accepted).bytes, prefix);
 }
 
 /**
@@ -179,12 +179,12 @@ export function toBech32(address: string, prefix: string = DEFAULT_PREFIX): stri
  *
  * @example
  * ```ts
- * toHex("perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c"); // "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
- * toHex("0x5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED"); // "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+ * addressToHex("perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c"); // "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+ * addressToHex("0x5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED"); // "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
  * ```
  */
-export function toHex(address: string, options: AddressOptions = {}): `0x${string}` {
-  return hexFromBytes(addressBytes(address, options));
+export function addressToHex(address: string, options: AddressOptions = {}): `0x${string}` {
+  return addressBytesToHex(addressBytes(address, options));
 }
 
 /**
@@ -201,7 +201,7 @@ export function toHex(address: string, options: AddressOptions = {}): `0x${strin
  * ```
  */
 export function toValoperAddress(address: string): string {
-  return bech32FromBytes(decode(address, [DEFAULT_PREFIX]).bytes, VALOPER_PREFIX);
+  return addressBytesToBech32(decode(address, [DEFAULT_PREFIX]).bytes, VALOPER_PREFIX);
 }
 
 /**
@@ -223,5 +223,5 @@ export function fromValoperAddress(valoper: string): string {
       problem: `expected a bech32 address with prefix ${JSON.stringify(VALOPER_PREFIX)}, got a 0x address`,
     });
   }
-  return bech32FromBytes(decode(valoper, [VALOPER_PREFIX]).bytes, DEFAULT_PREFIX);
+  return addressBytesToBech32(decode(valoper, [VALOPER_PREFIX]).bytes, DEFAULT_PREFIX);
 }

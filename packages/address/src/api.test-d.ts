@@ -6,12 +6,13 @@
 import type { PerpxError } from "@perpx/errors";
 import { assertType, describe, expectTypeOf, it } from "vitest";
 import {
-  bech32FromBytes,
+  addressBytesToBech32,
+  addressBytesToHex,
+  addressToHex,
   childSubaccountNumber,
   type DEFAULT_PREFIX,
   formatSubaccountId,
   fromValoperAddress,
-  hexFromBytes,
   InvalidAddressError,
   type InvalidAddressReason,
   type InvalidSubaccountError,
@@ -25,7 +26,6 @@ import {
   parseSubaccountId,
   type SubaccountRef,
   toBech32,
-  toHex,
   toValoperAddress,
   type VALOPER_PREFIX,
   validateSubaccountNumber,
@@ -77,7 +77,7 @@ describe("addresses", () => {
     expectTypeOf(isValidAddress).returns.toEqualTypeOf<boolean>();
     // @ts-expect-error options are an object, not a bare prefix
     parseAddress("x", "perpx");
-    // @ts-expect-error addresses are strings; bytes go through bech32FromBytes
+    // @ts-expect-error addresses are strings; bytes go through addressBytesToBech32
     parseAddress(new Uint8Array(20));
   });
 
@@ -85,17 +85,17 @@ describe("addresses", () => {
     expectTypeOf(toBech32).toBeCallableWith("x");
     expectTypeOf(toBech32).toBeCallableWith("x", "cosmos");
     expectTypeOf(toBech32).returns.toEqualTypeOf<string>();
-    expectTypeOf(toHex).toBeCallableWith("x");
-    expectTypeOf(toHex).returns.toEqualTypeOf<`0x${string}`>();
-    expectTypeOf(bech32FromBytes).toBeCallableWith(new Uint8Array(20));
-    expectTypeOf(bech32FromBytes).toBeCallableWith(new Uint8Array(20), "perpx");
-    expectTypeOf(hexFromBytes).returns.toEqualTypeOf<`0x${string}`>();
+    expectTypeOf(addressToHex).toBeCallableWith("x");
+    expectTypeOf(addressToHex).returns.toEqualTypeOf<`0x${string}`>();
+    expectTypeOf(addressBytesToBech32).toBeCallableWith(new Uint8Array(20));
+    expectTypeOf(addressBytesToBech32).toBeCallableWith(new Uint8Array(20), "perpx");
+    expectTypeOf(addressBytesToHex).returns.toEqualTypeOf<`0x${string}`>();
     expectTypeOf(toValoperAddress).parameters.toEqualTypeOf<[address: string]>();
     expectTypeOf(fromValoperAddress).parameters.toEqualTypeOf<[valoper: string]>();
-    // @ts-expect-error toHex returns a 0x-prefixed template type, not any string
-    assertType<`0X${string}`>(toHex("x"));
-    // @ts-expect-error bech32FromBytes takes bytes, not hex text
-    bech32FromBytes("0x00");
+    // @ts-expect-error addressToHex returns a 0x-prefixed template type, not any string
+    assertType<`0X${string}`>(addressToHex("x"));
+    // @ts-expect-error addressBytesToBech32 takes bytes, not hex text
+    addressBytesToBech32("0x00");
   });
 });
 

@@ -3,7 +3,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { hexToBytes } from "@noble/hashes/utils.js";
 import { bech32, bech32m } from "bech32";
 import { describe, expect, it } from "vitest";
-import { bech32FromBytes, decodeBech32 } from "./bech32.js";
+import { addressBytesToBech32, decodeBech32 } from "./bech32.js";
 import { InvalidAddressError } from "./errors.js";
 
 function reasonOf(fn: () => unknown): string {
@@ -22,9 +22,9 @@ function cosmosAddressBytes(compressedPubkey: Uint8Array): Uint8Array {
   return ripemd160(sha256(compressedPubkey));
 }
 
-describe("bech32FromBytes", () => {
+describe("addressBytesToBech32", () => {
   it("encodes the all-zero address", () => {
-    expect(bech32FromBytes(new Uint8Array(20))).toBe("perpx1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq6jyxvc");
+    expect(addressBytesToBech32(new Uint8Array(20))).toBe("perpx1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq6jyxvc");
   });
 
   // Published vectors: a key and the address its own project derives from it. The address bytes
@@ -32,7 +32,7 @@ describe("bech32FromBytes", () => {
   it("matches the address cosmjs derives from a known secp256k1 public key", () => {
     const pubkey = Uint8Array.from(Buffer.from("AtQaCqFnshaZQp6rIkvAPyzThvCvXSDO+9AzbxVErqJP", "base64"));
     const bytes = cosmosAddressBytes(pubkey);
-    expect(bech32FromBytes(bytes, "cosmos")).toBe("cosmos1h806c7khnvmjlywdrkdgk2vrayy2mmvf9rxk2r");
+    expect(addressBytesToBech32(bytes, "cosmos")).toBe("cosmos1h806c7khnvmjlywdrkdgk2vrayy2mmvf9rxk2r");
     expect(decodeBech32("cosmos1h806c7khnvmjlywdrkdgk2vrayy2mmvf9rxk2r", ["cosmos"]).bytes).toEqual(bytes);
   });
 
@@ -40,24 +40,24 @@ describe("bech32FromBytes", () => {
     const bytes = cosmosAddressBytes(
       hexToBytes("034fef9cd7c4c63588d3b03feb5281b9d232cba34d6f3d71aee59211ffbfe1fe87"),
     );
-    expect(bech32FromBytes(bytes, "terra")).toBe("terra1w34k53py5v5xyluazqpq65agyajavep29d9qch");
+    expect(addressBytesToBech32(bytes, "terra")).toBe("terra1w34k53py5v5xyluazqpq65agyajavep29d9qch");
   });
 
   it("rejects byte arrays that are not 20 bytes long", () => {
-    expect(reasonOf(() => bech32FromBytes(new Uint8Array(32)))).toBe("wrong-length");
-    expect(reasonOf(() => bech32FromBytes(new Uint8Array(0)))).toBe("wrong-length");
+    expect(reasonOf(() => addressBytesToBech32(new Uint8Array(32)))).toBe("wrong-length");
+    expect(reasonOf(() => addressBytesToBech32(new Uint8Array(0)))).toBe("wrong-length");
   });
 
   it("rejects invalid prefixes as an argument error, not as an address", () => {
     for (const prefix of ["", "Perpx", "per px", "a".repeat(52), "pérpx", "0x", "0xperpx"]) {
-      expect(() => bech32FromBytes(new Uint8Array(20), prefix)).toThrowError(
+      expect(() => addressBytesToBech32(new Uint8Array(20), prefix)).toThrowError(
         expect.objectContaining({ name: "InvalidArgumentError", code: "INVALID_ARGUMENT" }),
       );
     }
   });
 
   it("accepts the longest prefix that keeps the address within 90 characters", () => {
-    const encoded = bech32FromBytes(new Uint8Array(20), "a".repeat(51));
+    const encoded = addressBytesToBech32(new Uint8Array(20), "a".repeat(51));
     expect(encoded.length).toBe(90);
     expect(bech32.decode(encoded).prefix).toBe("a".repeat(51));
   });
@@ -128,7 +128,9 @@ describe("decodeBech32", () => {
     const decoded = decodeBech32("abcdef1qpzry9x8gf2tvdw0s3jn54khce6mua7lmqqqxw", ["abcdef"]);
     expect(decoded.prefix).toBe("abcdef");
     expect(decoded.bytes).toEqual(hexToBytes("00443214c74254b635cf84653a56d7c675be77df"));
-    expect(bech32FromBytes(decoded.bytes, "abcdef")).toBe("abcdef1qpzry9x8gf2tvdw0s3jn54khce6mua7lmqqqxw");
+    expect(addressBytesToBech32(decoded.bytes, "abcdef")).toBe(
+      "abcdef1qpzry9x8gf2tvdw0s3jn54khce6mua7lmqqqxw",
+    );
   });
 
   it("reports a bech32m checksum as bad-checksum", () => {

@@ -22,10 +22,10 @@ const NO_LIMIT = Number.MAX_SAFE_INTEGER;
  *
  * @example
  * ```ts
- * bech32FromBytes(new Uint8Array(20)); // "perpx1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq6jyxvc"
+ * addressBytesToBech32(new Uint8Array(20)); // "perpx1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq6jyxvc"
  * ```
  */
-export function bech32FromBytes(bytes: Uint8Array, prefix: string = DEFAULT_PREFIX): string {
+export function addressBytesToBech32(bytes: Uint8Array, prefix: string = DEFAULT_PREFIX): string {
   assertAddressBytes(bytes);
   assertPrefix(prefix);
   return bech32.encode(prefix, bech32.toWords(bytes));

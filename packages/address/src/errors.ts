@@ -1,4 +1,4 @@
-import { errorGuard, PerpxError, type PerpxErrorOptions } from "@perpx/errors";
+import { errorGuard, PerpxError, type PerpxErrorOptions, redactSecrets } from "@perpx/errors";
 
 /**
  * Why an address was rejected. Exactly one reason is reported: the first check that fails.
@@ -104,7 +104,7 @@ export class InvalidAddressError extends PerpxError {
       ...base,
     });
     this.reason = reason;
-    this.input = input;
+    this.input = redactSecrets(input);
   }
 }
 
@@ -114,7 +114,7 @@ export class InvalidAddressError extends PerpxError {
  * @example
  * ```ts
  * try {
- *   toHex("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD");
+ *   addressToHex("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD");
  * } catch (error) {
  *   if (isInvalidAddressError(error)) {
  *     error.reason; // "bad-checksum"
@@ -191,7 +191,7 @@ export class InvalidSubaccountError extends PerpxError {
       ...base,
     });
     this.reason = reason;
-    this.input = input;
+    this.input = redactSecrets(input);
   }
 }
 

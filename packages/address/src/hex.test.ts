@@ -1,7 +1,7 @@
 import { hexToBytes } from "@noble/hashes/utils.js";
 import { describe, expect, it } from "vitest";
 import { InvalidAddressError } from "./errors.js";
-import { decodeHex, hexFromBytes, looksLikeHex } from "./hex.js";
+import { addressBytesToHex, decodeHex, looksLikeHex } from "./hex.js";
 
 /** The test vectors of EIP-55 (https://eips.ethereum.org/EIPS/eip-55). */
 const EIP55_VECTORS = [
@@ -28,19 +28,19 @@ function reasonOf(fn: () => unknown): string {
   throw new Error("expected an InvalidAddressError");
 }
 
-describe("hexFromBytes", () => {
+describe("addressBytesToHex", () => {
   it.each(EIP55_VECTORS)("spells %s as EIP-55 does", (vector) => {
-    expect(hexFromBytes(hexToBytes(vector.slice(2).toLowerCase()))).toBe(vector);
+    expect(addressBytesToHex(hexToBytes(vector.slice(2).toLowerCase()))).toBe(vector);
   });
 
   it("rejects byte arrays that are not 20 bytes long", () => {
     for (const length of [0, 1, 19, 21, 32]) {
-      expect(reasonOf(() => hexFromBytes(new Uint8Array(length)))).toBe("wrong-length");
+      expect(reasonOf(() => addressBytesToHex(new Uint8Array(length)))).toBe("wrong-length");
     }
   });
 
   it("rejects values that are not byte arrays", () => {
-    expect(reasonOf(() => hexFromBytes([1, 2, 3] as unknown as Uint8Array))).toBe("bad-format");
+    expect(reasonOf(() => addressBytesToHex([1, 2, 3] as unknown as Uint8Array))).toBe("bad-format");
   });
 });
 

@@ -45,10 +45,10 @@ export function assertAddressBytes(bytes: Uint8Array): Uint8Array {
  *
  * @example
  * ```ts
- * hexFromBytes(new Uint8Array(20).fill(0xab)); // "0xABaBaBaBABabABabAbAbABAbABabababaBaBABaB"
+ * addressBytesToHex(new Uint8Array(20).fill(0xab)); // "0xABaBaBaBABabABabAbAbABAbABabababaBaBABaB"
  * ```
  */
-export function hexFromBytes(bytes: Uint8Array): `0x${string}` {
+export function addressBytesToHex(bytes: Uint8Array): `0x${string}` {
   return `0x${checksumDigits(bytesToHex(assertAddressBytes(bytes)))}`;
 }
 

@@ -1,15 +1,15 @@
 export {
   type AddressOptions,
   addressBytes,
+  addressToHex,
   fromValoperAddress,
   isValidAddress,
   type ParsedAddress,
   parseAddress,
   toBech32,
-  toHex,
   toValoperAddress,
 } from "./address.js";
-export { bech32FromBytes } from "./bech32.js";
+export { addressBytesToBech32 } from "./bech32.js";
 export {
   InvalidAddressError,
   type InvalidAddressErrorOptions,
@@ -20,7 +20,7 @@ export {
   isInvalidAddressError,
   isInvalidSubaccountError,
 } from "./errors.js";
-export { hexFromBytes } from "./hex.js";
+export { addressBytesToHex } from "./hex.js";
 export {
   ADDRESS_LENGTH,
   DEFAULT_PREFIX,

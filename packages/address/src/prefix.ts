@@ -5,7 +5,7 @@ import { InvalidArgumentError } from "@perpx/errors";
  *
  * @example
  * ```ts
- * bech32FromBytes(new Uint8Array(20), DEFAULT_PREFIX); // "perpx1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq6jyxvc"
+ * addressBytesToBech32(new Uint8Array(20), DEFAULT_PREFIX); // "perpx1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq6jyxvc"
  * ```
  */
 export const DEFAULT_PREFIX = "perpx";

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { bech32FromBytes } from "./bech32.js";
+import { addressBytesToBech32 } from "./bech32.js";
 import { type InvalidSubaccountReason, isInvalidAddressError, isInvalidSubaccountError } from "./errors.js";
-import { hexFromBytes } from "./hex.js";
+import { addressBytesToHex } from "./hex.js";
 import {
   CHILD_SUBACCOUNT_STRIDE,
   childSubaccountIndex,
@@ -235,9 +235,9 @@ describe("formatSubaccountId", () => {
         fc.boolean(),
         fc.constantFrom("perpx", "cosmos", "a"),
         (bytes, n, hex, p) => {
-          const bech32 = bech32FromBytes(bytes, p);
+          const bech32 = addressBytesToBech32(bytes, p);
           const text = formatSubaccountId(
-            { owner: hex ? hexFromBytes(bytes) : bech32, number: n },
+            { owner: hex ? addressBytesToHex(bytes) : bech32, number: n },
             { prefix: p },
           );
           expect(text).toBe(`${bech32}/${n}`);
@@ -253,8 +253,8 @@ describe("formatSubaccountId", () => {
         fc.oneof(
           fc.string(),
           fc.tuple(fc.string(), fc.string()).map(([a, b]) => `${a}/${b}`),
-          fc.tuple(owner, fc.string()).map(([bytes, s]) => `${bech32FromBytes(bytes)}/${s}`),
-          fc.tuple(owner, fc.integer()).map(([bytes, n]) => `${bech32FromBytes(bytes)}/${n}`),
+          fc.tuple(owner, fc.string()).map(([bytes, s]) => `${addressBytesToBech32(bytes)}/${s}`),
+          fc.tuple(owner, fc.integer()).map(([bytes, n]) => `${addressBytesToBech32(bytes)}/${n}`),
         ),
         (text) => {
           try {

@@ -1,5 +1,5 @@
 import { inspect } from "node:util";
-import { bech32FromBytes, hexFromBytes } from "@perpx/address";
+import { addressBytesToBech32, addressBytesToHex } from "@perpx/address";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -12,7 +12,7 @@ import {
 import { InvalidCredentialError, type InvalidCredentialReason, isInvalidCredentialError } from "./errors.js";
 
 const ADDRESS_BYTES = Uint8Array.from({ length: 20 }, (_, i) => i + 1);
-const MASTER = bech32FromBytes(ADDRESS_BYTES);
+const MASTER = addressBytesToBech32(ADDRESS_BYTES);
 const KEY_HEX = "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318";
 const N_HEX = "fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141";
 
@@ -110,8 +110,12 @@ describe("decodeCredential", () => {
     ["key zero", "key-range", credentialOf({ masterAddress: MASTER, tradingPrivateKey: "00".repeat(32) })],
     ["key = group order", "key-range", credentialOf({ masterAddress: MASTER, tradingPrivateKey: N_HEX })],
     ["bad address", "address", credentialOf({ masterAddress: "perpx1qqqq", tradingPrivateKey: KEY_HEX })],
-    ["other prefix", "address", credentialOf({ masterAddress: bech32FromBytes(ADDRESS_BYTES, "cosmos") })],
-    ["0x address", "address", credentialOf({ masterAddress: hexFromBytes(ADDRESS_BYTES) })],
+    [
+      "other prefix",
+      "address",
+      credentialOf({ masterAddress: addressBytesToBech32(ADDRESS_BYTES, "cosmos") }),
+    ],
+    ["0x address", "address", credentialOf({ masterAddress: addressBytesToHex(ADDRESS_BYTES) })],
   ])("refuses %s with reason %s", (_, reason, text) => {
     const error = failure(() => decodeCredential(text));
     expect(error).toBeInstanceOf(InvalidCredentialError);
@@ -203,7 +207,7 @@ describe("createCredential and encodeCredential", () => {
 
   it("accept key bytes and a 0x master address, which is converted to bech32", () => {
     const credential = createCredential({
-      masterAddress: hexFromBytes(ADDRESS_BYTES),
+      masterAddress: addressBytesToHex(ADDRESS_BYTES),
       tradingPrivateKey: Uint8Array.from(Buffer.from(KEY_HEX, "hex")),
     });
     expect(credential.masterAddress).toBe(MASTER);
@@ -233,7 +237,7 @@ describe("createCredential and encodeCredential", () => {
         (keyBytes, addressBytes, readOnly) => {
           const scalar = BigInt(`0x${Buffer.from(keyBytes).toString("hex")}`);
           fc.pre(scalar > 0n && scalar < BigInt(`0x${N_HEX}`));
-          const masterAddress = bech32FromBytes(addressBytes);
+          const masterAddress = addressBytesToBech32(addressBytes);
           const input = readOnly ? { masterAddress } : { masterAddress, tradingPrivateKey: keyBytes };
           const decoded = decodeCredential(encodeCredential(input));
           expect(decoded.masterAddress).toBe(masterAddress);

@@ -16,14 +16,14 @@ import {
   verifyApproveAgent,
   verifyEthSignature,
 } from "./eip712.js";
-import { hexFromBytes, isInvalidArgumentError } from "./index.js";
+import { addressBytesToHex, isInvalidArgumentError } from "./index.js";
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 
 /** An EVM key: private key, 0x address (keccak of the uncompressed key). */
 function evmKey(secret: Uint8Array) {
   const publicKey = secp256k1.getPublicKey(secret, false);
-  return { secret, address: hexFromBytes(keccak_256(publicKey.subarray(1)).subarray(12)) };
+  return { secret, address: addressBytesToHex(keccak_256(publicKey.subarray(1)).subarray(12)) };
 }
 
 /** `r || s || v` (v = 27/28) over a digest. */

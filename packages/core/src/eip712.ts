@@ -31,7 +31,7 @@ import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { ripemd160 } from "@noble/hashes/legacy.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { addressBytes, hexFromBytes } from "@perpx/address";
+import { addressBytes, addressBytesToHex } from "@perpx/address";
 import { InvalidArgumentError } from "@perpx/errors";
 
 const HEX = "0123456789abcdef";
@@ -416,7 +416,7 @@ export function recoverAddress(digest: Uint8Array, signature: Uint8Array | strin
   recovered.set(bytes.subarray(0, 64), 1);
   const publicKey = secp256k1.recoverPublicKey(recovered, digest, { prehash: false });
   const uncompressed = secp256k1.Point.fromBytes(publicKey).toBytes(false);
-  return hexFromBytes(keccak_256(uncompressed.subarray(1)).subarray(12));
+  return addressBytesToHex(keccak_256(uncompressed.subarray(1)).subarray(12));
 }
 
 /**
@@ -466,7 +466,7 @@ export function verifyEthSignature(
       candidates.push(full);
     }
   } else return false;
-  const want = hexFromBytes(expected).toLowerCase();
+  const want = addressBytesToHex(expected).toLowerCase();
   for (const candidate of candidates) {
     try {
       const sig = secp256k1.Signature.fromBytes(candidate.subarray(0, 64), "compact");
@@ -598,8 +598,8 @@ export function approveAgentTypedData(params: ApproveAgentParams): TypedData {
     primaryType: APPROVE_AGENT_PRIMARY_TYPE,
     domain: { name: APPROVE_AGENT_DOMAIN_NAME, version: APPROVE_AGENT_DOMAIN_VERSION, chainId },
     message: {
-      masterAddress: hexFromBytes(addressBytes(params.masterAddress)),
-      agentAddress: hexFromBytes(cosmosAddressBytes(agentKey)),
+      masterAddress: addressBytesToHex(addressBytes(params.masterAddress)),
+      agentAddress: addressBytesToHex(cosmosAddressBytes(agentKey)),
       agentPublicKey: `0x${toHexString(agentKey)}`,
       nonce,
       expiry,

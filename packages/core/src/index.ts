@@ -114,7 +114,7 @@ export {
   type AmountRounding,
   baseUnitsToNative,
   type ClobPairParams,
-  formatUnits,
+  decimalToUnits,
   type MarketPrice,
   marketPriceToPrice,
   nativeToBaseUnits,
@@ -122,7 +122,6 @@ export {
   oraclePriceToSubticks,
   type PriceOptions,
   type PriceRounding,
-  parseUnits,
   priceToMarketPrice,
   priceToSubticks,
   quantumsToSize,
@@ -133,6 +132,7 @@ export {
   stepSize,
   subticksToPrice,
   tickSize,
+  unitsToDecimal,
   usdcToQuoteQuantums,
 } from "./quantums.js";
 export {

@@ -9,12 +9,12 @@ import { describe, expect, it } from "vitest";
 import { isInvalidAmountError } from "./errors.js";
 import {
   type ClobPairParams,
-  formatUnits,
-  parseUnits,
+  decimalToUnits,
   priceToSubticks,
   quantumsToSize,
   sizeToQuantums,
   subticksToPrice,
+  unitsToDecimal,
 } from "./quantums.js";
 
 const D = Decimal.clone({ precision: 400, toExpNeg: -1000, toExpPos: 1000 });
@@ -139,7 +139,7 @@ describe("round trips of on-grid values are exact", () => {
         fc.bigInt({ min: -(10n ** 40n), max: 10n ** 40n }),
         fc.integer({ min: 0, max: 30 }),
         (units, decimals) => {
-          expect(parseUnits(formatUnits(units, decimals), decimals)).toBe(units);
+          expect(decimalToUnits(unitsToDecimal(units, decimals), decimals)).toBe(units);
         },
       ),
       RUNS,
@@ -277,13 +277,13 @@ describe("arbitrary amounts", () => {
         (text, negative, decimals) => {
           const amount = negative ? `-${text}` : text;
           const units = new D(amount).times(new D(10).pow(decimals));
-          const down = parseUnits(amount, decimals, { rounding: "down" });
-          const up = parseUnits(amount, decimals, { rounding: "up" });
+          const down = decimalToUnits(amount, decimals, { rounding: "down" });
+          const up = decimalToUnits(amount, decimals, { rounding: "up" });
           expect(down.toString()).toBe(units.floor().toFixed());
           expect(up.toString()).toBe(units.ceil().toFixed());
-          const nearest = parseUnits(amount, decimals, { rounding: "nearest" });
+          const nearest = decimalToUnits(amount, decimals, { rounding: "nearest" });
           expect(nearest.toString()).toBe(units.toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toFixed());
-          const exact = outcome(() => parseUnits(amount, decimals));
+          const exact = outcome(() => decimalToUnits(amount, decimals));
           expect(exact).toEqual(units.isInteger() ? down : { reason: "off-grid" });
         },
       ),

@@ -5,12 +5,11 @@ import { type InvalidAmountError, type InvalidAmountReason, isInvalidAmountError
 import {
   baseUnitsToNative,
   type ClobPairParams,
-  formatUnits,
+  decimalToUnits,
   marketPriceToPrice,
   nativeToBaseUnits,
   notionalQuoteQuantums,
   oraclePriceToSubticks,
-  parseUnits,
   priceToMarketPrice,
   priceToSubticks,
   quantumsToSize,
@@ -19,6 +18,7 @@ import {
   stepSize,
   subticksToPrice,
   tickSize,
+  unitsToDecimal,
   usdcToQuoteQuantums,
 } from "./quantums.js";
 
@@ -335,19 +335,19 @@ describe("amounts", () => {
   });
 
   it("are signed, with down and up toward -∞ and +∞ and ties away from zero", () => {
-    expect(parseUnits("-1.5", 0, { rounding: "down" })).toBe(-2n);
-    expect(parseUnits("-1.5", 0, { rounding: "up" })).toBe(-1n);
-    expect(parseUnits("-1.5", 0, { rounding: "nearest" })).toBe(-2n);
-    expect(parseUnits("1.5", 0, { rounding: "nearest" })).toBe(2n);
-    expect(parseUnits("-1.4", 0, { rounding: "nearest" })).toBe(-1n);
-    expect(parseUnits("0", 6)).toBe(0n);
-    expect(formatUnits(-1_500n, 3)).toBe("-1.5");
-    expect(formatUnits(0n, 18)).toBe("0");
+    expect(decimalToUnits("-1.5", 0, { rounding: "down" })).toBe(-2n);
+    expect(decimalToUnits("-1.5", 0, { rounding: "up" })).toBe(-1n);
+    expect(decimalToUnits("-1.5", 0, { rounding: "nearest" })).toBe(-2n);
+    expect(decimalToUnits("1.5", 0, { rounding: "nearest" })).toBe(2n);
+    expect(decimalToUnits("-1.4", 0, { rounding: "nearest" })).toBe(-1n);
+    expect(decimalToUnits("0", 6)).toBe(0n);
+    expect(unitsToDecimal(-1_500n, 3)).toBe("-1.5");
+    expect(unitsToDecimal(0n, 18)).toBe("0");
   });
 
   it("refuse bad decimals", () => {
     for (const decimals of [-1, 1.5, 101]) {
-      expect(() => parseUnits("1", decimals)).toThrow(/decimals/);
+      expect(() => decimalToUnits("1", decimals)).toThrow(/decimals/);
     }
   });
 });

@@ -132,7 +132,7 @@ export interface PriceOptions {
 }
 
 /**
- * Options of the amount conversions ({@link parseUnits} and its USDC and native forms).
+ * Options of the amount conversions ({@link decimalToUnits} and its USDC and native forms).
  *
  * @example
  * ```ts
@@ -541,11 +541,11 @@ export function oraclePriceToSubticks(
  *
  * @example
  * ```ts
- * parseUnits("12.5", 6); // 12_500_000n
- * parseUnits("0.0000001", 6, { rounding: "up" }); // 1n
+ * decimalToUnits("12.5", 6); // 12_500_000n
+ * decimalToUnits("0.0000001", 6, { rounding: "up" }); // 1n
  * ```
  */
-export function parseUnits(amount: DecimalInput, decimals: number, options: AmountOptions = {}): bigint {
+export function decimalToUnits(amount: DecimalInput, decimals: number, options: AmountOptions = {}): bigint {
   const d = checkDecimals(decimals);
   const rounding = checkRounding<AmountRounding>(
     options.rounding,
@@ -576,10 +576,10 @@ export function parseUnits(amount: DecimalInput, decimals: number, options: Amou
  *
  * @example
  * ```ts
- * formatUnits(12_500_000n, 6); // "12.5"
+ * unitsToDecimal(12_500_000n, 6); // "12.5"
  * ```
  */
-export function formatUnits(units: IntegerInput, decimals: number): string {
+export function unitsToDecimal(units: IntegerInput, decimals: number): string {
   return formatExact(parseInteger(units, "units"), -checkDecimals(decimals));
 }
 
@@ -604,7 +604,7 @@ function checkDecimals(decimals: number): number {
  * @param amount - e.g. `"286.88"`.
  * @param options - `rounding` when the amount has more than 6 decimals.
  * @returns the quote quantums.
- * @throws {InvalidAmountError} as {@link parseUnits}.
+ * @throws {InvalidAmountError} as {@link decimalToUnits}.
  *
  * @example
  * ```ts
@@ -612,7 +612,7 @@ function checkDecimals(decimals: number): number {
  * ```
  */
 export function usdcToQuoteQuantums(amount: DecimalInput, options: AmountOptions = {}): bigint {
-  return parseUnits(amount, USDC_DECIMALS, options);
+  return decimalToUnits(amount, USDC_DECIMALS, options);
 }
 
 /**
@@ -627,7 +627,7 @@ export function usdcToQuoteQuantums(amount: DecimalInput, options: AmountOptions
  * ```
  */
 export function quoteQuantumsToUsdc(quoteQuantums: IntegerInput): string {
-  return formatUnits(quoteQuantums, USDC_DECIMALS);
+  return unitsToDecimal(quoteQuantums, USDC_DECIMALS);
 }
 
 /**
@@ -636,7 +636,7 @@ export function quoteQuantumsToUsdc(quoteQuantums: IntegerInput): string {
  * @param amount - e.g. `"1.5"`.
  * @param options - `rounding` when the amount has more than 18 decimals.
  * @returns the base units.
- * @throws {InvalidAmountError} as {@link parseUnits}.
+ * @throws {InvalidAmountError} as {@link decimalToUnits}.
  *
  * @example
  * ```ts
@@ -644,7 +644,7 @@ export function quoteQuantumsToUsdc(quoteQuantums: IntegerInput): string {
  * ```
  */
 export function nativeToBaseUnits(amount: DecimalInput, options: AmountOptions = {}): bigint {
-  return parseUnits(amount, NATIVE_DECIMALS, options);
+  return decimalToUnits(amount, NATIVE_DECIMALS, options);
 }
 
 /**
@@ -659,5 +659,5 @@ export function nativeToBaseUnits(amount: DecimalInput, options: AmountOptions =
  * ```
  */
 export function baseUnitsToNative(units: IntegerInput): string {
-  return formatUnits(units, NATIVE_DECIMALS);
+  return unitsToDecimal(units, NATIVE_DECIMALS);
 }

@@ -85,13 +85,13 @@ function parse(argv: string[]) {
 function banner(devnet: Devnet, startedMs: number): string {
   const e = devnet.endpoints;
   const rows: Array<[string, string]> = [
-    ["CometBFT RPC", `${e.rpc}  (WebSocket ${e.rpcWebsocket})`],
-    ["REST", e.rest],
+    ["CometBFT RPC", `${e.nodeRpc}  (WebSocket ${e.nodeRpcWs})`],
+    ["REST", e.nodeRest],
     ["gRPC", `${e.grpc}  (h2c)`],
     ["gRPC TLS", `${e.grpcTls}`],
-    ["EVM JSON-RPC", `${e.evm}  (WebSocket ${e.evmWs})`],
+    ["EVM JSON-RPC", `${e.evmRpc}  (WebSocket ${e.evmWs})`],
     ["Faucet", `${e.faucet}/faucet/tokens`],
-    ["Control", `${e.control}/devnet/status`],
+    ["Control", `${e.devnetControl}/devnet/status`],
   ];
   const faucet = DEFAULT_FAUCET_COINS.map((c) => `${c.amount} ${c.denom}`).join(" + ");
   const lines = [

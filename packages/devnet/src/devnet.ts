@@ -42,7 +42,7 @@ import { loadOrCreateTls, type TlsMaterial } from "./servers/tls.js";
  * const ports: DevnetPorts = { rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0 };
  * const devnet = await startDevnet({ ports, blockTimeMs: 0 });
  * devnet.ports.rest > 0; // true: the free port it picked
- * devnet.endpoints.rest.endsWith(`:${devnet.ports.rest}`); // true
+ * devnet.endpoints.nodeRest.endsWith(`:${devnet.ports.rest}`); // true
  * await devnet.stop();
  * ```
  */
@@ -72,7 +72,7 @@ export interface DevnetPorts {
  * ```ts
  * DEFAULT_PORTS.rpc; // 26657
  * const devnet = await startDevnet({ ports: { ...DEFAULT_PORTS, rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0 } });
- * devnet.endpoints.rpc === "http://127.0.0.1:26657"; // false: 0 picks a free port
+ * devnet.endpoints.nodeRpc === "http://127.0.0.1:26657"; // false: 0 picks a free port
  * await devnet.stop();
  * ```
  */
@@ -95,7 +95,7 @@ export const DEFAULT_PORTS: Readonly<DevnetPorts> = Object.freeze({
  * import { StargateClient } from "@cosmjs/stargate";
  *
  * const devnet = await startDevnet({ ports: "free" });
- * const client = await StargateClient.connect(devnet.endpoints.rpc);
+ * const client = await StargateClient.connect(devnet.endpoints.nodeRpc);
  * await client.getChainId(); // "perpx-local-1"
  * client.disconnect();
  * await devnet.stop();
@@ -103,23 +103,23 @@ export const DEFAULT_PORTS: Readonly<DevnetPorts> = Object.freeze({
  */
 export interface DevnetEndpoints {
   /** CometBFT JSON-RPC over HTTP, e.g. `http://127.0.0.1:26657`. */
-  rpc: string;
+  nodeRpc: string;
   /** CometBFT JSON-RPC over WebSocket, e.g. `ws://127.0.0.1:26657/websocket`. */
-  rpcWebsocket: string;
+  nodeRpcWs: string;
   /** Cosmos REST, e.g. `http://127.0.0.1:1317`. */
-  rest: string;
+  nodeRest: string;
   /** gRPC over h2c, e.g. `http://127.0.0.1:9090`. */
   grpc: string;
   /** gRPC over TLS, e.g. `https://127.0.0.1:9091` (trust {@link Devnet.caPem}). */
   grpcTls: string;
   /** EVM JSON-RPC over HTTP, e.g. `http://127.0.0.1:8545`. */
-  evm: string;
+  evmRpc: string;
   /** EVM JSON-RPC over WebSocket, e.g. `ws://127.0.0.1:8546`. */
   evmWs: string;
   /** Faucet base URL; POST `${faucet}/faucet/tokens`. */
   faucet: string;
-  /** Devnet control base URL; routes under `${control}/devnet/...`. */
-  control: string;
+  /** Devnet control base URL; routes under `${devnetControl}/devnet/...`. */
+  devnetControl: string;
 }
 
 /**
@@ -277,7 +277,7 @@ function resolvePorts(ports: StartDevnetOptions["ports"]): DevnetPorts {
  * import { startDevnet } from "@perpx/devnet";
  *
  * const devnet = await startDevnet({ ports: "free", blockTimeMs: 100 });
- * const client = await StargateClient.connect(devnet.endpoints.rpc);
+ * const client = await StargateClient.connect(devnet.endpoints.nodeRpc);
  * await client.getChainId(); // "perpx-local-1"
  * client.disconnect();
  * await devnet.stop();
@@ -432,15 +432,15 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   }
 
   endpoints = {
-    rpc: rpc.url,
-    rpcWebsocket: rpc.websocketUrl,
-    rest: rest.url,
+    nodeRpc: rpc.url,
+    nodeRpcWs: rpc.websocketUrl,
+    nodeRest: rest.url,
     grpc: grpc.url,
     grpcTls: grpc.tlsUrl,
-    evm: evm.url,
+    evmRpc: evm.url,
     evmWs: evm.wsUrl,
     faucet: faucet.url,
-    control: control.url,
+    devnetControl: control.url,
   };
   producer.start();
 

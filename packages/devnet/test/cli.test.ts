@@ -30,7 +30,17 @@ describe("perpx-devnet start", () => {
     const first = await startCli(["--state", dir, "--block-time-ms", "20"]);
     expect(first.ready.ready).toBe(true);
     expect(Object.keys(first.ready.endpoints).sort()).toEqual(
-      ["control", "evm", "evmWs", "faucet", "grpc", "grpcTls", "rest", "rpc", "rpcWebsocket"].sort(),
+      [
+        "devnetControl",
+        "evmRpc",
+        "evmWs",
+        "faucet",
+        "grpc",
+        "grpcTls",
+        "nodeRest",
+        "nodeRpc",
+        "nodeRpcWs",
+      ].sort(),
     );
     expect(first.ready.stateDir).toBe(dir);
     expect(readFileSync(join(dir, TLS_FILES.cert), "utf8")).toBe(first.ready.caPem);
@@ -38,7 +48,7 @@ describe("perpx-devnet start", () => {
     const alice = GENESIS_ACCOUNTS[0]!;
     const bob = GENESIS_ACCOUNTS[1]!.address;
     const wallet = await DirectSecp256k1HdWallet.fromMnemonic(alice.mnemonic, { prefix: "perpx" });
-    const client = await SigningStargateClient.connectWithSigner(first.ready.endpoints.rpc, wallet, {
+    const client = await SigningStargateClient.connectWithSigner(first.ready.endpoints.nodeRpc, wallet, {
       gasPrice: GasPrice.fromString("0.025uusdc"),
       broadcastPollIntervalMs: 50,
     });
@@ -57,7 +67,7 @@ describe("perpx-devnet start", () => {
 
     const second = await startCli(["--state", dir, "--block-time-ms", "20"]);
     expect(second.ready.caPem).toBe(first.ready.caPem);
-    const reader = await StargateClient.connect(second.ready.endpoints.rpc);
+    const reader = await StargateClient.connect(second.ready.endpoints.nodeRpc);
     expect(await reader.getHeight()).toBeGreaterThanOrEqual(height - 1);
     expect((await reader.getAccount(alice.address))?.sequence).toBe(account?.sequence);
     expect(await reader.getBalance(bob, "uusdc")).toEqual(balance);
@@ -75,10 +85,10 @@ describe("perpx-devnet start", () => {
     let lastHeight = 0;
     for (let i = 0; i < 4; i++) {
       const run = await startCli(["--state", dir, "--block-time-ms", "5"]);
-      const status = await (await fetch(`${run.ready.endpoints.control}/devnet/status`)).json();
+      const status = await (await fetch(`${run.ready.endpoints.devnetControl}/devnet/status`)).json();
       expect(Number((status as { height: string }).height)).toBeGreaterThanOrEqual(lastHeight);
       await new Promise((r) => setTimeout(r, 100 + 70 * i));
-      const latest = await (await fetch(`${run.ready.endpoints.control}/devnet/status`)).json();
+      const latest = await (await fetch(`${run.ready.endpoints.devnetControl}/devnet/status`)).json();
       lastHeight = Number((latest as { height: string }).height) - 1;
       run.child.kill("SIGKILL");
       await run.exited;
@@ -89,12 +99,15 @@ describe("perpx-devnet start", () => {
 
   it("keeps --pruning-keep-recent blocks in memory and answers older heights as a pruned node", async () => {
     const run = await startCli(["--block-time-ms", "0", "--pruning-keep-recent", "2"]);
-    await fetch(`${run.ready.endpoints.control}/devnet/blocks`, { method: "POST", body: '{"count":5}' });
-    const status = (await (await fetch(`${run.ready.endpoints.rpc}/status`)).json()) as {
+    await fetch(`${run.ready.endpoints.devnetControl}/devnet/blocks`, {
+      method: "POST",
+      body: '{"count":5}',
+    });
+    const status = (await (await fetch(`${run.ready.endpoints.nodeRpc}/status`)).json()) as {
       result: { sync_info: { latest_block_height: string; earliest_block_height: string } };
     };
     expect(status.result.sync_info).toMatchObject({ latest_block_height: "6", earliest_block_height: "5" });
-    const old = (await (await fetch(`${run.ready.endpoints.rpc}/block?height=2`)).json()) as {
+    const old = (await (await fetch(`${run.ready.endpoints.nodeRpc}/block?height=2`)).json()) as {
       error: { data: string };
     };
     expect(old.error.data).toBe("height 2 is not available, lowest height is 5");

@@ -69,13 +69,13 @@ async function broadcast(
   msgs: WireMsg[],
   options: Partial<SignOptions> = {},
 ): Promise<SyncAnswer> {
-  const account = await accountOf(devnet.endpoints.rest, who(i).address);
+  const account = await accountOf(devnet.endpoints.nodeRest, who(i).address);
   const tx = await signWire(who(i).mnemonic, msgs, {
     chainId: devnet.chainId,
     ...account,
     ...options,
   });
-  return broadcastSync(devnet.endpoints.rpc, tx);
+  return broadcastSync(devnet.endpoints.nodeRpc, tx);
 }
 
 /** Broadcasts, mines one block, and answers the tx's delivery result (found with RPC `tx`). */
@@ -87,7 +87,7 @@ async function deliver(
   const sync = await broadcast(i, msgs, options);
   if (sync.code !== 0) return sync;
   devnet.mine(1);
-  const found = await rpcCall(devnet.endpoints.rpc, "tx", {
+  const found = await rpcCall(devnet.endpoints.nodeRpc, "tx", {
     hash: Buffer.from(sync.hash, "hex").toString("base64"),
   });
   return { code: found.tx_result.code, codespace: found.tx_result.codespace, log: found.tx_result.log };
@@ -164,7 +164,7 @@ async function placeShortTerm(i: number, order: Omit<Order, "owner">): Promise<v
 
 /** Reads a subaccount over abci_query, and checks REST and gRPC answer the same. */
 async function read(i: number, number = 0): Promise<WireSubaccount> {
-  const { rpc, rest, grpc } = devnet.endpoints;
+  const { nodeRpc: rpc, nodeRest: rest, grpc } = devnet.endpoints;
   const overAbci = await subaccountOverAbci(rpc, who(i).address, number);
   expect(await subaccountOverRest(rest, who(i).address, number)).toEqual(overAbci);
   expect(await subaccountOverGrpc(grpc, who(i).address, number)).toEqual(overAbci);
@@ -283,8 +283,8 @@ describe("which messages a clob tx may hold, and its fees (chain-protocol.md 1.8
   it("refuses an order bundled with a bank send (sdk 18): nothing moves, with or without a fee", async () => {
     const [alice, bob] = [who(2).address, who(3).address];
     const [before, seq] = [
-      await bankUusdc(devnet.endpoints.rest, bob),
-      await accountOf(devnet.endpoints.rest, alice),
+      await bankUusdc(devnet.endpoints.nodeRest, bob),
+      await accountOf(devnet.endpoints.nodeRest, alice),
     ];
     for (const feeUusdc of [0n, 25_000n]) {
       const refused = await broadcast(2, [lowBid(alice), bankSend(alice, bob, USDC)], { feeUusdc });
@@ -304,16 +304,16 @@ describe("which messages a clob tx may hold, and its fees (chain-protocol.md 1.8
       log: texts.noOther,
     });
     devnet.mine(1);
-    expect(await bankUusdc(devnet.endpoints.rest, bob)).toBe(before);
-    expect(await accountOf(devnet.endpoints.rest, alice)).toEqual(seq);
+    expect(await bankUusdc(devnet.endpoints.nodeRest, bob)).toBe(before);
+    expect(await accountOf(devnet.endpoints.nodeRest, alice)).toEqual(seq);
   });
 
   it("accepts a stateful order with one transfer, fee-free; refuses two transfers", async () => {
     const alice = who(2).address;
     const [bank, child, seq] = [
-      await bankUusdc(devnet.endpoints.rest, alice),
+      await bankUusdc(devnet.endpoints.nodeRest, alice),
       (await read(2, 1)).usdc,
-      await accountOf(devnet.endpoints.rest, alice),
+      await accountOf(devnet.endpoints.nodeRest, alice),
     ];
     const two = await broadcast(2, [lowBid(alice), transfer(alice, 1, USDC), transfer(alice, 1, USDC)]);
     expect(two).toMatchObject({ code: 18, codespace: "sdk", log: texts.oneTransfer });
@@ -321,8 +321,11 @@ describe("which messages a clob tx may hold, and its fees (chain-protocol.md 1.8
     expect(one).toMatchObject({ code: 0 });
     expect((await read(2, 1)).usdc).toBe(child + 5n * USDC);
     // Fee-free (no fee in the tx, none taken), and a stateful tx uses its sequence.
-    expect(await bankUusdc(devnet.endpoints.rest, alice)).toBe(bank);
-    expect(await accountOf(devnet.endpoints.rest, alice)).toEqual({ ...seq, sequence: seq.sequence + 1n });
+    expect(await bankUusdc(devnet.endpoints.nodeRest, alice)).toBe(bank);
+    expect(await accountOf(devnet.endpoints.nodeRest, alice)).toEqual({
+      ...seq,
+      sequence: seq.sequence + 1n,
+    });
   });
 
   it("keeps a short-term place, cancel or batch cancel alone in its tx", async () => {
@@ -396,12 +399,12 @@ describe("which messages a clob tx may hold, and its fees (chain-protocol.md 1.8
   it("charges fees for every other tx: a bank send pays its fee, a lone transfer without one is refused", async () => {
     const [carol, dave] = [who(3).address, who(2).address];
     const [carolBank, daveBank] = [
-      await bankUusdc(devnet.endpoints.rest, carol),
-      await bankUusdc(devnet.endpoints.rest, dave),
+      await bankUusdc(devnet.endpoints.nodeRest, carol),
+      await bankUusdc(devnet.endpoints.nodeRest, dave),
     ];
     expect(await deliver(3, [bankSend(carol, dave, USDC)], { feeUusdc: 25_000n })).toMatchObject({ code: 0 });
-    expect(await bankUusdc(devnet.endpoints.rest, carol)).toBe(carolBank - USDC - 25_000n);
-    expect(await bankUusdc(devnet.endpoints.rest, dave)).toBe(daveBank + USDC);
+    expect(await bankUusdc(devnet.endpoints.nodeRest, carol)).toBe(carolBank - USDC - 25_000n);
+    expect(await bankUusdc(devnet.endpoints.nodeRest, dave)).toBe(daveBank + USDC);
     expect(await broadcast(3, [transfer(carol, 1, USDC)])).toMatchObject({ code: 13, codespace: "sdk" });
     expect(await broadcast(3, [bankSend(carol, dave, USDC)])).toMatchObject({ code: 13, codespace: "sdk" });
   });

@@ -214,7 +214,7 @@ async function broadcastAll(txs: readonly Uint8Array[]): Promise<void> {
   const encoded = txs.map((tx) => Buffer.from(tx).toString("base64"));
   const refusal = await new Promise<string | null>((resolve) => {
     client.once("message", resolve);
-    client.postMessage({ url: devnet.endpoints.rpc, txs: encoded });
+    client.postMessage({ url: devnet.endpoints.nodeRpc, txs: encoded });
   });
   if (refusal !== null) throw new Error(`CheckTx refused an order: ${refusal}`);
 }

@@ -22,7 +22,8 @@ async function post(url: string, body: unknown): Promise<{ status: number; body:
   return { status: res.status, body: await res.json() };
 }
 
-const control = (path: string, body: unknown) => post(`${devnet.endpoints.control}/devnet${path}`, body);
+const control = (path: string, body: unknown) =>
+  post(`${devnet.endpoints.devnetControl}/devnet${path}`, body);
 
 describe("POST /devnet/fund", () => {
   it.each([

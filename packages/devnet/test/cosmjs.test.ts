@@ -29,12 +29,12 @@ beforeAll(async () => {
   const account = devnet.accounts[0]!;
   const wallet = await DirectSecp256k1HdWallet.fromMnemonic(account.mnemonic, { prefix: "perpx" });
   alice = { address: account.address, wallet };
-  client = await SigningStargateClient.connectWithSigner(devnet.endpoints.rpc, wallet, {
+  client = await SigningStargateClient.connectWithSigner(devnet.endpoints.nodeRpc, wallet, {
     gasPrice: GasPrice.fromString("0.025uusdc"),
     broadcastPollIntervalMs: 100,
     broadcastTimeoutMs: 15_000,
   });
-  reader = await StargateClient.connect(devnet.endpoints.rpc);
+  reader = await StargateClient.connect(devnet.endpoints.nodeRpc);
 });
 
 afterAll(async () => {
@@ -150,7 +150,7 @@ describe("SigningStargateClient", () => {
 
 describe("Comet38Client over WebSocket", () => {
   it("delivers NewBlock events", async () => {
-    const comet = Comet38Client.create(new WebsocketClient(devnet.endpoints.rpc.replace(/^http/, "ws")));
+    const comet = Comet38Client.create(new WebsocketClient(devnet.endpoints.nodeRpc.replace(/^http/, "ws")));
     const heights = await new Promise<number[]>((resolve, reject) => {
       const seen: number[] = [];
       const sub = comet.subscribeNewBlock().subscribe({

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { StargateClient } from "@cosmjs/stargate";
-import { bech32FromBytes } from "@perpx/core";
+import { addressBytesToBech32 } from "@perpx/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { GENESIS_ACCOUNTS, LOCK_FILE } from "../src/index.js";
 import { killChildren, runCli, type StartedCli, startCli } from "./support/cli-child.js";
@@ -24,11 +24,11 @@ function stateDir(): string {
 }
 
 /** A fresh address nobody funded (so any balance it has came from the credit under test). */
-const FRESH = bech32FromBytes(new Uint8Array(20).fill(7));
+const FRESH = addressBytesToBech32(new Uint8Array(20).fill(7));
 const BOB = GENESIS_ACCOUNTS[1]!.address;
 
 async function balance(run: StartedCli, address: string, denom: string): Promise<bigint> {
-  const client = await StargateClient.connect(run.ready.endpoints.rpc);
+  const client = await StargateClient.connect(run.ready.endpoints.nodeRpc);
   try {
     return BigInt((await client.getBalance(address, denom)).amount);
   } finally {
@@ -54,7 +54,7 @@ describe("a devnet child process under kill -9", () => {
     const before = await balance(first, BOB, "uusdc");
     const faucet = await postJson(`${first.ready.endpoints.faucet}/faucet/tokens`, { address: FRESH });
     expect(faucet.status).toBe(200);
-    const fund = await postJson(`${first.ready.endpoints.control}/devnet/fund`, {
+    const fund = await postJson(`${first.ready.endpoints.devnetControl}/devnet/fund`, {
       address: BOB,
       coins: [{ denom: "uusdc", amount: "4242" }],
     });
@@ -81,7 +81,7 @@ describe("a devnet child process under kill -9", () => {
     expect(line.error).toContain(`held by pid ${first.child.pid} on ${hostname()}`);
     expect(refused.stderr).toContain(join(dir, LOCK_FILE));
     // The refused devnet touched nothing: the first still serves from the directory.
-    const funded = await postJson(`${first.ready.endpoints.control}/devnet/fund`, {
+    const funded = await postJson(`${first.ready.endpoints.devnetControl}/devnet/fund`, {
       address: FRESH,
       coins: [{ denom: "uusdc", amount: "5" }],
     });

@@ -54,7 +54,7 @@ function balanceRequest(address: string): Uint8Array {
 
 describe("gRPC-web on the API port", () => {
   it("answers connect's gRPC-web transport from Node, with the height header", async () => {
-    const transport = createGrpcWebTransport({ baseUrl: devnet.endpoints.rest });
+    const transport = createGrpcWebTransport({ baseUrl: devnet.endpoints.nodeRest });
     const bank = createClient(cosmosBank.Query, transport);
     let height: string | null = null;
     const response = await bank.balance(
@@ -68,7 +68,10 @@ describe("gRPC-web on the API port", () => {
   });
 
   it("reports a refusal as a gRPC status in the trailers", async () => {
-    const bank = createClient(cosmosBank.Query, createGrpcWebTransport({ baseUrl: devnet.endpoints.rest }));
+    const bank = createClient(
+      cosmosBank.Query,
+      createGrpcWebTransport({ baseUrl: devnet.endpoints.nodeRest }),
+    );
     const error = await bank
       .balance({ address: "perpx1notanaddress", denom: "uusdc" })
       .catch((e: unknown) => e);
@@ -83,7 +86,7 @@ describe("gRPC-web on the API port", () => {
       Buffer.from(body.subarray(0, cut)).toString("base64") +
       Buffer.from(body.subarray(cut)).toString("base64");
     expect(text.slice(0, 8)).toMatch(/=/); // the first chunk is padded: the server must decode chunk by chunk
-    const res = await fetch(`${devnet.endpoints.rest}${BALANCE}`, {
+    const res = await fetch(`${devnet.endpoints.nodeRest}${BALANCE}`, {
       method: "POST",
       headers: {
         "content-type": "application/grpc-web-text",
@@ -103,7 +106,7 @@ describe("gRPC-web on the API port", () => {
 
   it("answers an unknown method with Unimplemented and a bad height with InvalidArgument", async () => {
     const call = async (path: string, headers: Record<string, string> = {}) => {
-      const res = await fetch(`${devnet.endpoints.rest}${path}`, {
+      const res = await fetch(`${devnet.endpoints.nodeRest}${path}`, {
         method: "POST",
         headers: { "content-type": "application/grpc-web+proto", ...headers },
         body: framed(balanceRequest(devnet.accounts[0]!.address)),
@@ -120,7 +123,7 @@ describe("gRPC-web on the API port", () => {
   });
 
   it("lets a page on another origin call it (preflight and exposed headers)", async () => {
-    const preflight = await fetch(`${devnet.endpoints.rest}${BALANCE}`, {
+    const preflight = await fetch(`${devnet.endpoints.nodeRest}${BALANCE}`, {
       method: "OPTIONS",
       headers: {
         origin: "http://app.example",
@@ -132,7 +135,7 @@ describe("gRPC-web on the API port", () => {
     expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
     expect(preflight.headers.get("access-control-allow-headers")).toMatch(/x-grpc-web/);
     expect(preflight.headers.get("access-control-allow-methods")).toMatch(/POST/);
-    const res = await fetch(`${devnet.endpoints.rest}${BALANCE}`, {
+    const res = await fetch(`${devnet.endpoints.nodeRest}${BALANCE}`, {
       method: "POST",
       headers: { origin: "http://app.example", "content-type": "application/grpc-web+proto" },
       body: framed(balanceRequest(devnet.accounts[0]!.address)),
@@ -143,7 +146,7 @@ describe("gRPC-web on the API port", () => {
 
   it("leaves REST untouched beside it", async () => {
     const res = await fetch(
-      `${devnet.endpoints.rest}/cosmos/bank/v1beta1/balances/${devnet.accounts[0]!.address}`,
+      `${devnet.endpoints.nodeRest}/cosmos/bank/v1beta1/balances/${devnet.accounts[0]!.address}`,
     );
     expect(res.status).toBe(200);
     expect(((await res.json()) as { balances: unknown[] }).balances.length).toBeGreaterThan(0);

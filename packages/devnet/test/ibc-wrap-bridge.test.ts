@@ -42,17 +42,20 @@ async function json(url: string, init?: RequestInit): Promise<{ status: number; 
 }
 
 async function control(path: string, body: unknown): Promise<{ status: number; body: Loose }> {
-  return json(`${devnet.endpoints.control}/devnet${path}`, { method: "POST", body: JSON.stringify(body) });
+  return json(`${devnet.endpoints.devnetControl}/devnet${path}`, {
+    method: "POST",
+    body: JSON.stringify(body),
+  });
 }
 
 async function rest(path: string): Promise<Loose> {
-  const { status, body } = await json(`${devnet.endpoints.rest}${path}`);
+  const { status, body } = await json(`${devnet.endpoints.nodeRest}${path}`);
   if (status !== 200) throw new Error(`${path}: ${status} ${JSON.stringify(body)}`);
   return body;
 }
 
 async function rpc(method: string, params: Record<string, unknown>): Promise<Loose> {
-  const { body } = await json(devnet.endpoints.rpc, {
+  const { body } = await json(devnet.endpoints.nodeRpc, {
     method: "POST",
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
   });
@@ -249,7 +252,7 @@ describe("wrap", () => {
     });
     expect(wrapped.body).toMatchObject({ wrapped: true });
     // A governance message with another authority fails, and changes nothing.
-    const { body: authority } = await json(`${devnet.endpoints.control}/devnet/gov/authority`);
+    const { body: authority } = await json(`${devnet.endpoints.devnetControl}/devnet/gov/authority`);
     const bad = await control("/gov/proposals", {
       messages: [
         {
@@ -635,7 +638,7 @@ describe("bridge", () => {
 
   it("enforces a per-chain daily limit with a clear error, and resets it after a day", async () => {
     const dave = addr(3);
-    const { body: authority } = await json(`${devnet.endpoints.control}/devnet/gov/authority`);
+    const { body: authority } = await json(`${devnet.endpoints.devnetControl}/devnet/gov/authority`);
     const proposal = await control("/gov/proposals", {
       messages: [
         {
@@ -704,7 +707,7 @@ describe("ratelimit queries", () => {
   });
 
   it("takes SerializableInts as decimal strings in a proposal's JSON", async () => {
-    const { body: authority } = await json(`${devnet.endpoints.control}/devnet/gov/authority`);
+    const { body: authority } = await json(`${devnet.endpoints.devnetControl}/devnet/gov/authority`);
     const proposal = await control("/gov/proposals", {
       messages: [
         {
@@ -723,7 +726,7 @@ describe("ratelimit queries", () => {
     expect(fake.limiters).toEqual([
       { period: "3600s", baseline_minimum: "-123456789012345678901234567890", baseline_tvl_ppm: 0 },
     ]);
-    const bad = await json(`${devnet.endpoints.control}/devnet/gov/proposals`, {
+    const bad = await json(`${devnet.endpoints.devnetControl}/devnet/gov/proposals`, {
       method: "POST",
       body: JSON.stringify({
         messages: [

@@ -37,7 +37,7 @@ interface RpcAnswer {
 }
 
 async function rpc(method: string, params: Record<string, unknown>): Promise<RpcAnswer> {
-  const response = await fetch(devnet.endpoints.rpc, {
+  const response = await fetch(devnet.endpoints.nodeRpc, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),

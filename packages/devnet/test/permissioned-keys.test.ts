@@ -131,7 +131,7 @@ let devnet: Devnet;
 let reader: StargateClient;
 
 async function rpc(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const response = await fetch(devnet.endpoints.rpc, {
+  const response = await fetch(devnet.endpoints.nodeRpc, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
@@ -214,7 +214,7 @@ async function control(
   path: string,
   body: unknown,
 ): Promise<{ status: number; json: Record<string, unknown> }> {
-  const response = await fetch(`${devnet.endpoints.control}/devnet${path}`, {
+  const response = await fetch(`${devnet.endpoints.devnetControl}/devnet${path}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
@@ -321,7 +321,7 @@ beforeAll(async () => {
     blockTimeMs: 0,
   });
   chainId = devnet.chainId;
-  reader = await StargateClient.connect(devnet.endpoints.rpc);
+  reader = await StargateClient.connect(devnet.endpoints.nodeRpc);
 });
 
 afterAll(async () => {

@@ -55,7 +55,7 @@ async function transfers(devnet: Devnet, blocks: number): Promise<Map<bigint, Ui
 }
 
 async function rpc(devnet: Devnet, method: string, params: Record<string, unknown>) {
-  const res = await fetch(devnet.endpoints.rpc, {
+  const res = await fetch(devnet.endpoints.nodeRpc, {
     method: "POST",
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
   });

@@ -8,7 +8,7 @@ import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { DirectSecp256k1HdWallet } from "@cosmjs/proto-signing";
 import { SigningStargateClient } from "@cosmjs/stargate";
-import { toHex } from "@perpx/address";
+import { addressToHex } from "@perpx/address";
 import {
   cosmosAuth,
   cosmosBank,
@@ -51,8 +51,8 @@ async function signedSend(amount: string, sequenceOffset = 0): Promise<Uint8Arra
   const [alice, bob] = [devnet.accounts[0]!, devnet.accounts[1]!];
   const wallet = await DirectSecp256k1HdWallet.fromMnemonic(alice.mnemonic, { prefix: "perpx" });
   const signer = await SigningStargateClient.offline(wallet);
-  const account = (await json(`${devnet.endpoints.rest}/cosmos/auth/v1beta1/accounts/${alice.address}`)).body
-    .account;
+  const account = (await json(`${devnet.endpoints.nodeRest}/cosmos/auth/v1beta1/accounts/${alice.address}`))
+    .body.account;
   const signed = await signer.sign(
     alice.address,
     [
@@ -74,7 +74,7 @@ async function signedSend(amount: string, sequenceOffset = 0): Promise<Uint8Arra
 
 describe("CometBFT RPC", () => {
   const rpc = (method: string, params: Record<string, unknown> = {}) =>
-    json(devnet.endpoints.rpc, {
+    json(devnet.endpoints.nodeRpc, {
       method: "POST",
       body: JSON.stringify({ jsonrpc: "2.0", id: 7, method, params }),
     });
@@ -83,7 +83,7 @@ describe("CometBFT RPC", () => {
     const { WebSocket } = await import("ws");
     const tx = await signedSend("99");
     const hash = createHash("sha256").update(tx).digest("hex").toUpperCase();
-    const socket = new WebSocket(devnet.endpoints.rpcWebsocket);
+    const socket = new WebSocket(devnet.endpoints.nodeRpcWs);
     await new Promise((r) => socket.once("open", r));
     let subscribed: () => void = () => undefined;
     const subscribeReply = new Promise<void>((resolve) => {
@@ -119,10 +119,10 @@ describe("CometBFT RPC", () => {
     expect(message.result.data.type).toBe("tendermint/event/Tx");
     expect(message.result.data.value.TxResult.height).toBe(committed.body.result.height);
     expect(message.result.events["tx.hash"]).toEqual([hash]);
-    const byGet = await json(`${devnet.endpoints.rpc}/tx?hash=0x${hash}`);
+    const byGet = await json(`${devnet.endpoints.nodeRpc}/tx?hash=0x${hash}`);
     expect(byGet.body.result.height).toBe(committed.body.result.height);
     const results = await json(
-      `${devnet.endpoints.rpc}/block_results?height=${committed.body.result.height}`,
+      `${devnet.endpoints.nodeRpc}/block_results?height=${committed.body.result.height}`,
     );
     expect(results.body.result.txs_results[0].code).toBe(0);
   });
@@ -145,7 +145,7 @@ describe("CometBFT RPC", () => {
       expect(post.body.error.message).toContain("query");
       expect(post.body.error.data).not.toContain("BigInt");
       const get = await json(
-        `${devnet.endpoints.rpc}/tx_search?query=${encodeURIComponent(JSON.stringify(query))}`,
+        `${devnet.endpoints.nodeRpc}/tx_search?query=${encodeURIComponent(JSON.stringify(query))}`,
       );
       expect(get.status, query).toBe(400);
       expect(get.body.error.code).toBe(-32602);
@@ -165,7 +165,7 @@ describe("CometBFT RPC", () => {
     const [event] = devnet.app.latestBlock().finalizeBlockEvents;
     expect(event).toBeDefined();
     const byEvent = await json(
-      `${devnet.endpoints.rpc}/block_search?query=${encodeURIComponent(`"${event!.type}.mode='BeginBlock'"`)}&per_page=100`,
+      `${devnet.endpoints.nodeRpc}/block_search?query=${encodeURIComponent(`"${event!.type}.mode='BeginBlock'"`)}&per_page=100`,
     );
     expect(byEvent.status).toBe(200);
     expect(byEvent.body.result.blocks.map((b: Loose) => b.block.header.height)).toContain(
@@ -177,7 +177,7 @@ describe("CometBFT RPC", () => {
 });
 
 describe("REST", () => {
-  const rest = () => devnet.endpoints.rest;
+  const rest = () => devnet.endpoints.nodeRest;
   const alice = () => devnet.accounts[0]!.address;
 
   it("serves the four paths of the specification", async () => {
@@ -191,12 +191,12 @@ describe("REST", () => {
     const config = await json(`${rest()}/cosmos/base/node/v1beta1/config`);
     expect(config.body.minimum_gas_price).toMatch(/uusdc/);
     expect(config.body.minimum_gas_price).toMatch(/aperpx/);
-    const nodeInfo = await json(`${testnet.endpoints.rest}/cosmos/base/tendermint/v1beta1/node_info`);
+    const nodeInfo = await json(`${testnet.endpoints.nodeRest}/cosmos/base/tendermint/v1beta1/node_info`);
     expect(nodeInfo.body.application_version.version).toBe("v27.5");
     expect(nodeInfo.body.default_node_info.network).toBe("perpx-testnet-1");
-    const plan = await json(`${testnet.endpoints.rest}/cosmos/upgrade/v1beta1/applied_plan/v27.5`);
+    const plan = await json(`${testnet.endpoints.nodeRest}/cosmos/upgrade/v1beta1/applied_plan/v27.5`);
     expect(plan.body.height).toBe("5016944");
-    const older = await json(`${testnet.endpoints.rest}/cosmos/upgrade/v1beta1/applied_plan/v26.12`);
+    const older = await json(`${testnet.endpoints.nodeRest}/cosmos/upgrade/v1beta1/applied_plan/v26.12`);
     expect(older.body.height).toBe("776500");
   });
 
@@ -352,7 +352,7 @@ describe("gRPC over TLS", () => {
 describe("EVM JSON-RPC", () => {
   const call = async (method: string, params: unknown[] = []) =>
     (
-      await json(devnet.endpoints.evm, {
+      await json(devnet.endpoints.evmRpc, {
         method: "POST",
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
       })
@@ -361,7 +361,7 @@ describe("EVM JSON-RPC", () => {
   it("answers chain id, net version, block number, balance and blocks", async () => {
     expect((await call("eth_chainId")).result).toBe("0x7a69");
     expect((await call("net_version")).result).toBe("31337");
-    const mainnetLike = await json(testnet.endpoints.evm, {
+    const mainnetLike = await json(testnet.endpoints.evmRpc, {
       method: "POST",
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId" }),
     });
@@ -369,9 +369,9 @@ describe("EVM JSON-RPC", () => {
     expect(BigInt((await call("eth_blockNumber")).result)).toBe(devnet.app.latestBlock().height);
     const alice = devnet.accounts[0]!.address;
     const rest = await json(
-      `${devnet.endpoints.rest}/cosmos/bank/v1beta1/balances/${alice}/by_denom?denom=aperpx`,
+      `${devnet.endpoints.nodeRest}/cosmos/bank/v1beta1/balances/${alice}/by_denom?denom=aperpx`,
     );
-    expect(BigInt((await call("eth_getBalance", [toHex(alice), "latest"])).result)).toBe(
+    expect(BigInt((await call("eth_getBalance", [addressToHex(alice), "latest"])).result)).toBe(
       BigInt(rest.body.balance.amount),
     );
     const block = (await call("eth_getBlockByNumber", ["latest", false])).result;
@@ -397,7 +397,9 @@ describe("faucet", () => {
   it("credits uusdc and aperpx, then rate-limits the address", async () => {
     const ok = await post(JSON.stringify({ address: fresh }));
     expect(ok.status).toBe(200);
-    const balances = await json(`${devnet.endpoints.rest}/cosmos/bank/v1beta1/balances/${ok.body.address}`);
+    const balances = await json(
+      `${devnet.endpoints.nodeRest}/cosmos/bank/v1beta1/balances/${ok.body.address}`,
+    );
     expect(balances.body.balances).toEqual([
       { denom: "aperpx", amount: "10000000000000000000" },
       { denom: "uusdc", amount: "1000000000" },
@@ -417,7 +419,7 @@ describe("faucet", () => {
 
 describe("control", () => {
   const post = (path: string, body: unknown) =>
-    json(`${devnet.endpoints.control}/devnet${path}`, { method: "POST", body: JSON.stringify(body) });
+    json(`${devnet.endpoints.devnetControl}/devnet${path}`, { method: "POST", body: JSON.stringify(body) });
 
   it("mines, advances time, funds and reports status", async () => {
     const before = devnet.app.latestBlock();
@@ -430,8 +432,8 @@ describe("control", () => {
     const target = devnet.accounts[4]!.address;
     const funded = await post("/fund", { address: target, coins: [{ denom: "uusdc", amount: "42" }] });
     expect(funded.status).toBe(200);
-    const status = await json(`${devnet.endpoints.control}/devnet/status`);
-    expect(status.body.endpoints.rpc).toBe(devnet.endpoints.rpc);
+    const status = await json(`${devnet.endpoints.devnetControl}/devnet/status`);
+    expect(status.body.endpoints.nodeRpc).toBe(devnet.endpoints.nodeRpc);
     expect(status.body.chainId).toBe("perpx-local-1");
     expect((await post("/block-time", { ms: 25 })).body.blockTimeMs).toBe(25);
     const h = devnet.app.latestBlock().height;

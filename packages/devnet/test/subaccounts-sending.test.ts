@@ -30,7 +30,7 @@ async function json(url: string, init?: RequestInit): Promise<{ status: number; 
 }
 
 async function rpc(method: string, params: Record<string, unknown>): Promise<Loose> {
-  const { body } = await json(devnet.endpoints.rpc, {
+  const { body } = await json(devnet.endpoints.nodeRpc, {
     method: "POST",
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
   });
@@ -44,8 +44,8 @@ async function deliver(
   msgs: TestMsg[],
 ): Promise<{ code: number; codespace: string; log: string }> {
   const account = devnet.accounts[who]!;
-  const info = (await json(`${devnet.endpoints.rest}/cosmos/auth/v1beta1/accounts/${account.address}`)).body
-    .account;
+  const info = (await json(`${devnet.endpoints.nodeRest}/cosmos/auth/v1beta1/accounts/${account.address}`))
+    .body.account;
   const tx = await signTx({
     mnemonic: account.mnemonic,
     chainId: devnet.app.info.chainId,
@@ -85,7 +85,7 @@ async function subaccountOverRpc(
 
 async function bankUsdc(address: string): Promise<bigint> {
   const { body } = await json(
-    `${devnet.endpoints.rest}/cosmos/bank/v1beta1/balances/${address}/by_denom?denom=uusdc`,
+    `${devnet.endpoints.nodeRest}/cosmos/bank/v1beta1/balances/${address}/by_denom?denom=uusdc`,
   );
   return BigInt(body.balance.amount);
 }
@@ -95,8 +95,8 @@ const id = (owner: string, number: number) => create(subaccounts.SubaccountIdSch
 describe("sending", () => {
   it("deposits from an account into its subaccount 0 (bank coins go to the collateral pool)", async () => {
     const alice = devnet.accounts[0]!.address;
-    const pool = (await json(`${devnet.endpoints.rest}/perpx/subaccounts/v1/collateral_pool_address/0`)).body
-      .collateral_pool_address as string;
+    const pool = (await json(`${devnet.endpoints.nodeRest}/perpx/subaccounts/v1/collateral_pool_address/0`))
+      .body.collateral_pool_address as string;
     const [poolBefore, subBefore] = [await bankUsdc(pool), (await subaccountOverRpc(alice, 0)).usdc];
     const result = await deliver(0, [
       msg(
@@ -248,7 +248,7 @@ describe("sending", () => {
 describe("subaccount queries", () => {
   it("serves Subaccount and SubaccountAll over REST with SerializableInt quantums", async () => {
     const alice = devnet.accounts[0]!.address;
-    const one = await json(`${devnet.endpoints.rest}/perpx/subaccounts/v1/subaccount/${alice}/0`);
+    const one = await json(`${devnet.endpoints.nodeRest}/perpx/subaccounts/v1/subaccount/${alice}/0`);
     expect(one.status).toBe(200);
     expect(one.body.subaccount.id).toEqual({ owner: alice, number: 0 });
     expect(one.body.subaccount.asset_positions[0].asset_id).toBe(0);
@@ -260,11 +260,11 @@ describe("subaccount queries", () => {
       quantums: usdc.toString(),
       index: "0",
     });
-    const all = await json(`${devnet.endpoints.rest}/perpx/subaccounts/v1/subaccount_all`);
+    const all = await json(`${devnet.endpoints.nodeRest}/perpx/subaccounts/v1/subaccount_all`);
     expect(all.status).toBe(200);
     expect(all.body.subaccount.length).toBeGreaterThanOrEqual(3);
     const blocked = await json(
-      `${devnet.endpoints.rest}/perpx/subaccounts/v1/get_withdrawal_and_transfers_blocked_info/0`,
+      `${devnet.endpoints.nodeRest}/perpx/subaccounts/v1/get_withdrawal_and_transfers_blocked_info/0`,
     );
     expect(blocked.status).toBe(200);
   });
@@ -282,7 +282,7 @@ describe("subaccount queries", () => {
 
 describe("assets, prices, perpetuals and fee tiers over REST", () => {
   it("serves the genesis of each module", async () => {
-    const rest = devnet.endpoints.rest;
+    const rest = devnet.endpoints.nodeRest;
     const asset = await json(`${rest}/perpx/assets/v1/asset/0`);
     expect(asset.body.asset).toEqual({
       id: 0,
@@ -343,14 +343,14 @@ describe("assets, prices, perpetuals and fee tiers over REST", () => {
 describe("governance of markets, perpetuals and fees", () => {
   const propose = async (messages: unknown[]) =>
     (
-      await json(`${devnet.endpoints.control}/devnet/gov/proposals`, {
+      await json(`${devnet.endpoints.devnetControl}/devnet/gov/proposals`, {
         method: "POST",
         body: JSON.stringify({ messages, mine: true }),
       })
     ).body;
 
   it("creates an oracle market and its perpetual, and updates the fee tiers", async () => {
-    const authority = (await json(`${devnet.endpoints.control}/devnet/gov/authority`)).body.authority;
+    const authority = (await json(`${devnet.endpoints.devnetControl}/devnet/gov/authority`)).body.authority;
     const created = await propose([
       {
         "@type": "/perpx.prices.v1.MsgCreateOracleMarket",
@@ -378,13 +378,13 @@ describe("governance of markets, perpetuals and fees", () => {
       },
     ]);
     expect(created.result).toMatchObject({ status: "passed", code: 0 });
-    const rest = devnet.endpoints.rest;
+    const rest = devnet.endpoints.nodeRest;
     expect((await json(`${rest}/perpx/prices/v1/market_param/3`)).body.market_param.pair).toBe("DOGE-USD");
     expect((await json(`${rest}/perpx/perpetuals/v1/perpetual/3`)).body.perpetual.params.ticker).toBe(
       "DOGE-USD",
     );
     expect((await json(`${rest}/perpx/feetiers/v1/perpetual_fee_params`)).body.params.tiers).toHaveLength(1);
-    const set = await json(`${devnet.endpoints.control}/devnet/prices`, {
+    const set = await json(`${devnet.endpoints.devnetControl}/devnet/prices`, {
       method: "POST",
       body: JSON.stringify({ market: "DOGE-USD", price: "0.123456789" }),
     });
@@ -392,7 +392,7 @@ describe("governance of markets, perpetuals and fees", () => {
   });
 
   it("refuses a perpetual on a missing market and a fee schedule whose first tier has a requirement", async () => {
-    const authority = (await json(`${devnet.endpoints.control}/devnet/gov/authority`)).body.authority;
+    const authority = (await json(`${devnet.endpoints.devnetControl}/devnet/gov/authority`)).body.authority;
     const perpetual = await propose([
       {
         "@type": "/perpx.perpetuals.v1.MsgCreatePerpetual",
@@ -416,12 +416,12 @@ describe("governance of markets, perpetuals and fees", () => {
 
 describe("oracle control", () => {
   it("sets a price by pair, switches the walk, and reads prices back", async () => {
-    const off = await json(`${devnet.endpoints.control}/devnet/prices/walk`, {
+    const off = await json(`${devnet.endpoints.devnetControl}/devnet/prices/walk`, {
       method: "POST",
       body: JSON.stringify({ enabled: false }),
     });
     expect(off.body).toEqual({ enabled: false });
-    const set = await json(`${devnet.endpoints.control}/devnet/prices`, {
+    const set = await json(`${devnet.endpoints.devnetControl}/devnet/prices`, {
       method: "POST",
       body: JSON.stringify({ market: "ETH-USD", price: "3456.78", mine: true }),
     });
@@ -437,23 +437,23 @@ describe("oracle control", () => {
     const client = createClient(prices.Query, createGrpcTransport({ baseUrl: devnet.endpoints.grpc }));
     const { marketPrice } = await client.marketPrice({ id: 1 });
     expect(marketPrice?.price).toBe(3_456_780_000n);
-    const listed = await json(`${devnet.endpoints.control}/devnet/prices`);
+    const listed = await json(`${devnet.endpoints.devnetControl}/devnet/prices`);
     expect(listed.body.markets.map((m: Loose) => m.pair).slice(0, 3)).toEqual([
       "BTC-USD",
       "ETH-USD",
       "SOL-USD",
     ]);
-    const bad = await json(`${devnet.endpoints.control}/devnet/prices`, {
+    const bad = await json(`${devnet.endpoints.devnetControl}/devnet/prices`, {
       method: "POST",
       body: JSON.stringify({ market: "PEPE-USD", price: "1" }),
     });
     expect(bad.status).toBe(400);
-    const tooPrecise = await json(`${devnet.endpoints.control}/devnet/prices`, {
+    const tooPrecise = await json(`${devnet.endpoints.devnetControl}/devnet/prices`, {
       method: "POST",
       body: JSON.stringify({ market: 0, price: "65000.000001" }),
     });
     expect(tooPrecise.status).toBe(400);
-    await json(`${devnet.endpoints.control}/devnet/prices/walk`, {
+    await json(`${devnet.endpoints.devnetControl}/devnet/prices/walk`, {
       method: "POST",
       body: JSON.stringify({ enabled: true }),
     });
@@ -467,13 +467,13 @@ describe("control: fund a subaccount", () => {
   it("mints USDC into any subaccount, and refuses a bad number", async () => {
     const bob = devnet.accounts[1]!.address;
     const before = (await subaccountOverRpc(bob, 2)).usdc;
-    const ok = await json(`${devnet.endpoints.control}/devnet/fund-subaccount`, {
+    const ok = await json(`${devnet.endpoints.devnetControl}/devnet/fund-subaccount`, {
       method: "POST",
       body: JSON.stringify({ owner: bob, number: 2, quantums: "2500000" }),
     });
     expect(ok.body).toEqual({ owner: bob, number: 2, credited: "2500000" });
     expect((await subaccountOverRpc(bob, 2)).usdc).toBe(before + 2_500_000n);
-    const bad = await json(`${devnet.endpoints.control}/devnet/fund-subaccount`, {
+    const bad = await json(`${devnet.endpoints.devnetControl}/devnet/fund-subaccount`, {
       method: "POST",
       body: JSON.stringify({ owner: bob, number: 200_000, quantums: "1" }),
     });

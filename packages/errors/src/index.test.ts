@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   AbortedError,
+  errorGuard,
   InvalidArgumentError,
   isInvalidArgumentError,
   isPerpxError,
@@ -54,5 +55,21 @@ describe("PerpxError", () => {
     const error = new AbortedError("placeOrder", "user");
     expect(error.cause).toBe("user");
     expect(error.code).toBe("ABORTED");
+  });
+});
+
+describe("guards match subclasses", () => {
+  it("errorGuard and isTimeoutError hold for a subclass, not for a sibling", () => {
+    class InclusionTimeout extends TimeoutError {
+      override name = "InclusionTimeout";
+    }
+    class Narrow extends InvalidArgumentError {
+      override name = "Narrow";
+    }
+    const timeout = new InclusionTimeout("waiting", 5);
+    expect(isTimeoutError(timeout)).toBe(true);
+    expect(isInvalidArgumentError(new Narrow("x", "bad"))).toBe(true);
+    expect(isInvalidArgumentError(timeout)).toBe(false);
+    expect(errorGuard<Narrow>("Narrow")(new InvalidArgumentError("x", "bad"))).toBe(false);
   });
 });

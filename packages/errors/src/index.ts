@@ -1,3 +1,7 @@
+import { redactSecrets } from "./redact.js";
+
+export { REDACTED, redactSecrets } from "./redact.js";
+
 /**
  * The closed set of error codes a perpx package can raise. Switch on `error.code` to handle a class
  * of failure without string matching.
@@ -77,7 +81,8 @@ export interface PerpxErrorOptions {
 /**
  * The base of every error a perpx package throws. It carries a closed {@link PerpxErrorCode}, a
  * one-line `shortMessage`, optional `details`, `docsPath` and `cause`, and can `walk()` its cause
- * chain.
+ * chain. Its message, details and meta lines never carry a secret: they pass through
+ * {@link redactSecrets}.
  *
  * @example
  * ```ts
@@ -112,16 +117,19 @@ export class PerpxError extends Error {
       (options.cause instanceof Error && !(options.cause instanceof PerpxError)
         ? options.cause.message
         : undefined);
-    const lines = [shortMessage];
-    if (options.metaMessages?.length) lines.push("", ...options.metaMessages);
-    if (causeDetails) lines.push("", `Details: ${causeDetails}`);
+    const short = redactSecrets(shortMessage);
+    const details = causeDetails === undefined ? undefined : redactSecrets(causeDetails);
+    const meta = (options.metaMessages ?? []).map(redactSecrets);
+    const lines = [short];
+    if (meta.length) lines.push("", ...meta);
+    if (details) lines.push("", `Details: ${details}`);
     if (options.docsPath) lines.push(`Docs: https://perpx.dev/docs${options.docsPath}`);
     super(lines.join("\n"), options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
-    this.shortMessage = shortMessage;
-    this.details = causeDetails;
+    this.shortMessage = short;
+    this.details = details;
     this.docsPath = options.docsPath;
-    this.metaMessages = options.metaMessages ?? [];
+    this.metaMessages = meta;
   }
 
   /**
@@ -171,12 +179,24 @@ export function isPerpxError(value: unknown): value is PerpxError {
   );
 }
 
+/** True when `value`'s class or one of its ancestors is named `name`. */
+function descendsFrom(value: object, name: string): boolean {
+  for (let proto = Object.getPrototypeOf(value); proto !== null; proto = Object.getPrototypeOf(proto)) {
+    if (proto === Error.prototype) return false;
+    if (Object.hasOwn(proto, "constructor") && (proto.constructor as { name?: unknown }).name === name) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /**
  * Builds a name-based guard for a PerpxError subclass, so `isXError(e)` holds across duplicated
- * package copies where `instanceof` would not.
+ * package copies where `instanceof` would not. It holds for the subclasses of that class too
+ * (`isTimeoutError` is true for a `TxInclusionTimeoutError`).
  *
  * @param name - the subclass's `name`.
- * @returns a type guard for that subclass.
+ * @returns a type guard for that subclass and its subclasses.
  *
  * @example
  * ```ts
@@ -189,7 +209,8 @@ export function isPerpxError(value: unknown): value is PerpxError {
  * ```
  */
 export function errorGuard<T extends PerpxError>(name: string): (value: unknown) => value is T {
-  return (value: unknown): value is T => isPerpxError(value) && value.name === name;
+  return (value: unknown): value is T =>
+    isPerpxError(value) && (value.name === name || descendsFrom(value, name));
 }
 
 /**
@@ -259,7 +280,8 @@ export class TimeoutError extends PerpxError {
 }
 
 /**
- * True when `value` is a {@link TimeoutError}.
+ * True when `value` is a {@link TimeoutError} or one of its subclasses (every error of code
+ * `TIMEOUT`, such as the node client's `TxInclusionTimeoutError`).
  *
  * @example
  * ```ts
@@ -267,7 +289,9 @@ export class TimeoutError extends PerpxError {
  * isTimeoutError(error) && error.timeoutMs; // 30000
  * ```
  */
-export const isTimeoutError = errorGuard<TimeoutError>("TimeoutError");
+export function isTimeoutError(value: unknown): value is TimeoutError {
+  return isPerpxError(value) && value.code === "TIMEOUT";
+}
 
 /**
  * An operation was cancelled through its `AbortSignal`.

@@ -1,5 +1,5 @@
-import type { Transport } from "@connectrpc/connect";
 import type { GasPrice, Network } from "@perpx/core";
+import type { GrpcConnection } from "./transport/grpc.js";
 import type { RestConnection } from "./transport/rest.js";
 import type { RpcConnection } from "./transport/rpc-json.js";
 import type { SequenceManager } from "./tx/sequence.js";
@@ -32,7 +32,7 @@ export interface TxDefaults {
   /** How long `commit` waits for inclusion. */
   commitTimeoutMs: number;
   /** How often `commit` polls for the transaction. */
-  commitPollIntervalMs: number;
+  pollIntervalMs: number;
   /** Classic sequences or timestamp nonces for stateful transactions. */
   nonceMode: "sequence" | "timestamp";
   /** The short-term order window, in blocks. */
@@ -55,7 +55,7 @@ export interface NodeConnection {
   /** REST, when configured. */
   readonly rest: RestConnection | undefined;
   /** gRPC, when configured. */
-  readonly grpc: Transport | undefined;
+  readonly grpc: GrpcConnection | undefined;
   /** The default per-call timeout, ms. */
   readonly timeoutMs: number;
   /** The network preset, when given. */
@@ -64,8 +64,31 @@ export interface NodeConnection {
   readonly sequences: SequenceManager;
   /** Transaction defaults. */
   readonly txDefaults: TxDefaults;
-  /** The chain id, once known (given, from the network, or read from the node). */
-  chainIdCache: string | undefined;
-  /** Minimum gas prices, once known (given, from the network, or read from the node). */
-  gasPricesCache: readonly GasPrice[] | undefined;
+}
+
+/** What a client learns from the node once and keeps: private to the package. */
+interface ChainFacts {
+  chainId: string | undefined;
+  gasPrices: readonly GasPrice[] | undefined;
+}
+
+// Keyed by the client's sequence manager, which every view of one client (`extend`) shares.
+const facts = new WeakMap<SequenceManager, ChainFacts>();
+
+/** Seeds a new client's chain facts from its options (the chain id and gas prices it was given). */
+export function seedChainFacts(client: NodeConnection, known: ChainFacts): void {
+  facts.set(client.sequences, { ...known });
+}
+
+/**
+ * The chain facts a client caches (chain id, minimum gas prices): one private record per
+ * connection, created on first use. Not exported from the package.
+ */
+export function chainFacts(client: NodeConnection): ChainFacts {
+  let known = facts.get(client.sequences);
+  if (!known) {
+    known = { chainId: client.network?.chainId, gasPrices: client.network?.minimumGasPrices };
+    facts.set(client.sequences, known);
+  }
+  return known;
 }

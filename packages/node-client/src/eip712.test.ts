@@ -1,5 +1,5 @@
+import { hashApproveAgent, recoverAddress, verifyApproveAgent } from "@perpx/core";
 import { describe, expect, it } from "vitest";
-import { hashApproveAgent, recoverAddress, verifyApproveAgent } from "./eip712.js";
 import { EvmWallet } from "./wallet/evmWallet.js";
 import { LocalWallet } from "./wallet/localWallet.js";
 

@@ -1,22 +1,29 @@
 import { inspect } from "node:util";
-import { isPerpxError } from "@perpx/errors";
+import { isPerpxError, isTimeoutError } from "@perpx/errors";
 import { describe, expect, it } from "vitest";
+import { GRPC_CODES, SDK_CODES } from "./chainErrors.js";
 import {
+  type AuthenticatorRefusedError,
   BroadcastTxError,
   broadcastFailureReason,
   broadcastTxError,
+  CLOB_CODES,
+  CLOB_ERRORS,
+  isAuthenticatorRefusedError,
   isBroadcastTxError,
   isQueryError,
   isSequenceMismatchError,
   isTransportError,
+  parseAuthenticatorRefusal,
   parseSequenceMismatch,
   QueryError,
   SequenceMismatchError,
   sdkCodeFromLog,
   TransportError,
 } from "./errors.js";
+import { isTxInclusionTimeoutError, TxInclusionTimeoutError } from "./tx/broadcast.js";
 
-const base = { log: "x", txHash: "AB", phase: "check" as const };
+const base = { log: "x", txHash: "AB", phase: "checkTx" as const };
 
 describe("BroadcastTxError", () => {
   it("classifies the common failures", () => {
@@ -45,7 +52,7 @@ describe("BroadcastTxError", () => {
       codespace: "clob",
       log: "next block height is greater than the GoodTilBlock",
       txHash: "CAFE",
-      phase: "check",
+      phase: "checkTx",
     });
     expect(error).toBeInstanceOf(BroadcastTxError);
     expect(error.code).toBe("BROADCAST_TX");
@@ -62,12 +69,12 @@ describe("BroadcastTxError", () => {
       ...base,
       abciCode: 5,
       codespace: "sdk",
-      phase: "deliver",
+      phase: "deliverTx",
       height: 7n,
       gasUsed: 1n,
       gasWanted: 2n,
     });
-    expect(delivered).toMatchObject({ phase: "deliver", height: 7n, gasUsed: 1n, gasWanted: 2n });
+    expect(delivered).toMatchObject({ phase: "deliverTx", height: 7n, gasUsed: 1n, gasWanted: 2n });
     expect(delivered.message).toContain("height: 7");
   });
 
@@ -119,5 +126,62 @@ describe("QueryError and TransportError", () => {
     expect(transport.message).toContain("https://x");
     expect(isTransportError(transport)).toBe(true);
     expect(inspect(transport)).toContain("TransportError");
+  });
+});
+
+describe("exact guards and codes", () => {
+  it("QueryError.notFound is told by codes only, never by the log's words", () => {
+    const path = "/x.Query/Y";
+    expect(new QueryError({ path, transport: "grpc", grpcCode: 12, log: "method not found" }).notFound).toBe(
+      false,
+    );
+    expect(
+      new QueryError({ path, transport: "rpc", abciCode: 6, log: "unknown query path: not found" }).notFound,
+    ).toBe(false);
+    expect(
+      new QueryError({ path, transport: "rpc", abciCode: 22, codespace: "sdk", log: "x" }).notFound,
+    ).toBe(true);
+    expect(
+      new QueryError({ path, transport: "rpc", abciCode: 22, codespace: "clob", log: "x" }).notFound,
+    ).toBe(false);
+    expect(new QueryError({ path, transport: "grpc", grpcCode: 5, log: "x" }).notFound).toBe(true);
+    expect(new QueryError({ path, transport: "rest", httpStatus: 404, log: "x" }).notFound).toBe(true);
+  });
+
+  it("isTimeoutError holds for TxInclusionTimeoutError; the sequence guard for its class only", () => {
+    const timeout = new TxInclusionTimeoutError("AB", 1000);
+    expect(isTimeoutError(timeout)).toBe(true);
+    expect(isTxInclusionTimeoutError(timeout)).toBe(true);
+    const mismatch = broadcastTxError({ ...base, abciCode: 32, codespace: "sdk" });
+    expect(isBroadcastTxError(mismatch)).toBe(true);
+    expect(isSequenceMismatchError(mismatch)).toBe(true);
+    expect(isSequenceMismatchError(broadcastTxError({ ...base, abciCode: 5, codespace: "sdk" }))).toBe(false);
+  });
+
+  it("a refusal in the authenticator's codespace is an AuthenticatorRefusedError, in every phase", () => {
+    for (const phase of ["simulate", "checkTx", "deliverTx"] as const) {
+      const error = broadcastTxError({
+        ...base,
+        phase,
+        abciCode: 105,
+        codespace: "dydxaccountplus",
+        log: "all sub-authenticators failed: message types do not match. Got /a.B, Expected /c.D: message type verification failed: AnyOf verification failed",
+      });
+      expect(isAuthenticatorRefusedError(error)).toBe(true);
+      expect(isBroadcastTxError(error)).toBe(true);
+      expect((error as AuthenticatorRefusedError).check).toBe("message-type");
+      expect((error as AuthenticatorRefusedError).authenticatorReason).toBe(
+        "message types do not match. Got /a.B, Expected /c.D",
+      );
+    }
+    expect(parseAuthenticatorRefusal("something else")).toEqual({ check: "other", reason: "something else" });
+  });
+
+  it("names sdk and gRPC codes", () => {
+    expect(SDK_CODES.wrongSequence).toBe(32);
+    expect(CLOB_CODES["stateful-order-does-not-exist"]).toBe(3006);
+    for (const [code, name] of Object.entries(CLOB_ERRORS)) expect(CLOB_CODES[name]).toBe(Number(code));
+    expect(GRPC_CODES.notFound).toBe(5);
+    expect(broadcastFailureReason(SDK_CODES.insufficientFee, "sdk")).toBe("insufficient-fee");
   });
 });

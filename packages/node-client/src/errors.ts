@@ -1,4 +1,5 @@
-import { errorGuard, isPerpxError, PerpxError, type PerpxErrorOptions } from "@perpx/errors";
+import { errorGuard, isPerpxError, PerpxError, type PerpxErrorOptions, redactSecrets } from "@perpx/errors";
+import { chainErrorOfLog } from "./chainErrors.js";
 
 /**
  * Why the chain refused a transaction, as far as the client can tell from the ABCI code and codespace.
@@ -70,6 +71,20 @@ export const CLOB_ERRORS = {
 } as const satisfies Record<number, string>;
 
 /**
+ * The clob codes by name: the inverse of {@link CLOB_ERRORS}, for branching on a code by its name.
+ *
+ * @example
+ * ```ts
+ * if (error.codespace === "clob" && error.abciCode === CLOB_CODES["post-only-would-cross"]) repriceAsTaker();
+ * ```
+ */
+export const CLOB_CODES: { readonly [Name in ClobErrorName]: number } = Object.freeze(
+  Object.fromEntries(Object.entries(CLOB_ERRORS).map(([code, name]) => [name, Number(code)])) as {
+    [Name in ClobErrorName]: number;
+  },
+);
+
+/**
  * A clob error name from {@link CLOB_ERRORS}.
  *
  * @example
@@ -84,7 +99,7 @@ export type ClobErrorName = (typeof CLOB_ERRORS)[keyof typeof CLOB_ERRORS];
  *
  * @example
  * ```ts
- * new BroadcastTxError({ abciCode: 5, codespace: "sdk", log, txHash, phase: "check" });
+ * new BroadcastTxError({ abciCode: 5, codespace: "sdk", log, txHash, phase: "checkTx" });
  * ```
  */
 export interface BroadcastTxErrorParameters {
@@ -97,16 +112,20 @@ export interface BroadcastTxErrorParameters {
   /** Uppercase hex tx hash. */
   txHash: string;
   /**
-   * `check`: CheckTx refused it (never in a block); `deliver`: it failed in a block (fee charged,
-   * sequence used); `simulate`: the simulation before signing failed (nothing was sent).
+   * `simulate`: the simulation before signing refused it (nothing was sent); `checkTx`: CheckTx
+   * refused it (never in a block); `deliverTx`: it failed in a block (fee charged, sequence used).
+   * The same refusal carries the same codespace and code in every phase.
    */
-  phase: "check" | "deliver" | "simulate";
-  /** The block height, for `deliver` failures. */
+  phase: "simulate" | "checkTx" | "deliverTx";
+  /** The block height, for `deliverTx` failures. */
   height?: bigint | undefined;
   /** Gas wanted and used, when reported. */
   gasWanted?: bigint | undefined;
   gasUsed?: bigint | undefined;
 }
+
+/** The codespaces an account's authenticators refuse in. */
+const AUTHENTICATOR_CODESPACES: ReadonlySet<string> = new Set(["dydxaccountplus", "accountplus"]);
 
 /**
  * Classifies an ABCI failure.
@@ -137,9 +156,7 @@ export function broadcastFailureReason(abciCode: number, codespace: string): Bro
     }
   }
   if (codespace === "clob") return "clob";
-  if (codespace === "dydxaccountplus" || codespace === "accountplus" || codespace === "perpxaccountplus") {
-    return "unauthorized";
-  }
+  if (AUTHENTICATOR_CODESPACES.has(codespace)) return "unauthorized";
   return "other";
 }
 
@@ -165,11 +182,11 @@ export class BroadcastTxError extends PerpxError {
   readonly codespace: string;
   /** The chain's log text. */
   readonly log: string;
-  /** Uppercase hex tx hash; look it up with `getTx` for `deliver` failures. */
+  /** Uppercase hex tx hash; look it up with `getTx` for `deliverTx` failures. */
   readonly txHash: string;
-  /** `check` (never in a block), `deliver` (in a block: fee charged, sequence used) or `simulate` (nothing sent). */
-  readonly phase: "check" | "deliver" | "simulate";
-  /** The block height, for `deliver` failures. */
+  /** `simulate` (nothing sent), `checkTx` (never in a block) or `deliverTx` (in a block: fee charged, sequence used). */
+  readonly phase: "simulate" | "checkTx" | "deliverTx";
+  /** The block height, for `deliverTx` failures. */
   readonly height: bigint | undefined;
   /** Gas wanted, when reported. */
   readonly gasWanted: bigint | undefined;
@@ -182,22 +199,26 @@ export class BroadcastTxError extends PerpxError {
 
   /**
    * @param parameters - what the chain said.
-   * @param options - cause and details.
+   * @param options - cause and details; `summary` is appended to the one-line message.
    */
-  constructor(parameters: BroadcastTxErrorParameters, options: PerpxErrorOptions = {}) {
+  constructor(
+    parameters: BroadcastTxErrorParameters,
+    options: PerpxErrorOptions & { summary?: string } = {},
+  ) {
     const reason = broadcastFailureReason(parameters.abciCode, parameters.codespace);
     const clobError =
       reason === "clob" ? (CLOB_ERRORS as Record<number, ClobErrorName>)[parameters.abciCode] : undefined;
+    const { summary, ...rest } = options;
     super(
       "BROADCAST_TX",
-      `Transaction ${parameters.phase === "check" ? "refused" : parameters.phase === "simulate" ? "simulation failed" : "failed"} (${parameters.codespace || "sdk"} ${parameters.abciCode}${clobError ? ` ${clobError}` : reason === "other" || reason === "clob" ? "" : ` ${reason}`})`,
+      `Transaction ${parameters.phase === "checkTx" ? "refused" : parameters.phase === "simulate" ? "simulation failed" : "failed"} (${parameters.codespace || "sdk"} ${parameters.abciCode}${clobError ? ` ${clobError}` : reason === "other" || reason === "clob" ? "" : ` ${reason}`})${summary ? `: ${summary}` : ""}`,
       {
         metaMessages: [
           `tx hash: ${parameters.txHash}`,
           ...(parameters.height === undefined ? [] : [`height: ${parameters.height}`]),
           `log: ${parameters.log}`,
         ],
-        ...options,
+        ...rest,
       },
     );
     this.abciCode = parameters.abciCode;
@@ -252,36 +273,113 @@ export function parseSequenceMismatch(log: string): { expected: bigint; got: big
 }
 
 /**
- * Builds the right error class for a failure: {@link SequenceMismatchError} for sdk 32, else
- * {@link BroadcastTxError}.
+ * Which check of an account's authenticator refused a transaction.
  *
  * @example
  * ```ts
- * throw broadcastTxError({ abciCode: 5, codespace: "sdk", log, txHash, phase: "check" });
+ * if (error.check === "message-type") console.error("a trading key may only place and cancel orders");
  * ```
  */
-export function broadcastTxError(parameters: BroadcastTxErrorParameters): BroadcastTxError {
-  return broadcastFailureReason(parameters.abciCode, parameters.codespace) === "sequence-mismatch"
-    ? new SequenceMismatchError(parameters)
-    : new BroadcastTxError(parameters);
+export type AuthenticatorCheck =
+  | "signature"
+  | "message-type"
+  | "clob-pair"
+  | "subaccount"
+  | "not-found"
+  | "inactive"
+  | "other";
+
+const AUTHENTICATOR_LEAVES: ReadonlyArray<[string, AuthenticatorCheck]> = [
+  ["signature verification failed", "signature"],
+  ["message type verification failed", "message-type"],
+  ["clob pair id verification failed", "clob-pair"],
+  ["subaccount verification failed", "subaccount"],
+  ["authenticator not found", "not-found"],
+  ["smart account is not active", "inactive"],
+];
+const LEAF = new RegExp(
+  `(?:^|: |; )([^:;]+): (${AUTHENTICATOR_LEAVES.map(([description]) => description).join("|")})`,
+  "g",
+);
+
+/**
+ * What an authenticator's log says: the check that refused and the reasons of its failing leaves.
+ *
+ * @example
+ * ```ts
+ * parseAuthenticatorRefusal("sub-authenticator failed to authenticate: subaccount number 1 not in allowed list 0: subaccount verification failed: AllOf verification failed");
+ * // { check: "subaccount", reason: "subaccount number 1 not in allowed list 0" }
+ * ```
+ */
+export function parseAuthenticatorRefusal(log: string): { check: AuthenticatorCheck; reason: string } {
+  const leaves = [...log.matchAll(LEAF)];
+  if (leaves.length === 0) return { check: "other", reason: log };
+  const check = AUTHENTICATOR_LEAVES.find(([description]) => description === leaves[0]![2])![1];
+  return { check, reason: [...new Set(leaves.map((leaf) => leaf[1]!.trim()))].join("; ") };
 }
 
-const SDK_ROOT_ERRORS: ReadonlyArray<[string, number]> = [
-  ["incorrect account sequence", 32],
-  ["insufficient funds", 5],
-  ["insufficient fee", 13],
-  ["out of gas", 11],
-  ["unauthorized", 4],
-  ["tx parse error", 2],
-  ["invalid request", 18],
-  ["unknown request", 6],
-  ["invalid address", 7],
-  ["invalid coins", 10],
-];
+/**
+ * The account's authenticator refused a transaction (codespace `dydxaccountplus`): a trading key
+ * used outside its scope (a message type, a subaccount or a market it may not touch), a wrong
+ * signature, or an authenticator id that does not exist. `check` says which check refused and
+ * `authenticatorReason` what it said, whichever phase found it (simulation, CheckTx, DeliverTx).
+ *
+ * @example
+ * ```ts
+ * if (isAuthenticatorRefusedError(error)) console.error(error.check, error.authenticatorReason);
+ * ```
+ */
+export class AuthenticatorRefusedError extends BroadcastTxError {
+  override name = "AuthenticatorRefusedError";
+  /** Which check refused. */
+  readonly check: AuthenticatorCheck;
+  /** What the failing checks said, e.g. `message types do not match. Got /cosmos.bank.v1beta1.MsgSend, ...`. */
+  readonly authenticatorReason: string;
+
+  /** @param parameters - what the chain said. */
+  constructor(parameters: BroadcastTxErrorParameters, options: PerpxErrorOptions = {}) {
+    const { check, reason } = parseAuthenticatorRefusal(parameters.log);
+    super(parameters, { ...options, summary: `the authenticator refused it (${check}): ${reason}` });
+    this.check = check;
+    this.authenticatorReason = reason;
+  }
+}
+
+/**
+ * True for an {@link AuthenticatorRefusedError}.
+ *
+ * @example
+ * ```ts
+ * if (isAuthenticatorRefusedError(error) && error.check === "message-type") useTheOwnerKey();
+ * ```
+ */
+export const isAuthenticatorRefusedError = errorGuard<AuthenticatorRefusedError>("AuthenticatorRefusedError");
+
+/**
+ * Builds the right error class for a failure: {@link SequenceMismatchError} for sdk 32,
+ * {@link AuthenticatorRefusedError} for the authenticator's codespace, else {@link BroadcastTxError}.
+ *
+ * @example
+ * ```ts
+ * throw broadcastTxError({ abciCode: 5, codespace: "sdk", log, txHash, phase: "checkTx" });
+ * ```
+ */
+export function broadcastTxError(
+  parameters: BroadcastTxErrorParameters,
+  options: PerpxErrorOptions = {},
+): BroadcastTxError {
+  if (broadcastFailureReason(parameters.abciCode, parameters.codespace) === "sequence-mismatch") {
+    return new SequenceMismatchError(parameters, options);
+  }
+  if (AUTHENTICATOR_CODESPACES.has(parameters.codespace))
+    return new AuthenticatorRefusedError(parameters, options);
+  return new BroadcastTxError(parameters, options);
+}
 
 /**
  * The sdk root error a log ends with (`...: insufficient funds` -> 5), for failures reported
- * without a code (gRPC status messages).
+ * without a code (gRPC status messages); a simulation envelope (`... With gas wanted: ...`) is
+ * ignored. See {@link chainErrorOfLog} for every codespace.
  *
  * @example
  * ```ts
@@ -289,10 +387,8 @@ const SDK_ROOT_ERRORS: ReadonlyArray<[string, number]> = [
  * ```
  */
 export function sdkCodeFromLog(log: string): number | undefined {
-  // gRPC simulation errors read "<log> With gas wanted: '0' and gas used: 'N' : unknown request".
-  const trimmed = log.split(" With gas wanted:")[0]!.trim();
-  for (const [suffix, code] of SDK_ROOT_ERRORS) if (trimmed.endsWith(suffix)) return code;
-  return undefined;
+  const known = chainErrorOfLog(log.split(" With gas wanted:")[0]!.trim(), ["sdk"]);
+  return known?.codespace === "sdk" ? known.code : undefined;
 }
 
 /**
@@ -343,8 +439,8 @@ export interface QueryErrorParameters {
 }
 
 /**
- * A node answered a query with an error. `notFound` is true for "key not found" answers (sdk 22,
- * gRPC NotFound, HTTP 404).
+ * A node answered a query with an error. `notFound` is true for "key not found" answers, told by
+ * their codes only (sdk 22, gRPC NotFound, HTTP 404), never by the log's wording.
  *
  * @example
  * ```ts
@@ -390,10 +486,9 @@ export class QueryError extends PerpxError {
     this.httpStatus = parameters.httpStatus;
     this.grpcCode = parameters.grpcCode;
     this.notFound =
-      parameters.abciCode === 22 ||
+      ((parameters.codespace ?? "sdk") === "sdk" && parameters.abciCode === 22) ||
       parameters.grpcCode === 5 ||
-      parameters.httpStatus === 404 ||
-      /code = NotFound|not found/i.test(parameters.log);
+      parameters.httpStatus === 404;
   }
 }
 
@@ -438,7 +533,7 @@ export class TransportError extends PerpxError {
       ...rest,
     });
     this.transport = transport;
-    this.url = url;
+    this.url = url === undefined ? undefined : redactSecrets(url);
   }
 }
 

@@ -93,7 +93,9 @@ describe("in headless Chromium", () => {
     expect(inputs.some((input) => input.includes("src/transport/platform-browser.ts"))).toBe(true);
     expect(inputs.some((input) => input.includes("src/crypto/platform-browser.ts"))).toBe(true);
     expect(
-      inputs.filter((input) => /^node:|@cosmjs|connect-node|secp256k1@|platform-node/.test(input)),
+      inputs.filter((input) =>
+        /^node:|@cosmjs|connect-node|secp256k1@|node_modules\/(\.pnpm\/)?ws[@/]|platform-node/.test(input),
+      ),
     ).toEqual([]);
     expect(page.code).not.toMatch(/["']node:[a-z_/]+["']/);
     expect(page.code).not.toMatch(/\brequire\(/);
@@ -107,9 +109,9 @@ describe("in headless Chromium", () => {
     await tab.waitForFunction(() => "perpxScenario" in globalThis, undefined, { timeout: 60_000 });
     const alice = devnet.accounts[0]!;
     const config: ScenarioConfig = {
-      rpc: devnet.endpoints.rpc,
-      rpcWebsocket: devnet.endpoints.rpcWebsocket,
-      grpcWeb: devnet.endpoints.rest,
+      rpc: devnet.endpoints.nodeRpc,
+      rpcWebsocket: devnet.endpoints.nodeRpcWs,
+      grpcWeb: devnet.endpoints.nodeRest,
       mnemonic: alice.mnemonic,
     };
     const report = await tab.evaluate(
@@ -121,7 +123,7 @@ describe("in headless Chromium", () => {
     );
     expect(report.error, `${String(report.error)}\nconsole:\n${consoleLines.join("\n")}`).toBeUndefined();
     expect(report.origin).toBe(pageUrl.replace(/\/$/, ""));
-    expect(new URL(devnet.endpoints.rest).origin).not.toBe(report.origin); // cross-origin calls
+    expect(new URL(devnet.endpoints.nodeRest).origin).not.toBe(report.origin); // cross-origin calls
     expect(report.address).toBe(alice.address);
     expect(report.signerBackend).toBe("js");
     expect(report.chainId).toBe("perpx-local-1");

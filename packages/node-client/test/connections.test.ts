@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:net";
 import type { Interceptor } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { isAbortedError, isInvalidArgumentError, isMissingEndpointError, isTimeoutError } from "@perpx/core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import {
   createNodeClient,
@@ -12,7 +12,7 @@ import {
   getMinimumGasPrices,
   isQueryError,
   isTransportError,
-  NodeClient,
+  type NodeConnection,
   type WebSocketConstructor,
   WebSocketRpcClient,
 } from "../src/index.js";
@@ -46,7 +46,7 @@ describe("CometBFT RPC", () => {
   it("works over HTTP with an injected fetch and extra headers", async () => {
     const { calls, fetchFn } = countingFetch();
     const client = createNodeClient({
-      rpc: { url: net.devnet.endpoints.rpc, fetch: fetchFn, headers: { "x-api-key": "k1" } },
+      nodeRpc: { url: net.devnet.endpoints.nodeRpc, fetch: fetchFn, headers: { "x-api-key": "k1" } },
     });
     const balances = await client.getBalances({ address: net.wallets[0]!.address });
     expect(balances.find((b) => b.denom === "uusdc")?.amount).toBeGreaterThan(0n);
@@ -56,10 +56,10 @@ describe("CometBFT RPC", () => {
 
   it("works over WebSocket (with or without the /websocket suffix)", async () => {
     for (const url of [
-      net.devnet.endpoints.rpcWebsocket,
-      net.devnet.endpoints.rpcWebsocket.replace(/\/websocket$/, ""),
+      net.devnet.endpoints.nodeRpcWs,
+      net.devnet.endpoints.nodeRpcWs.replace(/\/websocket$/, ""),
     ]) {
-      const client = net.makeClient({ rpc: url, rest: undefined, grpc: undefined });
+      const client = net.makeClient({ nodeRpc: url, nodeRest: undefined, grpc: undefined });
       const latest = await client.getLatestBlock();
       expect(latest.chainId).toBe("perpx-local-1");
       expect((await client.getBalances({ address: net.wallets[0]!.address })).length).toBeGreaterThan(0);
@@ -67,33 +67,34 @@ describe("CometBFT RPC", () => {
     }
   });
 
-  it("with a WebSocket constructor, runs over a standard socket (not cosmjs's) that close() ends", async () => {
+  it("with a WebSocket constructor given, runs over that socket; close() is final", async () => {
     const client = net.makeClient({
-      rpc: {
-        url: net.devnet.endpoints.rpcWebsocket,
+      nodeRpc: {
+        url: net.devnet.endpoints.nodeRpcWs,
         webSocket: WebSocket as unknown as WebSocketConstructor,
       },
-      rest: undefined,
+      nodeRest: undefined,
       grpc: undefined,
     });
     expect(client.rpc?.rpcClient).toBeInstanceOf(WebSocketRpcClient);
     expect((await client.getLatestBlock()).chainId).toBe("perpx-local-1");
     client.close();
-    // A call after close() opens a fresh socket; nothing was left running in between.
-    expect((await client.getBalances({ address: net.wallets[0]!.address })).length).toBeGreaterThan(0);
-    client.close();
+    // A call after close() is refused: no fresh socket is dialled.
+    await expect(client.getBalances({ address: net.wallets[0]!.address })).rejects.toSatisfy(
+      isTransportError,
+    );
   });
 
   it("accepts an injected JSON-RPC client", async () => {
     const { calls, fetchFn } = countingFetch();
-    const rpcClient = new FetchRpcClient({ url: net.devnet.endpoints.rpc, fetch: fetchFn });
-    const client = createNodeClient({ rpc: { rpcClient } });
+    const rpcClient = new FetchRpcClient({ url: net.devnet.endpoints.nodeRpc, fetch: fetchFn });
+    const client = createNodeClient({ nodeRpc: { rpcClient } });
     expect((await client.getLatestBlock()).height).toBeGreaterThan(0n);
     expect(calls).toHaveLength(1);
   });
 
   it("rejects a URL without a scheme", () => {
-    expect(() => createNodeClient({ rpc: "127.0.0.1:26657" })).toThrow(/http\(s\):\/\/ or ws\(s\):\/\//);
+    expect(() => createNodeClient({ nodeRpc: "127.0.0.1:26657" })).toThrow(/http\(s\):\/\/ or ws\(s\):\/\//);
   });
 });
 
@@ -101,18 +102,18 @@ describe("REST", () => {
   it("serves node facts with an injected fetch and headers", async () => {
     const { calls, fetchFn } = countingFetch();
     const client = createNodeClient({
-      rest: { url: `${net.devnet.endpoints.rest}/`, fetch: fetchFn, headers: { "x-api-key": "k2" } },
+      nodeRest: { url: `${net.devnet.endpoints.nodeRest}/`, fetch: fetchFn, headers: { "x-api-key": "k2" } },
     });
     expect(await client.getMinimumGasPrices()).toEqual([
       { denom: "aperpx", amount: "25000000000" },
       { denom: "uusdc", amount: "0.025" },
     ]);
-    expect(calls[0]?.url).toBe(`${net.devnet.endpoints.rest}/cosmos/base/node/v1beta1/config`);
+    expect(calls[0]?.url).toBe(`${net.devnet.endpoints.nodeRest}/cosmos/base/node/v1beta1/config`);
     expect(calls[0]?.headers["x-api-key"]).toBe("k2");
   });
 
   it("cannot carry module queries: they need gRPC or RPC", async () => {
-    const client = createNodeClient({ rest: net.devnet.endpoints.rest });
+    const client = createNodeClient({ nodeRest: net.devnet.endpoints.nodeRest });
     await expect(client.getBalances({ address: net.wallets[0]!.address })).rejects.toSatisfy(
       isMissingEndpointError,
     );
@@ -147,7 +148,7 @@ describe("gRPC", () => {
     const { calls, fetchFn } = countingFetch();
     const client = createNodeClient({
       grpc: {
-        url: net.devnet.endpoints.rest,
+        url: net.devnet.endpoints.nodeRest,
         protocol: "grpc-web",
         fetch: fetchFn,
         headers: { "x-api-key": "k3" },
@@ -155,11 +156,11 @@ describe("gRPC", () => {
     });
     const balance = await client.getBalance({ address: net.wallets[0]!.address, denom: "uusdc" });
     expect(balance.amount).toBeGreaterThan(0n);
-    expect(calls[0]?.url).toBe(`${net.devnet.endpoints.rest}/cosmos.bank.v1beta1.Query/Balance`);
+    expect(calls[0]?.url).toBe(`${net.devnet.endpoints.nodeRest}/cosmos.bank.v1beta1.Query/Balance`);
     expect(calls[0]?.headers["content-type"]).toBe("application/grpc-web+proto");
     expect(calls[0]?.headers["x-api-key"]).toBe("k3");
     expect(() =>
-      createNodeClient({ grpc: { url: net.devnet.endpoints.rest, protocol: "h3" as "grpc" } }),
+      createNodeClient({ grpc: { url: net.devnet.endpoints.nodeRest, protocol: "h3" as "grpc" } }),
     ).toThrow(/grpc\.protocol/);
   });
 
@@ -204,7 +205,7 @@ describe("transport choice", () => {
     const { calls, fetchFn } = countingFetch();
     const grpcSeen: string[] = [];
     const client = createNodeClient({
-      rpc: { url: net.devnet.endpoints.rpc, fetch: fetchFn },
+      nodeRpc: { url: net.devnet.endpoints.nodeRpc, fetch: fetchFn },
       grpc: {
         url: net.devnet.endpoints.grpc,
         interceptors: [
@@ -270,7 +271,7 @@ describe("timeouts and cancellation", () => {
 
   it("times out per call, and by the client default", async () => {
     const client = createNodeClient({
-      rpc: { url: "http://127.0.0.1:9", fetch: hangingFetch },
+      nodeRpc: { url: "http://127.0.0.1:9", fetch: hangingFetch },
       timeoutMs: 60,
     });
     const started = Date.now();
@@ -293,9 +294,9 @@ describe("timeouts and cancellation", () => {
 
   it("aborts through the AbortSignal (RPC, gRPC, REST)", async () => {
     const clients = [
-      createNodeClient({ rpc: { url: "http://127.0.0.1:9", fetch: hangingFetch } }),
+      createNodeClient({ nodeRpc: { url: "http://127.0.0.1:9", fetch: hangingFetch } }),
       createNodeClient({ grpc: silentUrl }),
-      createNodeClient({ rest: { url: "http://127.0.0.1:9", fetch: hangingFetch } }),
+      createNodeClient({ nodeRest: { url: "http://127.0.0.1:9", fetch: hangingFetch } }),
     ];
     for (const client of clients) {
       const controller = new AbortController();
@@ -311,38 +312,64 @@ describe("timeouts and cancellation", () => {
   });
 
   it("reports an unreachable node as a TransportError", async () => {
-    const client = createNodeClient({ rpc: "http://127.0.0.1:9" });
+    const client = createNodeClient({ nodeRpc: "http://127.0.0.1:9" });
     expect(isTransportError(await client.getLatestBlock().catch((e: unknown) => e))).toBe(true);
   });
 
   it("validates timeout options", () => {
-    expect(() => createNodeClient({ rpc: net.devnet.endpoints.rpc, timeoutMs: 0 })).toThrow(/timeoutMs/);
-    expect(() => createNodeClient({ rpc: net.devnet.endpoints.rpc, commitTimeoutMs: -1 })).toThrow(
+    expect(() => createNodeClient({ nodeRpc: net.devnet.endpoints.nodeRpc, timeoutMs: 0 })).toThrow(
+      /timeoutMs/,
+    );
+    expect(() => createNodeClient({ nodeRpc: net.devnet.endpoints.nodeRpc, commitTimeoutMs: -1 })).toThrow(
       /commitTimeoutMs/,
     );
   });
 });
 
-describe("NodeClient.connect", () => {
-  it("connects and learns the chain id", async () => {
-    const client = await NodeClient.connect({ rpc: net.devnet.endpoints.rpc });
-    expect(client.chainIdCache).toBe("perpx-local-1");
+describe("createNodeClient", () => {
+  it("reads the chain id from the node once, over RPC or REST", async () => {
+    const client = createNodeClient({ nodeRpc: net.devnet.endpoints.nodeRpc });
     expect(await client.getChainId()).toBe("perpx-local-1");
     client.close();
-    const viaRest = await NodeClient.connect({ rest: net.devnet.endpoints.rest });
-    expect(viaRest.chainIdCache).toBe("perpx-local-1");
+    const viaGrpc = createNodeClient({
+      grpc: { url: net.devnet.endpoints.grpcTls, caCert: net.devnet.caPem },
+    });
+    expect(await viaGrpc.getChainId()).toBe("perpx-local-1");
+    viaGrpc.close();
   });
 
-  it("refuses a node on another chain, and a node that does not answer", async () => {
-    const wrong = await NodeClient.connect({
-      rpc: net.devnet.endpoints.rpc,
-      chainId: "perpx-mainnet-1",
-    }).catch((e: unknown) => e);
-    expect(isInvalidArgumentError(wrong)).toBe(true);
-    const down = await NodeClient.connect({ rpc: "http://127.0.0.1:9", timeoutMs: 500 }).catch(
-      (e: unknown) => e,
-    );
-    expect(isTransportError(down)).toBe(true);
+  it("dials nothing until the first call, and reports a node that does not answer then", async () => {
+    const down = createNodeClient({ nodeRpc: "http://127.0.0.1:9", timeoutMs: 500 });
+    expect(isTransportError(await down.getChainId().catch((e: unknown) => e))).toBe(true);
+  });
+
+  it("streams blocks only over a WebSocket RPC, in order, until stopped", async () => {
+    const overHttp = createNodeClient({ nodeRpc: net.devnet.endpoints.nodeRpc });
+    expect(
+      isInvalidArgumentError(await overHttp.watchBlocks({ onBlock: () => {} }).catch((e: unknown) => e)),
+    ).toBe(true);
+    const client = createNodeClient({ nodeRpc: net.devnet.endpoints.nodeRpcWs });
+    const heights: bigint[] = [];
+    const stop = await client.watchBlocks({ onBlock: (block) => heights.push(block.height) });
+    await vi.waitFor(() => expect(heights.length).toBeGreaterThanOrEqual(3), { timeout: 10_000 });
+    stop();
+    expect(heights.slice(1).every((h, i) => h === heights[i]! + 1n)).toBe(true);
+    // The socket still answers queries after the subscription ended.
+    expect((await client.getLatestBlock()).height).toBeGreaterThanOrEqual(heights[0]!);
+    client.close();
+    const closed = await client.getLatestBlock().catch((e: unknown) => e);
+    expect(isTransportError(closed)).toBe(true);
+  });
+
+  it("extends with actions of one's own, sharing the connection and its caches", async () => {
+    const client = net.makeClient();
+    const mine = client.extend({
+      getHeight: async (c: NodeConnection) => (await getLatestBlock(c)).height,
+    });
+    expect(await mine.getHeight()).toBeGreaterThan(0n);
+    expect(await mine.getChainId()).toBe("perpx-local-1");
+    expect(mine.rpc).toBe(client.rpc);
+    expect(mine.sequences).toBe(client.sequences);
   });
 
   it("needs at least one transport", () => {

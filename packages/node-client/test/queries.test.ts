@@ -6,13 +6,13 @@ import {
   affiliateAmounts,
   createNodeClient,
   isQueryError,
-  LocalWallet,
   limiterCapacities,
   perpetualAmounts,
   restQuery,
   subaccountBalances,
   watchShortTermOrder,
 } from "../src/index.js";
+import { LocalWallet } from "../src/wallets.js";
 import { useDevnet } from "./support.js";
 
 const net = useDevnet();
@@ -28,12 +28,11 @@ async function balancesOver(owner: string, transport: (typeof FACT_TRANSPORTS)[n
   const subaccount =
     transport === "rest"
       ? (
-          await restQuery(
-            net.client,
-            `/perpx/subaccounts/v1/subaccount/${owner}/0`,
-            subaccounts.QuerySubaccountResponseSchema,
-            { transport },
-          )
+          await restQuery(net.client, {
+            path: `/perpx/subaccounts/v1/subaccount/${owner}/0`,
+            schema: subaccounts.QuerySubaccountResponseSchema,
+            transport,
+          })
         ).subaccount
       : await net.client.getSubaccount({ owner, number: 0, transport });
   return subaccountBalances(subaccount);
@@ -122,7 +121,7 @@ describe("node facts", () => {
     for (const transport of FACT_TRANSPORTS) {
       expect(await net.client.getAppliedPlan({ name: "v27.0", transport })).toBeUndefined();
     }
-    const report = await net.client.checkUpgradeHistory(local);
+    const report = await net.client.checkUpgradeHistory({ network: local });
     expect(report).toEqual({ ok: true, upgrades: [], expectedVersion: "v27.5", runningVersion: "v27.5" });
   });
 
@@ -131,20 +130,20 @@ describe("node facts", () => {
     try {
       for (const transport of FACT_TRANSPORTS) {
         const client = createNodeClient({
-          rpc: devnet.endpoints.rpc,
-          rest: devnet.endpoints.rest,
+          nodeRpc: devnet.endpoints.nodeRpc,
+          nodeRest: devnet.endpoints.nodeRest,
           grpc: devnet.endpoints.grpc,
         });
         expect(await client.getAppliedPlan({ name: "v27.0", transport })).toBe(4_403_000n);
-        const report = await client.checkUpgradeHistory(testnet, { transport });
+        const report = await client.checkUpgradeHistory({ network: testnet, transport });
         expect(report.ok).toBe(true);
         expect(report.upgrades).toHaveLength(testnet.upgrades.length);
         expect(report.runningVersion).toBe("v27.5");
         // The mainnet preset does not match a testnet chain.
-        const wrong = await client.checkUpgradeHistory(
-          { ...testnet, upgrades: [{ version: "v27.0", height: 12_395_000n }] },
-          { transport },
-        );
+        const wrong = await client.checkUpgradeHistory({
+          network: { ...testnet, upgrades: [{ version: "v27.0", height: 12_395_000n }] },
+          transport,
+        });
         expect(wrong.ok).toBe(false);
         expect(wrong.upgrades[0]).toEqual({
           version: "v27.0",
@@ -197,7 +196,7 @@ describe("transactions by hash and by search", () => {
 
 /** A devnet control route (the outside world: an incoming IBC packet, a bridge deposit). */
 async function control(path: string, body: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${net.devnet.endpoints.control}/devnet${path}`, {
+  const response = await fetch(`${net.devnet.endpoints.devnetControl}/devnet${path}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),

@@ -15,12 +15,15 @@ const snippets = readmeSnippets(new URL("../README.md", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "perpx-node-client-readme-"));
 const saved = { ...process.env };
 beforeAll(() => {
-  process.env.PERPX_NODE_RPC = net.devnet.endpoints.rpc;
-  process.env.PERPX_NODE_REST = net.devnet.endpoints.rest;
+  process.env.PERPX_NODE_RPC = net.devnet.endpoints.nodeRpc;
+  process.env.PERPX_NODE_RPC_WS = net.devnet.endpoints.nodeRpcWs;
+  process.env.PERPX_NODE_REST = net.devnet.endpoints.nodeRest;
   process.env.PERPX_GRPC_TLS = net.devnet.endpoints.grpcTls;
   process.env.PERPX_GRPC_CA = net.devnet.caPem;
   process.env.PERPX_MNEMONIC_0 = net.devnet.accounts[0]!.mnemonic;
   process.env.PERPX_MNEMONIC_1 = net.devnet.accounts[1]!.mnemonic;
+  process.env.PERPX_MNEMONIC_2 = net.devnet.accounts[2]!.mnemonic;
+  process.env.PERPX_MNEMONIC_3 = net.devnet.accounts[3]!.mnemonic;
 });
 afterAll(() => {
   process.env = saved;

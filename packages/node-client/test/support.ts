@@ -1,7 +1,8 @@
 import { local } from "@perpx/core";
 import { type Devnet, type StartDevnetOptions, startDevnet } from "@perpx/devnet";
 import { afterAll, beforeAll } from "vitest";
-import { createNodeClient, LocalWallet, type NodeClient, type NodeClientOptions } from "../src/index.js";
+import { createNodeClient, type NodeClient, type NodeClientOptions } from "../src/index.js";
+import { LocalWallet } from "../src/wallets.js";
 
 /** Options of `makeClient`: any option, or `undefined` to drop the default. */
 export type Overrides = { [K in keyof NodeClientOptions]?: NodeClientOptions[K] | undefined };
@@ -26,11 +27,11 @@ export function useDevnet(options: StartDevnetOptions = {}): TestNet {
     net.wallets = net.devnet.accounts.map((a) => LocalWallet.fromMnemonic(a.mnemonic));
     net.makeClient = (overrides = {}) => {
       const merged: Overrides = {
-        rpc: net.devnet.endpoints.rpc,
-        rest: net.devnet.endpoints.rest,
+        nodeRpc: net.devnet.endpoints.nodeRpc,
+        nodeRest: net.devnet.endpoints.nodeRest,
         grpc: { url: net.devnet.endpoints.grpcTls, caCert: net.devnet.caPem },
         ...(net.devnet.profile === "local" ? { network: local } : {}),
-        commitPollIntervalMs: 25,
+        pollIntervalMs: 25,
         commitTimeoutMs: 20_000,
         ...overrides,
       };

@@ -5,29 +5,30 @@
  * outside world (an incoming IBC packet, the web app's approve-agent step, the faucet).
  */
 
-import { encodeCredential } from "@perpx/core";
+import { approveAgentTypedData, encodeCredential, verifyApproveAgent } from "@perpx/core";
 import { clob } from "@perpx/proto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import {
-  approveAgentTypedData,
   type BroadcastTxError,
   bankSendMsg,
   batchCancelMsg,
   cancelOrderMsg,
-  EvmWallet,
   isBroadcastTxError,
-  type LocalWallet,
+  type OrderWireAmounts,
   type PlaceOrderParams,
   placeOrderMsg,
   type SendTxResult,
   subaccountBalances,
-  type TradingKey,
-  tradingKeyFromCredential,
   transferMsg,
-  verifyApproveAgent,
-  LocalWallet as Wallet,
   withdrawFromSubaccountMsg,
 } from "../src/index.js";
+import {
+  EvmWallet,
+  type LocalWallet,
+  type TradingKey,
+  tradingKeyFromCredential,
+  LocalWallet as Wallet,
+} from "../src/wallets.js";
 import { useDevnet } from "./support.js";
 
 const net = useDevnet();
@@ -63,7 +64,7 @@ async function control(
   path: string,
   body: unknown,
 ): Promise<{ status: number; json: Record<string, unknown> }> {
-  const response = await fetch(`${net.devnet.endpoints.control}/devnet${path}`, {
+  const response = await fetch(`${net.devnet.endpoints.devnetControl}/devnet${path}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body, (_key, value: unknown) =>
@@ -81,7 +82,10 @@ beforeAll(async () => {
 });
 
 let nextClientId = 1;
-async function order(owner: string, patch: Partial<PlaceOrderParams> = {}): Promise<PlaceOrderParams> {
+/** An order in wire amounts (clob pair id, quantums, subticks). */
+type WireOrder = PlaceOrderParams & OrderWireAmounts;
+
+async function order(owner: string, patch: Partial<PlaceOrderParams> = {}): Promise<WireOrder> {
   const { height, time } = await net.client.getLatestBlock();
   return {
     subaccount: { owner, number: 0 },
@@ -96,11 +100,11 @@ async function order(owner: string, patch: Partial<PlaceOrderParams> = {}): Prom
       ? { goodTilBlockTime: Math.floor(time.getTime() / 1000) + 3_600 }
       : {}),
     ...patch,
-  } as PlaceOrderParams;
+  } as WireOrder;
 }
 
 /** The stateful order as the chain has it (undefined once it left the book). */
-async function statefulOrder(o: PlaceOrderParams): Promise<clob.Order | undefined> {
+async function statefulOrder(o: WireOrder): Promise<clob.Order | undefined> {
   if (o.kind === "short-term") throw new Error("short-term orders are not in state");
   const found = await net.client.getStatefulOrder({
     order: {
@@ -152,7 +156,7 @@ describe("subaccounts and sending", () => {
       signer: alice,
       sender: { owner: alice.address, number: 0 },
       recipient: { owner: alice.address, number: 1 },
-      amount: 2_000_000n,
+      quantums: 2_000_000n,
     });
     expect(await subaccountUsdc(alice.address, 0)).toBe(sub0 + 4_997_000_000n);
     expect(await subaccountUsdc(alice.address, 1)).toBe(sub1 + 2_000_000n);
@@ -448,7 +452,11 @@ async function expectRefusedForKey(
     ],
     [
       "transfer",
-      transferMsg({ sender: { owner, number: 0 }, recipient: { owner: to, number: 0 }, amount: 1_000_000n }),
+      transferMsg({
+        sender: { owner, number: 0 },
+        recipient: { owner: to, number: 0 },
+        quantums: 1_000_000n,
+      }),
     ],
     ["bank send", bankSendMsg({ from: owner, to, amount: [{ denom: "uusdc", amount: 1n }] })],
     ["subaccount 1 order", placeOrderMsg(await order(owner, { subaccount: { owner, number: 1 } }))],
@@ -461,7 +469,7 @@ async function expectRefusedForKey(
       "unauthorized",
       "dydxaccountplus",
       104,
-      "check",
+      "checkTx",
     ]);
   }
   expect(await bankUsdc(owner)).toBe(bank);

@@ -1,12 +1,12 @@
 import { stringToPath } from "@cosmjs/crypto";
 import { DirectEthSecp256k1HdWallet, DirectSecp256k1HdWallet } from "@cosmjs/proto-signing";
 import {
+  addressToHex,
   isAbortedError,
   isInvalidAddressError,
   isInvalidArgumentError,
   isInvalidOrderError,
   isInvalidSubaccountError,
-  toHex,
 } from "@perpx/core";
 import { startDevnet } from "@perpx/devnet";
 import { describe, expect, it } from "vitest";
@@ -14,17 +14,14 @@ import {
   bankSendMsg,
   broadcastTx,
   createNodeClient,
-  EvmWallet,
-  evmHdPath,
-  fromOfflineSigner,
   isBroadcastTxError,
   isSequenceMismatchError,
   isTxInclusionTimeoutError,
-  type LocalWallet,
   placeOrderMsg,
-  signTx,
   simulateTx,
 } from "../src/index.js";
+import { resolveGasPrice, signTx } from "../src/tx.js";
+import { EvmWallet, evmHdPath, fromOfflineSigner, type LocalWallet } from "../src/wallets.js";
 import { useDevnet } from "./support.js";
 
 const net = useDevnet();
@@ -121,7 +118,6 @@ describe("gas and fees", () => {
 
   it("reads gas prices from the node when there is no network preset", async () => {
     const client = net.makeClient({ network: undefined });
-    expect(client.gasPricesCache).toBeUndefined();
     const [alice, bob] = [net.wallets[0]!, net.wallets[1]!];
     await client.bankSend({
       signer: alice,
@@ -130,10 +126,9 @@ describe("gas and fees", () => {
       amount: usdc(1),
       tx: { gas: 200_000n },
     });
-    expect(client.gasPricesCache).toEqual([
-      { denom: "aperpx", amount: "25000000000" },
-      { denom: "uusdc", amount: "0.025" },
-    ]);
+    // Read from the node once, then kept.
+    expect(await resolveGasPrice(client, "aperpx")).toEqual({ denom: "aperpx", amount: "25000000000" });
+    expect(await resolveGasPrice(client, "uusdc")).toEqual({ denom: "uusdc", amount: "0.025" });
     await expect(
       client.sendTx({
         signer: alice,
@@ -167,7 +162,7 @@ describe("broadcast modes", () => {
     const messages = [bankSendMsg({ from: carl.address, to: dave.address, amount: usdc(1) })];
     const viaGrpc = await net.client.sendTx({ signer: carl, messages, broadcastTransport: "grpc" });
     expect(viaGrpc.height).toBeGreaterThan(0n);
-    const grpcOnly = net.makeClient({ rpc: undefined, rest: undefined });
+    const grpcOnly = net.makeClient({ nodeRpc: undefined, nodeRest: undefined });
     expect((await grpcOnly.sendTx({ signer: carl, messages })).height).toBeGreaterThan(0n);
     const account = await net.client.getAccountSequence({ address: carl.address });
     const signed = await signTx({
@@ -225,7 +220,7 @@ describe("broadcast modes", () => {
   it("commit gives up with a timeout error that carries the hash, and the tx can be found later", async () => {
     const devnet = await startDevnet({ ports: "free", blockTimeMs: 0 });
     try {
-      const client = createNodeClient({ rpc: devnet.endpoints.rpc, commitPollIntervalMs: 20 });
+      const client = createNodeClient({ nodeRpc: devnet.endpoints.nodeRpc, pollIntervalMs: 20 });
       const alice = net.wallets[0]!;
       const error = await caught(
         client.bankSend({
@@ -244,9 +239,9 @@ describe("broadcast modes", () => {
       devnet.mine(1);
       expect((await client.getTx({ hash }))?.code).toBe(0);
       const clientTimeout = createNodeClient({
-        rpc: devnet.endpoints.rpc,
+        nodeRpc: devnet.endpoints.nodeRpc,
         commitTimeoutMs: 100,
-        commitPollIntervalMs: 20,
+        pollIntervalMs: 20,
       });
       const again = await caught(
         clientTimeout.bankSend({
@@ -308,12 +303,12 @@ describe("broadcast modes", () => {
       }
     };
     const [carl, dave] = [net.wallets[2]!, net.wallets[3]!];
-    const send = (commitPollIntervalMs: number) =>
+    const send = (pollIntervalMs: number) =>
       net
         .makeClient({
-          rpc: { url: net.devnet.endpoints.rpc, fetch: fetchFn },
+          nodeRpc: { url: net.devnet.endpoints.nodeRpc, fetch: fetchFn },
           grpc: undefined,
-          commitPollIntervalMs,
+          pollIntervalMs,
         })
         .bankSend({
           signer: carl,
@@ -371,7 +366,7 @@ describe("several messages in one transaction", () => {
       }),
     );
     expect(
-      isBroadcastTxError(error) && error.phase === "deliver" && error.reason === "insufficient-funds",
+      isBroadcastTxError(error) && error.phase === "deliverTx" && error.reason === "insufficient-funds",
     ).toBe(true);
     expect(await balance(bob.address)).toBe(bobBefore + 11n);
   });
@@ -400,7 +395,7 @@ describe("send options", () => {
       from: emma.address,
       to: bob.address,
       amount: usdc(1),
-      tx: { account: toHex(emma.address) },
+      tx: { account: addressToHex(emma.address) },
     });
     expect(result.accountNumber).toBe(info.accountNumber);
     expect(result.sequence).toBe(info.sequence);
@@ -560,7 +555,7 @@ describe("sequences", () => {
       reason: "sequence-mismatch",
       abciCode: 32,
       codespace: "sdk",
-      phase: "check",
+      phase: "checkTx",
       expected: account.sequence,
       got: account.sequence + 5n,
       txHash: signed.hash,
@@ -633,7 +628,7 @@ describe("errors", () => {
       phase: "simulate",
     });
     const delivered = await caught(send(carl, 10n ** 15n, { gas: 200_000n }));
-    expect(delivered).toMatchObject({ reason: "insufficient-funds", abciCode: 5, phase: "deliver" });
+    expect(delivered).toMatchObject({ reason: "insufficient-funds", abciCode: 5, phase: "deliverTx" });
     expect((delivered as { height: bigint }).height).toBeGreaterThan(0n);
     expect((delivered as { log: string }).log).toMatch(/insufficient funds/);
     // The failed tx used its sequence; the next one goes through.
@@ -644,7 +639,7 @@ describe("errors", () => {
     const error = await caught(
       send(net.wallets[2]!, 1n, { gas: 200_000n, gasPrice: { denom: "uusdc", amount: "0.001" } }),
     );
-    expect(error).toMatchObject({ reason: "insufficient-fee", abciCode: 13, phase: "check" });
+    expect(error).toMatchObject({ reason: "insufficient-fee", abciCode: 13, phase: "checkTx" });
     expect((await send(net.wallets[2]!, 1n)).height).toBeGreaterThan(0n);
   });
 
@@ -666,7 +661,7 @@ describe("errors", () => {
         tx: { gas: 200_000n },
       }),
     );
-    expect(error).toMatchObject({ reason: "unauthorized", abciCode: 4, phase: "check" });
+    expect(error).toMatchObject({ reason: "unauthorized", abciCode: 4, phase: "checkTx" });
   });
 
   it("invalid input fails before signing", async () => {

@@ -6,7 +6,11 @@
 import { describe, expectTypeOf, it } from "vitest";
 import {
   type BroadcastTxError,
+  createNodeClient,
+  type GetMarketParams,
+  type Market,
   type NodeClient,
+  type NodeConnection,
   type PlaceOrderParams,
   placeOrderMsg,
   type SendTxResult,
@@ -63,5 +67,31 @@ describe("types", () => {
     void client.sendTx({ signer, messages: [], broadcastMode: "block" });
     // @ts-expect-error one options object per call
     void client.getBalances("perpx1...");
+  });
+
+  it("a client's methods are its actions without the client argument", () => {
+    expectTypeOf<NodeClient["getMarket"]>().toEqualTypeOf<(params: GetMarketParams) => Promise<Market>>();
+    const mine = createNodeClient({ nodeRpc: "http://127.0.0.1:1" }).extend({
+      double: async (_c: NodeConnection, params: { n: number }) => params.n * 2,
+    });
+    expectTypeOf(mine.double).toEqualTypeOf<(params: { n: number }) => Promise<number>>();
+    expectTypeOf(mine.getMarket).toEqualTypeOf<NodeClient["getMarket"]>();
+    if (Math.random() > 2) {
+      // @ts-expect-error an order in human units needs the market it converts on
+      placeOrderMsg({
+        subaccount,
+        clientId: 1,
+        side: "BUY",
+        size: "1",
+        price: "1",
+        kind: "short-term",
+        goodTilBlock: 1,
+      });
+      // @ts-expect-error the caches are private
+      void client.chainIdCache;
+      // @ts-expect-error one options object: no positional tails
+      void client.checkUpgradeHistory({ network: undefined as never }, {});
+    }
+    expectTypeOf(mine.double).toBeFunction();
   });
 });

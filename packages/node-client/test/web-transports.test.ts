@@ -16,13 +16,13 @@ import {
   isQueryError,
   isTransportError,
   JsonRpcError,
-  LocalWallet,
   type NodeClientOptions,
   type WebSocketConstructor,
+  WebSocketRpcClient,
 } from "../src/index.js";
 import { createCometRpc } from "../src/transport/comet-json.js";
 import { FetchRpcClient } from "../src/transport/rpc-json.js";
-import { WebSocketRpcClient } from "../src/transport/rpc-socket.js";
+import { LocalWallet } from "../src/wallets.js";
 
 vi.mock("#transport-platform", () => import("../src/transport/platform-browser.js"));
 vi.mock("#crypto-platform", () => import("../src/crypto/platform-browser.js"));
@@ -38,10 +38,10 @@ const webSocket = WebSocket as unknown as WebSocketConstructor;
 
 function webClient(overrides: { [K in keyof NodeClientOptions]?: NodeClientOptions[K] | undefined } = {}) {
   const options = {
-    rpc: net.devnet.endpoints.rpc,
-    grpc: net.devnet.endpoints.rest,
+    nodeRpc: net.devnet.endpoints.nodeRpc,
+    grpc: net.devnet.endpoints.nodeRest,
     chainId: "perpx-local-1",
-    commitPollIntervalMs: 25,
+    pollIntervalMs: 25,
     commitTimeoutMs: 20_000,
     ...overrides,
   };
@@ -141,14 +141,14 @@ describe("the browser graph in Node", () => {
   });
 
   it("gives the Node transports' typed errors: unreachable, silent, refused query", async () => {
-    const down = webClient({ rpc: "http://127.0.0.1:9", grpc: "http://127.0.0.1:9" });
+    const down = webClient({ nodeRpc: "http://127.0.0.1:9", grpc: "http://127.0.0.1:9" });
     const rpcDown = await down.getLatestBlock().catch((e: unknown) => e);
     expect(isTransportError(rpcDown)).toBe(true);
     const grpcDown = await down
       .getBalance({ address: net.devnet.accounts[0]!.address, denom: "uusdc", transport: "grpc" })
       .catch((e: unknown) => e);
     expect(isTransportError(grpcDown)).toBe(true);
-    const hung = webClient({ rpc: silentUrl, grpc: silentUrl, timeoutMs: 300 });
+    const hung = webClient({ nodeRpc: silentUrl, grpc: silentUrl, timeoutMs: 300 });
     expect(isTimeoutError(await hung.getLatestBlock().catch((e: unknown) => e))).toBe(true);
     const refused = await webClient()
       .getClobPair({ id: 987_654, transport: "grpc" })
@@ -160,7 +160,10 @@ describe("the browser graph in Node", () => {
 
 describe("CometBFT RPC over a standard WebSocket", () => {
   it("runs a client's queries over the socket, and close() ends it", async () => {
-    const client = webClient({ rpc: { url: net.devnet.endpoints.rpcWebsocket, webSocket }, grpc: undefined });
+    const client = webClient({
+      nodeRpc: { url: net.devnet.endpoints.nodeRpcWs, webSocket },
+      grpc: undefined,
+    });
     const latest = await client.getLatestBlock();
     expect(latest.chainId).toBe("perpx-local-1");
     const balance = await client.getBalance({ address: net.devnet.accounts[0]!.address, denom: "uusdc" });
@@ -168,15 +171,14 @@ describe("CometBFT RPC over a standard WebSocket", () => {
     client.close();
   });
 
-  it("subscribes to new blocks and unsubscribes; calls after disconnect reconnect", async () => {
+  it("subscribes to new blocks and unsubscribes; disconnect rejects what is pending and is final", async () => {
     const socket = new WebSocketRpcClient({
-      url: net.devnet.endpoints.rpc.replace(/^http/, "ws"),
+      url: net.devnet.endpoints.nodeRpc.replace(/^http/, "ws"),
       webSocket,
     });
     const heights: number[] = [];
-    const subscription = await socket.subscribe("tm.event='NewBlock'", (event) => {
-      const value = (event as { data?: { value?: { block?: { header?: { height?: string } } } } }).data
-        ?.value;
+    const stop = await socket.subscribe("tm.event='NewBlock'", (data) => {
+      const value = (data as { value?: { block?: { header?: { height?: string } } } }).value;
       heights.push(Number(value?.block?.header?.height));
     });
     await vi.waitFor(() => expect(heights.length).toBeGreaterThanOrEqual(2), {
@@ -184,17 +186,18 @@ describe("CometBFT RPC over a standard WebSocket", () => {
       interval: 50,
     });
     expect(heights[1]).toBeGreaterThan(heights[0]!);
-    await subscription.unsubscribe();
+    stop();
     const comet = createCometRpc(socket);
+    expect((await comet.status()).nodeInfo.network).toBe("perpx-local-1");
     const pending = comet.status();
     socket.disconnect();
     await expect(pending).rejects.toSatisfy(isTransportError);
-    expect((await comet.status()).nodeInfo.network).toBe("perpx-local-1");
+    await expect(comet.status()).rejects.toSatisfy(isTransportError);
     socket.disconnect();
   });
 
   it("refuses a bad query with a JsonRpcError, and an unreachable node with a TransportError", async () => {
-    const socket = new WebSocketRpcClient({ url: net.devnet.endpoints.rpcWebsocket, webSocket });
+    const socket = new WebSocketRpcClient({ url: net.devnet.endpoints.nodeRpcWs, webSocket });
     await expect(socket.subscribe("tm.event=", () => {})).rejects.toBeInstanceOf(JsonRpcError);
     socket.disconnect();
     const down = new WebSocketRpcClient({ url: "ws://127.0.0.1:9", webSocket });
@@ -226,13 +229,13 @@ describe("CometBFT RPC over a standard WebSocket", () => {
   });
 
   it("without a WebSocket constructor on the platform says what to pass", () => {
-    expect(() => new WebSocketRpcClient({ url: "ws://127.0.0.1:26657" })).toThrow(/rpc\.webSocket/);
+    expect(() => new WebSocketRpcClient({ url: "ws://127.0.0.1:26657" })).toThrow(/nodeRpc\.webSocket/);
   });
 });
 
 describe("CometBFT JSON decoding", () => {
   it("decodes status, abci_query and broadcast answers as the Node transport does", async () => {
-    const comet = createCometRpc(new FetchRpcClient({ url: net.devnet.endpoints.rpc }));
+    const comet = createCometRpc(new FetchRpcClient({ url: net.devnet.endpoints.nodeRpc }));
     const status = await comet.status();
     expect(status.syncInfo.latestBlockHeight).toBeGreaterThan(0);
     expect(Math.abs(status.syncInfo.latestBlockTime.getTime() - Date.now())).toBeLessThan(60_000);

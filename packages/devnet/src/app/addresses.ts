@@ -3,7 +3,7 @@
  * does not take the 0x form), module account addresses, and store-key spelling.
  */
 import { sha256 } from "@noble/hashes/sha2.js";
-import { addressBytes, bech32FromBytes, DEFAULT_PREFIX } from "@perpx/address";
+import { addressBytes, addressBytesToBech32, DEFAULT_PREFIX } from "@perpx/address";
 import { fromHex, toHex, utf8 } from "./codec.js";
 import { AbciError, abciError, sdkErrors } from "./errors.js";
 
@@ -55,7 +55,7 @@ function decodeAccAddress(text: string, what: string): Uint8Array {
 
 /** `perpx1...` of 20 bytes. */
 export function bech32Of(bytes: Uint8Array): string {
-  return bech32FromBytes(bytes, ACCOUNT_PREFIX);
+  return addressBytesToBech32(bytes, ACCOUNT_PREFIX);
 }
 
 /** The store-key spelling of an address: 40 lower-case hex digits (sorts as the bytes do). */

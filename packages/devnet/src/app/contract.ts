@@ -18,7 +18,7 @@ import type { clob } from "@perpx/proto";
  *
  * const [alice, bob] = devnet.accounts;
  * const wallet = await DirectSecp256k1HdWallet.fromMnemonic(alice!.mnemonic, { prefix: "perpx" });
- * const client = await SigningStargateClient.connectWithSigner(devnet.endpoints.rpc, wallet);
+ * const client = await SigningStargateClient.connectWithSigner(devnet.endpoints.nodeRpc, wallet);
  * const send = {
  *   typeUrl: "/cosmos.bank.v1beta1.MsgSend",
  *   value: { fromAddress: alice!.address, toAddress: bob!.address, amount: [{ denom: "uusdc", amount: "1" }] },
@@ -89,7 +89,7 @@ export interface TxResult {
  *
  * const [alice, bob] = devnet.accounts;
  * const wallet = await DirectSecp256k1HdWallet.fromMnemonic(alice!.mnemonic, { prefix: "perpx" });
- * const client = await SigningStargateClient.connectWithSigner(devnet.endpoints.rpc, wallet);
+ * const client = await SigningStargateClient.connectWithSigner(devnet.endpoints.nodeRpc, wallet);
  * const send = {
  *   typeUrl: "/cosmos.bank.v1beta1.MsgSend",
  *   value: { fromAddress: alice!.address, toAddress: bob!.address, amount: [{ denom: "uusdc", amount: "1" }] },
@@ -193,7 +193,7 @@ export interface QueryResult {
  *
  * const [alice, bob] = devnet.accounts;
  * const wallet = await DirectSecp256k1HdWallet.fromMnemonic(alice!.mnemonic, { prefix: "perpx" });
- * const client = await SigningStargateClient.connectWithSigner(devnet.endpoints.rpc, wallet);
+ * const client = await SigningStargateClient.connectWithSigner(devnet.endpoints.nodeRpc, wallet);
  * const send = {
  *   typeUrl: "/cosmos.bank.v1beta1.MsgSend",
  *   value: { fromAddress: alice!.address, toAddress: bob!.address, amount: [{ denom: "uusdc", amount: "1" }] },

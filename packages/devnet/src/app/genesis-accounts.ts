@@ -76,7 +76,7 @@ export const GENESIS_ACCOUNTS: readonly GenesisAccount[] = Object.freeze([
  * ```ts
  * const devnet = await startDevnet({ ports: "free", blockTimeMs: 0 });
  * const address = GENESIS_ACCOUNTS[1].address;
- * const response = await fetch(`${devnet.endpoints.rest}/cosmos/bank/v1beta1/balances/${address}/by_denom?denom=uusdc`);
+ * const response = await fetch(`${devnet.endpoints.nodeRest}/cosmos/bank/v1beta1/balances/${address}/by_denom?denom=uusdc`);
  * BigInt((await response.json()).balance.amount) === GENESIS_USDC_BALANCE; // true: on a fresh devnet
  * await devnet.stop();
  * ```
@@ -87,11 +87,11 @@ export const GENESIS_USDC_BALANCE = 1_000_000_000_000n;
  *
  * @example
  * ```ts
- * import { toHex } from "@perpx/core";
+ * import { addressToHex } from "@perpx/core";
  *
  * const devnet = await startDevnet({ ports: "free", blockTimeMs: 0 });
- * const request = { jsonrpc: "2.0", id: 1, method: "eth_getBalance", params: [toHex(GENESIS_ACCOUNTS[1].address), "latest"] };
- * const response = await fetch(devnet.endpoints.evm, { method: "POST", body: JSON.stringify(request) });
+ * const request = { jsonrpc: "2.0", id: 1, method: "eth_getBalance", params: [addressToHex(GENESIS_ACCOUNTS[1].address), "latest"] };
+ * const response = await fetch(devnet.endpoints.evmRpc, { method: "POST", body: JSON.stringify(request) });
  * BigInt((await response.json()).result) === GENESIS_NATIVE_BALANCE; // true: on a fresh devnet
  * await devnet.stop();
  * ```

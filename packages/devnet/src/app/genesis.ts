@@ -7,7 +7,7 @@ import { create } from "@bufbuild/protobuf";
 import { DurationSchema } from "@bufbuild/protobuf/wkt";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { addressBytes, bech32FromBytes, hexFromBytes, VALOPER_PREFIX } from "@perpx/address";
+import { addressBytes, addressBytesToBech32, addressBytesToHex, VALOPER_PREFIX } from "@perpx/address";
 import {
   getNetwork,
   NATIVE_DECIMALS,
@@ -79,7 +79,7 @@ export interface ChainConfig {
 
 /** A deterministic EVM address from a label (the devnet's bridge contract). */
 function labelAddress(label: string): string {
-  return hexFromBytes(keccak_256(utf8(label)).subarray(12));
+  return addressBytesToHex(keccak_256(utf8(label)).subarray(12));
 }
 
 /** The bridge's source chains per profile (an L1 and an L2; testnets for `local` and `testnet`). */
@@ -147,7 +147,7 @@ export function chainConfig(profile: DevnetProfile, genesisTime: Date): ChainCon
     minGasPricesText,
     validator,
     validatorPower: 10n,
-    operatorAddress: bech32FromBytes(operator, VALOPER_PREFIX),
+    operatorAddress: addressBytesToBech32(operator, VALOPER_PREFIX),
     nodeId: sha256(utf8(`perpx ${profile} node`)).subarray(0, 20),
     accounts,
     balances: accounts.map((address) => ({

@@ -5,7 +5,7 @@
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { type Timestamp, TimestampSchema } from "@bufbuild/protobuf/wkt";
-import { bech32FromBytes } from "@perpx/address";
+import { addressBytesToBech32 } from "@perpx/address";
 import {
   cosmosAbci,
   cosmosEd25519,
@@ -42,7 +42,7 @@ export interface ServiceHost {
 
 /** `perpxvalcons1...` of a consensus address. */
 export function valconsAddress(address: Uint8Array): string {
-  return bech32FromBytes(address, "perpxvalcons");
+  return addressBytesToBech32(address, "perpxvalcons");
 }
 
 function timestamp(time: Date, nanos: number): Timestamp {

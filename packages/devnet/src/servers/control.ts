@@ -50,7 +50,7 @@ import type { BlockProducer } from "./producer.js";
  *       return { market: body.market };
  *     }),
  * });
- * const response = await fetch(`${devnet.endpoints.control}/devnet/echo`, { method: "POST", body: "{}" });
+ * const response = await fetch(`${devnet.endpoints.devnetControl}/devnet/echo`, { method: "POST", body: "{}" });
  * response.status; // 400
  * (await response.json()).code; // "invalid_request"
  * await devnet.stop();
@@ -108,7 +108,7 @@ export type ControlHandler = (request: ControlRequest) => unknown | Promise<unkn
  *   controlRoutes: (router: ControlRouter, { app }) =>
  *     router.add("GET", "/height", () => ({ height: app.latestBlock().height })),
  * });
- * const response = await fetch(`${devnet.endpoints.control}/devnet/height`);
+ * const response = await fetch(`${devnet.endpoints.devnetControl}/devnet/height`);
  * (await response.json()).height === String(devnet.app.latestBlock().height); // true
  * await devnet.stop();
  * ```

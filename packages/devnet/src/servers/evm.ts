@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { create } from "@bufbuild/protobuf";
 import { ConnectError } from "@connectrpc/connect";
-import { bech32FromBytes, NATIVE_DENOM } from "@perpx/core";
+import { addressBytesToBech32, NATIVE_DENOM } from "@perpx/core";
 import { cosmosBank } from "@perpx/proto";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { BlockRecord, ChainApp } from "../app/contract.js";
@@ -165,7 +165,7 @@ export async function startEvmServers(options: EvmServerOptions): Promise<EvmSer
       if (height === undefined) throw new EvmRpcError(-32000, "header not found");
       if (balanceMethod === undefined)
         throw new EvmRpcError(-32603, "the bank query service is not available");
-      const bech32 = bech32FromBytes(fromHex(address)!);
+      const bech32 = addressBytesToBech32(fromHex(address)!);
       try {
         const request = create(cosmosBank.QueryBalanceRequestSchema, {
           address: bech32,

@@ -166,7 +166,7 @@ export function answerGrpcWebPreflight(res: WebResponse): void {
  * import { cosmosBank } from "@perpx/proto";
  *
  * // The devnet's REST port serves gRPC-web calls with it: one data frame (flag 0, 4-byte length).
- * const res = await fetch(`${devnet.endpoints.rest}/cosmos.bank.v1beta1.Query/Params`, {
+ * const res = await fetch(`${devnet.endpoints.nodeRest}/cosmos.bank.v1beta1.Query/Params`, {
  *   method: "POST",
  *   headers: { "content-type": "application/grpc-web+proto", "x-grpc-web": "1" },
  *   body: new Uint8Array([0, 0, 0, 0, 0]), // an empty QueryParamsRequest

@@ -44,12 +44,12 @@ async function socketTo(
 }
 
 const serverUrls = () => ({
-  rpc: devnet.endpoints.rpc,
-  rest: devnet.endpoints.rest,
-  evm: devnet.endpoints.evm,
+  rpc: devnet.endpoints.nodeRpc,
+  rest: devnet.endpoints.nodeRest,
+  evm: devnet.endpoints.evmRpc,
   evmWs: devnet.endpoints.evmWs.replace(/^ws/, "http"),
   faucet: devnet.endpoints.faucet,
-  control: devnet.endpoints.control,
+  control: devnet.endpoints.devnetControl,
 });
 
 describe("oversize input", () => {
@@ -57,7 +57,7 @@ describe("oversize input", () => {
     const tx = Buffer.alloc(4_600_000, 7).toString("base64");
     expect(tx.length).toBeGreaterThan(6_000_000);
     const answer = await post(
-      devnet.endpoints.rpc,
+      devnet.endpoints.nodeRpc,
       JSON.stringify({ jsonrpc: "2.0", id: 1, method: "broadcast_tx_sync", params: { tx } }),
     );
     expect(answer.status).toBe(200);
@@ -79,7 +79,7 @@ describe("oversize input", () => {
   });
 
   it("answers a 10 MB body to the EVM port with 413 in the JSON-RPC error shape", async () => {
-    const answer = await post(devnet.endpoints.evm, "x".repeat(10 * 1024 * 1024));
+    const answer = await post(devnet.endpoints.evmRpc, "x".repeat(10 * 1024 * 1024));
     expect(answer.status).toBe(413);
     expect(answer.json).toEqual({
       jsonrpc: "2.0",
@@ -88,7 +88,7 @@ describe("oversize input", () => {
     });
     // The server still answers.
     const ok = await post(
-      devnet.endpoints.evm,
+      devnet.endpoints.evmRpc,
       JSON.stringify({ jsonrpc: "2.0", id: 2, method: "eth_chainId" }),
     );
     expect(ok.status).toBe(200);
@@ -97,15 +97,15 @@ describe("oversize input", () => {
 
 describe("server timeouts", () => {
   it("closes an HTTP/1 client that trickles its body, on every HTTP/1 server, and keeps open WebSockets", async () => {
-    const ws = new WebSocket(devnet.endpoints.rpcWebsocket);
+    const ws = new WebSocket(devnet.endpoints.nodeRpcWs);
     await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
     const started = Date.now();
     const bodyRoutes = {
-      rpc: `${devnet.endpoints.rpc}/`,
-      rest: `${devnet.endpoints.rest}/cosmos/tx/v1beta1/txs`,
-      evm: `${devnet.endpoints.evm}/`,
+      rpc: `${devnet.endpoints.nodeRpc}/`,
+      rest: `${devnet.endpoints.nodeRest}/cosmos/tx/v1beta1/txs`,
+      evm: `${devnet.endpoints.evmRpc}/`,
       faucet: `${devnet.endpoints.faucet}/faucet/tokens`,
-      control: `${devnet.endpoints.control}/devnet/fund`,
+      control: `${devnet.endpoints.devnetControl}/devnet/fund`,
     };
     const trickles = await Promise.all(
       Object.entries(bodyRoutes).map(async ([name, url]) => {
@@ -151,7 +151,7 @@ describe("server timeouts", () => {
   it("closes a connection that never sends its headers, and an idle keep-alive connection", async () => {
     const silent = await Promise.all(Object.values(serverUrls()).map((url) => socketTo(url)));
     await Promise.all(silent.map((c) => c.closed));
-    const idle = await socketTo(devnet.endpoints.control);
+    const idle = await socketTo(devnet.endpoints.devnetControl);
     idle.socket.write("GET /devnet/status HTTP/1.1\r\nHost: devnet\r\n\r\n");
     await vi.waitFor(() => expect(idle.received()).toMatch(/^HTTP\/1\.1 200/));
     expect(await idle.closed).toMatch(/^HTTP\/1\.1 200/);

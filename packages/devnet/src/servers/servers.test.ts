@@ -5,7 +5,7 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { toHex } from "@perpx/address";
+import { addressToHex } from "@perpx/address";
 import { cosmosAuth, cosmosBank, cosmosNode, cosmosTendermint, cosmosTx, packAny } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createFakeChainApp, type FakeChainApp } from "../../test/support/fake-chain-app.js";
@@ -270,7 +270,7 @@ describe("EVM JSON-RPC", () => {
     expect((await call("eth_chainId")).result).toBe("0x7a69");
     expect((await call("net_version")).result).toBe("31337");
     expect((await call("eth_blockNumber")).result).toBe(`0x${app.latestBlock().height.toString(16)}`);
-    expect((await call("eth_getBalance", [toHex(ALICE), "latest"])).result).toBe("0x1388");
+    expect((await call("eth_getBalance", [addressToHex(ALICE), "latest"])).result).toBe("0x1388");
     expect((await call("eth_getBalance", [`0x${"11".repeat(20)}`, "latest"])).result).toBe("0x0");
     const block = (await call("eth_getBlockByNumber", ["0x1", false])).result;
     expect(block.number).toBe("0x1");

@@ -3,7 +3,7 @@ import { type IntegerInput, InvalidArgumentError } from "@perpx/core";
 import { accountplus, clob, typeUrlOf } from "@perpx/proto";
 import { toBase64 } from "../bytes.js";
 import type { TxMessage } from "../tx/encode.js";
-import { bech32Address, uint64 } from "./validate.js";
+import { bech32Address, checkParams, uint64 } from "./validate.js";
 
 /**
  * The authenticator types the chain knows.
@@ -147,6 +147,7 @@ export interface AddAuthenticatorParams {
 export function addAuthenticatorMsg(
   params: AddAuthenticatorParams,
 ): TxMessage<typeof accountplus.MsgAddAuthenticatorSchema> {
+  checkParams(params, "addAuthenticatorMsg");
   const data = encodeAuthenticatorConfig(params.authenticator);
   if (data.length > MAX_AUTHENTICATOR_DATA_BYTES) {
     throw new InvalidArgumentError(
@@ -192,6 +193,7 @@ export interface RemoveAuthenticatorParams {
 export function removeAuthenticatorMsg(
   params: RemoveAuthenticatorParams,
 ): TxMessage<typeof accountplus.MsgRemoveAuthenticatorSchema> {
+  checkParams(params, "removeAuthenticatorMsg");
   return {
     typeUrl: typeUrlOf(accountplus.MsgRemoveAuthenticatorSchema),
     value: create(accountplus.MsgRemoveAuthenticatorSchema, {

@@ -1,8 +1,15 @@
 import { create } from "@bufbuild/protobuf";
-import { type IntegerInput, InvalidOrderError, type SubaccountRef } from "@perpx/core";
+import { type DecimalInput, type IntegerInput, InvalidOrderError, type SubaccountRef } from "@perpx/core";
 import { clob, typeUrlOf } from "@perpx/proto";
 import type { TxMessage } from "../tx/encode.js";
-import { bech32Address, positiveOrderField, subaccountId, uint32 } from "./validate.js";
+import {
+  clobPairIdOf,
+  type OrderAmounts,
+  type OrderMarketRef,
+  orderWireAmounts,
+  triggerSubticksOf,
+} from "./market.js";
+import { bech32Address, checkParams, positiveOrderField, subaccountId, uint32 } from "./validate.js";
 
 /**
  * Order flag values (`OrderId.order_flags`).
@@ -78,11 +85,12 @@ const CONDITIONS: Record<ConditionType, clob.Order_ConditionType> = {
 };
 
 /**
- * Fields every order has.
+ * Fields every order has, besides its amounts ({@link OrderAmounts}: a clob pair id, quantums and
+ * subticks, or a market, a size and a price).
  *
  * @example
  * ```ts
- * const common: OrderCommonParams = { subaccount, clientId: 1, clobPairId: 0, side: "BUY", quantums: 1_000_000n, subticks: 100_000n };
+ * const common: OrderCommonParams = { subaccount, clientId: 1, side: "BUY" };
  * ```
  */
 export interface OrderCommonParams {
@@ -90,14 +98,8 @@ export interface OrderCommonParams {
   subaccount: SubaccountRef;
   /** Client-chosen id, unique per subaccount, uint32. */
   clientId: number;
-  /** The market's clob pair id. */
-  clobPairId: number;
   /** Buy or sell. */
   side: OrderSide;
-  /** Size in base quantums (> 0, a multiple of the pair's step). */
-  quantums: IntegerInput;
-  /** Price in subticks (> 0, a multiple of the pair's subticks per tick). */
-  subticks: IntegerInput;
   /**
    * Time in force.
    * @default "GTC"
@@ -130,10 +132,11 @@ export interface OrderCommonParams {
  *
  * @example
  * ```ts
- * const order: PlaceOrderParams = { ...common, kind: "short-term", goodTilBlock: height + 10, timeInForce: "IOC" };
+ * const order: PlaceOrderParams = { ...common, market: btc, size: "0.001", price: "65000", kind: "short-term", goodTilBlock: height + 10 };
  * ```
  */
 export type PlaceOrderParams = OrderCommonParams &
+  OrderAmounts &
   (
     | {
         /** Short-term: lives in memory until `goodTilBlock`; pays no fee, uses no sequence. */
@@ -154,8 +157,16 @@ export type PlaceOrderParams = OrderCommonParams &
         goodTilBlockTime: number;
         /** Stop-loss or take-profit. */
         conditionType: ConditionType;
-        /** Trigger price in subticks (> 0). */
-        triggerSubticks: IntegerInput;
+        /**
+         * Trigger price in subticks (> 0); or give `triggerPrice`.
+         * @default converted from `triggerPrice`
+         */
+        triggerSubticks?: IntegerInput;
+        /**
+         * Trigger price in USD, converted exactly on the order's `market`; or give `triggerSubticks`.
+         * @default undefined
+         */
+        triggerPrice?: DecimalInput;
       }
   );
 
@@ -219,6 +230,7 @@ function goodTil(params: { kind: OrderKind; goodTilBlock?: number; goodTilBlockT
  * ```
  */
 export function placeOrderMsg(params: PlaceOrderParams): TxMessage<typeof clob.MsgPlaceOrderSchema> {
+  checkParams(params, "placeOrderMsg");
   const side = SIDES[params.side];
   if (side === undefined)
     throw new InvalidOrderError("side", `must be BUY or SELL, got ${String(params.side)}`);
@@ -239,13 +251,14 @@ export function placeOrderMsg(params: PlaceOrderParams): TxMessage<typeof clob.M
         `must be STOP_LOSS or TAKE_PROFIT, got ${String(params.conditionType)}`,
       );
     }
-    trigger = positiveOrderField(params.triggerSubticks, "triggerSubticks");
+    trigger = positiveOrderField(triggerSubticksOf(params), "triggerSubticks");
   }
+  const amounts = orderWireAmounts(params);
   const order = create(clob.OrderSchema, {
-    orderId: orderId(params),
+    orderId: orderId({ ...params, clobPairId: amounts.clobPairId }),
     side,
-    quantums: positiveOrderField(params.quantums, "quantums"),
-    subticks: positiveOrderField(params.subticks, "subticks"),
+    quantums: positiveOrderField(amounts.quantums, "quantums"),
+    subticks: positiveOrderField(amounts.subticks, "subticks"),
     goodTilOneof: goodTil(params),
     timeInForce,
     reduceOnly: params.reduceOnly ?? false,
@@ -278,22 +291,21 @@ export type CancelOrderParams = {
   subaccount: SubaccountRef;
   /** The order's client id. */
   clientId: number;
-  /** The order's clob pair id. */
-  clobPairId: number;
-} & (
-  | {
-      /** Cancels a short-term order. */
-      kind: "short-term";
-      /** The cancel is valid until this height (same window as placement). */
-      goodTilBlock: number;
-    }
-  | {
-      /** Cancels a stateful order. */
-      kind: "long-term" | "conditional";
-      /** Unix seconds; at least the order's own goodTilBlockTime. */
-      goodTilBlockTime: number;
-    }
-);
+} & OrderMarketRef &
+  (
+    | {
+        /** Cancels a short-term order. */
+        kind: "short-term";
+        /** The cancel is valid until this height (same window as placement). */
+        goodTilBlock: number;
+      }
+    | {
+        /** Cancels a stateful order. */
+        kind: "long-term" | "conditional";
+        /** Unix seconds; at least the order's own goodTilBlockTime. */
+        goodTilBlockTime: number;
+      }
+  );
 
 /**
  * Builds a `MsgCancelOrder` for a short-term or stateful order.
@@ -306,9 +318,13 @@ export type CancelOrderParams = {
  * ```
  */
 export function cancelOrderMsg(params: CancelOrderParams): TxMessage<typeof clob.MsgCancelOrderSchema> {
+  checkParams(params, "cancelOrderMsg");
   return {
     typeUrl: typeUrlOf(clob.MsgCancelOrderSchema),
-    value: create(clob.MsgCancelOrderSchema, { orderId: orderId(params), goodTilOneof: goodTil(params) }),
+    value: create(clob.MsgCancelOrderSchema, {
+      orderId: orderId({ ...params, clobPairId: clobPairIdOf(params) }),
+      goodTilOneof: goodTil(params),
+    }),
   };
 }
 
@@ -323,8 +339,8 @@ export function cancelOrderMsg(params: CancelOrderParams): TxMessage<typeof clob
 export interface BatchCancelParams {
   /** The subaccount whose short-term orders are cancelled. */
   subaccount: SubaccountRef;
-  /** Per clob pair, the client ids to cancel (at most 100 in total). */
-  cancels: ReadonlyArray<{ clobPairId: number; clientIds: readonly number[] }>;
+  /** Per market (`clobPairId` or `market`), the client ids to cancel (at most 100 in total). */
+  cancels: ReadonlyArray<OrderMarketRef & { clientIds: readonly number[] }>;
   /** The cancels are valid until this height. */
   goodTilBlock: number;
 }
@@ -340,6 +356,7 @@ export interface BatchCancelParams {
  * ```
  */
 export function batchCancelMsg(params: BatchCancelParams): TxMessage<typeof clob.MsgBatchCancelSchema> {
+  checkParams(params, "batchCancelMsg");
   const total = params.cancels.reduce((n, batch) => n + batch.clientIds.length, 0);
   if (total === 0) throw new InvalidOrderError("cancels", "must name at least one order");
   if (total > MAX_BATCH_CANCELS) {
@@ -351,7 +368,7 @@ export function batchCancelMsg(params: BatchCancelParams): TxMessage<typeof clob
     value: create(clob.MsgBatchCancelSchema, {
       subaccountId: subaccountId(params.subaccount, "subaccount"),
       shortTermCancels: params.cancels.map((batch, i) => ({
-        clobPairId: uint32(batch.clobPairId, `cancels[${i}].clobPairId`),
+        clobPairId: uint32(clobPairIdOf(batch), `cancels[${i}].clobPairId`),
         clientIds: batch.clientIds.map((id, j) => uint32(id, `cancels[${i}].clientIds[${j}]`)),
       })),
       goodTilBlock,

@@ -1,9 +1,9 @@
 import {
+  addressToHex,
   isInvalidAddressError,
   isInvalidArgumentError,
   isInvalidOrderError,
   isInvalidSubaccountError,
-  toHex,
 } from "@perpx/core";
 import { clob } from "@perpx/proto";
 import { describe, expect, it } from "vitest";
@@ -129,7 +129,7 @@ describe("placeOrderMsg", () => {
   });
 
   it("accepts the 0x form of the owner and stores bech32", () => {
-    const hex = toHex(owner.address);
+    const hex = addressToHex(owner.address);
     const msg = placeOrderMsg({
       ...base,
       subaccount: { owner: hex, number: 3 },
@@ -287,7 +287,11 @@ describe("transfers", () => {
     const withdraw = withdrawFromSubaccountMsg({ sender: sub, recipient: other.address, quantums: "7" });
     expect(withdraw.typeUrl).toBe("/perpx.sending.v1.MsgWithdrawFromSubaccount");
     expect(withdraw.value).toMatchObject({ recipient: other.address, sender: sub, quantums: 7n });
-    const transfer = transferMsg({ sender: sub, recipient: { owner: other.address, number: 1 }, amount: 9n });
+    const transfer = transferMsg({
+      sender: sub,
+      recipient: { owner: other.address, number: 1 },
+      quantums: 9n,
+    });
     expect(transfer.value.transfer).toMatchObject({
       sender: sub,
       recipient: { owner: other.address, number: 1 },
@@ -295,7 +299,7 @@ describe("transfers", () => {
       amount: 9n,
     });
     expect(
-      isInvalidArgumentError(thrown(() => transferMsg({ sender: sub, recipient: sub, amount: 0n }))),
+      isInvalidArgumentError(thrown(() => transferMsg({ sender: sub, recipient: sub, quantums: 0n }))),
     ).toBe(true);
   });
 

@@ -2,11 +2,16 @@ import { create } from "@bufbuild/protobuf";
 import { type IntegerInput, InvalidArgumentError, type SubaccountRef, USDC_ASSET_ID } from "@perpx/core";
 import { cosmosBank, ibcTransfer, sending, typeUrlOf, wrap } from "@perpx/proto";
 import type { TxMessage } from "../tx/encode.js";
-import { bech32Address, nonEmpty, positiveAmount, subaccountId, uint32, uint64 } from "./validate.js";
-
-function positiveQuantums(value: IntegerInput, argument: string): bigint {
-  return BigInt(positiveAmount(value, argument));
-}
+import {
+  bech32Address,
+  checkParams,
+  nonEmpty,
+  positiveAmount,
+  positiveUint64,
+  subaccountId,
+  uint32,
+  uint64,
+} from "./validate.js";
 
 /**
  * Parameters of {@link depositToSubaccountMsg}.
@@ -43,13 +48,14 @@ export interface DepositToSubaccountParams {
 export function depositToSubaccountMsg(
   params: DepositToSubaccountParams,
 ): TxMessage<typeof sending.MsgDepositToSubaccountSchema> {
+  checkParams(params, "depositToSubaccountMsg");
   return {
     typeUrl: typeUrlOf(sending.MsgDepositToSubaccountSchema),
     value: create(sending.MsgDepositToSubaccountSchema, {
       sender: bech32Address(params.sender),
       recipient: subaccountId(params.recipient, "recipient"),
       assetId: uint32(params.assetId ?? USDC_ASSET_ID, "assetId"),
-      quantums: positiveQuantums(params.quantums, "quantums"),
+      quantums: positiveUint64(params.quantums, "quantums"),
     }),
   };
 }
@@ -89,13 +95,14 @@ export interface WithdrawFromSubaccountParams {
 export function withdrawFromSubaccountMsg(
   params: WithdrawFromSubaccountParams,
 ): TxMessage<typeof sending.MsgWithdrawFromSubaccountSchema> {
+  checkParams(params, "withdrawFromSubaccountMsg");
   return {
     typeUrl: typeUrlOf(sending.MsgWithdrawFromSubaccountSchema),
     value: create(sending.MsgWithdrawFromSubaccountSchema, {
       recipient: bech32Address(params.recipient),
       sender: subaccountId(params.sender, "sender"),
       assetId: uint32(params.assetId ?? USDC_ASSET_ID, "assetId"),
-      quantums: positiveQuantums(params.quantums, "quantums"),
+      quantums: positiveUint64(params.quantums, "quantums"),
     }),
   };
 }
@@ -105,7 +112,7 @@ export function withdrawFromSubaccountMsg(
  *
  * @example
  * ```ts
- * const params: TransferParams = { sender: { owner: a, number: 0 }, recipient: { owner: a, number: 1 }, amount: 1_000_000n };
+ * const params: TransferParams = { sender: { owner: a, number: 0 }, recipient: { owner: a, number: 1 }, quantums: 1_000_000n };
  * ```
  */
 export interface TransferParams {
@@ -113,8 +120,8 @@ export interface TransferParams {
   sender: SubaccountRef;
   /** The subaccount credited (any owner). */
   recipient: SubaccountRef;
-  /** Quote quantums, > 0. */
-  amount: IntegerInput;
+  /** Quote quantums, > 0 (the name deposits and withdrawals use too). */
+  quantums: IntegerInput;
   /**
    * The asset; only USDC (0) is supported by the chain.
    * @default 0
@@ -129,10 +136,11 @@ export interface TransferParams {
  *
  * @example
  * ```ts
- * const msg = transferMsg({ sender: { owner: a, number: 0 }, recipient: { owner: a, number: 1 }, amount: 1_000_000n });
+ * const msg = transferMsg({ sender: { owner: a, number: 0 }, recipient: { owner: a, number: 1 }, quantums: 1_000_000n });
  * ```
  */
 export function transferMsg(params: TransferParams): TxMessage<typeof sending.MsgCreateTransferSchema> {
+  checkParams(params, "transferMsg");
   return {
     typeUrl: typeUrlOf(sending.MsgCreateTransferSchema),
     value: create(sending.MsgCreateTransferSchema, {
@@ -140,7 +148,7 @@ export function transferMsg(params: TransferParams): TxMessage<typeof sending.Ms
         sender: subaccountId(params.sender, "sender"),
         recipient: subaccountId(params.recipient, "recipient"),
         assetId: uint32(params.assetId ?? USDC_ASSET_ID, "assetId"),
-        amount: positiveQuantums(params.amount, "amount"),
+        amount: positiveUint64(params.quantums, "quantums"),
       },
     }),
   };
@@ -208,6 +216,7 @@ export interface BankSendParams {
  * ```
  */
 export function bankSendMsg(params: BankSendParams): TxMessage<typeof cosmosBank.MsgSendSchema> {
+  checkParams(params, "bankSendMsg");
   if (!Array.isArray(params.amount) || params.amount.length === 0) {
     throw new InvalidArgumentError("amount", "must hold at least one coin");
   }
@@ -259,6 +268,7 @@ export interface WrapWithdrawParams {
  * ```
  */
 export function wrapWithdrawMsg(params: WrapWithdrawParams): TxMessage<typeof wrap.MsgWithdrawSchema> {
+  checkParams(params, "wrapWithdrawMsg");
   const timeoutSeconds = uint64(params.timeoutSeconds, "timeoutSeconds");
   if (timeoutSeconds === 0n) throw new InvalidArgumentError("timeoutSeconds", "must be greater than zero");
   return {
@@ -307,6 +317,7 @@ export interface WrapRedeemParams {
  * ```
  */
 export function wrapRedeemMsg(params: WrapRedeemParams): TxMessage<typeof wrap.MsgRedeemSchema> {
+  checkParams(params, "wrapRedeemMsg");
   return {
     typeUrl: typeUrlOf(wrap.MsgRedeemSchema),
     value: create(wrap.MsgRedeemSchema, {
@@ -369,6 +380,7 @@ export interface IbcTransferParams {
  * ```
  */
 export function ibcTransferMsg(params: IbcTransferParams): TxMessage<typeof ibcTransfer.MsgTransferSchema> {
+  checkParams(params, "ibcTransferMsg");
   const timeoutTimestamp = params.timeoutTimestampNs ?? 0n;
   const height = params.timeoutHeight;
   if (

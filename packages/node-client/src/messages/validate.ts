@@ -72,7 +72,9 @@ export function uint64(value: IntegerInput, argument: string): bigint {
       argument,
       `must be a non-negative integer, got ${JSON.stringify(String(value))}`,
     );
-  if (parsed < 0n || parsed > MAX_UINT64) throw new InvalidArgumentError(argument, "must fit in a uint64");
+  if (parsed < 0n || parsed > MAX_UINT64) {
+    throw new InvalidArgumentError(argument, `must fit in a uint64 (at most ${MAX_UINT64}), got ${parsed}`);
+  }
   return parsed;
 }
 
@@ -90,7 +92,15 @@ export function positiveOrderField(value: IntegerInput, field: string): bigint {
   return parsed;
 }
 
-/** A positive integer amount of coins, as the decimal string `Coin.amount` wants. @throws {InvalidArgumentError} */
+/** The bound of a Cosmos `math.Int` (a coin amount): at most 256 bits. */
+const COIN_AMOUNT_LIMIT = 1n << 256n;
+
+/**
+ * A positive integer amount of coins, as the decimal string `Coin.amount` wants: below 2^256 (the
+ * chain's `math.Int` holds at most 256 bits).
+ *
+ * @throws {InvalidArgumentError}
+ */
 export function positiveAmount(value: IntegerInput, argument: string): string {
   let parsed: bigint;
   if (typeof value === "bigint") parsed = value;
@@ -102,7 +112,17 @@ export function positiveAmount(value: IntegerInput, argument: string): string {
       `must be a positive integer, got ${JSON.stringify(String(value))}`,
     );
   if (parsed <= 0n) throw new InvalidArgumentError(argument, "must be greater than zero");
+  if (parsed >= COIN_AMOUNT_LIMIT) {
+    throw new InvalidArgumentError(argument, "must be below 2^256 (a coin amount holds at most 256 bits)");
+  }
   return parsed.toString();
+}
+
+/** A positive integer that fits uint64 (quantums). @throws {InvalidArgumentError} */
+export function positiveUint64(value: IntegerInput, argument: string): bigint {
+  const parsed = uint64(value, argument);
+  if (parsed === 0n) throw new InvalidArgumentError(argument, "must be greater than zero");
+  return parsed;
 }
 
 /** A non-empty string argument. @throws {InvalidArgumentError} */
@@ -110,4 +130,19 @@ export function nonEmpty(value: string, argument: string): string {
   if (typeof value !== "string" || value.trim() === "")
     throw new InvalidArgumentError(argument, "must not be empty");
   return value;
+}
+
+/**
+ * Checks that an action's parameters are an object (or, when `optional`, absent), so a missing or
+ * `null` argument is a typed error naming the action rather than a `TypeError` from inside it.
+ *
+ * @throws {InvalidArgumentError}
+ */
+export function checkParams(params: unknown, action: string, optional = false): void {
+  if (typeof params === "object" && params !== null) return;
+  if (optional && params === undefined) return;
+  throw new InvalidArgumentError(
+    `${action} parameters`,
+    `must be an object${optional ? " or left out" : ""}, got ${params === null ? "null" : typeof params}`,
+  );
 }

@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import { sha256 } from "@noble/hashes/sha2.js";
+import { STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS } from "@perpx/core";
 import { describe, expect, it } from "vitest";
 import { toHexString } from "../bytes.js";
 import { parseReleaseChecksum, verifyReleaseArchive } from "./release.js";
@@ -8,7 +9,6 @@ import {
   latestSnapshotHeight,
   newestSnapshot,
   parseSnapshotName,
-  STATE_SYNC_INTERVAL_BLOCKS,
   STATE_SYNCED_NODE_CANNOT_SERVE,
 } from "./snapshots.js";
 
@@ -44,11 +44,11 @@ describe("snapshots", () => {
   });
 
   it("knows the state-sync interval and what a state-synced node cannot serve", () => {
-    expect(STATE_SYNC_INTERVAL_BLOCKS).toBe(2000);
-    expect(latestSnapshotHeight(12_960_191n)).toBe(12_960_000n);
-    expect(latestSnapshotHeight(1999)).toBe(0n);
-    expect(latestSnapshotHeight(5000, 1000)).toBe(5000n);
-    expect(() => latestSnapshotHeight(-1)).toThrow(/negative/);
+    expect(STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS).toBe(2000);
+    expect(latestSnapshotHeight({ height: 12_960_191n })).toBe(12_960_000n);
+    expect(latestSnapshotHeight({ height: 1999 })).toBe(0n);
+    expect(latestSnapshotHeight({ height: 5000, intervalBlocks: 1000 })).toBe(5000n);
+    expect(() => latestSnapshotHeight({ height: -1 })).toThrow(/negative/);
     expect(canServeHeight({ syncHeight: 12_960_000n, height: 12_000_000n })).toBe(false);
     expect(canServeHeight({ syncHeight: 12_960_000n, height: 12_960_000 })).toBe(true);
     expect(STATE_SYNCED_NODE_CANNOT_SERVE).toContain("tx_search");

@@ -1,6 +1,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { InvalidArgumentError } from "@perpx/errors";
 import { toHexString } from "../bytes.js";
+import { checkParams } from "../messages/validate.js";
 
 /**
  * Finds the SHA-256 in a release info file: a `sha256`/`checksum` field (JSON or `key: value`
@@ -71,6 +72,7 @@ export interface VerifyReleaseParams {
  * ```
  */
 export async function verifyReleaseArchive(params: VerifyReleaseParams): Promise<ReleaseVerification> {
+  checkParams(params, "verifyReleaseArchive");
   const expected = parseReleaseChecksum(params.info);
   const hash = sha256.create();
   let bytes = 0;

@@ -1,5 +1,6 @@
 import { STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS } from "@perpx/core";
 import { InvalidArgumentError } from "@perpx/errors";
+import { checkParams } from "../messages/validate.js";
 
 /**
  * A node snapshot archive named `<network>_<timestamp>_block-<height>.tar.lz4`.
@@ -71,6 +72,7 @@ export function newestSnapshot(
   names: Iterable<string>,
   options: NewestSnapshotOptions = {},
 ): SnapshotName | undefined {
+  checkParams(options, "newestSnapshot", true);
   let best: SnapshotName | undefined;
   for (const name of names) {
     const parsed = parseSnapshotName(name);
@@ -87,27 +89,33 @@ export function newestSnapshot(
 }
 
 /**
- * The snapshot interval of state sync, in blocks (2000).
+ * Parameters of {@link latestSnapshotHeight}.
  *
  * @example
  * ```ts
- * STATE_SYNC_INTERVAL_BLOCKS; // 2000
+ * const params: LatestSnapshotParams = { height: 12_960_191n, intervalBlocks: 2000 };
  * ```
  */
-export const STATE_SYNC_INTERVAL_BLOCKS = STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS;
+export interface LatestSnapshotParams {
+  /** The height to look at or below. */
+  height: bigint | number;
+  /**
+   * The snapshot interval, in blocks.
+   * @default 2000 (`STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS` of `@perpx/core`)
+   */
+  intervalBlocks?: number;
+}
 
 /**
- * The height of the latest state-sync snapshot at or below `height` (a multiple of 2000).
+ * The height of the latest state-sync snapshot at or below `height` (a multiple of the interval).
  *
  * @example
  * ```ts
- * latestSnapshotHeight(12_960_191n); // 12960000n
+ * latestSnapshotHeight({ height: 12_960_191n }); // 12960000n
  * ```
  */
-export function latestSnapshotHeight(
-  height: bigint | number,
-  intervalBlocks: number = STATE_SYNC_INTERVAL_BLOCKS,
-): bigint {
+export function latestSnapshotHeight(params: LatestSnapshotParams): bigint {
+  const { height, intervalBlocks = STATE_SYNC_SNAPSHOT_INTERVAL_BLOCKS } = params;
   const h = BigInt(height);
   if (h < 0n) throw new InvalidArgumentError("height", "must not be negative");
   if (!Number.isInteger(intervalBlocks) || intervalBlocks <= 0) {
@@ -150,5 +158,6 @@ export const STATE_SYNCED_NODE_CANNOT_SERVE = [
  * ```
  */
 export function canServeHeight(params: { syncHeight: bigint | number; height: bigint | number }): boolean {
+  checkParams(params, "canServeHeight");
   return BigInt(params.height) >= BigInt(params.syncHeight);
 }

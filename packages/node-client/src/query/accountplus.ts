@@ -1,6 +1,7 @@
 import { accountplus } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
 import { isQueryError } from "../errors.js";
+import { bech32Address, checkParams, uint64 } from "../messages/validate.js";
 import { type QueryOptions, unaryQuery } from "./unary.js";
 
 /**
@@ -29,10 +30,11 @@ export async function getAuthenticators(
   client: NodeConnection,
   params: AccountParams,
 ): Promise<accountplus.AccountAuthenticator[]> {
+  checkParams(params, "getAuthenticators");
   const response = await unaryQuery(
     client,
     accountplus.Query.method.getAuthenticators,
-    { account: params.address },
+    { account: bech32Address(params.address) },
     params,
   );
   return response.accountAuthenticators;
@@ -65,11 +67,12 @@ export async function getAuthenticator(
   client: NodeConnection,
   params: GetAuthenticatorParams,
 ): Promise<accountplus.AccountAuthenticator | undefined> {
+  checkParams(params, "getAuthenticator");
   try {
     const response = await unaryQuery(
       client,
       accountplus.Query.method.getAuthenticator,
-      { account: params.address, authenticatorId: params.id },
+      { account: bech32Address(params.address), authenticatorId: uint64(params.id, "id") },
       params,
     );
     return response.accountAuthenticator;
@@ -94,11 +97,12 @@ export async function getAccountState(
   client: NodeConnection,
   params: AccountParams,
 ): Promise<accountplus.AccountState | undefined> {
+  checkParams(params, "getAccountState");
   try {
     const response = await unaryQuery(
       client,
       accountplus.Query.method.accountState,
-      { address: params.address },
+      { address: bech32Address(params.address) },
       params,
     );
     return response.accountState;

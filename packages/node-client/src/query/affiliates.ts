@@ -1,5 +1,6 @@
 import { affiliates } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
+import { bech32Address, checkParams } from "../messages/validate.js";
 import { type QueryOptions, unaryQuery } from "./unary.js";
 
 /**
@@ -25,11 +26,17 @@ export interface AffiliateAccountParams extends QueryOptions {
  * info.feeSharePpm;
  * ```
  */
-export function getAffiliateInfo(
+export async function getAffiliateInfo(
   client: NodeConnection,
   params: AffiliateAccountParams,
 ): Promise<affiliates.AffiliateInfoResponse> {
-  return unaryQuery(client, affiliates.Query.method.affiliateInfo, { address: params.address }, params);
+  checkParams(params, "getAffiliateInfo");
+  return unaryQuery(
+    client,
+    affiliates.Query.method.affiliateInfo,
+    { address: bech32Address(params.address) },
+    params,
+  );
 }
 
 /**
@@ -41,8 +48,15 @@ export function getAffiliateInfo(
  * ```
  */
 export async function getReferredBy(client: NodeConnection, params: AffiliateAccountParams): Promise<string> {
-  return (await unaryQuery(client, affiliates.Query.method.referredBy, { address: params.address }, params))
-    .affiliateAddress;
+  checkParams(params, "getReferredBy");
+  return (
+    await unaryQuery(
+      client,
+      affiliates.Query.method.referredBy,
+      { address: bech32Address(params.address) },
+      params,
+    )
+  ).affiliateAddress;
 }
 
 /**
@@ -57,6 +71,7 @@ export async function getAffiliateTiers(
   client: NodeConnection,
   params: QueryOptions = {},
 ): Promise<affiliates.AffiliateTiers | undefined> {
+  checkParams(params, "getAffiliateTiers", true);
   return (await unaryQuery(client, affiliates.Query.method.allAffiliateTiers, {}, params)).tiers;
 }
 
@@ -72,6 +87,7 @@ export async function getAffiliateWhitelist(
   client: NodeConnection,
   params: QueryOptions = {},
 ): Promise<affiliates.AffiliateWhitelist | undefined> {
+  checkParams(params, "getAffiliateWhitelist", true);
   return (await unaryQuery(client, affiliates.Query.method.affiliateWhitelist, {}, params)).whitelist;
 }
 
@@ -87,6 +103,7 @@ export async function getAffiliateParameters(
   client: NodeConnection,
   params: QueryOptions = {},
 ): Promise<affiliates.AffiliateParameters | undefined> {
+  checkParams(params, "getAffiliateParameters", true);
   return (await unaryQuery(client, affiliates.Query.method.affiliateParameters, {}, params)).parameters;
 }
 
@@ -102,5 +119,6 @@ export async function getAffiliateOverrides(
   client: NodeConnection,
   params: QueryOptions = {},
 ): Promise<affiliates.AffiliateOverrides | undefined> {
+  checkParams(params, "getAffiliateOverrides", true);
   return (await unaryQuery(client, affiliates.Query.method.affiliateOverrides, {}, params)).overrides;
 }

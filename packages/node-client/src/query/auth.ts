@@ -2,6 +2,7 @@ import type { Any } from "@bufbuild/protobuf/wkt";
 import { cosmosAuth, unpackAny } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
 import { isQueryError, QueryError } from "../errors.js";
+import { bech32Address, checkParams } from "../messages/validate.js";
 import type { AccountSequence } from "../tx/sequence.js";
 import { type QueryOptions, unaryQuery } from "./unary.js";
 
@@ -55,9 +56,15 @@ export async function getAccount(
   client: NodeConnection,
   params: GetAccountParams,
 ): Promise<AccountInfo | undefined> {
+  checkParams(params, "getAccount");
   let response: cosmosAuth.QueryAccountResponse;
   try {
-    response = await unaryQuery(client, cosmosAuth.Query.method.account, { address: params.address }, params);
+    response = await unaryQuery(
+      client,
+      cosmosAuth.Query.method.account,
+      { address: bech32Address(params.address) },
+      params,
+    );
   } catch (error) {
     if (isQueryError(error) && error.notFound) return undefined;
     throw error;
@@ -97,6 +104,7 @@ export async function getAccountSequence(
   client: NodeConnection,
   params: GetAccountParams,
 ): Promise<AccountSequence> {
+  checkParams(params, "getAccountSequence");
   const account = await getAccount(client, params);
   if (!account) {
     throw new QueryError({

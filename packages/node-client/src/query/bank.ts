@@ -1,5 +1,6 @@
 import { cosmosBank } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
+import { bech32Address, checkParams } from "../messages/validate.js";
 import { allPages } from "./pages.js";
 import { type QueryOptions, unaryQuery } from "./unary.js";
 
@@ -40,13 +41,13 @@ export interface GetBalancesParams extends QueryOptions {
  * ```
  */
 export async function getBalances(client: NodeConnection, params: GetBalancesParams): Promise<Balance[]> {
-  const coins = await allPages(
-    client,
-    cosmosBank.Query.method.allBalances,
-    { address: params.address },
-    (r) => r.balances,
-    params,
-  );
+  checkParams(params, "getBalances");
+  const coins = await allPages(client, {
+    ...params,
+    method: cosmosBank.Query.method.allBalances,
+    request: { address: bech32Address(params.address) },
+    pick: (r) => r.balances,
+  });
   return coins.map((coin) => ({ denom: coin.denom, amount: BigInt(coin.amount) }));
 }
 
@@ -74,10 +75,11 @@ export interface GetBalanceParams extends QueryOptions {
  * ```
  */
 export async function getBalance(client: NodeConnection, params: GetBalanceParams): Promise<Balance> {
+  checkParams(params, "getBalance");
   const response = await unaryQuery(
     client,
     cosmosBank.Query.method.balance,
-    { address: params.address, denom: params.denom },
+    { address: bech32Address(params.address), denom: params.denom },
     params,
   );
   return { denom: params.denom, amount: BigInt(response.balance?.amount || "0") };

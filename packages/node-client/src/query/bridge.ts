@@ -1,6 +1,7 @@
 import { bridge } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
 import { isQueryError } from "../errors.js";
+import { bech32Address, checkParams, uint64 } from "../messages/validate.js";
 import { allPages } from "./pages.js";
 import { type QueryOptions, unaryQuery } from "./unary.js";
 
@@ -32,10 +33,11 @@ export async function getBridgeEventParams(
   client: NodeConnection,
   params: EthChainParams = {},
 ): Promise<bridge.EventParams | undefined> {
+  checkParams(params, "getBridgeEventParams", true);
   const response = await unaryQuery(
     client,
     bridge.Query.method.eventParams,
-    { ethChainId: params.ethChainId ?? 0n },
+    { ethChainId: uint64(params.ethChainId ?? 0n, "ethChainId") },
     params,
   );
   return response.params;
@@ -53,6 +55,7 @@ export async function getBridgeProposeParams(
   client: NodeConnection,
   params: QueryOptions = {},
 ): Promise<bridge.ProposeParams | undefined> {
+  checkParams(params, "getBridgeProposeParams", true);
   return (await unaryQuery(client, bridge.Query.method.proposeParams, {}, params)).params;
 }
 
@@ -68,6 +71,7 @@ export async function getBridgeSafetyParams(
   client: NodeConnection,
   params: QueryOptions = {},
 ): Promise<bridge.SafetyParams | undefined> {
+  checkParams(params, "getBridgeSafetyParams", true);
   return (await unaryQuery(client, bridge.Query.method.safetyParams, {}, params)).params;
 }
 
@@ -83,10 +87,11 @@ export async function getAcknowledgedBridgeEventInfo(
   client: NodeConnection,
   params: EthChainParams = {},
 ): Promise<bridge.BridgeEventInfo | undefined> {
+  checkParams(params, "getAcknowledgedBridgeEventInfo", true);
   const response = await unaryQuery(
     client,
     bridge.Query.method.acknowledgedEventInfo,
-    { ethChainId: params.ethChainId ?? 0n },
+    { ethChainId: uint64(params.ethChainId ?? 0n, "ethChainId") },
     params,
   );
   return response.info;
@@ -104,10 +109,11 @@ export async function getRecognizedBridgeEventInfo(
   client: NodeConnection,
   params: EthChainParams = {},
 ): Promise<bridge.BridgeEventInfo | undefined> {
+  checkParams(params, "getRecognizedBridgeEventInfo", true);
   const response = await unaryQuery(
     client,
     bridge.Query.method.recognizedEventInfo,
-    { ethChainId: params.ethChainId ?? 0n },
+    { ethChainId: uint64(params.ethChainId ?? 0n, "ethChainId") },
     params,
   );
   return response.info;
@@ -141,10 +147,11 @@ export async function getDelayedCompleteBridgeMessages(
   client: NodeConnection,
   params: DelayedBridgeParams = {},
 ): Promise<bridge.DelayedCompleteBridgeMessage[]> {
+  checkParams(params, "getDelayedCompleteBridgeMessages", true);
   const response = await unaryQuery(
     client,
     bridge.Query.method.delayedCompleteBridgeMessages,
-    { address: params.address ?? "" },
+    { address: params.address === undefined ? "" : bech32Address(params.address) },
     params,
   );
   return response.messages;
@@ -179,20 +186,20 @@ export interface BridgeEventsParams extends QueryOptions {
  * const events = await getBridgeEvents(client, { address });
  * ```
  */
-export function getBridgeEvents(
+export async function getBridgeEvents(
   client: NodeConnection,
   params: BridgeEventsParams = {},
 ): Promise<bridge.BridgeEventRecord[]> {
-  return allPages(
-    client,
-    bridge.Query.method.bridgeEvents,
-    {
-      address: params.address ?? "",
-      ...(params.ethChainId === undefined ? {} : { ethChainId: params.ethChainId }),
+  checkParams(params, "getBridgeEvents", true);
+  return allPages(client, {
+    ...params,
+    method: bridge.Query.method.bridgeEvents,
+    request: {
+      address: params.address === undefined ? "" : bech32Address(params.address),
+      ...(params.ethChainId === undefined ? {} : { ethChainId: uint64(params.ethChainId, "ethChainId") }),
     },
-    (r) => r.events,
-    params,
-  );
+    pick: (r) => r.events,
+  });
 }
 
 /**
@@ -224,20 +231,20 @@ export interface AggregatedWithdrawalsParams extends QueryOptions {
  * const ready = await getAggregatedWithdrawals(client, { readyForRelayOnly: true });
  * ```
  */
-export function getAggregatedWithdrawals(
+export async function getAggregatedWithdrawals(
   client: NodeConnection,
   params: AggregatedWithdrawalsParams = {},
 ): Promise<bridge.AggregatedWithdrawal[]> {
-  return allPages(
-    client,
-    bridge.Query.method.aggregatedWithdrawals,
-    {
+  checkParams(params, "getAggregatedWithdrawals", true);
+  return allPages(client, {
+    ...params,
+    method: bridge.Query.method.aggregatedWithdrawals,
+    request: {
       readyForRelayOnly: params.readyForRelayOnly ?? false,
-      ...(params.ethChainId === undefined ? {} : { ethChainId: params.ethChainId }),
+      ...(params.ethChainId === undefined ? {} : { ethChainId: uint64(params.ethChainId, "ethChainId") }),
     },
-    (r) => r.withdrawals,
-    params,
-  );
+    pick: (r) => r.withdrawals,
+  });
 }
 
 /**
@@ -265,11 +272,12 @@ export async function getAggregatedWithdrawal(
   client: NodeConnection,
   params: AggregatedWithdrawalParams,
 ): Promise<bridge.AggregatedWithdrawal | undefined> {
+  checkParams(params, "getAggregatedWithdrawal");
   try {
     const response = await unaryQuery(
       client,
       bridge.Query.method.aggregatedWithdrawal,
-      { withdrawalId: params.withdrawalId },
+      { withdrawalId: uint64(params.withdrawalId, "withdrawalId") },
       params,
     );
     return response.withdrawal;

@@ -1,15 +1,15 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { MissingEndpointError } from "@perpx/core";
 import { cosmosTendermint } from "@perpx/proto";
-import type { NodeConnection } from "../connection.js";
+import { chainFacts, type NodeConnection } from "../connection.js";
 import { QueryError } from "../errors.js";
+import { checkParams } from "../messages/validate.js";
 import { type CallOptions, withDeadline } from "../transport/call.js";
+import { missingTransportError } from "../transport/missing.js";
 import { cometCall, type RpcConnection, rawRpc } from "../transport/rpc-json.js";
 import { pickQueryTransport, type QueryOptions, rpcQueryError, unaryQuery } from "./unary.js";
 
 function requireRpc(client: NodeConnection): RpcConnection {
-  if (!client.rpc)
-    throw new MissingEndpointError("nodeRpc", "PERPX_NODE_RPC", client.network?.name ?? "this client");
+  if (!client.rpc) throw missingTransportError(client, ["rpc"]);
   return client.rpc;
 }
 
@@ -43,6 +43,7 @@ export async function getLatestBlock(
   client: NodeConnection,
   options: QueryOptions = {},
 ): Promise<LatestBlock> {
+  checkParams(options, "getLatestBlock", true);
   const transport = options.transport ?? (client.rpc ? "rpc" : pickQueryTransport(client));
   if (transport === "rpc") {
     const rpc = requireRpc(client);
@@ -86,9 +87,11 @@ export async function getLatestBlock(
  * ```
  */
 export async function getChainId(client: NodeConnection, options: CallOptions = {}): Promise<string> {
-  if (client.chainIdCache) return client.chainIdCache;
+  checkParams(options, "getChainId", true);
+  const known = chainFacts(client);
+  if (known.chainId) return known.chainId;
   const { chainId } = await getLatestBlock(client, options);
-  client.chainIdCache = chainId;
+  known.chainId = chainId;
   return chainId;
 }
 
@@ -126,7 +129,8 @@ export interface GenesisDoc {
  * genesis.chain_id; // "perpx-local-1"
  * ```
  */
-export function getGenesis(client: NodeConnection, options: CallOptions = {}): Promise<GenesisDoc> {
+export async function getGenesis(client: NodeConnection, options: CallOptions = {}): Promise<GenesisDoc> {
+  checkParams(options, "getGenesis", true);
   const rpc = requireRpc(client);
   return withDeadline("genesis", options, client.timeoutMs, async (signal) => {
     try {
@@ -179,7 +183,8 @@ export const DEFAULT_P2P_PORT = 26656;
  * peers.map((p) => p.address); // ["a1b2...@10.0.0.5:26656"]
  * ```
  */
-export function getPeers(client: NodeConnection, options: CallOptions = {}): Promise<Peer[]> {
+export async function getPeers(client: NodeConnection, options: CallOptions = {}): Promise<Peer[]> {
+  checkParams(options, "getPeers", true);
   const rpc = requireRpc(client);
   return withDeadline("net_info", options, client.timeoutMs, async (signal) => {
     let result: {

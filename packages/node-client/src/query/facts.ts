@@ -1,9 +1,9 @@
 import type { DescMessage, JsonValue, MessageShape } from "@bufbuild/protobuf";
-import { MissingEndpointError } from "@perpx/core";
 import { fromCosmosJson } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
 import { QueryError } from "../errors.js";
 import { withDeadline } from "../transport/call.js";
+import { missingTransportError } from "../transport/missing.js";
 import type { QueryOptions } from "./unary.js";
 
 /**
@@ -33,17 +33,23 @@ export function pickFactTransport(
 ): "grpc" | "rest" | "rpc" {
   const choice = wanted ?? (client.grpc ? "grpc" : client.rest ? "rest" : client.rpc ? "rpc" : undefined);
   if (choice !== undefined && client[choice] !== undefined) return choice;
-  const [endpoint, env] =
-    choice === "rest"
-      ? ["nodeRest", "PERPX_NODE_REST"]
-      : choice === "rpc"
-        ? ["nodeRpc", "PERPX_NODE_RPC"]
-        : ["grpc", "PERPX_GRPC"];
-  throw new MissingEndpointError(
-    choice === undefined ? "grpc, nodeRest or nodeRpc" : endpoint,
-    env,
-    client.network?.name ?? "this client",
-  );
+  throw missingTransportError(client, choice ? [choice] : ["grpc", "rest", "rpc"]);
+}
+
+/**
+ * Parameters of {@link restQuery}: the REST path, the message its JSON decodes into, and how to ask.
+ *
+ * @example
+ * ```ts
+ * const params: RestQueryParams<typeof cosmosNode.ConfigResponseSchema> =
+ *   { path: "/cosmos/base/node/v1beta1/config", schema: cosmosNode.ConfigResponseSchema };
+ * ```
+ */
+export interface RestQueryParams<Desc extends DescMessage> extends FactOptions {
+  /** The path under the REST base URL, e.g. `/cosmos/base/node/v1beta1/config`. */
+  path: string;
+  /** The message the answer decodes into. */
+  schema: Desc;
 }
 
 /**
@@ -53,18 +59,16 @@ export function pickFactTransport(
  *
  * @example
  * ```ts
- * const config = await restQuery(client, "/cosmos/base/node/v1beta1/config", cosmosNode.ConfigResponseSchema, options);
+ * const config = await restQuery(client, { path: "/cosmos/base/node/v1beta1/config", schema: cosmosNode.ConfigResponseSchema });
  * ```
  */
 export async function restQuery<Desc extends DescMessage>(
   client: NodeConnection,
-  path: string,
-  schema: Desc,
-  options: FactOptions = {},
+  params: RestQueryParams<Desc>,
 ): Promise<MessageShape<Desc>> {
+  const { path, schema, ...options } = params;
   const rest = client.rest;
-  if (!rest)
-    throw new MissingEndpointError("nodeRest", "PERPX_NODE_REST", client.network?.name ?? "this client");
+  if (!rest) throw missingTransportError(client, ["rest"]);
   return withDeadline(path, options, client.timeoutMs, async (signal) => {
     const body = await rest.get(path, signal);
     try {

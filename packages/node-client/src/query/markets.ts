@@ -1,9 +1,9 @@
-import type { SubaccountRef } from "@perpx/core";
+import { InvalidArgumentError, type SubaccountRef } from "@perpx/core";
 import { clob, feetiers, perpetuals, prices } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
 import { isQueryError, QueryError } from "../errors.js";
 import { ORDER_FLAGS } from "../messages/clob.js";
-import { subaccountId, uint32 } from "../messages/validate.js";
+import { bech32Address, checkParams, subaccountId, uint32 } from "../messages/validate.js";
 import { allPages } from "./pages.js";
 import { type QueryOptions, queryPath, unaryQuery } from "./unary.js";
 
@@ -35,8 +35,9 @@ export interface ByIdParams extends QueryOptions {
  * ```
  */
 export async function getClobPair(client: NodeConnection, params: ByIdParams): Promise<clob.ClobPair> {
+  checkParams(params, "getClobPair");
   const method = clob.Query.method.clobPair;
-  const response = await unaryQuery(client, method, { id: params.id }, params);
+  const response = await unaryQuery(client, method, { id: uint32(params.id, "id") }, params);
   if (!response.clobPair) throw missing(queryPath(method), "clob_pair");
   return response.clobPair;
 }
@@ -49,8 +50,17 @@ export async function getClobPair(client: NodeConnection, params: ByIdParams): P
  * const pairs = await getClobPairs(client);
  * ```
  */
-export function getClobPairs(client: NodeConnection, params: QueryOptions = {}): Promise<clob.ClobPair[]> {
-  return allPages(client, clob.Query.method.clobPairAll, {}, (r) => r.clobPair, params);
+export async function getClobPairs(
+  client: NodeConnection,
+  params: QueryOptions = {},
+): Promise<clob.ClobPair[]> {
+  checkParams(params, "getClobPairs", true);
+  return allPages(client, {
+    ...params,
+    method: clob.Query.method.clobPairAll,
+    request: {},
+    pick: (r) => r.clobPair,
+  });
 }
 
 /**
@@ -67,8 +77,9 @@ export async function getPerpetual(
   client: NodeConnection,
   params: ByIdParams,
 ): Promise<perpetuals.Perpetual> {
+  checkParams(params, "getPerpetual");
   const method = perpetuals.Query.method.perpetual;
-  const response = await unaryQuery(client, method, { id: params.id }, params);
+  const response = await unaryQuery(client, method, { id: uint32(params.id, "id") }, params);
   if (!response.perpetual) throw missing(queryPath(method), "perpetual");
   return response.perpetual;
 }
@@ -81,11 +92,17 @@ export async function getPerpetual(
  * const perps = await getPerpetuals(client);
  * ```
  */
-export function getPerpetuals(
+export async function getPerpetuals(
   client: NodeConnection,
   params: QueryOptions = {},
 ): Promise<perpetuals.Perpetual[]> {
-  return allPages(client, perpetuals.Query.method.allPerpetuals, {}, (r) => r.perpetual, params);
+  checkParams(params, "getPerpetuals", true);
+  return allPages(client, {
+    ...params,
+    method: perpetuals.Query.method.allPerpetuals,
+    request: {},
+    pick: (r) => r.perpetual,
+  });
 }
 
 /**
@@ -100,8 +117,9 @@ export async function getMarketPrice(
   client: NodeConnection,
   params: ByIdParams,
 ): Promise<prices.MarketPrice> {
+  checkParams(params, "getMarketPrice");
   const method = prices.Query.method.marketPrice;
-  const response = await unaryQuery(client, method, { id: params.id }, params);
+  const response = await unaryQuery(client, method, { id: uint32(params.id, "id") }, params);
   if (!response.marketPrice) throw missing(queryPath(method), "market_price");
   return response.marketPrice;
 }
@@ -114,11 +132,17 @@ export async function getMarketPrice(
  * const all = await getMarketPrices(client);
  * ```
  */
-export function getMarketPrices(
+export async function getMarketPrices(
   client: NodeConnection,
   params: QueryOptions = {},
 ): Promise<prices.MarketPrice[]> {
-  return allPages(client, prices.Query.method.allMarketPrices, {}, (r) => r.marketPrices, params);
+  checkParams(params, "getMarketPrices", true);
+  return allPages(client, {
+    ...params,
+    method: prices.Query.method.allMarketPrices,
+    request: {},
+    pick: (r) => r.marketPrices,
+  });
 }
 
 /**
@@ -133,6 +157,7 @@ export async function getFeeTiers(
   client: NodeConnection,
   params: QueryOptions = {},
 ): Promise<feetiers.PerpetualFeeParams> {
+  checkParams(params, "getFeeTiers", true);
   const method = feetiers.Query.method.perpetualFeeParams;
   const response = await unaryQuery(client, method, {}, params);
   if (!response.params) throw missing(queryPath(method), "params");
@@ -164,7 +189,13 @@ export async function getUserFeeTier(
   client: NodeConnection,
   params: GetUserFeeTierParams,
 ): Promise<{ index: number; tier: feetiers.PerpetualFeeTier | undefined }> {
-  const response = await unaryQuery(client, feetiers.Query.method.userFeeTier, { user: params.user }, params);
+  checkParams(params, "getUserFeeTier");
+  const response = await unaryQuery(
+    client,
+    feetiers.Query.method.userFeeTier,
+    { user: bech32Address(params.user) },
+    params,
+  );
   return { index: response.index, tier: response.tier };
 }
 
@@ -181,6 +212,7 @@ export async function getBlockRateLimits(
   client: NodeConnection,
   params: QueryOptions = {},
 ): Promise<clob.BlockRateLimitConfiguration> {
+  checkParams(params, "getBlockRateLimits", true);
   const method = clob.Query.method.blockRateLimitConfiguration;
   const response = await unaryQuery(client, method, {}, params);
   if (!response.blockRateLimitConfig) throw missing(queryPath(method), "block_rate_limit_config");
@@ -199,6 +231,7 @@ export async function getEquityTiers(
   client: NodeConnection,
   params: QueryOptions = {},
 ): Promise<clob.EquityTierLimitConfiguration> {
+  checkParams(params, "getEquityTiers", true);
   const method = clob.Query.method.equityTierLimitConfiguration;
   const response = await unaryQuery(client, method, {}, params);
   if (!response.equityTierLimitConfig) throw missing(queryPath(method), "equity_tier_limit_config");
@@ -239,7 +272,15 @@ export async function getStatefulOrder(
   client: NodeConnection,
   params: GetStatefulOrderParams,
 ): Promise<clob.QueryStatefulOrderResponse | undefined> {
+  checkParams(params, "getStatefulOrder");
+  checkParams(params.order, "getStatefulOrder order");
   const { subaccount, clientId, clobPairId, kind } = params.order;
+  if (kind !== "long-term" && kind !== "conditional") {
+    throw new InvalidArgumentError(
+      "order.kind",
+      `a stateful order is long-term or conditional, got ${JSON.stringify(String(kind))}`,
+    );
+  }
   try {
     return await unaryQuery(
       client,

@@ -3,6 +3,7 @@ import { InvalidArgumentError } from "@perpx/errors";
 import { cosmosNode, cosmosTendermint, cosmosUpgrade, ibcChannel } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
 import { isQueryError } from "../errors.js";
+import { checkParams } from "../messages/validate.js";
 import { withDeadline } from "../transport/call.js";
 import { rawRpc } from "../transport/rpc-json.js";
 import { type FactOptions, pickFactTransport, restQuery } from "./facts.js";
@@ -42,10 +43,15 @@ export async function getMinimumGasPrices(
   client: NodeConnection,
   options: FactOptions = {},
 ): Promise<GasPrice[]> {
+  checkParams(options, "getMinimumGasPrices", true);
   const transport = pickFactTransport(client, options.transport);
   const response =
     transport === "rest"
-      ? await restQuery(client, "/cosmos/base/node/v1beta1/config", cosmosNode.ConfigResponseSchema, options)
+      ? await restQuery(client, {
+          ...options,
+          path: "/cosmos/base/node/v1beta1/config",
+          schema: cosmosNode.ConfigResponseSchema,
+        })
       : await unaryQuery(client, cosmosNode.Service.method.config, {}, { ...options, transport });
   return parseGasPrices(response.minimumGasPrice);
 }
@@ -83,6 +89,7 @@ export interface NodeInfo {
  * ```
  */
 export async function getNodeInfo(client: NodeConnection, options: FactOptions = {}): Promise<NodeInfo> {
+  checkParams(options, "getNodeInfo", true);
   const transport = pickFactTransport(client, options.transport);
   if (transport === "rpc") {
     return withDeadline("node info", options, client.timeoutMs, async (signal) => {
@@ -104,12 +111,11 @@ export async function getNodeInfo(client: NodeConnection, options: FactOptions =
   }
   const response =
     transport === "rest"
-      ? await restQuery(
-          client,
-          "/cosmos/base/tendermint/v1beta1/node_info",
-          cosmosTendermint.GetNodeInfoResponseSchema,
-          options,
-        )
+      ? await restQuery(client, {
+          ...options,
+          path: "/cosmos/base/tendermint/v1beta1/node_info",
+          schema: cosmosTendermint.GetNodeInfoResponseSchema,
+        })
       : await unaryQuery(client, cosmosTendermint.Service.method.getNodeInfo, {}, { ...options, transport });
   return {
     appVersion: response.applicationVersion?.version ?? "",
@@ -148,18 +154,18 @@ export async function getAppliedPlan(
   client: NodeConnection,
   params: AppliedPlanParams,
 ): Promise<bigint | undefined> {
+  checkParams(params, "getAppliedPlan");
   const transport = pickFactTransport(client, params.transport);
   let height: bigint;
   try {
     height =
       transport === "rest"
         ? (
-            await restQuery(
-              client,
-              `/cosmos/upgrade/v1beta1/applied_plan/${encodeURIComponent(params.name)}`,
-              cosmosUpgrade.QueryAppliedPlanResponseSchema,
-              params,
-            )
+            await restQuery(client, {
+              ...params,
+              path: `/cosmos/upgrade/v1beta1/applied_plan/${encodeURIComponent(params.name)}`,
+              schema: cosmosUpgrade.QueryAppliedPlanResponseSchema,
+            })
           ).height
         : (
             await unaryQuery(
@@ -200,7 +206,7 @@ export interface UpgradeCheck {
  *
  * @example
  * ```ts
- * const { ok, runningVersion }: UpgradeHistoryReport = await checkUpgradeHistory(client, testnet);
+ * const { ok, runningVersion }: UpgradeHistoryReport = await checkUpgradeHistory(client, { network: testnet });
  * ```
  */
 export interface UpgradeHistoryReport {
@@ -215,20 +221,35 @@ export interface UpgradeHistoryReport {
 }
 
 /**
+ * Parameters of {@link checkUpgradeHistory}: the network preset to compare with, and how to ask.
+ *
+ * @example
+ * ```ts
+ * const params: UpgradeHistoryParams = { network: testnet, transport: "rest" };
+ * ```
+ */
+export interface UpgradeHistoryParams extends FactOptions {
+  /** The preset whose upgrade history (heights and latest version) the chain must match. */
+  network: UpgradeHistory & Pick<Network, "latestVersion">;
+}
+
+/**
  * Compares a network preset's upgrade history (from `@perpx/core`) with the chain: every applied
  * plan's height, and the running version.
  *
  * @example
  * ```ts
- * const report = await checkUpgradeHistory(client, testnet);
+ * const report = await checkUpgradeHistory(client, { network: testnet });
  * if (!report.ok) console.warn(report.upgrades.filter((u) => !u.matches));
  * ```
  */
 export async function checkUpgradeHistory(
   client: NodeConnection,
-  network: UpgradeHistory & Pick<Network, "latestVersion">,
-  options: FactOptions = {},
+  params: UpgradeHistoryParams,
 ): Promise<UpgradeHistoryReport> {
+  checkParams(params, "checkUpgradeHistory");
+  const { network, ...options } = params;
+  checkParams(network, "checkUpgradeHistory");
   const upgrades = await Promise.all(
     network.upgrades.map(async (upgrade) => {
       const chainHeight = await getAppliedPlan(client, { ...options, name: upgrade.version });
@@ -300,20 +321,23 @@ export async function getIbcChannels(
   client: NodeConnection,
   options: FactOptions = {},
 ): Promise<IbcChannel[]> {
+  checkParams(options, "getIbcChannels", true);
   const transport = pickFactTransport(client, options.transport);
   const channels =
     transport === "rest"
       ? (
-          await restQuery(
-            client,
-            "/ibc/core/channel/v1/channels",
-            ibcChannel.QueryChannelsResponseSchema,
-            options,
-          )
+          await restQuery(client, {
+            ...options,
+            path: "/ibc/core/channel/v1/channels",
+            schema: ibcChannel.QueryChannelsResponseSchema,
+          })
         ).channels
-      : await allPages(client, ibcChannel.Query.method.channels, {}, (r) => r.channels, {
+      : await allPages(client, {
           ...options,
           transport,
+          method: ibcChannel.Query.method.channels,
+          request: {},
+          pick: (r) => r.channels,
         });
   return channels.map(channelOf);
 }

@@ -9,20 +9,37 @@ export const MAX_PAGES = 1000;
 export const PAGE_LIMIT = 1000n;
 
 /**
+ * Parameters of {@link allPages}: the paginated method, its request without `pagination`, which
+ * items of each answer to keep, and the query options.
+ *
+ * @example
+ * ```ts
+ * const params: AllPagesParams<typeof clob.QueryAllClobPairRequestSchema, typeof clob.QueryClobPairAllResponseSchema, clob.ClobPair> =
+ *   { method: clob.Query.method.clobPairAll, request: {}, pick: (r) => r.clobPair };
+ * ```
+ */
+export interface AllPagesParams<I extends DescMessage, O extends DescMessage, T> extends QueryOptions {
+  /** The paginated query method. */
+  method: DescMethodUnary<I, O>;
+  /** The request, without `pagination` (set per page). */
+  request: MessageInitShape<I>;
+  /** The items of one answer. */
+  pick: (response: MessageShape<O>) => readonly T[];
+}
+
+/**
  * Reads every page of a paginated query (`pagination.next_key`) and concatenates the items.
  *
  * @example
  * ```ts
- * const pairs = await allPages(client, clob.Query.method.clobPairAll, {}, (r) => r.clobPair, options);
+ * const pairs = await allPages(client, { method: clob.Query.method.clobPairAll, request: {}, pick: (r) => r.clobPair });
  * ```
  */
 export async function allPages<I extends DescMessage, O extends DescMessage, T>(
   client: NodeConnection,
-  method: DescMethodUnary<I, O>,
-  request: MessageInitShape<I>,
-  pick: (response: MessageShape<O>) => readonly T[],
-  options: QueryOptions = {},
+  params: AllPagesParams<I, O, T>,
 ): Promise<T[]> {
+  const { method, request, pick, ...options } = params;
   const items: T[] = [];
   let key: Uint8Array = new Uint8Array();
   for (let page = 0; page < MAX_PAGES; page++) {

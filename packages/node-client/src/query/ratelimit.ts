@@ -1,5 +1,6 @@
 import { ratelimit } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
+import { checkParams, uint32, uint64 } from "../messages/validate.js";
 import { type QueryOptions, unaryQuery } from "./unary.js";
 
 /**
@@ -14,6 +15,7 @@ export async function getLimitParams(
   client: NodeConnection,
   params: QueryOptions = {},
 ): Promise<ratelimit.LimitParams[]> {
+  checkParams(params, "getLimitParams", true);
   return (await unaryQuery(client, ratelimit.Query.method.listLimitParams, {}, params)).limitParamsList;
 }
 
@@ -43,6 +45,7 @@ export async function getCapacityByDenom(
   client: NodeConnection,
   params: CapacityParams,
 ): Promise<ratelimit.LimiterCapacity[]> {
+  checkParams(params, "getCapacityByDenom");
   return (await unaryQuery(client, ratelimit.Query.method.capacityByDenom, { denom: params.denom }, params))
     .limiterCapacityList;
 }
@@ -75,7 +78,8 @@ export async function getWithdrawalConfigs(
   client: NodeConnection,
   params: WithdrawalConfigsParams = {},
 ): Promise<ratelimit.AssetWithdrawalConfig[]> {
-  const request = params.assetId === undefined ? {} : { assetId: params.assetId };
+  checkParams(params, "getWithdrawalConfigs", true);
+  const request = params.assetId === undefined ? {} : { assetId: uint32(params.assetId, "assetId") };
   return (await unaryQuery(client, ratelimit.Query.method.assetWithdrawalConfigs, request, params)).configs;
 }
 
@@ -102,8 +106,8 @@ export interface DailyParams extends QueryOptions {
 
 function dailyRequest(params: DailyParams) {
   return {
-    ...(params.chainId === undefined ? {} : { chainId: params.chainId }),
-    ...(params.assetId === undefined ? {} : { assetId: params.assetId }),
+    ...(params.chainId === undefined ? {} : { chainId: uint64(params.chainId, "chainId") }),
+    ...(params.assetId === undefined ? {} : { assetId: uint32(params.assetId, "assetId") }),
   };
 }
 
@@ -119,6 +123,7 @@ export async function getDailyLimits(
   client: NodeConnection,
   params: DailyParams = {},
 ): Promise<ratelimit.AssetChainDailyLimitConfig[]> {
+  checkParams(params, "getDailyLimits", true);
   return (await unaryQuery(client, ratelimit.Query.method.dailyLimits, dailyRequest(params), params)).limits;
 }
 
@@ -134,5 +139,6 @@ export async function getDailyUsage(
   client: NodeConnection,
   params: DailyParams = {},
 ): Promise<ratelimit.AssetChainWithdrawalDailyUsage[]> {
+  checkParams(params, "getDailyUsage", true);
   return (await unaryQuery(client, ratelimit.Query.method.dailyUsage, dailyRequest(params), params)).usage;
 }

@@ -2,7 +2,7 @@ import type { SubaccountRef } from "@perpx/core";
 import { subaccounts } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
 import { isQueryError } from "../errors.js";
-import { subaccountId } from "../messages/validate.js";
+import { checkParams, subaccountId } from "../messages/validate.js";
 import { allPages } from "./pages.js";
 import { type QueryOptions, unaryQuery } from "./unary.js";
 
@@ -32,6 +32,7 @@ export async function getSubaccount(
   client: NodeConnection,
   params: GetSubaccountParams,
 ): Promise<subaccounts.Subaccount | undefined> {
+  checkParams(params, "getSubaccount");
   const id = subaccountId({ owner: params.owner, number: params.number }, "subaccount");
   try {
     const response = await unaryQuery(
@@ -55,9 +56,15 @@ export async function getSubaccount(
  * const all = await getSubaccounts(client);
  * ```
  */
-export function getSubaccounts(
+export async function getSubaccounts(
   client: NodeConnection,
   params: QueryOptions = {},
 ): Promise<subaccounts.Subaccount[]> {
-  return allPages(client, subaccounts.Query.method.subaccountAll, {}, (r) => r.subaccount, params);
+  checkParams(params, "getSubaccounts", true);
+  return allPages(client, {
+    ...params,
+    method: subaccounts.Query.method.subaccountAll,
+    request: {},
+    pick: (r) => r.subaccount,
+  });
 }

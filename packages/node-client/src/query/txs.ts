@@ -4,6 +4,7 @@ import { cosmosTx } from "@perpx/proto";
 import { fromHexString } from "../bytes.js";
 import type { NodeConnection } from "../connection.js";
 import { isQueryError } from "../errors.js";
+import { checkParams } from "../messages/validate.js";
 import { withDeadline } from "../transport/call.js";
 import { type CometTx, cometCall } from "../transport/rpc-json.js";
 import { pickQueryTransport, type QueryOptions, rpcQueryError, unaryQuery } from "./unary.js";
@@ -140,6 +141,7 @@ function hashBytes(hash: string): Uint8Array {
  * ```
  */
 export async function getTx(client: NodeConnection, params: GetTxParams): Promise<TxInfo | undefined> {
+  checkParams(params, "getTx");
   const bytes = hashBytes(params.hash);
   const transport = pickQueryTransport(client, params.transport);
   if (transport === "grpc") {
@@ -212,6 +214,7 @@ export async function searchTxs(
   client: NodeConnection,
   params: SearchTxsParams,
 ): Promise<{ txs: TxInfo[]; totalCount: number }> {
+  checkParams(params, "searchTxs");
   const page = params.page ?? 1;
   const perPage = params.perPage ?? 30;
   const order = params.orderBy ?? "asc";

@@ -101,7 +101,7 @@ describe("unaryQuery over RPC abci_query (injected JSON-RPC client)", () => {
         codespace: "",
       },
     }));
-    const client = createNodeClient({ rpc: { rpcClient: rpcClient as never } });
+    const client = createNodeClient({ nodeRpc: { rpcClient: rpcClient as never } });
     const response = await unaryQuery(
       client,
       cosmosBank.Query.method.balance,
@@ -128,7 +128,7 @@ describe("unaryQuery over RPC abci_query (injected JSON-RPC client)", () => {
         codespace: "sdk",
       },
     }));
-    const client = createNodeClient({ rpc: { rpcClient: rpcClient as never } });
+    const client = createNodeClient({ nodeRpc: { rpcClient: rpcClient as never } });
     const error = await unaryQuery(client, cosmosBank.Query.method.balance, { address, denom: "x" }).catch(
       (e: unknown) => e,
     );
@@ -143,7 +143,7 @@ describe("unaryQuery over RPC abci_query (injected JSON-RPC client)", () => {
   });
 
   it("needs gRPC or RPC", async () => {
-    const client = createNodeClient({ rest: "http://127.0.0.1:1" });
+    const client = createNodeClient({ nodeRest: "http://127.0.0.1:1" });
     expect(
       isMissingEndpointError(
         await unaryQuery(client, cosmosBank.Query.method.balance, { address, denom: "x" }).catch(

@@ -7,12 +7,12 @@ import {
   type MessageShape,
   toBinary,
 } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
-import { MissingEndpointError } from "@perpx/core";
 import type { NodeConnection } from "../connection.js";
 import { QueryError, TransportError } from "../errors.js";
 import { type CallOptions, withDeadline } from "../transport/call.js";
-import { cometCall, JsonRpcError } from "../transport/rpc-json.js";
+import { GRPC_STATUS, grpcStatusOf } from "../transport/grpc.js";
+import { missingTransportError } from "../transport/missing.js";
+import { type CometRpc, cometCall, JsonRpcError } from "../transport/rpc-json.js";
 
 /**
  * Options of a query.
@@ -58,14 +58,14 @@ export function queryPath(method: DescMethodUnary): string {
 }
 
 /** The SDK code of a gRPC status, as the SDK maps query errors (chain-protocol 5.6). */
-function sdkCodeOfGrpc(code: Code): number | undefined {
+function sdkCodeOfGrpc(code: number): number | undefined {
   switch (code) {
-    case Code.NotFound:
+    case GRPC_STATUS.notFound:
       return 22;
-    case Code.InvalidArgument:
-    case Code.FailedPrecondition:
+    case GRPC_STATUS.invalidArgument:
+    case GRPC_STATUS.failedPrecondition:
       return 18;
-    case Code.Unauthenticated:
+    case GRPC_STATUS.unauthenticated:
       return 4;
     default:
       return undefined;
@@ -81,12 +81,7 @@ export function pickQueryTransport(client: NodeConnection, wanted?: "grpc" | "rp
   const choice = wanted ?? (client.grpc ? "grpc" : client.rpc ? "rpc" : undefined);
   if (choice === "grpc" && client.grpc) return "grpc";
   if (choice === "rpc" && client.rpc) return "rpc";
-  const endpoint = choice === "rpc" ? "nodeRpc" : "grpc";
-  throw new MissingEndpointError(
-    choice ?? "grpc or nodeRpc",
-    endpoint === "grpc" ? "PERPX_GRPC" : "PERPX_NODE_RPC",
-    client.network?.name ?? "this client",
-  );
+  throw missingTransportError(client, choice ? [choice] : ["grpc", "rpc"]);
 }
 
 /**
@@ -118,7 +113,7 @@ export async function unaryQuery<I extends DescMessage, O extends DescMessage>(
   return withDeadline(path, options, client.timeoutMs, async (signal) => {
     if (transport === "grpc") {
       try {
-        const response = await client.grpc!.unary(
+        const response = await client.grpc!.transport.unary(
           method,
           signal,
           undefined,
@@ -132,7 +127,7 @@ export async function unaryQuery<I extends DescMessage, O extends DescMessage>(
       }
     }
     const data = toBinary(method.input, create(method.input, request));
-    let response: Awaited<ReturnType<NonNullable<NodeConnection["rpc"]>["comet"]["abciQuery"]>>;
+    let response: Awaited<ReturnType<CometRpc["abciQuery"]>>;
     try {
       response = await cometCall(client.rpc!, signal, (comet) =>
         comet.abciQuery({
@@ -172,10 +167,10 @@ export async function unaryQuery<I extends DescMessage, O extends DescMessage>(
  * ```
  */
 export function grpcQueryError(path: string, error: unknown): Error {
-  const connectError = ConnectError.from(error);
+  const connectError = grpcStatusOf(error);
   if (
-    connectError.code === Code.Unavailable ||
-    (connectError.code === Code.Internal &&
+    connectError.code === GRPC_STATUS.unavailable ||
+    (connectError.code === GRPC_STATUS.internal &&
       /ECONNREFUSED|socket|TLS|certificate/i.test(connectError.rawMessage))
   ) {
     return new TransportError("grpc", connectError.rawMessage, { cause: error });

@@ -1,6 +1,7 @@
 import { wrap } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
 import { isQueryError } from "../errors.js";
+import { checkParams } from "../messages/validate.js";
 import { allPages } from "./pages.js";
 import { type QueryOptions, unaryQuery } from "./unary.js";
 
@@ -12,8 +13,17 @@ import { type QueryOptions, unaryQuery } from "./unary.js";
  * const rules = await getWrapRules(client);
  * ```
  */
-export function getWrapRules(client: NodeConnection, params: QueryOptions = {}): Promise<wrap.WrapRule[]> {
-  return allPages(client, wrap.Query.method.wrapRules, {}, (r) => r.rules, params);
+export async function getWrapRules(
+  client: NodeConnection,
+  params: QueryOptions = {},
+): Promise<wrap.WrapRule[]> {
+  checkParams(params, "getWrapRules", true);
+  return allPages(client, {
+    ...params,
+    method: wrap.Query.method.wrapRules,
+    request: {},
+    pick: (r) => r.rules,
+  });
 }
 
 /**
@@ -45,6 +55,7 @@ export async function getWrapRule(
   client: NodeConnection,
   params: GetWrapRuleParams,
 ): Promise<wrap.WrapRule | undefined> {
+  checkParams(params, "getWrapRule");
   try {
     const response = await unaryQuery(
       client,
@@ -88,6 +99,7 @@ export async function getBacking(
   client: NodeConnection,
   params: GetBackingParams = {},
 ): Promise<wrap.VoucherBacking[]> {
+  checkParams(params, "getBacking", true);
   const response = await unaryQuery(
     client,
     wrap.Query.method.backing,

@@ -1,11 +1,12 @@
-import type { Transport } from "@connectrpc/connect";
-import type { GrpcInput } from "./grpc-web.js";
+import type { GrpcConnection } from "./grpc.js";
+import type { GrpcInput } from "./grpc-options.js";
 import type { RpcConnection, RpcOptions } from "./rpc-json.js";
 
 /**
  * How a client opens its RPC and gRPC transports on this platform. `#transport-platform` resolves to
- * the Node one (cosmjs RPC, connect-node gRPC with gRPC-web on request) or, under the `browser`
- * condition, the web one (`fetch` and `WebSocket` RPC, gRPC-web).
+ * the Node one (cosmjs typed RPC, the `ws` socket, connect-node gRPC with gRPC-web on request, each
+ * loaded on first use) or, under the `browser` condition, the web one (`fetch` and `WebSocket` RPC,
+ * gRPC-web).
  *
  * @example
  * ```ts
@@ -13,8 +14,8 @@ import type { RpcConnection, RpcOptions } from "./rpc-json.js";
  * ```
  */
 export interface TransportFactory {
-  /** Opens CometBFT RPC. */
+  /** Opens CometBFT RPC (nothing is dialled until the first call). */
   openRpc(options: RpcOptions): RpcConnection;
-  /** Opens gRPC (or returns an injected connect `Transport`). */
-  openGrpc(input: GrpcInput): Transport;
+  /** Opens gRPC (or wraps an injected connect `Transport`). */
+  openGrpc(input: GrpcInput): GrpcConnection;
 }

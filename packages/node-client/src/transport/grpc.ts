@@ -1,36 +1,115 @@
+/**
+ * The gRPC connection a client holds, the same on every platform: the connect `Transport` queries
+ * call, opened on the first call by the platform's loader (`#transport-platform`), and closed for
+ * good by `close()`. The status codes the package reads, by number, so connect need not be loaded.
+ */
 import type { Transport } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
-import { InvalidArgumentError } from "@perpx/errors";
-import { type GrpcInput, grpcInterceptors, grpcOptionsOf, isTransport, openGrpcWeb } from "./grpc-web.js";
+import { TransportError } from "../errors.js";
+import { type GrpcInput, type GrpcOptions, grpcOptionsOf, isTransport } from "./grpc-options.js";
 
 /**
- * Opens a connect gRPC transport in Node (HTTP/2; TLS for `https://`, with an optional custom CA),
- * a gRPC-web one for `protocol: "grpc-web"`, or returns the injected one.
- *
- * @throws {InvalidArgumentError} for a URL without an http(s) scheme, or a CA on a plaintext URL.
+ * An open gRPC transport and a way to close the connection it holds.
  *
  * @example
  * ```ts
- * const transport = openGrpc({ url: devnet.endpoints.grpcTls, caCert: devnet.tls.cert });
+ * const grpc: GrpcConnection = platformTransports.openGrpc("http://127.0.0.1:9090");
+ * grpc.close();
  * ```
  */
-export function openGrpc(input: GrpcInput): Transport {
-  if (isTransport(input)) return input;
+export interface GrpcConnection {
+  /** The connect transport (dials on first call). */
+  readonly transport: Transport;
+  /** Closes the connection of a transport this package opened (an injected one is the caller's). */
+  close(): void;
+}
+
+/**
+ * A platform's way to build a transport from checked options, called on the first call.
+ *
+ * @example
+ * ```ts
+ * const load: GrpcLoader = async (options) => ({ transport: openGrpcWeb(options), close() {} });
+ * ```
+ */
+export type GrpcLoader = (options: GrpcOptions) => Promise<{ transport: Transport; close(): void }>;
+
+/**
+ * Opens a gRPC connection: the options are checked now (`check` adds the platform's own checks),
+ * the transport is built by `load` on the first call; an injected `Transport` is used as it is.
+ * After `close()` every call is refused.
+ *
+ * @throws {InvalidArgumentError} for a URL without an http(s) scheme, or what `check` refuses.
+ *
+ * @example
+ * ```ts
+ * const grpc = openGrpc("http://127.0.0.1:9090", async (options) => ({ transport: openGrpcWeb(options), close() {} }));
+ * grpc.close();
+ * ```
+ */
+export function openGrpc(
+  input: GrpcInput,
+  load: GrpcLoader,
+  check: (options: GrpcOptions) => void = () => {},
+): GrpcConnection {
+  if (isTransport(input)) return { transport: input, close: () => {} };
   const options = grpcOptionsOf(input);
-  if (options.protocol === "grpc-web") return openGrpcWeb(options);
-  const tls = /^https:/i.test(options.url);
-  if (options.caCert !== undefined && !tls) {
-    throw new InvalidArgumentError("grpc.caCert", "a CA certificate needs an https:// URL");
+  check(options);
+  let loaded: Promise<{ transport: Transport; close(): void }> | undefined;
+  let closed = false;
+  const open = () => {
+    if (closed) throw new TransportError("grpc", "the client is closed", { url: options.url });
+    loaded ??= load(options);
+    return loaded;
+  };
+  const transport: Transport = {
+    async unary(...args) {
+      return (await open()).transport.unary(...args);
+    },
+    async stream(...args) {
+      return (await open()).transport.stream(...args);
+    },
+  };
+  return {
+    transport,
+    close() {
+      closed = true;
+      loaded?.then((t) => t.close()).catch(() => {});
+    },
+  };
+}
+
+/** gRPC status codes the package reads (the numbers of connect's `Code`). */
+export const GRPC_STATUS = {
+  internal: 13,
+  invalidArgument: 3,
+  failedPrecondition: 9,
+  notFound: 5,
+  unauthenticated: 16,
+  unavailable: 14,
+  unknown: 2,
+} as const;
+
+/**
+ * The status code and message of a failed gRPC call: a connect `ConnectError`'s, read by shape so
+ * the connect runtime need not be loaded; anything else is `unknown` with its message.
+ *
+ * @example
+ * ```ts
+ * const { code, rawMessage } = grpcStatusOf(error);
+ * ```
+ */
+export function grpcStatusOf(error: unknown): { code: number; rawMessage: string } {
+  if (error instanceof Error && error.name === "ConnectError") {
+    const shaped = error as Error & { code?: unknown; rawMessage?: unknown };
+    if (typeof shaped.code === "number") {
+      return {
+        code: shaped.code,
+        rawMessage: typeof shaped.rawMessage === "string" ? shaped.rawMessage : error.message,
+      };
+    }
   }
-  const ca =
-    options.caCert === undefined
-      ? undefined
-      : typeof options.caCert === "string"
-        ? options.caCert
-        : Buffer.from(options.caCert);
-  return createGrpcTransport({
-    baseUrl: options.url,
-    interceptors: grpcInterceptors(options),
-    ...(ca === undefined ? {} : { nodeOptions: { ca } }),
-  });
+  return {
+    code: GRPC_STATUS.unknown,
+    rawMessage: error instanceof Error ? error.message : String(error),
+  };
 }

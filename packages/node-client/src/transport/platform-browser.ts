@@ -1,10 +1,17 @@
 /**
  * The browser side of the transport seam (`#transport-platform` resolves here under the `browser`
- * condition): nothing here loads cosmjs, connect-node or a `node:` module.
+ * condition): nothing here loads cosmjs, connect-node, ws or a `node:` module.
  */
+import { createCometRpc } from "./comet-json.js";
 import type { TransportFactory } from "./factory.js";
+import { openGrpc } from "./grpc.js";
+import { checkGrpcWeb } from "./grpc-options.js";
 import { openGrpcWeb } from "./grpc-web.js";
-import { openWebRpc } from "./rpc-web.js";
+import { openRpc, type RpcPlatform } from "./rpc.js";
+
+const rpcPlatform: RpcPlatform = {
+  loadComet: async (client) => createCometRpc(client),
+};
 
 /**
  * The browser's transports: CometBFT RPC over `fetch` and the global `WebSocket`, gRPC-web over
@@ -15,4 +22,8 @@ import { openWebRpc } from "./rpc-web.js";
  * const grpc = platformTransports.openGrpc({ url: "http://127.0.0.1:1317" });
  * ```
  */
-export const platformTransports: TransportFactory = { openRpc: openWebRpc, openGrpc: openGrpcWeb };
+export const platformTransports: TransportFactory = {
+  openRpc: (options) => openRpc(options, rpcPlatform),
+  openGrpc: (input) =>
+    openGrpc(input, async (options) => ({ transport: openGrpcWeb(options), close() {} }), checkGrpcWeb),
+};

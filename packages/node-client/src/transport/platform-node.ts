@@ -1,18 +1,74 @@
 /**
  * The Node side of the transport seam (`#transport-platform` resolves here under every condition
- * but `browser`).
+ * but `browser`). Every transport library is loaded here, on first use: cosmjs for the typed RPC
+ * methods, `ws` for a WebSocket RPC, connect-node for gRPC over HTTP/2 (connect-web for gRPC-web),
+ * so importing the package loads none of them.
  */
+import type { Transport } from "@connectrpc/connect";
+import { InvalidArgumentError } from "@perpx/errors";
 import type { TransportFactory } from "./factory.js";
 import { openGrpc } from "./grpc.js";
-import { openRpc } from "./rpc.js";
+import { checkGrpcWeb, type GrpcOptions, grpcInterceptors } from "./grpc-options.js";
+import { openRpc, type RpcPlatform } from "./rpc.js";
+import type { CometRpc, JsonRpcClient } from "./rpc-json.js";
+import type { WebSocketConstructor } from "./websocket.js";
+
+const rpcPlatform: RpcPlatform = {
+  // cosmjs's `RpcClient` and our `JsonRpcClient` are the same two methods; only the request's
+  // `params` type differs (cosmjs's JSON-compatible dictionary, our record).
+  async loadComet(client: JsonRpcClient): Promise<CometRpc> {
+    const { Comet38Client } = await import("@cosmjs/tendermint-rpc");
+    return Comet38Client.create(client as unknown as Parameters<typeof Comet38Client.create>[0]);
+  },
+  async loadWebSocket(): Promise<WebSocketConstructor> {
+    const { WebSocket } = await import("ws");
+    return WebSocket as unknown as WebSocketConstructor;
+  },
+};
+
+/** Builds gRPC over HTTP/2 (connect-node, one session closed by `close()`) or gRPC-web. */
+async function loadGrpc(options: GrpcOptions): Promise<{ transport: Transport; close(): void }> {
+  if (options.protocol === "grpc-web") {
+    const { openGrpcWeb } = await import("./grpc-web.js");
+    return { transport: openGrpcWeb(options), close: () => {} };
+  }
+  const { createGrpcTransport, Http2SessionManager } = await import("@connectrpc/connect-node");
+  const ca =
+    options.caCert === undefined
+      ? undefined
+      : typeof options.caCert === "string"
+        ? options.caCert
+        : Buffer.from(options.caCert);
+  const sessionManager = new Http2SessionManager(options.url, {}, ca === undefined ? {} : { ca });
+  const transport = createGrpcTransport({
+    baseUrl: options.url,
+    interceptors: grpcInterceptors(options),
+    sessionManager,
+  });
+  return { transport, close: () => sessionManager.abort() };
+}
+
+function checkNodeGrpc(options: GrpcOptions): void {
+  if (options.protocol === "grpc-web") {
+    checkGrpcWeb(options);
+    return;
+  }
+  if (options.caCert !== undefined && !/^https:/i.test(options.url)) {
+    throw new InvalidArgumentError("grpc.caCert", "a CA certificate needs an https:// URL");
+  }
+}
 
 /**
- * Node's transports: CometBFT RPC through cosmjs (HTTP over `fetch`, WebSocket through its socket),
- * gRPC over HTTP/2 through connect-node (gRPC-web with `protocol: "grpc-web"`).
+ * Node's transports: CometBFT RPC over `fetch` or the `ws` socket with cosmjs's typed methods, gRPC
+ * over HTTP/2 through connect-node (gRPC-web with `protocol: "grpc-web"`); each library loads on
+ * the first call that needs it.
  *
  * @example
  * ```ts
  * const grpc = platformTransports.openGrpc({ url: devnet.endpoints.grpcTls, caCert: devnet.caPem });
  * ```
  */
-export const platformTransports: TransportFactory = { openRpc, openGrpc };
+export const platformTransports: TransportFactory = {
+  openRpc: (options) => openRpc(options, rpcPlatform),
+  openGrpc: (input) => openGrpc(input, loadGrpc, checkNodeGrpc),
+};

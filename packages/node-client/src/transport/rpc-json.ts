@@ -1,10 +1,12 @@
 /**
  * The CometBFT RPC connection every query and broadcast works on, independent of how it was opened
- * (cosmjs in Node, `fetch` and the global `WebSocket` in a browser build): its types, the
+ * (cosmjs, loaded on first use, in Node; `comet-json.ts` in a browser build): its types, the
  * `fetch`-based JSON-RPC client, and the two ways queries call it. Nothing here loads cosmjs or a
  * `node:` module.
  */
+import { PerpxError } from "@perpx/errors";
 import { TransportError } from "../errors.js";
+import type { WebSocketConstructor, WebSocketRpcClient } from "./websocket.js";
 
 /**
  * A JSON-RPC 2.0 request.
@@ -37,7 +39,7 @@ export interface JsonRpcSuccess {
 
 /**
  * Sends JSON-RPC requests to a CometBFT node: {@link FetchRpcClient}, `WebSocketRpcClient`, a cosmjs
- * `HttpClient` / `WebsocketClient`, or a test double.
+ * `HttpClient`, or a test double.
  *
  * @example
  * ```ts
@@ -61,7 +63,7 @@ export interface JsonRpcClient {
  *
  * @example
  * ```ts
- * const rpc: RpcHttpOptions = { url: "https://rpc.example.com", headers: { "x-api-key": key } };
+ * const nodeRpc: RpcHttpOptions = { url: "https://rpc.example.com", headers: { "x-api-key": key } };
  * ```
  */
 export interface RpcHttpOptions {
@@ -78,31 +80,20 @@ export interface RpcHttpOptions {
    */
   headers?: Record<string, string>;
   /**
-   * The `WebSocket` constructor for a `ws(s)://` URL: given, calls and subscriptions go over
-   * a standard socket (`WebSocketRpcClient`) on every platform; in Node without it, cosmjs's
-   * socket serves.
-   * @default globalThis.WebSocket in a browser build; cosmjs's socket in Node
+   * The `WebSocket` constructor for a `ws(s)://` URL (calls and subscriptions go over one
+   * `WebSocketRpcClient`).
+   * @default globalThis.WebSocket in a browser build; the `ws` package's (loaded on first use) in Node
    */
   webSocket?: WebSocketConstructor;
 }
 
 /**
- * A `WebSocket` constructor: the browser's, Node 22's global one, or the `ws` package's.
+ * Inject a ready JSON-RPC client (a {@link FetchRpcClient}, a `WebSocketRpcClient`, a cosmjs
+ * `HttpClient`, or a test double).
  *
  * @example
  * ```ts
- * const rpc: RpcHttpOptions = { url: "ws://127.0.0.1:26657/websocket", webSocket: WebSocket };
- * ```
- */
-export type WebSocketConstructor = new (url: string) => WebSocket;
-
-/**
- * Inject a ready JSON-RPC client (a cosmjs `HttpClient` or `WebsocketClient`, a
- * {@link FetchRpcClient}, or a test double).
- *
- * @example
- * ```ts
- * const rpc: RpcInjectedOptions = { rpcClient: new FetchRpcClient({ url: "http://127.0.0.1:26657" }) };
+ * const nodeRpc: RpcInjectedOptions = { rpcClient: new FetchRpcClient({ url: "http://127.0.0.1:26657" }) };
  * ```
  */
 export interface RpcInjectedOptions {
@@ -116,20 +107,21 @@ export interface RpcInjectedOptions {
  *
  * @example
  * ```ts
- * const rpc: RpcOptions = "ws://127.0.0.1:26657/websocket";
+ * const nodeRpc: RpcOptions = "ws://127.0.0.1:26657/websocket";
  * ```
  */
 export type RpcOptions = string | RpcHttpOptions | RpcInjectedOptions;
 
 /**
- * A JSON-RPC error answer (`{"error": {code, message, data}}`).
+ * A JSON-RPC error answer (`{"error": {code, message, data}}`), code `QUERY` like every answer of
+ * a node that refused a request (queries wrap it in a `QueryError`).
  *
  * @example
  * ```ts
  * if (error instanceof JsonRpcError) console.log(error.rpcCode, error.data);
  * ```
  */
-export class JsonRpcError extends Error {
+export class JsonRpcError extends PerpxError {
   override name = "JsonRpcError";
   /** The JSON-RPC error code. */
   readonly rpcCode: number;
@@ -138,7 +130,7 @@ export class JsonRpcError extends Error {
 
   /** @param error - the `error` object of the answer. */
   constructor(error: { code?: number; message?: string; data?: unknown }) {
-    super(`${error.message ?? "JSON-RPC error"}${error.data ? `: ${String(error.data)}` : ""}`);
+    super("QUERY", `${error.message ?? "JSON-RPC error"}${error.data ? `: ${String(error.data)}` : ""}`);
     this.rpcCode = error.code ?? 0;
     this.data = error.data === undefined ? "" : String(error.data);
   }
@@ -172,7 +164,7 @@ function parseJsonRpcAnswer(text: string, url: string, httpStatus?: number): Jso
  *
  * @example
  * ```ts
- * const client = createNodeClient({ rpc: { rpcClient: new FetchRpcClient({ url, fetch: myFetch }) } });
+ * const client = createNodeClient({ nodeRpc: { rpcClient: new FetchRpcClient({ url, fetch: myFetch }) } });
  * ```
  */
 export class FetchRpcClient implements JsonRpcClient {
@@ -242,11 +234,12 @@ export interface CometTx {
 
 /**
  * The typed CometBFT RPC methods queries and broadcasts call: the subset of cosmjs's
- * `Comet38Client` they use, so cosmjs (in Node) and `createCometRpc` (in a browser build) both serve.
+ * `Comet38Client` they use, so cosmjs (in Node, loaded on first use) and `createCometRpc` (in a
+ * browser build) both serve.
  *
  * @example
  * ```ts
- * const status = await connection.comet.status();
+ * const status = await (await connection.comet()).status();
  * status.syncInfo.latestBlockHeight; // 42
  * ```
  */
@@ -290,21 +283,24 @@ export interface CometRpc {
 }
 
 /**
- * An open CometBFT RPC connection: the typed methods and the JSON-RPC client beneath them.
+ * An open CometBFT RPC connection: the typed methods and the JSON-RPC client beneath them. Nothing
+ * is loaded or dialled until the first call.
  *
  * @example
  * ```ts
- * const height = (await connection.comet.status()).syncInfo.latestBlockHeight;
+ * const height = (await (await connection.comet()).status()).syncInfo.latestBlockHeight;
  * ```
  */
 export interface RpcConnection {
-  /** The typed methods. */
-  readonly comet: CometRpc;
+  /** The typed methods (their implementation is loaded on first use). */
+  comet(): Promise<CometRpc>;
   /** The JSON-RPC client, for methods without a typed wrapper (`net_info`, `genesis`). */
   readonly rpcClient: JsonRpcClient;
   /** Set when the JSON-RPC client honours per-call signals. */
   readonly fetchClient: FetchRpcClient | undefined;
-  /** Closes a WebSocket. */
+  /** Set for a WebSocket connection: subscriptions to CometBFT events. */
+  readonly webSocket: WebSocketRpcClient | undefined;
+  /** Closes a WebSocket and ends its subscriptions; nothing stays scheduled. */
   close(): void;
 }
 
@@ -355,14 +351,16 @@ export async function rawRpc(
  * const status = await cometCall(connection, signal, (comet) => comet.status());
  * ```
  */
-export function cometCall<T>(
+export async function cometCall<T>(
   connection: RpcConnection,
   signal: AbortSignal | undefined,
   call: (comet: CometRpc) => Promise<T>,
 ): Promise<T> {
+  const comet = await connection.comet();
+  // The comet clients call `execute` synchronously from their methods: the signal is this call's.
   if (connection.fetchClient) connection.fetchClient.nextSignal = signal;
   try {
-    return call(connection.comet);
+    return call(comet);
   } finally {
     if (connection.fetchClient) connection.fetchClient.nextSignal = undefined;
   }

@@ -1,63 +1,91 @@
-import { Comet38Client, type RpcClient, WebsocketClient } from "@cosmjs/tendermint-rpc";
+/**
+ * Opening a CometBFT RPC connection, the same on every platform: HTTP over `fetch`
+ * ({@link FetchRpcClient}), a `WebSocket` ({@link WebSocketRpcClient}), or an injected JSON-RPC
+ * client. The platform (`#transport-platform`) supplies the typed methods and, in Node, the
+ * `WebSocket` constructor, both loaded on first use.
+ */
 import { InvalidArgumentError } from "@perpx/errors";
-import { FetchRpcClient, type JsonRpcClient, type RpcConnection, type RpcOptions } from "./rpc-json.js";
-import { openWebRpc } from "./rpc-web.js";
-
-// cosmjs's `RpcClient` and our `JsonRpcClient` are the same two methods; only the request's
-// `params` type differs (cosmjs's JSON-compatible dictionary, our record), so each side is cast.
-const asCosmjs = (client: JsonRpcClient): RpcClient => client as unknown as RpcClient;
-const fromCosmjs = (client: RpcClient): JsonRpcClient => client as unknown as JsonRpcClient;
+import {
+  type CometRpc,
+  FetchRpcClient,
+  type JsonRpcClient,
+  type RpcConnection,
+  type RpcOptions,
+} from "./rpc-json.js";
+import { type WebSocketConstructor, WebSocketRpcClient } from "./websocket.js";
 
 /**
- * Opens a CometBFT RPC connection in Node: HTTP via {@link FetchRpcClient}, WebSocket via cosmjs's
- * `WebsocketClient` (a `/websocket` suffix is added when missing), or an injected client.
+ * What a platform gives {@link openRpc}.
+ *
+ * @example
+ * ```ts
+ * const web: RpcPlatform = { loadComet: async (client) => createCometRpc(client) };
+ * ```
+ */
+export interface RpcPlatform {
+  /** Loads the typed methods over a JSON-RPC client (called once per connection, on first use). */
+  loadComet(client: JsonRpcClient): Promise<CometRpc>;
+  /**
+   * Loads the `WebSocket` constructor when the options give none.
+   * @default undefined (globalThis.WebSocket)
+   */
+  loadWebSocket?: () => Promise<WebSocketConstructor>;
+}
+
+function connectionOver(
+  rpcClient: JsonRpcClient,
+  platform: RpcPlatform,
+  parts: { fetchClient?: FetchRpcClient | undefined; webSocket?: WebSocketRpcClient | undefined },
+): RpcConnection {
+  let comet: Promise<CometRpc> | undefined;
+  return {
+    rpcClient,
+    fetchClient: parts.fetchClient,
+    webSocket: parts.webSocket,
+    comet() {
+      comet ??= platform.loadComet(rpcClient);
+      return comet;
+    },
+    close: () => rpcClient.disconnect(),
+  };
+}
+
+/**
+ * Opens a CometBFT RPC connection: HTTP via {@link FetchRpcClient}, WebSocket via
+ * {@link WebSocketRpcClient} (a `/websocket` suffix is added when missing), or an injected client.
+ * Nothing is loaded or dialled until the first call.
  *
  * @throws {InvalidArgumentError} for a URL without an http(s) or ws(s) scheme.
  *
  * @example
  * ```ts
- * const rpc = openRpc("http://127.0.0.1:26657");
+ * const rpc = openRpc("http://127.0.0.1:26657", { loadComet: async (client) => createCometRpc(client) });
  * ```
  */
-export function openRpc(options: RpcOptions): RpcConnection {
-  if (typeof options === "object" && "rpcClient" in options) {
+export function openRpc(options: RpcOptions, platform: RpcPlatform): RpcConnection {
+  if (typeof options === "object" && options !== null && "rpcClient" in options) {
     const rpcClient = options.rpcClient;
-    const fetchClient = rpcClient instanceof FetchRpcClient ? rpcClient : undefined;
-    return {
-      comet: Comet38Client.create(asCosmjs(rpcClient)),
-      rpcClient,
-      fetchClient,
-      close: () => rpcClient.disconnect(),
-    };
+    return connectionOver(rpcClient, platform, {
+      fetchClient: rpcClient instanceof FetchRpcClient ? rpcClient : undefined,
+      webSocket: rpcClient instanceof WebSocketRpcClient ? rpcClient : undefined,
+    });
   }
   const http = typeof options === "string" ? { url: options } : options;
-  const url = http.url;
-  // With a `WebSocket` constructor given, the standard-socket client serves (no cosmjs reconnects).
-  if (/^wss?:\/\//i.test(url) && http.webSocket) return openWebRpc(http);
-  if (/^wss?:\/\//i.test(url)) {
-    const base = url.replace(/\/+$/, "").replace(/\/websocket$/i, "");
-    const errors: unknown[] = [];
-    const rpcClient = new WebsocketClient(base, (error: unknown) => {
-      errors.push(error);
+  const url = http?.url;
+  if (typeof url === "string" && /^wss?:\/\//i.test(url)) {
+    const webSocket = new WebSocketRpcClient({
+      url,
+      ...(http.webSocket ? { webSocket: http.webSocket } : {}),
+      ...(platform.loadWebSocket ? { loadWebSocket: platform.loadWebSocket } : {}),
     });
-    return {
-      comet: Comet38Client.create(rpcClient),
-      rpcClient: fromCosmjs(rpcClient),
-      fetchClient: undefined,
-      close: () => rpcClient.disconnect(),
-    };
+    return connectionOver(webSocket, platform, { webSocket });
   }
-  if (!/^https?:\/\//i.test(url)) {
+  if (typeof url !== "string" || !/^https?:\/\//i.test(url)) {
     throw new InvalidArgumentError(
-      "rpc",
+      "nodeRpc",
       `expected an http(s):// or ws(s):// URL, got ${JSON.stringify(url)}`,
     );
   }
   const fetchClient = new FetchRpcClient(http);
-  return {
-    comet: Comet38Client.create(asCosmjs(fetchClient)),
-    rpcClient: fetchClient,
-    fetchClient,
-    close: () => fetchClient.disconnect(),
-  };
+  return connectionOver(fetchClient, platform, { fetchClient });
 }

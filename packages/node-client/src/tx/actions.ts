@@ -1,5 +1,13 @@
 import type { NodeConnection } from "../connection.js";
 import {
+  type InitiateWithdrawalParams,
+  initiateWithdrawalMsg,
+  type RegisterAffiliateParams,
+  registerAffiliateMsg,
+  type UpdateLeverageParams,
+  updateLeverageMsg,
+} from "../messages/account.js";
+import {
   type AddAuthenticatorParams,
   addAuthenticatorMsg,
   type RemoveAuthenticatorParams,
@@ -29,6 +37,7 @@ import {
   wrapRedeemMsg,
   wrapWithdrawMsg,
 } from "../messages/transfers.js";
+import { checkParams } from "../messages/validate.js";
 import type { TxSigner } from "../wallet/signer.js";
 import { type SendTxParams, type SendTxResult, sendTx } from "./send.js";
 
@@ -67,10 +76,11 @@ function send(
  *   quantums: 1_000_000n, subticks: 2_868_800_000n, kind: "short-term", goodTilBlock: height + 10 });
  * ```
  */
-export function placeOrder(
+export async function placeOrder(
   client: NodeConnection,
   params: PlaceOrderParams & ActionOptions,
 ): Promise<SendTxResult> {
+  checkParams(params, "placeOrder");
   return send(client, params, placeOrderMsg(params));
 }
 
@@ -82,10 +92,11 @@ export function placeOrder(
  * await cancelOrder(client, { signer: wallet, subaccount, clientId: 1, clobPairId: 0, kind: "long-term", goodTilBlockTime });
  * ```
  */
-export function cancelOrder(
+export async function cancelOrder(
   client: NodeConnection,
   params: CancelOrderParams & ActionOptions,
 ): Promise<SendTxResult> {
+  checkParams(params, "cancelOrder");
   return send(client, params, cancelOrderMsg(params));
 }
 
@@ -97,10 +108,11 @@ export function cancelOrder(
  * await batchCancel(client, { signer: wallet, subaccount, cancels: [{ clobPairId: 0, clientIds: [1, 2] }], goodTilBlock });
  * ```
  */
-export function batchCancel(
+export async function batchCancel(
   client: NodeConnection,
   params: BatchCancelParams & ActionOptions,
 ): Promise<SendTxResult> {
+  checkParams(params, "batchCancel");
   return send(client, params, batchCancelMsg(params));
 }
 
@@ -112,10 +124,11 @@ export function batchCancel(
  * await depositToSubaccount(client, { signer: wallet, sender: wallet.address, recipient: { owner: wallet.address, number: 0 }, quantums: 10_000_000n });
  * ```
  */
-export function depositToSubaccount(
+export async function depositToSubaccount(
   client: NodeConnection,
   params: DepositToSubaccountParams & ActionOptions,
 ): Promise<SendTxResult> {
+  checkParams(params, "depositToSubaccount");
   return send(client, params, depositToSubaccountMsg(params));
 }
 
@@ -127,10 +140,11 @@ export function depositToSubaccount(
  * await withdrawFromSubaccount(client, { signer: wallet, sender: { owner: wallet.address, number: 0 }, recipient: wallet.address, quantums: 1_000_000n });
  * ```
  */
-export function withdrawFromSubaccount(
+export async function withdrawFromSubaccount(
   client: NodeConnection,
   params: WithdrawFromSubaccountParams & ActionOptions,
 ): Promise<SendTxResult> {
+  checkParams(params, "withdrawFromSubaccount");
   return send(client, params, withdrawFromSubaccountMsg(params));
 }
 
@@ -139,13 +153,14 @@ export function withdrawFromSubaccount(
  *
  * @example
  * ```ts
- * await transfer(client, { signer: wallet, sender: { owner: a, number: 0 }, recipient: { owner: a, number: 1 }, amount: 1_000_000n });
+ * await transfer(client, { signer: wallet, sender: { owner: a, number: 0 }, recipient: { owner: a, number: 1 }, quantums: 1_000_000n });
  * ```
  */
-export function transfer(
+export async function transfer(
   client: NodeConnection,
   params: TransferParams & ActionOptions,
 ): Promise<SendTxResult> {
+  checkParams(params, "transfer");
   return send(client, params, transferMsg(params));
 }
 
@@ -157,10 +172,11 @@ export function transfer(
  * await bankSend(client, { signer: wallet, from: wallet.address, to, amount: [{ denom: "uusdc", amount: 1_000_000n }] });
  * ```
  */
-export function bankSend(
+export async function bankSend(
   client: NodeConnection,
   params: BankSendParams & ActionOptions,
 ): Promise<SendTxResult> {
+  checkParams(params, "bankSend");
   return send(client, params, bankSendMsg(params));
 }
 
@@ -172,10 +188,11 @@ export function bankSend(
  * await addAuthenticator(client, { signer: wallet, sender: wallet.address, authenticator: tradingKeyAuthenticator(key.publicKey) });
  * ```
  */
-export function addAuthenticator(
+export async function addAuthenticator(
   client: NodeConnection,
   params: AddAuthenticatorParams & ActionOptions,
 ): Promise<SendTxResult> {
+  checkParams(params, "addAuthenticator");
   return send(client, params, addAuthenticatorMsg(params));
 }
 
@@ -187,10 +204,11 @@ export function addAuthenticator(
  * await removeAuthenticator(client, { signer: wallet, sender: wallet.address, id: 3n });
  * ```
  */
-export function removeAuthenticator(
+export async function removeAuthenticator(
   client: NodeConnection,
   params: RemoveAuthenticatorParams & ActionOptions,
 ): Promise<SendTxResult> {
+  checkParams(params, "removeAuthenticator");
   return send(client, params, removeAuthenticatorMsg(params));
 }
 
@@ -202,10 +220,11 @@ export function removeAuthenticator(
  * await wrapWithdraw(client, { signer: wallet, sender: wallet.address, amount: 1_000_000n, receiver: "noble1...", timeoutSeconds: 600, voucherDenom });
  * ```
  */
-export function wrapWithdraw(
+export async function wrapWithdraw(
   client: NodeConnection,
   params: WrapWithdrawParams & ActionOptions,
 ): Promise<SendTxResult> {
+  checkParams(params, "wrapWithdraw");
   return send(client, params, wrapWithdrawMsg(params));
 }
 
@@ -217,10 +236,11 @@ export function wrapWithdraw(
  * await wrapRedeem(client, { signer: wallet, sender: wallet.address, amount: 1_000_000n, voucherDenom });
  * ```
  */
-export function wrapRedeem(
+export async function wrapRedeem(
   client: NodeConnection,
   params: WrapRedeemParams & ActionOptions,
 ): Promise<SendTxResult> {
+  checkParams(params, "wrapRedeem");
   return send(client, params, wrapRedeemMsg(params));
 }
 
@@ -233,9 +253,58 @@ export function wrapRedeem(
  *   token: { denom: "uusdc", amount: 1n }, timeoutTimestampNs: BigInt(Date.now() + 600_000) * 1_000_000n });
  * ```
  */
-export function ibcTransfer(
+export async function ibcTransfer(
   client: NodeConnection,
   params: IbcTransferParams & ActionOptions,
 ): Promise<SendTxResult> {
+  checkParams(params, "ibcTransfer");
   return send(client, params, ibcTransferMsg(params));
+}
+
+/**
+ * Sets a subaccount's leverage (initial margin fraction) on one or more markets; fee-free like orders.
+ *
+ * @example
+ * ```ts
+ * await updateLeverage(client, { signer: wallet, subaccount: { owner: wallet.address, number: 0 }, leverage: [{ clobPairId: 0, imfPpm: 200_000 }] });
+ * ```
+ */
+export async function updateLeverage(
+  client: NodeConnection,
+  params: UpdateLeverageParams & ActionOptions,
+): Promise<SendTxResult> {
+  checkParams(params, "updateLeverage");
+  return send(client, params, updateLeverageMsg(params));
+}
+
+/**
+ * Records who referred the signer (the referee), once.
+ *
+ * @example
+ * ```ts
+ * await registerAffiliate(client, { signer: wallet, referee: wallet.address, affiliate });
+ * ```
+ */
+export async function registerAffiliate(
+  client: NodeConnection,
+  params: RegisterAffiliateParams & ActionOptions,
+): Promise<SendTxResult> {
+  checkParams(params, "registerAffiliate");
+  return send(client, params, registerAffiliateMsg(params));
+}
+
+/**
+ * Withdraws through the bridge to an address on an EVM chain (queued for the bridge's signers).
+ *
+ * @example
+ * ```ts
+ * await initiateWithdrawal(client, { signer: wallet, sender: wallet.address, recipient: evmAddress, denom: "uusdc", amount: 5_000_000n, ethChainId: 1n });
+ * ```
+ */
+export async function initiateWithdrawal(
+  client: NodeConnection,
+  params: InitiateWithdrawalParams & ActionOptions,
+): Promise<SendTxResult> {
+  checkParams(params, "initiateWithdrawal");
+  return send(client, params, initiateWithdrawalMsg(params));
 }

@@ -1,13 +1,14 @@
 import { fromBinary } from "@bufbuild/protobuf";
-import { MissingEndpointError } from "@perpx/core";
 import { AbortedError, errorGuard, TimeoutError } from "@perpx/errors";
 import { clob, cosmosTx } from "@perpx/proto";
 import { toHexString } from "../bytes.js";
 import type { BroadcastMode, NodeConnection } from "../connection.js";
 import { broadcastTxError } from "../errors.js";
+import { checkParams } from "../messages/validate.js";
 import { getTx, type TxEvent, type TxInfo } from "../query/txs.js";
 import { rpcQueryError, unaryQuery } from "../query/unary.js";
 import { type CallOptions, checkTimeout, sleep, withDeadline } from "../transport/call.js";
+import { missingTransportError } from "../transport/missing.js";
 import { cometCall } from "../transport/rpc-json.js";
 import { txHash } from "./encode.js";
 
@@ -102,7 +103,7 @@ export interface BroadcastTxParams extends CallOptions {
   commitTimeoutMs?: number;
   /**
    * For `commit`: how often to look for the transaction.
-   * @default the client's commitPollIntervalMs (500)
+   * @default the client's pollIntervalMs (500)
    */
   pollIntervalMs?: number;
 }
@@ -111,16 +112,12 @@ function pickBroadcastTransport(client: NodeConnection, wanted?: "rpc" | "grpc")
   const choice = wanted ?? (client.rpc ? "rpc" : client.grpc ? "grpc" : undefined);
   if (choice === "rpc" && client.rpc) return "rpc";
   if (choice === "grpc" && client.grpc) return "grpc";
-  throw new MissingEndpointError(
-    choice ?? "nodeRpc or grpc",
-    "PERPX_NODE_RPC",
-    client.network?.name ?? "this client",
-  );
+  throw missingTransportError(client, choice ? [choice] : ["rpc", "grpc"]);
 }
 
 /**
  * Sends signed bytes to the mempool (`sync`: after CheckTx; `async`: without waiting for it) and
- * returns the hash. A CheckTx refusal throws {@link BroadcastTxError} (phase `check`).
+ * returns the hash. A CheckTx refusal throws {@link BroadcastTxError} (phase `checkTx`).
  *
  * @example
  * ```ts
@@ -131,6 +128,7 @@ export async function submitTx(
   client: NodeConnection,
   params: BroadcastTxParams & { mode: "sync" | "async" },
 ): Promise<string> {
+  checkParams(params, "submitTx");
   const transport = pickBroadcastTransport(client, params.transport);
   const hash = txHash(params.txBytes);
   if (transport === "grpc") {
@@ -150,7 +148,7 @@ export async function submitTx(
         codespace: r.codespace,
         log: r.rawLog,
         txHash: hash,
-        phase: "check",
+        phase: "checkTx",
       });
     }
     return hash;
@@ -173,7 +171,7 @@ export async function submitTx(
         codespace: result.codespace ?? "",
         log: result.log ?? "",
         txHash: hash,
-        phase: "check",
+        phase: "checkTx",
       });
     }
     const reported = toHexString(result.hash).toUpperCase();
@@ -199,7 +197,7 @@ export interface WaitForTxParams extends CallOptions {
   commitTimeoutMs?: number;
   /**
    * How often to look.
-   * @default the client's commitPollIntervalMs (500)
+   * @default the client's pollIntervalMs (500)
    */
   pollIntervalMs?: number;
   /**
@@ -211,7 +209,7 @@ export interface WaitForTxParams extends CallOptions {
 
 /**
  * Polls `getTx` (RPC `tx` by default, as the incumbent's commit mode does) until the transaction is in a block. A non-zero result throws
- * {@link BroadcastTxError} (phase `deliver`: the fee was charged and the sequence used).
+ * {@link BroadcastTxError} (phase `deliverTx`: the fee was charged and the sequence used).
  *
  * @throws {TxInclusionTimeoutError} (carrying the hash) when it does not land in time.
  *
@@ -221,14 +219,12 @@ export interface WaitForTxParams extends CallOptions {
  * ```
  */
 export async function waitForTx(client: NodeConnection, params: WaitForTxParams): Promise<TxInfo> {
+  checkParams(params, "waitForTx");
   const timeoutMs = checkTimeout(
     params.commitTimeoutMs ?? client.txDefaults.commitTimeoutMs,
     "commitTimeoutMs",
   );
-  const pollMs = checkTimeout(
-    params.pollIntervalMs ?? client.txDefaults.commitPollIntervalMs,
-    "pollIntervalMs",
-  );
+  const pollMs = checkTimeout(params.pollIntervalMs ?? client.txDefaults.pollIntervalMs, "pollIntervalMs");
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const remaining = deadline - Date.now();
@@ -252,7 +248,7 @@ export async function waitForTx(client: NodeConnection, params: WaitForTxParams)
           codespace: found.codespace,
           log: found.log,
           txHash: params.hash,
-          phase: "deliver",
+          phase: "deliverTx",
           height: found.height,
           gasWanted: found.gasWanted,
           gasUsed: found.gasUsed,
@@ -313,6 +309,7 @@ export async function broadcastTx(
   client: NodeConnection,
   params: BroadcastTxParams,
 ): Promise<BroadcastResult> {
+  checkParams(params, "broadcastTx");
   const requested = params.mode ?? client.txDefaults.broadcastMode;
   const mode = requested === "commit" && isShortTermOrderTx(params.txBytes) ? "sync" : requested;
   const hash = await submitTx(client, { ...params, mode: mode === "async" ? "async" : "sync" });

@@ -1,4 +1,5 @@
 import { create, type DescField, type DescMessage, ScalarType, toBinary } from "@bufbuild/protobuf";
+import { InvalidArgumentError } from "@perpx/errors";
 import { messageRegistry } from "@perpx/proto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -6,10 +7,30 @@ import { toHexString } from "../bytes.js";
 import { hasCompiledEncoder, writeMessage } from "./fastBinary.js";
 import { ProtoWriter } from "./wire.js";
 
-/** A random value for a scalar field of `type`, in the range protobuf-es accepts. */
+/** Widens a range by up to 2^66 on each side when `outside` is set (values protobuf-es refuses). */
+let outside = false;
+
+/** A random value for a scalar field of `type`: in the range protobuf-es accepts, or (with `outside`) around it. */
 function scalarValue(type: ScalarType, longAsString: boolean): fc.Arbitrary<unknown> {
-  const long = (min: bigint, max: bigint) =>
-    longAsString ? fc.bigInt({ min, max }).map(String) : fc.bigInt({ min, max });
+  const long = (min: bigint, max: bigint) => {
+    const range = outside
+      ? fc.oneof(
+          fc.bigInt({ min, max }),
+          fc.bigInt({ min: max + 1n, max: max + (1n << 66n) }),
+          fc.bigInt({ min: min - (1n << 66n), max: min - 1n }),
+        )
+      : fc.bigInt({ min, max });
+    return longAsString ? range.map(String) : range;
+  };
+  const int = (min: number, max: number) =>
+    outside
+      ? fc.oneof(
+          fc.integer({ min, max }),
+          fc.integer({ min: max + 1, max: max + 2 ** 40 }),
+          fc.integer({ min: min - 2 ** 40, max: min - 1 }),
+          fc.double({ min, max, noInteger: true }),
+        )
+      : fc.oneof(fc.constant(0), fc.integer({ min, max }));
   switch (type) {
     case ScalarType.DOUBLE:
       return fc.double({ noNaN: true });
@@ -25,10 +46,10 @@ function scalarValue(type: ScalarType, longAsString: boolean): fc.Arbitrary<unkn
     case ScalarType.INT32:
     case ScalarType.SINT32:
     case ScalarType.SFIXED32:
-      return fc.oneof(fc.constant(0), fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }));
+      return int(-(2 ** 31), 2 ** 31 - 1);
     case ScalarType.UINT32:
     case ScalarType.FIXED32:
-      return fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 2 ** 32 - 1 }));
+      return int(0, 2 ** 32 - 1);
     case ScalarType.BOOL:
       return fc.boolean();
     case ScalarType.STRING:
@@ -109,6 +130,39 @@ describe("the compiled encoder", () => {
         { numRuns: 15 },
       );
     }
+  });
+
+  it("throws on exactly the values toBinary refuses, out-of-range integers included (property)", () => {
+    outside = true;
+    try {
+      for (const schema of schemas) {
+        fc.assert(
+          fc.property(messageValue(schema, 2), (message) => {
+            let expected: string | undefined;
+            try {
+              expected = toHexString(toBinary(schema, message as never));
+            } catch {
+              expected = undefined;
+            }
+            if (expected === undefined) {
+              expect(() => fast(schema, message), schema.typeName).toThrow(InvalidArgumentError);
+            } else {
+              expect(fast(schema, message), schema.typeName).toBe(expected);
+            }
+          }),
+          { numRuns: 15 },
+        );
+      }
+    } finally {
+      outside = false;
+    }
+  });
+
+  it("refuses a uint64 of 2^64 + 5 instead of wrapping it to 5", () => {
+    const schema = schemas.find((s) => s.typeName === "perpx.sending.v1.MsgDepositToSubaccount")!;
+    const message = create(schema, { quantums: (1n << 64n) + 5n } as never);
+    expect(() => toBinary(schema, message)).toThrow(/invalid uint64/);
+    expect(() => fast(schema, message)).toThrow(/MsgDepositToSubaccount\.quantums.*invalid uint64/);
   });
 
   it("compiles the messages of the trading path (no silent fallback to toBinary)", () => {

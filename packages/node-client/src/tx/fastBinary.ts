@@ -4,10 +4,13 @@
  * schema once into field writers (varint numbers, strings, bytes, enums, nested messages, oneofs,
  * repeated fields, fixed-width and zigzag integers) that write straight into the envelope's
  * {@link ProtoWriter}. Anything else (maps, groups, floats, 64-bit integers as strings, required
- * fields, unknown fields, recursive schemas) goes through `toBinary`. Property tests prove it
- * byte-identical to `toBinary`.
+ * fields, unknown fields, recursive schemas) goes through `toBinary`. Every integer is checked for
+ * its wire type exactly where `toBinary` checks it (never wrapped): an out-of-range value throws
+ * `InvalidArgumentError` naming the field. Property tests prove it byte-identical to `toBinary` and
+ * throwing on the same inputs.
  */
 import { type DescField, type DescMessage, ScalarType, toBinary } from "@bufbuild/protobuf";
+import { InvalidArgumentError } from "@perpx/errors";
 import type { ProtoWriter } from "./wire.js";
 
 type Fields = Record<string, unknown>;
@@ -23,17 +26,58 @@ class Unsupported extends Error {}
 const compiled = new WeakMap<DescMessage, Encoder | null>();
 const compiling = new Set<DescMessage>();
 
-const toBigInt = (v: unknown) => (typeof v === "bigint" ? v : BigInt(v as number));
-const writeUint32: ValueWriter = (w, v) => w.varint32(v as number);
-const writeInt32: ValueWriter = (w, v) =>
-  (v as number) >= 0 ? w.varint32(v as number) : w.varint64(BigInt(v as number));
-const writeInt64: ValueWriter = (w, v) => w.varint64(toBigInt(v));
-const writeFixed32: ValueWriter = (w, v) => w.fixed32(v as number);
-const writeFixed64: ValueWriter = (w, v) => w.fixed64(toBigInt(v));
-const writeSint32: ValueWriter = (w, v) => w.varint32((((v as number) << 1) ^ ((v as number) >> 31)) >>> 0);
+const INT32_MIN = -0x8000_0000;
+const INT32_MAX = 0x7fff_ffff;
+const UINT32_MAX = 0xffff_ffff;
+const INT64_MIN = -(1n << 63n);
+const INT64_MAX = (1n << 63n) - 1n;
+const UINT64_MAX = (1n << 64n) - 1n;
+
+/** A value outside its field's wire type: thrown where protobuf-es's `toBinary` throws. */
+class OutOfRange extends Error {}
+
+/** A 32-bit field's number, checked as protobuf-es checks it (strings are read as numbers). */
+function int32Of(value: unknown, min: number, max: number, type: string): number {
+  const n = typeof value === "string" ? Number(value) : value;
+  if (typeof n !== "number" || !Number.isInteger(n) || n < min || n > max) {
+    throw new OutOfRange(`invalid ${type}: ${typeof n === "number" ? n : typeof value}`);
+  }
+  return n;
+}
+
+/** A 64-bit field's value as a bigint, checked as protobuf-es checks it (never wrapped). */
+function int64Of(value: unknown, min: bigint, max: bigint, type: string): bigint {
+  let n: bigint;
+  try {
+    n = typeof value === "bigint" ? value : BigInt(value as number | string);
+  } catch {
+    throw new OutOfRange(`invalid ${type}: ${String(value)}`);
+  }
+  if (n < min || n > max) throw new OutOfRange(`invalid ${type}: ${n}`);
+  return n;
+}
+
+const writeUint32: ValueWriter = (w, v) => w.varint32(int32Of(v, 0, UINT32_MAX, "uint32"));
+const writeInt32: ValueWriter = (w, v) => {
+  const n = int32Of(v, INT32_MIN, INT32_MAX, "int32");
+  if (n >= 0) w.varint32(n);
+  else w.varint64(BigInt.asUintN(64, BigInt(n)));
+};
+const writeUint64: ValueWriter = (w, v) => w.varint64(int64Of(v, 0n, UINT64_MAX, "uint64"));
+const writeInt64: ValueWriter = (w, v) =>
+  w.varint64(BigInt.asUintN(64, int64Of(v, INT64_MIN, INT64_MAX, "int64")));
+const writeFixed32: ValueWriter = (w, v) => w.fixed32(int32Of(v, 0, UINT32_MAX, "uint32"));
+const writeSfixed32: ValueWriter = (w, v) => w.fixed32(int32Of(v, INT32_MIN, INT32_MAX, "int32"));
+const writeFixed64: ValueWriter = (w, v) => w.fixed64(int64Of(v, 0n, UINT64_MAX, "uint64"));
+const writeSfixed64: ValueWriter = (w, v) =>
+  w.fixed64(BigInt.asUintN(64, int64Of(v, INT64_MIN, INT64_MAX, "int64")));
+const writeSint32: ValueWriter = (w, v) => {
+  const n = int32Of(v, INT32_MIN, INT32_MAX, "int32");
+  w.varint32(((n << 1) ^ (n >> 31)) >>> 0);
+};
 const writeSint64: ValueWriter = (w, v) => {
-  const n = BigInt.asIntN(64, toBigInt(v));
-  w.varint64((n << 1n) ^ (n >> 63n));
+  const n = int64Of(v, INT64_MIN, INT64_MAX, "int64");
+  w.varint64(BigInt.asUintN(64, (n << 1n) ^ (n >> 63n)));
 };
 const writeBool: ValueWriter = (w, v) => w.varint32(v ? 1 : 0);
 const writeString: ValueWriter = (w, v) => w.stringValue(v as string);
@@ -50,6 +94,7 @@ function scalarWriter(type: ScalarType): [number, ValueWriter, (value: unknown) 
     case ScalarType.INT32:
       return [0, writeInt32, (v) => v === 0];
     case ScalarType.UINT64:
+      return [0, writeUint64, (v) => v === 0n || v === 0];
     case ScalarType.INT64:
       return [0, writeInt64, (v) => v === 0n || v === 0];
     case ScalarType.SINT32:
@@ -57,11 +102,13 @@ function scalarWriter(type: ScalarType): [number, ValueWriter, (value: unknown) 
     case ScalarType.SINT64:
       return [0, writeSint64, (v) => v === 0n || v === 0];
     case ScalarType.FIXED32:
-    case ScalarType.SFIXED32:
       return [5, writeFixed32, (v) => v === 0];
+    case ScalarType.SFIXED32:
+      return [5, writeSfixed32, (v) => v === 0];
     case ScalarType.FIXED64:
-    case ScalarType.SFIXED64:
       return [1, writeFixed64, (v) => v === 0n || v === 0];
+    case ScalarType.SFIXED64:
+      return [1, writeSfixed64, (v) => v === 0n || v === 0];
     case ScalarType.BOOL:
       return [0, writeBool, (v) => v === false];
     case ScalarType.STRING:
@@ -172,7 +219,8 @@ function compile(desc: DescMessage): Encoder | null {
   let encoder: Encoder | null = null;
   try {
     const writers: Encoder[] = [];
-    for (const field of [...desc.fields].sort((a, b) => a.number - b.number)) {
+    const fields = [...desc.fields].sort((a, b) => a.number - b.number);
+    for (const field of fields) {
       const writer = fieldWriter(field);
       if (writer === undefined) return null;
       writers.push(writer);
@@ -180,7 +228,13 @@ function compile(desc: DescMessage): Encoder | null {
     encoder = (writer, message) => {
       const unknown = message.$unknown as readonly unknown[] | undefined;
       if (unknown !== undefined && unknown.length > 0) throw new Unsupported();
-      for (const write of writers) write(writer, message);
+      let i = 0;
+      try {
+        for (; i < writers.length; i++) writers[i]!(writer, message);
+      } catch (error) {
+        if (!(error instanceof OutOfRange)) throw error;
+        throw new InvalidArgumentError(`${desc.typeName}.${fields[i]!.name}`, error.message);
+      }
     };
     return encoder;
   } finally {
@@ -220,9 +274,17 @@ export function writeMessage(writer: ProtoWriter, schema: DescMessage, message: 
       encoder(writer, message as Fields);
       return;
     } catch (error) {
-      if (!(error instanceof Unsupported)) throw error;
       writer.restore(mark);
+      if (!(error instanceof Unsupported)) throw error;
     }
   }
-  writer.raw(toBinary(schema, message as never));
+  let bytes: Uint8Array;
+  try {
+    bytes = toBinary(schema, message as never);
+  } catch (error) {
+    throw new InvalidArgumentError(schema.typeName, error instanceof Error ? error.message : String(error), {
+      cause: error,
+    });
+  }
+  writer.raw(bytes);
 }

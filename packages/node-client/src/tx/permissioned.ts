@@ -6,6 +6,7 @@ import {
   encodeAuthenticatorConfig,
   tradingKeyAuthenticator,
 } from "../messages/accountplus.js";
+import { checkParams } from "../messages/validate.js";
 import { getAuthenticators } from "../query/accountplus.js";
 import type { TxSigner } from "../wallet/signer.js";
 import type { TradingKey } from "../wallet/tradingKey.js";
@@ -45,6 +46,7 @@ export async function registerTradingKey(
   client: NodeConnection,
   params: RegisterTradingKeyParams,
 ): Promise<{ authenticatorId: bigint; result: SendTxResult }> {
+  checkParams(params, "registerTradingKey");
   const { owner, publicKey, ...rest } = params;
   const tree = tradingKeyAuthenticator(publicKey);
   const result = await sendTx(client, {
@@ -96,10 +98,11 @@ export interface SendWithTradingKeyParams
  * await sendWithTradingKey(client, { tradingKey, authenticatorId, messages: [placeOrderMsg(order)] });
  * ```
  */
-export function sendWithTradingKey(
+export async function sendWithTradingKey(
   client: NodeConnection,
   params: SendWithTradingKeyParams,
 ): Promise<SendTxResult> {
+  checkParams(params, "sendWithTradingKey");
   const { tradingKey, authenticatorId, ...rest } = params;
   return sendTx(client, {
     ...rest,

@@ -1,8 +1,8 @@
 import { feeForGas, type GasPrice, InvalidArgumentError } from "@perpx/core";
 import type { clob } from "@perpx/proto";
-import type { BroadcastMode, NodeConnection } from "../connection.js";
+import { type BroadcastMode, chainFacts, type NodeConnection } from "../connection.js";
 import { isFeeFreeClobMessage, isShortTermClobMessage } from "../messages/clob.js";
-import { bech32Address } from "../messages/validate.js";
+import { bech32Address, checkParams } from "../messages/validate.js";
 import { getChainId, getLatestBlock } from "../query/chain.js";
 import { getMinimumGasPrices } from "../query/node.js";
 import type { CallOptions } from "../transport/call.js";
@@ -109,7 +109,7 @@ export interface SendTxParams extends CallOptions {
   commitTimeoutMs?: number;
   /**
    * For `commit`: how often to look for the transaction.
-   * @default the client's commitPollIntervalMs (500)
+   * @default the client's pollIntervalMs (500)
    */
   pollIntervalMs?: number;
 }
@@ -167,12 +167,15 @@ export async function resolveGasPrice(
   denom: string,
   options: CallOptions = {},
 ): Promise<GasPrice> {
-  if (!client.gasPricesCache) client.gasPricesCache = await getMinimumGasPrices(client, options);
-  const price = client.gasPricesCache.find((p) => p.denom === denom);
+  checkParams(options, "resolveGasPrice", true);
+  const known = chainFacts(client);
+  known.gasPrices ??= await getMinimumGasPrices(client, options);
+  const prices = known.gasPrices;
+  const price = prices.find((p) => p.denom === denom);
   if (!price) {
     throw new InvalidArgumentError(
       "feeDenom",
-      `the chain takes fees in ${client.gasPricesCache.map((p) => p.denom).join(", ") || "nothing"}, not ${JSON.stringify(denom)}`,
+      `the chain takes fees in ${prices.map((p) => p.denom).join(", ") || "nothing"}, not ${JSON.stringify(denom)}`,
     );
   }
   return price;
@@ -214,6 +217,7 @@ export function gasWithMultiplier(gasUsed: bigint, multiplier: number): bigint {
  * ```
  */
 export async function sendTx(client: NodeConnection, params: SendTxParams): Promise<SendTxResult> {
+  checkParams(params, "sendTx");
   if (!Array.isArray(params.messages) || params.messages.length === 0) {
     throw new InvalidArgumentError("messages", "a transaction needs at least one message");
   }
@@ -309,6 +313,9 @@ export async function sendTx(client: NodeConnection, params: SendTxParams): Prom
     ...(params.broadcastTransport ? { transport: params.broadcastTransport } : {}),
     ...(params.commitTimeoutMs === undefined ? {} : { commitTimeoutMs: params.commitTimeoutMs }),
     ...(params.pollIntervalMs === undefined ? {} : { pollIntervalMs: params.pollIntervalMs }),
+  }).catch((error: unknown) => {
+    client.sequences.observe(account, error);
+    throw error;
   });
   return {
     ...base,

@@ -59,7 +59,7 @@ function mismatch(expected: bigint, got: bigint, extra = ""): SequenceMismatchEr
     codespace: "sdk",
     log: `account sequence mismatch, expected ${expected}, got ${got}${extra ? ` (${extra})` : ""}: incorrect account sequence`,
     txHash: "AB",
-    phase: "check",
+    phase: "checkTx",
   }) as SequenceMismatchError;
 }
 
@@ -133,7 +133,7 @@ describe("SequenceManager", () => {
       codespace: "sdk",
       log: "insufficient funds",
       txHash: "X",
-      phase: "check",
+      phase: "checkTx",
     });
     await expect(manager.run(ADDRESS, "sequence", () => Promise.reject(refusal))).rejects.toBe(refusal);
     expect(manager.peek(ADDRESS).sequence).toBe(1n);
@@ -210,5 +210,37 @@ describe("SequenceManager", () => {
     expect(manager.peek(ADDRESS).sequence).toBe(1n);
     manager.reset();
     expect(manager.peek(ADDRESS).sequence).toBeUndefined();
+  });
+});
+
+describe("a mismatch found after the lock (DeliverTx)", () => {
+  it("makes the next transaction read the account again; other failures do not", async () => {
+    let reads = 0;
+    const sequences = new SequenceManager({
+      fetchAccount: async () => {
+        reads++;
+        return { accountNumber: 1n, sequence: 10n };
+      },
+    });
+    await sequences.run("a", "sequence", async () => "sent");
+    expect(sequences.peek("a").sequence).toBe(11n);
+    sequences.observe(
+      "a",
+      broadcastTxError({ abciCode: 5, codespace: "sdk", log: "x", txHash: "AB", phase: "deliverTx" }),
+    );
+    expect(sequences.peek("a").sequence).toBe(11n);
+    sequences.observe(
+      "a",
+      broadcastTxError({
+        abciCode: 32,
+        codespace: "sdk",
+        log: "account sequence mismatch, expected 10, got 11: incorrect account sequence",
+        txHash: "AB",
+        phase: "deliverTx",
+      }),
+    );
+    expect(sequences.peek("a").sequence).toBeUndefined();
+    await sequences.run("a", "sequence", async ({ sequence }) => expect(sequence).toBe(10n));
+    expect(reads).toBe(2);
   });
 });

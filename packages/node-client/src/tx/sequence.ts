@@ -143,6 +143,20 @@ export class SequenceManager {
   }
 
   /**
+   * Looks at a failure that surfaced after the account's lock was released (DeliverTx, seen while
+   * waiting for the block): a sequence mismatch there means the chain did not use the sequence the
+   * manager handed out, so the account is read again before its next transaction.
+   *
+   * @example
+   * ```ts
+   * await waitForTx(client, { hash }).catch((error) => { sequences.observe(address, error); throw error; });
+   * ```
+   */
+  observe(address: string, error: unknown): void {
+    if (isSequenceMismatchError(error)) this.reset(address);
+  }
+
+  /**
    * The next timestamp nonce of an account: `now + offset` in ms, and always greater than the last one handed out.
    *
    * @example
@@ -253,7 +267,7 @@ function isDefiniteRefusal(error: unknown): boolean {
     typeof error === "object" &&
     error !== null &&
     (error as { code?: unknown }).code === "BROADCAST_TX" &&
-    ((error as { phase?: unknown }).phase === "check" ||
+    ((error as { phase?: unknown }).phase === "checkTx" ||
       (error as { phase?: unknown }).phase === "simulate") &&
     (error as { reason?: unknown }).reason !== "sequence-mismatch" &&
     (error as { reason?: unknown }).reason !== "tx-in-mempool"

@@ -1,6 +1,7 @@
 import { create, toBinary } from "@bufbuild/protobuf";
 import { type Any, AnySchema } from "@bufbuild/protobuf/wkt";
 import { accountplus, typeUrlOf } from "@perpx/proto";
+import { checkParams } from "../messages/validate.js";
 import type { TxSigner } from "../wallet/signer.js";
 import {
   encodeAuthInfo,
@@ -92,6 +93,7 @@ export interface SignedTx {
  * ```
  */
 export async function signTx(params: SignTxParams): Promise<SignedTx> {
+  checkParams(params, "signTx");
   const bodyBytes = encodeTxBody({
     messages: params.messages,
     ...(params.memo === undefined ? {} : { memo: params.memo }),

@@ -1,9 +1,11 @@
 import { cosmosTx, cosmosTxSigning } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
-import { broadcastTxError, isQueryError, sdkCodeFromLog } from "../errors.js";
+import { isQueryError } from "../errors.js";
+import { checkParams } from "../messages/validate.js";
 import { type QueryOptions, unaryQuery } from "../query/unary.js";
 import type { KeyType } from "../wallet/signer.js";
 import { encodeAuthInfo, encodeTxBody, encodeTxRaw, type TxMessage, txHash } from "./encode.js";
+import { simulationRefusal } from "./refusal.js";
 import { txExtension } from "./sign.js";
 
 /**
@@ -48,8 +50,9 @@ export interface SimulationResult {
  * Simulates a transaction (as cosmjs does: empty fee, SIGN_MODE_UNSPECIFIED, an empty signature)
  * to learn its gas.
  *
- * @throws {BroadcastTxError} (phase `simulate`) when the transaction would fail, classified like a
- *   broadcast failure (`insufficient-funds`, ...); `QueryError` when that cannot be told.
+ * @throws {BroadcastTxError} (phase `simulate`) when the transaction would fail: the same codespace
+ *   and code CheckTx or DeliverTx would report, over gRPC and RPC alike (see `simulationRefusal`);
+ *   `QueryError` when the node could not run it at all.
  *
  * @example
  * ```ts
@@ -60,6 +63,7 @@ export async function simulateTx(
   client: NodeConnection,
   params: SimulateTxParams,
 ): Promise<SimulationResult> {
+  checkParams(params, "simulateTx");
   const bodyBytes = encodeTxBody({
     messages: params.messages,
     ...(params.memo === undefined ? {} : { memo: params.memo }),
@@ -80,15 +84,6 @@ export async function simulateTx(
     return { gasUsed: response.gasInfo?.gasUsed ?? 0n, gasWanted: response.gasInfo?.gasWanted ?? 0n };
   } catch (error) {
     if (!isQueryError(error)) throw error;
-    const fromLog = sdkCodeFromLog(error.log);
-    const known = error.transport === "rpc" && error.abciCode !== undefined;
-    if (!known && fromLog === undefined) throw error;
-    throw broadcastTxError({
-      abciCode: known ? error.abciCode! : fromLog!,
-      codespace: known ? (error.codespace ?? "sdk") : "sdk",
-      log: error.log,
-      txHash: txHash(txBytes),
-      phase: "simulate",
-    });
+    throw simulationRefusal(error, { txHash: txHash(txBytes), messages: params.messages }) ?? error;
   }
 }

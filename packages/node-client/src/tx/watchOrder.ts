@@ -75,7 +75,7 @@ export interface WatchShortTermOrderParams extends CallOptions {
   quantums?: bigint;
   /**
    * How often to look for new blocks.
-   * @default the client's commitPollIntervalMs (500)
+   * @default the client's pollIntervalMs (500)
    */
   pollIntervalMs?: number;
 }
@@ -182,10 +182,7 @@ export async function watchShortTermOrder(
   client: NodeConnection,
   params: WatchShortTermOrderParams,
 ): Promise<ShortTermOrderOutcome> {
-  const pollMs = checkTimeout(
-    params.pollIntervalMs ?? client.txDefaults.commitPollIntervalMs,
-    "pollIntervalMs",
-  );
+  const pollMs = checkTimeout(params.pollIntervalMs ?? client.txDefaults.pollIntervalMs, "pollIntervalMs");
   const call: CallOptions = {
     ...(params.timeoutMs === undefined ? {} : { timeoutMs: params.timeoutMs }),
     ...(params.signal ? { signal: params.signal } : {}),

@@ -49,9 +49,12 @@ export class ProtoWriter {
     this.#varint32(value);
   }
 
-  /** A varint of a 64-bit integer (no tag); negative values as their two's complement. */
+  /**
+   * A varint of a uint64 (no tag); signed callers pass the two's complement.
+   * @throws {InvalidArgumentError} outside 0..2^64-1 (never wrapped).
+   */
   varint64(value: bigint): void {
-    this.#varint64(BigInt.asUintN(64, value), "value");
+    this.#varint64(value, "value");
   }
 
   /** 4 little-endian bytes of a 32-bit integer (no tag). */
@@ -64,9 +67,13 @@ export class ProtoWriter {
     this.#buf[this.#pos++] = v >>> 24;
   }
 
-  /** 8 little-endian bytes of a 64-bit integer (no tag); negative values as two's complement. */
+  /**
+   * 8 little-endian bytes of a uint64 (no tag); signed callers pass the two's complement.
+   * @throws {InvalidArgumentError} outside 0..2^64-1 (never wrapped).
+   */
   fixed64(value: bigint): void {
-    const v = BigInt.asUintN(64, value);
+    if (value < 0n || value > MAX_UINT64) throw new InvalidArgumentError("value", "must fit in a uint64");
+    const v = value;
     this.fixed32(Number(v & 0xffff_ffffn));
     this.fixed32(Number(v >> 32n));
   }

@@ -1,9 +1,9 @@
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { bech32FromBytes, DEFAULT_PREFIX, hexFromBytes } from "@perpx/address";
+import { addressBytesToBech32, addressBytesToHex, DEFAULT_PREFIX } from "@perpx/address";
+import { type ApproveAgentParams, hashApproveAgent, hashTypedData, type TypedData } from "@perpx/core";
 import { toBase64, toHexString } from "../bytes.js";
 import { resolveSignerBackend, type SignerBackend, type SignerBackendName } from "../crypto/backend.js";
 import { ethAddressBytes, randomPrivateKey } from "../crypto/secp256k1.js";
-import { type ApproveAgentParams, hashApproveAgent, hashTypedData, type TypedData } from "../eip712.js";
 import { deriveSecretKey, evmHdPath, generateMnemonic24 } from "./hd.js";
 import type { FromMnemonicOptions, WalletJson, WalletOptions } from "./localWallet.js";
 import { SecretKey } from "./secretKey.js";
@@ -43,8 +43,8 @@ export class EvmWallet implements TxSigner {
     this.signerBackend = this.#backend.name;
     this.publicKey = key.use((secret) => this.#backend.publicKey(secret));
     const bytes = ethAddressBytes(this.publicKey);
-    this.address = bech32FromBytes(bytes, options.prefix ?? DEFAULT_PREFIX);
-    this.evmAddress = hexFromBytes(bytes);
+    this.address = addressBytesToBech32(bytes, options.prefix ?? DEFAULT_PREFIX);
+    this.evmAddress = addressBytesToHex(bytes);
   }
 
   /**
@@ -147,7 +147,7 @@ export class EvmWallet implements TxSigner {
 
   /**
    * Signs the `ServiceTransaction:ApproveAgent` message authorizing a trading key
-   * (see `eip712.ts` for the typed data). `masterAddress` defaults to this wallet.
+   * (see `approveAgentTypedData` of `@perpx/core` for the typed data). `masterAddress` defaults to this wallet.
    *
    * @example
    * ```ts

@@ -1,4 +1,4 @@
-import { bech32FromBytes, DEFAULT_PREFIX } from "@perpx/address";
+import { addressBytesToBech32, DEFAULT_PREFIX } from "@perpx/address";
 import { sha256Digest } from "#crypto-platform";
 import { toBase64 } from "../bytes.js";
 import {
@@ -110,7 +110,7 @@ export class LocalWallet implements TxSigner {
     this.#backend = resolveSignerBackend(options.backend ?? "auto");
     this.signerBackend = this.#backend.name;
     this.publicKey = key.use((bytes) => this.#backend.publicKey(bytes));
-    this.address = bech32FromBytes(cosmosAddressBytes(this.publicKey), options.prefix ?? DEFAULT_PREFIX);
+    this.address = addressBytesToBech32(cosmosAddressBytes(this.publicKey), options.prefix ?? DEFAULT_PREFIX);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { addressBytes, bech32FromBytes } from "@perpx/address";
+import { addressBytes, addressBytesToBech32 } from "@perpx/address";
 import { InvalidArgumentError } from "@perpx/errors";
 import { bytesEqual, fromBase64 } from "../bytes.js";
 import type { DirectSignature, KeyType, SignDocFields, TxSigner } from "./signer.js";
@@ -79,7 +79,7 @@ export async function fromOfflineSigner(
   const address = account.address;
   const prefix = address.slice(0, address.lastIndexOf("1"));
   return {
-    address: bech32FromBytes(addressBytes(address, { prefix }), prefix),
+    address: addressBytesToBech32(addressBytes(address, { prefix }), prefix),
     publicKey: account.pubkey,
     keyType,
     async signDirect(doc: SignDocFields): Promise<DirectSignature> {

@@ -32,7 +32,16 @@ export function tradingKeyFromCredential(
   credential: string | TradingCredential,
   options: WalletOptions = {},
 ): TradingKey {
+  if (typeof credential !== "string" && (typeof credential !== "object" || credential === null)) {
+    throw new InvalidCredentialError(
+      "shape",
+      `expected the base64 credential or a decoded credential, got ${credential === null ? "null" : typeof credential}`,
+    );
+  }
   const decoded = typeof credential === "string" ? decodeCredential(credential) : credential;
+  if (typeof decoded.revealPrivateKey !== "function") {
+    throw new InvalidCredentialError("shape", "expected a credential decoded by decodeCredential");
+  }
   const key = decoded.revealPrivateKey();
   if (key === undefined) {
     throw new InvalidCredentialError("shape", "the credential is read-only: it carries no tradingPrivateKey");

@@ -5,7 +5,8 @@
  */
 // The package entry; the test bundles it for the browser (the `browser` condition picks the web
 // sides of `#crypto-platform` and `#transport-platform`).
-import { createNodeClient, LocalWallet, WebSocketRpcClient } from "../../src/index.js";
+import { createNodeClient, WebSocketRpcClient } from "../../src/index.js";
+import { LocalWallet } from "../../src/wallets.js";
 
 /** What the test gives the page. */
 export interface ScenarioConfig {
@@ -27,11 +28,11 @@ async function scenario(config: ScenarioConfig): Promise<ScenarioReport> {
   report.address = wallet.address;
   report.signerBackend = wallet.signerBackend;
   const client = createNodeClient({
-    rpc: config.rpc,
+    nodeRpc: config.rpc,
     grpc: config.grpcWeb,
     timeoutMs: 30_000,
     commitTimeoutMs: 90_000,
-    commitPollIntervalMs: 100,
+    pollIntervalMs: 100,
   });
 
   // Read the chain: height (RPC over fetch), a balance and a market (gRPC-web).
@@ -49,15 +50,15 @@ async function scenario(config: ScenarioConfig): Promise<ScenarioReport> {
   ).price.toString();
 
   // The same over the browser's WebSocket, and a new-block subscription.
-  const wsClient = createNodeClient({ rpc: config.rpcWebsocket, timeoutMs: 30_000 });
+  const wsClient = createNodeClient({ nodeRpc: config.rpcWebsocket, timeoutMs: 30_000 });
   report.wsHeight = (await wsClient.getLatestBlock()).height.toString();
   wsClient.close();
   const socket = new WebSocketRpcClient({ url: config.rpcWebsocket });
   report.subscribedHeight = await new Promise<string>((resolve, reject) => {
     socket
-      .subscribe("tm.event='NewBlock'", (event: unknown) => {
-        const data = event as { data?: { value?: { block?: { header?: { height?: string } } } } };
-        resolve(String(data.data?.value?.block?.header?.height));
+      .subscribe("tm.event='NewBlock'", (data: unknown) => {
+        const event = data as { value?: { block?: { header?: { height?: string } } } };
+        resolve(String(event.value?.block?.header?.height));
       })
       .catch(reject);
   });

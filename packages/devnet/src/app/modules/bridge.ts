@@ -25,7 +25,7 @@ import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { bech32FromBytes, hexFromBytes, VALOPER_PREFIX } from "@perpx/address";
+import { addressBytesToBech32, addressBytesToHex, VALOPER_PREFIX } from "@perpx/address";
 import { bridge, cosmosBase } from "@perpx/proto";
 import { accAddressBytes, bech32Of } from "../addresses.js";
 import { concatBytes, decodeU64, encodeU64, utf8 } from "../codec.js";
@@ -109,11 +109,11 @@ function deriveSimValidators(profile: string): SimValidator[] {
     const secret = sha256(utf8(`perpx ${profile} bridge validator ${i}`));
     const uncompressed = secp256k1.getPublicKey(secret, false);
     return {
-      operator: bech32FromBytes(
+      operator: addressBytesToBech32(
         sha256(utf8(`perpx ${profile} bridge operator ${i}`)).subarray(0, 20),
         VALOPER_PREFIX,
       ),
-      ethSigner: hexFromBytes(keccak_256(uncompressed.subarray(1)).subarray(12)),
+      ethSigner: addressBytesToHex(keccak_256(uncompressed.subarray(1)).subarray(12)),
       secret,
     };
   });

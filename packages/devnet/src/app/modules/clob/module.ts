@@ -62,8 +62,6 @@ const PLACE = `/${clob.MsgPlaceOrderSchema.typeName}`;
 const CANCEL = `/${clob.MsgCancelOrderSchema.typeName}`;
 const BATCH = `/${clob.MsgBatchCancelSchema.typeName}`;
 const LEVERAGE = `/${clob.MsgUpdateLeverageSchema.typeName}`;
-/** The proposer-injected operations message (never in a user tx). */
-const PROPOSED_OPERATIONS = `/${clob.MsgProposedOperationsSchema.typeName}`;
 
 /** The height a tx's orders are placed in, and the previous block's time (seconds). */
 function windowOf(ctx: Context): { nextHeight: bigint; previousBlockTimeSeconds: bigint } {

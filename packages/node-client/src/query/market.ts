@@ -1,0 +1,116 @@
+import { marketPriceToPrice } from "@perpx/core";
+import { InvalidArgumentError } from "@perpx/errors";
+import { clob } from "@perpx/proto";
+import type { NodeConnection } from "../connection.js";
+import { QueryError } from "../errors.js";
+import type { OrderMarket } from "../messages/market.js";
+import { getClobPairs, getMarketPrice, getPerpetuals } from "./markets.js";
+import type { QueryOptions } from "./unary.js";
+
+/**
+ * A perpetual market as the node has it: its perpetual, its clob pair and its oracle price joined,
+ * with every parameter the conversions of `@perpx/core` need. The order builders take it as
+ * `market` (with a human `size` and `price`).
+ *
+ * @example
+ * ```ts
+ * const { ticker, clobPairId, oraclePrice }: Market = await client.getMarket({ ticker: "BTC-USD" });
+ * ```
+ */
+export interface Market extends OrderMarket {
+  /** The ticker, e.g. `"BTC-USD"`. */
+  readonly ticker: string;
+  /** The perpetual's id. */
+  readonly perpetualId: number;
+  /** The oracle market's id. */
+  readonly marketId: number;
+  /** Base quantums per unit of the asset are 10^-atomicResolution. */
+  readonly atomicResolution: number;
+  /** The exponent that turns subticks into a price (with the atomic resolution). */
+  readonly quantumConversionExponent: number;
+  /** The size step, in base quantums. */
+  readonly stepBaseQuantums: bigint;
+  /** The price tick, in subticks. */
+  readonly subticksPerTick: bigint;
+  /** The clob pair's status, e.g. `"ACTIVE"`. */
+  readonly status: string;
+  /** The oracle price in USD, exact (e.g. `"65000.5"`). */
+  readonly oraclePrice: string;
+  /** The oracle price as the chain stores it: `price × 10^exponent` USD. */
+  readonly oracle: { readonly price: bigint; readonly exponent: number };
+}
+
+/**
+ * Parameters of {@link getMarket}.
+ *
+ * @example
+ * ```ts
+ * const params: GetMarketParams = { ticker: "ETH-USD", transport: "rpc" };
+ * ```
+ */
+export interface GetMarketParams extends QueryOptions {
+  /** The market's ticker, e.g. `"BTC-USD"`. */
+  ticker: string;
+}
+
+/**
+ * A market by ticker: finds the perpetual, its clob pair and its oracle price, and joins them into
+ * one {@link Market} whose conversion parameters place orders with human prices and sizes.
+ *
+ * @throws {InvalidArgumentError} when no perpetual (or no clob pair) has that ticker; the message
+ *   lists the tickers the chain knows.
+ * @throws {QueryError | TransportError} when the node does not answer.
+ *
+ * @example
+ * ```ts
+ * const btc = await client.getMarket({ ticker: "BTC-USD" });
+ * await client.placeOrder({ signer, subaccount, clientId: 1, side: "BUY", market: btc, size: "0.001", price: "60000", kind: "long-term", goodTilBlockTime });
+ * ```
+ */
+export async function getMarket(client: NodeConnection, params: GetMarketParams): Promise<Market> {
+  const { ticker, ...options } = params ?? ({} as GetMarketParams);
+  if (typeof ticker !== "string" || ticker === "") {
+    throw new InvalidArgumentError("ticker", "must be a non-empty ticker such as BTC-USD");
+  }
+  const [perpetuals, pairs] = await Promise.all([
+    getPerpetuals(client, options),
+    getClobPairs(client, options),
+  ]);
+  const perpetual = perpetuals.find((p) => p.params?.ticker === ticker);
+  if (!perpetual?.params) {
+    const known = perpetuals.map((p) => p.params?.ticker).filter(Boolean);
+    throw new InvalidArgumentError(
+      "ticker",
+      `no market ${JSON.stringify(ticker)}; the chain has ${known.join(", ")}`,
+    );
+  }
+  const perpetualId = perpetual.params.id;
+  const pair = pairs.find(
+    (p) => p.metadata.case === "perpetualClobMetadata" && p.metadata.value.perpetualId === perpetualId,
+  );
+  if (!pair) {
+    throw new InvalidArgumentError("ticker", `the perpetual ${ticker} has no clob pair to trade on`);
+  }
+  const price = await getMarketPrice(client, { ...options, id: perpetual.params.marketId });
+  if (price.id !== perpetual.params.marketId) {
+    throw new QueryError({
+      path: "/perpx.prices.Query/MarketPrice",
+      transport: "grpc",
+      log: "another market's price",
+    });
+  }
+  const oracle = { price: price.price, exponent: price.exponent };
+  return {
+    ticker,
+    clobPairId: pair.id,
+    perpetualId,
+    marketId: perpetual.params.marketId,
+    atomicResolution: perpetual.params.atomicResolution,
+    quantumConversionExponent: pair.quantumConversionExponent,
+    stepBaseQuantums: pair.stepBaseQuantums,
+    subticksPerTick: BigInt(pair.subticksPerTick),
+    status: clob.ClobPair_Status[pair.status] ?? String(pair.status),
+    oraclePrice: marketPriceToPrice(oracle),
+    oracle,
+  };
+}

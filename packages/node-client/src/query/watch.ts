@@ -1,0 +1,93 @@
+import { InvalidArgumentError } from "@perpx/errors";
+import type { NodeConnection } from "../connection.js";
+import { QueryError } from "../errors.js";
+import type { LatestBlock } from "./chain.js";
+
+/**
+ * Parameters of {@link watchBlocks}.
+ *
+ * @example
+ * ```ts
+ * const params: WatchBlocksParams = { onBlock: (block) => console.log(block.height) };
+ * ```
+ */
+export interface WatchBlocksParams {
+  /** Called with each new block's height, time and chain id, in order. */
+  onBlock: (block: LatestBlock) => void;
+  /**
+   * Called once when the subscription ends with an error (the socket closed, an event did not decode).
+   * @default ignored
+   */
+  onError?: (error: unknown) => void;
+}
+
+interface HeaderEvent {
+  value?: { header?: { height?: string; time?: string; chain_id?: string } };
+}
+
+function blockOf(data: unknown): LatestBlock {
+  const header = (data as HeaderEvent).value?.header;
+  const time = header?.time === undefined ? Number.NaN : Date.parse(header.time);
+  if (!header?.height || !/^\d+$/.test(header.height) || Number.isNaN(time)) {
+    throw new QueryError({
+      path: "tm.event='NewBlockHeader'",
+      transport: "rpc",
+      log: "a header event without height or time",
+    });
+  }
+  return { height: BigInt(header.height), time: new Date(time), chainId: header.chain_id ?? "" };
+}
+
+/**
+ * Streams new blocks over a WebSocket RPC (`nodeRpc: "ws://..."`): `onBlock` gets every block header as
+ * it is committed. Resolves, once the node accepted the subscription, with a function that stops
+ * it; `client.close()` stops it too and leaves nothing running.
+ *
+ * @throws {InvalidArgumentError} when the client's RPC is not a WebSocket.
+ * @throws {TransportError} when the socket cannot be opened.
+ *
+ * @example
+ * ```ts
+ * const client = createNodeClient({ nodeRpc: "ws://127.0.0.1:26657" });
+ * const stop = await client.watchBlocks({ onBlock: ({ height }) => console.log(height) });
+ * stop();
+ * client.close();
+ * ```
+ */
+export async function watchBlocks(client: NodeConnection, params: WatchBlocksParams): Promise<() => void> {
+  const socket = client.rpc?.webSocket;
+  if (!socket) {
+    throw new InvalidArgumentError("nodeRpc", "watching blocks needs a ws:// or wss:// nodeRpc address");
+  }
+  if (typeof params?.onBlock !== "function") {
+    throw new InvalidArgumentError("onBlock", "must be a function");
+  }
+  const onError = params.onError ?? (() => {});
+  let failed = false;
+  let stop: () => void = () => {};
+  stop = await socket.subscribe(
+    "tm.event='NewBlockHeader'",
+    (data) => {
+      if (failed) return;
+      let block: LatestBlock;
+      try {
+        block = blockOf(data);
+      } catch (error) {
+        failed = true;
+        stop();
+        onError(error);
+        return;
+      }
+      params.onBlock(block);
+    },
+    (error) => {
+      if (failed) return;
+      failed = true;
+      onError(error);
+    },
+  );
+  return () => {
+    failed = true;
+    stop();
+  };
+}

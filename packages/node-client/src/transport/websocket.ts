@@ -1,0 +1,253 @@
+/**
+ * CometBFT JSON-RPC over one standard `WebSocket` (the browser's, or the `ws` package's in Node):
+ * calls, and event subscriptions. It dials on first use and never reconnects by itself (a call after
+ * the node dropped the socket dials again); `disconnect()` is final and leaves nothing running.
+ */
+import { TransportError } from "../errors.js";
+import {
+  type JsonRpcClient,
+  JsonRpcError,
+  type JsonRpcRequest,
+  type JsonRpcSuccess,
+  nextRequestId,
+} from "./rpc-json.js";
+
+/**
+ * The part of a WebSocket the RPC client uses: the browser `WebSocket` and the `ws` package both fit.
+ *
+ * @example
+ * ```ts
+ * const socket: WebSocketLike = new WebSocket("ws://127.0.0.1:26657/websocket");
+ * ```
+ */
+export interface WebSocketLike {
+  /** 0 connecting, 1 open, 2 closing, 3 closed. */
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number): void;
+  onopen: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+  onclose: ((event: unknown) => void) | null;
+}
+
+/**
+ * A WebSocket constructor.
+ *
+ * @example
+ * ```ts
+ * const Socket: WebSocketConstructor = WebSocket;
+ * ```
+ */
+export type WebSocketConstructor = new (url: string) => WebSocketLike;
+
+/**
+ * Options of {@link WebSocketRpcClient}.
+ *
+ * @example
+ * ```ts
+ * const options: WebSocketRpcOptions = { url: "ws://127.0.0.1:26657/websocket", webSocket: WebSocket };
+ * ```
+ */
+export interface WebSocketRpcOptions {
+  /** `ws(s)://host:port`, with or without the `/websocket` path (it is added when missing). */
+  url: string;
+  /**
+   * The WebSocket constructor.
+   * @default `loadWebSocket`'s, else globalThis.WebSocket
+   */
+  webSocket?: WebSocketConstructor;
+  /**
+   * Loads the WebSocket constructor on first use when `webSocket` is not given (Node's transports
+   * load the `ws` package this way).
+   * @default undefined
+   */
+  loadWebSocket?: () => Promise<WebSocketConstructor>;
+}
+
+interface Pending {
+  resolve(response: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** A JSON-RPC answer or event as it arrives on the socket. */
+interface Incoming {
+  id?: number | string;
+  result?: { query?: string; data?: unknown };
+  error?: { code?: number; message?: string; data?: unknown };
+}
+
+/** The socket URL of a CometBFT RPC address: `/websocket` added when missing. */
+function webSocketUrl(url: string): string {
+  const base = url.replace(/\/+$/, "");
+  return /\/websocket$/i.test(base) ? base : `${base}/websocket`;
+}
+
+/**
+ * A CometBFT JSON-RPC client over one WebSocket: requests, and event subscriptions
+ * (`subscribe` with a query such as `tm.event='NewBlock'`). It dials on first use and never
+ * reconnects by itself; {@link WebSocketRpcClient.disconnect} closes the socket, rejects what is
+ * pending and ends every subscription, leaving no timer or listener behind.
+ *
+ * @example
+ * ```ts
+ * const socket = new WebSocketRpcClient({ url: "ws://127.0.0.1:26657", webSocket: WebSocket });
+ * const stop = await socket.subscribe("tm.event='NewBlock'", (data) => console.log(data));
+ * stop();
+ * socket.disconnect();
+ * ```
+ */
+export class WebSocketRpcClient implements JsonRpcClient {
+  readonly #url: string;
+  readonly #loadSocket: () => Promise<WebSocketConstructor>;
+  #socket: Promise<WebSocketLike> | undefined;
+  #closed = false;
+  readonly #pending = new Map<number | string, Pending>();
+  readonly #subscriptions = new Map<
+    string,
+    { onEvent(data: unknown): void; onError(error: unknown): void }
+  >();
+
+  /**
+   * @param options - the URL and the WebSocket constructor (or its loader).
+   * @throws {TransportError} when no constructor is given and the platform has none.
+   */
+  constructor(options: WebSocketRpcOptions) {
+    this.#url = webSocketUrl(options.url);
+    const given = options.webSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+    if (options.webSocket === undefined && options.loadWebSocket !== undefined) {
+      this.#loadSocket = options.loadWebSocket;
+    } else if (given !== undefined) {
+      this.#loadSocket = () => Promise.resolve(given);
+    } else {
+      throw new TransportError(
+        "rpc",
+        "this platform has no WebSocket: pass nodeRpc.webSocket (the ws package's, say)",
+        { url: this.#url },
+      );
+    }
+  }
+
+  #open(): Promise<WebSocketLike> {
+    if (this.#closed) {
+      return Promise.reject(new TransportError("rpc", "the WebSocket client is closed", { url: this.#url }));
+    }
+    this.#socket ??= (async () => {
+      const Socket = await this.#loadSocket();
+      const socket = new Socket(this.#url);
+      await new Promise<void>((resolve, reject) => {
+        socket.onopen = () => resolve();
+        socket.onerror = (event) =>
+          reject(
+            new TransportError("rpc", "the WebSocket could not connect", { url: this.#url, cause: event }),
+          );
+      });
+      if (this.#closed) {
+        socket.close(1000);
+        throw new TransportError("rpc", "the WebSocket client is closed", { url: this.#url });
+      }
+      socket.onmessage = (event) => this.#receive(event.data);
+      socket.onerror = () => {};
+      socket.onclose = () =>
+        this.#fail(new TransportError("rpc", "the WebSocket closed", { url: this.#url }));
+      return socket;
+    })();
+    this.#socket.catch(() => {
+      this.#socket = undefined;
+    });
+    return this.#socket;
+  }
+
+  #receive(data: unknown): void {
+    let message: Incoming;
+    try {
+      message = JSON.parse(String(data)) as Incoming;
+    } catch {
+      return;
+    }
+    if (message.id === undefined) return;
+    const query = message.result?.query;
+    if (query !== undefined) {
+      // An event of a subscription: its id is the subscribe request's, its query the subscription's.
+      if (message.result?.data !== undefined) this.#subscriptions.get(query)?.onEvent(message.result.data);
+      return;
+    }
+    const pending = this.#pending.get(message.id);
+    if (!pending) return;
+    this.#pending.delete(message.id);
+    if (message.error) pending.reject(new JsonRpcError(message.error));
+    else pending.resolve(message as JsonRpcSuccess);
+  }
+
+  #fail(error: unknown): void {
+    for (const pending of this.#pending.values()) pending.reject(error);
+    this.#pending.clear();
+    for (const subscription of this.#subscriptions.values()) subscription.onError(error);
+    this.#subscriptions.clear();
+    this.#socket = undefined;
+  }
+
+  /** Sends one JSON-RPC request and returns the success answer. */
+  readonly execute = async (request: JsonRpcRequest): Promise<JsonRpcSuccess> => {
+    const socket = await this.#open();
+    // Closed, or dropped, while this call waited for the socket: nothing would ever answer it.
+    if (this.#closed || socket.readyState !== 1) {
+      const reason = this.#closed ? "the WebSocket client is closed" : "the WebSocket closed";
+      throw new TransportError("rpc", reason, { url: this.#url });
+    }
+    return new Promise<JsonRpcSuccess>((resolve, reject) => {
+      this.#pending.set(request.id, { resolve: resolve as (value: unknown) => void, reject });
+      socket.send(JSON.stringify(request));
+    });
+  };
+
+  /**
+   * Subscribes to CometBFT events matching `query`; `onEvent` gets each event's `data`. Resolves
+   * once the node accepted the subscription, with a function that ends it.
+   *
+   * @throws {TransportError} when the socket cannot be opened or closes.
+   * @throws {JsonRpcError} when the node refuses the query.
+   */
+  async subscribe(
+    query: string,
+    onEvent: (data: unknown) => void,
+    onError: (error: unknown) => void = () => {},
+  ): Promise<() => void> {
+    if (this.#subscriptions.has(query)) {
+      throw new TransportError("rpc", `already subscribed to ${query}`, { url: this.#url });
+    }
+    this.#subscriptions.set(query, { onEvent, onError });
+    try {
+      await this.execute({
+        jsonrpc: "2.0",
+        id: nextRequestId(),
+        method: "subscribe",
+        params: { query },
+      });
+    } catch (error) {
+      this.#subscriptions.delete(query);
+      throw error;
+    }
+    return () => {
+      if (!this.#subscriptions.delete(query) || this.#closed) return;
+      this.execute({ jsonrpc: "2.0", id: nextRequestId(), method: "unsubscribe", params: { query } }).catch(
+        () => {},
+      );
+    };
+  }
+
+  /** Closes the socket: pending calls reject, subscriptions end, nothing is left scheduled. */
+  readonly disconnect = (): void => {
+    if (this.#closed) return;
+    this.#closed = true;
+    const socket = this.#socket;
+    this.#fail(new TransportError("rpc", "the WebSocket client is closed", { url: this.#url }));
+    socket
+      ?.then((open) => {
+        open.onclose = null;
+        open.onmessage = null;
+        open.close(1000);
+      })
+      .catch(() => {});
+  };
+}
