@@ -93,6 +93,7 @@ import { broadcastTx, waitForTx } from "./tx/broadcast.js";
 import { registerTradingKey, sendWithTradingKey } from "./tx/permissioned.js";
 import { sendTx } from "./tx/send.js";
 import { simulateTx } from "./tx/simulate.js";
+import { watchShortTermOrder } from "./tx/watchOrder.js";
 
 /**
  * Every action of a node client, by name: each is a free function `action(client, params)`, and a
@@ -192,6 +193,7 @@ export const nodeActions = {
   simulateTx,
   broadcastTx,
   waitForTx,
+  watchShortTermOrder,
   // One-message actions
   placeOrder,
   cancelOrder,

@@ -55,8 +55,8 @@ describe("following a short-term order from the node alone", () => {
       ["taker", 1_000_000n, 71],
     ]);
     expect(asTaker.lastHeight).toBe(asTaker.fills[0]!.height);
-    // The maker's view up to that block: half of its order filled, as maker.
-    const asMaker = await watchShortTermOrder(net.client, {
+    // The maker's view up to that block: half of its order filled, as maker (the client's method).
+    const asMaker = await net.client.watchShortTermOrder({
       orderId: resting.orderId!,
       goodTilBlock: asTaker.fills[0]!.height,
       fromHeight: resting.latestHeight! + 1n,
