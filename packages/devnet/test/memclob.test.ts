@@ -269,6 +269,56 @@ describe("short-term orders: answered at CheckTx, never in a block", () => {
     expect(devnet.mine(1)[0]?.txs).toHaveLength(1);
   });
 
+  it("a replayed immediate-or-cancel order: 2004 after a partial fill, 24 after a full one, placed again when it filled nothing", async () => {
+    const ask = await placeShort(alice, {
+      side: "sell",
+      subticks: PRICE + 300_000_000n,
+      goodTilBlock: height() + 20,
+    });
+    expect(ask.answer.code).toBe(0);
+    const ioc = {
+      side: "buy" as const,
+      subticks: PRICE + 300_000_000n,
+      timeInForce: clob.Order_TimeInForce.IOC,
+    };
+    // Two lots against one: half filled, the rest cancelled; the same id again is 2004, even later.
+    const partly = await placeShort(carl, { ...ioc, quantums: 2_000_000n, goodTilBlock: height() + 10 });
+    expect(partly.answer.code, partly.answer.log).toBe(0);
+    const replay = await placeShort(carl, {
+      ...ioc,
+      clientId: partly.order.clientId,
+      quantums: 2_000_000n,
+      goodTilBlock: height() + 12,
+    });
+    expect([replay.answer.codespace, replay.answer.code]).toEqual(["clob", 2004]);
+    expect(replay.answer.log).toContain("IOC order is already filled, remaining size is cancelled.");
+    // A fully filled one is 24.
+    const maker = await placeShort(alice, {
+      side: "sell",
+      subticks: PRICE + 300_000_000n,
+      goodTilBlock: height() + 20,
+    });
+    expect(maker.answer.code).toBe(0);
+    const full = await placeShort(carl, { ...ioc, goodTilBlock: height() + 10 });
+    expect(full.answer.code).toBe(0);
+    const again = await placeShort(carl, {
+      ...ioc,
+      clientId: full.order.clientId,
+      goodTilBlock: height() + 11,
+    });
+    expect([again.answer.codespace, again.answer.code]).toEqual(["clob", 24]);
+    // One that found nothing to fill left nothing behind: the same id is placed again.
+    const none = await placeShort(carl, { ...ioc, subticks: 1_000_000_000n, goodTilBlock: height() + 10 });
+    expect(none.answer.code).toBe(0);
+    const retry = await placeShort(carl, {
+      ...ioc,
+      clientId: none.order.clientId,
+      subticks: 1_000_000_000n,
+      goodTilBlock: height() + 11,
+    });
+    expect(retry.answer.code, retry.answer.log).toBe(0);
+  });
+
   it("a taker that fails the collateral check at a fill is removed (CheckTx 0); a resting order is not checked", async () => {
     devnet.app.control.fundSubaccount(broke.address, 0, 1_000_000n);
     devnet.mine(1);

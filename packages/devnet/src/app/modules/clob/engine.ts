@@ -384,8 +384,12 @@ export class Engine {
       });
     }
     if (!shortTerm && remaining === 0n) this.store.delete(keys.order(key));
-    if (gtb !== undefined && !result.takerFailed) {
-      markDone(this.store, key, gtb, remaining === 0n ? "filled" : "cancelled");
+    // A short-term order that did not rest leaves its fill amount behind (the chain keeps it in state
+    // until the good-til-block): a full fill spends the id, a partial one an immediate-or-cancel
+    // replay (2004); an order that left without a fill leaves nothing (as on the chain).
+    if (gtb !== undefined && !result.takerFailed && takerFilled > 0n) {
+      const spent = takerFilled >= order.quantums ? "filled" : "partly-filled";
+      markDone(this.store, key, gtb, spent, takerFilled);
     }
     return { filled: fillQuantums, removed };
   }

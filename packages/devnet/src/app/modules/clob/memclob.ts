@@ -54,14 +54,26 @@ export function placeShortTerm(
   const store = engine.store;
   const key = orderKey(order.orderId);
   const done = getDone(store, key);
-  if (done !== undefined && done.gtb >= goodTil(order)) {
+  let filled = 0n;
+  if (done?.reason === "cancelled" && done.gtb >= goodTil(order)) {
     throw abciError(
-      done.reason === "filled" ? clobErrors.orderFullyFilled : clobErrors.orderIsCanceled,
-      `order ${orderLabel(order)} was ${done.reason} with GoodTilBlock ${done.gtb}`,
+      clobErrors.orderIsCanceled,
+      `order ${orderLabel(order)} was cancelled with GoodTilBlock ${done.gtb}`,
     );
   }
+  if (done?.reason === "filled") {
+    throw abciError(clobErrors.orderFullyFilled, `order ${orderLabel(order)} is fully filled`);
+  }
+  if (done?.reason === "partly-filled") {
+    if (order.timeInForce === clob.Order_TimeInForce.IOC) {
+      throw abciError(
+        clobErrors.immediateExecutionAlreadyFilled,
+        `order ${orderLabel(order)} already filled ${done.filled} of ${order.quantums}`,
+      );
+    }
+    filled = done.filled;
+  }
   const existing = getOrder(store, key);
-  let filled = 0n;
   if (existing !== undefined) {
     const old = existing.order;
     const why =

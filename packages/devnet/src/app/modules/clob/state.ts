@@ -230,26 +230,34 @@ export function bookSlot(stored: StoredOrder): BookSlot {
 }
 
 /** Why a short-term order id is spent until its GTB. */
-export type DoneReason = "filled" | "cancelled";
+export type DoneReason = "filled" | "cancelled" | "partly-filled";
 
-/** Records a spent short-term order id until `gtb` (a cancel or a full fill). */
-export function markDone(store: KvStore, key: string, gtb: bigint, reason: DoneReason): void {
+const DONE_CODES: readonly DoneReason[] = ["cancelled", "filled", "partly-filled"];
+
+/**
+ * Records a spent short-term order id until `gtb`: a cancel (a tombstone), a full fill, or an
+ * immediate-or-cancel order that filled `filled` base quantums and left (its fill amount, as the
+ * chain keeps it in state until the order's good-til-block).
+ */
+export function markDone(store: KvStore, key: string, gtb: bigint, reason: DoneReason, filled = 0n): void {
   store.set(
     keys.done(key),
-    new BinaryWriter(16)
-      .uvarint(gtb)
-      .bool(reason === "filled")
-      .finish(),
+    new BinaryWriter(24).uvarint(gtb).uvarint(DONE_CODES.indexOf(reason)).uvarint(filled).finish(),
   );
   store.set(keys.blockExpiry(gtb, key), new Uint8Array(0));
 }
 
 /** A spent short-term order id, if any. */
-export function getDone(store: KvStore, key: string): { gtb: bigint; reason: DoneReason } | undefined {
+export function getDone(
+  store: KvStore,
+  key: string,
+): { gtb: bigint; reason: DoneReason; filled: bigint } | undefined {
   const bytes = store.get(keys.done(key));
   if (bytes === undefined) return undefined;
   const r = new BinaryReader(bytes);
-  return { gtb: r.uvarint(), reason: r.bool() ? "filled" : "cancelled" };
+  const gtb = r.uvarint();
+  const reason = DONE_CODES[r.uint()] ?? "cancelled";
+  return { gtb, reason, filled: r.uvarint() };
 }
 
 /** The filled amount of a short-term order as the committed fills recorded it (0 when none). */
