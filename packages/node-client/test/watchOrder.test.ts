@@ -1,4 +1,5 @@
 import { create, toBinary } from "@bufbuild/protobuf";
+import { isInvalidArgumentError } from "@perpx/errors";
 import { cosmosTx } from "@perpx/proto";
 import { describe, expect, it } from "vitest";
 import { fillsOf, proposedOperations, watchShortTermOrder } from "../src/index.js";
@@ -68,6 +69,28 @@ describe("following a short-term order from the node alone", () => {
     expect(asMaker.lastHeight).toBe(asTaker.fills[0]!.height);
     // Nothing of it is a tx of its own.
     expect(await net.client.getTx({ hash: taking.hash })).toBeUndefined();
+  });
+
+  it("refuses a bad order id or height before asking the node", async () => {
+    const orderId = {
+      subaccountId: { owner: net.wallets[0]!.address, number: 0 },
+      clientId: 1,
+      orderFlags: 0,
+      clobPairId: 0,
+    };
+    const refusal = (params: unknown) =>
+      net.client
+        .watchShortTermOrder(params as Parameters<typeof watchShortTermOrder>[1])
+        .catch((e: unknown) => e);
+    for (const [params, argument] of [
+      [{ goodTilBlock: 10 }, "orderId"],
+      [{ orderId, goodTilBlock: -1 }, "goodTilBlock"],
+      [{ orderId, goodTilBlock: 10, fromHeight: -2n }, "fromHeight"],
+    ] as const) {
+      const error = await refusal(params);
+      expect(isInvalidArgumentError(error), String(error)).toBe(true);
+      expect((error as Error).message).toContain(argument);
+    }
   });
 
   it("reads a block's operations only from a proposed-operations tx; other orders' fills are not this order's", () => {

@@ -1,7 +1,8 @@
 import { fromBinary } from "@bufbuild/protobuf";
-import { AbortedError } from "@perpx/errors";
+import { AbortedError, InvalidArgumentError } from "@perpx/errors";
 import { clob, cosmosTendermint, cosmosTx } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
+import { checkParams, uint64 } from "../messages/validate.js";
 import { getLatestBlock } from "../query/chain.js";
 import { pickQueryTransport, rpcQueryError, unaryQuery } from "../query/unary.js";
 import { type CallOptions, checkTimeout, sleep, withDeadline } from "../transport/call.js";
@@ -182,13 +183,18 @@ export async function watchShortTermOrder(
   client: NodeConnection,
   params: WatchShortTermOrderParams,
 ): Promise<ShortTermOrderOutcome> {
+  checkParams(params, "watchShortTermOrder");
+  if (typeof params.orderId !== "object" || params.orderId === null || !params.orderId.subaccountId) {
+    throw new InvalidArgumentError("orderId", "must be the order id of a placement (with its subaccount)");
+  }
+  const last = uint64(params.goodTilBlock, "goodTilBlock");
+  const from = params.fromHeight === undefined ? undefined : uint64(params.fromHeight, "fromHeight");
   const pollMs = checkTimeout(params.pollIntervalMs ?? client.txDefaults.pollIntervalMs, "pollIntervalMs");
   const call: CallOptions = {
     ...(params.timeoutMs === undefined ? {} : { timeoutMs: params.timeoutMs }),
     ...(params.signal ? { signal: params.signal } : {}),
   };
-  const last = BigInt(params.goodTilBlock);
-  let next = params.fromHeight ?? (await getLatestBlock(client, call)).height + 1n;
+  let next = from ?? (await getLatestBlock(client, call)).height + 1n;
   const fills: ShortTermOrderFill[] = [];
   let totalFilled = 0n;
   const outcome = (lastHeight: bigint): ShortTermOrderOutcome => ({
