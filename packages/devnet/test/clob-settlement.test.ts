@@ -8,6 +8,7 @@ import { create } from "@bufbuild/protobuf";
 import { clob, cosmosBank, sending } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Devnet, startDevnet } from "../src/index.js";
+import { msg, type TestMsg } from "./support/sign-tx.js";
 import {
   accountOf,
   bankUusdc,
@@ -19,9 +20,7 @@ import {
   subaccountOverAbci,
   subaccountOverGrpc,
   subaccountOverRest,
-  type WireMsg,
   type WireSubaccount,
-  wireMsg,
 } from "./support/wire.js";
 
 const USDC = 1_000_000n;
@@ -42,7 +41,7 @@ beforeAll(async () => {
   devnet.app.control.setOraclePrice("BTC-USD", "65000");
   devnet.mine(1);
   for (const i of [0, 1, 2, 3]) {
-    const deposit = wireMsg(
+    const deposit = msg(
       sending.MsgDepositToSubaccountSchema,
       create(sending.MsgDepositToSubaccountSchema, {
         sender: who(i).address,
@@ -66,7 +65,7 @@ function height(): bigint {
 /** Signs `msgs` as account `i` (its current account number and sequence) and broadcasts them. */
 async function broadcast(
   i: number,
-  msgs: WireMsg[],
+  msgs: TestMsg[],
   options: Partial<SignOptions> = {},
 ): Promise<SyncAnswer> {
   const account = await accountOf(devnet.endpoints.nodeRest, who(i).address);
@@ -81,7 +80,7 @@ async function broadcast(
 /** Broadcasts, mines one block, and answers the tx's delivery result (found with RPC `tx`). */
 async function deliver(
   i: number,
-  msgs: WireMsg[],
+  msgs: TestMsg[],
   options: Partial<SignOptions> = {},
 ): Promise<{ code: number; codespace: string; log: string }> {
   const sync = await broadcast(i, msgs, options);
@@ -103,9 +102,9 @@ interface Order {
   timeInForce?: clob.Order_TimeInForce;
 }
 
-function place(order: Order): WireMsg {
+function place(order: Order): TestMsg {
   const flags = order.flags ?? 0;
-  return wireMsg(
+  return msg(
     clob.MsgPlaceOrderSchema,
     create(clob.MsgPlaceOrderSchema, {
       order: {
@@ -131,8 +130,8 @@ function place(order: Order): WireMsg {
   );
 }
 
-function bankSend(from: string, to: string, amount: bigint): WireMsg {
-  return wireMsg(
+function bankSend(from: string, to: string, amount: bigint): TestMsg {
+  return msg(
     cosmosBank.MsgSendSchema,
     create(cosmosBank.MsgSendSchema, {
       fromAddress: from,
@@ -142,8 +141,8 @@ function bankSend(from: string, to: string, amount: bigint): WireMsg {
   );
 }
 
-function transfer(from: string, toNumber: number, amount: bigint): WireMsg {
-  return wireMsg(
+function transfer(from: string, toNumber: number, amount: bigint): TestMsg {
+  return msg(
     sending.MsgCreateTransferSchema,
     create(sending.MsgCreateTransferSchema, {
       transfer: {
@@ -277,7 +276,7 @@ describe("which messages a clob tx may hold, and its fees (chain-protocol.md 1.8
     timeout:
       "timeout height (if non-zero) may not be less than `goodTilBlock` for a short-term place order: invalid request",
   };
-  const lowBid = (owner: string, flags: 0 | 64 = 64): WireMsg =>
+  const lowBid = (owner: string, flags: 0 | 64 = 64): TestMsg =>
     place({ owner, side: "buy", quantums: 1_000_000n, subticks: 5_000_000_000n, flags });
 
   it("refuses an order bundled with a bank send (sdk 18): nothing moves, with or without a fee", async () => {
@@ -292,7 +291,7 @@ describe("which messages a clob tx may hold, and its fees (chain-protocol.md 1.8
       const shortTerm = await broadcast(2, [lowBid(alice, 0), bankSend(alice, bob, USDC)], { feeUusdc });
       expect(shortTerm).toMatchObject({ code: 18, codespace: "sdk", log: texts.shortTermAlone });
     }
-    const leverage = wireMsg(
+    const leverage = msg(
       clob.MsgUpdateLeverageSchema,
       create(clob.MsgUpdateLeverageSchema, {
         subaccountId: { owner: alice, number: 0 },
@@ -330,14 +329,14 @@ describe("which messages a clob tx may hold, and its fees (chain-protocol.md 1.8
 
   it("keeps a short-term place, cancel or batch cancel alone in its tx", async () => {
     const alice = who(2).address;
-    const cancel = wireMsg(
+    const cancel = msg(
       clob.MsgCancelOrderSchema,
       create(clob.MsgCancelOrderSchema, {
         orderId: { subaccountId: { owner: alice, number: 0 }, clientId: 1, orderFlags: 0, clobPairId: 0 },
         goodTilOneof: { case: "goodTilBlock", value: Number(height() + 5n) },
       }),
     );
-    const batch = wireMsg(
+    const batch = msg(
       clob.MsgBatchCancelSchema,
       create(clob.MsgBatchCancelSchema, {
         subaccountId: { owner: alice, number: 0 },
@@ -411,7 +410,7 @@ describe("which messages a clob tx may hold, and its fees (chain-protocol.md 1.8
 });
 
 describe("short-term window and clob codes over the wire", () => {
-  const bid = (extra: Partial<Order> = {}): WireMsg =>
+  const bid = (extra: Partial<Order> = {}): TestMsg =>
     place({ owner: who(2).address, side: "buy", quantums: 1_000_000n, subticks: 5_000_000_000n, ...extra });
 
   it("accepts a good-til-block up to 40 blocks past the next height (ShortBlockWindow 40), refuses 41 with clob 11", async () => {
@@ -449,7 +448,7 @@ describe("short-term window and clob codes over the wire", () => {
       code: 9003,
       log: "reduce only orders must be short term IOC orders: Reduce-only is currently disabled for non-IOC orders",
     });
-    const duplicate = wireMsg(
+    const duplicate = msg(
       clob.MsgBatchCancelSchema,
       create(clob.MsgBatchCancelSchema, {
         subaccountId: { owner: who(2).address, number: 0 },

@@ -27,7 +27,10 @@ export async function signTx(options: {
   sequence: bigint;
   msgs: readonly TestMsg[];
   gasLimit?: bigint;
+  /** The uusdc fee; "0" signs a tx with no fee coin (a fee-free clob tx). @default "12500" */
   feeUusdc?: string;
+  /** @default 0n */
+  timeoutHeight?: bigint;
 }): Promise<Uint8Array> {
   const wallet = await DirectSecp256k1HdWallet.fromMnemonic(options.mnemonic, { prefix: "perpx" });
   const [account] = await wallet.getAccounts();
@@ -40,11 +43,13 @@ export async function signTx(options: {
         typeUrl: `/${m.schema.typeName}`,
         value: toBinary(m.schema, m.value),
       })),
+      timeoutHeight: options.timeoutHeight ?? 0n,
     }),
   );
+  const fee = options.feeUusdc ?? "12500";
   const authInfoBytes = makeAuthInfoBytes(
     [{ pubkey: encodePubkey(encodeSecp256k1Pubkey(account.pubkey)), sequence: Number(options.sequence) }],
-    [{ denom: "uusdc", amount: options.feeUusdc ?? "12500" }],
+    fee === "0" ? [] : [{ denom: "uusdc", amount: fee }],
     Number(options.gasLimit ?? 500_000n),
     undefined,
     undefined,

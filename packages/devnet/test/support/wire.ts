@@ -3,24 +3,12 @@
  * RPC `broadcast_tx_sync`, subaccounts read over RPC `abci_query`, REST and gRPC. Nothing here
  * touches the chain application in-process.
  */
-import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { encodeSecp256k1Pubkey } from "@cosmjs/amino";
-import { DirectSecp256k1HdWallet, encodePubkey, makeAuthInfoBytes, makeSignDoc } from "@cosmjs/proto-signing";
-import { cosmosTx, decodeSerializableInt, subaccounts } from "@perpx/proto";
+import { decodeSerializableInt, subaccounts } from "@perpx/proto";
 import type { Loose } from "./loose.js";
-
-/** One message of a tx: its schema and value. */
-export interface WireMsg {
-  schema: DescMessage;
-  value: MessageShape<DescMessage>;
-}
-
-/** Ties a message to its schema. */
-export function wireMsg<Desc extends DescMessage>(schema: Desc, value: MessageShape<Desc>): WireMsg {
-  return { schema, value } as unknown as WireMsg;
-}
+import { signTx, type TestMsg } from "./sign-tx.js";
 
 /** The endpoints a wire client needs. */
 export interface WireEndpoints {
@@ -84,44 +72,25 @@ export interface SignOptions {
   readonly timeoutHeight?: bigint;
 }
 
-/** Signs `msgs` with the wallet of `mnemonic` (index 0) and returns the TxRaw bytes. */
-export async function signWire(
+/**
+ * Signs `msgs` with the wallet of `mnemonic` (index 0) and returns the TxRaw bytes: `signTx` with
+ * this file's defaults (no fee, gas limit 1,000,000).
+ */
+export function signWire(
   mnemonic: string,
-  msgs: readonly WireMsg[],
+  msgs: readonly TestMsg[],
   options: SignOptions,
 ): Promise<Uint8Array> {
-  const wallet = await DirectSecp256k1HdWallet.fromMnemonic(mnemonic, { prefix: "perpx" });
-  const [account] = await wallet.getAccounts();
-  if (account === undefined) throw new Error("no account");
-  const bodyBytes = toBinary(
-    cosmosTx.TxBodySchema,
-    create(cosmosTx.TxBodySchema, {
-      messages: msgs.map((m) => ({
-        $typeName: "google.protobuf.Any" as const,
-        typeUrl: `/${m.schema.typeName}`,
-        value: toBinary(m.schema, m.value),
-      })),
-      timeoutHeight: options.timeoutHeight ?? 0n,
-    }),
-  );
-  const fee = options.feeUusdc ?? 0n;
-  const authInfoBytes = makeAuthInfoBytes(
-    [{ pubkey: encodePubkey(encodeSecp256k1Pubkey(account.pubkey)), sequence: Number(options.sequence) }],
-    fee === 0n ? [] : [{ denom: "uusdc", amount: fee.toString() }],
-    Number(options.gasLimit ?? 1_000_000n),
-    undefined,
-    undefined,
-  );
-  const signDoc = makeSignDoc(bodyBytes, authInfoBytes, options.chainId, Number(options.accountNumber));
-  const { signature } = await wallet.signDirect(account.address, signDoc);
-  return toBinary(
-    cosmosTx.TxRawSchema,
-    create(cosmosTx.TxRawSchema, {
-      bodyBytes,
-      authInfoBytes,
-      signatures: [new Uint8Array(Buffer.from(signature.signature, "base64"))],
-    }),
-  );
+  return signTx({
+    mnemonic,
+    msgs,
+    chainId: options.chainId,
+    accountNumber: options.accountNumber,
+    sequence: options.sequence,
+    feeUusdc: (options.feeUusdc ?? 0n).toString(),
+    gasLimit: options.gasLimit ?? 1_000_000n,
+    ...(options.timeoutHeight === undefined ? {} : { timeoutHeight: options.timeoutHeight }),
+  });
 }
 
 /** The account number and sequence of `address`, over REST. */
