@@ -320,9 +320,9 @@ export const isUnknownNetworkError = errorGuard<UnknownNetworkError>("UnknownNet
  *
  * @example
  * ```ts
- * const error = new InvalidOrderError("goodTilBlock", "must be within 20 blocks of the next height");
+ * const error = new InvalidOrderError("goodTilBlock", "must be within 40 blocks of the next height");
  * error.field; // "goodTilBlock"
- * error.shortMessage; // "Invalid order goodTilBlock: must be within 20 blocks of the next height"
+ * error.shortMessage; // "Invalid order goodTilBlock: must be within 40 blocks of the next height"
  * ```
  */
 export class InvalidOrderError extends PerpxError {
@@ -346,7 +346,7 @@ export class InvalidOrderError extends PerpxError {
  *
  * @example
  * ```ts
- * isInvalidOrderError(new InvalidOrderError("goodTilBlock", "must be within 20 blocks of the next height")); // true
+ * isInvalidOrderError(new InvalidOrderError("goodTilBlock", "must be within 40 blocks of the next height")); // true
  * ```
  */
 export const isInvalidOrderError = errorGuard<InvalidOrderError>("InvalidOrderError");
