@@ -1,0 +1,82 @@
+/**
+ * The contract between the indexer's read models and its WebSocket server: the models answer a
+ * channel's initial snapshot and publish the channel messages each change produces; the server
+ * only validates subscriptions, numbers and batches messages, and writes JSON. Contents are the
+ * JSON bodies of `spec/indexer-api.md` 3.5, built by the models; the server never looks inside.
+ */
+
+/**
+ * The seven WebSocket channels of the indexer.
+ *
+ * @example
+ * ```ts
+ * const channel: IndexerChannel = "v4_orderbook";
+ * ```
+ */
+export type IndexerChannel =
+  | "v4_markets"
+  | "v4_trades"
+  | "v4_orderbook"
+  | "v4_candles"
+  | "v4_subaccounts"
+  | "v4_parent_subaccounts"
+  | "v4_block_height";
+
+/**
+ * One update on one channel id, as the models produce it after a block or an off-chain order
+ * stream step. `id` is the normalized subscription id (`BTC-USD`, `BTC-USD/1MIN`,
+ * `perpx1.../0`); for `v4_markets` and `v4_block_height` it is the channel name itself.
+ * `subaccountNumber` is set on `v4_parent_subaccounts` messages (the child that changed).
+ *
+ * @example
+ * ```ts
+ * const message: ChannelMessage = {
+ *   channel: "v4_orderbook",
+ *   id: "BTC-USD",
+ *   version: "1.0.0",
+ *   contents: { bids: [["65000", "0.5"]] },
+ * };
+ * ```
+ */
+export interface ChannelMessage {
+  readonly channel: IndexerChannel;
+  readonly id: string;
+  readonly version: string;
+  readonly contents: object;
+  readonly subaccountNumber?: number;
+}
+
+/**
+ * What the initial fetch of a subscription found: the snapshot contents, an id that does not name
+ * anything subscribable (`Invalid subscription id for channel: (...)`), or a refusal with the
+ * reference's message (for example the compliance-blocked sentence).
+ *
+ * @example
+ * ```ts
+ * const found: ChannelSnapshot = { kind: "snapshot", contents: { height: "5", time: "2026-01-01T00:00:00.000Z" } };
+ * ```
+ */
+export type ChannelSnapshot =
+  | { readonly kind: "snapshot"; readonly contents: object }
+  | { readonly kind: "invalid-id" }
+  | { readonly kind: "refused"; readonly message: string };
+
+/**
+ * The read models as the WebSocket server sees them.
+ *
+ * @example
+ * ```ts
+ * const stop = feed.onMessages((messages) => messages.forEach((m) => console.log(m.channel, m.id)));
+ * feed.snapshot("v4_block_height", "v4_block_height");
+ * stop();
+ * ```
+ */
+export interface IndexerFeed {
+  /** The `subscribed` contents for a normalized channel id, read at the moment of the call. */
+  snapshot(channel: IndexerChannel, id: string): ChannelSnapshot;
+  /**
+   * Subscribes to every channel message, in the order the models applied the changes; each call
+   * carries the messages of one block or one order stream step. Returns the unsubscribe function.
+   */
+  onMessages(listener: (messages: readonly ChannelMessage[]) => void): () => void;
+}
