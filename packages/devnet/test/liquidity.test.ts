@@ -56,7 +56,7 @@ describe("--liquidity", () => {
     const btc = liveOrders().filter((o) => o.orderId?.clobPairId === 0);
     const maker = btc[0]?.orderId?.subaccountId?.owner ?? "";
     const asks = btc.filter((o) => o.side === clob.Order_Side.SELL).map((o) => o.subticks);
-    const bestAsk = asks.reduce((a, b) => (b < a ? b : a), asks[0] ?? 0n);
+    const bestAsk = [...asks].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))[0] ?? 0n;
     expect(bestAsk > 0n).toBe(true);
     const height = Number(devnet.app.latestBlock().height);
     const order = placeMsg({
