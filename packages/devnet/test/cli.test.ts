@@ -37,6 +37,7 @@ describe("perpx-devnet start", () => {
         "faucet",
         "grpc",
         "grpcTls",
+        "indexer",
         "nodeRest",
         "nodeRpc",
         "nodeRpcWs",

@@ -156,6 +156,60 @@ describe("indexer feed", () => {
     });
   });
 
+  it("publishes subaccount changes with the block height, and snapshots subaccounts and parents", async () => {
+    const carl = chain.signers[2]?.address as string;
+    expect(indexer.snapshot("v4_subaccounts", `${carl}/0`)).toEqual({ kind: "snapshot", contents: {} });
+    const from = received.length;
+    const result = await deliver(chain, 2, [depositMsg(carl, 5_000_000n, 129)]);
+    expect(result.code, result.log).toBe(0);
+    const height = chain.devnet.app.latestBlock().height.toString();
+    const mine = received.slice(from).filter((m) => m.channel === "v4_subaccounts" && m.id === `${carl}/129`);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]?.contents).toEqual({
+      assetPositions: [
+        {
+          address: carl,
+          subaccountNumber: 129,
+          positionId: expect.any(String),
+          assetId: "0",
+          symbol: "USDC",
+          side: "LONG",
+          size: "5",
+        },
+      ],
+      transfers: {
+        sender: { address: carl },
+        recipient: { address: carl, subaccountNumber: 129 },
+        symbol: "USDC",
+        size: "5",
+        type: "DEPOSIT",
+        transactionHash: expect.stringMatching(/^[0-9A-F]{64}$/),
+        createdAt: expect.any(String),
+        createdAtHeight: height,
+      },
+      blockHeight: height,
+    });
+    const parent = received.slice(from).find((m) => m.channel === "v4_parent_subaccounts");
+    expect(parent).toMatchObject({ id: `${carl}/1`, subaccountNumber: 129, contents: mine[0]?.contents });
+    const snapshot = indexer.snapshot("v4_parent_subaccounts", `${carl}/1`);
+    expect(snapshot).toMatchObject({
+      kind: "snapshot",
+      contents: {
+        subaccount: {
+          address: carl,
+          parentSubaccountNumber: 1,
+          equity: "5",
+          freeCollateral: "5",
+          childSubaccounts: [{ subaccountNumber: 129 }],
+        },
+        orders: [],
+        blockHeight: height,
+      },
+    });
+    expect(indexer.snapshot("v4_subaccounts", `${carl}/128000`)).toEqual({ kind: "invalid-id" });
+    expect(indexer.snapshot("v4_parent_subaccounts", `${carl}/128`)).toEqual({ kind: "invalid-id" });
+  });
+
   it("refuses ids that name nothing", () => {
     expect(indexer.snapshot("v4_orderbook", "NOPE-USD")).toEqual({ kind: "invalid-id" });
     expect(indexer.snapshot("v4_candles", "BTC-USD/2MINS")).toEqual({ kind: "invalid-id" });

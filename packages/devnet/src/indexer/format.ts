@@ -28,3 +28,19 @@ export function ppm(value: bigint | number): string {
 export function iso(time: Date | number): string {
   return new Date(time).toISOString();
 }
+
+/**
+ * `num / den × 10^exponent` as decimal text, rounded half up to `dp` decimals (as Big.js divides,
+ * 20 by default) with trailing zeros dropped.
+ */
+export function ratio(num: bigint, den: bigint, exponent: number, dp = 20): string {
+  if (den < 0n) return ratio(-num, -den, exponent, dp);
+  // num × 10^(exponent + dp) / den, rounded half up, then shifted back by dp.
+  const shift = exponent + dp;
+  const scaledNum = shift >= 0 ? num * 10n ** BigInt(shift) : num;
+  const scaledDen = shift >= 0 ? den : den * 10n ** BigInt(-shift);
+  const negative = scaledNum < 0n;
+  const magnitude = negative ? -scaledNum : scaledNum;
+  const rounded = (magnitude * 2n + scaledDen) / (2n * scaledDen);
+  return scaled(negative ? -rounded : rounded, -dp);
+}

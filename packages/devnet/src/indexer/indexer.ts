@@ -5,12 +5,22 @@
  */
 import type { BlockRecord, OrderStreamMessage } from "../app/contract.js";
 import type { LocatedIndexerEvent } from "../app/indexer-events.js";
+import {
+  type AccountFeedModels,
+  ChangeSet,
+  parentSnapshot,
+  subaccountMessages,
+  subaccountSnapshot,
+} from "./account-feed.js";
 import { locateBlockEvents } from "./block-events.js";
 import type { ChannelMessage, ChannelSnapshot, IndexerChannel, IndexerFeed } from "./feed.js";
 import { iso } from "./format.js";
+import { AccountsModel } from "./models/accounts.js";
 import { type CandleRecord, type CandleResolution, CandlesModel, RESOLUTIONS } from "./models/candles.js";
+import { HistoryModel } from "./models/history.js";
 import { MarketsModel, type PerpetualMarketBody } from "./models/markets.js";
 import { type LevelChange, OrderBookModel } from "./models/orderbook.js";
+import { OrdersModel, ownerKey } from "./models/orders.js";
 import { TradesModel } from "./models/trades.js";
 import { candleBody, levelUpdateBody, orderbookBody, tradeBody, tradeUpdateBody } from "./views.js";
 
@@ -40,6 +50,9 @@ export class Indexer implements IndexerFeed {
   readonly book = new OrderBookModel();
   readonly trades = new TradesModel();
   readonly candles = new CandlesModel();
+  readonly accounts = new AccountsModel(this.markets);
+  readonly orders = new OrdersModel();
+  readonly history = new HistoryModel();
   private latest: { height: bigint; time: Date } | undefined;
   private readonly listeners = new Set<(messages: readonly ChannelMessage[]) => void>();
 
@@ -57,11 +70,16 @@ export class Indexer implements IndexerFeed {
     const messages: ChannelMessage[] = [];
     const changedCandles = new Set<CandleRecord>();
     const repriced = new Set<number>();
+    const changes = new ChangeSet();
     for (const event of located) {
       this.applyEvent(event, messages, changedCandles);
+      this.applyAccountEvent(event, changes);
       if (event.event.kind === "oracle_price") repriced.add(event.event.marketId);
     }
     this.latest = { height: block.height, time: block.time };
+    for (const order of this.orders.expire(block.height))
+      this.changeOf(changes, ownerKey(order.order)).orders.push(order);
+    messages.push(...subaccountMessages(this.accountModels(), changes));
     for (const market of this.markets.markets()) {
       const moment = this.moment(market.clobPairId, market.perpetualId);
       for (const c of this.candles.tick(market.clobPairId, nowMs, moment)) changedCandles.add(c);
@@ -99,6 +117,50 @@ export class Indexer implements IndexerFeed {
     const moment = this.moment(market.clobPairId, market.perpetualId);
     for (const c of this.candles.trade(market.clobPairId, trade.createdAt.getTime(), trade, moment))
       candles.add(c);
+  }
+
+  private changeOf(changes: ChangeSet, key: string) {
+    const cut = key.lastIndexOf("/");
+    return changes.of(key.slice(0, cut), Number(key.slice(cut + 1)));
+  }
+
+  private applyAccountEvent(located: LocatedIndexerEvent, changes: ChangeSet): void {
+    const e = located.event;
+    this.accounts.apply(located);
+    if (e.kind === "subaccount_update") {
+      const change = changes.of(e.owner, e.number);
+      change.usdc = true;
+      for (const p of e.perpetualPositions) change.perpetuals.add(p.perpetualId);
+      for (const p of this.accounts.positions(e.owner, e.number)) {
+        if (p.status === "OPEN") change.perpetuals.add(p.perpetualId);
+      }
+    }
+    if (e.kind === "order_fill") {
+      const market = this.markets.marketOfPair(e.clobPairId);
+      for (const order of [e.taker, e.maker]) {
+        if (market !== undefined) this.changeOf(changes, ownerKey(order)).perpetuals.add(market.perpetualId);
+      }
+    }
+    for (const order of this.orders.apply(located))
+      this.changeOf(changes, ownerKey(order.order)).orders.push(order);
+    const made = this.history.apply(located);
+    for (const fill of made.fills) changes.of(fill.subaccount, fill.subaccountNumber).fills.push(fill);
+    for (const transfer of made.transfers) {
+      for (const side of [transfer.sender, transfer.recipient]) {
+        if (side.subaccountNumber !== undefined)
+          changes.of(side.address, side.subaccountNumber).transfers.push(transfer);
+      }
+    }
+  }
+
+  /** The models the account views and channels read, at the latest height. */
+  accountModels(): AccountFeedModels {
+    return {
+      markets: this.markets,
+      accounts: this.accounts,
+      orders: this.orders,
+      height: this.latest?.height ?? 0n,
+    };
   }
 
   private moment(clobPairId: number, perpetualId: number) {
@@ -147,12 +209,18 @@ export class Indexer implements IndexerFeed {
       }
     }
     const messages: ChannelMessage[] = [];
+    const orderChanges = new ChangeSet();
+    for (const m of stream) {
+      for (const order of this.orders.applyStream(m))
+        this.changeOf(orderChanges, ownerKey(order.order)).orders.push(order);
+    }
     for (const { first, last } of changed.values()) {
       if (first === last.quantums) continue;
       const market = this.markets.marketOfPair(last.clobPairId);
       if (market === undefined) continue;
       messages.push(this.message("v4_orderbook", market.ticker, levelUpdateBody(market, last)));
     }
+    messages.push(...subaccountMessages(this.accountModels(), orderChanges));
     this.publish(messages);
     return messages;
   }
@@ -247,14 +315,11 @@ export class Indexer implements IndexerFeed {
           ? { kind: "invalid-id" }
           : { kind: "snapshot", contents: { candles: candles.slice(0, API_LIMIT) } };
       }
-      default:
-        return this.accountSnapshot(channel, id);
+      case "v4_subaccounts":
+        return subaccountSnapshot(this.accountModels(), id);
+      case "v4_parent_subaccounts":
+        return parentSnapshot(this.accountModels(), id);
     }
-  }
-
-  /** The subaccount channels' snapshots (see `accounts`). */
-  protected accountSnapshot(_channel: IndexerChannel, _id: string): ChannelSnapshot {
-    return { kind: "invalid-id" };
   }
 }
 

@@ -14,6 +14,7 @@ import {
   urlOf,
 } from "../../servers/http.js";
 import type { Indexer } from "../indexer.js";
+import { accountRoutes } from "./account-routes.js";
 import { marketRoutes } from "./market-routes.js";
 import type { Route } from "./routes.js";
 import { utilityRoutes } from "./utility-routes.js";
@@ -120,7 +121,12 @@ export function compileRoutes(routes: readonly Route[]): Compiled[] {
  * ```
  */
 export async function startIndexerRestServer(options: IndexerRestServerOptions): Promise<IndexerRestServer> {
-  const routes = compileRoutes([...marketRoutes, ...utilityRoutes, ...(options.routes ?? [])]);
+  const routes = compileRoutes([
+    ...marketRoutes,
+    ...accountRoutes,
+    ...utilityRoutes,
+    ...(options.routes ?? []),
+  ]);
   const server = createHttpServer(options.timeouts, (req, res) =>
     handleIndexerRequest(options.indexer, routes, req, res),
   );

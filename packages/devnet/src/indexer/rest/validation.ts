@@ -44,6 +44,11 @@ export class RequestChecks {
     return value === null || value === "" ? undefined : value;
   }
 
+  /** Every value of a repeated query parameter (empty strings left out). */
+  rawAll(name: string): string[] {
+    return this.query.getAll(name).filter((v) => v !== "");
+  }
+
   /** Where a parameter was found (for the error entry). */
   private where(name: string, location: "query" | "params" | "both"): "query" | "params" {
     if (location === "params") return "params";
