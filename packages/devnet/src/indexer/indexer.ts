@@ -3,6 +3,7 @@
  * blocks with their indexer events, and the memclob's off-chain order stream), answering REST
  * and the WebSocket channels ({@link IndexerFeed}). It never reads chain state.
  */
+import type { clob } from "@perpx/proto";
 import type { BlockRecord, OrderStreamMessage } from "../app/contract.js";
 import type { LocatedIndexerEvent } from "../app/indexer-events.js";
 import {
@@ -195,6 +196,26 @@ export class Indexer implements IndexerFeed {
     return this.message("v4_markets", "v4_markets", contents);
   }
 
+  /**
+   * After replaying stored blocks (which carry no order stream): the stateful orders the blocks
+   * left open rest in the memclob again (a node rebuilds them from state), so they rest in the book.
+   */
+  restBook(): void {
+    const stream: OrderStreamMessage[] = [];
+    for (const record of this.orders.all()) {
+      if (record.status !== "OPEN" || (record.order.orderId?.orderFlags ?? 0) === 0) continue;
+      stream.push({ kind: "place", order: record.order });
+      if (record.totalFilled > 0n) {
+        stream.push({
+          kind: "update",
+          orderId: record.order.orderId as clob.OrderId,
+          totalFilled: record.totalFilled,
+        });
+      }
+    }
+    for (const message of stream) this.book.apply(message);
+  }
+
   /** Applies one step of the order stream; returns (and publishes) its order book messages. */
   applyOrderStream(stream: readonly OrderStreamMessage[]): ChannelMessage[] {
     // One update per level the step changed, in the order first changed, with its final size: a
@@ -333,6 +354,7 @@ export function startIndexer(
 ): { indexer: Indexer; stop: () => void } {
   const indexer = new Indexer();
   for (const block of history) indexer.applyBlock(block);
+  indexer.restBook();
   const offBlock = source.onBlock((block) => indexer.applyBlock(block));
   const offStream = source.onOrderStream((messages) => indexer.applyOrderStream(messages));
   return {
