@@ -363,10 +363,18 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   // --state), then follows the app's block and order streams.
   const indexerFeed = startIndexer(app, committedBlocks(app));
   // The market maker quotes once the indexer listens, so the indexer sees its first orders too.
-  const maker =
-    options.liquidity === undefined || options.liquidity === false
-      ? undefined
-      : startMarketMaker(app, app.control, options.liquidity === true ? {} : options.liquidity);
+  let maker: ReturnType<typeof startMarketMaker> | undefined;
+  try {
+    maker =
+      options.liquidity === undefined || options.liquidity === false
+        ? undefined
+        : startMarketMaker(app, app.control, options.liquidity === true ? {} : options.liquidity);
+  } catch (error) {
+    indexerFeed.stop();
+    unsubscribePersist();
+    store?.close();
+    throw error;
+  }
   if (maker !== undefined) persist();
   const dispatcher = createDispatcher(app);
   const producer = new BlockProducer(app, { blockTimeMs: options.blockTimeMs ?? 1000, onError });
