@@ -9,7 +9,8 @@
  * Store slice `ibc/` (besides `channel/...` and `chain`):
  * - `send_sequence/<port>/<channel>`, `recv_sequence/<port>/<channel>`: u64 next sequence;
  * - `packet/<port>/<channel>/<sequence:20>`: JSON of the outgoing packet (data, timeouts);
- * - `denom_trace/<hash>`: the trace path (`transfer/channel-0/uusdc`) of a voucher.
+ * - `denom_trace/<hash>`: the trace path (`transfer/channel-0/uusdc`) of a voucher;
+ * - the ICS-04 packet state (commitments, receipts, acknowledgements) of `ibc-packets.ts`.
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { ibcDenom } from "@perpx/core";
@@ -23,6 +24,14 @@ import { paginate } from "../pagination.js";
 import { textField, uintField } from "../request-fields.js";
 import type { AuthKeeper, StoreAccess } from "./auth.js";
 import type { BankKeeper } from "./bank.js";
+import {
+  commitSentPacket,
+  ICS20_SUCCESS_ACK,
+  ics20PacketBytes,
+  packetCommitment,
+  packetQueries,
+  recordReceivedPacket,
+} from "./ibc-packets.js";
 import type { RatelimitKeeper } from "./ratelimit.js";
 import { createIbcModule, padKey, readRecords } from "./records.js";
 
@@ -139,6 +148,7 @@ export class IbcKeeper {
     const seqKey = `recv_sequence/${packet.portId}/${packet.channelId}`;
     const sequence = sequenceOf(ctx, seqKey);
     store.set(seqKey, encodeU64(sequence + 1n));
+    recordReceivedPacket(ctx, packet.portId, packet.channelId, sequence, ICS20_SUCCESS_ACK);
     const prefix = `${channel.counterparty?.portId ?? ""}/${channel.counterparty?.channelId ?? ""}/`;
     if (packet.denom.startsWith(prefix)) {
       // A coin of this chain coming back: release it from escrow, unwrapped.
@@ -243,8 +253,20 @@ export class IbcKeeper {
     ctx
       .store(IBC)
       .set(`packet/${t.sourcePort}/${t.sourceChannel}/${padKey(sequence, 20)}`, utf8(JSON.stringify(record)));
+    const packetData = ics20PacketBytes(data);
+    commitSentPacket(
+      ctx,
+      t.sourcePort,
+      t.sourceChannel,
+      sequence,
+      packetCommitment({
+        timeoutTimestamp: t.timeoutTimestamp,
+        timeoutHeight: t.timeoutHeight,
+        data: packetData,
+      }),
+    );
     ctx.events.emitEvent("send_packet", [
-      ["packet_data", JSON.stringify(data)],
+      ["packet_data", fromUtf8(packetData)],
       ["packet_timeout_height", record.timeout_height],
       ["packet_timeout_timestamp", record.timeout_timestamp],
       ["packet_sequence", sequence.toString()],
@@ -366,6 +388,7 @@ export function createIbcTransferModule(config: ChainConfig, keeper: IbcKeeper):
     ],
     queries: {
       ...base.queries,
+      ...packetQueries(),
       "/ibc.applications.transfer.v1.Query/DenomTraces": queryHandler(
         ibcTransfer.QueryDenomTracesRequestSchema,
         ibcTransfer.QueryDenomTracesResponseSchema,
