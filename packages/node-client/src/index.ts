@@ -144,6 +144,7 @@ export {
 } from "./query/catalog.js";
 export * from "./query/chain.js";
 export { type FactOptions, type RestQueryParams, restQuery } from "./query/facts.js";
+export * from "./query/ibc.js";
 export { type GetMarketParams, getMarket, type Market } from "./query/market.js";
 export * from "./query/markets.js";
 export * from "./query/node.js";

@@ -40,6 +40,18 @@ import {
   getWithdrawalsBlockedInfo,
 } from "./query/catalog.js";
 import { getChainId, getGenesis, getLatestBlock, getPeers } from "./query/chain.js";
+import {
+  getDenomTrace,
+  getDenomTraces,
+  getNextSequenceReceive,
+  getPacketAcknowledgement,
+  getPacketAcknowledgements,
+  getPacketCommitment,
+  getPacketCommitments,
+  getPacketReceipt,
+  getUnreceivedAcks,
+  getUnreceivedPackets,
+} from "./query/ibc.js";
 import { getMarket } from "./query/market.js";
 import {
   getBlockRateLimits,
@@ -168,6 +180,17 @@ export const nodeActions = {
   getDailyUsage,
   getPendingSendPackets,
   getWithdrawalsBlockedInfo,
+  // IBC packets and vouchers
+  getPacketCommitment,
+  getPacketCommitments,
+  getPacketReceipt,
+  getPacketAcknowledgement,
+  getPacketAcknowledgements,
+  getUnreceivedPackets,
+  getUnreceivedAcks,
+  getNextSequenceReceive,
+  getDenomTrace,
+  getDenomTraces,
   // Affiliates
   getAffiliateInfo,
   getReferredBy,
