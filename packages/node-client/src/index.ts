@@ -96,6 +96,7 @@ export {
   type OrderWireAmounts,
   orderWireAmounts,
 } from "./messages/market.js";
+export { type BankMultiSendParams, bankMultiSendMsg } from "./messages/multiSend.js";
 export {
   type BankSendParams,
   bankSendMsg,

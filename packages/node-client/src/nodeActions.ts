@@ -86,6 +86,7 @@ import { watchBlocks } from "./query/watch.js";
 import { getBacking, getWrapRule, getWrapRules } from "./query/wrap.js";
 import {
   addAuthenticator,
+  bankMultiSend,
   bankSend,
   batchCancel,
   cancelOrder,
@@ -225,6 +226,7 @@ export const nodeActions = {
   withdrawFromSubaccount,
   transfer,
   bankSend,
+  bankMultiSend,
   addAuthenticator,
   removeAuthenticator,
   wrapWithdraw,
