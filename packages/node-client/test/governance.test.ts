@@ -361,9 +361,9 @@ describe("governance messages through devnet proposals", () => {
     const response = await fetch(`${net.devnet.endpoints.devnetControl}/devnet/gov/authority`);
     const { authority } = (await response.json()) as { authority: string };
     expect(moduleAccountAddress("gov")).toBe(authority);
-    expect((SAMPLES["/perpx.wrap.v1.MsgSetWrapRule"]!().value as { authority: string }).authority).toBe(
-      authority,
-    );
+    expect(
+      setWrapRuleMsg({ rule: { channelId: "channel-1", sourceDenom: "u", localDenom: "u" } }).value.authority,
+    ).toBe(authority);
   });
 
   it("list a market, a liquidity tier and a perpetual, then update them", async () => {
