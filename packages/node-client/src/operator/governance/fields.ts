@@ -16,7 +16,7 @@ import { bech32Address, nonEmpty } from "../../messages/validate.js";
  *
  * @example
  * ```ts
- * moduleAccountAddress("gov"); // "perpx10d07y265gmmuvt4z0w9aw880jnsr700jnmapky"
+ * moduleAccountAddress("gov"); // "perpx10d07y265gmmuvt4z0w9aw880jnsr700jnnhuak"
  * ```
  */
 export function moduleAccountAddress(name: string, prefix: string = DEFAULT_PREFIX): string {
