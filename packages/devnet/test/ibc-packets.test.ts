@@ -2,10 +2,12 @@
  * ICS-04 packet state against a running devnet: an outgoing ICS-20 `MsgTransfer` (signed in the
  * test) leaves a packet commitment computed as ibc-go computes it, an incoming packet (devnet
  * control) leaves a receipt and the commitment of a success acknowledgement; both are read over
- * RPC `abci_query` and REST, with ibc-go's error answers for bad requests.
+ * RPC `abci_query` and REST, with ibc-go's error answers for bad requests; native coins sent over a
+ * channel wait in its ICS-20 escrow address.
  */
 import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
 import { sha256 } from "@noble/hashes/sha2.js";
+import { addressBytes } from "@perpx/address";
 import { cosmosAbci, ibcChannel, ibcTransfer } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Devnet, startDevnet } from "../src/index.js";
@@ -208,5 +210,45 @@ describe("packets this chain receives", () => {
     // The transfer channel is unordered: ibc-go answers 0 for its next receive sequence.
     const next = await json(`${devnet.endpoints.nodeRest}${CHANNEL}/next_sequence`);
     expect(next.body.next_sequence_receive).toBe("0");
+  });
+});
+
+describe("ICS-20 escrow", () => {
+  it("holds a channel's outgoing native coins in ibc-go's escrow address, counted per denom", async () => {
+    const rest = async (path: string) => json(`${devnet.endpoints.nodeRest}${path}`);
+    const version = new TextEncoder().encode("ics20-1");
+    const expected = sha256(
+      Buffer.concat([version, Uint8Array.of(0), new TextEncoder().encode("transfer/channel-0")]),
+    );
+    const escrow = await rest("/ibc/apps/transfer/v1/channels/channel-0/ports/transfer/escrow_address");
+    expect(escrow.status).toBe(200);
+    const address = escrow.body.escrow_address as string;
+    expect(hex(addressBytes(address))).toBe(hex(expected.subarray(0, 20)));
+    // The earlier transfer of 5000 aperpx over channel-0 sits there, and is the denom's whole escrow.
+    const held = await rest(`/cosmos/bank/v1beta1/balances/${address}/by_denom?denom=aperpx`);
+    expect(held.body.balance.amount).toBe("5000");
+    const total = await rest("/ibc/apps/transfer/v1/denoms/aperpx/total_escrow");
+    expect(total.body.amount).toEqual({ denom: "aperpx", amount: "5000" });
+    expect(
+      (await rest("/ibc/apps/transfer/v1/channels/channel-77/ports/transfer/escrow_address")).status,
+    ).toBe(404);
+
+    // Coins coming back over the channel leave its escrow.
+    const bob = devnet.accounts[1]!.address;
+    const back = await json(`${devnet.endpoints.devnetControl}/devnet/ibc/receive`, {
+      method: "POST",
+      body: JSON.stringify({
+        channel: "channel-0",
+        denom: "transfer/channel-0/aperpx",
+        amount: "2000",
+        receiver: bob,
+      }),
+    });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    devnet.mine(1);
+    expect(
+      (await rest(`/cosmos/bank/v1beta1/balances/${address}/by_denom?denom=aperpx`)).body.balance.amount,
+    ).toBe("3000");
+    expect((await rest("/ibc/apps/transfer/v1/denoms/aperpx/total_escrow")).body.amount.amount).toBe("3000");
   });
 });

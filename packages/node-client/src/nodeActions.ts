@@ -43,12 +43,14 @@ import { getChainId, getGenesis, getLatestBlock, getPeers } from "./query/chain.
 import {
   getDenomTrace,
   getDenomTraces,
+  getEscrowAddress,
   getNextSequenceReceive,
   getPacketAcknowledgement,
   getPacketAcknowledgements,
   getPacketCommitment,
   getPacketCommitments,
   getPacketReceipt,
+  getTotalEscrow,
   getUnreceivedAcks,
   getUnreceivedPackets,
 } from "./query/ibc.js";
@@ -192,6 +194,8 @@ export const nodeActions = {
   getNextSequenceReceive,
   getDenomTrace,
   getDenomTraces,
+  getEscrowAddress,
+  getTotalEscrow,
   // Affiliates
   getAffiliateInfo,
   getReferredBy,

@@ -9,12 +9,14 @@ import { describe, expect, it, vi } from "vitest";
 import {
   getDenomTrace,
   getDenomTraces,
+  getEscrowAddress,
   getNextSequenceReceive,
   getPacketAcknowledgement,
   getPacketAcknowledgements,
   getPacketCommitment,
   getPacketCommitments,
   getPacketReceipt,
+  getTotalEscrow,
   getUnreceivedAcks,
   getUnreceivedPackets,
 } from "../src/index.js";
@@ -81,6 +83,13 @@ describe("a transfer this chain sends", () => {
       expect(
         await getPacketCommitment(net.client, { channelId: "channel-0", sequence: 9_999_999n, transport }),
       ).toBeUndefined();
+    }
+    // Native coins sent wait in the channel's escrow account, counted per denom.
+    for (const transport of TRANSPORTS) {
+      const escrow = await getEscrowAddress(net.client, { channelId: "channel-0", transport });
+      const held = BigInt((await net.client.getBalance({ address: escrow, denom: "uusdc" })).amount);
+      expect(held).toBeGreaterThanOrEqual(1_234n);
+      expect(await getTotalEscrow(net.client, { denom: "uusdc", transport })).toBe(held);
     }
     // The same through the bound client, with the port given.
     expect(

@@ -199,6 +199,16 @@ const COSMOS_ROUTES: ReadonlyArray<readonly [Route["httpMethod"], string, string
   ["GET", "/ibc/apps/transfer/v1/denom_traces/{hash}", "/ibc.applications.transfer.v1.Query/DenomTrace"],
   ["GET", "/ibc/apps/transfer/v1/denom_hashes/{trace}", "/ibc.applications.transfer.v1.Query/DenomHash"],
   ["GET", "/ibc/apps/transfer/v1/params", "/ibc.applications.transfer.v1.Query/Params"],
+  [
+    "GET",
+    "/ibc/apps/transfer/v1/channels/{channel_id}/ports/{port_id}/escrow_address",
+    "/ibc.applications.transfer.v1.Query/EscrowAddress",
+  ],
+  [
+    "GET",
+    "/ibc/apps/transfer/v1/denoms/{denom}/total_escrow",
+    "/ibc.applications.transfer.v1.Query/TotalEscrowForDenom",
+  ],
 ];
 
 function parseTemplate(template: string): Segment[] {

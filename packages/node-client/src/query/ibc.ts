@@ -3,13 +3,14 @@
  * (`ibc.applications.transfer.v1.Query`): what a wallet or a bridge UI reads to follow a transfer:
  * the commitment of a packet this chain sent (there until its acknowledgement or timeout comes
  * back), the receipt and acknowledgement of a packet it received, which sequences are still
- * unrelayed, and what an `ibc/<hash>` voucher is.
+ * unrelayed, what an `ibc/<hash>` voucher is, and where and how much of this chain's coins wait in
+ * escrow.
  */
 import { type IntegerInput, InvalidArgumentError } from "@perpx/core";
 import { ibcChannel, ibcTransfer } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
 import { isQueryError } from "../errors.js";
-import { checkParams, positiveUint64 } from "../messages/validate.js";
+import { checkParams, nonEmpty, positiveUint64 } from "../messages/validate.js";
 import { allPages } from "./pages.js";
 import { type QueryOptions, unaryQuery } from "./unary.js";
 
@@ -353,4 +354,52 @@ export async function getDenomTraces(
     request: {},
     pick: (r) => r.denomTraces,
   });
+}
+
+/**
+ * The ICS-20 escrow account of a channel end: where coins of this chain sent over it wait until
+ * they come back.
+ *
+ * @example
+ * ```ts
+ * const escrow = await getEscrowAddress(client, { channelId: "channel-0" }); // "perpx1..."
+ * ```
+ */
+export async function getEscrowAddress(client: NodeConnection, params: IbcChannelParams): Promise<string> {
+  checkParams(params, "getEscrowAddress");
+  const response = await unaryQuery(
+    client,
+    ibcTransfer.Query.method.escrowAddress,
+    channelFields(params),
+    params,
+  );
+  return response.escrowAddress;
+}
+
+/**
+ * Parameters of {@link getTotalEscrow}.
+ *
+ * @example
+ * ```ts
+ * await getTotalEscrow(client, { denom: "uusdc" });
+ * ```
+ */
+export interface GetTotalEscrowParams extends QueryOptions {
+  /** The denom, e.g. `uusdc`. */
+  denom: string;
+}
+
+/**
+ * How much of a denom this chain holds in escrow over every channel, in base units.
+ *
+ * @example
+ * ```ts
+ * const escrowed = await getTotalEscrow(client, { denom: "uusdc" }); // 1234n
+ * ```
+ */
+export async function getTotalEscrow(client: NodeConnection, params: GetTotalEscrowParams): Promise<bigint> {
+  checkParams(params, "getTotalEscrow");
+  const denom = nonEmpty(params.denom, "denom");
+  const response = await unaryQuery(client, ibcTransfer.Query.method.totalEscrowForDenom, { denom }, params);
+  return BigInt(response.amount?.amount || "0");
 }

@@ -1,10 +1,10 @@
 /**
  * ICS-20 transfers over the devnet's simulated IBC channels, extending the IBC module of
  * `records.ts` (channels and their queries): incoming packets (devnet control `receive`, offered to
- * a receive hook, the wrap module; coins of this chain coming back are released from escrow),
- * channel recreation (control `recreate-channel`), outgoing
- * `MsgTransfer` (escrow of native coins, burn of vouchers returning to their source), packet
- * sequences and records, and the denom-trace queries.
+ * a receive hook, the wrap module; coins of this chain coming back are released from their
+ * channel's escrow account), channel recreation (control `recreate-channel`), outgoing `MsgTransfer`
+ * (native coins escrowed in the channel's escrow account of `ibc-escrow.ts`, vouchers returning to
+ * their source burned), packet sequences and records, and the denom-trace queries.
  *
  * Store slice `ibc/` (besides `channel/...` and `chain`):
  * - `send_sequence/<port>/<channel>`, `recv_sequence/<port>/<channel>`: u64 next sequence;
@@ -24,6 +24,7 @@ import { paginate } from "../pagination.js";
 import { textField, uintField } from "../request-fields.js";
 import type { AuthKeeper, StoreAccess } from "./auth.js";
 import type { BankKeeper } from "./bank.js";
+import { addTotalEscrow, escrowAddress, escrowQueries } from "./ibc-escrow.js";
 import {
   commitSentPacket,
   ICS20_SUCCESS_ACK,
@@ -153,9 +154,10 @@ export class IbcKeeper {
     if (packet.denom.startsWith(prefix)) {
       // A coin of this chain coming back: release it from escrow, unwrapped.
       const native = packet.denom.slice(prefix.length);
-      this.bank.sendCoinsFromModuleToAccount(ctx, "transfer", packet.receiver, [
+      this.bank.sendCoins(ctx, escrowAddress(packet.portId, packet.channelId), packet.receiver, [
         { denom: native, amount: packet.amount },
       ]);
+      addTotalEscrow(ctx, native, -packet.amount);
       return { sequence, voucherDenom: native, creditedDenom: native, wrapped: false };
     }
     const voucher = ibcDenom(packet.portId, packet.channelId, packet.denom);
@@ -230,8 +232,14 @@ export class IbcKeeper {
     const prefix = `${t.sourcePort}/${t.sourceChannel}/`;
     const returning = trace?.startsWith(prefix) === true;
     const packetDenom = trace ?? t.denom;
-    this.bank.sendCoins(ctx, t.from, this.auth.moduleAddress("transfer"), coins);
-    if (returning) this.bank.burnCoins(ctx, "transfer", coins);
+    if (returning) {
+      // A voucher going home: burned (through the transfer module account).
+      this.bank.sendCoins(ctx, t.from, this.auth.moduleAddress("transfer"), coins);
+      this.bank.burnCoins(ctx, "transfer", coins);
+    } else {
+      this.bank.sendCoins(ctx, t.from, escrowAddress(t.sourcePort, t.sourceChannel), coins);
+      addTotalEscrow(ctx, t.denom, t.amount);
+    }
     const data = {
       denom: packetDenom,
       amount: t.amount.toString(),
@@ -389,6 +397,7 @@ export function createIbcTransferModule(config: ChainConfig, keeper: IbcKeeper):
     queries: {
       ...base.queries,
       ...packetQueries(),
+      ...escrowQueries(),
       "/ibc.applications.transfer.v1.Query/DenomTraces": queryHandler(
         ibcTransfer.QueryDenomTracesRequestSchema,
         ibcTransfer.QueryDenomTracesResponseSchema,
