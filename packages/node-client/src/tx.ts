@@ -28,7 +28,7 @@ export {
   toAny,
   txHash,
 } from "./tx/encode.js";
-export { CLOB_GAS_LIMIT, gasWithMultiplier, resolveGasPrice } from "./tx/send.js";
+export { CLOB_GAS_LIMIT, gasWithMultiplier, type ResolveGasPriceParams, resolveGasPrice } from "./tx/send.js";
 export {
   type AccountSequence,
   SequenceManager,

@@ -11,7 +11,7 @@ import { type QueryOptions, unaryQuery } from "./unary.js";
  *
  * @example
  * ```ts
- * const { accountNumber, sequence } = (await getAccount(client, { address }))!;
+ * const { accountNumber, sequence } = (await getAccount(client, { address: wallet.address }))!;
  * ```
  */
 export interface AccountInfo {
@@ -59,12 +59,11 @@ export async function getAccount(
   checkParams(params, "getAccount");
   let response: cosmosAuth.QueryAccountResponse;
   try {
-    response = await unaryQuery(
-      client,
-      cosmosAuth.Query.method.account,
-      { address: bech32Address(params.address) },
-      params,
-    );
+    response = await unaryQuery(client, {
+      ...params,
+      method: cosmosAuth.Query.method.account,
+      request: { address: bech32Address(params.address) },
+    });
   } catch (error) {
     if (isQueryError(error) && error.notFound) return undefined;
     throw error;
@@ -97,7 +96,7 @@ export async function getAccount(
  *
  * @example
  * ```ts
- * const { accountNumber, sequence } = await getAccountSequence(client, { address });
+ * const { accountNumber, sequence } = await getAccountSequence(client, { address: wallet.address });
  * ```
  */
 export async function getAccountSequence(

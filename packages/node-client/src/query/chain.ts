@@ -61,12 +61,12 @@ export async function getLatestBlock(
       }
     });
   }
-  const response = await unaryQuery(
-    client,
-    cosmosTendermint.Service.method.getLatestBlock,
-    {},
-    { ...options, transport },
-  );
+  const response = await unaryQuery(client, {
+    ...options,
+    transport,
+    method: cosmosTendermint.Service.method.getLatestBlock,
+    request: {},
+  });
   const header = response.sdkBlock?.header ?? response.block?.header;
   if (!header?.time) {
     throw new QueryError({

@@ -52,7 +52,12 @@ export async function getMinimumGasPrices(
           path: "/cosmos/base/node/v1beta1/config",
           schema: cosmosNode.ConfigResponseSchema,
         })
-      : await unaryQuery(client, cosmosNode.Service.method.config, {}, { ...options, transport });
+      : await unaryQuery(client, {
+          ...options,
+          transport,
+          method: cosmosNode.Service.method.config,
+          request: {},
+        });
   return parseGasPrices(response.minimumGasPrice);
 }
 
@@ -116,7 +121,12 @@ export async function getNodeInfo(client: NodeConnection, options: FactOptions =
           path: "/cosmos/base/tendermint/v1beta1/node_info",
           schema: cosmosTendermint.GetNodeInfoResponseSchema,
         })
-      : await unaryQuery(client, cosmosTendermint.Service.method.getNodeInfo, {}, { ...options, transport });
+      : await unaryQuery(client, {
+          ...options,
+          transport,
+          method: cosmosTendermint.Service.method.getNodeInfo,
+          request: {},
+        });
   return {
     appVersion: response.applicationVersion?.version ?? "",
     appName: response.applicationVersion?.appName ?? "",
@@ -168,12 +178,12 @@ export async function getAppliedPlan(
             })
           ).height
         : (
-            await unaryQuery(
-              client,
-              cosmosUpgrade.Query.method.appliedPlan,
-              { name: params.name },
-              { ...params, transport },
-            )
+            await unaryQuery(client, {
+              ...params,
+              transport,
+              method: cosmosUpgrade.Query.method.appliedPlan,
+              request: { name: params.name },
+            })
           ).height;
   } catch (error) {
     if (isQueryError(error) && error.notFound) return undefined;

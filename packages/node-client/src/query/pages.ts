@@ -47,7 +47,7 @@ export async function allPages<I extends DescMessage, O extends DescMessage, T>(
       ...(request as object),
       pagination: { key, limit: PAGE_LIMIT },
     } as unknown as MessageInitShape<I>;
-    const response = await unaryQuery(client, method, init, options);
+    const response = await unaryQuery(client, { ...options, method: method, request: init });
     items.push(...pick(response));
     const next = (response as { pagination?: { nextKey?: Uint8Array } }).pagination?.nextKey;
     if (!next || next.length === 0) break;

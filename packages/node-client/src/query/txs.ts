@@ -146,12 +146,11 @@ export async function getTx(client: NodeConnection, params: GetTxParams): Promis
   const transport = pickQueryTransport(client, params.transport);
   if (transport === "grpc") {
     try {
-      const response = await unaryQuery(
-        client,
-        cosmosTx.Service.method.getTx,
-        { hash: params.hash.replace(/^0x/i, "").toUpperCase() },
-        params,
-      );
+      const response = await unaryQuery(client, {
+        ...params,
+        method: cosmosTx.Service.method.getTx,
+        request: { hash: params.hash.replace(/^0x/i, "").toUpperCase() },
+      });
       return response.txResponse ? fromTxResponse(response.txResponse, response.tx) : undefined;
     } catch (error) {
       if (isQueryError(error) && error.notFound) return undefined;
@@ -177,7 +176,7 @@ export async function getTx(client: NodeConnection, params: GetTxParams): Promis
  *
  * @example
  * ```ts
- * await searchTxs(client, { query: `message.sender='${address}'`, page: 2, perPage: 50, orderBy: "desc" });
+ * await searchTxs(client, { query: `message.sender='${wallet.address}'`, page: 2, perPage: 50, orderBy: "desc" });
  * ```
  */
 export interface SearchTxsParams extends QueryOptions {
@@ -207,7 +206,7 @@ export interface SearchTxsParams extends QueryOptions {
  *
  * @example
  * ```ts
- * const { txs, totalCount } = await searchTxs(client, { query: `message.sender='${address}'`, orderBy: "desc" });
+ * const { txs, totalCount } = await searchTxs(client, { query: `message.sender='${wallet.address}'`, orderBy: "desc" });
  * ```
  */
 export async function searchTxs(
@@ -220,17 +219,16 @@ export async function searchTxs(
   const order = params.orderBy ?? "asc";
   const transport = pickQueryTransport(client, params.transport);
   if (transport === "grpc") {
-    const response = await unaryQuery(
-      client,
-      cosmosTx.Service.method.getTxsEvent,
-      {
+    const response = await unaryQuery(client, {
+      ...params,
+      method: cosmosTx.Service.method.getTxsEvent,
+      request: {
         query: params.query,
         page: BigInt(page),
         limit: BigInt(perPage),
         orderBy: order === "desc" ? cosmosTx.OrderBy.DESC : cosmosTx.OrderBy.ASC,
       },
-      params,
-    );
+    });
     return {
       txs: response.txResponses.map((r, i) => fromTxResponse(r, response.txs[i])),
       totalCount: Number(response.total),

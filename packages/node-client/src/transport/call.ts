@@ -5,7 +5,7 @@ import { AbortedError, InvalidArgumentError, TimeoutError } from "@perpx/errors"
  *
  * @example
  * ```ts
- * await getBalances(client, { address, timeoutMs: 2_000, signal: controller.signal });
+ * await getBalances(client, { address: wallet.address, timeoutMs: 2_000, signal: controller.signal });
  * ```
  */
 export interface CallOptions {

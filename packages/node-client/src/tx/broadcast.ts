@@ -132,15 +132,15 @@ export async function submitTx(
   const transport = pickBroadcastTransport(client, params.transport);
   const hash = txHash(params.txBytes);
   if (transport === "grpc") {
-    const response = await unaryQuery(
-      client,
-      cosmosTx.Service.method.broadcastTx,
-      {
+    const response = await unaryQuery(client, {
+      ...params,
+      transport: "grpc",
+      method: cosmosTx.Service.method.broadcastTx,
+      request: {
         txBytes: params.txBytes,
         mode: params.mode === "sync" ? cosmosTx.BroadcastMode.SYNC : cosmosTx.BroadcastMode.ASYNC,
       },
-      { ...params, transport: "grpc" },
-    );
+    });
     const r = response.txResponse;
     if (r && r.code !== 0) {
       throw broadcastTxError({

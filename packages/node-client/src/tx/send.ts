@@ -152,6 +152,20 @@ function orderIdOf(message: TxMessage): clob.OrderId | undefined {
 }
 
 /**
+ * Parameters of {@link resolveGasPrice}.
+ *
+ * @example
+ * ```ts
+ * const params: ResolveGasPriceParams = { denom: "uusdc", timeoutMs: 2_000 };
+ * (await resolveGasPrice(client, params)).denom; // "uusdc"
+ * ```
+ */
+export interface ResolveGasPriceParams extends CallOptions {
+  /** The fee denom, e.g. `uusdc`. */
+  denom: string;
+}
+
+/**
  * The gas price of a fee denom: the client's configured prices, else the network preset's, else
  * the node's `minimum-gas-prices` (read once and cached).
  *
@@ -159,15 +173,15 @@ function orderIdOf(message: TxMessage): clob.OrderId | undefined {
  *
  * @example
  * ```ts
- * await resolveGasPrice(client, "uusdc"); // { denom: "uusdc", amount: "0.025" }
+ * await resolveGasPrice(client, { denom: "uusdc" }); // { denom: "uusdc", amount: "0.025" }
  * ```
  */
 export async function resolveGasPrice(
   client: NodeConnection,
-  denom: string,
-  options: CallOptions = {},
+  params: ResolveGasPriceParams,
 ): Promise<GasPrice> {
-  checkParams(options, "resolveGasPrice", true);
+  checkParams(params, "resolveGasPrice");
+  const { denom, ...options } = params;
   const known = chainFacts(client);
   known.gasPrices ??= await getMinimumGasPrices(client, options);
   const prices = known.gasPrices;
@@ -250,7 +264,9 @@ export async function sendTx(client: NodeConnection, params: SendTxParams): Prom
     fixedFee = { amount: [], gasLimit: typeof params.gas === "bigint" ? params.gas : CLOB_GAS_LIMIT };
   }
   if (!fixedFee) {
-    gasPrice = params.gasPrice ?? (await resolveGasPrice(client, params.feeDenom ?? defaults.feeDenom, call));
+    gasPrice =
+      params.gasPrice ??
+      (await resolveGasPrice(client, { ...call, denom: params.feeDenom ?? defaults.feeDenom }));
     if (typeof params.gas === "bigint")
       fixedFee = { amount: [feeForGas(params.gas, gasPrice)], gasLimit: params.gas };
   }

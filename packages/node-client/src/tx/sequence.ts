@@ -5,7 +5,7 @@ import { isSequenceMismatchError, parseSequenceMismatch } from "../errors.js";
  *
  * @example
  * ```ts
- * const { accountNumber, sequence }: AccountSequence = await getAccountSequence(client, { address });
+ * const { accountNumber, sequence }: AccountSequence = await getAccountSequence(client, { address: wallet.address });
  * ```
  */
 export interface AccountSequence {
@@ -33,7 +33,7 @@ export type SequenceMode = "sequence" | "timestamp" | "none";
  *
  * @example
  * ```ts
- * new SequenceManager({ fetchAccount: (address) => getAccountSequence(client, { address }), timestampOffsetMs: -500 });
+ * new SequenceManager({ fetchAccount: (address) => getAccountSequence(client, { address: wallet.address }), timestampOffsetMs: -500 });
  * ```
  */
 export interface SequenceManagerOptions {
@@ -79,7 +79,7 @@ interface AccountState {
  *
  * @example
  * ```ts
- * const sequences = new SequenceManager({ fetchAccount: (address) => getAccountSequence(client, { address }) });
+ * const sequences = new SequenceManager({ fetchAccount: (address) => getAccountSequence(client, { address: wallet.address }) });
  * const result = await sequences.run(address, "sequence", ({ accountNumber, sequence }) => signAndBroadcast(sequence));
  * ```
  */

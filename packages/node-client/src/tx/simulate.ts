@@ -80,7 +80,11 @@ export async function simulateTx(
   });
   const txBytes = encodeTxRaw({ bodyBytes, authInfoBytes, signatures: [new Uint8Array()] });
   try {
-    const response = await unaryQuery(client, cosmosTx.Service.method.simulate, { txBytes }, params);
+    const response = await unaryQuery(client, {
+      ...params,
+      method: cosmosTx.Service.method.simulate,
+      request: { txBytes },
+    });
     return { gasUsed: response.gasInfo?.gasUsed ?? 0n, gasWanted: response.gasInfo?.gasWanted ?? 0n };
   } catch (error) {
     if (!isQueryError(error)) throw error;

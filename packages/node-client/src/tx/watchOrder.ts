@@ -155,12 +155,12 @@ async function blockTxs(client: NodeConnection, height: bigint, options: CallOpt
       }
     });
   }
-  const response = await unaryQuery(
-    client,
-    cosmosTendermint.Service.method.getBlockByHeight,
-    { height },
-    { ...options, transport },
-  );
+  const response = await unaryQuery(client, {
+    ...options,
+    transport,
+    method: cosmosTendermint.Service.method.getBlockByHeight,
+    request: { height },
+  });
   return response.sdkBlock?.data?.txs ?? response.block?.data?.txs ?? [];
 }
 
