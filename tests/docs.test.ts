@@ -4,8 +4,10 @@
  * conventions are in ./support/docs.ts). An example sees its package's exports, the exports of its
  * own module and (for an internal module) what the package's other modules export, without importing
  * them; a snippet that names `devnet` without declaring it gets a
- * running devnet on free ports, and `PERPX_NODE_RPC`, `PERPX_GRPC_TLS`, `PERPX_GRPC_CA`,
- * `PERPX_MNEMONIC_0` and `PERPX_MNEMONIC_1` point at it. Every check a snippet holds must run once.
+ * running devnet on free ports, and `PERPX_NODE_RPC` (`_WS`), `PERPX_NODE_REST`, `PERPX_GRPC_TLS`, `PERPX_GRPC_CA` and
+ * `PERPX_MNEMONIC_0` to `PERPX_MNEMONIC_3` point at it. A package's fixtures (./support/docs-fixtures.ts:
+ * the node client's `client`, `wallet`, `btc`, ...) are built on that devnet the first time an example
+ * uses one without declaring it, and shared by every example. Every check a snippet holds must run once.
  *
  * `npm run check:docs` runs only this file; `DOCS_FILTER=<text>` runs the snippets whose id contains it.
  */
@@ -17,6 +19,7 @@ import type { Devnet } from "@perpx/devnet";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { declaredNames, instrument, usedNames, workspaceSnippets } from "./support/docs.js";
+import { closeFixtures, fixtureDeclarations, fixtureNames, fixtureValue } from "./support/docs-fixtures.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const RUN_DIR = ".docs-run";
@@ -27,15 +30,234 @@ const snippets = workspaceSnippets(root).filter((snippet) => !filter || snippet.
  * Examples known not to run yet (`path owner`, or a README's path), each with why. The test fails
  * when one of their snippets runs, so this list only shrinks.
  */
-const PENDING: Record<string, string> = {};
+const PENDING: Record<string, string> = {
+  "packages/node-client/src/crypto/backend.ts SignerBackend": "uses `digest` without declaring it",
+  "packages/node-client/src/crypto/backend.ts jsSignerBackend": "uses `sha256` without declaring it",
+  "packages/node-client/src/crypto/platform-browser.ts requireSecp256k1Bindings": "does not run",
+  "packages/node-client/src/crypto/platform-browser.ts sha256Digest":
+    "uses `signDocBytes` without declaring it",
+  "packages/node-client/src/crypto/platform-browser.ts sha256HexUpper": "uses `txBytes` without declaring it",
+  "packages/node-client/src/crypto/platform-node.ts sha256Digest": "uses `signDocBytes` without declaring it",
+  "packages/node-client/src/crypto/platform-node.ts sha256HexUpper": "uses `txBytes` without declaring it",
+  "packages/node-client/src/crypto/secp256k1.ts SignOptions": "uses `privateKey` without declaring it",
+  "packages/node-client/src/crypto/secp256k1.ts compressedPublicKey":
+    "uses `privateKey` without declaring it",
+  "packages/node-client/src/crypto/secp256k1.ts cosmosAddressBytes": "uses `publicKey` without declaring it",
+  "packages/node-client/src/crypto/secp256k1.ts ethAddressBytes": "uses `publicKey` without declaring it",
+  "packages/node-client/src/crypto/secp256k1.ts signCosmos": "uses `privateKey` without declaring it",
+  "packages/node-client/src/crypto/secp256k1.ts signDigestRecoverable":
+    "uses `privateKey` without declaring it",
+  "packages/node-client/src/crypto/secp256k1.ts signEthereum": "uses `privateKey` without declaring it",
+  "packages/node-client/src/crypto/secp256k1.ts verifyCosmos": "uses `signature` without declaring it",
+  "packages/node-client/src/crypto/secp256k1.ts verifyEthereum": "uses `signature` without declaring it",
+  "packages/node-client/src/messages/account.ts UpdateLeverageParams": "uses `owner` without declaring it",
+  "packages/node-client/src/messages/account.ts initiateWithdrawalMsg":
+    "uses `evmAddress` without declaring it",
+  "packages/node-client/src/messages/account.ts registerAffiliateMsg":
+    "uses `affiliate` without declaring it",
+  "packages/node-client/src/messages/accountplus.ts AddAuthenticatorParams":
+    "uses `owner` without declaring it",
+  "packages/node-client/src/messages/accountplus.ts MAX_AUTHENTICATOR_DATA_BYTES":
+    "uses `config` without declaring it",
+  "packages/node-client/src/messages/accountplus.ts RemoveAuthenticatorParams":
+    "uses `owner` without declaring it",
+  "packages/node-client/src/messages/accountplus.ts addAuthenticatorMsg": "uses `owner` without declaring it",
+  "packages/node-client/src/messages/accountplus.ts removeAuthenticatorMsg":
+    "uses `owner` without declaring it",
+  "packages/node-client/src/messages/accountplus.ts tradingKeyAuthenticator":
+    "uses `tradingKey` without declaring it",
+  "packages/node-client/src/messages/clob.ts BatchCancelParams": "uses `height` without declaring it",
+  "packages/node-client/src/messages/clob.ts CancelOrderParams": "uses `height` without declaring it",
+  "packages/node-client/src/messages/clob.ts MAX_BATCH_CANCELS": "uses `chunk` without declaring it",
+  "packages/node-client/src/messages/clob.ts PlaceOrderParams": "uses `common` without declaring it",
+  "packages/node-client/src/messages/clob.ts batchCancelMsg": "uses `h` without declaring it",
+  "packages/node-client/src/messages/clob.ts cancelOrderMsg": "uses `gtbt` without declaring it",
+  "packages/node-client/src/messages/clob.ts isFeeFreeClobMessage": "uses `order` without declaring it",
+  "packages/node-client/src/messages/clob.ts isShortTermClobMessage": "uses `order` without declaring it",
+  "packages/node-client/src/messages/market.ts orderWireAmounts":
+    "a value it shows is not what the devnet returns",
+  "packages/node-client/src/messages/transfers.ts BankSendParams": "uses `a` without declaring it",
+  "packages/node-client/src/messages/transfers.ts DepositToSubaccountParams": "uses `a` without declaring it",
+  "packages/node-client/src/messages/transfers.ts IbcTransferParams": "uses `sender` without declaring it",
+  "packages/node-client/src/messages/transfers.ts TransferParams": "uses `a` without declaring it",
+  "packages/node-client/src/messages/transfers.ts WithdrawFromSubaccountParams":
+    "uses `a` without declaring it",
+  "packages/node-client/src/messages/transfers.ts WrapRedeemParams": "uses `a` without declaring it",
+  "packages/node-client/src/messages/transfers.ts WrapWithdrawParams": "uses `a` without declaring it",
+  "packages/node-client/src/messages/transfers.ts bankSendMsg": "uses `a` without declaring it",
+  "packages/node-client/src/messages/transfers.ts transferMsg": "uses `a` without declaring it",
+  "packages/node-client/src/messages/transfers.ts wrapRedeemMsg": "uses `voucherDenom` without declaring it",
+  "packages/node-client/src/messages/transfers.ts wrapWithdrawMsg":
+    "uses `voucherDenom` without declaring it",
+  "packages/node-client/src/operator/release.ts ReleaseVerification": "uses `archive` without declaring it",
+  "packages/node-client/src/operator/release.ts VerifyReleaseParams":
+    "uses `createReadStream` without declaring it",
+  "packages/node-client/src/operator/release.ts parseReleaseChecksum": "throws InvalidArgumentError",
+  "packages/node-client/src/operator/release.ts verifyReleaseArchive": "uses `path` without declaring it",
+  "packages/node-client/src/operator/snapshots.ts NewestSnapshotOptions": "uses `keys` without declaring it",
+  "packages/node-client/src/operator/snapshots.ts SnapshotName": "uses `key` without declaring it",
+  "packages/node-client/src/operator/snapshots.ts newestSnapshot": "uses `keys` without declaring it",
+  "packages/node-client/src/query/accountplus.ts getAuthenticators":
+    "a value it shows is not what the devnet returns",
+  "packages/node-client/src/query/amounts.ts PerpetualPositionAmounts":
+    "a value it shows is not what the devnet returns",
+  "packages/node-client/src/query/amounts.ts subaccountBalances":
+    "a value it shows is not what the devnet returns",
+  "packages/node-client/src/query/auth.ts GetAccountParams": "throws InvalidAddressError",
+  "packages/node-client/src/query/auth.ts getAccount": "a value it shows is not what the devnet returns",
+  "packages/node-client/src/query/bridge.ts EthChainParams": "throws QueryError",
+  "packages/node-client/src/query/catalog.ts getLeverage": "a value it shows is not what the devnet returns",
+  "packages/node-client/src/query/catalog.ts getPendingSendPackets":
+    "a value it shows is not what the devnet returns",
+  "packages/node-client/src/query/chain.ts DEFAULT_P2P_PORT": "uses `peer` without declaring it",
+  "packages/node-client/src/query/chain.ts getPeers": "a value it shows is not what the devnet returns",
+  "packages/node-client/src/query/facts.ts FactOptions": "throws MissingEndpointError",
+  "packages/node-client/src/query/facts.ts RestQueryParams": "uses `cosmosNode` without declaring it",
+  "packages/node-client/src/query/facts.ts restQuery": "uses `cosmosNode` without declaring it",
+  "packages/node-client/src/query/market.ts getMarket": "uses `signer` without declaring it",
+  "packages/node-client/src/query/markets.ts getStatefulOrder":
+    "a value it shows is not what the devnet returns",
+  "packages/node-client/src/query/node.ts AppliedPlanParams": "throws MissingEndpointError",
+  "packages/node-client/src/query/node.ts UpgradeCheck": "uses `report` without declaring it",
+  "packages/node-client/src/query/node.ts UpgradeHistoryParams": "uses `testnet` without declaring it",
+  "packages/node-client/src/query/node.ts UpgradeHistoryReport": "uses `testnet` without declaring it",
+  "packages/node-client/src/query/node.ts checkUpgradeHistory": "uses `testnet` without declaring it",
+  "packages/node-client/src/query/node.ts getAppliedPlan": "a value it shows is not what the devnet returns",
+  "packages/node-client/src/query/node.ts getMinimumGasPrices":
+    "a value it shows is not what the devnet returns",
+  "packages/node-client/src/query/pages.ts AllPagesParams": "uses `clob` without declaring it",
+  "packages/node-client/src/query/pages.ts allPages": "uses `clob` without declaring it",
+  "packages/node-client/src/query/txs.ts GetTxParams": "throws InvalidArgumentError",
+  "packages/node-client/src/query/txs.ts TxEvent": "uses `tx` without declaring it",
+  "packages/node-client/src/query/txs.ts TxInfo": "uses `hash` without declaring it",
+  "packages/node-client/src/query/txs.ts getTx": "uses `hash` without declaring it",
+  "packages/node-client/src/query/watch.ts watchBlocks": "throws TransportError",
+  "packages/node-client/src/query/wrap.ts getBacking": "a value it shows is not what the devnet returns",
+  "packages/node-client/src/transport/call.ts CallOptions": "uses `controller` without declaring it",
+  "packages/node-client/src/transport/call.ts sleep": "uses `signal` without declaring it",
+  "packages/node-client/src/transport/call.ts withDeadline": "uses `options` without declaring it",
+  "packages/node-client/src/transport/comet-json.ts createCometRpc": "throws TransportError",
+  "packages/node-client/src/transport/grpc-options.ts GrpcOptions": "uses `key` without declaring it",
+  "packages/node-client/src/transport/grpc-options.ts grpcInterceptors":
+    "uses `createGrpcWebTransport` without declaring it",
+  "packages/node-client/src/transport/grpc-options.ts isTransport":
+    "uses `createGrpcWebTransport` without declaring it",
+  "packages/node-client/src/transport/grpc.ts grpcStatusOf": "uses `error` without declaring it",
+  "packages/node-client/src/transport/missing.ts missingTransportError": "throws MissingEndpointError",
+  "packages/node-client/src/transport/rest.ts RestOptions": "uses `myFetch` without declaring it",
+  "packages/node-client/src/transport/rest.ts openRest": "throws TransportError",
+  "packages/node-client/src/transport/rpc-json.ts CometRpc": "uses `connection` without declaring it",
+  "packages/node-client/src/transport/rpc-json.ts CometTx": "uses `connection` without declaring it",
+  "packages/node-client/src/transport/rpc-json.ts FetchRpcClient": "uses `url` without declaring it",
+  "packages/node-client/src/transport/rpc-json.ts JsonRpcClient": "uses `rpcClient` without declaring it",
+  "packages/node-client/src/transport/rpc-json.ts JsonRpcError": "uses `error` without declaring it",
+  "packages/node-client/src/transport/rpc-json.ts RpcConnection": "uses `connection` without declaring it",
+  "packages/node-client/src/transport/rpc-json.ts RpcHttpOptions": "uses `key` without declaring it",
+  "packages/node-client/src/transport/rpc-json.ts cometCall": "uses `connection` without declaring it",
+  "packages/node-client/src/transport/rpc-json.ts rawRpc": "uses `connection` without declaring it",
+  "packages/node-client/src/transport/websocket.ts WebSocketConstructor":
+    "uses `WebSocket` without declaring it",
+  "packages/node-client/src/transport/websocket.ts WebSocketLike": "uses `WebSocket` without declaring it",
+  "packages/node-client/src/transport/websocket.ts WebSocketRpcClient":
+    "uses `WebSocket` without declaring it",
+  "packages/node-client/src/transport/websocket.ts WebSocketRpcOptions":
+    "uses `WebSocket` without declaring it",
+  "packages/node-client/src/tx/actions.ts ActionOptions": "uses `from` without declaring it",
+  "packages/node-client/src/tx/actions.ts addAuthenticator": "uses `key` without declaring it",
+  "packages/node-client/src/tx/actions.ts bankSend": "uses `to` without declaring it",
+  "packages/node-client/src/tx/actions.ts batchCancel": "uses `goodTilBlock` without declaring it",
+  "packages/node-client/src/tx/actions.ts cancelOrder": "uses `goodTilBlockTime` without declaring it",
+  "packages/node-client/src/tx/actions.ts initiateWithdrawal": "uses `evmAddress` without declaring it",
+  "packages/node-client/src/tx/actions.ts placeOrder": "uses `height` without declaring it",
+  "packages/node-client/src/tx/actions.ts registerAffiliate": "uses `affiliate` without declaring it",
+  "packages/node-client/src/tx/actions.ts removeAuthenticator": "throws AuthenticatorRefusedError",
+  "packages/node-client/src/tx/actions.ts transfer": "uses `a` without declaring it",
+  "packages/node-client/src/tx/actions.ts wrapRedeem": "uses `voucherDenom` without declaring it",
+  "packages/node-client/src/tx/actions.ts wrapWithdraw": "uses `voucherDenom` without declaring it",
+  "packages/node-client/src/tx/broadcast.ts BroadcastResult": "uses `txBytes` without declaring it",
+  "packages/node-client/src/tx/broadcast.ts BroadcastTxParams": "uses `txBytes` without declaring it",
+  "packages/node-client/src/tx/broadcast.ts TxInclusionTimeoutError": "uses `error` without declaring it",
+  "packages/node-client/src/tx/broadcast.ts WaitForTxParams": "uses `hash` without declaring it",
+  "packages/node-client/src/tx/broadcast.ts broadcastTx": "uses `signed` without declaring it",
+  "packages/node-client/src/tx/broadcast.ts isShortTermOrderTx": "uses `signed` without declaring it",
+  "packages/node-client/src/tx/broadcast.ts isTxInclusionTimeoutError": "uses `error` without declaring it",
+  "packages/node-client/src/tx/broadcast.ts submitTx": "uses `txBytes` without declaring it",
+  "packages/node-client/src/tx/broadcast.ts waitForTx": "uses `hash` without declaring it",
+  "packages/node-client/src/tx/encode.ts TxMessage": "does not run",
+  "packages/node-client/src/tx/encode.ts encodeAuthInfo": "uses `publicKey` without declaring it",
+  "packages/node-client/src/tx/encode.ts encodeSignDoc": "uses `bodyBytes` without declaring it",
+  "packages/node-client/src/tx/encode.ts encodeTxBody": "uses `sendMessage` without declaring it",
+  "packages/node-client/src/tx/encode.ts encodeTxRaw": "uses `bodyBytes` without declaring it",
+  "packages/node-client/src/tx/encode.ts toAny": "uses `sendMessage` without declaring it",
+  "packages/node-client/src/tx/encode.ts txHash": "uses `txBytes` without declaring it",
+  "packages/node-client/src/tx/fastBinary.ts hasCompiledEncoder": "uses `clob` without declaring it",
+  "packages/node-client/src/tx/fastBinary.ts writeMessage": "uses `writer` without declaring it",
+  "packages/node-client/src/tx/permissioned.ts RegisterTradingKeyParams":
+    "uses `tradingKey` without declaring it",
+  "packages/node-client/src/tx/permissioned.ts SendWithTradingKeyParams":
+    "uses `tradingKey` without declaring it",
+  "packages/node-client/src/tx/permissioned.ts sendWithTradingKey": "uses `tradingKey` without declaring it",
+  "packages/node-client/src/tx/refusal.ts SimulationLog": "uses `error` without declaring it",
+  "packages/node-client/src/tx/refusal.ts SimulationRefusalParams": "uses `error` without declaring it",
+  "packages/node-client/src/tx/refusal.ts simulationRefusal": "does not run",
+  "packages/node-client/src/tx/send.ts SendTxParams": "uses `messages` without declaring it",
+  "packages/node-client/src/tx/send.ts SendTxResult": "uses `messages` without declaring it",
+  "packages/node-client/src/tx/send.ts sendTx": "uses `to` without declaring it",
+  "packages/node-client/src/tx/sequence.ts SequenceManager": "uses `address` without declaring it",
+  "packages/node-client/src/tx/sequence.ts TIMESTAMP_NONCE_MIN": "uses `sequence` without declaring it",
+  "packages/node-client/src/tx/sequence.ts nextTimestampNonce": "uses `sequences` without declaring it",
+  "packages/node-client/src/tx/sequence.ts observe": "uses `hash` without declaring it",
+  "packages/node-client/src/tx/sequence.ts peek": "uses `sequences` without declaring it",
+  "packages/node-client/src/tx/sequence.ts reset": "uses `sequences` without declaring it",
+  "packages/node-client/src/tx/sequence.ts run": "uses `sequences` without declaring it",
+  "packages/node-client/src/tx/sign.ts SignTxParams": "uses `signer` without declaring it",
+  "packages/node-client/src/tx/sign.ts SignedTx": "uses `signer` without declaring it",
+  "packages/node-client/src/tx/sign.ts signTx": "uses `msg` without declaring it",
+  "packages/node-client/src/tx/simulate.ts SimulateTxParams": "uses `messages` without declaring it",
+  "packages/node-client/src/tx/simulate.ts SimulationResult": "uses `params` without declaring it",
+  "packages/node-client/src/tx/simulate.ts simulateTx": "uses `messages` without declaring it",
+  "packages/node-client/src/tx/validateOrders.ts OrderWindowContext": "uses `messages` without declaring it",
+  "packages/node-client/src/tx/validateOrders.ts needsOrderWindow": "uses `order` without declaring it",
+  "packages/node-client/src/tx/validateOrders.ts validateOrderWindows": "uses `msg` without declaring it",
+  "packages/node-client/src/tx/watchOrder.ts ShortTermOrderFill": "uses `outcome` without declaring it",
+  "packages/node-client/src/tx/watchOrder.ts ShortTermOrderOutcome": "uses `orderId` without declaring it",
+  "packages/node-client/src/tx/watchOrder.ts WatchShortTermOrderParams": "uses `sent` without declaring it",
+  "packages/node-client/src/tx/watchOrder.ts fillsOf": "uses `operations` without declaring it",
+  "packages/node-client/src/tx/watchOrder.ts proposedOperations": "uses `blockTxs` without declaring it",
+  "packages/node-client/src/tx/watchOrder.ts watchShortTermOrder": "uses `signer` without declaring it",
+  "packages/node-client/src/wallet/evmWallet.ts fromPrivateKey": "throws InvalidArgumentError",
+  "packages/node-client/src/wallet/evmWallet.ts sign": "uses `evm` without declaring it",
+  "packages/node-client/src/wallet/evmWallet.ts signApproveAgent": "uses `evm` without declaring it",
+  "packages/node-client/src/wallet/evmWallet.ts signDirect": "uses `evm` without declaring it",
+  "packages/node-client/src/wallet/evmWallet.ts signTypedData": "uses `evm` without declaring it",
+  "packages/node-client/src/wallet/localWallet.ts WalletJson":
+    "a value it shows is not what the devnet returns",
+  "packages/node-client/src/wallet/localWallet.ts WalletOptions": "uses `key` without declaring it",
+  "packages/node-client/src/wallet/localWallet.ts exportPrivateKeyHex":
+    "uses `tradingKey` without declaring it",
+  "packages/node-client/src/wallet/localWallet.ts fromPrivateKey": "throws InvalidArgumentError",
+  "packages/node-client/src/wallet/localWallet.ts sign": "uses `signDocBytes` without declaring it",
+  "packages/node-client/src/wallet/localWallet.ts signDirect": "uses `doc` without declaring it",
+  "packages/node-client/src/wallet/offlineSigner.ts FromOfflineSignerOptions":
+    "uses `keplrSigner` without declaring it",
+  "packages/node-client/src/wallet/offlineSigner.ts OfflineDirectSignerLike":
+    "uses `DirectSecp256k1HdWallet` without declaring it",
+  "packages/node-client/src/wallet/offlineSigner.ts fromOfflineSigner":
+    "uses `DirectSecp256k1HdWallet` without declaring it",
+  "packages/node-client/src/wallet/secretKey.ts SecretKey": "throws InvalidArgumentError",
+  "packages/node-client/src/wallet/secretKey.ts publicKey": "uses `key` without declaring it",
+  "packages/node-client/src/wallet/secretKey.ts use": "uses `key` without declaring it",
+  "packages/node-client/src/wallet/signer.ts DirectSignature": "uses `signer` without declaring it",
+  "packages/node-client/src/wallet/signer.ts SignDocFields": "uses `bodyBytes` without declaring it",
+  "packages/node-client/src/wallet/tradingKey.ts TradingKey": "uses `credential` without declaring it",
+  "packages/node-client/src/wallet/tradingKey.ts tradingKeyFromCredential": "throws InvalidCredentialError",
+};
 
 /**
  * Packages whose examples are not run in CI, with why. `DOCS_ALL=1` runs them too (and reports
  * their failures).
  */
-const SKIPPED_PACKAGES: Record<string, string> = {
-  "@perpx/node-client": "its README and public surface are being rewritten (subpath entries, renames)",
-};
+const SKIPPED_PACKAGES: Record<string, string> = {};
 
 let devnet: Devnet | undefined;
 const savedEnv = { ...process.env };
@@ -44,10 +266,12 @@ async function sharedDevnet(): Promise<Devnet> {
   const { startDevnet } = await import("@perpx/devnet");
   devnet = await startDevnet({ ports: "free", blockTimeMs: 50, faucetWindowMs: 0 });
   process.env.PERPX_NODE_RPC = devnet.endpoints.nodeRpc;
+  process.env.PERPX_NODE_RPC_WS = devnet.endpoints.nodeRpc.replace(/^http/, "ws");
+  process.env.PERPX_NODE_REST = devnet.endpoints.nodeRest;
   process.env.PERPX_GRPC_TLS = devnet.endpoints.grpcTls;
   process.env.PERPX_GRPC_CA = devnet.caPem;
   process.env.PERPX_MNEMONIC_0 = devnet.accounts[0]!.mnemonic;
-  process.env.PERPX_MNEMONIC_1 = devnet.accounts[1]!.mnemonic;
+  for (const index of [0, 1, 2, 3]) process.env[`PERPX_MNEMONIC_${index}`] = devnet.accounts[index]!.mnemonic;
   return devnet;
 }
 
@@ -58,6 +282,7 @@ const treeBefore = treeState();
 
 const dirs = new Set<string>();
 afterAll(async () => {
+  await closeFixtures();
   await devnet?.stop();
   process.env = savedEnv;
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -104,6 +329,10 @@ function typePrelude(snippet: (typeof snippets)[number], dir: string): string {
     if (!file) continue;
     byFile.set(file, [...(byFile.get(file) ?? []), name]);
   }
+  const imported = new Set([...byFile.values()].flat());
+  const fixtures = [...used].filter((name) => !declared.has(name) && !imported.has(name));
+  const declarations = fixtureDeclarations(snippet.pkg, fixtures, relative(dir, join(snippet.dir, "src")));
+  if (declarations) lines.push(declarations.trimEnd());
   for (const [file, names] of byFile) {
     const specifier = relative(dir, file).replace(/\.ts$/, ".js");
     lines.push(`import { ${names.join(", ")} } from ${JSON.stringify(specifier)};`);
@@ -144,11 +373,18 @@ async function run(
       }
     }
   }
+  // A README snippet declares what it uses; an `@example` may use its package's fixtures.
+  const fixtures = [...fixtureNames(snippet.file && snippet.pkg)].filter(
+    (name) => used.has(name) && !declared.has(name) && !(name in scope),
+  );
   const needsNetwork =
-    (used.has("devnet") && !declared.has("devnet")) || snippet.code.includes("process.env.PERPX_");
+    (used.has("devnet") && !declared.has("devnet")) ||
+    snippet.code.includes("process.env.PERPX_") ||
+    fixtures.length > 0;
   if (needsNetwork) {
     const net = await sharedDevnet();
     if (used.has("devnet") && !declared.has("devnet")) scope.devnet = net;
+    for (const name of fixtures) scope[name] = await fixtureValue(snippet.pkg!, name, net);
   }
   const counter: Ran = { ran: 0 };
   const __check = (actual: unknown, expected: unknown, line: string) => {
