@@ -28,12 +28,13 @@ const nodeClientWallets = () => import("../../packages/node-client/src/wallets.j
 
 const FIXTURES: Record<string, Record<string, DocFixture>> = {
   "@perpx/node-client": {
-    /** A client of the devnet over CometBFT RPC and gRPC (TLS with the devnet's CA). */
+    /** A client of the devnet over CometBFT RPC, REST and gRPC (TLS with the devnet's CA). */
     client: {
       type: (src) => `import(${JSON.stringify(`${src}/index.js`)}).NodeClient`,
       build: async ({ devnet }) =>
         (await nodeClient()).createNodeClient({
           nodeRpc: devnet.endpoints.nodeRpc,
+          nodeRest: devnet.endpoints.nodeRest,
           grpc: { url: devnet.endpoints.grpcTls, caCert: devnet.caPem },
         }),
     },

@@ -22,8 +22,9 @@ export interface AccountParams extends QueryOptions {
  *
  * @example
  * ```ts
+ * const { authenticatorId } = await client.registerTradingKey({ owner: wallet, publicKey: LocalWallet.generate().publicKey });
  * const authenticators = await getAuthenticators(client, { address: wallet.address });
- * authenticators[0]?.id; // 0n
+ * authenticators.some((authenticator) => authenticator.id === authenticatorId); // true
  * ```
  */
 export async function getAuthenticators(

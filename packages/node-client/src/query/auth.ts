@@ -32,7 +32,8 @@ export interface AccountInfo {
  *
  * @example
  * ```ts
- * await getAccount(client, { address: "perpx1...", timeoutMs: 2_000 });
+ * const params: GetAccountParams = { address: wallet.address, timeoutMs: 2_000 };
+ * (await getAccount(client, params))?.address === wallet.address; // true
  * ```
  */
 export interface GetAccountParams extends QueryOptions {
@@ -49,7 +50,8 @@ export interface GetAccountParams extends QueryOptions {
  * @example
  * ```ts
  * const account = await getAccount(client, { address: wallet.address });
- * account?.sequence; // 3n
+ * account?.accountNumber; // 4n
+ * await getAccount(client, { address: LocalWallet.generate().address }); // undefined: never funded
  * ```
  */
 export async function getAccount(

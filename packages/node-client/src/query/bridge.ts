@@ -10,7 +10,8 @@ import { type QueryOptions, unaryQuery } from "./unary.js";
  *
  * @example
  * ```ts
- * await getBridgeEventParams(client, { ethChainId: 1n });
+ * const params: EthChainParams = { ethChainId: 11155111n }; // Sepolia, the devnet's source chain
+ * (await getBridgeEventParams(client, params))?.ethChainId; // 11155111n
  * ```
  */
 export interface EthChainParams extends QueryOptions {
@@ -160,7 +161,7 @@ export async function getDelayedCompleteBridgeMessages(
  *
  * @example
  * ```ts
- * await getBridgeEvents(client, { address: wallet.address, ethChainId: 1n });
+ * await getBridgeEvents(client, { address: wallet.address,  ethChainId: 11155111n });
  * ```
  */
 export interface BridgeEventsParams extends QueryOptions {

@@ -345,7 +345,7 @@ export async function getUserStakingTier(
  * @example
  * ```ts
  * const pending = await getPendingSendPackets(client);
- * pending[0]?.channelId; // "channel-0"
+ * pending.every((packet) => packet.channelId.startsWith("channel-")); // true
  * ```
  */
 export async function getPendingSendPackets(
@@ -419,8 +419,9 @@ export async function getCollateralPoolAddress(
  *
  * @example
  * ```ts
- * const settings = await getLeverage(client, { owner: wallet.address, number: 0 });
- * settings[0]; // { clobPairId: 0, imfPpm: 200000 }
+ * await client.updateLeverage({ signer: wallet, subaccount, leverage: [{ clobPairId: 0, imfPpm: 200_000 }] });
+ * const settings = await getLeverage(client, subaccount);
+ * settings.find((s) => s.clobPairId === 0)?.imfPpm; // 200000
  * ```
  */
 export async function getLeverage(

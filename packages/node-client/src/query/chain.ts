@@ -169,7 +169,7 @@ export interface Peer {
  *
  * @example
  * ```ts
- * `${peer.id}@${peer.remoteIp}:${DEFAULT_P2P_PORT}`;
+ * DEFAULT_P2P_PORT; // 26656
  * ```
  */
 export const DEFAULT_P2P_PORT = 26656;
@@ -180,7 +180,7 @@ export const DEFAULT_P2P_PORT = 26656;
  * @example
  * ```ts
  * const peers = await getPeers(client);
- * peers.map((p) => p.address); // ["a1b2...@10.0.0.5:26656"]
+ * peers.every((peer) => /^[0-9a-f]{40}@/.test(peer.address)); // true: node id @ host:port
  * ```
  */
 export async function getPeers(client: NodeConnection, options: CallOptions = {}): Promise<Peer[]> {

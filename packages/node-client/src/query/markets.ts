@@ -275,8 +275,12 @@ export interface GetStatefulOrderParams extends QueryOptions {
  *
  * @example
  * ```ts
- * const placed = await getStatefulOrder(client, { order: { subaccount, clientId: 7, clobPairId: 0, kind: "long-term" } });
- * placed?.fillAmount; // 0n
+ * const goodTilBlockTime = Math.floor(Date.now() / 1000) + 3600;
+ * const order = { subaccount, clientId: 118, market: btc, kind: "long-term", goodTilBlockTime } as const;
+ * await client.placeOrder({ ...order, signer: wallet, side: "BUY", size: "0.001", price: "30000" });
+ * const placed = await getStatefulOrder(client, { order: { subaccount, clientId: 118, clobPairId: btc.clobPairId, kind: "long-term" } });
+ * placed?.orderPlacement?.order?.quantums; // 10000000n
+ * await client.cancelOrder({ ...order, signer: wallet });
  * ```
  */
 export async function getStatefulOrder(

@@ -36,7 +36,7 @@ export function parseGasPrices(text: string): GasPrice[] {
  *
  * @example
  * ```ts
- * await getMinimumGasPrices(client); // [{ denom: "uusdc", amount: "0.025" }, { denom: "aperpx", amount: "25000000000" }]
+ * await getMinimumGasPrices(client); // [{ denom: "aperpx", amount: "25000000000" }, { denom: "uusdc", amount: "0.025" }]
  * ```
  */
 export async function getMinimumGasPrices(
@@ -142,7 +142,8 @@ export async function getNodeInfo(client: NodeConnection, options: FactOptions =
  *
  * @example
  * ```ts
- * await getAppliedPlan(client, { name: "v27.0", transport: "rest" });
+ * const params: AppliedPlanParams = { name: "v27.0", transport: "rest" };
+ * await getAppliedPlan(client, params); // undefined: the devnet applied no upgrade
  * ```
  */
 export interface AppliedPlanParams extends FactOptions {
@@ -157,7 +158,7 @@ export interface AppliedPlanParams extends FactOptions {
  *
  * @example
  * ```ts
- * await getAppliedPlan(client, { name: "v27.0" }); // 12395000n
+ * await getAppliedPlan(client, { name: "v27.0" }); // undefined: never applied here
  * ```
  */
 export async function getAppliedPlan(
@@ -197,7 +198,11 @@ export async function getAppliedPlan(
  *
  * @example
  * ```ts
- * report.upgrades.filter((u: UpgradeCheck) => !u.matches);
+ * import { testnet } from "@perpx/core";
+ *
+ * const report = await checkUpgradeHistory(client, { network: testnet });
+ * const missing: UpgradeCheck[] = report.upgrades.filter((u) => !u.matches);
+ * missing.length === testnet.upgrades.length; // true: the devnet applied none of testnet's upgrades
  * ```
  */
 export interface UpgradeCheck {
@@ -216,7 +221,10 @@ export interface UpgradeCheck {
  *
  * @example
  * ```ts
- * const { ok, runningVersion }: UpgradeHistoryReport = await checkUpgradeHistory(client, { network: testnet });
+ * import { testnet } from "@perpx/core";
+ *
+ * const { ok }: UpgradeHistoryReport = await checkUpgradeHistory(client, { network: testnet });
+ * ok; // false: a devnet is not testnet
  * ```
  */
 export interface UpgradeHistoryReport {
@@ -235,6 +243,8 @@ export interface UpgradeHistoryReport {
  *
  * @example
  * ```ts
+ * import { testnet } from "@perpx/core";
+ *
  * const params: UpgradeHistoryParams = { network: testnet, transport: "rest" };
  * ```
  */
@@ -249,8 +259,11 @@ export interface UpgradeHistoryParams extends FactOptions {
  *
  * @example
  * ```ts
+ * import { testnet } from "@perpx/core";
+ *
+ * // Is this node on testnet's upgrade history, at its latest version?
  * const report = await checkUpgradeHistory(client, { network: testnet });
- * if (!report.ok) console.warn(report.upgrades.filter((u) => !u.matches));
+ * report.ok; // false: a devnet is not testnet
  * ```
  */
 export async function checkUpgradeHistory(

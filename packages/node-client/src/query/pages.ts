@@ -14,6 +14,8 @@ export const PAGE_LIMIT = 1000n;
  *
  * @example
  * ```ts
+ * import { clob } from "@perpx/proto";
+ *
  * const params: AllPagesParams<typeof clob.QueryAllClobPairRequestSchema, typeof clob.QueryClobPairAllResponseSchema, clob.ClobPair> =
  *   { method: clob.Query.method.clobPairAll, request: {}, pick: (r) => r.clobPair };
  * ```
@@ -32,7 +34,11 @@ export interface AllPagesParams<I extends DescMessage, O extends DescMessage, T>
  *
  * @example
  * ```ts
+ * import { clob } from "@perpx/proto";
+ *
+ * // Every page of a paginated query, joined.
  * const pairs = await allPages(client, { method: clob.Query.method.clobPairAll, request: {}, pick: (r) => r.clobPair });
+ * pairs.length > 0; // true
  * ```
  */
 export async function allPages<I extends DescMessage, O extends DescMessage, T>(

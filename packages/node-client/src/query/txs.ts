@@ -14,7 +14,9 @@ import { pickQueryTransport, type QueryOptions, rpcQueryError, unaryQuery } from
  *
  * @example
  * ```ts
- * const transfers = tx.events.filter((e: TxEvent) => e.type === "transfer");
+ * const sent = await client.bankSend({ signer: wallet, from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
+ * const transfers = sent.events.filter((e: TxEvent) => e.type === "transfer");
+ * transfers.length > 0; // true
  * ```
  */
 export interface TxEvent {
@@ -29,7 +31,9 @@ export interface TxEvent {
  *
  * @example
  * ```ts
- * const { code, height, log }: TxInfo = (await getTx(client, { hash }))!;
+ * const sent = await client.bankSend({ signer: wallet, from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
+ * const { code, height }: TxInfo = (await getTx(client, { hash: sent.hash }))!;
+ * [code, height === sent.height]; // [0, true]
  * ```
  */
 export interface TxInfo {
@@ -114,7 +118,8 @@ function fromTxResponse(
  *
  * @example
  * ```ts
- * await getTx(client, { hash: "3F1C...", transport: "rpc" });
+ * const params: GetTxParams = { hash: "A".repeat(64), transport: "rpc" };
+ * await getTx(client, params); // undefined: no such transaction
  * ```
  */
 export interface GetTxParams extends QueryOptions {
@@ -136,8 +141,9 @@ function hashBytes(hash: string): Uint8Array {
  *
  * @example
  * ```ts
- * const tx = await getTx(client, { hash });
- * if (tx?.code === 0) console.log("landed at", tx.height);
+ * const sent = await client.bankSend({ signer: wallet, from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
+ * const tx = await getTx(client, { hash: sent.hash });
+ * tx?.code; // 0
  * ```
  */
 export async function getTx(client: NodeConnection, params: GetTxParams): Promise<TxInfo | undefined> {

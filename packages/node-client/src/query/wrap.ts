@@ -95,7 +95,7 @@ export interface GetBackingParams extends QueryOptions {
  * @example
  * ```ts
  * const backings = await getBacking(client);
- * backings[0]?.voucherDenom; // "ibc/8E27..."
+ * backings; // []: nothing wrapped on a fresh devnet
  * ```
  */
 export async function getBacking(

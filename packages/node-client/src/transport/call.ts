@@ -5,7 +5,9 @@ import { AbortedError, InvalidArgumentError, TimeoutError } from "@perpx/errors"
  *
  * @example
  * ```ts
- * await getBalances(client, { address: wallet.address, timeoutMs: 2_000, signal: controller.signal });
+ * const controller = new AbortController();
+ * const options: CallOptions = { timeoutMs: 2_000, signal: controller.signal };
+ * await getBalances(client, { address: wallet.address, ...options });
  * ```
  */
 export interface CallOptions {
@@ -90,7 +92,9 @@ export function startDeadline(options: CallOptions, defaultTimeoutMs: number): D
  *
  * @example
  * ```ts
- * const status = await withDeadline("status", options, 10_000, (signal) => rpc.status());
+ * // The task gets a signal that aborts at the deadline (or when the caller's signal does).
+ * const slow = withDeadline("a slow call", { timeoutMs: 50 }, 10_000, (signal) => sleep(5_000, signal));
+ * await slow; // throws TimeoutError
  * ```
  */
 export async function withDeadline<T>(
@@ -125,7 +129,10 @@ export async function withDeadline<T>(
  *
  * @example
  * ```ts
- * await sleep(250, signal);
+ * const controller = new AbortController();
+ * const waiting = sleep(60_000, controller.signal);
+ * controller.abort();
+ * await waiting.catch(() => "aborted"); // "aborted"
  * ```
  */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {

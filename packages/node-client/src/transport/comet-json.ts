@@ -106,8 +106,8 @@ function decodeBroadcast(value: unknown) {
  *
  * @example
  * ```ts
- * const comet = createCometRpc(new FetchRpcClient({ url: "http://127.0.0.1:26657" }));
- * (await comet.status()).syncInfo.latestBlockHeight; // 42
+ * const comet = createCometRpc(new FetchRpcClient({ url: process.env.PERPX_NODE_RPC ?? "http://127.0.0.1:26657" }));
+ * (await comet.status()).nodeInfo.network; // "perpx-local-1"
  * ```
  */
 export function createCometRpc(client: JsonRpcClient): CometRpc {

@@ -95,7 +95,10 @@ export const GRPC_STATUS = {
  *
  * @example
  * ```ts
- * const { code, rawMessage } = grpcStatusOf(error);
+ * import { Code, ConnectError } from "@connectrpc/connect";
+ *
+ * const { code, rawMessage } = grpcStatusOf(new ConnectError("no such account", Code.NotFound));
+ * [code, rawMessage]; // [5, "no such account"]
  * ```
  */
 export function grpcStatusOf(error: unknown): { code: number; rawMessage: string } {

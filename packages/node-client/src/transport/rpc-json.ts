@@ -43,7 +43,9 @@ export interface JsonRpcSuccess {
  *
  * @example
  * ```ts
+ * const rpcClient: JsonRpcClient = new FetchRpcClient({ url: process.env.PERPX_NODE_RPC ?? "http://127.0.0.1:26657" });
  * const answer = await rpcClient.execute({ jsonrpc: "2.0", id: 1, method: "status", params: {} });
+ * "result" in answer; // true
  * ```
  */
 export interface JsonRpcClient {
@@ -63,7 +65,7 @@ export interface JsonRpcClient {
  *
  * @example
  * ```ts
- * const nodeRpc: RpcHttpOptions = { url: "https://rpc.example.com", headers: { "x-api-key": key } };
+ * const nodeRpc: RpcHttpOptions = { url: "https://rpc.example.com", headers: { "x-api-key": "my-key" } };
  * ```
  */
 export interface RpcHttpOptions {
@@ -118,7 +120,8 @@ export type RpcOptions = string | RpcHttpOptions | RpcInjectedOptions;
  *
  * @example
  * ```ts
- * if (error instanceof JsonRpcError) console.log(error.rpcCode, error.data);
+ * const error = await rawRpc(client.rpc!, "no_such_method", {}).catch((e: unknown) => e);
+ * error instanceof JsonRpcError && error.rpcCode; // -32601
  * ```
  */
 export class JsonRpcError extends PerpxError {
@@ -164,7 +167,10 @@ function parseJsonRpcAnswer(text: string, url: string, httpStatus?: number): Jso
  *
  * @example
  * ```ts
- * const client = createNodeClient({ nodeRpc: { rpcClient: new FetchRpcClient({ url, fetch: myFetch }) } });
+ * const rpcClient = new FetchRpcClient({ url: process.env.PERPX_NODE_RPC ?? "http://127.0.0.1:26657" });
+ * const client = createNodeClient({ nodeRpc: { rpcClient } });
+ * (await client.getLatestBlock()).chainId; // "perpx-local-1"
+ * client.close();
  * ```
  */
 export class FetchRpcClient implements JsonRpcClient {
@@ -211,7 +217,9 @@ export class FetchRpcClient implements JsonRpcClient {
  *
  * @example
  * ```ts
- * const { height, result } = await connection.comet.tx({ hash });
+ * const sent = await client.bankSend({ signer: wallet, from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
+ * const tx: CometTx = await (await client.rpc!.comet()).tx({ hash: fromHexString(sent.hash)! });
+ * tx.result.code; // 0
  * ```
  */
 export interface CometTx {
@@ -239,8 +247,8 @@ export interface CometTx {
  *
  * @example
  * ```ts
- * const status = await (await connection.comet()).status();
- * status.syncInfo.latestBlockHeight; // 42
+ * const comet: CometRpc = await client.rpc!.comet();
+ * (await comet.status()).nodeInfo.network; // "perpx-local-1"
  * ```
  */
 export interface CometRpc {
@@ -288,7 +296,9 @@ export interface CometRpc {
  *
  * @example
  * ```ts
+ * const connection: RpcConnection = client.rpc!;
  * const height = (await (await connection.comet()).status()).syncInfo.latestBlockHeight;
+ * height > 0; // true
  * ```
  */
 export interface RpcConnection {
@@ -323,7 +333,8 @@ export function nextRequestId(): number {
  *
  * @example
  * ```ts
- * const netInfo = await rawRpc(connection, "net_info", {});
+ * const netInfo = (await rawRpc(client.rpc!, "net_info", {})) as { listening: boolean };
+ * netInfo.listening; // true
  * ```
  */
 export async function rawRpc(
@@ -348,7 +359,8 @@ export async function rawRpc(
  *
  * @example
  * ```ts
- * const status = await cometCall(connection, signal, (comet) => comet.status());
+ * const status = await cometCall(client.rpc!, AbortSignal.timeout(2_000), (comet) => comet.status());
+ * status.nodeInfo.network; // "perpx-local-1"
  * ```
  */
 export async function cometCall<T>(

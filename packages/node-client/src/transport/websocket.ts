@@ -17,7 +17,14 @@ import {
  *
  * @example
  * ```ts
- * const socket: WebSocketLike = new WebSocket("ws://127.0.0.1:26657/websocket");
+ * // The browser's WebSocket is one; in Node, the `ws` package's (its types differ from the DOM's).
+ * import { WebSocket } from "ws";
+ *
+ * const url = `${process.env.PERPX_NODE_RPC_WS ?? "ws://127.0.0.1:26657"}/websocket`;
+ * const socket = new WebSocket(url) as unknown as WebSocketLike;
+ * await new Promise((resolve) => { socket.onopen = resolve; });
+ * socket.readyState; // 1: open
+ * socket.close();
  * ```
  */
 export interface WebSocketLike {
@@ -36,7 +43,10 @@ export interface WebSocketLike {
  *
  * @example
  * ```ts
- * const Socket: WebSocketConstructor = WebSocket;
+ * // In a browser, `globalThis.WebSocket`; in Node, the `ws` package's (its types differ from the DOM's).
+ * import { WebSocket } from "ws";
+ *
+ * const Socket = WebSocket as unknown as WebSocketConstructor;
  * ```
  */
 export type WebSocketConstructor = new (url: string) => WebSocketLike;
@@ -46,7 +56,8 @@ export type WebSocketConstructor = new (url: string) => WebSocketLike;
  *
  * @example
  * ```ts
- * const options: WebSocketRpcOptions = { url: "ws://127.0.0.1:26657/websocket", webSocket: WebSocket };
+ * // In Node the `ws` package loads on first use; a browser's global WebSocket is taken as it is.
+ * const options: WebSocketRpcOptions = { url: "ws://127.0.0.1:26657", loadWebSocket: async () => (await import("ws")).WebSocket as unknown as WebSocketConstructor };
  * ```
  */
 export interface WebSocketRpcOptions {
@@ -91,9 +102,14 @@ function webSocketUrl(url: string): string {
  *
  * @example
  * ```ts
- * const socket = new WebSocketRpcClient({ url: "ws://127.0.0.1:26657", webSocket: WebSocket });
- * const stop = await socket.subscribe("tm.event='NewBlock'", (data) => console.log(data));
- * stop();
+ * import { WebSocket } from "ws"; // in a browser, leave `webSocket` out: the global one is used
+ *
+ * const url = process.env.PERPX_NODE_RPC_WS ?? "ws://127.0.0.1:26657";
+ * const socket = new WebSocketRpcClient({ url, webSocket: WebSocket as unknown as WebSocketConstructor });
+ * const block = await new Promise<unknown>((resolve) => {
+ *   void socket.subscribe("tm.event='NewBlock'", resolve);
+ * });
+ * block !== undefined; // true
  * socket.disconnect();
  * ```
  */

@@ -29,7 +29,9 @@ export const CLOB_GAS_LIMIT = 1_000_000n;
  *
  * @example
  * ```ts
- * await sendTx(client, { signer: wallet, messages, feeDenom: "aperpx", broadcastMode: "sync" });
+ * const messages = [bankSendMsg({ from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] })];
+ * const params: SendTxParams = { signer: wallet, messages, feeDenom: "aperpx", broadcastMode: "sync" };
+ * (await sendTx(client, params)).fee.amount[0]?.denom; // "aperpx"
  * ```
  */
 export interface SendTxParams extends CallOptions {
@@ -119,7 +121,9 @@ export interface SendTxParams extends CallOptions {
  *
  * @example
  * ```ts
- * const { hash, height, sequence, fee } = await sendTx(client, { signer: wallet, messages });
+ * const messages = [bankSendMsg({ from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] })];
+ * const { hash, height, shortTerm }: SendTxResult = await sendTx(client, { signer: wallet, messages });
+ * [hash.length, height !== undefined, shortTerm]; // [64, true, false]
  * ```
  */
 export interface SendTxResult extends BroadcastResult {
@@ -224,10 +228,12 @@ export function gasWithMultiplier(gasUsed: bigint, multiplier: number): bigint {
  *
  * @example
  * ```ts
+ * const to = LocalWallet.generate().address;
  * const result = await sendTx(client, {
  *   signer: wallet,
  *   messages: [bankSendMsg({ from: wallet.address, to, amount: [{ denom: "uusdc", amount: 1_000_000n }] })],
  * });
+ * result.tx?.code; // 0
  * ```
  */
 export async function sendTx(client: NodeConnection, params: SendTxParams): Promise<SendTxResult> {

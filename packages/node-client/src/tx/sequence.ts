@@ -33,7 +33,7 @@ export type SequenceMode = "sequence" | "timestamp" | "none";
  *
  * @example
  * ```ts
- * new SequenceManager({ fetchAccount: (address) => getAccountSequence(client, { address: wallet.address }), timestampOffsetMs: -500 });
+ * new SequenceManager({ fetchAccount: (address) => getAccountSequence(client, { address }), timestampOffsetMs: -500 });
  * ```
  */
 export interface SequenceManagerOptions {
@@ -56,7 +56,9 @@ export interface SequenceManagerOptions {
  *
  * @example
  * ```ts
- * const isNonce = sequence >= TIMESTAMP_NONCE_MIN;
+ * TIMESTAMP_NONCE_MIN; // 1099511627776n
+ * const { sequence } = await getAccountSequence(client, { address: wallet.address });
+ * sequence >= TIMESTAMP_NONCE_MIN; // false: a sequence, not a timestamp nonce
  * ```
  */
 export const TIMESTAMP_NONCE_MIN = 1n << 40n;
@@ -79,8 +81,11 @@ interface AccountState {
  *
  * @example
  * ```ts
- * const sequences = new SequenceManager({ fetchAccount: (address) => getAccountSequence(client, { address: wallet.address }) });
- * const result = await sequences.run(address, "sequence", ({ accountNumber, sequence }) => signAndBroadcast(sequence));
+ * const sequences = new SequenceManager({ fetchAccount: (address) => getAccountSequence(client, { address }) });
+ * // `attempt` signs and broadcasts with the sequence it is given; once it resolves, the next run gets the one after.
+ * const first = await sequences.run(wallet.address, "sequence", async ({ sequence }) => sequence);
+ * const second = await sequences.run(wallet.address, "sequence", async ({ sequence }) => sequence);
+ * second - first; // 1n
  * ```
  */
 export class SequenceManager {
@@ -116,7 +121,9 @@ export class SequenceManager {
    *
    * @example
    * ```ts
-   * sequences.peek(address); // { accountNumber: 7n, sequence: 12n }
+   * const sequences = new SequenceManager({ fetchAccount: async () => ({ accountNumber: 7n, sequence: 12n }) });
+   * await sequences.run(wallet.address, "sequence", async () => "sent");
+   * sequences.peek(wallet.address); // { accountNumber: 7n, sequence: 13n }
    * ```
    */
   peek(address: string): { accountNumber: bigint | undefined; sequence: bigint | undefined } {
@@ -130,7 +137,10 @@ export class SequenceManager {
    *
    * @example
    * ```ts
-   * sequences.reset(address);
+   * const sequences = new SequenceManager({ fetchAccount: async () => ({ accountNumber: 7n, sequence: 12n }) });
+   * await sequences.run(wallet.address, "sequence", async () => "sent");
+   * sequences.reset(wallet.address);
+   * sequences.peek(wallet.address).sequence; // undefined: read again before the next transaction
    * ```
    */
   reset(address?: string): void {
@@ -149,7 +159,12 @@ export class SequenceManager {
    *
    * @example
    * ```ts
-   * await waitForTx(client, { hash }).catch((error) => { sequences.observe(address, error); throw error; });
+   * const sequences = new SequenceManager({ fetchAccount: async () => ({ accountNumber: 7n, sequence: 12n }) });
+   * await sequences.run(wallet.address, "sequence", async () => "sent");
+   * // The block refused it for its sequence (sdk 32): the account is read again before the next one.
+   * const refused = broadcastTxError({ abciCode: 32, codespace: "sdk", log: "", txHash: "AB12", phase: "deliverTx" });
+   * sequences.observe(wallet.address, refused);
+   * sequences.peek(wallet.address).sequence; // undefined
    * ```
    */
   observe(address: string, error: unknown): void {
@@ -161,7 +176,9 @@ export class SequenceManager {
    *
    * @example
    * ```ts
-   * sequences.nextTimestampNonce(address); // 1767225600000n
+   * const sequences = new SequenceManager({ fetchAccount: async () => ({ accountNumber: 7n, sequence: 0n }), now: () => 1_767_225_600_000 });
+   * sequences.nextTimestampNonce(wallet.address); // 1767225600000n
+   * sequences.nextTimestampNonce(wallet.address); // 1767225600001n: always greater than the last
    * ```
    */
   nextTimestampNonce(address: string): bigint {
@@ -190,7 +207,8 @@ export class SequenceManager {
    *
    * @example
    * ```ts
-   * await sequences.run(owner, "sequence", (account) => broadcastWith(account));
+   * const sequences = new SequenceManager({ fetchAccount: async () => ({ accountNumber: 7n, sequence: 12n }) });
+   * await sequences.run(wallet.address, "sequence", async ({ sequence }) => sequence); // 12n
    * ```
    */
   async run<T>(
