@@ -3,11 +3,12 @@
  * in the source of the publishable packages runs, and every value it shows is checked (the claim
  * conventions are in ./support/docs.ts). An example sees its package's exports, the exports of its
  * own module and (for an internal module) what the package's other modules export, without importing
- * them; a snippet that names `devnet` without declaring it gets a
- * running devnet on free ports, and `PERPX_NODE_RPC` (`_WS`), `PERPX_NODE_REST`, `PERPX_GRPC_TLS`, `PERPX_GRPC_CA` and
- * `PERPX_MNEMONIC_0` to `PERPX_MNEMONIC_3` point at it. A package's fixtures (./support/docs-fixtures.ts:
- * the node client's `client`, `wallet`, `btc`, ...) are built on that devnet the first time an example
- * uses one without declaring it, and shared by every example. Every check a snippet holds must run once.
+ * them; a snippet that names `devnet` without declaring it gets a running devnet on free ports, and
+ * `PERPX_NODE_RPC` (and `_WS`), `PERPX_NODE_REST`, `PERPX_GRPC_TLS`, `PERPX_GRPC_CA` and
+ * `PERPX_MNEMONIC_0` to `PERPX_MNEMONIC_3` point at it. An `@example` may also use its package's
+ * fixtures (./support/docs-fixtures.ts: the node client's `client`, `wallet`, `subaccount`, `btc`,
+ * `mnemonic`), built on that devnet the first time one is used and shared by every example. Every
+ * check a snippet holds must run once.
  *
  * `npm run check:docs` runs only this file; `DOCS_FILTER=<text>` runs the snippets whose id contains it.
  */
@@ -49,7 +50,6 @@ async function sharedDevnet(): Promise<Devnet> {
   process.env.PERPX_NODE_REST = devnet.endpoints.nodeRest;
   process.env.PERPX_GRPC_TLS = devnet.endpoints.grpcTls;
   process.env.PERPX_GRPC_CA = devnet.caPem;
-  process.env.PERPX_MNEMONIC_0 = devnet.accounts[0]!.mnemonic;
   for (const index of [0, 1, 2, 3]) process.env[`PERPX_MNEMONIC_${index}`] = devnet.accounts[index]!.mnemonic;
   return devnet;
 }

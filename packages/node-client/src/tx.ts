@@ -17,7 +17,7 @@ export {
   verifyCosmos,
   verifyEthereum,
 } from "./crypto/secp256k1.js";
-export { withDeadline } from "./transport/call.js";
+export { type DeadlineParams, withDeadline } from "./transport/call.js";
 export {
   encodeAuthInfo,
   encodePublicKey,

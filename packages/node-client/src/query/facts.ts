@@ -75,7 +75,7 @@ export async function restQuery<Desc extends DescMessage>(
   const { path, schema, ...options } = params;
   const rest = client.rest;
   if (!rest) throw missingTransportError(client, ["rest"]);
-  return withDeadline(path, options, client.timeoutMs, async (signal) => {
+  return withDeadline({ ...options, operation: path, defaultTimeoutMs: client.timeoutMs }, async (signal) => {
     const body = await rest.get(path, signal);
     try {
       // Lenient on purpose: nodes of newer SDK versions add fields.

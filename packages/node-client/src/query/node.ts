@@ -97,22 +97,25 @@ export async function getNodeInfo(client: NodeConnection, options: FactOptions =
   checkParams(options, "getNodeInfo", true);
   const transport = pickFactTransport(client, options.transport);
   if (transport === "rpc") {
-    return withDeadline("node info", options, client.timeoutMs, async (signal) => {
-      const status = (await rawRpc(client.rpc!, "status", {}, signal)) as {
-        node_info: { version: string; network: string; moniker: string; id: string };
-      };
-      const info = (await rawRpc(client.rpc!, "abci_info", {}, signal)) as {
-        response?: { version?: string; data?: string };
-      };
-      return {
-        appVersion: info.response?.version ?? "",
-        appName: info.response?.data ?? "",
-        network: status.node_info.network,
-        cometVersion: status.node_info.version,
-        moniker: status.node_info.moniker,
-        nodeId: status.node_info.id.toLowerCase(),
-      };
-    });
+    return withDeadline(
+      { ...options, operation: "node info", defaultTimeoutMs: client.timeoutMs },
+      async (signal) => {
+        const status = (await rawRpc(client.rpc!, "status", {}, signal)) as {
+          node_info: { version: string; network: string; moniker: string; id: string };
+        };
+        const info = (await rawRpc(client.rpc!, "abci_info", {}, signal)) as {
+          response?: { version?: string; data?: string };
+        };
+        return {
+          appVersion: info.response?.version ?? "",
+          appName: info.response?.data ?? "",
+          network: status.node_info.network,
+          cometVersion: status.node_info.version,
+          moniker: status.node_info.moniker,
+          nodeId: status.node_info.id.toLowerCase(),
+        };
+      },
+    );
   }
   const response =
     transport === "rest"

@@ -163,7 +163,7 @@ export async function getTx(client: NodeConnection, params: GetTxParams): Promis
       throw error;
     }
   }
-  return withDeadline("tx", params, client.timeoutMs, async (signal) => {
+  return withDeadline({ ...params, operation: "tx", defaultTimeoutMs: client.timeoutMs }, async (signal) => {
     try {
       return fromComet(
         await cometCall(client.rpc!, signal, (comet) => comet.tx({ hash: bytes, prove: false })),
@@ -240,15 +240,18 @@ export async function searchTxs(
       totalCount: Number(response.total),
     };
   }
-  return withDeadline("tx_search", params, client.timeoutMs, async (signal) => {
-    try {
-      const response = await cometCall(client.rpc!, signal, (comet) =>
-        comet.txSearch({ query: params.query, page, per_page: perPage, order_by: order, prove: false }),
-      );
-      return { txs: response.txs.map(fromComet), totalCount: response.totalCount };
-    } catch (error) {
-      if (signal.aborted) throw error;
-      throw rpcQueryError("tx_search", error);
-    }
-  });
+  return withDeadline(
+    { ...params, operation: "tx_search", defaultTimeoutMs: client.timeoutMs },
+    async (signal) => {
+      try {
+        const response = await cometCall(client.rpc!, signal, (comet) =>
+          comet.txSearch({ query: params.query, page, per_page: perPage, order_by: order, prove: false }),
+        );
+        return { txs: response.txs.map(fromComet), totalCount: response.totalCount };
+      } catch (error) {
+        if (signal.aborted) throw error;
+        throw rpcQueryError("tx_search", error);
+      }
+    },
+  );
 }

@@ -139,7 +139,7 @@ export async function unaryQuery<I extends DescMessage, O extends DescMessage>(
   const { method, request, ...options } = params;
   const transport = pickQueryTransport(client, options.transport);
   const path = queryPath(method as DescMethodUnary);
-  return withDeadline(path, options, client.timeoutMs, async (signal) => {
+  return withDeadline({ ...options, operation: path, defaultTimeoutMs: client.timeoutMs }, async (signal) => {
     if (transport === "grpc") {
       try {
         const response = await client.grpc!.transport.unary(

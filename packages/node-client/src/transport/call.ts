@@ -87,22 +87,38 @@ export function startDeadline(options: CallOptions, defaultTimeoutMs: number): D
 }
 
 /**
+ * What {@link withDeadline} runs under: the caller's timeout and signal, the default timeout, and
+ * the operation's name for the error.
+ *
+ * @example
+ * ```ts
+ * const params: DeadlineParams = { operation: "status", timeoutMs: 2_000, defaultTimeoutMs: client.timeoutMs };
+ * await withDeadline(params, (signal) => cometCall(client.rpc!, signal, (comet) => comet.status()));
+ * ```
+ */
+export interface DeadlineParams extends CallOptions {
+  /** What runs, as the `TimeoutError` or `AbortedError` names it. */
+  operation: string;
+  /** The timeout when `timeoutMs` is not given, ms. */
+  defaultTimeoutMs: number;
+}
+
+/**
  * Runs `task` under a deadline: it rejects with `TimeoutError` or `AbortedError` as soon as the
  * deadline fires, even if `task` ignores the signal.
  *
  * @example
  * ```ts
  * // The task gets a signal that aborts at the deadline (or when the caller's signal does).
- * const slow = withDeadline("a slow call", { timeoutMs: 50 }, 10_000, (signal) => sleep(5_000, signal));
+ * const slow = withDeadline({ operation: "a slow call", timeoutMs: 50, defaultTimeoutMs: 10_000 }, (signal) => sleep(5_000, signal));
  * await slow; // throws TimeoutError
  * ```
  */
 export async function withDeadline<T>(
-  operation: string,
-  options: CallOptions,
-  defaultTimeoutMs: number,
+  params: DeadlineParams,
   task: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
+  const { operation, defaultTimeoutMs, ...options } = params;
   const deadline = startDeadline(options, defaultTimeoutMs);
   const early = deadline.error(operation);
   if (early) {

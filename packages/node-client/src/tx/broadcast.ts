@@ -173,30 +173,38 @@ export async function submitTx(
     }
     return hash;
   }
-  return withDeadline(`broadcast_tx_${params.mode}`, params, client.timeoutMs, async (signal) => {
-    let result: { code: number; codespace?: string | undefined; log?: string | undefined; hash: Uint8Array };
-    try {
-      result = await cometCall(client.rpc!, signal, (comet) =>
-        params.mode === "sync"
-          ? comet.broadcastTxSync({ tx: params.txBytes })
-          : comet.broadcastTxAsync({ tx: params.txBytes }).then((r) => ({ code: 0, hash: r.hash })),
-      );
-    } catch (error) {
-      if (signal.aborted) throw error;
-      throw rpcQueryError(`broadcast_tx_${params.mode}`, error);
-    }
-    if (result.code !== 0) {
-      throw broadcastTxError({
-        abciCode: result.code,
-        codespace: result.codespace ?? "",
-        log: result.log ?? "",
-        txHash: hash,
-        phase: "checkTx",
-      });
-    }
-    const reported = toHexString(result.hash).toUpperCase();
-    return reported || hash;
-  });
+  return withDeadline(
+    { ...params, operation: `broadcast_tx_${params.mode}`, defaultTimeoutMs: client.timeoutMs },
+    async (signal) => {
+      let result: {
+        code: number;
+        codespace?: string | undefined;
+        log?: string | undefined;
+        hash: Uint8Array;
+      };
+      try {
+        result = await cometCall(client.rpc!, signal, (comet) =>
+          params.mode === "sync"
+            ? comet.broadcastTxSync({ tx: params.txBytes })
+            : comet.broadcastTxAsync({ tx: params.txBytes }).then((r) => ({ code: 0, hash: r.hash })),
+        );
+      } catch (error) {
+        if (signal.aborted) throw error;
+        throw rpcQueryError(`broadcast_tx_${params.mode}`, error);
+      }
+      if (result.code !== 0) {
+        throw broadcastTxError({
+          abciCode: result.code,
+          codespace: result.codespace ?? "",
+          log: result.log ?? "",
+          txHash: hash,
+          phase: "checkTx",
+        });
+      }
+      const reported = toHexString(result.hash).toUpperCase();
+      return reported || hash;
+    },
+  );
 }
 
 /**

@@ -163,15 +163,18 @@ export function fillsOf(
 async function blockTxs(client: NodeConnection, height: bigint, options: CallOptions): Promise<Uint8Array[]> {
   const transport = client.rpc ? "rpc" : pickQueryTransport(client);
   if (transport === "rpc") {
-    return withDeadline("block", options, client.timeoutMs, async (signal) => {
-      try {
-        const response = await cometCall(client.rpc!, signal, (comet) => comet.block(Number(height)));
-        return [...response.block.txs];
-      } catch (error) {
-        if (signal.aborted) throw error;
-        throw rpcQueryError("block", error);
-      }
-    });
+    return withDeadline(
+      { ...options, operation: "block", defaultTimeoutMs: client.timeoutMs },
+      async (signal) => {
+        try {
+          const response = await cometCall(client.rpc!, signal, (comet) => comet.block(Number(height)));
+          return [...response.block.txs];
+        } catch (error) {
+          if (signal.aborted) throw error;
+          throw rpcQueryError("block", error);
+        }
+      },
+    );
   }
   const response = await unaryQuery(client, {
     ...options,
