@@ -172,6 +172,7 @@ export {
   type RpcOptions,
 } from "./transport/rpc-json.js";
 export {
+  type SubscribeParams,
   type WebSocketConstructor,
   type WebSocketLike,
   WebSocketRpcClient,

@@ -68,9 +68,9 @@ export async function watchBlocks(client: NodeConnection, params: WatchBlocksPar
   const onError = params.onError ?? (() => {});
   let failed = false;
   let stop: () => void = () => {};
-  stop = await socket.subscribe(
-    "tm.event='NewBlockHeader'",
-    (data) => {
+  stop = await socket.subscribe({
+    query: "tm.event='NewBlockHeader'",
+    onEvent: (data) => {
       if (failed) return;
       let block: LatestBlock;
       try {
@@ -83,12 +83,12 @@ export async function watchBlocks(client: NodeConnection, params: WatchBlocksPar
       }
       params.onBlock(block);
     },
-    (error) => {
+    onError: (error) => {
       if (failed) return;
       failed = true;
       onError(error);
     },
-  );
+  });
   return () => {
     failed = true;
     stop();

@@ -95,6 +95,27 @@ function webSocketUrl(url: string): string {
 }
 
 /**
+ * What {@link WebSocketRpcClient.subscribe} listens to, and who hears it.
+ *
+ * @example
+ * ```ts
+ * const heights: unknown[] = [];
+ * const params: SubscribeParams = { query: "tm.event='NewBlock'", onEvent: (data) => heights.push(data) };
+ * ```
+ */
+export interface SubscribeParams {
+  /** A CometBFT event query, e.g. `tm.event='NewBlock'`. */
+  query: string;
+  /** Gets each matching event's `data`. */
+  onEvent: (data: unknown) => void;
+  /**
+   * Gets the error that ends the subscription (the socket closed).
+   * @default a function that ignores it
+   */
+  onError?: (error: unknown) => void;
+}
+
+/**
  * A CometBFT JSON-RPC client over one WebSocket: requests, and event subscriptions
  * (`subscribe` with a query such as `tm.event='NewBlock'`). It dials on first use and never
  * reconnects by itself; {@link WebSocketRpcClient.disconnect} closes the socket, rejects what is
@@ -107,7 +128,7 @@ function webSocketUrl(url: string): string {
  * const url = process.env.PERPX_NODE_RPC_WS ?? "ws://127.0.0.1:26657";
  * const socket = new WebSocketRpcClient({ url, webSocket: WebSocket as unknown as WebSocketConstructor });
  * const block = await new Promise<unknown>((resolve) => {
- *   void socket.subscribe("tm.event='NewBlock'", resolve);
+ *   void socket.subscribe({ query: "tm.event='NewBlock'", onEvent: resolve });
  * });
  * block !== undefined; // true
  * socket.disconnect();
@@ -224,11 +245,8 @@ export class WebSocketRpcClient implements JsonRpcClient {
    * @throws {TransportError} when the socket cannot be opened or closes.
    * @throws {JsonRpcError} when the node refuses the query.
    */
-  async subscribe(
-    query: string,
-    onEvent: (data: unknown) => void,
-    onError: (error: unknown) => void = () => {},
-  ): Promise<() => void> {
+  async subscribe(params: SubscribeParams): Promise<() => void> {
+    const { query, onEvent, onError = () => {} } = params;
     if (this.#subscriptions.has(query)) {
       throw new TransportError("rpc", `already subscribed to ${query}`, { url: this.#url });
     }
