@@ -37,7 +37,8 @@ export interface GetBalancesParams extends QueryOptions {
  *
  * @example
  * ```ts
- * const balances = await getBalances(client, { address: wallet.address }); // [{ denom: "uusdc", amount: 10_000_000n }]
+ * const balances = await getBalances(client, { address: wallet.address });
+ * balances.map((balance) => balance.denom); // ["aperpx", "uusdc"]
  * ```
  */
 export async function getBalances(client: NodeConnection, params: GetBalancesParams): Promise<Balance[]> {

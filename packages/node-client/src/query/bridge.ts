@@ -161,7 +161,7 @@ export async function getDelayedCompleteBridgeMessages(
  *
  * @example
  * ```ts
- * await getBridgeEvents(client, { address: wallet.address,  ethChainId: 11155111n });
+ * await getBridgeEvents(client, { address: wallet.address, ethChainId: 11155111n });
  * ```
  */
 export interface BridgeEventsParams extends QueryOptions {

@@ -154,7 +154,8 @@ export async function getGenesis(client: NodeConnection, options: CallOptions = 
  *
  * @example
  * ```ts
- * const [first]: Peer[] = await getPeers(client); // { id, remoteIp, port: 26656, address }
+ * const [first]: Peer[] = await getPeers(client);
+ * first?.address === `${first?.id}@${first?.remoteIp}:${first?.port}`; // true
  * ```
  */
 export interface Peer {

@@ -90,7 +90,10 @@ export interface NodeInfo {
  *
  * @example
  * ```ts
- * const { appVersion } = await getNodeInfo(client); // "v27.5"
+ * import { local } from "@perpx/core";
+ *
+ * const { appVersion } = await getNodeInfo(client);
+ * appVersion === local.latestVersion; // true: the devnet runs the version the local preset names
  * ```
  */
 export async function getNodeInfo(client: NodeConnection, options: FactOptions = {}): Promise<NodeInfo> {
