@@ -34,6 +34,7 @@ export {
   SequenceManager,
   type SequenceManagerOptions,
   type SequenceMode,
+  type SequenceRunParams,
   TIMESTAMP_NONCE_MIN,
 } from "./tx/sequence.js";
 export { type SignedTx, type SignTxParams, signTx, txExtension } from "./tx/sign.js";

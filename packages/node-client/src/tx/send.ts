@@ -281,7 +281,7 @@ export async function sendTx(client: NodeConnection, params: SendTxParams): Prom
   const broadcastMode: BroadcastMode = shortTerm && requestedMode === "commit" ? "sync" : requestedMode;
   const multiplier = params.gasMultiplier ?? defaults.gasMultiplier;
 
-  const sent = await client.sequences.run(account, mode, async ({ accountNumber, sequence }) => {
+  const sent = await client.sequences.run({ address: account, mode }, async ({ accountNumber, sequence }) => {
     let fee = fixedFee;
     if (!fee) {
       const simulation = await simulateTx(client, {

@@ -52,6 +52,21 @@ export interface SequenceManagerOptions {
 }
 
 /**
+ * Which account {@link SequenceManager.run} hands a sequence for, and how it is used.
+ *
+ * @example
+ * ```ts
+ * const params: SequenceRunParams = { address: wallet.address, mode: "timestamp" };
+ * ```
+ */
+export interface SequenceRunParams {
+  /** The account whose sequence is used (the owner's, when a trading key signs). */
+  address: string;
+  /** `sequence`, `timestamp` (a nonce instead) or `none` (short-term orders). */
+  mode: SequenceMode;
+}
+
+/**
  * The smallest value the chain reads as a timestamp nonce rather than a sequence: 2^40.
  *
  * @example
@@ -83,8 +98,8 @@ interface AccountState {
  * ```ts
  * const sequences = new SequenceManager({ fetchAccount: (address) => getAccountSequence(client, { address }) });
  * // `attempt` signs and broadcasts with the sequence it is given; once it resolves, the next run gets the one after.
- * const first = await sequences.run(wallet.address, "sequence", async ({ sequence }) => sequence);
- * const second = await sequences.run(wallet.address, "sequence", async ({ sequence }) => sequence);
+ * const first = await sequences.run({ address: wallet.address, mode: "sequence" }, async ({ sequence }) => sequence);
+ * const second = await sequences.run({ address: wallet.address, mode: "sequence" }, async ({ sequence }) => sequence);
  * second - first; // 1n
  * ```
  */
@@ -122,7 +137,7 @@ export class SequenceManager {
    * @example
    * ```ts
    * const sequences = new SequenceManager({ fetchAccount: async () => ({ accountNumber: 7n, sequence: 12n }) });
-   * await sequences.run(wallet.address, "sequence", async () => "sent");
+   * await sequences.run({ address: wallet.address, mode: "sequence" }, async () => "sent");
    * sequences.peek(wallet.address); // { accountNumber: 7n, sequence: 13n }
    * ```
    */
@@ -138,7 +153,7 @@ export class SequenceManager {
    * @example
    * ```ts
    * const sequences = new SequenceManager({ fetchAccount: async () => ({ accountNumber: 7n, sequence: 12n }) });
-   * await sequences.run(wallet.address, "sequence", async () => "sent");
+   * await sequences.run({ address: wallet.address, mode: "sequence" }, async () => "sent");
    * sequences.reset(wallet.address);
    * sequences.peek(wallet.address).sequence; // undefined: read again before the next transaction
    * ```
@@ -160,7 +175,7 @@ export class SequenceManager {
    * @example
    * ```ts
    * const sequences = new SequenceManager({ fetchAccount: async () => ({ accountNumber: 7n, sequence: 12n }) });
-   * await sequences.run(wallet.address, "sequence", async () => "sent");
+   * await sequences.run({ address: wallet.address, mode: "sequence" }, async () => "sent");
    * // The block refused it for its sequence (sdk 32): the account is read again before the next one.
    * const refused = broadcastTxError({ abciCode: 32, codespace: "sdk", log: "", txHash: "AB12", phase: "deliverTx" });
    * sequences.observe(wallet.address, refused);
@@ -200,22 +215,19 @@ export class SequenceManager {
    * transaction reached the node (a timeout, a dropped connection) makes the next transaction
    * re-read the sequence.
    *
-   * @param address - the account whose sequence is used (the owner's, when a trading key signs).
-   * @param mode - how the sequence is used.
+   * @param params - the account whose sequence is used (the owner's, when a trading key signs) and
+   *   how the sequence is used.
    * @param attempt - signs and broadcasts with the given account sequence.
    * @returns what `attempt` returned.
    *
    * @example
    * ```ts
    * const sequences = new SequenceManager({ fetchAccount: async () => ({ accountNumber: 7n, sequence: 12n }) });
-   * await sequences.run(wallet.address, "sequence", async ({ sequence }) => sequence); // 12n
+   * await sequences.run({ address: wallet.address, mode: "sequence" }, async ({ sequence }) => sequence); // 12n
    * ```
    */
-  async run<T>(
-    address: string,
-    mode: SequenceMode,
-    attempt: (account: AccountSequence) => Promise<T>,
-  ): Promise<T> {
+  async run<T>(params: SequenceRunParams, attempt: (account: AccountSequence) => Promise<T>): Promise<T> {
+    const { address, mode } = params;
     const state = this.#state(address);
     if (mode === "none") {
       if (state.accountNumber === undefined || state.sequence === undefined) await this.#sync(address, state);
