@@ -49,6 +49,7 @@ export {
   SequenceMismatchError,
   sdkCodeFromLog,
   TransportError,
+  type TransportErrorParameters,
 } from "./errors.js";
 export {
   type InitiateWithdrawalParams,

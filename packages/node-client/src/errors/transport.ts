@@ -2,6 +2,24 @@
 import { errorGuard, PerpxError, type PerpxErrorOptions, redactSecrets } from "@perpx/errors";
 
 /**
+ * What failed when a node could not be reached.
+ *
+ * @example
+ * ```ts
+ * const parameters: TransportErrorParameters = { transport: "rest", problem: "the node could not be reached", url: "http://127.0.0.1:1317" };
+ * new TransportError(parameters).message.startsWith("REST request failed: the node could not be reached"); // true
+ * ```
+ */
+export interface TransportErrorParameters {
+  /** Which transport failed. */
+  transport: "grpc" | "rpc" | "rest";
+  /** What happened. */
+  problem: string;
+  /** The endpoint, when known (credentials in it are redacted). */
+  url?: string | undefined;
+}
+
+/**
  * A network-level failure reaching a node (refused, reset, DNS, TLS, a non-JSON answer).
  *
  * @example
@@ -20,19 +38,14 @@ export class TransportError extends PerpxError {
   readonly url: string | undefined;
 
   /**
-   * @param transport - which transport failed.
-   * @param problem - what happened.
-   * @param options - `url` and the cause.
+   * @param parameters - which transport failed, what happened, and where.
+   * @param options - the cause and details.
    */
-  constructor(
-    transport: "grpc" | "rpc" | "rest",
-    problem: string,
-    options: PerpxErrorOptions & { url?: string } = {},
-  ) {
-    const { url, ...rest } = options;
+  constructor(parameters: TransportErrorParameters, options: PerpxErrorOptions = {}) {
+    const { transport, problem, url } = parameters;
     super("TRANSPORT", `${transport.toUpperCase()} request failed: ${problem}`, {
       ...(url ? { metaMessages: [`url: ${url}`] } : {}),
-      ...rest,
+      ...options,
     });
     this.transport = transport;
     this.url = url === undefined ? undefined : redactSecrets(url);
@@ -44,7 +57,7 @@ export class TransportError extends PerpxError {
  *
  * @example
  * ```ts
- * const error = new TransportError("rest", "the node could not be reached", { url: "http://user:secret@127.0.0.1:1317" });
+ * const error = new TransportError({ transport: "rest", problem: "the node could not be reached", url: "http://user:secret@127.0.0.1:1317" });
  * isTransportError(error) && error.url; // "http://[redacted]@127.0.0.1:1317": the password never shows
  * ```
  */

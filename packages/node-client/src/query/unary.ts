@@ -205,7 +205,7 @@ export function grpcQueryError(path: string, error: unknown): Error {
     (connectError.code === GRPC_STATUS.internal &&
       /ECONNREFUSED|socket|TLS|certificate/i.test(connectError.rawMessage))
   ) {
-    return new TransportError("grpc", connectError.rawMessage, { cause: error });
+    return new TransportError({ transport: "grpc", problem: connectError.rawMessage }, { cause: error });
   }
   return new QueryError(
     {
@@ -236,5 +236,5 @@ export function rpcQueryError(path: string, error: unknown): Error {
     // cosmjs's WebSocket client throws JSON.stringify(response.error).
     return new QueryError({ path, transport: "rpc", log: message }, { cause: error });
   }
-  return new TransportError("rpc", message, { cause: error });
+  return new TransportError({ transport: "rpc", problem: message }, { cause: error });
 }

@@ -57,7 +57,8 @@ export function openGrpc(
   let loaded: Promise<{ transport: Transport; close(): void }> | undefined;
   let closed = false;
   const open = () => {
-    if (closed) throw new TransportError("grpc", "the client is closed", { url: options.url });
+    if (closed)
+      throw new TransportError({ transport: "grpc", problem: "the client is closed", url: options.url });
     loaded ??= load(options);
     return loaded;
   };

@@ -65,17 +65,20 @@ export function openRest(input: string | RestOptions): RestConnection {
         response = await doFetch(url, { method: "GET", headers, ...(signal ? { signal } : {}) });
       } catch (error) {
         if (signal?.aborted) throw error;
-        throw new TransportError("rest", "the node could not be reached", { url, cause: error });
+        throw new TransportError(
+          { transport: "rest", problem: "the node could not be reached", url },
+          { cause: error },
+        );
       }
       const text = await response.text();
       let body: unknown;
       try {
         body = text === "" ? {} : JSON.parse(text);
       } catch (error) {
-        throw new TransportError("rest", `HTTP ${response.status} with a body that is not JSON`, {
-          url,
-          cause: error,
-        });
+        throw new TransportError(
+          { transport: "rest", problem: `HTTP ${response.status} with a body that is not JSON`, url },
+          { cause: error },
+        );
       }
       if (!response.ok) {
         const detail = body as { code?: number; message?: string };

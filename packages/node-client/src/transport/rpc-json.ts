@@ -151,10 +151,13 @@ function parseJsonRpcAnswer(text: string, url: string, httpStatus?: number): Jso
     json = JSON.parse(text) as typeof json;
   } catch (error) {
     const status = httpStatus === undefined ? "an answer" : `HTTP ${httpStatus} with a body`;
-    throw new TransportError("rpc", `${status} that is not JSON`, { url, cause: error });
+    throw new TransportError(
+      { transport: "rpc", problem: `${status} that is not JSON`, url },
+      { cause: error },
+    );
   }
   if (typeof json !== "object" || json === null) {
-    throw new TransportError("rpc", "an answer that is not a JSON-RPC object", { url });
+    throw new TransportError({ transport: "rpc", problem: "an answer that is not a JSON-RPC object", url });
   }
   if (json.error) throw new JsonRpcError(json.error);
   return json as JsonRpcSuccess;
@@ -201,10 +204,14 @@ export class FetchRpcClient implements JsonRpcClient {
       });
     } catch (error) {
       if (signal?.aborted) throw error;
-      throw new TransportError("rpc", "the node could not be reached", { url: this.#url, cause: error });
+      throw new TransportError(
+        { transport: "rpc", problem: "the node could not be reached", url: this.#url },
+        { cause: error },
+      );
     }
     const answer = parseJsonRpcAnswer(await response.text(), this.#url, response.status);
-    if (!response.ok) throw new TransportError("rpc", `HTTP ${response.status}`, { url: this.#url });
+    if (!response.ok)
+      throw new TransportError({ transport: "rpc", problem: `HTTP ${response.status}`, url: this.#url });
     return answer;
   };
 

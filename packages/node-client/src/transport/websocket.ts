@@ -157,17 +157,19 @@ export class WebSocketRpcClient implements JsonRpcClient {
     } else if (given !== undefined) {
       this.#loadSocket = () => Promise.resolve(given);
     } else {
-      throw new TransportError(
-        "rpc",
-        "this platform has no WebSocket: pass nodeRpc.webSocket (the ws package's, say)",
-        { url: this.#url },
-      );
+      throw new TransportError({
+        transport: "rpc",
+        problem: "this platform has no WebSocket: pass nodeRpc.webSocket (the ws package's, say)",
+        url: this.#url,
+      });
     }
   }
 
   #open(): Promise<WebSocketLike> {
     if (this.#closed) {
-      return Promise.reject(new TransportError("rpc", "the WebSocket client is closed", { url: this.#url }));
+      return Promise.reject(
+        new TransportError({ transport: "rpc", problem: "the WebSocket client is closed", url: this.#url }),
+      );
     }
     this.#socket ??= (async () => {
       const Socket = await this.#loadSocket();
@@ -176,17 +178,24 @@ export class WebSocketRpcClient implements JsonRpcClient {
         socket.onopen = () => resolve();
         socket.onerror = (event) =>
           reject(
-            new TransportError("rpc", "the WebSocket could not connect", { url: this.#url, cause: event }),
+            new TransportError(
+              { transport: "rpc", problem: "the WebSocket could not connect", url: this.#url },
+              { cause: event },
+            ),
           );
       });
       if (this.#closed) {
         socket.close(1000);
-        throw new TransportError("rpc", "the WebSocket client is closed", { url: this.#url });
+        throw new TransportError({
+          transport: "rpc",
+          problem: "the WebSocket client is closed",
+          url: this.#url,
+        });
       }
       socket.onmessage = (event) => this.#receive(event.data);
       socket.onerror = () => {};
       socket.onclose = () =>
-        this.#fail(new TransportError("rpc", "the WebSocket closed", { url: this.#url }));
+        this.#fail(new TransportError({ transport: "rpc", problem: "the WebSocket closed", url: this.#url }));
       return socket;
     })();
     this.#socket.catch(() => {
@@ -230,7 +239,7 @@ export class WebSocketRpcClient implements JsonRpcClient {
     // Closed, or dropped, while this call waited for the socket: nothing would ever answer it.
     if (this.#closed || socket.readyState !== 1) {
       const reason = this.#closed ? "the WebSocket client is closed" : "the WebSocket closed";
-      throw new TransportError("rpc", reason, { url: this.#url });
+      throw new TransportError({ transport: "rpc", problem: reason, url: this.#url });
     }
     return new Promise<JsonRpcSuccess>((resolve, reject) => {
       this.#pending.set(request.id, { resolve: resolve as (value: unknown) => void, reject });
@@ -248,7 +257,11 @@ export class WebSocketRpcClient implements JsonRpcClient {
   async subscribe(params: SubscribeParams): Promise<() => void> {
     const { query, onEvent, onError = () => {} } = params;
     if (this.#subscriptions.has(query)) {
-      throw new TransportError("rpc", `already subscribed to ${query}`, { url: this.#url });
+      throw new TransportError({
+        transport: "rpc",
+        problem: `already subscribed to ${query}`,
+        url: this.#url,
+      });
     }
     this.#subscriptions.set(query, { onEvent, onError });
     try {
@@ -275,7 +288,9 @@ export class WebSocketRpcClient implements JsonRpcClient {
     if (this.#closed) return;
     this.#closed = true;
     const socket = this.#socket;
-    this.#fail(new TransportError("rpc", "the WebSocket client is closed", { url: this.#url }));
+    this.#fail(
+      new TransportError({ transport: "rpc", problem: "the WebSocket client is closed", url: this.#url }),
+    );
     socket
       ?.then((open) => {
         open.onclose = null;
