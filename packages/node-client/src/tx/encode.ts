@@ -12,7 +12,11 @@ import { sharedWriter, writeAny } from "./wire.js";
  *
  * @example
  * ```ts
- * const message: TxMessage = { typeUrl: "/cosmos.bank.v1beta1.MsgSend", value: create(cosmosBank.MsgSendSchema, { ... }) };
+ * import { create } from "@bufbuild/protobuf";
+ * import { cosmosBank } from "@perpx/proto";
+ *
+ * const value = create(cosmosBank.MsgSendSchema, { fromAddress: wallet.address, toAddress: wallet.address, amount: [{ denom: "uusdc", amount: "1" }] });
+ * const message: TxMessage = { typeUrl: "/cosmos.bank.v1beta1.MsgSend", value };
  * ```
  */
 export interface TxMessage<Desc extends DescMessage = DescMessage> {
@@ -71,7 +75,8 @@ export interface TxBodyParams {
  *
  * @example
  * ```ts
- * const any = toAny(sendMessage);
+ * const any = toAny(bankSendMsg({ from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] }));
+ * any.typeUrl; // "/cosmos.bank.v1beta1.MsgSend"
  * ```
  */
 export function toAny(message: TxMessage): Any {
@@ -86,7 +91,9 @@ export function toAny(message: TxMessage): Any {
  *
  * @example
  * ```ts
- * const bodyBytes = encodeTxBody({ messages: [sendMessage], memo: "hi" });
+ * const send = bankSendMsg({ from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
+ * const bodyBytes = encodeTxBody({ messages: [send], memo: "hi" });
+ * bodyBytes.length > 0; // true
  * ```
  */
 export function encodeTxBody(params: TxBodyParams): Uint8Array {
@@ -144,7 +151,8 @@ export interface AuthInfoParams {
  *
  * @example
  * ```ts
- * const authInfoBytes = encodeAuthInfo({ publicKey, keyType: "secp256k1", sequence: 3n, fee });
+ * const fee = { amount: [{ denom: "uusdc", amount: 5_000n }], gasLimit: 200_000n };
+ * const authInfoBytes = encodeAuthInfo({ publicKey: wallet.publicKey, keyType: "secp256k1", sequence: 3n, fee });
  * ```
  */
 export function encodeAuthInfo(params: AuthInfoParams): Uint8Array {
@@ -175,7 +183,9 @@ export function encodeAuthInfo(params: AuthInfoParams): Uint8Array {
  *
  * @example
  * ```ts
- * const signBytes = encodeSignDoc({ bodyBytes, authInfoBytes, chainId: "perpx-local-1", accountNumber: 7n });
+ * // SignDoc fields: body_bytes 1, auth_info_bytes 2, chain_id 3, account_number 4.
+ * encodeSignDoc({ bodyBytes: Uint8Array.of(1), authInfoBytes: Uint8Array.of(2), chainId: "c", accountNumber: 7n });
+ * // Uint8Array.of(10, 1, 1, 18, 1, 2, 26, 1, 99, 32, 7)
  * ```
  */
 export function encodeSignDoc(doc: {
@@ -197,7 +207,9 @@ export function encodeSignDoc(doc: {
  *
  * @example
  * ```ts
- * const txBytes = encodeTxRaw({ bodyBytes, authInfoBytes, signatures: [signature] });
+ * // TxRaw fields: body_bytes 1, auth_info_bytes 2, signatures 3.
+ * encodeTxRaw({ bodyBytes: Uint8Array.of(1), authInfoBytes: Uint8Array.of(2), signatures: [Uint8Array.of(3)] });
+ * // Uint8Array.of(10, 1, 1, 18, 1, 2, 26, 1, 3)
  * ```
  */
 export function encodeTxRaw(raw: {
@@ -215,7 +227,7 @@ export function encodeTxRaw(raw: {
  *
  * @example
  * ```ts
- * txHash(txBytes); // "3F1C..."
+ * txHash(new Uint8Array()); // "E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855"
  * ```
  */
 export function txHash(txBytes: Uint8Array): string {

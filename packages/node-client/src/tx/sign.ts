@@ -35,7 +35,10 @@ export function txExtension(selectedAuthenticators: readonly bigint[]): Any {
  *
  * @example
  * ```ts
- * await signTx({ signer, messages, chainId: "perpx-local-1", accountNumber: 0n, sequence: 3n, fee });
+ * const messages = [bankSendMsg({ from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] })];
+ * const fee = { amount: [{ denom: "uusdc", amount: 5_000n }], gasLimit: 200_000n };
+ * const params: SignTxParams = { signer: wallet, messages, chainId: "perpx-local-1", accountNumber: 4n, sequence: 3n, fee };
+ * (await signTx(params)).signature.length; // 64
  * ```
  */
 export interface SignTxParams {
@@ -68,7 +71,10 @@ export interface SignTxParams {
  *
  * @example
  * ```ts
- * const { txBytes, hash } = await signTx({ signer, messages, chainId, accountNumber, sequence, fee });
+ * const messages = [bankSendMsg({ from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] })];
+ * const fee = { amount: [{ denom: "uusdc", amount: 5_000n }], gasLimit: 200_000n };
+ * const { txBytes, hash }: SignedTx = await signTx({ signer: wallet, messages, chainId: "perpx-local-1", accountNumber: 4n, sequence: 3n, fee });
+ * hash === txHash(txBytes); // true
  * ```
  */
 export interface SignedTx {
@@ -89,7 +95,12 @@ export interface SignedTx {
  *
  * @example
  * ```ts
- * const signed = await signTx({ signer: wallet, messages: [msg], chainId, accountNumber, sequence, fee });
+ * const messages = [bankSendMsg({ from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] })];
+ * const fee = { amount: [{ denom: "uusdc", amount: 5_000n }], gasLimit: 200_000n };
+ * // Signs offline: the chain id, account number and sequence are yours to give (`sendTx` reads them).
+ * const { accountNumber, sequence } = await getAccountSequence(client, { address: wallet.address });
+ * const signed = await signTx({ signer: wallet, messages, chainId: "perpx-local-1", accountNumber, sequence, fee });
+ * signed.hash.length; // 64
  * ```
  */
 export async function signTx(params: SignTxParams): Promise<SignedTx> {
