@@ -191,11 +191,17 @@ export function typeUrlOf(schema: DescMessage): TypeUrl {
  * ```
  */
 export function schemaOf(typeUrl: string): DescMessage {
+  let schema = schemaByUrl.get(typeUrl);
+  if (schema) return schema;
   const slash = typeUrl.lastIndexOf("/");
-  const schema = slash < 0 ? undefined : typeRegistry.getMessage(typeUrl.slice(slash + 1));
+  schema = slash < 0 ? undefined : typeRegistry.getMessage(typeUrl.slice(slash + 1));
   if (!schema) throw new UnknownTypeUrlError(typeUrl);
+  schemaByUrl.set(typeUrl, schema);
   return schema;
 }
+
+/** The schemas {@link schemaOf} found, by the exact type URL asked (a transaction asks for a few). */
+const schemaByUrl = new Map<string, DescMessage>();
 
 /**
  * Packs a message into a `google.protobuf.Any` the Cosmos way: type URL `/` + full name (not
