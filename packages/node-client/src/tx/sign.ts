@@ -4,7 +4,7 @@ import { accountplus, typeUrlOf } from "@perpx/proto";
 import { checkParams } from "../messages/validate.js";
 import type { DirectSignature, TxSigner } from "../wallet/signer.js";
 import { encodeTxRaw, type TxFee, type TxMessage, txHash, writeAuthInfo, writeTxBody } from "./encode.js";
-import { sharedWriter } from "./wire.js";
+import { allocBytes, sharedWriter } from "./wire.js";
 
 /**
  * The `Any` of a `TxExtension` selecting one authenticator per message, for
@@ -204,7 +204,7 @@ function envelopeOf(signDoc: Uint8Array): {
 function txRawAfter(signDoc: Uint8Array, envelopeLength: number, signature: Uint8Array): Uint8Array {
   let lengthSize = 1;
   for (let v = signature.length; v > 0x7f; v >>>= 7) lengthSize++;
-  const tx = new Uint8Array(envelopeLength + 1 + lengthSize + signature.length);
+  const tx = allocBytes(envelopeLength + 1 + lengthSize + signature.length);
   tx.set(signDoc.subarray(0, envelopeLength));
   let at = envelopeLength;
   tx[at++] = 0x1a; // field 3, length-delimited
