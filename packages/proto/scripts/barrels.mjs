@@ -5,8 +5,8 @@
 //   src/gen/ns/<namespace>.ts  one namespace object per namespace, a getter for every export of
 //                              every *_pb.ts of its proto package(s), plus their types
 //   src/gen/index.ts           `export { <namespace> }` for every namespace
-//   src/gen/files.ts           every generated file descriptor's loader, the file of every type
-//                              name and the type URL of every Msg request, for registries
+//   src/gen/files.ts           every generated file descriptor's loader, the files of every proto
+//                              package and the type URL of every Msg request, for registries
 // Input is whatever *_pb.ts exists under src/gen; the proto package of each comes from the header
 // protoc-gen-es writes. Output is sorted so that generation is deterministic. A package missing from
 // NAMESPACES fails the script: add it to the table (and to the README) rather than guessing a name.
@@ -72,27 +72,15 @@ function listGenerated(dir, base = dir) {
   return out.sort(byCodePoint);
 }
 
-/** Full names of every type a file descriptor declares, and the request types of its `service Msg`s. */
+/** The request type URLs of the `service Msg` of a file descriptor. */
 function describe(base64) {
   const file = fromBinary(FileDescriptorProtoSchema, base64Decode(base64));
-  const prefix = file.package ? `${file.package}.` : "";
-  const typeNames = [];
-  const walk = (scope, messages, enums, extensions) => {
-    for (const e of enums) typeNames.push(`${scope}${e.name}`);
-    for (const x of extensions) typeNames.push(`${scope}${x.name}`);
-    for (const m of messages) {
-      typeNames.push(`${scope}${m.name}`);
-      walk(`${scope}${m.name}.`, m.nestedType, m.enumType, m.extension);
-    }
-  };
-  walk(prefix, file.messageType, file.enumType, file.extension);
   const msgRequests = [];
   for (const service of file.service) {
-    typeNames.push(`${prefix}${service.name}`);
     if (service.name !== "Msg") continue;
     for (const method of service.method) msgRequests.push(`/${method.inputType.replace(/^\./, "")}`);
   }
-  return { typeNames, msgRequests };
+  return { msgRequests };
 }
 
 /** Lazifies one protoc-gen-es output file in place and reads what the barrels need from it. */
@@ -215,13 +203,14 @@ export function writeBarrels(genDir) {
   filesTs += "export const files: readonly (() => GenFile)[] = [\n";
   for (const f of files) filesTs += `  ${f.fileConst},\n`;
   filesTs += "];\n";
-  const owners = files
-    .flatMap((f, i) => f.typeNames.map((name) => [name, i]))
-    .sort(([a], [b]) => byCodePoint(a, b));
+  const packages = [...new Set(files.map((f) => f.pkg))].sort(byCodePoint);
+  filesTs += "\n/** The indexes in `files` of the files of each proto package. */\n";
   filesTs +=
-    "\n/** The index in `files` of the file declaring each message, enum, service and extension, by full name. */\n";
-  filesTs += "export const fileOfType: ReadonlyMap<string, number> = /*@__PURE__*/ new Map([\n";
-  for (const [name, i] of owners) filesTs += `  ["${name}", ${i}],\n`;
+    "export const filesOfPackage: ReadonlyMap<string, readonly number[]> = /*@__PURE__*/ new Map([\n";
+  for (const pkg of packages) {
+    const indexes = files.flatMap((f, i) => (f.pkg === pkg ? [i] : []));
+    filesTs += `  ["${pkg}", [${indexes.join(", ")}]],\n`;
+  }
   filesTs += "]);\n";
   const requests = [...new Set(files.flatMap((f) => f.msgRequests))].sort(byCodePoint);
   filesTs += "\n/** The type URL of the request of every rpc of every `service Msg`, sorted. */\n";

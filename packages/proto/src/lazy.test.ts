@@ -64,12 +64,19 @@ describe("@perpx/proto builds descriptors on first use", () => {
     expect(decoded).not.toContain("cosmos/bank/v1beta1/tx.proto");
     const count = decoded.length;
     expect(proto.clob.MsgPlaceOrderSchema).toBe(schema);
-    expect(proto.schemaOf("/perpx.clob.v1.MsgPlaceOrder")).toBe(schema);
     expect(decoded.length).toBe(count);
+    // A lookup by type URL decodes the files of the package (perpx.clob.v1), each once.
+    expect(proto.schemaOf("/perpx.clob.v1.MsgPlaceOrder")).toBe(schema);
+    expect(proto.schemaOf("/perpx.clob.v1.Order")).toBe(proto.clob.OrderSchema);
+    expect(decoded).toContain("perpx/clob/v1/query.proto");
+    expect(decoded).not.toContain("cosmos/bank/v1beta1/tx.proto");
+    const afterPackage = decoded.length;
+    expect(proto.typeRegistry.getEnum("perpx.clob.v1.Order.Side")).toBe(proto.clob.Order_SideSchema);
+    expect(decoded.length).toBe(afterPackage);
     expect(new Set(decoded).size).toBe(decoded.length);
   });
 
-  test("a type URL decodes only the file that declares it; the registries agree with the namespaces", async () => {
+  test("a type URL decodes only the files of its package; the registries agree with the namespaces", async () => {
     const { proto, decoded } = await freshProto();
     const send = proto.schemaOf("/cosmos.bank.v1beta1.MsgSend");
     expect(decoded).toContain("cosmos/bank/v1beta1/tx.proto");

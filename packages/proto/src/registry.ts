@@ -9,7 +9,7 @@ import {
 } from "@bufbuild/protobuf";
 import { type Any, AnySchema } from "@bufbuild/protobuf/wkt";
 import { ProtoDecodeError, UnknownTypeUrlError } from "./errors.js";
-import { fileOfType, files, msgRequestTypeUrls } from "./gen/files.js";
+import { files, filesOfPackage, msgRequestTypeUrls } from "./gen/files.js";
 
 /**
  * A Cosmos type URL: `/` followed by a fully qualified message name.
@@ -22,20 +22,27 @@ import { fileOfType, files, msgRequestTypeUrls } from "./gen/files.js";
  */
 export type TypeUrl = `/${string}`;
 
-/** One registry per generated file, built when a type of that file is first looked up. */
-const fileRegistries: (Registry | undefined)[] = [];
+/** One registry per proto package, built when a type of that package is first looked up. */
+const packageRegistries = new Map<string, Registry>();
 let everything: Registry | undefined;
 
-/** The registry of the file that declares `typeName` (decoding that file and its imports only). */
+/**
+ * The registry of the proto package of `typeName` (the longest package that prefixes it; nested
+ * types have more segments), decoding that package's files and their imports only.
+ */
 function registryOfType(typeName: string): Registry | undefined {
-  const index = fileOfType.get(typeName);
-  if (index === undefined) return undefined;
-  let registry = fileRegistries[index];
-  if (!registry) {
-    registry = createRegistry(files[index]!());
-    fileRegistries[index] = registry;
+  for (let end = typeName.lastIndexOf("."); end > 0; end = typeName.lastIndexOf(".", end - 1)) {
+    const pkg = typeName.slice(0, end);
+    const indexes = filesOfPackage.get(pkg);
+    if (indexes === undefined) continue;
+    let registry = packageRegistries.get(pkg);
+    if (!registry) {
+      registry = createRegistry(...indexes.map((index) => files[index]!()));
+      packageRegistries.set(pkg, registry);
+    }
+    return registry;
   }
-  return registry;
+  return undefined;
 }
 
 /** The registry of every generated file (decodes them all, once). */
@@ -48,7 +55,7 @@ function registryOfAll(): Registry {
  * A protobuf-es {@link Registry} of every message, enum and service generated in `@perpx/proto`
  * (perpx modules, and the Cosmos SDK, CometBFT and IBC subset). Pass it as `registry` to
  * `toJson`/`fromJson` to (de)serialise messages that hold `Any` fields. A lookup by name decodes
- * only the file that declares the type (and its imports); iterating it decodes every file.
+ * only the files of the type's proto package (and their imports); iterating it decodes every file.
  *
  * @example
  * ```ts
