@@ -18,7 +18,8 @@ describe("allocBytes", () => {
 
   test("a slab whose buffer was transferred away is replaced", () => {
     const a = allocBytes(8);
-    structuredClone(a.buffer, { transfer: [a.buffer] });
+    const buffer = a.buffer as ArrayBuffer;
+    structuredClone(buffer, { transfer: [buffer] });
     expect(a.buffer.byteLength).toBe(0);
     const b = allocBytes(8);
     expect(b.length).toBe(8);
