@@ -4,7 +4,7 @@ import { cosmosSecp256k1, cosmosTxSigning, ethSecp256k1, schemaOf, type TypeUrl 
 import { sha256HexUpper } from "#crypto-platform";
 import { type KeyType, PUBKEY_TYPE_URLS } from "../wallet/signer.js";
 import { writeMessage } from "./fastBinary.js";
-import { sharedWriter, writeAny } from "./wire.js";
+import { type ProtoWriter, sharedWriter, writeAny } from "./wire.js";
 
 /**
  * One message of a transaction: its type URL and the protobuf-es message (made with `create`).
@@ -99,7 +99,11 @@ export function toAny(message: TxMessage): Any {
 export function encodeTxBody(params: TxBodyParams): Uint8Array {
   // The envelope is written by hand (byte-identical to protobuf-es, see encode.test.ts); only the
   // messages themselves go through protobuf-es.
-  const writer = sharedWriter();
+  return writeTxBody(sharedWriter(), params).finish();
+}
+
+/** Writes the fields of a `TxBody` (no tag, no length) at the writer's position. */
+export function writeTxBody(writer: ProtoWriter, params: TxBodyParams): ProtoWriter {
   for (const message of params.messages) {
     writer.begin(1).string(1, message.typeUrl).begin(2);
     writeMessage(writer, schemaOf(message.typeUrl), message.value);
@@ -109,7 +113,7 @@ export function encodeTxBody(params: TxBodyParams): Uint8Array {
   for (const option of params.nonCriticalExtensionOptions ?? []) {
     writeAny(writer, 2047, option.typeUrl, option.value);
   }
-  return writer.finish();
+  return writer;
 }
 
 /**
@@ -156,7 +160,12 @@ export interface AuthInfoParams {
  * ```
  */
 export function encodeAuthInfo(params: AuthInfoParams): Uint8Array {
-  const writer = sharedWriter().begin(1); // signer_infos[0]
+  return writeAuthInfo(sharedWriter(), params).finish();
+}
+
+/** Writes the fields of an `AuthInfo` with one signer (no tag, no length) at the writer's position. */
+export function writeAuthInfo(writer: ProtoWriter, params: AuthInfoParams): ProtoWriter {
+  writer.begin(1); // signer_infos[0]
   writer.begin(1).string(1, PUBKEY_TYPE_URLS[params.keyType]).begin(2).bytes(1, params.publicKey).end().end();
   writer
     .begin(2) // mode_info
@@ -174,8 +183,7 @@ export function encodeAuthInfo(params: AuthInfoParams): Uint8Array {
     .uint64(2, params.fee.gasLimit, "fee.gasLimit")
     .string(3, params.fee.payer ?? "")
     .string(4, params.fee.granter ?? "")
-    .end()
-    .finish();
+    .end();
 }
 
 /**

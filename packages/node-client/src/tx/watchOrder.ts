@@ -8,7 +8,7 @@ import { pickQueryTransport, rpcQueryError, unaryQuery } from "../query/unary.js
 import { type CallOptions, checkTimeout, sleep, withDeadline } from "../transport/call.js";
 import { cometCall } from "../transport/rpc-json.js";
 
-const PROPOSED_OPERATIONS = `/${clob.MsgProposedOperationsSchema.typeName}`;
+const PROPOSED_OPERATIONS = "/perpx.clob.v1.MsgProposedOperations";
 
 /**
  * One fill of a watched short-term order, as a block's proposed operations settled it.
