@@ -32,7 +32,7 @@ export interface FixtureServer {
   close(): Promise<void>;
 }
 
-const NOT_FOUND = { status: 404, body: { error: "Not Found", errorCode: 404 } };
+const NOT_FOUND: FixtureAnswer = { status: 404, body: { error: "Not Found", errorCode: 404 } };
 
 export async function startFixtureServer(routes: Record<string, FixtureRoute> = {}): Promise<FixtureServer> {
   const table = new Map(Object.entries(routes));
@@ -45,7 +45,7 @@ export async function startFixtureServer(routes: Record<string, FixtureRoute> = 
     const call = (calls.get(url.pathname) ?? 0) + 1;
     calls.set(url.pathname, call);
     const route = table.get(url.pathname);
-    const answer = route === undefined ? NOT_FOUND : typeof route === "function" ? route(url, call) : route;
+    const answer: FixtureAnswer = route === undefined ? NOT_FOUND : typeof route === "function" ? route(url, call) : route;
     const send = () => {
       if (res.destroyed) return;
       res.writeHead(answer.status ?? 200, {
