@@ -9,6 +9,7 @@ import {
   type FundingPaymentsResponse,
   type HistoricalPnlResponse,
   INDEXER_LIMIT_DEFAULT,
+  INDEXER_LIMIT_MAX,
   type PageMetadata,
   type ParentSubaccountTransfersResponse,
   type PerpetualPositionResponseObject,
@@ -124,8 +125,9 @@ export interface HeightWalk<R, Row> {
 /**
  * Walks a list back in time: asks for rows at or before a height, yields them newest first, then
  * asks again at or before the lowest height seen, skipping the rows of that height it already
- * gave, until an answer has fewer rows than `limit`. When one height holds `limit` rows or more
- * the walk cannot get past it and fails rather than skip rows: raise `limit` (up to 1000).
+ * gave, until an answer has fewer rows than `limit`. When one height fills a whole page, that
+ * height is asked again with `limit` 1000; only a height holding more than 1000 rows stops the walk
+ * (with an error, rather than skip rows).
  *
  * @param action - the list action (it must accept `createdBeforeOrAtHeight`).
  * @param walk - rows, heights and keys of the list.
@@ -144,12 +146,12 @@ export function walkBackOf<
   walk: HeightWalk<R, Row>,
 ): (client: IndexerConnection, params: Omit<P, "page">) => AsyncGenerator<Row, void, undefined> {
   return async function* rows(client, params) {
-    const limit = params.limit ?? INDEXER_LIMIT_DEFAULT;
+    let limit = params.limit ?? INDEXER_LIMIT_DEFAULT;
     let cursor: HeightInput | undefined = params.createdBeforeOrAtHeight;
     let boundary: string | undefined;
     let seen = new Set<string>();
     for (;;) {
-      const answer = await action(client, { ...params, createdBeforeOrAtHeight: cursor } as P);
+      const answer = await action(client, { ...params, limit, createdBeforeOrAtHeight: cursor } as P);
       const page = walk.rowsOf(answer);
       let fresh = 0;
       for (const row of page) {
@@ -163,9 +165,14 @@ export function walkBackOf<
         walk.heightOf(page[0] as Row),
       );
       if (lowest === boundary && fresh === 0) {
+        // One height fills a whole page: ask again for that height with the largest page.
+        if (limit < INDEXER_LIMIT_MAX) {
+          limit = INDEXER_LIMIT_MAX;
+          continue;
+        }
         throw new InvalidArgumentError(
           "limit",
-          `${limit} rows or more share height ${lowest}; walk back with a larger limit (up to 1000)`,
+          `more than ${INDEXER_LIMIT_MAX} rows share height ${lowest}; the height cursor cannot get past them`,
         );
       }
       if (lowest !== boundary) seen = new Set();

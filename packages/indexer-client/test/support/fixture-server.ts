@@ -45,7 +45,8 @@ export async function startFixtureServer(routes: Record<string, FixtureRoute> = 
     const call = (calls.get(url.pathname) ?? 0) + 1;
     calls.set(url.pathname, call);
     const route = table.get(url.pathname);
-    const answer: FixtureAnswer = route === undefined ? NOT_FOUND : typeof route === "function" ? route(url, call) : route;
+    const answer: FixtureAnswer =
+      route === undefined ? NOT_FOUND : typeof route === "function" ? route(url, call) : route;
     const send = () => {
       if (res.destroyed) return;
       res.writeHead(answer.status ?? 200, {
