@@ -15,6 +15,15 @@ import {
   PRICE_SIZE_DECIMAL_FIELDS,
   withDecimals,
 } from "../src/index.js";
+import {
+  ASSET_POSITION_KEYS,
+  keyDrift,
+  MARKET_KEYS,
+  ORDER_KEYS,
+  SUBACCOUNT_KEYS,
+} from "./support/contract-keys.js";
+
+const NO_DRIFT = { extra: [], missing: [] };
 
 let devnet: Devnet;
 let client: IndexerClient;
@@ -50,6 +59,7 @@ describe("markets", () => {
     expect(typeof btc?.atomicResolution).toBe("number");
     expect(typeof btc?.oraclePrice).toBe("string");
     expect(typeof btc?.trades24H).toBe("number");
+    for (const market of Object.values(markets)) expect(keyDrift(market, MARKET_KEYS)).toEqual(NO_DRIFT);
     const one = await client.getPerpetualMarkets({ ticker: "BTC-USD" });
     expect(Object.keys(one.markets)).toEqual(["BTC-USD"]);
   });
@@ -112,6 +122,8 @@ describe("accounts", () => {
     expect(subaccount.subaccountNumber).toBe(0);
     expect(subaccount.equity).toMatch(/^5000(\.0+)?$/);
     expect(subaccount.assetPositions.USDC?.size).toMatch(/^5000(\.0+)?$/);
+    expect(keyDrift(subaccount, SUBACCOUNT_KEYS)).toEqual(NO_DRIFT);
+    expect(keyDrift(subaccount.assetPositions.USDC ?? {}, ASSET_POSITION_KEYS)).toEqual(NO_DRIFT);
     const address = await client.getAddress({ address: alice });
     expect(address.subaccounts.map((s) => s.subaccountNumber).sort((a, b) => a - b)).toEqual([0, 128]);
     const parent = await client.getParentSubaccount({ address: alice, parentSubaccountNumber: 0 });
@@ -141,6 +153,7 @@ describe("accounts", () => {
     for (const order of orders) {
       expect(order.ticker).toBe("BTC-USD");
       expect(order.subaccountNumber).toBe(0);
+      expect(keyDrift(order, ORDER_KEYS)).toEqual(NO_DRIFT);
     }
     const first = orders[0];
     if (!first) throw new Error("no order");
