@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { build, type Metafile } from "esbuild";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PageReport } from "./browser/page.js";
+import type { PageReport } from "./rest-browser/page.js";
 import { type FixtureServer, startFixtureServer } from "./support/fixture-server.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -44,7 +44,7 @@ async function bundlePage(): Promise<{ code: string; metafile: Metafile }> {
     ["@perpx/core/indexer", `${packages}core/src/indexer.ts`],
   ]);
   const result = await build({
-    entryPoints: [here("./browser/page.ts")],
+    entryPoints: [here("./rest-browser/page.ts")],
     bundle: true,
     platform: "browser",
     format: "esm",
