@@ -1,0 +1,195 @@
+/**
+ * The subscriptions of one connection: which are queued, sent or live, the replies the server
+ * still owes (a `message_id` hole is excused for each), and routing of frames to them.
+ */
+import { InvalidArgumentError, type PerpxError } from "@perpx/errors";
+import { CHANNEL_LIMITS, type IndexerChannel, isIndexerChannel } from "./channels.js";
+import { IndexerSubscriptionError, SubscriptionLimitError } from "./errors.js";
+import type { Frame } from "./frame.js";
+import type { SubscribePacer } from "./pacer.js";
+import { type ResetReason, Subscription, type SubscriptionSink } from "./subscription.js";
+
+interface Entry {
+  readonly channel: IndexerChannel;
+  readonly id: string | undefined;
+  readonly key: string;
+  readonly batched: boolean;
+  readonly subscription: Subscription<IndexerChannel>;
+  readonly sink: SubscriptionSink<IndexerChannel>;
+  status: "queued" | "sent" | "live";
+}
+
+const ID_LESS = new Set<string>(["v4_markets", "v4_block_height"]);
+const LIMIT_ERROR = /^Per-connection subscription limit reached for (\w+)/;
+
+/** The registry key of a channel id (id-less channels are keyed by their name). */
+function keyOf(channel: string, id: string | undefined): string {
+  return ID_LESS.has(channel) || id === undefined ? channel : `${channel} ${id}`;
+}
+
+/** The subscriptions of a connection. */
+export class Registry {
+  private readonly entries = new Map<string, Entry>();
+  private readonly counts = new Map<IndexerChannel, number>();
+  /** Subscribes and unsubscribes sent on this socket and not yet answered. */
+  outstanding = 0;
+
+  /**
+   * @param kick - asks the connection to send what is queued.
+   * @param unsubscribe - sends an unsubscribe; false when no socket is open.
+   */
+  constructor(
+    private readonly kick: () => void,
+    private readonly unsubscribe: (channel: IndexerChannel, id: string | undefined) => boolean,
+  ) {}
+
+  /** Registers a subscription and queues its subscribe. */
+  add<C extends IndexerChannel>(channel: C, id: string | undefined, batched: boolean): Subscription<C> {
+    if (!isIndexerChannel(channel)) {
+      throw new InvalidArgumentError(
+        "channel",
+        `must be one of ${Object.keys(CHANNEL_LIMITS).join(", ")}, got ${JSON.stringify(channel)}`,
+      );
+    }
+    const idLess = ID_LESS.has(channel);
+    if (!idLess && (typeof id !== "string" || id.length === 0)) {
+      throw new InvalidArgumentError("id", `${channel} needs a subscription id, got ${JSON.stringify(id)}`);
+    }
+    const key = keyOf(channel, idLess ? undefined : id);
+    if (this.entries.has(key)) {
+      throw new InvalidArgumentError(
+        "id",
+        `already subscribed to ${channel}${idLess ? "" : ` ${id}`} on this connection`,
+      );
+    }
+    const count = this.counts.get(channel) ?? 0;
+    if (count >= CHANNEL_LIMITS[channel]) throw new SubscriptionLimitError(channel, CHANNEL_LIMITS[channel]);
+    const subscription = new Subscription<C>(channel, idLess ? channel : (id as string), batched, () =>
+      this.detach(key),
+    );
+    const entry: Entry = {
+      channel,
+      id: idLess ? undefined : id,
+      key,
+      batched,
+      subscription: subscription as unknown as Subscription<IndexerChannel>,
+      sink: subscription.sink() as unknown as SubscriptionSink<IndexerChannel>,
+      status: "queued",
+    };
+    this.entries.set(key, entry);
+    this.counts.set(channel, count + 1);
+    this.kick();
+    return subscription;
+  }
+
+  /**
+   * Sends the queued subscribes the pacer allows now.
+   *
+   * @returns ms until the next queued one may go (0: none left).
+   */
+  sendPending(now: number, pacer: SubscribePacer, send: (message: string) => void): number {
+    let waitMs = 0;
+    for (const entry of this.entries.values()) {
+      if (entry.status !== "queued") continue;
+      const wait = pacer.waitMs(entry.key, now);
+      if (wait > 0) {
+        waitMs = waitMs === 0 ? wait : Math.min(waitMs, wait);
+        continue;
+      }
+      const message: Record<string, unknown> = { type: "subscribe", channel: entry.channel };
+      if (entry.id !== undefined) message.id = entry.id;
+      if (entry.batched) message.batched = true;
+      send(JSON.stringify(message));
+      pacer.record(entry.key, now);
+      entry.status = "sent";
+      this.outstanding++;
+    }
+    return waitMs;
+  }
+
+  /** A reply (`subscribed`, `unsubscribed`, or an error reusing a reserved id) arrived. */
+  replied(): void {
+    if (this.outstanding > 0) this.outstanding--;
+  }
+
+  /** Routes `subscribed`. */
+  subscribed(frame: Frame): void {
+    const entry = this.entries.get(keyOf(frame.channel ?? "", frame.id));
+    if (entry?.status !== "sent") return;
+    entry.status = "live";
+    entry.sink.snapshot(frame.contents as never);
+  }
+
+  /** Routes `channel_data` and `channel_batch_data` (a batch is unrolled). */
+  data(frame: Frame): void {
+    const entry = this.entries.get(keyOf(frame.channel ?? "", frame.id));
+    if (entry?.status !== "live") return;
+    const sink = entry.sink;
+    if (frame.type === "channel_batch_data" && Array.isArray(frame.contents)) {
+      for (const contents of frame.contents)
+        sink.update(contents as never, frame.message_id, frame.subaccountNumber);
+    } else {
+      sink.update(frame.contents as never, frame.message_id, frame.subaccountNumber);
+    }
+  }
+
+  /**
+   * Routes an `error`: a refusal of a sent subscribe ends that subscription with an
+   * {@link IndexerSubscriptionError}.
+   *
+   * @returns the error when no subscription claims it.
+   */
+  refused(frame: Frame, fresh: boolean): PerpxError | undefined {
+    const message = String(frame.message ?? "");
+    let entry = frame.channel === undefined ? undefined : this.entries.get(keyOf(frame.channel, frame.id));
+    const limit = fresh && entry === undefined ? LIMIT_ERROR.exec(message) : null;
+    if (limit) {
+      for (const candidate of this.entries.values()) {
+        if (candidate.channel === limit[1] && candidate.status === "sent") {
+          entry = candidate;
+          break;
+        }
+      }
+    }
+    const error = new IndexerSubscriptionError(
+      entry?.channel ?? frame.channel ?? "",
+      entry?.subscription.id ?? frame.id ?? "",
+      message,
+    );
+    if (entry?.status !== "sent") return error;
+    this.remove(entry);
+    entry.sink.end(error);
+    return undefined;
+  }
+
+  /** The socket was lost: every subscription is queued again and told to reset. */
+  reset(reason: ResetReason): void {
+    this.outstanding = 0;
+    for (const entry of this.entries.values()) {
+      if (entry.status === "live") entry.sink.reset(reason);
+      entry.status = "queued";
+    }
+  }
+
+  /** Ends every subscription (the connection closes). */
+  endAll(error: PerpxError | undefined): void {
+    const entries = [...this.entries.values()];
+    this.entries.clear();
+    this.counts.clear();
+    for (const entry of entries) entry.sink.end(error);
+  }
+
+  private detach(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.remove(entry);
+    if (entry.status !== "queued" && this.unsubscribe(entry.channel, entry.id)) this.outstanding++;
+  }
+
+  private remove(entry: Entry): void {
+    this.entries.delete(entry.key);
+    const count = (this.counts.get(entry.channel) ?? 1) - 1;
+    if (count > 0) this.counts.set(entry.channel, count);
+    else this.counts.delete(entry.channel);
+  }
+}
