@@ -7,7 +7,14 @@ import { Emitter } from "../ws/emitter.js";
 import type { ResetReason, Subscription } from "../ws/subscription.js";
 import { SubaccountView, type SubaccountViewOptions } from "./subaccountView.js";
 
-/** The events of a {@link LiveSubaccount}, by name. */
+/**
+ * The events of a {@link LiveSubaccount}, by name.
+ *
+ * @example
+ * ```ts
+ * live.on("resync", ({ reason }: LiveSubaccountEvents["resync"]) => console.log(reason));
+ * ```
+ */
 export interface LiveSubaccountEvents {
   [event: string]: unknown;
   /** The view changed. */

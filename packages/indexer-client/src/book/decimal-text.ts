@@ -5,7 +5,21 @@
  */
 import { InvalidArgumentError } from "@perpx/errors";
 
-const DECIMAL = /^\d+(\.\d+)?$/;
+/** Index of the dot in a plain non-negative decimal (`text.length` when none), or -1 when not one. */
+function dotOf(text: string): number {
+  const length = text.length;
+  let dot = length;
+  for (let i = 0; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 46) {
+      if (dot !== length || i === 0 || i === length - 1) return -1;
+      dot = i;
+    } else if (c < 48 || c > 57) {
+      return -1;
+    }
+  }
+  return length === 0 ? -1 : dot;
+}
 
 /**
  * The canonical text of a non-negative decimal (`"065000.50"` becomes `"65000.5"`).
@@ -13,21 +27,20 @@ const DECIMAL = /^\d+(\.\d+)?$/;
  * @throws {InvalidArgumentError} when `text` is not a plain non-negative decimal.
  */
 export function canonicalDecimal(text: string, name = "price"): string {
-  if (typeof text !== "string" || !DECIMAL.test(text)) {
+  const dot = typeof text === "string" ? dotOf(text) : -1;
+  if (dot === -1) {
     throw new InvalidArgumentError(
       name,
       `must be a non-negative decimal string, got ${JSON.stringify(text)}`,
     );
   }
-  const dot = text.indexOf(".");
   let end = text.length;
-  if (dot !== -1) {
+  if (dot !== end) {
     while (text.charCodeAt(end - 1) === 48) end--;
     if (end === dot + 1) end = dot;
   }
   let start = 0;
-  const intEnd = dot === -1 ? end : Math.min(dot, end);
-  while (start < intEnd - 1 && text.charCodeAt(start) === 48) start++;
+  while (start < dot - 1 && text.charCodeAt(start) === 48) start++;
   return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 

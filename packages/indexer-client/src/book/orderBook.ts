@@ -15,7 +15,15 @@ import type { OrderbookSnapshot, OrderbookUpdate } from "../ws/channels.js";
 import { compareDecimals } from "./decimal-text.js";
 import { BookSide } from "./side.js";
 
-/** A side of the book: `bids` (buy orders) or `asks` (sell orders). */
+/**
+ * A side of the book: `bids` (buy orders) or `asks` (sell orders).
+ *
+ * @example
+ * ```ts
+ * const side: BookSideName = "asks";
+ * book.depth(side, { levels: 5 });
+ * ```
+ */
 export type BookSideName = "bids" | "asks";
 
 /**

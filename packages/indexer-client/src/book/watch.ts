@@ -8,7 +8,17 @@ import { Emitter } from "../ws/emitter.js";
 import type { ResetReason, Subscription } from "../ws/subscription.js";
 import { OrderBook } from "./orderBook.js";
 
-/** The events of a {@link LiveOrderBook}, by name. */
+const UPDATE_CHANGE = Object.freeze({ cause: "update" as const });
+const SNAPSHOT_CHANGE = Object.freeze({ cause: "snapshot" as const });
+
+/**
+ * The events of a {@link LiveOrderBook}, by name.
+ *
+ * @example
+ * ```ts
+ * live.on("resync", ({ reason }: LiveOrderBookEvents["resync"]) => console.log("rebuilt after", reason));
+ * ```
+ */
 export interface LiveOrderBookEvents {
   [event: string]: unknown;
   /** The book changed (a snapshot or an update was applied). */
@@ -62,12 +72,12 @@ export class LiveOrderBook extends Emitter<LiveOrderBookEvents> {
     subscription.on("snapshot", ({ contents, reason }) => {
       this.book.applySnapshot(contents);
       this.isSynced = true;
-      this.emit("change", { cause: "snapshot" });
+      this.emit("change", SNAPSHOT_CHANGE);
       if (reason !== "initial") this.emit("resync", { reason });
     });
     subscription.on("update", ({ contents }) => {
       this.book.applyUpdate(contents);
-      this.emit("change", { cause: "update" });
+      this.emit("change", UPDATE_CHANGE);
     });
     subscription.on("reset", () => {
       this.isSynced = false;

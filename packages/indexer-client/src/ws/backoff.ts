@@ -4,7 +4,14 @@
  * come back in lockstep, and none waits less than half the nominal delay.
  */
 
-/** Reconnect policy of an indexer socket. */
+/**
+ * Reconnect policy of an indexer socket.
+ *
+ * @example
+ * ```ts
+ * const reconnect: ReconnectOptions = { initialDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 20 };
+ * ```
+ */
 export interface ReconnectOptions {
   /**
    * The nominal delay before the first reconnect attempt.

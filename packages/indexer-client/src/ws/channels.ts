@@ -166,7 +166,14 @@ export interface MarketContents {
   readonly [field: string]: unknown;
 }
 
-/** The channel contract: per channel, its snapshot and its update contents. */
+/**
+ * The channel contract: per channel, its `subscribed` snapshot and one update's contents.
+ *
+ * @example
+ * ```ts
+ * type BookUpdate = ChannelContract["v4_orderbook"]["update"]; // { bids?: [price, size][]; asks?: ... }
+ * ```
+ */
 export interface ChannelContract {
   readonly v4_orderbook: { snapshot: OrderbookSnapshot; update: OrderbookUpdate };
   readonly v4_trades: {
@@ -194,19 +201,48 @@ export interface ChannelContract {
   };
 }
 
-/** One of the seven WebSocket channels. */
+/**
+ * One of the seven WebSocket channels.
+ *
+ * @example
+ * ```ts
+ * const channel: IndexerChannel = "v4_orderbook";
+ * ```
+ */
 export type IndexerChannel = keyof ChannelContract;
 
 /** The channels whose subscription takes no id. */
 export type ChannelWithoutId = "v4_markets" | "v4_block_height";
 
-/** A channel's `subscribed` contents. */
+/**
+ * A channel's `subscribed` contents.
+ *
+ * @example
+ * ```ts
+ * const snapshot: SnapshotOf<"v4_block_height"> = { height: "10", time: "2026-01-01T00:00:00.000Z" };
+ * ```
+ */
 export type SnapshotOf<C extends IndexerChannel> = ChannelContract[C]["snapshot"];
 
-/** One update's contents on a channel (a batch is unrolled into these). */
+/**
+ * One update's contents on a channel (a batch is unrolled into these).
+ *
+ * @example
+ * ```ts
+ * const update: UpdateOf<"v4_block_height"> = { blockHeight: "11", time: "2026-01-01T00:00:01.000Z" };
+ * ```
+ */
 export type UpdateOf<C extends IndexerChannel> = ChannelContract[C]["update"];
 
-/** The per-connection subscription caps (`spec` 3.7). */
+/**
+ * The per-connection subscription caps of the indexer (a subscribe over them is refused locally
+ * with a `SubscriptionLimitError`).
+ *
+ * @example
+ * ```ts
+ * CHANNEL_LIMITS.v4_orderbook; // 32
+ * ```
+ */
 export const CHANNEL_LIMITS: Readonly<Record<IndexerChannel, number>> = {
   v4_subaccounts: 256,
   v4_parent_subaccounts: 256,

@@ -19,10 +19,25 @@ import { MessageSequence } from "./sequence.js";
 import type { ResetReason, Subscription } from "./subscription.js";
 import type { IndexerWebSocket, IndexerWebSocketConstructor } from "./transport.js";
 
-/** Why a socket was given up. */
+/**
+ * Why a socket was given up: the server closed it, it went silent past the idle timeout, a message
+ * was lost (`gap`), came out of order (`reorder`), or could not be read (`malformed`).
+ *
+ * @example
+ * ```ts
+ * socket.on("disconnect", ({ cause }: { cause: DisconnectCause }) => console.log(cause));
+ * ```
+ */
 export type DisconnectCause = "closed" | "stalled" | "gap" | "reorder" | "malformed";
 
-/** The events of an {@link IndexerSocket}, by name. */
+/**
+ * The events of an {@link IndexerSocket}, by name.
+ *
+ * @example
+ * ```ts
+ * socket.on("open", ({ connectionId }: IndexerSocketEvents["open"]) => console.log(connectionId));
+ * ```
+ */
 export interface IndexerSocketEvents {
   [event: string]: unknown;
   /** The server said `connected` (first connection and every reconnection). */
@@ -37,7 +52,15 @@ export interface IndexerSocketEvents {
   close: { readonly error?: PerpxError };
 }
 
-/** Options of {@link IndexerSocket.subscribe}. */
+/**
+ * Options of {@link IndexerSocket.subscribe}.
+ *
+ * @example
+ * ```ts
+ * const options: SubscribeOptions = { batched: true };
+ * socket.subscribe("v4_trades", "BTC-USD", options);
+ * ```
+ */
 export interface SubscribeOptions {
   /**
    * Ask the server to batch updates (flushed every 250 ms as `channel_batch_data`); they are
@@ -71,6 +94,9 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private paceTimer: ReturnType<typeof setTimeout> | undefined;
   private lastActivity = 0;
+  /** Frames received (messages, pings, pongs); the heartbeat compares it with its last look. */
+  private frames = 0;
+  private framesSeen = 0;
   private pinged = false;
   private attempt = 0;
   private closing: Promise<void> | undefined;
@@ -173,7 +199,9 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
     this.reconnectTimer = undefined;
     const socket = new this.Socket(this.options.url);
     this.socket = socket;
-    this.touch();
+    this.lastActivity = Date.now();
+    this.framesSeen = this.frames;
+    this.pinged = false;
     socket.onmessage = (event) => this.receive(event.data);
     socket.onclose = (event) => {
       if (socket === this.socket) this.lose("closed", event?.code, event?.reason);
@@ -184,18 +212,27 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
     this.heartbeat();
   }
 
+  /** Counts a frame; the hot path does no clock read and no timer work. */
   private touch(): void {
-    this.lastActivity = Date.now();
-    this.pinged = false;
+    this.frames++;
   }
 
-  /** Checks the idle deadline, pings a quiet server (ws only), and re-arms itself. */
+  /**
+   * Runs every quarter of the idle timeout (or of the ping interval, when pinging is possible):
+   * notes whether frames arrived since its last run, drops a socket silent for `idleTimeoutMs`
+   * (so a stall is detected within 1.25 times the timeout), and pings a quiet server (ws only).
+   */
   private heartbeat(): void {
     clearTimeout(this.heartbeatTimer);
     this.heartbeatTimer = undefined;
     const socket = this.socket;
     if (!socket || this.idleMs === 0) return;
     const now = Date.now();
+    if (this.frames !== this.framesSeen) {
+      this.framesSeen = this.frames;
+      this.lastActivity = now;
+      this.pinged = false;
+    }
     const quiet = now - this.lastActivity;
     if (quiet >= this.idleMs) {
       this.lose("stalled");
@@ -206,9 +243,8 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
       this.pinged = true;
       socket.ping?.();
     }
-    let next = this.lastActivity + this.idleMs;
-    if (canPing && !this.pinged) next = Math.min(next, this.lastActivity + this.pingMs);
-    this.heartbeatTimer = setTimeout(this.tick, Math.max(1, next - now));
+    const periodMs = Math.max(1, Math.min(this.idleMs, canPing ? this.pingMs : this.idleMs) / 4);
+    this.heartbeatTimer = setTimeout(this.tick, periodMs);
   }
 
   private receive(data: unknown): void {

@@ -65,7 +65,8 @@ export class Emitter<Events extends EventMap> {
   protected emit<E extends keyof Events>(event: E, value: Events[E]): void {
     const set = this.listeners.get(event);
     if (!set) return;
-    for (const listener of [...set]) (listener as (value: Events[E]) => void)(value);
+    // A Set iterates safely while listeners remove themselves (removed ones are skipped).
+    for (const listener of set) (listener as (value: Events[E]) => void)(value);
   }
 
   /** Removes every listener. */

@@ -30,6 +30,8 @@ function keyOf(channel: string, id: string | undefined): string {
 /** The subscriptions of a connection. */
 export class Registry {
   private readonly entries = new Map<string, Entry>();
+  /** The same entries by channel, then by id (the channel name for id-less channels). */
+  private readonly byChannel = new Map<string, Map<string, Entry>>();
   private readonly counts = new Map<IndexerChannel, number>();
   /** Subscribes and unsubscribes sent on this socket and not yet answered. */
   outstanding = 0;
@@ -77,6 +79,12 @@ export class Registry {
       status: "queued",
     };
     this.entries.set(key, entry);
+    let ids = this.byChannel.get(channel);
+    if (!ids) {
+      ids = new Map();
+      this.byChannel.set(channel, ids);
+    }
+    ids.set(idLess ? channel : (id as string), entry);
     this.counts.set(channel, count + 1);
     this.kick();
     return subscription;
@@ -114,7 +122,7 @@ export class Registry {
 
   /** Routes `subscribed`. */
   subscribed(frame: Frame): void {
-    const entry = this.entries.get(keyOf(frame.channel ?? "", frame.id));
+    const entry = this.lookup(frame.channel, frame.id);
     if (entry?.status !== "sent") return;
     entry.status = "live";
     entry.sink.snapshot(frame.contents as never);
@@ -122,7 +130,7 @@ export class Registry {
 
   /** Routes `channel_data` and `channel_batch_data` (a batch is unrolled). */
   data(frame: Frame): void {
-    const entry = this.entries.get(keyOf(frame.channel ?? "", frame.id));
+    const entry = this.lookup(frame.channel, frame.id);
     if (entry?.status !== "live") return;
     const sink = entry.sink;
     if (frame.type === "channel_batch_data" && Array.isArray(frame.contents)) {
@@ -141,7 +149,7 @@ export class Registry {
    */
   refused(frame: Frame, fresh: boolean): PerpxError | undefined {
     const message = String(frame.message ?? "");
-    let entry = frame.channel === undefined ? undefined : this.entries.get(keyOf(frame.channel, frame.id));
+    let entry = this.lookup(frame.channel, frame.id);
     const limit = fresh && entry === undefined ? LIMIT_ERROR.exec(message) : null;
     if (limit) {
       for (const candidate of this.entries.values()) {
@@ -175,6 +183,7 @@ export class Registry {
   endAll(error: PerpxError | undefined): void {
     const entries = [...this.entries.values()];
     this.entries.clear();
+    this.byChannel.clear();
     this.counts.clear();
     for (const entry of entries) entry.sink.end(error);
   }
@@ -186,8 +195,14 @@ export class Registry {
     if (entry.status !== "queued" && this.unsubscribe(entry.channel, entry.id)) this.outstanding++;
   }
 
+  private lookup(channel: string | undefined, id: string | undefined): Entry | undefined {
+    if (channel === undefined) return undefined;
+    return this.byChannel.get(channel)?.get(id ?? channel);
+  }
+
   private remove(entry: Entry): void {
     this.entries.delete(entry.key);
+    this.byChannel.get(entry.channel)?.delete(entry.id ?? entry.channel);
     const count = (this.counts.get(entry.channel) ?? 1) - 1;
     if (count > 0) this.counts.set(entry.channel, count);
     else this.counts.delete(entry.channel);

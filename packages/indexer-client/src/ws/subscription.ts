@@ -9,7 +9,14 @@ import type { IndexerChannel, SnapshotOf, UpdateOf } from "./channels.js";
 import { Emitter } from "./emitter.js";
 import { WebSocketClosedError } from "./errors.js";
 
-/** Why a subscription's state starts over: the socket reconnected, or a message was lost. */
+/**
+ * Why a subscription's state starts over: the socket reconnected, or a message was lost.
+ *
+ * @example
+ * ```ts
+ * subscription.on("reset", ({ reason }: { reason: ResetReason }) => console.log(reason));
+ * ```
+ */
 export type ResetReason = "reconnect" | "gap";
 
 /**
@@ -35,7 +42,14 @@ export type SubscriptionEvent<C extends IndexerChannel> =
     }
   | { readonly type: "reset"; readonly reason: ResetReason };
 
-/** The events of a {@link Subscription}, by name. */
+/**
+ * The events of a {@link Subscription}, by name.
+ *
+ * @example
+ * ```ts
+ * subscription.on("end", ({ error }: SubscriptionEvents<"v4_trades">["end"]) => error && console.error(error));
+ * ```
+ */
 export interface SubscriptionEvents<C extends IndexerChannel> {
   [event: string]: unknown;
   snapshot: Extract<SubscriptionEvent<C>, { type: "snapshot" }>;
@@ -45,7 +59,14 @@ export interface SubscriptionEvents<C extends IndexerChannel> {
   end: { readonly error?: PerpxError };
 }
 
-/** Where a subscription is: waiting for its snapshot, live, or ended. */
+/**
+ * Where a subscription is: waiting for its snapshot, live, or ended.
+ *
+ * @example
+ * ```ts
+ * const state: SubscriptionState = subscription.state;
+ * ```
+ */
 export type SubscriptionState = "subscribing" | "live" | "ended";
 
 /** What the connection drives a subscription with (not part of the public surface). */
