@@ -3,7 +3,12 @@
  * reconnects and resubscribes, and local order books and account views built from its feeds.
  */
 
-export { SubaccountView, type SubaccountViewOptions } from "./account/subaccountView.js";
+export {
+  type SubaccountAsset,
+  type SubaccountPosition,
+  SubaccountView,
+  type SubaccountViewOptions,
+} from "./account/subaccountView.js";
 
 // The WebSocket client, order books and account views.
 export {
@@ -21,13 +26,6 @@ export {
 } from "./book/watch.js";
 export { INDEXER_API_VERSION } from "./version.js";
 export type { ReconnectOptions } from "./ws/backoff.js";
-export {
-  CHANNEL_LIMITS,
-  type ChannelContract,
-  type IndexerChannel,
-  type SnapshotOf,
-  type UpdateOf,
-} from "./ws/channels.js";
 export {
   connectIndexerSocket,
   type DisconnectCause,

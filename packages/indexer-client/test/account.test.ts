@@ -24,11 +24,15 @@ it("merges partial order updates and rebuilds from a fresh snapshot after a reco
     price: "100",
     totalFilled: "0",
   };
-  fake.snapshots.set("v4_subaccounts perpx1abc/0", {
-    subaccount: undefined,
-    orders: [order],
-    blockHeight: "3",
-  });
+  const subaccount = {
+    address: "perpx1abc",
+    subaccountNumber: 0,
+    equity: "100",
+    freeCollateral: "100",
+    openPerpetualPositions: {},
+    assetPositions: {},
+  };
+  fake.snapshots.set("v4_subaccounts perpx1abc/0", { subaccount, orders: [order], blockHeight: "3" });
   socket = await connectIndexerSocket({ url: fake.url, reconnect: { initialDelayMs: 10 } });
   const live = watchSubaccount(socket, { address: "perpx1abc", subaccountNumber: 0 });
   const view = await live.ready();
@@ -42,7 +46,7 @@ it("merges partial order updates and rebuilds from a fresh snapshot after a reco
   // While the client is away the order fills; the fresh snapshot no longer lists it.
   const resyncs: string[] = [];
   live.on("resync", ({ reason }) => resyncs.push(reason));
-  fake.snapshots.set("v4_subaccounts perpx1abc/0", { orders: [], blockHeight: "6" });
+  fake.snapshots.set("v4_subaccounts perpx1abc/0", { subaccount, orders: [], blockHeight: "6" });
   fake.dropAll();
   await vi.waitFor(() => expect(resyncs).toEqual(["reconnect"]));
   expect(view.openOrders()).toEqual([]);

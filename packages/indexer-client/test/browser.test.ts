@@ -21,9 +21,12 @@ const packages = here("../../");
 
 /** Bundles the page for the browser: every `@perpx/*` from source, as the tests run. */
 async function bundlePage(): Promise<{ code: string; metafile: Metafile }> {
-  const alias = Object.fromEntries(
-    ["errors", "core"].map((name) => [`@perpx/${name}`, `${packages}${name}/src/index.ts`]),
-  );
+  const alias = {
+    ...Object.fromEntries(
+      ["errors", "address", "core"].map((name) => [`@perpx/${name}`, `${packages}${name}/src/index.ts`]),
+    ),
+    "@perpx/core/indexer": `${packages}core/src/indexer.ts`,
+  };
   const result = await build({
     entryPoints: [here("./browser/page.ts")],
     bundle: true,

@@ -3,18 +3,39 @@
  * its children): open positions, asset balances, orders merged by id from partial updates, fills,
  * and equity.
  */
-import { Decimal } from "decimal.js";
 import type {
-  AssetPositionContents,
-  FillContents,
-  OrderContents,
-  ParentSubaccountContents,
-  ParentSubaccountSnapshot,
-  PerpetualPositionContents,
-  SubaccountContents,
-  SubaccountSnapshot,
-  SubaccountUpdate,
-} from "../ws/channels.js";
+  AssetPositionResponseObject,
+  AssetPositionUpdate,
+  FillUpdate,
+  OrderUpdate,
+  ParentSubaccountsSnapshotContents,
+  PerpetualPositionResponseObject,
+  PerpetualPositionUpdate,
+  SubaccountResponseObject,
+  SubaccountsSnapshotContents,
+  SubaccountUpdateContents,
+} from "@perpx/core/indexer";
+import { Decimal } from "decimal.js";
+
+/**
+ * An open perpetual position, as the snapshot (REST object) or an update carries it.
+ *
+ * @example
+ * ```ts
+ * const sizes = view.positions().map((position: SubaccountPosition) => position.size);
+ * ```
+ */
+export type SubaccountPosition = PerpetualPositionResponseObject | PerpetualPositionUpdate;
+
+/**
+ * An asset balance, as the snapshot or an update carries it.
+ *
+ * @example
+ * ```ts
+ * const usdc = view.assetPositions().find((asset: SubaccountAsset) => asset.symbol === "USDC");
+ * ```
+ */
+export type SubaccountAsset = AssetPositionResponseObject | AssetPositionUpdate;
 
 /** Order statuses that mean the order may still fill. */
 const OPEN_STATUSES = new Set(["OPEN", "UNTRIGGERED", "BEST_EFFORT_OPENED"]);
@@ -48,10 +69,10 @@ export interface SubaccountViewOptions {
  * ```
  */
 export class SubaccountView {
-  private readonly positionsByKey = new Map<string, PerpetualPositionContents>();
-  private readonly assetsByKey = new Map<string, AssetPositionContents>();
-  private readonly ordersById = new Map<string, OrderContents>();
-  private readonly fillList: FillContents[] = [];
+  private readonly positionsByKey = new Map<string, SubaccountPosition>();
+  private readonly assetsByKey = new Map<string, SubaccountAsset>();
+  private readonly ordersById = new Map<string, OrderUpdate>();
+  private readonly fillList: FillUpdate[] = [];
   private readonly fillIds = new Set<string>();
   private readonly maxFills: number;
   private snapshotEquity: string | undefined;
@@ -64,34 +85,36 @@ export class SubaccountView {
   }
 
   /** Replaces positions, balances and orders with a snapshot (fills are kept: snapshots carry none). */
-  applySnapshot(snapshot: SubaccountSnapshot | ParentSubaccountSnapshot): void {
+  applySnapshot(snapshot: SubaccountsSnapshotContents | ParentSubaccountsSnapshotContents): void {
     this.positionsByKey.clear();
     this.assetsByKey.clear();
     this.ordersById.clear();
+    if (!("subaccount" in snapshot)) {
+      // `{}`: the subaccount does not exist yet.
+      this.snapshotEquity = undefined;
+      this.height = undefined;
+      return;
+    }
     const account = snapshot.subaccount;
-    this.snapshotEquity = account?.equity;
+    this.snapshotEquity = account.equity;
     this.height = snapshot.blockHeight;
-    const parent = account as Partial<ParentSubaccountContents> | undefined;
-    const children: readonly SubaccountContents[] =
-      account === undefined ? [] : (parent?.childSubaccounts ?? [account as SubaccountContents]);
-    const number =
-      parent?.parentSubaccountNumber ?? (account as SubaccountContents | undefined)?.subaccountNumber;
-    if (typeof number === "number") this.defaultNumber = number;
+    let children: readonly SubaccountResponseObject[];
+    if ("childSubaccounts" in account) {
+      children = account.childSubaccounts;
+      this.defaultNumber = account.parentSubaccountNumber;
+    } else {
+      children = [account];
+      this.defaultNumber = account.subaccountNumber;
+    }
     for (const child of children) {
-      for (const position of Object.values(child.openPerpetualPositions ?? {})) {
-        this.positionsByKey.set(`${child.subaccountNumber}/${position.market}`, {
-          ...position,
-          subaccountNumber: child.subaccountNumber,
-        });
+      for (const position of Object.values(child.openPerpetualPositions)) {
+        this.positionsByKey.set(`${child.subaccountNumber}/${position.market}`, position);
       }
-      for (const asset of Object.values(child.assetPositions ?? {})) {
-        this.assetsByKey.set(`${child.subaccountNumber}/${asset.symbol}`, {
-          ...asset,
-          subaccountNumber: child.subaccountNumber,
-        });
+      for (const asset of Object.values(child.assetPositions)) {
+        this.assetsByKey.set(`${child.subaccountNumber}/${asset.symbol}`, asset);
       }
     }
-    for (const order of snapshot.orders ?? []) this.ordersById.set(order.id, order);
+    for (const order of snapshot.orders) this.ordersById.set(order.id, order);
   }
 
   /**
@@ -100,7 +123,7 @@ export class SubaccountView {
    * @param update - the update contents.
    * @param childNumber - on `v4_parent_subaccounts`, the child the update is about.
    */
-  applyUpdate(update: SubaccountUpdate, childNumber?: number): void {
+  applyUpdate(update: SubaccountUpdateContents, childNumber?: number): void {
     const fallback = childNumber ?? this.defaultNumber;
     for (const position of update.perpetualPositions ?? []) {
       const key = `${position.subaccountNumber ?? fallback}/${position.market}`;
@@ -119,39 +142,38 @@ export class SubaccountView {
       if (this.fillIds.has(fill.id)) continue;
       this.fillIds.add(fill.id);
       this.fillList.push(fill);
-      if (this.fillList.length > this.maxFills)
-        this.fillIds.delete((this.fillList.shift() as FillContents).id);
+      if (this.fillList.length > this.maxFills) this.fillIds.delete((this.fillList.shift() as FillUpdate).id);
     }
     if (update.blockHeight !== undefined) this.height = update.blockHeight;
   }
 
   /** Open perpetual positions (size is signed: negative is short). */
-  positions(): PerpetualPositionContents[] {
+  positions(): SubaccountPosition[] {
     return [...this.positionsByKey.values()];
   }
 
   /** Asset balances (`USDC` is the quote balance; `side` SHORT means owed). */
-  assetPositions(): AssetPositionContents[] {
+  assetPositions(): SubaccountAsset[] {
     return [...this.assetsByKey.values()];
   }
 
   /** Every order seen, merged by id. */
-  orders(): OrderContents[] {
+  orders(): OrderUpdate[] {
     return [...this.ordersById.values()];
   }
 
   /** Orders that may still fill: OPEN, UNTRIGGERED or BEST_EFFORT_OPENED. */
-  openOrders(): OrderContents[] {
+  openOrders(): OrderUpdate[] {
     return this.orders().filter((order) => OPEN_STATUSES.has(order.status));
   }
 
   /** One order by id. */
-  order(id: string): OrderContents | undefined {
+  order(id: string): OrderUpdate | undefined {
     return this.ordersById.get(id);
   }
 
   /** Fills received since the view started, oldest first. */
-  fills(): FillContents[] {
+  fills(): FillUpdate[] {
     return [...this.fillList];
   }
 

@@ -9,9 +9,9 @@
  * {@link OrderBook.crossed} says whether any level is hidden.
  */
 
+import type { OrderbookResponseObject, OrderbookUpdateContents } from "@perpx/core/indexer";
 import { InvalidArgumentError } from "@perpx/errors";
 import { Decimal } from "decimal.js";
-import type { OrderbookSnapshot, OrderbookUpdate } from "../ws/channels.js";
 import { compareDecimals } from "./decimal-text.js";
 import { BookSide } from "./side.js";
 
@@ -83,7 +83,7 @@ export class OrderBook {
   private hiddenAsks = 0;
 
   /** Replaces the whole book with a snapshot. */
-  applySnapshot(snapshot: OrderbookSnapshot): void {
+  applySnapshot(snapshot: OrderbookResponseObject): void {
     this.bidSide.clear();
     this.askSide.clear();
     for (const level of snapshot.bids ?? []) this.bidSide.set(level.price, level.size, 0);
@@ -92,7 +92,7 @@ export class OrderBook {
   }
 
   /** Applies one update: each `[price, size]` sets that level's absolute size. */
-  applyUpdate(update: OrderbookUpdate): void {
+  applyUpdate(update: OrderbookUpdateContents): void {
     const seq = ++this.seq;
     const { bids, asks } = update;
     if (bids) for (const [price, size] of bids) this.bidSide.set(price, size, seq);

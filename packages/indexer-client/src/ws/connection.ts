@@ -5,10 +5,10 @@
  * server's caps and rate rule, and sees `reset` then a fresh snapshot. `close()` ends it all.
  */
 
+import type { IndexerChannel, IndexerChannelWithoutId } from "@perpx/core/indexer";
 import { PerpxError as BaseError, type PerpxError, TimeoutError } from "@perpx/errors";
 import { loadWebSocket } from "#ws-platform";
 import { backoffDelayMs } from "./backoff.js";
-import type { IndexerChannel } from "./channels.js";
 import { Emitter } from "./emitter.js";
 import { WebSocketClosedError } from "./errors.js";
 import { type Frame, readFrame } from "./frame.js";
@@ -152,7 +152,7 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
    */
   subscribe<C extends IndexerChannel>(
     channel: C,
-    ...args: C extends "v4_markets" | "v4_block_height"
+    ...args: C extends IndexerChannelWithoutId
       ? [options?: SubscribeOptions]
       : [id: string, options?: SubscribeOptions]
   ): Subscription<C> {

@@ -2,8 +2,14 @@
  * The subscriptions of one connection: which are queued, sent or live, the replies the server
  * still owes (a `message_id` hole is excused for each), and routing of frames to them.
  */
+
+import {
+  INDEXER_CHANNEL_SUBSCRIPTION_LIMITS,
+  INDEXER_CHANNELS,
+  type IndexerChannel,
+} from "@perpx/core/indexer";
 import { InvalidArgumentError, type PerpxError } from "@perpx/errors";
-import { CHANNEL_LIMITS, type IndexerChannel, isIndexerChannel } from "./channels.js";
+import { isIndexerChannel } from "./channels.js";
 import { IndexerSubscriptionError, SubscriptionLimitError } from "./errors.js";
 import type { Frame } from "./frame.js";
 import type { SubscribePacer } from "./pacer.js";
@@ -50,7 +56,7 @@ export class Registry {
     if (!isIndexerChannel(channel)) {
       throw new InvalidArgumentError(
         "channel",
-        `must be one of ${Object.keys(CHANNEL_LIMITS).join(", ")}, got ${JSON.stringify(channel)}`,
+        `must be one of ${INDEXER_CHANNELS.join(", ")}, got ${JSON.stringify(channel)}`,
       );
     }
     const idLess = ID_LESS.has(channel);
@@ -65,7 +71,8 @@ export class Registry {
       );
     }
     const count = this.counts.get(channel) ?? 0;
-    if (count >= CHANNEL_LIMITS[channel]) throw new SubscriptionLimitError(channel, CHANNEL_LIMITS[channel]);
+    const limit = INDEXER_CHANNEL_SUBSCRIPTION_LIMITS[channel];
+    if (count >= limit) throw new SubscriptionLimitError(channel, limit);
     const subscription = new Subscription<C>(channel, idLess ? channel : (id as string), batched, () =>
       this.detach(key),
     );

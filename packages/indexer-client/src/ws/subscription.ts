@@ -4,8 +4,9 @@
  * delivered alone, in order, so batched and unbatched subscriptions look the same); after a
  * reconnect or a lost message it delivers `reset`, then a fresh snapshot.
  */
+
+import type { IndexerChannel, IndexerChannelSnapshot, IndexerChannelUpdate } from "@perpx/core/indexer";
 import type { PerpxError } from "@perpx/errors";
-import type { IndexerChannel, SnapshotOf, UpdateOf } from "./channels.js";
 import { Emitter } from "./emitter.js";
 import { WebSocketClosedError } from "./errors.js";
 
@@ -32,10 +33,14 @@ export type ResetReason = "reconnect" | "gap";
  * ```
  */
 export type SubscriptionEvent<C extends IndexerChannel> =
-  | { readonly type: "snapshot"; readonly contents: SnapshotOf<C>; readonly reason: "initial" | ResetReason }
+  | {
+      readonly type: "snapshot";
+      readonly contents: IndexerChannelSnapshot<C>;
+      readonly reason: "initial" | ResetReason;
+    }
   | {
       readonly type: "update";
-      readonly contents: UpdateOf<C>;
+      readonly contents: IndexerChannelUpdate<C>;
       readonly messageId: number;
       /** `v4_parent_subaccounts` only: the child subaccount the update is about. */
       readonly subaccountNumber?: number;
@@ -71,8 +76,8 @@ export type SubscriptionState = "subscribing" | "live" | "ended";
 
 /** What the connection drives a subscription with (not part of the public surface). */
 export interface SubscriptionSink<C extends IndexerChannel> {
-  snapshot(contents: SnapshotOf<C>): void;
-  update(contents: UpdateOf<C>, messageId: number, subaccountNumber?: number): void;
+  snapshot(contents: IndexerChannelSnapshot<C>): void;
+  update(contents: IndexerChannelUpdate<C>, messageId: number, subaccountNumber?: number): void;
   reset(reason: ResetReason): void;
   end(error?: PerpxError): void;
 }
@@ -97,7 +102,7 @@ export class Subscription<C extends IndexerChannel> extends Emitter<Subscription
   /** Whether the server batches this subscription's updates (they are unrolled here either way). */
   readonly batched: boolean;
   private current: SubscriptionState = "subscribing";
-  private latest: SnapshotOf<C> | undefined;
+  private latest: IndexerChannelSnapshot<C> | undefined;
   private failure: PerpxError | undefined;
   private readonly queues = new Set<SubscriptionEvent<C>[]>();
   private readonly wakers = new Set<() => void>();
@@ -123,7 +128,7 @@ export class Subscription<C extends IndexerChannel> extends Emitter<Subscription
   }
 
   /** The last snapshot received, if any. */
-  get lastSnapshot(): SnapshotOf<C> | undefined {
+  get lastSnapshot(): IndexerChannelSnapshot<C> | undefined {
     return this.latest;
   }
 
@@ -134,7 +139,7 @@ export class Subscription<C extends IndexerChannel> extends Emitter<Subscription
    * @throws {IndexerSubscriptionError} when the server refused the subscription.
    * @throws {WebSocketClosedError} when it ended first.
    */
-  ready(): Promise<SnapshotOf<C>> {
+  ready(): Promise<IndexerChannelSnapshot<C>> {
     if (this.current === "live" && this.latest !== undefined) return Promise.resolve(this.latest);
     if (this.current === "ended") return Promise.reject(this.endError());
     return new Promise((resolve, reject) => {
