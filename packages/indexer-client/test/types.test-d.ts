@@ -1,5 +1,9 @@
 /** The socket's public types: per-channel snapshot and update contents, and the id rules. */
-import type { IndexerChannelSnapshot, OrderbookUpdateContents, SubaccountUpdateContents } from "@perpx/core/indexer";
+import type {
+  IndexerChannelSnapshot,
+  OrderbookUpdateContents,
+  SubaccountUpdateContents,
+} from "@perpx/core/indexer";
 import { describe, expectTypeOf, it } from "vitest";
 import type { IndexerSocket, Subscription, SubscriptionEvent } from "../src/index.js";
 
