@@ -19,7 +19,7 @@ import { afterAll, bench, describe } from "vitest";
 import { Timings } from "./timings.js";
 
 const FLOOD = 2_000;
-const require = createRequire(new URL("../packages/indexer-client/package.json", import.meta.url));
+const require = createRequire(import.meta.url);
 const worker = new Worker(new URL("./indexer-flood-server.mjs", import.meta.url), {
   workerData: { wsPath: require.resolve("ws").replace(/index\.js$/, "wrapper.mjs") },
 });
