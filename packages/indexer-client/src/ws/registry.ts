@@ -27,6 +27,8 @@ interface Entry {
 
 const ID_LESS = new Set<string>(["v4_markets", "v4_block_height"]);
 const LIMIT_ERROR = /^Per-connection subscription limit reached for (\w+)/;
+/** `(<channel>-<id>)`: channel names have no `-`, so the first one ends the channel. */
+const INVALID_ID_ERROR = /^Invalid subscription id for channel: \((\w+)-(.*)\)$/;
 
 /** The registry key of a channel id (id-less channels are keyed by their name). */
 function keyOf(channel: string, id: string | undefined): string {
@@ -150,22 +152,15 @@ export class Registry {
 
   /**
    * Routes an `error`: a refusal of a sent subscribe ends that subscription with an
-   * {@link IndexerSubscriptionError}.
+   * {@link IndexerSubscriptionError}. Initial-fetch failures and "already subscribed" name their
+   * channel and id; an invalid id names them only inside the message, and a cap reached only
+   * names the channel (the oldest subscribe still waiting on it is the refused one).
    *
    * @returns the error when no subscription claims it.
    */
   refused(frame: Frame, fresh: boolean): PerpxError | undefined {
     const message = String(frame.message ?? "");
-    let entry = this.lookup(frame.channel, frame.id);
-    const limit = fresh && entry === undefined ? LIMIT_ERROR.exec(message) : null;
-    if (limit) {
-      for (const candidate of this.entries.values()) {
-        if (candidate.channel === limit[1] && candidate.status === "sent") {
-          entry = candidate;
-          break;
-        }
-      }
-    }
+    const entry = fresh ? this.refusedEntry(frame, message) : undefined;
     const error = new IndexerSubscriptionError(
       entry?.channel ?? frame.channel ?? "",
       entry?.subscription.id ?? frame.id ?? "",
@@ -174,6 +169,18 @@ export class Registry {
     if (entry?.status !== "sent") return error;
     this.remove(entry);
     entry.sink.end(error);
+    return undefined;
+  }
+
+  private refusedEntry(frame: Frame, message: string): Entry | undefined {
+    if (frame.channel !== undefined) return this.lookup(frame.channel, frame.id);
+    const invalid = INVALID_ID_ERROR.exec(message);
+    if (invalid) return this.lookup(invalid[1], invalid[2]);
+    const limit = LIMIT_ERROR.exec(message);
+    if (!limit) return undefined;
+    for (const candidate of this.entries.values()) {
+      if (candidate.channel === limit[1] && candidate.status === "sent") return candidate;
+    }
     return undefined;
   }
 

@@ -255,7 +255,7 @@ export class FakeIndexer {
       return;
     }
     if (id.startsWith("INVALID")) {
-      this.error(conn, reserved, `Invalid subscription id for channel: (${channel}-${id})`, { channel, id });
+      this.error(conn, reserved, `Invalid subscription id for channel: (${channel}-${id})`);
       return;
     }
     const sub: Sub = { batched: message.batched === true, live: false, queued: [], buffer: [] };
