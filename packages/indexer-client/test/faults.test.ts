@@ -11,7 +11,7 @@ import { connectIndexerSocket, type IndexerSocket } from "../src/ws/connection.j
 import { isSubscriptionLimitError } from "../src/ws/errors.js";
 import { expectSameBook, randomFlow, seeded } from "./support/books.js";
 import { type FakeIndexer, startFakeIndexer } from "./support/fake-indexer.js";
-import { activeResources, expectNoLeaks } from "./support/leaks.js";
+import { activeResources, expectNoLeaks, expectNoTimerLeak } from "./support/leaks.js";
 
 let fake: FakeIndexer;
 let baseline: Record<string, number>;
@@ -65,6 +65,7 @@ async function expectBooksCorrect(books: LiveOrderBook[]): Promise<void> {
 /** Closes and checks that nothing is left: listeners, timers, sockets. */
 async function closeAndCheck(socket: IndexerSocket, books: LiveOrderBook[]): Promise<void> {
   await socket.close();
+  expectNoTimerLeak(baseline);
   for (const live of books) {
     expect(live.subscription.state).toBe("ended");
     expect(live.subscription.listenerCount()).toBe(0);

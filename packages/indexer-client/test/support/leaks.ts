@@ -16,6 +16,15 @@ export function activeResources(): Record<string, number> {
   return counts;
 }
 
+/**
+ * Checks at once that no more timers are active than in `baseline`: call it right after `close()`
+ * resolves, since waiting would let a leaked one-shot timer fire and hide itself.
+ */
+export function expectNoTimerLeak(baseline: Record<string, number>): void {
+  const timers = activeResources().Timeout ?? 0;
+  expect({ timers }).toEqual({ timers: Math.min(timers, baseline.Timeout ?? 0) });
+}
+
 /** The resource types of which more are active now than in `baseline`, with both counts. */
 function excess(baseline: Record<string, number>): Record<string, [number, number]> {
   const now = activeResources();
@@ -27,8 +36,9 @@ function excess(baseline: Record<string, number>): Record<string, [number, numbe
 }
 
 /**
- * Waits (up to 10 s) until no more timers or TCP handles are active than in `baseline` (fewer is
- * fine: handles of an earlier test may still have been closing when the baseline was taken).
+ * Waits (up to 10 s) until no more timers or TCP handles are active than in `baseline` (sockets
+ * take a moment to close; fewer is fine: handles of an earlier test may still have been closing
+ * when the baseline was taken).
  */
 export async function expectNoLeaks(baseline: Record<string, number>): Promise<void> {
   const deadline = performance.now() + 10_000;
