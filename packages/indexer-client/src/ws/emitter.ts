@@ -1,10 +1,14 @@
 /**
  * A small typed event emitter (no `node:events`, so it runs in browsers): `on` returns the function
  * that removes the listener, and `listenerCount` lets tests prove nothing is left attached.
+ * Listener lists are replaced, never mutated, when a listener is added or removed, so `emit` walks a
+ * plain array (the hot path of every update) and a listener may remove itself while it runs.
  */
 
 /** A map from event name to its listener's argument. */
 export type EventMap = { [event: string]: unknown };
+
+type Listener = (value: never) => void;
 
 /**
  * Typed listeners keyed by event name.
@@ -18,7 +22,7 @@ export type EventMap = { [event: string]: unknown };
  * ```
  */
 export class Emitter<Events extends EventMap> {
-  private readonly listeners = new Map<keyof Events, Set<(value: never) => void>>();
+  private listeners = new Map<keyof Events, readonly Listener[]>();
 
   /**
    * Adds a listener.
@@ -28,12 +32,7 @@ export class Emitter<Events extends EventMap> {
    * @returns the function that removes this listener.
    */
   on<E extends keyof Events>(event: E, listener: (value: Events[E]) => void): () => void {
-    let set = this.listeners.get(event);
-    if (!set) {
-      set = new Set();
-      this.listeners.set(event, set);
-    }
-    set.add(listener as (value: never) => void);
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener as Listener]);
     return () => this.off(event, listener);
   }
 
@@ -44,9 +43,12 @@ export class Emitter<Events extends EventMap> {
    * @param listener - the listener.
    */
   off<E extends keyof Events>(event: E, listener: (value: Events[E]) => void): void {
-    const set = this.listeners.get(event);
-    set?.delete(listener as (value: never) => void);
-    if (set?.size === 0) this.listeners.delete(event);
+    const list = this.listeners.get(event);
+    if (!list) return;
+    const index = list.indexOf(listener as Listener);
+    if (index === -1) return;
+    if (list.length === 1) this.listeners.delete(event);
+    else this.listeners.set(event, [...list.slice(0, index), ...list.slice(index + 1)]);
   }
 
   /**
@@ -55,22 +57,21 @@ export class Emitter<Events extends EventMap> {
    * @param event - the event name; all events when absent.
    */
   listenerCount(event?: keyof Events): number {
-    if (event !== undefined) return this.listeners.get(event)?.size ?? 0;
+    if (event !== undefined) return this.listeners.get(event)?.length ?? 0;
     let count = 0;
-    for (const set of this.listeners.values()) count += set.size;
+    for (const list of this.listeners.values()) count += list.length;
     return count;
   }
 
   /** Calls every listener of `event` with `value`. */
   protected emit<E extends keyof Events>(event: E, value: Events[E]): void {
-    const set = this.listeners.get(event);
-    if (!set) return;
-    // A Set iterates safely while listeners remove themselves (removed ones are skipped).
-    for (const listener of set) (listener as (value: Events[E]) => void)(value);
+    const list = this.listeners.get(event);
+    if (list === undefined) return;
+    for (let i = 0; i < list.length; i++) (list[i] as (value: Events[E]) => void)(value);
   }
 
   /** Removes every listener. */
   protected removeAllListeners(): void {
-    this.listeners.clear();
+    this.listeners = new Map();
   }
 }

@@ -224,8 +224,10 @@ export class Subscription<C extends IndexerChannel> extends Emitter<Subscription
     event: E,
     value: SubscriptionEvents<C>[E] & SubscriptionEvent<C>,
   ): void {
-    for (const queue of this.queues) queue.push(value);
-    this.wake();
+    if (this.queues.size !== 0) {
+      for (const queue of this.queues) queue.push(value);
+      this.wake();
+    }
     this.emit(event, value);
   }
 
