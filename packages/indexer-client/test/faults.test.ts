@@ -182,3 +182,18 @@ describe("faults", () => {
     await closeAndCheck(socket, [...books, ...more]);
   }, 15_000);
 });
+
+describe("close()", () => {
+  it("does not wait on a server that never answers the close frame", async () => {
+    const { socket, books } = await connectWithBooks();
+    fake.stallAll();
+    const started = performance.now();
+    await socket.close();
+    expect(performance.now() - started).toBeLessThan(5_000); // the grace period is 1 s; ws alone waits 30 s
+    expectNoTimerLeak(baseline);
+    fake.dropStalled();
+    await vi.waitFor(() => expect(fake.conns.size).toBe(0));
+    await expectNoLeaks(baseline);
+    expect(books.every((live) => live.subscription.state === "ended")).toBe(true);
+  });
+});

@@ -72,6 +72,9 @@ export interface SubscribeOptions {
 
 const noop = (): void => {};
 
+/** How long `close()` waits for the server to answer the close frame before cutting the socket (ws). */
+const CLOSE_GRACE_MS = 1_000;
+
 /**
  * A connection to an indexer's WebSocket; build it with {@link connectIndexerSocket}.
  *
@@ -398,12 +401,20 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
         resolve();
         return;
       }
+      let grace: ReturnType<typeof setTimeout> | undefined;
       socket.onclose = () => {
+        clearTimeout(grace);
         socket.onclose = null;
         resolve();
       };
-      if ((abrupt || socket.readyState === 0) && socket.terminate) socket.terminate();
-      else socket.close(socket.readyState === 0 ? undefined : 1000);
+      if ((abrupt || socket.readyState === 0) && socket.terminate) {
+        socket.terminate();
+        return;
+      }
+      socket.close(socket.readyState === 0 ? undefined : 1000);
+      // A server that never answers the close frame (ws would wait 30 s) is cut after a grace period.
+      const terminate = socket.terminate;
+      if (terminate) grace = setTimeout(() => terminate.call(socket), CLOSE_GRACE_MS);
     });
   }
 
