@@ -44,9 +44,19 @@ export function canonicalDecimal(text: string, name = "price"): string {
   return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
-/** True when a decimal string is zero (`"0"`, `"0.00"`). */
-export function isZeroDecimal(text: string): boolean {
+/**
+ * True when a decimal string is zero (`"0"`, `"0.00"`).
+ *
+ * @throws {InvalidArgumentError} when `text` is not a plain non-negative decimal.
+ */
+export function isZeroDecimal(text: string, name = "size"): boolean {
   if (text === "0") return true;
+  if (typeof text !== "string" || dotOf(text) === -1) {
+    throw new InvalidArgumentError(
+      name,
+      `must be a non-negative decimal string, got ${JSON.stringify(text)}`,
+    );
+  }
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c !== 48 && c !== 46) return false;

@@ -78,6 +78,7 @@ describe("OrderBook", () => {
   it("rejects a price that is not a decimal string", () => {
     const book = new OrderBook();
     expect(() => book.applyUpdate({ bids: [["1e5", "1"]] })).toThrow(/price/);
+    expect(() => book.applyUpdate({ asks: [["1", "-2"]] })).toThrow(/size/);
   });
 
   it("equals a plain map model after any sequence of updates (property)", () => {

@@ -9,7 +9,11 @@
  * {@link OrderBook.crossed} says whether any level is hidden.
  */
 
-import type { OrderbookResponseObject, OrderbookUpdateContents } from "@perpx/core/indexer";
+import type {
+  OrderbookResponseObject,
+  OrderbookUpdateContents,
+  OrderbookUpdateLevel,
+} from "@perpx/core/indexer";
 import { InvalidArgumentError } from "@perpx/errors";
 import { Decimal } from "decimal.js";
 import { compareDecimals } from "./decimal-text.js";
@@ -86,17 +90,18 @@ export class OrderBook {
   applySnapshot(snapshot: OrderbookResponseObject): void {
     this.bidSide.clear();
     this.askSide.clear();
-    for (const level of snapshot.bids ?? []) this.bidSide.set(level.price, level.size, 0);
-    for (const level of snapshot.asks ?? []) this.askSide.set(level.price, level.size, 0);
+    for (const level of snapshot.bids ?? []) this.bidSide.set([level.price, level.size], 0);
+    for (const level of snapshot.asks ?? []) this.askSide.set([level.price, level.size], 0);
     this.hiddenBids = -1;
   }
 
   /** Applies one update: each `[price, size]` sets that level's absolute size. */
   applyUpdate(update: OrderbookUpdateContents): void {
     const seq = ++this.seq;
-    const { bids, asks } = update;
-    if (bids) for (const [price, size] of bids) this.bidSide.set(price, size, seq);
-    if (asks) for (const [price, size] of asks) this.askSide.set(price, size, seq);
+    const bids = update.bids;
+    const asks = update.asks;
+    if (bids) for (let i = 0; i < bids.length; i++) this.bidSide.set(bids[i] as OrderbookUpdateLevel, seq);
+    if (asks) for (let i = 0; i < asks.length; i++) this.askSide.set(asks[i] as OrderbookUpdateLevel, seq);
     this.hiddenBids = -1;
   }
 

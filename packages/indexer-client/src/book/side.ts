@@ -3,6 +3,7 @@
  * (bids descending, asks ascending) by binary search, so an update costs a lookup and, when a
  * level appears or disappears, one splice.
  */
+import type { OrderbookUpdateLevel } from "@perpx/core/indexer";
 import { canonicalDecimal, compareDecimals, isZeroDecimal } from "./decimal-text.js";
 
 /** A stored level: its size and the update sequence number that last set it (0: the snapshot). */
@@ -21,11 +22,12 @@ export class BookSide {
   /** @param descending - true for bids. */
   constructor(readonly descending: boolean) {}
 
-  /** Sets a level to an absolute size; a zero size removes it. */
-  set(rawPrice: string, size: string, seq: number): void {
-    const price = canonicalDecimal(rawPrice);
+  /** Sets a level to an absolute size (`[price, size]`); a zero size removes it. */
+  set(level: OrderbookUpdateLevel, seq: number): void {
+    const price = canonicalDecimal(level[0]);
+    const size = level[1];
     const existing = this.levels.get(price);
-    if (isZeroDecimal(canonicalDecimal(size, "size"))) {
+    if (isZeroDecimal(size)) {
       if (existing) {
         this.levels.delete(price);
         this.prices.splice(this.indexOf(price), 1);

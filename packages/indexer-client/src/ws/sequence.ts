@@ -73,7 +73,7 @@ export class MessageSequence {
     if (id > this.highest) this.highest = id;
     if (id === this.floor) {
       this.floor++;
-      while (this.seen.delete(this.floor)) this.floor++;
+      if (this.seen.size !== 0) while (this.seen.delete(this.floor)) this.floor++;
     } else {
       this.seen.add(id);
     }
