@@ -22,7 +22,11 @@ import { Decimal } from "decimal.js";
  *
  * @example
  * ```ts
- * const sizes = view.positions().map((position: SubaccountPosition) => position.size);
+ * const position: SubaccountPosition = {
+ *   address: "perpx1abc", subaccountNumber: 0, positionId: "p1", market: "BTC-USD", side: "SHORT",
+ *   status: "OPEN", size: "-0.1", maxSize: "-0.1", netFunding: "0", entryPrice: "65000", sumOpen: "0.1", sumClose: "0",
+ * };
+ * position.size; // "-0.1"
  * ```
  */
 export type SubaccountPosition = PerpetualPositionResponseObject | PerpetualPositionUpdate;
@@ -32,7 +36,8 @@ export type SubaccountPosition = PerpetualPositionResponseObject | PerpetualPosi
  *
  * @example
  * ```ts
- * const usdc = view.assetPositions().find((asset: SubaccountAsset) => asset.symbol === "USDC");
+ * const usdc: SubaccountAsset = { symbol: "USDC", side: "LONG", size: "100", assetId: "0", subaccountNumber: 0 };
+ * usdc.size; // "100"
  * ```
  */
 export type SubaccountAsset = AssetPositionResponseObject | AssetPositionUpdate;
@@ -62,10 +67,17 @@ export interface SubaccountViewOptions {
  * @example
  * ```ts
  * const view = new SubaccountView();
- * view.applySnapshot({ subaccount, orders: [], blockHeight: "10" });
- * view.applyUpdate({ orders: [{ id: "o1", status: "FILLED", clientId: "7" }] });
- * view.openOrders(); // orders still OPEN, UNTRIGGERED or BEST_EFFORT_OPENED
- * view.equity({ "BTC-USD": "65000" });
+ * view.applySnapshot({}); // a subaccount that does not exist yet
+ * view.applyUpdate({
+ *   orders: [{ id: "o1", subaccountId: "s0", clientId: "7", status: "OPEN", orderFlags: "64", price: "100", size: "1" }],
+ *   assetPositions: [
+ *     { address: "perpx1abc", subaccountNumber: 0, positionId: "a", assetId: "0", symbol: "USDC", side: "LONG", size: "500" },
+ *   ],
+ * });
+ * view.applyUpdate({ orders: [{ id: "o1", subaccountId: "s0", clientId: "7", status: "FILLED", orderFlags: "64" }] });
+ * view.openOrders().length; // 0
+ * view.order("o1")?.price; // "100": the partial update is merged into what was known
+ * view.equity({}); // "500"
  * ```
  */
 export class SubaccountView {

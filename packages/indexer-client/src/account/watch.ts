@@ -12,7 +12,8 @@ import { SubaccountView, type SubaccountViewOptions } from "./subaccountView.js"
  *
  * @example
  * ```ts
- * live.on("resync", ({ reason }: LiveSubaccountEvents["resync"]) => console.log(reason));
+ * const event: LiveSubaccountEvents["resync"] = { reason: "gap" };
+ * event.reason; // "gap"
  * ```
  */
 export interface LiveSubaccountEvents {
@@ -42,9 +43,12 @@ export type WatchSubaccountOptions = SubaccountViewOptions & { readonly address:
  *
  * @example
  * ```ts
- * const live = watchSubaccount(socket, { address, subaccountNumber: 0 });
- * await live.ready();
- * live.on("change", () => console.log(live.view.openOrders().length));
+ * const socket = await connectIndexerSocket({ url: devnet.endpoints.indexerWs });
+ * const live = watchSubaccount(socket, { address: devnet.accounts[0]!.address, subaccountNumber: 0 });
+ * const view = await live.ready();
+ * Array.isArray(view.openOrders()); // true
+ * live.close();
+ * await socket.close();
  * ```
  */
 export class LiveSubaccount extends Emitter<LiveSubaccountEvents> {
@@ -95,9 +99,12 @@ export class LiveSubaccount extends Emitter<LiveSubaccountEvents> {
  *
  * @example
  * ```ts
- * const live = watchSubaccount(socket, { address: "perpx1...", subaccountNumber: 0 });
+ * const socket = await connectIndexerSocket({ url: devnet.endpoints.indexerWs });
+ * const live = watchSubaccount(socket, { address: devnet.accounts[0]!.address, subaccountNumber: 0 });
  * const view = await live.ready();
- * view.positions();
+ * Array.isArray(view.openOrders()); // true
+ * live.close();
+ * await socket.close();
  * ```
  */
 export function watchSubaccount(socket: IndexerSocket, options: WatchSubaccountOptions): LiveSubaccount {

@@ -24,8 +24,10 @@ import { BookSide } from "./side.js";
  *
  * @example
  * ```ts
+ * const book = new OrderBook();
+ * book.applySnapshot({ bids: [{ price: "99", size: "1" }], asks: [{ price: "101", size: "2" }] });
  * const side: BookSideName = "asks";
- * book.depth(side, { levels: 5 });
+ * book.depth(side, { levels: 1 }); // [{ price: "101", size: "2", total: "2" }]
  * ```
  */
 export type BookSideName = "bids" | "asks";

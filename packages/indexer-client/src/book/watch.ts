@@ -16,7 +16,8 @@ const SNAPSHOT_CHANGE = Object.freeze({ cause: "snapshot" as const });
  *
  * @example
  * ```ts
- * live.on("resync", ({ reason }: LiveOrderBookEvents["resync"]) => console.log("rebuilt after", reason));
+ * const event: LiveOrderBookEvents["resync"] = { reason: "reconnect" };
+ * event.reason; // "reconnect"
  * ```
  */
 export interface LiveOrderBookEvents {
@@ -51,11 +52,13 @@ export interface WatchOrderBookOptions {
  *
  * @example
  * ```ts
- * const live = watchOrderBook(socket, { market: "BTC-USD" });
- * await live.ready();
- * live.on("resync", ({ reason }) => console.log("book rebuilt after", reason));
- * console.log(live.book.bestBid(), live.book.bestAsk());
+ * const socket = await connectIndexerSocket({ url: devnet.endpoints.indexerWs });
+ * const live = watchOrderBook(socket, { market: "BTC-USD", batched: true });
+ * const book = await live.ready();
+ * live.synced; // true
+ * book.crossed; // false
  * live.close();
+ * await socket.close();
  * ```
  */
 export class LiveOrderBook extends Emitter<LiveOrderBookEvents> {
@@ -114,9 +117,13 @@ export class LiveOrderBook extends Emitter<LiveOrderBookEvents> {
  *
  * @example
  * ```ts
+ * const socket = await connectIndexerSocket({ url: devnet.endpoints.indexerWs });
  * const live = watchOrderBook(socket, { market: "BTC-USD", batched: true });
  * const book = await live.ready();
- * book.fillPrice("BUY", "0.5");
+ * live.synced; // true
+ * book.crossed; // false
+ * live.close();
+ * await socket.close();
  * ```
  */
 export function watchOrderBook(socket: IndexerSocket, options: WatchOrderBookOptions): LiveOrderBook {

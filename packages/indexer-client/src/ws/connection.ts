@@ -25,7 +25,8 @@ import type { IndexerWebSocket, IndexerWebSocketConstructor } from "./transport.
  *
  * @example
  * ```ts
- * socket.on("disconnect", ({ cause }: { cause: DisconnectCause }) => console.log(cause));
+ * const cause: DisconnectCause = "stalled";
+ * cause; // "stalled"
  * ```
  */
 export type DisconnectCause = "closed" | "stalled" | "gap" | "reorder" | "malformed";
@@ -35,7 +36,8 @@ export type DisconnectCause = "closed" | "stalled" | "gap" | "reorder" | "malfor
  *
  * @example
  * ```ts
- * socket.on("open", ({ connectionId }: IndexerSocketEvents["open"]) => console.log(connectionId));
+ * const event: IndexerSocketEvents["disconnect"] = { cause: "closed", code: 1012 };
+ * event.code; // 1012
  * ```
  */
 export interface IndexerSocketEvents {
@@ -58,7 +60,7 @@ export interface IndexerSocketEvents {
  * @example
  * ```ts
  * const options: SubscribeOptions = { batched: true };
- * socket.subscribe("v4_trades", "BTC-USD", options);
+ * options.batched; // true
  * ```
  */
 export interface SubscribeOptions {
@@ -80,11 +82,12 @@ const CLOSE_GRACE_MS = 1_000;
  *
  * @example
  * ```ts
- * const socket = await connectIndexerSocket({ url: "ws://127.0.0.1:3003/v4/ws" });
- * socket.on("reconnecting", ({ attempt, delayMs }) => console.log(attempt, delayMs));
- * const heights = socket.subscribe("v4_block_height");
- * for await (const event of heights) if (event.type === "update") break;
+ * const socket = await connectIndexerSocket({ url: devnet.endpoints.indexerWs });
+ * const attempts: number[] = [];
+ * socket.on("reconnecting", ({ attempt }) => attempts.push(attempt));
+ * typeof socket.connectionId; // "string"
  * await socket.close();
+ * attempts; // []
  * ```
  */
 export class IndexerSocket extends Emitter<IndexerSocketEvents> {
@@ -149,8 +152,12 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
    *
    * @example
    * ```ts
-   * const trades = socket.subscribe("v4_trades", "BTC-USD", { batched: true });
+   * const socket = await connectIndexerSocket({ url: devnet.endpoints.indexerWs });
    * const markets = socket.subscribe("v4_markets");
+   * const trades = socket.subscribe("v4_trades", "BTC-USD", { batched: true });
+   * "BTC-USD" in (await markets.ready()).markets; // true
+   * Array.isArray((await trades.ready()).trades); // true
+   * await socket.close();
    * ```
    */
   subscribe<C extends IndexerChannel>(
@@ -443,12 +450,11 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
  *
  * @example
  * ```ts
- * import { connectIndexerSocket } from "@perpx/indexer-client";
- *
  * const socket = await connectIndexerSocket({ url: devnet.endpoints.indexerWs });
- * const book = socket.subscribe("v4_orderbook", "BTC-USD");
- * const { bids, asks } = await book.ready();
+ * const heights = socket.subscribe("v4_block_height");
+ * BigInt((await heights.ready()).height) > 0n; // true
  * await socket.close();
+ * socket.closed; // true
  * ```
  */
 export async function connectIndexerSocket(options: IndexerSocketOptions): Promise<IndexerSocket> {

@@ -15,10 +15,19 @@ type Listener = (value: never) => void;
  *
  * @example
  * ```ts
- * const events = new Emitter<{ tick: number }>();
- * const off = events.on("tick", (n) => n);
- * events.emit("tick", 1);
+ * class Ticker extends Emitter<{ tick: number }> {
+ *   tick(n: number): void {
+ *     this.emit("tick", n);
+ *   }
+ * }
+ * const ticker = new Ticker();
+ * const seen: number[] = [];
+ * const off = ticker.on("tick", (n) => seen.push(n));
+ * ticker.tick(1);
  * off();
+ * ticker.tick(2);
+ * seen; // [1]
+ * ticker.listenerCount(); // 0
  * ```
  */
 export class Emitter<Events extends EventMap> {

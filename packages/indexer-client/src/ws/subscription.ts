@@ -15,7 +15,8 @@ import { WebSocketClosedError } from "./errors.js";
  *
  * @example
  * ```ts
- * subscription.on("reset", ({ reason }: { reason: ResetReason }) => console.log(reason));
+ * const reason: ResetReason = "gap";
+ * reason; // "gap"
  * ```
  */
 export type ResetReason = "reconnect" | "gap";
@@ -26,10 +27,12 @@ export type ResetReason = "reconnect" | "gap";
  *
  * @example
  * ```ts
- * for await (const event of subscription) {
- *   if (event.type === "snapshot") console.log(event.contents.bids.length);
- *   if (event.type === "update") console.log(event.contents.bids ?? []);
- * }
+ * const event: SubscriptionEvent<"v4_block_height"> = {
+ *   type: "update",
+ *   contents: { blockHeight: "43", time: "2026-01-01T00:00:01.000Z" },
+ *   messageId: 7,
+ * };
+ * event.type; // "update"
  * ```
  */
 export type SubscriptionEvent<C extends IndexerChannel> =
@@ -52,7 +55,8 @@ export type SubscriptionEvent<C extends IndexerChannel> =
  *
  * @example
  * ```ts
- * subscription.on("end", ({ error }: SubscriptionEvents<"v4_trades">["end"]) => error && console.error(error));
+ * const end: SubscriptionEvents<"v4_trades">["end"] = {};
+ * end.error; // undefined
  * ```
  */
 export interface SubscriptionEvents<C extends IndexerChannel> {
@@ -69,7 +73,8 @@ export interface SubscriptionEvents<C extends IndexerChannel> {
  *
  * @example
  * ```ts
- * const state: SubscriptionState = subscription.state;
+ * const state: SubscriptionState = "live";
+ * state; // "live"
  * ```
  */
 export type SubscriptionState = "subscribing" | "live" | "ended";
@@ -87,11 +92,14 @@ export interface SubscriptionSink<C extends IndexerChannel> {
  *
  * @example
  * ```ts
+ * const socket = await connectIndexerSocket({ url: devnet.endpoints.indexerWs });
  * const book = socket.subscribe("v4_orderbook", "BTC-USD");
- * book.on("snapshot", ({ contents }) => console.log(contents.asks[0]));
- * book.on("update", ({ contents }) => console.log(contents.asks));
- * await book.ready();
+ * const { bids, asks } = await book.ready();
+ * Array.isArray(bids) && Array.isArray(asks); // true
+ * book.state; // "live"
  * book.unsubscribe();
+ * book.state; // "ended"
+ * await socket.close();
  * ```
  */
 export class Subscription<C extends IndexerChannel> extends Emitter<SubscriptionEvents<C>> {

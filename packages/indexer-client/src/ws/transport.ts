@@ -10,7 +10,8 @@
  *
  * @example
  * ```ts
- * const socket: IndexerWebSocket = new WebSocket("ws://127.0.0.1:3003/v4/ws");
+ * const closed: Pick<IndexerWebSocket, "readyState"> = { readyState: 3 };
+ * closed.readyState; // 3
  * ```
  */
 export interface IndexerWebSocket {
@@ -38,7 +39,8 @@ export interface IndexerWebSocket {
  * @example
  * ```ts
  * import { WebSocket } from "ws";
- * const Socket: IndexerWebSocketConstructor = WebSocket;
+ * const Socket = WebSocket as unknown as IndexerWebSocketConstructor;
+ * typeof Socket; // "function"
  * ```
  */
 export type IndexerWebSocketConstructor = new (url: string) => IndexerWebSocket;
