@@ -96,6 +96,7 @@ export {
   type OrderWireAmounts,
   orderWireAmounts,
 } from "./messages/market.js";
+export { type BankMultiSendParams, bankMultiSendMsg } from "./messages/multiSend.js";
 export {
   type BankSendParams,
   bankSendMsg,
@@ -144,6 +145,7 @@ export {
 } from "./query/catalog.js";
 export * from "./query/chain.js";
 export { type FactOptions, type RestQueryParams, restQuery } from "./query/facts.js";
+export * from "./query/ibc.js";
 export { type GetMarketParams, getMarket, type Market } from "./query/market.js";
 export * from "./query/markets.js";
 export * from "./query/node.js";

@@ -174,7 +174,10 @@ export interface CoinInput {
  *
  * @throws {InvalidArgumentError} for an empty denom, a non-positive amount or a repeated denom.
  */
-function sortedCoins(coins: readonly CoinInput[], argument: string): { denom: string; amount: string }[] {
+export function sortedCoins(
+  coins: readonly CoinInput[],
+  argument: string,
+): { denom: string; amount: string }[] {
   const out = coins.map((coin, i) => ({
     denom: nonEmpty(coin.denom, `${argument}[${i}].denom`),
     amount: positiveAmount(coin.amount, `${argument}[${i}].amount`),

@@ -21,6 +21,7 @@ import {
   type PlaceOrderParams,
   placeOrderMsg,
 } from "../messages/clob.js";
+import { type BankMultiSendParams, bankMultiSendMsg } from "../messages/multiSend.js";
 import {
   type BankSendParams,
   bankSendMsg,
@@ -162,6 +163,22 @@ export async function transfer(
 ): Promise<SendTxResult> {
   checkParams(params, "transfer");
   return send(client, params, transferMsg(params));
+}
+
+/**
+ * Pays several accounts from one in a single bank `MsgMultiSend`.
+ *
+ * @example
+ * ```ts
+ * await bankMultiSend(client, { signer: wallet, from: wallet.address, outputs: [{ to: b, amount: [{ denom: "uusdc", amount: 1_000n }] }, { to: c, amount: [{ denom: "uusdc", amount: 2_000n }] }] });
+ * ```
+ */
+export async function bankMultiSend(
+  client: NodeConnection,
+  params: BankMultiSendParams & ActionOptions,
+): Promise<SendTxResult> {
+  checkParams(params, "bankMultiSend");
+  return send(client, params, bankMultiSendMsg(params));
 }
 
 /**

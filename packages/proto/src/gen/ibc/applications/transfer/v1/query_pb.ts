@@ -8,6 +8,8 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { PageRequest, PageResponse } from "../../../../cosmos/base/query/v1beta1/pagination_pb.js";
 import { file_cosmos_base_query_v1beta1_pagination } from "../../../../cosmos/base/query/v1beta1/pagination_pb.js";
+import type { Coin } from "../../../../cosmos/base/v1beta1/coin_pb.js";
+import { file_cosmos_base_v1beta1_coin } from "../../../../cosmos/base/v1beta1/coin_pb.js";
 import type { DenomTrace, Params } from "./transfer_pb.js";
 import { file_ibc_applications_transfer_v1_transfer } from "./transfer_pb.js";
 import type { Message } from "@bufbuild/protobuf";
@@ -16,7 +18,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ibc/applications/transfer/v1/query.proto.
  */
 export const file_ibc_applications_transfer_v1_query: GenFile = /*@__PURE__*/
-  fileDesc("CihpYmMvYXBwbGljYXRpb25zL3RyYW5zZmVyL3YxL3F1ZXJ5LnByb3RvEhxpYmMuYXBwbGljYXRpb25zLnRyYW5zZmVyLnYxIiYKFlF1ZXJ5RGVub21UcmFjZVJlcXVlc3QSDAoEaGFzaBgBIAEoCSJYChdRdWVyeURlbm9tVHJhY2VSZXNwb25zZRI9CgtkZW5vbV90cmFjZRgBIAEoCzIoLmliYy5hcHBsaWNhdGlvbnMudHJhbnNmZXIudjEuRGVub21UcmFjZSJVChdRdWVyeURlbm9tVHJhY2VzUmVxdWVzdBI6CgpwYWdpbmF0aW9uGAEgASgLMiYuY29zbW9zLmJhc2UucXVlcnkudjFiZXRhMS5QYWdlUmVxdWVzdCKXAQoYUXVlcnlEZW5vbVRyYWNlc1Jlc3BvbnNlEj4KDGRlbm9tX3RyYWNlcxgBIAMoCzIoLmliYy5hcHBsaWNhdGlvbnMudHJhbnNmZXIudjEuRGVub21UcmFjZRI7CgpwYWdpbmF0aW9uGAIgASgLMicuY29zbW9zLmJhc2UucXVlcnkudjFiZXRhMS5QYWdlUmVzcG9uc2UiFAoSUXVlcnlQYXJhbXNSZXF1ZXN0IksKE1F1ZXJ5UGFyYW1zUmVzcG9uc2USNAoGcGFyYW1zGAEgASgLMiQuaWJjLmFwcGxpY2F0aW9ucy50cmFuc2Zlci52MS5QYXJhbXMiJgoVUXVlcnlEZW5vbUhhc2hSZXF1ZXN0Eg0KBXRyYWNlGAEgASgJIiYKFlF1ZXJ5RGVub21IYXNoUmVzcG9uc2USDAoEaGFzaBgBIAEoCTLnAwoFUXVlcnkSfAoLRGVub21UcmFjZXMSNS5pYmMuYXBwbGljYXRpb25zLnRyYW5zZmVyLnYxLlF1ZXJ5RGVub21UcmFjZXNSZXF1ZXN0GjYuaWJjLmFwcGxpY2F0aW9ucy50cmFuc2Zlci52MS5RdWVyeURlbm9tVHJhY2VzUmVzcG9uc2USeQoKRGVub21UcmFjZRI0LmliYy5hcHBsaWNhdGlvbnMudHJhbnNmZXIudjEuUXVlcnlEZW5vbVRyYWNlUmVxdWVzdBo1LmliYy5hcHBsaWNhdGlvbnMudHJhbnNmZXIudjEuUXVlcnlEZW5vbVRyYWNlUmVzcG9uc2USbQoGUGFyYW1zEjAuaWJjLmFwcGxpY2F0aW9ucy50cmFuc2Zlci52MS5RdWVyeVBhcmFtc1JlcXVlc3QaMS5pYmMuYXBwbGljYXRpb25zLnRyYW5zZmVyLnYxLlF1ZXJ5UGFyYW1zUmVzcG9uc2USdgoJRGVub21IYXNoEjMuaWJjLmFwcGxpY2F0aW9ucy50cmFuc2Zlci52MS5RdWVyeURlbm9tSGFzaFJlcXVlc3QaNC5pYmMuYXBwbGljYXRpb25zLnRyYW5zZmVyLnYxLlF1ZXJ5RGVub21IYXNoUmVzcG9uc2ViBnByb3RvMw", [file_cosmos_base_query_v1beta1_pagination, file_ibc_applications_transfer_v1_transfer]);
+  fileDesc("CihpYmMvYXBwbGljYXRpb25zL3RyYW5zZmVyL3YxL3F1ZXJ5LnByb3RvEhxpYmMuYXBwbGljYXRpb25zLnRyYW5zZmVyLnYxIiYKFlF1ZXJ5RGVub21UcmFjZVJlcXVlc3QSDAoEaGFzaBgBIAEoCSJYChdRdWVyeURlbm9tVHJhY2VSZXNwb25zZRI9CgtkZW5vbV90cmFjZRgBIAEoCzIoLmliYy5hcHBsaWNhdGlvbnMudHJhbnNmZXIudjEuRGVub21UcmFjZSJVChdRdWVyeURlbm9tVHJhY2VzUmVxdWVzdBI6CgpwYWdpbmF0aW9uGAEgASgLMiYuY29zbW9zLmJhc2UucXVlcnkudjFiZXRhMS5QYWdlUmVxdWVzdCKXAQoYUXVlcnlEZW5vbVRyYWNlc1Jlc3BvbnNlEj4KDGRlbm9tX3RyYWNlcxgBIAMoCzIoLmliYy5hcHBsaWNhdGlvbnMudHJhbnNmZXIudjEuRGVub21UcmFjZRI7CgpwYWdpbmF0aW9uGAIgASgLMicuY29zbW9zLmJhc2UucXVlcnkudjFiZXRhMS5QYWdlUmVzcG9uc2UiFAoSUXVlcnlQYXJhbXNSZXF1ZXN0IksKE1F1ZXJ5UGFyYW1zUmVzcG9uc2USNAoGcGFyYW1zGAEgASgLMiQuaWJjLmFwcGxpY2F0aW9ucy50cmFuc2Zlci52MS5QYXJhbXMiJgoVUXVlcnlEZW5vbUhhc2hSZXF1ZXN0Eg0KBXRyYWNlGAEgASgJIiYKFlF1ZXJ5RGVub21IYXNoUmVzcG9uc2USDAoEaGFzaBgBIAEoCSJAChlRdWVyeUVzY3Jvd0FkZHJlc3NSZXF1ZXN0Eg8KB3BvcnRfaWQYASABKAkSEgoKY2hhbm5lbF9pZBgCIAEoCSI0ChpRdWVyeUVzY3Jvd0FkZHJlc3NSZXNwb25zZRIWCg5lc2Nyb3dfYWRkcmVzcxgBIAEoCSIwCh9RdWVyeVRvdGFsRXNjcm93Rm9yRGVub21SZXF1ZXN0Eg0KBWRlbm9tGAEgASgJIk0KIFF1ZXJ5VG90YWxFc2Nyb3dGb3JEZW5vbVJlc3BvbnNlEikKBmFtb3VudBgBIAEoCzIZLmNvc21vcy5iYXNlLnYxYmV0YTEuQ29pbjKDBgoFUXVlcnkSfAoLRGVub21UcmFjZXMSNS5pYmMuYXBwbGljYXRpb25zLnRyYW5zZmVyLnYxLlF1ZXJ5RGVub21UcmFjZXNSZXF1ZXN0GjYuaWJjLmFwcGxpY2F0aW9ucy50cmFuc2Zlci52MS5RdWVyeURlbm9tVHJhY2VzUmVzcG9uc2USeQoKRGVub21UcmFjZRI0LmliYy5hcHBsaWNhdGlvbnMudHJhbnNmZXIudjEuUXVlcnlEZW5vbVRyYWNlUmVxdWVzdBo1LmliYy5hcHBsaWNhdGlvbnMudHJhbnNmZXIudjEuUXVlcnlEZW5vbVRyYWNlUmVzcG9uc2USbQoGUGFyYW1zEjAuaWJjLmFwcGxpY2F0aW9ucy50cmFuc2Zlci52MS5RdWVyeVBhcmFtc1JlcXVlc3QaMS5pYmMuYXBwbGljYXRpb25zLnRyYW5zZmVyLnYxLlF1ZXJ5UGFyYW1zUmVzcG9uc2USdgoJRGVub21IYXNoEjMuaWJjLmFwcGxpY2F0aW9ucy50cmFuc2Zlci52MS5RdWVyeURlbm9tSGFzaFJlcXVlc3QaNC5pYmMuYXBwbGljYXRpb25zLnRyYW5zZmVyLnYxLlF1ZXJ5RGVub21IYXNoUmVzcG9uc2USggEKDUVzY3Jvd0FkZHJlc3MSNy5pYmMuYXBwbGljYXRpb25zLnRyYW5zZmVyLnYxLlF1ZXJ5RXNjcm93QWRkcmVzc1JlcXVlc3QaOC5pYmMuYXBwbGljYXRpb25zLnRyYW5zZmVyLnYxLlF1ZXJ5RXNjcm93QWRkcmVzc1Jlc3BvbnNlEpQBChNUb3RhbEVzY3Jvd0ZvckRlbm9tEj0uaWJjLmFwcGxpY2F0aW9ucy50cmFuc2Zlci52MS5RdWVyeVRvdGFsRXNjcm93Rm9yRGVub21SZXF1ZXN0Gj4uaWJjLmFwcGxpY2F0aW9ucy50cmFuc2Zlci52MS5RdWVyeVRvdGFsRXNjcm93Rm9yRGVub21SZXNwb25zZWIGcHJvdG8z", [file_cosmos_base_query_v1beta1_pagination, file_cosmos_base_v1beta1_coin, file_ibc_applications_transfer_v1_transfer]);
 
 /**
  * @generated from message ibc.applications.transfer.v1.QueryDenomTraceRequest
@@ -156,6 +158,79 @@ export const QueryDenomHashResponseSchema: GenMessage<QueryDenomHashResponse> = 
   messageDesc(file_ibc_applications_transfer_v1_query, 7);
 
 /**
+ * @generated from message ibc.applications.transfer.v1.QueryEscrowAddressRequest
+ */
+export type QueryEscrowAddressRequest = Message<"ibc.applications.transfer.v1.QueryEscrowAddressRequest"> & {
+  /**
+   * @generated from field: string port_id = 1;
+   */
+  portId: string;
+
+  /**
+   * @generated from field: string channel_id = 2;
+   */
+  channelId: string;
+};
+
+/**
+ * Describes the message ibc.applications.transfer.v1.QueryEscrowAddressRequest.
+ * Use `create(QueryEscrowAddressRequestSchema)` to create a new message.
+ */
+export const QueryEscrowAddressRequestSchema: GenMessage<QueryEscrowAddressRequest> = /*@__PURE__*/
+  messageDesc(file_ibc_applications_transfer_v1_query, 8);
+
+/**
+ * @generated from message ibc.applications.transfer.v1.QueryEscrowAddressResponse
+ */
+export type QueryEscrowAddressResponse = Message<"ibc.applications.transfer.v1.QueryEscrowAddressResponse"> & {
+  /**
+   * @generated from field: string escrow_address = 1;
+   */
+  escrowAddress: string;
+};
+
+/**
+ * Describes the message ibc.applications.transfer.v1.QueryEscrowAddressResponse.
+ * Use `create(QueryEscrowAddressResponseSchema)` to create a new message.
+ */
+export const QueryEscrowAddressResponseSchema: GenMessage<QueryEscrowAddressResponse> = /*@__PURE__*/
+  messageDesc(file_ibc_applications_transfer_v1_query, 9);
+
+/**
+ * @generated from message ibc.applications.transfer.v1.QueryTotalEscrowForDenomRequest
+ */
+export type QueryTotalEscrowForDenomRequest = Message<"ibc.applications.transfer.v1.QueryTotalEscrowForDenomRequest"> & {
+  /**
+   * @generated from field: string denom = 1;
+   */
+  denom: string;
+};
+
+/**
+ * Describes the message ibc.applications.transfer.v1.QueryTotalEscrowForDenomRequest.
+ * Use `create(QueryTotalEscrowForDenomRequestSchema)` to create a new message.
+ */
+export const QueryTotalEscrowForDenomRequestSchema: GenMessage<QueryTotalEscrowForDenomRequest> = /*@__PURE__*/
+  messageDesc(file_ibc_applications_transfer_v1_query, 10);
+
+/**
+ * @generated from message ibc.applications.transfer.v1.QueryTotalEscrowForDenomResponse
+ */
+export type QueryTotalEscrowForDenomResponse = Message<"ibc.applications.transfer.v1.QueryTotalEscrowForDenomResponse"> & {
+  /**
+   * @generated from field: cosmos.base.v1beta1.Coin amount = 1;
+   */
+  amount?: Coin | undefined;
+};
+
+/**
+ * Describes the message ibc.applications.transfer.v1.QueryTotalEscrowForDenomResponse.
+ * Use `create(QueryTotalEscrowForDenomResponseSchema)` to create a new message.
+ */
+export const QueryTotalEscrowForDenomResponseSchema: GenMessage<QueryTotalEscrowForDenomResponse> = /*@__PURE__*/
+  messageDesc(file_ibc_applications_transfer_v1_query, 11);
+
+/**
  * @generated from service ibc.applications.transfer.v1.Query
  */
 export const Query: GenService<{
@@ -198,6 +273,26 @@ export const Query: GenService<{
     methodKind: "unary";
     input: typeof QueryDenomHashRequestSchema;
     output: typeof QueryDenomHashResponseSchema;
+  },
+  /**
+   * The account holding the coins of this chain sent over a channel (ICS-20 escrow).
+   *
+   * @generated from rpc ibc.applications.transfer.v1.Query.EscrowAddress
+   */
+  escrowAddress: {
+    methodKind: "unary";
+    input: typeof QueryEscrowAddressRequestSchema;
+    output: typeof QueryEscrowAddressResponseSchema;
+  },
+  /**
+   * The amount of a denom held in escrow over every channel.
+   *
+   * @generated from rpc ibc.applications.transfer.v1.Query.TotalEscrowForDenom
+   */
+  totalEscrowForDenom: {
+    methodKind: "unary";
+    input: typeof QueryTotalEscrowForDenomRequestSchema;
+    output: typeof QueryTotalEscrowForDenomResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_ibc_applications_transfer_v1_query, 0);

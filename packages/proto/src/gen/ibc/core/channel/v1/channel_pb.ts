@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ibc/core/channel/v1/channel.proto.
  */
 export const file_ibc_core_channel_v1_channel: GenFile = /*@__PURE__*/
-  fileDesc("CiFpYmMvY29yZS9jaGFubmVsL3YxL2NoYW5uZWwucHJvdG8SE2liYy5jb3JlLmNoYW5uZWwudjEi3wEKB0NoYW5uZWwSKQoFc3RhdGUYASABKA4yGi5pYmMuY29yZS5jaGFubmVsLnYxLlN0YXRlEiwKCG9yZGVyaW5nGAIgASgOMhouaWJjLmNvcmUuY2hhbm5lbC52MS5PcmRlchI3Cgxjb3VudGVycGFydHkYAyABKAsyIS5pYmMuY29yZS5jaGFubmVsLnYxLkNvdW50ZXJwYXJ0eRIXCg9jb25uZWN0aW9uX2hvcHMYBCADKAkSDwoHdmVyc2lvbhgFIAEoCRIYChB1cGdyYWRlX3NlcXVlbmNlGAYgASgEIo4CChFJZGVudGlmaWVkQ2hhbm5lbBIpCgVzdGF0ZRgBIAEoDjIaLmliYy5jb3JlLmNoYW5uZWwudjEuU3RhdGUSLAoIb3JkZXJpbmcYAiABKA4yGi5pYmMuY29yZS5jaGFubmVsLnYxLk9yZGVyEjcKDGNvdW50ZXJwYXJ0eRgDIAEoCzIhLmliYy5jb3JlLmNoYW5uZWwudjEuQ291bnRlcnBhcnR5EhcKD2Nvbm5lY3Rpb25faG9wcxgEIAMoCRIPCgd2ZXJzaW9uGAUgASgJEg8KB3BvcnRfaWQYBiABKAkSEgoKY2hhbm5lbF9pZBgHIAEoCRIYChB1cGdyYWRlX3NlcXVlbmNlGAggASgEIjMKDENvdW50ZXJwYXJ0eRIPCgdwb3J0X2lkGAEgASgJEhIKCmNoYW5uZWxfaWQYAiABKAki2wEKBlBhY2tldBIQCghzZXF1ZW5jZRgBIAEoBBITCgtzb3VyY2VfcG9ydBgCIAEoCRIWCg5zb3VyY2VfY2hhbm5lbBgDIAEoCRIYChBkZXN0aW5hdGlvbl9wb3J0GAQgASgJEhsKE2Rlc3RpbmF0aW9uX2NoYW5uZWwYBSABKAkSDAoEZGF0YRgGIAEoDBIyCg50aW1lb3V0X2hlaWdodBgHIAEoCzIaLmliYy5jb3JlLmNsaWVudC52MS5IZWlnaHQSGQoRdGltZW91dF90aW1lc3RhbXAYCCABKAQiQAoPQWNrbm93bGVkZ2VtZW50EhAKBnJlc3VsdBgVIAEoDEgAEg8KBWVycm9yGBYgASgJSABCCgoIcmVzcG9uc2UqngEKBVN0YXRlEiMKH1NUQVRFX1VOSU5JVElBTElaRURfVU5TUEVDSUZJRUQQABIOCgpTVEFURV9JTklUEAESEQoNU1RBVEVfVFJZT1BFThACEg4KClNUQVRFX09QRU4QAxIQCgxTVEFURV9DTE9TRUQQBBISCg5TVEFURV9GTFVTSElORxAFEhcKE1NUQVRFX0ZMVVNIQ09NUExFVEUQBipLCgVPcmRlchIaChZPUkRFUl9OT05FX1VOU1BFQ0lGSUVEEAASEwoPT1JERVJfVU5PUkRFUkVEEAESEQoNT1JERVJfT1JERVJFRBACYgZwcm90bzM", [file_ibc_core_client_v1_client]);
+  fileDesc("CiFpYmMvY29yZS9jaGFubmVsL3YxL2NoYW5uZWwucHJvdG8SE2liYy5jb3JlLmNoYW5uZWwudjEi3wEKB0NoYW5uZWwSKQoFc3RhdGUYASABKA4yGi5pYmMuY29yZS5jaGFubmVsLnYxLlN0YXRlEiwKCG9yZGVyaW5nGAIgASgOMhouaWJjLmNvcmUuY2hhbm5lbC52MS5PcmRlchI3Cgxjb3VudGVycGFydHkYAyABKAsyIS5pYmMuY29yZS5jaGFubmVsLnYxLkNvdW50ZXJwYXJ0eRIXCg9jb25uZWN0aW9uX2hvcHMYBCADKAkSDwoHdmVyc2lvbhgFIAEoCRIYChB1cGdyYWRlX3NlcXVlbmNlGAYgASgEIo4CChFJZGVudGlmaWVkQ2hhbm5lbBIpCgVzdGF0ZRgBIAEoDjIaLmliYy5jb3JlLmNoYW5uZWwudjEuU3RhdGUSLAoIb3JkZXJpbmcYAiABKA4yGi5pYmMuY29yZS5jaGFubmVsLnYxLk9yZGVyEjcKDGNvdW50ZXJwYXJ0eRgDIAEoCzIhLmliYy5jb3JlLmNoYW5uZWwudjEuQ291bnRlcnBhcnR5EhcKD2Nvbm5lY3Rpb25faG9wcxgEIAMoCRIPCgd2ZXJzaW9uGAUgASgJEg8KB3BvcnRfaWQYBiABKAkSEgoKY2hhbm5lbF9pZBgHIAEoCRIYChB1cGdyYWRlX3NlcXVlbmNlGAggASgEIjMKDENvdW50ZXJwYXJ0eRIPCgdwb3J0X2lkGAEgASgJEhIKCmNoYW5uZWxfaWQYAiABKAki2wEKBlBhY2tldBIQCghzZXF1ZW5jZRgBIAEoBBITCgtzb3VyY2VfcG9ydBgCIAEoCRIWCg5zb3VyY2VfY2hhbm5lbBgDIAEoCRIYChBkZXN0aW5hdGlvbl9wb3J0GAQgASgJEhsKE2Rlc3RpbmF0aW9uX2NoYW5uZWwYBSABKAkSDAoEZGF0YRgGIAEoDBIyCg50aW1lb3V0X2hlaWdodBgHIAEoCzIaLmliYy5jb3JlLmNsaWVudC52MS5IZWlnaHQSGQoRdGltZW91dF90aW1lc3RhbXAYCCABKAQiUgoLUGFja2V0U3RhdGUSDwoHcG9ydF9pZBgBIAEoCRISCgpjaGFubmVsX2lkGAIgASgJEhAKCHNlcXVlbmNlGAMgASgEEgwKBGRhdGEYBCABKAwiQAoPQWNrbm93bGVkZ2VtZW50EhAKBnJlc3VsdBgVIAEoDEgAEg8KBWVycm9yGBYgASgJSABCCgoIcmVzcG9uc2UqngEKBVN0YXRlEiMKH1NUQVRFX1VOSU5JVElBTElaRURfVU5TUEVDSUZJRUQQABIOCgpTVEFURV9JTklUEAESEQoNU1RBVEVfVFJZT1BFThACEg4KClNUQVRFX09QRU4QAxIQCgxTVEFURV9DTE9TRUQQBBISCg5TVEFURV9GTFVTSElORxAFEhcKE1NUQVRFX0ZMVVNIQ09NUExFVEUQBipLCgVPcmRlchIaChZPUkRFUl9OT05FX1VOU1BFQ0lGSUVEEAASEwoPT1JERVJfVU5PUkRFUkVEEAESEQoNT1JERVJfT1JERVJFRBACYgZwcm90bzM", [file_ibc_core_client_v1_client]);
 
 /**
  * A channel end.
@@ -193,6 +193,41 @@ export const PacketSchema: GenMessage<Packet> = /*@__PURE__*/
   messageDesc(file_ibc_core_channel_v1_channel, 3);
 
 /**
+ * A packet's state on one end (a commitment, a receipt or an acknowledgement): its channel end,
+ * its sequence and the state's bytes (a commitment hash, or an acknowledgement hash).
+ *
+ * @generated from message ibc.core.channel.v1.PacketState
+ */
+export type PacketState = Message<"ibc.core.channel.v1.PacketState"> & {
+  /**
+   * @generated from field: string port_id = 1;
+   */
+  portId: string;
+
+  /**
+   * @generated from field: string channel_id = 2;
+   */
+  channelId: string;
+
+  /**
+   * @generated from field: uint64 sequence = 3;
+   */
+  sequence: bigint;
+
+  /**
+   * @generated from field: bytes data = 4;
+   */
+  data: Uint8Array;
+};
+
+/**
+ * Describes the message ibc.core.channel.v1.PacketState.
+ * Use `create(PacketStateSchema)` to create a new message.
+ */
+export const PacketStateSchema: GenMessage<PacketState> = /*@__PURE__*/
+  messageDesc(file_ibc_core_channel_v1_channel, 4);
+
+/**
  * The acknowledgement envelope of ICS-4: a result or an error. Fields 21 and 22 make the first
  * byte 0xaa (result) or 0xb2 (error).
  *
@@ -222,7 +257,7 @@ export type Acknowledgement = Message<"ibc.core.channel.v1.Acknowledgement"> & {
  * Use `create(AcknowledgementSchema)` to create a new message.
  */
 export const AcknowledgementSchema: GenMessage<Acknowledgement> = /*@__PURE__*/
-  messageDesc(file_ibc_core_channel_v1_channel, 4);
+  messageDesc(file_ibc_core_channel_v1_channel, 5);
 
 /**
  * The state of a channel end.

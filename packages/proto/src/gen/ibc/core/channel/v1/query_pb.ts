@@ -2,13 +2,13 @@
 // @generated from file ibc/core/channel/v1/query.proto (package ibc.core.channel.v1, syntax proto3)
 /* eslint-disable */
 
-// Queries of IBC channels (subset).
+// Queries of IBC channels and their packet state (ICS-04; subset of ibc-go's).
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { PageRequest, PageResponse } from "../../../../cosmos/base/query/v1beta1/pagination_pb.js";
 import { file_cosmos_base_query_v1beta1_pagination } from "../../../../cosmos/base/query/v1beta1/pagination_pb.js";
-import type { Channel, IdentifiedChannel } from "./channel_pb.js";
+import type { Channel, IdentifiedChannel, PacketState } from "./channel_pb.js";
 import { file_ibc_core_channel_v1_channel } from "./channel_pb.js";
 import type { Height } from "../../client/v1/client_pb.js";
 import { file_ibc_core_client_v1_client } from "../../client/v1/client_pb.js";
@@ -18,7 +18,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ibc/core/channel/v1/query.proto.
  */
 export const file_ibc_core_channel_v1_query: GenFile = /*@__PURE__*/
-  fileDesc("Ch9pYmMvY29yZS9jaGFubmVsL3YxL3F1ZXJ5LnByb3RvEhNpYmMuY29yZS5jaGFubmVsLnYxIjoKE1F1ZXJ5Q2hhbm5lbFJlcXVlc3QSDwoHcG9ydF9pZBgBIAEoCRISCgpjaGFubmVsX2lkGAIgASgJIoYBChRRdWVyeUNoYW5uZWxSZXNwb25zZRItCgdjaGFubmVsGAEgASgLMhwuaWJjLmNvcmUuY2hhbm5lbC52MS5DaGFubmVsEg0KBXByb29mGAIgASgMEjAKDHByb29mX2hlaWdodBgDIAEoCzIaLmliYy5jb3JlLmNsaWVudC52MS5IZWlnaHQiUgoUUXVlcnlDaGFubmVsc1JlcXVlc3QSOgoKcGFnaW5hdGlvbhgBIAEoCzImLmNvc21vcy5iYXNlLnF1ZXJ5LnYxYmV0YTEuUGFnZVJlcXVlc3QiugEKFVF1ZXJ5Q2hhbm5lbHNSZXNwb25zZRI4CghjaGFubmVscxgBIAMoCzImLmliYy5jb3JlLmNoYW5uZWwudjEuSWRlbnRpZmllZENoYW5uZWwSOwoKcGFnaW5hdGlvbhgCIAEoCzInLmNvc21vcy5iYXNlLnF1ZXJ5LnYxYmV0YTEuUGFnZVJlc3BvbnNlEioKBmhlaWdodBgDIAEoCzIaLmliYy5jb3JlLmNsaWVudC52MS5IZWlnaHQyygEKBVF1ZXJ5El4KB0NoYW5uZWwSKC5pYmMuY29yZS5jaGFubmVsLnYxLlF1ZXJ5Q2hhbm5lbFJlcXVlc3QaKS5pYmMuY29yZS5jaGFubmVsLnYxLlF1ZXJ5Q2hhbm5lbFJlc3BvbnNlEmEKCENoYW5uZWxzEikuaWJjLmNvcmUuY2hhbm5lbC52MS5RdWVyeUNoYW5uZWxzUmVxdWVzdBoqLmliYy5jb3JlLmNoYW5uZWwudjEuUXVlcnlDaGFubmVsc1Jlc3BvbnNlYgZwcm90bzM", [file_cosmos_base_query_v1beta1_pagination, file_ibc_core_channel_v1_channel, file_ibc_core_client_v1_client]);
+  fileDesc("Ch9pYmMvY29yZS9jaGFubmVsL3YxL3F1ZXJ5LnByb3RvEhNpYmMuY29yZS5jaGFubmVsLnYxIjoKE1F1ZXJ5Q2hhbm5lbFJlcXVlc3QSDwoHcG9ydF9pZBgBIAEoCRISCgpjaGFubmVsX2lkGAIgASgJIoYBChRRdWVyeUNoYW5uZWxSZXNwb25zZRItCgdjaGFubmVsGAEgASgLMhwuaWJjLmNvcmUuY2hhbm5lbC52MS5DaGFubmVsEg0KBXByb29mGAIgASgMEjAKDHByb29mX2hlaWdodBgDIAEoCzIaLmliYy5jb3JlLmNsaWVudC52MS5IZWlnaHQiUgoUUXVlcnlDaGFubmVsc1JlcXVlc3QSOgoKcGFnaW5hdGlvbhgBIAEoCzImLmNvc21vcy5iYXNlLnF1ZXJ5LnYxYmV0YTEuUGFnZVJlcXVlc3QiugEKFVF1ZXJ5Q2hhbm5lbHNSZXNwb25zZRI4CghjaGFubmVscxgBIAMoCzImLmliYy5jb3JlLmNoYW5uZWwudjEuSWRlbnRpZmllZENoYW5uZWwSOwoKcGFnaW5hdGlvbhgCIAEoCzInLmNvc21vcy5iYXNlLnF1ZXJ5LnYxYmV0YTEuUGFnZVJlc3BvbnNlEioKBmhlaWdodBgDIAEoCzIaLmliYy5jb3JlLmNsaWVudC52MS5IZWlnaHQiVQocUXVlcnlQYWNrZXRDb21taXRtZW50UmVxdWVzdBIPCgdwb3J0X2lkGAEgASgJEhIKCmNoYW5uZWxfaWQYAiABKAkSEAoIc2VxdWVuY2UYAyABKAQidAodUXVlcnlQYWNrZXRDb21taXRtZW50UmVzcG9uc2USEgoKY29tbWl0bWVudBgBIAEoDBINCgVwcm9vZhgCIAEoDBIwCgxwcm9vZl9oZWlnaHQYAyABKAsyGi5pYmMuY29yZS5jbGllbnQudjEuSGVpZ2h0IoABCh1RdWVyeVBhY2tldENvbW1pdG1lbnRzUmVxdWVzdBIPCgdwb3J0X2lkGAEgASgJEhIKCmNoYW5uZWxfaWQYAiABKAkSOgoKcGFnaW5hdGlvbhgDIAEoCzImLmNvc21vcy5iYXNlLnF1ZXJ5LnYxYmV0YTEuUGFnZVJlcXVlc3QiwAEKHlF1ZXJ5UGFja2V0Q29tbWl0bWVudHNSZXNwb25zZRI1Cgtjb21taXRtZW50cxgBIAMoCzIgLmliYy5jb3JlLmNoYW5uZWwudjEuUGFja2V0U3RhdGUSOwoKcGFnaW5hdGlvbhgCIAEoCzInLmNvc21vcy5iYXNlLnF1ZXJ5LnYxYmV0YTEuUGFnZVJlc3BvbnNlEioKBmhlaWdodBgDIAEoCzIaLmliYy5jb3JlLmNsaWVudC52MS5IZWlnaHQiUgoZUXVlcnlQYWNrZXRSZWNlaXB0UmVxdWVzdBIPCgdwb3J0X2lkGAEgASgJEhIKCmNoYW5uZWxfaWQYAiABKAkSEAoIc2VxdWVuY2UYAyABKAQibwoaUXVlcnlQYWNrZXRSZWNlaXB0UmVzcG9uc2USEAoIcmVjZWl2ZWQYAiABKAgSDQoFcHJvb2YYAyABKAwSMAoMcHJvb2ZfaGVpZ2h0GAQgASgLMhouaWJjLmNvcmUuY2xpZW50LnYxLkhlaWdodCJaCiFRdWVyeVBhY2tldEFja25vd2xlZGdlbWVudFJlcXVlc3QSDwoHcG9ydF9pZBgBIAEoCRISCgpjaGFubmVsX2lkGAIgASgJEhAKCHNlcXVlbmNlGAMgASgEIn4KIlF1ZXJ5UGFja2V0QWNrbm93bGVkZ2VtZW50UmVzcG9uc2USFwoPYWNrbm93bGVkZ2VtZW50GAEgASgMEg0KBXByb29mGAIgASgMEjAKDHByb29mX2hlaWdodBgDIAEoCzIaLmliYy5jb3JlLmNsaWVudC52MS5IZWlnaHQiqgEKIlF1ZXJ5UGFja2V0QWNrbm93bGVkZ2VtZW50c1JlcXVlc3QSDwoHcG9ydF9pZBgBIAEoCRISCgpjaGFubmVsX2lkGAIgASgJEjoKCnBhZ2luYXRpb24YAyABKAsyJi5jb3Ntb3MuYmFzZS5xdWVyeS52MWJldGExLlBhZ2VSZXF1ZXN0EiMKG3BhY2tldF9jb21taXRtZW50X3NlcXVlbmNlcxgEIAMoBCLKAQojUXVlcnlQYWNrZXRBY2tub3dsZWRnZW1lbnRzUmVzcG9uc2USOgoQYWNrbm93bGVkZ2VtZW50cxgBIAMoCzIgLmliYy5jb3JlLmNoYW5uZWwudjEuUGFja2V0U3RhdGUSOwoKcGFnaW5hdGlvbhgCIAEoCzInLmNvc21vcy5iYXNlLnF1ZXJ5LnYxYmV0YTEuUGFnZVJlc3BvbnNlEioKBmhlaWdodBgDIAEoCzIaLmliYy5jb3JlLmNsaWVudC52MS5IZWlnaHQiaQodUXVlcnlVbnJlY2VpdmVkUGFja2V0c1JlcXVlc3QSDwoHcG9ydF9pZBgBIAEoCRISCgpjaGFubmVsX2lkGAIgASgJEiMKG3BhY2tldF9jb21taXRtZW50X3NlcXVlbmNlcxgDIAMoBCJfCh5RdWVyeVVucmVjZWl2ZWRQYWNrZXRzUmVzcG9uc2USEQoJc2VxdWVuY2VzGAEgAygEEioKBmhlaWdodBgCIAEoCzIaLmliYy5jb3JlLmNsaWVudC52MS5IZWlnaHQiXwoaUXVlcnlVbnJlY2VpdmVkQWNrc1JlcXVlc3QSDwoHcG9ydF9pZBgBIAEoCRISCgpjaGFubmVsX2lkGAIgASgJEhwKFHBhY2tldF9hY2tfc2VxdWVuY2VzGAMgAygEIlwKG1F1ZXJ5VW5yZWNlaXZlZEFja3NSZXNwb25zZRIRCglzZXF1ZW5jZXMYASADKAQSKgoGaGVpZ2h0GAIgASgLMhouaWJjLmNvcmUuY2xpZW50LnYxLkhlaWdodCJGCh9RdWVyeU5leHRTZXF1ZW5jZVJlY2VpdmVSZXF1ZXN0Eg8KB3BvcnRfaWQYASABKAkSEgoKY2hhbm5lbF9pZBgCIAEoCSKCAQogUXVlcnlOZXh0U2VxdWVuY2VSZWNlaXZlUmVzcG9uc2USHQoVbmV4dF9zZXF1ZW5jZV9yZWNlaXZlGAEgASgEEg0KBXByb29mGAIgASgMEjAKDHByb29mX2hlaWdodBgDIAEoCzIaLmliYy5jb3JlLmNsaWVudC52MS5IZWlnaHQyxgkKBVF1ZXJ5El4KB0NoYW5uZWwSKC5pYmMuY29yZS5jaGFubmVsLnYxLlF1ZXJ5Q2hhbm5lbFJlcXVlc3QaKS5pYmMuY29yZS5jaGFubmVsLnYxLlF1ZXJ5Q2hhbm5lbFJlc3BvbnNlEmEKCENoYW5uZWxzEikuaWJjLmNvcmUuY2hhbm5lbC52MS5RdWVyeUNoYW5uZWxzUmVxdWVzdBoqLmliYy5jb3JlLmNoYW5uZWwudjEuUXVlcnlDaGFubmVsc1Jlc3BvbnNlEnkKEFBhY2tldENvbW1pdG1lbnQSMS5pYmMuY29yZS5jaGFubmVsLnYxLlF1ZXJ5UGFja2V0Q29tbWl0bWVudFJlcXVlc3QaMi5pYmMuY29yZS5jaGFubmVsLnYxLlF1ZXJ5UGFja2V0Q29tbWl0bWVudFJlc3BvbnNlEnwKEVBhY2tldENvbW1pdG1lbnRzEjIuaWJjLmNvcmUuY2hhbm5lbC52MS5RdWVyeVBhY2tldENvbW1pdG1lbnRzUmVxdWVzdBozLmliYy5jb3JlLmNoYW5uZWwudjEuUXVlcnlQYWNrZXRDb21taXRtZW50c1Jlc3BvbnNlEnAKDVBhY2tldFJlY2VpcHQSLi5pYmMuY29yZS5jaGFubmVsLnYxLlF1ZXJ5UGFja2V0UmVjZWlwdFJlcXVlc3QaLy5pYmMuY29yZS5jaGFubmVsLnYxLlF1ZXJ5UGFja2V0UmVjZWlwdFJlc3BvbnNlEogBChVQYWNrZXRBY2tub3dsZWRnZW1lbnQSNi5pYmMuY29yZS5jaGFubmVsLnYxLlF1ZXJ5UGFja2V0QWNrbm93bGVkZ2VtZW50UmVxdWVzdBo3LmliYy5jb3JlLmNoYW5uZWwudjEuUXVlcnlQYWNrZXRBY2tub3dsZWRnZW1lbnRSZXNwb25zZRKLAQoWUGFja2V0QWNrbm93bGVkZ2VtZW50cxI3LmliYy5jb3JlLmNoYW5uZWwudjEuUXVlcnlQYWNrZXRBY2tub3dsZWRnZW1lbnRzUmVxdWVzdBo4LmliYy5jb3JlLmNoYW5uZWwudjEuUXVlcnlQYWNrZXRBY2tub3dsZWRnZW1lbnRzUmVzcG9uc2USfAoRVW5yZWNlaXZlZFBhY2tldHMSMi5pYmMuY29yZS5jaGFubmVsLnYxLlF1ZXJ5VW5yZWNlaXZlZFBhY2tldHNSZXF1ZXN0GjMuaWJjLmNvcmUuY2hhbm5lbC52MS5RdWVyeVVucmVjZWl2ZWRQYWNrZXRzUmVzcG9uc2UScwoOVW5yZWNlaXZlZEFja3MSLy5pYmMuY29yZS5jaGFubmVsLnYxLlF1ZXJ5VW5yZWNlaXZlZEFja3NSZXF1ZXN0GjAuaWJjLmNvcmUuY2hhbm5lbC52MS5RdWVyeVVucmVjZWl2ZWRBY2tzUmVzcG9uc2USggEKE05leHRTZXF1ZW5jZVJlY2VpdmUSNC5pYmMuY29yZS5jaGFubmVsLnYxLlF1ZXJ5TmV4dFNlcXVlbmNlUmVjZWl2ZVJlcXVlc3QaNS5pYmMuY29yZS5jaGFubmVsLnYxLlF1ZXJ5TmV4dFNlcXVlbmNlUmVjZWl2ZVJlc3BvbnNlYgZwcm90bzM", [file_cosmos_base_query_v1beta1_pagination, file_ibc_core_channel_v1_channel, file_ibc_core_client_v1_client]);
 
 /**
  * @generated from message ibc.core.channel.v1.QueryChannelRequest
@@ -114,6 +114,428 @@ export const QueryChannelsResponseSchema: GenMessage<QueryChannelsResponse> = /*
   messageDesc(file_ibc_core_channel_v1_query, 3);
 
 /**
+ * @generated from message ibc.core.channel.v1.QueryPacketCommitmentRequest
+ */
+export type QueryPacketCommitmentRequest = Message<"ibc.core.channel.v1.QueryPacketCommitmentRequest"> & {
+  /**
+   * @generated from field: string port_id = 1;
+   */
+  portId: string;
+
+  /**
+   * @generated from field: string channel_id = 2;
+   */
+  channelId: string;
+
+  /**
+   * @generated from field: uint64 sequence = 3;
+   */
+  sequence: bigint;
+};
+
+/**
+ * Describes the message ibc.core.channel.v1.QueryPacketCommitmentRequest.
+ * Use `create(QueryPacketCommitmentRequestSchema)` to create a new message.
+ */
+export const QueryPacketCommitmentRequestSchema: GenMessage<QueryPacketCommitmentRequest> = /*@__PURE__*/
+  messageDesc(file_ibc_core_channel_v1_query, 4);
+
+/**
+ * @generated from message ibc.core.channel.v1.QueryPacketCommitmentResponse
+ */
+export type QueryPacketCommitmentResponse = Message<"ibc.core.channel.v1.QueryPacketCommitmentResponse"> & {
+  /**
+   * @generated from field: bytes commitment = 1;
+   */
+  commitment: Uint8Array;
+
+  /**
+   * @generated from field: bytes proof = 2;
+   */
+  proof: Uint8Array;
+
+  /**
+   * @generated from field: ibc.core.client.v1.Height proof_height = 3;
+   */
+  proofHeight?: Height | undefined;
+};
+
+/**
+ * Describes the message ibc.core.channel.v1.QueryPacketCommitmentResponse.
+ * Use `create(QueryPacketCommitmentResponseSchema)` to create a new message.
+ */
+export const QueryPacketCommitmentResponseSchema: GenMessage<QueryPacketCommitmentResponse> = /*@__PURE__*/
+  messageDesc(file_ibc_core_channel_v1_query, 5);
+
+/**
+ * @generated from message ibc.core.channel.v1.QueryPacketCommitmentsRequest
+ */
+export type QueryPacketCommitmentsRequest = Message<"ibc.core.channel.v1.QueryPacketCommitmentsRequest"> & {
+  /**
+   * @generated from field: string port_id = 1;
+   */
+  portId: string;
+
+  /**
+   * @generated from field: string channel_id = 2;
+   */
+  channelId: string;
+
+  /**
+   * @generated from field: cosmos.base.query.v1beta1.PageRequest pagination = 3;
+   */
+  pagination?: PageRequest | undefined;
+};
+
+/**
+ * Describes the message ibc.core.channel.v1.QueryPacketCommitmentsRequest.
+ * Use `create(QueryPacketCommitmentsRequestSchema)` to create a new message.
+ */
+export const QueryPacketCommitmentsRequestSchema: GenMessage<QueryPacketCommitmentsRequest> = /*@__PURE__*/
+  messageDesc(file_ibc_core_channel_v1_query, 6);
+
+/**
+ * @generated from message ibc.core.channel.v1.QueryPacketCommitmentsResponse
+ */
+export type QueryPacketCommitmentsResponse = Message<"ibc.core.channel.v1.QueryPacketCommitmentsResponse"> & {
+  /**
+   * @generated from field: repeated ibc.core.channel.v1.PacketState commitments = 1;
+   */
+  commitments: PacketState[];
+
+  /**
+   * @generated from field: cosmos.base.query.v1beta1.PageResponse pagination = 2;
+   */
+  pagination?: PageResponse | undefined;
+
+  /**
+   * @generated from field: ibc.core.client.v1.Height height = 3;
+   */
+  height?: Height | undefined;
+};
+
+/**
+ * Describes the message ibc.core.channel.v1.QueryPacketCommitmentsResponse.
+ * Use `create(QueryPacketCommitmentsResponseSchema)` to create a new message.
+ */
+export const QueryPacketCommitmentsResponseSchema: GenMessage<QueryPacketCommitmentsResponse> = /*@__PURE__*/
+  messageDesc(file_ibc_core_channel_v1_query, 7);
+
+/**
+ * @generated from message ibc.core.channel.v1.QueryPacketReceiptRequest
+ */
+export type QueryPacketReceiptRequest = Message<"ibc.core.channel.v1.QueryPacketReceiptRequest"> & {
+  /**
+   * @generated from field: string port_id = 1;
+   */
+  portId: string;
+
+  /**
+   * @generated from field: string channel_id = 2;
+   */
+  channelId: string;
+
+  /**
+   * @generated from field: uint64 sequence = 3;
+   */
+  sequence: bigint;
+};
+
+/**
+ * Describes the message ibc.core.channel.v1.QueryPacketReceiptRequest.
+ * Use `create(QueryPacketReceiptRequestSchema)` to create a new message.
+ */
+export const QueryPacketReceiptRequestSchema: GenMessage<QueryPacketReceiptRequest> = /*@__PURE__*/
+  messageDesc(file_ibc_core_channel_v1_query, 8);
+
+/**
+ * @generated from message ibc.core.channel.v1.QueryPacketReceiptResponse
+ */
+export type QueryPacketReceiptResponse = Message<"ibc.core.channel.v1.QueryPacketReceiptResponse"> & {
+  /**
+   * @generated from field: bool received = 2;
+   */
+  received: boolean;
+
+  /**
+   * @generated from field: bytes proof = 3;
+   */
+  proof: Uint8Array;
+
+  /**
+   * @generated from field: ibc.core.client.v1.Height proof_height = 4;
+   */
+  proofHeight?: Height | undefined;
+};
+
+/**
+ * Describes the message ibc.core.channel.v1.QueryPacketReceiptResponse.
+ * Use `create(QueryPacketReceiptResponseSchema)` to create a new message.
+ */
+export const QueryPacketReceiptResponseSchema: GenMessage<QueryPacketReceiptResponse> = /*@__PURE__*/
+  messageDesc(file_ibc_core_channel_v1_query, 9);
+
+/**
+ * @generated from message ibc.core.channel.v1.QueryPacketAcknowledgementRequest
+ */
+export type QueryPacketAcknowledgementRequest = Message<"ibc.core.channel.v1.QueryPacketAcknowledgementRequest"> & {
+  /**
+   * @generated from field: string port_id = 1;
+   */
+  portId: string;
+
+  /**
+   * @generated from field: string channel_id = 2;
+   */
+  channelId: string;
+
+  /**
+   * @generated from field: uint64 sequence = 3;
+   */
+  sequence: bigint;
+};
+
+/**
+ * Describes the message ibc.core.channel.v1.QueryPacketAcknowledgementRequest.
+ * Use `create(QueryPacketAcknowledgementRequestSchema)` to create a new message.
+ */
+export const QueryPacketAcknowledgementRequestSchema: GenMessage<QueryPacketAcknowledgementRequest> = /*@__PURE__*/
+  messageDesc(file_ibc_core_channel_v1_query, 10);
+
+/**
+ * @generated from message ibc.core.channel.v1.QueryPacketAcknowledgementResponse
+ */
+export type QueryPacketAcknowledgementResponse = Message<"ibc.core.channel.v1.QueryPacketAcknowledgementResponse"> & {
+  /**
+   * @generated from field: bytes acknowledgement = 1;
+   */
+  acknowledgement: Uint8Array;
+
+  /**
+   * @generated from field: bytes proof = 2;
+   */
+  proof: Uint8Array;
+
+  /**
+   * @generated from field: ibc.core.client.v1.Height proof_height = 3;
+   */
+  proofHeight?: Height | undefined;
+};
+
+/**
+ * Describes the message ibc.core.channel.v1.QueryPacketAcknowledgementResponse.
+ * Use `create(QueryPacketAcknowledgementResponseSchema)` to create a new message.
+ */
+export const QueryPacketAcknowledgementResponseSchema: GenMessage<QueryPacketAcknowledgementResponse> = /*@__PURE__*/
+  messageDesc(file_ibc_core_channel_v1_query, 11);
+
+/**
+ * @generated from message ibc.core.channel.v1.QueryPacketAcknowledgementsRequest
+ */
+export type QueryPacketAcknowledgementsRequest = Message<"ibc.core.channel.v1.QueryPacketAcknowledgementsRequest"> & {
+  /**
+   * @generated from field: string port_id = 1;
+   */
+  portId: string;
+
+  /**
+   * @generated from field: string channel_id = 2;
+   */
+  channelId: string;
+
+  /**
+   * @generated from field: cosmos.base.query.v1beta1.PageRequest pagination = 3;
+   */
+  pagination?: PageRequest | undefined;
+
+  /**
+   * @generated from field: repeated uint64 packet_commitment_sequences = 4;
+   */
+  packetCommitmentSequences: bigint[];
+};
+
+/**
+ * Describes the message ibc.core.channel.v1.QueryPacketAcknowledgementsRequest.
+ * Use `create(QueryPacketAcknowledgementsRequestSchema)` to create a new message.
+ */
+export const QueryPacketAcknowledgementsRequestSchema: GenMessage<QueryPacketAcknowledgementsRequest> = /*@__PURE__*/
+  messageDesc(file_ibc_core_channel_v1_query, 12);
+
+/**
+ * @generated from message ibc.core.channel.v1.QueryPacketAcknowledgementsResponse
+ */
+export type QueryPacketAcknowledgementsResponse = Message<"ibc.core.channel.v1.QueryPacketAcknowledgementsResponse"> & {
+  /**
+   * @generated from field: repeated ibc.core.channel.v1.PacketState acknowledgements = 1;
+   */
+  acknowledgements: PacketState[];
+
+  /**
+   * @generated from field: cosmos.base.query.v1beta1.PageResponse pagination = 2;
+   */
+  pagination?: PageResponse | undefined;
+
+  /**
+   * @generated from field: ibc.core.client.v1.Height height = 3;
+   */
+  height?: Height | undefined;
+};
+
+/**
+ * Describes the message ibc.core.channel.v1.QueryPacketAcknowledgementsResponse.
+ * Use `create(QueryPacketAcknowledgementsResponseSchema)` to create a new message.
+ */
+export const QueryPacketAcknowledgementsResponseSchema: GenMessage<QueryPacketAcknowledgementsResponse> = /*@__PURE__*/
+  messageDesc(file_ibc_core_channel_v1_query, 13);
+
+/**
+ * @generated from message ibc.core.channel.v1.QueryUnreceivedPacketsRequest
+ */
+export type QueryUnreceivedPacketsRequest = Message<"ibc.core.channel.v1.QueryUnreceivedPacketsRequest"> & {
+  /**
+   * @generated from field: string port_id = 1;
+   */
+  portId: string;
+
+  /**
+   * @generated from field: string channel_id = 2;
+   */
+  channelId: string;
+
+  /**
+   * @generated from field: repeated uint64 packet_commitment_sequences = 3;
+   */
+  packetCommitmentSequences: bigint[];
+};
+
+/**
+ * Describes the message ibc.core.channel.v1.QueryUnreceivedPacketsRequest.
+ * Use `create(QueryUnreceivedPacketsRequestSchema)` to create a new message.
+ */
+export const QueryUnreceivedPacketsRequestSchema: GenMessage<QueryUnreceivedPacketsRequest> = /*@__PURE__*/
+  messageDesc(file_ibc_core_channel_v1_query, 14);
+
+/**
+ * @generated from message ibc.core.channel.v1.QueryUnreceivedPacketsResponse
+ */
+export type QueryUnreceivedPacketsResponse = Message<"ibc.core.channel.v1.QueryUnreceivedPacketsResponse"> & {
+  /**
+   * @generated from field: repeated uint64 sequences = 1;
+   */
+  sequences: bigint[];
+
+  /**
+   * @generated from field: ibc.core.client.v1.Height height = 2;
+   */
+  height?: Height | undefined;
+};
+
+/**
+ * Describes the message ibc.core.channel.v1.QueryUnreceivedPacketsResponse.
+ * Use `create(QueryUnreceivedPacketsResponseSchema)` to create a new message.
+ */
+export const QueryUnreceivedPacketsResponseSchema: GenMessage<QueryUnreceivedPacketsResponse> = /*@__PURE__*/
+  messageDesc(file_ibc_core_channel_v1_query, 15);
+
+/**
+ * @generated from message ibc.core.channel.v1.QueryUnreceivedAcksRequest
+ */
+export type QueryUnreceivedAcksRequest = Message<"ibc.core.channel.v1.QueryUnreceivedAcksRequest"> & {
+  /**
+   * @generated from field: string port_id = 1;
+   */
+  portId: string;
+
+  /**
+   * @generated from field: string channel_id = 2;
+   */
+  channelId: string;
+
+  /**
+   * @generated from field: repeated uint64 packet_ack_sequences = 3;
+   */
+  packetAckSequences: bigint[];
+};
+
+/**
+ * Describes the message ibc.core.channel.v1.QueryUnreceivedAcksRequest.
+ * Use `create(QueryUnreceivedAcksRequestSchema)` to create a new message.
+ */
+export const QueryUnreceivedAcksRequestSchema: GenMessage<QueryUnreceivedAcksRequest> = /*@__PURE__*/
+  messageDesc(file_ibc_core_channel_v1_query, 16);
+
+/**
+ * @generated from message ibc.core.channel.v1.QueryUnreceivedAcksResponse
+ */
+export type QueryUnreceivedAcksResponse = Message<"ibc.core.channel.v1.QueryUnreceivedAcksResponse"> & {
+  /**
+   * @generated from field: repeated uint64 sequences = 1;
+   */
+  sequences: bigint[];
+
+  /**
+   * @generated from field: ibc.core.client.v1.Height height = 2;
+   */
+  height?: Height | undefined;
+};
+
+/**
+ * Describes the message ibc.core.channel.v1.QueryUnreceivedAcksResponse.
+ * Use `create(QueryUnreceivedAcksResponseSchema)` to create a new message.
+ */
+export const QueryUnreceivedAcksResponseSchema: GenMessage<QueryUnreceivedAcksResponse> = /*@__PURE__*/
+  messageDesc(file_ibc_core_channel_v1_query, 17);
+
+/**
+ * @generated from message ibc.core.channel.v1.QueryNextSequenceReceiveRequest
+ */
+export type QueryNextSequenceReceiveRequest = Message<"ibc.core.channel.v1.QueryNextSequenceReceiveRequest"> & {
+  /**
+   * @generated from field: string port_id = 1;
+   */
+  portId: string;
+
+  /**
+   * @generated from field: string channel_id = 2;
+   */
+  channelId: string;
+};
+
+/**
+ * Describes the message ibc.core.channel.v1.QueryNextSequenceReceiveRequest.
+ * Use `create(QueryNextSequenceReceiveRequestSchema)` to create a new message.
+ */
+export const QueryNextSequenceReceiveRequestSchema: GenMessage<QueryNextSequenceReceiveRequest> = /*@__PURE__*/
+  messageDesc(file_ibc_core_channel_v1_query, 18);
+
+/**
+ * @generated from message ibc.core.channel.v1.QueryNextSequenceReceiveResponse
+ */
+export type QueryNextSequenceReceiveResponse = Message<"ibc.core.channel.v1.QueryNextSequenceReceiveResponse"> & {
+  /**
+   * @generated from field: uint64 next_sequence_receive = 1;
+   */
+  nextSequenceReceive: bigint;
+
+  /**
+   * @generated from field: bytes proof = 2;
+   */
+  proof: Uint8Array;
+
+  /**
+   * @generated from field: ibc.core.client.v1.Height proof_height = 3;
+   */
+  proofHeight?: Height | undefined;
+};
+
+/**
+ * Describes the message ibc.core.channel.v1.QueryNextSequenceReceiveResponse.
+ * Use `create(QueryNextSequenceReceiveResponseSchema)` to create a new message.
+ */
+export const QueryNextSequenceReceiveResponseSchema: GenMessage<QueryNextSequenceReceiveResponse> = /*@__PURE__*/
+  messageDesc(file_ibc_core_channel_v1_query, 19);
+
+/**
  * @generated from service ibc.core.channel.v1.Query
  */
 export const Query: GenService<{
@@ -136,6 +558,86 @@ export const Query: GenService<{
     methodKind: "unary";
     input: typeof QueryChannelsRequestSchema;
     output: typeof QueryChannelsResponseSchema;
+  },
+  /**
+   * The commitment (hash) of a packet this chain sent and has not seen acknowledged or timed out.
+   *
+   * @generated from rpc ibc.core.channel.v1.Query.PacketCommitment
+   */
+  packetCommitment: {
+    methodKind: "unary";
+    input: typeof QueryPacketCommitmentRequestSchema;
+    output: typeof QueryPacketCommitmentResponseSchema;
+  },
+  /**
+   * Every packet commitment of a channel.
+   *
+   * @generated from rpc ibc.core.channel.v1.Query.PacketCommitments
+   */
+  packetCommitments: {
+    methodKind: "unary";
+    input: typeof QueryPacketCommitmentsRequestSchema;
+    output: typeof QueryPacketCommitmentsResponseSchema;
+  },
+  /**
+   * Whether this chain received a packet (unordered channels).
+   *
+   * @generated from rpc ibc.core.channel.v1.Query.PacketReceipt
+   */
+  packetReceipt: {
+    methodKind: "unary";
+    input: typeof QueryPacketReceiptRequestSchema;
+    output: typeof QueryPacketReceiptResponseSchema;
+  },
+  /**
+   * The acknowledgement commitment (hash) this chain wrote for a packet it received.
+   *
+   * @generated from rpc ibc.core.channel.v1.Query.PacketAcknowledgement
+   */
+  packetAcknowledgement: {
+    methodKind: "unary";
+    input: typeof QueryPacketAcknowledgementRequestSchema;
+    output: typeof QueryPacketAcknowledgementResponseSchema;
+  },
+  /**
+   * Every acknowledgement commitment of a channel (or of the given sequences).
+   *
+   * @generated from rpc ibc.core.channel.v1.Query.PacketAcknowledgements
+   */
+  packetAcknowledgements: {
+    methodKind: "unary";
+    input: typeof QueryPacketAcknowledgementsRequestSchema;
+    output: typeof QueryPacketAcknowledgementsResponseSchema;
+  },
+  /**
+   * Of the counterparty's packet sequences given, those this chain has not received.
+   *
+   * @generated from rpc ibc.core.channel.v1.Query.UnreceivedPackets
+   */
+  unreceivedPackets: {
+    methodKind: "unary";
+    input: typeof QueryUnreceivedPacketsRequestSchema;
+    output: typeof QueryUnreceivedPacketsResponseSchema;
+  },
+  /**
+   * Of the sequences of packets this chain sent, those whose acknowledgement it has not received.
+   *
+   * @generated from rpc ibc.core.channel.v1.Query.UnreceivedAcks
+   */
+  unreceivedAcks: {
+    methodKind: "unary";
+    input: typeof QueryUnreceivedAcksRequestSchema;
+    output: typeof QueryUnreceivedAcksResponseSchema;
+  },
+  /**
+   * The next sequence this chain expects to receive on a channel.
+   *
+   * @generated from rpc ibc.core.channel.v1.Query.NextSequenceReceive
+   */
+  nextSequenceReceive: {
+    methodKind: "unary";
+    input: typeof QueryNextSequenceReceiveRequestSchema;
+    output: typeof QueryNextSequenceReceiveResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_ibc_core_channel_v1_query, 0);
