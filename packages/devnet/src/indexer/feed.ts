@@ -72,8 +72,12 @@ export type ChannelSnapshot =
  * ```
  */
 export interface IndexerFeed {
-  /** The `subscribed` contents for a normalized channel id, read at the moment of the call. */
-  snapshot(channel: IndexerChannel, id: string): ChannelSnapshot;
+  /**
+   * The `subscribed` contents for a normalized channel id, read at the moment of the call. A feed
+   * in another process may answer a promise; the server queues the updates that arrive meanwhile
+   * and delivers them after `subscribed`.
+   */
+  snapshot(channel: IndexerChannel, id: string): ChannelSnapshot | Promise<ChannelSnapshot>;
   /**
    * Subscribes to every channel message, in the order the models applied the changes; each call
    * carries the messages of one block or one order stream step. Returns the unsubscribe function.
