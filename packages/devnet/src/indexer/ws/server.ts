@@ -64,7 +64,7 @@ export interface IndexerWsServer {
   /** The socket URL, `ws://host:port/v4/ws`. */
   readonly url: string;
   readonly port: number;
-  /** Open client connections. */
+  /** Open client connections (not counting those closing). */
   readonly connectionCount: number;
   /** Channel ids with at least one subscriber. */
   readonly topicCount: number;
@@ -158,7 +158,9 @@ export async function startIndexerWsServer(options: IndexerWsServerOptions): Pro
     url: `${urlOf("ws", host, port)}${INDEXER_WS_PATH}`,
     port,
     get connectionCount() {
-      return connections.size;
+      let open = 0;
+      for (const connection of connections) if (connection.open) open++;
+      return open;
     },
     get topicCount() {
       return hub.topicCount;
