@@ -133,6 +133,18 @@ describe("heartbeat", () => {
     await expect.poll(() => server.connectionCount).toBe(0);
   });
 
+  it("the HTTP request timeouts of the upgrade never cut an established socket", async () => {
+    const timeouts = { headersMs: 50, requestMs: 100, keepAliveMs: 50 };
+    const server = await start(bookFeed(), { timeouts, pingIntervalMs: 100 });
+    const client = await connect(server);
+    let pings = 0;
+    client.socket.on("ping", () => pings++);
+    await expect.poll(() => pings, { timeout: 10_000 }).toBeGreaterThanOrEqual(4); // 400 ms > requestMs
+    client.send({ type: "subscribe", channel: "v4_block_height" });
+    const [subscribed] = await client.waitFrames(1);
+    expect(subscribed).toMatchObject({ type: "subscribed", message_id: 1 });
+  });
+
   it("checks its options", async () => {
     await expect(startIndexerWsServer({ feed: new FakeFeed(), port: 0, pingIntervalMs: 0 })).rejects.toThrow(
       "pingIntervalMs must be a positive number, got 0",
