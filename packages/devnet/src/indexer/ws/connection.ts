@@ -6,8 +6,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { WebSocket } from "ws";
-import type { ChannelMessage, IndexerChannel } from "../feed.js";
-import { type DataFrameType, dataHead } from "./envelopes.js";
+import type { IndexerChannel } from "../feed.js";
+import { type DataFrameType, dataHead, type EncodedMessage } from "./envelopes.js";
 import { RateLimiter } from "./rate-limiter.js";
 
 /** Close codes and reasons the server uses. */
@@ -36,7 +36,7 @@ export class Subscription {
   /** `pending` until `subscribed` is written; `ended` once unsubscribed, refused or disconnected. */
   state: "pending" | "live" | "ended" = "pending";
   /** Updates that arrived while the snapshot was being read; delivered after `subscribed`. */
-  queued: ChannelMessage[] = [];
+  queued: EncodedMessage[] = [];
   /** Where this subscriber's part of its topic's batch buffer starts (it joined mid-window). */
   batchFrom = 0;
 

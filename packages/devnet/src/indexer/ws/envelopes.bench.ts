@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { bench, describe } from "vitest";
 import type { ChannelMessage } from "../feed.js";
-import { dataHead, dataTail } from "./envelopes.js";
+import { dataHead, dataTail, encodeMessage } from "./envelopes.js";
 
 const SUBSCRIBERS = 100;
 const connections = Array.from({ length: SUBSCRIBERS }, () => ({
@@ -67,7 +67,7 @@ function restringify(message: ChannelMessage): number {
 
 function splice(message: ChannelMessage): number {
   let bytes = 0;
-  const tail = dataTail(message);
+  const tail = dataTail(encodeMessage(message));
   for (const c of connections) {
     c.messageId += 1;
     bytes += Buffer.byteLength(`${c.head}${c.messageId}${tail}`);

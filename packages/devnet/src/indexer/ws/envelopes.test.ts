@@ -10,6 +10,7 @@ import {
   batchTails,
   dataHead,
   dataTail,
+  encodeMessage,
   errorFrame,
   subscribedFrame,
   unsubscribedFrame,
@@ -46,7 +47,7 @@ describe("envelopes", () => {
   it("head + message_id + tail of channel_data equals the stringified envelope", () => {
     fc.assert(
       fc.property(fc.uuid(), fc.nat(), message, (cid, messageId, m) => {
-        const spliced = `${dataHead("channel_data", cid)}${messageId}${dataTail(m)}`;
+        const spliced = `${dataHead("channel_data", cid)}${messageId}${dataTail(encodeMessage(m))}`;
         expect(spliced).toBe(reference("channel_data", cid, messageId, m, m.contents));
       }),
     );
@@ -60,7 +61,7 @@ describe("envelopes", () => {
         fc.array(contents, { minLength: 1, maxLength: 5 }),
         (cid, m, bodies) => {
           const run = bodies.map((body) => ({ ...m, contents: body }));
-          const [tail, ...rest] = batchTails(run);
+          const [tail, ...rest] = batchTails(run.map(encodeMessage));
           expect(rest).toEqual([]);
           expect(`${dataHead("channel_batch_data", cid)}7${tail}`).toBe(
             reference("channel_batch_data", cid, 7, m, bodies),
@@ -72,17 +73,27 @@ describe("envelopes", () => {
 
   it("batches split by version and by child subaccount, groups in order of first appearance", () => {
     const base = { channel: "v4_parent_subaccounts" as const, id: "perpx1abc/0", version: "3.0.0" };
-    const tails = batchTails([
-      { ...base, contents: { n: 1 }, subaccountNumber: 0 },
-      { ...base, contents: { n: 2 }, subaccountNumber: 128 },
-      { ...base, contents: { n: 3 }, subaccountNumber: 0 },
-      { ...base, version: "4.0.0", contents: { n: 4 }, subaccountNumber: 0 },
-    ]);
+    const tails = batchTails(
+      [
+        { ...base, contents: { n: 1 }, subaccountNumber: 0 },
+        { ...base, contents: { n: 2 }, subaccountNumber: 128 },
+        { ...base, contents: { n: 3 }, subaccountNumber: 0 },
+        { ...base, version: "4.0.0", contents: { n: 4 }, subaccountNumber: 0 },
+      ].map(encodeMessage),
+    );
     expect(tails.map((tail) => JSON.parse(`{"a":0${tail}`))).toEqual([
       { a: 0, ...base, contents: [{ n: 1 }, { n: 3 }], subaccountNumber: 0 },
       { a: 0, ...base, contents: [{ n: 2 }], subaccountNumber: 128 },
       { a: 0, ...base, version: "4.0.0", contents: [{ n: 4 }], subaccountNumber: 0 },
     ]);
+  });
+
+  it("contents that are not JSON are refused by encodeMessage", () => {
+    const base = { channel: "v4_trades" as const, id: "BTC-USD", version: "2.1.0" };
+    expect(() => encodeMessage({ ...base, contents: { size: 1n } })).toThrow(TypeError);
+    expect(() => encodeMessage({ ...base, contents: { toJSON: () => undefined } })).toThrow(
+      "channel message contents are not JSON",
+    );
   });
 
   it("subscribed, unsubscribed and error frames keep the reference's keys", () => {

@@ -76,18 +76,29 @@ function tailOf(
   return `${idPart},"channel":"${channel}","version":${JSON.stringify(version)},"contents":${contentsJson}${child}}`;
 }
 
+/** A channel message with its contents serialized (once, whatever the number of subscribers). */
+export interface EncodedMessage {
+  readonly message: ChannelMessage;
+  readonly contentsJson: string;
+}
+
+/**
+ * Serializes a message's contents.
+ *
+ * @throws TypeError when the contents are not JSON-serializable (a bigint, a cycle).
+ */
+export function encodeMessage(message: ChannelMessage): EncodedMessage {
+  const contentsJson = JSON.stringify(message.contents);
+  if (typeof contentsJson !== "string") throw new TypeError("channel message contents are not JSON");
+  return { message, contentsJson };
+}
+
 /**
  * The shared end of a `channel_data` frame for one message; a frame is
  * `dataHead(...) + messageId + tail`.
  */
-export function dataTail(message: ChannelMessage): string {
-  return tailOf(
-    message.channel,
-    message.id,
-    message.version,
-    JSON.stringify(message.contents),
-    message.subaccountNumber,
-  );
+export function dataTail({ message, contentsJson }: EncodedMessage): string {
+  return tailOf(message.channel, message.id, message.version, contentsJson, message.subaccountNumber);
 }
 
 /**
@@ -95,19 +106,19 @@ export function dataTail(message: ChannelMessage): string {
  * one frame per (version, child subaccountNumber) group, groups in order of first appearance,
  * contents in arrival order (3.6).
  */
-export function batchTails(messages: readonly ChannelMessage[]): string[] {
-  const groups = new Map<string, ChannelMessage[]>();
-  for (const message of messages) {
-    const key = `${message.version}\u0000${message.subaccountNumber ?? ""}`;
+export function batchTails(run: readonly EncodedMessage[]): string[] {
+  const groups = new Map<string, EncodedMessage[]>();
+  for (const encoded of run) {
+    const key = `${encoded.message.version}\u0000${encoded.message.subaccountNumber ?? ""}`;
     const group = groups.get(key);
-    if (group === undefined) groups.set(key, [message]);
-    else group.push(message);
+    if (group === undefined) groups.set(key, [encoded]);
+    else group.push(encoded);
   }
   const tails: string[] = [];
   for (const group of groups.values()) {
-    const first = group[0] as ChannelMessage;
-    const contents = `[${group.map((m) => JSON.stringify(m.contents)).join(",")}]`;
-    tails.push(tailOf(first.channel, first.id, first.version, contents, first.subaccountNumber));
+    const { message } = group[0] as EncodedMessage;
+    const contents = `[${group.map((e) => e.contentsJson).join(",")}]`;
+    tails.push(tailOf(message.channel, message.id, message.version, contents, message.subaccountNumber));
   }
   return tails;
 }

@@ -120,6 +120,17 @@ describe("SubscriptionHub", () => {
     await expect.poll(() => a.sent.length).toBe(1);
   });
 
+  it("a message whose contents cannot be serialized is dropped and reported; the others go out", () => {
+    const errors: unknown[] = [];
+    hub = new SubscriptionHub(60_000, (error) => errors.push(error));
+    const a = recorder();
+    live(a.connection, false);
+    hub.publish([{ ...book("1"), contents: { size: 1n } }, book("2")]);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(TypeError);
+    expect(a.sent.map((s) => s.frame.contents)).toEqual([{ asks: [["10", "2"]] }]);
+  });
+
   it("forgets a topic once its last subscriber leaves", () => {
     hub = new SubscriptionHub(60_000);
     const a = recorder();

@@ -8,14 +8,14 @@
  */
 import type { ChannelMessage } from "../feed.js";
 import { type Subscription, topicKey } from "./connection.js";
-import { batchTails, dataTail } from "./envelopes.js";
+import { batchTails, dataTail, type EncodedMessage, encodeMessage } from "./envelopes.js";
 
 interface Topic {
   readonly key: string;
   readonly direct: Set<Subscription>;
   readonly batched: Set<Subscription>;
   readonly pending: Set<Subscription>;
-  buffer: ChannelMessage[];
+  buffer: EncodedMessage[];
 }
 
 /** The subscribers of every channel id, and the batch timer. */
@@ -25,8 +25,15 @@ export class SubscriptionHub {
   readonly #batchIntervalMs: number;
   #timer: NodeJS.Timeout | undefined;
 
-  constructor(batchIntervalMs: number) {
+  readonly #onError: (error: unknown) => void;
+
+  /**
+   * @param batchIntervalMs - how long batched updates wait.
+   * @param onError - told about a message that cannot be serialized (it is dropped, the rest go on).
+   */
+  constructor(batchIntervalMs: number, onError: (error: unknown) => void = () => undefined) {
     this.#batchIntervalMs = batchIntervalMs;
+    this.#onError = onError;
   }
 
   /** How many channel ids have at least one subscriber (pending or live). */
@@ -78,13 +85,20 @@ export class SubscriptionHub {
     for (const message of messages) {
       const topic = this.#topics.get(topicKey(message.channel, message.id));
       if (topic === undefined) continue;
+      let encoded: EncodedMessage;
+      try {
+        encoded = encodeMessage(message);
+      } catch (error) {
+        this.#onError(error);
+        continue;
+      }
       if (topic.direct.size > 0) {
-        const tail = dataTail(message);
+        const tail = dataTail(encoded);
         for (const subscription of topic.direct) subscription.connection.sendData("channel_data", tail);
       }
-      for (const subscription of topic.pending) subscription.queued.push(message);
+      for (const subscription of topic.pending) subscription.queued.push(encoded);
       if (topic.batched.size > 0) {
-        topic.buffer.push(message);
+        topic.buffer.push(encoded);
         this.#dirty.add(topic);
         this.#timer ??= setTimeout(() => this.flush(), this.#batchIntervalMs);
       }

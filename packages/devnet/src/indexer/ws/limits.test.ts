@@ -145,6 +145,14 @@ describe("heartbeat", () => {
     expect(subscribed).toMatchObject({ type: "subscribed", message_id: 1 });
   });
 
+  it("a frame over maxPayloadBytes closes the connection with 1009", async () => {
+    const server = await start(bookFeed(), { maxPayloadBytes: 1024 });
+    const client = await connect(server);
+    client.send({ type: "subscribe", channel: "v4_orderbook", id: "x".repeat(2048) });
+    expect((await client.waitClosed()).code).toBe(1009);
+    await expect.poll(() => server.connectionCount).toBe(0);
+  });
+
   it("checks its options", async () => {
     await expect(startIndexerWsServer({ feed: new FakeFeed(), port: 0, pingIntervalMs: 0 })).rejects.toThrow(
       "pingIntervalMs must be a positive number, got 0",

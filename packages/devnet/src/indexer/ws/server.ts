@@ -48,6 +48,8 @@ export interface IndexerWsServerOptions {
   closeGraceMs?: number;
   /** HTTP header and request timeouts of the upgrade request. @default `DEFAULT_SERVER_TIMEOUTS` */
   timeouts?: Partial<ServerTimeouts>;
+  /** Told about a feed message whose contents cannot be serialized (it is dropped). @default ignore */
+  onError?: (error: unknown) => void;
 }
 
 /**
@@ -105,7 +107,7 @@ export async function startIndexerWsServer(options: IndexerWsServerOptions): Pro
   const batchIntervalMs = positive("batchIntervalMs", options.batchIntervalMs, 250);
   const closeGraceMs = positive("closeGraceMs", options.closeGraceMs, 1000);
   const host = options.host ?? "127.0.0.1";
-  const hub = new SubscriptionHub(batchIntervalMs);
+  const hub = new SubscriptionHub(batchIntervalMs, options.onError);
   const context: ProtocolContext = { feed: options.feed, hub };
   const connections = new Set<Connection>();
 
