@@ -204,6 +204,21 @@ describe("errors", () => {
     ]);
   });
 
+  it("answers protocol pings with pongs; a text PONG (the incumbent's reply to a text PING) is unparseable", async () => {
+    const client = await connect();
+    let pongs = 0;
+    client.socket.on("pong", () => pongs++);
+    client.socket.ping();
+    await expect.poll(() => pongs).toBe(1);
+    client.send("PONG");
+    const [error] = await client.waitFrames(1);
+    expect(error).toMatchObject({
+      type: "error",
+      message: "Invalid message: could not parse",
+      message_id: 0,
+    });
+  });
+
   it("bad subscription ids take the next message_id: format, range, unknown ticker, bad resolution", async () => {
     const client = await connect();
     const ids: Array<[string, string]> = [
