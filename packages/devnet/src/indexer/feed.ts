@@ -26,7 +26,9 @@ export type IndexerChannel =
  * One update on one channel id, as the models produce it after a block or an off-chain order
  * stream step. `id` is the normalized subscription id (`BTC-USD`, `BTC-USD/1MIN`,
  * `perpx1.../0`); for `v4_markets` and `v4_block_height` it is the channel name itself.
- * `subaccountNumber` is set on `v4_parent_subaccounts` messages (the child that changed).
+ * `subaccountNumber` is set on `v4_parent_subaccounts` messages (the child that changed); the
+ * feed leaves `transfers` between two children of the same parent out of those messages (3.5), as
+ * the server never looks inside contents.
  *
  * @example
  * ```ts
