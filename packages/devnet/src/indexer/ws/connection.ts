@@ -5,8 +5,8 @@
  * grow the server's memory without bound.
  */
 import { randomUUID } from "node:crypto";
+import type { IndexerChannel } from "@perpx/core/indexer";
 import type { WebSocket } from "ws";
-import type { IndexerChannel } from "../feed.js";
 import { type DataFrameType, dataHead, type EncodedMessage } from "./envelopes.js";
 import { RateLimiter } from "./rate-limiter.js";
 

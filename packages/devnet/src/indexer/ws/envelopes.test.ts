@@ -2,10 +2,11 @@
  * The spliced frames are the JSON the reference builds with one `JSON.stringify` per frame: same
  * keys, same order, same values, for any ids, versions and contents.
  */
+
+import { INDEXER_CHANNELS, type IndexerChannel } from "@perpx/core/indexer";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ChannelMessage, IndexerChannel } from "../feed.js";
-import { CHANNELS } from "./channels.js";
+import type { ChannelMessage } from "../feed.js";
 import {
   batchTails,
   dataHead,
@@ -16,7 +17,7 @@ import {
   unsubscribedFrame,
 } from "./envelopes.js";
 
-const channel = fc.constantFrom<IndexerChannel>(...CHANNELS);
+const channel = fc.constantFrom<IndexerChannel>(...INDEXER_CHANNELS);
 const contents = fc.object({ maxDepth: 2 }) as fc.Arbitrary<object>;
 const message: fc.Arbitrary<ChannelMessage> = fc.record(
   {

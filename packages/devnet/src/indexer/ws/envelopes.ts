@@ -4,7 +4,8 @@
  * every subscriber: a per-connection head (`type`, `connection_id`, `message_id`) and a tail shared by
  * all connections (`id`, `channel`, `version`, `contents`, `subaccountNumber`), spliced together.
  */
-import type { ChannelMessage, IndexerChannel } from "../feed.js";
+import type { IndexerChannel } from "@perpx/core/indexer";
+import type { ChannelMessage } from "../feed.js";
 
 /** `{"type":"connected",...}`: the first frame of every connection. */
 export function connectedFrame(connectionId: string): string {

@@ -8,8 +8,9 @@
  * The snapshot is read before the rate limit is counted (the reference asks the market cache
  * first, then fetches); only the cost differs, never the answer.
  */
+import { INDEXER_CHANNEL_SUBSCRIPTION_LIMITS } from "@perpx/core/indexer";
 import type { ChannelSnapshot, IndexerFeed } from "../feed.js";
-import { hasNoId, isChannel, normalizeSubscriptionId, SUBSCRIPTION_LIMITS } from "./channels.js";
+import { hasNoId, isChannel, normalizeSubscriptionId } from "./channels.js";
 import { CLOSE, type Connection, Subscription, topicKey } from "./connection.js";
 import { errorFrame, subscribedFrame, unsubscribedFrame } from "./envelopes.js";
 import type { SubscriptionHub } from "./hub.js";
@@ -139,7 +140,7 @@ function subscribe(
       refuse(`Invalid subscribe message: already subscribed (${channel}-${id})`, { channel, id });
       return;
     }
-    const limit = SUBSCRIPTION_LIMITS[channel];
+    const limit = INDEXER_CHANNEL_SUBSCRIPTION_LIMITS[channel];
     if (connection.count(channel) >= limit) {
       refuse(`Per-connection subscription limit reached for ${channel} (limit=${limit}).`);
       return;

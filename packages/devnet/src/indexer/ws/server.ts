@@ -5,6 +5,11 @@
  * transfers between two children of one parent from `v4_parent_subaccounts`) is the feed's job.
  */
 import type { IncomingMessage } from "node:http";
+import {
+  INDEXER_WS_BATCH_INTERVAL_MS,
+  INDEXER_WS_PING_INTERVAL_MS,
+  INDEXER_WS_PONG_TIMEOUT_MS,
+} from "@perpx/core/indexer";
 import { type WebSocket, WebSocketServer } from "ws";
 import { closeServer, createHttpServer, listen, type ServerTimeouts, urlOf } from "../../servers/http.js";
 import type { IndexerFeed } from "../feed.js";
@@ -98,13 +103,13 @@ function positive(name: string, value: number | undefined, fallback: number): nu
  */
 export async function startIndexerWsServer(options: IndexerWsServerOptions): Promise<IndexerWsServer> {
   const settings: ConnectionSettings = {
-    pingIntervalMs: positive("pingIntervalMs", options.pingIntervalMs, 30_000),
-    pongTimeoutMs: positive("pongTimeoutMs", options.pongTimeoutMs, 10_000),
+    pingIntervalMs: positive("pingIntervalMs", options.pingIntervalMs, INDEXER_WS_PING_INTERVAL_MS),
+    pongTimeoutMs: positive("pongTimeoutMs", options.pongTimeoutMs, INDEXER_WS_PONG_TIMEOUT_MS),
     maxBufferedBytes: positive("maxBufferedBytes", options.maxBufferedBytes, 16 * 1024 * 1024),
     subscribeRateLimit: { points: 2, windowMs: 1000 },
     invalidMessageRateLimit: { points: 2, windowMs: 1000 },
   };
-  const batchIntervalMs = positive("batchIntervalMs", options.batchIntervalMs, 250);
+  const batchIntervalMs = positive("batchIntervalMs", options.batchIntervalMs, INDEXER_WS_BATCH_INTERVAL_MS);
   const closeGraceMs = positive("closeGraceMs", options.closeGraceMs, 1000);
   const host = options.host ?? "127.0.0.1";
   const hub = new SubscriptionHub(batchIntervalMs, options.onError);
