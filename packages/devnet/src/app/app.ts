@@ -116,6 +116,7 @@ export class ChainApplication implements PersistentChainApp {
       root: new RootStore(volatileKeys(set.modules)),
       lastAppHash: new Uint8Array(0),
       pendingEvents: [],
+      pendingIndexerEvents: [],
       timeOffsetMs: 0n,
       genesisDoc: "",
     };

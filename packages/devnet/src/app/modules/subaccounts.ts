@@ -38,6 +38,7 @@ import {
 import { accAddressBytes, addressFromKey, addressKey, bech32Of, moduleAddress } from "../addresses.js";
 import { utf8 } from "../codec.js";
 import { type AbciError, abciError, registerError } from "../errors.js";
+import { subaccountUpdateEvent } from "../indexer-emit.js";
 import { type Context, invalidArgument, type Module, queryHandler } from "../module.js";
 import { paginate } from "../pagination.js";
 import type { StoreAccess } from "./auth.js";
@@ -418,6 +419,7 @@ export class SubaccountsKeeper {
       for (const [perpetualId, delta] of openInterest)
         this.perpetuals.updateOpenInterest(ctx, perpetualId, delta);
       this.write(ctx, stored, view);
+      ctx.events.indexer(subaccountUpdateEvent(view));
       ctx.events.emitEvent("subaccount_update", [
         ["owner", view.id.owner],
         ["number", view.id.number.toString()],
@@ -473,6 +475,13 @@ export class SubaccountsKeeper {
       { denom: USDC_DENOM, amount: quantums },
     ]);
     this.applyUpdates(ctx, [{ id: to, usdcDelta: quantums, perpetualDeltas: [] }]);
+    ctx.events.indexer({
+      kind: "transfer",
+      sender: { owner: bech32Of(from) },
+      recipient: to,
+      assetId: 0,
+      quantums,
+    });
   }
 
   /**
@@ -484,6 +493,13 @@ export class SubaccountsKeeper {
     const pool = this.poolOf(ctx, from);
     this.applyUpdates(ctx, [{ id: from, usdcDelta: -quantums, perpetualDeltas: [] }]);
     this.bank.sendCoinsFromModuleToAccount(ctx, pool, to, [{ denom: USDC_DENOM, amount: quantums }]);
+    ctx.events.indexer({
+      kind: "transfer",
+      sender: from,
+      recipient: { owner: bech32Of(to) },
+      assetId: 0,
+      quantums,
+    });
   }
 
   /**
@@ -501,6 +517,7 @@ export class SubaccountsKeeper {
     if (fromPool !== toPool) {
       this.bank.sendCoinsFromModuleToModule(ctx, fromPool, toPool, [{ denom: USDC_DENOM, amount: quantums }]);
     }
+    ctx.events.indexer({ kind: "transfer", sender: from, recipient: to, assetId: 0, quantums });
   }
 
   /** Mints `quantums` uusdc into a subaccount (the devnet faucet): faucet module -> pool. */
@@ -509,6 +526,8 @@ export class SubaccountsKeeper {
     this.bank.mintCoins(ctx, "devnet_faucet", coins);
     this.bank.sendCoinsFromModuleToModule(ctx, "devnet_faucet", this.poolOf(ctx, to), coins);
     this.applyUpdates(ctx, [{ id: to, usdcDelta: quantums, perpetualDeltas: [] }]);
+    const faucet = bech32Of(moduleAddress("devnet_faucet"));
+    ctx.events.indexer({ kind: "transfer", sender: { owner: faucet }, recipient: to, assetId: 0, quantums });
   }
 }
 

@@ -136,6 +136,7 @@ function triggerConditionals(ctx: Context, keepers: ClobKeepers): void {
     store.delete(storeKey);
     setOrder(store, key, { ...stored, triggered: true });
     store.set(keys.newOrder(stored.seq), utf8(key));
+    ctx.events.indexer({ kind: "conditional_order_triggered", order: stored.order });
     ctx.events.emitEvent(CLOB_EVENTS.trigger, [
       ...orderAttributes(stored.order),
       ["trigger_subticks", stored.order.conditionalOrderTriggerSubticks.toString()],
@@ -175,6 +176,15 @@ function funding(ctx: Context, keepers: ClobKeepers): void {
     const next = { sum: sample.sum + premium, count: sample.count + 1n };
     if (!pay) {
       store.set(sampleKey, new BinaryWriter(24).svarint(next.sum).uvarint(next.count).finish());
+      const current = keepers.perpetuals.perpetual(ctx, perpetualId);
+      ctx.events.indexer({
+        kind: "funding",
+        phase: "sample",
+        perpetualId,
+        ratePpm: next.sum / next.count + BigInt(current.params.defaultFundingPpm),
+        oracleSubticks: oracle,
+        fundingIndex: current.fundingIndex,
+      });
       continue;
     }
     store.delete(sampleKey);
@@ -187,6 +197,14 @@ function funding(ctx: Context, keepers: ClobKeepers): void {
     delta = qce >= 0 ? delta * 10n ** BigInt(qce) : delta / 10n ** BigInt(-qce);
     delta /= FUNDING_RATE_PERIOD_MS;
     keepers.perpetuals.addFundingIndex(ctx, perpetualId, delta);
+    ctx.events.indexer({
+      kind: "funding",
+      phase: "payment",
+      perpetualId,
+      ratePpm,
+      oracleSubticks: oracle,
+      fundingIndex: perpetual.fundingIndex + delta,
+    });
     ctx.events.emitEvent(CLOB_EVENTS.funding, [
       ["perpetual_id", String(perpetualId)],
       ["clob_pair_id", String(pair.id)],
