@@ -5,22 +5,7 @@
  * JSON bodies of `spec/indexer-api.md` 3.5, built by the models; the server never looks inside.
  */
 
-/**
- * The seven WebSocket channels of the indexer.
- *
- * @example
- * ```ts
- * const channel: IndexerChannel = "v4_orderbook";
- * ```
- */
-export type IndexerChannel =
-  | "v4_markets"
-  | "v4_trades"
-  | "v4_orderbook"
-  | "v4_candles"
-  | "v4_subaccounts"
-  | "v4_parent_subaccounts"
-  | "v4_block_height";
+import type { IndexerChannel } from "@perpx/core/indexer";
 
 /**
  * One update on one channel id, as the models produce it after a block or an off-chain order

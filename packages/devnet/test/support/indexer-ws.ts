@@ -3,9 +3,11 @@
  * optionally held back until released, messages pushed by hand) and a client that records every
  * frame it receives and waits for conditions on them.
  */
+
+import type { IndexerChannel } from "@perpx/core/indexer";
 import { vi } from "vitest";
 import WebSocket from "ws";
-import type { ChannelMessage, ChannelSnapshot, IndexerChannel, IndexerFeed } from "../../src/indexer/feed.js";
+import type { ChannelMessage, ChannelSnapshot, IndexerFeed } from "../../src/indexer/feed.js";
 
 /** A feed driven by the test. */
 export class FakeFeed implements IndexerFeed {
