@@ -241,3 +241,94 @@ describe("channels fed by the chain", () => {
     expect(prices?.oraclePrices?.["BTC-USD"]?.oraclePrice).toMatch(/^66000/);
   });
 });
+
+describe("subaccount channels fed by the chain", () => {
+  it("v4_subaccounts and v4_parent_subaccounts: a transfer between siblings and a resting order", async () => {
+    const alice = who(0).address;
+    const client = await connect();
+    client.send({ type: "subscribe", channel: "v4_subaccounts", id: `${alice}/0` });
+    client.send({ type: "subscribe", channel: "v4_parent_subaccounts", id: `${alice}/0` });
+    const [own, parent] = await client.waitFrames(2);
+    expect(own).toMatchObject({ type: "subscribed", channel: "v4_subaccounts", id: `${alice}/0` });
+    expect(own?.contents).toMatchObject({ subaccount: { address: alice, subaccountNumber: 0 } });
+    expect(parent).toMatchObject({ type: "subscribed", channel: "v4_parent_subaccounts", id: `${alice}/0` });
+    expect(parent?.contents).toMatchObject({ subaccount: { address: alice, parentSubaccountNumber: 0 } });
+
+    const transfer = msg(
+      sending.MsgCreateTransferSchema,
+      create(sending.MsgCreateTransferSchema, {
+        transfer: {
+          sender: { owner: alice, number: 0 },
+          recipient: { owner: alice, number: 128 },
+          assetId: 0,
+          amount: 100n * USDC,
+        },
+      }),
+    );
+    await broadcast(0, [transfer], 25_000n);
+    devnet.mine(1);
+    await expect
+      .poll(() => client.ofType("channel_data").some((f) => f.channel === "v4_subaccounts"), {
+        timeout: 10_000,
+      })
+      .toBe(true);
+    const ownData = client.ofType("channel_data").filter((f) => f.channel === "v4_subaccounts");
+    const withTransfer = ownData.find((f) => (f.contents as { transfers?: object }).transfers !== undefined);
+    expect(withTransfer).toMatchObject({
+      id: `${alice}/0`,
+      version: "3.0.0",
+      contents: {
+        transfers: {
+          sender: { address: alice, subaccountNumber: 0 },
+          recipient: { address: alice, subaccountNumber: 128 },
+          symbol: "USDC",
+          size: "100",
+        },
+      },
+    });
+    expect(withTransfer).not.toHaveProperty("subaccountNumber");
+    // The parent stream carries both children's changes, each with its child number, and no
+    // transfer between them.
+    await expect
+      .poll(
+        () =>
+          new Set(
+            client
+              .ofType("channel_data")
+              .filter((f) => f.channel === "v4_parent_subaccounts")
+              .map((f) => f.subaccountNumber),
+          ),
+        { timeout: 10_000 },
+      )
+      .toEqual(new Set([0, 128]));
+    const parentData = client.ofType("channel_data").filter((f) => f.channel === "v4_parent_subaccounts");
+    expect(parentData.every((f) => f.version === "3.0.0" && f.id === `${alice}/0`)).toBe(true);
+    expect(parentData.some((f) => "transfers" in (f.contents as object))).toBe(false);
+
+    // A resting short-term order shows on the subaccount as BEST_EFFORT_OPENED at CheckTx.
+    const seen = client.frames.length;
+    await broadcast(0, [order(0, "buy", 60_000n, 1_000_000n)]);
+    await expect
+      .poll(
+        () =>
+          client.frames
+            .slice(seen)
+            .find((f) => f.channel === "v4_subaccounts" && "orders" in (f.contents as object)),
+        { timeout: 10_000 },
+      )
+      .toBeDefined();
+    const orderFrame = client.frames
+      .slice(seen)
+      .find((f) => f.channel === "v4_subaccounts" && "orders" in (f.contents as object));
+    expect((orderFrame?.contents as { orders: object[] } | undefined)?.orders[0]).toMatchObject({
+      status: "BEST_EFFORT_OPENED",
+      side: "BUY",
+      price: "60000",
+      size: "0.0001",
+    });
+    // message_id: 1 and 2 for the subscribes, then one per data frame in arrival order.
+    expect(client.frames.slice(1).map((f) => f.message_id)).toEqual(
+      client.frames.slice(1).map((_, i) => i + 1),
+    );
+  });
+});
