@@ -196,6 +196,43 @@ describe("channels fed by the chain", () => {
     expect(latest).toMatchObject({ side: "SELL", price: "64990", size: "0.001" });
   });
 
+  it("candles: a trade updates the current 1MIN candle, with every candle field but id", async () => {
+    const client = await connect();
+    client.send({ type: "subscribe", channel: "v4_candles", id: "BTC-USD/1MIN", batched: true });
+    await client.waitFrames(1);
+    // Bob's IOC sell takes the best bids (some rest from earlier tests): the candle closes at the
+    // last trade's price.
+    await broadcast(1, [order(1, "sell", 60_000n, 10_000_000n, clob.Order_TimeInForce.IOC)]);
+    devnet.mine(1);
+    const { body } = await restGet(devnet.endpoints.indexer, "/v4/trades/perpetualMarket/BTC-USD");
+    const last = body.trades[0] as { price: string };
+    const candle = () =>
+      client
+        .ofType("channel_batch_data")
+        .flatMap((f) => f.contents as Array<{ close?: string; trades?: number }>)
+        .find((c) => c.close === last.price && (c.trades ?? 0) > 0);
+    await expect.poll(candle, { timeout: 10_000 }).toBeDefined();
+    expect(client.ofType("channel_batch_data")[0]).toMatchObject({ id: "BTC-USD/1MIN", version: "1.0.0" });
+    expect(Object.keys(candle() as object).sort()).toEqual(
+      [
+        "startedAt",
+        "ticker",
+        "resolution",
+        "low",
+        "high",
+        "open",
+        "close",
+        "baseTokenVolume",
+        "usdVolume",
+        "trades",
+        "startingOpenInterest",
+        "orderbookMidPriceOpen",
+        "orderbookMidPriceClose",
+      ].sort(),
+    );
+    expect(candle()).toMatchObject({ ticker: "BTC-USD", resolution: "1MIN" });
+  });
+
   it("block height: the snapshot says height, each block's update says blockHeight", async () => {
     const client = await connect();
     client.send({ type: "subscribe", channel: "v4_block_height" });
