@@ -26,7 +26,8 @@ export const INDEXER_WS_PATH = "/v4/ws";
  *
  * @example
  * ```ts
- * const options: IndexerWsServerOptions = { feed, port: 0, pingIntervalMs: 30_000 };
+ * const options: IndexerWsServerOptions = { feed: new Indexer(), port: 0, pingIntervalMs: 30_000 };
+ * options.pingIntervalMs; // 30000
  * ```
  */
 export interface IndexerWsServerOptions {
@@ -62,8 +63,9 @@ export interface IndexerWsServerOptions {
  *
  * @example
  * ```ts
- * const server: IndexerWsServer = await startIndexerWsServer({ feed, port: 0 });
- * server.url; // "ws://127.0.0.1:54321/v4/ws"
+ * const server: IndexerWsServer = await startIndexerWsServer({ feed: new Indexer(), port: 0 });
+ * server.url === `ws://127.0.0.1:${server.port}/v4/ws`; // true
+ * server.connectionCount; // 0
  * await server.close();
  * ```
  */
@@ -95,10 +97,13 @@ function positive(name: string, value: number | undefined, fallback: number): nu
  * @throws RangeError naming an option that is not a positive number.
  * @example
  * ```ts
- * const server = await startIndexerWsServer({ feed, port: 0 });
+ * import WebSocket from "ws";
+ *
+ * const server = await startIndexerWsServer({ feed: new Indexer(), port: 0 });
  * const socket = new WebSocket(server.url);
- * socket.onmessage = (event) => console.log(event.data); // {"type":"connected",...}
- * await server.close();
+ * const first = await new Promise<string>((resolve) => socket.once("message", (data) => resolve(String(data))));
+ * JSON.parse(first).type; // "connected"
+ * await server.close(); // the client gets 1012 {"message":"Service restarting"}
  * ```
  */
 export async function startIndexerWsServer(options: IndexerWsServerOptions): Promise<IndexerWsServer> {
