@@ -55,7 +55,7 @@ export type ChannelSnapshot =
  * ```ts
  * const feed: IndexerFeed = new Indexer(); // the devnet's indexer implements it
  * const stop = feed.onMessages((messages) => messages.forEach((m) => console.log(m.channel, m.id)));
- * feed.snapshot("v4_orderbook", "NOPE-USD").kind; // "invalid-id"
+ * (await feed.snapshot("v4_orderbook", "NOPE-USD")).kind; // "invalid-id"
  * stop();
  * ```
  */
