@@ -369,3 +369,14 @@ describe("subaccount channels fed by the chain", () => {
     );
   });
 });
+
+describe("stop", () => {
+  it("devnet.stop() closes every indexer socket with 1012 Service restarting", async () => {
+    const client = await connect();
+    client.send({ type: "subscribe", channel: "v4_orderbook", id: "BTC-USD", batched: true });
+    await client.waitFrames(1);
+    await devnet.stop();
+    expect(await client.waitClosed()).toEqual({ code: 1012, reason: '{"message":"Service restarting"}' });
+    await expect(RecordingClient.connect(devnet.endpoints.indexerWs)).rejects.toThrow();
+  });
+});
