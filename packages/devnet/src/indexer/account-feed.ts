@@ -79,15 +79,16 @@ function channelMessages(
       contents,
     },
   ];
-  if (!internalTransfer) {
-    out.push({
-      channel: "v4_parent_subaccounts",
-      id: `${address}/${subaccountNumber % PARENTS}`,
-      version: SUBACCOUNTS_VERSION,
-      contents,
-      subaccountNumber,
-    });
-  }
+  // As the reference forwards it: a transfer between two children of one parent is removed from
+  // the parent stream, the rest of the child's update (its USDC, its block height) still goes out.
+  const { transfers: _internal, ...withoutTransfer } = contents;
+  out.push({
+    channel: "v4_parent_subaccounts",
+    id: `${address}/${subaccountNumber % PARENTS}`,
+    version: SUBACCOUNTS_VERSION,
+    contents: internalTransfer ? withoutTransfer : contents,
+    subaccountNumber,
+  });
   return out;
 }
 

@@ -3,6 +3,7 @@
  * blocks with their indexer events, and the memclob's off-chain order stream), answering REST
  * and the WebSocket channels ({@link IndexerFeed}). It never reads chain state.
  */
+import type { IndexerChannel } from "@perpx/core/indexer";
 import type { clob } from "@perpx/proto";
 import type { BlockRecord, OrderStreamMessage } from "../app/contract.js";
 import type { LocatedIndexerEvent } from "../app/indexer-events.js";
@@ -14,7 +15,7 @@ import {
   subaccountSnapshot,
 } from "./account-feed.js";
 import { locateBlockEvents } from "./block-events.js";
-import type { ChannelMessage, ChannelSnapshot, IndexerChannel, IndexerFeed } from "./feed.js";
+import type { ChannelMessage, ChannelSnapshot, IndexerFeed } from "./feed.js";
 import { iso } from "./format.js";
 import { AccountsModel } from "./models/accounts.js";
 import { type CandleRecord, type CandleResolution, CandlesModel, RESOLUTIONS } from "./models/candles.js";
