@@ -4,7 +4,7 @@
  *
  *   perpx-devnet start [--profile local|testnet|mainnet] [--block-time-ms N] [--state DIR] [--json]
  *                      [--host HOST] [--port-<server> N] [--faucet-window-ms N]
- *                      [--pruning-keep-recent N]
+ *                      [--pruning-keep-recent N] [--liquidity]
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -42,6 +42,8 @@ Options:
   --pruning-keep-recent <n>
                           blocks kept in memory (default 1000; 0 = all); older ones are read from
                           the block log with --state, and pruned without it
+  --liquidity             run a devnet-owned market maker: a ladder of resting orders around
+                          every market's oracle price, so books and trades are never empty
 ${Object.entries(PORT_FLAGS)
   .map(
     ([flag, key]) =>
@@ -77,6 +79,7 @@ function parse(argv: string[]) {
       host: { type: "string" },
       "faucet-window-ms": { type: "string" },
       "pruning-keep-recent": { type: "string" },
+      liquidity: { type: "boolean" },
       ...Object.fromEntries(Object.keys(PORT_FLAGS).map((flag) => [flag, { type: "string" as const }])),
     },
   });
@@ -164,6 +167,7 @@ async function start(values: Record<string, string | boolean | undefined>): Prom
     ...(blockTimeMs === undefined ? {} : { blockTimeMs }),
     ...(faucetWindowMs === undefined ? {} : { faucetWindowMs }),
     ...(keepRecent === undefined ? {} : { pruning: { keepRecent } }),
+    ...(values.liquidity === true ? { liquidity: true } : {}),
     ...(typeof values.state === "string" ? { stateDir: values.state } : {}),
     ...(typeof values.host === "string" ? { host: values.host } : {}),
     onError: (error) =>

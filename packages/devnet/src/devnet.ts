@@ -18,6 +18,7 @@ import { GENESIS_ACCOUNTS, GENESIS_NATIVE_BALANCE, GENESIS_USDC_BALANCE } from "
 import { DevnetError } from "./devnet-error.js";
 import { committedBlocks, startIndexer } from "./indexer/indexer.js";
 import { type IndexerRestServer, startIndexerRestServer } from "./indexer/rest/server.js";
+import { type LiquidityOptions, startMarketMaker } from "./liquidity/maker.js";
 import { DevnetStateError, STATE_FILE, StateDirectory } from "./persistence.js";
 import { type ControlRouter, type ControlServer, startControlServer } from "./servers/control.js";
 import { createDispatcher } from "./servers/dispatch.js";
@@ -216,6 +217,12 @@ export interface StartDevnetOptions {
   ) => void;
   /** The chain application factory. @default the devnet's own application */
   createApp?: CreateChainApp;
+  /**
+   * A devnet-owned market maker (`--liquidity`): a ladder of post-only short-term orders around
+   * every active market's oracle price, refreshed as blocks commit, so books and trades are never
+   * empty. `true` takes the defaults of {@link LiquidityOptions}. @default false
+   */
+  liquidity?: boolean | LiquidityOptions;
 }
 
 /**
@@ -249,6 +256,8 @@ export interface Devnet {
   readonly app: PersistentChainApp;
   /** The block producer: `mine(n)`, `setBlockTimeMs(ms)`. */
   readonly producer: BlockProducer;
+  /** The address of the devnet-owned market maker, when it runs (`liquidity`). */
+  readonly liquidityAddress: string | undefined;
   /** Produces `count` blocks now. */
   mine(count?: number): BlockRecord[];
   /** Stops block production and every server, and writes the state a last time. */
@@ -341,6 +350,11 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   // the answer; a failure to write answers an error instead of a 200 that a crash would undo.
   const durable = store === undefined ? undefined : () => store.persist(app);
   if (state === undefined) persist();
+  const maker =
+    options.liquidity === undefined || options.liquidity === false
+      ? undefined
+      : startMarketMaker(app, app.control, options.liquidity === true ? {} : options.liquidity);
+  if (maker !== undefined) persist();
 
   let tls: TlsMaterial;
   try {
@@ -441,6 +455,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
       }),
     );
   } catch (error) {
+    maker?.stop();
     unsubscribePersist();
     indexerFeed.stop();
     store?.close();
@@ -493,9 +508,11 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     stateDir,
     app,
     producer,
+    liquidityAddress: maker?.address,
     mine: (count = 1) => producer.mine(count),
     stop: () => {
       stopping ??= (async () => {
+        maker?.stop();
         producer.stop();
         await Promise.allSettled(started.map((s) => s.close()));
         indexerFeed.stop();
