@@ -256,7 +256,7 @@ export function transferType(
   address: string,
   number: number,
   parent = false,
-): string {
+): TransferType {
   const same = (s: TransferRecord["sender"]) =>
     s.address === address &&
     s.subaccountNumber !== undefined &&
