@@ -15,6 +15,7 @@ import { queryContext } from "../src/app/chain-core.js";
 import type { PersistentChainApp } from "../src/app/contract.js";
 import { GENESIS_ACCOUNTS } from "../src/app/genesis-accounts.js";
 import { OrderBook } from "../src/app/modules/clob/book.js";
+import type { MarginTotals } from "../src/app/modules/margin.js";
 import { PrefixStore } from "../src/app/store.js";
 import type { ChannelMessage } from "../src/indexer/feed.js";
 import { scaled, usdc } from "../src/indexer/format.js";
@@ -268,7 +269,7 @@ describe("indexer consistency", () => {
             for (const trader of traders) {
               const body = await get(chain.rest.url, `/v4/addresses/${trader.address}/subaccountNumber/0`);
               const ref = { owner: trader.address, number: 0 };
-              const risk = core.set.keepers.subaccounts.risk(queryContext(core), ref);
+              const risk: MarginTotals = core.set.keepers.subaccounts.risk(queryContext(core), ref);
               expect(body.subaccount.equity).toBe(usdc(risk.netCollateral));
               expect(body.subaccount.freeCollateral).toBe(usdc(risk.netCollateral - risk.initial));
               const view = core.set.keepers.subaccounts.get(queryContext(core), ref);
