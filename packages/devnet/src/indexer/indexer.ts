@@ -22,6 +22,7 @@ import { HistoryModel } from "./models/history.js";
 import { MarketsModel, type PerpetualMarketBody } from "./models/markets.js";
 import { type LevelChange, OrderBookModel } from "./models/orderbook.js";
 import { OrdersModel, ownerKey } from "./models/orders.js";
+import { PnlModel } from "./models/pnl.js";
 import { TradesModel } from "./models/trades.js";
 import { candleBody, levelUpdateBody, orderbookBody, tradeBody, tradeUpdateBody } from "./views.js";
 
@@ -54,6 +55,7 @@ export class Indexer implements IndexerFeed {
   readonly accounts = new AccountsModel(this.markets);
   readonly orders = new OrdersModel();
   readonly history = new HistoryModel();
+  readonly pnl = new PnlModel();
   private latest: { height: bigint; time: Date } | undefined;
   private readonly listeners = new Set<(messages: readonly ChannelMessage[]) => void>();
 
@@ -75,9 +77,11 @@ export class Indexer implements IndexerFeed {
     for (const event of located) {
       this.applyEvent(event, messages, changedCandles);
       this.applyAccountEvent(event, changes);
+      this.pnl.apply(event);
       if (event.event.kind === "oracle_price") repriced.add(event.event.marketId);
     }
     this.latest = { height: block.height, time: block.time };
+    this.pnl.block(block.height, block.time, () => this.accounts.equities());
     for (const order of this.orders.expire(block.height))
       this.changeOf(changes, ownerKey(order.order)).orders.push(order);
     messages.push(...subaccountMessages(this.accountModels(), changes));
