@@ -365,8 +365,8 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     throw error;
   }
   // The indexer replays the blocks committed so far (from genesis, through the block log with
-  // --state), then follows the app's block and order streams.
-  const indexerFeed = startIndexer(app, committedBlocks(app));
+  // --state), then follows the app's block and order streams. It keeps as many blocks of history as the node keeps blocks in memory.
+  const indexerFeed = startIndexer(app, committedBlocks(app), pruning.keepRecent);
   const dispatcher = createDispatcher(app);
   const producer = new BlockProducer(app, { blockTimeMs: options.blockTimeMs ?? 1000, onError });
 
