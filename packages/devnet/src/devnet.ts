@@ -377,8 +377,9 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     throw error;
   }
   // The indexer replays the blocks committed so far (from genesis, through the block log with
-  // --state), then follows the app's block and order streams.
-  const indexerFeed = startIndexer(app, committedBlocks(app));
+  // --state), then follows the app's block and order streams. It keeps as many blocks of history
+  // as the node keeps blocks in memory.
+  const indexerFeed = startIndexer(app, committedBlocks(app), pruning.keepRecent);
   // The market maker quotes once the indexer listens, so the indexer sees its first orders too.
   let maker: ReturnType<typeof startMarketMaker> | undefined;
   try {

@@ -8,6 +8,7 @@ import {
   type AccountViewModels,
   fillUpdateBody,
   orderBody,
+  orderUpdateBody,
   positionBody,
   subaccountBody,
   transferType,
@@ -134,7 +135,7 @@ export function subaccountMessages(models: AccountFeedModels, changes: ChangeSet
     }
     const orders = [...new Set(change.orders)].flatMap((o) => {
       const market = models.markets.marketOfPair(o.order.orderId?.clobPairId ?? 0);
-      return market === undefined ? [] : [orderBody(market, o, false)];
+      return market === undefined ? [] : [orderUpdateBody(market, o)];
     });
     if (orders.length > 0) contents.orders = orders;
     const fills = change.fills.flatMap((f) => {
