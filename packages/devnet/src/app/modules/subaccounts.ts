@@ -38,6 +38,7 @@ import {
 import { accAddressBytes, addressFromKey, addressKey, bech32Of, moduleAddress } from "../addresses.js";
 import { utf8 } from "../codec.js";
 import { type AbciError, abciError, registerError } from "../errors.js";
+import { FUNDED_SUBACCOUNT_QUANTUMS } from "../funded-subaccounts.js";
 import { type Context, invalidArgument, type Module, queryHandler } from "../module.js";
 import { paginate } from "../pagination.js";
 import type { StoreAccess } from "./auth.js";
@@ -510,6 +511,26 @@ export class SubaccountsKeeper {
     this.bank.sendCoinsFromModuleToModule(ctx, "devnet_faucet", this.poolOf(ctx, to), coins);
     this.applyUpdates(ctx, [{ id: to, usdcDelta: quantums, perpetualDeltas: [] }]);
   }
+
+  /**
+   * Genesis: subaccount 0 of each owner gets `quantums` of USDC, minted at once into the cross
+   * collateral pool (new subaccounts hold no position, so they all draw on that pool).
+   */
+  fundAtGenesis(ctx: Context, owners: readonly string[], quantums: bigint): void {
+    if (owners.length === 0) return;
+    const coins = [{ denom: USDC_DENOM, amount: quantums * BigInt(owners.length) }];
+    this.bank.mintCoins(ctx, "devnet_faucet", coins);
+    this.bank.sendCoinsFromModuleToModule(ctx, "devnet_faucet", SUBACCOUNTS, coins);
+    for (const owner of owners) {
+      this.applyUpdates(ctx, [{ id: { owner, number: 0 }, usdcDelta: quantums, perpetualDeltas: [] }]);
+    }
+  }
+}
+
+/** What the subaccounts module creates at genesis. */
+export interface SubaccountsGenesis {
+  /** Owners whose subaccount 0 holds {@link FUNDED_SUBACCOUNT_QUANTUMS} of USDC. */
+  readonly funded: readonly string[];
 }
 
 /** The wire `Subaccount` of a view (zero USDC is left out, as the chain does). */
@@ -538,13 +559,19 @@ export function subaccountProto(view: SubaccountView): subaccounts.Subaccount {
   });
 }
 
-/** The subaccounts module: genesis (none), export and the queries. */
-export function createSubaccountsModule(keeper: SubaccountsKeeper): Module {
+/** The subaccounts module: genesis (the funded subaccounts), export and the queries. */
+export function createSubaccountsModule(
+  keeper: SubaccountsKeeper,
+  genesis: SubaccountsGenesis = { funded: [] },
+): Module {
   // As REST writes it (every field, SerializableInts as decimal strings).
   const subaccountJson = (view: SubaccountView) =>
     toCosmosJson(subaccounts.SubaccountSchema, subaccountProto(view));
   return {
     name: SUBACCOUNTS,
+    initGenesis(ctx) {
+      keeper.fundAtGenesis(ctx, genesis.funded, FUNDED_SUBACCOUNT_QUANTUMS);
+    },
     exportGenesis(ctx) {
       return { subaccounts: keeper.all(ctx).map(subaccountJson) };
     },
