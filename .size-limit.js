@@ -6,6 +6,7 @@ export default [
   { name: "@perpx/proto", path: "packages/proto/dist/index.js", import: "*", limit: "58 kB" },
   { name: "@perpx/address", path: "packages/address/dist/index.js", import: "*", limit: "7.1 kB" },
   { name: "@perpx/core", path: "packages/core/dist/index.js", import: "*", limit: "30.7 kB" },
+  { name: "@perpx/core/indexer", path: "packages/core/dist/indexer.js", import: "*", limit: "4.1 kB" },
   {
     name: "@perpx/node-client (browser)",
     path: "packages/node-client/dist/browser/index.js",

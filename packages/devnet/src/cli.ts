@@ -4,7 +4,7 @@
  *
  *   perpx-devnet start [--profile local|testnet|mainnet] [--block-time-ms N] [--state DIR] [--json]
  *                      [--host HOST] [--port-<server> N] [--faucet-window-ms N]
- *                      [--pruning-keep-recent N] [--markets N] [--subaccounts N]
+ *                      [--pruning-keep-recent N] [--markets N] [--subaccounts N] [--liquidity]
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -47,6 +47,8 @@ Options:
                           are generated, the same every run, with the real listing's parameters)
   --subaccounts <n>       accounts whose subaccount 0 holds 100,000 USDC at genesis (default 0); the
                           key of the i-th is fundedSubaccountKey(i) of @perpx/devnet
+  --liquidity             run a devnet-owned market maker: a ladder of resting orders around
+                          every market's oracle price, so books and trades are never empty
 ${Object.entries(PORT_FLAGS)
   .map(
     ([flag, key]) =>
@@ -84,6 +86,7 @@ function parse(argv: string[]) {
       "pruning-keep-recent": { type: "string" },
       markets: { type: "string" },
       subaccounts: { type: "string" },
+      liquidity: { type: "boolean" },
       ...Object.fromEntries(Object.keys(PORT_FLAGS).map((flag) => [flag, { type: "string" as const }])),
     },
   });
@@ -183,6 +186,7 @@ async function start(values: Record<string, string | boolean | undefined>): Prom
     ...(keepRecent === undefined ? {} : { pruning: { keepRecent } }),
     ...(markets === undefined ? {} : { markets }),
     ...(fundedSubaccounts === undefined ? {} : { fundedSubaccounts }),
+    ...(values.liquidity === true ? { liquidity: true } : {}),
     ...(typeof values.state === "string" ? { stateDir: values.state } : {}),
     ...(typeof values.host === "string" ? { host: values.host } : {}),
     onError: (error) =>

@@ -18,6 +18,7 @@ import { MAX_FUNDED_SUBACCOUNTS } from "./app/funded-subaccounts.js";
 import { GENESIS_ACCOUNTS, GENESIS_NATIVE_BALANCE, GENESIS_USDC_BALANCE } from "./app/genesis-accounts.js";
 import { DEFAULT_MARKETS, MAX_MARKETS } from "./app/genesis-markets.js";
 import { DevnetError } from "./devnet-error.js";
+import { type LiquidityOptions, startMarketMaker } from "./liquidity/maker.js";
 import { DevnetStateError, STATE_FILE, StateDirectory } from "./persistence.js";
 import { type ControlRouter, type ControlServer, startControlServer } from "./servers/control.js";
 import { createDispatcher } from "./servers/dispatch.js";
@@ -223,6 +224,12 @@ export interface StartDevnetOptions {
   ) => void;
   /** The chain application factory. @default the devnet's own application */
   createApp?: CreateChainApp;
+  /**
+   * A devnet-owned market maker (`--liquidity`): a ladder of post-only short-term orders around
+   * every active market's oracle price, refreshed as blocks commit, so books and trades are never
+   * empty. `true` takes the defaults of {@link LiquidityOptions}. @default false
+   */
+  liquidity?: boolean | LiquidityOptions;
 }
 
 /**
@@ -256,6 +263,8 @@ export interface Devnet {
   readonly app: PersistentChainApp;
   /** The block producer: `mine(n)`, `setBlockTimeMs(ms)`. */
   readonly producer: BlockProducer;
+  /** The address of the devnet-owned market maker, when it runs (`liquidity`). */
+  readonly liquidityAddress: string | undefined;
   /** Produces `count` blocks now. */
   mine(count?: number): BlockRecord[];
   /** Stops block production and every server, and writes the state a last time. */
@@ -369,6 +378,11 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   // the answer; a failure to write answers an error instead of a 200 that a crash would undo.
   const durable = store === undefined ? undefined : () => store.persist(app);
   if (state === undefined) persist();
+  const maker =
+    options.liquidity === undefined || options.liquidity === false
+      ? undefined
+      : startMarketMaker(app, app.control, options.liquidity === true ? {} : options.liquidity);
+  if (maker !== undefined) persist();
 
   let tls: TlsMaterial;
   try {
@@ -460,6 +474,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
       }),
     );
   } catch (error) {
+    maker?.stop();
     unsubscribePersist();
     store?.close();
     await Promise.allSettled(started.map((s) => s.close()));
@@ -509,9 +524,11 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     stateDir,
     app,
     producer,
+    liquidityAddress: maker?.address,
     mine: (count = 1) => producer.mine(count),
     stop: () => {
       stopping ??= (async () => {
+        maker?.stop();
         producer.stop();
         await Promise.allSettled(started.map((s) => s.close()));
         unsubscribePersist();

@@ -28,6 +28,7 @@ export {
   startDevnet,
 } from "./devnet.js";
 export { DevnetError, type DevnetErrorReason, isDevnetError } from "./devnet-error.js";
+export type { LiquidityOptions } from "./liquidity/maker.js";
 export { BLOCK_LOG_FILE, DevnetStateError, isDevnetStateError, STATE_FILE } from "./persistence.js";
 export {
   ControlError,

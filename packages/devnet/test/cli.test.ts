@@ -9,6 +9,8 @@ import { DirectSecp256k1HdWallet } from "@cosmjs/proto-signing";
 import { GasPrice, SigningStargateClient, StargateClient } from "@cosmjs/stargate";
 import { afterAll, describe, expect, it } from "vitest";
 import { GENESIS_ACCOUNTS, STATE_FILE, TLS_FILES } from "../src/index.js";
+import { LIQUIDITY_SIGNER_LABEL } from "../src/liquidity/maker.js";
+import { devnetSigner } from "../src/liquidity/signer.js";
 import { killChildren, runCli, startCli } from "./support/cli-child.js";
 
 const dirs: string[] = [];
@@ -111,6 +113,17 @@ describe("perpx-devnet start", () => {
       error: { data: string };
     };
     expect(old.error.data).toBe("height 2 is not available, lowest height is 5");
+    run.child.kill("SIGKILL");
+    await run.exited;
+  }, 30_000);
+
+  it("runs the devnet-owned market maker with --liquidity, funded from the start", async () => {
+    const run = await startCli(["--block-time-ms", "0", "--liquidity"]);
+    const maker = devnetSigner(LIQUIDITY_SIGNER_LABEL).address;
+    const answer = (await (
+      await fetch(`${run.ready.endpoints.nodeRest}/perpx/subaccounts/v1/subaccount/${maker}/0`)
+    ).json()) as { subaccount: { asset_positions: Array<{ asset_id: number; quantums: string }> } };
+    expect(answer.subaccount.asset_positions[0]).toMatchObject({ asset_id: 0, quantums: "10000000000000" });
     run.child.kill("SIGKILL");
     await run.exited;
   }, 30_000);

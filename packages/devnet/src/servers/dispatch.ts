@@ -78,11 +78,34 @@ export function grpcCodeOf(sdkCode: number, codespace: string): Code {
   }
 }
 
-/** The log of an ABCI query error without the `rpc error: code = X desc = ` wrapper. */
-function plainLog(log: string): string {
-  const m = /^rpc error: code = \w+ desc = ([\s\S]*)$/.exec(log);
-  return m?.[1] ?? log;
+/**
+ * The gRPC error a node's gRPC server answers for a failed query. The application's ABCI answer
+ * is what baseapp makes of the handler's gRPC status: `rpc error: code = <Name> desc = <text>:
+ * <root description>` (sdk 22, 18 or 6). A gRPC server calls the handler directly, so it answers
+ * that status itself, named code and bare text. Errors without the wrapper map by their SDK code.
+ */
+export function grpcErrorOf(result: { code: number; codespace: string; log: string }): ConnectError {
+  const m = /^rpc error: code = (\w+) desc = ([\s\S]*)$/.exec(result.log);
+  const named = m === null ? undefined : Code[m[1] as keyof typeof Code];
+  if (m === null || named === undefined) {
+    return new ConnectError(result.log, grpcCodeOf(result.code, result.codespace));
+  }
+  const text = m[2] ?? "";
+  const root = result.codespace === "sdk" ? BRIDGE_ROOTS[result.code] : undefined;
+  const suffix = root === undefined ? "" : `: ${root}`;
+  return new ConnectError(
+    suffix !== "" && text.endsWith(suffix) ? text.slice(0, -suffix.length) : text,
+    named,
+  );
 }
+
+/** The SDK root errors baseapp wraps a handler's gRPC status in (`gRPCErrorToSDKError`), by code. */
+const BRIDGE_ROOTS: Readonly<Record<number, string>> = {
+  4: "unauthorized",
+  6: "unknown request",
+  18: "invalid request",
+  22: "key not found",
+};
 
 /** Services whose methods are Msg handlers are not answered (as on a real node). */
 function isServed(service: DescService): boolean {
@@ -231,7 +254,7 @@ export function createDispatcher(app: ChainApp): Dispatcher {
       if (handler !== undefined) return { response: handler(request, context), height: latest() };
       const result = abciQuery(path, toBinary(method.input, request), context.height);
       if (result.code !== 0) {
-        throw new ConnectError(plainLog(result.log), grpcCodeOf(result.code, result.codespace));
+        throw grpcErrorOf(result);
       }
       let response: Message;
       try {

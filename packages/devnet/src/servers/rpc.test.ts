@@ -121,9 +121,45 @@ describe("CometBFT RPC over HTTP", () => {
     expect(batch.json[2].error.code).toBe(-32602);
     expect(batch.json[2].error.message).toContain("height");
     const parse = await fetch(rpc.url, { method: "POST", body: "{" });
-    expect(((await parse.json()) as Loose).error.code).toBe(-32700);
+    expect(parse.status).toBe(500);
+    expect(await parse.json()).toEqual({
+      jsonrpc: "2.0",
+      error: {
+        code: -32700,
+        message: "Parse error. Invalid JSON",
+        data: "error unmarshaling request: unexpected end of JSON input",
+      },
+    });
+    const garbage = await fetch(rpc.url, { method: "POST", body: "[1,]" });
+    expect(((await garbage.json()) as Loose).error.data).toBe(
+      "error unmarshaling request: invalid character ']' looking for beginning of value",
+    );
     const high = await post({ jsonrpc: "2.0", id: 4, method: "block", params: { height: "99" } });
     expect(high.json.error.data).toMatch(/must be less than or equal/);
+  });
+
+  it("reads at most 1,000,000 bytes, skips notifications and answers an empty batch with nothing", async () => {
+    const big = await fetch(rpc.url, { method: "POST", body: "x".repeat(1_000_001) });
+    expect(big.status).toBe(400);
+    expect(await big.json()).toEqual({
+      jsonrpc: "2.0",
+      error: {
+        code: -32600,
+        message: "Invalid Request",
+        data: "error reading request body: http: request body too large",
+      },
+    });
+    const mixed = await post([
+      { jsonrpc: "2.0", method: "health" },
+      { jsonrpc: "2.0", id: 7, method: "health" },
+    ]);
+    expect(mixed.json).toEqual([{ jsonrpc: "2.0", id: 7, result: {} }]);
+    for (const body of ["[]", JSON.stringify({ jsonrpc: "2.0", method: "health" })]) {
+      const none = await fetch(rpc.url, { method: "POST", body });
+      expect([none.status, await none.text()]).toEqual([200, ""]);
+    }
+    const empty = await fetch(rpc.url, { method: "POST", body: "" });
+    expect(await empty.text()).toContain("Available endpoints");
   });
 
   it("answers GET with CometBFT URI parameters", async () => {

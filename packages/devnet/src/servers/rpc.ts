@@ -24,8 +24,8 @@ import { abciMethods } from "./rpc/abci.js";
 import { blockSearchMethods } from "./rpc/block-search.js";
 import { blockMethods } from "./rpc/blocks.js";
 import { createBroadcaster } from "./rpc/broadcast.js";
-import { errorResponse, RpcError, RpcErrorCode } from "./rpc/errors.js";
-import { createRouter } from "./rpc/framing.js";
+import { errorResponse, parseErrorResponse, RpcError, RpcErrorCode } from "./rpc/errors.js";
+import { createRouter, isNotification, RPC_MAX_BODY_BYTES } from "./rpc/framing.js";
 import { infoMethods } from "./rpc/info.js";
 import { createSubscriptionHub } from "./rpc/subscriptions.js";
 import { txMethods } from "./rpc/txs.js";
@@ -99,16 +99,17 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
     router.handleHttp(req, res).catch((error: unknown) => {
       if (res.headersSent) res.destroy();
       else if (error instanceof BodyError) {
-        sendJson(
-          res,
-          error.status,
-          errorResponse(null, new RpcError(RpcErrorCode.InvalidRequest, "Invalid Request", error.message)),
-        );
+        // CometBFT reads the body through http.MaxBytesReader: 400, Invalid Request, Go's text.
+        const data = `error reading request body: ${error.status === 413 ? "http: request body too large" : error.message}`;
+        sendJson(res, 400, {
+          jsonrpc: "2.0",
+          error: { code: RpcErrorCode.InvalidRequest, message: "Invalid Request", data },
+        });
       } else sendJson(res, 500, errorResponse(null, error));
     });
   });
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 8 * 1024 * 1024 });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: RPC_MAX_BODY_BYTES });
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     if (path !== "/websocket" && path !== "/websocket/") {
@@ -123,14 +124,11 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
         try {
           parsed = JSON.parse(data.toString());
         } catch {
-          ws.send(
-            JSON.stringify(
-              errorResponse(null, new RpcError(RpcErrorCode.ParseError, "Parse error", "invalid JSON")),
-            ),
-          );
+          ws.send(JSON.stringify(parseErrorResponse(data.toString())));
           return;
         }
         for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
+          if (isNotification(item)) continue;
           router
             .answer(item, client)
             .then((reply) => {

@@ -240,7 +240,7 @@ describe("gRPC", () => {
     const auth = createClient(cosmosAuth.Query, transport);
     const error = await auth.account({ address: "perpx1nobody" }).catch((e: unknown) => ConnectError.from(e));
     expect((error as ConnectError).code).toBe(Code.NotFound);
-    expect((error as ConnectError).rawMessage).toBe("account perpx1nobody not found: key not found");
+    expect((error as ConnectError).rawMessage).toBe("account perpx1nobody not found");
     const tx = createClient(cosmosTx.Service, transport);
     const badMode = await tx
       .broadcastTx({ txBytes: new Uint8Array([1]) })

@@ -48,3 +48,52 @@ function asRpcError(error: unknown): RpcError {
 export function errorResponse(id: unknown, error: unknown): Json {
   return { jsonrpc: "2.0", id: id as Json, error: asRpcError(error).toJson() };
 }
+
+/**
+ * The answer to a request that is not JSON, as CometBFT writes it: no `id` (its nil id is omitted),
+ * code -32700, and what Go's decoder says of the text.
+ *
+ * @example
+ * ```ts
+ * parseErrorResponse("{");
+ * // { jsonrpc: "2.0", error: { code: -32700, message: "Parse error. Invalid JSON",
+ * //   data: "error unmarshaling request: unexpected end of JSON input" } }
+ * ```
+ */
+export function parseErrorResponse(text: string): Json {
+  return {
+    jsonrpc: "2.0",
+    error: {
+      code: RpcErrorCode.ParseError,
+      message: "Parse error. Invalid JSON",
+      data: `error unmarshaling request: ${goJsonError(text)}`,
+    },
+  };
+}
+
+/** Go's `encoding/json` wording for the syntax error `JSON.parse` finds in `text`. */
+function goJsonError(text: string): string {
+  let message = "";
+  try {
+    JSON.parse(text);
+    return "invalid character after top-level value";
+  } catch (error) {
+    message = error instanceof Error ? error.message : "";
+  }
+  const at = /at position (\d+)/.exec(message);
+  const charAt = (n: number) => JSON.stringify(text[n] ?? "").slice(1, -1);
+  const pastEnd = at !== null && Number(at[1]) >= text.trimEnd().length;
+  if (pastEnd || /Unexpected end of JSON input|Unterminated string/.test(message)) {
+    return "unexpected end of JSON input";
+  }
+  if (message.startsWith("Unexpected non-whitespace character after JSON") && at !== null) {
+    return `invalid character '${charAt(Number(at[1]))}' after top-level value`;
+  }
+  if (message.startsWith("Expected property name") && at !== null) {
+    return `invalid character '${charAt(Number(at[1]))}' looking for beginning of object key string`;
+  }
+  const token = /Unexpected token '(.)'/.exec(message);
+  if (token !== null) return `invalid character '${token[1]}' looking for beginning of value`;
+  if (at !== null) return `invalid character '${charAt(Number(at[1]))}' looking for beginning of value`;
+  return "unexpected end of JSON input";
+}

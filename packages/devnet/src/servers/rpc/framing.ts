@@ -6,9 +6,17 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Json } from "../comet-json.js";
 import { readBody, sendCorsPreflight, sendJson } from "../http.js";
-import { errorResponse, internal, RpcError, RpcErrorCode } from "./errors.js";
+import { errorResponse, internal, parseErrorResponse, RpcError, RpcErrorCode } from "./errors.js";
 import { jsonParams, type MethodTable, type ParamSpec, uriParams } from "./params.js";
 import { SUBSCRIPTION_PARAMS, type SubscriptionHub, type WsClient } from "./subscriptions.js";
+
+/** CometBFT's `max_body_bytes` default: the largest JSON-RPC request body it reads. */
+export const RPC_MAX_BODY_BYTES = 1_000_000;
+
+/** A JSON-RPC notification: an object request without an `id` member (never answered). */
+export function isNotification(item: unknown): boolean {
+  return typeof item === "object" && item !== null && !Array.isArray(item) && !("id" in item);
+}
 
 interface Envelope {
   id: unknown;
@@ -74,41 +82,42 @@ export function createRouter(methods: MethodTable, hub: SubscriptionHub): RpcRou
   };
 
   const handlePost = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const body = await readBody(req);
+    const body = await readBody(req, RPC_MAX_BODY_BYTES);
+    const text = body.toString("utf8");
+    if (body.length === 0) {
+      sendMethodList(res);
+      return;
+    }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(body.toString("utf8"));
+      parsed = JSON.parse(text);
     } catch {
-      sendJson(
-        res,
-        200,
-        errorResponse(null, new RpcError(RpcErrorCode.ParseError, "Parse error", "invalid JSON")),
-      );
+      sendJson(res, 500, parseErrorResponse(text));
       return;
     }
-    if (!Array.isArray(parsed)) {
-      sendJson(res, 200, await answer(parsed));
+    // A notification (no `id`) gets no answer, in a batch too; a batch of none gets an empty body.
+    const requests = (Array.isArray(parsed) ? parsed : [parsed]).filter((item) => !isNotification(item));
+    const replies = await Promise.all(requests.map((item) => answer(item)));
+    if (replies.length === 0) {
+      res.writeHead(200, { "content-length": 0, "access-control-allow-origin": "*" });
+      res.end();
       return;
     }
-    if (parsed.length === 0) {
-      sendJson(
-        res,
-        200,
-        errorResponse(null, new RpcError(RpcErrorCode.InvalidRequest, "Invalid Request", "empty batch")),
-      );
-      return;
-    }
-    sendJson(res, 200, await Promise.all(parsed.map((item) => answer(item))));
+    sendJson(res, 200, Array.isArray(parsed) ? replies : replies[0]);
+  };
+
+  const sendMethodList = (res: ServerResponse): void => {
+    const links = Object.keys(methods)
+      .map((m) => `<a href="/${m}">/${m}</a>`)
+      .join("<br>\n");
+    res.writeHead(200, { "content-type": "text/html" });
+    res.end(`<html><body><br>Available endpoints:<br>\n${links}\n</body></html>`);
   };
 
   const handleGet = async (url: URL, res: ServerResponse): Promise<void> => {
     const method = url.pathname.replace(/^\/+/, "");
     if (method === "") {
-      const links = Object.keys(methods)
-        .map((m) => `<a href="/${m}">/${m}</a>`)
-        .join("<br>\n");
-      res.writeHead(200, { "content-type": "text/html" });
-      res.end(`<html><body><br>Available endpoints:<br>\n${links}\n</body></html>`);
+      sendMethodList(res);
       return;
     }
     const id = -1;
