@@ -25,6 +25,7 @@ const PORT_FLAGS: Record<string, keyof DevnetPorts> = {
   "port-evm-ws": "evmWs",
   "port-faucet": "faucet",
   "port-control": "control",
+  "port-indexer": "indexer",
 };
 
 const HELP = `perpx-devnet: a local perpx network in one process
@@ -103,6 +104,7 @@ function banner(devnet: Devnet, startedMs: number): string {
     ["EVM JSON-RPC", `${e.evmRpc}  (WebSocket ${e.evmWs})`],
     ["Faucet", `${e.faucet}/faucet/tokens`],
     ["Control", `${e.devnetControl}/devnet/status`],
+    ["Indexer REST", `${e.indexer}/v4`],
   ];
   const faucet = DEFAULT_FAUCET_COINS.map((c) => `${c.amount} ${c.denom}`).join(" + ");
   const lines = [

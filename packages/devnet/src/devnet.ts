@@ -18,6 +18,8 @@ import { MAX_FUNDED_SUBACCOUNTS } from "./app/funded-subaccounts.js";
 import { GENESIS_ACCOUNTS, GENESIS_NATIVE_BALANCE, GENESIS_USDC_BALANCE } from "./app/genesis-accounts.js";
 import { DEFAULT_MARKETS, MAX_MARKETS } from "./app/genesis-markets.js";
 import { DevnetError } from "./devnet-error.js";
+import { committedBlocks, startIndexer } from "./indexer/indexer.js";
+import { type IndexerRestServer, startIndexerRestServer } from "./indexer/rest/server.js";
 import { type LiquidityOptions, startMarketMaker } from "./liquidity/maker.js";
 import { DevnetStateError, STATE_FILE, StateDirectory } from "./persistence.js";
 import { type ControlRouter, type ControlServer, startControlServer } from "./servers/control.js";
@@ -42,7 +44,7 @@ import { loadOrCreateTls, type TlsMaterial } from "./servers/tls.js";
  * @example
  * ```ts
  * // 0 picks a free port; in a Partial<DevnetPorts>, a server left out gets its DEFAULT_PORTS port.
- * const ports: DevnetPorts = { rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0 };
+ * const ports: DevnetPorts = { rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0, indexer: 0 };
  * const devnet = await startDevnet({ ports, blockTimeMs: 0 });
  * devnet.ports.rest > 0; // true: the free port it picked
  * devnet.endpoints.nodeRest.endsWith(`:${devnet.ports.rest}`); // true
@@ -66,6 +68,8 @@ export interface DevnetPorts {
   faucet: number;
   /** Devnet control. @default 26659 */
   control: number;
+  /** Indexer REST (`/v4/...`). @default 3002 */
+  indexer: number;
 }
 
 /**
@@ -74,7 +78,7 @@ export interface DevnetPorts {
  * @example
  * ```ts
  * DEFAULT_PORTS.rpc; // 26657
- * const devnet = await startDevnet({ ports: { ...DEFAULT_PORTS, rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0 } });
+ * const devnet = await startDevnet({ ports: { ...DEFAULT_PORTS, rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0, indexer: 0 } });
  * devnet.endpoints.nodeRpc === "http://127.0.0.1:26657"; // false: 0 picks a free port
  * await devnet.stop();
  * ```
@@ -88,6 +92,7 @@ export const DEFAULT_PORTS: Readonly<DevnetPorts> = Object.freeze({
   evmWs: 8546,
   faucet: 8000,
   control: 26659,
+  indexer: 3002,
 });
 
 /**
@@ -123,6 +128,8 @@ export interface DevnetEndpoints {
   faucet: string;
   /** Devnet control base URL; routes under `${devnetControl}/devnet/...`. */
   devnetControl: string;
+  /** Indexer REST base URL, e.g. `http://127.0.0.1:3002`; routes under `${indexer}/v4/...`. */
+  indexer: string;
 }
 
 /**
@@ -273,7 +280,7 @@ export interface Devnet {
 
 function resolvePorts(ports: StartDevnetOptions["ports"]): DevnetPorts {
   if (ports === "free") {
-    return { rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0 };
+    return { rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0, indexer: 0 };
   }
   const merged = { ...DEFAULT_PORTS, ...(ports ?? {}) };
   for (const [name, port] of Object.entries(merged)) {
@@ -378,11 +385,6 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   // the answer; a failure to write answers an error instead of a 200 that a crash would undo.
   const durable = store === undefined ? undefined : () => store.persist(app);
   if (state === undefined) persist();
-  const maker =
-    options.liquidity === undefined || options.liquidity === false
-      ? undefined
-      : startMarketMaker(app, app.control, options.liquidity === true ? {} : options.liquidity);
-  if (maker !== undefined) persist();
 
   let tls: TlsMaterial;
   try {
@@ -392,6 +394,23 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     store?.close();
     throw error;
   }
+  // The indexer replays the blocks committed so far (from genesis, through the block log with
+  // --state), then follows the app's block and order streams.
+  const indexerFeed = startIndexer(app, committedBlocks(app));
+  // The market maker quotes once the indexer listens, so the indexer sees its first orders too.
+  let maker: ReturnType<typeof startMarketMaker> | undefined;
+  try {
+    maker =
+      options.liquidity === undefined || options.liquidity === false
+        ? undefined
+        : startMarketMaker(app, app.control, options.liquidity === true ? {} : options.liquidity);
+  } catch (error) {
+    indexerFeed.stop();
+    unsubscribePersist();
+    store?.close();
+    throw error;
+  }
+  if (maker !== undefined) persist();
   const dispatcher = createDispatcher(app);
   const producer = new BlockProducer(app, { blockTimeMs: options.blockTimeMs ?? 1000, onError });
 
@@ -418,9 +437,10 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   let evm: EvmServers;
   let faucet: FaucetServer;
   let control: ControlServer;
+  let indexerRest: IndexerRestServer;
   let endpoints: DevnetEndpoints | undefined;
   try {
-    [rpc, rest, grpc, evm, faucet] = await Promise.all([
+    [rpc, rest, grpc, evm, faucet, indexerRest] = await Promise.all([
       track(
         "CometBFT RPC",
         ports.rpc,
@@ -458,6 +478,11 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
           ...(durable === undefined ? {} : { durable }),
         }),
       ),
+      track(
+        "indexer REST",
+        ports.indexer,
+        startIndexerRestServer({ indexer: indexerFeed.indexer, host, port: ports.indexer, timeouts }),
+      ),
     ]);
     control = await track(
       "control",
@@ -476,6 +501,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   } catch (error) {
     maker?.stop();
     unsubscribePersist();
+    indexerFeed.stop();
     store?.close();
     await Promise.allSettled(started.map((s) => s.close()));
     throw error;
@@ -491,6 +517,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     evmWs: evm.wsUrl,
     faucet: faucet.url,
     devnetControl: control.url,
+    indexer: indexerRest.url,
   };
   producer.start();
 
@@ -510,6 +537,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
       evmWs: evm.wsPort,
       faucet: faucet.port,
       control: control.port,
+      indexer: indexerRest.port,
     },
     caPem: tls.cert,
     accounts: GENESIS_ACCOUNTS.map((a) => ({
@@ -531,6 +559,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
         maker?.stop();
         producer.stop();
         await Promise.allSettled(started.map((s) => s.close()));
+        indexerFeed.stop();
         unsubscribePersist();
         persist();
         store?.close();

@@ -39,6 +39,7 @@ describe("perpx-devnet start", () => {
         "faucet",
         "grpc",
         "grpcTls",
+        "indexer",
         "nodeRest",
         "nodeRpc",
         "nodeRpcWs",

@@ -107,4 +107,16 @@ describe("--liquidity", () => {
       expect(sides).toContain(clob.Order_Side.SELL);
     }
   });
+
+  it("shows its ladder in the indexer's order book", async () => {
+    const book = (await (
+      await fetch(`${devnet.endpoints.indexer}/v4/orderbooks/perpetualMarket/ETH-USD`)
+    ).json()) as {
+      bids: Array<{ price: string; size: string }>;
+      asks: Array<{ price: string; size: string }>;
+    };
+    expect(book.bids.length).toBeGreaterThanOrEqual(2);
+    expect(book.asks.length).toBeGreaterThanOrEqual(2);
+    expect(Number(book.bids[0]?.price)).toBeLessThan(Number(book.asks[0]?.price));
+  });
 });

@@ -128,6 +128,7 @@ export class ChainApplication implements PersistentChainApp {
       root: new RootStore(volatileKeys(set.modules)),
       lastAppHash: new Uint8Array(0),
       pendingEvents: [],
+      pendingIndexerEvents: [],
       timeOffsetMs: 0n,
       genesisDoc: "",
     };

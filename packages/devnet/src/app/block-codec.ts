@@ -4,6 +4,8 @@
  */
 import { type BinaryReader, BinaryWriter } from "./codec.js";
 import type { AbciEvent, BlockRecord, TxResult } from "./contract.js";
+import type { BlockIndexerEvents } from "./indexer-events.js";
+import { decodeIndexerEvents, encodeIndexerEvents } from "./indexer-events-codec.js";
 
 /** Writes events. */
 export function writeEvents(w: BinaryWriter, events: readonly AbciEvent[]): void {
@@ -79,6 +81,10 @@ export function encodeBlock(block: BlockRecord): Uint8Array {
   for (const tx of block.txs) w.bytes(tx);
   for (const result of block.txResults) writeResult(w, result);
   writeEvents(w, block.finalizeBlockEvents);
+  // The indexer events (absent from blocks written before they existed).
+  for (const result of block.txResults) w.string(encodeIndexerEvents(result.indexerEvents));
+  w.string(encodeIndexerEvents(block.indexerEvents?.beginBlock));
+  w.string(encodeIndexerEvents(block.indexerEvents?.endBlock));
   return w.finish();
 }
 
@@ -101,6 +107,17 @@ export function decodeBlock(r: BinaryReader): BlockRecord {
   const txResults: TxResult[] = [];
   for (let i = 0; i < count; i++) txResults.push(readResult(r));
   const finalizeBlockEvents = readEvents(r);
+  let indexerEvents: BlockIndexerEvents = { beginBlock: [], endBlock: [] };
+  if (!r.done) {
+    for (const result of txResults) {
+      const events = decodeIndexerEvents(r.string());
+      if (events.length > 0) result.indexerEvents = events;
+    }
+    indexerEvents = {
+      beginBlock: decodeIndexerEvents(r.string()),
+      endBlock: decodeIndexerEvents(r.string()),
+    };
+  }
   return {
     height,
     time,
@@ -116,5 +133,6 @@ export function decodeBlock(r: BinaryReader): BlockRecord {
     txs,
     txResults,
     finalizeBlockEvents,
+    indexerEvents,
   };
 }

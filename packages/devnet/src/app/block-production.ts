@@ -9,6 +9,7 @@ import { blockInfo, type ChainCore, unmeteredContext } from "./chain-core.js";
 import type { AbciEvent, BlockRecord } from "./contract.js";
 import { EventManager, withAttribute } from "./events.js";
 import { runProposals } from "./governance.js";
+import type { IndexerEvent } from "./indexer-events.js";
 import type { BlockInfo } from "./module.js";
 import { proposeAndDeliver } from "./proposer.js";
 import { CacheStore } from "./store.js";
@@ -29,6 +30,7 @@ function blockHooks(
   mode: "BeginBlock" | "EndBlock",
   block: BlockInfo,
   branch: CacheStore,
+  indexerEvents: IndexerEvent[],
 ): AbciEvent[] {
   const out: AbciEvent[] = [];
   for (const module of core.set.modules) {
@@ -37,6 +39,7 @@ function blockHooks(
     const events = new EventManager();
     fn.call(module, unmeteredContext(core, block, events, branch));
     out.push(...withAttribute(events.events, "mode", mode));
+    indexerEvents.push(...events.indexerEvents);
   }
   return out;
 }
@@ -56,12 +59,15 @@ export function commitBlock(
   const branch = new CacheStore(core.root);
   const finalizeBlockEvents: AbciEvent[] = withAttribute(core.pendingEvents, "mode", "BeginBlock");
   core.pendingEvents = [];
-  finalizeBlockEvents.push(...blockHooks(core, "BeginBlock", block, branch));
+  const beginBlock: IndexerEvent[] = core.pendingIndexerEvents;
+  core.pendingIndexerEvents = [];
+  finalizeBlockEvents.push(...blockHooks(core, "BeginBlock", block, branch, beginBlock));
   const proposalEvents = runProposals(
     branch,
     core.set.router,
     (kv, events) => unmeteredContext(core, block, events, kv),
     height,
+    beginBlock,
   );
   finalizeBlockEvents.push(...withAttribute(proposalEvents, "mode", "BeginBlock"));
   const proposed = proposeAndDeliver(core, branch, block, verified);
@@ -73,7 +79,8 @@ export function commitBlock(
     ...(proposed === undefined ? [] : [proposed.result]),
     ...txs.map((tx) => runTx(core, "deliver", tx, branch, block, verified)),
   ];
-  finalizeBlockEvents.push(...blockHooks(core, "EndBlock", block, branch));
+  const endBlock: IndexerEvent[] = [];
+  finalizeBlockEvents.push(...blockHooks(core, "EndBlock", block, branch, endBlock));
   branch.write();
   const appHashAfter = core.root.hash();
   const header = blockHeader(core.config, {
@@ -89,6 +96,7 @@ export function commitBlock(
     txs: all.map((tx) => tx.bytes),
     txResults,
     finalizeBlockEvents,
+    indexerEvents: { beginBlock, endBlock },
   };
   core.lastAppHash = appHashAfter;
   core.blocks.add(record);

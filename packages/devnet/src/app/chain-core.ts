@@ -9,6 +9,7 @@ import type { AbciEvent } from "./contract.js";
 import { EventManager } from "./events.js";
 import { createGasMeter, type GasConfig } from "./gas.js";
 import type { ChainConfig } from "./genesis.js";
+import type { IndexerEvent } from "./indexer-events.js";
 import { type BlockInfo, type Context, createContext, type QueryContext } from "./module.js";
 import type { ModuleSet } from "./modules/index.js";
 import { CacheStore, type KvStore, PrefixStore, type RootStore } from "./store.js";
@@ -25,6 +26,8 @@ export interface ChainCore {
   lastAppHash: Uint8Array;
   /** Events of control operations, emitted at the start of the next block. */
   pendingEvents: AbciEvent[];
+  /** Indexer events of genesis and of control operations, for the next block (not persisted). */
+  pendingIndexerEvents: IndexerEvent[];
   /** How far `advanceTime` moved the chain's clock, in ms. */
   timeOffsetMs: bigint;
   /** The genesis document, as JSON text. */
@@ -90,5 +93,6 @@ export function applyToCommitted<T>(core: ChainCore, fn: (ctx: Context) => T): T
   const answer = fn(unmeteredContext(core, latestInfo(core), events, branch));
   branch.write();
   core.pendingEvents.push(...events.events);
+  core.pendingIndexerEvents.push(...events.indexerEvents);
   return answer;
 }

@@ -6,6 +6,7 @@ import { blockInfo, type ChainCore, queryContext, unmeteredContext } from "./cha
 import { toHex } from "./codec.js";
 import { EventManager } from "./events.js";
 import { MONIKER } from "./genesis.js";
+import { genesisIndexerEvents } from "./indexer-genesis.js";
 import { CacheStore } from "./store.js";
 
 /** RFC 3339 as CometBFT prints times: UTC, fractional seconds without trailing zeros. */
@@ -28,6 +29,7 @@ export function initGenesis(core: ChainCore): void {
   const block = blockInfo(core.config, core.config.initialHeight - 1n, core.config.genesisTime);
   const ctx = unmeteredContext(core, block, new EventManager(), branch);
   for (const module of core.set.modules) module.initGenesis?.(ctx);
+  core.pendingIndexerEvents.push(...genesisIndexerEvents(ctx, core.set.keepers));
   branch.write();
   core.lastAppHash = core.root.hash();
   core.genesisDoc = JSON.stringify(genesisDocument(core));

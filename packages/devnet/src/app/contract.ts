@@ -5,6 +5,7 @@
  */
 
 import type { clob } from "@perpx/proto";
+import type { BlockIndexerEvents, IndexerEvent } from "./indexer-events.js";
 
 /**
  * One ABCI event attribute, plain strings as CometBFT 0.38 reports them.
@@ -74,6 +75,8 @@ export interface TxResult {
   gasWanted: bigint;
   gasUsed: bigint;
   events: AbciEvent[];
+  /** The tx's events for the indexer (delivered txs of a committed block only; not on the wire). */
+  indexerEvents?: readonly IndexerEvent[];
 }
 
 /**
@@ -152,6 +155,8 @@ export interface BlockRecord {
   txResults: TxResult[];
   /** Begin/end-block events (CometBFT 0.38 `finalize_block_events`). */
   finalizeBlockEvents: AbciEvent[];
+  /** The block-level events for the indexer (always set by the devnet application). */
+  indexerEvents?: BlockIndexerEvents;
 }
 
 /**

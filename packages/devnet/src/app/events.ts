@@ -2,6 +2,7 @@
  * ABCI events as modules emit them, with the SDK's standard types and attribute keys.
  */
 import type { AbciEvent } from "./contract.js";
+import type { IndexerEvent } from "./indexer-events.js";
 
 /** Builds an event; every attribute is indexed (the node indexes all events by default). */
 export function event(type: string, attributes: ReadonlyArray<readonly [string, string]>): AbciEvent {
@@ -11,6 +12,23 @@ export function event(type: string, attributes: ReadonlyArray<readonly [string, 
 /** Collects the events of one execution scope (a tx's ante step, a message, a block hook). */
 export class EventManager {
   private readonly list: AbciEvent[] = [];
+  private readonly indexed: IndexerEvent[] = [];
+
+  /** Appends one event for the indexer (the block-event stream, `indexer-events.ts`). */
+  indexer(e: IndexerEvent): void {
+    this.indexed.push(e);
+  }
+
+  /** The indexer events so far, in order. */
+  get indexerEvents(): readonly IndexerEvent[] {
+    return this.indexed;
+  }
+
+  /** Appends another scope's events, both the ABCI and the indexer ones. */
+  absorb(other: EventManager): void {
+    for (const e of other.list) this.list.push(e);
+    for (const e of other.indexed) this.indexed.push(e);
+  }
 
   /** Appends one event. */
   emit(e: AbciEvent): void {

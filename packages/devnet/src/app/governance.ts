@@ -8,6 +8,7 @@
  * - `queued/<id:20>`: the proposal's messages (`cosmos.tx.v1beta1.TxBody` bytes, messages only);
  * - `result/<id:20>`: JSON {@link ProposalResult}.
  */
+
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import type { Any } from "@bufbuild/protobuf/wkt";
 import { cosmosTx } from "@perpx/proto";
@@ -16,6 +17,7 @@ import { decodeU64, encodeU64, fromUtf8, utf8 } from "./codec.js";
 import type { AbciEvent, ProposalResult } from "./contract.js";
 import { abciError, type ErrorKind, sdkErrors, toAbciError } from "./errors.js";
 import { EventManager } from "./events.js";
+import type { IndexerEvent } from "./indexer-events.js";
 import type { Context, Router } from "./module.js";
 import { CacheStore, type KvStore, PrefixStore } from "./store.js";
 
@@ -74,6 +76,7 @@ export function runProposals(
   router: Router,
   makeContext: (kv: KvStore, events: EventManager) => Context,
   height: bigint,
+  indexerEvents: IndexerEvent[] = [],
 ): AbciEvent[] {
   const out: AbciEvent[] = [];
   const gov = new PrefixStore(branch, `${GOV}/`);
@@ -110,6 +113,7 @@ export function runProposals(
         log: "",
       };
       out.push(...events.events);
+      indexerEvents.push(...events.indexerEvents);
     } catch (error) {
       const e = toAbciError(error);
       result = {

@@ -14,6 +14,7 @@ import type { AbciEvent, TxResult } from "./contract.js";
 import { abciError, sdkErrors } from "./errors.js";
 import { EventManager, event, moduleNameOfTypeUrl, withAttribute } from "./events.js";
 import { createGasMeter } from "./gas.js";
+import type { IndexerEvent } from "./indexer-events.js";
 import { type BlockInfo, type Context, createContext } from "./module.js";
 import { CacheStore, type KvStore } from "./store.js";
 import { type DecodedTx, decodeTx } from "./tx.js";
@@ -100,6 +101,7 @@ export function proposeAndDeliver(
   const bytes = proposedTxBytes(messages);
   const msgBranch = new CacheStore(branch);
   const events: AbciEvent[] = [];
+  const indexerEvents: IndexerEvent[] = [];
   const responses: Any[] = [];
   let result: TxResult;
   try {
@@ -115,6 +117,7 @@ export function proposeAndDeliver(
       events.push(
         ...withAttribute([event("message", attributes), ...msgEvents.events], "msg_index", String(i)),
       );
+      indexerEvents.push(...msgEvents.indexerEvents);
     });
     msgBranch.write();
     const data = toBinary(
@@ -122,6 +125,7 @@ export function proposeAndDeliver(
       create(cosmosAbci.TxMsgDataSchema, { msgResponses: responses }),
     );
     result = { code: 0, codespace: "", log: "", info: "", data, gasWanted: 0n, gasUsed: 0n, events };
+    if (indexerEvents.length > 0) result.indexerEvents = indexerEvents;
   } catch (error) {
     result = txFailure(error, 0n, 0n, []);
   }

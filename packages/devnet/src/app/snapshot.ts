@@ -9,6 +9,7 @@ import { decodeBlock, readEvents, writeEvents } from "./block-codec.js";
 import { type ChainCore, queryContext } from "./chain-core.js";
 import { BinaryReader, BinaryWriter } from "./codec.js";
 import type { ChainState, DevnetProfile } from "./contract.js";
+import { decodeIndexerEvents, encodeIndexerEvents } from "./indexer-events-codec.js";
 import { volatileKeys } from "./module.js";
 import { RootStore } from "./store.js";
 
@@ -47,6 +48,8 @@ export function writeSnapshot(core: ChainCore): Uint8Array {
   w.string(core.genesisDoc);
   writeEvents(w, core.pendingEvents);
   core.root.writeTo(w);
+  // The indexer events queued for the next block (absent from snapshots written before them).
+  w.string(encodeIndexerEvents(core.pendingIndexerEvents));
   return w.finish();
 }
 
@@ -69,6 +72,7 @@ export function restoreSnapshot(core: ChainCore, r: BinaryReader, state: ChainSt
   core.genesisDoc = r.string();
   core.pendingEvents = readEvents(r);
   core.root = RootStore.readFrom(r, volatileKeys(core.set.modules));
+  core.pendingIndexerEvents = r.done ? [] : decodeIndexerEvents(r.string());
   let height = core.config.initialHeight + BigInt(skipped);
   if (skipped > 0) core.blocks.skip(core.config.initialHeight, skipped);
   for (const chunk of state.blocks) {

@@ -12,6 +12,7 @@ import type { AbciEvent, TxResult } from "./contract.js";
 import { abciError, sdkErrors, toAbciError } from "./errors.js";
 import { EventManager, event, moduleNameOfTypeUrl, withAttribute } from "./events.js";
 import { createGasMeter, OutOfGasError } from "./gas.js";
+import type { IndexerEvent } from "./indexer-events.js";
 import { type BlockInfo, createContext, type ExecMode, type TxPolicy } from "./module.js";
 import { CacheStore, GasStore, type KvStore } from "./store.js";
 import { type DecodedTx, decodeTx } from "./tx.js";
@@ -127,6 +128,7 @@ export function runTx(
   const msgBranch = new CacheStore(txBranch);
   const metered = new GasStore(msgBranch, meter, core.gasConfig);
   const events: AbciEvent[] = [...anteEvents.events];
+  const indexerEvents: IndexerEvent[] = [];
   const responses: Any[] = [];
   try {
     tx.msgs.forEach((m, i) => {
@@ -154,6 +156,7 @@ export function runTx(
       events.push(
         ...withAttribute([event("message", attributes), ...msgEvents.events], "msg_index", String(i)),
       );
+      indexerEvents.push(...msgEvents.indexerEvents);
       responses.push(response);
     });
   } catch (error) {
@@ -177,5 +180,6 @@ export function runTx(
     gasWanted,
     gasUsed: meter.consumed,
     events: reported,
+    ...(mode === "deliver" && indexerEvents.length > 0 ? { indexerEvents } : {}),
   };
 }

@@ -66,8 +66,9 @@ export type ChannelSnapshot =
  *
  * @example
  * ```ts
+ * const feed: IndexerFeed = new Indexer(); // the devnet's indexer implements it
  * const stop = feed.onMessages((messages) => messages.forEach((m) => console.log(m.channel, m.id)));
- * feed.snapshot("v4_block_height", "v4_block_height");
+ * feed.snapshot("v4_orderbook", "NOPE-USD").kind; // "invalid-id"
  * stop();
  * ```
  */

@@ -9,9 +9,17 @@ import type { DevnetEndpoints } from "../../src/index.js";
 const packageDir = fileURLToPath(new URL("../..", import.meta.url));
 
 /** Flags that give every server a free port. */
-export const FREE_PORTS = ["rpc", "rest", "grpc", "grpc-tls", "evm", "evm-ws", "faucet", "control"].flatMap(
-  (p) => [`--port-${p}`, "0"],
-);
+export const FREE_PORTS = [
+  "rpc",
+  "rest",
+  "grpc",
+  "grpc-tls",
+  "evm",
+  "evm-ws",
+  "faucet",
+  "control",
+  "indexer",
+].flatMap((p) => [`--port-${p}`, "0"]);
 
 const children = new Set<ChildProcess>();
 

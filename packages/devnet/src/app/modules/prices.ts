@@ -200,6 +200,7 @@ export class PricesKeeper {
 
   private writePrice(ctx: Context, param: prices.MarketParam, price: bigint): void {
     ctx.store(PRICES).set(priceKey(param.id), encodeU64(price));
+    ctx.events.indexer({ kind: "oracle_price", marketId: param.id, price });
     ctx.events.emitEvent("market_price_update", [
       ["market_id", param.id.toString()],
       ["pair", param.pair],

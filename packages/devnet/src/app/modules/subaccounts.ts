@@ -34,6 +34,7 @@ import { accAddressBytes, addressFromKey, addressKey, bech32Of, moduleAddress } 
 import { utf8 } from "../codec.js";
 import { type AbciError, abciError, registerError } from "../errors.js";
 import { FUNDED_SUBACCOUNT_QUANTUMS } from "../funded-subaccounts.js";
+import { subaccountUpdateEvent } from "../indexer-emit.js";
 import { type Context, invalidArgument, type Module, queryHandler } from "../module.js";
 import { paginate } from "../pagination.js";
 import type { StoreAccess } from "./auth.js";
@@ -421,6 +422,7 @@ export class SubaccountsKeeper {
       for (const [perpetualId, delta] of openInterest)
         this.perpetuals.updateOpenInterest(ctx, perpetualId, delta);
       this.write(ctx, stored, view);
+      ctx.events.indexer(subaccountUpdateEvent(view));
       ctx.events.emitEvent("subaccount_update", [
         ["owner", view.id.owner],
         ["number", view.id.number.toString()],
@@ -476,6 +478,13 @@ export class SubaccountsKeeper {
       { denom: USDC_DENOM, amount: quantums },
     ]);
     this.applyUpdates(ctx, [{ id: to, usdcDelta: quantums, perpetualDeltas: [] }]);
+    ctx.events.indexer({
+      kind: "transfer",
+      sender: { owner: bech32Of(from) },
+      recipient: to,
+      assetId: 0,
+      quantums,
+    });
   }
 
   /**
@@ -487,6 +496,13 @@ export class SubaccountsKeeper {
     const pool = this.poolOf(ctx, from);
     this.applyUpdates(ctx, [{ id: from, usdcDelta: -quantums, perpetualDeltas: [] }]);
     this.bank.sendCoinsFromModuleToAccount(ctx, pool, to, [{ denom: USDC_DENOM, amount: quantums }]);
+    ctx.events.indexer({
+      kind: "transfer",
+      sender: from,
+      recipient: { owner: bech32Of(to) },
+      assetId: 0,
+      quantums,
+    });
   }
 
   /**
@@ -504,6 +520,7 @@ export class SubaccountsKeeper {
     if (fromPool !== toPool) {
       this.bank.sendCoinsFromModuleToModule(ctx, fromPool, toPool, [{ denom: USDC_DENOM, amount: quantums }]);
     }
+    ctx.events.indexer({ kind: "transfer", sender: from, recipient: to, assetId: 0, quantums });
   }
 
   /** Mints `quantums` uusdc into a subaccount (the devnet faucet): faucet module -> pool. */
@@ -512,6 +529,8 @@ export class SubaccountsKeeper {
     this.bank.mintCoins(ctx, "devnet_faucet", coins);
     this.bank.sendCoinsFromModuleToModule(ctx, "devnet_faucet", this.poolOf(ctx, to), coins);
     this.applyUpdates(ctx, [{ id: to, usdcDelta: quantums, perpetualDeltas: [] }]);
+    const faucet = bech32Of(moduleAddress("devnet_faucet"));
+    ctx.events.indexer({ kind: "transfer", sender: { owner: faucet }, recipient: to, assetId: 0, quantums });
   }
 
   /**

@@ -134,6 +134,7 @@ function triggerConditionals(ctx: Context, keepers: ClobKeepers): void {
     store.delete(storeKey);
     setOrder(store, key, { ...stored, triggered: true });
     store.set(keys.newOrder(stored.seq), utf8(key));
+    ctx.events.indexer({ kind: "conditional_order_triggered", order: stored.order });
     ctx.events.emitEvent(CLOB_EVENTS.trigger, [
       ...orderAttributes(stored.order),
       ["trigger_subticks", stored.order.conditionalOrderTriggerSubticks.toString()],
@@ -200,14 +201,28 @@ function funding(ctx: Context, keepers: ClobKeepers): void {
       continue;
     }
     const sum = before.sum + premiumPpm(book, pair.id, oracle);
+    const samples = blocks - before.missed;
     if (!pay) {
       if (sum !== before.sum) {
         store.set(premiumKey, new BinaryWriter(24).svarint(sum).uvarint(before.missed).finish());
       }
+      // The predicted rate goes to the indexer when it changes (and at the start of each hour): a
+      // book that stays empty or one-sided keeps the default rate, and costs nothing per block.
+      const previous = samples - 1n;
+      if (blocks === 1n || previous <= 0n || sum / samples !== before.sum / previous) {
+        const current = keepers.perpetuals.perpetual(ctx, perpetualId);
+        ctx.events.indexer({
+          kind: "funding",
+          phase: "sample",
+          perpetualId,
+          ratePpm: sum / samples + BigInt(current.params.defaultFundingPpm),
+          oracleSubticks: oracle,
+          fundingIndex: current.fundingIndex,
+        });
+      }
       continue;
     }
     if (stored !== undefined) store.delete(premiumKey);
-    const samples = blocks - before.missed;
     const perpetual = keepers.perpetuals.perpetual(ctx, perpetualId);
     const ratePpm = sum / samples + BigInt(perpetual.params.defaultFundingPpm);
     const elapsed = ctx.block.timeMs - lastMs;
@@ -217,6 +232,14 @@ function funding(ctx: Context, keepers: ClobKeepers): void {
     delta = qce >= 0 ? delta * 10n ** BigInt(qce) : delta / 10n ** BigInt(-qce);
     delta /= FUNDING_RATE_PERIOD_MS;
     keepers.perpetuals.addFundingIndex(ctx, perpetualId, delta);
+    ctx.events.indexer({
+      kind: "funding",
+      phase: "payment",
+      perpetualId,
+      ratePpm,
+      oracleSubticks: oracle,
+      fundingIndex: perpetual.fundingIndex + delta,
+    });
     ctx.events.emitEvent(CLOB_EVENTS.funding, [
       ["perpetual_id", String(perpetualId)],
       ["clob_pair_id", String(pair.id)],

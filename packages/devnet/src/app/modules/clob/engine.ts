@@ -194,8 +194,8 @@ export class Engine {
 
   /**
    * Settles one fill of `taker` against `maker` at the maker's price: both subaccounts (collateral
-   * checked), the fees, the traded volume, and the fill event. `makerTotalFilled` is what the
-   * maker will have filled with it.
+   * checked), the fees, the traded volume, and the fill event (ABCI and indexer). `makerTotalFilled`
+   * and `takerTotalFilled` are what each order will have filled with it.
    */
   settle(
     pair: clob.ClobPair,
@@ -203,6 +203,7 @@ export class Engine {
     maker: clob.Order,
     quantums: bigint,
     makerTotalFilled: bigint,
+    takerTotalFilled: bigint,
   ): FillDecision {
     const perpetualId = perpetualOf(pair);
     const side = sideOf(taker);
@@ -238,6 +239,19 @@ export class Engine {
       ["maker_fee", makerFee.toString()],
       ["maker_total_filled", makerTotalFilled.toString()],
     ]);
+    this.ctx.events.indexer({
+      kind: "order_fill",
+      clobPairId: pair.id,
+      taker,
+      maker,
+      quantums,
+      subticks: maker.subticks,
+      quoteQuantums: quote,
+      takerFee,
+      makerFee,
+      takerTotalFilled,
+      makerTotalFilled,
+    });
     return "ok";
   }
 
@@ -291,7 +305,14 @@ export class Engine {
       const makerStored = getOrder(this.store, maker.key);
       if (makerStored === undefined) return "skip";
       const makerFilled = makerStored.filled + quantums;
-      const decision = this.settle(pair, order, makerStored.order, quantums, makerFilled);
+      const decision = this.settle(
+        pair,
+        order,
+        makerStored.order,
+        quantums,
+        makerFilled,
+        takerFilled + quantums,
+      );
       if (decision !== "ok") return decision;
       takerFilled += quantums;
       const makerId = makerStored.order.orderId as clob.OrderId;

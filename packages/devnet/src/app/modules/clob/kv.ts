@@ -69,6 +69,6 @@ export function inBranch(ctx: Context, fn: (branch: Context) => void): unknown {
     return error;
   }
   cache.write();
-  ctx.events.emitAll(events.events);
+  ctx.events.absorb(events);
   return undefined;
 }

@@ -44,6 +44,7 @@ function recordStatefulFill(ctx: Context, store: KvStore, stored: StoredOrder, f
       ["reason", "fully_filled"],
       ["remaining_quantums", "0"],
     ]);
+    ctx.events.indexer({ kind: "stateful_order_removed", order: stored.order, reason: "fully_filled" });
   } else {
     setOrder(store, key, { ...stored, filled });
   }
@@ -102,7 +103,17 @@ export function deliverOperations(
       for (const fill of match.value.fills) {
         const maker = orderOf(fill.makerOrderId);
         const makerFilled = maker.filled + fill.fillAmount;
-        if (engine.settle(pair, taker.order, maker.order, fill.fillAmount, makerFilled) !== "ok") continue;
+        if (
+          engine.settle(
+            pair,
+            taker.order,
+            maker.order,
+            fill.fillAmount,
+            makerFilled,
+            takerFilled + fill.fillAmount,
+          ) !== "ok"
+        )
+          continue;
         recordTradePrice(store, pair.id, maker.order.subticks);
         takerFilled += fill.fillAmount;
         if (maker.stored === undefined) {
@@ -153,4 +164,5 @@ export function removeStateful(ctx: Context, engine: Engine, stored: StoredOrder
     ["reason", reason],
     ["remaining_quantums", (order.quantums - stored.filled).toString()],
   ]);
+  ctx.events.indexer({ kind: "stateful_order_removed", order, reason });
 }

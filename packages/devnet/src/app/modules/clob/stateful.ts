@@ -63,6 +63,7 @@ export function placeStateful(
   store.set(expiryKey(order, key), new Uint8Array(0));
   if (conditional) store.set(keys.trigger(pair.id, key), new Uint8Array(0));
   else if (ctx.mode === "deliver") store.set(keys.newOrder(priority.seq), utf8(key));
+  ctx.events.indexer({ kind: "stateful_order_placed", order });
   ctx.events.emitEvent(CLOB_EVENTS.place, [
     ...orderAttributes(order),
     ["side", sideOf(order)],

@@ -1,0 +1,277 @@
+/**
+ * The subaccount channels (`v4_subaccounts`, `v4_parent_subaccounts`): the changes one block or
+ * one order stream step made to each subaccount (positions, USDC, orders, fills, transfers) as
+ * channel messages, and the channels' snapshots.
+ */
+
+import {
+  type AccountViewModels,
+  fillUpdateBody,
+  orderBody,
+  positionBody,
+  subaccountBody,
+  transferType,
+} from "./account-views.js";
+import type { ChannelMessage, ChannelSnapshot } from "./feed.js";
+import { usdc } from "./format.js";
+import { uuidOf } from "./ids.js";
+import { subaccountKey } from "./models/accounts.js";
+import type { FillRecord, TransferRecord } from "./models/history.js";
+import type { OrderRecord, OrdersModel } from "./models/orders.js";
+
+/** The largest subaccount number a channel id may name, and the parents' count. */
+const MAX_SUBACCOUNT = 128_000;
+const PARENTS = 128;
+const SUBACCOUNTS_VERSION = "3.0.0";
+
+/** What changed for one subaccount. */
+export interface SubaccountChange {
+  readonly address: string;
+  readonly subaccountNumber: number;
+  /** Perpetual ids whose positions changed. */
+  readonly perpetuals: Set<number>;
+  usdc: boolean;
+  readonly orders: OrderRecord[];
+  readonly fills: FillRecord[];
+  readonly transfers: TransferRecord[];
+}
+
+/** Collects changes per subaccount. */
+export class ChangeSet {
+  readonly changes = new Map<string, SubaccountChange>();
+
+  /** The change entry of a subaccount. */
+  of(address: string, subaccountNumber: number): SubaccountChange {
+    const key = subaccountKey(address, subaccountNumber);
+    let change = this.changes.get(key);
+    if (change === undefined) {
+      change = {
+        address,
+        subaccountNumber,
+        perpetuals: new Set(),
+        usdc: false,
+        orders: [],
+        fills: [],
+        transfers: [],
+      };
+      this.changes.set(key, change);
+    }
+    return change;
+  }
+}
+
+/** The models the subaccount channels read. */
+export interface AccountFeedModels extends AccountViewModels {
+  readonly orders: OrdersModel;
+}
+
+function channelMessages(
+  address: string,
+  subaccountNumber: number,
+  contents: Record<string, unknown>,
+  internalTransfer: boolean,
+): ChannelMessage[] {
+  const out: ChannelMessage[] = [
+    {
+      channel: "v4_subaccounts",
+      id: `${address}/${subaccountNumber}`,
+      version: SUBACCOUNTS_VERSION,
+      contents,
+    },
+  ];
+  if (!internalTransfer) {
+    out.push({
+      channel: "v4_parent_subaccounts",
+      id: `${address}/${subaccountNumber % PARENTS}`,
+      version: SUBACCOUNTS_VERSION,
+      contents,
+      subaccountNumber,
+    });
+  }
+  return out;
+}
+
+/** The channel messages of a change set (one per subaccount, and one per extra transfer). */
+export function subaccountMessages(models: AccountFeedModels, changes: ChangeSet): ChannelMessage[] {
+  const out: ChannelMessage[] = [];
+  const blockHeight = models.height.toString();
+  for (const change of changes.changes.values()) {
+    const { address, subaccountNumber } = change;
+    const record = models.accounts.subaccount(address, subaccountNumber);
+    const contents: Record<string, unknown> = {};
+    const positions = models.accounts
+      .positions(address, subaccountNumber)
+      .filter((p) => change.perpetuals.has(p.perpetualId) && (p.status === "OPEN" || p.closedAt !== null))
+      .filter((p, i, all) => all.findLastIndex((q) => q.perpetualId === p.perpetualId) === i)
+      .flatMap((p) => {
+        const body = positionBody(models, record, subaccountNumber, p);
+        if (body === undefined) return [];
+        const { createdAt: _c, createdAtHeight: _h, closedAt: _x, subaccountNumber: _n, ...rest } = body;
+        return [
+          {
+            address,
+            subaccountNumber,
+            positionId: uuidOf(`position/${address}/${subaccountNumber}/${p.openSeq}`),
+            ...rest,
+          },
+        ];
+      });
+    if (positions.length > 0) contents.perpetualPositions = positions;
+    if (change.usdc && record !== undefined) {
+      const value = models.accounts.value(record).usdcWithFunding;
+      contents.assetPositions = [
+        {
+          address,
+          subaccountNumber,
+          positionId: uuidOf(`asset/${address}/${subaccountNumber}/0`),
+          assetId: "0",
+          symbol: "USDC",
+          side: value < 0n ? "SHORT" : "LONG",
+          size: usdc(value < 0n ? -value : value),
+        },
+      ];
+    }
+    const orders = [...new Set(change.orders)].flatMap((o) => {
+      const market = models.markets.marketOfPair(o.order.orderId?.clobPairId ?? 0);
+      return market === undefined ? [] : [orderBody(market, o, false)];
+    });
+    if (orders.length > 0) contents.orders = orders;
+    const fills = change.fills.flatMap((f) => {
+      const market = models.markets.marketOfPair(f.clobPairId);
+      return market === undefined ? [] : [fillUpdateBody(market, f)];
+    });
+    if (fills.length > 0) contents.fills = fills;
+    const [first, ...more] = change.transfers;
+    if (first !== undefined) contents.transfers = transferUpdate(first, address, subaccountNumber);
+    if (Object.keys(contents).length > 0) {
+      contents.blockHeight = blockHeight;
+      out.push(
+        ...channelMessages(address, subaccountNumber, contents, first !== undefined && isInternal(first)),
+      );
+    }
+    for (const transfer of more) {
+      out.push(
+        ...channelMessages(
+          address,
+          subaccountNumber,
+          { transfers: transferUpdate(transfer, address, subaccountNumber), blockHeight },
+          isInternal(transfer),
+        ),
+      );
+    }
+  }
+  return out;
+}
+
+/** Whether a transfer moves money between two children of one parent (left out of parent streams). */
+function isInternal(transfer: TransferRecord): boolean {
+  const s = transfer.sender;
+  const r = transfer.recipient;
+  return (
+    s.address === r.address &&
+    s.subaccountNumber !== undefined &&
+    r.subaccountNumber !== undefined &&
+    s.subaccountNumber % PARENTS === r.subaccountNumber % PARENTS
+  );
+}
+
+function transferUpdate(transfer: TransferRecord, address: string, subaccountNumber: number) {
+  const side = (s: TransferRecord["sender"]) => ({
+    address: s.address,
+    ...(s.subaccountNumber === undefined ? {} : { subaccountNumber: s.subaccountNumber }),
+  });
+  return {
+    sender: side(transfer.sender),
+    recipient: side(transfer.recipient),
+    symbol: "USDC",
+    size: usdc(transfer.quantums),
+    type: transferType(transfer, address, subaccountNumber),
+    transactionHash: transfer.transactionHash,
+    createdAt: transfer.createdAt.toISOString(),
+    createdAtHeight: transfer.createdAtHeight.toString(),
+  };
+}
+
+/** The orders a subaccount snapshot lists: open ones, and recent best-effort cancels. */
+export function snapshotOrders(models: AccountFeedModels, address: string, numbers: readonly number[]) {
+  const recent = models.height - 20n;
+  return numbers.flatMap((n) =>
+    models.orders.ofSubaccount(subaccountKey(address, n)).flatMap((o) => {
+      const gt = o.order.goodTilOneof;
+      const listed =
+        o.status === "OPEN" ||
+        o.status === "UNTRIGGERED" ||
+        o.status === "BEST_EFFORT_OPENED" ||
+        (o.status === "BEST_EFFORT_CANCELED" && gt.case === "goodTilBlock" && BigInt(gt.value) > recent);
+      const market = models.markets.marketOfPair(o.order.orderId?.clobPairId ?? 0);
+      return listed && market !== undefined ? [orderBody(market, o)] : [];
+    }),
+  );
+}
+
+/** Parses `address/number` below `max`; undefined when malformed. */
+function parseId(id: string, max: number): { address: string; n: number } | undefined {
+  const match = /^([a-zA-Z0-9]{1,90})\/(\d+)$/.exec(id);
+  if (match === null) return undefined;
+  const n = Number(match[2]);
+  return n < max ? { address: match[1] as string, n } : undefined;
+}
+
+/** The snapshot of `v4_subaccounts` (`address/number`). */
+export function subaccountSnapshot(models: AccountFeedModels, id: string): ChannelSnapshot {
+  const parsed = parseId(id, MAX_SUBACCOUNT);
+  if (parsed === undefined) return { kind: "invalid-id" };
+  const record = models.accounts.subaccount(parsed.address, parsed.n);
+  if (record === undefined) return { kind: "snapshot", contents: {} };
+  return {
+    kind: "snapshot",
+    contents: {
+      subaccount: subaccountBody(models, record),
+      orders: snapshotOrders(models, parsed.address, [parsed.n]),
+      blockHeight: models.height.toString(),
+    },
+  };
+}
+
+/** The parent subaccount body (children that exist), or undefined when there are none. */
+export function parentBody(models: AccountViewModels, address: string, parent: number) {
+  const children = models.accounts
+    .numbersOf(address)
+    .filter((n) => n % PARENTS === parent)
+    .flatMap((n) => {
+      const record = models.accounts.subaccount(address, n);
+      return record === undefined ? [] : [record];
+    });
+  if (children.length === 0) return undefined;
+  let equity = 0n;
+  let free = 0n;
+  for (const child of children) {
+    const value = models.accounts.value(child);
+    equity += value.equity;
+    free += value.freeCollateral;
+  }
+  return {
+    address,
+    parentSubaccountNumber: parent,
+    equity: usdc(equity),
+    freeCollateral: usdc(free),
+    childSubaccounts: children.map((c) => subaccountBody(models, c)),
+  };
+}
+
+/** The snapshot of `v4_parent_subaccounts` (`address/parent`). */
+export function parentSnapshot(models: AccountFeedModels, id: string): ChannelSnapshot {
+  const parsed = parseId(id, PARENTS);
+  if (parsed === undefined) return { kind: "invalid-id" };
+  const body = parentBody(models, parsed.address, parsed.n);
+  if (body === undefined) return { kind: "snapshot", contents: {} };
+  const numbers = body.childSubaccounts.map((c) => c.subaccountNumber);
+  return {
+    kind: "snapshot",
+    contents: {
+      subaccount: body,
+      orders: snapshotOrders(models, parsed.address, numbers),
+      blockHeight: models.height.toString(),
+    },
+  };
+}

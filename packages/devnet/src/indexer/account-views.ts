@@ -1,0 +1,295 @@
+/**
+ * The JSON bodies of the account routes and channels (`spec/indexer-api.md` 1.1-1.5, 3.5):
+ * subaccounts with equity and free collateral, perpetual and asset positions, orders, fills and
+ * transfers, built from the read models.
+ */
+import { clob } from "@perpx/proto";
+import { netNotional } from "../app/modules/margin.js";
+import { iso, ratio, scaled, usdc } from "./format.js";
+import { subaccountUuid, uuidOf } from "./ids.js";
+import type { AccountsModel, PositionRecord, SubaccountRecord } from "./models/accounts.js";
+import type { FillRecord, TransferRecord } from "./models/history.js";
+import { type MarketDefinition, type MarketsModel, priceOf, sizeOf } from "./models/markets.js";
+import type { OrderRecord } from "./models/orders.js";
+
+/** The models the account views read. */
+export interface AccountViewModels {
+  readonly markets: MarketsModel;
+  readonly accounts: AccountsModel;
+  readonly height: bigint;
+}
+
+/** A perpetual position as REST shows it. */
+export interface PerpetualPositionBody {
+  market: string;
+  status: string;
+  side: "LONG" | "SHORT";
+  size: string;
+  maxSize: string;
+  entryPrice: string;
+  exitPrice: string | null;
+  realizedPnl: string;
+  unrealizedPnl: string;
+  createdAt: string;
+  createdAtHeight: string;
+  closedAt: string | null;
+  sumOpen: string;
+  sumClose: string;
+  netFunding: string;
+  subaccountNumber: number;
+}
+
+/** An asset position as REST shows it. */
+export interface AssetPositionBody {
+  symbol: string;
+  side: "LONG" | "SHORT";
+  size: string;
+  assetId: string;
+  subaccountNumber: number;
+}
+
+/** A subaccount as REST shows it. */
+export interface SubaccountBody {
+  address: string;
+  subaccountNumber: number;
+  equity: string;
+  freeCollateral: string;
+  openPerpetualPositions: Record<string, PerpetualPositionBody>;
+  assetPositions: Record<string, AssetPositionBody>;
+  marginEnabled: boolean;
+  updatedAtHeight: string;
+  latestProcessedBlockHeight: string;
+}
+
+/** A position's body. */
+export function positionBody(
+  models: AccountViewModels,
+  record: SubaccountRecord | undefined,
+  subaccountNumber: number,
+  position: PositionRecord,
+): PerpetualPositionBody | undefined {
+  const market = models.markets.marketOfPerpetual(position.perpetualId);
+  if (market === undefined) return undefined;
+  const chain = position.status === "OPEN" ? record?.positions.get(position.perpetualId) : undefined;
+  const fundingPpm =
+    position.settledFundingPpm +
+    (chain === undefined ? 0n : models.accounts.unsettledFundingPpm(position.perpetualId, chain));
+  const priceExponent = -6 - market.atomicResolution;
+  let unrealized = "0";
+  const price = models.markets.oraclePrice(market.marketId);
+  if (position.status === "OPEN" && price !== undefined && position.sumOpen > 0n) {
+    const notional = netNotional(position.size, {
+      atomicResolution: market.atomicResolution,
+      price: price.price,
+      exponent: price.exponent,
+    });
+    const absSize = position.size < 0n ? -position.size : position.size;
+    const cost = position.side === "LONG" ? absSize * position.openQuote : -absSize * position.openQuote;
+    unrealized = ratio(notional * position.sumOpen - cost, position.sumOpen, -6);
+  }
+  return {
+    market: market.ticker,
+    status: position.status,
+    side: position.side,
+    size: sizeOf(market, position.size),
+    maxSize: sizeOf(market, position.maxSize),
+    entryPrice: position.sumOpen === 0n ? "0" : ratio(position.openQuote, position.sumOpen, priceExponent),
+    exitPrice: position.sumClose === 0n ? null : ratio(position.closeQuote, position.sumClose, priceExponent),
+    realizedPnl: scaled(position.realizedPnl * 1_000_000n + fundingPpm, -12),
+    unrealizedPnl: unrealized,
+    createdAt: iso(position.createdAt),
+    createdAtHeight: position.createdAtHeight.toString(),
+    closedAt: position.closedAt === null ? null : iso(position.closedAt),
+    sumOpen: sizeOf(market, position.sumOpen),
+    sumClose: sizeOf(market, position.sumClose),
+    netFunding: scaled(fundingPpm, -12),
+    subaccountNumber,
+  };
+}
+
+/** The USDC asset position of a subaccount (none when it is zero). */
+export function assetPositionBodies(
+  models: AccountViewModels,
+  record: SubaccountRecord,
+): AssetPositionBody[] {
+  const value = models.accounts.value(record).usdcWithFunding;
+  if (value === 0n) return [];
+  return [
+    {
+      symbol: "USDC",
+      side: value > 0n ? "LONG" : "SHORT",
+      size: usdc(value < 0n ? -value : value),
+      assetId: "0",
+      subaccountNumber: record.subaccountNumber,
+    },
+  ];
+}
+
+/** A subaccount's body. */
+export function subaccountBody(models: AccountViewModels, record: SubaccountRecord): SubaccountBody {
+  const value = models.accounts.value(record);
+  const open: Record<string, PerpetualPositionBody> = {};
+  for (const position of models.accounts.positions(record.address, record.subaccountNumber)) {
+    if (position.status !== "OPEN") continue;
+    const body = positionBody(models, record, record.subaccountNumber, position);
+    if (body !== undefined) open[body.market] = body;
+  }
+  const assets: Record<string, AssetPositionBody> = {};
+  for (const a of assetPositionBodies(models, record)) assets[a.symbol] = a;
+  return {
+    address: record.address,
+    subaccountNumber: record.subaccountNumber,
+    equity: usdc(value.equity),
+    freeCollateral: usdc(value.freeCollateral),
+    openPerpetualPositions: open,
+    assetPositions: assets,
+    marginEnabled: true,
+    updatedAtHeight: record.updatedAtHeight.toString(),
+    latestProcessedBlockHeight: models.height.toString(),
+  };
+}
+
+/** The id of an order. */
+export function orderUuid(key: string): string {
+  return uuidOf(`order/${key}`);
+}
+
+function orderType(order: clob.Order): string {
+  if (order.conditionType === clob.Order_ConditionType.STOP_LOSS) return "STOP_LIMIT";
+  if (order.conditionType === clob.Order_ConditionType.TAKE_PROFIT) return "TAKE_PROFIT";
+  return "LIMIT";
+}
+
+function timeInForce(order: clob.Order): string {
+  if (order.timeInForce === clob.Order_TimeInForce.IOC) return "IOC";
+  if (order.timeInForce === clob.Order_TimeInForce.FILL_OR_KILL) return "FOK";
+  return "GTT";
+}
+
+/** An order's REST body (`withNumber`: the REST object; without: the channel's). */
+export function orderBody(
+  market: MarketDefinition,
+  record: OrderRecord,
+  withNumber = true,
+): Record<string, unknown> {
+  const order = record.order;
+  const id = order.orderId;
+  const owner = id?.subaccountId?.owner ?? "";
+  const number = id?.subaccountId?.number ?? 0;
+  const gt = order.goodTilOneof;
+  return {
+    id: orderUuid(record.key),
+    subaccountId: subaccountUuid(owner, number),
+    clientId: String(id?.clientId ?? 0),
+    clobPairId: String(id?.clobPairId ?? 0),
+    side: order.side === clob.Order_Side.BUY ? "BUY" : "SELL",
+    size: sizeOf(market, order.quantums),
+    totalFilled: sizeOf(market, record.totalFilled),
+    price: priceOf(market, order.subticks),
+    type: orderType(order),
+    status: record.status,
+    timeInForce: timeInForce(order),
+    postOnly: order.timeInForce === clob.Order_TimeInForce.POST_ONLY,
+    reduceOnly: order.reduceOnly,
+    orderFlags: String(id?.orderFlags ?? 0),
+    ...(gt.case === "goodTilBlock" ? { goodTilBlock: String(gt.value) } : {}),
+    ...(gt.case === "goodTilBlockTime" ? { goodTilBlockTime: iso(gt.value * 1000) } : {}),
+    ...(record.createdAtHeight === undefined
+      ? {}
+      : { createdAtHeight: record.createdAtHeight.toString(), createdAt: iso(record.createdAt ?? 0) }),
+    clientMetadata: String(order.clientMetadata),
+    ...(order.conditionType === clob.Order_ConditionType.UNSPECIFIED
+      ? {}
+      : { triggerPrice: priceOf(market, order.conditionalOrderTriggerSubticks) }),
+    ...(record.updatedAtHeight === undefined
+      ? {}
+      : { updatedAt: iso(record.updatedAt ?? 0), updatedAtHeight: record.updatedAtHeight.toString() }),
+    ticker: market.ticker,
+    ...(withNumber ? { subaccountNumber: number } : {}),
+    ...(!withNumber && record.removalReason !== undefined ? { removalReason: record.removalReason } : {}),
+  };
+}
+
+/** A fill's REST body. */
+export function fillBody(market: MarketDefinition, fill: FillRecord, orders: (key: string) => boolean) {
+  return {
+    id: uuidOf(`fill/${fill.eventId}/${fill.liquidity}`),
+    side: fill.side,
+    liquidity: fill.liquidity,
+    type: "LIMIT",
+    market: market.ticker,
+    marketType: "PERPETUAL",
+    price: priceOf(market, fill.subticks),
+    size: sizeOf(market, fill.quantums),
+    fee: usdc(fill.fee),
+    affiliateRevShare: "0",
+    createdAt: iso(fill.createdAt),
+    createdAtHeight: fill.createdAtHeight.toString(),
+    ...(orders(fill.orderKey) ? { orderId: orderUuid(fill.orderKey) } : {}),
+    clientMetadata: String(fill.clientMetadata),
+    subaccountNumber: fill.subaccountNumber,
+  };
+}
+
+/** A fill as the subaccount channel sends it. */
+export function fillUpdateBody(market: MarketDefinition, fill: FillRecord) {
+  return {
+    id: uuidOf(`fill/${fill.eventId}/${fill.liquidity}`),
+    subaccountId: subaccountUuid(fill.subaccount, fill.subaccountNumber),
+    side: fill.side,
+    liquidity: fill.liquidity,
+    type: "LIMIT",
+    clobPairId: String(fill.clobPairId),
+    orderId: orderUuid(fill.orderKey),
+    size: sizeOf(market, fill.quantums),
+    price: priceOf(market, fill.subticks),
+    quoteAmount: usdc(fill.quoteQuantums),
+    eventId: fill.eventId,
+    transactionHash: fill.transactionHash,
+    createdAt: iso(fill.createdAt),
+    createdAtHeight: fill.createdAtHeight.toString(),
+    clientMetadata: String(fill.clientMetadata),
+    fee: usdc(fill.fee),
+    affiliateRevShare: "0",
+    ticker: market.ticker,
+  };
+}
+
+/** A transfer's type seen from a subaccount (`parent`: judged at parent level). */
+export function transferType(
+  transfer: TransferRecord,
+  address: string,
+  number: number,
+  parent = false,
+): string {
+  const same = (s: TransferRecord["sender"]) =>
+    s.address === address &&
+    s.subaccountNumber !== undefined &&
+    (parent ? s.subaccountNumber % 128 === number : s.subaccountNumber === number);
+  if (same(transfer.sender))
+    return transfer.recipient.subaccountNumber === undefined ? "WITHDRAWAL" : "TRANSFER_OUT";
+  return transfer.sender.subaccountNumber === undefined ? "DEPOSIT" : "TRANSFER_IN";
+}
+
+/** A transfer's REST body, typed from a subaccount's point of view. */
+export function transferBody(transfer: TransferRecord, address: string, number: number, parent = false) {
+  const side = (s: TransferRecord["sender"]) => ({
+    address: s.address,
+    ...(s.subaccountNumber === undefined
+      ? {}
+      : parent
+        ? { parentSubaccountNumber: s.subaccountNumber % 128 }
+        : { subaccountNumber: s.subaccountNumber }),
+  });
+  return {
+    id: uuidOf(`transfer/${transfer.eventId}`),
+    sender: side(transfer.sender),
+    recipient: side(transfer.recipient),
+    size: usdc(transfer.quantums),
+    createdAt: iso(transfer.createdAt),
+    createdAtHeight: transfer.createdAtHeight.toString(),
+    symbol: "USDC",
+    type: transferType(transfer, address, number, parent),
+    transactionHash: transfer.transactionHash,
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * The indexer's view of a committed block: its indexer events in order, each located (height,
+ * time, tx hash and index, event index), read from the block record the chain application
+ * publishes (`BlockRecord.indexerEvents` and each `TxResult.indexerEvents`).
+ */
+import { sha256 } from "@noble/hashes/sha2.js";
+import type { BlockRecord } from "../app/contract.js";
+import type { IndexerEvent, LocatedIndexerEvent } from "../app/indexer-events.js";
+
+function hex(bytes: Uint8Array): string {
+  return Buffer.from(bytes).toString("hex").toUpperCase();
+}
+
+/**
+ * Every indexer event of `block`, in the order the chain applied them: block-level events before
+ * the txs, each delivered tx's events, then the end-block events.
+ */
+export function locateBlockEvents(block: BlockRecord): LocatedIndexerEvent[] {
+  const out: LocatedIndexerEvent[] = [];
+  const base = { height: block.height, time: block.time };
+  const push = (event: IndexerEvent, tx?: { index: number; hash: string }) => {
+    out.push({
+      ...base,
+      ...(tx === undefined ? {} : { txIndex: tx.index, txHash: tx.hash }),
+      eventIndex: out.length,
+      event,
+    });
+  };
+  for (const event of block.indexerEvents?.beginBlock ?? []) push(event);
+  block.txResults.forEach((result, index) => {
+    const events = result.indexerEvents;
+    if (events === undefined || events.length === 0) return;
+    const bytes = block.txs[index];
+    const tx = { index, hash: bytes === undefined ? "" : hex(sha256(bytes)) };
+    for (const event of events) push(event, tx);
+  });
+  for (const event of block.indexerEvents?.endBlock ?? []) push(event);
+  return out;
+}
+
+/**
+ * The reference's event id of a located event: height, tx index and event index as three
+ * big-endian uint32, in hex (block-level events use tx index 0xffffffff).
+ */
+export function eventIdHex(located: LocatedIndexerEvent): string {
+  const part = (n: number) => (n >>> 0).toString(16).padStart(8, "0");
+  return `${part(Number(located.height))}${part(located.txIndex ?? 0xffffffff)}${part(located.eventIndex)}`;
+}

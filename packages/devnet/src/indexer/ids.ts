@@ -1,0 +1,25 @@
+/**
+ * The indexer's deterministic UUIDs (subaccounts, orders, fills, candles): a SHA-256 of the
+ * entity's natural key, laid out as a version-5-style UUID, so that the same entity always gets
+ * the same id, across restarts too.
+ */
+import { sha256 } from "@noble/hashes/sha2.js";
+
+/** The UUID of a natural key. */
+export function uuidOf(key: string): string {
+  const bytes = sha256(new TextEncoder().encode(key)).slice(0, 16);
+  bytes[6] = ((bytes[6] as number) & 0x0f) | 0x50;
+  bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
+  const h = Buffer.from(bytes).toString("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/** The id of a subaccount. */
+export function subaccountUuid(address: string, subaccountNumber: number): string {
+  return uuidOf(`subaccount/${address}/${subaccountNumber}`);
+}
+
+/** The id of a candle. */
+export function candleUuid(ticker: string, resolution: string, startedAt: string): string {
+  return uuidOf(`candle/${ticker}/${resolution}/${startedAt}`);
+}

@@ -1,0 +1,386 @@
+/**
+ * The devnet indexer: read models fed only by the chain application's two streams (committed
+ * blocks with their indexer events, and the memclob's off-chain order stream), answering REST
+ * and the WebSocket channels ({@link IndexerFeed}). It never reads chain state.
+ */
+import type { clob } from "@perpx/proto";
+import type { BlockRecord, OrderStreamMessage } from "../app/contract.js";
+import type { LocatedIndexerEvent } from "../app/indexer-events.js";
+import {
+  type AccountFeedModels,
+  ChangeSet,
+  parentSnapshot,
+  subaccountMessages,
+  subaccountSnapshot,
+} from "./account-feed.js";
+import { locateBlockEvents } from "./block-events.js";
+import type { ChannelMessage, ChannelSnapshot, IndexerChannel, IndexerFeed } from "./feed.js";
+import { iso } from "./format.js";
+import { AccountsModel } from "./models/accounts.js";
+import { type CandleRecord, type CandleResolution, CandlesModel, RESOLUTIONS } from "./models/candles.js";
+import { HistoryModel } from "./models/history.js";
+import { MarketsModel, type PerpetualMarketBody } from "./models/markets.js";
+import { type LevelChange, OrderBookModel } from "./models/orderbook.js";
+import { OrdersModel, ownerKey } from "./models/orders.js";
+import { TradesModel } from "./models/trades.js";
+import { candleBody, levelUpdateBody, orderbookBody, tradeBody, tradeUpdateBody } from "./views.js";
+
+/** The two streams of a chain application the indexer consumes. */
+export interface IndexerSource {
+  onBlock(listener: (block: BlockRecord) => void): () => void;
+  onOrderStream(listener: (messages: readonly OrderStreamMessage[]) => void): () => void;
+}
+
+/** The channel versions of the reference. */
+export const CHANNEL_VERSIONS: Readonly<Record<IndexerChannel, string>> = {
+  v4_orderbook: "1.0.0",
+  v4_subaccounts: "3.0.0",
+  v4_parent_subaccounts: "3.0.0",
+  v4_trades: "2.1.0",
+  v4_markets: "1.0.0",
+  v4_candles: "1.0.0",
+  v4_block_height: "1.0.0",
+};
+
+/** The default and largest `limit` of list routes. */
+export const API_LIMIT = 1000;
+
+/** The indexer (see the module comment). */
+export class Indexer implements IndexerFeed {
+  readonly markets = new MarketsModel();
+  readonly book = new OrderBookModel();
+  readonly trades = new TradesModel();
+  readonly candles = new CandlesModel();
+  readonly accounts = new AccountsModel(this.markets);
+  readonly orders = new OrdersModel();
+  readonly history = new HistoryModel();
+  private latest: { height: bigint; time: Date } | undefined;
+  private readonly listeners = new Set<(messages: readonly ChannelMessage[]) => void>();
+
+  /** The latest indexed block's height and time. */
+  get head(): { height: bigint; time: Date } | undefined {
+    return this.latest;
+  }
+
+  /** Applies one committed block; returns (and publishes) its channel messages. */
+  applyBlock(block: BlockRecord): ChannelMessage[] {
+    const located = locateBlockEvents(block);
+    const nowMs = block.time.getTime();
+    this.markets.trim(nowMs);
+    const before = new Map(this.markets.markets().map((m) => [m.ticker, this.markets.body(m, nowMs)]));
+    const messages: ChannelMessage[] = [];
+    const changedCandles = new Set<CandleRecord>();
+    const repriced = new Set<number>();
+    const changes = new ChangeSet();
+    for (const event of located) {
+      this.applyEvent(event, messages, changedCandles);
+      this.applyAccountEvent(event, changes);
+      if (event.event.kind === "oracle_price") repriced.add(event.event.marketId);
+    }
+    this.latest = { height: block.height, time: block.time };
+    for (const order of this.orders.expire(block.height))
+      this.changeOf(changes, ownerKey(order.order)).orders.push(order);
+    messages.push(...subaccountMessages(this.accountModels(), changes));
+    for (const market of this.markets.markets()) {
+      const moment = this.moment(market.clobPairId, market.perpetualId);
+      for (const c of this.candles.tick(market.clobPairId, nowMs, moment)) changedCandles.add(c);
+    }
+    for (const candle of changedCandles) {
+      const market = this.markets.marketOfPair(candle.clobPairId);
+      if (market === undefined) continue;
+      messages.push(
+        this.message(
+          "v4_candles",
+          `${market.ticker}/${candle.resolution}`,
+          candleBody(market, candle, false),
+        ),
+      );
+    }
+    const markets = this.marketsUpdate(before, repriced, nowMs);
+    if (markets !== undefined) messages.push(markets);
+    messages.push(
+      this.message("v4_block_height", "v4_block_height", {
+        blockHeight: block.height.toString(),
+        time: iso(block.time),
+      }),
+    );
+    this.publish(messages);
+    return messages;
+  }
+
+  private applyEvent(located: LocatedIndexerEvent, out: ChannelMessage[], candles: Set<CandleRecord>): void {
+    this.markets.apply(located);
+    const trade = this.trades.apply(located);
+    if (trade === undefined) return;
+    const market = this.markets.marketOfPair(trade.clobPairId);
+    if (market === undefined) return;
+    out.push(this.message("v4_trades", market.ticker, { trades: [tradeUpdateBody(market, trade)] }));
+    const moment = this.moment(market.clobPairId, market.perpetualId);
+    for (const c of this.candles.trade(market.clobPairId, trade.createdAt.getTime(), trade, moment))
+      candles.add(c);
+  }
+
+  private changeOf(changes: ChangeSet, key: string) {
+    const cut = key.lastIndexOf("/");
+    return changes.of(key.slice(0, cut), Number(key.slice(cut + 1)));
+  }
+
+  private applyAccountEvent(located: LocatedIndexerEvent, changes: ChangeSet): void {
+    const e = located.event;
+    this.accounts.apply(located);
+    if (e.kind === "subaccount_update") {
+      const change = changes.of(e.owner, e.number);
+      change.usdc = true;
+      for (const p of e.perpetualPositions) change.perpetuals.add(p.perpetualId);
+      for (const p of this.accounts.positions(e.owner, e.number)) {
+        if (p.status === "OPEN") change.perpetuals.add(p.perpetualId);
+      }
+    }
+    if (e.kind === "order_fill") {
+      const market = this.markets.marketOfPair(e.clobPairId);
+      for (const order of [e.taker, e.maker]) {
+        if (market !== undefined) this.changeOf(changes, ownerKey(order)).perpetuals.add(market.perpetualId);
+      }
+    }
+    for (const order of this.orders.apply(located))
+      this.changeOf(changes, ownerKey(order.order)).orders.push(order);
+    const made = this.history.apply(located);
+    for (const fill of made.fills) changes.of(fill.subaccount, fill.subaccountNumber).fills.push(fill);
+    for (const transfer of made.transfers) {
+      for (const side of [transfer.sender, transfer.recipient]) {
+        if (side.subaccountNumber !== undefined)
+          changes.of(side.address, side.subaccountNumber).transfers.push(transfer);
+      }
+    }
+  }
+
+  /** The models the account views and channels read, at the latest height. */
+  accountModels(): AccountFeedModels {
+    return {
+      markets: this.markets,
+      accounts: this.accounts,
+      orders: this.orders,
+      height: this.latest?.height ?? 0n,
+    };
+  }
+
+  private moment(clobPairId: number, perpetualId: number) {
+    return { openInterest: this.markets.openInterestOf(perpetualId), midSum: this.book.bestSum(clobPairId) };
+  }
+
+  private marketsUpdate(
+    before: ReadonlyMap<string, PerpetualMarketBody>,
+    repriced: ReadonlySet<number>,
+    nowMs: number,
+  ): ChannelMessage | undefined {
+    const trading: Record<string, Partial<PerpetualMarketBody>> = {};
+    const oraclePrices: Record<string, object> = {};
+    for (const market of this.markets.markets()) {
+      const now = this.markets.body(market, nowMs);
+      const was = before.get(market.ticker);
+      const changed: Partial<PerpetualMarketBody> = {};
+      for (const key of Object.keys(now) as (keyof PerpetualMarketBody)[]) {
+        if (key === "oraclePrice") continue;
+        if (was === undefined || was[key] !== now[key]) Object.assign(changed, { [key]: now[key] });
+      }
+      if (Object.keys(changed).length > 0) trading[market.ticker] = { ...changed, ticker: market.ticker };
+      if (repriced.has(market.marketId)) {
+        const price = this.markets.oraclePriceBody(market.marketId);
+        if (price !== undefined) oraclePrices[market.ticker] = price;
+      }
+    }
+    const contents: Record<string, object> = {};
+    if (Object.keys(trading).length > 0) contents.trading = trading;
+    if (Object.keys(oraclePrices).length > 0) contents.oraclePrices = oraclePrices;
+    if (Object.keys(contents).length === 0) return undefined;
+    return this.message("v4_markets", "v4_markets", contents);
+  }
+
+  /**
+   * After replaying stored blocks (which carry no order stream): the stateful orders the blocks
+   * left open rest in the memclob again (a node rebuilds them from state), so they rest in the book.
+   */
+  restBook(): void {
+    const stream: OrderStreamMessage[] = [];
+    for (const record of this.orders.all()) {
+      if (record.status !== "OPEN" || (record.order.orderId?.orderFlags ?? 0) === 0) continue;
+      stream.push({ kind: "place", order: record.order });
+      if (record.totalFilled > 0n) {
+        stream.push({
+          kind: "update",
+          orderId: record.order.orderId as clob.OrderId,
+          totalFilled: record.totalFilled,
+        });
+      }
+    }
+    for (const message of stream) this.book.apply(message);
+  }
+
+  /** Applies one step of the order stream; returns (and publishes) its order book messages. */
+  applyOrderStream(stream: readonly OrderStreamMessage[]): ChannelMessage[] {
+    // One update per level the step changed, in the order first changed, with its final size: a
+    // taker that crossed and left within the step leaves no trace.
+    const changed = new Map<string, { first: bigint; last: LevelChange }>();
+    for (const m of stream) {
+      for (const change of this.book.apply(m)) {
+        const key = `${change.clobPairId}/${change.side}/${change.subticks}`;
+        const seen = changed.get(key);
+        if (seen === undefined) changed.set(key, { first: change.previous, last: change });
+        else seen.last = change;
+      }
+    }
+    const messages: ChannelMessage[] = [];
+    const orderChanges = new ChangeSet();
+    for (const m of stream) {
+      for (const order of this.orders.applyStream(m))
+        this.changeOf(orderChanges, ownerKey(order.order)).orders.push(order);
+    }
+    for (const { first, last } of changed.values()) {
+      if (first === last.quantums) continue;
+      const market = this.markets.marketOfPair(last.clobPairId);
+      if (market === undefined) continue;
+      messages.push(this.message("v4_orderbook", market.ticker, levelUpdateBody(market, last)));
+    }
+    messages.push(...subaccountMessages(this.accountModels(), orderChanges));
+    this.publish(messages);
+    return messages;
+  }
+
+  private message(channel: IndexerChannel, id: string, contents: object): ChannelMessage {
+    return { channel, id, version: CHANNEL_VERSIONS[channel], contents };
+  }
+
+  private publish(messages: readonly ChannelMessage[]): void {
+    if (messages.length === 0) return;
+    for (const listener of this.listeners) {
+      try {
+        listener(messages);
+      } catch {
+        // A listener's failure must not stop the indexer or the other listeners.
+      }
+    }
+  }
+
+  onMessages(listener: (messages: readonly ChannelMessage[]) => void): () => void {
+    const wrapped = (messages: readonly ChannelMessage[]) => listener(messages);
+    this.listeners.add(wrapped);
+    return () => {
+      this.listeners.delete(wrapped);
+    };
+  }
+
+  /** `GET /v4/perpetualMarkets`'s body (every market, or the first `limit`). */
+  perpetualMarkets(limit = API_LIMIT): { markets: Record<string, PerpetualMarketBody> } {
+    const nowMs = this.latest?.time.getTime() ?? 0;
+    const markets: Record<string, PerpetualMarketBody> = {};
+    for (const market of this.markets.markets().slice(0, limit))
+      markets[market.ticker] = this.markets.body(market, nowMs);
+    return { markets };
+  }
+
+  /** The REST order book of a ticker, or undefined for an unknown one. */
+  orderbook(ticker: string) {
+    const market = this.markets.market(ticker);
+    return market === undefined ? undefined : orderbookBody(market, this.book.snapshot(market.clobPairId));
+  }
+
+  /** A market's trades, newest first. */
+  tradesOf(ticker: string) {
+    const market = this.markets.market(ticker);
+    if (market === undefined) return undefined;
+    return [...this.trades.trades(market.clobPairId)].reverse().map((t) => tradeBody(market, t));
+  }
+
+  /** A market's candles of one resolution, newest first. */
+  candlesOf(ticker: string, resolution: CandleResolution) {
+    const market = this.markets.market(ticker);
+    if (market === undefined) return undefined;
+    return [...this.candles.candles(market.clobPairId, resolution)]
+      .reverse()
+      .map((c) => candleBody(market, c, true));
+  }
+
+  /** `GET /v4/height`'s body, or undefined before the first block. */
+  heightBody(): { height: string; time: string } | undefined {
+    return this.latest === undefined
+      ? undefined
+      : { height: this.latest.height.toString(), time: iso(this.latest.time) };
+  }
+
+  snapshot(channel: IndexerChannel, id: string): ChannelSnapshot {
+    switch (channel) {
+      case "v4_markets":
+        return { kind: "snapshot", contents: this.perpetualMarkets() };
+      case "v4_block_height": {
+        const body = this.heightBody();
+        return body === undefined
+          ? { kind: "refused", message: "No blocks found" }
+          : { kind: "snapshot", contents: body };
+      }
+      case "v4_orderbook": {
+        const body = this.orderbook(id);
+        return body === undefined ? { kind: "invalid-id" } : { kind: "snapshot", contents: body };
+      }
+      case "v4_trades": {
+        const trades = this.tradesOf(id);
+        return trades === undefined
+          ? { kind: "invalid-id" }
+          : { kind: "snapshot", contents: { trades: trades.slice(0, API_LIMIT) } };
+      }
+      case "v4_candles": {
+        const [ticker, resolution] = id.split("/");
+        if (ticker === undefined || !RESOLUTIONS.includes(resolution as CandleResolution))
+          return { kind: "invalid-id" };
+        const candles = this.candlesOf(ticker, resolution as CandleResolution);
+        return candles === undefined
+          ? { kind: "invalid-id" }
+          : { kind: "snapshot", contents: { candles: candles.slice(0, API_LIMIT) } };
+      }
+      case "v4_subaccounts":
+        return subaccountSnapshot(this.accountModels(), id);
+      case "v4_parent_subaccounts":
+        return parentSnapshot(this.accountModels(), id);
+    }
+  }
+}
+
+/**
+ * Starts an indexer on a chain application's streams, after replaying `history` (the blocks
+ * committed so far, oldest first). Returns it and the function that unsubscribes it.
+ */
+export function startIndexer(
+  source: IndexerSource,
+  history: Iterable<BlockRecord>,
+): { indexer: Indexer; stop: () => void } {
+  const indexer = new Indexer();
+  for (const block of history) indexer.applyBlock(block);
+  indexer.restBook();
+  const offBlock = source.onBlock((block) => indexer.applyBlock(block));
+  const offStream = source.onOrderStream((messages) => indexer.applyOrderStream(messages));
+  return {
+    indexer,
+    stop: () => {
+      offBlock();
+      offStream();
+    },
+  };
+}
+
+/** What the indexer reads of stored blocks at start (a chain application's block store). */
+export interface StoredBlocks {
+  readonly info: { readonly initialHeight: bigint };
+  latestBlock(): BlockRecord;
+  block(height: bigint): BlockRecord | undefined;
+}
+
+/**
+ * The committed blocks from the chain's first height to the latest, oldest first, read one at a
+ * time (blocks pruned without an archive are skipped: the indexer then starts from what is left).
+ */
+export function* committedBlocks(app: StoredBlocks): Generator<BlockRecord> {
+  const latest = app.latestBlock().height;
+  for (let height = app.info.initialHeight; height <= latest; height++) {
+    const block = app.block(height);
+    if (block !== undefined) yield block;
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * The account history read model: fills (one per side of every fill event, with its fee),
+ * transfers (between subaccounts, deposits and withdrawals), and historical funding per
+ * perpetual (each funding payment's rate and oracle price).
+ */
+import { clob } from "@perpx/proto";
+import type { LocatedIndexerEvent } from "../../app/indexer-events.js";
+import { eventIdHex } from "../block-events.js";
+import { orderIdKey } from "./orderbook.js";
+
+/** One side of a fill. */
+export interface FillRecord {
+  readonly eventId: string;
+  readonly subaccount: string;
+  readonly subaccountNumber: number;
+  readonly liquidity: "TAKER" | "MAKER";
+  readonly side: "BUY" | "SELL";
+  readonly clobPairId: number;
+  readonly quantums: bigint;
+  readonly subticks: bigint;
+  readonly quoteQuantums: bigint;
+  readonly fee: bigint;
+  readonly orderKey: string;
+  readonly clientMetadata: number;
+  readonly createdAt: Date;
+  readonly createdAtHeight: bigint;
+  readonly transactionHash: string;
+}
+
+/** A transfer. */
+export interface TransferRecord {
+  readonly eventId: string;
+  readonly sender: { readonly address: string; readonly subaccountNumber?: number };
+  readonly recipient: { readonly address: string; readonly subaccountNumber?: number };
+  readonly quantums: bigint;
+  readonly createdAt: Date;
+  readonly createdAtHeight: bigint;
+  readonly transactionHash: string;
+}
+
+/** A funding payment of a perpetual. */
+export interface FundingRecord {
+  readonly perpetualId: number;
+  readonly ratePpm: bigint;
+  readonly oracleSubticks: bigint;
+  readonly effectiveAt: Date;
+  readonly effectiveAtHeight: bigint;
+}
+
+const subKey = (address: string, n: number) => `${address}/${n}`;
+
+/** The history model (see the module comment). */
+export class HistoryModel {
+  private readonly fills = new Map<string, FillRecord[]>();
+  private readonly transfers = new Map<string, TransferRecord[]>();
+  private readonly funding = new Map<number, FundingRecord[]>();
+
+  private push<T>(map: Map<string, T[]>, key: string, item: T): void {
+    const list = map.get(key) ?? [];
+    list.push(item);
+    map.set(key, list);
+  }
+
+  /** Applies one event; returns the fills and transfers it made. */
+  apply(located: LocatedIndexerEvent): { fills: FillRecord[]; transfers: TransferRecord[] } {
+    const e = located.event;
+    const eventId = eventIdHex(located);
+    const base = {
+      createdAt: located.time,
+      createdAtHeight: located.height,
+      transactionHash: located.txHash ?? "",
+    };
+    if (e.kind === "order_fill") {
+      const fills: FillRecord[] = [];
+      for (const [order, liquidity, fee] of [
+        [e.taker, "TAKER", e.takerFee],
+        [e.maker, "MAKER", e.makerFee],
+      ] as const) {
+        const sub = order.orderId?.subaccountId;
+        const fill: FillRecord = {
+          ...base,
+          eventId,
+          subaccount: sub?.owner ?? "",
+          subaccountNumber: sub?.number ?? 0,
+          liquidity,
+          side: order.side === clob.Order_Side.BUY ? "BUY" : "SELL",
+          clobPairId: e.clobPairId,
+          quantums: e.quantums,
+          subticks: e.subticks,
+          quoteQuantums: e.quoteQuantums,
+          fee,
+          orderKey: orderIdKey(order.orderId),
+          clientMetadata: order.clientMetadata,
+        };
+        this.push(this.fills, subKey(fill.subaccount, fill.subaccountNumber), fill);
+        fills.push(fill);
+      }
+      return { fills, transfers: [] };
+    }
+    if (e.kind === "transfer") {
+      const side = (s: { owner: string; number?: number }) => ({
+        address: s.owner,
+        ...(s.number === undefined ? {} : { subaccountNumber: s.number }),
+      });
+      const transfer: TransferRecord = {
+        ...base,
+        eventId,
+        sender: side(e.sender),
+        recipient: side(e.recipient),
+        quantums: e.quantums,
+      };
+      const keys = new Set<string>();
+      for (const s of [transfer.sender, transfer.recipient]) {
+        if (s.subaccountNumber !== undefined) keys.add(subKey(s.address, s.subaccountNumber));
+      }
+      for (const key of keys) this.push(this.transfers, key, transfer);
+      return { fills: [], transfers: [transfer] };
+    }
+    if (e.kind === "funding" && e.phase === "payment") {
+      const list = this.funding.get(e.perpetualId) ?? [];
+      list.push({
+        perpetualId: e.perpetualId,
+        ratePpm: e.ratePpm,
+        oracleSubticks: e.oracleSubticks,
+        effectiveAt: located.time,
+        effectiveAtHeight: located.height,
+      });
+      this.funding.set(e.perpetualId, list);
+    }
+    return { fills: [], transfers: [] };
+  }
+
+  /** A subaccount's fills, oldest first. */
+  fillsOf(address: string, subaccountNumber: number): readonly FillRecord[] {
+    return this.fills.get(subKey(address, subaccountNumber)) ?? [];
+  }
+
+  /** A subaccount's transfers, oldest first. */
+  transfersOf(address: string, subaccountNumber: number): readonly TransferRecord[] {
+    return this.transfers.get(subKey(address, subaccountNumber)) ?? [];
+  }
+
+  /** A perpetual's funding payments, oldest first. */
+  fundingOf(perpetualId: number): readonly FundingRecord[] {
+    return this.funding.get(perpetualId) ?? [];
+  }
+}

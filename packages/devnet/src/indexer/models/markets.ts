@@ -1,0 +1,315 @@
+/**
+ * The perpetual markets read model: definitions (liquidity tiers, price markets, perpetuals, clob
+ * pairs), oracle prices, open interest, the next funding rate, and the 24-hour figures (volume,
+ * trades, oracle price change), fed by the block-event stream.
+ */
+import type { IndexerEvent, LocatedIndexerEvent } from "../../app/indexer-events.js";
+import { iso, ppm, scaled, usdc } from "../format.js";
+
+const DAY_MS = 86_400_000;
+/** The chain's funding rates are per 8 hours; the indexer shows 1-hour rates. */
+const RATE_PERIOD_HOURS = 8n;
+
+/** One tradable market: a clob pair with its perpetual and price market. */
+export interface MarketDefinition {
+  readonly clobPairId: number;
+  readonly perpetualId: number;
+  readonly ticker: string;
+  readonly marketId: number;
+  readonly atomicResolution: number;
+  readonly quantumConversionExponent: number;
+  readonly stepBaseQuantums: bigint;
+  readonly subticksPerTick: number;
+  readonly status: string;
+  readonly marketType: "CROSS" | "ISOLATED";
+  readonly liquidityTier: number;
+  readonly defaultFundingPpm: number;
+}
+
+/** An oracle price as the indexer keeps it. */
+export interface OraclePriceRecord {
+  readonly marketId: number;
+  readonly price: bigint;
+  readonly exponent: number;
+  readonly effectiveAt: Date;
+  readonly effectiveAtHeight: bigint;
+}
+
+/** `GET /v4/perpetualMarkets`'s object for one market. */
+export interface PerpetualMarketBody {
+  clobPairId: string;
+  ticker: string;
+  status: string;
+  oraclePrice: string;
+  priceChange24H: string;
+  volume24H: string;
+  trades24H: number;
+  nextFundingRate: string;
+  initialMarginFraction: string;
+  maintenanceMarginFraction: string;
+  openInterest: string;
+  atomicResolution: number;
+  quantumConversionExponent: number;
+  tickSize: string;
+  stepSize: string;
+  stepBaseQuantums: number;
+  subticksPerTick: number;
+  marketType: "CROSS" | "ISOLATED";
+  openInterestLowerCap?: string;
+  openInterestUpperCap?: string;
+  baseOpenInterest: string;
+  defaultFundingRate1H?: string;
+}
+
+/** The oracle price object of the `v4_markets` channel. */
+export interface OraclePriceBody {
+  oraclePrice: string;
+  effectiveAt: string;
+  effectiveAtHeight: string;
+  marketId: number;
+}
+
+interface Tier {
+  readonly initialMarginPpm: number;
+  readonly maintenanceFractionPpm: number;
+  readonly openInterestLowerCap: bigint;
+  readonly openInterestUpperCap: bigint;
+}
+
+interface Sample {
+  readonly timeMs: number;
+  readonly value: bigint;
+}
+
+/** The human price of `subticks` in a market. */
+export function priceOf(market: MarketDefinition, subticks: bigint): string {
+  return scaled(subticks, market.quantumConversionExponent - market.atomicResolution - 6);
+}
+
+/** The human size of `quantums` in a market. */
+export function sizeOf(market: MarketDefinition, quantums: bigint): string {
+  return scaled(quantums, market.atomicResolution);
+}
+
+/** The markets model (see the module comment). */
+export class MarketsModel {
+  private readonly tiers = new Map<number, Tier>();
+  private readonly priceMarkets = new Map<number, { pair: string; exponent: number }>();
+  private readonly perpetuals = new Map<number, Extract<IndexerEvent, { kind: "perpetual" }>>();
+  private readonly pairs = new Map<number, Extract<IndexerEvent, { kind: "clob_pair" }>>();
+  private readonly byTicker = new Map<string, MarketDefinition>();
+  private readonly byPair = new Map<number, MarketDefinition>();
+  private readonly prices = new Map<number, OraclePriceRecord>();
+  private readonly priceHistory = new Map<number, Sample[]>();
+  private readonly fills = new Map<number, Array<Sample & { quantums: bigint }>>();
+  private readonly openInterest = new Map<number, bigint>();
+  private readonly positions = new Map<string, Map<number, bigint>>();
+  private readonly nextFundingPpm = new Map<number, bigint>();
+
+  /** Applies one event of the block-event stream. */
+  apply(located: LocatedIndexerEvent): void {
+    const e = located.event;
+    switch (e.kind) {
+      case "liquidity_tier":
+        this.tiers.set(e.id, e);
+        return;
+      case "market_create":
+        this.priceMarkets.set(e.marketId, { pair: e.pair, exponent: e.exponent });
+        return;
+      case "perpetual":
+        this.perpetuals.set(e.perpetualId, e);
+        this.define();
+        return;
+      case "clob_pair":
+        this.pairs.set(e.clobPairId, e);
+        this.define();
+        return;
+      case "oracle_price":
+        this.setPrice(e.marketId, e.price, located);
+        return;
+      case "funding":
+        this.nextFundingPpm.set(e.perpetualId, e.ratePpm);
+        return;
+      case "order_fill":
+        this.recordFill(e.clobPairId, e.quantums, e.quoteQuantums, located.time.getTime());
+        return;
+      case "subaccount_update":
+        this.updatePositions(e);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private define(): void {
+    for (const pair of this.pairs.values()) {
+      const perpetual = this.perpetuals.get(pair.perpetualId);
+      if (perpetual === undefined) continue;
+      const market: MarketDefinition = {
+        clobPairId: pair.clobPairId,
+        perpetualId: perpetual.perpetualId,
+        ticker: perpetual.ticker,
+        marketId: perpetual.marketId,
+        atomicResolution: perpetual.atomicResolution,
+        quantumConversionExponent: pair.quantumConversionExponent,
+        stepBaseQuantums: pair.stepBaseQuantums,
+        subticksPerTick: pair.subticksPerTick,
+        status: pair.status,
+        marketType: perpetual.marketType,
+        liquidityTier: perpetual.liquidityTier,
+        defaultFundingPpm: perpetual.defaultFundingPpm,
+      };
+      this.byTicker.set(market.ticker, market);
+      this.byPair.set(market.clobPairId, market);
+    }
+  }
+
+  private setPrice(marketId: number, price: bigint, located: LocatedIndexerEvent): void {
+    const exponent = this.priceMarkets.get(marketId)?.exponent ?? 0;
+    this.prices.set(marketId, {
+      marketId,
+      price,
+      exponent,
+      effectiveAt: located.time,
+      effectiveAtHeight: located.height,
+    });
+    const history = this.priceHistory.get(marketId) ?? [];
+    history.push({ timeMs: located.time.getTime(), value: price });
+    this.priceHistory.set(marketId, history);
+  }
+
+  private recordFill(clobPairId: number, quantums: bigint, quote: bigint, timeMs: number): void {
+    const list = this.fills.get(clobPairId) ?? [];
+    list.push({ timeMs, value: quote, quantums });
+    this.fills.set(clobPairId, list);
+  }
+
+  private updatePositions(e: Extract<IndexerEvent, { kind: "subaccount_update" }>): void {
+    const key = `${e.owner}/${e.number}`;
+    const before = this.positions.get(key) ?? new Map<number, bigint>();
+    const after = new Map<number, bigint>();
+    for (const p of e.perpetualPositions) if (p.quantums !== 0n) after.set(p.perpetualId, p.quantums);
+    const touched = new Set([...before.keys(), ...after.keys()]);
+    for (const id of touched) {
+      const long = (q: bigint | undefined) => (q !== undefined && q > 0n ? q : 0n);
+      const delta = long(after.get(id)) - long(before.get(id));
+      if (delta !== 0n) this.openInterest.set(id, (this.openInterest.get(id) ?? 0n) + delta);
+    }
+    if (after.size === 0) this.positions.delete(key);
+    else this.positions.set(key, after);
+  }
+
+  /** Drops 24-hour samples older than the window ending at `nowMs` (keeping one price before it). */
+  trim(nowMs: number): void {
+    const start = nowMs - DAY_MS;
+    for (const list of this.fills.values()) {
+      let cut = 0;
+      while (cut < list.length && (list[cut] as Sample).timeMs <= start) cut++;
+      if (cut > 0) list.splice(0, cut);
+    }
+    for (const list of this.priceHistory.values()) {
+      let cut = 0;
+      while (cut + 1 < list.length && (list[cut + 1] as Sample).timeMs <= start) cut++;
+      if (cut > 0) list.splice(0, cut);
+    }
+  }
+
+  /** The market of a ticker. */
+  market(ticker: string): MarketDefinition | undefined {
+    return this.byTicker.get(ticker);
+  }
+
+  /** The market of a clob pair. */
+  marketOfPair(clobPairId: number): MarketDefinition | undefined {
+    return this.byPair.get(clobPairId);
+  }
+
+  /** The market trading a perpetual. */
+  marketOfPerpetual(perpetualId: number): MarketDefinition | undefined {
+    for (const market of this.byPair.values()) if (market.perpetualId === perpetualId) return market;
+    return undefined;
+  }
+
+  /** Every market, by clob pair id. */
+  markets(): MarketDefinition[] {
+    return [...this.byPair.values()].sort((a, b) => a.clobPairId - b.clobPairId);
+  }
+
+  /** A market's oracle price. */
+  oraclePrice(marketId: number): OraclePriceRecord | undefined {
+    return this.prices.get(marketId);
+  }
+
+  /** A market's open interest in base quantums. */
+  openInterestOf(perpetualId: number): bigint {
+    return this.openInterest.get(perpetualId) ?? 0n;
+  }
+
+  /** The liquidity tier of a market. */
+  tierOf(market: MarketDefinition): Tier | undefined {
+    return this.tiers.get(market.liquidityTier);
+  }
+
+  /** The oracle price object of the `v4_markets` channel. */
+  oraclePriceBody(marketId: number): OraclePriceBody | undefined {
+    const p = this.prices.get(marketId);
+    if (p === undefined) return undefined;
+    return {
+      oraclePrice: scaled(p.price, p.exponent),
+      effectiveAt: iso(p.effectiveAt),
+      effectiveAtHeight: p.effectiveAtHeight.toString(),
+      marketId,
+    };
+  }
+
+  /** The REST object of a market at `nowMs` (the latest block time). */
+  body(market: MarketDefinition, nowMs: number): PerpetualMarketBody {
+    const price = this.prices.get(market.marketId);
+    const tier = this.tiers.get(market.liquidityTier);
+    const start = nowMs - DAY_MS;
+    const fills = (this.fills.get(market.clobPairId) ?? []).filter((f) => f.timeMs > start);
+    const volume = fills.reduce((sum, f) => sum + f.value, 0n);
+    const history = this.priceHistory.get(market.marketId) ?? [];
+    const dayAgo = [...history].reverse().find((s) => s.timeMs <= start) ?? history[0];
+    const change = price === undefined || dayAgo === undefined ? 0n : price.price - dayAgo.value;
+    const exponent = price?.exponent ?? 0;
+    const imfPpm = BigInt(tier?.initialMarginPpm ?? 0);
+    const mmfPpm = imfPpm * BigInt(tier?.maintenanceFractionPpm ?? 0);
+    const oi = sizeOf(market, this.openInterestOf(market.perpetualId));
+    const nextRate = this.nextFundingPpm.get(market.perpetualId) ?? BigInt(market.defaultFundingPpm);
+    return {
+      clobPairId: market.clobPairId.toString(),
+      ticker: market.ticker,
+      status: market.status,
+      oraclePrice: price === undefined ? "0" : scaled(price.price, exponent),
+      priceChange24H: scaled(change, exponent),
+      volume24H: usdc(volume),
+      trades24H: fills.length,
+      nextFundingRate: perHour(nextRate),
+      initialMarginFraction: ppm(imfPpm),
+      maintenanceMarginFraction: scaled(mmfPpm, -12),
+      openInterest: oi,
+      atomicResolution: market.atomicResolution,
+      quantumConversionExponent: market.quantumConversionExponent,
+      tickSize: priceOf(market, BigInt(market.subticksPerTick)),
+      stepSize: sizeOf(market, market.stepBaseQuantums),
+      stepBaseQuantums: Number(market.stepBaseQuantums),
+      subticksPerTick: market.subticksPerTick,
+      marketType: market.marketType,
+      ...(tier === undefined
+        ? {}
+        : {
+            openInterestLowerCap: usdc(tier.openInterestLowerCap),
+            openInterestUpperCap: usdc(tier.openInterestUpperCap),
+          }),
+      baseOpenInterest: oi,
+      defaultFundingRate1H: perHour(BigInt(market.defaultFundingPpm)),
+    };
+  }
+}
+
+/** A rate in ppm per 8 hours as a 1-hour decimal rate. */
+function perHour(ratePpm: bigint): string {
+  // ratePpm / 8 / 1e6 = ratePpm × 125 / 1e9 exactly.
+  return scaled((ratePpm * 1000n) / RATE_PERIOD_HOURS, -9);
+}

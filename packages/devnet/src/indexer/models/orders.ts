@@ -1,0 +1,183 @@
+/**
+ * The orders read model: every order the indexer has seen, with its status. Short-term orders come
+ * from the order stream (BEST_EFFORT_OPENED; BEST_EFFORT_CANCELED when the memclob drops them,
+ * CANCELED once their good-til-block has passed), stateful ones from the block events (OPEN, or
+ * UNTRIGGERED until a conditional order triggers; CANCELED when removed). Fills in blocks set the
+ * filled amount and FILLED.
+ */
+import type { clob } from "@perpx/proto";
+import type { OrderStreamMessage } from "../../app/contract.js";
+import type { LocatedIndexerEvent } from "../../app/indexer-events.js";
+import { orderIdKey } from "./orderbook.js";
+
+/** The order statuses of the reference. */
+export type OrderStatus =
+  | "OPEN"
+  | "FILLED"
+  | "CANCELED"
+  | "BEST_EFFORT_CANCELED"
+  | "UNTRIGGERED"
+  | "BEST_EFFORT_OPENED";
+
+/** An order as the indexer keeps it. */
+export interface OrderRecord {
+  readonly key: string;
+  order: clob.Order;
+  status: OrderStatus;
+  totalFilled: bigint;
+  /** Set for stateful orders (the block that stored them). */
+  createdAt?: Date;
+  createdAtHeight?: bigint;
+  updatedAt?: Date;
+  updatedAtHeight?: bigint;
+  removalReason?: string;
+}
+
+/** The subaccount of an order (its key). */
+export function ownerKey(order: clob.Order): string {
+  const sub = order.orderId?.subaccountId;
+  return `${sub?.owner ?? ""}/${sub?.number ?? 0}`;
+}
+
+const SHORT_TERM = 0;
+
+/** The orders model (see the module comment). */
+export class OrdersModel {
+  private readonly orders = new Map<string, OrderRecord>();
+  private readonly bySubaccount = new Map<string, Set<string>>();
+
+  private upsert(order: clob.Order, status: OrderStatus): OrderRecord {
+    const key = orderIdKey(order.orderId);
+    let record = this.orders.get(key);
+    if (record === undefined) {
+      record = { key, order, status, totalFilled: 0n };
+      this.orders.set(key, record);
+      const owner = ownerKey(order);
+      const set = this.bySubaccount.get(owner) ?? new Set<string>();
+      set.add(key);
+      this.bySubaccount.set(owner, set);
+    } else {
+      record.order = order;
+      record.status = status;
+    }
+    return record;
+  }
+
+  /** Applies one order stream message; returns the orders it changed. */
+  applyStream(message: OrderStreamMessage): OrderRecord[] {
+    switch (message.kind) {
+      case "place":
+      case "replace": {
+        const order = message.order;
+        const flags = order.orderId?.orderFlags ?? 0;
+        const existing = this.orders.get(orderIdKey(order.orderId));
+        if (flags !== SHORT_TERM) return existing === undefined ? [] : [existing];
+        if (existing !== undefined && (existing.status === "FILLED" || existing.status === "OPEN")) {
+          existing.order = order;
+          return [existing];
+        }
+        const record = this.upsert(order, "BEST_EFFORT_OPENED");
+        delete record.removalReason;
+        return [record];
+      }
+      case "update": {
+        const record = this.orders.get(orderIdKey(message.orderId));
+        if (record === undefined || (message.orderId.orderFlags ?? 0) !== SHORT_TERM) return [];
+        if (message.totalFilled > record.totalFilled) record.totalFilled = message.totalFilled;
+        return [record];
+      }
+      case "remove": {
+        const record = this.orders.get(orderIdKey(message.orderId));
+        if (record === undefined || (message.orderId.orderFlags ?? 0) !== SHORT_TERM) return [];
+        if (message.reason === "fully_filled") return [];
+        if (record.status !== "FILLED") record.status = "BEST_EFFORT_CANCELED";
+        record.removalReason = message.reason;
+        return [record];
+      }
+    }
+  }
+
+  /** Applies one block event; returns the orders it changed. */
+  apply(located: LocatedIndexerEvent): OrderRecord[] {
+    const e = located.event;
+    switch (e.kind) {
+      case "stateful_order_placed": {
+        const conditional = (e.order.orderId?.orderFlags ?? 0) === 32;
+        const record = this.upsert(e.order, conditional ? "UNTRIGGERED" : "OPEN");
+        record.createdAt = located.time;
+        record.createdAtHeight = located.height;
+        this.touch(record, located);
+        return [record];
+      }
+      case "conditional_order_triggered": {
+        const record = this.orders.get(orderIdKey(e.order.orderId));
+        if (record === undefined) return [];
+        record.status = "OPEN";
+        this.touch(record, located);
+        return [record];
+      }
+      case "stateful_order_removed": {
+        const record = this.orders.get(orderIdKey(e.order.orderId));
+        if (record === undefined) return [];
+        record.status = e.reason === "fully_filled" ? "FILLED" : "CANCELED";
+        record.removalReason = e.reason;
+        this.touch(record, located);
+        return [record];
+      }
+      case "order_fill": {
+        const changed: OrderRecord[] = [];
+        for (const [order, filled] of [
+          [e.taker, e.takerTotalFilled],
+          [e.maker, e.makerTotalFilled],
+        ] as const) {
+          const record = this.orders.get(orderIdKey(order.orderId)) ?? this.upsert(order, "OPEN");
+          record.totalFilled = filled;
+          if (filled >= order.quantums) record.status = "FILLED";
+          else if (record.status === "BEST_EFFORT_OPENED") record.status = "OPEN";
+          this.touch(record, located);
+          changed.push(record);
+        }
+        return changed;
+      }
+      default:
+        return [];
+    }
+  }
+
+  private touch(record: OrderRecord, located: LocatedIndexerEvent): void {
+    record.updatedAt = located.time;
+    record.updatedAtHeight = located.height;
+  }
+
+  /**
+   * At a block: short-term orders canceled off-chain whose good-til-block has passed are final
+   * (CANCELED). Returns them.
+   */
+  expire(height: bigint): OrderRecord[] {
+    const changed: OrderRecord[] = [];
+    for (const record of this.orders.values()) {
+      if (record.status !== "BEST_EFFORT_CANCELED") continue;
+      const gt = record.order.goodTilOneof;
+      if (gt.case === "goodTilBlock" && BigInt(gt.value) < height) {
+        record.status = "CANCELED";
+        changed.push(record);
+      }
+    }
+    return changed;
+  }
+
+  /** An order by its key. */
+  byKey(key: string): OrderRecord | undefined {
+    return this.orders.get(key);
+  }
+
+  /** Every order of a subaccount. */
+  ofSubaccount(owner: string): OrderRecord[] {
+    return [...(this.bySubaccount.get(owner) ?? [])].map((k) => this.orders.get(k) as OrderRecord);
+  }
+
+  /** Every order. */
+  all(): IterableIterator<OrderRecord> {
+    return this.orders.values();
+  }
+}

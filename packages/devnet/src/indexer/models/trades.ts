@@ -1,0 +1,52 @@
+/**
+ * The trades read model: one trade per taker fill, per market, in the order the chain filled them.
+ */
+
+import { clob } from "@perpx/proto";
+import type { LocatedIndexerEvent } from "../../app/indexer-events.js";
+import { eventIdHex } from "../block-events.js";
+
+/** One trade. */
+export interface TradeRecord {
+  /** The taker fill's event id in hex. */
+  readonly id: string;
+  readonly clobPairId: number;
+  readonly side: "BUY" | "SELL";
+  readonly quantums: bigint;
+  readonly subticks: bigint;
+  readonly quoteQuantums: bigint;
+  readonly type: "LIMIT";
+  readonly createdAt: Date;
+  readonly createdAtHeight: bigint;
+}
+
+/** The trades model (see the module comment). */
+export class TradesModel {
+  private readonly byPair = new Map<number, TradeRecord[]>();
+
+  /** Applies one event; returns the trade it made, if any. */
+  apply(located: LocatedIndexerEvent): TradeRecord | undefined {
+    const e = located.event;
+    if (e.kind !== "order_fill") return undefined;
+    const trade: TradeRecord = {
+      id: eventIdHex(located),
+      clobPairId: e.clobPairId,
+      side: e.taker.side === clob.Order_Side.BUY ? "BUY" : "SELL",
+      quantums: e.quantums,
+      subticks: e.subticks,
+      quoteQuantums: e.quoteQuantums,
+      type: "LIMIT",
+      createdAt: located.time,
+      createdAtHeight: located.height,
+    };
+    const list = this.byPair.get(e.clobPairId) ?? [];
+    list.push(trade);
+    this.byPair.set(e.clobPairId, list);
+    return trade;
+  }
+
+  /** A market's trades, oldest first. */
+  trades(clobPairId: number): readonly TradeRecord[] {
+    return this.byPair.get(clobPairId) ?? [];
+  }
+}

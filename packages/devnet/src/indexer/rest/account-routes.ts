@@ -1,0 +1,455 @@
+/**
+ * The account routes (`spec/indexer-api.md` 1.1-1.5 and historical funding): subaccounts and
+ * parent subaccounts, positions, orders, fills, transfers, with the reference's validation,
+ * ordering, pagination and not-found bodies.
+ */
+import { parentBody } from "../account-feed.js";
+import {
+  assetPositionBodies,
+  fillBody,
+  orderBody,
+  orderUuid,
+  positionBody,
+  subaccountBody,
+  transferBody,
+} from "../account-views.js";
+import { iso, scaled } from "../format.js";
+import type { Indexer } from "../indexer.js";
+import { subaccountKey } from "../models/accounts.js";
+import { priceOf } from "../models/markets.js";
+import type { OrderRecord } from "../models/orders.js";
+import { invalidParam, notFound, ok, paginate, type Route } from "./routes.js";
+import { isValidAddress } from "./utility-routes.js";
+import type { RequestChecks } from "./validation.js";
+
+const PARENTS = 128;
+const SUBACCOUNT_MESSAGE = "subaccountNumber must be a non-negative integer less than 128001";
+const PARENT_MESSAGE = "parentSubaccountNumber must be a non-negative integer less than 128";
+const ADDRESS_MESSAGE = "address must be a valid dydx address";
+const POSITION_STATUSES = ["OPEN", "CLOSED", "LIQUIDATED"];
+const ORDER_STATUSES = [
+  "OPEN",
+  "FILLED",
+  "CANCELED",
+  "BEST_EFFORT_CANCELED",
+  "UNTRIGGERED",
+  "ERROR",
+  "BEST_EFFORT_OPENED",
+];
+const ORDER_TYPES = [
+  "LIMIT",
+  "MARKET",
+  "STOP_LIMIT",
+  "STOP_MARKET",
+  "TRAILING_STOP",
+  "TAKE_PROFIT",
+  "TAKE_PROFIT_MARKET",
+  "TWAP",
+  "TWAP_SUBORDER",
+];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function subaccountParams(checks: RequestChecks): { address: string; n: number } {
+  const address = checks.oneOf("address", isValidAddress, ADDRESS_MESSAGE, "both") ?? "";
+  const n = checks.requiredInt("subaccountNumber", SUBACCOUNT_MESSAGE, -1, 128_001, "both");
+  return { address, n };
+}
+
+function parentParams(checks: RequestChecks): { address: string; n: number } {
+  const address = checks.oneOf("address", isValidAddress, ADDRESS_MESSAGE, "both") ?? "";
+  const n = checks.requiredInt("parentSubaccountNumber", PARENT_MESSAGE, -1, PARENTS, "both");
+  return { address, n };
+}
+
+/** An array parameter (comma-separated or repeated, upper-cased), each value one of `allowed`. */
+function arrayParam(checks: RequestChecks, name: string, allowed: readonly string[]): string[] | undefined {
+  const values = checks
+    .rawAll(name)
+    .flatMap((v) => v.split(","))
+    .map((v) => v.trim().toUpperCase())
+    .filter((v) => v !== "");
+  if (values.length === 0) return undefined;
+  if (!values.every((v) => allowed.includes(v))) {
+    checks.fail(name, `${name} must be one of ${allowed.join(",")}`, values, "query");
+    return undefined;
+  }
+  return values;
+}
+
+function childrenOf(indexer: Indexer, address: string, parent: number): number[] {
+  return indexer.accounts.numbersOf(address).filter((n) => n % PARENTS === parent);
+}
+
+function createdFilter(before: { height?: bigint; time?: Date }) {
+  return (height: bigint, time: Date) =>
+    (before.height === undefined || height <= before.height) &&
+    (before.time === undefined || time.getTime() <= before.time.getTime());
+}
+
+function positionsOf(indexer: Indexer, checks: RequestChecks, address: string, numbers: number[]) {
+  const statuses = arrayParam(checks, "status", POSITION_STATUSES);
+  const limit = checks.limit();
+  const keep = createdFilter(checks.createdBeforeOrAt());
+  const models = indexer.accountModels();
+  const all = numbers.flatMap((n) =>
+    indexer.accounts
+      .positions(address, n)
+      .map((p) => ({ n, p, record: indexer.accounts.subaccount(address, n) })),
+  );
+  return all
+    .filter(
+      ({ p }) =>
+        (statuses === undefined || statuses.includes(p.status)) && keep(p.createdAtHeight, p.createdAt),
+    )
+    .sort((a, b) => b.p.openSeq - a.p.openSeq)
+    .slice(0, limit)
+    .flatMap(({ n, p, record }) => {
+      const body = positionBody(models, record, n, p);
+      return body === undefined ? [] : [body];
+    });
+}
+
+function goodTilSortKey(o: OrderRecord): [number, number] {
+  const gt = o.order.goodTilOneof;
+  return gt.case === "goodTilBlock" ? [0, gt.value] : [1, gt.value ?? 0];
+}
+
+function ordersOf(indexer: Indexer, checks: RequestChecks, address: string, numbers: number[]) {
+  const limit = checks.limit();
+  const ticker = checks.oneOf(
+    "ticker",
+    (t) => indexer.markets.market(t) !== undefined,
+    "ticker must be a valid ticker (BTC-USD, etc)",
+    "query",
+    true,
+  );
+  const side = checks.oneOf(
+    "side",
+    (s) => s === "BUY" || s === "SELL",
+    "side must be one of BUY,SELL",
+    "query",
+    true,
+  );
+  const type = checks.oneOf(
+    "type",
+    (t) => ORDER_TYPES.includes(t),
+    `type must be one of ${ORDER_TYPES.join(",")}`,
+    "query",
+    true,
+  );
+  const includeTypes = arrayParam(checks, "includeTypes", ORDER_TYPES);
+  const excludeTypes = arrayParam(checks, "excludeTypes", ORDER_TYPES);
+  const statuses = arrayParam(checks, "status", ORDER_STATUSES);
+  const gtbBefore = checks.optionalInt(
+    "goodTilBlockBeforeOrAt",
+    "goodTilBlockBeforeOrAt must be a positive integer",
+    0,
+  );
+  const gtbAfter = checks.optionalInt("goodTilBlockAfter", "goodTilBlockAfter must be a positive integer", 0);
+  const gtbtBefore = checks.optionalIso("goodTilBlockTimeBeforeOrAt");
+  const gtbtAfter = checks.optionalIso("goodTilBlockTimeAfter");
+  const ascending = checks.raw("returnLatestOrders") !== undefined;
+  if (
+    (gtbBefore !== undefined || gtbAfter !== undefined) &&
+    (gtbtBefore !== undefined || gtbtAfter !== undefined)
+  ) {
+    return invalidParam("Cannot provide both goodTilBlock and goodTilBlockTime");
+  }
+  const market = ticker === undefined ? undefined : indexer.markets.market(ticker);
+  const rows = numbers
+    .flatMap((n) => indexer.orders.ofSubaccount(subaccountKey(address, n)))
+    .flatMap((o) => {
+      const m = indexer.markets.marketOfPair(o.order.orderId?.clobPairId ?? 0);
+      return m === undefined ? [] : [{ o, body: orderBody(m, o) }];
+    })
+    .filter(({ o, body }) => {
+      const gt = o.order.goodTilOneof;
+      if (market !== undefined && body.ticker !== market.ticker) return false;
+      if (side !== undefined && body.side !== side) return false;
+      if (type !== undefined && body.type !== type) return false;
+      if (includeTypes !== undefined && !includeTypes.includes(body.type as string)) return false;
+      if (excludeTypes?.includes(body.type as string)) return false;
+      if (statuses !== undefined && !statuses.includes(o.status)) return false;
+      if (gtbBefore !== undefined && !(gt.case === "goodTilBlock" && gt.value <= gtbBefore)) return false;
+      if (gtbAfter !== undefined && !(gt.case === "goodTilBlock" && gt.value > gtbAfter)) return false;
+      if (
+        gtbtBefore !== undefined &&
+        !(gt.case === "goodTilBlockTime" && gt.value * 1000 <= gtbtBefore.getTime())
+      )
+        return false;
+      if (
+        gtbtAfter !== undefined &&
+        !(gt.case === "goodTilBlockTime" && gt.value * 1000 > gtbtAfter.getTime())
+      )
+        return false;
+      return true;
+    });
+  rows.sort((a, b) => {
+    const [ka, va] = goodTilSortKey(a.o);
+    const [kb, vb] = goodTilSortKey(b.o);
+    const order = ka - kb || va - vb;
+    return ascending ? order : -order;
+  });
+  return ok(rows.slice(0, limit).map((r) => r.body));
+}
+
+function fillsOf(
+  indexer: Indexer,
+  checks: RequestChecks,
+  address: string,
+  numbers: number[],
+  withMarket: boolean,
+) {
+  const marketParam = withMarket ? checks.raw("market") : undefined;
+  const marketType = withMarket
+    ? checks.oneOf(
+        "marketType",
+        (t) => t === "PERPETUAL" || t === "SPOT",
+        "marketType must be one of PERPETUAL,SPOT",
+        "query",
+        true,
+      )
+    : undefined;
+  const limit = checks.limit();
+  const before = withMarket ? checks.createdBeforeOrAt() : {};
+  const page = checks.page();
+  if ((marketParam === undefined) !== (marketType === undefined) && checks.errors.length === 0) {
+    return invalidParam("market and marketType must be provided together");
+  }
+  const market = marketParam === undefined ? undefined : indexer.markets.market(marketParam);
+  if (marketParam !== undefined && (market === undefined || marketType === "SPOT")) {
+    return notFound(`${marketParam} not found in markets of type ${marketType}`);
+  }
+  const keep = createdFilter(before);
+  const rows = numbers
+    .flatMap((n) => indexer.history.fillsOf(address, n))
+    .filter(
+      (f) =>
+        (market === undefined || f.clobPairId === market.clobPairId) && keep(f.createdAtHeight, f.createdAt),
+    )
+    .sort((a, b) =>
+      a.eventId < b.eventId ? 1 : a.eventId > b.eventId ? -1 : a.liquidity === "TAKER" ? -1 : 1,
+    );
+  const bodies = rows.flatMap((f) => {
+    const m = indexer.markets.marketOfPair(f.clobPairId);
+    return m === undefined ? [] : [fillBody(m, f, (key) => indexer.orders.byKey(key) !== undefined)];
+  });
+  const { items, paging } = paginate(bodies, limit, page);
+  return ok({ fills: items, ...paging });
+}
+
+function transfersOf(indexer: Indexer, checks: RequestChecks, address: string, n: number, parent: boolean) {
+  const limit = checks.limit();
+  const before = checks.createdBeforeOrAt();
+  const page = checks.page();
+  const numbers = parent ? childrenOf(indexer, address, n) : [n];
+  if (numbers.every((c) => indexer.accounts.subaccount(address, c) === undefined)) {
+    return notFound(
+      `No subaccount found with address ${address} and ${parent ? "parentSubaccountNumber" : "subaccountNumber"} ${n}`,
+    );
+  }
+  const keep = createdFilter(before);
+  const seen = new Set<string>();
+  const rows = numbers
+    .flatMap((c) => indexer.history.transfersOf(address, c))
+    .filter((t) => {
+      if (seen.has(t.eventId) || !keep(t.createdAtHeight, t.createdAt)) return false;
+      seen.add(t.eventId);
+      if (!parent) return true;
+      // Between two children of the parent: not a transfer at parent level.
+      const s = t.sender;
+      const r = t.recipient;
+      return !(
+        s.address === r.address &&
+        s.address === address &&
+        s.subaccountNumber !== undefined &&
+        r.subaccountNumber !== undefined &&
+        s.subaccountNumber % PARENTS === n &&
+        r.subaccountNumber % PARENTS === n
+      );
+    })
+    .sort((a, b) => (a.eventId < b.eventId ? 1 : -1))
+    .map((t) => transferBody(t, address, n, parent));
+  const { items, paging } = paginate(rows, limit, page);
+  return ok({ transfers: items, ...paging });
+}
+
+/** The account routes. */
+export const accountRoutes: readonly Route[] = [
+  {
+    path: "/v4/addresses/:address",
+    cache: 1,
+    handler: (checks, indexer) => {
+      const address =
+        checks.oneOf("address", isValidAddress, "address must be a valid address", "params") ?? "";
+      const models = indexer.accountModels();
+      const subaccounts = indexer.accounts.numbersOf(address).flatMap((n) => {
+        const record = indexer.accounts.subaccount(address, n);
+        return record === undefined ? [] : [subaccountBody(models, record)];
+      });
+      if (subaccounts.length === 0) return notFound(`No subaccounts found for address ${address}`);
+      return ok({ subaccounts, totalTradingRewards: "0" });
+    },
+  },
+  {
+    path: "/v4/addresses/:address/subaccountNumber/:subaccountNumber",
+    cache: 1,
+    handler: (checks, indexer) => {
+      const { address, n } = subaccountParams(checks);
+      const record = indexer.accounts.subaccount(address, n);
+      if (record === undefined)
+        return notFound(`No subaccount found with address ${address} and subaccountNumber ${n}`);
+      return ok({ subaccount: subaccountBody(indexer.accountModels(), record) });
+    },
+  },
+  {
+    path: "/v4/addresses/:address/parentSubaccountNumber/:parentSubaccountNumber",
+    cache: 1,
+    handler: (checks, indexer) => {
+      const { address, n } = parentParams(checks);
+      const body = parentBody(indexer.accountModels(), address, n);
+      if (body === undefined)
+        return notFound(`No subaccount found with address ${address} and parentSubaccountNumber ${n}`);
+      return ok({ subaccount: body });
+    },
+  },
+  {
+    path: "/v4/perpetualPositions",
+    cache: 1,
+    handler: (checks, indexer) => {
+      const { address, n } = subaccountParams(checks);
+      return ok({ positions: positionsOf(indexer, checks, address, [n]) });
+    },
+  },
+  {
+    path: "/v4/perpetualPositions/parentSubaccountNumber",
+    cache: 1,
+    handler: (checks, indexer) => {
+      const { address, n } = parentParams(checks);
+      return ok({ positions: positionsOf(indexer, checks, address, childrenOf(indexer, address, n)) });
+    },
+  },
+  {
+    path: "/v4/assetPositions",
+    cache: 1,
+    handler: (checks, indexer) => {
+      const { address, n } = subaccountParams(checks);
+      const record = indexer.accounts.subaccount(address, n);
+      if (record === undefined)
+        return notFound(`No subaccount found with address ${address} and subaccountNumber ${n}`);
+      return ok({ positions: assetPositionBodies(indexer.accountModels(), record) });
+    },
+  },
+  {
+    path: "/v4/assetPositions/parentSubaccountNumber",
+    cache: 1,
+    handler: (checks, indexer) => {
+      const { address, n } = parentParams(checks);
+      const models = indexer.accountModels();
+      const positions = childrenOf(indexer, address, n).flatMap((c) => {
+        const record = indexer.accounts.subaccount(address, c);
+        return record === undefined ? [] : assetPositionBodies(models, record);
+      });
+      return ok({ positions });
+    },
+  },
+  {
+    path: "/v4/orders",
+    cache: 1,
+    handler: (checks, indexer) => {
+      const { address, n } = subaccountParams(checks);
+      return ordersOf(indexer, checks, address, [n]);
+    },
+  },
+  {
+    path: "/v4/orders/parentSubaccountNumber",
+    cache: 1,
+    handler: (checks, indexer) => {
+      const { address, n } = parentParams(checks);
+      return ordersOf(indexer, checks, address, childrenOf(indexer, address, n));
+    },
+  },
+  {
+    path: "/v4/orders/:orderId",
+    cache: 1,
+    handler: (checks, indexer) => {
+      const id = checks.oneOf("orderId", (v) => UUID.test(v), "Invalid value", "params");
+      if (id === undefined) return ok({});
+      for (const record of indexer.orders.all()) {
+        if (orderUuid(record.key) !== id.toLowerCase()) continue;
+        const market = indexer.markets.marketOfPair(record.order.orderId?.clobPairId ?? 0);
+        if (market !== undefined) return ok(orderBody(market, record));
+      }
+      return notFound(`Unable to find order id ${id}`);
+    },
+  },
+  {
+    path: "/v4/fills",
+    cache: 1,
+    handler: (checks, indexer) => {
+      const { address, n } = subaccountParams(checks);
+      return fillsOf(indexer, checks, address, [n], true);
+    },
+  },
+  {
+    path: "/v4/fills/parentSubaccountNumber",
+    cache: 1,
+    handler: (checks, indexer) => {
+      const { address, n } = parentParams(checks);
+      return fillsOf(indexer, checks, address, childrenOf(indexer, address, n), false);
+    },
+  },
+  {
+    path: "/v4/transfers",
+    cache: 1,
+    handler: (checks, indexer) => {
+      const { address, n } = subaccountParams(checks);
+      return transfersOf(indexer, checks, address, n, false);
+    },
+  },
+  {
+    path: "/v4/transfers/parentSubaccountNumber",
+    cache: 1,
+    handler: (checks, indexer) => {
+      const { address, n } = parentParams(checks);
+      return transfersOf(indexer, checks, address, n, true);
+    },
+  },
+  {
+    path: "/v4/historicalFunding/:ticker",
+    cache: 10,
+    handler: (checks, indexer) => {
+      const limit = checks.limit();
+      const height = checks.optionalInt(
+        "effectiveBeforeOrAtHeight",
+        "effectiveBeforeOrAtHeight must be a non-negative integer",
+        -1,
+      );
+      const time = checks.optionalIso("effectiveBeforeOrAt");
+      const ticker = checks.oneOf(
+        "ticker",
+        (t) => indexer.markets.market(t) !== undefined,
+        "ticker must be a valid ticker (BTC-USD, etc)",
+        "params",
+      );
+      const market = ticker === undefined ? undefined : indexer.markets.market(ticker);
+      if (market === undefined) return ok({ historicalFunding: [] });
+      const rows = [...indexer.history.fundingOf(market.perpetualId)]
+        .reverse()
+        .filter(
+          (f) =>
+            (height === undefined || height === 0 || f.effectiveAtHeight <= BigInt(height)) &&
+            (time === undefined || f.effectiveAt <= time),
+        )
+        .slice(0, limit)
+        .map((f) => ({
+          ticker: market.ticker,
+          rate: scaled((f.ratePpm * 1000n) / 8n, -9),
+          price: priceOf(market, f.oracleSubticks),
+          effectiveAt: iso(f.effectiveAt),
+          effectiveAtHeight: f.effectiveAtHeight.toString(),
+        }));
+      return ok({ historicalFunding: rows });
+    },
+  },
+];

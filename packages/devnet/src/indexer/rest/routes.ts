@@ -1,0 +1,55 @@
+/**
+ * The indexer's REST routes as data: a path pattern (`:name` segments are parameters), the
+ * handler that answers it from the indexer, and its caching; plus the answers handlers give.
+ */
+import type { Indexer } from "../indexer.js";
+import type { RequestChecks } from "./validation.js";
+
+/** What a handler answers: a status and a JSON body. */
+export interface RouteAnswer {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+/** A handler: reads its parameters through `checks` (which collect validation failures). */
+export type RouteHandler = (checks: RequestChecks, indexer: Indexer) => RouteAnswer;
+
+/** One route. `cache` is the `max-age` in seconds, or `"no-cache"`. */
+export interface Route {
+  readonly path: string;
+  readonly cache: number | "no-cache";
+  readonly handler: RouteHandler;
+}
+
+/** A 200 answer. */
+export function ok(body: unknown): RouteAnswer {
+  return { status: 200, body };
+}
+
+/** The reference's 404 for a missing entity. */
+export function notFound(msg: string): RouteAnswer {
+  return { status: 404, body: { errors: [{ msg }] } };
+}
+
+/** The reference's 400 for a parameter the controller refuses. */
+export function invalidParam(msg: string): RouteAnswer {
+  return { status: 400, body: { errors: [{ msg }] } };
+}
+
+/**
+ * Page-based or plain slicing of a newest-first list, as the reference pages: with `page`, the
+ * list is taken oldest first and the answer carries `pageSize`, `offset` and `totalResults`.
+ */
+export function paginate<T>(
+  newestFirst: readonly T[],
+  limit: number,
+  page: number | undefined,
+): { items: T[]; paging: { pageSize?: number; totalResults?: number; offset?: number } } {
+  if (page === undefined) return { items: newestFirst.slice(0, limit), paging: {} };
+  const offset = (page - 1) * limit;
+  const oldestFirst = [...newestFirst].reverse();
+  return {
+    items: oldestFirst.slice(offset, offset + limit),
+    paging: { pageSize: limit, totalResults: newestFirst.length, offset },
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * The indexer's REST server (`/v4/...` and `/health` on its own port): route matching, the
+ * validation answer (400 `{errors}`), the unknown-route answer (404 `{error, errorCode}`), caching
+ * headers and CORS, as the reference's comlink service answers.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import {
+  closeServer,
+  createHttpServer,
+  listen,
+  type ServerTimeouts,
+  sendCorsPreflight,
+  sendJson,
+  urlOf,
+} from "../../servers/http.js";
+import type { Indexer } from "../indexer.js";
+import { accountRoutes } from "./account-routes.js";
+import { marketRoutes } from "./market-routes.js";
+import type { Route } from "./routes.js";
+import { utilityRoutes } from "./utility-routes.js";
+import { RequestChecks } from "./validation.js";
+
+/** Options of {@link startIndexerRestServer}. */
+export interface IndexerRestServerOptions {
+  readonly indexer: Indexer;
+  readonly host: string;
+  /** 0 picks a free port. */
+  readonly port: number;
+  readonly timeouts?: Partial<ServerTimeouts>;
+  /** Extra routes (account routes are added beside the market ones). */
+  readonly routes?: readonly Route[];
+}
+
+/** A running indexer REST server. */
+export interface IndexerRestServer {
+  /** The base URL, e.g. `http://127.0.0.1:3002`. */
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+interface Compiled {
+  readonly segments: readonly string[];
+  readonly route: Route;
+}
+
+function match(routes: readonly Compiled[], path: readonly string[]) {
+  for (const { segments, route } of routes) {
+    if (segments.length !== path.length) continue;
+    const params: Record<string, string> = {};
+    let matched = true;
+    for (let i = 0; i < segments.length; i++) {
+      const want = segments[i] as string;
+      const got = path[i] as string;
+      if (want.startsWith(":")) params[want.slice(1)] = got;
+      else if (want !== got) {
+        matched = false;
+        break;
+      }
+    }
+    if (matched) return { route, params };
+  }
+  return undefined;
+}
+
+const NOT_FOUND = { error: "Not Found", errorCode: 404 };
+
+/** Answers one request from `routes` (exported for tests of the routing itself). */
+export function handleIndexerRequest(
+  indexer: Indexer,
+  routes: readonly Compiled[],
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
+  if (req.method === "OPTIONS") {
+    sendCorsPreflight(res);
+    return;
+  }
+  const url = new URL(req.url ?? "/", "http://localhost");
+  let path: string[];
+  try {
+    path = url.pathname
+      .split("/")
+      .filter((s) => s !== "")
+      .map((s) => decodeURIComponent(s));
+  } catch {
+    sendJson(res, 404, NOT_FOUND);
+    return;
+  }
+  const found = req.method === "GET" ? match(routes, path) : undefined;
+  if (found === undefined) {
+    sendJson(res, 404, NOT_FOUND);
+    return;
+  }
+  const cache = found.route.cache === "no-cache" ? "no-cache" : `public, max-age=${found.route.cache}`;
+  const checks = new RequestChecks(found.params, url.searchParams);
+  let answer: { status: number; body: unknown };
+  try {
+    answer = found.route.handler(checks, indexer);
+    if (checks.errors.length > 0) answer = { status: 400, body: { errors: checks.errors } };
+  } catch {
+    answer = { status: 500, body: { errors: [{ msg: "Internal Server Error" }] } };
+  }
+  sendJson(res, answer.status, answer.body, { "cache-control": cache });
+}
+
+/** Compiles route paths into segments. */
+export function compileRoutes(routes: readonly Route[]): Compiled[] {
+  return routes.map((route) => ({ route, segments: route.path.split("/").filter((s) => s !== "") }));
+}
+
+/**
+ * Starts the indexer's REST server.
+ *
+ * @example
+ * ```ts
+ * const rest = await startIndexerRestServer({ indexer: new Indexer(), host: "127.0.0.1", port: 0 });
+ * const answer = await fetch(`${rest.url}/v4/height`);
+ * answer.status; // 404: no block indexed yet
+ * await rest.close();
+ * ```
+ */
+export async function startIndexerRestServer(options: IndexerRestServerOptions): Promise<IndexerRestServer> {
+  const routes = compileRoutes([
+    ...marketRoutes,
+    ...accountRoutes,
+    ...utilityRoutes,
+    ...(options.routes ?? []),
+  ]);
+  const server = createHttpServer(options.timeouts, (req, res) =>
+    handleIndexerRequest(options.indexer, routes, req, res),
+  );
+  const port = await listen(server, options.port, options.host);
+  return {
+    url: urlOf("http", options.host, port),
+    port,
+    close: () => closeServer(server),
+  };
+}

@@ -1,0 +1,255 @@
+/**
+ * The indexer's account routes over REST, after signed deposits, short-term orders matched at
+ * CheckTx and settled by the next block, and an oracle move: subaccounts with equity and free
+ * collateral, positions with entry price and PnL, orders in their statuses, fills, transfers, and
+ * the reference's error bodies. Expected figures follow the chain's margin math by hand.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  BTC_PRICE_SUBTICKS,
+  deliver,
+  depositMsg,
+  getIndexer,
+  type IndexedChain,
+  placeShortTerm,
+  startIndexedChain,
+} from "./support/indexer-chain.js";
+
+let chain: IndexedChain;
+let alice: string;
+let bob: string;
+
+beforeAll(async () => {
+  chain = await startIndexedChain();
+  alice = chain.signers[0]?.address as string;
+  bob = chain.signers[1]?.address as string;
+  await deliver(chain, 0, [depositMsg(alice, 10_000_000_000n)]);
+  await deliver(chain, 1, [depositMsg(bob, 10_000_000_000n)]);
+});
+
+afterAll(async () => {
+  await chain?.devnet.stop();
+});
+
+type Body = Record<string, unknown>;
+
+describe("indexer REST: accounts", () => {
+  it("shows a funded subaccount, its deposit, and refuses bad parameters with the reference's bodies", async () => {
+    const { status, body } = await getIndexer(chain, `/v4/addresses/${alice}/subaccountNumber/0`);
+    expect(status).toBe(200);
+    expect((body as { subaccount: Body }).subaccount).toEqual({
+      address: alice,
+      subaccountNumber: 0,
+      equity: "10000",
+      freeCollateral: "10000",
+      openPerpetualPositions: {},
+      assetPositions: {
+        USDC: { symbol: "USDC", side: "LONG", size: "10000", assetId: "0", subaccountNumber: 0 },
+      },
+      marginEnabled: true,
+      updatedAtHeight: expect.any(String),
+      latestProcessedBlockHeight: chain.devnet.app.latestBlock().height.toString(),
+    });
+    const transfers = (await getIndexer(chain, `/v4/transfers?address=${alice}&subaccountNumber=0`)).body as {
+      transfers: Body[];
+    };
+    expect(transfers.transfers).toEqual([
+      {
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        sender: { address: alice },
+        recipient: { address: alice, subaccountNumber: 0 },
+        size: "10000",
+        createdAt: expect.any(String),
+        createdAtHeight: expect.any(String),
+        symbol: "USDC",
+        type: "DEPOSIT",
+        transactionHash: expect.stringMatching(/^[0-9A-F]{64}$/),
+      },
+    ]);
+    expect(await getIndexer(chain, `/v4/addresses/${alice}/subaccountNumber/128001`)).toMatchObject({
+      status: 400,
+      body: {
+        errors: [
+          {
+            value: "128001",
+            msg: "subaccountNumber must be a non-negative integer less than 128001",
+            param: "subaccountNumber",
+            location: "params",
+          },
+        ],
+      },
+    });
+    expect(await getIndexer(chain, `/v4/addresses/${alice}/subaccountNumber/7`)).toMatchObject({
+      status: 404,
+      body: { errors: [{ msg: `No subaccount found with address ${alice} and subaccountNumber 7` }] },
+    });
+    expect((await getIndexer(chain, "/v4/perpetualPositions?address=bad!&subaccountNumber=x")).body).toEqual({
+      errors: [
+        { value: "bad!", msg: "address must be a valid dydx address", param: "address", location: "query" },
+        {
+          value: "x",
+          msg: "subaccountNumber must be a non-negative integer less than 128001",
+          param: "subaccountNumber",
+          location: "query",
+        },
+      ],
+    });
+    expect(await getIndexer(chain, "/v4/addresses/perpx1nobody")).toMatchObject({
+      status: 404,
+      body: { errors: [{ msg: "No subaccounts found for address perpx1nobody" }] },
+    });
+    expect((await getIndexer(chain, "/v4/orders/not-a-uuid")).body).toEqual({
+      errors: [{ value: "not-a-uuid", msg: "Invalid value", param: "orderId", location: "params" }],
+    });
+    const missing = "00000000-0000-5000-8000-000000000000";
+    expect(await getIndexer(chain, `/v4/orders/${missing}`)).toMatchObject({
+      status: 404,
+      body: { errors: [{ msg: `Unable to find order id ${missing}` }] },
+    });
+  });
+
+  it("books a fill: positions, USDC, equity and free collateral at the oracle price, fills and orders", async () => {
+    await placeShortTerm(chain, 1, {
+      clientId: 1,
+      side: "sell",
+      quantums: 200_000_000n,
+      subticks: BTC_PRICE_SUBTICKS,
+    });
+    const resting = (await getIndexer(chain, `/v4/orders?address=${bob}&subaccountNumber=0`)).body as Body[];
+    expect(resting).toMatchObject([
+      { status: "BEST_EFFORT_OPENED", size: "0.02", totalFilled: "0", price: "65000", side: "SELL" },
+    ]);
+    await placeShortTerm(chain, 0, {
+      clientId: 2,
+      side: "buy",
+      quantums: 100_000_000n,
+      subticks: BTC_PRICE_SUBTICKS,
+    });
+    const [block] = chain.devnet.mine(1);
+    const height = block?.height.toString();
+    // Alice paid $650 and a 500 ppm taker fee ($0.325); her 0.01 BTC is worth $650, 5% initial margin.
+    const sub = (
+      (await getIndexer(chain, `/v4/addresses/${alice}/subaccountNumber/0`)).body as { subaccount: Body }
+    ).subaccount;
+    expect(sub).toMatchObject({ equity: "9999.675", freeCollateral: "9967.175", updatedAtHeight: height });
+    expect(sub.assetPositions).toEqual({
+      USDC: { symbol: "USDC", side: "LONG", size: "9349.675", assetId: "0", subaccountNumber: 0 },
+    });
+    expect(sub.openPerpetualPositions).toEqual({
+      "BTC-USD": {
+        market: "BTC-USD",
+        status: "OPEN",
+        side: "LONG",
+        size: "0.01",
+        maxSize: "0.01",
+        entryPrice: "65000",
+        exitPrice: null,
+        realizedPnl: "0",
+        unrealizedPnl: "0",
+        createdAt: block?.time.toISOString(),
+        createdAtHeight: height,
+        closedAt: null,
+        sumOpen: "0.01",
+        sumClose: "0",
+        netFunding: "0",
+        subaccountNumber: 0,
+      },
+    });
+    const fills = (
+      (await getIndexer(chain, `/v4/fills?address=${alice}&subaccountNumber=0`)).body as { fills: Body[] }
+    ).fills;
+    expect(fills).toEqual([
+      {
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        side: "BUY",
+        liquidity: "TAKER",
+        type: "LIMIT",
+        market: "BTC-USD",
+        marketType: "PERPETUAL",
+        price: "65000",
+        size: "0.01",
+        fee: "0.325",
+        affiliateRevShare: "0",
+        createdAt: block?.time.toISOString(),
+        createdAtHeight: height,
+        orderId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        clientMetadata: "0",
+        subaccountNumber: 0,
+      },
+    ]);
+    const bobFills = (
+      (await getIndexer(chain, `/v4/fills?address=${bob}&subaccountNumber=0`)).body as { fills: Body[] }
+    ).fills;
+    expect(bobFills).toMatchObject([{ side: "SELL", liquidity: "MAKER", fee: "-0.0715" }]);
+    const aliceOrders = (await getIndexer(chain, `/v4/orders?address=${alice}&subaccountNumber=0`))
+      .body as Body[];
+    expect(aliceOrders).toMatchObject([
+      { status: "FILLED", totalFilled: "0.01", clientId: "2", orderFlags: "0", ticker: "BTC-USD" },
+    ]);
+    expect((await getIndexer(chain, `/v4/orders/${aliceOrders[0]?.id}`)).body).toEqual(aliceOrders[0]);
+    expect(fills[0]?.orderId).toBe(aliceOrders[0]?.id);
+    const bobOrders = (await getIndexer(chain, `/v4/orders?address=${bob}&subaccountNumber=0&status=OPEN`))
+      .body as Body[];
+    expect(bobOrders).toMatchObject([{ status: "OPEN", totalFilled: "0.01", size: "0.02" }]);
+    const shorts = (
+      (await getIndexer(chain, `/v4/perpetualPositions?address=${bob}&subaccountNumber=0`)).body as {
+        positions: Body[];
+      }
+    ).positions;
+    expect(shorts).toMatchObject([{ side: "SHORT", size: "-0.01", entryPrice: "65000", status: "OPEN" }]);
+  });
+
+  it("values positions at the new oracle price, and closes them with realized PnL", async () => {
+    chain.devnet.app.control.setOraclePrice("BTC-USD", "66000");
+    chain.devnet.mine(1);
+    const sub = (
+      (await getIndexer(chain, `/v4/addresses/${alice}/subaccountNumber/0`)).body as { subaccount: Body }
+    ).subaccount;
+    expect(sub).toMatchObject({ equity: "10009.675", freeCollateral: "9976.675" });
+    expect((sub.openPerpetualPositions as Record<string, Body>)["BTC-USD"]).toMatchObject({
+      unrealizedPnl: "10",
+    });
+    // Bob bids 65500 to buy back his short; alice sells her 0.01 BTC into it: she realizes $5.
+    await placeShortTerm(chain, 1, {
+      clientId: 3,
+      side: "buy",
+      quantums: 100_000_000n,
+      subticks: 6_550_000_000n,
+    });
+    await placeShortTerm(chain, 0, {
+      clientId: 4,
+      side: "sell",
+      quantums: 100_000_000n,
+      subticks: 6_550_000_000n,
+    });
+    chain.devnet.mine(1);
+    const positions = (
+      (await getIndexer(chain, `/v4/perpetualPositions?address=${alice}&subaccountNumber=0`)).body as {
+        positions: Body[];
+      }
+    ).positions;
+    expect(positions).toMatchObject([
+      {
+        status: "CLOSED",
+        side: "LONG",
+        size: "0",
+        sumOpen: "0.01",
+        sumClose: "0.01",
+        entryPrice: "65000",
+        exitPrice: "65500",
+        realizedPnl: "5",
+        unrealizedPnl: "0",
+      },
+    ]);
+    expect(positions[0]?.closedAt).toEqual(expect.any(String));
+    const open = await getIndexer(
+      chain,
+      `/v4/perpetualPositions?address=${alice}&subaccountNumber=0&status=OPEN`,
+    );
+    expect((open.body as { positions: Body[] }).positions).toEqual([]);
+    const sub2 = (
+      (await getIndexer(chain, `/v4/addresses/${alice}/subaccountNumber/0`)).body as { subaccount: Body }
+    ).subaccount;
+    expect(sub2.openPerpetualPositions).toEqual({});
+  });
+});
