@@ -87,9 +87,12 @@ function checkIndex(index: number): void {
  * import { DirectSecp256k1Wallet } from "@cosmjs/proto-signing";
  * import { fundedSubaccountKey, startDevnet } from "@perpx/devnet";
  *
- * const devnet = await startDevnet({ ports: "free", fundedSubaccounts: 10_000 });
- * const trader = fundedSubaccountKey(9_999);
+ * const devnet = await startDevnet({ ports: "free", blockTimeMs: 0, fundedSubaccounts: 100 });
+ * const trader = fundedSubaccountKey(99);
  * const wallet = await DirectSecp256k1Wallet.fromKey(trader.privateKey, "perpx");
+ * const [account] = await wallet.getAccounts();
+ * account?.address === trader.address; // true
+ * await devnet.stop();
  * ```
  */
 export function fundedSubaccountKey(index: number): FundedSubaccountKey {
