@@ -349,7 +349,9 @@ describe("wrap", () => {
 
   it("accepts and records an outgoing ICS-20 MsgTransfer (voucher burned, native coin escrowed)", async () => {
     const bob = addr(1);
-    const transferAccount = bech32Of(moduleAddress("transfer"));
+    const transferAccount = (
+      await rest("/ibc/apps/transfer/v1/channels/channel-0/ports/transfer/escrow_address")
+    ).escrow_address as string;
     const timeoutTimestamp = (BigInt(devnet.app.latestBlock().time.getTime()) + 3_600_000n) * 1_000_000n;
     const transfer = (denom: string, amount: string) =>
       msg(

@@ -49,6 +49,7 @@ export {
   SequenceMismatchError,
   sdkCodeFromLog,
   TransportError,
+  type TransportErrorParameters,
 } from "./errors.js";
 export {
   type InitiateWithdrawalParams,
@@ -96,6 +97,7 @@ export {
   type OrderWireAmounts,
   orderWireAmounts,
 } from "./messages/market.js";
+export { type BankMultiSendParams, bankMultiSendMsg } from "./messages/multiSend.js";
 export {
   type BankSendParams,
   bankSendMsg,
@@ -144,6 +146,7 @@ export {
 } from "./query/catalog.js";
 export * from "./query/chain.js";
 export { type FactOptions, type RestQueryParams, restQuery } from "./query/facts.js";
+export * from "./query/ibc.js";
 export { type GetMarketParams, getMarket, type Market } from "./query/market.js";
 export * from "./query/markets.js";
 export * from "./query/node.js";
@@ -151,7 +154,13 @@ export { type AllPagesParams, allPages } from "./query/pages.js";
 export * from "./query/ratelimit.js";
 export * from "./query/subaccounts.js";
 export * from "./query/txs.js";
-export { HEIGHT_HEADER, type QueryOptions, queryPath, unaryQuery } from "./query/unary.js";
+export {
+  HEIGHT_HEADER,
+  type QueryOptions,
+  queryPath,
+  type UnaryQueryParams,
+  unaryQuery,
+} from "./query/unary.js";
 export { type WatchBlocksParams, watchBlocks } from "./query/watch.js";
 export * from "./query/wrap.js";
 export type { CallOptions } from "./transport/call.js";
@@ -166,6 +175,7 @@ export {
   type RpcOptions,
 } from "./transport/rpc-json.js";
 export {
+  type SubscribeParams,
   type WebSocketConstructor,
   type WebSocketLike,
   WebSocketRpcClient,

@@ -40,6 +40,20 @@ import {
   getWithdrawalsBlockedInfo,
 } from "./query/catalog.js";
 import { getChainId, getGenesis, getLatestBlock, getPeers } from "./query/chain.js";
+import {
+  getDenomTrace,
+  getDenomTraces,
+  getEscrowAddress,
+  getNextSequenceReceive,
+  getPacketAcknowledgement,
+  getPacketAcknowledgements,
+  getPacketCommitment,
+  getPacketCommitments,
+  getPacketReceipt,
+  getTotalEscrow,
+  getUnreceivedAcks,
+  getUnreceivedPackets,
+} from "./query/ibc.js";
 import { getMarket } from "./query/market.js";
 import {
   getBlockRateLimits,
@@ -74,6 +88,7 @@ import { watchBlocks } from "./query/watch.js";
 import { getBacking, getWrapRule, getWrapRules } from "./query/wrap.js";
 import {
   addAuthenticator,
+  bankMultiSend,
   bankSend,
   batchCancel,
   cancelOrder,
@@ -102,7 +117,7 @@ import { watchShortTermOrder } from "./tx/watchOrder.js";
  *
  * @example
  * ```ts
- * await nodeActions.getBalances(client, { address }); // what client.getBalances({ address }) does
+ * await nodeActions.getBalances(client, { address: wallet.address }); // what client.getBalances({ address: wallet.address }) does
  * ```
  */
 export const nodeActions = {
@@ -168,6 +183,19 @@ export const nodeActions = {
   getDailyUsage,
   getPendingSendPackets,
   getWithdrawalsBlockedInfo,
+  // IBC packets and vouchers
+  getPacketCommitment,
+  getPacketCommitments,
+  getPacketReceipt,
+  getPacketAcknowledgement,
+  getPacketAcknowledgements,
+  getUnreceivedPackets,
+  getUnreceivedAcks,
+  getNextSequenceReceive,
+  getDenomTrace,
+  getDenomTraces,
+  getEscrowAddress,
+  getTotalEscrow,
   // Affiliates
   getAffiliateInfo,
   getReferredBy,
@@ -202,6 +230,7 @@ export const nodeActions = {
   withdrawFromSubaccount,
   transfer,
   bankSend,
+  bankMultiSend,
   addAuthenticator,
   removeAuthenticator,
   wrapWithdraw,

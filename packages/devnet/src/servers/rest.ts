@@ -116,6 +116,9 @@ interface Route {
   trailing?: DescField[];
 }
 
+/** The path of one IBC channel end in the REST routes. */
+const CHANNEL = "/ibc/core/channel/v1/channels/{channel_id}/ports/{port_id}";
+
 /** The Cosmos SDK and IBC routes: `[http method, path template, gRPC method path]`. */
 const COSMOS_ROUTES: ReadonlyArray<readonly [Route["httpMethod"], string, string]> = [
   ["GET", "/cosmos/auth/v1beta1/accounts", "/cosmos.auth.v1beta1.Query/Accounts"],
@@ -176,10 +179,36 @@ const COSMOS_ROUTES: ReadonlyArray<readonly [Route["httpMethod"], string, string
   ["GET", "/cosmos/upgrade/v1beta1/authority", "/cosmos.upgrade.v1beta1.Query/Authority"],
   ["GET", "/ibc/core/channel/v1/channels", "/ibc.core.channel.v1.Query/Channels"],
   ["GET", "/ibc/core/channel/v1/channels/{channel_id}/ports/{port_id}", "/ibc.core.channel.v1.Query/Channel"],
+  ["GET", `${CHANNEL}/packet_commitments`, "/ibc.core.channel.v1.Query/PacketCommitments"],
+  ["GET", `${CHANNEL}/packet_commitments/{sequence}`, "/ibc.core.channel.v1.Query/PacketCommitment"],
+  [
+    "GET",
+    `${CHANNEL}/packet_commitments/{packet_commitment_sequences}/unreceived_packets`,
+    "/ibc.core.channel.v1.Query/UnreceivedPackets",
+  ],
+  [
+    "GET",
+    `${CHANNEL}/packet_commitments/{packet_ack_sequences}/unreceived_acks`,
+    "/ibc.core.channel.v1.Query/UnreceivedAcks",
+  ],
+  ["GET", `${CHANNEL}/packet_receipts/{sequence}`, "/ibc.core.channel.v1.Query/PacketReceipt"],
+  ["GET", `${CHANNEL}/packet_acks/{sequence}`, "/ibc.core.channel.v1.Query/PacketAcknowledgement"],
+  ["GET", `${CHANNEL}/packet_acknowledgements`, "/ibc.core.channel.v1.Query/PacketAcknowledgements"],
+  ["GET", `${CHANNEL}/next_sequence`, "/ibc.core.channel.v1.Query/NextSequenceReceive"],
   ["GET", "/ibc/apps/transfer/v1/denom_traces", "/ibc.applications.transfer.v1.Query/DenomTraces"],
   ["GET", "/ibc/apps/transfer/v1/denom_traces/{hash}", "/ibc.applications.transfer.v1.Query/DenomTrace"],
   ["GET", "/ibc/apps/transfer/v1/denom_hashes/{trace}", "/ibc.applications.transfer.v1.Query/DenomHash"],
   ["GET", "/ibc/apps/transfer/v1/params", "/ibc.applications.transfer.v1.Query/Params"],
+  [
+    "GET",
+    "/ibc/apps/transfer/v1/channels/{channel_id}/ports/{port_id}/escrow_address",
+    "/ibc.applications.transfer.v1.Query/EscrowAddress",
+  ],
+  [
+    "GET",
+    "/ibc/apps/transfer/v1/denoms/{denom}/total_escrow",
+    "/ibc.applications.transfer.v1.Query/TotalEscrowForDenom",
+  ],
 ];
 
 function parseTemplate(template: string): Segment[] {
@@ -422,7 +451,11 @@ export async function startRestServer(options: RestServerOptions): Promise<RestS
           throw new BadRequest("body", `is not valid JSON (${(error as Error).message})`);
         }
       }
-      for (const [name, value] of match.pathFields) setParam(input, json, name, value);
+      for (const [name, value] of match.pathFields) {
+        // A repeated field in the path takes comma-separated values, as grpc-gateway reads it.
+        const list = findField(input, name)?.fieldKind === "list";
+        for (const part of list ? value.split(",") : [value]) setParam(input, json, name, part);
+      }
       for (const [name, value] of url.searchParams) setParam(input, json, name, value);
       try {
         request = fromCosmosJson(input, json);

@@ -1,15 +1,16 @@
 /**
  * ICS-20 transfers over the devnet's simulated IBC channels, extending the IBC module of
  * `records.ts` (channels and their queries): incoming packets (devnet control `receive`, offered to
- * a receive hook, the wrap module; coins of this chain coming back are released from escrow),
- * channel recreation (control `recreate-channel`), outgoing
- * `MsgTransfer` (escrow of native coins, burn of vouchers returning to their source), packet
- * sequences and records, and the denom-trace queries.
+ * a receive hook, the wrap module; coins of this chain coming back are released from their
+ * channel's escrow account), channel recreation (control `recreate-channel`), outgoing `MsgTransfer`
+ * (native coins escrowed in the channel's escrow account of `ibc-escrow.ts`, vouchers returning to
+ * their source burned), packet sequences and records, and the denom-trace queries.
  *
  * Store slice `ibc/` (besides `channel/...` and `chain`):
  * - `send_sequence/<port>/<channel>`, `recv_sequence/<port>/<channel>`: u64 next sequence;
  * - `packet/<port>/<channel>/<sequence:20>`: JSON of the outgoing packet (data, timeouts);
- * - `denom_trace/<hash>`: the trace path (`transfer/channel-0/uusdc`) of a voucher.
+ * - `denom_trace/<hash>`: the trace path (`transfer/channel-0/uusdc`) of a voucher;
+ * - the ICS-04 packet state (commitments, receipts, acknowledgements) of `ibc-packets.ts`.
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { ibcDenom } from "@perpx/core";
@@ -23,6 +24,15 @@ import { paginate } from "../pagination.js";
 import { textField, uintField } from "../request-fields.js";
 import type { AuthKeeper, StoreAccess } from "./auth.js";
 import type { BankKeeper } from "./bank.js";
+import { addTotalEscrow, escrowAddress, escrowQueries } from "./ibc-escrow.js";
+import {
+  commitSentPacket,
+  ICS20_SUCCESS_ACK,
+  ics20PacketBytes,
+  packetCommitment,
+  packetQueries,
+  recordReceivedPacket,
+} from "./ibc-packets.js";
 import type { RatelimitKeeper } from "./ratelimit.js";
 import { createIbcModule, padKey, readRecords } from "./records.js";
 
@@ -139,13 +149,15 @@ export class IbcKeeper {
     const seqKey = `recv_sequence/${packet.portId}/${packet.channelId}`;
     const sequence = sequenceOf(ctx, seqKey);
     store.set(seqKey, encodeU64(sequence + 1n));
+    recordReceivedPacket(ctx, packet.portId, packet.channelId, sequence, ICS20_SUCCESS_ACK);
     const prefix = `${channel.counterparty?.portId ?? ""}/${channel.counterparty?.channelId ?? ""}/`;
     if (packet.denom.startsWith(prefix)) {
       // A coin of this chain coming back: release it from escrow, unwrapped.
       const native = packet.denom.slice(prefix.length);
-      this.bank.sendCoinsFromModuleToAccount(ctx, "transfer", packet.receiver, [
+      this.bank.sendCoins(ctx, escrowAddress(packet.portId, packet.channelId), packet.receiver, [
         { denom: native, amount: packet.amount },
       ]);
+      addTotalEscrow(ctx, native, -packet.amount);
       return { sequence, voucherDenom: native, creditedDenom: native, wrapped: false };
     }
     const voucher = ibcDenom(packet.portId, packet.channelId, packet.denom);
@@ -220,8 +232,14 @@ export class IbcKeeper {
     const prefix = `${t.sourcePort}/${t.sourceChannel}/`;
     const returning = trace?.startsWith(prefix) === true;
     const packetDenom = trace ?? t.denom;
-    this.bank.sendCoins(ctx, t.from, this.auth.moduleAddress("transfer"), coins);
-    if (returning) this.bank.burnCoins(ctx, "transfer", coins);
+    if (returning) {
+      // A voucher going home: burned (through the transfer module account).
+      this.bank.sendCoins(ctx, t.from, this.auth.moduleAddress("transfer"), coins);
+      this.bank.burnCoins(ctx, "transfer", coins);
+    } else {
+      this.bank.sendCoins(ctx, t.from, escrowAddress(t.sourcePort, t.sourceChannel), coins);
+      addTotalEscrow(ctx, t.denom, t.amount);
+    }
     const data = {
       denom: packetDenom,
       amount: t.amount.toString(),
@@ -243,8 +261,20 @@ export class IbcKeeper {
     ctx
       .store(IBC)
       .set(`packet/${t.sourcePort}/${t.sourceChannel}/${padKey(sequence, 20)}`, utf8(JSON.stringify(record)));
+    const packetData = ics20PacketBytes(data);
+    commitSentPacket(
+      ctx,
+      t.sourcePort,
+      t.sourceChannel,
+      sequence,
+      packetCommitment({
+        timeoutTimestamp: t.timeoutTimestamp,
+        timeoutHeight: t.timeoutHeight,
+        data: packetData,
+      }),
+    );
     ctx.events.emitEvent("send_packet", [
-      ["packet_data", JSON.stringify(data)],
+      ["packet_data", fromUtf8(packetData)],
       ["packet_timeout_height", record.timeout_height],
       ["packet_timeout_timestamp", record.timeout_timestamp],
       ["packet_sequence", sequence.toString()],
@@ -366,6 +396,8 @@ export function createIbcTransferModule(config: ChainConfig, keeper: IbcKeeper):
     ],
     queries: {
       ...base.queries,
+      ...packetQueries(),
+      ...escrowQueries(),
       "/ibc.applications.transfer.v1.Query/DenomTraces": queryHandler(
         ibcTransfer.QueryDenomTracesRequestSchema,
         ibcTransfer.QueryDenomTracesResponseSchema,

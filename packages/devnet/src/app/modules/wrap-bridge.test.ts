@@ -23,6 +23,7 @@ import { ChainApplication } from "../app.js";
 import type { ChainState } from "../contract.js";
 import { GENESIS_ACCOUNTS } from "../genesis-accounts.js";
 import { GOV_AUTHORITY } from "../governance.js";
+import { escrowAddress } from "./ibc-escrow.js";
 import { DAY_SECONDS } from "./ratelimit.js";
 
 const GENESIS_TIME = new Date("2026-01-01T00:00:00Z");
@@ -130,9 +131,9 @@ describe("ibc and wrap", () => {
     );
   });
 
-  it("releases a coin of this chain coming back from escrow", () => {
+  it("releases a coin of this chain coming back from its channel's escrow account", () => {
     const app = newApp();
-    const transfer = bech32Of(moduleAddress("transfer"));
+    const transfer = bech32Of(escrowAddress("transfer", "channel-0"));
     app.control.fund(transfer, [{ denom: "aperpx", amount: 500n }]);
     const before = bankBalance(app, BOB, "aperpx");
     const answer = app.control.moduleControl("ibc", "receive", {
