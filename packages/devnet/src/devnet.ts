@@ -14,7 +14,9 @@ import type {
   PersistentChainApp,
   PruningOptions,
 } from "./app/contract.js";
+import { MAX_FUNDED_SUBACCOUNTS } from "./app/funded-subaccounts.js";
 import { GENESIS_ACCOUNTS, GENESIS_NATIVE_BALANCE, GENESIS_USDC_BALANCE } from "./app/genesis-accounts.js";
+import { DEFAULT_MARKETS, MAX_MARKETS } from "./app/genesis-markets.js";
 import { DevnetError } from "./devnet-error.js";
 import { committedBlocks, startIndexer } from "./indexer/indexer.js";
 import { type IndexerRestServer, startIndexerRestServer } from "./indexer/rest/server.js";
@@ -214,6 +216,18 @@ export interface StartDevnetOptions {
    * HTTP/2 idle 60 s
    */
   timeouts?: Partial<ServerTimeouts>;
+  /**
+   * Markets at genesis: the three defaults (BTC-USD, ETH-USD, SOL-USD) first, then generated ones
+   * (the same for every run) with the reference listing's parameters and liquidity tiers; from 3
+   * to 500. A resumed `stateDir` keeps the markets it was created with. @default 3
+   */
+  markets?: number;
+  /**
+   * Accounts created at genesis whose subaccount 0 holds 100,000 USDC; `fundedSubaccountKey(i)`
+   * gives the key and address of the i-th. A resumed `stateDir` keeps those it was created with.
+   * @default 0
+   */
+  fundedSubaccounts?: number;
   /** Called with errors that happen in the background (block production, persistence). */
   onError?: (error: unknown) => void;
   /** Extra control routes (later features register theirs here). */
@@ -332,6 +346,25 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     );
   }
 
+  const markets = options.markets ?? DEFAULT_MARKETS.length;
+  if (!Number.isInteger(markets) || markets < DEFAULT_MARKETS.length || markets > MAX_MARKETS) {
+    throw new DevnetError(
+      "out-of-range",
+      `markets must be an integer from ${DEFAULT_MARKETS.length} to ${MAX_MARKETS}, got ${markets}`,
+    );
+  }
+  const fundedSubaccounts = options.fundedSubaccounts ?? 0;
+  if (
+    !Number.isInteger(fundedSubaccounts) ||
+    fundedSubaccounts < 0 ||
+    fundedSubaccounts > MAX_FUNDED_SUBACCOUNTS
+  ) {
+    throw new DevnetError(
+      "out-of-range",
+      `fundedSubaccounts must be an integer from 0 to ${MAX_FUNDED_SUBACCOUNTS}, got ${fundedSubaccounts}`,
+    );
+  }
+
   const store =
     stateDir === undefined ? undefined : StateDirectory.open(stateDir, { keepRecent: pruning.keepRecent });
   const state = store?.resumed;
@@ -343,6 +376,8 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
       profile,
       genesisTime: options.genesisTime ?? new Date(),
       pruning,
+      markets,
+      fundedSubaccounts,
       ...(state === undefined ? {} : { state }),
       ...(store === undefined ? {} : { archive: store }),
     });
