@@ -4,11 +4,13 @@
  *
  *   perpx-devnet start [--profile local|testnet|mainnet] [--block-time-ms N] [--state DIR] [--json]
  *                      [--host HOST] [--port-<server> N] [--faucet-window-ms N]
- *                      [--pruning-keep-recent N] [--liquidity]
+ *                      [--pruning-keep-recent N] [--markets N] [--subaccounts N] [--liquidity]
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { DevnetProfile } from "./app/contract.js";
+import { MAX_FUNDED_SUBACCOUNTS } from "./app/funded-subaccounts.js";
+import { DEFAULT_MARKETS, MAX_MARKETS } from "./app/genesis-markets.js";
 import { DEFAULT_PORTS, type Devnet, type DevnetPorts, startDevnet } from "./devnet.js";
 import { DevnetError, isDevnetError } from "./devnet-error.js";
 import { DEFAULT_FAUCET_COINS, DEFAULT_FAUCET_SUBACCOUNT_QUANTUMS } from "./servers/faucet.js";
@@ -24,6 +26,7 @@ const PORT_FLAGS: Record<string, keyof DevnetPorts> = {
   "port-faucet": "faucet",
   "port-control": "control",
   "port-indexer": "indexer",
+  "port-indexer-ws": "indexerWs",
 };
 
 const HELP = `perpx-devnet: a local perpx network in one process
@@ -42,6 +45,10 @@ Options:
   --pruning-keep-recent <n>
                           blocks kept in memory (default 1000; 0 = all); older ones are read from
                           the block log with --state, and pruned without it
+  --markets <n>           markets at genesis, 3 to 500 (default 3: BTC-USD, ETH-USD, SOL-USD; more
+                          are generated, the same every run, with the real listing's parameters)
+  --subaccounts <n>       accounts whose subaccount 0 holds 100,000 USDC at genesis (default 0); the
+                          key of the i-th is fundedSubaccountKey(i) of @perpx/devnet
   --liquidity             run a devnet-owned market maker: a ladder of resting orders around
                           every market's oracle price, so books and trades are never empty
 ${Object.entries(PORT_FLAGS)
@@ -79,6 +86,8 @@ function parse(argv: string[]) {
       host: { type: "string" },
       "faucet-window-ms": { type: "string" },
       "pruning-keep-recent": { type: "string" },
+      markets: { type: "string" },
+      subaccounts: { type: "string" },
       liquidity: { type: "boolean" },
       ...Object.fromEntries(Object.keys(PORT_FLAGS).map((flag) => [flag, { type: "string" as const }])),
     },
@@ -97,6 +106,7 @@ function banner(devnet: Devnet, startedMs: number): string {
     ["Faucet", `${e.faucet}/faucet/tokens`],
     ["Control", `${e.devnetControl}/devnet/status`],
     ["Indexer REST", `${e.indexer}/v4`],
+    ["Indexer WS", e.indexerWs],
   ];
   const faucet = DEFAULT_FAUCET_COINS.map((c) => `${c.amount} ${c.denom}`).join(" + ");
   const lines = [
@@ -139,6 +149,17 @@ async function start(values: Record<string, string | boolean | undefined>): Prom
   const blockTimeMs = intFlag("block-time-ms", values["block-time-ms"] as string | undefined);
   const faucetWindowMs = intFlag("faucet-window-ms", values["faucet-window-ms"] as string | undefined);
   const keepRecent = intFlag("pruning-keep-recent", values["pruning-keep-recent"] as string | undefined);
+  const markets = intFlag("markets", values.markets as string | undefined, MAX_MARKETS);
+  const fundedSubaccounts = intFlag(
+    "subaccounts",
+    values.subaccounts as string | undefined,
+    MAX_FUNDED_SUBACCOUNTS,
+  );
+  if (markets !== undefined && markets < DEFAULT_MARKETS.length) {
+    throw usageError(
+      `--markets must be an integer from ${DEFAULT_MARKETS.length} to ${MAX_MARKETS}, got "${markets}"`,
+    );
+  }
   // Signal handlers go in before anything is printed: a parent that reads the ready line and
   // signals at once must find them installed.
   let devnet: Devnet | undefined;
@@ -167,6 +188,8 @@ async function start(values: Record<string, string | boolean | undefined>): Prom
     ...(blockTimeMs === undefined ? {} : { blockTimeMs }),
     ...(faucetWindowMs === undefined ? {} : { faucetWindowMs }),
     ...(keepRecent === undefined ? {} : { pruning: { keepRecent } }),
+    ...(markets === undefined ? {} : { markets }),
+    ...(fundedSubaccounts === undefined ? {} : { fundedSubaccounts }),
     ...(values.liquidity === true ? { liquidity: true } : {}),
     ...(typeof values.state === "string" ? { stateDir: values.state } : {}),
     ...(typeof values.host === "string" ? { host: values.host } : {}),

@@ -14,10 +14,13 @@ import type {
   PersistentChainApp,
   PruningOptions,
 } from "./app/contract.js";
+import { MAX_FUNDED_SUBACCOUNTS } from "./app/funded-subaccounts.js";
 import { GENESIS_ACCOUNTS, GENESIS_NATIVE_BALANCE, GENESIS_USDC_BALANCE } from "./app/genesis-accounts.js";
+import { DEFAULT_MARKETS, MAX_MARKETS } from "./app/genesis-markets.js";
 import { DevnetError } from "./devnet-error.js";
 import { committedBlocks, startIndexer } from "./indexer/indexer.js";
 import { type IndexerRestServer, startIndexerRestServer } from "./indexer/rest/server.js";
+import { type IndexerWsServer, startIndexerWsServer } from "./indexer/ws/server.js";
 import { type LiquidityOptions, startMarketMaker } from "./liquidity/maker.js";
 import { DevnetStateError, STATE_FILE, StateDirectory } from "./persistence.js";
 import { type ControlRouter, type ControlServer, startControlServer } from "./servers/control.js";
@@ -42,7 +45,7 @@ import { loadOrCreateTls, type TlsMaterial } from "./servers/tls.js";
  * @example
  * ```ts
  * // 0 picks a free port; in a Partial<DevnetPorts>, a server left out gets its DEFAULT_PORTS port.
- * const ports: DevnetPorts = { rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0, indexer: 0 };
+ * const ports: DevnetPorts = { rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0, indexer: 0, indexerWs: 0 };
  * const devnet = await startDevnet({ ports, blockTimeMs: 0 });
  * devnet.ports.rest > 0; // true: the free port it picked
  * devnet.endpoints.nodeRest.endsWith(`:${devnet.ports.rest}`); // true
@@ -68,6 +71,8 @@ export interface DevnetPorts {
   control: number;
   /** Indexer REST (`/v4/...`). @default 3002 */
   indexer: number;
+  /** Indexer WebSocket (`/v4/ws`). @default 3003 */
+  indexerWs: number;
 }
 
 /**
@@ -76,7 +81,7 @@ export interface DevnetPorts {
  * @example
  * ```ts
  * DEFAULT_PORTS.rpc; // 26657
- * const devnet = await startDevnet({ ports: { ...DEFAULT_PORTS, rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0, indexer: 0 } });
+ * const devnet = await startDevnet({ ports: { ...DEFAULT_PORTS, rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0, indexer: 0, indexerWs: 0 } });
  * devnet.endpoints.nodeRpc === "http://127.0.0.1:26657"; // false: 0 picks a free port
  * await devnet.stop();
  * ```
@@ -91,6 +96,7 @@ export const DEFAULT_PORTS: Readonly<DevnetPorts> = Object.freeze({
   faucet: 8000,
   control: 26659,
   indexer: 3002,
+  indexerWs: 3003,
 });
 
 /**
@@ -128,6 +134,8 @@ export interface DevnetEndpoints {
   devnetControl: string;
   /** Indexer REST base URL, e.g. `http://127.0.0.1:3002`; routes under `${indexer}/v4/...`. */
   indexer: string;
+  /** Indexer WebSocket, the full socket URL, e.g. `ws://127.0.0.1:3003/v4/ws`. */
+  indexerWs: string;
 }
 
 /**
@@ -208,6 +216,18 @@ export interface StartDevnetOptions {
    * HTTP/2 idle 60 s
    */
   timeouts?: Partial<ServerTimeouts>;
+  /**
+   * Markets at genesis: the three defaults (BTC-USD, ETH-USD, SOL-USD) first, then generated ones
+   * (the same for every run) with the reference listing's parameters and liquidity tiers; from 3
+   * to 500. A resumed `stateDir` keeps the markets it was created with. @default 3
+   */
+  markets?: number;
+  /**
+   * Accounts created at genesis whose subaccount 0 holds 100,000 USDC; `fundedSubaccountKey(i)`
+   * gives the key and address of the i-th. A resumed `stateDir` keeps those it was created with.
+   * @default 0
+   */
+  fundedSubaccounts?: number;
   /** Called with errors that happen in the background (block production, persistence). */
   onError?: (error: unknown) => void;
   /** Extra control routes (later features register theirs here). */
@@ -266,7 +286,18 @@ export interface Devnet {
 
 function resolvePorts(ports: StartDevnetOptions["ports"]): DevnetPorts {
   if (ports === "free") {
-    return { rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0, indexer: 0 };
+    return {
+      rpc: 0,
+      rest: 0,
+      grpc: 0,
+      grpcTls: 0,
+      evm: 0,
+      evmWs: 0,
+      faucet: 0,
+      control: 0,
+      indexer: 0,
+      indexerWs: 0,
+    };
   }
   const merged = { ...DEFAULT_PORTS, ...(ports ?? {}) };
   for (const [name, port] of Object.entries(merged)) {
@@ -315,6 +346,25 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     );
   }
 
+  const markets = options.markets ?? DEFAULT_MARKETS.length;
+  if (!Number.isInteger(markets) || markets < DEFAULT_MARKETS.length || markets > MAX_MARKETS) {
+    throw new DevnetError(
+      "out-of-range",
+      `markets must be an integer from ${DEFAULT_MARKETS.length} to ${MAX_MARKETS}, got ${markets}`,
+    );
+  }
+  const fundedSubaccounts = options.fundedSubaccounts ?? 0;
+  if (
+    !Number.isInteger(fundedSubaccounts) ||
+    fundedSubaccounts < 0 ||
+    fundedSubaccounts > MAX_FUNDED_SUBACCOUNTS
+  ) {
+    throw new DevnetError(
+      "out-of-range",
+      `fundedSubaccounts must be an integer from 0 to ${MAX_FUNDED_SUBACCOUNTS}, got ${fundedSubaccounts}`,
+    );
+  }
+
   const store =
     stateDir === undefined ? undefined : StateDirectory.open(stateDir, { keepRecent: pruning.keepRecent });
   const state = store?.resumed;
@@ -326,6 +376,8 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
       profile,
       genesisTime: options.genesisTime ?? new Date(),
       pruning,
+      markets,
+      fundedSubaccounts,
       ...(state === undefined ? {} : { state }),
       ...(store === undefined ? {} : { archive: store }),
     });
@@ -360,8 +412,9 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     throw error;
   }
   // The indexer replays the blocks committed so far (from genesis, through the block log with
-  // --state), then follows the app's block and order streams.
-  const indexerFeed = startIndexer(app, committedBlocks(app));
+  // --state), then follows the app's block and order streams. It keeps as many blocks of history
+  // as the node keeps blocks in memory.
+  const indexerFeed = startIndexer(app, committedBlocks(app), pruning.keepRecent);
   // The market maker quotes once the indexer listens, so the indexer sees its first orders too.
   let maker: ReturnType<typeof startMarketMaker> | undefined;
   try {
@@ -403,9 +456,10 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   let faucet: FaucetServer;
   let control: ControlServer;
   let indexerRest: IndexerRestServer;
+  let indexerWs: IndexerWsServer;
   let endpoints: DevnetEndpoints | undefined;
   try {
-    [rpc, rest, grpc, evm, faucet, indexerRest] = await Promise.all([
+    [rpc, rest, grpc, evm, faucet, indexerRest, indexerWs] = await Promise.all([
       track(
         "CometBFT RPC",
         ports.rpc,
@@ -448,6 +502,11 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
         ports.indexer,
         startIndexerRestServer({ indexer: indexerFeed.indexer, host, port: ports.indexer, timeouts }),
       ),
+      track(
+        "indexer WebSocket",
+        ports.indexerWs,
+        startIndexerWsServer({ feed: indexerFeed.indexer, host, port: ports.indexerWs, timeouts, onError }),
+      ),
     ]);
     control = await track(
       "control",
@@ -483,6 +542,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     faucet: faucet.url,
     devnetControl: control.url,
     indexer: indexerRest.url,
+    indexerWs: indexerWs.url,
   };
   producer.start();
 
@@ -503,6 +563,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
       faucet: faucet.port,
       control: control.port,
       indexer: indexerRest.port,
+      indexerWs: indexerWs.port,
     },
     caPem: tls.cert,
     accounts: GENESIS_ACCOUNTS.map((a) => ({

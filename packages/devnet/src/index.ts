@@ -8,6 +8,11 @@
 export { createChainApp } from "./app/app.js";
 export type * from "./app/contract.js";
 export {
+  FUNDED_SUBACCOUNT_QUANTUMS,
+  type FundedSubaccountKey,
+  fundedSubaccountKey,
+} from "./app/funded-subaccounts.js";
+export {
   GENESIS_ACCOUNTS,
   GENESIS_NATIVE_BALANCE,
   GENESIS_USDC_BALANCE,

@@ -30,7 +30,7 @@ describe("block-event stream", () => {
   it("carries genesis in the first block: tiers, markets and prices, perpetuals, clob pairs", () => {
     const first = chain.devnet.app.block(1n);
     const events = first?.indexerEvents?.beginBlock ?? [];
-    expect(kinds(events).filter((k) => k === "liquidity_tier")).toHaveLength(3);
+    expect(kinds(events).filter((k) => k === "liquidity_tier")).toHaveLength(5);
     expect(
       events.filter((e) => e.kind === "market_create").map((e) => e.kind === "market_create" && e.pair),
     ).toEqual(["BTC-USD", "ETH-USD", "SOL-USD"]);
@@ -115,7 +115,7 @@ describe("block-event stream", () => {
     expect(decoded.indexerEvents).toEqual(block?.indexerEvents);
   });
 
-  it("emits each block's funding samples at the end of the block and oracle moves at its start", () => {
+  it("emits oracle moves at the start of a block, and a funding sample at its end when a predicted rate changes", async () => {
     chain.devnet.app.control.setOraclePrice("ETH-USD", "3300");
     const [block] = chain.devnet.mine(1);
     expect(block?.indexerEvents?.beginBlock).toContainEqual({
@@ -123,7 +123,20 @@ describe("block-event stream", () => {
       marketId: 1,
       price: 3_300_000_000n,
     });
-    const funding = (block?.indexerEvents?.endBlock ?? []).filter((e) => e.kind === "funding");
-    expect(funding.map((e) => e.kind === "funding" && e.perpetualId)).toEqual([0, 1, 2]);
+    const samples = (events: readonly IndexerEvent[] | undefined) =>
+      (events ?? []).flatMap((e) => (e.kind === "funding" && e.phase === "sample" ? [e] : []));
+    // ETH-USD and SOL-USD have empty books: their rate stays the default, nothing to send.
+    expect(samples(block?.indexerEvents?.endBlock).map((e) => e.perpetualId)).not.toContain(1);
+    expect(samples(block?.indexerEvents?.endBlock).map((e) => e.perpetualId)).not.toContain(2);
+    // A two-sided BTC-USD book whose mid is off the oracle (the ask left at the oracle by the fill
+    // above, and a bid under it) moves BTC's mean premium, so its predicted rate, in every block.
+    await placeShortTerm(chain, 1, { clientId: 5, side: "sell", subticks: 6_600_000_000n });
+    await placeShortTerm(chain, 0, { clientId: 6, side: "buy", subticks: 6_450_000_000n });
+    for (let i = 0; i < 2; i++) {
+      const [next] = chain.devnet.mine(1);
+      const sent = samples(next?.indexerEvents?.endBlock);
+      expect(sent.map((e) => e.perpetualId)).toEqual([0]);
+      expect(sent[0]?.ratePpm).not.toBe(100n);
+    }
   });
 });

@@ -106,7 +106,19 @@ export class ChainApplication implements PersistentChainApp {
   ) {
     const genesisTime =
       snapshot === undefined ? options.genesisTime : readSnapshotHeader(snapshot, options.profile);
-    this.config = chainConfig(options.profile, genesisTime);
+    // A resumed chain's markets and subaccounts are in its state: genesis does not run again.
+    this.config = chainConfig(
+      options.profile,
+      genesisTime,
+      snapshot === undefined
+        ? {
+            ...(options.markets === undefined ? {} : { markets: options.markets }),
+            ...(options.fundedSubaccounts === undefined
+              ? {}
+              : { fundedSubaccounts: options.fundedSubaccounts }),
+          }
+        : {},
+    );
     const set = buildModules(this.config, extra.extraModules);
     this.core = {
       config: this.config,

@@ -600,6 +600,17 @@ export interface ChainAppOptions {
   pruning?: PruningOptions;
   /** Where pruned blocks are read back from; without it they are dropped. */
   archive?: BlockArchive;
+  /**
+   * Markets at genesis, the three defaults (BTC-USD, ETH-USD, SOL-USD) first, then generated ones
+   * with the reference listing's parameters (from 3 to 500). Ignored when resuming from `state`.
+   * @default 3
+   */
+  markets?: number;
+  /**
+   * Accounts created at genesis whose subaccount 0 holds 100,000 USDC, their keys derived from
+   * their index (`fundedSubaccountKey(i)`). Ignored when resuming from `state`. @default 0
+   */
+  fundedSubaccounts?: number;
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Genesis of the exchange modules: assets, markets and their oracle, perpetuals and liquidity
- * tiers, fee tiers. The numbers follow the reference chain's genesis (BTC-USD atomic resolution
- * -10 and price exponent -5, ETH-USD -9 and -6, SOL-USD -7 and -8); prices are realistic round numbers.
+ * tiers, fee tiers. The markets are those of `genesis-markets.ts` (the reference chain's BTC-USD,
+ * ETH-USD and SOL-USD, then generated ones); the liquidity tiers are the reference genesis's.
  */
 import { create } from "@bufbuild/protobuf";
 import { sha256 } from "@noble/hashes/sha2.js";
@@ -9,25 +9,9 @@ import { type assets, feetiers, perpetuals, prices } from "@perpx/proto";
 import { decodeU64, utf8 } from "./codec.js";
 import type { DevnetProfile } from "./contract.js";
 import { assetRecords } from "./genesis.js";
+import type { MarketSpec } from "./genesis-markets.js";
 import type { PerpetualsGenesis } from "./modules/perpetuals.js";
 import type { PricesGenesis } from "./modules/prices.js";
-
-/** One market of the devnet: its oracle and its perpetual. */
-interface MarketSpec {
-  readonly pair: string;
-  readonly exponent: number;
-  /** USD price × 10^-exponent. */
-  readonly price: bigint;
-  readonly atomicResolution: number;
-  readonly liquidityTier: number;
-}
-
-/** The devnet's markets, by id (market id = perpetual id). */
-export const DEVNET_MARKETS: readonly MarketSpec[] = Object.freeze([
-  { pair: "BTC-USD", exponent: -5, price: 6_500_000_000n, atomicResolution: -10, liquidityTier: 0 },
-  { pair: "ETH-USD", exponent: -6, price: 3_200_000_000n, atomicResolution: -9, liquidityTier: 0 },
-  { pair: "SOL-USD", exponent: -8, price: 15_000_000_000n, atomicResolution: -7, liquidityTier: 1 },
-]);
 
 /** The assets: USDC (id 0) and the native token (id 1). */
 export function assetsGenesis(): { assets: assets.Asset[] } {
@@ -40,15 +24,15 @@ export function defaultOracleSeed(profile: DevnetProfile): bigint {
 }
 
 /** Markets, prices and the oracle walk (±0.05% per block at most, within ±5% of the reference). */
-export function pricesGenesis(profile: DevnetProfile): PricesGenesis {
+export function pricesGenesis(profile: DevnetProfile, markets: readonly MarketSpec[]): PricesGenesis {
   return {
-    markets: DEVNET_MARKETS.map((m, id) => ({
+    markets: markets.map((m, id) => ({
       param: create(prices.MarketParamSchema, {
         id,
         pair: m.pair,
         exponent: m.exponent,
         minExchanges: 3,
-        minPriceChangePpm: id < 2 ? 1_000 : 2_000,
+        minPriceChangePpm: m.minPriceChangePpm,
         exchangeConfigJson: JSON.stringify({
           exchanges: ["Binance", "Coinbase", "Kraken"].map((exchangeName) => ({
             exchangeName,
@@ -64,18 +48,21 @@ export function pricesGenesis(profile: DevnetProfile): PricesGenesis {
   };
 }
 
-/** Perpetuals (cross margin), liquidity tiers (large cap 20x, mid cap 10x, long tail 5x), params. */
-export function perpetualsGenesis(): PerpetualsGenesis {
+/**
+ * Perpetuals, the liquidity tiers of the reference genesis (large cap 20x, mid cap 10x, long tail
+ * 5x, safety 1x, isolated 20x; open-interest caps in quote quantums) and params.
+ */
+export function perpetualsGenesis(markets: readonly MarketSpec[]): PerpetualsGenesis {
   return {
-    perpetuals: DEVNET_MARKETS.map((m, id) =>
+    perpetuals: markets.map((m, id) =>
       create(perpetuals.PerpetualParamsSchema, {
         id,
         ticker: m.pair,
         marketId: id,
         atomicResolution: m.atomicResolution,
-        defaultFundingPpm: 100,
+        defaultFundingPpm: m.defaultFundingPpm,
         liquidityTier: m.liquidityTier,
-        marketType: perpetuals.PerpetualMarketType.CROSS,
+        marketType: m.marketType,
       }),
     ),
     liquidityTiers: [
@@ -85,6 +72,8 @@ export function perpetualsGenesis(): PerpetualsGenesis {
         initialMarginPpm: 50_000,
         maintenanceFractionPpm: 600_000,
         impactNotional: 10_000_000_000n,
+        openInterestLowerCap: 0n,
+        openInterestUpperCap: 0n,
       },
       {
         id: 1,
@@ -92,6 +81,8 @@ export function perpetualsGenesis(): PerpetualsGenesis {
         initialMarginPpm: 100_000,
         maintenanceFractionPpm: 500_000,
         impactNotional: 5_000_000_000n,
+        openInterestLowerCap: 25_000_000_000_000n,
+        openInterestUpperCap: 50_000_000_000_000n,
       },
       {
         id: 2,
@@ -99,14 +90,28 @@ export function perpetualsGenesis(): PerpetualsGenesis {
         initialMarginPpm: 200_000,
         maintenanceFractionPpm: 500_000,
         impactNotional: 2_500_000_000n,
+        openInterestLowerCap: 10_000_000_000_000n,
+        openInterestUpperCap: 20_000_000_000_000n,
       },
-    ].map((t) =>
-      create(perpetuals.LiquidityTierSchema, {
-        ...t,
+      {
+        id: 3,
+        name: "Safety",
+        initialMarginPpm: 1_000_000,
+        maintenanceFractionPpm: 200_000,
+        impactNotional: 2_500_000_000n,
         openInterestLowerCap: 0n,
         openInterestUpperCap: 0n,
-      }),
-    ),
+      },
+      {
+        id: 4,
+        name: "Isolated",
+        initialMarginPpm: 50_000,
+        maintenanceFractionPpm: 600_000,
+        impactNotional: 2_500_000_000n,
+        openInterestLowerCap: 500_000_000_000n,
+        openInterestUpperCap: 1_000_000_000_000n,
+      },
+    ].map((t) => create(perpetuals.LiquidityTierSchema, t)),
     params: create(perpetuals.ParamsSchema, {
       fundingRateClampFactorPpm: 6_000_000,
       premiumVoteClampFactorPpm: 60_000_000,

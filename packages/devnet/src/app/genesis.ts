@@ -28,11 +28,13 @@ import {
   ratelimit,
   wrap,
 } from "@perpx/proto";
-import { utf8 } from "./codec.js";
+import { decodeU64, utf8 } from "./codec.js";
 import { type Coin, type DecCoin, parseDecCoins } from "./coins.js";
 import type { DevnetProfile } from "./contract.js";
 import { type ValidatorKey, validatorKeyFromLabel } from "./crypto.js";
+import { fundedAddresses } from "./funded-subaccounts.js";
 import { GENESIS_ACCOUNTS, GENESIS_NATIVE_BALANCE, GENESIS_USDC_BALANCE } from "./genesis-accounts.js";
+import { DEFAULT_MARKETS, devnetMarkets, type MarketSpec } from "./genesis-markets.js";
 import { type IbcCounterparty, type ProtoRecord, padKey, record } from "./modules/records.js";
 
 /** The CometBFT version the devnet reports (cosmjs picks its 0.38 client from it). */
@@ -75,7 +77,25 @@ export interface ChainConfig {
     readonly counterparty: IbcCounterparty;
   };
   readonly bridgeChains: readonly BridgeChain[];
+  /** The markets (oracle, perpetual and clob pair of each), by id. */
+  readonly markets: readonly MarketSpec[];
+  /**
+   * Owners of the funded subaccounts (subaccount 0 of each holds USDC at genesis); their accounts
+   * follow `accounts` at genesis.
+   */
+  readonly fundedSubaccounts: readonly string[];
 }
+
+/** The size of a chain at genesis (see `ChainAppOptions`). */
+export interface GenesisScale {
+  /** Markets, the three defaults included. @default 3 */
+  readonly markets?: number;
+  /** Funded subaccounts besides the test accounts. @default 0 */
+  readonly fundedSubaccounts?: number;
+}
+
+/** The seed of the generated markets (the first 8 bytes of SHA-256 of a label). */
+const MARKETS_SEED = decodeU64(sha256(utf8("perpx markets")));
 
 /** A deterministic EVM address from a label (the devnet's bridge contract). */
 function labelAddress(label: string): string {
@@ -118,7 +138,11 @@ function bridgeChainsOf(profile: DevnetProfile): BridgeChain[] {
 }
 
 /** Builds the chain configuration of a profile. */
-export function chainConfig(profile: DevnetProfile, genesisTime: Date): ChainConfig {
+export function chainConfig(
+  profile: DevnetProfile,
+  genesisTime: Date,
+  scale: GenesisScale = {},
+): ChainConfig {
   const network = getNetwork(profile);
   const upgrades = new Map<string, bigint>(network.upgrades.map((u) => [u.version, u.height]));
   const last = network.upgrades.at(-1);
@@ -129,6 +153,11 @@ export function chainConfig(profile: DevnetProfile, genesisTime: Date): ChainCon
   const validator = validatorKeyFromLabel(`perpx ${profile} validator`);
   const operator = sha256(utf8(`perpx ${profile} validator operator`)).subarray(0, 20);
   const accounts = GENESIS_ACCOUNTS.map((a) => addressBytes(a.address));
+  const markets =
+    scale.markets === undefined || scale.markets === DEFAULT_MARKETS.length
+      ? DEFAULT_MARKETS
+      : devnetMarkets(scale.markets, MARKETS_SEED);
+  const fundedSubaccounts = fundedAddresses(scale.fundedSubaccounts ?? 0);
   const counterparty: IbcCounterparty = {
     clientId: "07-tendermint-0",
     connectionId: "connection-0",
@@ -199,6 +228,8 @@ export function chainConfig(profile: DevnetProfile, genesisTime: Date): ChainCon
       counterparty,
     },
     bridgeChains: bridgeChainsOf(profile),
+    markets,
+    fundedSubaccounts,
   };
 }
 

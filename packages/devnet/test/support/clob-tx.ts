@@ -4,12 +4,19 @@
  */
 import { create, type DescMessage, type MessageShape, toBinary } from "@bufbuild/protobuf";
 import { encodeSecp256k1Pubkey } from "@cosmjs/amino";
-import { DirectSecp256k1HdWallet, encodePubkey, makeAuthInfoBytes, makeSignDoc } from "@cosmjs/proto-signing";
+import {
+  DirectSecp256k1HdWallet,
+  DirectSecp256k1Wallet,
+  encodePubkey,
+  makeAuthInfoBytes,
+  makeSignDoc,
+  type OfflineDirectSigner,
+} from "@cosmjs/proto-signing";
 import { clob, cosmosTx } from "@perpx/proto";
 
 /** A signer: its wallet, address and account number. */
 export interface TestSigner {
-  readonly wallet: DirectSecp256k1HdWallet;
+  readonly wallet: OfflineDirectSigner;
   readonly address: string;
   readonly accountNumber: number;
 }
@@ -17,6 +24,14 @@ export interface TestSigner {
 /** A signer from a mnemonic. */
 export async function testSigner(mnemonic: string, accountNumber: number): Promise<TestSigner> {
   const wallet = await DirectSecp256k1HdWallet.fromMnemonic(mnemonic, { prefix: "perpx" });
+  const [account] = await wallet.getAccounts();
+  if (account === undefined) throw new Error("no account");
+  return { wallet, address: account.address, accountNumber };
+}
+
+/** A signer from a raw secp256k1 private key (a funded subaccount's, `fundedSubaccountKey(i)`). */
+export async function keySigner(privateKey: Uint8Array, accountNumber: number): Promise<TestSigner> {
+  const wallet = await DirectSecp256k1Wallet.fromKey(privateKey, "perpx");
   const [account] = await wallet.getAccounts();
   if (account === undefined) throw new Error("no account");
   return { wallet, address: account.address, accountNumber };

@@ -2,6 +2,7 @@
  * The module list of the chain, in genesis and block-hook order. Full modules (subaccounts, clob,
  * prices, ...) take the place of the genesis-record modules of the same name.
  */
+import { addressBytes } from "@perpx/address";
 import type { ChainConfig } from "../genesis.js";
 import { clobRecords } from "../genesis.js";
 import { assetsGenesis, feeTiersGenesis, perpetualsGenesis, pricesGenesis } from "../genesis-exchange.js";
@@ -65,18 +66,20 @@ export function buildModules(
   const wrap = new WrapKeeper(auth, bank);
   const bridge = new BridgeKeeper(auth, bank, ratelimit);
   const modules: Module[] = [
-    createAuthModule(auth, { accounts: config.accounts }),
+    createAuthModule(auth, {
+      accounts: [...config.accounts, ...config.fundedSubaccounts.map((owner) => addressBytes(owner))],
+    }),
     createBankModule(auth, bank, { balances: config.balances, denomMetadata: config.denomMetadata }),
     createAccountPlusModule(accountPlus, { evmChainId: config.evmChainId }),
     createAssetsModule(assets, assetsGenesis()),
-    createPricesModule(prices, pricesGenesis(config.profile)),
+    createPricesModule(prices, pricesGenesis(config.profile, config.markets)),
     createPerpetualsModule(
       perpetuals,
-      perpetualsGenesis(),
+      perpetualsGenesis(config.markets),
       (ctx, id) => prices.marketParam(ctx, id) !== undefined,
     ),
     createFeeTiersModule(feeTiers, feeTiersGenesis()),
-    createSubaccountsModule(subaccounts),
+    createSubaccountsModule(subaccounts, { funded: config.fundedSubaccounts }),
     createSendingModule(subaccounts, bank),
     createIbcTransferModule(config, ibc),
     createWrapModule(config, wrap, auth, ibc),
@@ -85,7 +88,7 @@ export function buildModules(
     createAffiliatesModule(affiliatesGenesis(config)),
     createClobModule({ bank, subaccounts, prices, perpetuals, feeTiers }, [
       ...clobRecords(config.profile),
-      ...clobGenesisRecords(),
+      ...clobGenesisRecords(config.markets),
     ]),
     createUpgradeModule(config.upgrades),
   ];

@@ -75,6 +75,12 @@ export class PerpetualsKeeper {
     };
   }
 
+  /** A perpetual's parameters alone (without decoding its funding index and open interest), or undefined. */
+  findParams(ctx: StoreAccess, id: number): perpetuals.PerpetualParams | undefined {
+    const bytes = ctx.store(PERPETUALS).get(key("perp", id));
+    return bytes === undefined ? undefined : fromBinaryCached(perpetuals.PerpetualParamsSchema, bytes);
+  }
+
   /**
    * A perpetual.
    *

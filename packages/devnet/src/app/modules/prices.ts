@@ -12,7 +12,7 @@
  * - `oracle/state`: 8-byte PRNG state; `oracle/walk`: 1 byte (1 on, 0 off);
  *   `oracle/params`: 8 bytes, step ppm (u32) then band ppm (u32)
  */
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { create, toBinary } from "@bufbuild/protobuf";
 import { prices } from "@perpx/proto";
 import { decodeU64, encodeU64, utf8 } from "../codec.js";
 import { abciError, registerError } from "../errors.js";
@@ -126,10 +126,10 @@ export class PricesKeeper {
     return bytes === undefined ? undefined : fromBinaryCached(prices.MarketParamSchema, bytes);
   }
 
-  /** Every market's parameters, by id. */
+  /** Every market's parameters, by id (decoded once per distinct record, frozen: the walk reads them every block). */
   allMarketParams(ctx: StoreAccess): prices.MarketParam[] {
     return [...ctx.store(PRICES).entries("param/")].map(([, bytes]) =>
-      fromBinary(prices.MarketParamSchema, bytes),
+      fromBinaryCached(prices.MarketParamSchema, bytes),
     );
   }
 

@@ -34,14 +34,12 @@ const MAX_PREMIUM_PPM = 10_000n;
 /** The oracle price of a clob pair's perpetual, in subticks (undefined when it has none). */
 export function oracleSubticks(ctx: Context, keepers: ClobKeepers, pair: clob.ClobPair): bigint | undefined {
   if (pair.metadata.case !== "perpetualClobMetadata") return undefined;
-  try {
-    const perpetual = keepers.perpetuals.perpetual(ctx, pair.metadata.value.perpetualId);
-    const price = keepers.prices.oraclePrice(ctx, perpetual.params.marketId);
-    const exponent = price.exponent - pair.quantumConversionExponent + perpetual.params.atomicResolution + 6;
-    return exponent >= 0 ? price.price * 10n ** BigInt(exponent) : price.price / 10n ** BigInt(-exponent);
-  } catch {
-    return undefined;
-  }
+  const params = keepers.perpetuals.findParams(ctx, pair.metadata.value.perpetualId);
+  if (params === undefined) return undefined;
+  const price = keepers.prices.marketPrice(ctx, params.marketId);
+  if (price === undefined || price.price === 0n) return undefined;
+  const exponent = price.exponent - pair.quantumConversionExponent + params.atomicResolution + 6;
+  return exponent >= 0 ? price.price * 10n ** BigInt(exponent) : price.price / 10n ** BigInt(-exponent);
 }
 
 /** Whether a conditional order's trigger fires at an oracle price (chain-protocol.md 1.2). */
@@ -145,51 +143,88 @@ function triggerConditionals(ctx: Context, keepers: ClobKeepers): void {
   }
 }
 
-function readSample(bytes: Uint8Array | undefined): { sum: bigint; count: bigint } {
-  if (bytes === undefined) return { sum: 0n, count: 0n };
+/** A perpetual's premium record: the sum of its samples and the blocks it missed (no oracle price). */
+function readPremium(bytes: Uint8Array | undefined): { sum: bigint; missed: bigint } {
+  if (bytes === undefined) return { sum: 0n, missed: 0n };
   const r = new BinaryReader(bytes);
-  return { sum: r.svarint(), count: r.uvarint() };
+  return { sum: r.svarint(), missed: r.uvarint() };
 }
 
+/** A premium sample in ppm: the book's mid against the oracle, clamped to ±1% (0 on a one-sided book). */
+function premiumPpm(book: OrderBook, pairId: number, oracle: bigint): bigint {
+  const bid = book.best(pairId, "buy");
+  const ask = bid === undefined ? undefined : book.best(pairId, "sell");
+  if (bid === undefined || ask === undefined) return 0n;
+  const premium = (((bid.subticks + ask.subticks) / 2n - oracle) * 1_000_000n) / oracle;
+  return premium > MAX_PREMIUM_PPM
+    ? MAX_PREMIUM_PPM
+    : premium < -MAX_PREMIUM_PPM
+      ? -MAX_PREMIUM_PPM
+      : premium;
+}
+
+/**
+ * Samples every perpetual's premium (one sample per block) and, once {@link FUNDING_INTERVAL_MS} of
+ * block time has passed, pays funding at the mean premium plus the perpetual's default rate.
+ *
+ * The work per block stays small with hundreds of markets: the number of sampled blocks is one
+ * counter for all perpetuals, and a perpetual's record is written only when its sample changes it
+ * (a non-zero premium, or a block without an oracle price); most books are empty or one-sided.
+ */
 function funding(ctx: Context, keepers: ClobKeepers): void {
   const store = ctx.store(CLOB);
   const book = new OrderBook(store);
   const last = store.get(keys.fundingLast);
   const lastMs = last === undefined ? ctx.block.timeMs : decodeU64(last);
   const pay = ctx.block.timeMs - lastMs >= FUNDING_INTERVAL_MS;
+  const counted = store.get(keys.fundingBlocks);
+  const blocks = (counted === undefined ? 0n : decodeU64(counted)) + 1n;
   for (const pair of allPairs(store)) {
     if (pair.metadata.case !== "perpetualClobMetadata") continue;
     const perpetualId = pair.metadata.value.perpetualId;
+    const premiumKey = keys.fundingPremium(perpetualId);
+    const stored = store.get(premiumKey);
+    const before = readPremium(stored);
     const oracle = oracleSubticks(ctx, keepers, pair);
-    if (oracle === undefined || oracle === 0n) continue;
-    const bid = book.best(pair.id, "buy");
-    const ask = book.best(pair.id, "sell");
-    let premium = 0n;
-    if (bid !== undefined && ask !== undefined) {
-      const mid = (bid.subticks + ask.subticks) / 2n;
-      premium = ((mid - oracle) * 1_000_000n) / oracle;
-      if (premium > MAX_PREMIUM_PPM) premium = MAX_PREMIUM_PPM;
-      if (premium < -MAX_PREMIUM_PPM) premium = -MAX_PREMIUM_PPM;
-    }
-    const sampleKey = keys.fundingSample(perpetualId);
-    const sample = readSample(store.get(sampleKey));
-    const next = { sum: sample.sum + premium, count: sample.count + 1n };
-    if (!pay) {
-      store.set(sampleKey, new BinaryWriter(24).svarint(next.sum).uvarint(next.count).finish());
-      const current = keepers.perpetuals.perpetual(ctx, perpetualId);
-      ctx.events.indexer({
-        kind: "funding",
-        phase: "sample",
-        perpetualId,
-        ratePpm: next.sum / next.count + BigInt(current.params.defaultFundingPpm),
-        oracleSubticks: oracle,
-        fundingIndex: current.fundingIndex,
-      });
+    if (oracle === undefined || oracle === 0n) {
+      if (pay) {
+        if (stored !== undefined) store.delete(premiumKey);
+      } else {
+        store.set(
+          premiumKey,
+          new BinaryWriter(24)
+            .svarint(before.sum)
+            .uvarint(before.missed + 1n)
+            .finish(),
+        );
+      }
       continue;
     }
-    store.delete(sampleKey);
+    const sum = before.sum + premiumPpm(book, pair.id, oracle);
+    const samples = blocks - before.missed;
+    if (!pay) {
+      if (sum !== before.sum) {
+        store.set(premiumKey, new BinaryWriter(24).svarint(sum).uvarint(before.missed).finish());
+      }
+      // The predicted rate goes to the indexer when it changes (and at the start of each hour): a
+      // book that stays empty or one-sided keeps the default rate, and costs nothing per block.
+      const previous = samples - 1n;
+      if (blocks === 1n || previous <= 0n || sum / samples !== before.sum / previous) {
+        const current = keepers.perpetuals.perpetual(ctx, perpetualId);
+        ctx.events.indexer({
+          kind: "funding",
+          phase: "sample",
+          perpetualId,
+          ratePpm: sum / samples + BigInt(current.params.defaultFundingPpm),
+          oracleSubticks: oracle,
+          fundingIndex: current.fundingIndex,
+        });
+      }
+      continue;
+    }
+    if (stored !== undefined) store.delete(premiumKey);
     const perpetual = keepers.perpetuals.perpetual(ctx, perpetualId);
-    const ratePpm = next.sum / next.count + BigInt(perpetual.params.defaultFundingPpm);
+    const ratePpm = sum / samples + BigInt(perpetual.params.defaultFundingPpm);
     const elapsed = ctx.block.timeMs - lastMs;
     // 1e-6 quote quantums per base quantum: rate × price (quote quantums per base quantum) × 1e6 / 1e6.
     let delta = ratePpm * oracle * elapsed;
@@ -209,12 +244,17 @@ function funding(ctx: Context, keepers: ClobKeepers): void {
       ["perpetual_id", String(perpetualId)],
       ["clob_pair_id", String(pair.id)],
       ["funding_rate_ppm", ratePpm.toString()],
-      ["premium_samples", next.count.toString()],
+      ["premium_samples", samples.toString()],
       ["oracle_subticks", oracle.toString()],
       ["funding_index_delta", delta.toString()],
     ]);
   }
-  if (pay) store.set(keys.fundingLast, encodeU64(ctx.block.timeMs));
+  if (pay) {
+    store.set(keys.fundingLast, encodeU64(ctx.block.timeMs));
+    if (counted !== undefined) store.delete(keys.fundingBlocks);
+  } else {
+    store.set(keys.fundingBlocks, encodeU64(blocks));
+  }
 }
 
 /** The clob's end-block work (see the module comment). */

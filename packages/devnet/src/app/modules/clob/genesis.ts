@@ -1,29 +1,26 @@
 /**
  * The clob's genesis records: one clob pair per devnet market (ids and perpetual ids equal to the
- * market's; the reference chain's step and tick for BTC-USD and ETH-USD), the equity tier limits
+ * market's; step, tick and quantum conversion exponent from `genesis-markets.ts`), the equity tier limits
  * and the liquidations configuration of the reference genesis (chain-protocol.md 1.9). The block
  * rate limits come from `clobRecords()` in `genesis.ts`.
  */
 import { create } from "@bufbuild/protobuf";
 import { clob, encodeSerializableInt } from "@perpx/proto";
+import type { MarketSpec } from "../../genesis-markets.js";
 import { type ProtoRecord, padKey, record } from "../records.js";
 
-/** The clob pairs: BTC-USD (0), ETH-USD (1), SOL-USD (2), active. */
-export function clobPairs(): clob.ClobPair[] {
-  const pair = (id: number, step: bigint, tick: number, qce: number) =>
+/** The clob pairs, one per market (BTC-USD 0, ETH-USD 1, SOL-USD 2, ...), active. */
+export function clobPairs(markets: readonly MarketSpec[]): clob.ClobPair[] {
+  return markets.map((m, id) =>
     create(clob.ClobPairSchema, {
       id,
       metadata: { case: "perpetualClobMetadata", value: { perpetualId: id } },
-      stepBaseQuantums: step,
-      subticksPerTick: tick,
-      quantumConversionExponent: qce,
+      stepBaseQuantums: m.stepBaseQuantums,
+      subticksPerTick: m.subticksPerTick,
+      quantumConversionExponent: m.quantumConversionExponent,
       status: clob.ClobPair_Status.ACTIVE,
-    });
-  return [
-    pair(0, 1_000_000n, 100_000, -9),
-    pair(1, 1_000_000n, 100_000, -9),
-    pair(2, 1_000_000n, 1_000_000, -9),
-  ];
+    }),
+  );
 }
 
 /** The reference equity tiers (USD thresholds in quote quantums). */
@@ -42,9 +39,9 @@ export function equityTiers(): clob.EquityTierLimitConfiguration {
 }
 
 /** The clob's genesis records besides the block rate limits. */
-export function clobGenesisRecords(): ProtoRecord[] {
+export function clobGenesisRecords(markets: readonly MarketSpec[]): ProtoRecord[] {
   return [
-    ...clobPairs().map((p) => record(`pair/${padKey(p.id, 10)}`, clob.ClobPairSchema, p)),
+    ...clobPairs(markets).map((p) => record(`pair/${padKey(p.id, 10)}`, clob.ClobPairSchema, p)),
     record("equity_tier_config", clob.EquityTierLimitConfigurationSchema, equityTiers()),
     record(
       "liquidations_config",

@@ -11,7 +11,8 @@
  * - `seq`: the placement counter of stateful orders; `last_time`: the previous block's time (ms)
  * - `rl/<height:20>/<kind>/<address>`: rate-limit counters (stateful and leverage)
  * - `lev/<owner>/<number:10>/<pair:10>`: leverage (custom initial margin ppm)
- * - `funding/sample/<perpetual:10>`, `funding/last`: funding premium samples and the last payment
+ * - `funding/premium/<perpetual:10>` (premium sum and blocks without an oracle price, written only
+ *   when a sample changes them), `funding/blocks` (blocks sampled), `funding/last` (last payment)
  * - `fill/<order key>`: the filled amount of a short-term order, recorded by the proposed operations
  *   and pruned after its good-til-block (`fillprune/<gtb:20>/<order key>`)
  * - `trade/<pair:10>`: the lowest and highest traded price of the block being delivered (for the
@@ -77,7 +78,10 @@ export const keys = {
   rateLimit: (height: bigint, kind: string, address: string) => `rl/${padKey(height, 20)}/${kind}/${address}`,
   rateLimitEnd: (height: bigint) => `rl/${padKey(height, 20)}`,
   rateLimitPrefix: "rl/",
-  fundingSample: (perpetualId: number) => `funding/sample/${padKey(perpetualId, 10)}`,
+  /** A perpetual's premium sum and blocks without an oracle price since the last payment (absent: zeros). */
+  fundingPremium: (perpetualId: number) => `funding/premium/${padKey(perpetualId, 10)}`,
+  /** Blocks sampled since the last payment. */
+  fundingBlocks: "funding/blocks",
   fundingLast: "funding/last",
   lastTime: "last_time",
   seq: "seq",
@@ -306,7 +310,8 @@ export function getPair(store: KvStore, id: number): clob.ClobPair | undefined {
 
 /** Every clob pair, by id. */
 export function allPairs(store: KvStore): clob.ClobPair[] {
-  return [...store.entries(keys.pairPrefix)].map(([, b]) => fromBinary(clob.ClobPairSchema, b));
+  // Decoded once per distinct record (frozen): end block reads every pair in every block.
+  return [...store.entries(keys.pairPrefix)].map(([, b]) => fromBinaryCached(clob.ClobPairSchema, b));
 }
 
 /** Writes a clob pair. */

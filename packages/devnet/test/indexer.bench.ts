@@ -1,0 +1,264 @@
+/**
+ * The indexer's benchmarks (issue 10), with 3 markets and with 250 markets and 10,000 funded
+ * subaccounts:
+ *
+ * - WebSocket messages per second delivered to 100 subscribers of one busy order book (BTC-USD):
+ *   each iteration sends 200 short-term asks that rest on new levels (`broadcast_tx_sync`, 8 in
+ *   flight) and waits for the 100 × 200 `v4_orderbook` updates; rate = messages / (first send to
+ *   last message).
+ * - Delay from CheckTx to the `v4_orderbook` update of a short-term order: from sending its
+ *   `broadcast_tx_sync` to the update that sets its level (so it includes the RPC round trip).
+ * - Delay from block commit to the `v4_orderbook` update of a long-term order: 50 long-term bids
+ *   go through CheckTx, then one block is produced; delay = update received − the moment the block
+ *   production started (so it includes producing the block), with the block's own production time
+ *   printed beside it.
+ * - Latency of `GET /v4/perpetualMarkets` and of `GET /v4/addresses/:a/subaccountNumber/0`.
+ *
+ * Every client (sockets, HTTP, clocks) runs in a worker thread (`support/indexer-bench-client.ts`),
+ * so the devnet's event loop runs only the devnet. Percentiles are printed at the end; goals:
+ * update p99 < 20 ms, REST p99 < 10 ms, on 2 cores. The WebSocket benchmarks run when the devnet
+ * serves `endpoints.indexerWs`, the REST ones when it serves `endpoints.indexer`.
+ */
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+import { afterAll, bench, describe } from "vitest";
+import { type Devnet, GENESIS_ACCOUNTS, startDevnet } from "../src/index.js";
+import { type FastSigner, fundedSigner, signOrderTx } from "./support/fast-order.js";
+import { INDEXER_BENCH_CLIENT } from "./support/indexer-bench-client.js";
+
+const SCALES = [
+  { label: "3 markets", markets: 3, fundedSubaccounts: 4 },
+  { label: "250 markets, 10,000 funded subaccounts", markets: 250, fundedSubaccounts: 10_000 },
+] as const;
+const SUBSCRIBERS = 100;
+const FANOUT_ORDERS = 200;
+const DELAY_ORDERS = 50;
+const BLOCK_ORDERS = 50;
+const REST_REQUESTS = 200;
+const ITERATIONS = 4;
+const TIMEOUT_MS = 30_000;
+
+/** The indexer's URLs of a devnet (REST and WebSocket), those it serves. */
+function indexerOf(devnet: Devnet): { rest: string | undefined; ws: string | undefined } {
+  const endpoints: Readonly<Record<string, string | undefined>> = { ...devnet.endpoints };
+  return { rest: endpoints.indexer, ws: endpoints.indexerWs };
+}
+
+/** A request to the client worker and its answer. */
+function client(worker: Worker) {
+  return <T>(request: Record<string, unknown>): Promise<T> =>
+    new Promise((resolve, reject) => {
+      worker.once("message", (message: { answer?: T; error?: string }) =>
+        message.error === undefined ? resolve(message.answer as T) : reject(new Error(message.error)),
+      );
+      worker.postMessage(request);
+    });
+}
+
+const percentile = (values: readonly number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+};
+const summary = (values: readonly number[]) =>
+  `p50 ${percentile(values, 50).toFixed(2)} ms, p99 ${percentile(values, 99).toFixed(2)} ms (n=${values.length})`;
+const report: string[] = [];
+/** Per scale: writes its figures to `report` and stops its client worker (the file's afterAll runs them). */
+const finishers: Array<() => Promise<void>> = [];
+const wsPath = createRequire(import.meta.url).resolve("ws");
+const b64 = (tx: Uint8Array) => Buffer.from(tx).toString("base64");
+/** BTC-USD: price in USD = subticks × 1e-5; one tick is 100,000 subticks (1 USD). */
+const usd = (subticks: bigint) => String(Number(subticks) / 1e5);
+
+for (const scale of SCALES) {
+  const devnet = await startDevnet({
+    ports: "free",
+    blockTimeMs: 3_600_000,
+    markets: scale.markets,
+    fundedSubaccounts: scale.fundedSubaccounts,
+  });
+  devnet.app.control.setOracleWalk(false);
+  const indexer = indexerOf(devnet);
+  const [asker, bidder, longTerm, reader] = [0, 1, 2, 3].map((i) =>
+    fundedSigner(i, GENESIS_ACCOUNTS.length),
+  ) as [FastSigner, FastSigner, FastSigner, FastSigner];
+  let clientId = 1;
+  let askLevel = 0n;
+  let bidLevel = 0n;
+  let sequence = 0;
+  const shortTerm = (signer: FastSigner, side: "buy" | "sell", subticks: bigint) =>
+    signOrderTx(signer, devnet.chainId, {
+      owner: signer.address,
+      clientId: clientId++,
+      side,
+      quantums: 1_000_000n,
+      subticks,
+      goodTilBlock: Number(devnet.app.latestBlock().height) + 20,
+    });
+
+  const wsBench = indexer.ws === undefined ? bench.skip : bench;
+  const restBench = indexer.rest === undefined ? bench.skip : bench;
+  describe(`indexer, ${scale.label}`, () => {
+    // Started with the first benchmark (a skipped suite starts none).
+    let worker: Worker | undefined;
+    const ask = <T>(request: Record<string, unknown>): Promise<T> => {
+      worker ??= new Worker(INDEXER_BENCH_CLIENT, { eval: true, workerData: { wsPath } });
+      return client(worker)<T>(request);
+    };
+    const fanoutRates: number[] = [];
+    const checkTxDelays: number[] = [];
+    const commitDelays: number[] = [];
+    const blockTimes: number[] = [];
+    const rest = { markets: [] as number[], subaccount: [] as number[] };
+    let subscribed = false;
+    const ensureSubscribed = async () => {
+      if (subscribed) return;
+      await ask({
+        op: "subscribe",
+        url: indexer.ws,
+        count: SUBSCRIBERS,
+        channel: "v4_orderbook",
+        id: "BTC-USD",
+      });
+      subscribed = true;
+    };
+
+    wsBench(
+      `WebSocket fan-out: ${FANOUT_ORDERS} book updates to ${SUBSCRIBERS} subscribers`,
+      async () => {
+        await ensureSubscribed();
+        const txs = Array.from({ length: FANOUT_ORDERS }, () =>
+          b64(shortTerm(asker, "sell", 6_600_000_000n + askLevel++ * 100_000n)),
+        );
+        const expected = FANOUT_ORDERS * SUBSCRIBERS;
+        const answer = await ask<{ received: number; elapsedMs: number; refusal: string | null }>({
+          op: "fanout",
+          rpc: devnet.endpoints.nodeRpc,
+          txs,
+          inFlight: 8,
+          expected,
+          timeoutMs: TIMEOUT_MS,
+        });
+        if (answer.refusal !== null) throw new Error(answer.refusal);
+        if (answer.received < expected) throw new Error(`${answer.received} of ${expected} messages arrived`);
+        fanoutRates.push((answer.received / answer.elapsedMs) * 1000);
+      },
+      { iterations: ITERATIONS, warmupIterations: 1, time: 0, warmupTime: 0 },
+    );
+
+    wsBench(
+      `CheckTx → v4_orderbook (${DELAY_ORDERS} short-term orders, one at a time)`,
+      async () => {
+        await ensureSubscribed();
+        const orders = Array.from({ length: DELAY_ORDERS }, () => {
+          const subticks = 6_400_000_000n - bidLevel++ * 100_000n;
+          return { tx: b64(shortTerm(bidder, "buy", subticks)), price: usd(subticks), side: "bids" };
+        });
+        const answer = await ask<{ delays: number[]; refusal: string | null }>({
+          op: "checkTxDelay",
+          rpc: devnet.endpoints.nodeRpc,
+          orders,
+          timeoutMs: TIMEOUT_MS,
+        });
+        if (answer.refusal !== null) throw new Error(answer.refusal);
+        checkTxDelays.push(...answer.delays);
+      },
+      { iterations: ITERATIONS, warmupIterations: 1, time: 0, warmupTime: 0 },
+    );
+
+    wsBench(
+      `block commit → v4_orderbook (${BLOCK_ORDERS} long-term orders in one block)`,
+      async () => {
+        await ensureSubscribed();
+        const goodTilBlockTime = Math.floor(devnet.app.latestBlock().time.getTime() / 1000) + 3_600;
+        const prices: Array<{ price: string; side: string }> = [];
+        for (let i = 0; i < BLOCK_ORDERS; i++) {
+          const subticks = 6_400_000_000n - bidLevel++ * 100_000n;
+          const tx = signOrderTx(
+            longTerm,
+            devnet.chainId,
+            {
+              owner: longTerm.address,
+              clientId: clientId++,
+              side: "buy",
+              quantums: 1_000_000n,
+              subticks,
+              flags: 64,
+              goodTilBlockTime,
+            },
+            sequence++,
+          );
+          const result = devnet.app.checkTx(tx);
+          if (result.code !== 0) throw new Error(result.log);
+          prices.push({ price: usd(subticks), side: "bids" });
+        }
+        await ask({ op: "watch", prices });
+        const started = performance.timeOrigin + performance.now();
+        devnet.mine(1);
+        blockTimes.push(performance.timeOrigin + performance.now() - started);
+        const { times } = await ask<{ times: Array<number | undefined> }>({
+          op: "collect",
+          timeoutMs: TIMEOUT_MS,
+        });
+        if (times.some((t) => t === undefined))
+          throw new Error("a long-term order never reached v4_orderbook");
+        commitDelays.push(...times.map((t) => (t as number) - started));
+      },
+      { iterations: ITERATIONS, warmupIterations: 1, time: 0, warmupTime: 0 },
+    );
+
+    restBench(
+      `GET /v4/perpetualMarkets (${REST_REQUESTS} in a row)`,
+      async () => {
+        const answer = await ask<{ latencies: number[]; status: number }>({
+          op: "rest",
+          url: `${indexer.rest}/v4/perpetualMarkets`,
+          count: REST_REQUESTS,
+        });
+        if (answer.status !== 200) throw new Error(`status ${answer.status}`);
+        rest.markets.push(...answer.latencies);
+      },
+      { iterations: ITERATIONS, warmupIterations: 1, time: 0, warmupTime: 0 },
+    );
+
+    restBench(
+      `GET /v4/addresses/:a/subaccountNumber/0 (${REST_REQUESTS} in a row)`,
+      async () => {
+        const answer = await ask<{ latencies: number[]; status: number }>({
+          op: "rest",
+          url: `${indexer.rest}/v4/addresses/${reader.address}/subaccountNumber/0`,
+          count: REST_REQUESTS,
+        });
+        if (answer.status !== 200) throw new Error(`status ${answer.status}`);
+        rest.subaccount.push(...answer.latencies);
+      },
+      { iterations: ITERATIONS, warmupIterations: 1, time: 0, warmupTime: 0 },
+    );
+
+    finishers.push(async () => {
+      if (worker === undefined) return;
+      report.push(
+        `indexer, ${scale.label}:`,
+        ...(indexer.ws === undefined
+          ? ["  WebSocket: not served (no endpoints.indexerWs)"]
+          : [
+              `  WebSocket fan-out: ${fanoutRates.map((r) => r.toFixed(0)).join(", ")} messages/s to ${SUBSCRIBERS} subscribers`,
+              `  CheckTx → v4_orderbook: ${summary(checkTxDelays)}`,
+              `  block commit → v4_orderbook: ${summary(commitDelays)} (block production alone: ${summary(blockTimes)})`,
+            ]),
+        `  GET /v4/perpetualMarkets: ${summary(rest.markets)}`,
+        `  GET /v4/addresses/:a/subaccountNumber/0: ${summary(rest.subaccount)}`,
+      );
+      await ask({ op: "close" }).catch(() => undefined);
+      await worker.terminate();
+    });
+  });
+
+  afterAll(() => devnet.stop());
+}
+
+afterAll(async () => {
+  for (const finish of finishers) await finish();
+  console.log(
+    report.length === 0 ? "indexer benches skipped: the devnet serves no indexer yet" : report.join("\n"),
+  );
+});
