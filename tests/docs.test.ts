@@ -27,24 +27,11 @@ const RUN_DIR = ".docs-run";
 const filter = process.env.DOCS_FILTER;
 const snippets = workspaceSnippets(root).filter((snippet) => !filter || snippet.id.includes(filter));
 
-/** Why the indexer client's socket examples wait: they run against a devnet's indexer WebSocket. */
-const INDEXER_WS_PENDING =
-  "needs the devnet's indexer WebSocket (`endpoints.indexerWs`), which is not on main yet";
 /**
  * Examples known not to run yet (`path owner`, or a README's path), each with why. The test fails
  * when one of their snippets runs, so this list only shrinks.
  */
-const PENDING: Record<string, string> = {
-  "packages/indexer-client/README.md": INDEXER_WS_PENDING,
-  "packages/indexer-client/src/ws/connection.ts connectIndexerSocket": INDEXER_WS_PENDING,
-  "packages/indexer-client/src/ws/connection.ts IndexerSocket": INDEXER_WS_PENDING,
-  "packages/indexer-client/src/ws/connection.ts subscribe": INDEXER_WS_PENDING,
-  "packages/indexer-client/src/ws/subscription.ts Subscription": INDEXER_WS_PENDING,
-  "packages/indexer-client/src/book/watch.ts LiveOrderBook": INDEXER_WS_PENDING,
-  "packages/indexer-client/src/book/watch.ts watchOrderBook": INDEXER_WS_PENDING,
-  "packages/indexer-client/src/account/watch.ts LiveSubaccount": INDEXER_WS_PENDING,
-  "packages/indexer-client/src/account/watch.ts watchSubaccount": INDEXER_WS_PENDING,
-};
+const PENDING: Record<string, string> = {};
 
 /**
  * Packages whose examples are not run in CI, with why. `DOCS_ALL=1` runs them too (and reports
