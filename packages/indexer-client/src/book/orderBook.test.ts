@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalDecimal, compareDecimals } from "./decimal-text.js";
+import { canonicalDecimal, compareDecimals, isZeroDecimal } from "./decimal-text.js";
 import { OrderBook } from "./orderBook.js";
 
 const snapshot = {
@@ -172,6 +172,17 @@ describe("decimal text", () => {
       }),
     );
     expect(canonicalDecimal("0065000.500")).toBe("65000.5");
+  });
+
+  it("says whether a size is zero, and rejects what is not a plain decimal (property)", () => {
+    const text = fc.stringMatching(/^[0-9.a-]{0,6}$/);
+    fc.assert(
+      fc.property(text, (size) => {
+        const plain = /^[0-9]+(\.[0-9]+)?$/.test(size);
+        if (plain) expect(isZeroDecimal(size)).toBe(/^[0.]+$/.test(size));
+        else expect(() => isZeroDecimal(size)).toThrow(/non-negative decimal/);
+      }),
+    );
     expect(canonicalDecimal("0.000")).toBe("0");
   });
 });
