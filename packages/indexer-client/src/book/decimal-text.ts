@@ -51,17 +51,36 @@ export function canonicalDecimal(text: string, name = "price"): string {
  */
 export function isZeroDecimal(text: string, name = "size"): boolean {
   if (text === "0") return true;
-  if (typeof text !== "string" || dotOf(text) === -1) {
+  // One pass: a plain non-negative decimal (digits, at most one inner dot), zero when no digit is
+  // above 0.
+  let zero = true;
+  let valid = typeof text === "string" && text.length !== 0;
+  if (valid) {
+    const last = text.length - 1;
+    let dot = false;
+    for (let i = 0; i <= last; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 46) {
+        if (dot || i === 0 || i === last) {
+          valid = false;
+          break;
+        }
+        dot = true;
+      } else if (c < 48 || c > 57) {
+        valid = false;
+        break;
+      } else if (c !== 48) {
+        zero = false;
+      }
+    }
+  }
+  if (!valid) {
     throw new InvalidArgumentError(
       name,
       `must be a non-negative decimal string, got ${JSON.stringify(text)}`,
     );
   }
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== 48 && c !== 46) return false;
-  }
-  return true;
+  return zero;
 }
 
 /** Compares two canonical decimals: negative, zero or positive as `a` is below, equal to or above `b`. */

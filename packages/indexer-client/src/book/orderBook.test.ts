@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalDecimal, compareDecimals } from "./decimal-text.js";
+import { canonicalDecimal, compareDecimals, isZeroDecimal } from "./decimal-text.js";
 import { OrderBook } from "./orderBook.js";
 
 const snapshot = {
@@ -118,6 +118,39 @@ describe("OrderBook", () => {
       }),
     );
   });
+
+  it("keeps levels in exact order when prices differ below a double's resolution (property)", () => {
+    // 1e15 + k / 1e20: neighbours a double cannot tell apart, written with and without padding.
+    const price = fc.tuple(fc.integer({ min: 0, max: 40 }), fc.boolean()).map(([k, padded]) => {
+      const text = `1000000000000000.${k.toString().padStart(20, "0")}`;
+      const canonical = canonicalDecimal(text);
+      return padded ? `00${canonical}${canonical.includes(".") ? "00" : ""}` : canonical;
+    });
+    const scaled = (text: string) => {
+      const [int, frac = ""] = canonicalDecimal(text).split(".");
+      return BigInt(int + frac.padEnd(24, "0"));
+    };
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.boolean(), price, fc.boolean()), { maxLength: 120 }), (ops) => {
+        const book = new OrderBook();
+        const model = { bids: new Map<string, bigint>(), asks: new Map<string, bigint>() };
+        for (const [isBid, p, remove] of ops) {
+          book.applyUpdate(
+            isBid ? { bids: [[p, remove ? "0" : "1"]] } : { asks: [[p, remove ? "0.00" : "2"]] },
+          );
+          const side = isBid ? model.bids : model.asks;
+          if (remove) side.delete(canonicalDecimal(p));
+          else side.set(canonicalDecimal(p), scaled(p));
+        }
+        const sorted = (levels: Map<string, bigint>, descending: boolean) =>
+          [...levels].sort(([, a], [, b]) => (a === b ? 0 : a < b !== descending ? -1 : 1)).map(([p]) => p);
+        // Bids all sit at or above asks here, so compare the stored sides without the uncrossed view.
+        const stored = book as unknown as { bidSide: { prices: string[] }; askSide: { prices: string[] } };
+        expect(stored.bidSide.prices).toEqual(sorted(model.bids, true));
+        expect(stored.askSide.prices).toEqual(sorted(model.asks, false));
+      }),
+    );
+  });
 });
 
 describe("decimal text", () => {
@@ -139,6 +172,17 @@ describe("decimal text", () => {
       }),
     );
     expect(canonicalDecimal("0065000.500")).toBe("65000.5");
+  });
+
+  it("says whether a size is zero, and rejects what is not a plain decimal (property)", () => {
+    const text = fc.stringMatching(/^[0-9.a-]{0,6}$/);
+    fc.assert(
+      fc.property(text, (size) => {
+        const plain = /^[0-9]+(\.[0-9]+)?$/.test(size);
+        if (plain) expect(isZeroDecimal(size)).toBe(/^[0.]+$/.test(size));
+        else expect(() => isZeroDecimal(size)).toThrow(/non-negative decimal/);
+      }),
+    );
     expect(canonicalDecimal("0.000")).toBe("0");
   });
 });

@@ -111,6 +111,7 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
   private readonly idleMs: number;
   private readonly pingMs: number;
   private readonly onProtocolFrame = (): void => this.touch();
+  private readonly onData = (data: unknown): void => this.receive(data);
   private readonly tick = (): void => this.heartbeat();
   private readonly flush = (): void => this.sendQueued();
 
@@ -212,7 +213,9 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
     this.lastActivity = Date.now();
     this.framesSeen = this.frames;
     this.pinged = false;
-    socket.onmessage = (event) => this.receive(event.data);
+    // \`ws\` hands messages to a listener directly; a browser socket through \`onmessage\`.
+    if (socket.on) socket.on("message", this.onData);
+    else socket.onmessage = (event) => this.receive(event.data);
     socket.onclose = (event) => {
       if (socket === this.socket) this.lose("closed", event?.code, event?.reason);
     };
@@ -399,6 +402,7 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
     this.pacer.clear();
     socket.off?.("ping", this.onProtocolFrame);
     socket.off?.("pong", this.onProtocolFrame);
+    socket.off?.("message", this.onData);
     socket.onmessage = null;
     socket.onopen = null;
     socket.onerror = noop;

@@ -56,6 +56,13 @@ export class MessageSequence {
    * @param outstanding - subscribes and unsubscribes sent and not yet answered.
    */
   record(id: number, kind: "data" | "reply" | "error", outstanding: number): SequenceVerdict {
+    // The common case: the next id, nothing missing, nothing seen above it.
+    if (id === this.floor && this.seen.size === 0 && id > this.highest) {
+      this.floor++;
+      this.highest = id;
+      if (kind === "data") this.highestData = id;
+      return "ok";
+    }
     const known = id < this.floor || this.seen.has(id);
     if (known) return kind === "data" ? "duplicate" : "ok";
     if (kind === "data") {

@@ -27,10 +27,13 @@ export interface IndexerWebSocket {
   ping?: () => void;
   /** `ws` only: ends the socket at once, without a closing handshake. */
   terminate?: () => void;
-  /** `ws` only: listens to protocol `ping` and `pong` frames. */
-  on?: (event: "ping" | "pong", listener: () => void) => unknown;
+  /**
+   * `ws` only: listens to protocol `ping` and `pong` frames, and to messages without the
+   * per-message event object of `onmessage` (`message` gets the payload, a `Buffer`).
+   */
+  on?: (event: "ping" | "pong" | "message", listener: (data?: unknown) => void) => unknown;
   /** `ws` only: removes such a listener. */
-  off?: (event: "ping" | "pong", listener: () => void) => unknown;
+  off?: (event: "ping" | "pong" | "message", listener: (data?: unknown) => void) => unknown;
 }
 
 /**
