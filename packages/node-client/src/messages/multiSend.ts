@@ -10,7 +10,8 @@ import { bech32Address, checkParams } from "./validate.js";
  *
  * @example
  * ```ts
- * const params: BankMultiSendParams = { from: a.address, outputs: [{ to: b.address, amount: [{ denom: "uusdc", amount: 1n }] }, { to: c.address, amount: [{ denom: "uusdc", amount: 2n }] }] };
+ * const [b, c] = [LocalWallet.generate().address, LocalWallet.generate().address];
+ * const params: BankMultiSendParams = { from: wallet.address, outputs: [{ to: b, amount: [{ denom: "uusdc", amount: 1n }] }, { to: c, amount: [{ denom: "uusdc", amount: 2n }] }] };
  * ```
  */
 export interface BankMultiSendParams {
@@ -28,7 +29,9 @@ export interface BankMultiSendParams {
  *
  * @example
  * ```ts
- * const msg = bankMultiSendMsg({ from: a.address, outputs: [{ to: b.address, amount: [{ denom: "uusdc", amount: 1_000n }] }, { to: c.address, amount: [{ denom: "uusdc", amount: 2_000n }] }] });
+ * const [b, c] = [LocalWallet.generate().address, LocalWallet.generate().address];
+ * const msg = bankMultiSendMsg({ from: wallet.address, outputs: [{ to: b, amount: [{ denom: "uusdc", amount: 1_000n }] }, { to: c, amount: [{ denom: "uusdc", amount: 2_000n }] }] });
+ * msg.value.inputs[0]?.coins[0]?.amount; // "3000": the payer pays the sum
  * ```
  */
 export function bankMultiSendMsg(

@@ -55,7 +55,7 @@ export interface IbcChannelParams extends QueryOptions {
  *
  * @example
  * ```ts
- * const ref: IbcPacketParams = { channelId: "channel-0", sequence: result.sequence };
+ * const ref: IbcPacketParams = { channelId: "channel-0", sequence: 1n };
  * ```
  */
 export interface IbcPacketParams extends IbcChannelParams {
@@ -102,8 +102,11 @@ async function orUndefined<T>(query: Promise<T>): Promise<T | undefined> {
  *
  * @example
  * ```ts
- * const { sequence } = await client.ibcTransfer({ ... });
- * const inFlight = (await getPacketCommitment(client, { channelId: "channel-0", sequence })) !== undefined;
+ * const sent = await client.ibcTransfer({ signer: wallet, sender: wallet.address, receiver: "noble1...", sourceChannel: "channel-0",
+ *   token: { denom: "uusdc", amount: 1n }, timeoutTimestampNs: BigInt(Date.now() + 600_000) * 1_000_000n });
+ * const packet = sent.events.find((e) => e.type === "send_packet");
+ * const sequence = BigInt(packet?.attributes.find((a) => a.key === "packet_sequence")?.value ?? "0");
+ * const inFlight = (await getPacketCommitment(client, { channelId: "channel-0", sequence })) !== undefined; // true: until acknowledged
  * ```
  */
 export async function getPacketCommitment(
@@ -240,7 +243,7 @@ export async function getPacketAcknowledgements(
  *
  * @example
  * ```ts
- * await getUnreceivedPackets(client, { channelId: "channel-0", sequences: [4n, 5n] }); // [5n]
+ * await getUnreceivedPackets(client, { channelId: "channel-0", sequences: [1n, 2n] }); // [1n, 2n]: nothing came in over channel-0 yet
  * ```
  */
 export async function getUnreceivedPackets(
@@ -266,7 +269,11 @@ export async function getUnreceivedPackets(
  *
  * @example
  * ```ts
- * await getUnreceivedAcks(client, { channelId: "channel-0", sequences: [sequence] }); // [sequence] while in flight
+ * const sent = await client.ibcTransfer({ signer: wallet, sender: wallet.address, receiver: "noble1...", sourceChannel: "channel-0",
+ *   token: { denom: "uusdc", amount: 1n }, timeoutTimestampNs: BigInt(Date.now() + 600_000) * 1_000_000n });
+ * const packet = sent.events.find((e) => e.type === "send_packet");
+ * const sequence = BigInt(packet?.attributes.find((a) => a.key === "packet_sequence")?.value ?? "0");
+ * await getUnreceivedAcks(client, { channelId: "channel-0", sequences: [sequence] }); // [sequence]: in flight until acknowledged
  * ```
  */
 export async function getUnreceivedAcks(
@@ -313,7 +320,7 @@ export async function getNextSequenceReceive(
  *
  * @example
  * ```ts
- * await getDenomTrace(client, { denom: "ibc/27394FB0..." });
+ * const params: GetDenomTraceParams = { denom: "ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2" };
  * ```
  */
 export interface GetDenomTraceParams extends QueryOptions {
@@ -331,7 +338,9 @@ const VOUCHER = /^(ibc\/)?[0-9A-Fa-f]{64}$/;
  *
  * @example
  * ```ts
- * const trace = await getDenomTrace(client, { denom: voucher }); // { path: "transfer/channel-0", baseDenom: "uusdc" }
+ * // The voucher of ATOM received over channel-0: ibc/ + SHA-256 of "transfer/channel-0/uatom".
+ * const voucher = "ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2";
+ * const trace = await getDenomTrace(client, { denom: voucher }); // undefined: no ATOM came in over channel-0 yet
  * ```
  */
 export async function getDenomTrace(

@@ -20,8 +20,7 @@ import { type CometRpc, cometCall, JsonRpcError } from "../transport/rpc-json.js
  *
  * @example
  * ```ts
- * const { height } = await getLatestBlock(client);
- * await getBalances(client, { address: wallet.address, transport: "rpc", height, timeoutMs: 2_000 });
+ * await getBalances(client, { address: wallet.address, transport: "rpc", timeoutMs: 2_000 });
  * ```
  */
 export interface QueryOptions extends CallOptions {
@@ -31,7 +30,8 @@ export interface QueryOptions extends CallOptions {
    */
   transport?: "grpc" | "rpc";
   /**
-   * Query the state at this height instead of the latest.
+   * Query the state at this height instead of the latest (a node answers for the heights it still
+   * holds; the devnet holds only the latest).
    * @default undefined (latest)
    */
   height?: bigint;

@@ -187,6 +187,7 @@ export async function transfer(
  *
  * @example
  * ```ts
+ * const [b, c] = [LocalWallet.generate().address, LocalWallet.generate().address];
  * await bankMultiSend(client, { signer: wallet, from: wallet.address, outputs: [{ to: b, amount: [{ denom: "uusdc", amount: 1_000n }] }, { to: c, amount: [{ denom: "uusdc", amount: 2_000n }] }] });
  * ```
  */

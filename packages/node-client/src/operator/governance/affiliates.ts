@@ -77,6 +77,7 @@ function addresses(values: readonly string[], argument: string): string[] {
  *
  * @example
  * ```ts
+ * const partner = LocalWallet.generate().address;
  * const params: UpdateAffiliateWhitelistParams = { tiers: [{ addresses: [partner], takerFeeSharePpm: 250_000 }] };
  * ```
  */
@@ -92,6 +93,7 @@ export interface UpdateAffiliateWhitelistParams extends GovernanceParams {
  *
  * @example
  * ```ts
+ * const partner = LocalWallet.generate().address;
  * const msg = updateAffiliateWhitelistMsg({ tiers: [{ addresses: [partner], takerFeeSharePpm: 250_000 }] });
  * ```
  */
@@ -164,7 +166,7 @@ export function updateAffiliateParametersMsg(
  *
  * @example
  * ```ts
- * const params: UpdateAffiliateOverridesParams = { addresses: [partner] };
+ * const params: UpdateAffiliateOverridesParams = { addresses: [wallet.address] };
  * ```
  */
 export interface UpdateAffiliateOverridesParams extends GovernanceParams {
@@ -179,7 +181,7 @@ export interface UpdateAffiliateOverridesParams extends GovernanceParams {
  *
  * @example
  * ```ts
- * const msg = updateAffiliateOverridesMsg({ addresses: [partner] });
+ * const msg = updateAffiliateOverridesMsg({ addresses: [wallet.address] });
  * ```
  */
 export function updateAffiliateOverridesMsg(

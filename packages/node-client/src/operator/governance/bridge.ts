@@ -34,7 +34,7 @@ function ethAddress(value: string, argument: string): string {
  *
  * @example
  * ```ts
- * const params: UpdateBridgeEventParamsParams = { denom: "aperpx", ethChainId: 11155111n, ethAddress: "0x8ca1..", tokenAddress: "0x1c7d.." };
+ * const params: UpdateBridgeEventParamsParams = { denom: "aperpx", ethChainId: 11155111n, ethAddress: "0x8c9fDe8a10E5e4bCB2E5A8f0b2a1a3C3F0c8D9e1", tokenAddress: "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238" };
  * ```
  */
 export interface UpdateBridgeEventParamsParams extends GovernanceParams {
@@ -55,7 +55,7 @@ export interface UpdateBridgeEventParamsParams extends GovernanceParams {
  *
  * @example
  * ```ts
- * const msg = updateBridgeEventParamsMsg({ denom: "aperpx", ethChainId: 11155111n, ethAddress: bridgeContract, tokenAddress: tokenContract });
+ * const msg = updateBridgeEventParamsMsg({ denom: "aperpx", ethChainId: 11155111n, ethAddress: "0x8c9fDe8a10E5e4bCB2E5A8f0b2a1a3C3F0c8D9e1", tokenAddress: "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238" });
  * ```
  */
 export function updateBridgeEventParamsMsg(
@@ -163,7 +163,7 @@ export function updateBridgeSafetyParamsMsg(
  *
  * @example
  * ```ts
- * const event: BridgeEventInput = { id: 7, coin: { denom: "aperpx", amount: 10n ** 18n }, address: user, ethBlockHeight: 123n, ethChainId: 11155111n, tokenAddress: tokenContract, ethTxHash: "0xab.." };
+ * const event: BridgeEventInput = { id: 7, coin: { denom: "aperpx", amount: 10n ** 18n }, address: wallet.address, ethBlockHeight: 123n, ethChainId: 11155111n, tokenAddress: "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238", ethTxHash: `0x${"ab".repeat(32)}` };
  * ```
  */
 export interface BridgeEventInput {
@@ -188,6 +188,7 @@ export interface BridgeEventInput {
  *
  * @example
  * ```ts
+ * const event: BridgeEventInput = { id: 7, coin: { denom: "aperpx", amount: 10n ** 18n }, address: wallet.address, ethBlockHeight: 123n, ethChainId: 11155111n, tokenAddress: "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238", ethTxHash: `0x${"ab".repeat(32)}` };
  * const params: CompleteBridgeParams = { event };
  * ```
  */
@@ -204,7 +205,7 @@ export interface CompleteBridgeParams extends GovernanceParams {
  *
  * @example
  * ```ts
- * const msg = completeBridgeMsg({ event: { id: 7, coin: { denom: "aperpx", amount: 10n ** 18n }, address: user, ethBlockHeight: 123n, ethChainId: 11155111n, tokenAddress, ethTxHash } });
+ * const msg = completeBridgeMsg({ event: { id: 7, coin: { denom: "aperpx", amount: 10n ** 18n }, address: wallet.address, ethBlockHeight: 123n, ethChainId: 11155111n, tokenAddress: "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238", ethTxHash: `0x${"ab".repeat(32)}` } });
  * ```
  */
 export function completeBridgeMsg(

@@ -120,6 +120,7 @@ export function createClobPairMsg(params: ClobPairParams): TxMessage<typeof clob
  *
  * @example
  * ```ts
+ * const pair: ClobPairInput = { id: 5, perpetualId: 5, stepBaseQuantums: 1_000_000n, subticksPerTick: 1_000_000, quantumConversionExponent: -9, status: "initializing" };
  * const msg = updateClobPairMsg({ clobPair: { ...pair, status: "active" } });
  * ```
  */

@@ -23,7 +23,7 @@ function coinOf(coin: CoinInput, argument: string): { denom: string; amount: str
  *
  * @example
  * ```ts
- * const params: SendFromModuleToAccountParams = { senderModuleName: "community_treasury", recipient: grantee, coin: { denom: "aperpx", amount: 10n ** 18n } };
+ * const params: SendFromModuleToAccountParams = { senderModuleName: "community_treasury", recipient: wallet.address, coin: { denom: "aperpx", amount: 10n ** 18n } };
  * ```
  */
 export interface SendFromModuleToAccountParams extends GovernanceParams {
@@ -42,7 +42,7 @@ export interface SendFromModuleToAccountParams extends GovernanceParams {
  *
  * @example
  * ```ts
- * const msg = sendFromModuleToAccountMsg({ senderModuleName: "community_treasury", recipient: grantee, coin: { denom: "aperpx", amount: 10n ** 18n } });
+ * const msg = sendFromModuleToAccountMsg({ senderModuleName: "community_treasury", recipient: wallet.address, coin: { denom: "aperpx", amount: 10n ** 18n } });
  * ```
  */
 export function sendFromModuleToAccountMsg(
@@ -62,7 +62,7 @@ export function sendFromModuleToAccountMsg(
  *
  * @example
  * ```ts
- * const params: SendFromAccountToAccountParams = { sender: from, recipient: to, coin: { denom: "uusdc", amount: 1_000_000n } };
+ * const params: SendFromAccountToAccountParams = { sender: wallet.address, recipient: LocalWallet.generate().address, coin: { denom: "uusdc", amount: 1_000_000n } };
  * ```
  */
 export interface SendFromAccountToAccountParams extends GovernanceParams {
@@ -81,7 +81,7 @@ export interface SendFromAccountToAccountParams extends GovernanceParams {
  *
  * @example
  * ```ts
- * const msg = sendFromAccountToAccountMsg({ sender: from, recipient: to, coin: { denom: "uusdc", amount: 1_000_000n } });
+ * const msg = sendFromAccountToAccountMsg({ sender: wallet.address, recipient: LocalWallet.generate().address, coin: { denom: "uusdc", amount: 1_000_000n } });
  * ```
  */
 export function sendFromAccountToAccountMsg(

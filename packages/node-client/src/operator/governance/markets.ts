@@ -96,7 +96,8 @@ export function createPerpetualMsg(
  *
  * @example
  * ```ts
- * const params: UpdatePerpetualParamsParams = { params: { ...current, liquidityTier: 2 } };
+ * const { id, ticker, marketId, atomicResolution, defaultFundingPpm } = (await client.getPerpetual({ id: btc.perpetualId })).params!;
+ * const params: UpdatePerpetualParamsParams = { params: { id, ticker, marketId, atomicResolution, defaultFundingPpm, liquidityTier: 2 } };
  * ```
  */
 export interface UpdatePerpetualParamsParams extends GovernanceParams {
