@@ -8,10 +8,12 @@ export default [
   { name: "@perpx/core", path: "packages/core/dist/index.js", import: "*", limit: "30.7 kB" },
   { name: "@perpx/core/indexer", path: "packages/core/dist/indexer.js", import: "*", limit: "4.1 kB" },
   {
+    // REST (with decimal.js for `withDecimals`) and the WebSocket, books and account views together:
+    // 30.1 kB when both landed; a tenth of headroom.
     name: "@perpx/indexer-client (browser)",
     path: "packages/indexer-client/dist/browser/index.js",
     import: "*",
-    limit: "26.1 kB",
+    limit: "33.1 kB",
   },
   {
     name: "@perpx/node-client (browser)",
