@@ -58,8 +58,10 @@ const paramsOf = fc
   })
   .chain((common) => kindOf.map((kind) => ({ common, kind })));
 
+type Input = typeof paramsOf extends fc.Arbitrary<infer Value> ? Value : never;
+
 /** The message protobuf-es `create` builds for the same order. */
-function expected({ common, kind }: fc.Infer<typeof paramsOf>): clob.MsgPlaceOrder {
+function expected({ common, kind }: Input): clob.MsgPlaceOrder {
   const order = create(clob.OrderSchema, {
     orderId: create(clob.OrderIdSchema, {
       subaccountId: create(subaccounts.SubaccountIdSchema, { owner, number: common.number }),
@@ -87,7 +89,7 @@ function expected({ common, kind }: fc.Infer<typeof paramsOf>): clob.MsgPlaceOrd
   return create(clob.MsgPlaceOrderSchema, { order });
 }
 
-function actual({ common, kind }: fc.Infer<typeof paramsOf>): clob.MsgPlaceOrder {
+function actual({ common, kind }: Input): clob.MsgPlaceOrder {
   const params: PlaceOrderParams = {
     subaccount: { owner, number: common.number },
     clientId: common.clientId,
