@@ -96,11 +96,28 @@ console.log(JSON.stringify([...names].sort()));`;
 
   it("@perpx/node-client loads no transport library (cosmjs, connect, ws) until a transport is used", () => {
     const loaded = packagesLoadedBy("@perpx/node-client", nodeClient);
-    expect(loaded).toContain("@bufbuild/protobuf");
     expect(loaded).toContain("@perpx/proto");
     expect(
       loaded.filter((name) => /^@cosmjs\/|^@connectrpc\/|^ws$|^secp256k1$|^@scure\//.test(name)),
     ).toEqual([]);
+  });
+
+  it("@perpx/node-client's CommonJS build loads protobuf-es and noble on first use, not at require", () => {
+    expect(
+      packagesLoadedBy("@perpx/node-client", nodeClient).filter((name) =>
+        /^@bufbuild\/|^@noble\//.test(name),
+      ),
+    ).toEqual([]);
+    const used = packagesLoadedBy(
+      "@perpx/node-client",
+      nodeClient,
+      `const { placeOrderMsg } = require("@perpx/node-client");
+const { LocalWallet } = require("@perpx/node-client/wallets");
+const wallet = LocalWallet.fromPrivateKey("1f".repeat(32), { backend: "js" });
+placeOrderMsg({ subaccount: { owner: wallet.address, number: 0 }, clientId: 1, clobPairId: 0, side: "BUY", quantums: 10n, subticks: 10n, kind: "short-term", goodTilBlock: 10 });`,
+    );
+    expect(used).toContain("@bufbuild/protobuf");
+    expect(used).toContain("@noble/curves");
   });
 
   it("@perpx/core loads neither @perpx/proto nor protobuf-es", () => {

@@ -1,3 +1,4 @@
 import { packageBuild } from "../../tsup.base.js";
 
-export default packageBuild();
+// noble's hashes build their tables when they load; only address derivation needs them.
+export default packageBuild({ deferRequires: ["@noble/"] });

@@ -1,3 +1,4 @@
 import { packageBuild } from "../../tsup.base.js";
 
-export default packageBuild({ entry: ["src/index.ts", "src/indexer.ts"] });
+// noble builds its curve and hash tables when it loads; only signing helpers need them.
+export default packageBuild({ entry: ["src/index.ts", "src/indexer.ts"], deferRequires: ["@noble/"] });

@@ -5,11 +5,14 @@ export default [
   // share (errors, the connection, protobuf helpers) is one module, so `instanceof` holds across
   // entries, in the CommonJS build too. `shims`: the CommonJS build gets a real `import.meta.url`,
   // which the native signer backend needs to `require` the optional `secp256k1` addon relative to
-  // this package.
+  // this package. `deferRequires`: the CommonJS build loads protobuf-es (it decodes its built-in
+  // descriptors at load), noble (curve tables) and scure (HD keys, mnemonics) on first use, not at
+  // `require`.
   packageBuild({
     entry: ["src/index.ts", "src/wallets.ts", "src/tx.ts", "src/operator.ts", "src/native.ts"],
     splitting: true,
     shims: true,
+    deferRequires: ["@bufbuild/protobuf", "@noble/", "@scure/"],
   }),
   // The browser build (the `browser` export condition): the same entries but `native`, resolved for
   // the web, so `#crypto-platform` and `#transport-platform` take their browser sides (noble

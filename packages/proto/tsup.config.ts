@@ -1,3 +1,4 @@
 import { packageBuild } from "../../tsup.base.js";
 
-export default packageBuild();
+// `@bufbuild/protobuf` decodes its built-in descriptors when it loads: `require` defers it.
+export default packageBuild({ deferRequires: ["@bufbuild/protobuf"] });

@@ -189,12 +189,17 @@ function orderId(params: {
       `must be short-term, long-term or conditional, got ${String(params.kind)}`,
     );
   }
-  return create(clob.OrderIdSchema, {
+  // Literals rather than protobuf-es `create` here and in `placeOrderMsg` (on the signing path of
+  // every order): the same plain objects, every field set, without `create`'s walk over the schema.
+  // The types list every field, so a field added to the proto fails to compile here.
+  const id: clob.OrderId = {
+    $typeName: "perpx.clob.v1.OrderId",
     subaccountId: subaccountId(params.subaccount, "subaccount"),
     clientId: uint32(params.clientId, "clientId"),
     orderFlags: ORDER_FLAGS[params.kind],
     clobPairId: uint32(params.clobPairId, "clobPairId"),
-  });
+  };
+  return id;
 }
 
 function goodTil(params: { kind: OrderKind; goodTilBlock?: number; goodTilBlockTime?: number }) {
@@ -261,8 +266,9 @@ export function placeOrderMsg(params: PlaceOrderParams): TxMessage<typeof clob.M
     trigger = positiveOrderField(triggerSubticksOf(params), "triggerSubticks");
   }
   const amounts = orderWireAmounts(params);
-  const order = create(clob.OrderSchema, {
-    orderId: orderId({ ...params, clobPairId: amounts.clobPairId }),
+  const id = orderId({ ...params, clobPairId: amounts.clobPairId });
+  const order: clob.Order = {
+    $typeName: "perpx.clob.v1.Order",
     side,
     quantums: positiveOrderField(amounts.quantums, "quantums"),
     subticks: positiveOrderField(amounts.subticks, "subticks"),
@@ -273,16 +279,16 @@ export function placeOrderMsg(params: PlaceOrderParams): TxMessage<typeof clob.M
     conditionType,
     conditionalOrderTriggerSubticks: trigger,
     orderRouterAddress: params.orderRouterAddress ? bech32Address(params.orderRouterAddress) : "",
-    ...(params.builderCode
-      ? {
-          builderCodeParameters: {
-            builderAddress: bech32Address(params.builderCode.builderAddress),
-            feePpm: uint32(params.builderCode.feePpm, "builderCode.feePpm"),
-          },
-        }
-      : {}),
-  });
-  return { typeUrl: typeUrlOf(clob.MsgPlaceOrderSchema), value: create(clob.MsgPlaceOrderSchema, { order }) };
+    orderId: id,
+  };
+  if (params.builderCode) {
+    order.builderCodeParameters = create(clob.BuilderCodeParametersSchema, {
+      builderAddress: bech32Address(params.builderCode.builderAddress),
+      feePpm: uint32(params.builderCode.feePpm, "builderCode.feePpm"),
+    });
+  }
+  const value: clob.MsgPlaceOrder = { $typeName: "perpx.clob.v1.MsgPlaceOrder", order };
+  return { typeUrl: typeUrlOf(clob.MsgPlaceOrderSchema), value };
 }
 
 /**

@@ -1,4 +1,3 @@
-import { create } from "@bufbuild/protobuf";
 import {
   type IntegerInput,
   InvalidArgumentError,
@@ -8,7 +7,7 @@ import {
   type SubaccountRef,
   validateSubaccountNumber,
 } from "@perpx/core";
-import { subaccounts } from "@perpx/proto";
+import type { subaccounts } from "@perpx/proto";
 
 const MAX_UINT32 = 0xffff_ffff;
 const MAX_UINT64 = (1n << 64n) - 1n;
@@ -44,10 +43,13 @@ export function subaccountId(ref: SubaccountRef, argument: string): subaccounts.
       problem: `${argument} must be { owner, number }`,
     });
   }
-  return create(subaccounts.SubaccountIdSchema, {
+  // The message as protobuf-es `create` builds it (every field is set here), without its generic
+  // walk over the schema: one of the messages of every order.
+  return {
+    $typeName: "perpx.subaccounts.v1.SubaccountId",
     owner: bech32Address(ref.owner),
     number: validateSubaccountNumber(ref.number),
-  });
+  };
 }
 
 /** A uint32 argument. @throws {InvalidArgumentError} */
