@@ -35,6 +35,8 @@ const PENDING: Record<string, string> = {};
  */
 const SKIPPED_PACKAGES: Record<string, string> = {
   "@perpx/node-client": "its README and public surface are being rewritten (subpath entries, renames)",
+  "@perpx/composite-client":
+    "its examples are fragments over a connected client (`client`, `wallet`, `context`); its README quick start runs in its own test (test/readme.test.ts)",
 };
 
 let devnet: Devnet | undefined;
