@@ -209,7 +209,14 @@ export function worstSubticks(params: {
   const tick = params.market.subticksPerTick;
   if (side === "BUY") {
     const bound = (referenceSubticks * (1_000_000n + ppm)) / 1_000_000n;
-    return (bound / tick) * tick;
+    const down = (bound / tick) * tick;
+    if (down === 0n) {
+      throw new InvalidOrderError(
+        "slippage",
+        "no price on the tick lies within the slippage bound; widen it",
+      );
+    }
+    return down;
   }
   const bound = (referenceSubticks * (1_000_000n - ppm) + 999_999n) / 1_000_000n;
   const up = ((bound + tick - 1n) / tick) * tick;
