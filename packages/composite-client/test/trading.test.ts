@@ -21,7 +21,7 @@ describe("the composite client against a devnet with liquidity", () => {
   });
 
   it("places a resting long-term limit order in human units, follows it, and cancels it", async () => {
-    const client = await net.connect({ wallet: net.wallets[0] });
+    const client = await net.connect({ wallet: net.wallets[0]! });
     await client.deposit({ amount: "10000" });
     const btc = await client.getMarket({ ticker: "BTC-USD" });
     const far = (Number(btc.oraclePrice) * 0.5).toFixed(0);
@@ -40,7 +40,7 @@ describe("the composite client against a devnet with liquidity", () => {
   });
 
   it("fills a MARKET order bounded by slippage against the market maker's book", async () => {
-    const client = await net.connect({ wallet: net.wallets[1] });
+    const client = await net.connect({ wallet: net.wallets[1]! });
     await client.deposit({ amount: "10000" });
     const handle = await client.placeOrder({
       market: "BTC-USD",
