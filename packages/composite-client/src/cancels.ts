@@ -1,6 +1,6 @@
 import { batchCancelMsg, cancelOrderMsg, type SendTxResult } from "@perpx/node-client";
 import type { ClientContext } from "./client.js";
-import { type PlacedOrders, sendClob, subaccountOf } from "./trading.js";
+import { cancelling, type PlacedOrders, sendClob, subaccountOf } from "./trading.js";
 
 /** Cancels of short-term orders live this many blocks. */
 const CANCEL_BLOCKS = 20;
@@ -21,18 +21,13 @@ export async function batchCancelOrders(
   params: { market: string; clientIds: readonly number[] },
 ): Promise<SendTxResult> {
   const market = await context.markets.get(params?.market);
-  const sent = await sendClob(context, [
-    batchCancelMsg({
-      subaccount: subaccountOf(context),
-      cancels: [{ clobPairId: market.clobPairId, clientIds: params.clientIds }],
-      goodTilBlock: Number(context.height.current()) + CANCEL_BLOCKS,
-    }),
-  ]);
-  for (const id of params.clientIds) {
-    const entry = placed.get(`${market.ticker}/${id}`);
-    if (entry) entry.canceled = true;
-  }
-  return sent;
+  const message = batchCancelMsg({
+    subaccount: subaccountOf(context),
+    cancels: [{ clobPairId: market.clobPairId, clientIds: params.clientIds }],
+    goodTilBlock: Number(context.height.current()) + CANCEL_BLOCKS,
+  });
+  const entries = params.clientIds.flatMap((id) => placed.get(`${market.ticker}/${id}`) ?? []);
+  return cancelling(entries, () => sendClob(context, [message]));
 }
 
 /**
@@ -79,8 +74,8 @@ export async function cancelAllOrders(
           placed.delete(key);
           return;
         }
-        await sendClob(context, [cancelOrderMsg({ ...order, goodTilBlockTime: wire.goodTilBlockTime })]);
-        entry.canceled = true;
+        const message = cancelOrderMsg({ ...order, goodTilBlockTime: wire.goodTilBlockTime });
+        await cancelling([entry], () => sendClob(context, [message]));
         cancelled[entry.ticker] = [...(cancelled[entry.ticker] ?? []), wire.clientId];
       }),
     );

@@ -226,7 +226,7 @@ export class CompositeClient {
    * await client.faucet({ address: "0x..." });
    * ```
    */
-  faucet(params: { address?: string; subaccountNumber?: number } = {}): Promise<FaucetGrant> {
+  async faucet(params: { address?: string; subaccountNumber?: number } = {}): Promise<FaucetGrant> {
     const faucetUrl = getEndpoint(this.context.config, "faucet");
     const address = params.address ?? this.subaccount.owner;
     return requestFaucetTokens({

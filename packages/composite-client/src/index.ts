@@ -44,6 +44,7 @@ export {
   type TrackedOrder,
 } from "./tracking.js";
 export {
+  cancelling,
   cancelPlacedOrder,
   type PlacedOrders,
   placeHumanOrder,

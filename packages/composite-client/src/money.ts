@@ -26,7 +26,7 @@ function walletOf(context: ClientContext, action: string) {
  * await depositUsdc(context, { amount: "100" });
  * ```
  */
-export function depositUsdc(context: ClientContext, params: { amount: string }): Promise<SendTxResult> {
+export async function depositUsdc(context: ClientContext, params: { amount: string }): Promise<SendTxResult> {
   const signer = walletOf(context, "deposit");
   const quantums = usdcToQuoteQuantums(params?.amount);
   return context.node.depositToSubaccount({
@@ -45,7 +45,7 @@ export function depositUsdc(context: ClientContext, params: { amount: string }):
  * await withdrawUsdc(context, { amount: "50" });
  * ```
  */
-export function withdrawUsdc(
+export async function withdrawUsdc(
   context: ClientContext,
   params: { amount: string; recipient?: string },
 ): Promise<SendTxResult> {
@@ -68,7 +68,7 @@ export function withdrawUsdc(
  * await transferUsdc(context, { amount: "25", to: { number: 1 } });
  * ```
  */
-export function transferUsdc(
+export async function transferUsdc(
   context: ClientContext,
   params: { amount: string; to: { owner?: string; number: number } },
 ): Promise<SendTxResult> {

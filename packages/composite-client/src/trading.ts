@@ -123,6 +123,28 @@ export async function placeHumanOrder(
 }
 
 /**
+ * Runs a cancel of placed orders, marking them cancelled first (so a tracker that sees an order
+ * leave state while the cancel is in flight reports CANCELED), and unmarking them if it fails.
+ *
+ * @example
+ * ```ts
+ * await cancelling([entry], () => sendClob(context, [cancelOrderMsg(params)]));
+ * ```
+ */
+export async function cancelling<T>(entries: { canceled: boolean }[], send: () => Promise<T>): Promise<T> {
+  const before = entries.map((e) => e.canceled);
+  for (const entry of entries) entry.canceled = true;
+  try {
+    return await send();
+  } catch (error) {
+    entries.forEach((entry, i) => {
+      entry.canceled = before[i] === true;
+    });
+    throw error;
+  }
+}
+
+/**
  * Cancels one order this client placed (by market and client id), short-term or stateful.
  *
  * @throws {InvalidArgumentError} for an order this client does not know.
@@ -150,14 +172,11 @@ export async function cancelPlacedOrder(
     wire.kind === "short-term"
       ? { kind: wire.kind, goodTilBlock: wire.goodTilBlock }
       : { kind: wire.kind, goodTilBlockTime: wire.goodTilBlockTime };
-  const sent = await sendClob(context, [
-    cancelOrderMsg({
-      subaccount: wire.subaccount,
-      clientId: wire.clientId,
-      clobPairId: wire.clobPairId,
-      ...expiry,
-    }),
-  ]);
-  entry.canceled = true;
-  return sent;
+  const message = cancelOrderMsg({
+    subaccount: wire.subaccount,
+    clientId: wire.clientId,
+    clobPairId: wire.clobPairId,
+    ...expiry,
+  });
+  return cancelling([entry], () => sendClob(context, [message]));
 }

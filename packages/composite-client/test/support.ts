@@ -3,6 +3,29 @@ import { LocalWallet } from "@perpx/node-client/wallets";
 import { afterAll, beforeAll } from "vitest";
 import { CompositeClient, type ConnectOptions } from "../src/index.js";
 
+/** The devnet's endpoints under core's names (gRPC over TLS). */
+export function endpointsOf(devnet: Devnet) {
+  const { endpoints } = devnet;
+  return {
+    nodeRpc: endpoints.nodeRpc,
+    nodeRest: endpoints.nodeRest,
+    grpc: endpoints.grpcTls,
+    faucet: endpoints.faucet,
+    indexer: endpoints.indexer,
+  };
+}
+
+/** A fresh wallet funded by the devnet's faucet (bank USDC and native tokens, and subaccount 0). */
+export async function fundedWallet(devnet: Devnet): Promise<LocalWallet> {
+  const wallet = LocalWallet.generate();
+  const response = await fetch(`${devnet.endpoints.faucet}/faucet/tokens`, {
+    method: "POST",
+    body: JSON.stringify({ address: wallet.address }),
+  });
+  if (!response.ok) throw new Error(`the faucet refused: ${await response.text()}`);
+  return wallet;
+}
+
 /** A devnet with a market maker for one test file, and composite clients connected to it. */
 export interface TestNet {
   devnet: Devnet;
@@ -26,20 +49,13 @@ export function useDevnet(options: StartDevnetOptions = {}): TestNet {
     });
     net.wallets = net.devnet.accounts.map((a) => LocalWallet.fromMnemonic(a.mnemonic));
     net.connect = async (overrides = {}) => {
-      const { endpoints } = net.devnet;
       const client = await CompositeClient.connect({
         network: "local",
-        endpoints: {
-          nodeRpc: endpoints.nodeRpc,
-          nodeRest: endpoints.nodeRest,
-          grpc: endpoints.grpcTls,
-          faucet: endpoints.faucet,
-          indexer: endpoints.indexer,
-        },
         grpcCaCert: net.devnet.caPem,
         pollIntervalMs: 50,
         marketRefreshIntervalMs: 1_000,
         ...overrides,
+        endpoints: { ...endpointsOf(net.devnet), ...overrides.endpoints },
       });
       clients.push(client);
       return client;
