@@ -78,6 +78,12 @@ export interface ConnectOptions {
    */
   grpcCaCert?: string;
   /**
+   * Follow the height with a block subscription over the node's WebSocket RPC (`nodeRpc` with
+   * `ws://` or `wss://` for `http://` or `https://`, at its `/websocket` path) instead of polling.
+   * @default false
+   */
+  subscribeBlocks?: boolean;
+  /**
    * How often markets are refreshed in the background, ms (0: never).
    * @default 10000
    */
@@ -175,8 +181,9 @@ export async function connectContext(options: ConnectOptions = {}): Promise<Clie
     ? options.network
     : resolveNetwork({ network: options.network, endpoints: options.endpoints, env: options.env });
   const grpcUrl = config.endpoints.grpc;
+  const rpc = getEndpoint(config, "nodeRpc");
   const node = createNodeClient({
-    nodeRpc: getEndpoint(config, "nodeRpc"),
+    nodeRpc: options.subscribeBlocks ? rpc.replace(/^http/, "ws") : rpc,
     ...(config.endpoints.nodeRest ? { nodeRest: config.endpoints.nodeRest } : {}),
     ...(grpcUrl
       ? { grpc: { url: grpcUrl, ...(options.grpcCaCert ? { caCert: options.grpcCaCert } : {}) } }
