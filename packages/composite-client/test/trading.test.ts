@@ -1,5 +1,5 @@
 import { isInvalidAmountError, isInvalidOrderError } from "@perpx/core";
-import { isInvalidArgumentError } from "@perpx/errors";
+import { isInvalidArgumentError, isPerpxError } from "@perpx/errors";
 import type { TxSigner } from "@perpx/node-client";
 import { describe, expect, it, vi } from "vitest";
 import { useDevnet } from "./support.js";
@@ -61,6 +61,43 @@ describe("the composite client against a devnet with liquidity", () => {
     const closing = await client.closePosition({ market: "BTC-USD", slippage: "5%" });
     expect((await closing.result({ timeoutMs: 20_000 })).status).toBe("FILLED");
     expect((await client.account()).positions).toEqual([]);
+  });
+
+  it("fills a crossing long-term limit order through the stateful path", async () => {
+    const client = await net.connect({ wallet: net.wallets[3]! });
+    await client.deposit({ amount: "10000" });
+    const btc = await client.getMarket({ ticker: "BTC-USD", refresh: true });
+    const crossing = (Number(btc.oraclePrice) * 1.05).toFixed(0);
+    const handle = await client.placeOrder({
+      market: "BTC-USD",
+      side: "BUY",
+      size: "0.001",
+      price: crossing,
+      rounding: "down",
+    });
+    expect(handle.kind).toBe("long-term");
+    const result = await handle.result({ timeoutMs: 20_000 });
+    expect([result.status, result.filledSize, result.final]).toEqual(["FILLED", "0.001", true]);
+    const account = await client.account();
+    expect(account.positions).toEqual([expect.objectContaining({ market: "BTC-USD", size: "0.001" })]);
+  });
+
+  it("retries a place with the same client id safely: the chain refuses the duplicate, one order rests", async () => {
+    const client = await net.connect({ wallet: net.wallets[4]! });
+    await client.deposit({ amount: "1000" });
+    const btc = await client.getMarket({ ticker: "BTC-USD" });
+    const order = {
+      market: "BTC-USD",
+      side: "BUY",
+      size: "0.001",
+      price: (Number(btc.oraclePrice) / 2).toFixed(0),
+      rounding: "down",
+    } as const;
+    const handle = await client.placeOrder(order);
+    const retry = await client.placeOrder({ ...order, clientId: handle.clientId }).catch((e: unknown) => e);
+    expect(isPerpxError(retry)).toBe(true);
+    expect((await handle.result({ timeoutMs: 1_000 })).status).toBe("RESTING");
+    await client.cancelOrder({ market: "BTC-USD", clientId: handle.clientId });
   });
 
   it("refuses bad orders with typed errors before anything is signed", async () => {
