@@ -8,6 +8,12 @@ export default [
   { name: "@perpx/core", path: "packages/core/dist/index.js", import: "*", limit: "30.7 kB" },
   { name: "@perpx/core/indexer", path: "packages/core/dist/indexer.js", import: "*", limit: "4.1 kB" },
   {
+    name: "@perpx/indexer-client (browser)",
+    path: "packages/indexer-client/dist/browser/index.js",
+    import: "*",
+    limit: "26.1 kB",
+  },
+  {
     name: "@perpx/node-client (browser)",
     path: "packages/node-client/dist/browser/index.js",
     import: "*",

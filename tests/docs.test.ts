@@ -3,9 +3,12 @@
  * in the source of the publishable packages runs, and every value it shows is checked (the claim
  * conventions are in ./support/docs.ts). An example sees its package's exports, the exports of its
  * own module and (for an internal module) what the package's other modules export, without importing
- * them; a snippet that names `devnet` without declaring it gets a
- * running devnet on free ports, and `PERPX_NODE_RPC`, `PERPX_GRPC_TLS`, `PERPX_GRPC_CA`,
- * `PERPX_MNEMONIC_0` and `PERPX_MNEMONIC_1` point at it. Every check a snippet holds must run once.
+ * them; a snippet that names `devnet` without declaring it gets a running devnet on free ports, and
+ * `PERPX_NODE_RPC` (and `_WS`), `PERPX_NODE_REST`, `PERPX_GRPC_TLS`, `PERPX_GRPC_CA` and
+ * `PERPX_MNEMONIC_0` to `PERPX_MNEMONIC_3` point at it. An `@example` may also use its package's
+ * fixtures (./support/docs-fixtures.ts: the node client's `client`, `wallet`, `subaccount`, `btc`,
+ * `mnemonic`), built on that devnet the first time one is used and shared by every example. Every
+ * check a snippet holds must run once.
  *
  * `npm run check:docs` runs only this file; `DOCS_FILTER=<text>` runs the snippets whose id contains it.
  */
@@ -17,24 +20,37 @@ import type { Devnet } from "@perpx/devnet";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { declaredNames, instrument, usedNames, workspaceSnippets } from "./support/docs.js";
+import { closeFixtures, fixtureDeclarations, fixtureNames, fixtureValue } from "./support/docs-fixtures.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const RUN_DIR = ".docs-run";
 const filter = process.env.DOCS_FILTER;
 const snippets = workspaceSnippets(root).filter((snippet) => !filter || snippet.id.includes(filter));
 
+/** Why the indexer client's socket examples wait: they run against a devnet's indexer WebSocket. */
+const INDEXER_WS_PENDING =
+  "needs the devnet's indexer WebSocket (`endpoints.indexerWs`), which is not on main yet";
 /**
  * Examples known not to run yet (`path owner`, or a README's path), each with why. The test fails
  * when one of their snippets runs, so this list only shrinks.
  */
-const PENDING: Record<string, string> = {};
+const PENDING: Record<string, string> = {
+  "packages/indexer-client/README.md": INDEXER_WS_PENDING,
+  "packages/indexer-client/src/ws/connection.ts connectIndexerSocket": INDEXER_WS_PENDING,
+  "packages/indexer-client/src/ws/connection.ts IndexerSocket": INDEXER_WS_PENDING,
+  "packages/indexer-client/src/ws/connection.ts subscribe": INDEXER_WS_PENDING,
+  "packages/indexer-client/src/ws/subscription.ts Subscription": INDEXER_WS_PENDING,
+  "packages/indexer-client/src/book/watch.ts LiveOrderBook": INDEXER_WS_PENDING,
+  "packages/indexer-client/src/book/watch.ts watchOrderBook": INDEXER_WS_PENDING,
+  "packages/indexer-client/src/account/watch.ts LiveSubaccount": INDEXER_WS_PENDING,
+  "packages/indexer-client/src/account/watch.ts watchSubaccount": INDEXER_WS_PENDING,
+};
 
 /**
  * Packages whose examples are not run in CI, with why. `DOCS_ALL=1` runs them too (and reports
  * their failures).
  */
 const SKIPPED_PACKAGES: Record<string, string> = {
-  "@perpx/node-client": "its README and public surface are being rewritten (subpath entries, renames)",
   "@perpx/composite-client":
     "its examples are fragments over a connected client (`client`, `wallet`, `context`); its README quick start runs in its own test (test/readme.test.ts)",
 };
@@ -46,10 +62,11 @@ async function sharedDevnet(): Promise<Devnet> {
   const { startDevnet } = await import("@perpx/devnet");
   devnet = await startDevnet({ ports: "free", blockTimeMs: 50, faucetWindowMs: 0 });
   process.env.PERPX_NODE_RPC = devnet.endpoints.nodeRpc;
+  process.env.PERPX_NODE_RPC_WS = devnet.endpoints.nodeRpc.replace(/^http/, "ws");
+  process.env.PERPX_NODE_REST = devnet.endpoints.nodeRest;
   process.env.PERPX_GRPC_TLS = devnet.endpoints.grpcTls;
   process.env.PERPX_GRPC_CA = devnet.caPem;
-  process.env.PERPX_MNEMONIC_0 = devnet.accounts[0]!.mnemonic;
-  process.env.PERPX_MNEMONIC_1 = devnet.accounts[1]!.mnemonic;
+  for (const index of [0, 1, 2, 3]) process.env[`PERPX_MNEMONIC_${index}`] = devnet.accounts[index]!.mnemonic;
   return devnet;
 }
 
@@ -60,6 +77,7 @@ const treeBefore = treeState();
 
 const dirs = new Set<string>();
 afterAll(async () => {
+  await closeFixtures();
   await devnet?.stop();
   process.env = savedEnv;
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -106,6 +124,10 @@ function typePrelude(snippet: (typeof snippets)[number], dir: string): string {
     if (!file) continue;
     byFile.set(file, [...(byFile.get(file) ?? []), name]);
   }
+  const imported = new Set([...byFile.values()].flat());
+  const fixtures = [...used].filter((name) => !declared.has(name) && !imported.has(name));
+  const declarations = fixtureDeclarations(snippet.pkg, fixtures, relative(dir, join(snippet.dir, "src")));
+  if (declarations) lines.push(declarations.trimEnd());
   for (const [file, names] of byFile) {
     const specifier = relative(dir, file).replace(/\.ts$/, ".js");
     lines.push(`import { ${names.join(", ")} } from ${JSON.stringify(specifier)};`);
@@ -146,11 +168,18 @@ async function run(
       }
     }
   }
+  // A README snippet declares what it uses; an `@example` may use its package's fixtures.
+  const fixtures = [...fixtureNames(snippet.file && snippet.pkg)].filter(
+    (name) => used.has(name) && !declared.has(name) && !(name in scope),
+  );
   const needsNetwork =
-    (used.has("devnet") && !declared.has("devnet")) || snippet.code.includes("process.env.PERPX_");
+    (used.has("devnet") && !declared.has("devnet")) ||
+    snippet.code.includes("process.env.PERPX_") ||
+    fixtures.length > 0;
   if (needsNetwork) {
     const net = await sharedDevnet();
     if (used.has("devnet") && !declared.has("devnet")) scope.devnet = net;
+    for (const name of fixtures) scope[name] = await fixtureValue(snippet.pkg!, name, net);
   }
   const counter: Ran = { ran: 0 };
   const __check = (actual: unknown, expected: unknown, line: string) => {

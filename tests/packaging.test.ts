@@ -56,6 +56,7 @@ describe("a clean install", () => {
       "@perpx/core",
       "@perpx/devnet",
       "@perpx/errors",
+      "@perpx/indexer-client",
       "@perpx/node-client",
       "@perpx/proto",
     ]);

@@ -22,7 +22,7 @@ export function toHexString(bytes: Uint8Array): string {
  *
  * @example
  * ```ts
- * fromHexString("0x01ff"); // Uint8Array [1, 255]
+ * fromHexString("0x01ff"); // Uint8Array.of(1, 255)
  * ```
  */
 export function fromHexString(text: string): Uint8Array | undefined {
@@ -54,7 +54,7 @@ export function toBase64(bytes: Uint8Array): string {
  *
  * @example
  * ```ts
- * fromBase64("AQID"); // Uint8Array [1, 2, 3]
+ * fromBase64("AQID"); // Uint8Array.of(1, 2, 3)
  * ```
  */
 export function fromBase64(text: string): Uint8Array {

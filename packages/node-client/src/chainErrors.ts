@@ -196,7 +196,8 @@ export type ChainCodespace = keyof typeof CHAIN_ERRORS;
  *
  * @example
  * ```ts
- * if (error.codespace === "sdk" && error.abciCode === SDK_CODES.insufficientFee) raiseGasPrice();
+ * const error = broadcastTxError({ abciCode: 13, codespace: "sdk", log: "", txHash: "AB12", phase: "checkTx" });
+ * error.abciCode === SDK_CODES.insufficientFee; // true
  * ```
  */
 export const SDK_CODES = {
@@ -236,7 +237,7 @@ export const SDK_CODES = {
  *
  * @example
  * ```ts
- * if (error.grpcCode === GRPC_CODES.notFound) return undefined;
+ * GRPC_CODES.notFound; // 5
  * ```
  */
 export const GRPC_CODES = {

@@ -16,6 +16,8 @@ import { SequenceManager } from "./tx/sequence.js";
  *
  * @example
  * ```ts
+ * import { local } from "@perpx/core";
+ *
  * const options: NodeClientOptions = { nodeRpc: "http://127.0.0.1:26657", network: local, timeoutMs: 5_000 };
  * ```
  */
@@ -134,9 +136,12 @@ export type BoundActions<A> = {
  *
  * @example
  * ```ts
- * const client = createNodeClient({ nodeRpc: "http://127.0.0.1:26657", network: local });
- * const balances = await client.getBalances({ address: wallet.address });
- * client.close();
+ * import { local } from "@perpx/core";
+ *
+ * const node = createNodeClient({ nodeRpc: process.env.PERPX_NODE_RPC ?? "http://127.0.0.1:26657", network: local });
+ * const balances = await node.getBalances({ address: wallet.address });
+ * balances.some((coin) => coin.denom === "uusdc"); // true
+ * node.close();
  * ```
  */
 export type NodeClient = NodeConnection &
@@ -257,7 +262,9 @@ function clientOf<A extends Record<string, NodeAction>>(
  *
  * @example
  * ```ts
- * const client = createNodeClient({ nodeRpc: "http://127.0.0.1:26657", network: local });
+ * import { local } from "@perpx/core";
+ *
+ * const client = createNodeClient({ nodeRpc: process.env.PERPX_NODE_RPC ?? "http://127.0.0.1:26657", network: local });
  * await client.getChainId(); // "perpx-local-1"
  * client.close();
  * ```

@@ -46,7 +46,14 @@ export interface TxDefaults {
  *
  * @example
  * ```ts
- * async function myQuery(client: NodeConnection) { return unaryQuery(client, method, request); }
+ * import { cosmosBank } from "@perpx/proto";
+ *
+ * // A query of your own, for a client or any other connection.
+ * async function usdcOf(connection: NodeConnection, address: string) {
+ *   const request = { address, denom: "uusdc" };
+ *   return (await unaryQuery(connection, { method: cosmosBank.Query.method.balance, request })).balance?.amount;
+ * }
+ * Number(await usdcOf(client, wallet.address)) > 0; // true
  * ```
  */
 export interface NodeConnection {

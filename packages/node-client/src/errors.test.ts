@@ -121,7 +121,7 @@ describe("QueryError and TransportError", () => {
     expect(other.code).toBe("QUERY");
     expect(other.message).toContain("HTTP status: 500");
     expect(isQueryError(other)).toBe(true);
-    const transport = new TransportError("grpc", "refused", { url: "https://x" });
+    const transport = new TransportError({ transport: "grpc", problem: "refused", url: "https://x" });
     expect(transport.code).toBe("TRANSPORT");
     expect(transport.message).toContain("https://x");
     expect(isTransportError(transport)).toBe(true);

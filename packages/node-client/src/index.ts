@@ -49,6 +49,7 @@ export {
   SequenceMismatchError,
   sdkCodeFromLog,
   TransportError,
+  type TransportErrorParameters,
 } from "./errors.js";
 export {
   type InitiateWithdrawalParams,
@@ -153,7 +154,13 @@ export { type AllPagesParams, allPages } from "./query/pages.js";
 export * from "./query/ratelimit.js";
 export * from "./query/subaccounts.js";
 export * from "./query/txs.js";
-export { HEIGHT_HEADER, type QueryOptions, queryPath, unaryQuery } from "./query/unary.js";
+export {
+  HEIGHT_HEADER,
+  type QueryOptions,
+  queryPath,
+  type UnaryQueryParams,
+  unaryQuery,
+} from "./query/unary.js";
 export { type WatchBlocksParams, watchBlocks } from "./query/watch.js";
 export * from "./query/wrap.js";
 export type { CallOptions } from "./transport/call.js";
@@ -168,6 +175,7 @@ export {
   type RpcOptions,
 } from "./transport/rpc-json.js";
 export {
+  type SubscribeParams,
   type WebSocketConstructor,
   type WebSocketLike,
   WebSocketRpcClient,

@@ -117,7 +117,7 @@ import { watchShortTermOrder } from "./tx/watchOrder.js";
  *
  * @example
  * ```ts
- * await nodeActions.getBalances(client, { address }); // what client.getBalances({ address }) does
+ * await nodeActions.getBalances(client, { address: wallet.address }); // what client.getBalances({ address: wallet.address }) does
  * ```
  */
 export const nodeActions = {

@@ -17,7 +17,7 @@ export {
   verifyCosmos,
   verifyEthereum,
 } from "./crypto/secp256k1.js";
-export { withDeadline } from "./transport/call.js";
+export { type DeadlineParams, withDeadline } from "./transport/call.js";
 export {
   encodeAuthInfo,
   encodePublicKey,
@@ -28,12 +28,13 @@ export {
   toAny,
   txHash,
 } from "./tx/encode.js";
-export { CLOB_GAS_LIMIT, gasWithMultiplier, resolveGasPrice } from "./tx/send.js";
+export { CLOB_GAS_LIMIT, gasWithMultiplier, type ResolveGasPriceParams, resolveGasPrice } from "./tx/send.js";
 export {
   type AccountSequence,
   SequenceManager,
   type SequenceManagerOptions,
   type SequenceMode,
+  type SequenceRunParams,
   TIMESTAMP_NONCE_MIN,
 } from "./tx/sequence.js";
 export { type SignedTx, type SignTxParams, signTx, txExtension } from "./tx/sign.js";

@@ -127,8 +127,11 @@ describe("gas and fees", () => {
       tx: { gas: 200_000n },
     });
     // Read from the node once, then kept.
-    expect(await resolveGasPrice(client, "aperpx")).toEqual({ denom: "aperpx", amount: "25000000000" });
-    expect(await resolveGasPrice(client, "uusdc")).toEqual({ denom: "uusdc", amount: "0.025" });
+    expect(await resolveGasPrice(client, { denom: "aperpx" })).toEqual({
+      denom: "aperpx",
+      amount: "25000000000",
+    });
+    expect(await resolveGasPrice(client, { denom: "uusdc" })).toEqual({ denom: "uusdc", amount: "0.025" });
     await expect(
       client.sendTx({
         signer: alice,

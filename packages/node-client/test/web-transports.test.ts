@@ -177,9 +177,12 @@ describe("CometBFT RPC over a standard WebSocket", () => {
       webSocket,
     });
     const heights: number[] = [];
-    const stop = await socket.subscribe("tm.event='NewBlock'", (data) => {
-      const value = (data as { value?: { block?: { header?: { height?: string } } } }).value;
-      heights.push(Number(value?.block?.header?.height));
+    const stop = await socket.subscribe({
+      query: "tm.event='NewBlock'",
+      onEvent: (data) => {
+        const value = (data as { value?: { block?: { header?: { height?: string } } } }).value;
+        heights.push(Number(value?.block?.header?.height));
+      },
     });
     await vi.waitFor(() => expect(heights.length).toBeGreaterThanOrEqual(2), {
       timeout: 20_000,
@@ -198,7 +201,9 @@ describe("CometBFT RPC over a standard WebSocket", () => {
 
   it("refuses a bad query with a JsonRpcError, and an unreachable node with a TransportError", async () => {
     const socket = new WebSocketRpcClient({ url: net.devnet.endpoints.nodeRpcWs, webSocket });
-    await expect(socket.subscribe("tm.event=", () => {})).rejects.toBeInstanceOf(JsonRpcError);
+    await expect(socket.subscribe({ query: "tm.event=", onEvent: () => {} })).rejects.toBeInstanceOf(
+      JsonRpcError,
+    );
     socket.disconnect();
     const down = new WebSocketRpcClient({ url: "ws://127.0.0.1:9", webSocket });
     await expect(createCometRpc(down).status()).rejects.toSatisfy(isTransportError);

@@ -1,15 +1,22 @@
 #!/usr/bin/env node
 // Writes the hand-free part of src/gen after `buf generate`:
-//   src/gen/ns/<namespace>.ts  one barrel per namespace, re-exporting every *_pb.ts of its proto
-//                              package(s)
-//   src/gen/index.ts           `export * as <namespace>` for every barrel
-//   src/gen/files.ts           every generated file descriptor, for registries
+//   src/gen/**/*_pb.ts         rewritten in place so that importing them builds no descriptor
+//                              (see lazy-pb.mjs): descriptors are built on first use
+//   src/gen/ns/<namespace>.ts  one namespace object per namespace, a getter for every export of
+//                              every *_pb.ts of its proto package(s), plus their types
+//   src/gen/index.ts           `export { <namespace> }` for every namespace
+//   src/gen/files.ts           every generated file descriptor's loader, the files of every proto
+//                              package and the type URL of every Msg request, for registries
 // Input is whatever *_pb.ts exists under src/gen; the proto package of each comes from the header
 // protoc-gen-es writes. Output is sorted so that generation is deterministic. A package missing from
 // NAMESPACES fails the script: add it to the table (and to the README) rather than guessing a name.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { fromBinary } from "@bufbuild/protobuf";
+import { base64Decode } from "@bufbuild/protobuf/wire";
+import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
+import { lazifyPb } from "./lazy-pb.mjs";
 
 /** proto package -> namespace exported from `@perpx/proto`. Keep sorted by package. */
 export const NAMESPACES = {
@@ -65,20 +72,44 @@ function listGenerated(dir, base = dir) {
   return out.sort(byCodePoint);
 }
 
-/** Reads what the barrels need from one protoc-gen-es output file. */
+/** The request type URLs of the `service Msg` of a file descriptor. */
+function describe(base64) {
+  const file = fromBinary(FileDescriptorProtoSchema, base64Decode(base64));
+  const msgRequests = [];
+  for (const service of file.service) {
+    if (service.name !== "Msg") continue;
+    for (const method of service.method) msgRequests.push(`/${method.inputType.replace(/^\./, "")}`);
+  }
+  return { msgRequests };
+}
+
+/** Lazifies one protoc-gen-es output file in place and reads what the barrels need from it. */
 function inspect(genDir, path) {
-  const text = readFileSync(join(genDir, path), "utf8");
-  const header = /^\/\/ @generated from file (\S+) \(package ([\w.]+), syntax \w+\)$/m.exec(text);
+  const original = readFileSync(join(genDir, path), "utf8");
+  const header = /^\/\/ @generated from file (\S+) \(package ([\w.]+), syntax \w+\)$/m.exec(original);
   if (!header) {
     throw new Error(
       `${path}: no "@generated from file ... (package ...)" header; is it protoc-gen-es output?`,
     );
   }
-  const fileExport = /^export const (file_\w+): GenFile\b/m.exec(text);
+  const text = lazifyPb(original, path);
+  if (text !== original) writeFileSync(join(genDir, path), text);
+  const fileExport = /^export const (file_\w+) = \(\): GenFile\b/m.exec(text);
   if (!fileExport) throw new Error(`${path}: no exported GenFile descriptor`);
-  const messages = [...text.matchAll(/^export const (\w+)Schema: GenMessage</gm)].map((m) => m[1]);
-  const extensions = [...text.matchAll(/^export const (\w+): GenExtension</gm)].map((m) => m[1]);
-  return { path, proto: header[1], pkg: header[2], fileConst: fileExport[1], messages, extensions };
+  const embedded = /\?\?= fileDesc\("([^"]*)"/.exec(text);
+  const messages = [...text.matchAll(/^export const (\w+)Schema = \(\): GenMessage</gm)].map((m) => m[1]);
+  const extensions = [...text.matchAll(/^export const (\w+) = \(\): GenExtension</gm)].map((m) => m[1]);
+  const types = [...text.matchAll(/^export (?:type|enum) (\w+)/gm)].map((m) => m[1]);
+  return {
+    path,
+    proto: header[1],
+    pkg: header[2],
+    fileConst: fileExport[1],
+    messages,
+    extensions,
+    types,
+    ...describe(embedded ? embedded[1] : ""),
+  };
 }
 
 /** Writes every barrel; returns the list of written files (relative to `genDir`). */
@@ -112,7 +143,25 @@ export function writeBarrels(genDir) {
     const members = byNamespace.get(ns);
     const pkgs = [...new Set(members.map((f) => f.pkg))].sort(byCodePoint);
     let text = `${HEADER}// Namespace \`${ns}\`: proto package(s) ${pkgs.join(", ")}.\n\n`;
-    for (const f of members) text += `export * from "../${f.path.replace(/\.ts$/, ".js")}";\n`;
+    text += 'import { type LazyNamespace, lazyNamespace } from "../../lazy.js";\n';
+    members.forEach((f, i) => {
+      text += `import * as $${i} from "../${f.path.replace(/\.ts$/, ".js")}";\n`;
+    });
+    const modules = members.map((_f, i) => `$${i}`);
+    text += `\n/** The namespace \`${ns}\` (see the index of \`@perpx/proto\`). */\n`;
+    text += `export const ${ns}: LazyNamespace<${modules.map((m) => `typeof ${m}`).join(" & ")}> =\n`;
+    text += `  /*@__PURE__*/ lazyNamespace(${modules.join(", ")});\n`;
+    if (members.some((f) => f.types.length > 0)) {
+      // Each type goes through a top-level alias of a unique name: a bundled declaration file
+      // flattens `$0.X` to `X`, which inside the namespace would name the namespace's own `X`.
+      text += "\n";
+      members.forEach((f, i) => {
+        for (const type of f.types) text += `type ${ns}$${type} = $${i}.${type};\n`;
+      });
+      text += `\n/** The types of the namespace \`${ns}\`. */\nexport declare namespace ${ns} {\n`;
+      for (const f of members) for (const type of f.types) text += `  export type ${type} = ${ns}$${type};\n`;
+      text += "}\n";
+    }
     write(`ns/${ns}.ts`, text);
   }
 
@@ -142,15 +191,31 @@ export function writeBarrels(genDir) {
       index += ` * ${ns}.${extension}.typeName; // "${owner.pkg}.${extension}"\n * \`\`\`\n`;
     }
     index += " */\n";
-    index += `export * as ${ns} from "./ns/${ns}.js";\n`;
+    index += `export { ${ns} } from "./ns/${ns}.js";\n`;
   }
   write("index.ts", index);
 
   let filesTs = `${HEADER}\nimport type { GenFile } from "@bufbuild/protobuf/codegenv2";\n`;
+  filesTs += 'import type { TypeUrl } from "../registry.js";\n';
   for (const f of files) filesTs += `import { ${f.fileConst} } from "./${f.path.replace(/\.ts$/, ".js")}";\n`;
-  filesTs += "\n/** Every generated file descriptor, sorted by proto path. */\n";
-  filesTs += "export const files: readonly GenFile[] = [\n";
+  filesTs +=
+    "\n/** Every generated file descriptor's loader (built on its first call), sorted by proto path. */\n";
+  filesTs += "export const files: readonly (() => GenFile)[] = [\n";
   for (const f of files) filesTs += `  ${f.fileConst},\n`;
+  filesTs += "];\n";
+  const packages = [...new Set(files.map((f) => f.pkg))].sort(byCodePoint);
+  filesTs += "\n/** The indexes in `files` of the files of each proto package. */\n";
+  filesTs +=
+    "export const filesOfPackage: ReadonlyMap<string, readonly number[]> = /*@__PURE__*/ new Map([\n";
+  for (const pkg of packages) {
+    const indexes = files.flatMap((f, i) => (f.pkg === pkg ? [i] : []));
+    filesTs += `  ["${pkg}", [${indexes.join(", ")}]],\n`;
+  }
+  filesTs += "]);\n";
+  const requests = [...new Set(files.flatMap((f) => f.msgRequests))].sort(byCodePoint);
+  filesTs += "\n/** The type URL of the request of every rpc of every `service Msg`, sorted. */\n";
+  filesTs += "export const msgRequestTypeUrls: readonly TypeUrl[] = [\n";
+  for (const url of requests) filesTs += `  "${url}",\n`;
   filesTs += "];\n";
   write("files.ts", filesTs);
 

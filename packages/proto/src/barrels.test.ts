@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, test } from "vitest";
 import { NAMESPACES, writeBarrels } from "../scripts/barrels.mjs";
+import { lazifyPb, MARKER } from "../scripts/lazy-pb.mjs";
 import * as proto from "./index.js";
 
 const genDir = fileURLToPath(new URL("./gen", import.meta.url));
@@ -65,9 +66,43 @@ describe("barrels.mjs", () => {
     expect(readTree(a)).toEqual(readTree(b));
     const clob = readFileSync(join(a, "ns/clob.ts"), "utf8");
     expect(clob.indexOf("order_pb.js")).toBeLessThan(clob.indexOf("tx_pb.js"));
-    expect(readFileSync(join(a, "index.ts"), "utf8")).toContain('export * as clob from "./ns/clob.js";');
+    expect(readFileSync(join(a, "index.ts"), "utf8")).toContain('export { clob } from "./ns/clob.js";');
     expect(readFileSync(join(a, "files.ts"), "utf8")).toContain(
       'import { file_perpx_clob_v1_order } from "./perpx/clob/v1/order_pb.js";',
+    );
+  });
+
+  test("every committed *_pb.ts is in its lazy form, and the rewrite is idempotent", () => {
+    const copy = tempDir();
+    cpSync(genDir, copy, { recursive: true });
+    const pb = Object.entries(readTree(copy)).filter(([path]) => path.endsWith("_pb.ts"));
+    expect(pb.length).toBeGreaterThan(80);
+    for (const [path, text] of pb) {
+      expect(text, path).toContain(MARKER);
+      expect(lazifyPb(text, path), path).toBe(text);
+      expect(text, path).not.toMatch(/^export const \w+: Gen/m);
+    }
+  });
+
+  test("the rewrite turns each descriptor into a thunk and calls local dependencies", () => {
+    const text = [
+      "// @generated from file a/b.proto (package a, syntax proto3)",
+      'import { file_a_dep } from "./dep_pb.js";',
+      'import { file_google_protobuf_any } from "@bufbuild/protobuf/wkt";',
+      "export const file_a_b: GenFile = /*@__PURE__*/",
+      '  fileDesc("AAA", [file_a_dep, file_google_protobuf_any]);',
+      "export const XSchema: GenMessage<X> = /*@__PURE__*/",
+      "  messageDesc(file_a_b, 0, 1);",
+      "export const Msg: GenService<{ x: { input: typeof XSchema } }> = /*@__PURE__*/",
+      "  serviceDesc(file_a_b, 0);",
+      "",
+    ].join("\n");
+    const lazy = lazifyPb(text, "a/b_pb.ts");
+    expect(lazy).toContain('(file_a_b$ ??= fileDesc("AAA", [file_a_dep(), file_google_protobuf_any]))');
+    expect(lazy).toContain("export const XSchema = (): GenMessage<X> =>\n  messageDesc(file_a_b(), 0, 1);");
+    expect(lazy).toContain("GenService<{ x: { input: ReturnType<typeof XSchema> } }>");
+    expect(() => lazifyPb("// @generated from file a.proto (package a, syntax proto3)\n", "a_pb.ts")).toThrow(
+      /a_pb\.ts: no exported GenFile/,
     );
   });
 

@@ -30,7 +30,7 @@ function allMessages(): DescMessage[] {
     out.push(m);
     m.nestedMessages.forEach(visit);
   };
-  for (const file of files) file.messages.forEach(visit);
+  for (const file of files) file().messages.forEach(visit);
   return out;
 }
 
@@ -50,7 +50,7 @@ describe("messageRegistry", () => {
   test("covers the input of every rpc of every service Msg", () => {
     let count = 0;
     for (const file of files) {
-      for (const service of file.services) {
+      for (const service of file().services) {
         if (service.name !== "Msg") continue;
         for (const method of service.methods) {
           count++;

@@ -9,7 +9,7 @@ import {
 } from "@bufbuild/protobuf";
 import { type Any, AnySchema } from "@bufbuild/protobuf/wkt";
 import { ProtoDecodeError, UnknownTypeUrlError } from "./errors.js";
-import { files } from "./gen/files.js";
+import { files, filesOfPackage, msgRequestTypeUrls } from "./gen/files.js";
 
 /**
  * A Cosmos type URL: `/` followed by a fully qualified message name.
@@ -22,10 +22,40 @@ import { files } from "./gen/files.js";
  */
 export type TypeUrl = `/${string}`;
 
+/** One registry per proto package, built when a type of that package is first looked up. */
+const packageRegistries = new Map<string, Registry>();
+let everything: Registry | undefined;
+
+/**
+ * The registry of the proto package of `typeName` (the longest package that prefixes it; nested
+ * types have more segments), decoding that package's files and their imports only.
+ */
+function registryOfType(typeName: string): Registry | undefined {
+  for (let end = typeName.lastIndexOf("."); end > 0; end = typeName.lastIndexOf(".", end - 1)) {
+    const pkg = typeName.slice(0, end);
+    const indexes = filesOfPackage.get(pkg);
+    if (indexes === undefined) continue;
+    let registry = packageRegistries.get(pkg);
+    if (!registry) {
+      registry = createRegistry(...indexes.map((index) => files[index]!()));
+      packageRegistries.set(pkg, registry);
+    }
+    return registry;
+  }
+  return undefined;
+}
+
+/** The registry of every generated file (decodes them all, once). */
+function registryOfAll(): Registry {
+  everything ??= createRegistry(...files.map((file) => file()));
+  return everything;
+}
+
 /**
  * A protobuf-es {@link Registry} of every message, enum and service generated in `@perpx/proto`
  * (perpx modules, and the Cosmos SDK, CometBFT and IBC subset). Pass it as `registry` to
- * `toJson`/`fromJson` to (de)serialise messages that hold `Any` fields.
+ * `toJson`/`fromJson` to (de)serialise messages that hold `Any` fields. A lookup by name decodes
+ * only the files of the type's proto package (and their imports); iterating it decodes every file.
  *
  * @example
  * ```ts
@@ -37,19 +67,81 @@ export type TypeUrl = `/${string}`;
  * json; // { messages: [{ "@type": "/cosmos.bank.v1beta1.MsgSend", fromAddress: "perpx1alice", toAddress: "perpx1bob" }] }
  * ```
  */
-export const typeRegistry: Registry = /*@__PURE__*/ createRegistry(...files);
+export const typeRegistry: Registry = {
+  kind: "registry",
+  [Symbol.iterator]: () => registryOfAll()[Symbol.iterator](),
+  get: (typeName) => registryOfType(typeName)?.get(typeName),
+  getMessage: (typeName) => registryOfType(typeName)?.getMessage(typeName),
+  getEnum: (typeName) => registryOfType(typeName)?.getEnum(typeName),
+  getExtension: (typeName) => registryOfType(typeName)?.getExtension(typeName),
+  getExtensionFor: (extendee, no) => registryOfAll().getExtensionFor(extendee, no),
+  getService: (typeName) => registryOfType(typeName)?.getService(typeName),
+};
 
-function collectMessages(): ReadonlyMap<TypeUrl, DescMessage> {
-  const entries: [TypeUrl, DescMessage][] = [];
-  for (const type of typeRegistry) {
-    if (type.kind === "message") entries.push([`/${type.typeName}`, type]);
+/** A read-only map of every message schema by type URL, filled (every file decoded) on first use. */
+class MessageMap extends Map<TypeUrl, DescMessage> {
+  #filled = false;
+
+  #fill(): void {
+    if (!this.#filled) {
+      this.#filled = true;
+      const entries: [TypeUrl, DescMessage][] = [];
+      for (const type of typeRegistry) {
+        if (type.kind === "message") entries.push([`/${type.typeName}`, type]);
+      }
+      entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      for (const [url, schema] of entries) super.set(url, schema);
+    }
   }
-  entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return new Map(entries);
+
+  override get size(): number {
+    this.#fill();
+    return super.size;
+  }
+  override get(typeUrl: TypeUrl): DescMessage | undefined {
+    this.#fill();
+    return super.get(typeUrl);
+  }
+  override has(typeUrl: TypeUrl): boolean {
+    this.#fill();
+    return super.has(typeUrl);
+  }
+  override forEach(
+    callback: (value: DescMessage, key: TypeUrl, map: Map<TypeUrl, DescMessage>) => void,
+    thisArg?: unknown,
+  ): void {
+    this.#fill();
+    super.forEach(callback, thisArg);
+  }
+  override entries(): MapIterator<[TypeUrl, DescMessage]> {
+    this.#fill();
+    return super.entries();
+  }
+  override keys(): MapIterator<TypeUrl> {
+    this.#fill();
+    return super.keys();
+  }
+  override values(): MapIterator<DescMessage> {
+    this.#fill();
+    return super.values();
+  }
+  override [Symbol.iterator](): MapIterator<[TypeUrl, DescMessage]> {
+    return this.entries();
+  }
+  override set(): this {
+    throw new TypeError("messageRegistry is read-only");
+  }
+  override delete(): boolean {
+    throw new TypeError("messageRegistry is read-only");
+  }
+  override clear(): void {
+    throw new TypeError("messageRegistry is read-only");
+  }
 }
 
 /**
  * Every generated message schema by type URL (`/perpx.clob.v1.MsgPlaceOrder`), sorted by URL.
+ * Its first use decodes every generated file.
  *
  * @example
  * ```ts
@@ -57,20 +149,12 @@ function collectMessages(): ReadonlyMap<TypeUrl, DescMessage> {
  * for (const [typeUrl, schema] of messageRegistry) console.log(typeUrl, schema.name);
  * ```
  */
-export const messageRegistry: ReadonlyMap<TypeUrl, DescMessage> = /*@__PURE__*/ collectMessages();
-
-function collectMsgTypeUrls(): readonly TypeUrl[] {
-  const urls = new Set<TypeUrl>();
-  for (const type of typeRegistry) {
-    if (type.kind !== "service" || type.name !== "Msg") continue;
-    for (const method of type.methods) urls.add(`/${method.input.typeName}`);
-  }
-  return [...urls].sort();
-}
+export const messageRegistry: ReadonlyMap<TypeUrl, DescMessage> = /*@__PURE__*/ new MessageMap();
 
 /**
  * The type URL of the request of every rpc of every `service Msg` (the messages a transaction can
- * carry), perpx and Cosmos alike, sorted.
+ * carry), perpx and Cosmos alike, sorted. Read from the descriptors at generation time, so using it
+ * decodes nothing.
  *
  * @example
  * ```ts
@@ -78,7 +162,7 @@ function collectMsgTypeUrls(): readonly TypeUrl[] {
  * msgTypeUrls.includes("/perpx.clob.v1.MsgPlaceOrder"); // true
  * ```
  */
-export const msgTypeUrls: readonly TypeUrl[] = /*@__PURE__*/ collectMsgTypeUrls();
+export const msgTypeUrls: readonly TypeUrl[] = msgRequestTypeUrls;
 
 /**
  * The Cosmos type URL of a message schema: `/` + its fully qualified name.
@@ -114,11 +198,17 @@ export function typeUrlOf(schema: DescMessage): TypeUrl {
  * ```
  */
 export function schemaOf(typeUrl: string): DescMessage {
+  let schema = schemaByUrl.get(typeUrl);
+  if (schema) return schema;
   const slash = typeUrl.lastIndexOf("/");
-  const schema = slash < 0 ? undefined : typeRegistry.getMessage(typeUrl.slice(slash + 1));
+  schema = slash < 0 ? undefined : typeRegistry.getMessage(typeUrl.slice(slash + 1));
   if (!schema) throw new UnknownTypeUrlError(typeUrl);
+  schemaByUrl.set(typeUrl, schema);
   return schema;
 }
+
+/** The schemas {@link schemaOf} found, by the exact type URL asked (a transaction asks for a few). */
+const schemaByUrl = new Map<string, DescMessage>();
 
 /**
  * Packs a message into a `google.protobuf.Any` the Cosmos way: type URL `/` + full name (not

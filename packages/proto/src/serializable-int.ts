@@ -149,5 +149,5 @@ export function isSerializableIntField(field: DescField): boolean {
   const bytes =
     (field.fieldKind === "scalar" || (field.fieldKind === "list" && field.listKind === "scalar")) &&
     field.scalar === ScalarType.BYTES;
-  return bytes && hasOption(field, serializable_int) && getOption(field, serializable_int);
+  return bytes && hasOption(field, serializable_int()) && getOption(field, serializable_int());
 }

@@ -50,7 +50,7 @@ export interface LiquidityOptions {
  *
  * @example
  * ```ts
- * const maker = startMarketMaker(app, control, {});
+ * const maker = startMarketMaker(devnet.app, devnet.app.control, {});
  * maker.address; // the devnet-owned trader's address
  * maker.stop();
  * ```

@@ -33,7 +33,8 @@ export type SignerBackendOption = "auto" | SignerBackendName | SignerBackend;
  * @example
  * ```ts
  * const backend: SignerBackend = resolveSignerBackend("auto");
- * backend.sign(digest, privateKey).length; // 64
+ * const digest = sha256Digest(new TextEncoder().encode("sign me"));
+ * backend.sign(digest, randomPrivateKey()).length; // 64
  * ```
  */
 export interface SignerBackend {
@@ -67,7 +68,8 @@ const NOBLE_RECOVERED = { prehash: false, lowS: true, format: "recovered" } as c
  *
  * @example
  * ```ts
- * jsSignerBackend.sign(sha256(signDocBytes), privateKey); // 64 bytes
+ * const digest = sha256Digest(new TextEncoder().encode("sign me"));
+ * jsSignerBackend.sign(digest, randomPrivateKey()).length; // 64
  * ```
  */
 export const jsSignerBackend: SignerBackend = Object.freeze({

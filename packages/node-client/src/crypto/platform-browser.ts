@@ -11,7 +11,7 @@ import { bytesToHex } from "@noble/hashes/utils.js";
  *
  * @example
  * ```ts
- * sha256Digest(signDocBytes).length; // 32
+ * sha256Digest(new TextEncoder().encode("test")).length; // 32
  * ```
  */
 export function sha256Digest(message: Uint8Array): Uint8Array {
@@ -23,7 +23,7 @@ export function sha256Digest(message: Uint8Array): Uint8Array {
  *
  * @example
  * ```ts
- * sha256HexUpper(txBytes); // "9F86D0..."
+ * sha256HexUpper(new TextEncoder().encode("test")); // "9F86D081884C7D659A2FEAA0C55AD015A3BF4F1B2B0B822CD15D6C15B0F00A08"
  * ```
  */
 export function sha256HexUpper(message: Uint8Array): string {
@@ -38,7 +38,7 @@ export function sha256HexUpper(message: Uint8Array): string {
  *
  * @example
  * ```ts
- * requireSecp256k1Bindings(); // throws: no native addon in a browser
+ * requireSecp256k1Bindings(); // throws Error: no native addon in a browser
  * ```
  */
 export function requireSecp256k1Bindings(): unknown {

@@ -10,7 +10,8 @@ import { resolveSignerBackend, type SignerBackend, type SignerBackendOption } fr
  *
  * @example
  * ```ts
- * signCosmos(privateKey, signDocBytes, { backend: "js" });
+ * const options: SignOptions = { backend: "js" };
+ * signCosmos(randomPrivateKey(), new TextEncoder().encode("sign me"), options).length; // 64
  * ```
  */
 export interface SignOptions {
@@ -38,7 +39,10 @@ function backendOf(options: SignOptions | undefined): SignerBackend {
  *
  * @example
  * ```ts
- * const signature = signCosmos(privateKey, signDocBytes);
+ * const privateKey = randomPrivateKey();
+ * const message = new TextEncoder().encode("sign me");
+ * const signature = signCosmos(privateKey, message); // r || s over sha256(message)
+ * verifyCosmos(signature, message, compressedPublicKey(privateKey)); // true
  * ```
  */
 export function signCosmos(privateKey: Uint8Array, message: Uint8Array, options?: SignOptions): Uint8Array {
@@ -56,7 +60,8 @@ export function signCosmos(privateKey: Uint8Array, message: Uint8Array, options?
  *
  * @example
  * ```ts
- * const signature = signDigestRecoverable(privateKey, keccak_256(bytes));
+ * const digest = sha256Digest(new TextEncoder().encode("sign me"));
+ * signDigestRecoverable(randomPrivateKey(), digest).length; // 65
  * ```
  */
 export function signDigestRecoverable(
@@ -74,7 +79,10 @@ export function signDigestRecoverable(
  *
  * @example
  * ```ts
- * const signature = signEthereum(privateKey, signDocBytes);
+ * const privateKey = randomPrivateKey();
+ * const message = new TextEncoder().encode("sign me");
+ * const signature = signEthereum(privateKey, message); // r || s over keccak256(message)
+ * verifyEthereum(signature, message, compressedPublicKey(privateKey)); // true
  * ```
  */
 export function signEthereum(privateKey: Uint8Array, message: Uint8Array, options?: SignOptions): Uint8Array {
@@ -86,7 +94,10 @@ export function signEthereum(privateKey: Uint8Array, message: Uint8Array, option
  *
  * @example
  * ```ts
- * verifyCosmos(signature, signDocBytes, publicKey); // true
+ * const privateKey = randomPrivateKey();
+ * const message = new TextEncoder().encode("sign me");
+ * verifyCosmos(signCosmos(privateKey, message), message, compressedPublicKey(privateKey)); // true
+ * verifyCosmos(signCosmos(privateKey, message), new TextEncoder().encode("other"), compressedPublicKey(privateKey)); // false
  * ```
  */
 export function verifyCosmos(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
@@ -98,7 +109,9 @@ export function verifyCosmos(signature: Uint8Array, message: Uint8Array, publicK
  *
  * @example
  * ```ts
- * verifyEthereum(signature, signDocBytes, publicKey); // true
+ * const privateKey = randomPrivateKey();
+ * const message = new TextEncoder().encode("sign me");
+ * verifyEthereum(signEthereum(privateKey, message), message, compressedPublicKey(privateKey)); // true
  * ```
  */
 export function verifyEthereum(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
@@ -113,7 +126,7 @@ export function verifyEthereum(signature: Uint8Array, message: Uint8Array, publi
  *
  * @example
  * ```ts
- * compressedPublicKey(privateKey).length; // 33
+ * compressedPublicKey(randomPrivateKey()).length; // 33
  * ```
  */
 export function compressedPublicKey(privateKey: Uint8Array, options?: SignOptions): Uint8Array {
@@ -149,7 +162,7 @@ export function randomPrivateKey(): Uint8Array {
  *
  * @example
  * ```ts
- * cosmosAddressBytes(publicKey).length; // 20
+ * cosmosAddressBytes(wallet.publicKey).length; // 20
  * ```
  */
 export function cosmosAddressBytes(compressedKey: Uint8Array): Uint8Array {
@@ -162,7 +175,7 @@ export function cosmosAddressBytes(compressedKey: Uint8Array): Uint8Array {
  *
  * @example
  * ```ts
- * ethAddressBytes(publicKey).length; // 20
+ * ethAddressBytes(wallet.publicKey).length; // 20
  * ```
  */
 export function ethAddressBytes(publicKey: Uint8Array): Uint8Array {

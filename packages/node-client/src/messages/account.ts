@@ -39,7 +39,7 @@ export interface LeverageSetting {
  *
  * @example
  * ```ts
- * const params: UpdateLeverageParams = { subaccount: { owner, number: 0 }, leverage: [{ clobPairId: 0, imfPpm: 200_000 }] };
+ * const params: UpdateLeverageParams = { subaccount: { owner: wallet.address, number: 0 }, leverage: [{ clobPairId: 0, imfPpm: 200_000 }] };
  * ```
  */
 export interface UpdateLeverageParams {
@@ -113,7 +113,9 @@ export interface RegisterAffiliateParams {
  *
  * @example
  * ```ts
+ * const affiliate = LocalWallet.generate().address;
  * const msg = registerAffiliateMsg({ referee: wallet.address, affiliate });
+ * msg.value.affiliate === affiliate; // true
  * ```
  */
 export function registerAffiliateMsg(
@@ -134,7 +136,7 @@ export function registerAffiliateMsg(
  *
  * @example
  * ```ts
- * const params: InitiateWithdrawalParams = { sender: wallet.address, recipient: "0x52908400098527886E0F7030069857D2E4169EE7", denom: "uusdc", amount: 5_000_000n, ethChainId: 1n };
+ * const params: InitiateWithdrawalParams = { sender: wallet.address, recipient: "0x52908400098527886E0F7030069857D2E4169EE7", denom: "uusdc", amount: 5_000_000n, ethChainId: 11155111n };
  * ```
  */
 export interface InitiateWithdrawalParams {
@@ -158,7 +160,9 @@ export interface InitiateWithdrawalParams {
  *
  * @example
  * ```ts
- * const msg = initiateWithdrawalMsg({ sender: wallet.address, recipient: evmAddress, denom: "uusdc", amount: 5_000_000n, ethChainId: 1n });
+ * const recipient = "0x8ba1f109551bD432803012645Ac136ddd64DBA72"; // on Sepolia
+ * const msg = initiateWithdrawalMsg({ sender: wallet.address, recipient, denom: "uusdc", amount: 5_000_000n, ethChainId: 11155111n });
+ * msg.typeUrl; // "/perpx.bridge.v1.MsgInitiateWithdrawal"
  * ```
  */
 export function initiateWithdrawalMsg(

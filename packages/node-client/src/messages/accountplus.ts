@@ -26,7 +26,8 @@ export type AuthenticatorType =
  *
  * @example
  * ```ts
- * if (config.length > MAX_AUTHENTICATOR_DATA_BYTES) split(config);
+ * const config = encodeAuthenticatorConfig(tradingKeyAuthenticator(LocalWallet.generate().publicKey));
+ * config.length <= MAX_AUTHENTICATOR_DATA_BYTES; // true
  * ```
  */
 export const MAX_AUTHENTICATOR_DATA_BYTES = 1024;
@@ -98,7 +99,9 @@ export function encodeAuthenticatorConfig(node: AuthenticatorNode): Uint8Array {
  *
  * @example
  * ```ts
- * const tree = tradingKeyAuthenticator(tradingKey.publicKey);
+ * const key = LocalWallet.generate();
+ * const tree = tradingKeyAuthenticator(key.publicKey);
+ * tree.type; // "AllOf"
  * ```
  */
 export function tradingKeyAuthenticator(publicKey: Uint8Array): AuthenticatorNode {
@@ -124,7 +127,8 @@ export function tradingKeyAuthenticator(publicKey: Uint8Array): AuthenticatorNod
  *
  * @example
  * ```ts
- * const params: AddAuthenticatorParams = { sender: owner.address, authenticator: tradingKeyAuthenticator(key.publicKey) };
+ * const key = LocalWallet.generate();
+ * const params: AddAuthenticatorParams = { sender: wallet.address, authenticator: tradingKeyAuthenticator(key.publicKey) };
  * ```
  */
 export interface AddAuthenticatorParams {
@@ -141,7 +145,9 @@ export interface AddAuthenticatorParams {
  *
  * @example
  * ```ts
- * const msg = addAuthenticatorMsg({ sender: owner.address, authenticator: tradingKeyAuthenticator(key.publicKey) });
+ * const key = LocalWallet.generate();
+ * const msg = addAuthenticatorMsg({ sender: wallet.address, authenticator: tradingKeyAuthenticator(key.publicKey) });
+ * msg.typeUrl; // "/perpx.accountplus.v1.MsgAddAuthenticator"
  * ```
  */
 export function addAuthenticatorMsg(
@@ -170,7 +176,7 @@ export function addAuthenticatorMsg(
  *
  * @example
  * ```ts
- * const params: RemoveAuthenticatorParams = { sender: owner.address, id: 3n };
+ * const params: RemoveAuthenticatorParams = { sender: wallet.address, id: 3n };
  * ```
  */
 export interface RemoveAuthenticatorParams {
@@ -187,7 +193,8 @@ export interface RemoveAuthenticatorParams {
  *
  * @example
  * ```ts
- * const msg = removeAuthenticatorMsg({ sender: owner.address, id: 3n });
+ * const msg = removeAuthenticatorMsg({ sender: wallet.address, id: 3n });
+ * msg.value.id; // 3n
  * ```
  */
 export function removeAuthenticatorMsg(

@@ -67,7 +67,10 @@ export type ConditionType = "STOP_LOSS" | "TAKE_PROFIT";
  *
  * @example
  * ```ts
- * const batches = chunk(clientIds, MAX_BATCH_CANCELS);
+ * // One batch cancel holds at most this many client ids; send more as several.
+ * const clientIds = Array.from({ length: 250 }, (_, i) => i + 1);
+ * const batches = Math.ceil(clientIds.length / MAX_BATCH_CANCELS);
+ * batches; // 3
  * ```
  */
 export const MAX_BATCH_CANCELS = 100;
@@ -132,7 +135,11 @@ export interface OrderCommonParams {
  *
  * @example
  * ```ts
- * const order: PlaceOrderParams = { ...common, market: btc, size: "0.001", price: "65000", kind: "short-term", goodTilBlock: height + 10 };
+ * const { height } = await client.getLatestBlock();
+ * const order: PlaceOrderParams = {
+ *   subaccount, clientId: 1, side: "BUY",
+ *   market: btc, size: "0.001", price: "65000", kind: "short-term", goodTilBlock: Number(height) + 10,
+ * };
  * ```
  */
 export type PlaceOrderParams = OrderCommonParams &
@@ -283,7 +290,8 @@ export function placeOrderMsg(params: PlaceOrderParams): TxMessage<typeof clob.M
  *
  * @example
  * ```ts
- * const params: CancelOrderParams = { subaccount, clientId: 1, clobPairId: 0, kind: "short-term", goodTilBlock: height + 10 };
+ * const { height } = await client.getLatestBlock();
+ * const params: CancelOrderParams = { subaccount, clientId: 1, clobPairId: 0, kind: "short-term", goodTilBlock: Number(height) + 10 };
  * ```
  */
 export type CancelOrderParams = {
@@ -314,7 +322,9 @@ export type CancelOrderParams = {
  *
  * @example
  * ```ts
- * const msg = cancelOrderMsg({ subaccount, clientId: 42, clobPairId: 0, kind: "long-term", goodTilBlockTime: gtbt });
+ * const goodTilBlockTime = Math.floor(Date.now() / 1000) + 3600;
+ * const msg = cancelOrderMsg({ subaccount, clientId: 42, clobPairId: 0, kind: "long-term", goodTilBlockTime });
+ * msg.value.orderId?.clientId; // 42
  * ```
  */
 export function cancelOrderMsg(params: CancelOrderParams): TxMessage<typeof clob.MsgCancelOrderSchema> {
@@ -333,7 +343,8 @@ export function cancelOrderMsg(params: CancelOrderParams): TxMessage<typeof clob
  *
  * @example
  * ```ts
- * const params: BatchCancelParams = { subaccount, cancels: [{ clobPairId: 0, clientIds: [1, 2] }], goodTilBlock: height + 10 };
+ * const { height } = await client.getLatestBlock();
+ * const params: BatchCancelParams = { subaccount, cancels: [{ clobPairId: 0, clientIds: [1, 2] }], goodTilBlock: Number(height) + 10 };
  * ```
  */
 export interface BatchCancelParams {
@@ -352,7 +363,9 @@ export interface BatchCancelParams {
  *
  * @example
  * ```ts
- * const msg = batchCancelMsg({ subaccount, cancels: [{ clobPairId: 0, clientIds: [1, 2, 3] }], goodTilBlock: h + 10 });
+ * const { height } = await client.getLatestBlock();
+ * const msg = batchCancelMsg({ subaccount, cancels: [{ clobPairId: 0, clientIds: [1, 2, 3] }], goodTilBlock: Number(height) + 10 });
+ * msg.value.shortTermCancels[0]?.clientIds; // [1, 2, 3]
  * ```
  */
 export function batchCancelMsg(params: BatchCancelParams): TxMessage<typeof clob.MsgBatchCancelSchema> {
@@ -382,7 +395,9 @@ export function batchCancelMsg(params: BatchCancelParams): TxMessage<typeof clob
  *
  * @example
  * ```ts
- * isShortTermClobMessage(placeOrderMsg({ ...order, kind: "short-term", goodTilBlock })); // true
+ * const order = { subaccount, clientId: 1, side: "BUY", market: btc, size: "0.001", price: "65000" } as const;
+ * isShortTermClobMessage(placeOrderMsg({ ...order, kind: "short-term", goodTilBlock: 1_000 })); // true
+ * isShortTermClobMessage(placeOrderMsg({ ...order, kind: "long-term", goodTilBlockTime: 1_900_000_000 })); // false
  * ```
  */
 export function isShortTermClobMessage(message: TxMessage): boolean {
@@ -411,7 +426,9 @@ const CLOB_FREE = new Set([
  *
  * @example
  * ```ts
- * isFeeFreeClobMessage(placeOrderMsg(order)); // true
+ * const order = { subaccount, clientId: 1, side: "BUY", market: btc, size: "0.001", price: "65000" } as const;
+ * isFeeFreeClobMessage(placeOrderMsg({ ...order, kind: "short-term", goodTilBlock: 1_000 })); // true
+ * isFeeFreeClobMessage(bankSendMsg({ from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] })); // false
  * ```
  */
 export function isFeeFreeClobMessage(message: TxMessage): boolean {

@@ -114,7 +114,7 @@ export function clobPairIdOf(params: OrderMarketRef): number {
  *
  * @example
  * ```ts
- * orderWireAmounts({ market: btc, size: "0.001", price: "65000" }); // { clobPairId: 0, quantums: 100000n, subticks: 6500000000n }
+ * orderWireAmounts({ market: btc, size: "0.001", price: "65000" }); // { clobPairId: 0, quantums: 10000000n, subticks: 6500000000n }
  * ```
  */
 export function orderWireAmounts(params: OrderAmounts): OrderWireAmounts {

@@ -18,7 +18,7 @@ import {
  *
  * @example
  * ```ts
- * const params: DepositToSubaccountParams = { sender: a.address, recipient: { owner: a.address, number: 0 }, quantums: 5_000_000n };
+ * const params: DepositToSubaccountParams = { sender: wallet.address, recipient: { owner: wallet.address, number: 0 }, quantums: 5_000_000n };
  * ```
  */
 export interface DepositToSubaccountParams {
@@ -65,7 +65,7 @@ export function depositToSubaccountMsg(
  *
  * @example
  * ```ts
- * const params: WithdrawFromSubaccountParams = { sender: { owner: a, number: 0 }, recipient: a, quantums: 1_000_000n };
+ * const params: WithdrawFromSubaccountParams = { sender: { owner: wallet.address, number: 0 }, recipient: wallet.address, quantums: 1_000_000n };
  * ```
  */
 export interface WithdrawFromSubaccountParams {
@@ -112,7 +112,7 @@ export function withdrawFromSubaccountMsg(
  *
  * @example
  * ```ts
- * const params: TransferParams = { sender: { owner: a, number: 0 }, recipient: { owner: a, number: 1 }, quantums: 1_000_000n };
+ * const params: TransferParams = { sender: { owner: wallet.address, number: 0 }, recipient: { owner: wallet.address, number: 1 }, quantums: 1_000_000n };
  * ```
  */
 export interface TransferParams {
@@ -136,7 +136,8 @@ export interface TransferParams {
  *
  * @example
  * ```ts
- * const msg = transferMsg({ sender: { owner: a, number: 0 }, recipient: { owner: a, number: 1 }, quantums: 1_000_000n });
+ * const msg = transferMsg({ sender: { owner: wallet.address, number: 0 }, recipient: { owner: wallet.address, number: 1 }, quantums: 1_000_000n });
+ * msg.value.transfer?.amount; // 1000000n
  * ```
  */
 export function transferMsg(params: TransferParams): TxMessage<typeof sending.MsgCreateTransferSchema> {
@@ -196,7 +197,8 @@ export function sortedCoins(
  *
  * @example
  * ```ts
- * const params: BankSendParams = { from: a.address, to: b.address, amount: [{ denom: "uusdc", amount: 1_000_000n }] };
+ * const to = LocalWallet.generate().address;
+ * const params: BankSendParams = { from: wallet.address, to, amount: [{ denom: "uusdc", amount: 1_000_000n }] };
  * ```
  */
 export interface BankSendParams {
@@ -215,7 +217,9 @@ export interface BankSendParams {
  *
  * @example
  * ```ts
- * const msg = bankSendMsg({ from: a.address, to: b.address, amount: [{ denom: "uusdc", amount: 1_000_000n }] });
+ * const to = LocalWallet.generate().address;
+ * const msg = bankSendMsg({ from: wallet.address, to, amount: [{ denom: "uusdc", amount: 1_000_000n }] });
+ * msg.typeUrl; // "/cosmos.bank.v1beta1.MsgSend"
  * ```
  */
 export function bankSendMsg(params: BankSendParams): TxMessage<typeof cosmosBank.MsgSendSchema> {
@@ -238,7 +242,9 @@ export function bankSendMsg(params: BankSendParams): TxMessage<typeof cosmosBank
  *
  * @example
  * ```ts
- * const params: WrapWithdrawParams = { sender: a, amount: 1_000_000n, receiver: "noble1...", timeoutSeconds: 600, voucherDenom: "ibc/8E27..." };
+ * const params: WrapWithdrawParams = {
+ *   sender: wallet.address, amount: 1_000_000n, receiver: "noble1...", timeoutSeconds: 600, voucherDenom: "ibc/8E27...",
+ * };
  * ```
  */
 export interface WrapWithdrawParams {
@@ -267,7 +273,9 @@ export interface WrapWithdrawParams {
  *
  * @example
  * ```ts
+ * const voucherDenom = "ibc/8E27BA2D5493AF5636760E354E46004562C46AB7EC0CC4C1CA14E9E20E2545B5";
  * const msg = wrapWithdrawMsg({ sender: wallet.address, amount: 1_000_000n, receiver: "noble1...", timeoutSeconds: 600, voucherDenom });
+ * msg.value.localDenom; // "uusdc"
  * ```
  */
 export function wrapWithdrawMsg(params: WrapWithdrawParams): TxMessage<typeof wrap.MsgWithdrawSchema> {
@@ -292,7 +300,7 @@ export function wrapWithdrawMsg(params: WrapWithdrawParams): TxMessage<typeof wr
  *
  * @example
  * ```ts
- * const params: WrapRedeemParams = { sender: a, amount: 1_000_000n, voucherDenom: "ibc/8E27..." };
+ * const params: WrapRedeemParams = { sender: wallet.address, amount: 1_000_000n, voucherDenom: "ibc/8E27..." };
  * ```
  */
 export interface WrapRedeemParams {
@@ -316,7 +324,9 @@ export interface WrapRedeemParams {
  *
  * @example
  * ```ts
+ * const voucherDenom = "ibc/8E27BA2D5493AF5636760E354E46004562C46AB7EC0CC4C1CA14E9E20E2545B5";
  * const msg = wrapRedeemMsg({ sender: wallet.address, amount: 1_000_000n, voucherDenom });
+ * msg.value.amount; // "1000000"
  * ```
  */
 export function wrapRedeemMsg(params: WrapRedeemParams): TxMessage<typeof wrap.MsgRedeemSchema> {
@@ -337,7 +347,11 @@ export function wrapRedeemMsg(params: WrapRedeemParams): TxMessage<typeof wrap.M
  *
  * @example
  * ```ts
- * const params: IbcTransferParams = { sender, receiver: "noble1...", sourceChannel: "channel-0", token: { denom: "uusdc", amount: 1n }, timeoutTimestampNs };
+ * const timeoutTimestampNs = BigInt(Date.now() + 600_000) * 1_000_000n; // in ten minutes
+ * const params: IbcTransferParams = {
+ *   sender: wallet.address, receiver: "noble1...", sourceChannel: "channel-0",
+ *   token: { denom: "uusdc", amount: 1n }, timeoutTimestampNs,
+ * };
  * ```
  */
 export interface IbcTransferParams {

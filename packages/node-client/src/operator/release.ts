@@ -11,7 +11,7 @@ import { checkParams } from "../messages/validate.js";
  *
  * @example
  * ```ts
- * parseReleaseChecksum('{"version":"v27.5","sha256":"ab12..."}'); // "ab12..."
+ * parseReleaseChecksum('{"version":"v27.5","sha256":"2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"}'); // "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"
  * ```
  */
 export function parseReleaseChecksum(info: string): string {
@@ -32,7 +32,9 @@ export function parseReleaseChecksum(info: string): string {
  *
  * @example
  * ```ts
- * const { ok, expected, actual } = await verifyReleaseArchive({ archive, info });
+ * const archive = new TextEncoder().encode("hello"); // the release archive's bytes
+ * const { ok, actual }: ReleaseVerification = await verifyReleaseArchive({ archive, info: `sha256: ${"2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"}` });
+ * [ok, actual]; // [true, "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"]
  * ```
  */
 export interface ReleaseVerification {
@@ -51,7 +53,8 @@ export interface ReleaseVerification {
  *
  * @example
  * ```ts
- * const params: VerifyReleaseParams = { archive: createReadStream(path), info: await readFile(infoPath, "utf8") };
+ * // The archive as bytes, an async iterable (a Node file stream) or a web ReadableStream.
+ * const params: VerifyReleaseParams = { archive: new TextEncoder().encode("hello"), info: "sha256: 2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824" };
  * ```
  */
 export interface VerifyReleaseParams {
@@ -66,9 +69,10 @@ export interface VerifyReleaseParams {
  *
  * @example
  * ```ts
- * import { createReadStream } from "node:fs";
- * const result = await verifyReleaseArchive({ archive: createReadStream(path), info: await readFile(infoPath, "utf8") });
- * if (!result.ok) throw new Error("checksum mismatch");
+ * // The release's info file names the archive's SHA-256; a download that differs is refused.
+ * const info = "sha256: 2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824";
+ * (await verifyReleaseArchive({ archive: new TextEncoder().encode("hello"), info })).ok; // true
+ * (await verifyReleaseArchive({ archive: new TextEncoder().encode("hellO"), info })).ok; // false
  * ```
  */
 export async function verifyReleaseArchive(params: VerifyReleaseParams): Promise<ReleaseVerification> {

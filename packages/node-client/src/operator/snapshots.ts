@@ -7,7 +7,8 @@ import { checkParams } from "../messages/validate.js";
  *
  * @example
  * ```ts
- * const { network, height } = parseSnapshotName(key)!;
+ * const { network, height }: SnapshotName = parseSnapshotName("mainnet_20250301-120000_block-12960191.tar.lz4")!;
+ * [network, height]; // ["mainnet", 12960191n]
  * ```
  */
 export interface SnapshotName {
@@ -46,7 +47,9 @@ export function parseSnapshotName(name: string): SnapshotName | undefined {
  *
  * @example
  * ```ts
- * newestSnapshot(keys, { network: "mainnet" });
+ * const names = ["mainnet_20250301-120000_block-12960191.tar.lz4", "mainnet_20250302-120000_block-13000000.tar.lz4", "testnet_20250303-120000_block-900.tar.lz4"];
+ * const options: NewestSnapshotOptions = { network: "mainnet" };
+ * newestSnapshot(names, options)?.height; // 13000000n
  * ```
  */
 export interface NewestSnapshotOptions {
@@ -65,7 +68,9 @@ export interface NewestSnapshotOptions {
  *
  * @example
  * ```ts
- * newestSnapshot(keys, { network: "mainnet" })?.name;
+ * const names = ["mainnet_20250301-120000_block-12960191.tar.lz4", "mainnet_20250302-120000_block-13000000.tar.lz4", "testnet_20250303-120000_block-900.tar.lz4"];
+ * newestSnapshot(names)?.network; // "testnet": the greatest timestamp of any network
+ * newestSnapshot(names, { network: "testnet" })?.height; // 900n
  * ```
  */
 export function newestSnapshot(

@@ -9,7 +9,7 @@ import { type QueryOptions, unaryQuery } from "./unary.js";
  *
  * @example
  * ```ts
- * await getAuthenticators(client, { address: owner.address });
+ * await getAuthenticators(client, { address: wallet.address });
  * ```
  */
 export interface AccountParams extends QueryOptions {
@@ -22,8 +22,9 @@ export interface AccountParams extends QueryOptions {
  *
  * @example
  * ```ts
- * const authenticators = await getAuthenticators(client, { address: owner.address });
- * authenticators[0]?.id; // 0n
+ * const { authenticatorId } = await client.registerTradingKey({ owner: wallet, publicKey: LocalWallet.generate().publicKey });
+ * const authenticators = await getAuthenticators(client, { address: wallet.address });
+ * authenticators.some((authenticator) => authenticator.id === authenticatorId); // true
  * ```
  */
 export async function getAuthenticators(
@@ -31,12 +32,11 @@ export async function getAuthenticators(
   params: AccountParams,
 ): Promise<accountplus.AccountAuthenticator[]> {
   checkParams(params, "getAuthenticators");
-  const response = await unaryQuery(
-    client,
-    accountplus.Query.method.getAuthenticators,
-    { account: bech32Address(params.address) },
-    params,
-  );
+  const response = await unaryQuery(client, {
+    ...params,
+    method: accountplus.Query.method.getAuthenticators,
+    request: { account: bech32Address(params.address) },
+  });
   return response.accountAuthenticators;
 }
 
@@ -45,7 +45,7 @@ export async function getAuthenticators(
  *
  * @example
  * ```ts
- * await getAuthenticator(client, { address: owner.address, id: 3n });
+ * await getAuthenticator(client, { address: wallet.address, id: 3n });
  * ```
  */
 export interface GetAuthenticatorParams extends AccountParams {
@@ -60,7 +60,7 @@ export interface GetAuthenticatorParams extends AccountParams {
  *
  * @example
  * ```ts
- * const authenticator = await getAuthenticator(client, { address, id: 3n });
+ * const authenticator = await getAuthenticator(client, { address: wallet.address, id: 3n });
  * ```
  */
 export async function getAuthenticator(
@@ -69,12 +69,11 @@ export async function getAuthenticator(
 ): Promise<accountplus.AccountAuthenticator | undefined> {
   checkParams(params, "getAuthenticator");
   try {
-    const response = await unaryQuery(
-      client,
-      accountplus.Query.method.getAuthenticator,
-      { account: bech32Address(params.address), authenticatorId: uint64(params.id, "id") },
-      params,
-    );
+    const response = await unaryQuery(client, {
+      ...params,
+      method: accountplus.Query.method.getAuthenticator,
+      request: { account: bech32Address(params.address), authenticatorId: uint64(params.id, "id") },
+    });
     return response.accountAuthenticator;
   } catch (error) {
     if (isQueryError(error) && error.notFound) return undefined;
@@ -89,7 +88,7 @@ export async function getAuthenticator(
  *
  * @example
  * ```ts
- * const state = await getAccountState(client, { address });
+ * const state = await getAccountState(client, { address: wallet.address });
  * state?.timestampNonceDetails?.maxEjectedNonce;
  * ```
  */
@@ -99,12 +98,11 @@ export async function getAccountState(
 ): Promise<accountplus.AccountState | undefined> {
   checkParams(params, "getAccountState");
   try {
-    const response = await unaryQuery(
-      client,
-      accountplus.Query.method.accountState,
-      { address: bech32Address(params.address) },
-      params,
-    );
+    const response = await unaryQuery(client, {
+      ...params,
+      method: accountplus.Query.method.accountState,
+      request: { address: bech32Address(params.address) },
+    });
     return response.accountState;
   } catch (error) {
     if (isQueryError(error) && error.notFound) return undefined;

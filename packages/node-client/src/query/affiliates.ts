@@ -8,7 +8,7 @@ import { type QueryOptions, unaryQuery } from "./unary.js";
  *
  * @example
  * ```ts
- * await getAffiliateInfo(client, { address });
+ * await getAffiliateInfo(client, { address: wallet.address });
  * ```
  */
 export interface AffiliateAccountParams extends QueryOptions {
@@ -22,7 +22,7 @@ export interface AffiliateAccountParams extends QueryOptions {
  *
  * @example
  * ```ts
- * const info = await getAffiliateInfo(client, { address });
+ * const info = await getAffiliateInfo(client, { address: wallet.address });
  * info.feeSharePpm;
  * ```
  */
@@ -31,12 +31,11 @@ export async function getAffiliateInfo(
   params: AffiliateAccountParams,
 ): Promise<affiliates.AffiliateInfoResponse> {
   checkParams(params, "getAffiliateInfo");
-  return unaryQuery(
-    client,
-    affiliates.Query.method.affiliateInfo,
-    { address: bech32Address(params.address) },
-    params,
-  );
+  return unaryQuery(client, {
+    ...params,
+    method: affiliates.Query.method.affiliateInfo,
+    request: { address: bech32Address(params.address) },
+  });
 }
 
 /**
@@ -44,18 +43,17 @@ export async function getAffiliateInfo(
  *
  * @example
  * ```ts
- * const affiliate = await getReferredBy(client, { address });
+ * const affiliate = await getReferredBy(client, { address: wallet.address });
  * ```
  */
 export async function getReferredBy(client: NodeConnection, params: AffiliateAccountParams): Promise<string> {
   checkParams(params, "getReferredBy");
   return (
-    await unaryQuery(
-      client,
-      affiliates.Query.method.referredBy,
-      { address: bech32Address(params.address) },
-      params,
-    )
+    await unaryQuery(client, {
+      ...params,
+      method: affiliates.Query.method.referredBy,
+      request: { address: bech32Address(params.address) },
+    })
   ).affiliateAddress;
 }
 
@@ -72,7 +70,9 @@ export async function getAffiliateTiers(
   params: QueryOptions = {},
 ): Promise<affiliates.AffiliateTiers | undefined> {
   checkParams(params, "getAffiliateTiers", true);
-  return (await unaryQuery(client, affiliates.Query.method.allAffiliateTiers, {}, params)).tiers;
+  return (
+    await unaryQuery(client, { ...params, method: affiliates.Query.method.allAffiliateTiers, request: {} })
+  ).tiers;
 }
 
 /**
@@ -88,7 +88,9 @@ export async function getAffiliateWhitelist(
   params: QueryOptions = {},
 ): Promise<affiliates.AffiliateWhitelist | undefined> {
   checkParams(params, "getAffiliateWhitelist", true);
-  return (await unaryQuery(client, affiliates.Query.method.affiliateWhitelist, {}, params)).whitelist;
+  return (
+    await unaryQuery(client, { ...params, method: affiliates.Query.method.affiliateWhitelist, request: {} })
+  ).whitelist;
 }
 
 /**
@@ -104,7 +106,9 @@ export async function getAffiliateParameters(
   params: QueryOptions = {},
 ): Promise<affiliates.AffiliateParameters | undefined> {
   checkParams(params, "getAffiliateParameters", true);
-  return (await unaryQuery(client, affiliates.Query.method.affiliateParameters, {}, params)).parameters;
+  return (
+    await unaryQuery(client, { ...params, method: affiliates.Query.method.affiliateParameters, request: {} })
+  ).parameters;
 }
 
 /**
@@ -120,5 +124,7 @@ export async function getAffiliateOverrides(
   params: QueryOptions = {},
 ): Promise<affiliates.AffiliateOverrides | undefined> {
   checkParams(params, "getAffiliateOverrides", true);
-  return (await unaryQuery(client, affiliates.Query.method.affiliateOverrides, {}, params)).overrides;
+  return (
+    await unaryQuery(client, { ...params, method: affiliates.Query.method.affiliateOverrides, request: {} })
+  ).overrides;
 }

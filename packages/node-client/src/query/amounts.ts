@@ -16,8 +16,8 @@ import {
  *
  * @example
  * ```ts
- * const [position] = subaccountBalances(await client.getSubaccount({ owner, number: 0 })).perpetuals;
- * position?.quantums; // 100_000_000n (long 0.01 BTC)
+ * const position: PerpetualPositionAmounts | undefined = subaccountBalances(await client.getSubaccount(subaccount)).perpetuals[0];
+ * position; // undefined: no open position
  * ```
  */
 export interface PerpetualPositionAmounts {
@@ -40,7 +40,7 @@ export interface PerpetualPositionAmounts {
  *
  * @example
  * ```ts
- * const { usdcQuantums, perpetuals } = subaccountBalances(await client.getSubaccount({ owner, number: 0 }));
+ * const { usdcQuantums, perpetuals } = subaccountBalances(await client.getSubaccount({ owner: wallet.address, number: 0 }));
  * ```
  */
 export interface SubaccountBalances {
@@ -65,7 +65,7 @@ export interface SubaccountBalances {
  * @example
  * ```ts
  * const balances = subaccountBalances(await client.getSubaccount({ owner: wallet.address, number: 0 }));
- * balances.usdcQuantums; // 1_000_000n (1 USDC)
+ * balances.usdcQuantums > 1_000_000n; // true: more than 1 USDC (quote quantums, 10^6 per USDC)
  * ```
  */
 export function subaccountBalances(subaccount: subaccounts.Subaccount | undefined): SubaccountBalances {
@@ -165,7 +165,7 @@ export function limiterCapacities(list: readonly ratelimit.LimiterCapacity[]): L
  *
  * @example
  * ```ts
- * const { referredVolume30d } = affiliateAmounts(await client.getAffiliateInfo({ address }));
+ * const { referredVolume30d } = affiliateAmounts(await client.getAffiliateInfo({ address: wallet.address }));
  * ```
  */
 export interface AffiliateAmounts {
@@ -188,7 +188,7 @@ export interface AffiliateAmounts {
  *
  * @example
  * ```ts
- * affiliateAmounts(await client.getAffiliateInfo({ address })).referredVolume30d; // 0n
+ * affiliateAmounts(await client.getAffiliateInfo({ address: wallet.address })).referredVolume30d; // 0n
  * ```
  */
 export function affiliateAmounts(info: affiliates.AffiliateInfoResponse): AffiliateAmounts {

@@ -11,7 +11,7 @@ import { type QueryOptions, unaryQuery } from "./unary.js";
  *
  * @example
  * ```ts
- * const { accountNumber, sequence } = (await getAccount(client, { address }))!;
+ * const { accountNumber, sequence } = (await getAccount(client, { address: wallet.address }))!;
  * ```
  */
 export interface AccountInfo {
@@ -32,7 +32,8 @@ export interface AccountInfo {
  *
  * @example
  * ```ts
- * await getAccount(client, { address: "perpx1...", timeoutMs: 2_000 });
+ * const params: GetAccountParams = { address: wallet.address, timeoutMs: 2_000 };
+ * (await getAccount(client, params))?.address === wallet.address; // true
  * ```
  */
 export interface GetAccountParams extends QueryOptions {
@@ -49,7 +50,8 @@ export interface GetAccountParams extends QueryOptions {
  * @example
  * ```ts
  * const account = await getAccount(client, { address: wallet.address });
- * account?.sequence; // 3n
+ * account?.accountNumber; // 4n
+ * await getAccount(client, { address: LocalWallet.generate().address }); // undefined: never funded
  * ```
  */
 export async function getAccount(
@@ -59,12 +61,11 @@ export async function getAccount(
   checkParams(params, "getAccount");
   let response: cosmosAuth.QueryAccountResponse;
   try {
-    response = await unaryQuery(
-      client,
-      cosmosAuth.Query.method.account,
-      { address: bech32Address(params.address) },
-      params,
-    );
+    response = await unaryQuery(client, {
+      ...params,
+      method: cosmosAuth.Query.method.account,
+      request: { address: bech32Address(params.address) },
+    });
   } catch (error) {
     if (isQueryError(error) && error.notFound) return undefined;
     throw error;
@@ -97,7 +98,7 @@ export async function getAccount(
  *
  * @example
  * ```ts
- * const { accountNumber, sequence } = await getAccountSequence(client, { address });
+ * const { accountNumber, sequence } = await getAccountSequence(client, { address: wallet.address });
  * ```
  */
 export async function getAccountSequence(

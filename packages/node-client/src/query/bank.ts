@@ -9,7 +9,7 @@ import { type QueryOptions, unaryQuery } from "./unary.js";
  *
  * @example
  * ```ts
- * const { denom, amount }: Balance = await getBalance(client, { address, denom: "uusdc" });
+ * const { denom, amount }: Balance = await getBalance(client, { address: wallet.address, denom: "uusdc" });
  * ```
  */
 export interface Balance {
@@ -24,7 +24,7 @@ export interface Balance {
  *
  * @example
  * ```ts
- * await getBalances(client, { address });
+ * await getBalances(client, { address: wallet.address });
  * ```
  */
 export interface GetBalancesParams extends QueryOptions {
@@ -37,7 +37,8 @@ export interface GetBalancesParams extends QueryOptions {
  *
  * @example
  * ```ts
- * const balances = await getBalances(client, { address }); // [{ denom: "uusdc", amount: 10_000_000n }]
+ * const balances = await getBalances(client, { address: wallet.address });
+ * balances.map((balance) => balance.denom); // ["aperpx", "uusdc"]
  * ```
  */
 export async function getBalances(client: NodeConnection, params: GetBalancesParams): Promise<Balance[]> {
@@ -56,7 +57,7 @@ export async function getBalances(client: NodeConnection, params: GetBalancesPar
  *
  * @example
  * ```ts
- * await getBalance(client, { address, denom: "aperpx" });
+ * await getBalance(client, { address: wallet.address, denom: "aperpx" });
  * ```
  */
 export interface GetBalanceParams extends QueryOptions {
@@ -71,16 +72,15 @@ export interface GetBalanceParams extends QueryOptions {
  *
  * @example
  * ```ts
- * const { amount } = await getBalance(client, { address, denom: "aperpx" });
+ * const { amount } = await getBalance(client, { address: wallet.address, denom: "aperpx" });
  * ```
  */
 export async function getBalance(client: NodeConnection, params: GetBalanceParams): Promise<Balance> {
   checkParams(params, "getBalance");
-  const response = await unaryQuery(
-    client,
-    cosmosBank.Query.method.balance,
-    { address: bech32Address(params.address), denom: params.denom },
-    params,
-  );
+  const response = await unaryQuery(client, {
+    ...params,
+    method: cosmosBank.Query.method.balance,
+    request: { address: bech32Address(params.address), denom: params.denom },
+  });
   return { denom: params.denom, amount: BigInt(response.balance?.amount || "0") };
 }

@@ -10,7 +10,8 @@ import { type QueryOptions, unaryQuery } from "./unary.js";
  *
  * @example
  * ```ts
- * await getBridgeEventParams(client, { ethChainId: 1n });
+ * const params: EthChainParams = { ethChainId: 11155111n }; // Sepolia, the devnet's source chain
+ * (await getBridgeEventParams(client, params))?.ethChainId; // 11155111n
  * ```
  */
 export interface EthChainParams extends QueryOptions {
@@ -34,12 +35,11 @@ export async function getBridgeEventParams(
   params: EthChainParams = {},
 ): Promise<bridge.EventParams | undefined> {
   checkParams(params, "getBridgeEventParams", true);
-  const response = await unaryQuery(
-    client,
-    bridge.Query.method.eventParams,
-    { ethChainId: uint64(params.ethChainId ?? 0n, "ethChainId") },
-    params,
-  );
+  const response = await unaryQuery(client, {
+    ...params,
+    method: bridge.Query.method.eventParams,
+    request: { ethChainId: uint64(params.ethChainId ?? 0n, "ethChainId") },
+  });
   return response.params;
 }
 
@@ -56,7 +56,8 @@ export async function getBridgeProposeParams(
   params: QueryOptions = {},
 ): Promise<bridge.ProposeParams | undefined> {
   checkParams(params, "getBridgeProposeParams", true);
-  return (await unaryQuery(client, bridge.Query.method.proposeParams, {}, params)).params;
+  return (await unaryQuery(client, { ...params, method: bridge.Query.method.proposeParams, request: {} }))
+    .params;
 }
 
 /**
@@ -72,7 +73,8 @@ export async function getBridgeSafetyParams(
   params: QueryOptions = {},
 ): Promise<bridge.SafetyParams | undefined> {
   checkParams(params, "getBridgeSafetyParams", true);
-  return (await unaryQuery(client, bridge.Query.method.safetyParams, {}, params)).params;
+  return (await unaryQuery(client, { ...params, method: bridge.Query.method.safetyParams, request: {} }))
+    .params;
 }
 
 /**
@@ -88,12 +90,11 @@ export async function getAcknowledgedBridgeEventInfo(
   params: EthChainParams = {},
 ): Promise<bridge.BridgeEventInfo | undefined> {
   checkParams(params, "getAcknowledgedBridgeEventInfo", true);
-  const response = await unaryQuery(
-    client,
-    bridge.Query.method.acknowledgedEventInfo,
-    { ethChainId: uint64(params.ethChainId ?? 0n, "ethChainId") },
-    params,
-  );
+  const response = await unaryQuery(client, {
+    ...params,
+    method: bridge.Query.method.acknowledgedEventInfo,
+    request: { ethChainId: uint64(params.ethChainId ?? 0n, "ethChainId") },
+  });
   return response.info;
 }
 
@@ -110,12 +111,11 @@ export async function getRecognizedBridgeEventInfo(
   params: EthChainParams = {},
 ): Promise<bridge.BridgeEventInfo | undefined> {
   checkParams(params, "getRecognizedBridgeEventInfo", true);
-  const response = await unaryQuery(
-    client,
-    bridge.Query.method.recognizedEventInfo,
-    { ethChainId: uint64(params.ethChainId ?? 0n, "ethChainId") },
-    params,
-  );
+  const response = await unaryQuery(client, {
+    ...params,
+    method: bridge.Query.method.recognizedEventInfo,
+    request: { ethChainId: uint64(params.ethChainId ?? 0n, "ethChainId") },
+  });
   return response.info;
 }
 
@@ -124,7 +124,7 @@ export async function getRecognizedBridgeEventInfo(
  *
  * @example
  * ```ts
- * await getDelayedCompleteBridgeMessages(client, { address });
+ * await getDelayedCompleteBridgeMessages(client, { address: wallet.address });
  * ```
  */
 export interface DelayedBridgeParams extends QueryOptions {
@@ -140,7 +140,7 @@ export interface DelayedBridgeParams extends QueryOptions {
  *
  * @example
  * ```ts
- * const pending = await getDelayedCompleteBridgeMessages(client, { address });
+ * const pending = await getDelayedCompleteBridgeMessages(client, { address: wallet.address });
  * ```
  */
 export async function getDelayedCompleteBridgeMessages(
@@ -148,12 +148,11 @@ export async function getDelayedCompleteBridgeMessages(
   params: DelayedBridgeParams = {},
 ): Promise<bridge.DelayedCompleteBridgeMessage[]> {
   checkParams(params, "getDelayedCompleteBridgeMessages", true);
-  const response = await unaryQuery(
-    client,
-    bridge.Query.method.delayedCompleteBridgeMessages,
-    { address: params.address === undefined ? "" : bech32Address(params.address) },
-    params,
-  );
+  const response = await unaryQuery(client, {
+    ...params,
+    method: bridge.Query.method.delayedCompleteBridgeMessages,
+    request: { address: params.address === undefined ? "" : bech32Address(params.address) },
+  });
   return response.messages;
 }
 
@@ -162,7 +161,7 @@ export async function getDelayedCompleteBridgeMessages(
  *
  * @example
  * ```ts
- * await getBridgeEvents(client, { address, ethChainId: 1n });
+ * await getBridgeEvents(client, { address: wallet.address, ethChainId: 11155111n });
  * ```
  */
 export interface BridgeEventsParams extends QueryOptions {
@@ -183,7 +182,7 @@ export interface BridgeEventsParams extends QueryOptions {
  *
  * @example
  * ```ts
- * const events = await getBridgeEvents(client, { address });
+ * const events = await getBridgeEvents(client, { address: wallet.address });
  * ```
  */
 export async function getBridgeEvents(
@@ -274,12 +273,11 @@ export async function getAggregatedWithdrawal(
 ): Promise<bridge.AggregatedWithdrawal | undefined> {
   checkParams(params, "getAggregatedWithdrawal");
   try {
-    const response = await unaryQuery(
-      client,
-      bridge.Query.method.aggregatedWithdrawal,
-      { withdrawalId: uint64(params.withdrawalId, "withdrawalId") },
-      params,
-    );
+    const response = await unaryQuery(client, {
+      ...params,
+      method: bridge.Query.method.aggregatedWithdrawal,
+      request: { withdrawalId: uint64(params.withdrawalId, "withdrawalId") },
+    });
     return response.withdrawal;
   } catch (error) {
     if (isQueryError(error) && error.notFound) return undefined;

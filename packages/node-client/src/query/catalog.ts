@@ -54,7 +54,7 @@ export async function getAsset(
   checkParams(params, "getAsset");
   const method = assets.Query.method.asset;
   return orUndefined(
-    unaryQuery(client, method, { id: uint32(params.id, "id") }, params).then((r) => {
+    unaryQuery(client, { ...params, method: method, request: { id: uint32(params.id, "id") } }).then((r) => {
       if (!r.asset) throw missing(queryPath(method), "asset");
       return r.asset;
     }),
@@ -97,7 +97,7 @@ export async function getMarketParam(
   checkParams(params, "getMarketParam");
   const method = prices.Query.method.marketParam;
   return orUndefined(
-    unaryQuery(client, method, { id: uint32(params.id, "id") }, params).then((r) => {
+    unaryQuery(client, { ...params, method: method, request: { id: uint32(params.id, "id") } }).then((r) => {
       if (!r.marketParam) throw missing(queryPath(method), "market_param");
       return r.marketParam;
     }),
@@ -160,7 +160,7 @@ export async function getPerpetualsParams(
 ): Promise<perpetuals.Params> {
   checkParams(params, "getPerpetualsParams", true);
   const method = perpetuals.Query.method.params;
-  const response = await unaryQuery(client, method, {}, params);
+  const response = await unaryQuery(client, { ...params, method: method, request: {} });
   if (!response.params) throw missing(queryPath(method), "params");
   return response.params;
 }
@@ -179,7 +179,7 @@ export async function getAccountplusParams(
 ): Promise<accountplus.Params> {
   checkParams(params, "getAccountplusParams", true);
   const method = accountplus.Query.method.params;
-  const response = await unaryQuery(client, method, {}, params);
+  const response = await unaryQuery(client, { ...params, method: method, request: {} });
   if (!response.params) throw missing(queryPath(method), "params");
   return response.params;
 }
@@ -198,7 +198,7 @@ export async function getLiquidationsConfig(
 ): Promise<clob.LiquidationsConfig> {
   checkParams(params, "getLiquidationsConfig", true);
   const method = clob.Query.method.liquidationsConfiguration;
-  const response = await unaryQuery(client, method, {}, params);
+  const response = await unaryQuery(client, { ...params, method: method, request: {} });
   if (!response.liquidationsConfig) throw missing(queryPath(method), "liquidations_config");
   return response.liquidationsConfig;
 }
@@ -217,9 +217,9 @@ export async function getNextIds(
 ): Promise<{ marketId: number; perpetualId: number; clobPairId: number }> {
   checkParams(params, "getNextIds", true);
   const [market, perpetual, pair] = await Promise.all([
-    unaryQuery(client, prices.Query.method.nextMarketId, {}, params),
-    unaryQuery(client, perpetuals.Query.method.nextPerpetualId, {}, params),
-    unaryQuery(client, clob.Query.method.nextClobPairId, {}, params),
+    unaryQuery(client, { ...params, method: prices.Query.method.nextMarketId, request: {} }),
+    unaryQuery(client, { ...params, method: perpetuals.Query.method.nextPerpetualId, request: {} }),
+    unaryQuery(client, { ...params, method: clob.Query.method.nextClobPairId, request: {} }),
   ]);
   return {
     marketId: market.nextMarketId,
@@ -258,9 +258,11 @@ export async function getMarketFeeDiscount(
   checkParams(params, "getMarketFeeDiscount");
   const method = feetiers.Query.method.perMarketFeeDiscountParams;
   return orUndefined(
-    unaryQuery(client, method, { clobPairId: uint32(params.clobPairId, "clobPairId") }, params).then(
-      (r) => r.params,
-    ),
+    unaryQuery(client, {
+      ...params,
+      method: method,
+      request: { clobPairId: uint32(params.clobPairId, "clobPairId") },
+    }).then((r) => r.params),
   );
 }
 
@@ -277,7 +279,13 @@ export async function getMarketFeeDiscounts(
   params: QueryOptions = {},
 ): Promise<feetiers.PerMarketFeeDiscountParams[]> {
   checkParams(params, "getMarketFeeDiscounts", true);
-  return (await unaryQuery(client, feetiers.Query.method.allMarketFeeDiscountParams, {}, params)).params;
+  return (
+    await unaryQuery(client, {
+      ...params,
+      method: feetiers.Query.method.allMarketFeeDiscountParams,
+      request: {},
+    })
+  ).params;
 }
 
 /**
@@ -293,7 +301,8 @@ export async function getStakingTiers(
   params: QueryOptions = {},
 ): Promise<feetiers.StakingTier[]> {
   checkParams(params, "getStakingTiers", true);
-  return (await unaryQuery(client, feetiers.Query.method.stakingTiers, {}, params)).stakingTiers;
+  return (await unaryQuery(client, { ...params, method: feetiers.Query.method.stakingTiers, request: {} }))
+    .stakingTiers;
 }
 
 /**
@@ -322,12 +331,11 @@ export async function getUserStakingTier(
   params: UserStakingTierParams,
 ): Promise<feetiers.QueryUserStakingTierResponse> {
   checkParams(params, "getUserStakingTier");
-  return unaryQuery(
-    client,
-    feetiers.Query.method.userStakingTier,
-    { address: bech32Address(params.address) },
-    params,
-  );
+  return unaryQuery(client, {
+    ...params,
+    method: feetiers.Query.method.userStakingTier,
+    request: { address: bech32Address(params.address) },
+  });
 }
 
 /**
@@ -337,7 +345,7 @@ export async function getUserStakingTier(
  * @example
  * ```ts
  * const pending = await getPendingSendPackets(client);
- * pending[0]?.channelId; // "channel-0"
+ * pending.every((packet) => packet.channelId.startsWith("channel-")); // true
  * ```
  */
 export async function getPendingSendPackets(
@@ -345,8 +353,9 @@ export async function getPendingSendPackets(
   params: QueryOptions = {},
 ): Promise<ratelimit.PendingSendPacket[]> {
   checkParams(params, "getPendingSendPackets", true);
-  return (await unaryQuery(client, ratelimit.Query.method.allPendingSendPackets, {}, params))
-    .pendingSendPackets;
+  return (
+    await unaryQuery(client, { ...params, method: ratelimit.Query.method.allPendingSendPackets, request: {} })
+  ).pendingSendPackets;
 }
 
 /**
@@ -376,12 +385,11 @@ export async function getWithdrawalsBlockedInfo(
   params: PerpetualIdParams,
 ): Promise<subaccounts.QueryGetWithdrawalAndTransfersBlockedInfoResponse> {
   checkParams(params, "getWithdrawalsBlockedInfo");
-  return unaryQuery(
-    client,
-    subaccounts.Query.method.getWithdrawalAndTransfersBlockedInfo,
-    { perpetualId: uint32(params.perpetualId, "perpetualId") },
-    params,
-  );
+  return unaryQuery(client, {
+    ...params,
+    method: subaccounts.Query.method.getWithdrawalAndTransfersBlockedInfo,
+    request: { perpetualId: uint32(params.perpetualId, "perpetualId") },
+  });
 }
 
 /**
@@ -397,12 +405,11 @@ export async function getCollateralPoolAddress(
   params: PerpetualIdParams,
 ): Promise<string> {
   checkParams(params, "getCollateralPoolAddress");
-  const response = await unaryQuery(
-    client,
-    subaccounts.Query.method.collateralPoolAddress,
-    { perpetualId: uint32(params.perpetualId, "perpetualId") },
-    params,
-  );
+  const response = await unaryQuery(client, {
+    ...params,
+    method: subaccounts.Query.method.collateralPoolAddress,
+    request: { perpetualId: uint32(params.perpetualId, "perpetualId") },
+  });
   return response.collateralPoolAddress;
 }
 
@@ -412,8 +419,9 @@ export async function getCollateralPoolAddress(
  *
  * @example
  * ```ts
- * const settings = await getLeverage(client, { owner: wallet.address, number: 0 });
- * settings[0]; // { clobPairId: 0, imfPpm: 200000 }
+ * await client.updateLeverage({ signer: wallet, subaccount, leverage: [{ clobPairId: 0, imfPpm: 200_000 }] });
+ * const settings = await getLeverage(client, subaccount);
+ * settings.find((s) => s.clobPairId === 0)?.imfPpm; // 200000
  * ```
  */
 export async function getLeverage(
@@ -422,12 +430,11 @@ export async function getLeverage(
 ): Promise<Array<{ clobPairId: number; imfPpm: number }>> {
   checkParams(params, "getLeverage");
   const id = subaccountId({ owner: params.owner, number: params.number }, "subaccount");
-  const response = await unaryQuery(
-    client,
-    clob.Query.method.leverage,
-    { owner: id.owner, number: id.number },
-    params,
-  );
+  const response = await unaryQuery(client, {
+    ...params,
+    method: clob.Query.method.leverage,
+    request: { owner: id.owner, number: id.number },
+  });
   return response.clobPairLeverage.map((entry) => ({
     clobPairId: entry.clobPairId,
     imfPpm: entry.customImfPpm,

@@ -47,26 +47,29 @@ export async function getLatestBlock(
   const transport = options.transport ?? (client.rpc ? "rpc" : pickQueryTransport(client));
   if (transport === "rpc") {
     const rpc = requireRpc(client);
-    return withDeadline("status", options, client.timeoutMs, async (signal) => {
-      try {
-        const status = await cometCall(rpc, signal, (comet) => comet.status());
-        return {
-          height: BigInt(status.syncInfo.latestBlockHeight),
-          time: new Date(status.syncInfo.latestBlockTime.getTime()),
-          chainId: status.nodeInfo.network,
-        };
-      } catch (error) {
-        if (signal.aborted) throw error;
-        throw rpcQueryError("status", error);
-      }
-    });
+    return withDeadline(
+      { ...options, operation: "status", defaultTimeoutMs: client.timeoutMs },
+      async (signal) => {
+        try {
+          const status = await cometCall(rpc, signal, (comet) => comet.status());
+          return {
+            height: BigInt(status.syncInfo.latestBlockHeight),
+            time: new Date(status.syncInfo.latestBlockTime.getTime()),
+            chainId: status.nodeInfo.network,
+          };
+        } catch (error) {
+          if (signal.aborted) throw error;
+          throw rpcQueryError("status", error);
+        }
+      },
+    );
   }
-  const response = await unaryQuery(
-    client,
-    cosmosTendermint.Service.method.getLatestBlock,
-    {},
-    { ...options, transport },
-  );
+  const response = await unaryQuery(client, {
+    ...options,
+    transport,
+    method: cosmosTendermint.Service.method.getLatestBlock,
+    request: {},
+  });
   const header = response.sdkBlock?.header ?? response.block?.header;
   if (!header?.time) {
     throw new QueryError({
@@ -132,15 +135,18 @@ export interface GenesisDoc {
 export async function getGenesis(client: NodeConnection, options: CallOptions = {}): Promise<GenesisDoc> {
   checkParams(options, "getGenesis", true);
   const rpc = requireRpc(client);
-  return withDeadline("genesis", options, client.timeoutMs, async (signal) => {
-    try {
-      const result = (await rawRpc(rpc, "genesis", {}, signal)) as { genesis: GenesisDoc };
-      return result.genesis;
-    } catch (error) {
-      if (signal.aborted) throw error;
-      throw rpcQueryError("genesis", error);
-    }
-  });
+  return withDeadline(
+    { ...options, operation: "genesis", defaultTimeoutMs: client.timeoutMs },
+    async (signal) => {
+      try {
+        const result = (await rawRpc(rpc, "genesis", {}, signal)) as { genesis: GenesisDoc };
+        return result.genesis;
+      } catch (error) {
+        if (signal.aborted) throw error;
+        throw rpcQueryError("genesis", error);
+      }
+    },
+  );
 }
 
 /**
@@ -148,7 +154,8 @@ export async function getGenesis(client: NodeConnection, options: CallOptions = 
  *
  * @example
  * ```ts
- * const [first]: Peer[] = await getPeers(client); // { id, remoteIp, port: 26656, address }
+ * const [first]: Peer[] = await getPeers(client);
+ * first?.address === `${first?.id}@${first?.remoteIp}:${first?.port}`; // true
  * ```
  */
 export interface Peer {
@@ -169,7 +176,7 @@ export interface Peer {
  *
  * @example
  * ```ts
- * `${peer.id}@${peer.remoteIp}:${DEFAULT_P2P_PORT}`;
+ * DEFAULT_P2P_PORT; // 26656
  * ```
  */
 export const DEFAULT_P2P_PORT = 26656;
@@ -180,37 +187,40 @@ export const DEFAULT_P2P_PORT = 26656;
  * @example
  * ```ts
  * const peers = await getPeers(client);
- * peers.map((p) => p.address); // ["a1b2...@10.0.0.5:26656"]
+ * peers.every((peer) => /^[0-9a-f]{40}@/.test(peer.address)); // true: node id @ host:port
  * ```
  */
 export async function getPeers(client: NodeConnection, options: CallOptions = {}): Promise<Peer[]> {
   checkParams(options, "getPeers", true);
   const rpc = requireRpc(client);
-  return withDeadline("net_info", options, client.timeoutMs, async (signal) => {
-    let result: {
-      peers?: Array<{
-        node_info?: { id?: string; listen_addr?: string; moniker?: string };
-        remote_ip?: string;
-      }>;
-    };
-    try {
-      result = (await rawRpc(rpc, "net_info", {}, signal)) as typeof result;
-    } catch (error) {
-      if (signal.aborted) throw error;
-      throw rpcQueryError("net_info", error);
-    }
-    return (result.peers ?? []).map((peer) => {
-      const id = (peer.node_info?.id ?? "").toLowerCase();
-      const remoteIp = peer.remote_ip ?? "";
-      const listenPort = /:(\d+)$/.exec(peer.node_info?.listen_addr ?? "")?.[1];
-      const port = listenPort ? Number(listenPort) : DEFAULT_P2P_PORT;
-      return {
-        id,
-        remoteIp,
-        port,
-        moniker: peer.node_info?.moniker ?? "",
-        address: `${id}@${remoteIp}:${port}`,
+  return withDeadline(
+    { ...options, operation: "net_info", defaultTimeoutMs: client.timeoutMs },
+    async (signal) => {
+      let result: {
+        peers?: Array<{
+          node_info?: { id?: string; listen_addr?: string; moniker?: string };
+          remote_ip?: string;
+        }>;
       };
-    });
-  });
+      try {
+        result = (await rawRpc(rpc, "net_info", {}, signal)) as typeof result;
+      } catch (error) {
+        if (signal.aborted) throw error;
+        throw rpcQueryError("net_info", error);
+      }
+      return (result.peers ?? []).map((peer) => {
+        const id = (peer.node_info?.id ?? "").toLowerCase();
+        const remoteIp = peer.remote_ip ?? "";
+        const listenPort = /:(\d+)$/.exec(peer.node_info?.listen_addr ?? "")?.[1];
+        const port = listenPort ? Number(listenPort) : DEFAULT_P2P_PORT;
+        return {
+          id,
+          remoteIp,
+          port,
+          moniker: peer.node_info?.moniker ?? "",
+          address: `${id}@${remoteIp}:${port}`,
+        };
+      });
+    },
+  );
 }

@@ -11,7 +11,8 @@ import type { QueryOptions } from "./unary.js";
  *
  * @example
  * ```ts
- * await getNodeInfo(client, { transport: "rest", timeoutMs: 2_000 });
+ * const options: FactOptions = { transport: "rest", timeoutMs: 2_000 };
+ * (await getNodeInfo(client, options)).network; // "perpx-local-1"
  * ```
  */
 export interface FactOptions extends Omit<QueryOptions, "transport"> {
@@ -41,6 +42,8 @@ export function pickFactTransport(
  *
  * @example
  * ```ts
+ * import { cosmosNode } from "@perpx/proto";
+ *
  * const params: RestQueryParams<typeof cosmosNode.ConfigResponseSchema> =
  *   { path: "/cosmos/base/node/v1beta1/config", schema: cosmosNode.ConfigResponseSchema };
  * ```
@@ -59,7 +62,10 @@ export interface RestQueryParams<Desc extends DescMessage> extends FactOptions {
  *
  * @example
  * ```ts
+ * import { cosmosNode } from "@perpx/proto";
+ *
  * const config = await restQuery(client, { path: "/cosmos/base/node/v1beta1/config", schema: cosmosNode.ConfigResponseSchema });
+ * config.minimumGasPrice.length > 0; // true
  * ```
  */
 export async function restQuery<Desc extends DescMessage>(
@@ -69,7 +75,7 @@ export async function restQuery<Desc extends DescMessage>(
   const { path, schema, ...options } = params;
   const rest = client.rest;
   if (!rest) throw missingTransportError(client, ["rest"]);
-  return withDeadline(path, options, client.timeoutMs, async (signal) => {
+  return withDeadline({ ...options, operation: path, defaultTimeoutMs: client.timeoutMs }, async (signal) => {
     const body = await rest.get(path, signal);
     try {
       // Lenient on purpose: nodes of newer SDK versions add fields.

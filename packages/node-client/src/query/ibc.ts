@@ -113,7 +113,11 @@ export async function getPacketCommitment(
   checkParams(params, "getPacketCommitment");
   const request = { ...channelFields(params), sequence: positiveUint64(params.sequence, "sequence") };
   return orUndefined(
-    unaryQuery(client, ibcChannel.Query.method.packetCommitment, request, params).then((r) => r.commitment),
+    unaryQuery(client, {
+      ...params,
+      method: ibcChannel.Query.method.packetCommitment,
+      request: request,
+    }).then((r) => r.commitment),
   );
 }
 
@@ -150,7 +154,11 @@ export async function getPacketCommitments(
 export async function getPacketReceipt(client: NodeConnection, params: IbcPacketParams): Promise<boolean> {
   checkParams(params, "getPacketReceipt");
   const request = { ...channelFields(params), sequence: positiveUint64(params.sequence, "sequence") };
-  const response = await unaryQuery(client, ibcChannel.Query.method.packetReceipt, request, params);
+  const response = await unaryQuery(client, {
+    ...params,
+    method: ibcChannel.Query.method.packetReceipt,
+    request: request,
+  });
   return response.received;
 }
 
@@ -170,9 +178,11 @@ export async function getPacketAcknowledgement(
   checkParams(params, "getPacketAcknowledgement");
   const request = { ...channelFields(params), sequence: positiveUint64(params.sequence, "sequence") };
   return orUndefined(
-    unaryQuery(client, ibcChannel.Query.method.packetAcknowledgement, request, params).then(
-      (r) => r.acknowledgement,
-    ),
+    unaryQuery(client, {
+      ...params,
+      method: ibcChannel.Query.method.packetAcknowledgement,
+      request: request,
+    }).then((r) => r.acknowledgement),
   );
 }
 
@@ -209,12 +219,11 @@ export async function getPacketAcknowledgements(
   const fields = channelFields(params);
   if (params.sequences !== undefined) {
     const packetCommitmentSequences = sequenceList(params.sequences, "sequences");
-    const response = await unaryQuery(
-      client,
-      ibcChannel.Query.method.packetAcknowledgements,
-      { ...fields, packetCommitmentSequences },
-      params,
-    );
+    const response = await unaryQuery(client, {
+      ...params,
+      method: ibcChannel.Query.method.packetAcknowledgements,
+      request: { ...fields, packetCommitmentSequences },
+    });
     return response.acknowledgements;
   }
   return allPages(client, {
@@ -243,7 +252,11 @@ export async function getUnreceivedPackets(
     ...channelFields(params),
     packetCommitmentSequences: sequenceList(params.sequences, "sequences"),
   };
-  const response = await unaryQuery(client, ibcChannel.Query.method.unreceivedPackets, request, params);
+  const response = await unaryQuery(client, {
+    ...params,
+    method: ibcChannel.Query.method.unreceivedPackets,
+    request: request,
+  });
   return response.sequences;
 }
 
@@ -265,7 +278,11 @@ export async function getUnreceivedAcks(
     ...channelFields(params),
     packetAckSequences: sequenceList(params.sequences, "sequences"),
   };
-  const response = await unaryQuery(client, ibcChannel.Query.method.unreceivedAcks, request, params);
+  const response = await unaryQuery(client, {
+    ...params,
+    method: ibcChannel.Query.method.unreceivedAcks,
+    request: request,
+  });
   return response.sequences;
 }
 
@@ -283,12 +300,11 @@ export async function getNextSequenceReceive(
   params: IbcChannelParams,
 ): Promise<bigint> {
   checkParams(params, "getNextSequenceReceive");
-  const response = await unaryQuery(
-    client,
-    ibcChannel.Query.method.nextSequenceReceive,
-    channelFields(params),
-    params,
-  );
+  const response = await unaryQuery(client, {
+    ...params,
+    method: ibcChannel.Query.method.nextSequenceReceive,
+    request: channelFields(params),
+  });
   return response.nextSequenceReceive;
 }
 
@@ -331,7 +347,9 @@ export async function getDenomTrace(
   }
   const hash = params.denom.replace(/^ibc\//, "");
   return orUndefined(
-    unaryQuery(client, ibcTransfer.Query.method.denomTrace, { hash }, params).then((r) => r.denomTrace),
+    unaryQuery(client, { ...params, method: ibcTransfer.Query.method.denomTrace, request: { hash } }).then(
+      (r) => r.denomTrace,
+    ),
   );
 }
 
@@ -367,12 +385,11 @@ export async function getDenomTraces(
  */
 export async function getEscrowAddress(client: NodeConnection, params: IbcChannelParams): Promise<string> {
   checkParams(params, "getEscrowAddress");
-  const response = await unaryQuery(
-    client,
-    ibcTransfer.Query.method.escrowAddress,
-    channelFields(params),
-    params,
-  );
+  const response = await unaryQuery(client, {
+    ...params,
+    method: ibcTransfer.Query.method.escrowAddress,
+    request: channelFields(params),
+  });
   return response.escrowAddress;
 }
 
@@ -400,6 +417,10 @@ export interface GetTotalEscrowParams extends QueryOptions {
 export async function getTotalEscrow(client: NodeConnection, params: GetTotalEscrowParams): Promise<bigint> {
   checkParams(params, "getTotalEscrow");
   const denom = nonEmpty(params.denom, "denom");
-  const response = await unaryQuery(client, ibcTransfer.Query.method.totalEscrowForDenom, { denom }, params);
+  const response = await unaryQuery(client, {
+    ...params,
+    method: ibcTransfer.Query.method.totalEscrowForDenom,
+    request: { denom },
+  });
   return BigInt(response.amount?.amount || "0");
 }

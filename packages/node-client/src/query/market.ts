@@ -64,7 +64,10 @@ export interface GetMarketParams extends QueryOptions {
  * @example
  * ```ts
  * const btc = await client.getMarket({ ticker: "BTC-USD" });
- * await client.placeOrder({ signer, subaccount, clientId: 1, side: "BUY", market: btc, size: "0.001", price: "60000", kind: "long-term", goodTilBlockTime });
+ * const goodTilBlock = Number((await client.getLatestBlock()).height) + 10;
+ * // The order builders take the market: size and price in BTC and USD.
+ * const sent = await client.placeOrder({ signer: wallet, subaccount, clientId: 117, side: "BUY", market: btc, size: "0.001", price: "30000", kind: "short-term", goodTilBlock });
+ * sent.orderId?.clobPairId === btc.clobPairId; // true
  * ```
  */
 export async function getMarket(client: NodeConnection, params: GetMarketParams): Promise<Market> {

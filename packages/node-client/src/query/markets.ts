@@ -37,7 +37,11 @@ export interface ByIdParams extends QueryOptions {
 export async function getClobPair(client: NodeConnection, params: ByIdParams): Promise<clob.ClobPair> {
   checkParams(params, "getClobPair");
   const method = clob.Query.method.clobPair;
-  const response = await unaryQuery(client, method, { id: uint32(params.id, "id") }, params);
+  const response = await unaryQuery(client, {
+    ...params,
+    method: method,
+    request: { id: uint32(params.id, "id") },
+  });
   if (!response.clobPair) throw missing(queryPath(method), "clob_pair");
   return response.clobPair;
 }
@@ -79,7 +83,11 @@ export async function getPerpetual(
 ): Promise<perpetuals.Perpetual> {
   checkParams(params, "getPerpetual");
   const method = perpetuals.Query.method.perpetual;
-  const response = await unaryQuery(client, method, { id: uint32(params.id, "id") }, params);
+  const response = await unaryQuery(client, {
+    ...params,
+    method: method,
+    request: { id: uint32(params.id, "id") },
+  });
   if (!response.perpetual) throw missing(queryPath(method), "perpetual");
   return response.perpetual;
 }
@@ -119,7 +127,11 @@ export async function getMarketPrice(
 ): Promise<prices.MarketPrice> {
   checkParams(params, "getMarketPrice");
   const method = prices.Query.method.marketPrice;
-  const response = await unaryQuery(client, method, { id: uint32(params.id, "id") }, params);
+  const response = await unaryQuery(client, {
+    ...params,
+    method: method,
+    request: { id: uint32(params.id, "id") },
+  });
   if (!response.marketPrice) throw missing(queryPath(method), "market_price");
   return response.marketPrice;
 }
@@ -159,7 +171,7 @@ export async function getFeeTiers(
 ): Promise<feetiers.PerpetualFeeParams> {
   checkParams(params, "getFeeTiers", true);
   const method = feetiers.Query.method.perpetualFeeParams;
-  const response = await unaryQuery(client, method, {}, params);
+  const response = await unaryQuery(client, { ...params, method: method, request: {} });
   if (!response.params) throw missing(queryPath(method), "params");
   return response.params;
 }
@@ -190,12 +202,11 @@ export async function getUserFeeTier(
   params: GetUserFeeTierParams,
 ): Promise<{ index: number; tier: feetiers.PerpetualFeeTier | undefined }> {
   checkParams(params, "getUserFeeTier");
-  const response = await unaryQuery(
-    client,
-    feetiers.Query.method.userFeeTier,
-    { user: bech32Address(params.user) },
-    params,
-  );
+  const response = await unaryQuery(client, {
+    ...params,
+    method: feetiers.Query.method.userFeeTier,
+    request: { user: bech32Address(params.user) },
+  });
   return { index: response.index, tier: response.tier };
 }
 
@@ -214,7 +225,7 @@ export async function getBlockRateLimits(
 ): Promise<clob.BlockRateLimitConfiguration> {
   checkParams(params, "getBlockRateLimits", true);
   const method = clob.Query.method.blockRateLimitConfiguration;
-  const response = await unaryQuery(client, method, {}, params);
+  const response = await unaryQuery(client, { ...params, method: method, request: {} });
   if (!response.blockRateLimitConfig) throw missing(queryPath(method), "block_rate_limit_config");
   return response.blockRateLimitConfig;
 }
@@ -233,7 +244,7 @@ export async function getEquityTiers(
 ): Promise<clob.EquityTierLimitConfiguration> {
   checkParams(params, "getEquityTiers", true);
   const method = clob.Query.method.equityTierLimitConfiguration;
-  const response = await unaryQuery(client, method, {}, params);
+  const response = await unaryQuery(client, { ...params, method: method, request: {} });
   if (!response.equityTierLimitConfig) throw missing(queryPath(method), "equity_tier_limit_config");
   return response.equityTierLimitConfig;
 }
@@ -264,8 +275,12 @@ export interface GetStatefulOrderParams extends QueryOptions {
  *
  * @example
  * ```ts
- * const placed = await getStatefulOrder(client, { order: { subaccount, clientId: 7, clobPairId: 0, kind: "long-term" } });
- * placed?.fillAmount; // 0n
+ * const goodTilBlockTime = Math.floor(Date.now() / 1000) + 3600;
+ * const order = { subaccount, clientId: 118, market: btc, kind: "long-term", goodTilBlockTime } as const;
+ * await client.placeOrder({ ...order, signer: wallet, side: "BUY", size: "0.001", price: "30000" });
+ * const placed = await getStatefulOrder(client, { order: { subaccount, clientId: 118, clobPairId: btc.clobPairId, kind: "long-term" } });
+ * placed?.orderPlacement?.order?.quantums; // 10000000n
+ * await client.cancelOrder({ ...order, signer: wallet });
  * ```
  */
 export async function getStatefulOrder(
@@ -282,10 +297,10 @@ export async function getStatefulOrder(
     );
   }
   try {
-    return await unaryQuery(
-      client,
-      clob.Query.method.statefulOrder,
-      {
+    return await unaryQuery(client, {
+      ...params,
+      method: clob.Query.method.statefulOrder,
+      request: {
         orderId: {
           subaccountId: subaccountId(subaccount, "order.subaccount"),
           clientId: uint32(clientId, "order.clientId"),
@@ -293,8 +308,7 @@ export async function getStatefulOrder(
           orderFlags: ORDER_FLAGS[kind],
         },
       },
-      params,
-    );
+    });
   } catch (error) {
     if (isQueryError(error) && error.notFound) return undefined;
     throw error;

@@ -36,7 +36,7 @@ export function parseGasPrices(text: string): GasPrice[] {
  *
  * @example
  * ```ts
- * await getMinimumGasPrices(client); // [{ denom: "uusdc", amount: "0.025" }, { denom: "aperpx", amount: "25000000000" }]
+ * await getMinimumGasPrices(client); // [{ denom: "aperpx", amount: "25000000000" }, { denom: "uusdc", amount: "0.025" }]
  * ```
  */
 export async function getMinimumGasPrices(
@@ -52,7 +52,12 @@ export async function getMinimumGasPrices(
           path: "/cosmos/base/node/v1beta1/config",
           schema: cosmosNode.ConfigResponseSchema,
         })
-      : await unaryQuery(client, cosmosNode.Service.method.config, {}, { ...options, transport });
+      : await unaryQuery(client, {
+          ...options,
+          transport,
+          method: cosmosNode.Service.method.config,
+          request: {},
+        });
   return parseGasPrices(response.minimumGasPrice);
 }
 
@@ -85,29 +90,35 @@ export interface NodeInfo {
  *
  * @example
  * ```ts
- * const { appVersion } = await getNodeInfo(client); // "v27.5"
+ * import { local } from "@perpx/core";
+ *
+ * const { appVersion } = await getNodeInfo(client);
+ * appVersion === local.latestVersion; // true: the devnet runs the version the local preset names
  * ```
  */
 export async function getNodeInfo(client: NodeConnection, options: FactOptions = {}): Promise<NodeInfo> {
   checkParams(options, "getNodeInfo", true);
   const transport = pickFactTransport(client, options.transport);
   if (transport === "rpc") {
-    return withDeadline("node info", options, client.timeoutMs, async (signal) => {
-      const status = (await rawRpc(client.rpc!, "status", {}, signal)) as {
-        node_info: { version: string; network: string; moniker: string; id: string };
-      };
-      const info = (await rawRpc(client.rpc!, "abci_info", {}, signal)) as {
-        response?: { version?: string; data?: string };
-      };
-      return {
-        appVersion: info.response?.version ?? "",
-        appName: info.response?.data ?? "",
-        network: status.node_info.network,
-        cometVersion: status.node_info.version,
-        moniker: status.node_info.moniker,
-        nodeId: status.node_info.id.toLowerCase(),
-      };
-    });
+    return withDeadline(
+      { ...options, operation: "node info", defaultTimeoutMs: client.timeoutMs },
+      async (signal) => {
+        const status = (await rawRpc(client.rpc!, "status", {}, signal)) as {
+          node_info: { version: string; network: string; moniker: string; id: string };
+        };
+        const info = (await rawRpc(client.rpc!, "abci_info", {}, signal)) as {
+          response?: { version?: string; data?: string };
+        };
+        return {
+          appVersion: info.response?.version ?? "",
+          appName: info.response?.data ?? "",
+          network: status.node_info.network,
+          cometVersion: status.node_info.version,
+          moniker: status.node_info.moniker,
+          nodeId: status.node_info.id.toLowerCase(),
+        };
+      },
+    );
   }
   const response =
     transport === "rest"
@@ -116,7 +127,12 @@ export async function getNodeInfo(client: NodeConnection, options: FactOptions =
           path: "/cosmos/base/tendermint/v1beta1/node_info",
           schema: cosmosTendermint.GetNodeInfoResponseSchema,
         })
-      : await unaryQuery(client, cosmosTendermint.Service.method.getNodeInfo, {}, { ...options, transport });
+      : await unaryQuery(client, {
+          ...options,
+          transport,
+          method: cosmosTendermint.Service.method.getNodeInfo,
+          request: {},
+        });
   return {
     appVersion: response.applicationVersion?.version ?? "",
     appName: response.applicationVersion?.appName ?? "",
@@ -132,7 +148,8 @@ export async function getNodeInfo(client: NodeConnection, options: FactOptions =
  *
  * @example
  * ```ts
- * await getAppliedPlan(client, { name: "v27.0", transport: "rest" });
+ * const params: AppliedPlanParams = { name: "v27.0", transport: "rest" };
+ * await getAppliedPlan(client, params); // undefined: the devnet applied no upgrade
  * ```
  */
 export interface AppliedPlanParams extends FactOptions {
@@ -147,7 +164,7 @@ export interface AppliedPlanParams extends FactOptions {
  *
  * @example
  * ```ts
- * await getAppliedPlan(client, { name: "v27.0" }); // 12395000n
+ * await getAppliedPlan(client, { name: "v27.0" }); // undefined: never applied here
  * ```
  */
 export async function getAppliedPlan(
@@ -168,12 +185,12 @@ export async function getAppliedPlan(
             })
           ).height
         : (
-            await unaryQuery(
-              client,
-              cosmosUpgrade.Query.method.appliedPlan,
-              { name: params.name },
-              { ...params, transport },
-            )
+            await unaryQuery(client, {
+              ...params,
+              transport,
+              method: cosmosUpgrade.Query.method.appliedPlan,
+              request: { name: params.name },
+            })
           ).height;
   } catch (error) {
     if (isQueryError(error) && error.notFound) return undefined;
@@ -187,7 +204,11 @@ export async function getAppliedPlan(
  *
  * @example
  * ```ts
- * report.upgrades.filter((u: UpgradeCheck) => !u.matches);
+ * import { testnet } from "@perpx/core";
+ *
+ * const report = await checkUpgradeHistory(client, { network: testnet });
+ * const missing: UpgradeCheck[] = report.upgrades.filter((u) => !u.matches);
+ * missing.length === testnet.upgrades.length; // true: the devnet applied none of testnet's upgrades
  * ```
  */
 export interface UpgradeCheck {
@@ -206,7 +227,10 @@ export interface UpgradeCheck {
  *
  * @example
  * ```ts
- * const { ok, runningVersion }: UpgradeHistoryReport = await checkUpgradeHistory(client, { network: testnet });
+ * import { testnet } from "@perpx/core";
+ *
+ * const { ok }: UpgradeHistoryReport = await checkUpgradeHistory(client, { network: testnet });
+ * ok; // false: a devnet is not testnet
  * ```
  */
 export interface UpgradeHistoryReport {
@@ -225,6 +249,8 @@ export interface UpgradeHistoryReport {
  *
  * @example
  * ```ts
+ * import { testnet } from "@perpx/core";
+ *
  * const params: UpgradeHistoryParams = { network: testnet, transport: "rest" };
  * ```
  */
@@ -239,8 +265,11 @@ export interface UpgradeHistoryParams extends FactOptions {
  *
  * @example
  * ```ts
+ * import { testnet } from "@perpx/core";
+ *
+ * // Is this node on testnet's upgrade history, at its latest version?
  * const report = await checkUpgradeHistory(client, { network: testnet });
- * if (!report.ok) console.warn(report.upgrades.filter((u) => !u.matches));
+ * report.ok; // false: a devnet is not testnet
  * ```
  */
 export async function checkUpgradeHistory(

@@ -14,6 +14,8 @@ export const PAGE_LIMIT = 1000n;
  *
  * @example
  * ```ts
+ * import { clob } from "@perpx/proto";
+ *
  * const params: AllPagesParams<typeof clob.QueryAllClobPairRequestSchema, typeof clob.QueryClobPairAllResponseSchema, clob.ClobPair> =
  *   { method: clob.Query.method.clobPairAll, request: {}, pick: (r) => r.clobPair };
  * ```
@@ -32,7 +34,11 @@ export interface AllPagesParams<I extends DescMessage, O extends DescMessage, T>
  *
  * @example
  * ```ts
+ * import { clob } from "@perpx/proto";
+ *
+ * // Every page of a paginated query, joined.
  * const pairs = await allPages(client, { method: clob.Query.method.clobPairAll, request: {}, pick: (r) => r.clobPair });
+ * pairs.length > 0; // true
  * ```
  */
 export async function allPages<I extends DescMessage, O extends DescMessage, T>(
@@ -47,7 +53,7 @@ export async function allPages<I extends DescMessage, O extends DescMessage, T>(
       ...(request as object),
       pagination: { key, limit: PAGE_LIMIT },
     } as unknown as MessageInitShape<I>;
-    const response = await unaryQuery(client, method, init, options);
+    const response = await unaryQuery(client, { ...options, method: method, request: init });
     items.push(...pick(response));
     const next = (response as { pagination?: { nextKey?: Uint8Array } }).pagination?.nextKey;
     if (!next || next.length === 0) break;

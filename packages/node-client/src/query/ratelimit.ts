@@ -16,7 +16,9 @@ export async function getLimitParams(
   params: QueryOptions = {},
 ): Promise<ratelimit.LimitParams[]> {
   checkParams(params, "getLimitParams", true);
-  return (await unaryQuery(client, ratelimit.Query.method.listLimitParams, {}, params)).limitParamsList;
+  return (
+    await unaryQuery(client, { ...params, method: ratelimit.Query.method.listLimitParams, request: {} })
+  ).limitParamsList;
 }
 
 /**
@@ -46,8 +48,13 @@ export async function getCapacityByDenom(
   params: CapacityParams,
 ): Promise<ratelimit.LimiterCapacity[]> {
   checkParams(params, "getCapacityByDenom");
-  return (await unaryQuery(client, ratelimit.Query.method.capacityByDenom, { denom: params.denom }, params))
-    .limiterCapacityList;
+  return (
+    await unaryQuery(client, {
+      ...params,
+      method: ratelimit.Query.method.capacityByDenom,
+      request: { denom: params.denom },
+    })
+  ).limiterCapacityList;
 }
 
 /**
@@ -80,7 +87,9 @@ export async function getWithdrawalConfigs(
 ): Promise<ratelimit.AssetWithdrawalConfig[]> {
   checkParams(params, "getWithdrawalConfigs", true);
   const request = params.assetId === undefined ? {} : { assetId: uint32(params.assetId, "assetId") };
-  return (await unaryQuery(client, ratelimit.Query.method.assetWithdrawalConfigs, request, params)).configs;
+  return (
+    await unaryQuery(client, { ...params, method: ratelimit.Query.method.assetWithdrawalConfigs, request })
+  ).configs;
 }
 
 /**
@@ -124,7 +133,13 @@ export async function getDailyLimits(
   params: DailyParams = {},
 ): Promise<ratelimit.AssetChainDailyLimitConfig[]> {
   checkParams(params, "getDailyLimits", true);
-  return (await unaryQuery(client, ratelimit.Query.method.dailyLimits, dailyRequest(params), params)).limits;
+  return (
+    await unaryQuery(client, {
+      ...params,
+      method: ratelimit.Query.method.dailyLimits,
+      request: dailyRequest(params),
+    })
+  ).limits;
 }
 
 /**
@@ -140,5 +155,11 @@ export async function getDailyUsage(
   params: DailyParams = {},
 ): Promise<ratelimit.AssetChainWithdrawalDailyUsage[]> {
   checkParams(params, "getDailyUsage", true);
-  return (await unaryQuery(client, ratelimit.Query.method.dailyUsage, dailyRequest(params), params)).usage;
+  return (
+    await unaryQuery(client, {
+      ...params,
+      method: ratelimit.Query.method.dailyUsage,
+      request: dailyRequest(params),
+    })
+  ).usage;
 }

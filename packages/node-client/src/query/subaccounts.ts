@@ -35,12 +35,11 @@ export async function getSubaccount(
   checkParams(params, "getSubaccount");
   const id = subaccountId({ owner: params.owner, number: params.number }, "subaccount");
   try {
-    const response = await unaryQuery(
-      client,
-      subaccounts.Query.method.subaccount,
-      { owner: id.owner, number: id.number },
-      params,
-    );
+    const response = await unaryQuery(client, {
+      ...params,
+      method: subaccounts.Query.method.subaccount,
+      request: { owner: id.owner, number: id.number },
+    });
     return response.subaccount;
   } catch (error) {
     if (isQueryError(error) && error.notFound) return undefined;

@@ -14,7 +14,9 @@ import { pickQueryTransport, type QueryOptions, rpcQueryError, unaryQuery } from
  *
  * @example
  * ```ts
- * const transfers = tx.events.filter((e: TxEvent) => e.type === "transfer");
+ * const sent = await client.bankSend({ signer: wallet, from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
+ * const transfers = sent.events.filter((e: TxEvent) => e.type === "transfer");
+ * transfers.length > 0; // true
  * ```
  */
 export interface TxEvent {
@@ -29,7 +31,9 @@ export interface TxEvent {
  *
  * @example
  * ```ts
- * const { code, height, log }: TxInfo = (await getTx(client, { hash }))!;
+ * const sent = await client.bankSend({ signer: wallet, from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
+ * const { code, height }: TxInfo = (await getTx(client, { hash: sent.hash }))!;
+ * [code, height === sent.height]; // [0, true]
  * ```
  */
 export interface TxInfo {
@@ -114,7 +118,8 @@ function fromTxResponse(
  *
  * @example
  * ```ts
- * await getTx(client, { hash: "3F1C...", transport: "rpc" });
+ * const params: GetTxParams = { hash: "A".repeat(64), transport: "rpc" };
+ * await getTx(client, params); // undefined: no such transaction
  * ```
  */
 export interface GetTxParams extends QueryOptions {
@@ -136,8 +141,9 @@ function hashBytes(hash: string): Uint8Array {
  *
  * @example
  * ```ts
- * const tx = await getTx(client, { hash });
- * if (tx?.code === 0) console.log("landed at", tx.height);
+ * const sent = await client.bankSend({ signer: wallet, from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
+ * const tx = await getTx(client, { hash: sent.hash });
+ * tx?.code; // 0
  * ```
  */
 export async function getTx(client: NodeConnection, params: GetTxParams): Promise<TxInfo | undefined> {
@@ -146,19 +152,18 @@ export async function getTx(client: NodeConnection, params: GetTxParams): Promis
   const transport = pickQueryTransport(client, params.transport);
   if (transport === "grpc") {
     try {
-      const response = await unaryQuery(
-        client,
-        cosmosTx.Service.method.getTx,
-        { hash: params.hash.replace(/^0x/i, "").toUpperCase() },
-        params,
-      );
+      const response = await unaryQuery(client, {
+        ...params,
+        method: cosmosTx.Service.method.getTx,
+        request: { hash: params.hash.replace(/^0x/i, "").toUpperCase() },
+      });
       return response.txResponse ? fromTxResponse(response.txResponse, response.tx) : undefined;
     } catch (error) {
       if (isQueryError(error) && error.notFound) return undefined;
       throw error;
     }
   }
-  return withDeadline("tx", params, client.timeoutMs, async (signal) => {
+  return withDeadline({ ...params, operation: "tx", defaultTimeoutMs: client.timeoutMs }, async (signal) => {
     try {
       return fromComet(
         await cometCall(client.rpc!, signal, (comet) => comet.tx({ hash: bytes, prove: false })),
@@ -177,7 +182,7 @@ export async function getTx(client: NodeConnection, params: GetTxParams): Promis
  *
  * @example
  * ```ts
- * await searchTxs(client, { query: `message.sender='${address}'`, page: 2, perPage: 50, orderBy: "desc" });
+ * await searchTxs(client, { query: `message.sender='${wallet.address}'`, page: 2, perPage: 50, orderBy: "desc" });
  * ```
  */
 export interface SearchTxsParams extends QueryOptions {
@@ -207,7 +212,7 @@ export interface SearchTxsParams extends QueryOptions {
  *
  * @example
  * ```ts
- * const { txs, totalCount } = await searchTxs(client, { query: `message.sender='${address}'`, orderBy: "desc" });
+ * const { txs, totalCount } = await searchTxs(client, { query: `message.sender='${wallet.address}'`, orderBy: "desc" });
  * ```
  */
 export async function searchTxs(
@@ -220,31 +225,33 @@ export async function searchTxs(
   const order = params.orderBy ?? "asc";
   const transport = pickQueryTransport(client, params.transport);
   if (transport === "grpc") {
-    const response = await unaryQuery(
-      client,
-      cosmosTx.Service.method.getTxsEvent,
-      {
+    const response = await unaryQuery(client, {
+      ...params,
+      method: cosmosTx.Service.method.getTxsEvent,
+      request: {
         query: params.query,
         page: BigInt(page),
         limit: BigInt(perPage),
         orderBy: order === "desc" ? cosmosTx.OrderBy.DESC : cosmosTx.OrderBy.ASC,
       },
-      params,
-    );
+    });
     return {
       txs: response.txResponses.map((r, i) => fromTxResponse(r, response.txs[i])),
       totalCount: Number(response.total),
     };
   }
-  return withDeadline("tx_search", params, client.timeoutMs, async (signal) => {
-    try {
-      const response = await cometCall(client.rpc!, signal, (comet) =>
-        comet.txSearch({ query: params.query, page, per_page: perPage, order_by: order, prove: false }),
-      );
-      return { txs: response.txs.map(fromComet), totalCount: response.totalCount };
-    } catch (error) {
-      if (signal.aborted) throw error;
-      throw rpcQueryError("tx_search", error);
-    }
-  });
+  return withDeadline(
+    { ...params, operation: "tx_search", defaultTimeoutMs: client.timeoutMs },
+    async (signal) => {
+      try {
+        const response = await cometCall(client.rpc!, signal, (comet) =>
+          comet.txSearch({ query: params.query, page, per_page: perPage, order_by: order, prove: false }),
+        );
+        return { txs: response.txs.map(fromComet), totalCount: response.totalCount };
+      } catch (error) {
+        if (signal.aborted) throw error;
+        throw rpcQueryError("tx_search", error);
+      }
+    },
+  );
 }

@@ -42,9 +42,12 @@ describe("unaryQuery over gRPC (in-memory router)", () => {
           } as never);
         }),
       });
-    const notFound = await unaryQuery(failing(Code.NotFound), cosmosBank.Query.method.balance, {
-      address,
-      denom: "x",
+    const notFound = await unaryQuery(failing(Code.NotFound), {
+      method: cosmosBank.Query.method.balance,
+      request: {
+        address,
+        denom: "x",
+      },
     }).catch((e: unknown) => e);
     expect(
       isQueryError(notFound) &&
@@ -52,18 +55,24 @@ describe("unaryQuery over gRPC (in-memory router)", () => {
         notFound.abciCode === 22 &&
         notFound.grpcCode === Code.NotFound,
     ).toBe(true);
-    const invalid = await unaryQuery(failing(Code.InvalidArgument), cosmosBank.Query.method.balance, {
-      address,
-      denom: "x",
+    const invalid = await unaryQuery(failing(Code.InvalidArgument), {
+      method: cosmosBank.Query.method.balance,
+      request: {
+        address,
+        denom: "x",
+      },
     }).catch((e: unknown) => e);
     expect(invalid).toMatchObject({
       abciCode: 18,
       transport: "grpc",
       path: "/cosmos.bank.v1beta1.Query/Balance",
     });
-    const down = await unaryQuery(failing(Code.Unavailable), cosmosBank.Query.method.balance, {
-      address,
-      denom: "x",
+    const down = await unaryQuery(failing(Code.Unavailable), {
+      method: cosmosBank.Query.method.balance,
+      request: {
+        address,
+        denom: "x",
+      },
     }).catch((e: unknown) => e);
     expect(isTransportError(down)).toBe(true);
   });
@@ -102,12 +111,11 @@ describe("unaryQuery over RPC abci_query (injected JSON-RPC client)", () => {
       },
     }));
     const client = createNodeClient({ nodeRpc: { rpcClient: rpcClient as never } });
-    const response = await unaryQuery(
-      client,
-      cosmosBank.Query.method.balance,
-      { address, denom: "uusdc" },
-      { height: 5n },
-    );
+    const response = await unaryQuery(client, {
+      height: 5n,
+      method: cosmosBank.Query.method.balance,
+      request: { address, denom: "uusdc" },
+    });
     expect(response.balance?.amount).toBe("12");
     expect(seen[0]?.method).toBe("abci_query");
     expect(seen[0]?.params.path).toBe("/cosmos.bank.v1beta1.Query/Balance");
@@ -129,9 +137,10 @@ describe("unaryQuery over RPC abci_query (injected JSON-RPC client)", () => {
       },
     }));
     const client = createNodeClient({ nodeRpc: { rpcClient: rpcClient as never } });
-    const error = await unaryQuery(client, cosmosBank.Query.method.balance, { address, denom: "x" }).catch(
-      (e: unknown) => e,
-    );
+    const error = await unaryQuery(client, {
+      method: cosmosBank.Query.method.balance,
+      request: { address, denom: "x" },
+    }).catch((e: unknown) => e);
     expect(error).toMatchObject({
       code: "QUERY",
       abciCode: 6,
@@ -146,9 +155,10 @@ describe("unaryQuery over RPC abci_query (injected JSON-RPC client)", () => {
     const client = createNodeClient({ nodeRest: "http://127.0.0.1:1" });
     expect(
       isMissingEndpointError(
-        await unaryQuery(client, cosmosBank.Query.method.balance, { address, denom: "x" }).catch(
-          (e: unknown) => e,
-        ),
+        await unaryQuery(client, {
+          method: cosmosBank.Query.method.balance,
+          request: { address, denom: "x" },
+        }).catch((e: unknown) => e),
       ),
     ).toBe(true);
   });

@@ -9,6 +9,7 @@ import {
 } from "@bufbuild/protobuf";
 import type { NodeConnection } from "../connection.js";
 import { QueryError, TransportError } from "../errors.js";
+import { checkParams } from "../messages/validate.js";
 import { type CallOptions, withDeadline } from "../transport/call.js";
 import { GRPC_STATUS, grpcStatusOf } from "../transport/grpc.js";
 import { missingTransportError } from "../transport/missing.js";
@@ -19,7 +20,8 @@ import { type CometRpc, cometCall, JsonRpcError } from "../transport/rpc-json.js
  *
  * @example
  * ```ts
- * await getBalances(client, { address, transport: "rpc", height: 1234n, timeoutMs: 2_000 });
+ * const { height } = await getLatestBlock(client);
+ * await getBalances(client, { address: wallet.address, transport: "rpc", height, timeoutMs: 2_000 });
  * ```
  */
 export interface QueryOptions extends CallOptions {
@@ -40,7 +42,7 @@ export interface QueryOptions extends CallOptions {
  *
  * @example
  * ```ts
- * headers.set(HEIGHT_HEADER, "1234");
+ * HEIGHT_HEADER; // "x-cosmos-block-height"
  * ```
  */
 export const HEIGHT_HEADER = "x-cosmos-block-height";
@@ -50,6 +52,8 @@ export const HEIGHT_HEADER = "x-cosmos-block-height";
  *
  * @example
  * ```ts
+ * import { cosmosBank } from "@perpx/proto";
+ *
  * queryPath(cosmosBank.Query.method.allBalances); // "/cosmos.bank.v1beta1.Query/AllBalances"
  * ```
  */
@@ -85,32 +89,57 @@ export function pickQueryTransport(client: NodeConnection, wanted?: "grpc" | "rp
 }
 
 /**
+ * What {@link unaryQuery} runs: a method of `@perpx/proto`, its request, and the query options.
+ *
+ * @example
+ * ```ts
+ * import { cosmosBank } from "@perpx/proto";
+ *
+ * const params: UnaryQueryParams<typeof cosmosBank.QueryBalanceRequestSchema, typeof cosmosBank.QueryBalanceResponseSchema> = {
+ *   method: cosmosBank.Query.method.balance,
+ *   request: { address: wallet.address, denom: "uusdc" },
+ *   transport: "rpc",
+ * };
+ * (await unaryQuery(client, params)).balance?.denom; // "uusdc"
+ * ```
+ */
+export interface UnaryQueryParams<I extends DescMessage, O extends DescMessage> extends QueryOptions {
+  /** The method's descriptor, e.g. `cosmosBank.Query.method.allBalances`. */
+  method: DescMethodUnary<I, O>;
+  /** The request's fields. */
+  request: MessageInitShape<I>;
+}
+
+/**
  * Runs one unary query, typed by its method descriptor from `@perpx/proto`: over gRPC when the
  * client has it, else over CometBFT RPC `abci_query` (path `/<service>/<Method>`, protobuf bytes
  * both ways). Every query function of this package is a line over this one.
  *
  * @param client - the node client.
- * @param method - e.g. `cosmosBank.Query.method.allBalances`.
- * @param request - the request fields.
- * @param options - timeout, signal, transport and height.
+ * @param params - the method (e.g. `cosmosBank.Query.method.allBalances`), its request, and the
+ *   timeout, signal, transport and height.
  * @returns the decoded response.
  * @throws {QueryError} when the node answers with an error; {@link TransportError} when it cannot
  *   be reached; `TimeoutError` / `AbortedError` per the options; `MissingEndpointError` without a transport.
  *
  * @example
  * ```ts
- * const { balances } = await unaryQuery(client, cosmosBank.Query.method.allBalances, { address });
+ * import { cosmosBank } from "@perpx/proto";
+ *
+ * const method = cosmosBank.Query.method.allBalances;
+ * const { balances } = await unaryQuery(client, { method, request: { address: wallet.address } });
+ * balances.some((coin) => coin.denom === "uusdc"); // true
  * ```
  */
 export async function unaryQuery<I extends DescMessage, O extends DescMessage>(
   client: NodeConnection,
-  method: DescMethodUnary<I, O>,
-  request: MessageInitShape<I>,
-  options: QueryOptions = {},
+  params: UnaryQueryParams<I, O>,
 ): Promise<MessageShape<O>> {
+  checkParams(params, "unaryQuery");
+  const { method, request, ...options } = params;
   const transport = pickQueryTransport(client, options.transport);
   const path = queryPath(method as DescMethodUnary);
-  return withDeadline(path, options, client.timeoutMs, async (signal) => {
+  return withDeadline({ ...options, operation: path, defaultTimeoutMs: client.timeoutMs }, async (signal) => {
     if (transport === "grpc") {
       try {
         const response = await client.grpc!.transport.unary(
@@ -163,7 +192,10 @@ export async function unaryQuery<I extends DescMessage, O extends DescMessage>(
  *
  * @example
  * ```ts
- * throw grpcQueryError("/cosmos.bank.v1beta1.Query/Balance", error);
+ * import { Code, ConnectError } from "@connectrpc/connect";
+ *
+ * const error = grpcQueryError("/cosmos.bank.v1beta1.Query/Balance", new ConnectError("no such account", Code.NotFound));
+ * isQueryError(error) && error.notFound; // true
  * ```
  */
 export function grpcQueryError(path: string, error: unknown): Error {
@@ -173,7 +205,7 @@ export function grpcQueryError(path: string, error: unknown): Error {
     (connectError.code === GRPC_STATUS.internal &&
       /ECONNREFUSED|socket|TLS|certificate/i.test(connectError.rawMessage))
   ) {
-    return new TransportError("grpc", connectError.rawMessage, { cause: error });
+    return new TransportError({ transport: "grpc", problem: connectError.rawMessage }, { cause: error });
   }
   return new QueryError(
     {
@@ -192,7 +224,7 @@ export function grpcQueryError(path: string, error: unknown): Error {
  *
  * @example
  * ```ts
- * throw rpcQueryError("/cosmos.bank.v1beta1.Query/Balance", error);
+ * rpcQueryError("/cosmos.bank.v1beta1.Query/Balance", new Error("socket hang up")).name; // "TransportError"
  * ```
  */
 export function rpcQueryError(path: string, error: unknown): Error {
@@ -204,5 +236,5 @@ export function rpcQueryError(path: string, error: unknown): Error {
     // cosmjs's WebSocket client throws JSON.stringify(response.error).
     return new QueryError({ path, transport: "rpc", log: message }, { cause: error });
   }
-  return new TransportError("rpc", message, { cause: error });
+  return new TransportError({ transport: "rpc", problem: message }, { cause: error });
 }

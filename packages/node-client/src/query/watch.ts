@@ -48,10 +48,13 @@ function blockOf(data: unknown): LatestBlock {
  *
  * @example
  * ```ts
- * const client = createNodeClient({ nodeRpc: "ws://127.0.0.1:26657" });
- * const stop = await client.watchBlocks({ onBlock: ({ height }) => console.log(height) });
- * stop();
- * client.close();
+ * // A `ws://` RPC address streams blocks as they are committed.
+ * const client = createNodeClient({ nodeRpc: process.env.PERPX_NODE_RPC_WS ?? "ws://127.0.0.1:26657" });
+ * const height = await new Promise<bigint>((resolve) => {
+ *   void client.watchBlocks({ onBlock: (block) => resolve(block.height) });
+ * });
+ * height > 0n; // true
+ * client.close(); // ends the subscription and the socket
  * ```
  */
 export async function watchBlocks(client: NodeConnection, params: WatchBlocksParams): Promise<() => void> {
@@ -65,9 +68,9 @@ export async function watchBlocks(client: NodeConnection, params: WatchBlocksPar
   const onError = params.onError ?? (() => {});
   let failed = false;
   let stop: () => void = () => {};
-  stop = await socket.subscribe(
-    "tm.event='NewBlockHeader'",
-    (data) => {
+  stop = await socket.subscribe({
+    query: "tm.event='NewBlockHeader'",
+    onEvent: (data) => {
       if (failed) return;
       let block: LatestBlock;
       try {
@@ -80,12 +83,12 @@ export async function watchBlocks(client: NodeConnection, params: WatchBlocksPar
       }
       params.onBlock(block);
     },
-    (error) => {
+    onError: (error) => {
       if (failed) return;
       failed = true;
       onError(error);
     },
-  );
+  });
   return () => {
     failed = true;
     stop();

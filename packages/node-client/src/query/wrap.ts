@@ -57,12 +57,15 @@ export async function getWrapRule(
 ): Promise<wrap.WrapRule | undefined> {
   checkParams(params, "getWrapRule");
   try {
-    const response = await unaryQuery(
-      client,
-      wrap.Query.method.wrapRule,
-      { portId: params.portId ?? "transfer", channelId: params.channelId, sourceDenom: params.sourceDenom },
-      params,
-    );
+    const response = await unaryQuery(client, {
+      ...params,
+      method: wrap.Query.method.wrapRule,
+      request: {
+        portId: params.portId ?? "transfer",
+        channelId: params.channelId,
+        sourceDenom: params.sourceDenom,
+      },
+    });
     return response.rule;
   } catch (error) {
     if (isQueryError(error) && error.notFound) return undefined;
@@ -92,7 +95,7 @@ export interface GetBackingParams extends QueryOptions {
  * @example
  * ```ts
  * const backings = await getBacking(client);
- * backings[0]?.voucherDenom; // "ibc/8E27..."
+ * backings; // []: nothing wrapped on a fresh devnet
  * ```
  */
 export async function getBacking(
@@ -100,11 +103,10 @@ export async function getBacking(
   params: GetBackingParams = {},
 ): Promise<wrap.VoucherBacking[]> {
   checkParams(params, "getBacking", true);
-  const response = await unaryQuery(
-    client,
-    wrap.Query.method.backing,
-    { localDenom: params.localDenom ?? "uusdc" },
-    params,
-  );
+  const response = await unaryQuery(client, {
+    ...params,
+    method: wrap.Query.method.backing,
+    request: { localDenom: params.localDenom ?? "uusdc" },
+  });
   return response.backings;
 }

@@ -5,7 +5,9 @@ import { AbortedError, InvalidArgumentError, TimeoutError } from "@perpx/errors"
  *
  * @example
  * ```ts
- * await getBalances(client, { address, timeoutMs: 2_000, signal: controller.signal });
+ * const controller = new AbortController();
+ * const options: CallOptions = { timeoutMs: 2_000, signal: controller.signal };
+ * await getBalances(client, { address: wallet.address, ...options });
  * ```
  */
 export interface CallOptions {
@@ -85,20 +87,38 @@ export function startDeadline(options: CallOptions, defaultTimeoutMs: number): D
 }
 
 /**
+ * What {@link withDeadline} runs under: the caller's timeout and signal, the default timeout, and
+ * the operation's name for the error.
+ *
+ * @example
+ * ```ts
+ * const params: DeadlineParams = { operation: "status", timeoutMs: 2_000, defaultTimeoutMs: client.timeoutMs };
+ * await withDeadline(params, (signal) => cometCall(client.rpc!, signal, (comet) => comet.status()));
+ * ```
+ */
+export interface DeadlineParams extends CallOptions {
+  /** What runs, as the `TimeoutError` or `AbortedError` names it. */
+  operation: string;
+  /** The timeout when `timeoutMs` is not given, ms. */
+  defaultTimeoutMs: number;
+}
+
+/**
  * Runs `task` under a deadline: it rejects with `TimeoutError` or `AbortedError` as soon as the
  * deadline fires, even if `task` ignores the signal.
  *
  * @example
  * ```ts
- * const status = await withDeadline("status", options, 10_000, (signal) => rpc.status());
+ * // The task gets a signal that aborts at the deadline (or when the caller's signal does).
+ * const slow = withDeadline({ operation: "a slow call", timeoutMs: 50, defaultTimeoutMs: 10_000 }, (signal) => sleep(5_000, signal));
+ * await slow; // throws TimeoutError
  * ```
  */
 export async function withDeadline<T>(
-  operation: string,
-  options: CallOptions,
-  defaultTimeoutMs: number,
+  params: DeadlineParams,
   task: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
+  const { operation, defaultTimeoutMs, ...options } = params;
   const deadline = startDeadline(options, defaultTimeoutMs);
   const early = deadline.error(operation);
   if (early) {
@@ -125,7 +145,10 @@ export async function withDeadline<T>(
  *
  * @example
  * ```ts
- * await sleep(250, signal);
+ * const controller = new AbortController();
+ * const waiting = sleep(60_000, controller.signal);
+ * controller.abort();
+ * await waiting.catch(() => "aborted"); // "aborted"
  * ```
  */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -10,7 +10,7 @@ type Json = Record<string, unknown>;
 
 function object(value: unknown, what: string): Json {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new TransportError("rpc", `the node's ${what} is not a JSON object`);
+    throw new TransportError({ transport: "rpc", problem: `the node's ${what} is not a JSON object` });
   }
   return value as Json;
 }
@@ -21,14 +21,15 @@ function text(value: unknown): string {
 
 function integer(value: unknown, what: string): number {
   const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(n)) throw new TransportError("rpc", `the node's ${what} is not an integer`);
+  if (!Number.isSafeInteger(n))
+    throw new TransportError({ transport: "rpc", problem: `the node's ${what} is not an integer` });
   return n;
 }
 
 function bigInteger(value: unknown, what: string): bigint {
   const source = typeof value === "number" ? String(value) : value;
   if (typeof source !== "string" || !/^-?\d+$/.test(source)) {
-    throw new TransportError("rpc", `the node's ${what} is not an integer`);
+    throw new TransportError({ transport: "rpc", problem: `the node's ${what} is not an integer` });
   }
   return BigInt(source);
 }
@@ -46,13 +47,17 @@ export function rfc3339Millis(value: unknown): number {
     ? Date.parse(`${match[1]}.${(match[2] ?? "").padEnd(3, "0").slice(0, 3)}${match[3]}`)
     : Number.NaN;
   if (Number.isNaN(ms))
-    throw new TransportError("rpc", `the node's time ${JSON.stringify(source)} does not parse`);
+    throw new TransportError({
+      transport: "rpc",
+      problem: `the node's time ${JSON.stringify(source)} does not parse`,
+    });
   return ms;
 }
 
 function hexBytes(value: unknown, what: string): Uint8Array {
   const bytes = fromHexString(text(value));
-  if (bytes === undefined) throw new TransportError("rpc", `the node's ${what} is not hex`);
+  if (bytes === undefined)
+    throw new TransportError({ transport: "rpc", problem: `the node's ${what} is not hex` });
   return bytes;
 }
 
@@ -106,8 +111,8 @@ function decodeBroadcast(value: unknown) {
  *
  * @example
  * ```ts
- * const comet = createCometRpc(new FetchRpcClient({ url: "http://127.0.0.1:26657" }));
- * (await comet.status()).syncInfo.latestBlockHeight; // 42
+ * const comet = createCometRpc(new FetchRpcClient({ url: process.env.PERPX_NODE_RPC ?? "http://127.0.0.1:26657" }));
+ * (await comet.status()).nodeInfo.network; // "perpx-local-1"
  * ```
  */
 export function createCometRpc(client: JsonRpcClient): CometRpc {

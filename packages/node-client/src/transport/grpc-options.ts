@@ -10,7 +10,7 @@ import { InvalidArgumentError } from "@perpx/errors";
  *
  * @example
  * ```ts
- * const grpc: GrpcOptions = { url: "https://grpc.example.com:443", headers: { "x-api-key": key } };
+ * const grpc: GrpcOptions = { url: "https://grpc.example.com:443", headers: { "x-api-key": "my-key" } };
  * ```
  */
 export interface GrpcOptions {
@@ -60,7 +60,10 @@ export type GrpcInput = string | GrpcOptions | Transport;
  *
  * @example
  * ```ts
- * isTransport(createGrpcWebTransport({ baseUrl })); // true
+ * import { createGrpcWebTransport } from "@connectrpc/connect-web";
+ *
+ * isTransport(createGrpcWebTransport({ baseUrl: "http://127.0.0.1:1317" })); // true
+ * isTransport("http://127.0.0.1:9090"); // false
  * ```
  */
 export function isTransport(value: unknown): value is Transport {
@@ -104,7 +107,10 @@ export function grpcOptionsOf(input: string | GrpcOptions): GrpcOptions {
  *
  * @example
  * ```ts
- * createGrpcWebTransport({ baseUrl, interceptors: grpcInterceptors(options) });
+ * import { createGrpcWebTransport } from "@connectrpc/connect-web";
+ *
+ * const interceptors = grpcInterceptors({ url: "http://127.0.0.1:1317", headers: { "x-api-key": "my-key" } });
+ * createGrpcWebTransport({ baseUrl: "http://127.0.0.1:1317", interceptors });
  * ```
  */
 export function grpcInterceptors(options: GrpcOptions): Interceptor[] {

@@ -57,7 +57,8 @@ export function openGrpc(
   let loaded: Promise<{ transport: Transport; close(): void }> | undefined;
   let closed = false;
   const open = () => {
-    if (closed) throw new TransportError("grpc", "the client is closed", { url: options.url });
+    if (closed)
+      throw new TransportError({ transport: "grpc", problem: "the client is closed", url: options.url });
     loaded ??= load(options);
     return loaded;
   };
@@ -95,7 +96,10 @@ export const GRPC_STATUS = {
  *
  * @example
  * ```ts
- * const { code, rawMessage } = grpcStatusOf(error);
+ * import { Code, ConnectError } from "@connectrpc/connect";
+ *
+ * const { code, rawMessage } = grpcStatusOf(new ConnectError("no such account", Code.NotFound));
+ * [code, rawMessage]; // [5, "no such account"]
  * ```
  */
 export function grpcStatusOf(error: unknown): { code: number; rawMessage: string } {

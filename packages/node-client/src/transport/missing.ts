@@ -27,9 +27,10 @@ const CLIENT_OPTION = { grpc: "grpc", rpc: "nodeRpc", rest: "nodeRest" } as cons
  *
  * @example
  * ```ts
- * throw missingTransportError(client, ["grpc", "rpc"]);
- * // No grpc or nodeRpc endpoint is configured for this client
- * // Pass the grpc or nodeRpc option of createNodeClient (from the environment: getEndpoint(config, "grpc") reads PERPX_GRPC_URL, ...).
+ * const restOnly = createNodeClient({ nodeRest: "http://127.0.0.1:1317" });
+ * missingTransportError(restOnly, ["grpc", "rpc"]).shortMessage;
+ * // "No grpc or nodeRpc endpoint is configured for this client"
+ * restOnly.close();
  * ```
  */
 export function missingTransportError(

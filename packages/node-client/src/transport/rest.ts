@@ -6,7 +6,8 @@ import { QueryError, TransportError } from "../errors.js";
  *
  * @example
  * ```ts
- * const rest: RestOptions = { url: "http://127.0.0.1:1317", fetch: myFetch };
+ * // Any `fetch`: here one that adds a header to every request.
+ * const rest: RestOptions = { url: "http://127.0.0.1:1317", fetch: (input, init) => fetch(input, { ...init, headers: { "x-api-key": "my-key" } }) };
  * ```
  */
 export interface RestOptions {
@@ -39,8 +40,9 @@ export interface RestConnection {
  *
  * @example
  * ```ts
- * const rest = openRest({ url: "http://127.0.0.1:1317" });
- * const config = await rest.get("/cosmos/base/node/v1beta1/config");
+ * const rest = openRest({ url: process.env.PERPX_NODE_REST ?? "http://127.0.0.1:1317" });
+ * const config = (await rest.get("/cosmos/base/node/v1beta1/config")) as { minimum_gas_price: string };
+ * config.minimum_gas_price.length > 0; // true
  * ```
  */
 export function openRest(input: string | RestOptions): RestConnection {
@@ -63,17 +65,20 @@ export function openRest(input: string | RestOptions): RestConnection {
         response = await doFetch(url, { method: "GET", headers, ...(signal ? { signal } : {}) });
       } catch (error) {
         if (signal?.aborted) throw error;
-        throw new TransportError("rest", "the node could not be reached", { url, cause: error });
+        throw new TransportError(
+          { transport: "rest", problem: "the node could not be reached", url },
+          { cause: error },
+        );
       }
       const text = await response.text();
       let body: unknown;
       try {
         body = text === "" ? {} : JSON.parse(text);
       } catch (error) {
-        throw new TransportError("rest", `HTTP ${response.status} with a body that is not JSON`, {
-          url,
-          cause: error,
-        });
+        throw new TransportError(
+          { transport: "rest", problem: `HTTP ${response.status} with a body that is not JSON`, url },
+          { cause: error },
+        );
       }
       if (!response.ok) {
         const detail = body as { code?: number; message?: string };

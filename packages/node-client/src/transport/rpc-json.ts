@@ -43,7 +43,9 @@ export interface JsonRpcSuccess {
  *
  * @example
  * ```ts
+ * const rpcClient: JsonRpcClient = new FetchRpcClient({ url: process.env.PERPX_NODE_RPC ?? "http://127.0.0.1:26657" });
  * const answer = await rpcClient.execute({ jsonrpc: "2.0", id: 1, method: "status", params: {} });
+ * "result" in answer; // true
  * ```
  */
 export interface JsonRpcClient {
@@ -63,7 +65,7 @@ export interface JsonRpcClient {
  *
  * @example
  * ```ts
- * const nodeRpc: RpcHttpOptions = { url: "https://rpc.example.com", headers: { "x-api-key": key } };
+ * const nodeRpc: RpcHttpOptions = { url: "https://rpc.example.com", headers: { "x-api-key": "my-key" } };
  * ```
  */
 export interface RpcHttpOptions {
@@ -118,7 +120,8 @@ export type RpcOptions = string | RpcHttpOptions | RpcInjectedOptions;
  *
  * @example
  * ```ts
- * if (error instanceof JsonRpcError) console.log(error.rpcCode, error.data);
+ * const error = await rawRpc(client.rpc!, "no_such_method", {}).catch((e: unknown) => e);
+ * error instanceof JsonRpcError && error.rpcCode; // -32601
  * ```
  */
 export class JsonRpcError extends PerpxError {
@@ -148,10 +151,13 @@ function parseJsonRpcAnswer(text: string, url: string, httpStatus?: number): Jso
     json = JSON.parse(text) as typeof json;
   } catch (error) {
     const status = httpStatus === undefined ? "an answer" : `HTTP ${httpStatus} with a body`;
-    throw new TransportError("rpc", `${status} that is not JSON`, { url, cause: error });
+    throw new TransportError(
+      { transport: "rpc", problem: `${status} that is not JSON`, url },
+      { cause: error },
+    );
   }
   if (typeof json !== "object" || json === null) {
-    throw new TransportError("rpc", "an answer that is not a JSON-RPC object", { url });
+    throw new TransportError({ transport: "rpc", problem: "an answer that is not a JSON-RPC object", url });
   }
   if (json.error) throw new JsonRpcError(json.error);
   return json as JsonRpcSuccess;
@@ -164,7 +170,10 @@ function parseJsonRpcAnswer(text: string, url: string, httpStatus?: number): Jso
  *
  * @example
  * ```ts
- * const client = createNodeClient({ nodeRpc: { rpcClient: new FetchRpcClient({ url, fetch: myFetch }) } });
+ * const rpcClient = new FetchRpcClient({ url: process.env.PERPX_NODE_RPC ?? "http://127.0.0.1:26657" });
+ * const client = createNodeClient({ nodeRpc: { rpcClient } });
+ * (await client.getLatestBlock()).chainId; // "perpx-local-1"
+ * client.close();
  * ```
  */
 export class FetchRpcClient implements JsonRpcClient {
@@ -195,10 +204,14 @@ export class FetchRpcClient implements JsonRpcClient {
       });
     } catch (error) {
       if (signal?.aborted) throw error;
-      throw new TransportError("rpc", "the node could not be reached", { url: this.#url, cause: error });
+      throw new TransportError(
+        { transport: "rpc", problem: "the node could not be reached", url: this.#url },
+        { cause: error },
+      );
     }
     const answer = parseJsonRpcAnswer(await response.text(), this.#url, response.status);
-    if (!response.ok) throw new TransportError("rpc", `HTTP ${response.status}`, { url: this.#url });
+    if (!response.ok)
+      throw new TransportError({ transport: "rpc", problem: `HTTP ${response.status}`, url: this.#url });
     return answer;
   };
 
@@ -211,7 +224,9 @@ export class FetchRpcClient implements JsonRpcClient {
  *
  * @example
  * ```ts
- * const { height, result } = await connection.comet.tx({ hash });
+ * const sent = await client.bankSend({ signer: wallet, from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
+ * const tx: CometTx = await (await client.rpc!.comet()).tx({ hash: fromHexString(sent.hash)! });
+ * tx.result.code; // 0
  * ```
  */
 export interface CometTx {
@@ -239,8 +254,8 @@ export interface CometTx {
  *
  * @example
  * ```ts
- * const status = await (await connection.comet()).status();
- * status.syncInfo.latestBlockHeight; // 42
+ * const comet: CometRpc = await client.rpc!.comet();
+ * (await comet.status()).nodeInfo.network; // "perpx-local-1"
  * ```
  */
 export interface CometRpc {
@@ -288,7 +303,9 @@ export interface CometRpc {
  *
  * @example
  * ```ts
+ * const connection: RpcConnection = client.rpc!;
  * const height = (await (await connection.comet()).status()).syncInfo.latestBlockHeight;
+ * height > 0; // true
  * ```
  */
 export interface RpcConnection {
@@ -323,7 +340,8 @@ export function nextRequestId(): number {
  *
  * @example
  * ```ts
- * const netInfo = await rawRpc(connection, "net_info", {});
+ * const netInfo = (await rawRpc(client.rpc!, "net_info", {})) as { listening: boolean };
+ * netInfo.listening; // true
  * ```
  */
 export async function rawRpc(
@@ -348,7 +366,8 @@ export async function rawRpc(
  *
  * @example
  * ```ts
- * const status = await cometCall(connection, signal, (comet) => comet.status());
+ * const status = await cometCall(client.rpc!, AbortSignal.timeout(2_000), (comet) => comet.status());
+ * status.nodeInfo.network; // "perpx-local-1"
  * ```
  */
 export async function cometCall<T>(

@@ -17,7 +17,14 @@ import {
  *
  * @example
  * ```ts
- * const socket: WebSocketLike = new WebSocket("ws://127.0.0.1:26657/websocket");
+ * // The browser's WebSocket is one; in Node, the `ws` package's (its types differ from the DOM's).
+ * import { WebSocket } from "ws";
+ *
+ * const url = `${process.env.PERPX_NODE_RPC_WS ?? "ws://127.0.0.1:26657"}/websocket`;
+ * const socket = new WebSocket(url) as unknown as WebSocketLike;
+ * await new Promise((resolve) => { socket.onopen = resolve; });
+ * socket.readyState; // 1: open
+ * socket.close();
  * ```
  */
 export interface WebSocketLike {
@@ -36,7 +43,10 @@ export interface WebSocketLike {
  *
  * @example
  * ```ts
- * const Socket: WebSocketConstructor = WebSocket;
+ * // In a browser, `globalThis.WebSocket`; in Node, the `ws` package's (its types differ from the DOM's).
+ * import { WebSocket } from "ws";
+ *
+ * const Socket = WebSocket as unknown as WebSocketConstructor;
  * ```
  */
 export type WebSocketConstructor = new (url: string) => WebSocketLike;
@@ -46,7 +56,8 @@ export type WebSocketConstructor = new (url: string) => WebSocketLike;
  *
  * @example
  * ```ts
- * const options: WebSocketRpcOptions = { url: "ws://127.0.0.1:26657/websocket", webSocket: WebSocket };
+ * // In Node the `ws` package loads on first use; a browser's global WebSocket is taken as it is.
+ * const options: WebSocketRpcOptions = { url: "ws://127.0.0.1:26657", loadWebSocket: async () => (await import("ws")).WebSocket as unknown as WebSocketConstructor };
  * ```
  */
 export interface WebSocketRpcOptions {
@@ -84,6 +95,27 @@ function webSocketUrl(url: string): string {
 }
 
 /**
+ * What {@link WebSocketRpcClient.subscribe} listens to, and who hears it.
+ *
+ * @example
+ * ```ts
+ * const heights: unknown[] = [];
+ * const params: SubscribeParams = { query: "tm.event='NewBlock'", onEvent: (data) => heights.push(data) };
+ * ```
+ */
+export interface SubscribeParams {
+  /** A CometBFT event query, e.g. `tm.event='NewBlock'`. */
+  query: string;
+  /** Gets each matching event's `data`. */
+  onEvent: (data: unknown) => void;
+  /**
+   * Gets the error that ends the subscription (the socket closed).
+   * @default a function that ignores it
+   */
+  onError?: (error: unknown) => void;
+}
+
+/**
  * A CometBFT JSON-RPC client over one WebSocket: requests, and event subscriptions
  * (`subscribe` with a query such as `tm.event='NewBlock'`). It dials on first use and never
  * reconnects by itself; {@link WebSocketRpcClient.disconnect} closes the socket, rejects what is
@@ -91,9 +123,14 @@ function webSocketUrl(url: string): string {
  *
  * @example
  * ```ts
- * const socket = new WebSocketRpcClient({ url: "ws://127.0.0.1:26657", webSocket: WebSocket });
- * const stop = await socket.subscribe("tm.event='NewBlock'", (data) => console.log(data));
- * stop();
+ * import { WebSocket } from "ws"; // in a browser, leave `webSocket` out: the global one is used
+ *
+ * const url = process.env.PERPX_NODE_RPC_WS ?? "ws://127.0.0.1:26657";
+ * const socket = new WebSocketRpcClient({ url, webSocket: WebSocket as unknown as WebSocketConstructor });
+ * const block = await new Promise<unknown>((resolve) => {
+ *   void socket.subscribe({ query: "tm.event='NewBlock'", onEvent: resolve });
+ * });
+ * block !== undefined; // true
  * socket.disconnect();
  * ```
  */
@@ -120,17 +157,19 @@ export class WebSocketRpcClient implements JsonRpcClient {
     } else if (given !== undefined) {
       this.#loadSocket = () => Promise.resolve(given);
     } else {
-      throw new TransportError(
-        "rpc",
-        "this platform has no WebSocket: pass nodeRpc.webSocket (the ws package's, say)",
-        { url: this.#url },
-      );
+      throw new TransportError({
+        transport: "rpc",
+        problem: "this platform has no WebSocket: pass nodeRpc.webSocket (the ws package's, say)",
+        url: this.#url,
+      });
     }
   }
 
   #open(): Promise<WebSocketLike> {
     if (this.#closed) {
-      return Promise.reject(new TransportError("rpc", "the WebSocket client is closed", { url: this.#url }));
+      return Promise.reject(
+        new TransportError({ transport: "rpc", problem: "the WebSocket client is closed", url: this.#url }),
+      );
     }
     this.#socket ??= (async () => {
       const Socket = await this.#loadSocket();
@@ -139,17 +178,24 @@ export class WebSocketRpcClient implements JsonRpcClient {
         socket.onopen = () => resolve();
         socket.onerror = (event) =>
           reject(
-            new TransportError("rpc", "the WebSocket could not connect", { url: this.#url, cause: event }),
+            new TransportError(
+              { transport: "rpc", problem: "the WebSocket could not connect", url: this.#url },
+              { cause: event },
+            ),
           );
       });
       if (this.#closed) {
         socket.close(1000);
-        throw new TransportError("rpc", "the WebSocket client is closed", { url: this.#url });
+        throw new TransportError({
+          transport: "rpc",
+          problem: "the WebSocket client is closed",
+          url: this.#url,
+        });
       }
       socket.onmessage = (event) => this.#receive(event.data);
       socket.onerror = () => {};
       socket.onclose = () =>
-        this.#fail(new TransportError("rpc", "the WebSocket closed", { url: this.#url }));
+        this.#fail(new TransportError({ transport: "rpc", problem: "the WebSocket closed", url: this.#url }));
       return socket;
     })();
     this.#socket.catch(() => {
@@ -193,7 +239,7 @@ export class WebSocketRpcClient implements JsonRpcClient {
     // Closed, or dropped, while this call waited for the socket: nothing would ever answer it.
     if (this.#closed || socket.readyState !== 1) {
       const reason = this.#closed ? "the WebSocket client is closed" : "the WebSocket closed";
-      throw new TransportError("rpc", reason, { url: this.#url });
+      throw new TransportError({ transport: "rpc", problem: reason, url: this.#url });
     }
     return new Promise<JsonRpcSuccess>((resolve, reject) => {
       this.#pending.set(request.id, { resolve: resolve as (value: unknown) => void, reject });
@@ -208,13 +254,14 @@ export class WebSocketRpcClient implements JsonRpcClient {
    * @throws {TransportError} when the socket cannot be opened or closes.
    * @throws {JsonRpcError} when the node refuses the query.
    */
-  async subscribe(
-    query: string,
-    onEvent: (data: unknown) => void,
-    onError: (error: unknown) => void = () => {},
-  ): Promise<() => void> {
+  async subscribe(params: SubscribeParams): Promise<() => void> {
+    const { query, onEvent, onError = () => {} } = params;
     if (this.#subscriptions.has(query)) {
-      throw new TransportError("rpc", `already subscribed to ${query}`, { url: this.#url });
+      throw new TransportError({
+        transport: "rpc",
+        problem: `already subscribed to ${query}`,
+        url: this.#url,
+      });
     }
     this.#subscriptions.set(query, { onEvent, onError });
     try {
@@ -241,7 +288,9 @@ export class WebSocketRpcClient implements JsonRpcClient {
     if (this.#closed) return;
     this.#closed = true;
     const socket = this.#socket;
-    this.#fail(new TransportError("rpc", "the WebSocket client is closed", { url: this.#url }));
+    this.#fail(
+      new TransportError({ transport: "rpc", problem: "the WebSocket client is closed", url: this.#url }),
+    );
     socket
       ?.then((open) => {
         open.onclose = null;

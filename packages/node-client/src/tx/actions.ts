@@ -47,7 +47,11 @@ import { type SendTxParams, type SendTxResult, sendTx } from "./send.js";
  *
  * @example
  * ```ts
- * await bankSend(client, { signer: wallet, from, to, amount, tx: { broadcastMode: "sync", feeDenom: "aperpx" } });
+ * const to = LocalWallet.generate().address;
+ * const amount = [{ denom: "uusdc", amount: 1_000_000n }];
+ * // Return once CheckTx accepted it, and pay the fee in aperpx.
+ * const sent = await bankSend(client, { signer: wallet, from: wallet.address, to, amount, tx: { broadcastMode: "sync", feeDenom: "aperpx" } });
+ * [sent.mode, sent.fee.amount[0]?.denom]; // ["sync", "aperpx"]
  * ```
  */
 export interface ActionOptions {
@@ -73,8 +77,12 @@ function send(
  *
  * @example
  * ```ts
- * await placeOrder(client, { signer: wallet, subaccount, clientId: 1, clobPairId: 0, side: "BUY",
- *   quantums: 1_000_000n, subticks: 2_868_800_000n, kind: "short-term", goodTilBlock: height + 10 });
+ * const { height } = await client.getLatestBlock();
+ * const sent = await placeOrder(client, {
+ *   signer: wallet, subaccount, clientId: 101, side: "BUY",
+ *   market: btc, size: "0.001", price: "30000", kind: "short-term", goodTilBlock: Number(height) + 10,
+ * });
+ * [sent.shortTerm, sent.orderId?.clientId]; // [true, 101]
  * ```
  */
 export async function placeOrder(
@@ -90,7 +98,10 @@ export async function placeOrder(
  *
  * @example
  * ```ts
- * await cancelOrder(client, { signer: wallet, subaccount, clientId: 1, clobPairId: 0, kind: "long-term", goodTilBlockTime });
+ * const goodTilBlockTime = Math.floor(Date.now() / 1000) + 3600;
+ * const order = { signer: wallet, subaccount, clientId: 102, market: btc, kind: "long-term", goodTilBlockTime } as const;
+ * await placeOrder(client, { ...order, side: "BUY", size: "0.001", price: "30000" });
+ * (await cancelOrder(client, order)).tx?.code; // 0
  * ```
  */
 export async function cancelOrder(
@@ -106,7 +117,12 @@ export async function cancelOrder(
  *
  * @example
  * ```ts
- * await batchCancel(client, { signer: wallet, subaccount, cancels: [{ clobPairId: 0, clientIds: [1, 2] }], goodTilBlock });
+ * const goodTilBlock = Number((await client.getLatestBlock()).height) + 10;
+ * for (const clientId of [103, 104]) {
+ *   await placeOrder(client, { signer: wallet, subaccount, clientId, side: "BUY", market: btc, size: "0.001", price: "30000", kind: "short-term", goodTilBlock });
+ * }
+ * const cancelled = await batchCancel(client, { signer: wallet, subaccount, cancels: [{ market: btc, clientIds: [103, 104] }], goodTilBlock });
+ * cancelled.shortTerm; // true
  * ```
  */
 export async function batchCancel(
@@ -154,7 +170,8 @@ export async function withdrawFromSubaccount(
  *
  * @example
  * ```ts
- * await transfer(client, { signer: wallet, sender: { owner: a, number: 0 }, recipient: { owner: a, number: 1 }, quantums: 1_000_000n });
+ * const moved = await transfer(client, { signer: wallet, sender: subaccount, recipient: { owner: wallet.address, number: 1 }, quantums: 1_000_000n });
+ * moved.tx?.code; // 0
  * ```
  */
 export async function transfer(
@@ -186,7 +203,9 @@ export async function bankMultiSend(
  *
  * @example
  * ```ts
+ * const to = LocalWallet.generate().address;
  * await bankSend(client, { signer: wallet, from: wallet.address, to, amount: [{ denom: "uusdc", amount: 1_000_000n }] });
+ * (await client.getBalance({ address: to, denom: "uusdc" })).amount; // 1000000n
  * ```
  */
 export async function bankSend(
@@ -202,7 +221,9 @@ export async function bankSend(
  *
  * @example
  * ```ts
- * await addAuthenticator(client, { signer: wallet, sender: wallet.address, authenticator: tradingKeyAuthenticator(key.publicKey) });
+ * const key = LocalWallet.generate();
+ * const added = await addAuthenticator(client, { signer: wallet, sender: wallet.address, authenticator: tradingKeyAuthenticator(key.publicKey) });
+ * added.tx?.code; // 0
  * ```
  */
 export async function addAuthenticator(
@@ -218,7 +239,9 @@ export async function addAuthenticator(
  *
  * @example
  * ```ts
- * await removeAuthenticator(client, { signer: wallet, sender: wallet.address, id: 3n });
+ * const { authenticatorId } = await client.registerTradingKey({ owner: wallet, publicKey: LocalWallet.generate().publicKey });
+ * const removed = await removeAuthenticator(client, { signer: wallet, sender: wallet.address, id: authenticatorId });
+ * removed.tx?.code; // 0
  * ```
  */
 export async function removeAuthenticator(
@@ -234,7 +257,10 @@ export async function removeAuthenticator(
  *
  * @example
  * ```ts
- * await wrapWithdraw(client, { signer: wallet, sender: wallet.address, amount: 1_000_000n, receiver: "noble1...", timeoutSeconds: 600, voucherDenom });
+ * const voucherDenom = "ibc/8E27BA2D5493AF5636760E354E46004562C46AB7EC0CC4C1CA14E9E20E2545B5";
+ * // Where that voucher backs uusdc, this burns 1 USDC and sends the voucher back over IBC. A fresh
+ * // devnet holds no backing, so the chain refuses it.
+ * await wrapWithdraw(client, { signer: wallet, sender: wallet.address, amount: 1_000_000n, receiver: "noble1...", timeoutSeconds: 600, voucherDenom }); // throws BroadcastTxError
  * ```
  */
 export async function wrapWithdraw(
@@ -250,7 +276,10 @@ export async function wrapWithdraw(
  *
  * @example
  * ```ts
- * await wrapRedeem(client, { signer: wallet, sender: wallet.address, amount: 1_000_000n, voucherDenom });
+ * const voucherDenom = "ibc/8E27BA2D5493AF5636760E354E46004562C46AB7EC0CC4C1CA14E9E20E2545B5";
+ * // Where that voucher backs uusdc, this burns 1 USDC and hands the voucher over here. A fresh devnet
+ * // holds no backing, so the chain refuses it.
+ * await wrapRedeem(client, { signer: wallet, sender: wallet.address, amount: 1_000_000n, voucherDenom }); // throws BroadcastTxError
  * ```
  */
 export async function wrapRedeem(
@@ -299,7 +328,9 @@ export async function updateLeverage(
  *
  * @example
  * ```ts
+ * const affiliate = LocalWallet.fromMnemonic(process.env.PERPX_MNEMONIC_0 ?? "").address;
  * await registerAffiliate(client, { signer: wallet, referee: wallet.address, affiliate });
+ * (await client.getReferredBy({ address: wallet.address })) === affiliate; // true
  * ```
  */
 export async function registerAffiliate(
@@ -315,7 +346,11 @@ export async function registerAffiliate(
  *
  * @example
  * ```ts
- * await initiateWithdrawal(client, { signer: wallet, sender: wallet.address, recipient: evmAddress, denom: "uusdc", amount: 5_000_000n, ethChainId: 1n });
+ * const recipient = "0x8ba1f109551bD432803012645Ac136ddd64DBA72"; // on Sepolia
+ * const withdrawn = await initiateWithdrawal(client, {
+ *   signer: wallet, sender: wallet.address, recipient, denom: "uusdc", amount: 5_000_000n, ethChainId: 11155111n,
+ * });
+ * withdrawn.tx?.code; // 0
  * ```
  */
 export async function initiateWithdrawal(

@@ -18,7 +18,9 @@ import { txHash } from "./encode.js";
  *
  * @example
  * ```ts
- * if (isTxInclusionTimeoutError(error)) setTimeout(() => getTx(client, { hash: error.txHash }), 5_000);
+ * const hash = "A".repeat(64); // a transaction no block holds
+ * const error = await waitForTx(client, { hash, commitTimeoutMs: 300, pollIntervalMs: 100 }).catch((e: unknown) => e);
+ * isTxInclusionTimeoutError(error) && error.txHash === hash; // true: look it up later with getTx
  * ```
  */
 export class TxInclusionTimeoutError extends TimeoutError {
@@ -46,7 +48,7 @@ export class TxInclusionTimeoutError extends TimeoutError {
  *
  * @example
  * ```ts
- * if (isTxInclusionTimeoutError(error)) console.log(error.txHash);
+ * isTxInclusionTimeoutError(new TxInclusionTimeoutError("A".repeat(64), 60_000)); // true
  * ```
  */
 export const isTxInclusionTimeoutError = errorGuard<TxInclusionTimeoutError>("TxInclusionTimeoutError");
@@ -56,7 +58,13 @@ export const isTxInclusionTimeoutError = errorGuard<TxInclusionTimeoutError>("Tx
  *
  * @example
  * ```ts
- * const { hash, height } = await broadcastTx(client, { txBytes, mode: "commit" });
+ * const { accountNumber } = (await client.getAccount({ address: wallet.address }))!;
+ * const goodTilBlock = Number((await client.getLatestBlock()).height) + 10;
+ * // A short-term order: no fee and no sequence.
+ * const order = placeOrderMsg({ subaccount, clientId: 106, side: "BUY", market: btc, size: "0.001", price: "30000", kind: "short-term", goodTilBlock });
+ * const { txBytes } = await signTx({ signer: wallet, messages: [order], chainId: "perpx-local-1", accountNumber, sequence: 0n, fee: { amount: [], gasLimit: 0n } });
+ * const { hash, mode } = await broadcastTx(client, { txBytes, mode: "sync" });
+ * [hash.length, mode]; // [64, "sync"]
  * ```
  */
 export interface BroadcastResult {
@@ -80,7 +88,13 @@ export interface BroadcastResult {
  *
  * @example
  * ```ts
- * await broadcastTx(client, { txBytes, mode: "sync", transport: "grpc" });
+ * const { accountNumber } = (await client.getAccount({ address: wallet.address }))!;
+ * const goodTilBlock = Number((await client.getLatestBlock()).height) + 10;
+ * // A short-term order: no fee and no sequence.
+ * const order = placeOrderMsg({ subaccount, clientId: 107, side: "BUY", market: btc, size: "0.001", price: "30000", kind: "short-term", goodTilBlock });
+ * const { txBytes } = await signTx({ signer: wallet, messages: [order], chainId: "perpx-local-1", accountNumber, sequence: 0n, fee: { amount: [], gasLimit: 0n } });
+ * const params: BroadcastTxParams = { txBytes, mode: "sync", transport: "grpc" };
+ * (await broadcastTx(client, params)).mode; // "sync"
  * ```
  */
 export interface BroadcastTxParams extends CallOptions {
@@ -121,7 +135,13 @@ function pickBroadcastTransport(client: NodeConnection, wanted?: "rpc" | "grpc")
  *
  * @example
  * ```ts
+ * const { accountNumber } = (await client.getAccount({ address: wallet.address }))!;
+ * const goodTilBlock = Number((await client.getLatestBlock()).height) + 10;
+ * // A short-term order: no fee and no sequence.
+ * const order = placeOrderMsg({ subaccount, clientId: 108, side: "BUY", market: btc, size: "0.001", price: "30000", kind: "short-term", goodTilBlock });
+ * const { txBytes } = await signTx({ signer: wallet, messages: [order], chainId: "perpx-local-1", accountNumber, sequence: 0n, fee: { amount: [], gasLimit: 0n } });
  * const hash = await submitTx(client, { txBytes, mode: "sync" });
+ * hash === txHash(txBytes); // true
  * ```
  */
 export async function submitTx(
@@ -132,15 +152,15 @@ export async function submitTx(
   const transport = pickBroadcastTransport(client, params.transport);
   const hash = txHash(params.txBytes);
   if (transport === "grpc") {
-    const response = await unaryQuery(
-      client,
-      cosmosTx.Service.method.broadcastTx,
-      {
+    const response = await unaryQuery(client, {
+      ...params,
+      transport: "grpc",
+      method: cosmosTx.Service.method.broadcastTx,
+      request: {
         txBytes: params.txBytes,
         mode: params.mode === "sync" ? cosmosTx.BroadcastMode.SYNC : cosmosTx.BroadcastMode.ASYNC,
       },
-      { ...params, transport: "grpc" },
-    );
+    });
     const r = response.txResponse;
     if (r && r.code !== 0) {
       throw broadcastTxError({
@@ -153,30 +173,38 @@ export async function submitTx(
     }
     return hash;
   }
-  return withDeadline(`broadcast_tx_${params.mode}`, params, client.timeoutMs, async (signal) => {
-    let result: { code: number; codespace?: string | undefined; log?: string | undefined; hash: Uint8Array };
-    try {
-      result = await cometCall(client.rpc!, signal, (comet) =>
-        params.mode === "sync"
-          ? comet.broadcastTxSync({ tx: params.txBytes })
-          : comet.broadcastTxAsync({ tx: params.txBytes }).then((r) => ({ code: 0, hash: r.hash })),
-      );
-    } catch (error) {
-      if (signal.aborted) throw error;
-      throw rpcQueryError(`broadcast_tx_${params.mode}`, error);
-    }
-    if (result.code !== 0) {
-      throw broadcastTxError({
-        abciCode: result.code,
-        codespace: result.codespace ?? "",
-        log: result.log ?? "",
-        txHash: hash,
-        phase: "checkTx",
-      });
-    }
-    const reported = toHexString(result.hash).toUpperCase();
-    return reported || hash;
-  });
+  return withDeadline(
+    { ...params, operation: `broadcast_tx_${params.mode}`, defaultTimeoutMs: client.timeoutMs },
+    async (signal) => {
+      let result: {
+        code: number;
+        codespace?: string | undefined;
+        log?: string | undefined;
+        hash: Uint8Array;
+      };
+      try {
+        result = await cometCall(client.rpc!, signal, (comet) =>
+          params.mode === "sync"
+            ? comet.broadcastTxSync({ tx: params.txBytes })
+            : comet.broadcastTxAsync({ tx: params.txBytes }).then((r) => ({ code: 0, hash: r.hash })),
+        );
+      } catch (error) {
+        if (signal.aborted) throw error;
+        throw rpcQueryError(`broadcast_tx_${params.mode}`, error);
+      }
+      if (result.code !== 0) {
+        throw broadcastTxError({
+          abciCode: result.code,
+          codespace: result.codespace ?? "",
+          log: result.log ?? "",
+          txHash: hash,
+          phase: "checkTx",
+        });
+      }
+      const reported = toHexString(result.hash).toUpperCase();
+      return reported || hash;
+    },
+  );
 }
 
 /**
@@ -184,7 +212,9 @@ export async function submitTx(
  *
  * @example
  * ```ts
- * await waitForTx(client, { hash, commitTimeoutMs: 30_000, pollIntervalMs: 250 });
+ * const sent = await client.bankSend({ signer: wallet, from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }], tx: { broadcastMode: "sync" } });
+ * const params: WaitForTxParams = { hash: sent.hash, commitTimeoutMs: 30_000, pollIntervalMs: 250 };
+ * (await waitForTx(client, params)).code; // 0
  * ```
  */
 export interface WaitForTxParams extends CallOptions {
@@ -215,7 +245,9 @@ export interface WaitForTxParams extends CallOptions {
  *
  * @example
  * ```ts
- * const landed = await waitForTx(client, { hash });
+ * const sent = await client.bankSend({ signer: wallet, from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }], tx: { broadcastMode: "sync" } });
+ * const landed = await waitForTx(client, { hash: sent.hash });
+ * landed.height > 0n; // true
  * ```
  */
 export async function waitForTx(client: NodeConnection, params: WaitForTxParams): Promise<TxInfo> {
@@ -273,7 +305,12 @@ export async function waitForTx(client: NodeConnection, params: WaitForTxParams)
  *
  * @example
  * ```ts
- * isShortTermOrderTx(signed.txBytes); // true for a short-term MsgPlaceOrder
+ * const { accountNumber } = (await client.getAccount({ address: wallet.address }))!;
+ * const goodTilBlock = Number((await client.getLatestBlock()).height) + 10;
+ * // A short-term order: no fee and no sequence.
+ * const order = placeOrderMsg({ subaccount, clientId: 109, side: "BUY", market: btc, size: "0.001", price: "30000", kind: "short-term", goodTilBlock });
+ * const { txBytes } = await signTx({ signer: wallet, messages: [order], chainId: "perpx-local-1", accountNumber, sequence: 0n, fee: { amount: [], gasLimit: 0n } });
+ * isShortTermOrderTx(txBytes); // true
  * ```
  */
 export function isShortTermOrderTx(txBytes: Uint8Array): boolean {
@@ -301,8 +338,14 @@ export function isShortTermOrderTx(txBytes: Uint8Array): boolean {
  *
  * @example
  * ```ts
- * const result = await broadcastTx(client, { txBytes: signed.txBytes, mode: "commit" });
- * result.height; // 1234n
+ * const { accountNumber } = (await client.getAccount({ address: wallet.address }))!;
+ * const goodTilBlock = Number((await client.getLatestBlock()).height) + 10;
+ * // A short-term order: no fee and no sequence.
+ * const order = placeOrderMsg({ subaccount, clientId: 110, side: "BUY", market: btc, size: "0.001", price: "30000", kind: "short-term", goodTilBlock });
+ * const { txBytes } = await signTx({ signer: wallet, messages: [order], chainId: "perpx-local-1", accountNumber, sequence: 0n, fee: { amount: [], gasLimit: 0n } });
+ * // A short-term order never enters a block: it returns at CheckTx in every mode.
+ * const result = await broadcastTx(client, { txBytes, mode: "commit" });
+ * result.height; // undefined
  * ```
  */
 export async function broadcastTx(

@@ -4,7 +4,7 @@ import { cosmosSecp256k1, cosmosTxSigning, ethSecp256k1, schemaOf, type TypeUrl 
 import { sha256HexUpper } from "#crypto-platform";
 import { type KeyType, PUBKEY_TYPE_URLS } from "../wallet/signer.js";
 import { writeMessage } from "./fastBinary.js";
-import { sharedWriter, writeAny } from "./wire.js";
+import { type ProtoWriter, sharedWriter, writeAny } from "./wire.js";
 
 /**
  * One message of a transaction: its type URL and the protobuf-es message (made with `create`).
@@ -12,7 +12,11 @@ import { sharedWriter, writeAny } from "./wire.js";
  *
  * @example
  * ```ts
- * const message: TxMessage = { typeUrl: "/cosmos.bank.v1beta1.MsgSend", value: create(cosmosBank.MsgSendSchema, { ... }) };
+ * import { create } from "@bufbuild/protobuf";
+ * import { cosmosBank } from "@perpx/proto";
+ *
+ * const value = create(cosmosBank.MsgSendSchema, { fromAddress: wallet.address, toAddress: wallet.address, amount: [{ denom: "uusdc", amount: "1" }] });
+ * const message: TxMessage = { typeUrl: "/cosmos.bank.v1beta1.MsgSend", value };
  * ```
  */
 export interface TxMessage<Desc extends DescMessage = DescMessage> {
@@ -71,7 +75,8 @@ export interface TxBodyParams {
  *
  * @example
  * ```ts
- * const any = toAny(sendMessage);
+ * const any = toAny(bankSendMsg({ from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] }));
+ * any.typeUrl; // "/cosmos.bank.v1beta1.MsgSend"
  * ```
  */
 export function toAny(message: TxMessage): Any {
@@ -86,13 +91,19 @@ export function toAny(message: TxMessage): Any {
  *
  * @example
  * ```ts
- * const bodyBytes = encodeTxBody({ messages: [sendMessage], memo: "hi" });
+ * const send = bankSendMsg({ from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
+ * const bodyBytes = encodeTxBody({ messages: [send], memo: "hi" });
+ * bodyBytes.length > 0; // true
  * ```
  */
 export function encodeTxBody(params: TxBodyParams): Uint8Array {
   // The envelope is written by hand (byte-identical to protobuf-es, see encode.test.ts); only the
   // messages themselves go through protobuf-es.
-  const writer = sharedWriter();
+  return writeTxBody(sharedWriter(), params).finish();
+}
+
+/** Writes the fields of a `TxBody` (no tag, no length) at the writer's position. */
+export function writeTxBody(writer: ProtoWriter, params: TxBodyParams): ProtoWriter {
   for (const message of params.messages) {
     writer.begin(1).string(1, message.typeUrl).begin(2);
     writeMessage(writer, schemaOf(message.typeUrl), message.value);
@@ -102,7 +113,7 @@ export function encodeTxBody(params: TxBodyParams): Uint8Array {
   for (const option of params.nonCriticalExtensionOptions ?? []) {
     writeAny(writer, 2047, option.typeUrl, option.value);
   }
-  return writer.finish();
+  return writer;
 }
 
 /**
@@ -144,11 +155,17 @@ export interface AuthInfoParams {
  *
  * @example
  * ```ts
- * const authInfoBytes = encodeAuthInfo({ publicKey, keyType: "secp256k1", sequence: 3n, fee });
+ * const fee = { amount: [{ denom: "uusdc", amount: 5_000n }], gasLimit: 200_000n };
+ * const authInfoBytes = encodeAuthInfo({ publicKey: wallet.publicKey, keyType: "secp256k1", sequence: 3n, fee });
  * ```
  */
 export function encodeAuthInfo(params: AuthInfoParams): Uint8Array {
-  const writer = sharedWriter().begin(1); // signer_infos[0]
+  return writeAuthInfo(sharedWriter(), params).finish();
+}
+
+/** Writes the fields of an `AuthInfo` with one signer (no tag, no length) at the writer's position. */
+export function writeAuthInfo(writer: ProtoWriter, params: AuthInfoParams): ProtoWriter {
+  writer.begin(1); // signer_infos[0]
   writer.begin(1).string(1, PUBKEY_TYPE_URLS[params.keyType]).begin(2).bytes(1, params.publicKey).end().end();
   writer
     .begin(2) // mode_info
@@ -166,8 +183,7 @@ export function encodeAuthInfo(params: AuthInfoParams): Uint8Array {
     .uint64(2, params.fee.gasLimit, "fee.gasLimit")
     .string(3, params.fee.payer ?? "")
     .string(4, params.fee.granter ?? "")
-    .end()
-    .finish();
+    .end();
 }
 
 /**
@@ -175,7 +191,9 @@ export function encodeAuthInfo(params: AuthInfoParams): Uint8Array {
  *
  * @example
  * ```ts
- * const signBytes = encodeSignDoc({ bodyBytes, authInfoBytes, chainId: "perpx-local-1", accountNumber: 7n });
+ * // SignDoc fields: body_bytes 1, auth_info_bytes 2, chain_id 3, account_number 4.
+ * encodeSignDoc({ bodyBytes: Uint8Array.of(1), authInfoBytes: Uint8Array.of(2), chainId: "c", accountNumber: 7n });
+ * // Uint8Array.of(10, 1, 1, 18, 1, 2, 26, 1, 99, 32, 7)
  * ```
  */
 export function encodeSignDoc(doc: {
@@ -197,7 +215,9 @@ export function encodeSignDoc(doc: {
  *
  * @example
  * ```ts
- * const txBytes = encodeTxRaw({ bodyBytes, authInfoBytes, signatures: [signature] });
+ * // TxRaw fields: body_bytes 1, auth_info_bytes 2, signatures 3.
+ * encodeTxRaw({ bodyBytes: Uint8Array.of(1), authInfoBytes: Uint8Array.of(2), signatures: [Uint8Array.of(3)] });
+ * // Uint8Array.of(10, 1, 1, 18, 1, 2, 26, 1, 3)
  * ```
  */
 export function encodeTxRaw(raw: {
@@ -215,7 +235,7 @@ export function encodeTxRaw(raw: {
  *
  * @example
  * ```ts
- * txHash(txBytes); // "3F1C..."
+ * txHash(new Uint8Array()); // "E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855"
  * ```
  */
 export function txHash(txBytes: Uint8Array): string {

@@ -248,6 +248,8 @@ function compile(desc: DescMessage): Encoder | null {
  *
  * @example
  * ```ts
+ * import { clob } from "@perpx/proto";
+ *
  * hasCompiledEncoder(clob.MsgPlaceOrderSchema); // true
  * ```
  */
@@ -261,9 +263,13 @@ export function hasCompiledEncoder(schema: DescMessage): boolean {
  *
  * @example
  * ```ts
- * writer.begin(2);
- * writeMessage(writer, clob.MsgPlaceOrderSchema, message);
- * writer.end();
+ * import { create, toBinary } from "@bufbuild/protobuf";
+ * import { cosmosBank } from "@perpx/proto";
+ *
+ * const message = create(cosmosBank.MsgSendSchema, { fromAddress: wallet.address, toAddress: wallet.address, amount: [{ denom: "uusdc", amount: "1" }] });
+ * const writer = new ProtoWriter();
+ * writeMessage(writer, cosmosBank.MsgSendSchema, message);
+ * Buffer.from(writer.finish()).equals(toBinary(cosmosBank.MsgSendSchema, message)); // true
  * ```
  */
 export function writeMessage(writer: ProtoWriter, schema: DescMessage, message: object): void {

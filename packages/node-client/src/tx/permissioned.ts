@@ -18,7 +18,10 @@ import { type SendTxParams, type SendTxResult, sendTx } from "./send.js";
  *
  * @example
  * ```ts
- * await registerTradingKey(client, { owner: wallet, publicKey: tradingKey.publicKey });
+ * const key = LocalWallet.generate();
+ * const params: RegisterTradingKeyParams = { owner: wallet, publicKey: key.publicKey };
+ * const { authenticatorId } = await registerTradingKey(client, params);
+ * authenticatorId >= 0n; // true
  * ```
  */
 export interface RegisterTradingKeyParams
@@ -75,7 +78,16 @@ export async function registerTradingKey(
  *
  * @example
  * ```ts
- * await sendWithTradingKey(client, { tradingKey, authenticatorId, messages: [placeOrderMsg(order)] });
+ * import { encodeCredential } from "@perpx/core";
+ *
+ * const key = LocalWallet.generate();
+ * const { authenticatorId } = await registerTradingKey(client, { owner: wallet, publicKey: key.publicKey });
+ * const tradingKey = tradingKeyFromCredential(
+ *   encodeCredential({ masterAddress: wallet.address, tradingPrivateKey: key.exportPrivateKeyHex() }),
+ * );
+ * const goodTilBlock = Number((await client.getLatestBlock()).height) + 10;
+ * const order = placeOrderMsg({ subaccount, clientId: 112, side: "BUY", market: btc, size: "0.001", price: "30000", kind: "short-term", goodTilBlock });
+ * const params: SendWithTradingKeyParams = { tradingKey, authenticatorId, messages: [order] };
  * ```
  */
 export interface SendWithTradingKeyParams
@@ -95,7 +107,18 @@ export interface SendWithTradingKeyParams
  *
  * @example
  * ```ts
- * await sendWithTradingKey(client, { tradingKey, authenticatorId, messages: [placeOrderMsg(order)] });
+ * import { encodeCredential } from "@perpx/core";
+ *
+ * const key = LocalWallet.generate();
+ * const { authenticatorId } = await registerTradingKey(client, { owner: wallet, publicKey: key.publicKey });
+ * // The credential a bot is given: the master account and the key.
+ * const tradingKey = tradingKeyFromCredential(
+ *   encodeCredential({ masterAddress: wallet.address, tradingPrivateKey: key.exportPrivateKeyHex() }),
+ * );
+ * const goodTilBlock = Number((await client.getLatestBlock()).height) + 10;
+ * const order = placeOrderMsg({ subaccount, clientId: 113, side: "BUY", market: btc, size: "0.001", price: "30000", kind: "short-term", goodTilBlock });
+ * const sent = await sendWithTradingKey(client, { tradingKey, authenticatorId, messages: [order] });
+ * sent.shortTerm; // true
  * ```
  */
 export async function sendWithTradingKey(

@@ -16,7 +16,9 @@ import type { TxMessage } from "./encode.js";
  *
  * @example
  * ```ts
- * const { log, gasUsed } = unwrapSimulationLog(error.log);
+ * const text = "rpc error: code = Unknown desc = x: insufficient funds With gas wanted: '0' and gas used: '9' : unknown request";
+ * const { log, gasUsed }: SimulationLog = unwrapSimulationLog(text);
+ * [log, gasUsed]; // ["x: insufficient funds", 9n]
  * ```
  */
 export interface SimulationLog {
@@ -90,7 +92,8 @@ function preferredCodespaces(log: string, messages: readonly TxMessage[]): strin
  *
  * @example
  * ```ts
- * simulationRefusal(error, { txHash, messages });
+ * const messages = [bankSendMsg({ from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] })];
+ * const params: SimulationRefusalParams = { txHash: "AB12", messages };
  * ```
  */
 export interface SimulationRefusalParams {
@@ -108,7 +111,12 @@ export interface SimulationRefusalParams {
  *
  * @example
  * ```ts
- * catch (error) { throw (isQueryError(error) && simulationRefusal(error, { txHash, messages })) || error; }
+ * // What a node answers when the simulation of a bank send fails (over gRPC, sdk 6 wraps the real error).
+ * const log = "failed to execute message; message index: 0: spendable balance 0uusdc is smaller than 1uusdc: insufficient funds";
+ * const error = new QueryError({ path: "/cosmos.tx.v1beta1.Service/Simulate", transport: "grpc", grpcCode: 2, log });
+ * const messages = [bankSendMsg({ from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] })];
+ * const refusal = simulationRefusal(error, { txHash: "AB12", messages });
+ * [refusal?.phase, refusal?.abciCode, refusal?.reason]; // ["simulate", 5, "insufficient-funds"]
  * ```
  */
 export function simulationRefusal(

@@ -29,7 +29,9 @@ export const CLOB_GAS_LIMIT = 1_000_000n;
  *
  * @example
  * ```ts
- * await sendTx(client, { signer: wallet, messages, feeDenom: "aperpx", broadcastMode: "sync" });
+ * const messages = [bankSendMsg({ from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] })];
+ * const params: SendTxParams = { signer: wallet, messages, feeDenom: "aperpx", broadcastMode: "sync" };
+ * (await sendTx(client, params)).fee.amount[0]?.denom; // "aperpx"
  * ```
  */
 export interface SendTxParams extends CallOptions {
@@ -119,7 +121,9 @@ export interface SendTxParams extends CallOptions {
  *
  * @example
  * ```ts
- * const { hash, height, sequence, fee } = await sendTx(client, { signer: wallet, messages });
+ * const messages = [bankSendMsg({ from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] })];
+ * const { hash, height, shortTerm }: SendTxResult = await sendTx(client, { signer: wallet, messages });
+ * [hash.length, height !== undefined, shortTerm]; // [64, true, false]
  * ```
  */
 export interface SendTxResult extends BroadcastResult {
@@ -152,6 +156,20 @@ function orderIdOf(message: TxMessage): clob.OrderId | undefined {
 }
 
 /**
+ * Parameters of {@link resolveGasPrice}.
+ *
+ * @example
+ * ```ts
+ * const params: ResolveGasPriceParams = { denom: "uusdc", timeoutMs: 2_000 };
+ * (await resolveGasPrice(client, params)).denom; // "uusdc"
+ * ```
+ */
+export interface ResolveGasPriceParams extends CallOptions {
+  /** The fee denom, e.g. `uusdc`. */
+  denom: string;
+}
+
+/**
  * The gas price of a fee denom: the client's configured prices, else the network preset's, else
  * the node's `minimum-gas-prices` (read once and cached).
  *
@@ -159,15 +177,15 @@ function orderIdOf(message: TxMessage): clob.OrderId | undefined {
  *
  * @example
  * ```ts
- * await resolveGasPrice(client, "uusdc"); // { denom: "uusdc", amount: "0.025" }
+ * await resolveGasPrice(client, { denom: "uusdc" }); // { denom: "uusdc", amount: "0.025" }
  * ```
  */
 export async function resolveGasPrice(
   client: NodeConnection,
-  denom: string,
-  options: CallOptions = {},
+  params: ResolveGasPriceParams,
 ): Promise<GasPrice> {
-  checkParams(options, "resolveGasPrice", true);
+  checkParams(params, "resolveGasPrice");
+  const { denom, ...options } = params;
   const known = chainFacts(client);
   known.gasPrices ??= await getMinimumGasPrices(client, options);
   const prices = known.gasPrices;
@@ -210,10 +228,12 @@ export function gasWithMultiplier(gasUsed: bigint, multiplier: number): bigint {
  *
  * @example
  * ```ts
+ * const to = LocalWallet.generate().address;
  * const result = await sendTx(client, {
  *   signer: wallet,
  *   messages: [bankSendMsg({ from: wallet.address, to, amount: [{ denom: "uusdc", amount: 1_000_000n }] })],
  * });
+ * result.tx?.code; // 0
  * ```
  */
 export async function sendTx(client: NodeConnection, params: SendTxParams): Promise<SendTxResult> {
@@ -250,7 +270,9 @@ export async function sendTx(client: NodeConnection, params: SendTxParams): Prom
     fixedFee = { amount: [], gasLimit: typeof params.gas === "bigint" ? params.gas : CLOB_GAS_LIMIT };
   }
   if (!fixedFee) {
-    gasPrice = params.gasPrice ?? (await resolveGasPrice(client, params.feeDenom ?? defaults.feeDenom, call));
+    gasPrice =
+      params.gasPrice ??
+      (await resolveGasPrice(client, { ...call, denom: params.feeDenom ?? defaults.feeDenom }));
     if (typeof params.gas === "bigint")
       fixedFee = { amount: [feeForGas(params.gas, gasPrice)], gasLimit: params.gas };
   }
@@ -259,7 +281,7 @@ export async function sendTx(client: NodeConnection, params: SendTxParams): Prom
   const broadcastMode: BroadcastMode = shortTerm && requestedMode === "commit" ? "sync" : requestedMode;
   const multiplier = params.gasMultiplier ?? defaults.gasMultiplier;
 
-  const sent = await client.sequences.run(account, mode, async ({ accountNumber, sequence }) => {
+  const sent = await client.sequences.run({ address: account, mode }, async ({ accountNumber, sequence }) => {
     let fee = fixedFee;
     if (!fee) {
       const simulation = await simulateTx(client, {

@@ -72,7 +72,7 @@ describe("SequenceManager", () => {
     const used: bigint[] = [];
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        manager.run(ADDRESS, "sequence", async (account) => {
+        manager.run({ address: ADDRESS, mode: "sequence" }, async (account) => {
           used.push(account.sequence);
           return chain.broadcast(account, `tx${i}`);
         }),
@@ -91,14 +91,14 @@ describe("SequenceManager", () => {
   it("resyncs on a sequence mismatch and retries once with the same payload", async () => {
     const chain = new FakeChain();
     const manager = new SequenceManager({ fetchAccount: () => chain.fetchAccount() });
-    await manager.run(ADDRESS, "sequence", (a) => chain.broadcast(a, "first"));
+    await manager.run({ address: ADDRESS, mode: "sequence" }, (a) => chain.broadcast(a, "first"));
     chain.commit();
     // Another process uses the account behind our back: two txs, one still in the mempool.
     await chain.broadcast({ accountNumber: 7n, sequence: 1n }, "other-1");
     chain.commit();
     await chain.broadcast({ accountNumber: 7n, sequence: 2n }, "other-2");
     const attempts: bigint[] = [];
-    await manager.run(ADDRESS, "sequence", (a) => {
+    await manager.run({ address: ADDRESS, mode: "sequence" }, (a) => {
       attempts.push(a.sequence);
       return chain.broadcast(a, "mine");
     });
@@ -114,7 +114,7 @@ describe("SequenceManager", () => {
     const manager = new SequenceManager({ fetchAccount: () => chain.fetchAccount() });
     let calls = 0;
     const error = await manager
-      .run(ADDRESS, "sequence", async () => {
+      .run({ address: ADDRESS, mode: "sequence" }, async () => {
         calls++;
         throw mismatch(99n, 0n);
       })
@@ -127,7 +127,7 @@ describe("SequenceManager", () => {
   it("keeps the sequence after a definite CheckTx refusal, and forgets it after an unknown outcome", async () => {
     const chain = new FakeChain();
     const manager = new SequenceManager({ fetchAccount: () => chain.fetchAccount() });
-    await manager.run(ADDRESS, "sequence", (a) => chain.broadcast(a, "a"));
+    await manager.run({ address: ADDRESS, mode: "sequence" }, (a) => chain.broadcast(a, "a"));
     const refusal = broadcastTxError({
       abciCode: 5,
       codespace: "sdk",
@@ -135,15 +135,17 @@ describe("SequenceManager", () => {
       txHash: "X",
       phase: "checkTx",
     });
-    await expect(manager.run(ADDRESS, "sequence", () => Promise.reject(refusal))).rejects.toBe(refusal);
+    await expect(
+      manager.run({ address: ADDRESS, mode: "sequence" }, () => Promise.reject(refusal)),
+    ).rejects.toBe(refusal);
     expect(manager.peek(ADDRESS).sequence).toBe(1n);
     await expect(
-      manager.run(ADDRESS, "sequence", () => Promise.reject(new Error("socket hang up"))),
+      manager.run({ address: ADDRESS, mode: "sequence" }, () => Promise.reject(new Error("socket hang up"))),
     ).rejects.toThrow("socket hang up");
     expect(manager.peek(ADDRESS).sequence).toBeUndefined();
     chain.commit();
     const fetchesBefore = chain.fetches;
-    await manager.run(ADDRESS, "sequence", (a) => chain.broadcast(a, "b"));
+    await manager.run({ address: ADDRESS, mode: "sequence" }, (a) => chain.broadcast(a, "b"));
     expect(chain.fetches).toBe(fetchesBefore + 1);
     expect(manager.peek(ADDRESS).sequence).toBe(2n);
   });
@@ -152,11 +154,11 @@ describe("SequenceManager", () => {
     const chain = new FakeChain();
     let clock = 1_800_000_000_000;
     const manager = new SequenceManager({ fetchAccount: () => chain.fetchAccount(), now: () => clock });
-    await manager.run(ADDRESS, "sequence", (a) => chain.broadcast(a, "warm"));
+    await manager.run({ address: ADDRESS, mode: "sequence" }, (a) => chain.broadcast(a, "warm"));
     const nonces: bigint[] = [];
     await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        manager.run(ADDRESS, "timestamp", (a) => {
+        manager.run({ address: ADDRESS, mode: "timestamp" }, (a) => {
           nonces.push(a.sequence);
           return chain.broadcast(a, `n${i}`);
         }),
@@ -182,7 +184,7 @@ describe("SequenceManager", () => {
     });
     const seen: bigint[] = [];
     let first = true;
-    await manager.run(ADDRESS, "timestamp", async (a) => {
+    await manager.run({ address: ADDRESS, mode: "timestamp" }, async (a) => {
       seen.push(a.sequence);
       if (first) {
         first = false;
@@ -196,11 +198,11 @@ describe("SequenceManager", () => {
   it("never touches the sequence for short-term orders", async () => {
     const chain = new FakeChain();
     const manager = new SequenceManager({ fetchAccount: () => chain.fetchAccount() });
-    await manager.run(ADDRESS, "sequence", (a) => chain.broadcast(a, "a"));
+    await manager.run({ address: ADDRESS, mode: "sequence" }, (a) => chain.broadcast(a, "a"));
     const seen: bigint[] = [];
     await Promise.all(
       Array.from({ length: 10 }, () =>
-        manager.run(ADDRESS, "none", async (a) => {
+        manager.run({ address: ADDRESS, mode: "none" }, async (a) => {
           seen.push(a.sequence);
           return "short";
         }),
@@ -222,7 +224,7 @@ describe("a mismatch found after the lock (DeliverTx)", () => {
         return { accountNumber: 1n, sequence: 10n };
       },
     });
-    await sequences.run("a", "sequence", async () => "sent");
+    await sequences.run({ address: "a", mode: "sequence" }, async () => "sent");
     expect(sequences.peek("a").sequence).toBe(11n);
     sequences.observe(
       "a",
@@ -240,7 +242,9 @@ describe("a mismatch found after the lock (DeliverTx)", () => {
       }),
     );
     expect(sequences.peek("a").sequence).toBeUndefined();
-    await sequences.run("a", "sequence", async ({ sequence }) => expect(sequence).toBe(10n));
+    await sequences.run({ address: "a", mode: "sequence" }, async ({ sequence }) =>
+      expect(sequence).toBe(10n),
+    );
     expect(reads).toBe(2);
   });
 });

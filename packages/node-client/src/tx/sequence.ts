@@ -5,7 +5,7 @@ import { isSequenceMismatchError, parseSequenceMismatch } from "../errors.js";
  *
  * @example
  * ```ts
- * const { accountNumber, sequence }: AccountSequence = await getAccountSequence(client, { address });
+ * const { accountNumber, sequence }: AccountSequence = await getAccountSequence(client, { address: wallet.address });
  * ```
  */
 export interface AccountSequence {
@@ -52,11 +52,28 @@ export interface SequenceManagerOptions {
 }
 
 /**
+ * Which account {@link SequenceManager.run} hands a sequence for, and how it is used.
+ *
+ * @example
+ * ```ts
+ * const params: SequenceRunParams = { address: wallet.address, mode: "timestamp" };
+ * ```
+ */
+export interface SequenceRunParams {
+  /** The account whose sequence is used (the owner's, when a trading key signs). */
+  address: string;
+  /** `sequence`, `timestamp` (a nonce instead) or `none` (short-term orders). */
+  mode: SequenceMode;
+}
+
+/**
  * The smallest value the chain reads as a timestamp nonce rather than a sequence: 2^40.
  *
  * @example
  * ```ts
- * const isNonce = sequence >= TIMESTAMP_NONCE_MIN;
+ * TIMESTAMP_NONCE_MIN; // 1099511627776n
+ * const { sequence } = await getAccountSequence(client, { address: wallet.address });
+ * sequence >= TIMESTAMP_NONCE_MIN; // false: a sequence, not a timestamp nonce
  * ```
  */
 export const TIMESTAMP_NONCE_MIN = 1n << 40n;
@@ -80,7 +97,10 @@ interface AccountState {
  * @example
  * ```ts
  * const sequences = new SequenceManager({ fetchAccount: (address) => getAccountSequence(client, { address }) });
- * const result = await sequences.run(address, "sequence", ({ accountNumber, sequence }) => signAndBroadcast(sequence));
+ * // `attempt` signs and broadcasts with the sequence it is given; once it resolves, the next run gets the one after.
+ * const first = await sequences.run({ address: wallet.address, mode: "sequence" }, async ({ sequence }) => sequence);
+ * const second = await sequences.run({ address: wallet.address, mode: "sequence" }, async ({ sequence }) => sequence);
+ * second - first; // 1n
  * ```
  */
 export class SequenceManager {
@@ -116,7 +136,9 @@ export class SequenceManager {
    *
    * @example
    * ```ts
-   * sequences.peek(address); // { accountNumber: 7n, sequence: 12n }
+   * const sequences = new SequenceManager({ fetchAccount: async () => ({ accountNumber: 7n, sequence: 12n }) });
+   * await sequences.run({ address: wallet.address, mode: "sequence" }, async () => "sent");
+   * sequences.peek(wallet.address); // { accountNumber: 7n, sequence: 13n }
    * ```
    */
   peek(address: string): { accountNumber: bigint | undefined; sequence: bigint | undefined } {
@@ -130,7 +152,10 @@ export class SequenceManager {
    *
    * @example
    * ```ts
-   * sequences.reset(address);
+   * const sequences = new SequenceManager({ fetchAccount: async () => ({ accountNumber: 7n, sequence: 12n }) });
+   * await sequences.run({ address: wallet.address, mode: "sequence" }, async () => "sent");
+   * sequences.reset(wallet.address);
+   * sequences.peek(wallet.address).sequence; // undefined: read again before the next transaction
    * ```
    */
   reset(address?: string): void {
@@ -149,7 +174,12 @@ export class SequenceManager {
    *
    * @example
    * ```ts
-   * await waitForTx(client, { hash }).catch((error) => { sequences.observe(address, error); throw error; });
+   * const sequences = new SequenceManager({ fetchAccount: async () => ({ accountNumber: 7n, sequence: 12n }) });
+   * await sequences.run({ address: wallet.address, mode: "sequence" }, async () => "sent");
+   * // The block refused it for its sequence (sdk 32): the account is read again before the next one.
+   * const refused = broadcastTxError({ abciCode: 32, codespace: "sdk", log: "", txHash: "AB12", phase: "deliverTx" });
+   * sequences.observe(wallet.address, refused);
+   * sequences.peek(wallet.address).sequence; // undefined
    * ```
    */
   observe(address: string, error: unknown): void {
@@ -161,7 +191,9 @@ export class SequenceManager {
    *
    * @example
    * ```ts
-   * sequences.nextTimestampNonce(address); // 1767225600000n
+   * const sequences = new SequenceManager({ fetchAccount: async () => ({ accountNumber: 7n, sequence: 0n }), now: () => 1_767_225_600_000 });
+   * sequences.nextTimestampNonce(wallet.address); // 1767225600000n
+   * sequences.nextTimestampNonce(wallet.address); // 1767225600001n: always greater than the last
    * ```
    */
   nextTimestampNonce(address: string): bigint {
@@ -183,21 +215,19 @@ export class SequenceManager {
    * transaction reached the node (a timeout, a dropped connection) makes the next transaction
    * re-read the sequence.
    *
-   * @param address - the account whose sequence is used (the owner's, when a trading key signs).
-   * @param mode - how the sequence is used.
+   * @param params - the account whose sequence is used (the owner's, when a trading key signs) and
+   *   how the sequence is used.
    * @param attempt - signs and broadcasts with the given account sequence.
    * @returns what `attempt` returned.
    *
    * @example
    * ```ts
-   * await sequences.run(owner, "sequence", (account) => broadcastWith(account));
+   * const sequences = new SequenceManager({ fetchAccount: async () => ({ accountNumber: 7n, sequence: 12n }) });
+   * await sequences.run({ address: wallet.address, mode: "sequence" }, async ({ sequence }) => sequence); // 12n
    * ```
    */
-  async run<T>(
-    address: string,
-    mode: SequenceMode,
-    attempt: (account: AccountSequence) => Promise<T>,
-  ): Promise<T> {
+  async run<T>(params: SequenceRunParams, attempt: (account: AccountSequence) => Promise<T>): Promise<T> {
+    const { address, mode } = params;
     const state = this.#state(address);
     if (mode === "none") {
       if (state.accountNumber === undefined || state.sequence === undefined) await this.#sync(address, state);

@@ -13,7 +13,10 @@ import { txExtension } from "./sign.js";
  *
  * @example
  * ```ts
- * await simulateTx(client, { messages, publicKey: wallet.publicKey, keyType: wallet.keyType, sequence });
+ * const messages = [bankSendMsg({ from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] })];
+ * const { sequence } = await getAccountSequence(client, { address: wallet.address });
+ * const params: SimulateTxParams = { messages, publicKey: wallet.publicKey, keyType: wallet.keyType, sequence };
+ * (await simulateTx(client, params)).gasUsed > 0n; // true
  * ```
  */
 export interface SimulateTxParams extends QueryOptions {
@@ -36,7 +39,10 @@ export interface SimulateTxParams extends QueryOptions {
  *
  * @example
  * ```ts
- * const { gasUsed } = await simulateTx(client, params);
+ * const messages = [bankSendMsg({ from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] })];
+ * const { sequence } = await getAccountSequence(client, { address: wallet.address });
+ * const { gasUsed }: SimulationResult = await simulateTx(client, { messages, publicKey: wallet.publicKey, keyType: wallet.keyType, sequence });
+ * gasUsed > 0n; // true
  * ```
  */
 export interface SimulationResult {
@@ -56,7 +62,11 @@ export interface SimulationResult {
  *
  * @example
  * ```ts
+ * const messages = [bankSendMsg({ from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] })];
+ * const { sequence } = await getAccountSequence(client, { address: wallet.address });
+ * // Nothing is signed or sent: the node runs the messages and says how much gas they used.
  * const { gasUsed } = await simulateTx(client, { messages, publicKey: wallet.publicKey, keyType: wallet.keyType, sequence });
+ * gasUsed > 0n; // true
  * ```
  */
 export async function simulateTx(
@@ -80,7 +90,11 @@ export async function simulateTx(
   });
   const txBytes = encodeTxRaw({ bodyBytes, authInfoBytes, signatures: [new Uint8Array()] });
   try {
-    const response = await unaryQuery(client, cosmosTx.Service.method.simulate, { txBytes }, params);
+    const response = await unaryQuery(client, {
+      ...params,
+      method: cosmosTx.Service.method.simulate,
+      request: { txBytes },
+    });
     return { gasUsed: response.gasInfo?.gasUsed ?? 0n, gasWanted: response.gasInfo?.gasWanted ?? 0n };
   } catch (error) {
     if (!isQueryError(error)) throw error;

@@ -9,7 +9,8 @@ import type { TxMessage } from "./encode.js";
  *
  * @example
  * ```ts
- * validateOrderWindows(messages, { latest, shortBlockWindow: 40, timeoutHeight: 0n });
+ * const latest = await client.getLatestBlock();
+ * const context: OrderWindowContext = { latest, shortBlockWindow: 40, timeoutHeight: 0n };
  * ```
  */
 export interface OrderWindowContext {
@@ -54,7 +55,9 @@ function goodTilOf(message: TxMessage): { block?: number; time?: number } | unde
  *
  * @example
  * ```ts
- * needsOrderWindow([placeOrderMsg(order)]); // true
+ * const order = placeOrderMsg({ subaccount, clientId: 1, side: "BUY", market: btc, size: "0.001", price: "30000", kind: "short-term", goodTilBlock: 1_000 });
+ * needsOrderWindow([order]); // true
+ * needsOrderWindow([bankSendMsg({ from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] })]); // false
  * ```
  */
 export function needsOrderWindow(messages: readonly TxMessage[]): boolean {
@@ -71,7 +74,12 @@ export function needsOrderWindow(messages: readonly TxMessage[]): boolean {
  *
  * @example
  * ```ts
- * validateOrderWindows([msg], { latest, shortBlockWindow: 40, timeoutHeight: 0n });
+ * const latest = await client.getLatestBlock();
+ * // A short-term order may live at most 40 blocks past the latest one.
+ * const tooLate = placeOrderMsg({
+ *   subaccount, clientId: 1, side: "BUY", market: btc, size: "0.001", price: "30000", kind: "short-term", goodTilBlock: Number(latest.height) + 100,
+ * });
+ * validateOrderWindows([tooLate], { latest, shortBlockWindow: 40, timeoutHeight: 0n }); // throws InvalidOrderError
  * ```
  */
 export function validateOrderWindows(messages: readonly TxMessage[], context: OrderWindowContext): void {

@@ -8,14 +8,18 @@ import { pickQueryTransport, rpcQueryError, unaryQuery } from "../query/unary.js
 import { type CallOptions, checkTimeout, sleep, withDeadline } from "../transport/call.js";
 import { cometCall } from "../transport/rpc-json.js";
 
-const PROPOSED_OPERATIONS = `/${clob.MsgProposedOperationsSchema.typeName}`;
+const PROPOSED_OPERATIONS = "/perpx.clob.v1.MsgProposedOperations";
 
 /**
  * One fill of a watched short-term order, as a block's proposed operations settled it.
  *
  * @example
  * ```ts
- * const { height, quantums, role }: ShortTermOrderFill = outcome.fills[0]!;
+ * import { create } from "@bufbuild/protobuf";
+ * import { clob } from "@perpx/proto";
+ *
+ * // One match of a watched order, as `watchShortTermOrder` reports it.
+ * const fill: ShortTermOrderFill = { height: 120n, quantums: 1_000_000n, role: "maker", counterparty: create(clob.OrderIdSchema, { clientId: 9 }) };
  * ```
  */
 export interface ShortTermOrderFill {
@@ -34,7 +38,12 @@ export interface ShortTermOrderFill {
  *
  * @example
  * ```ts
- * const { totalFilled, fills, lastHeight }: ShortTermOrderOutcome = await watchShortTermOrder(client, { orderId, goodTilBlock });
+ * const goodTilBlock = Number((await client.getLatestBlock()).height) + 5;
+ * const sent = await client.placeOrder({
+ *   signer: wallet, subaccount, clientId: 114, side: "BUY", market: btc, size: "0.001", price: "30000", kind: "short-term", goodTilBlock,
+ * });
+ * const { totalFilled, fills }: ShortTermOrderOutcome = await watchShortTermOrder(client, { orderId: sent.orderId!, goodTilBlock });
+ * [totalFilled, fills]; // [0n, []]: nobody sold at 30000 before it expired
  * ```
  */
 export interface ShortTermOrderOutcome {
@@ -56,7 +65,12 @@ export interface ShortTermOrderOutcome {
  *
  * @example
  * ```ts
- * await watchShortTermOrder(client, { orderId: sent.orderId!, goodTilBlock: 1_234, fromHeight: sent.latestHeight! + 1n });
+ * const goodTilBlock = Number((await client.getLatestBlock()).height) + 5;
+ * const sent = await client.placeOrder({
+ *   signer: wallet, subaccount, clientId: 115, side: "BUY", market: btc, size: "0.001", price: "30000", kind: "short-term", goodTilBlock,
+ * });
+ * const params: WatchShortTermOrderParams = { orderId: sent.orderId!, goodTilBlock, fromHeight: sent.latestHeight! + 1n, pollIntervalMs: 50 };
+ * (await watchShortTermOrder(client, params)).totalFilled; // 0n
  * ```
  */
 export interface WatchShortTermOrderParams extends CallOptions {
@@ -98,7 +112,7 @@ function sameOrder(a: clob.OrderId | undefined, b: clob.OrderId): boolean {
  *
  * @example
  * ```ts
- * const operations = proposedOperations(blockTxs[0]!);
+ * proposedOperations(Uint8Array.of(1, 2, 3)); // undefined: not a block's first transaction
  * ```
  */
 export function proposedOperations(txBytes: Uint8Array): clob.MsgProposedOperations | undefined {
@@ -118,7 +132,11 @@ export function proposedOperations(txBytes: Uint8Array): clob.MsgProposedOperati
  *
  * @example
  * ```ts
- * const fills = fillsOf(operations, orderId, 12n);
+ * import { create } from "@bufbuild/protobuf";
+ * import { clob } from "@perpx/proto";
+ *
+ * const orderId = create(clob.OrderIdSchema, { subaccountId: subaccount, clientId: 7 });
+ * fillsOf(create(clob.MsgProposedOperationsSchema), orderId, 12n); // []: a block without matches
  * ```
  */
 export function fillsOf(
@@ -145,22 +163,25 @@ export function fillsOf(
 async function blockTxs(client: NodeConnection, height: bigint, options: CallOptions): Promise<Uint8Array[]> {
   const transport = client.rpc ? "rpc" : pickQueryTransport(client);
   if (transport === "rpc") {
-    return withDeadline("block", options, client.timeoutMs, async (signal) => {
-      try {
-        const response = await cometCall(client.rpc!, signal, (comet) => comet.block(Number(height)));
-        return [...response.block.txs];
-      } catch (error) {
-        if (signal.aborted) throw error;
-        throw rpcQueryError("block", error);
-      }
-    });
+    return withDeadline(
+      { ...options, operation: "block", defaultTimeoutMs: client.timeoutMs },
+      async (signal) => {
+        try {
+          const response = await cometCall(client.rpc!, signal, (comet) => comet.block(Number(height)));
+          return [...response.block.txs];
+        } catch (error) {
+          if (signal.aborted) throw error;
+          throw rpcQueryError("block", error);
+        }
+      },
+    );
   }
-  const response = await unaryQuery(
-    client,
-    cosmosTendermint.Service.method.getBlockByHeight,
-    { height },
-    { ...options, transport },
-  );
+  const response = await unaryQuery(client, {
+    ...options,
+    transport,
+    method: cosmosTendermint.Service.method.getBlockByHeight,
+    request: { height },
+  });
   return response.sdkBlock?.data?.txs ?? response.block?.data?.txs ?? [];
 }
 
@@ -174,9 +195,13 @@ async function blockTxs(client: NodeConnection, height: bigint, options: CallOpt
  *
  * @example
  * ```ts
- * const sent = await placeOrder(client, { signer, ...order, kind: "short-term", goodTilBlock });
+ * const goodTilBlock = Number((await client.getLatestBlock()).height) + 5;
+ * const sent = await client.placeOrder({
+ *   signer: wallet, subaccount, clientId: 116, side: "BUY", market: btc, size: "0.001", price: "30000", kind: "short-term", goodTilBlock,
+ * });
+ * // Follows the blocks until the order is filled or expired.
  * const outcome = await watchShortTermOrder(client, { orderId: sent.orderId!, goodTilBlock, fromHeight: sent.latestHeight! + 1n });
- * console.log(outcome.totalFilled, outcome.fills.map((f) => f.height));
+ * outcome.lastHeight >= BigInt(goodTilBlock); // true
  * ```
  */
 export async function watchShortTermOrder(

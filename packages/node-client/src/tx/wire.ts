@@ -26,6 +26,28 @@ function stringBytes(text: string): Uint8Array {
   return bytes;
 }
 
+const SLAB_SIZE = 16 * 1024;
+const SLAB_MAX = 1024;
+let slab = new Uint8Array(0);
+let slabAt = 0;
+
+/**
+ * `length` zeroed bytes for an encoder's output. Up to 1 KiB they are a view of a shared 16 KiB
+ * slab, as Node's `Buffer` pool does: a new backing store per output (several per transaction) cost
+ * more than the encoding. The view's `byteOffset` is usually not 0: read it as a view, never through
+ * its `.buffer` alone. A slab whose buffer was transferred (detached) is replaced.
+ */
+export function allocBytes(length: number): Uint8Array {
+  if (length > SLAB_MAX) return new Uint8Array(length);
+  if (slabAt + length > slab.length || slab.buffer.byteLength === 0) {
+    slab = new Uint8Array(SLAB_SIZE);
+    slabAt = 0;
+  }
+  const out = slab.subarray(slabAt, slabAt + length);
+  slabAt = (slabAt + length + 7) & ~7;
+  return out;
+}
+
 /** An append-only protobuf writer over one growable buffer. */
 export class ProtoWriter {
   #buf: Uint8Array;
@@ -234,9 +256,10 @@ export class ProtoWriter {
     return text === "" ? this : this.delimited(field, stringBytes(text));
   }
 
-  /** The bytes written so far (a copy, sized exactly); the writer is then empty again. */
+  /** The bytes written so far (a copy, sized exactly, see {@link allocBytes}); the writer is then empty again. */
   finish(): Uint8Array {
-    const out = this.#buf.slice(0, this.#pos);
+    const out = allocBytes(this.#pos);
+    out.set(this.#buf.subarray(0, this.#pos));
     this.#pos = 0;
     this.#open.length = 0;
     this.#tags.length = 0;

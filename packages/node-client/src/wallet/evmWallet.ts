@@ -73,7 +73,8 @@ export class EvmWallet implements TxSigner {
    *
    * @example
    * ```ts
-   * const evm = EvmWallet.fromPrivateKey(process.env.EVM_KEY!);
+   * const evm = EvmWallet.fromPrivateKey(randomPrivateKey());
+   * evm.evmAddress.startsWith("0x"); // true
    * ```
    */
   static fromPrivateKey(privateKey: Uint8Array | string, options: WalletOptions = {}): EvmWallet {
@@ -111,7 +112,8 @@ export class EvmWallet implements TxSigner {
    *
    * @example
    * ```ts
-   * const signature = evm.sign(signDocBytes);
+   * const evm = EvmWallet.generate();
+   * evm.sign(new TextEncoder().encode("sign me")).length; // 65: r, s and the recovery id
    * ```
    */
   sign(bytes: Uint8Array): Uint8Array {
@@ -124,7 +126,10 @@ export class EvmWallet implements TxSigner {
    *
    * @example
    * ```ts
-   * const { signature } = evm.signDirect(doc, signDocBytes);
+   * const evm = EvmWallet.generate();
+   * const doc = { bodyBytes: Uint8Array.of(1), authInfoBytes: Uint8Array.of(2), chainId: "perpx-local-1", accountNumber: 0n };
+   * const { signature } = evm.signDirect(doc, encodeSignDoc(doc));
+   * signature.length; // 65
    * ```
    */
   signDirect(doc: SignDocFields, signDocBytes: Uint8Array): DirectSignature {
@@ -138,7 +143,11 @@ export class EvmWallet implements TxSigner {
    *
    * @example
    * ```ts
-   * const signature = evm.signTypedData(approveAgentTypedData(params));
+   * import { approveAgentTypedData } from "@perpx/core";
+   *
+   * const evm = EvmWallet.generate();
+   * const typedData = approveAgentTypedData({ evmChainId: 31337, masterAddress: evm.evmAddress, agentPublicKey: LocalWallet.generate().publicKey, nonce: 1 });
+   * evm.signTypedData(typedData).length; // 132: 0x and 65 bytes
    * ```
    */
   signTypedData(typedData: TypedData): `0x${string}` {
@@ -151,7 +160,10 @@ export class EvmWallet implements TxSigner {
    *
    * @example
    * ```ts
+   * const evm = EvmWallet.generate();
+   * const key = LocalWallet.generate();
    * const signature = evm.signApproveAgent({ evmChainId: 31337, agentPublicKey: key.publicKey, nonce: Date.now() });
+   * signature.startsWith("0x"); // true
    * ```
    */
   signApproveAgent(

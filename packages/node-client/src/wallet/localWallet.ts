@@ -19,7 +19,8 @@ const INSPECT = Symbol.for("nodejs.util.inspect.custom");
  *
  * @example
  * ```ts
- * LocalWallet.fromPrivateKey(key, { prefix: "perpx", backend: "auto" });
+ * const options: WalletOptions = { prefix: "perpx", backend: "auto" };
+ * LocalWallet.fromPrivateKey(randomPrivateKey(), options).address.startsWith("perpx1"); // true
  * ```
  */
 export interface WalletOptions {
@@ -69,7 +70,8 @@ export interface FromMnemonicOptions extends WalletOptions {
  *
  * @example
  * ```ts
- * JSON.stringify(wallet); // {"address":"perpx1...","keyType":"secp256k1","publicKey":"A..."}
+ * const json: WalletJson = JSON.parse(JSON.stringify(wallet)); // never the key
+ * Object.keys(json); // ["address", "keyType", "publicKey"]
  * ```
  */
 export interface WalletJson {
@@ -145,7 +147,8 @@ export class LocalWallet implements TxSigner {
    *
    * @example
    * ```ts
-   * const wallet = LocalWallet.fromPrivateKey("0x4c0883a6...");
+   * const key = "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"; // a test key: never one in code
+   * LocalWallet.fromPrivateKey(key).address === LocalWallet.fromPrivateKey(`0x${key}`).address; // true
    * ```
    */
   static fromPrivateKey(privateKey: Uint8Array | string, options: WalletOptions = {}): LocalWallet {
@@ -185,7 +188,8 @@ export class LocalWallet implements TxSigner {
    *
    * @example
    * ```ts
-   * const signature = wallet.sign(signDocBytes);
+   * const signature = wallet.sign(new TextEncoder().encode("sign me"));
+   * signature.length; // 64
    * ```
    */
   sign(bytes: Uint8Array): Uint8Array {
@@ -198,7 +202,9 @@ export class LocalWallet implements TxSigner {
    *
    * @example
    * ```ts
-   * const { signature } = wallet.signDirect(doc, signDocBytes);
+   * const doc = { bodyBytes: Uint8Array.of(1), authInfoBytes: Uint8Array.of(2), chainId: "perpx-local-1", accountNumber: 0n };
+   * const { signature } = wallet.signDirect(doc, encodeSignDoc(doc));
+   * verifyCosmos(signature, encodeSignDoc(doc), wallet.publicKey); // true
    * ```
    */
   signDirect(doc: SignDocFields, signDocBytes: Uint8Array): DirectSignature {
@@ -211,7 +217,9 @@ export class LocalWallet implements TxSigner {
    *
    * @example
    * ```ts
-   * const credentialKey = tradingKey.exportPrivateKeyHex();
+   * const key = LocalWallet.generate();
+   * // A trading key's credential carries it; keep it secret.
+   * key.exportPrivateKeyHex().length; // 64
    * ```
    */
   exportPrivateKeyHex(): string {

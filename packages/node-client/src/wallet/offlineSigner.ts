@@ -9,6 +9,8 @@ import type { DirectSignature, KeyType, SignDocFields, TxSigner } from "./signer
  *
  * @example
  * ```ts
+ * import { DirectSecp256k1HdWallet } from "@cosmjs/proto-signing";
+ *
  * const signer: OfflineDirectSignerLike = await DirectSecp256k1HdWallet.fromMnemonic(mnemonic, { prefix: "perpx" });
  * ```
  */
@@ -30,7 +32,12 @@ export interface OfflineDirectSignerLike {
  *
  * @example
  * ```ts
- * await fromOfflineSigner(keplrSigner, { address: "perpx1..." });
+ * import { DirectSecp256k1HdWallet } from "@cosmjs/proto-signing";
+ *
+ * // A signer holding several accounts (Keplr, a cosmjs wallet): pick one by address.
+ * const external = await DirectSecp256k1HdWallet.fromMnemonic(mnemonic, { prefix: "perpx" });
+ * const options: FromOfflineSignerOptions = { address: wallet.address };
+ * (await fromOfflineSigner(external, options)).address === wallet.address; // true
  * ```
  */
 export interface FromOfflineSignerOptions {
@@ -59,7 +66,11 @@ function keyTypeOf(algo: string): KeyType {
  *
  * @example
  * ```ts
+ * import { DirectSecp256k1HdWallet } from "@cosmjs/proto-signing";
+ *
  * const signer = await fromOfflineSigner(await DirectSecp256k1HdWallet.fromMnemonic(mnemonic, { prefix: "perpx" }));
+ * // It signs like a LocalWallet: sendTx takes it.
+ * signer.address === wallet.address; // true
  * ```
  */
 export async function fromOfflineSigner(

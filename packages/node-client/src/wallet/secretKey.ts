@@ -11,7 +11,7 @@ const INSPECT = Symbol.for("nodejs.util.inspect.custom");
  *
  * @example
  * ```ts
- * const key = SecretKey.from("0x...");
+ * const key = SecretKey.from(randomPrivateKey());
  * JSON.stringify({ key }); // '{"key":"[redacted]"}'
  * ```
  */
@@ -52,7 +52,9 @@ export class SecretKey {
    *
    * @example
    * ```ts
-   * const signature = key.use((bytes) => signCosmos(bytes, message));
+   * const key = SecretKey.from(randomPrivateKey());
+   * const signature = key.use((bytes) => signCosmos(bytes, new TextEncoder().encode("sign me")));
+   * signature.length; // 64
    * ```
    */
   use<T>(use: (bytes: Uint8Array) => T): T {
@@ -64,6 +66,7 @@ export class SecretKey {
    *
    * @example
    * ```ts
+   * const key = SecretKey.from(randomPrivateKey());
    * key.publicKey().length; // 33
    * ```
    */

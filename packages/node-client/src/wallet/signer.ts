@@ -29,7 +29,7 @@ export const PUBKEY_TYPE_URLS: Readonly<Record<KeyType, string>> = {
  *
  * @example
  * ```ts
- * const doc: SignDocFields = { bodyBytes, authInfoBytes, chainId: "perpx-local-1", accountNumber: 0n };
+ * const doc: SignDocFields = { bodyBytes: Uint8Array.of(1), authInfoBytes: Uint8Array.of(2), chainId: "perpx-local-1", accountNumber: 0n };
  * ```
  */
 export interface SignDocFields {
@@ -48,7 +48,9 @@ export interface SignDocFields {
  *
  * @example
  * ```ts
- * const { signature }: DirectSignature = await signer.signDirect(doc, signDocBytes);
+ * const doc = { bodyBytes: Uint8Array.of(1), authInfoBytes: Uint8Array.of(2), chainId: "perpx-local-1", accountNumber: 0n };
+ * const { signature }: DirectSignature = await wallet.signDirect(doc, encodeSignDoc(doc));
+ * signature.length; // 64
  * ```
  */
 export interface DirectSignature {

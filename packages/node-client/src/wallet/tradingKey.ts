@@ -6,7 +6,8 @@ import { LocalWallet, type WalletOptions } from "./localWallet.js";
  *
  * @example
  * ```ts
- * const { masterAddress, wallet }: TradingKey = tradingKeyFromCredential(credential);
+ * // The master account trades; the key's wallet signs for it.
+ * const tradingKey: TradingKey = { masterAddress: wallet.address, wallet: LocalWallet.generate() };
  * ```
  */
 export interface TradingKey {
@@ -25,7 +26,12 @@ export interface TradingKey {
  *
  * @example
  * ```ts
- * const { masterAddress, wallet } = tradingKeyFromCredential(process.env.PERPX_CREDENTIAL!);
+ * import { encodeCredential } from "@perpx/core";
+ *
+ * // The base64 credential a bot is given: the master account and the trading key.
+ * const credential = encodeCredential({ masterAddress: wallet.address, tradingPrivateKey: LocalWallet.generate().exportPrivateKeyHex() });
+ * const { masterAddress } = tradingKeyFromCredential(credential);
+ * masterAddress === wallet.address; // true
  * ```
  */
 export function tradingKeyFromCredential(

@@ -56,9 +56,12 @@ async function scenario(config: ScenarioConfig): Promise<ScenarioReport> {
   const socket = new WebSocketRpcClient({ url: config.rpcWebsocket });
   report.subscribedHeight = await new Promise<string>((resolve, reject) => {
     socket
-      .subscribe("tm.event='NewBlock'", (data: unknown) => {
-        const event = data as { value?: { block?: { header?: { height?: string } } } };
-        resolve(String(event.value?.block?.header?.height));
+      .subscribe({
+        query: "tm.event='NewBlock'",
+        onEvent: (data: unknown) => {
+          const event = data as { value?: { block?: { header?: { height?: string } } } };
+          resolve(String(event.value?.block?.header?.height));
+        },
       })
       .catch(reject);
   });

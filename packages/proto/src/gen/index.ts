@@ -11,7 +11,7 @@
  * const message = create(accountplus.AccountAuthenticatorSchema, {});
  * ```
  */
-export * as accountplus from "./ns/accountplus.js";
+export { accountplus } from "./ns/accountplus.js";
 /**
  * Messages, enums and services of the proto package `perpx.affiliates.v1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -23,7 +23,7 @@ export * as accountplus from "./ns/accountplus.js";
  * const message = create(affiliates.AffiliateTiersSchema, {});
  * ```
  */
-export * as affiliates from "./ns/affiliates.js";
+export { affiliates } from "./ns/affiliates.js";
 /**
  * Messages, enums and services of the proto package `perpx.assets.v1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -35,7 +35,7 @@ export * as affiliates from "./ns/affiliates.js";
  * const message = create(assets.AssetSchema, {});
  * ```
  */
-export * as assets from "./ns/assets.js";
+export { assets } from "./ns/assets.js";
 /**
  * Messages, enums and services of the proto package `perpx.bridge.v1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -47,7 +47,7 @@ export * as assets from "./ns/assets.js";
  * const message = create(bridge.BridgeEventSchema, {});
  * ```
  */
-export * as bridge from "./ns/bridge.js";
+export { bridge } from "./ns/bridge.js";
 /**
  * Messages, enums and services of the proto package `perpx.clob.v1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -59,7 +59,7 @@ export * as bridge from "./ns/bridge.js";
  * const message = create(clob.BlockRateLimitConfigurationSchema, {});
  * ```
  */
-export * as clob from "./ns/clob.js";
+export { clob } from "./ns/clob.js";
 /**
  * Messages, enums and services of the proto package `cosmos.base.abci.v1beta1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -71,7 +71,7 @@ export * as clob from "./ns/clob.js";
  * const message = create(cosmosAbci.TxResponseSchema, {});
  * ```
  */
-export * as cosmosAbci from "./ns/cosmosAbci.js";
+export { cosmosAbci } from "./ns/cosmosAbci.js";
 /**
  * Messages, enums and services of the proto package `cosmos.auth.v1beta1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -83,7 +83,7 @@ export * as cosmosAbci from "./ns/cosmosAbci.js";
  * const message = create(cosmosAuth.BaseAccountSchema, {});
  * ```
  */
-export * as cosmosAuth from "./ns/cosmosAuth.js";
+export { cosmosAuth } from "./ns/cosmosAuth.js";
 /**
  * Messages, enums and services of the proto package `cosmos.bank.v1beta1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -95,7 +95,7 @@ export * as cosmosAuth from "./ns/cosmosAuth.js";
  * const message = create(cosmosBank.ParamsSchema, {});
  * ```
  */
-export * as cosmosBank from "./ns/cosmosBank.js";
+export { cosmosBank } from "./ns/cosmosBank.js";
 /**
  * Messages, enums and services of the proto package `cosmos.base.v1beta1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -107,7 +107,7 @@ export * as cosmosBank from "./ns/cosmosBank.js";
  * const message = create(cosmosBase.CoinSchema, {});
  * ```
  */
-export * as cosmosBase from "./ns/cosmosBase.js";
+export { cosmosBase } from "./ns/cosmosBase.js";
 /**
  * Messages, enums and services of the proto package `cosmos.crypto.ed25519`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -119,7 +119,7 @@ export * as cosmosBase from "./ns/cosmosBase.js";
  * const message = create(cosmosEd25519.PubKeySchema, {});
  * ```
  */
-export * as cosmosEd25519 from "./ns/cosmosEd25519.js";
+export { cosmosEd25519 } from "./ns/cosmosEd25519.js";
 /**
  * Messages, enums and services of the proto packages `cosmos.crypto.multisig`, `cosmos.crypto.multisig.v1beta1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -131,7 +131,7 @@ export * as cosmosEd25519 from "./ns/cosmosEd25519.js";
  * const message = create(cosmosMultisig.LegacyAminoPubKeySchema, {});
  * ```
  */
-export * as cosmosMultisig from "./ns/cosmosMultisig.js";
+export { cosmosMultisig } from "./ns/cosmosMultisig.js";
 /**
  * Messages, enums and services of the proto package `cosmos.base.node.v1beta1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -143,7 +143,7 @@ export * as cosmosMultisig from "./ns/cosmosMultisig.js";
  * const message = create(cosmosNode.ConfigRequestSchema, {});
  * ```
  */
-export * as cosmosNode from "./ns/cosmosNode.js";
+export { cosmosNode } from "./ns/cosmosNode.js";
 /**
  * Messages, enums and services of the proto package `cosmos.base.query.v1beta1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -155,7 +155,7 @@ export * as cosmosNode from "./ns/cosmosNode.js";
  * const message = create(cosmosQuery.PageRequestSchema, {});
  * ```
  */
-export * as cosmosQuery from "./ns/cosmosQuery.js";
+export { cosmosQuery } from "./ns/cosmosQuery.js";
 /**
  * Messages, enums and services of the proto package `cosmos.crypto.secp256k1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -167,7 +167,7 @@ export * as cosmosQuery from "./ns/cosmosQuery.js";
  * const message = create(cosmosSecp256k1.PubKeySchema, {});
  * ```
  */
-export * as cosmosSecp256k1 from "./ns/cosmosSecp256k1.js";
+export { cosmosSecp256k1 } from "./ns/cosmosSecp256k1.js";
 /**
  * Messages, enums and services of the proto package `cosmos.base.tendermint.v1beta1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -179,7 +179,7 @@ export * as cosmosSecp256k1 from "./ns/cosmosSecp256k1.js";
  * const message = create(cosmosTendermint.GetValidatorSetByHeightRequestSchema, {});
  * ```
  */
-export * as cosmosTendermint from "./ns/cosmosTendermint.js";
+export { cosmosTendermint } from "./ns/cosmosTendermint.js";
 /**
  * Messages, enums and services of the proto package `cosmos.tx.v1beta1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -191,12 +191,12 @@ export * as cosmosTendermint from "./ns/cosmosTendermint.js";
  * const message = create(cosmosTx.GetTxsEventRequestSchema, {});
  * ```
  */
-export * as cosmosTx from "./ns/cosmosTx.js";
+export { cosmosTx } from "./ns/cosmosTx.js";
 /**
  * Messages, enums and services of the proto package `cosmos.tx.signing.v1beta1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
  */
-export * as cosmosTxSigning from "./ns/cosmosTxSigning.js";
+export { cosmosTxSigning } from "./ns/cosmosTxSigning.js";
 /**
  * Messages, enums and services of the proto package `cosmos.upgrade.v1beta1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -208,7 +208,7 @@ export * as cosmosTxSigning from "./ns/cosmosTxSigning.js";
  * const message = create(cosmosUpgrade.QueryCurrentPlanRequestSchema, {});
  * ```
  */
-export * as cosmosUpgrade from "./ns/cosmosUpgrade.js";
+export { cosmosUpgrade } from "./ns/cosmosUpgrade.js";
 /**
  * Custom options (extensions) of the proto package `perpx.dtypes.v1`,
  * for `hasOption` / `getOption` of `@bufbuild/protobuf`.
@@ -219,7 +219,7 @@ export * as cosmosUpgrade from "./ns/cosmosUpgrade.js";
  * dtypes.serializable_int.typeName; // "perpx.dtypes.v1.serializable_int"
  * ```
  */
-export * as dtypes from "./ns/dtypes.js";
+export { dtypes } from "./ns/dtypes.js";
 /**
  * Messages, enums and services of the proto package `cosmos.evm.crypto.v1.ethsecp256k1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -231,7 +231,7 @@ export * as dtypes from "./ns/dtypes.js";
  * const message = create(ethSecp256k1.PubKeySchema, {});
  * ```
  */
-export * as ethSecp256k1 from "./ns/ethSecp256k1.js";
+export { ethSecp256k1 } from "./ns/ethSecp256k1.js";
 /**
  * Messages, enums and services of the proto package `perpx.feetiers.v1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -243,7 +243,7 @@ export * as ethSecp256k1 from "./ns/ethSecp256k1.js";
  * const message = create(feetiers.PerpetualFeeParamsSchema, {});
  * ```
  */
-export * as feetiers from "./ns/feetiers.js";
+export { feetiers } from "./ns/feetiers.js";
 /**
  * Messages, enums and services of the proto package `ibc.core.channel.v1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -255,7 +255,7 @@ export * as feetiers from "./ns/feetiers.js";
  * const message = create(ibcChannel.ChannelSchema, {});
  * ```
  */
-export * as ibcChannel from "./ns/ibcChannel.js";
+export { ibcChannel } from "./ns/ibcChannel.js";
 /**
  * Messages, enums and services of the proto package `ibc.core.client.v1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -267,7 +267,7 @@ export * as ibcChannel from "./ns/ibcChannel.js";
  * const message = create(ibcClient.HeightSchema, {});
  * ```
  */
-export * as ibcClient from "./ns/ibcClient.js";
+export { ibcClient } from "./ns/ibcClient.js";
 /**
  * Messages, enums and services of the proto package `ibc.applications.transfer.v1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -279,7 +279,7 @@ export * as ibcClient from "./ns/ibcClient.js";
  * const message = create(ibcTransfer.QueryDenomTraceRequestSchema, {});
  * ```
  */
-export * as ibcTransfer from "./ns/ibcTransfer.js";
+export { ibcTransfer } from "./ns/ibcTransfer.js";
 /**
  * Messages, enums and services of the proto package `perpx.perpetuals.v1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -291,7 +291,7 @@ export * as ibcTransfer from "./ns/ibcTransfer.js";
  * const message = create(perpetuals.ParamsSchema, {});
  * ```
  */
-export * as perpetuals from "./ns/perpetuals.js";
+export { perpetuals } from "./ns/perpetuals.js";
 /**
  * Messages, enums and services of the proto package `perpx.prices.v1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -303,7 +303,7 @@ export * as perpetuals from "./ns/perpetuals.js";
  * const message = create(prices.MarketParamSchema, {});
  * ```
  */
-export * as prices from "./ns/prices.js";
+export { prices } from "./ns/prices.js";
 /**
  * Messages, enums and services of the proto package `perpx.ratelimit.v1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -315,7 +315,7 @@ export * as prices from "./ns/prices.js";
  * const message = create(ratelimit.DenomCapacitySchema, {});
  * ```
  */
-export * as ratelimit from "./ns/ratelimit.js";
+export { ratelimit } from "./ns/ratelimit.js";
 /**
  * Messages, enums and services of the proto package `perpx.sending.v1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -327,7 +327,7 @@ export * as ratelimit from "./ns/ratelimit.js";
  * const message = create(sending.TransferSchema, {});
  * ```
  */
-export * as sending from "./ns/sending.js";
+export { sending } from "./ns/sending.js";
 /**
  * Messages, enums and services of the proto package `perpx.subaccounts.v1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -339,7 +339,7 @@ export * as sending from "./ns/sending.js";
  * const message = create(subaccounts.QueryGetSubaccountRequestSchema, {});
  * ```
  */
-export * as subaccounts from "./ns/subaccounts.js";
+export { subaccounts } from "./ns/subaccounts.js";
 /**
  * Messages, enums and services of the proto package `tendermint.abci`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -351,7 +351,7 @@ export * as subaccounts from "./ns/subaccounts.js";
  * const message = create(tendermintAbci.EventSchema, {});
  * ```
  */
-export * as tendermintAbci from "./ns/tendermintAbci.js";
+export { tendermintAbci } from "./ns/tendermintAbci.js";
 /**
  * Messages, enums and services of the proto package `tendermint.crypto`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -363,7 +363,7 @@ export * as tendermintAbci from "./ns/tendermintAbci.js";
  * const message = create(tendermintCrypto.PublicKeySchema, {});
  * ```
  */
-export * as tendermintCrypto from "./ns/tendermintCrypto.js";
+export { tendermintCrypto } from "./ns/tendermintCrypto.js";
 /**
  * Messages, enums and services of the proto package `tendermint.p2p`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -375,7 +375,7 @@ export * as tendermintCrypto from "./ns/tendermintCrypto.js";
  * const message = create(tendermintP2p.ProtocolVersionSchema, {});
  * ```
  */
-export * as tendermintP2p from "./ns/tendermintP2p.js";
+export { tendermintP2p } from "./ns/tendermintP2p.js";
 /**
  * Messages, enums and services of the proto package `tendermint.types`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -387,7 +387,7 @@ export * as tendermintP2p from "./ns/tendermintP2p.js";
  * const message = create(tendermintTypes.BlockSchema, {});
  * ```
  */
-export * as tendermintTypes from "./ns/tendermintTypes.js";
+export { tendermintTypes } from "./ns/tendermintTypes.js";
 /**
  * Messages, enums and services of the proto package `tendermint.version`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -399,7 +399,7 @@ export * as tendermintTypes from "./ns/tendermintTypes.js";
  * const message = create(tendermintVersion.ConsensusSchema, {});
  * ```
  */
-export * as tendermintVersion from "./ns/tendermintVersion.js";
+export { tendermintVersion } from "./ns/tendermintVersion.js";
 /**
  * Messages, enums and services of the proto package `perpx.wrap.v1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
@@ -411,4 +411,4 @@ export * as tendermintVersion from "./ns/tendermintVersion.js";
  * const message = create(wrap.QueryBackingRequestSchema, {});
  * ```
  */
-export * as wrap from "./ns/wrap.js";
+export { wrap } from "./ns/wrap.js";

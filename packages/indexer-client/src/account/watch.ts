@@ -1,0 +1,122 @@
+/**
+ * A subaccount (or parent subaccount) kept live from its channel; after a reconnect or a lost
+ * message it rebuilds from the fresh snapshot and says so with a `resync` event.
+ */
+import type { IndexerSocket } from "../ws/connection.js";
+import { Emitter } from "../ws/emitter.js";
+import type { ResetReason, Subscription } from "../ws/subscription.js";
+import { SubaccountView, type SubaccountViewOptions } from "./subaccountView.js";
+
+/**
+ * The events of a {@link LiveSubaccount}, by name.
+ *
+ * @example
+ * ```ts
+ * const event: LiveSubaccountEvents["resync"] = { reason: "gap" };
+ * event.reason; // "gap"
+ * ```
+ */
+export interface LiveSubaccountEvents {
+  [event: string]: unknown;
+  /** The view changed. */
+  change: { readonly cause: "snapshot" | "update" };
+  /** The view was rebuilt from a fresh snapshot. */
+  resync: { readonly reason: ResetReason };
+}
+
+/**
+ * Which account to watch: a subaccount, or a parent and all its children.
+ *
+ * @example
+ * ```ts
+ * const one: WatchSubaccountOptions = { address: "perpx1...", subaccountNumber: 0 };
+ * const family: WatchSubaccountOptions = { address: "perpx1...", parentSubaccountNumber: 0 };
+ * ```
+ */
+export type WatchSubaccountOptions = SubaccountViewOptions & { readonly address: string } & (
+    | { readonly subaccountNumber: number }
+    | { readonly parentSubaccountNumber: number }
+  );
+
+/**
+ * A live account view.
+ *
+ * @example
+ * ```ts
+ * const socket = await connectIndexerSocket({ url: devnet.endpoints.indexerWs });
+ * const live = watchSubaccount(socket, { address: devnet.accounts[0]!.address, subaccountNumber: 0 });
+ * const view = await live.ready();
+ * Array.isArray(view.openOrders()); // true
+ * live.close();
+ * await socket.close();
+ * ```
+ */
+export class LiveSubaccount extends Emitter<LiveSubaccountEvents> {
+  /** The view. */
+  readonly view: SubaccountView;
+  /** The subscription feeding it. */
+  readonly subscription: Subscription<"v4_subaccounts" | "v4_parent_subaccounts">;
+
+  /**
+   * @param subscription - a fresh subaccount or parent subaccount subscription.
+   * @param options - view options.
+   */
+  constructor(
+    subscription: Subscription<"v4_subaccounts"> | Subscription<"v4_parent_subaccounts">,
+    options: SubaccountViewOptions = {},
+  ) {
+    super();
+    this.view = new SubaccountView(options);
+    const sub = subscription as Subscription<"v4_subaccounts">;
+    this.subscription = subscription;
+    sub.on("snapshot", ({ contents, reason }) => {
+      this.view.applySnapshot(contents);
+      this.emit("change", { cause: "snapshot" });
+      if (reason !== "initial") this.emit("resync", { reason });
+    });
+    sub.on("update", ({ contents, subaccountNumber }) => {
+      this.view.applyUpdate(contents, subaccountNumber);
+      this.emit("change", { cause: "update" });
+    });
+    sub.on("end", () => this.removeAllListeners());
+  }
+
+  /** Resolves once the first snapshot is applied. */
+  async ready(): Promise<SubaccountView> {
+    await this.subscription.ready();
+    return this.view;
+  }
+
+  /** Unsubscribes. */
+  close(): void {
+    this.subscription.unsubscribe();
+  }
+}
+
+/**
+ * Subscribes to a subaccount (`subaccountNumber`) or a parent and its children
+ * (`parentSubaccountNumber`) and keeps a {@link SubaccountView}.
+ *
+ * @example
+ * ```ts
+ * const socket = await connectIndexerSocket({ url: devnet.endpoints.indexerWs });
+ * const live = watchSubaccount(socket, { address: devnet.accounts[0]!.address, subaccountNumber: 0 });
+ * const view = await live.ready();
+ * Array.isArray(view.openOrders()); // true
+ * live.close();
+ * await socket.close();
+ * ```
+ */
+export function watchSubaccount(socket: IndexerSocket, options: WatchSubaccountOptions): LiveSubaccount {
+  const view = options.maxFills === undefined ? {} : { maxFills: options.maxFills };
+  if ("parentSubaccountNumber" in options) {
+    return new LiveSubaccount(
+      socket.subscribe("v4_parent_subaccounts", `${options.address}/${options.parentSubaccountNumber}`),
+      view,
+    );
+  }
+  return new LiveSubaccount(
+    socket.subscribe("v4_subaccounts", `${options.address}/${options.subaccountNumber}`),
+    view,
+  );
+}

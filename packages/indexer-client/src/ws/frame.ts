@@ -1,0 +1,45 @@
+/**
+ * Reading one server frame: JSON text with a string `type` and a numeric `message_id`, or an
+ * {@link IndexerMessageError} saying why not.
+ */
+import { IndexerMessageError } from "./errors.js";
+
+/** A server message as the socket reads it (contents stay opaque until a channel types them). */
+export interface Frame {
+  readonly type: string;
+  readonly message_id: number;
+  readonly connection_id?: string;
+  readonly channel?: string;
+  readonly id?: string;
+  readonly contents?: unknown;
+  readonly message?: string;
+  readonly subaccountNumber?: number;
+}
+
+const decoder = new TextDecoder();
+
+function text(data: unknown): string | undefined {
+  if (typeof data === "string") return data;
+  if (data instanceof ArrayBuffer) return decoder.decode(data);
+  if (ArrayBuffer.isView(data)) return decoder.decode(data as Uint8Array);
+  return undefined;
+}
+
+/** Parses a frame; never throws. */
+export function readFrame(data: unknown): Frame | IndexerMessageError {
+  const raw = text(data);
+  if (raw === undefined) return new IndexerMessageError("not text", String(data));
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return new IndexerMessageError("not JSON", raw);
+  }
+  if (typeof value !== "object" || value === null) return new IndexerMessageError("not an object", raw);
+  const frame = value as Frame;
+  if (typeof frame.type !== "string") return new IndexerMessageError("no type", raw);
+  if (typeof frame.message_id !== "number" || !Number.isInteger(frame.message_id)) {
+    return new IndexerMessageError("no integer message_id", raw);
+  }
+  return frame;
+}

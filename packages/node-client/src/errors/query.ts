@@ -1,0 +1,94 @@
+/** A node answering a query with an error. */
+import { errorGuard, PerpxError, type PerpxErrorOptions } from "@perpx/errors";
+
+/**
+ * What a node said about a failed query.
+ *
+ * @example
+ * ```ts
+ * const parameters: QueryErrorParameters = { path: "/cosmos.bank.v1beta1.Query/Balance", transport: "grpc", grpcCode: 5, log: "not found" };
+ * new QueryError(parameters).notFound; // true
+ * ```
+ */
+export interface QueryErrorParameters {
+  /** The method or path queried, e.g. `/cosmos.auth.v1beta1.Query/Account`. */
+  path: string;
+  /** Which transport carried it. */
+  transport: "grpc" | "rpc" | "rest";
+  /** The ABCI code, when known (`abci_query`); gRPC status codes are mapped as the SDK maps them. */
+  abciCode?: number | undefined;
+  /** The codespace, when known. */
+  codespace?: string | undefined;
+  /** The node's message. */
+  log: string;
+  /** HTTP status, for REST. */
+  httpStatus?: number | undefined;
+  /** gRPC status code (connect `Code`), for gRPC. */
+  grpcCode?: number | undefined;
+}
+
+/**
+ * A node answered a query with an error. `notFound` is true for "key not found" answers, told by
+ * their codes only (sdk 22, gRPC NotFound, HTTP 404), never by the log's wording.
+ *
+ * @example
+ * ```ts
+ * const path = "/cosmos.auth.v1beta1.Query/Account";
+ * new QueryError({ path, transport: "rpc", abciCode: 22, log: "account not found" }).notFound; // true
+ * new QueryError({ path, transport: "grpc", grpcCode: 12, log: "method not found" }).notFound; // false: by code only
+ * ```
+ */
+export class QueryError extends PerpxError {
+  override name = "QueryError";
+  /** The method or path queried. */
+  readonly path: string;
+  /** Which transport carried it. */
+  readonly transport: "grpc" | "rpc" | "rest";
+  /** The ABCI code, when known. */
+  readonly abciCode: number | undefined;
+  /** The codespace, when known. */
+  readonly codespace: string | undefined;
+  /** The node's message. */
+  readonly log: string;
+  /** HTTP status, for REST. */
+  readonly httpStatus: number | undefined;
+  /** gRPC status code, for gRPC. */
+  readonly grpcCode: number | undefined;
+  /** True when the node said the thing does not exist. */
+  readonly notFound: boolean;
+
+  /** @param parameters - what the node said. */
+  constructor(parameters: QueryErrorParameters, options: PerpxErrorOptions = {}) {
+    super("QUERY", `Query ${parameters.path} failed over ${parameters.transport}`, {
+      metaMessages: [
+        ...(parameters.abciCode === undefined
+          ? []
+          : [`code: ${parameters.codespace ?? "sdk"} ${parameters.abciCode}`]),
+        ...(parameters.httpStatus === undefined ? [] : [`HTTP status: ${parameters.httpStatus}`]),
+        `log: ${parameters.log}`,
+      ],
+      ...options,
+    });
+    this.path = parameters.path;
+    this.transport = parameters.transport;
+    this.abciCode = parameters.abciCode;
+    this.codespace = parameters.codespace;
+    this.log = parameters.log;
+    this.httpStatus = parameters.httpStatus;
+    this.grpcCode = parameters.grpcCode;
+    this.notFound =
+      ((parameters.codespace ?? "sdk") === "sdk" && parameters.abciCode === 22) ||
+      parameters.grpcCode === 5 ||
+      parameters.httpStatus === 404;
+  }
+}
+
+/**
+ * True for a {@link QueryError}.
+ *
+ * @example
+ * ```ts
+ * isQueryError(new QueryError({ path: "/cosmos.auth.v1beta1.Query/Account", transport: "rpc", log: "" })); // true
+ * ```
+ */
+export const isQueryError = errorGuard<QueryError>("QueryError");

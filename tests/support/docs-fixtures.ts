@@ -1,0 +1,115 @@
+/**
+ * What a package's examples may use without declaring it: a few values built once on the doc
+ * runner's shared devnet (a connected client, a funded wallet, a market), so an `@example` shows
+ * the call it documents and not the setup before it. Each fixture has its TypeScript type, for the
+ * type checker, and builds its value on first use; `closeFixtures` ends what they opened.
+ */
+import type { Devnet } from "@perpx/devnet";
+import type { NodeClient } from "../../packages/node-client/src/index.js";
+
+/** One value an example may use: its type (`src` is the package's `src` directory, relative) and how it is built. */
+interface DocFixture {
+  type: (src: string) => string;
+  build: (context: FixtureContext) => Promise<unknown>;
+}
+
+interface FixtureContext {
+  devnet: Devnet;
+  /** Another fixture of the same package, built once. */
+  use: (name: string) => Promise<unknown>;
+}
+
+/** The node client's fixtures build on the devnet's fifth account, which no README snippet uses. */
+const NODE_CLIENT_ACCOUNT = 4;
+
+/** Where the node client's src is, for the fixtures' imports (tests import packages from source). */
+const nodeClient = () => import("../../packages/node-client/src/index.js");
+const nodeClientWallets = () => import("../../packages/node-client/src/wallets.js");
+
+const FIXTURES: Record<string, Record<string, DocFixture>> = {
+  "@perpx/node-client": {
+    /** A client of the devnet over CometBFT RPC, REST and gRPC (TLS with the devnet's CA). */
+    client: {
+      type: (src) => `import(${JSON.stringify(`${src}/index.js`)}).NodeClient`,
+      build: async ({ devnet }) =>
+        (await nodeClient()).createNodeClient({
+          nodeRpc: devnet.endpoints.nodeRpc,
+          nodeRest: devnet.endpoints.nodeRest,
+          grpc: { url: devnet.endpoints.grpcTls, caCert: devnet.caPem },
+        }),
+    },
+    /** The wallet's mnemonic (a devnet test account: never put a real one in code). */
+    mnemonic: {
+      type: () => "string",
+      build: async ({ devnet }) => devnet.accounts[NODE_CLIENT_ACCOUNT]!.mnemonic,
+    },
+    /** A wallet funded at genesis, with 10,000 USDC in its subaccount 0. */
+    wallet: {
+      type: (src) => `import(${JSON.stringify(`${src}/wallets.js`)}).LocalWallet`,
+      build: async ({ use }) => {
+        const { LocalWallet } = await nodeClientWallets();
+        const wallet = LocalWallet.fromMnemonic((await use("mnemonic")) as string);
+        const client = (await use("client")) as NodeClient;
+        await client.depositToSubaccount({
+          signer: wallet,
+          sender: wallet.address,
+          recipient: { owner: wallet.address, number: 0 },
+          quantums: 10_000_000_000n,
+        });
+        return wallet;
+      },
+    },
+    /** The wallet's subaccount 0. */
+    subaccount: {
+      type: () => "{ owner: string; number: number }",
+      build: async ({ use }) => ({
+        owner: ((await use("wallet")) as { address: string }).address,
+        number: 0,
+      }),
+    },
+    /** The BTC-USD market, read from the node. */
+    btc: {
+      type: (src) => `import(${JSON.stringify(`${src}/index.js`)}).Market`,
+      build: async ({ use }) => ((await use("client")) as NodeClient).getMarket({ ticker: "BTC-USD" }),
+    },
+  },
+};
+
+const built = new Map<string, Promise<unknown>>();
+
+/** The fixture names of a package (none for a package without fixtures). */
+export function fixtureNames(pkg: string | undefined): ReadonlySet<string> {
+  return new Set(Object.keys((pkg && FIXTURES[pkg]) || {}));
+}
+
+/** `declare const name: Type;` for each fixture a snippet uses, `src` being the package's src relative to it. */
+export function fixtureDeclarations(pkg: string | undefined, names: Iterable<string>, src: string): string {
+  const fixtures = (pkg && FIXTURES[pkg]) || {};
+  return [...names]
+    .filter((name) => name in fixtures)
+    .map((name) => `declare const ${name}: ${fixtures[name]!.type(src)};\n`)
+    .join("");
+}
+
+/** The value of one fixture of a package, built once on `devnet`. */
+export function fixtureValue(pkg: string, name: string, devnet: Devnet): Promise<unknown> {
+  const key = `${pkg} ${name}`;
+  let value = built.get(key);
+  if (!value) {
+    const fixture = FIXTURES[pkg]?.[name];
+    if (!fixture) throw new Error(`${pkg} has no doc fixture ${name}`);
+    value = fixture.build({ devnet, use: (other) => fixtureValue(pkg, other, devnet) });
+    built.set(key, value);
+  }
+  return value;
+}
+
+/** Closes what the fixtures opened (the node client's connections). */
+export async function closeFixtures(): Promise<void> {
+  for (const [key, value] of built) {
+    if (!key.endsWith(" client")) continue;
+    const client = (await value.catch(() => undefined)) as { close?: () => void } | undefined;
+    client?.close?.();
+  }
+  built.clear();
+}
