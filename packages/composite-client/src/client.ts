@@ -9,6 +9,7 @@ import {
   type TradingCredential,
 } from "@perpx/core";
 import { InvalidArgumentError } from "@perpx/errors";
+import { createIndexerClient, type IndexerClient } from "@perpx/indexer-client";
 import {
   createNodeClient,
   encodeAuthenticatorConfig,
@@ -120,6 +121,8 @@ export interface ClientContext {
   config: NetworkConfig;
   /** The node client. */
   node: NodeClient;
+  /** The indexer's REST client, when the network has an indexer endpoint. */
+  indexer: IndexerClient | undefined;
   /** The live chain height. */
   height: HeightTracker;
   /** Markets by ticker. */
@@ -196,9 +199,11 @@ export async function connectContext(options: ConnectOptions = {}): Promise<Clie
     const trader = await traderOf(options, node);
     height = await startHeightTracker({ node, pollIntervalMs: options.pollIntervalMs ?? 500 });
     const markets = createMarketCache({ node, refreshIntervalMs: options.marketRefreshIntervalMs ?? 10_000 });
+    const indexerUrl = config.endpoints.indexer;
     return {
       config,
       node,
+      indexer: indexerUrl ? createIndexerClient({ baseUrl: indexerUrl }) : undefined,
       height,
       markets,
       clientIds: new ClientIds(),

@@ -2,6 +2,7 @@
  * `@perpx/composite-client`: one network config joins the node client and the faucet; trade in
  * human units behind one client, and follow every order to its end.
  */
+export { checkBookReach } from "./book.js";
 export { batchCancelOrders, cancelAllOrders } from "./cancels.js";
 export {
   type ClientContext,

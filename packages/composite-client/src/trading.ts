@@ -6,6 +6,7 @@ import {
   type SendTxResult,
   type TxMessage,
 } from "@perpx/node-client";
+import { checkBookReach } from "./book.js";
 import type { ClientContext, Trader } from "./client.js";
 import { type OrderHandle, orderHandle } from "./handle.js";
 import { type HumanOrder, planOrder, type WireOrder } from "./orderPlan.js";
@@ -79,8 +80,9 @@ export function subaccountOf(context: ClientContext): { owner: string; number: n
 
 /**
  * Places a human-unit order: converts it against the cached market and the live height (no
- * network call before the broadcast once the market is cached), sends it, and returns a handle
- * once the chain accepted it (CheckTx for short-term orders, inclusion for stateful ones).
+ * network call before the broadcast once the market is cached, except the indexer's book for a
+ * MARKET order bounded by `slippage`), sends it, and returns a handle once the chain accepted it
+ * (CheckTx for short-term orders, inclusion for stateful ones).
  *
  * @throws {InvalidAmountError | InvalidOrderError | InvalidArgumentError} before anything is signed.
  * @throws {BroadcastTxError} when the chain refuses it.
@@ -105,6 +107,9 @@ export async function placeHumanOrder(
     clientId: order.clientId ?? context.clientIds.next(key),
     subaccount,
   });
+  if (context.indexer && order.type === "MARKET" && order.price === undefined) {
+    await checkBookReach({ indexer: context.indexer, market, wire, size: order.size });
+  }
   const message = placeOrderMsg(wire);
   const sent = await sendClob(context, [message]);
   const entry = { wire, ticker: market.ticker, canceled: false };

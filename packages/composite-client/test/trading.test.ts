@@ -130,6 +130,22 @@ describe("the composite client against a devnet with liquidity", () => {
         await refuse({ market: "BTC-USD", side: "BUY", type: "MARKET", size: "0.001", slippage: "lots" }),
       ),
     ).toBe(true);
+    const unreachable = await refuse({
+      market: "BTC-USD",
+      side: "BUY",
+      type: "MARKET",
+      size: "0.001",
+      slippage: "0%",
+    });
+    expect(isInvalidOrderError(unreachable) && unreachable.message).toMatch(/beyond the slippage bound/);
+    const thin = await refuse({
+      market: "BTC-USD",
+      side: "SELL",
+      type: "MARKET",
+      size: "1000",
+      slippage: "50%",
+    });
+    expect(isInvalidOrderError(thin) && thin.message).toMatch(/book holds less than 1000/);
     const readOnly = await net.connect();
     expect(
       isInvalidArgumentError(
