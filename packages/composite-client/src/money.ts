@@ -1,5 +1,6 @@
 import { quantumsToSize, quoteQuantumsToUsdc, usdcToQuoteQuantums } from "@perpx/core";
 import { InvalidArgumentError } from "@perpx/errors";
+import { isIndexerNotFoundError } from "@perpx/indexer-client";
 import { type Market, type SendTxResult, subaccountBalances } from "@perpx/node-client";
 import type { ClientContext } from "./client.js";
 import { traderOf } from "./trading.js";
@@ -101,6 +102,10 @@ export interface Position {
   oraclePrice: string;
   /** size × oracle price, USD (signed: negative for a short). */
   value: string;
+  /** The average entry price, USD, from the indexer (undefined without one, or before it saw the position). */
+  entryPrice: string | undefined;
+  /** The unrealized PnL, USD, from the indexer (as `entryPrice`). */
+  unrealizedPnl: string | undefined;
 }
 
 /**
@@ -118,6 +123,8 @@ export interface AccountView {
   usdc: string;
   /** USDC plus every position's value at the oracle price. */
   equity: string;
+  /** Free collateral, USD, from the indexer (undefined without one). */
+  freeCollateral: string | undefined;
   /** The open positions. */
   positions: Position[];
 }
@@ -128,7 +135,8 @@ async function marketOfPerpetual(context: ClientContext, perpetualId: number): P
 }
 
 /**
- * Reads the account from the node, valuing positions at the oracle prices (markets refreshed).
+ * Reads the account from the node, valuing positions at the oracle prices (markets refreshed),
+ * with free collateral, entry prices and unrealized PnL from the indexer when one is configured.
  *
  * @example
  * ```ts
@@ -137,7 +145,17 @@ async function marketOfPerpetual(context: ClientContext, perpetualId: number): P
  */
 export async function accountView(context: ClientContext): Promise<AccountView> {
   const subaccount = { owner: traderOf(context, "account").owner, number: context.subaccountNumber };
-  const balances = subaccountBalances(await context.node.getSubaccount(subaccount));
+  const [chain, indexed] = await Promise.all([
+    context.node.getSubaccount(subaccount),
+    context.indexer
+      ?.getSubaccount({ address: subaccount.owner, subaccountNumber: subaccount.number })
+      .then((r) => r.subaccount)
+      .catch((error: unknown) => {
+        if (isIndexerNotFoundError(error)) return undefined;
+        throw error;
+      }),
+  ]);
+  const balances = subaccountBalances(chain);
   let equity = balances.usdcQuantums;
   const positions: Position[] = [];
   for (const position of balances.perpetuals) {
@@ -156,12 +174,15 @@ export async function accountView(context: ClientContext): Promise<AccountView> 
       size: quantumsToSize(position.quantums < 0n ? -position.quantums : position.quantums, fresh),
       oraclePrice: fresh.oraclePrice,
       value: quoteQuantumsToUsdc(value),
+      entryPrice: indexed?.openPerpetualPositions[fresh.ticker]?.entryPrice,
+      unrealizedPnl: indexed?.openPerpetualPositions[fresh.ticker]?.unrealizedPnl,
     });
   }
   return {
     subaccount,
     usdc: quoteQuantumsToUsdc(balances.usdcQuantums),
     equity: quoteQuantumsToUsdc(equity),
+    freeCollateral: indexed?.freeCollateral,
     positions,
   };
 }

@@ -58,6 +58,13 @@ describe("the composite client against a devnet with liquidity", () => {
     expect(account.positions).toEqual([
       expect.objectContaining({ market: "BTC-USD", side: "LONG", size: "0.001" }),
     ]);
+    // The indexer's view follows: entry price, unrealized PnL and free collateral in human units.
+    await vi.waitFor(async () => {
+      const seen = await client.account();
+      expect(Number(seen.positions[0]?.entryPrice)).toBeGreaterThan(0);
+      expect(seen.positions[0]?.unrealizedPnl).toMatch(/^-?\d+(\.\d+)?$/);
+      expect(Number(seen.freeCollateral)).toBeGreaterThan(0);
+    });
     const closing = await client.closePosition({ market: "BTC-USD", slippage: "5%" });
     expect((await closing.result({ timeoutMs: 20_000 })).status).toBe("FILLED");
     expect((await client.account()).positions).toEqual([]);
