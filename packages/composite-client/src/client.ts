@@ -13,7 +13,6 @@ import { createIndexerClient, type IndexerClient } from "@perpx/indexer-client";
 import {
   createNodeClient,
   encodeAuthenticatorConfig,
-  type Market,
   type NodeClient,
   type TxSigner,
   tradingKeyAuthenticator,
@@ -21,7 +20,7 @@ import {
 import { type TradingKey, tradingKeyFromCredential } from "@perpx/node-client/wallets";
 import { ClientIds } from "./clientIds.js";
 import { type HeightTracker, startHeightTracker } from "./height.js";
-import { createMarketCache, type MarketCache } from "./markets.js";
+import { type CompositeMarket, createMarketCache, type MarketCache } from "./markets.js";
 
 /**
  * Options of {@link CompositeClient.connect}.
@@ -198,12 +197,17 @@ export async function connectContext(options: ConnectOptions = {}): Promise<Clie
   try {
     const trader = await traderOf(options, node);
     height = await startHeightTracker({ node, pollIntervalMs: options.pollIntervalMs ?? 500 });
-    const markets = createMarketCache({ node, refreshIntervalMs: options.marketRefreshIntervalMs ?? 10_000 });
     const indexerUrl = config.endpoints.indexer;
+    const indexer = indexerUrl ? createIndexerClient({ baseUrl: indexerUrl }) : undefined;
+    const markets = createMarketCache({
+      node,
+      indexer,
+      refreshIntervalMs: options.marketRefreshIntervalMs ?? 10_000,
+    });
     return {
       config,
       node,
-      indexer: indexerUrl ? createIndexerClient({ baseUrl: indexerUrl }) : undefined,
+      indexer,
       height,
       markets,
       clientIds: new ClientIds(),
@@ -225,6 +229,6 @@ export async function connectContext(options: ConnectOptions = {}): Promise<Clie
  * const btc = await marketOf(context, "BTC-USD");
  * ```
  */
-export function marketOf(context: ClientContext, ticker: string): Promise<Market> {
+export function marketOf(context: ClientContext, ticker: string): Promise<CompositeMarket> {
   return context.markets.get(ticker);
 }

@@ -1,10 +1,11 @@
 import { getEndpoint, quantumsToSize } from "@perpx/core";
 import { InvalidArgumentError } from "@perpx/errors";
-import { type Market, type SendTxResult, subaccountBalances } from "@perpx/node-client";
+import { type SendTxResult, subaccountBalances } from "@perpx/node-client";
 import { batchCancelOrders, cancelAllOrders } from "./cancels.js";
 import { type ClientContext, type ConnectOptions, connectContext } from "./client.js";
 import { type FaucetGrant, requestFaucetTokens } from "./faucet.js";
 import type { OrderHandle } from "./handle.js";
+import type { CompositeMarket } from "./markets.js";
 import { type AccountView, accountView, depositUsdc, transferUsdc, withdrawUsdc } from "./money.js";
 import type { HumanOrder } from "./orderPlan.js";
 import { cancelPlacedOrder, type PlacedOrders, placeHumanOrder, subaccountOf } from "./trading.js";
@@ -79,7 +80,7 @@ export class CompositeClient {
    * const btc = await client.getMarket({ ticker: "BTC-USD" });
    * ```
    */
-  async getMarket(params: { ticker: string; refresh?: boolean }): Promise<Market> {
+  async getMarket(params: { ticker: string; refresh?: boolean }): Promise<CompositeMarket> {
     if (params?.refresh) await this.context.markets.refresh(params.ticker);
     return this.context.markets.get(params?.ticker);
   }

@@ -16,7 +16,12 @@ export { CompositeClient } from "./composite.js";
 export { FaucetError, type FaucetGrant, requestFaucetTokens } from "./faucet.js";
 export { type OrderHandle, orderHandle } from "./handle.js";
 export { type HeightTracker, type HeightTrackerOptions, startHeightTracker } from "./height.js";
-export { createMarketCache, type MarketCache, type MarketCacheOptions } from "./markets.js";
+export {
+  type CompositeMarket,
+  createMarketCache,
+  type MarketCache,
+  type MarketCacheOptions,
+} from "./markets.js";
 export {
   type AccountView,
   accountView,

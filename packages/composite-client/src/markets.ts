@@ -1,7 +1,24 @@
+import type { PerpetualMarketResponseObject } from "@perpx/core/indexer";
+import type { IndexerClient } from "@perpx/indexer-client";
 import type { Market, NodeClient } from "@perpx/node-client";
 
 /**
- * Markets by ticker, loaded from the node once and kept: `get` answers from the cache (loading a
+ * A market as the client caches it: the node's market (perpetual, clob pair, oracle price) joined
+ * with the indexer's perpetual market when an indexer is configured.
+ *
+ * @example
+ * ```ts
+ * const btc: CompositeMarket = await client.getMarket({ ticker: "BTC-USD" });
+ * btc.indexer?.nextFundingRate; // "0.00001"
+ * ```
+ */
+export interface CompositeMarket extends Market {
+  /** The indexer's view of the market (volume, open interest, funding), when there is an indexer. */
+  readonly indexer: PerpetualMarketResponseObject | undefined;
+}
+
+/**
+ * Markets by ticker, loaded from the node (and the indexer, when there is one) once and kept: `get` answers from the cache (loading a
  * ticker not seen before), `refresh` reloads every cached ticker (oracle prices included), and a
  * schedule refreshes them in the background.
  *
@@ -14,9 +31,9 @@ import type { Market, NodeClient } from "@perpx/node-client";
  */
 export interface MarketCache {
   /** The market, from the cache or loaded once. Rejects with the node's typed error for an unknown ticker. */
-  get(ticker: string): Promise<Market>;
+  get(ticker: string): Promise<CompositeMarket>;
   /** The cached market, if any (no network). */
-  cached(ticker: string): Market | undefined;
+  cached(ticker: string): CompositeMarket | undefined;
   /** Reloads every cached market (or only `ticker`). */
   refresh(ticker?: string): Promise<void>;
   /** Stops the schedule. */
@@ -35,6 +52,11 @@ export interface MarketCacheOptions {
   /** The node client markets are read from. */
   node: NodeClient;
   /**
+   * The indexer whose perpetual market is joined to each market.
+   * @default undefined (the node's market alone)
+   */
+  indexer?: IndexerClient | undefined;
+  /**
    * How often cached markets are reloaded, ms; 0 turns the schedule off.
    * @default 10000
    */
@@ -51,16 +73,22 @@ export interface MarketCacheOptions {
  */
 export function createMarketCache(options: MarketCacheOptions): MarketCache {
   const { node } = options;
-  const markets = new Map<string, Market>();
-  const loading = new Map<string, Promise<Market>>();
+  const markets = new Map<string, CompositeMarket>();
+  const loading = new Map<string, Promise<CompositeMarket>>();
   const load = (ticker: string) => {
     const pending = loading.get(ticker);
     if (pending) return pending;
-    const next = node
-      .getMarket({ ticker })
-      .then((market) => {
-        markets.set(ticker, market);
-        return market;
+    // Both in parallel; the node's answer decides (its typed error names the known tickers).
+    const next = Promise.allSettled([
+      node.getMarket({ ticker }),
+      options.indexer?.getPerpetualMarkets({ ticker }).then((r) => r.markets[ticker]),
+    ])
+      .then(([market, indexed]) => {
+        if (market.status === "rejected") throw market.reason;
+        if (indexed.status === "rejected") throw indexed.reason;
+        const joined: CompositeMarket = { ...market.value, indexer: indexed.value };
+        markets.set(ticker, joined);
+        return joined;
       })
       .finally(() => loading.delete(ticker));
     loading.set(ticker, next);

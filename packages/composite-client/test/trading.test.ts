@@ -14,6 +14,8 @@ describe("the composite client against a devnet with liquidity", () => {
     await vi.waitFor(() => expect(client.height()).toBeGreaterThan(first));
     const btc = await client.getMarket({ ticker: "BTC-USD" });
     expect(btc.ticker).toBe("BTC-USD");
+    expect(btc.indexer?.ticker).toBe("BTC-USD");
+    expect(btc.indexer?.clobPairId).toBe(String(btc.clobPairId));
     expect(client.context.markets.cached("BTC-USD")).toBe(btc);
     const unknown = await client.getMarket({ ticker: "NOPE-USD" }).catch((e: unknown) => e);
     expect(isInvalidArgumentError(unknown)).toBe(true);
