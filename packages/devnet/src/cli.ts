@@ -24,6 +24,7 @@ const PORT_FLAGS: Record<string, keyof DevnetPorts> = {
   "port-faucet": "faucet",
   "port-control": "control",
   "port-indexer": "indexer",
+  "port-indexer-ws": "indexerWs",
 };
 
 const HELP = `perpx-devnet: a local perpx network in one process
@@ -97,6 +98,7 @@ function banner(devnet: Devnet, startedMs: number): string {
     ["Faucet", `${e.faucet}/faucet/tokens`],
     ["Control", `${e.devnetControl}/devnet/status`],
     ["Indexer REST", `${e.indexer}/v4`],
+    ["Indexer WS", e.indexerWs],
   ];
   const faucet = DEFAULT_FAUCET_COINS.map((c) => `${c.amount} ${c.denom}`).join(" + ");
   const lines = [

@@ -18,6 +18,7 @@ import { GENESIS_ACCOUNTS, GENESIS_NATIVE_BALANCE, GENESIS_USDC_BALANCE } from "
 import { DevnetError } from "./devnet-error.js";
 import { committedBlocks, startIndexer } from "./indexer/indexer.js";
 import { type IndexerRestServer, startIndexerRestServer } from "./indexer/rest/server.js";
+import { type IndexerWsServer, startIndexerWsServer } from "./indexer/ws/server.js";
 import { type LiquidityOptions, startMarketMaker } from "./liquidity/maker.js";
 import { DevnetStateError, STATE_FILE, StateDirectory } from "./persistence.js";
 import { type ControlRouter, type ControlServer, startControlServer } from "./servers/control.js";
@@ -42,7 +43,7 @@ import { loadOrCreateTls, type TlsMaterial } from "./servers/tls.js";
  * @example
  * ```ts
  * // 0 picks a free port; in a Partial<DevnetPorts>, a server left out gets its DEFAULT_PORTS port.
- * const ports: DevnetPorts = { rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0, indexer: 0 };
+ * const ports: DevnetPorts = { rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0, indexer: 0, indexerWs: 0 };
  * const devnet = await startDevnet({ ports, blockTimeMs: 0 });
  * devnet.ports.rest > 0; // true: the free port it picked
  * devnet.endpoints.nodeRest.endsWith(`:${devnet.ports.rest}`); // true
@@ -68,6 +69,8 @@ export interface DevnetPorts {
   control: number;
   /** Indexer REST (`/v4/...`). @default 3002 */
   indexer: number;
+  /** Indexer WebSocket (`/v4/ws`). @default 3003 */
+  indexerWs: number;
 }
 
 /**
@@ -76,7 +79,7 @@ export interface DevnetPorts {
  * @example
  * ```ts
  * DEFAULT_PORTS.rpc; // 26657
- * const devnet = await startDevnet({ ports: { ...DEFAULT_PORTS, rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0, indexer: 0 } });
+ * const devnet = await startDevnet({ ports: { ...DEFAULT_PORTS, rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0, indexer: 0, indexerWs: 0 } });
  * devnet.endpoints.nodeRpc === "http://127.0.0.1:26657"; // false: 0 picks a free port
  * await devnet.stop();
  * ```
@@ -91,6 +94,7 @@ export const DEFAULT_PORTS: Readonly<DevnetPorts> = Object.freeze({
   faucet: 8000,
   control: 26659,
   indexer: 3002,
+  indexerWs: 3003,
 });
 
 /**
@@ -128,6 +132,8 @@ export interface DevnetEndpoints {
   devnetControl: string;
   /** Indexer REST base URL, e.g. `http://127.0.0.1:3002`; routes under `${indexer}/v4/...`. */
   indexer: string;
+  /** Indexer WebSocket, the full socket URL, e.g. `ws://127.0.0.1:3003/v4/ws`. */
+  indexerWs: string;
 }
 
 /**
@@ -266,7 +272,18 @@ export interface Devnet {
 
 function resolvePorts(ports: StartDevnetOptions["ports"]): DevnetPorts {
   if (ports === "free") {
-    return { rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0, indexer: 0 };
+    return {
+      rpc: 0,
+      rest: 0,
+      grpc: 0,
+      grpcTls: 0,
+      evm: 0,
+      evmWs: 0,
+      faucet: 0,
+      control: 0,
+      indexer: 0,
+      indexerWs: 0,
+    };
   }
   const merged = { ...DEFAULT_PORTS, ...(ports ?? {}) };
   for (const [name, port] of Object.entries(merged)) {
@@ -360,8 +377,9 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     throw error;
   }
   // The indexer replays the blocks committed so far (from genesis, through the block log with
-  // --state), then follows the app's block and order streams.
-  const indexerFeed = startIndexer(app, committedBlocks(app));
+  // --state), then follows the app's block and order streams. It keeps as many blocks of history
+  // as the node keeps blocks in memory.
+  const indexerFeed = startIndexer(app, committedBlocks(app), pruning.keepRecent);
   // The market maker quotes once the indexer listens, so the indexer sees its first orders too.
   let maker: ReturnType<typeof startMarketMaker> | undefined;
   try {
@@ -403,9 +421,10 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   let faucet: FaucetServer;
   let control: ControlServer;
   let indexerRest: IndexerRestServer;
+  let indexerWs: IndexerWsServer;
   let endpoints: DevnetEndpoints | undefined;
   try {
-    [rpc, rest, grpc, evm, faucet, indexerRest] = await Promise.all([
+    [rpc, rest, grpc, evm, faucet, indexerRest, indexerWs] = await Promise.all([
       track(
         "CometBFT RPC",
         ports.rpc,
@@ -448,6 +467,11 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
         ports.indexer,
         startIndexerRestServer({ indexer: indexerFeed.indexer, host, port: ports.indexer, timeouts }),
       ),
+      track(
+        "indexer WebSocket",
+        ports.indexerWs,
+        startIndexerWsServer({ feed: indexerFeed.indexer, host, port: ports.indexerWs, timeouts, onError }),
+      ),
     ]);
     control = await track(
       "control",
@@ -483,6 +507,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     faucet: faucet.url,
     devnetControl: control.url,
     indexer: indexerRest.url,
+    indexerWs: indexerWs.url,
   };
   producer.start();
 
@@ -503,6 +528,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
       faucet: faucet.port,
       control: control.port,
       indexer: indexerRest.port,
+      indexerWs: indexerWs.port,
     },
     caPem: tls.cert,
     accounts: GENESIS_ACCOUNTS.map((a) => ({

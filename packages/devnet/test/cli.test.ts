@@ -40,6 +40,7 @@ describe("perpx-devnet start", () => {
         "grpc",
         "grpcTls",
         "indexer",
+        "indexerWs",
         "nodeRest",
         "nodeRpc",
         "nodeRpcWs",

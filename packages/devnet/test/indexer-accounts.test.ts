@@ -252,4 +252,33 @@ describe("indexer REST: accounts", () => {
     ).subaccount;
     expect(sub2.openPerpetualPositions).toEqual({});
   });
+
+  it("ticks historical PnL at the first block of every hour: equity, net transfers, total PnL", async () => {
+    const path = `/v4/historical-pnl?address=${alice}&subaccountNumber=0`;
+    expect((await getIndexer(chain, path)).body).toEqual({ historicalPnl: [] });
+    chain.devnet.app.control.advanceTime(3_600_000);
+    const [block] = chain.devnet.mine(1);
+    const sub = (
+      (await getIndexer(chain, `/v4/addresses/${alice}/subaccountNumber/0`)).body as { subaccount: Body }
+    ).subaccount;
+    const equity = sub.equity as string;
+    const hour = Math.floor((block?.time.getTime() ?? 0) / 3_600_000) * 3_600_000;
+    expect((await getIndexer(chain, path)).body).toEqual({
+      historicalPnl: [
+        {
+          equity,
+          totalPnl: "4.3475",
+          netTransfers: "10000",
+          createdAt: new Date(hour).toISOString(),
+          blockHeight: block?.height.toString(),
+          blockTime: block?.time.toISOString(),
+        },
+      ],
+    });
+    const paged = (await getIndexer(chain, `${path}&page=1&limit=1`)).body as Body;
+    expect(paged).toMatchObject({ pageSize: 1, offset: 0, totalResults: 1 });
+    expect(await getIndexer(chain, `/v4/historical-pnl?address=${alice}&subaccountNumber=3`)).toMatchObject({
+      status: 404,
+    });
+  });
 });

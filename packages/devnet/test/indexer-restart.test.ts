@@ -89,6 +89,10 @@ describe("indexer replay with --state", () => {
       const before = await answers(chain.devnet.endpoints.indexer, paths);
       const book = (before[2] as { body: { asks: unknown[] } }).body;
       expect(book.asks).toEqual([{ price: "65000", size: "0.01" }]);
+      // The indexer keeps as many blocks of history as the node keeps in memory: with 2, the fill
+      // (three blocks back) is forgotten, while positions and balances stay.
+      const fills = (before[11] as { body: { fills: unknown[] } }).body.fills;
+      expect(fills).toHaveLength(keepRecent === 2 ? 0 : 1);
       await chain.devnet.stop();
 
       const resumed = await startDevnet({ stateDir, ports: "free", blockTimeMs: 0, pruning: { keepRecent } });

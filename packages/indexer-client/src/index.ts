@@ -7,6 +7,27 @@
  *
  * @packageDocumentation
  */
+
+export {
+  type SubaccountAsset,
+  type SubaccountPosition,
+  SubaccountView,
+  type SubaccountViewOptions,
+} from "./account/subaccountView.js";
+// The WebSocket client, order books and account views.
+export {
+  LiveSubaccount,
+  type LiveSubaccountEvents,
+  type WatchSubaccountOptions,
+  watchSubaccount,
+} from "./account/watch.js";
+export { type BookSideName, type DepthLevel, type FillEstimate, OrderBook } from "./book/orderBook.js";
+export {
+  LiveOrderBook,
+  type LiveOrderBookEvents,
+  type WatchOrderBookOptions,
+  watchOrderBook,
+} from "./book/watch.js";
 export {
   blockedCodeOf,
   ComplianceBlockedError,
@@ -180,28 +201,6 @@ export type {
 export type { RetryOptions } from "./rest/retry.js";
 export { createStaticFetch, type StaticRoute } from "./rest/static-fetch.js";
 export type { HeightInput, TimeInput } from "./rest/validate.js";
-
-export {
-  type SubaccountAsset,
-  type SubaccountPosition,
-  SubaccountView,
-  type SubaccountViewOptions,
-} from "./account/subaccountView.js";
-
-// The WebSocket client, order books and account views.
-export {
-  LiveSubaccount,
-  type LiveSubaccountEvents,
-  type WatchSubaccountOptions,
-  watchSubaccount,
-} from "./account/watch.js";
-export { type BookSideName, type DepthLevel, type FillEstimate, OrderBook } from "./book/orderBook.js";
-export {
-  LiveOrderBook,
-  type LiveOrderBookEvents,
-  type WatchOrderBookOptions,
-  watchOrderBook,
-} from "./book/watch.js";
 export { INDEXER_API_VERSION } from "./version.js";
 export type { ReconnectOptions } from "./ws/backoff.js";
 export {

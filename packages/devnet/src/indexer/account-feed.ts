@@ -8,6 +8,7 @@ import {
   type AccountViewModels,
   fillUpdateBody,
   orderBody,
+  orderUpdateBody,
   positionBody,
   subaccountBody,
   transferType,
@@ -79,15 +80,16 @@ function channelMessages(
       contents,
     },
   ];
-  if (!internalTransfer) {
-    out.push({
-      channel: "v4_parent_subaccounts",
-      id: `${address}/${subaccountNumber % PARENTS}`,
-      version: SUBACCOUNTS_VERSION,
-      contents,
-      subaccountNumber,
-    });
-  }
+  // As the reference forwards it: a transfer between two children of one parent is removed from
+  // the parent stream, the rest of the child's update (its USDC, its block height) still goes out.
+  const { transfers: _internal, ...withoutTransfer } = contents;
+  out.push({
+    channel: "v4_parent_subaccounts",
+    id: `${address}/${subaccountNumber % PARENTS}`,
+    version: SUBACCOUNTS_VERSION,
+    contents: internalTransfer ? withoutTransfer : contents,
+    subaccountNumber,
+  });
   return out;
 }
 
@@ -133,7 +135,7 @@ export function subaccountMessages(models: AccountFeedModels, changes: ChangeSet
     }
     const orders = [...new Set(change.orders)].flatMap((o) => {
       const market = models.markets.marketOfPair(o.order.orderId?.clobPairId ?? 0);
-      return market === undefined ? [] : [orderBody(market, o, false)];
+      return market === undefined ? [] : [orderUpdateBody(market, o)];
     });
     if (orders.length > 0) contents.orders = orders;
     const fills = change.fills.flatMap((f) => {

@@ -3,6 +3,18 @@
  * subaccounts with equity and free collateral, perpetual and asset positions, orders, fills and
  * transfers, built from the read models.
  */
+import type {
+  AssetPositionResponseObject,
+  FillResponseObject,
+  FillUpdate,
+  OrderResponseObject,
+  OrderType,
+  OrderUpdate,
+  PerpetualPositionResponseObject,
+  SubaccountResponseObject,
+  TimeInForce,
+  TransferType,
+} from "@perpx/core/indexer";
 import { clob } from "@perpx/proto";
 import { netNotional } from "../app/modules/margin.js";
 import { iso, ratio, scaled, usdc } from "./format.js";
@@ -20,46 +32,13 @@ export interface AccountViewModels {
 }
 
 /** A perpetual position as REST shows it. */
-export interface PerpetualPositionBody {
-  market: string;
-  status: string;
-  side: "LONG" | "SHORT";
-  size: string;
-  maxSize: string;
-  entryPrice: string;
-  exitPrice: string | null;
-  realizedPnl: string;
-  unrealizedPnl: string;
-  createdAt: string;
-  createdAtHeight: string;
-  closedAt: string | null;
-  sumOpen: string;
-  sumClose: string;
-  netFunding: string;
-  subaccountNumber: number;
-}
+export type PerpetualPositionBody = PerpetualPositionResponseObject;
 
 /** An asset position as REST shows it. */
-export interface AssetPositionBody {
-  symbol: string;
-  side: "LONG" | "SHORT";
-  size: string;
-  assetId: string;
-  subaccountNumber: number;
-}
+export type AssetPositionBody = AssetPositionResponseObject;
 
 /** A subaccount as REST shows it. */
-export interface SubaccountBody {
-  address: string;
-  subaccountNumber: number;
-  equity: string;
-  freeCollateral: string;
-  openPerpetualPositions: Record<string, PerpetualPositionBody>;
-  assetPositions: Record<string, AssetPositionBody>;
-  marginEnabled: boolean;
-  updatedAtHeight: string;
-  latestProcessedBlockHeight: string;
-}
+export type SubaccountBody = SubaccountResponseObject;
 
 /** A position's body. */
 export function positionBody(
@@ -154,24 +133,38 @@ export function orderUuid(key: string): string {
   return uuidOf(`order/${key}`);
 }
 
-function orderType(order: clob.Order): string {
+function orderType(order: clob.Order): OrderType {
   if (order.conditionType === clob.Order_ConditionType.STOP_LOSS) return "STOP_LIMIT";
   if (order.conditionType === clob.Order_ConditionType.TAKE_PROFIT) return "TAKE_PROFIT";
   return "LIMIT";
 }
 
-function timeInForce(order: clob.Order): string {
+function timeInForce(order: clob.Order): TimeInForce {
   if (order.timeInForce === clob.Order_TimeInForce.IOC) return "IOC";
   if (order.timeInForce === clob.Order_TimeInForce.FILL_OR_KILL) return "FOK";
   return "GTT";
 }
 
-/** An order's REST body (`withNumber`: the REST object; without: the channel's). */
-export function orderBody(
+/** An order's REST body. */
+export function orderBody(market: MarketDefinition, record: OrderRecord): OrderResponseObject {
+  return {
+    ...orderFields(market, record),
+    subaccountNumber: record.order.orderId?.subaccountId?.number ?? 0,
+  };
+}
+
+/** An order as the subaccount channels send it (no subaccount number; the removal reason). */
+export function orderUpdateBody(market: MarketDefinition, record: OrderRecord): OrderUpdate {
+  return {
+    ...orderFields(market, record),
+    ...(record.removalReason === undefined ? {} : { removalReason: record.removalReason }),
+  };
+}
+
+function orderFields(
   market: MarketDefinition,
   record: OrderRecord,
-  withNumber = true,
-): Record<string, unknown> {
+): Omit<OrderResponseObject, "subaccountNumber"> {
   const order = record.order;
   const id = order.orderId;
   const owner = id?.subaccountId?.owner ?? "";
@@ -205,13 +198,15 @@ export function orderBody(
       ? {}
       : { updatedAt: iso(record.updatedAt ?? 0), updatedAtHeight: record.updatedAtHeight.toString() }),
     ticker: market.ticker,
-    ...(withNumber ? { subaccountNumber: number } : {}),
-    ...(!withNumber && record.removalReason !== undefined ? { removalReason: record.removalReason } : {}),
   };
 }
 
 /** A fill's REST body. */
-export function fillBody(market: MarketDefinition, fill: FillRecord, orders: (key: string) => boolean) {
+export function fillBody(
+  market: MarketDefinition,
+  fill: FillRecord,
+  orders: (key: string) => boolean,
+): FillResponseObject {
   return {
     id: uuidOf(`fill/${fill.eventId}/${fill.liquidity}`),
     side: fill.side,
@@ -232,7 +227,7 @@ export function fillBody(market: MarketDefinition, fill: FillRecord, orders: (ke
 }
 
 /** A fill as the subaccount channel sends it. */
-export function fillUpdateBody(market: MarketDefinition, fill: FillRecord) {
+export function fillUpdateBody(market: MarketDefinition, fill: FillRecord): FillUpdate {
   return {
     id: uuidOf(`fill/${fill.eventId}/${fill.liquidity}`),
     subaccountId: subaccountUuid(fill.subaccount, fill.subaccountNumber),
@@ -261,7 +256,7 @@ export function transferType(
   address: string,
   number: number,
   parent = false,
-): string {
+): TransferType {
   const same = (s: TransferRecord["sender"]) =>
     s.address === address &&
     s.subaccountNumber !== undefined &&

@@ -5,28 +5,15 @@
  * JSON bodies of `spec/indexer-api.md` 3.5, built by the models; the server never looks inside.
  */
 
-/**
- * The seven WebSocket channels of the indexer.
- *
- * @example
- * ```ts
- * const channel: IndexerChannel = "v4_orderbook";
- * ```
- */
-export type IndexerChannel =
-  | "v4_markets"
-  | "v4_trades"
-  | "v4_orderbook"
-  | "v4_candles"
-  | "v4_subaccounts"
-  | "v4_parent_subaccounts"
-  | "v4_block_height";
+import type { IndexerChannel } from "@perpx/core/indexer";
 
 /**
  * One update on one channel id, as the models produce it after a block or an off-chain order
  * stream step. `id` is the normalized subscription id (`BTC-USD`, `BTC-USD/1MIN`,
  * `perpx1.../0`); for `v4_markets` and `v4_block_height` it is the channel name itself.
- * `subaccountNumber` is set on `v4_parent_subaccounts` messages (the child that changed).
+ * `subaccountNumber` is set on `v4_parent_subaccounts` messages (the child that changed); the
+ * feed leaves `transfers` between two children of the same parent out of those messages (3.5), as
+ * the server never looks inside contents.
  *
  * @example
  * ```ts
@@ -68,13 +55,17 @@ export type ChannelSnapshot =
  * ```ts
  * const feed: IndexerFeed = new Indexer(); // the devnet's indexer implements it
  * const stop = feed.onMessages((messages) => messages.forEach((m) => console.log(m.channel, m.id)));
- * feed.snapshot("v4_orderbook", "NOPE-USD").kind; // "invalid-id"
+ * (await feed.snapshot("v4_orderbook", "NOPE-USD")).kind; // "invalid-id"
  * stop();
  * ```
  */
 export interface IndexerFeed {
-  /** The `subscribed` contents for a normalized channel id, read at the moment of the call. */
-  snapshot(channel: IndexerChannel, id: string): ChannelSnapshot;
+  /**
+   * The `subscribed` contents for a normalized channel id, read at the moment of the call. A feed
+   * in another process may answer a promise; the server queues the updates that arrive meanwhile
+   * and delivers them after `subscribed`.
+   */
+  snapshot(channel: IndexerChannel, id: string): ChannelSnapshot | Promise<ChannelSnapshot>;
   /**
    * Subscribes to every channel message, in the order the models applied the changes; each call
    * carries the messages of one block or one order stream step. Returns the unsubscribe function.

@@ -3,6 +3,7 @@
  * blocks with their indexer events, and the memclob's off-chain order stream), answering REST
  * and the WebSocket channels ({@link IndexerFeed}). It never reads chain state.
  */
+import type { IndexerChannel } from "@perpx/core/indexer";
 import type { clob } from "@perpx/proto";
 import type { BlockRecord, OrderStreamMessage } from "../app/contract.js";
 import type { LocatedIndexerEvent } from "../app/indexer-events.js";
@@ -14,7 +15,7 @@ import {
   subaccountSnapshot,
 } from "./account-feed.js";
 import { locateBlockEvents } from "./block-events.js";
-import type { ChannelMessage, ChannelSnapshot, IndexerChannel, IndexerFeed } from "./feed.js";
+import type { ChannelMessage, ChannelSnapshot, IndexerFeed } from "./feed.js";
 import { iso } from "./format.js";
 import { AccountsModel } from "./models/accounts.js";
 import { type CandleRecord, type CandleResolution, CandlesModel, RESOLUTIONS } from "./models/candles.js";
@@ -22,6 +23,7 @@ import { HistoryModel } from "./models/history.js";
 import { MarketsModel, type PerpetualMarketBody } from "./models/markets.js";
 import { type LevelChange, OrderBookModel } from "./models/orderbook.js";
 import { OrdersModel, ownerKey } from "./models/orders.js";
+import { PnlModel } from "./models/pnl.js";
 import { TradesModel } from "./models/trades.js";
 import { candleBody, levelUpdateBody, orderbookBody, tradeBody, tradeUpdateBody } from "./views.js";
 
@@ -47,6 +49,12 @@ export const API_LIMIT = 1000;
 
 /** The indexer (see the module comment). */
 export class Indexer implements IndexerFeed {
+  /**
+   * @param retainBlocks - how many recent blocks of history (trades, fills, transfers, final
+   *   orders) the read models keep, as a node keeps its recent blocks; 0 keeps everything.
+   */
+  constructor(private readonly retainBlocks = 0) {}
+
   readonly markets = new MarketsModel();
   readonly book = new OrderBookModel();
   readonly trades = new TradesModel();
@@ -54,6 +62,7 @@ export class Indexer implements IndexerFeed {
   readonly accounts = new AccountsModel(this.markets);
   readonly orders = new OrdersModel();
   readonly history = new HistoryModel();
+  readonly pnl = new PnlModel();
   private latest: { height: bigint; time: Date } | undefined;
   private readonly listeners = new Set<(messages: readonly ChannelMessage[]) => void>();
 
@@ -75,9 +84,17 @@ export class Indexer implements IndexerFeed {
     for (const event of located) {
       this.applyEvent(event, messages, changedCandles);
       this.applyAccountEvent(event, changes);
+      this.pnl.apply(event);
       if (event.event.kind === "oracle_price") repriced.add(event.event.marketId);
     }
     this.latest = { height: block.height, time: block.time };
+    this.pnl.block(block.height, block.time, () => this.accounts.equities());
+    if (this.retainBlocks > 0) {
+      const oldest = block.height - BigInt(this.retainBlocks) + 1n;
+      this.trades.prune(oldest);
+      this.history.prune(oldest);
+      this.orders.prune(oldest);
+    }
     for (const order of this.orders.expire(block.height))
       this.changeOf(changes, ownerKey(order.order)).orders.push(order);
     messages.push(...subaccountMessages(this.accountModels(), changes));
@@ -346,13 +363,15 @@ export class Indexer implements IndexerFeed {
 
 /**
  * Starts an indexer on a chain application's streams, after replaying `history` (the blocks
- * committed so far, oldest first). Returns it and the function that unsubscribes it.
+ * committed so far, oldest first), keeping `retainBlocks` blocks of history (0: all). Returns it
+ * and the function that unsubscribes it.
  */
 export function startIndexer(
   source: IndexerSource,
   history: Iterable<BlockRecord>,
+  retainBlocks = 0,
 ): { indexer: Indexer; stop: () => void } {
-  const indexer = new Indexer();
+  const indexer = new Indexer(retainBlocks);
   for (const block of history) indexer.applyBlock(block);
   indexer.restBook();
   const offBlock = source.onBlock((block) => indexer.applyBlock(block));

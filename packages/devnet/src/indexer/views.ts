@@ -3,6 +3,14 @@
  * built from the read models: numbers as decimal strings, times as ISO-8601, heights as strings.
  */
 
+import type {
+  CandleResponseObject,
+  OrderbookResponseObject,
+  OrderbookResponsePriceLevel,
+  OrderbookUpdateContents,
+  TradeResponseObject,
+  TradeUpdate,
+} from "@perpx/core/indexer";
 import { iso, scaled, usdc } from "./format.js";
 import { candleUuid } from "./ids.js";
 import type { CandleRecord } from "./models/candles.js";
@@ -12,45 +20,16 @@ import type { Level, LevelChange } from "./models/orderbook.js";
 import type { TradeRecord } from "./models/trades.js";
 
 /** A level of the REST book. */
-export interface LevelBody {
-  price: string;
-  size: string;
-}
+export type LevelBody = OrderbookResponsePriceLevel;
 
 /** `GET /v4/orderbooks/perpetualMarket/:ticker`. */
-export interface OrderbookBody {
-  bids: LevelBody[];
-  asks: LevelBody[];
-}
+export type OrderbookBody = OrderbookResponseObject;
 
 /** A trade of `GET /v4/trades/perpetualMarket/:ticker`. */
-export interface TradeBody {
-  id: string;
-  side: "BUY" | "SELL";
-  size: string;
-  price: string;
-  type: string;
-  createdAt: string;
-  createdAtHeight: string;
-}
+export type TradeBody = TradeResponseObject;
 
-/** A candle of `GET /v4/candles/perpetualMarkets/:ticker`. */
-export interface CandleBody {
-  id?: string;
-  startedAt: string;
-  ticker: string;
-  resolution: string;
-  low: string;
-  high: string;
-  open: string;
-  close: string;
-  baseTokenVolume: string;
-  usdVolume: string;
-  trades: number;
-  startingOpenInterest: string;
-  orderbookMidPriceOpen: string | null;
-  orderbookMidPriceClose: string | null;
-}
+/** A candle of `GET /v4/candles/perpetualMarkets/:ticker` (`id` left out in channel updates). */
+export type CandleBody = Omit<CandleResponseObject, "id"> & { id?: string };
 
 /** The REST book of a market from its uncrossed levels. */
 export function orderbookBody(
@@ -65,7 +44,7 @@ export function orderbookBody(
 }
 
 /** The `v4_orderbook` update of one level change: `[price, size]` on its side. */
-export function levelUpdateBody(market: MarketDefinition, change: LevelChange): object {
+export function levelUpdateBody(market: MarketDefinition, change: LevelChange): OrderbookUpdateContents {
   return { [change.side]: [[priceOf(market, change.subticks), sizeOf(market, change.quantums)]] };
 }
 
@@ -83,7 +62,7 @@ export function tradeBody(market: MarketDefinition, trade: TradeRecord): TradeBo
 }
 
 /** A trade as the `v4_trades` channel sends it (no height). */
-export function tradeUpdateBody(market: MarketDefinition, trade: TradeRecord): object {
+export function tradeUpdateBody(market: MarketDefinition, trade: TradeRecord): TradeUpdate {
   const { createdAtHeight: _height, ...rest } = tradeBody(market, trade);
   return {
     id: rest.id,

@@ -19,6 +19,7 @@ export const FREE_PORTS = [
   "faucet",
   "control",
   "indexer",
+  "indexer-ws",
 ].flatMap((p) => [`--port-${p}`, "0"]);
 
 const children = new Set<ChildProcess>();

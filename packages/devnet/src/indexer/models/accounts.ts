@@ -215,6 +215,11 @@ export class AccountsModel {
     return this.fundingIndex.get(perpetualId) ?? 0n;
   }
 
+  /** Every subaccount's key and equity. */
+  *equities(): Generator<[string, bigint]> {
+    for (const [key, record] of this.subaccounts) yield [key, this.value(record).equity];
+  }
+
   /** A subaccount. */
   subaccount(address: string, subaccountNumber: number): SubaccountRecord | undefined {
     return this.subaccounts.get(subaccountKey(address, subaccountNumber));

@@ -130,6 +130,19 @@ export class HistoryModel {
     return { fills: [], transfers: [] };
   }
 
+  /** Forgets fills and transfers of blocks below `height`. */
+  prune(height: bigint): void {
+    for (const map of [this.fills, this.transfers] as Map<string, { createdAtHeight: bigint }[]>[]) {
+      for (const [key, list] of map) {
+        let cut = 0;
+        while (cut < list.length && (list[cut] as { createdAtHeight: bigint }).createdAtHeight < height)
+          cut++;
+        if (cut === list.length) map.delete(key);
+        else if (cut > 0) list.splice(0, cut);
+      }
+    }
+  }
+
   /** A subaccount's fills, oldest first. */
   fillsOf(address: string, subaccountNumber: number): readonly FillRecord[] {
     return this.fills.get(subKey(address, subaccountNumber)) ?? [];

@@ -3,6 +3,12 @@
  * pairs), oracle prices, open interest, the next funding rate, and the 24-hour figures (volume,
  * trades, oracle price change), fed by the block-event stream.
  */
+import {
+  type OraclePriceUpdate,
+  PERPETUAL_MARKET_STATUSES,
+  type PerpetualMarketResponseObject,
+  type PerpetualMarketStatus,
+} from "@perpx/core/indexer";
 import type { IndexerEvent, LocatedIndexerEvent } from "../../app/indexer-events.js";
 import { iso, ppm, scaled, usdc } from "../format.js";
 
@@ -36,38 +42,10 @@ export interface OraclePriceRecord {
 }
 
 /** `GET /v4/perpetualMarkets`'s object for one market. */
-export interface PerpetualMarketBody {
-  clobPairId: string;
-  ticker: string;
-  status: string;
-  oraclePrice: string;
-  priceChange24H: string;
-  volume24H: string;
-  trades24H: number;
-  nextFundingRate: string;
-  initialMarginFraction: string;
-  maintenanceMarginFraction: string;
-  openInterest: string;
-  atomicResolution: number;
-  quantumConversionExponent: number;
-  tickSize: string;
-  stepSize: string;
-  stepBaseQuantums: number;
-  subticksPerTick: number;
-  marketType: "CROSS" | "ISOLATED";
-  openInterestLowerCap?: string;
-  openInterestUpperCap?: string;
-  baseOpenInterest: string;
-  defaultFundingRate1H?: string;
-}
+export type PerpetualMarketBody = PerpetualMarketResponseObject;
 
 /** The oracle price object of the `v4_markets` channel. */
-export interface OraclePriceBody {
-  oraclePrice: string;
-  effectiveAt: string;
-  effectiveAtHeight: string;
-  marketId: number;
-}
+export type OraclePriceBody = OraclePriceUpdate;
 
 interface Tier {
   readonly initialMarginPpm: number;
@@ -280,7 +258,7 @@ export class MarketsModel {
     return {
       clobPairId: market.clobPairId.toString(),
       ticker: market.ticker,
-      status: market.status,
+      status: marketStatus(market.status),
       oraclePrice: price === undefined ? "0" : scaled(price.price, exponent),
       priceChange24H: scaled(change, exponent),
       volume24H: usdc(volume),
@@ -306,6 +284,12 @@ export class MarketsModel {
       defaultFundingRate1H: perHour(BigInt(market.defaultFundingPpm)),
     };
   }
+}
+
+/** The market status of a clob pair status name (an unspecified one is still initializing). */
+function marketStatus(status: string): PerpetualMarketStatus {
+  const known = PERPETUAL_MARKET_STATUSES.find((s) => s === status);
+  return known ?? "INITIALIZING";
 }
 
 /** A rate in ppm per 8 hours as a 1-hour decimal rate. */

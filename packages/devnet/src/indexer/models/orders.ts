@@ -166,6 +166,21 @@ export class OrdersModel {
     return changed;
   }
 
+  /** Forgets final orders (filled or canceled) last changed below `height`. */
+  prune(height: bigint): void {
+    for (const [key, record] of this.orders) {
+      if (record.status !== "FILLED" && record.status !== "CANCELED") continue;
+      const gt = record.order.goodTilOneof;
+      const last = record.updatedAtHeight ?? (gt.case === "goodTilBlock" ? BigInt(gt.value) : height);
+      if (last >= height) continue;
+      this.orders.delete(key);
+      const owner = ownerKey(record.order);
+      const set = this.bySubaccount.get(owner);
+      set?.delete(key);
+      if (set?.size === 0) this.bySubaccount.delete(owner);
+    }
+  }
+
   /** An order by its key. */
   byKey(key: string): OrderRecord | undefined {
     return this.orders.get(key);

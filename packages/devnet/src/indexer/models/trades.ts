@@ -45,6 +45,15 @@ export class TradesModel {
     return trade;
   }
 
+  /** Forgets trades of blocks below `height`. */
+  prune(height: bigint): void {
+    for (const list of this.byPair.values()) {
+      let cut = 0;
+      while (cut < list.length && (list[cut] as TradeRecord).createdAtHeight < height) cut++;
+      if (cut > 0) list.splice(0, cut);
+    }
+  }
+
   /** A market's trades, oldest first. */
   trades(clobPairId: number): readonly TradeRecord[] {
     return this.byPair.get(clobPairId) ?? [];

@@ -38,18 +38,20 @@ export function invalidParam(msg: string): RouteAnswer {
 
 /**
  * Page-based or plain slicing of a newest-first list, as the reference pages: with `page`, the
- * list is taken oldest first and the answer carries `pageSize`, `offset` and `totalResults`.
+ * answer carries `pageSize`, `offset` and `totalResults`, and (fills, trades, transfers) the list
+ * is taken oldest first.
  */
 export function paginate<T>(
   newestFirst: readonly T[],
   limit: number,
   page: number | undefined,
+  oldestFirstWhenPaged = true,
 ): { items: T[]; paging: { pageSize?: number; totalResults?: number; offset?: number } } {
   if (page === undefined) return { items: newestFirst.slice(0, limit), paging: {} };
   const offset = (page - 1) * limit;
-  const oldestFirst = [...newestFirst].reverse();
+  const ordered = oldestFirstWhenPaged ? [...newestFirst].reverse() : newestFirst;
   return {
-    items: oldestFirst.slice(offset, offset + limit),
+    items: ordered.slice(offset, offset + limit),
     paging: { pageSize: limit, totalResults: newestFirst.length, offset },
   };
 }
