@@ -53,6 +53,7 @@ describe("a clean install", () => {
     }
     expect(publishable.map(({ pkg }) => pkg.name).sort()).toEqual([
       "@perpx/address",
+      "@perpx/composite-client",
       "@perpx/core",
       "@perpx/devnet",
       "@perpx/errors",

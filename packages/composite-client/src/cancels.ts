@@ -1,0 +1,92 @@
+import { batchCancelMsg, cancelOrderMsg, type SendTxResult } from "@perpx/node-client";
+import type { ClientContext } from "./client.js";
+import { cancelling, type PlacedOrders, sendClob, subaccountOf } from "./trading.js";
+
+/** Cancels of short-term orders live this many blocks. */
+const CANCEL_BLOCKS = 20;
+
+/**
+ * Cancels several short-term orders of one market in one `MsgBatchCancel`.
+ *
+ * @throws {InvalidOrderError} for more than 100 ids, before anything is signed.
+ *
+ * @example
+ * ```ts
+ * await batchCancelOrders(context, placed, { market: "BTC-USD", clientIds: [1, 2, 3] });
+ * ```
+ */
+export async function batchCancelOrders(
+  context: ClientContext,
+  placed: PlacedOrders,
+  params: { market: string; clientIds: readonly number[] },
+): Promise<SendTxResult> {
+  const market = await context.markets.get(params?.market);
+  const message = batchCancelMsg({
+    subaccount: subaccountOf(context),
+    cancels: [{ clobPairId: market.clobPairId, clientIds: params.clientIds }],
+    goodTilBlock: Number(context.height.current()) + CANCEL_BLOCKS,
+  });
+  const entries = params.clientIds.flatMap((id) => placed.get(`${market.ticker}/${id}`) ?? []);
+  return cancelling(entries, () => sendClob(context, [message]));
+}
+
+/**
+ * Cancels every order this client placed that may still be open (of one market, or all): the
+ * short-term ones whose good-til-block has not passed in one batch per market, the stateful ones
+ * still in state each by its own cancel. Orders placed by other clients are not known to it.
+ *
+ * @returns the client ids cancelled, by market.
+ *
+ * @example
+ * ```ts
+ * await cancelAllOrders(context, placed, { market: "BTC-USD" });
+ * ```
+ */
+export async function cancelAllOrders(
+  context: ClientContext,
+  placed: PlacedOrders,
+  params: { market?: string } = {},
+): Promise<Record<string, number[]>> {
+  const height = context.height.current();
+  const shortTerm = new Map<string, number[]>();
+  const stateful: Promise<unknown>[] = [];
+  const cancelled: Record<string, number[]> = {};
+  for (const [key, entry] of placed) {
+    if (entry.canceled || (params.market !== undefined && entry.ticker !== params.market)) continue;
+    const { wire } = entry;
+    if (wire.kind === "short-term") {
+      if (BigInt(wire.goodTilBlock) < height) {
+        placed.delete(key);
+        continue;
+      }
+      shortTerm.set(entry.ticker, [...(shortTerm.get(entry.ticker) ?? []), wire.clientId]);
+      continue;
+    }
+    const order = {
+      subaccount: wire.subaccount,
+      clientId: wire.clientId,
+      clobPairId: wire.clobPairId,
+      kind: wire.kind,
+    };
+    stateful.push(
+      context.node.getStatefulOrder({ order }).then(async (state) => {
+        if (!state) {
+          placed.delete(key);
+          return;
+        }
+        const message = cancelOrderMsg({ ...order, goodTilBlockTime: wire.goodTilBlockTime });
+        await cancelling([entry], () => sendClob(context, [message]));
+        cancelled[entry.ticker] = [...(cancelled[entry.ticker] ?? []), wire.clientId];
+      }),
+    );
+  }
+  for (const [ticker, clientIds] of shortTerm) {
+    for (let i = 0; i < clientIds.length; i += 100) {
+      const chunk = clientIds.slice(i, i + 100);
+      await batchCancelOrders(context, placed, { market: ticker, clientIds: chunk });
+      cancelled[ticker] = [...(cancelled[ticker] ?? []), ...chunk];
+    }
+  }
+  await Promise.all(stateful);
+  return cancelled;
+}

@@ -1,0 +1,234 @@
+import {
+  type EndpointName,
+  type Env,
+  getEndpoint,
+  type Network,
+  type NetworkConfig,
+  type NetworkName,
+  resolveNetwork,
+  type TradingCredential,
+} from "@perpx/core";
+import { InvalidArgumentError } from "@perpx/errors";
+import { createIndexerClient, type IndexerClient } from "@perpx/indexer-client";
+import {
+  createNodeClient,
+  encodeAuthenticatorConfig,
+  type NodeClient,
+  type TxSigner,
+  tradingKeyAuthenticator,
+} from "@perpx/node-client";
+import { type TradingKey, tradingKeyFromCredential } from "@perpx/node-client/wallets";
+import { ClientIds } from "./clientIds.js";
+import { type HeightTracker, startHeightTracker } from "./height.js";
+import { type CompositeMarket, createMarketCache, type MarketCache } from "./markets.js";
+
+/**
+ * Options of {@link CompositeClient.connect}.
+ *
+ * @example
+ * ```ts
+ * const options: ConnectOptions = { network: "local", wallet: LocalWallet.fromMnemonic(mnemonic) };
+ * ```
+ */
+export interface ConnectOptions {
+  /**
+   * A preset name, a {@link Network}, or a network already resolved by core's `resolveNetwork`.
+   * @default the value of PERPX_NETWORK in `env`, else "local"
+   */
+  network?: NetworkName | Network | NetworkConfig;
+  /**
+   * Endpoint URLs; each wins over `env` and the preset.
+   * @default {}
+   */
+  endpoints?: Partial<Record<EndpointName, string>>;
+  /**
+   * Where `PERPX_NETWORK` and the `PERPX_*_URL` variables are read from (e.g. `process.env`).
+   * @default {}
+   */
+  env?: Env;
+  /**
+   * The wallet that trades (and owns the subaccount). Give at most one of `wallet`, `signer`, `credential`.
+   * @default undefined (read-only)
+   */
+  wallet?: TxSigner;
+  /**
+   * Any signer (an external or hardware one), used as `wallet`.
+   * @default undefined
+   */
+  signer?: TxSigner;
+  /**
+   * A trading credential (`{ tradingPrivateKey, masterAddress }`, base64 JSON or decoded): the bot
+   * trades the master's subaccount 0 with the key, and only places and cancels orders.
+   * @default undefined
+   */
+  credential?: string | TradingCredential;
+  /**
+   * The authenticator id the credential's key was registered under (`registerTradingKey`).
+   * @default looked up among the master account's authenticators
+   */
+  authenticatorId?: bigint;
+  /**
+   * The subaccount traded.
+   * @default 0
+   */
+  subaccountNumber?: number;
+  /**
+   * PEM of the CA that signed the gRPC endpoint's certificate (a devnet's `caPem`).
+   * @default undefined (the system's CAs)
+   */
+  grpcCaCert?: string;
+  /**
+   * Follow the height with a block subscription over the node's WebSocket RPC (`nodeRpc` with
+   * `ws://` or `wss://` for `http://` or `https://`, at its `/websocket` path) instead of polling.
+   * @default false
+   */
+  subscribeBlocks?: boolean;
+  /**
+   * How often markets are refreshed in the background, ms (0: never).
+   * @default 10000
+   */
+  marketRefreshIntervalMs?: number;
+  /**
+   * How often the height and transactions are polled, ms.
+   * @default 500
+   */
+  pollIntervalMs?: number;
+}
+
+/**
+ * Who signs, resolved from the connect options.
+ *
+ * @example
+ * ```ts
+ * const trader: Trader = { kind: "wallet", signer: wallet, owner: wallet.address };
+ * ```
+ */
+export type Trader =
+  | { kind: "wallet"; signer: TxSigner; owner: string }
+  | { kind: "tradingKey"; tradingKey: TradingKey; authenticatorId: bigint; owner: string };
+
+/**
+ * What a connected client holds: the node client, the live height, the markets, the client ids.
+ *
+ * @example
+ * ```ts
+ * const { node, height, markets } = client.context;
+ * ```
+ */
+export interface ClientContext {
+  /** The resolved network and endpoints. */
+  config: NetworkConfig;
+  /** The node client. */
+  node: NodeClient;
+  /** The indexer's REST client, when the network has an indexer endpoint. */
+  indexer: IndexerClient | undefined;
+  /** The live chain height. */
+  height: HeightTracker;
+  /** Markets by ticker. */
+  markets: MarketCache;
+  /** Client ids per subaccount and market. */
+  clientIds: ClientIds;
+  /** The trader, or undefined when read-only. */
+  trader: Trader | undefined;
+  /** The subaccount number traded. */
+  subaccountNumber: number;
+}
+
+function isNetworkConfig(network: ConnectOptions["network"]): network is NetworkConfig {
+  return typeof network === "object" && network !== null && "endpoints" in network && "network" in network;
+}
+
+async function traderOf(options: ConnectOptions, node: NodeClient): Promise<Trader | undefined> {
+  const given = (["wallet", "signer", "credential"] as const).filter((k) => options[k] !== undefined);
+  if (given.length > 1) {
+    throw new InvalidArgumentError(given.join(", "), "give at most one of wallet, signer or credential");
+  }
+  const signer = options.wallet ?? options.signer;
+  if (signer) return { kind: "wallet", signer, owner: signer.address };
+  if (options.credential === undefined) return undefined;
+  const tradingKey = tradingKeyFromCredential(options.credential);
+  const authenticatorId = options.authenticatorId ?? (await findAuthenticator(node, tradingKey));
+  return { kind: "tradingKey", tradingKey, authenticatorId, owner: tradingKey.masterAddress };
+}
+
+async function findAuthenticator(node: NodeClient, tradingKey: TradingKey): Promise<bigint> {
+  const config = encodeAuthenticatorConfig(tradingKeyAuthenticator(tradingKey.wallet.publicKey)).join();
+  const authenticators = await node.getAuthenticators({ address: tradingKey.masterAddress });
+  const match = authenticators
+    .filter((a) => a.type === "AllOf" && a.config.join() === config)
+    .sort((a, b) => (a.id < b.id ? 1 : -1))[0];
+  if (!match) {
+    throw new InvalidArgumentError(
+      "credential",
+      `the master account ${tradingKey.masterAddress} has no authenticator for this trading key; register it first`,
+    );
+  }
+  return match.id;
+}
+
+/**
+ * Connects: resolves the network, builds the node client, starts the live height and the market
+ * cache, and resolves the trader (none: read-only).
+ *
+ * @throws {InvalidArgumentError | UnknownNetworkError | MissingEndpointError} for bad options.
+ * @throws {TransportError} when the node does not answer.
+ *
+ * @example
+ * ```ts
+ * const context = await connectContext({ network: "local" });
+ * ```
+ */
+export async function connectContext(options: ConnectOptions = {}): Promise<ClientContext> {
+  const config = isNetworkConfig(options.network)
+    ? options.network
+    : resolveNetwork({ network: options.network, endpoints: options.endpoints, env: options.env });
+  const grpcUrl = config.endpoints.grpc;
+  const rpc = getEndpoint(config, "nodeRpc");
+  const node = createNodeClient({
+    nodeRpc: options.subscribeBlocks ? rpc.replace(/^http/, "ws") : rpc,
+    ...(config.endpoints.nodeRest ? { nodeRest: config.endpoints.nodeRest } : {}),
+    ...(grpcUrl
+      ? { grpc: { url: grpcUrl, ...(options.grpcCaCert ? { caCert: options.grpcCaCert } : {}) } }
+      : {}),
+    network: config.network,
+    pollIntervalMs: options.pollIntervalMs ?? 500,
+  });
+  let height: HeightTracker | undefined;
+  try {
+    const trader = await traderOf(options, node);
+    height = await startHeightTracker({ node, pollIntervalMs: options.pollIntervalMs ?? 500 });
+    const indexerUrl = config.endpoints.indexer;
+    const indexer = indexerUrl ? createIndexerClient({ baseUrl: indexerUrl }) : undefined;
+    const markets = createMarketCache({
+      node,
+      indexer,
+      refreshIntervalMs: options.marketRefreshIntervalMs ?? 10_000,
+    });
+    return {
+      config,
+      node,
+      indexer,
+      height,
+      markets,
+      clientIds: new ClientIds(),
+      trader,
+      subaccountNumber: options.subaccountNumber ?? 0,
+    };
+  } catch (error) {
+    height?.stop();
+    node.close();
+    throw error;
+  }
+}
+
+/**
+ * The market of a ticker from the cache (loading it once).
+ *
+ * @example
+ * ```ts
+ * const btc = await marketOf(context, "BTC-USD");
+ * ```
+ */
+export function marketOf(context: ClientContext, ticker: string): Promise<CompositeMarket> {
+  return context.markets.get(ticker);
+}

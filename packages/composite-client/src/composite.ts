@@ -1,0 +1,253 @@
+import { getEndpoint, quantumsToSize } from "@perpx/core";
+import { InvalidArgumentError } from "@perpx/errors";
+import { type SendTxResult, subaccountBalances } from "@perpx/node-client";
+import { batchCancelOrders, cancelAllOrders } from "./cancels.js";
+import { type ClientContext, type ConnectOptions, connectContext } from "./client.js";
+import { type FaucetGrant, requestFaucetTokens } from "./faucet.js";
+import type { OrderHandle } from "./handle.js";
+import type { CompositeMarket } from "./markets.js";
+import { type AccountView, accountView, depositUsdc, transferUsdc, withdrawUsdc } from "./money.js";
+import type { HumanOrder } from "./orderPlan.js";
+import { cancelPlacedOrder, type PlacedOrders, placeHumanOrder, subaccountOf } from "./trading.js";
+
+/**
+ * One client for a perpx network: markets by ticker, human-unit orders with handles that follow
+ * them, cancels, USDC moves, the account and the faucet. Each method is a few lines over the node
+ * client and core (the functions of this package's other modules).
+ *
+ * @example
+ * ```ts
+ * const client = await CompositeClient.connect({ network: "local", wallet });
+ * const handle = await client.placeOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price: "30000" });
+ * await client.cancelOrder({ market: "BTC-USD", clientId: handle.clientId });
+ * client.close();
+ * ```
+ */
+export class CompositeClient {
+  /** What the client holds (node client, height, markets), for the functions it composes. */
+  readonly context: ClientContext;
+  readonly #placed: PlacedOrders = new Map();
+
+  private constructor(context: ClientContext) {
+    this.context = context;
+  }
+
+  /**
+   * Connects to a network (a preset name, a network, or a resolved network config), read-only
+   * without a `wallet`, `signer` or `credential`.
+   *
+   * @example
+   * ```ts
+   * const client = await CompositeClient.connect({ network: "testnet", env: process.env });
+   * ```
+   */
+  static async connect(options: ConnectOptions = {}): Promise<CompositeClient> {
+    return new CompositeClient(await connectContext(options));
+  }
+
+  /**
+   * The subaccount this client trades (`{ owner, number }`).
+   *
+   * @example
+   * ```ts
+   * client.subaccount.number; // 0
+   * ```
+   */
+  get subaccount(): { owner: string; number: number } {
+    return subaccountOf(this.context);
+  }
+
+  /**
+   * The chain height, kept live in the background (no network call).
+   *
+   * @example
+   * ```ts
+   * client.height() > 0n; // true
+   * ```
+   */
+  height(): bigint {
+    return this.context.height.current();
+  }
+
+  /**
+   * A market by ticker, from the cache (loaded once, refreshed on a schedule); `refresh: true`
+   * reloads it first.
+   *
+   * @throws {InvalidArgumentError} for an unknown ticker, naming the ones the chain has.
+   *
+   * @example
+   * ```ts
+   * const btc = await client.getMarket({ ticker: "BTC-USD" });
+   * ```
+   */
+  async getMarket(params: { ticker: string; refresh?: boolean }): Promise<CompositeMarket> {
+    if (params?.refresh) await this.context.markets.refresh(params.ticker);
+    return this.context.markets.get(params?.ticker);
+  }
+
+  /**
+   * Places an order in human units and resolves once the chain accepted it, with its handle.
+   * Short-term (MARKET, IOC, FILL_OR_KILL, `goodTil: { blocks }`) or long-term (other LIMIT
+   * orders) or conditional (STOP_*, TAKE_PROFIT*): see `orderKind`.
+   *
+   * @throws {InvalidAmountError} for a size or price off the grid without `rounding`.
+   * @throws {InvalidOrderError | InvalidArgumentError} for anything else wrong, before signing.
+   * @throws {BroadcastTxError} when the chain refuses it.
+   *
+   * @example
+   * ```ts
+   * const handle = await client.placeOrder({ market: "BTC-USD", side: "SELL", type: "MARKET", size: "0.001", slippage: "0.5%" });
+   * (await handle.result({ timeoutMs: 5_000 })).status; // "FILLED"
+   * ```
+   */
+  placeOrder(order: HumanOrder): Promise<OrderHandle> {
+    return placeHumanOrder(this.context, this.#placed, order);
+  }
+
+  /**
+   * Cancels an order this client placed.
+   *
+   * @example
+   * ```ts
+   * await client.cancelOrder({ market: "BTC-USD", clientId: handle.clientId });
+   * ```
+   */
+  cancelOrder(params: { market: string; clientId: number }): Promise<SendTxResult> {
+    return cancelPlacedOrder(this.context, this.#placed, params);
+  }
+
+  /**
+   * Cancels short-term orders of one market in one transaction.
+   *
+   * @example
+   * ```ts
+   * await client.batchCancel({ market: "BTC-USD", clientIds: [a.clientId, b.clientId] });
+   * ```
+   */
+  batchCancel(params: { market: string; clientIds: readonly number[] }): Promise<SendTxResult> {
+    return batchCancelOrders(this.context, this.#placed, params);
+  }
+
+  /**
+   * Cancels every order this client placed that may still be open (of one market, or all).
+   *
+   * @example
+   * ```ts
+   * await client.cancelAll({ market: "BTC-USD" });
+   * ```
+   */
+  cancelAll(params: { market?: string } = {}): Promise<Record<string, number[]>> {
+    return cancelAllOrders(this.context, this.#placed, params);
+  }
+
+  /**
+   * Closes the position in a market with a reduce-only MARKET order bounded by `slippage`.
+   *
+   * @throws {InvalidArgumentError} when there is no position in that market.
+   *
+   * @example
+   * ```ts
+   * await client.closePosition({ market: "BTC-USD", slippage: "1%" });
+   * ```
+   */
+  async closePosition(params: { market: string; slippage: string }): Promise<OrderHandle> {
+    const market = await this.context.markets.get(params?.market);
+    const balances = subaccountBalances(await this.context.node.getSubaccount(this.subaccount));
+    const position = balances.perpetuals.find((p) => p.perpetualId === market.perpetualId);
+    if (!position || position.quantums === 0n) {
+      throw new InvalidArgumentError("market", `no open position in ${market.ticker} to close`);
+    }
+    const long = position.quantums > 0n;
+    return this.placeOrder({
+      market: market.ticker,
+      side: long ? "SELL" : "BUY",
+      type: "MARKET",
+      size: quantumsToSize(long ? position.quantums : -position.quantums, market),
+      slippage: params.slippage,
+      reduceOnly: true,
+    });
+  }
+
+  /**
+   * Deposits USDC (human units) from the wallet into its subaccount.
+   *
+   * @example
+   * ```ts
+   * await client.deposit({ amount: "100" });
+   * ```
+   */
+  deposit(params: { amount: string }): Promise<SendTxResult> {
+    return depositUsdc(this.context, params);
+  }
+
+  /**
+   * Withdraws USDC (human units) from the subaccount to a bank account.
+   *
+   * @example
+   * ```ts
+   * await client.withdraw({ amount: "50" });
+   * ```
+   */
+  withdraw(params: { amount: string; recipient?: string }): Promise<SendTxResult> {
+    return withdrawUsdc(this.context, params);
+  }
+
+  /**
+   * Transfers USDC (human units) to another subaccount.
+   *
+   * @example
+   * ```ts
+   * await client.transfer({ amount: "25", to: { number: 1 } });
+   * ```
+   */
+  transfer(params: { amount: string; to: { owner?: string; number: number } }): Promise<SendTxResult> {
+    return transferUsdc(this.context, params);
+  }
+
+  /**
+   * The account: USDC, positions and equity in human units.
+   *
+   * @example
+   * ```ts
+   * const { equity, positions } = await client.account();
+   * ```
+   */
+  account(): Promise<AccountView> {
+    return accountView(this.context);
+  }
+
+  /**
+   * Asks the network's faucet to fund an address (either form; this client's account by default).
+   *
+   * @throws {MissingEndpointError} when the network has no faucet.
+   * @throws {FaucetError} when the faucet refuses.
+   *
+   * @example
+   * ```ts
+   * await client.faucet({ address: "0x..." });
+   * ```
+   */
+  async faucet(params: { address?: string; subaccountNumber?: number } = {}): Promise<FaucetGrant> {
+    const faucetUrl = getEndpoint(this.context.config, "faucet");
+    const address = params.address ?? this.subaccount.owner;
+    return requestFaucetTokens({
+      faucetUrl,
+      address,
+      ...(params.subaccountNumber === undefined ? {} : { subaccountNumber: params.subaccountNumber }),
+    });
+  }
+
+  /**
+   * Stops the height subscription, the market schedule and the node client's sockets.
+   *
+   * @example
+   * ```ts
+   * client.close();
+   * ```
+   */
+  close(): void {
+    this.context.height.stop();
+    this.context.markets.stop();
+    this.context.node.close();
+  }
+}

@@ -1,0 +1,105 @@
+import { parseAddress } from "@perpx/address";
+import { FAUCET_TOKENS_PATH } from "@perpx/core";
+import { PerpxError, type PerpxErrorCode } from "@perpx/errors";
+
+/**
+ * The faucet's answer: what it credited.
+ *
+ * @example
+ * ```ts
+ * const { address, credited }: FaucetGrant = await requestFaucetTokens({ faucetUrl, address });
+ * ```
+ */
+export interface FaucetGrant {
+  /** The funded account (bech32). */
+  address: string;
+  /** The same account as 0x hex. */
+  evmAddress: string;
+  /** The coins credited to the account, in base units. */
+  credited: readonly { denom: string; amount: string }[];
+  /** The USDC credited to the subaccount, in quote quantums. */
+  subaccount: { number: number; quantums: string };
+}
+
+/**
+ * A faucet request the faucet refused (`reason` is its code: `invalid_address`, `rate_limited`,
+ * ...) or could not be reached (`reason` is `unreachable`).
+ *
+ * @example
+ * ```ts
+ * const error = new FaucetError("rate_limited", "funded 2 s ago", 429);
+ * error.reason; // "rate_limited"
+ * ```
+ */
+export class FaucetError extends PerpxError {
+  override name = "FaucetError";
+  /** The faucet's error code, or `unreachable`. */
+  readonly reason: string;
+  /** The HTTP status, when the faucet answered. */
+  readonly status: number | undefined;
+
+  /**
+   * @param reason - the faucet's code.
+   * @param message - what it said.
+   * @param status - the HTTP status.
+   * @param cause - the network error.
+   */
+  constructor(reason: string, message: string, status?: number, cause?: unknown) {
+    const code: PerpxErrorCode =
+      reason === "invalid_address"
+        ? "INVALID_ADDRESS"
+        : reason === "invalid_subaccount"
+          ? "INVALID_SUBACCOUNT"
+          : "TRANSPORT";
+    super(code, `The faucet refused the request: ${message}`, cause === undefined ? {} : { cause });
+    this.reason = reason;
+    this.status = status;
+  }
+}
+
+/**
+ * Asks a faucet (`POST /faucet/tokens`) to fund an account, given in either address form
+ * (`perpx1...` or `0x...`), and its subaccount.
+ *
+ * @throws {InvalidAddressError} for an address in neither form, before anything is sent.
+ * @throws {FaucetError} when the faucet refuses (rate limit, bad address) or cannot be reached.
+ *
+ * @example
+ * ```ts
+ * await requestFaucetTokens({ faucetUrl: "http://127.0.0.1:8000", address: "0x..." });
+ * ```
+ */
+export async function requestFaucetTokens(params: {
+  faucetUrl: string;
+  address: string;
+  subaccountNumber?: number;
+  fetch?: typeof fetch;
+}): Promise<FaucetGrant> {
+  parseAddress(params.address);
+  const body = {
+    address: params.address,
+    ...(params.subaccountNumber === undefined ? {} : { subaccountNumber: params.subaccountNumber }),
+  };
+  let response: Response;
+  try {
+    response = await (params.fetch ?? fetch)(`${params.faucetUrl}${FAUCET_TOKENS_PATH}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new FaucetError("unreachable", `${params.faucetUrl} did not answer`, undefined, error);
+  }
+  const answer = (await response.json().catch(() => ({}))) as Partial<FaucetGrant> & {
+    code?: string;
+    message?: string;
+  };
+  if (!response.ok) {
+    throw new FaucetError(
+      answer.code ?? "internal",
+      answer.message ?? `HTTP ${response.status}`,
+      response.status,
+    );
+  }
+  return answer as FaucetGrant;
+}

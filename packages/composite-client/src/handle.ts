@@ -1,0 +1,105 @@
+import { isPerpxError } from "@perpx/errors";
+import type { NodeClient } from "@perpx/node-client";
+import type { clob } from "@perpx/proto";
+import type { HeightTracker } from "./height.js";
+import { followOrder, type OrderResult, type TrackedOrder } from "./tracking.js";
+
+/**
+ * An accepted order: its ids, and what became of it.
+ *
+ * @example
+ * ```ts
+ * const handle: OrderHandle = await client.placeOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price: "30000" });
+ * (await handle.result({ timeoutMs: 2_000 })).status; // "RESTING"
+ * ```
+ */
+export interface OrderHandle {
+  /** The client id it was placed with. */
+  readonly clientId: number;
+  /** Its id on the chain. */
+  readonly orderId: clob.OrderId;
+  /** `short-term`, `long-term` or `conditional`. */
+  readonly kind: TrackedOrder["wire"]["kind"];
+  /** The market's ticker. */
+  readonly market: string;
+  /**
+   * Its final state, or the current one when `timeoutMs` passes first (`UNKNOWN` when nothing was
+   * observed). Never resubmits anything.
+   */
+  result(options?: { timeoutMs?: number }): Promise<OrderResult>;
+  /** Its states as they change, ending with the final one. */
+  updates(): AsyncIterableIterator<OrderResult>;
+}
+
+/**
+ * Builds the handle of an accepted order.
+ *
+ * @example
+ * ```ts
+ * const handle = orderHandle({ node, height, order });
+ * ```
+ */
+export function orderHandle(params: {
+  node: NodeClient;
+  height: HeightTracker;
+  order: TrackedOrder;
+}): OrderHandle {
+  const { order } = params;
+  const follow = (onUpdate: (r: OrderResult) => void, signal: AbortSignal) =>
+    followOrder({ ...params, onUpdate, signal });
+  return {
+    clientId: order.wire.clientId,
+    orderId: order.orderId,
+    kind: order.wire.kind,
+    market: order.market.ticker,
+    async result(options = {}) {
+      const controller = new AbortController();
+      let latest: OrderResult | undefined;
+      const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? 30_000);
+      try {
+        await follow((r) => {
+          latest = r;
+        }, controller.signal);
+      } catch (error) {
+        if (!controller.signal.aborted && !isPerpxError(error)) throw error;
+      } finally {
+        clearTimeout(timer);
+      }
+      return latest ?? { status: "UNKNOWN", final: false, filledSize: "0", fills: [] };
+    },
+    async *updates() {
+      const queue: OrderResult[] = [];
+      let wake: (() => void) | undefined;
+      let done = false;
+      let failure: unknown;
+      const controller = new AbortController();
+      follow((r) => {
+        queue.push(r);
+        wake?.();
+      }, controller.signal)
+        .catch((error: unknown) => {
+          failure = error;
+        })
+        .finally(() => {
+          done = true;
+          wake?.();
+        });
+      try {
+        for (;;) {
+          const next = queue.shift();
+          if (next) {
+            yield next;
+            continue;
+          }
+          if (done) break;
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+        }
+        if (failure !== undefined) throw failure;
+      } finally {
+        controller.abort();
+      }
+    },
+  };
+}

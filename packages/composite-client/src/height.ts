@@ -1,0 +1,91 @@
+import type { NodeClient } from "@perpx/node-client";
+
+/**
+ * The chain height, kept live in the background: a block subscription when the node client has a
+ * WebSocket RPC, else a poll of the latest block. Reading it makes no network call.
+ *
+ * @example
+ * ```ts
+ * const height = await startHeightTracker({ node, pollIntervalMs: 500 });
+ * height.current(); // 1234n
+ * height.stop();
+ * ```
+ */
+export interface HeightTracker {
+  /** The latest height seen. */
+  current(): bigint;
+  /** Resolves once a height above `height` is seen. */
+  waitAbove(height: bigint): Promise<bigint>;
+  /** Stops the subscription or the poll. */
+  stop(): void;
+}
+
+/**
+ * Options of {@link startHeightTracker}.
+ *
+ * @example
+ * ```ts
+ * const options: HeightTrackerOptions = { node, pollIntervalMs: 250 };
+ * ```
+ */
+export interface HeightTrackerOptions {
+  /** The node client to follow. */
+  node: NodeClient;
+  /**
+   * How often to poll when there is no block subscription, ms.
+   * @default 500
+   */
+  pollIntervalMs?: number;
+}
+
+/**
+ * Starts following the chain height; resolves once the first height is known.
+ *
+ * @throws {TransportError | QueryError} when the node does not answer the first query.
+ *
+ * @example
+ * ```ts
+ * const height = await startHeightTracker({ node });
+ * ```
+ */
+export async function startHeightTracker(options: HeightTrackerOptions): Promise<HeightTracker> {
+  const { node } = options;
+  let height = (await node.getLatestBlock()).height;
+  const waiters = new Set<{ above: bigint; resolve: (h: bigint) => void }>();
+  const seen = (next: bigint) => {
+    if (next <= height) return;
+    height = next;
+    for (const waiter of waiters) {
+      if (height > waiter.above) {
+        waiters.delete(waiter);
+        waiter.resolve(height);
+      }
+    }
+  };
+  let stop: () => void;
+  if (node.rpc?.webSocket) {
+    stop = await node.watchBlocks({ onBlock: (block) => seen(block.height) });
+  } else {
+    let running = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const poll = async () => {
+      try {
+        seen((await node.getLatestBlock()).height);
+      } catch {
+        // A missed poll is retried at the next tick; the last height stays valid meanwhile.
+      }
+      if (running) timer = setTimeout(poll, options.pollIntervalMs ?? 500);
+    };
+    timer = setTimeout(poll, options.pollIntervalMs ?? 500);
+    stop = () => {
+      running = false;
+      clearTimeout(timer);
+    };
+  }
+  return {
+    current: () => height,
+    waitAbove: (above) =>
+      height > above ? Promise.resolve(height) : new Promise((resolve) => waiters.add({ above, resolve })),
+    stop,
+  };
+}

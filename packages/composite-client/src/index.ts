@@ -1,0 +1,60 @@
+/**
+ * `@perpx/composite-client`: one network config joins the node client and the faucet; trade in
+ * human units behind one client, and follow every order to its end.
+ */
+export { checkBookReach } from "./book.js";
+export { batchCancelOrders, cancelAllOrders } from "./cancels.js";
+export {
+  type ClientContext,
+  type ConnectOptions,
+  connectContext,
+  marketOf,
+  type Trader,
+} from "./client.js";
+export { ClientIds } from "./clientIds.js";
+export { CompositeClient } from "./composite.js";
+export { FaucetError, type FaucetGrant, requestFaucetTokens } from "./faucet.js";
+export { type OrderHandle, orderHandle } from "./handle.js";
+export { type HeightTracker, type HeightTrackerOptions, startHeightTracker } from "./height.js";
+export {
+  type CompositeMarket,
+  createMarketCache,
+  type MarketCache,
+  type MarketCacheOptions,
+} from "./markets.js";
+export {
+  type AccountView,
+  accountView,
+  depositUsdc,
+  type Position,
+  transferUsdc,
+  withdrawUsdc,
+} from "./money.js";
+export {
+  type GoodTil,
+  type HumanOrder,
+  type OrderRounding,
+  type OrderType,
+  orderKind,
+  type PlanContext,
+  planOrder,
+  slippagePpm,
+  type WireOrder,
+  worstSubticks,
+} from "./orderPlan.js";
+export {
+  followOrder,
+  type OrderFill,
+  type OrderResult,
+  type OrderStatus,
+  type TrackedOrder,
+} from "./tracking.js";
+export {
+  cancelling,
+  cancelPlacedOrder,
+  type PlacedOrders,
+  placeHumanOrder,
+  sendClob,
+  subaccountOf,
+  traderOf,
+} from "./trading.js";

@@ -1,0 +1,120 @@
+import type { PerpetualMarketResponseObject } from "@perpx/core/indexer";
+import type { IndexerClient } from "@perpx/indexer-client";
+import type { Market, NodeClient } from "@perpx/node-client";
+
+/**
+ * A market as the client caches it: the node's market (perpetual, clob pair, oracle price) joined
+ * with the indexer's perpetual market when an indexer is configured.
+ *
+ * @example
+ * ```ts
+ * const btc: CompositeMarket = await client.getMarket({ ticker: "BTC-USD" });
+ * btc.indexer?.nextFundingRate; // "0.00001"
+ * ```
+ */
+export interface CompositeMarket extends Market {
+  /** The indexer's view of the market (volume, open interest, funding), when there is an indexer. */
+  readonly indexer: PerpetualMarketResponseObject | undefined;
+}
+
+/**
+ * Markets by ticker, loaded from the node (and the indexer, when there is one) once and kept: `get` answers from the cache (loading a
+ * ticker not seen before), `refresh` reloads every cached ticker (oracle prices included), and a
+ * schedule refreshes them in the background.
+ *
+ * @example
+ * ```ts
+ * const markets = createMarketCache({ node, refreshIntervalMs: 10_000 });
+ * const btc = await markets.get("BTC-USD");
+ * markets.stop();
+ * ```
+ */
+export interface MarketCache {
+  /** The market, from the cache or loaded once. Rejects with the node's typed error for an unknown ticker. */
+  get(ticker: string): Promise<CompositeMarket>;
+  /** The cached market, if any (no network). */
+  cached(ticker: string): CompositeMarket | undefined;
+  /** Reloads every cached market (or only `ticker`). */
+  refresh(ticker?: string): Promise<void>;
+  /** Stops the schedule. */
+  stop(): void;
+}
+
+/**
+ * Options of {@link createMarketCache}.
+ *
+ * @example
+ * ```ts
+ * const options: MarketCacheOptions = { node, refreshIntervalMs: 0 }; // no schedule
+ * ```
+ */
+export interface MarketCacheOptions {
+  /** The node client markets are read from. */
+  node: NodeClient;
+  /**
+   * The indexer whose perpetual market is joined to each market.
+   * @default undefined (the node's market alone)
+   */
+  indexer?: IndexerClient | undefined;
+  /**
+   * How often cached markets are reloaded, ms; 0 turns the schedule off.
+   * @default 10000
+   */
+  refreshIntervalMs?: number;
+}
+
+/**
+ * Builds a {@link MarketCache} over the node's `getMarket`.
+ *
+ * @example
+ * ```ts
+ * const markets = createMarketCache({ node });
+ * ```
+ */
+export function createMarketCache(options: MarketCacheOptions): MarketCache {
+  const { node } = options;
+  const markets = new Map<string, CompositeMarket>();
+  const loading = new Map<string, Promise<CompositeMarket>>();
+  const load = (ticker: string) => {
+    const pending = loading.get(ticker);
+    if (pending) return pending;
+    // Both in parallel; the node's answer decides (its typed error names the known tickers).
+    const next = Promise.allSettled([
+      node.getMarket({ ticker }),
+      options.indexer?.getPerpetualMarkets({ ticker }).then((r) => r.markets[ticker]),
+    ])
+      .then(([market, indexed]) => {
+        if (market.status === "rejected") throw market.reason;
+        if (indexed.status === "rejected") throw indexed.reason;
+        const joined: CompositeMarket = { ...market.value, indexer: indexed.value };
+        markets.set(ticker, joined);
+        return joined;
+      })
+      .finally(() => loading.delete(ticker));
+    loading.set(ticker, next);
+    return next;
+  };
+  const refresh = async (ticker?: string) => {
+    const tickers = ticker === undefined ? [...markets.keys()] : [ticker];
+    await Promise.all(tickers.map(load));
+  };
+  const interval = options.refreshIntervalMs ?? 10_000;
+  const timer =
+    interval > 0
+      ? setInterval(() => {
+          refresh().catch(() => {
+            // The cache keeps the last markets; the next tick tries again.
+          });
+        }, interval)
+      : undefined;
+  timer?.unref?.();
+  return {
+    get: (ticker) => {
+      const market = markets.get(ticker);
+      return market ? Promise.resolve(market) : load(ticker);
+    },
+    cached: (ticker) => markets.get(ticker),
+    refresh,
+    stop: () => clearInterval(timer),
+  };
+}

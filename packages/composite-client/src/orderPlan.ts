@@ -1,0 +1,362 @@
+import {
+  decimalToUnits,
+  InvalidOrderError,
+  oraclePriceToSubticks,
+  priceToSubticks,
+  SHORT_BLOCK_WINDOW,
+  sizeToQuantums,
+} from "@perpx/core";
+import type { Market, OrderSide, PlaceOrderParams, TimeInForce } from "@perpx/node-client";
+
+/**
+ * The order types of {@link CompositeClient.placeOrder}.
+ *
+ * @example
+ * ```ts
+ * const type: OrderType = "STOP_MARKET";
+ * ```
+ */
+export type OrderType =
+  | "LIMIT"
+  | "MARKET"
+  | "STOP_LIMIT"
+  | "STOP_MARKET"
+  | "TAKE_PROFIT"
+  | "TAKE_PROFIT_MARKET";
+
+/**
+ * How long an order lives: `{ blocks }` (a short-term order, 1 to 40 blocks past the current
+ * height) or `{ seconds }` (a long-term or conditional order, that many seconds from now).
+ *
+ * @example
+ * ```ts
+ * const shortLived: GoodTil = { blocks: 20 };
+ * const day: GoodTil = { seconds: 86_400 };
+ * ```
+ */
+export type GoodTil = { blocks: number } | { seconds: number };
+
+/**
+ * Rounding of a price or size that is off its grid: `"exact"` refuses it (the default), the other
+ * modes move it to the grid. Sizes round `"down"` or `"up"` (`"nearest"` means down for a size).
+ *
+ * @example
+ * ```ts
+ * const rounding: OrderRounding = "nearest";
+ * ```
+ */
+export type OrderRounding = "exact" | "down" | "up" | "nearest";
+
+/**
+ * An order in human units: the options of {@link CompositeClient.placeOrder}.
+ *
+ * @example
+ * ```ts
+ * const order: HumanOrder = { market: "BTC-USD", side: "BUY", type: "LIMIT", price: "30000", size: "0.001" };
+ * ```
+ */
+export interface HumanOrder {
+  /** The market's ticker, e.g. `"BTC-USD"`. */
+  market: string;
+  /** Buy or sell. */
+  side: OrderSide;
+  /**
+   * The order type.
+   * @default "LIMIT"
+   */
+  type?: OrderType;
+  /** The size in the base asset (e.g. BTC), a decimal string. */
+  size: string;
+  /**
+   * The limit price in USD. For MARKET and the `*_MARKET` types it is the worst price accepted
+   * (give it or `slippage`).
+   * @default undefined
+   */
+  price?: string;
+  /**
+   * For MARKET and `*_MARKET` orders: the worst price as a distance from the oracle (MARKET) or
+   * the trigger price, e.g. `"0.5%"`.
+   * @default undefined
+   */
+  slippage?: string;
+  /**
+   * Time in force.
+   * @default "GTC" (IOC for MARKET and `*_MARKET`)
+   */
+  timeInForce?: TimeInForce;
+  /**
+   * Post only: the order is refused rather than take liquidity.
+   * @default false
+   */
+  postOnly?: boolean;
+  /**
+   * Only reduce the position.
+   * @default false
+   */
+  reduceOnly?: boolean;
+  /**
+   * How long it lives.
+   * @default { blocks: 20 } for short-term orders, { seconds: 2_419_200 } (28 days) otherwise
+   */
+  goodTil?: GoodTil;
+  /**
+   * The client id (uint32), unique per subaccount and market. Re-using one on retry is safe.
+   * @default the client's counter (seeded from the clock)
+   */
+  clientId?: number;
+  /**
+   * The trigger price in USD (STOP_* and TAKE_PROFIT* types).
+   * @default undefined
+   */
+  triggerPrice?: string;
+  /**
+   * Off-grid price and size handling.
+   * @default "exact"
+   */
+  rounding?: OrderRounding;
+}
+
+/**
+ * A wire order as {@link planOrder} makes it: the node client's order with the clob pair id, base
+ * quantums and subticks.
+ *
+ * @example
+ * ```ts
+ * const wire: WireOrder = planOrder(order, context);
+ * wire.quantums; // 1000000n
+ * ```
+ */
+export type WireOrder = PlaceOrderParams & { clobPairId: number; quantums: bigint; subticks: bigint };
+
+/** Long-term orders without a `goodTil` live 28 days. */
+const DEFAULT_LIFETIME_SECONDS = 28 * 24 * 3600;
+/** Short-term orders without a `goodTil` live 20 blocks. */
+const DEFAULT_BLOCKS = 20;
+
+const MARKET_TYPES: ReadonlySet<OrderType> = new Set(["MARKET", "STOP_MARKET", "TAKE_PROFIT_MARKET"]);
+const ORDER_TYPES: ReadonlySet<string> = new Set([
+  "LIMIT",
+  "MARKET",
+  "STOP_LIMIT",
+  "STOP_MARKET",
+  "TAKE_PROFIT",
+  "TAKE_PROFIT_MARKET",
+]);
+
+/**
+ * Whether an order is short-term, long-term or conditional. The rule:
+ * - STOP_* and TAKE_PROFIT* are conditional (stateful, they trigger on the oracle price);
+ * - MARKET, an IOC or FILL_OR_KILL limit, and any order given `goodTil: { blocks }` are short-term
+ *   (in memory until a height at most 40 blocks ahead, no fee, no sequence);
+ * - every other LIMIT (GTC or post-only) is long-term (stateful, rests until a time).
+ *
+ * @example
+ * ```ts
+ * orderKind({ type: "LIMIT", timeInForce: "IOC" }); // "short-term"
+ * orderKind({ type: "LIMIT" }); // "long-term"
+ * ```
+ */
+export function orderKind(order: {
+  type?: OrderType | undefined;
+  timeInForce?: TimeInForce | undefined;
+  goodTil?: GoodTil | undefined;
+}): PlaceOrderParams["kind"] {
+  const type = order.type ?? "LIMIT";
+  if (type !== "LIMIT" && type !== "MARKET") return "conditional";
+  if (type === "MARKET" || order.timeInForce === "IOC" || order.timeInForce === "FILL_OR_KILL")
+    return "short-term";
+  return order.goodTil !== undefined && "blocks" in order.goodTil ? "short-term" : "long-term";
+}
+
+/**
+ * A slippage such as `"0.5%"` in parts per million (5000).
+ *
+ * @throws {InvalidOrderError} unless it is a percentage from 0% to 100%.
+ *
+ * @example
+ * ```ts
+ * slippagePpm("0.5%"); // 5000n
+ * ```
+ */
+export function slippagePpm(slippage: string): bigint {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(String(slippage));
+  const ppm = match?.[1] === undefined ? undefined : decimalToUnits(match[1], 4, { rounding: "down" });
+  if (ppm === undefined || ppm > 1_000_000n) {
+    throw new InvalidOrderError(
+      "slippage",
+      `must be a percentage such as "0.5%", got ${JSON.stringify(slippage)}`,
+    );
+  }
+  return ppm;
+}
+
+/**
+ * The worst price of a market order in subticks: `reference` moved by `slippage` against the
+ * order (up for a buy, down for a sell), onto the tick inside the bound.
+ *
+ * @example
+ * ```ts
+ * worstSubticks({ side: "BUY", referenceSubticks: 6_000_000_000n, ppm: 5000n, market: btc }); // 6030000000n
+ * ```
+ */
+export function worstSubticks(params: {
+  side: OrderSide;
+  referenceSubticks: bigint;
+  ppm: bigint;
+  market: Pick<Market, "subticksPerTick">;
+}): bigint {
+  const { side, referenceSubticks, ppm } = params;
+  const tick = params.market.subticksPerTick;
+  if (side === "BUY") {
+    const bound = (referenceSubticks * (1_000_000n + ppm)) / 1_000_000n;
+    const down = (bound / tick) * tick;
+    if (down === 0n) {
+      throw new InvalidOrderError(
+        "slippage",
+        "no price on the tick lies within the slippage bound; widen it",
+      );
+    }
+    return down;
+  }
+  const bound = (referenceSubticks * (1_000_000n - ppm) + 999_999n) / 1_000_000n;
+  const up = ((bound + tick - 1n) / tick) * tick;
+  return up > 0n ? up : tick;
+}
+
+/**
+ * What the client knows when it turns a human order into a wire order (no network involved).
+ *
+ * @example
+ * ```ts
+ * const context: PlanContext = { market: btc, height: 1234n, nowMs: Date.now(), clientId: 7, subaccount };
+ * ```
+ */
+export interface PlanContext {
+  /** The market, from the cache. */
+  market: Market;
+  /** The live chain height. */
+  height: bigint;
+  /** The clock, unix ms. */
+  nowMs: number;
+  /** The client id to use when the order has none. */
+  clientId: number;
+  /** The subaccount placing the order. */
+  subaccount: { owner: string; number: number };
+}
+
+function checkGoodTil(goodTil: GoodTil | undefined, kind: PlaceOrderParams["kind"]) {
+  if (goodTil === undefined) return;
+  if ("blocks" in goodTil) {
+    if (kind !== "short-term") {
+      throw new InvalidOrderError("goodTil", `a ${kind} order lives until a time: give { seconds }`);
+    }
+    if (!Number.isInteger(goodTil.blocks) || goodTil.blocks < 1 || goodTil.blocks > SHORT_BLOCK_WINDOW) {
+      throw new InvalidOrderError(
+        "goodTil.blocks",
+        `must be a whole number of blocks from 1 to ${SHORT_BLOCK_WINDOW}, got ${String(goodTil.blocks)}`,
+      );
+    }
+  } else if (kind === "short-term") {
+    throw new InvalidOrderError("goodTil", "a short-term order (MARKET, IOC, FILL_OR_KILL) lives { blocks }");
+  } else if (!Number.isInteger(goodTil.seconds) || goodTil.seconds < 1) {
+    throw new InvalidOrderError(
+      "goodTil.seconds",
+      `must be a positive whole number, got ${String(goodTil.seconds)}`,
+    );
+  }
+}
+
+/**
+ * Turns a human order into the node client's wire order: exact conversions (or `rounding`), the
+ * kind from the type and time in force (see {@link orderKind}), the expiry from the live height or
+ * the clock, a MARKET order's worst price from `slippage` and the oracle. Pure: nothing is sent.
+ *
+ * @throws {InvalidAmountError} for a size or price off the grid without `rounding` (naming the
+ *   nearest valid values).
+ * @throws {InvalidOrderError} for an inconsistent order (missing price, bad slippage or goodTil).
+ *
+ * @example
+ * ```ts
+ * const wire = planOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price: "30000" }, context);
+ * wire.kind; // "long-term"
+ * ```
+ */
+export function planOrder(order: HumanOrder, context: PlanContext): WireOrder {
+  const type = order.type ?? "LIMIT";
+  if (!ORDER_TYPES.has(type)) {
+    throw new InvalidOrderError("type", `must be one of ${[...ORDER_TYPES].join(", ")}, got ${String(type)}`);
+  }
+  if (order.side !== "BUY" && order.side !== "SELL") {
+    throw new InvalidOrderError("side", `must be BUY or SELL, got ${String(order.side)}`);
+  }
+  const { market } = context;
+  const rounding = order.rounding ?? "exact";
+  const sizeRounding = rounding === "nearest" ? "down" : rounding;
+  const quantums = sizeToQuantums(order.size, market, { rounding: sizeRounding });
+  const isMarket = MARKET_TYPES.has(type);
+  const conditional = type !== "LIMIT" && type !== "MARKET";
+  let triggerSubticks: bigint | undefined;
+  if (conditional) {
+    if (order.triggerPrice === undefined) {
+      throw new InvalidOrderError("triggerPrice", `a ${type} order needs a trigger price`);
+    }
+    triggerSubticks = priceToSubticks(order.triggerPrice, market, { rounding });
+  } else if (order.triggerPrice !== undefined) {
+    throw new InvalidOrderError("triggerPrice", `a ${type} order has no trigger price`);
+  }
+  let subticks: bigint;
+  if (order.price !== undefined) {
+    subticks = priceToSubticks(order.price, market, { rounding });
+  } else if (isMarket && order.slippage !== undefined) {
+    const referenceSubticks =
+      triggerSubticks ?? oraclePriceToSubticks(market.oracle, market, { rounding: "nearest" });
+    subticks = worstSubticks({
+      side: order.side,
+      referenceSubticks,
+      ppm: slippagePpm(order.slippage),
+      market,
+    });
+  } else {
+    throw new InvalidOrderError(
+      "price",
+      isMarket
+        ? `a ${type} order needs a worst price: give price or slippage`
+        : `a ${type} order needs a price`,
+    );
+  }
+  const timeInForce: TimeInForce | undefined = order.postOnly
+    ? "POST_ONLY"
+    : (order.timeInForce ?? (isMarket ? "IOC" : undefined));
+  const kind = orderKind({ type, timeInForce, goodTil: order.goodTil });
+  checkGoodTil(order.goodTil, kind);
+  const common = {
+    subaccount: context.subaccount,
+    clientId: order.clientId ?? context.clientId,
+    side: order.side,
+    clobPairId: market.clobPairId,
+    quantums,
+    subticks,
+    ...(timeInForce === undefined ? {} : { timeInForce }),
+    ...(order.reduceOnly ? { reduceOnly: true } : {}),
+  };
+  if (kind === "short-term") {
+    const blocks =
+      order.goodTil !== undefined && "blocks" in order.goodTil ? order.goodTil.blocks : DEFAULT_BLOCKS;
+    return { ...common, kind, goodTilBlock: Number(context.height) + blocks };
+  }
+  const seconds =
+    order.goodTil !== undefined && "seconds" in order.goodTil
+      ? order.goodTil.seconds
+      : DEFAULT_LIFETIME_SECONDS;
+  const goodTilBlockTime = Math.floor(context.nowMs / 1000) + seconds;
+  if (kind === "conditional") {
+    return {
+      ...common,
+      kind,
+      goodTilBlockTime,
+      conditionType: type.startsWith("STOP") ? "STOP_LOSS" : "TAKE_PROFIT",
+      triggerSubticks: triggerSubticks as bigint,
+    };
+  }
+  return { ...common, kind, goodTilBlockTime };
+}

@@ -1,0 +1,69 @@
+import { type Devnet, type StartDevnetOptions, startDevnet } from "@perpx/devnet";
+import { LocalWallet } from "@perpx/node-client/wallets";
+import { afterAll, beforeAll } from "vitest";
+import { CompositeClient, type ConnectOptions } from "../src/index.js";
+
+/** The devnet's endpoints under core's names (gRPC over TLS). */
+export function endpointsOf(devnet: Devnet) {
+  const { endpoints } = devnet;
+  return {
+    nodeRpc: endpoints.nodeRpc,
+    nodeRest: endpoints.nodeRest,
+    grpc: endpoints.grpcTls,
+    faucet: endpoints.faucet,
+    indexer: endpoints.indexer,
+  };
+}
+
+/** A fresh wallet funded by the devnet's faucet (bank USDC and native tokens, and subaccount 0). */
+export async function fundedWallet(devnet: Devnet): Promise<LocalWallet> {
+  const wallet = LocalWallet.generate();
+  const response = await fetch(`${devnet.endpoints.faucet}/faucet/tokens`, {
+    method: "POST",
+    body: JSON.stringify({ address: wallet.address }),
+  });
+  if (!response.ok) throw new Error(`the faucet refused: ${await response.text()}`);
+  return wallet;
+}
+
+/** A devnet with a market maker for one test file, and composite clients connected to it. */
+export interface TestNet {
+  devnet: Devnet;
+  /** Wallets of the devnet's funded accounts, in order. */
+  wallets: LocalWallet[];
+  /** Connects a client to the devnet (closed after the file). */
+  connect(options?: ConnectOptions): Promise<CompositeClient>;
+}
+
+/** Starts a devnet (`liquidity: true`) on free ports before the file's tests and stops it after. */
+export function useDevnet(options: StartDevnetOptions = {}): TestNet {
+  const net = {} as TestNet;
+  const clients: CompositeClient[] = [];
+  beforeAll(async () => {
+    net.devnet = await startDevnet({
+      ports: "free",
+      blockTimeMs: 100,
+      faucetWindowMs: 0,
+      liquidity: true,
+      ...options,
+    });
+    net.wallets = net.devnet.accounts.map((a) => LocalWallet.fromMnemonic(a.mnemonic));
+    net.connect = async (overrides = {}) => {
+      const client = await CompositeClient.connect({
+        network: "local",
+        grpcCaCert: net.devnet.caPem,
+        pollIntervalMs: 50,
+        marketRefreshIntervalMs: 1_000,
+        ...overrides,
+        endpoints: { ...endpointsOf(net.devnet), ...overrides.endpoints },
+      });
+      clients.push(client);
+      return client;
+    };
+  });
+  afterAll(async () => {
+    for (const client of clients) client.close();
+    await net.devnet?.stop();
+  });
+  return net;
+}
