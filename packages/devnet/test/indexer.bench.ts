@@ -11,8 +11,7 @@
  * - Delay from block commit to the `v4_orderbook` update of a long-term order: 50 long-term bids
  *   go through CheckTx, then one block is produced; delay = update received − the moment the block
  *   production started (so it includes producing the block), with the block's own production time
- *   printed beside it; and from the block's order stream (published after commit) reaching a
- *   listener registered after the indexer's, which leaves out the commit itself.
+ *   printed beside it.
  * - Long-term orders of each iteration come from a fresh funded subaccount (4, 5, ...): one
  *   subaccount may hold at most 200 open stateful orders.
  * - Latency of `GET /v4/perpetualMarkets` and of `GET /v4/addresses/:a/subaccountNumber/0`.
@@ -118,11 +117,6 @@ for (const scale of SCALES) {
     const checkTxDelays: number[] = [];
     const commitDelays: number[] = [];
     const blockTimes: number[] = [];
-    /**
-     * From the block's order stream reaching a listener registered after the indexer's (the block
-     * committed, the indexer's book updated and its messages handed to the sockets) to the update.
-     */
-    const afterCommitDelays: number[] = [];
     const rest = { markets: [] as number[], subaccount: [] as number[] };
     let subscribed = false;
     const ensureSubscribed = async () => {
@@ -208,16 +202,9 @@ for (const scale of SCALES) {
           prices.push({ price: usd(subticks), side: "bids" });
         }
         await ask({ op: "watch", prices });
-        let streamedAt: number | undefined;
-        const off = devnet.app.onOrderStream(() => {
-          streamedAt ??= performance.timeOrigin + performance.now();
-        });
         const started = performance.timeOrigin + performance.now();
         devnet.mine(1);
-        off();
         blockTimes.push(performance.timeOrigin + performance.now() - started);
-        if (streamedAt === undefined) throw new Error("the block published no order stream");
-        const committed = streamedAt;
         const { times } = await ask<{ times: Array<number | undefined> }>({
           op: "collect",
           timeoutMs: TIMEOUT_MS,
@@ -225,7 +212,6 @@ for (const scale of SCALES) {
         if (times.some((t) => t === undefined))
           throw new Error("a long-term order never reached v4_orderbook");
         commitDelays.push(...times.map((t) => (t as number) - started));
-        afterCommitDelays.push(...times.map((t) => (t as number) - committed));
       },
       { iterations: ITERATIONS, warmupIterations: 1, time: 0, warmupTime: 0 },
     );
@@ -268,7 +254,6 @@ for (const scale of SCALES) {
               `  WebSocket fan-out: ${fanoutRates.map((r) => r.toFixed(0)).join(", ")} messages/s to ${SUBSCRIBERS} subscribers`,
               `  CheckTx → v4_orderbook: ${summary(checkTxDelays)}`,
               `  block commit → v4_orderbook: ${summary(commitDelays)} (block production alone: ${summary(blockTimes)})`,
-              `  block's order stream (after commit and the indexer's book step) → v4_orderbook: ${summary(afterCommitDelays)}`,
             ]),
         `  GET /v4/perpetualMarkets: ${summary(rest.markets)}`,
         `  GET /v4/addresses/:a/subaccountNumber/0: ${summary(rest.subaccount)}`,
