@@ -12,6 +12,8 @@
  *   go through CheckTx, then one block is produced; delay = update received − the moment the block
  *   production started (so it includes producing the block), with the block's own production time
  *   printed beside it.
+ * - Long-term orders of each iteration come from a fresh funded subaccount (4, 5, ...): one
+ *   subaccount may hold at most 200 open stateful orders.
  * - Latency of `GET /v4/perpetualMarkets` and of `GET /v4/addresses/:a/subaccountNumber/0`.
  *
  * Every client (sockets, HTTP, clocks) runs in a worker thread (`support/indexer-bench-client.ts`),
@@ -26,10 +28,6 @@ import { type Devnet, GENESIS_ACCOUNTS, startDevnet } from "../src/index.js";
 import { type FastSigner, fundedSigner, signOrderTx } from "./support/fast-order.js";
 import { INDEXER_BENCH_CLIENT } from "./support/indexer-bench-client.js";
 
-const SCALES = [
-  { label: "3 markets", markets: 3, fundedSubaccounts: 4 },
-  { label: "250 markets, 10,000 funded subaccounts", markets: 250, fundedSubaccounts: 10_000 },
-] as const;
 const SUBSCRIBERS = 100;
 const FANOUT_ORDERS = 200;
 const DELAY_ORDERS = 50;
@@ -37,6 +35,15 @@ const BLOCK_ORDERS = 50;
 const REST_REQUESTS = 200;
 const ITERATIONS = 4;
 const TIMEOUT_MS = 30_000;
+/**
+ * Funded subaccounts 0..3 place the asks, the bids and read; each iteration (warm-up included) of
+ * the block benchmark places its long-term orders from the next one (4, 5, ...), since one
+ * subaccount may hold at most 200 open stateful orders (its equity tier).
+ */
+const SCALES = [
+  { label: "3 markets", markets: 3, fundedSubaccounts: 4 + ITERATIONS + 1 },
+  { label: "250 markets, 10,000 funded subaccounts", markets: 250, fundedSubaccounts: 10_000 },
+] as const;
 
 /** The indexer's URLs of a devnet (REST and WebSocket), those it serves. */
 function indexerOf(devnet: Devnet): { rest: string | undefined; ws: string | undefined } {
@@ -78,13 +85,15 @@ for (const scale of SCALES) {
   });
   devnet.app.control.setOracleWalk(false);
   const indexer = indexerOf(devnet);
-  const [asker, bidder, longTerm, reader] = [0, 1, 2, 3].map((i) =>
-    fundedSigner(i, GENESIS_ACCOUNTS.length),
-  ) as [FastSigner, FastSigner, FastSigner, FastSigner];
+  const [asker, bidder, reader] = [0, 1, 3].map((i) => fundedSigner(i, GENESIS_ACCOUNTS.length)) as [
+    FastSigner,
+    FastSigner,
+    FastSigner,
+  ];
   let clientId = 1;
   let askLevel = 0n;
   let bidLevel = 0n;
-  let sequence = 0;
+  let longTermIndex = 4;
   const shortTerm = (signer: FastSigner, side: "buy" | "sell", subticks: bigint) =>
     signOrderTx(signer, devnet.chainId, {
       owner: signer.address,
@@ -171,6 +180,7 @@ for (const scale of SCALES) {
         await ensureSubscribed();
         const goodTilBlockTime = Math.floor(devnet.app.latestBlock().time.getTime() / 1000) + 3_600;
         const prices: Array<{ price: string; side: string }> = [];
+        const longTerm = fundedSigner(longTermIndex++, GENESIS_ACCOUNTS.length);
         for (let i = 0; i < BLOCK_ORDERS; i++) {
           const subticks = 6_400_000_000n - bidLevel++ * 100_000n;
           const tx = signOrderTx(
@@ -185,7 +195,7 @@ for (const scale of SCALES) {
               flags: 64,
               goodTilBlockTime,
             },
-            sequence++,
+            i,
           );
           const result = devnet.app.checkTx(tx);
           if (result.code !== 0) throw new Error(result.log);

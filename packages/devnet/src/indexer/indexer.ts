@@ -64,6 +64,17 @@ export class Indexer implements IndexerFeed {
   readonly history = new HistoryModel();
   readonly pnl = new PnlModel();
   private latest: { height: bigint; time: Date } | undefined;
+  /**
+   * The perpetual market bodies at `height` (they change only when a block is applied) and their
+   * serialized REST answers by `limit`, so that market-wide reads format and serialize once per block.
+   */
+  private marketCache:
+    | {
+        readonly height: bigint | undefined;
+        readonly bodies: ReadonlyMap<string, PerpetualMarketBody>;
+        readonly json: Map<number, Buffer>;
+      }
+    | undefined;
   private readonly listeners = new Set<(messages: readonly ChannelMessage[]) => void>();
 
   /** The latest indexed block's height and time. */
@@ -75,8 +86,9 @@ export class Indexer implements IndexerFeed {
   applyBlock(block: BlockRecord): ChannelMessage[] {
     const located = locateBlockEvents(block);
     const nowMs = block.time.getTime();
+    // What readers saw before this block (the cache, or the bodies as they stand).
+    const before = this.marketBodies();
     this.markets.trim(nowMs);
-    const before = new Map(this.markets.markets().map((m) => [m.ticker, this.markets.body(m, nowMs)]));
     const messages: ChannelMessage[] = [];
     const changedCandles = new Set<CandleRecord>();
     const repriced = new Set<number>();
@@ -113,7 +125,9 @@ export class Indexer implements IndexerFeed {
         ),
       );
     }
-    const markets = this.marketsUpdate(before, repriced, nowMs);
+    const after = this.computeMarketBodies(nowMs);
+    this.marketCache = { height: block.height, bodies: after, json: new Map() };
+    const markets = this.marketsUpdate(before, after, repriced);
     if (markets !== undefined) messages.push(markets);
     messages.push(
       this.message("v4_block_height", "v4_block_height", {
@@ -187,13 +201,14 @@ export class Indexer implements IndexerFeed {
 
   private marketsUpdate(
     before: ReadonlyMap<string, PerpetualMarketBody>,
+    after: ReadonlyMap<string, PerpetualMarketBody>,
     repriced: ReadonlySet<number>,
-    nowMs: number,
   ): ChannelMessage | undefined {
     const trading: Record<string, Partial<PerpetualMarketBody>> = {};
     const oraclePrices: Record<string, object> = {};
     for (const market of this.markets.markets()) {
-      const now = this.markets.body(market, nowMs);
+      const now = after.get(market.ticker);
+      if (now === undefined) continue;
       const was = before.get(market.ticker);
       const changed: Partial<PerpetualMarketBody> = {};
       for (const key of Object.keys(now) as (keyof PerpetualMarketBody)[]) {
@@ -286,13 +301,46 @@ export class Indexer implements IndexerFeed {
     };
   }
 
+  private computeMarketBodies(nowMs: number): Map<string, PerpetualMarketBody> {
+    return new Map(this.markets.markets().map((m) => [m.ticker, this.markets.body(m, nowMs)]));
+  }
+
+  /** Every market's REST body at the latest block, by ticker in clob pair order (cached per block). */
+  private marketBodies(): ReadonlyMap<string, PerpetualMarketBody> {
+    const height = this.latest?.height;
+    if (this.marketCache === undefined || this.marketCache.height !== height) {
+      const bodies = this.computeMarketBodies(this.latest?.time.getTime() ?? 0);
+      this.marketCache = { height, bodies, json: new Map() };
+    }
+    return this.marketCache.bodies;
+  }
+
   /** `GET /v4/perpetualMarkets`'s body (every market, or the first `limit`). */
   perpetualMarkets(limit = API_LIMIT): { markets: Record<string, PerpetualMarketBody> } {
-    const nowMs = this.latest?.time.getTime() ?? 0;
     const markets: Record<string, PerpetualMarketBody> = {};
-    for (const market of this.markets.markets().slice(0, limit))
-      markets[market.ticker] = this.markets.body(market, nowMs);
+    let count = 0;
+    for (const [ticker, body] of this.marketBodies()) {
+      if (count++ >= limit) break;
+      markets[ticker] = body;
+    }
     return { markets };
+  }
+
+  /** One market's REST body at the latest block, or undefined for an unknown ticker. */
+  perpetualMarket(ticker: string): PerpetualMarketBody | undefined {
+    return this.marketBodies().get(ticker);
+  }
+
+  /** {@link perpetualMarkets} serialized as JSON, once per block and `limit`. */
+  perpetualMarketsJson(limit = API_LIMIT): Buffer {
+    this.marketBodies();
+    const json = (this.marketCache as NonNullable<typeof this.marketCache>).json;
+    let text = json.get(limit);
+    if (text === undefined) {
+      text = Buffer.from(JSON.stringify(this.perpetualMarkets(limit)));
+      json.set(limit, text);
+    }
+    return text;
   }
 
   /** The REST order book of a ticker, or undefined for an unknown one. */

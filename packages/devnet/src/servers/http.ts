@@ -139,7 +139,16 @@ export function sendJson(
   body: unknown,
   headers: Record<string, string> = {},
 ): void {
-  const text = JSON.stringify(body);
+  sendJsonText(res, status, JSON.stringify(body), headers);
+}
+
+/** Answers with JSON already serialized (`text`), e.g. a body cached between requests. */
+export function sendJsonText(
+  res: ServerResponse,
+  status: number,
+  text: string | Buffer,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, {
     "content-type": "application/json",
     "content-length": Buffer.byteLength(text),

@@ -77,6 +77,9 @@ export class MarketsModel {
   private readonly pairs = new Map<number, Extract<IndexerEvent, { kind: "clob_pair" }>>();
   private readonly byTicker = new Map<string, MarketDefinition>();
   private readonly byPair = new Map<number, MarketDefinition>();
+  private readonly byPerpetual = new Map<number, MarketDefinition>();
+  /** {@link markets}, sorted once per change of the definitions. */
+  private sorted: MarketDefinition[] | undefined;
   private readonly prices = new Map<number, OraclePriceRecord>();
   private readonly priceHistory = new Map<number, Sample[]>();
   private readonly fills = new Map<number, Array<Sample & { quantums: bigint }>>();
@@ -137,8 +140,13 @@ export class MarketsModel {
         liquidityTier: perpetual.liquidityTier,
         defaultFundingPpm: perpetual.defaultFundingPpm,
       };
+      const previous = this.byPair.get(market.clobPairId);
+      if (previous !== undefined && this.byPerpetual.get(previous.perpetualId) === previous)
+        this.byPerpetual.delete(previous.perpetualId);
       this.byTicker.set(market.ticker, market);
       this.byPair.set(market.clobPairId, market);
+      this.byPerpetual.set(market.perpetualId, market);
+      this.sorted = undefined;
     }
   }
 
@@ -204,13 +212,13 @@ export class MarketsModel {
 
   /** The market trading a perpetual. */
   marketOfPerpetual(perpetualId: number): MarketDefinition | undefined {
-    for (const market of this.byPair.values()) if (market.perpetualId === perpetualId) return market;
-    return undefined;
+    return this.byPerpetual.get(perpetualId);
   }
 
   /** Every market, by clob pair id. */
   markets(): MarketDefinition[] {
-    return [...this.byPair.values()].sort((a, b) => a.clobPairId - b.clobPairId);
+    this.sorted ??= [...this.byPair.values()].sort((a, b) => a.clobPairId - b.clobPairId);
+    return [...this.sorted];
   }
 
   /** A market's oracle price. */
@@ -248,7 +256,15 @@ export class MarketsModel {
     const fills = (this.fills.get(market.clobPairId) ?? []).filter((f) => f.timeMs > start);
     const volume = fills.reduce((sum, f) => sum + f.value, 0n);
     const history = this.priceHistory.get(market.marketId) ?? [];
-    const dayAgo = [...history].reverse().find((s) => s.timeMs <= start) ?? history[0];
+    // The newest price at or before the window's start (trim keeps one), else the oldest kept.
+    let dayAgo = history[0];
+    for (let i = history.length - 1; i >= 0; i--) {
+      const sample = history[i] as Sample;
+      if (sample.timeMs <= start) {
+        dayAgo = sample;
+        break;
+      }
+    }
     const change = price === undefined || dayAgo === undefined ? 0n : price.price - dayAgo.value;
     const exponent = price?.exponent ?? 0;
     const imfPpm = BigInt(tier?.initialMarginPpm ?? 0);

@@ -3,7 +3,7 @@
  * candles and sparklines.
  */
 import { type CandleResolution, RESOLUTIONS } from "../models/candles.js";
-import { invalidParam, notFound, ok, paginate, type Route } from "./routes.js";
+import { invalidParam, notFound, ok, okJson, paginate, type Route } from "./routes.js";
 
 const TICKER_MESSAGE = "ticker must be a valid ticker (BTC-USD, etc)";
 const RESOLUTION_MESSAGE = `resolution must be a valid Candle Resolution, one of ${RESOLUTIONS.join(",")}`;
@@ -30,10 +30,9 @@ export const marketRoutes: readonly Route[] = [
       );
       if (ticker !== undefined && market !== undefined)
         return invalidParam("Only one of ticker or market may be provided");
-      const all = indexer.perpetualMarkets(limit);
       const one = ticker ?? market;
-      if (one === undefined) return ok(all);
-      const body = indexer.perpetualMarkets().markets[one];
+      if (one === undefined) return okJson(indexer.perpetualMarketsJson(limit));
+      const body = indexer.perpetualMarket(one);
       return body === undefined
         ? notFound(`${one} not found in markets of type PERPETUAL`)
         : ok({ markets: { [one]: body } });

@@ -5,11 +5,13 @@
 import type { Indexer } from "../indexer.js";
 import type { RequestChecks } from "./validation.js";
 
-/** What a handler answers: a status and a JSON body. */
-export interface RouteAnswer {
-  readonly status: number;
-  readonly body: unknown;
-}
+/**
+ * What a handler answers: a status and a JSON body, or (`json`) a body already serialized, which
+ * the server sends as it is (market-wide bodies are serialized once per block).
+ */
+export type RouteAnswer =
+  | { readonly status: number; readonly body: unknown }
+  | { readonly status: number; readonly json: Buffer };
 
 /** A handler: reads its parameters through `checks` (which collect validation failures). */
 export type RouteHandler = (checks: RequestChecks, indexer: Indexer) => RouteAnswer;
@@ -24,6 +26,11 @@ export interface Route {
 /** A 200 answer. */
 export function ok(body: unknown): RouteAnswer {
   return { status: 200, body };
+}
+
+/** A 200 answer whose body is already serialized JSON. */
+export function okJson(json: Buffer): RouteAnswer {
+  return { status: 200, json };
 }
 
 /** The reference's 404 for a missing entity. */

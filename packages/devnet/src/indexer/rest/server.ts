@@ -11,12 +11,13 @@ import {
   type ServerTimeouts,
   sendCorsPreflight,
   sendJson,
+  sendJsonText,
   urlOf,
 } from "../../servers/http.js";
 import type { Indexer } from "../indexer.js";
 import { accountRoutes } from "./account-routes.js";
 import { marketRoutes } from "./market-routes.js";
-import type { Route } from "./routes.js";
+import type { Route, RouteAnswer } from "./routes.js";
 import { utilityRoutes } from "./utility-routes.js";
 import { RequestChecks } from "./validation.js";
 
@@ -94,14 +95,15 @@ export function handleIndexerRequest(
   }
   const cache = found.route.cache === "no-cache" ? "no-cache" : `public, max-age=${found.route.cache}`;
   const checks = new RequestChecks(found.params, url.searchParams);
-  let answer: { status: number; body: unknown };
+  let answer: RouteAnswer;
   try {
     answer = found.route.handler(checks, indexer);
     if (checks.errors.length > 0) answer = { status: 400, body: { errors: checks.errors } };
   } catch {
     answer = { status: 500, body: { errors: [{ msg: "Internal Server Error" }] } };
   }
-  sendJson(res, answer.status, answer.body, { "cache-control": cache });
+  if ("json" in answer) sendJsonText(res, answer.status, answer.json, { "cache-control": cache });
+  else sendJson(res, answer.status, answer.body, { "cache-control": cache });
 }
 
 /** Compiles route paths into segments. */
