@@ -9,7 +9,6 @@
  * - `exp/t/<gtbt:20>/<order key>`: expiry index of stateful orders
  * - `trig/<pair:10>/<order key>`: untriggered conditional orders
  * - `seq`: the placement counter of stateful orders; `last_time`: the previous block's time (ms)
- * - `rl/<height:20>/<kind>/<address>`: rate-limit counters (stateful and leverage)
  * - `lev/<owner>/<number:10>/<pair:10>`: leverage (custom initial margin ppm)
  * - `funding/sample/<perpetual:10>`, `funding/last`: funding premium samples and the last payment
  * - `fill/<order key>`: the filled amount of a short-term order, recorded by the proposed operations
@@ -25,7 +24,6 @@
  * - `done/<order key>`: a tombstone (a cancel, or a full fill) until its good-til-block
  * - `exp/b/<gtb:20>/<order key>`: expiry index of short-term orders and tombstones
  * - `tie`: the time-priority counter of short-term orders (see {@link nextPriority})
- * - `rl/<height:20>/short/<address>`: short-term rate-limit counters
  * - `ops/<n:20>`: the operations queue (`OperationRaw` bytes) of the next block, `ops_n` its
  *   counter, `opsin/<order key>`: short-term placements already in it
  * - `new/<seq:20>`: stateful orders stored by the block being committed, to put into the book
@@ -74,9 +72,6 @@ export const keys = {
   leverage: (owner: string, number: number, pairId: number) =>
     `lev/${owner}/${padKey(number, 10)}/${padKey(pairId, 10)}`,
   leveragePrefix: (owner: string, number: number) => `lev/${owner}/${padKey(number, 10)}/`,
-  rateLimit: (height: bigint, kind: string, address: string) => `rl/${padKey(height, 20)}/${kind}/${address}`,
-  rateLimitEnd: (height: bigint) => `rl/${padKey(height, 20)}`,
-  rateLimitPrefix: "rl/",
   fundingSample: (perpetualId: number) => `funding/sample/${padKey(perpetualId, 10)}`,
   fundingLast: "funding/last",
   lastTime: "last_time",
@@ -125,8 +120,6 @@ export function isMemclobKey(key: string): boolean {
       return parts[3] === SHORT_TERM_FLAGS;
     case "exp": // exp/b/<gtb>/<order key>: good-til-block is short-term only
       return parts[1] === "b";
-    case "rl": // rl/<height>/<kind>/<address>
-      return parts[2] === "short";
     case "book":
     case "done":
     case "tie":
