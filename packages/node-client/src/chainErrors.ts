@@ -124,8 +124,14 @@ export const CHAIN_ERRORS = {
     105: "AnyOf verification failed",
   },
   feetiers: {
-    400: "invalid fee tier params",
-    401: "invalid authority",
+    400: "Must have at least one fee tier",
+    401: "First fee tier must not have volume requirements",
+    402: "Fee tiers must have ascending requirements",
+    403: "No maker and taker fee combination should result in a net rebate",
+    404: "Authority is invalid",
+    406: "Invalid time range for market fee discount",
+    407: "Market fee discount not found for the specified CLOB pair",
+    408: "Invalid charge PPM value",
   },
   perpetuals: {
     1: "perpetual does not exist",
@@ -144,11 +150,15 @@ export const CHAIN_ERRORS = {
     20: "invalid authority",
   },
   ratelimit: {
-    1001: "withdrawal amount would exceed rate-limit capacity",
-    1002: "daily withdrawal limit exceeded",
-    1003: "no asset for denom",
-    1004: "invalid authority",
-    1005: "invalid rate-limit configuration",
+    1001: "Authority is invalid",
+    1002: "withdrawal amount would exceed rate-limit capacity",
+    1003: "capacity list length does not match number of limiters",
+    1004: "rate limit period should be positive",
+    1005: "baseline_minimum should be positive",
+    1006: "Baseline_tvl_ppm must in the range (0, 1_000_000)",
+    1007: "Invalid input",
+    2001: "daily withdrawal limit exceeded",
+    2002: "no asset for denom",
   },
   sending: {
     1: "Sender is the same as recipient",
@@ -264,7 +274,7 @@ export const GRPC_CODES = {
  *
  * @example
  * ```ts
- * const known: ChainError = { codespace: "ratelimit", code: 1001, description: "withdrawal amount would exceed rate-limit capacity" };
+ * const known: ChainError = { codespace: "ratelimit", code: 1002, description: "withdrawal amount would exceed rate-limit capacity" };
  * ```
  */
 export interface ChainError {

@@ -7,7 +7,7 @@ import { clobRecords } from "../genesis.js";
 import { assetsGenesis, feeTiersGenesis, perpetualsGenesis, pricesGenesis } from "../genesis-exchange.js";
 import { type Module, Router } from "../module.js";
 import { AccountPlusKeeper, createAccountPlusModule } from "./accountplus.js";
-import { affiliatesGenesis, createAffiliatesModule } from "./affiliates.js";
+import { affiliatesGenesis, createAffiliatesModule, refereeFeeTierFloor } from "./affiliates.js";
 import { AssetsKeeper, createAssetsModule } from "./assets.js";
 import { AuthKeeper, createAuthModule } from "./auth.js";
 import { BankKeeper, createBankModule } from "./bank.js";
@@ -59,6 +59,7 @@ export function buildModules(
   const prices = new PricesKeeper();
   const perpetuals = new PerpetualsKeeper();
   const feeTiers = new FeeTiersKeeper();
+  feeTiers.setRefereeFloor(refereeFeeTierFloor);
   const subaccounts = new SubaccountsKeeper(bank, prices, perpetuals);
   const ratelimit = new RatelimitKeeper(bank);
   const ibc = new IbcKeeper(auth, bank, ratelimit);

@@ -49,6 +49,7 @@ import {
   type BlockRateLimiter,
   createBlockRateLimiter,
   limitsOfKind,
+  longestWindow,
   type RateLimitKind,
 } from "./rate-limiter.js";
 import { allPairs, CLOB, getOrder, getPair, isMemclobKey, keys, orderKey } from "./state.js";
@@ -321,7 +322,7 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
     },
     endBlock(ctx) {
       endBlock(ctx, keepers);
-      limiter.prune(ctx.block.height);
+      limiter.prune(ctx.block.height, longestWindow(rateLimitConfig(ctx.store(CLOB))));
     },
     queries: {
       "/perpx.clob.v1.Query/ClobPair": queryHandler(

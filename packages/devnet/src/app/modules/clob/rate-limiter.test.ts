@@ -1,7 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
 import { describe, expect, it } from "vitest";
-import { createBlockRateLimiter, limitsOfKind, RATE_LIMIT_HISTORY } from "./rate-limiter.js";
+import { createBlockRateLimiter, limitsOfKind, longestWindow, RATE_LIMIT_HISTORY } from "./rate-limiter.js";
 
 const limit = (numBlocks: number, value: number) =>
   create(clob.MaxPerNBlocksRateLimitSchema, { numBlocks, limit: value });
@@ -52,5 +52,22 @@ describe("block rate limiter", () => {
     });
     expect(limitsOfKind(config, "shortTerm").map((l) => l.numBlocks)).toEqual([1, 5]);
     expect(limitsOfKind(config, "stateful")).toEqual([]);
+  });
+});
+
+describe("longest window", () => {
+  it("is the largest num_blocks of any list, at least 1", () => {
+    const config = create(clob.BlockRateLimitConfigurationSchema, {
+      maxStatefulOrdersPerNBlocks: [limit(1, 2), limit(100, 20)],
+      maxLeverageUpdatesPerNBlocks: [limit(5, 1)],
+    });
+    expect(longestWindow(config)).toBe(100n);
+    expect(longestWindow(create(clob.BlockRateLimitConfigurationSchema))).toBe(1n);
+    const limiter = createBlockRateLimiter();
+    limiter.count("stateful", "a", 1n, 1n, [limit(100, 9)]);
+    limiter.prune(100n, 100n);
+    expect(limiter.total("stateful", "a", 100n, 100)).toBe(1n);
+    limiter.prune(101n, 100n);
+    expect(limiter.total("stateful", "a", 101n, 101)).toBe(0n);
   });
 });

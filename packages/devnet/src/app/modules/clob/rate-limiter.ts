@@ -11,8 +11,21 @@ import { clobErrors } from "./errors.js";
 /** What a limiter counts: short-term places and cancels, stateful places, leverage updates. */
 export type RateLimitKind = "shortTerm" | "stateful" | "leverage";
 
-/** Counts older than this many blocks are dropped (the largest `num_blocks` a config may hold). */
+/** The largest `num_blocks` a configuration may hold: no count is kept longer than this. */
 export const RATE_LIMIT_HISTORY = 10_000n;
+
+/** The most blocks any limit of a configuration looks back (at least 1, at most the history). */
+export function longestWindow(config: clob.BlockRateLimitConfiguration): bigint {
+  let longest = 1;
+  for (const limit of [
+    ...config.maxShortTermOrdersAndCancelsPerNBlocks,
+    ...config.maxStatefulOrdersPerNBlocks,
+    ...config.maxLeverageUpdatesPerNBlocks,
+  ]) {
+    longest = Math.max(longest, limit.numBlocks);
+  }
+  return BigInt(longest) < RATE_LIMIT_HISTORY ? BigInt(longest) : RATE_LIMIT_HISTORY;
+}
 
 /** The weight of a `MsgBatchCancel` against the short-term limit (the real chain's fixed 2). */
 export const BATCH_CANCEL_WEIGHT = 2n;
@@ -56,8 +69,11 @@ export interface BlockRateLimiter {
     weight: bigint,
     limits: readonly clob.MaxPerNBlocksRateLimit[],
   ): AbciError | undefined;
-  /** Drops the counts of blocks at or below `height - RATE_LIMIT_HISTORY`. */
-  prune(height: bigint): void;
+  /**
+   * Drops the counts of blocks at or below `height - window` (`window`: the longest a limit looks
+   * back, {@link longestWindow}), as the real limiter forgets a block once no limit can see it.
+   */
+  prune(height: bigint, window?: bigint): void;
   /** The count of `kind` for `key` over the last `numBlocks` blocks up to `height` (tests, queries). */
   total(kind: RateLimitKind, key: string, height: bigint, numBlocks: number): bigint;
 }
@@ -96,8 +112,8 @@ export function createBlockRateLimiter(): BlockRateLimiter {
       }
       return undefined;
     },
-    prune(height) {
-      const oldest = height - RATE_LIMIT_HISTORY;
+    prune(height, window = RATE_LIMIT_HISTORY) {
+      const oldest = height - window;
       for (const [id, byHeight] of counts) {
         for (const h of byHeight.keys()) if (h <= oldest) byHeight.delete(h);
         if (byHeight.size === 0) counts.delete(id);
