@@ -13,6 +13,7 @@ import { AuthKeeper, createAuthModule } from "./auth.js";
 import { BankKeeper, createBankModule } from "./bank.js";
 import { BridgeKeeper, createBridgeModule } from "./bridge.js";
 import { clobGenesisRecords } from "./clob/genesis.js";
+import { leverageByPerpetual } from "./clob/leverage.js";
 import { createClobModule } from "./clob/module.js";
 import { createFeeTiersModule, FeeTiersKeeper } from "./feetiers.js";
 import { createIbcTransferModule, IbcKeeper } from "./ibc.js";
@@ -61,6 +62,7 @@ export function buildModules(
   const feeTiers = new FeeTiersKeeper();
   feeTiers.setRefereeFloor(refereeFeeTierFloor);
   const subaccounts = new SubaccountsKeeper(bank, prices, perpetuals);
+  subaccounts.setLeverageLookup(leverageByPerpetual);
   const ratelimit = new RatelimitKeeper(bank);
   const ibc = new IbcKeeper(auth, bank, ratelimit);
   const wrap = new WrapKeeper(auth, bank);

@@ -32,8 +32,9 @@ import type { DecodedTx } from "../../tx.js";
 import type { ProtoRecord } from "../records.js";
 import { padKey } from "../records.js";
 import { endBlock } from "./endblock.js";
-import { CLOB_EVENTS, type ClobKeepers } from "./engine.js";
+import type { ClobKeepers } from "./engine.js";
 import { clobErrors } from "./errors.js";
+import { updateLeverage } from "./leverage.js";
 import { equityTierConfig, rateLimitConfig } from "./limits.js";
 import {
   batchCancelShortTerm,
@@ -62,7 +63,6 @@ import {
   validateBatchCancelBasic,
   validateCancelBasic,
   validateGoodTil,
-  validateLeverageUpdate,
   validateOrderBasic,
 } from "./validate.js";
 
@@ -206,22 +206,6 @@ function placementVerifier(ctx: Context): PlacementVerifier {
   };
 }
 
-function updateLeverage(ctx: Context, msg: clob.MsgUpdateLeverage): void {
-  const store = ctx.store(CLOB);
-  const owner = msg.subaccountId?.owner ?? "";
-  const number = msg.subaccountId?.number ?? 0;
-  validateLeverageUpdate(msg, (id) => getPair(store, id) !== undefined);
-  for (const entry of msg.clobPairLeverage) {
-    store.set(keys.leverage(owner, number, entry.clobPairId), encodeU64(BigInt(entry.customImfPpm)));
-    ctx.events.emitEvent(CLOB_EVENTS.leverage, [
-      ["owner", owner],
-      ["subaccount_number", String(number)],
-      ["clob_pair_id", String(entry.clobPairId)],
-      ["custom_imf_ppm", String(entry.customImfPpm)],
-    ]);
-  }
-}
-
 /** The clob module over the exchange keepers; `records` are its genesis records (pairs, configs). */
 export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRecord[]): Module {
   const limiter = createBlockRateLimiter();
@@ -273,7 +257,7 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
         schema: clob.MsgUpdateLeverageSchema,
         signers: (msg) => [msg.subaccountId?.owner ?? ""],
         execute(ctx, msg) {
-          updateLeverage(ctx, msg);
+          updateLeverage(ctx, keepers, msg);
           return packAny(clob.MsgUpdateLeverageResponseSchema, create(clob.MsgUpdateLeverageResponseSchema));
         },
       }),
