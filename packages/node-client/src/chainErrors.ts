@@ -174,6 +174,10 @@ export const CHAIN_ERRORS = {
     102: "failed to apply subaccount updates",
     201: "subaccount id owner is an invalid address",
     501: "asset transfer is not supported",
+    700: "invalid leverage",
+    701: "leverage exceeds maximum allowed",
+    702: "initial margin ppm cannot be zero",
+    703: "leverage violates margin requirements",
   },
   transfer: {
     3: "invalid token amount",
