@@ -670,7 +670,7 @@ describe("bridge", () => {
       );
     expect((await deliver(3, [withdraw("6000000")])).code).toBe(0);
     const hit = await deliver(3, [withdraw("5000000")]);
-    expect(hit).toMatchObject({ code: 1002, codespace: "ratelimit" });
+    expect(hit).toMatchObject({ code: 2001, codespace: "ratelimit" });
     expect(hit.log).toContain("daily limit 10000000, used 6000000, requested 5000000");
     const usage = await rest(`/perpx/ratelimit/v1/daily_usage?chain_id=${ARBITRUM_SEPOLIA}`);
     expect(usage.usage[0]).toMatchObject({ daily_used: "6000000", asset_id: 0 });
@@ -717,7 +717,13 @@ describe("ratelimit queries", () => {
           authority: authority.authority,
           limit_params: {
             denom: "ufake",
-            limiters: [{ period: "3600s", baseline_minimum: "-123456789012345678901234567890" }],
+            limiters: [
+              {
+                period: "3600s",
+                baseline_minimum: "123456789012345678901234567890",
+                baseline_tvl_ppm: 10_000,
+              },
+            ],
           },
         },
       ],
@@ -726,8 +732,35 @@ describe("ratelimit queries", () => {
     const list = await rest("/perpx/ratelimit/v1/list_limit_params");
     const fake = list.limit_params_list.find((p: Loose) => p.denom === "ufake");
     expect(fake.limiters).toEqual([
-      { period: "3600s", baseline_minimum: "-123456789012345678901234567890", baseline_tvl_ppm: 0 },
+      { period: "3600s", baseline_minimum: "123456789012345678901234567890", baseline_tvl_ppm: 10_000 },
     ]);
+    // The real chain's LimitParams.Validate: a baseline minimum must be positive (1005), the TVL
+    // share in (0, 1_000_000] (1006), the period non-zero (1004).
+    const refused = async (limiter: Record<string, unknown>) =>
+      (
+        await control("/gov/proposals", {
+          messages: [
+            {
+              "@type": "/perpx.ratelimit.v1.MsgSetLimitParams",
+              authority: authority.authority,
+              limit_params: { denom: "ufake", limiters: [limiter] },
+            },
+          ],
+        })
+      ).body.result;
+    expect(
+      await refused({
+        period: "3600s",
+        baseline_minimum: "-123456789012345678901234567890",
+        baseline_tvl_ppm: 1,
+      }),
+    ).toMatchObject({ status: "failed", codespace: "ratelimit", code: 1005 });
+    expect(await refused({ period: "3600s", baseline_minimum: "1", baseline_tvl_ppm: 0 })).toMatchObject({
+      code: 1006,
+    });
+    expect(await refused({ period: "0s", baseline_minimum: "1", baseline_tvl_ppm: 1 })).toMatchObject({
+      code: 1004,
+    });
     const bad = await json(`${devnet.endpoints.devnetControl}/devnet/gov/proposals`, {
       method: "POST",
       body: JSON.stringify({

@@ -403,10 +403,11 @@ describe("permissioned keys on a cosmos account", () => {
   it("refuses unsafe trees, malformed configs and data over 1024 bytes on add", async () => {
     const add = (authenticatorType: string, data: Uint8Array) =>
       asOwner([packAny(accountplus.MsgAddAuthenticatorSchema, { sender: owner, authenticatorType, data })]);
+    // Unsafe trees and bad configs are the real chain's plain errors: codespace undefined, code 1.
     expect(await add("MessageFilter", utf8(PLACE_ORDER_URL))).toMatchObject({
-      codespace: "dydxaccountplus",
-      code: 6,
-      stage: "check",
+      codespace: "undefined",
+      code: 1,
+      stage: "deliver",
     });
     const unsafe = encodeAuthenticator({
       type: "AnyOf",
@@ -416,19 +417,23 @@ describe("permissioned keys on a cosmos account", () => {
       ],
     });
     const refused = await add(unsafe.type, unsafe.config);
-    expect(refused).toMatchObject({ codespace: "dydxaccountplus", code: 6 });
-    expect(refused.log).toMatch(/unsafe/);
+    expect(refused).toMatchObject({ codespace: "undefined", code: 1 });
+    expect(refused.log).toMatch(
+      /: unsafe: authenticator tree does not require signature verification all possible paths, type = AnyOf/,
+    );
     expect(await add("SignatureVerification", new Uint8Array(1025))).toMatchObject({
       codespace: "dydxaccountplus",
       code: 3,
     });
-    expect(await add("SubaccountFilter", utf8("zero"))).toMatchObject({
-      codespace: "dydxaccountplus",
-      code: 5,
-    });
+    expect(await add("SubaccountFilter", utf8("zero"))).toMatchObject({ codespace: "undefined", code: 1 });
     expect(await add("SignatureVerification", agent.publicKey.subarray(1))).toMatchObject({
-      codespace: "dydxaccountplus",
-      code: 5,
+      codespace: "undefined",
+      code: 1,
+    });
+    expect(await add("Passkey", new Uint8Array(0))).toMatchObject({
+      codespace: "undefined",
+      code: 1,
+      log: "failed to execute message; message index: 0: authenticator type Passkey is not registered",
     });
   });
 

@@ -326,7 +326,7 @@ describe("assets, prices, perpetuals and fee tiers over REST", () => {
     expect(state.prices.market_prices.map((p: Loose) => p.id)).toEqual([0, 1, 2]);
     expect(state.perpetuals.perpetuals).toHaveLength(3);
     expect(state.assets.assets[0].denom).toBe("uusdc");
-    expect(state.feetiers.params.tiers).toHaveLength(6);
+    expect(state.feetiers.params.tiers).toHaveLength(9);
     expect(state.subaccounts).toEqual({ subaccounts: [] });
     // SerializableInts are decimal strings in the genesis document too.
     expect(state.perpetuals.perpetuals[0]).toMatchObject({ funding_index: "0", open_interest: "0" });
@@ -410,7 +410,7 @@ describe("governance of markets, perpetuals and fees", () => {
         },
       },
     ]);
-    expect(fees.result).toMatchObject({ status: "failed", codespace: "feetiers", code: 400 });
+    expect(fees.result).toMatchObject({ status: "failed", codespace: "feetiers", code: 401 });
   });
 });
 

@@ -111,11 +111,12 @@ export const CHAIN_ERRORS = {
     10001: "Subaccount cannot open more orders due to equity tier limit.",
   },
   dydxaccountplus: {
-    1: "authenticator not found",
-    3: "authenticator data exceeds maximum length",
-    4: "smart account is not active",
-    5: "invalid authenticator config",
-    6: "unsafe authenticator",
+    1: "Authenticator is not found",
+    2: "Invalid account address",
+    3: "Authenticator data exceeds maximum length",
+    4: "Smart account is not active",
+    5: "Error initializing authenticator",
+    6: "The transaction has multiple signers",
     100: "signature verification failed",
     101: "message type verification failed",
     102: "clob pair id verification failed",
@@ -124,8 +125,14 @@ export const CHAIN_ERRORS = {
     105: "AnyOf verification failed",
   },
   feetiers: {
-    400: "invalid fee tier params",
-    401: "invalid authority",
+    400: "Must have at least one fee tier",
+    401: "First fee tier must not have volume requirements",
+    402: "Fee tiers must have ascending requirements",
+    403: "No maker and taker fee combination should result in a net rebate",
+    404: "Authority is invalid",
+    406: "Invalid time range for market fee discount",
+    407: "Market fee discount not found for the specified CLOB pair",
+    408: "Invalid charge PPM value",
   },
   perpetuals: {
     1: "perpetual does not exist",
@@ -144,11 +151,15 @@ export const CHAIN_ERRORS = {
     20: "invalid authority",
   },
   ratelimit: {
-    1001: "withdrawal amount would exceed rate-limit capacity",
-    1002: "daily withdrawal limit exceeded",
-    1003: "no asset for denom",
-    1004: "invalid authority",
-    1005: "invalid rate-limit configuration",
+    1001: "Authority is invalid",
+    1002: "withdrawal amount would exceed rate-limit capacity",
+    1003: "capacity list length does not match number of limiters",
+    1004: "rate limit period should be positive",
+    1005: "baseline_minimum should be positive",
+    1006: "Baseline_tvl_ppm must in the range (0, 1_000_000)",
+    1007: "Invalid input",
+    2001: "daily withdrawal limit exceeded",
+    2002: "no asset for denom",
   },
   sending: {
     1: "Sender is the same as recipient",
@@ -163,6 +174,10 @@ export const CHAIN_ERRORS = {
     102: "failed to apply subaccount updates",
     201: "subaccount id owner is an invalid address",
     501: "asset transfer is not supported",
+    700: "invalid leverage",
+    701: "leverage exceeds maximum allowed",
+    702: "initial margin ppm cannot be zero",
+    703: "leverage violates margin requirements",
   },
   transfer: {
     3: "invalid token amount",
@@ -264,7 +279,7 @@ export const GRPC_CODES = {
  *
  * @example
  * ```ts
- * const known: ChainError = { codespace: "ratelimit", code: 1001, description: "withdrawal amount would exceed rate-limit capacity" };
+ * const known: ChainError = { codespace: "ratelimit", code: 1002, description: "withdrawal amount would exceed rate-limit capacity" };
  * ```
  */
 export interface ChainError {

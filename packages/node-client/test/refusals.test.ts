@@ -114,7 +114,7 @@ describe.each(TRANSPORTS)("over %s", (_name, transports) => {
 });
 
 describe("a withdrawal beyond the rate limit", () => {
-  it("is ratelimit 1001 whether the simulation (over gRPC or RPC) or DeliverTx finds it", async () => {
+  it("is ratelimit 1002 whether the simulation (over gRPC or RPC) or DeliverTx finds it", async () => {
     const sender = net.wallets[0]!;
     const capacity = limiterCapacities(await net.client.getCapacityByDenom({ denom: "uusdc" }));
     const [smallest] = capacity.map((c) => c.capacity).sort((x, y) => Number(x - y)) as [bigint];
@@ -141,7 +141,7 @@ describe("a withdrawal beyond the rate limit", () => {
       expect([refused.phase, refused.codespace, refused.abciCode], name).toEqual([
         "simulate",
         "ratelimit",
-        1001,
+        1002,
       ]);
     }
     const delivered = (await failure(
@@ -150,7 +150,7 @@ describe("a withdrawal beyond the rate limit", () => {
     expect([delivered.phase, delivered.codespace, delivered.abciCode]).toEqual([
       "deliverTx",
       "ratelimit",
-      1001,
+      1002,
     ]);
   });
 });

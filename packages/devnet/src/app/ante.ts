@@ -168,7 +168,9 @@ export function runAnte(ctx: Context, tx: DecodedTx, policy: TxPolicy, deps: Ant
     const info = authInfo.signerInfos[i] as cosmosTx.SignerInfo;
     const sequence = info.sequence;
     const timestamp = isTimestampNonce(sequence);
-    if (timestamp) {
+    // A tx the policy lets skip the sequence (short-term orders, replay-protected by their
+    // good-til-block) neither checks nor consumes a timestamp nonce, as the real chain skips both.
+    if (timestamp && policy.checkSequence) {
       if (tx.signers.length !== 1) {
         throw abciError(sdkErrors.wrongSequence, "timestamp nonce txs must have exactly one signature");
       }

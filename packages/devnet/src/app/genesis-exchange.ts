@@ -120,12 +120,19 @@ export function perpetualsGenesis(markets: readonly MarketSpec[]): PerpetualsGen
   };
 }
 
-/** Fee tiers: maker -110 ppm throughout, taker from 500 ppm down to 250 ppm with 30-day volume. */
+/**
+ * Fee tiers: the real chain's 9 default (promotional) tiers. A maker rebate of 110 ppm throughout;
+ * the taker fee steps from 500 ppm down to 250 ppm with 30-day volume (1M, 5M, 25M, 125M USDC),
+ * and tiers 6 to 9 also need 0.5% of the chain's 30-day volume and, from tier 7, 1%, 2% and 4% of
+ * it as maker.
+ */
 export function feeTiersGenesis(): { params: feetiers.PerpetualFeeParams } {
-  const tier = (name: string, usd: bigint, taker: number) =>
+  const tier = (name: string, usd: bigint, taker: number, totalSharePpm = 0, makerSharePpm = 0) =>
     create(feetiers.PerpetualFeeTierSchema, {
       name,
       absoluteVolumeRequirement: usd * 1_000_000n,
+      totalVolumeShareRequirementPpm: totalSharePpm,
+      makerVolumeShareRequirementPpm: makerSharePpm,
       makerFeePpm: -110,
       takerFeePpm: taker,
     });
@@ -137,7 +144,10 @@ export function feeTiersGenesis(): { params: feetiers.PerpetualFeeParams } {
         tier("3", 5_000_000n, 400),
         tier("4", 25_000_000n, 350),
         tier("5", 125_000_000n, 300),
-        tier("6", 500_000_000n, 250),
+        tier("6", 125_000_000n, 250, 5_000),
+        tier("7", 125_000_000n, 250, 5_000, 10_000),
+        tier("8", 125_000_000n, 250, 5_000, 20_000),
+        tier("9", 125_000_000n, 250, 5_000, 40_000),
       ],
     }),
   };

@@ -52,6 +52,8 @@ export interface Context {
    * carries other txs, as the clob's proposed operations carry short-term placements).
    */
   readonly verifyTx?: (bytes: Uint8Array) => DecodedTx;
+  /** True when CheckTx runs a queued tx again on a new pending state (the SDK's ReCheckTx). */
+  readonly recheck?: boolean;
 }
 
 /** What a query handler sees: the committed state (unmetered) at the latest height. */
@@ -71,11 +73,13 @@ export function createContext(fields: {
   kv: KvStore;
   txBytes?: Uint8Array;
   verifyTx?: (bytes: Uint8Array) => DecodedTx;
+  recheck?: boolean;
 }): Context {
   const slices = new Map<string, KvStore>();
   return {
     ...(fields.txBytes === undefined ? {} : { txBytes: fields.txBytes }),
     ...(fields.verifyTx === undefined ? {} : { verifyTx: fields.verifyTx }),
+    ...(fields.recheck === true ? { recheck: true } : {}),
     mode: fields.mode,
     block: fields.block,
     gasMeter: fields.gasMeter,
@@ -214,6 +218,12 @@ export interface Module {
    * Sequence or timestamp-nonce checks and fees still apply.
    */
   authenticateSigner?(ctx: Context, signer: SignerCheck): boolean;
+  /**
+   * Runs after the ante step's signature and sequence checks, in the ante context, before the
+   * messages (the real chain's clob rate-limit and clob decorators); throw an {@link AbciError} to
+   * refuse the tx.
+   */
+  afterAnte?(ctx: Context, tx: DecodedTx): void;
   /** Rebuilds in-memory caches after the state was restored from bytes (state itself is in the store). */
   afterRestore?(ctx: QueryContext): void;
   /**
@@ -304,6 +314,11 @@ export class Router {
       if (module.authenticateSigner?.(ctx, signer) === true) authenticated = true;
     }
     return authenticated;
+  }
+
+  /** Runs every module's {@link Module.afterAnte}, in module order. */
+  afterAnte(ctx: Context, tx: DecodedTx): void {
+    for (const module of this.modules) module.afterAnte?.(ctx, tx);
   }
 
   /** Adds a query route served outside modules (the app's own tx/tendermint services). */

@@ -78,6 +78,7 @@ export function txPolicyOf(core: ChainCore, tx: DecodedTx): TxPolicy {
  * delivery run the messages, and delivery writes to `base`.
  *
  * @param verified signatures already verified by CheckTx (see `AnteDeps.verified`).
+ * @param recheck true when CheckTx runs a queued tx again (the SDK's ReCheckTx).
  */
 export function runTx(
   core: ChainCore,
@@ -86,6 +87,7 @@ export function runTx(
   base: KvStore,
   block: BlockInfo,
   verified: Set<string>,
+  recheck = false,
 ): TxResult {
   const { router, keepers } = core.set;
   const policy = txPolicyOf(core, tx);
@@ -102,6 +104,7 @@ export function runTx(
       gasConfig: core.gasConfig,
       events: anteEvents,
       kv: txBranch,
+      recheck,
     });
     runAnte(anteCtx, tx, policy, {
       ...keepers,
@@ -109,6 +112,7 @@ export function runTx(
       verified,
       authenticateSigner: (ctx, signer) => router.authenticateSigner(ctx, signer),
     });
+    router.afterAnte(anteCtx, tx);
   } catch (error) {
     return txFailure(error, gasWanted, meter.consumed, []);
   }

@@ -110,7 +110,7 @@ export class TxPipeline {
     this.mempool = [];
     this.mempoolHashes.clear();
     for (const tx of queued) {
-      const result = runTx(this.core, "check", tx, this.pending, latestInfo(this.core), this.verified);
+      const result = runTx(this.core, "check", tx, this.pending, latestInfo(this.core), this.verified, true);
       if (result.code === 0) this.enqueue(tx, upperHex(tx.hash));
     }
   }

@@ -25,12 +25,14 @@ const AUTHENTICATOR_LEAVES: ReadonlyArray<[string, AuthenticatorCheck]> = [
   ["message type verification failed", "message-type"],
   ["clob pair id verification failed", "clob-pair"],
   ["subaccount verification failed", "subaccount"],
+  ["authenticator is not found", "not-found"],
   ["authenticator not found", "not-found"],
   ["smart account is not active", "inactive"],
 ];
+// Case-insensitive: the chain registers these texts capitalized ("Signature verification failed").
 const LEAF = new RegExp(
   `(?:^|: |; )([^:;]+): (${AUTHENTICATOR_LEAVES.map(([description]) => description).join("|")})`,
-  "g",
+  "gi",
 );
 
 /**
@@ -45,7 +47,8 @@ const LEAF = new RegExp(
 export function parseAuthenticatorRefusal(log: string): { check: AuthenticatorCheck; reason: string } {
   const leaves = [...log.matchAll(LEAF)];
   if (leaves.length === 0) return { check: "other", reason: log };
-  const check = AUTHENTICATOR_LEAVES.find(([description]) => description === leaves[0]![2])![1];
+  const leaf = leaves[0]![2]!.toLowerCase();
+  const check = AUTHENTICATOR_LEAVES.find(([description]) => description === leaf)![1];
   return { check, reason: [...new Set(leaves.map((leaf) => leaf[1]!.trim()))].join("; ") };
 }
 

@@ -49,12 +49,12 @@ describe("simulationRefusal", () => {
     }
   });
 
-  it("ratelimit 1001 over RPC is ratelimit 1001, not sdk 6", () => {
+  it("ratelimit 1002 over RPC is ratelimit 1002, not sdk 6", () => {
     const log =
       "failed to execute message; message index: 0: 2000000uusdc exceeds 1000000uusdc: withdrawal amount would exceed rate-limit capacity";
     const [, rpc] = asDelivered(log);
     const refusal = simulationRefusal(rpc!, { txHash: hash, messages: [wrapMsg] })!;
-    expect([refusal.codespace, refusal.abciCode, refusal.reason]).toEqual(["ratelimit", 1001, "other"]);
+    expect([refusal.codespace, refusal.abciCode, refusal.reason]).toEqual(["ratelimit", 1002, "other"]);
   });
 
   it("breaks ties by the failing message's module", () => {

@@ -42,6 +42,7 @@ import {
   authenticate,
   checkNewAuthenticator,
   encodeAuthenticator,
+  MAX_AUTHENTICATOR_DATA_LENGTH,
   parseAuthenticator,
   tradingKeyAuthenticator,
 } from "./authenticators.js";
@@ -218,8 +219,23 @@ function authenticateSigner(keeper: AccountPlusKeeper, ctx: Context, check: Sign
   return true;
 }
 
+/** A sender's address bytes; a bad one is accountplus 2 (the real chain's `ValidateBasic`). */
 function senderBytes(sender: string): Uint8Array {
-  return accAddressBytes(sender, "invalid sender address");
+  try {
+    return accAddressBytes(sender, "invalid sender address");
+  } catch {
+    throw abciError(accountPlusErrors.invalidAccountAddress);
+  }
+}
+
+/**
+ * The real chain's add and remove refuse with sdk 4 while smart accounts are off (not with
+ * accountplus 4, which its authentication flow uses).
+ */
+function requireActiveFor(keeper: AccountPlusKeeper, ctx: Context): void {
+  if (!keeper.isActive(ctx)) {
+    throw abciError(sdkErrors.unauthorized, "smart account authentication flow is not active");
+  }
 }
 
 /** Options of {@link createAccountPlusModule}. */
@@ -234,6 +250,7 @@ export interface AccountPlusOptions {
  */
 export function createAccountPlusModule(keeper: AccountPlusKeeper, options: AccountPlusOptions = {}): Module {
   const evmChainId = options.evmChainId ?? 31337;
+  const requireActive = (ctx: Context) => requireActiveFor(keeper, ctx);
   const account = (text: string, what: string): Uint8Array => {
     try {
       return accAddressBytes(text);
@@ -247,12 +264,14 @@ export function createAccountPlusModule(keeper: AccountPlusKeeper, options: Acco
       msgHandler({
         schema: accountplus.MsgAddAuthenticatorSchema,
         signers: (msg) => [msg.sender],
+        // The real chain's ValidateBasic: the sender and the data length; the type, the config and
+        // the safety rule are checked when the message runs (in the block).
         validate(msg) {
           senderBytes(msg.sender);
-          checkNewAuthenticator(msg.authenticatorType, msg.data);
+          if (msg.data.length > MAX_AUTHENTICATOR_DATA_LENGTH) throw abciError(accountPlusErrors.dataTooLong);
         },
         execute(ctx, msg) {
-          if (!keeper.isActive(ctx)) throw abciError(accountPlusErrors.notActive);
+          requireActive(ctx);
           const parsed = checkNewAuthenticator(msg.authenticatorType, msg.data);
           const encoded = encodeAuthenticator(parsed);
           const id = keeper.addAuthenticator(ctx, senderBytes(msg.sender), encoded.type, msg.data);
@@ -274,11 +293,11 @@ export function createAccountPlusModule(keeper: AccountPlusKeeper, options: Acco
           senderBytes(msg.sender);
         },
         execute(ctx, msg) {
-          if (!keeper.isActive(ctx)) throw abciError(accountPlusErrors.notActive);
+          requireActive(ctx);
           if (!keeper.removeAuthenticator(ctx, senderBytes(msg.sender), msg.id)) {
             throw abciError(
               accountPlusErrors.authenticatorNotFound,
-              `authenticator id ${msg.id} not found for account ${msg.sender}`,
+              `RemoveAuthenticator: failed to get authenticator ${msg.id} for address ${msg.sender}`,
             );
           }
           ctx.events.emitEvent("remove_authenticator", [

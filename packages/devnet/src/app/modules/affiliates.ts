@@ -110,6 +110,16 @@ export interface AffiliatesGenesis {
   readonly overrides: affiliates.AffiliateOverrides;
 }
 
+/**
+ * The minimum fee tier index of a referred user (the affiliate parameters'
+ * `referee_minimum_fee_tier_idx`), or undefined for a user nobody referred: the fee tiers keeper's
+ * referee floor.
+ */
+export function refereeFeeTierFloor(ctx: StoreAccess, address: Uint8Array): number | undefined {
+  if (ctx.store(AFFILIATES).get(`referred_by/${addressKey(address)}`) === undefined) return undefined;
+  return read(ctx, "parameters", affiliates.AffiliateParametersSchema).refereeMinimumFeeTierIdx;
+}
+
 /** The affiliate info of an address. */
 export function affiliateInfo(ctx: QueryContext, address: string): affiliates.AffiliateInfoResponse {
   const tiers = read(ctx, "tiers", affiliates.AffiliateTiersSchema).tiers;

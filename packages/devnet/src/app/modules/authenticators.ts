@@ -19,18 +19,19 @@ import { verifyEthSignature } from "@perpx/core";
 import { clob } from "@perpx/proto";
 import { fromBase64, toBase64, utf8 } from "../codec.js";
 import { isValidCompressedKey, verifySignature } from "../crypto.js";
-import { abciError, type ErrorKind, registerError } from "../errors.js";
+import { AbciError, abciError, type ErrorKind, registerError } from "../errors.js";
 
 /** The codespace of accountplus errors (the module is `accountplus`, the codespace is not). */
 export const ACCOUNTPLUS_CODESPACE = "dydxaccountplus";
 
 /** accountplus errors (chain-protocol.md 4.2). */
 export const accountPlusErrors = {
-  authenticatorNotFound: registerError(ACCOUNTPLUS_CODESPACE, 1, "authenticator not found"),
-  dataTooLong: registerError(ACCOUNTPLUS_CODESPACE, 3, "authenticator data exceeds maximum length"),
-  notActive: registerError(ACCOUNTPLUS_CODESPACE, 4, "smart account is not active"),
-  invalidConfig: registerError(ACCOUNTPLUS_CODESPACE, 5, "invalid authenticator config"),
-  unsafe: registerError(ACCOUNTPLUS_CODESPACE, 6, "unsafe authenticator"),
+  authenticatorNotFound: registerError(ACCOUNTPLUS_CODESPACE, 1, "Authenticator is not found"),
+  invalidAccountAddress: registerError(ACCOUNTPLUS_CODESPACE, 2, "Invalid account address"),
+  dataTooLong: registerError(ACCOUNTPLUS_CODESPACE, 3, "Authenticator data exceeds maximum length"),
+  notActive: registerError(ACCOUNTPLUS_CODESPACE, 4, "Smart account is not active"),
+  initializing: registerError(ACCOUNTPLUS_CODESPACE, 5, "Error initializing authenticator"),
+  multipleSigners: registerError(ACCOUNTPLUS_CODESPACE, 6, "The transaction has multiple signers"),
   signature: registerError(ACCOUNTPLUS_CODESPACE, 100, "signature verification failed"),
   messageType: registerError(ACCOUNTPLUS_CODESPACE, 101, "message type verification failed"),
   clobPair: registerError(ACCOUNTPLUS_CODESPACE, 102, "clob pair id verification failed"),
@@ -78,8 +79,15 @@ function isAuthenticatorType(type: string): type is AuthenticatorType {
   return (AUTHENTICATOR_TYPES as readonly string[]).includes(type);
 }
 
+/**
+ * What the real chain answers for a plain Go error (no registered code): codespace `undefined`,
+ * code 1, the error's own text. Its authenticators refuse a bad config, an unknown type and an
+ * unsafe tree this way.
+ */
+const PLAIN_ERROR: ErrorKind = { codespace: "undefined", code: 1, description: "internal" };
+
 function invalid(context: string): never {
-  throw abciError(accountPlusErrors.invalidConfig, context);
+  throw new AbciError(PLAIN_ERROR, context);
 }
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -115,7 +123,7 @@ const STANDARD_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+
  * ```
  */
 export function parseAuthenticator(type: string, config: Uint8Array, depth = 1): Authenticator {
-  if (!isAuthenticatorType(type)) invalid(`unknown authenticator type ${JSON.stringify(type)}`);
+  if (!isAuthenticatorType(type)) invalid(`authenticator type ${type} is not registered`);
   switch (type) {
     case "SignatureVerification":
       if (!isValidCompressedKey(config)) {
@@ -232,7 +240,8 @@ export function requiresSignature(authenticator: Authenticator): boolean {
 /**
  * Parses and checks an authenticator about to be added: data length, config, safety rule.
  *
- * @throws {AbciError} dydxaccountplus 3 (too long), 5 (config), 6 (unsafe).
+ * @throws {AbciError} dydxaccountplus 3 (too long); a bad config, an unknown type or an unsafe
+ * tree as the real chain's plain errors (codespace `undefined`, code 1).
  *
  * @example
  * ```ts
@@ -249,9 +258,8 @@ export function checkNewAuthenticator(type: string, data: Uint8Array): Authentic
   }
   const parsed = parseAuthenticator(type, data);
   if (!requiresSignature(parsed)) {
-    throw abciError(
-      accountPlusErrors.unsafe,
-      "unsafe: authenticator tree does not require signature verification on every path",
+    invalid(
+      `unsafe: authenticator tree does not require signature verification all possible paths, type = ${type}, config = [${[...data].join(" ")}]`,
     );
   }
   return parsed;

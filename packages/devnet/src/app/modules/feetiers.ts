@@ -1,16 +1,18 @@
 /**
- * x/feetiers: the perpetual fee tiers, each user's tier from the trading volume of the last 30 days
- * (recorded by the clob on every fill), and the fee-discount and staking queries (empty on the devnet).
+ * x/feetiers: the perpetual fee tiers (the real chain's 9 default tiers, with absolute volume,
+ * total-volume share and maker-volume share requirements), each user's tier from the 30-day volumes
+ * recorded by the clob on every fill, the affiliates' referee floor, per-market fee discounts, and
+ * the staking queries (no staking tiers on the devnet).
  *
  * Store slice `feetiers/`:
  * - `params`: `perpx.feetiers.v1.PerpetualFeeParams`
- * - `vol/<hex20>`: 248 bytes: the day number (u64) of the last recorded fill, then 30 u64 daily
- *   volumes in quote quantums (a ring indexed by day mod 30), fixed width so gas never depends on it
+ * - `discount/<clob pair id:10>`: `PerMarketFeeDiscountParams`
+ * - the volume rings of `feetiers-volume.ts`
  */
-import { create, toBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { encodeSerializableInt, feetiers } from "@perpx/proto";
-import { accAddressBytes, addressKey } from "../addresses.js";
-import { encodeU64 } from "../codec.js";
+import { accAddressBytes } from "../addresses.js";
 import { abciError, registerError } from "../errors.js";
 import { requireGovAuthority } from "../governance.js";
 import {
@@ -20,57 +22,101 @@ import {
   invalidArgument,
   type Module,
   msgHandler,
+  notFound,
   queryHandler,
 } from "../module.js";
 import { fromBinaryCached } from "../proto-cache.js";
 import type { StoreAccess } from "./auth.js";
+import { addToRing, GLOBAL_RING_KEY, makerRingKey, sumRing, userRingKey } from "./feetiers-volume.js";
 
 /** The module's name and store prefix. */
 export const FEETIERS = "feetiers";
 
-/** Errors of codespace `feetiers`. */
+/** Errors of codespace `feetiers`: the real chain's codes and texts. */
 export const feeTiersErrors = {
-  invalidFeeParams: registerError(FEETIERS, 400, "invalid fee tier params"),
-  invalidAuthority: registerError(FEETIERS, 401, "invalid authority"),
+  noTiers: registerError(FEETIERS, 400, "Must have at least one fee tier"),
+  invalidFirstTier: registerError(FEETIERS, 401, "First fee tier must not have volume requirements"),
+  tiersOutOfOrder: registerError(FEETIERS, 402, "Fee tiers must have ascending requirements"),
+  invalidFee: registerError(
+    FEETIERS,
+    403,
+    "No maker and taker fee combination should result in a net rebate",
+  ),
+  invalidAuthority: registerError(FEETIERS, 404, "Authority is invalid"),
+  invalidTimeRange: registerError(FEETIERS, 406, "Invalid time range for market fee discount"),
+  discountNotFound: registerError(FEETIERS, 407, "Market fee discount not found for the specified CLOB pair"),
+  invalidChargePpm: registerError(FEETIERS, 408, "Invalid charge PPM value"),
 } as const;
 
-/** Stateless checks of fee params: at least one tier, the first with no requirement, requirements rising. */
+/** The full fee share of a market without a discount (ppm). */
+export const MAX_CHARGE_PPM = 1_000_000;
+/** The longest a per-market fee discount may last, in seconds (90 days). */
+export const MAX_FEE_DISCOUNT_SECONDS = 90n * 86_400n;
+
+/**
+ * The real chain's checks of fee params: at least one tier (400), a first tier without any
+ * requirement (401), every requirement non-decreasing (402), and no net rebate between the lowest
+ * maker and the lowest taker fee (403).
+ */
 export function validateFeeParams(
   params: feetiers.PerpetualFeeParams | undefined,
 ): feetiers.PerpetualFeeParams {
   const tiers = params?.tiers ?? [];
-  if (params === undefined || tiers.length === 0)
-    throw abciError(feeTiersErrors.invalidFeeParams, "no tiers");
-  if ((tiers[0] as feetiers.PerpetualFeeTier).absoluteVolumeRequirement !== 0n) {
-    throw abciError(feeTiersErrors.invalidFeeParams, "the first tier must have no volume requirement");
+  if (params === undefined || tiers.length === 0) throw abciError(feeTiersErrors.noTiers);
+  const first = tiers[0] as feetiers.PerpetualFeeTier;
+  if (
+    first.absoluteVolumeRequirement !== 0n ||
+    first.totalVolumeShareRequirementPpm !== 0 ||
+    first.makerVolumeShareRequirementPpm !== 0
+  ) {
+    throw abciError(feeTiersErrors.invalidFirstTier);
   }
   for (let i = 1; i < tiers.length; i++) {
+    const previous = tiers[i - 1] as feetiers.PerpetualFeeTier;
+    const current = tiers[i] as feetiers.PerpetualFeeTier;
     if (
-      (tiers[i] as feetiers.PerpetualFeeTier).absoluteVolumeRequirement <
-      (tiers[i - 1] as feetiers.PerpetualFeeTier).absoluteVolumeRequirement
+      previous.absoluteVolumeRequirement > current.absoluteVolumeRequirement ||
+      previous.totalVolumeShareRequirementPpm > current.totalVolumeShareRequirementPpm ||
+      previous.makerVolumeShareRequirementPpm > current.makerVolumeShareRequirementPpm
     ) {
-      throw abciError(feeTiersErrors.invalidFeeParams, "volume requirements must not decrease");
+      throw abciError(feeTiersErrors.tiersOutOfOrder);
     }
   }
-  for (const tier of tiers) {
-    if (tier.makerFeePpm + tier.takerFeePpm < 0) {
-      throw abciError(
-        feeTiersErrors.invalidFeeParams,
-        `tier ${tier.name}: the maker rebate exceeds the taker fee`,
-      );
-    }
-  }
+  const lowestMaker = Math.min(...tiers.map((t) => t.makerFeePpm));
+  const lowestTaker = Math.min(...tiers.map((t) => t.takerFeePpm));
+  if (lowestMaker + lowestTaker < 0) throw abciError(feeTiersErrors.invalidFee);
   return params;
 }
 
-/** Days of volume a user's tier looks at. */
-export const VOLUME_WINDOW_DAYS = 30;
-const DAY_MS = 86_400_000n;
-const VOLUME_BYTES = 8 + VOLUME_WINDOW_DAYS * 8;
-const U64 = (1n << 64n) - 1n;
+/** The real chain's checks of a per-market fee discount at block time `nowMs`. */
+export function validateMarketDiscount(params: feetiers.PerMarketFeeDiscountParams, nowMs: bigint): void {
+  const start = timestampMs(params.startTime);
+  const end = timestampMs(params.endTime);
+  if (!(start < end)) throw abciError(feeTiersErrors.invalidTimeRange);
+  if ((end - start) / 1000n > MAX_FEE_DISCOUNT_SECONDS) throw abciError(feeTiersErrors.invalidTimeRange);
+  if (params.chargePpm > MAX_CHARGE_PPM) throw abciError(feeTiersErrors.invalidChargePpm);
+  if (!(end > nowMs)) throw abciError(feeTiersErrors.invalidTimeRange);
+}
 
-/** The fee tiers keeper: tiers, fees in ppm, and each user's 30-day volume. */
+function timestampMs(t: Timestamp | undefined): bigint {
+  return t === undefined ? 0n : t.seconds * 1000n + BigInt(t.nanos) / 1_000_000n;
+}
+
+/** Who may claim a referee's fee tier floor (the affiliates module's referrals and parameters). */
+export type RefereeFloor = (ctx: StoreAccess, address: Uint8Array) => number | undefined;
+
+/**
+ * The fee tiers keeper: tiers, per-market discounts, and the 30-day volumes they are chosen by
+ * (`feetiers-volume.ts`: each user's total and maker notional, and the whole chain's).
+ */
 export class FeeTiersKeeper {
+  private refereeFloor: RefereeFloor = () => undefined;
+
+  /** Installs the lookup of a referee's minimum tier (the affiliates module's); wiring only. */
+  setRefereeFloor(lookup: RefereeFloor): void {
+    this.refereeFloor = lookup;
+  }
+
   /** The fee params (tiers in order of increasing requirements). */
   params(ctx: StoreAccess): feetiers.PerpetualFeeParams {
     const bytes = ctx.store(FEETIERS).get("params");
@@ -84,61 +130,83 @@ export class FeeTiersKeeper {
     ctx.store(FEETIERS).set("params", toBinary(feetiers.PerpetualFeeParamsSchema, params));
   }
 
-  /** A user's volume (quote quantums) over the last {@link VOLUME_WINDOW_DAYS} days at `nowMs`. */
+  /** The fee discount of a clob pair, or undefined. */
+  marketDiscount(ctx: StoreAccess, clobPairId: number): feetiers.PerMarketFeeDiscountParams | undefined {
+    const bytes = ctx.store(FEETIERS).get(discountKey(clobPairId));
+    return bytes === undefined ? undefined : fromBinary(feetiers.PerMarketFeeDiscountParamsSchema, bytes);
+  }
+
+  /** Every per-market fee discount, by clob pair id. */
+  allMarketDiscounts(ctx: StoreAccess): feetiers.PerMarketFeeDiscountParams[] {
+    return [...ctx.store(FEETIERS).entries("discount/")].map(([, bytes]) =>
+      fromBinary(feetiers.PerMarketFeeDiscountParamsSchema, bytes),
+    );
+  }
+
+  /** The share of the fee a clob pair charges at `nowMs` (ppm): its discount's while it runs. */
+  chargePpm(ctx: StoreAccess, clobPairId: number, nowMs: bigint): number {
+    const discount = this.marketDiscount(ctx, clobPairId);
+    if (discount === undefined) return MAX_CHARGE_PPM;
+    const running = nowMs >= timestampMs(discount.startTime) && nowMs < timestampMs(discount.endTime);
+    return running ? discount.chargePpm : MAX_CHARGE_PPM;
+  }
+
+  /** A user's volume (quote quantums, maker and taker) over the last {@link VOLUME_WINDOW_DAYS} days. */
   volume30d(ctx: StoreAccess, address: Uint8Array, nowMs: bigint): bigint {
-    const ring = this.readRing(ctx, address, nowMs / DAY_MS);
-    return ring.reduce((sum, v) => sum + v, 0n);
+    return sumRing(ctx, userRingKey(address), nowMs);
   }
 
-  /** The ring of daily volumes, with days older than the window zeroed, as of `today`. */
-  private readRing(ctx: StoreAccess, address: Uint8Array, today: bigint): bigint[] {
-    const bytes = ctx.store(FEETIERS).get(`vol/${addressKey(address)}`);
-    const ring = new Array<bigint>(VOLUME_WINDOW_DAYS).fill(0n);
-    if (bytes === undefined) return ring;
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const last = view.getBigUint64(0);
-    for (let i = 0; i < VOLUME_WINDOW_DAYS; i++) ring[i] = view.getBigUint64(8 + i * 8);
-    // Zero the slots of days after `last` up to `today` (they hold volumes of 30+ days ago).
-    const gap = today - last;
-    if (gap >= BigInt(VOLUME_WINDOW_DAYS)) return ring.fill(0n);
-    for (let d = last + 1n; d <= today; d++) ring[Number(d % BigInt(VOLUME_WINDOW_DAYS))] = 0n;
-    return ring;
-  }
-
-  /** Adds `quoteQuantums` of traded notional to a user's (bech32 or bytes) volume of the block's day. */
-  recordVolume(ctx: Context, user: string | Uint8Array, quoteQuantums: bigint): void {
+  /**
+   * Records a fill worth `quoteQuantums`: the taker's and the maker's volume, the maker's maker
+   * volume, and the chain's traded notional (once per fill), on the block's day.
+   */
+  recordFill(ctx: Context, taker: string, maker: string, quoteQuantums: bigint): void {
     if (quoteQuantums <= 0n) return;
-    const address = typeof user === "string" ? accAddressBytes(user) : user;
-    const today = ctx.block.timeMs / DAY_MS;
-    const ring = this.readRing(ctx, address, today);
-    const slot = Number(today % BigInt(VOLUME_WINDOW_DAYS));
-    const sum = (ring[slot] ?? 0n) + quoteQuantums;
-    ring[slot] = sum > U64 ? U64 : sum;
-    // The day, then the ring, each 8 bytes big-endian (ring values are within u64: read as u64s, capped sums).
-    const out = new Uint8Array(VOLUME_BYTES);
-    out.set(encodeU64(today), 0);
-    const view = new DataView(out.buffer);
-    for (const [i, v] of ring.entries()) view.setBigUint64(8 + i * 8, v);
-    ctx.store(FEETIERS).set(`vol/${addressKey(address)}`, out);
+    const takerAddress = accAddressBytes(taker);
+    const makerAddress = accAddressBytes(maker);
+    addToRing(ctx, userRingKey(takerAddress), quoteQuantums);
+    addToRing(ctx, userRingKey(makerAddress), quoteQuantums);
+    addToRing(ctx, makerRingKey(makerAddress), quoteQuantums);
+    addToRing(ctx, GLOBAL_RING_KEY, quoteQuantums);
   }
 
-  /** A user's tier index and tier (the highest whose absolute volume requirement is met). */
+  /**
+   * A user's tier index and tier as the real chain picks it: tiers are walked in order and the
+   * walk stops at the first whose absolute volume, total-volume share or maker-volume share (of the
+   * chain's 30-day notional, in ppm, rounded down) the user does not meet; then a referred user is
+   * lifted to the affiliates' referee floor (capped to the last tier).
+   */
   userTier(
     ctx: StoreAccess,
     address: Uint8Array,
     nowMs: bigint,
   ): { index: number; tier: feetiers.PerpetualFeeTier } {
     const tiers = this.params(ctx).tiers;
-    const volume = this.volume30d(ctx, address, nowMs);
+    const total = sumRing(ctx, userRingKey(address), nowMs);
+    const maker = sumRing(ctx, makerRingKey(address), nowMs);
+    const global = sumRing(ctx, GLOBAL_RING_KEY, nowMs);
     let index = 0;
-    tiers.forEach((tier, i) => {
-      if (volume >= tier.absoluteVolumeRequirement) index = i;
-    });
+    for (const [i, tier] of tiers.entries()) {
+      if (
+        total < tier.absoluteVolumeRequirement ||
+        total < (global * BigInt(tier.totalVolumeShareRequirementPpm)) / 1_000_000n ||
+        maker < (global * BigInt(tier.makerVolumeShareRequirementPpm)) / 1_000_000n
+      ) {
+        break;
+      }
+      index = i;
+    }
+    const floor = this.refereeFloor(ctx, address);
+    if (floor !== undefined && tiers.length > 0) {
+      const capped = Math.min(floor, tiers.length - 1);
+      if (index < capped) index = capped;
+    }
     return { index, tier: tiers[index] ?? create(feetiers.PerpetualFeeTierSchema) };
   }
 
   /**
-   * The fee rate of a user in ppm of the notional (negative: a maker rebate).
+   * The fee rate of a user on a clob pair in ppm of the notional (negative: a maker rebate): the
+   * tier's fee times the pair's charge share (rounded toward zero, as Go's integer division).
    *
    * @example
    * ```ts
@@ -154,17 +222,24 @@ export class FeeTiersKeeper {
    * const feeTiers = new FeeTiersKeeper();
    * feeTiers.setParams(ctx, feeTiersGenesis().params);
    * const owner = "perpx16artttgup88fc59gl9658nraqzx8lvpcvnnqu9";
-   * feeTiers.feePpm(ctx, owner, true); // 500: a new user's taker fee (tier 1)
-   * feeTiers.feePpm(ctx, owner, false); // -110: a maker rebate
-   * feeTiers.recordVolume(ctx, owner, 1_000_000n * 1_000_000n); // 1M USDC traded today
-   * feeTiers.feePpm(ctx, owner, true); // 450: tier 2
+   * const other = "perpx1qyqszqgpqyqszqgpqyqszqgpqyqszqgpmz98xe";
+   * feeTiers.feePpm(ctx, owner, true, 0); // 500: a new user's taker fee (tier 1)
+   * feeTiers.feePpm(ctx, owner, false, 0); // -110: a maker rebate
+   * feeTiers.recordFill(ctx, owner, other, 1_000_000n * 1_000_000n); // 1M USDC traded today
+   * feeTiers.feePpm(ctx, owner, true, 0); // 450: tier 2
    * ```
    */
-  feePpm(ctx: Context, user: string | Uint8Array, isTaker: boolean): number {
+  feePpm(ctx: Context, user: string | Uint8Array, isTaker: boolean, clobPairId: number): number {
     const address = typeof user === "string" ? accAddressBytes(user) : user;
     const { tier } = this.userTier(ctx, address, ctx.block.timeMs);
-    return isTaker ? tier.takerFeePpm : tier.makerFeePpm;
+    const base = BigInt(isTaker ? tier.takerFeePpm : tier.makerFeePpm);
+    const charge = BigInt(this.chargePpm(ctx, clobPairId, ctx.block.timeMs));
+    return Number((base * charge) / BigInt(MAX_CHARGE_PPM));
   }
+}
+
+function discountKey(clobPairId: number): string {
+  return `discount/${String(clobPairId).padStart(10, "0")}`;
 }
 
 /** The feetiers module: genesis, the queries, and the governance message `MsgUpdatePerpetualFeeParams`. */
@@ -183,6 +258,23 @@ export function createFeeTiersModule(
           requireGovAuthority(msg.authority, feeTiersErrors.invalidAuthority);
           keeper.setParams(ctx, validateFeeParams(msg.params));
           return emptyResponse(feetiers.MsgUpdatePerpetualFeeParamsResponseSchema);
+        },
+      }),
+      msgHandler({
+        schema: feetiers.MsgSetMarketFeeDiscountParamsSchema,
+        signers: (msg) => [msg.authority],
+        execute(ctx, msg) {
+          requireGovAuthority(msg.authority, feeTiersErrors.invalidAuthority);
+          for (const params of msg.params) {
+            validateMarketDiscount(params, ctx.block.timeMs);
+            ctx
+              .store(FEETIERS)
+              .set(
+                discountKey(params.clobPairId),
+                toBinary(feetiers.PerMarketFeeDiscountParamsSchema, params),
+              );
+          }
+          return emptyResponse(feetiers.MsgSetMarketFeeDiscountParamsResponseSchema);
         },
       }),
     ],
@@ -217,18 +309,20 @@ export function createFeeTiersModule(
       "/perpx.feetiers.v1.Query/PerMarketFeeDiscountParams": queryHandler(
         feetiers.QueryPerMarketFeeDiscountParamsRequestSchema,
         feetiers.QueryPerMarketFeeDiscountParamsResponseSchema,
-        (_ctx, req) =>
-          create(feetiers.QueryPerMarketFeeDiscountParamsResponseSchema, {
-            params: create(feetiers.PerMarketFeeDiscountParamsSchema, {
-              clobPairId: req.clobPairId,
-              chargePpm: 1_000_000,
-            }),
-          }),
+        (ctx, req) => {
+          const params = keeper.marketDiscount(ctx, req.clobPairId);
+          if (params === undefined)
+            throw notFound("fee discount not found for the specified market/CLOB pair");
+          return create(feetiers.QueryPerMarketFeeDiscountParamsResponseSchema, { params });
+        },
       ),
       "/perpx.feetiers.v1.Query/AllMarketFeeDiscountParams": queryHandler(
         feetiers.QueryAllMarketFeeDiscountParamsRequestSchema,
         feetiers.QueryAllMarketFeeDiscountParamsResponseSchema,
-        () => create(feetiers.QueryAllMarketFeeDiscountParamsResponseSchema, { params: [] }),
+        (ctx) =>
+          create(feetiers.QueryAllMarketFeeDiscountParamsResponseSchema, {
+            params: keeper.allMarketDiscounts(ctx),
+          }),
       ),
       "/perpx.feetiers.v1.Query/StakingTiers": queryHandler(
         feetiers.QueryStakingTiersRequestSchema,

@@ -96,6 +96,7 @@ function sequenceOf(ctx: StoreAccess, key: string): bigint {
 /** ICS-20 state operations: channels, sequences, packets and traces. */
 export class IbcKeeper {
   private receiveHook: ReceiveHook | undefined;
+  private wrappedDenom: ((ctx: Context, packet: IncomingTransfer) => string | undefined) | undefined;
 
   constructor(
     private readonly auth: AuthKeeper,
@@ -103,9 +104,16 @@ export class IbcKeeper {
     private readonly ratelimit: RatelimitKeeper,
   ) {}
 
-  /** Installs the hook offered every incoming voucher (the wrap module's); wiring only, no state. */
-  setReceiveHook(hook: ReceiveHook): void {
+  /**
+   * Installs the hook offered every incoming voucher (the wrap module's), and the lookup of the
+   * local denom it would credit for a packet (read only); wiring only, no state.
+   */
+  setReceiveHook(
+    hook: ReceiveHook,
+    wrappedDenom?: (ctx: Context, packet: IncomingTransfer) => string | undefined,
+  ): void {
     this.receiveHook = hook;
+    this.wrappedDenom = wrappedDenom;
   }
 
   /** A channel, or undefined. */
@@ -151,6 +159,13 @@ export class IbcKeeper {
     store.set(seqKey, encodeU64(sequence + 1n));
     recordReceivedPacket(ctx, packet.portId, packet.channelId, sequence, ICS20_SUCCESS_ACK);
     const prefix = `${channel.counterparty?.portId ?? ""}/${channel.counterparty?.channelId ?? ""}/`;
+    const voucher = ibcDenom(packet.portId, packet.channelId, packet.denom);
+    // x/ratelimit's middleware, before the transfer app: an incoming transfer adds its amount to the
+    // capacity of the denom this chain credits (a wrapped voucher is limited under its local denom).
+    const limitedDenom = packet.denom.startsWith(prefix)
+      ? packet.denom.slice(prefix.length)
+      : (this.wrappedDenom?.(ctx, packet) ?? voucher);
+    this.ratelimit.creditIbcReceive(ctx, limitedDenom, packet.amount);
     if (packet.denom.startsWith(prefix)) {
       // A coin of this chain coming back: release it from escrow, unwrapped.
       const native = packet.denom.slice(prefix.length);
@@ -160,7 +175,6 @@ export class IbcKeeper {
       addTotalEscrow(ctx, native, -packet.amount);
       return { sequence, voucherDenom: native, creditedDenom: native, wrapped: false };
     }
-    const voucher = ibcDenom(packet.portId, packet.channelId, packet.denom);
     store.set(
       `denom_trace/${voucher.slice(4)}`,
       utf8(`${packet.portId}/${packet.channelId}/${packet.denom}`),

@@ -1,7 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeI256, encodeI256 } from "./dtypes.js";
-import { fundingSettlementPpm, isValidTransition, marginRequirements, netNotional } from "./margin.js";
+import {
+  effectiveInitialMarginPpm,
+  fundingSettlementPpm,
+  isValidTransition,
+  marginRequirements,
+  netNotional,
+} from "./margin.js";
 
 const BTC = { atomicResolution: -10, exponent: -5 };
 const pricing = fc.record({
@@ -110,6 +116,41 @@ describe("integer encodings", () => {
         expect(stored.length).toBe(32);
         expect(decodeI256(stored)).toBe(v);
       }),
+    );
+  });
+});
+
+describe("effective initial margin fraction", () => {
+  const caps = { openInterestLowerCap: 1_000_000n, openInterestUpperCap: 5_000_000n };
+  it("scales linearly with open interest between the caps, and takes a higher leverage choice", () => {
+    expect(effectiveInitialMarginPpm(50_000, caps, 1_000_000n, 0)).toBe(50_000n);
+    expect(effectiveInitialMarginPpm(50_000, caps, 3_000_000n, 0)).toBe(525_000n);
+    expect(effectiveInitialMarginPpm(50_000, caps, 5_000_000n, 0)).toBe(1_000_000n);
+    expect(effectiveInitialMarginPpm(50_000, caps, 1_000_001n, 0)).toBe(50_000n);
+    expect(effectiveInitialMarginPpm(50_000, caps, 1_000_000n, 200_000)).toBe(200_000n);
+    expect(effectiveInitialMarginPpm(50_000, caps, 3_000_000n, 200_000)).toBe(525_000n);
+    const off = { openInterestLowerCap: 0n, openInterestUpperCap: 0n };
+    expect(effectiveInitialMarginPpm(50_000, off, 10n ** 18n, 0)).toBe(50_000n);
+  });
+
+  it("never goes below the tier's fraction nor above 100% (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.bigInt({ min: 0n, max: 10n ** 12n }),
+        fc.bigInt({ min: 1n, max: 10n ** 12n }),
+        fc.bigInt({ min: 0n, max: 10n ** 13n }),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        (imf, lower, span, oi, custom) => {
+          const ppm = effectiveInitialMarginPpm(
+            imf,
+            { openInterestLowerCap: lower, openInterestUpperCap: lower + span },
+            oi,
+            custom,
+          );
+          return ppm >= BigInt(imf) && ppm >= BigInt(custom) && ppm <= 1_000_000n;
+        },
+      ),
     );
   });
 });

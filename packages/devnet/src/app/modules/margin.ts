@@ -56,17 +56,63 @@ export function netNotional(quantums: bigint, pricing: PositionPricing): bigint 
   return floorDiv(num, den);
 }
 
-/** Initial and maintenance margin requirements (quote quantums, rounded up) of a position. */
+/** A liquidity tier's open-interest caps (quote quantums; an upper cap of 0 turns scaling off). */
+export interface OpenInterestCaps {
+  readonly openInterestLowerCap: bigint;
+  readonly openInterestUpperCap: bigint;
+}
+
+/**
+ * The initial margin fraction (ppm) a position pays, as the real chain's liquidity tier computes
+ * it: the tier's fraction, scaled linearly up to 100% as the perpetual's open interest (quote
+ * quantums) goes from the lower to the upper cap (rounded down), then raised to the subaccount's
+ * own leverage choice (`customImfPpm`, 0 for none) when that is higher.
+ *
+ * @example
+ * ```ts
+ * const caps = { openInterestLowerCap: 0n, openInterestUpperCap: 0n };
+ * effectiveInitialMarginPpm(50_000, caps, 0n, 0); // 50_000n: no scaling, no leverage choice
+ * effectiveInitialMarginPpm(50_000, caps, 0n, 200_000); // 200_000n: 5x chosen on a 20x market
+ * const scaled = { openInterestLowerCap: 1_000n, openInterestUpperCap: 3_000n };
+ * effectiveInitialMarginPpm(50_000, scaled, 2_000n, 0); // 525_000n: halfway between the caps
+ * ```
+ */
+export function effectiveInitialMarginPpm(
+  initialMarginPpm: number,
+  caps: OpenInterestCaps,
+  openInterestQuote: bigint,
+  customImfPpm: number,
+): bigint {
+  const base = BigInt(initialMarginPpm);
+  const lower = caps.openInterestLowerCap;
+  const upper = caps.openInterestUpperCap;
+  let adjusted = base;
+  if (upper !== 0n && openInterestQuote > lower) {
+    adjusted =
+      openInterestQuote >= upper
+        ? 1_000_000n
+        : base + ((1_000_000n - base) * (openInterestQuote - lower)) / (upper - lower);
+  }
+  const custom = BigInt(customImfPpm);
+  return custom > adjusted ? custom : adjusted;
+}
+
+/**
+ * Initial and maintenance margin requirements (quote quantums, rounded up) of a position. The
+ * maintenance margin is always the tier's (`fractions`); the initial one uses `initialImfPpm`
+ * when given ({@link effectiveInitialMarginPpm}: open-interest scaling and leverage).
+ */
 export function marginRequirements(
   quantums: bigint,
   pricing: PositionPricing,
   fractions: MarginFractions,
+  initialImfPpm?: bigint,
 ): { initial: bigint; maintenance: bigint } {
   const { num, den } = notionalRational(absBig(quantums), pricing);
   const imf = BigInt(fractions.initialMarginPpm);
   const mf = BigInt(fractions.maintenanceFractionPpm);
   return {
-    initial: ceilDiv(num * imf, den * 1_000_000n),
+    initial: ceilDiv(num * (initialImfPpm ?? imf), den * 1_000_000n),
     maintenance: ceilDiv(num * imf * mf, den * 1_000_000_000_000n),
   };
 }

@@ -31,13 +31,24 @@ import { createRecordsModule, padKey, readRecord, readRecords } from "./records.
 /** The module's name, store prefix and codespace. */
 export const RATELIMIT = "ratelimit";
 
-/** Errors of codespace `ratelimit`. */
+/**
+ * Errors of codespace `ratelimit`: 1001 to 1007 are the real chain's codes and texts; 2001 and 2002
+ * belong to this chain's bridge-withdrawal controls, which the real chain does not have.
+ */
 export const ratelimitErrors = {
-  exceedsCapacity: registerError(RATELIMIT, 1001, "withdrawal amount would exceed rate-limit capacity"),
-  dailyLimitExceeded: registerError(RATELIMIT, 1002, "daily withdrawal limit exceeded"),
-  unknownAsset: registerError(RATELIMIT, 1003, "no asset for denom"),
-  invalidAuthority: registerError(RATELIMIT, 1004, "invalid authority"),
-  invalidConfig: registerError(RATELIMIT, 1005, "invalid rate-limit configuration"),
+  invalidAuthority: registerError(RATELIMIT, 1001, "Authority is invalid"),
+  exceedsCapacity: registerError(RATELIMIT, 1002, "withdrawal amount would exceed rate-limit capacity"),
+  mismatchedCapacityLength: registerError(
+    RATELIMIT,
+    1003,
+    "capacity list length does not match number of limiters",
+  ),
+  invalidPeriod: registerError(RATELIMIT, 1004, "rate limit period should be positive"),
+  invalidBaselineMinimum: registerError(RATELIMIT, 1005, "baseline_minimum should be positive"),
+  invalidBaselineTvlPpm: registerError(RATELIMIT, 1006, "Baseline_tvl_ppm must in the range (0, 1_000_000)"),
+  invalidInput: registerError(RATELIMIT, 1007, "Invalid input"),
+  dailyLimitExceeded: registerError(RATELIMIT, 2001, "daily withdrawal limit exceeded"),
+  unknownAsset: registerError(RATELIMIT, 2002, "no asset for denom"),
 } as const;
 
 /** Seconds in a day: the window of the daily limits. */
@@ -59,6 +70,10 @@ interface CapacityState {
 
 function usageKey(chainId: bigint, assetId: number): string {
   return `daily_usage/${padKey(chainId, 20)}/${padKey(assetId, 10)}`;
+}
+
+function pendingKey(channelId: string, sequence: bigint): string {
+  return `pending/${channelId}/${padKey(sequence, 20)}`;
 }
 
 function periodMs(limiter: ratelimit.Limiter): bigint {
@@ -115,7 +130,8 @@ export class RatelimitKeeper {
    * Checks an outgoing IBC transfer of a limited denom against every limiter, takes the amount
    * from their capacity and records the packet as pending. A denom without limiters passes.
    *
-   * @throws {AbciError} ratelimit 1001 naming the limiter, its capacity and the amount.
+   * @throws {AbciError} ratelimit 1002 naming the denom, the limiter's index, its capacity and the
+   * amount, in the real chain's words.
    */
   checkIbcSend(ctx: Context, denom: string, amount: bigint, channelId: string, sequence: bigint): void {
     const params = this.limitParams(ctx, denom);
@@ -123,27 +139,77 @@ export class RatelimitKeeper {
     const capacities = this.capacities(ctx, denom, ctx.block.timeMs);
     capacities.forEach((capacity, i) => {
       if (amount > capacity) {
-        const seconds = (periodMs(params.limiters[i] as ratelimit.Limiter) / 1000n).toString();
         throw abciError(
           ratelimitErrors.exceedsCapacity,
-          `denom ${denom}: limiter ${i} (period ${seconds}s) has capacity ${capacity}, requested ${amount}`,
+          `denom = ${denom}, capacity(index: ${i}) = ${capacity}, amount = ${amount}`,
         );
       }
     });
-    const state: CapacityState = {
-      timeMs: ctx.block.timeMs.toString(),
-      capacities: capacities.map((c) => (c - amount).toString()),
-    };
-    ctx.store(RATELIMIT).set(`capacity/${denom}`, utf8(JSON.stringify(state)));
+    this.storeCapacities(
+      ctx,
+      denom,
+      capacities.map((c) => c - amount),
+    );
     ctx
       .store(RATELIMIT)
       .set(
-        `pending/${channelId}/${padKey(sequence, 20)}`,
+        pendingKey(channelId, sequence),
         toBinary(
           ratelimit.PendingSendPacketSchema,
           create(ratelimit.PendingSendPacketSchema, { channelId, sequence }),
         ),
       );
+  }
+
+  /**
+   * An incoming IBC transfer of `denom` (the denom this chain credits, as the limit params name
+   * it): every limiter's capacity grows by the amount (it then recovers back toward the baseline).
+   * A denom without limiters is left alone.
+   */
+  creditIbcReceive(ctx: Context, denom: string, amount: bigint): void {
+    if (this.limitParams(ctx, denom) === undefined) return;
+    const capacities = this.capacities(ctx, denom, ctx.block.timeMs);
+    this.storeCapacities(
+      ctx,
+      denom,
+      capacities.map((c) => c + amount),
+    );
+  }
+
+  /**
+   * Undoes an outgoing transfer that timed out or came back with an error acknowledgement: when
+   * its packet is still pending, every limiter's capacity gets the amount back and the packet is no
+   * longer pending; a packet not pending (already settled) changes nothing. A success
+   * acknowledgement only settles the packet ({@link settleIbcSend}).
+   *
+   * @returns true when the send was undone.
+   */
+  undoIbcSend(ctx: Context, channelId: string, sequence: bigint, denom: string, amount: bigint): boolean {
+    const store = ctx.store(RATELIMIT);
+    if (store.get(pendingKey(channelId, sequence)) === undefined) return false;
+    if (this.limitParams(ctx, denom) !== undefined) {
+      const capacities = this.capacities(ctx, denom, ctx.block.timeMs);
+      this.storeCapacities(
+        ctx,
+        denom,
+        capacities.map((c) => c + amount),
+      );
+    }
+    store.delete(pendingKey(channelId, sequence));
+    return true;
+  }
+
+  /** A success acknowledgement of an outgoing transfer: its packet is no longer pending. */
+  settleIbcSend(ctx: Context, channelId: string, sequence: bigint): void {
+    ctx.store(RATELIMIT).delete(pendingKey(channelId, sequence));
+  }
+
+  private storeCapacities(ctx: Context, denom: string, capacities: readonly bigint[]): void {
+    const state: CapacityState = {
+      timeMs: ctx.block.timeMs.toString(),
+      capacities: capacities.map((c) => c.toString()),
+    };
+    ctx.store(RATELIMIT).set(`capacity/${denom}`, utf8(JSON.stringify(state)));
   }
 
   /** The daily usage of an asset to a chain as of `nowSeconds` (reset when a day has passed). */
@@ -174,7 +240,7 @@ export class RatelimitKeeper {
    * Applies the withdrawal controls to a bridge withdrawal of `amount` `denom` to `chainId`: the
    * daily limit (usage grows by the amount), the fee and the timelock of large withdrawals.
    *
-   * @throws {AbciError} ratelimit 1002 naming the limit, the amount used and the amount requested.
+   * @throws {AbciError} ratelimit 2001 naming the limit, the amount used and the amount requested.
    */
   applyBridgeWithdrawal(ctx: Context, chainId: bigint, denom: string, amount: bigint): WithdrawalTerms {
     const assetId = this.assetIdOf(ctx, denom);
@@ -217,8 +283,25 @@ export class RatelimitKeeper {
 
 function validAmount(text: string, what: string): bigint {
   if (!/^\d+$/.test(text))
-    throw abciError(ratelimitErrors.invalidConfig, `${what} must be a decimal integer, got "${text}"`);
+    throw abciError(ratelimitErrors.invalidInput, `${what} must be a decimal integer, got "${text}"`);
   return BigInt(text);
+}
+
+/** The real chain's `LimitParams.Validate` of one limiter: period, baseline minimum, TVL share. */
+function validateLimiter(limiter: ratelimit.Limiter): void {
+  if ((limiter.period?.seconds ?? 0n) === 0n && (limiter.period?.nanos ?? 0) === 0) {
+    throw abciError(ratelimitErrors.invalidPeriod);
+  }
+  let minimum: bigint;
+  try {
+    minimum = decodeSerializableInt(limiter.baselineMinimum);
+  } catch (error) {
+    throw abciError(ratelimitErrors.invalidBaselineMinimum, (error as Error).message);
+  }
+  if (minimum <= 0n) throw abciError(ratelimitErrors.invalidBaselineMinimum);
+  if (limiter.baselineTvlPpm === 0 || limiter.baselineTvlPpm > 1_000_000) {
+    throw abciError(ratelimitErrors.invalidBaselineTvlPpm);
+  }
 }
 
 /** The ratelimit module over its genesis records (see `records.ts`). */
@@ -234,15 +317,9 @@ export function createRatelimitModule(config: ChainConfig, keeper: RatelimitKeep
         execute(ctx, msg) {
           requireGovAuthority(msg.authority, ratelimitErrors.invalidAuthority);
           const params = msg.limitParams;
-          if (params === undefined || params.denom === "")
-            throw abciError(ratelimitErrors.invalidConfig, "limit params need a denom");
-          for (const limiter of params.limiters) {
-            try {
-              decodeSerializableInt(limiter.baselineMinimum);
-            } catch (error) {
-              throw abciError(ratelimitErrors.invalidConfig, `baseline_minimum: ${(error as Error).message}`);
-            }
-          }
+          if (params === undefined || !/^[a-zA-Z][a-zA-Z0-9/:._-]{2,127}$/.test(params.denom))
+            throw abciError(ratelimitErrors.invalidInput, `invalid denom: ${params?.denom ?? ""}`);
+          for (const limiter of params.limiters) validateLimiter(limiter);
           if (params.limiters.length === 0) store(ctx).delete(`limit_params/${params.denom}`);
           else store(ctx).set(`limit_params/${params.denom}`, toBinary(ratelimit.LimitParamsSchema, params));
           store(ctx).delete(`capacity/${params.denom}`);
@@ -255,7 +332,7 @@ export function createRatelimitModule(config: ChainConfig, keeper: RatelimitKeep
         execute(ctx, msg) {
           requireGovAuthority(msg.authority, ratelimitErrors.invalidAuthority);
           const c = msg.config;
-          if (c === undefined) throw abciError(ratelimitErrors.invalidConfig, "config is required");
+          if (c === undefined) throw abciError(ratelimitErrors.invalidInput, "config is required");
           validAmount(c.largeWithdrawalThreshold, "large_withdrawal_threshold");
           store(ctx).set(
             `withdrawal_config/${padKey(c.assetId, 10)}`,
@@ -270,7 +347,7 @@ export function createRatelimitModule(config: ChainConfig, keeper: RatelimitKeep
         execute(ctx, msg) {
           requireGovAuthority(msg.authority, ratelimitErrors.invalidAuthority);
           const c = msg.config;
-          if (c === undefined) throw abciError(ratelimitErrors.invalidConfig, "config is required");
+          if (c === undefined) throw abciError(ratelimitErrors.invalidInput, "config is required");
           validAmount(c.dailyLimit, "daily_limit");
           store(ctx).set(
             `daily_limit/${padKey(c.chainId, 20)}/${padKey(c.assetId, 10)}`,

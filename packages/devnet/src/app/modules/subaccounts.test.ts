@@ -433,15 +433,15 @@ describe("fee tiers keeper", () => {
   it("charges tier-1 fees, then a lower taker fee once the 30-day volume passes a tier, forgetting old days", () => {
     const { app, run } = setup();
     expect(
-      run((ctx, k) => [k.feeTiers.feePpm(ctx, ALICE, true), k.feeTiers.feePpm(ctx, ALICE, false)]),
+      run((ctx, k) => [k.feeTiers.feePpm(ctx, ALICE, true, 0), k.feeTiers.feePpm(ctx, ALICE, false, 0)]),
     ).toEqual([500, -110]);
-    run((ctx, k) => k.feeTiers.recordVolume(ctx, ALICE, 1_000_000n * USDC));
-    expect(run((ctx, k) => k.feeTiers.feePpm(ctx, ALICE, true))).toBe(450);
+    run((ctx, k) => k.feeTiers.recordFill(ctx, ALICE, BOB, 1_000_000n * USDC));
+    expect(run((ctx, k) => k.feeTiers.feePpm(ctx, ALICE, true, 0))).toBe(450);
     expect(
       run((ctx, k) => k.feeTiers.userTier(ctx, accAddressBytes(ALICE), ctx.block.timeMs).tier.name),
     ).toBe("2");
     app.control.advanceTime(31 * 86_400_000);
     app.produceBlock(new Date(app.latestBlock().time.getTime() + 1000));
-    expect(run((ctx, k) => k.feeTiers.feePpm(ctx, ALICE, true))).toBe(500);
+    expect(run((ctx, k) => k.feeTiers.feePpm(ctx, ALICE, true, 0))).toBe(500);
   });
 });

@@ -41,6 +41,7 @@ import type { StoreAccess } from "./auth.js";
 import type { BankKeeper } from "./bank.js";
 import { decodeI256, encodeI256, floorDiv } from "./dtypes.js";
 import {
+  effectiveInitialMarginPpm,
   fundingSettlementPpm,
   isValidTransition,
   type MarginTotals,
@@ -66,6 +67,10 @@ export const subaccountsErrors = {
     "multiple updates were specified for the same subaccountId",
   ),
   failedToUpdate: registerError(SUBACCOUNTS, 102, "failed to apply subaccount updates"),
+  invalidLeverage: registerError(SUBACCOUNTS, 700, "invalid leverage"),
+  leverageExceedsMaximum: registerError(SUBACCOUNTS, 701, "leverage exceeds maximum allowed"),
+  initialMarginPpmIsZero: registerError(SUBACCOUNTS, 702, "initial margin ppm cannot be zero"),
+  leverageViolatesMargin: registerError(SUBACCOUNTS, 703, "leverage violates margin requirements"),
   invalidNumber: registerError(
     SUBACCOUNTS,
     200,
@@ -156,13 +161,58 @@ function encodePosition(p: PerpetualPositionView): Uint8Array {
   return out;
 }
 
+/** A subaccount's leverage choices: perpetual id → custom initial margin fraction (ppm). */
+export type LeverageLookup = (ctx: StoreAccess, id: SubaccountRef) => ReadonlyMap<number, number>;
+
 /** The subaccounts keeper: positions, margin, and the updates the clob and sending apply. */
 export class SubaccountsKeeper {
+  private leverageOf: LeverageLookup = () => new Map();
+
   constructor(
     private readonly bank: BankKeeper,
     private readonly prices: PricesKeeper,
     private readonly perpetuals: PerpetualsKeeper,
   ) {}
+
+  /** Installs the lookup of a subaccount's leverage choices (the clob module's); wiring only. */
+  setLeverageLookup(lookup: LeverageLookup): void {
+    this.leverageOf = lookup;
+  }
+
+  /**
+   * The real chain's leverage update of a subaccount (`perpetual id → custom_imf_ppm`): each choice
+   * may not ask for more leverage than its tier allows (701), and the subaccount must meet its
+   * initial margin with the new choices (703). Returns nothing; the caller stores the choices.
+   */
+  checkLeverage(ctx: StoreAccess, id: SubaccountRef, choices: ReadonlyMap<number, number>): void {
+    for (const perpetualId of [...choices.keys()].sort((a, b) => a - b)) {
+      const customImfPpm = choices.get(perpetualId) as number;
+      const tier = this.perpetuals.liquidityTier(
+        ctx,
+        this.perpetuals.perpetual(ctx, perpetualId).params.liquidityTier,
+      );
+      if (tier.initialMarginPpm === 0) {
+        throw abciError(
+          subaccountsErrors.invalidLeverage,
+          `failed to get max leverage for perpetual ${perpetualId}: initial margin ppm cannot be zero`,
+        );
+      }
+      if (customImfPpm < tier.initialMarginPpm) {
+        throw abciError(
+          subaccountsErrors.leverageExceedsMaximum,
+          `${customImfPpm} is less than minimum allowed imf (${tier.initialMarginPpm}) for perpetual ${perpetualId} resulting in higher than allowed leverage`,
+        );
+      }
+    }
+    const merged = new Map([...this.leverageOf(ctx, id), ...choices]);
+    const totals = this.totals(ctx, this.settled(ctx, id), merged);
+    if (totals.netCollateral < totals.initial) {
+      throw abciError(
+        subaccountsErrors.leverageViolatesMargin,
+        `subaccount ${id.owner}/${id.number} violates margin requirements with new leverage`,
+      );
+    }
+  }
 
   /** A subaccount as stored (an empty one when it never held anything; funding not settled). */
   get(ctx: StoreAccess, id: SubaccountRef): SubaccountView {
@@ -219,8 +269,17 @@ export class SubaccountsKeeper {
     return { id: view.id, usdc: view.usdc + floorDiv(settlementPpm, 1_000_000n), perpetualPositions };
   }
 
-  /** Net collateral, initial and maintenance margin requirements of a (settled) view. */
-  private totals(ctx: StoreAccess, view: SubaccountView): MarginTotals {
+  /**
+   * Net collateral, initial and maintenance margin requirements of a (settled) view; the initial
+   * margin of each position at its effective fraction (open-interest scaling, and the
+   * subaccount's leverage choice: `leverage`, or the stored one).
+   */
+  private totals(
+    ctx: StoreAccess,
+    view: SubaccountView,
+    leverage?: ReadonlyMap<number, number>,
+  ): MarginTotals {
+    const choices = leverage ?? this.leverageOf(ctx, view.id);
     let netCollateral = view.usdc;
     let initial = 0n;
     let maintenance = 0n;
@@ -233,10 +292,19 @@ export class SubaccountsKeeper {
         exponent: oracle.exponent,
       };
       const tier = this.perpetuals.liquidityTier(ctx, perpetual.params.liquidityTier);
-      const margins = marginRequirements(p.quantums, pricing, {
-        initialMarginPpm: tier.initialMarginPpm,
-        maintenanceFractionPpm: tier.maintenanceFractionPpm,
-      });
+      const openInterestQuote = netNotional(perpetual.openInterest, pricing);
+      const imf = effectiveInitialMarginPpm(
+        tier.initialMarginPpm,
+        tier,
+        openInterestQuote < 0n ? 0n : openInterestQuote,
+        choices.get(p.perpetualId) ?? 0,
+      );
+      const margins = marginRequirements(
+        p.quantums,
+        pricing,
+        { initialMarginPpm: tier.initialMarginPpm, maintenanceFractionPpm: tier.maintenanceFractionPpm },
+        imf,
+      );
       netCollateral += p.quoteBalance + netNotional(p.quantums, pricing);
       initial += margins.initial;
       maintenance += margins.maintenance;

@@ -203,7 +203,10 @@ export function createWrapModule(
   ibc: IbcKeeper,
 ): Module {
   const base = createRecordsModule({ name: WRAP, records: wrapRecords(config) });
-  ibc.setReceiveHook((ctx, packet, voucher) => keeper.onReceive(ctx, packet, voucher));
+  ibc.setReceiveHook(
+    (ctx, packet, voucher) => keeper.onReceive(ctx, packet, voucher),
+    (ctx, packet) => keeper.rule(ctx, packet.portId, packet.channelId, packet.denom)?.localDenom,
+  );
   const setRule = (ctx: Context, rule: wrap.WrapRule) =>
     ctx
       .store(WRAP)

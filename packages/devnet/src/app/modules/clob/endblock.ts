@@ -9,7 +9,6 @@ import { BinaryReader, BinaryWriter, decodeU64, encodeU64, utf8 } from "../../co
 import type { Context } from "../../module.js";
 import { OrderBook } from "./book.js";
 import { CLOB_EVENTS, type ClobKeepers, Engine, orderAttributes } from "./engine.js";
-import { pruneRateLimits } from "./limits.js";
 import { removeStateful } from "./operations.js";
 import {
   allPairs,
@@ -264,6 +263,5 @@ export function endBlock(ctx: Context, keepers: ClobKeepers): void {
   pruneFillAmounts(ctx);
   for (const [key] of [...ctx.store(CLOB).entries(keys.tradePricesPrefix)]) ctx.store(CLOB).delete(key);
   funding(ctx, keepers);
-  pruneRateLimits(ctx.store(CLOB), ctx.block.height);
   ctx.store(CLOB).set(keys.lastTime, encodeU64(ctx.block.timeMs));
 }

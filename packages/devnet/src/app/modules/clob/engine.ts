@@ -141,9 +141,12 @@ export class Engine {
     return view.perpetualPositions.find((p) => p.perpetualId === perpetualId)?.quantums ?? 0n;
   }
 
-  /** The fee of a side of a fill (signed; negative is a rebate), rounded toward +infinity. */
-  private fee(owner: string, quote: bigint, isTaker: boolean): bigint {
-    return fillFeeQuoteQuantums(quote, this.keepers.feeTiers.feePpm(this.ctx, owner, isTaker));
+  /**
+   * The fee of a side of a fill on `pair` (signed; negative is a rebate), rounded toward +infinity:
+   * the owner's tier (with the affiliates' referee floor) and the pair's fee discount.
+   */
+  private fee(owner: string, quote: bigint, isTaker: boolean, pair: clob.ClobPair): bigint {
+    return fillFeeQuoteQuantums(quote, this.keepers.feeTiers.feePpm(this.ctx, owner, isTaker, pair.id));
   }
 
   /**
@@ -183,7 +186,7 @@ export class Engine {
   checkStatefulCollateral(order: clob.Order, pair: clob.ClobPair): void {
     const ref = refOf(order);
     const quote = quoteQuantums(order.subticks, order.quantums, pair.quantumConversionExponent);
-    const fee = this.fee(ref.owner, quote, false);
+    const fee = this.fee(ref.owner, quote, false, pair);
     const check = this.keepers.subaccounts.canApplyUpdates(this.ctx, [
       this.update(ref, perpetualOf(pair), sideOf(order) === "buy", order.quantums, quote, fee),
     ]);
@@ -210,8 +213,8 @@ export class Engine {
     const ref = refOf(taker);
     const makerRef = refOf(maker);
     const quote = quoteQuantums(maker.subticks, quantums, pair.quantumConversionExponent);
-    const takerFee = this.fee(ref.owner, quote, true);
-    const makerFee = this.fee(makerRef.owner, quote, false);
+    const takerFee = this.fee(ref.owner, quote, true, pair);
+    const makerFee = this.fee(makerRef.owner, quote, false, pair);
     const takerUpdate = this.update(ref, perpetualId, side === "buy", quantums, quote, takerFee);
     const makerUpdate = this.update(makerRef, perpetualId, side !== "buy", quantums, quote, makerFee);
     const refused = this.keepers.subaccounts.tryApplyEach(this.ctx, [takerUpdate, makerUpdate]);
@@ -219,8 +222,7 @@ export class Engine {
     if (refused === 1) return "maker-fails";
     this.moveFee(ref, takerFee);
     this.moveFee(makerRef, makerFee);
-    this.keepers.feeTiers.recordVolume(this.ctx, ref.owner, quote);
-    this.keepers.feeTiers.recordVolume(this.ctx, makerRef.owner, quote);
+    this.keepers.feeTiers.recordFill(this.ctx, ref.owner, makerRef.owner, quote);
     this.ctx.events.emitEvent(CLOB_EVENTS.fill, [
       ["clob_pair_id", String(pair.id)],
       ["taker_owner", ref.owner],

@@ -32,9 +32,10 @@ import type { DecodedTx } from "../../tx.js";
 import type { ProtoRecord } from "../records.js";
 import { padKey } from "../records.js";
 import { endBlock } from "./endblock.js";
-import { CLOB_EVENTS, type ClobKeepers } from "./engine.js";
+import type { ClobKeepers } from "./engine.js";
 import { clobErrors } from "./errors.js";
-import { consumeRateLimit, equityTierConfig, rateLimitConfig } from "./limits.js";
+import { updateLeverage } from "./leverage.js";
+import { equityTierConfig, rateLimitConfig } from "./limits.js";
 import {
   batchCancelShortTerm,
   cancelShortTerm,
@@ -44,6 +45,14 @@ import {
 } from "./memclob.js";
 import { deliverOperations, type PlacementVerifier } from "./operations.js";
 import { takeOperations } from "./operations-queue.js";
+import {
+  BATCH_CANCEL_WEIGHT,
+  type BlockRateLimiter,
+  createBlockRateLimiter,
+  limitsOfKind,
+  longestWindow,
+  type RateLimitKind,
+} from "./rate-limiter.js";
 import { allPairs, CLOB, getOrder, getPair, isMemclobKey, keys, orderKey } from "./state.js";
 import { cancelStateful, placeStateful } from "./stateful.js";
 import { checkClobTx, clobTxPolicy, isClobTx } from "./tx-rules.js";
@@ -54,7 +63,6 @@ import {
   validateBatchCancelBasic,
   validateCancelBasic,
   validateGoodTil,
-  validateLeverageUpdate,
   validateOrderBasic,
 } from "./validate.js";
 
@@ -95,37 +103,63 @@ function checkCancelWindow(ctx: Context, msg: clob.MsgCancelOrder): void {
   validateGoodTil(probe, windowOf(ctx));
 }
 
-/** Ante-time clob checks of a tx (see the module comment); counts the rate limits. */
-function anteChecks(ctx: Context, tx: DecodedTx): void {
-  const msgs = tx.msgs;
-  checkClobTx(msgs, tx.body.timeoutHeight, ctx.mode === "simulate");
+/**
+ * The real chain's clob rate-limit decorator (`rate-limiter.ts`), at CheckTx only (not at
+ * ReCheckTx, simulation or delivery), after the signatures and the sequence: a short-term place or
+ * cancel counts 1 and a batch cancel 2 against the short-term limit, a stateful place 1 against the
+ * stateful limit, a leverage update 1 against the leverage limit; a stateful cancel is not counted.
+ * A message on an unknown pair is not counted (its validation refuses it), and a short-term one
+ * with a bad good-til-block is refused before it is counted.
+ */
+function rateLimit(ctx: Context, limiter: BlockRateLimiter, tx: DecodedTx): void {
+  if (ctx.mode !== "check" || ctx.recheck === true) return;
   const store = ctx.store(CLOB);
-  const height = windowOf(ctx).nextHeight;
-  for (const m of msgs) {
-    const signer = m.signers[0] ?? "";
+  const config = rateLimitConfig(store);
+  const height = ctx.block.height;
+  const window = windowOf(ctx);
+  const count = (kind: RateLimitKind, key: string, weight: bigint) => {
+    const refused = limiter.count(kind, key, height, weight, limitsOfKind(config, kind));
+    if (refused !== undefined) throw refused;
+  };
+  const goodTilBlock = (value: number) =>
+    validateGoodTil(create(clob.OrderSchema, { goodTilOneof: { case: "goodTilBlock", value } }), window);
+  for (const m of tx.msgs) {
     if (m.typeUrl === PLACE) {
       const order = (m.msg as clob.MsgPlaceOrder).order ?? create(clob.OrderSchema);
-      checkPlacement(ctx, order);
-      consumeRateLimit(
-        store,
-        order.orderId?.orderFlags === ORDER_FLAGS.shortTerm ? "short" : "stateful",
-        signer,
-        height,
-      );
+      const owner = order.orderId?.subaccountId?.owner ?? "";
+      if (getPair(store, order.orderId?.clobPairId ?? 0) === undefined) continue;
+      if ((order.orderId?.orderFlags ?? 0) === ORDER_FLAGS.shortTerm) {
+        goodTilBlock(order.goodTilOneof.case === "goodTilBlock" ? order.goodTilOneof.value : 0);
+        count("shortTerm", owner, 1n);
+      } else {
+        count("stateful", owner, 1n);
+      }
     } else if (m.typeUrl === CANCEL) {
       const msg = m.msg as clob.MsgCancelOrder;
-      checkCancelWindow(ctx, msg);
-      consumeRateLimit(
-        store,
-        msg.orderId?.orderFlags === ORDER_FLAGS.shortTerm ? "short" : "stateful",
-        signer,
-        height,
-      );
+      if (getPair(store, msg.orderId?.clobPairId ?? 0) === undefined) continue;
+      if ((msg.orderId?.orderFlags ?? 0) !== ORDER_FLAGS.shortTerm) continue;
+      goodTilBlock(msg.goodTilOneof.case === "goodTilBlock" ? msg.goodTilOneof.value : 0);
+      count("shortTerm", msg.orderId?.subaccountId?.owner ?? "", 1n);
     } else if (m.typeUrl === BATCH) {
-      consumeRateLimit(store, "short", signer, height);
+      const msg = m.msg as clob.MsgBatchCancel;
+      if (msg.shortTermCancels.some((batch) => getPair(store, batch.clobPairId) === undefined)) continue;
+      goodTilBlock(msg.goodTilBlock);
+      count("shortTerm", msg.subaccountId?.owner ?? "", BATCH_CANCEL_WEIGHT);
     } else if (m.typeUrl === LEVERAGE) {
-      consumeRateLimit(store, "leverage", signer, height);
+      const msg = m.msg as clob.MsgUpdateLeverage;
+      const owner = msg.subaccountId?.owner ?? "";
+      if (owner === "") throw abciError(clobErrors.invalidLeverage, "subaccount ID cannot be empty");
+      count("leverage", owner, 1n);
     }
+  }
+}
+
+/** The clob decorator's checks of a tx's orders and cancels (after the rate limits). */
+function clobChecks(ctx: Context, tx: DecodedTx): void {
+  for (const m of tx.msgs) {
+    if (m.typeUrl === PLACE)
+      checkPlacement(ctx, (m.msg as clob.MsgPlaceOrder).order ?? create(clob.OrderSchema));
+    else if (m.typeUrl === CANCEL) checkCancelWindow(ctx, m.msg as clob.MsgCancelOrder);
   }
 }
 
@@ -172,24 +206,9 @@ function placementVerifier(ctx: Context): PlacementVerifier {
   };
 }
 
-function updateLeverage(ctx: Context, msg: clob.MsgUpdateLeverage): void {
-  const store = ctx.store(CLOB);
-  const owner = msg.subaccountId?.owner ?? "";
-  const number = msg.subaccountId?.number ?? 0;
-  validateLeverageUpdate(msg, (id) => getPair(store, id) !== undefined);
-  for (const entry of msg.clobPairLeverage) {
-    store.set(keys.leverage(owner, number, entry.clobPairId), encodeU64(BigInt(entry.customImfPpm)));
-    ctx.events.emitEvent(CLOB_EVENTS.leverage, [
-      ["owner", owner],
-      ["subaccount_number", String(number)],
-      ["clob_pair_id", String(entry.clobPairId)],
-      ["custom_imf_ppm", String(entry.customImfPpm)],
-    ]);
-  }
-}
-
 /** The clob module over the exchange keepers; `records` are its genesis records (pairs, configs). */
 export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRecord[]): Module {
+  const limiter = createBlockRateLimiter();
   return {
     name: CLOB,
     msgs: [
@@ -238,7 +257,7 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
         schema: clob.MsgUpdateLeverageSchema,
         signers: (msg) => [msg.subaccountId?.owner ?? ""],
         execute(ctx, msg) {
-          updateLeverage(ctx, msg);
+          updateLeverage(ctx, keepers, msg);
           return packAny(clob.MsgUpdateLeverageResponseSchema, create(clob.MsgUpdateLeverageResponseSchema));
         },
       }),
@@ -258,8 +277,15 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
     afterCommit: (ctx) => placeNewStatefulOrders(ctx, keepers),
     afterRestore: rebuildBook,
     authenticateSigner(ctx, { tx, index }) {
-      if (index === 0 && isClobTx(tx.msgs)) anteChecks(ctx, tx);
+      if (index === 0 && isClobTx(tx.msgs)) {
+        checkClobTx(tx.msgs, tx.body.timeoutHeight, ctx.mode === "simulate");
+      }
       return false;
+    },
+    afterAnte(ctx, tx) {
+      if (!isClobTx(tx.msgs)) return;
+      rateLimit(ctx, limiter, tx);
+      clobChecks(ctx, tx);
     },
     initGenesis(ctx) {
       const store = ctx.store(CLOB);
@@ -278,7 +304,10 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
         block_rate_limit_config: genesisJson(clob.BlockRateLimitConfigurationSchema, rateLimitConfig(store)),
       };
     },
-    endBlock: (ctx) => endBlock(ctx, keepers),
+    endBlock(ctx) {
+      endBlock(ctx, keepers);
+      limiter.prune(ctx.block.height, longestWindow(rateLimitConfig(ctx.store(CLOB))));
+    },
     queries: {
       "/perpx.clob.v1.Query/ClobPair": queryHandler(
         clob.QueryGetClobPairRequestSchema,

@@ -9,7 +9,6 @@
  * - `exp/t/<gtbt:20>/<order key>`: expiry index of stateful orders
  * - `trig/<pair:10>/<order key>`: untriggered conditional orders
  * - `seq`: the placement counter of stateful orders; `last_time`: the previous block's time (ms)
- * - `rl/<height:20>/<kind>/<address>`: rate-limit counters (stateful and leverage)
  * - `lev/<owner>/<number:10>/<pair:10>`: leverage (custom initial margin ppm)
  * - `funding/premium/<perpetual:10>` (premium sum and blocks without an oracle price, written only
  *   when a sample changes them), `funding/blocks` (blocks sampled), `funding/last` (last payment)
@@ -26,7 +25,6 @@
  * - `done/<order key>`: a tombstone (a cancel, or a full fill) until its good-til-block
  * - `exp/b/<gtb:20>/<order key>`: expiry index of short-term orders and tombstones
  * - `tie`: the time-priority counter of short-term orders (see {@link nextPriority})
- * - `rl/<height:20>/short/<address>`: short-term rate-limit counters
  * - `ops/<n:20>`: the operations queue (`OperationRaw` bytes) of the next block, `ops_n` its
  *   counter, `opsin/<order key>`: short-term placements already in it
  * - `new/<seq:20>`: stateful orders stored by the block being committed, to put into the book
@@ -75,9 +73,6 @@ export const keys = {
   leverage: (owner: string, number: number, pairId: number) =>
     `lev/${owner}/${padKey(number, 10)}/${padKey(pairId, 10)}`,
   leveragePrefix: (owner: string, number: number) => `lev/${owner}/${padKey(number, 10)}/`,
-  rateLimit: (height: bigint, kind: string, address: string) => `rl/${padKey(height, 20)}/${kind}/${address}`,
-  rateLimitEnd: (height: bigint) => `rl/${padKey(height, 20)}`,
-  rateLimitPrefix: "rl/",
   /** A perpetual's premium sum and blocks without an oracle price since the last payment (absent: zeros). */
   fundingPremium: (perpetualId: number) => `funding/premium/${padKey(perpetualId, 10)}`,
   /** Blocks sampled since the last payment. */
@@ -129,8 +124,6 @@ export function isMemclobKey(key: string): boolean {
       return parts[3] === SHORT_TERM_FLAGS;
     case "exp": // exp/b/<gtb>/<order key>: good-til-block is short-term only
       return parts[1] === "b";
-    case "rl": // rl/<height>/<kind>/<address>
-      return parts[2] === "short";
     case "book":
     case "done":
     case "tie":
