@@ -4,14 +4,13 @@
  * page's own `WebSocket`, keeps an order book through updates and a dropped connection, and reads
  * it. The server is the loopback indexer of the fault tests.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { build, type Metafile } from "esbuild";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // The node client's finder: CHROMIUM_PATH, else chromium on the PATH; it throws with what to install.
 import { findChromium } from "../../node-client/test/browser/chromium.js";
+import { type BrowserHost, hostPage } from "../../node-client/test/browser/host.js";
 import type { PageConfig, PageReport } from "./browser/page.js";
 import { truthLevels } from "./support/books.js";
 import { type FakeIndexer, startFakeIndexer } from "./support/fake-indexer.js";
@@ -44,7 +43,7 @@ async function bundlePage(): Promise<{ code: string; metafile: Metafile }> {
 
 let fake: FakeIndexer;
 let page: { code: string; metafile: Metafile };
-let server: Server;
+let host: BrowserHost | undefined;
 let pageUrl: string;
 let browser: Browser;
 let tab: Page;
@@ -57,30 +56,12 @@ type Api = {
 beforeAll(async () => {
   const executablePath = findChromium();
   [fake, page] = await Promise.all([startFakeIndexer({ snapshotDelayMs: 5 }), bundlePage()]);
-  server = createServer((req, res) => {
-    if (req.url === "/page.js") {
-      res.writeHead(200, { "content-type": "text/javascript" });
-      res.end(page.code);
-      return;
-    }
-    res.writeHead(200, { "content-type": "text/html" });
-    res.end(
-      '<!doctype html><html><head><script type="module" src="/page.js"></script></head><body></body></html>',
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  pageUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  browser = await chromium.launch({
-    executablePath,
-    headless: true,
-    timeout: 120_000,
-    args: ["--no-sandbox"],
-  });
+  host = await hostPage(page.code, executablePath);
+  ({ browser, pageUrl } = host);
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await host?.close();
   await fake?.stop();
 });
 

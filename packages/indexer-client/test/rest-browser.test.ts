@@ -4,36 +4,17 @@
  * book and a walk of fills from a cross-origin indexer stand-in with the browser's `fetch`, and
  * gets the typed errors, the timeout and the abort there too.
  */
-import { accessSync, constants } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Metafile } from "esbuild";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findChromium } from "../../node-client/test/browser/chromium.js";
+import { type BrowserHost, hostPage } from "../../node-client/test/browser/host.js";
 import type { PageReport } from "./rest-browser/page.js";
 import { type FixtureServer, startFixtureServer } from "./support/fixture-server.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const packages = here("../../");
-
-function findChromium(): string {
-  const candidates = [
-    process.env.CHROMIUM_PATH,
-    ...(process.env.PATH ?? "")
-      .split(delimiter)
-      .filter(Boolean)
-      .flatMap((dir) => [join(dir, "chromium"), join(dir, "chromium-browser")]),
-  ].filter((path): path is string => Boolean(path));
-  for (const path of candidates) {
-    try {
-      accessSync(path, constants.X_OK);
-      return path;
-    } catch {}
-  }
-  throw new Error("Chromium is not installed: `apt-get install -y chromium`, or set CHROMIUM_PATH");
-}
 
 async function bundlePage(): Promise<{ code: string; metafile: Metafile }> {
   const alias = Object.fromEntries([
@@ -67,7 +48,7 @@ const fills = [
 
 let indexer: FixtureServer;
 let page: { code: string; metafile: Metafile };
-let pages: Server;
+let host: BrowserHost | undefined;
 let pageUrl: string;
 let browser: Browser;
 
@@ -113,30 +94,12 @@ beforeAll(async () => {
     }),
     bundlePage(),
   ]);
-  pages = createServer((req, res) => {
-    if (req.url === "/page.js") {
-      res.writeHead(200, { "content-type": "text/javascript" });
-      res.end(page.code);
-      return;
-    }
-    res.writeHead(200, { "content-type": "text/html" });
-    res.end(
-      '<!doctype html><html><head><script type="module" src="/page.js"></script></head><body></body></html>',
-    );
-  });
-  await new Promise<void>((resolve) => pages.listen(0, "127.0.0.1", resolve));
-  pageUrl = `http://127.0.0.1:${(pages.address() as AddressInfo).port}/`;
-  browser = await chromium.launch({
-    executablePath,
-    headless: true,
-    timeout: 120_000,
-    args: ["--no-sandbox"],
-  });
+  host = await hostPage(page.code, executablePath);
+  ({ browser, pageUrl } = host);
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await new Promise<void>((resolve) => (pages ? pages.close(() => resolve()) : resolve()));
+  await host?.close();
   await indexer?.close();
 });
 

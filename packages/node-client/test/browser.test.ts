@@ -4,14 +4,13 @@
  * reads the chain over RPC (fetch and WebSocket) and gRPC-web (cross-origin, so CORS is exercised),
  * and places and cancels a long-term order on a devnet.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { type Devnet, startDevnet } from "@perpx/devnet";
 import { build, type Metafile } from "esbuild";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findChromium, INSTALL_CHROMIUM } from "./browser/chromium.js";
+import { type BrowserHost, hostPage } from "./browser/host.js";
 import type { ScenarioConfig, ScenarioReport } from "./browser/page.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -42,7 +41,7 @@ async function bundlePage(): Promise<{ code: string; metafile: Metafile }> {
 
 let devnet: Devnet;
 let page: { code: string; metafile: Metafile };
-let server: Server;
+let host: BrowserHost | undefined;
 let pageUrl: string;
 let browser: Browser;
 const consoleLines: string[] = [];
@@ -53,30 +52,12 @@ beforeAll(async () => {
     startDevnet({ ports: "free", blockTimeMs: 200, faucetWindowMs: 0 }),
     bundlePage(),
   ]);
-  server = createServer((req, res) => {
-    if (req.url === "/page.js") {
-      res.writeHead(200, { "content-type": "text/javascript" });
-      res.end(page.code);
-      return;
-    }
-    res.writeHead(200, { "content-type": "text/html" });
-    res.end(
-      '<!doctype html><html><head><script type="module" src="/page.js"></script></head><body></body></html>',
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  pageUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  browser = await chromium.launch({
-    executablePath,
-    headless: true,
-    timeout: 120_000,
-    args: ["--no-sandbox"],
-  });
+  host = await hostPage(page.code, executablePath);
+  ({ browser, pageUrl } = host);
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await host?.close();
   await devnet?.stop();
 });
 
