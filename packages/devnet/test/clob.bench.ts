@@ -17,15 +17,14 @@
  */
 
 import { Worker } from "node:worker_threads";
-import { create, toBinary } from "@bufbuild/protobuf";
-import { encodeSecp256k1Pubkey } from "@cosmjs/amino";
+import { create } from "@bufbuild/protobuf";
 import { Bip39, EnglishMnemonic, Slip10, Slip10Curve, stringToPath } from "@cosmjs/crypto";
-import { encodePubkey, makeAuthInfoBytes } from "@cosmjs/proto-signing";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
-import { clob, cosmosTx, sending } from "@perpx/proto";
+import { clob, sending } from "@perpx/proto";
 import { afterAll, bench, describe } from "vitest";
 import { type Devnet, startDevnet } from "../src/index.js";
-import { type OrderSpec, placeMsg, signMsgs, testSigner } from "./support/clob-tx.js";
+import { signMsgs, testSigner } from "./support/clob-tx.js";
+import { type FastSigner, signOrderTx } from "./support/fast-order.js";
 
 /** Matched short-term orders per iteration (2 × N txs). */
 const N = 200;
@@ -38,56 +37,10 @@ const WARMUP_ITERATIONS = 1;
 /** Rounds beyond the iterations, should the bench runner call the task once more than asked. */
 const SPARE_ROUNDS = 2;
 
-interface FastSigner {
-  readonly address: string;
-  readonly accountNumber: number;
-  readonly privkey: Uint8Array;
-  readonly pubkey: Uint8Array;
-}
-
 async function fastSigner(mnemonic: string, address: string, accountNumber: number): Promise<FastSigner> {
   const seed = await Bip39.mnemonicToSeed(new EnglishMnemonic(mnemonic));
   const { privkey } = Slip10.derivePath(Slip10Curve.Secp256k1, seed, stringToPath("m/44'/118'/0'/0/0"));
-  return { address, accountNumber, privkey, pubkey: secp256k1.getPublicKey(privkey, true) };
-}
-
-/** A free (no fee) SIGN_MODE_DIRECT tx of one order (`sequence` matters for stateful ones only). */
-function signOrder(signer: FastSigner, chainId: string, spec: OrderSpec, sequence = 0): Uint8Array {
-  const m = placeMsg(spec);
-  const bodyBytes = toBinary(
-    cosmosTx.TxBodySchema,
-    create(cosmosTx.TxBodySchema, {
-      messages: [
-        {
-          $typeName: "google.protobuf.Any" as const,
-          typeUrl: `/${m.schema.typeName}`,
-          value: toBinary(m.schema, m.value),
-        },
-      ],
-    }),
-  );
-  const authInfoBytes = makeAuthInfoBytes(
-    [{ pubkey: encodePubkey(encodeSecp256k1Pubkey(signer.pubkey)), sequence }],
-    [],
-    1_000_000,
-    undefined,
-    undefined,
-  );
-  const signDoc = toBinary(
-    cosmosTx.SignDocSchema,
-    create(cosmosTx.SignDocSchema, {
-      bodyBytes,
-      authInfoBytes,
-      chainId,
-      accountNumber: BigInt(signer.accountNumber),
-    }),
-  );
-  // SHA-256 prehash, low-S, 64-byte r||s: what the chain verifies for a secp256k1 key.
-  const signature = secp256k1.sign(signDoc, signer.privkey);
-  return toBinary(
-    cosmosTx.TxRawSchema,
-    create(cosmosTx.TxRawSchema, { bodyBytes, authInfoBytes, signatures: [signature] }),
-  );
+  return { address, accountNumber, privateKey: privkey, publicKey: secp256k1.getPublicKey(privkey, true) };
 }
 
 const devnet: Devnet = await startDevnet({ ports: "free", blockTimeMs: 3_600_000 });
@@ -122,7 +75,7 @@ const goodTilBlock = Number(devnet.app.latestBlock().height) + 40;
 const goodTilBlockTime = Math.floor(devnet.app.latestBlock().time.getTime() / 1000) + 3_600;
 let clientId = 1;
 const ask = (subticks: bigint) =>
-  signOrder(maker, devnet.chainId, {
+  signOrderTx(maker, devnet.chainId, {
     quantums: 1_000_000n,
     subticks,
     goodTilBlock,
@@ -134,7 +87,7 @@ const ask = (subticks: bigint) =>
 const shortRounds: Uint8Array[][] = Array.from({ length: ROUNDS }, () => {
   const asks = Array.from({ length: N }, () => ask(6_500_000_000n));
   const buys = Array.from({ length: N }, () =>
-    signOrder(taker, devnet.chainId, {
+    signOrderTx(taker, devnet.chainId, {
       quantums: 1_000_000n,
       subticks: 6_500_000_000n,
       goodTilBlock,
@@ -151,7 +104,7 @@ let sequence = 1;
 const statefulRounds: { asks: Uint8Array[]; buys: Uint8Array[] }[] = Array.from({ length: ROUNDS }, () => ({
   asks: Array.from({ length: M }, () => ask(6_400_000_000n)),
   buys: Array.from({ length: M }, () =>
-    signOrder(
+    signOrderTx(
       taker,
       devnet.chainId,
       {
