@@ -1,5 +1,6 @@
 import { defineConfig, type Options } from "tsup";
 import { deferCjsRequires } from "./scripts/defer-cjs-requires.mjs";
+import { writeNodeEsmWrappers } from "./scripts/node-esm-wrappers.mjs";
 
 /** What a package's build may add to tsup's options. */
 interface PackageBuildOptions extends Options {
@@ -8,14 +9,35 @@ interface PackageBuildOptions extends Options {
    * prefixes, e.g. `@bufbuild/protobuf`); see `scripts/defer-cjs-requires.mjs`.
    */
   deferRequires?: readonly string[];
+  /**
+   * Write Node's `import` wrappers over the CommonJS entries (`scripts/node-esm-wrappers.mjs`).
+   * Listing an entry's exports loads it, so a program entry (a CLI) must turn this off.
+   * @default true when the build writes CommonJS
+   */
+  nodeImportWrappers?: boolean;
+}
+
+/** The output names of tsup's `entry` option: `src/wallets.ts` and `{ wallets: ... }` give `wallets`. */
+function entryNames(entry: Options["entry"]): string[] {
+  if (entry === undefined) return ["index"];
+  const files = Array.isArray(entry) ? entry : Object.keys(entry);
+  return files.map((file) => file.replace(/^.*\//, "").replace(/\.[cm]?[jt]sx?$/, ""));
 }
 
 /**
  * The build every publishable package shares: ESM (`.js`) and CommonJS (`.cjs`) from `src/index.ts`,
  * each with its own declarations (`.d.ts` / `.d.cts`), so `import` and `require` both get types.
+ * A CommonJS build also gets Node's `import` wrappers (`<entry>.node.js`, see
+ * `scripts/node-esm-wrappers.mjs`), and the real ESM build is the bundlers' (`module` condition).
  */
-export function packageBuild({ deferRequires, ...overrides }: PackageBuildOptions = {}) {
+export function packageBuild({
+  deferRequires,
+  nodeImportWrappers = true,
+  ...overrides
+}: PackageBuildOptions = {}) {
   const outDir = overrides.outDir ?? "dist";
+  const format = overrides.format ?? ["esm", "cjs"];
+  const writesCjs = Array.isArray(format) ? format.includes("cjs") : format === "cjs";
   return defineConfig({
     entry: ["src/index.ts"],
     format: ["esm", "cjs"],
@@ -25,12 +47,15 @@ export function packageBuild({ deferRequires, ...overrides }: PackageBuildOption
     target: "node20",
     splitting: false,
     treeshake: true,
-    ...(deferRequires?.length
+    ...(writesCjs
       ? {
           onSuccess: async () => {
-            deferCjsRequires(outDir, (specifier) =>
-              deferRequires.some((prefix) => specifier.startsWith(prefix)),
-            );
+            if (deferRequires?.length) {
+              deferCjsRequires(outDir, (specifier) =>
+                deferRequires.some((prefix) => specifier.startsWith(prefix)),
+              );
+            }
+            if (nodeImportWrappers) writeNodeEsmWrappers(outDir, entryNames(overrides.entry));
           },
         }
       : {}),

@@ -8,6 +8,11 @@
  * - `@perpx/core` (goal: under 60 ms) and `@perpx/node-client` (goal: under 100 ms), by `require`
  *   and by `import`;
  * - the incumbent `@dydxprotocol/v4-client-js` by `require`, as its users load it.
+ *
+ * Node's `import` of our packages takes the CommonJS build through a thin ES module wrapper
+ * (`scripts/node-esm-wrappers.mjs`), so it defers protobuf-es and noble as `require` does; the row
+ * "node-client ES module build" imports the real ESM build by path (what bundlers take) to show
+ * what the wrapper saves.
  */
 import { spawnSync } from "node:child_process";
 import { performance } from "node:perf_hooks";
@@ -40,6 +45,11 @@ const targets: Target[] = [
   { label: "@perpx/core (import)", specifier: "@perpx/core", mode: "import", goalMs: 60, cwd: nodeClientDir },
   { label: "@perpx/node-client (require)", specifier: "@perpx/node-client", mode: "require", goalMs: 100 },
   { label: "@perpx/node-client (import)", specifier: "@perpx/node-client", mode: "import", goalMs: 100 },
+  {
+    label: "node-client ES module build (import)",
+    specifier: new URL("../packages/node-client/dist/index.js", import.meta.url).href,
+    mode: "import",
+  },
   { label: "@perpx/node-client/wallets (require)", specifier: "@perpx/node-client/wallets", mode: "require" },
   { label: "@dydxprotocol/v4-client-js (require)", specifier: "@dydxprotocol/v4-client-js", mode: "require" },
 ];

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const packagesDir = join(import.meta.dirname, "..", "packages");
@@ -22,6 +23,22 @@ function exportsSeenBy(mode: "import" | "require", name: string, cwd: string): s
   return JSON.parse(out.trim().split("\n").at(-1) ?? "[]");
 }
 
+/**
+ * Whether `import` and `require` of an entry give the same module: every export is the same value
+ * (one instance per process, so a class is one class however the package was loaded).
+ */
+function sameInstance(name: string, cwd: string): boolean {
+  const script = `const c = require(${JSON.stringify(name)}); import(${JSON.stringify(name)}).then((m) => console.log(Object.keys(c).every((k) => m[k] === c[k])))`;
+  return execFileSync(process.execPath, ["-e", script], { cwd, encoding: "utf8" }).trim().endsWith("true");
+}
+
+/** The export names of a built ES module file, imported by path (what bundlers take). */
+function exportsOfFile(file: string): string[] {
+  const script = `import(${JSON.stringify(pathToFileURL(file).href)}).then((m) => console.log(JSON.stringify(Object.keys(m).filter((k) => k !== "default").sort())))`;
+  const out = execFileSync(process.execPath, ["-e", script], { encoding: "utf8" });
+  return JSON.parse(out.trim().split("\n").at(-1) ?? "[]");
+}
+
 /** The entry points a package's `exports` map declares: "." and its subpaths (not package.json). */
 function entryPointsOf(pkg: { name: string; exports?: Record<string, unknown> }): string[] {
   return Object.keys(pkg.exports ?? { ".": {} })
@@ -38,6 +55,20 @@ describe("built packages load in plain Node 20", () => {
         const viaRequire = exportsSeenBy("require", entry, dir);
         expect(viaImport.length).toBeGreaterThan(0);
         expect(viaRequire).toEqual(viaImport);
+      });
+    }
+  }
+});
+
+describe("Node's import is the CommonJS build, bundlers get the ES module build", () => {
+  for (const { dir, pkg } of publishable) {
+    for (const [subpath, conditions] of Object.entries<Record<string, { default: string }>>(pkg.exports)) {
+      const moduleBuild = conditions.module?.default;
+      if (moduleBuild === undefined) continue;
+      const entry = subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`;
+      it(`${entry}: one instance for import and require; the module build has the same names`, () => {
+        expect(sameInstance(entry, dir)).toBe(true);
+        expect(exportsOfFile(join(dir, moduleBuild))).toEqual(exportsSeenBy("import", entry, dir));
       });
     }
   }
