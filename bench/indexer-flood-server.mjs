@@ -1,10 +1,9 @@
-// The local flood for the order-book intake bench, in a worker thread so the server's sending does
-// not share the bench thread: a WebSocket server speaking just enough of the indexer protocol
+// The local flood for the order-book intake bench, in a child process so the server's sending
+// shares neither the bench's thread nor its CPU time (the bench counts its own process's CPU time
+// per flood): a WebSocket server speaking just enough of the indexer protocol
 // (connected, subscribed with a snapshot, channel_data with per-connection message ids) that floods
 // a connection, chosen by its URL path, with `v4_orderbook` updates when the bench asks.
-import { parentPort, workerData } from "node:worker_threads";
-
-const { WebSocketServer } = await import(workerData.wsPath);
+import { WebSocketServer } from "ws";
 
 // Deterministic updates: bids 9900..9999.5 and asks 10000.5..10100 by 0.5, absolute sizes, 1 in 5 zero.
 let state = 7;
@@ -27,7 +26,7 @@ const snapshot = {
 
 const conns = new Map();
 const wss = new WebSocketServer({ host: "127.0.0.1", port: 0 });
-wss.on("listening", () => parentPort.postMessage({ port: wss.address().port }));
+wss.on("listening", () => process.send({ port: wss.address().port }));
 wss.on("connection", (socket, request) => {
   const conn = { socket, messageId: 0, next: 0 };
   conns.set(request.url, conn);
@@ -49,10 +48,10 @@ wss.on("connection", (socket, request) => {
   });
 });
 
-parentPort.on("message", (request) => {
+process.on("message", (request) => {
   if (request === "stop") {
     for (const conn of conns.values()) conn.socket.terminate();
-    wss.close(() => parentPort.close());
+    wss.close(() => process.disconnect());
     return;
   }
   const conn = conns.get(request.path);

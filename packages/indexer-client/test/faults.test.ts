@@ -124,6 +124,17 @@ describe("faults", () => {
     await closeAndCheck(socket, books);
   });
 
+  it("a text frame that is not UTF-8: reported as an error, and the books resync", async () => {
+    const { socket, books, resyncs } = await connectWithBooks();
+    const errors: string[] = [];
+    socket.on("error", (error) => errors.push(error.message));
+    fake.sendRaw(new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]));
+    await vi.waitFor(() => expect(resyncs.sort()).toEqual(["BTC-USD:gap", "ETH-USD:gap"]));
+    expect(errors).toEqual([expect.stringContaining("not UTF-8")]);
+    await expectBooksCorrect(books);
+    await closeAndCheck(socket, books);
+  });
+
   it("a server restart on the same port: reconnects with backoff and resubscribes", async () => {
     const { socket, books, resyncs } = await connectWithBooks();
     const attempts: number[] = [];

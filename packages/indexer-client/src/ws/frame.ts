@@ -3,6 +3,7 @@
  * {@link IndexerMessageError} saying why not.
  */
 import { IndexerMessageError } from "./errors.js";
+import { readOrderbookFrame } from "./hot-frame.js";
 
 /** A server message as the socket reads it (contents stay opaque until a channel types them). */
 export interface Frame {
@@ -11,17 +12,23 @@ export interface Frame {
   readonly connection_id?: string;
   readonly channel?: string;
   readonly id?: string;
+  readonly version?: string;
   readonly contents?: unknown;
   readonly message?: string;
   readonly subaccountNumber?: number;
 }
 
-const decoder = new TextDecoder();
+// Strict: in Node, `ws` leaves text frames' UTF-8 to this decoder (`platform-node.ts`).
+const decoder = new TextDecoder("utf-8", { fatal: true });
 
-function text(data: unknown): string | undefined {
+function text(data: unknown): string | undefined | null {
   if (typeof data === "string") return data;
-  if (data instanceof ArrayBuffer) return decoder.decode(data);
-  if (ArrayBuffer.isView(data)) return decoder.decode(data as Uint8Array);
+  try {
+    if (data instanceof ArrayBuffer) return decoder.decode(data);
+    if (ArrayBuffer.isView(data)) return decoder.decode(data as Uint8Array);
+  } catch {
+    return null;
+  }
   return undefined;
 }
 
@@ -29,6 +36,9 @@ function text(data: unknown): string | undefined {
 export function readFrame(data: unknown): Frame | IndexerMessageError {
   const raw = text(data);
   if (raw === undefined) return new IndexerMessageError("not text", String(data));
+  if (raw === null) return new IndexerMessageError("not UTF-8", String(data));
+  const hot = readOrderbookFrame(raw);
+  if (hot !== undefined) return hot;
   let value: unknown;
   try {
     value = JSON.parse(raw);

@@ -4,8 +4,16 @@
  */
 import type { IndexerWebSocketConstructor } from "./transport.js";
 
-/** Loads `ws`'s WebSocket. */
+/**
+ * Loads `ws`'s WebSocket, set not to check text frames' UTF-8: the socket decodes every frame
+ * with a strict decoder (`frame.ts`), which refuses what `ws` would, so each byte is checked once.
+ */
 export async function loadWebSocket(): Promise<IndexerWebSocketConstructor> {
   const { WebSocket } = await import("ws");
-  return WebSocket as unknown as IndexerWebSocketConstructor;
+  class IndexerNodeWebSocket extends WebSocket {
+    constructor(url: string) {
+      super(url, { skipUTF8Validation: true });
+    }
+  }
+  return IndexerNodeWebSocket as unknown as IndexerWebSocketConstructor;
 }

@@ -116,9 +116,9 @@ export class FakeIndexer {
     for (const conn of this.conns) if (conn.stalled) conn.raw.destroy();
   }
 
-  /** Sends a raw text frame to every connection. */
-  sendRaw(text: string): void {
-    for (const conn of this.conns) if (!conn.stalled) conn.socket.send(text);
+  /** Sends a raw text frame to every connection (bytes: sent as a text frame as they are). */
+  sendRaw(text: string | Uint8Array): void {
+    for (const conn of this.conns) if (!conn.stalled) conn.socket.send(text, { binary: false });
   }
 
   /** Loses `n` message ids on every connection (as if messages were dropped). */
