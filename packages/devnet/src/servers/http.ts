@@ -108,25 +108,23 @@ export class BodyError extends Error {
   }
 }
 
-/** Reads the whole request body, refusing more than {@link MAX_BODY_BYTES}. */
+/**
+ * Reads the whole request body, refusing more than {@link MAX_BODY_BYTES}. An oversize body is
+ * read to its end (and dropped) before the refusal, so the answer reaches a client that is still
+ * uploading: answering mid-upload can cut the response off on a busy machine.
+ */
 export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     let chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = false;
     req.on("data", (chunk: Buffer) => {
-      if (tooLarge) return; // drain the rest so the 413 answer reaches the client
       size += chunk.length;
-      if (size > limit) {
-        tooLarge = true;
-        chunks = [];
-        reject(new BodyError(`request body exceeds ${limit} bytes`, 413));
-        return;
-      }
-      chunks.push(chunk);
+      if (size > limit) chunks = [];
+      else chunks.push(chunk);
     });
     req.on("end", () => {
-      if (!tooLarge) resolve(Buffer.concat(chunks));
+      if (size > limit) reject(new BodyError(`request body exceeds ${limit} bytes`, 413));
+      else resolve(Buffer.concat(chunks));
     });
     req.on("error", reject);
   });
