@@ -27,9 +27,12 @@ import { PnlModel } from "./models/pnl.js";
 import { TradesModel } from "./models/trades.js";
 import { candleBody, levelUpdateBody, orderbookBody, tradeBody, tradeUpdateBody } from "./views.js";
 
-/** The two streams of a chain application the indexer consumes. */
+/**
+ * The two streams of a chain application the indexer consumes (a block listener also gets the
+ * wall-clock moment of the block's commit, which the indexer does not need).
+ */
 export interface IndexerSource {
-  onBlock(listener: (block: BlockRecord) => void): () => void;
+  onBlock(listener: (block: BlockRecord, committedAt: number) => void): () => void;
   onOrderStream(listener: (messages: readonly OrderStreamMessage[]) => void): () => void;
 }
 
