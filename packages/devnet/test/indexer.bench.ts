@@ -13,6 +13,9 @@
  *   moment, which the chain hands to its block listeners (`onBlock`'s `committedAt`, wall clock).
  *   Printed beside it: the delay from the start of block production (which includes producing the
  *   block) and the block's production time alone.
+ * - Both delays are given as seen by subscriber 0 (the first connection opened) and by all 100
+ *   subscribers (when the last of them got the update), since the server writes connection after
+ *   connection.
  * - Long-term orders of each iteration come from a fresh funded subaccount (4, 5, ...): one
  *   subaccount may hold at most 200 open stateful orders.
  * - Latency of `GET /v4/perpetualMarkets` and of `GET /v4/addresses/:a/subaccountNumber/0`.
@@ -119,7 +122,9 @@ for (const scale of SCALES) {
     };
     const fanoutRates: number[] = [];
     const checkTxDelays: number[] = [];
+    const checkTxAllDelays: number[] = [];
     const commitDelays: number[] = [];
+    const commitAllDelays: number[] = [];
     const productionDelays: number[] = [];
     const blockTimes: number[] = [];
     const rest = { markets: [] as number[], subaccount: [] as number[] };
@@ -167,7 +172,7 @@ for (const scale of SCALES) {
           const subticks = 6_400_000_000n - bidLevel++ * 100_000n;
           return { tx: b64(shortTerm(bidder, "buy", subticks)), price: usd(subticks), side: "bids" };
         });
-        const answer = await ask<{ delays: number[]; refusal: string | null }>({
+        const answer = await ask<{ delays: number[]; allDelays: number[]; refusal: string | null }>({
           op: "checkTxDelay",
           rpc: devnet.endpoints.nodeRpc,
           orders,
@@ -175,6 +180,7 @@ for (const scale of SCALES) {
         });
         if (answer.refusal !== null) throw new Error(answer.refusal);
         checkTxDelays.push(...answer.delays);
+        checkTxAllDelays.push(...answer.allDelays);
       },
       { iterations: ITERATIONS, warmupIterations: 1, time: 0, warmupTime: 0 },
     );
@@ -212,13 +218,14 @@ for (const scale of SCALES) {
         blockTimes.push(performance.timeOrigin + performance.now() - started);
         const committedAt = block === undefined ? undefined : commits.get(block.height);
         if (committedAt === undefined) throw new Error("the block's commit moment was not reported");
-        const { times } = await ask<{ times: Array<number | undefined> }>({
-          op: "collect",
-          timeoutMs: TIMEOUT_MS,
-        });
-        if (times.some((t) => t === undefined))
+        const { times, allTimes } = await ask<{
+          times: Array<number | undefined>;
+          allTimes: Array<number | undefined>;
+        }>({ op: "collect", timeoutMs: TIMEOUT_MS });
+        if ([...times, ...allTimes].some((t) => t === undefined))
           throw new Error("a long-term order never reached v4_orderbook");
         commitDelays.push(...times.map((t) => (t as number) - committedAt));
+        commitAllDelays.push(...allTimes.map((t) => (t as number) - committedAt));
         productionDelays.push(...times.map((t) => (t as number) - started));
       },
       { iterations: ITERATIONS, warmupIterations: 1, time: 0, warmupTime: 0 },
@@ -260,9 +267,11 @@ for (const scale of SCALES) {
           ? ["  WebSocket: not served (no endpoints.indexerWs)"]
           : [
               `  WebSocket fan-out: ${fanoutRates.map((r) => r.toFixed(0)).join(", ")} messages/s to ${SUBSCRIBERS} subscribers`,
-              `  CheckTx → v4_orderbook: ${summary(checkTxDelays)}`,
-              `  block commit → v4_orderbook: ${summary(commitDelays)}`,
-              `  block production start → v4_orderbook: ${summary(productionDelays)} (block production alone: ${summary(blockTimes)})`,
+              `  CheckTx → v4_orderbook, subscriber 0: ${summary(checkTxDelays)}`,
+              `  CheckTx → v4_orderbook, all ${SUBSCRIBERS} subscribers: ${summary(checkTxAllDelays)}`,
+              `  block commit → v4_orderbook, subscriber 0: ${summary(commitDelays)}`,
+              `  block commit → v4_orderbook, all ${SUBSCRIBERS} subscribers: ${summary(commitAllDelays)}`,
+              `  block production start → v4_orderbook, subscriber 0: ${summary(productionDelays)} (block production alone: ${summary(blockTimes)})`,
             ]),
         `  GET /v4/perpetualMarkets: ${summary(rest.markets)}`,
         `  GET /v4/addresses/:a/subaccountNumber/0: ${summary(rest.subaccount)}`,

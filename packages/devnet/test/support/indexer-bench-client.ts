@@ -12,9 +12,11 @@
  *   connection until `expected`; answers `{ received, elapsedMs, refusal }` (elapsed from the first
  *   send to the last message).
  * - `{ op: "checkTxDelay", rpc, orders: [{ tx, price, side }] }`: for each order in turn, the time
- *   from sending it to the first update of connection 0 that sets its price level; `{ delays }`.
+ *   from sending it to the first update of connection 0 that sets its price level, and to the
+ *   moment the last connection got its update; `{ delays, allDelays }`.
  * - `{ op: "watch", prices: [{ price, side }] }` then `{ op: "collect", timeoutMs }`: the absolute
- *   times (`timeOrigin + now`) at which connection 0 first saw each price level set; `{ times }`.
+ *   times (`timeOrigin + now`) at which connection 0 first saw each price level set, and at which
+ *   every connection had; `{ times, allTimes }`.
  * - `{ op: "rest", url, count }`: `count` sequential GETs over one keep-alive connection;
  *   `{ latencies, status }`.
  * - `{ op: "close" }`.
@@ -30,17 +32,24 @@ let dataCount = 0;
 let lastDataAt = 0;
 /** Level watchers of connection 0: key "side:price" -> callback. */
 const watchers = new Map();
+/** Level watchers of every connection: key "side:price" -> { seen: Set of connection indexes, done }. */
+const allWatchers = new Map();
 const levelKey = (side, price) => side + ":" + Number(price);
 
-function onLevel(contents) {
+function onLevel(index, contents) {
   for (const side of ["bids", "asks"]) {
     for (const level of contents[side] ?? []) {
       const price = Array.isArray(level) ? level[0] : level.price;
       const size = Array.isArray(level) ? level[1] : level.size;
       if (Number(size) === 0) continue;
       const key = levelKey(side, price);
-      const watcher = watchers.get(key);
+      const watcher = index === 0 ? watchers.get(key) : undefined;
       if (watcher !== undefined) { watchers.delete(key); watcher(now()); }
+      const all = allWatchers.get(key);
+      if (all !== undefined && !all.seen.has(index)) {
+        all.seen.add(index);
+        if (all.seen.size === sockets.length) { allWatchers.delete(key); all.done(now()); }
+      }
     }
   }
 }
@@ -81,10 +90,8 @@ function subscribe(url, count, channel, id) {
       else if (message.type === "channel_data" || message.type === "channel_batch_data") {
         dataCount++;
         lastDataAt = now();
-        if (index === 0) {
-          const list = message.type === "channel_batch_data" ? message.contents : [message.contents];
-          for (const contents of list) onLevel(contents);
-        }
+        const list = message.type === "channel_batch_data" ? message.contents : [message.contents];
+        for (const contents of list) onLevel(index, contents);
       } else if (message.type === "error") reject(new Error(JSON.stringify(message)));
     });
     sockets.push(socket);
@@ -110,22 +117,32 @@ async function fanout({ rpc, txs, inFlight, expected, timeoutMs }) {
   return { received: dataCount - from, elapsedMs: lastDataAt - started, refusal };
 }
 
+/** Promises of the moments connection 0, and every connection, first see a level set. */
 function watch(side, price) {
-  return new Promise((resolve) => watchers.set(levelKey(side, price), resolve));
+  const key = levelKey(side, price);
+  return {
+    first: new Promise((resolve) => watchers.set(key, resolve)),
+    all: new Promise((resolve) => allWatchers.set(key, { seen: new Set(), done: resolve })),
+  };
 }
+const within = (promise, timeoutMs) =>
+  Promise.race([promise, new Promise((resolve) => setTimeout(() => resolve(undefined), timeoutMs))]);
 
 async function checkTxDelay({ rpc, orders, timeoutMs }) {
   const delays = [];
+  const allDelays = [];
   for (const { tx, price, side } of orders) {
     const seen = watch(side, price);
     const sentAt = now();
     const answer = await broadcast(rpc, tx);
-    if (answer.result?.code !== 0) return { delays, refusal: JSON.stringify(answer) };
-    const at = await Promise.race([seen, new Promise((resolve) => setTimeout(() => resolve(undefined), timeoutMs))]);
-    if (at === undefined) return { delays, refusal: "no v4_orderbook update for " + side + " " + price };
+    if (answer.result?.code !== 0) return { delays, allDelays, refusal: JSON.stringify(answer) };
+    const [at, allAt] = await Promise.all([within(seen.first, timeoutMs), within(seen.all, timeoutMs)]);
+    if (at === undefined || allAt === undefined)
+      return { delays, allDelays, refusal: "no v4_orderbook update for " + side + " " + price };
     delays.push(at - sentAt);
+    allDelays.push(allAt - sentAt);
   }
-  return { delays, refusal: null };
+  return { delays, allDelays, refusal: null };
 }
 
 let watched = [];
@@ -143,9 +160,11 @@ async function handle(request) {
       return { ok: true };
     case "collect": {
       const timeout = new Promise((resolve) => setTimeout(() => resolve(undefined), request.timeoutMs));
-      const times = await Promise.all(watched.map((p) => Promise.race([p, timeout])));
+      const times = await Promise.all(watched.map((p) => Promise.race([p.first, timeout])));
+      const allTimes = await Promise.all(watched.map((p) => Promise.race([p.all, timeout])));
       watchers.clear();
-      return { times };
+      allWatchers.clear();
+      return { times, allTimes };
     }
     case "rest": {
       const latencies = [];

@@ -58,6 +58,12 @@ export function topicKey(channel: IndexerChannel, id: string): string {
   return `${channel}\u0000${id}`;
 }
 
+/** The transport under a WebSocket, which can hold writes back and pass them on in one go. */
+export interface Corkable {
+  cork(): void;
+  uncork(): void;
+}
+
 /** A client connection. */
 export class Connection {
   readonly id = randomUUID();
@@ -74,9 +80,14 @@ export class Connection {
   readonly #ping: NodeJS.Timeout;
   #pongDeadline: NodeJS.Timeout | undefined;
 
+  /**
+   * @param transport - the socket under `socket` (the upgraded HTTP connection): {@link sendAll}
+   *   corks it so that a run of frames reaches the network in one system call, not one each.
+   */
   constructor(
     readonly socket: WebSocket,
     readonly settings: ConnectionSettings,
+    private readonly transport?: Corkable,
   ) {
     this.subscribeLimiter = new RateLimiter(settings.subscribeRateLimit);
     this.invalidLimiter = new RateLimiter(settings.invalidMessageRateLimit);
@@ -118,6 +129,20 @@ export class Connection {
     if (!this.open) return;
     this.messageId += 1;
     this.send(`${this.#heads[type]}${this.messageId}${tail}`);
+  }
+
+  /** Numbers and writes a run of data frames of one type, in order, passed on to the network together. */
+  sendAll(type: DataFrameType, tails: readonly string[]): void {
+    if (tails.length === 1) {
+      this.sendData(type, tails[0] as string);
+      return;
+    }
+    this.transport?.cork();
+    try {
+      for (const tail of tails) this.sendData(type, tail);
+    } finally {
+      this.transport?.uncork();
+    }
   }
 
   /** Closes with a code; nothing more is sent or read. */
