@@ -19,6 +19,7 @@ type Step = "cork" | "uncork" | number;
 
 function recording(failAt?: number) {
   const steps: Step[] = [];
+  const frames: string[] = [];
   const socket = {
     OPEN: 1,
     readyState: 1,
@@ -26,18 +27,21 @@ function recording(failAt?: number) {
     on: () => undefined,
     ping: () => undefined,
     close: () => undefined,
-    send(frame: string) {
-      const parsed = JSON.parse(frame) as { message_id: number };
+    send(frame: Uint8Array, options: { binary: boolean }) {
+      const text = Buffer.from(frame).toString("utf8");
+      const parsed = JSON.parse(text) as { message_id: number };
       if (parsed.message_id === failAt) throw new Error("socket write failed");
       steps.push(parsed.message_id);
+      frames.push(options.binary ? "(binary)" : text);
     },
   } as unknown as WebSocket;
   const transport = { cork: () => steps.push("cork"), uncork: () => steps.push("uncork") };
   const connection = new Connection(socket, SETTINGS, transport);
-  return { connection, steps, socket: socket as unknown as { bufferedAmount: number } };
+  return { connection, steps, frames, socket: socket as unknown as { bufferedAmount: number } };
 }
 
-const tail = (n: number) => `,"channel":"v4_block_height","version":"1.0.0","contents":{"n":${n}}}`;
+const tail = (n: number) =>
+  Buffer.from(`,"channel":"v4_markets","version":"1.0.0","contents":{"n":${n},"name":"€ ✓"}}`);
 
 let open: Connection[] = [];
 afterEach(() => {
@@ -47,12 +51,19 @@ afterEach(() => {
 
 describe("Connection.sendAll", () => {
   it("numbers a run of frames in order inside one cork of the transport", () => {
-    const { connection, steps } = recording();
+    const { connection, steps, frames } = recording();
     open.push(connection);
     connection.sendAll("channel_data", [tail(1), tail(2), tail(3)]);
     connection.sendAll("channel_batch_data", [tail(4), tail(5)]);
     expect(steps).toEqual(["cork", 1, 2, 3, "uncork", "cork", 4, 5, "uncork"]);
     expect(connection.messageId).toBe(5);
+    // Text frames, byte for byte the head, the message id and the tail (multi-byte UTF-8 intact).
+    expect(frames[1]).toBe(
+      `{"type":"channel_data","connection_id":"${connection.id}","message_id":2,"channel":"v4_markets","version":"1.0.0","contents":{"n":2,"name":"€ ✓"}}`,
+    );
+    expect(frames[4]).toMatch(
+      /^\{"type":"channel_batch_data","connection_id":"[-0-9a-f]{36}","message_id":5,"/,
+    );
   });
 
   it("writes a single frame without corking", () => {

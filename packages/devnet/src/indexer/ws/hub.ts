@@ -18,11 +18,14 @@ interface Topic {
   buffer: EncodedMessage[];
 }
 
+/** The UTF-8 bytes of a frame tail, encoded once and copied into every subscriber's frame. */
+const utf8 = (tail: string): Uint8Array => Buffer.from(tail);
+
 /** The frames of one step, gathered per connection in order, then sent connection by connection. */
 class Outbox {
-  readonly #frames = new Map<Connection, string[]>();
+  readonly #frames = new Map<Connection, Uint8Array[]>();
 
-  add(connection: Connection, tail: string): void {
+  add(connection: Connection, tail: Uint8Array): void {
     const frames = this.#frames.get(connection);
     if (frames === undefined) this.#frames.set(connection, [tail]);
     else frames.push(tail);
@@ -79,7 +82,7 @@ export class SubscriptionHub {
     subscription.state = "live";
     const queued = subscription.queued;
     subscription.queued = [];
-    for (const message of queued) subscription.connection.sendData("channel_data", dataTail(message));
+    for (const message of queued) subscription.connection.sendData("channel_data", utf8(dataTail(message)));
     if (subscription.batched) {
       subscription.batchFrom = topic.buffer.length;
       topic.batched.add(subscription);
@@ -120,7 +123,7 @@ export class SubscriptionHub {
         continue;
       }
       if (topic.direct.size > 0) {
-        const tail = dataTail(encoded);
+        const tail = utf8(dataTail(encoded));
         for (const subscription of topic.direct) outbox.add(subscription.connection, tail);
       }
       for (const subscription of topic.pending) subscription.queued.push(encoded);
@@ -141,13 +144,13 @@ export class SubscriptionHub {
     for (const topic of this.#dirty) {
       const buffer = topic.buffer;
       topic.buffer = [];
-      let shared: string[] | undefined;
+      let shared: Uint8Array[] | undefined;
       for (const subscription of topic.batched) {
         const from = subscription.batchFrom;
         subscription.batchFrom = 0;
         if (from >= buffer.length) continue;
-        if (from === 0) shared ??= batchTails(buffer);
-        const tails = from === 0 ? (shared as string[]) : batchTails(buffer.slice(from));
+        if (from === 0) shared ??= batchTails(buffer).map(utf8);
+        const tails = from === 0 ? (shared as Uint8Array[]) : batchTails(buffer.slice(from)).map(utf8);
         for (const tail of tails) outbox.add(subscription.connection, tail);
       }
     }
