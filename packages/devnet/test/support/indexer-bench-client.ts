@@ -5,15 +5,19 @@
  * `wsPath` is the resolved path of the `ws` package.
  *
  * Requests (one at a time; each is answered with one message):
- * - `{ op: "subscribe", url, count, channel, id }`: opens `count` connections that each subscribe
- *   (unbatched) and answers once every one got `subscribed`.
+ * - `{ op: "subscribe", url, count, channel, id }`: opens `count` more connections that each
+ *   subscribe (unbatched) and answers once every one got `subscribed`. Connections are numbered
+ *   across calls, in the order they were opened (0 is the first of the first call).
  * - `{ op: "fanout", rpc, txs, inFlight, expected, timeoutMs }`: sends the txs (base64) with
  *   `broadcast_tx_sync`, `inFlight` at a time, and counts `channel_data` messages over every
- *   connection until `expected`; answers `{ received, elapsedMs, refusal }` (elapsed from the first
- *   send to the last message).
+ *   connection until `expected`; answers `{ received, started, lastDataAt, refusal }` (absolute
+ *   times of the first send and of the last message).
+ * - `{ op: "mark" }` then `{ op: "expect", count, timeoutMs }`: waits until `count` data messages
+ *   arrived since the mark; `{ received, lastDataAt }`.
  * - `{ op: "checkTxDelay", rpc, orders: [{ tx, price, side }] }`: for each order in turn, the time
  *   from sending it to the first update of connection 0 that sets its price level, and to the
- *   moment the last connection got its update; `{ delays, allDelays }`.
+ *   moment every connection had its update, and the absolute send times; `{ delays, allDelays,
+ *   sentAts }`.
  * - `{ op: "watch", prices: [{ price, side }] }` then `{ op: "collect", timeoutMs }`: the absolute
  *   times (`timeOrigin + now`) at which connection 0 first saw each price level set, and at which
  *   every connection had; `{ times, allTimes }`.
@@ -80,8 +84,10 @@ function get(url) {
 }
 
 function subscribe(url, count, channel, id) {
-  return Promise.all(Array.from({ length: count }, (_, index) => new Promise((resolve, reject) => {
+  return Promise.all(Array.from({ length: count }, () => new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { perMessageDeflate: false });
+    const index = sockets.length;
+    sockets.push(socket);
     socket.on("error", reject);
     socket.on("open", () => socket.send(JSON.stringify({ type: "subscribe", channel, id })));
     socket.on("message", (raw) => {
@@ -94,7 +100,6 @@ function subscribe(url, count, channel, id) {
         for (const contents of list) onLevel(index, contents);
       } else if (message.type === "error") reject(new Error(JSON.stringify(message)));
     });
-    sockets.push(socket);
   })));
 }
 
@@ -114,7 +119,16 @@ async function fanout({ rpc, txs, inFlight, expected, timeoutMs }) {
   while (refusal === null && dataCount - from < expected && now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
-  return { received: dataCount - from, elapsedMs: lastDataAt - started, refusal };
+  return { received: dataCount - from, started, lastDataAt, refusal };
+}
+
+let marked = 0;
+async function expectData({ count, timeoutMs }) {
+  const deadline = now() + timeoutMs;
+  while (dataCount - marked < count && now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  return { received: dataCount - marked, lastDataAt };
 }
 
 /** Promises of the moments connection 0, and every connection, first see a level set. */
@@ -131,18 +145,20 @@ const within = (promise, timeoutMs) =>
 async function checkTxDelay({ rpc, orders, timeoutMs }) {
   const delays = [];
   const allDelays = [];
+  const sentAts = [];
   for (const { tx, price, side } of orders) {
     const seen = watch(side, price);
     const sentAt = now();
     const answer = await broadcast(rpc, tx);
-    if (answer.result?.code !== 0) return { delays, allDelays, refusal: JSON.stringify(answer) };
+    if (answer.result?.code !== 0) return { delays, allDelays, sentAts, refusal: JSON.stringify(answer) };
     const [at, allAt] = await Promise.all([within(seen.first, timeoutMs), within(seen.all, timeoutMs)]);
     if (at === undefined || allAt === undefined)
-      return { delays, allDelays, refusal: "no v4_orderbook update for " + side + " " + price };
+      return { delays, allDelays, sentAts, refusal: "no v4_orderbook update for " + side + " " + price };
     delays.push(at - sentAt);
     allDelays.push(allAt - sentAt);
+    sentAts.push(sentAt);
   }
-  return { delays, allDelays, refusal: null };
+  return { delays, allDelays, sentAts, refusal: null };
 }
 
 let watched = [];
@@ -153,6 +169,11 @@ async function handle(request) {
       return { ok: true };
     case "fanout":
       return fanout(request);
+    case "mark":
+      marked = dataCount;
+      return { ok: true };
+    case "expect":
+      return expectData(request);
     case "checkTxDelay":
       return checkTxDelay(request);
     case "watch":
