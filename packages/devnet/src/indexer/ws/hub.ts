@@ -82,7 +82,11 @@ export class SubscriptionHub {
     subscription.state = "live";
     const queued = subscription.queued;
     subscription.queued = [];
-    for (const message of queued) subscription.connection.sendData("channel_data", utf8(dataTail(message)));
+    if (queued.length > 0)
+      subscription.connection.sendAll(
+        "channel_data",
+        queued.map((message) => utf8(dataTail(message))),
+      );
     if (subscription.batched) {
       subscription.batchFrom = topic.buffer.length;
       topic.batched.add(subscription);
