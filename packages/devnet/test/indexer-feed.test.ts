@@ -210,6 +210,22 @@ describe("indexer feed", () => {
     expect(indexer.snapshot("v4_parent_subaccounts", `${carl}/128`)).toEqual({ kind: "invalid-id" });
   });
 
+  it("publishes a step's order book updates in a call of their own, ahead of its order updates", async () => {
+    const calls: ChannelMessage[][] = [];
+    const off = indexer.onMessages((messages) => calls.push([...messages]));
+    await placeShortTerm(chain, 0, {
+      clientId: 31,
+      side: "buy",
+      quantums: 1_000_000n,
+      subticks: BTC_PRICE_SUBTICKS - 500_000n,
+    });
+    off();
+    expect(calls.map((call) => [...new Set(call.map((m) => m.channel))])).toEqual([
+      ["v4_orderbook"],
+      ["v4_subaccounts", "v4_parent_subaccounts"],
+    ]);
+  });
+
   it("refuses ids that name nothing", () => {
     expect(indexer.snapshot("v4_orderbook", "NOPE-USD")).toEqual({ kind: "invalid-id" });
     expect(indexer.snapshot("v4_candles", "BTC-USD/2MINS")).toEqual({ kind: "invalid-id" });

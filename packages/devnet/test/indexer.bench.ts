@@ -9,14 +9,20 @@
  * - Delay from CheckTx to the `v4_orderbook` update of a short-term order: from sending its
  *   `broadcast_tx_sync` to the update that sets its level (so it includes the RPC round trip).
  * - Delay from block commit to the `v4_orderbook` update of a long-term order: 50 long-term bids
- *   go through CheckTx, then one block is produced; delay = update received − the moment the block
- *   production started (so it includes producing the block), with the block's own production time
- *   printed beside it.
+ *   go through CheckTx, then one block is produced; delay = update received − the block's commit
+ *   moment, which the chain hands to its block listeners (`onBlock`'s `committedAt`, wall clock).
+ *   Printed beside it: the delay from the start of block production (which includes producing the
+ *   block) and the block's production time alone.
+ * - Both delays are given for three subscribers, since the server writes connection after
+ *   connection: the first one subscribed, the last one subscribed (both in a worker of their own,
+ *   the "probe", as a real subscriber is a process of its own), and all 100 (the moment the slowest
+ *   got it; 98 of them share one worker thread, whose parsing of 98 × 50 frames per block bounds
+ *   that figure).
  * - Long-term orders of each iteration come from a fresh funded subaccount (4, 5, ...): one
  *   subaccount may hold at most 200 open stateful orders.
  * - Latency of `GET /v4/perpetualMarkets` and of `GET /v4/addresses/:a/subaccountNumber/0`.
  *
- * Every client (sockets, HTTP, clocks) runs in a worker thread (`support/indexer-bench-client.ts`),
+ * Every client (sockets, HTTP, clocks) runs in worker threads (`support/indexer-bench-client.ts`),
  * so the devnet's event loop runs only the devnet. Percentiles are printed at the end; goals:
  * update p99 < 20 ms, REST p99 < 10 ms, on 2 cores. The WebSocket benchmarks run when the devnet
  * serves `endpoints.indexerWs`, the REST ones when it serves `endpoints.indexer`.
@@ -68,6 +74,26 @@ const percentile = (values: readonly number[], p: number) => {
 };
 const summary = (values: readonly number[]) =>
   `p50 ${percentile(values, 50).toFixed(2)} ms, p99 ${percentile(values, 99).toFixed(2)} ms (n=${values.length})`;
+const delayLines = (label: string, delays: { first: number[]; last: number[]; all: number[] }) => [
+  `  ${label}, first subscriber: ${summary(delays.first)}`,
+  `  ${label}, last subscriber: ${summary(delays.last)}`,
+  `  ${label}, all ${SUBSCRIBERS} subscribers (the slowest of them): ${summary(delays.all)}`,
+];
+/**
+ * A client's `collect` answer: the absolute times its connection 0 (`first`) and all its connections
+ * (`all`) saw each watched level; it throws when a level never came.
+ */
+async function collect(
+  from: <T>(request: Record<string, unknown>) => Promise<T>,
+): Promise<{ first: number[]; all: number[] }> {
+  const answer = await from<{ times: Array<number | undefined>; allTimes: Array<number | undefined> }>({
+    op: "collect",
+    timeoutMs: TIMEOUT_MS,
+  });
+  const times = [...answer.times, ...answer.allTimes];
+  if (times.some((t) => t === undefined)) throw new Error("a watched level never reached v4_orderbook");
+  return { first: answer.times as number[], all: answer.allTimes as number[] };
+}
 const report: string[] = [];
 /** Per scale: writes its figures to `report` and stops its client worker (the file's afterAll runs them). */
 const finishers: Array<() => Promise<void>> = [];
@@ -84,6 +110,9 @@ for (const scale of SCALES) {
     fundedSubaccounts: scale.fundedSubaccounts,
   });
   devnet.app.control.setOracleWalk(false);
+  /** The commit moment of each block (wall clock), as the chain reports it to block listeners. */
+  const commits = new Map<bigint, number>();
+  devnet.app.onBlock((block, committedAt) => commits.set(block.height, committedAt));
   const indexer = indexerOf(devnet);
   const [asker, bidder, reader] = [0, 1, 3].map((i) => fundedSigner(i, GENESIS_ACCOUNTS.length)) as [
     FastSigner,
@@ -107,27 +136,29 @@ for (const scale of SCALES) {
   const wsBench = indexer.ws === undefined ? bench.skip : bench;
   const restBench = indexer.rest === undefined ? bench.skip : bench;
   describe(`indexer, ${scale.label}`, () => {
-    // Started with the first benchmark (a skipped suite starts none).
-    let worker: Worker | undefined;
-    const ask = <T>(request: Record<string, unknown>): Promise<T> => {
-      worker ??= new Worker(INDEXER_BENCH_CLIENT, { eval: true, workerData: { wsPath } });
-      return client(worker)<T>(request);
+    // Started with the first benchmark (a skipped suite starts none): the crowd's worker holds
+    // all subscribers but two and does the REST reads; the probe's holds the first and the last.
+    const workers: { crowd?: Worker; probe?: Worker } = {};
+    const worker = (name: "crowd" | "probe") => {
+      workers[name] ??= new Worker(INDEXER_BENCH_CLIENT, { eval: true, workerData: { wsPath } });
+      return client(workers[name]);
     };
+    const ask = <T>(request: Record<string, unknown>) => worker("crowd")<T>(request);
+    const probe = <T>(request: Record<string, unknown>) => worker("probe")<T>(request);
     const fanoutRates: number[] = [];
-    const checkTxDelays: number[] = [];
-    const commitDelays: number[] = [];
+    /** Delays by subscriber: the first subscribed, the last subscribed, and all of them (the slowest). */
+    const checkTx = { first: [] as number[], last: [] as number[], all: [] as number[] };
+    const commit = { first: [] as number[], last: [] as number[], all: [] as number[] };
+    const productionDelays: number[] = [];
     const blockTimes: number[] = [];
     const rest = { markets: [] as number[], subaccount: [] as number[] };
     let subscribed = false;
     const ensureSubscribed = async () => {
       if (subscribed) return;
-      await ask({
-        op: "subscribe",
-        url: indexer.ws,
-        count: SUBSCRIBERS,
-        channel: "v4_orderbook",
-        id: "BTC-USD",
-      });
+      const subscribe = { op: "subscribe", url: indexer.ws, channel: "v4_orderbook", id: "BTC-USD" };
+      await probe({ ...subscribe, count: 1 });
+      await ask({ ...subscribe, count: SUBSCRIBERS - 2 });
+      await probe({ ...subscribe, count: 1 });
       subscribed = true;
     };
 
@@ -138,18 +169,28 @@ for (const scale of SCALES) {
         const txs = Array.from({ length: FANOUT_ORDERS }, () =>
           b64(shortTerm(asker, "sell", 6_600_000_000n + askLevel++ * 100_000n)),
         );
-        const expected = FANOUT_ORDERS * SUBSCRIBERS;
-        const answer = await ask<{ received: number; elapsedMs: number; refusal: string | null }>({
-          op: "fanout",
-          rpc: devnet.endpoints.nodeRpc,
-          txs,
-          inFlight: 8,
-          expected,
-          timeoutMs: TIMEOUT_MS,
-        });
+        await probe({ op: "mark" });
+        const [answer, probed] = await Promise.all([
+          ask<{ received: number; started: number; lastDataAt: number; refusal: string | null }>({
+            op: "fanout",
+            rpc: devnet.endpoints.nodeRpc,
+            txs,
+            inFlight: 8,
+            expected: FANOUT_ORDERS * (SUBSCRIBERS - 2),
+            timeoutMs: TIMEOUT_MS,
+          }),
+          probe<{ received: number; lastDataAt: number }>({
+            op: "expect",
+            count: FANOUT_ORDERS * 2,
+            timeoutMs: TIMEOUT_MS,
+          }),
+        ]);
         if (answer.refusal !== null) throw new Error(answer.refusal);
-        if (answer.received < expected) throw new Error(`${answer.received} of ${expected} messages arrived`);
-        fanoutRates.push((answer.received / answer.elapsedMs) * 1000);
+        const received = answer.received + probed.received;
+        const expected = FANOUT_ORDERS * SUBSCRIBERS;
+        if (received < expected) throw new Error(`${received} of ${expected} messages arrived`);
+        const elapsedMs = Math.max(answer.lastDataAt, probed.lastDataAt) - answer.started;
+        fanoutRates.push((received / elapsedMs) * 1000);
       },
       { iterations: ITERATIONS, warmupIterations: 1, time: 0, warmupTime: 0 },
     );
@@ -162,14 +203,22 @@ for (const scale of SCALES) {
           const subticks = 6_400_000_000n - bidLevel++ * 100_000n;
           return { tx: b64(shortTerm(bidder, "buy", subticks)), price: usd(subticks), side: "bids" };
         });
-        const answer = await ask<{ delays: number[]; refusal: string | null }>({
-          op: "checkTxDelay",
-          rpc: devnet.endpoints.nodeRpc,
-          orders,
-          timeoutMs: TIMEOUT_MS,
-        });
+        await ask({ op: "watch", prices: orders.map(({ price, side }) => ({ price, side })) });
+        const answer = await probe<{
+          delays: number[];
+          allDelays: number[];
+          sentAts: number[];
+          refusal: string | null;
+        }>({ op: "checkTxDelay", rpc: devnet.endpoints.nodeRpc, orders, timeoutMs: TIMEOUT_MS });
         if (answer.refusal !== null) throw new Error(answer.refusal);
-        checkTxDelays.push(...answer.delays);
+        const crowd = (await collect(ask)).all;
+        checkTx.first.push(...answer.delays);
+        checkTx.last.push(...answer.allDelays);
+        checkTx.all.push(
+          ...answer.sentAts.map(
+            (sentAt, i) => Math.max(sentAt + (answer.allDelays[i] as number), crowd[i] as number) - sentAt,
+          ),
+        );
       },
       { iterations: ITERATIONS, warmupIterations: 1, time: 0, warmupTime: 0 },
     );
@@ -202,16 +251,18 @@ for (const scale of SCALES) {
           prices.push({ price: usd(subticks), side: "bids" });
         }
         await ask({ op: "watch", prices });
+        await probe({ op: "watch", prices });
         const started = performance.timeOrigin + performance.now();
-        devnet.mine(1);
+        const [block] = devnet.mine(1);
         blockTimes.push(performance.timeOrigin + performance.now() - started);
-        const { times } = await ask<{ times: Array<number | undefined> }>({
-          op: "collect",
-          timeoutMs: TIMEOUT_MS,
-        });
-        if (times.some((t) => t === undefined))
-          throw new Error("a long-term order never reached v4_orderbook");
-        commitDelays.push(...times.map((t) => (t as number) - started));
+        const committedAt = block === undefined ? undefined : commits.get(block.height);
+        if (committedAt === undefined) throw new Error("the block's commit moment was not reported");
+        const probed = await collect(probe);
+        const crowd = (await collect(ask)).all;
+        commit.first.push(...probed.first.map((t) => t - committedAt));
+        commit.last.push(...probed.all.map((t) => t - committedAt));
+        commit.all.push(...probed.all.map((t, i) => Math.max(t, crowd[i] as number) - committedAt));
+        productionDelays.push(...probed.first.map((t) => t - started));
       },
       { iterations: ITERATIONS, warmupIterations: 1, time: 0, warmupTime: 0 },
     );
@@ -245,21 +296,25 @@ for (const scale of SCALES) {
     );
 
     finishers.push(async () => {
-      if (worker === undefined) return;
+      if (workers.crowd === undefined) return;
       report.push(
         `indexer, ${scale.label}:`,
         ...(indexer.ws === undefined
           ? ["  WebSocket: not served (no endpoints.indexerWs)"]
           : [
               `  WebSocket fan-out: ${fanoutRates.map((r) => r.toFixed(0)).join(", ")} messages/s to ${SUBSCRIBERS} subscribers`,
-              `  CheckTx → v4_orderbook: ${summary(checkTxDelays)}`,
-              `  block commit → v4_orderbook: ${summary(commitDelays)} (block production alone: ${summary(blockTimes)})`,
+              ...delayLines("CheckTx → v4_orderbook", checkTx),
+              ...delayLines("block commit → v4_orderbook", commit),
+              `  block production start → v4_orderbook, first subscriber: ${summary(productionDelays)} (block production alone: ${summary(blockTimes)})`,
             ]),
         `  GET /v4/perpetualMarkets: ${summary(rest.markets)}`,
         `  GET /v4/addresses/:a/subaccountNumber/0: ${summary(rest.subaccount)}`,
       );
-      await ask({ op: "close" }).catch(() => undefined);
-      await worker.terminate();
+      for (const w of [workers.crowd, workers.probe]) {
+        if (w === undefined) continue;
+        await client(w)({ op: "close" }).catch(() => undefined);
+        await w.terminate();
+      }
     });
   });
 

@@ -192,12 +192,13 @@ export class ChainApplication implements PersistentChainApp {
   /** Executes the queued txs in the block at `height`, commits it, and tells the listeners. */
   private commit(height: bigint, time: Date): BlockRecord {
     const record = commitBlock(this.core, height, time, this.pipeline.queued(), this.pipeline.verified);
+    const committedAt = performance.timeOrigin + performance.now();
     this.pipeline.committed();
     runAfterCommit(this.core, () => this.pipeline.checkContext());
     this.publishOrderStream();
     for (const listener of this.listeners) {
       try {
-        listener(record);
+        listener(record, committedAt);
       } catch {
         // A listener's failure must not break the chain; listeners report their own errors.
       }
@@ -236,7 +237,7 @@ export class ChainApplication implements PersistentChainApp {
   }
 
   onBlock(listener: BlockListener): () => void {
-    const wrapped: BlockListener = (block) => listener(block);
+    const wrapped: BlockListener = (block, committedAt) => listener(block, committedAt);
     this.listeners.add(wrapped);
     return () => {
       this.listeners.delete(wrapped);

@@ -262,15 +262,19 @@ export interface ChainInfo {
 }
 
 /**
- * Listener for committed blocks (subscriptions, `broadcast_tx_commit`, the indexer).
+ * Listener for committed blocks (subscriptions, `broadcast_tx_commit`, the indexer). `committedAt`
+ * is the wall-clock moment the block was committed in this process (`performance.timeOrigin +
+ * performance.now()`, fractional milliseconds since the epoch): a local measurement, not chain
+ * data, so it is not part of the stored record.
  *
  * @example
  * ```ts
- * const onBlock: BlockListener = (block) => console.log(block.height);
+ * const onBlock: BlockListener = (block, committedAt) =>
+ *   console.log(block.height, performance.timeOrigin + performance.now() - committedAt, "ms since commit");
  * const unsubscribe = devnet.app.onBlock(onBlock);
  * ```
  */
-export type BlockListener = (block: BlockRecord) => void;
+export type BlockListener = (block: BlockRecord, committedAt: number) => void;
 
 /**
  * Why the memclob removed an order (the off-chain order stream's remove message, chain-protocol.md

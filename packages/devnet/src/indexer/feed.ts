@@ -68,7 +68,8 @@ export interface IndexerFeed {
   snapshot(channel: IndexerChannel, id: string): ChannelSnapshot | Promise<ChannelSnapshot>;
   /**
    * Subscribes to every channel message, in the order the models applied the changes; each call
-   * carries the messages of one block or one order stream step. Returns the unsubscribe function.
+   * carries the messages of one block or one order stream step (a step's order book updates come in
+   * a call of their own, ahead of its other messages). Returns the unsubscribe function.
    */
   onMessages(listener: (messages: readonly ChannelMessage[]) => void): () => void;
 }

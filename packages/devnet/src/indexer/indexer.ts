@@ -27,9 +27,12 @@ import { PnlModel } from "./models/pnl.js";
 import { TradesModel } from "./models/trades.js";
 import { candleBody, levelUpdateBody, orderbookBody, tradeBody, tradeUpdateBody } from "./views.js";
 
-/** The two streams of a chain application the indexer consumes. */
+/**
+ * The two streams of a chain application the indexer consumes (a block listener also gets the
+ * wall-clock moment of the block's commit, which the indexer does not need).
+ */
 export interface IndexerSource {
-  onBlock(listener: (block: BlockRecord) => void): () => void;
+  onBlock(listener: (block: BlockRecord, committedAt: number) => void): () => void;
   onOrderStream(listener: (messages: readonly OrderStreamMessage[]) => void): () => void;
 }
 
@@ -248,7 +251,11 @@ export class Indexer implements IndexerFeed {
     for (const message of stream) this.book.apply(message);
   }
 
-  /** Applies one step of the order stream; returns (and publishes) its order book messages. */
+  /**
+   * Applies one step of the order stream; returns (and publishes) its messages. The order book
+   * updates are published first, on their own, before the orders and subaccount updates of the
+   * step are worked out, so that nothing else delays them.
+   */
   applyOrderStream(stream: readonly OrderStreamMessage[]): ChannelMessage[] {
     // One update per level the step changed, in the order first changed, with its final size: a
     // taker that crossed and left within the step leaves no trace.
@@ -261,21 +268,22 @@ export class Indexer implements IndexerFeed {
         else seen.last = change;
       }
     }
-    const messages: ChannelMessage[] = [];
+    const book: ChannelMessage[] = [];
+    for (const { first, last } of changed.values()) {
+      if (first === last.quantums) continue;
+      const market = this.markets.marketOfPair(last.clobPairId);
+      if (market === undefined) continue;
+      book.push(this.message("v4_orderbook", market.ticker, levelUpdateBody(market, last)));
+    }
+    this.publish(book);
     const orderChanges = new ChangeSet();
     for (const m of stream) {
       for (const order of this.orders.applyStream(m))
         this.changeOf(orderChanges, ownerKey(order.order)).orders.push(order);
     }
-    for (const { first, last } of changed.values()) {
-      if (first === last.quantums) continue;
-      const market = this.markets.marketOfPair(last.clobPairId);
-      if (market === undefined) continue;
-      messages.push(this.message("v4_orderbook", market.ticker, levelUpdateBody(market, last)));
-    }
-    messages.push(...subaccountMessages(this.accountModels(), orderChanges));
-    this.publish(messages);
-    return messages;
+    const accounts = subaccountMessages(this.accountModels(), orderChanges);
+    this.publish(accounts);
+    return [...book, ...accounts];
   }
 
   private message(channel: IndexerChannel, id: string, contents: object): ChannelMessage {

@@ -217,7 +217,8 @@ export function createFakeChainApp(options: { genesisTime?: Date; state?: ChainS
       const wanted = time.getTime() + app.advancedMs;
       const floor = blocks.at(-1)!.time.getTime() + 1;
       const block = makeBlock(new Date(Math.max(wanted, floor)), txs);
-      for (const l of listeners) l(block);
+      const committedAt = performance.timeOrigin + performance.now();
+      for (const l of listeners) l(block, committedAt);
       return block;
     },
     onBlock: (listener) => {

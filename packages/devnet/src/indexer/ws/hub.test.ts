@@ -16,10 +16,14 @@ interface Sent {
 function recorder(): { connection: Connection; sent: Sent[] } {
   const sent: Sent[] = [];
   let messageId = 0;
+  const sendData = (type: string, tail: string) => {
+    messageId += 1;
+    sent.push({ type, frame: JSON.parse(`{"message_id":${messageId}${tail}`) });
+  };
   const connection = {
-    sendData(type: string, tail: string) {
-      messageId += 1;
-      sent.push({ type, frame: JSON.parse(`{"message_id":${messageId}${tail}`) });
+    sendData,
+    sendAll(type: string, tails: readonly string[]) {
+      for (const tail of tails) sendData(type, tail);
     },
   } as unknown as Connection;
   return { connection, sent };
@@ -98,6 +102,40 @@ describe("SubscriptionHub", () => {
       [{ asks: [["10", "2"]] }],
       [{ asks: [["10", "3"]] }],
     ]);
+  });
+
+  it("a connection gets its frames of one step in one run, in the feed's order across its topics", () => {
+    hub = new SubscriptionHub(60_000);
+    const runs: string[][] = [];
+    const connection = {
+      sendAll: (_type: string, tails: readonly string[]) => runs.push([...tails]),
+    } as unknown as Connection;
+    live(connection, false, "BTC-USD");
+    live(connection, false, "ETH-USD");
+    const other = recorder();
+    live(other.connection, false, "ETH-USD");
+    const eth: ChannelMessage = { ...book("9"), id: "ETH-USD" };
+    hub.publish([book("1"), eth, book("2")]);
+    expect(runs.map((run) => run.map((t) => JSON.parse(`{"message_id":0${t}`).id))).toEqual([
+      ["BTC-USD", "ETH-USD", "BTC-USD"],
+    ]);
+    expect(other.sent.map((s) => s.frame.id)).toEqual(["ETH-USD"]);
+  });
+
+  it("a connection whose socket throws is reported; the other connections still get the step", () => {
+    const errors: unknown[] = [];
+    hub = new SubscriptionHub(60_000, (error) => errors.push(error));
+    const broken = {
+      sendAll: () => {
+        throw new Error("write after end");
+      },
+    } as unknown as Connection;
+    live(broken, false);
+    const a = recorder();
+    live(a.connection, false);
+    hub.publish([book("1")]);
+    expect(errors).toEqual([new Error("write after end")]);
+    expect(a.sent.map((s) => s.frame.contents)).toEqual([{ asks: [["10", "1"]] }]);
   });
 
   it("pending subscribers queue messages and get them as channel_data on activation", () => {

@@ -7,8 +7,8 @@
  * arrives and get it after `subscribed`, as individual `channel_data` even when batched.
  */
 import type { ChannelMessage } from "../feed.js";
-import { type Subscription, topicKey } from "./connection.js";
-import { batchTails, dataTail, type EncodedMessage, encodeMessage } from "./envelopes.js";
+import { type Connection, type Subscription, topicKey } from "./connection.js";
+import { batchTails, type DataFrameType, dataTail, type EncodedMessage, encodeMessage } from "./envelopes.js";
 
 interface Topic {
   readonly key: string;
@@ -16,6 +16,31 @@ interface Topic {
   readonly batched: Set<Subscription>;
   readonly pending: Set<Subscription>;
   buffer: EncodedMessage[];
+}
+
+/** The UTF-8 bytes of a frame tail, encoded once and copied into every subscriber's frame. */
+const utf8 = (tail: string): Uint8Array => Buffer.from(tail);
+
+/** The frames of one step, gathered per connection in order, then sent connection by connection. */
+class Outbox {
+  readonly #frames = new Map<Connection, Uint8Array[]>();
+
+  add(connection: Connection, tail: Uint8Array): void {
+    const frames = this.#frames.get(connection);
+    if (frames === undefined) this.#frames.set(connection, [tail]);
+    else frames.push(tail);
+  }
+
+  /** Sends each connection its run; a connection whose socket throws does not stop the others. */
+  send(type: DataFrameType, onError: (error: unknown) => void): void {
+    for (const [connection, tails] of this.#frames) {
+      try {
+        connection.sendAll(type, tails);
+      } catch (error) {
+        onError(error);
+      }
+    }
+  }
 }
 
 /** The subscribers of every channel id, and the batch timer. */
@@ -29,7 +54,8 @@ export class SubscriptionHub {
 
   /**
    * @param batchIntervalMs - how long batched updates wait.
-   * @param onError - told about a message that cannot be serialized (it is dropped, the rest go on).
+   * @param onError - told about a message that cannot be serialized (it is dropped, the rest go on)
+   *   and about a connection whose socket threw on a write (the other connections still get theirs).
    */
   constructor(batchIntervalMs: number, onError: (error: unknown) => void = () => undefined) {
     this.#batchIntervalMs = batchIntervalMs;
@@ -56,7 +82,11 @@ export class SubscriptionHub {
     subscription.state = "live";
     const queued = subscription.queued;
     subscription.queued = [];
-    for (const message of queued) subscription.connection.sendData("channel_data", dataTail(message));
+    if (queued.length > 0)
+      subscription.connection.sendAll(
+        "channel_data",
+        queued.map((message) => utf8(dataTail(message))),
+      );
     if (subscription.batched) {
       subscription.batchFrom = topic.buffer.length;
       topic.batched.add(subscription);
@@ -80,8 +110,12 @@ export class SubscriptionHub {
     }
   }
 
-  /** Delivers one step of the feed (the messages of one block or order stream step), in order. */
+  /**
+   * Delivers one step of the feed (the messages of one block or order stream step), in order: each
+   * connection gets its frames of the step in one go, connection after connection.
+   */
   publish(messages: readonly ChannelMessage[]): void {
+    const outbox = new Outbox();
     for (const message of messages) {
       const topic = this.#topics.get(topicKey(message.channel, message.id));
       if (topic === undefined) continue;
@@ -93,8 +127,8 @@ export class SubscriptionHub {
         continue;
       }
       if (topic.direct.size > 0) {
-        const tail = dataTail(encoded);
-        for (const subscription of topic.direct) subscription.connection.sendData("channel_data", tail);
+        const tail = utf8(dataTail(encoded));
+        for (const subscription of topic.direct) outbox.add(subscription.connection, tail);
       }
       for (const subscription of topic.pending) subscription.queued.push(encoded);
       if (topic.batched.size > 0) {
@@ -103,26 +137,29 @@ export class SubscriptionHub {
         this.#timer ??= setTimeout(() => this.flush(), this.#batchIntervalMs);
       }
     }
+    outbox.send("channel_data", this.#onError);
   }
 
   /** Writes every buffered batch now (the timer calls this every `batchIntervalMs` while there are some). */
   flush(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    const outbox = new Outbox();
     for (const topic of this.#dirty) {
       const buffer = topic.buffer;
       topic.buffer = [];
-      let shared: string[] | undefined;
+      let shared: Uint8Array[] | undefined;
       for (const subscription of topic.batched) {
         const from = subscription.batchFrom;
         subscription.batchFrom = 0;
         if (from >= buffer.length) continue;
-        if (from === 0) shared ??= batchTails(buffer);
-        const tails = from === 0 ? (shared as string[]) : batchTails(buffer.slice(from));
-        for (const tail of tails) subscription.connection.sendData("channel_batch_data", tail);
+        if (from === 0) shared ??= batchTails(buffer).map(utf8);
+        const tails = from === 0 ? (shared as Uint8Array[]) : batchTails(buffer.slice(from)).map(utf8);
+        for (const tail of tails) outbox.add(subscription.connection, tail);
       }
     }
     this.#dirty.clear();
+    outbox.send("channel_batch_data", this.#onError);
   }
 
   /** Drops every subscriber and the timer. */

@@ -13,7 +13,7 @@ import {
 import { type WebSocket, WebSocketServer } from "ws";
 import { closeServer, createHttpServer, listen, type ServerTimeouts, urlOf } from "../../servers/http.js";
 import type { IndexerFeed } from "../feed.js";
-import { CLOSE, Connection, type ConnectionSettings } from "./connection.js";
+import { CLOSE, Connection, type ConnectionSettings, type Corkable } from "./connection.js";
 import { connectedFrame, errorFrame } from "./envelopes.js";
 import { SubscriptionHub } from "./hub.js";
 import { dropConnection, handleFrame, type ProtocolContext } from "./protocol.js";
@@ -54,7 +54,10 @@ export interface IndexerWsServerOptions {
   closeGraceMs?: number;
   /** HTTP header and request timeouts of the upgrade request. @default `DEFAULT_SERVER_TIMEOUTS` */
   timeouts?: Partial<ServerTimeouts>;
-  /** Told about a feed message whose contents cannot be serialized (it is dropped). @default ignore */
+  /**
+   * Told about a feed message whose contents cannot be serialized (it is dropped) and about a
+   * connection whose socket threw on a write. @default ignore
+   */
   onError?: (error: unknown) => void;
 }
 
@@ -135,11 +138,11 @@ export async function startIndexerWsServer(options: IndexerWsServerOptions): Pro
       socket.end("HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => accept(ws));
+    wss.handleUpgrade(req, socket, head, (ws) => accept(ws, socket));
   });
 
-  const accept = (socket: WebSocket) => {
-    const connection = new Connection(socket, settings);
+  const accept = (socket: WebSocket, transport: Corkable) => {
+    const connection = new Connection(socket, settings, transport);
     connections.add(connection);
     socket.on("message", (data) => {
       try {
