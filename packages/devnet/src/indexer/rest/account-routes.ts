@@ -13,7 +13,7 @@ import {
   subaccountBody,
   transferBody,
 } from "../account-views.js";
-import { iso, scaled, usdc } from "../format.js";
+import { iso, scaled } from "../format.js";
 import type { Indexer } from "../indexer.js";
 import { subaccountKey } from "../models/accounts.js";
 import { priceOf } from "../models/markets.js";
@@ -295,44 +295,6 @@ function transfersOf(indexer: Indexer, checks: RequestChecks, address: string, n
 
 /** The account routes. */
 export const accountRoutes: readonly Route[] = [
-  {
-    path: "/v4/historical-pnl",
-    cache: 10,
-    handler: (checks, indexer) => {
-      const { address, n } = subaccountParams(checks);
-      const limit = checks.limit();
-      const before = checks.createdBeforeOrAt();
-      const afterHeight = checks.optionalInt(
-        "createdOnOrAfterHeight",
-        "createdOnOrAfterHeight must be a non-negative integer",
-        -1,
-      );
-      const afterTime = checks.optionalIso("createdOnOrAfter");
-      const page = checks.page();
-      if (indexer.accounts.subaccount(address, n) === undefined) {
-        return notFound(`No subaccount found with address ${address} and subaccountNumber ${n}`);
-      }
-      const keep = createdFilter(before);
-      const rows = [...indexer.pnl.ticksOf(address, n)]
-        .reverse()
-        .filter(
-          (t) =>
-            keep(t.blockHeight, t.createdAt) &&
-            (afterHeight === undefined || afterHeight === 0 || t.blockHeight >= BigInt(afterHeight)) &&
-            (afterTime === undefined || t.createdAt.getTime() >= afterTime.getTime()),
-        )
-        .map((t) => ({
-          equity: usdc(t.equity),
-          totalPnl: usdc(t.equity - t.netTransfers),
-          netTransfers: usdc(t.netTransfers),
-          createdAt: iso(t.createdAt),
-          blockHeight: t.blockHeight.toString(),
-          blockTime: iso(t.blockTime),
-        }));
-      const { items, paging } = paginate(rows, limit, page, false);
-      return ok({ historicalPnl: items, ...paging });
-    },
-  },
   {
     path: "/v4/addresses/:address",
     cache: 1,

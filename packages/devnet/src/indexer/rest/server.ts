@@ -16,8 +16,11 @@ import {
 } from "../../servers/http.js";
 import type { Indexer } from "../indexer.js";
 import { accountRoutes } from "./account-routes.js";
+import { fundingRoutes } from "./funding-routes.js";
 import { marketRoutes } from "./market-routes.js";
+import { pnlRoutes } from "./pnl-routes.js";
 import type { Route, RouteAnswer } from "./routes.js";
+import { transferRoutes } from "./transfer-routes.js";
 import { utilityRoutes } from "./utility-routes.js";
 import { RequestChecks } from "./validation.js";
 
@@ -126,6 +129,9 @@ export async function startIndexerRestServer(options: IndexerRestServerOptions):
   const routes = compileRoutes([
     ...marketRoutes,
     ...accountRoutes,
+    ...transferRoutes,
+    ...fundingRoutes,
+    ...pnlRoutes,
     ...utilityRoutes,
     ...(options.routes ?? []),
   ]);
