@@ -19,6 +19,7 @@ import { accountRoutes } from "./account-routes.js";
 import { fundingRoutes } from "./funding-routes.js";
 import { marketRoutes } from "./market-routes.js";
 import { pnlRoutes } from "./pnl-routes.js";
+import { programRoutes } from "./program-routes.js";
 import type { Route, RouteAnswer } from "./routes.js";
 import { transferRoutes } from "./transfer-routes.js";
 import { utilityRoutes } from "./utility-routes.js";
@@ -132,6 +133,7 @@ export async function startIndexerRestServer(options: IndexerRestServerOptions):
     ...transferRoutes,
     ...fundingRoutes,
     ...pnlRoutes,
+    ...programRoutes,
     ...utilityRoutes,
     ...(options.routes ?? []),
   ]);
