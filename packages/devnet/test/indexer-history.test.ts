@@ -4,8 +4,6 @@
  * `/v4/fundingPayments` and its parent route, `/v4/pnl` and its parent route, and the parent
  * `/v4/historical-pnl`, field by field, with their validation and the reference's quirks.
  */
-import { create } from "@bufbuild/protobuf";
-import { sending } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BlockRecord } from "../src/app/contract.js";
 import {
@@ -14,9 +12,9 @@ import {
   depositMsg,
   getIndexer,
   type IndexedChain,
-  type Msg,
   placeShortTerm,
   startIndexedChain,
+  transferMsg,
 } from "./support/indexer-chain.js";
 
 let chain: IndexedChain;
@@ -26,20 +24,6 @@ let tradeHeight: string;
 let tick: BlockRecord;
 
 type Body = Record<string, unknown>;
-
-function transferMsg(from: string, fromNumber: number, to: string, toNumber: number, dollars: bigint): Msg {
-  return {
-    schema: sending.MsgCreateTransferSchema,
-    value: create(sending.MsgCreateTransferSchema, {
-      transfer: {
-        sender: { owner: from, number: fromNumber },
-        recipient: { owner: to, number: toNumber },
-        assetId: 0,
-        amount: dollars * 1_000_000n,
-      },
-    }),
-  } as Msg;
-}
 
 /** A decimal string as an integer of 10^-dp units (exact). */
 function units(text: string, dp: number): bigint {
@@ -71,9 +55,9 @@ beforeAll(async () => {
   bob = chain.signers[1]?.address as string;
   await deliver(chain, 0, [depositMsg(alice, 10_000_000_000n)]);
   await deliver(chain, 1, [depositMsg(bob, 10_000_000_000n)]);
-  await deliver(chain, 0, [transferMsg(alice, 0, bob, 0, 100n)]);
-  await deliver(chain, 1, [transferMsg(bob, 0, alice, 0, 30n)]);
-  await deliver(chain, 0, [transferMsg(alice, 0, alice, 128, 50n)]);
+  await deliver(chain, 0, [transferMsg({ owner: alice, number: 0 }, { owner: bob, number: 0 }, 100n)]);
+  await deliver(chain, 1, [transferMsg({ owner: bob, number: 0 }, { owner: alice, number: 0 }, 30n)]);
+  await deliver(chain, 0, [transferMsg({ owner: alice, number: 0 }, { owner: alice, number: 128 }, 50n)]);
   await placeShortTerm(chain, 1, {
     clientId: 1,
     side: "sell",

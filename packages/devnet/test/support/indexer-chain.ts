@@ -45,6 +45,20 @@ export function depositMsg(owner: string, quantums: bigint, number = 0): Msg {
   } as Msg;
 }
 
+/** A transfer of whole `dollars` of USDC between two subaccounts. */
+export function transferMsg(
+  from: { owner: string; number: number },
+  to: { owner: string; number: number },
+  dollars: bigint,
+): Msg {
+  return {
+    schema: sending.MsgCreateTransferSchema,
+    value: create(sending.MsgCreateTransferSchema, {
+      transfer: { sender: from, recipient: to, assetId: 0, amount: dollars * 1_000_000n },
+    }),
+  } as Msg;
+}
+
 /** Signs and checks a stateful tx of signer `i` (its sequence moves on), then mines a block. */
 export async function deliver(chain: IndexedChain, i: number, msgs: Msg[]): Promise<TxResult> {
   const signer = chain.signers[i] as TestSigner;
