@@ -348,3 +348,119 @@ describe("GET /v4/pnl and the parent PnL routes", () => {
     });
   });
 });
+
+describe("GET /v4/tradeHistory", () => {
+  it("opens, then closes and reopens across zero, with fees and realized PnL, for a subaccount and its parent", async () => {
+    const base = `/v4/tradeHistory?address=${alice}&subaccountNumber=0`;
+    const before = await body<{ tradeHistory: Body[] }>(base);
+    const opened = {
+      id: expect.stringMatching(new RegExp(`^[0-9a-f-]{36}:${tradeHeight}$`)),
+      subaccountNumber: 0,
+      action: "OPEN",
+      executionPrice: "65000",
+      entryPrice: "65000",
+      side: "BUY",
+      positionSide: "LONG",
+      prevSize: "0",
+      additionalSize: "0.01",
+      value: "650",
+      orderType: "LIMIT",
+      netFee: "0.325",
+      netRealizedPnl: "0",
+      netRealizedPnlPercent: null,
+      time: expect.any(String),
+      orderId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      marketId: "BTC-USD",
+      marginMode: "CROSS",
+    };
+    expect(before).toEqual({ tradeHistory: [opened], pageSize: 1000, totalResults: 1, offset: 0 });
+    // Bob bids 0.03 at $66,000; Alice sells 0.03 into it: her 0.01 long closes, a 0.02 short opens.
+    await placeShortTerm(chain, 1, {
+      clientId: 3,
+      side: "buy",
+      quantums: 300_000_000n,
+      subticks: 6_600_000_000n,
+    });
+    await placeShortTerm(chain, 0, {
+      clientId: 4,
+      side: "sell",
+      quantums: 300_000_000n,
+      subticks: 6_600_000_000n,
+    });
+    const [block] = chain.devnet.mine(1);
+    const after = await body<{ tradeHistory: Body[]; totalResults: number }>(base);
+    const crossing = {
+      orderId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      executionPrice: "66000",
+      side: "SELL",
+      orderType: "LIMIT",
+      time: block?.time.toISOString(),
+      subaccountNumber: 0,
+      marketId: "BTC-USD",
+      marginMode: "CROSS",
+    };
+    // Taker fee 500 ppm of $1,980 = $0.99, split a third to the close and two thirds to the open.
+    expect(after.tradeHistory).toEqual([
+      {
+        ...crossing,
+        id: expect.stringMatching(new RegExp(`:${block?.height}:open$`)),
+        action: "OPEN",
+        entryPrice: "66000",
+        positionSide: "SHORT",
+        prevSize: "0",
+        additionalSize: "-0.02",
+        value: "1320",
+        netFee: "0.66",
+        netRealizedPnl: "0",
+        netRealizedPnlPercent: null,
+      },
+      {
+        ...crossing,
+        id: expect.stringMatching(new RegExp(`:${block?.height}:close$`)),
+        action: "CLOSE",
+        entryPrice: "65000",
+        positionSide: null,
+        prevSize: "0.01",
+        additionalSize: "-0.01",
+        value: "660",
+        netFee: "0.655",
+        netRealizedPnl: "10",
+        netRealizedPnlPercent: "0.01538461538461538462",
+      },
+      opened,
+    ]);
+    expect(await body(`${base}&page=2&limit=2`)).toEqual({
+      tradeHistory: [opened],
+      pageSize: 2,
+      totalResults: 3,
+      offset: 2,
+    });
+    expect(await body(`${base}&market=ETH-USD&marketType=PERPETUAL`)).toEqual({
+      tradeHistory: [],
+      pageSize: 1000,
+      totalResults: 0,
+      offset: 0,
+    });
+    const parent = await body(
+      `/v4/tradeHistory/parentSubaccountNumber?address=${alice}&parentSubaccountNumber=0`,
+    );
+    expect(parent).toEqual(after);
+    const spot = await getIndexer(chain, `${base}&market=BTC-USD&marketType=SPOT`);
+    expect(spot).toMatchObject({
+      status: 404,
+      body: { errors: [{ msg: "BTC-USD not found in markets of type SPOT" }] },
+    });
+    const bad = await getIndexer(chain, `${base}&marketType=PERP`);
+    expect(bad.body).toEqual({
+      errors: [
+        { msg: "market must be provided if marketType is provided", param: "market", location: "query" },
+        {
+          value: "PERP",
+          msg: "marketType must be a valid market type (PERPETUAL/SPOT)",
+          param: "marketType",
+          location: "query",
+        },
+      ],
+    });
+  });
+});

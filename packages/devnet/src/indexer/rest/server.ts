@@ -21,6 +21,7 @@ import { marketRoutes } from "./market-routes.js";
 import { pnlRoutes } from "./pnl-routes.js";
 import { programRoutes } from "./program-routes.js";
 import type { Route, RouteAnswer } from "./routes.js";
+import { tradeHistoryRoutes } from "./trade-history-routes.js";
 import { transferRoutes } from "./transfer-routes.js";
 import { utilityRoutes } from "./utility-routes.js";
 import { RequestChecks } from "./validation.js";
@@ -134,6 +135,7 @@ export async function startIndexerRestServer(options: IndexerRestServerOptions):
     ...fundingRoutes,
     ...pnlRoutes,
     ...programRoutes,
+    ...tradeHistoryRoutes,
     ...utilityRoutes,
     ...(options.routes ?? []),
   ]);
