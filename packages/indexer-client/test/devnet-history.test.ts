@@ -136,6 +136,57 @@ describe("indexer client: history actions on the devnet", () => {
     });
   });
 
+  it("gets the trade history of a subaccount and its parent, and walks its pages", async () => {
+    const history = await client.getTradeHistory({ address: alice, subaccountNumber: 0 });
+    expect(history).toEqual({
+      tradeHistory: [
+        {
+          id: expect.stringMatching(/^[0-9a-f-]{36}:\d+$/),
+          subaccountNumber: 0,
+          action: "OPEN",
+          executionPrice: "65000",
+          entryPrice: "65000",
+          side: "BUY",
+          positionSide: "LONG",
+          prevSize: "0",
+          additionalSize: "0.01",
+          value: "650",
+          orderType: "LIMIT",
+          netFee: "0.325",
+          netRealizedPnl: "0",
+          netRealizedPnlPercent: null,
+          time: expect.any(String),
+          orderId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          marketId: "BTC-USD",
+          marginMode: "CROSS",
+        },
+      ],
+      pageSize: 1000,
+      totalResults: 1,
+      offset: 0,
+    });
+    const bobs = await client.getTradeHistory({
+      address: bob,
+      subaccountNumber: 0,
+      market: "BTC-USD",
+      marketType: "PERPETUAL",
+    });
+    expect(bobs.tradeHistory.map((row) => [row.action, row.side, row.positionSide])).toEqual([
+      ["OPEN", "SELL", "SHORT"],
+    ]);
+    expect(await client.getParentTradeHistory({ address: alice, parentSubaccountNumber: 0 })).toEqual(
+      history,
+    );
+    const pages = [];
+    for await (const page of client.iterateTradeHistoryPages({
+      address: alice,
+      subaccountNumber: 0,
+      limit: 1,
+    }))
+      pages.push(page.tradeHistory.length);
+    expect(pages).toEqual([1]);
+  });
+
   it("gets the empty rewards and vault answers, and the server's 400 entries as typed errors", async () => {
     expect(await client.getHistoricalBlockTradingRewards({ address: alice, limit: 5 })).toEqual({
       rewards: [],
