@@ -18,6 +18,7 @@ import { locateBlockEvents } from "./block-events.js";
 import type { ChannelMessage, ChannelSnapshot, IndexerFeed } from "./feed.js";
 import { iso } from "./format.js";
 import { AccountsModel } from "./models/accounts.js";
+import { AffiliatesModel } from "./models/affiliates.js";
 import { type CandleRecord, type CandleResolution, CandlesModel, RESOLUTIONS } from "./models/candles.js";
 import { FundingPaymentsModel } from "./models/funding-payments.js";
 import { HistoryModel } from "./models/history.js";
@@ -65,6 +66,7 @@ export class Indexer implements IndexerFeed {
   readonly history = new HistoryModel();
   readonly pnl = new PnlModel();
   readonly fundingPayments = new FundingPaymentsModel();
+  readonly affiliates = new AffiliatesModel();
   private latest: { height: bigint; time: Date } | undefined;
   /**
    * The perpetual market bodies at `height` (they change only when a block is applied) and their
@@ -100,6 +102,7 @@ export class Indexer implements IndexerFeed {
       this.applyAccountEvent(event, changes);
       this.pnl.apply(event);
       this.fundingPayments.apply(event);
+      this.affiliates.apply(event);
       if (event.event.kind === "oracle_price") repriced.add(event.event.marketId);
     }
     this.latest = { height: block.height, time: block.time };

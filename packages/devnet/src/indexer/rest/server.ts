@@ -16,6 +16,7 @@ import {
 } from "../../servers/http.js";
 import type { Indexer } from "../indexer.js";
 import { accountRoutes } from "./account-routes.js";
+import { affiliateRoutes } from "./affiliate-routes.js";
 import { fundingRoutes } from "./funding-routes.js";
 import { marketRoutes } from "./market-routes.js";
 import { pnlRoutes } from "./pnl-routes.js";
@@ -136,6 +137,7 @@ export async function startIndexerRestServer(options: IndexerRestServerOptions):
     ...pnlRoutes,
     ...programRoutes,
     ...tradeHistoryRoutes,
+    ...affiliateRoutes,
     ...utilityRoutes,
     ...(options.routes ?? []),
   ]);
