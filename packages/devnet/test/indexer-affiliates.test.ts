@@ -3,8 +3,6 @@
  * the referred user: referral codes (generated usernames), metadata, the code's address, the
  * affiliates' snapshot and a wallet's total volume, with the reference's validation and 404s.
  */
-import { create } from "@bufbuild/protobuf";
-import { affiliates } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { usernameOf } from "../src/indexer/models/affiliates.js";
 import {
@@ -13,8 +11,8 @@ import {
   depositMsg,
   getIndexer,
   type IndexedChain,
-  type Msg,
   placeShortTerm,
+  registerAffiliateMsg,
   startIndexedChain,
 } from "./support/indexer-chain.js";
 
@@ -31,11 +29,7 @@ beforeAll(async () => {
   await deliver(chain, 0, [depositMsg(alice, 10_000_000_000n)]);
   await deliver(chain, 1, [depositMsg(bob, 10_000_000_000n)]);
   await deliver(chain, 2, [depositMsg(carol, 10_000_000_000n)]);
-  const register = {
-    schema: affiliates.MsgRegisterAffiliateSchema,
-    value: create(affiliates.MsgRegisterAffiliateSchema, { referee: bob, affiliate: alice }),
-  } as Msg;
-  await deliver(chain, 1, [register]);
+  await deliver(chain, 1, [registerAffiliateMsg(bob, alice)]);
   // Bob (referred) rests 0.01 BTC at $65,000; Carol takes it.
   await placeShortTerm(chain, 1, {
     clientId: 1,

@@ -12,6 +12,7 @@ import {
   depositMsg,
   type IndexedChain,
   placeShortTerm,
+  registerAffiliateMsg,
   startIndexedChain,
   transferMsg,
 } from "../../devnet/test/support/indexer-chain.js";
@@ -31,6 +32,7 @@ beforeAll(async () => {
   await deliver(chain, 1, [depositMsg(bob, 10_000_000_000n)]);
   await deliver(chain, 0, [transferMsg({ owner: alice, number: 0 }, { owner: bob, number: 0 }, 100n)]);
   await deliver(chain, 0, [transferMsg({ owner: alice, number: 0 }, { owner: alice, number: 128 }, 50n)]);
+  await deliver(chain, 1, [registerAffiliateMsg(bob, alice)]);
   await placeShortTerm(chain, 1, {
     clientId: 1,
     side: "sell",
@@ -185,6 +187,31 @@ describe("indexer client: history actions on the devnet", () => {
     }))
       pages.push(page.tradeHistory.length);
     expect(pages).toEqual([1]);
+  });
+
+  it("gets an affiliate's metadata, its code's address, the snapshot and total volumes", async () => {
+    const meta = await client.getAffiliateMetadata({ address: alice });
+    expect(meta).toEqual({
+      referralCode: expect.stringMatching(/^[A-Z]\w+$/),
+      isVolumeEligible: false,
+      isAffiliate: true,
+    });
+    expect(await client.getAffiliateAddress({ referralCode: meta.referralCode })).toEqual({ address: alice });
+    const snapshot = await client.getAffiliateSnapshot({ sortByAffiliateEarning: true, limit: 10 });
+    expect(snapshot).toMatchObject({ total: 1, currentOffset: 0 });
+    expect(snapshot.affiliateList[0]).toMatchObject({
+      affiliateAddress: alice,
+      affiliateReferralCode: meta.referralCode,
+      affiliateReferredUsers: 1,
+      affiliateReferredTrades: 1,
+      affiliateReferredTotalVolume: 650,
+    });
+    expect(await client.getAffiliateTotalVolume({ address: bob })).toEqual({ totalVolume: 650 });
+    expect(await client.getAffiliateSnapshot({ addressFilter: [bob] })).toEqual({
+      affiliateList: [],
+      currentOffset: 0,
+      total: 0,
+    });
   });
 
   it("gets the empty rewards and vault answers, and the server's 400 entries as typed errors", async () => {

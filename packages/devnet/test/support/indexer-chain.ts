@@ -4,7 +4,7 @@
  * indexer's REST answers.
  */
 import { create, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
-import { sending } from "@perpx/proto";
+import { affiliates, sending } from "@perpx/proto";
 import { expect } from "vitest";
 import type { TxResult } from "../../src/app/contract.js";
 import { GENESIS_ACCOUNTS } from "../../src/app/genesis-accounts.js";
@@ -56,6 +56,14 @@ export function transferMsg(
     value: create(sending.MsgCreateTransferSchema, {
       transfer: { sender: from, recipient: to, assetId: 0, amount: dollars * 1_000_000n },
     }),
+  } as Msg;
+}
+
+/** `affiliate` refers `referee` (signed by the referee). */
+export function registerAffiliateMsg(referee: string, affiliate: string): Msg {
+  return {
+    schema: affiliates.MsgRegisterAffiliateSchema,
+    value: create(affiliates.MsgRegisterAffiliateSchema, { referee, affiliate }),
   } as Msg;
 }
 
