@@ -342,7 +342,7 @@ export interface FundingPaymentsResponse extends PageMetadata {
  *   id: "5e1f...", subaccountNumber: 0, action: "OPEN", executionPrice: "65000", entryPrice: "65000",
  *   side: "BUY", positionSide: "LONG", prevSize: "0", additionalSize: "0.1", value: "6500", orderType: "LIMIT",
  *   netFee: "3.25", netRealizedPnl: "0", netRealizedPnlPercent: null, time: "2026-01-01T00:00:00.000Z",
- *   orderId: "0b9f...", marketId: 0, marginMode: "CROSS",
+ *   orderId: "0b9f...", marketId: "BTC-USD", marginMode: "CROSS",
  * };
  * ```
  */
@@ -363,7 +363,8 @@ export interface TradeHistoryResponseObject {
   readonly netRealizedPnlPercent: string | null;
   readonly time: string;
   readonly orderId: string | null;
-  readonly marketId: number;
+  /** The market's ticker (the reference names it `marketId`). */
+  readonly marketId: string;
   readonly marginMode: PerpetualMarketType;
 }
 

@@ -233,6 +233,20 @@ export interface FundingEvent {
 }
 
 /**
+ * A referral registered (`MsgRegisterAffiliate`): `affiliate` referred `referee`.
+ *
+ * @example
+ * ```ts
+ * const referral: AffiliateRegisteredEvent = { kind: "affiliate_registered", referee: "perpx1b...", affiliate: "perpx1a..." };
+ * ```
+ */
+export interface AffiliateRegisteredEvent {
+  readonly kind: "affiliate_registered";
+  readonly referee: string;
+  readonly affiliate: string;
+}
+
+/**
  * One on-chain event for the indexer.
  *
  * @example
@@ -252,7 +266,8 @@ export type IndexerEvent =
   | StatefulOrderRemovedEvent
   | ConditionalOrderTriggeredEvent
   | TransferEvent
-  | FundingEvent;
+  | FundingEvent
+  | AffiliateRegisteredEvent;
 
 /**
  * The block-level indexer events of a committed block: those before its txs (genesis, control

@@ -18,7 +18,9 @@ import { locateBlockEvents } from "./block-events.js";
 import type { ChannelMessage, ChannelSnapshot, IndexerFeed } from "./feed.js";
 import { iso } from "./format.js";
 import { AccountsModel } from "./models/accounts.js";
+import { AffiliatesModel } from "./models/affiliates.js";
 import { type CandleRecord, type CandleResolution, CandlesModel, RESOLUTIONS } from "./models/candles.js";
+import { FundingPaymentsModel } from "./models/funding-payments.js";
 import { HistoryModel } from "./models/history.js";
 import { MarketsModel, type PerpetualMarketBody } from "./models/markets.js";
 import { type LevelChange, OrderBookModel } from "./models/orderbook.js";
@@ -66,6 +68,8 @@ export class Indexer implements IndexerFeed {
   readonly orders = new OrdersModel();
   readonly history = new HistoryModel();
   readonly pnl = new PnlModel();
+  readonly fundingPayments = new FundingPaymentsModel();
+  readonly affiliates = new AffiliatesModel();
   private latest: { height: bigint; time: Date } | undefined;
   /**
    * The perpetual market bodies at `height` (they change only when a block is applied) and their
@@ -100,14 +104,18 @@ export class Indexer implements IndexerFeed {
       this.applyEvent(event, messages, changedCandles);
       this.applyAccountEvent(event, changes);
       this.pnl.apply(event);
+      this.fundingPayments.apply(event);
+      this.affiliates.apply(event);
       if (event.event.kind === "oracle_price") repriced.add(event.event.marketId);
     }
     this.latest = { height: block.height, time: block.time };
+    this.fundingPayments.block(this.accounts.records());
     this.pnl.block(block.height, block.time, () => this.accounts.equities());
     if (this.retainBlocks > 0) {
       const oldest = block.height - BigInt(this.retainBlocks) + 1n;
       this.trades.prune(oldest);
       this.history.prune(oldest);
+      this.fundingPayments.prune(oldest);
       this.orders.prune(oldest);
     }
     for (const order of this.orders.expire(block.height))

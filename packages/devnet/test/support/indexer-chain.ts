@@ -4,7 +4,7 @@
  * indexer's REST answers.
  */
 import { create, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
-import { sending } from "@perpx/proto";
+import { affiliates, sending } from "@perpx/proto";
 import { expect } from "vitest";
 import type { TxResult } from "../../src/app/contract.js";
 import { GENESIS_ACCOUNTS } from "../../src/app/genesis-accounts.js";
@@ -42,6 +42,28 @@ export function depositMsg(owner: string, quantums: bigint, number = 0): Msg {
       assetId: 0,
       quantums,
     }),
+  } as Msg;
+}
+
+/** A transfer of whole `dollars` of USDC between two subaccounts. */
+export function transferMsg(
+  from: { owner: string; number: number },
+  to: { owner: string; number: number },
+  dollars: bigint,
+): Msg {
+  return {
+    schema: sending.MsgCreateTransferSchema,
+    value: create(sending.MsgCreateTransferSchema, {
+      transfer: { sender: from, recipient: to, assetId: 0, amount: dollars * 1_000_000n },
+    }),
+  } as Msg;
+}
+
+/** `affiliate` refers `referee` (signed by the referee). */
+export function registerAffiliateMsg(referee: string, affiliate: string): Msg {
+  return {
+    schema: affiliates.MsgRegisterAffiliateSchema,
+    value: create(affiliates.MsgRegisterAffiliateSchema, { referee, affiliate }),
   } as Msg;
 }
 

@@ -203,6 +203,11 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis): Module {
             );
           }
           ctx.store(AFFILIATES).set(key, utf8(msg.affiliate));
+          ctx.events.indexer({
+            kind: "affiliate_registered",
+            referee: msg.referee,
+            affiliate: msg.affiliate,
+          });
           ctx.events.emitEvent("register_affiliate", [
             ["referee", msg.referee],
             ["affiliate", msg.affiliate],

@@ -215,6 +215,11 @@ export class AccountsModel {
     return this.fundingIndex.get(perpetualId) ?? 0n;
   }
 
+  /** Every subaccount as the chain last reported it. */
+  records(): IterableIterator<SubaccountRecord> {
+    return this.subaccounts.values();
+  }
+
   /** Every subaccount's key and equity. */
   *equities(): Generator<[string, bigint]> {
     for (const [key, record] of this.subaccounts) yield [key, this.value(record).equity];

@@ -13,19 +13,23 @@ import {
   subaccountBody,
   transferBody,
 } from "../account-views.js";
-import { iso, scaled, usdc } from "../format.js";
+import { iso, scaled } from "../format.js";
 import type { Indexer } from "../indexer.js";
 import { subaccountKey } from "../models/accounts.js";
 import { priceOf } from "../models/markets.js";
 import type { OrderRecord } from "../models/orders.js";
-import { invalidParam, notFound, ok, paginate, type Route } from "./routes.js";
+import {
+  arrayParam,
+  childrenOf,
+  createdFilter,
+  PARENTS,
+  parentParams,
+  subaccountParams,
+} from "./account-params.js";
+import { notFound, ok, paginate, type Route } from "./routes.js";
 import { isValidAddress } from "./utility-routes.js";
-import type { RequestChecks } from "./validation.js";
+import { isBooleanText, type RequestChecks } from "./validation.js";
 
-const PARENTS = 128;
-const SUBACCOUNT_MESSAGE = "subaccountNumber must be a non-negative integer less than 128001";
-const PARENT_MESSAGE = "parentSubaccountNumber must be a non-negative integer less than 128";
-const ADDRESS_MESSAGE = "address must be a valid dydx address";
 const POSITION_STATUSES = ["OPEN", "CLOSED", "LIQUIDATED"];
 const ORDER_STATUSES = [
   "OPEN",
@@ -36,7 +40,8 @@ const ORDER_STATUSES = [
   "ERROR",
   "BEST_EFFORT_OPENED",
 ];
-const ORDER_TYPES = [
+/** The reference's order types (`OrderType`), in its order. */
+export const ORDER_TYPES = [
   "LIMIT",
   "MARKET",
   "STOP_LIMIT",
@@ -47,47 +52,17 @@ const ORDER_TYPES = [
   "TWAP",
   "TWAP_SUBORDER",
 ];
+/** The reference's fill types (`FillType`), in its order. */
+const FILL_TYPES = ["LIMIT", "LIQUIDATED", "LIQUIDATION", "DELEVERAGED", "OFFSETTING", "TWAP_SUBORDER"];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function subaccountParams(checks: RequestChecks): { address: string; n: number } {
-  const address = checks.oneOf("address", isValidAddress, ADDRESS_MESSAGE, "both") ?? "";
-  const n = checks.requiredInt("subaccountNumber", SUBACCOUNT_MESSAGE, -1, 128_001, "both");
-  return { address, n };
-}
-
-function parentParams(checks: RequestChecks): { address: string; n: number } {
-  const address = checks.oneOf("address", isValidAddress, ADDRESS_MESSAGE, "both") ?? "";
-  const n = checks.requiredInt("parentSubaccountNumber", PARENT_MESSAGE, -1, PARENTS, "both");
-  return { address, n };
-}
-
-/** An array parameter (comma-separated or repeated, upper-cased), each value one of `allowed`. */
-function arrayParam(checks: RequestChecks, name: string, allowed: readonly string[]): string[] | undefined {
-  const values = checks
-    .rawAll(name)
-    .flatMap((v) => v.split(","))
-    .map((v) => v.trim().toUpperCase())
-    .filter((v) => v !== "");
-  if (values.length === 0) return undefined;
-  if (!values.every((v) => allowed.includes(v))) {
-    checks.fail(name, `${name} must be one of ${allowed.join(",")}`, values, "query");
-    return undefined;
-  }
-  return values;
-}
-
-function childrenOf(indexer: Indexer, address: string, parent: number): number[] {
-  return indexer.accounts.numbersOf(address).filter((n) => n % PARENTS === parent);
-}
-
-function createdFilter(before: { height?: bigint; time?: Date }) {
-  return (height: bigint, time: Date) =>
-    (before.height === undefined || height <= before.height) &&
-    (before.time === undefined || time.getTime() <= before.time.getTime());
-}
-
 function positionsOf(indexer: Indexer, checks: RequestChecks, address: string, numbers: number[]) {
-  const statuses = arrayParam(checks, "status", POSITION_STATUSES);
+  const statuses = arrayParam(
+    checks,
+    "status",
+    POSITION_STATUSES,
+    "status must be a valid Position Status (OPEN, etc)",
+  );
   const limit = checks.limit();
   const keep = createdFilter(checks.createdBeforeOrAt());
   const models = indexer.accountModels();
@@ -133,28 +108,43 @@ function ordersOf(indexer: Indexer, checks: RequestChecks, address: string, numb
   const type = checks.oneOf(
     "type",
     (t) => ORDER_TYPES.includes(t),
-    `type must be one of ${ORDER_TYPES.join(",")}`,
+    `type must be one of ${ORDER_TYPES}`,
     "query",
     true,
   );
-  const includeTypes = arrayParam(checks, "includeTypes", ORDER_TYPES);
-  const excludeTypes = arrayParam(checks, "excludeTypes", ORDER_TYPES);
-  const statuses = arrayParam(checks, "status", ORDER_STATUSES);
-  const gtbBefore = checks.optionalInt(
-    "goodTilBlockBeforeOrAt",
-    "goodTilBlockBeforeOrAt must be a positive integer",
-    0,
-  );
-  const gtbAfter = checks.optionalInt("goodTilBlockAfter", "goodTilBlockAfter must be a positive integer", 0);
+  const statuses = arrayParam(checks, "status", ORDER_STATUSES, `status must be one of ${ORDER_STATUSES}`);
+  const gtbBefore = checks.optionalInt("goodTilBlockBeforeOrAt", "Invalid value", 0);
+  const gtbAfter = checks.optionalInt("goodTilBlockAfter", "Invalid value", 0);
   const gtbtBefore = checks.optionalIso("goodTilBlockTimeBeforeOrAt");
   const gtbtAfter = checks.optionalIso("goodTilBlockTimeAfter");
-  const ascending = checks.raw("returnLatestOrders") !== undefined;
+  checks.oneOf("returnLatestOrders", isBooleanText, "Invalid value", "query", true);
+  const includeTypes = arrayParam(
+    checks,
+    "includeTypes",
+    ORDER_TYPES,
+    `includeTypes must be one of ${ORDER_TYPES}`,
+  );
+  const excludeTypes = arrayParam(
+    checks,
+    "excludeTypes",
+    ORDER_TYPES,
+    `excludeTypes must be one of ${ORDER_TYPES}`,
+  );
+  // The reference's rule names `goodTilBlock` and `goodTilBlockTime` (not the bounds it reads).
+  const goodTilBlock = checks.rawPresent("goodTilBlock");
   if (
-    (gtbBefore !== undefined || gtbAfter !== undefined) &&
-    (gtbtBefore !== undefined || gtbtAfter !== undefined)
+    checks.rawPresent("goodTilBlockTime") !== undefined &&
+    goodTilBlock !== undefined &&
+    goodTilBlock !== ""
   ) {
-    return invalidParam("Cannot provide both goodTilBlock and goodTilBlockTime");
+    checks.fail(
+      "goodTilBlock",
+      "Cannot provide both goodTilBlock and goodTilBlockTime",
+      goodTilBlock,
+      "query",
+    );
   }
+  const ascending = checks.raw("returnLatestOrders") !== undefined;
   const market = ticker === undefined ? undefined : indexer.markets.market(ticker);
   const rows = numbers
     .flatMap((n) => indexer.orders.ofSubaccount(subaccountKey(address, n)))
@@ -200,27 +190,52 @@ function fillsOf(
   numbers: number[],
   withMarket: boolean,
 ) {
-  const marketParam = withMarket ? checks.raw("market") : undefined;
-  const marketType = withMarket
-    ? checks.oneOf(
-        "marketType",
-        (t) => t === "PERPETUAL" || t === "SPOT",
-        "marketType must be one of PERPETUAL,SPOT",
-        "query",
-        true,
-      )
-    : undefined;
   const limit = checks.limit();
-  const before = withMarket ? checks.createdBeforeOrAt() : {};
+  const before = checks.createdBeforeOrAt();
   const page = checks.page();
-  if ((marketParam === undefined) !== (marketType === undefined) && checks.errors.length === 0) {
-    return invalidParam("market and marketType must be provided together");
+  const marketParam = checks.raw("market");
+  const marketTypeParam = checks.raw("marketType");
+  if (checks.rawPresent("marketType") !== undefined && marketParam === undefined)
+    checks.fail(
+      "market",
+      "market must be provided if marketType is provided",
+      checks.rawPresent("market"),
+      "query",
+    );
+  if (checks.rawPresent("market") !== undefined && marketTypeParam === undefined)
+    checks.fail(
+      "marketType",
+      "marketType must be provided if market is provided",
+      checks.rawPresent("marketType"),
+      "query",
+    );
+  const marketType = checks.oneOf(
+    "marketType",
+    (t) => t === "PERPETUAL" || t === "SPOT",
+    "marketType must be a valid market type (PERPETUAL/SPOT)",
+    "query",
+    true,
+  );
+  const includeTypes = arrayParam(
+    checks,
+    "includeTypes",
+    FILL_TYPES,
+    `includeTypes must be one of ${FILL_TYPES}`,
+  );
+  const excludeTypes = arrayParam(
+    checks,
+    "excludeTypes",
+    FILL_TYPES,
+    `excludeTypes must be one of ${FILL_TYPES}`,
+  );
+  if (checks.errors.length > 0) return ok({});
+  // The parent route validates the market and the time bound but reads neither.
+  const wanted = withMarket ? marketParam : undefined;
+  const market = wanted === undefined ? undefined : indexer.markets.market(wanted);
+  if (wanted !== undefined && (market === undefined || marketType === "SPOT")) {
+    return notFound(`${wanted} not found in markets of type ${marketType}`);
   }
-  const market = marketParam === undefined ? undefined : indexer.markets.market(marketParam);
-  if (marketParam !== undefined && (market === undefined || marketType === "SPOT")) {
-    return notFound(`${marketParam} not found in markets of type ${marketType}`);
-  }
-  const keep = createdFilter(before);
+  const keep = createdFilter(withMarket ? before : {});
   const rows = numbers
     .flatMap((n) => indexer.history.fillsOf(address, n))
     .filter(
@@ -232,7 +247,11 @@ function fillsOf(
     );
   const bodies = rows.flatMap((f) => {
     const m = indexer.markets.marketOfPair(f.clobPairId);
-    return m === undefined ? [] : [fillBody(m, f, (key) => indexer.orders.byKey(key) !== undefined)];
+    if (m === undefined) return [];
+    const body = fillBody(m, f, (key) => indexer.orders.byKey(key) !== undefined);
+    const type = String(body.type);
+    if (includeTypes !== undefined && !includeTypes.includes(type)) return [];
+    return excludeTypes?.includes(type) ? [] : [body];
   });
   const { items, paging } = paginate(bodies, limit, page);
   return ok({ fills: items, ...paging });
@@ -276,44 +295,6 @@ function transfersOf(indexer: Indexer, checks: RequestChecks, address: string, n
 
 /** The account routes. */
 export const accountRoutes: readonly Route[] = [
-  {
-    path: "/v4/historical-pnl",
-    cache: 10,
-    handler: (checks, indexer) => {
-      const { address, n } = subaccountParams(checks);
-      const limit = checks.limit();
-      const before = checks.createdBeforeOrAt();
-      const afterHeight = checks.optionalInt(
-        "createdOnOrAfterHeight",
-        "createdOnOrAfterHeight must be a non-negative integer",
-        -1,
-      );
-      const afterTime = checks.optionalIso("createdOnOrAfter");
-      const page = checks.page();
-      if (indexer.accounts.subaccount(address, n) === undefined) {
-        return notFound(`No subaccount found with address ${address} and subaccountNumber ${n}`);
-      }
-      const keep = createdFilter(before);
-      const rows = [...indexer.pnl.ticksOf(address, n)]
-        .reverse()
-        .filter(
-          (t) =>
-            keep(t.blockHeight, t.createdAt) &&
-            (afterHeight === undefined || afterHeight === 0 || t.blockHeight >= BigInt(afterHeight)) &&
-            (afterTime === undefined || t.createdAt.getTime() >= afterTime.getTime()),
-        )
-        .map((t) => ({
-          equity: usdc(t.equity),
-          totalPnl: usdc(t.equity - t.netTransfers),
-          netTransfers: usdc(t.netTransfers),
-          createdAt: iso(t.createdAt),
-          blockHeight: t.blockHeight.toString(),
-          blockTime: iso(t.blockTime),
-        }));
-      const { items, paging } = paginate(rows, limit, page, false);
-      return ok({ historicalPnl: items, ...paging });
-    },
-  },
   {
     path: "/v4/addresses/:address",
     cache: 1,

@@ -21,13 +21,8 @@ export const marketRoutes: readonly Route[] = [
       const limit = checks.limit();
       const known = (t: string) => indexer.markets.market(t) !== undefined;
       const ticker = checks.oneOf("ticker", known, TICKER_MESSAGE, "query", true);
-      const market = checks.oneOf(
-        "market",
-        known,
-        "market must be a valid ticker (BTC-USD, etc)",
-        "query",
-        true,
-      );
+      // The reference checks `market` with the ticker rule, message and all.
+      const market = checks.oneOf("market", known, TICKER_MESSAGE, "query", true);
       if (ticker !== undefined && market !== undefined)
         return invalidParam("Only one of ticker or market may be provided");
       const one = ticker ?? market;
@@ -108,7 +103,7 @@ export const marketRoutes: readonly Route[] = [
       const period = checks.oneOf(
         "timePeriod",
         (p) => p in SPARKLINE_PERIODS,
-        `timePeriod must be one of ${Object.keys(SPARKLINE_PERIODS).join(",")}`,
+        `timePeriod must be a valid Time Period, one of ${Object.keys(SPARKLINE_PERIODS)}`,
         "query",
       );
       if (period === undefined) return ok({});

@@ -16,8 +16,14 @@ import {
 } from "../../servers/http.js";
 import type { Indexer } from "../indexer.js";
 import { accountRoutes } from "./account-routes.js";
+import { affiliateRoutes } from "./affiliate-routes.js";
+import { fundingRoutes } from "./funding-routes.js";
 import { marketRoutes } from "./market-routes.js";
+import { pnlRoutes } from "./pnl-routes.js";
+import { programRoutes } from "./program-routes.js";
 import type { Route, RouteAnswer } from "./routes.js";
+import { tradeHistoryRoutes } from "./trade-history-routes.js";
+import { transferRoutes } from "./transfer-routes.js";
 import { utilityRoutes } from "./utility-routes.js";
 import { RequestChecks } from "./validation.js";
 
@@ -126,6 +132,12 @@ export async function startIndexerRestServer(options: IndexerRestServerOptions):
   const routes = compileRoutes([
     ...marketRoutes,
     ...accountRoutes,
+    ...transferRoutes,
+    ...fundingRoutes,
+    ...pnlRoutes,
+    ...programRoutes,
+    ...tradeHistoryRoutes,
+    ...affiliateRoutes,
     ...utilityRoutes,
     ...(options.routes ?? []),
   ]);

@@ -20,6 +20,11 @@ const INT = /^[+-]?\d+$/;
 const ISO_8601 =
   /^\d{4}-?\d\d-?\d\d(?:[T\s]\d\d(?::?\d\d(?::?\d\d(?:[.,]\d+)?)?)?(?:Z|[+-]\d\d(?::?\d\d)?)?)?$/i;
 
+/** Whether text is a boolean as validator.js's `isBoolean` reads one (`true`, `false`, `1`, `0`). */
+export function isBooleanText(text: string): boolean {
+  return text === "true" || text === "false" || text === "1" || text === "0";
+}
+
 /** Whether text is an integer in (gt, lt), as validator.js's `isInt` with those options. */
 function isInt(text: string, gt?: number, lt?: number): boolean {
   if (!INT.test(text)) return false;
@@ -42,6 +47,11 @@ export class RequestChecks {
     if (location === "params") return undefined;
     const value = this.query.get(name);
     return value === null || value === "" ? undefined : value;
+  }
+
+  /** A query parameter's raw value even when empty (undefined only when the key is absent). */
+  rawPresent(name: string): string | undefined {
+    return this.query.get(name) ?? undefined;
   }
 
   /** Every value of a repeated query parameter (empty strings left out). */

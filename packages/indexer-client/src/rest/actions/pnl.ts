@@ -321,7 +321,10 @@ export interface FundingPaymentFilters extends PageParams {
   readonly ticker?: string;
   /** Only payments at or after this time. @default undefined */
   readonly createdOnOrAfter?: TimeInput;
-  /** Include zero payments. @default false (the server's default) */
+  /**
+   * Include zero payments. `false` sends nothing: the server includes zero payments whenever the
+   * parameter is present, whatever its value. @default false (the server's default)
+   */
   readonly showZeroPayments?: boolean;
 }
 
@@ -332,7 +335,7 @@ function fundingQuery(params: FundingPaymentFilters) {
     page,
     ticker: params.ticker === undefined ? undefined : checkTicker("ticker", params.ticker),
     createdOnOrAfter: checkTime("createdOnOrAfter", params.createdOnOrAfter),
-    showZeroPayments: checkBoolean("showZeroPayments", params.showZeroPayments),
+    showZeroPayments: checkBoolean("showZeroPayments", params.showZeroPayments) === true ? true : undefined,
   };
 }
 

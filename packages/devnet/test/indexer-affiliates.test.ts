@@ -1,0 +1,141 @@
+/**
+ * The indexer's affiliate routes over REST after a signed `MsgRegisterAffiliate` and a trade of
+ * the referred user: referral codes (generated usernames), metadata, the code's address, the
+ * affiliates' snapshot and a wallet's total volume, with the reference's validation and 404s.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { usernameOf } from "../src/indexer/models/affiliates.js";
+import {
+  BTC_PRICE_SUBTICKS,
+  deliver,
+  depositMsg,
+  getIndexer,
+  type IndexedChain,
+  placeShortTerm,
+  registerAffiliateMsg,
+  startIndexedChain,
+} from "./support/indexer-chain.js";
+
+let chain: IndexedChain;
+let alice: string;
+let bob: string;
+let carol: string;
+
+type Body = Record<string, unknown>;
+
+beforeAll(async () => {
+  chain = await startIndexedChain();
+  [alice, bob, carol] = chain.signers.map((s) => s.address) as [string, string, string];
+  await deliver(chain, 0, [depositMsg(alice, 10_000_000_000n)]);
+  await deliver(chain, 1, [depositMsg(bob, 10_000_000_000n)]);
+  await deliver(chain, 2, [depositMsg(carol, 10_000_000_000n)]);
+  await deliver(chain, 1, [registerAffiliateMsg(bob, alice)]);
+  // Bob (referred) rests 0.01 BTC at $65,000; Carol takes it.
+  await placeShortTerm(chain, 1, {
+    clientId: 1,
+    side: "sell",
+    quantums: 100_000_000n,
+    subticks: BTC_PRICE_SUBTICKS,
+  });
+  await placeShortTerm(chain, 2, {
+    clientId: 2,
+    side: "buy",
+    quantums: 100_000_000n,
+    subticks: BTC_PRICE_SUBTICKS,
+  });
+  chain.devnet.mine(1);
+});
+
+afterAll(async () => {
+  await chain?.devnet.stop();
+});
+
+async function body(path: string): Promise<Body> {
+  const answer = await getIndexer(chain, path);
+  expect(answer.status, path).toBe(200);
+  return answer.body as Body;
+}
+
+describe("indexer REST: affiliates", () => {
+  it("gives every address with a subaccount 0 a referral code, and finds the address of a code", async () => {
+    const meta = await body(`/v4/affiliates/metadata?address=${alice}`);
+    expect(meta).toEqual({ referralCode: usernameOf(alice, 0), isVolumeEligible: false, isAffiliate: true });
+    expect(meta.referralCode).toMatch(/^[A-Z][a-z]+[A-Z][a-z]+[A-Z0-9]{3}$/);
+    expect(await body(`/v4/affiliates/metadata?address=${carol}`)).toEqual({
+      referralCode: usernameOf(carol, 0),
+      isVolumeEligible: false,
+      isAffiliate: false,
+    });
+    expect(await body(`/v4/affiliates/address?referralCode=${meta.referralCode}`)).toEqual({
+      address: alice,
+    });
+    expect(await getIndexer(chain, "/v4/affiliates/address?referralCode=NoSuchCode")).toMatchObject({
+      status: 404,
+      body: { errors: [{ msg: "Referral code NoSuchCode does not exist" }] },
+    });
+    const stranger = "perpx1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqnrql8a";
+    expect(await getIndexer(chain, `/v4/affiliates/metadata?address=${stranger}`)).toMatchObject({
+      status: 404,
+      body: { errors: [{ msg: `Wallet with address ${stranger} not found` }] },
+    });
+    expect((await getIndexer(chain, "/v4/affiliates/metadata")).body).toEqual({
+      errors: [{ msg: "address must be a valid string", param: "address", location: "query" }],
+    });
+  });
+
+  it("sums the referred user's trades since the referral in the affiliate's snapshot", async () => {
+    const fills = (await body(`/v4/fills?address=${bob}&subaccountNumber=0`)).fills as Body[];
+    expect(fills).toHaveLength(1);
+    const fee = Number(fills[0]?.fee);
+    const { affiliateList, total, currentOffset } = await body("/v4/affiliates/snapshot");
+    expect({ total, currentOffset }).toEqual({ total: 1, currentOffset: 0 });
+    expect(affiliateList).toEqual([
+      {
+        affiliateAddress: alice,
+        affiliateReferralCode: usernameOf(alice, 0),
+        affiliateEarnings: 0,
+        affiliateReferredTrades: 1,
+        affiliateTotalReferredFees: fee,
+        affiliateReferredUsers: 1,
+        affiliateReferredNetProtocolEarnings: fee,
+        affiliateReferredTotalVolume: 650,
+        affiliateReferredMakerFees: Math.max(fee, 0),
+        affiliateReferredTakerFees: 0,
+        affiliateReferredMakerRebates: Math.min(fee, 0),
+      },
+    ]);
+    expect(await body(`/v4/affiliates/snapshot?addressFilter=${bob},${carol}`)).toEqual({
+      affiliateList: [],
+      currentOffset: 0,
+      total: 0,
+    });
+    expect(await body("/v4/affiliates/snapshot?offset=1&sortByAffiliateEarning=true")).toEqual({
+      affiliateList: [],
+      currentOffset: 1,
+      total: 0,
+    });
+    expect(
+      (await getIndexer(chain, "/v4/affiliates/snapshot?offset=-1&limit=0&sortByAffiliateEarning=no")).body,
+    ).toEqual({
+      errors: [
+        { value: "-1", msg: "offset must be a valid integer", param: "offset", location: "query" },
+        { value: "0", msg: "limit must be a valid integer", param: "limit", location: "query" },
+        {
+          value: "no",
+          msg: "sortByAffiliateEarning must be a boolean",
+          param: "sortByAffiliateEarning",
+          location: "query",
+        },
+      ],
+    });
+  });
+
+  it("gives a wallet's total volume as a number", async () => {
+    expect(await body(`/v4/affiliates/total_volume?address=${bob}`)).toEqual({ totalVolume: 650 });
+    expect(await body(`/v4/affiliates/total_volume?address=${alice}`)).toEqual({ totalVolume: 0 });
+    expect(await getIndexer(chain, "/v4/affiliates/total_volume")).toMatchObject({
+      status: 404,
+      body: { errors: [{ msg: "Wallet with address undefined not found" }] },
+    });
+  });
+});
