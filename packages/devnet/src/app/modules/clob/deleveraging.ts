@@ -10,7 +10,7 @@
  * module, which gates withdrawals and transfers (`withdrawal-gate.ts`).
  */
 import type { clob } from "@perpx/proto";
-import { abciError } from "../../errors.js";
+import { abciError, isAbciError } from "../../errors.js";
 import type { Context } from "../../module.js";
 import { netNotional } from "../margin.js";
 import type { SubaccountRef } from "../subaccounts.js";
@@ -51,7 +51,8 @@ export function deleveragingMode(
  * Closes `delta` of the deleveraged position against `offsetting` (quote at the bankruptcy or the
  * oracle price), with its events.
  *
- * @throws AbciError subaccounts 102 when either side's collateral check refuses it.
+ * @throws AbciError clob 1014 (InvalidPerpetualPositionSizeDelta) when the
+ * delta does not reduce both positions, subaccounts 102 when a collateral check refuses it.
  */
 function offset(
   ctx: Context,
@@ -65,6 +66,23 @@ function offset(
   const { risk, position } = liquidatedPosition(ctx, keepers, liquidated, perpetualId);
   if (position === undefined) {
     throw abciError(clobErrors.noOpenPositionForPerpetual, `no position in perpetual ${perpetualId}`);
+  }
+  const held =
+    keepers.subaccounts.get(ctx, offsetting).perpetualPositions.find((p) => p.perpetualId === perpetualId)
+      ?.quantums ?? 0n;
+  const fits = (position: bigint, change: bigint) =>
+    (position < 0n ? -position : position) >= (change < 0n ? -change : change);
+  if (
+    position.quantums > 0n === delta > 0n ||
+    !fits(position.quantums, delta) ||
+    held > 0n !== delta > 0n ||
+    held === 0n ||
+    !fits(held, delta)
+  ) {
+    throw abciError(
+      clobErrors.invalidPerpetualPositionSizeDelta,
+      `delta ${delta} against positions ${position.quantums} and ${held} in perpetual ${perpetualId}`,
+    );
   }
   const quote = finalSettlement
     ? netNotional(-delta, position.pricing)
@@ -141,8 +159,9 @@ export function deleverage(
     const delta = remaining > 0n ? size : -size;
     try {
       offset(ctx, keepers, liquidated, view.id, perpetualId, delta, mode === "final-settlement");
-    } catch {
-      continue; // the two bankruptcy prices do not overlap: try the next subaccount
+    } catch (error) {
+      if (!isAbciError(error)) throw error;
+      continue; // refused by a collateral check (the bankruptcy prices do not overlap): the next one
     }
     remaining -= delta;
     fills.push({ offsetting: view.id, fillAmount: size });
@@ -187,8 +206,8 @@ export function deliverDeleveraging(
         sign * fill.fillAmount,
         match.isFinalSettlement,
       );
-    } catch {
-      // refused on the committed state: skipped (see the function comment)
+    } catch (error) {
+      if (!isAbciError(error)) throw error; // refused on the committed state: skipped (see above)
     }
   }
 }

@@ -149,9 +149,9 @@ function roundRational(value: Rational, up: boolean): bigint {
  *
  * @example
  * ```ts
- * // $49,850 per BTC = 4.985 quote quantums per base quantum; exponent -8, 1e5 subticks per tick
- * fillableSubticks({ num: 4985n, den: 1000n }, true, { quantumConversionExponent: -8, subticksPerTick: 100_000 });
- * // 498_500_000_000n
+ * // $49,850 per BTC = 4.985 quote quantums per base quantum; exponent -9, 1e5 subticks per tick
+ * fillableSubticks({ num: 4985n, den: 1000n }, true, { quantumConversionExponent: -9, subticksPerTick: 100_000 });
+ * // 4_985_000_000n
  * ```
  */
 export function fillableSubticks(
