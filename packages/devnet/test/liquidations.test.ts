@@ -177,6 +177,27 @@ afterAll(async () => {
   await devnet?.stop();
 });
 
+describe("devnet control for the risk engine", () => {
+  it("moves a price by a factor (rounded down) and refuses a factor that is not a positive decimal", async () => {
+    const res = await fetch(`${devnet.endpoints.devnetControl}/devnet/prices`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ market: "BTC-USD", factor: "1.00001" }),
+    });
+    expect(await res.json()).toMatchObject({ pair: "BTC-USD", price: "50000.5" });
+    for (const factor of ["-1", "0", "abc"]) {
+      const bad = await fetch(`${devnet.endpoints.devnetControl}/devnet/prices`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ market: "BTC-USD", factor }),
+      });
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toMatchObject({ code: "invalid_price" });
+    }
+    await control("/prices", { market: "BTC-USD", price: "50000" });
+  });
+});
+
 describe("liquidations", () => {
   it("liquidates a subaccount a price move puts below its maintenance margin, against a bid, paying the insurance fund", async () => {
     await openLong(victim, 50_000);
