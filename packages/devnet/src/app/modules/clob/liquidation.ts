@@ -20,8 +20,8 @@
 import { clob } from "@perpx/proto";
 import { isAbciError } from "../../errors.js";
 import type { Context } from "../../module.js";
-import { absBig } from "../dtypes.js";
-import { netNotional } from "../margin.js";
+import { absBig, floorDiv } from "../dtypes.js";
+import { fundingSettlementPpm, marginRequirements, netNotional } from "../margin.js";
 import type { SubaccountRef } from "../subaccounts.js";
 import { deleverage, deleveragingMode, pairOfPerpetual } from "./deleveraging.js";
 import { type ClobKeepers, Engine } from "./engine.js";
@@ -31,9 +31,16 @@ import {
   liquidationInfo,
   liquidationsConfig,
   markPerpetualLiquidated,
+  pricingOf,
   settleLiquidationFill,
 } from "./liquidation-fill.js";
-import { fillablePrice, fillableSubticks, isLiquidatable, liquidationSizeDelta } from "./liquidation-math.js";
+import {
+  fillablePrice,
+  fillableSubticks,
+  isLiquidatable,
+  type LiquidatedPosition,
+  liquidationSizeDelta,
+} from "./liquidation-math.js";
 import { applyMatch, type FillDecision, matchOrder, opposite } from "./matching.js";
 import { queueDeleveraging, queueLiquidationMatch } from "./operations-queue.js";
 import { CLOB, getOrder } from "./state.js";
@@ -43,12 +50,46 @@ export const MAX_LIQUIDATION_ATTEMPTS_PER_BLOCK = 50;
 /** Deleveragings attempted per block at most (the reference chain's default flag). */
 export const MAX_DELEVERAGING_ATTEMPTS_PER_BLOCK = 10;
 
-/** The subaccounts that are liquidatable now, in store order. */
+/**
+ * The subaccounts that are liquidatable now, in store order. One pass over every subaccount, so
+ * each perpetual's pricing, margin fractions and funding index are read once: net collateral is
+ * USDC with funding settled plus the positions' notional, the maintenance margin their sum (the
+ * same figures as the subaccounts keeper's `risk`, without its initial margin).
+ */
 export function liquidatableSubaccounts(ctx: Context, keepers: ClobKeepers): SubaccountRef[] {
+  const perpetuals = new Map<number, { position: Omit<LiquidatedPosition, "quantums">; index: bigint }>();
+  const perpetualOfId = (id: number) => {
+    let found = perpetuals.get(id);
+    if (found === undefined) {
+      const tier = keepers.perpetuals.liquidityTierOf(ctx, id);
+      found = {
+        position: {
+          pricing: pricingOf(ctx, keepers, id),
+          fractions: {
+            initialMarginPpm: tier.initialMarginPpm,
+            maintenanceFractionPpm: tier.maintenanceFractionPpm,
+          },
+        },
+        index: keepers.perpetuals.perpetual(ctx, id).fundingIndex,
+      };
+      perpetuals.set(id, found);
+    }
+    return found;
+  };
   const found: SubaccountRef[] = [];
   for (const view of keepers.subaccounts.all(ctx)) {
     if (view.perpetualPositions.length === 0) continue;
-    if (isLiquidatable(keepers.subaccounts.risk(ctx, view.id))) found.push(view.id);
+    let fundingPpm = 0n;
+    let netCollateral = 0n;
+    let maintenance = 0n;
+    for (const p of view.perpetualPositions) {
+      const { position, index } = perpetualOfId(p.perpetualId);
+      fundingPpm += fundingSettlementPpm(p.quantums, p.fundingIndex, index);
+      netCollateral += p.quoteBalance + netNotional(p.quantums, position.pricing);
+      maintenance += marginRequirements(p.quantums, position.pricing, position.fractions).maintenance;
+    }
+    netCollateral += view.usdc + floorDiv(fundingPpm, 1_000_000n);
+    if (isLiquidatable({ netCollateral, maintenance })) found.push(view.id);
   }
   return found;
 }
