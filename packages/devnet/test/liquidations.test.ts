@@ -292,6 +292,19 @@ describe("liquidations", () => {
     expect(after).toEqual({ usdc: 0n, btc: 0n });
     const lpAfter = await subaccountOf(lp.address);
     expect(lpAfter).toEqual({ usdc: lpBefore.usdc + before.usdc, btc: 0n });
+    // The indexer: DELEVERAGED for the victim, OFFSETTING for the short.
+    const base = `${devnet.endpoints.indexer}/v4`;
+    await expect
+      .poll(async () => {
+        const res = await fetch(`${base}/fills?address=${victim2.address}&subaccountNumber=0`);
+        const body = (await res.json()) as { fills: { type: string; size: string }[] };
+        return body.fills.map((f) => [f.type, f.size]);
+      })
+      .toContainEqual(["DELEVERAGED", "0.3"]);
+    const offset = (await (await fetch(`${base}/fills?address=${lp.address}&subaccountNumber=0`)).json()) as {
+      fills: { type: string }[];
+    };
+    expect(offset.fills.map((f) => f.type)).toContain("OFFSETTING");
     const event = (await eventsAt(at)).find((e) => e.type === "perpx.clob.deleveraging");
     expect(event?.attributes).toMatchObject({
       liquidated_owner: victim2.address,

@@ -152,6 +152,8 @@ export interface DeleveragingEvent {
   readonly fillAmount: bigint;
   /** Quote quantums the deleveraged subaccount receives (sells) or pays (buys). */
   readonly totalQuoteQuantums: bigint;
+  /** The price of the fill in subticks of the clob pair (rounded down). */
+  readonly subticks: bigint;
   readonly isBuy: boolean;
   readonly isFinalSettlement: boolean;
 }

@@ -235,7 +235,8 @@ export function fillUpdateBody(market: MarketDefinition, fill: FillRecord): Fill
     liquidity: fill.liquidity,
     type: fill.type,
     clobPairId: String(fill.clobPairId),
-    orderId: orderUuid(fill.orderKey),
+    // A liquidated or deleveraged side has no order of its own.
+    ...(fill.type === "LIMIT" || fill.type === "LIQUIDATION" ? { orderId: orderUuid(fill.orderKey) } : {}),
     size: sizeOf(market, fill.quantums),
     price: priceOf(market, fill.subticks),
     quoteAmount: usdc(fill.quoteQuantums),

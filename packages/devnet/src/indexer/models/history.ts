@@ -101,6 +101,33 @@ export class HistoryModel {
       }
       return { fills, transfers: [] };
     }
+    if (e.kind === "deleveraging") {
+      const fills: FillRecord[] = [];
+      for (const [sub, liquidity, type, buys] of [
+        [e.liquidated, "TAKER", "DELEVERAGED", e.isBuy],
+        [e.offsetting, "MAKER", "OFFSETTING", !e.isBuy],
+      ] as const) {
+        const fill: FillRecord = {
+          ...base,
+          eventId,
+          subaccount: sub.owner,
+          subaccountNumber: sub.number,
+          liquidity,
+          type,
+          side: buys ? "BUY" : "SELL",
+          clobPairId: e.clobPairId,
+          quantums: e.fillAmount,
+          subticks: e.subticks,
+          quoteQuantums: e.totalQuoteQuantums,
+          fee: 0n,
+          orderKey: "",
+          clientMetadata: 0,
+        };
+        this.push(this.fills, subKey(fill.subaccount, fill.subaccountNumber), fill);
+        fills.push(fill);
+      }
+      return { fills, transfers: [] };
+    }
     if (e.kind === "transfer") {
       const side = (s: { owner: string; number?: number }) => ({
         address: s.owner,

@@ -93,7 +93,13 @@ function offset(
   ]);
   const fillAmount = delta < 0n ? -delta : delta;
   const totalQuote = quote < 0n ? -quote : quote;
-  const pairId = pairOfPerpetual(ctx, perpetualId)?.id ?? 0;
+  const pair = pairOfPerpetual(ctx, perpetualId);
+  const exponent = pair?.quantumConversionExponent ?? 0;
+  // quote = subticks × quantums × 10^exponent
+  const subticks =
+    exponent < 0
+      ? (totalQuote * 10n ** BigInt(-exponent)) / fillAmount
+      : totalQuote / (fillAmount * 10n ** BigInt(exponent));
   ctx.events.emitEvent(DELEVERAGING_EVENT, [
     ["liquidated_owner", liquidated.owner],
     ["liquidated_subaccount_number", String(liquidated.number)],
@@ -110,9 +116,10 @@ function offset(
     liquidated,
     offsetting,
     perpetualId,
-    clobPairId: pairId,
+    clobPairId: pair?.id ?? 0,
     fillAmount,
     totalQuoteQuantums: totalQuote,
+    subticks,
     isBuy: delta > 0n,
     isFinalSettlement: finalSettlement,
   });
