@@ -24,7 +24,7 @@ import { absBig, floorDiv } from "../dtypes.js";
 import { fundingSettlementPpm, marginRequirements, netNotional } from "../margin.js";
 import type { SubaccountRef } from "../subaccounts.js";
 import { deleverage, deleveragingMode, pairOfPerpetual } from "./deleveraging.js";
-import { type ClobKeepers, Engine } from "./engine.js";
+import { type ClobKeepers, Engine, perpetualOf } from "./engine.js";
 import {
   type LiquidationOrder,
   liquidatedPosition,
@@ -43,7 +43,7 @@ import {
 } from "./liquidation-math.js";
 import { applyMatch, type FillDecision, matchOrder, opposite } from "./matching.js";
 import { queueDeleveraging, queueLiquidationMatch } from "./operations-queue.js";
-import { CLOB, getOrder } from "./state.js";
+import { allPairs, CLOB, getOrder } from "./state.js";
 
 /** Liquidation orders placed per block at most (the reference chain's default flag). */
 export const MAX_LIQUIDATION_ATTEMPTS_PER_BLOCK = 50;
@@ -302,11 +302,11 @@ function finalSettlementPositions(
   ctx: Context,
   keepers: ClobKeepers,
 ): { ref: SubaccountRef; perpetualId: number }[] {
-  const settling = new Set<number>();
-  for (const view of keepers.perpetuals.allPerpetuals(ctx)) {
-    const pair = pairOfPerpetual(ctx, view.params.id);
-    if (pair?.status === clob.ClobPair_Status.FINAL_SETTLEMENT) settling.add(view.params.id);
-  }
+  const settling = new Set(
+    allPairs(ctx.store(CLOB))
+      .filter((pair) => pair.status === clob.ClobPair_Status.FINAL_SETTLEMENT)
+      .map(perpetualOf),
+  );
   if (settling.size === 0) return [];
   const found: { ref: SubaccountRef; perpetualId: number }[] = [];
   for (const view of keepers.subaccounts.all(ctx)) {
