@@ -52,7 +52,7 @@ import {
 import type { PerpetualsKeeper } from "./perpetuals.js";
 import type { PricesKeeper } from "./prices.js";
 import { padKey } from "./records.js";
-import { blockedInfoResponse, checkNotGated, recordBlockTime } from "./withdrawal-gate.js";
+import { blockedInfoResponse, isGated, recordBlockTime } from "./withdrawal-gate.js";
 
 /** The module's name, store prefix, and the cross-margin collateral pool's module account. */
 export const SUBACCOUNTS = "subaccounts";
@@ -564,7 +564,8 @@ export class SubaccountsKeeper {
    * while withdrawals are gated (`withdrawal-gate.ts`).
    */
   withdraw(ctx: Context, from: SubaccountRef, to: Uint8Array, quantums: bigint): void {
-    checkNotGated(ctx, this, [from]);
+    if (isGated(ctx, this, [from]))
+      throw abciError(subaccountsErrors.failedToUpdate, "WithdrawalsAndTransfersBlocked");
     const pool = this.poolOf(ctx, from);
     this.applyUpdates(ctx, [{ id: from, usdcDelta: -quantums, perpetualDeltas: [] }]);
     this.bank.sendCoinsFromModuleToAccount(ctx, pool, to, [{ denom: USDC_DENOM, amount: quantums }]);
@@ -584,7 +585,9 @@ export class SubaccountsKeeper {
    * transfers are gated (`withdrawal-gate.ts`).
    */
   transfer(ctx: Context, from: SubaccountRef, to: SubaccountRef, quantums: bigint): void {
-    checkNotGated(ctx, this, [from, to]);
+    if (isGated(ctx, this, [from, to])) {
+      throw abciError(subaccountsErrors.failedToUpdate, "WithdrawalsAndTransfersBlocked");
+    }
     const fromPool = this.poolOf(ctx, from);
     const toPool = this.poolOf(ctx, to);
     this.applyUpdates(ctx, [

@@ -14,10 +14,17 @@
 import { create } from "@bufbuild/protobuf";
 import { subaccounts } from "@perpx/proto";
 import { decodeU64, encodeU64 } from "../codec.js";
-import { abciError } from "../errors.js";
 import type { Context } from "../module.js";
 import type { StoreAccess } from "./auth.js";
-import { SUBACCOUNTS, type SubaccountRef, subaccountsErrors } from "./subaccounts.js";
+
+/** The subaccounts module's store (its collateral pool is the module account of that name). */
+const SUBACCOUNTS = "subaccounts";
+
+/** A subaccount id. */
+interface SubaccountRef {
+  readonly owner: string;
+  readonly number: number;
+}
 
 /** Blocks during which withdrawals and transfers stay blocked. */
 export const GATED_BLOCKS = 50n;
@@ -71,17 +78,15 @@ export function gateInfo(
 }
 
 /**
- * Refuses a withdrawal or transfer out of these subaccounts while their pool is gated.
- *
- * @throws AbciError subaccounts 102 ("WithdrawalsAndTransfersBlocked: ...").
+ * Whether a withdrawal or transfer out of these subaccounts is gated now (the subaccounts keeper
+ * then refuses it: subaccounts 102, "WithdrawalsAndTransfersBlocked: failed to apply subaccount
+ * updates").
  */
-export function checkNotGated(ctx: Context, pools: PoolLookup, ids: readonly SubaccountRef[]): void {
-  for (const id of ids) {
+export function isGated(ctx: Context, pools: PoolLookup, ids: readonly SubaccountRef[]): boolean {
+  return ids.some((id) => {
     const info = gateInfo(ctx, pools.poolOf(ctx, id));
-    if (info.unblockedAt !== 0n && ctx.block.height < info.unblockedAt) {
-      throw abciError(subaccountsErrors.failedToUpdate, "WithdrawalsAndTransfersBlocked");
-    }
-  }
+    return info.unblockedAt !== 0n && ctx.block.height < info.unblockedAt;
+  });
 }
 
 /** The `GetWithdrawalAndTransfersBlockedInfo` answer for a perpetual's pool. */
