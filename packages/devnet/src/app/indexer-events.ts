@@ -126,6 +126,36 @@ export interface OrderFillEvent {
   readonly makerFee: bigint;
   readonly takerTotalFilled: bigint;
   readonly makerTotalFilled: bigint;
+  /**
+   * True when the taker is a liquidation order (built by the proposer, never signed: client id 0,
+   * short-term flags, IOC, the fillable price); the indexer books it as LIQUIDATED / LIQUIDATION.
+   */
+  readonly liquidation?: boolean;
+}
+
+/**
+ * A deleveraging: part of a position closed against an offsetting subaccount's position at the
+ * bankruptcy price (or the oracle price in final settlement). `isBuy` is the deleveraged side.
+ *
+ * @example
+ * ```ts
+ * const onDeleveraging = (e: DeleveragingEvent) => console.log(e.liquidated.owner, e.fillAmount);
+ * ```
+ */
+export interface DeleveragingEvent {
+  readonly kind: "deleveraging";
+  readonly liquidated: { readonly owner: string; readonly number: number };
+  readonly offsetting: { readonly owner: string; readonly number: number };
+  readonly perpetualId: number;
+  readonly clobPairId: number;
+  /** Base quantums. */
+  readonly fillAmount: bigint;
+  /** Quote quantums the deleveraged subaccount receives (sells) or pays (buys). */
+  readonly totalQuoteQuantums: bigint;
+  /** The price of the fill in subticks of the clob pair (rounded down). */
+  readonly subticks: bigint;
+  readonly isBuy: boolean;
+  readonly isFinalSettlement: boolean;
 }
 
 /**
@@ -261,6 +291,7 @@ export type IndexerEvent =
   | ClobPairEvent
   | OraclePriceEvent
   | OrderFillEvent
+  | DeleveragingEvent
   | SubaccountUpdateEvent
   | StatefulOrderPlacedEvent
   | StatefulOrderRemovedEvent

@@ -275,6 +275,18 @@ export async function startControlServer(options: ControlServerOptions): Promise
         : { height: mined.height.toString(), blockTime: mined.time.toISOString() }),
     };
   });
+  // A chain outage: the next block comes `ms` (default 5 minutes, the real chain's outage
+  // threshold) after the latest, and is mined at once; withdrawals and transfers are then gated.
+  router.add("POST", "/outage", ({ body }) => {
+    const ms = body.ms === undefined ? 300_000 : intField(body, "ms");
+    app.control.advanceTime(ms);
+    const mined = producer.mine(1)[0];
+    return {
+      advancedMs: ms,
+      height: mined?.height.toString() ?? app.latestBlock().height.toString(),
+      blockTime: (mined?.time ?? app.latestBlock().time).toISOString(),
+    };
+  });
   router.add("POST", "/fund", ({ body }) => {
     const address = addressField(body, "address").bech32;
     const coins = coinsField(body, "coins");
@@ -326,9 +338,21 @@ export async function startControlServer(options: ControlServerOptions): Promise
     if (typeof market !== "string" && !(typeof market === "number" && Number.isSafeInteger(market))) {
       throw new FieldError("market", 'must be a market id or a pair like "BTC-USD"');
     }
-    const price = stringField(body, "price", { form: 'a decimal string like "65000.5"' });
-    const set = abciToControl("invalid_price", () =>
-      app.control.setOraclePrice(market, price),
+    // Either `price` (a value) or `factor` (the current price multiplied, e.g. "0.9" for -10%).
+    const set = (
+      body.factor !== undefined && body.price === undefined
+        ? abciToControl("invalid_price", () =>
+            app.control.moduleControl("prices", "scale-price", {
+              market,
+              factor: stringField(body, "factor", { form: 'a positive decimal string like "0.9"' }),
+            }),
+          )
+        : abciToControl("invalid_price", () =>
+            app.control.setOraclePrice(
+              market,
+              stringField(body, "price", { form: 'a decimal string like "65000.5"' }),
+            ),
+          )
     ) as OraclePriceSet;
     const mined = body.mine === true ? producer.mine(1)[0] : undefined;
     return {

@@ -388,6 +388,30 @@ export function createPricesModule(keeper: PricesKeeper, genesis: PricesGenesis)
         keeper.setPrice(ctx, marketId, price);
         return { marketId, pair: param.pair, price: price.toString(), exponent: param.exponent };
       },
+      /**
+       * `{market: id | "BTC-USD", factor: "0.9"}`: multiplies the price by a positive decimal
+       * factor (rounded down, at least 1) and re-centers the walk.
+       */
+      "scale-price"(ctx, request) {
+        const market = request.market;
+        if (typeof market !== "number" && typeof market !== "string") {
+          throw abciError(pricesErrors.invalidInput, 'the field "market" must be a market id or pair');
+        }
+        const marketId = keeper.marketIdOf(ctx, market);
+        const param = keeper.marketParam(ctx, marketId) as prices.MarketParam;
+        const factor = typeof request.factor === "string" ? /^(\d+)(?:\.(\d+))?$/.exec(request.factor) : null;
+        if (factor === null || !/[1-9]/.test(request.factor as string)) {
+          throw abciError(pricesErrors.invalidInput, 'the field "factor" must be a positive decimal string');
+        }
+        const fraction = factor[2] ?? "";
+        const current = keeper.oraclePrice(ctx, marketId).price;
+        const scaled = (current * BigInt(`${factor[1]}${fraction}`)) / 10n ** BigInt(fraction.length);
+        const price = scaled < 1n ? 1n : scaled;
+        if (price > U64)
+          throw abciError(pricesErrors.invalidInput, `price ${price} is above the uint64 range`);
+        keeper.setPrice(ctx, marketId, price);
+        return { marketId, pair: param.pair, price: price.toString(), exponent: param.exponent };
+      },
       /** `{enabled: boolean}`: switches the walk. */
       "set-walk"(ctx, request) {
         if (typeof request.enabled !== "boolean") {

@@ -27,6 +27,7 @@
  * - `pos/<owner hex20>/<number:10>/<perpetual id:10>`: 96 bytes: quantums, funding index, quote
  *   balance (each 32-byte two's complement)
  */
+
 import { create } from "@bufbuild/protobuf";
 import { USDC_ASSET_ID, USDC_DENOM } from "@perpx/core";
 import { encodeSerializableInt, perpetuals as perpetualsProto, subaccounts } from "@perpx/proto";
@@ -51,6 +52,7 @@ import {
 import type { PerpetualsKeeper } from "./perpetuals.js";
 import type { PricesKeeper } from "./prices.js";
 import { padKey } from "./records.js";
+import { blockedInfoResponse, isGated, recordBlockTime } from "./withdrawal-gate.js";
 
 /** The module's name, store prefix, and the cross-margin collateral pool's module account. */
 export const SUBACCOUNTS = "subaccounts";
@@ -558,9 +560,12 @@ export class SubaccountsKeeper {
   /**
    * Moves `quantums` uusdc from a subaccount to an account (bank: pool -> account).
    *
-   * @throws AbciError subaccounts 102 when the subaccount would fall below its initial margin.
+   * @throws AbciError subaccounts 102 when the subaccount would fall below its initial margin, or
+   * while withdrawals are gated (`withdrawal-gate.ts`).
    */
   withdraw(ctx: Context, from: SubaccountRef, to: Uint8Array, quantums: bigint): void {
+    if (isGated(ctx, this, [from]))
+      throw abciError(subaccountsErrors.failedToUpdate, "WithdrawalsAndTransfersBlocked");
     const pool = this.poolOf(ctx, from);
     this.applyUpdates(ctx, [{ id: from, usdcDelta: -quantums, perpetualDeltas: [] }]);
     this.bank.sendCoinsFromModuleToAccount(ctx, pool, to, [{ denom: USDC_DENOM, amount: quantums }]);
@@ -576,9 +581,13 @@ export class SubaccountsKeeper {
   /**
    * Moves `quantums` of USDC between subaccounts (bank coins move only between different pools).
    *
-   * @throws AbciError subaccounts 102 when the sender would fall below its initial margin.
+   * @throws AbciError subaccounts 102 when the sender would fall below its initial margin, or while
+   * transfers are gated (`withdrawal-gate.ts`).
    */
   transfer(ctx: Context, from: SubaccountRef, to: SubaccountRef, quantums: bigint): void {
+    if (isGated(ctx, this, [from, to])) {
+      throw abciError(subaccountsErrors.failedToUpdate, "WithdrawalsAndTransfersBlocked");
+    }
     const fromPool = this.poolOf(ctx, from);
     const toPool = this.poolOf(ctx, to);
     this.applyUpdates(ctx, [
@@ -675,6 +684,7 @@ export function createSubaccountsModule(
 ): Module {
   return {
     name: SUBACCOUNTS,
+    beginBlock: recordBlockTime,
     initGenesis(ctx) {
       keeper.fundAtGenesis(ctx, genesis.funded, FUNDED_SUBACCOUNT_QUANTUMS);
     },
@@ -729,12 +739,7 @@ export function createSubaccountsModule(
       "/perpx.subaccounts.v1.Query/GetWithdrawalAndTransfersBlockedInfo": queryHandler(
         subaccounts.QueryGetWithdrawalAndTransfersBlockedInfoRequestSchema,
         subaccounts.QueryGetWithdrawalAndTransfersBlockedInfoResponseSchema,
-        () =>
-          create(subaccounts.QueryGetWithdrawalAndTransfersBlockedInfoResponseSchema, {
-            negativeTncSubaccountSeenAtBlock: 0,
-            chainOutageSeenAtBlock: 0,
-            withdrawalsAndTransfersUnblockedAtBlock: 0,
-          }),
+        (ctx, req) => blockedInfoResponse(ctx, keeper, req.perpetualId),
       ),
       "/perpx.subaccounts.v1.Query/CollateralPoolAddress": queryHandler(
         subaccounts.QueryCollateralPoolAddressRequestSchema,

@@ -29,7 +29,7 @@ export interface SubaccountRecord {
 export interface PositionRecord {
   readonly perpetualId: number;
   readonly side: "LONG" | "SHORT";
-  status: "OPEN" | "CLOSED";
+  status: "OPEN" | "CLOSED" | "LIQUIDATED";
   /** Signed base quantums. */
   size: bigint;
   maxSize: bigint;
@@ -84,6 +84,14 @@ export class AccountsModel {
         return [this.update(e, located)];
       case "order_fill":
         return this.fill(e, located);
+      case "deleveraging": {
+        const liquidated = subaccountKey(e.liquidated.owner, e.liquidated.number);
+        const offsetting = subaccountKey(e.offsetting.owner, e.offsetting.number);
+        const delta = e.isBuy ? e.fillAmount : -e.fillAmount;
+        this.trade(liquidated, e.perpetualId, delta, e.totalQuoteQuantums, located);
+        this.trade(offsetting, e.perpetualId, -delta, e.totalQuoteQuantums, located);
+        return [liquidated, offsetting];
+      }
       default:
         return [];
     }
@@ -133,7 +141,8 @@ export class AccountsModel {
       const sub = order.orderId?.subaccountId;
       const key = subaccountKey(sub?.owner ?? "", sub?.number ?? 0);
       const delta = order.side === 1 ? e.quantums : -e.quantums;
-      this.trade(key, market.perpetualId, delta, e.quoteQuantums, located);
+      const closedAs = e.liquidation === true && order === e.taker ? "LIQUIDATED" : "CLOSED";
+      this.trade(key, market.perpetualId, delta, e.quoteQuantums, located, closedAs);
       keys.push(key);
     }
     return keys;
@@ -146,6 +155,7 @@ export class AccountsModel {
     delta: bigint,
     quote: bigint,
     located: LocatedIndexerEvent,
+    closedAs: "CLOSED" | "LIQUIDATED" = "CLOSED",
   ): void {
     let open = this.openPosition(key, perpetualId);
     let remaining = delta;
@@ -165,7 +175,7 @@ export class AccountsModel {
       remaining = delta - sign(delta) * closeAmount;
       remainingQuote = quote - closeQuote;
       if (open.size === 0n) {
-        open.status = "CLOSED";
+        open.status = closedAs;
         open.closedAt = located.time;
         open = undefined;
       }

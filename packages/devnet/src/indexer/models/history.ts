@@ -14,6 +14,8 @@ export interface FillRecord {
   readonly subaccount: string;
   readonly subaccountNumber: number;
   readonly liquidity: "TAKER" | "MAKER";
+  /** LIMIT, or LIQUIDATED / LIQUIDATION (a liquidation's two sides), DELEVERAGED / OFFSETTING. */
+  readonly type: "LIMIT" | "LIQUIDATED" | "LIQUIDATION" | "DELEVERAGED" | "OFFSETTING";
   readonly side: "BUY" | "SELL";
   readonly clobPairId: number;
   readonly quantums: bigint;
@@ -72,9 +74,10 @@ export class HistoryModel {
     };
     if (e.kind === "order_fill") {
       const fills: FillRecord[] = [];
-      for (const [order, liquidity, fee] of [
-        [e.taker, "TAKER", e.takerFee],
-        [e.maker, "MAKER", e.makerFee],
+      const liquidation = e.liquidation === true;
+      for (const [order, liquidity, fee, type] of [
+        [e.taker, "TAKER", e.takerFee, liquidation ? "LIQUIDATED" : "LIMIT"],
+        [e.maker, "MAKER", e.makerFee, liquidation ? "LIQUIDATION" : "LIMIT"],
       ] as const) {
         const sub = order.orderId?.subaccountId;
         const fill: FillRecord = {
@@ -83,6 +86,7 @@ export class HistoryModel {
           subaccount: sub?.owner ?? "",
           subaccountNumber: sub?.number ?? 0,
           liquidity,
+          type,
           side: order.side === clob.Order_Side.BUY ? "BUY" : "SELL",
           clobPairId: e.clobPairId,
           quantums: e.quantums,
@@ -91,6 +95,33 @@ export class HistoryModel {
           fee,
           orderKey: orderIdKey(order.orderId),
           clientMetadata: order.clientMetadata,
+        };
+        this.push(this.fills, subKey(fill.subaccount, fill.subaccountNumber), fill);
+        fills.push(fill);
+      }
+      return { fills, transfers: [] };
+    }
+    if (e.kind === "deleveraging") {
+      const fills: FillRecord[] = [];
+      for (const [sub, liquidity, type, buys] of [
+        [e.liquidated, "TAKER", "DELEVERAGED", e.isBuy],
+        [e.offsetting, "MAKER", "OFFSETTING", !e.isBuy],
+      ] as const) {
+        const fill: FillRecord = {
+          ...base,
+          eventId,
+          subaccount: sub.owner,
+          subaccountNumber: sub.number,
+          liquidity,
+          type,
+          side: buys ? "BUY" : "SELL",
+          clobPairId: e.clobPairId,
+          quantums: e.fillAmount,
+          subticks: e.subticks,
+          quoteQuantums: e.totalQuoteQuantums,
+          fee: 0n,
+          orderKey: "",
+          clientMetadata: 0,
         };
         this.push(this.fills, subKey(fill.subaccount, fill.subaccountNumber), fill);
         fills.push(fill);

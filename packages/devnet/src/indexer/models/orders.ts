@@ -126,10 +126,12 @@ export class OrdersModel {
       }
       case "order_fill": {
         const changed: OrderRecord[] = [];
-        for (const [order, filled] of [
+        // A liquidation's taker is the proposer's order, not one the subaccount placed.
+        const sides = [
           [e.taker, e.takerTotalFilled],
           [e.maker, e.makerTotalFilled],
-        ] as const) {
+        ] as const;
+        for (const [order, filled] of e.liquidation === true ? sides.slice(1) : sides) {
           const record = this.orders.get(orderIdKey(order.orderId)) ?? this.upsert(order, "OPEN");
           record.totalFilled = filled;
           if (filled >= order.quantums) record.status = "FILLED";

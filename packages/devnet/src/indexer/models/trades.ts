@@ -15,7 +15,7 @@ export interface TradeRecord {
   readonly quantums: bigint;
   readonly subticks: bigint;
   readonly quoteQuantums: bigint;
-  readonly type: "LIMIT";
+  readonly type: "LIMIT" | "LIQUIDATED";
   readonly createdAt: Date;
   readonly createdAtHeight: bigint;
 }
@@ -35,7 +35,7 @@ export class TradesModel {
       quantums: e.quantums,
       subticks: e.subticks,
       quoteQuantums: e.quoteQuantums,
-      type: "LIMIT",
+      type: e.liquidation === true ? "LIQUIDATED" : "LIMIT",
       createdAt: located.time,
       createdAtHeight: located.height,
     };

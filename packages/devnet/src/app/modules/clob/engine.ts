@@ -145,7 +145,7 @@ export class Engine {
    * The fee of a side of a fill on `pair` (signed; negative is a rebate), rounded toward +infinity:
    * the owner's tier (with the affiliates' referee floor) and the pair's fee discount.
    */
-  private fee(owner: string, quote: bigint, isTaker: boolean, pair: clob.ClobPair): bigint {
+  fee(owner: string, quote: bigint, isTaker: boolean, pair: clob.ClobPair): bigint {
     return fillFeeQuoteQuantums(quote, this.keepers.feeTiers.feePpm(this.ctx, owner, isTaker, pair.id));
   }
 
@@ -169,7 +169,7 @@ export class Engine {
   }
 
   /** Moves a side's fee between its collateral pool and the fee collector. */
-  private moveFee(ref: SubaccountRef, fee: bigint): void {
+  moveFee(ref: SubaccountRef, fee: bigint): void {
     if (fee === 0n) return;
     const pool = this.keepers.subaccounts.poolOf(this.ctx, ref);
     const coins = [{ denom: USDC_DENOM, amount: fee > 0n ? fee : -fee }];
@@ -258,6 +258,26 @@ export class Engine {
   }
 
   /**
+   * The memclob's side of a maker's fill: its placement queued (short-term), its new fill amount
+   * streamed, and the order gone when filled or kept with its fill amount.
+   */
+  recordMakerFill(key: string, makerStored: StoredOrder, makerFilled: bigint): void {
+    const makerId = makerStored.order.orderId as clob.OrderId;
+    if (isShortTermOrderKey(key)) queuePlacement(this.store, key, this.store.get(keys.txBytes(key)));
+    emitOrderStream(this.store, { kind: "update", orderId: makerId, totalFilled: makerFilled });
+    if (makerFilled >= makerStored.order.quantums) {
+      this.store.delete(keys.order(key));
+      this.store.delete(expiryKey(makerStored.order, key));
+      this.store.delete(keys.txBytes(key));
+      const gt = makerStored.order.goodTilOneof;
+      if (gt.case === "goodTilBlock") markDone(this.store, key, BigInt(gt.value), "filled");
+      emitOrderStream(this.store, { kind: "remove", orderId: makerId, reason: "fully_filled" });
+    } else {
+      setOrder(this.store, key, { ...makerStored, filled: makerFilled });
+    }
+  }
+
+  /**
    * Places an order in the memclob as a taker: checks reduce-only and post-only, matches it (each
    * fill settled on this context's state and queued for the next block), then rests the remainder
    * (unless IOC) without a collateral check. `filled` carries over from a replaced order or from
@@ -317,22 +337,8 @@ export class Engine {
       );
       if (decision !== "ok") return decision;
       takerFilled += quantums;
-      const makerId = makerStored.order.orderId as clob.OrderId;
-      makerFills.push({ makerId, quantums });
-      if (isShortTermOrderKey(maker.key)) {
-        queuePlacement(this.store, maker.key, this.store.get(keys.txBytes(maker.key)));
-      }
-      emitOrderStream(this.store, { kind: "update", orderId: makerId, totalFilled: makerFilled });
-      if (makerFilled >= makerStored.order.quantums) {
-        this.store.delete(keys.order(maker.key));
-        this.store.delete(expiryKey(makerStored.order, maker.key));
-        this.store.delete(keys.txBytes(maker.key));
-        const gt = makerStored.order.goodTilOneof;
-        if (gt.case === "goodTilBlock") markDone(this.store, maker.key, BigInt(gt.value), "filled");
-        emitOrderStream(this.store, { kind: "remove", orderId: makerId, reason: "fully_filled" });
-      } else {
-        setOrder(this.store, maker.key, { ...makerStored, filled: makerFilled });
-      }
+      makerFills.push({ makerId: makerStored.order.orderId as clob.OrderId, quantums });
+      this.recordMakerFill(maker.key, makerStored, makerFilled);
       return "ok";
     };
     const result = matchOrder(

@@ -36,6 +36,8 @@ import type { ClobKeepers } from "./engine.js";
 import { clobErrors } from "./errors.js";
 import { updateLeverage } from "./leverage.js";
 import { equityTierConfig, rateLimitConfig } from "./limits.js";
+import { runLiquidations } from "./liquidation.js";
+import { clearLiquidationInfo } from "./liquidation-fill.js";
 import {
   batchCancelShortTerm,
   cancelShortTerm,
@@ -274,7 +276,10 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
     },
     volatileKey: isMemclobKey,
     proposeMessages: (ctx) => [packAny(clob.MsgProposedOperationsSchema, takeOperations(ctx.store(CLOB)))],
-    afterCommit: (ctx) => placeNewStatefulOrders(ctx, keepers),
+    afterCommit: (ctx) => {
+      placeNewStatefulOrders(ctx, keepers);
+      runLiquidations(ctx, keepers);
+    },
     afterRestore: rebuildBook,
     authenticateSigner(ctx, { tx, index }) {
       if (index === 0 && isClobTx(tx.msgs)) {
@@ -306,6 +311,7 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
     },
     endBlock(ctx) {
       endBlock(ctx, keepers);
+      clearLiquidationInfo(ctx);
       limiter.prune(ctx.block.height, longestWindow(rateLimitConfig(ctx.store(CLOB))));
     },
     queries: {

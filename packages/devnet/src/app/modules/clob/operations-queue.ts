@@ -71,3 +71,41 @@ export function takeOperations(store: KvStore): clob.MsgProposedOperations {
     operationsQueue: taken.map(([, value]) => fromBinary(clob.OperationRawSchema, value)),
   });
 }
+
+/** Queues a liquidation order's fills against makers (`MatchPerpetualLiquidation`). */
+export function queueLiquidationMatch(
+  store: KvStore,
+  liquidation: Omit<clob.MatchPerpetualLiquidation, "$typeName" | "fills">,
+  fills: ReadonlyArray<{ makerId: clob.OrderId; quantums: bigint }>,
+): void {
+  append(store, {
+    case: "match",
+    value: create(clob.ClobMatchSchema, {
+      match: {
+        case: "matchPerpetualLiquidation",
+        value: create(clob.MatchPerpetualLiquidationSchema, {
+          ...liquidation,
+          fills: fills.map((f) =>
+            create(clob.MakerFillSchema, { makerOrderId: f.makerId, fillAmount: f.quantums }),
+          ),
+        }),
+      },
+    }),
+  });
+}
+
+/** Queues a deleveraging (`MatchPerpetualDeleveraging`; no fills marks a negative-equity subaccount). */
+export function queueDeleveraging(
+  store: KvStore,
+  deleveraging: Omit<clob.MatchPerpetualDeleveraging, "$typeName">,
+): void {
+  append(store, {
+    case: "match",
+    value: create(clob.ClobMatchSchema, {
+      match: {
+        case: "matchPerpetualDeleveraging",
+        value: create(clob.MatchPerpetualDeleveragingSchema, deleveraging),
+      },
+    }),
+  });
+}

@@ -2,8 +2,10 @@ import { clob } from "@perpx/proto";
 import { abciError } from "../../errors.js";
 import type { Context } from "../../module.js";
 import type { KvStore } from "../../store.js";
+import { deliverDeleveraging } from "./deleveraging.js";
 import { CLOB_EVENTS, type ClobKeepers, Engine, orderAttributes } from "./engine.js";
 import { clobErrors } from "./errors.js";
+import { deliverLiquidation } from "./liquidation.js";
 import {
   bookSlot,
   CLOB,
@@ -62,7 +64,8 @@ const REMOVAL_REASON_NAMES: Record<number, string> = {
 /**
  * Delivers a `MsgProposedOperations` (see the module comment). A fill whose collateral check
  * fails on the committed state (which only a devnet control operation between CheckTx and the
- * block can cause) is skipped.
+ * block can cause) is skipped. Liquidation and deleveraging matches are delivered by
+ * `liquidation.ts` and `deleveraging.ts`.
  *
  * @throws AbciError 4000 for an operation that refers to an order the queue or state does not hold.
  */
@@ -95,7 +98,23 @@ export function deliverOperations(
       placed.set(key, { order, filled: placed.get(key)?.filled ?? getFillAmount(store, key) });
     } else if (operation.case === "match") {
       const match = operation.value.match;
-      if (match.case !== "matchOrders") invalid("only order matches are supported");
+      if (match.case === "matchPerpetualLiquidation") {
+        deliverLiquidation(ctx, keepers, match.value, orderOf, (maker, makerFilled) => {
+          const stored = getOrder(store, orderKey(maker.orderId));
+          if ((maker.orderId?.orderFlags ?? 0) === ORDER_FLAGS.shortTerm || stored === undefined) {
+            placed.set(orderKey(maker.orderId), { order: maker, filled: makerFilled });
+            recordShortTermFill(store, maker, makerFilled);
+          } else {
+            recordStatefulFill(ctx, store, stored, makerFilled);
+          }
+        });
+        continue;
+      }
+      if (match.case === "matchPerpetualDeleveraging") {
+        deliverDeleveraging(ctx, keepers, match.value);
+        continue;
+      }
+      if (match.case !== "matchOrders") invalid("a match must be of orders, a liquidation or a deleveraging");
       const taker = orderOf(match.value.takerOrderId);
       const pair = getPair(store, taker.order.orderId?.clobPairId ?? 0);
       if (pair === undefined) invalid(`clob pair ${taker.order.orderId?.clobPairId} does not exist`);

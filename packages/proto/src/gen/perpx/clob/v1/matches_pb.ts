@@ -7,6 +7,8 @@ import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { OrderId } from "./order_pb.js";
 import { file_perpx_clob_v1_order } from "./order_pb.js";
+import type { SubaccountId } from "../../subaccounts/v1/subaccount_pb.js";
+import { file_perpx_subaccounts_v1_subaccount } from "../../subaccounts/v1/subaccount_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
@@ -14,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  */
 let file_perpx_clob_v1_matches$: GenFile | undefined;
 export const file_perpx_clob_v1_matches = (): GenFile =>
-  (file_perpx_clob_v1_matches$ ??= fileDesc("ChtwZXJweC9jbG9iL3YxL21hdGNoZXMucHJvdG8SDXBlcnB4LmNsb2IudjEiSAoJQ2xvYk1hdGNoEjIKDG1hdGNoX29yZGVycxgBIAEoCzIaLnBlcnB4LmNsb2IudjEuTWF0Y2hPcmRlcnNIAEIHCgVtYXRjaCJQCglNYWtlckZpbGwSEwoLZmlsbF9hbW91bnQYASABKAQSLgoObWFrZXJfb3JkZXJfaWQYAiABKAsyFi5wZXJweC5jbG9iLnYxLk9yZGVySWQiZgoLTWF0Y2hPcmRlcnMSLgoOdGFrZXJfb3JkZXJfaWQYASABKAsyFi5wZXJweC5jbG9iLnYxLk9yZGVySWQSJwoFZmlsbHMYAiADKAsyGC5wZXJweC5jbG9iLnYxLk1ha2VyRmlsbGIGcHJvdG8z", [file_perpx_clob_v1_order()]));
+  (file_perpx_clob_v1_matches$ ??= fileDesc("ChtwZXJweC9jbG9iL3YxL21hdGNoZXMucHJvdG8SDXBlcnB4LmNsb2IudjEi7AEKCUNsb2JNYXRjaBIyCgxtYXRjaF9vcmRlcnMYASABKAsyGi5wZXJweC5jbG9iLnYxLk1hdGNoT3JkZXJzSAASTwobbWF0Y2hfcGVycGV0dWFsX2xpcXVpZGF0aW9uGAIgASgLMigucGVycHguY2xvYi52MS5NYXRjaFBlcnBldHVhbExpcXVpZGF0aW9uSAASUQocbWF0Y2hfcGVycGV0dWFsX2RlbGV2ZXJhZ2luZxgDIAEoCzIpLnBlcnB4LmNsb2IudjEuTWF0Y2hQZXJwZXR1YWxEZWxldmVyYWdpbmdIAEIHCgVtYXRjaCJQCglNYWtlckZpbGwSEwoLZmlsbF9hbW91bnQYASABKAQSLgoObWFrZXJfb3JkZXJfaWQYAiABKAsyFi5wZXJweC5jbG9iLnYxLk9yZGVySWQiZgoLTWF0Y2hPcmRlcnMSLgoOdGFrZXJfb3JkZXJfaWQYASABKAsyFi5wZXJweC5jbG9iLnYxLk9yZGVySWQSJwoFZmlsbHMYAiADKAsyGC5wZXJweC5jbG9iLnYxLk1ha2VyRmlsbCLMAQoZTWF0Y2hQZXJwZXR1YWxMaXF1aWRhdGlvbhI2CgpsaXF1aWRhdGVkGAEgASgLMiIucGVycHguc3ViYWNjb3VudHMudjEuU3ViYWNjb3VudElkEhQKDGNsb2JfcGFpcl9pZBgCIAEoDRIUCgxwZXJwZXR1YWxfaWQYAyABKA0SEgoKdG90YWxfc2l6ZRgEIAEoBBIOCgZpc19idXkYBSABKAgSJwoFZmlsbHMYBiADKAsyGC5wZXJweC5jbG9iLnYxLk1ha2VyRmlsbCKpAgoaTWF0Y2hQZXJwZXR1YWxEZWxldmVyYWdpbmcSNgoKbGlxdWlkYXRlZBgBIAEoCzIiLnBlcnB4LnN1YmFjY291bnRzLnYxLlN1YmFjY291bnRJZBIUCgxwZXJwZXR1YWxfaWQYAiABKA0SPQoFZmlsbHMYAyADKAsyLi5wZXJweC5jbG9iLnYxLk1hdGNoUGVycGV0dWFsRGVsZXZlcmFnaW5nLkZpbGwSGwoTaXNfZmluYWxfc2V0dGxlbWVudBgEIAEoCBphCgRGaWxsEkQKGG9mZnNldHRpbmdfc3ViYWNjb3VudF9pZBgBIAEoCzIiLnBlcnB4LnN1YmFjY291bnRzLnYxLlN1YmFjY291bnRJZBITCgtmaWxsX2Ftb3VudBgCIAEoBGIGcHJvdG8z", [file_perpx_clob_v1_order(), file_perpx_subaccounts_v1_subaccount()]));
 
 /**
  * ClobMatch is one match the proposer's order book made.
@@ -35,6 +37,22 @@ export type ClobMatch = Message<"perpx.clob.v1.ClobMatch"> & {
      */
     value: MatchOrders;
     case: "matchOrders";
+  } | {
+    /**
+     * A liquidation order of an undercollateralized subaccount filled against maker orders.
+     *
+     * @generated from field: perpx.clob.v1.MatchPerpetualLiquidation match_perpetual_liquidation = 2;
+     */
+    value: MatchPerpetualLiquidation;
+    case: "matchPerpetualLiquidation";
+  } | {
+    /**
+     * A position closed against offsetting positions (deleveraging or final settlement).
+     *
+     * @generated from field: perpx.clob.v1.MatchPerpetualDeleveraging match_perpetual_deleveraging = 3;
+     */
+    value: MatchPerpetualDeleveraging;
+    case: "matchPerpetualDeleveraging";
   } | { case: undefined; value?: undefined };
 };
 
@@ -100,4 +118,132 @@ export type MatchOrders = Message<"perpx.clob.v1.MatchOrders"> & {
  */
 export const MatchOrdersSchema = (): GenMessage<MatchOrders> =>
   messageDesc(file_perpx_clob_v1_matches(), 2);
+
+/**
+ * MatchPerpetualLiquidation is a liquidation order (never signed, never stored: the proposer builds
+ * it from a liquidatable subaccount) filled against maker orders at each maker's price.
+ *
+ * @generated from message perpx.clob.v1.MatchPerpetualLiquidation
+ */
+export type MatchPerpetualLiquidation = Message<"perpx.clob.v1.MatchPerpetualLiquidation"> & {
+  /**
+   * The subaccount being liquidated.
+   *
+   * @generated from field: perpx.subaccounts.v1.SubaccountId liquidated = 1;
+   */
+  liquidated?: SubaccountId | undefined;
+
+  /**
+   * The clob pair of the liquidated perpetual.
+   *
+   * @generated from field: uint32 clob_pair_id = 2;
+   */
+  clobPairId: number;
+
+  /**
+   * The perpetual being liquidated.
+   *
+   * @generated from field: uint32 perpetual_id = 3;
+   */
+  perpetualId: number;
+
+  /**
+   * The size of the liquidation order, in base quantums.
+   *
+   * @generated from field: uint64 total_size = 4;
+   */
+  totalSize: bigint;
+
+  /**
+   * True when the liquidation order buys (it closes a short position).
+   *
+   * @generated from field: bool is_buy = 5;
+   */
+  isBuy: boolean;
+
+  /**
+   * The fills, in the order the book made them.
+   *
+   * @generated from field: repeated perpx.clob.v1.MakerFill fills = 6;
+   */
+  fills: MakerFill[];
+};
+
+/**
+ * Describes the message perpx.clob.v1.MatchPerpetualLiquidation.
+ * Use `create(MatchPerpetualLiquidationSchema)` to create a new message.
+ */
+export const MatchPerpetualLiquidationSchema = (): GenMessage<MatchPerpetualLiquidation> =>
+  messageDesc(file_perpx_clob_v1_matches(), 3);
+
+/**
+ * MatchPerpetualDeleveraging closes a position against offsetting positions of other subaccounts,
+ * at the bankruptcy price (or at the oracle price in final settlement).
+ *
+ * @generated from message perpx.clob.v1.MatchPerpetualDeleveraging
+ */
+export type MatchPerpetualDeleveraging = Message<"perpx.clob.v1.MatchPerpetualDeleveraging"> & {
+  /**
+   * The subaccount being deleveraged.
+   *
+   * @generated from field: perpx.subaccounts.v1.SubaccountId liquidated = 1;
+   */
+  liquidated?: SubaccountId | undefined;
+
+  /**
+   * The perpetual deleveraged.
+   *
+   * @generated from field: uint32 perpetual_id = 2;
+   */
+  perpetualId: number;
+
+  /**
+   * The fills; none marks a subaccount that stays at negative equity (it gates withdrawals).
+   *
+   * @generated from field: repeated perpx.clob.v1.MatchPerpetualDeleveraging.Fill fills = 3;
+   */
+  fills: MatchPerpetualDeleveraging_Fill[];
+
+  /**
+   * True when the market is in final settlement and the subaccount has non-negative equity.
+   *
+   * @generated from field: bool is_final_settlement = 4;
+   */
+  isFinalSettlement: boolean;
+};
+
+/**
+ * Describes the message perpx.clob.v1.MatchPerpetualDeleveraging.
+ * Use `create(MatchPerpetualDeleveragingSchema)` to create a new message.
+ */
+export const MatchPerpetualDeleveragingSchema = (): GenMessage<MatchPerpetualDeleveraging> =>
+  messageDesc(file_perpx_clob_v1_matches(), 4);
+
+/**
+ * One offsetting subaccount's part.
+ *
+ * @generated from message perpx.clob.v1.MatchPerpetualDeleveraging.Fill
+ */
+export type MatchPerpetualDeleveraging_Fill = Message<"perpx.clob.v1.MatchPerpetualDeleveraging.Fill"> & {
+  /**
+   * The subaccount whose position offsets the deleveraged one.
+   *
+   * @generated from field: perpx.subaccounts.v1.SubaccountId offsetting_subaccount_id = 1;
+   */
+  offsettingSubaccountId?: SubaccountId | undefined;
+
+  /**
+   * Base quantums offset.
+   *
+   * @generated from field: uint64 fill_amount = 2;
+   */
+  fillAmount: bigint;
+};
+
+/**
+ * Describes the message perpx.clob.v1.MatchPerpetualDeleveraging.Fill.
+ * Use `create(MatchPerpetualDeleveraging_FillSchema)` to create a new message.
+ */
+export const MatchPerpetualDeleveraging_FillSchema = (): GenMessage<MatchPerpetualDeleveraging_Fill> =>
+  messageDesc(file_perpx_clob_v1_matches(), 4, 0);
 
