@@ -11,7 +11,13 @@
  * is topped up from the faucet first.
  */
 import { CompositeClient, type ConnectOptions } from "@perpx/composite-client";
-import { type EndpointName, type NetworkConfig, type NetworkName, resolveNetwork } from "@perpx/core";
+import {
+  type EndpointName,
+  type NetworkConfig,
+  type NetworkName,
+  resolveNetwork,
+  usdcToQuoteQuantums,
+} from "@perpx/core";
 import { type Devnet, GENESIS_ACCOUNTS, startDevnet } from "@perpx/devnet";
 import { LocalWallet } from "@perpx/node-client/wallets";
 
@@ -74,13 +80,6 @@ async function startLocalDevnet(): Promise<{
   };
 }
 
-/** USDC as a number of micro-USDC (for comparisons of human amounts). */
-function micro(amount: string): bigint {
-  const [whole = "0", fraction = ""] = amount.replace(/^-/, "").split(".");
-  const value = BigInt(whole) * 1_000_000n + BigInt(fraction.padEnd(6, "0").slice(0, 6) || "0");
-  return amount.startsWith("-") ? -value : value;
-}
-
 /**
  * Opens the network (see the module's comment) and connects a client with the wallet.
  *
@@ -111,7 +110,10 @@ async function openNetwork(options: OpenNetworkOptions = {}): Promise<ExampleNet
     const wallet = walletOf(name);
     const client = await connect({ wallet });
     const collateral = options.collateral ?? "100";
-    if (config.endpoints.faucet && micro((await client.account()).usdc) < micro(collateral)) {
+    if (
+      config.endpoints.faucet &&
+      usdcToQuoteQuantums((await client.account()).usdc) < usdcToQuoteQuantums(collateral)
+    ) {
       await client.faucet();
     }
     return {
