@@ -88,7 +88,11 @@ export async function transferUsdc(
  *
  * @example
  * ```ts
+ * const bought = await client.placeOrder({ market: "BTC-USD", side: "BUY", type: "MARKET", size: "0.001", slippage: "1%" });
+ * (await bought.result({ timeoutMs: 10_000 })).status; // "FILLED"
+ * const account = await client.account();
  * const { market, side, size }: Position = account.positions[0]!;
+ * [market, side, size]; // ["BTC-USD", "LONG", "0.001"]
  * ```
  */
 export interface Position {
