@@ -1,4 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { isIndexerNotFoundError } from "@perpx/indexer-client";
 import { z } from "zod";
 import { indexerOf } from "../accounts.js";
 import { dailyLoss } from "../risk.js";
@@ -71,9 +72,10 @@ export function registerReadTools(server: McpServer, deps: ToolDeps): void {
     output: { market, limits: record({}) },
     annotations: READ,
     run: async ({ ticker: t }) => {
-      const { markets } = await indexerOf(account).getPerpetualMarkets({ ticker: t });
+      const { markets } = await indexerOf(account).getPerpetualMarkets();
       const found = markets[t];
-      if (!found) throw new ToolFailure("NOT_FOUND", `no market ${t}`);
+      if (!found)
+        throw new ToolFailure("NOT_FOUND", `no market ${t}; markets: ${Object.keys(markets).join(", ")}`);
       return { market: { ...found, tradableByThisServer: allowed(t) }, limits: { ...limits } };
     },
   });
@@ -247,22 +249,29 @@ export function registerReadTools(server: McpServer, deps: ToolDeps): void {
       fundingPayments: z.array(record({})),
       historicalPnl: z.array(record({ equity: decimal, totalPnl: decimal })),
       historicalFunding: z.array(record({})),
+      unavailable: z.array(z.string()).describe("parts this indexer does not serve"),
     },
     annotations: READ,
     run: async ({ subaccountNumber: n, ticker: t, limit }) => {
       const indexer = indexerOf(account);
       const size = limit ?? 50;
       const [funding, pnl, rates] = await Promise.all([
-        indexer.getFundingPayments({ ...sub(n), ...(t ? { ticker: t } : {}), limit: size }),
+        indexer
+          .getFundingPayments({ ...sub(n), ...(t ? { ticker: t } : {}), limit: size })
+          .catch((error: unknown) => {
+            if (isIndexerNotFoundError(error)) return undefined;
+            throw error;
+          }),
         indexer.getHistoricalPnl({ ...sub(n), limit: size }),
         t
           ? indexer.getHistoricalFunding({ ticker: t, limit: size })
           : Promise.resolve({ historicalFunding: [] }),
       ]);
       return {
-        fundingPayments: funding.fundingPayments,
+        fundingPayments: funding?.fundingPayments ?? [],
         historicalPnl: pnl.historicalPnl,
         historicalFunding: rates.historicalFunding,
+        unavailable: funding ? [] : ["fundingPayments"],
       };
     },
   });

@@ -1,5 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isPerpxError, PerpxError, redactSecrets } from "@perpx/errors";
+import { isIndexerNotFoundError, isIndexerValidationError } from "@perpx/indexer-client";
 import { isBroadcastTxError } from "@perpx/node-client";
 
 /**
@@ -82,6 +83,9 @@ function classify(error: unknown): { code: ToolErrorCode; message: string; facts
       facts: { abciCode: error.abciCode, codespace: error.codespace, log: error.log, txHash: error.txHash },
     };
   }
+  if (isIndexerNotFoundError(error)) return { code: "NOT_FOUND", message: error.shortMessage, facts: {} };
+  if (isIndexerValidationError(error))
+    return { code: "INVALID_INPUT", message: error.shortMessage, facts: {} };
   if (isPerpxError(error)) {
     const upstream = ["TRANSPORT", "TIMEOUT", "INDEXER_HTTP", "QUERY", "WEBSOCKET_CLOSED"].includes(
       error.code,
