@@ -27,20 +27,24 @@ export interface DailyLoss {
 }
 
 /**
- * Reads the account's equity, records the day's first reading, and trips the breaker when the loss
+ * Reads the account's equity (`chainEquity` when the caller read it from the chain, else the
+ * indexer's), records the day's first reading, and trips the breaker when the loss
  * reached the limit.
  *
  * @example
  * ```ts
  * (await dailyLoss(deps)).tripped; // false
+ * await dailyLoss(deps, "1000.5"); // with the equity read from the chain
  * ```
  */
-export async function dailyLoss(deps: ToolDeps): Promise<DailyLoss> {
+export async function dailyLoss(deps: ToolDeps, chainEquity?: string): Promise<DailyLoss> {
   const owner = deps.account.principal.account;
   const day = new Date().toISOString().slice(0, 10);
-  const { subaccount } = await indexerOf(deps.account).getSubaccount({ address: owner, subaccountNumber: 0 });
-  const startEquity = await deps.store.dayStartEquity(owner, day, subaccount.equity);
-  const loss = Math.max(0, Number(startEquity) - Number(subaccount.equity));
+  const equity =
+    chainEquity ??
+    (await indexerOf(deps.account).getSubaccount({ address: owner, subaccountNumber: 0 })).subaccount.equity;
+  const startEquity = await deps.store.dayStartEquity(owner, day, equity);
+  const loss = Math.max(0, Number(startEquity) - Number(equity));
   let tripped = await deps.store.breakerTripped(owner, day);
   if (!tripped && loss >= Number(deps.limits.maxDailyLoss)) {
     await deps.store.tripBreaker(owner, day);
@@ -49,7 +53,7 @@ export async function dailyLoss(deps: ToolDeps): Promise<DailyLoss> {
   return {
     day,
     startEquity,
-    equity: subaccount.equity,
+    equity,
     loss: String(loss),
     limit: deps.limits.maxDailyLoss,
     tripped,

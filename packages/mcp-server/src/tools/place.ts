@@ -1,5 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { type HumanOrder, planOrder } from "@perpx/composite-client";
+import { accountView, type HumanOrder, planOrder } from "@perpx/composite-client";
 import { z } from "zod";
 import { indexerOf } from "../accounts.js";
 import { type CheckResult, runOrderChecks } from "../checks.js";
@@ -52,6 +52,7 @@ const output = {
     price: decimal,
     clientId: z.number(),
   }),
+  risk: record({ equity: decimal, positionAfter: decimal, leverageAfter: decimal.nullable() }),
   checks: z.array(z.object({ check: z.string(), passed: z.boolean() })),
   txHash: z.string().optional(),
   verification: verification.optional(),
@@ -130,35 +131,29 @@ export function humanOrder(
 
 async function gather(deps: ToolDeps, t: string) {
   const indexer = indexerOf(deps.account);
-  const owner = deps.account.principal.account;
-  await deps.account.context.markets.refresh(t).catch(() => undefined);
-  const [market, { markets }, { subaccount }, open, loss] = await Promise.all([
-    deps.account.context.markets.get(t),
+  const { context } = deps.account;
+  await context.markets.refresh(t).catch(() => undefined);
+  // Positions and equity from the chain (the indexer may lag a block behind a fill).
+  const [market, { markets }, view, open] = await Promise.all([
+    context.markets.get(t),
     indexer.getPerpetualMarkets({ ticker: t }),
-    indexer.getSubaccount({ address: owner, subaccountNumber: 0 }),
+    accountView(context),
     openOrders(deps, 0),
-    dailyLoss(deps),
   ]);
   const indexed = markets[t];
   if (!indexed) throw new ToolFailure("NOT_FOUND", `no market ${t}`);
-  const positions = Object.values(subaccount.openPerpetualPositions);
-  const signedSize = (p: (typeof positions)[number]) =>
+  const signed = (p: (typeof view.positions)[number]) =>
     Math.abs(Number(p.size)) * (p.side === "SHORT" ? -1 : 1);
-  const oracleOf = (ticker: string) => (ticker === t ? Number(indexed.oraclePrice) : undefined);
-  const others = positions.filter((p) => p.market !== t);
-  const otherMarkets = others.length > 0 ? (await indexer.getPerpetualMarkets()).markets : {};
   return {
     market,
     indexed,
-    position: positions.filter((p) => p.market === t).reduce((n, p) => n + signedSize(p), 0),
-    otherNotional: others.reduce(
-      (n, p) =>
-        n + Math.abs(signedSize(p)) * Number(oracleOf(p.market) ?? otherMarkets[p.market]?.oraclePrice ?? 0),
-      0,
-    ),
-    equity: Number(subaccount.equity),
+    position: view.positions.filter((p) => p.market === t).reduce((n, p) => n + signed(p), 0),
+    otherNotional: view.positions
+      .filter((p) => p.market !== t)
+      .reduce((n, p) => n + Math.abs(Number(p.value)), 0),
+    equity: Number(view.equity),
     openOrders: open.length,
-    breakerTripped: loss.tripped,
+    breakerTripped: (await dailyLoss(deps, view.equity)).tripped,
   };
 }
 
@@ -230,6 +225,16 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           subaccount: { owner, number: 0 },
         });
         checks.push({ check: "quantization", passed: true });
+        const after = facts.position + (args.side === "BUY" ? 1 : -1) * Number(planned.size);
+        const afterNotional = Math.abs(after) * Number(facts.indexed.oraclePrice);
+        const risk = {
+          equity: String(facts.equity),
+          positionBefore: String(facts.position),
+          positionAfter: String(Number(after.toPrecision(12))),
+          positionNotionalAfter: afterNotional.toFixed(2),
+          leverageAfter:
+            facts.equity > 0 ? ((facts.otherNotional + afterNotional) / facts.equity).toFixed(4) : null,
+        };
         const summary = {
           ticker: args.ticker,
           side: args.side,
@@ -248,6 +253,7 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           const result = {
             dryRun: true,
             order: summary,
+            risk,
             checks,
             message: "dry run: every check passed; nothing was sent",
           };
@@ -281,6 +287,7 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           order: summary,
           checks,
           txHash: sent.txHash,
+          risk,
           verification: verified,
           message:
             verified.state === "UNKNOWN"

@@ -94,7 +94,11 @@ function classify(error: unknown): { code: ToolErrorCode; message: string; facts
       error.code === "INVALID_AMOUNT" ? "QUANTIZATION" : upstream ? "UPSTREAM_UNAVAILABLE" : "INVALID_INPUT";
     return { code, message: error.shortMessage, facts: {} };
   }
-  return { code: "INTERNAL", message: "internal error", facts: {} };
+  return {
+    code: "INTERNAL",
+    message: `internal error (${error instanceof Error ? error.name : typeof error})`,
+    facts: {},
+  };
 }
 
 /**
