@@ -83,7 +83,8 @@ export async function sendOrder(
  * Waits for an accepted order's verified state (never resubmitting). A short-term order is followed
  * until it is final (filled, or its good-til-block passed) or `timeoutMs` passes; a stateful order
  * for `statefulSettleMs` after its inclusion (the block after it was stored matches it), then its
- * state is answered (RESTING or PARTIALLY_FILLED while it rests). UNKNOWN when nothing was observed.
+ * state is answered (RESTING or PARTIALLY_FILLED while it rests), watching again while nothing was
+ * observed. UNKNOWN when nothing was observed within `timeoutMs`.
  *
  * @example
  * ```ts
@@ -94,9 +95,13 @@ export async function verifyPlaced(
   handle: OrderHandle,
   options: { timeoutMs: number; statefulSettleMs: number },
 ): Promise<Verification> {
-  const timeoutMs =
-    handle.kind === "short-term" ? options.timeoutMs : Math.min(options.timeoutMs, options.statefulSettleMs);
-  const result = await handle.result({ timeoutMs });
+  const deadline = Date.now() + options.timeoutMs;
+  const step = handle.kind === "short-term" ? options.timeoutMs : options.statefulSettleMs;
+  let result = await handle.result({ timeoutMs: Math.min(step, options.timeoutMs) });
+  // Nothing observed yet (a loaded node): look again, until the timeout; never resubmit.
+  while (result.status === "UNKNOWN" && Date.now() < deadline) {
+    result = await handle.result({ timeoutMs: Math.min(step, deadline - Date.now()) });
+  }
   return {
     state: result.status,
     final: result.final,
