@@ -25,7 +25,8 @@ Options:
   --allowed-origin <url>   a browser origin to accept (repeatable)
   --allowed-host <host>    a Host header to accept behind a proxy (repeatable)
   --json                   print one line {"ready":true,"url":...} when listening
-Endpoints: PERPX_NODE_RPC, PERPX_NODE_REST, PERPX_GRPC_TLS, PERPX_INDEXER, ... (see @perpx/core).
+Endpoints: PERPX_NODE_RPC_URL, PERPX_NODE_REST_URL, PERPX_GRPC_URL, PERPX_INDEXER_URL (see @perpx/core);
+PERPX_GRPC_CA: PEM of the CA of the gRPC endpoint, when it is not a system CA.
 `;
 
 async function main(): Promise<void> {
