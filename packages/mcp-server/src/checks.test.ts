@@ -76,6 +76,8 @@ describe("runOrderChecks", () => {
     };
     expect(refusal(reducing)).toBe("passed 9");
     expect(refusal({ ...reducing, position: 0.01, size: 0.012 })).toBe("REDUCE_ONLY after 8");
-    expect(refusal({ ...reducing, side: "BUY", size: 0.001 })).toBe("REDUCE_ONLY after 8");
+    expect(refusal({ ...reducing, side: "BUY", size: 0.001, position: 0.02, equity: 10_000 })).toBe(
+      "REDUCE_ONLY after 8",
+    );
   });
 });
