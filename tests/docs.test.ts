@@ -38,6 +38,8 @@ const PENDING: Record<string, string> = {};
  * their failures).
  */
 const SKIPPED_PACKAGES: Record<string, string> = {
+  "@perpx/mcp-server":
+    "its examples are fragments over a running server or a session (`server`, `deps`, `principal`); its behaviour runs against a devnet in its own tests",
   "@perpx/composite-client":
     "its examples are fragments over a connected client (`client`, `wallet`, `context`); its README quick start runs in its own test (test/readme.test.ts)",
 };

@@ -86,7 +86,7 @@ async function verifyCancels(deps: ToolDeps, orders: OrderResponseObject[], time
  * const results = await cancelOrders(deps, orders, 15_000);
  * ```
  */
-export async function cancelOrders(
+async function cancelOrders(
   deps: ToolDeps,
   orders: OrderResponseObject[],
   timeoutMs: number,

@@ -92,7 +92,7 @@ function shape(args: PlaceInput): void {
  * const { order, price } = humanOrder(args, { oracle: 65000, stepSize: "0.0001", slippageBps: 50 });
  * ```
  */
-export function humanOrder(
+function humanOrder(
   args: PlaceInput,
   market: { oracle: number; stepSize: string; slippageBps: number },
 ): { order: HumanOrder; price: number; size: string } {
