@@ -2,13 +2,14 @@
 /**
  * `perpx-mcp`: the agent server for one network.
  *
- *   perpx-mcp --network testnet|mainnet|local [--host H] [--port N] [--database FILE]
+ *   perpx-mcp --network testnet|mainnet|local [--host H] [--port N] [--database FILE | --postgres URL]
  *             [--allowed-markets A,B] [--allowed-origin URL ...] [--json]
  *
  * Endpoints come from the `PERPX_*_URL` variables of `@perpx/core` (the local preset needs none).
  */
 import { parseArgs } from "node:util";
 import { isPerpxError } from "@perpx/errors";
+import { openPostgresStore } from "./postgres.js";
 import { startMcpServer } from "./server.js";
 
 const HELP = `perpx-mcp: MCP agent server (Streamable HTTP at /mcp) for one perpx network
@@ -21,6 +22,7 @@ Options:
   --host <host>            interface to bind (default 127.0.0.1)
   --port <n>               port (default 8080; 0 = a free port)
   --database <file>        SQLite file for the breaker, idempotency and audit log (default ./perpx-mcp.sqlite)
+  --postgres <url>         keep them in Postgres instead, shared by several instances (postgres://...)
   --allowed-markets <list> comma-separated tickers agents may trade (default: all)
   --allowed-origin <url>   a browser origin to accept (repeatable)
   --allowed-host <host>    a Host header to accept behind a proxy (repeatable)
@@ -36,6 +38,7 @@ async function main(): Promise<void> {
       host: { type: "string" },
       port: { type: "string" },
       database: { type: "string" },
+      postgres: { type: "string" },
       "allowed-markets": { type: "string" },
       "allowed-origin": { type: "string", multiple: true },
       "allowed-host": { type: "string", multiple: true },
@@ -70,6 +73,7 @@ async function main(): Promise<void> {
     host: values.host ?? "127.0.0.1",
     port,
     database: values.database ?? "./perpx-mcp.sqlite",
+    ...(values.postgres ? { store: await openPostgresStore({ connectionString: values.postgres }) } : {}),
     ...(markets ? { limits: { allowedMarkets: markets } } : {}),
     allowedOrigins: values["allowed-origin"] ?? [],
     allowedHosts: values["allowed-host"] ?? [],
