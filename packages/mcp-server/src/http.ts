@@ -26,12 +26,15 @@ export interface McpRoutes {
   health(): Record<string, unknown>;
   /** A log line (never a header, a body or a credential). */
   log(line: string): void;
+  /** Sessions idle this long (ms) are closed. */
+  sessionIdleMs: number;
 }
 
 interface Session {
   transport: StreamableHTTPServerTransport;
   server: McpServer;
   fingerprint: string;
+  lastSeen: number;
 }
 
 function sendJson(
@@ -86,7 +89,7 @@ export function mcpHttpHandler(routes: McpRoutes) {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, fingerprint: principal.fingerprint });
+        sessions.set(id, { transport, server, fingerprint: principal.fingerprint, lastSeen: Date.now() });
         routes.log(
           `session ${id} opened for ${principal.account}${principal.readOnly ? " (read-only)" : ""}`,
         );
@@ -139,6 +142,7 @@ export function mcpHttpHandler(routes: McpRoutes) {
     if (session && session.fingerprint !== principal.fingerprint) {
       return sendJson(res, 403, rpcError("This session belongs to another credential"));
     }
+    if (session) session.lastSeen = Date.now();
     if (req.method !== "POST") {
       if (!session) return sendJson(res, 400, rpcError("Bad Request: Mcp-Session-Id header is required"));
       return session.transport.handleRequest(req, res);
@@ -175,6 +179,20 @@ export function mcpHttpHandler(routes: McpRoutes) {
     }
   }
 
+  const reaper = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, session] of sessions) {
+        if (now - session.lastSeen < routes.sessionIdleMs) continue;
+        sessions.delete(id);
+        routes.log(`session ${id} closed after ${routes.sessionIdleMs} ms idle`);
+        void session.transport.close();
+      }
+    },
+    Math.max(10, Math.min(60_000, Math.floor(routes.sessionIdleMs / 2))),
+  );
+  reaper.unref();
+
   return {
     /** Handles one request; failures become a 500 without details. */
     async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -194,6 +212,7 @@ export function mcpHttpHandler(routes: McpRoutes) {
     sessionCount: () => sessions.size,
     /** Closes every session. */
     async closeAll(): Promise<void> {
+      clearInterval(reaper);
       const all = [...sessions.values()];
       sessions.clear();
       await Promise.all(

@@ -87,6 +87,11 @@ export interface McpServerOptions {
    */
   statefulSettleMs?: number;
   /**
+   * Sessions without a request for this long are closed (their client re-initializes), ms.
+   * @default 1800000 (30 minutes)
+   */
+  sessionIdleMs?: number;
+  /**
    * How often the chain height is polled, ms.
    * @default 500
    */
@@ -189,6 +194,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
       height: base.height.current().toString(),
     }),
     log,
+    sessionIdleMs: options.sessionIdleMs ?? 30 * 60_000,
   });
   const server = createServer((req, res) => void http.handle(req, res));
   try {

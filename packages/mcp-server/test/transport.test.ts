@@ -1,5 +1,5 @@
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { call, refused, useMcpNet } from "./support.js";
 
 const net = useMcpNet();
@@ -183,5 +183,35 @@ describe("transport and static bearer auth", () => {
       req.end(JSON.stringify(initialize));
     });
     expect(status).toBe(403);
+  });
+
+  it("closes sessions left idle: the client must initialize again", async () => {
+    const { credential } = await net.account();
+    const server = await net.startServer({ sessionIdleMs: 300 });
+    const response = await fetch(server.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: `Bearer ${credential}`,
+      },
+      body: JSON.stringify(initialize),
+    });
+    await response.body?.cancel();
+    const id = response.headers.get("mcp-session-id") ?? "";
+    expect(server.sessionCount()).toBe(1);
+    await vi.waitFor(() => expect(server.sessionCount()).toBe(0), { timeout: 5_000 });
+    const after = await fetch(server.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: `Bearer ${credential}`,
+        "mcp-session-id": id,
+        "mcp-protocol-version": LATEST_PROTOCOL_VERSION,
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+    });
+    expect(after.status).toBe(404);
   });
 });
