@@ -89,6 +89,7 @@ describe("a clean install", () => {
       "@perpx/devnet",
       "@perpx/errors",
       "@perpx/indexer-client",
+      "@perpx/mcp-server",
       "@perpx/node-client",
       "@perpx/proto",
     ]);

@@ -1,0 +1,232 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { connectContext } from "@perpx/composite-client";
+import type { EndpointName, Env, Network, NetworkConfig, NetworkName } from "@perpx/core";
+import { createAccounts } from "./accounts.js";
+import { mcpHttpHandler } from "./http.js";
+import { effectiveLimits, resolveLimits, type TradingLimits } from "./limits.js";
+import { type McpStore, openSqliteStore } from "./store.js";
+
+/**
+ * Options of {@link startMcpServer}. The network is fixed for the server's life; credentials never
+ * choose it.
+ *
+ * @example
+ * ```ts
+ * const options: McpServerOptions = { network: "testnet", env: process.env, database: "./perpx-mcp.db" };
+ * ```
+ */
+export interface McpServerOptions {
+  /** A preset name, a network, or a resolved network config. */
+  network: NetworkName | Network | NetworkConfig;
+  /**
+   * Endpoint URLs (node RPC, REST, gRPC, indexer); each wins over `env` and the preset.
+   * @default {}
+   */
+  endpoints?: Partial<Record<EndpointName, string>>;
+  /**
+   * Where the `PERPX_*_URL` variables are read from.
+   * @default {}
+   */
+  env?: Env;
+  /**
+   * PEM of the CA of the gRPC endpoint's certificate.
+   * @default undefined (the system's CAs)
+   */
+  grpcCaCert?: string;
+  /**
+   * The interface to listen on.
+   * @default "127.0.0.1"
+   */
+  host?: string;
+  /**
+   * The port; 0 picks a free one.
+   * @default 8080
+   */
+  port?: number;
+  /**
+   * Origins (`scheme://host:port`) whose browser requests are accepted; loopback origins are
+   * accepted while the server listens on a loopback interface.
+   * @default []
+   */
+  allowedOrigins?: readonly string[];
+  /**
+   * `Host` header values accepted besides the listening address (behind a proxy).
+   * @default []
+   */
+  allowedHosts?: readonly string[];
+  /**
+   * The server's safety limits (over the defaults).
+   * @default {}
+   */
+  limits?: Partial<TradingLimits>;
+  /**
+   * Tighter limits per master account (`perpx1...`); they never loosen the server's.
+   * @default {}
+   */
+  accountLimits?: Readonly<Record<string, Partial<TradingLimits>>>;
+  /**
+   * The SQLite file that keeps the breaker, idempotency and the audit log (`":memory:"` keeps them
+   * for the process only).
+   * @default ":memory:"
+   */
+  database?: string;
+  /**
+   * A store to use instead of the SQLite file (closed with the server).
+   * @default undefined
+   */
+  store?: McpStore;
+  /**
+   * How long a write tool waits for a verified state before answering UNKNOWN, ms.
+   * @default 15000
+   */
+  verifyTimeoutMs?: number;
+  /**
+   * How long a stateful order is watched after inclusion before its state is answered, ms.
+   * @default 3000
+   */
+  statefulSettleMs?: number;
+  /**
+   * Sessions without a request for this long are closed (their client re-initializes), ms.
+   * @default 1800000 (30 minutes)
+   */
+  sessionIdleMs?: number;
+  /**
+   * How often the chain height is polled, ms.
+   * @default 500
+   */
+  pollIntervalMs?: number;
+  /**
+   * Receives one line per request and session event (no credential, key or body ever).
+   * @default nothing is logged
+   */
+  log?: (line: string) => void;
+}
+
+/**
+ * A running agent server.
+ *
+ * @example
+ * ```ts
+ * const server = await startMcpServer({ network: "local", port: 0 });
+ * server.url; // "http://127.0.0.1:41234/mcp"
+ * await server.close();
+ * ```
+ */
+export interface RunningMcpServer {
+  /** The MCP endpoint. */
+  url: string;
+  /** The port listened on. */
+  port: number;
+  /** The store. */
+  store: McpStore;
+  /** Open sessions now. */
+  sessionCount(): number;
+  /** Closes the sessions, the listener, the chain connections and the store. */
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+const hostnameOf = (value: string) => {
+  try {
+    return new URL(value.includes("://") ? value : `http://${value}`).hostname;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Starts the agent server: MCP over Streamable HTTP at `/mcp`, `/health`, static bearer
+ * credentials, safety limits, verified fills and a persistent store. Resolves once it listens.
+ *
+ * @throws {InvalidArgumentError | UnknownNetworkError | MissingEndpointError} for bad options.
+ *
+ * @example
+ * ```ts
+ * const server = await startMcpServer({ network: "testnet", env: process.env, port: 8080, database: "./perpx-mcp.db" });
+ * ```
+ */
+export async function startMcpServer(options: McpServerOptions): Promise<RunningMcpServer> {
+  const limits = resolveLimits(options.limits);
+  const accountLimits = options.accountLimits ?? {};
+  const log = options.log ?? (() => {});
+  const host = options.host ?? "127.0.0.1";
+  const base = await connectContext({
+    network: options.network,
+    ...(options.endpoints ? { endpoints: options.endpoints } : {}),
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.grpcCaCert ? { grpcCaCert: options.grpcCaCert } : {}),
+    pollIntervalMs: options.pollIntervalMs ?? 500,
+  });
+  const store = options.store ?? openSqliteStore({ path: options.database ?? ":memory:" });
+  const accounts = createAccounts(base);
+  const loopback = LOOPBACK.has(host);
+  let port = options.port ?? 8080;
+  const allowedHosts = new Set(options.allowedHosts ?? []);
+  const allowedOrigins = new Set(options.allowedOrigins ?? []);
+  const http = mcpHttpHandler({
+    allowHost: (value) => {
+      if (!loopback) return true;
+      if (value === undefined) return false;
+      const name = hostnameOf(value);
+      return allowedHosts.has(value) || (name !== undefined && LOOPBACK.has(name));
+    },
+    allowOrigin: (origin) => {
+      if (allowedOrigins.has(origin)) return true;
+      const name = hostnameOf(origin);
+      return loopback && name !== undefined && LOOPBACK.has(name);
+    },
+    openSession: async (principal) => {
+      // Loaded on first use: zod (the tools' schemas) registers its globals when it loads.
+      const { sessionServer } = await import("./session.js");
+      return sessionServer({
+        account: await accounts.of(principal),
+        limits: effectiveLimits(limits, accountLimits[principal.account]),
+        store,
+        verifyTimeoutMs: options.verifyTimeoutMs ?? 15_000,
+        statefulSettleMs: options.statefulSettleMs ?? 3_000,
+      });
+    },
+    health: () => ({
+      status: "ok",
+      network: base.config.network.name,
+      chainId: base.config.network.chainId,
+      height: base.height.current().toString(),
+    }),
+    log,
+    sessionIdleMs: options.sessionIdleMs ?? 30 * 60_000,
+  });
+  const server = createServer((req, res) => void http.handle(req, res));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, host, () => resolve());
+    });
+  } catch (error) {
+    base.height.stop();
+    base.markets.stop();
+    base.node.close();
+    await store.close();
+    throw error;
+  }
+  port = (server.address() as AddressInfo).port;
+  const shown = host.includes(":") ? `[${host}]` : host;
+  log(`perpx-mcp listening on http://${shown}:${port}/mcp (${base.config.network.name})`);
+  return {
+    url: `http://${shown}:${port}/mcp`,
+    port,
+    store,
+    sessionCount: http.sessionCount,
+    async close() {
+      await http.closeAll();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      base.height.stop();
+      base.markets.stop();
+      base.node.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { registerCancelTools } from "./tools/cancel.js";
+import type { ToolDeps } from "./tools/deps.js";
+import { registerPlaceOrder } from "./tools/place.js";
+import { registerReadTools } from "./tools/read.js";
+
+/** This package's version, as the server reports it at initialize. */
+const VERSION = "0.0.0";
+
+/**
+ * One session's MCP server: the read tools, and the write tools (`place_order`, `cancel_order`,
+ * `batch_cancel_orders`, `cancel_all_orders`) which a read-only session neither lists nor may call.
+ *
+ * @example
+ * ```ts
+ * const server = sessionServer(deps);
+ * await server.connect(transport);
+ * ```
+ */
+export function sessionServer(deps: ToolDeps): McpServer {
+  const server = new McpServer(
+    { name: "perpx-mcp", version: VERSION },
+    {
+      instructions:
+        "perpx perpetuals: read markets and your account; with a trading credential, place and cancel orders on subaccount 0. Amounts are decimal strings. Write tools answer the verified order state; on UNKNOWN call get_order before retrying.",
+    },
+  );
+  registerReadTools(server, deps);
+  const writes = [registerPlaceOrder(server, deps), ...registerCancelTools(server, deps)];
+  if (deps.account.principal.readOnly) for (const tool of writes) tool.disable();
+  return server;
+}

@@ -1,0 +1,192 @@
+import Database from "better-sqlite3";
+
+/**
+ * An order's idempotency key: one client id per account and market.
+ *
+ * @example
+ * ```ts
+ * const key: OrderKey = { account: "perpx1...", ticker: "BTC-USD", clientId: 7 };
+ * ```
+ */
+export interface OrderKey {
+  /** The master account. */
+  account: string;
+  /** The market. */
+  ticker: string;
+  /** The client id. */
+  clientId: number;
+}
+
+/**
+ * One write as the audit log keeps it: never a key or a credential.
+ *
+ * @example
+ * ```ts
+ * const entry: AuditEntry = { account: "perpx1...", tool: "place_order", request: {}, checks: [], txHash: undefined, outcome: {} };
+ * ```
+ */
+export interface AuditEntry {
+  /** The master account. */
+  account: string;
+  /** The tool called. */
+  tool: string;
+  /** The tool's arguments. */
+  request: unknown;
+  /** The checks run, in order, with their verdicts. */
+  checks: unknown;
+  /** The transaction's hash, when one was sent. */
+  txHash: string | undefined;
+  /** The verified outcome or the refusal. */
+  outcome: unknown;
+}
+
+/**
+ * What the server keeps across restarts: the daily-loss breaker, client-id idempotency and the audit
+ * log. Methods are async so that a shared database can stand behind the same interface.
+ *
+ * @example
+ * ```ts
+ * const store = openSqliteStore({ path: ":memory:" });
+ * await store.claimOrder({ account, ticker: "BTC-USD", clientId: 1 }); // { claimed: true }
+ * ```
+ */
+export interface McpStore {
+  /**
+   * Claims a client id before an order is sent: `claimed: false` with the stored outcome when it
+   * was claimed before (on this instance or another sharing the database).
+   */
+  claimOrder(key: OrderKey): Promise<{ claimed: true } | { claimed: false; outcome: unknown }>;
+  /** The stored outcome of a claimed client id (`outcome` null while it is in flight), if any. */
+  orderOutcome(key: OrderKey): Promise<{ outcome: unknown } | undefined>;
+  /** Records the outcome of a claimed order. */
+  settleOrder(key: OrderKey, outcome: unknown): Promise<void>;
+  /** The equity at the account's first reading of the UTC day (recording `equity` if none). */
+  dayStartEquity(account: string, day: string, equity: string): Promise<string>;
+  /** Whether the breaker tripped for the account on that day. */
+  breakerTripped(account: string, day: string): Promise<boolean>;
+  /** Trips the breaker for the account on that day. */
+  tripBreaker(account: string, day: string): Promise<void>;
+  /** Appends to the audit log. */
+  audit(entry: AuditEntry): Promise<void>;
+  /** The audit log of an account, oldest first. */
+  auditLog(account: string): Promise<(AuditEntry & { at: string })[]>;
+  /** Closes the database. */
+  close(): Promise<void>;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS orders (
+  account TEXT NOT NULL, ticker TEXT NOT NULL, client_id INTEGER NOT NULL,
+  outcome TEXT, created_at TEXT NOT NULL,
+  PRIMARY KEY (account, ticker, client_id)
+);
+CREATE TABLE IF NOT EXISTS breaker (
+  account TEXT NOT NULL, day TEXT NOT NULL, start_equity TEXT NOT NULL, tripped_at TEXT,
+  PRIMARY KEY (account, day)
+);
+CREATE TABLE IF NOT EXISTS audit (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, account TEXT NOT NULL, tool TEXT NOT NULL,
+  request TEXT NOT NULL, checks TEXT NOT NULL, tx_hash TEXT, outcome TEXT NOT NULL
+);`;
+
+const json = (value: unknown) => JSON.stringify(value, (_, v) => (typeof v === "bigint" ? v.toString() : v));
+
+/**
+ * The store in an embedded SQLite database (a file that survives restarts, or `":memory:"`), in WAL
+ * mode.
+ *
+ * @example
+ * ```ts
+ * const store = openSqliteStore({ path: "/var/lib/perpx-mcp/state.db" });
+ * ```
+ */
+export function openSqliteStore(options: { path: string }): McpStore {
+  const db = new Database(options.path);
+  db.pragma("journal_mode = WAL");
+  db.pragma("busy_timeout = 5000");
+  db.exec(SCHEMA);
+  const now = () => new Date().toISOString();
+  const insertOrder = db.prepare(
+    "INSERT INTO orders (account, ticker, client_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+  );
+  const selectOrder = db.prepare<[string, string, number], { outcome: string | null }>(
+    "SELECT outcome FROM orders WHERE account = ? AND ticker = ? AND client_id = ?",
+  );
+  const updateOrder = db.prepare(
+    "UPDATE orders SET outcome = ? WHERE account = ? AND ticker = ? AND client_id = ?",
+  );
+  const insertDay = db.prepare(
+    "INSERT INTO breaker (account, day, start_equity) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+  );
+  const selectDay = db.prepare<[string, string], { start_equity: string; tripped_at: string | null }>(
+    "SELECT start_equity, tripped_at FROM breaker WHERE account = ? AND day = ?",
+  );
+  const trip = db.prepare(
+    "UPDATE breaker SET tripped_at = ? WHERE account = ? AND day = ? AND tripped_at IS NULL",
+  );
+  const insertAudit = db.prepare(
+    "INSERT INTO audit (at, account, tool, request, checks, tx_hash, outcome) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  );
+  const selectAudit = db.prepare<
+    [string],
+    {
+      at: string;
+      account: string;
+      tool: string;
+      request: string;
+      checks: string;
+      tx_hash: string | null;
+      outcome: string;
+    }
+  >("SELECT at, account, tool, request, checks, tx_hash, outcome FROM audit WHERE account = ? ORDER BY id");
+  return {
+    async claimOrder(key) {
+      const { changes } = insertOrder.run(key.account, key.ticker, key.clientId, now());
+      if (changes === 1) return { claimed: true };
+      const row = selectOrder.get(key.account, key.ticker, key.clientId);
+      return { claimed: false, outcome: row?.outcome ? JSON.parse(row.outcome) : undefined };
+    },
+    async orderOutcome(key) {
+      const row = selectOrder.get(key.account, key.ticker, key.clientId);
+      return row ? { outcome: row.outcome ? JSON.parse(row.outcome) : null } : undefined;
+    },
+    async settleOrder(key, outcome) {
+      updateOrder.run(json(outcome), key.account, key.ticker, key.clientId);
+    },
+    async dayStartEquity(account, day, equity) {
+      insertDay.run(account, day, equity);
+      return selectDay.get(account, day)?.start_equity ?? equity;
+    },
+    async breakerTripped(account, day) {
+      return Boolean(selectDay.get(account, day)?.tripped_at);
+    },
+    async tripBreaker(account, day) {
+      trip.run(now(), account, day);
+    },
+    async audit(entry) {
+      insertAudit.run(
+        now(),
+        entry.account,
+        entry.tool,
+        json(entry.request),
+        json(entry.checks),
+        entry.txHash ?? null,
+        json(entry.outcome),
+      );
+    },
+    async auditLog(account) {
+      return selectAudit.all(account).map((row) => ({
+        at: row.at,
+        account: row.account,
+        tool: row.tool,
+        request: JSON.parse(row.request),
+        checks: JSON.parse(row.checks),
+        txHash: row.tx_hash ?? undefined,
+        outcome: JSON.parse(row.outcome),
+      }));
+    },
+    async close() {
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,254 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { sendClob } from "@perpx/composite-client";
+import type { OrderResponseObject } from "@perpx/core/indexer";
+import { batchCancelMsg, cancelOrderMsg, type TxMessage } from "@perpx/node-client";
+import { z } from "zod";
+import { indexerOf } from "../accounts.js";
+import { decimal, defineTool, ticker } from "./define.js";
+import type { ToolDeps } from "./deps.js";
+import { findOrder, openOrders } from "./read.js";
+import { ToolFailure } from "./result.js";
+
+/** Cancels of short-term orders live this many blocks. */
+const CANCEL_BLOCKS = 20;
+const FINAL = new Set(["CANCELED", "BEST_EFFORT_CANCELED", "FILLED"]);
+const WRITE = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: true,
+  openWorldHint: true,
+} as const;
+
+const cancelResult = z.object({
+  ticker: z.string(),
+  clientId: z.string(),
+  orderId: z.string(),
+  cancelled: z.boolean(),
+  finalStatus: z.string(),
+  filledBeforeCancel: decimal,
+  txHash: z.string().optional(),
+});
+type CancelResult = z.infer<typeof cancelResult>;
+
+const isShortTerm = (order: OrderResponseObject) => order.orderFlags === "0";
+
+function cancelMessage(deps: ToolDeps, order: OrderResponseObject): TxMessage {
+  const common = {
+    subaccount: { owner: deps.account.principal.account, number: order.subaccountNumber },
+    clientId: Number(order.clientId),
+    clobPairId: Number(order.clobPairId),
+  };
+  if (isShortTerm(order)) {
+    return cancelOrderMsg({ ...common, kind: "short-term", goodTilBlock: Number(order.goodTilBlock) });
+  }
+  const until = Math.ceil(Date.parse(order.goodTilBlockTime ?? "") / 1000);
+  return cancelOrderMsg({
+    ...common,
+    kind: order.orderFlags === "32" ? "conditional" : "long-term",
+    goodTilBlockTime: until,
+  });
+}
+
+/** Polls the indexer block by block until each order is final (or the time is up: `UNKNOWN`). */
+async function verifyCancels(deps: ToolDeps, orders: OrderResponseObject[], timeoutMs: number) {
+  const { context, principal } = deps.account;
+  const deadline = Date.now() + timeoutMs;
+  const latest = new Map(orders.map((o) => [o.id, o]));
+  const pending = () => [...latest.values()].filter((o) => !FINAL.has(o.status));
+  while (pending().length > 0 && Date.now() < deadline) {
+    const seen = context.height.current();
+    await Promise.race([
+      context.height.waitAbove(seen),
+      new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now()))),
+    ]);
+    const tickers = new Set(pending().map((o) => o.ticker));
+    for (const t of tickers) {
+      const now = await indexerOf(deps.account).getOrders({
+        address: principal.account,
+        subaccountNumber: 0,
+        ticker: t,
+        returnLatestOrders: true,
+        limit: 1000,
+      });
+      for (const o of now) if (latest.has(o.id)) latest.set(o.id, o);
+    }
+  }
+  return latest;
+}
+
+/**
+ * Cancels orders of the principal's subaccount 0: short-term ones in one `MsgBatchCancel` per
+ * market, stateful ones each by `MsgCancelOrder`; then verifies each through the indexer until it is
+ * CANCELED (or FILLED first: `filledBeforeCancel`) or the timeout passes (`UNKNOWN`).
+ *
+ * @example
+ * ```ts
+ * const results = await cancelOrders(deps, orders, 15_000);
+ * ```
+ */
+async function cancelOrders(
+  deps: ToolDeps,
+  orders: OrderResponseObject[],
+  timeoutMs: number,
+): Promise<CancelResult[]> {
+  const { context, placed } = deps.account;
+  const live = orders.filter((o) => !FINAL.has(o.status));
+  const hashes = new Map<string, string>();
+  for (const o of live) {
+    const entry = placed.get(`${o.ticker}/${o.clientId}`);
+    if (entry) entry.canceled = true;
+  }
+  const byMarket = new Map<string, OrderResponseObject[]>();
+  for (const o of live.filter(isShortTerm))
+    byMarket.set(o.clobPairId, [...(byMarket.get(o.clobPairId) ?? []), o]);
+  for (const [clobPairId, group] of byMarket) {
+    const message = batchCancelMsg({
+      subaccount: { owner: deps.account.principal.account, number: 0 },
+      cancels: [{ clobPairId: Number(clobPairId), clientIds: group.map((o) => Number(o.clientId)) }],
+      goodTilBlock: Number(context.height.current()) + CANCEL_BLOCKS,
+    });
+    const sent = await sendClob(context, [message]);
+    for (const o of group) hashes.set(o.id, sent.hash);
+  }
+  for (const o of live.filter((x) => !isShortTerm(x))) {
+    const sent = await sendClob(context, [cancelMessage(deps, o)]);
+    hashes.set(o.id, sent.hash);
+  }
+  const final = await verifyCancels(deps, orders, timeoutMs);
+  return orders.map((o) => {
+    const now = final.get(o.id) ?? o;
+    const status = FINAL.has(now.status) ? now.status : "UNKNOWN";
+    return {
+      ticker: o.ticker,
+      clientId: o.clientId,
+      orderId: o.id,
+      cancelled: status === "CANCELED" || status === "BEST_EFFORT_CANCELED",
+      finalStatus: status,
+      filledBeforeCancel: now.totalFilled,
+      ...(hashes.has(o.id) ? { txHash: hashes.get(o.id) } : {}),
+    };
+  });
+}
+
+/**
+ * Registers `cancel_order`, `batch_cancel_orders` and `cancel_all_orders`. Cancels stay allowed
+ * after the daily-loss breaker trips; each answers every order's verified final status.
+ *
+ * @example
+ * ```ts
+ * registerCancelTools(server, deps);
+ * ```
+ */
+export function registerCancelTools(server: McpServer, deps: ToolDeps) {
+  const { store } = deps;
+  const owner = deps.account.principal.account;
+  const timeout = z.number().int().min(1_000).max(60_000).optional();
+  const audited = async (tool: string, request: unknown, run: () => Promise<CancelResult[]>) => {
+    try {
+      const results = await run();
+      await store.audit({
+        account: owner,
+        tool,
+        request,
+        checks: [],
+        txHash: results.find((r) => r.txHash)?.txHash,
+        outcome: results,
+      });
+      const unknown = results.filter((r) => r.finalStatus === "UNKNOWN").length;
+      return {
+        results,
+        message:
+          unknown > 0
+            ? `${unknown} order(s) not verified yet: call get_order before cancelling again`
+            : `${results.filter((r) => r.cancelled).length} cancelled`,
+      };
+    } catch (error) {
+      await store.audit({
+        account: owner,
+        tool,
+        request,
+        checks: [],
+        txHash: undefined,
+        outcome: { refused: error instanceof Error ? error.message : String(error) },
+      });
+      throw error;
+    }
+  };
+  const output = { results: z.array(cancelResult), message: z.string() };
+
+  const cancelOne = defineTool(server, "cancel_order", {
+    title: "Cancel order",
+    description:
+      "Cancels one of your orders (by orderId, or clientId and ticker) and answers its verified final status.",
+    input: {
+      orderId: z.string().optional(),
+      clientId: z.number().int().min(0).optional(),
+      ticker: ticker.optional(),
+      verifyTimeoutMs: timeout,
+    },
+    output,
+    annotations: WRITE,
+    run: (args) =>
+      audited("cancel_order", args, async () => [
+        ...(await cancelOrders(
+          deps,
+          [await findOrder(deps, args)],
+          args.verifyTimeoutMs ?? deps.verifyTimeoutMs,
+        )),
+      ]),
+  });
+
+  const batch = defineTool(server, "batch_cancel_orders", {
+    title: "Batch cancel orders",
+    description:
+      "Cancels up to 100 of your orders of one market by client id (short-term ones in one batch transaction).",
+    input: { ticker, clientIds: z.array(z.number().int().min(0)).min(1).max(100), verifyTimeoutMs: timeout },
+    output,
+    annotations: WRITE,
+    run: (args) =>
+      audited("batch_cancel_orders", args, async () => {
+        const orders = await indexerOf(deps.account).getOrders({
+          address: owner,
+          subaccountNumber: 0,
+          ticker: args.ticker,
+          returnLatestOrders: true,
+          limit: 1000,
+        });
+        const wanted = args.clientIds.map((id) => {
+          const found = orders.find((o) => o.clientId === String(id));
+          if (!found)
+            throw new ToolFailure(
+              "NOT_FOUND",
+              `no order with clientId ${id} on ${args.ticker}: nothing was cancelled`,
+            );
+          return found;
+        });
+        return cancelOrders(deps, wanted, args.verifyTimeoutMs ?? deps.verifyTimeoutMs);
+      }),
+  });
+
+  const all = defineTool(server, "cancel_all_orders", {
+    title: "Cancel all orders",
+    description: "Cancels every open order of one market, or of all markets with allMarkets and confirm.",
+    input: {
+      ticker: ticker.optional(),
+      allMarkets: z.boolean().optional(),
+      confirm: z.boolean().optional(),
+      verifyTimeoutMs: timeout,
+    },
+    output,
+    annotations: WRITE,
+    run: (args) =>
+      audited("cancel_all_orders", args, async () => {
+        if (args.ticker === undefined && !(args.allMarkets && args.confirm)) {
+          throw new ToolFailure(
+            "CONFIRMATION_REQUIRED",
+            "give ticker, or allMarkets: true with confirm: true",
+          );
+        }
+        const orders = await openOrders(deps, 0, args.ticker);
+        return cancelOrders(deps, [...orders], args.verifyTimeoutMs ?? deps.verifyTimeoutMs);
+      }),
+  });
+  return [cancelOne, batch, all];
+}

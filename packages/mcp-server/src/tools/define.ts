@@ -1,0 +1,108 @@
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { failure, ok } from "./result.js";
+
+/**
+ * How one tool is declared: input and output shapes (zod), annotations and what it does.
+ *
+ * @example
+ * ```ts
+ * const spec: ToolSpec<{ ticker: z.ZodString }> = { title: "Market", description: "...", input: { ticker: z.string() }, output: {}, annotations: { readOnlyHint: true }, run: async ({ ticker }) => ({ ticker }) };
+ * ```
+ */
+export interface ToolSpec<I extends z.ZodRawShape> {
+  /** A short title. */
+  title: string;
+  /** What the tool does, for the model. */
+  description: string;
+  /** The arguments. */
+  input: I;
+  /** The structured result (an object). */
+  output: z.ZodRawShape;
+  /** Hints for hosts. */
+  annotations: ToolAnnotations;
+  /** Runs the tool: its structured result, or a throw that becomes an `isError` result. */
+  run: (args: z.infer<z.ZodObject<I>>, signal: AbortSignal) => Promise<Record<string, unknown>>;
+}
+
+/**
+ * Registers a tool whose failures (thrown) become `isError: true` results with a machine code.
+ *
+ * @example
+ * ```ts
+ * defineTool(server, "get_market", spec);
+ * ```
+ */
+export function defineTool<I extends z.ZodRawShape>(
+  server: McpServer,
+  name: string,
+  spec: ToolSpec<I>,
+): RegisteredTool {
+  const config = {
+    title: spec.title,
+    description: spec.description,
+    inputSchema: spec.input,
+    outputSchema: spec.output,
+    annotations: spec.annotations,
+  };
+  const handler = async (args: z.infer<z.ZodObject<I>>, extra: { signal: AbortSignal }) => {
+    try {
+      return ok(await spec.run(args, extra.signal));
+    } catch (error) {
+      return failure(error);
+    }
+  };
+  return server.registerTool(name, config, handler as never);
+}
+
+/**
+ * A decimal string, as tools answer every amount.
+ *
+ * @example
+ * ```ts
+ * decimal.parse("1.5"); // "1.5"
+ * ```
+ */
+export const decimal = z.string().describe("a decimal number as a string");
+
+/**
+ * A loose record: the named fields checked, the indexer's other fields passed through.
+ *
+ * @example
+ * ```ts
+ * const market = record({ ticker: z.string() });
+ * ```
+ */
+export function record(shape: z.ZodRawShape) {
+  return z.looseObject(shape);
+}
+
+/**
+ * A market ticker argument.
+ *
+ * @example
+ * ```ts
+ * ticker.parse("BTC-USD");
+ * ```
+ */
+export const ticker = z
+  .string()
+  .regex(/^[A-Z0-9]+-[A-Z0-9]+$/, "a ticker such as BTC-USD")
+  .describe("the market's ticker, e.g. BTC-USD");
+
+/**
+ * A subaccount number argument (the principal's own account; default 0).
+ *
+ * @example
+ * ```ts
+ * subaccountNumber.parse(0);
+ * ```
+ */
+export const subaccountNumber = z
+  .number()
+  .int()
+  .min(0)
+  .max(128_000)
+  .optional()
+  .describe("the subaccount number of your account (default 0)");

@@ -1,0 +1,24 @@
+import type { AccountContext } from "../accounts.js";
+import type { TradingLimits } from "../limits.js";
+import type { McpStore } from "../store.js";
+
+/**
+ * What a session's tools act with.
+ *
+ * @example
+ * ```ts
+ * const deps: ToolDeps = { account, limits, store, verifyTimeoutMs: 15_000, statefulSettleMs: 3_000 };
+ * ```
+ */
+export interface ToolDeps {
+  /** The principal's context. */
+  account: AccountContext;
+  /** The limits in force for the principal (the server's, tightened by its own). */
+  limits: TradingLimits;
+  /** The persistent store. */
+  store: McpStore;
+  /** How long a write tool waits for an order's verified state before answering UNKNOWN, ms. */
+  verifyTimeoutMs: number;
+  /** How long a stateful order is watched after its inclusion before its state is answered, ms. */
+  statefulSettleMs: number;
+}

@@ -1,0 +1,313 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { accountView, type HumanOrder, planOrder } from "@perpx/composite-client";
+import { z } from "zod";
+import { indexerOf } from "../accounts.js";
+import { type CheckResult, runOrderChecks } from "../checks.js";
+import { dailyLoss } from "../risk.js";
+import { decimal, defineTool, record, ticker } from "./define.js";
+import type { ToolDeps } from "./deps.js";
+import { openOrders } from "./read.js";
+import { ToolFailure } from "./result.js";
+import { sendOrder, verification, verifyPlaced } from "./verify.js";
+
+const input = {
+  ticker,
+  side: z.enum(["BUY", "SELL"]),
+  type: z.enum(["MARKET", "LIMIT"]),
+  size: decimal.optional().describe("size in the base asset; give this or notionalUsd"),
+  notionalUsd: decimal
+    .optional()
+    .describe("size as USD notional (floored to the step size); give this or size"),
+  price: decimal.optional().describe("limit price (LIMIT only), on the market's tick"),
+  slippageBps: z.number().int().min(1).optional().describe("MARKET only: worst price as bps from the oracle"),
+  timeInForce: z.enum(["GTT", "IOC", "FOK"]).optional().describe("LIMIT: GTT (rests, default), IOC or FOK"),
+  postOnly: z.boolean().optional(),
+  reduceOnly: z.boolean().optional(),
+  goodTilSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(7_776_000)
+    .optional()
+    .describe("GTT lifetime (default 28 days)"),
+  clientId: z
+    .number()
+    .int()
+    .min(0)
+    .max(4_294_967_295)
+    .optional()
+    .describe("idempotency key (generated if absent)"),
+  dryRun: z.boolean().optional().describe("run every check and quantise, send nothing"),
+  confirm: z.boolean().optional().describe("required above the server's confirmation notional"),
+  verifyTimeoutMs: z.number().int().min(1_000).max(60_000).optional(),
+};
+type PlaceInput = z.infer<z.ZodObject<typeof input>>;
+
+const output = {
+  dryRun: z.boolean(),
+  order: record({
+    ticker: z.string(),
+    side: z.string(),
+    size: decimal,
+    price: decimal,
+    clientId: z.number(),
+  }),
+  risk: record({ equity: decimal, positionAfter: decimal, leverageAfter: decimal.nullable() }),
+  checks: z.array(z.object({ check: z.string(), passed: z.boolean() })),
+  txHash: z.string().optional(),
+  verification: verification.optional(),
+  message: z.string(),
+};
+
+/** IOC, FOK and MARKET orders live this many blocks: their fate is known soon after. */
+const SHORT_BLOCKS = 5;
+
+const decimalsOf = (step: string) => (step.includes(".") ? (step.split(".")[1]?.length ?? 0) : 0);
+
+function shape(args: PlaceInput): void {
+  if ((args.size === undefined) === (args.notionalUsd === undefined)) {
+    throw new ToolFailure("INVALID_INPUT", "give exactly one of size and notionalUsd");
+  }
+  if (args.type === "LIMIT" && args.price === undefined)
+    throw new ToolFailure("INVALID_INPUT", "a LIMIT order needs price");
+  if (
+    args.type === "MARKET" &&
+    (args.price !== undefined || args.timeInForce !== undefined || args.postOnly)
+  ) {
+    throw new ToolFailure(
+      "INVALID_INPUT",
+      "a MARKET order takes no price, timeInForce or postOnly (use slippageBps)",
+    );
+  }
+  if (args.postOnly && args.timeInForce !== undefined && args.timeInForce !== "GTT") {
+    throw new ToolFailure("INVALID_INPUT", "postOnly only goes with a resting (GTT) order");
+  }
+}
+
+/**
+ * The human order a tool call asks for, with the limit or worst price and the size in base units.
+ *
+ * @example
+ * ```ts
+ * const { order, price } = humanOrder(args, { oracle: 65000, stepSize: "0.0001", slippageBps: 50 });
+ * ```
+ */
+function humanOrder(
+  args: PlaceInput,
+  market: { oracle: number; stepSize: string; slippageBps: number },
+): { order: HumanOrder; price: number; size: string } {
+  const worst = market.oracle * (1 + ((args.side === "BUY" ? 1 : -1) * market.slippageBps) / 10_000);
+  const price = args.type === "LIMIT" ? Number(args.price) : worst;
+  let size = args.size;
+  if (size === undefined) {
+    const step = Number(market.stepSize);
+    const steps = Math.floor(Number(args.notionalUsd) / price / step + 1e-9);
+    if (steps < 1)
+      throw new ToolFailure(
+        "QUANTIZATION",
+        `notionalUsd ${args.notionalUsd} is below one step (${market.stepSize})`,
+      );
+    size = (steps * step).toFixed(decimalsOf(market.stepSize));
+  }
+  const tif = args.timeInForce === "IOC" ? "IOC" : args.timeInForce === "FOK" ? "FILL_OR_KILL" : undefined;
+  const common = { market: args.ticker, side: args.side, size, reduceOnly: args.reduceOnly ?? false };
+  const order: HumanOrder =
+    args.type === "MARKET"
+      ? {
+          ...common,
+          type: "MARKET",
+          slippage: `${market.slippageBps / 100}%`,
+          goodTil: { blocks: SHORT_BLOCKS },
+        }
+      : {
+          ...common,
+          type: "LIMIT",
+          price: args.price as string,
+          ...(tif ? { timeInForce: tif } : args.postOnly ? { timeInForce: "POST_ONLY" } : {}),
+          goodTil: tif ? { blocks: SHORT_BLOCKS } : { seconds: args.goodTilSeconds ?? 28 * 24 * 3600 },
+        };
+  return { order, price, size };
+}
+
+async function gather(deps: ToolDeps, t: string) {
+  const indexer = indexerOf(deps.account);
+  const { context } = deps.account;
+  await context.markets.refresh(t).catch(() => undefined);
+  // Positions and equity from the chain (the indexer may lag a block behind a fill).
+  const [market, { markets }, view, open] = await Promise.all([
+    context.markets.get(t),
+    indexer.getPerpetualMarkets({ ticker: t }),
+    accountView(context),
+    openOrders(deps, 0),
+  ]);
+  const indexed = markets[t];
+  if (!indexed) throw new ToolFailure("NOT_FOUND", `no market ${t}`);
+  const signed = (p: (typeof view.positions)[number]) =>
+    Math.abs(Number(p.size)) * (p.side === "SHORT" ? -1 : 1);
+  return {
+    market,
+    indexed,
+    position: view.positions.filter((p) => p.market === t).reduce((n, p) => n + signed(p), 0),
+    otherNotional: view.positions
+      .filter((p) => p.market !== t)
+      .reduce((n, p) => n + Math.abs(Number(p.value)), 0),
+    equity: Number(view.equity),
+    openOrders: open.length,
+    breakerTripped: (await dailyLoss(deps, view.equity)).tripped,
+  };
+}
+
+/**
+ * Registers `place_order`: shape, the pre-trade checks in order, quantisation, idempotent client
+ * ids, `dryRun`, confirmation above a notional; then signs with the trading key, sends, and answers
+ * the verified state. Nothing is sent when a check fails; nothing is ever resubmitted.
+ *
+ * @example
+ * ```ts
+ * registerPlaceOrder(server, deps);
+ * ```
+ */
+export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
+  const { account, limits, store } = deps;
+  const owner = account.principal.account;
+  return defineTool(server, "place_order", {
+    title: "Place order",
+    description:
+      "Places a MARKET (IOC within slippageBps of the oracle) or LIMIT order on your subaccount 0 after the server's safety checks, and answers its verified state (FILLED, PARTIALLY_FILLED, RESTING, CANCELED, EXPIRED, REJECTED, or UNKNOWN: then call get_order before retrying). Use dryRun to preview.",
+    input,
+    output,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    run: async (args) => {
+      const checks: CheckResult[] = [];
+      const audit = (outcome: unknown, txHash?: string) =>
+        store.audit({ account: owner, tool: "place_order", request: args, checks, txHash, outcome });
+      try {
+        shape(args);
+        checks.push({ check: "shape", passed: true });
+        if ((args.slippageBps ?? 0) > limits.maxSlippageBps) {
+          throw new ToolFailure(
+            "RISK_LIMIT",
+            `slippageBps ${args.slippageBps} is above the limit ${limits.maxSlippageBps}`,
+          );
+        }
+        const facts = await gather(deps, args.ticker);
+        const planned = humanOrder(args, {
+          oracle: Number(facts.indexed.oraclePrice),
+          stepSize: facts.indexed.stepSize,
+          slippageBps: args.slippageBps ?? limits.defaultSlippageBps,
+        });
+        runOrderChecks(
+          {
+            ticker: args.ticker,
+            side: args.side,
+            size: Number(planned.size),
+            price: planned.price,
+            oracle: Number(facts.indexed.oraclePrice),
+            marketStatus: facts.indexed.status,
+            reduceOnly: args.reduceOnly ?? false,
+            position: facts.position,
+            otherNotional: facts.otherNotional,
+            equity: facts.equity,
+            openOrders: facts.openOrders,
+            breakerTripped: facts.breakerTripped,
+          },
+          limits,
+          checks,
+        );
+        const { context } = account;
+        const clientId = args.clientId ?? context.clientIds.next(`${owner}/0/${args.ticker}`);
+        const order = { ...planned.order, clientId };
+        const wire = planOrder(order, {
+          market: facts.market,
+          height: context.height.current(),
+          nowMs: Date.now(),
+          clientId,
+          subaccount: { owner, number: 0 },
+        });
+        checks.push({ check: "quantization", passed: true });
+        const after = facts.position + (args.side === "BUY" ? 1 : -1) * Number(planned.size);
+        const afterNotional = Math.abs(after) * Number(facts.indexed.oraclePrice);
+        const risk = {
+          equity: String(facts.equity),
+          positionBefore: String(facts.position),
+          positionAfter: String(Number(after.toPrecision(12))),
+          positionNotionalAfter: afterNotional.toFixed(2),
+          leverageAfter:
+            facts.equity > 0 ? ((facts.otherNotional + afterNotional) / facts.equity).toFixed(4) : null,
+        };
+        const summary = {
+          ticker: args.ticker,
+          side: args.side,
+          type: args.type,
+          size: planned.size,
+          price: String(planned.price),
+          clientId,
+          reduceOnly: args.reduceOnly ?? false,
+        };
+        const notional = Number(planned.size) * planned.price;
+        const key = { account: owner, ticker: args.ticker, clientId };
+        if (args.dryRun) {
+          const used = await store.orderOutcome(key);
+          if (used) throw duplicate(clientId, used.outcome);
+          checks.push({ check: "client_id", passed: true });
+          const result = {
+            dryRun: true,
+            order: summary,
+            risk,
+            checks,
+            message: "dry run: every check passed; nothing was sent",
+          };
+          await audit(result);
+          return result;
+        }
+        if (notional > Number(limits.confirmAboveNotional) && !args.confirm) {
+          throw new ToolFailure(
+            "CONFIRMATION_REQUIRED",
+            `the order's notional ${notional.toFixed(2)} USD is above ${limits.confirmAboveNotional} USD: call again with confirm: true`,
+          );
+        }
+        checks.push({ check: "confirmation", passed: true });
+        const claim = await store.claimOrder(key);
+        if (!claim.claimed) throw duplicate(clientId, claim.outcome);
+        checks.push({ check: "client_id", passed: true });
+        let sent: Awaited<ReturnType<typeof sendOrder>>;
+        try {
+          sent = await sendOrder(context, account.placed, order, wire);
+        } catch (error) {
+          await store.settleOrder(key, { state: "REJECTED" });
+          throw error;
+        }
+        const verified = await verifyPlaced(sent.handle, {
+          timeoutMs: args.verifyTimeoutMs ?? deps.verifyTimeoutMs,
+          statefulSettleMs: deps.statefulSettleMs,
+        });
+        await store.settleOrder(key, { ...verified, txHash: sent.txHash });
+        const result = {
+          dryRun: false,
+          order: summary,
+          checks,
+          txHash: sent.txHash,
+          risk,
+          verification: verified,
+          message:
+            verified.state === "UNKNOWN"
+              ? `the order's state is not known yet: it may still fill. Call get_order with clientId ${clientId} and ticker ${args.ticker} before retrying; do not resubmit.`
+              : `order ${verified.state}`,
+        };
+        await audit(result, sent.txHash);
+        return result;
+      } catch (error) {
+        await audit({ refused: error instanceof Error ? error.message : String(error) });
+        throw error;
+      }
+    },
+  });
+}
+
+function duplicate(clientId: number, outcome: unknown): ToolFailure {
+  return new ToolFailure(
+    "DUPLICATE_CLIENT_ID",
+    `clientId ${clientId} was already used on this market: nothing was sent. Call get_order for its state.`,
+    { existing: outcome ?? null },
+  );
+}

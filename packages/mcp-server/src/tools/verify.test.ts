@@ -1,0 +1,61 @@
+import type { OrderHandle, OrderResult } from "@perpx/composite-client";
+import { describe, expect, it } from "vitest";
+import { verifyPlaced } from "./verify.js";
+
+/** A handle whose `result` answers each of `answers` in turn (the last one from then on). */
+function handle(kind: OrderHandle["kind"], answers: OrderResult[]) {
+  const asked: number[] = [];
+  const fake = {
+    clientId: 7,
+    orderId: {} as OrderHandle["orderId"],
+    kind,
+    market: "BTC-USD",
+    async result(options: { timeoutMs?: number } = {}) {
+      asked.push(options.timeoutMs ?? 0);
+      const answer = answers[Math.min(asked.length - 1, answers.length - 1)] as OrderResult;
+      // As the real handle does, an answer of UNKNOWN comes when its timeout passed.
+      if (answer.status === "UNKNOWN") await new Promise((resolve) => setTimeout(resolve, options.timeoutMs));
+      return answer;
+    },
+    updates: () => {
+      throw new Error("not used");
+    },
+  } satisfies OrderHandle;
+  return { fake, asked };
+}
+
+const unknown: OrderResult = { status: "UNKNOWN", final: false, filledSize: "0", fills: [] };
+const resting: OrderResult = { status: "RESTING", final: false, filledSize: "0", fills: [] };
+
+describe("verifyPlaced", () => {
+  it("answers a stateful order's state after the settle time", async () => {
+    const { fake, asked } = handle("long-term", [resting]);
+    expect((await verifyPlaced(fake, { timeoutMs: 10_000, statefulSettleMs: 500 })).state).toBe("RESTING");
+    expect(asked).toEqual([500]);
+  });
+
+  it("keeps watching while nothing was observed, then answers UNKNOWN at the timeout, never placing again", async () => {
+    const { fake, asked } = handle("long-term", [unknown]);
+    const verified = await verifyPlaced(fake, { timeoutMs: 60, statefulSettleMs: 20 });
+    expect(verified).toEqual({ state: "UNKNOWN", final: false, filledSize: "0", fills: [] });
+    expect(asked.length).toBeGreaterThanOrEqual(3);
+    expect(asked.every((ms) => ms <= 60)).toBe(true);
+  });
+
+  it("follows a short-term order for the whole timeout, and reports its fills", async () => {
+    const filled: OrderResult = {
+      status: "FILLED",
+      final: true,
+      filledSize: "0.01",
+      fills: [{ size: "0.01", height: 12n, role: "taker" }],
+    };
+    const { fake, asked } = handle("short-term", [filled]);
+    expect(await verifyPlaced(fake, { timeoutMs: 9_000, statefulSettleMs: 500 })).toEqual({
+      state: "FILLED",
+      final: true,
+      filledSize: "0.01",
+      fills: [{ size: "0.01", height: "12", role: "taker" }],
+    });
+    expect(asked).toEqual([9_000]);
+  });
+});

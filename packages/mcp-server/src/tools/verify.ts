@@ -1,0 +1,111 @@
+import {
+  type ClientContext,
+  checkBookReach,
+  type HumanOrder,
+  type OrderHandle,
+  orderHandle,
+  type PlacedOrders,
+  sendClob,
+  type WireOrder,
+} from "@perpx/composite-client";
+import { placeOrderMsg } from "@perpx/node-client";
+import { z } from "zod";
+import { decimal } from "./define.js";
+
+/**
+ * The verified state a write tool answers (`structuredContent.verification`).
+ *
+ * @example
+ * ```ts
+ * verification.parse({ state: "RESTING", final: false, filledSize: "0", fills: [] });
+ * ```
+ */
+export const verification = z.object({
+  state: z.enum(["FILLED", "PARTIALLY_FILLED", "RESTING", "CANCELED", "EXPIRED", "REJECTED", "UNKNOWN"]),
+  final: z.boolean(),
+  filledSize: decimal,
+  fills: z.array(z.object({ size: decimal, height: z.string(), role: z.enum(["taker", "maker"]) })),
+});
+
+/**
+ * A verified state.
+ *
+ * @example
+ * ```ts
+ * const v: Verification = { state: "FILLED", final: true, filledSize: "0.01", fills: [] };
+ * ```
+ */
+export type Verification = z.infer<typeof verification>;
+
+/**
+ * Signs and sends a planned order with the session's trader, recording it among the credential's
+ * placed orders; answers its handle and the transaction hash. Refused before signing when a MARKET
+ * order's worst price cannot reach the book.
+ *
+ * @throws {BroadcastTxError} when the chain refuses it.
+ *
+ * @example
+ * ```ts
+ * const { handle, txHash } = await sendOrder(context, placed, order, wire);
+ * ```
+ */
+export async function sendOrder(
+  context: ClientContext,
+  placed: PlacedOrders,
+  order: HumanOrder,
+  wire: WireOrder,
+): Promise<{ handle: OrderHandle; txHash: string }> {
+  const market = await context.markets.get(order.market);
+  if (context.indexer && order.type === "MARKET") {
+    await checkBookReach({ indexer: context.indexer, market, wire, size: order.size });
+  }
+  const message = placeOrderMsg(wire);
+  const sent = await sendClob(context, [message]);
+  const entry = { wire, ticker: market.ticker, canceled: false };
+  placed.set(`${market.ticker}/${wire.clientId}`, entry);
+  const orderId = sent.orderId ?? message.value.order?.orderId;
+  if (!orderId) throw new Error("a placed order without an order id");
+  const handle = orderHandle({
+    node: context.node,
+    height: context.height,
+    order: {
+      wire,
+      orderId,
+      market,
+      placedAtHeight: sent.latestHeight ?? sent.height ?? context.height.current(),
+      canceled: () => entry.canceled,
+    },
+  });
+  return { handle, txHash: sent.hash };
+}
+
+/**
+ * Waits for an accepted order's verified state (never resubmitting). A short-term order is followed
+ * until it is final (filled, or its good-til-block passed) or `timeoutMs` passes; a stateful order
+ * for `statefulSettleMs` after its inclusion (the block after it was stored matches it), then its
+ * state is answered (RESTING or PARTIALLY_FILLED while it rests), watching again while nothing was
+ * observed. UNKNOWN when nothing was observed within `timeoutMs`.
+ *
+ * @example
+ * ```ts
+ * const verified = await verifyPlaced(handle, { timeoutMs: 15_000, statefulSettleMs: 3_000 });
+ * ```
+ */
+export async function verifyPlaced(
+  handle: OrderHandle,
+  options: { timeoutMs: number; statefulSettleMs: number },
+): Promise<Verification> {
+  const deadline = Date.now() + options.timeoutMs;
+  const step = handle.kind === "short-term" ? options.timeoutMs : options.statefulSettleMs;
+  let result = await handle.result({ timeoutMs: Math.min(step, options.timeoutMs) });
+  // Nothing observed yet (a loaded node): look again, until the timeout; never resubmit.
+  while (result.status === "UNKNOWN" && Date.now() < deadline) {
+    result = await handle.result({ timeoutMs: Math.min(step, deadline - Date.now()) });
+  }
+  return {
+    state: result.status,
+    final: result.final,
+    filledSize: result.filledSize,
+    fills: result.fills.map((f) => ({ size: f.size, height: f.height.toString(), role: f.role })),
+  };
+}

@@ -1,0 +1,53 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { describe, expect, it } from "vitest";
+import { endpointsOf, useMcpNet } from "./support.js";
+
+const net = useMcpNet();
+const packageDir = join(import.meta.dirname, "..");
+const cli = join(packageDir, "src", "cli.ts");
+
+function run(args: string[], env: Record<string, string> = {}) {
+  return spawn(process.execPath, ["--import", "tsx", cli, ...args], {
+    cwd: packageDir,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
+describe("perpx-mcp", () => {
+  it("serves one network from the PERPX_*_URL variables, prints its URL with --json, and stops on SIGTERM", async () => {
+    const endpoints = endpointsOf(net.devnet);
+    const child = run(["--network", "local", "--port", "0", "--database", ":memory:", "--json"], {
+      PERPX_NODE_RPC_URL: endpoints.nodeRpc,
+      PERPX_NODE_REST_URL: endpoints.nodeRest,
+      PERPX_GRPC_URL: endpoints.grpc,
+      PERPX_INDEXER_URL: endpoints.indexer,
+      PERPX_GRPC_CA: net.devnet.caPem,
+    });
+    const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
+    const ready = JSON.parse(line) as { ready: boolean; url: string };
+    expect(ready.ready).toBe(true);
+    expect(ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const health = (await (await fetch(new URL("/health", ready.url))).json()) as { chainId: string };
+    expect(health.chainId).toBe("perpx-local-1");
+    child.kill("SIGTERM");
+    const [code] = await once(child, "exit");
+    expect(code).toBe(0);
+  });
+
+  it("refuses a missing or unknown network with usage, exit code 2", async () => {
+    for (const args of [[], ["--network", "moon"]]) {
+      const child = run(args);
+      let stderr = "";
+      child.stderr.on("data", (chunk) => {
+        stderr += String(chunk);
+      });
+      const [code] = await once(child, "exit");
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/--network must be testnet, mainnet or local/);
+    }
+  });
+});

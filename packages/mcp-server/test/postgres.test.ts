@@ -1,0 +1,98 @@
+import { execFileSync } from "node:child_process";
+import { chmodSync, chownSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type McpStore, openPostgresStore } from "../src/index.js";
+import { call, refused, useMcpNet } from "./support.js";
+
+const net = useMcpNet();
+const dir = mkdtempSync(join(tmpdir(), "perpx-mcp-pg-"));
+const data = join(dir, "data");
+let url = "";
+
+/** Runs a Postgres tool; as root through the `postgres` user (initdb refuses to run as root). */
+function pgTool(tool: string, args: string[]): void {
+  const root = process.getuid?.() === 0;
+  execFileSync(root ? "runuser" : tool, root ? ["-u", "postgres", "--", tool, ...args] : args, {
+    stdio: "pipe",
+  });
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+beforeAll(async () => {
+  if (process.getuid?.() === 0) {
+    chmodSync(dir, 0o755);
+    const uid = Number(execFileSync("id", ["-u", "postgres"]).toString());
+    const gid = Number(execFileSync("id", ["-g", "postgres"]).toString());
+    chownSync(dir, uid, gid);
+  }
+  const port = await freePort();
+  pgTool("initdb", ["-D", data, "-A", "trust", "-U", "perpx"]);
+  pgTool("pg_ctl", [
+    "-D",
+    data,
+    "-w",
+    "-l",
+    join(dir, "log"),
+    "-o",
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`,
+    "start",
+  ]);
+  url = `postgres://perpx@127.0.0.1:${port}/postgres`;
+}, 60_000);
+
+afterAll(() => {
+  try {
+    pgTool("pg_ctl", ["-D", data, "-m", "immediate", "stop"]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+describe("two server instances on one Postgres", () => {
+  it("share idempotency: a client id used on one is refused as a duplicate on the other; the audit log is shared", async () => {
+    const stores: McpStore[] = [
+      await openPostgresStore({ connectionString: url }),
+      await openPostgresStore({ connectionString: url }),
+    ];
+    const [one, two] = await Promise.all(stores.map((store) => net.startServer({ store })));
+    const account = await net.account();
+    const a = await net.connect(account.credential, one);
+    const b = await net.connect(account.credential, two);
+    const oracle = Number((await call(a, "get_market", { ticker: "BTC-USD" })).market.oraclePrice);
+    const order = {
+      ticker: "BTC-USD",
+      side: "BUY",
+      type: "LIMIT",
+      size: "0.001",
+      price: String(Math.floor(oracle * 0.97)),
+      clientId: 701,
+    };
+    expect((await call(a, "place_order", order)).verification.state).toBe("RESTING");
+    const duplicate = await refused(b, "place_order", order);
+    expect(duplicate.code).toBe("DUPLICATE_CLIENT_ID");
+    const onChain = await account.client.context.node.getStatefulOrder({
+      order: {
+        subaccount: { owner: account.owner.address, number: 0 },
+        clientId: 701,
+        clobPairId: 0,
+        kind: "long-term",
+      },
+    });
+    expect(onChain).toBeDefined();
+    const audit = await stores[1]?.auditLog(account.owner.address);
+    expect(audit?.map((e) => e.outcome)).toEqual([
+      expect.objectContaining({ verification: expect.objectContaining({ state: "RESTING" }) }),
+      expect.objectContaining({ refused: expect.stringMatching(/clientId 701 was already used/) }),
+    ]);
+  });
+});
