@@ -11,10 +11,14 @@ interface PackageBuildOptions extends Options {
   deferRequires?: readonly string[];
   /**
    * Write Node's `import` wrappers over the CommonJS entries (`scripts/node-esm-wrappers.mjs`).
-   * Listing an entry's exports loads it, so a program entry (a CLI) must turn this off.
    * @default true when the build writes CommonJS
    */
   nodeImportWrappers?: boolean;
+  /**
+   * Entries that run a program when loaded (a CLI): they get no wrapper, since listing an entry's
+   * exports loads it.
+   */
+  programEntries?: readonly string[];
 }
 
 /** The output names of tsup's `entry` option: `src/wallets.ts` and `{ wallets: ... }` give `wallets`. */
@@ -33,6 +37,7 @@ function entryNames(entry: Options["entry"]): string[] {
 export function packageBuild({
   deferRequires,
   nodeImportWrappers = true,
+  programEntries = [],
   ...overrides
 }: PackageBuildOptions = {}) {
   const outDir = overrides.outDir ?? "dist";
@@ -55,7 +60,10 @@ export function packageBuild({
                 deferRequires.some((prefix) => specifier.startsWith(prefix)),
               );
             }
-            if (nodeImportWrappers) writeNodeEsmWrappers(outDir, entryNames(overrides.entry));
+            if (nodeImportWrappers) {
+              const entries = entryNames(overrides.entry).filter((name) => !programEntries.includes(name));
+              writeNodeEsmWrappers(outDir, entries);
+            }
           },
         }
       : {}),
