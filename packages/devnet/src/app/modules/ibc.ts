@@ -26,6 +26,16 @@ import type { AuthKeeper, StoreAccess } from "./auth.js";
 import type { BankKeeper } from "./bank.js";
 import { addTotalEscrow, escrowAddress, escrowQueries } from "./ibc-escrow.js";
 import {
+  acknowledgeSentPacket,
+  type ChannelFacts,
+  type LifecycleDeps,
+  type PacketAcknowledgement,
+  type RefundHook,
+  type SentPacketRecord,
+  storeSentPacket,
+  timeoutSentPacket,
+} from "./ibc-lifecycle.js";
+import {
   commitSentPacket,
   ICS20_SUCCESS_ACK,
   ics20PacketBytes,
@@ -33,8 +43,9 @@ import {
   packetQueries,
   recordReceivedPacket,
 } from "./ibc-packets.js";
+import { relayerHooks } from "./ibc-relayer.js";
 import type { RatelimitKeeper } from "./ratelimit.js";
-import { createIbcModule, padKey, readRecords } from "./records.js";
+import { createIbcModule, readRecords, revisionOf } from "./records.js";
 
 /** The store slice of the IBC module. */
 export const IBC = "ibc";
@@ -86,6 +97,8 @@ export interface OutgoingTransfer {
   readonly memo: string;
   /** The denom whose rate limits apply (default: `denom`). */
   readonly rateLimitDenom?: string;
+  /** On an error acknowledgement or a timeout, the refund is wrapped again into this denom. */
+  readonly refundWrappedAs?: string;
 }
 
 function sequenceOf(ctx: StoreAccess, key: string): bigint {
@@ -96,6 +109,7 @@ function sequenceOf(ctx: StoreAccess, key: string): bigint {
 /** ICS-20 state operations: channels, sequences, packets and traces. */
 export class IbcKeeper {
   private receiveHook: ReceiveHook | undefined;
+  private refundHook: RefundHook | undefined;
   private wrappedDenom: ((ctx: Context, packet: IncomingTransfer) => string | undefined) | undefined;
 
   constructor(
@@ -114,6 +128,45 @@ export class IbcKeeper {
   ): void {
     this.receiveHook = hook;
     this.wrappedDenom = wrappedDenom;
+  }
+
+  /** Installs the hook offered the refund of a wrapped withdrawal (the wrap module's); wiring only. */
+  setRefundHook(hook: RefundHook): void {
+    this.refundHook = hook;
+  }
+
+  /** The connection and ordering of a channel, as the packet events name them. */
+  channelFacts(ctx: StoreAccess, portId: string, channelId: string): ChannelFacts {
+    const channel = this.channel(ctx, portId, channelId);
+    return {
+      connectionId: channel?.connectionHops[0] ?? "",
+      ordering: `ORDER_${ibcChannel.Order[channel?.ordering ?? ibcChannel.Order.UNORDERED]}`,
+    };
+  }
+
+  /** Runs `MsgAcknowledgement` for a pending packet this chain sent (see `ibc-lifecycle.ts`). */
+  acknowledge(ctx: Context, record: SentPacketRecord, ack: PacketAcknowledgement): void {
+    acknowledgeSentPacket(
+      this.lifecycleDeps(),
+      ctx,
+      record,
+      this.channelFacts(ctx, record.source_port, record.source_channel),
+      ack,
+    );
+  }
+
+  /** Runs `MsgTimeout` for a pending packet this chain sent (see `ibc-lifecycle.ts`). */
+  timeout(ctx: Context, record: SentPacketRecord): void {
+    timeoutSentPacket(
+      this.lifecycleDeps(),
+      ctx,
+      record,
+      this.channelFacts(ctx, record.source_port, record.source_channel),
+    );
+  }
+
+  private lifecycleDeps(): LifecycleDeps {
+    return { auth: this.auth, bank: this.bank, ratelimit: this.ratelimit, refundHook: this.refundHook };
   }
 
   /** A channel, or undefined. */
@@ -160,12 +213,40 @@ export class IbcKeeper {
     recordReceivedPacket(ctx, packet.portId, packet.channelId, sequence, ICS20_SUCCESS_ACK);
     const prefix = `${channel.counterparty?.portId ?? ""}/${channel.counterparty?.channelId ?? ""}/`;
     const voucher = ibcDenom(packet.portId, packet.channelId, packet.denom);
+    const receiver = bech32Of(packet.receiver);
+    const data = ics20PacketBytes({
+      denom: packet.denom,
+      amount: packet.amount.toString(),
+      sender: packet.sender,
+      receiver,
+      memo: "",
+    });
+    // ibc-go's core events around the application's: recv_packet, (ICS-20), write_acknowledgement.
+    const core: Array<[string, string]> = [
+      ["packet_data", fromUtf8(data)],
+      ["packet_data_hex", Buffer.from(data).toString("hex")],
+      ["packet_timeout_height", "0-0"],
+      ["packet_timeout_timestamp", "0"],
+      ["packet_sequence", sequence.toString()],
+      ["packet_src_port", channel.counterparty?.portId ?? ""],
+      ["packet_src_channel", channel.counterparty?.channelId ?? ""],
+      ["packet_dst_port", packet.portId],
+      ["packet_dst_channel", packet.channelId],
+    ];
+    const connection = channel.connectionHops[0] ?? "";
+    ctx.events.emitEvent("recv_packet", [
+      ...core,
+      ["packet_channel_ordering", `ORDER_${ibcChannel.Order[channel.ordering]}`],
+      ["packet_connection", connection],
+      ["connection_id", connection],
+    ]);
     // x/ratelimit's middleware, before the transfer app: an incoming transfer adds its amount to the
     // capacity of the denom this chain credits (a wrapped voucher is limited under its local denom).
     const limitedDenom = packet.denom.startsWith(prefix)
       ? packet.denom.slice(prefix.length)
       : (this.wrappedDenom?.(ctx, packet) ?? voucher);
     this.ratelimit.creditIbcReceive(ctx, limitedDenom, packet.amount);
+    let result: { sequence: bigint; voucherDenom: string; creditedDenom: string; wrapped: boolean };
     if (packet.denom.startsWith(prefix)) {
       // A coin of this chain coming back: release it from escrow, unwrapped.
       const native = packet.denom.slice(prefix.length);
@@ -173,44 +254,45 @@ export class IbcKeeper {
         { denom: native, amount: packet.amount },
       ]);
       addTotalEscrow(ctx, native, -packet.amount);
-      return { sequence, voucherDenom: native, creditedDenom: native, wrapped: false };
+      result = { sequence, voucherDenom: native, creditedDenom: native, wrapped: false };
+    } else {
+      store.set(
+        `denom_trace/${voucher.slice(4)}`,
+        utf8(`${packet.portId}/${packet.channelId}/${packet.denom}`),
+      );
+      ctx.events.emitEvent("denomination_trace", [
+        ["trace_hash", voucher.slice(4)],
+        ["denom", voucher],
+      ]);
+      const coins = [{ denom: voucher, amount: packet.amount }];
+      this.bank.mintCoins(ctx, "transfer", coins);
+      const localDenom = this.receiveHook?.(ctx, packet, voucher);
+      if (localDenom === undefined)
+        this.bank.sendCoinsFromModuleToAccount(ctx, "transfer", packet.receiver, coins);
+      result = {
+        sequence,
+        voucherDenom: voucher,
+        creditedDenom: localDenom ?? voucher,
+        wrapped: localDenom !== undefined,
+      };
     }
-    store.set(
-      `denom_trace/${voucher.slice(4)}`,
-      utf8(`${packet.portId}/${packet.channelId}/${packet.denom}`),
-    );
-    const coins = [{ denom: voucher, amount: packet.amount }];
-    this.bank.mintCoins(ctx, "transfer", coins);
-    const localDenom = this.receiveHook?.(ctx, packet, voucher);
-    if (localDenom === undefined)
-      this.bank.sendCoinsFromModuleToAccount(ctx, "transfer", packet.receiver, coins);
-    const receiver = bech32Of(packet.receiver);
-    ctx.events.emitEvent("recv_packet", [
-      ["packet_sequence", sequence.toString()],
-      ["packet_src_port", channel.counterparty?.portId ?? ""],
-      ["packet_src_channel", channel.counterparty?.channelId ?? ""],
-      ["packet_dst_port", packet.portId],
-      ["packet_dst_channel", packet.channelId],
-      ["connection_id", channel.connectionHops[0] ?? ""],
-    ]);
-    ctx.events.emitEvent("denomination_trace", [
-      ["trace_hash", voucher.slice(4)],
-      ["denom", voucher],
-    ]);
     ctx.events.emitEvent("fungible_token_packet", [
       ["module", TRANSFER_PORT],
       ["sender", packet.sender],
       ["receiver", receiver],
       ["denom", packet.denom],
       ["amount", packet.amount.toString()],
+      ["memo", ""],
       ["success", "true"],
     ]);
-    return {
-      sequence,
-      voucherDenom: voucher,
-      creditedDenom: localDenom ?? voucher,
-      wrapped: localDenom !== undefined,
-    };
+    ctx.events.emitEvent("write_acknowledgement", [
+      ...core,
+      ["packet_ack", fromUtf8(ICS20_SUCCESS_ACK)],
+      ["packet_ack_hex", Buffer.from(ICS20_SUCCESS_ACK).toString("hex")],
+      ["packet_connection", connection],
+      ["connection_id", connection],
+    ]);
+    return result;
   }
 
   /**
@@ -261,7 +343,7 @@ export class IbcKeeper {
       receiver: t.receiver,
       memo: t.memo,
     };
-    const record = {
+    const record: SentPacketRecord = {
       sequence: sequence.toString(),
       source_port: t.sourcePort,
       source_channel: t.sourceChannel,
@@ -271,10 +353,12 @@ export class IbcKeeper {
       timeout_height: `${t.timeoutHeight.revisionNumber}-${t.timeoutHeight.revisionHeight}`,
       timeout_timestamp: t.timeoutTimestamp.toString(),
       escrowed: !returning,
+      sent_height: ctx.block.height.toString(),
+      local_denom: t.denom,
+      rate_limit_denom: t.rateLimitDenom ?? t.denom,
+      ...(t.refundWrappedAs === undefined ? {} : { refund_wrapped_as: t.refundWrappedAs }),
     };
-    ctx
-      .store(IBC)
-      .set(`packet/${t.sourcePort}/${t.sourceChannel}/${padKey(sequence, 20)}`, utf8(JSON.stringify(record)));
+    storeSentPacket(ctx, record);
     const packetData = ics20PacketBytes(data);
     commitSentPacket(
       ctx,
@@ -371,8 +455,10 @@ export function createIbcTransferModule(config: ChainConfig, keeper: IbcKeeper):
         }),
       };
     });
+  const relayer = relayerHooks(keeper, revisionOf(config.ibc.counterparty.chainId));
   return {
     ...base,
+    beginBlock: relayer.beginBlock,
     msgs: [
       msgHandler({
         schema: ibcTransfer.MsgTransferSchema,
@@ -442,6 +528,7 @@ export function createIbcTransferModule(config: ChainConfig, keeper: IbcKeeper):
       ),
     },
     control: {
+      ...relayer.control,
       receive(ctx, request) {
         const result = keeper.receive(ctx, {
           portId: textField(request, "port", TRANSFER_PORT),
