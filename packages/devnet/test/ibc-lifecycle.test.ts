@@ -416,3 +416,20 @@ describe("relayer control", () => {
     expect(badDelay.body.message).toContain("delayBlocks");
   });
 });
+
+describe("the relay delay option", () => {
+  it("sets the relayer's delay at start, and refuses one out of range naming it", async () => {
+    const slow = await startDevnet({ ports: "free", blockTimeMs: 0, ibcRelayDelayBlocks: 5 });
+    try {
+      const settings = (await fetch(`${slow.endpoints.devnetControl}/devnet/ibc/relayer`).then((r) =>
+        r.json(),
+      )) as Loose;
+      expect(settings).toMatchObject({ delayBlocks: 5, auto: true });
+    } finally {
+      await slow.stop();
+    }
+    await expect(startDevnet({ ports: "free", blockTimeMs: 0, ibcRelayDelayBlocks: -1 })).rejects.toThrow(
+      "delayBlocks",
+    );
+  });
+});
