@@ -119,6 +119,7 @@ function transfer(
   account: number,
   amount: bigint,
   timeout: { timestampMs?: bigint; height?: bigint } = {},
+  denom = "uusdc",
 ): TestMsg {
   const now = BigInt(devnet.app.latestBlock().time.getTime());
   return msg(
@@ -126,7 +127,7 @@ function transfer(
     create(ibcTransfer.MsgTransferSchema, {
       sourcePort: "transfer",
       sourceChannel: "channel-0",
-      token: { $typeName: "cosmos.base.v1beta1.Coin", denom: "uusdc", amount: amount.toString() },
+      token: { $typeName: "cosmos.base.v1beta1.Coin", denom, amount: amount.toString() },
       sender: devnet.accounts[account]!.address,
       receiver: "noble1receiver",
       ...(timeout.height === undefined
@@ -431,5 +432,56 @@ describe("the relay delay option", () => {
     await expect(startDevnet({ ports: "free", blockTimeMs: 0, ibcRelayDelayBlocks: -1 })).rejects.toThrow(
       "delayBlocks",
     );
+  });
+});
+
+// Last: it closes channel-0.
+describe("a voucher sent home when its channel closes", () => {
+  it("times out on close, and the voucher burned on its way home is minted back to its sender", async () => {
+    const alice = devnet.accounts[0]!.address;
+    const voucher = ibcDenom("transfer", "channel-0", "uosmo");
+    const supply = async () =>
+      BigInt(
+        (
+          await restGet(
+            devnet.endpoints.nodeRest,
+            `/cosmos/bank/v1beta1/supply/by_denom?denom=${encodeURIComponent(voucher)}`,
+          )
+        ).body.amount.amount,
+      );
+    const received = await control("ibc/receive", {
+      channel: "channel-0",
+      denom: "uosmo",
+      amount: "9000",
+      receiver: alice,
+    });
+    expect(received.status, JSON.stringify(received.body)).toBe(200);
+    devnet.mine(1);
+    const before = { held: await balance(alice, voucher), supply: await supply() };
+    expect((await control("ibc/relayer", { auto: false })).status).toBe(200);
+
+    const { sequence } = await deliver(0, transfer(0, 4_000n, {}, voucher));
+    expect(await balance(alice, voucher)).toBe(before.held - 4_000n);
+    expect(await supply()).toBe(before.supply - 4_000n);
+
+    expect((await control("ibc/recreate-channel", { channel: "channel-0" })).status).toBe(200);
+    const relayed = await control("ibc/relay", {});
+    expect(relayed.body.packets).toContainEqual({
+      port: "transfer",
+      channel: "channel-0",
+      sequence: `${sequence}`,
+      outcome: "timed-out",
+    });
+    const [block] = devnet.mine(1);
+    const events = await blockEvents(block!.height);
+    expect(events.find((e) => e.type === "timeout_packet")?.attrs.packet_sequence).toBe(`${sequence}`);
+    expect(events.find((e) => e.type === "timeout")?.attrs).toMatchObject({
+      refund_receiver: alice,
+      refund_denom: "transfer/channel-0/uosmo",
+      refund_amount: "4000",
+    });
+    expect(await balance(alice, voucher)).toBe(before.held);
+    expect(await supply()).toBe(before.supply);
+    expect((await commitment(sequence)).committed).toBe(false);
   });
 });
