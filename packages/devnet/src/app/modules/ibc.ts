@@ -4,27 +4,25 @@
  * a receive hook, the wrap module; coins of this chain coming back are released from their
  * channel's escrow account), channel recreation (control `recreate-channel`), outgoing `MsgTransfer`
  * (native coins escrowed in the channel's escrow account of `ibc-escrow.ts`, vouchers returning to
- * their source burned), packet sequences and records, and the denom-trace queries.
+ * their source burned), packet sequences and records, and the end of a sent packet's life
+ * (acknowledgement, timeout: `ibc-lifecycle.ts`). The module's wiring is in `ibc-module.ts`.
  *
  * Store slice `ibc/` (besides `channel/...` and `chain`):
  * - `send_sequence/<port>/<channel>`, `recv_sequence/<port>/<channel>`: u64 next sequence;
- * - `packet/<port>/<channel>/<sequence:20>`: JSON of the outgoing packet (data, timeouts);
+ * - `packet/<port>/<channel>/<sequence:20>`: JSON of a pending outgoing packet (`ibc-lifecycle.ts`);
  * - `denom_trace/<hash>`: the trace path (`transfer/channel-0/uusdc`) of a voucher;
  * - the ICS-04 packet state (commitments, receipts, acknowledgements) of `ibc-packets.ts`.
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { ibcDenom } from "@perpx/core";
-import { ibcChannel, ibcTransfer } from "@perpx/proto";
-import { accAddressBytes, bech32Of } from "../addresses.js";
+import { ibcChannel } from "@perpx/proto";
+import { bech32Of } from "../addresses.js";
 import { decodeU64, encodeU64, fromUtf8, utf8 } from "../codec.js";
-import { abciError, registerError, sdkErrors } from "../errors.js";
-import type { ChainConfig } from "../genesis.js";
-import { type Context, type Module, msgHandler, notFound, packAny, queryHandler } from "../module.js";
-import { paginate } from "../pagination.js";
-import { textField, uintField } from "../request-fields.js";
+import { abciError, registerError } from "../errors.js";
+import type { Context } from "../module.js";
 import type { AuthKeeper, StoreAccess } from "./auth.js";
 import type { BankKeeper } from "./bank.js";
-import { addTotalEscrow, escrowAddress, escrowQueries } from "./ibc-escrow.js";
+import { addTotalEscrow, escrowAddress } from "./ibc-escrow.js";
 import {
   acknowledgeSentPacket,
   type ChannelFacts,
@@ -40,12 +38,10 @@ import {
   ICS20_SUCCESS_ACK,
   ics20PacketBytes,
   packetCommitment,
-  packetQueries,
   recordReceivedPacket,
 } from "./ibc-packets.js";
-import { relayerHooks } from "./ibc-relayer.js";
 import type { RatelimitKeeper } from "./ratelimit.js";
-import { createIbcModule, readRecords, revisionOf } from "./records.js";
+import { readRecords } from "./records.js";
 
 /** The store slice of the IBC module. */
 export const IBC = "ibc";
@@ -438,120 +434,4 @@ export class IbcKeeper {
     ]);
     return { closed: channelId, opened };
   }
-}
-
-/** The IBC module of `records.ts`, extended with ICS-20 transfers, traces and devnet controls. */
-export function createIbcTransferModule(config: ChainConfig, keeper: IbcKeeper): Module {
-  const base = createIbcModule(config.ibc.channels, config.ibc.counterparty);
-  const traces = (ctx: StoreAccess) =>
-    [...ctx.store(IBC).entries("denom_trace/")].map(([key, bytes]) => {
-      const path = fromUtf8(bytes);
-      const parts = path.split("/");
-      return {
-        key: utf8(key),
-        value: create(ibcTransfer.DenomTraceSchema, {
-          path: parts.slice(0, -1).join("/"),
-          baseDenom: parts.at(-1) ?? "",
-        }),
-      };
-    });
-  const relayer = relayerHooks(keeper, revisionOf(config.ibc.counterparty.chainId));
-  return {
-    ...base,
-    beginBlock: relayer.beginBlock,
-    msgs: [
-      msgHandler({
-        schema: ibcTransfer.MsgTransferSchema,
-        signers: (msg) => [msg.sender],
-        validate(msg) {
-          if (msg.token === undefined || !/^\d+$/.test(msg.token.amount) || BigInt(msg.token.amount) <= 0n) {
-            throw abciError(ibcErrors.invalidAmount, `amount ${msg.token?.amount ?? ""} must be positive`);
-          }
-          if (msg.receiver.trim() === "")
-            throw abciError(sdkErrors.invalidAddress, "missing recipient address");
-        },
-        execute(ctx, msg) {
-          const from = accAddressBytes(msg.sender, "invalid sender address");
-          const sequence = keeper.send(ctx, {
-            sourcePort: msg.sourcePort,
-            sourceChannel: msg.sourceChannel,
-            denom: msg.token?.denom ?? "",
-            amount: BigInt(msg.token?.amount ?? "0"),
-            from,
-            sender: msg.sender,
-            receiver: msg.receiver,
-            timeoutHeight: {
-              revisionNumber: msg.timeoutHeight?.revisionNumber ?? 0n,
-              revisionHeight: msg.timeoutHeight?.revisionHeight ?? 0n,
-            },
-            timeoutTimestamp: msg.timeoutTimestamp,
-            memo: msg.memo,
-          });
-          return packAny(
-            ibcTransfer.MsgTransferResponseSchema,
-            create(ibcTransfer.MsgTransferResponseSchema, { sequence }),
-          );
-        },
-      }),
-    ],
-    queries: {
-      ...base.queries,
-      ...packetQueries(),
-      ...escrowQueries(),
-      "/ibc.applications.transfer.v1.Query/DenomTraces": queryHandler(
-        ibcTransfer.QueryDenomTracesRequestSchema,
-        ibcTransfer.QueryDenomTracesResponseSchema,
-        (ctx, req) => {
-          const { page, pagination } = paginate(traces(ctx), req.pagination);
-          return create(ibcTransfer.QueryDenomTracesResponseSchema, { denomTraces: page, pagination });
-        },
-      ),
-      "/ibc.applications.transfer.v1.Query/DenomTrace": queryHandler(
-        ibcTransfer.QueryDenomTraceRequestSchema,
-        ibcTransfer.QueryDenomTraceResponseSchema,
-        (ctx, req) => {
-          const hash = req.hash.replace(/^ibc\//, "");
-          const found = traces(ctx).find((t) => fromUtf8(t.key) === `denom_trace/${hash}`);
-          if (found === undefined) throw notFound(`denomination trace not found: ${hash}`);
-          return create(ibcTransfer.QueryDenomTraceResponseSchema, { denomTrace: found.value });
-        },
-      ),
-      "/ibc.applications.transfer.v1.Query/DenomHash": queryHandler(
-        ibcTransfer.QueryDenomHashRequestSchema,
-        ibcTransfer.QueryDenomHashResponseSchema,
-        (_ctx, req) => {
-          const parts = req.trace.split("/");
-          if (parts.length < 3) throw notFound(`invalid trace ${req.trace}`);
-          const hash = ibcDenom(parts[0] as string, parts[1] as string, parts.slice(2).join("/")).slice(4);
-          return create(ibcTransfer.QueryDenomHashResponseSchema, { hash });
-        },
-      ),
-    },
-    control: {
-      ...relayer.control,
-      receive(ctx, request) {
-        const result = keeper.receive(ctx, {
-          portId: textField(request, "port", TRANSFER_PORT),
-          channelId: textField(request, "channel"),
-          denom: textField(request, "denom"),
-          amount: uintField(request, "amount"),
-          sender: textField(request, "sender", "counterparty"),
-          receiver: accAddressBytes(textField(request, "receiver"), "invalid receiver address"),
-        });
-        return {
-          sequence: result.sequence.toString(),
-          voucherDenom: result.voucherDenom,
-          creditedDenom: result.creditedDenom,
-          wrapped: result.wrapped,
-        };
-      },
-      "recreate-channel"(ctx, request) {
-        return keeper.recreateChannel(
-          ctx,
-          textField(request, "port", TRANSFER_PORT),
-          textField(request, "channel"),
-        );
-      },
-    },
-  };
 }
