@@ -325,6 +325,26 @@ describe("an outgoing transfer the counterparty never answers", () => {
     });
     expect(await balance(dave, "uusdc")).toBe(before - FEE);
   });
+
+  it("is refused at send when the counterparty is already at its timeout height (channel 14)", async () => {
+    const dave = devnet.accounts[3]!;
+    const { accountNumber, sequence } = await accountOf(devnet.endpoints.nodeRest, dave.address);
+    const height = devnet.app.latestBlock().height;
+    const tx = await signWire(dave.mnemonic, [transfer(3, 5_000n, { height })], {
+      chainId: devnet.chainId,
+      accountNumber,
+      sequence,
+      feeUusdc: FEE,
+      gasLimit: 400_000n,
+    });
+    expect((await broadcastSync(devnet.endpoints.nodeRpc, tx)).code).toBe(0);
+    const [block] = devnet.mine(1);
+    const result = block!.txResults.at(-1)!;
+    expect([result.codespace, result.code]).toEqual(["channel", 14]);
+    expect(result.log).toContain(
+      `receiving chain block height >= packet timeout height (1-${block!.height} >= 1-${height})`,
+    );
+  });
 });
 
 describe("a wrap MsgWithdraw", () => {

@@ -41,7 +41,7 @@ import {
   recordReceivedPacket,
 } from "./ibc-packets.js";
 import type { RatelimitKeeper } from "./ratelimit.js";
-import { readRecords } from "./records.js";
+import { readRecords, revisionOf } from "./records.js";
 
 /** The store slice of the IBC module. */
 export const IBC = "ibc";
@@ -55,6 +55,7 @@ export const ibcErrors = {
   channelNotFound: registerError("channel", 3, "channel not found"),
   invalidChannelState: registerError("channel", 6, "invalid channel state"),
   invalidTimeout: registerError("channel", 8, "invalid packet timeout"),
+  packetTimeout: registerError("channel", 14, "packet timeout"),
 } as const;
 
 /** An incoming ICS-20 packet, as the devnet simulates it. */
@@ -124,6 +125,16 @@ export class IbcKeeper {
   ): void {
     this.receiveHook = hook;
     this.wrappedDenom = wrappedDenom;
+  }
+
+  /**
+   * The counterparty chain's latest height as this chain's client of it knows it: the revision of
+   * its chain id (`usdc-local-1` -> 1) at this chain's height (the simulated chains keep pace).
+   */
+  counterpartyHeight(ctx: Context): { revisionNumber: bigint; revisionHeight: bigint } {
+    const chain = ctx.store(IBC).get("chain");
+    const chainId = chain === undefined ? "" : (JSON.parse(fromUtf8(chain)) as { chainId?: string }).chainId;
+    return { revisionNumber: revisionOf(chainId ?? ""), revisionHeight: ctx.block.height };
   }
 
   /** Installs the hook offered the refund of a wrapped withdrawal (the wrap module's); wiring only. */
@@ -310,6 +321,20 @@ export class IbcKeeper {
       throw abciError(
         ibcErrors.invalidTimeout,
         `timeout timestamp ${t.timeoutTimestamp} is not after the block time`,
+      );
+    }
+    // ibc-go's SendPacket: the counterparty (its height following this chain's, in the revision of
+    // its chain id) must not have reached the timeout height already.
+    const latest = this.counterpartyHeight(ctx);
+    const timeout = t.timeoutHeight;
+    if (
+      (timeout.revisionNumber !== 0n || timeout.revisionHeight !== 0n) &&
+      (latest.revisionNumber > timeout.revisionNumber ||
+        (latest.revisionNumber === timeout.revisionNumber && latest.revisionHeight >= timeout.revisionHeight))
+    ) {
+      throw abciError(
+        ibcErrors.packetTimeout,
+        `receiving chain block height >= packet timeout height (${latest.revisionNumber}-${latest.revisionHeight} >= ${timeout.revisionNumber}-${timeout.revisionHeight})`,
       );
     }
     const seqKey = `send_sequence/${t.sourcePort}/${t.sourceChannel}`;
