@@ -5,6 +5,7 @@
  *   perpx-devnet start [--profile local|testnet|mainnet] [--block-time-ms N] [--state DIR] [--json]
  *                      [--host HOST] [--port-<server> N] [--faucet-window-ms N]
  *                      [--pruning-keep-recent N] [--markets N] [--subaccounts N] [--liquidity]
+ *                      [--ibc-relay-delay-blocks N]
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -51,6 +52,9 @@ Options:
                           key of the i-th is fundedSubaccountKey(i) of @perpx/devnet
   --liquidity             run a devnet-owned market maker: a ladder of resting orders around
                           every market's oracle price, so books and trades are never empty
+  --ibc-relay-delay-blocks <n>
+                          blocks between an outgoing IBC packet and its acknowledgement or timeout
+                          by the simulated relayer, 0 to 100000 (default 2)
 ${Object.entries(PORT_FLAGS)
   .map(
     ([flag, key]) =>
@@ -89,6 +93,7 @@ function parse(argv: string[]) {
       markets: { type: "string" },
       subaccounts: { type: "string" },
       liquidity: { type: "boolean" },
+      "ibc-relay-delay-blocks": { type: "string" },
       ...Object.fromEntries(Object.keys(PORT_FLAGS).map((flag) => [flag, { type: "string" as const }])),
     },
   });
@@ -155,6 +160,11 @@ async function start(values: Record<string, string | boolean | undefined>): Prom
     values.subaccounts as string | undefined,
     MAX_FUNDED_SUBACCOUNTS,
   );
+  const ibcRelayDelayBlocks = intFlag(
+    "ibc-relay-delay-blocks",
+    values["ibc-relay-delay-blocks"] as string | undefined,
+    100_000,
+  );
   if (markets !== undefined && markets < DEFAULT_MARKETS.length) {
     throw usageError(
       `--markets must be an integer from ${DEFAULT_MARKETS.length} to ${MAX_MARKETS}, got "${markets}"`,
@@ -191,6 +201,7 @@ async function start(values: Record<string, string | boolean | undefined>): Prom
     ...(markets === undefined ? {} : { markets }),
     ...(fundedSubaccounts === undefined ? {} : { fundedSubaccounts }),
     ...(values.liquidity === true ? { liquidity: true } : {}),
+    ...(ibcRelayDelayBlocks === undefined ? {} : { ibcRelayDelayBlocks }),
     ...(typeof values.state === "string" ? { stateDir: values.state } : {}),
     ...(typeof values.host === "string" ? { host: values.host } : {}),
     onError: (error) =>

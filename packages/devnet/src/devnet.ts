@@ -243,6 +243,12 @@ export interface StartDevnetOptions {
    * empty. `true` takes the defaults of {@link LiquidityOptions}. @default false
    */
   liquidity?: boolean | LiquidityOptions;
+  /**
+   * Blocks between the send of an outgoing IBC packet and its acknowledgement or timeout by the
+   * simulated relayer (`--ibc-relay-delay-blocks`), from 0 to 100000; set at start, also on a
+   * resumed `stateDir`, and changeable with control `POST /devnet/ibc/relayer`. @default 2
+   */
+  ibcRelayDelayBlocks?: number;
 }
 
 /**
@@ -401,7 +407,16 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   // What a server acknowledges outside a block (a faucet credit, a control change) is written before
   // the answer; a failure to write answers an error instead of a 200 that a crash would undo.
   const durable = store === undefined ? undefined : () => store.persist(app);
-  if (state === undefined) persist();
+  if (options.ibcRelayDelayBlocks !== undefined) {
+    try {
+      app.control.moduleControl("ibc", "relayer", { delayBlocks: options.ibcRelayDelayBlocks });
+    } catch (error) {
+      unsubscribePersist();
+      store?.close();
+      throw error;
+    }
+    persist();
+  } else if (state === undefined) persist();
 
   let tls: TlsMaterial;
   try {

@@ -140,5 +140,8 @@ describe("perpx-devnet start", () => {
     const run = await runCli(["start", "--profile", "moon"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("--profile");
+    const delay = await runCli(["start", "--ibc-relay-delay-blocks", "100001"]);
+    expect(delay.code).toBe(2);
+    expect(delay.stderr).toContain("--ibc-relay-delay-blocks must be an integer from 0 to 100000");
   }, 20_000);
 });

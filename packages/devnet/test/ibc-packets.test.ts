@@ -132,7 +132,7 @@ describe("packets this chain sends", () => {
       data: Buffer.from(expected).toString("base64"),
     });
 
-    // The counterparty never acknowledges on the devnet: the ack of `sequence` is still unreceived.
+    // The relayer delivers 2 blocks after the send: the ack of `sequence` is still unreceived.
     const acks = await json(
       `${devnet.endpoints.nodeRest}${CHANNEL}/packet_commitments/${sequence},${sequence + 100n}/unreceived_acks`,
     );

@@ -132,6 +132,15 @@ describe("account messages", () => {
   });
 
   it("getPendingSendPackets lists an ICS-20 packet until it is acknowledged", async () => {
+    const relayer = async (path: string, body: Record<string, unknown>) => {
+      const response = await fetch(`${net.devnet.endpoints.devnetControl}/devnet/ibc/${path}`, {
+        method: "POST",
+        body: JSON.stringify(body),
+      });
+      expect(response.status).toBe(200);
+    };
+    // The devnet's relayer holds the packet until the test relays it.
+    await relayer("relayer", { auto: false });
     const alice = net.wallets[0]!;
     const channel = (await net.client.getIbcChannels()).find((c) => c.state === "STATE_OPEN")!;
     const result = await net.client.ibcTransfer({
@@ -150,6 +159,12 @@ describe("account messages", () => {
     for (const transport of TRANSPORTS) {
       const pending = await getPendingSendPackets(net.client, { transport });
       expect(pending.some((p) => p.channelId === channel.channelId && p.sequence === sequence)).toBe(true);
+    }
+    await relayer("relay", { channel: channel.channelId, sequence: sequence.toString() });
+    await relayer("relayer", { auto: true });
+    for (const transport of TRANSPORTS) {
+      const pending = await getPendingSendPackets(net.client, { transport });
+      expect(pending.some((p) => p.channelId === channel.channelId && p.sequence === sequence)).toBe(false);
     }
   });
 });

@@ -45,9 +45,25 @@ async function receive(body: Record<string, string>): Promise<Record<string, str
   return json;
 }
 
+async function control(path: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const response = await fetch(`${net.devnet.endpoints.devnetControl}/devnet/${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const json = (await response.json()) as Record<string, unknown>;
+  expect(response.status, JSON.stringify(json)).toBe(200);
+  return json;
+}
+
 describe("a transfer this chain sends", () => {
-  it("is readable as its packet commitment while unacknowledged", async () => {
+  it("is readable as its packet commitment while unacknowledged, and gone once refused and refunded", async () => {
+    // The devnet's relayer holds the packet until this test relays it.
+    await control("ibc/relayer", { auto: false });
     const alice = net.wallets[0]!;
+    const uusdcBefore = BigInt(
+      (await net.client.getBalance({ address: alice.address, denom: "uusdc" })).amount,
+    );
     const timeoutTimestampNs = BigInt(Date.now() + 600_000) * 1_000_000n;
     const result = await net.client.ibcTransfer({
       signer: alice,
@@ -95,6 +111,26 @@ describe("a transfer this chain sends", () => {
     expect(
       hex(await net.client.getPacketCommitment({ portId: "transfer", channelId: "channel-0", sequence })),
     ).toBe(hex(expected));
+
+    // The counterparty refuses it: the error acknowledgement deletes the commitment and refunds.
+    await control("ibc/packet-fate", { sequence: sequence.toString(), result: "error", error: "blocked" });
+    await control("ibc/relay", { sequence: sequence.toString() });
+    await control("ibc/relayer", { auto: true });
+    for (const transport of TRANSPORTS) {
+      const ref = { channelId: "channel-0", sequence, transport };
+      expect(await getPacketCommitment(net.client, ref)).toBeUndefined();
+      expect(
+        await getUnreceivedAcks(net.client, { channelId: "channel-0", sequences: [sequence], transport }),
+      ).toEqual([]);
+    }
+    const uusdcAfter = BigInt(
+      (await net.client.getBalance({ address: alice.address, denom: "uusdc" })).amount,
+    );
+    const fee = result.events
+      .flatMap((e) => (e.type === "tx" ? e.attributes : []))
+      .find((a) => a.key === "fee")?.value;
+    const uusdcFee = BigInt(/^(\d+)uusdc$/.exec(fee ?? "")?.[1] ?? "0");
+    expect(uusdcAfter).toBe(uusdcBefore - uusdcFee);
   });
 });
 

@@ -23,6 +23,7 @@ import {
 } from "../app/request-fields.js";
 import { DevnetError, isDevnetError } from "../devnet-error.js";
 import { addChainControlRoutes } from "./control-chain.js";
+import { addIbcRelayerControlRoutes } from "./control-ibc.js";
 import { toHexUpper } from "./encoding.js";
 import {
   BodyError,
@@ -375,6 +376,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
     return { enabled };
   });
   addChainControlRoutes(router, app, producer);
+  addIbcRelayerControlRoutes(router, app);
   options.routes?.(router);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -273,7 +273,10 @@ export async function getUnreceivedPackets(
  *   token: { denom: "uusdc", amount: 1n }, timeoutTimestampNs: BigInt(Date.now() + 600_000) * 1_000_000n });
  * const packet = sent.events.find((e) => e.type === "send_packet");
  * const sequence = BigInt(packet?.attributes.find((a) => a.key === "packet_sequence")?.value ?? "0");
- * await getUnreceivedAcks(client, { channelId: "channel-0", sequences: [sequence] }); // [sequence]: in flight until acknowledged
+ * // In flight until a relayer brings the counterparty's acknowledgement back (the devnet's, 2 blocks later).
+ * let inFlight = await getUnreceivedAcks(client, { channelId: "channel-0", sequences: [sequence] });
+ * while (inFlight.length > 0) inFlight = await getUnreceivedAcks(client, { channelId: "channel-0", sequences: [sequence] });
+ * inFlight; // []
  * ```
  */
 export async function getUnreceivedAcks(

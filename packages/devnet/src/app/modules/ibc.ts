@@ -4,37 +4,44 @@
  * a receive hook, the wrap module; coins of this chain coming back are released from their
  * channel's escrow account), channel recreation (control `recreate-channel`), outgoing `MsgTransfer`
  * (native coins escrowed in the channel's escrow account of `ibc-escrow.ts`, vouchers returning to
- * their source burned), packet sequences and records, and the denom-trace queries.
+ * their source burned), packet sequences and records, and the end of a sent packet's life
+ * (acknowledgement, timeout: `ibc-lifecycle.ts`). The module's wiring is in `ibc-module.ts`.
  *
  * Store slice `ibc/` (besides `channel/...` and `chain`):
  * - `send_sequence/<port>/<channel>`, `recv_sequence/<port>/<channel>`: u64 next sequence;
- * - `packet/<port>/<channel>/<sequence:20>`: JSON of the outgoing packet (data, timeouts);
+ * - `packet/<port>/<channel>/<sequence:20>`: JSON of a pending outgoing packet (`ibc-lifecycle.ts`);
  * - `denom_trace/<hash>`: the trace path (`transfer/channel-0/uusdc`) of a voucher;
  * - the ICS-04 packet state (commitments, receipts, acknowledgements) of `ibc-packets.ts`.
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { ibcDenom } from "@perpx/core";
-import { ibcChannel, ibcTransfer } from "@perpx/proto";
-import { accAddressBytes, bech32Of } from "../addresses.js";
+import { ibcChannel } from "@perpx/proto";
+import { bech32Of } from "../addresses.js";
 import { decodeU64, encodeU64, fromUtf8, utf8 } from "../codec.js";
-import { abciError, registerError, sdkErrors } from "../errors.js";
-import type { ChainConfig } from "../genesis.js";
-import { type Context, type Module, msgHandler, notFound, packAny, queryHandler } from "../module.js";
-import { paginate } from "../pagination.js";
-import { textField, uintField } from "../request-fields.js";
+import { abciError, registerError } from "../errors.js";
+import type { Context } from "../module.js";
 import type { AuthKeeper, StoreAccess } from "./auth.js";
 import type { BankKeeper } from "./bank.js";
-import { addTotalEscrow, escrowAddress, escrowQueries } from "./ibc-escrow.js";
+import { addTotalEscrow, escrowAddress } from "./ibc-escrow.js";
+import {
+  acknowledgeSentPacket,
+  type ChannelFacts,
+  type LifecycleDeps,
+  type PacketAcknowledgement,
+  type RefundHook,
+  type SentPacketRecord,
+  storeSentPacket,
+  timeoutSentPacket,
+} from "./ibc-lifecycle.js";
 import {
   commitSentPacket,
   ICS20_SUCCESS_ACK,
   ics20PacketBytes,
   packetCommitment,
-  packetQueries,
   recordReceivedPacket,
 } from "./ibc-packets.js";
 import type { RatelimitKeeper } from "./ratelimit.js";
-import { createIbcModule, padKey, readRecords } from "./records.js";
+import { readRecords, revisionOf } from "./records.js";
 
 /** The store slice of the IBC module. */
 export const IBC = "ibc";
@@ -48,6 +55,7 @@ export const ibcErrors = {
   channelNotFound: registerError("channel", 3, "channel not found"),
   invalidChannelState: registerError("channel", 6, "invalid channel state"),
   invalidTimeout: registerError("channel", 8, "invalid packet timeout"),
+  packetTimeout: registerError("channel", 14, "packet timeout"),
 } as const;
 
 /** An incoming ICS-20 packet, as the devnet simulates it. */
@@ -86,6 +94,8 @@ export interface OutgoingTransfer {
   readonly memo: string;
   /** The denom whose rate limits apply (default: `denom`). */
   readonly rateLimitDenom?: string;
+  /** On an error acknowledgement or a timeout, the refund is wrapped again into this denom. */
+  readonly refundWrappedAs?: string;
 }
 
 function sequenceOf(ctx: StoreAccess, key: string): bigint {
@@ -96,6 +106,7 @@ function sequenceOf(ctx: StoreAccess, key: string): bigint {
 /** ICS-20 state operations: channels, sequences, packets and traces. */
 export class IbcKeeper {
   private receiveHook: ReceiveHook | undefined;
+  private refundHook: RefundHook | undefined;
   private wrappedDenom: ((ctx: Context, packet: IncomingTransfer) => string | undefined) | undefined;
 
   constructor(
@@ -114,6 +125,55 @@ export class IbcKeeper {
   ): void {
     this.receiveHook = hook;
     this.wrappedDenom = wrappedDenom;
+  }
+
+  /**
+   * The counterparty chain's latest height as this chain's client of it knows it: the revision of
+   * its chain id (`usdc-local-1` -> 1) at this chain's height (the simulated chains keep pace).
+   */
+  counterpartyHeight(ctx: Context): { revisionNumber: bigint; revisionHeight: bigint } {
+    const chain = ctx.store(IBC).get("chain");
+    const chainId = chain === undefined ? "" : (JSON.parse(fromUtf8(chain)) as { chainId?: string }).chainId;
+    return { revisionNumber: revisionOf(chainId ?? ""), revisionHeight: ctx.block.height };
+  }
+
+  /** Installs the hook offered the refund of a wrapped withdrawal (the wrap module's); wiring only. */
+  setRefundHook(hook: RefundHook): void {
+    this.refundHook = hook;
+  }
+
+  /** The connection and ordering of a channel, as the packet events name them. */
+  channelFacts(ctx: StoreAccess, portId: string, channelId: string): ChannelFacts {
+    const channel = this.channel(ctx, portId, channelId);
+    return {
+      connectionId: channel?.connectionHops[0] ?? "",
+      ordering: `ORDER_${ibcChannel.Order[channel?.ordering ?? ibcChannel.Order.UNORDERED]}`,
+    };
+  }
+
+  /** Runs `MsgAcknowledgement` for a pending packet this chain sent (see `ibc-lifecycle.ts`). */
+  acknowledge(ctx: Context, record: SentPacketRecord, ack: PacketAcknowledgement): void {
+    acknowledgeSentPacket(
+      this.lifecycleDeps(),
+      ctx,
+      record,
+      this.channelFacts(ctx, record.source_port, record.source_channel),
+      ack,
+    );
+  }
+
+  /** Runs `MsgTimeout` for a pending packet this chain sent (see `ibc-lifecycle.ts`). */
+  timeout(ctx: Context, record: SentPacketRecord): void {
+    timeoutSentPacket(
+      this.lifecycleDeps(),
+      ctx,
+      record,
+      this.channelFacts(ctx, record.source_port, record.source_channel),
+    );
+  }
+
+  private lifecycleDeps(): LifecycleDeps {
+    return { auth: this.auth, bank: this.bank, ratelimit: this.ratelimit, refundHook: this.refundHook };
   }
 
   /** A channel, or undefined. */
@@ -160,12 +220,40 @@ export class IbcKeeper {
     recordReceivedPacket(ctx, packet.portId, packet.channelId, sequence, ICS20_SUCCESS_ACK);
     const prefix = `${channel.counterparty?.portId ?? ""}/${channel.counterparty?.channelId ?? ""}/`;
     const voucher = ibcDenom(packet.portId, packet.channelId, packet.denom);
+    const receiver = bech32Of(packet.receiver);
+    const data = ics20PacketBytes({
+      denom: packet.denom,
+      amount: packet.amount.toString(),
+      sender: packet.sender,
+      receiver,
+      memo: "",
+    });
+    // ibc-go's core events around the application's: recv_packet, (ICS-20), write_acknowledgement.
+    const core: Array<[string, string]> = [
+      ["packet_data", fromUtf8(data)],
+      ["packet_data_hex", Buffer.from(data).toString("hex")],
+      ["packet_timeout_height", "0-0"],
+      ["packet_timeout_timestamp", "0"],
+      ["packet_sequence", sequence.toString()],
+      ["packet_src_port", channel.counterparty?.portId ?? ""],
+      ["packet_src_channel", channel.counterparty?.channelId ?? ""],
+      ["packet_dst_port", packet.portId],
+      ["packet_dst_channel", packet.channelId],
+    ];
+    const connection = channel.connectionHops[0] ?? "";
+    ctx.events.emitEvent("recv_packet", [
+      ...core,
+      ["packet_channel_ordering", `ORDER_${ibcChannel.Order[channel.ordering]}`],
+      ["packet_connection", connection],
+      ["connection_id", connection],
+    ]);
     // x/ratelimit's middleware, before the transfer app: an incoming transfer adds its amount to the
     // capacity of the denom this chain credits (a wrapped voucher is limited under its local denom).
     const limitedDenom = packet.denom.startsWith(prefix)
       ? packet.denom.slice(prefix.length)
       : (this.wrappedDenom?.(ctx, packet) ?? voucher);
     this.ratelimit.creditIbcReceive(ctx, limitedDenom, packet.amount);
+    let result: { sequence: bigint; voucherDenom: string; creditedDenom: string; wrapped: boolean };
     if (packet.denom.startsWith(prefix)) {
       // A coin of this chain coming back: release it from escrow, unwrapped.
       const native = packet.denom.slice(prefix.length);
@@ -173,44 +261,45 @@ export class IbcKeeper {
         { denom: native, amount: packet.amount },
       ]);
       addTotalEscrow(ctx, native, -packet.amount);
-      return { sequence, voucherDenom: native, creditedDenom: native, wrapped: false };
+      result = { sequence, voucherDenom: native, creditedDenom: native, wrapped: false };
+    } else {
+      store.set(
+        `denom_trace/${voucher.slice(4)}`,
+        utf8(`${packet.portId}/${packet.channelId}/${packet.denom}`),
+      );
+      ctx.events.emitEvent("denomination_trace", [
+        ["trace_hash", voucher.slice(4)],
+        ["denom", voucher],
+      ]);
+      const coins = [{ denom: voucher, amount: packet.amount }];
+      this.bank.mintCoins(ctx, "transfer", coins);
+      const localDenom = this.receiveHook?.(ctx, packet, voucher);
+      if (localDenom === undefined)
+        this.bank.sendCoinsFromModuleToAccount(ctx, "transfer", packet.receiver, coins);
+      result = {
+        sequence,
+        voucherDenom: voucher,
+        creditedDenom: localDenom ?? voucher,
+        wrapped: localDenom !== undefined,
+      };
     }
-    store.set(
-      `denom_trace/${voucher.slice(4)}`,
-      utf8(`${packet.portId}/${packet.channelId}/${packet.denom}`),
-    );
-    const coins = [{ denom: voucher, amount: packet.amount }];
-    this.bank.mintCoins(ctx, "transfer", coins);
-    const localDenom = this.receiveHook?.(ctx, packet, voucher);
-    if (localDenom === undefined)
-      this.bank.sendCoinsFromModuleToAccount(ctx, "transfer", packet.receiver, coins);
-    const receiver = bech32Of(packet.receiver);
-    ctx.events.emitEvent("recv_packet", [
-      ["packet_sequence", sequence.toString()],
-      ["packet_src_port", channel.counterparty?.portId ?? ""],
-      ["packet_src_channel", channel.counterparty?.channelId ?? ""],
-      ["packet_dst_port", packet.portId],
-      ["packet_dst_channel", packet.channelId],
-      ["connection_id", channel.connectionHops[0] ?? ""],
-    ]);
-    ctx.events.emitEvent("denomination_trace", [
-      ["trace_hash", voucher.slice(4)],
-      ["denom", voucher],
-    ]);
     ctx.events.emitEvent("fungible_token_packet", [
       ["module", TRANSFER_PORT],
       ["sender", packet.sender],
       ["receiver", receiver],
       ["denom", packet.denom],
       ["amount", packet.amount.toString()],
+      ["memo", ""],
       ["success", "true"],
     ]);
-    return {
-      sequence,
-      voucherDenom: voucher,
-      creditedDenom: localDenom ?? voucher,
-      wrapped: localDenom !== undefined,
-    };
+    ctx.events.emitEvent("write_acknowledgement", [
+      ...core,
+      ["packet_ack", fromUtf8(ICS20_SUCCESS_ACK)],
+      ["packet_ack_hex", Buffer.from(ICS20_SUCCESS_ACK).toString("hex")],
+      ["packet_connection", connection],
+      ["connection_id", connection],
+    ]);
+    return result;
   }
 
   /**
@@ -232,6 +321,20 @@ export class IbcKeeper {
       throw abciError(
         ibcErrors.invalidTimeout,
         `timeout timestamp ${t.timeoutTimestamp} is not after the block time`,
+      );
+    }
+    // ibc-go's SendPacket: the counterparty (its height following this chain's, in the revision of
+    // its chain id) must not have reached the timeout height already.
+    const latest = this.counterpartyHeight(ctx);
+    const timeout = t.timeoutHeight;
+    if (
+      (timeout.revisionNumber !== 0n || timeout.revisionHeight !== 0n) &&
+      (latest.revisionNumber > timeout.revisionNumber ||
+        (latest.revisionNumber === timeout.revisionNumber && latest.revisionHeight >= timeout.revisionHeight))
+    ) {
+      throw abciError(
+        ibcErrors.packetTimeout,
+        `receiving chain block height >= packet timeout height (${latest.revisionNumber}-${latest.revisionHeight} >= ${timeout.revisionNumber}-${timeout.revisionHeight})`,
       );
     }
     const seqKey = `send_sequence/${t.sourcePort}/${t.sourceChannel}`;
@@ -261,7 +364,7 @@ export class IbcKeeper {
       receiver: t.receiver,
       memo: t.memo,
     };
-    const record = {
+    const record: SentPacketRecord = {
       sequence: sequence.toString(),
       source_port: t.sourcePort,
       source_channel: t.sourceChannel,
@@ -271,10 +374,12 @@ export class IbcKeeper {
       timeout_height: `${t.timeoutHeight.revisionNumber}-${t.timeoutHeight.revisionHeight}`,
       timeout_timestamp: t.timeoutTimestamp.toString(),
       escrowed: !returning,
+      sent_height: ctx.block.height.toString(),
+      local_denom: t.denom,
+      rate_limit_denom: t.rateLimitDenom ?? t.denom,
+      ...(t.refundWrappedAs === undefined ? {} : { refund_wrapped_as: t.refundWrappedAs }),
     };
-    ctx
-      .store(IBC)
-      .set(`packet/${t.sourcePort}/${t.sourceChannel}/${padKey(sequence, 20)}`, utf8(JSON.stringify(record)));
+    storeSentPacket(ctx, record);
     const packetData = ics20PacketBytes(data);
     commitSentPacket(
       ctx,
@@ -354,117 +459,4 @@ export class IbcKeeper {
     ]);
     return { closed: channelId, opened };
   }
-}
-
-/** The IBC module of `records.ts`, extended with ICS-20 transfers, traces and devnet controls. */
-export function createIbcTransferModule(config: ChainConfig, keeper: IbcKeeper): Module {
-  const base = createIbcModule(config.ibc.channels, config.ibc.counterparty);
-  const traces = (ctx: StoreAccess) =>
-    [...ctx.store(IBC).entries("denom_trace/")].map(([key, bytes]) => {
-      const path = fromUtf8(bytes);
-      const parts = path.split("/");
-      return {
-        key: utf8(key),
-        value: create(ibcTransfer.DenomTraceSchema, {
-          path: parts.slice(0, -1).join("/"),
-          baseDenom: parts.at(-1) ?? "",
-        }),
-      };
-    });
-  return {
-    ...base,
-    msgs: [
-      msgHandler({
-        schema: ibcTransfer.MsgTransferSchema,
-        signers: (msg) => [msg.sender],
-        validate(msg) {
-          if (msg.token === undefined || !/^\d+$/.test(msg.token.amount) || BigInt(msg.token.amount) <= 0n) {
-            throw abciError(ibcErrors.invalidAmount, `amount ${msg.token?.amount ?? ""} must be positive`);
-          }
-          if (msg.receiver.trim() === "")
-            throw abciError(sdkErrors.invalidAddress, "missing recipient address");
-        },
-        execute(ctx, msg) {
-          const from = accAddressBytes(msg.sender, "invalid sender address");
-          const sequence = keeper.send(ctx, {
-            sourcePort: msg.sourcePort,
-            sourceChannel: msg.sourceChannel,
-            denom: msg.token?.denom ?? "",
-            amount: BigInt(msg.token?.amount ?? "0"),
-            from,
-            sender: msg.sender,
-            receiver: msg.receiver,
-            timeoutHeight: {
-              revisionNumber: msg.timeoutHeight?.revisionNumber ?? 0n,
-              revisionHeight: msg.timeoutHeight?.revisionHeight ?? 0n,
-            },
-            timeoutTimestamp: msg.timeoutTimestamp,
-            memo: msg.memo,
-          });
-          return packAny(
-            ibcTransfer.MsgTransferResponseSchema,
-            create(ibcTransfer.MsgTransferResponseSchema, { sequence }),
-          );
-        },
-      }),
-    ],
-    queries: {
-      ...base.queries,
-      ...packetQueries(),
-      ...escrowQueries(),
-      "/ibc.applications.transfer.v1.Query/DenomTraces": queryHandler(
-        ibcTransfer.QueryDenomTracesRequestSchema,
-        ibcTransfer.QueryDenomTracesResponseSchema,
-        (ctx, req) => {
-          const { page, pagination } = paginate(traces(ctx), req.pagination);
-          return create(ibcTransfer.QueryDenomTracesResponseSchema, { denomTraces: page, pagination });
-        },
-      ),
-      "/ibc.applications.transfer.v1.Query/DenomTrace": queryHandler(
-        ibcTransfer.QueryDenomTraceRequestSchema,
-        ibcTransfer.QueryDenomTraceResponseSchema,
-        (ctx, req) => {
-          const hash = req.hash.replace(/^ibc\//, "");
-          const found = traces(ctx).find((t) => fromUtf8(t.key) === `denom_trace/${hash}`);
-          if (found === undefined) throw notFound(`denomination trace not found: ${hash}`);
-          return create(ibcTransfer.QueryDenomTraceResponseSchema, { denomTrace: found.value });
-        },
-      ),
-      "/ibc.applications.transfer.v1.Query/DenomHash": queryHandler(
-        ibcTransfer.QueryDenomHashRequestSchema,
-        ibcTransfer.QueryDenomHashResponseSchema,
-        (_ctx, req) => {
-          const parts = req.trace.split("/");
-          if (parts.length < 3) throw notFound(`invalid trace ${req.trace}`);
-          const hash = ibcDenom(parts[0] as string, parts[1] as string, parts.slice(2).join("/")).slice(4);
-          return create(ibcTransfer.QueryDenomHashResponseSchema, { hash });
-        },
-      ),
-    },
-    control: {
-      receive(ctx, request) {
-        const result = keeper.receive(ctx, {
-          portId: textField(request, "port", TRANSFER_PORT),
-          channelId: textField(request, "channel"),
-          denom: textField(request, "denom"),
-          amount: uintField(request, "amount"),
-          sender: textField(request, "sender", "counterparty"),
-          receiver: accAddressBytes(textField(request, "receiver"), "invalid receiver address"),
-        });
-        return {
-          sequence: result.sequence.toString(),
-          voucherDenom: result.voucherDenom,
-          creditedDenom: result.creditedDenom,
-          wrapped: result.wrapped,
-        };
-      },
-      "recreate-channel"(ctx, request) {
-        return keeper.recreateChannel(
-          ctx,
-          textField(request, "port", TRANSFER_PORT),
-          textField(request, "channel"),
-        );
-      },
-    },
-  };
 }

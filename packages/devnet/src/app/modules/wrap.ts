@@ -3,6 +3,8 @@
  * vouchers into a local denom one-for-one (the voucher goes to the wrap module account as
  * collateral). `MsgWithdraw` burns the local denom and sends the voucher back over IBC;
  * `MsgRedeem` burns it and hands the voucher over on this chain. `Backing` lists the collateral.
+ * A withdrawal whose packet fails (error acknowledgement or timeout) is wrapped back: the refunded
+ * voucher returns to the module account and the local denom to the sender.
  *
  * Store slice `wrap/`:
  * - `rule/<port>/<channel>/<source denom>`: `WrapRule` (genesis key of `records.ts`);
@@ -189,6 +191,29 @@ export class WrapKeeper {
     return backing;
   }
 
+  /**
+   * The IBC refund hook of a `MsgWithdraw` whose packet failed (error acknowledgement or timeout):
+   * the refunded vouchers go back to the module account as collateral and the local denom is minted
+   * to the sender again, so the withdrawal is undone one-for-one.
+   */
+  onRefund(
+    ctx: Context,
+    refund: { holder: Uint8Array; receiver: Uint8Array; voucher: string; localDenom: string; amount: bigint },
+  ): void {
+    const local = [{ denom: refund.localDenom, amount: refund.amount }];
+    this.bank.sendCoins(ctx, refund.holder, this.auth.moduleAddress(WRAP), [
+      { denom: refund.voucher, amount: refund.amount },
+    ]);
+    this.bank.mintCoins(ctx, WRAP, local);
+    this.bank.sendCoinsFromModuleToAccount(ctx, WRAP, refund.receiver, local);
+    ctx.events.emitEvent("wrap_refund", [
+      ["receiver", bech32Of(refund.receiver)],
+      ["voucher_denom", refund.voucher],
+      ["local_denom", refund.localDenom],
+      ["amount", refund.amount.toString()],
+    ]);
+  }
+
   /** Hands vouchers held by the module account to an account (MsgRedeem). */
   release(ctx: Context, to: Uint8Array, voucher: string, amount: bigint): void {
     this.bank.sendCoinsFromModuleToAccount(ctx, WRAP, to, [{ denom: voucher, amount }]);
@@ -207,6 +232,7 @@ export function createWrapModule(
     (ctx, packet, voucher) => keeper.onReceive(ctx, packet, voucher),
     (ctx, packet) => keeper.rule(ctx, packet.portId, packet.channelId, packet.denom)?.localDenom,
   );
+  ibc.setRefundHook((ctx, refund) => keeper.onRefund(ctx, refund));
   const setRule = (ctx: Context, rule: wrap.WrapRule) =>
     ctx
       .store(WRAP)
@@ -252,6 +278,7 @@ export function createWrapModule(
             timeoutTimestamp: (ctx.block.timeMs / 1000n + msg.timeoutSeconds) * 1_000_000_000n,
             memo: "",
             rateLimitDenom: msg.localDenom,
+            refundWrappedAs: msg.localDenom,
           });
           ctx.events.emitEvent("wrap_withdraw", [
             ["sender", msg.sender],
