@@ -44,6 +44,7 @@ export const NAMESPACES = {
   "perpx.bridge.v1": "bridge",
   "perpx.clob.v1": "clob",
   "perpx.dtypes.v1": "dtypes",
+  "perpx.epochs.v1": "epochs",
   "perpx.feetiers.v1": "feetiers",
   "perpx.perpetuals.v1": "perpetuals",
   "perpx.prices.v1": "prices",

@@ -167,6 +167,7 @@ describe("namespaces", () => {
       "bridge",
       "ratelimit",
       "affiliates",
+      "epochs",
     ]) {
       expect(NAMESPACES[`perpx.${m}.v1`]).toBe(m);
     }

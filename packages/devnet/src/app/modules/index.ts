@@ -13,10 +13,13 @@ import { AssetsKeeper, createAssetsModule } from "./assets.js";
 import { AuthKeeper, createAuthModule } from "./auth.js";
 import { BankKeeper, createBankModule } from "./bank.js";
 import { BridgeKeeper, createBridgeModule } from "./bridge.js";
+import { clobFundingBook } from "./clob/funding-book.js";
 import { clobGenesisRecords } from "./clob/genesis.js";
 import { leverageByPerpetual } from "./clob/leverage.js";
 import { createClobModule } from "./clob/module.js";
+import { createEpochsModule, defaultEpochs, EpochsKeeper } from "./epochs.js";
 import { createFeeTiersModule, FeeTiersKeeper } from "./feetiers.js";
+import { fundingEndBlock } from "./funding.js";
 import { createIbcTransferModule, IbcKeeper } from "./ibc.js";
 import { createPerpetualsModule, PerpetualsKeeper } from "./perpetuals.js";
 import { createPricesModule, PricesKeeper } from "./prices.js";
@@ -40,6 +43,7 @@ export interface Keepers {
   readonly ibc: IbcKeeper;
   readonly wrap: WrapKeeper;
   readonly bridge: BridgeKeeper;
+  readonly epochs: EpochsKeeper;
 }
 
 /** The wired modules: their keepers, the list, and the router over it. */
@@ -68,6 +72,8 @@ export function buildModules(
   const ibc = new IbcKeeper(auth, bank, ratelimit);
   const wrap = new WrapKeeper(auth, bank);
   const bridge = new BridgeKeeper(auth, bank, ratelimit);
+  const epochs = new EpochsKeeper();
+  const fundingBook = clobFundingBook({ perpetuals, prices });
   const modules: Module[] = [
     createAuthModule(auth, {
       accounts: [...config.accounts, ...config.fundedSubaccounts.map((owner) => addressBytes(owner))],
@@ -76,10 +82,12 @@ export function buildModules(
     createAccountPlusModule(accountPlus, { evmChainId: config.evmChainId }),
     createAssetsModule(assets, assetsGenesis()),
     createPricesModule(prices, pricesGenesis(config.profile, config.markets)),
+    createEpochsModule(epochs, defaultEpochs()),
     createPerpetualsModule(
       perpetuals,
       perpetualsGenesis(config.markets),
       (ctx, id) => prices.marketParam(ctx, id) !== undefined,
+      (ctx) => fundingEndBlock(ctx, { perpetuals, prices, epochs, book: fundingBook }),
     ),
     createFeeTiersModule(feeTiers, feeTiersGenesis()),
     createSubaccountsModule(subaccounts, { funded: config.fundedSubaccounts }),
@@ -108,6 +116,7 @@ export function buildModules(
     ibc,
     wrap,
     bridge,
+    epochs,
   };
   if (extra !== undefined) modules.push(...extra(keepers));
   return { keepers, modules, router: new Router(modules) };

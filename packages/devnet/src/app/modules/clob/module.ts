@@ -1,6 +1,6 @@
 /**
  * The clob module: short-term, long-term and conditional orders, the memclob, the proposer's
- * operations, cancels, batch cancels, expiry, triggers, funding, block rate limits, equity tiers,
+ * operations, cancels, batch cancels, expiry, triggers, block rate limits, equity tiers,
  * leverage, and the queries.
  *
  * The life of an order is the real chain's (chain-protocol.md 1.11). A short-term place, cancel or
@@ -291,7 +291,6 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
       const store = ctx.store(CLOB);
       for (const r of records) store.set(r.key, toBinary(r.schema, r.value));
       store.set(keys.lastTime, encodeU64(ctx.block.timeMs));
-      store.set(keys.fundingLast, encodeU64(ctx.block.timeMs));
     },
     exportGenesis(ctx) {
       const store = ctx.store(CLOB);
