@@ -8,10 +8,10 @@
 import type { Any } from "@bufbuild/protobuf/wkt";
 import { addressBytes } from "@perpx/address";
 import { DevnetError } from "../devnet-error.js";
+import { nextBlockTime } from "./block-production.js";
 import { applyToCommitted, type ChainCore } from "./chain-core.js";
 import { type Coin, coinsToString, validateCoins } from "./coins.js";
 import type { ChainControl, OraclePriceSet } from "./contract.js";
-import { nextBlockTime } from "./block-production.js";
 import { abciError, sdkErrors } from "./errors.js";
 import { proposalResult, queueProposal } from "./governance.js";
 
