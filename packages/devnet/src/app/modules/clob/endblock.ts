@@ -1,6 +1,6 @@
 /**
  * The clob's end of block: expiry of short-term orders and tombstones (good-til-block passed) and
- * stateful orders (good-til-block-time passed), conditional order triggers from the oracle price
+ * stateful orders (good-til-block-time passed), the TWAP suborders due (`twap.ts`), conditional order triggers from the oracle price
  * and the block's clamped traded prices, and the bookkeeping of the previous block's time and the
  * rate-limit counters. (Funding runs in `perpetuals` on epochs: `funding.ts`, `funding-book.ts`.)
  */
@@ -20,6 +20,7 @@ import {
   setOrder,
   tradePrices,
 } from "./state.js";
+import { placeDueSuborders } from "./twap.js";
 
 /** The oracle price of a clob pair's perpetual, in subticks (undefined when it has none). */
 export function oracleSubticks(ctx: Context, keepers: ClobKeepers, pair: clob.ClobPair): bigint | undefined {
@@ -136,6 +137,7 @@ function triggerConditionals(ctx: Context, keepers: ClobKeepers): void {
 /** The clob's end-block work (see the module comment). */
 export function endBlock(ctx: Context, keepers: ClobKeepers): void {
   expire(ctx, keepers);
+  placeDueSuborders(ctx, keepers);
   triggerConditionals(ctx, keepers);
   pruneFillAmounts(ctx);
   for (const [key] of [...ctx.store(CLOB).entries(keys.tradePricesPrefix)]) ctx.store(CLOB).delete(key);

@@ -37,6 +37,7 @@ import {
   sideOf,
 } from "./state.js";
 import { emitOrderStream } from "./stream.js";
+import { recordSuborderFill } from "./twap.js";
 import { ORDER_FLAGS, orderLabel } from "./validate.js";
 
 /** The keepers the clob uses. */
@@ -241,6 +242,8 @@ export class Engine {
     this.moveFee(makerRef, makerFee);
     payBuilderFee(this.ctx, this.keepers, ref, taker, takerBuilderFee);
     payBuilderFee(this.ctx, this.keepers, makerRef, maker, makerBuilderFee);
+    recordSuborderFill(this.ctx, taker, quantums);
+    recordSuborderFill(this.ctx, maker, quantums);
     this.keepers.feeTiers.recordFill(this.ctx, ref.owner, makerRef.owner, quote);
     this.ctx.events.emitEvent(CLOB_EVENTS.fill, [
       ["clob_pair_id", String(pair.id)],

@@ -2,12 +2,30 @@
  * The clob's side of funding (`funding.ts`'s {@link FundingBook}): premium votes from the memclob's
  * books (`premium.ts`) against the oracle price, and the oracle price in subticks.
  */
+import type { clob } from "@perpx/proto";
 import type { Context } from "../../module.js";
 import type { FundingBook, PremiumVoteRequest } from "../funding.js";
 import { OrderBook } from "./book.js";
 import type { ClobKeepers } from "./engine.js";
-import { premiumPpm, scaledFraction } from "./premium.js";
+import { type Fraction, premiumPpm, scaledFraction } from "./premium.js";
 import { allPairs, CLOB } from "./state.js";
+
+/** The oracle price of a pair's perpetual in subticks, as a fraction; undefined without a price. */
+export function oracleSubticksFraction(
+  ctx: Context,
+  keepers: Pick<ClobKeepers, "perpetuals" | "prices">,
+  pair: clob.ClobPair,
+): Fraction | undefined {
+  if (pair.metadata.case !== "perpetualClobMetadata") return undefined;
+  const params = keepers.perpetuals.findParams(ctx, pair.metadata.value.perpetualId);
+  if (params === undefined) return undefined;
+  const price = keepers.prices.marketPrice(ctx, params.marketId);
+  if (price === undefined || price.price === 0n) return undefined;
+  return scaledFraction(
+    price.price,
+    price.exponent - pair.quantumConversionExponent + params.atomicResolution + 6,
+  );
+}
 
 /** The premium votes and oracle prices of the clob's books over `keepers`. */
 export function clobFundingBook(keepers: Pick<ClobKeepers, "perpetuals" | "prices">): FundingBook {

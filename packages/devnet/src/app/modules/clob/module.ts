@@ -55,6 +55,7 @@ import {
 } from "./rate-limiter.js";
 import { allPairs, CLOB, getOrder, getPair, isMemclobKey, keys, orderKey } from "./state.js";
 import { cancelStateful, placeStateful } from "./stateful.js";
+import { cancelTwap, placeTwap } from "./twap.js";
 import { checkClobTx, clobTxPolicy, isClobTx } from "./tx-rules.js";
 import {
   ORDER_FLAGS,
@@ -165,8 +166,9 @@ function clobChecks(ctx: Context, tx: DecodedTx): void {
 
 function placeOrder(ctx: Context, keepers: ClobKeepers, order: clob.Order): void {
   const pair = checkPlacement(ctx, order);
-  if (order.orderId?.orderFlags === ORDER_FLAGS.shortTerm)
-    placeShortTerm(ctx, keepers, order, pair, ctx.txBytes);
+  const flags = order.orderId?.orderFlags ?? 0;
+  if (flags === ORDER_FLAGS.shortTerm) placeShortTerm(ctx, keepers, order, pair, ctx.txBytes);
+  else if (flags === ORDER_FLAGS.twap) placeTwap(ctx, keepers, order, pair);
   else placeStateful(ctx, keepers, order, pair);
 }
 
@@ -174,6 +176,8 @@ function cancelOrder(ctx: Context, keepers: ClobKeepers, msg: clob.MsgCancelOrde
   checkCancelWindow(ctx, msg);
   if ((msg.orderId?.orderFlags ?? 0) === ORDER_FLAGS.shortTerm) {
     cancelShortTerm(ctx, keepers, msg.orderId, BigInt(msg.goodTilOneof.value ?? 0));
+  } else if (msg.orderId?.orderFlags === ORDER_FLAGS.twap) {
+    cancelTwap(ctx, msg.orderId);
   } else {
     cancelStateful(ctx, keepers, msg.orderId);
   }
