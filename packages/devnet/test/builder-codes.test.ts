@@ -19,6 +19,7 @@ const who = (i: number) => devnet.accounts[i] as { address: string; mnemonic: st
 // Two addresses with no other business on the chain.
 const MAKER_BUILDER = addressBytesToBech32(new Uint8Array(20).fill(7));
 const TAKER_BUILDER = addressBytesToBech32(new Uint8Array(20).fill(9));
+const ROUTER = addressBytesToBech32(new Uint8Array(20).fill(11));
 const PRICE = 6_500_000_000n; // $65,000
 const QUANTUMS = 100_000_000n; // 0.01 BTC: $650, 650,000,000 quote quantums
 
@@ -28,7 +29,13 @@ async function broadcast(i: number, msgs: TestMsg[], feeUusdc = 0n) {
   return broadcastSync(devnet.endpoints.nodeRpc, tx);
 }
 
-function order(i: number, side: clob.Order_Side, builderAddress: string, feePpm: number): TestMsg {
+function order(
+  i: number,
+  side: clob.Order_Side,
+  builderAddress: string,
+  feePpm: number,
+  orderRouterAddress = "",
+): TestMsg {
   return msg(
     clob.MsgPlaceOrderSchema,
     create(clob.MsgPlaceOrderSchema, {
@@ -47,6 +54,7 @@ function order(i: number, side: clob.Order_Side, builderAddress: string, feePpm:
           value: Math.floor(devnet.app.latestBlock().time.getTime() / 1000) + 600,
         },
         builderCodeParameters: { builderAddress, feePpm },
+        orderRouterAddress,
       },
     }),
   );
@@ -120,5 +128,47 @@ describe("builder codes", () => {
     expect((await bankUusdc(devnet.endpoints.nodeRest, TAKER_BUILDER)) - before.takerBuilder).toBe(
       takerBuilderFee,
     );
+  });
+
+  it("refuses a stateful order routed by a router without a share (revshare 8) and pays a registered router its share", async () => {
+    const unknown = await broadcast(TAKER, [order(TAKER, clob.Order_Side.BUY, TAKER_BUILDER, 10, ROUTER)]);
+    expect([unknown.codespace, unknown.code]).toEqual(["revshare", 8]);
+    expect(unknown.log).toContain("order router rev share not found");
+    const control = devnet.endpoints.devnetControl;
+    const { authority } = (await (await fetch(`${control}/devnet/gov/authority`)).json()) as {
+      authority: string;
+    };
+    const proposal = await fetch(`${control}/devnet/gov/proposals`, {
+      method: "POST",
+      body: JSON.stringify({
+        messages: [
+          {
+            "@type": "/perpx.revshare.v1.MsgSetOrderRouterRevShare",
+            authority,
+            order_router_rev_share: { address: ROUTER, share_ppm: 500_000 },
+          },
+        ],
+      }),
+    });
+    expect(proposal.status).toBe(200);
+    expect(((await proposal.json()) as { result?: { status?: string } }).result?.status).toBe("passed");
+    const before = await bankUusdc(devnet.endpoints.nodeRest, ROUTER);
+    expect((await broadcast(MAKER, [order(MAKER, clob.Order_Side.SELL, MAKER_BUILDER, 10)])).code).toBe(0);
+    devnet.mine(1);
+    const routed = await broadcast(TAKER, [order(TAKER, clob.Order_Side.BUY, TAKER_BUILDER, 10, ROUTER)]);
+    expect(routed.code, routed.log).toBe(0);
+    devnet.mine(1);
+    const [block] = devnet.mine(1);
+    const fill = block?.txResults[0]?.events.find((e) => e.type === "perpx.clob.order_fill");
+    const attrs = Object.fromEntries((fill?.attributes ?? []).map((a) => [a.key, a.value]));
+    const takerFee = BigInt(attrs.taker_fee ?? "0");
+    const makerFee = BigInt(attrs.maker_fee ?? "0");
+    // Half of min(taker fee, taker fee + maker fee), rounded down: the maker's rebate comes off first.
+    const side = takerFee + makerFee < takerFee ? takerFee + makerFee : takerFee;
+    const expected = (500_000n * side) / 1_000_000n;
+    expect(expected).toBeGreaterThan(0n);
+    expect(attrs.taker_order_router_fee_quantums).toBe(expected.toString());
+    expect(attrs.maker_order_router_fee_quantums).toBe("0");
+    expect((await bankUusdc(devnet.endpoints.nodeRest, ROUTER)) - before).toBe(expected);
   });
 });

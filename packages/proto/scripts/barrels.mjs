@@ -49,6 +49,7 @@ export const NAMESPACES = {
   "perpx.perpetuals.v1": "perpetuals",
   "perpx.prices.v1": "prices",
   "perpx.ratelimit.v1": "ratelimit",
+  "perpx.revshare.v1": "revshare",
   "perpx.sending.v1": "sending",
   "perpx.subaccounts.v1": "subaccounts",
   "perpx.wrap.v1": "wrap",

@@ -168,6 +168,7 @@ describe("namespaces", () => {
       "ratelimit",
       "affiliates",
       "epochs",
+      "revshare",
     ]) {
       expect(NAMESPACES[`perpx.${m}.v1`]).toBe(m);
     }

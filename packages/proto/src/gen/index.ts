@@ -329,6 +329,18 @@ export { prices } from "./ns/prices.js";
  */
 export { ratelimit } from "./ns/ratelimit.js";
 /**
+ * Messages, enums and services of the proto package `perpx.revshare.v1`:
+ * for each message `X`, the type `X` and the schema `XSchema`.
+ *
+ * @example
+ * ```ts
+ * import { create } from "@bufbuild/protobuf";
+ * import { revshare } from "@perpx/proto";
+ * const message = create(revshare.QueryOrderRouterRevShareSchema, {});
+ * ```
+ */
+export { revshare } from "./ns/revshare.js";
+/**
  * Messages, enums and services of the proto package `perpx.sending.v1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
  *

@@ -25,6 +25,7 @@ import { createPerpetualsModule, PerpetualsKeeper } from "./perpetuals.js";
 import { createPricesModule, PricesKeeper } from "./prices.js";
 import { createRatelimitModule, RatelimitKeeper } from "./ratelimit.js";
 import { createUpgradeModule } from "./records.js";
+import { createRevShareModule, RevShareKeeper } from "./revshare.js";
 import { createSendingModule } from "./sending.js";
 import { createSubaccountsModule, SubaccountsKeeper } from "./subaccounts.js";
 import { createWrapModule, WrapKeeper } from "./wrap.js";
@@ -44,6 +45,7 @@ export interface Keepers {
   readonly wrap: WrapKeeper;
   readonly bridge: BridgeKeeper;
   readonly epochs: EpochsKeeper;
+  readonly revshare: RevShareKeeper;
 }
 
 /** The wired modules: their keepers, the list, and the router over it. */
@@ -73,6 +75,7 @@ export function buildModules(
   const wrap = new WrapKeeper(auth, bank);
   const bridge = new BridgeKeeper(auth, bank, ratelimit);
   const epochs = new EpochsKeeper();
+  const revshare = new RevShareKeeper(bank);
   const fundingBook = clobFundingBook({ perpetuals, prices });
   const modules: Module[] = [
     createAuthModule(auth, {
@@ -97,7 +100,8 @@ export function buildModules(
     createBridgeModule(config, bridge, auth),
     createRatelimitModule(config, ratelimit),
     createAffiliatesModule(affiliatesGenesis(config)),
-    createClobModule({ bank, subaccounts, prices, perpetuals, feeTiers }, [
+    createRevShareModule(revshare),
+    createClobModule({ bank, subaccounts, prices, perpetuals, feeTiers, revshare }, [
       ...clobRecords(config.profile),
       ...clobGenesisRecords(config.markets),
     ]),
@@ -117,6 +121,7 @@ export function buildModules(
     wrap,
     bridge,
     epochs,
+    revshare,
   };
   if (extra !== undefined) modules.push(...extra(keepers));
   return { keepers, modules, router: new Router(modules) };

@@ -41,7 +41,10 @@ import { recordSuborderFill } from "./twap.js";
 import { ORDER_FLAGS, orderLabel } from "./validate.js";
 
 /** The keepers the clob uses. */
-export type ClobKeepers = Pick<Keepers, "bank" | "subaccounts" | "prices" | "perpetuals" | "feeTiers">;
+export type ClobKeepers = Pick<
+  Keepers,
+  "bank" | "subaccounts" | "prices" | "perpetuals" | "feeTiers" | "revshare"
+>;
 
 /** Event types the clob emits (an indexer consumes them). */
 export const CLOB_EVENTS = {
@@ -244,6 +247,12 @@ export class Engine {
     payBuilderFee(this.ctx, this.keepers, makerRef, maker, makerBuilderFee);
     recordSuborderFill(this.ctx, taker, quantums);
     recordSuborderFill(this.ctx, maker, quantums);
+    const routerFees = this.keepers.revshare.payRouters(this.ctx, {
+      takerRouter: taker.orderRouterAddress,
+      makerRouter: maker.orderRouterAddress,
+      takerFee,
+      makerFee,
+    });
     this.keepers.feeTiers.recordFill(this.ctx, ref.owner, makerRef.owner, quote);
     this.ctx.events.emitEvent(CLOB_EVENTS.fill, [
       ["clob_pair_id", String(pair.id)],
@@ -264,6 +273,8 @@ export class Engine {
       ["maker_total_filled", makerTotalFilled.toString()],
       ["taker_builder_fee_quantums", takerBuilderFee.toString()],
       ["maker_builder_fee_quantums", makerBuilderFee.toString()],
+      ["taker_order_router_fee_quantums", routerFees.taker.toString()],
+      ["maker_order_router_fee_quantums", routerFees.maker.toString()],
     ]);
     this.ctx.events.indexer({
       kind: "order_fill",

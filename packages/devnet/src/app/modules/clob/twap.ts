@@ -88,7 +88,8 @@ export function totalLegs(order: clob.Order): number {
  * placement event. The collateral check is the stateful one at full size, at the order's price or
  * for a market TWAP the oracle price.
  *
- * @throws AbciError 3005 when a TWAP order of that id exists, 3007 without the collateral.
+ * @throws AbciError 3005 when a TWAP order of that id exists, revshare 8 for a router without a
+ * share, 3007 without the collateral.
  */
 export function placeTwap(ctx: Context, keepers: ClobKeepers, order: clob.Order, pair: clob.ClobPair): void {
   const key = orderKey(order.orderId);
@@ -96,6 +97,7 @@ export function placeTwap(ctx: Context, keepers: ClobKeepers, order: clob.Order,
   if (store.get(twapKey(key)) !== undefined) {
     throw abciError(clobErrors.statefulOrderExists, `order ${orderLabel(order)} already exists`);
   }
+  keepers.revshare.routerShare(ctx, order.orderRouterAddress);
   const oracle = oracleSubticksFraction(ctx, keepers, pair);
   const subticks =
     order.subticks !== 0n ? order.subticks : oracle === undefined ? 0n : oracle.num / oracle.den;
