@@ -73,8 +73,12 @@ export function validateEpochInfo(info: epochs.EpochInfo): void {
  *
  * @example
  * ```ts
+ * import { create } from "@bufbuild/protobuf";
+ * import { epochs } from "@perpx/proto";
+ *
  * const sample = create(epochs.EpochInfoSchema, { name: "funding-sample", duration: 60, nextTick: 30, fastForwardNextTick: true });
- * stepEpoch(sample, 2n, 1_000).info.nextTick; // 1_050 (initialized, fast-forwarded, no epoch yet)
+ * stepEpoch(sample, 2n, 1_000).info.nextTick; // 1_050
+ * stepEpoch(sample, 2n, 1_000).started; // false
  * ```
  */
 export function stepEpoch(

@@ -18,7 +18,14 @@ import type { SubaccountRef } from "../subaccounts.js";
  *
  * @example
  * ```ts
- * builderFee(order, 6_500_000n); // 6_500n at 1,000 ppm
+ * import { create } from "@bufbuild/protobuf";
+ * import { clob } from "@perpx/proto";
+ *
+ * const builderAddress = "perpx1qyqszqgpqyqszqgpqyqszqgpqyqszqgpmz98xe";
+ * const order = create(clob.OrderSchema, { builderCodeParameters: { builderAddress, feePpm: 333 } });
+ * builderFee(order, 650_000_000n); // 216_450n
+ * builderFee(order, 1_000n); // 1n (0.333 rounded up)
+ * builderFee(create(clob.OrderSchema), 650_000_000n); // 0n
  * ```
  */
 export function builderFee(order: clob.Order, amount: bigint): bigint {
