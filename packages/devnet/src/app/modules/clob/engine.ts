@@ -37,7 +37,7 @@ import {
   sideOf,
 } from "./state.js";
 import { emitOrderStream } from "./stream.js";
-import { recordSuborderFill } from "./twap.js";
+import { recordSuborderFill } from "./twap-state.js";
 import { ORDER_FLAGS, orderLabel } from "./validate.js";
 
 /** The keepers the clob uses. */
