@@ -115,7 +115,7 @@ describe("block-event stream", () => {
     expect(decoded.indexerEvents).toEqual(block?.indexerEvents);
   });
 
-  it("emits oracle moves at the start of a block, and a funding sample at its end when a predicted rate changes", async () => {
+  it("emits oracle moves at the start of a block, and every perpetual's funding sample at a funding-sample epoch", async () => {
     chain.devnet.app.control.setOraclePrice("ETH-USD", "3300");
     const [block] = chain.devnet.mine(1);
     expect(block?.indexerEvents?.beginBlock).toContainEqual({
@@ -125,18 +125,26 @@ describe("block-event stream", () => {
     });
     const samples = (events: readonly IndexerEvent[] | undefined) =>
       (events ?? []).flatMap((e) => (e.kind === "funding" && e.phase === "sample" ? [e] : []));
-    // ETH-USD and SOL-USD have empty books: their rate stays the default, nothing to send.
-    expect(samples(block?.indexerEvents?.endBlock).map((e) => e.perpetualId)).not.toContain(1);
-    expect(samples(block?.indexerEvents?.endBlock).map((e) => e.perpetualId)).not.toContain(2);
-    // A two-sided BTC-USD book whose mid is off the oracle (the ask left at the oracle by the fill
-    // above, and a bid under it) moves BTC's mean premium, so its predicted rate, in every block.
+    // A two-sided BTC-USD book around the oracle (the ask left at the oracle by the fill above,
+    // and a bid under it): the index is inside the spread, so the premium votes are 0.
     await placeShortTerm(chain, 1, { clientId: 5, side: "sell", subticks: 6_600_000_000n });
     await placeShortTerm(chain, 0, { clientId: 6, side: "buy", subticks: 6_450_000_000n });
-    for (let i = 0; i < 2; i++) {
-      const [next] = chain.devnet.mine(1);
-      const sent = samples(next?.indexerEvents?.endBlock);
-      expect(sent.map((e) => e.perpetualId)).toEqual([0]);
-      expect(sent[0]?.ratePpm).not.toBe(100n);
-    }
+    const moved = await fetch(`${chain.devnet.endpoints.devnetControl}/devnet/advance-epoch`, {
+      method: "POST",
+      body: JSON.stringify({ epoch: "funding-sample", mine: false }),
+    });
+    expect(moved.status).toBe(200);
+    const [epoch] = chain.devnet.mine(1);
+    expect(
+      epoch?.finalizeBlockEvents.find(
+        (e) =>
+          e.type === "new_epoch" &&
+          e.attributes.some((a) => a.key === "epoch_info_name" && a.value === "funding-sample"),
+      ),
+    ).toBeDefined();
+    const sent = samples(epoch?.indexerEvents?.endBlock);
+    expect(sent.map((e) => e.perpetualId)).toEqual([0, 1, 2]);
+    for (const sample of sent) expect(sample).toMatchObject({ ratePpm: 100n, fundingIndex: 0n });
+    expect(sent[1]?.oracleSubticks).toBeGreaterThan(0n);
   });
 });

@@ -97,6 +97,10 @@ export {
   setLimitParamsMsg,
 } from "./operator/governance/ratelimit.js";
 export {
+  type SetOrderRouterRevShareParams,
+  setOrderRouterRevShareMsg,
+} from "./operator/governance/revshare.js";
+export {
   parseReleaseChecksum,
   type ReleaseVerification,
   type VerifyReleaseParams,

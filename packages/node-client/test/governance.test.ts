@@ -42,6 +42,7 @@ import {
   setLimitParamsMsg,
   setLiquidityTierMsg,
   setMarketFeeDiscountParamsMsg,
+  setOrderRouterRevShareMsg,
   setSmartAccountActiveMsg,
   setStakingTiersMsg,
   setWrapRuleMsg,
@@ -251,6 +252,8 @@ const SAMPLES: Record<string, () => TxMessage> = {
     updateMarketParamMsg({
       market: { id: 9, pair: "GOVX-USD", exponent: -8, minExchanges: 2, minPriceChangePpm: 1_000 },
     }),
+  "/perpx.revshare.v1.MsgSetOrderRouterRevShare": () =>
+    setOrderRouterRevShareMsg({ address: B, sharePpm: 500_000 }),
   "/perpx.ratelimit.v1.MsgSetLimitParams": () =>
     setLimitParamsMsg({
       denom: "ugov",

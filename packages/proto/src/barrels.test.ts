@@ -167,6 +167,8 @@ describe("namespaces", () => {
       "bridge",
       "ratelimit",
       "affiliates",
+      "epochs",
+      "revshare",
     ]) {
       expect(NAMESPACES[`perpx.${m}.v1`]).toBe(m);
     }

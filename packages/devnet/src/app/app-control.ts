@@ -8,6 +8,7 @@
 import type { Any } from "@bufbuild/protobuf/wkt";
 import { addressBytes } from "@perpx/address";
 import { DevnetError } from "../devnet-error.js";
+import { nextBlockTime } from "./block-production.js";
 import { applyToCommitted, type ChainCore } from "./chain-core.js";
 import { type Coin, coinsToString, validateCoins } from "./coins.js";
 import type { ChainControl, OraclePriceSet } from "./contract.js";
@@ -68,6 +69,15 @@ function advanceTime(core: ChainCore, ms: number): void {
   core.timeOffsetMs += BigInt(ms);
 }
 
+function advanceTimeTo(core: ChainCore, timeMs: number, now: Date): number {
+  if (!Number.isSafeInteger(timeMs) || timeMs < 0)
+    throw new DevnetError("invalid-argument", `advanceTimeTo needs a non-negative integer, got ${timeMs}`);
+  const gap = timeMs - nextBlockTime(core, now).getTime();
+  if (gap <= 0) return 0;
+  core.timeOffsetMs += BigInt(gap);
+  return gap;
+}
+
 /**
  * The control operations over `core`. `changed` runs after each operation that moved the
  * committed state (the application recomputes the app hash and re-checks its mempool).
@@ -84,6 +94,7 @@ export function createChainControl(core: ChainCore, changed: () => void): ChainC
       changed();
     },
     advanceTime: (ms) => advanceTime(core, ms),
+    advanceTimeTo: (timeMs, now) => advanceTimeTo(core, timeMs, now),
     submitProposal: (messages) => {
       const id = submitProposal(core, messages);
       changed();

@@ -431,6 +431,11 @@ export interface ChainControl {
   /** Moves the chain's clock forward by `ms` before the next block. */
   advanceTime(ms: number): void;
   /**
+   * Moves the chain's clock forward so that a block requested at wall time `now` gets a time of at
+   * least `timeMs` (unix ms); does nothing when it already would. Returns the ms moved.
+   */
+  advanceTimeTo(timeMs: number, now: Date): number;
+  /**
    * Queues governance messages (each signed by the gov module address) as a proposal that the next
    * block runs, atomically, before its txs. Returns the proposal id.
    */

@@ -1,5 +1,6 @@
 /**
- * Control routes that drive chain modules: governance proposals (generic, and the wrap rules),
+ * Control routes that drive chain modules: moving the clock to an epoch's next tick (funding),
+ * governance proposals (generic, and the wrap rules),
  * simulated IBC (an incoming ICS-20 transfer, a recreated channel) and simulated bridge deposits.
  * Each turns a JSON body into a `ChainControl` call; module refusals answer 400 with the module's
  * codespace as `code` and its log as `message`.
@@ -47,6 +48,36 @@ function wrapRule(raw: unknown, where: string): wrap.WrapRule {
   });
 }
 
+/**
+ * Moves the clock to an epoch timer's next tick (`epoch`, default `funding-tick`) and mines the
+ * block that starts the epoch (unless `mine` is false). A timer not initialized yet (before
+ * height 2) is initialized first by mining blocks.
+ */
+function advanceEpoch(
+  app: PersistentChainApp,
+  producer: BlockProducer,
+  body: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const epoch = body.epoch === undefined ? "funding-tick" : body.epoch;
+  if (typeof epoch !== "string" || epoch === "")
+    throw new ControlError(400, "invalid_request", 'the field "epoch" must be an epoch name');
+  const next = () =>
+    chainCall(() => app.control.moduleControl("epochs", "next-tick", { name: epoch })) as {
+      nextTick: number;
+      initialized: boolean;
+    };
+  let upcoming = next();
+  for (let i = 0; i < 3 && !upcoming.initialized; i++) {
+    producer.mine(1);
+    upcoming = next();
+  }
+  const advancedMs = app.control.advanceTimeTo(upcoming.nextTick * 1000, new Date(producer.now()));
+  const answer: Record<string, unknown> = { epoch, tick: upcoming.nextTick, advancedMs };
+  if (body.mine === false) return answer;
+  const block = producer.mine(1)[0];
+  return { ...answer, height: block?.height.toString(), blockTime: block?.time.toISOString() };
+}
+
 /** Submits a proposal, mines its block (unless `mine` is false) and answers with its outcome. */
 function propose(
   app: PersistentChainApp,
@@ -78,6 +109,7 @@ export function addChainControlRoutes(
   app: PersistentChainApp,
   producer: BlockProducer,
 ): void {
+  router.add("POST", "/advance-epoch", ({ body }) => advanceEpoch(app, producer, body));
   router.add("GET", "/gov/authority", () => ({ authority: GOV_AUTHORITY }));
   router.add("POST", "/gov/proposals", ({ body }) => {
     const raw = body.messages;

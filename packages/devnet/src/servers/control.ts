@@ -266,7 +266,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
     return { blockTimeMs: producer.blockTimeMs };
   });
   router.add("POST", "/advance-time", ({ body }) => {
-    const ms = intField(body, "ms");
+    const ms = body.seconds === undefined ? intField(body, "ms") : intField(body, "seconds") * 1000;
     app.control.advanceTime(ms);
     const mined = body.mine === true ? producer.mine(1)[0] : undefined;
     return {

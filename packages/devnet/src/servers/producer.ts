@@ -76,6 +76,11 @@ export class BlockProducer {
     return this.#running;
   }
 
+  /** The wall time (unix ms) the next block would be requested at. */
+  now(): number {
+    return this.#now();
+  }
+
   /** Starts producing blocks on the interval. */
   start(): void {
     if (this.#running) return;

@@ -236,6 +236,9 @@ export function createFakeChainApp(options: { genesisTime?: Date; state?: ChainS
       advanceTime: (ms) => {
         app.advancedMs += ms;
       },
+      advanceTimeTo: () => {
+        throw new Error("the fake chain has no block clock to move to a time");
+      },
       submitProposal: () => {
         throw new Error("the fake chain has no governance");
       },

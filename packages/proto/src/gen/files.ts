@@ -57,6 +57,9 @@ import { file_perpx_clob_v1_order_removals } from "./perpx/clob/v1/order_removal
 import { file_perpx_clob_v1_query } from "./perpx/clob/v1/query_pb.js";
 import { file_perpx_clob_v1_tx } from "./perpx/clob/v1/tx_pb.js";
 import { file_perpx_dtypes_v1_options } from "./perpx/dtypes/v1/options_pb.js";
+import { file_perpx_epochs_v1_epoch_info } from "./perpx/epochs/v1/epoch_info_pb.js";
+import { file_perpx_epochs_v1_genesis } from "./perpx/epochs/v1/genesis_pb.js";
+import { file_perpx_epochs_v1_query } from "./perpx/epochs/v1/query_pb.js";
 import { file_perpx_feetiers_v1_params } from "./perpx/feetiers/v1/params_pb.js";
 import { file_perpx_feetiers_v1_per_market_fee_discount } from "./perpx/feetiers/v1/per_market_fee_discount_pb.js";
 import { file_perpx_feetiers_v1_query } from "./perpx/feetiers/v1/query_pb.js";
@@ -75,6 +78,9 @@ import { file_perpx_ratelimit_v1_pending_send_packet } from "./perpx/ratelimit/v
 import { file_perpx_ratelimit_v1_query } from "./perpx/ratelimit/v1/query_pb.js";
 import { file_perpx_ratelimit_v1_tx } from "./perpx/ratelimit/v1/tx_pb.js";
 import { file_perpx_ratelimit_v1_withdrawal } from "./perpx/ratelimit/v1/withdrawal_pb.js";
+import { file_perpx_revshare_v1_query } from "./perpx/revshare/v1/query_pb.js";
+import { file_perpx_revshare_v1_revshare } from "./perpx/revshare/v1/revshare_pb.js";
+import { file_perpx_revshare_v1_tx } from "./perpx/revshare/v1/tx_pb.js";
 import { file_perpx_sending_v1_transfer } from "./perpx/sending/v1/transfer_pb.js";
 import { file_perpx_sending_v1_tx } from "./perpx/sending/v1/tx_pb.js";
 import { file_perpx_subaccounts_v1_query } from "./perpx/subaccounts/v1/query_pb.js";
@@ -148,6 +154,9 @@ export const files: readonly (() => GenFile)[] = [
   file_perpx_clob_v1_query,
   file_perpx_clob_v1_tx,
   file_perpx_dtypes_v1_options,
+  file_perpx_epochs_v1_epoch_info,
+  file_perpx_epochs_v1_genesis,
+  file_perpx_epochs_v1_query,
   file_perpx_feetiers_v1_params,
   file_perpx_feetiers_v1_per_market_fee_discount,
   file_perpx_feetiers_v1_query,
@@ -166,6 +175,9 @@ export const files: readonly (() => GenFile)[] = [
   file_perpx_ratelimit_v1_query,
   file_perpx_ratelimit_v1_tx,
   file_perpx_ratelimit_v1_withdrawal,
+  file_perpx_revshare_v1_query,
+  file_perpx_revshare_v1_revshare,
+  file_perpx_revshare_v1_tx,
   file_perpx_sending_v1_transfer,
   file_perpx_sending_v1_tx,
   file_perpx_subaccounts_v1_query,
@@ -209,18 +221,20 @@ export const filesOfPackage: ReadonlyMap<string, readonly number[]> = /*@__PURE_
   ["perpx.bridge.v1", [38, 39, 40, 41, 42, 43]],
   ["perpx.clob.v1", [44, 45, 46, 47, 48, 49, 50, 51, 52, 53]],
   ["perpx.dtypes.v1", [54]],
-  ["perpx.feetiers.v1", [55, 56, 57, 58, 59]],
-  ["perpx.perpetuals.v1", [60, 61, 62, 63]],
-  ["perpx.prices.v1", [64, 65, 66]],
-  ["perpx.ratelimit.v1", [67, 68, 69, 70, 71, 72]],
-  ["perpx.sending.v1", [73, 74]],
-  ["perpx.subaccounts.v1", [75, 76]],
-  ["perpx.wrap.v1", [77, 78, 79]],
-  ["tendermint.abci", [80]],
-  ["tendermint.crypto", [81]],
-  ["tendermint.p2p", [82]],
-  ["tendermint.types", [83, 84, 85, 86]],
-  ["tendermint.version", [87]],
+  ["perpx.epochs.v1", [55, 56, 57]],
+  ["perpx.feetiers.v1", [58, 59, 60, 61, 62]],
+  ["perpx.perpetuals.v1", [63, 64, 65, 66]],
+  ["perpx.prices.v1", [67, 68, 69]],
+  ["perpx.ratelimit.v1", [70, 71, 72, 73, 74, 75]],
+  ["perpx.revshare.v1", [76, 77, 78]],
+  ["perpx.sending.v1", [79, 80]],
+  ["perpx.subaccounts.v1", [81, 82]],
+  ["perpx.wrap.v1", [83, 84, 85]],
+  ["tendermint.abci", [86]],
+  ["tendermint.crypto", [87]],
+  ["tendermint.p2p", [88]],
+  ["tendermint.types", [89, 90, 91, 92]],
+  ["tendermint.version", [93]],
 ]);
 
 /** The type URL of the request of every rpc of every `service Msg`, sorted. */
@@ -269,6 +283,7 @@ export const msgRequestTypeUrls: readonly TypeUrl[] = [
   "/perpx.ratelimit.v1.MsgSetAssetChainDailyLimit",
   "/perpx.ratelimit.v1.MsgSetAssetWithdrawalConfig",
   "/perpx.ratelimit.v1.MsgSetLimitParams",
+  "/perpx.revshare.v1.MsgSetOrderRouterRevShare",
   "/perpx.sending.v1.MsgCreateTransfer",
   "/perpx.sending.v1.MsgDepositToSubaccount",
   "/perpx.sending.v1.MsgSendFromAccountToAccount",

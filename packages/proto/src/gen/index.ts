@@ -221,6 +221,18 @@ export { cosmosUpgrade } from "./ns/cosmosUpgrade.js";
  */
 export { dtypes } from "./ns/dtypes.js";
 /**
+ * Messages, enums and services of the proto package `perpx.epochs.v1`:
+ * for each message `X`, the type `X` and the schema `XSchema`.
+ *
+ * @example
+ * ```ts
+ * import { create } from "@bufbuild/protobuf";
+ * import { epochs } from "@perpx/proto";
+ * const message = create(epochs.EpochInfoSchema, {});
+ * ```
+ */
+export { epochs } from "./ns/epochs.js";
+/**
  * Messages, enums and services of the proto package `cosmos.evm.crypto.v1.ethsecp256k1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
  *
@@ -316,6 +328,18 @@ export { prices } from "./ns/prices.js";
  * ```
  */
 export { ratelimit } from "./ns/ratelimit.js";
+/**
+ * Messages, enums and services of the proto package `perpx.revshare.v1`:
+ * for each message `X`, the type `X` and the schema `XSchema`.
+ *
+ * @example
+ * ```ts
+ * import { create } from "@bufbuild/protobuf";
+ * import { revshare } from "@perpx/proto";
+ * const message = create(revshare.QueryOrderRouterRevShareSchema, {});
+ * ```
+ */
+export { revshare } from "./ns/revshare.js";
 /**
  * Messages, enums and services of the proto package `perpx.sending.v1`:
  * for each message `X`, the type `X` and the schema `XSchema`.

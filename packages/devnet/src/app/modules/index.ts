@@ -13,16 +13,20 @@ import { AssetsKeeper, createAssetsModule } from "./assets.js";
 import { AuthKeeper, createAuthModule } from "./auth.js";
 import { BankKeeper, createBankModule } from "./bank.js";
 import { BridgeKeeper, createBridgeModule } from "./bridge.js";
+import { clobFundingBook } from "./clob/funding-book.js";
 import { clobGenesisRecords } from "./clob/genesis.js";
 import { leverageByPerpetual } from "./clob/leverage.js";
 import { createClobModule } from "./clob/module.js";
+import { createEpochsModule, defaultEpochs, EpochsKeeper } from "./epochs.js";
 import { createFeeTiersModule, FeeTiersKeeper } from "./feetiers.js";
+import { fundingEndBlock } from "./funding.js";
 import { IbcKeeper } from "./ibc.js";
 import { createIbcTransferModule } from "./ibc-module.js";
 import { createPerpetualsModule, PerpetualsKeeper } from "./perpetuals.js";
 import { createPricesModule, PricesKeeper } from "./prices.js";
 import { createRatelimitModule, RatelimitKeeper } from "./ratelimit.js";
 import { createUpgradeModule } from "./records.js";
+import { createRevShareModule, RevShareKeeper } from "./revshare.js";
 import { createSendingModule } from "./sending.js";
 import { createSubaccountsModule, SubaccountsKeeper } from "./subaccounts.js";
 import { createWrapModule, WrapKeeper } from "./wrap.js";
@@ -41,6 +45,8 @@ export interface Keepers {
   readonly ibc: IbcKeeper;
   readonly wrap: WrapKeeper;
   readonly bridge: BridgeKeeper;
+  readonly epochs: EpochsKeeper;
+  readonly revshare: RevShareKeeper;
 }
 
 /** The wired modules: their keepers, the list, and the router over it. */
@@ -69,6 +75,9 @@ export function buildModules(
   const ibc = new IbcKeeper(auth, bank, ratelimit);
   const wrap = new WrapKeeper(auth, bank);
   const bridge = new BridgeKeeper(auth, bank, ratelimit);
+  const epochs = new EpochsKeeper();
+  const revshare = new RevShareKeeper(bank);
+  const fundingBook = clobFundingBook({ perpetuals, prices });
   const modules: Module[] = [
     createAuthModule(auth, {
       accounts: [...config.accounts, ...config.fundedSubaccounts.map((owner) => addressBytes(owner))],
@@ -77,10 +86,12 @@ export function buildModules(
     createAccountPlusModule(accountPlus, { evmChainId: config.evmChainId }),
     createAssetsModule(assets, assetsGenesis()),
     createPricesModule(prices, pricesGenesis(config.profile, config.markets)),
+    createEpochsModule(epochs, defaultEpochs()),
     createPerpetualsModule(
       perpetuals,
       perpetualsGenesis(config.markets),
       (ctx, id) => prices.marketParam(ctx, id) !== undefined,
+      (ctx) => fundingEndBlock(ctx, { perpetuals, prices, epochs, book: fundingBook }),
     ),
     createFeeTiersModule(feeTiers, feeTiersGenesis()),
     createSubaccountsModule(subaccounts, { funded: config.fundedSubaccounts }),
@@ -90,7 +101,8 @@ export function buildModules(
     createBridgeModule(config, bridge, auth),
     createRatelimitModule(config, ratelimit),
     createAffiliatesModule(affiliatesGenesis(config)),
-    createClobModule({ bank, subaccounts, prices, perpetuals, feeTiers }, [
+    createRevShareModule(revshare),
+    createClobModule({ bank, subaccounts, prices, perpetuals, feeTiers, revshare }, [
       ...clobRecords(config.profile),
       ...clobGenesisRecords(config.markets),
     ]),
@@ -109,6 +121,8 @@ export function buildModules(
     ibc,
     wrap,
     bridge,
+    epochs,
+    revshare,
   };
   if (extra !== undefined) modules.push(...extra(keepers));
   return { keepers, modules, router: new Router(modules) };

@@ -8,6 +8,7 @@
  * - `oi/<id:10>`: 32-byte open interest (base quantums of longs)
  * - `tier/<id:10>`: `perpx.perpetuals.v1.LiquidityTier`
  * - `params`: `perpx.perpetuals.v1.Params`
+ * - `premium_votes`, `premium_samples`: `perpx.perpetuals.v1.PremiumStore` (see `funding.ts`)
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { encodeSerializableInt, perpetuals } from "@perpx/proto";
@@ -61,6 +62,9 @@ export interface PerpetualsGenesis {
 
 const key = (prefix: string, id: number) => `${prefix}/${padKey(id, 10)}`;
 
+/** Store keys of the premium records (see `funding.ts`). */
+export const PREMIUM_KEYS = { votes: "premium_votes", samples: "premium_samples" } as const;
+
 /** The perpetuals module's state operations (the keeper the clob and subaccounts use). */
 export class PerpetualsKeeper {
   /** A perpetual, or undefined. */
@@ -79,6 +83,13 @@ export class PerpetualsKeeper {
   findParams(ctx: StoreAccess, id: number): perpetuals.PerpetualParams | undefined {
     const bytes = ctx.store(PERPETUALS).get(key("perp", id));
     return bytes === undefined ? undefined : fromBinaryCached(perpetuals.PerpetualParamsSchema, bytes);
+  }
+
+  /** Every perpetual's parameters, by id (without decoding funding indexes and open interest). */
+  allPerpetualParams(ctx: StoreAccess): perpetuals.PerpetualParams[] {
+    return [...ctx.store(PERPETUALS).entries("perp/")].map(([, bytes]) =>
+      fromBinaryCached(perpetuals.PerpetualParamsSchema, bytes),
+    );
   }
 
   /**
@@ -143,6 +154,19 @@ export class PerpetualsKeeper {
   params(ctx: StoreAccess): perpetuals.Params {
     const bytes = ctx.store(PERPETUALS).get("params");
     return bytes === undefined ? create(perpetuals.ParamsSchema) : fromBinary(perpetuals.ParamsSchema, bytes);
+  }
+
+  /** A premium record (votes or samples; empty when never written). */
+  premiumStore(ctx: StoreAccess, key: string): perpetuals.PremiumStore {
+    const bytes = ctx.store(PERPETUALS).get(key);
+    return bytes === undefined
+      ? create(perpetuals.PremiumStoreSchema)
+      : fromBinary(perpetuals.PremiumStoreSchema, bytes);
+  }
+
+  /** Stores a premium record. */
+  setPremiumStore(ctx: StoreAccess, key: string, value: perpetuals.PremiumStore): void {
+    ctx.store(PERPETUALS).set(key, toBinary(perpetuals.PremiumStoreSchema, value));
   }
 
   /** The id the next created perpetual would get. */
@@ -226,15 +250,16 @@ function validateTier(tier: perpetuals.LiquidityTier | undefined): perpetuals.Li
 }
 
 /**
- * The perpetuals module: genesis, the queries (PremiumVotes and PremiumSamples are left to the
- * module that samples premiums) and the governance messages (`MsgCreatePerpetual`,
- * `MsgSetLiquidityTier`, `MsgUpdatePerpetualParams`, `MsgUpdateParams`). `prices` checks that a
- * perpetual's market exists.
+ * The perpetuals module: genesis, the queries (with the premium votes and samples funding
+ * records) and the governance messages (`MsgCreatePerpetual`, `MsgSetLiquidityTier`,
+ * `MsgUpdatePerpetualParams`, `MsgUpdateParams`). `prices` checks that a perpetual's market
+ * exists; `endBlock` is funding's (`funding.ts`).
  */
 export function createPerpetualsModule(
   keeper: PerpetualsKeeper,
   genesis: PerpetualsGenesis,
   marketExists: (ctx: StoreAccess, marketId: number) => boolean = () => true,
+  endBlock?: (ctx: Context) => void,
 ): Module {
   const checkRefs = (ctx: StoreAccess, params: perpetuals.PerpetualParams) => {
     keeper.liquidityTier(ctx, params.liquidityTier);
@@ -304,6 +329,7 @@ export function createPerpetualsModule(
         },
       }),
     ],
+    ...(endBlock === undefined ? {} : { endBlock }),
     initGenesis(ctx) {
       for (const tier of genesis.liquidityTiers) keeper.setLiquidityTier(ctx, tier);
       for (const params of genesis.perpetuals) keeper.setPerpetualParams(ctx, params);
@@ -353,6 +379,22 @@ export function createPerpetualsModule(
             pagination,
           });
         },
+      ),
+      "/perpx.perpetuals.v1.Query/PremiumVotes": queryHandler(
+        perpetuals.QueryPremiumVotesRequestSchema,
+        perpetuals.QueryPremiumVotesResponseSchema,
+        (ctx) =>
+          create(perpetuals.QueryPremiumVotesResponseSchema, {
+            premiumVotes: keeper.premiumStore(ctx, PREMIUM_KEYS.votes),
+          }),
+      ),
+      "/perpx.perpetuals.v1.Query/PremiumSamples": queryHandler(
+        perpetuals.QueryPremiumSamplesRequestSchema,
+        perpetuals.QueryPremiumSamplesResponseSchema,
+        (ctx) =>
+          create(perpetuals.QueryPremiumSamplesResponseSchema, {
+            premiumSamples: keeper.premiumStore(ctx, PREMIUM_KEYS.samples),
+          }),
       ),
       "/perpx.perpetuals.v1.Query/Params": queryHandler(
         perpetuals.QueryParamsRequestSchema,

@@ -18,6 +18,7 @@ import type { KvStore } from "../../store.js";
 import type { Keepers } from "../index.js";
 import type { SubaccountRef, SubaccountUpdate } from "../subaccounts.js";
 import { OrderBook, type Priority, type RestingOrder } from "./book.js";
+import { builderFee, payBuilderFee } from "./builder.js";
 import { clobErrors } from "./errors.js";
 import { fillFeeQuoteQuantums } from "./fees.js";
 import { applyMatch, type FillDecision, matchOrder, opposite, wouldCross } from "./matching.js";
@@ -36,10 +37,14 @@ import {
   sideOf,
 } from "./state.js";
 import { emitOrderStream } from "./stream.js";
+import { recordSuborderFill } from "./twap-state.js";
 import { ORDER_FLAGS, orderLabel } from "./validate.js";
 
 /** The keepers the clob uses. */
-export type ClobKeepers = Pick<Keepers, "bank" | "subaccounts" | "prices" | "perpetuals" | "feeTiers">;
+export type ClobKeepers = Pick<
+  Keepers,
+  "bank" | "subaccounts" | "prices" | "perpetuals" | "feeTiers" | "revshare"
+>;
 
 /** Event types the clob emits (an indexer consumes them). */
 export const CLOB_EVENTS = {
@@ -48,7 +53,6 @@ export const CLOB_EVENTS = {
   cancel: "perpx.clob.order_cancel",
   expire: "perpx.clob.order_expire",
   trigger: "perpx.clob.order_trigger",
-  funding: "perpx.clob.funding",
   leverage: "perpx.clob.leverage_update",
 } as const;
 
@@ -186,7 +190,8 @@ export class Engine {
   checkStatefulCollateral(order: clob.Order, pair: clob.ClobPair): void {
     const ref = refOf(order);
     const quote = quoteQuantums(order.subticks, order.quantums, pair.quantumConversionExponent);
-    const fee = this.fee(ref.owner, quote, false, pair);
+    // As the real chain, the builder fee of this check is taken on the order's quantums.
+    const fee = this.fee(ref.owner, quote, false, pair) + builderFee(order, order.quantums);
     const check = this.keepers.subaccounts.canApplyUpdates(this.ctx, [
       this.update(ref, perpetualOf(pair), sideOf(order) === "buy", order.quantums, quote, fee),
     ]);
@@ -215,13 +220,39 @@ export class Engine {
     const quote = quoteQuantums(maker.subticks, quantums, pair.quantumConversionExponent);
     const takerFee = this.fee(ref.owner, quote, true, pair);
     const makerFee = this.fee(makerRef.owner, quote, false, pair);
-    const takerUpdate = this.update(ref, perpetualId, side === "buy", quantums, quote, takerFee);
-    const makerUpdate = this.update(makerRef, perpetualId, side !== "buy", quantums, quote, makerFee);
+    const takerBuilderFee = builderFee(taker, quote);
+    const makerBuilderFee = builderFee(maker, quote);
+    const takerUpdate = this.update(
+      ref,
+      perpetualId,
+      side === "buy",
+      quantums,
+      quote,
+      takerFee + takerBuilderFee,
+    );
+    const makerUpdate = this.update(
+      makerRef,
+      perpetualId,
+      side !== "buy",
+      quantums,
+      quote,
+      makerFee + makerBuilderFee,
+    );
     const refused = this.keepers.subaccounts.tryApplyEach(this.ctx, [takerUpdate, makerUpdate]);
     if (refused === 0) return "taker-fails";
     if (refused === 1) return "maker-fails";
     this.moveFee(ref, takerFee);
     this.moveFee(makerRef, makerFee);
+    payBuilderFee(this.ctx, this.keepers, ref, taker, takerBuilderFee);
+    payBuilderFee(this.ctx, this.keepers, makerRef, maker, makerBuilderFee);
+    recordSuborderFill(this.ctx, taker, quantums);
+    recordSuborderFill(this.ctx, maker, quantums);
+    const routerFees = this.keepers.revshare.payRouters(this.ctx, {
+      takerRouter: taker.orderRouterAddress,
+      makerRouter: maker.orderRouterAddress,
+      takerFee,
+      makerFee,
+    });
     this.keepers.feeTiers.recordFill(this.ctx, ref.owner, makerRef.owner, quote);
     this.ctx.events.emitEvent(CLOB_EVENTS.fill, [
       ["clob_pair_id", String(pair.id)],
@@ -240,6 +271,10 @@ export class Engine {
       ["taker_fee", takerFee.toString()],
       ["maker_fee", makerFee.toString()],
       ["maker_total_filled", makerTotalFilled.toString()],
+      ["taker_builder_fee_quantums", takerBuilderFee.toString()],
+      ["maker_builder_fee_quantums", makerBuilderFee.toString()],
+      ["taker_order_router_fee_quantums", routerFees.taker.toString()],
+      ["maker_order_router_fee_quantums", routerFees.maker.toString()],
     ]);
     this.ctx.events.indexer({
       kind: "order_fill",

@@ -1,6 +1,6 @@
 /**
  * The clob module: short-term, long-term and conditional orders, the memclob, the proposer's
- * operations, cancels, batch cancels, expiry, triggers, funding, block rate limits, equity tiers,
+ * operations, cancels, batch cancels, expiry, triggers, block rate limits, equity tiers,
  * leverage, and the queries.
  *
  * The life of an order is the real chain's (chain-protocol.md 1.11). A short-term place, cancel or
@@ -57,6 +57,7 @@ import {
 } from "./rate-limiter.js";
 import { allPairs, CLOB, getOrder, getPair, isMemclobKey, keys, orderKey } from "./state.js";
 import { cancelStateful, placeStateful } from "./stateful.js";
+import { cancelTwap, placeTwap } from "./twap.js";
 import { checkClobTx, clobTxPolicy, isClobTx } from "./tx-rules.js";
 import {
   ORDER_FLAGS,
@@ -167,8 +168,9 @@ function clobChecks(ctx: Context, tx: DecodedTx): void {
 
 function placeOrder(ctx: Context, keepers: ClobKeepers, order: clob.Order): void {
   const pair = checkPlacement(ctx, order);
-  if (order.orderId?.orderFlags === ORDER_FLAGS.shortTerm)
-    placeShortTerm(ctx, keepers, order, pair, ctx.txBytes);
+  const flags = order.orderId?.orderFlags ?? 0;
+  if (flags === ORDER_FLAGS.shortTerm) placeShortTerm(ctx, keepers, order, pair, ctx.txBytes);
+  else if (flags === ORDER_FLAGS.twap) placeTwap(ctx, keepers, order, pair);
   else placeStateful(ctx, keepers, order, pair);
 }
 
@@ -176,6 +178,8 @@ function cancelOrder(ctx: Context, keepers: ClobKeepers, msg: clob.MsgCancelOrde
   checkCancelWindow(ctx, msg);
   if ((msg.orderId?.orderFlags ?? 0) === ORDER_FLAGS.shortTerm) {
     cancelShortTerm(ctx, keepers, msg.orderId, BigInt(msg.goodTilOneof.value ?? 0));
+  } else if (msg.orderId?.orderFlags === ORDER_FLAGS.twap) {
+    cancelTwap(ctx, msg.orderId);
   } else {
     cancelStateful(ctx, keepers, msg.orderId);
   }
@@ -296,7 +300,6 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
       const store = ctx.store(CLOB);
       for (const r of records) store.set(r.key, toBinary(r.schema, r.value));
       store.set(keys.lastTime, encodeU64(ctx.block.timeMs));
-      store.set(keys.fundingLast, encodeU64(ctx.block.timeMs));
     },
     exportGenesis(ctx) {
       const store = ctx.store(CLOB);

@@ -10,8 +10,6 @@
  * - `trig/<pair:10>/<order key>`: untriggered conditional orders
  * - `seq`: the placement counter of stateful orders; `last_time`: the previous block's time (ms)
  * - `lev/<owner>/<number:10>/<pair:10>`: leverage (custom initial margin ppm)
- * - `funding/premium/<perpetual:10>` (premium sum and blocks without an oracle price, written only
- *   when a sample changes them), `funding/blocks` (blocks sampled), `funding/last` (last payment)
  * - `fill/<order key>`: the filled amount of a short-term order, recorded by the proposed operations
  *   and pruned after its good-til-block (`fillprune/<gtb:20>/<order key>`)
  * - `trade/<pair:10>`: the lowest and highest traded price of the block being delivered (for the
@@ -73,11 +71,6 @@ export const keys = {
   leverage: (owner: string, number: number, pairId: number) =>
     `lev/${owner}/${padKey(number, 10)}/${padKey(pairId, 10)}`,
   leveragePrefix: (owner: string, number: number) => `lev/${owner}/${padKey(number, 10)}/`,
-  /** A perpetual's premium sum and blocks without an oracle price since the last payment (absent: zeros). */
-  fundingPremium: (perpetualId: number) => `funding/premium/${padKey(perpetualId, 10)}`,
-  /** Blocks sampled since the last payment. */
-  fundingBlocks: "funding/blocks",
-  fundingLast: "funding/last",
   lastTime: "last_time",
   seq: "seq",
   tie: "tie",

@@ -49,6 +49,7 @@ export function placeStateful(
     if (!isShortTermOrderKey(storeKey.slice(keys.orderPrefix.length))) open++;
   }
   checkEquityTier(store, keepers.subaccounts.netCollateral(ctx, ref), open);
+  keepers.revshare.routerShare(ctx, order.orderRouterAddress);
   engine.checkStatefulCollateral(order, pair);
   const priority = nextPriority(store, false);
   const conditional = order.orderId?.orderFlags === ORDER_FLAGS.conditional;

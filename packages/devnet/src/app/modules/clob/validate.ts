@@ -25,17 +25,46 @@ export const MAX_BATCH_CANCEL = 100;
 export const STATEFUL_ORDER_TIME_WINDOW_SECONDS = 95n * 24n * 3600n;
 
 /** The kind of an order by its flags. */
-export type OrderKind = "short-term" | "long-term" | "conditional";
+export type OrderKind = "short-term" | "long-term" | "conditional" | "twap";
 
-/** The kind of an order's flags; throws clob 3000 for anything else (TWAP is not supported). */
+/** The kind of an order's flags; throws clob 3000 for anything else (TWAP suborders are the chain's own). */
 export function orderKind(flags: number): OrderKind {
   if (flags === ORDER_FLAGS.shortTerm) return "short-term";
   if (flags === ORDER_FLAGS.longTerm) return "long-term";
   if (flags === ORDER_FLAGS.conditional) return "conditional";
-  throw abciError(
-    clobErrors.invalidOrderFlag,
-    flags === ORDER_FLAGS.twap ? "TWAP orders are not supported by the devnet" : `order flags ${flags}`,
-  );
+  if (flags === ORDER_FLAGS.twap) return "twap";
+  throw abciError(clobErrors.invalidOrderFlag, `order flags ${flags}`);
+}
+
+/** TWAP bounds (the reference chain's): interval 30..3,600 s, duration 300..86,400 s, tolerance < 1,000,000 ppm. */
+export const TWAP_LIMITS = {
+  minInterval: 30,
+  maxInterval: 3_600,
+  minDuration: 300,
+  maxDuration: 86_400,
+  maxPriceTolerance: 1_000_000,
+} as const;
+
+/** The TWAP checks of `ValidateBasic` (clob 12 with the reference chain's texts). */
+function validateTwap(order: clob.Order): void {
+  const p = order.twapParameters;
+  const invalid = (text: string) => abciError(clobErrors.invalidPlaceOrder, text);
+  if (p === undefined) throw invalid("TWAP order must have a TWAP config");
+  const t = TWAP_LIMITS;
+  if (p.interval < t.minInterval || p.interval > t.maxInterval) {
+    throw invalid(
+      `TWAP order interval must be in the range [${t.minInterval} seconds, ${t.maxInterval} seconds]`,
+    );
+  }
+  if (p.duration < t.minDuration || p.duration > t.maxDuration) {
+    throw invalid(
+      `TWAP order duration must be in the range [${t.minDuration} seconds, ${t.maxDuration} seconds]`,
+    );
+  }
+  if (p.duration % p.interval !== 0) throw invalid("TWAP order duration must be a multiple of the interval");
+  if (p.priceTolerance >= t.maxPriceTolerance) {
+    throw invalid(`TWAP order price tolerance must be in the range [0, ${t.maxPriceTolerance})`);
+  }
 }
 
 /** The largest builder fee, ppm (the reference chain's `MaxBuilderCodeFeePpm`). */
@@ -57,7 +86,7 @@ function isAccAddress(text: string): boolean {
  * 201/200), side (3), time in force (44), condition type (6000), size (4), order router address
  * (11000), the good-til field of the order's kind (5/3001) or its flags (3000), no IOC long-term
  * order (3002), reduce-only only on IOC (9003), price (6), the conditional fields (6000/6001) and
- * the builder code (50). TWAP orders, valid on the chain, are refused with 3000 (not supported).
+ * the builder code (50), and a TWAP order's parameters (12).
  *
  * @throws AbciError with the first failing check's code.
  * @example
@@ -144,7 +173,7 @@ export function validateOrderBasic(order: clob.Order): void {
       );
     }
   }
-  orderKind(flags);
+  if (orderKind(flags) === "twap") validateTwap(order);
 }
 
 function checkConditionalFields(order: clob.Order, conditional: boolean): void {
