@@ -125,6 +125,26 @@ function runNode(
   });
 }
 
+/** What a user installs: the README's `pnpm add` line, and the devnet. */
+const wanted = ["@perpx/composite-client", "@perpx/node-client", "@perpx/devnet"];
+
+/** The @perpx packages `names` need, themselves included (their dependency closure). */
+function closureOf(names: readonly string[]): string[] {
+  const byName = new Map(publishable().map((p) => [p.name, p.dir]));
+  const seen = new Set<string>();
+  const visit = (name: string): void => {
+    const dir = byName.get(name);
+    if (dir === undefined || seen.has(name)) return;
+    seen.add(name);
+    const { dependencies = {} } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+      dependencies?: Record<string, string>;
+    };
+    for (const dependency of Object.keys(dependencies)) visit(dependency);
+  };
+  for (const name of names) visit(name);
+  return [...seen];
+}
+
 describe("a fresh machine: the packed tarballs installed with npm", () => {
   const dir = mkdtempSync(join(tmpdir(), "perpx-fresh-install-"));
   let devnet: ChildProcess | undefined;
@@ -146,9 +166,7 @@ describe("a fresh machine: the packed tarballs installed with npm", () => {
         return [p.name, `file:./${file}`];
       }),
     );
-    // What a user installs (the README's `pnpm add` line, and the devnet); every @perpx package
-    // resolves to its tarball, never to the registry.
-    const wanted = ["@perpx/composite-client", "@perpx/node-client", "@perpx/devnet"];
+    // Every @perpx package resolves to its tarball, never to the registry.
     const pkg = {
       name: "fresh-machine",
       private: true,
@@ -171,8 +189,8 @@ describe("a fresh machine: the packed tarballs installed with npm", () => {
   it("installs no workspace link: every @perpx package is a real folder from its tarball", () => {
     const installed = readdirSync(join(dir, "node_modules", "@perpx"), { withFileTypes: true });
     expect(installed.map((e) => e.name).sort()).toEqual(
-      publishable()
-        .map((p) => p.name.slice("@perpx/".length))
+      closureOf(wanted)
+        .map((name) => name.slice("@perpx/".length))
         .sort(),
     );
     for (const entry of installed) expect(entry.isDirectory(), entry.name).toBe(true);
