@@ -2,6 +2,7 @@ import {
   type EndpointName,
   type Env,
   getEndpoint,
+  indexerSocketUrl,
   type Network,
   type NetworkConfig,
   type NetworkName,
@@ -19,6 +20,7 @@ import {
 } from "@perpx/node-client";
 import { type TradingKey, tradingKeyFromCredential } from "@perpx/node-client/wallets";
 import { ClientIds } from "./clientIds.js";
+import { type LiveFeed, startLiveFeed } from "./feed.js";
 import { type HeightTracker, startHeightTracker } from "./height.js";
 import { type CompositeMarket, createMarketCache, type MarketCache } from "./markets.js";
 
@@ -93,6 +95,13 @@ export interface ConnectOptions {
    * @default 500
    */
   pollIntervalMs?: number;
+  /**
+   * Keep the height, the markets and the account live from the indexer's WebSocket (when the
+   * network has an `indexerWs` endpoint); the node poll and the market schedule only run while the
+   * feed is down or stalled.
+   * @default true
+   */
+  liveFeed?: boolean;
 }
 
 /**
@@ -132,6 +141,8 @@ export interface ClientContext {
   trader: Trader | undefined;
   /** The subaccount number traded. */
   subaccountNumber: number;
+  /** The indexer's live feed, when the network has an `indexerWs` endpoint and it answered. */
+  feed: LiveFeed | undefined;
 }
 
 function isNetworkConfig(network: ConnectOptions["network"]): network is NetworkConfig {
@@ -194,16 +205,33 @@ export async function connectContext(options: ConnectOptions = {}): Promise<Clie
     pollIntervalMs: options.pollIntervalMs ?? 500,
   });
   let height: HeightTracker | undefined;
+  let markets: MarketCache | undefined;
+  let feed: LiveFeed | undefined;
+  const live = () => feed?.live() === true;
   try {
     const trader = await traderOf(options, node);
-    height = await startHeightTracker({ node, pollIntervalMs: options.pollIntervalMs ?? 500 });
+    height = await startHeightTracker({
+      node,
+      pollIntervalMs: options.pollIntervalMs ?? 500,
+      skipPoll: live,
+    });
     const indexerUrl = config.endpoints.indexer;
     const indexer = indexerUrl ? createIndexerClient({ baseUrl: indexerUrl }) : undefined;
-    const markets = createMarketCache({
+    markets = createMarketCache({
       node,
       indexer,
       refreshIntervalMs: options.marketRefreshIntervalMs ?? 10_000,
+      skipRefresh: live,
     });
+    const subaccountNumber = options.subaccountNumber ?? 0;
+    if (options.liveFeed !== false && config.endpoints.indexerWs) {
+      feed = await startLiveFeed({
+        url: indexerSocketUrl(config),
+        height,
+        markets,
+        subaccount: trader ? { owner: trader.owner, number: subaccountNumber } : undefined,
+      }).catch(() => undefined); // no feed: the node poll and the market schedule keep the caches
+    }
     return {
       config,
       node,
@@ -212,10 +240,12 @@ export async function connectContext(options: ConnectOptions = {}): Promise<Clie
       markets,
       clientIds: new ClientIds(),
       trader,
-      subaccountNumber: options.subaccountNumber ?? 0,
+      subaccountNumber,
+      feed,
     };
   } catch (error) {
     height?.stop();
+    markets?.stop();
     node.close();
     throw error;
   }

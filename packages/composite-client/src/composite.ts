@@ -238,7 +238,7 @@ export class CompositeClient {
   }
 
   /**
-   * Stops the height subscription, the market schedule and the node client's sockets.
+   * Stops the height subscription, the market schedule, the indexer feed and the node client's sockets.
    *
    * @example
    * ```ts
@@ -248,6 +248,7 @@ export class CompositeClient {
   close(): void {
     this.context.height.stop();
     this.context.markets.stop();
+    void this.context.feed?.stop();
     this.context.node.close();
   }
 }

@@ -14,6 +14,7 @@ export {
 export { ClientIds } from "./clientIds.js";
 export { CompositeClient } from "./composite.js";
 export { FaucetError, type FaucetGrant, requestFaucetTokens } from "./faucet.js";
+export { type LiveFeed, type LiveFeedOptions, startLiveFeed } from "./feed.js";
 export { type OrderHandle, orderHandle } from "./handle.js";
 export { type HeightTracker, type HeightTrackerOptions, startHeightTracker } from "./height.js";
 export {

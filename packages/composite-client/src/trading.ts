@@ -56,7 +56,11 @@ export function sendClob(
   broadcastMode?: BroadcastMode,
 ): Promise<SendTxResult> {
   const trader = traderOf(context, "order");
-  const tx = broadcastMode === undefined ? {} : { broadcastMode };
+  // The live height stands in for the latest-block query of the order window check.
+  const tx = {
+    knownLatestBlock: context.height.latest(),
+    ...(broadcastMode === undefined ? {} : { broadcastMode }),
+  };
   if (trader.kind === "wallet") return context.node.sendTx({ signer: trader.signer, messages, ...tx });
   return context.node.sendWithTradingKey({
     tradingKey: trader.tradingKey,

@@ -12,6 +12,7 @@ export function endpointsOf(devnet: Devnet) {
     grpc: endpoints.grpcTls,
     faucet: endpoints.faucet,
     indexer: endpoints.indexer,
+    indexerWs: endpoints.indexerWs,
   };
 }
 
