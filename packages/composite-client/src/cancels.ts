@@ -21,12 +21,17 @@ export async function batchCancelOrders(
   params: { market: string; clientIds: readonly number[] },
 ): Promise<SendTxResult> {
   const market = await context.markets.get(params?.market);
+  const entries = params.clientIds.flatMap((id) => placed.get(`${market.ticker}/${id}`) ?? []);
+  // A cancel removes an order only when it lives at least as long as the order.
+  let goodTilBlock = Number(context.height.current()) + CANCEL_BLOCKS;
+  for (const { wire } of entries) {
+    if (wire.kind === "short-term" && wire.goodTilBlock > goodTilBlock) goodTilBlock = wire.goodTilBlock;
+  }
   const message = batchCancelMsg({
     subaccount: subaccountOf(context),
     cancels: [{ clobPairId: market.clobPairId, clientIds: params.clientIds }],
-    goodTilBlock: Number(context.height.current()) + CANCEL_BLOCKS,
+    goodTilBlock,
   });
-  const entries = params.clientIds.flatMap((id) => placed.get(`${market.ticker}/${id}`) ?? []);
   return cancelling(entries, () => sendClob(context, [message]));
 }
 

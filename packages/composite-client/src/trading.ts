@@ -121,6 +121,7 @@ export async function placeHumanOrder(
   return orderHandle({
     node: context.node,
     height: context.height,
+    feed: context.feed?.subaccount,
     order: {
       wire,
       orderId: sent.orderId ?? (message.value.order?.orderId as NonNullable<typeof sent.orderId>),
