@@ -1,12 +1,15 @@
 import { getEndpoint, quantumsToSize } from "@perpx/core";
+import type { FundingPaymentResponseObject } from "@perpx/core/indexer";
 import { InvalidArgumentError } from "@perpx/errors";
 import { type SendTxResult, subaccountBalances } from "@perpx/node-client";
+import { type AccountView, accountView, fundingPaymentsOf } from "./account.js";
 import { batchCancelOrders, cancelAllOrders } from "./cancels.js";
 import { type ClientContext, type ConnectOptions, connectContext } from "./client.js";
+import { setMarketLeverage } from "./collateral.js";
 import { type FaucetGrant, requestFaucetTokens } from "./faucet.js";
 import type { OrderHandle } from "./handle.js";
 import type { CompositeMarket } from "./markets.js";
-import { type AccountView, accountView, depositUsdc, transferUsdc, withdrawUsdc } from "./money.js";
+import { depositUsdc, transferUsdc, withdrawUsdc } from "./money.js";
 import type { HumanOrder } from "./orderPlan.js";
 import { cancelPlacedOrder, type PlacedOrders, placeHumanOrder, subaccountOf } from "./trading.js";
 
@@ -169,6 +172,21 @@ export class CompositeClient {
   }
 
   /**
+   * Sets the subaccount's leverage on a market (the owner's wallet signs `MsgUpdateLeverage`).
+   *
+   * @throws {InvalidArgumentError} for a leverage below 1, a read-only client or a trading key.
+   * @throws {BroadcastTxError} when the chain refuses it.
+   *
+   * @example
+   * ```ts
+   * await client.setLeverage({ market: "BTC-USD", leverage: 5 });
+   * ```
+   */
+  setLeverage(params: { market: string; leverage: number | string }): Promise<SendTxResult> {
+    return setMarketLeverage(this.context, params);
+  }
+
+  /**
    * Deposits USDC (human units) from the wallet into its subaccount.
    *
    * @example
@@ -205,15 +223,31 @@ export class CompositeClient {
   }
 
   /**
-   * The account: USDC, positions and equity in human units.
+   * The account in human units: USDC, equity, free collateral, margin usage, leverage, positions
+   * (entry price, unrealized PnL, estimated liquidation price), open orders and fills; live from
+   * the indexer's feed when there is one.
    *
    * @example
    * ```ts
-   * const { equity, positions } = await client.account();
+   * const { equity, freeCollateral, positions } = await client.account();
    * ```
    */
   account(): Promise<AccountView> {
     return accountView(this.context);
+  }
+
+  /**
+   * The account's funding payments, newest first, from the indexer.
+   *
+   * @example
+   * ```ts
+   * const payments = await client.fundingPayments({ limit: 10 });
+   * ```
+   */
+  fundingPayments(
+    params: { limit?: number; ticker?: string } = {},
+  ): Promise<readonly FundingPaymentResponseObject[]> {
+    return fundingPaymentsOf(this.context, params);
   }
 
   /**

@@ -1,11 +1,21 @@
-import { quantumsToSize, quoteQuantumsToUsdc, usdcToQuoteQuantums } from "@perpx/core";
+import { usdcToQuoteQuantums } from "@perpx/core";
 import { InvalidArgumentError } from "@perpx/errors";
-import { isIndexerNotFoundError } from "@perpx/indexer-client";
-import { type Market, type SendTxResult, subaccountBalances } from "@perpx/node-client";
+import type { SendTxResult, TxSigner } from "@perpx/node-client";
 import type { ClientContext } from "./client.js";
 import { traderOf } from "./trading.js";
 
-function walletOf(context: ClientContext, action: string) {
+/**
+ * The owner's wallet of a context, refusing a read-only client and a trading key (which only places
+ * and cancels orders) before anything is signed.
+ *
+ * @throws {InvalidArgumentError} naming the action.
+ *
+ * @example
+ * ```ts
+ * const signer = walletOf(context, "withdraw");
+ * ```
+ */
+export function walletOf(context: ClientContext, action: string): TxSigner {
   const trader = traderOf(context, action);
   if (trader.kind !== "wallet") {
     throw new InvalidArgumentError(
@@ -81,108 +91,4 @@ export async function transferUsdc(
     recipient: { owner: params.to?.owner ?? signer.address, number: params.to?.number },
     quantums,
   });
-}
-
-/**
- * A position in human units.
- *
- * @example
- * ```ts
- * const { market, side, size }: Position = account.positions[0]!;
- * ```
- */
-export interface Position {
-  /** The market's ticker. */
-  market: string;
-  /** LONG or SHORT. */
-  side: "LONG" | "SHORT";
-  /** The size, unsigned, in the base asset. */
-  size: string;
-  /** The oracle price, USD. */
-  oraclePrice: string;
-  /** size × oracle price, USD (signed: negative for a short). */
-  value: string;
-  /** The average entry price, USD, from the indexer (undefined without one, or before it saw the position). */
-  entryPrice: string | undefined;
-  /** The unrealized PnL, USD, from the indexer (as `entryPrice`). */
-  unrealizedPnl: string | undefined;
-}
-
-/**
- * The account in human units, from the node: USDC, positions at the oracle price, and equity.
- *
- * @example
- * ```ts
- * const { equity, usdc, positions }: AccountView = await accountView(context);
- * ```
- */
-export interface AccountView {
-  /** The subaccount. */
-  subaccount: { owner: string; number: number };
-  /** The USDC balance (negative when borrowed). */
-  usdc: string;
-  /** USDC plus every position's value at the oracle price. */
-  equity: string;
-  /** Free collateral, USD, from the indexer (undefined without one). */
-  freeCollateral: string | undefined;
-  /** The open positions. */
-  positions: Position[];
-}
-
-async function marketOfPerpetual(context: ClientContext, perpetualId: number): Promise<Market> {
-  const perpetual = await context.node.getPerpetual({ id: perpetualId });
-  return context.markets.get(perpetual.params?.ticker ?? "");
-}
-
-/**
- * Reads the account from the node, valuing positions at the oracle prices (markets refreshed),
- * with free collateral, entry prices and unrealized PnL from the indexer when one is configured.
- *
- * @example
- * ```ts
- * const account = await accountView(context);
- * ```
- */
-export async function accountView(context: ClientContext): Promise<AccountView> {
-  const subaccount = { owner: traderOf(context, "account").owner, number: context.subaccountNumber };
-  const [chain, indexed] = await Promise.all([
-    context.node.getSubaccount(subaccount),
-    context.indexer
-      ?.getSubaccount({ address: subaccount.owner, subaccountNumber: subaccount.number })
-      .then((r) => r.subaccount)
-      .catch((error: unknown) => {
-        if (isIndexerNotFoundError(error)) return undefined;
-        throw error;
-      }),
-  ]);
-  const balances = subaccountBalances(chain);
-  let equity = balances.usdcQuantums;
-  const positions: Position[] = [];
-  for (const position of balances.perpetuals) {
-    const market = await marketOfPerpetual(context, position.perpetualId);
-    await context.markets.refresh(market.ticker);
-    const fresh = context.markets.cached(market.ticker) ?? market;
-    // value in quote quantums: quantums × price × 10^(atomicResolution + 6)
-    const subticksPerQuantum = fresh.oracle;
-    const exponent = fresh.atomicResolution + subticksPerQuantum.exponent + 6;
-    const raw = position.quantums * subticksPerQuantum.price;
-    const value = exponent >= 0 ? raw * 10n ** BigInt(exponent) : raw / 10n ** BigInt(-exponent);
-    equity += value;
-    positions.push({
-      market: fresh.ticker,
-      side: position.quantums > 0n ? "LONG" : "SHORT",
-      size: quantumsToSize(position.quantums < 0n ? -position.quantums : position.quantums, fresh),
-      oraclePrice: fresh.oraclePrice,
-      value: quoteQuantumsToUsdc(value),
-      entryPrice: indexed?.openPerpetualPositions[fresh.ticker]?.entryPrice,
-      unrealizedPnl: indexed?.openPerpetualPositions[fresh.ticker]?.unrealizedPnl,
-    });
-  }
-  return {
-    subaccount,
-    usdc: quoteQuantumsToUsdc(balances.usdcQuantums),
-    equity: quoteQuantumsToUsdc(equity),
-    freeCollateral: indexed?.freeCollateral,
-    positions,
-  };
 }

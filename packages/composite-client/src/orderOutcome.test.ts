@@ -70,6 +70,8 @@ describe("order outcomes from the indexer's feed", () => {
       [order({}), [], "RESTING", false, undefined],
       [order({ totalFilled: "0.001" }), [fill("0.001", "100", "0.1")], "PARTIALLY_FILLED", false, undefined],
       [order({ status: "FILLED" }), [fill("0.002", "100", "0.1")], "FILLED", true, undefined],
+      // The order's update ran ahead of its fills: not final until they are in.
+      [order({ status: "FILLED" }), [fill("0.001", "100", "0.1")], "FILLED", false, undefined],
       [order({ status: "CANCELED", removalReason: "user_canceled" }), [], "CANCELED", true, "user_canceled"],
       [order({ status: "BEST_EFFORT_CANCELED", removalReason: "expired" }), [], "EXPIRED", true, "expired"],
       [

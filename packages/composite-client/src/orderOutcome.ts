@@ -89,6 +89,7 @@ export function fillTotals(
  * fill price and fees, and the reason it was removed. `REJECTED` when the chain removed it for a
  * reason the trader did not choose (post-only would cross, reduce-only, undercollateralized, self
  * trade, an IOC that did not fill); `PARTIALLY_FILLED` and final when such an order filled in part.
+ * An ended order is `final` only once the feed delivered fills for all of its filled size.
  *
  * @param order - the order as the feed has it.
  * @param fills - the feed's fills of that order.
@@ -114,11 +115,16 @@ export function orderOutcome(
   }));
   const totals = fillTotals(mine);
   // The order's own total can run ahead of the fills received (or stand alone on a snapshot).
-  const filled = Decimal.max(totals.filledSize, order.totalFilled ?? "0");
+  const filled = Decimal.max(
+    totals.filledSize,
+    order.totalFilled ?? "0",
+    order.status === "FILLED" ? options.size : "0",
+  );
   const complete = filled.greaterThanOrEqualTo(options.size);
   const reason = reasonOf(order);
   let status: OrderStatus;
-  let final = true;
+  // An order update can run ahead of the fill messages: final only once its fills are all in.
+  let final = new Decimal(totals.filledSize).greaterThanOrEqualTo(filled);
   if (order.status === "FILLED" || complete) status = "FILLED";
   else if (
     order.status === "CANCELED" ||

@@ -8,6 +8,7 @@ import {
 } from "@perpx/node-client";
 import { checkBookReach } from "./book.js";
 import type { ClientContext, Trader } from "./client.js";
+import { checkCollateral } from "./collateral.js";
 import { type OrderHandle, orderHandle } from "./handle.js";
 import { type HumanOrder, planOrder, type WireOrder } from "./orderPlan.js";
 
@@ -111,6 +112,7 @@ export async function placeHumanOrder(
     clientId: order.clientId ?? context.clientIds.next(key),
     subaccount,
   });
+  checkCollateral(context, wire, market);
   if (context.indexer && order.type === "MARKET" && order.price === undefined) {
     await checkBookReach({ indexer: context.indexer, market, wire, size: order.size });
   }

@@ -1,4 +1,5 @@
 import { type Devnet, type StartDevnetOptions, startDevnet } from "@perpx/devnet";
+import type { TxSigner } from "@perpx/node-client";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { afterAll, beforeAll } from "vitest";
 import { CompositeClient, type ConnectOptions } from "../src/index.js";
@@ -67,4 +68,21 @@ export function useDevnet(options: StartDevnetOptions = {}): TestNet {
     await net.devnet?.stop();
   });
   return net;
+}
+
+/** A signer over `wallet` that records every sign document it is asked to sign. */
+export function recordingSigner(wallet: LocalWallet): { signer: TxSigner; signed: unknown[] } {
+  const signed: unknown[] = [];
+  return {
+    signed,
+    signer: {
+      address: wallet.address,
+      publicKey: wallet.publicKey,
+      keyType: wallet.keyType,
+      signDirect: (doc, bytes) => {
+        signed.push(doc);
+        return wallet.signDirect(doc, bytes);
+      },
+    },
+  };
 }
