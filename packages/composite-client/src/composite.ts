@@ -12,6 +12,12 @@ import type { CompositeMarket } from "./markets.js";
 import { depositUsdc, transferUsdc, withdrawUsdc } from "./money.js";
 import type { HumanOrder } from "./orderPlan.js";
 import { cancelPlacedOrder, type PlacedOrders, placeHumanOrder, subaccountOf } from "./trading.js";
+import {
+  type BridgeDepositStatus,
+  trackBridgeDeposit,
+  wrapRedeemUsdc,
+  wrapWithdrawUsdc,
+} from "./wrapBridge.js";
 
 /**
  * One client for a perpx network: markets by ticker, human-unit orders with handles that follow
@@ -184,6 +190,54 @@ export class CompositeClient {
    */
   setLeverage(params: { market: string; leverage: number | string }): Promise<SendTxResult> {
     return setMarketLeverage(this.context, params);
+  }
+
+  /**
+   * Redeems wrapped USDC (human units) for its IBC voucher on this chain.
+   *
+   * @example
+   * ```ts
+   * await client.wrapRedeem({ amount: "1.5" });
+   * ```
+   */
+  wrapRedeem(params: { amount: string; voucherDenom?: string }): Promise<SendTxResult> {
+    return wrapRedeemUsdc(this.context, params);
+  }
+
+  /**
+   * Withdraws wrapped USDC (human units) over IBC to an account of the voucher's home chain.
+   *
+   * @example
+   * ```ts
+   * await client.wrapWithdraw({ amount: "2", receiver: "noble1..." });
+   * ```
+   */
+  wrapWithdraw(params: {
+    amount: string;
+    receiver: string;
+    voucherDenom?: string;
+    timeoutSeconds?: number;
+  }): Promise<SendTxResult> {
+    return wrapWithdrawUsdc(this.context, params);
+  }
+
+  /**
+   * Follows a bridge deposit (by its source-chain tx hash or bridge event id) until this chain
+   * credited it to `address` (this client's account by default).
+   *
+   * @example
+   * ```ts
+   * await client.trackBridgeDeposit({ ethTxHash: "0x...", onStatus: (s) => console.log(s.status) });
+   * ```
+   */
+  trackBridgeDeposit(params: {
+    ethTxHash?: string;
+    id?: number;
+    address?: string;
+    onStatus?: (status: BridgeDepositStatus) => void;
+    signal?: AbortSignal;
+  }): Promise<BridgeDepositStatus> {
+    return trackBridgeDeposit(this.context, { ...params, address: params?.address ?? this.subaccount.owner });
   }
 
   /**

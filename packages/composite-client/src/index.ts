@@ -69,3 +69,9 @@ export {
   subaccountOf,
   traderOf,
 } from "./trading.js";
+export {
+  type BridgeDepositStatus,
+  trackBridgeDeposit,
+  wrapRedeemUsdc,
+  wrapWithdrawUsdc,
+} from "./wrapBridge.js";
