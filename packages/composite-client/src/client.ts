@@ -157,6 +157,12 @@ async function traderOf(options: ConnectOptions, node: NodeClient): Promise<Trad
   const signer = options.wallet ?? options.signer;
   if (signer) return { kind: "wallet", signer, owner: signer.address };
   if (options.credential === undefined) return undefined;
+  if ((options.subaccountNumber ?? 0) !== 0) {
+    throw new InvalidArgumentError(
+      "subaccountNumber",
+      `a trading key trades only subaccount 0 of its master account, not ${String(options.subaccountNumber)}`,
+    );
+  }
   const tradingKey = tradingKeyFromCredential(options.credential);
   const authenticatorId = options.authenticatorId ?? (await findAuthenticator(node, tradingKey));
   return { kind: "tradingKey", tradingKey, authenticatorId, owner: tradingKey.masterAddress };

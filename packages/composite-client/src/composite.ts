@@ -2,6 +2,7 @@ import { getEndpoint, quantumsToSize } from "@perpx/core";
 import type { FundingPaymentResponseObject } from "@perpx/core/indexer";
 import { InvalidArgumentError } from "@perpx/errors";
 import { type SendTxResult, subaccountBalances } from "@perpx/node-client";
+import type { EvmWallet, LocalWallet } from "@perpx/node-client/wallets";
 import { type AccountView, accountView, fundingPaymentsOf } from "./account.js";
 import { batchCancelOrders, cancelAllOrders } from "./cancels.js";
 import { type ClientContext, type ConnectOptions, connectContext } from "./client.js";
@@ -12,6 +13,7 @@ import type { CompositeMarket } from "./markets.js";
 import { depositUsdc, transferUsdc, withdrawUsdc } from "./money.js";
 import type { HumanOrder } from "./orderPlan.js";
 import { cancelPlacedOrder, type PlacedOrders, placeHumanOrder, subaccountOf } from "./trading.js";
+import { type AuthorizedKey, approveAgentFromEvm, authorizeTradingKey } from "./tradingKeys.js";
 import {
   type BridgeDepositStatus,
   trackBridgeDeposit,
@@ -190,6 +192,36 @@ export class CompositeClient {
    */
   setLeverage(params: { market: string; leverage: number | string }): Promise<SendTxResult> {
     return setMarketLeverage(this.context, params);
+  }
+
+  /**
+   * Authorizes a trading key from this client's (owner's) wallet; resolves with the credential a
+   * bot connects with. A fresh key unless `tradingKey` is given.
+   *
+   * @example
+   * ```ts
+   * const { credential } = await client.authorizeTradingKey();
+   * ```
+   */
+  authorizeTradingKey(params: { tradingKey?: LocalWallet } = {}): Promise<AuthorizedKey> {
+    return authorizeTradingKey(this.context, params);
+  }
+
+  /**
+   * Authorizes a trading key from an EVM wallet through EIP-712 `ApproveAgent` (the network's
+   * approve-agent service registers it); resolves with the credential a bot connects with.
+   *
+   * @example
+   * ```ts
+   * const { credential } = await client.approveAgentFromEvm({ evmWallet });
+   * ```
+   */
+  approveAgentFromEvm(params: {
+    evmWallet: EvmWallet;
+    tradingKey?: LocalWallet;
+    expirySeconds?: number;
+  }): Promise<AuthorizedKey> {
+    return approveAgentFromEvm(this.context, params);
   }
 
   /**

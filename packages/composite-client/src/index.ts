@@ -70,6 +70,12 @@ export {
   traderOf,
 } from "./trading.js";
 export {
+  ApproveAgentError,
+  type AuthorizedKey,
+  approveAgentFromEvm,
+  authorizeTradingKey,
+} from "./tradingKeys.js";
+export {
   type BridgeDepositStatus,
   trackBridgeDeposit,
   wrapRedeemUsdc,

@@ -14,6 +14,7 @@ export function endpointsOf(devnet: Devnet) {
     faucet: endpoints.faucet,
     indexer: endpoints.indexer,
     indexerWs: endpoints.indexerWs,
+    devnetControl: endpoints.devnetControl,
   };
 }
 
