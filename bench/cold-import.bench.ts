@@ -5,8 +5,8 @@
  * CPU time of the load and how many modules it loaded (CommonJS and `require`d ESM files, counted in
  * `require.cache`; an `import` is not counted there, so its row shows none).
  *
- * - `@perpx/core` (goal: under 60 ms) and `@perpx/node-client` (goal: under 100 ms), by `require`
- *   and by `import`;
+ * - `@perpx/core` (goal: under 60 ms), `@perpx/node-client` (goal: under 100 ms) and
+ *   `@perpx/composite-client` (goal: under 150 ms), by `require` and by `import`;
  * - the incumbent `@dydxprotocol/v4-client-js` by `require`, as its users load it.
  */
 import { spawnSync } from "node:child_process";
@@ -41,6 +41,18 @@ const targets: Target[] = [
   { label: "@perpx/node-client (require)", specifier: "@perpx/node-client", mode: "require", goalMs: 100 },
   { label: "@perpx/node-client (import)", specifier: "@perpx/node-client", mode: "import", goalMs: 100 },
   { label: "@perpx/node-client/wallets (require)", specifier: "@perpx/node-client/wallets", mode: "require" },
+  {
+    label: "@perpx/composite-client (require)",
+    specifier: "@perpx/composite-client",
+    mode: "require",
+    goalMs: 150,
+  },
+  {
+    label: "@perpx/composite-client (import)",
+    specifier: "@perpx/composite-client",
+    mode: "import",
+    goalMs: 150,
+  },
   { label: "@dydxprotocol/v4-client-js (require)", specifier: "@dydxprotocol/v4-client-js", mode: "require" },
 ];
 

@@ -4,11 +4,14 @@
  * conventions are in ./support/docs.ts). An example sees its package's exports, the exports of its
  * own module and (for an internal module) what the package's other modules export, without importing
  * them; a snippet that names `devnet` without declaring it gets a running devnet on free ports, and
- * `PERPX_NODE_RPC` (and `_WS`), `PERPX_NODE_REST`, `PERPX_GRPC_TLS`, `PERPX_GRPC_CA` and
- * `PERPX_MNEMONIC_0` to `PERPX_MNEMONIC_3` point at it. An `@example` may also use its package's
+ * `PERPX_NODE_RPC` (and `_WS`), `PERPX_NODE_REST`, `PERPX_GRPC_TLS`, `PERPX_GRPC_CA`,
+ * `PERPX_MNEMONIC_0` to `PERPX_MNEMONIC_3` and core's `PERPX_*_URL` variables point at it. An
+ * `@example` may also use its package's
  * fixtures (./support/docs-fixtures.ts: the node client's `client`, `wallet`, `subaccount`, `btc`,
- * `mnemonic`), built on that devnet the first time one is used and shared by every example. Every
- * check a snippet holds must run once.
+ * `mnemonic`; the composite client's `client`, `wallet`, `devnetOptions`, `context`, `node`,
+ * `indexer`, `btc`, `subaccount`, `placed`, `faucetUrl`, `mnemonic`, on a devnet of their own with
+ * a market maker), built the first time one is used and shared by every example. Every check a
+ * snippet holds must run once.
  *
  * `npm run check:docs` runs only this file; `DOCS_FILTER=<text>` runs the snippets whose id contains it.
  */
@@ -37,10 +40,7 @@ const PENDING: Record<string, string> = {};
  * Packages whose examples are not run in CI, with why. `DOCS_ALL=1` runs them too (and reports
  * their failures).
  */
-const SKIPPED_PACKAGES: Record<string, string> = {
-  "@perpx/composite-client":
-    "its examples are fragments over a connected client (`client`, `wallet`, `context`); its README quick start runs in its own test (test/readme.test.ts)",
-};
+const SKIPPED_PACKAGES: Record<string, string> = {};
 
 let devnet: Devnet | undefined;
 const savedEnv = { ...process.env };
@@ -54,6 +54,16 @@ async function sharedDevnet(): Promise<Devnet> {
   process.env.PERPX_GRPC_TLS = devnet.endpoints.grpcTls;
   process.env.PERPX_GRPC_CA = devnet.caPem;
   for (const index of [0, 1, 2, 3]) process.env[`PERPX_MNEMONIC_${index}`] = devnet.accounts[index]!.mnemonic;
+  // What the composite client's README quick start reads: core's endpoint variables (gRPC in h2c,
+  // so no CA is needed), and no PERPX_MNEMONIC (it then funds a new wallet from the faucet).
+  const { endpoints } = devnet;
+  process.env.PERPX_NODE_RPC_URL = endpoints.nodeRpc;
+  process.env.PERPX_NODE_REST_URL = endpoints.nodeRest;
+  process.env.PERPX_GRPC_URL = endpoints.grpc;
+  process.env.PERPX_FAUCET_URL = endpoints.faucet;
+  process.env.PERPX_INDEXER_URL = endpoints.indexer;
+  process.env.PERPX_INDEXER_WS_URL = endpoints.indexerWs;
+  delete process.env.PERPX_MNEMONIC;
   return devnet;
 }
 

@@ -1,55 +1,166 @@
 /**
- * The perpx demo: a wallet's two address forms, the constants of the three network presets, then
- * a round of trading on a devnet started in this process (see `trading.ts`).
- *
- *   npm run demo                          a fresh random wallet
- *   npm run demo -- --mnemonic "w1 … w24"  the wallet of a given 24-word mnemonic (index 0)
- *   PERPX_MNEMONIC="w1 … w24" npm run demo
+ * The perpx demo (`npm run demo`): a devnet started in this process with its market maker
+ * (`--liquidity`), two fresh wallets funded from its faucet, and a round of trading through
+ * `@perpx/composite-client` in human units: the BTC-USD book printed live from the indexer's feed
+ * as it changes, a resting limit sell, a market buy that crosses it within a slippage bound, the
+ * fill seen on the account feed and through both order handles, positions, equity and PnL, a stop
+ * order placed and cancelled, and the position closed.
  */
-import { addressToHex, getNetwork, NETWORK_NAMES, toValoperAddress, USDC_ASSET_ID } from "@perpx/core";
-import { EvmWallet, LocalWallet } from "@perpx/node-client/wallets";
-import { runTradingDemo } from "./trading.js";
+import { CompositeClient, type OrderHandle, type OrderResult } from "@perpx/composite-client";
+import { type EndpointName, stepSize, tickSize } from "@perpx/core";
+import { startDevnet } from "@perpx/devnet";
+import { connectIndexerSocket, watchSubaccount } from "@perpx/indexer-client";
+import { LocalWallet } from "@perpx/node-client/wallets";
+import { watchBook } from "./demo/book.js";
+import { waitFor } from "./support/wait.js";
 
-function mnemonicFromArgs(argv: readonly string[]): string | undefined {
-  const at = argv.indexOf("--mnemonic");
-  if (at >= 0) return argv[at + 1];
-  return process.env.PERPX_MNEMONIC || undefined;
+const started = performance.now();
+const log = (line: string) => {
+  const seconds = ((performance.now() - started) / 1000).toFixed(1).padStart(4);
+  console.log(`[${seconds}s] ${line}`);
+};
+const MARKET = "BTC-USD";
+const SIZE = "0.01";
+
+/** The order's first observed state (a resting order's result would wait for a final one). */
+async function firstState(handle: OrderHandle): Promise<OrderResult["status"]> {
+  for await (const state of handle.updates()) return state.status;
+  return "UNKNOWN";
 }
 
-const given = mnemonicFromArgs(process.argv.slice(2));
-const { mnemonic, wallet } = given
-  ? { mnemonic: given, wallet: LocalWallet.fromMnemonic(given) }
-  : LocalWallet.generateWithMnemonic();
-const evm = EvmWallet.fromMnemonic(mnemonic);
+console.log(`# perpx demo: trading on a devnet with @perpx/composite-client`);
+const devnet = await startDevnet({ ports: "free", blockTimeMs: 100, faucetWindowMs: 0, liquidity: true });
+const { endpoints } = devnet;
+const urls: Partial<Record<EndpointName, string>> = {
+  nodeRpc: endpoints.nodeRpc,
+  nodeRest: endpoints.nodeRest,
+  grpc: endpoints.grpcTls,
+  faucet: endpoints.faucet,
+  indexer: endpoints.indexer,
+  indexerWs: endpoints.indexerWs,
+};
+const clients: CompositeClient[] = [];
+const cleanup: (() => Promise<void>)[] = [];
+try {
+  log(
+    `devnet up: ${devnet.chainId} at height ${devnet.app.latestBlock().height}, a market maker quoting every market`,
+  );
+  const connect = async (wallet: LocalWallet) => {
+    const client = await CompositeClient.connect({
+      network: "local",
+      endpoints: urls,
+      grpcCaCert: devnet.caPem,
+      wallet,
+      pollIntervalMs: 50,
+    });
+    clients.push(client);
+    return client;
+  };
+  const [alice, bob] = await Promise.all([connect(LocalWallet.generate()), connect(LocalWallet.generate())]);
+  if (alice === undefined || bob === undefined) throw new Error("two clients expected");
+  const funded = await Promise.all(
+    [alice, bob].map(async (client) => {
+      await client.faucet();
+      return (await client.account()).usdc;
+    }),
+  );
+  log(`alice ${alice.subaccount.owner}: funded by the faucet, ${funded[0]} USDC`);
+  log(`bob   ${bob.subaccount.owner}: funded by the faucet, ${funded[1]} USDC`);
 
-console.log(`# Wallet (${given ? "from the given mnemonic" : "freshly generated"}, index 0)`);
-if (!given) console.log(`mnemonic:        ${mnemonic}`);
-console.log(`cosmos key m/44'/118'/0'/0/0`);
-console.log(`  native:        ${wallet.address}`);
-console.log(`  EVM form:      ${addressToHex(wallet.address)}`);
-console.log(`  validator:     ${toValoperAddress(wallet.address)}`);
-console.log(`EVM key m/44'/60'/0'/0/0 (eth_secp256k1; a different account)`);
-console.log(`  native:        ${evm.address}`);
-console.log(`  EVM form:      ${evm.evmAddress}`);
+  const btc = await alice.getMarket({ ticker: MARKET });
+  log(`${MARKET}: oracle ${btc.oraclePrice} USD, tick ${tickSize(btc)} USD, step ${stepSize(btc)} BTC`);
+  const book = await watchBook(endpoints.indexerWs, MARKET, log);
+  cleanup.push(() => book.close());
+  book.print(true);
 
-for (const name of NETWORK_NAMES) {
-  const network = getNetwork(name);
-  console.log(`\n# Network ${name}`);
-  console.log(`chain id:        ${network.chainId}`);
-  console.log(`EVM chain id:    ${network.evmChainId} (${network.evmChainIdHex})`);
-  console.log(`bech32 prefixes: ${network.bech32Prefix} / ${network.valoperPrefix}`);
-  console.log(
-    `native token:    ${network.nativeToken.denom} (${network.nativeToken.decimals} decimals, ${network.nativeToken.symbol})`,
+  // Alice rests a post-only sell inside the maker's spread: it becomes the best ask.
+  const mid = book.book.mid();
+  if (mid === undefined) throw new Error(`the ${MARKET} book has no mid price`);
+  const resting = await alice.placeOrder({
+    market: MARKET,
+    side: "SELL",
+    size: SIZE,
+    price: mid,
+    postOnly: true,
+    rounding: "up",
+  });
+  const restingState = await firstState(resting);
+  const askPrice = (await book.until("alice's ask", (b) => b.bestAsk()?.size === SIZE)).bestAsk()?.price;
+  log(`alice rests a limit sell: ${SIZE} BTC @ ${askPrice} (${resting.kind}, post-only): ${restingState}`);
+
+  // Bob's feed: his account as the indexer streams it.
+  const socket = await connectIndexerSocket({ url: endpoints.indexerWs });
+  const feed = watchSubaccount(socket, { address: bob.subaccount.owner, subaccountNumber: 0 });
+  cleanup.push(async () => {
+    feed.close();
+    await socket.close();
+  });
+  const view = await feed.ready();
+
+  log(`bob buys at market: ${SIZE} BTC, at most 0.5% over the oracle price`);
+  const taken = await bob.placeOrder({
+    market: MARKET,
+    side: "BUY",
+    type: "MARKET",
+    size: SIZE,
+    slippage: "0.5%",
+  });
+  const takenResult = await taken.result({ timeoutMs: 10_000 });
+  const fillHeights = takenResult.fills.map((f) => f.height).join(", ");
+  log(`bob's order (handle): ${takenResult.status}, ${takenResult.filledSize} BTC in block ${fillHeights}`);
+  const fill = await waitFor("bob's fill on the feed", () => view.fills().find((f) => f.ticker === MARKET));
+  log(
+    `bob's feed: fill ${fill.side} ${fill.size} BTC @ ${fill.price} (${fill.liquidity.toLowerCase()}), fee ${fill.fee} USDC`,
   );
-  console.log(
-    `USDC:            ${network.usdc.denom} (${network.usdc.decimals} decimals, asset id ${USDC_ASSET_ID})`,
+  log(`alice's order (handle): ${(await resting.result({ timeoutMs: 10_000 })).status}`);
+  await book.until("alice's ask gone", (b) => b.bestAsk()?.size !== SIZE);
+  book.print(false);
+
+  for (const [name, client] of [
+    ["alice", alice],
+    ["bob  ", bob],
+  ] as const) {
+    const account = await waitFor(`${name.trim()}'s position on the indexer`, async () => {
+      const a = await client.account();
+      return a.positions[0]?.unrealizedPnl === undefined ? undefined : a;
+    });
+    for (const p of account.positions) {
+      log(
+        `${name}: ${p.side} ${p.size} ${p.market}, entry ${p.entryPrice}, oracle ${p.oraclePrice}, unrealized PnL ${p.unrealizedPnl} USD; equity ${account.equity} USDC`,
+      );
+    }
+  }
+
+  const oracle = Number((await bob.getMarket({ ticker: MARKET, refresh: true })).oraclePrice);
+  const trigger = (oracle * 0.95).toFixed(0);
+  const stop = await bob.placeOrder({
+    market: MARKET,
+    side: "SELL",
+    type: "STOP_MARKET",
+    size: SIZE,
+    triggerPrice: trigger,
+    slippage: "1%",
+    reduceOnly: true,
+  });
+  log(
+    `bob places a stop: sell ${SIZE} BTC if the oracle falls to ${trigger} (${stop.kind}): ${await firstState(stop)}`,
   );
-  console.log(
-    `min gas prices:  ${network.minimumGasPrices.map(({ denom, amount }) => `${amount}${denom}`).join(", ")}`,
+  await bob.cancelOrder({ market: MARKET, clientId: stop.clientId });
+  log(`bob cancels the stop: ${(await stop.result({ timeoutMs: 10_000 })).status}`);
+
+  const close = await bob.closePosition({ market: MARKET, slippage: "1%" });
+  const closed = await close.result({ timeoutMs: 10_000 });
+  log(
+    `bob closes his position (reduce-only market sell, slippage 1%): ${closed.status}, ${closed.filledSize} BTC`,
   );
-  const upgrades = network.upgrades.map(({ version, height }) => `${version}@${height}`);
-  console.log(`upgrades:        ${upgrades.length > 0 ? upgrades.join(" ") : "(none)"}`);
-  console.log(`running version: ${network.latestVersion}`);
+  const after = await bob.account();
+  const pnl = (Number(after.equity) - 1000).toFixed(6).replace(/\.?0+$/, "");
+  log(
+    `bob: ${after.positions.length} position(s), equity ${after.equity} USDC (PnL ${pnl} USDC: spread and fees)`,
+  );
+  console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+} finally {
+  for (const close of cleanup.reverse()) await close();
+  for (const client of clients) client.close();
+  await devnet.stop();
 }
-
-await runTradingDemo((line) => console.log(line));

@@ -5,7 +5,13 @@
  * type checker, and builds its value on first use; `closeFixtures` ends what they opened.
  */
 import type { Devnet } from "@perpx/devnet";
+import type {
+  ClientContext,
+  CompositeClient,
+  ConnectOptions,
+} from "../../packages/composite-client/src/index.js";
 import type { NodeClient } from "../../packages/node-client/src/index.js";
+import type { LocalWallet } from "../../packages/node-client/src/wallets.js";
 
 /** One value an example may use: its type (`src` is the package's `src` directory, relative) and how it is built. */
 interface DocFixture {
@@ -25,8 +31,123 @@ const NODE_CLIENT_ACCOUNT = 4;
 /** Where the node client's src is, for the fixtures' imports (tests import packages from source). */
 const nodeClient = () => import("../../packages/node-client/src/index.js");
 const nodeClientWallets = () => import("../../packages/node-client/src/wallets.js");
+const compositeClient = () => import("../../packages/composite-client/src/index.js");
+
+/** A composite client type, `src` being composite-client's src (relative to the snippet). */
+const compositeType = (name: string) => (src: string) =>
+  `import(${JSON.stringify(`${src}/index.js`)}).${name}`;
+/**
+ * A type of a package composite-client depends on, as its source sees it (the package's published
+ * types: `import("@perpx/node-client").NodeClient`).
+ */
+const dependencyType = (specifier: string, name: string) => () =>
+  `import(${JSON.stringify(specifier)}).${name}`;
+
+/**
+ * The composite client's fixtures: a devnet of their own with a market maker (market orders fill,
+ * and the trading they show leaves the shared devnet quiet), a fresh wallet funded by its faucet,
+ * and a client with it.
+ */
+const COMPOSITE_CLIENT: Record<string, DocFixture> = {
+  /** The devnet the composite client's examples trade on (`liquidity`: books are never empty). */
+  compositeDevnet: {
+    type: dependencyType("@perpx/devnet", "Devnet"),
+    build: async () =>
+      (await import("@perpx/devnet")).startDevnet({
+        ports: "free",
+        blockTimeMs: 50,
+        faucetWindowMs: 0,
+        liquidity: true,
+      }),
+  },
+  /** The wallet's mnemonic (a fresh one: never put a real one in code). */
+  mnemonic: {
+    type: () => "string",
+    build: async () => (await nodeClientWallets()).generateMnemonic24(),
+  },
+  /** The wallet, funded by the faucet: bank USDC and native tokens, and 1,000 USDC in subaccount 0. */
+  wallet: {
+    type: dependencyType("@perpx/node-client/wallets", "LocalWallet"),
+    build: async ({ use }) => {
+      const devnet = (await use("compositeDevnet")) as Devnet;
+      const { LocalWallet } = await nodeClientWallets();
+      const wallet = LocalWallet.fromMnemonic((await use("mnemonic")) as string);
+      await (await compositeClient()).requestFaucetTokens({
+        faucetUrl: devnet.endpoints.faucet,
+        address: wallet.address,
+      });
+      return wallet;
+    },
+  },
+  /** The faucet's base URL. */
+  faucetUrl: {
+    type: () => "string",
+    build: async ({ use }) => ((await use("compositeDevnet")) as Devnet).endpoints.faucet,
+  },
+  /** Connect options for the devnet (node RPC, REST, gRPC over TLS, indexer, faucet), without a wallet. */
+  devnetOptions: {
+    type: compositeType("ConnectOptions"),
+    build: async ({ use }) => {
+      const devnet = (await use("compositeDevnet")) as Devnet;
+      const { endpoints } = devnet;
+      return {
+        network: "local",
+        endpoints: {
+          nodeRpc: endpoints.nodeRpc,
+          nodeRest: endpoints.nodeRest,
+          grpc: endpoints.grpcTls,
+          faucet: endpoints.faucet,
+          indexer: endpoints.indexer,
+          indexerWs: endpoints.indexerWs,
+        },
+        grpcCaCert: devnet.caPem,
+        pollIntervalMs: 50,
+      } satisfies ConnectOptions;
+    },
+  },
+  /** A client of the devnet trading with `wallet`. */
+  client: {
+    type: compositeType("CompositeClient"),
+    build: async ({ use }) =>
+      (await compositeClient()).CompositeClient.connect({
+        ...((await use("devnetOptions")) as ConnectOptions),
+        wallet: (await use("wallet")) as LocalWallet,
+      }),
+  },
+  /** What the client holds: node client, height, markets, indexer, trader. */
+  context: {
+    type: compositeType("ClientContext"),
+    build: async ({ use }) => ((await use("client")) as CompositeClient).context,
+  },
+  /** The client's node client. */
+  node: {
+    type: dependencyType("@perpx/node-client", "NodeClient"),
+    build: async ({ use }) => ((await use("context")) as ClientContext).node,
+  },
+  /** The client's indexer REST client. */
+  indexer: {
+    type: dependencyType("@perpx/indexer-client", "IndexerClient"),
+    build: async ({ use }) => ((await use("context")) as ClientContext).indexer,
+  },
+  /** The BTC-USD market, from the client's cache. */
+  btc: {
+    type: compositeType("CompositeMarket"),
+    build: async ({ use }) => ((await use("client")) as CompositeClient).getMarket({ ticker: "BTC-USD" }),
+  },
+  /** The client's subaccount 0. */
+  subaccount: {
+    type: () => "{ owner: string; number: number }",
+    build: async ({ use }) => ((await use("client")) as CompositeClient).subaccount,
+  },
+  /** Orders placed through the module functions (`placeHumanOrder`), by market and client id. */
+  placed: {
+    type: compositeType("PlacedOrders"),
+    build: async () => new Map(),
+  },
+};
 
 const FIXTURES: Record<string, Record<string, DocFixture>> = {
+  "@perpx/composite-client": COMPOSITE_CLIENT,
   "@perpx/node-client": {
     /** A client of the devnet over CometBFT RPC, REST and gRPC (TLS with the devnet's CA). */
     client: {
@@ -104,12 +225,14 @@ export function fixtureValue(pkg: string, name: string, devnet: Devnet): Promise
   return value;
 }
 
-/** Closes what the fixtures opened (the node client's connections). */
+/** Closes what the fixtures opened (the clients' connections, then the composite client's devnet). */
 export async function closeFixtures(): Promise<void> {
   for (const [key, value] of built) {
     if (!key.endsWith(" client")) continue;
     const client = (await value.catch(() => undefined)) as { close?: () => void } | undefined;
     client?.close?.();
   }
+  const devnet = built.get("@perpx/composite-client compositeDevnet");
+  await ((await devnet?.catch(() => undefined)) as Devnet | undefined)?.stop();
   built.clear();
 }

@@ -12,7 +12,12 @@ import type { WireOrder } from "./orderPlan.js";
  *
  * @example
  * ```ts
- * await checkBookReach({ indexer, market: btc, wire, size: "0.001" });
+ * const buy = { market: "BTC-USD", side: "BUY", type: "MARKET", slippage: "1%" } as const;
+ * const plan = { market: btc, height: client.height(), nowMs: Date.now(), clientId: 1, subaccount };
+ * const small = planOrder({ ...buy, size: "0.001" }, plan);
+ * await checkBookReach({ indexer, market: btc, wire: small, size: "0.001" }); // resolves: the asks cover it
+ * const huge = planOrder({ ...buy, size: "1000" }, plan);
+ * await checkBookReach({ indexer, market: btc, wire: huge, size: "1000" }); // throws InvalidOrderError
  * ```
  */
 export async function checkBookReach(params: {

@@ -12,7 +12,11 @@ const CANCEL_BLOCKS = 20;
  *
  * @example
  * ```ts
- * await batchCancelOrders(context, placed, { market: "BTC-USD", clientIds: [1, 2, 3] });
+ * const bid = { market: "BTC-USD", side: "BUY", size: "0.001", goodTil: { blocks: 20 } } as const;
+ * const a = await placeHumanOrder(context, placed, { ...bid, price: "30000" });
+ * const b = await placeHumanOrder(context, placed, { ...bid, price: "30001" });
+ * await batchCancelOrders(context, placed, { market: "BTC-USD", clientIds: [a.clientId, b.clientId] });
+ * (await b.result({ timeoutMs: 10_000 })).status; // "CANCELED"
  * ```
  */
 export async function batchCancelOrders(
@@ -44,7 +48,8 @@ export async function batchCancelOrders(
  *
  * @example
  * ```ts
- * await cancelAllOrders(context, placed, { market: "BTC-USD" });
+ * const order = await placeHumanOrder(context, placed, { market: "BTC-USD", side: "BUY", size: "0.001", price: "30000" });
+ * await cancelAllOrders(context, placed, { market: "BTC-USD" }); // { "BTC-USD": [order.clientId] }
  * ```
  */
 export async function cancelAllOrders(

@@ -29,7 +29,10 @@ import { type CompositeMarket, createMarketCache, type MarketCache } from "./mar
  *
  * @example
  * ```ts
+ * import { LocalWallet } from "@perpx/node-client/wallets";
+ *
  * const options: ConnectOptions = { network: "local", wallet: LocalWallet.fromMnemonic(mnemonic) };
+ * options.wallet?.address === wallet.address; // true
  * ```
  */
 export interface ConnectOptions {
@@ -192,7 +195,12 @@ async function findAuthenticator(node: NodeClient, tradingKey: TradingKey): Prom
  *
  * @example
  * ```ts
- * const context = await connectContext({ network: "local" });
+ * const context = await connectContext(devnetOptions); // no wallet: read-only
+ * context.trader; // undefined
+ * context.config.network.name; // "local"
+ * context.height.stop();
+ * context.markets.stop();
+ * context.node.close();
  * ```
  */
 export async function connectContext(options: ConnectOptions = {}): Promise<ClientContext> {

@@ -28,9 +28,13 @@ import {
  *
  * @example
  * ```ts
- * const client = await CompositeClient.connect({ network: "local", wallet });
+ * import { LocalWallet } from "@perpx/node-client/wallets";
+ *
+ * const client = await CompositeClient.connect({ ...devnetOptions, wallet: LocalWallet.generate() });
+ * await client.faucet(); // a new wallet: USDC from the devnet's faucet
  * const handle = await client.placeOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price: "30000" });
  * await client.cancelOrder({ market: "BTC-USD", clientId: handle.clientId });
+ * (await handle.result({ timeoutMs: 10_000 })).status; // "CANCELED"
  * client.close();
  * ```
  */
@@ -49,7 +53,11 @@ export class CompositeClient {
    *
    * @example
    * ```ts
-   * const client = await CompositeClient.connect({ network: "testnet", env: process.env });
+   * // Endpoints come from `endpoints`, else from PERPX_NETWORK and the PERPX_*_URL variables of `env`.
+   * const reader = await CompositeClient.connect(devnetOptions); // no wallet: read-only
+   * reader.context.trader; // undefined
+   * reader.close();
+   * await CompositeClient.connect({ network: "testnet", env: {} }); // throws MissingEndpointError
    * ```
    */
   static async connect(options: ConnectOptions = {}): Promise<CompositeClient> {
@@ -120,7 +128,9 @@ export class CompositeClient {
    *
    * @example
    * ```ts
+   * const handle = await client.placeOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price: "30000" });
    * await client.cancelOrder({ market: "BTC-USD", clientId: handle.clientId });
+   * (await handle.result({ timeoutMs: 10_000 })).status; // "CANCELED"
    * ```
    */
   cancelOrder(params: { market: string; clientId: number }): Promise<SendTxResult> {
@@ -132,7 +142,11 @@ export class CompositeClient {
    *
    * @example
    * ```ts
+   * const bid = { market: "BTC-USD", side: "BUY", size: "0.001", goodTil: { blocks: 20 } } as const;
+   * const a = await client.placeOrder({ ...bid, price: "30000" });
+   * const b = await client.placeOrder({ ...bid, price: "30001" });
    * await client.batchCancel({ market: "BTC-USD", clientIds: [a.clientId, b.clientId] });
+   * (await a.result({ timeoutMs: 10_000 })).status; // "CANCELED"
    * ```
    */
   batchCancel(params: { market: string; clientIds: readonly number[] }): Promise<SendTxResult> {
@@ -344,7 +358,12 @@ export class CompositeClient {
    *
    * @example
    * ```ts
-   * await client.faucet({ address: "0x..." });
+   * import { addressToHex } from "@perpx/core";
+   * import { LocalWallet } from "@perpx/node-client/wallets";
+   *
+   * const fresh = LocalWallet.generate();
+   * const grant = await client.faucet({ address: addressToHex(fresh.address) }); // either address form
+   * grant.address === fresh.address; // true
    * ```
    */
   async faucet(params: { address?: string; subaccountNumber?: number } = {}): Promise<FaucetGrant> {
@@ -362,7 +381,8 @@ export class CompositeClient {
    *
    * @example
    * ```ts
-   * client.close();
+   * const reader = await CompositeClient.connect(devnetOptions);
+   * reader.close(); // the process can now exit by itself
    * ```
    */
   close(): void {

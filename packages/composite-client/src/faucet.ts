@@ -7,7 +7,9 @@ import { PerpxError, type PerpxErrorCode } from "@perpx/errors";
  *
  * @example
  * ```ts
- * const { address, credited }: FaucetGrant = await requestFaucetTokens({ faucetUrl, address });
+ * const { address, credited }: FaucetGrant = await requestFaucetTokens({ faucetUrl, address: wallet.address });
+ * address === wallet.address; // true
+ * credited.map((coin) => coin.denom); // ["uusdc", "aperpx"]
  * ```
  */
 export interface FaucetGrant {
@@ -66,7 +68,11 @@ export class FaucetError extends PerpxError {
  *
  * @example
  * ```ts
- * await requestFaucetTokens({ faucetUrl: "http://127.0.0.1:8000", address: "0x..." });
+ * import { addressToHex } from "@perpx/core";
+ *
+ * const grant = await requestFaucetTokens({ faucetUrl, address: addressToHex(wallet.address) });
+ * grant.subaccount; // { number: 0, quantums: "1000000000" }
+ * await requestFaucetTokens({ faucetUrl, address: "perpx1typo" }); // throws InvalidAddressError
  * ```
  */
 export async function requestFaucetTokens(params: {

@@ -38,7 +38,14 @@ export interface OrderHandle {
  *
  * @example
  * ```ts
- * const handle = orderHandle({ node, height, order });
+ * import { placeOrderMsg } from "@perpx/node-client";
+ *
+ * const plan = { market: btc, height: client.height(), nowMs: Date.now(), clientId: 4_000_000_001, subaccount };
+ * const wire = planOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price: "30000", goodTil: { blocks: 5 } }, plan);
+ * const sent = await sendClob(context, [placeOrderMsg(wire)]);
+ * const order = { wire, orderId: sent.orderId!, market: btc, placedAtHeight: client.height(), canceled: () => false };
+ * const handle = orderHandle({ node, height: context.height, order });
+ * (await handle.result({ timeoutMs: 10_000 })).status; // "EXPIRED"
  * ```
  */
 export function orderHandle(params: {

@@ -7,7 +7,7 @@ import type { NodeClient } from "@perpx/node-client";
  * @example
  * ```ts
  * const height = await startHeightTracker({ node, pollIntervalMs: 500 });
- * height.current(); // 1234n
+ * height.current() > 0n; // true
  * height.stop();
  * ```
  */

@@ -10,7 +10,7 @@ import type { Market, NodeClient } from "@perpx/node-client";
  * @example
  * ```ts
  * const btc: CompositeMarket = await client.getMarket({ ticker: "BTC-USD" });
- * btc.indexer?.nextFundingRate; // "0.00001"
+ * btc.indexer?.ticker; // "BTC-USD"
  * ```
  */
 export interface CompositeMarket extends Market {

@@ -122,8 +122,9 @@ export interface HumanOrder {
  *
  * @example
  * ```ts
- * const wire: WireOrder = planOrder(order, context);
- * wire.quantums; // 1000000n
+ * const plan = { market: btc, height: client.height(), nowMs: Date.now(), clientId: 7, subaccount };
+ * const wire: WireOrder = planOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price: "30000" }, plan);
+ * [wire.kind, wire.clientId, wire.clobPairId]; // ["long-term", 7, 0]
  * ```
  */
 export type WireOrder = PlaceOrderParams & { clobPairId: number; quantums: bigint; subticks: bigint };
@@ -277,8 +278,10 @@ function checkGoodTil(goodTil: GoodTil | undefined, kind: PlaceOrderParams["kind
  *
  * @example
  * ```ts
+ * const context: PlanContext = { market: btc, height: client.height(), nowMs: Date.now(), clientId: 7, subaccount };
  * const wire = planOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price: "30000" }, context);
  * wire.kind; // "long-term"
+ * planOrder({ market: "BTC-USD", side: "BUY", size: "0.00015", price: "30000" }, context); // throws InvalidAmountError
  * ```
  */
 export function planOrder(order: HumanOrder, context: PlanContext): WireOrder {

@@ -51,7 +51,9 @@ export interface OrderFill {
  *
  * @example
  * ```ts
- * const { status, filledSize, final }: OrderResult = await handle.result({ timeoutMs: 5_000 });
+ * const handle = await client.placeOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price: "30000", goodTil: { blocks: 5 } });
+ * const { status, filledSize, final }: OrderResult = await handle.result({ timeoutMs: 10_000 });
+ * [status, filledSize, final]; // ["EXPIRED", "0", true]
  * ```
  */
 export interface OrderResult {
@@ -80,7 +82,12 @@ export interface OrderResult {
  *
  * @example
  * ```ts
- * const tracked: TrackedOrder = { wire, orderId, market, placedAtHeight: 100n, canceled: () => false };
+ * const handle = await client.placeOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price: "30000" });
+ * const plan = { market: btc, height: client.height(), nowMs: Date.now(), clientId: handle.clientId, subaccount };
+ * const wire = planOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price: "30000" }, plan);
+ * const tracked: TrackedOrder = { wire, orderId: handle.orderId, market: btc, placedAtHeight: 100n, canceled: () => false };
+ * tracked.orderId.clientId === tracked.wire.clientId; // true
+ * await client.cancelOrder({ market: "BTC-USD", clientId: handle.clientId });
  * ```
  */
 export interface TrackedOrder {
@@ -145,7 +152,16 @@ function removalReasonName(reason: clob.OrderRemoval_RemovalReason): string {
  *
  * @example
  * ```ts
- * await followOrder({ node, height, order, onUpdate: (r) => console.log(r.status), signal });
+ * import { placeOrderMsg } from "@perpx/node-client";
+ *
+ * const plan = { market: btc, height: client.height(), nowMs: Date.now(), clientId: 4_000_000_002, subaccount };
+ * const wire = planOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price: "30000", goodTil: { blocks: 5 } }, plan);
+ * const sent = await sendClob(context, [placeOrderMsg(wire)]);
+ * const order = { wire, orderId: sent.orderId!, market: btc, placedAtHeight: client.height(), canceled: () => false };
+ * const seen: string[] = [];
+ * const signal = AbortSignal.timeout(10_000);
+ * await followOrder({ node, height: context.height, order, onUpdate: (r) => seen.push(r.status), signal });
+ * seen; // ["EXPIRED"]
  * ```
  */
 export async function followOrder(params: {

@@ -48,7 +48,16 @@ export function traderOf(context: ClientContext, action: string): Trader {
  *
  * @example
  * ```ts
- * await sendClob(context, [placeOrderMsg(wire)], "sync");
+ * import { cancelOrderMsg, placeOrderMsg } from "@perpx/node-client";
+ *
+ * const plan = { market: btc, height: client.height(), nowMs: Date.now(), clientId: 4_000_000_003, subaccount };
+ * const goodTil = { blocks: 20 };
+ * const wire = planOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price: "30000", goodTil }, plan);
+ * const sent = await sendClob(context, [placeOrderMsg(wire)], "sync");
+ * sent.shortTerm; // true: accepted at CheckTx
+ * const goodTilBlock = Number(plan.height) + goodTil.blocks;
+ * const cancel = cancelOrderMsg({ subaccount, clientId: 4_000_000_003, clobPairId: 0, kind: "short-term", goodTilBlock });
+ * (await sendClob(context, [cancel])).shortTerm; // true
  * ```
  */
 export function sendClob(
@@ -76,7 +85,7 @@ export function sendClob(
  *
  * @example
  * ```ts
- * subaccountOf(context); // { owner: "perpx1...", number: 0 }
+ * subaccountOf(context); // { owner: wallet.address, number: 0 }
  * ```
  */
 export function subaccountOf(context: ClientContext): { owner: string; number: number } {
@@ -140,7 +149,11 @@ export async function placeHumanOrder(
  *
  * @example
  * ```ts
- * await cancelling([entry], () => sendClob(context, [cancelOrderMsg(params)]));
+ * const entry = { canceled: false };
+ * await cancelling([entry], () => Promise.reject(new Error("refused"))).catch(() => undefined);
+ * entry.canceled; // false: the cancel failed, so the mark is undone
+ * await cancelling([entry], async () => "sent"); // "sent"
+ * entry.canceled; // true
  * ```
  */
 export async function cancelling<T>(entries: { canceled: boolean }[], send: () => Promise<T>): Promise<T> {
@@ -164,7 +177,10 @@ export async function cancelling<T>(entries: { canceled: boolean }[], send: () =
  *
  * @example
  * ```ts
+ * const handle = await placeHumanOrder(context, placed, { market: "BTC-USD", side: "BUY", size: "0.001", price: "30000" });
  * await cancelPlacedOrder(context, placed, { market: "BTC-USD", clientId: handle.clientId });
+ * (await handle.result({ timeoutMs: 10_000 })).status; // "CANCELED"
+ * await cancelPlacedOrder(context, placed, { market: "BTC-USD", clientId: 12 }); // throws InvalidArgumentError
  * ```
  */
 export async function cancelPlacedOrder(

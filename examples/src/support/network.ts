@@ -1,0 +1,154 @@
+/**
+ * Opens the network an example runs on, the same way for every example:
+ *
+ * - `PERPX_NETWORK` unset: a devnet started in this process on free ports, with its market maker
+ *   (`--liquidity`) so books and trades are never empty; stopped when the example ends.
+ * - `PERPX_NETWORK=local|testnet|mainnet`: that network, with the endpoints of the preset or of
+ *   the `PERPX_*_URL` variables of `@perpx/core`'s endpoint table.
+ *
+ * The wallet is `PERPX_MNEMONIC`'s (index 0), or on a devnet without one its first test account.
+ * On a network with a faucet (devnet, testnet), a subaccount with less USDC than the example needs
+ * is topped up from the faucet first.
+ */
+import { CompositeClient, type ConnectOptions } from "@perpx/composite-client";
+import { type EndpointName, type NetworkConfig, type NetworkName, resolveNetwork } from "@perpx/core";
+import { type Devnet, GENESIS_ACCOUNTS, startDevnet } from "@perpx/devnet";
+import { LocalWallet } from "@perpx/node-client/wallets";
+
+/** What an example gets: a connected client with a wallet, and where it runs. */
+export interface ExampleNetwork {
+  /** The network's name (`local` for a devnet). */
+  readonly name: NetworkName;
+  /** The client, connected with {@link ExampleNetwork.wallet}. */
+  readonly client: CompositeClient;
+  /** The wallet that trades. */
+  readonly wallet: LocalWallet;
+  /** The indexer's WebSocket URL, when the network has one. */
+  readonly indexerWs: string | undefined;
+  /** The devnet, when this process started it. */
+  readonly devnet: Devnet | undefined;
+  /** Connects another client to the same network (e.g. with another wallet); closed with the network. */
+  connect(
+    options?: Pick<ConnectOptions, "wallet" | "credential" | "subaccountNumber">,
+  ): Promise<CompositeClient>;
+  /** Closes every client and stops the devnet this process started. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link openNetwork}. */
+export interface OpenNetworkOptions {
+  /** USDC the wallet's subaccount 0 should hold; topped up from the faucet when it holds less. @default "100" */
+  readonly collateral?: string;
+}
+
+function walletOf(name: NetworkName): LocalWallet {
+  const mnemonic = process.env.PERPX_MNEMONIC?.trim();
+  if (mnemonic) return LocalWallet.fromMnemonic(mnemonic);
+  const first = GENESIS_ACCOUNTS[0];
+  if (name === "local" && first) return LocalWallet.fromMnemonic(first.mnemonic);
+  throw new Error(`on ${name}, set PERPX_MNEMONIC to the 24 words of the wallet the examples trade with`);
+}
+
+async function startLocalDevnet(): Promise<{
+  devnet: Devnet;
+  base: ConnectOptions & { network: NetworkConfig };
+}> {
+  const devnet = await startDevnet({ ports: "free", blockTimeMs: 200, faucetWindowMs: 0, liquidity: true });
+  const { endpoints } = devnet;
+  const urls: Partial<Record<EndpointName, string>> = {
+    nodeRpc: endpoints.nodeRpc,
+    nodeRest: endpoints.nodeRest,
+    grpc: endpoints.grpcTls,
+    faucet: endpoints.faucet,
+    indexer: endpoints.indexer,
+    indexerWs: endpoints.indexerWs,
+    devnetControl: endpoints.devnetControl,
+  };
+  return {
+    devnet,
+    base: {
+      network: resolveNetwork({ network: "local", endpoints: urls }),
+      grpcCaCert: devnet.caPem,
+      pollIntervalMs: 100,
+    },
+  };
+}
+
+/** USDC as a number of micro-USDC (for comparisons of human amounts). */
+function micro(amount: string): bigint {
+  const [whole = "0", fraction = ""] = amount.replace(/^-/, "").split(".");
+  const value = BigInt(whole) * 1_000_000n + BigInt(fraction.padEnd(6, "0").slice(0, 6) || "0");
+  return amount.startsWith("-") ? -value : value;
+}
+
+/**
+ * Opens the network (see the module's comment) and connects a client with the wallet.
+ *
+ * @example
+ * ```ts
+ * const net = await openNetwork();
+ * const btc = await net.client.getMarket({ ticker: "BTC-USD" });
+ * await net.close();
+ * ```
+ */
+async function openNetwork(options: OpenNetworkOptions = {}): Promise<ExampleNetwork> {
+  const fromEnv = process.env.PERPX_NETWORK?.trim();
+  const started = fromEnv ? undefined : await startLocalDevnet();
+  const base = started?.base ?? { network: resolveNetwork({ env: process.env }), pollIntervalMs: 250 };
+  const config = base.network;
+  const name = config.network.name;
+  const clients: CompositeClient[] = [];
+  const connect = async (extra: Pick<ConnectOptions, "wallet" | "credential" | "subaccountNumber"> = {}) => {
+    const client = await CompositeClient.connect({ ...base, ...extra });
+    clients.push(client);
+    return client;
+  };
+  const close = async () => {
+    for (const client of clients) client.close();
+    await started?.devnet.stop();
+  };
+  try {
+    const wallet = walletOf(name);
+    const client = await connect({ wallet });
+    const collateral = options.collateral ?? "100";
+    if (config.endpoints.faucet && micro((await client.account()).usdc) < micro(collateral)) {
+      await client.faucet();
+    }
+    return {
+      name,
+      client,
+      wallet,
+      indexerWs: config.endpoints.indexerWs,
+      devnet: started?.devnet,
+      connect,
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/**
+ * Runs an example: opens the network, runs `main` with it, closes everything however it ends, and
+ * exits non-zero (with the error on stderr) when it failed.
+ *
+ * @example
+ * ```ts
+ * await runExample(async ({ client }) => console.log(client.height()));
+ * ```
+ */
+export async function runExample(
+  main: (net: ExampleNetwork) => Promise<void>,
+  options: OpenNetworkOptions = {},
+): Promise<void> {
+  const net = await openNetwork(options);
+  try {
+    await main(net);
+  } catch (error) {
+    console.error(error);
+    process.exitCode = 1;
+  } finally {
+    await net.close();
+  }
+}

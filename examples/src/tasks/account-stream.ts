@@ -1,0 +1,67 @@
+/**
+ * The account and its positions, live: the indexer's subaccount feed (snapshot, then updates)
+ * keeps a view of USDC, positions, orders and fills; a market buy then shows up on it as a fill and
+ * a position. `client.account()` gives the same account from the node (equity at the oracle price)
+ * with the indexer's entry price and unrealized PnL.
+ *
+ * Output (checked by tests/examples.test.ts):
+ *   feed: equity <amount> USDC, <n> open position(s)
+ *   bought 0.001 BTC-USD: FILLED
+ *   feed: fill BUY 0.001 BTC-USD @ <price>
+ *   feed: position BTC-USD LONG <size>, entry <price>
+ *   account: equity <amount> USDC, USDC <amount>, free collateral <amount>
+ *   position: BTC-USD LONG <size>, oracle <price>, entry <price>, unrealized PnL <pnl> USD
+ */
+import { connectIndexerSocket, watchSubaccount } from "@perpx/indexer-client";
+import { runExample } from "../support/network.js";
+import { waitFor } from "../support/wait.js";
+
+await runExample(async ({ client, wallet, indexerWs }) => {
+  if (indexerWs === undefined)
+    throw new Error("this network has no indexer WebSocket (PERPX_INDEXER_WS_URL)");
+  const socket = await connectIndexerSocket({ url: indexerWs });
+  const live = watchSubaccount(socket, { address: wallet.address, subaccountNumber: 0 });
+  try {
+    const view = await live.ready();
+    console.log(
+      `feed: equity ${view.equity() ?? "unknown"} USDC, ${view.positions().filter((p) => p.status === "OPEN").length} open position(s)`,
+    );
+    const fillsBefore = view.fills().length;
+
+    const order = await client.placeOrder({
+      market: "BTC-USD",
+      side: "BUY",
+      type: "MARKET",
+      size: "0.001",
+      slippage: "1%",
+    });
+    console.log(`bought 0.001 BTC-USD: ${(await order.result({ timeoutMs: 10_000 })).status}`);
+
+    const fill = await waitFor("the fill on the feed", () =>
+      view
+        .fills()
+        .slice(fillsBefore)
+        .find((f) => f.ticker === "BTC-USD"),
+    );
+    console.log(`feed: fill ${fill.side} ${fill.size} ${fill.ticker} @ ${fill.price}`);
+    const position = await waitFor("the position on the feed", () =>
+      view.positions().find((p) => p.market === "BTC-USD" && p.status === "OPEN"),
+    );
+    console.log(
+      `feed: position ${position.market} ${position.side} ${position.size}, entry ${position.entryPrice}`,
+    );
+
+    const account = await client.account();
+    console.log(
+      `account: equity ${account.equity} USDC, USDC ${account.usdc}, free collateral ${account.freeCollateral}`,
+    );
+    for (const p of account.positions) {
+      console.log(
+        `position: ${p.market} ${p.side} ${p.size}, oracle ${p.oraclePrice}, entry ${p.entryPrice}, unrealized PnL ${p.unrealizedPnl} USD`,
+      );
+    }
+  } finally {
+    live.close();
+    await socket.close();
+  }
+});

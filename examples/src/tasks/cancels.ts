@@ -1,0 +1,54 @@
+/**
+ * Batch cancel and cancel-all: a ladder of three short-term bids under the oracle price, cancelled
+ * in one transaction (`batchCancel`, at CheckTx); then a short-term bid on BTC-USD and a long-term
+ * bid on ETH-USD, both cancelled by `cancelAll()` (every order this client placed that may still
+ * be open, per market).
+ *
+ * Output (checked by tests/examples.test.ts):
+ *   ladder: 3 short-term bids at <prices>
+ *   batch cancel: 3 orders, status CANCELED, CANCELED, CANCELED
+ *   open: short-term BTC-USD <id>, long-term ETH-USD <id>
+ *   cancel all: BTC-USD 1, ETH-USD 1
+ *   status: CANCELED, CANCELED
+ */
+import { runExample } from "../support/network.js";
+
+await runExample(async ({ client }) => {
+  const btc = Number((await client.getMarket({ ticker: "BTC-USD" })).oraclePrice);
+  const prices = [0.9, 0.85, 0.8].map((f) => (btc * f).toFixed(0));
+  const ladder = await Promise.all(
+    prices.map((price) =>
+      client.placeOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price, goodTil: { blocks: 20 } }),
+    ),
+  );
+  console.log(`ladder: 3 short-term bids at ${prices.join(", ")}`);
+  await client.batchCancel({ market: "BTC-USD", clientIds: ladder.map((o) => o.clientId) });
+  const ended = await Promise.all(ladder.map((o) => o.result({ timeoutMs: 10_000 })));
+  console.log(`batch cancel: 3 orders, status ${ended.map((r) => r.status).join(", ")}`);
+
+  const eth = Number((await client.getMarket({ ticker: "ETH-USD" })).oraclePrice);
+  const short = await client.placeOrder({
+    market: "BTC-USD",
+    side: "BUY",
+    size: "0.001",
+    price: (btc * 0.9).toFixed(0),
+    goodTil: { blocks: 20 },
+  });
+  const long = await client.placeOrder({
+    market: "ETH-USD",
+    side: "BUY",
+    size: "0.01",
+    price: (eth * 0.9).toFixed(1),
+  });
+  console.log(`open: ${short.kind} BTC-USD ${short.clientId}, ${long.kind} ETH-USD ${long.clientId}`);
+  const cancelled = await client.cancelAll();
+  const counts = Object.entries(cancelled)
+    .map(([market, ids]) => `${market} ${ids.length}`)
+    .sort();
+  console.log(`cancel all: ${counts.join(", ")}`);
+  const results = await Promise.all([
+    short.result({ timeoutMs: 10_000 }),
+    long.result({ timeoutMs: 10_000 }),
+  ]);
+  console.log(`status: ${results.map((r) => r.status).join(", ")}`);
+});
