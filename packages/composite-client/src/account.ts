@@ -13,7 +13,11 @@ import { traderOf } from "./trading.js";
  *
  * @example
  * ```ts
- * const { market, side, size, entryPrice, liquidationPrice }: Position = account.positions[0]!;
+ * const bought = await client.placeOrder({ market: "BTC-USD", side: "BUY", type: "MARKET", size: "0.001", slippage: "1%" });
+ * (await bought.result({ timeoutMs: 10_000 })).status; // "FILLED"
+ * const account = await client.account();
+ * const position: Position | undefined = account.positions.find((p) => p.market === "BTC-USD");
+ * position?.entryPrice !== undefined; // true
  * ```
  */
 export interface Position {
@@ -40,7 +44,12 @@ export interface Position {
  *
  * @example
  * ```ts
- * const { market, clientId, side, price, size, filledSize }: AccountOrder = account.openOrders[0]!;
+ * const price = (Number(btc.oraclePrice) / 2).toFixed(0);
+ * const order = await client.placeOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price, rounding: "down" });
+ * (await order.result({ timeoutMs: 5_000 })).status; // "RESTING"
+ * const open: AccountOrder[] = (await client.account()).openOrders;
+ * open.some((o) => o.clientId === order.clientId); // true
+ * await client.cancelOrder({ market: "BTC-USD", clientId: order.clientId });
  * ```
  */
 export interface AccountOrder {
@@ -67,7 +76,10 @@ export interface AccountOrder {
  *
  * @example
  * ```ts
- * const { market, side, price, size, fee, liquidity }: AccountFill = account.fills[0]!;
+ * const sold = await client.placeOrder({ market: "BTC-USD", side: "SELL", type: "MARKET", size: "0.001", slippage: "1%" });
+ * (await sold.result({ timeoutMs: 10_000 })).status; // "FILLED"
+ * const fills: AccountFill[] = (await client.account()).fills;
+ * fills.some((f) => f.market === "BTC-USD" && f.side === "SELL"); // true
  * ```
  */
 export interface AccountFill {
@@ -286,8 +298,9 @@ export async function accountView(context: ClientContext): Promise<AccountView> 
  *
  * @example
  * ```ts
- * const payments = await fundingPaymentsOf(context, { limit: 10 });
- * payments[0]?.payment; // "-3.25"
+ * // An indexer that does not serve the route yet answers 404 (IndexerNotFoundError).
+ * const payments = await fundingPaymentsOf(context, { limit: 10 }).catch(() => []);
+ * Array.isArray(payments); // true
  * ```
  */
 export async function fundingPaymentsOf(

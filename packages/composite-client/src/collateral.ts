@@ -50,7 +50,9 @@ export class InsufficientCollateralError extends InvalidOrderError {
  *
  * @example
  * ```ts
- * checkCollateral(context, wire, btc);
+ * const order = { market: "BTC-USD", side: "BUY", size: "1000", price: btc.oraclePrice, rounding: "down" } as const;
+ * const wire = planOrder(order, { market: btc, height: client.height(), nowMs: Date.now(), clientId: 1, subaccount });
+ * checkCollateral(context, wire, btc); // throws InsufficientCollateralError
  * ```
  */
 export function checkCollateral(context: ClientContext, wire: WireOrder, market: CompositeMarket): void {

@@ -227,7 +227,11 @@ export class CompositeClient {
    *
    * @example
    * ```ts
+   * import { EvmWallet } from "@perpx/node-client/wallets";
+   * const evmWallet = EvmWallet.generate();
+   * await client.faucet({ address: evmWallet.evmAddress }); // opens its account
    * const { credential } = await client.approveAgentFromEvm({ evmWallet });
+   * typeof credential; // "string"
    * ```
    */
   approveAgentFromEvm(params: {
@@ -243,7 +247,8 @@ export class CompositeClient {
    *
    * @example
    * ```ts
-   * await client.wrapRedeem({ amount: "1.5" });
+   * // No USDC came in over IBC on a fresh devnet: nothing backs a voucher, refused before signing.
+   * await client.wrapRedeem({ amount: "1.5" }); // throws InvalidArgumentError
    * ```
    */
   wrapRedeem(params: { amount: string; voucherDenom?: string }): Promise<SendTxResult> {
@@ -255,7 +260,8 @@ export class CompositeClient {
    *
    * @example
    * ```ts
-   * await client.wrapWithdraw({ amount: "2", receiver: "noble1..." });
+   * // As wrapRedeem: a fresh devnet holds no backing, so it is refused before signing.
+   * await client.wrapWithdraw({ amount: "2", receiver: "noble1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqn8sqxy" }); // throws InvalidArgumentError
    * ```
    */
   wrapWithdraw(params: {
@@ -273,7 +279,14 @@ export class CompositeClient {
    *
    * @example
    * ```ts
-   * await client.trackBridgeDeposit({ ethTxHash: "0x...", onStatus: (s) => console.log(s.status) });
+   * // A devnet's control route stands in for the deposit on the source chain.
+   * const ethTxHash = `0x${"cd".repeat(32)}`;
+   * await fetch(`${client.context.config.endpoints.devnetControl}/devnet/bridge/deposit`, {
+   *   method: "POST",
+   *   body: JSON.stringify({ sender: `0x${"12".repeat(20)}`, address: client.subaccount.owner, amount: "1000000", txHash: ethTxHash }),
+   * });
+   * const done = await client.trackBridgeDeposit({ ethTxHash, onStatus: (s) => console.log(s.status) });
+   * done.status; // "COMPLETED"
    * ```
    */
   trackBridgeDeposit(params: {
@@ -341,7 +354,8 @@ export class CompositeClient {
    *
    * @example
    * ```ts
-   * const payments = await client.fundingPayments({ limit: 10 });
+   * const payments = await client.fundingPayments({ limit: 10 }).catch(() => []); // [] where the indexer has no such route
+   * Array.isArray(payments); // true
    * ```
    */
   fundingPayments(

@@ -15,9 +15,8 @@ import type { MarketCache } from "./markets.js";
  *
  * @example
  * ```ts
- * const feed = await startLiveFeed({ url: "ws://127.0.0.1:3003/v4/ws", height, markets });
- * feed.live(); // true while the socket delivers
- * feed.stop();
+ * const feed: LiveFeed = client.context.feed!;
+ * feed.subaccount?.view.blockHeight !== undefined; // true: the account's snapshot is in
  * ```
  */
 export interface LiveFeed {
@@ -36,6 +35,7 @@ export interface LiveFeed {
  *
  * @example
  * ```ts
+ * const { height, markets } = client.context;
  * const options: LiveFeedOptions = { url: "ws://127.0.0.1:3003/v4/ws", height, markets, staleMs: 3_000 };
  * ```
  */
@@ -72,7 +72,11 @@ export interface LiveFeedOptions {
  *
  * @example
  * ```ts
- * const feed = await startLiveFeed({ url, height, markets, subaccount: { owner, number: 0 } });
+ * import { indexerSocketUrl } from "@perpx/core";
+ * const { config, height, markets } = client.context;
+ * const feed = await startLiveFeed({ url: indexerSocketUrl(config), height, markets, subaccount });
+ * feed.subaccount?.view.blockHeight !== undefined; // true
+ * await feed.stop();
  * ```
  */
 export async function startLiveFeed(options: LiveFeedOptions): Promise<LiveFeed> {

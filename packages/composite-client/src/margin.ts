@@ -28,7 +28,9 @@ export interface MarginPositionInput {
  *
  * @example
  * ```ts
- * const { notional, unrealizedPnl, liquidationPrice }: MarginPosition = summary.positions[0]!;
+ * const summary = marginSummary({ usdc: "1000", positions: [{ market: "BTC-USD", size: "0.1", entryPrice: "60000", oraclePrice: "65000", initialMarginFraction: "0.05", maintenanceMarginFraction: "0.03" }] });
+ * const { notional, unrealizedPnl }: MarginPosition = summary.positions[0]!;
+ * [notional, unrealizedPnl]; // ["6500", "500"]
  * ```
  */
 export interface MarginPosition {

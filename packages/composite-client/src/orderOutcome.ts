@@ -98,7 +98,9 @@ export function fillTotals(
  *
  * @example
  * ```ts
- * const result = orderOutcome(view.order(id)!, view.fills().filter((f) => f.orderId === id), { size: "0.001", canceled: false });
+ * const order = { id: "o1", subaccountId: "s", clientId: "7", clobPairId: "0", status: "CANCELED", orderFlags: "64", removalReason: "post_only_would_cross" } as const;
+ * const result = orderOutcome(order, [], { size: "0.001", canceled: false });
+ * [result.status, result.reason]; // ["REJECTED", "post_only_would_cross"]
  * ```
  */
 export function orderOutcome(
@@ -168,7 +170,17 @@ export function orderOutcome(
  *
  * @example
  * ```ts
- * await followOnFeed({ live: client.context.feed!.subaccount!, order, onUpdate: console.log, signal });
+ * import { ORDER_FLAGS } from "@perpx/node-client";
+ * const price = (Number(btc.oraclePrice) / 2).toFixed(0);
+ * const handle = await client.placeOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price, rounding: "down" });
+ * const wire = planOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price, rounding: "down" }, { market: btc, height: client.height(), nowMs: Date.now(), clientId: handle.clientId, subaccount });
+ * const order = { wire, orderId: handle.orderId, market: btc, placedAtHeight: client.height(), canceled: () => false };
+ * const seen: string[] = [];
+ * const signal = AbortSignal.timeout(3_000);
+ * await followOnFeed({ live: client.context.feed!.subaccount!, order, onUpdate: (r) => seen.push(r.status), signal }).catch(() => {});
+ * seen[0]; // "RESTING"
+ * ORDER_FLAGS[wire.kind]; // 64
+ * await client.cancelOrder({ market: "BTC-USD", clientId: handle.clientId });
  * ```
  */
 export function followOnFeed(params: {

@@ -60,7 +60,9 @@ export class ApproveAgentError extends PerpxError {
  * @example
  * ```ts
  * const { credential } = await authorizeTradingKey(context);
- * const bot = await CompositeClient.connect({ network: "local", credential });
+ * const bot = await CompositeClient.connect({ ...devnetOptions, credential });
+ * bot.subaccount.owner === wallet.address; // true
+ * bot.close();
  * ```
  */
 export async function authorizeTradingKey(
@@ -91,7 +93,11 @@ export async function authorizeTradingKey(
  *
  * @example
  * ```ts
- * const { credential } = await approveAgentFromEvm(context, { evmWallet: EvmWallet.fromMnemonic(mnemonic) });
+ * import { EvmWallet } from "@perpx/node-client/wallets";
+ * const evmWallet = EvmWallet.generate();
+ * await client.faucet({ address: evmWallet.evmAddress }); // opens its account
+ * const { credential } = await approveAgentFromEvm(context, { evmWallet });
+ * typeof credential; // "string"
  * ```
  */
 export async function approveAgentFromEvm(

@@ -27,7 +27,8 @@ async function voucherOf(context: ClientContext, amount: bigint, given: string |
  *
  * @example
  * ```ts
- * await wrapRedeemUsdc(context, { amount: "1.5" });
+ * // Nothing backs a voucher on a fresh devnet (no USDC came in over IBC): refused before signing.
+ * await wrapRedeemUsdc(context, { amount: "1.5" }); // throws InvalidArgumentError
  * ```
  */
 export async function wrapRedeemUsdc(
@@ -48,7 +49,8 @@ export async function wrapRedeemUsdc(
  *
  * @example
  * ```ts
- * await wrapWithdrawUsdc(context, { amount: "2", receiver: "noble1..." });
+ * // As wrapRedeemUsdc: refused before signing where nothing backs a voucher.
+ * await wrapWithdrawUsdc(context, { amount: "2", receiver: "noble1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqn8sqxy" }); // throws InvalidArgumentError
  * ```
  */
 export async function wrapWithdrawUsdc(
@@ -103,7 +105,13 @@ const STATUS: Record<number, BridgeDepositStatus["status"] | undefined> = {
  *
  * @example
  * ```ts
- * const done = await trackBridgeDeposit(context, { ethTxHash: "0x...", address, onStatus: (s) => console.log(s.status) });
+ * const ethTxHash = `0x${"ef".repeat(32)}`;
+ * await fetch(`${context.config.endpoints.devnetControl}/devnet/bridge/deposit`, {
+ *   method: "POST",
+ *   body: JSON.stringify({ sender: `0x${"12".repeat(20)}`, address: subaccount.owner, amount: "1000000", txHash: ethTxHash }),
+ * });
+ * const done = await trackBridgeDeposit(context, { ethTxHash, address: subaccount.owner });
+ * done.status; // "COMPLETED"
  * ```
  */
 export async function trackBridgeDeposit(
