@@ -136,16 +136,24 @@ export interface AccountView {
   fills: AccountFill[];
 }
 
-/** The initial margin fraction of a market for the account: its leverage choice, else the market's. */
-function imfOf(market: CompositeMarket, choices: ReadonlyMap<number, number>): string | undefined {
+/**
+ * The initial margin fraction of a market for the account: its leverage choice, else the market's.
+ *
+ * @example
+ * ```ts
+ * imfOf(btc, new Map([[btc.clobPairId, 200_000]])); // "0.2"
+ * ```
+ */
+export function imfOf(market: CompositeMarket, choices: ReadonlyMap<number, number>): string | undefined {
   const chosen = choices.get(market.clobPairId);
   if (chosen !== undefined) return new Decimal(chosen).dividedBy(1_000_000).toFixed();
   return market.indexer?.initialMarginFraction;
 }
 
 async function leverageChoices(context: ClientContext, subaccount: { owner: string; number: number }) {
-  const settings = await context.node.getLeverage(subaccount).catch(() => []);
-  return new Map(settings.map((s) => [s.clobPairId, s.imfPpm]));
+  const settings = await context.node.getLeverage(subaccount).catch(() => undefined);
+  if (settings) context.leverage = new Map(settings.map((s) => [s.clobPairId, s.imfPpm]));
+  return context.leverage ?? new Map<number, number>();
 }
 
 function summarize(

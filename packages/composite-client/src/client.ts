@@ -146,6 +146,11 @@ export interface ClientContext {
   subaccountNumber: number;
   /** The indexer's live feed, when the network has an `indexerWs` endpoint and it answered. */
   feed: LiveFeed | undefined;
+  /**
+   * The subaccount's leverage choices (initial margin fraction, ppm, by clob pair) as last read by
+   * `account()` or set by `setLeverage`; undefined until then.
+   */
+  leverage: Map<number, number> | undefined;
 }
 
 function isNetworkConfig(network: ConnectOptions["network"]): network is NetworkConfig {
@@ -256,6 +261,7 @@ export async function connectContext(options: ConnectOptions = {}): Promise<Clie
       trader,
       subaccountNumber,
       feed,
+      leverage: undefined,
     };
   } catch (error) {
     height?.stop();

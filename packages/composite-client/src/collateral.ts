@@ -2,6 +2,7 @@ import { InvalidOrderError, quantumsToSize, subticksToPrice } from "@perpx/core"
 import { InvalidArgumentError } from "@perpx/errors";
 import type { SendTxResult } from "@perpx/node-client";
 import { Decimal } from "decimal.js";
+import { imfOf } from "./account.js";
 import type { ClientContext } from "./client.js";
 import { marginSummary } from "./margin.js";
 import type { CompositeMarket } from "./markets.js";
@@ -10,7 +11,8 @@ import type { WireOrder } from "./orderPlan.js";
 
 /**
  * An order the account cannot afford: placing it needs `required` USDC of free collateral (its
- * notional at its limit or worst price times the market's initial margin fraction) and the account
+ * notional at its limit or worst price times the market's initial margin fraction, or the
+ * account's leverage choice) and the account
  * has `free`. Raised before anything is signed.
  *
  * @example
@@ -41,7 +43,8 @@ export class InsufficientCollateralError extends InvalidOrderError {
 }
 
 /**
- * Checks, from the live account and the cached markets only (no network call), that an order that
+ * Checks, from the live account, the cached markets and the leverage choices last read or set
+ * (no network call), that an order that
  * adds to the account's exposure in its market fits its free collateral. Reduce-only orders and
  * orders that only reduce a position pass; so does every order when the client has no live account
  * (the chain judges it).
@@ -57,7 +60,7 @@ export class InsufficientCollateralError extends InvalidOrderError {
  */
 export function checkCollateral(context: ClientContext, wire: WireOrder, market: CompositeMarket): void {
   const view = context.feed?.subaccount?.view;
-  const imf = market.indexer?.initialMarginFraction;
+  const imf = imfOf(market, context.leverage ?? new Map());
   if (!view || imf === undefined || wire.reduceOnly) return;
   if (view.blockHeight === undefined) return; // the feed has no snapshot of the account yet
   const held = view.positions().find((p) => p.market === market.ticker);
@@ -79,7 +82,7 @@ export function checkCollateral(context: ClientContext, wire: WireOrder, market:
       size: p.size,
       entryPrice: p.entryPrice,
       oraclePrice: m.oraclePrice,
-      initialMarginFraction: m.indexer?.initialMarginFraction,
+      initialMarginFraction: imfOf(m, context.leverage ?? new Map()),
       maintenanceMarginFraction: m.indexer?.maintenanceMarginFraction,
     });
   }
@@ -131,9 +134,11 @@ export async function setMarketLeverage(
   }
   const market = await context.markets.get(params.market);
   const imfPpm = new Decimal(1_000_000).dividedBy(leverage).toDecimalPlaces(0, Decimal.ROUND_UP).toNumber();
-  return context.node.updateLeverage({
+  const sent = await context.node.updateLeverage({
     signer,
     subaccount: { owner: signer.address, number: context.subaccountNumber },
     leverage: [{ clobPairId: market.clobPairId, imfPpm }],
   });
+  context.leverage = new Map(context.leverage ?? []).set(market.clobPairId, imfPpm);
+  return sent;
 }

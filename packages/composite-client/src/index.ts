@@ -9,6 +9,7 @@ export {
   type AccountView,
   accountView,
   fundingPaymentsOf,
+  imfOf,
   type Position,
 } from "./account.js";
 export { checkBookReach } from "./book.js";
