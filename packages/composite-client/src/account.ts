@@ -6,7 +6,7 @@ import { Decimal } from "decimal.js";
 import type { ClientContext } from "./client.js";
 import { type MarginPositionInput, marginSummary } from "./margin.js";
 import type { CompositeMarket } from "./markets.js";
-import { traderOf } from "./trading.js";
+import { traderOf } from "./trader.js";
 
 /**
  * A position in human units.

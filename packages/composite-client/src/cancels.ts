@@ -1,6 +1,7 @@
 import { batchCancelMsg, cancelOrderMsg, type SendTxResult } from "@perpx/node-client";
 import type { ClientContext } from "./client.js";
-import { cancelling, type PlacedOrders, sendClob, subaccountOf } from "./trading.js";
+import { subaccountOf } from "./trader.js";
+import { cancelling, type PlacedOrders, sendClob } from "./trading.js";
 
 /** Cancels of short-term orders live this many blocks. */
 const CANCEL_BLOCKS = 20;

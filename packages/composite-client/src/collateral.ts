@@ -6,8 +6,8 @@ import { imfOf } from "./account.js";
 import type { ClientContext } from "./client.js";
 import { marginSummary } from "./margin.js";
 import type { CompositeMarket } from "./markets.js";
-import { walletOf } from "./money.js";
 import type { WireOrder } from "./orderPlan.js";
+import { walletOf } from "./trader.js";
 
 /**
  * An order the account cannot afford: placing it needs `required` USDC of free collateral (its

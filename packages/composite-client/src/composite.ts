@@ -12,7 +12,8 @@ import type { OrderHandle } from "./handle.js";
 import type { CompositeMarket } from "./markets.js";
 import { depositUsdc, transferUsdc, withdrawUsdc } from "./money.js";
 import type { HumanOrder } from "./orderPlan.js";
-import { cancelPlacedOrder, type PlacedOrders, placeHumanOrder, subaccountOf } from "./trading.js";
+import { subaccountOf } from "./trader.js";
+import { cancelPlacedOrder, type PlacedOrders, placeHumanOrder } from "./trading.js";
 import { type AuthorizedKey, approveAgentFromEvm, authorizeTradingKey } from "./tradingKeys.js";
 import {
   type BridgeDepositStatus,

@@ -40,7 +40,7 @@ export {
   type MarketCache,
   type MarketCacheOptions,
 } from "./markets.js";
-export { depositUsdc, transferUsdc, walletOf, withdrawUsdc } from "./money.js";
+export { depositUsdc, transferUsdc, withdrawUsdc } from "./money.js";
 export { fillTotals, followOnFeed, orderOutcome, rejectionOf } from "./orderOutcome.js";
 export {
   type GoodTil,
@@ -61,14 +61,13 @@ export {
   type OrderStatus,
   type TrackedOrder,
 } from "./tracking.js";
+export { subaccountOf, traderOf, walletOf } from "./trader.js";
 export {
   cancelling,
   cancelPlacedOrder,
   type PlacedOrders,
   placeHumanOrder,
   sendClob,
-  subaccountOf,
-  traderOf,
 } from "./trading.js";
 export {
   ApproveAgentError,

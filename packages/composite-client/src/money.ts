@@ -1,30 +1,7 @@
 import { usdcToQuoteQuantums } from "@perpx/core";
-import { InvalidArgumentError } from "@perpx/errors";
-import type { SendTxResult, TxSigner } from "@perpx/node-client";
+import type { SendTxResult } from "@perpx/node-client";
 import type { ClientContext } from "./client.js";
-import { traderOf } from "./trading.js";
-
-/**
- * The owner's wallet of a context, refusing a read-only client and a trading key (which only places
- * and cancels orders) before anything is signed.
- *
- * @throws {InvalidArgumentError} naming the action.
- *
- * @example
- * ```ts
- * const signer = walletOf(context, "withdraw");
- * ```
- */
-export function walletOf(context: ClientContext, action: string): TxSigner {
-  const trader = traderOf(context, action);
-  if (trader.kind !== "wallet") {
-    throw new InvalidArgumentError(
-      action,
-      "a trading key only places and cancels orders; moving USDC needs the owner's wallet",
-    );
-  }
-  return trader.signer;
-}
+import { walletOf } from "./trader.js";
 
 /**
  * Moves USDC from the wallet's bank balance into its subaccount.

@@ -3,7 +3,7 @@ import { PerpxError } from "@perpx/errors";
 import type { EvmWallet } from "@perpx/node-client/wallets";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import type { ClientContext } from "./client.js";
-import { walletOf } from "./money.js";
+import { walletOf } from "./trader.js";
 
 /**
  * A trading key the owner authorized: its authenticator id, and the credential a bot connects with

@@ -3,7 +3,7 @@ import { AbortedError, InvalidArgumentError } from "@perpx/errors";
 import type { SendTxResult } from "@perpx/node-client";
 import { bridge } from "@perpx/proto";
 import type { ClientContext } from "./client.js";
-import { walletOf } from "./money.js";
+import { walletOf } from "./trader.js";
 
 async function voucherOf(context: ClientContext, amount: bigint, given: string | undefined): Promise<string> {
   if (given !== undefined) return given;

@@ -170,8 +170,14 @@ export function fillsOf(
  *
  * @example
  * ```ts
- * const operations = proposedOperations(txs[0]!);
- * operations && removalOf(operations, orderId)?.removalReason; // e.g. clob.OrderRemoval_RemovalReason.POST_ONLY_WOULD_CROSS_MAKER_ORDER
+ * import { create } from "@bufbuild/protobuf";
+ * import { clob } from "@perpx/proto";
+ * const orderId = create(clob.OrderIdSchema, { clientId: 9, orderFlags: 64 });
+ * const removal = create(clob.OrderRemovalSchema, { orderId, removalReason: clob.OrderRemoval_RemovalReason.POST_ONLY_WOULD_CROSS_MAKER_ORDER });
+ * const operations = create(clob.MsgProposedOperationsSchema, {
+ *   operationsQueue: [{ operation: { case: "orderRemoval", value: removal } }],
+ * });
+ * removalOf(operations, orderId)?.removalReason === clob.OrderRemoval_RemovalReason.POST_ONLY_WOULD_CROSS_MAKER_ORDER; // true
  * ```
  */
 export function removalOf(
