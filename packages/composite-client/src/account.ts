@@ -194,9 +194,9 @@ function summarize(
 }
 
 /**
- * The account in human units: from the indexer's live account when the client has a feed (oracle
- * prices from the live market cache, the leverage choices from the node), else from the node's
- * balances with the indexer's entry prices.
+ * The account in human units: from the indexer's live account when the client has a feed, once the
+ * feed reported the node's latest block (oracle prices from the live market cache, the leverage
+ * choices from the node), else from the node's balances with the indexer's entry prices.
  *
  * @throws {InvalidArgumentError} on a read-only client.
  *
@@ -209,7 +209,17 @@ export async function accountView(context: ClientContext): Promise<AccountView> 
   const subaccount = { owner: traderOf(context, "account").owner, number: context.subaccountNumber };
   const live = context.feed?.subaccount;
   const choices = await leverageChoices(context, subaccount);
-  if (live) {
+  if (live && live.view.blockHeight !== undefined) {
+    // The feed lags the chain by a moment: wait (briefly) until it reported the node's latest block.
+    const latest = (await context.node.getLatestBlock()).height;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      context.height.waitAbove(latest - 1n),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, 3_000);
+      }),
+    ]);
+    clearTimeout(timer);
     const view = live.view;
     let usdc = new Decimal(0);
     for (const asset of view.assetPositions()) {
