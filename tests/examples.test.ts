@@ -82,6 +82,7 @@ describe("the examples", () => {
       faucet: endpoints.faucet,
       indexer: endpoints.indexer,
       indexerWs: endpoints.indexerWs,
+      devnetControl: endpoints.devnetControl,
     } as const;
     const env: NodeJS.ProcessEnv = {
       ...cleanEnv(),

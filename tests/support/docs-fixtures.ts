@@ -84,7 +84,7 @@ const COMPOSITE_CLIENT: Record<string, DocFixture> = {
     type: () => "string",
     build: async ({ use }) => ((await use("compositeDevnet")) as Devnet).endpoints.faucet,
   },
-  /** Connect options for the devnet (node RPC, REST, gRPC over TLS, indexer, faucet), without a wallet. */
+  /** Connect options for the devnet (node RPC, REST, gRPC over TLS, indexer, faucet, control), without a wallet. */
   devnetOptions: {
     type: compositeType("ConnectOptions"),
     build: async ({ use }) => {
@@ -99,6 +99,7 @@ const COMPOSITE_CLIENT: Record<string, DocFixture> = {
           faucet: endpoints.faucet,
           indexer: endpoints.indexer,
           indexerWs: endpoints.indexerWs,
+          devnetControl: endpoints.devnetControl,
         },
         grpcCaCert: devnet.caPem,
         pollIntervalMs: 50,

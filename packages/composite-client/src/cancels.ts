@@ -1,6 +1,7 @@
 import { batchCancelMsg, cancelOrderMsg, type SendTxResult } from "@perpx/node-client";
 import type { ClientContext } from "./client.js";
-import { cancelling, type PlacedOrders, sendClob, subaccountOf } from "./trading.js";
+import { subaccountOf } from "./trader.js";
+import { cancelling, type PlacedOrders, sendClob } from "./trading.js";
 
 /** Cancels of short-term orders live this many blocks. */
 const CANCEL_BLOCKS = 20;
@@ -25,12 +26,17 @@ export async function batchCancelOrders(
   params: { market: string; clientIds: readonly number[] },
 ): Promise<SendTxResult> {
   const market = await context.markets.get(params?.market);
+  const entries = params.clientIds.flatMap((id) => placed.get(`${market.ticker}/${id}`) ?? []);
+  // A cancel removes an order only when it lives at least as long as the order.
+  let goodTilBlock = Number(context.height.current()) + CANCEL_BLOCKS;
+  for (const { wire } of entries) {
+    if (wire.kind === "short-term" && wire.goodTilBlock > goodTilBlock) goodTilBlock = wire.goodTilBlock;
+  }
   const message = batchCancelMsg({
     subaccount: subaccountOf(context),
     cancels: [{ clobPairId: market.clobPairId, clientIds: params.clientIds }],
-    goodTilBlock: Number(context.height.current()) + CANCEL_BLOCKS,
+    goodTilBlock,
   });
-  const entries = params.clientIds.flatMap((id) => placed.get(`${market.ticker}/${id}`) ?? []);
   return cancelling(entries, () => sendClob(context, [message]));
 }
 

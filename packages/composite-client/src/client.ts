@@ -2,6 +2,7 @@ import {
   type EndpointName,
   type Env,
   getEndpoint,
+  indexerSocketUrl,
   type Network,
   type NetworkConfig,
   type NetworkName,
@@ -19,6 +20,7 @@ import {
 } from "@perpx/node-client";
 import { type TradingKey, tradingKeyFromCredential } from "@perpx/node-client/wallets";
 import { ClientIds } from "./clientIds.js";
+import { type LiveFeed, startLiveFeed } from "./feed.js";
 import { type HeightTracker, startHeightTracker } from "./height.js";
 import { type CompositeMarket, createMarketCache, type MarketCache } from "./markets.js";
 
@@ -96,6 +98,13 @@ export interface ConnectOptions {
    * @default 500
    */
   pollIntervalMs?: number;
+  /**
+   * Keep the height, the markets and the account live from the indexer's WebSocket (when the
+   * network has an `indexerWs` endpoint); the node poll and the market schedule only run while the
+   * feed is down or stalled.
+   * @default true
+   */
+  liveFeed?: boolean;
 }
 
 /**
@@ -135,6 +144,13 @@ export interface ClientContext {
   trader: Trader | undefined;
   /** The subaccount number traded. */
   subaccountNumber: number;
+  /** The indexer's live feed, when the network has an `indexerWs` endpoint and it answered. */
+  feed: LiveFeed | undefined;
+  /**
+   * The subaccount's leverage choices (initial margin fraction, ppm, by clob pair) as last read by
+   * `account()` or set by `setLeverage`; undefined until then.
+   */
+  leverage: Map<number, number> | undefined;
 }
 
 function isNetworkConfig(network: ConnectOptions["network"]): network is NetworkConfig {
@@ -149,6 +165,12 @@ async function traderOf(options: ConnectOptions, node: NodeClient): Promise<Trad
   const signer = options.wallet ?? options.signer;
   if (signer) return { kind: "wallet", signer, owner: signer.address };
   if (options.credential === undefined) return undefined;
+  if ((options.subaccountNumber ?? 0) !== 0) {
+    throw new InvalidArgumentError(
+      "subaccountNumber",
+      `a trading key trades only subaccount 0 of its master account, not ${String(options.subaccountNumber)}`,
+    );
+  }
   const tradingKey = tradingKeyFromCredential(options.credential);
   const authenticatorId = options.authenticatorId ?? (await findAuthenticator(node, tradingKey));
   return { kind: "tradingKey", tradingKey, authenticatorId, owner: tradingKey.masterAddress };
@@ -202,16 +224,33 @@ export async function connectContext(options: ConnectOptions = {}): Promise<Clie
     pollIntervalMs: options.pollIntervalMs ?? 500,
   });
   let height: HeightTracker | undefined;
+  let markets: MarketCache | undefined;
+  let feed: LiveFeed | undefined;
+  const live = () => feed?.live() === true;
   try {
     const trader = await traderOf(options, node);
-    height = await startHeightTracker({ node, pollIntervalMs: options.pollIntervalMs ?? 500 });
+    height = await startHeightTracker({
+      node,
+      pollIntervalMs: options.pollIntervalMs ?? 500,
+      skipPoll: live,
+    });
     const indexerUrl = config.endpoints.indexer;
     const indexer = indexerUrl ? createIndexerClient({ baseUrl: indexerUrl }) : undefined;
-    const markets = createMarketCache({
+    markets = createMarketCache({
       node,
       indexer,
       refreshIntervalMs: options.marketRefreshIntervalMs ?? 10_000,
+      skipRefresh: live,
     });
+    const subaccountNumber = options.subaccountNumber ?? 0;
+    if (options.liveFeed !== false && config.endpoints.indexerWs) {
+      feed = await startLiveFeed({
+        url: indexerSocketUrl(config),
+        height,
+        markets,
+        subaccount: trader ? { owner: trader.owner, number: subaccountNumber } : undefined,
+      }).catch(() => undefined); // no feed: the node poll and the market schedule keep the caches
+    }
     return {
       config,
       node,
@@ -220,10 +259,13 @@ export async function connectContext(options: ConnectOptions = {}): Promise<Clie
       markets,
       clientIds: new ClientIds(),
       trader,
-      subaccountNumber: options.subaccountNumber ?? 0,
+      subaccountNumber,
+      feed,
+      leverage: undefined,
     };
   } catch (error) {
     height?.stop();
+    markets?.stop();
     node.close();
     throw error;
   }

@@ -1,14 +1,26 @@
 import { getEndpoint, quantumsToSize } from "@perpx/core";
+import type { FundingPaymentResponseObject } from "@perpx/core/indexer";
 import { InvalidArgumentError } from "@perpx/errors";
 import { type SendTxResult, subaccountBalances } from "@perpx/node-client";
+import type { EvmWallet, LocalWallet } from "@perpx/node-client/wallets";
+import { type AccountView, accountView, fundingPaymentsOf } from "./account.js";
 import { batchCancelOrders, cancelAllOrders } from "./cancels.js";
 import { type ClientContext, type ConnectOptions, connectContext } from "./client.js";
+import { setMarketLeverage } from "./collateral.js";
 import { type FaucetGrant, requestFaucetTokens } from "./faucet.js";
 import type { OrderHandle } from "./handle.js";
 import type { CompositeMarket } from "./markets.js";
-import { type AccountView, accountView, depositUsdc, transferUsdc, withdrawUsdc } from "./money.js";
+import { depositUsdc, transferUsdc, withdrawUsdc } from "./money.js";
 import type { HumanOrder } from "./orderPlan.js";
-import { cancelPlacedOrder, type PlacedOrders, placeHumanOrder, subaccountOf } from "./trading.js";
+import { subaccountOf } from "./trader.js";
+import { cancelPlacedOrder, type PlacedOrders, placeHumanOrder } from "./trading.js";
+import { type AuthorizedKey, approveAgentFromEvm, authorizeTradingKey } from "./tradingKeys.js";
+import {
+  type BridgeDepositStatus,
+  trackBridgeDeposit,
+  wrapRedeemUsdc,
+  wrapWithdrawUsdc,
+} from "./wrapBridge.js";
 
 /**
  * One client for a perpx network: markets by ticker, human-unit orders with handles that follow
@@ -183,6 +195,112 @@ export class CompositeClient {
   }
 
   /**
+   * Sets the subaccount's leverage on a market (the owner's wallet signs `MsgUpdateLeverage`).
+   *
+   * @throws {InvalidArgumentError} for a leverage below 1, a read-only client or a trading key.
+   * @throws {BroadcastTxError} when the chain refuses it.
+   *
+   * @example
+   * ```ts
+   * await client.setLeverage({ market: "BTC-USD", leverage: 5 });
+   * ```
+   */
+  setLeverage(params: { market: string; leverage: number | string }): Promise<SendTxResult> {
+    return setMarketLeverage(this.context, params);
+  }
+
+  /**
+   * Authorizes a trading key from this client's (owner's) wallet; resolves with the credential a
+   * bot connects with. A fresh key unless `tradingKey` is given.
+   *
+   * @example
+   * ```ts
+   * const { credential } = await client.authorizeTradingKey();
+   * ```
+   */
+  authorizeTradingKey(params: { tradingKey?: LocalWallet } = {}): Promise<AuthorizedKey> {
+    return authorizeTradingKey(this.context, params);
+  }
+
+  /**
+   * Authorizes a trading key from an EVM wallet through EIP-712 `ApproveAgent` (the network's
+   * approve-agent service registers it); resolves with the credential a bot connects with.
+   *
+   * @example
+   * ```ts
+   * import { EvmWallet } from "@perpx/node-client/wallets";
+   * const evmWallet = EvmWallet.generate();
+   * await client.faucet({ address: evmWallet.evmAddress }); // opens its account
+   * const { credential } = await client.approveAgentFromEvm({ evmWallet });
+   * typeof credential; // "string"
+   * ```
+   */
+  approveAgentFromEvm(params: {
+    evmWallet: EvmWallet;
+    tradingKey?: LocalWallet;
+    expirySeconds?: number;
+  }): Promise<AuthorizedKey> {
+    return approveAgentFromEvm(this.context, params);
+  }
+
+  /**
+   * Redeems wrapped USDC (human units) for its IBC voucher on this chain.
+   *
+   * @example
+   * ```ts
+   * // No USDC came in over IBC on a fresh devnet: nothing backs a voucher, refused before signing.
+   * await client.wrapRedeem({ amount: "1.5" }); // throws InvalidArgumentError
+   * ```
+   */
+  wrapRedeem(params: { amount: string; voucherDenom?: string }): Promise<SendTxResult> {
+    return wrapRedeemUsdc(this.context, params);
+  }
+
+  /**
+   * Withdraws wrapped USDC (human units) over IBC to an account of the voucher's home chain.
+   *
+   * @example
+   * ```ts
+   * // As wrapRedeem: a fresh devnet holds no backing, so it is refused before signing.
+   * await client.wrapWithdraw({ amount: "2", receiver: "noble1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqn8sqxy" }); // throws InvalidArgumentError
+   * ```
+   */
+  wrapWithdraw(params: {
+    amount: string;
+    receiver: string;
+    voucherDenom?: string;
+    timeoutSeconds?: number;
+  }): Promise<SendTxResult> {
+    return wrapWithdrawUsdc(this.context, params);
+  }
+
+  /**
+   * Follows a bridge deposit (by its source-chain tx hash or bridge event id) until this chain
+   * credited it to `address` (this client's account by default).
+   *
+   * @example
+   * ```ts
+   * // A devnet's control route stands in for the deposit on the source chain.
+   * const ethTxHash = `0x${"cd".repeat(32)}`;
+   * await fetch(`${client.context.config.endpoints.devnetControl}/devnet/bridge/deposit`, {
+   *   method: "POST",
+   *   body: JSON.stringify({ sender: `0x${"12".repeat(20)}`, address: client.subaccount.owner, amount: "1000000", txHash: ethTxHash }),
+   * });
+   * const done = await client.trackBridgeDeposit({ ethTxHash, onStatus: (s) => console.log(s.status) });
+   * done.status; // "COMPLETED"
+   * ```
+   */
+  trackBridgeDeposit(params: {
+    ethTxHash?: string;
+    id?: number;
+    address?: string;
+    onStatus?: (status: BridgeDepositStatus) => void;
+    signal?: AbortSignal;
+  }): Promise<BridgeDepositStatus> {
+    return trackBridgeDeposit(this.context, { ...params, address: params?.address ?? this.subaccount.owner });
+  }
+
+  /**
    * Deposits USDC (human units) from the wallet into its subaccount.
    *
    * @example
@@ -219,15 +337,32 @@ export class CompositeClient {
   }
 
   /**
-   * The account: USDC, positions and equity in human units.
+   * The account in human units: USDC, equity, free collateral, margin usage, leverage, positions
+   * (entry price, unrealized PnL, estimated liquidation price), open orders and fills; live from
+   * the indexer's feed when there is one.
    *
    * @example
    * ```ts
-   * const { equity, positions } = await client.account();
+   * const { equity, freeCollateral, positions } = await client.account();
    * ```
    */
   account(): Promise<AccountView> {
     return accountView(this.context);
+  }
+
+  /**
+   * The account's funding payments, newest first, from the indexer.
+   *
+   * @example
+   * ```ts
+   * const payments = await client.fundingPayments({ limit: 10 }).catch(() => []); // [] where the indexer has no such route
+   * Array.isArray(payments); // true
+   * ```
+   */
+  fundingPayments(
+    params: { limit?: number; ticker?: string } = {},
+  ): Promise<readonly FundingPaymentResponseObject[]> {
+    return fundingPaymentsOf(this.context, params);
   }
 
   /**
@@ -257,7 +392,7 @@ export class CompositeClient {
   }
 
   /**
-   * Stops the height subscription, the market schedule and the node client's sockets.
+   * Stops the height subscription, the market schedule, the indexer feed and the node client's sockets.
    *
    * @example
    * ```ts
@@ -268,6 +403,7 @@ export class CompositeClient {
   close(): void {
     this.context.height.stop();
     this.context.markets.stop();
+    void this.context.feed?.stop();
     this.context.node.close();
   }
 }

@@ -1,4 +1,5 @@
 import { isPerpxError } from "@perpx/errors";
+import type { LiveSubaccount } from "@perpx/indexer-client";
 import type { NodeClient } from "@perpx/node-client";
 import type { clob } from "@perpx/proto";
 import type { HeightTracker } from "./height.js";
@@ -32,7 +33,8 @@ export interface OrderHandle {
 }
 
 /**
- * Builds the handle of an accepted order.
+ * Builds the handle of an accepted order, followed on the indexer's live account when `feed` is
+ * given, else on the node.
  *
  * @example
  * ```ts
@@ -50,6 +52,7 @@ export function orderHandle(params: {
   node: NodeClient;
   height: HeightTracker;
   order: TrackedOrder;
+  feed?: LiveSubaccount | undefined;
 }): OrderHandle {
   const { order } = params;
   const follow = (onUpdate: (r: OrderResult) => void, signal: AbortSignal) =>
@@ -72,7 +75,17 @@ export function orderHandle(params: {
       } finally {
         clearTimeout(timer);
       }
-      return latest ?? { status: "UNKNOWN", final: false, filledSize: "0", fills: [] };
+      return (
+        latest ?? {
+          status: "UNKNOWN",
+          final: false,
+          filledSize: "0",
+          fills: [],
+          averagePrice: undefined,
+          fees: "0",
+          reason: undefined,
+        }
+      );
     },
     async *updates() {
       const queue: OrderResult[] = [];

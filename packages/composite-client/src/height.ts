@@ -14,6 +14,10 @@ import type { NodeClient } from "@perpx/node-client";
 export interface HeightTracker {
   /** The latest height seen. */
   current(): bigint;
+  /** The latest block seen: its height and time. */
+  latest(): { height: bigint; time: Date };
+  /** Records a block seen elsewhere (the indexer's `v4_block_height` feed); older ones are ignored. */
+  observe(block: { height: bigint; time: Date }): void;
   /** Resolves once a height above `height` is seen. */
   waitAbove(height: bigint): Promise<bigint>;
   /** Stops the subscription or the poll. */
@@ -36,6 +40,11 @@ export interface HeightTrackerOptions {
    * @default 500
    */
   pollIntervalMs?: number;
+  /**
+   * Skips a poll while it answers true (a live feed reports the blocks instead).
+   * @default never skipped
+   */
+  skipPoll?: () => boolean;
 }
 
 /**
@@ -50,11 +59,14 @@ export interface HeightTrackerOptions {
  */
 export async function startHeightTracker(options: HeightTrackerOptions): Promise<HeightTracker> {
   const { node } = options;
-  let height = (await node.getLatestBlock()).height;
+  const first = await node.getLatestBlock();
+  let height = first.height;
+  let time = first.time;
   const waiters = new Set<{ above: bigint; resolve: (h: bigint) => void }>();
-  const seen = (next: bigint) => {
-    if (next <= height) return;
-    height = next;
+  const seen = (block: { height: bigint; time: Date }) => {
+    if (block.height <= height) return;
+    height = block.height;
+    time = block.time;
     for (const waiter of waiters) {
       if (height > waiter.above) {
         waiters.delete(waiter);
@@ -64,13 +76,13 @@ export async function startHeightTracker(options: HeightTrackerOptions): Promise
   };
   let stop: () => void;
   if (node.rpc?.webSocket) {
-    stop = await node.watchBlocks({ onBlock: (block) => seen(block.height) });
+    stop = await node.watchBlocks({ onBlock: seen });
   } else {
     let running = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const poll = async () => {
       try {
-        seen((await node.getLatestBlock()).height);
+        if (!options.skipPoll?.()) seen(await node.getLatestBlock());
       } catch {
         // A missed poll is retried at the next tick; the last height stays valid meanwhile.
       }
@@ -84,6 +96,8 @@ export async function startHeightTracker(options: HeightTrackerOptions): Promise
   }
   return {
     current: () => height,
+    latest: () => ({ height, time }),
+    observe: seen,
     waitAbove: (above) =>
       height > above ? Promise.resolve(height) : new Promise((resolve) => waiters.add({ above, resolve })),
     stop,

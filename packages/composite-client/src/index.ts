@@ -2,6 +2,16 @@
  * `@perpx/composite-client`: one network config joins the node client and the faucet; trade in
  * human units behind one client, and follow every order to its end.
  */
+
+export {
+  type AccountFill,
+  type AccountOrder,
+  type AccountView,
+  accountView,
+  fundingPaymentsOf,
+  imfOf,
+  type Position,
+} from "./account.js";
 export { checkBookReach } from "./book.js";
 export { batchCancelOrders, cancelAllOrders } from "./cancels.js";
 export {
@@ -12,24 +22,26 @@ export {
   type Trader,
 } from "./client.js";
 export { ClientIds } from "./clientIds.js";
+export { checkCollateral, InsufficientCollateralError, setMarketLeverage } from "./collateral.js";
 export { CompositeClient } from "./composite.js";
 export { FaucetError, type FaucetGrant, requestFaucetTokens } from "./faucet.js";
+export { type LiveFeed, type LiveFeedOptions, startLiveFeed } from "./feed.js";
 export { type OrderHandle, orderHandle } from "./handle.js";
 export { type HeightTracker, type HeightTrackerOptions, startHeightTracker } from "./height.js";
+export {
+  type MarginPosition,
+  type MarginPositionInput,
+  type MarginSummary,
+  marginSummary,
+} from "./margin.js";
 export {
   type CompositeMarket,
   createMarketCache,
   type MarketCache,
   type MarketCacheOptions,
 } from "./markets.js";
-export {
-  type AccountView,
-  accountView,
-  depositUsdc,
-  type Position,
-  transferUsdc,
-  withdrawUsdc,
-} from "./money.js";
+export { depositUsdc, transferUsdc, withdrawUsdc } from "./money.js";
+export { fillTotals, followOnFeed, orderOutcome, rejectionOf } from "./orderOutcome.js";
 export {
   type GoodTil,
   type HumanOrder,
@@ -49,12 +61,23 @@ export {
   type OrderStatus,
   type TrackedOrder,
 } from "./tracking.js";
+export { subaccountOf, traderOf, walletOf } from "./trader.js";
 export {
   cancelling,
   cancelPlacedOrder,
   type PlacedOrders,
   placeHumanOrder,
   sendClob,
-  subaccountOf,
-  traderOf,
 } from "./trading.js";
+export {
+  ApproveAgentError,
+  type AuthorizedKey,
+  approveAgentFromEvm,
+  authorizeTradingKey,
+} from "./tradingKeys.js";
+export {
+  type BridgeDepositStatus,
+  trackBridgeDeposit,
+  wrapRedeemUsdc,
+  wrapWithdrawUsdc,
+} from "./wrapBridge.js";

@@ -1,4 +1,5 @@
-import type { PerpetualMarketResponseObject } from "@perpx/core/indexer";
+import { decimalToUnits } from "@perpx/core";
+import type { PerpetualMarketResponseObject, TradingPerpetualMarketUpdate } from "@perpx/core/indexer";
 import type { IndexerClient } from "@perpx/indexer-client";
 import type { Market, NodeClient } from "@perpx/node-client";
 
@@ -36,6 +37,12 @@ export interface MarketCache {
   cached(ticker: string): CompositeMarket | undefined;
   /** Reloads every cached market (or only `ticker`). */
   refresh(ticker?: string): Promise<void>;
+  /**
+   * Applies what the indexer's `v4_markets` feed says of a cached market (a new oracle price, or
+   * changed trading fields), without a network call. An oracle price finer than the chain's
+   * exponent is ignored (the next refresh reads the node's).
+   */
+  observe(ticker: string, change: { oraclePrice?: string; trading?: TradingPerpetualMarketUpdate }): void;
   /** Stops the schedule. */
   stop(): void;
 }
@@ -61,6 +68,11 @@ export interface MarketCacheOptions {
    * @default 10000
    */
   refreshIntervalMs?: number;
+  /**
+   * Skips a scheduled refresh while it answers true (a live feed keeps the markets instead).
+   * @default never skipped
+   */
+  skipRefresh?: () => boolean;
 }
 
 /**
@@ -102,6 +114,7 @@ export function createMarketCache(options: MarketCacheOptions): MarketCache {
   const timer =
     interval > 0
       ? setInterval(() => {
+          if (options.skipRefresh?.()) return;
           refresh().catch(() => {
             // The cache keeps the last markets; the next tick tries again.
           });
@@ -115,6 +128,23 @@ export function createMarketCache(options: MarketCacheOptions): MarketCache {
     },
     cached: (ticker) => markets.get(ticker),
     refresh,
+    observe: (ticker, change) => {
+      const market = markets.get(ticker);
+      if (!market) return;
+      let next: CompositeMarket = market;
+      if (change.oraclePrice !== undefined && market.oracle.exponent <= 0) {
+        try {
+          const price = decimalToUnits(change.oraclePrice, -market.oracle.exponent);
+          next = { ...next, oraclePrice: change.oraclePrice, oracle: { ...market.oracle, price } };
+        } catch {
+          // Finer than the chain's exponent: keep the node's price until the next refresh.
+        }
+      }
+      if (change.trading && next.indexer) {
+        next = { ...next, indexer: { ...next.indexer, ...change.trading } };
+      }
+      if (next !== market) markets.set(ticker, next);
+    },
     stop: () => clearInterval(timer),
   };
 }

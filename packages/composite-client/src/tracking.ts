@@ -1,7 +1,9 @@
 import { quantumsToSize } from "@perpx/core";
+import type { LiveSubaccount } from "@perpx/indexer-client";
 import type { Market, NodeClient } from "@perpx/node-client";
-import type { clob } from "@perpx/proto";
+import { clob } from "@perpx/proto";
 import type { HeightTracker } from "./height.js";
+import { followOnFeed, rejectionOf } from "./orderOutcome.js";
 import type { WireOrder } from "./orderPlan.js";
 
 /**
@@ -38,6 +40,10 @@ export interface OrderFill {
   height: bigint;
   /** Whether the order took (`taker`) or was hit (`maker`). */
   role: "taker" | "maker";
+  /** The fill price, USD (from the indexer's feed; undefined when followed on the node alone). */
+  price?: string | undefined;
+  /** The fee paid, USDC (negative: a rebate; as `price`). */
+  fee?: string | undefined;
 }
 
 /**
@@ -57,8 +63,18 @@ export interface OrderResult {
   final: boolean;
   /** The size filled so far. */
   filledSize: string;
-  /** Its fills, when they are known (short-term orders from the node's blocks). */
+  /** Its fills, when they are known (from the indexer's feed, or the node's blocks). */
   fills: readonly OrderFill[];
+  /** The size-weighted average fill price, USD, when the fills' prices are known. */
+  averagePrice: string | undefined;
+  /** The fees paid, USDC (the sum of the fills' fees; "0" when unknown or none). */
+  fees: string;
+  /**
+   * Why the order left the book when it did not fill: for `REJECTED`, `post_only_would_cross`,
+   * `reduce_only`, `undercollateralized`, `self_trade` or `ioc_unfilled`; else `user_canceled`,
+   * `expired`, or the chain's own word.
+   */
+  reason: string | undefined;
 }
 
 /**
@@ -95,21 +111,44 @@ function result(
   market: Market,
   fills: OrderFill[],
   final?: boolean,
+  reason?: string,
 ): OrderResult {
   return {
     status,
     final: final ?? FINAL.has(status),
     filledSize: quantumsToSize(filled, market),
     fills: [...fills],
+    averagePrice: undefined,
+    fees: "0",
+    reason,
   };
 }
 
+/** The status and reason of an order removed by the block proposer, in our words. */
+function removed(
+  reason: clob.OrderRemoval_RemovalReason,
+  filled: bigint,
+): { status: OrderStatus; reason: string } {
+  const name = removalReasonName(reason);
+  const rejection = rejectionOf(name);
+  return {
+    status: filled > 0n ? "PARTIALLY_FILLED" : rejection ? "REJECTED" : "CANCELED",
+    reason: rejection ?? name,
+  };
+}
+
+function removalReasonName(reason: clob.OrderRemoval_RemovalReason): string {
+  return String(clob.OrderRemoval_RemovalReason[reason] ?? reason).toLowerCase();
+}
+
 /**
- * Follows an order on the chain, calling `onUpdate` with each new state until a final one (or the
- * signal aborts). Short-term orders: their fills from each block's proposed operations until the
- * good-til-block. Stateful orders: the order in state at each new block; an order that leaves
- * state is reported CANCELED when this client cancelled it, EXPIRED past its good-til time, and
- * FILLED otherwise (the node alone does not say more).
+ * Follows an order, calling `onUpdate` with each new state until a final one (or the signal
+ * aborts). With the indexer's live account (`feed`): the order's state, fills, prices and fees and
+ * its removal reason from the feed. Without it, from the node alone: a short-term order's fills
+ * and removal from each block's proposed operations until its good-til-block; a stateful order in
+ * state at each new block, and once it left state, its fills and removal from the blocks since it
+ * was placed (FILLED, REJECTED with the proposer's reason, CANCELED when this client cancelled it,
+ * EXPIRED past its good-til time, else CANCELED: it was cancelled elsewhere).
  *
  * @example
  * ```ts
@@ -131,8 +170,10 @@ export async function followOrder(params: {
   order: TrackedOrder;
   onUpdate: (result: OrderResult) => void;
   signal: AbortSignal;
+  feed?: LiveSubaccount | undefined;
 }): Promise<void> {
   const { node, height, order, onUpdate, signal } = params;
+  if (params.feed) return followOnFeed({ live: params.feed, order, onUpdate, signal });
   const { wire, market } = order;
   const size = wire.quantums;
   const aborted = new Promise<never>((_, reject) => {
@@ -140,25 +181,34 @@ export async function followOrder(params: {
   });
   aborted.catch(() => {});
   const nextBlock = (above: bigint) => Promise.race([height.waitAbove(above), aborted]);
+  const fills: OrderFill[] = [];
+  let filled = 0n;
+  const scan = async (from: bigint, to: bigint) => {
+    const outcome = await node.watchShortTermOrder({
+      orderId: order.orderId,
+      goodTilBlock: to,
+      fromHeight: from,
+      quantums: size - filled,
+      signal,
+    });
+    for (const fill of outcome.fills) {
+      fills.push({ size: quantumsToSize(fill.quantums, market), height: fill.height, role: fill.role });
+    }
+    filled += outcome.totalFilled;
+    return outcome;
+  };
   if (wire.kind === "short-term") {
-    const fills: OrderFill[] = [];
-    let filled = 0n;
     let from = order.placedAtHeight + 1n;
     const last = BigInt(wire.goodTilBlock);
     while (from <= last && filled < size) {
       const seen = await nextBlock(from - 1n);
       const upTo = seen < last ? seen : last;
-      const outcome = await node.watchShortTermOrder({
-        orderId: order.orderId,
-        goodTilBlock: upTo,
-        fromHeight: from,
-        quantums: size - filled,
-        signal,
-      });
-      for (const fill of outcome.fills) {
-        fills.push({ size: quantumsToSize(fill.quantums, market), height: fill.height, role: fill.role });
+      const outcome = await scan(from, upTo);
+      if (outcome.removal) {
+        const end = removed(outcome.removal.reason, filled);
+        onUpdate(result(end.status, filled, market, fills, true, end.reason));
+        return;
       }
-      filled += outcome.totalFilled;
       from = upTo + 1n;
       if (outcome.totalFilled > 0n && filled < size)
         onUpdate(result("PARTIALLY_FILLED", filled, market, fills, false));
@@ -170,13 +220,16 @@ export async function followOrder(params: {
         ? "FILLED"
         : filled > 0n
           ? "PARTIALLY_FILLED"
-          : ioc || order.canceled()
-            ? "CANCELED"
-            : "EXPIRED";
-    onUpdate(result(status, filled, market, fills, true));
+          : ioc
+            ? "REJECTED"
+            : order.canceled()
+              ? "CANCELED"
+              : "EXPIRED";
+    const reason =
+      filled === size ? undefined : ioc ? "ioc_unfilled" : order.canceled() ? "user_canceled" : "expired";
+    onUpdate(result(status, filled, market, fills, true, reason));
     return;
   }
-  let lastFill = 0n;
   let reported: OrderStatus | undefined;
   let seenHeight = order.placedAtHeight;
   for (;;) {
@@ -189,17 +242,23 @@ export async function followOrder(params: {
       },
       signal,
     });
-    if (state) {
-      lastFill = state.fillAmount;
-      const status: OrderStatus = lastFill > 0n ? "PARTIALLY_FILLED" : "RESTING";
-      if (status !== reported) onUpdate(result(status, lastFill, market, [], false));
-      reported = status;
-    } else {
-      const expired = Math.floor(Date.now() / 1000) > wire.goodTilBlockTime;
-      const status: OrderStatus = order.canceled() ? "CANCELED" : expired ? "EXPIRED" : "FILLED";
-      onUpdate(result(status, status === "FILLED" ? size : lastFill, market, [], true));
-      return;
-    }
+    if (!state) break;
+    const status: OrderStatus = state.fillAmount > 0n ? "PARTIALLY_FILLED" : "RESTING";
+    if (status !== reported) onUpdate(result(status, state.fillAmount, market, [], false));
+    reported = status;
     seenHeight = await nextBlock(seenHeight);
+  }
+  // Out of state: what the blocks since its placement say.
+  const outcome = await scan(order.placedAtHeight, height.current());
+  if (filled >= size) {
+    onUpdate(result("FILLED", filled, market, fills, true));
+  } else if (outcome.removal) {
+    const end = removed(outcome.removal.reason, filled);
+    onUpdate(result(end.status, filled, market, fills, true, end.reason));
+  } else {
+    const expired = Math.floor(Date.now() / 1000) > wire.goodTilBlockTime;
+    const status: OrderStatus = filled > 0n ? "PARTIALLY_FILLED" : expired ? "EXPIRED" : "CANCELED";
+    const reason = expired ? "expired" : order.canceled() ? "user_canceled" : "canceled";
+    onUpdate(result(status, filled, market, fills, true, reason));
   }
 }

@@ -7,9 +7,11 @@ import {
   type TxMessage,
 } from "@perpx/node-client";
 import { checkBookReach } from "./book.js";
-import type { ClientContext, Trader } from "./client.js";
+import type { ClientContext } from "./client.js";
+import { checkCollateral } from "./collateral.js";
 import { type OrderHandle, orderHandle } from "./handle.js";
 import { type HumanOrder, planOrder, type WireOrder } from "./orderPlan.js";
+import { subaccountOf, traderOf } from "./trader.js";
 
 /**
  * The orders this client placed and has not seen end, by `ticker/clientId`: what `cancelAll` and
@@ -21,26 +23,6 @@ import { type HumanOrder, planOrder, type WireOrder } from "./orderPlan.js";
  * ```
  */
 export type PlacedOrders = Map<string, { wire: WireOrder; ticker: string; canceled: boolean }>;
-
-/**
- * The trader of a context, refusing when there is none (a read-only client).
- *
- * @throws {InvalidArgumentError} on a read-only client.
- *
- * @example
- * ```ts
- * const trader = traderOf(context, "placeOrder");
- * ```
- */
-export function traderOf(context: ClientContext, action: string): Trader {
-  if (!context.trader) {
-    throw new InvalidArgumentError(
-      action,
-      "this client is read-only: connect with a wallet, signer or credential",
-    );
-  }
-  return context.trader;
-}
 
 /**
  * Sends clob messages as the trader: signed by the wallet, or by the trading key for its master.
@@ -65,7 +47,11 @@ export function sendClob(
   broadcastMode?: BroadcastMode,
 ): Promise<SendTxResult> {
   const trader = traderOf(context, "order");
-  const tx = broadcastMode === undefined ? {} : { broadcastMode };
+  // The live height stands in for the latest-block query of the order window check.
+  const tx = {
+    knownLatestBlock: context.height.latest(),
+    ...(broadcastMode === undefined ? {} : { broadcastMode }),
+  };
   if (trader.kind === "wallet") return context.node.sendTx({ signer: trader.signer, messages, ...tx });
   return context.node.sendWithTradingKey({
     tradingKey: trader.tradingKey,
@@ -73,18 +59,6 @@ export function sendClob(
     messages,
     ...tx,
   });
-}
-
-/**
- * The subaccount traded.
- *
- * @example
- * ```ts
- * subaccountOf(context); // { owner: wallet.address, number: 0 }
- * ```
- */
-export function subaccountOf(context: ClientContext): { owner: string; number: number } {
-  return { owner: traderOf(context, "subaccount").owner, number: context.subaccountNumber };
 }
 
 /**
@@ -116,6 +90,7 @@ export async function placeHumanOrder(
     clientId: order.clientId ?? context.clientIds.next(key),
     subaccount,
   });
+  checkCollateral(context, wire, market);
   if (context.indexer && order.type === "MARKET" && order.price === undefined) {
     await checkBookReach({ indexer: context.indexer, market, wire, size: order.size });
   }
@@ -126,6 +101,7 @@ export async function placeHumanOrder(
   return orderHandle({
     node: context.node,
     height: context.height,
+    feed: context.feed?.subaccount,
     order: {
       wire,
       orderId: sent.orderId ?? (message.value.order?.orderId as NonNullable<typeof sent.orderId>),

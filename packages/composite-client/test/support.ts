@@ -1,4 +1,5 @@
 import { type Devnet, type StartDevnetOptions, startDevnet } from "@perpx/devnet";
+import type { TxSigner } from "@perpx/node-client";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { afterAll, beforeAll } from "vitest";
 import { CompositeClient, type ConnectOptions } from "../src/index.js";
@@ -12,6 +13,8 @@ export function endpointsOf(devnet: Devnet) {
     grpc: endpoints.grpcTls,
     faucet: endpoints.faucet,
     indexer: endpoints.indexer,
+    indexerWs: endpoints.indexerWs,
+    devnetControl: endpoints.devnetControl,
   };
 }
 
@@ -66,4 +69,21 @@ export function useDevnet(options: StartDevnetOptions = {}): TestNet {
     await net.devnet?.stop();
   });
   return net;
+}
+
+/** A signer over `wallet` that records every sign document it is asked to sign. */
+export function recordingSigner(wallet: LocalWallet): { signer: TxSigner; signed: unknown[] } {
+  const signed: unknown[] = [];
+  return {
+    signed,
+    signer: {
+      address: wallet.address,
+      publicKey: wallet.publicKey,
+      keyType: wallet.keyType,
+      signDirect: (doc, bytes) => {
+        signed.push(doc);
+        return wallet.signDirect(doc, bytes);
+      },
+    },
+  };
 }

@@ -425,6 +425,26 @@ describe("send options", () => {
     expect(isBroadcastTxError(judged)).toBe(true);
   });
 
+  it("knownLatestBlock: the order window is checked against the block given, not a query", async () => {
+    const carl = net.wallets[2]!;
+    const latest = await net.client.getLatestBlock();
+    const params = {
+      signer: carl,
+      subaccount: { owner: carl.address, number: 0 },
+      clientId: 10,
+      clobPairId: 0,
+      side: "BUY" as const,
+      quantums: 1_000_000n,
+      subticks: 100_000n,
+      kind: "short-term" as const,
+      goodTilBlock: Number(latest.height) + 10,
+    };
+    // In window for the real height, out of it for a block the caller says is 100 blocks older.
+    const stale = { height: latest.height - 100n, time: latest.time };
+    const refused = await caught(net.client.placeOrder({ ...params, tx: { knownLatestBlock: stale } }));
+    expect(isInvalidOrderError(refused) && refused.message).toMatch(/goodTilBlock/);
+  });
+
   it("searchTxs pages", async () => {
     const sender = net.wallets[0]!.address;
     const first = await net.client.searchTxs({ query: `message.sender='${sender}'`, perPage: 1, page: 1 });

@@ -3,7 +3,7 @@ import type { clob } from "@perpx/proto";
 import { type BroadcastMode, chainFacts, type NodeConnection } from "../connection.js";
 import { isFeeFreeClobMessage, isShortTermClobMessage } from "../messages/clob.js";
 import { bech32Address, checkParams } from "../messages/validate.js";
-import { getChainId, getLatestBlock } from "../query/chain.js";
+import { getChainId, getLatestBlock, type LatestBlock } from "../query/chain.js";
 import { getMinimumGasPrices } from "../query/node.js";
 import type { CallOptions } from "../transport/call.js";
 import type { TxSigner } from "../wallet/signer.js";
@@ -99,6 +99,13 @@ export interface SendTxParams extends CallOptions {
    * @default true
    */
   validate?: boolean;
+  /**
+   * The latest block as the caller already knows it (e.g. from a live feed): the order windows are
+   * checked against it instead of a query, so nothing but the broadcast goes over the network once
+   * the chain id and the account's sequence are known.
+   * @default undefined (queried when a clob message needs the check)
+   */
+  knownLatestBlock?: Pick<LatestBlock, "height" | "time">;
   /**
    * Which transport broadcasts.
    * @default "rpc" when configured, else "grpc"
@@ -258,7 +265,7 @@ export async function sendTx(client: NodeConnection, params: SendTxParams): Prom
   const shortTerm = messages.length === 1 && isShortTermClobMessage(messages[0]!);
   let latestHeight: bigint | undefined;
   if (params.validate !== false && needsOrderWindow(messages)) {
-    const latest = await getLatestBlock(client, call);
+    const latest = params.knownLatestBlock ?? (await getLatestBlock(client, call));
     latestHeight = latest.height;
     validateOrderWindows(messages, { latest, shortBlockWindow: defaults.shortBlockWindow, timeoutHeight });
   }

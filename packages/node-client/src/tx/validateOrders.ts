@@ -15,7 +15,7 @@ import type { TxMessage } from "./encode.js";
  */
 export interface OrderWindowContext {
   /** The latest committed block (its height and time). */
-  latest: LatestBlock;
+  latest: Pick<LatestBlock, "height" | "time">;
   /** The short-term window, in blocks. */
   shortBlockWindow: number;
   /** The stateful window, in seconds. @default 95 days */

@@ -58,6 +58,11 @@ export interface ShortTermOrderOutcome {
    * earlier one when `quantums` were filled before.
    */
   lastHeight: bigint;
+  /**
+   * The block proposer's removal of the order, when a block's proposed operations removed it
+   * (post-only would cross, reduce-only, undercollateralized, self trade, ...): the watch ends there.
+   */
+  removal?: { height: bigint; reason: clob.OrderRemoval_RemovalReason };
 }
 
 /**
@@ -160,6 +165,32 @@ export function fillsOf(
   return out;
 }
 
+/**
+ * The removal of an order among a block's proposed operations, if any.
+ *
+ * @example
+ * ```ts
+ * import { create } from "@bufbuild/protobuf";
+ * import { clob } from "@perpx/proto";
+ * const orderId = create(clob.OrderIdSchema, { clientId: 9, orderFlags: 64 });
+ * const removal = create(clob.OrderRemovalSchema, { orderId, removalReason: clob.OrderRemoval_RemovalReason.POST_ONLY_WOULD_CROSS_MAKER_ORDER });
+ * const operations = create(clob.MsgProposedOperationsSchema, {
+ *   operationsQueue: [{ operation: { case: "orderRemoval", value: removal } }],
+ * });
+ * removalOf(operations, orderId)?.removalReason === clob.OrderRemoval_RemovalReason.POST_ONLY_WOULD_CROSS_MAKER_ORDER; // true
+ * ```
+ */
+export function removalOf(
+  operations: clob.MsgProposedOperations,
+  orderId: clob.OrderId,
+): clob.OrderRemoval | undefined {
+  for (const { operation } of operations.operationsQueue) {
+    if (operation.case === "orderRemoval" && sameOrder(operation.value.orderId, orderId))
+      return operation.value;
+  }
+  return undefined;
+}
+
 async function blockTxs(client: NodeConnection, height: bigint, options: CallOptions): Promise<Uint8Array[]> {
   const transport = client.rpc ? "rpc" : pickQueryTransport(client);
   if (transport === "rpc") {
@@ -189,7 +220,8 @@ async function blockTxs(client: NodeConnection, height: bigint, options: CallOpt
  * Follows a short-term order from the node alone (chain-protocol 1.11): its CheckTx answer was
  * final, and its fills land in the proposed-operations tx that heads each later block. Reads each
  * new block's operations for the order's fills (as taker or maker) until its good-til-block has
- * passed, or `quantums` are filled.
+ * passed, `quantums` are filled, or the block proposer removed it (`removal`). Any order id
+ * works: a stateful order's fills and removals land in the same operations.
  *
  * @throws {AbortedError} when `signal` aborts; the query errors of the transport.
  *
@@ -222,11 +254,12 @@ export async function watchShortTermOrder(
   let next = from ?? (await getLatestBlock(client, call)).height + 1n;
   const fills: ShortTermOrderFill[] = [];
   let totalFilled = 0n;
-  const outcome = (lastHeight: bigint): ShortTermOrderOutcome => ({
+  const outcome = (lastHeight: bigint, removal?: clob.OrderRemoval): ShortTermOrderOutcome => ({
     orderId: params.orderId,
     fills,
     totalFilled,
     lastHeight,
+    ...(removal ? { removal: { height: lastHeight, reason: removal.removalReason } } : {}),
   });
   while (next <= last) {
     const latest = (await getLatestBlock(client, call)).height;
@@ -239,6 +272,8 @@ export async function watchShortTermOrder(
         totalFilled += fill.quantums;
       }
       if (params.quantums !== undefined && totalFilled >= params.quantums) return outcome(next);
+      const removal = removalOf(operations, params.orderId);
+      if (removal) return outcome(next, removal);
     }
     if (next > last) break;
     try {

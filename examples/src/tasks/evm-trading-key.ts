@@ -1,0 +1,39 @@
+/**
+ * Authorizing a trading key from an EVM wallet: the wallet signs the EIP-712
+ * `ServiceTransaction:ApproveAgent` message, the network's approve-agent service (on a devnet, its
+ * control route) registers the key on the wallet's account, and a bot trades with the credential.
+ *
+ * Output (checked by tests/examples.test.ts):
+ *   EVM wallet <evmAddress> is <address>
+ *   approved agent key (authenticator <id>)
+ *   bot order <clientId>: RESTING
+ *   bot order <clientId>: CANCELED
+ */
+import { EvmWallet } from "@perpx/node-client/wallets";
+import { runExample } from "../support/network.js";
+
+await runExample(async ({ client, connect }) => {
+  const evm = EvmWallet.generate();
+  console.log(`EVM wallet ${evm.evmAddress} is ${evm.address}`);
+  await client.faucet({ address: evm.evmAddress }); // opens the account and funds its subaccount 0
+
+  const { credential, authenticatorId } = await client.approveAgentFromEvm({
+    evmWallet: evm,
+    expirySeconds: 3_600,
+  });
+  console.log(`approved agent key (authenticator ${authenticatorId})`);
+
+  const bot = await connect({ credential });
+  const btc = await bot.getMarket({ ticker: "BTC-USD" });
+  const price = (Number(btc.oraclePrice) / 2).toFixed(0);
+  const order = await bot.placeOrder({
+    market: "BTC-USD",
+    side: "BUY",
+    size: "0.001",
+    price,
+    rounding: "down",
+  });
+  console.log(`bot order ${order.clientId}: ${(await order.result({ timeoutMs: 3_000 })).status}`);
+  await bot.cancelOrder({ market: "BTC-USD", clientId: order.clientId });
+  console.log(`bot order ${order.clientId}: ${(await order.result({ timeoutMs: 10_000 })).status}`);
+});

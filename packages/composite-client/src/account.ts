@@ -1,0 +1,339 @@
+import { MissingEndpointError, quantumsToSize, quoteQuantumsToUsdc } from "@perpx/core";
+import type { FundingPaymentResponseObject } from "@perpx/core/indexer";
+import { isIndexerNotFoundError } from "@perpx/indexer-client";
+import { subaccountBalances } from "@perpx/node-client";
+import { Decimal } from "decimal.js";
+import type { ClientContext } from "./client.js";
+import { type MarginPositionInput, marginSummary } from "./margin.js";
+import type { CompositeMarket } from "./markets.js";
+import { traderOf } from "./trader.js";
+
+/**
+ * A position in human units.
+ *
+ * @example
+ * ```ts
+ * const bought = await client.placeOrder({ market: "BTC-USD", side: "BUY", type: "MARKET", size: "0.001", slippage: "1%" });
+ * (await bought.result({ timeoutMs: 10_000 })).status; // "FILLED"
+ * const account = await client.account();
+ * const position: Position | undefined = account.positions.find((p) => p.market === "BTC-USD");
+ * position?.entryPrice !== undefined; // true
+ * ```
+ */
+export interface Position {
+  /** The market's ticker. */
+  market: string;
+  /** LONG or SHORT. */
+  side: "LONG" | "SHORT";
+  /** The size, unsigned, in the base asset. */
+  size: string;
+  /** The oracle price, USD. */
+  oraclePrice: string;
+  /** size × oracle price, USD (signed: negative for a short). */
+  value: string;
+  /** The average entry price, USD, from the indexer (undefined without one). */
+  entryPrice: string | undefined;
+  /** (oracle − entry) × signed size, USD (undefined without an entry price). */
+  unrealizedPnl: string | undefined;
+  /** The estimated oracle price at which the account falls to its maintenance margin, this position's price alone moving. */
+  liquidationPrice: string | undefined;
+}
+
+/**
+ * An open order of the account, in human units.
+ *
+ * @example
+ * ```ts
+ * const price = (Number(btc.oraclePrice) / 2).toFixed(0);
+ * const order = await client.placeOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price, rounding: "down" });
+ * (await order.result({ timeoutMs: 5_000 })).status; // "RESTING"
+ * const open: AccountOrder[] = (await client.account()).openOrders;
+ * open.some((o) => o.clientId === order.clientId); // true
+ * await client.cancelOrder({ market: "BTC-USD", clientId: order.clientId });
+ * ```
+ */
+export interface AccountOrder {
+  /** The market's ticker. */
+  market: string;
+  /** Its client id. */
+  clientId: number;
+  /** BUY or SELL. */
+  side: string;
+  /** The order type (LIMIT, STOP_LIMIT, ...). */
+  type: string | undefined;
+  /** The indexer's status (OPEN, UNTRIGGERED, BEST_EFFORT_OPENED). */
+  status: string;
+  /** The limit price, USD. */
+  price: string | undefined;
+  /** The size, in the base asset. */
+  size: string | undefined;
+  /** The size filled so far. */
+  filledSize: string;
+}
+
+/**
+ * A fill of the account, in human units.
+ *
+ * @example
+ * ```ts
+ * const sold = await client.placeOrder({ market: "BTC-USD", side: "SELL", type: "MARKET", size: "0.001", slippage: "1%" });
+ * (await sold.result({ timeoutMs: 10_000 })).status; // "FILLED"
+ * const fills: AccountFill[] = (await client.account()).fills;
+ * fills.some((f) => f.market === "BTC-USD" && f.side === "SELL"); // true
+ * ```
+ */
+export interface AccountFill {
+  /** The market's ticker. */
+  market: string;
+  /** BUY or SELL. */
+  side: string;
+  /** The price, USD. */
+  price: string;
+  /** The size, in the base asset. */
+  size: string;
+  /** The fee, USDC (negative: a rebate). */
+  fee: string;
+  /** Whether the order took (`taker`) or was hit (`maker`). */
+  liquidity: "taker" | "maker";
+  /** The indexer's id of the order filled. */
+  orderId: string | undefined;
+  /** The block that settled it. */
+  height: bigint;
+}
+
+/**
+ * The account in human units (decimal strings): USDC, equity, free collateral, margin usage,
+ * leverage, positions, open orders and fills.
+ *
+ * @example
+ * ```ts
+ * const { equity, freeCollateral, marginUsage, leverage, positions }: AccountView = await client.account();
+ * ```
+ */
+export interface AccountView {
+  /** The subaccount. */
+  subaccount: { owner: string; number: number };
+  /**
+   * Where it was read: `feed` (the indexer's live account: every field), or `node` (the chain's
+   * balances; entry prices from the indexer's REST when there is one; no open orders or fills).
+   */
+  source: "feed" | "node";
+  /** The USDC balance (negative when borrowed). */
+  usdc: string;
+  /** USDC plus every position's value at the oracle price. */
+  equity: string;
+  /** Equity minus the initial margin of the positions (undefined when a market's margin fractions are unknown). */
+  freeCollateral: string | undefined;
+  /** Initial margin ÷ equity. */
+  marginUsage: string | undefined;
+  /** Total notional ÷ equity. */
+  leverage: string | undefined;
+  /** The open positions. */
+  positions: Position[];
+  /** The orders that may still fill (from the feed). */
+  openOrders: AccountOrder[];
+  /** The fills seen since the client connected, oldest first (from the feed). */
+  fills: AccountFill[];
+}
+
+/**
+ * The initial margin fraction of a market for the account: its leverage choice, else the market's.
+ *
+ * @example
+ * ```ts
+ * imfOf(btc, new Map([[btc.clobPairId, 200_000]])); // "0.2"
+ * ```
+ */
+export function imfOf(market: CompositeMarket, choices: ReadonlyMap<number, number>): string | undefined {
+  const chosen = choices.get(market.clobPairId);
+  if (chosen !== undefined) return new Decimal(chosen).dividedBy(1_000_000).toFixed();
+  return market.indexer?.initialMarginFraction;
+}
+
+async function leverageChoices(context: ClientContext, subaccount: { owner: string; number: number }) {
+  const settings = await context.node.getLeverage(subaccount).catch(() => undefined);
+  if (settings) context.leverage = new Map(settings.map((s) => [s.clobPairId, s.imfPpm]));
+  return context.leverage ?? new Map<number, number>();
+}
+
+function summarize(
+  context: ClientContext,
+  base: Omit<AccountView, "equity" | "freeCollateral" | "marginUsage" | "leverage" | "positions">,
+  held: { market: CompositeMarket; size: string; entryPrice: string | undefined }[],
+  choices: ReadonlyMap<number, number>,
+): AccountView {
+  const inputs: MarginPositionInput[] = held.map(({ market, size, entryPrice }) => ({
+    market: market.ticker,
+    size,
+    entryPrice,
+    oraclePrice: (context.markets.cached(market.ticker) ?? market).oraclePrice,
+    initialMarginFraction: imfOf(market, choices),
+    maintenanceMarginFraction: market.indexer?.maintenanceMarginFraction,
+  }));
+  const summary = marginSummary({ usdc: base.usdc, positions: inputs });
+  return {
+    ...base,
+    equity: summary.equity,
+    freeCollateral: summary.freeCollateral,
+    marginUsage: summary.marginUsage,
+    leverage: summary.leverage,
+    positions: inputs.map((input, i) => {
+      const size = new Decimal(input.size);
+      return {
+        market: input.market,
+        side: size.isNegative() ? "SHORT" : "LONG",
+        size: size.abs().toFixed(),
+        oraclePrice: input.oraclePrice,
+        value: size.times(input.oraclePrice).toFixed(),
+        entryPrice: input.entryPrice,
+        unrealizedPnl: summary.positions[i]?.unrealizedPnl,
+        liquidationPrice: summary.positions[i]?.liquidationPrice,
+      };
+    }),
+  };
+}
+
+/**
+ * The account in human units: from the indexer's live account when the client has a feed, once the
+ * feed reported the node's latest block (oracle prices from the live market cache, the leverage
+ * choices from the node), else from the node's balances with the indexer's entry prices.
+ *
+ * @throws {InvalidArgumentError} on a read-only client.
+ *
+ * @example
+ * ```ts
+ * const account = await accountView(context);
+ * ```
+ */
+export async function accountView(context: ClientContext): Promise<AccountView> {
+  const subaccount = { owner: traderOf(context, "account").owner, number: context.subaccountNumber };
+  const live = context.feed?.subaccount;
+  const choices = await leverageChoices(context, subaccount);
+  if (live && live.view.blockHeight !== undefined) {
+    // The feed lags the chain by a moment: wait (briefly) until it reported the node's latest block.
+    const latest = (await context.node.getLatestBlock()).height;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      context.height.waitAbove(latest - 1n),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, 3_000);
+      }),
+    ]);
+    clearTimeout(timer);
+    const view = live.view;
+    let usdc = new Decimal(0);
+    for (const asset of view.assetPositions()) {
+      if (asset.symbol === "USDC")
+        usdc = asset.side === "SHORT" ? usdc.minus(asset.size) : usdc.plus(asset.size);
+    }
+    const held = await Promise.all(
+      view.positions().map(async (p) => ({
+        market: await context.markets.get(p.market),
+        size: p.size,
+        entryPrice: p.entryPrice,
+      })),
+    );
+    const tickerOf = (clobPairId: string | undefined) =>
+      held.find((h) => String(h.market.clobPairId) === clobPairId)?.market.ticker ?? "";
+    return summarize(
+      context,
+      {
+        subaccount,
+        source: "feed",
+        usdc: usdc.toFixed(),
+        openOrders: view.openOrders().map((o) => ({
+          market: o.ticker ?? tickerOf(o.clobPairId),
+          clientId: Number(o.clientId),
+          side: o.side ?? "",
+          type: o.type,
+          status: o.status,
+          price: o.price,
+          size: o.size,
+          filledSize: o.totalFilled ?? "0",
+        })),
+        fills: view.fills().map((f) => ({
+          market: f.ticker,
+          side: f.side,
+          price: f.price,
+          size: f.size,
+          fee: f.fee,
+          liquidity: f.liquidity === "TAKER" ? "taker" : "maker",
+          orderId: f.orderId,
+          height: BigInt(f.createdAtHeight),
+        })),
+      },
+      held,
+      choices,
+    );
+  }
+  const [chain, indexed] = await Promise.all([
+    context.node.getSubaccount(subaccount),
+    context.indexer
+      ?.getSubaccount({ address: subaccount.owner, subaccountNumber: subaccount.number })
+      .then((r) => r.subaccount)
+      .catch((error: unknown) => {
+        if (isIndexerNotFoundError(error)) return undefined;
+        throw error;
+      }),
+  ]);
+  const balances = subaccountBalances(chain);
+  const held = await Promise.all(
+    balances.perpetuals.map(async (position) => {
+      const perpetual = await context.node.getPerpetual({ id: position.perpetualId });
+      const ticker = perpetual.params?.ticker ?? "";
+      await context.markets.refresh(ticker);
+      const market = await context.markets.get(ticker);
+      const magnitude = quantumsToSize(
+        position.quantums < 0n ? -position.quantums : position.quantums,
+        market,
+      );
+      return {
+        market,
+        size: position.quantums < 0n ? `-${magnitude}` : magnitude,
+        entryPrice: indexed?.openPerpetualPositions[ticker]?.entryPrice,
+      };
+    }),
+  );
+  return summarize(
+    context,
+    {
+      subaccount,
+      source: "node",
+      usdc: quoteQuantumsToUsdc(balances.usdcQuantums),
+      openOrders: [],
+      fills: [],
+    },
+    held,
+    choices,
+  );
+}
+
+/**
+ * The account's funding payments, newest first, from the indexer's REST (`/v4/fundingPayments`).
+ *
+ * @throws {MissingEndpointError} when the network has no indexer.
+ * @throws {IndexerHttpError} when the indexer refuses (one that does not serve the route answers 404).
+ *
+ * @example
+ * ```ts
+ * // An indexer that does not serve the route yet answers 404 (IndexerNotFoundError).
+ * const payments = await fundingPaymentsOf(context, { limit: 10 }).catch(() => []);
+ * Array.isArray(payments); // true
+ * ```
+ */
+export async function fundingPaymentsOf(
+  context: ClientContext,
+  params: { limit?: number; ticker?: string } = {},
+): Promise<readonly FundingPaymentResponseObject[]> {
+  const subaccount = { owner: traderOf(context, "fundingPayments").owner, number: context.subaccountNumber };
+  if (!context.indexer) {
+    throw new MissingEndpointError("indexer", "PERPX_INDEXER_URL", context.config.network.name);
+  }
+  const response = await context.indexer.getFundingPayments({
+    address: subaccount.owner,
+    subaccountNumber: subaccount.number,
+    ...(params.limit === undefined ? {} : { limit: params.limit }),
+    ...(params.ticker === undefined ? {} : { ticker: params.ticker }),
+  });
+  return response.fundingPayments;
+}

@@ -1,0 +1,144 @@
+import { InvalidOrderError, quantumsToSize, subticksToPrice } from "@perpx/core";
+import { InvalidArgumentError } from "@perpx/errors";
+import type { SendTxResult } from "@perpx/node-client";
+import { Decimal } from "decimal.js";
+import { imfOf } from "./account.js";
+import type { ClientContext } from "./client.js";
+import { marginSummary } from "./margin.js";
+import type { CompositeMarket } from "./markets.js";
+import type { WireOrder } from "./orderPlan.js";
+import { walletOf } from "./trader.js";
+
+/**
+ * An order the account cannot afford: placing it needs `required` USDC of free collateral (its
+ * notional at its limit or worst price times the market's initial margin fraction, or the
+ * account's leverage choice) and the account
+ * has `free`. Raised before anything is signed.
+ *
+ * @example
+ * ```ts
+ * const error = new InsufficientCollateralError({ market: "BTC-USD", required: "3250", free: "1000" });
+ * error.message; // "Invalid order size: BTC-USD: the order needs 3250 USDC of free collateral, the account has 1000"
+ * ```
+ */
+export class InsufficientCollateralError extends InvalidOrderError {
+  override name = "InsufficientCollateralError";
+  /** The market of the order. */
+  readonly market: string;
+  /** The free collateral the order needs, USDC. */
+  readonly required: string;
+  /** The account's free collateral, USDC. */
+  readonly free: string;
+
+  /** @param params - the market and the two amounts. */
+  constructor(params: { market: string; required: string; free: string }) {
+    super(
+      "size",
+      `${params.market}: the order needs ${params.required} USDC of free collateral, the account has ${params.free}`,
+    );
+    this.market = params.market;
+    this.required = params.required;
+    this.free = params.free;
+  }
+}
+
+/**
+ * Checks, from the live account, the cached markets and the leverage choices last read or set
+ * (no network call), that an order that
+ * adds to the account's exposure in its market fits its free collateral. Reduce-only orders and
+ * orders that only reduce a position pass; so does every order when the client has no live account
+ * (the chain judges it).
+ *
+ * @throws {InsufficientCollateralError} naming the required and the free collateral.
+ *
+ * @example
+ * ```ts
+ * const order = { market: "BTC-USD", side: "BUY", size: "1000", price: btc.oraclePrice, rounding: "down" } as const;
+ * const wire = planOrder(order, { market: btc, height: client.height(), nowMs: Date.now(), clientId: 1, subaccount });
+ * checkCollateral(context, wire, btc); // throws InsufficientCollateralError
+ * ```
+ */
+export function checkCollateral(context: ClientContext, wire: WireOrder, market: CompositeMarket): void {
+  const view = context.feed?.subaccount?.view;
+  const imf = imfOf(market, context.leverage ?? new Map());
+  if (!view || imf === undefined || wire.reduceOnly) return;
+  if (view.blockHeight === undefined) return; // the feed has no snapshot of the account yet
+  const held = view.positions().find((p) => p.market === market.ticker);
+  const current = new Decimal(held?.size ?? 0);
+  const size = new Decimal(quantumsToSize(wire.quantums, market));
+  const after = wire.side === "BUY" ? current.plus(size) : current.minus(size);
+  if (after.abs().lessThanOrEqualTo(current.abs())) return;
+  let usdc = new Decimal(0);
+  for (const asset of view.assetPositions()) {
+    if (asset.symbol === "USDC")
+      usdc = asset.side === "SHORT" ? usdc.minus(asset.size) : usdc.plus(asset.size);
+  }
+  const positions = [];
+  for (const p of view.positions()) {
+    const m = context.markets.cached(p.market);
+    if (!m) return; // a market not loaded yet: no figure to check against
+    positions.push({
+      market: p.market,
+      size: p.size,
+      entryPrice: p.entryPrice,
+      oraclePrice: m.oraclePrice,
+      initialMarginFraction: imfOf(m, context.leverage ?? new Map()),
+      maintenanceMarginFraction: m.indexer?.maintenanceMarginFraction,
+    });
+  }
+  const free = marginSummary({ usdc: usdc.toFixed(), positions }).freeCollateral;
+  if (free === undefined) return;
+  const price = new Decimal(subticksToPrice(wire.subticks, market));
+  const added = after.abs().minus(current.abs());
+  const required = added.times(price).times(imf);
+  if (required.greaterThan(free)) {
+    throw new InsufficientCollateralError({
+      market: market.ticker,
+      required: required.toDecimalPlaces(6, Decimal.ROUND_UP).toFixed(),
+      free: new Decimal(free).toDecimalPlaces(6, Decimal.ROUND_DOWN).toFixed(),
+    });
+  }
+}
+
+/**
+ * Sets the subaccount's leverage on one market (`MsgUpdateLeverage`: an initial margin fraction of
+ * 1 / leverage, in ppm), signed by the owner's wallet.
+ *
+ * @throws {InvalidArgumentError} for a leverage that is not a number of at least 1, a read-only client or a trading key.
+ * @throws {BroadcastTxError} when the chain refuses it (above the market's maximum leverage, or below the margin the positions need).
+ *
+ * @example
+ * ```ts
+ * await setMarketLeverage(context, { market: "BTC-USD", leverage: 5 });
+ * ```
+ */
+export async function setMarketLeverage(
+  context: ClientContext,
+  params: { market: string; leverage: number | string },
+): Promise<SendTxResult> {
+  const signer = walletOf(context, "setLeverage");
+  let leverage: Decimal;
+  try {
+    leverage = new Decimal(params?.leverage);
+  } catch {
+    throw new InvalidArgumentError(
+      "leverage",
+      `must be a number of at least 1, got ${String(params?.leverage)}`,
+    );
+  }
+  if (!leverage.isFinite() || leverage.lessThan(1)) {
+    throw new InvalidArgumentError(
+      "leverage",
+      `must be a number of at least 1, got ${String(params?.leverage)}`,
+    );
+  }
+  const market = await context.markets.get(params.market);
+  const imfPpm = new Decimal(1_000_000).dividedBy(leverage).toDecimalPlaces(0, Decimal.ROUND_UP).toNumber();
+  const sent = await context.node.updateLeverage({
+    signer,
+    subaccount: { owner: signer.address, number: context.subaccountNumber },
+    leverage: [{ clobPairId: market.clobPairId, imfPpm }],
+  });
+  context.leverage = new Map(context.leverage ?? []).set(market.clobPairId, imfPpm);
+  return sent;
+}

@@ -1,0 +1,157 @@
+import { usdcToQuoteQuantums } from "@perpx/core";
+import { AbortedError, InvalidArgumentError } from "@perpx/errors";
+import type { SendTxResult } from "@perpx/node-client";
+import { bridge } from "@perpx/proto";
+import type { ClientContext } from "./client.js";
+import { walletOf } from "./trader.js";
+
+async function voucherOf(context: ClientContext, amount: bigint, given: string | undefined): Promise<string> {
+  if (given !== undefined) return given;
+  const backings = await context.node.getBacking();
+  const enough = backings.find((b) => BigInt(b.remainingBalance) >= amount);
+  if (!enough) {
+    throw new InvalidArgumentError(
+      "voucherDenom",
+      `no voucher backs ${amount} uusdc (${backings.length} backing(s) on chain); give voucherDenom`,
+    );
+  }
+  return enough.voucherDenom;
+}
+
+/**
+ * Redeems wrapped USDC for its IBC voucher on this chain (wrap `MsgRedeem`), in human USDC. The
+ * voucher is the one whose backing covers the amount unless `voucherDenom` names it.
+ *
+ * @throws {InvalidAmountError} for an amount with more than 6 decimals.
+ * @throws {InvalidArgumentError} when no voucher backs the amount, on a read-only client or a trading key.
+ *
+ * @example
+ * ```ts
+ * // Nothing backs a voucher on a fresh devnet (no USDC came in over IBC): refused before signing.
+ * await wrapRedeemUsdc(context, { amount: "1.5" }); // throws InvalidArgumentError
+ * ```
+ */
+export async function wrapRedeemUsdc(
+  context: ClientContext,
+  params: { amount: string; voucherDenom?: string },
+): Promise<SendTxResult> {
+  const signer = walletOf(context, "wrapRedeem");
+  const amount = usdcToQuoteQuantums(params?.amount);
+  const voucherDenom = await voucherOf(context, amount, params.voucherDenom);
+  return context.node.wrapRedeem({ signer, sender: signer.address, amount, voucherDenom });
+}
+
+/**
+ * Withdraws wrapped USDC over IBC to `receiver` on the voucher's home chain (wrap `MsgWithdraw`),
+ * in human USDC.
+ *
+ * @throws {InvalidAmountError | InvalidArgumentError} as {@link wrapRedeemUsdc}.
+ *
+ * @example
+ * ```ts
+ * // As wrapRedeemUsdc: refused before signing where nothing backs a voucher.
+ * await wrapWithdrawUsdc(context, { amount: "2", receiver: "noble1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqn8sqxy" }); // throws InvalidArgumentError
+ * ```
+ */
+export async function wrapWithdrawUsdc(
+  context: ClientContext,
+  params: { amount: string; receiver: string; voucherDenom?: string; timeoutSeconds?: number },
+): Promise<SendTxResult> {
+  const signer = walletOf(context, "wrapWithdraw");
+  const amount = usdcToQuoteQuantums(params?.amount);
+  const voucherDenom = await voucherOf(context, amount, params.voucherDenom);
+  return context.node.wrapWithdraw({
+    signer,
+    sender: signer.address,
+    amount,
+    receiver: params.receiver,
+    timeoutSeconds: params.timeoutSeconds ?? 600,
+    voucherDenom,
+  });
+}
+
+/**
+ * A bridge deposit's progress on this chain.
+ *
+ * @example
+ * ```ts
+ * const step: BridgeDepositStatus = { id: 3, status: "ACKNOWLEDGED", coin: { denom: "aperpx", amount: "5000" }, completeAtBlock: 120n };
+ * ```
+ */
+export interface BridgeDepositStatus {
+  /** The bridge event id. */
+  id: number;
+  /** OBSERVED, FINALIZED, ACKNOWLEDGED or COMPLETED (credited). */
+  status: "OBSERVED" | "FINALIZED" | "ACKNOWLEDGED" | "COMPLETED";
+  /** The coin credited, in base units of its denom. */
+  coin: { denom: string; amount: string };
+  /** The block that credits it, once acknowledged. */
+  completeAtBlock: bigint | undefined;
+}
+
+const STATUS: Record<number, BridgeDepositStatus["status"] | undefined> = {
+  [bridge.BridgeEventStatus.OBSERVED]: "OBSERVED",
+  [bridge.BridgeEventStatus.FINALIZED]: "FINALIZED",
+  [bridge.BridgeEventStatus.ACKNOWLEDGED]: "ACKNOWLEDGED",
+  [bridge.BridgeEventStatus.COMPLETED]: "COMPLETED",
+};
+
+/**
+ * Follows a bridge deposit from the source chain (by its transaction hash on that chain, or its
+ * bridge event id) at each new block until the chain credited it, calling `onStatus` with each
+ * step; resolves with the COMPLETED step.
+ *
+ * @throws {AbortedError} when `signal` aborts first.
+ *
+ * @example
+ * ```ts
+ * const ethTxHash = `0x${"ef".repeat(32)}`;
+ * await fetch(`${context.config.endpoints.devnetControl}/devnet/bridge/deposit`, {
+ *   method: "POST",
+ *   body: JSON.stringify({ sender: `0x${"12".repeat(20)}`, address: subaccount.owner, amount: "1000000", txHash: ethTxHash }),
+ * });
+ * const done = await trackBridgeDeposit(context, { ethTxHash, address: subaccount.owner });
+ * done.status; // "COMPLETED"
+ * ```
+ */
+export async function trackBridgeDeposit(
+  context: ClientContext,
+  params: {
+    address: string;
+    ethTxHash?: string;
+    id?: number;
+    onStatus?: (status: BridgeDepositStatus) => void;
+    signal?: AbortSignal;
+  },
+): Promise<BridgeDepositStatus> {
+  if (params?.ethTxHash === undefined && params?.id === undefined) {
+    throw new InvalidArgumentError(
+      "ethTxHash",
+      "give the deposit's source-chain transaction hash or its bridge event id",
+    );
+  }
+  let seen: string | undefined;
+  let height = context.height.current();
+  for (;;) {
+    if (params.signal?.aborted) throw new AbortedError("tracking a bridge deposit", params.signal.reason);
+    const events = await context.node.getBridgeEvents({ address: params.address });
+    const record = events.find((r) =>
+      params.ethTxHash !== undefined
+        ? r.event?.ethTxHash.toLowerCase() === params.ethTxHash.toLowerCase()
+        : r.event?.id === params.id,
+    );
+    const status = record ? STATUS[record.status] : undefined;
+    if (record?.event && status) {
+      const step: BridgeDepositStatus = {
+        id: record.event.id,
+        status,
+        coin: { denom: record.event.coin?.denom ?? "", amount: record.event.coin?.amount ?? "0" },
+        completeAtBlock: record.completeAtBlock > 0n ? record.completeAtBlock : undefined,
+      };
+      if (status !== seen) params.onStatus?.(step);
+      seen = status;
+      if (status === "COMPLETED") return step;
+    }
+    height = await context.height.waitAbove(height);
+  }
+}
