@@ -89,7 +89,9 @@ describe("state that survives a restart, and secrets that never leave", () => {
       size,
       reduceOnly: true,
     });
-    expect(closed.structuredContent.verification.state).toBe("FILLED");
+    expect(closed.structuredContent.verification?.state, JSON.stringify(closed.structuredContent)).toBe(
+      "FILLED",
+    );
     const cancelled = await tool(b, "cancel_order", { clientId: 501, ticker: "BTC-USD" });
     expect(cancelled.structuredContent.results[0].finalStatus).toBe("CANCELED");
 

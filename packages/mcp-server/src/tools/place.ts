@@ -4,6 +4,7 @@ import { z } from "zod";
 import { indexerOf } from "../accounts.js";
 import { type CheckResult, runOrderChecks } from "../checks.js";
 import { dailyLoss } from "../risk.js";
+import type { McpStore } from "../store.js";
 import { decimal, defineTool, record, ticker } from "./define.js";
 import type { ToolDeps } from "./deps.js";
 import { openOrders } from "./read.js";
@@ -215,7 +216,8 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           checks,
         );
         const { context } = account;
-        const clientId = args.clientId ?? context.clientIds.next(`${owner}/0/${args.ticker}`);
+        const clientId =
+          args.clientId ?? (await unusedClientId(store, owner, args.ticker, context.clientIds));
         const order = { ...planned.order, clientId };
         const wire = planOrder(order, {
           market: facts.market,
@@ -302,6 +304,23 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
       }
     },
   });
+}
+
+/**
+ * A client id the server picks: the composite client's next one for the market, skipping ids the
+ * store has seen (the counter is seeded from the clock in seconds, so a server restarted within
+ * seconds of its last orders would otherwise pick one of theirs).
+ */
+async function unusedClientId(
+  store: McpStore,
+  account: string,
+  ticker: string,
+  ids: { next(key: string): number },
+): Promise<number> {
+  for (;;) {
+    const clientId = ids.next(`${account}/0/${ticker}`);
+    if ((await store.orderOutcome({ account, ticker, clientId })) === undefined) return clientId;
+  }
 }
 
 function duplicate(clientId: number, outcome: unknown): ToolFailure {

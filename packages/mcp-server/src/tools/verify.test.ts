@@ -24,8 +24,9 @@ function handle(kind: OrderHandle["kind"], answers: OrderResult[]) {
   return { fake, asked };
 }
 
-const unknown: OrderResult = { status: "UNKNOWN", final: false, filledSize: "0", fills: [] };
-const resting: OrderResult = { status: "RESTING", final: false, filledSize: "0", fills: [] };
+const none = { fills: [], averagePrice: undefined, fees: "0", reason: undefined };
+const unknown: OrderResult = { status: "UNKNOWN", final: false, filledSize: "0", ...none };
+const resting: OrderResult = { status: "RESTING", final: false, filledSize: "0", ...none };
 
 describe("verifyPlaced", () => {
   it("answers a stateful order's state after the settle time", async () => {
@@ -37,24 +38,29 @@ describe("verifyPlaced", () => {
   it("keeps watching while nothing was observed, then answers UNKNOWN at the timeout, never placing again", async () => {
     const { fake, asked } = handle("long-term", [unknown]);
     const verified = await verifyPlaced(fake, { timeoutMs: 60, statefulSettleMs: 20 });
-    expect(verified).toEqual({ state: "UNKNOWN", final: false, filledSize: "0", fills: [] });
+    expect(verified).toEqual({ state: "UNKNOWN", final: false, filledSize: "0", fills: [], fees: "0" });
     expect(asked.length).toBeGreaterThanOrEqual(3);
     expect(asked.every((ms) => ms <= 60)).toBe(true);
   });
 
-  it("follows a short-term order for the whole timeout, and reports its fills", async () => {
+  it("follows a short-term order for the whole timeout, and reports its fills, price and fees", async () => {
     const filled: OrderResult = {
       status: "FILLED",
       final: true,
       filledSize: "0.01",
-      fills: [{ size: "0.01", height: 12n, role: "taker" }],
+      fills: [{ size: "0.01", height: 12n, role: "taker", price: "65000", fee: "0.325" }],
+      averagePrice: "65000",
+      fees: "0.325",
+      reason: undefined,
     };
     const { fake, asked } = handle("short-term", [filled]);
     expect(await verifyPlaced(fake, { timeoutMs: 9_000, statefulSettleMs: 500 })).toEqual({
       state: "FILLED",
       final: true,
       filledSize: "0.01",
-      fills: [{ size: "0.01", height: "12", role: "taker" }],
+      fills: [{ size: "0.01", height: "12", role: "taker", price: "65000", fee: "0.325" }],
+      averagePrice: "65000",
+      fees: "0.325",
     });
     expect(asked).toEqual([9_000]);
   });

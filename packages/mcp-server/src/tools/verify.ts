@@ -17,14 +17,28 @@ import { decimal } from "./define.js";
  *
  * @example
  * ```ts
- * verification.parse({ state: "RESTING", final: false, filledSize: "0", fills: [] });
+ * verification.parse({ state: "RESTING", final: false, filledSize: "0", fills: [], fees: "0" });
  * ```
  */
 export const verification = z.object({
   state: z.enum(["FILLED", "PARTIALLY_FILLED", "RESTING", "CANCELED", "EXPIRED", "REJECTED", "UNKNOWN"]),
   final: z.boolean(),
   filledSize: decimal,
-  fills: z.array(z.object({ size: decimal, height: z.string(), role: z.enum(["taker", "maker"]) })),
+  fills: z.array(
+    z.object({
+      size: decimal,
+      height: z.string(),
+      role: z.enum(["taker", "maker"]),
+      price: decimal.optional().describe("USD; absent when the fill was seen on the node alone"),
+      fee: z.string().optional().describe("USDC; negative for a rebate"),
+    }),
+  ),
+  averagePrice: decimal.optional().describe("size-weighted average fill price, USD, when known"),
+  fees: z.string().describe("USDC paid in fees over the fills (negative: a rebate)"),
+  reason: z
+    .string()
+    .optional()
+    .describe("why the order left the book unfilled, e.g. post_only_would_cross, reduce_only, ioc_unfilled"),
 });
 
 /**
@@ -32,7 +46,7 @@ export const verification = z.object({
  *
  * @example
  * ```ts
- * const v: Verification = { state: "FILLED", final: true, filledSize: "0.01", fills: [] };
+ * const v: Verification = { state: "FILLED", final: true, filledSize: "0.01", fills: [], fees: "0" };
  * ```
  */
 export type Verification = z.infer<typeof verification>;
@@ -106,6 +120,15 @@ export async function verifyPlaced(
     state: result.status,
     final: result.final,
     filledSize: result.filledSize,
-    fills: result.fills.map((f) => ({ size: f.size, height: f.height.toString(), role: f.role })),
+    fills: result.fills.map((f) => ({
+      size: f.size,
+      height: f.height.toString(),
+      role: f.role,
+      ...(f.price === undefined ? {} : { price: f.price }),
+      ...(f.fee === undefined ? {} : { fee: f.fee }),
+    })),
+    ...(result.averagePrice === undefined ? {} : { averagePrice: result.averagePrice }),
+    fees: result.fees,
+    ...(result.reason === undefined ? {} : { reason: result.reason }),
   };
 }
