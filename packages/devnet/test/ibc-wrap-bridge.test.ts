@@ -393,7 +393,7 @@ describe("wrap", () => {
         }),
       ),
     ]);
-    expect(noTimeout).toMatchObject({ codespace: "channel", code: 8 });
+    expect(noTimeout).toMatchObject({ codespace: "channel", code: 13 });
   });
 
   it("(1, 5) after a channel is recreated the old rule stops matching silently: the same coin lands as a raw voucher", async () => {

@@ -50,11 +50,11 @@ export const TRANSFER_PORT = "transfer";
 
 /** Errors of the ICS-20 application (codespace `transfer`) and of channels (codespace `channel`). */
 export const ibcErrors = {
-  invalidAmount: registerError("transfer", 3, "invalid token amount"),
-  invalidDenom: registerError("transfer", 4, "invalid denomination for cross-chain transfer"),
+  invalidDenom: registerError("transfer", 3, "invalid denomination for cross-chain transfer"),
+  invalidAmount: registerError("transfer", 5, "invalid token amount"),
   channelNotFound: registerError("channel", 3, "channel not found"),
-  invalidChannelState: registerError("channel", 6, "invalid channel state"),
-  invalidTimeout: registerError("channel", 8, "invalid packet timeout"),
+  invalidChannelState: registerError("channel", 5, "invalid channel state"),
+  invalidPacket: registerError("channel", 13, "invalid packet"),
   packetTimeout: registerError("channel", 14, "packet timeout"),
 } as const;
 
@@ -312,15 +312,17 @@ export class IbcKeeper {
     const channel = this.openChannel(ctx, t.sourcePort, t.sourceChannel);
     if (t.amount <= 0n) throw abciError(ibcErrors.invalidAmount, `amount ${t.amount} must be positive`);
     if (t.timeoutTimestamp === 0n && t.timeoutHeight.revisionHeight === 0n) {
+      // ibc-go's SendPacket: the packet's basic validation.
       throw abciError(
-        ibcErrors.invalidTimeout,
-        "packet timeout height and packet timeout timestamp cannot both be 0",
+        ibcErrors.invalidPacket,
+        "constructed packet failed basic validation: packet timeout height and packet timeout timestamp cannot both be 0",
       );
     }
     if (t.timeoutTimestamp !== 0n && t.timeoutTimestamp <= ctx.block.timeMs * 1_000_000n) {
+      // ibc-go's SendPacket: the counterparty's latest time (this chain's block time) has passed it.
       throw abciError(
-        ibcErrors.invalidTimeout,
-        `timeout timestamp ${t.timeoutTimestamp} is not after the block time`,
+        ibcErrors.packetTimeout,
+        `receiving chain block timestamp >= packet timeout timestamp (${ctx.block.timeMs * 1_000_000n} >= ${t.timeoutTimestamp})`,
       );
     }
     // ibc-go's SendPacket: the counterparty (its height following this chain's, in the revision of
