@@ -185,11 +185,6 @@ export type PacketAcknowledgement =
   | { readonly success: true }
   | { readonly success: false; readonly error: string };
 
-/** The acknowledgement bytes the counterparty writes (ICS-04 `Acknowledgement` as proto JSON). */
-export function acknowledgementBytes(ack: PacketAcknowledgement): Uint8Array {
-  return utf8(ack.success ? '{"result":"AQ=="}' : JSON.stringify({ error: ack.error }));
-}
-
 /** The gogoproto text form of an `Acknowledgement`, as ibc-go's `acknowledgement` attribute holds it. */
 function acknowledgementText(ack: PacketAcknowledgement): string {
   return ack.success ? 'result:"\\001" ' : `error:${JSON.stringify(ack.error)} `;

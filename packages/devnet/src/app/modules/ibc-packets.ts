@@ -3,8 +3,7 @@
  *
  * - a packet this chain sends leaves a commitment, `sha256(timeout_timestamp ‖ timeout revision
  *   number ‖ timeout revision height ‖ sha256(data))` (8-byte big-endian integers), until its
- *   acknowledgement or timeout comes back (the devnet's counterparty never answers, so commitments
- *   stay);
+ *   acknowledgement or timeout comes back (the simulated relayer, `ibc-relayer.ts`, delivers both);
  * - a packet this chain receives leaves a receipt (unordered channels) and the commitment of the
  *   acknowledgement it wrote, `sha256(ack)`; an ICS-20 success acknowledgement is
  *   `{"result":"AQ=="}`.
