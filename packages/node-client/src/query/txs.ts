@@ -59,7 +59,8 @@ export interface TxInfo {
   tx: cosmosTx.Tx | undefined;
 }
 
-function decodeTxRaw(bytes: Uint8Array): cosmosTx.Tx | undefined {
+/** A raw tx's body, auth info and signatures; `undefined` when the bytes are not a `TxRaw`. */
+export function decodeTxRaw(bytes: Uint8Array): cosmosTx.Tx | undefined {
   try {
     const raw = fromBinary(cosmosTx.TxRawSchema, bytes);
     return create(cosmosTx.TxSchema, {
