@@ -13,8 +13,8 @@ import { checkParams } from "../messages/validate.js";
 import { type CallOptions, withDeadline } from "../transport/call.js";
 import { missingTransportError } from "../transport/missing.js";
 import { rawRpc } from "../transport/rpc-json.js";
+import { decodeTxRaw } from "./tx-raw.js";
 import type { TxEvent } from "./txs.js";
-import { decodeTxRaw } from "./txs.js";
 import { rpcQueryError } from "./unary.js";
 
 /**
