@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findChromium } from "../../node-client/test/browser/chromium.js";
 import { type BrowserHost, hostPage } from "../../node-client/test/browser/host.js";
 import { type ExplorerServer, explorerConfig, startExplorer } from "../src/index.js";
+import { type SocketProxy, startSocketProxy } from "./support/socket-proxy.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const packages = here("../../");
@@ -49,6 +50,7 @@ async function bundleApp(): Promise<string> {
 let devnet: Devnet;
 let host: BrowserHost | undefined;
 let server: ExplorerServer | undefined;
+let proxy: SocketProxy | undefined;
 let node: NodeClient;
 let indexer: IndexerClient;
 let tab: Page;
@@ -87,9 +89,11 @@ beforeAll(async () => {
     bundleApp(),
   ]);
   const e = devnet.endpoints;
+  // The page's indexer socket goes through a proxy the test can cut.
+  proxy = await startSocketProxy(e.indexerWs);
   const config = explorerConfig({
     network: "local",
-    endpoints: { nodeRpc: e.nodeRpc, nodeRest: e.nodeRest, indexer: e.indexer, indexerWs: e.indexerWs },
+    endpoints: { nodeRpc: e.nodeRpc, nodeRest: e.nodeRest, indexer: e.indexer, indexerWs: proxy.url },
   });
   server = await startExplorer({ config, port: 0, assets: { script } });
   // The shared launcher: its own one-script page is unused; the browser opens the explorer's server.
@@ -121,6 +125,7 @@ afterAll(async () => {
   node?.close();
   await host?.close();
   await server?.close();
+  await proxy?.close();
   await devnet?.stop();
 });
 
@@ -365,6 +370,36 @@ describe("the explorer in headless Chromium", () => {
     await expect.poll(() => field("price")).toBe(orderPrice);
     expect(await field("order-id")).toBe(order!.id);
     await shoot("search-order");
+  });
+
+  it("shows a lost connection while it reconnects, and the book resyncs", async () => {
+    await open("#/market/ETH-USD");
+    await expect
+      .poll(() => tab.locator('[data-table="bids"] tbody tr').count(), { timeout: 20_000 })
+      .toBeGreaterThan(0);
+    const banner = tab.locator("#banner");
+    expect(await banner.isVisible()).toBe(false);
+    proxy!.hold();
+    proxy!.dropAll();
+    await expect.poll(() => banner.isVisible(), { timeout: 20_000 }).toBe(true);
+    expect(await banner.textContent()).toMatch(/^Connection lost \(closed\): reconnecting/);
+    expect(await tab.evaluate(() => document.body.dataset.connection)).toBe("lost");
+    await shoot("connection-lost");
+    proxy!.release();
+    await expect.poll(() => banner.isVisible(), { timeout: 20_000 }).toBe(false);
+    await expect.poll(() => field("book-state"), { timeout: 20_000 }).toMatch(/^live/);
+    const book = await indexer.getOrderbook({ ticker: "ETH-USD" });
+    await expect
+      .poll(
+        async () => {
+          const fresh = await indexer.getOrderbook({ ticker: "ETH-USD" });
+          const shown = await tab.locator('[data-table="asks"] tbody tr td:first-child').allInnerTexts();
+          return shown[0] === fresh.asks[0]?.price;
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true);
+    expect(book.asks.length).toBeGreaterThan(0);
   });
 
   it("had no console error and no failed request on any page", () => {

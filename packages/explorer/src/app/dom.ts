@@ -19,7 +19,7 @@ export function h(tag: string, attrs: Attrs = {}, ...children: Child[]): HTMLEle
 }
 
 /** Appends printable children to `parent`. */
-export function append(parent: HTMLElement, children: readonly Child[]): void {
+function append(parent: HTMLElement, children: readonly Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
     parent.append(child instanceof Node ? child : String(child));
@@ -68,7 +68,7 @@ export function table(
 }
 
 /** Replaces the children of `parent`. */
-export function replace(parent: HTMLElement, ...children: Child[]): void {
+function replace(parent: HTMLElement, ...children: Child[]): void {
   parent.replaceChildren();
   append(parent, children);
 }

@@ -17,7 +17,7 @@ export function errorName(codespace: string, code: number, log: string): string 
 }
 
 /** Both forms of an address, each linking to its account page. */
-export function addressForms(address: string | undefined): HTMLElement | string {
+function addressForms(address: string | undefined): HTMLElement | string {
   if (address === undefined) return "";
   return h(
     "span",
