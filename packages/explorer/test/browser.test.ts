@@ -165,6 +165,7 @@ describe("the explorer in headless Chromium", () => {
   });
 
   let depositHash = "";
+  let fillHeight = "";
   let orderPrice = "";
   it("market: the live book follows an order the test places; trades, candles and funding from REST", async () => {
     await open("#/market/BTC-USD");
@@ -231,6 +232,8 @@ describe("the explorer in headless Chromium", () => {
         },
       )
       .toBeGreaterThan(0);
+    fillHeight = (await indexer.getFills({ address: seller.address, subaccountNumber: 0 })).fills[0]!
+      .createdAtHeight;
     await expect
       .poll(
         async () => {
@@ -347,6 +350,14 @@ describe("the explorer in headless Chromium", () => {
     const codes = await tab.locator('[data-field="code"]').allInnerTexts();
     expect(codes.some((c) => c.startsWith(`${tx.code} ${tx.codespace} insufficient funds`))).toBe(true);
     await shoot("block");
+    // The block that settled the seller's fill: its proposed operations carry the match.
+    await open(`#/block/${fillHeight}`);
+    const settled = await node.getBlock({ height: BigInt(fillHeight) });
+    expect(settled.txs[0]!.tx?.body?.messages[0]?.typeUrl).toBe("/perpx.clob.v1.MsgProposedOperations");
+    expect(await tab.locator('[data-table="txs"] tbody tr').first().textContent()).toMatch(
+      /proposed operations: [1-9]\d* fills in [1-9]\d* matches/,
+    );
+    await shoot("block-fills");
   });
 
   it("search finds a height, a tx hash, an address in 0x form and an order id", async () => {

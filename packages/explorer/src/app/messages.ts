@@ -76,10 +76,15 @@ function summarize(typeUrl: string, json: Json, markets: Markets): string | unde
       return `transfer ${quoteQuantumsToUsdc(String(transfer.amount ?? 0))} USDC from ${subaccount(transfer.sender)} to ${subaccount(transfer.recipient)}`;
     }
     case "/perpx.clob.v1.MsgProposedOperations": {
-      const queue = Array.isArray(json.operations_queue) ? json.operations_queue : [];
-      const kinds = queue.map((op) => Object.keys(obj(op)).find((k) => k !== "@type") ?? "operation");
-      const count = (kind: string) => kinds.filter((k) => k === kind).length;
-      return `proposed operations: ${count("match")} matches, ${count("short_term_order_placement")} order placements, ${queue.length} in all`;
+      const queue = (Array.isArray(json.operations_queue) ? json.operations_queue : []).map(obj);
+      const matches = queue.filter((op) => op.match !== undefined);
+      const fills = matches.reduce((sum, op) => {
+        const orders = obj(obj(op.match).match_orders);
+        return sum + (Array.isArray(orders.fills) ? orders.fills.length : 0);
+      }, 0);
+      const removals = queue.filter((op) => op.order_removal !== undefined).length;
+      const placements = queue.filter((op) => op.short_term_order_placement !== undefined).length;
+      return `proposed operations: ${fills} fills in ${matches.length} matches, ${removals} removals, ${placements} short-term placements`;
     }
     default:
       return undefined;
