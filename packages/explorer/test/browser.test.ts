@@ -335,6 +335,24 @@ describe("the explorer in headless Chromium", () => {
     ).transfers;
     expect(await tab.locator('[data-table="transfers"] tbody tr').count()).toBe(transfers.length);
     await shoot("account");
+    // Live: a withdrawal shows up without reopening the page, through the subaccount's feed.
+    const usdc = async () =>
+      (await indexer.getAddress({ address: trader.address })).subaccounts.find(
+        (s) => s.subaccountNumber === 0,
+      )!.assetPositions.USDC!.size;
+    const before = await usdc();
+    const shownUsdc = async () =>
+      (await tab.locator('[data-table="subaccounts"] tbody tr').first().locator("td").nth(4).textContent()) ??
+      "";
+    expect(await shownUsdc()).toBe(before);
+    await node.withdrawFromSubaccount({
+      signer: trader,
+      sender: { owner: trader.address, number: 0 },
+      recipient: trader.address,
+      quantums: 100_000_000n,
+    });
+    await expect.poll(usdc, { timeout: 20_000 }).toBe(String(Number(before) - 100));
+    await expect.poll(shownUsdc, { timeout: 20_000 }).toBe(String(Number(before) - 100));
   });
 
   it("block: the header and each tx with its code", async () => {

@@ -47,7 +47,7 @@ async function subaccountsOf(ex: Explorer, address: string): Promise<readonly Su
 }
 
 /** Renders the account page of `input` (either address form). */
-export function accountPage(ex: Explorer, root: HTMLElement, input: string): undefined {
+export function accountPage(ex: Explorer, root: HTMLElement, input: string): (() => void) | undefined {
   if (!isValidAddress(input)) {
     root.append(h("h1", {}, "Account"), h("p", { class: "error" }, `Not an address: ${input}`));
     return undefined;
@@ -105,130 +105,164 @@ export function accountPage(ex: Explorer, root: HTMLElement, input: string): und
       ),
     (error: unknown) => authenticators.fail(error),
   );
-  subaccountsOf(ex, address).then(
-    async (list) => {
-      subaccounts.fill(
-        table(
-          "subaccounts",
-          ["Number", "Parent", "Equity", "Free collateral", "USDC", "Margin"],
-          list.map((s) => [
-            s.subaccountNumber,
-            parentSubaccountNumber(s.subaccountNumber),
-            h("span", { "data-field": `equity-${s.subaccountNumber}` }, s.equity),
-            h("span", { "data-field": `free-${s.subaccountNumber}` }, s.freeCollateral),
-            s.assetPositions.USDC === undefined
-              ? "0"
-              : `${s.assetPositions.USDC.side === "SHORT" ? "-" : ""}${s.assetPositions.USDC.size}`,
-            s.marginEnabled ? "enabled" : "disabled",
-          ]),
-          "no subaccounts",
-        ),
-      );
-      positions.fill(
-        table(
-          "positions",
-          [
-            "Subaccount",
-            "Market",
-            "Side",
-            "Size",
-            "Entry price",
-            "Unrealized PnL",
-            "Realized PnL",
-            "Funding",
-          ],
-          list.flatMap((s) =>
-            Object.values<PerpetualPositionResponseObject>(s.openPerpetualPositions).map((p) => [
+  const load = () =>
+    subaccountsOf(ex, address).then(
+      async (list) => {
+        watch(list.map((s) => s.subaccountNumber));
+        subaccounts.fill(
+          table(
+            "subaccounts",
+            ["Number", "Parent", "Equity", "Free collateral", "USDC", "Margin"],
+            list.map((s) => [
               s.subaccountNumber,
-              link(`market/${p.market}`, p.market),
-              p.side,
-              p.size,
-              p.entryPrice,
-              p.unrealizedPnl,
-              p.realizedPnl,
-              p.netFunding,
+              parentSubaccountNumber(s.subaccountNumber),
+              h("span", { "data-field": `equity-${s.subaccountNumber}` }, s.equity),
+              h("span", { "data-field": `free-${s.subaccountNumber}` }, s.freeCollateral),
+              s.assetPositions.USDC === undefined
+                ? "0"
+                : `${s.assetPositions.USDC.side === "SHORT" ? "-" : ""}${s.assetPositions.USDC.size}`,
+              s.marginEnabled ? "enabled" : "disabled",
             ]),
+            "no subaccounts",
           ),
-        ),
-      );
-      const numbers = list.map((s) => s.subaccountNumber);
-      const each = <T>(read: (n: number) => Promise<readonly T[]>) =>
-        Promise.all(numbers.map(read)).then((lists) => lists.flat());
-      await Promise.all([
-        each((n) =>
-          ex.indexer.getOrders({
-            address,
-            subaccountNumber: n,
-            status: ["OPEN", "UNTRIGGERED", "BEST_EFFORT_OPENED"],
-          }),
-        ).then(
-          (list) =>
-            orders.fill(
-              table(
-                "orders",
-                ["Id", "Subaccount", "Market", "Side", "Price", "Size", "Filled", "Status"],
-                list.map((o) => [
-                  link(`search/${o.id}`, short(o.id), "order-id"),
-                  o.subaccountNumber,
-                  o.ticker,
-                  o.side,
-                  o.price,
-                  o.size,
-                  o.totalFilled,
-                  o.status,
-                ]),
-              ),
+        );
+        positions.fill(
+          table(
+            "positions",
+            [
+              "Subaccount",
+              "Market",
+              "Side",
+              "Size",
+              "Entry price",
+              "Unrealized PnL",
+              "Realized PnL",
+              "Funding",
+            ],
+            list.flatMap((s) =>
+              Object.values<PerpetualPositionResponseObject>(s.openPerpetualPositions).map((p) => [
+                s.subaccountNumber,
+                link(`market/${p.market}`, p.market),
+                p.side,
+                p.size,
+                p.entryPrice,
+                p.unrealizedPnl,
+                p.realizedPnl,
+                p.netFunding,
+              ]),
             ),
-          (error: unknown) => orders.fail(error),
-        ),
-        each((n) =>
-          ex.indexer.getFills({ address, subaccountNumber: n, limit: HISTORY }).then((r) => r.fills),
-        ).then(
-          (list) =>
-            fills.fill(
-              table(
-                "fills",
-                ["Time", "Market", "Side", "Liquidity", "Price", "Size", "Fee", "Height"],
-                list.map((f) => [
-                  time(f.createdAt),
-                  f.market,
-                  f.side,
-                  f.liquidity,
-                  f.price,
-                  f.size,
-                  f.fee,
-                  link(`block/${f.createdAtHeight}`, f.createdAtHeight),
-                ]),
+          ),
+        );
+        const numbers = list.map((s) => s.subaccountNumber);
+        const each = <T>(read: (n: number) => Promise<readonly T[]>) =>
+          Promise.all(numbers.map(read)).then((lists) => lists.flat());
+        await Promise.all([
+          each((n) =>
+            ex.indexer.getOrders({
+              address,
+              subaccountNumber: n,
+              status: ["OPEN", "UNTRIGGERED", "BEST_EFFORT_OPENED"],
+            }),
+          ).then(
+            (list) =>
+              orders.fill(
+                table(
+                  "orders",
+                  ["Id", "Subaccount", "Market", "Side", "Price", "Size", "Filled", "Status"],
+                  list.map((o) => [
+                    link(`search/${o.id}`, short(o.id), "order-id"),
+                    o.subaccountNumber,
+                    o.ticker,
+                    o.side,
+                    o.price,
+                    o.size,
+                    o.totalFilled,
+                    o.status,
+                  ]),
+                ),
               ),
-            ),
-          (error: unknown) => fills.fail(error),
-        ),
-        each((n) =>
-          ex.indexer.getTransfers({ address, subaccountNumber: n, limit: HISTORY }).then((r) => r.transfers),
-        ).then(
-          (list) =>
-            transfers.fill(
-              table(
-                "transfers",
-                ["Time", "Type", "Size", "From", "To", "Tx"],
-                list.map((t) => [
-                  time(t.createdAt),
-                  t.type,
-                  `${t.size} ${t.symbol}`,
-                  `${short(t.sender.address, 6)}${t.sender.subaccountNumber === undefined ? "" : `/${t.sender.subaccountNumber}`}`,
-                  `${short(t.recipient.address, 6)}${t.recipient.subaccountNumber === undefined ? "" : `/${t.recipient.subaccountNumber}`}`,
-                  link(`tx/${t.transactionHash}`, short(t.transactionHash)),
-                ]),
+            (error: unknown) => orders.fail(error),
+          ),
+          each((n) =>
+            ex.indexer.getFills({ address, subaccountNumber: n, limit: HISTORY }).then((r) => r.fills),
+          ).then(
+            (list) =>
+              fills.fill(
+                table(
+                  "fills",
+                  ["Time", "Market", "Side", "Liquidity", "Price", "Size", "Fee", "Height"],
+                  list.map((f) => [
+                    time(f.createdAt),
+                    f.market,
+                    f.side,
+                    f.liquidity,
+                    f.price,
+                    f.size,
+                    f.fee,
+                    link(`block/${f.createdAtHeight}`, f.createdAtHeight),
+                  ]),
+                ),
               ),
-            ),
-          (error: unknown) => transfers.fail(error),
-        ),
-      ]);
-    },
-    (error: unknown) => {
-      subaccounts.fail(error);
-      for (const s of [positions, orders, fills, transfers]) s.fail(error);
-    },
-  );
-  return undefined;
+            (error: unknown) => fills.fail(error),
+          ),
+          each((n) =>
+            ex.indexer
+              .getTransfers({ address, subaccountNumber: n, limit: HISTORY })
+              .then((r) => r.transfers),
+          ).then(
+            (list) =>
+              transfers.fill(
+                table(
+                  "transfers",
+                  ["Time", "Type", "Size", "From", "To", "Tx"],
+                  list.map((t) => [
+                    time(t.createdAt),
+                    t.type,
+                    `${t.size} ${t.symbol}`,
+                    `${short(t.sender.address, 6)}${t.sender.subaccountNumber === undefined ? "" : `/${t.sender.subaccountNumber}`}`,
+                    `${short(t.recipient.address, 6)}${t.recipient.subaccountNumber === undefined ? "" : `/${t.recipient.subaccountNumber}`}`,
+                    link(`tx/${t.transactionHash}`, short(t.transactionHash)),
+                  ]),
+                ),
+              ),
+            (error: unknown) => transfers.fail(error),
+          ),
+        ]);
+      },
+      (error: unknown) => {
+        subaccounts.fail(error);
+        for (const s of [positions, orders, fills, transfers]) s.fail(error);
+      },
+    );
+
+  // Live: each subaccount's feed; an update reloads the views (one reload at a time, one queued).
+  const feeds = new Map<number, { unsubscribe(): void }>();
+  let busy = false;
+  let again = false;
+  const reload = () => {
+    if (busy) {
+      again = true;
+      return;
+    }
+    busy = true;
+    void load().finally(() => {
+      busy = false;
+      if (again) {
+        again = false;
+        reload();
+      }
+    });
+  };
+  const watch = (numbers: readonly number[]) => {
+    for (const n of numbers) {
+      if (feeds.has(n)) continue;
+      const feed = ex.socket.subscribe("v4_subaccounts", `${address}/${n}`, { batched: true });
+      feed.on("update", reload);
+      feeds.set(n, feed);
+    }
+  };
+  reload();
+  return () => {
+    for (const feed of feeds.values()) feed.unsubscribe();
+  };
 }
