@@ -22,8 +22,8 @@ import { rpcQueryError } from "./unary.js";
  *
  * @example
  * ```ts
- * const header: BlockHeader = (await getBlock(client, { height: 2n })).header;
- * header.height; // 2n
+ * const header: BlockHeader = (await getBlock(client, { height: 1n })).header;
+ * header.height; // 1n
  * ```
  */
 export interface BlockHeader {
@@ -50,8 +50,9 @@ export interface BlockHeader {
  *
  * @example
  * ```ts
- * const [first]: BlockTx[] = (await getBlock(client, { height: 5n })).txs;
- * first?.hash.length; // 64
+ * const sent = await client.bankSend({ signer: wallet, from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
+ * const txs: BlockTx[] = (await getBlock(client, { height: sent.height! })).txs;
+ * txs.some((t) => t.hash === sent.hash); // true
  * ```
  */
 export interface BlockTx {
@@ -82,8 +83,9 @@ export interface Block {
  *
  * @example
  * ```ts
- * const [result]: BlockTxResult[] = await getBlockResults(client, { height: 5n });
- * result?.code; // 0
+ * const sent = await client.bankSend({ signer: wallet, from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
+ * const results: BlockTxResult[] = await getBlockResults(client, { height: sent.height! });
+ * results.some((r) => r.code === 0); // true
  * ```
  */
 export interface BlockTxResult {
@@ -209,8 +211,8 @@ async function rpcCall(
  *
  * @example
  * ```ts
- * const block = await getBlock(client, { height: 3n });
- * block.header.height; // 3n
+ * const block = await getBlock(client, { height: 1n });
+ * block.header.height; // 1n
  * block.txs.map((t) => t.hash); // each takes getTx
  * ```
  */
@@ -234,7 +236,7 @@ export async function getBlock(client: NodeConnection, params: GetBlockParams = 
  *
  * @example
  * ```ts
- * const results = await getBlockResults(client, { height: 3n });
+ * const results = await getBlockResults(client, { height: 1n });
  * results.every((r) => r.code === 0 || r.log !== ""); // true
  * ```
  */
@@ -268,7 +270,7 @@ export async function getBlockResults(
  * @example
  * ```ts
  * const headers = await getBlockHeaders(client, { count: 5 });
- * headers[0]!.height > headers[1]!.height; // true
+ * headers.every((h, i) => i === 0 || h.height === headers[i - 1]!.height - 1n); // true
  * ```
  */
 export async function getBlockHeaders(
