@@ -76,6 +76,7 @@ export function homePage(ex: Explorer, root: HTMLElement): () => void {
       );
     } catch (error) {
       blocks.fail(error);
+      markets.fail(error);
     } finally {
       busy = false;
       if (again) {

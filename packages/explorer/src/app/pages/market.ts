@@ -35,6 +35,7 @@ function chart(candles: readonly CandleResponseObject[]): SVGElement {
     const high = Math.max(...points);
     const span = high - low || 1;
     const step = points.length > 1 ? 300 / (points.length - 1) : 0;
+    // One candle: a dot in the middle (a line needs two points).
     const line = document.createElementNS(ns, "polyline");
     line.setAttribute("fill", "none");
     line.setAttribute("stroke", "#0b57d0");
@@ -45,6 +46,14 @@ function chart(candles: readonly CandleResponseObject[]): SVGElement {
       points.map((p, i) => `${(i * step).toFixed(1)},${(95 - ((p - low) / span) * 90).toFixed(1)}`).join(" "),
     );
     svg.append(line);
+    if (points.length === 1) {
+      const dot = document.createElementNS(ns, "circle");
+      dot.setAttribute("cx", "150");
+      dot.setAttribute("cy", "50");
+      dot.setAttribute("r", "2");
+      dot.setAttribute("fill", "#0b57d0");
+      svg.append(dot);
+    }
   }
   return svg;
 }
