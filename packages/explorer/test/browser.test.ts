@@ -137,18 +137,22 @@ describe("the explorer in headless Chromium", () => {
     await expect.poll(async () => BigInt(await field("height")), { timeout: 20_000 }).toBeGreaterThan(first);
     const latest = (await node.getLatestBlock()).height;
     expect(BigInt(await field("height")) - latest).toBeLessThanOrEqual(2n);
-    // Oracle prices move: page and REST agree at some moment.
+    // Oracle prices move: the page shows what REST said just before or just after reading it.
+    const btcOf = async () => {
+      const btc = (await indexer.getPerpetualMarkets({})).markets["BTC-USD"]!;
+      return [btc.oraclePrice, btc.volume24H, btc.openInterest].join(" ");
+    };
     await expect
       .poll(
         async () => {
-          const { markets } = await indexer.getPerpetualMarkets({});
-          const btc = markets["BTC-USD"]!;
+          const before = await btcOf();
           const shown = [
             await field("oracle-BTC-USD"),
             await field("volume-BTC-USD"),
             await field("oi-BTC-USD"),
           ];
-          return shown.join(" ") === [btc.oraclePrice, btc.volume24H, btc.openInterest].join(" ");
+          const after = await btcOf();
+          return [before, after].includes(shown.join(" "));
         },
         { timeout: 20_000 },
       )
@@ -310,20 +314,39 @@ describe("the explorer in headless Chromium", () => {
     await open(`#/account/${addressToHex(trader.address)}`);
     expect(await field("bech32")).toBe(trader.address);
     expect(await field("hex")).toBe(addressToHex(trader.address));
+    await open(`#/account/${trader.address}`);
+    const sub0 = async () =>
+      (await indexer.getAddress({ address: trader.address })).subaccounts.find(
+        (s) => s.subaccountNumber === 0,
+      )!;
+    // Equity and free collateral move with the oracle (the trader holds a position): the page's
+    // value lies between what REST said just before and just after reading it.
+    const between = (value: string, a: string, b: string) =>
+      Number(value) >= Math.min(Number(a), Number(b)) && Number(value) <= Math.max(Number(a), Number(b));
     await expect
       .poll(
         async () => {
-          await open(`#/account/${trader.address}`);
-          const sub = (await indexer.getAddress({ address: trader.address })).subaccounts.find(
-            (s) => s.subaccountNumber === 0,
-          )!;
+          const before = await sub0();
+          const shown = [await field("equity-0"), await field("free-0")];
+          const after = await sub0();
           return (
-            `${await field("equity-0")} ${await field("free-0")}` === `${sub.equity} ${sub.freeCollateral}`
+            between(shown[0]!, before.equity, after.equity) &&
+            between(shown[1]!, before.freeCollateral, after.freeCollateral)
           );
         },
         { timeout: 20_000 },
       )
       .toBe(true);
+    // Positions are exact: size and entry price as REST holds them.
+    const positions = Object.values((await sub0()).openPerpetualPositions);
+    const rows = await tab
+      .locator('[data-table="positions"] tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "")),
+      );
+    expect(rows.map((r) => [r[1], r[2], r[3], r[4]])).toEqual(
+      positions.map((p) => [p.market, p.side, p.size, p.entryPrice]),
+    );
     const balances = await node.getBalances({ address: trader.address });
     expect(await tab.locator('[data-table="balances"] tbody tr').count()).toBe(balances.length);
     const orders = (
