@@ -88,6 +88,7 @@ describe("a clean install", () => {
       "@perpx/core",
       "@perpx/devnet",
       "@perpx/errors",
+      "@perpx/explorer",
       "@perpx/indexer-client",
       "@perpx/mcp-server",
       "@perpx/node-client",

@@ -121,6 +121,7 @@ export * from "./query/affiliates.js";
 export * from "./query/amounts.js";
 export * from "./query/auth.js";
 export * from "./query/bank.js";
+export * from "./query/blocks.js";
 export * from "./query/bridge.js";
 export {
   getAccountplusParams,

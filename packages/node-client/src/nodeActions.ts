@@ -9,6 +9,7 @@ import {
 } from "./query/affiliates.js";
 import { getAccount, getAccountSequence } from "./query/auth.js";
 import { getBalance, getBalances } from "./query/bank.js";
+import { getBlock, getBlockHeaders, getBlockResults } from "./query/blocks.js";
 import {
   getAcknowledgedBridgeEventInfo,
   getAggregatedWithdrawal,
@@ -212,6 +213,9 @@ export const nodeActions = {
   getGenesis,
   getPeers,
   getLatestBlock,
+  getBlock,
+  getBlockResults,
+  getBlockHeaders,
   getChainId,
   getTx,
   searchTxs,

@@ -1,4 +1,3 @@
-import { create, fromBinary } from "@bufbuild/protobuf";
 import { InvalidArgumentError } from "@perpx/errors";
 import { cosmosTx } from "@perpx/proto";
 import { fromHexString } from "../bytes.js";
@@ -7,6 +6,7 @@ import { isQueryError } from "../errors.js";
 import { checkParams } from "../messages/validate.js";
 import { withDeadline } from "../transport/call.js";
 import { type CometTx, cometCall } from "../transport/rpc-json.js";
+import { decodeTxRaw } from "./tx-raw.js";
 import { pickQueryTransport, type QueryOptions, rpcQueryError, unaryQuery } from "./unary.js";
 
 /**
@@ -57,19 +57,6 @@ export interface TxInfo {
   events: TxEvent[];
   /** The decoded transaction, when the node returned it. */
   tx: cosmosTx.Tx | undefined;
-}
-
-function decodeTxRaw(bytes: Uint8Array): cosmosTx.Tx | undefined {
-  try {
-    const raw = fromBinary(cosmosTx.TxRawSchema, bytes);
-    return create(cosmosTx.TxSchema, {
-      body: fromBinary(cosmosTx.TxBodySchema, raw.bodyBytes),
-      authInfo: fromBinary(cosmosTx.AuthInfoSchema, raw.authInfoBytes),
-      signatures: raw.signatures,
-    });
-  } catch {
-    return undefined;
-  }
 }
 
 function fromComet(tx: CometTx): TxInfo {

@@ -1,0 +1,37 @@
+/** Formatting values for the page: times, hashes, amounts in human units. */
+import { baseUnitsToNative, NATIVE_DENOM, NATIVE_SYMBOL, quoteQuantumsToUsdc, USDC_DENOM } from "@perpx/core";
+
+/** An ISO time, to the second, in UTC. */
+export function time(value: Date | string | undefined): string {
+  if (value === undefined) return "";
+  const date = typeof value === "string" ? new Date(value) : value;
+  return Number.isNaN(date.getTime())
+    ? String(value)
+    : `${date.toISOString().slice(0, 19).replace("T", " ")} UTC`;
+}
+
+/** A long hex string shortened for tables: head...tail. */
+export function short(hash: string, keep = 8): string {
+  return hash.length <= keep * 2 + 3 ? hash : `${hash.slice(0, keep)}...${hash.slice(-keep)}`;
+}
+
+/** A coin amount in human units: USDC and PERPX by their decimals, anything else as given. */
+export function coin(amount: string | bigint, denom: string): string {
+  if (denom === USDC_DENOM) return `${quoteQuantumsToUsdc(amount)} USDC`;
+  if (denom === NATIVE_DENOM) return `${baseUnitsToNative(amount)} ${NATIVE_SYMBOL}`;
+  return `${amount} ${denom}`;
+}
+
+/** A funding rate as a percentage with its sign. */
+export function percent(rate: string): string {
+  const value = Number(rate) * 100;
+  return Number.isFinite(value) ? `${value.toFixed(6).replace(/\.?0+$/, "")}%` : rate;
+}
+
+/** The next funding time: the next whole hour (funding is paid hourly). */
+export function nextFundingTime(now: Date): Date {
+  const next = new Date(now.getTime());
+  next.setUTCMinutes(0, 0, 0);
+  next.setUTCHours(next.getUTCHours() + 1);
+  return next;
+}

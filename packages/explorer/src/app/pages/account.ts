@@ -1,0 +1,268 @@
+/**
+ * Account: both address forms (EIP-55), bank balances, subaccounts (with their parent) with equity
+ * and free collateral, positions with entry price and PnL, open orders, fills, transfers, and the
+ * authenticators (trading keys) decoded.
+ */
+
+import { addressToHex, isValidAddress, parentSubaccountNumber, toBech32 } from "@perpx/core";
+import type { PerpetualPositionResponseObject, SubaccountResponseObject } from "@perpx/core/indexer";
+import { isIndexerNotFoundError } from "@perpx/indexer-client";
+import type { Explorer } from "../context.js";
+import { facts, h, link, section, slot, table } from "../dom.js";
+import { coin, short, time } from "../format.js";
+
+const HISTORY = 20;
+
+/** An authenticator's config: a composite's JSON list of sub-authenticators, else its bytes. */
+export function authenticatorConfig(type: string, config: Uint8Array): string {
+  const text = new TextDecoder().decode(config);
+  if (type === "AllOf" || type === "AnyOf") {
+    try {
+      const parts = JSON.parse(text) as Array<{ type?: string; config?: string }>;
+      return parts
+        .map((part) => {
+          const inner = part.config === undefined ? "" : atob(part.config);
+          const shown =
+            part.type === "SignatureVerification" || part.type === "EthAddressSignatureVerification"
+              ? Array.from(inner, (c) => c.charCodeAt(0).toString(16).padStart(2, "0")).join("")
+              : inner;
+          return `${part.type ?? "?"}(${shown})`;
+        })
+        .join(` ${type === "AllOf" ? "and" : "or"} `);
+    } catch {
+      return text;
+    }
+  }
+  if (type === "MessageFilter" || type === "SubaccountFilter" || type === "ClobPairIdFilter") return text;
+  return Array.from(config, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function subaccountsOf(ex: Explorer, address: string): Promise<readonly SubaccountResponseObject[]> {
+  try {
+    return (await ex.indexer.getAddress({ address })).subaccounts;
+  } catch (error) {
+    if (isIndexerNotFoundError(error)) return [];
+    throw error;
+  }
+}
+
+/** Renders the account page of `input` (either address form). */
+export function accountPage(ex: Explorer, root: HTMLElement, input: string): (() => void) | undefined {
+  if (!isValidAddress(input)) {
+    root.append(h("h1", {}, "Account"), h("p", { class: "error" }, `Not an address: ${input}`));
+    return undefined;
+  }
+  const address = toBech32(input);
+  const balances = slot("balances");
+  const subaccounts = slot("subaccounts");
+  const positions = slot("positions");
+  const orders = slot("orders");
+  const fills = slot("fills");
+  const transfers = slot("transfers");
+  const authenticators = slot("authenticators");
+  root.append(
+    h("h1", { "data-field": "title" }, "Account"),
+    section(
+      "Address",
+      "address",
+      facts([
+        ["bech32", "bech32", address],
+        ["0x (EIP-55)", "hex", addressToHex(address)],
+      ]),
+    ),
+    section("Balances", "balances", balances.element),
+    section("Subaccounts", "subaccounts", subaccounts.element),
+    section("Open positions", "positions", positions.element),
+    section("Open orders", "orders", orders.element),
+    section("Fills", "fills", fills.element),
+    section("Transfers", "transfers", transfers.element),
+    section("Authenticators (trading keys)", "authenticators", authenticators.element),
+  );
+
+  ex.node.getBalances({ address }).then(
+    (list) =>
+      balances.fill(
+        table(
+          "balances",
+          ["Amount", "Denom"],
+          list.map((b) => [coin(b.amount, b.denom), b.denom]),
+        ),
+      ),
+    (error: unknown) => balances.fail(error),
+  );
+  ex.node.getAuthenticators({ address }).then(
+    (list) =>
+      authenticators.fill(
+        table(
+          "authenticators",
+          ["Id", "Type", "Config"],
+          list.map((a) => [
+            a.id,
+            a.type,
+            h("span", { class: "mono" }, authenticatorConfig(a.type, a.config)),
+          ]),
+        ),
+      ),
+    (error: unknown) => authenticators.fail(error),
+  );
+  const load = () =>
+    subaccountsOf(ex, address).then(
+      async (list) => {
+        watch(list.map((s) => s.subaccountNumber));
+        subaccounts.fill(
+          table(
+            "subaccounts",
+            ["Number", "Parent", "Equity", "Free collateral", "USDC", "Margin"],
+            list.map((s) => [
+              s.subaccountNumber,
+              parentSubaccountNumber(s.subaccountNumber),
+              h("span", { "data-field": `equity-${s.subaccountNumber}` }, s.equity),
+              h("span", { "data-field": `free-${s.subaccountNumber}` }, s.freeCollateral),
+              s.assetPositions.USDC === undefined
+                ? "0"
+                : `${s.assetPositions.USDC.side === "SHORT" ? "-" : ""}${s.assetPositions.USDC.size}`,
+              s.marginEnabled ? "enabled" : "disabled",
+            ]),
+            "no subaccounts",
+          ),
+        );
+        positions.fill(
+          table(
+            "positions",
+            [
+              "Subaccount",
+              "Market",
+              "Side",
+              "Size",
+              "Entry price",
+              "Unrealized PnL",
+              "Realized PnL",
+              "Funding",
+            ],
+            list.flatMap((s) =>
+              Object.values<PerpetualPositionResponseObject>(s.openPerpetualPositions).map((p) => [
+                s.subaccountNumber,
+                link(`market/${p.market}`, p.market),
+                p.side,
+                p.size,
+                p.entryPrice,
+                p.unrealizedPnl,
+                p.realizedPnl,
+                p.netFunding,
+              ]),
+            ),
+          ),
+        );
+        const numbers = list.map((s) => s.subaccountNumber);
+        const each = <T>(read: (n: number) => Promise<readonly T[]>) =>
+          Promise.all(numbers.map(read)).then((lists) => lists.flat());
+        await Promise.all([
+          each((n) =>
+            ex.indexer.getOrders({
+              address,
+              subaccountNumber: n,
+              status: ["OPEN", "UNTRIGGERED", "BEST_EFFORT_OPENED"],
+            }),
+          ).then(
+            (list) =>
+              orders.fill(
+                table(
+                  "orders",
+                  ["Id", "Subaccount", "Market", "Side", "Price", "Size", "Filled", "Status"],
+                  list.map((o) => [
+                    link(`search/${o.id}`, short(o.id), "order-id"),
+                    o.subaccountNumber,
+                    o.ticker,
+                    o.side,
+                    o.price,
+                    o.size,
+                    o.totalFilled,
+                    o.status,
+                  ]),
+                ),
+              ),
+            (error: unknown) => orders.fail(error),
+          ),
+          each((n) =>
+            ex.indexer.getFills({ address, subaccountNumber: n, limit: HISTORY }).then((r) => r.fills),
+          ).then(
+            (list) =>
+              fills.fill(
+                table(
+                  "fills",
+                  ["Time", "Market", "Side", "Liquidity", "Price", "Size", "Fee", "Height"],
+                  list.map((f) => [
+                    time(f.createdAt),
+                    f.market,
+                    f.side,
+                    f.liquidity,
+                    f.price,
+                    f.size,
+                    f.fee,
+                    link(`block/${f.createdAtHeight}`, f.createdAtHeight),
+                  ]),
+                ),
+              ),
+            (error: unknown) => fills.fail(error),
+          ),
+          each((n) =>
+            ex.indexer
+              .getTransfers({ address, subaccountNumber: n, limit: HISTORY })
+              .then((r) => r.transfers),
+          ).then(
+            (list) =>
+              transfers.fill(
+                table(
+                  "transfers",
+                  ["Time", "Type", "Size", "From", "To", "Tx"],
+                  list.map((t) => [
+                    time(t.createdAt),
+                    t.type,
+                    `${t.size} ${t.symbol}`,
+                    `${short(t.sender.address, 6)}${t.sender.subaccountNumber === undefined ? "" : `/${t.sender.subaccountNumber}`}`,
+                    `${short(t.recipient.address, 6)}${t.recipient.subaccountNumber === undefined ? "" : `/${t.recipient.subaccountNumber}`}`,
+                    link(`tx/${t.transactionHash}`, short(t.transactionHash)),
+                  ]),
+                ),
+              ),
+            (error: unknown) => transfers.fail(error),
+          ),
+        ]);
+      },
+      (error: unknown) => {
+        subaccounts.fail(error);
+        for (const s of [positions, orders, fills, transfers]) s.fail(error);
+      },
+    );
+
+  // Live: each subaccount's feed; an update reloads the views (one reload at a time, one queued).
+  const feeds = new Map<number, { unsubscribe(): void }>();
+  let busy = false;
+  let again = false;
+  const reload = () => {
+    if (busy) {
+      again = true;
+      return;
+    }
+    busy = true;
+    void load().finally(() => {
+      busy = false;
+      if (again) {
+        again = false;
+        reload();
+      }
+    });
+  };
+  const watch = (numbers: readonly number[]) => {
+    for (const n of numbers) {
+      if (feeds.has(n)) continue;
+      const feed = ex.socket.subscribe("v4_subaccounts", `${address}/${n}`, { batched: true });
+      feed.on("update", reload);
+      feeds.set(n, feed);
+    }
+  };
+  reload();
+  return () => {
+    for (const feed of feeds.values()) feed.unsubscribe();
+  };
+}

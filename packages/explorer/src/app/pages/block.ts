@@ -1,0 +1,81 @@
+/** Block: the header, and each tx with its result code, its messages and, for the proposed-operations tx, its fills and removals. */
+import type { Explorer } from "../context.js";
+import { facts, h, link, section, slot, table } from "../dom.js";
+import { short, time } from "../format.js";
+import { decodeMessages } from "../messages.js";
+import { errorName } from "./tx.js";
+
+/** Renders the block page of `height`. */
+export function blockPage(ex: Explorer, root: HTMLElement, height: string): undefined {
+  const body = slot("block");
+  root.append(h("h1", { "data-field": "title" }, `Block ${height}`), body.element);
+  if (!/^\d+$/.test(height) || BigInt(height) < 1n) {
+    body.fail(new Error(`A block height is a positive integer, not ${JSON.stringify(height)}`));
+    return undefined;
+  }
+  Promise.all([
+    ex.node.getBlock({ height: BigInt(height) }),
+    ex.node.getBlockResults({ height: BigInt(height) }),
+    ex.markets(),
+  ]).then(
+    ([block, results, markets]) => {
+      const { header } = block;
+      body.fill(
+        section(
+          "Header",
+          "header",
+          facts([
+            ["Height", "height", header.height],
+            ["Time", "time", time(header.time)],
+            ["Chain id", "chain-id", header.chainId],
+            ["Hash", "hash", header.hash],
+            [
+              "Previous block",
+              "last-hash",
+              header.height > 1n
+                ? link(`block/${header.height - 1n}`, header.lastBlockHash)
+                : header.lastBlockHash,
+            ],
+            ["App hash", "app-hash", header.appHash],
+            ["Proposer", "proposer", header.proposerAddress],
+            ["Transactions", "tx-count", header.txCount],
+          ]),
+        ),
+        section(
+          "Transactions",
+          "txs",
+          table(
+            "txs",
+            ["Hash", "Code", "Messages", "Gas used"],
+            block.txs.map((tx, i) => {
+              const result = results[i];
+              const messages = decodeMessages(tx.tx?.body?.messages ?? [], markets);
+              const code = result?.code ?? 0;
+              const name =
+                result === undefined ? undefined : errorName(result.codespace, result.code, result.log);
+              return [
+                link(`tx/${tx.hash}`, short(tx.hash), "tx-hash"),
+                h(
+                  "span",
+                  { class: code === 0 ? "ok" : "error", "data-field": "code" },
+                  code === 0 ? "0" : `${code} ${result?.codespace ?? ""} ${name ?? ""}`,
+                ),
+                h(
+                  "div",
+                  {},
+                  ...messages.map((m) =>
+                    h("div", {}, m.summary ?? m.typeUrl.slice(m.typeUrl.lastIndexOf(".") + 1)),
+                  ),
+                ),
+                result?.gasUsed ?? "",
+              ];
+            }),
+            "no transactions",
+          ),
+        ),
+      );
+    },
+    (error: unknown) => body.fail(error),
+  );
+  return undefined;
+}

@@ -1,0 +1,94 @@
+/**
+ * Home: the chain id, the live height and block time, the latest blocks, and every market with its
+ * oracle price, 24h volume, open interest and next funding.
+ */
+import type { Explorer, Height } from "../context.js";
+import { facts, h, link, section, slot, table } from "../dom.js";
+import { nextFundingTime, percent, short, time } from "../format.js";
+
+/** Renders the home page into `root`; returns its cleanup. */
+export function homePage(ex: Explorer, root: HTMLElement): () => void {
+  const chain = slot("chain");
+  const blocks = slot("blocks");
+  const markets = slot("markets");
+  root.append(
+    section("Chain", "chain", chain.element),
+    section("Markets", "markets", markets.element),
+    section("Latest blocks", "blocks", blocks.element),
+  );
+  let chainId = "";
+  const renderChain = (height: Height | undefined) =>
+    chain.fill(
+      facts([
+        ["Chain id", "chain-id", chainId],
+        ["Network", "network", ex.config.network],
+        ["Height", "height", height === undefined ? "" : link(`block/${height.height}`, height.height)],
+        ["Block time", "block-time", time(height?.time)],
+      ]),
+    );
+  ex.node.getLatestBlock().then(
+    (latest) => {
+      chainId = latest.chainId;
+      renderChain(ex.height() ?? { height: latest.height, time: latest.time.toISOString() });
+    },
+    (error: unknown) => chain.fail(error),
+  );
+
+  let busy = false;
+  let again = false;
+  const refresh = async () => {
+    if (busy) {
+      again = true;
+      return;
+    }
+    busy = true;
+    try {
+      const [headers, all] = await Promise.all([ex.node.getBlockHeaders({ count: 10 }), ex.markets()]);
+      blocks.fill(
+        table(
+          "blocks",
+          ["Height", "Time", "Txs", "Hash"],
+          headers.map((header) => [
+            link(`block/${header.height}`, header.height),
+            time(header.time),
+            header.txCount,
+            short(header.hash),
+          ]),
+        ),
+      );
+      const funding = time(nextFundingTime(new Date()));
+      markets.fill(
+        table(
+          "markets",
+          ["Market", "Oracle price", "24h volume", "Open interest", "Next funding"],
+          Object.values(all).map((market) => [
+            link(`market/${market.ticker}`, market.ticker, "ticker"),
+            h("span", { "data-field": `oracle-${market.ticker}` }, market.oraclePrice),
+            h("span", { "data-field": `volume-${market.ticker}` }, market.volume24H),
+            h("span", { "data-field": `oi-${market.ticker}` }, market.openInterest),
+            h(
+              "span",
+              { "data-field": `funding-${market.ticker}` },
+              `${percent(market.nextFundingRate)} at ${funding}`,
+            ),
+          ]),
+        ),
+      );
+    } catch (error) {
+      blocks.fail(error);
+      markets.fail(error);
+    } finally {
+      busy = false;
+      if (again) {
+        again = false;
+        void refresh();
+      }
+    }
+  };
+  void refresh();
+  const stop = ex.onHeight((height) => {
+    if (chainId !== "") renderChain(height);
+    void refresh();
+  });
+  return stop;
+}

@@ -1,0 +1,460 @@
+/**
+ * The explorer in real headless Chromium (Debian's `chromium`, driven by playwright-core) against a
+ * devnet with `--liquidity`: the page is bundled from source for the browser, served by the
+ * explorer's own server, and each page is checked against what the node and the indexer answer over
+ * REST/RPC; the book follows an order the test places; a failed tx shows its error's name; search
+ * finds all four kinds. No console error and no failed request on any page. Screenshots of every
+ * page at desktop and phone width go to test/output/screenshots.
+ */
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { addressToHex, subticksToPrice } from "@perpx/core";
+import { type Devnet, startDevnet } from "@perpx/devnet";
+import { createIndexerClient, type IndexerClient } from "@perpx/indexer-client";
+import { createNodeClient, isBroadcastTxError, type NodeClient } from "@perpx/node-client";
+import { LocalWallet } from "@perpx/node-client/wallets";
+import { build } from "esbuild";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findChromium } from "../../node-client/test/browser/chromium.js";
+import { type BrowserHost, hostPage } from "../../node-client/test/browser/host.js";
+import { type ExplorerServer, explorerConfig, startExplorer } from "../src/index.js";
+import { type SocketProxy, startSocketProxy } from "./support/socket-proxy.js";
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const packages = here("../../");
+const SHOTS = here("./output/screenshots/");
+const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } } as const;
+
+/** The app bundled for the browser from source, every `@perpx/*` aliased as the tests run. */
+async function bundleApp(): Promise<string> {
+  const names = ["errors", "proto", "address", "core", "node-client", "indexer-client"];
+  const alias = {
+    ...Object.fromEntries(names.map((name) => [`@perpx/${name}`, `${packages}${name}/src/index.ts`])),
+    "@perpx/core/indexer": `${packages}core/src/indexer.ts`,
+  };
+  const result = await build({
+    entryPoints: [here("../src/app/main.ts")],
+    bundle: true,
+    platform: "browser",
+    format: "esm",
+    target: "es2022",
+    minify: true,
+    write: false,
+    alias,
+    logLevel: "silent",
+  });
+  return result.outputFiles[0]!.text;
+}
+
+let devnet: Devnet;
+let host: BrowserHost | undefined;
+let server: ExplorerServer | undefined;
+let proxy: SocketProxy | undefined;
+let node: NodeClient;
+let indexer: IndexerClient;
+let tab: Page;
+let trader: LocalWallet;
+const problems: string[] = [];
+
+/** Opens a route and waits for the page to have drawn it. */
+async function open(route: string): Promise<void> {
+  await tab.evaluate((hash) => {
+    location.hash = hash;
+  }, route);
+  await tab.waitForFunction(() => document.querySelectorAll(".loading").length === 0, undefined, {
+    timeout: 30_000,
+  });
+}
+
+/** The text of the element with `data-field="name"`. */
+const field = async (name: string) =>
+  (await tab.locator(`[data-field="${name}"]`).first().textContent()) ?? "";
+
+/** Screenshots of the current page at both widths. */
+async function shoot(name: string): Promise<void> {
+  for (const [width, size] of Object.entries(VIEWPORTS)) {
+    await tab.setViewportSize(size);
+    await tab.screenshot({ path: `${SHOTS}${name}-${width}.png`, fullPage: true });
+  }
+  await tab.setViewportSize(VIEWPORTS.desktop);
+}
+
+beforeAll(async () => {
+  const executablePath = findChromium(); // throws with what to install: never a silent skip
+  mkdirSync(SHOTS, { recursive: true });
+  let script: string;
+  [devnet, script] = await Promise.all([
+    startDevnet({ ports: "free", blockTimeMs: 250, faucetWindowMs: 0, liquidity: true }),
+    bundleApp(),
+  ]);
+  const e = devnet.endpoints;
+  // The page's indexer socket goes through a proxy the test can cut.
+  proxy = await startSocketProxy(e.indexerWs);
+  const config = explorerConfig({
+    network: "local",
+    endpoints: { nodeRpc: e.nodeRpc, nodeRest: e.nodeRest, indexer: e.indexer, indexerWs: proxy.url },
+  });
+  server = await startExplorer({ config, port: 0, assets: { script } });
+  // The shared launcher: its own one-script page is unused; the browser opens the explorer's server.
+  host = await hostPage("", executablePath);
+  node = createNodeClient({
+    nodeRpc: e.nodeRpc,
+    nodeRest: e.nodeRest,
+    pollIntervalMs: 25,
+    commitTimeoutMs: 20_000,
+  });
+  indexer = createIndexerClient({ baseUrl: e.indexer });
+  trader = LocalWallet.fromMnemonic(devnet.accounts[1]!.mnemonic);
+  tab = await host.browser.newPage({ viewport: VIEWPORTS.desktop });
+  tab.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  tab.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+  tab.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ""}`));
+  tab.on("response", (r) => {
+    if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
+  });
+  await tab.goto(server.url, { waitUntil: "load", timeout: 60_000 });
+  await tab.waitForFunction(() => document.body.dataset.connection === "open", undefined, {
+    timeout: 60_000,
+  });
+}, 240_000);
+
+afterAll(async () => {
+  node?.close();
+  await host?.close();
+  await server?.close();
+  await proxy?.close();
+  await devnet?.stop();
+});
+
+describe("the explorer in headless Chromium", () => {
+  it("home: chain id, live height and the markets REST holds", async () => {
+    await open("#/");
+    expect(await field("chain-id")).toBe("perpx-local-1");
+    const first = BigInt(await field("height"));
+    await expect.poll(async () => BigInt(await field("height")), { timeout: 20_000 }).toBeGreaterThan(first);
+    const latest = (await node.getLatestBlock()).height;
+    expect(BigInt(await field("height")) - latest).toBeLessThanOrEqual(2n);
+    // Oracle prices move: the page shows what REST said just before or just after reading it.
+    const btcOf = async () => {
+      const btc = (await indexer.getPerpetualMarkets({})).markets["BTC-USD"]!;
+      return [btc.oraclePrice, btc.volume24H, btc.openInterest].join(" ");
+    };
+    await expect
+      .poll(
+        async () => {
+          const before = await btcOf();
+          const shown = [
+            await field("oracle-BTC-USD"),
+            await field("volume-BTC-USD"),
+            await field("oi-BTC-USD"),
+          ];
+          const after = await btcOf();
+          return [before, after].includes(shown.join(" "));
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true);
+    const tickers = await tab.locator('[data-field="ticker"]').allInnerTexts();
+    expect(tickers.sort()).toEqual(Object.keys((await indexer.getPerpetualMarkets({})).markets).sort());
+    // The latest blocks: ten (fewer on a young chain), newest first, each as the node has it.
+    const rows = tab.locator('[data-table="blocks"] tbody tr');
+    const top = BigInt((await rows.first().locator("td").first().textContent()) ?? "");
+    const headers = await node.getBlockHeaders({ maxHeight: top, count: 10 });
+    const shown = await rows.evaluateAll((trs) => trs.map((tr) => tr.querySelector("td")?.textContent ?? ""));
+    expect(shown).toEqual(headers.map((h) => String(h.height)));
+    await shoot("home");
+  });
+
+  let depositHash = "";
+  let fillHeight = "";
+  let orderPrice = "";
+  it("market: the live book follows an order the test places; trades, candles and funding from REST", async () => {
+    await open("#/market/BTC-USD");
+    await expect
+      .poll(() => tab.locator('[data-table="bids"] tbody tr').count(), { timeout: 20_000 })
+      .toBeGreaterThan(0);
+    expect(await tab.locator('[data-table="asks"] tbody tr').count()).toBeGreaterThan(0);
+    const deposit = await node.depositToSubaccount({
+      signer: trader,
+      sender: trader.address,
+      recipient: { owner: trader.address, number: 0 },
+      quantums: 5_000_000_000n,
+    });
+    depositHash = deposit.hash;
+    const btc = await node.getMarket({ ticker: "BTC-USD" });
+    const { markets } = await indexer.getPerpetualMarkets({ ticker: "BTC-USD" });
+    const bestBid = (await indexer.getOrderbook({ ticker: "BTC-USD" })).bids[0]!.price;
+    // One tick above the best bid of the maker: a new top of book, below every ask.
+    const ticks = BigInt(Math.round(Number(bestBid) / Number(markets["BTC-USD"]!.tickSize))) + 1n;
+    orderPrice = subticksToPrice(btc.subticksPerTick * ticks, btc);
+    const { time } = await node.getLatestBlock();
+    await node.placeOrder({
+      signer: trader,
+      subaccount: { owner: trader.address, number: 0 },
+      clientId: 77,
+      side: "BUY",
+      market: btc,
+      size: "0.001",
+      price: orderPrice,
+      kind: "long-term",
+      goodTilBlockTime: Math.floor(time.getTime() / 1000) + 3_600,
+    });
+    await expect
+      .poll(() => tab.locator('[data-table="bids"] tbody tr td:first-child').allInnerTexts(), {
+        timeout: 20_000,
+      })
+      .toContain(orderPrice);
+    // A second trader sells into that bid: the trade shows up live, as REST has it.
+    const seller = LocalWallet.fromMnemonic(devnet.accounts[2]!.mnemonic);
+    await node.depositToSubaccount({
+      signer: seller,
+      sender: seller.address,
+      recipient: { owner: seller.address, number: 0 },
+      quantums: 5_000_000_000n,
+    });
+    const now = Math.floor((await node.getLatestBlock()).time.getTime() / 1000);
+    await node.placeOrder({
+      signer: seller,
+      subaccount: { owner: seller.address, number: 0 },
+      clientId: 78,
+      side: "SELL",
+      market: btc,
+      size: "0.001",
+      price: orderPrice,
+      kind: "long-term",
+      goodTilBlockTime: now + 3_600,
+    });
+    // The seller's fill is a trade (against our bid, or a maker's bid that moved above it).
+    await expect
+      .poll(
+        async () => (await indexer.getFills({ address: seller.address, subaccountNumber: 0 })).fills.length,
+        {
+          timeout: 20_000,
+        },
+      )
+      .toBeGreaterThan(0);
+    fillHeight = (await indexer.getFills({ address: seller.address, subaccountNumber: 0 })).fills[0]!
+      .createdAtHeight;
+    await expect
+      .poll(
+        async () => {
+          const [newest] = (await indexer.getTrades({ ticker: "BTC-USD" })).trades;
+          const row = await tab
+            .locator('[data-table="trades"] tbody tr')
+            .first()
+            .locator("td")
+            .allInnerTexts();
+          return (
+            newest !== undefined &&
+            row.slice(1).join(" ") === [newest.side, newest.price, newest.size].join(" ")
+          );
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true);
+    const funding = (await indexer.getHistoricalFunding({ ticker: "BTC-USD", limit: 20 })).historicalFunding;
+    const rows = await tab.locator('[data-table="funding"] tbody tr').count();
+    expect(rows).toBe(funding.length);
+    await tab.selectOption('[data-field="resolution"]', "1MIN");
+    const candles = (await indexer.getCandles({ ticker: "BTC-USD", resolution: "1MIN", limit: 60 })).candles;
+    if (candles.length > 0) {
+      await expect.poll(() => tab.locator('[data-table="candles"] tbody tr').count()).toBeGreaterThan(0);
+      await expect.poll(() => tab.locator("svg.chart polyline").count()).toBe(1);
+    }
+    expect(await field("oracle-price")).toMatch(/^\d/);
+    await shoot("market");
+  });
+
+  it("tx: a deposit decoded in human units with its signer in both forms, gas and events from RPC", async () => {
+    await open(`#/tx/${depositHash}`);
+    const tx = (await node.getTx({ hash: depositHash, transport: "rpc" }))!;
+    expect(await field("code")).toBe("0");
+    expect(await field("gas")).toBe(`${tx.gasUsed} / ${tx.gasWanted}`);
+    expect(await field("bech32")).toBe(trader.address);
+    expect(await field("hex")).toBe(addressToHex(trader.address));
+    expect(await field("summary")).toBe(`deposit 5000 USDC from ${trader.address} to ${trader.address}/0`);
+    expect(await tab.locator('[data-table="events"] tbody tr').count()).toBe(tx.events.length);
+    await shoot("tx");
+  });
+
+  let failedHash = "";
+  it("tx: a failed tx shows its code, codespace and the error's name", async () => {
+    const poor = LocalWallet.generate();
+    await node.bankSend({
+      signer: trader,
+      from: trader.address,
+      to: poor.address,
+      amount: [{ denom: "uusdc", amount: 1_000_000n }],
+    });
+    const error = await node
+      .bankSend({
+        signer: poor,
+        from: poor.address,
+        to: trader.address,
+        amount: [{ denom: "uusdc", amount: 10n ** 15n }],
+        tx: { gas: 200_000n, feeDenom: "uusdc" },
+      })
+      .catch((e: unknown) => e);
+    expect(isBroadcastTxError(error) && error.phase).toBe("deliverTx");
+    if (!isBroadcastTxError(error)) throw error;
+    failedHash = error.txHash;
+    await open(`#/tx/${failedHash}`);
+    const tx = (await node.getTx({ hash: failedHash, transport: "rpc" }))!;
+    expect(tx.code).not.toBe(0);
+    expect(await field("code")).toBe(String(tx.code));
+    expect(await field("codespace")).toBe(tx.codespace);
+    expect(await field("error-name")).toBe("insufficient funds");
+    await shoot("tx-failed");
+  });
+
+  it("account: both address forms, balances, subaccount equity, orders and transfers as REST holds them", async () => {
+    await open(`#/account/${addressToHex(trader.address)}`);
+    expect(await field("bech32")).toBe(trader.address);
+    expect(await field("hex")).toBe(addressToHex(trader.address));
+    await open(`#/account/${trader.address}`);
+    const sub0 = async () =>
+      (await indexer.getAddress({ address: trader.address })).subaccounts.find(
+        (s) => s.subaccountNumber === 0,
+      )!;
+    // Equity and free collateral move with the oracle (the trader holds a position): the page's
+    // value lies between what REST said just before and just after reading it.
+    const between = (value: string, a: string, b: string) =>
+      Number(value) >= Math.min(Number(a), Number(b)) && Number(value) <= Math.max(Number(a), Number(b));
+    await expect
+      .poll(
+        async () => {
+          const before = await sub0();
+          const shown = [await field("equity-0"), await field("free-0")];
+          const after = await sub0();
+          return (
+            between(shown[0]!, before.equity, after.equity) &&
+            between(shown[1]!, before.freeCollateral, after.freeCollateral)
+          );
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true);
+    // Positions are exact: size and entry price as REST holds them.
+    const positions = Object.values((await sub0()).openPerpetualPositions);
+    const rows = await tab
+      .locator('[data-table="positions"] tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "")),
+      );
+    expect(rows.map((r) => [r[1], r[2], r[3], r[4]])).toEqual(
+      positions.map((p) => [p.market, p.side, p.size, p.entryPrice]),
+    );
+    const balances = await node.getBalances({ address: trader.address });
+    expect(await tab.locator('[data-table="balances"] tbody tr').count()).toBe(balances.length);
+    const orders = (
+      await indexer.getOrders({ address: trader.address, subaccountNumber: 0, status: ["OPEN"] })
+    ).length;
+    expect(await tab.locator('[data-table="orders"] tbody tr').count()).toBe(orders);
+    const transfers = (
+      await indexer.getTransfers({ address: trader.address, subaccountNumber: 0, limit: 20 })
+    ).transfers;
+    expect(await tab.locator('[data-table="transfers"] tbody tr').count()).toBe(transfers.length);
+    await shoot("account");
+    // Live: a withdrawal shows up without reopening the page, through the subaccount's feed.
+    const usdc = async () =>
+      (await indexer.getAddress({ address: trader.address })).subaccounts.find(
+        (s) => s.subaccountNumber === 0,
+      )!.assetPositions.USDC!.size;
+    const before = await usdc();
+    const shownUsdc = async () =>
+      (await tab.locator('[data-table="subaccounts"] tbody tr').first().locator("td").nth(4).textContent()) ??
+      "";
+    expect(await shownUsdc()).toBe(before);
+    await node.withdrawFromSubaccount({
+      signer: trader,
+      sender: { owner: trader.address, number: 0 },
+      recipient: trader.address,
+      quantums: 100_000_000n,
+    });
+    await expect.poll(usdc, { timeout: 20_000 }).toBe(String(Number(before) - 100));
+    await expect.poll(shownUsdc, { timeout: 20_000 }).toBe(String(Number(before) - 100));
+  });
+
+  it("block: the header and each tx with its code", async () => {
+    const tx = (await node.getTx({ hash: failedHash, transport: "rpc" }))!;
+    await open(`#/block/${tx.height}`);
+    const block = await node.getBlock({ height: tx.height });
+    expect(await field("hash")).toBe(block.header.hash);
+    expect(await field("tx-count")).toBe(String(block.txs.length));
+    const hashes = await tab
+      .locator('[data-field="tx-hash"]')
+      .evaluateAll((links) => links.map((a) => a.getAttribute("href")));
+    expect(hashes).toContain(`#/tx/${failedHash}`);
+    const codes = await tab.locator('[data-field="code"]').allInnerTexts();
+    expect(codes.some((c) => c.startsWith(`${tx.code} ${tx.codespace} insufficient funds`))).toBe(true);
+    await shoot("block");
+    // The block that settled the seller's fill: its proposed operations carry the match.
+    await open(`#/block/${fillHeight}`);
+    const settled = await node.getBlock({ height: BigInt(fillHeight) });
+    expect(settled.txs[0]!.tx?.body?.messages[0]?.typeUrl).toBe("/perpx.clob.v1.MsgProposedOperations");
+    expect(await tab.locator('[data-table="txs"] tbody tr').first().textContent()).toMatch(
+      /proposed operations: [1-9]\d* fills in [1-9]\d* matches/,
+    );
+    await shoot("block-fills");
+  });
+
+  it("search finds a height, a tx hash, an address in 0x form and an order id", async () => {
+    const search = async (query: string) => {
+      await tab.fill('input[name="q"]', query);
+      await tab.press('input[name="q"]', "Enter");
+      await tab.waitForFunction(
+        () =>
+          (document.querySelectorAll(".loading").length === 0 && !location.hash.startsWith("#/search/")) ||
+          (document.body.dataset.page === "search" && document.querySelectorAll(".loading").length === 0),
+      );
+      return tab.evaluate(() => location.hash);
+    };
+    expect(await search("3")).toBe("#/block/3");
+    expect(await search(depositHash.toLowerCase())).toBe(`#/tx/${depositHash}`);
+    expect(await search(addressToHex(trader.address))).toBe(`#/account/${trader.address}`);
+    const order = (await indexer.getOrders({ address: trader.address, subaccountNumber: 0 })).find(
+      (o) => o.price === orderPrice,
+    );
+    expect(await search(order!.id)).toBe(`#/search/${order!.id}`);
+    await expect.poll(() => field("price")).toBe(orderPrice);
+    expect(await field("order-id")).toBe(order!.id);
+    await shoot("search-order");
+  });
+
+  it("shows a lost connection while it reconnects, and the book resyncs", async () => {
+    await open("#/market/ETH-USD");
+    await expect
+      .poll(() => tab.locator('[data-table="bids"] tbody tr').count(), { timeout: 20_000 })
+      .toBeGreaterThan(0);
+    const banner = tab.locator("#banner");
+    expect(await banner.isVisible()).toBe(false);
+    proxy!.hold();
+    proxy!.dropAll();
+    await expect.poll(() => banner.isVisible(), { timeout: 20_000 }).toBe(true);
+    expect(await banner.textContent()).toMatch(/^Connection lost \(closed\): reconnecting/);
+    expect(await tab.evaluate(() => document.body.dataset.connection)).toBe("lost");
+    await shoot("connection-lost");
+    proxy!.release();
+    await expect.poll(() => banner.isVisible(), { timeout: 20_000 }).toBe(false);
+    await expect.poll(() => field("book-state"), { timeout: 20_000 }).toMatch(/^live/);
+    const book = await indexer.getOrderbook({ ticker: "ETH-USD" });
+    await expect
+      .poll(
+        async () => {
+          const fresh = await indexer.getOrderbook({ ticker: "ETH-USD" });
+          const shown = await tab.locator('[data-table="asks"] tbody tr td:first-child').allInnerTexts();
+          return shown[0] === fresh.asks[0]?.price;
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true);
+    expect(book.asks.length).toBeGreaterThan(0);
+  });
+
+  it("had no console error and no failed request on any page", () => {
+    expect(problems).toEqual([]);
+  });
+});

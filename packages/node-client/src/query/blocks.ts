@@ -1,0 +1,295 @@
+/**
+ * Blocks by height over CometBFT RPC: the header and its decoded transactions (`block`), each
+ * transaction's result (`block_results`), and the headers of a height range (`blockchain`).
+ */
+
+import { InvalidArgumentError } from "@perpx/errors";
+import type { cosmosTx } from "@perpx/proto";
+import { sha256HexUpper } from "#crypto-platform";
+import { fromBase64 } from "../bytes.js";
+import type { NodeConnection } from "../connection.js";
+import { QueryError } from "../errors.js";
+import { checkParams } from "../messages/validate.js";
+import { type CallOptions, withDeadline } from "../transport/call.js";
+import { missingTransportError } from "../transport/missing.js";
+import { rawRpc } from "../transport/rpc-json.js";
+import { decodeTxRaw } from "./tx-raw.js";
+import type { TxEvent } from "./txs.js";
+import { rpcQueryError } from "./unary.js";
+
+/**
+ * A block header, as the explorer and indexers read it.
+ *
+ * @example
+ * ```ts
+ * const header: BlockHeader = (await getBlock(client, { height: 1n })).header;
+ * header.height; // 1n
+ * ```
+ */
+export interface BlockHeader {
+  /** The height. */
+  height: bigint;
+  /** The block time. */
+  time: Date;
+  /** The chain id. */
+  chainId: string;
+  /** The block hash, upper-case hex. */
+  hash: string;
+  /** The previous block's hash, upper-case hex (`""` at the first block). */
+  lastBlockHash: string;
+  /** The app hash the header carries, upper-case hex. */
+  appHash: string;
+  /** The proposer's consensus address, upper-case hex. */
+  proposerAddress: string;
+  /** How many transactions the block holds. */
+  txCount: number;
+}
+
+/**
+ * One transaction of a block: its hash and its decoded body.
+ *
+ * @example
+ * ```ts
+ * const sent = await client.bankSend({ signer: wallet, from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
+ * const txs: BlockTx[] = (await getBlock(client, { height: sent.height! })).txs;
+ * txs.some((t) => t.hash === sent.hash); // true
+ * ```
+ */
+export interface BlockTx {
+  /** SHA-256 of the raw bytes, upper-case hex: the hash `getTx` takes. */
+  hash: string;
+  /** The decoded transaction; `undefined` when the bytes are not a `TxRaw`. */
+  tx: cosmosTx.Tx | undefined;
+}
+
+/**
+ * A block: header and transactions.
+ *
+ * @example
+ * ```ts
+ * const block: Block = await getBlock(client, {});
+ * block.txs.length === block.header.txCount; // true
+ * ```
+ */
+export interface Block {
+  /** The header. */
+  header: BlockHeader;
+  /** The transactions, in block order. */
+  txs: BlockTx[];
+}
+
+/**
+ * The result of one transaction of a block (`block_results`).
+ *
+ * @example
+ * ```ts
+ * const sent = await client.bankSend({ signer: wallet, from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
+ * const results: BlockTxResult[] = await getBlockResults(client, { height: sent.height! });
+ * results.some((r) => r.code === 0); // true
+ * ```
+ */
+export interface BlockTxResult {
+  /** 0 on success. */
+  code: number;
+  /** The error's codespace; `""` on success. */
+  codespace: string;
+  /** The log (the error text on failure). */
+  log: string;
+  /** Gas wanted. */
+  gasWanted: bigint;
+  /** Gas used. */
+  gasUsed: bigint;
+  /** Events emitted. */
+  events: TxEvent[];
+}
+
+/**
+ * Parameters of {@link getBlock} and {@link getBlockResults}.
+ *
+ * @example
+ * ```ts
+ * const params: GetBlockParams = { height: 10n };
+ * ```
+ */
+export interface GetBlockParams extends CallOptions {
+  /**
+   * The height.
+   * @default the latest block
+   */
+  height?: bigint | number;
+}
+
+/**
+ * Parameters of {@link getBlockHeaders}.
+ *
+ * @example
+ * ```ts
+ * const params: GetBlockHeadersParams = { maxHeight: 100n, count: 10 };
+ * ```
+ */
+export interface GetBlockHeadersParams extends CallOptions {
+  /**
+   * The highest height.
+   * @default the latest block
+   */
+  maxHeight?: bigint | number;
+  /**
+   * How many headers, at most 20 (CometBFT's page).
+   * @default 20
+   */
+  count?: number;
+}
+
+type Json = Record<string, unknown>;
+
+function requireRpc(client: NodeConnection) {
+  if (!client.rpc) throw missingTransportError(client, ["rpc"]);
+  return client.rpc;
+}
+
+function heightParam(name: string, value: bigint | number | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const height = typeof value === "number" && Number.isSafeInteger(value) ? BigInt(value) : value;
+  if (typeof height !== "bigint" || height < 1n)
+    throw new InvalidArgumentError(name, `must be a positive integer height, got ${String(value)}`);
+  return height.toString();
+}
+
+function object(value: unknown, what: string, method: string): Json {
+  if (typeof value !== "object" || value === null)
+    throw new QueryError({ path: method, transport: "rpc", log: `the answer has no ${what}` });
+  return value as Json;
+}
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
+
+function headerOf(meta: Json, method: string, txCount: number): BlockHeader {
+  const header = object(meta.header, "header", method);
+  const blockId = object(meta.block_id, "block_id", method);
+  const lastId = (header.last_block_id ?? {}) as Json;
+  const time = Date.parse(text(header.time));
+  if (!/^\d+$/.test(text(header.height)) || Number.isNaN(time))
+    throw new QueryError({ path: method, transport: "rpc", log: "a header without height or time" });
+  return {
+    height: BigInt(text(header.height)),
+    time: new Date(time),
+    chainId: text(header.chain_id),
+    hash: text(blockId.hash).toUpperCase(),
+    lastBlockHash: text(lastId.hash).toUpperCase(),
+    appHash: text(header.app_hash).toUpperCase(),
+    proposerAddress: text(header.proposer_address).toUpperCase(),
+    txCount,
+  };
+}
+
+async function rpcCall(
+  client: NodeConnection,
+  method: string,
+  params: Record<string, unknown>,
+  options: CallOptions,
+): Promise<Json> {
+  const rpc = requireRpc(client);
+  return withDeadline(
+    { ...options, operation: method, defaultTimeoutMs: client.timeoutMs },
+    async (signal) => {
+      try {
+        return object(await rawRpc(rpc, method, params, signal), "result", method);
+      } catch (error) {
+        if (signal.aborted) throw error;
+        throw rpcQueryError(method, error);
+      }
+    },
+  );
+}
+
+/**
+ * A block by height over RPC (`block`): its header and its transactions, hashed and decoded.
+ *
+ * @throws {QueryError} when the node has no block at that height (pruned, or not yet produced).
+ *
+ * @example
+ * ```ts
+ * const block = await getBlock(client, { height: 1n });
+ * block.header.height; // 1n
+ * block.txs.map((t) => t.hash); // each takes getTx
+ * ```
+ */
+export async function getBlock(client: NodeConnection, params: GetBlockParams = {}): Promise<Block> {
+  checkParams(params, "getBlock", true);
+  const height = heightParam("height", params.height);
+  const result = await rpcCall(client, "block", height === undefined ? {} : { height }, params);
+  const block = object(result.block, "block", "block");
+  const data = (block.data ?? {}) as Json;
+  const raws = Array.isArray(data.txs) ? (data.txs as unknown[]).map((tx) => fromBase64(text(tx))) : [];
+  return {
+    header: headerOf({ header: block.header, block_id: result.block_id }, "block", raws.length),
+    txs: raws.map((bytes) => ({ hash: sha256HexUpper(bytes), tx: decodeTxRaw(bytes) })),
+  };
+}
+
+/**
+ * The results of a block's transactions over RPC (`block_results`), in block order.
+ *
+ * @throws {QueryError} when the node has no block at that height.
+ *
+ * @example
+ * ```ts
+ * const results = await getBlockResults(client, { height: 1n });
+ * results.every((r) => r.code === 0 || r.log !== ""); // true
+ * ```
+ */
+export async function getBlockResults(
+  client: NodeConnection,
+  params: GetBlockParams = {},
+): Promise<BlockTxResult[]> {
+  checkParams(params, "getBlockResults", true);
+  const height = heightParam("height", params.height);
+  const result = await rpcCall(client, "block_results", height === undefined ? {} : { height }, params);
+  const list = Array.isArray(result.txs_results) ? (result.txs_results as Json[]) : [];
+  return list.map((r) => ({
+    code: Number(r.code ?? 0),
+    codespace: text(r.codespace),
+    log: text(r.log),
+    gasWanted: BigInt(text(r.gas_wanted) || "0"),
+    gasUsed: BigInt(text(r.gas_used) || "0"),
+    events: (Array.isArray(r.events) ? (r.events as Json[]) : []).map((e) => ({
+      type: text(e.type),
+      attributes: (Array.isArray(e.attributes) ? (e.attributes as Json[]) : []).map((a) => ({
+        key: text(a.key),
+        value: text(a.value),
+      })),
+    })),
+  }));
+}
+
+/**
+ * The headers of up to 20 blocks ending at `maxHeight` over RPC (`blockchain`), newest first.
+ *
+ * @example
+ * ```ts
+ * const headers = await getBlockHeaders(client, { count: 5 });
+ * headers.every((h, i) => i === 0 || h.height === headers[i - 1]!.height - 1n); // true
+ * ```
+ */
+export async function getBlockHeaders(
+  client: NodeConnection,
+  params: GetBlockHeadersParams = {},
+): Promise<BlockHeader[]> {
+  checkParams(params, "getBlockHeaders", true);
+  const count = params.count ?? 20;
+  if (!Number.isInteger(count) || count < 1 || count > 20)
+    throw new InvalidArgumentError("count", `must be an integer from 1 to 20, got ${String(count)}`);
+  const maxText = heightParam("maxHeight", params.maxHeight);
+  const max = maxText === undefined ? (await getBlock(client, params)).header.height : BigInt(maxText);
+  const min = max - BigInt(count) + 1n > 0n ? max - BigInt(count) + 1n : 1n;
+  const result = await rpcCall(
+    client,
+    "blockchain",
+    { minHeight: min.toString(), maxHeight: max.toString() },
+    params,
+  );
+  const metas = Array.isArray(result.block_metas) ? (result.block_metas as Json[]) : [];
+  return metas.map((meta) => headerOf(meta, "blockchain", Number(text(meta.num_txs) || "0")));
+}
