@@ -3,7 +3,8 @@
 // Limits are the measured sizes plus about 10%; raise one only with a reason in the commit.
 export default [
   { name: "@perpx/errors", path: "packages/errors/dist/index.js", import: "*", limit: "1.39 kB" },
-  { name: "@perpx/proto", path: "packages/proto/dist/index.js", import: "*", limit: "58 kB" },
+  // 59.1 kB once x/epochs, x/revshare and the liquidation and deleveraging matches were generated.
+  { name: "@perpx/proto", path: "packages/proto/dist/index.js", import: "*", limit: "65 kB" },
   { name: "@perpx/address", path: "packages/address/dist/index.js", import: "*", limit: "7.1 kB" },
   { name: "@perpx/core", path: "packages/core/dist/index.js", import: "*", limit: "30.7 kB" },
   { name: "@perpx/core/indexer", path: "packages/core/dist/indexer.js", import: "*", limit: "4.1 kB" },
