@@ -46,6 +46,9 @@ describe("the demo", () => {
     expect(code).toBe(0);
     const expected = [
       step("devnet up: perpx-local-1 at height \\d+, a market maker quoting every market"),
+      step(
+        "explorer: http://127\\.0\\.0\\.1:\\d+/ \\(open it to watch the book, the blocks and the accounts live\\)",
+      ),
       step(`alice ${addr}: funded by the faucet, 1000 USDC`),
       step(`bob   ${addr}: funded by the faucet, 1000 USDC`),
       step(`BTC-USD: oracle ${num} USD, tick 1 USD, step 0\\.0001 BTC`),

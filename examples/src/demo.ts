@@ -9,6 +9,7 @@
 import { CompositeClient, type OrderHandle, type OrderResult } from "@perpx/composite-client";
 import { type EndpointName, stepSize, tickSize } from "@perpx/core";
 import { startDevnet } from "@perpx/devnet";
+import { explorerConfig, startExplorer } from "@perpx/explorer";
 import { connectIndexerSocket, watchSubaccount } from "@perpx/indexer-client";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { watchBook } from "./demo/book.js";
@@ -45,6 +46,12 @@ try {
   log(
     `devnet up: ${devnet.chainId} at height ${devnet.app.latestBlock().height}, a market maker quoting every market`,
   );
+  const explorer = await startExplorer({
+    config: explorerConfig({ network: "local", endpoints: urls }),
+    port: 0,
+  });
+  cleanup.push(explorer.close);
+  log(`explorer: ${explorer.url} (open it to watch the book, the blocks and the accounts live)`);
   const connect = async (wallet: LocalWallet) => {
     const client = await CompositeClient.connect({
       network: "local",
