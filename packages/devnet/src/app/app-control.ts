@@ -8,7 +8,6 @@
 import type { Any } from "@bufbuild/protobuf/wkt";
 import { addressBytes } from "@perpx/address";
 import { DevnetError } from "../devnet-error.js";
-import { nextBlockTime } from "./block-production.js";
 import { applyToCommitted, type ChainCore } from "./chain-core.js";
 import { type Coin, coinsToString, validateCoins } from "./coins.js";
 import type { ChainControl, OraclePriceSet } from "./contract.js";
@@ -72,7 +71,10 @@ function advanceTime(core: ChainCore, ms: number): void {
 function advanceTimeTo(core: ChainCore, timeMs: number, now: Date): number {
   if (!Number.isSafeInteger(timeMs) || timeMs < 0)
     throw new DevnetError("invalid-argument", `advanceTimeTo needs a non-negative integer, got ${timeMs}`);
-  const gap = timeMs - nextBlockTime(core, now).getTime();
+  // Against the shifted clock a block's time is taken from, not the next block's time: after a
+  // burst of blocks the latest can be a few ms ahead of that clock (each block at least 1 ms after
+  // the last), and a jump measured from it would leave the next block short of `timeMs`.
+  const gap = timeMs - Number(BigInt(now.getTime()) + core.timeOffsetMs);
   if (gap <= 0) return 0;
   core.timeOffsetMs += BigInt(gap);
   return gap;

@@ -280,7 +280,8 @@ export async function startControlServer(options: ControlServerOptions): Promise
   // threshold) after the latest, and is mined at once; withdrawals and transfers are then gated.
   router.add("POST", "/outage", ({ body }) => {
     const ms = body.ms === undefined ? 300_000 : intField(body, "ms");
-    app.control.advanceTime(ms);
+    // `ms` after the latest block, however far the chain clock ran ahead in a burst of blocks.
+    app.control.advanceTimeTo(app.latestBlock().time.getTime() + ms, new Date(producer.now()));
     const mined = producer.mine(1)[0];
     return {
       advancedMs: ms,
