@@ -218,7 +218,7 @@ describe("funding on epochs", () => {
     for (let epoch = 0; epoch < 2; epoch++) {
       await twoFullSamples();
       const samples = await btcPremiums("samples");
-      expect(samples.premiums.slice(-2), JSON.stringify({ samples, votes: await btcPremiums("votes"), sample: (await epochsQuery().epochInfo({ name: "funding-sample" })).epochInfo }, (_, v) => (typeof v === "bigint" ? String(v) : v))).toEqual([expectedVote(), expectedVote()]);
+      expect(samples.premiums.slice(-2)).toEqual([expectedVote(), expectedVote()]);
       const { expected, seen } = await tick();
       expect(seen).toBe(expected);
       expect(seen).toBeGreaterThan(0n);
