@@ -2,36 +2,13 @@
  * The README's first command, `npm run demo` (examples/src/demo.ts, on the built packages): it
  * runs to the end and prints each step of the trading round, in order, with true values.
  */
-import { spawn } from "node:child_process";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { missingLine } from "./support/examples.js";
+import { missingLine, runExamplesScript, type ScriptRun } from "./support/examples.js";
 
-const examples = join(import.meta.dirname, "..", "examples");
-
-function demo(): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("PERPX_")));
-    const child = spawn(process.execPath, ["--import", "tsx", "src/demo.ts"], {
-      cwd: examples,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const guard = setTimeout(() => child.kill("SIGKILL"), 90_000);
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      clearTimeout(guard);
-      resolve({ code, stdout, stderr });
-    });
-  });
+/** Runs the demo with no `PERPX_*` variable set, as a first-time user would. */
+function demo(): Promise<ScriptRun> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("PERPX_")));
+  return runExamplesScript("src/demo.ts", env, 90_000);
 }
 
 /** A progress line: `[ 1.2s] ` then `text`. */

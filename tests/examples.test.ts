@@ -5,42 +5,23 @@
  * wallet (`PERPX_MNEMONIC`) the example's harness funds from the faucet; one of them also with
  * `PERPX_NETWORK` unset, on the devnet it starts in its own process.
  */
-import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { ENDPOINT_ENV_VARS } from "@perpx/core";
 import { type Devnet, startDevnet } from "@perpx/devnet";
 import { generateMnemonic24 } from "@perpx/node-client/wallets";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exampleNames, expectedLines, missingLine, patternOf, TASKS_DIR } from "./support/examples.js";
+import {
+  exampleNames,
+  expectedLines,
+  missingLine,
+  patternOf,
+  runExamplesScript,
+  type ScriptRun,
+} from "./support/examples.js";
 
-const examplesDir = join(TASKS_DIR, "..", "..");
-
-function runExample(
-  name: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", join("src", "tasks", `${name}.ts`)], {
-      cwd: examplesDir,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    // An example that hangs is killed; its exit code then fails the test.
-    const guard = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      clearTimeout(guard);
-      resolve({ code, stdout, stderr });
-    });
-  });
+/** Runs one example task; one that hangs is killed after a minute. */
+function runExample(name: string, env: NodeJS.ProcessEnv): Promise<ScriptRun> {
+  return runExamplesScript(join("src", "tasks", `${name}.ts`), env, 60_000);
 }
 
 /** The environment without any PERPX_ variable of the machine running the tests. */

@@ -3,11 +3,55 @@
  * comment under "Output (checked by tests/examples.test.ts):", the lines it prints, in order, with
  * `<placeholders>` for what varies from run to run.
  */
+import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** The examples' task directory. */
 export const TASKS_DIR = join(import.meta.dirname, "..", "..", "examples", "src", "tasks");
+
+/** The examples package's directory. */
+const EXAMPLES_DIR = join(TASKS_DIR, "..", "..");
+
+/** What a script of the examples package printed, and how it exited. */
+export interface ScriptRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a TypeScript file of the examples package (`script`, relative to it) with tsx in a child
+ * Node process, collecting its output; a script still running after `timeoutMs` is killed, and its
+ * exit code then fails the caller's test.
+ */
+export function runExamplesScript(
+  script: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<ScriptRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", script], {
+      cwd: EXAMPLES_DIR,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const guard = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      clearTimeout(guard);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
 
 /** The example names (file names without `.ts`), sorted. */
 export function exampleNames(): string[] {
