@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** The examples' task directory. */
-export const TASKS_DIR = join(import.meta.dirname, "..", "..", "examples", "src", "tasks");
+const TASKS_DIR = join(import.meta.dirname, "..", "..", "examples", "src", "tasks");
 
 /** The examples package's directory. */
 const EXAMPLES_DIR = join(TASKS_DIR, "..", "..");
