@@ -266,15 +266,35 @@ export async function accountView(context: ClientContext): Promise<AccountView> 
       choices,
     );
   }
+  return accountFromNode(context, subaccount, choices, { entryPrices: true });
+}
+
+/**
+ * The account from the chain's balances (the node's subaccount), at the cached oracle prices; with
+ * `entryPrices`, each position's entry price from the indexer's REST when the network has one.
+ *
+ * @example
+ * ```ts
+ * const { freeCollateral } = await accountFromNode(context, { owner, number: 0 }, new Map(), { entryPrices: false });
+ * ```
+ */
+export async function accountFromNode(
+  context: ClientContext,
+  subaccount: { owner: string; number: number },
+  choices: ReadonlyMap<number, number>,
+  options: { entryPrices: boolean },
+): Promise<AccountView> {
   const [chain, indexed] = await Promise.all([
     context.node.getSubaccount(subaccount),
-    context.indexer
-      ?.getSubaccount({ address: subaccount.owner, subaccountNumber: subaccount.number })
-      .then((r) => r.subaccount)
-      .catch((error: unknown) => {
-        if (isIndexerNotFoundError(error)) return undefined;
-        throw error;
-      }),
+    options.entryPrices
+      ? context.indexer
+          ?.getSubaccount({ address: subaccount.owner, subaccountNumber: subaccount.number })
+          .then((r) => r.subaccount)
+          .catch((error: unknown) => {
+            if (isIndexerNotFoundError(error)) return undefined;
+            throw error;
+          })
+      : undefined,
   ]);
   const balances = subaccountBalances(chain);
   const held = await Promise.all(

@@ -2,12 +2,12 @@ import { InvalidOrderError, quantumsToSize, subticksToPrice } from "@perpx/core"
 import { InvalidArgumentError } from "@perpx/errors";
 import type { SendTxResult } from "@perpx/node-client";
 import { Decimal } from "decimal.js";
-import { imfOf } from "./account.js";
+import { accountFromNode, imfOf } from "./account.js";
 import type { ClientContext } from "./client.js";
 import { marginSummary } from "./margin.js";
 import type { CompositeMarket } from "./markets.js";
 import type { WireOrder } from "./orderPlan.js";
-import { walletOf } from "./trader.js";
+import { subaccountOf, walletOf } from "./trader.js";
 
 /**
  * An order the account cannot afford: placing it needs `required` USDC of free collateral (its
@@ -43,22 +43,49 @@ export class InsufficientCollateralError extends InvalidOrderError {
 }
 
 /**
- * Checks, from the live account, the cached markets and the leverage choices last read or set
- * (no network call), that an order that
- * adds to the account's exposure in its market fits its free collateral. Reduce-only orders and
- * orders that only reduce a position pass; so does every order when the client has no live account
- * (the chain judges it).
+ * Checks that an order that adds to the account's exposure in its market fits its free collateral:
+ * first from the live account, the cached markets and the leverage choices last read or set (no
+ * network call); when that says no, once more from the chain's balances (one node query), since
+ * the feed trails the chain by a moment (a deposit or a faucet grant the indexer has not reported
+ * yet). Reduce-only orders and orders that only reduce a position pass; so does every order when
+ * the client has no live account (the chain judges it).
  *
- * @throws {InsufficientCollateralError} naming the required and the free collateral.
+ * @throws {InsufficientCollateralError} naming the required and the chain's free collateral.
  *
  * @example
  * ```ts
  * const order = { market: "BTC-USD", side: "BUY", size: "1000", price: btc.oraclePrice, rounding: "down" } as const;
  * const wire = planOrder(order, { market: btc, height: client.height(), nowMs: Date.now(), clientId: 1, subaccount });
- * checkCollateral(context, wire, btc); // throws InsufficientCollateralError
+ * await checkCollateral(context, wire, btc); // rejects with InsufficientCollateralError
  * ```
  */
-export function checkCollateral(context: ClientContext, wire: WireOrder, market: CompositeMarket): void {
+export async function checkCollateral(
+  context: ClientContext,
+  wire: WireOrder,
+  market: CompositeMarket,
+): Promise<void> {
+  const required = requiredFromFeed(context, wire, market);
+  if (required === undefined) return;
+  const chain = await accountFromNode(context, subaccountOf(context), context.leverage ?? new Map(), {
+    entryPrices: false,
+  });
+  if (chain.freeCollateral === undefined || required.lessThanOrEqualTo(chain.freeCollateral)) return;
+  throw new InsufficientCollateralError({
+    market: market.ticker,
+    required: required.toDecimalPlaces(6, Decimal.ROUND_UP).toFixed(),
+    free: new Decimal(chain.freeCollateral).toDecimalPlaces(6, Decimal.ROUND_DOWN).toFixed(),
+  });
+}
+
+/**
+ * The free collateral the order needs when the live account says it does not fit; undefined when it
+ * fits, only reduces, or the feed cannot tell.
+ */
+function requiredFromFeed(
+  context: ClientContext,
+  wire: WireOrder,
+  market: CompositeMarket,
+): Decimal | undefined {
   const view = context.feed?.subaccount?.view;
   const imf = imfOf(market, context.leverage ?? new Map());
   if (!view || imf === undefined || wire.reduceOnly) return;
@@ -91,13 +118,7 @@ export function checkCollateral(context: ClientContext, wire: WireOrder, market:
   const price = new Decimal(subticksToPrice(wire.subticks, market));
   const added = after.abs().minus(current.abs());
   const required = added.times(price).times(imf);
-  if (required.greaterThan(free)) {
-    throw new InsufficientCollateralError({
-      market: market.ticker,
-      required: required.toDecimalPlaces(6, Decimal.ROUND_UP).toFixed(),
-      free: new Decimal(free).toDecimalPlaces(6, Decimal.ROUND_DOWN).toFixed(),
-    });
-  }
+  return required.greaterThan(free) ? required : undefined;
 }
 
 /**

@@ -90,7 +90,7 @@ export async function placeHumanOrder(
     clientId: order.clientId ?? context.clientIds.next(key),
     subaccount,
   });
-  checkCollateral(context, wire, market);
+  await checkCollateral(context, wire, market);
   if (context.indexer && order.type === "MARKET" && order.price === undefined) {
     await checkBookReach({ indexer: context.indexer, market, wire, size: order.size });
   }

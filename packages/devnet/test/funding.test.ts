@@ -123,11 +123,8 @@ function median(values: bigint[]): bigint {
   return sum % 2n === 0n ? sum / 2n : sum > 0n ? sum / 2n + 1n : sum / 2n - 1n;
 }
 
-/**
- * Two sample epochs of 16 votes each (15 blocks, then the block that starts the next epoch), after
- * the sample timer caught up with a clock jump (it starts one epoch per block until it has).
- */
-async function twoFullSamples(): Promise<void> {
+/** Mines until the sample timer caught up with a clock jump (it starts one epoch per block until it has). */
+async function catchUpSamples(): Promise<void> {
   for (;;) {
     const sample = (await epochsQuery().epochInfo({ name: "funding-sample" })).epochInfo;
     const status = (await (await fetch(`${devnet.endpoints.devnetControl}/devnet/status`)).json()) as {
@@ -136,6 +133,14 @@ async function twoFullSamples(): Promise<void> {
     if ((sample?.nextTick ?? 0) * 1000 > Date.parse(status.blockTime)) break;
     await control("blocks", { count: 10 });
   }
+}
+
+/**
+ * Two sample epochs of 16 votes each (15 blocks, then the block that starts the next epoch), after
+ * the sample timer caught up.
+ */
+async function twoFullSamples(): Promise<void> {
+  await catchUpSamples();
   await control("advance-epoch", { epoch: "funding-sample" });
   for (let i = 0; i < 2; i++) {
     await control("blocks", { count: 15 });
@@ -175,6 +180,10 @@ beforeAll(async () => {
   devnet.app.control.setOracleWalk(false);
   devnet.app.control.setOraclePrice("BTC-USD", "65000");
   await control("blocks", { count: 2 });
+  // The block clock follows the wall clock: start just past an hour boundary, so no `funding-tick`
+  // epoch starts by itself (emptying the samples) in the minutes the tests take.
+  await control("advance-epoch", { epoch: "funding-tick" });
+  await catchUpSamples();
   for (const i of [LONG, SHORT]) await deliver(i, [deposit(i, 50_000_000_000n)], 25_000n);
   // 0.1 BTC changes hands at the oracle price: the long and the short.
   await deliver(SHORT, [longTerm(SHORT, clob.Order_Side.SELL, 1_000_000_000n, ORACLE)]);

@@ -14,7 +14,7 @@ import { createIndexerClient, type IndexerClient } from "@perpx/indexer-client";
 import { createNodeClient, isBroadcastTxError, type NodeClient } from "@perpx/node-client";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { build } from "esbuild";
-import type { Page } from "playwright-core";
+import type { Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findChromium } from "../../node-client/test/browser/chromium.js";
 import { type BrowserHost, hostPage } from "../../node-client/test/browser/host.js";
@@ -368,6 +368,11 @@ describe("the explorer in headless Chromium", () => {
       (await tab.locator('[data-table="subaccounts"] tbody tr').first().locator("td").nth(4).textContent()) ??
       "";
     expect(await shownUsdc()).toBe(before);
+    const asked: Promise<Record<string, string>>[] = [];
+    const record = (request: Request) => {
+      if (request.url().startsWith(`${devnet.endpoints.indexer}/v4/`)) asked.push(request.allHeaders());
+    };
+    tab.on("request", record);
     await node.withdrawFromSubaccount({
       signer: trader,
       sender: { owner: trader.address, number: 0 },
@@ -376,6 +381,10 @@ describe("the explorer in headless Chromium", () => {
     });
     await expect.poll(usdc, { timeout: 20_000 }).toBe(String(Number(before) - 100));
     await expect.poll(shownUsdc, { timeout: 20_000 }).toBe(String(Number(before) - 100));
+    tab.off("request", record);
+    // The reloads revalidate: the REST answers' one-second max-age never serves a page a stale view.
+    expect(asked.length).toBeGreaterThan(0);
+    for (const headers of await Promise.all(asked)) expect(headers["cache-control"]).toBe("max-age=0");
   });
 
   it("block: the header and each tx with its code", async () => {

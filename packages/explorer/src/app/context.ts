@@ -48,7 +48,13 @@ export async function connect(
     nodeRest: config.endpoints.nodeRest,
     grpc: { url: config.endpoints.nodeRest, protocol: "grpc-web" },
   });
-  const indexer = createIndexerClient({ baseUrl: config.endpoints.indexer });
+  // The indexer's REST answers may be cached for a second (`max-age=1`, as the real indexer's);
+  // a page reloads when the feed says something changed, so it must not read the answer of a
+  // moment before: every request revalidates.
+  const indexer = createIndexerClient({
+    baseUrl: config.endpoints.indexer,
+    fetch: (input, init) => globalThis.fetch(input, { ...init, cache: "no-cache" }),
+  });
   onConnection({ state: "connecting" });
   // A browser sees no protocol pings: the block-height feed keeps the socket from looking idle.
   const socket = await connectIndexerSocket({
