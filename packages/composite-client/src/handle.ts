@@ -54,9 +54,31 @@ export function orderHandle(params: {
   order: TrackedOrder;
   feed?: LiveSubaccount | undefined;
 }): OrderHandle {
-  const { order } = params;
-  const follow = (onUpdate: (r: OrderResult) => void, signal: AbortSignal) =>
-    followOrder({ ...params, onUpdate, signal });
+  return handleOver(params.order, (onUpdate, signal) => followOrder({ ...params, onUpdate, signal }));
+}
+
+/**
+ * How a handle follows its order: calls `onUpdate` with each new state until a final one, or
+ * until `signal` aborts (rejecting with its reason).
+ *
+ * @example
+ * ```ts
+ * const follow: FollowOrder = (onUpdate, signal) => followOrder({ node, height: context.height, order, onUpdate, signal });
+ * ```
+ */
+export type FollowOrder = (onUpdate: (result: OrderResult) => void, signal: AbortSignal) => Promise<void>;
+
+/**
+ * The handle of an order followed by `follow`: `result()` waits for a final state (or answers the
+ * latest, or `UNKNOWN`, at its timeout), `updates()` yields each state.
+ *
+ * @example
+ * ```ts
+ * const handle = handleOver(order, (onUpdate, signal) => followOrder({ node, height: context.height, order, onUpdate, signal }));
+ * (await handle.result({ timeoutMs: 2_000 })).status; // "RESTING"
+ * ```
+ */
+export function handleOver(order: TrackedOrder, follow: FollowOrder): OrderHandle {
   return {
     clientId: order.wire.clientId,
     orderId: order.orderId,

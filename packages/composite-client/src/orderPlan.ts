@@ -7,6 +7,7 @@ import {
   sizeToQuantums,
 } from "@perpx/core";
 import type { Market, OrderSide, PlaceOrderParams, TimeInForce } from "@perpx/node-client";
+import { checkChainRules } from "./orderRules.js";
 
 /**
  * The order types of {@link CompositeClient.placeOrder}.
@@ -274,7 +275,9 @@ function checkGoodTil(goodTil: GoodTil | undefined, kind: PlaceOrderParams["kind
  *
  * @throws {InvalidAmountError} for a size or price off the grid without `rounding` (naming the
  *   nearest valid values).
- * @throws {InvalidOrderError} for an inconsistent order (missing price, bad slippage or goodTil).
+ * @throws {InvalidOrderError} for an inconsistent order (missing price, bad slippage or goodTil),
+ *   or one the chain would refuse (see {@link checkChainRules}: reduce-only off IOC, fill-or-kill,
+ *   post-only with another time in force, a good-til time past 95 days).
  *
  * @example
  * ```ts
@@ -332,6 +335,7 @@ export function planOrder(order: HumanOrder, context: PlanContext): WireOrder {
     : (order.timeInForce ?? (isMarket ? "IOC" : undefined));
   const kind = orderKind({ type, timeInForce, goodTil: order.goodTil });
   checkGoodTil(order.goodTil, kind);
+  checkChainRules({ type, kind, timeInForce, asked: order });
   const common = {
     subaccount: context.subaccount,
     clientId: order.clientId ?? context.clientId,

@@ -14,8 +14,15 @@ export interface CountingProxy {
   close(): Promise<void>;
 }
 
-/** Starts a proxy on a free port forwarding to `target` (an `http://` base URL). */
-export async function startCountingProxy(target: string): Promise<CountingProxy> {
+/**
+ * Starts a proxy on a free port forwarding to `target` (an `http://` base URL). A request for which
+ * `swallow` answers true still reaches the server, but its answer is dropped and the client's
+ * connection cut once the server answered: the request went through, no answer came back.
+ */
+export async function startCountingProxy(
+  target: string,
+  options: { swallow?: (request: ProxiedRequest) => boolean } = {},
+): Promise<CountingProxy> {
   const to = new URL(target);
   const requests: ProxiedRequest[] = [];
   const server = createServer((req, res) => {
@@ -29,7 +36,9 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
       } catch {
         method = undefined;
       }
-      requests.push({ path: req.url ?? "/", method });
+      const proxied = { path: req.url ?? "/", method };
+      requests.push(proxied);
+      const swallowed = options.swallow?.(proxied) ?? false;
       const forward = request(
         {
           host: to.hostname,
@@ -39,6 +48,11 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
           headers: { ...req.headers, host: to.host },
         },
         (answer) => {
+          if (swallowed) {
+            answer.resume();
+            answer.on("end", () => res.destroy());
+            return;
+          }
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);
         },
