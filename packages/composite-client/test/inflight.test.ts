@@ -16,15 +16,23 @@ afterAll(async () => {
 
 const isBroadcast = (r: ProxiedRequest) => r.method?.startsWith("broadcast_tx") ?? false;
 
-/** A funded client whose node RPC goes through a proxy that swallows broadcast answers while `swallow.on`. */
+/**
+ * A funded client whose node RPC goes through a proxy that swallows the answers of broadcasts
+ * (or of the methods `swallow.methods` names) while `swallow.on`, and drops broadcasts unseen while
+ * `drop.on`.
+ */
 async function clientBehindProxy(): Promise<{
   client: CompositeClient;
   proxy: CountingProxy;
-  swallow: { on: boolean };
+  swallow: { on: boolean; methods?: string[] };
+  drop: { on: boolean };
 }> {
-  const swallow = { on: false };
+  const swallow: { on: boolean; methods?: string[] } = { on: false };
+  const drop = { on: false };
   const proxy = await startCountingProxy(net.devnet.endpoints.nodeRpc, {
-    swallow: (r) => swallow.on && isBroadcast(r),
+    swallow: (r) =>
+      swallow.on && (swallow.methods ? swallow.methods.includes(r.method ?? "") : isBroadcast(r)),
+    drop: (r) => drop.on && isBroadcast(r),
   });
   proxies.push(proxy);
   const client = await net.connect({
@@ -32,7 +40,7 @@ async function clientBehindProxy(): Promise<{
     endpoints: { nodeRpc: proxy.url },
   });
   await client.deposit({ amount: "500" });
-  return { client, proxy, swallow };
+  return { client, proxy, swallow, drop };
 }
 
 /** The client ids of the account's orders as the indexer has them. */
@@ -140,6 +148,92 @@ describe("an order whose broadcast got no answer", () => {
     expect(isOrderOutcomeUnknownError(error)).toBe(true);
     const truth = await (error as OrderOutcomeUnknownError).handle.result({ timeoutMs: 20_000 });
     expect([truth.status, truth.final, truth.filledSize]).toEqual(["EXPIRED", true, "0"]);
+  });
+});
+
+describe("an order in flight, other ways", () => {
+  it("a long-term place whose wait for its block broke off: UNKNOWN, then found resting", async () => {
+    const { client, swallow } = await clientBehindProxy();
+    const btc = await client.getMarket({ ticker: "BTC-USD" });
+    const price = (Number(btc.oraclePrice) * 0.5).toFixed(0);
+    // The broadcast is answered (CheckTx took it); the look-ups of its block are not.
+    swallow.methods = ["tx"];
+    swallow.on = true;
+    const error = await client
+      .placeOrder({
+        market: "BTC-USD",
+        side: "BUY",
+        size: "0.001",
+        price,
+        rounding: "down",
+        clientId: 63_001,
+      })
+      .catch((e: unknown) => e);
+    swallow.on = false;
+    expect(isOrderOutcomeUnknownError(error)).toBe(true);
+    const unknown = error as OrderOutcomeUnknownError;
+    expect(isTransportError(unknown.cause)).toBe(true);
+    expect((await unknown.handle.result({ timeoutMs: 2_000 })).status).toBe("RESTING");
+    await client.cancelOrder({ market: "BTC-USD", clientId: 63_001 });
+  });
+
+  it("a place the node never saw: UNKNOWN, then not_included once the sequence moved on, or EXPIRED", async () => {
+    const { client, drop } = await clientBehindProxy();
+    const btc = await client.getMarket({ ticker: "BTC-USD" });
+    const price = (Number(btc.oraclePrice) * 0.5).toFixed(0);
+    const order = { market: "BTC-USD", side: "BUY", size: "0.001", price, rounding: "down" } as const;
+    drop.on = true;
+    const longTerm = await client.placeOrder({ ...order, clientId: 64_001 }).catch((e: unknown) => e);
+    const shortTerm = await client
+      .placeOrder({ ...order, goodTil: { blocks: 4 }, clientId: 64_002 })
+      .catch((e: unknown) => e);
+    drop.on = false;
+    // The request was written and the connection cut: the client cannot tell it never arrived.
+    expect(isOrderOutcomeUnknownError(longTerm)).toBe(true);
+    expect(isOrderOutcomeUnknownError(shortTerm)).toBe(true);
+    const lost = longTerm as OrderOutcomeUnknownError;
+    // Nothing says yet whether it will land.
+    expect((await lost.handle.result({ timeoutMs: 500 })).status).toBe("UNKNOWN");
+    // The next transaction takes its sequence: it can never be included now.
+    const next = await client.placeOrder({ ...order, clientId: 64_003 });
+    expect((await next.result({ timeoutMs: 1_000 })).status).toBe("RESTING");
+    const truth = await lost.handle.result({ timeoutMs: 10_000 });
+    expect([truth.status, truth.reason, truth.final]).toEqual(["REJECTED", "not_included", true]);
+    const short = await (shortTerm as OrderOutcomeUnknownError).handle.result({ timeoutMs: 20_000 });
+    expect([short.status, short.final]).toEqual(["EXPIRED", true]);
+    const state = await client.context.node.getStatefulOrder({
+      order: {
+        subaccount: client.subaccount,
+        clientId: 64_001,
+        clobPairId: btc.clobPairId,
+        kind: "long-term",
+      },
+    });
+    expect(state).toBeUndefined();
+    await client.cancelAll();
+  });
+
+  it("a cancel sent without an answer: UNKNOWN for the cancel, and the order's handle sees it cancelled", async () => {
+    const { client, swallow } = await clientBehindProxy();
+    const btc = await client.getMarket({ ticker: "BTC-USD" });
+    const price = (Number(btc.oraclePrice) * 0.5).toFixed(0);
+    const handle = await client.placeOrder({
+      market: "BTC-USD",
+      side: "BUY",
+      size: "0.001",
+      price,
+      rounding: "down",
+      clientId: 65_001,
+    });
+    swallow.on = true;
+    const error = await client.cancelOrder({ market: "BTC-USD", clientId: 65_001 }).catch((e: unknown) => e);
+    swallow.on = false;
+    expect(isOrderOutcomeUnknownError(error)).toBe(true);
+    const unknown = error as OrderOutcomeUnknownError;
+    expect([unknown.operation, unknown.clientId]).toEqual(["cancel", 65_001]);
+    expect(unknown.handle).toBe(handle);
+    const end = await unknown.handle.result({ timeoutMs: 10_000 });
+    expect([end.status, end.final]).toEqual(["CANCELED", true]);
   });
 });
 

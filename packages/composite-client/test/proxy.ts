@@ -17,11 +17,16 @@ export interface CountingProxy {
 /**
  * Starts a proxy on a free port forwarding to `target` (an `http://` base URL). A request for which
  * `swallow` answers true still reaches the server, but its answer is dropped and the client's
- * connection cut once the server answered: the request went through, no answer came back.
+ * connection cut once the server answered: the request went through, no answer came back. One for
+ * which `drop` answers true is read and the connection cut without forwarding it: the client wrote
+ * it, the server never saw it.
  */
 export async function startCountingProxy(
   target: string,
-  options: { swallow?: (request: ProxiedRequest) => boolean } = {},
+  options: {
+    swallow?: (request: ProxiedRequest) => boolean;
+    drop?: (request: ProxiedRequest) => boolean;
+  } = {},
 ): Promise<CountingProxy> {
   const to = new URL(target);
   const requests: ProxiedRequest[] = [];
@@ -38,6 +43,10 @@ export async function startCountingProxy(
       }
       const proxied = { path: req.url ?? "/", method };
       requests.push(proxied);
+      if (options.drop?.(proxied)) {
+        res.destroy();
+        return;
+      }
       const swallowed = options.swallow?.(proxied) ?? false;
       const forward = request(
         {
