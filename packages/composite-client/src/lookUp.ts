@@ -20,9 +20,13 @@ const TIMESTAMP_NONCE_MIN = 1n << 40n;
  * ```
  */
 export interface InFlightOrder {
+  /** The node client asked for the transaction, the order's state and the account's sequence. */
   node: NodeClient;
+  /** The live chain height. */
   height: HeightTracker;
+  /** The order as signed (`placedAtHeight`: the height when it was sent). */
   order: TrackedOrder;
+  /** The indexer's live account, when there is one. */
   feed?: LiveSubaccount | undefined;
   /** The hash of the transaction that may have placed it. */
   txHash: string;

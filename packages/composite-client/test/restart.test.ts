@@ -93,7 +93,6 @@ describe("50 concurrent orders across a devnet restart", () => {
       }
       // Not sent, or refused: a typed error, and (below) no such order on the chain.
       expect(isTransportError(error) || isBroadcastTxError(error)).toBe(true);
-      if (isTransportError(error)) expect(error.code).toBe("TRANSPORT");
     }
     // One broadcast per order at most: nothing was resubmitted.
     const broadcasts =
