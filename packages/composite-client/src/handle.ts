@@ -63,7 +63,12 @@ export function orderHandle(params: {
  *
  * @example
  * ```ts
- * const follow: FollowOrder = (onUpdate, signal) => followOrder({ node, height: context.height, order, onUpdate, signal });
+ * // A follower that reports one final state.
+ * const once: FollowOrder = async (onUpdate) =>
+ *   onUpdate({ status: "CANCELED", final: true, filledSize: "0", fills: [], averagePrice: undefined, fees: "0", reason: "user_canceled" });
+ * const seen: string[] = [];
+ * await once((result) => seen.push(result.status), AbortSignal.timeout(1_000));
+ * seen; // ["CANCELED"]
  * ```
  */
 export type FollowOrder = (onUpdate: (result: OrderResult) => void, signal: AbortSignal) => Promise<void>;
@@ -74,8 +79,14 @@ export type FollowOrder = (onUpdate: (result: OrderResult) => void, signal: Abor
  *
  * @example
  * ```ts
+ * import { placeOrderMsg } from "@perpx/node-client";
+ *
+ * const plan = { market: btc, height: client.height(), nowMs: Date.now(), clientId: 4_000_000_011, subaccount };
+ * const wire = planOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price: "30000", goodTil: { blocks: 5 } }, plan);
+ * const sent = await sendClob(context, [placeOrderMsg(wire)]);
+ * const order = { wire, orderId: sent.orderId!, market: btc, placedAtHeight: client.height(), canceled: () => false };
  * const handle = handleOver(order, (onUpdate, signal) => followOrder({ node, height: context.height, order, onUpdate, signal }));
- * (await handle.result({ timeoutMs: 2_000 })).status; // "RESTING"
+ * (await handle.result({ timeoutMs: 10_000 })).status; // "EXPIRED"
  * ```
  */
 export function handleOver(order: TrackedOrder, follow: FollowOrder): OrderHandle {

@@ -12,14 +12,12 @@ import type { OrderHandle } from "./handle.js";
  *
  * @example
  * ```ts
- * try {
- *   await client.placeOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price: "30000" });
- * } catch (error) {
- *   if (isOrderOutcomeUnknownError(error)) {
- *     const truth = await error.handle.result({ timeoutMs: 30_000 });
- *     truth.status; // "RESTING", "FILLED"... or still "UNKNOWN"
- *   }
- * }
+ * const order = { market: "BTC-USD", side: "BUY", size: "0.001", price: "30000", goodTil: { blocks: 3 } } as const;
+ * const handle = await client.placeOrder(order).catch((error: unknown) => {
+ *   if (!isOrderOutcomeUnknownError(error)) throw error; // not on the chain
+ *   return error.handle; // in flight: its handle finds out what became of it
+ * });
+ * (await handle.result({ timeoutMs: 10_000 })).status; // "EXPIRED"
  * ```
  */
 export class OrderOutcomeUnknownError extends PerpxError {
@@ -73,8 +71,9 @@ export class OrderOutcomeUnknownError extends PerpxError {
  *
  * @example
  * ```ts
- * const error = await client.placeOrder(order).catch((e: unknown) => e);
- * if (isOrderOutcomeUnknownError(error)) console.log(error.txHash, error.handle.clientId);
+ * const order = { market: "BTC-USD", side: "SELL", size: "0.001", price: "90000", reduceOnly: true } as const;
+ * const refused = await client.placeOrder(order).catch((e: unknown) => e);
+ * isOrderOutcomeUnknownError(refused); // false: refused before signing, so surely not on the chain
  * ```
  */
 export const isOrderOutcomeUnknownError = errorGuard<OrderOutcomeUnknownError>("OrderOutcomeUnknownError");
@@ -121,7 +120,12 @@ export interface LostTx {
  *
  * @example
  * ```ts
- * const send = (onBroadcast: (step: BroadcastProgress) => void) => sendClob(context, [placeOrderMsg(wire)], undefined, onBroadcast);
+ * import { type BroadcastProgress, placeOrderMsg } from "@perpx/node-client";
+ *
+ * const plan = { market: btc, height: client.height(), nowMs: Date.now(), clientId: 4_000_000_012, subaccount };
+ * const wire = planOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price: "30000", goodTil: { blocks: 3 } }, plan);
+ * const send = (onBroadcast: (step: BroadcastProgress) => void) =>
+ *   sendClob(context, [placeOrderMsg(wire)], undefined, onBroadcast);
  * const sent = await watchSend(send, (lost) => new Error(`in flight: ${lost.txHash}`));
  * sent.hash.length; // 64
  * ```

@@ -16,7 +16,14 @@ const TIMESTAMP_NONCE_MIN = 1n << 40n;
  *
  * @example
  * ```ts
- * const lookUp: InFlightOrder = { node, height: context.height, order, txHash: "AB12", sequence: 7n, account: subaccount.owner };
+ * import { placeOrderMsg } from "@perpx/node-client";
+ *
+ * const plan = { market: btc, height: client.height(), nowMs: Date.now(), clientId: 4_000_000_013, subaccount };
+ * const wire = planOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price: "30000", goodTil: { blocks: 3 } }, plan);
+ * const orderId = placeOrderMsg(wire).value.order!.orderId!;
+ * const order = { wire, orderId, market: btc, placedAtHeight: client.height(), canceled: () => false };
+ * const lookUp: InFlightOrder = { node, height: context.height, order, txHash: "AB".repeat(32), sequence: 0n, account: subaccount.owner };
+ * lookUp.order.wire.kind; // "short-term"
  * ```
  */
 export interface InFlightOrder {
@@ -165,8 +172,15 @@ async function followStateful(
  *
  * @example
  * ```ts
- * const handle = inFlightHandle({ node, height: context.height, order, txHash: lost.txHash, sequence: lost.sequence, account: subaccount.owner });
- * (await handle.result({ timeoutMs: 10_000 })).status; // "RESTING", "EXPIRED"... or "UNKNOWN"
+ * import { placeOrderMsg } from "@perpx/node-client";
+ *
+ * // An order signed but never sent: once its good-til-block passed without it, it is EXPIRED.
+ * const plan = { market: btc, height: client.height(), nowMs: Date.now(), clientId: 4_000_000_014, subaccount };
+ * const wire = planOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price: "30000", goodTil: { blocks: 3 } }, plan);
+ * const orderId = placeOrderMsg(wire).value.order!.orderId!;
+ * const order = { wire, orderId, market: btc, placedAtHeight: client.height(), canceled: () => false };
+ * const handle = inFlightHandle({ node, height: context.height, order, txHash: "AB".repeat(32), sequence: 0n, account: subaccount.owner });
+ * (await handle.result({ timeoutMs: 10_000 })).status; // "EXPIRED"
  * ```
  */
 export function inFlightHandle(params: InFlightOrder): OrderHandle {

@@ -40,8 +40,8 @@ const MARKET_TYPES: ReadonlySet<string> = new Set(["MARKET", "STOP_MARKET", "TAK
  *
  * @example
  * ```ts
- * checkChainRules({ type: "MARKET", kind: "short-term", timeInForce: "IOC", asked: { reduceOnly: true } }); // fine
- * checkChainRules({ type: "LIMIT", kind: "long-term", timeInForce: undefined, asked: { reduceOnly: true } }); // throws InvalidOrderError (reduceOnly)
+ * checkChainRules({ type: "MARKET", kind: "short-term", timeInForce: "IOC", asked: { reduceOnly: true } }); // undefined: allowed
+ * checkChainRules({ type: "LIMIT", kind: "long-term", timeInForce: undefined, asked: { reduceOnly: true } }); // throws InvalidOrderError
  * ```
  */
 export function checkChainRules(order: RuleCheckedOrder): void {
