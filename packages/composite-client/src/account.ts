@@ -275,7 +275,7 @@ export async function accountView(context: ClientContext): Promise<AccountView> 
  *
  * @example
  * ```ts
- * const { freeCollateral } = await accountFromNode(context, { owner, number: 0 }, new Map(), { entryPrices: false });
+ * const { freeCollateral } = await accountFromNode(context, subaccount, new Map(), { entryPrices: false });
  * ```
  */
 export async function accountFromNode(
