@@ -107,12 +107,16 @@ export class CompositeClient {
 
   /**
    * Places an order in human units and resolves once the chain accepted it, with its handle.
-   * Short-term (MARKET, IOC, FILL_OR_KILL, `goodTil: { blocks }`) or long-term (other LIMIT
-   * orders) or conditional (STOP_*, TAKE_PROFIT*): see `orderKind`.
+   * Short-term (MARKET, IOC, `goodTil: { blocks }`) or long-term (other LIMIT orders) or
+   * conditional (STOP_*, TAKE_PROFIT*): see `orderKind`.
    *
    * @throws {InvalidAmountError} for a size or price off the grid without `rounding`.
-   * @throws {InvalidOrderError | InvalidArgumentError} for anything else wrong, before signing.
+   * @throws {InvalidOrderError | InvalidArgumentError} for anything else wrong, before signing
+   *   (including what the chain would refuse: reduce-only off IOC, fill-or-kill, ...).
    * @throws {BroadcastTxError} when the chain refuses it.
+   * @throws {OrderOutcomeUnknownError} when it was sent and no answer came: look it up with
+   *   `error.handle.result()`; retrying with the same client id is safe. Any other error means the
+   *   order is not on the chain.
    *
    * @example
    * ```ts

@@ -54,9 +54,42 @@ export function orderHandle(params: {
   order: TrackedOrder;
   feed?: LiveSubaccount | undefined;
 }): OrderHandle {
-  const { order } = params;
-  const follow = (onUpdate: (r: OrderResult) => void, signal: AbortSignal) =>
-    followOrder({ ...params, onUpdate, signal });
+  return handleOver(params.order, (onUpdate, signal) => followOrder({ ...params, onUpdate, signal }));
+}
+
+/**
+ * How a handle follows its order: calls `onUpdate` with each new state until a final one, or
+ * until `signal` aborts (rejecting with its reason).
+ *
+ * @example
+ * ```ts
+ * // A follower that reports one final state.
+ * const once: FollowOrder = async (onUpdate) =>
+ *   onUpdate({ status: "CANCELED", final: true, filledSize: "0", fills: [], averagePrice: undefined, fees: "0", reason: "user_canceled" });
+ * const seen: string[] = [];
+ * await once((result) => seen.push(result.status), AbortSignal.timeout(1_000));
+ * seen; // ["CANCELED"]
+ * ```
+ */
+export type FollowOrder = (onUpdate: (result: OrderResult) => void, signal: AbortSignal) => Promise<void>;
+
+/**
+ * The handle of an order followed by `follow`: `result()` waits for a final state (or answers the
+ * latest, or `UNKNOWN`, at its timeout), `updates()` yields each state.
+ *
+ * @example
+ * ```ts
+ * import { placeOrderMsg } from "@perpx/node-client";
+ *
+ * const plan = { market: btc, height: client.height(), nowMs: Date.now(), clientId: 4_000_000_011, subaccount };
+ * const wire = planOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price: "30000", goodTil: { blocks: 5 } }, plan);
+ * const sent = await sendClob(context, [placeOrderMsg(wire)]);
+ * const order = { wire, orderId: sent.orderId!, market: btc, placedAtHeight: client.height(), canceled: () => false };
+ * const handle = handleOver(order, (onUpdate, signal) => followOrder({ node, height: context.height, order, onUpdate, signal }));
+ * (await handle.result({ timeoutMs: 10_000 })).status; // "EXPIRED"
+ * ```
+ */
+export function handleOver(order: TrackedOrder, follow: FollowOrder): OrderHandle {
   return {
     clientId: order.wire.clientId,
     orderId: order.orderId,

@@ -26,8 +26,15 @@ export { checkCollateral, InsufficientCollateralError, setMarketLeverage } from 
 export { CompositeClient } from "./composite.js";
 export { FaucetError, type FaucetGrant, requestFaucetTokens } from "./faucet.js";
 export { type LiveFeed, type LiveFeedOptions, startLiveFeed } from "./feed.js";
-export { type OrderHandle, orderHandle } from "./handle.js";
+export { type FollowOrder, handleOver, type OrderHandle, orderHandle } from "./handle.js";
 export { type HeightTracker, type HeightTrackerOptions, startHeightTracker } from "./height.js";
+export {
+  isOrderOutcomeUnknownError,
+  type LostTx,
+  OrderOutcomeUnknownError,
+  watchSend,
+} from "./inFlight.js";
+export { type InFlightOrder, inFlightHandle } from "./lookUp.js";
 export {
   type MarginPosition,
   type MarginPositionInput,
@@ -54,6 +61,7 @@ export {
   type WireOrder,
   worstSubticks,
 } from "./orderPlan.js";
+export { checkChainRules, type RuleCheckedOrder } from "./orderRules.js";
 export {
   followOrder,
   type OrderFill,

@@ -7,6 +7,7 @@ import {
   sizeToQuantums,
 } from "@perpx/core";
 import type { Market, OrderSide, PlaceOrderParams, TimeInForce } from "@perpx/node-client";
+import { checkChainRules } from "./orderRules.js";
 
 /**
  * The order types of {@link CompositeClient.placeOrder}.
@@ -147,7 +148,8 @@ const ORDER_TYPES: ReadonlySet<string> = new Set([
 /**
  * Whether an order is short-term, long-term or conditional. The rule:
  * - STOP_* and TAKE_PROFIT* are conditional (stateful, they trigger on the oracle price);
- * - MARKET, an IOC or FILL_OR_KILL limit, and any order given `goodTil: { blocks }` are short-term
+ * - MARKET, an IOC (or FILL_OR_KILL, which the chain refuses) limit, and any order given
+ *   `goodTil: { blocks }` are short-term
  *   (in memory until a height at most 40 blocks ahead, no fee, no sequence);
  * - every other LIMIT (GTC or post-only) is long-term (stateful, rests until a time).
  *
@@ -258,7 +260,7 @@ function checkGoodTil(goodTil: GoodTil | undefined, kind: PlaceOrderParams["kind
       );
     }
   } else if (kind === "short-term") {
-    throw new InvalidOrderError("goodTil", "a short-term order (MARKET, IOC, FILL_OR_KILL) lives { blocks }");
+    throw new InvalidOrderError("goodTil", "a short-term order (MARKET, IOC) lives { blocks }");
   } else if (!Number.isInteger(goodTil.seconds) || goodTil.seconds < 1) {
     throw new InvalidOrderError(
       "goodTil.seconds",
@@ -274,7 +276,9 @@ function checkGoodTil(goodTil: GoodTil | undefined, kind: PlaceOrderParams["kind
  *
  * @throws {InvalidAmountError} for a size or price off the grid without `rounding` (naming the
  *   nearest valid values).
- * @throws {InvalidOrderError} for an inconsistent order (missing price, bad slippage or goodTil).
+ * @throws {InvalidOrderError} for an inconsistent order (missing price, bad slippage or goodTil),
+ *   or one the chain would refuse (see {@link checkChainRules}: reduce-only off IOC, fill-or-kill,
+ *   post-only with another time in force, a good-til time past 95 days).
  *
  * @example
  * ```ts
@@ -331,6 +335,7 @@ export function planOrder(order: HumanOrder, context: PlanContext): WireOrder {
     ? "POST_ONLY"
     : (order.timeInForce ?? (isMarket ? "IOC" : undefined));
   const kind = orderKind({ type, timeInForce, goodTil: order.goodTil });
+  checkChainRules({ type, kind, timeInForce, asked: order });
   checkGoodTil(order.goodTil, kind);
   const common = {
     subaccount: context.subaccount,

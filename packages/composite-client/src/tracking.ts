@@ -71,8 +71,10 @@ export interface OrderResult {
   fees: string;
   /**
    * Why the order left the book when it did not fill: for `REJECTED`, `post_only_would_cross`,
-   * `reduce_only`, `undercollateralized`, `self_trade` or `ioc_unfilled`; else `user_canceled`,
-   * `expired`, or the chain's own word.
+   * `reduce_only`, `undercollateralized`, `self_trade` or `ioc_unfilled` (or, for a place whose
+   * outcome was unknown, `not_included`: its transaction can never be included, the account's
+   * sequence having moved past it; or the chain's log when it failed in its block); else
+   * `user_canceled`, `expired`, or the chain's own word.
    */
   reason: string | undefined;
 }

@@ -1,31 +1,39 @@
 import { InvalidArgumentError } from "@perpx/errors";
 import {
   type BroadcastMode,
+  type BroadcastProgress,
   cancelOrderMsg,
   placeOrderMsg,
   type SendTxResult,
   type TxMessage,
 } from "@perpx/node-client";
+import type { clob } from "@perpx/proto";
 import { checkBookReach } from "./book.js";
 import type { ClientContext } from "./client.js";
 import { checkCollateral } from "./collateral.js";
 import { type OrderHandle, orderHandle } from "./handle.js";
+import { OrderOutcomeUnknownError, watchSend } from "./inFlight.js";
+import { inFlightHandle } from "./lookUp.js";
 import { type HumanOrder, planOrder, type WireOrder } from "./orderPlan.js";
 import { subaccountOf, traderOf } from "./trader.js";
 
 /**
  * The orders this client placed and has not seen end, by `ticker/clientId`: what `cancelAll` and
- * the handles' CANCELED state read.
+ * the handles' CANCELED state read, with each order's handle.
  *
  * @example
  * ```ts
  * const book: PlacedOrders = new Map();
  * ```
  */
-export type PlacedOrders = Map<string, { wire: WireOrder; ticker: string; canceled: boolean }>;
+export type PlacedOrders = Map<
+  string,
+  { wire: WireOrder; ticker: string; canceled: boolean; handle?: OrderHandle | undefined }
+>;
 
 /**
  * Sends clob messages as the trader: signed by the wallet, or by the trading key for its master.
+ * `onBroadcast` hears each step of the broadcast (see the node client's `sendTx`).
  *
  * @example
  * ```ts
@@ -45,12 +53,14 @@ export function sendClob(
   context: ClientContext,
   messages: readonly TxMessage[],
   broadcastMode?: BroadcastMode,
+  onBroadcast?: (step: BroadcastProgress) => void,
 ): Promise<SendTxResult> {
   const trader = traderOf(context, "order");
   // The live height stands in for the latest-block query of the order window check.
   const tx = {
     knownLatestBlock: context.height.latest(),
     ...(broadcastMode === undefined ? {} : { broadcastMode }),
+    ...(onBroadcast === undefined ? {} : { onBroadcast }),
   };
   if (trader.kind === "wallet") return context.node.sendTx({ signer: trader.signer, messages, ...tx });
   return context.node.sendWithTradingKey({
@@ -69,6 +79,9 @@ export function sendClob(
  *
  * @throws {InvalidAmountError | InvalidOrderError | InvalidArgumentError} before anything is signed.
  * @throws {BroadcastTxError} when the chain refuses it.
+ * @throws {OrderOutcomeUnknownError} when the signed order was sent and no answer came (or the
+ *   wait for its block broke off): its `handle` finds out what became of it. Any other error means
+ *   the order is not on the chain.
  *
  * @example
  * ```ts
@@ -95,21 +108,46 @@ export async function placeHumanOrder(
     await checkBookReach({ indexer: context.indexer, market, wire, size: order.size });
   }
   const message = placeOrderMsg(wire);
-  const sent = await sendClob(context, [message]);
-  const entry = { wire, ticker: market.ticker, canceled: false };
-  placed.set(`${market.ticker}/${wire.clientId}`, entry);
-  return orderHandle({
-    node: context.node,
-    height: context.height,
-    feed: context.feed?.subaccount,
-    order: {
-      wire,
-      orderId: sent.orderId ?? (message.value.order?.orderId as NonNullable<typeof sent.orderId>),
-      market,
-      placedAtHeight: sent.latestHeight ?? sent.height ?? context.height.current(),
-      canceled: () => entry.canceled,
+  const orderId = message.value.order?.orderId as clob.OrderId;
+  const entry: { wire: WireOrder; ticker: string; canceled: boolean; handle?: OrderHandle } = {
+    wire,
+    ticker: market.ticker,
+    canceled: false,
+  };
+  const tracked = { wire, orderId, market, canceled: () => entry.canceled };
+  const sentAt = context.height.current();
+  const sent = await watchSend(
+    (onBroadcast) => sendClob(context, [message], undefined, onBroadcast),
+    (lost) => {
+      // It may be on the chain: cancelAll must know it, and the handle finds out.
+      placed.set(`${market.ticker}/${wire.clientId}`, entry);
+      const handle = inFlightHandle({
+        ...trackingOf(context),
+        order: { ...tracked, placedAtHeight: sentAt },
+        txHash: lost.txHash,
+        sequence: lost.sequence,
+        account: subaccount.owner,
+      });
+      entry.handle = handle;
+      return new OrderOutcomeUnknownError({
+        operation: "place",
+        handle,
+        txHash: lost.txHash,
+        cause: lost.cause,
+      });
     },
+  );
+  entry.handle = orderHandle({
+    ...trackingOf(context),
+    order: { ...tracked, placedAtHeight: sent.latestHeight ?? sent.height ?? sentAt },
   });
+  placed.set(`${market.ticker}/${wire.clientId}`, entry);
+  return entry.handle;
+}
+
+/** What a handle follows its order with: the node, the live height and the indexer's live account. */
+function trackingOf(context: ClientContext) {
+  return { node: context.node, height: context.height, feed: context.feed?.subaccount };
 }
 
 /**
@@ -143,6 +181,8 @@ export async function cancelling<T>(entries: { canceled: boolean }[], send: () =
  *
  * @throws {InvalidArgumentError} for an order this client does not know.
  * @throws {BroadcastTxError} when the chain refuses the cancel.
+ * @throws {OrderOutcomeUnknownError} (`operation: "cancel"`) when the cancel was sent and no
+ *   answer came: the order's handle tells whether it was cancelled.
  *
  * @example
  * ```ts
@@ -175,5 +215,19 @@ export async function cancelPlacedOrder(
     clobPairId: wire.clobPairId,
     ...expiry,
   });
-  return cancelling([entry], () => sendClob(context, [message]));
+  const { handle } = entry;
+  return cancelling([entry], () =>
+    watchSend(
+      (onBroadcast) => sendClob(context, [message], undefined, onBroadcast),
+      (lost) =>
+        handle
+          ? new OrderOutcomeUnknownError({
+              operation: "cancel",
+              handle,
+              txHash: lost.txHash,
+              cause: lost.cause,
+            })
+          : (lost.cause as Error),
+    ),
+  );
 }

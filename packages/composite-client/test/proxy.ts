@@ -14,8 +14,20 @@ export interface CountingProxy {
   close(): Promise<void>;
 }
 
-/** Starts a proxy on a free port forwarding to `target` (an `http://` base URL). */
-export async function startCountingProxy(target: string): Promise<CountingProxy> {
+/**
+ * Starts a proxy on a free port forwarding to `target` (an `http://` base URL). A request for which
+ * `swallow` answers true still reaches the server, but its answer is dropped and the client's
+ * connection cut once the server answered: the request went through, no answer came back. One for
+ * which `drop` answers true is read and the connection cut without forwarding it: the client wrote
+ * it, the server never saw it.
+ */
+export async function startCountingProxy(
+  target: string,
+  options: {
+    swallow?: (request: ProxiedRequest) => boolean;
+    drop?: (request: ProxiedRequest) => boolean;
+  } = {},
+): Promise<CountingProxy> {
   const to = new URL(target);
   const requests: ProxiedRequest[] = [];
   const server = createServer((req, res) => {
@@ -29,7 +41,13 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
       } catch {
         method = undefined;
       }
-      requests.push({ path: req.url ?? "/", method });
+      const proxied = { path: req.url ?? "/", method };
+      requests.push(proxied);
+      if (options.drop?.(proxied)) {
+        res.destroy();
+        return;
+      }
+      const swallowed = options.swallow?.(proxied) ?? false;
       const forward = request(
         {
           host: to.hostname,
@@ -39,6 +57,11 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
           headers: { ...req.headers, host: to.host },
         },
         (answer) => {
+          if (swallowed) {
+            answer.resume();
+            answer.on("end", () => res.destroy());
+            return;
+          }
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);
         },

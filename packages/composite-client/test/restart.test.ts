@@ -6,7 +6,7 @@ import { type Devnet, startDevnet } from "@perpx/devnet";
 import { isBroadcastTxError, isTransportError } from "@perpx/node-client";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { afterAll, describe, expect, it } from "vitest";
-import { CompositeClient, type OrderHandle, type OrderResult } from "../src/index.js";
+import { CompositeClient, isOrderOutcomeUnknownError, type OrderHandle } from "../src/index.js";
 import { type CountingProxy, startCountingProxy } from "./proxy.js";
 
 const stateDir = mkdtempSync(join(tmpdir(), "composite-restart-"));
@@ -23,7 +23,7 @@ afterAll(async () => {
 const options = { blockTimeMs: 100, faucetWindowMs: 0, liquidity: true, stateDir } as const;
 
 describe("50 concurrent orders across a devnet restart", () => {
-  it("each ends in one order, UNKNOWN or final; none doubled or resubmitted", async () => {
+  it("each ends accepted, UNKNOWN (then looked up) or not sent; none doubled or resubmitted", async () => {
     devnet = await startDevnet({ ...options, ports: "free" });
     const ports = devnet.ports;
     proxy = await startCountingProxy(devnet.endpoints.nodeRpc);
@@ -65,25 +65,46 @@ describe("50 concurrent orders across a devnet restart", () => {
     await devnet.stop();
     devnet = await startDevnet({ ...options, ports });
     const outcomes = await Promise.all(placing);
-    const results: (OrderResult | { error: unknown })[] = await Promise.all(
-      outcomes.map((o) => ("handle" in o ? o.handle.result({ timeoutMs: 8_000 }) : o)),
+    const owner = client.subaccount.owner;
+    const kindOf = (i: number) => (i % 2 === 0 ? "short-term" : "long-term");
+    // (a) accepted: a handle; (b) sent, no answer: the unknown-outcome error and its handle;
+    // (c) anything else: nothing reached the chain (or the chain refused it).
+    const handles = outcomes.map((o) =>
+      "handle" in o ? o.handle : isOrderOutcomeUnknownError(o.error) ? o.error.handle : undefined,
     );
-    for (const result of results) {
-      if ("error" in result) {
-        // Lost in flight or refused while the node was down: a typed error, nothing retried.
-        expect(isTransportError(result.error) || isBroadcastTxError(result.error)).toBe(true);
+    const results = await Promise.all(
+      handles.map((handle, i) => handle?.result({ timeoutMs: "handle" in outcomes[i]! ? 8_000 : 12_000 })),
+    );
+    const FINAL_OR_OPEN = ["FILLED", "PARTIALLY_FILLED", "RESTING", "CANCELED", "EXPIRED", "REJECTED"];
+    for (const [i, outcome] of outcomes.entries()) {
+      const result = results[i];
+      if ("handle" in outcome) {
+        expect(result!.status === "UNKNOWN" || result!.final || result!.status === "RESTING").toBe(true);
         continue;
       }
-      expect(result.status === "UNKNOWN" || result.final || result.status === "RESTING").toBe(true);
+      const { error } = outcome;
+      if (isOrderOutcomeUnknownError(error)) {
+        expect(error.status).toBe("UNKNOWN");
+        expect(error.clientId).toBe(base + i);
+        expect(error.txHash).toMatch(/^[0-9A-F]{64}$/);
+        // Looked up after the restart: a definite state, or still UNKNOWN; never resent.
+        expect([...FINAL_OR_OPEN, "UNKNOWN"]).toContain(result!.status);
+        continue;
+      }
+      // Not sent, or refused: a typed error, and (below) no such order on the chain.
+      expect(isTransportError(error) || isBroadcastTxError(error)).toBe(true);
     }
     // One broadcast per order at most: nothing was resubmitted.
     const broadcasts =
       proxy.requests.filter((r) => r.method?.startsWith("broadcast_tx")).length - broadcastsBefore;
     expect(broadcasts).toBeLessThanOrEqual(50);
-    // On chain, each client id is at most one order, and the account holds no order it did not place.
-    const owner = client.subaccount.owner;
+    // On chain: each accepted long-term order survived the restart in state (--state); a not-sent
+    // or refused one is not there.
+    const notSent = new Set<number>();
     for (const [i, outcome] of outcomes.entries()) {
-      if (i % 2 === 0) continue; // short-term orders are not in state; their CheckTx answer was final
+      const sent = "handle" in outcome || isOrderOutcomeUnknownError(outcome.error);
+      if (!sent) notSent.add(base + i);
+      if (kindOf(i) === "short-term") continue; // not in state: their CheckTx answer was final
       const state = await client.context.node.getStatefulOrder({
         order: {
           subaccount: { owner, number: 0 },
@@ -92,13 +113,15 @@ describe("50 concurrent orders across a devnet restart", () => {
           kind: "long-term",
         },
       });
-      // A long-term order the chain accepted survived the restart in state (--state).
       if ("handle" in outcome) expect(state?.orderPlacement?.order?.orderId?.clientId).toBe(base + i);
+      if (!sent) expect(state).toBeUndefined();
     }
+    // In the indexer: each client id at most once, and none of the orders that were not sent.
     const url = `${devnet.endpoints.indexer}/v4/orders?address=${owner}&subaccountNumber=0&limit=1000`;
     const indexed = (await (await fetch(url)).json()) as { clientId: string }[];
     const ids = indexed.map((o) => Number(o.clientId)).filter((id) => id >= base && id < base + 50);
     expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.filter((id) => notSent.has(id))).toEqual([]);
     const placed = outcomes.filter((o) => "handle" in o).length;
     expect(placed).toBeGreaterThan(0);
     await client.cancelAll();

@@ -48,6 +48,11 @@ export type PerpxErrorCode =
   | "TIMEOUT"
   /** An operation cancelled through its `AbortSignal`. */
   | "ABORTED"
+  /**
+   * A transaction that may have reached the chain when its call failed (sent, no answer): its
+   * outcome must be looked up, not assumed; resending it as new may apply it twice.
+   */
+  | "OUTCOME_UNKNOWN"
   /** A devnet that could not start or serve as asked. */
   | "DEVNET";
 

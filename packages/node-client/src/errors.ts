@@ -21,4 +21,9 @@ export { broadcastTxError, sdkCodeFromLog } from "./errors/classify.js";
 export { CLOB_CODES, CLOB_ERRORS, type ClobErrorName } from "./errors/clob.js";
 export { isQueryError, QueryError, type QueryErrorParameters } from "./errors/query.js";
 export { isSequenceMismatchError, parseSequenceMismatch, SequenceMismatchError } from "./errors/sequence.js";
-export { isTransportError, TransportError, type TransportErrorParameters } from "./errors/transport.js";
+export {
+  failedBeforeConnecting,
+  isTransportError,
+  TransportError,
+  type TransportErrorParameters,
+} from "./errors/transport.js";

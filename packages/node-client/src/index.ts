@@ -195,7 +195,7 @@ export {
 } from "./tx/broadcast.js";
 export type { TxFee, TxMessage } from "./tx/encode.js";
 export * from "./tx/permissioned.js";
-export { type SendTxParams, type SendTxResult, sendTx } from "./tx/send.js";
+export { type BroadcastProgress, type SendTxParams, type SendTxResult, sendTx } from "./tx/send.js";
 export { type SimulateTxParams, type SimulationResult, simulateTx } from "./tx/simulate.js";
 export * from "./tx/watchOrder.js";
 export type { DirectSignature, KeyType, SignDocFields, TxSigner } from "./wallet/signer.js";

@@ -58,6 +58,7 @@ describe("types", () => {
       | "TRANSPORT"
       | "TIMEOUT"
       | "ABORTED"
+      | "OUTCOME_UNKNOWN"
       | "DEVNET"
     >();
     expectTypeOf<BroadcastTxError["abciCode"]>().toEqualTypeOf<number>();

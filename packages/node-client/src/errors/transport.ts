@@ -17,6 +17,12 @@ export interface TransportErrorParameters {
   problem: string;
   /** The endpoint, when known (credentials in it are redacted). */
   url?: string | undefined;
+  /**
+   * True when the request certainly never left the client: the connection was refused, the name
+   * did not resolve, or the socket never opened.
+   * @default false (the request may have reached the node)
+   */
+  nothingSent?: boolean | undefined;
 }
 
 /**
@@ -36,6 +42,12 @@ export class TransportError extends PerpxError {
   readonly transport: "grpc" | "rpc" | "rest";
   /** The endpoint, when known. */
   readonly url: string | undefined;
+  /**
+   * True when the request certainly never reached the node (connection refused, DNS, no socket):
+   * a transaction it carried was not sent. False when it may have been written before the failure
+   * (a reset, a closed socket, a timeout): the node may have received it.
+   */
+  readonly nothingSent: boolean;
 
   /**
    * @param parameters - which transport failed, what happened, and where.
@@ -49,7 +61,44 @@ export class TransportError extends PerpxError {
     });
     this.transport = transport;
     this.url = url === undefined ? undefined : redactSecrets(url);
+    this.nothingSent = parameters.nothingSent ?? false;
   }
+}
+
+/** Error codes (Node's and undici's) of a connection that never opened. */
+const NEVER_CONNECTED = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EADDRNOTAVAIL",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+
+/**
+ * True when a low-level failure (as `fetch` or a socket reports it) happened before a connection
+ * opened, so nothing of the request was written: a refused connection, a name that did not
+ * resolve, a port `fetch` refuses to dial. Walks the `cause` chain.
+ *
+ * @example
+ * ```ts
+ * const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:26657"), { code: "ECONNREFUSED", syscall: "connect" });
+ * failedBeforeConnecting(new TypeError("fetch failed", { cause: refused })); // true
+ * const reset = Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" });
+ * failedBeforeConnecting(new TypeError("fetch failed", { cause: reset })); // false: the request may have been written
+ * ```
+ */
+export function failedBeforeConnecting(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  for (let current = error; current instanceof Error && !seen.has(current); current = current.cause) {
+    seen.add(current);
+    const { code, syscall } = current as { code?: unknown; syscall?: unknown };
+    if (typeof code === "string" && NEVER_CONNECTED.has(code)) return true;
+    if (syscall === "connect" || syscall === "getaddrinfo") return true;
+    if (current.message === "bad port") return true;
+  }
+  return false;
 }
 
 /**

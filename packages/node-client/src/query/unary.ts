@@ -8,7 +8,7 @@ import {
   toBinary,
 } from "@bufbuild/protobuf";
 import type { NodeConnection } from "../connection.js";
-import { QueryError, TransportError } from "../errors.js";
+import { failedBeforeConnecting, QueryError, TransportError } from "../errors.js";
 import { checkParams } from "../messages/validate.js";
 import { type CallOptions, withDeadline } from "../transport/call.js";
 import { GRPC_STATUS, grpcStatusOf } from "../transport/grpc.js";
@@ -205,7 +205,14 @@ export function grpcQueryError(path: string, error: unknown): Error {
     (connectError.code === GRPC_STATUS.internal &&
       /ECONNREFUSED|socket|TLS|certificate/i.test(connectError.rawMessage))
   ) {
-    return new TransportError({ transport: "grpc", problem: connectError.rawMessage }, { cause: error });
+    // connect-node's errors name the socket error in their text; connect-web's keep it as the cause.
+    const nothingSent =
+      failedBeforeConnecting(error) ||
+      /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/.test(connectError.rawMessage);
+    return new TransportError(
+      { transport: "grpc", problem: connectError.rawMessage, nothingSent },
+      { cause: error },
+    );
   }
   return new QueryError(
     {

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from "@perpx/errors";
-import { QueryError, TransportError } from "../errors.js";
+import { failedBeforeConnecting, QueryError, TransportError } from "../errors.js";
 
 /**
  * Options of the Cosmos REST transport.
@@ -66,7 +66,12 @@ export function openRest(input: string | RestOptions): RestConnection {
       } catch (error) {
         if (signal?.aborted) throw error;
         throw new TransportError(
-          { transport: "rest", problem: "the node could not be reached", url },
+          {
+            transport: "rest",
+            problem: "the node could not be reached",
+            url,
+            nothingSent: failedBeforeConnecting(error),
+          },
           { cause: error },
         );
       }

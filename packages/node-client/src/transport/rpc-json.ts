@@ -5,7 +5,7 @@
  * `node:` module.
  */
 import { PerpxError } from "@perpx/errors";
-import { TransportError } from "../errors.js";
+import { failedBeforeConnecting, TransportError } from "../errors.js";
 import type { WebSocketConstructor, WebSocketRpcClient } from "./websocket.js";
 
 /**
@@ -204,8 +204,16 @@ export class FetchRpcClient implements JsonRpcClient {
       });
     } catch (error) {
       if (signal?.aborted) throw error;
+      const nothingSent = failedBeforeConnecting(error);
       throw new TransportError(
-        { transport: "rpc", problem: "the node could not be reached", url: this.#url },
+        {
+          transport: "rpc",
+          problem: nothingSent
+            ? "the node could not be reached"
+            : "the connection failed before the node answered",
+          url: this.#url,
+          nothingSent,
+        },
         { cause: error },
       );
     }

@@ -168,7 +168,12 @@ export class WebSocketRpcClient implements JsonRpcClient {
   #open(): Promise<WebSocketLike> {
     if (this.#closed) {
       return Promise.reject(
-        new TransportError({ transport: "rpc", problem: "the WebSocket client is closed", url: this.#url }),
+        new TransportError({
+          transport: "rpc",
+          problem: "the WebSocket client is closed",
+          url: this.#url,
+          nothingSent: true,
+        }),
       );
     }
     this.#socket ??= (async () => {
@@ -179,7 +184,12 @@ export class WebSocketRpcClient implements JsonRpcClient {
         socket.onerror = (event) =>
           reject(
             new TransportError(
-              { transport: "rpc", problem: "the WebSocket could not connect", url: this.#url },
+              {
+                transport: "rpc",
+                problem: "the WebSocket could not connect",
+                url: this.#url,
+                nothingSent: true,
+              },
               { cause: event },
             ),
           );
@@ -190,6 +200,7 @@ export class WebSocketRpcClient implements JsonRpcClient {
           transport: "rpc",
           problem: "the WebSocket client is closed",
           url: this.#url,
+          nothingSent: true,
         });
       }
       socket.onmessage = (event) => this.#receive(event.data);
@@ -239,7 +250,7 @@ export class WebSocketRpcClient implements JsonRpcClient {
     // Closed, or dropped, while this call waited for the socket: nothing would ever answer it.
     if (this.#closed || socket.readyState !== 1) {
       const reason = this.#closed ? "the WebSocket client is closed" : "the WebSocket closed";
-      throw new TransportError({ transport: "rpc", problem: reason, url: this.#url });
+      throw new TransportError({ transport: "rpc", problem: reason, url: this.#url, nothingSent: true });
     }
     return new Promise<JsonRpcSuccess>((resolve, reject) => {
       this.#pending.set(request.id, { resolve: resolve as (value: unknown) => void, reject });

@@ -8,7 +8,7 @@ import { getMinimumGasPrices } from "../query/node.js";
 import type { CallOptions } from "../transport/call.js";
 import type { TxSigner } from "../wallet/signer.js";
 import { type BroadcastResult, submitTx, waitForTx } from "./broadcast.js";
-import type { TxFee, TxMessage } from "./encode.js";
+import { type TxFee, type TxMessage, txHash } from "./encode.js";
 import type { SequenceMode } from "./sequence.js";
 import { signTx } from "./sign.js";
 import { simulateTx } from "./simulate.js";
@@ -121,6 +121,34 @@ export interface SendTxParams extends CallOptions {
    * @default the client's pollIntervalMs (500)
    */
   pollIntervalMs?: number;
+  /**
+   * Told each step of the broadcast: `sending` with the signed transaction's hash and sequence
+   * right before its bytes go out (a failure from then on may leave it on the node), `accepted`
+   * once CheckTx took it into the mempool (a later failure, waiting for its block, leaves it
+   * pending). Runs again for the re-signed transaction after a sequence mismatch.
+   * @default undefined
+   */
+  onBroadcast?: (event: BroadcastProgress) => void;
+}
+
+/**
+ * A step of a broadcast, as {@link SendTxParams.onBroadcast} reports it.
+ *
+ * @example
+ * ```ts
+ * const steps: BroadcastProgress[] = [];
+ * const to = LocalWallet.generate().address;
+ * await sendTx(client, { signer: wallet, messages: [bankSendMsg({ from: wallet.address, to, amount: [{ denom: "uusdc", amount: 1n }] })], onBroadcast: (step) => steps.push(step) });
+ * steps.map((s) => s.stage); // ["sending", "accepted"]
+ * ```
+ */
+export interface BroadcastProgress {
+  /** `sending`: the bytes are about to go out; `accepted`: CheckTx took the transaction. */
+  stage: "sending" | "accepted";
+  /** The signed transaction's uppercase hex hash. */
+  hash: string;
+  /** The sequence (or timestamp nonce) it was signed with. */
+  sequence: bigint;
 }
 
 /**
@@ -314,12 +342,14 @@ export async function sendTx(client: NodeConnection, params: SendTxParams): Prom
       ...(timeoutHeight === 0n ? {} : { timeoutHeight }),
       ...(params.authenticators ? { authenticators: params.authenticators } : {}),
     });
+    params.onBroadcast?.({ stage: "sending", hash: txHash(signed.txBytes), sequence });
     const hash = await submitTx(client, {
       ...call,
       txBytes: signed.txBytes,
       mode: broadcastMode === "async" ? "async" : "sync",
       ...(params.broadcastTransport ? { transport: params.broadcastTransport } : {}),
     });
+    params.onBroadcast?.({ stage: "accepted", hash, sequence });
     return { hash, accountNumber, sequence, fee };
   });
 

@@ -1,0 +1,62 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { failedBeforeConnecting, isTransportError } from "../errors.js";
+import { FetchRpcClient } from "./rpc-json.js";
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+});
+
+/** A port nothing listens on: one a server held and released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const request = { jsonrpc: "2.0", id: 1, method: "status", params: {} } as const;
+
+describe("whether a failed RPC request reached the node", () => {
+  it("a refused connection sent nothing", async () => {
+    const client = new FetchRpcClient({ url: `http://127.0.0.1:${await closedPort()}` });
+    const error = await client.execute(request).catch((e: unknown) => e);
+    expect(isTransportError(error) && error.nothingSent).toBe(true);
+  });
+
+  it("a socket closed after the request was read may have delivered it", async () => {
+    let received = "";
+    const server = createServer((req) => {
+      req.on("data", (chunk: Buffer) => {
+        received += chunk.toString("utf8");
+      });
+      req.on("end", () => req.socket.destroy());
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const client = new FetchRpcClient({ url: `http://127.0.0.1:${port}` });
+    const error = await client.execute(request).catch((e: unknown) => e);
+    expect(JSON.parse(received)).toMatchObject({ method: "status" });
+    expect(isTransportError(error) && error.nothingSent).toBe(false);
+    expect(String(error)).toContain("before the node answered");
+  });
+
+  it("reads the cause chain: connect and DNS failures sent nothing, resets may have", () => {
+    const coded = (code: string, syscall?: string) => Object.assign(new Error(code), { code, syscall });
+    const wrapped = (cause: Error) => new TypeError("fetch failed", { cause });
+    expect(failedBeforeConnecting(wrapped(coded("ECONNREFUSED", "connect")))).toBe(true);
+    expect(failedBeforeConnecting(wrapped(coded("ENOTFOUND", "getaddrinfo")))).toBe(true);
+    expect(failedBeforeConnecting(wrapped(coded("UND_ERR_CONNECT_TIMEOUT")))).toBe(true);
+    expect(failedBeforeConnecting(wrapped(new Error("bad port")))).toBe(true);
+    expect(failedBeforeConnecting(wrapped(coded("UND_ERR_SOCKET")))).toBe(false);
+    expect(failedBeforeConnecting(wrapped(coded("ECONNRESET", "read")))).toBe(false);
+    expect(failedBeforeConnecting("not an error")).toBe(false);
+  });
+});
