@@ -22,6 +22,7 @@ import { type BridgeDepositStatus, trackBridgeDeposit } from "./wrapBridge.js";
  * ```ts
  * import { EvmWallet } from "@perpx/node-client/wallets";
  * const params: BridgeDepositParams = { amount: "25", source: "l1", evmSigner: EvmWallet.fromMnemonic(mnemonic) };
+ * params.source; // "l1"
  * ```
  */
 export interface BridgeDepositParams {
@@ -46,7 +47,11 @@ export interface BridgeDepositParams {
  *
  * @example
  * ```ts
+ * import { EvmWallet } from "@perpx/node-client/wallets";
+ *
+ * const evmSigner = EvmWallet.fromMnemonic(devnet.accounts[2]!.mnemonic); // holds USDC on the devnet's source chains
  * const deposit: BridgeDeposit = await client.bridgeDeposit({ amount: "5", source: "l2", evmSigner });
+ * deposit.amount; // 5_000_000n
  * (await deposit.credited).status; // "COMPLETED"
  * ```
  */
@@ -142,7 +147,7 @@ function checkSigner(signer: unknown): EvmTxSigner {
  * ```ts
  * import { EvmWallet } from "@perpx/node-client/wallets";
  *
- * const evmSigner = EvmWallet.fromMnemonic(devnet.accounts[0].mnemonic);
+ * const evmSigner = EvmWallet.fromMnemonic(devnet.accounts[0]!.mnemonic);
  * const deposit = await bridgeDeposit(context, { amount: "10", source: "l1", evmSigner, recipient: wallet.address });
  * (await deposit.credited).status; // "COMPLETED"
  * ```

@@ -310,7 +310,7 @@ export class CompositeClient {
    * ```ts
    * import { EvmWallet } from "@perpx/node-client/wallets";
    *
-   * const evmSigner = EvmWallet.fromMnemonic(devnet.accounts[0].mnemonic); // funded on the devnet's source chains
+   * const evmSigner = EvmWallet.fromMnemonic(devnet.accounts[1]!.mnemonic); // funded on the devnet's source chains
    * const deposit = await client.bridgeDeposit({ amount: "10", source: "l2", evmSigner });
    * (await deposit.credited).status; // "COMPLETED"
    * await client.bridgeDeposit({ amount: "10", source: "l3" as "l1", evmSigner }); // throws InvalidArgumentError

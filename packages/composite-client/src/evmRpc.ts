@@ -72,7 +72,8 @@ export class BridgeDepositError extends PerpxError {
  *
  * @example
  * ```ts
- * const chainId = await evmRpcCall<string>("http://127.0.0.1:8547", "eth_chainId", []); // "0xaa36a7"
+ * await evmRpcCall<string>(devnet.endpoints.sourceL1Rpc, "eth_chainId", []); // "0xaa36a7"
+ * await evmRpcCall(devnet.endpoints.sourceL1Rpc, "eth_sign", []); // throws BridgeDepositError (rpc)
  * ```
  */
 export async function evmRpcCall<T>(

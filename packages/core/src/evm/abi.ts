@@ -173,7 +173,7 @@ const ERROR_SELECTOR = evmSelector("Error(string)");
  *
  * @example
  * ```ts
- * bytesToHex(encodeEvmRevert("ERC20: insufficient allowance")).slice(0, 8); // "08c379a0"
+ * encodeEvmRevert("ERC20: insufficient allowance").subarray(0, 4); // Uint8Array.of(0x08, 0xc3, 0x79, 0xa0)
  * ```
  */
 export function encodeEvmRevert(reason: string): Uint8Array {

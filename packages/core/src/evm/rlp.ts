@@ -41,8 +41,8 @@ function withPrefix(payload: Uint8Array, shortBase: number): Uint8Array {
  *
  * @example
  * ```ts
- * rlpEncode(new TextEncoder().encode("dog")); // Uint8Array [0x83, 0x64, 0x6f, 0x67]
- * rlpEncode([]); // Uint8Array [0xc0]
+ * rlpEncode(new TextEncoder().encode("dog")); // Uint8Array.of(0x83, 0x64, 0x6f, 0x67)
+ * rlpEncode([]); // Uint8Array.of(0xc0)
  * ```
  */
 export function rlpEncode(item: RlpItem): Uint8Array {
@@ -114,7 +114,8 @@ function decodeAt(bytes: Uint8Array, pos: number): { item: RlpItem; end: number 
  *
  * @example
  * ```ts
- * rlpDecode(Uint8Array.of(0xc8, 0x83, 0x63, 0x61, 0x74, 0x83, 0x64, 0x6f, 0x67)); // [cat, dog] as bytes
+ * rlpDecode(Uint8Array.of(0xc8, 0x83, 0x63, 0x61, 0x74, 0x83, 0x64, 0x6f, 0x67)); // [Uint8Array.of(0x63, 0x61, 0x74), Uint8Array.of(0x64, 0x6f, 0x67)]
+ * rlpDecode(Uint8Array.of(0x81, 0x05)); // throws InvalidArgumentError
  * ```
  */
 export function rlpDecode(bytes: Uint8Array): RlpItem {
@@ -128,7 +129,7 @@ export function rlpDecode(bytes: Uint8Array): RlpItem {
  *
  * @example
  * ```ts
- * uintToBytes(1024n); // Uint8Array [0x04, 0x00]
+ * uintToBytes(1024n); // Uint8Array.of(0x04, 0x00)
  * uintToBytes(0n).length; // 0
  * ```
  */

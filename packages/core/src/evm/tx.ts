@@ -87,8 +87,8 @@ export interface EvmTxSignature {
  *
  * @example
  * ```ts
- * import { EvmWallet } from "@perpx/node-client";
- * const signer: EvmTxSigner = EvmWallet.generate();
+ * // EvmWallet of @perpx/node-client is one; any object with these two members will do.
+ * const signer: EvmTxSigner = { evmAddress: "0x9d8A62f656a8d1615C1294fd71e9CFb3E4855A4F", sign: () => new Uint8Array(65) };
  * ```
  */
 export interface EvmTxSigner {
@@ -101,7 +101,8 @@ export interface EvmTxSigner {
  *
  * @example
  * ```ts
- * const { from, hash, tx } = decodeSignedEvmTx(raw);
+ * const { from, hash, tx }: SignedEvmTx = decodeSignedEvmTx("0xf86c098504a817c800825208943535353535353535353535353535353535353535880de0b6b3a76400008025a028ef61340bd939bc2195fe537567866003e1a15d3c71ff63e1590620aa636276a067cbe9d8997f761aecb703304b3800ccf555c9f3dc64214b297fb1966a3b6d83");
+ * tx.nonce; // 9n
  * ```
  */
 export interface SignedEvmTx {
@@ -143,7 +144,9 @@ function typed(type: number, body: Uint8Array): Uint8Array {
  *
  * @example
  * ```ts
- * evmTxSigningPayload(tx)[0]; // 2 for an EIP-1559 transaction
+ * const tx: EvmTx = { type: 0, chainId: 1n, nonce: 9n, gasPrice: 20_000_000_000n, gasLimit: 21_000n, to: "0x3535353535353535353535353535353535353535", value: 10n ** 18n, data: new Uint8Array(0) };
+ * evmTxSigningPayload(tx).length; // 45
+ * evmTxSigningPayload({ ...tx, type: 2, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n, chainId: 1n })[0]; // 2
  * ```
  */
 export function evmTxSigningPayload(tx: EvmTx): Uint8Array {
@@ -158,7 +161,10 @@ export function evmTxSigningPayload(tx: EvmTx): Uint8Array {
  *
  * @example
  * ```ts
- * const raw = encodeSignedEvmTx(tx, { yParity: 1, r, s });
+ * const tx: EvmTx = { type: 0, chainId: 1n, nonce: 9n, gasPrice: 20_000_000_000n, gasLimit: 21_000n, to: "0x3535353535353535353535353535353535353535", value: 10n ** 18n, data: new Uint8Array(0) };
+ * const r = 0x28ef61340bd939bc2195fe537567866003e1a15d3c71ff63e1590620aa636276n;
+ * const s = 0x67cbe9d8997f761aecb703304b3800ccf555c9f3dc64214b297fb1966a3b6d83n;
+ * decodeSignedEvmTx(encodeSignedEvmTx(tx, { yParity: 0, r, s })).from; // "0x9d8A62f656a8d1615C1294fd71e9CFb3E4855A4F"
  * ```
  */
 export function encodeSignedEvmTx(tx: EvmTx, signature: EvmTxSignature): Uint8Array {
@@ -180,8 +186,11 @@ const toBig = (bytes: Uint8Array) => (bytes.length === 0 ? 0n : BigInt(`0x${byte
  *
  * @example
  * ```ts
- * import { EvmWallet } from "@perpx/node-client";
- * const raw = signEvmTx(tx, EvmWallet.generate()); // "0x02f8..."
+ * // EIP-155's example transaction, and a signer that answers its known signature (an EvmWallet signs for real).
+ * const tx: EvmTx = { type: 0, chainId: 1n, nonce: 9n, gasPrice: 20_000_000_000n, gasLimit: 21_000n, to: "0x3535353535353535353535353535353535353535", value: 10n ** 18n, data: new Uint8Array(0) };
+ * const signature = Buffer.from("28ef61340bd939bc2195fe537567866003e1a15d3c71ff63e1590620aa63627667cbe9d8997f761aecb703304b3800ccf555c9f3dc64214b297fb1966a3b6d8300", "hex");
+ * const signer = { evmAddress: "0x9d8A62f656a8d1615C1294fd71e9CFb3E4855A4F", sign: () => Uint8Array.from(signature) };
+ * signEvmTx(tx, signer); // "0xf86c098504a817c800825208943535353535353535353535353535353535353535880de0b6b3a76400008025a028ef61340bd939bc2195fe537567866003e1a15d3c71ff63e1590620aa636276a067cbe9d8997f761aecb703304b3800ccf555c9f3dc64214b297fb1966a3b6d83"
  * ```
  */
 export function signEvmTx(tx: EvmTx, signer: EvmTxSigner): `0x${string}` {
