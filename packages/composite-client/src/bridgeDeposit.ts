@@ -2,14 +2,10 @@ import {
   addressBytes,
   addressBytesToBech32,
   addressBytesToHex,
-  BRIDGE_ABI,
-  type EvmTx,
-  type EvmTxSigner,
-  encodeEvmCall,
   getEndpoint,
-  signEvmTx,
   usdcToQuoteQuantums,
 } from "@perpx/core";
+import { BRIDGE_ABI, type EvmTx, type EvmTxSigner, encodeEvmCall, signEvmTx } from "@perpx/core/evm";
 import { AbortedError, InvalidArgumentError, TimeoutError } from "@perpx/errors";
 import type { ClientContext } from "./client.js";
 import { BridgeDepositError, evmRpcCall } from "./evmRpc.js";

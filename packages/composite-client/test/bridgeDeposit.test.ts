@@ -4,14 +4,8 @@
  * transactions, the bridge daemon carries the deposits over, and the client follows each one until
  * this chain credits it. Refusals come as typed errors before anything is signed.
  */
-import {
-  addressBytes,
-  BRIDGE_ABI,
-  encodeEvmCall,
-  getNetwork,
-  isInvalidAmountError,
-  signEvmTx,
-} from "@perpx/core";
+import { addressBytes, getNetwork, isInvalidAmountError } from "@perpx/core";
+import { BRIDGE_ABI, encodeEvmCall, signEvmTx } from "@perpx/core/evm";
 import { isInvalidArgumentError } from "@perpx/errors";
 import { EvmWallet, LocalWallet } from "@perpx/node-client/wallets";
 import { describe, expect, it, vi } from "vitest";

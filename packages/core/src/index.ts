@@ -65,33 +65,6 @@ export {
   MissingEndpointError,
   UnknownNetworkError,
 } from "./errors.js";
-export {
-  BRIDGE_ABI,
-  decodeEvmRevert,
-  decodeEvmString,
-  decodeEvmWords,
-  encodeEvmCall,
-  encodeEvmRevert,
-  encodeEvmString,
-  evmEventTopic,
-  evmSelector,
-  evmWord,
-  wordToAddress,
-} from "./evm/abi.js";
-export { bytesToUint, type RlpItem, rlpDecode, rlpEncode, uintToBytes } from "./evm/rlp.js";
-export {
-  decodeSignedEvmTx,
-  type Eip1559Tx,
-  type EvmTx,
-  type EvmTxBase,
-  type EvmTxSignature,
-  type EvmTxSigner,
-  encodeSignedEvmTx,
-  evmTxSigningPayload,
-  type LegacyTx,
-  type SignedEvmTx,
-  signEvmTx,
-} from "./evm/tx.js";
 export { type FeeCoin, feeForGas } from "./fees.js";
 export {
   type DenomTrace,

@@ -9,18 +9,16 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { Bip39, EnglishMnemonic, Secp256k1, Slip10, Slip10Curve, stringToPath } from "@cosmjs/crypto";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
+import { addressBytesToBech32, addressBytesToHex, getNetwork } from "@perpx/core";
 import {
-  addressBytesToBech32,
-  addressBytesToHex,
   BRIDGE_ABI,
   decodeEvmRevert,
   decodeEvmString,
   type EvmTx,
   type EvmTxSigner,
   encodeEvmCall,
-  getNetwork,
   signEvmTx,
-} from "@perpx/core";
+} from "@perpx/core/evm";
 import { bridge, cosmosBank } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GENESIS_ACCOUNTS } from "../src/app/genesis-accounts.js";

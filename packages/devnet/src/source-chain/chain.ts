@@ -4,7 +4,7 @@
  * on demand (the server seals them on a timer), receipts with logs, and a finality depth.
  */
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { decodeSignedEvmTx, type EvmTx, rlpEncode, type SignedEvmTx, uintToBytes } from "@perpx/core";
+import { decodeSignedEvmTx, type EvmTx, rlpEncode, type SignedEvmTx, uintToBytes } from "@perpx/core/evm";
 import { EvmRpcError } from "../servers/evm.js";
 import { type CallLog, hex, intrinsicGas, SourceLedger } from "./ledger.js";
 

@@ -4,7 +4,7 @@
  * logs. Methods it does not know answer -32601.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { encodeEvmRevert } from "@perpx/core";
+import { encodeEvmRevert } from "@perpx/core/evm";
 import { fromHex, toQuantity } from "../servers/encoding.js";
 import { EvmRpcError } from "../servers/evm.js";
 import {
