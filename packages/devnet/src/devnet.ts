@@ -38,6 +38,7 @@ import { BlockProducer } from "./servers/producer.js";
 import { type RestServer, startRestServer } from "./servers/rest.js";
 import { type RpcServer, startRpcServer } from "./servers/rpc.js";
 import { loadOrCreateTls, type TlsMaterial } from "./servers/tls.js";
+import { addSourceChainRoutes } from "./source-chain/control.js";
 import { type SourceChainOptions, type SourceChains, startSourceChains } from "./source-chain/index.js";
 
 /**
@@ -584,7 +585,10 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
         host,
         port: ports.control,
         timeouts,
-        routes: (router) => options.controlRoutes?.(router, { app, producer }),
+        routes: (router) => {
+          addSourceChainRoutes(router, sourceChains);
+          options.controlRoutes?.(router, { app, producer });
+        },
         status: () => ({ endpoints, stateDir: stateDir ?? null }),
         ...(durable === undefined ? {} : { durable }),
       }),

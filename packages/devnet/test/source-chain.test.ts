@@ -288,4 +288,49 @@ describe("source chains", () => {
     const { balance } = await bank.balance({ address: recipient, denom: "uusdc" });
     expect(balance?.amount).toBe(amount.toString());
   });
+
+  it("answers malformed requests, batches and wrong verbs as a JSON-RPC server does", async () => {
+    const url = devnet.endpoints.sourceL1Rpc;
+    const post = async (body: string) => (await fetch(url, { method: "POST", body })).json();
+    expect(await post("{not json")).toMatchObject({ error: { code: -32700 } });
+    expect(await post("[]")).toMatchObject({ error: { code: -32600 } });
+    const batch = (await post(
+      JSON.stringify([
+        { jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] },
+        { jsonrpc: "2.0", id: 2, method: "eth_getBalance", params: ["0x12"] },
+      ]),
+    )) as RpcAnswer[];
+    expect(batch[0]?.result).toBe(`0x${sources.l1.evmChainId.toString(16)}`);
+    expect(batch[1]?.error?.code).toBe(-32602);
+    expect((await fetch(url)).status).toBe(405);
+  });
+
+  it("funds addresses and seals blocks through the devnet control routes", async () => {
+    const control = `${devnet.endpoints.devnetControl}/devnet/source`;
+    const address = keySigner(secp256k1.utils.randomSecretKey()).evmAddress;
+    const funded = await fetch(`${control}/fund`, {
+      method: "POST",
+      body: JSON.stringify({ chain: "l2", address, eth: "5", usdc: "7000000" }),
+    });
+    expect(await funded.json()).toEqual({ chain: "l2", address, eth: "5", usdc: "7000000" });
+    const data = encodeEvmCall(BRIDGE_ABI.balanceOf, [address]);
+    expect(
+      BigInt(
+        await result(devnet.endpoints.sourceL2Rpc, "eth_call", [
+          { to: sources.l2.usdcAddress, data: hexOf(data) },
+        ]),
+      ),
+    ).toBe(7_000_000n);
+    const before = BigInt(await result(devnet.endpoints.sourceL2Rpc, "eth_blockNumber"));
+    const mined = await (
+      await fetch(`${control}/blocks`, { method: "POST", body: JSON.stringify({ chain: "l2", count: 2 }) })
+    ).json();
+    expect(BigInt((mined as { height: string }).height)).toBe(before + 2n);
+    const bad = await fetch(`${control}/fund`, {
+      method: "POST",
+      body: JSON.stringify({ chain: "l3", address, eth: "1" }),
+    });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { message: string }).message).toMatch(/"chain"/);
+  });
 });
