@@ -21,6 +21,8 @@ const FREE_PORTS = [
   "control",
   "indexer",
   "indexer-ws",
+  "source-l1",
+  "source-l2",
 ].flatMap((name) => [`--port-${name}`, "0"]);
 
 let child: ChildProcess | undefined;

@@ -64,6 +64,8 @@ describe("the examples", () => {
       indexer: endpoints.indexer,
       indexerWs: endpoints.indexerWs,
       devnetControl: endpoints.devnetControl,
+      sourceL1Rpc: endpoints.sourceL1Rpc,
+      sourceL2Rpc: endpoints.sourceL2Rpc,
     } as const;
     const env: NodeJS.ProcessEnv = {
       ...cleanEnv(),

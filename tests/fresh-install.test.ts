@@ -76,6 +76,8 @@ function startDevnetCli(dir: string): Promise<{ child: ChildProcess; ready: Devn
     "control",
     "indexer",
     "indexer-ws",
+    "source-l1",
+    "source-l2",
   ];
   const args = ["start", "--json", "--liquidity", "--block-time-ms", "200", "--faucet-window-ms", "0"];
   for (const port of ports) args.push(`--port-${port}`, "0");

@@ -100,6 +100,8 @@ const COMPOSITE_CLIENT: Record<string, DocFixture> = {
           indexer: endpoints.indexer,
           indexerWs: endpoints.indexerWs,
           devnetControl: endpoints.devnetControl,
+          sourceL1Rpc: endpoints.sourceL1Rpc,
+          sourceL2Rpc: endpoints.sourceL2Rpc,
         },
         grpcCaCert: devnet.caPem,
         pollIntervalMs: 50,

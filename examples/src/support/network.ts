@@ -69,6 +69,8 @@ async function startLocalDevnet(): Promise<{
     indexer: endpoints.indexer,
     indexerWs: endpoints.indexerWs,
     devnetControl: endpoints.devnetControl,
+    sourceL1Rpc: endpoints.sourceL1Rpc,
+    sourceL2Rpc: endpoints.sourceL2Rpc,
   };
   return {
     devnet,

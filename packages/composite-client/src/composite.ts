@@ -4,6 +4,7 @@ import { InvalidArgumentError } from "@perpx/errors";
 import { type SendTxResult, subaccountBalances } from "@perpx/node-client";
 import type { EvmWallet, LocalWallet } from "@perpx/node-client/wallets";
 import { type AccountView, accountView, fundingPaymentsOf } from "./account.js";
+import { type BridgeDeposit, type BridgeDepositParams, bridgeDeposit } from "./bridgeDeposit.js";
 import { batchCancelOrders, cancelAllOrders } from "./cancels.js";
 import { type ClientContext, type ConnectOptions, connectContext } from "./client.js";
 import { setMarketLeverage } from "./collateral.js";
@@ -302,6 +303,26 @@ export class CompositeClient {
     signal?: AbortSignal;
   }): Promise<BridgeDepositStatus> {
     return trackBridgeDeposit(this.context, { ...params, address: params?.address ?? this.subaccount.owner });
+  }
+
+  /**
+   * Deposits USDC from an EVM wallet on a bridge source chain (`l1` or `l2`) to this client's
+   * account (or `recipient`): `approve` when needed, then the bridge's `deposit`, as signed EIP-1559
+   * transactions; resolves once mined, with `credited` resolving when this chain credits it.
+   *
+   * @example
+   * ```ts
+   * import { EvmWallet } from "@perpx/node-client/wallets";
+   *
+   * const evmSigner = EvmWallet.fromMnemonic(devnet.accounts[1]!.mnemonic); // funded on the devnet's source chains
+   * const deposit = await client.bridgeDeposit({ amount: "10", source: "l2", evmSigner });
+   * (await deposit.credited).status; // "COMPLETED"
+   * await client.bridgeDeposit({ amount: "10", source: "l3" as "l1", evmSigner }); // throws InvalidArgumentError
+   * ```
+   */
+  bridgeDeposit(params: BridgeDepositParams): Promise<BridgeDeposit> {
+    const recipient = params?.recipient ?? this.context.trader?.owner;
+    return bridgeDeposit(this.context, recipient === undefined ? params : { ...params, recipient });
   }
 
   /**

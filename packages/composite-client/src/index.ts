@@ -13,6 +13,7 @@ export {
   type Position,
 } from "./account.js";
 export { checkBookReach } from "./book.js";
+export { type BridgeDeposit, type BridgeDepositParams, bridgeDeposit } from "./bridgeDeposit.js";
 export { batchCancelOrders, cancelAllOrders } from "./cancels.js";
 export {
   type ClientContext,
@@ -24,6 +25,7 @@ export {
 export { ClientIds } from "./clientIds.js";
 export { checkCollateral, InsufficientCollateralError, setMarketLeverage } from "./collateral.js";
 export { CompositeClient } from "./composite.js";
+export { BridgeDepositError, type BridgeDepositErrorReason, evmRpcCall } from "./evmRpc.js";
 export { FaucetError, type FaucetGrant, requestFaucetTokens } from "./faucet.js";
 export { type LiveFeed, type LiveFeedOptions, startLiveFeed } from "./feed.js";
 export { type FollowOrder, handleOver, type OrderHandle, orderHandle } from "./handle.js";

@@ -15,6 +15,8 @@ export function endpointsOf(devnet: Devnet) {
     indexer: endpoints.indexer,
     indexerWs: endpoints.indexerWs,
     devnetControl: endpoints.devnetControl,
+    sourceL1Rpc: endpoints.sourceL1Rpc,
+    sourceL2Rpc: endpoints.sourceL2Rpc,
   };
 }
 

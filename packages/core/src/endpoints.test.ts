@@ -34,6 +34,8 @@ describe("ENDPOINT_ENV_VARS", () => {
       mcp: "PERPX_MCP_URL",
       explorer: "PERPX_EXPLORER_URL",
       devnetControl: "PERPX_DEVNET_CONTROL_URL",
+      sourceL1Rpc: "PERPX_SOURCE_L1_RPC_URL",
+      sourceL2Rpc: "PERPX_SOURCE_L2_RPC_URL",
     });
     expect([...ENDPOINT_NAMES].sort()).toEqual(Object.keys(ENDPOINT_ENV_VARS).sort());
   });

@@ -19,6 +19,8 @@ import { getNetwork, type Network, type NetworkName } from "./networks.js";
  * | `mcp` | agent (MCP) server (`/mcp` below it) | `{mcp_url}` |
  * | `explorer` | block explorer | `{explorer_url}` |
  * | `devnetControl` | the local devnet's control server (`/devnet/...`) | perpx only |
+ * | `sourceL1Rpc` | JSON-RPC of the bridge's L1 source chain (deposits) | perpx only |
+ * | `sourceL2Rpc` | JSON-RPC of the bridge's L2 source chain (deposits) | perpx only |
  *
  * @example
  * ```ts
@@ -36,7 +38,9 @@ export type EndpointName =
   | "faucet"
   | "mcp"
   | "explorer"
-  | "devnetControl";
+  | "devnetControl"
+  | "sourceL1Rpc"
+  | "sourceL2Rpc";
 
 /**
  * Endpoint URLs by name. URLs are bases, without a trailing slash.
@@ -68,6 +72,8 @@ export const ENDPOINT_ENV_VARS: Readonly<Record<EndpointName, string>> = /* @__P
   mcp: "PERPX_MCP_URL",
   explorer: "PERPX_EXPLORER_URL",
   devnetControl: "PERPX_DEVNET_CONTROL_URL",
+  sourceL1Rpc: "PERPX_SOURCE_L1_RPC_URL",
+  sourceL2Rpc: "PERPX_SOURCE_L2_RPC_URL",
 });
 
 /**
@@ -100,6 +106,8 @@ export const ENDPOINT_NAMES: readonly EndpointName[] = /* @__PURE__ */ deepFreez
   "mcp",
   "explorer",
   "devnetControl",
+  "sourceL1Rpc",
+  "sourceL2Rpc",
 ]);
 
 const HTTP = ["http:", "https:"] as const;
@@ -116,6 +124,8 @@ const PROTOCOLS: Readonly<Record<EndpointName, readonly string[]>> = {
   mcp: HTTP,
   explorer: HTTP,
   devnetControl: HTTP,
+  sourceL1Rpc: HTTP,
+  sourceL2Rpc: HTTP,
 };
 
 /**

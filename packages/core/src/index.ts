@@ -80,6 +80,7 @@ export {
   parseDenomTrace,
 } from "./ibc.js";
 export {
+  type BridgeSourceChain,
   type Denom,
   FAUCET_TOKENS_PATH,
   type GasPrice,

@@ -110,6 +110,8 @@ describe("network presets", () => {
       indexerWs: "ws://127.0.0.1:3003",
       faucet: "http://127.0.0.1:8000",
       devnetControl: "http://127.0.0.1:26659",
+      sourceL1Rpc: "http://127.0.0.1:8547",
+      sourceL2Rpc: "http://127.0.0.1:8548",
     });
     expect([mainnet.hasFaucet, testnet.hasFaucet, local.hasFaucet]).toEqual([false, true, true]);
   });

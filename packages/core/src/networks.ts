@@ -224,6 +224,34 @@ export const FAUCET_TOKENS_PATH = "/faucet/tokens";
 export const MCP_PATH = "/mcp";
 
 /**
+ * One EVM source chain of the bridge: where USDC deposits come from. The bridge contract address is
+ * the same on both source chains; the USDC token is each chain's canonical one.
+ *
+ * @example
+ * ```ts
+ * import { testnet } from "@perpx/core";
+ *
+ * testnet.bridgeSources?.l1.evmChainId; // 11155111 (Sepolia)
+ * ```
+ */
+export interface BridgeSourceChain {
+  /** The chain's name, e.g. `"sepolia"`. */
+  readonly name: string;
+  /** Its EIP-155 chain id. */
+  readonly evmChainId: number;
+  /** The bridge contract (holds deposited USDC), EIP-55. */
+  readonly bridgeAddress: `0x${string}`;
+  /** The canonical USDC token, EIP-55. */
+  readonly usdcAddress: `0x${string}`;
+}
+
+const MAINNET_BRIDGE = "0xe41b8078924F72986B82C17fAD16Ac073729a8B5";
+const TESTNET_BRIDGE = "0x241f803e6C1d2dd0E13F4c099A9E641E8Df11b27";
+const LOCAL_BRIDGE = "0xD51a4e63634a3df727518Be0b664E9a6B29f9320";
+const SEPOLIA_USDC = "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238";
+const ARBITRUM_SEPOLIA_USDC = "0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d";
+
+/**
  * A network preset: every constant of the specification for one network, plus default endpoints
  * (only the local devnet has any; mainnet and testnet endpoints come from the caller or the
  * environment, see {@link resolveNetwork}).
@@ -277,10 +305,15 @@ export interface Network extends UpgradeHistory {
   readonly hasFaucet: boolean;
   /** Endpoints used when neither the caller nor the environment gives one. */
   readonly defaultEndpoints: Readonly<Partial<Endpoints>>;
+  /** The bridge's EVM source chains (an L1 and an L2); every preset has them. */
+  readonly bridgeSources?: { readonly l1: BridgeSourceChain; readonly l2: BridgeSourceChain } | undefined;
 }
 
 function preset(
-  fields: Pick<Network, "name" | "chainId" | "evmChainId" | "upgrades" | "hasFaucet" | "defaultEndpoints"> & {
+  fields: Pick<
+    Network,
+    "name" | "chainId" | "evmChainId" | "upgrades" | "hasFaucet" | "defaultEndpoints" | "bridgeSources"
+  > & {
     genesisVersion?: string;
   },
 ): Network {
@@ -320,6 +353,20 @@ export const mainnet: Network = /* @__PURE__ */ preset({
   upgrades: MAINNET_UPGRADES,
   hasFaucet: false,
   defaultEndpoints: {},
+  bridgeSources: {
+    l1: {
+      name: "ethereum",
+      evmChainId: 1,
+      bridgeAddress: MAINNET_BRIDGE,
+      usdcAddress: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+    },
+    l2: {
+      name: "arbitrum",
+      evmChainId: 42161,
+      bridgeAddress: MAINNET_BRIDGE,
+      usdcAddress: "0xaf88d065e77c8cC2239327C5EDb3A432268e5831",
+    },
+  },
 });
 
 /**
@@ -339,6 +386,15 @@ export const testnet: Network = /* @__PURE__ */ preset({
   upgrades: TESTNET_UPGRADES,
   hasFaucet: true,
   defaultEndpoints: {},
+  bridgeSources: {
+    l1: { name: "sepolia", evmChainId: 11155111, bridgeAddress: TESTNET_BRIDGE, usdcAddress: SEPOLIA_USDC },
+    l2: {
+      name: "arbitrum-sepolia",
+      evmChainId: 421614,
+      bridgeAddress: TESTNET_BRIDGE,
+      usdcAddress: ARBITRUM_SEPOLIA_USDC,
+    },
+  },
 });
 
 const LOCALHOST = "127.0.0.1";
@@ -371,6 +427,17 @@ export const local: Network = /* @__PURE__ */ preset({
     indexerWs: `ws://${LOCALHOST}:3003`,
     faucet: `http://${LOCALHOST}:8000`,
     devnetControl: `http://${LOCALHOST}:26659`,
+    sourceL1Rpc: `http://${LOCALHOST}:8547`,
+    sourceL2Rpc: `http://${LOCALHOST}:8548`,
+  },
+  bridgeSources: {
+    l1: { name: "sepolia", evmChainId: 11155111, bridgeAddress: LOCAL_BRIDGE, usdcAddress: SEPOLIA_USDC },
+    l2: {
+      name: "arbitrum-sepolia",
+      evmChainId: 421614,
+      bridgeAddress: LOCAL_BRIDGE,
+      usdcAddress: ARBITRUM_SEPOLIA_USDC,
+    },
   },
 });
 

@@ -28,6 +28,8 @@ const PORT_FLAGS: Record<string, keyof DevnetPorts> = {
   "port-control": "control",
   "port-indexer": "indexer",
   "port-indexer-ws": "indexerWs",
+  "port-source-l1": "sourceL1",
+  "port-source-l2": "sourceL2",
 };
 
 const HELP = `perpx-devnet: a local perpx network in one process
@@ -112,6 +114,8 @@ function banner(devnet: Devnet, startedMs: number): string {
     ["Control", `${e.devnetControl}/devnet/status`],
     ["Indexer REST", `${e.indexer}/v4`],
     ["Indexer WS", e.indexerWs],
+    ["Source L1", `${e.sourceL1Rpc}  (bridge deposits)`],
+    ["Source L2", `${e.sourceL2Rpc}  (bridge deposits)`],
   ];
   const faucet = DEFAULT_FAUCET_COINS.map((c) => `${c.amount} ${c.denom}`).join(" + ");
   const lines = [

@@ -38,6 +38,8 @@ import { BlockProducer } from "./servers/producer.js";
 import { type RestServer, startRestServer } from "./servers/rest.js";
 import { type RpcServer, startRpcServer } from "./servers/rpc.js";
 import { loadOrCreateTls, type TlsMaterial } from "./servers/tls.js";
+import { addSourceChainRoutes } from "./source-chain/control.js";
+import { type SourceChainOptions, type SourceChains, startSourceChains } from "./source-chain/index.js";
 
 /**
  * The port of every server.
@@ -45,7 +47,7 @@ import { loadOrCreateTls, type TlsMaterial } from "./servers/tls.js";
  * @example
  * ```ts
  * // 0 picks a free port; in a Partial<DevnetPorts>, a server left out gets its DEFAULT_PORTS port.
- * const ports: DevnetPorts = { rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0, indexer: 0, indexerWs: 0 };
+ * const ports: DevnetPorts = { rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0, indexer: 0, indexerWs: 0, sourceL1: 0, sourceL2: 0 };
  * const devnet = await startDevnet({ ports, blockTimeMs: 0 });
  * devnet.ports.rest > 0; // true: the free port it picked
  * devnet.endpoints.nodeRest.endsWith(`:${devnet.ports.rest}`); // true
@@ -73,6 +75,10 @@ export interface DevnetPorts {
   indexer: number;
   /** Indexer WebSocket (`/v4/ws`). @default 3003 */
   indexerWs: number;
+  /** JSON-RPC of the bridge's simulated L1 source chain. @default 8547 */
+  sourceL1: number;
+  /** JSON-RPC of the bridge's simulated L2 source chain. @default 8548 */
+  sourceL2: number;
 }
 
 /**
@@ -81,7 +87,7 @@ export interface DevnetPorts {
  * @example
  * ```ts
  * DEFAULT_PORTS.rpc; // 26657
- * const devnet = await startDevnet({ ports: { ...DEFAULT_PORTS, rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0, indexer: 0, indexerWs: 0 } });
+ * const devnet = await startDevnet({ ports: { ...DEFAULT_PORTS, rpc: 0, rest: 0, grpc: 0, grpcTls: 0, evm: 0, evmWs: 0, faucet: 0, control: 0, indexer: 0, indexerWs: 0, sourceL1: 0, sourceL2: 0 } });
  * devnet.endpoints.nodeRpc === "http://127.0.0.1:26657"; // false: 0 picks a free port
  * await devnet.stop();
  * ```
@@ -97,6 +103,8 @@ export const DEFAULT_PORTS: Readonly<DevnetPorts> = Object.freeze({
   control: 26659,
   indexer: 3002,
   indexerWs: 3003,
+  sourceL1: 8547,
+  sourceL2: 8548,
 });
 
 /**
@@ -136,6 +144,10 @@ export interface DevnetEndpoints {
   indexer: string;
   /** Indexer WebSocket, the full socket URL, e.g. `ws://127.0.0.1:3003/v4/ws`. */
   indexerWs: string;
+  /** JSON-RPC of the bridge's L1 source chain (deposits), e.g. `http://127.0.0.1:8547`. */
+  sourceL1Rpc: string;
+  /** JSON-RPC of the bridge's L2 source chain (deposits), e.g. `http://127.0.0.1:8548`. */
+  sourceL2Rpc: string;
 }
 
 /**
@@ -249,6 +261,12 @@ export interface StartDevnetOptions {
    * resumed `stateDir`, and changeable with control `POST /devnet/ibc/relayer`. @default 2
    */
   ibcRelayDelayBlocks?: number;
+  /**
+   * The bridge's simulated EVM source chains (L1 and L2): their block time and finality depth. Their
+   * state lives in memory and starts from genesis at every start (`stateDir` does not keep it).
+   * @default `{ blockTimeMs: 1000, finalityDepth: 3 }`
+   */
+  sourceChains?: SourceChainOptions;
 }
 
 /**
@@ -284,6 +302,8 @@ export interface Devnet {
   readonly producer: BlockProducer;
   /** The address of the devnet-owned market maker, when it runs (`liquidity`). */
   readonly liquidityAddress: string | undefined;
+  /** The bridge's simulated source chains (state, `mine`, `fund`). */
+  readonly sourceChains: Pick<SourceChains, "l1" | "l2">;
   /** Produces `count` blocks now. */
   mine(count?: number): BlockRecord[];
   /** Stops block production and every server, and writes the state a last time. */
@@ -303,6 +323,8 @@ function resolvePorts(ports: StartDevnetOptions["ports"]): DevnetPorts {
       control: 0,
       indexer: 0,
       indexerWs: 0,
+      sourceL1: 0,
+      sourceL2: 0,
     };
   }
   const merged = { ...DEFAULT_PORTS, ...(ports ?? {}) };
@@ -472,6 +494,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   let control: ControlServer;
   let indexerRest: IndexerRestServer;
   let indexerWs: IndexerWsServer;
+  let sourceChains: SourceChains;
   let endpoints: DevnetEndpoints | undefined;
   try {
     [rpc, rest, grpc, evm, faucet, indexerRest, indexerWs] = await Promise.all([
@@ -523,6 +546,36 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
         startIndexerWsServer({ feed: indexerFeed.indexer, host, port: ports.indexerWs, timeouts, onError }),
       ),
     ]);
+    sourceChains = await track(
+      "source chain JSON-RPC",
+      ports.sourceL1,
+      startSourceChains({
+        profile,
+        host,
+        ports: { l1: ports.sourceL1, l2: ports.sourceL2 },
+        options: options.sourceChains ?? {},
+        timeouts,
+        onError,
+        sink: {
+          observe: (deposit) =>
+            (
+              app.control.moduleControl("bridge", "source-log", {
+                ethChainId: deposit.ethChainId.toString(),
+                bridgeContract: deposit.bridgeAddress,
+                token: deposit.tokenAddress,
+                sender: deposit.sender,
+                address: deposit.address,
+                amount: deposit.amount.toString(),
+                sourceBlock: deposit.sourceBlock.toString(),
+                txHash: deposit.txHash,
+              }) as { id: number }
+            ).id,
+          finalize: (ethChainId, id) => {
+            app.control.moduleControl("bridge", "source-final", { ethChainId: ethChainId.toString(), id });
+          },
+        },
+      }),
+    );
     control = await track(
       "control",
       ports.control,
@@ -532,7 +585,10 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
         host,
         port: ports.control,
         timeouts,
-        routes: (router) => options.controlRoutes?.(router, { app, producer }),
+        routes: (router) => {
+          addSourceChainRoutes(router, sourceChains);
+          options.controlRoutes?.(router, { app, producer });
+        },
         status: () => ({ endpoints, stateDir: stateDir ?? null }),
         ...(durable === undefined ? {} : { durable }),
       }),
@@ -558,6 +614,8 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     devnetControl: control.url,
     indexer: indexerRest.url,
     indexerWs: indexerWs.url,
+    sourceL1Rpc: sourceChains.l1.url,
+    sourceL2Rpc: sourceChains.l2.url,
   };
   producer.start();
 
@@ -579,6 +637,8 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
       control: control.port,
       indexer: indexerRest.port,
       indexerWs: indexerWs.port,
+      sourceL1: sourceChains.l1.port,
+      sourceL2: sourceChains.l2.port,
     },
     caPem: tls.cert,
     accounts: GENESIS_ACCOUNTS.map((a) => ({
@@ -594,6 +654,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     app,
     producer,
     liquidityAddress: maker?.address,
+    sourceChains: { l1: sourceChains.l1, l2: sourceChains.l2 },
     mine: (count = 1) => producer.mine(count),
     stop: () => {
       stopping ??= (async () => {

@@ -40,6 +40,7 @@ export { DEFAULT_FAUCET_COINS, type FaucetCoin } from "./servers/faucet.js";
 export { DEFAULT_SERVER_TIMEOUTS, type ServerTimeouts } from "./servers/http.js";
 export type { BlockProducer, BlockProducerOptions } from "./servers/producer.js";
 export { TLS_FILES } from "./servers/tls.js";
+export type { RunningSourceChain, SourceChainOptions } from "./source-chain/index.js";
 export {
   DevnetStateLockedError,
   isDevnetStateLockedError,

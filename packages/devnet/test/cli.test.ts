@@ -44,6 +44,8 @@ describe("perpx-devnet start", () => {
         "nodeRest",
         "nodeRpc",
         "nodeRpcWs",
+        "sourceL1Rpc",
+        "sourceL2Rpc",
       ].sort(),
     );
     expect(first.ready.stateDir).toBe(dir);

@@ -6,8 +6,7 @@
 import { create } from "@bufbuild/protobuf";
 import { DurationSchema } from "@bufbuild/protobuf/wkt";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { keccak_256 } from "@noble/hashes/sha3.js";
-import { addressBytes, addressBytesToBech32, addressBytesToHex, VALOPER_PREFIX } from "@perpx/address";
+import { addressBytes, addressBytesToBech32, VALOPER_PREFIX } from "@perpx/address";
 import {
   getNetwork,
   NATIVE_DECIMALS,
@@ -97,44 +96,19 @@ export interface GenesisScale {
 /** The seed of the generated markets (the first 8 bytes of SHA-256 of a label). */
 const MARKETS_SEED = decodeU64(sha256(utf8("perpx markets")));
 
-/** A deterministic EVM address from a label (the devnet's bridge contract). */
-function labelAddress(label: string): string {
-  return addressBytesToHex(keccak_256(utf8(label)).subarray(12));
-}
-
-/** The bridge's source chains per profile (an L1 and an L2; testnets for `local` and `testnet`). */
+/**
+ * The bridge's source chains per profile (an L1 and an L2; testnets for `local` and `testnet`), as
+ * the network preset of `@perpx/core` names them.
+ */
 function bridgeChainsOf(profile: DevnetProfile): BridgeChain[] {
-  const bridgeAddress = labelAddress(`perpx ${profile} bridge`);
-  if (profile === "mainnet") {
-    return [
-      {
-        name: "ethereum",
-        ethChainId: 1n,
-        bridgeAddress,
-        usdcAddress: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
-      },
-      {
-        name: "arbitrum",
-        ethChainId: 42161n,
-        bridgeAddress,
-        usdcAddress: "0xaf88d065e77c8cC2239327C5EDb3A432268e5831",
-      },
-    ];
-  }
-  return [
-    {
-      name: "sepolia",
-      ethChainId: 11155111n,
-      bridgeAddress,
-      usdcAddress: "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238",
-    },
-    {
-      name: "arbitrum-sepolia",
-      ethChainId: 421614n,
-      bridgeAddress,
-      usdcAddress: "0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d",
-    },
-  ];
+  const sources = getNetwork(profile).bridgeSources;
+  if (sources === undefined) return [];
+  return [sources.l1, sources.l2].map((s) => ({
+    name: s.name,
+    ethChainId: BigInt(s.evmChainId),
+    bridgeAddress: s.bridgeAddress,
+    usdcAddress: s.usdcAddress,
+  }));
 }
 
 /** Builds the chain configuration of a profile. */

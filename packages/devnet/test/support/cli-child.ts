@@ -20,6 +20,8 @@ export const FREE_PORTS = [
   "control",
   "indexer",
   "indexer-ws",
+  "source-l1",
+  "source-l2",
 ].flatMap((p) => [`--port-${p}`, "0"]);
 
 const children = new Set<ChildProcess>();

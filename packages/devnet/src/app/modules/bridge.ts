@@ -218,6 +218,8 @@ export class BridgeKeeper {
       sourceBlock: bigint;
       txHash: string;
     },
+    /** `source`: final when the bridge daemon says the source chain finalized it ({@link markSourceFinal}). */
+    finality: "blocks" | "source" = "blocks",
   ): bridge.BridgeEventRecord {
     const params = this.eventParams(ctx).find((p) => p.ethChainId === d.ethChainId);
     if (params === undefined) {
@@ -258,14 +260,29 @@ export class BridgeKeeper {
       status: bridge.BridgeEventStatus.OBSERVED,
     });
     this.setRecord(ctx, r);
-    ctx
-      .store(BRIDGE)
-      .set(
-        `final_at/${eventKey(d.ethChainId, id)}`,
-        encodeU64(ctx.block.height + BigInt(BRIDGE_DEVNET_PARAMS.finalityBlocks)),
-      );
+    if (finality === "blocks") {
+      ctx
+        .store(BRIDGE)
+        .set(
+          `final_at/${eventKey(d.ethChainId, id)}`,
+          encodeU64(ctx.block.height + BigInt(BRIDGE_DEVNET_PARAMS.finalityBlocks)),
+        );
+    }
     this.emit(ctx, "bridge_event_observed", r, [["sender", d.sender]]);
     return r;
+  }
+
+  /**
+   * Marks an observed deposit final on its source chain (the bridge daemon saw its block reach the
+   * finality depth): the next block finalizes it.
+   */
+  markSourceFinal(ctx: Context, ethChainId: bigint, id: number): void {
+    const key = eventKey(ethChainId, id);
+    const r = this.record(ctx, key);
+    if (r === undefined)
+      throw abciError(bridgeErrors.invalidBridgeEvent, `no deposit ${id} of eth chain ${ethChainId}`);
+    if (r.status !== bridge.BridgeEventStatus.OBSERVED) return;
+    ctx.store(BRIDGE).set(`final_at/${key}`, encodeU64(ctx.block.height));
   }
 
   /** Runs the deposit lifecycle for this block: complete, acknowledge, then finalize. */
@@ -663,6 +680,28 @@ export function createBridgeModule(config: ChainConfig, keeper: BridgeKeeper, au
       ),
     },
     control: {
+      "source-log"(ctx, request) {
+        const ethChainId = uintField(request, "ethChainId");
+        const r = keeper.observe(
+          ctx,
+          {
+            ethChainId,
+            bridgeAddress: textField(request, "bridgeContract"),
+            tokenAddress: textField(request, "token"),
+            sender: textField(request, "sender"),
+            address: textField(request, "address"),
+            amount: uintField(request, "amount"),
+            sourceBlock: uintField(request, "sourceBlock"),
+            txHash: textField(request, "txHash"),
+          },
+          "source",
+        );
+        return { ethChainId: ethChainId.toString(), id: r.event?.id ?? 0 };
+      },
+      "source-final"(ctx, request) {
+        keeper.markSourceFinal(ctx, uintField(request, "ethChainId"), Number(uintField(request, "id")));
+        return {};
+      },
       deposit(ctx, request) {
         const chains = keeper.eventParams(ctx);
         const chainName = request.chain;

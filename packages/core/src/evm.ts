@@ -1,0 +1,35 @@
+/**
+ * `@perpx/core/evm`: what a client needs to make EVM transactions without an Ethereum library:
+ * RLP, EIP-1559 and legacy transactions (encode, sign with any `r || s || v` signer such as
+ * `EvmWallet`, decode and recover the sender), and the ABI words of the bridge's and USDC's calls.
+ * A separate entry point, so the main bundle does not carry it.
+ *
+ * @packageDocumentation
+ */
+export {
+  BRIDGE_ABI,
+  decodeEvmRevert,
+  decodeEvmString,
+  decodeEvmWords,
+  encodeEvmCall,
+  encodeEvmRevert,
+  encodeEvmString,
+  evmEventTopic,
+  evmSelector,
+  evmWord,
+  wordToAddress,
+} from "./evm/abi.js";
+export { bytesToUint, type RlpItem, rlpDecode, rlpEncode, uintToBytes } from "./evm/rlp.js";
+export {
+  decodeSignedEvmTx,
+  type Eip1559Tx,
+  type EvmTx,
+  type EvmTxBase,
+  type EvmTxSignature,
+  type EvmTxSigner,
+  encodeSignedEvmTx,
+  evmTxSigningPayload,
+  type LegacyTx,
+  type SignedEvmTx,
+  signEvmTx,
+} from "./evm/tx.js";
