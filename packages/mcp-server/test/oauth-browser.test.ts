@@ -29,8 +29,10 @@ import {
   tradingKeyAuthenticator,
   withdrawFromSubaccountMsg,
 } from "@perpx/node-client";
-import { tradingKeyFromCredential } from "@perpx/node-client/wallets";
+import { encodeSignDoc } from "@perpx/node-client/tx";
+import { LocalWallet, tradingKeyFromCredential } from "@perpx/node-client/wallets";
 import Database from "better-sqlite3";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findChromium } from "../../node-client/test/browser/chromium.js";
 import { type BrowserHost, hostPage } from "../../node-client/test/browser/host.js";
@@ -107,6 +109,52 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * Opens the consent page in Chromium with a wallet injected by `inject`, connects it with the
+ * `connect` button, approves, and answers the URL the page returned to.
+ */
+async function consentInBrowser(
+  authorizationUrl: URL,
+  connect: string,
+  shownAccount: string,
+  inject: (page: Page) => Promise<void>,
+): Promise<URL> {
+  const context = await host!.browser.newContext();
+  try {
+    const page = await context.newPage();
+    page.on("console", (m) => {
+      if (m.type() === "error") problems.push(`console error: ${m.text()}`);
+    });
+    page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+    await inject(page);
+    await page.goto(authorizationUrl.href, { waitUntil: "load" });
+    expect(await page.locator("#client").textContent()).toBe("perpx test agent host");
+    expect(await page.locator("#scope").textContent()).toMatch(/place orders.*cancel orders.*batch-cancel/s);
+    await page.locator(connect).click();
+    await expect.poll(() => page.locator("#account").textContent()).toBe(shownAccount);
+    await page.locator("#approve").click();
+    await page.waitForURL((url) => url.href.startsWith(callbackUrl), { timeout: 60_000 });
+    return new URL(page.url());
+  } finally {
+    await context.close();
+  }
+}
+
+/** The trading credential the store holds for an account, opened with the server secret (the operator's view). */
+function storedCredential(account: string) {
+  const db = new Database(database, { readonly: true });
+  const rows = db.prepare("SELECT record FROM oauth_grants").all() as { record: string }[];
+  db.close();
+  const grants = rows
+    .map((row) => JSON.parse(row.record) as { account: string; credentialSealed: string })
+    .filter((grant) => grant.account === account);
+  expect(grants).toHaveLength(1);
+  const sealed = grants[0]?.credentialSealed ?? "";
+  const tradingKey = tradingKeyFromCredential(createSealer(OAUTH_SECRET).open(sealed));
+  expect(sealed).not.toContain(tradingKey.wallet.exportPrivateKeyHex());
+  return tradingKey;
+}
+
 describe("OAuth in a real browser with an injected EVM wallet", () => {
   it("discovers, registers, consents in Chromium, exchanges the code, then trades through the SDK client", async () => {
     const evm = await fundedEvmWallet(net.devnet);
@@ -117,37 +165,24 @@ describe("OAuth in a real browser with an injected EVM wallet", () => {
     expect(authorizationUrl.searchParams.get("code_challenge_method")).toBe("S256");
     expect(authorizationUrl.searchParams.get("resource")).toBe(net.server.url);
 
-    const context = await host!.browser.newContext();
-    const page = await context.newPage();
-    page.on("console", (m) => {
-      if (m.type() === "error") problems.push(`console error: ${m.text()}`);
-    });
-    page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
     const walletCalls: string[] = [];
-    await page.exposeFunction("perpxTestWallet", (method: string, params: unknown[]) => {
-      walletCalls.push(method);
-      if (method === "eth_requestAccounts" || method === "eth_accounts") return [evm.evmAddress];
-      if (method === "eth_signTypedData_v4") {
-        const [address, json] = params as [string, string];
-        if (address.toLowerCase() !== evm.evmAddress.toLowerCase()) throw new Error("unknown account");
-        return evm.signTypedData(JSON.parse(json) as TypedData);
-      }
-      throw new Error(`unsupported method ${method}`);
+    const back = await consentInBrowser(authorizationUrl, "#connect", evm.evmAddress, async (page) => {
+      await page.exposeFunction("perpxTestWallet", (method: string, params: unknown[]) => {
+        walletCalls.push(method);
+        if (method === "eth_requestAccounts" || method === "eth_accounts") return [evm.evmAddress];
+        if (method === "eth_signTypedData_v4") {
+          const [address, json] = params as [string, string];
+          if (address.toLowerCase() !== evm.evmAddress.toLowerCase()) throw new Error("unknown account");
+          return evm.signTypedData(JSON.parse(json) as TypedData);
+        }
+        throw new Error(`unsupported method ${method}`);
+      });
+      // An EIP-1193 provider whose requests the Node-side wallet answers.
+      await page.addInitScript({
+        content:
+          "window.ethereum = { isMetaMask: false, request: ({ method, params }) => window.perpxTestWallet(method, params ?? []) };",
+      });
     });
-    // An EIP-1193 provider whose requests the Node-side wallet answers.
-    await page.addInitScript({
-      content:
-        "window.ethereum = { isMetaMask: false, request: ({ method, params }) => window.perpxTestWallet(method, params ?? []) };",
-    });
-    await page.goto(authorizationUrl.href, { waitUntil: "load" });
-    expect(await page.locator("#client").textContent()).toBe("perpx test agent host");
-    expect(await page.locator("#scope").textContent()).toMatch(/place orders.*cancel orders.*batch-cancel/s);
-    await page.locator("#connect").click();
-    await expect.poll(() => page.locator("#account").textContent()).toBe(evm.evmAddress);
-    await page.locator("#approve").click();
-    await page.waitForURL((url) => url.href.startsWith(callbackUrl), { timeout: 60_000 });
-    const back = new URL(page.url());
-    await context.close();
     expect(walletCalls).toEqual(["eth_requestAccounts", "eth_signTypedData_v4"]);
     expect(back.searchParams.get("state")).toBe(provider.expectedState);
     const code = back.searchParams.get("code");
@@ -190,14 +225,7 @@ describe("OAuth in a real browser with an injected EVM wallet", () => {
     }
 
     // The operator's view: the store holds the credential sealed under the server secret.
-    const db = new Database(database, { readonly: true });
-    const rows = db.prepare("SELECT record FROM oauth_grants").all() as { record: string }[];
-    db.close();
-    expect(rows).toHaveLength(1);
-    const grant = JSON.parse(rows[0]?.record ?? "{}") as { account: string; credentialSealed: string };
-    expect(grant.account).toBe(evm.address);
-    const tradingKey = tradingKeyFromCredential(createSealer(OAUTH_SECRET).open(grant.credentialSealed));
-    expect(grant.credentialSealed).not.toContain(tradingKey.wallet.exportPrivateKeyHex());
+    const tradingKey = storedCredential(evm.address);
 
     // On chain: exactly one trading-key authenticator, the scoped one of the server's key.
     const { node } = (await net.account()).client.context;
@@ -231,5 +259,87 @@ describe("OAuth in a real browser with an injected EVM wallet", () => {
     const logged = net.logs.join("\n");
     expect(logged).not.toContain(provider.saved?.access_token ?? "-");
     expect(logged).not.toContain(tradingKey.wallet.exportPrivateKeyHex());
+  }, 180_000);
+
+  it("a Cosmos wallet (window.keplr) signs the AddAuthenticator transaction the server prepares; the token trades", async () => {
+    const wallet = LocalWallet.generate();
+    const funded = await fetch(`${net.devnet.endpoints.faucet}/faucet/tokens`, {
+      method: "POST",
+      body: JSON.stringify({ address: wallet.address }),
+    });
+    expect(funded.status).toBe(200);
+    const provider = new HostProvider(callbackUrl);
+    expect(await auth(provider, { serverUrl: net.server.url })).toBe("REDIRECT");
+    const signed: string[] = [];
+    const back = await consentInBrowser(
+      provider.authorizationUrl!,
+      "#connect-cosmos",
+      wallet.address,
+      async (page) => {
+        await page.exposeFunction("perpxTestCosmos", (method: string, arg: Record<string, string>) => {
+          if (method === "getKey")
+            return { address: wallet.address, publicKey: Buffer.from(wallet.publicKey).toString("base64") };
+          if (method === "signDirect") {
+            if (arg.signer !== wallet.address || arg.chainId !== "perpx-local-1")
+              throw new Error("unknown signer or chain");
+            const doc = {
+              bodyBytes: new Uint8Array(Buffer.from(arg.bodyBytes ?? "", "base64")),
+              authInfoBytes: new Uint8Array(Buffer.from(arg.authInfoBytes ?? "", "base64")),
+              chainId: arg.chainId,
+              accountNumber: BigInt(arg.accountNumber ?? ""),
+            };
+            signed.push(arg.bodyBytes ?? "");
+            return {
+              signature: Buffer.from(wallet.signDirect(doc, encodeSignDoc(doc)).signature).toString("base64"),
+            };
+          }
+          throw new Error(`unsupported method ${method}`);
+        });
+        // A Keplr-style provider whose requests the Node-side wallet answers.
+        await page.addInitScript({
+          content: `
+          const b64 = (bytes) => btoa(String.fromCharCode(...bytes));
+          const unb64 = (text) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+          window.keplr = {
+            enable: async () => {},
+            getKey: async () => {
+              const key = await window.perpxTestCosmos("getKey", {});
+              return { bech32Address: key.address, pubKey: unb64(key.publicKey), algo: "secp256k1" };
+            },
+            signDirect: async (chainId, signer, doc) => {
+              const answer = await window.perpxTestCosmos("signDirect", { chainId, signer, bodyBytes: b64(doc.bodyBytes), authInfoBytes: b64(doc.authInfoBytes), accountNumber: String(doc.accountNumber) });
+              return { signed: doc, signature: { signature: answer.signature } };
+            },
+          };`,
+        });
+      },
+    );
+    expect(signed).toHaveLength(1);
+    expect(back.searchParams.get("state")).toBe(provider.expectedState);
+    const code = back.searchParams.get("code") ?? "";
+    expect(await auth(provider, { serverUrl: net.server.url, authorizationCode: code })).toBe("AUTHORIZED");
+
+    const client = new Client({ name: "perpx-oauth-test", version: "0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(net.server.url), { authProvider: provider }),
+    );
+    try {
+      const result = (await client.callTool({ name: "get_account", arguments: {} })) as CallToolResult;
+      expect((result.structuredContent as { account: { address: string } }).account.address).toBe(
+        wallet.address,
+      );
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain("place_order");
+    } finally {
+      await client.close();
+    }
+    const tradingKey = storedCredential(wallet.address);
+    const { node } = (await net.account()).client.context;
+    const allOf = (await node.getAuthenticators({ address: wallet.address })).filter(
+      (a) => a.type === "AllOf",
+    );
+    expect(allOf.map((a) => a.config.join())).toEqual([
+      encodeAuthenticatorConfig(tradingKeyAuthenticator(tradingKey.wallet.publicKey)).join(),
+    ]);
+    expect(problems).toEqual([]);
   }, 180_000);
 });

@@ -65,12 +65,62 @@ const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
 const jsonSafe = (value: unknown) =>
   JSON.parse(JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v)));
 
-function text(body: Record<string, unknown>, name: string, pattern?: RegExp, form?: string): string {
+/**
+ * A string field of a consent step's body.
+ *
+ * @throws {ConsentError} 400 naming the field when it is missing or malformed.
+ *
+ * @example
+ * ```ts
+ * const address = text(body, "address", /^0x[0-9a-fA-F]{40}$/, "a 0x address");
+ * ```
+ */
+export function text(body: Record<string, unknown>, name: string, pattern?: RegExp, form?: string): string {
   const value = body[name];
   if (typeof value !== "string" || value === "" || (pattern && !pattern.test(value))) {
     throw new ConsentError(400, "invalid_request", `${name} must be ${form ?? "a non-empty string"}`);
   }
   return value;
+}
+
+/**
+ * The pending consent a step's body names (`request`).
+ *
+ * @throws {ConsentError} 400 when it is unknown, answered or expired.
+ *
+ * @example
+ * ```ts
+ * const request = await pendingRequest(store.oauth, body);
+ * ```
+ */
+export async function pendingRequest(
+  store: OAuthStore,
+  body: Record<string, unknown>,
+): Promise<ConsentRequest> {
+  const request = await store.request(hashToken(text(body, "request")));
+  if (!request) {
+    throw new ConsentError(
+      400,
+      "invalid_request",
+      "this consent request is unknown, already answered or expired: start again from the application",
+    );
+  }
+  return request;
+}
+
+/**
+ * The redirect back to the client: its redirect URI with `params` and the request's `state`.
+ *
+ * @example
+ * ```ts
+ * redirectOf(request, { code }); // { redirectTo: "https://client.example/cb?code=…&state=…" }
+ * ```
+ */
+export function redirectOf(request: ConsentRequest, params: Record<string, string>): { redirectTo: string } {
+  const url = new URL(request.redirectUri);
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+  if (request.state !== undefined) url.searchParams.set("state", request.state);
+  return { redirectTo: url.href };
 }
 
 /**
@@ -88,27 +138,10 @@ function text(body: Record<string, unknown>, name: string, pattern?: RegExp, for
 export function consentSteps(deps: ApprovalDeps) {
   const { store, sealer } = deps;
 
-  async function pending(body: Record<string, unknown>): Promise<ConsentRequest> {
-    const request = await store.request(hashToken(text(body, "request")));
-    if (!request) {
-      throw new ConsentError(
-        400,
-        "invalid_request",
-        "this consent request is unknown, already answered or expired: start again from the application",
-      );
-    }
-    return request;
-  }
+  const pending = (body: Record<string, unknown>) => pendingRequest(store, body);
 
   const tradingKeyOf = (request: ConsentRequest) =>
     LocalWallet.fromPrivateKey(sealer.open(request.tradingKeySealed));
-
-  function redirect(request: ConsentRequest, params: Record<string, string>): { redirectTo: string } {
-    const url = new URL(request.redirectUri);
-    for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
-    if (request.state !== undefined) url.searchParams.set("state", request.state);
-    return { redirectTo: url.href };
-  }
 
   return {
     async prepare(body: Record<string, unknown>) {
@@ -191,7 +224,7 @@ export function consentSteps(deps: ApprovalDeps) {
         account: answer.address,
         credentialSealed: sealer.seal(credential),
       });
-      return redirect(request, { code });
+      return redirectOf(request, { code });
     },
 
     async deny(body: Record<string, unknown>) {
@@ -199,7 +232,10 @@ export function consentSteps(deps: ApprovalDeps) {
       if (!(await store.takeRequest(request.id))) {
         throw new ConsentError(400, "invalid_request", "this consent request was already answered");
       }
-      return redirect(request, { error: "access_denied", error_description: "the user denied the request" });
+      return redirectOf(request, {
+        error: "access_denied",
+        error_description: "the user denied the request",
+      });
     },
   };
 }

@@ -13,6 +13,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { AuthError, fingerprintOf, type Principal } from "../auth.js";
 import { ConsentError, consentSteps } from "./approval.js";
 import { consentPage } from "./consent.js";
+import { cosmosConsentSteps } from "./cosmos.js";
 import { createOAuthProvider, type OAuthLifetimes, TRADE_SCOPE } from "./provider.js";
 import { createSealer } from "./secrets.js";
 import type { OAuthStore } from "./store.js";
@@ -92,6 +93,8 @@ const OAUTH_PATHS = new Set([
   "/consent/prepare",
   "/consent/approve",
   "/consent/deny",
+  "/consent/cosmos/prepare",
+  "/consent/cosmos/approve",
 ]);
 
 /**
@@ -149,6 +152,14 @@ export function oauthRoutes(settings: OAuthRouteSettings) {
     issueCode: (request, grant) => provider.issueCode(request, grant),
   });
 
+  const cosmos = cosmosConsentSteps({
+    store: settings.store,
+    sealer,
+    node: settings.node,
+    signTimeoutMs: settings.lifetimes.consentMs,
+    issueCode: (request, grant) => provider.issueCode(request, grant),
+  });
+
   const app = express();
   app.disable("x-powered-by");
   const step =
@@ -175,6 +186,8 @@ export function oauthRoutes(settings: OAuthRouteSettings) {
   app.post("/consent/prepare", json, step(steps.prepare));
   app.post("/consent/approve", json, step(steps.approve));
   app.post("/consent/deny", json, step(steps.deny));
+  app.post("/consent/cosmos/prepare", json, step(cosmos.prepare));
+  app.post("/consent/cosmos/approve", json, step(cosmos.approve));
   app.use("/authorize", express.urlencoded({ extended: false }), authorizePrecheck(provider.clientsStore));
   app.use(
     mcpAuthRouter({
