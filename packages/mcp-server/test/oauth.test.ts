@@ -12,6 +12,8 @@ import {
   discoverAuthorizationServerMetadata,
   discoverOAuthProtectedResourceMetadata,
 } from "@modelcontextprotocol/sdk/client/auth.js";
+import { encodeSignDoc } from "@perpx/node-client/tx";
+import { LocalWallet } from "@perpx/node-client/wallets";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   authorizeUrl,
@@ -245,6 +247,74 @@ describe("registration, PKCE and codes", () => {
     expect(to.searchParams.get("error")).toBe("access_denied");
     expect(to.searchParams.get("state")).toBe("d");
     expect((await consentStep(origin, "approve", { request, signature: "0x00" })).status).toBe(400);
+  });
+});
+
+describe("the Cosmos-wallet consent", () => {
+  it("refuses approving before preparing and a signature the chain rejects; preparing again (twice) then works", async () => {
+    const origin = originOf(net.server.url);
+    const client = await registerClient(origin, REDIRECT);
+    const { challenge } = pkcePair();
+    const href = authorizeUrl(origin, {
+      clientId: client.client_id,
+      redirectUri: REDIRECT,
+      challenge,
+      state: "c",
+    });
+    const request = /data-request="([^"]+)"/.exec(await (await fetch(href)).text())?.[1] ?? "";
+    const wallet = LocalWallet.generate();
+    const funded = await fetch(`${net.devnet.endpoints.faucet}/faucet/tokens`, {
+      method: "POST",
+      body: JSON.stringify({ address: wallet.address }),
+    });
+    expect(funded.status).toBe(200);
+    const key = {
+      request,
+      address: wallet.address,
+      publicKey: Buffer.from(wallet.publicKey).toString("base64"),
+    };
+    const sign = (doc: Record<string, string>, signer: LocalWallet) => {
+      const fields = {
+        bodyBytes: new Uint8Array(Buffer.from(doc.bodyBytes ?? "", "base64")),
+        authInfoBytes: new Uint8Array(Buffer.from(doc.authInfoBytes ?? "", "base64")),
+        chainId: doc.chainId ?? "",
+        accountNumber: BigInt(doc.accountNumber ?? ""),
+      };
+      return Buffer.from(signer.signDirect(fields, encodeSignDoc(fields)).signature).toString("base64");
+    };
+    const early = await consentStep(origin, "cosmos/approve", { request, signature: "AA==" });
+    expect(early).toMatchObject({
+      status: 400,
+      body: { error_description: expect.stringMatching(/prepare/) },
+    });
+    const badKey = await consentStep(origin, "cosmos/prepare", { ...key, publicKey: "AAAA" });
+    expect(badKey.status).toBe(400);
+
+    const first = await consentStep(origin, "cosmos/prepare", key);
+    expect(first.status).toBe(200);
+    const doc = first.body.signDoc as Record<string, string>;
+    expect(doc.chainId).toBe("perpx-local-1");
+    const forged = await consentStep(origin, "cosmos/approve", {
+      request,
+      signature: sign(doc, LocalWallet.generate()),
+    });
+    expect(forged).toMatchObject({
+      status: 400,
+      body: { error_description: expect.stringMatching(/chain refused the signed transaction/) },
+    });
+
+    // Preparing again (the wallet was closed without signing) abandons the unsigned transaction.
+    expect((await consentStep(origin, "cosmos/prepare", key)).status).toBe(200);
+    const third = await consentStep(origin, "cosmos/prepare", key);
+    expect(third.status).toBe(200);
+    const approved = await consentStep(origin, "cosmos/approve", {
+      request,
+      signature: sign(third.body.signDoc as Record<string, string>, wallet),
+    });
+    expect(approved.status).toBe(200);
+    const back = new URL(String(approved.body.redirectTo));
+    expect(back.searchParams.get("state")).toBe("c");
+    expect(back.searchParams.get("code")).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 });
 

@@ -34,6 +34,7 @@ interface Signing {
   address: string;
   doc: SignDocFields;
   sign(signature: DirectSignature): void;
+  abandon(error: Error): void;
   registration: Promise<bigint>;
   timer: NodeJS.Timeout;
 }
@@ -73,8 +74,12 @@ export function cosmosConsentSteps(deps: CosmosConsentDeps) {
           "publicKey must be a 33-byte compressed secp256k1 key",
         );
       }
-      if (signings.has(request.id)) {
-        throw new ConsentError(400, "invalid_request", "a transaction was already prepared for this consent");
+      // Preparing again (the wallet refused to sign, the page retries) abandons the previous transaction.
+      const previous = signings.get(request.id);
+      if (previous) {
+        signings.delete(request.id);
+        clearTimeout(previous.timer);
+        previous.abandon(new ConsentError(409, "invalid_request", "superseded by a newer transaction"));
       }
       const key = LocalWallet.fromPrivateKey(deps.sealer.open(request.tradingKeySealed));
       let docReady!: (doc: SignDocFields) => void;
@@ -100,7 +105,9 @@ export function cosmosConsentSteps(deps: CosmosConsentDeps) {
       const registration = deps.node
         .registerTradingKey({ owner, publicKey: key.publicKey })
         .then((result) => result.authenticatorId);
-      registration.catch(() => signings.delete(request.id));
+      registration.catch(() => {
+        if (signings.get(request.id)?.registration === registration) signings.delete(request.id);
+      });
       const refused = registration.then(
         () => {
           throw new ConsentError(500, "server_error", "the transaction was sent before it was signed");
@@ -115,11 +122,18 @@ export function cosmosConsentSteps(deps: CosmosConsentDeps) {
       );
       const fields = await Promise.race([doc, refused]);
       const timer = setTimeout(() => {
-        signings.delete(request.id);
+        if (signings.get(request.id)?.registration === registration) signings.delete(request.id);
         abandoned(new ConsentError(408, "invalid_request", "the wallet did not sign in time"));
       }, deps.signTimeoutMs);
       timer.unref();
-      signings.set(request.id, { address, doc: fields, sign: signed, registration, timer });
+      signings.set(request.id, {
+        address,
+        doc: fields,
+        sign: signed,
+        abandon: abandoned,
+        registration,
+        timer,
+      });
       return {
         signDoc: {
           bodyBytes: b64(fields.bodyBytes),
