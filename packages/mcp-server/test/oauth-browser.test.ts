@@ -129,6 +129,7 @@ async function consentInBrowser(
     await inject(page);
     await page.goto(authorizationUrl.href, { waitUntil: "load" });
     expect(await page.locator("#client").textContent()).toBe("perpx test agent host");
+    expect(await page.locator("#redirect").textContent()).toBe(new URL(callbackUrl).origin);
     expect(await page.locator("#scope").textContent()).toMatch(/place orders.*cancel orders.*batch-cancel/s);
     await page.locator(connect).click();
     await expect.poll(() => page.locator("#account").textContent()).toBe(shownAccount);

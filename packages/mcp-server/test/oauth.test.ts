@@ -14,7 +14,7 @@ import {
 } from "@modelcontextprotocol/sdk/client/auth.js";
 import { encodeSignDoc } from "@perpx/node-client/tx";
 import { LocalWallet } from "@perpx/node-client/wallets";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import {
   authorizeUrl,
   consentOverHttp,
@@ -344,18 +344,43 @@ describe("tokens", () => {
       (await postMcp(net.server.url, { authorization: `Bearer ${refreshed.body.access_token}` })).status,
     ).toBe(401);
 
-    const second = (await grantTokens(origin)).tokens.body;
-    const revoke = await fetch(`${origin}/revoke`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        client_id: client.client_id,
-        token: second.refresh_token ?? "",
-      }).toString(),
-    });
+    const secondGrant = await grantTokens(origin);
+    const second = secondGrant.tokens.body;
+    const revoke = (clientId: string) =>
+      fetch(`${origin}/revoke`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ client_id: clientId, token: second.refresh_token ?? "" }).toString(),
+      });
+    const bearer = { authorization: `Bearer ${second.access_token}` };
     // Another client's token: nothing happens (RFC 7009 answers 200 either way).
-    expect(revoke.status).toBe(200);
-    expect((await postMcp(net.server.url, { authorization: `Bearer ${second.access_token}` })).status).toBe(
+    expect((await revoke(client.client_id)).status).toBe(200);
+    expect((await postMcp(net.server.url, bearer)).status).toBe(200);
+    // Its own client revokes the refresh token: the grant ends, its access token with it.
+    expect((await revoke(secondGrant.client.client_id)).status).toBe(200);
+    expect((await postMcp(net.server.url, bearer)).status).toBe(401);
+  });
+
+  it("expires access tokens (401 invalid_token); the refresh token still renews them", async () => {
+    const server = await net.startServer({ oauth: { secret: OAUTH_SECRET, accessTokenTtlSeconds: 1 } });
+    const origin = originOf(server.url);
+    const { client, tokens } = await grantTokens(origin);
+    expect(tokens.body.expires_in).toBe(1);
+    await vi.waitFor(
+      async () => {
+        const expired = await postMcp(server.url, { authorization: `Bearer ${tokens.body.access_token}` });
+        expect(expired.status).toBe(401);
+        expect(expired.headers.get("www-authenticate")).toContain('error="invalid_token"');
+      },
+      { timeout: 10_000, interval: 200 },
+    );
+    const renewed = await tokenRequest(origin, {
+      grant_type: "refresh_token",
+      client_id: client.client_id,
+      refresh_token: tokens.body.refresh_token ?? "",
+    });
+    expect(renewed.status).toBe(200);
+    expect((await postMcp(server.url, { authorization: `Bearer ${renewed.body.access_token}` })).status).toBe(
       200,
     );
   });

@@ -63,7 +63,10 @@ export interface ProviderSettings {
   /** Lifetimes. */
   lifetimes: OAuthLifetimes;
   /** Answers `/authorize` with the consent page of a request (its id is only in the page). */
-  renderConsent(res: Response, view: { requestId: string; client: OAuthClientInformationFull }): void;
+  renderConsent(
+    res: Response,
+    view: { requestId: string; client: OAuthClientInformationFull; redirectUri: string },
+  ): void;
 }
 
 /** A resource URL without a fragment or a trailing slash, for comparing. */
@@ -203,7 +206,7 @@ export function createOAuthProvider(settings: ProviderSettings): OAuthServerProv
         tradingKeySealed: sealer.seal(LocalWallet.generate().exportPrivateKeyHex()),
         expiresAt: Date.now() + lifetimes.consentMs,
       });
-      settings.renderConsent(res, { requestId, client });
+      settings.renderConsent(res, { requestId, client, redirectUri: params.redirectUri });
     },
 
     async issueCode(request, approved) {

@@ -120,7 +120,7 @@ export function oauthRoutes(settings: OAuthRouteSettings) {
     sealer,
     resource: resourceUrl,
     lifetimes: settings.lifetimes,
-    renderConsent(res, { requestId, client }) {
+    renderConsent(res, { requestId, client, redirectUri }) {
       const nonce = randomBytes(16).toString("base64");
       res
         .status(200)
@@ -134,7 +134,7 @@ export function oauthRoutes(settings: OAuthRouteSettings) {
           consentPage({
             requestId,
             clientName: client.client_name ?? client.client_id,
-            redirectOrigin: new URL(client.redirect_uris[0] ?? issuerUrl.href).origin,
+            redirectOrigin: new URL(redirectUri).origin,
             network: settings.network.name,
             chainId: settings.network.chainId,
             nonce,
