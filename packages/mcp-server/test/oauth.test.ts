@@ -5,7 +5,7 @@
  * The consent page's steps run over HTTP here (an EVM wallet signs in Node); the browser drives
  * them in oauth-browser.test.ts.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -13,8 +13,10 @@ import {
   discoverOAuthProtectedResourceMetadata,
 } from "@modelcontextprotocol/sdk/client/auth.js";
 import { encodeSignDoc } from "@perpx/node-client/tx";
-import { LocalWallet } from "@perpx/node-client/wallets";
+import { LocalWallet, tradingKeyFromCredential } from "@perpx/node-client/wallets";
+import Database from "better-sqlite3";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { createSealer } from "../src/oauth/secrets.js";
 import {
   authorizeUrl,
   consentOverHttp,
@@ -401,9 +403,38 @@ describe("tokens", () => {
       refresh_token: tokens.body.refresh_token ?? "",
     });
     expect(refreshed.status).toBe(200);
-    const { readFileSync } = await import("node:fs");
-    const bytes =
-      readFileSync(database).toString("latin1") + readFileSync(`${database}-wal`).toString("latin1");
+    await again.close();
+    // Another server secret cannot open the stored grants: its tokens are refused, not a 500.
+    const rekeyed = await net.startServer({
+      database,
+      oauth: { secret: `${OAUTH_SECRET} rotated` },
+    });
+    const refused = await fetch(rekeyed.url, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${refreshed.body.access_token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("www-authenticate")).toContain("another server secret");
+    await rekeyed.close();
+    const bytes = [database, `${database}-wal`]
+      .filter((file) => existsSync(file))
+      .map((file) => readFileSync(file).toString("latin1"))
+      .join("");
+    const db = new Database(database, { readonly: true });
+    const grants = (db.prepare("SELECT record FROM oauth_grants").all() as { record: string }[]).map(
+      (row) => JSON.parse(row.record) as { credentialSealed: string },
+    );
+    db.close();
+    expect(grants).toHaveLength(1);
+    const credential = createSealer(OAUTH_SECRET).open(grants[0]?.credentialSealed ?? "");
+    const privateKey = tradingKeyFromCredential(credential).wallet.exportPrivateKeyHex();
+    expect(bytes.includes(privateKey)).toBe(false);
+    expect(bytes.includes(credential)).toBe(false);
     for (const secret of [access, tokens.body.refresh_token ?? "", refreshed.body.access_token ?? ""]) {
       expect(bytes.includes(secret)).toBe(false);
     }

@@ -7,6 +7,7 @@ import {
   getOAuthProtectedResourceMetadataUrl,
   mcpAuthRouter,
 } from "@modelcontextprotocol/sdk/server/auth/router.js";
+import { isInvalidArgumentError } from "@perpx/errors";
 import type { NodeClient } from "@perpx/node-client";
 import { tradingKeyFromCredential } from "@perpx/node-client/wallets";
 import express, { type NextFunction, type Request, type Response } from "express";
@@ -255,6 +256,13 @@ export function oauthRoutes(settings: OAuthRouteSettings) {
         };
       } catch (error) {
         if (error instanceof InvalidTokenError) throw new AuthError(401, "invalid_token", error.message);
+        if (isInvalidArgumentError(error)) {
+          throw new AuthError(
+            401,
+            "invalid_token",
+            "this token's grant was sealed under another server secret: authorize again",
+          );
+        }
         throw error;
       }
     },
