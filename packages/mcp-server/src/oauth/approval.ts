@@ -37,11 +37,6 @@ export class ConsentError extends PerpxError {
 /**
  * What the consent steps need: the store, the sealer, the network's EVM chain id, the approve-agent
  * service, the node (to confirm the registered authenticator) and how to issue a code.
- *
- * @example
- * ```ts
- * const deps: ApprovalDeps = { store: store.oauth, sealer, evmChainId: 31337, approveAgentUrl, node, issueCode, approvalSeconds: 600 };
- * ```
  */
 export interface ApprovalDeps {
   /** The OAuth store. */
@@ -72,7 +67,9 @@ const jsonSafe = (value: unknown) =>
  *
  * @example
  * ```ts
- * const address = text(body, "address", /^0x[0-9a-fA-F]{40}$/, "a 0x address");
+ * const body = { address: "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826" };
+ * text(body, "address", /^0x[0-9a-fA-F]{40}$/, "a 0x address"); // "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826"
+ * text({}, "address"); // throws ConsentError
  * ```
  */
 export function text(body: Record<string, unknown>, name: string, pattern?: RegExp, form?: string): string {
@@ -90,7 +87,8 @@ export function text(body: Record<string, unknown>, name: string, pattern?: RegE
  *
  * @example
  * ```ts
- * const request = await pendingRequest(store.oauth, body);
+ * const store = openSqliteStore({ path: ":memory:" });
+ * await pendingRequest(store.oauth, { request: "an unknown request id" }); // throws ConsentError
  * ```
  */
 export async function pendingRequest(
@@ -113,7 +111,17 @@ export async function pendingRequest(
  *
  * @example
  * ```ts
- * redirectOf(request, { code }); // { redirectTo: "https://client.example/cb?code=…&state=…" }
+ * const request: ConsentRequest = {
+ *   id: "h",
+ *   clientId: "c",
+ *   redirectUri: "https://client.example/cb",
+ *   state: "s1",
+ *   codeChallenge: "x",
+ *   scopes: ["trade"],
+ *   tradingKeySealed: "v1.x",
+ *   expiresAt: 0,
+ * };
+ * redirectOf(request, { code: "abc" }); // { redirectTo: "https://client.example/cb?code=abc&state=s1" }
  * ```
  */
 export function redirectOf(request: ConsentRequest, params: Record<string, string>): { redirectTo: string } {
@@ -128,12 +136,6 @@ export function redirectOf(request: ConsentRequest, params: Record<string, strin
  * wallet's address in, the `ServiceTransaction:ApproveAgent` typed data for `eth_signTypedData_v4`
  * out), `approve` (the signature in: checked, sent to the approve-agent service, the authenticator
  * confirmed on chain, then the code's redirect out) and `deny` (the `access_denied` redirect out).
- *
- * @example
- * ```ts
- * const steps = consentSteps(deps);
- * const { typedData } = await steps.prepare({ request, address: "0x…" });
- * ```
  */
 export function consentSteps(deps: ApprovalDeps) {
   const { store, sealer } = deps;

@@ -119,7 +119,16 @@ ul { padding-left: 1.2rem; } button { font: inherit; padding: .5rem 1rem; margin
  *
  * @example
  * ```ts
- * res.type("html").send(consentPage(view));
+ * const html = consentPage({
+ *   requestId: "r1",
+ *   clientName: "<Claude>",
+ *   redirectOrigin: "https://claude.ai",
+ *   network: "testnet",
+ *   chainId: "perpx-testnet-1",
+ *   nonce: "n1",
+ * });
+ * html.includes("&#60;Claude&#62;"); // true: escaped
+ * html.includes('data-request="r1"'); // true
  * ```
  */
 export function consentPage(view: ConsentView): string {

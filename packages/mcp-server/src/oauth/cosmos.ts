@@ -10,11 +10,6 @@ import type { ConsentRequest, OAuthStore } from "./store.js";
  * What the Cosmos-wallet consent needs: the store, the sealer, the node (which builds, simulates
  * and broadcasts the wallet's `AddAuthenticator`), how long a prepared transaction waits for its
  * signature, and how to issue a code.
- *
- * @example
- * ```ts
- * const deps: CosmosConsentDeps = { store: store.oauth, sealer, node, signTimeoutMs: 600_000, issueCode };
- * ```
  */
 export interface CosmosConsentDeps {
   /** The OAuth store. */
@@ -52,12 +47,6 @@ const sameBytes = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer
  * key with that account as signer and answers its SIGN_MODE_DIRECT sign doc) and `approve` (the
  * wallet's signature in; the transaction is broadcast, the authenticator confirmed, the code's
  * redirect out). The prepared transaction is held by this instance until signed or timed out.
- *
- * @example
- * ```ts
- * const cosmos = cosmosConsentSteps(deps);
- * const { signDoc } = await cosmos.prepare({ request, address: "perpx1…", publicKey: "A…" });
- * ```
  */
 export function cosmosConsentSteps(deps: CosmosConsentDeps) {
   const signings = new Map<string, Signing>();

@@ -57,7 +57,13 @@ function seconds(value: number | undefined, fallback: number, name: string): num
  *
  * @example
  * ```ts
- * const resolved = resolveOAuthOptions(options.oauth, context.config, "127.0.0.1");
+ * import { resolveNetwork } from "@perpx/core";
+ *
+ * const config = resolveNetwork({ network: "local", env: {} });
+ * const secret = "a server secret of at least 32 characters";
+ * resolveOAuthOptions({ secret }, config, "127.0.0.1").approveAgentUrl; // "http://127.0.0.1:26659/devnet/approve-agent"
+ * resolveOAuthOptions({ secret: "short" }, config, "127.0.0.1"); // throws InvalidArgumentError
+ * resolveOAuthOptions({ secret }, config, "0.0.0.0"); // throws InvalidArgumentError: no publicUrl
  * ```
  */
 export function resolveOAuthOptions(

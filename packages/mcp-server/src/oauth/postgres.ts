@@ -26,11 +26,6 @@ type Row = { record: string; used: boolean };
 /**
  * The OAuth tables in the agent server's Postgres database (its pool; the tables are created by
  * `openPostgresStore` with {@link OAUTH_PG_SCHEMA}), shared by every instance.
- *
- * @example
- * ```ts
- * const oauth = postgresOAuthStore(pool);
- * ```
  */
 export function postgresOAuthStore(pool: Pool): OAuthStore {
   const one = async (text: string, values: unknown[]) =>

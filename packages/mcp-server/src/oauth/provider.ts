@@ -47,11 +47,6 @@ export interface OAuthLifetimes {
 /**
  * What the provider needs: the store, the sealer, the protected resource (the `/mcp` URL), the
  * lifetimes, and how to render the consent page of a new request.
- *
- * @example
- * ```ts
- * const settings: ProviderSettings = { store: store.oauth, sealer, resource: new URL("http://127.0.0.1:8080/mcp"), lifetimes, renderConsent };
- * ```
  */
 export interface ProviderSettings {
   /** Where clients, consents, grants, codes and tokens live. */
@@ -95,12 +90,6 @@ function checkRedirectUris(uris: readonly string[]): void {
  * dynamic registration, a consent page per authorization, single-use codes bound to their PKCE
  * challenge and redirect URI, opaque tokens stored as hashes, refresh-token rotation with reuse
  * detection (a reused code or refresh token revokes its grant), and revocation.
- *
- * @example
- * ```ts
- * const provider = createOAuthProvider(settings);
- * const app = express().use(mcpAuthRouter({ provider, issuerUrl }));
- * ```
  */
 export function createOAuthProvider(settings: ProviderSettings): OAuthServerProvider & {
   /** Creates the grant of an approved consent and its authorization code. */

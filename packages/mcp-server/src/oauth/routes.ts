@@ -21,11 +21,6 @@ import type { OAuthStore } from "./store.js";
 
 /**
  * What OAuth mode needs from the server.
- *
- * @example
- * ```ts
- * const settings: OAuthRouteSettings = { store: store.oauth, secret, publicUrl: new URL("http://127.0.0.1:8080"), network, approveAgentUrl, node, lifetimes };
- * ```
  */
 export interface OAuthRouteSettings {
   /** The OAuth store. */
@@ -104,12 +99,6 @@ const OAUTH_PATHS = new Set([
  * and bearer-token authentication for `/mcp`.
  *
  * @throws {InvalidArgumentError} for a short secret.
- *
- * @example
- * ```ts
- * const oauth = oauthRoutes(settings);
- * if (!(await oauth.handle(req, res))) next();
- * ```
  */
 export function oauthRoutes(settings: OAuthRouteSettings) {
   const sealer = createSealer(settings.secret);
@@ -277,10 +266,5 @@ export function oauthRoutes(settings: OAuthRouteSettings) {
 
 /**
  * The OAuth mode's routes and authentication, as {@link oauthRoutes} builds them.
- *
- * @example
- * ```ts
- * const oauth: OAuthRoutes = oauthRoutes(settings);
- * ```
  */
 export type OAuthRoutes = ReturnType<typeof oauthRoutes>;

@@ -57,7 +57,9 @@ export interface Sealer {
  *
  * @example
  * ```ts
- * const sealer = createSealer(process.env.PERPX_MCP_OAUTH_SECRET ?? "");
+ * const sealer = createSealer("a server secret of at least 32 characters");
+ * sealer.open(sealer.seal("a trading key")); // "a trading key"
+ * createSealer("too short"); // throws InvalidArgumentError
  * ```
  */
 export function createSealer(secret: string): Sealer {

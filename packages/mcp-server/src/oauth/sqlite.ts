@@ -26,7 +26,12 @@ type Row = { record: string; used: number };
  *
  * @example
  * ```ts
+ * import Database from "better-sqlite3";
+ *
  * const oauth = sqliteOAuthStore(new Database(":memory:"));
+ * await oauth.saveClient("c1", { client_id: "c1", redirect_uris: ["http://127.0.0.1/cb"] });
+ * await oauth.client("c1"); // { client_id: "c1", redirect_uris: ["http://127.0.0.1/cb"] }
+ * await oauth.takeCode("no such code"); // false
  * ```
  */
 export function sqliteOAuthStore(db: Database.Database): OAuthStore {
