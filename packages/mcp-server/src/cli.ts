@@ -3,7 +3,7 @@
  * `perpx-mcp`: the agent server for one network.
  *
  *   perpx-mcp --network testnet|mainnet|local [--host H] [--port N] [--database FILE | --postgres URL]
- *             [--allowed-markets A,B] [--allowed-origin URL ...] [--json]
+ *             [--allowed-markets A,B] [--allowed-origin URL ...] [--auth static|oauth [--public-url URL]] [--json]
  *
  * Endpoints come from the `PERPX_*_URL` variables of `@perpx/core` (the local preset needs none).
  */
@@ -26,9 +26,15 @@ Options:
   --allowed-markets <list> comma-separated tickers agents may trade (default: all)
   --allowed-origin <url>   a browser origin to accept (repeatable)
   --allowed-host <host>    a Host header to accept behind a proxy (repeatable)
+  --auth <static|oauth>    how /mcp authenticates (default static: base64 bearer credentials, no OAuth
+                           metadata); oauth: the server is its own OAuth authorization server and a
+                           wallet approves a fresh scoped trading key on its consent page
+  --public-url <url>       OAuth mode: the https origin clients reach the server at (default: the listener)
   --json                   print one line {"ready":true,"url":...} when listening
 Endpoints: PERPX_NODE_RPC_URL, PERPX_NODE_REST_URL, PERPX_GRPC_URL, PERPX_INDEXER_URL (see @perpx/core);
 PERPX_GRPC_CA: PEM of the CA of the gRPC endpoint, when it is not a system CA.
+OAuth mode: PERPX_MCP_OAUTH_SECRET (at least 32 characters) encrypts the trading keys it stores; the
+approve-agent service is PERPX_DEVNET_CONTROL_URL's on a devnet, or PERPX_APPROVE_AGENT_URL.
 `;
 
 async function main(): Promise<void> {
@@ -42,6 +48,8 @@ async function main(): Promise<void> {
       "allowed-markets": { type: "string" },
       "allowed-origin": { type: "string", multiple: true },
       "allowed-host": { type: "string", multiple: true },
+      auth: { type: "string" },
+      "public-url": { type: "string" },
       json: { type: "boolean" },
       help: { type: "boolean" },
     },
@@ -62,6 +70,12 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  const auth = values.auth ?? "static";
+  if (auth !== "static" && auth !== "oauth") {
+    process.stderr.write(`perpx-mcp: --auth must be static or oauth\n\n${HELP}`);
+    process.exitCode = 2;
+    return;
+  }
   const markets = values["allowed-markets"]
     ?.split(",")
     .map((m) => m.trim())
@@ -75,6 +89,18 @@ async function main(): Promise<void> {
     database: values.database ?? "./perpx-mcp.sqlite",
     ...(values.postgres ? { store: await openPostgresStore({ connectionString: values.postgres }) } : {}),
     ...(markets ? { limits: { allowedMarkets: markets } } : {}),
+    auth,
+    ...(auth === "oauth"
+      ? {
+          oauth: {
+            secret: process.env.PERPX_MCP_OAUTH_SECRET ?? "",
+            ...(values["public-url"] ? { publicUrl: values["public-url"] } : {}),
+            ...(process.env.PERPX_APPROVE_AGENT_URL
+              ? { approveAgentUrl: process.env.PERPX_APPROVE_AGENT_URL }
+              : {}),
+          },
+        }
+      : {}),
     allowedOrigins: values["allowed-origin"] ?? [],
     allowedHosts: values["allowed-host"] ?? [],
     log: values.json ? () => {} : (line) => process.stderr.write(`${line}\n`),

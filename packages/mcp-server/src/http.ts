@@ -28,6 +28,15 @@ export interface McpRoutes {
   log(line: string): void;
   /** Sessions idle this long (ms) are closed. */
   sessionIdleMs: number;
+  /**
+   * Resolves the `Authorization` header to a principal (OAuth mode's access tokens).
+   * @default principalOf (static base64 credentials)
+   */
+  authenticate?(header: string | undefined): Promise<Principal>;
+  /** The `WWW-Authenticate` value of a refusal (OAuth mode names its resource metadata). */
+  challenge?(error: AuthError, header: string | undefined): string;
+  /** Answers a path other than `/mcp` and `/health` (OAuth mode's endpoints); false when not its. */
+  otherRoute?(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
 }
 
 interface Session {
@@ -114,6 +123,7 @@ export function mcpHttpHandler(routes: McpRoutes) {
       if (req.method !== "GET") return sendJson(res, 405, rpcError("Method not allowed"), { allow: "GET" });
       return sendJson(res, 200, routes.health());
     }
+    if (path !== "/mcp" && routes.otherRoute && (await routes.otherRoute(req, res))) return;
     if (path !== "/mcp") return sendJson(res, 404, rpcError("Not found: the MCP endpoint is /mcp"));
     const origin = req.headers.origin;
     if (origin !== undefined && !routes.allowOrigin(origin))
@@ -123,10 +133,14 @@ export function mcpHttpHandler(routes: McpRoutes) {
     }
     let principal: Principal;
     try {
-      principal = principalOf(req.headers.authorization);
+      principal = routes.authenticate
+        ? await routes.authenticate(req.headers.authorization)
+        : principalOf(req.headers.authorization);
     } catch (error) {
       if (error instanceof AuthError) {
-        const challenge = `Bearer realm="perpx-mcp", error="${error.error}", error_description="${error.shortMessage.replace(/"/g, "'")}"`;
+        const challenge =
+          routes.challenge?.(error, req.headers.authorization) ??
+          `Bearer realm="perpx-mcp", error="${error.error}", error_description="${error.shortMessage.replace(/"/g, "'")}"`;
         return sendJson(
           res,
           error.status,

@@ -10,6 +10,8 @@ export { AuthError, authenticatorOf, fingerprintOf, type Principal, principalOf 
 export { type CheckResult, type OrderFacts, runOrderChecks } from "./checks.js";
 export { type McpRoutes, mcpHttpHandler } from "./http.js";
 export { DEFAULT_LIMITS, effectiveLimits, resolveLimits, type TradingLimits } from "./limits.js";
+export type { OAuthOptions } from "./oauth/options.js";
+export type { OAuthStore } from "./oauth/store.js";
 export { openPostgresStore } from "./postgres.js";
 export { type McpServerOptions, type RunningMcpServer, startMcpServer } from "./server.js";
 export { type AuditEntry, type McpStore, type OrderKey, openSqliteStore } from "./store.js";

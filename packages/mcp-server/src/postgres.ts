@@ -1,3 +1,4 @@
+import { OAUTH_PG_SCHEMA, postgresOAuthStore } from "./oauth/postgres.js";
 import type { AuditEntry, McpStore } from "./store.js";
 
 const SCHEMA = `
@@ -37,6 +38,7 @@ export async function openPostgresStore(options: {
   const pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
   try {
     await pool.query(SCHEMA);
+    await pool.query(OAUTH_PG_SCHEMA);
   } catch (error) {
     await pool.end();
     throw error;
@@ -44,6 +46,7 @@ export async function openPostgresStore(options: {
   const one = async <T>(text: string, values: unknown[]) =>
     (await pool.query(text, values)).rows[0] as T | undefined;
   return {
+    oauth: postgresOAuthStore(pool),
     async claimOrder(key) {
       const inserted = await pool.query(
         "INSERT INTO perpx_mcp_orders (account, ticker, client_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",

@@ -1,10 +1,14 @@
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { connectContext } from "@perpx/composite-client";
 import type { EndpointName, Env, Network, NetworkConfig, NetworkName } from "@perpx/core";
+import { InvalidArgumentError } from "@perpx/errors";
 import { createAccounts } from "./accounts.js";
+import { AuthError } from "./auth.js";
 import { mcpHttpHandler } from "./http.js";
 import { effectiveLimits, resolveLimits, type TradingLimits } from "./limits.js";
+import { type OAuthOptions, resolveOAuthOptions } from "./oauth/options.js";
+import type { OAuthRoutes } from "./oauth/routes.js";
 import { type McpStore, openSqliteStore } from "./store.js";
 
 /**
@@ -97,6 +101,18 @@ export interface McpServerOptions {
    */
   pollIntervalMs?: number;
   /**
+   * How `/mcp` authenticates: `static` bearer credentials (base64 `{ tradingPrivateKey?,
+   * masterAddress }`, no OAuth metadata advertised), or `oauth`, where the server is its own
+   * authorization server and a wallet approves a fresh scoped trading key on a consent page.
+   * @default "static"
+   */
+  auth?: "static" | "oauth";
+  /**
+   * OAuth mode's settings (required with `auth: "oauth"`).
+   * @default undefined
+   */
+  oauth?: OAuthOptions;
+  /**
    * Receives one line per request and session event (no credential, key or body ever).
    * @default nothing is logged
    */
@@ -151,6 +167,10 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
   const accountLimits = options.accountLimits ?? {};
   const log = options.log ?? (() => {});
   const host = options.host ?? "127.0.0.1";
+  const auth = options.auth ?? "static";
+  if (auth !== "static" && auth !== "oauth") {
+    throw new InvalidArgumentError("auth", 'must be "static" or "oauth"');
+  }
   const base = await connectContext({
     network: options.network,
     ...(options.endpoints ? { endpoints: options.endpoints } : {}),
@@ -158,6 +178,21 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
     ...(options.grpcCaCert ? { grpcCaCert: options.grpcCaCert } : {}),
     pollIntervalMs: options.pollIntervalMs ?? 500,
   });
+  let oauthSettings: ReturnType<typeof resolveOAuthOptions> | undefined;
+  let oauthModule: typeof import("./oauth/routes.js") | undefined;
+  try {
+    if (auth === "oauth") {
+      oauthSettings = resolveOAuthOptions(options.oauth, base.config, host);
+      // Loaded in OAuth mode only: express and the SDK's authorization server.
+      oauthModule = await import("./oauth/routes.js");
+    }
+  } catch (error) {
+    base.height.stop();
+    base.markets.stop();
+    base.node.close();
+    throw error;
+  }
+  let oauth: OAuthRoutes | undefined;
   const store = options.store ?? openSqliteStore({ path: options.database ?? ":memory:" });
   const accounts = createAccounts(base);
   const loopback = LOOPBACK.has(host);
@@ -195,6 +230,18 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
     }),
     log,
     sessionIdleMs: options.sessionIdleMs ?? 30 * 60_000,
+    ...(auth === "oauth"
+      ? {
+          authenticate: (header: string | undefined) => {
+            if (!oauth) throw new AuthError(503, "temporarily_unavailable", "the server is starting");
+            return oauth.authenticate(header);
+          },
+          challenge: (error: AuthError, header: string | undefined) =>
+            oauth?.challenge(error, header) ?? `Bearer error="${error.error}"`,
+          otherRoute: async (req: IncomingMessage, res: ServerResponse) =>
+            oauth ? oauth.handle(req, res) : false,
+        }
+      : {}),
   });
   const server = createServer((req, res) => void http.handle(req, res));
   try {
@@ -211,6 +258,19 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
   }
   port = (server.address() as AddressInfo).port;
   const shown = host.includes(":") ? `[${host}]` : host;
+  if (oauthSettings && oauthModule) {
+    oauth = oauthModule.oauthRoutes({
+      ...oauthSettings,
+      publicUrl: oauthSettings.publicUrl ?? new URL(`http://${shown}:${port}`),
+      store: store.oauth,
+      network: {
+        name: base.config.network.name,
+        chainId: base.config.network.chainId,
+        evmChainId: base.config.network.evmChainId,
+      },
+      node: base.node,
+    });
+  }
   log(`perpx-mcp listening on http://${shown}:${port}/mcp (${base.config.network.name})`);
   return {
     url: `http://${shown}:${port}/mcp`,

@@ -1,4 +1,6 @@
 import Database from "better-sqlite3";
+import { sqliteOAuthStore } from "./oauth/sqlite.js";
+import type { OAuthStore } from "./oauth/store.js";
 
 /**
  * An order's idempotency key: one client id per account and market.
@@ -70,6 +72,8 @@ export interface McpStore {
   audit(entry: AuditEntry): Promise<void>;
   /** The audit log of an account, oldest first. */
   auditLog(account: string): Promise<(AuditEntry & { at: string })[]>;
+  /** The OAuth mode's clients, consents, grants, codes and tokens (same database). */
+  oauth: OAuthStore;
   /** Closes the database. */
   close(): Promise<void>;
 }
@@ -139,7 +143,9 @@ export function openSqliteStore(options: { path: string }): McpStore {
       outcome: string;
     }
   >("SELECT at, account, tool, request, checks, tx_hash, outcome FROM audit WHERE account = ? ORDER BY id");
+  const oauth = sqliteOAuthStore(db);
   return {
+    oauth,
     async claimOrder(key) {
       const { changes } = insertOrder.run(key.account, key.ticker, key.clientId, now());
       if (changes === 1) return { claimed: true };

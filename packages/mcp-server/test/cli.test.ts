@@ -38,6 +38,39 @@ describe("perpx-mcp", () => {
     expect(code).toBe(0);
   });
 
+  it("serves OAuth mode with --auth oauth and the secret from PERPX_MCP_OAUTH_SECRET; refuses it without one", async () => {
+    const endpoints = endpointsOf(net.devnet);
+    const env = {
+      PERPX_NODE_RPC_URL: endpoints.nodeRpc,
+      PERPX_NODE_REST_URL: endpoints.nodeRest,
+      PERPX_GRPC_URL: endpoints.grpc,
+      PERPX_INDEXER_URL: endpoints.indexer,
+      PERPX_DEVNET_CONTROL_URL: endpoints.devnetControl,
+      PERPX_GRPC_CA: net.devnet.caPem,
+    };
+    const args = ["--network", "local", "--port", "0", "--database", ":memory:", "--auth", "oauth", "--json"];
+    const child = run(args, {
+      ...env,
+      PERPX_MCP_OAUTH_SECRET: "a cli test secret that is long enough to use",
+    });
+    const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
+    const { url } = JSON.parse(line) as { url: string };
+    const prm = (await (await fetch(new URL("/.well-known/oauth-protected-resource/mcp", url))).json()) as {
+      resource: string;
+    };
+    expect(prm.resource).toBe(url);
+    child.kill("SIGTERM");
+    expect((await once(child, "exit"))[0]).toBe(0);
+
+    const refused = run(args, { ...env, PERPX_MCP_OAUTH_SECRET: "" });
+    let stderr = "";
+    refused.stderr.on("data", (chunk) => {
+      stderr += String(chunk);
+    });
+    expect((await once(refused, "exit"))[0]).toBe(1);
+    expect(stderr).toMatch(/oauth\.secret.*at least 32 characters/);
+  });
+
   it("refuses a missing or unknown network with usage, exit code 2", async () => {
     for (const args of [[], ["--network", "moon"]]) {
       const child = run(args);

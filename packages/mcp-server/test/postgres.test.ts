@@ -5,6 +5,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type McpStore, openPostgresStore } from "../src/index.js";
+import {
+  authorizeUrl,
+  consentOverHttp,
+  fundedEvmWallet,
+  OAUTH_SECRET,
+  originOf,
+  pkcePair,
+  registerClient,
+  tokenRequest,
+} from "./oauth-support.js";
 import { call, refused, useMcpNet } from "./support.js";
 
 const net = useMcpNet();
@@ -94,5 +104,61 @@ describe("two server instances on one Postgres", () => {
       expect.objectContaining({ verification: expect.objectContaining({ state: "RESTING" }) }),
       expect.objectContaining({ refused: expect.stringMatching(/clientId 701 was already used/) }),
     ]);
+  });
+
+  it("share OAuth state: a code issued on one is redeemed once, on either; its token opens sessions on both", async () => {
+    const options = { auth: "oauth" as const, oauth: { secret: OAUTH_SECRET } };
+    const [one, two] = await Promise.all([
+      net.startServer({ ...options, store: await openPostgresStore({ connectionString: url }) }),
+      net.startServer({ ...options, store: await openPostgresStore({ connectionString: url }) }),
+    ]);
+    if (!one || !two) throw new Error("no servers");
+    const redirect = "http://127.0.0.1:7/callback";
+    const client = await registerClient(originOf(one.url), redirect);
+    const { verifier, challenge } = pkcePair();
+    const evm = await fundedEvmWallet(net.devnet);
+    const back = await consentOverHttp(
+      originOf(one.url),
+      authorizeUrl(originOf(one.url), { clientId: client.client_id, redirectUri: redirect, challenge }),
+      evm,
+    );
+    const form = {
+      grant_type: "authorization_code",
+      client_id: client.client_id,
+      code: back.searchParams.get("code") ?? "",
+      code_verifier: verifier,
+    };
+    const tokens = await tokenRequest(originOf(two.url), form);
+    expect(tokens.status).toBe(200);
+    expect(await tokenRequest(originOf(one.url), form)).toMatchObject({
+      status: 400,
+      body: { error: "invalid_grant" },
+    });
+    // The reuse revoked the grant everywhere.
+    const revoked = await fetch(one.url, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${tokens.body.access_token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    });
+    expect(revoked.status).toBe(401);
+
+    const again = await consentOverHttp(
+      originOf(two.url),
+      authorizeUrl(originOf(two.url), { clientId: client.client_id, redirectUri: redirect, challenge }),
+      evm,
+    );
+    const fresh = await tokenRequest(originOf(one.url), {
+      ...form,
+      code: again.searchParams.get("code") ?? "",
+    });
+    expect(fresh.status).toBe(200);
+    for (const server of [one, two]) {
+      const session = await net.connect(fresh.body.access_token ?? "", server);
+      expect((await call(session, "get_account")).account.address).toBe(evm.address);
+    }
   });
 });

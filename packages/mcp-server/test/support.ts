@@ -17,6 +17,7 @@ export function endpointsOf(devnet: Devnet) {
     grpc: endpoints.grpcTls,
     faucet: endpoints.faucet,
     indexer: endpoints.indexer,
+    devnetControl: endpoints.devnetControl,
   };
 }
 
