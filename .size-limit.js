@@ -20,10 +20,12 @@ export default [
     limit: "33.1 kB",
   },
   {
+    // 96.8 kB until the send path told "nothing sent" from "sent, no answer" (`TransportError.
+    // nothingSent`, `onBroadcast` steps) for orders in flight: 96.84 kB; raised to keep a margin.
     name: "@perpx/node-client (browser)",
     path: "packages/node-client/dist/browser/index.js",
     import: "*",
-    limit: "96.8 kB",
+    limit: "97.5 kB",
   },
   {
     // The explorer's home page: its one script (the app with both clients' browser builds inside),
