@@ -1,4 +1,5 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { refuseWrites, WRITE_TOOLS } from "./read-only.js";
 import { registerCancelTools } from "./tools/cancel.js";
 import type { ToolDeps } from "./tools/deps.js";
 import { registerPlaceOrder } from "./tools/place.js";
@@ -9,7 +10,8 @@ const VERSION = "0.0.0";
 
 /**
  * One session's MCP server: the read tools, and the write tools (`place_order`, `cancel_order`,
- * `batch_cancel_orders`, `cancel_all_orders`) which a read-only session neither lists nor may call.
+ * `batch_cancel_orders`, `cancel_all_orders`) which a read-only session neither lists nor may call
+ * (a call answers `isError: true` with code `READ_ONLY_SESSION`).
  *
  * @example
  * ```ts
@@ -25,8 +27,12 @@ export function sessionServer(deps: ToolDeps): McpServer {
         "perpx perpetuals: read markets and your account; with a trading credential, place and cancel orders on subaccount 0. Amounts are decimal strings. Write tools answer the verified order state; on UNKNOWN call get_order before retrying.",
     },
   );
-  registerReadTools(server, deps);
-  const writes = [registerPlaceOrder(server, deps), ...registerCancelTools(server, deps)];
-  if (deps.account.principal.readOnly) for (const tool of writes) tool.disable();
+  const register = () => {
+    registerReadTools(server, deps);
+    const writes = [registerPlaceOrder(server, deps), ...registerCancelTools(server, deps)];
+    if (deps.account.principal.readOnly) for (const tool of writes) tool.disable();
+  };
+  if (deps.account.principal.readOnly) refuseWrites(server, WRITE_TOOLS, register);
+  else register();
   return server;
 }

@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { describe, expect, it } from "vitest";
-import type { TradingLimits } from "../src/index.js";
+import type { RunningMcpServer, TradingLimits } from "../src/index.js";
 import { call, refused, type TradingAccount, useMcpNet } from "./support.js";
 
 const net = useMcpNet();
@@ -8,11 +8,11 @@ const net = useMcpNet();
 /** A trading session on a server with these limits, for a fresh account. */
 async function session(
   limits: Partial<TradingLimits> | ((equity: number) => Partial<TradingLimits>) = {},
-): Promise<{ client: Client; account: TradingAccount }> {
+): Promise<{ client: Client; account: TradingAccount; server: RunningMcpServer }> {
   const account = await net.account();
   const equity = Number((await account.client.account()).equity);
   const server = await net.startServer({ limits: typeof limits === "function" ? limits(equity) : limits });
-  return { client: await net.connect(account.credential, server), account };
+  return { client: await net.connect(account.credential, server), account, server };
 }
 
 /** What the chain holds for the account: positions, and whether each client id rests in state. */
@@ -182,5 +182,40 @@ describe("safety limits: every refusal sends nothing (checked on chain)", () => 
     const error = await refused(client, "place_order", limit(401, price, "1"));
     expect(["INSUFFICIENT_COLLATERAL", "REJECTED"]).toContain(error.code);
     expect(await chainState(account, [401])).toEqual({ positions: [], resting: [false] });
+  });
+
+  it("answers TIMEOUT_UNKNOWN (isError, with the tx hash) when an order's fate is not seen in time, and never resubmits", async () => {
+    const { client, account, server } = await session();
+    const price = Math.floor((await oracle(client)) * 0.95);
+    // No block comes while the order is watched: it was accepted at CheckTx, its fate is unknown.
+    net.devnet.producer.setBlockTimeMs(0);
+    let error: { code: string; message: string; txHash?: string; order?: { clientId: number } };
+    try {
+      const result = (await client.callTool({
+        name: "place_order",
+        arguments: { ...limit(701, price), timeInForce: "IOC", verifyTimeoutMs: 1_000 },
+      })) as unknown as { isError?: boolean; structuredContent: { error: typeof error } };
+      expect(result.isError).toBe(true);
+      error = result.structuredContent.error;
+    } finally {
+      net.devnet.producer.setBlockTimeMs(100);
+    }
+    expect(error).toMatchObject({
+      code: "TIMEOUT_UNKNOWN",
+      message: expect.stringMatching(/get_order with clientId 701.*do not resubmit/),
+      txHash: expect.stringMatching(/^[0-9A-F]{64}$/),
+      order: { clientId: 701 },
+    });
+    const audit = await server.store.auditLog(account.owner.address);
+    expect(audit).toEqual([
+      expect.objectContaining({
+        tool: "place_order",
+        txHash: error.txHash,
+        outcome: expect.objectContaining({ verification: expect.objectContaining({ state: "UNKNOWN" }) }),
+      }),
+    ]);
+    // Blocks again: the IOC order ends unfilled; the server sent it once and holds its id as used.
+    expect((await refused(client, "place_order", limit(701, price))).code).toBe("DUPLICATE_CLIENT_ID");
+    expect(await chainState(account, [701])).toEqual({ positions: [], resting: [false] });
   });
 });

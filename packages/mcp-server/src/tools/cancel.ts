@@ -132,7 +132,8 @@ async function cancelOrders(
 
 /**
  * Registers `cancel_order`, `batch_cancel_orders` and `cancel_all_orders`. Cancels stay allowed
- * after the daily-loss breaker trips; each answers every order's verified final status.
+ * after the daily-loss breaker trips; each answers every order's verified final status, or fails
+ * with `TIMEOUT_UNKNOWN` (every order's status so far) when one is not final in time.
  *
  * @example
  * ```ts
@@ -144,8 +145,9 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
   const owner = deps.account.principal.account;
   const timeout = z.number().int().min(1_000).max(60_000).optional();
   const audited = async (tool: string, request: unknown, run: () => Promise<CancelResult[]>) => {
+    let results: CancelResult[] | undefined;
     try {
-      const results = await run();
+      results = await run();
       await store.audit({
         account: owner,
         tool,
@@ -154,14 +156,6 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
         txHash: results.find((r) => r.txHash)?.txHash,
         outcome: results,
       });
-      const unknown = results.filter((r) => r.finalStatus === "UNKNOWN").length;
-      return {
-        results,
-        message:
-          unknown > 0
-            ? `${unknown} order(s) not verified yet: call get_order before cancelling again`
-            : `${results.filter((r) => r.cancelled).length} cancelled`,
-      };
     } catch (error) {
       await store.audit({
         account: owner,
@@ -173,6 +167,15 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
       });
       throw error;
     }
+    const unknown = results.filter((r) => r.finalStatus === "UNKNOWN").length;
+    if (unknown > 0) {
+      throw new ToolFailure(
+        "TIMEOUT_UNKNOWN",
+        `${unknown} cancel(s) sent but not verified in time: call get_order before cancelling again`,
+        { results },
+      );
+    }
+    return { results, message: `${results.filter((r) => r.cancelled).length} cancelled` };
   };
   const output = { results: z.array(cancelResult), message: z.string() };
 

@@ -161,7 +161,9 @@ async function gather(deps: ToolDeps, t: string) {
 /**
  * Registers `place_order`: shape, the pre-trade checks in order, quantisation, idempotent client
  * ids, `dryRun`, confirmation above a notional; then signs with the trading key, sends, and answers
- * the verified state. Nothing is sent when a check fails; nothing is ever resubmitted.
+ * the verified state; when that is not known within the verification timeout, `isError: true` with code
+ * `TIMEOUT_UNKNOWN`, the tx hash and what was seen. Nothing is sent when a check fails; nothing is
+ * ever resubmitted.
  *
  * @example
  * ```ts
@@ -174,12 +176,13 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
   return defineTool(server, "place_order", {
     title: "Place order",
     description:
-      "Places a MARKET (IOC within slippageBps of the oracle) or LIMIT order on your subaccount 0 after the server's safety checks, and answers its verified state (FILLED, PARTIALLY_FILLED, RESTING, CANCELED, EXPIRED, REJECTED, or UNKNOWN: then call get_order before retrying). Use dryRun to preview.",
+      "Places a MARKET (IOC within slippageBps of the oracle) or LIMIT order on your subaccount 0 after the server's safety checks, and answers its verified state (FILLED, PARTIALLY_FILLED, RESTING, CANCELED, EXPIRED, REJECTED). When the state is not known in time the call fails with TIMEOUT_UNKNOWN: the order was sent, so call get_order before retrying. Use dryRun to preview.",
     input,
     output,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     run: async (args) => {
       const checks: CheckResult[] = [];
+      let audited = false;
       const audit = (outcome: unknown, txHash?: string) =>
         store.audit({ account: owner, tool: "place_order", request: args, checks, txHash, outcome });
       try {
@@ -279,11 +282,13 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           await store.settleOrder(key, { state: "REJECTED" });
           throw error;
         }
+        const timeoutMs = args.verifyTimeoutMs ?? deps.verifyTimeoutMs;
         const verified = await verifyPlaced(sent.handle, {
-          timeoutMs: args.verifyTimeoutMs ?? deps.verifyTimeoutMs,
+          timeoutMs,
           statefulSettleMs: deps.statefulSettleMs,
         });
         await store.settleOrder(key, { ...verified, txHash: sent.txHash });
+        const unknown = verified.state === "UNKNOWN";
         const result = {
           dryRun: false,
           order: summary,
@@ -291,15 +296,22 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           txHash: sent.txHash,
           risk,
           verification: verified,
-          message:
-            verified.state === "UNKNOWN"
-              ? `the order's state is not known yet: it may still fill. Call get_order with clientId ${clientId} and ticker ${args.ticker} before retrying; do not resubmit.`
-              : `order ${verified.state}`,
+          message: unknown
+            ? `the order was sent but its state is not known after ${timeoutMs} ms: it may still fill. Call get_order with clientId ${clientId} and ticker ${args.ticker} before retrying; do not resubmit.`
+            : `order ${verified.state}`,
         };
         await audit(result, sent.txHash);
+        audited = true;
+        if (unknown) {
+          throw new ToolFailure("TIMEOUT_UNKNOWN", result.message, {
+            txHash: sent.txHash,
+            order: summary,
+            verification: verified,
+          });
+        }
         return result;
       } catch (error) {
-        await audit({ refused: error instanceof Error ? error.message : String(error) });
+        if (!audited) await audit({ refused: error instanceof Error ? error.message : String(error) });
         throw error;
       }
     },

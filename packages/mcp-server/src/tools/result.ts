@@ -25,6 +25,9 @@ export type ToolErrorCode =
   | "DUPLICATE_CLIENT_ID"
   | "NOT_FOUND"
   | "REJECTED"
+  | "READ_ONLY_SESSION"
+  | "RATE_LIMITED"
+  | "TIMEOUT_UNKNOWN"
   | "UPSTREAM_UNAVAILABLE"
   | "INTERNAL";
 
