@@ -1,8 +1,13 @@
+import { Decimal } from "decimal.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_LIMITS, effectiveLimits, resolveLimits, type TradingLimits } from "./limits.js";
 
-const amount = fc.integer({ min: 0, max: 1_000_000 }).map(String);
+/** Amounts with up to 6 decimal places, some equal but differently written ("5" and "5.000000"). */
+const amount = fc.tuple(fc.integer({ min: 0, max: 1_000_000_000 }), fc.boolean()).map(([units, padded]) => {
+  const value = new Decimal(units).dividedBy(1_000);
+  return padded ? value.toFixed(6) : value.toFixed();
+});
 const partial = fc.record(
   {
     allowedMarkets: fc.option(fc.subarray(["BTC-USD", "ETH-USD", "SOL-USD"]), { nil: undefined }),
@@ -32,7 +37,7 @@ describe("limits", () => {
           "maxDailyLoss",
           "confirmAboveNotional",
         ] as const) {
-          expect(Number(limits[key])).toBeLessThanOrEqual(Number(base[key]));
+          expect(new Decimal(limits[key]).lessThanOrEqualTo(base[key])).toBe(true);
         }
         for (const key of [
           "priceBandBps",

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from "@perpx/errors";
+import { Decimal } from "decimal.js";
 
 /**
  * The safety limits a server enforces on every order, in USD where they are amounts. A credential
@@ -22,7 +23,7 @@ export interface TradingLimits {
   maxLeverage: string;
   /** The most open orders the subaccount may hold when placing one more. */
   maxOpenOrders: number;
-  /** The equity drop since the UTC day's first reading that trips the breaker (then only reduce-only). */
+  /** The largest equity drop since the UTC day's first reading; a larger one trips the breaker (then only reduce-only). */
   maxDailyLoss: string;
   /** Orders whose notional is above this need `confirm: true`. */
   confirmAboveNotional: string;
@@ -92,7 +93,7 @@ export function resolveLimits(partial: Partial<TradingLimits> = {}): TradingLimi
   return limits;
 }
 
-const smaller = (a: string, b: string) => (Number(a) <= Number(b) ? a : b);
+const smaller = (a: string, b: string) => (new Decimal(a).lessThanOrEqualTo(b) ? a : b);
 
 /**
  * The limits of one credential: the server's, tightened by the credential's own (a credential can

@@ -171,7 +171,7 @@ describe("safety limits: every refusal sends nothing (checked on chain)", () => 
     expect(await chainState(account, [301])).toEqual({ positions: [], resting: [true] });
   });
 
-  it("answers REJECTED or INSUFFICIENT_COLLATERAL with the chain's reason when the chain refuses", async () => {
+  it("refuses with INSUFFICIENT_COLLATERAL when the free collateral does not cover the initial margin", async () => {
     const { client, account } = await session({
       maxOrderNotional: "1000000",
       maxPositionNotional: "1000000",
@@ -180,7 +180,13 @@ describe("safety limits: every refusal sends nothing (checked on chain)", () => 
     });
     const price = (await oracle(client)) * 0.99;
     const error = await refused(client, "place_order", limit(401, price, "1"));
-    expect(["INSUFFICIENT_COLLATERAL", "REJECTED"]).toContain(error.code);
+    expect(error).toMatchObject({
+      code: "INSUFFICIENT_COLLATERAL",
+      message: expect.stringMatching(/USDC of free collateral \(initial margin\), the subaccount has \d+/),
+    });
+    const { required, freeCollateral } = error as unknown as { required: string; freeCollateral: string };
+    expect(Number(required)).toBeGreaterThan(Number(freeCollateral));
+    expect(freeCollateral).toBe((await account.client.account()).freeCollateral);
     expect(await chainState(account, [401])).toEqual({ positions: [], resting: [false] });
   });
 

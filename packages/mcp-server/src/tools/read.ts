@@ -1,5 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { isIndexerNotFoundError } from "@perpx/indexer-client";
+import { Decimal } from "decimal.js";
 import { z } from "zod";
 import { indexerOf } from "../accounts.js";
 import { dailyLoss } from "../risk.js";
@@ -106,8 +107,8 @@ export function registerReadTools(server: McpServer, deps: ToolDeps): void {
         ticker: t,
         bids,
         asks,
-        mid: both ? String((Number(bid) + Number(ask)) / 2) : null,
-        spread: both ? String(Number(ask) - Number(bid)) : null,
+        mid: both ? new Decimal(bid).plus(ask).dividedBy(2).toFixed() : null,
+        spread: both ? new Decimal(ask).minus(bid).toFixed() : null,
       };
     },
   });
