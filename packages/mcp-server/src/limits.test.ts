@@ -20,6 +20,7 @@ const partial = fc.record(
     confirmAboveNotional: amount,
     defaultSlippageBps: fc.integer({ min: 0, max: 1_000 }),
     maxSlippageBps: fc.integer({ min: 0, max: 1_000 }),
+    maxWritesPerMinute: fc.integer({ min: 0, max: 1_000 }),
   },
   { requiredKeys: [] },
 ) as fc.Arbitrary<Partial<TradingLimits>>;
@@ -44,6 +45,7 @@ describe("limits", () => {
           "maxOpenOrders",
           "defaultSlippageBps",
           "maxSlippageBps",
+          "maxWritesPerMinute",
         ] as const) {
           expect(limits[key]).toBeLessThanOrEqual(base[key]);
         }

@@ -31,6 +31,8 @@ export interface TradingLimits {
   defaultSlippageBps: number;
   /** The most basis points of slippage a MARKET order may ask. */
   maxSlippageBps: number;
+  /** The most write-tool calls (place, cancel) a credential may make in any 60 s; more are refused with `RATE_LIMITED`. */
+  maxWritesPerMinute: number;
 }
 
 /**
@@ -52,9 +54,16 @@ export const DEFAULT_LIMITS: Readonly<TradingLimits> = Object.freeze({
   confirmAboveNotional: "5000",
   defaultSlippageBps: 50,
   maxSlippageBps: 500,
+  maxWritesPerMinute: 60,
 });
 
-const NUMBER_FIELDS = ["priceBandBps", "maxOpenOrders", "defaultSlippageBps", "maxSlippageBps"] as const;
+const NUMBER_FIELDS = [
+  "priceBandBps",
+  "maxOpenOrders",
+  "defaultSlippageBps",
+  "maxSlippageBps",
+  "maxWritesPerMinute",
+] as const;
 const DECIMAL_FIELDS = [
   "maxOrderNotional",
   "maxPositionNotional",
@@ -123,5 +132,6 @@ export function effectiveLimits(server: TradingLimits, tighter: Partial<TradingL
     confirmAboveNotional: smaller(server.confirmAboveNotional, own.confirmAboveNotional),
     defaultSlippageBps: Math.min(server.defaultSlippageBps, own.defaultSlippageBps),
     maxSlippageBps: Math.min(server.maxSlippageBps, own.maxSlippageBps),
+    maxWritesPerMinute: Math.min(server.maxWritesPerMinute, own.maxWritesPerMinute),
   };
 }

@@ -5,6 +5,7 @@ import type { EndpointName, Env, Network, NetworkConfig, NetworkName } from "@pe
 import { createAccounts } from "./accounts.js";
 import { mcpHttpHandler } from "./http.js";
 import { effectiveLimits, resolveLimits, type TradingLimits } from "./limits.js";
+import { createRateLimiter } from "./rate-limit.js";
 import { type McpStore, openSqliteStore } from "./store.js";
 
 /**
@@ -160,6 +161,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
   });
   const store = options.store ?? openSqliteStore({ path: options.database ?? ":memory:" });
   const accounts = createAccounts(base);
+  const rateLimiter = createRateLimiter();
   const loopback = LOOPBACK.has(host);
   let port = options.port ?? 8080;
   const allowedHosts = new Set(options.allowedHosts ?? []);
@@ -183,6 +185,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
         account: await accounts.of(principal),
         limits: effectiveLimits(limits, accountLimits[principal.account]),
         store,
+        rateLimiter,
         verifyTimeoutMs: options.verifyTimeoutMs ?? 15_000,
         statefulSettleMs: options.statefulSettleMs ?? 3_000,
       });

@@ -224,4 +224,49 @@ describe("safety limits: every refusal sends nothing (checked on chain)", () => 
     expect((await refused(client, "place_order", limit(701, price))).code).toBe("DUPLICATE_CLIENT_ID");
     expect(await chainState(account, [701])).toEqual({ positions: [], resting: [false] });
   });
+
+  it("refuses a credential's write calls above its rate with RATE_LIMITED and a retry-after hint, sending nothing", async () => {
+    const account = await net.account();
+    const other = await net.account();
+    // The server allows 5 writes a minute; this account's own limit is 2 (a credential only tightens).
+    const server = await net.startServer({
+      limits: { maxWritesPerMinute: 5 },
+      accountLimits: { [account.owner.address]: { maxWritesPerMinute: 2 } },
+    });
+    const client = await net.connect(account.credential, server);
+    const price = (await oracle(client)) * 0.97;
+    expect((await call(client, "place_order", limit(801, price))).verification.state).toBe("RESTING");
+    expect((await call(client, "place_order", limit(802, price, "0.001", { dryRun: true }))).dryRun).toBe(
+      true,
+    );
+    const error = (await refused(client, "place_order", limit(803, price))) as {
+      code: string;
+      message: string;
+      retryAfterMs?: number;
+      retryAfterSeconds?: number;
+    };
+    expect(error).toMatchObject({
+      code: "RATE_LIMITED",
+      message: expect.stringMatching(/2 write call\(s\) a minute/),
+    });
+    expect(error.retryAfterMs).toBeGreaterThan(0);
+    expect(error.retryAfterMs).toBeLessThanOrEqual(60_000);
+    expect(error.retryAfterSeconds).toBe(Math.ceil((error.retryAfterMs ?? 0) / 1000));
+    // Cancels are writes too; reads are not counted.
+    expect((await refused(client, "cancel_order", { clientId: 801, ticker: "BTC-USD" })).code).toBe(
+      "RATE_LIMITED",
+    );
+    expect((await call(client, "get_trading_limits")).limits.maxWritesPerMinute).toBe(2);
+    // A second session of the same credential shares the budget; another credential has its own.
+    const again = await net.connect(account.credential, server);
+    expect((await refused(again, "place_order", limit(804, price))).code).toBe("RATE_LIMITED");
+    const neighbour = await net.connect(other.credential, server);
+    expect((await call(neighbour, "place_order", limit(805, price))).verification.state).toBe("RESTING");
+    expect(await chainState(account, [801, 802, 803, 804])).toEqual({
+      positions: [],
+      resting: [true, false, false, false],
+    });
+    const audit = await server.store.auditLog(account.owner.address);
+    expect(audit.map((e) => e.tool)).toEqual(["place_order", "place_order"]);
+  });
 });

@@ -4,6 +4,7 @@ import type { OrderResponseObject } from "@perpx/core/indexer";
 import { batchCancelMsg, cancelOrderMsg, type TxMessage } from "@perpx/node-client";
 import { z } from "zod";
 import { indexerOf } from "../accounts.js";
+import { credentialKey, takeWrite } from "../rate-limit.js";
 import { decimal, defineTool, ticker } from "./define.js";
 import type { ToolDeps } from "./deps.js";
 import { findOrder, openOrders } from "./read.js";
@@ -132,7 +133,7 @@ async function cancelOrders(
 
 /**
  * Registers `cancel_order`, `batch_cancel_orders` and `cancel_all_orders`. Cancels stay allowed
- * after the daily-loss breaker trips; each answers every order's verified final status, or fails
+ * after the daily-loss breaker trips (they count toward the credential's write rate); each answers every order's verified final status, or fails
  * with `TIMEOUT_UNKNOWN` (every order's status so far) when one is not final in time.
  *
  * @example
@@ -145,6 +146,7 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
   const owner = deps.account.principal.account;
   const timeout = z.number().int().min(1_000).max(60_000).optional();
   const audited = async (tool: string, request: unknown, run: () => Promise<CancelResult[]>) => {
+    takeWrite(deps.rateLimiter, credentialKey(deps.account.principal), deps.limits.maxWritesPerMinute, tool);
     let results: CancelResult[] | undefined;
     try {
       results = await run();

@@ -4,6 +4,7 @@ import { Decimal } from "decimal.js";
 import { z } from "zod";
 import { indexerOf } from "../accounts.js";
 import { type CheckResult, positionAfter, runOrderChecks } from "../checks.js";
+import { credentialKey, takeWrite } from "../rate-limit.js";
 import { dailyLoss } from "../risk.js";
 import type { McpStore } from "../store.js";
 import { decimal, defineTool, record, ticker } from "./define.js";
@@ -186,7 +187,7 @@ async function gather(deps: ToolDeps, t: string) {
 }
 
 /**
- * Registers `place_order`: shape, the pre-trade checks in order, quantisation, idempotent client
+ * Registers `place_order`: the credential's write rate, shape, the pre-trade checks in order, quantisation, idempotent client
  * ids, `dryRun`, confirmation above a notional; then signs with the trading key, sends, and answers
  * the verified state; when that is not known within the verification timeout, `isError: true` with code
  * `TIMEOUT_UNKNOWN`, the tx hash and what was seen. Nothing is sent when a check fails; nothing is
@@ -208,6 +209,7 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
     output,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     run: async (args) => {
+      takeWrite(deps.rateLimiter, credentialKey(account.principal), limits.maxWritesPerMinute, "place_order");
       const checks: CheckResult[] = [];
       let audited = false;
       const audit = (outcome: unknown, txHash?: string) =>
