@@ -89,6 +89,8 @@ function checkDecimal(field: string, value: string): void {
  * @example
  * ```ts
  * const limits = resolveLimits({ maxLeverage: "3" });
+ * limits.maxOrderNotional; // "10000"
+ * resolveLimits({ maxLeverage: "-1" }); // throws InvalidArgumentError
  * ```
  */
 export function resolveLimits(partial: Partial<TradingLimits> = {}): TradingLimits {
@@ -110,7 +112,9 @@ const smaller = (a: string, b: string) => (new Decimal(a).lessThanOrEqualTo(b) ?
  *
  * @example
  * ```ts
- * effectiveLimits(server, { maxOrderNotional: "100" }).maxOrderNotional; // "100" (when the server allows more)
+ * const server = resolveLimits({ maxOrderNotional: "500" });
+ * effectiveLimits(server, { maxOrderNotional: "100" }).maxOrderNotional; // "100"
+ * effectiveLimits(server, { maxOrderNotional: "900" }).maxOrderNotional; // "500": never loosened
  * ```
  */
 export function effectiveLimits(server: TradingLimits, tighter: Partial<TradingLimits> = {}): TradingLimits {

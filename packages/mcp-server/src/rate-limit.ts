@@ -85,7 +85,11 @@ export function takeWrite(limiter: RateLimiter, key: string, perMinute: number, 
  *
  * @example
  * ```ts
- * credentialKey(principalOf(`Bearer ${encodeCredential({ masterAddress: "perpx1qyqszqgpqyqszqgpqyqszqgpqyqszqgp2kr9zq" })}`)).length; // 64
+ * import { encodeCredential } from "@perpx/core";
+ *
+ * credentialKey(principal) === principal.tradingKey?.wallet.address; // true: a trading key's calls count under its address
+ * const readOnly = encodeCredential({ masterAddress: principal.account });
+ * credentialKey(principalOf(`Bearer ${readOnly}`)) === fingerprintOf(readOnly); // true
  * ```
  */
 export function credentialKey(principal: Principal): string {

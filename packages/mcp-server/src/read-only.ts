@@ -44,6 +44,8 @@ type CallHandler = (request: { params: { name: string } }, extra: unknown) => un
  *
  * @example
  * ```ts
+ * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ *
  * const server = new McpServer({ name: "perpx-mcp", version: "0.0.0" });
  * refuseWrites(server, WRITE_TOOLS, () => {
  *   server.registerTool("place_order", { description: "places an order" }, async () => ({ content: [] })).disable();

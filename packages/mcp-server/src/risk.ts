@@ -9,7 +9,9 @@ import type { ToolDeps } from "./tools/deps.js";
  *
  * @example
  * ```ts
- * const { tripped } = await dailyLoss(deps);
+ * const { tripped, limit } = await dailyLoss(deps);
+ * tripped; // false
+ * limit; // "1000"
  * ```
  */
 export interface DailyLoss {
@@ -35,7 +37,7 @@ export interface DailyLoss {
  * @example
  * ```ts
  * (await dailyLoss(deps)).tripped; // false
- * await dailyLoss(deps, "1000.5"); // with the equity read from the chain
+ * (await dailyLoss(deps, "1000000")).loss; // "0": with the equity read from the chain
  * ```
  */
 export async function dailyLoss(deps: ToolDeps, chainEquity?: string): Promise<DailyLoss> {

@@ -109,8 +109,9 @@ export interface McpServerOptions {
  *
  * @example
  * ```ts
- * const server = await startMcpServer({ network: "local", port: 0 });
- * server.url; // "http://127.0.0.1:41234/mcp"
+ * const server = await startMcpServer({ ...serverOptions, port: 0 });
+ * new URL(server.url).pathname; // "/mcp"
+ * server.sessionCount(); // 0
  * await server.close();
  * ```
  */
@@ -144,7 +145,15 @@ const hostnameOf = (value: string) => {
  *
  * @example
  * ```ts
- * const server = await startMcpServer({ network: "testnet", env: process.env, port: 8080, database: "./perpx-mcp.db" });
+ * import { mkdtempSync, rmSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ *
+ * const database = join(mkdtempSync(join(tmpdir(), "perpx-mcp-")), "state.db");
+ * const server = await startMcpServer({ ...serverOptions, port: 0, database, limits: { maxOrderNotional: "500" } });
+ * (await (await fetch(new URL("/health", server.url))).json()).status; // "ok"
+ * await server.close();
+ * rmSync(database, { force: true });
  * ```
  */
 export async function startMcpServer(options: McpServerOptions): Promise<RunningMcpServer> {

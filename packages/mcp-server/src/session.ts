@@ -15,8 +15,16 @@ const VERSION = "0.0.0";
  *
  * @example
  * ```ts
+ * import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+ * import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+ *
  * const server = sessionServer(deps);
- * await server.connect(transport);
+ * const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+ * await server.connect(serverSide);
+ * const client = new Client({ name: "docs", version: "0" });
+ * await client.connect(clientSide);
+ * (await client.listTools()).tools.some((tool) => tool.name === "place_order"); // true
+ * await client.close();
  * ```
  */
 export function sessionServer(deps: ToolDeps): McpServer {

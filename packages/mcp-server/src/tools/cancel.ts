@@ -81,11 +81,6 @@ async function verifyCancels(deps: ToolDeps, orders: OrderResponseObject[], time
  * Cancels orders of the principal's subaccount 0: short-term ones in one `MsgBatchCancel` per
  * market, stateful ones each by `MsgCancelOrder`; then verifies each through the indexer until it is
  * CANCELED (or FILLED first: `filledBeforeCancel`) or the timeout passes (`UNKNOWN`).
- *
- * @example
- * ```ts
- * const results = await cancelOrders(deps, orders, 15_000);
- * ```
  */
 async function cancelOrders(
   deps: ToolDeps,
@@ -138,7 +133,10 @@ async function cancelOrders(
  *
  * @example
  * ```ts
- * registerCancelTools(server, deps);
+ * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ *
+ * const server = new McpServer({ name: "perpx-mcp", version: "0.0.0" });
+ * registerCancelTools(server, deps).length; // 3
  * ```
  */
 export function registerCancelTools(server: McpServer, deps: ToolDeps) {

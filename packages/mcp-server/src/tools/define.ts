@@ -8,7 +8,10 @@ import { failure, ok } from "./result.js";
  *
  * @example
  * ```ts
+ * import { z } from "zod";
+ *
  * const spec: ToolSpec<{ ticker: z.ZodString }> = { title: "Market", description: "...", input: { ticker: z.string() }, output: {}, annotations: { readOnlyHint: true }, run: async ({ ticker }) => ({ ticker }) };
+ * await spec.run({ ticker: "BTC-USD" }, new AbortController().signal); // { ticker: "BTC-USD" }
  * ```
  */
 export interface ToolSpec<I extends z.ZodRawShape> {
@@ -31,7 +34,19 @@ export interface ToolSpec<I extends z.ZodRawShape> {
  *
  * @example
  * ```ts
- * defineTool(server, "get_market", spec);
+ * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ * import { z } from "zod";
+ *
+ * const server = new McpServer({ name: "perpx-mcp", version: "0.0.0" });
+ * const tool = defineTool(server, "echo_ticker", {
+ *   title: "Echo",
+ *   description: "answers its ticker",
+ *   input: { ticker },
+ *   output: { ticker: z.string() },
+ *   annotations: { readOnlyHint: true },
+ *   run: async (args) => ({ ticker: args.ticker }),
+ * });
+ * tool.enabled; // true
  * ```
  */
 export function defineTool<I extends z.ZodRawShape>(
@@ -71,7 +86,10 @@ export const decimal = z.string().describe("a decimal number as a string");
  *
  * @example
  * ```ts
+ * import { z } from "zod";
+ *
  * const market = record({ ticker: z.string() });
+ * market.parse({ ticker: "BTC-USD", status: "ACTIVE" }); // { ticker: "BTC-USD", status: "ACTIVE" }
  * ```
  */
 export function record(shape: z.ZodRawShape) {
@@ -83,7 +101,8 @@ export function record(shape: z.ZodRawShape) {
  *
  * @example
  * ```ts
- * ticker.parse("BTC-USD");
+ * ticker.parse("BTC-USD"); // "BTC-USD"
+ * ticker.safeParse("btc").success; // false
  * ```
  */
 export const ticker = z
@@ -96,7 +115,8 @@ export const ticker = z
  *
  * @example
  * ```ts
- * subaccountNumber.parse(0);
+ * subaccountNumber.parse(0); // 0
+ * subaccountNumber.parse(undefined); // undefined
  * ```
  */
 export const subaccountNumber = z

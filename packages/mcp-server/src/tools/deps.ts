@@ -8,7 +8,15 @@ import type { McpStore } from "../store.js";
  *
  * @example
  * ```ts
- * const deps: ToolDeps = { account, limits, store, rateLimiter: createRateLimiter(), verifyTimeoutMs: 15_000, statefulSettleMs: 3_000 };
+ * const deps: ToolDeps = {
+ *   account,
+ *   limits: resolveLimits({ maxOrderNotional: "500" }),
+ *   store: openSqliteStore({ path: ":memory:" }),
+ *   rateLimiter: createRateLimiter(),
+ *   verifyTimeoutMs: 15_000,
+ *   statefulSettleMs: 3_000,
+ * };
+ * deps.limits.maxOrderNotional; // "500"
  * ```
  */
 export interface ToolDeps {

@@ -195,7 +195,10 @@ async function gather(deps: ToolDeps, t: string) {
  *
  * @example
  * ```ts
- * registerPlaceOrder(server, deps);
+ * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ *
+ * const server = new McpServer({ name: "perpx-mcp", version: "0.0.0" });
+ * registerPlaceOrder(server, deps).title; // "Place order"
  * ```
  */
 export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {

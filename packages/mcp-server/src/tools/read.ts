@@ -40,6 +40,9 @@ const level = z.object({ price: decimal, size: decimal });
  *
  * @example
  * ```ts
+ * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ *
+ * const server = new McpServer({ name: "perpx-mcp", version: "0.0.0" });
  * registerReadTools(server, deps);
  * ```
  */
@@ -302,6 +305,7 @@ export function registerReadTools(server: McpServer, deps: ToolDeps): void {
  * @example
  * ```ts
  * const orders = await openOrders(deps, 0, "BTC-USD");
+ * orders.every((order) => order.ticker === "BTC-USD"); // true
  * ```
  */
 export async function openOrders(deps: ToolDeps, number: number, t?: string) {
@@ -322,7 +326,8 @@ export async function openOrders(deps: ToolDeps, number: number, t?: string) {
  *
  * @example
  * ```ts
- * const order = await findOrder(deps, { clientId: 7, ticker: "BTC-USD" });
+ * await findOrder(deps, { clientId: 7, ticker: "BTC-USD" }); // throws ToolFailure (no such order)
+ * await findOrder(deps, { clientId: 7 }); // throws ToolFailure (the ticker is missing)
  * ```
  */
 export async function findOrder(
