@@ -5,15 +5,13 @@ import { ToolFailure } from "./tools/result.js";
 
 const WINDOW = 1_000;
 /** Call times: non-decreasing gaps, some equal, some beyond a window. */
-const times = fc
-  .array(fc.integer({ min: 0, max: 600 }), { maxLength: 60 })
-  .map((gaps) => {
-    let now = 0;
-    return gaps.map((gap) => {
-      now += gap;
-      return now;
-    });
+const times = fc.array(fc.integer({ min: 0, max: 600 }), { maxLength: 60 }).map((gaps) => {
+  let now = 0;
+  return gaps.map((gap) => {
+    now += gap;
+    return now;
   });
+});
 
 describe("createRateLimiter (property)", () => {
   it("never allows more than the limit in any window, and allows a call whenever fewer were allowed", () => {

@@ -50,7 +50,7 @@ const limit = (clientId: number, price: number, size = "0.001", extra: Record<st
 });
 
 describe("safety limits: every refusal sends nothing (checked on chain)", () => {
-  it("refuses by market allowlist, price band, order notional, bad shape and off-grid size", async () => {
+  it("refuses by market allowlist, price band, order notional, bad shape, off-grid size and slippage", async () => {
     const { client, account } = await session({
       allowedMarkets: ["BTC-USD"],
       priceBandBps: 300,
@@ -64,6 +64,7 @@ describe("safety limits: every refusal sends nothing (checked on chain)", () => 
       [limit(103, price * 0.99, "0.01"), "RISK_LIMIT"],
       [{ ...limit(104, price * 0.99), notionalUsd: "50" }, "INVALID_INPUT"],
       [limit(105, price * 0.99, "0.00012345"), "QUANTIZATION"],
+      [{ ticker: "BTC-USD", side: "BUY", type: "MARKET", size: "0.001", slippageBps: 501 }, "RISK_LIMIT"],
     ];
     for (const [args, code] of cases) {
       const error = await refused(client, "place_order", args);

@@ -66,6 +66,9 @@ describe("transport and static bearer auth", () => {
     for (const name of WRITE_TOOLS) expect(names).not.toContain(name);
     expect(names).toContain("get_account");
     expect((await call(client, "get_trading_limits")).readOnly).toBe(true);
+    // A read-only session reads its account like a trading one.
+    expect(Number((await call(client, "get_account")).account.equity)).toBeGreaterThan(0);
+    expect((await call(client, "get_open_orders")).orders).toEqual([]);
     const writes: [string, Record<string, unknown>][] = [
       ["place_order", { ticker: "BTC-USD", side: "BUY", type: "MARKET", size: "0.001" }],
       ["cancel_order", { clientId: 1, ticker: "BTC-USD" }],

@@ -30,6 +30,44 @@ export interface ToolSpec<I extends z.ZodRawShape> {
 }
 
 /**
+ * The `structuredContent.error` of a failed call: its machine code, what was wrong, and extra facts.
+ *
+ * @example
+ * ```ts
+ * toolError.parse({ code: "RISK_LIMIT", message: "above the limit", limit: "maxOrderNotional" }).limit; // "maxOrderNotional"
+ * ```
+ */
+export const toolError = z
+  .looseObject({ code: z.string(), message: z.string() })
+  .describe("present on isError results only: the machine code, what was wrong and extra facts");
+
+/**
+ * A tool's output schema: its result's fields, or `error` alone on a failed call. MCP clients check
+ * a result's `structuredContent` against the declared schema even when `isError` is set, so the
+ * schema they see admits both (every field optional, plus `error`); the server checks its own
+ * successful results against the full shape.
+ *
+ * @example
+ * ```ts
+ * const schema = outputSchemaOf({ ticker: z.string() });
+ * schema.safeParse({ ticker: "BTC-USD" }).success; // true
+ * schema.safeParse({ error: { code: "NOT_FOUND", message: "no market" } }).success; // true
+ * schema.safeParse({}).success; // false
+ * ```
+ */
+export function outputSchemaOf(shape: z.ZodRawShape) {
+  const success = z.object(shape);
+  return success
+    .partial()
+    .extend({ error: toolError.optional() })
+    .superRefine((value, context) => {
+      if (value.error !== undefined) return;
+      const parsed = success.safeParse(value);
+      if (!parsed.success) context.addIssue({ code: "custom", message: parsed.error.message });
+    });
+}
+
+/**
  * Registers a tool whose failures (thrown) become `isError: true` results with a machine code.
  *
  * @example
@@ -58,7 +96,7 @@ export function defineTool<I extends z.ZodRawShape>(
     title: spec.title,
     description: spec.description,
     inputSchema: spec.input,
-    outputSchema: spec.output,
+    outputSchema: outputSchemaOf(spec.output),
     annotations: spec.annotations,
   };
   const handler = async (args: z.infer<z.ZodObject<I>>, extra: { signal: AbortSignal }) => {
