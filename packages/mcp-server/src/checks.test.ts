@@ -1,7 +1,7 @@
-import { Decimal } from "decimal.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type CheckResult, type OrderFacts, positionAfter, runOrderChecks } from "./checks.js";
+import { Exact } from "./decimal.js";
 import { resolveLimits, type TradingLimits } from "./limits.js";
 import { ToolFailure } from "./tools/result.js";
 
@@ -106,10 +106,10 @@ describe("runOrderChecks", () => {
   });
 });
 
-/** Decimal strings with up to 6 places, from 10^-6 to 10^6. */
+/** Exact strings with up to 6 places, from 10^-6 to 10^6. */
 const positive = fc
   .bigInt({ min: 1n, max: 1_000_000_000_000n })
-  .map((units) => new Decimal(units.toString()).dividedBy(1_000_000).toFixed());
+  .map((units) => new Exact(units.toString()).dividedBy(1_000_000).toFixed());
 /** One quantum of the generated amounts. */
 const QUANTUM = "0.000001";
 
@@ -127,11 +127,11 @@ describe("runOrderChecks at its boundaries (property)", () => {
   it("max order notional: exactly at the limit passes, one quantum over fails", () => {
     fc.assert(
       fc.property(positive, positive, (size, price) => {
-        const notional = new Decimal(size).times(price).toFixed();
+        const notional = new Exact(size).times(price).toFixed();
         const within = { ...loose, maxOrderNotional: notional };
         const at = { ...open, size, price, oracle: price };
         expect(refusal(at, within)).toBe("passed 10");
-        const over = { ...at, size: new Decimal(size).plus(QUANTUM).toFixed() };
+        const over = { ...at, size: new Exact(size).plus(QUANTUM).toFixed() };
         expect(refusal(over, within)).toBe("RISK_LIMIT after 3");
       }),
     );
@@ -140,11 +140,11 @@ describe("runOrderChecks at its boundaries (property)", () => {
   it("max position notional: exactly at the limit passes, one quantum over fails", () => {
     fc.assert(
       fc.property(positive, positive, positive, (position, size, oracle) => {
-        const limit = new Decimal(position).plus(size).times(oracle).toFixed();
+        const limit = new Exact(position).plus(size).times(oracle).toFixed();
         const within = { ...loose, maxPositionNotional: limit };
         const at = { ...open, position, size, price: oracle, oracle };
         expect(refusal(at, within)).toBe("passed 10");
-        const over = { ...at, size: new Decimal(size).plus(QUANTUM).toFixed() };
+        const over = { ...at, size: new Exact(size).plus(QUANTUM).toFixed() };
         expect(refusal(over, within)).toBe("RISK_LIMIT after 4");
       }),
     );
@@ -153,14 +153,14 @@ describe("runOrderChecks at its boundaries (property)", () => {
   it("max leverage: exactly at the limit passes, one quantum of exposure over fails", () => {
     fc.assert(
       fc.property(positive, positive, positive, positive, (size, oracle, other, equity) => {
-        const exposure = new Decimal(size).times(oracle).plus(other);
+        const exposure = new Exact(size).times(oracle).plus(other);
         const maxLeverage = exposure.dividedBy(equity);
         // Only leverages the limit can state exactly (a decimal string): exposure = leverage * equity.
         fc.pre(maxLeverage.times(equity).equals(exposure));
         const within = { ...loose, maxLeverage: maxLeverage.toFixed() };
         const at = { ...open, size, price: oracle, oracle, otherNotional: other, equity };
         expect(refusal(at, within)).toBe("passed 10");
-        const over = { ...at, otherNotional: new Decimal(other).plus(QUANTUM).toFixed() };
+        const over = { ...at, otherNotional: new Exact(other).plus(QUANTUM).toFixed() };
         expect(refusal(over, within)).toBe("RISK_LIMIT after 5");
       }),
     );
@@ -169,9 +169,9 @@ describe("runOrderChecks at its boundaries (property)", () => {
   it("price band: exactly at the band passes, one quantum further fails", () => {
     fc.assert(
       fc.property(positive, fc.integer({ min: 1, max: 9_999 }), fc.boolean(), (oracle, bps, above) => {
-        const offset = new Decimal(oracle).times(bps).dividedBy(10_000);
-        fc.pre(offset.times(10_000).equals(new Decimal(oracle).times(bps)));
-        const edge = above ? new Decimal(oracle).plus(offset) : new Decimal(oracle).minus(offset);
+        const offset = new Exact(oracle).times(bps).dividedBy(10_000);
+        fc.pre(offset.times(10_000).equals(new Exact(oracle).times(bps)));
+        const edge = above ? new Exact(oracle).plus(offset) : new Exact(oracle).minus(offset);
         const within = { ...loose, priceBandBps: bps };
         const at = { ...open, oracle, price: edge.toFixed(), size: QUANTUM };
         expect(refusal(at, within)).toBe("passed 10");
@@ -185,10 +185,10 @@ describe("runOrderChecks at its boundaries (property)", () => {
   it("free collateral: an initial margin exactly the free collateral passes, one quantum more fails", () => {
     fc.assert(
       fc.property(positive, positive, (size, price) => {
-        const required = new Decimal(size).times(price).times("0.05").toFixed();
+        const required = new Exact(size).times(price).times("0.05").toFixed();
         const at = { ...open, size, price, oracle: price, freeCollateral: required };
         expect(refusal(at, loose)).toBe("passed 10");
-        const short = new Decimal(required).minus(QUANTUM);
+        const short = new Exact(required).minus(QUANTUM);
         fc.pre(short.greaterThanOrEqualTo(0));
         expect(refusal({ ...at, freeCollateral: short.toFixed() }, loose)).toBe(
           "INSUFFICIENT_COLLATERAL after 6",
@@ -202,7 +202,7 @@ describe("runOrderChecks at its boundaries (property)", () => {
       fc.property(positive, positive, fc.boolean(), fc.boolean(), (position, size, short, buy) => {
         const signed = short ? `-${position}` : position;
         const { after, grows } = positionAfter({ side: buy ? "BUY" : "SELL", size, position: signed });
-        const expected = buy ? new Decimal(signed).plus(size) : new Decimal(signed).minus(size);
+        const expected = buy ? new Exact(signed).plus(size) : new Exact(signed).minus(size);
         expect(after).toBe(expected.toFixed());
         expect(grows).toBe(expected.abs().greaterThan(position));
       }),

@@ -1,4 +1,4 @@
-import { Decimal } from "decimal.js";
+import { Exact } from "./decimal.js";
 import type { TradingLimits } from "./limits.js";
 import { ToolFailure } from "./tools/result.js";
 
@@ -58,7 +58,7 @@ export interface CheckResult {
 }
 
 /** A figure for a message: at most 8 decimals, no trailing zeros. */
-const shown = (value: Decimal) => value.toDecimalPlaces(8).toFixed();
+const shown = (value: Exact) => value.toDecimalPlaces(8).toFixed();
 
 /**
  * The position after an order fills, and whether it is larger in size than before.
@@ -72,7 +72,7 @@ export function positionAfter(order: { side: "BUY" | "SELL"; size: string; posit
   after: string;
   grows: boolean;
 } {
-  const before = new Decimal(order.position);
+  const before = new Exact(order.position);
   const after = order.side === "BUY" ? before.plus(order.size) : before.minus(order.size);
   return { after: after.toFixed(), grows: after.abs().greaterThan(before.abs()) };
 }
@@ -112,8 +112,8 @@ export function runOrderChecks(facts: OrderFacts, limits: TradingLimits, passed:
     throw new ToolFailure("MARKET_NOT_ACTIVE", `${facts.ticker} is ${facts.marketStatus}, not ACTIVE`);
   }
   pass("market_status");
-  const price = new Decimal(facts.price);
-  const oracle = new Decimal(facts.oracle);
+  const price = new Exact(facts.price);
+  const oracle = new Exact(facts.oracle);
   const distance = price.minus(oracle).abs();
   // |price - oracle| / oracle <= band / 10_000, without a division.
   if (distance.times(10_000).greaterThan(oracle.times(limits.priceBandBps))) {
@@ -133,7 +133,7 @@ export function runOrderChecks(facts: OrderFacts, limits: TradingLimits, passed:
   }
   pass("max_order_notional");
   const { after, grows } = positionAfter(facts);
-  const positionNotional = new Decimal(after).abs().times(oracle);
+  const positionNotional = new Exact(after).abs().times(oracle);
   if (grows && positionNotional.greaterThan(limits.maxPositionNotional)) {
     throw new ToolFailure(
       "RISK_LIMIT",
@@ -142,7 +142,7 @@ export function runOrderChecks(facts: OrderFacts, limits: TradingLimits, passed:
     );
   }
   pass("max_position_notional");
-  const equity = new Decimal(facts.equity);
+  const equity = new Exact(facts.equity);
   if (grows) {
     if (equity.lessThanOrEqualTo(0)) {
       throw new ToolFailure("INSUFFICIENT_COLLATERAL", "the subaccount has no equity: deposit USDC first");
@@ -159,7 +159,7 @@ export function runOrderChecks(facts: OrderFacts, limits: TradingLimits, passed:
   }
   pass("max_leverage");
   if (grows && facts.freeCollateral !== undefined && facts.initialMarginFraction !== undefined) {
-    const added = new Decimal(after).abs().minus(new Decimal(facts.position).abs());
+    const added = new Exact(after).abs().minus(new Exact(facts.position).abs());
     const required = added.times(price).times(facts.initialMarginFraction);
     if (required.greaterThan(facts.freeCollateral)) {
       throw new ToolFailure(
@@ -186,9 +186,9 @@ export function runOrderChecks(facts: OrderFacts, limits: TradingLimits, passed:
   }
   pass("daily_loss_breaker");
   if (facts.reduceOnly) {
-    const position = new Decimal(facts.position);
+    const position = new Exact(facts.position);
     const opposite = !position.isZero() && (facts.side === "BUY") === position.isNegative();
-    if (!opposite || new Decimal(facts.size).greaterThan(position.abs())) {
+    if (!opposite || new Exact(facts.size).greaterThan(position.abs())) {
       throw new ToolFailure(
         "REDUCE_ONLY",
         `a reduce-only ${facts.side} of ${facts.size} would not only reduce the ${facts.ticker} position ${facts.position}`,

@@ -1,11 +1,11 @@
-import { Decimal } from "decimal.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { Exact } from "./decimal.js";
 import { DEFAULT_LIMITS, effectiveLimits, resolveLimits, type TradingLimits } from "./limits.js";
 
 /** Amounts with up to 6 decimal places, some equal but differently written ("5" and "5.000000"). */
 const amount = fc.tuple(fc.integer({ min: 0, max: 1_000_000_000 }), fc.boolean()).map(([units, padded]) => {
-  const value = new Decimal(units).dividedBy(1_000);
+  const value = new Exact(units).dividedBy(1_000);
   return padded ? value.toFixed(6) : value.toFixed();
 });
 const partial = fc.record(
@@ -38,7 +38,7 @@ describe("limits", () => {
           "maxDailyLoss",
           "confirmAboveNotional",
         ] as const) {
-          expect(new Decimal(limits[key]).lessThanOrEqualTo(base[key])).toBe(true);
+          expect(new Exact(limits[key]).lessThanOrEqualTo(base[key])).toBe(true);
         }
         for (const key of [
           "priceBandBps",

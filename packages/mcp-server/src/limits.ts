@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from "@perpx/errors";
-import { Decimal } from "decimal.js";
+import { Exact } from "./decimal.js";
 
 /**
  * The safety limits a server enforces on every order, in USD where they are amounts. A credential
@@ -104,7 +104,7 @@ export function resolveLimits(partial: Partial<TradingLimits> = {}): TradingLimi
   return limits;
 }
 
-const smaller = (a: string, b: string) => (new Decimal(a).lessThanOrEqualTo(b) ? a : b);
+const smaller = (a: string, b: string) => (new Exact(a).lessThanOrEqualTo(b) ? a : b);
 
 /**
  * The limits of one credential: the server's, tightened by the credential's own (a credential can

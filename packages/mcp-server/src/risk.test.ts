@@ -1,20 +1,20 @@
-import { Decimal } from "decimal.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { Exact } from "./decimal.js";
 import { breakerTrips, dayLoss } from "./risk.js";
 
 const amount = fc
   .bigInt({ min: 0n, max: 10_000_000_000_000n })
-  .map((units) => new Decimal(units.toString()).dividedBy(1_000_000).toFixed());
+  .map((units) => new Exact(units.toString()).dividedBy(1_000_000).toFixed());
 
 describe("the daily-loss breaker (property)", () => {
   it("a loss exactly at the limit does not trip it, one quantum more does", () => {
     fc.assert(
       fc.property(amount, amount, (start, loss) => {
-        const equity = new Decimal(start).minus(loss).toFixed();
-        expect(dayLoss(start, equity)).toBe(new Decimal(loss).toFixed());
+        const equity = new Exact(start).minus(loss).toFixed();
+        expect(dayLoss(start, equity)).toBe(new Exact(loss).toFixed());
         expect(breakerTrips(dayLoss(start, equity), loss)).toBe(false);
-        const worse = new Decimal(equity).minus("0.000001").toFixed();
+        const worse = new Exact(equity).minus("0.000001").toFixed();
         expect(breakerTrips(dayLoss(start, worse), loss)).toBe(true);
       }),
     );
@@ -23,7 +23,7 @@ describe("the daily-loss breaker (property)", () => {
   it("a gain is no loss", () => {
     fc.assert(
       fc.property(amount, amount, (start, gain) => {
-        expect(dayLoss(start, new Decimal(start).plus(gain).toFixed())).toBe("0");
+        expect(dayLoss(start, new Exact(start).plus(gain).toFixed())).toBe("0");
       }),
     );
   });

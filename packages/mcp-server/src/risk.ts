@@ -1,5 +1,5 @@
-import { Decimal } from "decimal.js";
 import { indexerOf } from "./accounts.js";
+import { Exact } from "./decimal.js";
 import type { ToolDeps } from "./tools/deps.js";
 
 /**
@@ -74,7 +74,7 @@ export async function dailyLoss(deps: ToolDeps, chainEquity?: string): Promise<D
  * ```
  */
 export function dayLoss(startEquity: string, equity: string): string {
-  return Decimal.max(0, new Decimal(startEquity).minus(equity)).toFixed();
+  return Exact.max(0, new Exact(startEquity).minus(equity)).toFixed();
 }
 
 /**
@@ -88,5 +88,5 @@ export function dayLoss(startEquity: string, equity: string): string {
  * ```
  */
 export function breakerTrips(loss: string, maxDailyLoss: string): boolean {
-  return new Decimal(loss).greaterThan(maxDailyLoss);
+  return new Exact(loss).greaterThan(maxDailyLoss);
 }

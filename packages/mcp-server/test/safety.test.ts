@@ -73,6 +73,10 @@ describe("safety limits: every refusal sends nothing (checked on chain)", () => 
     expect(
       (await refused(client, "place_order", { ...limit(106, price * 0.9), ticker: "SOL-USD" })).message,
     ).toMatch(/SOL-USD is not among the markets/);
+    for (const size of ["-1", "1e3", "0"]) {
+      const bad = await refused(client, "place_order", { ...limit(107, price), size });
+      expect(bad.message, size).toMatch(/size[\s\S]*a positive decimal string/);
+    }
     const listed = (await call(client, "list_markets", { allowedOnly: true })).markets;
     expect(listed.map((m: { ticker: string }) => m.ticker)).toEqual(["BTC-USD"]);
     expect(await chainState(account, ids)).toEqual({ positions: [], resting: ids.map(() => false) });

@@ -49,6 +49,8 @@ export const toolError = z
  *
  * @example
  * ```ts
+ * import { z } from "zod";
+ *
  * const schema = outputSchemaOf({ ticker: z.string() });
  * schema.safeParse({ ticker: "BTC-USD" }).success; // true
  * schema.safeParse({ error: { code: "NOT_FOUND", message: "no market" } }).success; // true
@@ -118,6 +120,25 @@ export function defineTool<I extends z.ZodRawShape>(
  * ```
  */
 export const decimal = z.string().describe("a decimal number as a string");
+
+/**
+ * A positive amount argument: a plain decimal string (no sign, exponent or spaces), at most 30
+ * digits before the point and 18 after, so the server's exact arithmetic keeps every digit.
+ *
+ * @example
+ * ```ts
+ * amount.parse("0.001"); // "0.001"
+ * amount.safeParse("0").success; // false
+ * amount.safeParse("1e3").success; // false
+ * ```
+ */
+export const amount = z
+  .string()
+  .regex(
+    /^(?=[\d.]*[1-9])\d{1,30}(\.\d{1,18})?$/,
+    'a positive decimal string such as "0.01" (at most 30 digits before the point and 18 after)',
+  )
+  .describe("a positive decimal number as a string");
 
 /**
  * A loose record: the named fields checked, the indexer's other fields passed through.

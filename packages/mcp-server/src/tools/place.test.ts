@@ -1,13 +1,13 @@
-import { Decimal } from "decimal.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { Exact } from "../decimal.js";
 import { sizeForNotional, worstPrice } from "./place.js";
 import { ToolFailure } from "./result.js";
 
-/** Decimal strings with up to `places` decimals, from one unit of the last place up. */
+/** Exact strings with up to `places` decimals, from one unit of the last place up. */
 const decimalOf = (places: number, max: bigint) =>
-  fc.bigInt({ min: 1n, max }).map((units) => new Decimal(units.toString()).dividedBy(10 ** places).toFixed());
-const step = fc.integer({ min: 0, max: 8 }).map((places) => new Decimal(1).dividedBy(10 ** places).toFixed());
+  fc.bigInt({ min: 1n, max }).map((units) => new Exact(units.toString()).dividedBy(10 ** places).toFixed());
+const step = fc.integer({ min: 0, max: 8 }).map((places) => new Exact(1).dividedBy(10 ** places).toFixed());
 
 describe("sizeForNotional (property)", () => {
   it("answers the most whole steps whose notional fits: one step more would not", () => {
@@ -19,10 +19,10 @@ describe("sizeForNotional (property)", () => {
         } catch (error) {
           expect(error).toBeInstanceOf(ToolFailure);
           expect((error as ToolFailure).toolCode).toBe("QUANTIZATION");
-          expect(new Decimal(stepSize).times(price).greaterThan(notional)).toBe(true);
+          expect(new Exact(stepSize).times(price).greaterThan(notional)).toBe(true);
           return;
         }
-        const sized = new Decimal(size);
+        const sized = new Exact(size);
         expect(sized.modulo(stepSize).isZero()).toBe(true);
         expect(sized.times(price).lessThanOrEqualTo(notional)).toBe(true);
         expect(sized.plus(stepSize).times(price).greaterThan(notional)).toBe(true);
@@ -41,12 +41,10 @@ describe("worstPrice (property)", () => {
   it("moves the oracle exactly slippageBps against the taker", () => {
     fc.assert(
       fc.property(decimalOf(6, 10n ** 12n), fc.integer({ min: 0, max: 10_000 }), (oracle, bps) => {
-        const up = new Decimal(worstPrice("BUY", oracle, bps));
-        const down = new Decimal(worstPrice("SELL", oracle, bps));
-        expect(up.minus(oracle).times(10_000).equals(new Decimal(oracle).times(bps))).toBe(true);
-        expect(new Decimal(oracle).minus(down).times(10_000).equals(new Decimal(oracle).times(bps))).toBe(
-          true,
-        );
+        const up = new Exact(worstPrice("BUY", oracle, bps));
+        const down = new Exact(worstPrice("SELL", oracle, bps));
+        expect(up.minus(oracle).times(10_000).equals(new Exact(oracle).times(bps))).toBe(true);
+        expect(new Exact(oracle).minus(down).times(10_000).equals(new Exact(oracle).times(bps))).toBe(true);
       }),
     );
   });

@@ -1,13 +1,13 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { accountView, type HumanOrder, planOrder } from "@perpx/composite-client";
-import { Decimal } from "decimal.js";
 import { z } from "zod";
 import { indexerOf } from "../accounts.js";
 import { type CheckResult, positionAfter, runOrderChecks } from "../checks.js";
+import { Exact } from "../decimal.js";
 import { credentialKey, takeWrite } from "../rate-limit.js";
 import { dailyLoss } from "../risk.js";
 import type { McpStore } from "../store.js";
-import { decimal, defineTool, record, ticker } from "./define.js";
+import { amount, decimal, defineTool, record, ticker } from "./define.js";
 import type { ToolDeps } from "./deps.js";
 import { openOrders } from "./read.js";
 import { ToolFailure } from "./result.js";
@@ -17,11 +17,11 @@ const input = {
   ticker,
   side: z.enum(["BUY", "SELL"]),
   type: z.enum(["MARKET", "LIMIT"]),
-  size: decimal.optional().describe("size in the base asset; give this or notionalUsd"),
-  notionalUsd: decimal
+  size: amount.optional().describe("size in the base asset; give this or notionalUsd"),
+  notionalUsd: amount
     .optional()
     .describe("size as USD notional (floored to the step size); give this or size"),
-  price: decimal.optional().describe("limit price (LIMIT only), on the market's tick"),
+  price: amount.optional().describe("limit price (LIMIT only), on the market's tick"),
   slippageBps: z.number().int().min(1).optional().describe("MARKET only: worst price as bps from the oracle"),
   timeInForce: z.enum(["GTT", "IOC", "FOK"]).optional().describe("LIMIT: GTT (rests, default), IOC or FOK"),
   postOnly: z.boolean().optional(),
@@ -96,7 +96,7 @@ function shape(args: PlaceInput): void {
  */
 export function worstPrice(side: "BUY" | "SELL", oracle: string, slippageBps: number): string {
   const bps = side === "BUY" ? 10_000 + slippageBps : 10_000 - slippageBps;
-  return new Decimal(oracle).times(bps).dividedBy(10_000).toFixed();
+  return new Exact(oracle).times(bps).dividedBy(10_000).toFixed();
 }
 
 /**
@@ -112,11 +112,11 @@ export function worstPrice(side: "BUY" | "SELL", oracle: string, slippageBps: nu
  * ```
  */
 export function sizeForNotional(notionalUsd: string, price: string, stepSize: string): string {
-  const notional = new Decimal(notionalUsd);
-  const step = new Decimal(stepSize);
+  const notional = new Exact(notionalUsd);
+  const step = new Exact(stepSize);
   const stepNotional = step.times(price);
   let steps = notional.dividedToIntegerBy(stepNotional);
-  // The division rounds at decimal.js' precision: settle on the exact largest count.
+  // Amounts fit the arithmetic's precision; settle on the exact largest count all the same.
   while (steps.plus(1).times(stepNotional).lessThanOrEqualTo(notional)) steps = steps.plus(1);
   while (steps.greaterThan(0) && steps.times(stepNotional).greaterThan(notional)) steps = steps.minus(1);
   if (steps.lessThan(1)) {
@@ -140,7 +140,7 @@ function humanOrder(
       ? {
           ...common,
           type: "MARKET",
-          slippage: `${new Decimal(market.slippageBps).dividedBy(100).toFixed()}%`,
+          slippage: `${new Exact(market.slippageBps).dividedBy(100).toFixed()}%`,
           goodTil: { blocks: SHORT_BLOCKS },
         }
       : {
@@ -167,13 +167,13 @@ async function gather(deps: ToolDeps, t: string) {
   const indexed = markets[t];
   if (!indexed) throw new ToolFailure("NOT_FOUND", `no market ${t}`);
   const signed = (p: (typeof view.positions)[number]) =>
-    new Decimal(p.size).abs().times(p.side === "SHORT" ? -1 : 1);
+    new Exact(p.size).abs().times(p.side === "SHORT" ? -1 : 1);
   const position = view.positions
     .filter((p) => p.market === t)
-    .reduce((n, p) => n.plus(signed(p)), new Decimal(0));
+    .reduce((n, p) => n.plus(signed(p)), new Exact(0));
   const otherNotional = view.positions
     .filter((p) => p.market !== t)
-    .reduce((n, p) => n.plus(new Decimal(p.value).abs()), new Decimal(0));
+    .reduce((n, p) => n.plus(new Exact(p.value).abs()), new Exact(0));
   return {
     market,
     indexed,
@@ -265,8 +265,8 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
         });
         checks.push({ check: "quantization", passed: true });
         const { after } = positionAfter({ side: args.side, size: planned.size, position: facts.position });
-        const afterNotional = new Decimal(after).abs().times(facts.indexed.oraclePrice);
-        const equity = new Decimal(facts.equity);
+        const afterNotional = new Exact(after).abs().times(facts.indexed.oraclePrice);
+        const equity = new Exact(facts.equity);
         const risk = {
           equity: facts.equity,
           positionBefore: facts.position,
@@ -285,7 +285,7 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           clientId,
           reduceOnly: args.reduceOnly ?? false,
         };
-        const notional = new Decimal(planned.size).times(planned.price);
+        const notional = new Exact(planned.size).times(planned.price);
         const key = { account: owner, ticker: args.ticker, clientId };
         if (args.dryRun) {
           const used = await store.orderOutcome(key);

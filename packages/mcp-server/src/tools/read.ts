@@ -1,8 +1,8 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { isIndexerNotFoundError } from "@perpx/indexer-client";
-import { Decimal } from "decimal.js";
 import { z } from "zod";
 import { indexerOf } from "../accounts.js";
+import { Exact } from "../decimal.js";
 import { dailyLoss } from "../risk.js";
 import { decimal, defineTool, record, subaccountNumber, ticker } from "./define.js";
 import type { ToolDeps } from "./deps.js";
@@ -110,8 +110,8 @@ export function registerReadTools(server: McpServer, deps: ToolDeps): void {
         ticker: t,
         bids,
         asks,
-        mid: both ? new Decimal(bid).plus(ask).dividedBy(2).toFixed() : null,
-        spread: both ? new Decimal(ask).minus(bid).toFixed() : null,
+        mid: both ? new Exact(bid).plus(ask).dividedBy(2).toFixed() : null,
+        spread: both ? new Exact(ask).minus(bid).toFixed() : null,
       };
     },
   });
