@@ -275,7 +275,8 @@ export async function accountView(context: ClientContext): Promise<AccountView> 
  *
  * @example
  * ```ts
- * const { freeCollateral } = await accountFromNode(context, { owner, number: 0 }, new Map(), { entryPrices: false });
+ * const view = await accountFromNode(context, subaccount, new Map(), { entryPrices: false });
+ * view.source; // "node"
  * ```
  */
 export async function accountFromNode(

@@ -1,9 +1,11 @@
 /**
- * Client ids for orders: a counter per subaccount and market, seeded from the clock (seconds since
- * the unix epoch, modulo 2^32) when first used, then incremented by one per order. Two processes
- * started a second apart do not collide until one of them has placed as many orders as seconds
- * passed between them; an id is never random, so a retry with the same id is safe (the chain
- * refuses the duplicate, it does not place a second order).
+ * Client ids for orders: a counter per subaccount and market, seeded from the clock (milliseconds
+ * since the unix epoch, modulo 2^32) when first used, then incremented by one per order. A process
+ * restarted after another does not reuse its ids unless that one placed more orders than
+ * milliseconds passed between their starts (one a millisecond, sustained). The seed wraps every
+ * 49.7 days: a long-term order older than that can share an id with a new one, which the chain then
+ * refuses as a duplicate (it never replaces a stateful order). An id is never random, so a retry
+ * with the same id is safe (the chain refuses the duplicate, it does not place a second order).
  */
 const UINT32 = 0x1_0000_0000;
 
@@ -12,9 +14,9 @@ const UINT32 = 0x1_0000_0000;
  *
  * @example
  * ```ts
- * const ids = new ClientIds(() => 1_700_000_000_000);
- * ids.next("perpx1.../0/BTC-USD"); // 1700000000
- * ids.next("perpx1.../0/BTC-USD"); // 1700000001
+ * const ids = new ClientIds(() => 1_700_000_000_123);
+ * ids.next("perpx1.../0/BTC-USD"); // 3487918203
+ * ids.next("perpx1.../0/BTC-USD"); // 3487918204
  * ```
  */
 export class ClientIds {
@@ -26,10 +28,10 @@ export class ClientIds {
     this.#now = now;
   }
 
-  /** The next id for `key`: the clock in seconds at first use, then one more each call. */
+  /** The next id for `key`: the clock in milliseconds (mod 2^32) at first use, then one more each call. */
   next(key: string): number {
     const last = this.#counters.get(key);
-    const id = last === undefined ? Math.floor(this.#now() / 1000) % UINT32 : (last + 1) % UINT32;
+    const id = last === undefined ? Math.floor(this.#now()) % UINT32 : (last + 1) % UINT32;
     this.#counters.set(key, id);
     return id;
   }

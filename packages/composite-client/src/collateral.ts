@@ -56,7 +56,7 @@ export class InsufficientCollateralError extends InvalidOrderError {
  * ```ts
  * const order = { market: "BTC-USD", side: "BUY", size: "1000", price: btc.oraclePrice, rounding: "down" } as const;
  * const wire = planOrder(order, { market: btc, height: client.height(), nowMs: Date.now(), clientId: 1, subaccount });
- * await checkCollateral(context, wire, btc); // rejects with InsufficientCollateralError
+ * await checkCollateral(context, wire, btc); // throws InsufficientCollateralError
  * ```
  */
 export async function checkCollateral(

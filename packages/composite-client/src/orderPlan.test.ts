@@ -178,12 +178,14 @@ describe("planning an order", () => {
 });
 
 describe("client ids", () => {
-  it("count up from the clock in seconds, per key, wrapping at 2^32", () => {
+  it("count up from the clock in milliseconds mod 2^32, per key, wrapping at 2^32", () => {
     const ids = new ClientIds(() => 1_700_000_000_999);
-    expect([ids.next("a"), ids.next("a"), ids.next("b")]).toEqual([
-      1_700_000_000, 1_700_000_001, 1_700_000_000,
-    ]);
-    const wrap = new ClientIds(() => (2 ** 32 - 1) * 1000);
+    const seed = 1_700_000_000_999 % 2 ** 32;
+    expect([ids.next("a"), ids.next("a"), ids.next("b")]).toEqual([seed, seed + 1, seed]);
+    // A process restarted 5 ms later starts past the 4 ids the first one used.
+    const restarted = new ClientIds(() => 1_700_000_001_004);
+    expect(restarted.next("a")).toBeGreaterThan(seed + 3);
+    const wrap = new ClientIds(() => 2 ** 32 - 1);
     expect([wrap.next("k"), wrap.next("k")]).toEqual([2 ** 32 - 1, 0]);
   });
 });

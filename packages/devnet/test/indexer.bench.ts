@@ -113,6 +113,14 @@ for (const scale of SCALES) {
   /** The commit moment of each block (wall clock), as the chain reports it to block listeners. */
   const commits = new Map<bigint, number>();
   devnet.app.onBlock((block, committedAt) => commits.set(block.height, committedAt));
+  /**
+   * The moment the indexer handed the latest order stream step's frames to the sockets: this
+   * listener comes after the indexer's, which publishes the book updates before it returns.
+   */
+  let streamedAt: number | undefined;
+  devnet.app.onOrderStream(() => {
+    streamedAt ??= performance.timeOrigin + performance.now();
+  });
   const indexer = indexerOf(devnet);
   const [asker, bidder, reader] = [0, 1, 3].map((i) => fundedSigner(i, GENESIS_ACCOUNTS.length)) as [
     FastSigner,
@@ -150,6 +158,8 @@ for (const scale of SCALES) {
     const checkTx = { first: [] as number[], last: [] as number[], all: [] as number[] };
     const commit = { first: [] as number[], last: [] as number[], all: [] as number[] };
     const productionDelays: number[] = [];
+    /** Block commit → the book updates written to every subscriber's socket (server side). */
+    const handedOff: number[] = [];
     const blockTimes: number[] = [];
     const rest = { markets: [] as number[], subaccount: [] as number[] };
     let subscribed = false;
@@ -253,10 +263,13 @@ for (const scale of SCALES) {
         await ask({ op: "watch", prices });
         await probe({ op: "watch", prices });
         const started = performance.timeOrigin + performance.now();
+        streamedAt = undefined;
         const [block] = devnet.mine(1);
         blockTimes.push(performance.timeOrigin + performance.now() - started);
         const committedAt = block === undefined ? undefined : commits.get(block.height);
         if (committedAt === undefined) throw new Error("the block's commit moment was not reported");
+        if (streamedAt === undefined) throw new Error("the block's order stream was not published");
+        handedOff.push(streamedAt - committedAt);
         const probed = await collect(probe);
         const crowd = (await collect(ask)).all;
         commit.first.push(...probed.first.map((t) => t - committedAt));
@@ -304,6 +317,7 @@ for (const scale of SCALES) {
           : [
               `  WebSocket fan-out: ${fanoutRates.map((r) => r.toFixed(0)).join(", ")} messages/s to ${SUBSCRIBERS} subscribers`,
               ...delayLines("CheckTx → v4_orderbook", checkTx),
+              `  block commit → v4_orderbook frames written to all ${SUBSCRIBERS} sockets (server side): ${summary(handedOff)}`,
               ...delayLines("block commit → v4_orderbook", commit),
               `  block production start → v4_orderbook, first subscriber: ${summary(productionDelays)} (block production alone: ${summary(blockTimes)})`,
             ]),

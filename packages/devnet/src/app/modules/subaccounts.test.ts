@@ -278,6 +278,22 @@ describe("subaccounts keeper", () => {
     expect(delivered?.gasUsed).toBe(simulated.ok ? simulated.gasUsed : -1n);
   });
 
+  it("lists the subaccounts holding a position from their position keys, in the order of all()", () => {
+    const { run } = setup();
+    run((ctx, k) => {
+      const carol = { owner: ALICE, number: 7 };
+      k.subaccounts.mintInto(ctx, carol, 10_000n * USDC);
+      expect(k.subaccounts.withPositions(ctx)).toEqual([]);
+      k.subaccounts.applyUpdates(ctx, fill(bob0, carol, BTC / 10n, 65_000n));
+      const holding = k.subaccounts.all(ctx).filter((s) => s.perpetualPositions.length > 0);
+      expect(holding.map((s) => s.id)).toHaveLength(2);
+      expect(k.subaccounts.withPositions(ctx)).toEqual(holding);
+      // Closed again: the position keys are gone, and so is the subaccount from the list.
+      k.subaccounts.applyUpdates(ctx, fill(carol, bob0, BTC / 10n, 65_000n));
+      expect(k.subaccounts.withPositions(ctx)).toEqual([]);
+    });
+  });
+
   it("keeps parent/child numbering and validates ids", () => {
     const { run } = setup();
     run((ctx, k) => {

@@ -256,6 +256,20 @@ export class SubaccountsKeeper {
     });
   }
 
+  /**
+   * Every subaccount holding a perpetual position, in the order of {@link all}: read from the
+   * position keys alone, so a chain of many funded subaccounts without positions costs nothing here
+   * (the liquidation and deleveraging scans run every block).
+   */
+  withPositions(ctx: StoreAccess): SubaccountView[] {
+    const keys = new Set<string>();
+    for (const [key] of ctx.store(SUBACCOUNTS).entries("pos/")) keys.add(key.slice(4, key.lastIndexOf("/")));
+    return [...keys].map((k) => {
+      const [hex = "", number = "0"] = k.split("/");
+      return this.read(ctx, k, { owner: bech32Of(addressFromKey(hex)), number: Number(number) });
+    });
+  }
+
   /** The subaccount with its funding settled as it would be when next touched (nothing is written). */
   settled(ctx: StoreAccess, id: SubaccountRef): SubaccountView {
     return this.settle(ctx, this.get(ctx, id));

@@ -145,7 +145,7 @@ export function deleverage(
   const { position } = liquidatedPosition(ctx, keepers, liquidated, perpetualId);
   if (position === undefined) return [];
   let remaining = -position.quantums;
-  const candidates = keepers.subaccounts.all(ctx).filter((view) => {
+  const candidates = keepers.subaccounts.withPositions(ctx).filter((view) => {
     if (view.id.owner === liquidated.owner && view.id.number === liquidated.number) return false;
     const held = view.perpetualPositions.find((p) => p.perpetualId === perpetualId)?.quantums ?? 0n;
     return held !== 0n && held > 0n === remaining > 0n;

@@ -77,7 +77,7 @@ export function liquidatableSubaccounts(ctx: Context, keepers: ClobKeepers): Sub
     return found;
   };
   const found: SubaccountRef[] = [];
-  for (const view of keepers.subaccounts.all(ctx)) {
+  for (const view of keepers.subaccounts.withPositions(ctx)) {
     if (view.perpetualPositions.length === 0) continue;
     let fundingPpm = 0n;
     let netCollateral = 0n;
@@ -309,7 +309,7 @@ function finalSettlementPositions(
   );
   if (settling.size === 0) return [];
   const found: { ref: SubaccountRef; perpetualId: number }[] = [];
-  for (const view of keepers.subaccounts.all(ctx)) {
+  for (const view of keepers.subaccounts.withPositions(ctx)) {
     for (const p of view.perpetualPositions) {
       if (p.quantums !== 0n && settling.has(p.perpetualId))
         found.push({ ref: view.id, perpetualId: p.perpetualId });
