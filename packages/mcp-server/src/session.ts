@@ -1,5 +1,5 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { refuseWrites, WRITE_TOOLS } from "./read-only.js";
+import { guardToolCalls, WRITE_TOOLS } from "./read-only.js";
 import { registerCancelTools } from "./tools/cancel.js";
 import type { ToolDeps } from "./tools/deps.js";
 import { registerPlaceOrder } from "./tools/place.js";
@@ -11,7 +11,8 @@ const VERSION = "0.0.0";
 /**
  * One session's MCP server: the read tools, and the write tools (`place_order`, `cancel_order`,
  * `batch_cancel_orders`, `cancel_all_orders`) which a read-only session neither lists nor may call
- * (a call answers `isError: true` with code `READ_ONLY_SESSION`).
+ * (a call answers `isError: true` with code `READ_ONLY_SESSION`). Every failure carries a machine
+ * code, the SDK's own (input validation, unknown tool) included.
  *
  * @example
  * ```ts
@@ -32,7 +33,7 @@ export function sessionServer(deps: ToolDeps): McpServer {
     { name: "perpx-mcp", version: VERSION },
     {
       instructions:
-        "perpx perpetuals: read markets and your account; with a trading credential, place and cancel orders on subaccount 0. Amounts are decimal strings. Write tools answer the verified order state; on UNKNOWN call get_order before retrying.",
+        "perpx perpetuals: read markets and your account; with a trading credential, place and cancel orders on subaccount 0. Amounts are decimal strings. Write tools answer the verified order state; on TIMEOUT_UNKNOWN the order was sent: call get_order before retrying. Failures carry structuredContent.error.code.",
     },
   );
   const register = () => {
@@ -40,7 +41,6 @@ export function sessionServer(deps: ToolDeps): McpServer {
     const writes = [registerPlaceOrder(server, deps), ...registerCancelTools(server, deps)];
     if (deps.account.principal.readOnly) for (const tool of writes) tool.disable();
   };
-  if (deps.account.principal.readOnly) refuseWrites(server, WRITE_TOOLS, register);
-  else register();
+  guardToolCalls(server, deps.account.principal.readOnly ? WRITE_TOOLS : [], register);
   return server;
 }

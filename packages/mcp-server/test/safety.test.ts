@@ -75,7 +75,10 @@ describe("safety limits: every refusal sends nothing (checked on chain)", () => 
     ).toMatch(/SOL-USD is not among the markets/);
     for (const size of ["-1", "1e3", "0"]) {
       const bad = await refused(client, "place_order", { ...limit(107, price), size });
-      expect(bad.message, size).toMatch(/a positive decimal string[\s\S]*at size/);
+      expect(bad, size).toMatchObject({
+        code: "INVALID_INPUT",
+        message: expect.stringMatching(/a positive decimal string[\s\S]*at size/),
+      });
     }
     const listed = (await call(client, "list_markets", { allowedOnly: true })).markets;
     expect(listed.map((m: { ticker: string }) => m.ticker)).toEqual(["BTC-USD"]);

@@ -80,8 +80,11 @@ describe("transport and static bearer auth", () => {
       expect(error.code, name).toBe("READ_ONLY_SESSION");
       expect(error.message, name).toMatch(new RegExp(`^${name} needs a trading credential`));
     }
-    // An unknown tool is still the SDK's own answer, not a read-only refusal.
-    expect((await refused(client, "no_such_tool")).code).toBe("");
+    // An unknown tool is not a read-only refusal.
+    expect(await refused(client, "no_such_tool")).toEqual({
+      code: "NOT_FOUND",
+      message: "Tool no_such_tool not found",
+    });
     expect((await chain.account()).positions).toEqual([]);
     expect(await net.server.store.auditLog(owner.address)).toEqual([]);
   });
