@@ -10,7 +10,9 @@
  * fixtures (./support/docs-fixtures.ts: the node client's `client`, `wallet`, `subaccount`, `btc`,
  * `mnemonic`; the composite client's `client`, `wallet`, `devnetOptions`, `context`, `node`,
  * `indexer`, `btc`, `subaccount`, `placed`, `faucetUrl`, `mnemonic`, on a devnet of their own with
- * a market maker), built the first time one is used and shared by every example. Every check a
+ * a market maker; the agent server's `credential`, `principal`, `account`, `accounts`, `deps`,
+ * `baseContext`, `node`, `serverOptions`, `devnetOptions` on that devnet and a `postgresUrl`),
+ * built the first time one is used and shared by every example. Every check a
  * snippet holds must run once.
  *
  * `npm run check:docs` runs only this file; `DOCS_FILTER=<text>` runs the snippets whose id contains it.
@@ -40,10 +42,7 @@ const PENDING: Record<string, string> = {};
  * Packages whose examples are not run in CI, with why. `DOCS_ALL=1` runs them too (and reports
  * their failures).
  */
-const SKIPPED_PACKAGES: Record<string, string> = {
-  "@perpx/mcp-server":
-    "its examples are fragments over a running server or a session (`server`, `deps`, `principal`); its behaviour runs against a devnet in its own tests",
-};
+const SKIPPED_PACKAGES: Record<string, string> = {};
 
 let devnet: Devnet | undefined;
 const savedEnv = { ...process.env };

@@ -17,6 +17,8 @@ import type { LocalWallet } from "../../packages/node-client/src/wallets.js";
 interface DocFixture {
   type: (src: string) => string;
   build: (context: FixtureContext) => Promise<unknown>;
+  /** Ends what the value holds (run by `closeFixtures`, newest first). */
+  close?: (value: unknown) => Promise<void> | void;
 }
 
 interface FixtureContext {
@@ -149,8 +151,167 @@ const COMPOSITE_CLIENT: Record<string, DocFixture> = {
   },
 };
 
+const mcpServer = () => import("../../packages/mcp-server/src/index.js");
+/** A type the agent server exports, `src` being its src (relative to the snippet). */
+const mcpType =
+  (name: string, module = "index") =>
+  (src: string) =>
+    `import(${JSON.stringify(`${src}/${module}.js`)}).${name}`;
+
+/** Runs a Postgres tool; as root through the `postgres` user (initdb refuses to run as root). */
+async function pgTool(tool: string, args: string[]): Promise<void> {
+  const { execFileSync } = await import("node:child_process");
+  const root = process.getuid?.() === 0;
+  execFileSync(root ? "runuser" : tool, root ? ["-u", "postgres", "--", tool, ...args] : args, {
+    stdio: "pipe",
+  });
+}
+
+/**
+ * The agent server's fixtures, on the composite client's devnet (a market maker, so books are never
+ * empty): a funded account with a trading key registered on chain, its credential, principal and
+ * account context, a session's tool dependencies, server options for the devnet, and a Postgres
+ * started on a free port for the shared store.
+ */
+const MCP_SERVER: Record<string, DocFixture> = {
+  /** Connect options for the composite client's devnet, without a wallet. */
+  devnetOptions: {
+    type: dependencyType("@perpx/composite-client", "ConnectOptions"),
+    build: ({ devnet }) => fixtureValue("@perpx/composite-client", "devnetOptions", devnet),
+  },
+  /** A client of a fresh account funded by the faucet (1,000 USDC in subaccount 0). */
+  client: {
+    type: dependencyType("@perpx/composite-client", "CompositeClient"),
+    build: async ({ devnet: shared, use }) => {
+      const devnet = (await fixtureValue("@perpx/composite-client", "compositeDevnet", shared)) as Devnet;
+      const { LocalWallet } = await nodeClientWallets();
+      const owner = LocalWallet.generate();
+      const composite = await compositeClient();
+      await composite.requestFaucetTokens({ faucetUrl: devnet.endpoints.faucet, address: owner.address });
+      return composite.CompositeClient.connect({
+        ...((await use("devnetOptions")) as ConnectOptions),
+        wallet: owner,
+      });
+    },
+  },
+  /** The account's trading credential (base64): a fresh trading key the account registered on chain. */
+  credential: {
+    type: () => "string",
+    build: async ({ use }) => {
+      const client = (await use("client")) as CompositeClient;
+      const { LocalWallet } = await nodeClientWallets();
+      const key = LocalWallet.generate();
+      const owner = client.context.trader;
+      if (owner?.kind !== "wallet") throw new Error("the fixture client trades with its wallet");
+      await client.context.node.registerTradingKey({
+        owner: owner.signer as LocalWallet,
+        publicKey: key.publicKey,
+      });
+      const { encodeCredential } = await import("../../packages/core/src/index.js");
+      return encodeCredential({
+        masterAddress: client.subaccount.owner,
+        tradingPrivateKey: key.exportPrivateKeyHex(),
+      });
+    },
+  },
+  /** The credential's principal. */
+  principal: {
+    type: mcpType("Principal"),
+    build: async ({ use }) =>
+      (await mcpServer()).principalOf(`Bearer ${(await use("credential")) as string}`),
+  },
+  /** The devnet's node client. */
+  node: {
+    type: dependencyType("@perpx/node-client", "NodeClient"),
+    build: async ({ use }) => ((await use("client")) as CompositeClient).context.node,
+  },
+  /** A server's shared context: node, height, markets and indexer, without a trader. */
+  baseContext: {
+    type: dependencyType("@perpx/composite-client", "ClientContext"),
+    build: async ({ use }) => ({ ...((await use("client")) as CompositeClient).context, trader: undefined }),
+  },
+  /** The account contexts over `baseContext`. */
+  accounts: {
+    type: mcpType("Accounts"),
+    build: async ({ use }) => (await mcpServer()).createAccounts((await use("baseContext")) as never),
+  },
+  /** The principal's account context (its trader signs with the trading key). */
+  account: {
+    type: mcpType("AccountContext"),
+    build: async ({ use }) => {
+      const accounts = (await use("accounts")) as { of(principal: unknown): Promise<unknown> };
+      return accounts.of(await use("principal"));
+    },
+  },
+  /** A session's tool dependencies: the account, the default limits, an in-memory store. */
+  deps: {
+    type: mcpType("ToolDeps", "tools/deps"),
+    build: async ({ use }) => {
+      const mcp = await mcpServer();
+      const { createRateLimiter } = await import("../../packages/mcp-server/src/rate-limit.js");
+      return {
+        account: await use("account"),
+        limits: mcp.resolveLimits(),
+        store: mcp.openSqliteStore({ path: ":memory:" }),
+        rateLimiter: createRateLimiter(),
+        verifyTimeoutMs: 10_000,
+        statefulSettleMs: 1_000,
+      };
+    },
+    close: (deps) => (deps as { store: { close(): Promise<void> } }).store.close(),
+  },
+  /** Options that point `startMcpServer` at the devnet (port 0). */
+  serverOptions: {
+    type: mcpType("McpServerOptions"),
+    build: async ({ use }) => {
+      const options = (await use("devnetOptions")) as ConnectOptions;
+      return { ...options, network: "local", port: 0 };
+    },
+  },
+  /** A Postgres started on a free port (a new cluster in a temporary directory), its URL. */
+  postgresUrl: {
+    type: () => "string",
+    build: async () => {
+      const { chmodSync, chownSync, mkdtempSync } = await import("node:fs");
+      const { tmpdir } = await import("node:os");
+      const { join } = await import("node:path");
+      const { execFileSync } = await import("node:child_process");
+      const { createServer } = await import("node:net");
+      const dir = mkdtempSync(join(tmpdir(), "perpx-docs-pg-"));
+      if (process.getuid?.() === 0) {
+        chmodSync(dir, 0o755);
+        const id = (flag: string) => Number(execFileSync("id", [flag, "postgres"]).toString());
+        chownSync(dir, id("-u"), id("-g"));
+      }
+      const probe = createServer();
+      await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+      const { port } = probe.address() as { port: number };
+      await new Promise((resolve) => probe.close(resolve));
+      const data = join(dir, "data");
+      await pgTool("initdb", ["-D", data, "-A", "trust", "-U", "perpx"]);
+      const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`;
+      await pgTool("pg_ctl", ["-D", data, "-w", "-l", join(dir, "log"), "-o", options, "start"]);
+      postgresDirs.push(dir);
+      return `postgres://perpx@127.0.0.1:${port}/postgres`;
+    },
+    close: async () => {
+      const { rmSync } = await import("node:fs");
+      const { join } = await import("node:path");
+      for (const dir of postgresDirs.splice(0)) {
+        try {
+          await pgTool("pg_ctl", ["-D", join(dir, "data"), "-m", "immediate", "stop"]);
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      }
+    },
+  },
+};
+const postgresDirs: string[] = [];
+
 const FIXTURES: Record<string, Record<string, DocFixture>> = {
   "@perpx/composite-client": COMPOSITE_CLIENT,
+  "@perpx/mcp-server": MCP_SERVER,
   "@perpx/node-client": {
     /** A client of the devnet over CometBFT RPC, REST and gRPC (TLS with the devnet's CA). */
     client: {
@@ -228,8 +389,13 @@ export function fixtureValue(pkg: string, name: string, devnet: Devnet): Promise
   return value;
 }
 
-/** Closes what the fixtures opened (the clients' connections, then the composite client's devnet). */
+/** Closes what the fixtures opened (their own `close`, the clients' connections, then the composite client's devnet). */
 export async function closeFixtures(): Promise<void> {
+  for (const [key, value] of [...built].reverse()) {
+    const [pkg = "", name = ""] = key.split(" ");
+    const close = FIXTURES[pkg]?.[name]?.close;
+    if (close) await close(await value.catch(() => undefined));
+  }
   for (const [key, value] of built) {
     if (!key.endsWith(" client")) continue;
     const client = (await value.catch(() => undefined)) as { close?: () => void } | undefined;

@@ -10,6 +10,8 @@ import { ToolFailure } from "./tools/result.js";
  * @example
  * ```ts
  * const { context, placed } = await accounts.of(principal);
+ * context.trader?.kind; // "tradingKey"
+ * placed.size; // 0
  * ```
  */
 export interface AccountContext {
@@ -28,6 +30,7 @@ export interface AccountContext {
  * @example
  * ```ts
  * const accounts = createAccounts(baseContext);
+ * (await accounts.of(principal)).principal.account === principal.account; // true
  * ```
  */
 export interface Accounts {
@@ -40,7 +43,14 @@ export interface Accounts {
  *
  * @example
  * ```ts
- * const accounts = createAccounts(await connectContext({ network: "local" }));
+ * import { connectContext } from "@perpx/composite-client";
+ *
+ * const base = await connectContext(devnetOptions);
+ * const accounts = createAccounts(base);
+ * (await accounts.of(principal)) === (await accounts.of(principal)); // true: built once a credential
+ * base.height.stop();
+ * base.markets.stop();
+ * base.node.close();
  * ```
  */
 export function createAccounts(base: ClientContext): Accounts {
@@ -78,6 +88,7 @@ export function createAccounts(base: ClientContext): Accounts {
  * @example
  * ```ts
  * const indexer = indexerOf(account);
+ * (await indexer.getPerpetualMarkets({ ticker: "BTC-USD" })).markets["BTC-USD"]?.ticker; // "BTC-USD"
  * ```
  */
 export function indexerOf(account: AccountContext): IndexerClient {

@@ -73,7 +73,9 @@ export function fingerprintOf(token: string): string {
  *
  * @example
  * ```ts
- * principalOf(request.headers.authorization);
+ * principalOf(undefined); // throws AuthError
+ * principalOf("Basic abc"); // throws AuthError
+ * principalOf(`Bearer ${credential}`).fingerprint === fingerprintOf(credential); // true
  * ```
  */
 export function principalOf(header: string | undefined): Principal {
@@ -116,7 +118,10 @@ export function principalOf(header: string | undefined): Principal {
  *
  * @example
  * ```ts
- * const id = await authenticatorOf(node, principal.tradingKey);
+ * import { tradingKeyFromCredential } from "@perpx/node-client/wallets";
+ *
+ * const id = await authenticatorOf(node, tradingKeyFromCredential(credential));
+ * typeof id; // "bigint"
  * ```
  */
 export async function authenticatorOf(node: NodeClient, tradingKey: TradingKey): Promise<bigint> {

@@ -1,19 +1,23 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type CheckResult, type OrderFacts, runOrderChecks } from "./checks.js";
-import { resolveLimits } from "./limits.js";
+import { type CheckResult, type OrderFacts, positionAfter, runOrderChecks } from "./checks.js";
+import { Exact } from "./decimal.js";
+import { resolveLimits, type TradingLimits } from "./limits.js";
 import { ToolFailure } from "./tools/result.js";
 
 const facts: OrderFacts = {
   ticker: "BTC-USD",
   side: "BUY",
-  size: 0.01,
-  price: 65_000,
-  oracle: 65_000,
+  size: "0.01",
+  price: "65000",
+  oracle: "65000",
   marketStatus: "ACTIVE",
   reduceOnly: false,
-  position: 0,
-  otherNotional: 0,
-  equity: 10_000,
+  position: "0",
+  otherNotional: "0",
+  equity: "10000",
+  freeCollateral: "10000",
+  initialMarginFraction: "0.05",
   openOrders: 0,
   breakerTripped: false,
 };
@@ -25,10 +29,10 @@ const limits = resolveLimits({
   maxOpenOrders: 3,
 });
 
-function refusal(changes: Partial<OrderFacts>): string {
+function refusal(changes: Partial<OrderFacts>, within: TradingLimits = limits): string {
   const passed: CheckResult[] = [];
   try {
-    runOrderChecks({ ...facts, ...changes }, limits, passed);
+    runOrderChecks({ ...facts, ...changes }, within, passed);
   } catch (error) {
     if (error instanceof ToolFailure) return `${error.toolCode} after ${passed.length}`;
     throw error;
@@ -47,6 +51,7 @@ describe("runOrderChecks", () => {
       "max_order_notional",
       "max_position_notional",
       "max_leverage",
+      "free_collateral",
       "max_open_orders",
       "daily_loss_breaker",
       "reduce_only",
@@ -54,30 +59,153 @@ describe("runOrderChecks", () => {
   });
 
   it("stops at the first failing check with its code", () => {
-    expect(refusal({ ticker: "ETH-USD", price: 1 })).toBe("MARKET_NOT_ALLOWED after 0");
+    expect(refusal({ ticker: "ETH-USD", price: "1" })).toBe("MARKET_NOT_ALLOWED after 0");
     expect(refusal({ marketStatus: "CANCEL_ONLY" })).toBe("MARKET_NOT_ACTIVE after 1");
-    expect(refusal({ price: 80_000 })).toBe("PRICE_BAND after 2");
-    expect(refusal({ size: 0.02 })).toBe("RISK_LIMIT after 3");
-    expect(refusal({ position: 0.025 })).toBe("RISK_LIMIT after 4");
-    expect(refusal({ equity: 300 })).toBe("RISK_LIMIT after 5");
-    expect(refusal({ equity: 0 })).toBe("INSUFFICIENT_COLLATERAL after 5");
-    expect(refusal({ openOrders: 3 })).toBe("RISK_LIMIT after 6");
-    expect(refusal({ breakerTripped: true })).toBe("CIRCUIT_BREAKER after 7");
-    expect(refusal({ reduceOnly: true })).toBe("REDUCE_ONLY after 8");
+    expect(refusal({ price: "80000" })).toBe("PRICE_BAND after 2");
+    expect(refusal({ size: "0.02" })).toBe("RISK_LIMIT after 3");
+    expect(refusal({ position: "0.025" })).toBe("RISK_LIMIT after 4");
+    expect(refusal({ equity: "300" })).toBe("RISK_LIMIT after 5");
+    expect(refusal({ equity: "0" })).toBe("INSUFFICIENT_COLLATERAL after 5");
+    expect(refusal({ freeCollateral: "32.49" })).toBe("INSUFFICIENT_COLLATERAL after 6");
+    expect(refusal({ freeCollateral: undefined })).toBe("passed 10");
+    expect(refusal({ openOrders: 3 })).toBe("RISK_LIMIT after 7");
+    expect(refusal({ breakerTripped: true })).toBe("CIRCUIT_BREAKER after 8");
+    expect(refusal({ reduceOnly: true })).toBe("REDUCE_ONLY after 9");
   });
 
-  it("lets reduce-only orders through the breaker, the position and the leverage limits, but never past the position", () => {
+  it("lets reduce-only orders through the breaker, the position, leverage and collateral limits, but never past the position", () => {
     const reducing = {
       side: "SELL" as const,
       reduceOnly: true,
       breakerTripped: true,
-      position: 0.05,
-      equity: 100,
+      position: "0.05",
+      equity: "100",
+      freeCollateral: "0",
     };
-    expect(refusal(reducing)).toBe("passed 9");
-    expect(refusal({ ...reducing, position: 0.01, size: 0.012 })).toBe("REDUCE_ONLY after 8");
-    expect(refusal({ ...reducing, side: "BUY", size: 0.001, position: 0.02, equity: 10_000 })).toBe(
-      "REDUCE_ONLY after 8",
+    expect(refusal(reducing)).toBe("passed 10");
+    expect(refusal({ ...reducing, position: "0.01", size: "0.012" })).toBe("REDUCE_ONLY after 9");
+    expect(
+      refusal({
+        ...reducing,
+        side: "BUY",
+        size: "0.001",
+        position: "0.02",
+        equity: "10000",
+        freeCollateral: "10000",
+      }),
+    ).toBe("REDUCE_ONLY after 9");
+  });
+
+  it("compares exactly where floats round: 0.1 + 0.2 of position is 0.3, not above it", () => {
+    // In floats 0.1 + 0.2 > 0.3 and 3 * 0.1 * 1000 > 300: both orders are exactly at their limit.
+    const within = resolveLimits({ maxPositionNotional: "300", maxOrderNotional: "300", maxLeverage: "100" });
+    expect(
+      refusal({ size: "0.2", position: "0.1", price: "1000", oracle: "1000", ticker: "BTC-USD" }, within),
+    ).toBe("passed 10");
+    expect(refusal({ size: "0.3", price: "1000", oracle: "1000" }, within)).toBe("passed 10");
+  });
+});
+
+/** Exact strings with up to 6 places, from 10^-6 to 10^6. */
+const positive = fc
+  .bigInt({ min: 1n, max: 1_000_000_000_000n })
+  .map((units) => new Exact(units.toString()).dividedBy(1_000_000).toFixed());
+/** One quantum of the generated amounts. */
+const QUANTUM = "0.000001";
+
+/** Facts that pass every check except the one a property sets exactly at its limit. */
+const open: OrderFacts = { ...facts, equity: "1000000000", freeCollateral: "1000000000000" };
+const loose = resolveLimits({
+  priceBandBps: 10_000,
+  maxOrderNotional: "1000000000000000",
+  maxPositionNotional: "1000000000000000",
+  maxLeverage: "1000000",
+  maxOpenOrders: 1_000,
+});
+
+describe("runOrderChecks at its boundaries (property)", () => {
+  it("max order notional: exactly at the limit passes, one quantum over fails", () => {
+    fc.assert(
+      fc.property(positive, positive, (size, price) => {
+        const notional = new Exact(size).times(price).toFixed();
+        const within = { ...loose, maxOrderNotional: notional };
+        const at = { ...open, size, price, oracle: price };
+        expect(refusal(at, within)).toBe("passed 10");
+        const over = { ...at, size: new Exact(size).plus(QUANTUM).toFixed() };
+        expect(refusal(over, within)).toBe("RISK_LIMIT after 3");
+      }),
+    );
+  });
+
+  it("max position notional: exactly at the limit passes, one quantum over fails", () => {
+    fc.assert(
+      fc.property(positive, positive, positive, (position, size, oracle) => {
+        const limit = new Exact(position).plus(size).times(oracle).toFixed();
+        const within = { ...loose, maxPositionNotional: limit };
+        const at = { ...open, position, size, price: oracle, oracle };
+        expect(refusal(at, within)).toBe("passed 10");
+        const over = { ...at, size: new Exact(size).plus(QUANTUM).toFixed() };
+        expect(refusal(over, within)).toBe("RISK_LIMIT after 4");
+      }),
+    );
+  });
+
+  it("max leverage: exactly at the limit passes, one quantum of exposure over fails", () => {
+    fc.assert(
+      fc.property(positive, positive, positive, positive, (size, oracle, other, equity) => {
+        const exposure = new Exact(size).times(oracle).plus(other);
+        const maxLeverage = exposure.dividedBy(equity);
+        // Only leverages the limit can state exactly (a decimal string): exposure = leverage * equity.
+        fc.pre(maxLeverage.times(equity).equals(exposure));
+        const within = { ...loose, maxLeverage: maxLeverage.toFixed() };
+        const at = { ...open, size, price: oracle, oracle, otherNotional: other, equity };
+        expect(refusal(at, within)).toBe("passed 10");
+        const over = { ...at, otherNotional: new Exact(other).plus(QUANTUM).toFixed() };
+        expect(refusal(over, within)).toBe("RISK_LIMIT after 5");
+      }),
+    );
+  });
+
+  it("price band: exactly at the band passes, one quantum further fails", () => {
+    fc.assert(
+      fc.property(positive, fc.integer({ min: 1, max: 9_999 }), fc.boolean(), (oracle, bps, above) => {
+        const offset = new Exact(oracle).times(bps).dividedBy(10_000);
+        fc.pre(offset.times(10_000).equals(new Exact(oracle).times(bps)));
+        const edge = above ? new Exact(oracle).plus(offset) : new Exact(oracle).minus(offset);
+        const within = { ...loose, priceBandBps: bps };
+        const at = { ...open, oracle, price: edge.toFixed(), size: QUANTUM };
+        expect(refusal(at, within)).toBe("passed 10");
+        const further = above ? edge.plus(QUANTUM) : edge.minus(QUANTUM);
+        fc.pre(further.greaterThan(0));
+        expect(refusal({ ...at, price: further.toFixed() }, within)).toBe("PRICE_BAND after 2");
+      }),
+    );
+  });
+
+  it("free collateral: an initial margin exactly the free collateral passes, one quantum more fails", () => {
+    fc.assert(
+      fc.property(positive, positive, (size, price) => {
+        const required = new Exact(size).times(price).times("0.05").toFixed();
+        const at = { ...open, size, price, oracle: price, freeCollateral: required };
+        expect(refusal(at, loose)).toBe("passed 10");
+        const short = new Exact(required).minus(QUANTUM);
+        fc.pre(short.greaterThanOrEqualTo(0));
+        expect(refusal({ ...at, freeCollateral: short.toFixed() }, loose)).toBe(
+          "INSUFFICIENT_COLLATERAL after 6",
+        );
+      }),
+    );
+  });
+
+  it("positionAfter adds or takes the size exactly, and grows only when the size is larger after", () => {
+    fc.assert(
+      fc.property(positive, positive, fc.boolean(), fc.boolean(), (position, size, short, buy) => {
+        const signed = short ? `-${position}` : position;
+        const { after, grows } = positionAfter({ side: buy ? "BUY" : "SELL", size, position: signed });
+        const expected = buy ? new Exact(signed).plus(size) : new Exact(signed).minus(size);
+        expect(after).toBe(expected.toFixed());
+        expect(grows).toBe(expected.abs().greaterThan(position));
+      }),
     );
   });
 });

@@ -1,12 +1,14 @@
+import { Exact } from "./decimal.js";
 import type { TradingLimits } from "./limits.js";
 import { ToolFailure } from "./tools/result.js";
 
 /**
  * What the pre-trade checks read: the order as the agent asked it, the market and the account.
+ * Amounts are decimal strings, compared exactly.
  *
  * @example
  * ```ts
- * const facts: OrderFacts = { ticker: "BTC-USD", side: "BUY", size: 0.01, price: 65000, oracle: 65010, marketStatus: "ACTIVE", reduceOnly: false, position: 0, otherNotional: 0, equity: 1000, openOrders: 0, breakerTripped: false };
+ * const facts: OrderFacts = { ticker: "BTC-USD", side: "BUY", size: "0.01", price: "65000", oracle: "65010", marketStatus: "ACTIVE", reduceOnly: false, position: "0", otherNotional: "0", equity: "1000", freeCollateral: "1000", initialMarginFraction: "0.05", openOrders: 0, breakerTripped: false };
  * ```
  */
 export interface OrderFacts {
@@ -15,21 +17,25 @@ export interface OrderFacts {
   /** Buy or sell. */
   side: "BUY" | "SELL";
   /** The size in base units. */
-  size: number;
+  size: string;
   /** The limit price, or a MARKET order's worst price. */
-  price: number;
+  price: string;
   /** The oracle price. */
-  oracle: number;
+  oracle: string;
   /** The market's status (`ACTIVE`, ...). */
   marketStatus: string;
   /** Whether the order is reduce-only. */
   reduceOnly: boolean;
   /** The signed position in this market now (base units, negative short). */
-  position: number;
+  position: string;
   /** The notional of the positions in other markets, USD. */
-  otherNotional: number;
+  otherNotional: string;
   /** The subaccount's equity, USD. */
-  equity: number;
+  equity: string;
+  /** The subaccount's free collateral, USD (undefined: not known, the chain judges). */
+  freeCollateral: string | undefined;
+  /** The market's initial margin fraction (undefined: not known, the chain judges). */
+  initialMarginFraction: string | undefined;
   /** Open orders of the subaccount now. */
   openOrders: number;
   /** Whether the daily-loss breaker tripped. */
@@ -51,21 +57,43 @@ export interface CheckResult {
   passed: boolean;
 }
 
-const fmt = (n: number) => String(Number(n.toPrecision(12)));
+/** A figure for a message: at most 8 decimals, no trailing zeros. */
+const shown = (value: Exact) => value.toDecimalPlaces(8).toFixed();
+
+/**
+ * The position after an order fills, and whether it is larger in size than before.
+ *
+ * @example
+ * ```ts
+ * positionAfter({ side: "SELL", size: "0.3", position: "0.1" }); // { after: "-0.2", grows: true }
+ * ```
+ */
+export function positionAfter(order: { side: "BUY" | "SELL"; size: string; position: string }): {
+  after: string;
+  grows: boolean;
+} {
+  const before = new Exact(order.position);
+  const after = order.side === "BUY" ? before.plus(order.size) : before.minus(order.size);
+  return { after: after.toFixed(), grows: after.abs().greaterThan(before.abs()) };
+}
 
 /**
  * The pre-trade checks in order: market allowlist, market status, price band against the oracle,
- * max order notional, max position notional, max leverage, max open orders, the daily-loss breaker
- * (after it trips only reduce-only orders), and reduce-only consistency. Appends each check that
- * passed to `passed`, and throws at the first that fails.
+ * max order notional, max position notional, max leverage, free collateral for the initial margin
+ * of what the order adds, max open orders, the daily-loss breaker (after it trips only reduce-only
+ * orders), and reduce-only consistency. Amounts are compared exactly: an order exactly at a limit
+ * passes. Appends each check that passed to `passed`, and throws at the first that fails.
  *
  * @throws {ToolFailure} MARKET_NOT_ALLOWED, MARKET_NOT_ACTIVE, PRICE_BAND, RISK_LIMIT,
  * INSUFFICIENT_COLLATERAL, CIRCUIT_BREAKER or REDUCE_ONLY.
  *
  * @example
  * ```ts
+ * const facts: OrderFacts = { ticker: "BTC-USD", side: "BUY", size: "0.01", price: "65000", oracle: "65000", marketStatus: "ACTIVE", reduceOnly: false, position: "0", otherNotional: "0", equity: "1000", freeCollateral: "1000", initialMarginFraction: "0.05", openOrders: 0, breakerTripped: false };
  * const passed: CheckResult[] = [];
- * runOrderChecks(facts, limits, passed);
+ * runOrderChecks(facts, resolveLimits({ maxOrderNotional: "650" }), passed);
+ * passed.length; // 10
+ * runOrderChecks({ ...facts, size: "0.0100001" }, resolveLimits({ maxOrderNotional: "650" }), []); // throws ToolFailure
  * ```
  */
 export function runOrderChecks(facts: OrderFacts, limits: TradingLimits, passed: CheckResult[]): void {
@@ -84,49 +112,64 @@ export function runOrderChecks(facts: OrderFacts, limits: TradingLimits, passed:
     throw new ToolFailure("MARKET_NOT_ACTIVE", `${facts.ticker} is ${facts.marketStatus}, not ACTIVE`);
   }
   pass("market_status");
-  const distanceBps = (Math.abs(facts.price - facts.oracle) / facts.oracle) * 10_000;
-  if (distanceBps > limits.priceBandBps) {
+  const price = new Exact(facts.price);
+  const oracle = new Exact(facts.oracle);
+  const distance = price.minus(oracle).abs();
+  // |price - oracle| / oracle <= band / 10_000, without a division.
+  if (distance.times(10_000).greaterThan(oracle.times(limits.priceBandBps))) {
     throw new ToolFailure(
       "PRICE_BAND",
-      `the price ${fmt(facts.price)} is ${fmt(distanceBps)} bps from the oracle ${fmt(facts.oracle)}; at most ${limits.priceBandBps} bps`,
+      `the price ${facts.price} is ${shown(distance.times(10_000).dividedBy(oracle))} bps from the oracle ${facts.oracle}; at most ${limits.priceBandBps} bps`,
     );
   }
   pass("price_band");
-  const notional = facts.size * facts.price;
-  if (notional > Number(limits.maxOrderNotional)) {
+  const notional = price.times(facts.size);
+  if (notional.greaterThan(limits.maxOrderNotional)) {
     throw new ToolFailure(
       "RISK_LIMIT",
-      `the order's notional ${fmt(notional)} USD is above the limit ${limits.maxOrderNotional} USD`,
+      `the order's notional ${shown(notional)} USD is above the limit ${limits.maxOrderNotional} USD`,
       { limit: "maxOrderNotional" },
     );
   }
   pass("max_order_notional");
-  const signed = facts.side === "BUY" ? facts.size : -facts.size;
-  const after = facts.position + signed;
-  const positionNotional = Math.abs(after) * facts.oracle;
-  const grows = Math.abs(after) > Math.abs(facts.position);
-  if (grows && positionNotional > Number(limits.maxPositionNotional)) {
+  const { after, grows } = positionAfter(facts);
+  const positionNotional = new Exact(after).abs().times(oracle);
+  if (grows && positionNotional.greaterThan(limits.maxPositionNotional)) {
     throw new ToolFailure(
       "RISK_LIMIT",
-      `the ${facts.ticker} position would be ${fmt(positionNotional)} USD, above the limit ${limits.maxPositionNotional} USD`,
+      `the ${facts.ticker} position would be ${shown(positionNotional)} USD, above the limit ${limits.maxPositionNotional} USD`,
       { limit: "maxPositionNotional" },
     );
   }
   pass("max_position_notional");
+  const equity = new Exact(facts.equity);
   if (grows) {
-    if (facts.equity <= 0) {
+    if (equity.lessThanOrEqualTo(0)) {
       throw new ToolFailure("INSUFFICIENT_COLLATERAL", "the subaccount has no equity: deposit USDC first");
     }
-    const leverage = (facts.otherNotional + positionNotional) / facts.equity;
-    if (leverage > Number(limits.maxLeverage)) {
+    const exposure = positionNotional.plus(facts.otherNotional);
+    // exposure / equity <= maxLeverage, without a division.
+    if (exposure.greaterThan(equity.times(limits.maxLeverage))) {
       throw new ToolFailure(
         "RISK_LIMIT",
-        `leverage would be ${fmt(leverage)}x, above the limit ${limits.maxLeverage}x`,
+        `leverage would be ${shown(exposure.dividedBy(equity))}x, above the limit ${limits.maxLeverage}x`,
         { limit: "maxLeverage" },
       );
     }
   }
   pass("max_leverage");
+  if (grows && facts.freeCollateral !== undefined && facts.initialMarginFraction !== undefined) {
+    const added = new Exact(after).abs().minus(new Exact(facts.position).abs());
+    const required = added.times(price).times(facts.initialMarginFraction);
+    if (required.greaterThan(facts.freeCollateral)) {
+      throw new ToolFailure(
+        "INSUFFICIENT_COLLATERAL",
+        `the order needs ${shown(required)} USDC of free collateral (initial margin), the subaccount has ${facts.freeCollateral}`,
+        { required: shown(required), freeCollateral: facts.freeCollateral },
+      );
+    }
+  }
+  pass("free_collateral");
   if (facts.openOrders >= limits.maxOpenOrders) {
     throw new ToolFailure(
       "RISK_LIMIT",
@@ -143,11 +186,12 @@ export function runOrderChecks(facts: OrderFacts, limits: TradingLimits, passed:
   }
   pass("daily_loss_breaker");
   if (facts.reduceOnly) {
-    const opposite = facts.position !== 0 && Math.sign(signed) !== Math.sign(facts.position);
-    if (!opposite || facts.size > Math.abs(facts.position)) {
+    const position = new Exact(facts.position);
+    const opposite = !position.isZero() && (facts.side === "BUY") === position.isNegative();
+    if (!opposite || new Exact(facts.size).greaterThan(position.abs())) {
       throw new ToolFailure(
         "REDUCE_ONLY",
-        `a reduce-only ${facts.side} of ${fmt(facts.size)} would not only reduce the ${facts.ticker} position ${fmt(facts.position)}`,
+        `a reduce-only ${facts.side} of ${facts.size} would not only reduce the ${facts.ticker} position ${facts.position}`,
       );
     }
   }

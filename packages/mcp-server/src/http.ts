@@ -12,7 +12,17 @@ const MAX_BODY_BYTES = 1_000_000;
  *
  * @example
  * ```ts
- * const routes: McpRoutes = { allowHost, allowOrigin, openSession, health, log };
+ * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ *
+ * const routes: McpRoutes = {
+ *   allowHost: (host) => host === "127.0.0.1:8080",
+ *   allowOrigin: () => false,
+ *   openSession: async () => new McpServer({ name: "perpx-mcp", version: "0.0.0" }),
+ *   health: () => ({ status: "ok" }),
+ *   log: () => {},
+ *   sessionIdleMs: 60_000,
+ * };
+ * routes.allowHost("evil.example:8080"); // false
  * ```
  */
 export interface McpRoutes {
@@ -82,8 +92,25 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
  *
  * @example
  * ```ts
+ * import { createServer } from "node:http";
+ * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ *
+ * const routes: McpRoutes = {
+ *   allowHost: () => true,
+ *   allowOrigin: () => false,
+ *   openSession: async () => new McpServer({ name: "perpx-mcp", version: "0.0.0" }),
+ *   health: () => ({ status: "ok" }),
+ *   log: () => {},
+ *   sessionIdleMs: 60_000,
+ * };
  * const { handle, closeAll } = mcpHttpHandler(routes);
- * createServer((req, res) => void handle(req, res));
+ * const http = createServer((req, res) => void handle(req, res));
+ * await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+ * const { port } = http.address() as { port: number };
+ * await (await fetch(`http://127.0.0.1:${port}/health`)).json(); // { status: "ok" }
+ * (await fetch(`http://127.0.0.1:${port}/mcp`, { method: "POST", body: "{}" })).status; // 401: no credential
+ * await closeAll();
+ * http.close();
  * ```
  */
 export function mcpHttpHandler(routes: McpRoutes) {

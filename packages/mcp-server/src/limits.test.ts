@@ -1,8 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { Exact } from "./decimal.js";
 import { DEFAULT_LIMITS, effectiveLimits, resolveLimits, type TradingLimits } from "./limits.js";
 
-const amount = fc.integer({ min: 0, max: 1_000_000 }).map(String);
+/** Amounts with up to 6 decimal places, some equal but differently written ("5" and "5.000000"). */
+const amount = fc.tuple(fc.integer({ min: 0, max: 1_000_000_000 }), fc.boolean()).map(([units, padded]) => {
+  const value = new Exact(units).dividedBy(1_000);
+  return padded ? value.toFixed(6) : value.toFixed();
+});
 const partial = fc.record(
   {
     allowedMarkets: fc.option(fc.subarray(["BTC-USD", "ETH-USD", "SOL-USD"]), { nil: undefined }),
@@ -15,6 +20,7 @@ const partial = fc.record(
     confirmAboveNotional: amount,
     defaultSlippageBps: fc.integer({ min: 0, max: 1_000 }),
     maxSlippageBps: fc.integer({ min: 0, max: 1_000 }),
+    maxWritesPerMinute: fc.integer({ min: 0, max: 1_000 }),
   },
   { requiredKeys: [] },
 ) as fc.Arbitrary<Partial<TradingLimits>>;
@@ -32,13 +38,14 @@ describe("limits", () => {
           "maxDailyLoss",
           "confirmAboveNotional",
         ] as const) {
-          expect(Number(limits[key])).toBeLessThanOrEqual(Number(base[key]));
+          expect(new Exact(limits[key]).lessThanOrEqualTo(base[key])).toBe(true);
         }
         for (const key of [
           "priceBandBps",
           "maxOpenOrders",
           "defaultSlippageBps",
           "maxSlippageBps",
+          "maxWritesPerMinute",
         ] as const) {
           expect(limits[key]).toBeLessThanOrEqual(base[key]);
         }

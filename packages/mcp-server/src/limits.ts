@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from "@perpx/errors";
+import { Exact } from "./decimal.js";
 
 /**
  * The safety limits a server enforces on every order, in USD where they are amounts. A credential
@@ -22,7 +23,7 @@ export interface TradingLimits {
   maxLeverage: string;
   /** The most open orders the subaccount may hold when placing one more. */
   maxOpenOrders: number;
-  /** The equity drop since the UTC day's first reading that trips the breaker (then only reduce-only). */
+  /** The largest equity drop since the UTC day's first reading; a larger one trips the breaker (then only reduce-only). */
   maxDailyLoss: string;
   /** Orders whose notional is above this need `confirm: true`. */
   confirmAboveNotional: string;
@@ -30,6 +31,8 @@ export interface TradingLimits {
   defaultSlippageBps: number;
   /** The most basis points of slippage a MARKET order may ask. */
   maxSlippageBps: number;
+  /** The most write-tool calls (place, cancel) a credential may make in any 60 s; more are refused with `RATE_LIMITED`. */
+  maxWritesPerMinute: number;
 }
 
 /**
@@ -51,9 +54,16 @@ export const DEFAULT_LIMITS: Readonly<TradingLimits> = Object.freeze({
   confirmAboveNotional: "5000",
   defaultSlippageBps: 50,
   maxSlippageBps: 500,
+  maxWritesPerMinute: 60,
 });
 
-const NUMBER_FIELDS = ["priceBandBps", "maxOpenOrders", "defaultSlippageBps", "maxSlippageBps"] as const;
+const NUMBER_FIELDS = [
+  "priceBandBps",
+  "maxOpenOrders",
+  "defaultSlippageBps",
+  "maxSlippageBps",
+  "maxWritesPerMinute",
+] as const;
 const DECIMAL_FIELDS = [
   "maxOrderNotional",
   "maxPositionNotional",
@@ -79,6 +89,8 @@ function checkDecimal(field: string, value: string): void {
  * @example
  * ```ts
  * const limits = resolveLimits({ maxLeverage: "3" });
+ * limits.maxOrderNotional; // "10000"
+ * resolveLimits({ maxLeverage: "-1" }); // throws InvalidArgumentError
  * ```
  */
 export function resolveLimits(partial: Partial<TradingLimits> = {}): TradingLimits {
@@ -92,7 +104,7 @@ export function resolveLimits(partial: Partial<TradingLimits> = {}): TradingLimi
   return limits;
 }
 
-const smaller = (a: string, b: string) => (Number(a) <= Number(b) ? a : b);
+const smaller = (a: string, b: string) => (new Exact(a).lessThanOrEqualTo(b) ? a : b);
 
 /**
  * The limits of one credential: the server's, tightened by the credential's own (a credential can
@@ -100,7 +112,9 @@ const smaller = (a: string, b: string) => (Number(a) <= Number(b) ? a : b);
  *
  * @example
  * ```ts
- * effectiveLimits(server, { maxOrderNotional: "100" }).maxOrderNotional; // "100" (when the server allows more)
+ * const server = resolveLimits({ maxOrderNotional: "500" });
+ * effectiveLimits(server, { maxOrderNotional: "100" }).maxOrderNotional; // "100"
+ * effectiveLimits(server, { maxOrderNotional: "900" }).maxOrderNotional; // "500": never loosened
  * ```
  */
 export function effectiveLimits(server: TradingLimits, tighter: Partial<TradingLimits> = {}): TradingLimits {
@@ -122,5 +136,6 @@ export function effectiveLimits(server: TradingLimits, tighter: Partial<TradingL
     confirmAboveNotional: smaller(server.confirmAboveNotional, own.confirmAboveNotional),
     defaultSlippageBps: Math.min(server.defaultSlippageBps, own.defaultSlippageBps),
     maxSlippageBps: Math.min(server.maxSlippageBps, own.maxSlippageBps),
+    maxWritesPerMinute: Math.min(server.maxWritesPerMinute, own.maxWritesPerMinute),
   };
 }

@@ -25,8 +25,10 @@ const json = (value: unknown) => JSON.stringify(value, (_, v) => (typeof v === "
  *
  * @example
  * ```ts
- * const store = await openPostgresStore({ connectionString: "postgres://perpx@db:5432/perpx" });
- * const server = await startMcpServer({ network: "testnet", store });
+ * const store = await openPostgresStore({ connectionString: postgresUrl });
+ * const server = await startMcpServer({ ...serverOptions, store });
+ * await store.claimOrder({ account: "perpx1docs", ticker: "BTC-USD", clientId: 1 }); // { claimed: true }
+ * await server.close(); // closes the store too
  * ```
  */
 export async function openPostgresStore(options: {

@@ -1,14 +1,17 @@
 import { indexerOf } from "./accounts.js";
+import { Exact } from "./decimal.js";
 import type { ToolDeps } from "./tools/deps.js";
 
 /**
  * The daily-loss breaker of an account: the equity at its first reading of the UTC day, the equity
  * now, the loss between them, and whether the breaker tripped (it stays tripped until the day ends,
- * across restarts).
+ * across restarts). Amounts are decimal strings.
  *
  * @example
  * ```ts
- * const { tripped } = await dailyLoss(deps);
+ * const { tripped, limit } = await dailyLoss(deps);
+ * tripped; // false
+ * limit; // "1000"
  * ```
  */
 export interface DailyLoss {
@@ -22,19 +25,19 @@ export interface DailyLoss {
   loss: string;
   /** The limit. */
   limit: string;
-  /** True once the loss reached the limit this day. */
+  /** True once the loss went above the limit this day. */
   tripped: boolean;
 }
 
 /**
  * Reads the account's equity (`chainEquity` when the caller read it from the chain, else the
- * indexer's), records the day's first reading, and trips the breaker when the loss
- * reached the limit.
+ * indexer's), records the day's first reading, and trips the breaker when the loss went
+ * above the limit.
  *
  * @example
  * ```ts
  * (await dailyLoss(deps)).tripped; // false
- * await dailyLoss(deps, "1000.5"); // with the equity read from the chain
+ * (await dailyLoss(deps, "1000000")).loss; // "0": with the equity read from the chain
  * ```
  */
 export async function dailyLoss(deps: ToolDeps, chainEquity?: string): Promise<DailyLoss> {
@@ -44,9 +47,9 @@ export async function dailyLoss(deps: ToolDeps, chainEquity?: string): Promise<D
     chainEquity ??
     (await indexerOf(deps.account).getSubaccount({ address: owner, subaccountNumber: 0 })).subaccount.equity;
   const startEquity = await deps.store.dayStartEquity(owner, day, equity);
-  const loss = Math.max(0, Number(startEquity) - Number(equity));
+  const loss = dayLoss(startEquity, equity);
   let tripped = await deps.store.breakerTripped(owner, day);
-  if (!tripped && loss >= Number(deps.limits.maxDailyLoss)) {
+  if (!tripped && breakerTrips(loss, deps.limits.maxDailyLoss)) {
     await deps.store.tripBreaker(owner, day);
     tripped = true;
   }
@@ -54,8 +57,36 @@ export async function dailyLoss(deps: ToolDeps, chainEquity?: string): Promise<D
     day,
     startEquity,
     equity,
-    loss: String(loss),
+    loss,
     limit: deps.limits.maxDailyLoss,
     tripped,
   };
+}
+
+/**
+ * The loss of a day: how far equity fell below the day's first reading, exactly; `"0"` when it did
+ * not fall.
+ *
+ * @example
+ * ```ts
+ * dayLoss("1000", "987.65"); // "12.35"
+ * dayLoss("1000", "1000.5"); // "0"
+ * ```
+ */
+export function dayLoss(startEquity: string, equity: string): string {
+  return Exact.max(0, new Exact(startEquity).minus(equity)).toFixed();
+}
+
+/**
+ * Whether a day's loss trips the breaker: a loss exactly at `maxDailyLoss` is still allowed, any
+ * loss above it trips.
+ *
+ * @example
+ * ```ts
+ * breakerTrips("1000", "1000"); // false
+ * breakerTrips("1000.000001", "1000"); // true
+ * ```
+ */
+export function breakerTrips(loss: string, maxDailyLoss: string): boolean {
+  return new Exact(loss).greaterThan(maxDailyLoss);
 }

@@ -9,6 +9,7 @@ import { mcpHttpHandler } from "./http.js";
 import { effectiveLimits, resolveLimits, type TradingLimits } from "./limits.js";
 import { type OAuthOptions, resolveOAuthOptions } from "./oauth/options.js";
 import type { OAuthRoutes } from "./oauth/routes.js";
+import { createRateLimiter } from "./rate-limit.js";
 import { type McpStore, openSqliteStore } from "./store.js";
 
 /**
@@ -124,8 +125,9 @@ export interface McpServerOptions {
  *
  * @example
  * ```ts
- * const server = await startMcpServer({ network: "local", port: 0 });
- * server.url; // "http://127.0.0.1:41234/mcp"
+ * const server = await startMcpServer({ ...serverOptions, port: 0 });
+ * new URL(server.url).pathname; // "/mcp"
+ * server.sessionCount(); // 0
  * await server.close();
  * ```
  */
@@ -159,7 +161,15 @@ const hostnameOf = (value: string) => {
  *
  * @example
  * ```ts
- * const server = await startMcpServer({ network: "testnet", env: process.env, port: 8080, database: "./perpx-mcp.db" });
+ * import { mkdtempSync, rmSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ *
+ * const database = join(mkdtempSync(join(tmpdir(), "perpx-mcp-")), "state.db");
+ * const server = await startMcpServer({ ...serverOptions, port: 0, database, limits: { maxOrderNotional: "500" } });
+ * (await (await fetch(new URL("/health", server.url))).json()).status; // "ok"
+ * await server.close();
+ * rmSync(database, { force: true });
  * ```
  */
 export async function startMcpServer(options: McpServerOptions): Promise<RunningMcpServer> {
@@ -195,6 +205,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
   let oauth: OAuthRoutes | undefined;
   const store = options.store ?? openSqliteStore({ path: options.database ?? ":memory:" });
   const accounts = createAccounts(base);
+  const rateLimiter = createRateLimiter();
   const loopback = LOOPBACK.has(host);
   let port = options.port ?? 8080;
   const allowedHosts = new Set(options.allowedHosts ?? []);
@@ -218,6 +229,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
         account: await accounts.of(principal),
         limits: effectiveLimits(limits, accountLimits[principal.account]),
         store,
+        rateLimiter,
         verifyTimeoutMs: options.verifyTimeoutMs ?? 15_000,
         statefulSettleMs: options.statefulSettleMs ?? 3_000,
       });

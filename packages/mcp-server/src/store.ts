@@ -49,7 +49,10 @@ export interface AuditEntry {
  * @example
  * ```ts
  * const store = openSqliteStore({ path: ":memory:" });
+ * const account = "perpx1docs";
  * await store.claimOrder({ account, ticker: "BTC-USD", clientId: 1 }); // { claimed: true }
+ * (await store.claimOrder({ account, ticker: "BTC-USD", clientId: 1 })).claimed; // false
+ * await store.close();
  * ```
  */
 export interface McpStore {
@@ -101,7 +104,20 @@ const json = (value: unknown) => JSON.stringify(value, (_, v) => (typeof v === "
  *
  * @example
  * ```ts
- * const store = openSqliteStore({ path: "/var/lib/perpx-mcp/state.db" });
+ * import { mkdtempSync, rmSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ *
+ * const dir = mkdtempSync(join(tmpdir(), "perpx-mcp-"));
+ * const store = openSqliteStore({ path: join(dir, "state.db") });
+ * await store.claimOrder({ account: "perpx1docs", ticker: "BTC-USD", clientId: 9 }); // { claimed: true }
+ * await store.dayStartEquity("perpx1docs", "2026-01-03", "1000"); // "1000"
+ * await store.close();
+ * const reopened = openSqliteStore({ path: join(dir, "state.db") });
+ * (await reopened.claimOrder({ account: "perpx1docs", ticker: "BTC-USD", clientId: 9 })).claimed; // false: the claim survived
+ * await reopened.dayStartEquity("perpx1docs", "2026-01-03", "900"); // "1000": the first reading stays
+ * await reopened.close();
+ * rmSync(dir, { recursive: true, force: true });
  * ```
  */
 export function openSqliteStore(options: { path: string }): McpStore {

@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { describe, expect, it } from "vitest";
-import type { TradingLimits } from "../src/index.js";
+import type { RunningMcpServer, TradingLimits } from "../src/index.js";
 import { call, refused, type TradingAccount, useMcpNet } from "./support.js";
 
 const net = useMcpNet();
@@ -8,11 +8,11 @@ const net = useMcpNet();
 /** A trading session on a server with these limits, for a fresh account. */
 async function session(
   limits: Partial<TradingLimits> | ((equity: number) => Partial<TradingLimits>) = {},
-): Promise<{ client: Client; account: TradingAccount }> {
+): Promise<{ client: Client; account: TradingAccount; server: RunningMcpServer }> {
   const account = await net.account();
   const equity = Number((await account.client.account()).equity);
   const server = await net.startServer({ limits: typeof limits === "function" ? limits(equity) : limits });
-  return { client: await net.connect(account.credential, server), account };
+  return { client: await net.connect(account.credential, server), account, server };
 }
 
 /** What the chain holds for the account: positions, and whether each client id rests in state. */
@@ -50,7 +50,7 @@ const limit = (clientId: number, price: number, size = "0.001", extra: Record<st
 });
 
 describe("safety limits: every refusal sends nothing (checked on chain)", () => {
-  it("refuses by market allowlist, price band, order notional, bad shape and off-grid size", async () => {
+  it("refuses by market allowlist, price band, order notional, bad shape, off-grid size and slippage", async () => {
     const { client, account } = await session({
       allowedMarkets: ["BTC-USD"],
       priceBandBps: 300,
@@ -64,6 +64,7 @@ describe("safety limits: every refusal sends nothing (checked on chain)", () => 
       [limit(103, price * 0.99, "0.01"), "RISK_LIMIT"],
       [{ ...limit(104, price * 0.99), notionalUsd: "50" }, "INVALID_INPUT"],
       [limit(105, price * 0.99, "0.00012345"), "QUANTIZATION"],
+      [{ ticker: "BTC-USD", side: "BUY", type: "MARKET", size: "0.001", slippageBps: 501 }, "RISK_LIMIT"],
     ];
     for (const [args, code] of cases) {
       const error = await refused(client, "place_order", args);
@@ -72,6 +73,13 @@ describe("safety limits: every refusal sends nothing (checked on chain)", () => 
     expect(
       (await refused(client, "place_order", { ...limit(106, price * 0.9), ticker: "SOL-USD" })).message,
     ).toMatch(/SOL-USD is not among the markets/);
+    for (const size of ["-1", "1e3", "0"]) {
+      const bad = await refused(client, "place_order", { ...limit(107, price), size });
+      expect(bad, size).toMatchObject({
+        code: "INVALID_INPUT",
+        message: expect.stringMatching(/a positive decimal string[\s\S]*at size/),
+      });
+    }
     const listed = (await call(client, "list_markets", { allowedOnly: true })).markets;
     expect(listed.map((m: { ticker: string }) => m.ticker)).toEqual(["BTC-USD"]);
     expect(await chainState(account, ids)).toEqual({ positions: [], resting: ids.map(() => false) });
@@ -171,7 +179,7 @@ describe("safety limits: every refusal sends nothing (checked on chain)", () => 
     expect(await chainState(account, [301])).toEqual({ positions: [], resting: [true] });
   });
 
-  it("answers REJECTED or INSUFFICIENT_COLLATERAL with the chain's reason when the chain refuses", async () => {
+  it("refuses with INSUFFICIENT_COLLATERAL when the free collateral does not cover the initial margin", async () => {
     const { client, account } = await session({
       maxOrderNotional: "1000000",
       maxPositionNotional: "1000000",
@@ -180,7 +188,93 @@ describe("safety limits: every refusal sends nothing (checked on chain)", () => 
     });
     const price = (await oracle(client)) * 0.99;
     const error = await refused(client, "place_order", limit(401, price, "1"));
-    expect(["INSUFFICIENT_COLLATERAL", "REJECTED"]).toContain(error.code);
+    expect(error).toMatchObject({
+      code: "INSUFFICIENT_COLLATERAL",
+      message: expect.stringMatching(/USDC of free collateral \(initial margin\), the subaccount has \d+/),
+    });
+    const { required, freeCollateral } = error as unknown as { required: string; freeCollateral: string };
+    expect(Number(required)).toBeGreaterThan(Number(freeCollateral));
+    expect(freeCollateral).toBe((await account.client.account()).freeCollateral);
     expect(await chainState(account, [401])).toEqual({ positions: [], resting: [false] });
+  });
+
+  it("answers TIMEOUT_UNKNOWN (isError, with the tx hash) when an order's fate is not seen in time, and never resubmits", async () => {
+    const { client, account, server } = await session();
+    const price = Math.floor((await oracle(client)) * 0.95);
+    // No block comes while the order is watched: it was accepted at CheckTx, its fate is unknown.
+    net.devnet.producer.setBlockTimeMs(0);
+    let error: { code: string; message: string; txHash?: string; order?: { clientId: number } };
+    try {
+      const result = (await client.callTool({
+        name: "place_order",
+        arguments: { ...limit(701, price), timeInForce: "IOC", verifyTimeoutMs: 1_000 },
+      })) as unknown as { isError?: boolean; structuredContent: { error: typeof error } };
+      expect(result.isError).toBe(true);
+      error = result.structuredContent.error;
+    } finally {
+      net.devnet.producer.setBlockTimeMs(100);
+    }
+    expect(error).toMatchObject({
+      code: "TIMEOUT_UNKNOWN",
+      message: expect.stringMatching(/get_order with clientId 701.*do not resubmit/),
+      txHash: expect.stringMatching(/^[0-9A-F]{64}$/),
+      order: { clientId: 701 },
+    });
+    const audit = await server.store.auditLog(account.owner.address);
+    expect(audit).toEqual([
+      expect.objectContaining({
+        tool: "place_order",
+        txHash: error.txHash,
+        outcome: expect.objectContaining({ verification: expect.objectContaining({ state: "UNKNOWN" }) }),
+      }),
+    ]);
+    // Blocks again: the IOC order ends unfilled; the server sent it once and holds its id as used.
+    expect((await refused(client, "place_order", limit(701, price))).code).toBe("DUPLICATE_CLIENT_ID");
+    expect(await chainState(account, [701])).toEqual({ positions: [], resting: [false] });
+  });
+
+  it("refuses a credential's write calls above its rate with RATE_LIMITED and a retry-after hint, sending nothing", async () => {
+    const account = await net.account();
+    const other = await net.account();
+    // The server allows 5 writes a minute; this account's own limit is 2 (a credential only tightens).
+    const server = await net.startServer({
+      limits: { maxWritesPerMinute: 5 },
+      accountLimits: { [account.owner.address]: { maxWritesPerMinute: 2 } },
+    });
+    const client = await net.connect(account.credential, server);
+    const price = (await oracle(client)) * 0.97;
+    expect((await call(client, "place_order", limit(801, price))).verification.state).toBe("RESTING");
+    expect((await call(client, "place_order", limit(802, price, "0.001", { dryRun: true }))).dryRun).toBe(
+      true,
+    );
+    const error = (await refused(client, "place_order", limit(803, price))) as {
+      code: string;
+      message: string;
+      retryAfterMs?: number;
+      retryAfterSeconds?: number;
+    };
+    expect(error).toMatchObject({
+      code: "RATE_LIMITED",
+      message: expect.stringMatching(/2 write call\(s\) a minute/),
+    });
+    expect(error.retryAfterMs).toBeGreaterThan(0);
+    expect(error.retryAfterMs).toBeLessThanOrEqual(60_000);
+    expect(error.retryAfterSeconds).toBe(Math.ceil((error.retryAfterMs ?? 0) / 1000));
+    // Cancels are writes too; reads are not counted.
+    expect((await refused(client, "cancel_order", { clientId: 801, ticker: "BTC-USD" })).code).toBe(
+      "RATE_LIMITED",
+    );
+    expect((await call(client, "get_trading_limits")).limits.maxWritesPerMinute).toBe(2);
+    // A second session of the same credential shares the budget; another credential has its own.
+    const again = await net.connect(account.credential, server);
+    expect((await refused(again, "place_order", limit(804, price))).code).toBe("RATE_LIMITED");
+    const neighbour = await net.connect(other.credential, server);
+    expect((await call(neighbour, "place_order", limit(805, price))).verification.state).toBe("RESTING");
+    expect(await chainState(account, [801, 802, 803, 804])).toEqual({
+      positions: [],
+      resting: [true, false, false, false],
+    });
+    const audit = await server.store.auditLog(account.owner.address);
+    expect(audit.map((e) => e.tool)).toEqual(["place_order", "place_order"]);
   });
 });

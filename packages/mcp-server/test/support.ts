@@ -122,6 +122,8 @@ export function useMcpNet(
       });
       const client = new Client({ name: "perpx-mcp-test", version: "0" });
       await client.connect(transport);
+      // As hosts do: list the tools first, so the client checks every result against its output schema.
+      await client.listTools();
       clients.push(client);
       return client;
     };

@@ -13,6 +13,24 @@ describe("read tools", () => {
   it("answers every read tool with structured content and decimal strings", async () => {
     const { credential } = await net.account();
     const client = await net.connect(credential);
+    // Every read tool the server lists is called below (a new one must join this test).
+    const reads = (await client.listTools()).tools
+      .filter((t) => t.annotations?.readOnlyHint)
+      .map((t) => t.name);
+    expect(reads.sort()).toEqual([
+      "get_account",
+      "get_candles",
+      "get_fills",
+      "get_funding_and_pnl",
+      "get_market",
+      "get_open_orders",
+      "get_order",
+      "get_orderbook",
+      "get_positions",
+      "get_recent_trades",
+      "get_trading_limits",
+      "list_markets",
+    ]);
     const { markets } = await call(client, "list_markets");
     expect(markets.map((m: { ticker: string }) => m.ticker)).toEqual(
       expect.arrayContaining(["BTC-USD", "ETH-USD"]),

@@ -59,21 +59,34 @@ describe("transport and static bearer auth", () => {
     expect((await call(client, "get_trading_limits")).readOnly).toBe(false);
   });
 
-  it("keeps a credential without a trading key read-only: no write tool listed, and a call is refused", async () => {
-    const { readOnly, client: chain } = await net.account();
+  it("keeps a credential without a trading key read-only: no write tool listed, and a call is refused with READ_ONLY_SESSION", async () => {
+    const { readOnly, client: chain, owner } = await net.account();
     const client = await net.connect(readOnly);
     const names = (await client.listTools()).tools.map((t) => t.name);
     for (const name of WRITE_TOOLS) expect(names).not.toContain(name);
     expect(names).toContain("get_account");
     expect((await call(client, "get_trading_limits")).readOnly).toBe(true);
-    const error = await refused(client, "place_order", {
-      ticker: "BTC-USD",
-      side: "BUY",
-      type: "MARKET",
-      size: "0.001",
+    // A read-only session reads its account like a trading one.
+    expect(Number((await call(client, "get_account")).account.equity)).toBeGreaterThan(0);
+    expect((await call(client, "get_open_orders")).orders).toEqual([]);
+    const writes: [string, Record<string, unknown>][] = [
+      ["place_order", { ticker: "BTC-USD", side: "BUY", type: "MARKET", size: "0.001" }],
+      ["cancel_order", { clientId: 1, ticker: "BTC-USD" }],
+      ["batch_cancel_orders", { ticker: "BTC-USD", clientIds: [1] }],
+      ["cancel_all_orders", { ticker: "BTC-USD" }],
+    ];
+    for (const [name, args] of writes) {
+      const error = await refused(client, name, args);
+      expect(error.code, name).toBe("READ_ONLY_SESSION");
+      expect(error.message, name).toMatch(new RegExp(`^${name} needs a trading credential`));
+    }
+    // An unknown tool is not a read-only refusal.
+    expect(await refused(client, "no_such_tool")).toEqual({
+      code: "NOT_FOUND",
+      message: "Tool no_such_tool not found",
     });
-    expect(error.message).toMatch(/place_order disabled/);
     expect((await chain.account()).positions).toEqual([]);
+    expect(await net.server.store.auditLog(owner.address)).toEqual([]);
   });
 
   it("refuses a missing or malformed credential with 401 and a clear message that never echoes the key", async () => {

@@ -4,6 +4,7 @@ import type { OrderResponseObject } from "@perpx/core/indexer";
 import { batchCancelMsg, cancelOrderMsg, type TxMessage } from "@perpx/node-client";
 import { z } from "zod";
 import { indexerOf } from "../accounts.js";
+import { credentialKey, takeWrite } from "../rate-limit.js";
 import { decimal, defineTool, ticker } from "./define.js";
 import type { ToolDeps } from "./deps.js";
 import { findOrder, openOrders } from "./read.js";
@@ -80,11 +81,6 @@ async function verifyCancels(deps: ToolDeps, orders: OrderResponseObject[], time
  * Cancels orders of the principal's subaccount 0: short-term ones in one `MsgBatchCancel` per
  * market, stateful ones each by `MsgCancelOrder`; then verifies each through the indexer until it is
  * CANCELED (or FILLED first: `filledBeforeCancel`) or the timeout passes (`UNKNOWN`).
- *
- * @example
- * ```ts
- * const results = await cancelOrders(deps, orders, 15_000);
- * ```
  */
 async function cancelOrders(
   deps: ToolDeps,
@@ -132,11 +128,15 @@ async function cancelOrders(
 
 /**
  * Registers `cancel_order`, `batch_cancel_orders` and `cancel_all_orders`. Cancels stay allowed
- * after the daily-loss breaker trips; each answers every order's verified final status.
+ * after the daily-loss breaker trips (they count toward the credential's write rate); each answers every order's verified final status, or fails
+ * with `TIMEOUT_UNKNOWN` (every order's status so far) when one is not final in time.
  *
  * @example
  * ```ts
- * registerCancelTools(server, deps);
+ * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ *
+ * const server = new McpServer({ name: "perpx-mcp", version: "0.0.0" });
+ * registerCancelTools(server, deps).length; // 3
  * ```
  */
 export function registerCancelTools(server: McpServer, deps: ToolDeps) {
@@ -144,8 +144,10 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
   const owner = deps.account.principal.account;
   const timeout = z.number().int().min(1_000).max(60_000).optional();
   const audited = async (tool: string, request: unknown, run: () => Promise<CancelResult[]>) => {
+    takeWrite(deps.rateLimiter, credentialKey(deps.account.principal), deps.limits.maxWritesPerMinute, tool);
+    let results: CancelResult[] | undefined;
     try {
-      const results = await run();
+      results = await run();
       await store.audit({
         account: owner,
         tool,
@@ -154,14 +156,6 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
         txHash: results.find((r) => r.txHash)?.txHash,
         outcome: results,
       });
-      const unknown = results.filter((r) => r.finalStatus === "UNKNOWN").length;
-      return {
-        results,
-        message:
-          unknown > 0
-            ? `${unknown} order(s) not verified yet: call get_order before cancelling again`
-            : `${results.filter((r) => r.cancelled).length} cancelled`,
-      };
     } catch (error) {
       await store.audit({
         account: owner,
@@ -173,6 +167,15 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
       });
       throw error;
     }
+    const unknown = results.filter((r) => r.finalStatus === "UNKNOWN").length;
+    if (unknown > 0) {
+      throw new ToolFailure(
+        "TIMEOUT_UNKNOWN",
+        `${unknown} cancel(s) sent but not verified in time: call get_order before cancelling again`,
+        { results },
+      );
+    }
+    return { results, message: `${results.filter((r) => r.cancelled).length} cancelled` };
   };
   const output = { results: z.array(cancelResult), message: z.string() };
 

@@ -8,7 +8,10 @@ import { failure, ok } from "./result.js";
  *
  * @example
  * ```ts
+ * import { z } from "zod";
+ *
  * const spec: ToolSpec<{ ticker: z.ZodString }> = { title: "Market", description: "...", input: { ticker: z.string() }, output: {}, annotations: { readOnlyHint: true }, run: async ({ ticker }) => ({ ticker }) };
+ * await spec.run({ ticker: "BTC-USD" }, new AbortController().signal); // { ticker: "BTC-USD" }
  * ```
  */
 export interface ToolSpec<I extends z.ZodRawShape> {
@@ -27,11 +30,63 @@ export interface ToolSpec<I extends z.ZodRawShape> {
 }
 
 /**
+ * The `structuredContent.error` of a failed call: its machine code, what was wrong, and extra facts.
+ *
+ * @example
+ * ```ts
+ * toolError.parse({ code: "RISK_LIMIT", message: "above the limit", limit: "maxOrderNotional" }).limit; // "maxOrderNotional"
+ * ```
+ */
+export const toolError = z
+  .looseObject({ code: z.string(), message: z.string() })
+  .describe("present on isError results only: the machine code, what was wrong and extra facts");
+
+/**
+ * A tool's output schema: its result's fields, or `error` alone on a failed call. MCP clients check
+ * a result's `structuredContent` against the declared schema even when `isError` is set, so the
+ * schema they see admits both (every field optional, plus `error`); the server checks its own
+ * successful results against the full shape.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ *
+ * const schema = outputSchemaOf({ ticker: z.string() });
+ * schema.safeParse({ ticker: "BTC-USD" }).success; // true
+ * schema.safeParse({ error: { code: "NOT_FOUND", message: "no market" } }).success; // true
+ * schema.safeParse({}).success; // false
+ * ```
+ */
+export function outputSchemaOf(shape: z.ZodRawShape) {
+  const success = z.object(shape);
+  return success
+    .partial()
+    .extend({ error: toolError.optional() })
+    .superRefine((value, context) => {
+      if (value.error !== undefined) return;
+      const parsed = success.safeParse(value);
+      if (!parsed.success) context.addIssue({ code: "custom", message: parsed.error.message });
+    });
+}
+
+/**
  * Registers a tool whose failures (thrown) become `isError: true` results with a machine code.
  *
  * @example
  * ```ts
- * defineTool(server, "get_market", spec);
+ * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ * import { z } from "zod";
+ *
+ * const server = new McpServer({ name: "perpx-mcp", version: "0.0.0" });
+ * const tool = defineTool(server, "echo_ticker", {
+ *   title: "Echo",
+ *   description: "answers its ticker",
+ *   input: { ticker },
+ *   output: { ticker: z.string() },
+ *   annotations: { readOnlyHint: true },
+ *   run: async (args) => ({ ticker: args.ticker }),
+ * });
+ * tool.enabled; // true
  * ```
  */
 export function defineTool<I extends z.ZodRawShape>(
@@ -43,7 +98,7 @@ export function defineTool<I extends z.ZodRawShape>(
     title: spec.title,
     description: spec.description,
     inputSchema: spec.input,
-    outputSchema: spec.output,
+    outputSchema: outputSchemaOf(spec.output),
     annotations: spec.annotations,
   };
   const handler = async (args: z.infer<z.ZodObject<I>>, extra: { signal: AbortSignal }) => {
@@ -67,11 +122,33 @@ export function defineTool<I extends z.ZodRawShape>(
 export const decimal = z.string().describe("a decimal number as a string");
 
 /**
+ * A positive amount argument: a plain decimal string (no sign, exponent or spaces), at most 30
+ * digits before the point and 18 after, so the server's exact arithmetic keeps every digit.
+ *
+ * @example
+ * ```ts
+ * amount.parse("0.001"); // "0.001"
+ * amount.safeParse("0").success; // false
+ * amount.safeParse("1e3").success; // false
+ * ```
+ */
+export const amount = z
+  .string()
+  .regex(
+    /^(?=[\d.]*[1-9])\d{1,30}(\.\d{1,18})?$/,
+    'a positive decimal string such as "0.01" (at most 30 digits before the point and 18 after)',
+  )
+  .describe("a positive decimal number as a string");
+
+/**
  * A loose record: the named fields checked, the indexer's other fields passed through.
  *
  * @example
  * ```ts
+ * import { z } from "zod";
+ *
  * const market = record({ ticker: z.string() });
+ * market.parse({ ticker: "BTC-USD", status: "ACTIVE" }); // { ticker: "BTC-USD", status: "ACTIVE" }
  * ```
  */
 export function record(shape: z.ZodRawShape) {
@@ -83,7 +160,8 @@ export function record(shape: z.ZodRawShape) {
  *
  * @example
  * ```ts
- * ticker.parse("BTC-USD");
+ * ticker.parse("BTC-USD"); // "BTC-USD"
+ * ticker.safeParse("btc").success; // false
  * ```
  */
 export const ticker = z
@@ -96,7 +174,8 @@ export const ticker = z
  *
  * @example
  * ```ts
- * subaccountNumber.parse(0);
+ * subaccountNumber.parse(0); // 0
+ * subaccountNumber.parse(undefined); // undefined
  * ```
  */
 export const subaccountNumber = z

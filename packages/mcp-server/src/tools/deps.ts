@@ -1,5 +1,6 @@
 import type { AccountContext } from "../accounts.js";
 import type { TradingLimits } from "../limits.js";
+import type { RateLimiter } from "../rate-limit.js";
 import type { McpStore } from "../store.js";
 
 /**
@@ -7,7 +8,15 @@ import type { McpStore } from "../store.js";
  *
  * @example
  * ```ts
- * const deps: ToolDeps = { account, limits, store, verifyTimeoutMs: 15_000, statefulSettleMs: 3_000 };
+ * const deps: ToolDeps = {
+ *   account,
+ *   limits: resolveLimits({ maxOrderNotional: "500" }),
+ *   store: openSqliteStore({ path: ":memory:" }),
+ *   rateLimiter: createRateLimiter(),
+ *   verifyTimeoutMs: 15_000,
+ *   statefulSettleMs: 3_000,
+ * };
+ * deps.limits.maxOrderNotional; // "500"
  * ```
  */
 export interface ToolDeps {
@@ -17,6 +26,8 @@ export interface ToolDeps {
   limits: TradingLimits;
   /** The persistent store. */
   store: McpStore;
+  /** Counts write-tool calls per credential (`limits.maxWritesPerMinute`). */
+  rateLimiter: RateLimiter;
   /** How long a write tool waits for an order's verified state before answering UNKNOWN, ms. */
   verifyTimeoutMs: number;
   /** How long a stateful order is watched after its inclusion before its state is answered, ms. */

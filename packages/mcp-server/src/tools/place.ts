@@ -2,10 +2,12 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { accountView, type HumanOrder, planOrder } from "@perpx/composite-client";
 import { z } from "zod";
 import { indexerOf } from "../accounts.js";
-import { type CheckResult, runOrderChecks } from "../checks.js";
+import { type CheckResult, positionAfter, runOrderChecks } from "../checks.js";
+import { Exact } from "../decimal.js";
+import { credentialKey, takeWrite } from "../rate-limit.js";
 import { dailyLoss } from "../risk.js";
 import type { McpStore } from "../store.js";
-import { decimal, defineTool, record, ticker } from "./define.js";
+import { amount, decimal, defineTool, record, ticker } from "./define.js";
 import type { ToolDeps } from "./deps.js";
 import { openOrders } from "./read.js";
 import { ToolFailure } from "./result.js";
@@ -15,11 +17,11 @@ const input = {
   ticker,
   side: z.enum(["BUY", "SELL"]),
   type: z.enum(["MARKET", "LIMIT"]),
-  size: decimal.optional().describe("size in the base asset; give this or notionalUsd"),
-  notionalUsd: decimal
+  size: amount.optional().describe("size in the base asset; give this or notionalUsd"),
+  notionalUsd: amount
     .optional()
     .describe("size as USD notional (floored to the step size); give this or size"),
-  price: decimal.optional().describe("limit price (LIMIT only), on the market's tick"),
+  price: amount.optional().describe("limit price (LIMIT only), on the market's tick"),
   slippageBps: z.number().int().min(1).optional().describe("MARKET only: worst price as bps from the oracle"),
   timeInForce: z.enum(["GTT", "IOC", "FOK"]).optional().describe("LIMIT: GTT (rests, default), IOC or FOK"),
   postOnly: z.boolean().optional(),
@@ -63,8 +65,6 @@ const output = {
 /** IOC, FOK and MARKET orders live this many blocks: their fate is known soon after. */
 const SHORT_BLOCKS = 5;
 
-const decimalsOf = (step: string) => (step.includes(".") ? (step.split(".")[1]?.length ?? 0) : 0);
-
 function shape(args: PlaceInput): void {
   if ((args.size === undefined) === (args.notionalUsd === undefined)) {
     throw new ToolFailure("INVALID_INPUT", "give exactly one of size and notionalUsd");
@@ -86,30 +86,53 @@ function shape(args: PlaceInput): void {
 }
 
 /**
- * The human order a tool call asks for, with the limit or worst price and the size in base units.
+ * A MARKET order's worst price: the oracle moved `slippageBps` against the taker, exactly.
  *
  * @example
  * ```ts
- * const { order, price } = humanOrder(args, { oracle: 65000, stepSize: "0.0001", slippageBps: 50 });
+ * worstPrice("BUY", "65000", 50); // "65325"
+ * worstPrice("SELL", "65000", 50); // "64675"
  * ```
  */
+export function worstPrice(side: "BUY" | "SELL", oracle: string, slippageBps: number): string {
+  const bps = side === "BUY" ? 10_000 + slippageBps : 10_000 - slippageBps;
+  return new Exact(oracle).times(bps).dividedBy(10_000).toFixed();
+}
+
+/**
+ * The most whole steps of `stepSize` whose notional at `price` is at most `notionalUsd`, as a size
+ * (exact: one step more would be above the notional).
+ *
+ * @throws {ToolFailure} QUANTIZATION when not even one step fits.
+ *
+ * @example
+ * ```ts
+ * sizeForNotional("100", "65000", "0.0001"); // "0.0015"
+ * sizeForNotional("6.5", "65000", "0.0001"); // "0.0001"
+ * ```
+ */
+export function sizeForNotional(notionalUsd: string, price: string, stepSize: string): string {
+  const notional = new Exact(notionalUsd);
+  const step = new Exact(stepSize);
+  const stepNotional = step.times(price);
+  let steps = notional.dividedToIntegerBy(stepNotional);
+  // Amounts fit the arithmetic's precision; settle on the exact largest count all the same.
+  while (steps.plus(1).times(stepNotional).lessThanOrEqualTo(notional)) steps = steps.plus(1);
+  while (steps.greaterThan(0) && steps.times(stepNotional).greaterThan(notional)) steps = steps.minus(1);
+  if (steps.lessThan(1)) {
+    throw new ToolFailure("QUANTIZATION", `notionalUsd ${notionalUsd} is below one step (${stepSize})`);
+  }
+  return steps.times(step).toFixed();
+}
+
+/** The human order a tool call asks for, with the limit or worst price and the size in base units. */
 function humanOrder(
   args: PlaceInput,
-  market: { oracle: number; stepSize: string; slippageBps: number },
-): { order: HumanOrder; price: number; size: string } {
-  const worst = market.oracle * (1 + ((args.side === "BUY" ? 1 : -1) * market.slippageBps) / 10_000);
-  const price = args.type === "LIMIT" ? Number(args.price) : worst;
-  let size = args.size;
-  if (size === undefined) {
-    const step = Number(market.stepSize);
-    const steps = Math.floor(Number(args.notionalUsd) / price / step + 1e-9);
-    if (steps < 1)
-      throw new ToolFailure(
-        "QUANTIZATION",
-        `notionalUsd ${args.notionalUsd} is below one step (${market.stepSize})`,
-      );
-    size = (steps * step).toFixed(decimalsOf(market.stepSize));
-  }
+  market: { oracle: string; stepSize: string; slippageBps: number },
+): { order: HumanOrder; price: string; size: string } {
+  const price =
+    args.type === "LIMIT" ? (args.price as string) : worstPrice(args.side, market.oracle, market.slippageBps);
+  const size = args.size ?? sizeForNotional(args.notionalUsd as string, price, market.stepSize);
   const tif = args.timeInForce === "IOC" ? "IOC" : args.timeInForce === "FOK" ? "FILL_OR_KILL" : undefined;
   const common = { market: args.ticker, side: args.side, size, reduceOnly: args.reduceOnly ?? false };
   const order: HumanOrder =
@@ -117,13 +140,13 @@ function humanOrder(
       ? {
           ...common,
           type: "MARKET",
-          slippage: `${market.slippageBps / 100}%`,
+          slippage: `${new Exact(market.slippageBps).dividedBy(100).toFixed()}%`,
           goodTil: { blocks: SHORT_BLOCKS },
         }
       : {
           ...common,
           type: "LIMIT",
-          price: args.price as string,
+          price,
           ...(tif ? { timeInForce: tif } : args.postOnly ? { timeInForce: "POST_ONLY" } : {}),
           goodTil: tif ? { blocks: SHORT_BLOCKS } : { seconds: args.goodTilSeconds ?? 28 * 24 * 3600 },
         };
@@ -144,28 +167,38 @@ async function gather(deps: ToolDeps, t: string) {
   const indexed = markets[t];
   if (!indexed) throw new ToolFailure("NOT_FOUND", `no market ${t}`);
   const signed = (p: (typeof view.positions)[number]) =>
-    Math.abs(Number(p.size)) * (p.side === "SHORT" ? -1 : 1);
+    new Exact(p.size).abs().times(p.side === "SHORT" ? -1 : 1);
+  const position = view.positions
+    .filter((p) => p.market === t)
+    .reduce((n, p) => n.plus(signed(p)), new Exact(0));
+  const otherNotional = view.positions
+    .filter((p) => p.market !== t)
+    .reduce((n, p) => n.plus(new Exact(p.value).abs()), new Exact(0));
   return {
     market,
     indexed,
-    position: view.positions.filter((p) => p.market === t).reduce((n, p) => n + signed(p), 0),
-    otherNotional: view.positions
-      .filter((p) => p.market !== t)
-      .reduce((n, p) => n + Math.abs(Number(p.value)), 0),
-    equity: Number(view.equity),
+    position: position.toFixed(),
+    otherNotional: otherNotional.toFixed(),
+    equity: view.equity,
+    freeCollateral: view.freeCollateral,
     openOrders: open.length,
     breakerTripped: (await dailyLoss(deps, view.equity)).tripped,
   };
 }
 
 /**
- * Registers `place_order`: shape, the pre-trade checks in order, quantisation, idempotent client
+ * Registers `place_order`: the credential's write rate, shape, the pre-trade checks in order, quantisation, idempotent client
  * ids, `dryRun`, confirmation above a notional; then signs with the trading key, sends, and answers
- * the verified state. Nothing is sent when a check fails; nothing is ever resubmitted.
+ * the verified state; when that is not known within the verification timeout, `isError: true` with code
+ * `TIMEOUT_UNKNOWN`, the tx hash and what was seen. Nothing is sent when a check fails; nothing is
+ * ever resubmitted.
  *
  * @example
  * ```ts
- * registerPlaceOrder(server, deps);
+ * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ *
+ * const server = new McpServer({ name: "perpx-mcp", version: "0.0.0" });
+ * registerPlaceOrder(server, deps).title; // "Place order"
  * ```
  */
 export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
@@ -174,12 +207,14 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
   return defineTool(server, "place_order", {
     title: "Place order",
     description:
-      "Places a MARKET (IOC within slippageBps of the oracle) or LIMIT order on your subaccount 0 after the server's safety checks, and answers its verified state (FILLED, PARTIALLY_FILLED, RESTING, CANCELED, EXPIRED, REJECTED, or UNKNOWN: then call get_order before retrying). Use dryRun to preview.",
+      "Places a MARKET (IOC within slippageBps of the oracle) or LIMIT order on your subaccount 0 after the server's safety checks, and answers its verified state (FILLED, PARTIALLY_FILLED, RESTING, CANCELED, EXPIRED, REJECTED). When the state is not known in time the call fails with TIMEOUT_UNKNOWN: the order was sent, so call get_order before retrying. Use dryRun to preview.",
     input,
     output,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     run: async (args) => {
+      takeWrite(deps.rateLimiter, credentialKey(account.principal), limits.maxWritesPerMinute, "place_order");
       const checks: CheckResult[] = [];
+      let audited = false;
       const audit = (outcome: unknown, txHash?: string) =>
         store.audit({ account: owner, tool: "place_order", request: args, checks, txHash, outcome });
       try {
@@ -193,7 +228,7 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
         }
         const facts = await gather(deps, args.ticker);
         const planned = humanOrder(args, {
-          oracle: Number(facts.indexed.oraclePrice),
+          oracle: facts.indexed.oraclePrice,
           stepSize: facts.indexed.stepSize,
           slippageBps: args.slippageBps ?? limits.defaultSlippageBps,
         });
@@ -201,14 +236,16 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           {
             ticker: args.ticker,
             side: args.side,
-            size: Number(planned.size),
+            size: planned.size,
             price: planned.price,
-            oracle: Number(facts.indexed.oraclePrice),
+            oracle: facts.indexed.oraclePrice,
             marketStatus: facts.indexed.status,
             reduceOnly: args.reduceOnly ?? false,
             position: facts.position,
             otherNotional: facts.otherNotional,
             equity: facts.equity,
+            freeCollateral: facts.freeCollateral,
+            initialMarginFraction: facts.indexed.initialMarginFraction,
             openOrders: facts.openOrders,
             breakerTripped: facts.breakerTripped,
           },
@@ -227,26 +264,28 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           subaccount: { owner, number: 0 },
         });
         checks.push({ check: "quantization", passed: true });
-        const after = facts.position + (args.side === "BUY" ? 1 : -1) * Number(planned.size);
-        const afterNotional = Math.abs(after) * Number(facts.indexed.oraclePrice);
+        const { after } = positionAfter({ side: args.side, size: planned.size, position: facts.position });
+        const afterNotional = new Exact(after).abs().times(facts.indexed.oraclePrice);
+        const equity = new Exact(facts.equity);
         const risk = {
-          equity: String(facts.equity),
-          positionBefore: String(facts.position),
-          positionAfter: String(Number(after.toPrecision(12))),
+          equity: facts.equity,
+          positionBefore: facts.position,
+          positionAfter: after,
           positionNotionalAfter: afterNotional.toFixed(2),
-          leverageAfter:
-            facts.equity > 0 ? ((facts.otherNotional + afterNotional) / facts.equity).toFixed(4) : null,
+          leverageAfter: equity.greaterThan(0)
+            ? afterNotional.plus(facts.otherNotional).dividedBy(equity).toFixed(4)
+            : null,
         };
         const summary = {
           ticker: args.ticker,
           side: args.side,
           type: args.type,
           size: planned.size,
-          price: String(planned.price),
+          price: planned.price,
           clientId,
           reduceOnly: args.reduceOnly ?? false,
         };
-        const notional = Number(planned.size) * planned.price;
+        const notional = new Exact(planned.size).times(planned.price);
         const key = { account: owner, ticker: args.ticker, clientId };
         if (args.dryRun) {
           const used = await store.orderOutcome(key);
@@ -262,10 +301,10 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           await audit(result);
           return result;
         }
-        if (notional > Number(limits.confirmAboveNotional) && !args.confirm) {
+        if (notional.greaterThan(limits.confirmAboveNotional) && !args.confirm) {
           throw new ToolFailure(
             "CONFIRMATION_REQUIRED",
-            `the order's notional ${notional.toFixed(2)} USD is above ${limits.confirmAboveNotional} USD: call again with confirm: true`,
+            `the order's notional ${notional.toDecimalPlaces(8).toFixed()} USD is above ${limits.confirmAboveNotional} USD: call again with confirm: true`,
           );
         }
         checks.push({ check: "confirmation", passed: true });
@@ -279,11 +318,13 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           await store.settleOrder(key, { state: "REJECTED" });
           throw error;
         }
+        const timeoutMs = args.verifyTimeoutMs ?? deps.verifyTimeoutMs;
         const verified = await verifyPlaced(sent.handle, {
-          timeoutMs: args.verifyTimeoutMs ?? deps.verifyTimeoutMs,
+          timeoutMs,
           statefulSettleMs: deps.statefulSettleMs,
         });
         await store.settleOrder(key, { ...verified, txHash: sent.txHash });
+        const unknown = verified.state === "UNKNOWN";
         const result = {
           dryRun: false,
           order: summary,
@@ -291,15 +332,22 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           txHash: sent.txHash,
           risk,
           verification: verified,
-          message:
-            verified.state === "UNKNOWN"
-              ? `the order's state is not known yet: it may still fill. Call get_order with clientId ${clientId} and ticker ${args.ticker} before retrying; do not resubmit.`
-              : `order ${verified.state}`,
+          message: unknown
+            ? `the order was sent but its state is not known after ${timeoutMs} ms: it may still fill. Call get_order with clientId ${clientId} and ticker ${args.ticker} before retrying; do not resubmit.`
+            : `order ${verified.state}`,
         };
         await audit(result, sent.txHash);
+        audited = true;
+        if (unknown) {
+          throw new ToolFailure("TIMEOUT_UNKNOWN", result.message, {
+            txHash: sent.txHash,
+            order: summary,
+            verification: verified,
+          });
+        }
         return result;
       } catch (error) {
-        await audit({ refused: error instanceof Error ? error.message : String(error) });
+        if (!audited) await audit({ refused: error instanceof Error ? error.message : String(error) });
         throw error;
       }
     },

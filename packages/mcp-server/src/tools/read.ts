@@ -2,6 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { isIndexerNotFoundError } from "@perpx/indexer-client";
 import { z } from "zod";
 import { indexerOf } from "../accounts.js";
+import { Exact } from "../decimal.js";
 import { dailyLoss } from "../risk.js";
 import { decimal, defineTool, record, subaccountNumber, ticker } from "./define.js";
 import type { ToolDeps } from "./deps.js";
@@ -39,6 +40,9 @@ const level = z.object({ price: decimal, size: decimal });
  *
  * @example
  * ```ts
+ * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ *
+ * const server = new McpServer({ name: "perpx-mcp", version: "0.0.0" });
  * registerReadTools(server, deps);
  * ```
  */
@@ -106,8 +110,8 @@ export function registerReadTools(server: McpServer, deps: ToolDeps): void {
         ticker: t,
         bids,
         asks,
-        mid: both ? String((Number(bid) + Number(ask)) / 2) : null,
-        spread: both ? String(Number(ask) - Number(bid)) : null,
+        mid: both ? new Exact(bid).plus(ask).dividedBy(2).toFixed() : null,
+        spread: both ? new Exact(ask).minus(bid).toFixed() : null,
       };
     },
   });
@@ -301,6 +305,7 @@ export function registerReadTools(server: McpServer, deps: ToolDeps): void {
  * @example
  * ```ts
  * const orders = await openOrders(deps, 0, "BTC-USD");
+ * orders.every((order) => order.ticker === "BTC-USD"); // true
  * ```
  */
 export async function openOrders(deps: ToolDeps, number: number, t?: string) {
@@ -321,7 +326,8 @@ export async function openOrders(deps: ToolDeps, number: number, t?: string) {
  *
  * @example
  * ```ts
- * const order = await findOrder(deps, { clientId: 7, ticker: "BTC-USD" });
+ * await findOrder(deps, { clientId: 7, ticker: "BTC-USD" }); // throws ToolFailure (no such order)
+ * await findOrder(deps, { clientId: 7 }); // throws ToolFailure (the ticker is missing)
  * ```
  */
 export async function findOrder(

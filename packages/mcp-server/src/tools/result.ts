@@ -25,6 +25,9 @@ export type ToolErrorCode =
   | "DUPLICATE_CLIENT_ID"
   | "NOT_FOUND"
   | "REJECTED"
+  | "READ_ONLY_SESSION"
+  | "RATE_LIMITED"
+  | "TIMEOUT_UNKNOWN"
   | "UPSTREAM_UNAVAILABLE"
   | "INTERNAL";
 
@@ -33,7 +36,8 @@ export type ToolErrorCode =
  *
  * @example
  * ```ts
- * throw new ToolFailure("RISK_LIMIT", "the order's notional 20000 is above the limit 10000");
+ * const refusal = new ToolFailure("RISK_LIMIT", "the order's notional 20000 is above the limit 10000");
+ * refusal.toolCode; // "RISK_LIMIT"
  * ```
  */
 export class ToolFailure extends PerpxError {
@@ -64,7 +68,7 @@ const plain = (value: unknown): unknown =>
  *
  * @example
  * ```ts
- * return ok({ markets: [] });
+ * ok({ markets: [] }).structuredContent; // { markets: [] }
  * ```
  */
 export function ok(structured: Record<string, unknown>): CallToolResult {
@@ -107,7 +111,9 @@ function classify(error: unknown): { code: ToolErrorCode; message: string; facts
  *
  * @example
  * ```ts
- * return failure(new ToolFailure("MARKET_NOT_ALLOWED", "ETH-USD is not allowed"));
+ * const result = failure(new ToolFailure("MARKET_NOT_ALLOWED", "ETH-USD is not allowed"));
+ * result.isError; // true
+ * result.structuredContent; // { error: { code: "MARKET_NOT_ALLOWED", message: "ETH-USD is not allowed" } }
  * ```
  */
 export function failure(error: unknown): CallToolResult {

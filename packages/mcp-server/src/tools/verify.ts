@@ -17,7 +17,7 @@ import { decimal } from "./define.js";
  *
  * @example
  * ```ts
- * verification.parse({ state: "RESTING", final: false, filledSize: "0", fills: [], fees: "0" });
+ * verification.parse({ state: "RESTING", final: false, filledSize: "0", fills: [], fees: "0" }).state; // "RESTING"
  * ```
  */
 export const verification = z.object({
@@ -60,7 +60,14 @@ export type Verification = z.infer<typeof verification>;
  *
  * @example
  * ```ts
- * const { handle, txHash } = await sendOrder(context, placed, order, wire);
+ * import { type HumanOrder, planOrder } from "@perpx/composite-client";
+ *
+ * const { context, placed } = account;
+ * const order: HumanOrder = { market: "BTC-USD", side: "BUY", size: "0.001", price: "30000", goodTil: { seconds: 3600 } };
+ * const plan = { market: await context.markets.get("BTC-USD"), height: context.height.current(), nowMs: Date.now(), clientId: 7_001, subaccount: { owner: account.principal.account, number: 0 } };
+ * const { handle, txHash } = await sendOrder(context, placed, order, planOrder(order, plan));
+ * txHash.length; // 64
+ * handle.kind; // "long-term"
  * ```
  */
 export async function sendOrder(
@@ -102,7 +109,15 @@ export async function sendOrder(
  *
  * @example
  * ```ts
- * const verified = await verifyPlaced(handle, { timeoutMs: 15_000, statefulSettleMs: 3_000 });
+ * import { type HumanOrder, planOrder } from "@perpx/composite-client";
+ *
+ * const { context, placed } = account;
+ * const order: HumanOrder = { market: "BTC-USD", side: "BUY", size: "0.001", price: "30000", goodTil: { seconds: 3600 } };
+ * const plan = { market: await context.markets.get("BTC-USD"), height: context.height.current(), nowMs: Date.now(), clientId: 7_002, subaccount: { owner: account.principal.account, number: 0 } };
+ * const { handle } = await sendOrder(context, placed, order, planOrder(order, plan));
+ * const verified = await verifyPlaced(handle, { timeoutMs: 15_000, statefulSettleMs: 1_000 });
+ * verified.state; // "RESTING"
+ * verified.filledSize; // "0"
  * ```
  */
 export async function verifyPlaced(

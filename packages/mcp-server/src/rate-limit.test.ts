@@ -1,0 +1,72 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createRateLimiter, takeWrite } from "./rate-limit.js";
+import { ToolFailure } from "./tools/result.js";
+
+const WINDOW = 1_000;
+/** Call times: non-decreasing gaps, some equal, some beyond a window. */
+const times = fc.array(fc.integer({ min: 0, max: 600 }), { maxLength: 60 }).map((gaps) => {
+  let now = 0;
+  return gaps.map((gap) => {
+    now += gap;
+    return now;
+  });
+});
+
+describe("createRateLimiter (property)", () => {
+  it("never allows more than the limit in any window, and allows a call whenever fewer were allowed", () => {
+    fc.assert(
+      fc.property(times, fc.integer({ min: 0, max: 5 }), (calls, limit) => {
+        const limiter = createRateLimiter(WINDOW);
+        const allowed: number[] = [];
+        for (const now of calls) {
+          const inWindow = allowed.filter((at) => at > now - WINDOW).length;
+          const taken = limiter.take("key", limit, now);
+          expect(taken.allowed).toBe(inWindow < limit);
+          if (taken.allowed) allowed.push(now);
+        }
+      }),
+    );
+  });
+
+  it("a refused call's retry-after is exact: one ms earlier is refused, then it is allowed", () => {
+    fc.assert(
+      fc.property(times, fc.integer({ min: 1, max: 5 }), (calls, limit) => {
+        const limiter = createRateLimiter(WINDOW);
+        for (const now of calls) {
+          const taken = limiter.take("key", limit, now);
+          if (taken.allowed) continue;
+          expect(taken.retryAfterMs).toBeGreaterThan(0);
+          expect(taken.retryAfterMs).toBeLessThanOrEqual(WINDOW);
+          const later = now + taken.retryAfterMs;
+          expect(limiter.take("key", limit, later - 1).allowed).toBe(false);
+          expect(limiter.take("key", limit, later).allowed).toBe(true);
+          return;
+        }
+      }),
+    );
+  });
+
+  it("counts each credential on its own", () => {
+    const limiter = createRateLimiter(WINDOW);
+    expect(limiter.take("a", 1, 0)).toEqual({ allowed: true });
+    expect(limiter.take("a", 1, 1)).toEqual({ allowed: false, retryAfterMs: 999 });
+    expect(limiter.take("b", 1, 1)).toEqual({ allowed: true });
+  });
+
+  it("refuses with RATE_LIMITED and a retry-after hint", () => {
+    const limiter = createRateLimiter();
+    takeWrite(limiter, "k", 1, "place_order");
+    let error: unknown;
+    try {
+      takeWrite(limiter, "k", 1, "place_order");
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ToolFailure);
+    const failure = error as ToolFailure;
+    expect(failure.toolCode).toBe("RATE_LIMITED");
+    expect(failure.shortMessage).toMatch(/1 write call\(s\) a minute; retry in \d+ s\. Nothing was sent\./);
+    expect(failure.facts.retryAfterSeconds).toBe(Math.ceil((failure.facts.retryAfterMs as number) / 1000));
+  });
+});

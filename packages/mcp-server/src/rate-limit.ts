@@ -1,0 +1,97 @@
+import type { Principal } from "./auth.js";
+import { ToolFailure } from "./tools/result.js";
+
+/**
+ * Write-tool calls per credential over a sliding window: each credential (a trading key) may make
+ * at most its limit of calls in any window; a call over it is refused with the time until one
+ * frees up. Kept in the server's memory (each instance counts its own calls).
+ *
+ * @example
+ * ```ts
+ * const limiter = createRateLimiter();
+ * limiter.take("perpx1key", 2, 0); // { allowed: true }
+ * limiter.take("perpx1key", 2, 10); // { allowed: true }
+ * limiter.take("perpx1key", 2, 20); // { allowed: false, retryAfterMs: 59980 }
+ * ```
+ */
+export interface RateLimiter {
+  /**
+   * Counts one call of `key` at `now` (ms, default the clock) when fewer than `limit` were counted
+   * in the window before it; otherwise counts nothing and answers how long until one is allowed.
+   */
+  take(
+    key: string,
+    limit: number,
+    now?: number,
+  ): { allowed: true } | { allowed: false; retryAfterMs: number };
+}
+
+/**
+ * A {@link RateLimiter} over windows of `windowMs`.
+ *
+ * @example
+ * ```ts
+ * const limiter = createRateLimiter(1_000);
+ * limiter.take("perpx1key", 1, 0); // { allowed: true }
+ * limiter.take("perpx1key", 1, 999); // { allowed: false, retryAfterMs: 1 }
+ * limiter.take("perpx1key", 1, 1_000); // { allowed: true }
+ * ```
+ */
+export function createRateLimiter(windowMs = 60_000): RateLimiter {
+  const calls = new Map<string, number[]>();
+  return {
+    take(key, limit, now = Date.now()) {
+      const recent = (calls.get(key) ?? []).filter((at) => at > now - windowMs);
+      if (recent.length < limit) {
+        recent.push(now);
+        calls.set(key, recent);
+        return { allowed: true };
+      }
+      if (recent.length === 0) calls.delete(key);
+      else calls.set(key, recent);
+      // The call `limit` places back leaves the window first; limit 0 never allows one.
+      const oldest = recent[recent.length - limit];
+      return { allowed: false, retryAfterMs: oldest === undefined ? windowMs : oldest + windowMs - now };
+    },
+  };
+}
+
+/**
+ * Counts a write-tool call of a credential, or refuses it with `RATE_LIMITED` and a retry-after
+ * hint (`retryAfterMs`, `retryAfterSeconds`) before anything is checked, signed or sent.
+ *
+ * @throws {ToolFailure} RATE_LIMITED over the limit.
+ *
+ * @example
+ * ```ts
+ * const limiter = createRateLimiter();
+ * takeWrite(limiter, "perpx1key", 1, "place_order");
+ * takeWrite(limiter, "perpx1key", 1, "place_order"); // throws ToolFailure
+ * ```
+ */
+export function takeWrite(limiter: RateLimiter, key: string, perMinute: number, tool: string): void {
+  const taken = limiter.take(key, perMinute);
+  if (taken.allowed) return;
+  throw new ToolFailure(
+    "RATE_LIMITED",
+    `${tool} refused: this credential may make ${perMinute} write call(s) a minute; retry in ${Math.ceil(taken.retryAfterMs / 1000)} s. Nothing was sent.`,
+    { retryAfterMs: taken.retryAfterMs, retryAfterSeconds: Math.ceil(taken.retryAfterMs / 1000) },
+  );
+}
+
+/**
+ * What a credential's write calls are counted under: its trading key's address (every token of one
+ * key shares its budget), or the token's fingerprint for a session without a key.
+ *
+ * @example
+ * ```ts
+ * import { encodeCredential } from "@perpx/core";
+ *
+ * credentialKey(principal) === principal.tradingKey?.wallet.address; // true: a trading key's calls count under its address
+ * const readOnly = encodeCredential({ masterAddress: principal.account });
+ * credentialKey(principalOf(`Bearer ${readOnly}`)) === fingerprintOf(readOnly); // true
+ * ```
+ */
+export function credentialKey(principal: Principal): string {
+  return principal.tradingKey?.wallet.address ?? principal.fingerprint;
+}

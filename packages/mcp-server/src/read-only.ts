@@ -1,0 +1,98 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { CallToolRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { failure, ToolFailure } from "./tools/result.js";
+
+/**
+ * The tools that sign and send: a read-only session neither lists nor may call them.
+ *
+ * @example
+ * ```ts
+ * WRITE_TOOLS.includes("place_order"); // true
+ * ```
+ */
+export const WRITE_TOOLS: readonly string[] = Object.freeze([
+  "place_order",
+  "cancel_order",
+  "batch_cancel_orders",
+  "cancel_all_orders",
+]);
+
+/**
+ * The answer of a read-only session to a write tool: `isError: true`, code `READ_ONLY_SESSION`.
+ *
+ * @example
+ * ```ts
+ * readOnlyRefusal("place_order").structuredContent; // { error: { code: "READ_ONLY_SESSION", message: "place_order needs a trading credential: this session is read-only (its credential has no tradingPrivateKey); nothing was sent" } }
+ * ```
+ */
+export function readOnlyRefusal(tool: string): CallToolResult {
+  return failure(
+    new ToolFailure(
+      "READ_ONLY_SESSION",
+      `${tool} needs a trading credential: this session is read-only (its credential has no tradingPrivateKey); nothing was sent`,
+    ),
+  );
+}
+
+type CallHandler = (request: { params: { name: string } }, extra: unknown) => unknown;
+
+/**
+ * An SDK-made failure (input validation, unknown tool) as this server's failures are: its text
+ * becomes `structuredContent.error` with a machine code (`INVALID_INPUT`, `NOT_FOUND`). Other
+ * results pass unchanged.
+ *
+ * @example
+ * ```ts
+ * const sdk = { isError: true, content: [{ type: "text" as const, text: "MCP error -32602: Input validation error: Invalid arguments for tool place_order: expected string at size" }] };
+ * withMachineCode(sdk).structuredContent; // { error: { code: "INVALID_INPUT", message: "Input validation error: Invalid arguments for tool place_order: expected string at size" } }
+ * withMachineCode({ content: [] }); // { content: [] }
+ * ```
+ */
+export function withMachineCode(result: CallToolResult): CallToolResult {
+  if (!result.isError || result.structuredContent !== undefined) return result;
+  const first = result.content[0];
+  const text = (first?.type === "text" ? first.text : "the call failed").replace(/^MCP error -?\d+: /, "");
+  const code = /^Input validation error/.test(text)
+    ? "INVALID_INPUT"
+    : /^Tool \S+ not found/.test(text)
+      ? "NOT_FOUND"
+      : "INTERNAL";
+  return failure(new ToolFailure(code, text));
+}
+
+/**
+ * Registers a session's tools through `register`, so that every call's failure carries a machine
+ * code ({@link withMachineCode}), and a call to any of `refused` (the write tools of a read-only
+ * session) answers {@link readOnlyRefusal} before the SDK looks the tool up (the SDK would answer a
+ * disabled tool with a bare "Tool disabled" text). Tools `register` disables stay unlisted.
+ *
+ * @example
+ * ```ts
+ * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ *
+ * const server = new McpServer({ name: "perpx-mcp", version: "0.0.0" });
+ * guardToolCalls(server, WRITE_TOOLS, () => {
+ *   server.registerTool("place_order", { description: "places an order" }, async () => ({ content: [] })).disable();
+ * });
+ * ```
+ */
+export function guardToolCalls(server: McpServer, refused: readonly string[], register: () => void): void {
+  const low = server.server;
+  const set = low.setRequestHandler;
+  const guarded = new Set(refused);
+  low.setRequestHandler = ((schema: unknown, handler: CallHandler) => {
+    const wrapped: CallHandler =
+      schema === CallToolRequestSchema
+        ? async (request, extra) =>
+            guarded.has(request.params.name)
+              ? readOnlyRefusal(request.params.name)
+              : withMachineCode((await handler(request, extra)) as CallToolResult)
+        : handler;
+    return (set as (s: unknown, h: CallHandler) => void).call(low, schema, wrapped);
+  }) as typeof low.setRequestHandler;
+  try {
+    register();
+  } finally {
+    low.setRequestHandler = set;
+  }
+}

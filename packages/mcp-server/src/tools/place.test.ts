@@ -1,0 +1,51 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { Exact } from "../decimal.js";
+import { sizeForNotional, worstPrice } from "./place.js";
+import { ToolFailure } from "./result.js";
+
+/** Exact strings with up to `places` decimals, from one unit of the last place up. */
+const decimalOf = (places: number, max: bigint) =>
+  fc.bigInt({ min: 1n, max }).map((units) => new Exact(units.toString()).dividedBy(10 ** places).toFixed());
+const step = fc.integer({ min: 0, max: 8 }).map((places) => new Exact(1).dividedBy(10 ** places).toFixed());
+
+describe("sizeForNotional (property)", () => {
+  it("answers the most whole steps whose notional fits: one step more would not", () => {
+    fc.assert(
+      fc.property(decimalOf(6, 10n ** 12n), decimalOf(6, 10n ** 12n), step, (notional, price, stepSize) => {
+        let size: string;
+        try {
+          size = sizeForNotional(notional, price, stepSize);
+        } catch (error) {
+          expect(error).toBeInstanceOf(ToolFailure);
+          expect((error as ToolFailure).toolCode).toBe("QUANTIZATION");
+          expect(new Exact(stepSize).times(price).greaterThan(notional)).toBe(true);
+          return;
+        }
+        const sized = new Exact(size);
+        expect(sized.modulo(stepSize).isZero()).toBe(true);
+        expect(sized.times(price).lessThanOrEqualTo(notional)).toBe(true);
+        expect(sized.plus(stepSize).times(price).greaterThan(notional)).toBe(true);
+      }),
+    );
+  });
+
+  it("is exact where floats are not", () => {
+    // 0.3 / 0.1 is 2.9999999999999996 in floats: three steps fit exactly.
+    expect(sizeForNotional("0.3", "1", "0.1")).toBe("0.3");
+    expect(sizeForNotional("0.29", "1", "0.1")).toBe("0.2");
+  });
+});
+
+describe("worstPrice (property)", () => {
+  it("moves the oracle exactly slippageBps against the taker", () => {
+    fc.assert(
+      fc.property(decimalOf(6, 10n ** 12n), fc.integer({ min: 0, max: 10_000 }), (oracle, bps) => {
+        const up = new Exact(worstPrice("BUY", oracle, bps));
+        const down = new Exact(worstPrice("SELL", oracle, bps));
+        expect(up.minus(oracle).times(10_000).equals(new Exact(oracle).times(bps))).toBe(true);
+        expect(new Exact(oracle).minus(down).times(10_000).equals(new Exact(oracle).times(bps))).toBe(true);
+      }),
+    );
+  });
+});
