@@ -1,3 +1,4 @@
+import { isIndexerNotFoundError } from "@perpx/indexer-client";
 import { indexerOf } from "./accounts.js";
 import { Exact } from "./decimal.js";
 import type { ToolDeps } from "./tools/deps.js";
@@ -43,9 +44,7 @@ export interface DailyLoss {
 export async function dailyLoss(deps: ToolDeps, chainEquity?: string): Promise<DailyLoss> {
   const owner = deps.account.principal.account;
   const day = new Date().toISOString().slice(0, 10);
-  const equity =
-    chainEquity ??
-    (await indexerOf(deps.account).getSubaccount({ address: owner, subaccountNumber: 0 })).subaccount.equity;
+  const equity = chainEquity ?? (await indexedEquity(deps, owner));
   const startEquity = await deps.store.dayStartEquity(owner, day, equity);
   const loss = dayLoss(startEquity, equity);
   let tripped = await deps.store.breakerTripped(owner, day);
@@ -61,6 +60,17 @@ export async function dailyLoss(deps: ToolDeps, chainEquity?: string): Promise<D
     limit: deps.limits.maxDailyLoss,
     tripped,
   };
+}
+
+/** The indexer's equity of the owner's subaccount 0: "0" for one it has not seen (never funded). */
+async function indexedEquity(deps: ToolDeps, owner: string): Promise<string> {
+  try {
+    return (await indexerOf(deps.account).getSubaccount({ address: owner, subaccountNumber: 0 })).subaccount
+      .equity;
+  } catch (error) {
+    if (isIndexerNotFoundError(error)) return "0";
+    throw error;
+  }
 }
 
 /**
