@@ -1,30 +1,9 @@
 import { isInvalidAmountError, isInvalidOrderError, priceToSubticks, subticksToPrice } from "@perpx/core";
-import type { Market } from "@perpx/node-client";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { btc, planContext as context } from "../test/fixtures/btc-market.js";
 import { ClientIds } from "./clientIds.js";
 import { orderKind, planOrder, slippagePpm, worstSubticks } from "./orderPlan.js";
-
-const btc: Market = {
-  ticker: "BTC-USD",
-  clobPairId: 0,
-  perpetualId: 0,
-  marketId: 0,
-  atomicResolution: -10,
-  quantumConversionExponent: -9,
-  stepBaseQuantums: 1_000_000n,
-  subticksPerTick: 100_000n,
-  status: "ACTIVE",
-  oraclePrice: "60000",
-  oracle: { price: 6_000_000_000n, exponent: -5 },
-};
-const context = {
-  market: btc,
-  height: 1_000n,
-  nowMs: 1_700_000_000_000,
-  clientId: 7,
-  subaccount: { owner: "perpx1owner", number: 0 },
-};
 
 describe("planning an order", () => {
   it("chooses the kind from the type, the time in force and goodTil", () => {

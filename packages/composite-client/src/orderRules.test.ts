@@ -1,29 +1,9 @@
 import { isInvalidOrderError } from "@perpx/core";
-import type { Market } from "@perpx/node-client";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { planContext as context } from "../test/fixtures/btc-market.js";
 import { type HumanOrder, planOrder } from "./orderPlan.js";
 
-const btc: Market = {
-  ticker: "BTC-USD",
-  clobPairId: 0,
-  perpetualId: 0,
-  marketId: 0,
-  atomicResolution: -10,
-  quantumConversionExponent: -9,
-  stepBaseQuantums: 1_000_000n,
-  subticksPerTick: 100_000n,
-  status: "ACTIVE",
-  oraclePrice: "60000",
-  oracle: { price: 6_000_000_000n, exponent: -5 },
-};
-const context = {
-  market: btc,
-  height: 1_000n,
-  nowMs: 1_700_000_000_000,
-  clientId: 7,
-  subaccount: { owner: "perpx1owner", number: 0 },
-};
 const base = { market: "BTC-USD", side: "SELL", size: "0.001", price: "60000" } as const;
 
 /** The field an order is refused on, or undefined when it plans. */

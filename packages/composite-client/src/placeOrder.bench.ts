@@ -4,30 +4,17 @@
  * same key and backend. Goal: the composite path under 1.1x the raw one. Run:
  * `npx vitest bench --run --project composite-client`.
  */
-import type { Market } from "@perpx/node-client";
 import { placeOrderMsg } from "@perpx/node-client";
 import { signTx } from "@perpx/node-client/tx";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { bench, describe } from "vitest";
+import { btc } from "../test/fixtures/btc-market.js";
 import { ClientIds } from "./clientIds.js";
 import { planOrder } from "./orderPlan.js";
 
 const wallet = LocalWallet.fromPrivateKey("1f".repeat(32), { backend: "js" });
 const subaccount = { owner: wallet.address, number: 0 };
 const fee = { amount: [], gasLimit: 1_000_000n };
-const btc: Market = {
-  ticker: "BTC-USD",
-  clobPairId: 0,
-  perpetualId: 0,
-  marketId: 0,
-  atomicResolution: -10,
-  quantumConversionExponent: -9,
-  stepBaseQuantums: 1_000_000n,
-  subticksPerTick: 100_000n,
-  status: "ACTIVE",
-  oraclePrice: "60000",
-  oracle: { price: 6_000_000_000n, exponent: -5 },
-};
 const ids = new ClientIds();
 let rawId = 0;
 
