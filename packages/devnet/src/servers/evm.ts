@@ -2,7 +2,6 @@
  * EVM JSON-RPC (HTTP, and the same methods over WebSocket on a second port): chain id, block number,
  * native balances and blocks, as cosmos/evm answers them. Any other method answers -32601.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { create } from "@bufbuild/protobuf";
 import { ConnectError } from "@connectrpc/connect";
 import { addressBytesToBech32, NATIVE_DENOM } from "@perpx/core";
@@ -11,28 +10,8 @@ import { type WebSocket, WebSocketServer } from "ws";
 import type { BlockRecord, ChainApp } from "../app/contract.js";
 import type { Dispatcher } from "./dispatch.js";
 import { fromHex, toHexLower, toQuantity } from "./encoding.js";
-import {
-  BodyError,
-  closeServer,
-  createHttpServer,
-  listen,
-  readBody,
-  type ServerTimeouts,
-  sendCorsPreflight,
-  sendJson,
-  urlOf,
-} from "./http.js";
-
-/** An Ethereum JSON-RPC error. */
-export class EvmRpcError extends Error {
-  override readonly name = "EvmRpcError";
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { closeServer, createHttpServer, listen, type ServerTimeouts, urlOf } from "./http.js";
+import { answerJsonRpc, createJsonRpcHttpServer, EvmRpcError, type JsonRpcHandler } from "./json-rpc.js";
 
 const EMPTY_UNCLES = "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347";
 const EMPTY_TRIE = "0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421";
@@ -40,8 +19,6 @@ const EMPTY_BLOOM = `0x${"0".repeat(512)}`;
 const ZERO_HASH = `0x${"0".repeat(64)}`;
 /** The block gas limit cosmos/evm reports when consensus sets none. */
 const BLOCK_GAS_LIMIT = 0xffffffffffffffffn.toString(16);
-
-type Handler = (params: unknown[]) => unknown;
 
 function hexHash(bytes: Uint8Array): string {
   return bytes.length === 0 ? ZERO_HASH : `0x${toHexLower(bytes)}`;
@@ -146,7 +123,7 @@ export async function startEvmServers(options: EvmServerOptions): Promise<EvmSer
     return n > latest ? undefined : n;
   };
 
-  const methods: Record<string, Handler> = {
+  const methods: Record<string, JsonRpcHandler> = {
     web3_clientVersion: () => `perpx-devnet/${app.info.appVersion}/node-${process.version}`,
     eth_chainId: () => toQuantity(app.info.evmChainId),
     net_version: () => String(app.info.evmChainId),
@@ -191,69 +168,8 @@ export async function startEvmServers(options: EvmServerOptions): Promise<EvmSer
     },
   };
 
-  const answer = async (raw: unknown): Promise<unknown> => {
-    let id: unknown = null;
-    try {
-      if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-        throw new EvmRpcError(-32600, "invalid request");
-      }
-      const request = raw as { id?: unknown; method?: unknown; params?: unknown };
-      id = request.id ?? null;
-      if (typeof request.method !== "string")
-        throw new EvmRpcError(-32600, "invalid request: method must be a string");
-      const handler = methods[request.method];
-      if (handler === undefined) {
-        throw new EvmRpcError(-32601, `the method ${request.method} does not exist/is not available`);
-      }
-      const params = request.params === undefined || request.params === null ? [] : request.params;
-      if (!Array.isArray(params)) throw new EvmRpcError(-32602, "invalid params: expected an array");
-      return { jsonrpc: "2.0", id, result: handler(params) };
-    } catch (error) {
-      const e = error instanceof EvmRpcError ? error : new EvmRpcError(-32603, (error as Error).message);
-      return { jsonrpc: "2.0", id, error: { code: e.code, message: e.message } };
-    }
-  };
-
-  const answerText = async (text: string): Promise<unknown> => {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      return { jsonrpc: "2.0", id: null, error: { code: -32700, message: "parse error" } };
-    }
-    if (Array.isArray(parsed)) {
-      if (parsed.length === 0)
-        return { jsonrpc: "2.0", id: null, error: { code: -32600, message: "empty batch" } };
-      return Promise.all(parsed.map(answer));
-    }
-    return answer(parsed);
-  };
-
-  const handleHttp = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (req.method === "OPTIONS") {
-      sendCorsPreflight(res);
-      return;
-    }
-    if (req.method !== "POST") {
-      sendJson(res, 405, { jsonrpc: "2.0", id: null, error: { code: -32600, message: "use POST" } });
-      return;
-    }
-    sendJson(res, 200, await answerText((await readBody(req)).toString("utf8")));
-  };
-
   const host = options.host ?? "127.0.0.1";
-  const http = createHttpServer(options.timeouts, (req, res) => {
-    handleHttp(req, res).catch((error: unknown) => {
-      if (res.headersSent) res.destroy();
-      else if (error instanceof BodyError)
-        sendJson(res, error.status, {
-          jsonrpc: "2.0",
-          id: null,
-          error: { code: -32600, message: error.message },
-        });
-      else sendJson(res, 500, { jsonrpc: "2.0", id: null, error: { code: -32603, message: String(error) } });
-    });
-  });
+  const http = createJsonRpcHttpServer(methods, options.timeouts);
   const wsHttp = createHttpServer(options.timeouts, (_req, res) => {
     res.writeHead(426, { "content-type": "text/plain" });
     res.end("use a WebSocket");
@@ -265,11 +181,8 @@ export async function startEvmServers(options: EvmServerOptions): Promise<EvmSer
     socket.on("close", () => sockets.delete(socket));
     socket.on("message", (data, isBinary) => {
       if (isBinary) return;
-      answerText(data.toString())
-        .then((reply) => {
-          if (socket.readyState === 1) socket.send(JSON.stringify(reply));
-        })
-        .catch(() => undefined);
+      const reply = answerJsonRpc(methods, data.toString());
+      if (socket.readyState === 1) socket.send(JSON.stringify(reply));
     });
   });
   const [port, wsPort] = await Promise.all([

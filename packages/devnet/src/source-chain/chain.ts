@@ -5,7 +5,7 @@
  */
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { decodeSignedEvmTx, type EvmTx, rlpEncode, type SignedEvmTx, uintToBytes } from "@perpx/core/evm";
-import { EvmRpcError } from "../servers/evm.js";
+import { EvmRpcError } from "../servers/json-rpc.js";
 import { type CallLog, hex, intrinsicGas, SourceLedger } from "./ledger.js";
 
 /** The constant base fee per gas of the simulated chains: 1 gwei. */

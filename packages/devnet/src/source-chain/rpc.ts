@@ -3,21 +3,10 @@
  * client library to read balances, estimate, sign and send transactions, and follow receipts and
  * logs. Methods it does not know answer -32601.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { encodeEvmRevert } from "@perpx/core/evm";
 import { fromHex, toQuantity } from "../servers/encoding.js";
-import { EvmRpcError } from "../servers/evm.js";
-import {
-  BodyError,
-  closeServer,
-  createHttpServer,
-  listen,
-  readBody,
-  type ServerTimeouts,
-  sendCorsPreflight,
-  sendJson,
-  urlOf,
-} from "../servers/http.js";
+import { closeServer, listen, type ServerTimeouts, urlOf } from "../servers/http.js";
+import { createJsonRpcHttpServer, EvmRpcError, type JsonRpcHandler } from "../servers/json-rpc.js";
 import { SOURCE_BASE_FEE, type SourceChain } from "./chain.js";
 import { blockJson, logJson, receiptJson, txJson } from "./json.js";
 import { hex } from "./ledger.js";
@@ -25,8 +14,6 @@ import { hex } from "./ledger.js";
 /** The priority fee the chain suggests: 0.1 gwei. */
 const SUGGESTED_TIP = 100_000_000n;
 const ZERO = `0x${"0".repeat(40)}`;
-
-type Handler = (params: unknown[]) => unknown;
 
 function addressParam(value: unknown, index: number): string {
   if (typeof value !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(value)) {
@@ -46,19 +33,16 @@ function quantityParam(value: unknown, name: string): bigint | undefined {
   return BigInt(value);
 }
 
-function reverted(reason: string): EvmRpcError & { data: string } {
-  const error = new EvmRpcError(
+function reverted(reason: string): EvmRpcError {
+  return new EvmRpcError(
     3,
     reason === "" ? "execution reverted" : `execution reverted: ${reason}`,
-  ) as EvmRpcError & {
-    data: string;
-  };
-  error.data = reason === "" ? "0x" : hex(encodeEvmRevert(reason));
-  return error;
+    reason === "" ? "0x" : hex(encodeEvmRevert(reason)),
+  );
 }
 
 /** The method table of one chain. */
-export function sourceRpcMethods(chain: SourceChain): Record<string, Handler> {
+export function sourceRpcMethods(chain: SourceChain): Record<string, JsonRpcHandler> {
   const blockNumber = (tag: unknown, index: number): bigint | undefined => {
     const head = chain.head().number;
     if (tag === undefined || tag === null || tag === "latest" || tag === "pending") return head;
@@ -233,69 +217,7 @@ export async function startSourceRpcServer(options: {
   timeouts?: Partial<ServerTimeouts>;
 }): Promise<SourceRpcServer> {
   const methods = sourceRpcMethods(options.chain);
-  const answer = (raw: unknown): unknown => {
-    let id: unknown = null;
-    try {
-      if (typeof raw !== "object" || raw === null || Array.isArray(raw))
-        throw new EvmRpcError(-32600, "invalid request");
-      const request = raw as { id?: unknown; method?: unknown; params?: unknown };
-      id = request.id ?? null;
-      if (typeof request.method !== "string")
-        throw new EvmRpcError(-32600, "invalid request: method must be a string");
-      const handler = methods[request.method];
-      if (handler === undefined)
-        throw new EvmRpcError(-32601, `the method ${request.method} does not exist/is not available`);
-      const params = request.params ?? [];
-      if (!Array.isArray(params)) throw new EvmRpcError(-32602, "invalid params: expected an array");
-      return { jsonrpc: "2.0", id, result: handler(params) };
-    } catch (error) {
-      const e = error instanceof EvmRpcError ? error : new EvmRpcError(-32603, (error as Error).message);
-      const data = (e as { data?: string }).data;
-      return {
-        jsonrpc: "2.0",
-        id,
-        error: { code: e.code, message: e.message, ...(data === undefined ? {} : { data }) },
-      };
-    }
-  };
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    if (req.method === "OPTIONS") return sendCorsPreflight(res);
-    if (req.method !== "POST")
-      return sendJson(res, 405, { jsonrpc: "2.0", id: null, error: { code: -32600, message: "use POST" } });
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse((await readBody(req)).toString("utf8"));
-    } catch (error) {
-      if (error instanceof BodyError) throw error;
-      return sendJson(res, 200, {
-        jsonrpc: "2.0",
-        id: null,
-        error: { code: -32700, message: "parse error" },
-      });
-    }
-    if (Array.isArray(parsed)) {
-      if (parsed.length === 0)
-        return sendJson(res, 200, {
-          jsonrpc: "2.0",
-          id: null,
-          error: { code: -32600, message: "empty batch" },
-        });
-      return sendJson(res, 200, parsed.map(answer));
-    }
-    sendJson(res, 200, answer(parsed));
-  };
-  const http = createHttpServer(options.timeouts, (req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (res.headersSent) res.destroy();
-      else if (error instanceof BodyError)
-        sendJson(res, error.status, {
-          jsonrpc: "2.0",
-          id: null,
-          error: { code: -32600, message: error.message },
-        });
-      else sendJson(res, 500, { jsonrpc: "2.0", id: null, error: { code: -32603, message: String(error) } });
-    });
-  });
+  const http = createJsonRpcHttpServer(methods, options.timeouts);
   const port = await listen(http, options.port, options.host);
   return { url: urlOf("http", options.host, port), port, close: () => closeServer(http) };
 }
