@@ -8,22 +8,9 @@ import { once } from "node:events";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
+import { FREE_PORTS } from "../packages/devnet/test/support/cli-child.js";
 
 const script = join(import.meta.dirname, "..", "scripts", "devnet.mjs");
-const FREE_PORTS = [
-  "rpc",
-  "rest",
-  "grpc",
-  "grpc-tls",
-  "evm",
-  "evm-ws",
-  "faucet",
-  "control",
-  "indexer",
-  "indexer-ws",
-  "source-l1",
-  "source-l2",
-].flatMap((name) => [`--port-${name}`, "0"]);
 
 let child: ChildProcess | undefined;
 afterEach(async () => {

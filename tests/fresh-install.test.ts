@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FREE_PORTS } from "../packages/devnet/test/support/cli-child.js";
 
 const root = join(import.meta.dirname, "..");
 const packagesDir = join(root, "packages");
@@ -65,22 +66,8 @@ interface DevnetReady {
 
 /** Starts the installed CLI on free ports and resolves with its `--json` ready line. */
 function startDevnetCli(dir: string): Promise<{ child: ChildProcess; ready: DevnetReady }> {
-  const ports = [
-    "rpc",
-    "rest",
-    "grpc",
-    "grpc-tls",
-    "evm",
-    "evm-ws",
-    "faucet",
-    "control",
-    "indexer",
-    "indexer-ws",
-    "source-l1",
-    "source-l2",
-  ];
   const args = ["start", "--json", "--liquidity", "--block-time-ms", "200", "--faucet-window-ms", "0"];
-  for (const port of ports) args.push(`--port-${port}`, "0");
+  args.push(...FREE_PORTS);
   const child = spawn(join(dir, "node_modules", ".bin", "perpx-devnet"), args, {
     cwd: dir,
     env: userEnv(),
