@@ -43,6 +43,18 @@ async function clientBehindProxy(): Promise<{
   return { client, proxy, swallow, drop };
 }
 
+/** Sends with the node's answers swallowed; the send must end in the unknown-outcome error. */
+async function unanswered(
+  swallow: { on: boolean },
+  send: () => Promise<unknown>,
+): Promise<OrderOutcomeUnknownError> {
+  swallow.on = true;
+  const error = await send().catch((e: unknown) => e);
+  swallow.on = false;
+  expect(isOrderOutcomeUnknownError(error)).toBe(true);
+  return error as OrderOutcomeUnknownError;
+}
+
 /** The client ids of the account's orders as the indexer has them. */
 async function indexedClientIds(owner: string): Promise<number[]> {
   const url = `${net.devnet.endpoints.indexer}/v4/orders?address=${owner}&subaccountNumber=0&limit=1000`;
@@ -56,20 +68,16 @@ describe("an order whose broadcast got no answer", () => {
     const btc = await client.getMarket({ ticker: "BTC-USD" });
     const price = (Number(btc.oraclePrice) * 0.5).toFixed(0);
     const before = proxy.requests.filter(isBroadcast).length;
-    swallow.on = true;
-    const error = await client
-      .placeOrder({
+    const unknown = await unanswered(swallow, () =>
+      client.placeOrder({
         market: "BTC-USD",
         side: "BUY",
         size: "0.001",
         price,
         rounding: "down",
         clientId: 61_001,
-      })
-      .catch((e: unknown) => e);
-    swallow.on = false;
-    expect(isOrderOutcomeUnknownError(error)).toBe(true);
-    const unknown = error as OrderOutcomeUnknownError;
+      }),
+    );
     expect(unknown.code).toBe("OUTCOME_UNKNOWN");
     expect(unknown.status).toBe("UNKNOWN");
     expect(unknown.operation).toBe("place");
@@ -104,20 +112,16 @@ describe("an order whose broadcast got no answer", () => {
   it("a short-term market order: UNKNOWN, then its handle finds it filled", async () => {
     const { client, proxy, swallow } = await clientBehindProxy();
     const before = proxy.requests.filter(isBroadcast).length;
-    swallow.on = true;
-    const error = await client
-      .placeOrder({
+    const unknown = await unanswered(swallow, () =>
+      client.placeOrder({
         market: "BTC-USD",
         side: "BUY",
         type: "MARKET",
         size: "0.001",
         slippage: "5%",
         clientId: 61_002,
-      })
-      .catch((e: unknown) => e);
-    swallow.on = false;
-    expect(isOrderOutcomeUnknownError(error)).toBe(true);
-    const unknown = error as OrderOutcomeUnknownError;
+      }),
+    );
     expect(unknown.orderId.orderFlags).toBe(0);
     expect(unknown.handle.kind).toBe("short-term");
     expect(proxy.requests.filter(isBroadcast).length - before).toBe(1);
@@ -132,9 +136,8 @@ describe("an order whose broadcast got no answer", () => {
     const { client, swallow } = await clientBehindProxy();
     const btc = await client.getMarket({ ticker: "BTC-USD" });
     const price = (Number(btc.oraclePrice) * 0.5).toFixed(0);
-    swallow.on = true;
-    const error = await client
-      .placeOrder({
+    const error = await unanswered(swallow, () =>
+      client.placeOrder({
         market: "BTC-USD",
         side: "BUY",
         size: "0.001",
@@ -142,11 +145,9 @@ describe("an order whose broadcast got no answer", () => {
         rounding: "down",
         goodTil: { blocks: 4 },
         clientId: 61_003,
-      })
-      .catch((e: unknown) => e);
-    swallow.on = false;
-    expect(isOrderOutcomeUnknownError(error)).toBe(true);
-    const truth = await (error as OrderOutcomeUnknownError).handle.result({ timeoutMs: 20_000 });
+      }),
+    );
+    const truth = await error.handle.result({ timeoutMs: 20_000 });
     expect([truth.status, truth.final, truth.filledSize]).toEqual(["EXPIRED", true, "0"]);
   });
 });
@@ -158,20 +159,16 @@ describe("an order in flight, other ways", () => {
     const price = (Number(btc.oraclePrice) * 0.5).toFixed(0);
     // The broadcast is answered (CheckTx took it); the look-ups of its block are not.
     swallow.methods = ["tx"];
-    swallow.on = true;
-    const error = await client
-      .placeOrder({
+    const unknown = await unanswered(swallow, () =>
+      client.placeOrder({
         market: "BTC-USD",
         side: "BUY",
         size: "0.001",
         price,
         rounding: "down",
         clientId: 63_001,
-      })
-      .catch((e: unknown) => e);
-    swallow.on = false;
-    expect(isOrderOutcomeUnknownError(error)).toBe(true);
-    const unknown = error as OrderOutcomeUnknownError;
+      }),
+    );
     expect(isTransportError(unknown.cause)).toBe(true);
     expect((await unknown.handle.result({ timeoutMs: 2_000 })).status).toBe("RESTING");
     await client.cancelOrder({ market: "BTC-USD", clientId: 63_001 });
@@ -225,11 +222,9 @@ describe("an order in flight, other ways", () => {
       rounding: "down",
       clientId: 65_001,
     });
-    swallow.on = true;
-    const error = await client.cancelOrder({ market: "BTC-USD", clientId: 65_001 }).catch((e: unknown) => e);
-    swallow.on = false;
-    expect(isOrderOutcomeUnknownError(error)).toBe(true);
-    const unknown = error as OrderOutcomeUnknownError;
+    const unknown = await unanswered(swallow, () =>
+      client.cancelOrder({ market: "BTC-USD", clientId: 65_001 }),
+    );
     expect([unknown.operation, unknown.clientId]).toEqual(["cancel", 65_001]);
     expect(unknown.handle).toBe(handle);
     const end = await unknown.handle.result({ timeoutMs: 10_000 });
