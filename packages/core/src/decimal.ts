@@ -27,6 +27,21 @@ export type DecimalInput = string | Decimal;
  */
 export type IntegerInput = bigint | string | number;
 
+/**
+ * The one written form of a decimal that the SDK takes from its users, as a regular-expression
+ * source (and the JSON Schema `pattern` of every decimal field of the agent server): ASCII digits
+ * with one optional `.` that has digits on both sides. No sign, spaces, exponent or leading `.`.
+ *
+ * @example
+ * ```ts
+ * const canonical = new RegExp(CANONICAL_DECIMAL_PATTERN);
+ * canonical.test("28688.5"); // true
+ * canonical.test("1e5"); // false
+ * canonical.test(".5"); // false
+ * ```
+ */
+export const CANONICAL_DECIMAL_PATTERN = "^[0-9]+(\\.[0-9]+)?$";
+
 /** An exact decimal value: `coefficient × 10^exponent`. Internal. */
 export interface ExactDecimal {
   readonly coefficient: bigint;

@@ -15,7 +15,7 @@ export {
   type TradingCredentialInput,
   type TradingCredentialJson,
 } from "./credential.js";
-export type { DecimalInput, IntegerInput } from "./decimal.js";
+export { CANONICAL_DECIMAL_PATTERN, type DecimalInput, type IntegerInput } from "./decimal.js";
 export {
   APPROVE_AGENT_DOMAIN_NAME,
   APPROVE_AGENT_DOMAIN_VERSION,
