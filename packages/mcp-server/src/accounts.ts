@@ -1,6 +1,7 @@
 import type { ClientContext, PlacedOrders } from "@perpx/composite-client";
 import type { IndexerClient } from "@perpx/indexer-client";
 import { authenticatorOf, type Principal } from "./auth.js";
+import type { ToolDeps } from "./tools/deps.js";
 import { ToolFailure } from "./tools/result.js";
 
 /**
@@ -96,4 +97,24 @@ export function indexerOf(account: AccountContext): IndexerClient {
   if (!indexer)
     throw new ToolFailure("UPSTREAM_UNAVAILABLE", "this server has no indexer endpoint configured");
   return indexer;
+}
+
+/**
+ * The open orders of the principal's subaccount (of one market, or all).
+ *
+ * @example
+ * ```ts
+ * const orders = await openOrders(deps, 0, "BTC-USD");
+ * orders.every((order) => order.ticker === "BTC-USD"); // true
+ * ```
+ */
+export async function openOrders(deps: ToolDeps, number: number, t?: string) {
+  return indexerOf(deps.account).getOrders({
+    address: deps.account.principal.account,
+    subaccountNumber: number,
+    status: ["OPEN", "UNTRIGGERED", "BEST_EFFORT_OPENED"],
+    returnLatestOrders: true,
+    limit: 1000,
+    ...(t ? { ticker: t } : {}),
+  });
 }

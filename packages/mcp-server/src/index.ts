@@ -13,6 +13,7 @@ export { DEFAULT_LIMITS, effectiveLimits, resolveLimits, type TradingLimits } fr
 export type { OAuthOptions } from "./oauth/options.js";
 export type { OAuthStore } from "./oauth/store.js";
 export { openPostgresStore } from "./postgres.js";
+export type { ChainClock, Reservation } from "./reservation.js";
 export { type McpServerOptions, type RunningMcpServer, startMcpServer } from "./server.js";
 export { type AuditEntry, type McpStore, type OrderKey, openSqliteStore } from "./store.js";
 export { failure, ok, type ToolErrorCode, ToolFailure } from "./tools/result.js";

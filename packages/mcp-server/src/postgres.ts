@@ -1,4 +1,8 @@
+import type { Pool, PoolClient } from "pg";
+import { createKeyedMutex } from "./mutex.js";
 import { OAUTH_PG_SCHEMA, postgresOAuthStore } from "./oauth/postgres.js";
+import type { RateLimiter } from "./rate-limit.js";
+import { type ReservationRow, reservationOfRow, reservationValues } from "./reservation.js";
 import type { AuditEntry, McpStore } from "./store.js";
 
 const SCHEMA = `
@@ -11,17 +15,92 @@ CREATE TABLE IF NOT EXISTS perpx_mcp_breaker (
   account TEXT NOT NULL, day TEXT NOT NULL, start_equity TEXT NOT NULL, tripped_at TIMESTAMPTZ,
   PRIMARY KEY (account, day)
 );
+CREATE TABLE IF NOT EXISTS perpx_mcp_locks (name TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS perpx_mcp_reservations (
+  id TEXT PRIMARY KEY, account TEXT NOT NULL, ticker TEXT NOT NULL, client_id BIGINT NOT NULL,
+  side TEXT NOT NULL, size TEXT NOT NULL, price TEXT NOT NULL, reduce_only SMALLINT NOT NULL,
+  may_rest SMALLINT NOT NULL, loss_budget TEXT NOT NULL, lapse_height BIGINT, lapse_ms BIGINT,
+  created_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp()
+);
+CREATE INDEX IF NOT EXISTS perpx_mcp_reservations_account ON perpx_mcp_reservations (account);
+CREATE TABLE IF NOT EXISTS perpx_mcp_writes (key TEXT NOT NULL, at_ms BIGINT NOT NULL);
+CREATE INDEX IF NOT EXISTS perpx_mcp_writes_key ON perpx_mcp_writes (key, at_ms);
 CREATE TABLE IF NOT EXISTS perpx_mcp_audit (
   id BIGSERIAL PRIMARY KEY, at TIMESTAMPTZ NOT NULL DEFAULT now(), account TEXT NOT NULL,
   tool TEXT NOT NULL, request TEXT NOT NULL, checks TEXT NOT NULL, tx_hash TEXT, outcome TEXT NOT NULL
 );`;
 
+const COLUMNS =
+  "id, account, ticker, client_id, side, size, price, reduce_only, may_rest, loss_budget, lapse_height, lapse_ms";
+
+/**
+ * Runs `task` in a transaction that holds the row lock of `name` (created when missing): one such
+ * transaction at a time per name, across every instance sharing the database.
+ */
+async function locked<T>(pool: Pool, name: string, task: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("INSERT INTO perpx_mcp_locks (name) VALUES ($1) ON CONFLICT DO NOTHING", [name]);
+    await client.query("SELECT name FROM perpx_mcp_locks WHERE name = $1 FOR UPDATE", [name]);
+    const result = await task(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * The write rate in the database: one transaction per call, under the credential's row lock,
+ * counts its calls in the window (by the database's clock, so instances agree) and records this
+ * one when it is allowed.
+ */
+function postgresRateLimiter(pool: Pool, windowMs = 60_000): RateLimiter {
+  return {
+    take: (key, limit, now) =>
+      locked(pool, `writes:${key}`, async (client) => {
+        const at =
+          now ??
+          Number(
+            (
+              await client.query<{ now: string }>(
+                "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now",
+              )
+            ).rows[0]?.now,
+          );
+        await client.query("DELETE FROM perpx_mcp_writes WHERE key = $1 AND at_ms <= $2", [
+          key,
+          at - windowMs,
+        ]);
+        const { rows } = await client.query<{ at_ms: string }>(
+          "SELECT at_ms FROM perpx_mcp_writes WHERE key = $1 ORDER BY at_ms DESC",
+          [key],
+        );
+        if (rows.length < limit) {
+          await client.query("INSERT INTO perpx_mcp_writes (key, at_ms) VALUES ($1, $2)", [key, at]);
+          return { allowed: true as const };
+        }
+        // The call `limit` places back leaves the window first; limit 0 never allows one.
+        const oldest = rows[limit - 1];
+        return {
+          allowed: false as const,
+          retryAfterMs: oldest === undefined ? windowMs : Number(oldest.at_ms) + windowMs - at,
+        };
+      }),
+  };
+}
+
 const json = (value: unknown) => JSON.stringify(value, (_, v) => (typeof v === "bigint" ? v.toString() : v));
 
 /**
  * The store in Postgres, for several server instances behind one load balancer: a client id
- * claimed on one instance is a duplicate on every other, and the breaker and the audit log are
- * shared. Creates its tables (`perpx_mcp_*`) when missing.
+ * claimed on one instance is a duplicate on every other; exposure reservations (one transaction
+ * under a row lock per account), the write rate (one under a row lock per credential), the breaker
+ * and the audit log are shared. Creates its tables (`perpx_mcp_*`) when missing.
  *
  * @example
  * ```ts
@@ -47,8 +126,45 @@ export async function openPostgresStore(options: {
   }
   const one = async <T>(text: string, values: unknown[]) =>
     (await pool.query(text, values)).rows[0] as T | undefined;
+  const deleteLapsed =
+    "DELETE FROM perpx_mcp_reservations WHERE account = $1 AND (lapse_height < $2 OR lapse_ms < $3)";
+  const selectReservations = `SELECT ${COLUMNS} FROM perpx_mcp_reservations WHERE account = $1 ORDER BY created_at, id`;
+  // At most one connection per account waits on its row lock in this instance: the others wait
+  // here, leaving the pool to the queries a decision makes.
+  const local = createKeyedMutex();
   return {
     oauth: postgresOAuthStore(pool),
+    writes: postgresRateLimiter(pool),
+    reserve: (account, at, decide) =>
+      local.run(account, () =>
+        locked(pool, `account:${account}`, async (client) => {
+          await client.query(deleteLapsed, [account, at.height, at.nowMs]);
+          const { rows } = await client.query<ReservationRow>(selectReservations, [account]);
+          const decided = await decide(rows.map(reservationOfRow));
+          if (decided) {
+            await client.query(
+              `INSERT INTO perpx_mcp_reservations (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+              reservationValues(decided),
+            );
+          }
+          return decided;
+        }),
+      ),
+    async release(id) {
+      await pool.query("DELETE FROM perpx_mcp_reservations WHERE id = $1", [id]);
+    },
+    async releaseOrder(key) {
+      await pool.query(
+        "DELETE FROM perpx_mcp_reservations WHERE account = $1 AND ticker = $2 AND client_id = $3",
+        [key.account, key.ticker, key.clientId],
+      );
+    },
+    async releaseLapsed(account, at) {
+      return (await pool.query(deleteLapsed, [account, at.height, at.nowMs])).rowCount ?? 0;
+    },
+    async reservations(account) {
+      return (await pool.query<ReservationRow>(selectReservations, [account])).rows.map(reservationOfRow);
+    },
     async claimOrder(key) {
       const inserted = await pool.query(
         "INSERT INTO perpx_mcp_orders (account, ticker, client_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",

@@ -14,14 +14,14 @@ const times = fc.array(fc.integer({ min: 0, max: 600 }), { maxLength: 60 }).map(
 });
 
 describe("createRateLimiter (property)", () => {
-  it("never allows more than the limit in any window, and allows a call whenever fewer were allowed", () => {
-    fc.assert(
-      fc.property(times, fc.integer({ min: 0, max: 5 }), (calls, limit) => {
+  it("never allows more than the limit in any window, and allows a call whenever fewer were allowed", async () => {
+    await fc.assert(
+      fc.asyncProperty(times, fc.integer({ min: 0, max: 5 }), async (calls, limit) => {
         const limiter = createRateLimiter(WINDOW);
         const allowed: number[] = [];
         for (const now of calls) {
           const inWindow = allowed.filter((at) => at > now - WINDOW).length;
-          const taken = limiter.take("key", limit, now);
+          const taken = await limiter.take("key", limit, now);
           expect(taken.allowed).toBe(inWindow < limit);
           if (taken.allowed) allowed.push(now);
         }
@@ -29,37 +29,37 @@ describe("createRateLimiter (property)", () => {
     );
   });
 
-  it("a refused call's retry-after is exact: one ms earlier is refused, then it is allowed", () => {
-    fc.assert(
-      fc.property(times, fc.integer({ min: 1, max: 5 }), (calls, limit) => {
+  it("a refused call's retry-after is exact: one ms earlier is refused, then it is allowed", async () => {
+    await fc.assert(
+      fc.asyncProperty(times, fc.integer({ min: 1, max: 5 }), async (calls, limit) => {
         const limiter = createRateLimiter(WINDOW);
         for (const now of calls) {
-          const taken = limiter.take("key", limit, now);
+          const taken = await limiter.take("key", limit, now);
           if (taken.allowed) continue;
           expect(taken.retryAfterMs).toBeGreaterThan(0);
           expect(taken.retryAfterMs).toBeLessThanOrEqual(WINDOW);
           const later = now + taken.retryAfterMs;
-          expect(limiter.take("key", limit, later - 1).allowed).toBe(false);
-          expect(limiter.take("key", limit, later).allowed).toBe(true);
+          expect((await limiter.take("key", limit, later - 1)).allowed).toBe(false);
+          expect((await limiter.take("key", limit, later)).allowed).toBe(true);
           return;
         }
       }),
     );
   });
 
-  it("counts each credential on its own", () => {
+  it("counts each credential on its own", async () => {
     const limiter = createRateLimiter(WINDOW);
-    expect(limiter.take("a", 1, 0)).toEqual({ allowed: true });
-    expect(limiter.take("a", 1, 1)).toEqual({ allowed: false, retryAfterMs: 999 });
-    expect(limiter.take("b", 1, 1)).toEqual({ allowed: true });
+    expect(await limiter.take("a", 1, 0)).toEqual({ allowed: true });
+    expect(await limiter.take("a", 1, 1)).toEqual({ allowed: false, retryAfterMs: 999 });
+    expect(await limiter.take("b", 1, 1)).toEqual({ allowed: true });
   });
 
-  it("refuses with RATE_LIMITED and a retry-after hint", () => {
+  it("refuses with RATE_LIMITED and a retry-after hint", async () => {
     const limiter = createRateLimiter();
-    takeWrite(limiter, "k", 1, "place_order");
+    await takeWrite(limiter, "k", 1, "place_order");
     let error: unknown;
     try {
-      takeWrite(limiter, "k", 1, "place_order");
+      await takeWrite(limiter, "k", 1, "place_order");
     } catch (caught) {
       error = caught;
     }

@@ -4,14 +4,15 @@ import { ToolFailure } from "./tools/result.js";
 /**
  * Write-tool calls per credential over a sliding window: each credential (a trading key) may make
  * at most its limit of calls in any window; a call over it is refused with the time until one
- * frees up. Kept in the server's memory (each instance counts its own calls).
+ * frees up. The store provides it: counted in the server's memory with SQLite, in the database
+ * (shared by every instance) with Postgres.
  *
  * @example
  * ```ts
  * const limiter = createRateLimiter();
- * limiter.take("perpx1key", 2, 0); // { allowed: true }
- * limiter.take("perpx1key", 2, 10); // { allowed: true }
- * limiter.take("perpx1key", 2, 20); // { allowed: false, retryAfterMs: 59980 }
+ * await limiter.take("perpx1key", 2, 0); // { allowed: true }
+ * await limiter.take("perpx1key", 2, 10); // { allowed: true }
+ * await limiter.take("perpx1key", 2, 20); // { allowed: false, retryAfterMs: 59980 }
  * ```
  */
 export interface RateLimiter {
@@ -23,24 +24,24 @@ export interface RateLimiter {
     key: string,
     limit: number,
     now?: number,
-  ): { allowed: true } | { allowed: false; retryAfterMs: number };
+  ): Promise<{ allowed: true } | { allowed: false; retryAfterMs: number }>;
 }
 
 /**
- * A {@link RateLimiter} over windows of `windowMs`.
+ * A {@link RateLimiter} over windows of `windowMs`, in this process's memory.
  *
  * @example
  * ```ts
  * const limiter = createRateLimiter(1_000);
- * limiter.take("perpx1key", 1, 0); // { allowed: true }
- * limiter.take("perpx1key", 1, 999); // { allowed: false, retryAfterMs: 1 }
- * limiter.take("perpx1key", 1, 1_000); // { allowed: true }
+ * await limiter.take("perpx1key", 1, 0); // { allowed: true }
+ * await limiter.take("perpx1key", 1, 999); // { allowed: false, retryAfterMs: 1 }
+ * await limiter.take("perpx1key", 1, 1_000); // { allowed: true }
  * ```
  */
 export function createRateLimiter(windowMs = 60_000): RateLimiter {
   const calls = new Map<string, number[]>();
   return {
-    take(key, limit, now = Date.now()) {
+    async take(key, limit, now = Date.now()) {
       const recent = (calls.get(key) ?? []).filter((at) => at > now - windowMs);
       if (recent.length < limit) {
         recent.push(now);
@@ -65,12 +66,17 @@ export function createRateLimiter(windowMs = 60_000): RateLimiter {
  * @example
  * ```ts
  * const limiter = createRateLimiter();
- * takeWrite(limiter, "perpx1key", 1, "place_order");
- * takeWrite(limiter, "perpx1key", 1, "place_order"); // throws ToolFailure
+ * await takeWrite(limiter, "perpx1key", 1, "place_order");
+ * await takeWrite(limiter, "perpx1key", 1, "place_order"); // throws ToolFailure
  * ```
  */
-export function takeWrite(limiter: RateLimiter, key: string, perMinute: number, tool: string): void {
-  const taken = limiter.take(key, perMinute);
+export async function takeWrite(
+  limiter: RateLimiter,
+  key: string,
+  perMinute: number,
+  tool: string,
+): Promise<void> {
+  const taken = await limiter.take(key, perMinute);
   if (taken.allowed) return;
   throw new ToolFailure(
     "RATE_LIMITED",

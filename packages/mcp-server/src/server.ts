@@ -9,7 +9,6 @@ import { mcpHttpHandler } from "./http.js";
 import { effectiveLimits, resolveLimits, type TradingLimits } from "./limits.js";
 import { type OAuthOptions, resolveOAuthOptions } from "./oauth/options.js";
 import type { OAuthRoutes } from "./oauth/routes.js";
-import { createRateLimiter } from "./rate-limit.js";
 import { type McpStore, openSqliteStore } from "./store.js";
 
 /**
@@ -205,7 +204,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
   let oauth: OAuthRoutes | undefined;
   const store = options.store ?? openSqliteStore({ path: options.database ?? ":memory:" });
   const accounts = createAccounts(base);
-  const rateLimiter = createRateLimiter();
+  const rateLimiter = store.writes;
   const loopback = LOOPBACK.has(host);
   let port = options.port ?? 8080;
   const allowedHosts = new Set(options.allowedHosts ?? []);

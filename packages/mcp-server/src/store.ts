@@ -1,6 +1,15 @@
 import Database from "better-sqlite3";
+import { createKeyedMutex } from "./mutex.js";
 import { sqliteOAuthStore } from "./oauth/sqlite.js";
 import type { OAuthStore } from "./oauth/store.js";
+import { createRateLimiter, type RateLimiter } from "./rate-limit.js";
+import {
+  type ChainClock,
+  type Reservation,
+  type ReservationRow,
+  reservationOfRow,
+  reservationValues,
+} from "./reservation.js";
 
 /**
  * An order's idempotency key: one client id per account and market.
@@ -43,7 +52,8 @@ export interface AuditEntry {
 }
 
 /**
- * What the server keeps across restarts: the daily-loss breaker, client-id idempotency and the audit
+ * What the server keeps across restarts: the daily-loss breaker, client-id idempotency, exposure
+ * reservations of orders in flight, the write rate (shared when the database is) and the audit
  * log. Methods are async so that a shared database can stand behind the same interface.
  *
  * @example
@@ -71,6 +81,27 @@ export interface McpStore {
   breakerTripped(account: string, day: string): Promise<boolean>;
   /** Trips the breaker for the account on that day. */
   tripBreaker(account: string, day: string): Promise<void>;
+  /**
+   * Checks and reserves exposure for an account atomically: drops the account's lapsed
+   * reservations, then runs `decide` on the rest while no other reservation of the account (in
+   * this process, or in another sharing the database) can be made, and stores what it answers
+   * (nothing when it answers undefined; nothing when it throws, which `reserve` rethrows).
+   */
+  reserve(
+    account: string,
+    at: ChainClock,
+    decide: (held: Reservation[]) => Promise<Reservation | undefined>,
+  ): Promise<Reservation | undefined>;
+  /** Releases a reservation by its id. */
+  release(id: string): Promise<void>;
+  /** Releases the reservations of an order (its outcome became known on a look-up). */
+  releaseOrder(key: OrderKey): Promise<void>;
+  /** Releases the account's lapsed reservations; answers how many. */
+  releaseLapsed(account: string, at: ChainClock): Promise<number>;
+  /** The account's reservations not released, lapsed ones included. */
+  reservations(account: string): Promise<Reservation[]>;
+  /** Counts write-tool calls per credential: in this process, or in the database when it is shared. */
+  writes: RateLimiter;
   /** Appends to the audit log. */
   audit(entry: AuditEntry): Promise<void>;
   /** The audit log of an account, oldest first. */
@@ -91,6 +122,12 @@ CREATE TABLE IF NOT EXISTS breaker (
   account TEXT NOT NULL, day TEXT NOT NULL, start_equity TEXT NOT NULL, tripped_at TEXT,
   PRIMARY KEY (account, day)
 );
+CREATE TABLE IF NOT EXISTS reservations (
+  id TEXT PRIMARY KEY, account TEXT NOT NULL, ticker TEXT NOT NULL, client_id INTEGER NOT NULL,
+  side TEXT NOT NULL, size TEXT NOT NULL, price TEXT NOT NULL, reduce_only INTEGER NOT NULL,
+  may_rest INTEGER NOT NULL, loss_budget TEXT NOT NULL, lapse_height INTEGER, lapse_ms INTEGER
+);
+CREATE INDEX IF NOT EXISTS reservations_account ON reservations (account);
 CREATE TABLE IF NOT EXISTS audit (
   id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, account TEXT NOT NULL, tool TEXT NOT NULL,
   request TEXT NOT NULL, checks TEXT NOT NULL, tx_hash TEXT, outcome TEXT NOT NULL
@@ -160,8 +197,46 @@ export function openSqliteStore(options: { path: string }): McpStore {
     }
   >("SELECT at, account, tool, request, checks, tx_hash, outcome FROM audit WHERE account = ? ORDER BY id");
   const oauth = sqliteOAuthStore(db);
+  const COLUMNS =
+    "id, account, ticker, client_id, side, size, price, reduce_only, may_rest, loss_budget, lapse_height, lapse_ms";
+  const insertReservation = db.prepare(
+    `INSERT INTO reservations (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const selectReservations = db.prepare<[string], ReservationRow>(
+    `SELECT ${COLUMNS} FROM reservations WHERE account = ? ORDER BY rowid`,
+  );
+  const deleteLapsed = db.prepare(
+    "DELETE FROM reservations WHERE account = ? AND (lapse_height < ? OR lapse_ms < ?)",
+  );
+  const locks = createKeyedMutex();
   return {
     oauth,
+    writes: createRateLimiter(),
+    async reserve(account, at, decide) {
+      // One process holds this database: the account's lock is a mutex in memory.
+      return locks.run(account, async () => {
+        deleteLapsed.run(account, at.height, at.nowMs);
+        const decided = await decide(selectReservations.all(account).map(reservationOfRow));
+        if (decided) insertReservation.run(...reservationValues(decided));
+        return decided;
+      });
+    },
+    async release(id) {
+      db.prepare("DELETE FROM reservations WHERE id = ?").run(id);
+    },
+    async releaseOrder(key) {
+      db.prepare("DELETE FROM reservations WHERE account = ? AND ticker = ? AND client_id = ?").run(
+        key.account,
+        key.ticker,
+        key.clientId,
+      );
+    },
+    async releaseLapsed(account, at) {
+      return deleteLapsed.run(account, at.height, at.nowMs).changes;
+    },
+    async reservations(account) {
+      return selectReservations.all(account).map(reservationOfRow);
+    },
     async claimOrder(key) {
       const { changes } = insertOrder.run(key.account, key.ticker, key.clientId, now());
       if (changes === 1) return { claimed: true };

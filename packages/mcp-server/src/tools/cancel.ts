@@ -3,11 +3,12 @@ import { sendClob } from "@perpx/composite-client";
 import type { OrderResponseObject } from "@perpx/core/indexer";
 import { batchCancelMsg, cancelOrderMsg, type TxMessage } from "@perpx/node-client";
 import { z } from "zod";
-import { indexerOf } from "../accounts.js";
+import { indexerOf, openOrders } from "../accounts.js";
 import { credentialKey, takeWrite } from "../rate-limit.js";
+import { settleLookedUp } from "../reserve.js";
 import { decimal, defineTool, ticker } from "./define.js";
 import type { ToolDeps } from "./deps.js";
-import { findOrder, openOrders } from "./read.js";
+import { findOrder } from "./read.js";
 import { ToolFailure } from "./result.js";
 
 /** Cancels of short-term orders live this many blocks. */
@@ -111,6 +112,7 @@ async function cancelOrders(
     hashes.set(o.id, sent.hash);
   }
   const final = await verifyCancels(deps, orders, timeoutMs);
+  for (const o of final.values()) await settleLookedUp(deps, o);
   return orders.map((o) => {
     const now = final.get(o.id) ?? o;
     const status = FINAL.has(now.status) ? now.status : "UNKNOWN";
@@ -144,7 +146,12 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
   const owner = deps.account.principal.account;
   const timeout = z.number().int().min(1_000).max(60_000).optional();
   const audited = async (tool: string, request: unknown, run: () => Promise<CancelResult[]>) => {
-    takeWrite(deps.rateLimiter, credentialKey(deps.account.principal), deps.limits.maxWritesPerMinute, tool);
+    await takeWrite(
+      deps.rateLimiter,
+      credentialKey(deps.account.principal),
+      deps.limits.maxWritesPerMinute,
+      tool,
+    );
     let results: CancelResult[] | undefined;
     try {
       results = await run();

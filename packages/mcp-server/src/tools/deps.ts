@@ -26,7 +26,7 @@ export interface ToolDeps {
   limits: TradingLimits;
   /** The persistent store. */
   store: McpStore;
-  /** Counts write-tool calls per credential (`limits.maxWritesPerMinute`). */
+  /** Counts write-tool calls per credential (`limits.maxWritesPerMinute`): the store's `writes`. */
   rateLimiter: RateLimiter;
   /** How long a write tool waits for an order's verified state before answering UNKNOWN, ms. */
   verifyTimeoutMs: number;

@@ -1,15 +1,16 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { accountView, type HumanOrder, planOrder } from "@perpx/composite-client";
+import { isTimeoutError } from "@perpx/errors";
 import { z } from "zod";
-import { indexerOf } from "../accounts.js";
+import { indexerOf, openOrders } from "../accounts.js";
 import { type CheckResult, positionAfter, runOrderChecks } from "../checks.js";
 import { Exact } from "../decimal.js";
 import { credentialKey, takeWrite } from "../rate-limit.js";
+import { positionsOf, reserveExposure } from "../reserve.js";
 import { dailyLoss } from "../risk.js";
 import type { McpStore } from "../store.js";
 import { amount, decimal, defineTool, record, ticker } from "./define.js";
 import type { ToolDeps } from "./deps.js";
-import { openOrders } from "./read.js";
 import { ToolFailure } from "./result.js";
 import { sendOrder, verification, verifyPlaced } from "./verify.js";
 
@@ -166,19 +167,12 @@ async function gather(deps: ToolDeps, t: string) {
   ]);
   const indexed = markets[t];
   if (!indexed) throw new ToolFailure("NOT_FOUND", `no market ${t}`);
-  const signed = (p: (typeof view.positions)[number]) =>
-    new Exact(p.size).abs().times(p.side === "SHORT" ? -1 : 1);
-  const position = view.positions
-    .filter((p) => p.market === t)
-    .reduce((n, p) => n.plus(signed(p)), new Exact(0));
-  const otherNotional = view.positions
-    .filter((p) => p.market !== t)
-    .reduce((n, p) => n.plus(new Exact(p.value).abs()), new Exact(0));
+  const { position, otherNotional } = positionsOf(view, t);
   return {
     market,
     indexed,
-    position: position.toFixed(),
-    otherNotional: otherNotional.toFixed(),
+    position,
+    otherNotional,
     equity: view.equity,
     freeCollateral: view.freeCollateral,
     openOrders: open.length,
@@ -212,7 +206,12 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
     output,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     run: async (args) => {
-      takeWrite(deps.rateLimiter, credentialKey(account.principal), limits.maxWritesPerMinute, "place_order");
+      await takeWrite(
+        deps.rateLimiter,
+        credentialKey(account.principal),
+        limits.maxWritesPerMinute,
+        "place_order",
+      );
       const checks: CheckResult[] = [];
       let audited = false;
       const audit = (outcome: unknown, txHash?: string) =>
@@ -272,6 +271,7 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           positionBefore: facts.position,
           positionAfter: after,
           positionNotionalAfter: afterNotional.toFixed(2),
+          markPrice: facts.indexed.oraclePrice,
           leverageAfter: equity.greaterThan(0)
             ? afterNotional.plus(facts.otherNotional).dividedBy(equity).toFixed(4)
             : null,
@@ -287,10 +287,22 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
         };
         const notional = new Exact(planned.size).times(planned.price);
         const key = { account: owner, ticker: args.ticker, clientId };
+        const toReserve = {
+          ticker: args.ticker,
+          side: args.side,
+          size: planned.size,
+          price: planned.price,
+          oracle: facts.indexed.oraclePrice,
+          reduceOnly: args.reduceOnly ?? false,
+          clientId,
+          wire,
+        };
         if (args.dryRun) {
           const used = await store.orderOutcome(key);
           if (used) throw duplicate(clientId, used.outcome);
           checks.push({ check: "client_id", passed: true });
+          await reserveExposure(deps, toReserve, { dryRun: true });
+          checks.push({ check: "exposure", passed: true });
           const result = {
             dryRun: true,
             order: summary,
@@ -308,14 +320,23 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           );
         }
         checks.push({ check: "confirmation", passed: true });
-        const claim = await store.claimOrder(key);
-        if (!claim.claimed) throw duplicate(clientId, claim.outcome);
-        checks.push({ check: "client_id", passed: true });
+        // Reserved against the account's limits with every order in flight, before anything is signed.
+        const exposure = await reserveExposure(deps, toReserve);
+        checks.push({ check: "exposure", passed: true });
         let sent: Awaited<ReturnType<typeof sendOrder>>;
         try {
-          sent = await sendOrder(context, account.placed, order, wire);
+          const claim = await store.claimOrder(key);
+          if (!claim.claimed) throw duplicate(clientId, claim.outcome);
+          checks.push({ check: "client_id", passed: true });
+          try {
+            sent = await sendOrder(context, account.placed, order, wire);
+          } catch (error) {
+            await store.settleOrder(key, { state: "REJECTED" });
+            throw error;
+          }
         } catch (error) {
-          await store.settleOrder(key, { state: "REJECTED" });
+          // A broadcast that timed out may have placed it: its reservation lapses at its good-til.
+          if (!isTimeoutError(error)) await exposure.release();
           throw error;
         }
         const timeoutMs = args.verifyTimeoutMs ?? deps.verifyTimeoutMs;
@@ -324,6 +345,7 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           statefulSettleMs: deps.statefulSettleMs,
         });
         await store.settleOrder(key, { ...verified, txHash: sent.txHash });
+        await exposure.settle(verified, timeoutMs);
         const unknown = verified.state === "UNKNOWN";
         const result = {
           dryRun: false,

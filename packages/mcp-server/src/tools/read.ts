@@ -1,8 +1,9 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { isIndexerNotFoundError } from "@perpx/indexer-client";
 import { z } from "zod";
-import { indexerOf } from "../accounts.js";
+import { indexerOf, openOrders } from "../accounts.js";
 import { Exact } from "../decimal.js";
+import { settleLookedUp } from "../reserve.js";
 import { dailyLoss } from "../risk.js";
 import { decimal, defineTool, record, subaccountNumber, ticker } from "./define.js";
 import type { ToolDeps } from "./deps.js";
@@ -213,7 +214,12 @@ export function registerReadTools(server: McpServer, deps: ToolDeps): void {
     output: { order, fills: z.array(fill) },
     annotations: READ,
     run: async ({ orderId, clientId, ticker: t }) => {
-      const found = await findOrder(deps, { orderId, clientId, ticker: t });
+      // A look-up settles what it learns: lapsed reservations, and this order's once it is known.
+      const found = await findOrder(deps, { orderId, clientId, ticker: t }).catch(async (error: unknown) => {
+        await settleLookedUp(deps);
+        throw error;
+      });
+      await settleLookedUp(deps, found);
       const { fills } = await indexerOf(account).getFills({
         ...sub(found.subaccountNumber),
         market: found.ticker,
@@ -296,26 +302,6 @@ export function registerReadTools(server: McpServer, deps: ToolDeps): void {
       limits: { ...limits },
       dailyLoss: await dailyLoss(deps),
     }),
-  });
-}
-
-/**
- * The open orders of the principal's subaccount (of one market, or all).
- *
- * @example
- * ```ts
- * const orders = await openOrders(deps, 0, "BTC-USD");
- * orders.every((order) => order.ticker === "BTC-USD"); // true
- * ```
- */
-export async function openOrders(deps: ToolDeps, number: number, t?: string) {
-  return indexerOf(deps.account).getOrders({
-    address: deps.account.principal.account,
-    subaccountNumber: number,
-    status: ["OPEN", "UNTRIGGERED", "BEST_EFFORT_OPENED"],
-    returnLatestOrders: true,
-    limit: 1000,
-    ...(t ? { ticker: t } : {}),
   });
 }
 
