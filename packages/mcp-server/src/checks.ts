@@ -127,7 +127,7 @@ export function runOrderChecks(facts: OrderFacts, limits: TradingLimits, passed:
   if (notional.greaterThan(limits.maxOrderNotional)) {
     throw new ToolFailure(
       "RISK_LIMIT",
-      `the order's notional ${shown(notional)} USD is above the limit ${limits.maxOrderNotional} USD`,
+      `the order's notional ${shown(notional)} USD is above the limit maxOrderNotional ${limits.maxOrderNotional} USD`,
       { limit: "maxOrderNotional" },
     );
   }
@@ -137,7 +137,7 @@ export function runOrderChecks(facts: OrderFacts, limits: TradingLimits, passed:
   if (grows && positionNotional.greaterThan(limits.maxPositionNotional)) {
     throw new ToolFailure(
       "RISK_LIMIT",
-      `the ${facts.ticker} position would be ${shown(positionNotional)} USD, above the limit ${limits.maxPositionNotional} USD`,
+      `the ${facts.ticker} position would be ${shown(positionNotional)} USD, above the limit maxPositionNotional ${limits.maxPositionNotional} USD`,
       { limit: "maxPositionNotional" },
     );
   }
@@ -152,7 +152,7 @@ export function runOrderChecks(facts: OrderFacts, limits: TradingLimits, passed:
     if (exposure.greaterThan(equity.times(limits.maxLeverage))) {
       throw new ToolFailure(
         "RISK_LIMIT",
-        `leverage would be ${shown(exposure.dividedBy(equity))}x, above the limit ${limits.maxLeverage}x`,
+        `leverage would be ${shown(exposure.dividedBy(equity))}x, above the limit maxLeverage ${limits.maxLeverage}x`,
         { limit: "maxLeverage" },
       );
     }
@@ -173,7 +173,7 @@ export function runOrderChecks(facts: OrderFacts, limits: TradingLimits, passed:
   if (facts.openOrders >= limits.maxOpenOrders) {
     throw new ToolFailure(
       "RISK_LIMIT",
-      `the subaccount has ${facts.openOrders} open orders; the limit is ${limits.maxOpenOrders}`,
+      `the subaccount has ${facts.openOrders} open orders; the limit maxOpenOrders is ${limits.maxOpenOrders}`,
       { limit: "maxOpenOrders" },
     );
   }

@@ -222,7 +222,8 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
         if ((args.slippageBps ?? 0) > limits.maxSlippageBps) {
           throw new ToolFailure(
             "RISK_LIMIT",
-            `slippageBps ${args.slippageBps} is above the limit ${limits.maxSlippageBps}`,
+            `slippageBps ${args.slippageBps} is above the limit maxSlippageBps ${limits.maxSlippageBps}`,
+            { limit: "maxSlippageBps" },
           );
         }
         const facts = await gather(deps, args.ticker);
@@ -364,6 +365,7 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           throw new ToolFailure("TIMEOUT_UNKNOWN", result.message, {
             txHash: sent.txHash,
             order: summary,
+            risk,
             verification: verified,
           });
         }

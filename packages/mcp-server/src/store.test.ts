@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { account, at, raceReservations, reservation } from "../test/race.js";
+import { openSqliteStore } from "./store.js";
+
+describe("reservations in the SQLite store", () => {
+  it("are checked and made atomically per account: 40 at once with room for 3 store 3", async () => {
+    const store = openSqliteStore({ path: ":memory:" });
+    expect(await raceReservations([store], 40, 3)).toBe(3);
+    expect(await store.reservations(account)).toHaveLength(3);
+    await store.close();
+  });
+
+  it("lapse past their good-til (height or time), and are released by id or by order", async () => {
+    const store = openSqliteStore({ path: ":memory:" });
+    await store.reserve(account, at, async () => reservation("r1", { lapseHeight: 105 }));
+    await store.reserve(account, at, async () =>
+      reservation("r2", { lapseHeight: undefined, lapseAtMs: 2_000_000 }),
+    );
+    await store.reserve(account, at, async () => reservation("r3"));
+    await store.reserve(account, at, async () => reservation("r4"));
+    expect(await store.releaseLapsed(account, { height: 105, nowMs: 2_000_000 })).toBe(0);
+    expect(await store.releaseLapsed(account, { height: 106, nowMs: 2_000_001 })).toBe(2);
+    await store.release("r3");
+    await store.releaseOrder({ account, ticker: "BTC-USD", clientId: 4 });
+    expect(await store.reservations(account)).toEqual([]);
+    // A decision that throws stores nothing, and the next one runs.
+    await expect(
+      store.reserve(account, at, async () => {
+        throw new Error("refused");
+      }),
+    ).rejects.toThrow("refused");
+    expect(
+      (await store.reserve(account, at, async (held) => (held.length === 0 ? reservation("r5") : undefined)))
+        ?.id,
+    ).toBe("r5");
+    await store.close();
+  });
+});
