@@ -15,7 +15,7 @@ CREATE TABLE IF NOT EXISTS perpx_mcp_breaker (
   account TEXT NOT NULL, day TEXT NOT NULL, start_equity TEXT NOT NULL, tripped_at TIMESTAMPTZ,
   PRIMARY KEY (account, day)
 );
-CREATE TABLE IF NOT EXISTS perpx_mcp_locks (name TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS perpx_mcp_locks (name TEXT PRIMARY KEY, settled BIGINT NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS perpx_mcp_reservations (
   id TEXT PRIMARY KEY, account TEXT NOT NULL, ticker TEXT NOT NULL, client_id BIGINT NOT NULL,
   side TEXT NOT NULL, size TEXT NOT NULL, price TEXT NOT NULL, reduce_only SMALLINT NOT NULL,
@@ -132,36 +132,61 @@ export async function openPostgresStore(options: {
   // At most one connection per account waits on its row lock in this instance: the others wait
   // here, leaving the pool to the queries a decision makes.
   const local = createKeyedMutex();
+  const withAccount = <T>(account: string, task: (client: PoolClient) => Promise<T>) =>
+    local.run(account, () => locked(pool, `account:${account}`, task));
+  /** Deletes under the account's lock; counts what a settled release deleted. */
+  const drop = (account: string, where: string, values: unknown[], settled: boolean) =>
+    withAccount(account, async (client) => {
+      const deleted =
+        (
+          await client.query(`DELETE FROM perpx_mcp_reservations WHERE account = $1 AND ${where}`, [
+            account,
+            ...values,
+          ])
+        ).rowCount ?? 0;
+      if (settled && deleted > 0) await bump(client, account, deleted);
+      return deleted;
+    });
+  const bump = (client: PoolClient, account: string, count: number) =>
+    client.query("UPDATE perpx_mcp_locks SET settled = settled + $2 WHERE name = $1", [
+      `account:${account}`,
+      count,
+    ]);
   return {
     oauth: postgresOAuthStore(pool),
     writes: postgresRateLimiter(pool),
     reserve: (account, at, decide) =>
-      local.run(account, () =>
-        locked(pool, `account:${account}`, async (client) => {
-          await client.query(deleteLapsed, [account, at.height, at.nowMs]);
-          const { rows } = await client.query<ReservationRow>(selectReservations, [account]);
-          const decided = await decide(rows.map(reservationOfRow));
-          if (decided) {
-            await client.query(
-              `INSERT INTO perpx_mcp_reservations (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-              reservationValues(decided),
-            );
-          }
-          return decided;
-        }),
-      ),
-    async release(id) {
-      await pool.query("DELETE FROM perpx_mcp_reservations WHERE id = $1", [id]);
+      withAccount(account, async (client) => {
+        const lapsed = (await client.query(deleteLapsed, [account, at.height, at.nowMs])).rowCount ?? 0;
+        if (lapsed > 0) await bump(client, account, lapsed);
+        const { rows } = await client.query<ReservationRow>(selectReservations, [account]);
+        const settled = await client.query<{ settled: string }>(
+          "SELECT settled FROM perpx_mcp_locks WHERE name = $1",
+          [`account:${account}`],
+        );
+        const decided = await decide(rows.map(reservationOfRow), Number(settled.rows[0]?.settled ?? 0));
+        if (decided) {
+          await client.query(
+            `INSERT INTO perpx_mcp_reservations (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+            reservationValues(decided),
+          );
+        }
+        return decided;
+      }),
+    async settledCount(account) {
+      const row = await one<{ settled: string }>("SELECT settled FROM perpx_mcp_locks WHERE name = $1", [
+        `account:${account}`,
+      ]);
+      return Number(row?.settled ?? 0);
+    },
+    async release(account, id, settled) {
+      await drop(account, "id = $2", [id], settled);
     },
     async releaseOrder(key) {
-      await pool.query(
-        "DELETE FROM perpx_mcp_reservations WHERE account = $1 AND ticker = $2 AND client_id = $3",
-        [key.account, key.ticker, key.clientId],
-      );
+      await drop(key.account, "ticker = $2 AND client_id = $3", [key.ticker, key.clientId], true);
     },
-    async releaseLapsed(account, at) {
-      return (await pool.query(deleteLapsed, [account, at.height, at.nowMs])).rowCount ?? 0;
-    },
+    releaseLapsed: (account, at) =>
+      drop(account, "(lapse_height < $2 OR lapse_ms < $3)", [at.height, at.nowMs], true),
     async reservations(account) {
       return (await pool.query<ReservationRow>(selectReservations, [account])).rows.map(reservationOfRow);
     },

@@ -49,7 +49,7 @@ export function positionsOf(
  *
  * @example
  * ```ts
- * const planned: PlannedOrder = { ticker: "BTC-USD", side: "BUY", size: "0.006", price: "65325", oracle: "65000", reduceOnly: false, clientId: 7, wire };
+ * const planned: PlannedOrder = { ticker: "BTC-USD", side: "BUY", size: "0.006", price: "65325", oracle: "65000", reduceOnly: false, clientId: 7, plan: () => wire };
  * ```
  */
 export interface PlannedOrder extends PendingOrder {
@@ -57,8 +57,8 @@ export interface PlannedOrder extends PendingOrder {
   oracle: string;
   /** The client id. */
   clientId: number;
-  /** The order as it will be signed (its kind and good-til). */
-  wire: WireOrder;
+  /** Plans the order as it will be signed (its good-til counts from the height when it is reserved). */
+  plan(): WireOrder;
 }
 
 /**
@@ -73,6 +73,8 @@ export interface PlannedOrder extends PendingOrder {
 export interface HeldExposure {
   /** The stored reservation (undefined for a dry run). */
   reservation: Reservation | undefined;
+  /** The order to sign, planned when it was reserved. */
+  wire: WireOrder;
   /** Releases it: the order was never placed. */
   release(): Promise<void>;
   /**
@@ -90,8 +92,7 @@ function clockOf(deps: ToolDeps): ChainClock {
 }
 
 /** What the order's reservation stores, with a lapse tied to its good-til. */
-function reservationOf(deps: ToolDeps, planned: PlannedOrder): Reservation {
-  const { wire } = planned;
+function reservationOf(deps: ToolDeps, planned: PlannedOrder, wire: WireOrder): Reservation {
   const mayRest = wire.kind !== "short-term";
   return {
     id: randomUUID(),
@@ -110,12 +111,17 @@ function reservationOf(deps: ToolDeps, planned: PlannedOrder): Reservation {
 }
 
 /** The account as the exposure check reads it: the chain's positions, the indexer's resting orders. */
-async function exposureOf(deps: ToolDeps, ticker: string): Promise<AccountExposure> {
+async function exposureOf(
+  deps: ToolDeps,
+  ticker: string,
+  dayStart?: string,
+): Promise<AccountExposure & { startEquity: string }> {
   const owner = deps.account.principal.account;
   const [view, open] = await Promise.all([accountView(deps.account.context), openOrders(deps, 0)]);
   const day = new Date().toISOString().slice(0, 10);
-  const startEquity = await deps.store.dayStartEquity(owner, day, view.equity);
+  const startEquity = dayStart ?? (await deps.store.dayStartEquity(owner, day, view.equity));
   return {
+    startEquity,
     ...positionsOf(view, ticker),
     equity: view.equity,
     loss: dayLoss(startEquity, view.equity),
@@ -148,8 +154,10 @@ async function exposureOf(deps: ToolDeps, ticker: string): Promise<AccountExposu
  *
  * const { context } = account;
  * const order = { market: "BTC-USD", side: "BUY" as const, size: "0.001", price: "30000", goodTil: { seconds: 3600 } };
- * const wire = planOrder(order, { market: await context.markets.get("BTC-USD"), height: context.height.current(), nowMs: Date.now(), clientId: 7_101, subaccount: { owner: account.principal.account, number: 0 } });
- * const held = await reserveExposure(deps, { ticker: "BTC-USD", side: "BUY", size: "0.001", price: "30000", oracle: "30000", reduceOnly: false, clientId: 7_101, wire });
+ * const market = await context.markets.get("BTC-USD");
+ * const plan = () => planOrder(order, { market, height: context.height.current(), nowMs: Date.now(), clientId: 7_101, subaccount: { owner: account.principal.account, number: 0 } });
+ * const held = await reserveExposure(deps, { ticker: "BTC-USD", side: "BUY", size: "0.001", price: "30000", oracle: "30000", reduceOnly: false, clientId: 7_101, plan });
+ * held.wire.kind; // "long-term"
  * (await deps.store.reservations(account.principal.account)).length; // 1
  * await held.release();
  * (await deps.store.reservations(account.principal.account)).length; // 0
@@ -162,16 +170,26 @@ export async function reserveExposure(
 ): Promise<HeldExposure> {
   const { store, limits } = deps;
   const owner = deps.account.principal.account;
-  const reservation = await store.reserve(owner, clockOf(deps), async (held) => {
-    checkExposure(planned, await exposureOf(deps, planned.ticker), held, limits);
-    return options.dryRun ? undefined : reservationOf(deps, planned);
+  // Read before the lock; read again under it only when a release settled since (the chain's
+  // position or the open orders may then hold what a released reservation held).
+  const settledBefore = await store.settledCount(owner);
+  const before = await exposureOf(deps, planned.ticker);
+  let wire: WireOrder | undefined;
+  const reservation = await store.reserve(owner, clockOf(deps), async (held, settled) => {
+    const account =
+      settled === settledBefore ? before : await exposureOf(deps, planned.ticker, before.startEquity);
+    checkExposure(planned, account, held, limits);
+    wire = planned.plan();
+    return options.dryRun ? undefined : reservationOf(deps, planned, wire);
   });
-  const release = async () => {
-    if (reservation) await store.release(reservation.id);
+  if (!wire) throw new Error("a reservation decided without planning its order");
+  const release = async (settled: boolean) => {
+    if (reservation) await store.release(owner, reservation.id, settled);
   };
   return {
     reservation,
-    release,
+    wire,
+    release: () => release(false),
     async settle(verified, timeoutMs) {
       if (!reservation || verified.state === "UNKNOWN") return;
       const deadline = Date.now() + timeoutMs;
@@ -180,7 +198,7 @@ export async function reserveExposure(
       const rests =
         verified.state === "RESTING" || (verified.state === "PARTIALLY_FILLED" && !verified.final);
       if (rests && !(await listedOpen(deps, planned, deadline))) return;
-      await release();
+      await release(true);
     },
   };
 }

@@ -20,8 +20,12 @@ describe("reservations in the SQLite store", () => {
     await store.reserve(account, at, async () => reservation("r4"));
     expect(await store.releaseLapsed(account, { height: 105, nowMs: 2_000_000 })).toBe(0);
     expect(await store.releaseLapsed(account, { height: 106, nowMs: 2_000_001 })).toBe(2);
-    await store.release("r3");
+    // Lapsed and looked-up releases are settled (counted); a release of an order never placed is not.
+    expect(await store.settledCount(account)).toBe(2);
+    await store.release(account, "r3", false);
+    expect(await store.settledCount(account)).toBe(2);
     await store.releaseOrder({ account, ticker: "BTC-USD", clientId: 4 });
+    expect(await store.settledCount(account)).toBe(3);
     expect(await store.reservations(account)).toEqual([]);
     // A decision that throws stores nothing, and the next one runs.
     await expect(

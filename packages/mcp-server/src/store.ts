@@ -83,20 +83,27 @@ export interface McpStore {
   tripBreaker(account: string, day: string): Promise<void>;
   /**
    * Checks and reserves exposure for an account atomically: drops the account's lapsed
-   * reservations, then runs `decide` on the rest while no other reservation of the account (in
-   * this process, or in another sharing the database) can be made, and stores what it answers
-   * (nothing when it answers undefined; nothing when it throws, which `reserve` rethrows).
+   * reservations, then runs `decide` on the rest and the account's settled count (read together)
+   * while no other reservation of the account (in this process, or in another sharing the
+   * database) can be made, and stores what it answers (nothing when it answers undefined; nothing
+   * when it throws, which `reserve` rethrows).
    */
   reserve(
     account: string,
     at: ChainClock,
-    decide: (held: Reservation[]) => Promise<Reservation | undefined>,
+    decide: (held: Reservation[], settled: number) => Promise<Reservation | undefined>,
   ): Promise<Reservation | undefined>;
-  /** Releases a reservation by its id. */
-  release(id: string): Promise<void>;
-  /** Releases the reservations of an order (its outcome became known on a look-up). */
+  /**
+   * How many of the account's reservations were released as settled (their outcome now counts in
+   * the chain's position or the open orders): a read of the account made while it was lower may
+   * miss what they held.
+   */
+  settledCount(account: string): Promise<number>;
+  /** Releases a reservation: `settled` when its order's outcome now counts elsewhere, else it was never placed. */
+  release(account: string, id: string, settled: boolean): Promise<void>;
+  /** Releases the reservations of an order as settled (a look-up found its outcome). */
   releaseOrder(key: OrderKey): Promise<void>;
-  /** Releases the account's lapsed reservations; answers how many. */
+  /** Releases the account's lapsed reservations as settled; answers how many. */
   releaseLapsed(account: string, at: ChainClock): Promise<number>;
   /** The account's reservations not released, lapsed ones included. */
   reservations(account: string): Promise<Reservation[]>;
@@ -128,6 +135,7 @@ CREATE TABLE IF NOT EXISTS reservations (
   may_rest INTEGER NOT NULL, loss_budget TEXT NOT NULL, lapse_height INTEGER, lapse_ms INTEGER
 );
 CREATE INDEX IF NOT EXISTS reservations_account ON reservations (account);
+CREATE TABLE IF NOT EXISTS reservation_settled (account TEXT PRIMARY KEY, settled INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS audit (
   id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, account TEXT NOT NULL, tool TEXT NOT NULL,
   request TEXT NOT NULL, checks TEXT NOT NULL, tx_hash TEXT, outcome TEXT NOT NULL
@@ -208,31 +216,52 @@ export function openSqliteStore(options: { path: string }): McpStore {
   const deleteLapsed = db.prepare(
     "DELETE FROM reservations WHERE account = ? AND (lapse_height < ? OR lapse_ms < ?)",
   );
+  const selectSettled = db.prepare<[string], { settled: number }>(
+    "SELECT settled FROM reservation_settled WHERE account = ?",
+  );
+  const bump = db.prepare(
+    "INSERT INTO reservation_settled (account, settled) VALUES (?, ?) ON CONFLICT (account) DO UPDATE SET settled = settled + excluded.settled",
+  );
+  const settledOf = (account: string) => selectSettled.get(account)?.settled ?? 0;
+  const dropLapsed = db.transaction((account: string, at: ChainClock) => {
+    const { changes } = deleteLapsed.run(account, at.height, at.nowMs);
+    if (changes > 0) bump.run(account, changes);
+    return changes;
+  });
+  const drop = db.transaction(
+    (account: string, where: string, values: (string | number)[], settled: boolean) => {
+      const { changes } = db
+        .prepare(`DELETE FROM reservations WHERE account = ? AND ${where}`)
+        .run(account, ...values);
+      if (settled && changes > 0) bump.run(account, changes);
+    },
+  );
+  // One process holds this database: the account's lock is a mutex in memory.
   const locks = createKeyedMutex();
   return {
     oauth,
     writes: createRateLimiter(),
-    async reserve(account, at, decide) {
-      // One process holds this database: the account's lock is a mutex in memory.
-      return locks.run(account, async () => {
-        deleteLapsed.run(account, at.height, at.nowMs);
-        const decided = await decide(selectReservations.all(account).map(reservationOfRow));
+    reserve: (account, at, decide) =>
+      locks.run(account, async () => {
+        dropLapsed(account, at);
+        const decided = await decide(
+          selectReservations.all(account).map(reservationOfRow),
+          settledOf(account),
+        );
         if (decided) insertReservation.run(...reservationValues(decided));
         return decided;
-      });
+      }),
+    async settledCount(account) {
+      return settledOf(account);
     },
-    async release(id) {
-      db.prepare("DELETE FROM reservations WHERE id = ?").run(id);
+    async release(account, id, settled) {
+      drop(account, "id = ?", [id], settled);
     },
     async releaseOrder(key) {
-      db.prepare("DELETE FROM reservations WHERE account = ? AND ticker = ? AND client_id = ?").run(
-        key.account,
-        key.ticker,
-        key.clientId,
-      );
+      drop(key.account, "ticker = ? AND client_id = ?", [key.ticker, key.clientId], true);
     },
     async releaseLapsed(account, at) {
-      return deleteLapsed.run(account, at.height, at.nowMs).changes;
+      return dropLapsed(account, at);
     },
     async reservations(account) {
       return selectReservations.all(account).map(reservationOfRow);

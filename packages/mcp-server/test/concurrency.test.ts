@@ -89,7 +89,7 @@ async function expectHeld(label: string, account: TradingAccount, outcomes: Outc
     `[reserve] ${label}: calls ${outcomes.length}, filled ${filled}, refused ${count("refused")}, unknown ${count("unknown")}, position ${size.toFixed()} BTC = ${size.times(lowest).toDecimalPlaces(2).toFixed()} USD (limit ${LIMIT})`,
   );
   expect(size.times(lowest).lessThanOrEqualTo(LIMIT), `${size} BTC at ${lowest}`).toBe(true);
-  expect(filled).toBeGreaterThan(0);
+  expect(filled, JSON.stringify(outcomes.find((o) => o.kind !== "placed")?.error)).toBeGreaterThan(0);
   for (const outcome of outcomes.filter((o) => o.kind === "refused")) {
     expect(outcome.error).toMatchObject({
       code: "RISK_LIMIT",

@@ -256,13 +256,8 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
         const clientId =
           args.clientId ?? (await unusedClientId(store, owner, args.ticker, context.clientIds));
         const order = { ...planned.order, clientId };
-        const wire = planOrder(order, {
-          market: facts.market,
-          height: context.height.current(),
-          nowMs: Date.now(),
-          clientId,
-          subaccount: { owner, number: 0 },
-        });
+        const planning = { market: facts.market, clientId, subaccount: { owner, number: 0 } };
+        planOrder(order, { ...planning, height: context.height.current(), nowMs: Date.now() });
         checks.push({ check: "quantization", passed: true });
         const { after } = positionAfter({ side: args.side, size: planned.size, position: facts.position });
         const afterNotional = new Exact(after).abs().times(facts.indexed.oraclePrice);
@@ -296,7 +291,8 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           oracle: facts.indexed.oraclePrice,
           reduceOnly: args.reduceOnly ?? false,
           clientId,
-          wire,
+          // Planned again when reserved: its good-til counts from then.
+          plan: () => planOrder(order, { ...planning, height: context.height.current(), nowMs: Date.now() }),
         };
         if (args.dryRun) {
           const used = await store.orderOutcome(key);
@@ -330,7 +326,7 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           if (!claim.claimed) throw duplicate(clientId, claim.outcome);
           checks.push({ check: "client_id", passed: true });
           try {
-            sent = await sendOrder(context, account.placed, order, wire);
+            sent = await sendOrder(context, account.placed, order, exposure.wire);
           } catch (error) {
             await store.settleOrder(key, { state: "REJECTED" });
             throw error;
