@@ -6,10 +6,13 @@ import { type AccountExposure, checkExposure, lossBudget, type PendingOrder } fr
 import type { ChainClock, Reservation } from "./reservation.js";
 import { dayLoss } from "./risk.js";
 import type { ToolDeps } from "./tools/deps.js";
+import { ToolFailure } from "./tools/result.js";
 import type { Verification } from "./tools/verify.js";
 
 /** A short-term order's reservation lapses this many blocks past its good-til-block (its fills have settled). */
 const SHORT_TERM_SLACK_BLOCKS = 2;
+/** How many blocks after its reservation a short-term order may still be signed (planned again, its good-til later). */
+const SIGN_WINDOW_BLOCKS = 20;
 /** A stateful order's reservation lapses this long past its good-til time (block times trail the clock). */
 const STATEFUL_SLACK_MS = 60_000;
 /** What a look-up may find an order to be once its exposure is counted elsewhere (its fills, or the open orders). */
@@ -73,8 +76,13 @@ export interface PlannedOrder extends PendingOrder {
 export interface HeldExposure {
   /** The stored reservation (undefined for a dry run). */
   reservation: Reservation | undefined;
-  /** The order to sign, planned when it was reserved. */
-  wire: WireOrder;
+  /**
+   * Plans the order again, right before signing (its good-til counts from then).
+   *
+   * @throws {ToolFailure} UPSTREAM_UNAVAILABLE when it would outlive its reservation (signing came
+   * too late): nothing may be sent.
+   */
+  replan(): WireOrder;
   /** Releases it: the order was never placed. */
   release(): Promise<void>;
   /**
@@ -105,7 +113,10 @@ function reservationOf(deps: ToolDeps, planned: PlannedOrder, wire: WireOrder): 
     reduceOnly: planned.reduceOnly,
     mayRest,
     lossBudget: lossBudget(planned, planned.oracle),
-    lapseHeight: wire.kind === "short-term" ? wire.goodTilBlock + SHORT_TERM_SLACK_BLOCKS : undefined,
+    lapseHeight:
+      wire.kind === "short-term"
+        ? wire.goodTilBlock + SIGN_WINDOW_BLOCKS + SHORT_TERM_SLACK_BLOCKS
+        : undefined,
     lapseAtMs: wire.kind === "short-term" ? undefined : wire.goodTilBlockTime * 1000 + STATEFUL_SLACK_MS,
   };
 }
@@ -157,7 +168,7 @@ async function exposureOf(
  * const market = await context.markets.get("BTC-USD");
  * const plan = () => planOrder(order, { market, height: context.height.current(), nowMs: Date.now(), clientId: 7_101, subaccount: { owner: account.principal.account, number: 0 } });
  * const held = await reserveExposure(deps, { ticker: "BTC-USD", side: "BUY", size: "0.001", price: "30000", oracle: "30000", reduceOnly: false, clientId: 7_101, plan });
- * held.wire.kind; // "long-term"
+ * held.replan().kind; // "long-term"
  * (await deps.store.reservations(account.principal.account)).length; // 1
  * await held.release();
  * (await deps.store.reservations(account.principal.account)).length; // 0
@@ -188,7 +199,21 @@ export async function reserveExposure(
   };
   return {
     reservation,
-    wire,
+    replan() {
+      const next = planned.plan();
+      const late =
+        next.kind === "short-term"
+          ? reservation?.lapseHeight !== undefined &&
+            next.goodTilBlock + SHORT_TERM_SLACK_BLOCKS > reservation.lapseHeight
+          : reservation?.lapseAtMs !== undefined && next.goodTilBlockTime * 1000 > reservation.lapseAtMs;
+      if (late) {
+        throw new ToolFailure(
+          "UPSTREAM_UNAVAILABLE",
+          `the order could not be signed within ${SIGN_WINDOW_BLOCKS} blocks of its reservation: nothing was sent`,
+        );
+      }
+      return next;
+    },
     release: () => release(false),
     async settle(verified, timeoutMs) {
       if (!reservation || verified.state === "UNKNOWN") return;

@@ -326,7 +326,7 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           if (!claim.claimed) throw duplicate(clientId, claim.outcome);
           checks.push({ check: "client_id", passed: true });
           try {
-            sent = await sendOrder(context, account.placed, order, exposure.wire);
+            sent = await sendOrder(context, account.placed, order, () => exposure.replan());
           } catch (error) {
             await store.settleOrder(key, { state: "REJECTED" });
             throw error;

@@ -52,9 +52,11 @@ export const verification = z.object({
 export type Verification = z.infer<typeof verification>;
 
 /**
- * Signs and sends a planned order with the session's trader, recording it among the credential's
- * placed orders; answers its handle and the transaction hash. Refused before signing when a MARKET
- * order's worst price cannot reach the book.
+ * Signs and sends an order with the session's trader, recording it among the credential's placed
+ * orders; answers its handle and the transaction hash. Refused before signing when a MARKET
+ * order's worst price cannot reach the book. `plan` answers the order to sign (a wire order, or a
+ * function planning it), called again right before signing so that a short-term order's good-til
+ * counts from then.
  *
  * @throws {BroadcastTxError} when the chain refuses it.
  *
@@ -65,7 +67,7 @@ export type Verification = z.infer<typeof verification>;
  * const { context, placed } = account;
  * const order: HumanOrder = { market: "BTC-USD", side: "BUY", size: "0.001", price: "30000", goodTil: { seconds: 3600 } };
  * const plan = { market: await context.markets.get("BTC-USD"), height: context.height.current(), nowMs: Date.now(), clientId: 7_001, subaccount: { owner: account.principal.account, number: 0 } };
- * const { handle, txHash } = await sendOrder(context, placed, order, planOrder(order, plan));
+ * const { handle, txHash } = await sendOrder(context, placed, order, () => planOrder(order, plan));
  * txHash.length; // 64
  * handle.kind; // "long-term"
  * ```
@@ -74,12 +76,14 @@ export async function sendOrder(
   context: ClientContext,
   placed: PlacedOrders,
   order: HumanOrder,
-  wire: WireOrder,
+  plan: WireOrder | (() => WireOrder),
 ): Promise<{ handle: OrderHandle; txHash: string }> {
+  const planned = () => (typeof plan === "function" ? plan() : plan);
   const market = await context.markets.get(order.market);
   if (context.indexer && order.type === "MARKET") {
-    await checkBookReach({ indexer: context.indexer, market, wire, size: order.size });
+    await checkBookReach({ indexer: context.indexer, market, wire: planned(), size: order.size });
   }
+  const wire = planned();
   const message = placeOrderMsg(wire);
   const sent = await sendClob(context, [message]);
   const entry = { wire, ticker: market.ticker, canceled: false };
