@@ -63,8 +63,12 @@ const output = {
   message: z.string(),
 };
 
-/** IOC, FOK and MARKET orders live this many blocks: their fate is known soon after. */
-const SHORT_BLOCKS = 5;
+/**
+ * IOC, FOK and MARKET orders live this many blocks (the composite client's default): their fate is
+ * known at their removal, or soon after; fewer blocks than the time from planning to CheckTx on a
+ * loaded server gets them refused as good-til-block-too-low.
+ */
+const SHORT_BLOCKS = 20;
 
 function shape(args: PlaceInput): void {
   if ((args.size === undefined) === (args.notionalUsd === undefined)) {

@@ -83,6 +83,10 @@ export async function sendOrder(
   if (context.indexer && order.type === "MARKET") {
     await checkBookReach({ indexer: context.indexer, market, wire: planned(), size: order.size });
   }
+  if (typeof plan === "function") {
+    // A good-til counts from the node's height now: the tracker's may trail it on a loaded host.
+    context.height.observe(await context.node.getLatestBlock());
+  }
   const wire = planned();
   const message = placeOrderMsg(wire);
   const sent = await sendClob(context, [message]);
