@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Exact } from "../src/decimal.js";
 import { type McpStore, openPostgresStore } from "../src/index.js";
 import {
   authorizeUrl,
@@ -15,7 +16,11 @@ import {
   registerClient,
   tokenRequest,
 } from "./oauth-support.js";
+import { account as raceAccount, raceReservations } from "./race.js";
 import { call, refused, useMcpNet } from "./support.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read tool results loosely
+type Loose = Record<string, any>;
 
 const net = useMcpNet();
 const dir = mkdtempSync(join(tmpdir(), "perpx-mcp-pg-"));
@@ -69,6 +74,95 @@ afterAll(() => {
 });
 
 describe("two server instances on one Postgres", () => {
+  it("reserve atomically across stores: 40 reservations at once over two stores with room for 3 store 3", async () => {
+    const stores = [
+      await openPostgresStore({ connectionString: url }),
+      await openPostgresStore({ connectionString: url }),
+    ];
+    try {
+      expect(await raceReservations(stores, 40, 3)).toBe(3);
+      expect(await stores[1]?.reservations(raceAccount)).toHaveLength(3);
+    } finally {
+      for (const store of stores) await store.close();
+    }
+  });
+
+  it("hold the position limit for 40 parallel MARKET buys of one account split over both, and release every reservation", async () => {
+    const limits = { maxPositionNotional: "1000", maxWritesPerMinute: 10_000 };
+    const [one, two] = await Promise.all(
+      [0, 1].map(async () =>
+        net.startServer({
+          limits,
+          verifyTimeoutMs: 30_000,
+          store: await openPostgresStore({ connectionString: url }),
+        }),
+      ),
+    );
+    if (!one || !two) throw new Error("no servers");
+    const account = await net.account();
+    const sessions = [await net.connect(account.credential, one), await net.connect(account.credential, two)];
+    const results = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        const result = (await (sessions[i % 2] as (typeof sessions)[number]).callTool({
+          name: "place_order",
+          arguments: {
+            ticker: "BTC-USD",
+            side: "BUY",
+            type: "MARKET",
+            notionalUsd: "400",
+            clientId: 40_000 + i,
+          },
+        })) as { isError?: boolean; structuredContent: Loose };
+        return result;
+      }),
+    );
+    const placed = results.filter((r) => !r.isError).map((r) => r.structuredContent);
+    const refusals = results.filter((r) => r.isError).map((r) => r.structuredContent.error);
+    const held = (await account.client.account()).positions.find((p) => p.market === "BTC-USD");
+    const size = Math.abs(Number(held?.size ?? "0"));
+    const lowest = Math.min(...placed.map((p) => Number(p.risk.markPrice)));
+    console.log(
+      `[reserve] 40 calls, two instances on one Postgres: filled ${placed.filter((p) => p.verification.state === "FILLED").length}, refused ${refusals.length}, position ${held?.size ?? "0"} BTC = ${(size * lowest).toFixed(2)} USD (limit 1000)`,
+    );
+    expect(placed.length).toBeGreaterThan(0);
+    expect(new Exact(held?.size ?? "0").abs().times(String(lowest)).lessThanOrEqualTo("1000")).toBe(true);
+    for (const error of refusals) {
+      expect(error).toMatchObject({ code: "RISK_LIMIT", limit: "maxPositionNotional" });
+    }
+    expect(await one.store.reservations(account.owner.address)).toEqual([]);
+  }, 240_000);
+
+  it("share the write rate: a credential's calls on either count toward one budget", async () => {
+    const limits = { maxWritesPerMinute: 3 };
+    const [one, two] = await Promise.all(
+      [0, 1].map(async () =>
+        net.startServer({ limits, store: await openPostgresStore({ connectionString: url }) }),
+      ),
+    );
+    if (!one || !two) throw new Error("no servers");
+    const account = await net.account();
+    const a = await net.connect(account.credential, one);
+    const b = await net.connect(account.credential, two);
+    const oracle = Number((await call(a, "get_market", { ticker: "BTC-USD" })).market.oraclePrice);
+    const dry = (clientId: number) => ({
+      ticker: "BTC-USD",
+      side: "BUY",
+      type: "LIMIT",
+      size: "0.001",
+      price: String(Math.floor(oracle * 0.97)),
+      clientId,
+      dryRun: true,
+    });
+    expect((await call(a, "place_order", dry(1))).dryRun).toBe(true);
+    expect((await call(b, "place_order", dry(2))).dryRun).toBe(true);
+    expect((await call(a, "place_order", dry(3))).dryRun).toBe(true);
+    const over = await refused(b, "place_order", dry(4));
+    expect(over).toMatchObject({
+      code: "RATE_LIMITED",
+      message: expect.stringMatching(/3 write call\(s\) a minute/),
+    });
+  });
+
   it("share idempotency: a client id used on one is refused as a duplicate on the other; the audit log is shared", async () => {
     const stores: McpStore[] = [
       await openPostgresStore({ connectionString: url }),
