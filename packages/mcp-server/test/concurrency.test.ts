@@ -74,8 +74,8 @@ async function position(account: TradingAccount): Promise<Exact> {
 
 /**
  * Holds the outcome to the limit: the position on chain, at the lowest oracle price a check that
- * let an order through used, is within it; every refusal is RISK_LIMIT naming maxPositionNotional;
- * no reservation is left. Prints the counts.
+ * let an order through used, is within it; every refusal is RISK_LIMIT naming maxPositionNotional.
+ * Prints the counts.
  */
 async function expectHeld(label: string, account: TradingAccount, outcomes: Outcome[]) {
   const size = await position(account);
@@ -89,6 +89,8 @@ async function expectHeld(label: string, account: TradingAccount, outcomes: Outc
     `[reserve] ${label}: calls ${outcomes.length}, filled ${filled}, refused ${count("refused")}, unknown ${count("unknown")}, position ${size.toFixed()} BTC = ${size.times(lowest).toDecimalPlaces(2).toFixed()} USD (limit ${LIMIT})`,
   );
   expect(size.times(lowest).lessThanOrEqualTo(LIMIT), `${size} BTC at ${lowest}`).toBe(true);
+  const passed = outcomes.filter((o) => o.kind !== "refused").length;
+  expect(marks, "every order let through reports the oracle price its check used").toHaveLength(passed);
   expect(filled, JSON.stringify(outcomes.find((o) => o.kind !== "placed")?.error)).toBeGreaterThan(0);
   for (const outcome of outcomes.filter((o) => o.kind === "refused")) {
     expect(outcome.error).toMatchObject({
