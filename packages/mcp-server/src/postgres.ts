@@ -30,8 +30,28 @@ CREATE TABLE IF NOT EXISTS perpx_mcp_audit (
   tool TEXT NOT NULL, request TEXT NOT NULL, checks TEXT NOT NULL, tx_hash TEXT, outcome TEXT NOT NULL
 );`;
 
+/** The advisory lock key under which a store creates its tables. */
+const SCHEMA_LOCK = 7_252_031;
+
 const COLUMNS =
   "id, account, ticker, client_id, side, size, price, reduce_only, may_rest, loss_budget, lapse_height, lapse_ms";
+
+/** Creates the tables when missing, one instance at a time (instances starting together would race on them). */
+async function createSchema(pool: Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock($1)", [SCHEMA_LOCK]);
+    await client.query(SCHEMA);
+    await client.query(OAUTH_PG_SCHEMA);
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
 
 /**
  * Runs `task` in a transaction that holds the row lock of `name` (created when missing): one such
@@ -118,8 +138,7 @@ export async function openPostgresStore(options: {
   const { default: pg } = await import("pg");
   const pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
   try {
-    await pool.query(SCHEMA);
-    await pool.query(OAUTH_PG_SCHEMA);
+    await createSchema(pool);
   } catch (error) {
     await pool.end();
     throw error;
