@@ -52,7 +52,13 @@ export function positionsOf(
  *
  * @example
  * ```ts
- * const planned: PlannedOrder = { ticker: "BTC-USD", side: "BUY", size: "0.006", price: "65325", oracle: "65000", reduceOnly: false, clientId: 7, plan: () => wire };
+ * import { planOrder } from "@perpx/composite-client";
+ *
+ * const order = { market: "BTC-USD", side: "BUY" as const, size: "0.001", price: "30000", goodTil: { seconds: 3600 } };
+ * const market = await account.context.markets.get("BTC-USD");
+ * const plan = () => planOrder(order, { market, height: account.context.height.current(), nowMs: Date.now(), clientId: 7_102, subaccount: { owner: account.principal.account, number: 0 } });
+ * const planned: PlannedOrder = { ticker: "BTC-USD", side: "BUY", size: "0.001", price: "30000", oracle: "30000", reduceOnly: false, clientId: 7_102, plan };
+ * planned.plan().kind; // "long-term"
  * ```
  */
 export interface PlannedOrder extends PendingOrder {
@@ -69,8 +75,14 @@ export interface PlannedOrder extends PendingOrder {
  *
  * @example
  * ```ts
- * const held: HeldExposure = await reserveExposure(deps, planned);
+ * import { planOrder } from "@perpx/composite-client";
+ *
+ * const order = { market: "BTC-USD", side: "BUY" as const, size: "0.001", price: "30000", goodTil: { seconds: 3600 } };
+ * const market = await account.context.markets.get("BTC-USD");
+ * const plan = () => planOrder(order, { market, height: account.context.height.current(), nowMs: Date.now(), clientId: 7_103, subaccount: { owner: account.principal.account, number: 0 } });
+ * const held: HeldExposure = await reserveExposure(deps, { ticker: "BTC-USD", side: "BUY", size: "0.001", price: "30000", oracle: "30000", reduceOnly: false, clientId: 7_103, plan });
  * await held.release();
+ * (await deps.store.reservations(account.principal.account)).length; // 0
  * ```
  */
 export interface HeldExposure {
