@@ -164,9 +164,25 @@ export function orderOutcome(
 }
 
 /**
+ * The order as the indexer's live account shows it, or undefined when it does not, or while the
+ * feed is not in sync (after a drop, until the fresh snapshot): what it showed before is no
+ * longer known to hold.
+ */
+export function feedOrderOf(live: LiveSubaccount, order: TrackedOrder): OrderUpdate | undefined {
+  if (live.subscription.state !== "live") return undefined;
+  const clientId = String(order.wire.clientId);
+  const clobPairId = String(order.market.clobPairId);
+  const flags = String(ORDER_FLAGS[order.wire.kind]);
+  return live.view
+    .orders()
+    .find((o) => o.clientId === clientId && o.clobPairId === clobPairId && o.orderFlags === flags);
+}
+
+/**
  * Follows an order on the indexer's live account: calls `onUpdate` with each new state of it (as
  * {@link orderOutcome} reads it) until a final one, or until the signal aborts (rejecting with its
- * reason). An order the feed has not shown yet produces no update.
+ * reason). An order the feed has not shown yet produces no update, nor does anything while the
+ * feed is out of sync (reconnecting): it is read again from the fresh snapshot.
  *
  * @example
  * ```ts
@@ -192,15 +208,10 @@ export function followOnFeed(params: {
   const { live, order, onUpdate, signal } = params;
   const { wire, market } = order;
   const size = quantumsToSize(wire.quantums, market);
-  const clientId = String(wire.clientId);
-  const clobPairId = String(market.clobPairId);
-  const flags = String(ORDER_FLAGS[wire.kind]);
   return new Promise<void>((resolve, reject) => {
     let last = "";
     const check = () => {
-      const found = live.view
-        .orders()
-        .find((o) => o.clientId === clientId && o.clobPairId === clobPairId && o.orderFlags === flags);
+      const found = feedOrderOf(live, order);
       if (!found) return;
       const fills = live.view.fills().filter((f) => f.orderId === found.id);
       const next = orderOutcome(found, fills, { size, canceled: order.canceled() });
