@@ -166,8 +166,10 @@ export async function followOnNode(params: NodeFollow): Promise<void> {
     reported = status;
     seenHeight = await nextBlock(seenHeight);
   }
-  // Out of state: what the blocks since its placement say.
-  const outcome = await scan(order.placedAtHeight, height.current());
+  // Out of state: what the blocks since its placement say, up to the node's latest block (the
+  // state read may be a block ahead of the tracked height, with the removal in that block).
+  const latest = await persistently(() => node.getLatestBlock({ signal }));
+  const outcome = await scan(order.placedAtHeight, latest.height);
   if (filled >= size) {
     onUpdate(result("FILLED", filled, order, fills, true));
   } else if (outcome.removal) {

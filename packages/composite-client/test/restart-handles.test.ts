@@ -22,7 +22,7 @@ afterAll(() => {
 
 /** Generous: only catches a handle that never ends. */
 const HANG_MS = 90_000;
-const args = ["--state", stateDir, "--liquidity", "--block-time-ms", "200", "--faucet-window-ms", "0"];
+const args = ["--state", stateDir, "--liquidity", "--block-time-ms", "300", "--faucet-window-ms", "0"];
 
 async function connect(devnet: DevnetChild, liveFeed: boolean): Promise<CompositeClient> {
   const wallet = LocalWallet.generate();
@@ -57,32 +57,53 @@ async function firstState(handle: OrderHandle): Promise<OrderResult> {
   throw new Error(`order ${handle.clientId} reported nothing`);
 }
 
-/** Every state a handle reports from now on, until its final one. */
-function allStates(handle: OrderHandle): Promise<OrderResult[]> {
+/** Waits until a handle reports `status`. */
+async function until(handle: OrderHandle, status: OrderResult["status"]): Promise<OrderResult> {
+  for await (const state of handle.updates()) if (state.status === status) return state;
+  throw new Error(`order ${handle.clientId} never reported ${status}`);
+}
+
+/** Every state a handle reports from now on, until its final one (each also to `onState`). */
+function allStates(handle: OrderHandle, onState?: (state: OrderResult) => void): Promise<OrderResult[]> {
   return (async () => {
     const seen: OrderResult[] = [];
-    for await (const state of handle.updates()) seen.push(state);
+    for await (const state of handle.updates()) {
+      onState?.(state);
+      seen.push(state);
+    }
     return seen;
   })();
 }
 
-/** Resting short-term orders (a bid at half the oracle price, 40 blocks) and one that fills. */
-async function placeOrders(client: CompositeClient, base: number) {
+/**
+ * Short-term orders of `client`: three bids at half the oracle price (resting), a bid of 0.002
+ * inside the ladder's spread (`belowOracleBps` under the oracle) that `seller` hits for 0.001 (it
+ * then rests partly filled), all good for 40 blocks; and a market buy that fills.
+ */
+async function placeOrders(
+  client: CompositeClient,
+  seller: CompositeClient,
+  base: number,
+  belowOracleBps: number,
+) {
   const btc = await client.getMarket({ ticker: "BTC-USD" });
-  const price = (Number(btc.oraclePrice) * 0.5).toFixed(0);
+  const oracle = Number(btc.oraclePrice);
+  const far = (oracle * 0.5).toFixed(0);
+  const bid = { market: "BTC-USD", side: "BUY", rounding: "down", goodTil: { blocks: 40 } } as const;
   const resting = await Promise.all(
-    [0, 1, 2].map((i) =>
-      client.placeOrder({
-        market: "BTC-USD",
-        side: "BUY",
-        size: "0.001",
-        price,
-        rounding: "down",
-        clientId: base + i,
-        goodTil: { blocks: 40 },
-      }),
-    ),
+    [0, 1, 2].map((i) => client.placeOrder({ ...bid, size: "0.001", price: far, clientId: base + i })),
   );
+  const inside = (oracle * (1 - belowOracleBps / 10_000)).toFixed(2);
+  const partial = await client.placeOrder({ ...bid, size: "0.002", price: inside, clientId: base + 5 });
+  const sold = await seller.placeOrder({
+    market: "BTC-USD",
+    side: "SELL",
+    size: "0.001",
+    price: inside,
+    rounding: "down",
+    timeInForce: "IOC",
+  });
+  expect((await sold.result({ timeoutMs: HANG_MS })).status).toBe("FILLED");
   const filled = await client.placeOrder({
     market: "BTC-USD",
     side: "BUY",
@@ -91,7 +112,7 @@ async function placeOrders(client: CompositeClient, base: number) {
     slippage: "5%",
     clientId: base + 10,
   });
-  return { resting, filled };
+  return { resting, partial, filled };
 }
 
 describe("order handles across a devnet kill -9 and restart (--state)", () => {
@@ -99,20 +120,46 @@ describe("order handles across a devnet kill -9 and restart (--state)", () => {
     let devnet = await startDevnetChild(args);
     const onFeed = await connect(devnet, true);
     const onNode = await connect(devnet, false);
+    const seller = await connect(devnet, false);
     const heightBefore = onFeed.height() > onNode.height() ? onFeed.height() : onNode.height();
-    const feedOrders = await placeOrders(onFeed, 810_000);
-    const nodeOrders = await placeOrders(onNode, 820_000);
-    // Before the kill: the feed shows the bids resting, and both market orders filled.
+    // Inside the spread: the feed client's bid below the node client's, so each sale hits its own.
+    const feedOrders = await placeOrders(onFeed, seller, 810_000, 5);
+    const nodeOrders = await placeOrders(onNode, seller, 820_000, 0);
+    // Before the kill: the feed shows the bids resting, the inside bids filled 0.001 of 0.002, and
+    // both market orders filled.
     for (const handle of feedOrders.resting) expect((await firstState(handle)).status).toBe("RESTING");
-    for (const { filled } of [feedOrders, nodeOrders]) {
+    for (const { partial, filled } of [feedOrders, nodeOrders]) {
+      expect((await until(partial, "PARTIALLY_FILLED")).filledSize).toBe("0.001");
       expect((await filled.result({ timeoutMs: HANG_MS })).status).toBe("FILLED");
     }
+    // A long-term bid good for 5 s: in state, it survives the restart, and expires by the chain's time.
+    const btc = await onFeed.getMarket({ ticker: "BTC-USD" });
+    const longTerm = await onFeed.placeOrder({
+      market: "BTC-USD",
+      side: "BUY",
+      size: "0.001",
+      price: (Number(btc.oraclePrice) * 0.5).toFixed(0),
+      rounding: "down",
+      clientId: 810_020,
+      goodTil: { seconds: 5 },
+    });
+    expect((await firstState(longTerm)).status).toBe("RESTING");
     // A handle followed through the kill and the restart.
     const through = allStates(feedOrders.resting[0]!);
     await devnet.kill();
-    // Asked while the devnet is down: nothing held is confirmed, so nothing may say RESTING.
-    const whileDown = [...feedOrders.resting, ...nodeOrders.resting].map((handle) => allStates(handle));
+    // Asked while the devnet is down: nothing held is confirmed, so nothing may say RESTING
+    // before the restarted devnet (node or indexer) does.
+    let restarted = false;
+    const heldBeforeRestart: number[] = [];
+    const watch = (handle: OrderHandle) =>
+      allStates(handle, (state) => {
+        if (!restarted && (state.status === "RESTING" || !state.final)) heldBeforeRestart.push(handle.clientId);
+      });
+    const whileDown = [...feedOrders.resting, ...nodeOrders.resting].map(watch);
+    const partlyWhileDown = [feedOrders.partial, nodeOrders.partial].map(watch);
+    const longWhileDown = watch(longTerm);
     devnet = await startDevnetChild(args, devnet.portFlags);
+    restarted = true;
     const afterRestart = [...feedOrders.resting, ...nodeOrders.resting].map((handle) =>
       handle.result({ timeoutMs: HANG_MS }),
     );
@@ -133,11 +180,29 @@ describe("order handles across a devnet kill -9 and restart (--state)", () => {
     for (const states of await Promise.all(whileDown)) {
       expect(states.map((s) => s.status)).toEqual(["EXPIRED"]);
     }
+    for (const states of await Promise.all(partlyWhileDown)) {
+      expect(states.every((s) => s.status === "PARTIALLY_FILLED" && s.filledSize === "0.001")).toBe(true);
+      expect(states.at(-1)?.final).toBe(true);
+    }
     expect((await through).map((s) => s.status)).toEqual(["RESTING", "EXPIRED"]);
-    // Filled before the kill: still FILLED when asked after the restart.
-    for (const { filled } of [feedOrders, nodeOrders]) {
-      const result = await filled.result({ timeoutMs: HANG_MS });
-      expect([result.status, result.final, result.filledSize]).toEqual(["FILLED", true, "0.001"]);
+    // The long-term bid: EXPIRED by the chain's time (whether the feed saw it or not).
+    const longStates = await longWhileDown;
+    expect(longStates.at(-1)).toMatchObject({ status: "EXPIRED", final: true, filledSize: "0" });
+    expect((await longTerm.result({ timeoutMs: HANG_MS })).status).toBe("EXPIRED");
+    // Nothing said an order was held (or anything but final) before the devnet was back.
+    expect(heldBeforeRestart).toEqual([]);
+    // Filled before the kill: still FILLED when asked after the restart; partly filled, then
+    // expired: PARTIALLY_FILLED, final.
+    for (const { partial, filled } of [feedOrders, nodeOrders]) {
+      const full = await filled.result({ timeoutMs: HANG_MS });
+      expect([full.status, full.final, full.filledSize]).toEqual(["FILLED", true, "0.001"]);
+      const part = await partial.result({ timeoutMs: HANG_MS });
+      expect([part.status, part.final, part.filledSize, part.reason]).toEqual([
+        "PARTIALLY_FILLED",
+        true,
+        "0.001",
+        "expired",
+      ]);
     }
   }, 300_000);
 });
