@@ -33,7 +33,10 @@ export interface DevnetChild {
   kill(): Promise<void>;
 }
 
-const bin = join(dirname(createRequire(import.meta.url).resolve("@perpx/devnet/package.json")), "bin/perpx-devnet.js");
+const bin = join(
+  dirname(createRequire(import.meta.url).resolve("@perpx/devnet/package.json")),
+  "bin/perpx-devnet.js",
+);
 const children = new Set<ChildProcess>();
 
 /** Kills (SIGKILL) every devnet child still running; for `afterAll`. */

@@ -24,7 +24,11 @@ afterAll(() => {
 const HANG_MS = 90_000;
 const args = ["--state", stateDir, "--liquidity", "--block-time-ms", "300", "--faucet-window-ms", "0"];
 
-async function connect(devnet: DevnetChild, liveFeed: boolean): Promise<CompositeClient> {
+async function connect(
+  devnet: DevnetChild,
+  liveFeed: boolean,
+  subscribeBlocks = false,
+): Promise<CompositeClient> {
   const wallet = LocalWallet.generate();
   const funded = await fetch(`${devnet.endpoints.faucet}/faucet/tokens`, {
     method: "POST",
@@ -38,6 +42,7 @@ async function connect(devnet: DevnetChild, liveFeed: boolean): Promise<Composit
     grpcCaCert: devnet.caPem,
     pollIntervalMs: 50,
     liveFeed,
+    subscribeBlocks,
     endpoints: {
       nodeRpc: endpoints.nodeRpc,
       nodeRest: endpoints.nodeRest,
@@ -59,8 +64,19 @@ async function firstState(handle: OrderHandle): Promise<OrderResult> {
 
 /** Waits until a handle reports `status`. */
 async function until(handle: OrderHandle, status: OrderResult["status"]): Promise<OrderResult> {
-  for await (const state of handle.updates()) if (state.status === status) return state;
-  throw new Error(`order ${handle.clientId} never reported ${status}`);
+  const seen: string[] = [];
+  for await (const state of handle.updates()) {
+    if (state.status === status) return state;
+    seen.push(`${state.status}/${state.filledSize}`);
+  }
+  throw new Error(`order ${handle.clientId} never reported ${status}: ${seen.join(", ")}`);
+}
+
+/** The middle of a market's book on the indexer (inside the market maker's spread). */
+async function midPrice(devnet: DevnetChild, ticker: string): Promise<number> {
+  const url = `${devnet.endpoints.indexer}/v4/orderbooks/perpetualMarket/${ticker}`;
+  const book = (await (await fetch(url)).json()) as { bids: { price: string }[]; asks: { price: string }[] };
+  return (Number(book.bids[0]!.price) + Number(book.asks[0]!.price)) / 2;
 }
 
 /** Every state a handle reports from now on, until its final one (each also to `onState`). */
@@ -76,29 +92,38 @@ function allStates(handle: OrderHandle, onState?: (state: OrderResult) => void):
 }
 
 /**
- * Short-term orders of `client`: three bids at half the oracle price (resting), a bid of 0.002
- * inside the ladder's spread (`belowOracleBps` under the oracle) that `seller` hits for 0.001 (it
- * then rests partly filled), all good for 40 blocks; and a market buy that fills.
+ * Short-term orders of `client`: three BTC-USD bids at half the oracle price (resting); a bid in
+ * the middle of `partly.market`'s book, inside the market maker's spread, of twice `partly.size`,
+ * that `seller` hits for `partly.size` (it then rests partly filled), all good for 40 blocks; and
+ * a BTC-USD market buy that fills.
  */
 async function placeOrders(
   client: CompositeClient,
   seller: CompositeClient,
+  devnet: DevnetChild,
   base: number,
-  belowOracleBps: number,
+  partly: { market: string; size: string; twice: string; decimals: number },
 ) {
   const btc = await client.getMarket({ ticker: "BTC-USD" });
-  const oracle = Number(btc.oraclePrice);
-  const far = (oracle * 0.5).toFixed(0);
-  const bid = { market: "BTC-USD", side: "BUY", rounding: "down", goodTil: { blocks: 40 } } as const;
+  const far = (Number(btc.oraclePrice) * 0.5).toFixed(0);
+  const bid = { side: "BUY", rounding: "down", goodTil: { blocks: 40 } } as const;
   const resting = await Promise.all(
-    [0, 1, 2].map((i) => client.placeOrder({ ...bid, size: "0.001", price: far, clientId: base + i })),
+    [0, 1, 2].map((i) =>
+      client.placeOrder({ ...bid, market: "BTC-USD", size: "0.001", price: far, clientId: base + i }),
+    ),
   );
-  const inside = (oracle * (1 - belowOracleBps / 10_000)).toFixed(2);
-  const partial = await client.placeOrder({ ...bid, size: "0.002", price: inside, clientId: base + 5 });
+  const inside = (await midPrice(devnet, partly.market)).toFixed(partly.decimals);
+  const partial = await client.placeOrder({
+    ...bid,
+    market: partly.market,
+    size: partly.twice,
+    price: inside,
+    clientId: base + 5,
+  });
   const sold = await seller.placeOrder({
-    market: "BTC-USD",
+    market: partly.market,
     side: "SELL",
-    size: "0.001",
+    size: partly.size,
     price: inside,
     rounding: "down",
     timeInForce: "IOC",
@@ -121,15 +146,35 @@ describe("order handles across a devnet kill -9 and restart (--state)", () => {
     const onFeed = await connect(devnet, true);
     const onNode = await connect(devnet, false);
     const seller = await connect(devnet, false);
-    const heightBefore = onFeed.height() > onNode.height() ? onFeed.height() : onNode.height();
-    // Inside the spread: the feed client's bid below the node client's, so each sale hits its own.
-    const feedOrders = await placeOrders(onFeed, seller, 810_000, 5);
-    const nodeOrders = await placeOrders(onNode, seller, 820_000, 0);
+    // The node alone, its height from a block subscription over the node's WebSocket.
+    const onBlocks = await connect(devnet, false, true);
+    // Each client's partly filled bid on its own market, so each sale hits its own.
+    const eth = { market: "ETH-USD", size: "0.01", twice: "0.02", decimals: 1 };
+    const btcPartly = { market: "BTC-USD", size: "0.001", twice: "0.002", decimals: 0 };
+    const feedOrders = await placeOrders(onFeed, seller, devnet, 810_000, eth);
+    const nodeOrders = await placeOrders(onNode, seller, devnet, 820_000, btcPartly);
+    const btcNow = await onBlocks.getMarket({ ticker: "BTC-USD" });
+    const subscribed = await Promise.all(
+      [0, 1].map((i) =>
+        onBlocks.placeOrder({
+          market: "BTC-USD",
+          side: "BUY",
+          size: "0.001",
+          price: (Number(btcNow.oraclePrice) * 0.5).toFixed(0),
+          rounding: "down",
+          clientId: 840_000 + i,
+          goodTil: { blocks: 40 },
+        }),
+      ),
+    );
     // Before the kill: the feed shows the bids resting, the inside bids filled 0.001 of 0.002, and
     // both market orders filled.
     for (const handle of feedOrders.resting) expect((await firstState(handle)).status).toBe("RESTING");
-    for (const { partial, filled } of [feedOrders, nodeOrders]) {
-      expect((await until(partial, "PARTIALLY_FILLED")).filledSize).toBe("0.001");
+    for (const [{ partial, filled }, sold] of [
+      [feedOrders, "0.01"],
+      [nodeOrders, "0.001"],
+    ] as const) {
+      expect((await until(partial, "PARTIALLY_FILLED")).filledSize).toBe(sold);
       expect((await filled.result({ timeoutMs: HANG_MS })).status).toBe("FILLED");
     }
     // A long-term bid good for 5 s: in state, it survives the restart, and expires by the chain's time.
@@ -144,6 +189,13 @@ describe("order handles across a devnet kill -9 and restart (--state)", () => {
       goodTil: { seconds: 5 },
     });
     expect((await firstState(longTerm)).status).toBe("RESTING");
+    // Each short-term order's good-til-block, as the indexer has it.
+    const goodTil = new Map<number, bigint>();
+    for (const client of [onFeed, onNode, onBlocks]) {
+      const url = `${devnet.endpoints.indexer}/v4/orders?address=${client.subaccount.owner}&subaccountNumber=0&limit=1000`;
+      const orders = (await (await fetch(url)).json()) as { clientId: string; goodTilBlock?: string }[];
+      for (const o of orders) if (o.goodTilBlock) goodTil.set(Number(o.clientId), BigInt(o.goodTilBlock));
+    }
     // A handle followed through the kill and the restart.
     const through = allStates(feedOrders.resting[0]!);
     await devnet.kill();
@@ -153,22 +205,28 @@ describe("order handles across a devnet kill -9 and restart (--state)", () => {
     const heldBeforeRestart: number[] = [];
     const watch = (handle: OrderHandle) =>
       allStates(handle, (state) => {
-        if (!restarted && (state.status === "RESTING" || !state.final)) heldBeforeRestart.push(handle.clientId);
+        if (!restarted && (state.status === "RESTING" || !state.final))
+          heldBeforeRestart.push(handle.clientId);
       });
     const whileDown = [...feedOrders.resting, ...nodeOrders.resting].map(watch);
     const partlyWhileDown = [feedOrders.partial, nodeOrders.partial].map(watch);
     const longWhileDown = watch(longTerm);
-    devnet = await startDevnetChild(args, devnet.portFlags);
+    await new Promise(setImmediate); // what the handles make of their state so far is in
     restarted = true;
-    const afterRestart = [...feedOrders.resting, ...nodeOrders.resting].map((handle) =>
-      handle.result({ timeoutMs: HANG_MS }),
+    devnet = await startDevnetChild(args, devnet.portFlags);
+    const resting = [
+      ...feedOrders.resting.map((handle) => ({ handle, client: onFeed })),
+      ...nodeOrders.resting.map((handle) => ({ handle, client: onNode })),
+      ...subscribed.map((handle) => ({ handle, client: onBlocks })),
+    ];
+    const results = await Promise.all(
+      resting.map(async ({ handle, client }) => {
+        const result = await handle.result({ timeoutMs: HANG_MS });
+        return { result, height: client.height() };
+      }),
     );
-    const results = await Promise.all(afterRestart);
-    // Each good-til-block is at least heightBefore + 40: the chain is past it (the restart kept the height).
-    expect(onFeed.height()).toBeGreaterThan(heightBefore + 40n);
-    expect(onNode.height()).toBeGreaterThan(heightBefore + 40n);
-    for (const [i, result] of results.entries()) {
-      const handle = [...feedOrders.resting, ...nodeOrders.resting][i]!;
+    for (const [i, { result, height }] of results.entries()) {
+      const { handle } = resting[i]!;
       expect({ clientId: handle.clientId, status: result.status, reason: result.reason }).toEqual({
         clientId: handle.clientId,
         status: "EXPIRED",
@@ -176,12 +234,15 @@ describe("order handles across a devnet kill -9 and restart (--state)", () => {
       });
       expect(result.final).toBe(true);
       expect(result.filledSize).toBe("0");
+      // Declared once the chain's height reached its good-til-block (the restart kept the height).
+      expect(height).toBeGreaterThanOrEqual(goodTil.get(handle.clientId)!);
     }
     for (const states of await Promise.all(whileDown)) {
       expect(states.map((s) => s.status)).toEqual(["EXPIRED"]);
     }
-    for (const states of await Promise.all(partlyWhileDown)) {
-      expect(states.every((s) => s.status === "PARTIALLY_FILLED" && s.filledSize === "0.001")).toBe(true);
+    for (const [i, states] of (await Promise.all(partlyWhileDown)).entries()) {
+      const sold = i === 0 ? "0.01" : "0.001";
+      expect(states.every((s) => s.status === "PARTIALLY_FILLED" && s.filledSize === sold)).toBe(true);
       expect(states.at(-1)?.final).toBe(true);
     }
     expect((await through).map((s) => s.status)).toEqual(["RESTING", "EXPIRED"]);
@@ -193,14 +254,17 @@ describe("order handles across a devnet kill -9 and restart (--state)", () => {
     expect(heldBeforeRestart).toEqual([]);
     // Filled before the kill: still FILLED when asked after the restart; partly filled, then
     // expired: PARTIALLY_FILLED, final.
-    for (const { partial, filled } of [feedOrders, nodeOrders]) {
+    for (const [{ partial, filled }, sold] of [
+      [feedOrders, "0.01"],
+      [nodeOrders, "0.001"],
+    ] as const) {
       const full = await filled.result({ timeoutMs: HANG_MS });
       expect([full.status, full.final, full.filledSize]).toEqual(["FILLED", true, "0.001"]);
       const part = await partial.result({ timeoutMs: HANG_MS });
       expect([part.status, part.final, part.filledSize, part.reason]).toEqual([
         "PARTIALLY_FILLED",
         true,
-        "0.001",
+        sold,
         "expired",
       ]);
     }
