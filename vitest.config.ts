@@ -33,6 +33,9 @@ export default defineConfig({
     // that would never finish, and a machine at full load (two busy loops on two cores) passes.
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // The same for a wait for a state that names no bound: 60 s (vi.waitFor's is set in the setup file).
+    expect: { poll: { timeout: 60_000 } },
+    setupFiles: [`${root}tests/support/wait-defaults.ts`],
     projects: [
       ...packages.map((name) => ({
         extends: true as const,
