@@ -30,11 +30,6 @@ export const FREE_PORTS = [
  */
 const START_GUARD_MS = 120_000;
 
-/** The vitest timeout of a test that runs `processes` CLIs one after the other: a hang guard. */
-export function cliTestTimeout(processes: number): number {
-  return processes * START_GUARD_MS + 30_000;
-}
-
 const children = new Set<ChildProcess>();
 
 /** Kills (SIGKILL) every child still running; for `afterAll`. */
