@@ -13,7 +13,7 @@ import { explorerConfig, startExplorer } from "@perpx/explorer";
 import { connectIndexerSocket, watchSubaccount } from "@perpx/indexer-client";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { watchBook } from "./demo/book.js";
-import { waitFor } from "./support/wait.js";
+import { orderState, waitFor } from "./support/wait.js";
 
 const started = performance.now();
 const log = (line: string) => {
@@ -112,14 +112,14 @@ try {
     size: SIZE,
     slippage: "0.5%",
   });
-  const takenResult = await taken.result({ timeoutMs: 10_000 });
+  const takenResult = await orderState(taken);
   const fillHeights = takenResult.fills.map((f) => f.height).join(", ");
   log(`bob's order (handle): ${takenResult.status}, ${takenResult.filledSize} BTC in block ${fillHeights}`);
   const fill = await waitFor("bob's fill on the feed", () => view.fills().find((f) => f.ticker === MARKET));
   log(
     `bob's feed: fill ${fill.side} ${fill.size} BTC @ ${fill.price} (${fill.liquidity.toLowerCase()}), fee ${fill.fee} USDC`,
   );
-  log(`alice's order (handle): ${(await resting.result({ timeoutMs: 10_000 })).status}`);
+  log(`alice's order (handle): ${(await orderState(resting)).status}`);
   await book.until("alice's ask gone", (b) => b.bestAsk()?.size !== SIZE);
   book.print(false);
 
@@ -153,10 +153,10 @@ try {
     `bob places a stop: sell ${SIZE} BTC if the oracle falls to ${trigger} (${stop.kind}): ${await firstState(stop)}`,
   );
   await bob.cancelOrder({ market: MARKET, clientId: stop.clientId });
-  log(`bob cancels the stop: ${(await stop.result({ timeoutMs: 10_000 })).status}`);
+  log(`bob cancels the stop: ${(await orderState(stop)).status}`);
 
   const close = await bob.closePosition({ market: MARKET, slippage: "1%" });
-  const closed = await close.result({ timeoutMs: 10_000 });
+  const closed = await orderState(close);
   log(
     `bob closes his position (reduce-only market sell, slippage 1%): ${closed.status}, ${closed.filledSize} BTC`,
   );

@@ -12,6 +12,7 @@
  *   status: CANCELED, CANCELED
  */
 import { runExample } from "../support/network.js";
+import { orderState } from "../support/wait.js";
 
 await runExample(async ({ client }) => {
   const btc = Number((await client.getMarket({ ticker: "BTC-USD" })).oraclePrice);
@@ -23,7 +24,7 @@ await runExample(async ({ client }) => {
   );
   console.log(`ladder: 3 short-term bids at ${prices.join(", ")}`);
   await client.batchCancel({ market: "BTC-USD", clientIds: ladder.map((o) => o.clientId) });
-  const ended = await Promise.all(ladder.map((o) => o.result({ timeoutMs: 10_000 })));
+  const ended = await Promise.all(ladder.map((o) => orderState(o)));
   console.log(`batch cancel: 3 orders, status ${ended.map((r) => r.status).join(", ")}`);
 
   const eth = Number((await client.getMarket({ ticker: "ETH-USD" })).oraclePrice);
@@ -46,9 +47,6 @@ await runExample(async ({ client }) => {
     .map(([market, ids]) => `${market} ${ids.length}`)
     .sort();
   console.log(`cancel all: ${counts.join(", ")}`);
-  const results = await Promise.all([
-    short.result({ timeoutMs: 10_000 }),
-    long.result({ timeoutMs: 10_000 }),
-  ]);
+  const results = await Promise.all([orderState(short), orderState(long)]);
   console.log(`status: ${results.map((r) => r.status).join(", ")}`);
 });

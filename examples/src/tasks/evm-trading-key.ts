@@ -11,6 +11,7 @@
  */
 import { EvmWallet } from "@perpx/node-client/wallets";
 import { runExample } from "../support/network.js";
+import { orderState } from "../support/wait.js";
 
 await runExample(async ({ client, connect }) => {
   const evm = EvmWallet.generate();
@@ -33,7 +34,9 @@ await runExample(async ({ client, connect }) => {
     price,
     rounding: "down",
   });
-  console.log(`bot order ${order.clientId}: ${(await order.result({ timeoutMs: 3_000 })).status}`);
+  console.log(
+    `bot order ${order.clientId}: ${(await orderState(order, (s) => s.status === "RESTING")).status}`,
+  );
   await bot.cancelOrder({ market: "BTC-USD", clientId: order.clientId });
-  console.log(`bot order ${order.clientId}: ${(await order.result({ timeoutMs: 10_000 })).status}`);
+  console.log(`bot order ${order.clientId}: ${(await orderState(order)).status}`);
 });

@@ -11,6 +11,7 @@
  *   status: CANCELED
  */
 import { runExample } from "../support/network.js";
+import { orderState } from "../support/wait.js";
 
 await runExample(async ({ client }) => {
   const btc = await client.getMarket({ ticker: "BTC-USD" });
@@ -26,9 +27,9 @@ await runExample(async ({ client }) => {
     rounding: "up",
   });
   console.log(`placed ${order.kind} sell 0.001 BTC-USD @ ${price} (post-only), client id ${order.clientId}`);
-  console.log(`status: ${(await order.result({ timeoutMs: 5_000 })).status}`);
+  console.log(`status: ${(await orderState(order, (s) => s.status === "RESTING")).status}`);
 
   const cancel = await client.cancelOrder({ market: "BTC-USD", clientId: order.clientId });
   console.log(`cancelled client id ${order.clientId} in block ${cancel.height}`);
-  console.log(`status: ${(await order.result({ timeoutMs: 10_000 })).status}`);
+  console.log(`status: ${(await orderState(order)).status}`);
 });

@@ -12,7 +12,7 @@
  *   status: CANCELED
  */
 import { runExample } from "../support/network.js";
-import { waitFor } from "../support/wait.js";
+import { orderState, waitFor } from "../support/wait.js";
 
 await runExample(async ({ client, wallet }) => {
   const btc = await client.getMarket({ ticker: "BTC-USD" });
@@ -42,5 +42,5 @@ await runExample(async ({ client, wallet }) => {
 
   await client.cancelOrder({ market: "BTC-USD", clientId: order.clientId });
   console.log(`cancelled client id ${order.clientId}`);
-  console.log(`status: ${(await order.result({ timeoutMs: 10_000 })).status}`);
+  console.log(`status: ${(await orderState(order)).status}`);
 });

@@ -13,6 +13,7 @@
  *   cancelled both: CANCELED, CANCELED
  */
 import { runExample } from "../support/network.js";
+import { orderState } from "../support/wait.js";
 
 await runExample(async ({ client }) => {
   const bought = await client.placeOrder({
@@ -22,7 +23,7 @@ await runExample(async ({ client }) => {
     size: "0.002",
     slippage: "1%",
   });
-  console.log(`bought 0.002 BTC-USD: ${(await bought.result({ timeoutMs: 10_000 })).status}`);
+  console.log(`bought 0.002 BTC-USD: ${(await orderState(bought)).status}`);
 
   const oracle = Number((await client.getMarket({ ticker: "BTC-USD", refresh: true })).oraclePrice);
   const stopTrigger = (oracle * 0.95).toFixed(0);
@@ -51,16 +52,13 @@ await runExample(async ({ client }) => {
     `take-profit sell 0.002 @ ${takeTrigger}, trigger ${takeTrigger}: ${take.kind}, client id ${take.clientId}`,
   );
   const [stopNow, takeNow] = await Promise.all([
-    stop.result({ timeoutMs: 3_000 }),
-    take.result({ timeoutMs: 3_000 }),
+    orderState(stop, (s) => s.status === "RESTING"),
+    orderState(take, (s) => s.status === "RESTING"),
   ]);
   console.log(`stop: ${stopNow.status}, take-profit: ${takeNow.status}`);
 
   await client.cancelOrder({ market: "BTC-USD", clientId: stop.clientId });
   await client.cancelOrder({ market: "BTC-USD", clientId: take.clientId });
-  const [stopEnd, takeEnd] = await Promise.all([
-    stop.result({ timeoutMs: 10_000 }),
-    take.result({ timeoutMs: 10_000 }),
-  ]);
+  const [stopEnd, takeEnd] = await Promise.all([orderState(stop), orderState(take)]);
   console.log(`cancelled both: ${stopEnd.status}, ${takeEnd.status}`);
 });

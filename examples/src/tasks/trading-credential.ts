@@ -13,6 +13,7 @@
  */
 import type { CompositeClient } from "@perpx/composite-client";
 import { runExample } from "../support/network.js";
+import { orderState } from "../support/wait.js";
 
 await runExample(async ({ client, connect }) => {
   const { credential, authenticatorId } = await client.authorizeTradingKey();
@@ -29,9 +30,11 @@ await runExample(async ({ client, connect }) => {
     price,
     rounding: "down",
   });
-  console.log(`bot order ${order.clientId}: ${(await order.result({ timeoutMs: 3_000 })).status}`);
+  console.log(
+    `bot order ${order.clientId}: ${(await orderState(order, (s) => s.status === "RESTING")).status}`,
+  );
   await bot.cancelOrder({ market: "BTC-USD", clientId: order.clientId });
-  console.log(`bot order ${order.clientId}: ${(await order.result({ timeoutMs: 10_000 })).status}`);
+  console.log(`bot order ${order.clientId}: ${(await orderState(order)).status}`);
 
   try {
     await bot.withdraw({ amount: "1" });
