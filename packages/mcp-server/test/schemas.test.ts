@@ -9,7 +9,7 @@ import { CANONICAL_DECIMAL_PATTERN } from "@perpx/core";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { call, useMcpNet } from "./support.js";
+import { useMcpNet } from "./support.js";
 
 const net = useMcpNet({ server: { limits: { maxOrderNotional: "500", confirmAboveNotional: "200" } } });
 const DIALECT = "https://json-schema.org/draft/2020-12/schema";
@@ -124,7 +124,7 @@ describe("tool results", () => {
     const { credential, readOnly } = await net.account();
     const client = await net.connect(credential);
     const { market } = await checked(client, "get_market", { ticker: "BTC-USD" });
-    const far = String(Math.floor(Number(market.oraclePrice) * 0.9));
+    const far = String(Math.floor(Number(market.oraclePrice) * 0.95));
     const resting = async () =>
       (
         await checked(client, "place_order", {
