@@ -3,8 +3,7 @@ import { CANONICAL_DECIMAL_PATTERN } from "@perpx/core";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { amount, defineTool, listedSchemas, outputSchemaOf, ticker } from "./define.js";
-import { toolError } from "./schemas.js";
+import { amount, defineTool, listedSchemas, outputSchemaOf, ticker, toolError } from "./define.js";
 
 // Strict, with union types (`["string", "null"]`), which JSON Schema allows and Ajv only flags.
 const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });

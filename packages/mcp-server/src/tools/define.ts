@@ -2,8 +2,8 @@ import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { CANONICAL_DECIMAL_PATTERN } from "@perpx/core";
 import { z } from "zod";
-import { failure, ok } from "./result.js";
-import { toolError } from "./schemas.js";
+import { failure, ok, TOOL_ERROR_CODES } from "./result.js";
+import { cancelResult, decimal, placedOrder, verification } from "./schemas.js";
 
 /**
  * How one tool is declared: input and output shapes (zod), annotations and what it does. The input
@@ -32,6 +32,43 @@ export interface ToolSpec<I extends z.ZodRawShape> {
   /** Runs the tool: its structured result, or a throw that becomes an `isError` result. */
   run: (args: z.infer<z.ZodObject<I>>, signal: AbortSignal) => Promise<Record<string, unknown>>;
 }
+
+/**
+ * The `structuredContent.error` of a failed call: its machine code, what was wrong, and the facts
+ * of its kind (the limit, the retry delay, what was sent). Other scalar facts are allowed; an
+ * object fact not declared here is left out.
+ *
+ * @example
+ * ```ts
+ * toolError.parse({ code: "RISK_LIMIT", message: "above the limit", limit: "maxOrderNotional" }).limit; // "maxOrderNotional"
+ * toolError.safeParse({ code: "NOPE", message: "x" }).success; // false
+ * ```
+ */
+export const toolError = z
+  .object({
+    code: z.enum(TOOL_ERROR_CODES),
+    message: z.string(),
+    limit: z.string().optional().describe("the limit a RISK_LIMIT refusal names"),
+    allowedMarkets: z.array(z.string()).optional(),
+    required: decimal.optional().describe("INSUFFICIENT_COLLATERAL: the initial margin the order needs"),
+    freeCollateral: decimal.optional(),
+    retryAfterMs: z.number().int().optional(),
+    retryAfterSeconds: z.number().int().optional(),
+    txHash: z.string().optional(),
+    abciCode: z.number().int().optional(),
+    codespace: z.string().optional(),
+    log: z.string().optional(),
+    order: placedOrder.optional(),
+    verification: verification.optional(),
+    results: z.array(cancelResult).optional(),
+    existing: z
+      .object({ state: z.string().optional(), txHash: z.string().optional(), filledSize: decimal.optional() })
+      .nullable()
+      .optional()
+      .describe("DUPLICATE_CLIENT_ID: what the earlier order with that client id came to (null: in flight)"),
+  })
+  .catchall(z.union([z.string(), z.number(), z.boolean(), z.null()]))
+  .describe("present on isError results only: the machine code, what was wrong and extra facts");
 
 /** JSON Schema 2020-12, the dialect every listed schema declares (the MCP 2025-11-25 default). */
 const DIALECT = "https://json-schema.org/draft/2020-12/schema";

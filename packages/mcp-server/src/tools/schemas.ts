@@ -4,7 +4,6 @@
  * is parsed through its shape, so it holds exactly these fields.
  */
 import { z } from "zod";
-import { TOOL_ERROR_CODES } from "./result.js";
 
 /**
  * A decimal string, as tools answer every amount (signed where it can be negative: PnL, fees).
@@ -367,40 +366,3 @@ export const cancelResult = z.object({
   filledBeforeCancel: decimal,
   txHash: z.string().optional(),
 });
-
-/**
- * The `structuredContent.error` of a failed call: its machine code, what was wrong, and the facts
- * of its kind (the limit, the retry delay, what was sent). Other scalar facts are allowed; an
- * object fact not declared here is left out.
- *
- * @example
- * ```ts
- * toolError.parse({ code: "RISK_LIMIT", message: "above the limit", limit: "maxOrderNotional" }).limit; // "maxOrderNotional"
- * toolError.safeParse({ code: "NOPE", message: "x" }).success; // false
- * ```
- */
-export const toolError = z
-  .object({
-    code: z.enum(TOOL_ERROR_CODES),
-    message: text,
-    limit: text.optional().describe("the limit a RISK_LIMIT refusal names"),
-    allowedMarkets: z.array(text).optional(),
-    required: decimal.optional().describe("INSUFFICIENT_COLLATERAL: the initial margin the order needs"),
-    freeCollateral: decimal.optional(),
-    retryAfterMs: int.optional(),
-    retryAfterSeconds: int.optional(),
-    txHash: text.optional(),
-    abciCode: int.optional(),
-    codespace: text.optional(),
-    log: text.optional(),
-    order: placedOrder.optional(),
-    verification: verification.optional(),
-    results: z.array(cancelResult).optional(),
-    existing: z
-      .object({ state: text.optional(), txHash: text.optional(), filledSize: decimal.optional() })
-      .nullable()
-      .optional()
-      .describe("DUPLICATE_CLIENT_ID: what the earlier order with that client id came to (null: in flight)"),
-  })
-  .catchall(z.union([z.string(), z.number(), z.boolean(), z.null()]))
-  .describe("present on isError results only: the machine code, what was wrong and extra facts");
