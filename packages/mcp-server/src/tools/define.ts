@@ -226,13 +226,13 @@ export const amount = z
   .string()
   .regex(
     new RegExp(CANONICAL_DECIMAL_PATTERN),
-    'a canonical decimal string such as "0.01" (digits, one optional "." between digits)',
+    'a positive decimal string such as "0.01" (digits with one optional "." between digits: no sign, space or exponent)',
   )
-  .refine((value) => /[1-9]/.test(value), "must be above 0")
+  .refine((value) => /[1-9]/.test(value), "a positive decimal string: must be above 0")
   .refine((value) => {
     const [whole = "", fraction = ""] = value.split(".");
     return whole.length <= 30 && fraction.length <= 18;
-  }, "at most 30 digits before the point and 18 after")
+  }, "a positive decimal string with at most 30 digits before the point and 18 after")
   .describe("a positive decimal number as a string");
 
 /**
