@@ -3,7 +3,8 @@
  * devnet with `--liquidity`: the page is bundled from source for the browser, served by the
  * explorer's own server, and each page is checked against what the node and the indexer answer over
  * REST/RPC; the book follows an order the test places; a failed tx shows its error's name; search
- * finds all four kinds. No console error and no failed request on any page. Screenshots of every
+ * finds all four kinds. No console error, no failed request and no Content-Security-Policy violation
+ * on any page (the server's CSP allows no inline script or style). Screenshots of every
  * page at desktop and phone width go to test/output/screenshots.
  */
 import { mkdirSync } from "node:fs";
@@ -57,6 +58,10 @@ let indexer: IndexerClient;
 let tab: Page;
 let trader: LocalWallet;
 const problems: string[] = [];
+/** Every `securitypolicyviolation` the page saw, and every console line about the CSP. */
+const violations: string[] = [];
+/** The headers the page's document was served with. */
+let documentHeaders: Record<string, string> = {};
 
 /** Opens a route and waits for the page to have drawn it. */
 async function open(route: string): Promise<void> {
@@ -108,15 +113,26 @@ beforeAll(async () => {
   indexer = createIndexerClient({ baseUrl: e.indexer });
   trader = LocalWallet.fromMnemonic(devnet.accounts[1]!.mnemonic);
   tab = await host.browser.newPage({ viewport: VIEWPORTS.desktop });
+  await tab.exposeFunction("reportCspViolation", (text: string) => violations.push(text));
+  await tab.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) => {
+      const report = (window as unknown as { reportCspViolation(text: string): void }).reportCspViolation;
+      report(
+        `${event.violatedDirective} blocked ${event.blockedURI || "inline"} (${event.sourceFile}:${event.lineNumber})`,
+      );
+    });
+  });
   tab.on("console", (m) => {
     if (m.type() === "error" || m.type() === "warning") problems.push(`console ${m.type()}: ${m.text()}`);
+    if (/Content Security Policy/i.test(m.text())) violations.push(`console: ${m.text()}`);
   });
   tab.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
   tab.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ""}`));
   tab.on("response", (r) => {
     if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
   });
-  await tab.goto(server.url, { waitUntil: "load", timeout: 60_000 });
+  const served = await tab.goto(server.url, { waitUntil: "load", timeout: 60_000 });
+  documentHeaders = (await served?.allHeaders()) ?? {};
   await tab.waitForFunction(() => document.body.dataset.connection === "open", undefined, {
     timeout: 60_000,
   });
@@ -473,5 +489,16 @@ describe("the explorer in headless Chromium", () => {
 
   it("had no console error and no failed request on any page", () => {
     expect(problems).toEqual([]);
+  });
+
+  it("was served under a CSP without inline script, unframeable, and saw no CSP violation", () => {
+    const csp = documentHeaders["content-security-policy"] ?? "";
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain("unsafe-inline");
+    expect(documentHeaders["x-frame-options"]).toBe("DENY");
+    expect(documentHeaders["referrer-policy"]).toBe("no-referrer");
+    expect(documentHeaders["x-content-type-options"]).toBe("nosniff");
+    expect(violations).toEqual([]);
   });
 });

@@ -7,11 +7,12 @@ import { Exact } from "../decimal.js";
 import { credentialKey, takeWrite } from "../rate-limit.js";
 import { dailyLoss } from "../risk.js";
 import type { McpStore } from "../store.js";
-import { amount, decimal, defineTool, record, ticker } from "./define.js";
+import { amount, defineTool, ticker } from "./define.js";
 import type { ToolDeps } from "./deps.js";
 import { openOrders } from "./read.js";
 import { ToolFailure } from "./result.js";
-import { sendOrder, verification, verifyPlaced } from "./verify.js";
+import { decimal, placedOrder, verification } from "./schemas.js";
+import { sendOrder, verifyPlaced } from "./verify.js";
 
 const input = {
   ticker,
@@ -48,14 +49,14 @@ type PlaceInput = z.infer<z.ZodObject<typeof input>>;
 
 const output = {
   dryRun: z.boolean(),
-  order: record({
-    ticker: z.string(),
-    side: z.string(),
-    size: decimal,
-    price: decimal,
-    clientId: z.number(),
+  order: placedOrder,
+  risk: z.object({
+    equity: decimal,
+    positionBefore: decimal,
+    positionAfter: decimal,
+    positionNotionalAfter: decimal,
+    leverageAfter: decimal.nullable(),
   }),
-  risk: record({ equity: decimal, positionAfter: decimal, leverageAfter: decimal.nullable() }),
   checks: z.array(z.object({ check: z.string(), passed: z.boolean() })),
   txHash: z.string().optional(),
   verification: verification.optional(),
