@@ -203,17 +203,17 @@ export { createStaticFetch, type StaticRoute } from "./rest/static-fetch.js";
 export type { HeightInput, TimeInput } from "./rest/validate.js";
 export { INDEXER_API_VERSION } from "./version.js";
 export type { ReconnectOptions } from "./ws/backoff.js";
-export {
-  connectIndexerSocket,
-  type DisconnectCause,
-  IndexerSocket,
-  type IndexerSocketEvents,
-  type SubscribeOptions,
-} from "./ws/connection.js";
+export { connectIndexerSocket } from "./ws/connect.js";
+export { IndexerSocket } from "./ws/connection.js";
+export type { DisconnectCause, IndexerSocketEvents, SubscribeOptions } from "./ws/events.js";
 export { Emitter } from "./ws/emitter.js";
 export {
   IndexerMessageError,
+  IndexerFrameError,
+  IndexerListenerError,
   IndexerSubscriptionError,
+  isIndexerFrameError,
+  isIndexerListenerError,
   isIndexerSubscriptionError,
   isSubscriptionLimitError,
   isWebSocketClosedError,

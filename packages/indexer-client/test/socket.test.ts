@@ -6,7 +6,8 @@
 import { isInvalidArgumentError } from "@perpx/errors";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
-import { connectIndexerSocket, type IndexerSocket } from "../src/ws/connection.js";
+import { connectIndexerSocket } from "../src/ws/connect.js";
+import type { IndexerSocket } from "../src/ws/connection.js";
 import { isIndexerSubscriptionError, isWebSocketClosedError } from "../src/ws/errors.js";
 import type { SubscriptionEvent } from "../src/ws/subscription.js";
 import { type FakeIndexer, startFakeIndexer } from "./support/fake-indexer.js";
