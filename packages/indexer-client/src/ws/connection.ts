@@ -245,11 +245,11 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
     this.dispatch(frame);
   }
 
-  /** A subscription's message was refused: report it and resync that subscription, with backoff. */
+  /** A subscription's message was refused: resync that subscription (with backoff), report it. */
   private refuse(refusal: Refusal): void {
-    this.report(refusal.error);
     const delayMs = this.schedule.nextDelayMs();
     const failure = this.registry.resync(refusal.key, Date.now() + delayMs);
+    this.report(refusal.error);
     if (failure) this.report(failure);
     this.notify("resyncing", { channel: refusal.channel, id: refusal.id, delayMs });
     this.sendQueued();

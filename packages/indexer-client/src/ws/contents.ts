@@ -185,6 +185,12 @@ const orderFields: Record<string, Check> = {
   subaccountNumber: integer,
   removalReason: text,
   totalOptimisticFilled: decimal,
+  builderAddress: text,
+  feePpm: text,
+  orderRouterAddress: text,
+  duration: text,
+  interval: text,
+  priceTolerance: text,
 };
 const order = object({ id: text, status: text }, orderFields);
 
@@ -218,6 +224,12 @@ const fill = object(
     createdAtHeight: digits,
     fee: decimal,
     ticker: text,
+    clientMetadata: text,
+    affiliateRevShare: decimal,
+    builderFee: decimal,
+    builderAddress: text,
+    orderRouterAddress: text,
+    orderRouterFee: decimal,
   },
 );
 const subaccountUpdate = object(
@@ -227,7 +239,19 @@ const subaccountUpdate = object(
     assetPositions: array(asset),
     orders: array(order),
     fills: array(fill),
-    transfers: object({}, { sender: endpoint, recipient: endpoint, symbol: text, size: decimal, type: text }),
+    transfers: object(
+      {},
+      {
+        sender: endpoint,
+        recipient: endpoint,
+        symbol: text,
+        size: decimal,
+        type: text,
+        transactionHash: text,
+        createdAt: text,
+        createdAtHeight: digits,
+      },
+    ),
     tradingReward: object({}, { tradingReward: decimal, createdAtHeight: digits, createdAt: text }),
     blockHeight: digits,
   },
