@@ -205,12 +205,11 @@ export { INDEXER_API_VERSION } from "./version.js";
 export type { ReconnectOptions } from "./ws/backoff.js";
 export { connectIndexerSocket } from "./ws/connect.js";
 export { IndexerSocket } from "./ws/connection.js";
-export type { DisconnectCause, IndexerSocketEvents, SubscribeOptions } from "./ws/events.js";
 export { Emitter } from "./ws/emitter.js";
 export {
-  IndexerMessageError,
   IndexerFrameError,
   IndexerListenerError,
+  IndexerMessageError,
   IndexerSubscriptionError,
   isIndexerFrameError,
   isIndexerListenerError,
@@ -220,6 +219,7 @@ export {
   SubscriptionLimitError,
   WebSocketClosedError,
 } from "./ws/errors.js";
+export type { DisconnectCause, IndexerSocketEvents, SubscribeOptions } from "./ws/events.js";
 export type { IndexerSocketOptions } from "./ws/options.js";
 export {
   type ResetReason,

@@ -20,7 +20,9 @@ const schedule = (n: number, r: number): number[] =>
   Array.from({ length: n }, (_, i) => backoffDelayMs(i, POLICY, r));
 
 /** A server that answers every connection with `connected`, and its first message with `after` (a fault). */
-async function stormServer(after: string): Promise<{ url: string; connections: () => number; stop(): Promise<void> }> {
+async function stormServer(
+  after: string,
+): Promise<{ url: string; connections: () => number; stop(): Promise<void> }> {
   const http: Server = createServer();
   const wss = new WebSocketServer({ server: http });
   let connections = 0;
@@ -62,33 +64,36 @@ describe("a reconnect storm follows the backoff schedule", () => {
   it.each([
     ["a gap", GAP],
     ["a malformed frame", "{oops"],
-  ])("%s right after every connect: growing delays, capped, and no more connections than scheduled", async (_, fault) => {
-    const server = await stormServer(fault);
-    stops.push(server.stop);
-    const N = 12;
-    const r = 0.5;
-    const delays: number[] = [];
-    const opened: string[] = [];
-    const socket = await connectIndexerSocket({ url: server.url, reconnect: POLICY, random: () => r });
-    socket.on("open", ({ connectionId }) => opened.push(connectionId));
-    const storm = new Promise<void>((resolve) =>
-      socket.on("reconnecting", ({ delayMs }) => {
-        delays.push(delayMs);
-        if (delays.length === N) resolve();
-      }),
-    );
-    // Its subscribe (sent again on every connection) is answered with the fault.
-    socket.subscribe("v4_block_height");
-    await storm;
-    await socket.close();
-    expect(delays).toEqual(schedule(N, r));
-    expect(delays.every((delay, i) => i === 0 || delay >= (delays[i - 1] as number))).toBe(true);
-    expect(delays.at(-1)).toBe(backoffDelayMs(99, POLICY, r)); // the cap is reached and held
-    expect(delays[0]).toBeGreaterThan(0);
-    // One connection, then at most one per scheduled reconnect.
-    expect(server.connections()).toBeLessThanOrEqual(N + 1);
-    expect(opened.length).toBeLessThanOrEqual(N);
-  });
+  ])(
+    "%s right after every connect: growing delays, capped, and no more connections than scheduled",
+    async (_, fault) => {
+      const server = await stormServer(fault);
+      stops.push(server.stop);
+      const N = 12;
+      const r = 0.5;
+      const delays: number[] = [];
+      const opened: string[] = [];
+      const socket = await connectIndexerSocket({ url: server.url, reconnect: POLICY, random: () => r });
+      socket.on("open", ({ connectionId }) => opened.push(connectionId));
+      const storm = new Promise<void>((resolve) =>
+        socket.on("reconnecting", ({ delayMs }) => {
+          delays.push(delayMs);
+          if (delays.length === N) resolve();
+        }),
+      );
+      // Its subscribe (sent again on every connection) is answered with the fault.
+      socket.subscribe("v4_block_height");
+      await storm;
+      await socket.close();
+      expect(delays).toEqual(schedule(N, r));
+      expect(delays.every((delay, i) => i === 0 || delay >= (delays[i - 1] as number))).toBe(true);
+      expect(delays.at(-1)).toBe(backoffDelayMs(99, POLICY, r)); // the cap is reached and held
+      expect(delays[0]).toBeGreaterThan(0);
+      // One connection, then at most one per scheduled reconnect.
+      expect(server.connections()).toBeLessThanOrEqual(N + 1);
+      expect(opened.length).toBeLessThanOrEqual(N);
+    },
+  );
 
   it("the jitter stays within [d/2, d] of the nominal delay", async () => {
     const server = await stormServer(GAP);
@@ -134,7 +139,11 @@ describe("repeated resyncs back off like reconnects", () => {
 describe("the schedule starts over only after a stable stretch", () => {
   it("resets after stableAfterMs without a failure, not at connected", () => {
     let now = 0;
-    const retry = new RetrySchedule({ ...POLICY, stableAfterMs: 1_000 }, () => 0, () => now);
+    const retry = new RetrySchedule(
+      { ...POLICY, stableAfterMs: 1_000 },
+      () => 0,
+      () => now,
+    );
     const first = [retry.nextDelayMs(), retry.nextDelayMs()]; // refused while the server is down
     retry.connected();
     now += 10;
@@ -150,7 +159,11 @@ describe("the schedule starts over only after a stable stretch", () => {
 
   it("defaults to 10 s, and a bad option is refused before connecting", async () => {
     let now = 0;
-    const retry = new RetrySchedule(POLICY, () => 0, () => now);
+    const retry = new RetrySchedule(
+      POLICY,
+      () => 0,
+      () => now,
+    );
     retry.connected();
     now = 9_999;
     retry.nextDelayMs();

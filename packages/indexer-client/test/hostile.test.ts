@@ -32,34 +32,38 @@ describe("a bad update resyncs its subscription", () => {
     }
   });
 
-  it.each(HOSTILE_CHANNELS)("%s: each bad field is named, resynced, and close() resolves", async (channel) => {
-    let n = 0;
-    for (const hostile of cases.filter((c) => c.channel === channel)) {
-      const id = channel === "v4_markets" ? "v4_markets" : hostile.id(n++);
-      const socket = await connectIndexerSocket({ url: fake.url, reconnect: FAST });
-      const sub = socket.subscribe(channel, ...((channel === "v4_markets" ? [] : [id]) as [string]));
-      await sub.ready();
-      const key = `${channel} ${id}`;
-      const subscribes = fake.subscribes.filter((k) => k === key).length;
-      const errors: unknown[] = [];
-      const states: string[] = [];
-      socket.on("error", (error) => {
-        errors.push(error);
-        states.push(sub.state);
-      });
-      fake.publish(channel, id, hostile.contents as object);
-      await vi.waitFor(() => expect(errors).toHaveLength(1));
-      const [error] = errors;
-      expect(isIndexerFrameError(error), `${hostile.path}: ${String(error)}`).toBe(true);
-      expect(error).toMatchObject({ channel, id, path: hostile.path, code: "DECODE" });
-      expect(states).toEqual(["subscribing"]); // not synced at the moment it is reported
-      await vi.waitFor(() => expect(fake.subscribes.filter((k) => k === key).length).toBe(subscribes + 1));
-      await sub.ready();
-      expect(sub.state).toBe("live");
-      await socket.close();
-      expect(sub.state).toBe("ended");
-    }
-  }, 120_000);
+  it.each(HOSTILE_CHANNELS)(
+    "%s: each bad field is named, resynced, and close() resolves",
+    async (channel) => {
+      let n = 0;
+      for (const hostile of cases.filter((c) => c.channel === channel)) {
+        const id = channel === "v4_markets" ? "v4_markets" : hostile.id(n++);
+        const socket = await connectIndexerSocket({ url: fake.url, reconnect: FAST });
+        const sub = socket.subscribe(channel, ...((channel === "v4_markets" ? [] : [id]) as [string]));
+        await sub.ready();
+        const key = `${channel} ${id}`;
+        const subscribes = fake.subscribes.filter((k) => k === key).length;
+        const errors: unknown[] = [];
+        const states: string[] = [];
+        socket.on("error", (error) => {
+          errors.push(error);
+          states.push(sub.state);
+        });
+        fake.publish(channel, id, hostile.contents as object);
+        await vi.waitFor(() => expect(errors).toHaveLength(1));
+        const [error] = errors;
+        expect(isIndexerFrameError(error), `${hostile.path}: ${String(error)}`).toBe(true);
+        expect(error).toMatchObject({ channel, id, path: hostile.path, code: "DECODE" });
+        expect(states).toEqual(["subscribing"]); // not synced at the moment it is reported
+        await vi.waitFor(() => expect(fake.subscribes.filter((k) => k === key).length).toBe(subscribes + 1));
+        await sub.ready();
+        expect(sub.state).toBe("live");
+        await socket.close();
+        expect(sub.state).toBe("ended");
+      }
+    },
+    120_000,
+  );
 });
 
 describe("hostile frames against a live order book", () => {

@@ -16,7 +16,9 @@ import type { IndexerChannel, IndexerChannelWithoutId } from "@perpx/core/indexe
 import { PerpxError as BaseError, isPerpxError, type PerpxError, TimeoutError } from "@perpx/errors";
 import { Emitter } from "./emitter.js";
 import { IndexerFrameError, IndexerListenerError, WebSocketClosedError } from "./errors.js";
+import type { DisconnectCause, IndexerSocketEvents, SubscribeOptions } from "./events.js";
 import { type Frame, oversize, readFrame } from "./frame.js";
+import { Heartbeat } from "./heartbeat.js";
 import type { IndexerSocketOptions } from "./options.js";
 import { SubscribePacer } from "./pacer.js";
 import { type Refusal, Registry } from "./registry.js";
@@ -25,8 +27,6 @@ import { RetrySchedule } from "./schedule.js";
 import { MessageSequence } from "./sequence.js";
 import type { ResetReason, Subscription } from "./subscription.js";
 import type { IndexerWebSocket, IndexerWebSocketConstructor } from "./transport.js";
-import type { DisconnectCause, IndexerSocketEvents, SubscribeOptions } from "./events.js";
-import { Heartbeat } from "./heartbeat.js";
 
 const noop = (): void => {};
 

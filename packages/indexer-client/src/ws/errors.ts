@@ -234,7 +234,10 @@ export class IndexerListenerError extends PerpxError {
    * @param subscription - the subscription's channel and id, for a subscription's listener.
    */
   constructor(event: string, cause: unknown, subscription: { channel?: string; id?: string } = {}) {
-    const where = subscription.channel === undefined ? "the socket" : `${subscription.channel} ${subscription.id ?? ""}`.trim();
+    const where =
+      subscription.channel === undefined
+        ? "the socket"
+        : `${subscription.channel} ${subscription.id ?? ""}`.trim();
     super("DECODE", `A listener of ${where} threw on "${event}"`, { cause });
     this.event = event;
     this.channel = subscription.channel;

@@ -200,7 +200,9 @@ export class Registry {
     for (let i = 0; i < updates.length; i++) {
       const bad = checkContents(entry.channel, "update", updates[i]);
       if (bad) {
-        const path = batch ? `[${i}]${bad.path === "" || bad.path.startsWith("[") ? "" : "."}${bad.path}` : bad.path;
+        const path = batch
+          ? `[${i}]${bad.path === "" || bad.path.startsWith("[") ? "" : "."}${bad.path}`
+          : bad.path;
         return this.refusal(entry, path, `must be ${bad.expected}, got ${shown(bad.found)}`);
       }
     }

@@ -147,7 +147,15 @@ const SAMPLES: Record<HostileChannel, { id: (n: number) => string; contents: unk
     id: (n) => `T${n}-USD`,
     contents: {
       trades: [
-        { id: "t1", side: "BUY", size: "1", price: "10", type: "LIMIT", createdAt: TIME, createdAtHeight: "5" },
+        {
+          id: "t1",
+          side: "BUY",
+          size: "1",
+          price: "10",
+          type: "LIMIT",
+          createdAt: TIME,
+          createdAtHeight: "5",
+        },
       ],
     },
   },
