@@ -14,6 +14,8 @@ import { connectIndexerSocket } from "../src/ws/connect.js";
 import { RetrySchedule } from "../src/ws/schedule.js";
 import { type FakeIndexer, startFakeIndexer } from "./support/fake-indexer.js";
 
+/** A bound on each wait that only catches a hang (the machine may be fully loaded). */
+const HANG = { timeout: 30_000, interval: 20 };
 const POLICY = { initialDelayMs: 5, maxDelayMs: 80 };
 /** The delays of a storm of `n` failures in a row under POLICY with jitter `r`. */
 const schedule = (n: number, r: number): number[] =>
@@ -60,7 +62,7 @@ afterEach(async () => {
   stops = [];
 });
 
-describe("a reconnect storm follows the backoff schedule", () => {
+describe("a reconnect storm follows the backoff schedule", { timeout: 120_000 }, () => {
   it.each([
     ["a gap", GAP],
     ["a malformed frame", "{oops"],
@@ -111,7 +113,7 @@ describe("a reconnect storm follows the backoff schedule", () => {
   });
 });
 
-describe("repeated resyncs back off like reconnects", () => {
+describe("repeated resyncs back off like reconnects", { timeout: 120_000 }, () => {
   let fake: FakeIndexer;
   afterEach(() => fake.stop());
 
@@ -136,7 +138,7 @@ describe("repeated resyncs back off like reconnects", () => {
   });
 });
 
-describe("the schedule starts over only after a stable stretch", () => {
+describe("the schedule starts over only after a stable stretch", { timeout: 120_000 }, () => {
   it("resets after stableAfterMs without a failure, not at connected", () => {
     let now = 0;
     const retry = new RetrySchedule(
@@ -179,14 +181,14 @@ describe("the schedule starts over only after a stable stretch", () => {
   });
 });
 
-it("a healthy connection keeps its schedule at the start", async () => {
+it("a healthy connection keeps its schedule at the start", { timeout: 120_000 }, async () => {
   const fake = await startFakeIndexer();
   try {
     const socket = await connectIndexerSocket({ url: fake.url, reconnect: POLICY, random: () => 0 });
     const delays: number[] = [];
     socket.on("reconnecting", ({ delayMs }) => delays.push(delayMs));
     fake.dropAll();
-    await vi.waitFor(() => expect(delays).toHaveLength(1));
+    await vi.waitFor(() => expect(delays).toHaveLength(1), HANG);
     expect(delays).toEqual(schedule(1, 0));
     await socket.close();
   } finally {

@@ -21,9 +21,11 @@ beforeEach(async () => {
 afterEach(() => fake.stop());
 
 /** Fast backoff: these tests walk many resyncs; the schedule itself is tested in backoff.test.ts. */
+/** A bound on each wait that only catches a hang (the machine may be fully loaded). */
+const HANG = { timeout: 30_000, interval: 20 };
 const FAST = { initialDelayMs: 1, maxDelayMs: 4 };
 
-describe("a bad update resyncs its subscription", () => {
+describe("a bad update resyncs its subscription", { timeout: 120_000 }, () => {
   const cases = hostileCases();
 
   it(`covers every field of the five channels (${cases.length} cases)`, () => {
@@ -50,12 +52,15 @@ describe("a bad update resyncs its subscription", () => {
           states.push(sub.state);
         });
         fake.publish(channel, id, hostile.contents as object);
-        await vi.waitFor(() => expect(errors).toHaveLength(1));
+        await vi.waitFor(() => expect(errors).toHaveLength(1), HANG);
         const [error] = errors;
         expect(isIndexerFrameError(error), `${hostile.path}: ${String(error)}`).toBe(true);
         expect(error).toMatchObject({ channel, id, path: hostile.path, code: "DECODE" });
         expect(states).toEqual(["subscribing"]); // not synced at the moment it is reported
-        await vi.waitFor(() => expect(fake.subscribes.filter((k) => k === key).length).toBe(subscribes + 1));
+        await vi.waitFor(
+          () => expect(fake.subscribes.filter((k) => k === key).length).toBe(subscribes + 1),
+          HANG,
+        );
         await sub.ready();
         expect(sub.state).toBe("live");
         await socket.close();
@@ -66,7 +71,7 @@ describe("a bad update resyncs its subscription", () => {
   );
 });
 
-describe("hostile frames against a live order book", () => {
+describe("hostile frames against a live order book", { timeout: 120_000 }, () => {
   it("bids: [[null, '2']]: an error naming channel, id and field; synced only after the fresh snapshot", async () => {
     const socket = await connectIndexerSocket({ url: fake.url, reconnect: FAST });
     fake.setLevel("BTC-USD", "bids", "100", "1");
@@ -77,7 +82,7 @@ describe("hostile frames against a live order book", () => {
     live.on("resync", ({ reason }) => seen.push(`resync ${reason} ${live.synced}`));
     fake.book("BTC-USD").asks.set("105", "3"); // a change the client only learns from the new snapshot
     fake.publish("v4_orderbook", "BTC-USD", { bids: [[null, "2"]] });
-    await vi.waitFor(() => expect(seen).toHaveLength(2));
+    await vi.waitFor(() => expect(seen).toHaveLength(2), HANG);
     expect(seen).toEqual([
       "error false: The indexer sent a v4_orderbook BTC-USD message whose bids[0][0] must be a non-negative decimal string, got null",
       "resync invalid true",
@@ -93,7 +98,7 @@ describe("hostile frames against a live order book", () => {
     const sub = socket.subscribe("v4_trades", "T");
     const paths: string[] = [];
     socket.on("error", (error) => isIndexerFrameError(error) && paths.push(error.path));
-    await vi.waitFor(() => expect(paths.length).toBeGreaterThanOrEqual(2)); // refused, subscribed again, refused
+    await vi.waitFor(() => expect(paths.length).toBeGreaterThanOrEqual(2), HANG); // refused, subscribed again, refused
     expect(paths[0]).toBe("trades[0].id");
     expect(sub.state).toBe("subscribing");
     fake.snapshots.set("v4_trades T", { trades: [] });
@@ -129,8 +134,8 @@ describe("hostile frames against a live order book", () => {
     socket.on("error", (error) => isIndexerFrameError(error) && paths.push(error.path));
     fake.publish("v4_orderbook", "BTC-USD", { bids: [["1", "1"]] });
     fake.publish("v4_orderbook", "BTC-USD", { asks: [["2", 5]] });
-    await vi.waitFor(() => expect(paths).toEqual(["[1].asks[0][1]"]));
-    await vi.waitFor(() => expect(live.synced).toBe(true));
+    await vi.waitFor(() => expect(paths).toEqual(["[1].asks[0][1]"]), HANG);
+    await vi.waitFor(() => expect(live.synced).toBe(true), HANG);
     await socket.close();
   });
 
@@ -144,7 +149,7 @@ describe("hostile frames against a live order book", () => {
     socket.on("error", (error) => errors.push(`${error.name}: ${error.shortMessage}`));
     live.on("resync", ({ reason }) => resyncs.push(reason));
     fake.sendRaw("{not json");
-    await vi.waitFor(() => expect(resyncs).toEqual(["gap"]));
+    await vi.waitFor(() => expect(resyncs).toEqual(["gap"]), HANG);
     // 9 MiB: a valid envelope over the default limit of 8 MiB.
     const huge = JSON.stringify({
       type: "channel_data",
@@ -155,7 +160,7 @@ describe("hostile frames against a live order book", () => {
       contents: { bids: [["1", "1".repeat(9 * 1024 * 1024)]] },
     });
     fake.sendRaw(huge);
-    await vi.waitFor(() => expect(resyncs).toEqual(["gap", "gap"]));
+    await vi.waitFor(() => expect(resyncs).toEqual(["gap", "gap"]), HANG);
     expect(errors).toEqual([
       "IndexerMessageError: The indexer sent a frame that is not a server message: not JSON",
       `IndexerFrameError: The indexer sent a frame the client refused: is ${huge.length} bytes, more than maxFrameBytes (8388608)`,
@@ -172,7 +177,7 @@ describe("hostile frames against a live order book", () => {
     const errors: unknown[] = [];
     socket.on("error", (error) => errors.push(error));
     fake.publish("v4_orderbook", "BTC-USD", { bids: [["1", "1".repeat(5000)]] });
-    await vi.waitFor(() => expect(errors).toHaveLength(1));
+    await vi.waitFor(() => expect(errors).toHaveLength(1), HANG);
     expect(errors[0]).toMatchObject({ name: "IndexerFrameError", path: "" });
     await socket.close();
     await expect(
