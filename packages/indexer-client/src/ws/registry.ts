@@ -259,7 +259,7 @@ export class Registry {
    * channel and id; an invalid id names them only inside the message, and a cap reached only
    * names the channel (the oldest subscribe still waiting on it is the refused one).
    *
-   * @returns the error when no subscription claims it.
+   * @returns the error when no subscription claims it, or the error an `end` listener threw.
    */
   refused(frame: Frame, fresh: boolean): PerpxError | undefined {
     const message = String(frame.message ?? "");

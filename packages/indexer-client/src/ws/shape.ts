@@ -138,15 +138,3 @@ export function tuple(...checks: Check[]): Check {
     return undefined;
   };
 }
-
-/** The first of several shapes that fits, else the problem of the last one tried. */
-export function either(...checks: Check[]): Check {
-  return (value, path) => {
-    let last: ShapeProblem | undefined;
-    for (const check of checks) {
-      last = check(value, path);
-      if (!last) return undefined;
-    }
-    return last;
-  };
-}
