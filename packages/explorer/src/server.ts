@@ -122,6 +122,18 @@ export async function loadBuiltAssets(
   }
 }
 
+/**
+ * The path of a request target, or undefined when it is not one (`//`, `/\\`): `new URL` would
+ * throw, and a throw in the request listener would end the process.
+ */
+function pathOf(target: string | undefined): string | undefined {
+  try {
+    return new URL(target ?? "/", "http://explorer").pathname;
+  } catch {
+    return undefined;
+  }
+}
+
 function send(res: ServerResponse, status: number, type: string, body: string): void {
   res.writeHead(status, {
     "content-type": type,
@@ -157,8 +169,9 @@ export async function startExplorer(options: ExplorerServerOptions): Promise<Exp
       send(res, 405, "text/plain", "method not allowed\n");
       return;
     }
-    const path = new URL(req.url ?? "/", "http://explorer").pathname;
-    if (path === "/app.js") send(res, 200, "text/javascript; charset=utf-8", assets.script);
+    const path = pathOf(req.url);
+    if (path === undefined) send(res, 400, "text/plain", "bad request target\n");
+    else if (path === "/app.js") send(res, 200, "text/javascript; charset=utf-8", assets.script);
     else if (path === "/config.json") send(res, 200, "application/json", config);
     else if (path === "/" || path === "/index.html") send(res, 200, "text/html; charset=utf-8", html);
     else send(res, 404, "text/plain", "not found\n");
