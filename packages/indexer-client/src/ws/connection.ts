@@ -187,7 +187,12 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
       ? thrown
       : new WebSocketClosedError("the indexer socket failed and reconnects", { cause: thrown });
     this.report(error);
-    if (this.socket) this.lose("malformed");
+    if (this.starting && !this.socket) {
+      // The first socket could not even be made: connecting fails with that error.
+      const starting = this.starting;
+      this.starting = undefined;
+      starting.reject(error);
+    } else if (this.socket) this.lose("malformed");
     else if (this.reconnectTimer === undefined) this.retry("closed");
   }
 
