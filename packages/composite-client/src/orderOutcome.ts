@@ -225,7 +225,16 @@ export function followOnFeed(params: {
         resolve();
       }
     };
-    const off = live.on("change", check);
+    // What `check` throws (an `onUpdate` that fails) ends this wait with that error; it never
+    // reaches the feed, whose subscription would otherwise resync for it.
+    const off = live.on("change", () => {
+      try {
+        check();
+      } catch (error) {
+        finish();
+        reject(error);
+      }
+    });
     const abort = () => {
       finish();
       reject(signal.reason);

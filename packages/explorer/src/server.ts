@@ -134,6 +134,18 @@ export async function loadBuiltAssets(
 }
 
 /**
+ * The path of a request target, or undefined when it is not one (`//`, `/\\`): `new URL` would
+ * throw, and a throw in the request listener would end the process.
+ */
+function pathOf(target: string | undefined): string | undefined {
+  try {
+    return new URL(target ?? "/", "http://explorer").pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The page's Content-Security-Policy: script and style from the server itself only (no inline
  * script or style, no `eval`), connections to the server and the network's endpoints only, no
  * framing, no plugins, no `<base>`.
@@ -236,8 +248,9 @@ export async function startExplorer(options: ExplorerServerOptions): Promise<Exp
         send(res, 405, "text/plain", "method not allowed\n");
         return;
       }
-      const path = new URL(req.url ?? "/", "http://explorer").pathname;
-      if (path === "/app.js") send(res, 200, "text/javascript; charset=utf-8", assets.script);
+      const path = pathOf(req.url);
+      if (path === undefined) send(res, 400, "text/plain", "bad request target\n");
+      else if (path === "/app.js") send(res, 200, "text/javascript; charset=utf-8", assets.script);
       else if (path === "/app.css") send(res, 200, "text/css; charset=utf-8", STYLE);
       else if (path === "/config.json") send(res, 200, "application/json", config);
       else if (path === "/" || path === "/index.html") send(res, 200, "text/html; charset=utf-8", html);

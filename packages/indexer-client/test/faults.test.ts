@@ -7,7 +7,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type LiveOrderBook, watchOrderBook } from "../src/book/watch.js";
-import { connectIndexerSocket, type IndexerSocket } from "../src/ws/connection.js";
+import { connectIndexerSocket } from "../src/ws/connect.js";
+import type { IndexerSocket } from "../src/ws/connection.js";
 import { isSubscriptionLimitError } from "../src/ws/errors.js";
 import { expectSameBook, randomFlow, seeded } from "./support/books.js";
 import { type FakeIndexer, startFakeIndexer } from "./support/fake-indexer.js";
