@@ -1,4 +1,10 @@
-import { assertKnownKeys, MissingEndpointError, optionKeys, quantumsToSize, quoteQuantumsToUsdc } from "@perpx/core";
+import {
+  assertKnownKeys,
+  MissingEndpointError,
+  optionKeys,
+  quantumsToSize,
+  quoteQuantumsToUsdc,
+} from "@perpx/core";
 import type { FundingPaymentResponseObject } from "@perpx/core/indexer";
 import { isIndexerNotFoundError } from "@perpx/indexer-client";
 import { subaccountBalances } from "@perpx/node-client";

@@ -6,7 +6,10 @@ import { cancelling, type PlacedOrders, sendClob } from "./trading.js";
 
 /** Cancels of short-term orders live this many blocks. */
 const CANCEL_BLOCKS = 20;
-const BATCH_CANCEL_KEYS = optionKeys<Parameters<typeof batchCancelOrders>[2]>({ market: true, clientIds: true });
+const BATCH_CANCEL_KEYS = optionKeys<Parameters<typeof batchCancelOrders>[2]>({
+  market: true,
+  clientIds: true,
+});
 const CANCEL_ALL_KEYS = optionKeys<Parameters<typeof cancelAllOrders>[2]>({ market: true });
 
 /**

@@ -151,7 +151,8 @@ export async function setMarketLeverage(
   const signer = walletOf(context, "setLeverage");
   let leverage: Decimal;
   try {
-    if (typeof params.leverage === "string" && !CANONICAL_DECIMAL.test(params.leverage)) throw params.leverage;
+    if (typeof params.leverage === "string" && !CANONICAL_DECIMAL.test(params.leverage))
+      throw params.leverage;
     leverage = new Decimal(params.leverage);
   } catch {
     throw new InvalidArgumentError(

@@ -25,7 +25,10 @@ import {
 
 const GET_MARKET_KEYS = optionKeys<{ ticker: string; refresh?: boolean }>({ ticker: true, refresh: true });
 const CLOSE_KEYS = optionKeys<{ market: string; slippage: string }>({ market: true, slippage: true });
-const FAUCET_KEYS = optionKeys<{ address?: string; subaccountNumber?: number }>({ address: true, subaccountNumber: true });
+const FAUCET_KEYS = optionKeys<{ address?: string; subaccountNumber?: number }>({
+  address: true,
+  subaccountNumber: true,
+});
 
 /**
  * One client for a perpx network: markets by ticker, human-unit orders with handles that follow

@@ -190,7 +190,7 @@ export function slippagePpm(slippage: string): bigint {
   if (ppm === undefined || ppm > 1_000_000n) {
     throw new InvalidOrderError(
       "slippage",
-      `must be a percentage such as "0.5%" (a canonical decimal, then %), got ${JSON.stringify(String(slippage))}`,
+      `must be a percentage such as "0.5%" (a canonical decimal, then %), got ${typeof slippage === "string" ? JSON.stringify(slippage.slice(0, 100)) : typeof slippage}`,
     );
   }
   return ppm;

@@ -56,8 +56,9 @@ export function checkOrderShape(order: HumanOrder): void {
 
 /** A value as error messages show it: JSON where it has one, else its type. */
 function showValue(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}...` : value);
+  if (typeof value === "string")
+    return JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}...` : value);
   if (typeof value === "number" || typeof value === "boolean" || value === null) return String(value);
-  return Array.isArray(value) ? "an array" : `a ${typeof value}`;
+  if (typeof value === "object") return Array.isArray(value) ? "an array" : "an object";
+  return `a ${typeof value}`;
 }
-

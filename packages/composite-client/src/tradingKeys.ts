@@ -1,4 +1,10 @@
-import { approveAgentTypedData, assertKnownKeys, encodeCredential, getEndpoint, optionKeys } from "@perpx/core";
+import {
+  approveAgentTypedData,
+  assertKnownKeys,
+  encodeCredential,
+  getEndpoint,
+  optionKeys,
+} from "@perpx/core";
 import { PerpxError } from "@perpx/errors";
 import type { EvmWallet } from "@perpx/node-client/wallets";
 import { LocalWallet } from "@perpx/node-client/wallets";

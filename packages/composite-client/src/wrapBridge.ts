@@ -1,4 +1,10 @@
-import { AbortedError, assertKnownKeys, InvalidArgumentError, optionKeys, usdcToQuoteQuantums } from "@perpx/core";
+import {
+  AbortedError,
+  assertKnownKeys,
+  InvalidArgumentError,
+  optionKeys,
+  usdcToQuoteQuantums,
+} from "@perpx/core";
 import type { SendTxResult } from "@perpx/node-client";
 import { bridge } from "@perpx/proto";
 import type { ClientContext } from "./client.js";

@@ -91,8 +91,8 @@ export function showInput(input: unknown): string {
     return isCanonical(input) ? shown : JSON.stringify(shown);
   }
   if (isDecimalInstance(input)) text = input.toString();
-  else if (typeof input === "bigint") text = input.toString();
-  else if (Array.isArray(input)) text = "an array";
+  else if (typeof input === "object" && input !== null)
+    return Array.isArray(input) ? "an array" : "an object";
   else text = String(input);
   return text.length > 100 ? `${text.slice(0, 100)}...` : text;
 }
@@ -127,7 +127,9 @@ export function parseDecimal(input: DecimalInput, kind: AmountKind): ExactDecima
     }
     text = input.toFixed();
   } else {
-    const got = input === null ? "null" : Array.isArray(input) ? "an array" : `a ${typeof input}`;
+    const type = typeof input;
+    const got =
+      input === null || type === "object" ? showInput(input) : `${type === "undefined" ? "an" : "a"} ${type}`;
     throw notADecimal(input, kind, `expected a decimal string or a Decimal, got ${got}`);
   }
   if (text.length > MAX_WRITTEN_LENGTH) {

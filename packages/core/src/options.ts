@@ -132,7 +132,13 @@ export function assertKnownKeys(
   path = "",
 ): asserts value is Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    const got = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+    const type = typeof value;
+    const got =
+      value === null
+        ? "null"
+        : Array.isArray(value)
+          ? "an array"
+          : `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
     throw new InvalidArgumentError(path === "" ? `${where} options` : path, `must be an object, got ${got}`);
   }
   for (const key of Object.keys(value)) {

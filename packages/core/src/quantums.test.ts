@@ -102,15 +102,27 @@ describe("sizeToQuantums", () => {
     expect(amountError(() => sizeToQuantums(new Decimal("1e-1001"), BTC)).reason).toBe("out-of-range");
   });
 
-  it.each([" 1", "1\n", "+1", ".5", "5.", "1e5", "1E-3", "1e-2", " .5 ", "+0.01", "-.5", "--1", "1.2.3", "٣"])(
-    "refuses the non-canonical decimal string %j, naming it",
-    (value) => {
-      const error = amountError(() => sizeToQuantums(value, BTC));
-      expect(error.reason).toBe("not-a-decimal");
-      expect(error.kind).toBe("size");
-      expect(error.value).toBe(JSON.stringify(value));
-    },
-  );
+  it.each([
+    " 1",
+    "1\n",
+    "+1",
+    ".5",
+    "5.",
+    "1e5",
+    "1E-3",
+    "1e-2",
+    " .5 ",
+    "+0.01",
+    "-.5",
+    "--1",
+    "1.2.3",
+    "٣",
+  ])("refuses the non-canonical decimal string %j, naming it", (value) => {
+    const error = amountError(() => sizeToQuantums(value, BTC));
+    expect(error.reason).toBe("not-a-decimal");
+    expect(error.kind).toBe("size");
+    expect(error.value).toBe(JSON.stringify(value));
+  });
 
   it("refuses an off-step size by default, naming the value and the nearest valid sizes", () => {
     const error = amountError(() => sizeToQuantums("0.00015", BTC));
