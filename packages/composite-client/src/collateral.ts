@@ -131,6 +131,12 @@ function requiredFromFeed(
 const CANONICAL_DECIMAL = new RegExp(CANONICAL_DECIMAL_PATTERN);
 const LEVERAGE_KEYS = optionKeys<Parameters<typeof setMarketLeverage>[1]>({ market: true, leverage: true });
 
+/** A leverage as given: a finite number or a canonical decimal string, else undefined. */
+function leverageOf(given: unknown): Decimal | undefined {
+  if (typeof given === "string") return CANONICAL_DECIMAL.test(given) ? new Decimal(given) : undefined;
+  return typeof given === "number" && Number.isFinite(given) ? new Decimal(given) : undefined;
+}
+
 /**
  * Sets the subaccount's leverage on one market (`MsgUpdateLeverage`: an initial margin fraction of
  * 1 / leverage, in ppm), signed by the owner's wallet.
@@ -149,21 +155,12 @@ export async function setMarketLeverage(
 ): Promise<SendTxResult> {
   assertKnownKeys(params, LEVERAGE_KEYS, "setLeverage");
   const signer = walletOf(context, "setLeverage");
-  let leverage: Decimal;
-  try {
-    if (typeof params.leverage === "string" && !CANONICAL_DECIMAL.test(params.leverage))
-      throw params.leverage;
-    leverage = new Decimal(params.leverage);
-  } catch {
+  const leverage = leverageOf(params.leverage);
+  if (leverage === undefined || leverage.lessThan(1)) {
+    const given: unknown = params.leverage;
     throw new InvalidArgumentError(
       "leverage",
-      `must be a number of at least 1 (a number, or a canonical decimal string), got ${String(params.leverage)}`,
-    );
-  }
-  if (!leverage.isFinite() || leverage.lessThan(1)) {
-    throw new InvalidArgumentError(
-      "leverage",
-      `must be a number of at least 1, got ${String(params.leverage)}`,
+      `must be at least 1, a number or a canonical decimal string, got ${typeof given === "string" ? JSON.stringify(given) : typeof given === "number" ? String(given) : typeof given}`,
     );
   }
   const market = await context.markets.get(params.market);
