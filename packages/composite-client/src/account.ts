@@ -1,4 +1,10 @@
-import { MissingEndpointError, quantumsToSize, quoteQuantumsToUsdc } from "@perpx/core";
+import {
+  assertKnownKeys,
+  MissingEndpointError,
+  optionKeys,
+  quantumsToSize,
+  quoteQuantumsToUsdc,
+} from "@perpx/core";
 import type { FundingPaymentResponseObject } from "@perpx/core/indexer";
 import { isIndexerNotFoundError } from "@perpx/indexer-client";
 import { subaccountBalances } from "@perpx/node-client";
@@ -329,6 +335,8 @@ export async function accountFromNode(
   );
 }
 
+const FUNDING_KEYS = optionKeys<Parameters<typeof fundingPaymentsOf>[1]>({ limit: true, ticker: true });
+
 /**
  * The account's funding payments, newest first, from the indexer's REST (`/v4/fundingPayments`).
  *
@@ -346,6 +354,7 @@ export async function fundingPaymentsOf(
   context: ClientContext,
   params: { limit?: number; ticker?: string } = {},
 ): Promise<readonly FundingPaymentResponseObject[]> {
+  assertKnownKeys(params, FUNDING_KEYS, "fundingPayments");
   const subaccount = { owner: traderOf(context, "fundingPayments").owner, number: context.subaccountNumber };
   if (!context.indexer) {
     throw new MissingEndpointError("indexer", "PERPX_INDEXER_URL", context.config.network.name);

@@ -1,4 +1,11 @@
-import { InvalidOrderError, quantumsToSize, subticksToPrice } from "@perpx/core";
+import {
+  assertKnownKeys,
+  CANONICAL_DECIMAL_PATTERN,
+  InvalidOrderError,
+  optionKeys,
+  quantumsToSize,
+  subticksToPrice,
+} from "@perpx/core";
 import { InvalidArgumentError } from "@perpx/errors";
 import type { SendTxResult } from "@perpx/node-client";
 import { Decimal } from "decimal.js";
@@ -121,6 +128,15 @@ function requiredFromFeed(
   return required.greaterThan(free) ? required : undefined;
 }
 
+const CANONICAL_DECIMAL = new RegExp(CANONICAL_DECIMAL_PATTERN);
+const LEVERAGE_KEYS = optionKeys<Parameters<typeof setMarketLeverage>[1]>({ market: true, leverage: true });
+
+/** A leverage as given: a finite number or a canonical decimal string, else undefined. */
+function leverageOf(given: unknown): Decimal | undefined {
+  if (typeof given === "string") return CANONICAL_DECIMAL.test(given) ? new Decimal(given) : undefined;
+  return typeof given === "number" && Number.isFinite(given) ? new Decimal(given) : undefined;
+}
+
 /**
  * Sets the subaccount's leverage on one market (`MsgUpdateLeverage`: an initial margin fraction of
  * 1 / leverage, in ppm), signed by the owner's wallet.
@@ -137,20 +153,14 @@ export async function setMarketLeverage(
   context: ClientContext,
   params: { market: string; leverage: number | string },
 ): Promise<SendTxResult> {
+  assertKnownKeys(params, LEVERAGE_KEYS, "setLeverage");
   const signer = walletOf(context, "setLeverage");
-  let leverage: Decimal;
-  try {
-    leverage = new Decimal(params?.leverage);
-  } catch {
+  const leverage = leverageOf(params.leverage);
+  if (leverage === undefined || leverage.lessThan(1)) {
+    const given: unknown = params.leverage;
     throw new InvalidArgumentError(
       "leverage",
-      `must be a number of at least 1, got ${String(params?.leverage)}`,
-    );
-  }
-  if (!leverage.isFinite() || leverage.lessThan(1)) {
-    throw new InvalidArgumentError(
-      "leverage",
-      `must be a number of at least 1, got ${String(params?.leverage)}`,
+      `must be at least 1, a number or a canonical decimal string, got ${typeof given === "string" ? JSON.stringify(given) : typeof given === "number" ? String(given) : typeof given}`,
     );
   }
   const market = await context.markets.get(params.market);

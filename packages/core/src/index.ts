@@ -111,6 +111,12 @@ export {
   USDC_DENOM,
 } from "./networks.js";
 export {
+  assertKnownKeys,
+  isUnknownOptionError,
+  optionKeys,
+  UnknownOptionError,
+} from "./options.js";
+export {
   type AmountOptions,
   type AmountRounding,
   baseUnitsToNative,
