@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { exitAfterClose } from "../../../tests/support/exit-after-close.js";
+import { CLOSE_TEST_TIMEOUT_MS, exitAfterClose } from "../../../tests/support/exit-after-close.js";
 import { type FakeIndexer, startFakeIndexer } from "./support/fake-indexer.js";
 
 let fake: FakeIndexer;
@@ -24,7 +24,6 @@ it("a bot's process survives hostile frames and exits by itself after close()", 
     script: child,
     args: [fake.url],
     cwd: fileURLToPath(new URL("..", import.meta.url)),
-    killAfterMs: 60_000, // only catches a hang
     onOutput: (text) => {
       output += text;
       const synced = (output.match(/ready|resync true/g) ?? []).length;
@@ -46,4 +45,4 @@ it("a bot's process survives hostile frames and exits by itself after close()", 
     "alive",
     "closed",
   ]);
-}, 90_000);
+}, CLOSE_TEST_TIMEOUT_MS);
