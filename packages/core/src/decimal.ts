@@ -1,20 +1,23 @@
 import { InvalidArgumentError } from "@perpx/errors";
-import type { Decimal } from "decimal.js";
 import { type AmountKind, InvalidAmountError } from "./errors.js";
+import { Exact } from "./exact.js";
+import type { DecimalLike } from "./exact-math.js";
 
 /**
- * A human amount: a decimal string (`"28688.5"`, `"1e-4"`) or a `decimal.js` `Decimal`. JS numbers
- * are refused: they cannot hold most decimal fractions exactly.
+ * A human amount: a decimal string (`"28688.5"`, `"1e-4"`), an {@link Exact}, or a `decimal.js`
+ * `Decimal` (any {@link DecimalLike}). JS numbers are refused: they cannot hold most decimal
+ * fractions exactly.
  *
  * @example
  * ```ts
  * import { Decimal } from "decimal.js";
  *
  * const size: DecimalInput = "0.01";
- * const price: DecimalInput = new Decimal("28688");
+ * const price: DecimalInput = new Exact("57377").dividedBy(2, { scale: 0, rounding: "floor" });
+ * const legacy: DecimalInput = new Decimal("28688");
  * ```
  */
-export type DecimalInput = string | Decimal;
+export type DecimalInput = string | Exact | DecimalLike;
 
 /**
  * An integer amount in base units: a `bigint`, a decimal integer string (as JSON APIs send them),
@@ -66,12 +69,13 @@ function pow10(n: number): bigint {
   return 10n ** BigInt(n);
 }
 
-function isDecimalInstance(value: unknown): value is Decimal {
+function isDecimalInstance(value: unknown): value is Exact | DecimalLike {
   return (
-    typeof value === "object" &&
-    value !== null &&
-    (value as { toStringTag?: unknown }).toStringTag === "[object Decimal]" &&
-    typeof (value as { isFinite?: unknown }).isFinite === "function"
+    value instanceof Exact ||
+    (typeof value === "object" &&
+      value !== null &&
+      typeof (value as { isFinite?: unknown }).isFinite === "function" &&
+      typeof (value as { toFixed?: unknown }).toFixed === "function")
   );
 }
 
@@ -103,7 +107,7 @@ export function parseDecimal(input: DecimalInput, kind: AmountKind): ExactDecima
         problem: "must be finite",
       });
     }
-    text = input.toString();
+    text = input.toFixed();
   } else {
     throw new InvalidAmountError({
       kind,
