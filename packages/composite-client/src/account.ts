@@ -1,8 +1,7 @@
-import { MissingEndpointError, quantumsToSize, quoteQuantumsToUsdc } from "@perpx/core";
+import { Exact, MissingEndpointError, quantumsToSize, quoteQuantumsToUsdc } from "@perpx/core";
 import type { FundingPaymentResponseObject } from "@perpx/core/indexer";
 import { isIndexerNotFoundError } from "@perpx/indexer-client";
 import { subaccountBalances } from "@perpx/node-client";
-import { Decimal } from "decimal.js";
 import type { ClientContext } from "./client.js";
 import { type MarginPositionInput, marginSummary } from "./margin.js";
 import type { CompositeMarket } from "./markets.js";
@@ -44,7 +43,8 @@ export interface Position {
  *
  * @example
  * ```ts
- * const price = (Number(btc.oraclePrice) / 2).toFixed(0);
+ * import { Exact } from "@perpx/core";
+ * const price = new Exact(btc.oraclePrice).dividedBy(2, { scale: 0, rounding: "floor" }).toFixed();
  * const order = await client.placeOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price, rounding: "down" });
  * (await order.result({ timeoutMs: 5_000 })).status; // "RESTING"
  * const open: AccountOrder[] = (await client.account()).openOrders;
@@ -146,7 +146,7 @@ export interface AccountView {
  */
 export function imfOf(market: CompositeMarket, choices: ReadonlyMap<number, number>): string | undefined {
   const chosen = choices.get(market.clobPairId);
-  if (chosen !== undefined) return new Decimal(chosen).dividedBy(1_000_000).toFixed();
+  if (chosen !== undefined) return Exact.fromUnits(BigInt(chosen), 6).toFixed();
   return market.indexer?.initialMarginFraction;
 }
 
@@ -178,7 +178,7 @@ function summarize(
     marginUsage: summary.marginUsage,
     leverage: summary.leverage,
     positions: inputs.map((input, i) => {
-      const size = new Decimal(input.size);
+      const size = new Exact(input.size, "size");
       return {
         market: input.market,
         side: size.isNegative() ? "SHORT" : "LONG",
@@ -221,7 +221,7 @@ export async function accountView(context: ClientContext): Promise<AccountView> 
     ]);
     clearTimeout(timer);
     const view = live.view;
-    let usdc = new Decimal(0);
+    let usdc = new Exact(0);
     for (const asset of view.assetPositions()) {
       if (asset.symbol === "USDC")
         usdc = asset.side === "SHORT" ? usdc.minus(asset.size) : usdc.plus(asset.size);
