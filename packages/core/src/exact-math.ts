@@ -33,7 +33,7 @@ export type ExactRounding =
   | "halfEven";
 
 /** The rounding modes, for validation. */
-export const ROUNDINGS: ReadonlySet<string> = new Set<ExactRounding>([
+const ROUNDINGS: ReadonlySet<string> = new Set<ExactRounding>([
   "ceil",
   "floor",
   "expand",
