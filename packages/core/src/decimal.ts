@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from "@perpx/errors";
 import { type AmountKind, InvalidAmountError } from "./errors.js";
-import { Exact } from "./exact.js";
+import type { Exact } from "./exact.js";
 import type { DecimalLike } from "./exact-math.js";
 
 /**
@@ -69,13 +69,13 @@ function pow10(n: number): bigint {
   return 10n ** BigInt(n);
 }
 
-function isDecimalInstance(value: unknown): value is Exact | DecimalLike {
+/** An `Exact` or a decimal.js `Decimal`: both are {@link DecimalLike}s. */
+function isDecimalInstance(value: unknown): value is DecimalLike {
   return (
-    value instanceof Exact ||
-    (typeof value === "object" &&
-      value !== null &&
-      typeof (value as { isFinite?: unknown }).isFinite === "function" &&
-      typeof (value as { toFixed?: unknown }).toFixed === "function")
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { isFinite?: unknown }).isFinite === "function" &&
+    typeof (value as { toFixed?: unknown }).toFixed === "function"
   );
 }
 
