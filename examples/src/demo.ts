@@ -6,8 +6,9 @@
  * fill seen on the account feed and through both order handles, positions, equity and PnL, a stop
  * order placed and cancelled, and the position closed.
  */
+
 import { CompositeClient, type OrderHandle, type OrderResult } from "@perpx/composite-client";
-import { type EndpointName, stepSize, tickSize } from "@perpx/core";
+import { type EndpointName, Exact, stepSize, tickSize } from "@perpx/core";
 import { startDevnet } from "@perpx/devnet";
 import { explorerConfig, startExplorer } from "@perpx/explorer";
 import { connectIndexerSocket, watchSubaccount } from "@perpx/indexer-client";
@@ -138,8 +139,8 @@ try {
     }
   }
 
-  const oracle = Number((await bob.getMarket({ ticker: MARKET, refresh: true })).oraclePrice);
-  const trigger = (oracle * 0.95).toFixed(0);
+  const oracle = new Exact((await bob.getMarket({ ticker: MARKET, refresh: true })).oraclePrice);
+  const trigger = oracle.times("0.95").toFixed(0, "halfExpand");
   const stop = await bob.placeOrder({
     market: MARKET,
     side: "SELL",
@@ -161,7 +162,7 @@ try {
     `bob closes his position (reduce-only market sell, slippage 1%): ${closed.status}, ${closed.filledSize} BTC`,
   );
   const after = await bob.account();
-  const pnl = (Number(after.equity) - 1000).toFixed(6).replace(/\.?0+$/, "");
+  const pnl = new Exact(after.equity).minus(1000).toDecimalPlaces(6, "halfExpand");
   log(
     `bob: ${after.positions.length} position(s), equity ${after.equity} USDC (PnL ${pnl} USDC: spread and fees)`,
   );

@@ -9,6 +9,7 @@
  *   bot order <clientId>: RESTING
  *   bot order <clientId>: CANCELED
  */
+import { Exact } from "@perpx/core";
 import { EvmWallet } from "@perpx/node-client/wallets";
 import { runExample } from "../support/network.js";
 import { orderState } from "../support/wait.js";
@@ -26,7 +27,7 @@ await runExample(async ({ client, connect }) => {
 
   const bot = await connect({ credential });
   const btc = await bot.getMarket({ ticker: "BTC-USD" });
-  const price = (Number(btc.oraclePrice) / 2).toFixed(0);
+  const price = new Exact(btc.oraclePrice).dividedBy(2, { scale: 0, rounding: "halfExpand" }).toFixed();
   const order = await bot.placeOrder({
     market: "BTC-USD",
     side: "BUY",

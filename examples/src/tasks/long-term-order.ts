@@ -10,13 +10,14 @@
  *   cancelled client id <id> in block <height>
  *   status: CANCELED
  */
+import { Exact } from "@perpx/core";
 import { runExample } from "../support/network.js";
 import { orderState } from "../support/wait.js";
 
 await runExample(async ({ client }) => {
   const btc = await client.getMarket({ ticker: "BTC-USD" });
   console.log(`BTC-USD oracle ${btc.oraclePrice} USD`);
-  const price = (Number(btc.oraclePrice) * 1.1).toFixed(0);
+  const price = new Exact(btc.oraclePrice).times("1.1").toFixed(0, "halfExpand");
   const order = await client.placeOrder({
     market: "BTC-USD",
     side: "SELL",

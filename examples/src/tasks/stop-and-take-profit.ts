@@ -12,6 +12,7 @@
  *   stop: RESTING, take-profit: RESTING
  *   cancelled both: CANCELED, CANCELED
  */
+import { Exact } from "@perpx/core";
 import { runExample } from "../support/network.js";
 import { orderState } from "../support/wait.js";
 
@@ -25,8 +26,8 @@ await runExample(async ({ client }) => {
   });
   console.log(`bought 0.002 BTC-USD: ${(await orderState(bought)).status}`);
 
-  const oracle = Number((await client.getMarket({ ticker: "BTC-USD", refresh: true })).oraclePrice);
-  const stopTrigger = (oracle * 0.95).toFixed(0);
+  const oracle = new Exact((await client.getMarket({ ticker: "BTC-USD", refresh: true })).oraclePrice);
+  const stopTrigger = oracle.times("0.95").toFixed(0, "halfExpand");
   const stop = await client.placeOrder({
     market: "BTC-USD",
     side: "SELL",
@@ -39,7 +40,7 @@ await runExample(async ({ client }) => {
   });
   console.log(`stop-market sell 0.002 @ trigger ${stopTrigger}: ${stop.kind}, client id ${stop.clientId}`);
 
-  const takeTrigger = (oracle * 1.05).toFixed(0);
+  const takeTrigger = oracle.times("1.05").toFixed(0, "halfExpand");
   const take = await client.placeOrder({
     market: "BTC-USD",
     side: "SELL",

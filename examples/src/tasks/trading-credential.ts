@@ -11,7 +11,9 @@
  *   bot order <clientId>: CANCELED
  *   bot withdraw refused before signing: InvalidArgumentError
  */
+
 import type { CompositeClient } from "@perpx/composite-client";
+import { Exact } from "@perpx/core";
 import { runExample } from "../support/network.js";
 import { orderState } from "../support/wait.js";
 
@@ -22,7 +24,7 @@ await runExample(async ({ client, connect }) => {
   const bot: CompositeClient = await connect({ credential });
   console.log(`bot trades ${bot.subaccount.owner} subaccount ${bot.subaccount.number}`);
   const btc = await bot.getMarket({ ticker: "BTC-USD" });
-  const price = (Number(btc.oraclePrice) / 2).toFixed(0);
+  const price = new Exact(btc.oraclePrice).dividedBy(2, { scale: 0, rounding: "halfExpand" }).toFixed();
   const order = await bot.placeOrder({
     market: "BTC-USD",
     side: "BUY",

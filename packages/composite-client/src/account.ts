@@ -1,5 +1,6 @@
 import {
   assertKnownKeys,
+  Exact,
   MissingEndpointError,
   optionKeys,
   quantumsToSize,
@@ -8,7 +9,6 @@ import {
 import type { FundingPaymentResponseObject } from "@perpx/core/indexer";
 import { isIndexerNotFoundError } from "@perpx/indexer-client";
 import { subaccountBalances } from "@perpx/node-client";
-import { Decimal } from "decimal.js";
 import type { ClientContext } from "./client.js";
 import { type MarginPositionInput, marginSummary } from "./margin.js";
 import type { CompositeMarket } from "./markets.js";
@@ -50,7 +50,8 @@ export interface Position {
  *
  * @example
  * ```ts
- * const price = (Number(btc.oraclePrice) / 2).toFixed(0);
+ * import { Exact } from "@perpx/core";
+ * const price = new Exact(btc.oraclePrice).dividedBy(2, { scale: 0, rounding: "floor" }).toFixed();
  * const order = await client.placeOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price, rounding: "down" });
  * (await order.result({ timeoutMs: 5_000 })).status; // "RESTING"
  * const open: AccountOrder[] = (await client.account()).openOrders;
@@ -152,7 +153,7 @@ export interface AccountView {
  */
 export function imfOf(market: CompositeMarket, choices: ReadonlyMap<number, number>): string | undefined {
   const chosen = choices.get(market.clobPairId);
-  if (chosen !== undefined) return new Decimal(chosen).dividedBy(1_000_000).toFixed();
+  if (chosen !== undefined) return Exact.fromUnits(BigInt(chosen), 6).toFixed();
   return market.indexer?.initialMarginFraction;
 }
 
@@ -184,7 +185,7 @@ function summarize(
     marginUsage: summary.marginUsage,
     leverage: summary.leverage,
     positions: inputs.map((input, i) => {
-      const size = new Decimal(input.size);
+      const size = new Exact(input.size, "size");
       return {
         market: input.market,
         side: size.isNegative() ? "SHORT" : "LONG",
@@ -227,7 +228,7 @@ export async function accountView(context: ClientContext): Promise<AccountView> 
     ]);
     clearTimeout(timer);
     const view = live.view;
-    let usdc = new Decimal(0);
+    let usdc = new Exact(0);
     for (const asset of view.assetPositions()) {
       if (asset.symbol === "USDC")
         usdc = asset.side === "SHORT" ? usdc.minus(asset.size) : usdc.plus(asset.size);

@@ -1,8 +1,7 @@
-import { quantumsToSize } from "@perpx/core";
+import { Exact, quantumsToSize } from "@perpx/core";
 import type { FillUpdate, OrderUpdate } from "@perpx/core/indexer";
 import type { LiveSubaccount } from "@perpx/indexer-client";
 import { ORDER_FLAGS } from "@perpx/node-client";
-import { Decimal } from "decimal.js";
 import type { OrderFill, OrderResult, OrderStatus, TrackedOrder } from "./tracking.js";
 
 /**
@@ -48,9 +47,12 @@ function reasonOf(order: OrderUpdate): string | undefined {
   return order.removalReason?.toLowerCase().replace(/^order_removal_reason_/, "");
 }
 
+/** The precision of an average fill price: 18 decimals (the finest a denom has), half away from zero. */
+const AVERAGE = { scale: 18, rounding: "halfExpand" } as const;
+
 /**
- * Sums fills in human units: the filled size, the size-weighted average price and the fees (USDC;
- * negative for a rebate).
+ * Sums fills in human units, exactly: the filled size, the size-weighted average price (to 18
+ * decimals) and the fees (USDC; negative for a rebate).
  *
  * @example
  * ```ts
@@ -65,21 +67,21 @@ export function fillTotals(
   averagePrice: string | undefined;
   fees: string;
 } {
-  let size = new Decimal(0);
-  let notional = new Decimal(0);
-  let priced = new Decimal(0);
-  let fees = new Decimal(0);
+  let size = new Exact(0);
+  let notional = new Exact(0);
+  let priced = new Exact(0);
+  let fees = new Exact(0);
   for (const fill of fills) {
     size = size.plus(fill.size);
     if (fill.price !== undefined) {
-      notional = notional.plus(new Decimal(fill.size).times(fill.price));
+      notional = notional.plus(new Exact(fill.size).times(fill.price));
       priced = priced.plus(fill.size);
     }
     if (fill.fee !== undefined) fees = fees.plus(fill.fee);
   }
   return {
     filledSize: size.toFixed(),
-    averagePrice: priced.isZero() ? undefined : notional.dividedBy(priced).toFixed(),
+    averagePrice: priced.isZero() ? undefined : notional.dividedBy(priced, AVERAGE).toFixed(),
     fees: fees.toFixed(),
   };
 }
@@ -117,7 +119,7 @@ export function orderOutcome(
   }));
   const totals = fillTotals(mine);
   // The order's own total can run ahead of the fills received (or stand alone on a snapshot).
-  const filled = Decimal.max(
+  const filled = Exact.max(
     totals.filledSize,
     order.totalFilled ?? "0",
     order.status === "FILLED" ? options.size : "0",
@@ -126,7 +128,7 @@ export function orderOutcome(
   const reason = reasonOf(order);
   let status: OrderStatus;
   // An order update can run ahead of the fill messages: final only once its fills are all in.
-  let final = new Decimal(totals.filledSize).greaterThanOrEqualTo(filled);
+  let final = new Exact(totals.filledSize).greaterThanOrEqualTo(filled);
   if (order.status === "FILLED" || complete) status = "FILLED";
   else if (
     order.status === "CANCELED" ||
@@ -187,7 +189,8 @@ export function feedOrderOf(live: LiveSubaccount, order: TrackedOrder): OrderUpd
  * @example
  * ```ts
  * import { ORDER_FLAGS } from "@perpx/node-client";
- * const price = (Number(btc.oraclePrice) / 2).toFixed(0);
+ * import { Exact } from "@perpx/core";
+ * const price = new Exact(btc.oraclePrice).dividedBy(2, { scale: 0, rounding: "floor" }).toFixed();
  * const handle = await client.placeOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price, rounding: "down" });
  * const wire = planOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price, rounding: "down" }, { market: btc, height: client.height(), nowMs: Date.now(), clientId: handle.clientId, subaccount });
  * const order = { wire, orderId: handle.orderId, market: btc, placedAtHeight: client.height(), canceled: () => false };

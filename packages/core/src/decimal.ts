@@ -1,26 +1,29 @@
 import { InvalidArgumentError } from "@perpx/errors";
-import type { Decimal } from "decimal.js";
 import { type AmountKind, InvalidAmountError } from "./errors.js";
+import type { Exact } from "./exact.js";
+import type { DecimalLike } from "./exact-math.js";
 
 /**
  * A human amount: a canonical decimal string (digits with one optional `.` between digits, as
- * {@link CANONICAL_DECIMAL_PATTERN} says: `"28688.5"`, `"0.0001"`) or a finite `decimal.js`
- * `Decimal` (taken exactly, as its plain-notation `toFixed()`). Anything else is an
- * `InvalidAmountError` (`not-a-decimal`) before anything is signed: spaces, a `+`, an exponent
- * (`"1e-4"`), a bare `.` end (`".5"`, `"5."`), JS numbers (they cannot hold most decimal fractions
- * exactly). A leading `-` is read, so `"-1"` is refused as `not-positive` where an amount must be
- * positive. At most 1,000 characters, and a `Decimal`'s exponent within ±1,000 (`out-of-range`).
+ * {@link CANONICAL_DECIMAL_PATTERN} says: `"28688.5"`, `"0.0001"`), an {@link Exact}, or a finite
+ * `decimal.js` `Decimal` (any {@link DecimalLike}, taken exactly as its plain-notation `toFixed()`).
+ * Anything else is an `InvalidAmountError` (`not-a-decimal`) before anything is signed: spaces, a
+ * `+`, an exponent (`"1e-4"`), a bare `.` end (`".5"`, `"5."`), JS numbers (they cannot hold most
+ * decimal fractions exactly). A leading `-` is read, so `"-1"` is refused as `not-positive` where an
+ * amount must be positive. At most 1,000 characters, and a `Decimal`'s exponent within ±1,000
+ * (`out-of-range`).
  *
  * @example
  * ```ts
  * import { Decimal } from "decimal.js";
  *
  * const size: DecimalInput = "0.01";
- * const price: DecimalInput = new Decimal("28688");
+ * const price: DecimalInput = new Exact("57377").dividedBy(2, { scale: 0, rounding: "floor" });
+ * const legacy: DecimalInput = new Decimal("28688");
  * const tiny: DecimalInput = new Decimal("1e-4"); // a Decimal may be built from any notation
  * ```
  */
-export type DecimalInput = string | Decimal;
+export type DecimalInput = string | Exact | DecimalLike;
 
 /**
  * An integer amount in base units: a `bigint`, a decimal integer string (as JSON APIs send them),
@@ -74,12 +77,13 @@ function pow10(n: number): bigint {
   return 10n ** BigInt(n);
 }
 
-function isDecimalInstance(value: unknown): value is Decimal {
+/** An `Exact` or a decimal.js `Decimal`: both are {@link DecimalLike}s. */
+function isDecimalInstance(value: unknown): value is DecimalLike {
   return (
     typeof value === "object" &&
     value !== null &&
-    (value as { toStringTag?: unknown }).toStringTag === "[object Decimal]" &&
-    typeof (value as { isFinite?: unknown }).isFinite === "function"
+    typeof (value as { isFinite?: unknown }).isFinite === "function" &&
+    typeof (value as { toFixed?: unknown }).toFixed === "function"
   );
 }
 
@@ -122,7 +126,9 @@ export function parseDecimal(input: DecimalInput, kind: AmountKind): ExactDecima
     text = input;
   } else if (isDecimalInstance(input)) {
     if (!input.isFinite()) throw notADecimal(input, kind, "must be finite");
-    if (Math.abs(input.e) > MAX_WRITTEN_EXPONENT) {
+    // decimal.js keeps its exponent in `e`: refuse a huge one before toFixed() writes every digit
+    const exponent = (input as { e?: unknown }).e;
+    if (typeof exponent === "number" && Math.abs(exponent) > MAX_WRITTEN_EXPONENT) {
       throw outOfRange(input, kind, `exponent beyond ±${MAX_WRITTEN_EXPONENT}`);
     }
     text = input.toFixed();

@@ -65,6 +65,8 @@ export {
   MissingEndpointError,
   UnknownNetworkError,
 } from "./errors.js";
+export { Exact, type ExactInput } from "./exact.js";
+export type { DecimalLike, ExactPrecision, ExactRounding } from "./exact-math.js";
 export { type FeeCoin, feeForGas } from "./fees.js";
 export {
   type DenomTrace,

@@ -1,9 +1,9 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { accountView, type HumanOrder, planOrder } from "@perpx/composite-client";
+import { Exact } from "@perpx/core";
 import { z } from "zod";
 import { indexerOf } from "../accounts.js";
 import { type CheckResult, positionAfter, runOrderChecks } from "../checks.js";
-import { Exact } from "../decimal.js";
 import { credentialKey, takeWrite } from "../rate-limit.js";
 import { dailyLoss } from "../risk.js";
 import type { McpStore } from "../store.js";
@@ -97,7 +97,7 @@ function shape(args: PlaceInput): void {
  */
 export function worstPrice(side: "BUY" | "SELL", oracle: string, slippageBps: number): string {
   const bps = side === "BUY" ? 10_000 + slippageBps : 10_000 - slippageBps;
-  return new Exact(oracle).times(bps).dividedBy(10_000).toFixed();
+  return new Exact(oracle).times(bps).times("0.0001").toFixed();
 }
 
 /**
@@ -116,10 +116,7 @@ export function sizeForNotional(notionalUsd: string, price: string, stepSize: st
   const notional = new Exact(notionalUsd);
   const step = new Exact(stepSize);
   const stepNotional = step.times(price);
-  let steps = notional.dividedToIntegerBy(stepNotional);
-  // Amounts fit the arithmetic's precision; settle on the exact largest count all the same.
-  while (steps.plus(1).times(stepNotional).lessThanOrEqualTo(notional)) steps = steps.plus(1);
-  while (steps.greaterThan(0) && steps.times(stepNotional).greaterThan(notional)) steps = steps.minus(1);
+  const steps = notional.dividedBy(stepNotional, { scale: 0, rounding: "floor" });
   if (steps.lessThan(1)) {
     throw new ToolFailure("QUANTIZATION", `notionalUsd ${notionalUsd} is below one step (${stepSize})`);
   }
@@ -141,7 +138,7 @@ function humanOrder(
       ? {
           ...common,
           type: "MARKET",
-          slippage: `${new Exact(market.slippageBps).dividedBy(100).toFixed()}%`,
+          slippage: `${new Exact(market.slippageBps).times("0.01").toFixed()}%`,
           goodTil: { blocks: SHORT_BLOCKS },
         }
       : {
@@ -272,9 +269,12 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           equity: facts.equity,
           positionBefore: facts.position,
           positionAfter: after,
-          positionNotionalAfter: afterNotional.toFixed(2),
+          positionNotionalAfter: afterNotional.toFixed(2, "halfExpand"),
           leverageAfter: equity.greaterThan(0)
-            ? afterNotional.plus(facts.otherNotional).dividedBy(equity).toFixed(4)
+            ? afterNotional
+                .plus(facts.otherNotional)
+                .dividedBy(equity, { scale: 4, rounding: "halfExpand" })
+                .toFixed(4, "trunc")
             : null,
         };
         const summary = {
@@ -305,7 +305,7 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
         if (notional.greaterThan(limits.confirmAboveNotional) && !args.confirm) {
           throw new ToolFailure(
             "CONFIRMATION_REQUIRED",
-            `the order's notional ${notional.toDecimalPlaces(8).toFixed()} USD is above ${limits.confirmAboveNotional} USD: call again with confirm: true`,
+            `the order's notional ${notional.toDecimalPlaces(8, "halfExpand").toFixed()} USD is above ${limits.confirmAboveNotional} USD: call again with confirm: true`,
           );
         }
         checks.push({ check: "confirmation", passed: true });

@@ -1,8 +1,8 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Exact } from "@perpx/core";
 import { isIndexerNotFoundError } from "@perpx/indexer-client";
 import { z } from "zod";
 import { indexerOf } from "../accounts.js";
-import { Exact } from "../decimal.js";
 import { dailyLoss } from "../risk.js";
 import { defineTool, subaccountNumber, ticker } from "./define.js";
 import type { ToolDeps } from "./deps.js";
@@ -101,7 +101,7 @@ export function registerReadTools(server: McpServer, deps: ToolDeps): void {
         ticker: t,
         bids,
         asks,
-        mid: both ? new Exact(bid).plus(ask).dividedBy(2).toFixed() : null,
+        mid: both ? new Exact(bid).plus(ask).times("0.5").toFixed() : null,
         spread: both ? new Exact(ask).minus(bid).toFixed() : null,
       };
     },
