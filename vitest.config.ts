@@ -29,8 +29,13 @@ const alias = [
 export default defineConfig({
   resolve: { alias },
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Hang guards, not speed claims: a test waits for states, never for time, so these only end one
+    // that would never finish, and a machine at full load (two busy loops on two cores) passes.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    // The same for a wait for a state that names no bound: 60 s (vi.waitFor's is set in the setup file).
+    expect: { poll: { timeout: 60_000 } },
+    setupFiles: [`${root}tests/support/wait-defaults.ts`],
     projects: [
       ...packages.map((name) => ({
         extends: true as const,

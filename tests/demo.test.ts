@@ -8,7 +8,8 @@ import { missingLine, runExamplesScript, type ScriptRun } from "./support/exampl
 /** Runs the demo with no `PERPX_*` variable set, as a first-time user would. */
 function demo(): Promise<ScriptRun> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("PERPX_")));
-  return runExamplesScript("src/demo.ts", env, 90_000);
+  // A hang guard, never a claim on speed: on a loaded machine the demo takes minutes.
+  return runExamplesScript("src/demo.ts", env, 300_000);
 }
 
 /** A progress line: `[ 1.2s] ` then `text`. */
@@ -59,5 +60,5 @@ describe("the demo", () => {
     const equity = Number(/bob: 0 position\(s\), equity (\S+) USDC/.exec(stdout)?.[1]);
     expect(equity).toBeLessThan(1000);
     expect(equity).toBeGreaterThan(990);
-  }, 120_000);
+  }, 330_000);
 });

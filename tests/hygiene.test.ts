@@ -111,3 +111,57 @@ describe.each(packages)("@perpx/%s", (name) => {
     }
   });
 });
+
+/**
+ * One exact decimal (issue 20): money, prices, sizes, PnL and equity go through `@perpx/core`'s
+ * `Exact`. No source of a package, an example or a benchmark imports decimal.js (core takes its
+ * values as they are, through their plain text, so users may still pass one) or constructs a
+ * `Decimal`, whose default precision of 20 significant digits rounds amounts; no publishable
+ * package depends on it. Tests may use decimal.js, as an input users pass or as an oracle.
+ */
+describe("one decimal policy", () => {
+  const root = fileURLToPath(new URL("../", import.meta.url));
+  const isSource = (name: string) =>
+    /\.(ts|mts|mjs|js)$/.test(name) &&
+    !/\.(test|test-d)\.ts$/.test(name) &&
+    !name.endsWith(".d.ts") &&
+    !name.startsWith("gen/") &&
+    !name.split("/").includes("node_modules");
+  const sourceDirs = [
+    ...readdirSync(packagesDir).map((name) => join("packages", name, "src")),
+    join("examples", "src"),
+    "bench",
+  ];
+  const sources = sourceDirs.flatMap((dir) =>
+    (readdirSync(join(root, dir), { recursive: true }) as string[])
+      .filter(isSource)
+      .map((name) => ({ file: join(dir, name), text: readFileSync(join(root, dir, name), "utf8") })),
+  );
+  const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
+
+  it("no package, example or benchmark source imports decimal.js or constructs a Decimal", () => {
+    expect(sources.length).toBeGreaterThan(100);
+    const offending: string[] = [];
+    for (const { file, text } of sources) {
+      code(text)
+        .split("\n")
+        .forEach((line, index) => {
+          if (
+            /(from|import\(|require\()\s*["']decimal\.js["']/.test(line) ||
+            /\bnew\s+Decimal\s*\(|\bDecimal\.(clone|set|config)\s*\(/.test(line)
+          ) {
+            offending.push(`${file}:${index + 1}: ${line.trim()}`);
+          }
+        });
+    }
+    expect(offending).toEqual([]);
+  });
+
+  it("no publishable package depends on decimal.js", () => {
+    const depending = packages.filter((name) => {
+      const pkg = JSON.parse(readFileSync(join(packagesDir, name, "package.json"), "utf8"));
+      return "decimal.js" in { ...pkg.dependencies, ...pkg.peerDependencies };
+    });
+    expect(depending).toEqual([]);
+  });
+});

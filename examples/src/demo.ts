@@ -6,14 +6,15 @@
  * fill seen on the account feed and through both order handles, positions, equity and PnL, a stop
  * order placed and cancelled, and the position closed.
  */
+
 import { CompositeClient, type OrderHandle, type OrderResult } from "@perpx/composite-client";
-import { type EndpointName, stepSize, tickSize } from "@perpx/core";
+import { type EndpointName, Exact, stepSize, tickSize } from "@perpx/core";
 import { startDevnet } from "@perpx/devnet";
 import { explorerConfig, startExplorer } from "@perpx/explorer";
 import { connectIndexerSocket, watchSubaccount } from "@perpx/indexer-client";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { watchBook } from "./demo/book.js";
-import { waitFor } from "./support/wait.js";
+import { orderState, waitFor } from "./support/wait.js";
 
 const started = performance.now();
 const log = (line: string) => {
@@ -112,14 +113,14 @@ try {
     size: SIZE,
     slippage: "0.5%",
   });
-  const takenResult = await taken.result({ timeoutMs: 10_000 });
+  const takenResult = await orderState(taken);
   const fillHeights = takenResult.fills.map((f) => f.height).join(", ");
   log(`bob's order (handle): ${takenResult.status}, ${takenResult.filledSize} BTC in block ${fillHeights}`);
   const fill = await waitFor("bob's fill on the feed", () => view.fills().find((f) => f.ticker === MARKET));
   log(
     `bob's feed: fill ${fill.side} ${fill.size} BTC @ ${fill.price} (${fill.liquidity.toLowerCase()}), fee ${fill.fee} USDC`,
   );
-  log(`alice's order (handle): ${(await resting.result({ timeoutMs: 10_000 })).status}`);
+  log(`alice's order (handle): ${(await orderState(resting)).status}`);
   await book.until("alice's ask gone", (b) => b.bestAsk()?.size !== SIZE);
   book.print(false);
 
@@ -138,8 +139,8 @@ try {
     }
   }
 
-  const oracle = Number((await bob.getMarket({ ticker: MARKET, refresh: true })).oraclePrice);
-  const trigger = (oracle * 0.95).toFixed(0);
+  const oracle = new Exact((await bob.getMarket({ ticker: MARKET, refresh: true })).oraclePrice);
+  const trigger = oracle.times("0.95").toFixed(0, "halfExpand");
   const stop = await bob.placeOrder({
     market: MARKET,
     side: "SELL",
@@ -153,15 +154,15 @@ try {
     `bob places a stop: sell ${SIZE} BTC if the oracle falls to ${trigger} (${stop.kind}): ${await firstState(stop)}`,
   );
   await bob.cancelOrder({ market: MARKET, clientId: stop.clientId });
-  log(`bob cancels the stop: ${(await stop.result({ timeoutMs: 10_000 })).status}`);
+  log(`bob cancels the stop: ${(await orderState(stop)).status}`);
 
   const close = await bob.closePosition({ market: MARKET, slippage: "1%" });
-  const closed = await close.result({ timeoutMs: 10_000 });
+  const closed = await orderState(close);
   log(
     `bob closes his position (reduce-only market sell, slippage 1%): ${closed.status}, ${closed.filledSize} BTC`,
   );
   const after = await bob.account();
-  const pnl = (Number(after.equity) - 1000).toFixed(6).replace(/\.?0+$/, "");
+  const pnl = new Exact(after.equity).minus(1000).toDecimalPlaces(6, "halfExpand");
   log(
     `bob: ${after.positions.length} position(s), equity ${after.equity} USDC (PnL ${pnl} USDC: spread and fees)`,
   );

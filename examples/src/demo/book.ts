@@ -3,6 +3,7 @@
  * printed each time it changes (while printing is on), and a way to wait until it shows something.
  */
 import { connectIndexerSocket, type OrderBook, watchOrderBook } from "@perpx/indexer-client";
+import { HANG_GUARD_MS } from "../support/wait.js";
 
 type Level = { price: string; size: string } | undefined;
 
@@ -57,7 +58,7 @@ export async function watchBook(
         log(`book ${market}: ${last}`);
       }
     },
-    until(what, predicate, timeoutMs = 10_000) {
+    until(what, predicate, timeoutMs = HANG_GUARD_MS) {
       return new Promise((resolve, reject) => {
         const check = () => {
           if (!predicate(live.book)) return;

@@ -13,6 +13,7 @@
 import { CompositeClient, type ConnectOptions } from "@perpx/composite-client";
 import {
   type EndpointName,
+  isTimeoutError,
   type NetworkConfig,
   type NetworkName,
   resolveNetwork,
@@ -20,6 +21,7 @@ import {
 } from "@perpx/core";
 import { type Devnet, GENESIS_ACCOUNTS, startDevnet } from "@perpx/devnet";
 import { LocalWallet } from "@perpx/node-client/wallets";
+import { HANG_GUARD_MS } from "./wait.js";
 
 /** What an example gets: a connected client with a wallet, and where it runs. */
 export interface ExampleNetwork {
@@ -83,6 +85,21 @@ async function startLocalDevnet(): Promise<{
 }
 
 /**
+ * Connects, and connects again when the node did not answer one of the first requests in time (a
+ * loaded machine): an example waits for the network to answer, bounded only by a hang guard.
+ */
+async function connectPatiently(options: ConnectOptions): Promise<CompositeClient> {
+  const deadline = Date.now() + HANG_GUARD_MS;
+  for (;;) {
+    try {
+      return await CompositeClient.connect(options);
+    } catch (error) {
+      if (!isTimeoutError(error) || Date.now() > deadline) throw error;
+    }
+  }
+}
+
+/**
  * Opens the network (see the module's comment) and connects a client with the wallet.
  *
  * @example
@@ -100,7 +117,7 @@ async function openNetwork(options: OpenNetworkOptions = {}): Promise<ExampleNet
   const name = config.network.name;
   const clients: CompositeClient[] = [];
   const connect = async (extra: Pick<ConnectOptions, "wallet" | "credential" | "subaccountNumber"> = {}) => {
-    const client = await CompositeClient.connect({ ...base, ...extra });
+    const client = await connectPatiently({ ...base, ...extra });
     clients.push(client);
     return client;
   };

@@ -14,7 +14,7 @@
  */
 import { connectIndexerSocket, watchSubaccount } from "@perpx/indexer-client";
 import { runExample } from "../support/network.js";
-import { waitFor } from "../support/wait.js";
+import { orderState, waitFor } from "../support/wait.js";
 
 await runExample(async ({ client, wallet, indexerWs }) => {
   if (indexerWs === undefined)
@@ -35,7 +35,7 @@ await runExample(async ({ client, wallet, indexerWs }) => {
       size: "0.001",
       slippage: "1%",
     });
-    console.log(`bought 0.001 BTC-USD: ${(await order.result({ timeoutMs: 10_000 })).status}`);
+    console.log(`bought 0.001 BTC-USD: ${(await orderState(order)).status}`);
 
     const fill = await waitFor("the fill on the feed", () =>
       view

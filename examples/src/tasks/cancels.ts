@@ -11,11 +11,13 @@
  *   cancel all: BTC-USD 1, ETH-USD 1
  *   status: CANCELED, CANCELED
  */
+import { Exact } from "@perpx/core";
 import { runExample } from "../support/network.js";
+import { orderState } from "../support/wait.js";
 
 await runExample(async ({ client }) => {
-  const btc = Number((await client.getMarket({ ticker: "BTC-USD" })).oraclePrice);
-  const prices = [0.9, 0.85, 0.8].map((f) => (btc * f).toFixed(0));
+  const btc = new Exact((await client.getMarket({ ticker: "BTC-USD" })).oraclePrice);
+  const prices = ["0.9", "0.85", "0.8"].map((f) => btc.times(f).toFixed(0, "halfExpand"));
   const ladder = await Promise.all(
     prices.map((price) =>
       client.placeOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price, goodTil: { blocks: 20 } }),
@@ -23,22 +25,22 @@ await runExample(async ({ client }) => {
   );
   console.log(`ladder: 3 short-term bids at ${prices.join(", ")}`);
   await client.batchCancel({ market: "BTC-USD", clientIds: ladder.map((o) => o.clientId) });
-  const ended = await Promise.all(ladder.map((o) => o.result({ timeoutMs: 10_000 })));
+  const ended = await Promise.all(ladder.map((o) => orderState(o)));
   console.log(`batch cancel: 3 orders, status ${ended.map((r) => r.status).join(", ")}`);
 
-  const eth = Number((await client.getMarket({ ticker: "ETH-USD" })).oraclePrice);
+  const eth = new Exact((await client.getMarket({ ticker: "ETH-USD" })).oraclePrice);
   const short = await client.placeOrder({
     market: "BTC-USD",
     side: "BUY",
     size: "0.001",
-    price: (btc * 0.9).toFixed(0),
+    price: btc.times("0.9").toFixed(0, "halfExpand"),
     goodTil: { blocks: 20 },
   });
   const long = await client.placeOrder({
     market: "ETH-USD",
     side: "BUY",
     size: "0.01",
-    price: (eth * 0.9).toFixed(1),
+    price: eth.times("0.9").toFixed(1, "halfExpand"),
   });
   console.log(`open: ${short.kind} BTC-USD ${short.clientId}, ${long.kind} ETH-USD ${long.clientId}`);
   const cancelled = await client.cancelAll();
@@ -46,9 +48,6 @@ await runExample(async ({ client }) => {
     .map(([market, ids]) => `${market} ${ids.length}`)
     .sort();
   console.log(`cancel all: ${counts.join(", ")}`);
-  const results = await Promise.all([
-    short.result({ timeoutMs: 10_000 }),
-    long.result({ timeoutMs: 10_000 }),
-  ]);
+  const results = await Promise.all([orderState(short), orderState(long)]);
   console.log(`status: ${results.map((r) => r.status).join(", ")}`);
 });

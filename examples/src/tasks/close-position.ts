@@ -9,6 +9,7 @@
  *   BTC-USD position: none
  */
 import { runExample } from "../support/network.js";
+import { orderState } from "../support/wait.js";
 
 await runExample(async ({ client }) => {
   const sell = await client.placeOrder({
@@ -18,13 +19,13 @@ await runExample(async ({ client }) => {
     size: "0.003",
     slippage: "1%",
   });
-  const sold = await sell.result({ timeoutMs: 10_000 });
+  const sold = await orderState(sell);
   const opened = (await client.account()).positions.find((p) => p.market === "BTC-USD");
   console.log(`opened: ${opened?.side} ${opened?.size} BTC-USD (${sold.status})`);
 
   const close = await client.closePosition({ market: "BTC-USD", slippage: "1%" });
   console.log(`closing: reduce-only market buy, client id ${close.clientId}`);
-  const closed = await close.result({ timeoutMs: 10_000 });
+  const closed = await orderState(close);
   console.log(`closed: ${closed.status}, filled ${closed.filledSize} BTC`);
   const after = (await client.account()).positions.find((p) => p.market === "BTC-USD");
   console.log(`BTC-USD position: ${after ? `${after.side} ${after.size}` : "none"}`);

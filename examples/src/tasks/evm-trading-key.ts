@@ -9,8 +9,10 @@
  *   bot order <clientId>: RESTING
  *   bot order <clientId>: CANCELED
  */
+import { Exact } from "@perpx/core";
 import { EvmWallet } from "@perpx/node-client/wallets";
 import { runExample } from "../support/network.js";
+import { orderState } from "../support/wait.js";
 
 await runExample(async ({ client, connect }) => {
   const evm = EvmWallet.generate();
@@ -25,7 +27,7 @@ await runExample(async ({ client, connect }) => {
 
   const bot = await connect({ credential });
   const btc = await bot.getMarket({ ticker: "BTC-USD" });
-  const price = (Number(btc.oraclePrice) / 2).toFixed(0);
+  const price = new Exact(btc.oraclePrice).dividedBy(2, { scale: 0, rounding: "halfExpand" }).toFixed();
   const order = await bot.placeOrder({
     market: "BTC-USD",
     side: "BUY",
@@ -33,7 +35,9 @@ await runExample(async ({ client, connect }) => {
     price,
     rounding: "down",
   });
-  console.log(`bot order ${order.clientId}: ${(await order.result({ timeoutMs: 3_000 })).status}`);
+  console.log(
+    `bot order ${order.clientId}: ${(await orderState(order, (s) => s.status === "RESTING")).status}`,
+  );
   await bot.cancelOrder({ market: "BTC-USD", clientId: order.clientId });
-  console.log(`bot order ${order.clientId}: ${(await order.result({ timeoutMs: 10_000 })).status}`);
+  console.log(`bot order ${order.clientId}: ${(await orderState(order)).status}`);
 });

@@ -10,12 +10,14 @@
  *   cancelled client id <id> in block <height>
  *   status: CANCELED
  */
+import { Exact } from "@perpx/core";
 import { runExample } from "../support/network.js";
+import { orderState } from "../support/wait.js";
 
 await runExample(async ({ client }) => {
   const btc = await client.getMarket({ ticker: "BTC-USD" });
   console.log(`BTC-USD oracle ${btc.oraclePrice} USD`);
-  const price = (Number(btc.oraclePrice) * 1.1).toFixed(0);
+  const price = new Exact(btc.oraclePrice).times("1.1").toFixed(0, "halfExpand");
   const order = await client.placeOrder({
     market: "BTC-USD",
     side: "SELL",
@@ -26,9 +28,9 @@ await runExample(async ({ client }) => {
     rounding: "up",
   });
   console.log(`placed ${order.kind} sell 0.001 BTC-USD @ ${price} (post-only), client id ${order.clientId}`);
-  console.log(`status: ${(await order.result({ timeoutMs: 5_000 })).status}`);
+  console.log(`status: ${(await orderState(order, (s) => s.status === "RESTING")).status}`);
 
   const cancel = await client.cancelOrder({ market: "BTC-USD", clientId: order.clientId });
   console.log(`cancelled client id ${order.clientId} in block ${cancel.height}`);
-  console.log(`status: ${(await order.result({ timeoutMs: 10_000 })).status}`);
+  console.log(`status: ${(await orderState(order)).status}`);
 });

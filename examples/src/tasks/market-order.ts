@@ -10,6 +10,7 @@
  *   position: LONG 0.002 BTC-USD
  */
 import { runExample } from "../support/network.js";
+import { orderState } from "../support/wait.js";
 
 await runExample(async ({ client }) => {
   const btc = await client.getMarket({ ticker: "BTC-USD", refresh: true });
@@ -24,7 +25,7 @@ await runExample(async ({ client }) => {
     slippage: "1%",
   });
   console.log(`market buy 0.002 BTC-USD, slippage 1%: client id ${order.clientId}`);
-  const result = await order.result({ timeoutMs: 10_000 });
+  const result = await orderState(order);
   console.log(`status: ${result.status}, filled ${result.filledSize} BTC in ${result.fills.length} fill(s)`);
 
   const { positions } = await client.account();

@@ -11,13 +11,14 @@
  *   cancelled client id <id>
  *   status: CANCELED
  */
+import { Exact } from "@perpx/core";
 import { runExample } from "../support/network.js";
-import { waitFor } from "../support/wait.js";
+import { orderState, waitFor } from "../support/wait.js";
 
 await runExample(async ({ client, wallet }) => {
   const btc = await client.getMarket({ ticker: "BTC-USD" });
   console.log(`BTC-USD oracle ${btc.oraclePrice} USD, height ${client.height()}`);
-  const price = (Number(btc.oraclePrice) * 0.9).toFixed(0);
+  const price = new Exact(btc.oraclePrice).times("0.9").toFixed(0, "halfExpand");
   const order = await client.placeOrder({
     market: "BTC-USD",
     side: "BUY",
@@ -42,5 +43,5 @@ await runExample(async ({ client, wallet }) => {
 
   await client.cancelOrder({ market: "BTC-USD", clientId: order.clientId });
   console.log(`cancelled client id ${order.clientId}`);
-  console.log(`status: ${(await order.result({ timeoutMs: 10_000 })).status}`);
+  console.log(`status: ${(await orderState(order)).status}`);
 });

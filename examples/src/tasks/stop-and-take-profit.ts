@@ -12,7 +12,9 @@
  *   stop: RESTING, take-profit: RESTING
  *   cancelled both: CANCELED, CANCELED
  */
+import { Exact } from "@perpx/core";
 import { runExample } from "../support/network.js";
+import { orderState } from "../support/wait.js";
 
 await runExample(async ({ client }) => {
   const bought = await client.placeOrder({
@@ -22,10 +24,10 @@ await runExample(async ({ client }) => {
     size: "0.002",
     slippage: "1%",
   });
-  console.log(`bought 0.002 BTC-USD: ${(await bought.result({ timeoutMs: 10_000 })).status}`);
+  console.log(`bought 0.002 BTC-USD: ${(await orderState(bought)).status}`);
 
-  const oracle = Number((await client.getMarket({ ticker: "BTC-USD", refresh: true })).oraclePrice);
-  const stopTrigger = (oracle * 0.95).toFixed(0);
+  const oracle = new Exact((await client.getMarket({ ticker: "BTC-USD", refresh: true })).oraclePrice);
+  const stopTrigger = oracle.times("0.95").toFixed(0, "halfExpand");
   const stop = await client.placeOrder({
     market: "BTC-USD",
     side: "SELL",
@@ -38,7 +40,7 @@ await runExample(async ({ client }) => {
   });
   console.log(`stop-market sell 0.002 @ trigger ${stopTrigger}: ${stop.kind}, client id ${stop.clientId}`);
 
-  const takeTrigger = (oracle * 1.05).toFixed(0);
+  const takeTrigger = oracle.times("1.05").toFixed(0, "halfExpand");
   const take = await client.placeOrder({
     market: "BTC-USD",
     side: "SELL",
@@ -51,16 +53,13 @@ await runExample(async ({ client }) => {
     `take-profit sell 0.002 @ ${takeTrigger}, trigger ${takeTrigger}: ${take.kind}, client id ${take.clientId}`,
   );
   const [stopNow, takeNow] = await Promise.all([
-    stop.result({ timeoutMs: 3_000 }),
-    take.result({ timeoutMs: 3_000 }),
+    orderState(stop, (s) => s.status === "RESTING"),
+    orderState(take, (s) => s.status === "RESTING"),
   ]);
   console.log(`stop: ${stopNow.status}, take-profit: ${takeNow.status}`);
 
   await client.cancelOrder({ market: "BTC-USD", clientId: stop.clientId });
   await client.cancelOrder({ market: "BTC-USD", clientId: take.clientId });
-  const [stopEnd, takeEnd] = await Promise.all([
-    stop.result({ timeoutMs: 10_000 }),
-    take.result({ timeoutMs: 10_000 }),
-  ]);
+  const [stopEnd, takeEnd] = await Promise.all([orderState(stop), orderState(take)]);
   console.log(`cancelled both: ${stopEnd.status}, ${takeEnd.status}`);
 });

@@ -11,8 +11,11 @@
  *   bot order <clientId>: CANCELED
  *   bot withdraw refused before signing: InvalidArgumentError
  */
+
 import type { CompositeClient } from "@perpx/composite-client";
+import { Exact } from "@perpx/core";
 import { runExample } from "../support/network.js";
+import { orderState } from "../support/wait.js";
 
 await runExample(async ({ client, connect }) => {
   const { credential, authenticatorId } = await client.authorizeTradingKey();
@@ -21,7 +24,7 @@ await runExample(async ({ client, connect }) => {
   const bot: CompositeClient = await connect({ credential });
   console.log(`bot trades ${bot.subaccount.owner} subaccount ${bot.subaccount.number}`);
   const btc = await bot.getMarket({ ticker: "BTC-USD" });
-  const price = (Number(btc.oraclePrice) / 2).toFixed(0);
+  const price = new Exact(btc.oraclePrice).dividedBy(2, { scale: 0, rounding: "halfExpand" }).toFixed();
   const order = await bot.placeOrder({
     market: "BTC-USD",
     side: "BUY",
@@ -29,9 +32,11 @@ await runExample(async ({ client, connect }) => {
     price,
     rounding: "down",
   });
-  console.log(`bot order ${order.clientId}: ${(await order.result({ timeoutMs: 3_000 })).status}`);
+  console.log(
+    `bot order ${order.clientId}: ${(await orderState(order, (s) => s.status === "RESTING")).status}`,
+  );
   await bot.cancelOrder({ market: "BTC-USD", clientId: order.clientId });
-  console.log(`bot order ${order.clientId}: ${(await order.result({ timeoutMs: 10_000 })).status}`);
+  console.log(`bot order ${order.clientId}: ${(await orderState(order)).status}`);
 
   try {
     await bot.withdraw({ amount: "1" });

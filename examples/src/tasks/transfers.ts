@@ -11,6 +11,7 @@
  *   withdraw 5 USDC to the bank: block <height>
  *   subaccount 0: <amount> USDC (+10 net)
  */
+import { Exact } from "@perpx/core";
 import { runExample } from "../support/network.js";
 
 await runExample(async ({ client, wallet, connect }) => {
@@ -25,8 +26,6 @@ await runExample(async ({ client, wallet, connect }) => {
   const withdrawal = await client.withdraw({ amount: "5" });
   console.log(`withdraw 5 USDC to the bank: block ${withdrawal.height}`);
   const after = (await client.account()).usdc;
-  const net = Number(after) - Number(before);
-  console.log(
-    `subaccount 0: ${after} USDC (${net >= 0 ? "+" : ""}${net.toFixed(6).replace(/\.?0+$/, "")} net)`,
-  );
+  const net = new Exact(after).minus(before);
+  console.log(`subaccount 0: ${after} USDC (${net.isNegative() ? "" : "+"}${net} net)`);
 });

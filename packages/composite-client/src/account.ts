@@ -1,8 +1,14 @@
-import { MissingEndpointError, quantumsToSize, quoteQuantumsToUsdc } from "@perpx/core";
+import {
+  assertKnownKeys,
+  Exact,
+  MissingEndpointError,
+  optionKeys,
+  quantumsToSize,
+  quoteQuantumsToUsdc,
+} from "@perpx/core";
 import type { FundingPaymentResponseObject } from "@perpx/core/indexer";
 import { isIndexerNotFoundError } from "@perpx/indexer-client";
 import { subaccountBalances } from "@perpx/node-client";
-import { Decimal } from "decimal.js";
 import type { ClientContext } from "./client.js";
 import { type MarginPositionInput, marginSummary } from "./margin.js";
 import type { CompositeMarket } from "./markets.js";
@@ -44,7 +50,8 @@ export interface Position {
  *
  * @example
  * ```ts
- * const price = (Number(btc.oraclePrice) / 2).toFixed(0);
+ * import { Exact } from "@perpx/core";
+ * const price = new Exact(btc.oraclePrice).dividedBy(2, { scale: 0, rounding: "floor" }).toFixed();
  * const order = await client.placeOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price, rounding: "down" });
  * (await order.result({ timeoutMs: 5_000 })).status; // "RESTING"
  * const open: AccountOrder[] = (await client.account()).openOrders;
@@ -146,7 +153,7 @@ export interface AccountView {
  */
 export function imfOf(market: CompositeMarket, choices: ReadonlyMap<number, number>): string | undefined {
   const chosen = choices.get(market.clobPairId);
-  if (chosen !== undefined) return new Decimal(chosen).dividedBy(1_000_000).toFixed();
+  if (chosen !== undefined) return Exact.fromUnits(BigInt(chosen), 6).toFixed();
   return market.indexer?.initialMarginFraction;
 }
 
@@ -178,7 +185,7 @@ function summarize(
     marginUsage: summary.marginUsage,
     leverage: summary.leverage,
     positions: inputs.map((input, i) => {
-      const size = new Decimal(input.size);
+      const size = new Exact(input.size, "size");
       return {
         market: input.market,
         side: size.isNegative() ? "SHORT" : "LONG",
@@ -221,7 +228,7 @@ export async function accountView(context: ClientContext): Promise<AccountView> 
     ]);
     clearTimeout(timer);
     const view = live.view;
-    let usdc = new Decimal(0);
+    let usdc = new Exact(0);
     for (const asset of view.assetPositions()) {
       if (asset.symbol === "USDC")
         usdc = asset.side === "SHORT" ? usdc.minus(asset.size) : usdc.plus(asset.size);
@@ -329,6 +336,8 @@ export async function accountFromNode(
   );
 }
 
+const FUNDING_KEYS = optionKeys<Parameters<typeof fundingPaymentsOf>[1]>({ limit: true, ticker: true });
+
 /**
  * The account's funding payments, newest first, from the indexer's REST (`/v4/fundingPayments`).
  *
@@ -346,6 +355,7 @@ export async function fundingPaymentsOf(
   context: ClientContext,
   params: { limit?: number; ticker?: string } = {},
 ): Promise<readonly FundingPaymentResponseObject[]> {
+  assertKnownKeys(params, FUNDING_KEYS, "fundingPayments");
   const subaccount = { owner: traderOf(context, "fundingPayments").owner, number: context.subaccountNumber };
   if (!context.indexer) {
     throw new MissingEndpointError("indexer", "PERPX_INDEXER_URL", context.config.network.name);

@@ -2,7 +2,9 @@ import {
   addressBytes,
   addressBytesToBech32,
   addressBytesToHex,
+  assertKnownKeys,
   getEndpoint,
+  optionKeys,
   usdcToQuoteQuantums,
 } from "@perpx/core";
 import { BRIDGE_ABI, type EvmTx, type EvmTxSigner, encodeEvmCall, signEvmTx } from "@perpx/core/evm";
@@ -37,6 +39,16 @@ export interface BridgeDepositParams {
   /** How long to wait for each source-chain receipt. @default 120000 */
   receiptTimeoutMs?: number;
 }
+
+const BRIDGE_DEPOSIT_KEYS = optionKeys<BridgeDepositParams>({
+  amount: true,
+  source: true,
+  evmSigner: true,
+  recipient: true,
+  onStatus: true,
+  signal: true,
+  receiptTimeoutMs: true,
+});
 
 /**
  * A bridge deposit mined on its source chain, and the tracker of its credit on this chain.
@@ -152,7 +164,8 @@ export async function bridgeDeposit(
   context: ClientContext,
   params: BridgeDepositParams,
 ): Promise<BridgeDeposit> {
-  const source = params?.source;
+  assertKnownKeys(params, BRIDGE_DEPOSIT_KEYS, "bridgeDeposit");
+  const source = params.source;
   if (source !== "l1" && source !== "l2")
     throw new InvalidArgumentError("source", `expected "l1" or "l2", got ${JSON.stringify(source)}`);
   const amount = usdcToQuoteQuantums(params.amount);

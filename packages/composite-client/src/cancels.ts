@@ -1,3 +1,4 @@
+import { assertKnownKeys, optionKeys } from "@perpx/core";
 import { batchCancelMsg, cancelOrderMsg, type SendTxResult } from "@perpx/node-client";
 import type { ClientContext } from "./client.js";
 import { subaccountOf } from "./trader.js";
@@ -5,6 +6,11 @@ import { cancelling, type PlacedOrders, sendClob } from "./trading.js";
 
 /** Cancels of short-term orders live this many blocks. */
 const CANCEL_BLOCKS = 20;
+const BATCH_CANCEL_KEYS = optionKeys<Parameters<typeof batchCancelOrders>[2]>({
+  market: true,
+  clientIds: true,
+});
+const CANCEL_ALL_KEYS = optionKeys<Parameters<typeof cancelAllOrders>[2]>({ market: true });
 
 /**
  * Cancels several short-term orders of one market in one `MsgBatchCancel`.
@@ -25,7 +31,8 @@ export async function batchCancelOrders(
   placed: PlacedOrders,
   params: { market: string; clientIds: readonly number[] },
 ): Promise<SendTxResult> {
-  const market = await context.markets.get(params?.market);
+  assertKnownKeys(params, BATCH_CANCEL_KEYS, "batchCancel");
+  const market = await context.markets.get(params.market);
   const entries = params.clientIds.flatMap((id) => placed.get(`${market.ticker}/${id}`) ?? []);
   // A cancel removes an order only when it lives at least as long as the order.
   let goodTilBlock = Number(context.height.current()) + CANCEL_BLOCKS;
@@ -58,6 +65,7 @@ export async function cancelAllOrders(
   placed: PlacedOrders,
   params: { market?: string } = {},
 ): Promise<Record<string, number[]>> {
+  assertKnownKeys(params, CANCEL_ALL_KEYS, "cancelAll");
   const height = context.height.current();
   const shortTerm = new Map<string, number[]>();
   const stateful: Promise<unknown>[] = [];

@@ -1,4 +1,6 @@
 import {
+  assertKnownKeys,
+  ENDPOINT_NAMES,
   type EndpointName,
   type Env,
   getEndpoint,
@@ -6,6 +8,7 @@ import {
   type Network,
   type NetworkConfig,
   type NetworkName,
+  optionKeys,
   resolveNetwork,
   type TradingCredential,
 } from "@perpx/core";
@@ -153,6 +156,33 @@ export interface ClientContext {
   leverage: Map<number, number> | undefined;
 }
 
+const CONNECT_KEYS = optionKeys<ConnectOptions>({
+  network: true,
+  endpoints: true,
+  env: true,
+  wallet: true,
+  signer: true,
+  credential: true,
+  authenticatorId: true,
+  subaccountNumber: true,
+  grpcCaCert: true,
+  subscribeBlocks: true,
+  marketRefreshIntervalMs: true,
+  pollIntervalMs: true,
+  liveFeed: true,
+});
+
+/**
+ * Refuses connect options the client does not know (`caPem` for `grpcCaCert`), at the top level
+ * and in `endpoints`, so no setting the caller meant is silently left out.
+ */
+function checkConnectOptions(options: ConnectOptions): void {
+  assertKnownKeys(options, CONNECT_KEYS, "CompositeClient.connect");
+  if (options.endpoints !== undefined) {
+    assertKnownKeys(options.endpoints, ENDPOINT_NAMES, "CompositeClient.connect", "endpoints");
+  }
+}
+
 function isNetworkConfig(network: ConnectOptions["network"]): network is NetworkConfig {
   return typeof network === "object" && network !== null && "endpoints" in network && "network" in network;
 }
@@ -209,6 +239,7 @@ async function findAuthenticator(node: NodeClient, tradingKey: TradingKey): Prom
  * ```
  */
 export async function connectContext(options: ConnectOptions = {}): Promise<ClientContext> {
+  checkConnectOptions(options);
   const config = isNetworkConfig(options.network)
     ? options.network
     : resolveNetwork({ network: options.network, endpoints: options.endpoints, env: options.env });

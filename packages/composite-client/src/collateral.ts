@@ -1,7 +1,14 @@
-import { InvalidOrderError, quantumsToSize, subticksToPrice } from "@perpx/core";
+import {
+  assertKnownKeys,
+  CANONICAL_DECIMAL_PATTERN,
+  Exact,
+  InvalidOrderError,
+  optionKeys,
+  quantumsToSize,
+  subticksToPrice,
+} from "@perpx/core";
 import { InvalidArgumentError } from "@perpx/errors";
 import type { SendTxResult } from "@perpx/node-client";
-import { Decimal } from "decimal.js";
 import { accountFromNode, imfOf } from "./account.js";
 import type { ClientContext } from "./client.js";
 import { marginSummary } from "./margin.js";
@@ -72,8 +79,8 @@ export async function checkCollateral(
   if (chain.freeCollateral === undefined || required.lessThanOrEqualTo(chain.freeCollateral)) return;
   throw new InsufficientCollateralError({
     market: market.ticker,
-    required: required.toDecimalPlaces(6, Decimal.ROUND_UP).toFixed(),
-    free: new Decimal(chain.freeCollateral).toDecimalPlaces(6, Decimal.ROUND_DOWN).toFixed(),
+    required: required.toDecimalPlaces(6, "ceil").toFixed(),
+    free: new Exact(chain.freeCollateral).toDecimalPlaces(6, "trunc").toFixed(),
   });
 }
 
@@ -85,17 +92,17 @@ function requiredFromFeed(
   context: ClientContext,
   wire: WireOrder,
   market: CompositeMarket,
-): Decimal | undefined {
+): Exact | undefined {
   const view = context.feed?.subaccount?.view;
   const imf = imfOf(market, context.leverage ?? new Map());
   if (!view || imf === undefined || wire.reduceOnly) return;
   if (view.blockHeight === undefined) return; // the feed has no snapshot of the account yet
   const held = view.positions().find((p) => p.market === market.ticker);
-  const current = new Decimal(held?.size ?? 0);
-  const size = new Decimal(quantumsToSize(wire.quantums, market));
+  const current = new Exact(held?.size ?? 0);
+  const size = new Exact(quantumsToSize(wire.quantums, market));
   const after = wire.side === "BUY" ? current.plus(size) : current.minus(size);
   if (after.abs().lessThanOrEqualTo(current.abs())) return;
-  let usdc = new Decimal(0);
+  let usdc = new Exact(0);
   for (const asset of view.assetPositions()) {
     if (asset.symbol === "USDC")
       usdc = asset.side === "SHORT" ? usdc.minus(asset.size) : usdc.plus(asset.size);
@@ -115,10 +122,22 @@ function requiredFromFeed(
   }
   const free = marginSummary({ usdc: usdc.toFixed(), positions }).freeCollateral;
   if (free === undefined) return;
-  const price = new Decimal(subticksToPrice(wire.subticks, market));
+  const price = new Exact(subticksToPrice(wire.subticks, market));
   const added = after.abs().minus(current.abs());
   const required = added.times(price).times(imf);
   return required.greaterThan(free) ? required : undefined;
+}
+
+const CANONICAL_DECIMAL = new RegExp(CANONICAL_DECIMAL_PATTERN);
+const LEVERAGE_KEYS = optionKeys<Parameters<typeof setMarketLeverage>[1]>({ market: true, leverage: true });
+
+/** A leverage as given: a finite number or a canonical decimal string, else undefined. */
+function leverageOf(given: unknown): Exact | undefined {
+  if (typeof given === "string") return CANONICAL_DECIMAL.test(given) ? new Exact(given) : undefined;
+  // a leverage is a factor, not money: a finite JS number is read by its shortest decimal form
+  if (typeof given !== "number" || !Number.isFinite(given)) return undefined;
+  const text = String(given);
+  return CANONICAL_DECIMAL.test(text) ? new Exact(text) : undefined;
 }
 
 /**
@@ -137,24 +156,18 @@ export async function setMarketLeverage(
   context: ClientContext,
   params: { market: string; leverage: number | string },
 ): Promise<SendTxResult> {
+  assertKnownKeys(params, LEVERAGE_KEYS, "setLeverage");
   const signer = walletOf(context, "setLeverage");
-  let leverage: Decimal;
-  try {
-    leverage = new Decimal(params?.leverage);
-  } catch {
+  const leverage = leverageOf(params.leverage);
+  if (leverage === undefined || leverage.lessThan(1)) {
+    const given: unknown = params.leverage;
     throw new InvalidArgumentError(
       "leverage",
-      `must be a number of at least 1, got ${String(params?.leverage)}`,
-    );
-  }
-  if (!leverage.isFinite() || leverage.lessThan(1)) {
-    throw new InvalidArgumentError(
-      "leverage",
-      `must be a number of at least 1, got ${String(params?.leverage)}`,
+      `must be at least 1, a number or a canonical decimal string, got ${typeof given === "string" ? JSON.stringify(given) : typeof given === "number" ? String(given) : typeof given}`,
     );
   }
   const market = await context.markets.get(params.market);
-  const imfPpm = new Decimal(1_000_000).dividedBy(leverage).toDecimalPlaces(0, Decimal.ROUND_UP).toNumber();
+  const imfPpm = Number(new Exact(1_000_000).dividedBy(leverage, { scale: 0, rounding: "ceil" }).toFixed());
   const sent = await context.node.updateLeverage({
     signer,
     subaccount: { owner: signer.address, number: context.subaccountNumber },

@@ -1,4 +1,4 @@
-import { getEndpoint, quantumsToSize } from "@perpx/core";
+import { assertKnownKeys, getEndpoint, optionKeys, quantumsToSize } from "@perpx/core";
 import type { FundingPaymentResponseObject } from "@perpx/core/indexer";
 import { InvalidArgumentError } from "@perpx/errors";
 import { type SendTxResult, subaccountBalances } from "@perpx/node-client";
@@ -22,6 +22,13 @@ import {
   wrapRedeemUsdc,
   wrapWithdrawUsdc,
 } from "./wrapBridge.js";
+
+const GET_MARKET_KEYS = optionKeys<{ ticker: string; refresh?: boolean }>({ ticker: true, refresh: true });
+const CLOSE_KEYS = optionKeys<{ market: string; slippage: string }>({ market: true, slippage: true });
+const FAUCET_KEYS = optionKeys<{ address?: string; subaccountNumber?: number }>({
+  address: true,
+  subaccountNumber: true,
+});
 
 /**
  * One client for a perpx network: markets by ticker, human-unit orders with handles that follow
@@ -102,8 +109,9 @@ export class CompositeClient {
    * ```
    */
   async getMarket(params: { ticker: string; refresh?: boolean }): Promise<CompositeMarket> {
-    if (params?.refresh) await this.context.markets.refresh(params.ticker);
-    return this.context.markets.get(params?.ticker);
+    assertKnownKeys(params, GET_MARKET_KEYS, "getMarket");
+    if (params.refresh) await this.context.markets.refresh(params.ticker);
+    return this.context.markets.get(params.ticker);
   }
 
   /**
@@ -182,7 +190,8 @@ export class CompositeClient {
    * ```
    */
   async closePosition(params: { market: string; slippage: string }): Promise<OrderHandle> {
-    const market = await this.context.markets.get(params?.market);
+    assertKnownKeys(params, CLOSE_KEYS, "closePosition");
+    const market = await this.context.markets.get(params.market);
     const balances = subaccountBalances(await this.context.node.getSubaccount(this.subaccount));
     const position = balances.perpetuals.find((p) => p.perpetualId === market.perpetualId);
     if (!position || position.quantums === 0n) {
@@ -407,6 +416,7 @@ export class CompositeClient {
    * ```
    */
   async faucet(params: { address?: string; subaccountNumber?: number } = {}): Promise<FaucetGrant> {
+    assertKnownKeys(params, FAUCET_KEYS, "faucet");
     const faucetUrl = getEndpoint(this.context.config, "faucet");
     const address = params.address ?? this.subaccount.owner;
     return requestFaucetTokens({

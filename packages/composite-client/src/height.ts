@@ -2,7 +2,8 @@ import type { NodeClient } from "@perpx/node-client";
 
 /**
  * The chain height, kept live in the background: a block subscription when the node client has a
- * WebSocket RPC, else a poll of the latest block. Reading it makes no network call.
+ * WebSocket RPC (polled while the subscription is down, and subscribed again once the node
+ * answers), else a poll of the latest block. Reading it makes no network call.
  *
  * @example
  * ```ts
@@ -74,26 +75,42 @@ export async function startHeightTracker(options: HeightTrackerOptions): Promise
       }
     }
   };
-  let stop: () => void;
-  if (node.rpc?.webSocket) {
-    stop = await node.watchBlocks({ onBlock: seen });
-  } else {
-    let running = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = async () => {
-      try {
-        if (!options.skipPoll?.()) seen(await node.getLatestBlock());
-      } catch {
-        // A missed poll is retried at the next tick; the last height stays valid meanwhile.
-      }
-      if (running) timer = setTimeout(poll, options.pollIntervalMs ?? 500);
-    };
-    timer = setTimeout(poll, options.pollIntervalMs ?? 500);
-    stop = () => {
-      running = false;
-      clearTimeout(timer);
-    };
-  }
+  const intervalMs = options.pollIntervalMs ?? 500;
+  let running = true;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let unsubscribe: (() => void) | undefined;
+  // The block subscription, when the node client has a WebSocket RPC; while it is down (the node
+  // dropped the socket, or restarted), the poll keeps the height and subscribes again once the node
+  // answers.
+  const subscribe = async () => {
+    let failed = false;
+    const stop = await node.watchBlocks({
+      onBlock: seen,
+      onError: () => {
+        failed = true;
+        unsubscribe = undefined;
+        if (running && timer === undefined) timer = setTimeout(poll, intervalMs);
+      },
+    });
+    if (running && !failed) unsubscribe = stop;
+    else stop();
+  };
+  const poll = async () => {
+    try {
+      if (!options.skipPoll?.()) seen(await node.getLatestBlock());
+      if (node.rpc?.webSocket && unsubscribe === undefined && running) await subscribe();
+    } catch {
+      // A missed poll is retried at the next tick; the last height stays valid meanwhile.
+    }
+    timer = running && unsubscribe === undefined ? setTimeout(poll, intervalMs) : undefined;
+  };
+  if (node.rpc?.webSocket) await subscribe();
+  else timer = setTimeout(poll, intervalMs);
+  const stop = () => {
+    running = false;
+    clearTimeout(timer);
+    unsubscribe?.();
+  };
   return {
     current: () => height,
     latest: () => ({ height, time }),

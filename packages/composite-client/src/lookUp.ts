@@ -1,11 +1,9 @@
 import type { LiveSubaccount } from "@perpx/indexer-client";
-import { type NodeClient, ORDER_FLAGS } from "@perpx/node-client";
+import type { NodeClient } from "@perpx/node-client";
 import { type FollowOrder, handleOver, type OrderHandle } from "./handle.js";
 import type { HeightTracker } from "./height.js";
+import { feedOrderOf } from "./orderOutcome.js";
 import { followOrder, type OrderResult, type TrackedOrder } from "./tracking.js";
-
-/** Blocks past a short-term order's good-til-block before its absence from the feed is believed. */
-const FEED_SLACK_BLOCKS = 2n;
 
 /** Sequences at or above this are timestamp nonces (2^40), which say nothing of order. */
 const TIMESTAMP_NONCE_MIN = 1n << 40n;
@@ -65,42 +63,6 @@ function ended(status: "EXPIRED" | "REJECTED", reason: string): OrderResult {
 }
 
 /**
- * A short-term order in flight: followed on the feed (or the node's blocks) as any order, and
- * once its good-til-block has passed (plus a little slack for the feed) without the feed showing
- * it, what the node's blocks say: its fills, or EXPIRED.
- */
-async function followShortTerm(
-  params: InFlightOrder,
-  onUpdate: (result: OrderResult) => void,
-  signal: AbortSignal,
-): Promise<void> {
-  const { order } = params;
-  if (order.wire.kind !== "short-term") return;
-  if (!params.feed) return followOrder({ ...params, feed: undefined, onUpdate, signal });
-  const inner = new AbortController();
-  const stop = () => inner.abort(signal.reason);
-  signal.addEventListener("abort", stop, { once: true });
-  const lastBlock = BigInt(order.wire.goodTilBlock) + FEED_SLACK_BLOCKS;
-  let done = false;
-  const report = (result: OrderResult) => {
-    if (!done) onUpdate(result);
-    if (result.final) done = true;
-  };
-  const onFeed = followOrder({ ...params, onUpdate: report, signal: inner.signal });
-  const onNode = Promise.race([params.height.waitAbove(lastBlock), untilAbort(inner.signal)]).then(() =>
-    followOrder({ ...params, feed: undefined, onUpdate: report, signal: inner.signal }),
-  );
-  try {
-    await Promise.race([onFeed, onNode]);
-  } finally {
-    signal.removeEventListener("abort", stop);
-    inner.abort(new Error("settled"));
-    onFeed.catch(() => {});
-    onNode.catch(() => {});
-  }
-}
-
-/**
  * A stateful order in flight: at each block, the transaction by hash (included: followed as any
  * order from its block; failed in its block: REJECTED with the chain's reason), else the order in
  * state or on the feed (followed), else EXPIRED once the chain's time passed its good-til time, or
@@ -117,16 +79,7 @@ async function followStateful(
   if (wire.kind === "short-term") return;
   const aborted = untilAbort(signal);
   aborted.catch(() => {});
-  const flags = String(ORDER_FLAGS[wire.kind]);
-  const onFeed = () =>
-    params.feed?.view
-      .orders()
-      .some(
-        (o) =>
-          o.clientId === String(wire.clientId) &&
-          o.clobPairId === String(wire.clobPairId) &&
-          o.orderFlags === flags,
-      ) ?? false;
+  const onFeed = () => params.feed !== undefined && feedOrderOf(params.feed, order) !== undefined;
   const follow = (placedAtHeight: bigint) =>
     followOrder({ ...params, order: { ...order, placedAtHeight }, onUpdate, signal });
   let seen = height.current();
@@ -186,7 +139,7 @@ async function followStateful(
 export function inFlightHandle(params: InFlightOrder): OrderHandle {
   const follow: FollowOrder = (onUpdate, signal) =>
     params.order.wire.kind === "short-term"
-      ? followShortTerm(params, onUpdate, signal)
+      ? followOrder({ ...params, onUpdate, signal })
       : followStateful(params, onUpdate, signal);
   return handleOver(params.order, follow);
 }

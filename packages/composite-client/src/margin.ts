@@ -1,4 +1,7 @@
-import { Decimal } from "decimal.js";
+import { Exact, type ExactPrecision } from "@perpx/core";
+
+/** The precision of the quotients (ratios, liquidation prices): 18 significant digits. */
+const QUOTIENT: ExactPrecision = { significantDigits: 18, rounding: "halfExpand" };
 
 /**
  * One position as {@link marginSummary} takes it: decimal strings, the size signed (negative: short).
@@ -71,7 +74,8 @@ export interface MarginSummary {
 /**
  * The margin figures of an account from its USDC balance and its positions at the oracle prices:
  * equity, free collateral, margin usage, leverage, and per position its notional, unrealized PnL
- * and estimated liquidation price. Exact decimal arithmetic; ratios to 18 significant digits.
+ * and estimated liquidation price. Exact decimal arithmetic ({@link Exact}); the ratios and the
+ * liquidation price are quotients, rounded once to 18 significant digits (half away from zero).
  *
  * @example
  * ```ts
@@ -86,14 +90,14 @@ export function marginSummary(input: {
   usdc: string;
   positions: readonly MarginPositionInput[];
 }): MarginSummary {
-  const usdc = new Decimal(input.usdc);
+  const usdc = new Exact(input.usdc, "usdc");
   let equity = usdc;
-  let notional = new Decimal(0);
-  let initial: Decimal | undefined = new Decimal(0);
-  let maintenance: Decimal | undefined = new Decimal(0);
-  const value = (p: MarginPositionInput) => new Decimal(p.size).times(p.oraclePrice);
+  let notional = new Exact(0);
+  let initial: Exact | undefined = new Exact(0);
+  let maintenance: Exact | undefined = new Exact(0);
+  const value = (p: MarginPositionInput) => new Exact(p.size, "size").times(p.oraclePrice);
   for (const p of input.positions) {
-    const size = new Decimal(p.size);
+    const size = new Exact(p.size, "size");
     equity = equity.plus(value(p));
     const n = size.abs().times(p.oraclePrice);
     notional = notional.plus(n);
@@ -104,7 +108,7 @@ export function marginSummary(input: {
         ? undefined
         : maintenance?.plus(n.times(p.maintenanceMarginFraction));
   }
-  const ratio = (a: Decimal) => a.dividedBy(equity).toSignificantDigits(18).toFixed();
+  const ratio = (a: Exact) => a.dividedBy(equity, QUOTIENT).toFixed();
   const positive = equity.greaterThan(0);
   return {
     equity: equity.toFixed(),
@@ -112,14 +116,14 @@ export function marginSummary(input: {
     marginUsage: initial === undefined || !positive ? undefined : ratio(initial),
     leverage: positive ? ratio(notional) : undefined,
     positions: input.positions.map((p) => {
-      const size = new Decimal(p.size);
+      const size = new Exact(p.size, "size");
       return {
         market: p.market,
         notional: size.abs().times(p.oraclePrice).toFixed(),
         unrealizedPnl:
           p.entryPrice === undefined
             ? undefined
-            : new Decimal(p.oraclePrice).minus(p.entryPrice).times(size).toFixed(),
+            : new Exact(p.oraclePrice).minus(p.entryPrice).times(size).toFixed(),
         liquidationPrice: liquidationPrice(p, equity.minus(value(p)), maintenance),
       };
     }),
@@ -132,16 +136,16 @@ export function marginSummary(input: {
  */
 function liquidationPrice(
   p: MarginPositionInput,
-  restEquity: Decimal,
-  totalMaintenance: Decimal | undefined,
+  restEquity: Exact,
+  totalMaintenance: Exact | undefined,
 ): string | undefined {
   if (totalMaintenance === undefined || p.maintenanceMarginFraction === undefined) return undefined;
-  const size = new Decimal(p.size);
+  const size = new Exact(p.size, "size");
   if (size.isZero()) return undefined;
   const own = size.abs().times(p.oraclePrice).times(p.maintenanceMarginFraction);
   const otherMaintenance = totalMaintenance.minus(own);
   const slope = size.minus(size.abs().times(p.maintenanceMarginFraction));
   if (slope.isZero()) return undefined;
-  const price = otherMaintenance.minus(restEquity).dividedBy(slope);
-  return price.greaterThan(0) ? price.toSignificantDigits(18).toFixed() : undefined;
+  const price = otherMaintenance.minus(restEquity).dividedBy(slope, QUOTIENT);
+  return price.greaterThan(0) ? price.toFixed() : undefined;
 }

@@ -1,7 +1,15 @@
-import { usdcToQuoteQuantums } from "@perpx/core";
+import { assertKnownKeys, optionKeys, usdcToQuoteQuantums } from "@perpx/core";
 import type { SendTxResult } from "@perpx/node-client";
 import type { ClientContext } from "./client.js";
 import { walletOf } from "./trader.js";
+
+type DepositParams = Parameters<typeof depositUsdc>[1];
+type WithdrawParams = Parameters<typeof withdrawUsdc>[1];
+type TransferParams = Parameters<typeof transferUsdc>[1];
+const DEPOSIT_KEYS = optionKeys<DepositParams>({ amount: true });
+const WITHDRAW_KEYS = optionKeys<WithdrawParams>({ amount: true, recipient: true });
+const TRANSFER_KEYS = optionKeys<TransferParams>({ amount: true, to: true });
+const TRANSFER_TO_KEYS = optionKeys<TransferParams["to"]>({ owner: true, number: true });
 
 /**
  * Moves USDC from the wallet's bank balance into its subaccount.
@@ -15,8 +23,9 @@ import { walletOf } from "./trader.js";
  * ```
  */
 export async function depositUsdc(context: ClientContext, params: { amount: string }): Promise<SendTxResult> {
+  assertKnownKeys(params, DEPOSIT_KEYS, "deposit");
   const signer = walletOf(context, "deposit");
-  const quantums = usdcToQuoteQuantums(params?.amount);
+  const quantums = usdcToQuoteQuantums(params.amount);
   return context.node.depositToSubaccount({
     signer,
     sender: signer.address,
@@ -37,8 +46,9 @@ export async function withdrawUsdc(
   context: ClientContext,
   params: { amount: string; recipient?: string },
 ): Promise<SendTxResult> {
+  assertKnownKeys(params, WITHDRAW_KEYS, "withdraw");
   const signer = walletOf(context, "withdraw");
-  const quantums = usdcToQuoteQuantums(params?.amount);
+  const quantums = usdcToQuoteQuantums(params.amount);
   return context.node.withdrawFromSubaccount({
     signer,
     sender: { owner: signer.address, number: context.subaccountNumber },
@@ -60,12 +70,14 @@ export async function transferUsdc(
   context: ClientContext,
   params: { amount: string; to: { owner?: string; number: number } },
 ): Promise<SendTxResult> {
+  assertKnownKeys(params, TRANSFER_KEYS, "transfer");
+  assertKnownKeys(params.to, TRANSFER_TO_KEYS, "transfer", "to");
   const signer = walletOf(context, "transfer");
-  const quantums = usdcToQuoteQuantums(params?.amount);
+  const quantums = usdcToQuoteQuantums(params.amount);
   return context.node.transfer({
     signer,
     sender: { owner: signer.address, number: context.subaccountNumber },
-    recipient: { owner: params.to?.owner ?? signer.address, number: params.to?.number },
+    recipient: { owner: params.to.owner ?? signer.address, number: params.to.number },
     quantums,
   });
 }

@@ -1,8 +1,7 @@
-import { quantumsToSize } from "@perpx/core";
+import { Exact, quantumsToSize } from "@perpx/core";
 import type { FillUpdate, OrderUpdate } from "@perpx/core/indexer";
 import type { LiveSubaccount } from "@perpx/indexer-client";
 import { ORDER_FLAGS } from "@perpx/node-client";
-import { Decimal } from "decimal.js";
 import type { OrderFill, OrderResult, OrderStatus, TrackedOrder } from "./tracking.js";
 
 /**
@@ -48,9 +47,12 @@ function reasonOf(order: OrderUpdate): string | undefined {
   return order.removalReason?.toLowerCase().replace(/^order_removal_reason_/, "");
 }
 
+/** The precision of an average fill price: 18 decimals (the finest a denom has), half away from zero. */
+const AVERAGE = { scale: 18, rounding: "halfExpand" } as const;
+
 /**
- * Sums fills in human units: the filled size, the size-weighted average price and the fees (USDC;
- * negative for a rebate).
+ * Sums fills in human units, exactly: the filled size, the size-weighted average price (to 18
+ * decimals) and the fees (USDC; negative for a rebate).
  *
  * @example
  * ```ts
@@ -65,21 +67,21 @@ export function fillTotals(
   averagePrice: string | undefined;
   fees: string;
 } {
-  let size = new Decimal(0);
-  let notional = new Decimal(0);
-  let priced = new Decimal(0);
-  let fees = new Decimal(0);
+  let size = new Exact(0);
+  let notional = new Exact(0);
+  let priced = new Exact(0);
+  let fees = new Exact(0);
   for (const fill of fills) {
     size = size.plus(fill.size);
     if (fill.price !== undefined) {
-      notional = notional.plus(new Decimal(fill.size).times(fill.price));
+      notional = notional.plus(new Exact(fill.size).times(fill.price));
       priced = priced.plus(fill.size);
     }
     if (fill.fee !== undefined) fees = fees.plus(fill.fee);
   }
   return {
     filledSize: size.toFixed(),
-    averagePrice: priced.isZero() ? undefined : notional.dividedBy(priced).toFixed(),
+    averagePrice: priced.isZero() ? undefined : notional.dividedBy(priced, AVERAGE).toFixed(),
     fees: fees.toFixed(),
   };
 }
@@ -117,7 +119,7 @@ export function orderOutcome(
   }));
   const totals = fillTotals(mine);
   // The order's own total can run ahead of the fills received (or stand alone on a snapshot).
-  const filled = Decimal.max(
+  const filled = Exact.max(
     totals.filledSize,
     order.totalFilled ?? "0",
     order.status === "FILLED" ? options.size : "0",
@@ -126,7 +128,7 @@ export function orderOutcome(
   const reason = reasonOf(order);
   let status: OrderStatus;
   // An order update can run ahead of the fill messages: final only once its fills are all in.
-  let final = new Decimal(totals.filledSize).greaterThanOrEqualTo(filled);
+  let final = new Exact(totals.filledSize).greaterThanOrEqualTo(filled);
   if (order.status === "FILLED" || complete) status = "FILLED";
   else if (
     order.status === "CANCELED" ||
@@ -164,14 +166,31 @@ export function orderOutcome(
 }
 
 /**
+ * The order as the indexer's live account shows it, or undefined when it does not, or while the
+ * feed is not in sync (after a drop, until the fresh snapshot): what it showed before is no
+ * longer known to hold.
+ */
+export function feedOrderOf(live: LiveSubaccount, order: TrackedOrder): OrderUpdate | undefined {
+  if (live.subscription.state !== "live") return undefined;
+  const clientId = String(order.wire.clientId);
+  const clobPairId = String(order.market.clobPairId);
+  const flags = String(ORDER_FLAGS[order.wire.kind]);
+  return live.view
+    .orders()
+    .find((o) => o.clientId === clientId && o.clobPairId === clobPairId && o.orderFlags === flags);
+}
+
+/**
  * Follows an order on the indexer's live account: calls `onUpdate` with each new state of it (as
  * {@link orderOutcome} reads it) until a final one, or until the signal aborts (rejecting with its
- * reason). An order the feed has not shown yet produces no update.
+ * reason). An order the feed has not shown yet produces no update, nor does anything while the
+ * feed is out of sync (reconnecting): it is read again from the fresh snapshot.
  *
  * @example
  * ```ts
  * import { ORDER_FLAGS } from "@perpx/node-client";
- * const price = (Number(btc.oraclePrice) / 2).toFixed(0);
+ * import { Exact } from "@perpx/core";
+ * const price = new Exact(btc.oraclePrice).dividedBy(2, { scale: 0, rounding: "floor" }).toFixed();
  * const handle = await client.placeOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price, rounding: "down" });
  * const wire = planOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price, rounding: "down" }, { market: btc, height: client.height(), nowMs: Date.now(), clientId: handle.clientId, subaccount });
  * const order = { wire, orderId: handle.orderId, market: btc, placedAtHeight: client.height(), canceled: () => false };
@@ -192,15 +211,10 @@ export function followOnFeed(params: {
   const { live, order, onUpdate, signal } = params;
   const { wire, market } = order;
   const size = quantumsToSize(wire.quantums, market);
-  const clientId = String(wire.clientId);
-  const clobPairId = String(market.clobPairId);
-  const flags = String(ORDER_FLAGS[wire.kind]);
   return new Promise<void>((resolve, reject) => {
     let last = "";
     const check = () => {
-      const found = live.view
-        .orders()
-        .find((o) => o.clientId === clientId && o.clobPairId === clobPairId && o.orderFlags === flags);
+      const found = feedOrderOf(live, order);
       if (!found) return;
       const fills = live.view.fills().filter((f) => f.orderId === found.id);
       const next = orderOutcome(found, fills, { size, canceled: order.canceled() });
@@ -214,7 +228,16 @@ export function followOnFeed(params: {
         resolve();
       }
     };
-    const off = live.on("change", check);
+    // What `check` throws (an `onUpdate` that fails) ends this wait with that error; it never
+    // reaches the feed, whose subscription would otherwise resync for it.
+    const off = live.on("change", () => {
+      try {
+        check();
+      } catch (error) {
+        finish();
+        reject(error);
+      }
+    });
     const abort = () => {
       finish();
       reject(signal.reason);

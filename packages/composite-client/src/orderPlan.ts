@@ -1,4 +1,5 @@
 import {
+  CANONICAL_DECIMAL_PATTERN,
   decimalToUnits,
   InvalidOrderError,
   oraclePriceToSubticks,
@@ -8,6 +9,7 @@ import {
 } from "@perpx/core";
 import type { Market, OrderSide, PlaceOrderParams, TimeInForce } from "@perpx/node-client";
 import { checkChainRules } from "./orderRules.js";
+import { checkOrderShape } from "./orderShape.js";
 
 /**
  * The order types of {@link CompositeClient.placeOrder}.
@@ -135,6 +137,7 @@ const DEFAULT_LIFETIME_SECONDS = 28 * 24 * 3600;
 /** Short-term orders without a `goodTil` live 20 blocks. */
 const DEFAULT_BLOCKS = 20;
 
+const CANONICAL_DECIMAL = new RegExp(CANONICAL_DECIMAL_PATTERN);
 const MARKET_TYPES: ReadonlySet<OrderType> = new Set(["MARKET", "STOP_MARKET", "TAKE_PROFIT_MARKET"]);
 const ORDER_TYPES: ReadonlySet<string> = new Set([
   "LIMIT",
@@ -182,12 +185,12 @@ export function orderKind(order: {
  * ```
  */
 export function slippagePpm(slippage: string): bigint {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(String(slippage));
-  const ppm = match?.[1] === undefined ? undefined : decimalToUnits(match[1], 4, { rounding: "down" });
+  const body = typeof slippage === "string" && slippage.endsWith("%") ? slippage.slice(0, -1) : "";
+  const ppm = CANONICAL_DECIMAL.test(body) ? decimalToUnits(body, 4, { rounding: "down" }) : undefined;
   if (ppm === undefined || ppm > 1_000_000n) {
     throw new InvalidOrderError(
       "slippage",
-      `must be a percentage such as "0.5%", got ${JSON.stringify(slippage)}`,
+      `must be a percentage such as "0.5%" (a canonical decimal, then %), got ${typeof slippage === "string" ? JSON.stringify(slippage.slice(0, 100)) : typeof slippage}`,
     );
   }
   return ppm;
@@ -289,6 +292,7 @@ function checkGoodTil(goodTil: GoodTil | undefined, kind: PlaceOrderParams["kind
  * ```
  */
 export function planOrder(order: HumanOrder, context: PlanContext): WireOrder {
+  checkOrderShape(order);
   const type = order.type ?? "LIMIT";
   if (!ORDER_TYPES.has(type)) {
     throw new InvalidOrderError("type", `must be one of ${[...ORDER_TYPES].join(", ")}, got ${String(type)}`);

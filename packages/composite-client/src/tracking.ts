@@ -1,9 +1,9 @@
-import { quantumsToSize } from "@perpx/core";
 import type { LiveSubaccount } from "@perpx/indexer-client";
 import type { Market, NodeClient } from "@perpx/node-client";
-import { clob } from "@perpx/proto";
+import type { clob } from "@perpx/proto";
 import type { HeightTracker } from "./height.js";
-import { followOnFeed, rejectionOf } from "./orderOutcome.js";
+import { followOnNode } from "./nodeFollow.js";
+import { feedOrderOf, followOnFeed } from "./orderOutcome.js";
 import type { WireOrder } from "./orderPlan.js";
 
 /**
@@ -105,52 +105,23 @@ export interface TrackedOrder {
   canceled: () => boolean;
 }
 
-const FINAL: ReadonlySet<OrderStatus> = new Set(["FILLED", "CANCELED", "EXPIRED", "REJECTED"]);
-
-function result(
-  status: OrderStatus,
-  filled: bigint,
-  market: Market,
-  fills: OrderFill[],
-  final?: boolean,
-  reason?: string,
-): OrderResult {
-  return {
-    status,
-    final: final ?? FINAL.has(status),
-    filledSize: quantumsToSize(filled, market),
-    fills: [...fills],
-    averagePrice: undefined,
-    fees: "0",
-    reason,
-  };
-}
-
-/** The status and reason of an order removed by the block proposer, in our words. */
-function removed(
-  reason: clob.OrderRemoval_RemovalReason,
-  filled: bigint,
-): { status: OrderStatus; reason: string } {
-  const name = removalReasonName(reason);
-  const rejection = rejectionOf(name);
-  return {
-    status: filled > 0n ? "PARTIALLY_FILLED" : rejection ? "REJECTED" : "CANCELED",
-    reason: rejection ?? name,
-  };
-}
-
-function removalReasonName(reason: clob.OrderRemoval_RemovalReason): string {
-  return String(clob.OrderRemoval_RemovalReason[reason] ?? reason).toLowerCase();
-}
+/** Blocks past a short-term order's good-til-block the feed has to show its end, before the node's blocks settle it. */
+const FEED_SLACK_BLOCKS = 2n;
 
 /**
  * Follows an order, calling `onUpdate` with each new state until a final one (or the signal
  * aborts). With the indexer's live account (`feed`): the order's state, fills, prices and fees and
- * its removal reason from the feed. Without it, from the node alone: a short-term order's fills
- * and removal from each block's proposed operations until its good-til-block; a stateful order in
- * state at each new block, and once it left state, its fills and removal from the blocks since it
- * was placed (FILLED, REJECTED with the proposer's reason, CANCELED when this client cancelled it,
- * EXPIRED past its good-til time, else CANCELED: it was cancelled elsewhere).
+ * its removal reason from the feed, read only while the feed is in sync (never from what it showed
+ * before a reconnect); and the node's blocks settle it once the height passed a short-term order's
+ * good-til-block (plus two blocks for the feed), the chain's time a stateful order's
+ * good-til-block-time, or the feed resynced without it (a restart, a reconnect, a lost message).
+ * Without a feed, from the node alone: a short-term order's fills and removal from each block's
+ * proposed operations until its good-til-block, then EXPIRED; a stateful order in state at each
+ * new block, and once it left state, its fills and removal from the blocks since it was placed
+ * (FILLED, REJECTED with the proposer's reason, CANCELED when this client cancelled it, EXPIRED
+ * past its good-til-block-time, else CANCELED: it was cancelled elsewhere). Node queries that fail
+ * (a node restarting) are asked again at the next block. A fill always wins: an order whose fills
+ * cover its size is FILLED, one partly filled before its end PARTIALLY_FILLED.
  *
  * @example
  * ```ts
@@ -174,93 +145,76 @@ export async function followOrder(params: {
   signal: AbortSignal;
   feed?: LiveSubaccount | undefined;
 }): Promise<void> {
-  const { node, height, order, onUpdate, signal } = params;
-  if (params.feed) return followOnFeed({ live: params.feed, order, onUpdate, signal });
-  const { wire, market } = order;
-  const size = wire.quantums;
-  const aborted = new Promise<never>((_, reject) => {
-    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
-  });
-  aborted.catch(() => {});
-  const nextBlock = (above: bigint) => Promise.race([height.waitAbove(above), aborted]);
-  const fills: OrderFill[] = [];
-  let filled = 0n;
-  const scan = async (from: bigint, to: bigint) => {
-    const outcome = await node.watchShortTermOrder({
-      orderId: order.orderId,
-      goodTilBlock: to,
-      fromHeight: from,
-      quantums: size - filled,
-      signal,
-    });
-    for (const fill of outcome.fills) {
-      fills.push({ size: quantumsToSize(fill.quantums, market), height: fill.height, role: fill.role });
-    }
-    filled += outcome.totalFilled;
-    return outcome;
+  const { feed, order, signal } = params;
+  if (!feed) return followOnNode(params);
+  const inner = new AbortController();
+  const stop = () => inner.abort(signal.reason);
+  if (signal.aborted) stop();
+  else signal.addEventListener("abort", stop, { once: true });
+  let done = false;
+  const onUpdate = (result: OrderResult) => {
+    if (done) return;
+    params.onUpdate(result);
+    done = result.final;
   };
-  if (wire.kind === "short-term") {
-    let from = order.placedAtHeight + 1n;
-    const last = BigInt(wire.goodTilBlock);
-    while (from <= last && filled < size) {
-      const seen = await nextBlock(from - 1n);
-      const upTo = seen < last ? seen : last;
-      const outcome = await scan(from, upTo);
-      if (outcome.removal) {
-        const end = removed(outcome.removal.reason, filled);
-        onUpdate(result(end.status, filled, market, fills, true, end.reason));
-        return;
-      }
-      from = upTo + 1n;
-      if (outcome.totalFilled > 0n && filled < size)
-        onUpdate(result("PARTIALLY_FILLED", filled, market, fills, false));
-      if (order.canceled()) break;
-    }
-    const ioc = wire.timeInForce === "IOC" || wire.timeInForce === "FILL_OR_KILL";
-    const status: OrderStatus =
-      filled === size
-        ? "FILLED"
-        : filled > 0n
-          ? "PARTIALLY_FILLED"
-          : ioc
-            ? "REJECTED"
-            : order.canceled()
-              ? "CANCELED"
-              : "EXPIRED";
-    const reason =
-      filled === size ? undefined : ioc ? "ioc_unfilled" : order.canceled() ? "user_canceled" : "expired";
-    onUpdate(result(status, filled, market, fills, true, reason));
-    return;
+  const onFeed = followOnFeed({ live: feed, order, onUpdate, signal: inner.signal });
+  const onChain = chainTakesOver({ ...params, feed }, inner.signal).then(() =>
+    followOnNode({ ...params, onUpdate, signal: inner.signal }),
+  );
+  try {
+    await Promise.race([onFeed, onChain]);
+  } finally {
+    signal.removeEventListener("abort", stop);
+    inner.abort(new Error("settled"));
+    onFeed.catch(() => {});
+    onChain.catch(() => {});
   }
-  let reported: OrderStatus | undefined;
-  let seenHeight = order.placedAtHeight;
-  for (;;) {
-    const state = await node.getStatefulOrder({
-      order: {
-        subaccount: wire.subaccount,
-        clientId: wire.clientId,
-        clobPairId: market.clobPairId,
-        kind: wire.kind,
-      },
-      signal,
+}
+
+/**
+ * Resolves when the node's blocks must settle an order followed on the feed: once the height passed
+ * a short-term order's good-til-block (plus {@link FEED_SLACK_BLOCKS}), or the chain's time a
+ * stateful order's good-til-block-time, or when the feed resynced (a reconnect, a restarted
+ * indexer, a lost message) without the order: whatever happened meanwhile, the chain says.
+ */
+function chainTakesOver(
+  params: { height: HeightTracker; order: TrackedOrder; feed: LiveSubaccount },
+  signal: AbortSignal,
+): Promise<void> {
+  const { height, order, feed } = params;
+  const { wire } = order;
+  const past = () =>
+    wire.kind === "short-term"
+      ? height.current() > BigInt(wire.goodTilBlock) + FEED_SLACK_BLOCKS
+      : Math.floor(height.latest().time.getTime() / 1000) > wire.goodTilBlockTime;
+  return new Promise<void>((resolve, reject) => {
+    let settled = false;
+    const finish = () => {
+      settled = true;
+      offResync();
+      signal.removeEventListener("abort", abort);
+    };
+    const abort = () => {
+      finish();
+      reject(signal.reason);
+    };
+    const offResync = feed.on("resync", () => {
+      if (settled || feedOrderOf(feed, order)) return;
+      finish();
+      resolve();
     });
-    if (!state) break;
-    const status: OrderStatus = state.fillAmount > 0n ? "PARTIALLY_FILLED" : "RESTING";
-    if (status !== reported) onUpdate(result(status, state.fillAmount, market, [], false));
-    reported = status;
-    seenHeight = await nextBlock(seenHeight);
-  }
-  // Out of state: what the blocks since its placement say.
-  const outcome = await scan(order.placedAtHeight, height.current());
-  if (filled >= size) {
-    onUpdate(result("FILLED", filled, market, fills, true));
-  } else if (outcome.removal) {
-    const end = removed(outcome.removal.reason, filled);
-    onUpdate(result(end.status, filled, market, fills, true, end.reason));
-  } else {
-    const expired = Math.floor(Date.now() / 1000) > wire.goodTilBlockTime;
-    const status: OrderStatus = filled > 0n ? "PARTIALLY_FILLED" : expired ? "EXPIRED" : "CANCELED";
-    const reason = expired ? "expired" : order.canceled() ? "user_canceled" : "canceled";
-    onUpdate(result(status, filled, market, fills, true, reason));
-  }
+    if (signal.aborted) return abort();
+    signal.addEventListener("abort", abort, { once: true });
+    void (async () => {
+      let seen = height.current();
+      while (!settled) {
+        if (past()) {
+          finish();
+          resolve();
+          return;
+        }
+        seen = await height.waitAbove(seen);
+      }
+    })();
+  });
 }

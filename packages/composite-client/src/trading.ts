@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from "@perpx/errors";
+import { assertKnownKeys, InvalidArgumentError, optionKeys } from "@perpx/core";
 import {
   type BroadcastMode,
   type BroadcastProgress,
@@ -15,6 +15,7 @@ import { type OrderHandle, orderHandle } from "./handle.js";
 import { OrderOutcomeUnknownError, watchSend } from "./inFlight.js";
 import { inFlightHandle } from "./lookUp.js";
 import { type HumanOrder, planOrder, type WireOrder } from "./orderPlan.js";
+import { checkOrderShape } from "./orderShape.js";
 import { subaccountOf, traderOf } from "./trader.js";
 
 /**
@@ -94,7 +95,8 @@ export async function placeHumanOrder(
   order: HumanOrder,
 ): Promise<OrderHandle> {
   const subaccount = subaccountOf(context);
-  const market = context.markets.cached(order?.market) ?? (await context.markets.get(order?.market));
+  checkOrderShape(order); // before the market lookup may go to the network (planOrder checks it again)
+  const market = context.markets.cached(order.market) ?? (await context.markets.get(order.market));
   const key = `${subaccount.owner}/${subaccount.number}/${market.ticker}`;
   const wire = planOrder(order, {
     market,
@@ -176,6 +178,8 @@ export async function cancelling<T>(entries: { canceled: boolean }[], send: () =
   }
 }
 
+const CANCEL_KEYS = optionKeys<Parameters<typeof cancelPlacedOrder>[2]>({ market: true, clientId: true });
+
 /**
  * Cancels one order this client placed (by market and client id), short-term or stateful.
  *
@@ -197,11 +201,12 @@ export async function cancelPlacedOrder(
   placed: PlacedOrders,
   params: { market: string; clientId: number },
 ): Promise<SendTxResult> {
-  const entry = placed.get(`${params?.market}/${params?.clientId}`);
+  assertKnownKeys(params, CANCEL_KEYS, "cancelOrder");
+  const entry = placed.get(`${params.market}/${params.clientId}`);
   if (!entry) {
     throw new InvalidArgumentError(
       "clientId",
-      `this client placed no order ${String(params?.clientId)} on ${String(params?.market)}`,
+      `this client placed no order ${String(params.clientId)} on ${String(params.market)}`,
     );
   }
   const { wire } = entry;

@@ -1,9 +1,22 @@
-import { approveAgentTypedData, encodeCredential, getEndpoint } from "@perpx/core";
+import {
+  approveAgentTypedData,
+  assertKnownKeys,
+  encodeCredential,
+  getEndpoint,
+  optionKeys,
+} from "@perpx/core";
 import { PerpxError } from "@perpx/errors";
 import type { EvmWallet } from "@perpx/node-client/wallets";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import type { ClientContext } from "./client.js";
 import { walletOf } from "./trader.js";
+
+const AUTHORIZE_KEYS = optionKeys<Parameters<typeof authorizeTradingKey>[1]>({ tradingKey: true });
+const APPROVE_KEYS = optionKeys<Parameters<typeof approveAgentFromEvm>[1]>({
+  evmWallet: true,
+  tradingKey: true,
+  expirySeconds: true,
+});
 
 /**
  * A trading key the owner authorized: its authenticator id, and the credential a bot connects with
@@ -69,6 +82,7 @@ export async function authorizeTradingKey(
   context: ClientContext,
   params: { tradingKey?: LocalWallet } = {},
 ): Promise<AuthorizedKey> {
+  assertKnownKeys(params, AUTHORIZE_KEYS, "authorizeTradingKey");
   const owner = walletOf(context, "authorizeTradingKey");
   const key = params.tradingKey ?? LocalWallet.generate();
   const { authenticatorId } = await context.node.registerTradingKey({ owner, publicKey: key.publicKey });
@@ -104,8 +118,9 @@ export async function approveAgentFromEvm(
   context: ClientContext,
   params: { evmWallet: EvmWallet; tradingKey?: LocalWallet; expirySeconds?: number },
 ): Promise<AuthorizedKey> {
+  assertKnownKeys(params, APPROVE_KEYS, "approveAgentFromEvm");
   const service = getEndpoint(context.config, "devnetControl");
-  const key = params?.tradingKey ?? LocalWallet.generate();
+  const key = params.tradingKey ?? LocalWallet.generate();
   const { evmWallet } = params;
   const nowMs = Date.now();
   const approval = {

@@ -1,5 +1,10 @@
-import { usdcToQuoteQuantums } from "@perpx/core";
-import { AbortedError, InvalidArgumentError } from "@perpx/errors";
+import {
+  AbortedError,
+  assertKnownKeys,
+  InvalidArgumentError,
+  optionKeys,
+  usdcToQuoteQuantums,
+} from "@perpx/core";
 import type { SendTxResult } from "@perpx/node-client";
 import { bridge } from "@perpx/proto";
 import type { ClientContext } from "./client.js";
@@ -18,6 +23,21 @@ async function voucherOf(context: ClientContext, amount: bigint, given: string |
   return enough.voucherDenom;
 }
 
+const REDEEM_KEYS = optionKeys<Parameters<typeof wrapRedeemUsdc>[1]>({ amount: true, voucherDenom: true });
+const WRAP_WITHDRAW_KEYS = optionKeys<Parameters<typeof wrapWithdrawUsdc>[1]>({
+  amount: true,
+  receiver: true,
+  voucherDenom: true,
+  timeoutSeconds: true,
+});
+const TRACK_KEYS = optionKeys<Parameters<typeof trackBridgeDeposit>[1]>({
+  address: true,
+  ethTxHash: true,
+  id: true,
+  onStatus: true,
+  signal: true,
+});
+
 /**
  * Redeems wrapped USDC for its IBC voucher on this chain (wrap `MsgRedeem`), in human USDC. The
  * voucher is the one whose backing covers the amount unless `voucherDenom` names it.
@@ -35,8 +55,9 @@ export async function wrapRedeemUsdc(
   context: ClientContext,
   params: { amount: string; voucherDenom?: string },
 ): Promise<SendTxResult> {
+  assertKnownKeys(params, REDEEM_KEYS, "wrapRedeem");
   const signer = walletOf(context, "wrapRedeem");
-  const amount = usdcToQuoteQuantums(params?.amount);
+  const amount = usdcToQuoteQuantums(params.amount);
   const voucherDenom = await voucherOf(context, amount, params.voucherDenom);
   return context.node.wrapRedeem({ signer, sender: signer.address, amount, voucherDenom });
 }
@@ -57,8 +78,9 @@ export async function wrapWithdrawUsdc(
   context: ClientContext,
   params: { amount: string; receiver: string; voucherDenom?: string; timeoutSeconds?: number },
 ): Promise<SendTxResult> {
+  assertKnownKeys(params, WRAP_WITHDRAW_KEYS, "wrapWithdraw");
   const signer = walletOf(context, "wrapWithdraw");
-  const amount = usdcToQuoteQuantums(params?.amount);
+  const amount = usdcToQuoteQuantums(params.amount);
   const voucherDenom = await voucherOf(context, amount, params.voucherDenom);
   return context.node.wrapWithdraw({
     signer,
@@ -124,7 +146,8 @@ export async function trackBridgeDeposit(
     signal?: AbortSignal;
   },
 ): Promise<BridgeDepositStatus> {
-  if (params?.ethTxHash === undefined && params?.id === undefined) {
+  assertKnownKeys(params, TRACK_KEYS, "trackBridgeDeposit");
+  if (params.ethTxHash === undefined && params.id === undefined) {
     throw new InvalidArgumentError(
       "ethTxHash",
       "give the deposit's source-chain transaction hash or its bridge event id",

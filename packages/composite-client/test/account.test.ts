@@ -112,7 +112,7 @@ describe("account views", () => {
     expect(Number(error.free)).toBeCloseTo(Number(account.freeCollateral), 4);
     expect(Number(error.required)).toBeCloseTo(Number(price) * Number(btc.indexer?.initialMarginFraction), 4);
     expect(error.message).toContain(`${error.required} USDC`);
-    for (const leverage of [0, "x", Number.NaN]) {
+    for (const leverage of [0, "x", Number.NaN, "5e0", "+5", " 5"]) {
       expect(
         isInvalidArgumentError(
           await client.setLeverage({ market: "BTC-USD", leverage }).catch((e: unknown) => e),

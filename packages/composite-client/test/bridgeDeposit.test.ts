@@ -12,7 +12,11 @@ import { describe, expect, it, vi } from "vitest";
 import { BridgeDepositError, type BridgeDepositStatus, evmRpcCall } from "../src/index.js";
 import { useDevnet } from "./support.js";
 
-const net = useDevnet({ liquidity: false, sourceChains: { blockTimeMs: 100, finalityDepth: 2 } });
+/** Source blocks are sealed by the tests (see `mineWhenPending`), so no step passes unseen. */
+const FINALITY_DEPTH = 2;
+const net = useDevnet({ liquidity: false, sourceChains: { blockTimeMs: 0, finalityDepth: FINALITY_DEPTH } });
+/** A bound on waiting for the client to report a step: it only catches a hang. */
+const HANG_GUARD = { timeout: 60_000, interval: 20 };
 const ORDER: BridgeDepositStatus["status"][] = ["OBSERVED", "FINALIZED", "ACKNOWLEDGED", "COMPLETED"];
 const sources = getNetwork("local").bridgeSources!;
 
@@ -24,6 +28,21 @@ async function bank(address: string): Promise<bigint> {
 async function sourceUsdc(url: string, usdc: string, owner: string): Promise<bigint> {
   const data = `0x70a08231${owner.slice(2).toLowerCase().padStart(64, "0")}`;
   return BigInt(await evmRpcCall<string>(url, "eth_call", [{ to: usdc, data }, "latest"]));
+}
+
+type SourceSlot = "l1" | "l2";
+
+/**
+ * Seals a block on the source chain whenever `from` has a transaction waiting, and never
+ * otherwise, so a deposit's block stays the head (the deposit OBSERVED, not final) until the test
+ * mines the blocks that make it final. Returns the stop function.
+ */
+function mineWhenPending(slot: SourceSlot, from: string): () => void {
+  const source = net.devnet.sourceChains[slot];
+  const timer = setInterval(() => {
+    if (source.chain.pendingNonce(from) > source.chain.ledger.nonce(from)) source.mine(1);
+  }, 10);
+  return () => clearInterval(timer);
 }
 
 /** An EVM signer that counts what it signs. */
@@ -50,17 +69,18 @@ describe("bridgeDeposit", () => {
       const url = source === "l1" ? net.devnet.endpoints.sourceL1Rpc : net.devnet.endpoints.sourceL2Rpc;
       const usdcBefore = await sourceUsdc(url, sources[source].usdcAddress, evmSigner.evmAddress);
       const steps: BridgeDepositStatus["status"][] = [];
-      const deposit = await client.bridgeDeposit({
-        amount: "12.5",
-        source,
-        evmSigner,
-        onStatus: (s) => steps.push(s.status),
-      });
+      const stopMining = mineWhenPending(source, evmSigner.evmAddress);
+      const deposit = await client
+        .bridgeDeposit({ amount: "12.5", source, evmSigner, onStatus: (s) => steps.push(s.status) })
+        .finally(stopMining);
       expect(deposit).toMatchObject({ recipient: wallet.address, amount: 12_500_000n });
       expect(deposit.approveTxHash).toMatch(/^0x[0-9a-f]{64}$/);
       expect(await sourceUsdc(url, sources[source].usdcAddress, evmSigner.evmAddress)).toBe(
         usdcBefore - 12_500_000n,
       );
+      // The deposit's block is the source chain's head: OBSERVED until the blocks that make it final.
+      await vi.waitFor(() => expect(steps).toContain("OBSERVED"), HANG_GUARD);
+      net.devnet.sourceChains[source].mine(FINALITY_DEPTH);
       const done = await deposit.credited;
       expect(done).toMatchObject({ status: "COMPLETED", coin: { denom: "uusdc", amount: "12500000" } });
       expect(steps[0]).toBe("OBSERVED");
@@ -91,21 +111,21 @@ describe("bridgeDeposit", () => {
       },
       evmSigner,
     );
+    const stopMining = mineWhenPending("l2", evmSigner.evmAddress);
     const hash = await evmRpcCall<string>(url, "eth_sendRawTransaction", [approve]);
-    await vi.waitFor(async () =>
-      expect(await evmRpcCall(url, "eth_getTransactionReceipt", [hash])).not.toBeNull(),
+    await vi.waitFor(
+      async () => expect(await evmRpcCall(url, "eth_getTransactionReceipt", [hash])).not.toBeNull(),
+      HANG_GUARD,
     );
 
     const recipient = LocalWallet.generate().address;
     const hexRecipient = `0x${Buffer.from(addressBytes(recipient)).toString("hex")}`;
-    const deposit = await client.bridgeDeposit({
-      amount: "1",
-      source: "l2",
-      evmSigner,
-      recipient: hexRecipient,
-    });
+    const deposit = await client
+      .bridgeDeposit({ amount: "1", source: "l2", evmSigner, recipient: hexRecipient })
+      .finally(stopMining);
     expect(deposit.approveTxHash).toBeUndefined();
     expect(deposit.recipient).toBe(recipient);
+    net.devnet.sourceChains.l2.mine(FINALITY_DEPTH);
     await deposit.credited;
     expect(await bank(recipient)).toBe(1_000_000n);
   });

@@ -6,7 +6,7 @@ import {
   type OrderOutcomeUnknownError,
 } from "../src/index.js";
 import { type CountingProxy, type ProxiedRequest, startCountingProxy } from "./proxy.js";
-import { fundedWallet, useDevnet } from "./support.js";
+import { fundedWallet, reachState, useDevnet } from "./support.js";
 
 const net = useDevnet();
 const proxies: CountingProxy[] = [];
@@ -92,7 +92,7 @@ describe("an order whose broadcast got no answer", () => {
     // The request went out once and nothing was resent.
     expect(proxy.requests.filter(isBroadcast).length - before).toBe(1);
     // It did reach the chain: the handle finds it in state, resting.
-    const truth = await unknown.handle.result({ timeoutMs: 2_000 });
+    const truth = await reachState(unknown.handle, "RESTING");
     expect(truth.status).toBe("RESTING");
     const state = await client.context.node.getStatefulOrder({
       order: {
@@ -170,7 +170,7 @@ describe("an order in flight, other ways", () => {
       }),
     );
     expect(isTransportError(unknown.cause)).toBe(true);
-    expect((await unknown.handle.result({ timeoutMs: 2_000 })).status).toBe("RESTING");
+    expect((await reachState(unknown.handle, "RESTING")).status).toBe("RESTING");
     await client.cancelOrder({ market: "BTC-USD", clientId: 63_001 });
   });
 
@@ -193,7 +193,7 @@ describe("an order in flight, other ways", () => {
     expect((await lost.handle.result({ timeoutMs: 500 })).status).toBe("UNKNOWN");
     // The next transaction takes its sequence: it can never be included now.
     const next = await client.placeOrder({ ...order, clientId: 64_003 });
-    expect((await next.result({ timeoutMs: 1_000 })).status).toBe("RESTING");
+    expect((await reachState(next, "RESTING")).status).toBe("RESTING");
     const truth = await lost.handle.result({ timeoutMs: 10_000 });
     expect([truth.status, truth.reason, truth.final]).toEqual(["REJECTED", "not_included", true]);
     const short = await (shortTerm as OrderOutcomeUnknownError).handle.result({ timeoutMs: 20_000 });

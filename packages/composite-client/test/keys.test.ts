@@ -3,7 +3,7 @@ import type { TradingKey } from "@perpx/node-client/wallets";
 import { EvmWallet } from "@perpx/node-client/wallets";
 import { describe, expect, it } from "vitest";
 import type { CompositeClient } from "../src/index.js";
-import { fundedWallet, useDevnet } from "./support.js";
+import { fundedWallet, reachState, useDevnet } from "./support.js";
 
 const net = useDevnet();
 
@@ -33,7 +33,7 @@ async function tradesAndIsRefusedTheRest(credential: string, master: string) {
     price: (Number(btc.oraclePrice) * 0.5).toFixed(0),
     rounding: "down",
   });
-  expect((await handle.result({ timeoutMs: 5_000 })).status).toBe("RESTING");
+  expect((await reachState(handle, "RESTING")).status).toBe("RESTING");
   await bot.cancelOrder({ market: "BTC-USD", clientId: handle.clientId });
   expect(signed).toHaveLength(2);
   const refusals = [

@@ -3,7 +3,7 @@ import { isInvalidArgumentError } from "@perpx/errors";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { describe, expect, it, vi } from "vitest";
 import { type CompositeClient, FaucetError, type OrderResult } from "../src/index.js";
-import { fundedWallet, useDevnet } from "./support.js";
+import { fundedWallet, reachState, useDevnet } from "./support.js";
 
 const net = useDevnet();
 
@@ -56,7 +56,7 @@ describe("order lifecycles through the composite client", () => {
       rounding: "up",
     });
     expect([stop.kind, takeProfit.kind]).toEqual(["conditional", "conditional"]);
-    expect((await stop.result({ timeoutMs: 500 })).status).toBe("RESTING");
+    expect((await reachState(stop, "RESTING")).status).toBe("RESTING");
     const shortTerm = await client.placeOrder({
       market: "BTC-USD",
       side: "BUY",
@@ -151,7 +151,7 @@ describe("order lifecycles through the composite client", () => {
       price: await farPrice(bot, 0.5),
       rounding: "down",
     });
-    expect((await handle.result({ timeoutMs: 1_000 })).status).toBe("RESTING");
+    expect((await reachState(handle, "RESTING")).status).toBe("RESTING");
     await bot.cancelOrder({ market: "BTC-USD", clientId: handle.clientId });
     for (const refused of [
       await bot.withdraw({ amount: "1" }).catch((e: unknown) => e),

@@ -1,6 +1,6 @@
 import { resolveNetwork } from "@perpx/core";
 import { describe, expect, it } from "vitest";
-import type { CompositeClient, ConnectOptions } from "../src/index.js";
+import type { CompositeClient, ConnectOptions, OrderHandle } from "../src/index.js";
 import { fundedWallet, useDevnet } from "./support.js";
 
 const net = useDevnet();
@@ -89,18 +89,31 @@ describe.each(paths)("order results $name", ({ options }) => {
 
   it("a timeout answers UNKNOWN and never resubmits", async () => {
     const client = await net.connect({ ...options(), wallet: await fundedWallet(net.devnet) });
-    const handle = await client.placeOrder({
-      market: "BTC-USD",
-      side: "BUY",
-      size: "0.001",
-      price: ((await oracle(client)) * 0.5).toFixed(0),
-      rounding: "down",
-      goodTil: { blocks: 3 },
-    });
-    const early = await handle.result({ timeoutMs: 0 });
-    // Nothing observed yet: UNKNOWN (the feed may already show it resting).
-    expect(client.context.feed ? ["UNKNOWN", "RESTING"] : ["UNKNOWN"]).toContain(early.status);
-    expect(early.final).toBe(false);
+    const price = ((await oracle(client)) * 0.5).toFixed(0);
+    // The good-til-block is 3 past the client's live height: hold the chain still until the client
+    // has seen its latest block and the order is in, so a loaded machine cannot let the chain run
+    // past that height between the read and the send.
+    const { producer } = net.devnet;
+    const blockTimeMs = producer.blockTimeMs;
+    producer.setBlockTimeMs(0);
+    let handle: OrderHandle;
+    try {
+      await client.context.height.waitAbove(net.devnet.app.latestBlock().height - 1n);
+      handle = await client.placeOrder({
+        market: "BTC-USD",
+        side: "BUY",
+        size: "0.001",
+        price,
+        rounding: "down",
+        goodTil: { blocks: 3 },
+      });
+      const early = await handle.result({ timeoutMs: 0 });
+      // Nothing observed yet: UNKNOWN (the feed may already show it resting).
+      expect(client.context.feed ? ["UNKNOWN", "RESTING"] : ["UNKNOWN"]).toContain(early.status);
+      expect(early.final).toBe(false);
+    } finally {
+      producer.setBlockTimeMs(blockTimeMs);
+    }
     const end = await handle.result({ timeoutMs: 20_000 });
     expect([end.status, end.reason]).toEqual(["EXPIRED", "expired"]);
     expect(await openOrderCount(client.subaccount.owner, handle.clientId)).toBeLessThanOrEqual(1);

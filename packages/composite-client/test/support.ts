@@ -2,7 +2,13 @@ import { type Devnet, type StartDevnetOptions, startDevnet } from "@perpx/devnet
 import type { TxSigner } from "@perpx/node-client";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { afterAll, beforeAll } from "vitest";
-import { CompositeClient, type ConnectOptions } from "../src/index.js";
+import {
+  CompositeClient,
+  type ConnectOptions,
+  type OrderHandle,
+  type OrderResult,
+  type OrderStatus,
+} from "../src/index.js";
 
 /** The devnet's endpoints under core's names (gRPC over TLS). */
 export function endpointsOf(devnet: Devnet) {
@@ -88,4 +94,14 @@ export function recordingSigner(wallet: LocalWallet): { signer: TxSigner; signed
       },
     },
   };
+}
+
+/**
+ * Follows `handle` until it reports `status` (or a final state) and returns that state: a wait for
+ * the state however long a loaded machine takes, where `result({ timeoutMs })` would answer
+ * whatever it had seen when its time ran out. The test's own timeout is the only hang guard.
+ */
+export async function reachState(handle: OrderHandle, status: OrderStatus): Promise<OrderResult> {
+  for await (const state of handle.updates()) if (state.status === status || state.final) return state;
+  throw new Error(`order ${handle.clientId} stopped reporting before ${status}`);
 }

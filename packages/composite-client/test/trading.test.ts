@@ -2,7 +2,7 @@ import { isInvalidAmountError, isInvalidOrderError } from "@perpx/core";
 import { isInvalidArgumentError, isPerpxError } from "@perpx/errors";
 import type { TxSigner } from "@perpx/node-client";
 import { describe, expect, it, vi } from "vitest";
-import { useDevnet } from "./support.js";
+import { reachState, useDevnet } from "./support.js";
 
 const net = useDevnet();
 
@@ -35,7 +35,7 @@ describe("the composite client against a devnet with liquidity", () => {
       rounding: "down",
     });
     expect(handle.kind).toBe("long-term");
-    expect((await handle.result({ timeoutMs: 1_000 })).status).toBe("RESTING");
+    expect((await reachState(handle, "RESTING")).status).toBe("RESTING");
     await client.cancelOrder({ market: "BTC-USD", clientId: handle.clientId });
     const done = await handle.result({ timeoutMs: 10_000 });
     expect([done.status, done.final]).toEqual(["CANCELED", true]);
@@ -105,7 +105,7 @@ describe("the composite client against a devnet with liquidity", () => {
     const handle = await client.placeOrder(order);
     const retry = await client.placeOrder({ ...order, clientId: handle.clientId }).catch((e: unknown) => e);
     expect(isPerpxError(retry)).toBe(true);
-    expect((await handle.result({ timeoutMs: 1_000 })).status).toBe("RESTING");
+    expect((await reachState(handle, "RESTING")).status).toBe("RESTING");
     await client.cancelOrder({ market: "BTC-USD", clientId: handle.clientId });
   });
 

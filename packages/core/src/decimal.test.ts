@@ -1,13 +1,35 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatExact, parseDecimal, toGrid } from "./decimal.js";
+import { CANONICAL_DECIMAL_PATTERN, formatExact, parseDecimal, toGrid } from "./decimal.js";
 
 describe("parseDecimal", () => {
-  it("reads plain and exponent notation exactly", () => {
+  it("reads canonical decimals exactly, and a leading minus", () => {
     expect(parseDecimal("28688.190", "price")).toEqual({ coefficient: 28688190n, exponent: -3 });
-    expect(parseDecimal("-1.5e-3", "amount")).toEqual({ coefficient: -15n, exponent: -4 });
-    expect(parseDecimal("1E+21", "amount")).toEqual({ coefficient: 1n, exponent: 21 });
-    expect(parseDecimal(".5", "amount")).toEqual({ coefficient: 5n, exponent: -1 });
+    expect(parseDecimal("-0.0015", "amount")).toEqual({ coefficient: -15n, exponent: -4 });
+    expect(parseDecimal("007", "amount")).toEqual({ coefficient: 7n, exponent: 0 });
+  });
+
+  it("refuses every other written form: spaces, signs, exponents, a bare dot", () => {
+    for (const text of [" 1", "1\n", "+1", ".5", "5.", "1e5", "1E-3", "-", "", "1_000", "0x1", "Infinity"]) {
+      expect(() => parseDecimal(text, "amount"), text).toThrow(/not-a-decimal|plain digits/);
+    }
+  });
+
+  it("takes CANONICAL_DECIMAL_PATTERN as the written form (property)", () => {
+    const canonical = new RegExp(CANONICAL_DECIMAL_PATTERN);
+    fc.assert(
+      fc.property(fc.string({ maxLength: 12, unit: fc.constantFrom(..."0123456789.-+eE _") }), (text) => {
+        const accepted = (() => {
+          try {
+            parseDecimal(text, "amount");
+            return true;
+          } catch {
+            return false;
+          }
+        })();
+        expect(accepted).toBe(canonical.test(text.startsWith("-") ? text.slice(1) : text));
+      }),
+    );
   });
 
   it("round-trips through formatExact (property)", () => {

@@ -1,20 +1,29 @@
 import { InvalidArgumentError } from "@perpx/errors";
-import type { Decimal } from "decimal.js";
 import { type AmountKind, InvalidAmountError } from "./errors.js";
+import type { Exact } from "./exact.js";
+import type { DecimalLike } from "./exact-math.js";
 
 /**
- * A human amount: a decimal string (`"28688.5"`, `"1e-4"`) or a `decimal.js` `Decimal`. JS numbers
- * are refused: they cannot hold most decimal fractions exactly.
+ * A human amount: a canonical decimal string (digits with one optional `.` between digits, as
+ * {@link CANONICAL_DECIMAL_PATTERN} says: `"28688.5"`, `"0.0001"`), an {@link Exact}, or a finite
+ * `decimal.js` `Decimal` (any {@link DecimalLike}, taken exactly as its plain-notation `toFixed()`).
+ * Anything else is an `InvalidAmountError` (`not-a-decimal`) before anything is signed: spaces, a
+ * `+`, an exponent (`"1e-4"`), a bare `.` end (`".5"`, `"5."`), JS numbers (they cannot hold most
+ * decimal fractions exactly). A leading `-` is read, so `"-1"` is refused as `not-positive` where an
+ * amount must be positive. At most 1,000 characters, and a `Decimal`'s exponent within ±1,000
+ * (`out-of-range`).
  *
  * @example
  * ```ts
  * import { Decimal } from "decimal.js";
  *
  * const size: DecimalInput = "0.01";
- * const price: DecimalInput = new Decimal("28688");
+ * const price: DecimalInput = new Exact("57377").dividedBy(2, { scale: 0, rounding: "floor" });
+ * const legacy: DecimalInput = new Decimal("28688");
+ * const tiny: DecimalInput = new Decimal("1e-4"); // a Decimal may be built from any notation
  * ```
  */
-export type DecimalInput = string | Decimal;
+export type DecimalInput = string | Exact | DecimalLike;
 
 /**
  * An integer amount in base units: a `bigint`, a decimal integer string (as JSON APIs send them),
@@ -48,9 +57,11 @@ export interface ExactDecimal {
   readonly exponent: number;
 }
 
-/** Largest exponent (in absolute value) accepted in a decimal's written form. */
+/** Largest exponent (in absolute value) of a `Decimal` input. */
 const MAX_WRITTEN_EXPONENT = 1000;
-const DECIMAL = /^([+-])?(\d+(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?$/;
+/** Longest decimal string read (a u64 of quantums at 18 decimals is under 40 characters). */
+const MAX_WRITTEN_LENGTH = 1000;
+const CANONICAL_DECIMAL = new RegExp(CANONICAL_DECIMAL_PATTERN);
 
 const pow10Cache: bigint[] = [];
 /** 10^n for n >= 0. */
@@ -66,76 +77,83 @@ function pow10(n: number): bigint {
   return 10n ** BigInt(n);
 }
 
-function isDecimalInstance(value: unknown): value is Decimal {
+/** An `Exact` or a decimal.js `Decimal`: both are {@link DecimalLike}s. */
+function isDecimalInstance(value: unknown): value is DecimalLike {
   return (
     typeof value === "object" &&
     value !== null &&
-    (value as { toStringTag?: unknown }).toStringTag === "[object Decimal]" &&
-    typeof (value as { isFinite?: unknown }).isFinite === "function"
+    typeof (value as { isFinite?: unknown }).isFinite === "function" &&
+    typeof (value as { toFixed?: unknown }).toFixed === "function"
   );
 }
 
-/** The input as shown in error messages (shortened when very long). */
+/** The input as shown in error messages (a string as written, quoted when it is not canonical; shortened when very long). */
 export function showInput(input: unknown): string {
   let text: string;
-  if (typeof input === "string") text = input.trim();
-  else if (isDecimalInstance(input)) text = input.toString();
-  else if (typeof input === "bigint") text = input.toString();
+  if (typeof input === "string") {
+    const shown = input.length > 100 ? `${input.slice(0, 100)}...` : input;
+    return isCanonical(input) ? shown : JSON.stringify(shown);
+  }
+  if (isDecimalInstance(input)) text = input.toString();
+  else if (typeof input === "object" && input !== null)
+    return Array.isArray(input) ? "an array" : "an object";
   else text = String(input);
   return text.length > 100 ? `${text.slice(0, 100)}...` : text;
 }
 
+/** True for a canonical decimal, after an optional leading `-`. */
+function isCanonical(text: string): boolean {
+  return CANONICAL_DECIMAL.test(text.startsWith("-") ? text.slice(1) : text);
+}
+
+function notADecimal(input: unknown, kind: AmountKind, problem: string): InvalidAmountError {
+  return new InvalidAmountError({ kind, value: showInput(input), reason: "not-a-decimal", problem });
+}
+
+function outOfRange(input: unknown, kind: AmountKind, problem: string): InvalidAmountError {
+  return new InvalidAmountError({ kind, value: showInput(input), reason: "out-of-range", problem });
+}
+
 /**
- * Parses a decimal string or `Decimal` exactly.
+ * Parses a user's decimal exactly: a canonical decimal string ({@link CANONICAL_DECIMAL_PATTERN},
+ * after an optional leading `-`) or a finite `Decimal` (its plain-notation `toFixed()`).
  *
  * @throws {InvalidAmountError} (`not-a-decimal`, `out-of-range`) naming `kind` and the value.
  */
 export function parseDecimal(input: DecimalInput, kind: AmountKind): ExactDecimal {
   let text: string;
   if (typeof input === "string") {
-    text = input.trim();
+    text = input;
   } else if (isDecimalInstance(input)) {
-    if (!input.isFinite()) {
-      throw new InvalidAmountError({
-        kind,
-        value: showInput(input),
-        reason: "not-a-decimal",
-        problem: "must be finite",
-      });
+    if (!input.isFinite()) throw notADecimal(input, kind, "must be finite");
+    // decimal.js keeps its exponent in `e`: refuse a huge one before toFixed() writes every digit
+    const exponent = (input as { e?: unknown }).e;
+    if (typeof exponent === "number" && Math.abs(exponent) > MAX_WRITTEN_EXPONENT) {
+      throw outOfRange(input, kind, `exponent beyond ±${MAX_WRITTEN_EXPONENT}`);
     }
-    text = input.toString();
+    text = input.toFixed();
   } else {
-    throw new InvalidAmountError({
-      kind,
-      value: showInput(input),
-      reason: "not-a-decimal",
-      problem: `expected a decimal string or a Decimal, got a ${typeof input}`,
-    });
+    const type = typeof input;
+    const got =
+      input === null || type === "object" ? showInput(input) : `${type === "undefined" ? "an" : "a"} ${type}`;
+    throw notADecimal(input, kind, `expected a decimal string or a Decimal, got ${got}`);
   }
-  const match = DECIMAL.exec(text);
-  if (!match) {
-    throw new InvalidAmountError({
-      kind,
-      value: showInput(input),
-      reason: "not-a-decimal",
-      problem: "is not a decimal number",
-    });
+  if (text.length > MAX_WRITTEN_LENGTH) {
+    throw outOfRange(input, kind, `longer than ${MAX_WRITTEN_LENGTH} characters`);
   }
-  const [, sign, body = "", exp] = match;
-  const written = exp === undefined ? 0 : Number(exp);
-  if (!Number.isSafeInteger(written) || Math.abs(written) > MAX_WRITTEN_EXPONENT) {
-    throw new InvalidAmountError({
+  if (!isCanonical(text)) {
+    throw notADecimal(
+      input,
       kind,
-      value: showInput(input),
-      reason: "out-of-range",
-      problem: `exponent beyond ±${MAX_WRITTEN_EXPONENT}`,
-    });
+      'must be plain digits with at most one "." between digits, like "0.5" (no spaces, sign, exponent or bare ".")',
+    );
   }
+  const negative = text.startsWith("-");
+  const body = negative ? text.slice(1) : text;
   const dot = body.indexOf(".");
   const digits = dot === -1 ? body : body.slice(0, dot) + body.slice(dot + 1);
-  const fraction = dot === -1 ? 0 : body.length - dot - 1;
-  const magnitude = BigInt(digits === "" ? "0" : digits);
-  return { coefficient: sign === "-" ? -magnitude : magnitude, exponent: written - fraction };
+  const magnitude = BigInt(digits);
+  return { coefficient: negative ? -magnitude : magnitude, exponent: dot === -1 ? 0 : dot - body.length + 1 };
 }
 
 /**

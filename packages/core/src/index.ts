@@ -65,6 +65,8 @@ export {
   MissingEndpointError,
   UnknownNetworkError,
 } from "./errors.js";
+export { Exact, type ExactInput } from "./exact.js";
+export type { DecimalLike, ExactPrecision, ExactRounding } from "./exact-math.js";
 export { type FeeCoin, feeForGas } from "./fees.js";
 export {
   type DenomTrace,
@@ -110,6 +112,12 @@ export {
   USDC_DECIMALS,
   USDC_DENOM,
 } from "./networks.js";
+export {
+  assertKnownKeys,
+  isUnknownOptionError,
+  optionKeys,
+  UnknownOptionError,
+} from "./options.js";
 export {
   type AmountOptions,
   type AmountRounding,

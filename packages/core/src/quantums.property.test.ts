@@ -6,6 +6,7 @@
 import { Decimal } from "decimal.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { formatExact } from "./decimal.js";
 import { isInvalidAmountError } from "./errors.js";
 import {
   type ClobPairParams,
@@ -28,13 +29,13 @@ const clobPair: fc.Arbitrary<ClobPairParams> = fc.record({
   subticksPerTick: fc.bigInt({ min: 1n, max: (1n << 32n) - 1n }),
 });
 
-/** A positive decimal with up to 30 significant digits and an exponent from -40 to 10, as a string. */
+/** A positive decimal with up to 30 significant digits and an exponent from -40 to 10, as a canonical string. */
 const positiveDecimal = fc
   .record({
     coefficient: fc.bigInt({ min: 1n, max: 10n ** 30n }),
     exponent: fc.integer({ min: -40, max: 10 }),
   })
-  .map(({ coefficient, exponent }) => `${coefficient}e${exponent}`);
+  .map(({ coefficient, exponent }) => formatExact(coefficient, exponent));
 
 const sizeShift = (p: ClobPairParams) => -p.atomicResolution;
 const priceShift = (p: ClobPairParams) => p.atomicResolution - p.quantumConversionExponent + 6;
@@ -56,7 +57,7 @@ function nearGrid(shift: number, step: bigint): fc.Arbitrary<string> {
       return j.map((offset) => ({ units: k * scaled + offset, x }));
     })
     .filter(({ units }) => units > 0n)
-    .map(({ units, x }) => `${units}e${-shift - x}`);
+    .map(({ units, x }) => formatExact(units, -shift - x));
 }
 
 /** A clob pair and a size (or price) for it: arbitrary, or near the grid. */

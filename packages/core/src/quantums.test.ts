@@ -94,13 +94,34 @@ describe("ETH-USD (atomic resolution -9)", () => {
 });
 
 describe("sizeToQuantums", () => {
-  it("accepts Decimal instances, exponent notation and signs", () => {
+  it("takes a Decimal exactly, whatever notation built it", () => {
     expect(sizeToQuantums(new Decimal("0.01"), BTC)).toBe(100_000_000n);
     expect(sizeToQuantums(new Decimal("1e-4"), BTC)).toBe(1_000_000n);
-    expect(sizeToQuantums("1e-2", BTC)).toBe(100_000_000n);
-    expect(sizeToQuantums("+0.0100000", BTC)).toBe(100_000_000n);
-    expect(sizeToQuantums(" .5 ", BTC)).toBe(5_000_000_000n);
-    expect(sizeToQuantums("5.", BTC)).toBe(50_000_000_000n);
+    expect(sizeToQuantums(new Decimal("0.0100000"), BTC)).toBe(100_000_000n);
+    expect(sizeToQuantums("0.0100000", BTC)).toBe(100_000_000n);
+    expect(amountError(() => sizeToQuantums(new Decimal("1e-1001"), BTC)).reason).toBe("out-of-range");
+  });
+
+  it.each([
+    " 1",
+    "1\n",
+    "+1",
+    ".5",
+    "5.",
+    "1e5",
+    "1E-3",
+    "1e-2",
+    " .5 ",
+    "+0.01",
+    "-.5",
+    "--1",
+    "1.2.3",
+    "٣",
+  ])("refuses the non-canonical decimal string %j, naming it", (value) => {
+    const error = amountError(() => sizeToQuantums(value, BTC));
+    expect(error.reason).toBe("not-a-decimal");
+    expect(error.kind).toBe("size");
+    expect(error.value).toBe(JSON.stringify(value));
   });
 
   it("refuses an off-step size by default, naming the value and the nearest valid sizes", () => {
@@ -149,7 +170,7 @@ describe("sizeToQuantums", () => {
   });
 
   it("refuses sizes above uint64", () => {
-    expect(amountError(() => sizeToQuantums("1e10", BTC)).reason).toBe("out-of-range");
+    expect(amountError(() => sizeToQuantums("10000000000", BTC)).reason).toBe("out-of-range");
     expect(sizeToQuantums("1844674407", BTC)).toBe(18_446_744_070_000_000_000n);
   });
 
@@ -164,7 +185,8 @@ describe("sizeToQuantums", () => {
     ["a Decimal Infinity", new Decimal(Number.POSITIVE_INFINITY), "not-a-decimal"],
     ["a thousands separator", "1,000", "not-a-decimal"],
     ["hex", "0x10", "not-a-decimal"],
-    ["a huge exponent", "1e100000", "out-of-range"],
+    ["a huge string", "1".repeat(1001), "out-of-range"],
+    ["a huge Decimal", new Decimal("1e100000"), "out-of-range"],
   ])("refuses %s", (_, value, reason) => {
     expect(amountError(() => sizeToQuantums(value as string, BTC)).reason).toBe(reason);
   });
@@ -331,7 +353,7 @@ describe("amounts", () => {
     expect(nativeToBaseUnits("1.5")).toBe(1_500_000_000_000_000_000n);
     expect(nativeToBaseUnits("0.000000000000000001")).toBe(1n);
     expect(baseUnitsToNative(1_500_000_000_000_000_000n)).toBe("1.5");
-    expect(amountError(() => nativeToBaseUnits("1e-19")).reason).toBe("off-grid");
+    expect(amountError(() => nativeToBaseUnits("0.0000000000000000001")).reason).toBe("off-grid");
   });
 
   it("are signed, with down and up toward -∞ and +∞ and ties away from zero", () => {

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DirectSecp256k1HdWallet } from "@cosmjs/proto-signing";
 import { GasPrice, SigningStargateClient, StargateClient } from "@cosmjs/stargate";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { GENESIS_ACCOUNTS, STATE_FILE, TLS_FILES } from "../src/index.js";
 import { LIQUIDITY_SIGNER_LABEL } from "../src/liquidity/maker.js";
 import { devnetSigner } from "../src/liquidity/signer.js";
@@ -26,6 +26,8 @@ function stateDir(): string {
   return dir;
 }
 
+// Each test's timeout is a hang guard: 120 s for each CLI it starts (the ready-line guard of
+// ./support/cli-child.ts, tsx compiling the sources on a loaded machine), plus 30 s.
 describe("perpx-devnet start", () => {
   it("prints one ready line, keeps balances and sequences across SIGKILL, and stops on SIGTERM", async () => {
     const dir = stateDir();
@@ -61,7 +63,7 @@ describe("perpx-devnet start", () => {
     const sent = await client.sendTokens(alice.address, bob, [{ denom: "uusdc", amount: "777" }], "auto");
     expect(sent.code).toBe(0);
     // Let a few more blocks be written after the tx's block, then kill without warning.
-    await new Promise((r) => setTimeout(r, 150));
+    await vi.waitFor(async () => expect(await client.getHeight()).toBeGreaterThan(sent.height + 2));
     const account = await client.getAccount(alice.address);
     const balance = await client.getBalance(bob, "uusdc");
     const height = await client.getHeight();
@@ -84,7 +86,7 @@ describe("perpx-devnet start", () => {
     expect(await second.exited).toEqual({ code: 0, signal: null });
     expect(existsSync(join(dir, STATE_FILE))).toBe(true);
     expect(second.stdout().trim().split("\n")).toHaveLength(1);
-  }, 60_000);
+  }, 270_000);
 
   it("never leaves a state it cannot resume from, however often it is killed mid-run", async () => {
     const dir = stateDir();
@@ -101,7 +103,7 @@ describe("perpx-devnet start", () => {
     }
     const leftovers = readdirSync(dir).filter((name) => name.includes(".tmp-"));
     expect(leftovers.length).toBeLessThanOrEqual(1);
-  }, 60_000);
+  }, 510_000);
 
   it("keeps --pruning-keep-recent blocks in memory and answers older heights as a pruned node", async () => {
     const run = await startCli(["--block-time-ms", "0", "--pruning-keep-recent", "2"]);
@@ -119,7 +121,7 @@ describe("perpx-devnet start", () => {
     expect(old.error.data).toBe("height 2 is not available, lowest height is 5");
     run.child.kill("SIGKILL");
     await run.exited;
-  }, 30_000);
+  }, 150_000);
 
   it("runs the devnet-owned market maker with --liquidity, funded from the start", async () => {
     const run = await startCli(["--block-time-ms", "0", "--liquidity"]);
@@ -130,13 +132,13 @@ describe("perpx-devnet start", () => {
     expect(answer.subaccount.asset_positions[0]).toMatchObject({ asset_id: 0, quantums: "10000000000000" });
     run.child.kill("SIGKILL");
     await run.exited;
-  }, 30_000);
+  }, 150_000);
 
   it("stops cleanly on SIGINT", async () => {
     const run = await startCli(["--block-time-ms", "10"]);
     run.child.kill("SIGINT");
     expect(await run.exited).toEqual({ code: 0, signal: null });
-  }, 30_000);
+  }, 150_000);
 
   it("refuses a bad flag with a usage error", async () => {
     const run = await runCli(["start", "--profile", "moon"]);
@@ -145,5 +147,5 @@ describe("perpx-devnet start", () => {
     const delay = await runCli(["start", "--ibc-relay-delay-blocks", "100001"]);
     expect(delay.code).toBe(2);
     expect(delay.stderr).toContain("--ibc-relay-delay-blocks must be an integer from 0 to 100000");
-  }, 20_000);
+  }, 270_000);
 });

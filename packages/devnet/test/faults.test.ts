@@ -46,6 +46,8 @@ async function kill9(run: StartedCli): Promise<void> {
   expect((await run.exited).signal).toBe("SIGKILL");
 }
 
+// Each test's timeout is a hang guard: 120 s for each CLI it starts (the ready-line guard of
+// ./support/cli-child.ts), plus 30 s.
 describe("a devnet child process under kill -9", () => {
   it("keeps a faucet credit and a /devnet/fund credit answered 200 just before the kill", async () => {
     const dir = stateDir();
@@ -66,7 +68,7 @@ describe("a devnet child process under kill -9", () => {
     expect(await balance(second, FRESH, "aperpx")).toBe(10n * 10n ** 18n);
     expect(await balance(second, BOB, "uusdc")).toBe(before + 4242n);
     await kill9(second);
-  }, 60_000);
+  }, 270_000);
 
   it("refuses a second devnet on a state directory in use, naming the holder, and takes over after kill -9", async () => {
     const dir = stateDir();
@@ -93,5 +95,5 @@ describe("a devnet child process under kill -9", () => {
     expect(JSON.parse(readFileSync(join(dir, LOCK_FILE), "utf8")).pid).toBe(second.child.pid);
     expect(await balance(second, FRESH, "uusdc")).toBe(5n);
     await kill9(second);
-  }, 60_000);
+  }, 390_000);
 });

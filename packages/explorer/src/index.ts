@@ -5,6 +5,7 @@
  */
 export { type ExplorerConfig, type ExplorerConfigOptions, explorerConfig } from "./config.js";
 export {
+  contentSecurityPolicy,
   DEFAULT_EXPLORER_PORT,
   type ExplorerAssets,
   type ExplorerServer,

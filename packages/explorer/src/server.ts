@@ -1,11 +1,13 @@
 /**
- * The explorer's server: the page (one HTML document and its bundled script) and `/config.json`
- * for one network, over loopback HTTP by default.
+ * The explorer's server: the page (one HTML document, its bundled script and its stylesheet) and
+ * `/config.json` for one network, over loopback HTTP by default. Every answer carries a
+ * Content-Security-Policy without inline script or style, and slow clients are cut.
  */
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { InvalidArgumentError } from "@perpx/errors";
+import { STYLE } from "./app/style.js";
 import type { ExplorerConfig } from "./config.js";
 
 /**
@@ -49,6 +51,14 @@ export interface ExplorerServerOptions {
   readonly host?: string;
   /** The page's script. @default the package's built bundle ({@link loadBuiltAssets}) */
   readonly assets?: ExplorerAssets;
+  /**
+   * A connection that has not sent a request's complete headers this long after it began is
+   * answered 408 and closed (slowloris clients included: trickling bytes does not extend it), ms.
+   * @default 10000
+   */
+  readonly headersTimeoutMs?: number;
+  /** A request not fully received this long after it began is answered 408 and closed, ms. @default 30000 */
+  readonly requestTimeoutMs?: number;
 }
 
 /**
@@ -85,6 +95,7 @@ export function pageHtml(chainId: string): string {
     '<html lang="en"><head><meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<link rel="icon" href="data:,">',
+    '<link rel="stylesheet" href="/app.css">',
     `<title>${title}</title>`,
     '<script type="module" src="/app.js"></script>',
     '</head><body><div id="app"></div></body></html>',
@@ -122,20 +133,84 @@ export async function loadBuiltAssets(
   }
 }
 
-function send(res: ServerResponse, status: number, type: string, body: string): void {
-  res.writeHead(status, {
-    "content-type": type,
-    "cache-control": "no-store",
-    "x-content-type-options": "nosniff",
-  });
-  res.end(body);
+/**
+ * The path of a request target, or undefined when it is not one (`//`, `/\\`): `new URL` would
+ * throw, and a throw in the request listener would end the process.
+ */
+function pathOf(target: string | undefined): string | undefined {
+  try {
+    return new URL(target ?? "/", "http://explorer").pathname;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
- * Starts the explorer's server: `/` (and every other path, for links) is the page, `/app.js` its
- * script, `/config.json` the network.
+ * The page's Content-Security-Policy: script and style from the server itself only (no inline
+ * script or style, no `eval`), connections to the server and the network's endpoints only, no
+ * framing, no plugins, no `<base>`.
  *
- * @throws {InvalidArgumentError} for a port out of range, or a missing bundle.
+ * @param config - the network, whose endpoints the page connects to.
+ * @returns the header's value.
+ *
+ * @example
+ * ```ts
+ * const csp = contentSecurityPolicy(explorerConfig({ network: "local" }));
+ * csp.includes("script-src 'self';"); // true
+ * csp.includes("connect-src 'self' http://127.0.0.1:26657 http://127.0.0.1:1317 http://127.0.0.1:3002 ws://127.0.0.1:3003;"); // true
+ * csp.includes("frame-ancestors 'none'"); // true
+ * ```
+ */
+export function contentSecurityPolicy(config: ExplorerConfig): string {
+  const origins = new Set<string>();
+  for (const [name, url] of Object.entries(config.endpoints)) {
+    const origin = URL.canParse(url) ? new URL(url).origin : "null";
+    if (!/^(https?|wss?):\/\/[^\s;,']+$/.test(origin))
+      throw new InvalidArgumentError(`config.endpoints.${name}`, "must be an http(s) or ws(s) URL");
+    origins.add(origin);
+  }
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    `connect-src 'self' ${[...origins].join(" ")}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "object-src 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/** The headers of every answer: no caching, no sniffing, no framing, no referrer, the page's CSP. */
+function securityHeaders(csp: string): Record<string, string> {
+  return {
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+    "referrer-policy": "no-referrer",
+    "content-security-policy": csp,
+  };
+}
+
+function timeoutOption(name: string, value: number | undefined, fallback: number): number {
+  const ms = value ?? fallback;
+  if (!Number.isInteger(ms) || ms < 1)
+    throw new InvalidArgumentError(name, `must be a positive integer of ms, got ${String(value)}`);
+  return ms;
+}
+
+/**
+ * Starts the explorer's server: `/` is the page, `/app.js` its script, `/app.css` its stylesheet,
+ * `/config.json` the network; every answer carries {@link contentSecurityPolicy}, `X-Frame-Options:
+ * DENY`, `Referrer-Policy: no-referrer` and `X-Content-Type-Options: nosniff`. A client that has not
+ * sent its headers after `headersTimeoutMs` (or its request after `requestTimeoutMs`) is answered
+ * 408 and closed.
+ *
+ * @param options - the network, port, interface, assets and timeouts.
+ * @returns the running server.
+ * @throws {InvalidArgumentError} for a port or timeout out of range, an endpoint that is not an
+ * http(s) or ws(s) URL, or a missing bundle.
  *
  * @example
  * ```ts
@@ -148,21 +223,40 @@ export async function startExplorer(options: ExplorerServerOptions): Promise<Exp
   const port = options.port ?? DEFAULT_EXPLORER_PORT;
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new InvalidArgumentError("port", `must be an integer from 0 to 65535, got ${String(port)}`);
+  const headersTimeout = timeoutOption("headersTimeoutMs", options.headersTimeoutMs, 10_000);
+  const requestTimeout = timeoutOption("requestTimeoutMs", options.requestTimeoutMs, 30_000);
+  if (requestTimeout < headersTimeout)
+    throw new InvalidArgumentError("requestTimeoutMs", "must be at least headersTimeoutMs");
+  const headers = securityHeaders(contentSecurityPolicy(options.config));
   const assets = options.assets ?? (await loadBuiltAssets());
   const html = pageHtml(options.config.chainId);
   const config = JSON.stringify(options.config);
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    if (req.method !== "GET" && req.method !== "HEAD") {
-      res.setHeader("allow", "GET, HEAD");
-      send(res, 405, "text/plain", "method not allowed\n");
-      return;
-    }
-    const path = new URL(req.url ?? "/", "http://explorer").pathname;
-    if (path === "/app.js") send(res, 200, "text/javascript; charset=utf-8", assets.script);
-    else if (path === "/config.json") send(res, 200, "application/json", config);
-    else if (path === "/" || path === "/index.html") send(res, 200, "text/html; charset=utf-8", html);
-    else send(res, 404, "text/plain", "not found\n");
-  });
+  const send = (res: ServerResponse, status: number, type: string, body: string) => {
+    res.writeHead(status, { ...headers, "content-type": type });
+    res.end(body);
+  };
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      // How often the timeouts above are enforced (Node's default, 30 s, would let them run over).
+      connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+    },
+    (req: IncomingMessage, res: ServerResponse) => {
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        res.setHeader("allow", "GET, HEAD");
+        send(res, 405, "text/plain", "method not allowed\n");
+        return;
+      }
+      const path = pathOf(req.url);
+      if (path === undefined) send(res, 400, "text/plain", "bad request target\n");
+      else if (path === "/app.js") send(res, 200, "text/javascript; charset=utf-8", assets.script);
+      else if (path === "/app.css") send(res, 200, "text/css; charset=utf-8", STYLE);
+      else if (path === "/config.json") send(res, 200, "application/json", config);
+      else if (path === "/" || path === "/index.html") send(res, 200, "text/html; charset=utf-8", html);
+      else send(res, 404, "text/plain", "not found\n");
+    },
+  );
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -8,10 +8,12 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isMissingEndpointError } from "@perpx/core";
 import { isInvalidArgumentError } from "@perpx/errors";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { openSlowClients } from "../../../tests/support/slowloris.js";
 import { searchKind } from "../src/app/pages/search.js";
 import { parseRoute } from "../src/app/router.js";
 import {
+  contentSecurityPolicy,
   type ExplorerServer,
   explorerConfig,
   loadBuiltAssets,
@@ -78,6 +80,70 @@ describe("startExplorer", () => {
     expect((await fetch(`${server.url}nope`)).status).toBe(404);
     const post = await fetch(server.url, { method: "POST", body: "x" });
     expect([post.status, post.headers.get("allow")]).toEqual([405, "GET, HEAD"]);
+  });
+
+  it("sends a CSP without inline script or style, no framing, no referrer and nosniff on every answer", async () => {
+    const config = explorerConfig({ network: "local" });
+    server = await startExplorer({ config, port: 0, assets: { script: "" } });
+    const csp = contentSecurityPolicy(config);
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("style-src 'self';");
+    expect(csp).not.toContain("unsafe");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("connect-src 'self' http://127.0.0.1:26657 http://127.0.0.1:1317");
+    for (const path of ["", "app.js", "app.css", "config.json", "nope"]) {
+      const answer = await fetch(`${server.url}${path}`);
+      await answer.body?.cancel();
+      expect(answer.headers.get("content-security-policy"), path).toBe(csp);
+      expect(answer.headers.get("x-frame-options"), path).toBe("DENY");
+      expect(answer.headers.get("referrer-policy"), path).toBe("no-referrer");
+      expect(answer.headers.get("x-content-type-options"), path).toBe("nosniff");
+    }
+    const style = await fetch(`${server.url}app.css`);
+    expect(style.headers.get("content-type")).toContain("text/css");
+    expect(await style.text()).toContain("#banner");
+    // The document itself holds no inline script or style.
+    expect(pageHtml(config.chainId)).not.toMatch(/<script(?![^>]*\ssrc=)|<style|\sstyle=|\son[a-z]+=/i);
+  });
+
+  it("refuses an endpoint that is not an http(s) or ws(s) URL, naming it", () => {
+    const config = explorerConfig({ network: "local" });
+    const bad = { ...config, endpoints: { ...config.endpoints, indexer: "javascript:alert(1)" } };
+    expect(() => contentSecurityPolicy(bad)).toThrow(/config\.endpoints\.indexer/);
+  });
+
+  it("closes 200 slowloris sockets at its header timeout while it keeps answering", async () => {
+    const config = explorerConfig({ network: "local" });
+    server = await startExplorer({ config, port: 0, assets: { script: "" } });
+    const slow = await openSlowClients(server.port, 200);
+    try {
+      expect(slow.open()).toBe(200);
+      expect((await fetch(`${server.url}config.json`)).status).toBe(200);
+      // 20 s bounds a hang only: the default header timeout (10 s) is what must end them.
+      await vi.waitFor(
+        async () => {
+          expect((await fetch(`${server?.url}config.json`)).status).toBe(200);
+          expect(slow.closedByServer()).toBe(200);
+        },
+        { timeout: 20_000, interval: 250 },
+      );
+    } finally {
+      slow.stop();
+    }
+  }, 60_000);
+
+  it("refuses timeouts out of range, naming them", async () => {
+    const config = explorerConfig({ network: "local" });
+    const assets = { script: "" };
+    for (const [options, field] of [
+      [{ headersTimeoutMs: 0 }, "headersTimeoutMs"],
+      [{ requestTimeoutMs: 1.5 }, "requestTimeoutMs"],
+      [{ headersTimeoutMs: 5_000, requestTimeoutMs: 4_000 }, "requestTimeoutMs"],
+    ] as const) {
+      const error = await startExplorer({ config, port: 0, assets, ...options }).catch((e: unknown) => e);
+      expect(isInvalidArgumentError(error)).toBe(true);
+      expect(String(error)).toContain(field);
+    }
   });
 
   it("refuses a bad port before listening, and reports a port in use", async () => {

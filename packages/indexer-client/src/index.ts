@@ -203,23 +203,23 @@ export { createStaticFetch, type StaticRoute } from "./rest/static-fetch.js";
 export type { HeightInput, TimeInput } from "./rest/validate.js";
 export { INDEXER_API_VERSION } from "./version.js";
 export type { ReconnectOptions } from "./ws/backoff.js";
-export {
-  connectIndexerSocket,
-  type DisconnectCause,
-  IndexerSocket,
-  type IndexerSocketEvents,
-  type SubscribeOptions,
-} from "./ws/connection.js";
+export { connectIndexerSocket } from "./ws/connect.js";
+export { IndexerSocket } from "./ws/connection.js";
 export { Emitter } from "./ws/emitter.js";
 export {
+  IndexerFrameError,
+  IndexerListenerError,
   IndexerMessageError,
   IndexerSubscriptionError,
+  isIndexerFrameError,
+  isIndexerListenerError,
   isIndexerSubscriptionError,
   isSubscriptionLimitError,
   isWebSocketClosedError,
   SubscriptionLimitError,
   WebSocketClosedError,
 } from "./ws/errors.js";
+export type { DisconnectCause, IndexerSocketEvents, SubscribeOptions } from "./ws/events.js";
 export type { IndexerSocketOptions } from "./ws/options.js";
 export {
   type ResetReason,

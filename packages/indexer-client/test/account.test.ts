@@ -1,7 +1,8 @@
 /** A live subaccount view over the loopback indexer: partial order updates merged, resync after a drop. */
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { watchSubaccount } from "../src/account/watch.js";
-import { connectIndexerSocket, type IndexerSocket } from "../src/ws/connection.js";
+import { connectIndexerSocket } from "../src/ws/connect.js";
+import type { IndexerSocket } from "../src/ws/connection.js";
 import { type FakeIndexer, startFakeIndexer } from "./support/fake-indexer.js";
 
 let fake: FakeIndexer;

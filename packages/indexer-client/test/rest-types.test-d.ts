@@ -3,8 +3,9 @@
  * the contract's types (strings for amounts), params refuse unknown enumeration values, and
  * `withDecimals` types exactly the converted fields.
  */
+
+import type { Exact } from "@perpx/core";
 import type { FillResponseObject, OrdersResponse, PerpetualMarketsResponse } from "@perpx/core/indexer";
-import type { Decimal } from "decimal.js";
 import { describe, expectTypeOf, it } from "vitest";
 import {
   createIndexerClient,
@@ -42,8 +43,8 @@ describe("indexer client types", () => {
   it("types exactly the fields withDecimals converts", () => {
     const fill = {} as FillResponseObject;
     const converted = withDecimals(fill, FILL_DECIMAL_FIELDS);
-    expectTypeOf(converted.price).toEqualTypeOf<Decimal>();
-    expectTypeOf(converted.builderFee).toEqualTypeOf<Decimal | undefined>();
+    expectTypeOf(converted.price).toEqualTypeOf<Exact>();
+    expectTypeOf(converted.builderFee).toEqualTypeOf<Exact | undefined>();
     expectTypeOf(converted.id).toEqualTypeOf<string>();
     expectTypeOf(converted.createdAtHeight).toEqualTypeOf<string>();
   });

@@ -6,7 +6,8 @@
 import { isInvalidArgumentError } from "@perpx/errors";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
-import { connectIndexerSocket, type IndexerSocket } from "../src/ws/connection.js";
+import { connectIndexerSocket } from "../src/ws/connect.js";
+import type { IndexerSocket } from "../src/ws/connection.js";
 import { isIndexerSubscriptionError, isWebSocketClosedError } from "../src/ws/errors.js";
 import type { SubscriptionEvent } from "../src/ws/subscription.js";
 import { type FakeIndexer, startFakeIndexer } from "./support/fake-indexer.js";
@@ -87,7 +88,7 @@ describe("subscriptions", () => {
     fake.snapshots.set("v4_block_height v4_block_height", { height: "7", time: "2026-01-01T00:00:00.000Z" });
     fake.snapshots.set("v4_candles BTC-USD/1MIN", { candles: [] });
     fake.snapshots.set("v4_subaccounts perpx1abc/0", {});
-    fake.snapshots.set("v4_parent_subaccounts perpx1abc/0", { orders: [], blockHeight: "7" });
+    fake.snapshots.set("v4_parent_subaccounts perpx1abc/0", {}); // no child exists yet
     const subs = {
       markets: socket.subscribe("v4_markets"),
       height: socket.subscribe("v4_block_height"),

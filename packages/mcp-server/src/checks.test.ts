@@ -1,7 +1,7 @@
+import { Exact } from "@perpx/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type CheckResult, type OrderFacts, positionAfter, runOrderChecks } from "./checks.js";
-import { Exact } from "./decimal.js";
 import { resolveLimits, type TradingLimits } from "./limits.js";
 import { ToolFailure } from "./tools/result.js";
 
@@ -109,7 +109,7 @@ describe("runOrderChecks", () => {
 /** Exact strings with up to 6 places, from 10^-6 to 10^6. */
 const positive = fc
   .bigInt({ min: 1n, max: 1_000_000_000_000n })
-  .map((units) => new Exact(units.toString()).dividedBy(1_000_000).toFixed());
+  .map((units) => Exact.fromUnits(units, 6).toFixed());
 /** One quantum of the generated amounts. */
 const QUANTUM = "0.000001";
 
@@ -154,7 +154,7 @@ describe("runOrderChecks at its boundaries (property)", () => {
     fc.assert(
       fc.property(positive, positive, positive, positive, (size, oracle, other, equity) => {
         const exposure = new Exact(size).times(oracle).plus(other);
-        const maxLeverage = exposure.dividedBy(equity);
+        const maxLeverage = exposure.dividedBy(equity, { scale: 30, rounding: "trunc" });
         // Only leverages the limit can state exactly (a decimal string): exposure = leverage * equity.
         fc.pre(maxLeverage.times(equity).equals(exposure));
         const within = { ...loose, maxLeverage: maxLeverage.toFixed() };
@@ -169,7 +169,7 @@ describe("runOrderChecks at its boundaries (property)", () => {
   it("price band: exactly at the band passes, one quantum further fails", () => {
     fc.assert(
       fc.property(positive, fc.integer({ min: 1, max: 9_999 }), fc.boolean(), (oracle, bps, above) => {
-        const offset = new Exact(oracle).times(bps).dividedBy(10_000);
+        const offset = new Exact(oracle).times(bps).times("0.0001");
         fc.pre(offset.times(10_000).equals(new Exact(oracle).times(bps)));
         const edge = above ? new Exact(oracle).plus(offset) : new Exact(oracle).minus(offset);
         const within = { ...loose, priceBandBps: bps };

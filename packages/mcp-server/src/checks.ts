@@ -1,4 +1,4 @@
-import { Exact } from "./decimal.js";
+import { Exact } from "@perpx/core";
 import type { TradingLimits } from "./limits.js";
 import { ToolFailure } from "./tools/result.js";
 
@@ -58,7 +58,10 @@ export interface CheckResult {
 }
 
 /** A figure for a message: at most 8 decimals, no trailing zeros. */
-const shown = (value: Exact) => value.toDecimalPlaces(8).toFixed();
+const shown = (value: Exact) => value.toDecimalPlaces(8, "halfExpand").toFixed();
+/** A ratio for a message, to 8 decimals (∞ over zero). */
+const ratio = (a: Exact, b: Exact) =>
+  b.isZero() ? "∞" : a.dividedBy(b, { scale: 8, rounding: "halfExpand" }).toFixed();
 
 /**
  * The position after an order fills, and whether it is larger in size than before.
@@ -119,7 +122,7 @@ export function runOrderChecks(facts: OrderFacts, limits: TradingLimits, passed:
   if (distance.times(10_000).greaterThan(oracle.times(limits.priceBandBps))) {
     throw new ToolFailure(
       "PRICE_BAND",
-      `the price ${facts.price} is ${shown(distance.times(10_000).dividedBy(oracle))} bps from the oracle ${facts.oracle}; at most ${limits.priceBandBps} bps`,
+      `the price ${facts.price} is ${ratio(distance.times(10_000), oracle)} bps from the oracle ${facts.oracle}; at most ${limits.priceBandBps} bps`,
     );
   }
   pass("price_band");
@@ -152,7 +155,7 @@ export function runOrderChecks(facts: OrderFacts, limits: TradingLimits, passed:
     if (exposure.greaterThan(equity.times(limits.maxLeverage))) {
       throw new ToolFailure(
         "RISK_LIMIT",
-        `leverage would be ${shown(exposure.dividedBy(equity))}x, above the limit maxLeverage ${limits.maxLeverage}x`,
+        `leverage would be ${ratio(exposure, equity)}x, above the limit maxLeverage ${limits.maxLeverage}x`,
         { limit: "maxLeverage" },
       );
     }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Exact } from "./decimal.js";
+import { Exact } from "@perpx/core";
 import { type AccountExposure, checkExposure, type InFlightExposure } from "./exposure.js";
 import { resolveLimits } from "./limits.js";
 import { ToolFailure } from "./tools/result.js";
@@ -96,10 +96,10 @@ describe("checkExposure", () => {
     );
     fc.assert(
       fc.property(fc.integer({ min: -10, max: 10 }), steps, (start, orders) => {
-        const account = { ...flat, position: new Exact(start).dividedBy(1000).toFixed() };
+        const account = { ...flat, position: Exact.fromUnits(BigInt(start), 3).toFixed() };
         const held: InFlightExposure[] = [];
         for (const [side, thousandths] of orders) {
-          const order = { ...buy, side, size: new Exact(thousandths).dividedBy(1000).toFixed() };
+          const order = { ...buy, side, size: Exact.fromUnits(BigInt(thousandths), 3).toFixed() };
           if (refusal(order, account, held, limits) === undefined) held.push(inFlight(order));
         }
         // If every buy (or every sell) in flight fills, the position is within the limit, or no worse than at the start.

@@ -1,4 +1,4 @@
-import { Exact } from "./decimal.js";
+import { Exact } from "@perpx/core";
 import type { TradingLimits } from "./limits.js";
 import { ToolFailure } from "./tools/result.js";
 
@@ -62,7 +62,7 @@ export interface InFlightExposure extends PendingOrder {
 }
 
 /** A figure for a message: at most 8 decimals, no trailing zeros. */
-const shown = (value: Exact) => value.toDecimalPlaces(8).toFixed();
+const shown = (value: Exact) => value.toDecimalPlaces(8, "halfExpand").toFixed();
 
 const refuse = (limit: keyof TradingLimits, message: string, facts: Record<string, unknown> = {}) =>
   new ToolFailure("RISK_LIMIT", message, { limit, ...facts });

@@ -137,7 +137,7 @@ export function mcpHttpHandler(routes: McpRoutes) {
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
-      void server.close();
+      server.close().catch(() => {});
     };
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
@@ -220,14 +220,33 @@ export function mcpHttpHandler(routes: McpRoutes) {
     }
   }
 
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = Date.now();
+    try {
+      await route(req, res);
+    } catch (error) {
+      if (!res.headersSent) sendJson(res, 500, rpcError("Internal server error"));
+      else res.end();
+      routes.log(`error ${req.method} ${req.url}: ${error instanceof Error ? error.name : "unknown"}`);
+    }
+    routes.log(
+      `${req.method} ${new URL(req.url ?? "/", "http://localhost").pathname} ${res.statusCode} ${Date.now() - started}ms`,
+    );
+  }
+
   const reaper = setInterval(
     () => {
       const now = Date.now();
       for (const [id, session] of sessions) {
         if (now - session.lastSeen < routes.sessionIdleMs) continue;
         sessions.delete(id);
-        routes.log(`session ${id} closed after ${routes.sessionIdleMs} ms idle`);
-        void session.transport.close();
+        // A timer callback: neither a log that throws nor a close that fails may escape it.
+        session.transport.close().catch(() => {});
+        try {
+          routes.log(`session ${id} closed after ${routes.sessionIdleMs} ms idle`);
+        } catch {
+          // The log's own failure: the session is closed all the same.
+        }
       }
     },
     Math.max(10, Math.min(60_000, Math.floor(routes.sessionIdleMs / 2))),
@@ -235,19 +254,16 @@ export function mcpHttpHandler(routes: McpRoutes) {
   reaper.unref();
 
   return {
-    /** Handles one request; failures become a 500 without details. */
+    /**
+     * Handles one request; failures become a 500 without details. Never rejects: when even that
+     * fails (a `log` that throws, a response torn down), the request's socket is cut.
+     */
     async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-      const started = Date.now();
       try {
-        await route(req, res);
-      } catch (error) {
-        routes.log(`error ${req.method} ${req.url}: ${error instanceof Error ? error.name : "unknown"}`);
-        if (!res.headersSent) sendJson(res, 500, rpcError("Internal server error"));
-        else res.end();
+        await serve(req, res);
+      } catch {
+        res.destroy();
       }
-      routes.log(
-        `${req.method} ${new URL(req.url ?? "/", "http://localhost").pathname} ${res.statusCode} ${Date.now() - started}ms`,
-      );
     },
     /** The open sessions' count. */
     sessionCount: () => sessions.size,

@@ -1,12 +1,12 @@
+import { Exact } from "@perpx/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Exact } from "./decimal.js";
 import { DEFAULT_LIMITS, effectiveLimits, resolveLimits, type TradingLimits } from "./limits.js";
 
 /** Amounts with up to 6 decimal places, some equal but differently written ("5" and "5.000000"). */
 const amount = fc.tuple(fc.integer({ min: 0, max: 1_000_000_000 }), fc.boolean()).map(([units, padded]) => {
-  const value = new Exact(units).dividedBy(1_000);
-  return padded ? value.toFixed(6) : value.toFixed();
+  const value = Exact.fromUnits(BigInt(units), 3);
+  return padded ? value.toFixed(6, "trunc") : value.toFixed();
 });
 const partial = fc.record(
   {

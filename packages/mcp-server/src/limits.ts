@@ -1,5 +1,5 @@
+import { Exact } from "@perpx/core";
 import { InvalidArgumentError } from "@perpx/errors";
-import { Exact } from "./decimal.js";
 
 /**
  * The safety limits a server enforces on every order, in USD where they are amounts. A credential

@@ -1,5 +1,11 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CallToolRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type ListToolsResult,
+} from "@modelcontextprotocol/sdk/types.js";
+import { listedSchemas } from "./tools/define.js";
 import { failure, ToolFailure } from "./tools/result.js";
 
 /**
@@ -64,7 +70,9 @@ export function withMachineCode(result: CallToolResult): CallToolResult {
  * Registers a session's tools through `register`, so that every call's failure carries a machine
  * code ({@link withMachineCode}), and a call to any of `refused` (the write tools of a read-only
  * session) answers {@link readOnlyRefusal} before the SDK looks the tool up (the SDK would answer a
- * disabled tool with a bare "Tool disabled" text). Tools `register` disables stay unlisted.
+ * disabled tool with a bare "Tool disabled" text). Tools `register` disables stay unlisted. Listed
+ * tools carry the JSON Schema 2020-12 schemas {@link listedSchemas} records (the SDK would list
+ * draft-07 ones).
  *
  * @example
  * ```ts
@@ -87,7 +95,15 @@ export function guardToolCalls(server: McpServer, refused: readonly string[], re
             guarded.has(request.params.name)
               ? readOnlyRefusal(request.params.name)
               : withMachineCode((await handler(request, extra)) as CallToolResult)
-        : handler;
+        : schema === ListToolsRequestSchema
+          ? async (request, extra) => {
+              const listing = (await handler(request, extra)) as ListToolsResult;
+              return {
+                ...listing,
+                tools: listing.tools.map((tool) => ({ ...tool, ...listedSchemas(server, tool.name) })),
+              };
+            }
+          : handler;
     return (set as (s: unknown, h: CallHandler) => void).call(low, schema, wrapped);
   }) as typeof low.setRequestHandler;
   try {

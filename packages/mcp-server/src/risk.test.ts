@@ -1,11 +1,11 @@
+import { Exact } from "@perpx/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Exact } from "./decimal.js";
 import { breakerTrips, dayLoss } from "./risk.js";
 
 const amount = fc
   .bigInt({ min: 0n, max: 10_000_000_000_000n })
-  .map((units) => new Exact(units.toString()).dividedBy(1_000_000).toFixed());
+  .map((units) => Exact.fromUnits(units, 6).toFixed());
 
 describe("the daily-loss breaker (property)", () => {
   it("a loss exactly at the limit does not trip it, one quantum more does", () => {

@@ -1,6 +1,6 @@
+import { Exact } from "@perpx/core";
 import { isIndexerNotFoundError } from "@perpx/indexer-client";
 import { indexerOf } from "./accounts.js";
-import { Exact } from "./decimal.js";
 import type { ToolDeps } from "./tools/deps.js";
 
 /**

@@ -113,6 +113,18 @@ export interface McpServerOptions {
    */
   oauth?: OAuthOptions;
   /**
+   * A connection that has not sent a request's complete headers this long after it began is
+   * answered 408 and closed (slowloris clients included: trickling bytes does not extend it), ms.
+   * @default 10000
+   */
+  headersTimeoutMs?: number;
+  /**
+   * A request not fully received (headers and body) this long after it began is answered 408 and
+   * closed, ms; at least `headersTimeoutMs`. Answers (SSE streams) are not limited by it.
+   * @default 30000
+   */
+  requestTimeoutMs?: number;
+  /**
    * Receives one line per request and session event (no credential, key or body ever).
    * @default nothing is logged
    */
@@ -152,10 +164,30 @@ const hostnameOf = (value: string) => {
   }
 };
 
+/** Node's options that cut slow clients, from the server's timeouts (checked before anything starts). */
+function slowClientTimeouts(options: McpServerOptions) {
+  const ms = (name: "headersTimeoutMs" | "requestTimeoutMs", fallback: number) => {
+    const value = options[name] ?? fallback;
+    if (!Number.isInteger(value) || value < 1)
+      throw new InvalidArgumentError(name, `must be a positive integer of ms, got ${String(options[name])}`);
+    return value;
+  };
+  const headersTimeout = ms("headersTimeoutMs", 10_000);
+  const requestTimeout = ms("requestTimeoutMs", 30_000);
+  if (requestTimeout < headersTimeout)
+    throw new InvalidArgumentError("requestTimeoutMs", "must be at least headersTimeoutMs");
+  // How often Node enforces them (its default, 30 s, would let a slow client run well over).
+  return { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1_000, headersTimeout) };
+}
+
 /**
  * Starts the agent server: MCP over Streamable HTTP at `/mcp`, `/health`, static bearer
- * credentials, safety limits, verified fills and a persistent store. Resolves once it listens.
+ * credentials, safety limits, verified fills and a persistent store. Resolves once it listens. A
+ * client that has not sent its headers within `headersTimeoutMs` (or its request within
+ * `requestTimeoutMs`) is answered 408 and closed.
  *
+ * @param options - the network, listener, limits, store, timeouts and authentication.
+ * @returns the running server (its URL, store and `close()`).
  * @throws {InvalidArgumentError | UnknownNetworkError | MissingEndpointError} for bad options.
  *
  * @example
@@ -180,6 +212,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
   if (auth !== "static" && auth !== "oauth") {
     throw new InvalidArgumentError("auth", 'must be "static" or "oauth"');
   }
+  const timeouts = slowClientTimeouts(options);
   const base = await connectContext({
     network: options.network,
     ...(options.endpoints ? { endpoints: options.endpoints } : {}),
@@ -254,7 +287,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
         }
       : {}),
   });
-  const server = createServer((req, res) => void http.handle(req, res));
+  const server = createServer(timeouts, (req, res) => void http.handle(req, res));
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);

@@ -3,7 +3,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { encodeCredential } from "@perpx/core";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { describe, expect, it } from "vitest";
-import { Exact } from "../src/decimal.js";
+import { Exact } from "@perpx/core";
 import type { RunningMcpServer } from "../src/index.js";
 import { refused, type TradingAccount, useMcpNet } from "./support.js";
 
@@ -86,7 +86,7 @@ async function expectHeld(label: string, account: TradingAccount, outcomes: Outc
   const count = (kind: Outcome["kind"]) => outcomes.filter((o) => o.kind === kind).length;
   const filled = outcomes.filter((o) => o.state === "FILLED" || o.state === "PARTIALLY_FILLED").length;
   console.log(
-    `[reserve] ${label}: calls ${outcomes.length}, filled ${filled}, refused ${count("refused")}, unknown ${count("unknown")}, position ${size.toFixed()} BTC = ${size.times(lowest).toDecimalPlaces(2).toFixed()} USD (limit ${LIMIT})`,
+    `[reserve] ${label}: calls ${outcomes.length}, filled ${filled}, refused ${count("refused")}, unknown ${count("unknown")}, position ${size.toFixed()} BTC = ${size.times(lowest).toDecimalPlaces(2, "halfExpand").toFixed()} USD (limit ${LIMIT})`,
   );
   expect(size.times(lowest).lessThanOrEqualTo(LIMIT), `${size} BTC at ${lowest}`).toBe(true);
   const passed = outcomes.filter((o) => o.kind !== "refused").length;

@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Exact } from "../src/decimal.js";
+import { Exact } from "@perpx/core";
 import { type McpStore, openPostgresStore } from "../src/index.js";
 import {
   authorizeUrl,
@@ -119,13 +119,14 @@ describe("two server instances on one Postgres", () => {
     const placed = results.filter((r) => !r.isError).map((r) => r.structuredContent);
     const refusals = results.filter((r) => r.isError).map((r) => r.structuredContent.error);
     const held = (await account.client.account()).positions.find((p) => p.market === "BTC-USD");
-    const size = Math.abs(Number(held?.size ?? "0"));
-    const lowest = Math.min(...placed.map((p) => Number(p.risk.markPrice)));
+    const size = new Exact(held?.size ?? "0").abs();
+    const marks = placed.map((p) => new Exact(p.risk.markPrice));
+    const lowest = marks.reduce((a, b) => (b.lessThan(a) ? b : a), marks[0] ?? new Exact(0));
     console.log(
-      `[reserve] 40 calls, two instances on one Postgres: filled ${placed.filter((p) => p.verification.state === "FILLED").length}, refused ${refusals.length}, position ${held?.size ?? "0"} BTC = ${(size * lowest).toFixed(2)} USD (limit 1000)`,
+      `[reserve] 40 calls, two instances on one Postgres: filled ${placed.filter((p) => p.verification.state === "FILLED").length}, refused ${refusals.length}, position ${held?.size ?? "0"} BTC = ${size.times(lowest).toFixed(2, "halfExpand")} USD (limit 1000)`,
     );
     expect(placed.length).toBeGreaterThan(0);
-    expect(new Exact(held?.size ?? "0").abs().times(String(lowest)).lessThanOrEqualTo("1000")).toBe(true);
+    expect(size.times(lowest).lessThanOrEqualTo("1000")).toBe(true);
     for (const error of refusals) {
       expect(error).toMatchObject({ code: "RISK_LIMIT", limit: "maxPositionNotional" });
     }
@@ -143,13 +144,13 @@ describe("two server instances on one Postgres", () => {
     const account = await net.account();
     const a = await net.connect(account.credential, one);
     const b = await net.connect(account.credential, two);
-    const oracle = Number((await call(a, "get_market", { ticker: "BTC-USD" })).market.oraclePrice);
+    const oracle = new Exact((await call(a, "get_market", { ticker: "BTC-USD" })).market.oraclePrice);
     const dry = (clientId: number) => ({
       ticker: "BTC-USD",
       side: "BUY",
       type: "LIMIT",
       size: "0.001",
-      price: String(Math.floor(oracle * 0.97)),
+      price: oracle.times("0.97").toFixed(0, "floor"),
       clientId,
       dryRun: true,
     });
@@ -172,13 +173,13 @@ describe("two server instances on one Postgres", () => {
     const account = await net.account();
     const a = await net.connect(account.credential, one);
     const b = await net.connect(account.credential, two);
-    const oracle = Number((await call(a, "get_market", { ticker: "BTC-USD" })).market.oraclePrice);
+    const oracle = new Exact((await call(a, "get_market", { ticker: "BTC-USD" })).market.oraclePrice);
     const order = {
       ticker: "BTC-USD",
       side: "BUY",
       type: "LIMIT",
       size: "0.001",
-      price: String(Math.floor(oracle * 0.97)),
+      price: oracle.times("0.97").toFixed(0, "floor"),
       clientId: 701,
     };
     expect((await call(a, "place_order", order)).verification.state).toBe("RESTING");

@@ -1,5 +1,7 @@
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { isInvalidArgumentError } from "@perpx/errors";
 import { describe, expect, it, vi } from "vitest";
+import { openSlowClients } from "../../../tests/support/slowloris.js";
 import { call, refused, useMcpNet } from "./support.js";
 
 const net = useMcpNet();
@@ -35,6 +37,42 @@ async function rawSession(credential: string): Promise<string> {
   expect(id).toMatch(/^[\x21-\x7e]+$/);
   return id as string;
 }
+
+describe("slow clients", () => {
+  it("closes 200 slowloris sockets at its header timeout while /health keeps answering", async () => {
+    const health = async () => {
+      const answer = await fetch(new URL("/health", net.server.url));
+      return ((await answer.json()) as { status: string }).status;
+    };
+    const slow = await openSlowClients(net.server.port, 200, { path: "/mcp" });
+    try {
+      expect(slow.open()).toBe(200);
+      expect(await health()).toBe("ok");
+      // 20 s bounds a hang only: the default header timeout (10 s) is what must end them.
+      await vi.waitFor(
+        async () => {
+          expect(await health()).toBe("ok");
+          expect(slow.closedByServer()).toBe(200);
+        },
+        { timeout: 20_000, interval: 250 },
+      );
+    } finally {
+      slow.stop();
+    }
+  }, 60_000);
+
+  it("refuses header and request timeouts out of range, naming them, before connecting", async () => {
+    for (const [options, field] of [
+      [{ headersTimeoutMs: 0 }, "headersTimeoutMs"],
+      [{ requestTimeoutMs: 2.5 }, "requestTimeoutMs"],
+      [{ headersTimeoutMs: 5_000, requestTimeoutMs: 4_000 }, "requestTimeoutMs"],
+    ] as const) {
+      const error = await net.startServer(options).catch((e: unknown) => e);
+      expect(isInvalidArgumentError(error), field).toBe(true);
+      expect(String(error)).toContain(field);
+    }
+  });
+});
 
 describe("transport and static bearer auth", () => {
   it("answers /health with the network it is fixed to", async () => {

@@ -1,4 +1,4 @@
-import { type GasPrice, type Network, SHORT_BLOCK_WINDOW } from "@perpx/core";
+import { assertKnownKeys, type GasPrice, type Network, optionKeys, SHORT_BLOCK_WINDOW } from "@perpx/core";
 import { InvalidArgumentError } from "@perpx/errors";
 import { platformTransports } from "#transport-platform";
 import { type BroadcastMode, type NodeConnection, seedChainFacts } from "./connection.js";
@@ -6,7 +6,7 @@ import { checkParams } from "./messages/validate.js";
 import { type NodeActions, nodeActions } from "./nodeActions.js";
 import { getAccountSequence } from "./query/auth.js";
 import { checkTimeout } from "./transport/call.js";
-import type { GrpcInput } from "./transport/grpc-options.js";
+import type { GrpcInput, GrpcOptions } from "./transport/grpc-options.js";
 import { openRest, type RestOptions } from "./transport/rest.js";
 import type { RpcOptions } from "./transport/rpc-json.js";
 import { SequenceManager } from "./tx/sequence.js";
@@ -105,6 +105,52 @@ export interface NodeClientOptions {
 }
 
 const BROADCAST_MODES: readonly BroadcastMode[] = ["sync", "async", "commit"];
+const OPTION_KEYS = optionKeys<NodeClientOptions>({
+  nodeRpc: true,
+  nodeRest: true,
+  grpc: true,
+  network: true,
+  chainId: true,
+  gasPrices: true,
+  timeoutMs: true,
+  gasMultiplier: true,
+  feeDenom: true,
+  broadcastMode: true,
+  commitTimeoutMs: true,
+  pollIntervalMs: true,
+  nonceMode: true,
+  shortBlockWindow: true,
+  timestampOffsetMs: true,
+  now: true,
+});
+const RPC_KEYS = optionKeys<Exclude<RpcOptions, string>>({
+  url: true,
+  headers: true,
+  fetch: true,
+  webSocket: true,
+  rpcClient: true,
+});
+const REST_KEYS = optionKeys<RestOptions>({ url: true, headers: true, fetch: true });
+const GRPC_KEYS = optionKeys<GrpcOptions>({
+  url: true,
+  protocol: true,
+  caCert: true,
+  headers: true,
+  interceptors: true,
+  fetch: true,
+});
+
+/** Refuses an option (or a transport's option) the client does not know, naming it. */
+function checkOptionKeys(options: NodeClientOptions): void {
+  assertKnownKeys(options, OPTION_KEYS, "createNodeClient");
+  const { nodeRpc, nodeRest, grpc } = options;
+  if (typeof nodeRpc === "object") assertKnownKeys(nodeRpc, RPC_KEYS, "createNodeClient", "nodeRpc");
+  if (typeof nodeRest === "object") assertKnownKeys(nodeRest, REST_KEYS, "createNodeClient", "nodeRest");
+  // An injected connect Transport has methods, not options.
+  if (typeof grpc === "object" && grpc !== null && !("unary" in grpc)) {
+    assertKnownKeys(grpc, GRPC_KEYS, "createNodeClient", "grpc");
+  }
+}
 
 /**
  * A function that acts on a node: `action(client, params)`.
@@ -176,6 +222,7 @@ function bindActions<T extends NodeConnection, A extends Record<string, NodeActi
 
 function openConnection(options: NodeClientOptions): NodeConnection & { close(): void } {
   checkParams(options, "createNodeClient");
+  checkOptionKeys(options);
   if (!options.nodeRpc && !options.nodeRest && !options.grpc) {
     throw new InvalidArgumentError("options", "configure at least one of nodeRpc, nodeRest and grpc");
   }

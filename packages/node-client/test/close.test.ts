@@ -1,13 +1,18 @@
 /**
  * `close()` ends everything: a process that built a client, used it (a block subscription over a
- * WebSocket included) and closed it exits by itself, with no timer, socket or listener left.
+ * WebSocket included) and closed it holds no timer, socket or handle of the client's afterwards and
+ * exits by itself, however long that takes on a loaded machine.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { type ExitAfterClose, exitAfterClose } from "../../../tests/support/exit-after-close.js";
+import {
+  CLOSE_TEST_TIMEOUT_MS,
+  type ExitAfterClose,
+  exitAfterClose,
+} from "../../../tests/support/exit-after-close.js";
 import { useDevnet } from "./support.js";
 
 const net = useDevnet();
@@ -15,7 +20,7 @@ const dir = mkdtempSync(join(tmpdir(), "perpx-close-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const child = fileURLToPath(new URL("./fixtures/close-child.ts", import.meta.url));
 
-/** Runs the child on `transports`; resolves with how long it lived after printing "closed". */
+/** Runs the child on `transports`; resolves with what it left after close() and how it exited. */
 function runChild(transports: string): Promise<ExitAfterClose> {
   const caFile = join(dir, "ca.pem");
   writeFileSync(caFile, net.devnet.caPem);
@@ -25,19 +30,18 @@ function runChild(transports: string): Promise<ExitAfterClose> {
     script: child,
     args: [transports, rpc, ws, rest, grpcTls, caFile],
     cwd: fileURLToPath(new URL("..", import.meta.url)),
-    killAfterMs: 10_000,
   });
 }
 
 describe("close() leaves nothing running", () => {
   it.each([["http"], ["ws"], ["rest"], ["grpc"], ["ws,rest,grpc"]])(
-    "a client on %s: the process exits by itself within 1 s of close()",
+    "a client on %s: nothing is left after close() and the process exits by itself",
     async (transports) => {
       const result = await runChild(transports);
       expect(result.stderr).toBe("");
+      expect(result.left).toEqual([]);
       expect(result.code).toBe(0);
-      expect(result.afterCloseMs).toBeLessThan(1_000);
     },
-    30_000,
+    CLOSE_TEST_TIMEOUT_MS,
   );
 });

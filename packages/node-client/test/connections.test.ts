@@ -274,14 +274,13 @@ describe("timeouts and cancellation", () => {
       nodeRpc: { url: "http://127.0.0.1:9", fetch: hangingFetch },
       timeoutMs: 60,
     });
-    const started = Date.now();
     const perCall = await getLatestBlock(client, { timeoutMs: 30 }).catch((e: unknown) => e);
     expect(isTimeoutError(perCall)).toBe(true);
     expect((perCall as { timeoutMs: number }).timeoutMs).toBe(30);
     const byDefault = await getLatestBlock(client).catch((e: unknown) => e);
     expect(isTimeoutError(byDefault)).toBe(true);
+    // The fetch never answers: only the timeouts end these calls (a missing one hangs the test).
     expect((byDefault as { timeoutMs: number }).timeoutMs).toBe(60);
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it("times out a gRPC call to a server that never answers", async () => {

@@ -380,7 +380,15 @@ describe("orders", () => {
     await net.client.placeOrder({ signer: carl, ...bid });
     const crossing = await place({ side: "SELL", timeInForce: "POST_ONLY", subticks: grid.tick * 2n });
     expect(crossing.clobError).toBe("post-only-would-cross");
-    await net.client.cancelOrder({ signer: carl, ...bid, kind: "long-term", goodTilBlockTime: gtbtOf(bid) });
+    const { subaccount, clientId, clobPairId } = bid; // a cancel takes the order's id, not the order
+    await net.client.cancelOrder({
+      signer: carl,
+      subaccount,
+      clientId,
+      clobPairId,
+      kind: "long-term",
+      goodTilBlockTime: gtbtOf(bid),
+    });
 
     const missing = await refused(
       net.client.cancelOrder({

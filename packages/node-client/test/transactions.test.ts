@@ -9,7 +9,7 @@ import {
   isInvalidSubaccountError,
 } from "@perpx/core";
 import { startDevnet } from "@perpx/devnet";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   bankSendMsg,
   broadcastTx,
@@ -288,7 +288,8 @@ describe("broadcast modes", () => {
   });
 
   it("polls at the configured interval", async () => {
-    // Blocks are mined by hand here, so the counts depend on the intervals alone, not on timing.
+    // Blocks are mined by hand and timers are faked while the txs wait: a poll goes out only when the
+    // test moves the clock, so what is measured is milliseconds of that clock, never of the machine.
     let polls = 0;
     let broadcasts = 0;
     const fetchFn: typeof fetch = async (input, init) => {
@@ -298,12 +299,16 @@ describe("broadcast modes", () => {
       if (body.includes('"method":"broadcast_tx_sync"')) broadcasts++;
       return response;
     };
-    const until = async (condition: () => boolean, what: string) => {
-      const deadline = Date.now() + 10_000;
-      while (!condition()) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-        await new Promise((resolve) => setTimeout(resolve, 5));
+    /** Moves the fake clock 1 ms at a time (letting the sockets run in between) until poll `count` went out; returns the ms moved. */
+    const clockUntilPoll = async (count: number): Promise<number> => {
+      let moved = 0;
+      while (polls < count) {
+        if (moved >= 60_000) throw new Error(`no poll ${count} after 60 s of the fake clock`);
+        await vi.advanceTimersByTimeAsync(1);
+        await new Promise((resolve) => setImmediate(resolve));
+        moved++;
       }
+      return moved;
     };
     const [carl, dave] = [net.wallets[2]!, net.wallets[3]!];
     const send = (pollIntervalMs: number) =>
@@ -321,24 +326,34 @@ describe("broadcast modes", () => {
           tx: { gas: 200_000n },
         });
     net.devnet.producer.setBlockTimeMs(0);
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"], shouldClearNativeTimers: true });
     try {
-      // Every 10 ms: 40 polls go out while the tx waits for its block, well inside the 10 s wait
-      // (at the 500 ms default they would take 20 s).
+      // Every 10 ms: each next poll takes at least 10 ms of the clock, far from the 500 ms default.
       const fast = send(10);
-      await until(() => polls >= 40, "40 polls");
+      await clockUntilPoll(1);
+      for (let i = 2; i <= 40; i++) {
+        const moved = await clockUntilPoll(i);
+        expect(moved).toBeGreaterThanOrEqual(10);
+        expect(moved).toBeLessThan(500);
+      }
       net.devnet.mine(1);
+      await clockUntilPoll(41);
       await fast;
 
-      // Every second: 300 ms after the broadcast, at most the first poll has gone out.
+      // Every second: the second poll waits a full second of the clock, and not a second more.
       polls = 0;
       const before = broadcasts;
       const slow = send(1_000);
-      await until(() => broadcasts > before, "the broadcast");
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(polls).toBeLessThanOrEqual(1);
+      await clockUntilPoll(1);
+      expect(broadcasts).toBe(before + 1);
+      const moved = await clockUntilPoll(2);
+      expect(moved).toBeGreaterThanOrEqual(1_000);
+      expect(moved).toBeLessThan(2_000);
       net.devnet.mine(1);
+      await clockUntilPoll(3);
       await slow;
     } finally {
+      vi.useRealTimers();
       net.devnet.producer.setBlockTimeMs(50);
     }
   });

@@ -24,9 +24,10 @@ import { fromHex, toHex, utf8 } from "./codec.js";
  *
  * @example
  * ```ts
+ * import { quoteQuantumsToUsdc } from "@perpx/core";
  * import { FUNDED_SUBACCOUNT_QUANTUMS } from "@perpx/devnet";
  *
- * const usdc = Number(FUNDED_SUBACCOUNT_QUANTUMS) / 1e6; // 100000
+ * quoteQuantumsToUsdc(FUNDED_SUBACCOUNT_QUANTUMS); // "100000"
  * ```
  */
 export const FUNDED_SUBACCOUNT_QUANTUMS = 100_000_000_000n;

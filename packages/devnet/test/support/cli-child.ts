@@ -24,6 +24,12 @@ export const FREE_PORTS = [
   "source-l2",
 ].flatMap((p) => [`--port-${p}`, "0"]);
 
+/**
+ * How long one CLI may take to print its ready line (tsx compiles the sources first): a guard
+ * against a hang, never a claim on speed, so it holds on a fully loaded machine.
+ */
+const START_GUARD_MS = 120_000;
+
 const children = new Set<ChildProcess>();
 
 /** Kills (SIGKILL) every child still running; for `afterAll`. */
@@ -72,8 +78,8 @@ export function startCli(args: string[]): Promise<StartedCli> {
   const run = spawnCli(["start", "--json", ...FREE_PORTS, ...args]);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`no ready line in 20 s; stderr: ${run.stderr()}`)),
-      20_000,
+      () => reject(new Error(`no ready line in ${START_GUARD_MS / 1000} s; stderr: ${run.stderr()}`)),
+      START_GUARD_MS,
     );
     run.child.stdout!.on("data", () => {
       const out = run.stdout();

@@ -1,5 +1,12 @@
 /** Formatting values for the page: times, hashes, amounts in human units. */
-import { baseUnitsToNative, NATIVE_DENOM, NATIVE_SYMBOL, quoteQuantumsToUsdc, USDC_DENOM } from "@perpx/core";
+import {
+  baseUnitsToNative,
+  Exact,
+  NATIVE_DENOM,
+  NATIVE_SYMBOL,
+  quoteQuantumsToUsdc,
+  USDC_DENOM,
+} from "@perpx/core";
 
 /** An ISO time, to the second, in UTC. */
 export function time(value: Date | string | undefined): string {
@@ -22,10 +29,15 @@ export function coin(amount: string | bigint, denom: string): string {
   return `${amount} ${denom}`;
 }
 
-/** A funding rate as a percentage with its sign. */
+/** A funding rate as a percentage with its sign, exact to 6 decimals (half away from zero). */
 export function percent(rate: string): string {
-  const value = Number(rate) * 100;
-  return Number.isFinite(value) ? `${value.toFixed(6).replace(/\.?0+$/, "")}%` : rate;
+  let value: Exact;
+  try {
+    value = new Exact(rate, "rate");
+  } catch {
+    return rate;
+  }
+  return `${value.times(100).toDecimalPlaces(6, "halfExpand")}%`;
 }
 
 /** The next funding time: the next whole hour (funding is paid hourly). */

@@ -6,7 +6,6 @@ import type { ExplorerConfig } from "../config.js";
 import { type ConnectionState, connect } from "./context.js";
 import { errorText, h } from "./dom.js";
 import { route } from "./router.js";
-import { STYLE } from "./style.js";
 
 function bannerText(state: ConnectionState): string {
   if (state.state === "connecting") return "Connecting to the indexer...";
@@ -18,7 +17,6 @@ function bannerText(state: ConnectionState): string {
 }
 
 async function start(): Promise<void> {
-  document.head.append(h("style", {}, STYLE));
   const banner = h("div", { id: "banner", role: "status", "aria-live": "polite" });
   const input = h("input", {
     name: "q",

@@ -1,4 +1,7 @@
-/** The page's stylesheet: readable tables, a sticky header, and one column at phone width. */
+/**
+ * The page's stylesheet: readable tables, a sticky header, and one column at phone width. The server
+ * serves it as `/app.css` (the page's Content-Security-Policy allows no inline style).
+ */
 export const STYLE = `
 *{box-sizing:border-box}
 body{margin:0;font:14px/1.45 system-ui,sans-serif;color:#1b1f24;background:#f6f7f9}

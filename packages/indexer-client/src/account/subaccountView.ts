@@ -3,6 +3,7 @@
  * its children): open positions, asset balances, orders merged by id from partial updates, fills,
  * and equity.
  */
+import { Exact } from "@perpx/core";
 import type {
   AssetPositionResponseObject,
   AssetPositionUpdate,
@@ -15,7 +16,6 @@ import type {
   SubaccountsSnapshotContents,
   SubaccountUpdateContents,
 } from "@perpx/core/indexer";
-import { Decimal } from "decimal.js";
 
 /**
  * An open perpetual position, as the snapshot (REST object) or an update carries it.
@@ -144,7 +144,7 @@ export class SubaccountView {
     }
     for (const asset of update.assetPositions ?? []) {
       const key = `${asset.subaccountNumber ?? fallback}/${asset.symbol}`;
-      if (new Decimal(asset.size).isZero()) this.assetsByKey.delete(key);
+      if (new Exact(asset.size, "size").isZero()) this.assetsByKey.delete(key);
       else this.assetsByKey.set(key, { ...this.assetsByKey.get(key), ...asset });
     }
     for (const order of update.orders ?? []) {
@@ -203,7 +203,7 @@ export class SubaccountView {
    */
   equity(oraclePrices?: Readonly<Record<string, string>>): string | undefined {
     if (!oraclePrices) return this.snapshotEquity;
-    let total = new Decimal(0);
+    let total = new Exact(0);
     for (const asset of this.assetsByKey.values()) {
       if (asset.symbol !== "USDC") continue;
       total = asset.side === "SHORT" ? total.minus(asset.size) : total.plus(asset.size);
@@ -211,7 +211,7 @@ export class SubaccountView {
     for (const position of this.positionsByKey.values()) {
       const price = oraclePrices[position.market];
       if (price === undefined) return undefined;
-      total = total.plus(new Decimal(position.size).times(price));
+      total = total.plus(new Exact(position.size, "size").times(price));
     }
     return total.toFixed();
   }

@@ -47,7 +47,7 @@ describe("OrderBook", () => {
     });
     const partial = book.fillPrice("SELL", "10"); // only 3 on the bids: (1*99 + 2*98.5) / 3
     expect(partial).toMatchObject({ filled: "3", worstPrice: "98.5", complete: false });
-    expect(partial.averagePrice).toBe("98.666666666666666667"); // decimal.js, 20 significant digits
+    expect(partial.averagePrice).toBe("98.666666666666666667"); // rounded to 18 decimals
     expect(new OrderBook().fillPrice("BUY", "1")).toEqual({
       filled: "0",
       averagePrice: undefined,

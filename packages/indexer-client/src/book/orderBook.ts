@@ -9,15 +9,18 @@
  * {@link OrderBook.crossed} says whether any level is hidden.
  */
 
+import { Exact } from "@perpx/core";
 import type {
   OrderbookResponseObject,
   OrderbookUpdateContents,
   OrderbookUpdateLevel,
 } from "@perpx/core/indexer";
 import { InvalidArgumentError } from "@perpx/errors";
-import { Decimal } from "decimal.js";
 import { compareDecimals } from "./decimal-text.js";
 import { BookSide } from "./side.js";
+
+/** The precision of an average fill price: 18 decimals (the finest a denom has), half away from zero. */
+const AVERAGE = { scale: 18, rounding: "halfExpand" } as const;
 
 /**
  * A side of the book: `bids` (buy orders) or `asks` (sell orders).
@@ -127,14 +130,14 @@ export class OrderBook {
   spread(): string | undefined {
     const bid = this.bestBid();
     const ask = this.bestAsk();
-    return bid && ask ? new Decimal(ask.price).minus(bid.price).toFixed() : undefined;
+    return bid && ask ? new Exact(ask.price).minus(bid.price).toFixed() : undefined;
   }
 
-  /** The midpoint of the best bid and ask, or undefined when a side is empty. */
+  /** The midpoint of the best bid and ask (exact: half a decimal is a decimal), or undefined when a side is empty. */
   mid(): string | undefined {
     const bid = this.bestBid();
     const ask = this.bestAsk();
-    return bid && ask ? new Decimal(ask.price).plus(bid.price).div(2).toFixed() : undefined;
+    return bid && ask ? new Exact(ask.price).plus(bid.price).times("0.5").toFixed() : undefined;
   }
 
   /**
@@ -155,20 +158,21 @@ export class OrderBook {
     const store = side === "bids" ? this.bidSide : this.askSide;
     const skip = side === "bids" ? this.hiddenBids : this.hiddenAsks;
     const out: DepthLevel[] = [];
-    let total = new Decimal(0);
+    let total = new Exact(0);
     for (let i = skip; i < store.prices.length && out.length < maxLevels; i++) {
       const price = store.prices[i] as string;
       const size = (store.levels.get(price) as { size: string }).size;
       total = total.plus(size);
       out.push({ price, size, total: total.toFixed() });
-      if (target && total.gte(target)) break;
+      if (target && total.greaterThanOrEqualTo(target)) break;
     }
     return out;
   }
 
   /**
    * What filling `size` at market would cost: a BUY takes asks from the lowest, a SELL takes bids
-   * from the highest.
+   * from the highest. Sizes and notional are exact; the average price is rounded to 18 decimals
+   * (half away from zero).
    *
    * @param side - the taker side.
    * @param size - the size to fill, a positive decimal string.
@@ -176,10 +180,10 @@ export class OrderBook {
   fillPrice(side: "BUY" | "SELL", size: string): FillEstimate {
     const wanted = positive(size, "size");
     let remaining = wanted;
-    let notional = new Decimal(0);
+    let notional = new Exact(0);
     let worst: string | undefined;
     for (const level of this.depth(side === "BUY" ? "asks" : "bids", { size })) {
-      const take = Decimal.min(remaining, level.size);
+      const take = Exact.min(remaining, level.size);
       notional = notional.plus(take.times(level.price));
       remaining = remaining.minus(take);
       worst = level.price;
@@ -187,7 +191,7 @@ export class OrderBook {
     const filled = wanted.minus(remaining);
     return {
       filled: filled.toFixed(),
-      averagePrice: filled.isZero() ? undefined : notional.div(filled).toFixed(),
+      averagePrice: filled.isZero() ? undefined : notional.dividedBy(filled, AVERAGE).toFixed(),
       worstPrice: worst,
       complete: remaining.isZero(),
     };
@@ -222,14 +226,14 @@ export class OrderBook {
   }
 }
 
-function positive(text: string, name: string): Decimal {
-  let value: Decimal;
+function positive(text: string, name: string): Exact {
+  let value: Exact;
   try {
-    value = new Decimal(text);
+    value = new Exact(text, name);
   } catch {
     throw new InvalidArgumentError(name, `must be a decimal string, got ${JSON.stringify(text)}`);
   }
-  if (typeof text !== "string" || !value.isFinite() || value.lte(0)) {
+  if (typeof text !== "string" || value.lessThanOrEqualTo(0)) {
     throw new InvalidArgumentError(name, `must be a positive decimal string, got ${JSON.stringify(text)}`);
   }
   return value;

@@ -1,8 +1,8 @@
 /**
  * Property tests of the pure parts: query-string encoding, Retry-After reading, backoff bounds,
- * error-body parsing and Decimal conversion.
+ * error-body parsing and Exact conversion.
  */
-import { Decimal } from "decimal.js";
+import { Exact } from "@perpx/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { blockedCodeOf, httpErrorOf, IndexerValidationError } from "../errors.js";
@@ -150,8 +150,8 @@ describe("withDecimals", () => {
       fc.property(decimalText, decimalText, (price, size) => {
         const row = { price, size, id: "x", exitPrice: null as string | null };
         const converted = withDecimals(row, ["price", "exitPrice"]);
-        expect(converted.price).toBeInstanceOf(Decimal);
-        expect(converted.price.equals(new Decimal(price))).toBe(true);
+        expect(converted.price).toBeInstanceOf(Exact);
+        expect(converted.price.equals(new Exact(price))).toBe(true);
         expect(converted.size).toBe(size);
         expect(converted.exitPrice).toBeNull();
         expect(row.price).toBe(price);

@@ -1,36 +1,36 @@
 /**
- * Decimal strings as `Decimal` (decimal.js), on request: the indexer's answers keep every amount
- * as a string; {@link withDecimals} turns the named fields of a row into exact `Decimal`s, typed
- * precisely, and the `*_DECIMAL_FIELDS` lists name the amount fields of each row type.
+ * Decimal strings as `Exact` (`@perpx/core`'s exact decimal), on request: the indexer's answers keep
+ * every amount as a string; {@link withDecimals} turns the named fields of a row into `Exact`s,
+ * typed precisely, and the `*_DECIMAL_FIELDS` lists name the amount fields of each row type.
  */
 
+import { Exact } from "@perpx/core";
 import { InvalidArgumentError } from "@perpx/errors";
-import { Decimal } from "decimal.js";
 
 /**
- * `T` with the fields `K` as `Decimal` (keeping `null` and optionality).
+ * `T` with the fields `K` as `Exact` (keeping `null` and optionality).
  *
  * @example
  * ```ts
- * type Level = WithDecimals<{ price: string; size: string }, "price">; // { price: Decimal; size: string }
+ * type Level = WithDecimals<{ price: string; size: string }, "price">; // { price: Exact; size: string }
  * ```
  */
 export type WithDecimals<T, K extends keyof T> = {
-  [F in keyof T]: F extends K ? (T[F] extends string ? Decimal : Exclude<T[F], string> | Decimal) : T[F];
+  [F in keyof T]: F extends K ? (T[F] extends string ? Exact : Exclude<T[F], string> | Exact) : T[F];
 };
 
 /**
- * Converts the fields `fields` of `row` from decimal strings to `Decimal`s; `null` and absent
+ * Converts the fields `fields` of `row` from decimal strings to exact `Exact`s; `null` and absent
  * fields stay as they are. The row is not modified.
  *
  * @param row - a response row.
  * @param fields - the decimal fields to convert.
- * @returns a copy with those fields as `Decimal`.
+ * @returns a copy with those fields as `Exact`.
  * @throws InvalidArgumentError naming the field when its text is not a decimal number.
  * @example
  * ```ts
  * const level = withDecimals({ price: "65000.5", size: "0.10" }, ["price", "size"]);
- * level.price.plus(0.5).toString(); // "65001"
+ * level.price.plus("0.5").toString(); // "65001"
  * level.size.toFixed(); // "0.1"
  * ```
  */
@@ -45,7 +45,7 @@ export function withDecimals<T extends object, const K extends keyof T>(
     if (!/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(value)) {
       throw new InvalidArgumentError(String(field), `is not a decimal number: ${JSON.stringify(value)}`);
     }
-    copy[field] = new Decimal(value);
+    copy[field] = new Exact(value, String(field));
   }
   return copy as WithDecimals<T, K>;
 }

@@ -9,7 +9,7 @@
  *
  * @example
  * ```ts
- * const reconnect: ReconnectOptions = { initialDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 20 };
+ * const reconnect: ReconnectOptions = { initialDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 20, stableAfterMs: 10_000 };
  * ```
  */
 export interface ReconnectOptions {
@@ -23,6 +23,14 @@ export interface ReconnectOptions {
    * @default 10_000
    */
   readonly maxDelayMs?: number;
+  /**
+   * How long a connection must run without a failure (a drop, a stall, a lost or malformed
+   * message, a refused subscription message) before the backoff starts over from
+   * `initialDelayMs`. Until then every failure waits longer than the one before, up to
+   * `maxDelayMs`.
+   * @default 10_000
+   */
+  readonly stableAfterMs?: number;
   /**
    * Attempts in a row without reaching the server before the connection gives up and closes with
    * a `WebSocketClosedError`.

@@ -1,81 +1,37 @@
 /**
  * The indexer WebSocket connection: one socket at a time, reconnected with backoff and jitter when
  * it drops, stalls (idle timeout) or loses a message (a `message_id` gap, a reorder, a frame that
- * cannot be read); every live subscription is resubscribed on the new socket, paced under the
- * server's caps and rate rule, and sees `reset` then a fresh snapshot. `close()` ends it all.
+ * cannot be read or is too large); every live subscription is resubscribed on the new socket,
+ * paced under the server's caps and rate rule, and sees `reset` then a fresh snapshot.
+ *
+ * Every socket event and timer runs through one guarded path: a message whose contents break the
+ * channel's contract, or that a listener fails to apply, is an `error` event and a resync of that
+ * subscription alone (unsubscribe, then subscribe for a fresh snapshot); anything else that throws
+ * is an `error` event and a reconnect. Nothing thrown escapes into the WebSocket's or a timer's
+ * callback, and `close()` always resolves. Reconnects and resyncs share one backoff schedule
+ * (`schedule.ts`). `close()` ends it all.
  */
 
 import type { IndexerChannel, IndexerChannelWithoutId } from "@perpx/core/indexer";
-import { PerpxError as BaseError, type PerpxError, TimeoutError } from "@perpx/errors";
-import { loadWebSocket } from "#ws-platform";
-import { backoffDelayMs } from "./backoff.js";
+import { PerpxError as BaseError, isPerpxError, type PerpxError, TimeoutError } from "@perpx/errors";
 import { Emitter } from "./emitter.js";
-import { WebSocketClosedError } from "./errors.js";
-import { type Frame, readFrame } from "./frame.js";
-import { checkSocketOptions, type IndexerSocketOptions } from "./options.js";
+import { IndexerFrameError, IndexerListenerError, WebSocketClosedError } from "./errors.js";
+import type { DisconnectCause, IndexerSocketEvents, SubscribeOptions } from "./events.js";
+import { type Frame, oversize, readFrame } from "./frame.js";
+import { Heartbeat } from "./heartbeat.js";
+import type { IndexerSocketOptions } from "./options.js";
 import { SubscribePacer } from "./pacer.js";
-import { Registry } from "./registry.js";
+import { type Refusal, Registry } from "./registry.js";
+import { endSocket } from "./release.js";
+import { RetrySchedule } from "./schedule.js";
 import { MessageSequence } from "./sequence.js";
 import type { ResetReason, Subscription } from "./subscription.js";
 import type { IndexerWebSocket, IndexerWebSocketConstructor } from "./transport.js";
 
-/**
- * Why a socket was given up: the server closed it, it went silent past the idle timeout, a message
- * was lost (`gap`), came out of order (`reorder`), or could not be read (`malformed`).
- *
- * @example
- * ```ts
- * const cause: DisconnectCause = "stalled";
- * cause; // "stalled"
- * ```
- */
-export type DisconnectCause = "closed" | "stalled" | "gap" | "reorder" | "malformed";
-
-/**
- * The events of an {@link IndexerSocket}, by name.
- *
- * @example
- * ```ts
- * const event: IndexerSocketEvents["disconnect"] = { cause: "closed", code: 1012 };
- * event.code; // 1012
- * ```
- */
-export interface IndexerSocketEvents {
-  [event: string]: unknown;
-  /** The server said `connected` (first connection and every reconnection). */
-  open: { readonly connectionId: string };
-  /** The socket was lost or given up; a reconnect follows unless the connection is closing. */
-  disconnect: { readonly cause: DisconnectCause; readonly code?: number; readonly reason?: string };
-  /** A reconnect attempt is scheduled. */
-  reconnecting: { readonly attempt: number; readonly delayMs: number };
-  /** A server `error` message not tied to a subscription, or a frame that could not be read. */
-  error: PerpxError;
-  /** The connection is closed for good; `error` when it gave up rather than being closed. */
-  close: { readonly error?: PerpxError };
-}
-
-/**
- * Options of {@link IndexerSocket.subscribe}.
- *
- * @example
- * ```ts
- * const options: SubscribeOptions = { batched: true };
- * options.batched; // true
- * ```
- */
-export interface SubscribeOptions {
-  /**
-   * Ask the server to batch updates (flushed every 250 ms as `channel_batch_data`); they are
-   * delivered one by one either way.
-   * @default false
-   */
-  readonly batched?: boolean;
-}
-
 const noop = (): void => {};
 
-/** How long `close()` waits for the server to answer the close frame before cutting the socket (ws). */
-const CLOSE_GRACE_MS = 1_000;
+/** The default of `maxFrameBytes`: 8 MiB. */
+const MAX_FRAME_BYTES = 8 * 1024 * 1024;
 
 /**
  * A connection to an indexer's WebSocket; build it with {@link connectIndexerSocket}.
@@ -96,24 +52,18 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
   private readonly registry: Registry;
   private readonly sequence = new MessageSequence();
   private readonly pacer = new SubscribePacer();
-  private heartbeatTimer: ReturnType<typeof setTimeout> | undefined;
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private paceTimer: ReturnType<typeof setTimeout> | undefined;
-  private lastActivity = 0;
-  /** Frames received (messages, pings, pongs); the heartbeat compares it with its last look. */
-  private frames = 0;
-  private framesSeen = 0;
-  private pinged = false;
+  /** Reconnect attempts since the server was last reached (`maxAttempts` counts these). */
   private attempt = 0;
+  private readonly schedule: RetrySchedule;
+  private readonly maxFrameBytes: number;
   private closing: Promise<void> | undefined;
   private starting: { resolve(): void; reject(error: PerpxError): void } | undefined;
   private id: string | undefined;
-  private readonly idleMs: number;
-  private readonly pingMs: number;
-  private readonly onProtocolFrame = (): void => this.touch();
-  private readonly onData = (data: unknown): void => this.receive(data);
-  private readonly tick = (): void => this.heartbeat();
-  private readonly flush = (): void => this.sendQueued();
+  private readonly heartbeat: Heartbeat;
+  private readonly onData = (data: unknown): void => this.guard(() => this.receive(data));
+  private readonly flush = (): void => this.guard(() => this.sendQueued());
 
   /**
    * @param options - checked options.
@@ -124,8 +74,14 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
     private readonly Socket: IndexerWebSocketConstructor,
   ) {
     super();
-    this.idleMs = options.idleTimeoutMs ?? 40_000;
-    this.pingMs = options.pingIntervalMs ?? 15_000;
+    this.heartbeat = new Heartbeat(
+      options.idleTimeoutMs ?? 40_000,
+      options.pingIntervalMs ?? 15_000,
+      () => this.lose("stalled"),
+      (task) => this.guard(task),
+    );
+    this.maxFrameBytes = options.maxFrameBytes ?? MAX_FRAME_BYTES;
+    this.schedule = new RetrySchedule(options.reconnect || {}, options.random ?? Math.random);
     this.registry = new Registry(
       () => this.sendQueued(),
       (channel, id) => this.sendUnsubscribe(channel, id),
@@ -202,73 +158,106 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
           void this.shutdown(error).then(() => reject(error));
         },
       };
-      this.open();
+      this.guard(() => this.open());
     });
+  }
+
+  /**
+   * Runs a socket or timer callback: whatever it throws becomes an `error` event and a reconnect
+   * (a subscription's own failures are handled closer, as resyncs), never an exception in the
+   * WebSocket's or the timer's hands.
+   */
+  private guard(task: () => void): void {
+    try {
+      task();
+    } catch (thrown) {
+      try {
+        this.fail(thrown);
+      } catch {
+        // Only a fault of the recovery itself lands here; the connection is closed for good then.
+        void this.shutdown(new WebSocketClosedError("the indexer socket failed", { cause: thrown }));
+      }
+    }
+  }
+
+  /** An unexpected failure: reported, then the socket is given up and reconnected. */
+  private fail(thrown: unknown): void {
+    if (this.closing) return;
+    const error = isPerpxError(thrown)
+      ? thrown
+      : new WebSocketClosedError("the indexer socket failed and reconnects", { cause: thrown });
+    this.report(error);
+    if (this.starting && !this.socket) {
+      // The first socket could not even be made: connecting fails with that error.
+      const starting = this.starting;
+      this.starting = undefined;
+      starting.reject(error);
+    } else if (this.socket) this.lose("malformed");
+    else if (this.reconnectTimer === undefined) this.retry("closed");
+  }
+
+  /** Emits `error`; a listener of `error` that throws is ignored (there is nowhere left to report it). */
+  private report(error: PerpxError): void {
+    this.emitGuarded("error", error);
+  }
+
+  /** Emits a socket event; a listener that throws is reported as an `IndexerListenerError`. */
+  private notify<E extends "open" | "disconnect" | "reconnecting" | "resyncing" | "close">(
+    event: E,
+    value: IndexerSocketEvents[E],
+  ): void {
+    const failure = this.emitGuarded(event, value);
+    if (failure) this.report(new IndexerListenerError(event, failure.thrown));
   }
 
   private open(): void {
     this.reconnectTimer = undefined;
+    if (this.closing) return;
     const socket = new this.Socket(this.options.url);
     this.socket = socket;
-    this.lastActivity = Date.now();
-    this.framesSeen = this.frames;
-    this.pinged = false;
     // \`ws\` hands messages to a listener directly; a browser socket through \`onmessage\`.
     if (socket.on) socket.on("message", this.onData);
-    else socket.onmessage = (event) => this.receive(event.data);
-    socket.onclose = (event) => {
-      if (socket === this.socket) this.lose("closed", event?.code, event?.reason);
-    };
+    else socket.onmessage = (event) => this.guard(() => this.receive(event?.data));
+    socket.onclose = (event) =>
+      this.guard(() => {
+        if (socket === this.socket) this.lose("closed", event?.code, event?.reason);
+      });
     socket.onerror = noop; // a close always follows
-    socket.on?.("ping", this.onProtocolFrame);
-    socket.on?.("pong", this.onProtocolFrame);
-    this.heartbeat();
-  }
-
-  /** Counts a frame; the hot path does no clock read and no timer work. */
-  private touch(): void {
-    this.frames++;
-  }
-
-  /**
-   * Runs every quarter of the idle timeout (or of the ping interval, when pinging is possible):
-   * notes whether frames arrived since its last run, drops a socket silent for `idleTimeoutMs`
-   * (so a stall is detected within 1.25 times the timeout), and pings a quiet server (ws only).
-   */
-  private heartbeat(): void {
-    clearTimeout(this.heartbeatTimer);
-    this.heartbeatTimer = undefined;
-    const socket = this.socket;
-    if (!socket || this.idleMs === 0) return;
-    const now = Date.now();
-    if (this.frames !== this.framesSeen) {
-      this.framesSeen = this.frames;
-      this.lastActivity = now;
-      this.pinged = false;
-    }
-    const quiet = now - this.lastActivity;
-    if (quiet >= this.idleMs) {
-      this.lose("stalled");
-      return;
-    }
-    const canPing = socket.ping !== undefined && socket.readyState === 1;
-    if (canPing && !this.pinged && quiet >= this.pingMs) {
-      this.pinged = true;
-      socket.ping?.();
-    }
-    const periodMs = Math.max(1, Math.min(this.idleMs, canPing ? this.pingMs : this.idleMs) / 4);
-    this.heartbeatTimer = setTimeout(this.tick, periodMs);
+    socket.on?.("ping", this.heartbeat.touch);
+    socket.on?.("pong", this.heartbeat.touch);
+    this.heartbeat.start(socket);
   }
 
   private receive(data: unknown): void {
-    this.touch();
+    this.heartbeat.touch();
+    const bytes = oversize(data, this.maxFrameBytes);
+    if (bytes !== undefined) {
+      this.report(
+        new IndexerFrameError({
+          path: "",
+          problem: `is ${bytes} bytes, more than maxFrameBytes (${this.maxFrameBytes})`,
+        }),
+      );
+      this.lose("malformed");
+      return;
+    }
     const frame = readFrame(data);
     if (frame instanceof BaseError) {
-      this.emit("error", frame);
+      this.report(frame);
       this.lose("malformed");
       return;
     }
     this.dispatch(frame);
+  }
+
+  /** A subscription's message was refused: resync that subscription (with backoff), report it. */
+  private refuse(refusal: Refusal): void {
+    const delayMs = this.schedule.nextDelayMs();
+    const failure = this.registry.resync(refusal.key, Date.now() + delayMs);
+    this.report(refusal.error);
+    if (failure) this.report(failure);
+    this.notify("resyncing", { channel: refusal.channel, id: refusal.id, delayMs });
+    this.sendQueued();
   }
 
   private dispatch(frame: Frame): void {
@@ -278,11 +267,12 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
         this.sequence.reset();
         this.sequence.record(frame.message_id, "reply", 0);
         this.connected = true;
-        this.id = frame.connection_id;
+        this.id = typeof frame.connection_id === "string" ? frame.connection_id : undefined;
         this.attempt = 0;
+        this.schedule.connected();
         this.starting?.resolve();
         this.starting = undefined;
-        this.emit("open", { connectionId: frame.connection_id ?? "" });
+        this.notify("open", { connectionId: this.id ?? "" });
         this.sendQueued();
         return;
       case "channel_data":
@@ -293,7 +283,8 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
           this.lose(verdict);
           return;
         }
-        registry.data(frame);
+        const refusal = registry.data(frame);
+        if (refusal) this.refuse(refusal);
         return;
       }
       case "subscribed":
@@ -303,7 +294,10 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
           this.lose("gap");
           return;
         }
-        if (frame.type === "subscribed") registry.subscribed(frame);
+        if (frame.type === "subscribed") {
+          const refusal = registry.subscribed(frame);
+          if (refusal) this.refuse(refusal);
+        }
         return;
       case "error": {
         const fresh = !this.sequence.has(frame.message_id);
@@ -313,7 +307,7 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
           return;
         }
         const unclaimed = registry.refused(frame, fresh);
-        if (unclaimed) this.emit("error", unclaimed);
+        if (unclaimed) this.report(unclaimed);
         return;
       }
       default:
@@ -323,7 +317,9 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
 
   private sendQueued(): void {
     const socket = this.socket;
-    if (!socket || !this.connected || this.paceTimer !== undefined) return;
+    if (!socket || !this.connected) return;
+    clearTimeout(this.paceTimer);
+    this.paceTimer = undefined;
     const now = Date.now();
     const waitMs = this.registry.sendPending(now, this.pacer, (message) => socket.send(message));
     if (waitMs > 0) {
@@ -349,14 +345,14 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
   private lose(cause: DisconnectCause, code?: number, reason?: string): void {
     const socket = this.socket;
     if (!socket) return;
-    this.release(socket, cause !== "closed");
-    this.emit("disconnect", {
+    void this.release(socket, cause !== "closed");
+    this.notify("disconnect", {
       cause,
       ...(code === undefined ? {} : { code }),
       ...(reason === undefined ? {} : { reason }),
     });
     const resetReason: ResetReason = cause === "closed" || cause === "stalled" ? "reconnect" : "gap";
-    this.registry.reset(resetReason);
+    for (const failure of this.registry.reset(resetReason)) this.report(failure);
     if (this.starting) {
       const starting = this.starting;
       this.starting = undefined;
@@ -371,6 +367,12 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
       );
       return;
     }
+    this.retry(cause, code);
+  }
+
+  /** Schedules the next socket, after the backoff schedule's delay; or gives up. */
+  private retry(cause: DisconnectCause, code?: number): void {
+    if (this.closing) return;
     const policy = this.options.reconnect;
     const maxAttempts = policy === false ? 0 : (policy?.maxAttempts ?? Number.POSITIVE_INFINITY);
     if (this.attempt >= maxAttempts) {
@@ -381,51 +383,27 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
       );
       return;
     }
-    // A lost message reconnects at once; a dropped or stalled socket backs off.
-    const delayMs =
-      resetReason === "gap"
-        ? 0
-        : backoffDelayMs(this.attempt, policy || {}, (this.options.random ?? Math.random)());
+    // Every reconnect backs off, a lost message's included: a server that fails right after each
+    // connect meets growing delays, and the schedule starts over only after a stable stretch.
+    const delayMs = this.schedule.nextDelayMs();
+    this.schedule.disconnected();
     this.attempt++;
-    this.emit("reconnecting", { attempt: this.attempt, delayMs });
-    this.reconnectTimer = setTimeout(() => this.open(), delayMs);
+    this.reconnectTimer = setTimeout(() => this.guard(() => this.open()), delayMs);
+    this.notify("reconnecting", { attempt: this.attempt, delayMs });
   }
 
   /** Detaches and ends a socket and the timers that served it. */
   private release(socket: IndexerWebSocket, abrupt: boolean): Promise<void> {
     this.socket = undefined;
     this.connected = false;
-    clearTimeout(this.heartbeatTimer);
+    this.heartbeat.stop();
     clearTimeout(this.paceTimer);
-    this.heartbeatTimer = undefined;
     this.paceTimer = undefined;
     this.pacer.clear();
-    socket.off?.("ping", this.onProtocolFrame);
-    socket.off?.("pong", this.onProtocolFrame);
-    socket.off?.("message", this.onData);
-    socket.onmessage = null;
-    socket.onopen = null;
-    socket.onerror = noop;
-    return new Promise<void>((resolve) => {
-      if (socket.readyState === 3) {
-        socket.onclose = null;
-        resolve();
-        return;
-      }
-      let grace: ReturnType<typeof setTimeout> | undefined;
-      socket.onclose = () => {
-        clearTimeout(grace);
-        socket.onclose = null;
-        resolve();
-      };
-      if ((abrupt || socket.readyState === 0) && socket.terminate) {
-        socket.terminate();
-        return;
-      }
-      socket.close(socket.readyState === 0 ? undefined : 1000);
-      // A server that never answers the close frame (ws would wait 30 s) is cut after a grace period.
-      const terminate = socket.terminate;
-      if (terminate) grace = setTimeout(() => terminate.call(socket), CLOSE_GRACE_MS);
+    return endSocket(socket, abrupt, () => {
+      socket.off?.("ping", this.heartbeat.touch);
+      socket.off?.("pong", this.heartbeat.touch);
+      socket.off?.("message", this.onData);
     });
   }
 
@@ -433,38 +411,13 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
     if (this.closing) return this.closing;
     clearTimeout(this.reconnectTimer);
     this.reconnectTimer = undefined;
-    this.registry.endAll(error);
     const socket = this.socket;
-    this.closing = (socket ? this.release(socket, false) : Promise.resolve()).then(() => {
-      this.emit("close", error === undefined ? {} : { error });
+    const released = socket ? this.release(socket, false) : Promise.resolve();
+    this.closing = released.then(() => {
+      this.notify("close", error === undefined ? {} : { error });
       this.removeAllListeners();
     });
+    for (const failure of this.registry.endAll(error)) this.report(failure);
     return this.closing;
   }
-}
-
-/**
- * Connects to an indexer's WebSocket and resolves once the server says `connected`.
- *
- * @param options - the URL, an optional `WebSocket` constructor, heartbeat and reconnect policy.
- * @returns the connection.
- * @throws {InvalidArgumentError} for a bad option, before anything is opened.
- * @throws {WebSocketClosedError} when the first connection fails.
- * @throws {TimeoutError} when it takes longer than `connectTimeoutMs`.
- *
- * @example
- * ```ts
- * const socket = await connectIndexerSocket({ url: devnet.endpoints.indexerWs });
- * const heights = socket.subscribe("v4_block_height");
- * BigInt((await heights.ready()).height) > 0n; // true
- * await socket.close();
- * socket.closed; // true
- * ```
- */
-export async function connectIndexerSocket(options: IndexerSocketOptions): Promise<IndexerSocket> {
-  checkSocketOptions(options);
-  const Socket = options.WebSocket ?? (await loadWebSocket());
-  const socket = new IndexerSocket(options, Socket);
-  await socket.start();
-  return socket;
 }

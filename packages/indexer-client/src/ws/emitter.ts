@@ -79,6 +79,25 @@ export class Emitter<Events extends EventMap> {
     for (let i = 0; i < list.length; i++) (list[i] as (value: Events[E]) => void)(value);
   }
 
+  /**
+   * Calls every listener of `event` with `value`, the ones after a listener that throws included.
+   *
+   * @returns what the first listener that threw threw (as `{ thrown }`), or undefined.
+   */
+  protected emitGuarded<E extends keyof Events>(event: E, value: Events[E]): { thrown: unknown } | undefined {
+    const list = this.listeners.get(event);
+    if (list === undefined) return undefined;
+    let failure: { thrown: unknown } | undefined;
+    for (let i = 0; i < list.length; i++) {
+      try {
+        (list[i] as (value: Events[E]) => void)(value);
+      } catch (thrown) {
+        failure ??= { thrown };
+      }
+    }
+    return failure;
+  }
+
   /** Removes every listener. */
   protected removeAllListeners(): void {
     this.listeners = new Map();

@@ -22,16 +22,15 @@ export class WebSocketClosedError extends PerpxError {
 
   /**
    * @param message - what closed and what it interrupted.
-   * @param close - the close code and reason, when known.
+   * @param close - the close code and reason, when known, and the failure that closed it.
    */
-  constructor(message: string, close: { code?: number; reason?: string } = {}) {
-    super(
-      "WEBSOCKET_CLOSED",
-      message,
-      close.code === undefined
+  constructor(message: string, close: { code?: number; reason?: string; cause?: unknown } = {}) {
+    super("WEBSOCKET_CLOSED", message, {
+      ...(close.code === undefined
         ? {}
-        : { metaMessages: [`close code: ${close.code} ${close.reason ?? ""}`.trim()] },
-    );
+        : { metaMessages: [`close code: ${close.code} ${close.reason ?? ""}`.trim()] }),
+      ...(close.cause === undefined ? {} : { cause: close.cause }),
+    });
     this.closeCode = close.code;
   }
 }
@@ -153,3 +152,105 @@ export class IndexerMessageError extends PerpxError {
     });
   }
 }
+
+/**
+ * A server message the client refused: its contents break the channel's contract (`path` names
+ * the first bad field, from the contents' root: `bids[0][0]`, `trades[2].price`), or the frame is
+ * larger than `maxFrameBytes` (`path` is empty, `channel` and `id` unknown). The subscription (or,
+ * for a frame too large to read, the connection) resyncs from a fresh snapshot.
+ *
+ * @example
+ * ```ts
+ * const error = new IndexerFrameError({
+ *   channel: "v4_orderbook", id: "BTC-USD", path: "bids[0][0]", problem: "must be a non-negative decimal string, got null",
+ * });
+ * error.code; // "DECODE"
+ * error.path; // "bids[0][0]"
+ * ```
+ */
+export class IndexerFrameError extends PerpxError {
+  override name = "IndexerFrameError";
+  /** The channel of the refused message, when known. */
+  readonly channel: string | undefined;
+  /** Its subscription id (the channel name for id-less channels), when known. */
+  readonly id: string | undefined;
+  /** The path of the first bad field in the contents (`""`: the contents, or the whole frame). */
+  readonly path: string;
+
+  /**
+   * @param refused - the channel, id and field path, and what is wrong there.
+   */
+  constructor(refused: { channel?: string; id?: string; path: string; problem: string }) {
+    const where = [refused.channel, refused.id].filter((part) => part !== undefined).join(" ");
+    const field = refused.path === "" ? "contents" : refused.path;
+    super(
+      "DECODE",
+      where === ""
+        ? `The indexer sent a frame the client refused: ${refused.problem}`
+        : `The indexer sent a ${where} message whose ${field} ${refused.problem}`,
+    );
+    this.channel = refused.channel;
+    this.id = refused.id;
+    this.path = refused.path;
+  }
+}
+
+/**
+ * True for an {@link IndexerFrameError}.
+ *
+ * @example
+ * ```ts
+ * isIndexerFrameError(new IndexerFrameError({ path: "", problem: "is too large" })); // true
+ * ```
+ */
+export const isIndexerFrameError = errorGuard<IndexerFrameError>("IndexerFrameError");
+
+/**
+ * A listener threw: of a subscription (or of a view built on one, such as a live order book)
+ * while a snapshot or update was delivered, in which case the state it keeps may be half-applied
+ * and the subscription resyncs from a fresh snapshot; or of the socket (`open`, `disconnect`...),
+ * in which case nothing else happens. `cause` is what the listener threw; it never escapes into
+ * the socket's callbacks.
+ *
+ * @example
+ * ```ts
+ * const error = new IndexerListenerError("update", new Error("boom"), { channel: "v4_trades", id: "BTC-USD" });
+ * error.channel; // "v4_trades"
+ * error.event; // "update"
+ * ```
+ */
+export class IndexerListenerError extends PerpxError {
+  override name = "IndexerListenerError";
+  /** The event whose listener threw. */
+  readonly event: string;
+  /** The channel of the subscription, for a subscription's listener. */
+  readonly channel: string | undefined;
+  /** Its id, for a subscription's listener. */
+  readonly id: string | undefined;
+
+  /**
+   * @param event - the event whose listener threw.
+   * @param cause - what the listener threw.
+   * @param subscription - the subscription's channel and id, for a subscription's listener.
+   */
+  constructor(event: string, cause: unknown, subscription: { channel?: string; id?: string } = {}) {
+    const where =
+      subscription.channel === undefined
+        ? "the socket"
+        : `${subscription.channel} ${subscription.id ?? ""}`.trim();
+    super("DECODE", `A listener of ${where} threw on "${event}"`, { cause });
+    this.event = event;
+    this.channel = subscription.channel;
+    this.id = subscription.id;
+  }
+}
+
+/**
+ * True for an {@link IndexerListenerError}.
+ *
+ * @example
+ * ```ts
+ * isIndexerListenerError(new IndexerListenerError("open", new Error("boom"))); // true
+ * ```
+ */
+export const isIndexerListenerError = errorGuard<IndexerListenerError>("IndexerListenerError");

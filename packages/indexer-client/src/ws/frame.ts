@@ -53,3 +53,22 @@ export function readFrame(data: unknown): Frame | IndexerMessageError {
   }
   return frame;
 }
+
+const encoder = new TextEncoder();
+
+/**
+ * The size in bytes of a frame larger than `maxBytes`, or undefined when it fits. A string is
+ * measured as UTF-8, and only when its length leaves the answer in doubt.
+ */
+export function oversize(data: unknown, maxBytes: number): number | undefined {
+  let bytes: number;
+  if (typeof data === "string") {
+    if (data.length * 3 <= maxBytes) return undefined;
+    bytes = data.length > maxBytes ? data.length : encoder.encode(data).byteLength;
+  } else if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) {
+    bytes = data.byteLength;
+  } else {
+    return undefined;
+  }
+  return bytes > maxBytes ? bytes : undefined;
+}

@@ -46,9 +46,17 @@ export interface IndexerSocketOptions {
   readonly connectTimeoutMs?: number;
   /**
    * The reconnect policy, or `false` to end every subscription when the socket drops.
-   * @default { initialDelayMs: 250, maxDelayMs: 10_000, maxAttempts: Infinity }
+   * @default { initialDelayMs: 250, maxDelayMs: 10_000, maxAttempts: Infinity, stableAfterMs: 10_000 }
    */
   readonly reconnect?: ReconnectOptions | false;
+  /**
+   * The largest frame accepted, in bytes (UTF-8). A larger one is refused with an
+   * `IndexerFrameError` `error` event and the connection resyncs (it reconnects with backoff: the
+   * frame is not read, so which subscription it was for is unknown). The indexer's largest
+   * messages, initial snapshots of busy markets or accounts, stay well under the default.
+   * @default 8_388_608 (8 MiB)
+   */
+  readonly maxFrameBytes?: number;
   /**
    * The random source of the reconnect jitter, in [0, 1).
    * @default Math.random
@@ -80,9 +88,14 @@ export function checkSocketOptions(options: IndexerSocketOptions): void {
   checkMs("idleTimeoutMs", options.idleTimeoutMs, true);
   checkMs("pingIntervalMs", options.pingIntervalMs, false);
   checkMs("connectTimeoutMs", options.connectTimeoutMs, false);
+  const maxFrameBytes = options.maxFrameBytes;
+  if (maxFrameBytes !== undefined && !(Number.isSafeInteger(maxFrameBytes) && maxFrameBytes > 0)) {
+    throw new InvalidArgumentError("maxFrameBytes", `must be a positive integer, got ${maxFrameBytes}`);
+  }
   if (options.reconnect) {
     checkMs("reconnect.initialDelayMs", options.reconnect.initialDelayMs, false);
     checkMs("reconnect.maxDelayMs", options.reconnect.maxDelayMs, false);
+    checkMs("reconnect.stableAfterMs", options.reconnect.stableAfterMs, true);
     const attempts = options.reconnect.maxAttempts;
     if (attempts !== undefined && !(attempts >= 0)) {
       throw new InvalidArgumentError("reconnect.maxAttempts", `must be >= 0, got ${attempts}`);

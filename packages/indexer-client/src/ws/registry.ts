@@ -8,9 +8,15 @@ import {
   INDEXER_CHANNELS,
   type IndexerChannel,
 } from "@perpx/core/indexer";
-import { InvalidArgumentError, type PerpxError } from "@perpx/errors";
+import { InvalidArgumentError, isPerpxError, type PerpxError } from "@perpx/errors";
 import { isIndexerChannel } from "./channels.js";
-import { IndexerSubscriptionError, SubscriptionLimitError } from "./errors.js";
+import { checkContents } from "./contents.js";
+import {
+  IndexerFrameError,
+  IndexerListenerError,
+  IndexerSubscriptionError,
+  SubscriptionLimitError,
+} from "./errors.js";
 import type { Frame } from "./frame.js";
 import type { SubscribePacer } from "./pacer.js";
 import { type ResetReason, Subscription, type SubscriptionSink } from "./subscription.js";
@@ -23,6 +29,30 @@ interface Entry {
   readonly subscription: Subscription<IndexerChannel>;
   readonly sink: SubscriptionSink<IndexerChannel>;
   status: "queued" | "sent" | "live";
+  /** A queued subscribe waits until this time (a resync's backoff), ms since the epoch. */
+  notBefore: number;
+}
+
+/**
+ * A message of one subscription that was refused (contents that break the contract, or a listener
+ * that threw while it was applied): the subscription must resync.
+ */
+export interface Refusal {
+  readonly key: string;
+  readonly channel: IndexerChannel;
+  readonly id: string;
+  readonly error: PerpxError;
+}
+
+/** The text of a refused value, short. */
+function shown(value: unknown): string {
+  let text: string;
+  try {
+    text = value === undefined ? "undefined" : JSON.stringify(value);
+  } catch {
+    text = typeof value;
+  }
+  return text.length > 60 ? `${text.slice(0, 60)}...` : text;
 }
 
 const ID_LESS = new Set<string>(["v4_markets", "v4_block_height"]);
@@ -86,6 +116,7 @@ export class Registry {
       subscription: subscription as unknown as Subscription<IndexerChannel>,
       sink: subscription.sink() as unknown as SubscriptionSink<IndexerChannel>,
       status: "queued",
+      notBefore: 0,
     };
     this.entries.set(key, entry);
     let ids = this.byChannel.get(channel);
@@ -108,7 +139,7 @@ export class Registry {
     let waitMs = 0;
     for (const entry of this.entries.values()) {
       if (entry.status !== "queued") continue;
-      const wait = pacer.waitMs(entry.key, now);
+      const wait = Math.max(pacer.waitMs(entry.key, now), entry.notBefore - now);
       if (wait > 0) {
         waitMs = waitMs === 0 ? wait : Math.min(waitMs, wait);
         continue;
@@ -129,25 +160,97 @@ export class Registry {
     if (this.outstanding > 0) this.outstanding--;
   }
 
-  /** Routes `subscribed`. */
-  subscribed(frame: Frame): void {
+  /**
+   * Routes `subscribed`: checks the snapshot, then delivers it.
+   *
+   * @returns a refusal when the snapshot breaks the contract or a listener threw.
+   */
+  subscribed(frame: Frame): Refusal | undefined {
     const entry = this.lookup(frame.channel, frame.id);
-    if (entry?.status !== "sent") return;
+    if (entry?.status !== "sent") return undefined;
+    const bad = checkContents(entry.channel, "snapshot", frame.contents);
+    if (bad) return this.refusal(entry, bad.path, `must be ${bad.expected}, got ${shown(bad.found)}`);
     entry.status = "live";
-    entry.sink.snapshot(frame.contents as never);
+    try {
+      entry.sink.snapshot(frame.contents as never);
+    } catch (error) {
+      return this.refusal(entry, error);
+    }
+    return undefined;
   }
 
-  /** Routes `channel_data` and `channel_batch_data` (a batch is unrolled). */
-  data(frame: Frame): void {
+  /**
+   * Routes `channel_data` and `channel_batch_data` (a batch is unrolled): checks every update,
+   * then delivers them.
+   *
+   * @returns a refusal when an update breaks the contract or a listener threw.
+   */
+  data(frame: Frame): Refusal | undefined {
     const entry = this.lookup(frame.channel, frame.id);
-    if (entry?.status !== "live") return;
-    const sink = entry.sink;
-    if (frame.type === "channel_batch_data" && Array.isArray(frame.contents)) {
-      for (const contents of frame.contents)
-        sink.update(contents as never, frame.message_id, frame.subaccountNumber);
-    } else {
-      sink.update(frame.contents as never, frame.message_id, frame.subaccountNumber);
+    if (entry?.status !== "live") return undefined;
+    const child = frame.subaccountNumber;
+    if (child !== undefined && !Number.isSafeInteger(child)) {
+      return this.refusal(entry, "", `has a subaccountNumber that is not an integer: ${shown(child)}`);
     }
+    const batch = frame.type === "channel_batch_data";
+    if (batch && !Array.isArray(frame.contents)) {
+      return this.refusal(entry, "", `must be an array (a batch), got ${shown(frame.contents)}`);
+    }
+    const updates: readonly unknown[] = batch ? (frame.contents as unknown[]) : [frame.contents];
+    for (let i = 0; i < updates.length; i++) {
+      const bad = checkContents(entry.channel, "update", updates[i]);
+      if (bad) {
+        const path = batch
+          ? `[${i}]${bad.path === "" || bad.path.startsWith("[") ? "" : "."}${bad.path}`
+          : bad.path;
+        return this.refusal(entry, path, `must be ${bad.expected}, got ${shown(bad.found)}`);
+      }
+    }
+    try {
+      for (const contents of updates) entry.sink.update(contents as never, frame.message_id, child);
+    } catch (error) {
+      return this.refusal(entry, error);
+    }
+    return undefined;
+  }
+
+  /**
+   * Starts a subscription over after a refused message: it is reset (not synced), unsubscribed
+   * on the server, and subscribed again for a fresh snapshot once `notBefore` has passed.
+   *
+   * @returns the error a `reset` listener threw, if any.
+   */
+  resync(key: string, notBefore: number): PerpxError | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    let failure: PerpxError | undefined;
+    if (entry.status === "live") failure = this.quietly(() => entry.sink.reset("invalid"));
+    if (entry.status !== "queued" && this.unsubscribe(entry.channel, entry.id)) this.outstanding++;
+    entry.status = "queued";
+    entry.notBefore = notBefore;
+    return failure;
+  }
+
+  /** Runs a sink call; answers the error a listener threw instead of throwing it. */
+  private quietly(deliver: () => void): PerpxError | undefined {
+    try {
+      deliver();
+      return undefined;
+    } catch (error) {
+      return isPerpxError(error) ? error : new IndexerListenerError("reset", error);
+    }
+  }
+
+  private refusal(entry: Entry, pathOrThrown: unknown, problem?: string): Refusal {
+    const channel = entry.channel;
+    const id = entry.subscription.id;
+    const error =
+      problem !== undefined
+        ? new IndexerFrameError({ channel, id, path: pathOrThrown as string, problem })
+        : isPerpxError(pathOrThrown)
+          ? pathOrThrown
+          : new IndexerListenerError("update", pathOrThrown, { channel, id });
+    return { key: entry.key, channel, id, error };
   }
 
   /**
@@ -156,7 +259,7 @@ export class Registry {
    * channel and id; an invalid id names them only inside the message, and a cap reached only
    * names the channel (the oldest subscribe still waiting on it is the refused one).
    *
-   * @returns the error when no subscription claims it.
+   * @returns the error when no subscription claims it, or the error an `end` listener threw.
    */
   refused(frame: Frame, fresh: boolean): PerpxError | undefined {
     const message = String(frame.message ?? "");
@@ -168,8 +271,7 @@ export class Registry {
     );
     if (entry?.status !== "sent") return error;
     this.remove(entry);
-    entry.sink.end(error);
-    return undefined;
+    return entry.sink.end(error);
   }
 
   private refusedEntry(frame: Frame, message: string): Entry | undefined {
@@ -184,22 +286,41 @@ export class Registry {
     return undefined;
   }
 
-  /** The socket was lost: every subscription is queued again and told to reset. */
-  reset(reason: ResetReason): void {
+  /**
+   * The socket was lost: every subscription is queued again and told to reset.
+   *
+   * @returns the errors `reset` listeners threw.
+   */
+  reset(reason: ResetReason): PerpxError[] {
     this.outstanding = 0;
+    const failures: PerpxError[] = [];
     for (const entry of this.entries.values()) {
-      if (entry.status === "live") entry.sink.reset(reason);
+      if (entry.status === "live") {
+        const failure = this.quietly(() => entry.sink.reset(reason));
+        if (failure) failures.push(failure);
+      }
       entry.status = "queued";
+      entry.notBefore = 0;
     }
+    return failures;
   }
 
-  /** Ends every subscription (the connection closes). */
-  endAll(error: PerpxError | undefined): void {
+  /**
+   * Ends every subscription (the connection closes).
+   *
+   * @returns the errors `end` listeners threw.
+   */
+  endAll(error: PerpxError | undefined): PerpxError[] {
     const entries = [...this.entries.values()];
     this.entries.clear();
     this.byChannel.clear();
     this.counts.clear();
-    for (const entry of entries) entry.sink.end(error);
+    const failures: PerpxError[] = [];
+    for (const entry of entries) {
+      const failure = entry.sink.end(error);
+      if (failure) failures.push(failure);
+    }
+    return failures;
   }
 
   private detach(key: string): void {

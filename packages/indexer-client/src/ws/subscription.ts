@@ -8,10 +8,12 @@
 import type { IndexerChannel, IndexerChannelSnapshot, IndexerChannelUpdate } from "@perpx/core/indexer";
 import type { PerpxError } from "@perpx/errors";
 import { Emitter } from "./emitter.js";
-import { WebSocketClosedError } from "./errors.js";
+import { IndexerListenerError, WebSocketClosedError } from "./errors.js";
 
 /**
- * Why a subscription's state starts over: the socket reconnected, or a message was lost.
+ * Why a subscription's state starts over: the socket reconnected, a message was lost (`gap`), or a
+ * message of this subscription was refused (`invalid`: contents that break the channel's contract,
+ * or a listener that threw while applying it).
  *
  * @example
  * ```ts
@@ -19,7 +21,7 @@ import { WebSocketClosedError } from "./errors.js";
  * reason; // "gap"
  * ```
  */
-export type ResetReason = "reconnect" | "gap";
+export type ResetReason = "reconnect" | "gap" | "invalid";
 
 /**
  * What a subscription delivers, in order: a `snapshot` (`reason` says whether it is the first one
@@ -79,12 +81,16 @@ export interface SubscriptionEvents<C extends IndexerChannel> {
  */
 export type SubscriptionState = "subscribing" | "live" | "ended";
 
-/** What the connection drives a subscription with (not part of the public surface). */
+/**
+ * What the connection drives a subscription with (not part of the public surface). `snapshot`,
+ * `update` and `reset` throw an {@link IndexerListenerError} when a listener threw (after every
+ * listener ran); `end` answers it instead.
+ */
 export interface SubscriptionSink<C extends IndexerChannel> {
   snapshot(contents: IndexerChannelSnapshot<C>): void;
   update(contents: IndexerChannelUpdate<C>, messageId: number, subaccountNumber?: number): void;
   reset(reason: ResetReason): void;
-  end(error?: PerpxError): void;
+  end(error?: PerpxError): IndexerListenerError | undefined;
 }
 
 /**
@@ -164,11 +170,16 @@ export class Subscription<C extends IndexerChannel> extends Emitter<Subscription
     });
   }
 
-  /** Ends the subscription and tells the server (when the socket is open). Idempotent. */
+  /**
+   * Ends the subscription and tells the server (when the socket is open). Idempotent.
+   *
+   * @throws what an `end` listener threw (after every listener ran).
+   */
   unsubscribe(): void {
     if (this.current === "ended") return;
     this.detach();
-    this.finish(undefined);
+    const failure = this.finish(undefined);
+    if (failure) throw failure.cause;
   }
 
   /** Iterates the events from now on; ends when the subscription ends, throws if it was refused. */
@@ -236,16 +247,22 @@ export class Subscription<C extends IndexerChannel> extends Emitter<Subscription
       for (const queue of this.queues) queue.push(value);
       this.wake();
     }
-    this.emit(event, value);
+    const failure = this.emitGuarded(event, value);
+    if (failure) throw this.listenerError(event, failure.thrown);
   }
 
-  private finish(error: PerpxError | undefined): void {
-    if (this.current === "ended") return;
+  private finish(error: PerpxError | undefined): IndexerListenerError | undefined {
+    if (this.current === "ended") return undefined;
     this.current = "ended";
     this.failure = error;
     this.wake();
-    this.emit("end", error === undefined ? {} : { error });
+    const failure = this.emitGuarded("end", error === undefined ? {} : { error });
     this.removeAllListeners();
+    return failure && this.listenerError("end", failure.thrown);
+  }
+
+  private listenerError(event: string, thrown: unknown): IndexerListenerError {
+    return new IndexerListenerError(event, thrown, { channel: this.channel, id: this.id });
   }
 
   private wake(): void {

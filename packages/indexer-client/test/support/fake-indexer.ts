@@ -18,6 +18,13 @@ const LIMITS: Record<string, number> = {
   v4_block_height: 1,
 };
 const ID_LESS = new Set(["v4_markets", "v4_block_height"]);
+/** The snapshot of a channel with nothing in it, as the contract writes it. */
+const EMPTY_SNAPSHOTS: Record<string, object> = {
+  v4_trades: { trades: [] },
+  v4_candles: { candles: [] },
+  v4_markets: { markets: {} },
+  v4_block_height: { height: "1", time: "2026-01-01T00:00:00.000Z" },
+};
 
 interface Sub {
   batched: boolean;
@@ -177,7 +184,7 @@ export class FakeIndexer {
           .map(([price, size]) => ({ price, size }));
       return { bids: sorted(book.bids, true), asks: sorted(book.asks, false) };
     }
-    return this.snapshots.get(`${channel} ${id}`) ?? {};
+    return this.snapshots.get(`${channel} ${id}`) ?? EMPTY_SNAPSHOTS[channel] ?? {};
   }
 
   private accept(socket: WebSocket, raw: Socket): void {

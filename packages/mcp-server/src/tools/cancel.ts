@@ -6,10 +6,11 @@ import { z } from "zod";
 import { indexerOf, openOrders } from "../accounts.js";
 import { credentialKey, takeWrite } from "../rate-limit.js";
 import { settleLookedUp } from "../reserve.js";
-import { decimal, defineTool, ticker } from "./define.js";
+import { defineTool, ticker } from "./define.js";
 import type { ToolDeps } from "./deps.js";
 import { findOrder } from "./read.js";
 import { ToolFailure } from "./result.js";
+import { cancelResult } from "./schemas.js";
 
 /** Cancels of short-term orders live this many blocks. */
 const CANCEL_BLOCKS = 20;
@@ -21,15 +22,6 @@ const WRITE = {
   openWorldHint: true,
 } as const;
 
-const cancelResult = z.object({
-  ticker: z.string(),
-  clientId: z.string(),
-  orderId: z.string(),
-  cancelled: z.boolean(),
-  finalStatus: z.string(),
-  filledBeforeCancel: decimal,
-  txHash: z.string().optional(),
-});
 type CancelResult = z.infer<typeof cancelResult>;
 
 const isShortTerm = (order: OrderResponseObject) => order.orderFlags === "0";

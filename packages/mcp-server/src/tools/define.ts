@@ -1,10 +1,14 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import { CANONICAL_DECIMAL_PATTERN } from "@perpx/core";
 import { z } from "zod";
-import { failure, ok } from "./result.js";
+import { failure, ok, TOOL_ERROR_CODES } from "./result.js";
+import { cancelResult, decimal, placedOrder, verification } from "./schemas.js";
 
 /**
- * How one tool is declared: input and output shapes (zod), annotations and what it does.
+ * How one tool is declared: input and output shapes (zod), annotations and what it does. The input
+ * is strict (an argument the tool does not know is refused, naming it); the result is exactly the
+ * output shape (fields it does not declare are left out).
  *
  * @example
  * ```ts
@@ -30,47 +34,118 @@ export interface ToolSpec<I extends z.ZodRawShape> {
 }
 
 /**
- * The `structuredContent.error` of a failed call: its machine code, what was wrong, and extra facts.
+ * The `structuredContent.error` of a failed call: its machine code, what was wrong, and the facts
+ * of its kind (the limit, the retry delay, what was sent). Other scalar facts are allowed; an
+ * object fact not declared here is left out.
  *
  * @example
  * ```ts
  * toolError.parse({ code: "RISK_LIMIT", message: "above the limit", limit: "maxOrderNotional" }).limit; // "maxOrderNotional"
+ * toolError.safeParse({ code: "NOPE", message: "x" }).success; // false
  * ```
  */
 export const toolError = z
-  .looseObject({ code: z.string(), message: z.string() })
+  .object({
+    code: z.enum(TOOL_ERROR_CODES),
+    message: z.string(),
+    limit: z.string().optional().describe("the limit a RISK_LIMIT refusal names"),
+    allowedMarkets: z.array(z.string()).optional(),
+    required: decimal.optional().describe("INSUFFICIENT_COLLATERAL: the initial margin the order needs"),
+    freeCollateral: decimal.optional(),
+    retryAfterMs: z.number().int().optional(),
+    retryAfterSeconds: z.number().int().optional(),
+    txHash: z.string().optional(),
+    abciCode: z.number().int().optional(),
+    codespace: z.string().optional(),
+    log: z.string().optional(),
+    order: placedOrder.optional(),
+    verification: verification.optional(),
+    results: z.array(cancelResult).optional(),
+    existing: z
+      .object({ state: z.string().optional(), txHash: z.string().optional(), filledSize: decimal.optional() })
+      .nullable()
+      .optional()
+      .describe("DUPLICATE_CLIENT_ID: what the earlier order with that client id came to (null: in flight)"),
+  })
+  .catchall(z.union([z.string(), z.number(), z.boolean(), z.null()]))
   .describe("present on isError results only: the machine code, what was wrong and extra facts");
 
+/** JSON Schema 2020-12, the dialect every listed schema declares (the MCP 2025-11-25 default). */
+const DIALECT = "https://json-schema.org/draft/2020-12/schema";
+
+type JsonSchema = Record<string, unknown>;
+
+/** A zod schema as JSON Schema 2020-12, without its own `$schema` (for nesting). */
+function jsonOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  const { $schema: _, ...json } = z.toJSONSchema(schema, { target: "draft-2020-12", io }) as JsonSchema;
+  return json;
+}
+
 /**
- * A tool's output schema: its result's fields, or `error` alone on a failed call. MCP clients check
- * a result's `structuredContent` against the declared schema even when `isError` is set, so the
- * schema they see admits both (every field optional, plus `error`); the server checks its own
- * successful results against the full shape.
+ * A tool's output schema as listed: an object that is either the result (its fields, every required
+ * one, nothing else) or `{ error }` alone. MCP clients check a result's `structuredContent` against
+ * it on failures too, so it admits both; nothing else.
+ *
+ * @param shape - the result's fields.
+ * @returns the JSON Schema 2020-12 document.
  *
  * @example
  * ```ts
  * import { z } from "zod";
  *
  * const schema = outputSchemaOf({ ticker: z.string() });
- * schema.safeParse({ ticker: "BTC-USD" }).success; // true
- * schema.safeParse({ error: { code: "NOT_FOUND", message: "no market" } }).success; // true
- * schema.safeParse({}).success; // false
+ * schema.$schema; // "https://json-schema.org/draft/2020-12/schema"
+ * schema.type; // "object"
+ * (schema.oneOf as object[]).length; // 2
  * ```
  */
-export function outputSchemaOf(shape: z.ZodRawShape) {
-  const success = z.object(shape);
-  return success
-    .partial()
-    .extend({ error: toolError.optional() })
-    .superRefine((value, context) => {
-      if (value.error !== undefined) return;
-      const parsed = success.safeParse(value);
-      if (!parsed.success) context.addIssue({ code: "custom", message: parsed.error.message });
-    });
+export function outputSchemaOf(shape: z.ZodRawShape): JsonSchema {
+  const failed = z.object({ error: toolError });
+  return {
+    $schema: DIALECT,
+    type: "object",
+    oneOf: [jsonOf(z.object(shape), "output"), jsonOf(failed, "output")],
+  };
 }
 
 /**
- * Registers a tool whose failures (thrown) become `isError: true` results with a machine code.
+ * The input and output schemas of a server's tools as it lists them (JSON Schema 2020-12), by
+ * tool name; {@link defineTool} records them.
+ */
+const listed = new WeakMap<McpServer, Map<string, { inputSchema: JsonSchema; outputSchema: JsonSchema }>>();
+
+/**
+ * The schemas a tool of `server` is listed with: JSON Schema 2020-12 (`$schema` declared), the
+ * input strict, the output {@link outputSchemaOf}. `undefined` for a tool not made by
+ * {@link defineTool}.
+ *
+ * @param server - the session's server.
+ * @param name - the tool's name.
+ * @returns its listed `inputSchema` and `outputSchema`.
+ *
+ * @example
+ * ```ts
+ * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ * import { z } from "zod";
+ *
+ * const server = new McpServer({ name: "perpx-mcp", version: "0.0.0" });
+ * defineTool(server, "echo", { title: "Echo", description: "echoes", input: { ticker }, output: { ticker: z.string() }, annotations: {}, run: async (args) => args });
+ * listedSchemas(server, "echo")?.inputSchema.additionalProperties; // false
+ * ```
+ */
+export function listedSchemas(server: McpServer, name: string) {
+  return listed.get(server)?.get(name);
+}
+
+/**
+ * Registers a tool: its input is strict (an unknown argument is refused as `INVALID_INPUT`, naming
+ * it), its result is exactly its output shape, and its failures (thrown) become `isError: true`
+ * results with a machine code.
+ *
+ * @param server - the session's server.
+ * @param name - the tool's name.
+ * @param spec - its schemas, annotations and what it does.
+ * @returns the SDK's registered tool (to disable it).
  *
  * @example
  * ```ts
@@ -94,66 +169,71 @@ export function defineTool<I extends z.ZodRawShape>(
   name: string,
   spec: ToolSpec<I>,
 ): RegisteredTool {
+  const input = z.strictObject(spec.input);
+  const output = z.object(spec.output);
+  const schemas = listed.get(server) ?? new Map();
+  listed.set(server, schemas);
+  schemas.set(name, {
+    inputSchema: { $schema: DIALECT, ...jsonOf(input, "input") },
+    outputSchema: outputSchemaOf(spec.output),
+  });
   const config = {
     title: spec.title,
     description: spec.description,
-    inputSchema: spec.input,
-    outputSchema: outputSchemaOf(spec.output),
+    inputSchema: input,
+    outputSchema: output,
     annotations: spec.annotations,
   };
   const handler = async (args: z.infer<z.ZodObject<I>>, extra: { signal: AbortSignal }) => {
     try {
-      return ok(await spec.run(args, extra.signal));
+      // Parsing strips what the output does not declare (the indexer's other fields).
+      return ok(output.parse(await spec.run(args, extra.signal)));
     } catch (error) {
-      return failure(error);
+      return conformingFailure(error);
     }
   };
   return server.registerTool(name, config, handler as never);
 }
 
 /**
- * A decimal string, as tools answer every amount.
- *
- * @example
- * ```ts
- * decimal.parse("1.5"); // "1.5"
- * ```
+ * A failed result whose `error` is exactly {@link toolError}: a fact of a shape it does not declare
+ * is left out (the code and the message always stay).
  */
-export const decimal = z.string().describe("a decimal number as a string");
+function conformingFailure(error: unknown) {
+  const result = failure(error);
+  const body = (result.structuredContent as { error: Record<string, unknown> }).error;
+  const parsed = toolError.safeParse(body);
+  const bad = new Set(parsed.error?.issues.map((issue) => String(issue.path[0])) ?? []);
+  const kept = Object.fromEntries(Object.entries(body).filter(([key]) => !bad.has(key)));
+  return { ...result, structuredContent: { error: toolError.parse(kept) } };
+}
 
 /**
- * A positive amount argument: a plain decimal string (no sign, exponent or spaces), at most 30
- * digits before the point and 18 after, so the server's exact arithmetic keeps every digit.
+ * A positive amount argument: a canonical decimal string (`CANONICAL_DECIMAL_PATTERN` of
+ * `@perpx/core`, its JSON Schema `pattern`: digits with one optional `.` between digits; no sign,
+ * space, exponent or bare point), above zero, at most 30 digits before the point and 18 after, so
+ * the server's exact arithmetic keeps every digit.
  *
  * @example
  * ```ts
  * amount.parse("0.001"); // "0.001"
  * amount.safeParse("0").success; // false
  * amount.safeParse("1e3").success; // false
+ * amount.safeParse(".5").success; // false
  * ```
  */
 export const amount = z
   .string()
   .regex(
-    /^(?=[\d.]*[1-9])\d{1,30}(\.\d{1,18})?$/,
-    'a positive decimal string such as "0.01" (at most 30 digits before the point and 18 after)',
+    new RegExp(CANONICAL_DECIMAL_PATTERN),
+    'a positive decimal string such as "0.01" (digits with one optional "." between digits: no sign, space or exponent)',
   )
+  .refine((value) => /[1-9]/.test(value), "a positive decimal string: must be above 0")
+  .refine((value) => {
+    const [whole = "", fraction = ""] = value.split(".");
+    return whole.length <= 30 && fraction.length <= 18;
+  }, "a positive decimal string with at most 30 digits before the point and 18 after")
   .describe("a positive decimal number as a string");
-
-/**
- * A loose record: the named fields checked, the indexer's other fields passed through.
- *
- * @example
- * ```ts
- * import { z } from "zod";
- *
- * const market = record({ ticker: z.string() });
- * market.parse({ ticker: "BTC-USD", status: "ACTIVE" }); // { ticker: "BTC-USD", status: "ACTIVE" }
- * ```
- */
-export function record(shape: z.ZodRawShape) {
-  return z.looseObject(shape);
-}
 
 /**
  * A market ticker argument.

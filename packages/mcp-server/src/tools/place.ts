@@ -1,18 +1,19 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { accountView, type HumanOrder, planOrder } from "@perpx/composite-client";
+import { Exact } from "@perpx/core";
 import { isTimeoutError } from "@perpx/errors";
 import { z } from "zod";
 import { indexerOf, openOrders } from "../accounts.js";
 import { type CheckResult, positionAfter, runOrderChecks } from "../checks.js";
-import { Exact } from "../decimal.js";
 import { credentialKey, takeWrite } from "../rate-limit.js";
 import { positionsOf, reserveExposure } from "../reserve.js";
 import { dailyLoss } from "../risk.js";
 import type { McpStore } from "../store.js";
-import { amount, decimal, defineTool, record, ticker } from "./define.js";
+import { amount, defineTool, ticker } from "./define.js";
 import type { ToolDeps } from "./deps.js";
 import { ToolFailure } from "./result.js";
-import { sendOrder, verification, verifyPlaced } from "./verify.js";
+import { decimal, placedOrder, verification } from "./schemas.js";
+import { sendOrder, verifyPlaced } from "./verify.js";
 
 const input = {
   ticker,
@@ -49,14 +50,14 @@ type PlaceInput = z.infer<z.ZodObject<typeof input>>;
 
 const output = {
   dryRun: z.boolean(),
-  order: record({
-    ticker: z.string(),
-    side: z.string(),
-    size: decimal,
-    price: decimal,
-    clientId: z.number(),
+  order: placedOrder,
+  risk: z.object({
+    equity: decimal,
+    positionBefore: decimal,
+    positionAfter: decimal,
+    positionNotionalAfter: decimal,
+    leverageAfter: decimal.nullable(),
   }),
-  risk: record({ equity: decimal, positionAfter: decimal, leverageAfter: decimal.nullable() }),
   checks: z.array(z.object({ check: z.string(), passed: z.boolean() })),
   txHash: z.string().optional(),
   verification: verification.optional(),
@@ -101,7 +102,7 @@ function shape(args: PlaceInput): void {
  */
 export function worstPrice(side: "BUY" | "SELL", oracle: string, slippageBps: number): string {
   const bps = side === "BUY" ? 10_000 + slippageBps : 10_000 - slippageBps;
-  return new Exact(oracle).times(bps).dividedBy(10_000).toFixed();
+  return new Exact(oracle).times(bps).times("0.0001").toFixed();
 }
 
 /**
@@ -120,10 +121,7 @@ export function sizeForNotional(notionalUsd: string, price: string, stepSize: st
   const notional = new Exact(notionalUsd);
   const step = new Exact(stepSize);
   const stepNotional = step.times(price);
-  let steps = notional.dividedToIntegerBy(stepNotional);
-  // Amounts fit the arithmetic's precision; settle on the exact largest count all the same.
-  while (steps.plus(1).times(stepNotional).lessThanOrEqualTo(notional)) steps = steps.plus(1);
-  while (steps.greaterThan(0) && steps.times(stepNotional).greaterThan(notional)) steps = steps.minus(1);
+  const steps = notional.dividedBy(stepNotional, { scale: 0, rounding: "floor" });
   if (steps.lessThan(1)) {
     throw new ToolFailure("QUANTIZATION", `notionalUsd ${notionalUsd} is below one step (${stepSize})`);
   }
@@ -145,7 +143,7 @@ function humanOrder(
       ? {
           ...common,
           type: "MARKET",
-          slippage: `${new Exact(market.slippageBps).dividedBy(100).toFixed()}%`,
+          slippage: `${new Exact(market.slippageBps).times("0.01").toFixed()}%`,
           goodTil: { blocks: SHORT_BLOCKS },
         }
       : {
@@ -270,10 +268,13 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           equity: facts.equity,
           positionBefore: facts.position,
           positionAfter: after,
-          positionNotionalAfter: afterNotional.toFixed(2),
+          positionNotionalAfter: afterNotional.toFixed(2, "halfExpand"),
           markPrice: facts.indexed.oraclePrice,
           leverageAfter: equity.greaterThan(0)
-            ? afterNotional.plus(facts.otherNotional).dividedBy(equity).toFixed(4)
+            ? afterNotional
+                .plus(facts.otherNotional)
+                .dividedBy(equity, { scale: 4, rounding: "halfExpand" })
+                .toFixed(4, "trunc")
             : null,
         };
         const summary = {
@@ -317,7 +318,7 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
         if (notional.greaterThan(limits.confirmAboveNotional) && !args.confirm) {
           throw new ToolFailure(
             "CONFIRMATION_REQUIRED",
-            `the order's notional ${notional.toDecimalPlaces(8).toFixed()} USD is above ${limits.confirmAboveNotional} USD: call again with confirm: true`,
+            `the order's notional ${notional.toDecimalPlaces(8, "halfExpand").toFixed()} USD is above ${limits.confirmAboveNotional} USD: call again with confirm: true`,
           );
         }
         checks.push({ check: "confirmation", passed: true });

@@ -1,38 +1,29 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Exact } from "@perpx/core";
 import { isIndexerNotFoundError } from "@perpx/indexer-client";
 import { z } from "zod";
 import { indexerOf, openOrders } from "../accounts.js";
-import { Exact } from "../decimal.js";
 import { settleLookedUp } from "../reserve.js";
 import { dailyLoss } from "../risk.js";
-import { decimal, defineTool, record, subaccountNumber, ticker } from "./define.js";
+import { defineTool, subaccountNumber, ticker } from "./define.js";
 import type { ToolDeps } from "./deps.js";
 import { ToolFailure } from "./result.js";
+import {
+  candle,
+  dailyLossState,
+  decimal,
+  fill,
+  funding,
+  market,
+  order,
+  position,
+  subaccount,
+  trade,
+  tradingLimits,
+} from "./schemas.js";
 
 const READ = { readOnlyHint: true, destructiveHint: false, openWorldHint: true } as const;
 
-const market = record({
-  ticker: z.string(),
-  clobPairId: z.string(),
-  status: z.string(),
-  oraclePrice: decimal,
-  tickSize: decimal,
-  stepSize: decimal,
-  initialMarginFraction: decimal,
-  maintenanceMarginFraction: decimal,
-  tradableByThisServer: z.boolean(),
-});
-const order = record({
-  id: z.string(),
-  clientId: z.string(),
-  ticker: z.string(),
-  side: z.string(),
-  size: decimal,
-  totalFilled: decimal,
-  price: decimal,
-  status: z.string(),
-});
-const fill = record({ id: z.string(), side: z.string(), size: decimal, price: decimal, fee: decimal });
 const level = z.object({ price: decimal, size: decimal });
 
 /**
@@ -74,7 +65,7 @@ export function registerReadTools(server: McpServer, deps: ToolDeps): void {
     description:
       "One market's parameters, quantisation (atomic resolution, subticks per tick, step base quantums) and this server's limits for it.",
     input: { ticker },
-    output: { market, limits: record({}) },
+    output: { market, limits: tradingLimits },
     annotations: READ,
     run: async ({ ticker: t }) => {
       const { markets } = await indexerOf(account).getPerpetualMarkets();
@@ -111,7 +102,7 @@ export function registerReadTools(server: McpServer, deps: ToolDeps): void {
         ticker: t,
         bids,
         asks,
-        mid: both ? new Exact(bid).plus(ask).dividedBy(2).toFixed() : null,
+        mid: both ? new Exact(bid).plus(ask).times("0.5").toFixed() : null,
         spread: both ? new Exact(ask).minus(bid).toFixed() : null,
       };
     },
@@ -121,7 +112,7 @@ export function registerReadTools(server: McpServer, deps: ToolDeps): void {
     title: "Recent trades",
     description: "A market's most recent trades, newest first.",
     input: { ticker, limit: z.number().int().min(1).max(100).optional() },
-    output: { trades: z.array(record({ id: z.string(), side: z.string(), size: decimal, price: decimal })) },
+    output: { trades: z.array(trade) },
     annotations: READ,
     run: async ({ ticker: t, limit }) => ({
       trades: (await indexerOf(account).getTrades({ ticker: t, limit: limit ?? 50 })).trades,
@@ -138,11 +129,7 @@ export function registerReadTools(server: McpServer, deps: ToolDeps): void {
       toISO: z.string().datetime().optional(),
       limit: z.number().int().min(1).max(100).optional(),
     },
-    output: {
-      candles: z.array(
-        record({ startedAt: z.string(), open: decimal, high: decimal, low: decimal, close: decimal }),
-      ),
-    },
+    output: { candles: z.array(candle) },
     annotations: READ,
     run: async ({ ticker: t, resolution, fromISO, toISO, limit }) => {
       const { candles } = await indexerOf(account).getCandles({
@@ -160,7 +147,7 @@ export function registerReadTools(server: McpServer, deps: ToolDeps): void {
     title: "Account",
     description: "Your subaccount: equity, free collateral, open positions and USDC.",
     input: { subaccountNumber },
-    output: { account: record({ address: z.string(), equity: decimal, freeCollateral: decimal }) },
+    output: { account: subaccount },
     annotations: READ,
     run: async ({ subaccountNumber: n }) => ({
       account: (await indexerOf(account).getSubaccount(sub(n))).subaccount,
@@ -176,11 +163,7 @@ export function registerReadTools(server: McpServer, deps: ToolDeps): void {
       status: z.enum(["OPEN", "CLOSED", "LIQUIDATED"]).optional(),
       ticker: ticker.optional(),
     },
-    output: {
-      positions: z.array(
-        record({ market: z.string(), side: z.string(), size: decimal, entryPrice: decimal }),
-      ),
-    },
+    output: { positions: z.array(position) },
     annotations: READ,
     run: async ({ subaccountNumber: n, status, ticker: t }) => {
       const { positions } = await indexerOf(account).getPerpetualPositions({
@@ -256,9 +239,9 @@ export function registerReadTools(server: McpServer, deps: ToolDeps): void {
       limit: z.number().int().min(1).max(100).optional(),
     },
     output: {
-      fundingPayments: z.array(record({})),
-      historicalPnl: z.array(record({ equity: decimal, totalPnl: decimal })),
-      historicalFunding: z.array(record({})),
+      fundingPayments: z.array(funding.payment),
+      historicalPnl: z.array(funding.pnlTick),
+      historicalFunding: z.array(funding.rate),
       unavailable: z.array(z.string()).describe("parts this indexer does not serve"),
     },
     annotations: READ,
@@ -293,8 +276,8 @@ export function registerReadTools(server: McpServer, deps: ToolDeps): void {
     input: {},
     output: {
       readOnly: z.boolean(),
-      limits: record({}),
-      dailyLoss: record({ tripped: z.boolean(), loss: decimal }),
+      limits: tradingLimits,
+      dailyLoss: dailyLossState,
     },
     annotations: READ,
     run: async () => ({

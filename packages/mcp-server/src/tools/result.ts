@@ -4,6 +4,36 @@ import { isIndexerNotFoundError, isIndexerValidationError } from "@perpx/indexer
 import { isBroadcastTxError } from "@perpx/node-client";
 
 /**
+ * The machine codes of a failed tool call (`structuredContent.error.code`), one source for the type
+ * and the output schemas.
+ *
+ * @example
+ * ```ts
+ * TOOL_ERROR_CODES.includes("RISK_LIMIT"); // true
+ * ```
+ */
+export const TOOL_ERROR_CODES = [
+  "INVALID_INPUT",
+  "MARKET_NOT_ALLOWED",
+  "MARKET_NOT_ACTIVE",
+  "PRICE_BAND",
+  "QUANTIZATION",
+  "RISK_LIMIT",
+  "INSUFFICIENT_COLLATERAL",
+  "CIRCUIT_BREAKER",
+  "REDUCE_ONLY",
+  "CONFIRMATION_REQUIRED",
+  "DUPLICATE_CLIENT_ID",
+  "NOT_FOUND",
+  "REJECTED",
+  "READ_ONLY_SESSION",
+  "RATE_LIMITED",
+  "TIMEOUT_UNKNOWN",
+  "UPSTREAM_UNAVAILABLE",
+  "INTERNAL",
+] as const;
+
+/**
  * The machine codes of a failed tool call (`structuredContent.error.code`).
  *
  * @example
@@ -11,25 +41,7 @@ import { isBroadcastTxError } from "@perpx/node-client";
  * const code: ToolErrorCode = "RISK_LIMIT";
  * ```
  */
-export type ToolErrorCode =
-  | "INVALID_INPUT"
-  | "MARKET_NOT_ALLOWED"
-  | "MARKET_NOT_ACTIVE"
-  | "PRICE_BAND"
-  | "QUANTIZATION"
-  | "RISK_LIMIT"
-  | "INSUFFICIENT_COLLATERAL"
-  | "CIRCUIT_BREAKER"
-  | "REDUCE_ONLY"
-  | "CONFIRMATION_REQUIRED"
-  | "DUPLICATE_CLIENT_ID"
-  | "NOT_FOUND"
-  | "REJECTED"
-  | "READ_ONLY_SESSION"
-  | "RATE_LIMITED"
-  | "TIMEOUT_UNKNOWN"
-  | "UPSTREAM_UNAVAILABLE"
-  | "INTERNAL";
+export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
 
 /**
  * A refusal a tool answers with `isError: true` and its machine code.

@@ -9,37 +9,8 @@ import {
   type WireOrder,
 } from "@perpx/composite-client";
 import { placeOrderMsg } from "@perpx/node-client";
-import { z } from "zod";
-import { decimal } from "./define.js";
-
-/**
- * The verified state a write tool answers (`structuredContent.verification`).
- *
- * @example
- * ```ts
- * verification.parse({ state: "RESTING", final: false, filledSize: "0", fills: [], fees: "0" }).state; // "RESTING"
- * ```
- */
-export const verification = z.object({
-  state: z.enum(["FILLED", "PARTIALLY_FILLED", "RESTING", "CANCELED", "EXPIRED", "REJECTED", "UNKNOWN"]),
-  final: z.boolean(),
-  filledSize: decimal,
-  fills: z.array(
-    z.object({
-      size: decimal,
-      height: z.string(),
-      role: z.enum(["taker", "maker"]),
-      price: decimal.optional().describe("USD; absent when the fill was seen on the node alone"),
-      fee: z.string().optional().describe("USDC; negative for a rebate"),
-    }),
-  ),
-  averagePrice: decimal.optional().describe("size-weighted average fill price, USD, when known"),
-  fees: z.string().describe("USDC paid in fees over the fills (negative: a rebate)"),
-  reason: z
-    .string()
-    .optional()
-    .describe("why the order left the book unfilled, e.g. post_only_would_cross, reduce_only, ioc_unfilled"),
-});
+import type { z } from "zod";
+import type { verification } from "./schemas.js";
 
 /**
  * A verified state.

@@ -253,6 +253,9 @@ export function placeOrderMsg(params: PlaceOrderParams): TxMessage<typeof clob.M
       `must be GTC, IOC, POST_ONLY or FILL_OR_KILL, got ${String(params.timeInForce)}`,
     );
   }
+  if (params.reduceOnly !== undefined && typeof params.reduceOnly !== "boolean") {
+    throw new InvalidOrderError("reduceOnly", `must be true or false, got ${typeof params.reduceOnly}`);
+  }
   let conditionType = clob.Order_ConditionType.UNSPECIFIED;
   let trigger = 0n;
   if (params.kind === "conditional") {

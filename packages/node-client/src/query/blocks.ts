@@ -22,8 +22,9 @@ import { rpcQueryError } from "./unary.js";
  *
  * @example
  * ```ts
- * const header: BlockHeader = (await getBlock(client, { height: 1n })).header;
- * header.height; // 1n
+ * const header: BlockHeader = (await getBlock(client, {})).header;
+ * header.height > 0n; // true
+ * header.hash.length; // 64
  * ```
  */
 export interface BlockHeader {
@@ -211,8 +212,10 @@ async function rpcCall(
  *
  * @example
  * ```ts
- * const block = await getBlock(client, { height: 1n });
- * block.header.height; // 1n
+ * // A height the node still serves: the latest (a pruned node answers early heights with an error).
+ * const latest = await getBlock(client, {});
+ * const block = await getBlock(client, { height: latest.header.height });
+ * block.header.hash === latest.header.hash; // true
  * block.txs.map((t) => t.hash); // each takes getTx
  * ```
  */
@@ -236,7 +239,9 @@ export async function getBlock(client: NodeConnection, params: GetBlockParams = 
  *
  * @example
  * ```ts
- * const results = await getBlockResults(client, { height: 1n });
+ * const { header } = await getBlock(client, {});
+ * const results = await getBlockResults(client, { height: header.height });
+ * results.length === header.txCount; // true
  * results.every((r) => r.code === 0 || r.log !== ""); // true
  * ```
  */

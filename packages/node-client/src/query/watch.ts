@@ -12,10 +12,14 @@ import type { LatestBlock } from "./chain.js";
  * ```
  */
 export interface WatchBlocksParams {
-  /** Called with each new block's height, time and chain id, in order. */
+  /**
+   * Called with each new block's height, time and chain id, in order. What it throws goes to
+   * `onError`, and the watch goes on.
+   */
   onBlock: (block: LatestBlock) => void;
   /**
-   * Called once when the subscription ends with an error (the socket closed, an event did not decode).
+   * Called when the subscription ends with an error (the socket closed, an event did not decode),
+   * and with what `onBlock` threw. Never more than once with an error that ends it.
    * @default ignored
    */
   onError?: (error: unknown) => void;
@@ -81,7 +85,11 @@ export async function watchBlocks(client: NodeConnection, params: WatchBlocksPar
         onError(error);
         return;
       }
-      params.onBlock(block);
+      try {
+        params.onBlock(block);
+      } catch (thrown) {
+        onError(thrown);
+      }
     },
     onError: (error) => {
       if (failed) return;

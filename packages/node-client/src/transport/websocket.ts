@@ -88,6 +88,15 @@ interface Incoming {
   error?: { code?: number; message?: string; data?: unknown };
 }
 
+/** Gives a subscription an error; what its `onError` throws is dropped (nowhere is left to report it). */
+function tell(subscription: { onError(error: unknown): void }, error: unknown): void {
+  try {
+    subscription.onError(error);
+  } catch {
+    // The listener's own failure: dropped rather than thrown into the socket's callback.
+  }
+}
+
 /** The socket URL of a CometBFT RPC address: `/websocket` added when missing. */
 function webSocketUrl(url: string): string {
   const base = url.replace(/\/+$/, "");
@@ -109,7 +118,9 @@ export interface SubscribeParams {
   /** Gets each matching event's `data`. */
   onEvent: (data: unknown) => void;
   /**
-   * Gets the error that ends the subscription (the socket closed).
+   * Gets the error that ends the subscription (the socket closed), and whatever `onEvent` threw
+   * (the subscription goes on). What `onError` itself throws is dropped: nothing a listener
+   * throws escapes into the socket's callbacks.
    * @default a function that ignores it
    */
   onError?: (error: unknown) => void;
@@ -203,7 +214,7 @@ export class WebSocketRpcClient implements JsonRpcClient {
           nothingSent: true,
         });
       }
-      socket.onmessage = (event) => this.#receive(event.data);
+      socket.onmessage = (event) => this.#receive(event?.data);
       socket.onerror = () => {};
       socket.onclose = () =>
         this.#fail(new TransportError({ transport: "rpc", problem: "the WebSocket closed", url: this.#url }));
@@ -215,6 +226,10 @@ export class WebSocketRpcClient implements JsonRpcClient {
     return this.#socket;
   }
 
+  /**
+   * Routes one frame; never throws: a frame that is not a JSON-RPC object is dropped, and what a
+   * subscription's `onEvent` throws goes to its `onError`.
+   */
   #receive(data: unknown): void {
     let message: Incoming;
     try {
@@ -222,11 +237,18 @@ export class WebSocketRpcClient implements JsonRpcClient {
     } catch {
       return;
     }
-    if (message.id === undefined) return;
-    const query = message.result?.query;
+    if (typeof message !== "object" || message === null || message.id === undefined) return;
+    const result = typeof message.result === "object" && message.result !== null ? message.result : undefined;
+    const query = result?.query;
     if (query !== undefined) {
       // An event of a subscription: its id is the subscribe request's, its query the subscription's.
-      if (message.result?.data !== undefined) this.#subscriptions.get(query)?.onEvent(message.result.data);
+      const subscription = this.#subscriptions.get(String(query));
+      if (result?.data === undefined || !subscription) return;
+      try {
+        subscription.onEvent(result.data);
+      } catch (thrown) {
+        tell(subscription, thrown);
+      }
       return;
     }
     const pending = this.#pending.get(message.id);
@@ -239,8 +261,9 @@ export class WebSocketRpcClient implements JsonRpcClient {
   #fail(error: unknown): void {
     for (const pending of this.#pending.values()) pending.reject(error);
     this.#pending.clear();
-    for (const subscription of this.#subscriptions.values()) subscription.onError(error);
+    const ended = [...this.#subscriptions.values()];
     this.#subscriptions.clear();
+    for (const subscription of ended) tell(subscription, error);
     this.#socket = undefined;
   }
 

@@ -38,8 +38,8 @@ import {
   wrapRedeemMsg,
   wrapWithdrawMsg,
 } from "../messages/transfers.js";
-import { checkParams } from "../messages/validate.js";
 import type { TxSigner } from "../wallet/signer.js";
+import { checkActionParams } from "./actionKeys.js";
 import { type SendTxParams, type SendTxResult, sendTx } from "./send.js";
 
 /**
@@ -89,7 +89,7 @@ export async function placeOrder(
   client: NodeConnection,
   params: PlaceOrderParams & ActionOptions,
 ): Promise<SendTxResult> {
-  checkParams(params, "placeOrder");
+  checkActionParams(params, "placeOrder");
   return send(client, params, placeOrderMsg(params));
 }
 
@@ -108,7 +108,7 @@ export async function cancelOrder(
   client: NodeConnection,
   params: CancelOrderParams & ActionOptions,
 ): Promise<SendTxResult> {
-  checkParams(params, "cancelOrder");
+  checkActionParams(params, "cancelOrder");
   return send(client, params, cancelOrderMsg(params));
 }
 
@@ -129,7 +129,7 @@ export async function batchCancel(
   client: NodeConnection,
   params: BatchCancelParams & ActionOptions,
 ): Promise<SendTxResult> {
-  checkParams(params, "batchCancel");
+  checkActionParams(params, "batchCancel");
   return send(client, params, batchCancelMsg(params));
 }
 
@@ -145,7 +145,7 @@ export async function depositToSubaccount(
   client: NodeConnection,
   params: DepositToSubaccountParams & ActionOptions,
 ): Promise<SendTxResult> {
-  checkParams(params, "depositToSubaccount");
+  checkActionParams(params, "depositToSubaccount");
   return send(client, params, depositToSubaccountMsg(params));
 }
 
@@ -161,7 +161,7 @@ export async function withdrawFromSubaccount(
   client: NodeConnection,
   params: WithdrawFromSubaccountParams & ActionOptions,
 ): Promise<SendTxResult> {
-  checkParams(params, "withdrawFromSubaccount");
+  checkActionParams(params, "withdrawFromSubaccount");
   return send(client, params, withdrawFromSubaccountMsg(params));
 }
 
@@ -178,7 +178,7 @@ export async function transfer(
   client: NodeConnection,
   params: TransferParams & ActionOptions,
 ): Promise<SendTxResult> {
-  checkParams(params, "transfer");
+  checkActionParams(params, "transfer");
   return send(client, params, transferMsg(params));
 }
 
@@ -195,7 +195,7 @@ export async function bankMultiSend(
   client: NodeConnection,
   params: BankMultiSendParams & ActionOptions,
 ): Promise<SendTxResult> {
-  checkParams(params, "bankMultiSend");
+  checkActionParams(params, "bankMultiSend");
   return send(client, params, bankMultiSendMsg(params));
 }
 
@@ -213,7 +213,7 @@ export async function bankSend(
   client: NodeConnection,
   params: BankSendParams & ActionOptions,
 ): Promise<SendTxResult> {
-  checkParams(params, "bankSend");
+  checkActionParams(params, "bankSend");
   return send(client, params, bankSendMsg(params));
 }
 
@@ -231,7 +231,7 @@ export async function addAuthenticator(
   client: NodeConnection,
   params: AddAuthenticatorParams & ActionOptions,
 ): Promise<SendTxResult> {
-  checkParams(params, "addAuthenticator");
+  checkActionParams(params, "addAuthenticator");
   return send(client, params, addAuthenticatorMsg(params));
 }
 
@@ -249,7 +249,7 @@ export async function removeAuthenticator(
   client: NodeConnection,
   params: RemoveAuthenticatorParams & ActionOptions,
 ): Promise<SendTxResult> {
-  checkParams(params, "removeAuthenticator");
+  checkActionParams(params, "removeAuthenticator");
   return send(client, params, removeAuthenticatorMsg(params));
 }
 
@@ -268,7 +268,7 @@ export async function wrapWithdraw(
   client: NodeConnection,
   params: WrapWithdrawParams & ActionOptions,
 ): Promise<SendTxResult> {
-  checkParams(params, "wrapWithdraw");
+  checkActionParams(params, "wrapWithdraw");
   return send(client, params, wrapWithdrawMsg(params));
 }
 
@@ -287,7 +287,7 @@ export async function wrapRedeem(
   client: NodeConnection,
   params: WrapRedeemParams & ActionOptions,
 ): Promise<SendTxResult> {
-  checkParams(params, "wrapRedeem");
+  checkActionParams(params, "wrapRedeem");
   return send(client, params, wrapRedeemMsg(params));
 }
 
@@ -304,7 +304,7 @@ export async function ibcTransfer(
   client: NodeConnection,
   params: IbcTransferParams & ActionOptions,
 ): Promise<SendTxResult> {
-  checkParams(params, "ibcTransfer");
+  checkActionParams(params, "ibcTransfer");
   return send(client, params, ibcTransferMsg(params));
 }
 
@@ -320,7 +320,7 @@ export async function updateLeverage(
   client: NodeConnection,
   params: UpdateLeverageParams & ActionOptions,
 ): Promise<SendTxResult> {
-  checkParams(params, "updateLeverage");
+  checkActionParams(params, "updateLeverage");
   return send(client, params, updateLeverageMsg(params));
 }
 
@@ -338,7 +338,7 @@ export async function registerAffiliate(
   client: NodeConnection,
   params: RegisterAffiliateParams & ActionOptions,
 ): Promise<SendTxResult> {
-  checkParams(params, "registerAffiliate");
+  checkActionParams(params, "registerAffiliate");
   return send(client, params, registerAffiliateMsg(params));
 }
 
@@ -358,6 +358,6 @@ export async function initiateWithdrawal(
   client: NodeConnection,
   params: InitiateWithdrawalParams & ActionOptions,
 ): Promise<SendTxResult> {
-  checkParams(params, "initiateWithdrawal");
+  checkActionParams(params, "initiateWithdrawal");
   return send(client, params, initiateWithdrawalMsg(params));
 }

@@ -1,4 +1,4 @@
-import { feeForGas, type GasPrice, InvalidArgumentError } from "@perpx/core";
+import { assertKnownKeys, feeForGas, type GasPrice, InvalidArgumentError } from "@perpx/core";
 import type { clob } from "@perpx/proto";
 import { type BroadcastMode, chainFacts, type NodeConnection } from "../connection.js";
 import { isFeeFreeClobMessage, isShortTermClobMessage } from "../messages/clob.js";
@@ -7,6 +7,7 @@ import { getChainId, getLatestBlock, type LatestBlock } from "../query/chain.js"
 import { getMinimumGasPrices } from "../query/node.js";
 import type { CallOptions } from "../transport/call.js";
 import type { TxSigner } from "../wallet/signer.js";
+import { SEND_TX_KEYS } from "./actionKeys.js";
 import { type BroadcastResult, submitTx, waitForTx } from "./broadcast.js";
 import { type TxFee, type TxMessage, txHash } from "./encode.js";
 import type { SequenceMode } from "./sequence.js";
@@ -273,6 +274,7 @@ export function gasWithMultiplier(gasUsed: bigint, multiplier: number): bigint {
  */
 export async function sendTx(client: NodeConnection, params: SendTxParams): Promise<SendTxResult> {
   checkParams(params, "sendTx");
+  assertKnownKeys(params, SEND_TX_KEYS, "sendTx");
   if (!Array.isArray(params.messages) || params.messages.length === 0) {
     throw new InvalidArgumentError("messages", "a transaction needs at least one message");
   }

@@ -106,6 +106,8 @@ export interface FillablePriceParams {
  *
  * @example
  * ```ts
+ * import { Exact } from "@perpx/core";
+ *
  * const position = {
  *   quantums: 10_000_000_000n,
  *   pricing: { atomicResolution: -10, price: 5_000_000_000n, exponent: -5 },
@@ -115,7 +117,7 @@ export interface FillablePriceParams {
  *   bankruptcyAdjustmentPpm: 1_000_000,
  *   spreadToMaintenanceMarginRatioPpm: 100_000,
  * });
- * Number(price.num) / Number(price.den); // 4.985: $49,850 per BTC, 10% of the MMR below the oracle
+ * new Exact(price.num).dividedBy(price.den, { scale: 6, rounding: "trunc" }).toString(); // "4.985": $49,850 per BTC, 10% of the MMR below the oracle
  * ```
  */
 export function fillablePrice(
@@ -178,6 +180,8 @@ export function fillableSubticks(
  *
  * @example
  * ```ts
+ * import { Exact } from "@perpx/core";
+ *
  * const position = {
  *   quantums: 10_000_000_000n,
  *   pricing: { atomicResolution: -10, price: 5_000_000_000n, exponent: -5 },

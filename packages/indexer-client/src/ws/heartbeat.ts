@@ -1,0 +1,81 @@
+/**
+ * The idle check of one socket: it runs every quarter of the idle timeout (or of the ping
+ * interval, when pinging is possible), notes whether frames arrived since its last run, calls
+ * `onStall` for a socket silent for `idleMs` (so a stall is detected within 1.25 times the
+ * timeout), and pings a quiet server (ws only). Counting a frame does no clock read and no timer
+ * work: it is on the hot path.
+ */
+import type { IndexerWebSocket } from "./transport.js";
+
+/** The idle check of the current socket. */
+export class Heartbeat {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private socket: IndexerWebSocket | undefined;
+  private lastActivity = 0;
+  /** Frames received (messages, pings, pongs); each run compares it with its last look. */
+  private frames = 0;
+  private framesSeen = 0;
+  private pinged = false;
+
+  /**
+   * @param idleMs - silence after which the socket is stalled (0: never).
+   * @param pingMs - silence after which a quiet server is pinged.
+   * @param onStall - called once the socket is stalled.
+   * @param guard - runs the timer's callback (the connection's guarded path).
+   */
+  constructor(
+    private readonly idleMs: number,
+    private readonly pingMs: number,
+    private readonly onStall: () => void,
+    private readonly guard: (task: () => void) => void,
+  ) {}
+
+  /** Counts a frame. */
+  readonly touch = (): void => {
+    this.frames++;
+  };
+
+  private readonly tick = (): void => this.guard(() => this.run());
+
+  /** Starts watching a new socket. */
+  start(socket: IndexerWebSocket): void {
+    this.socket = socket;
+    this.lastActivity = Date.now();
+    this.framesSeen = this.frames;
+    this.pinged = false;
+    this.run();
+  }
+
+  /** Stops watching (clears the timer). */
+  stop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.socket = undefined;
+  }
+
+  private run(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const socket = this.socket;
+    if (!socket || this.idleMs === 0) return;
+    const now = Date.now();
+    if (this.frames !== this.framesSeen) {
+      this.framesSeen = this.frames;
+      this.lastActivity = now;
+      this.pinged = false;
+    }
+    const quiet = now - this.lastActivity;
+    if (quiet >= this.idleMs) {
+      this.socket = undefined;
+      this.onStall();
+      return;
+    }
+    const canPing = socket.ping !== undefined && socket.readyState === 1;
+    if (canPing && !this.pinged && quiet >= this.pingMs) {
+      this.pinged = true;
+      socket.ping?.();
+    }
+    const periodMs = Math.max(1, Math.min(this.idleMs, canPing ? this.pingMs : this.idleMs) / 4);
+    this.timer = setTimeout(this.tick, periodMs);
+  }
+}
