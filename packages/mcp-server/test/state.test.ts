@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Exact } from "@perpx/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { useMcpNet } from "./support.js";
 
@@ -21,27 +22,33 @@ describe("state that survives a restart, and secrets that never leave", () => {
       // biome-ignore lint/suspicious/noExplicitAny: tests read tool results loosely
       return result as { isError?: boolean; structuredContent: Record<string, any> };
     };
-    const first = await net.startServer({ database, accountLimits });
-    const a = await net.connect(account.credential, first);
-    const oracle = Number(
-      (await tool(a, "get_market", { ticker: "BTC-USD" })).structuredContent.market.oraclePrice,
+    // The trades come first, on a server without the tight limit: with it, the MARKET buy's worst
+    // case (its slippage) is already above the day's loss budget and is refused before it is sent.
+    const setup = await net.startServer({ database });
+    const s = await net.connect(account.credential, setup);
+    const oracle = new Exact(
+      (await tool(s, "get_market", { ticker: "BTC-USD" })).structuredContent.market.oraclePrice,
     );
-    const resting = await tool(a, "place_order", {
+    const resting = await tool(s, "place_order", {
       ticker: "BTC-USD",
       side: "BUY",
       type: "LIMIT",
       size: "0.001",
-      price: String(Math.floor(oracle * 0.97)),
+      price: oracle.times("0.97").toFixed(0, "floor"),
       clientId: 501,
     });
     expect(resting.structuredContent.verification.state).toBe("RESTING");
-    const bought = await tool(a, "place_order", {
+    const bought = await tool(s, "place_order", {
       ticker: "BTC-USD",
       side: "BUY",
       type: "MARKET",
       notionalUsd: "300",
     });
     expect(bought.structuredContent.verification.state).toBe("FILLED");
+    await setup.close();
+
+    const first = await net.startServer({ database, accountLimits });
+    const a = await net.connect(account.credential, first);
     // Fees and the spread cost more than 0.01 USD: the breaker trips once the loss is seen.
     await expect
       .poll(async () => (await tool(a, "get_trading_limits")).structuredContent.dailyLoss.tripped, {

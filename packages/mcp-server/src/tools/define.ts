@@ -3,7 +3,7 @@ import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { CANONICAL_DECIMAL_PATTERN } from "@perpx/core";
 import { z } from "zod";
 import { failure, ok, TOOL_ERROR_CODES } from "./result.js";
-import { cancelResult, decimal, placedOrder, verification } from "./schemas.js";
+import { cancelResult, decimal, orderRisk, placedOrder, verification } from "./schemas.js";
 
 /**
  * How one tool is declared: input and output shapes (zod), annotations and what it does. The input
@@ -59,6 +59,7 @@ export const toolError = z
     codespace: z.string().optional(),
     log: z.string().optional(),
     order: placedOrder.optional(),
+    risk: orderRisk.optional().describe("TIMEOUT_UNKNOWN: the risk the order was placed with"),
     verification: verification.optional(),
     results: z.array(cancelResult).optional(),
     existing: z

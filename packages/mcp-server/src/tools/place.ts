@@ -12,7 +12,7 @@ import type { McpStore } from "../store.js";
 import { amount, defineTool, ticker } from "./define.js";
 import type { ToolDeps } from "./deps.js";
 import { ToolFailure } from "./result.js";
-import { decimal, placedOrder, verification } from "./schemas.js";
+import { decimal, orderRisk, placedOrder, verification } from "./schemas.js";
 import { sendOrder, verifyPlaced } from "./verify.js";
 
 const input = {
@@ -51,13 +51,7 @@ type PlaceInput = z.infer<z.ZodObject<typeof input>>;
 const output = {
   dryRun: z.boolean(),
   order: placedOrder,
-  risk: z.object({
-    equity: decimal,
-    positionBefore: decimal,
-    positionAfter: decimal,
-    positionNotionalAfter: decimal,
-    leverageAfter: decimal.nullable(),
-  }),
+  risk: orderRisk,
   checks: z.array(z.object({ check: z.string(), passed: z.boolean() })),
   txHash: z.string().optional(),
   verification: verification.optional(),

@@ -350,6 +350,25 @@ export const placedOrder = z.object({
 });
 
 /**
+ * The account's risk around an order `place_order` checked: the position before and after, and the
+ * oracle price its notional was taken at.
+ *
+ * @example
+ * ```ts
+ * orderRisk.shape.markPrice.parse("65000.5"); // "65000.5"
+ * orderRisk.shape.leverageAfter.parse(null); // null
+ * ```
+ */
+export const orderRisk = z.object({
+  equity: decimal,
+  positionBefore: decimal,
+  positionAfter: decimal,
+  positionNotionalAfter: decimal,
+  markPrice: decimal.describe("the oracle price the checks and the reservation used, USD"),
+  leverageAfter: decimal.nullable(),
+});
+
+/**
  * One order's outcome of a cancel tool.
  *
  * @example
