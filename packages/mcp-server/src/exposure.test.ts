@@ -1,6 +1,6 @@
+import { Exact } from "@perpx/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Exact } from "@perpx/core";
 import { type AccountExposure, checkExposure, type InFlightExposure } from "./exposure.js";
 import { resolveLimits } from "./limits.js";
 import { ToolFailure } from "./tools/result.js";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type AccountView, accountView, type WireOrder } from "@perpx/composite-client";
-import { openOrders } from "./accounts.js";
 import { Exact } from "@perpx/core";
+import { openOrders } from "./accounts.js";
 import { type AccountExposure, checkExposure, lossBudget, type PendingOrder } from "./exposure.js";
 import type { ChainClock, Reservation } from "./reservation.js";
 import { dayLoss } from "./risk.js";

@@ -1,9 +1,8 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { encodeCredential } from "@perpx/core";
+import { Exact, encodeCredential } from "@perpx/core";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { describe, expect, it } from "vitest";
-import { Exact } from "@perpx/core";
 import type { RunningMcpServer } from "../src/index.js";
 import { refused, type TradingAccount, useMcpNet } from "./support.js";
 

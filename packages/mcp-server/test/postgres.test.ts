@@ -3,8 +3,8 @@ import { chmodSync, chownSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Exact } from "@perpx/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type McpStore, openPostgresStore } from "../src/index.js";
 import {
   authorizeUrl,

@@ -12,7 +12,7 @@ import type { McpStore } from "../store.js";
 import { amount, defineTool, ticker } from "./define.js";
 import type { ToolDeps } from "./deps.js";
 import { ToolFailure } from "./result.js";
-import { decimal, orderRisk, placedOrder, verification } from "./schemas.js";
+import { orderRisk, placedOrder, verification } from "./schemas.js";
 import { sendOrder, verifyPlaced } from "./verify.js";
 
 const input = {
