@@ -35,6 +35,21 @@ function refusal(...args: Parameters<typeof checkExposure>): ToolFailure | undef
 describe("checkExposure", () => {
   const limits = resolveLimits({ maxPositionNotional: "1000" });
 
+  it("counts an order held in flight and already listed open once (its release comes after the answer)", () => {
+    const resting = { ...buy, price: "63000", clientId: 7 };
+    const listed: AccountExposure = { ...flat, openOrders: [resting] };
+    // 0.006 resting + 0.006 more at 65000: 780 USD, under 1000; counted twice it would be 1170.
+    expect(refusal(buy, listed, [inFlight({ ...resting, mayRest: true })], limits)).toBeUndefined();
+    const open = resolveLimits({ maxOpenOrders: 2 });
+    expect(refusal(buy, listed, [inFlight({ ...resting, mayRest: true })], open)).toBeUndefined();
+    // Another order in flight still counts.
+    expect(
+      refusal(buy, listed, [inFlight({ ...resting, clientId: 8, mayRest: true })], limits)?.facts,
+    ).toMatchObject({
+      limit: "maxPositionNotional",
+    });
+  });
+
   it("counts the orders in flight on the order's side: two 390 USD buys pass, the third is refused naming the limit", () => {
     expect(refusal(buy, flat, [inFlight()], limits)).toBeUndefined();
     const third = refusal(buy, flat, [inFlight(), inFlight()], limits);

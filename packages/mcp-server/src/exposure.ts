@@ -22,6 +22,8 @@ export interface PendingOrder {
   price: string;
   /** Reduce-only orders never grow a position. */
   reduceOnly: boolean;
+  /** Its client id, when known: an order both held in flight and listed open counts once. */
+  clientId?: number;
 }
 
 /**
@@ -122,7 +124,10 @@ export function checkExposure(
   held: readonly InFlightExposure[],
   limits: TradingLimits,
 ): void {
-  const pending: PendingOrder[] = [...held, ...account.openOrders].filter((p) => !p.reduceOnly);
+  // A reservation whose order the indexer already lists open counts once, as the open order.
+  const listed = new Set(account.openOrders.map((o) => `${o.ticker} ${o.clientId}`));
+  const unlisted = held.filter((h) => h.clientId === undefined || !listed.has(`${h.ticker} ${h.clientId}`));
+  const pending: PendingOrder[] = [...unlisted, ...account.openOrders].filter((p) => !p.reduceOnly);
   const sign = order.side === "BUY" ? 1 : -1;
   const sameSide = pending
     .filter((p) => p.ticker === order.ticker && p.side === order.side)
@@ -150,7 +155,7 @@ export function checkExposure(
       );
     }
   }
-  const open = account.openOrders.length + held.filter((h) => h.mayRest).length;
+  const open = account.openOrders.length + unlisted.filter((h) => h.mayRest).length;
   if (open >= limits.maxOpenOrders) {
     throw refuse(
       "maxOpenOrders",
@@ -158,7 +163,7 @@ export function checkExposure(
     );
   }
   if (!order.reduceOnly) {
-    const inFlight = held.reduce((n, h) => n.plus(h.lossBudget), new Exact(0));
+    const inFlight = unlisted.reduce((n, h) => n.plus(h.lossBudget), new Exact(0));
     const worst = new Exact(account.loss).plus(inFlight).plus(lossBudget(order, order.oracle));
     if (worst.greaterThan(limits.maxDailyLoss)) {
       throw refuse(

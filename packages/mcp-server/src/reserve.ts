@@ -101,7 +101,8 @@ export interface HeldExposure {
    * Releases it once the outcome is counted elsewhere: fills once the chain height reached them (the
    * position now holds them), a resting order once the indexer lists it open; cancelled, expired and
    * refused orders at once. An UNKNOWN outcome keeps it (a look-up or its lapse releases it), as
-   * does an outcome not counted elsewhere within `timeoutMs`.
+   * does an outcome not counted elsewhere within `timeoutMs`. Callers need not wait for it: until
+   * then a reservation whose order the indexer lists open counts once.
    */
   settle(verified: Verification, timeoutMs: number): Promise<void>;
 }
@@ -154,6 +155,7 @@ async function exposureOf(
       size: Exact.max(0, new Exact(o.size).minus(o.totalFilled)).toFixed(),
       price: o.price,
       reduceOnly: o.reduceOnly,
+      clientId: Number(o.clientId),
     })),
   };
 }
@@ -248,7 +250,8 @@ async function heightReached(deps: ToolDeps, height: bigint, deadline: number): 
   const reached = await Promise.race([
     tracker.waitAbove(height - 1n).then(() => true),
     new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
+      // A settle runs after the answer: it never holds the process open.
+      timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now())).unref();
     }),
   ]);
   clearTimeout(timer);

@@ -341,7 +341,9 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           statefulSettleMs: deps.statefulSettleMs,
         });
         await store.settleOrder(key, { ...verified, txHash: sent.txHash });
-        await exposure.settle(verified, timeoutMs);
+        // Released after the answer (the indexer may list a resting order a block later); a release
+        // that fails leaves the reservation to lapse at the order's good-til.
+        exposure.settle(verified, timeoutMs).catch(() => {});
         const unknown = verified.state === "UNKNOWN";
         const result = {
           dryRun: false,
