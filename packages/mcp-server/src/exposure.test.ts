@@ -38,7 +38,7 @@ describe("checkExposure", () => {
   it("counts an order held in flight and already listed open once (its release comes after the answer)", () => {
     const resting = { ...buy, price: "63000", clientId: 7 };
     const listed: AccountExposure = { ...flat, openOrders: [resting] };
-    // 0.006 resting + 0.006 more at 65000: 780 USD, under 1000; counted twice it would be 1170.
+    // 0.006 held (and listed) + 0.006 more at 65000: 780 USD, under 1000; counted twice it would be 1170.
     expect(refusal(buy, listed, [inFlight({ ...resting, mayRest: true })], limits)).toBeUndefined();
     const open = resolveLimits({ maxOpenOrders: 2 });
     expect(refusal(buy, listed, [inFlight({ ...resting, mayRest: true })], open)).toBeUndefined();

@@ -124,10 +124,13 @@ export function checkExposure(
   held: readonly InFlightExposure[],
   limits: TradingLimits,
 ): void {
-  // A reservation whose order the indexer already lists open counts once, as the open order.
-  const listed = new Set(account.openOrders.map((o) => `${o.ticker} ${o.clientId}`));
-  const unlisted = held.filter((h) => h.clientId === undefined || !listed.has(`${h.ticker} ${h.clientId}`));
-  const pending: PendingOrder[] = [...unlisted, ...account.openOrders].filter((p) => !p.reduceOnly);
+  // An order both held and listed open counts once: as its reservation (its whole size, since its
+  // fills may not be in the position yet), and as one open order.
+  const key = (o: PendingOrder) => `${o.ticker} ${o.clientId}`;
+  const heldKeys = new Set(held.filter((h) => h.clientId !== undefined).map(key));
+  const listedKeys = new Set(account.openOrders.map(key));
+  const listedOnly = account.openOrders.filter((o) => o.clientId === undefined || !heldKeys.has(key(o)));
+  const pending: PendingOrder[] = [...held, ...listedOnly].filter((p) => !p.reduceOnly);
   const sign = order.side === "BUY" ? 1 : -1;
   const sameSide = pending
     .filter((p) => p.ticker === order.ticker && p.side === order.side)
@@ -155,7 +158,7 @@ export function checkExposure(
       );
     }
   }
-  const open = account.openOrders.length + unlisted.filter((h) => h.mayRest).length;
+  const open = account.openOrders.length + held.filter((h) => h.mayRest && !listedKeys.has(key(h))).length;
   if (open >= limits.maxOpenOrders) {
     throw refuse(
       "maxOpenOrders",
@@ -163,7 +166,7 @@ export function checkExposure(
     );
   }
   if (!order.reduceOnly) {
-    const inFlight = unlisted.reduce((n, h) => n.plus(h.lossBudget), new Exact(0));
+    const inFlight = held.reduce((n, h) => n.plus(h.lossBudget), new Exact(0));
     const worst = new Exact(account.loss).plus(inFlight).plus(lossBudget(order, order.oracle));
     if (worst.greaterThan(limits.maxDailyLoss)) {
       throw refuse(
