@@ -16,33 +16,37 @@ afterAll(() => fake.stop());
 
 const HOSTILE = [{ bids: [[null, "2"]] }, { asks: "all" }, { bids: [["1", { size: 1 }]] }];
 
-it("a bot's process survives hostile frames and exits by itself after close()", async () => {
-  const child = fileURLToPath(new URL("./fixtures/hostile-child.ts", import.meta.url));
-  let sent = 0;
-  let output = "";
-  const result = await exitAfterClose({
-    script: child,
-    args: [fake.url],
-    cwd: fileURLToPath(new URL("..", import.meta.url)),
-    onOutput: (text) => {
-      output += text;
-      const synced = (output.match(/ready|resync true/g) ?? []).length;
-      while (sent < synced && sent < HOSTILE.length) {
-        fake.publish("v4_orderbook", "BTC-USD", HOSTILE[sent++] as object);
-      }
-    },
-  });
-  expect(result.stderr).toBe("");
-  expect(result.code).toBe(0);
-  expect(output.trim().split("\n")).toEqual([
-    "ready",
-    "error bids[0][0]",
-    "resync true",
-    "error asks",
-    "resync true",
-    "error bids[0][1]",
-    "resync true",
-    "alive",
-    "closed",
-  ]);
-}, CLOSE_TEST_TIMEOUT_MS);
+it(
+  "a bot's process survives hostile frames and exits by itself after close()",
+  async () => {
+    const child = fileURLToPath(new URL("./fixtures/hostile-child.ts", import.meta.url));
+    let sent = 0;
+    let output = "";
+    const result = await exitAfterClose({
+      script: child,
+      args: [fake.url],
+      cwd: fileURLToPath(new URL("..", import.meta.url)),
+      onOutput: (text) => {
+        output += text;
+        const synced = (output.match(/ready|resync true/g) ?? []).length;
+        while (sent < synced && sent < HOSTILE.length) {
+          fake.publish("v4_orderbook", "BTC-USD", HOSTILE[sent++] as object);
+        }
+      },
+    });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(output.trim().split("\n")).toEqual([
+      "ready",
+      "error bids[0][0]",
+      "resync true",
+      "error asks",
+      "resync true",
+      "error bids[0][1]",
+      "resync true",
+      "alive",
+      "closed",
+    ]);
+  },
+  CLOSE_TEST_TIMEOUT_MS,
+);
