@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from "@perpx/errors";
 import { type AmountKind, InvalidAmountError } from "./errors.js";
 import type { Exact } from "./exact.js";
-import type { DecimalLike } from "./exact-math.js";
+import { type DecimalLike, pow10 } from "./exact-math.js";
 
 /**
  * A human amount: a canonical decimal string (digits with one optional `.` between digits, as
@@ -62,20 +62,6 @@ const MAX_WRITTEN_EXPONENT = 1000;
 /** Longest decimal string read (a u64 of quantums at 18 decimals is under 40 characters). */
 const MAX_WRITTEN_LENGTH = 1000;
 const CANONICAL_DECIMAL = new RegExp(CANONICAL_DECIMAL_PATTERN);
-
-const pow10Cache: bigint[] = [];
-/** 10^n for n >= 0. */
-function pow10(n: number): bigint {
-  if (n < 64) {
-    let cached = pow10Cache[n];
-    if (cached === undefined) {
-      cached = 10n ** BigInt(n);
-      pow10Cache[n] = cached;
-    }
-    return cached;
-  }
-  return 10n ** BigInt(n);
-}
 
 /** An `Exact` or a decimal.js `Decimal`: both are {@link DecimalLike}s. */
 function isDecimalInstance(value: unknown): value is DecimalLike {
