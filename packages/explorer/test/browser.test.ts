@@ -358,7 +358,8 @@ describe("the explorer in headless Chromium", () => {
             between(shown[1]!, before.freeCollateral, after.freeCollateral)
           );
         },
-        { timeout: 20_000 },
+        // a hang guard (the suite's 60 s): under full load the page's reload can trail REST for long
+        { timeout: 60_000 },
       )
       .toBe(true);
     // Positions are exact: size and entry price as REST holds them.
