@@ -11,6 +11,7 @@ import { LocalWallet } from "@perpx/node-client/wallets";
 import { afterAll, describe, expect, it } from "vitest";
 import { CompositeClient, type OrderHandle, type OrderResult } from "../src/index.js";
 import { type DevnetChild, killDevnetChildren, startDevnetChild } from "./devnet-child.js";
+import { endpointsOf } from "./support.js";
 
 const stateDir = mkdtempSync(join(tmpdir(), "composite-handles-restart-"));
 const clients: CompositeClient[] = [];
@@ -35,7 +36,6 @@ async function connect(
     body: JSON.stringify({ address: wallet.address }),
   });
   expect(funded.ok).toBe(true);
-  const { endpoints } = devnet;
   const client = await CompositeClient.connect({
     network: "local",
     wallet,
@@ -43,14 +43,7 @@ async function connect(
     pollIntervalMs: 50,
     liveFeed,
     subscribeBlocks,
-    endpoints: {
-      nodeRpc: endpoints.nodeRpc,
-      nodeRest: endpoints.nodeRest,
-      grpc: endpoints.grpcTls,
-      faucet: endpoints.faucet,
-      indexer: endpoints.indexer,
-      indexerWs: endpoints.indexerWs,
-    },
+    endpoints: endpointsOf(devnet),
   });
   clients.push(client);
   return client;

@@ -1,4 +1,4 @@
-import { type Devnet, type StartDevnetOptions, startDevnet } from "@perpx/devnet";
+import { type Devnet, type DevnetEndpoints, type StartDevnetOptions, startDevnet } from "@perpx/devnet";
 import type { TxSigner } from "@perpx/node-client";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { afterAll, beforeAll } from "vitest";
@@ -10,8 +10,8 @@ import {
   type OrderStatus,
 } from "../src/index.js";
 
-/** The devnet's endpoints under core's names (gRPC over TLS). */
-export function endpointsOf(devnet: Devnet) {
+/** The devnet's endpoints under core's names (gRPC over TLS); an in-process devnet or a child's. */
+export function endpointsOf(devnet: { endpoints: DevnetEndpoints }) {
   const { endpoints } = devnet;
   return {
     nodeRpc: endpoints.nodeRpc,
