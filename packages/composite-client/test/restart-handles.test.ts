@@ -192,8 +192,11 @@ describe("order handles across a devnet kill -9 and restart (--state)", () => {
     // A handle followed through the kill and the restart.
     const through = allStates(feedOrders.resting[0]!);
     await devnet.kill();
-    // Asked while the devnet is down: nothing held is confirmed, so nothing may say RESTING
-    // before the restarted devnet (node or indexer) does.
+    // The process is gone; the client learns it when its feed's socket closes (an event of its
+    // own, which may come after the exit's): until then its account view is still the live one.
+    await expect.poll(() => onFeed.context.feed?.subaccount?.subscription.state).not.toBe("live");
+    // Asked while the devnet is down (and the client knows it): nothing held is confirmed, so
+    // nothing may say RESTING before the restarted devnet (node or indexer) does.
     let restarted = false;
     const heldBeforeRestart: number[] = [];
     const watch = (handle: OrderHandle) =>
