@@ -15,12 +15,15 @@ import { type Devnet, startDevnet } from "../devnet.js";
 const TIMEOUTS = { headersMs: 300, requestMs: 600, keepAliveMs: 300, http2IdleMs: 500 };
 let devnet: Devnet;
 
-beforeAll(async () => {
-  devnet = await startDevnet({ ports: "free", blockTimeMs: 0, timeouts: TIMEOUTS });
-});
-afterAll(async () => {
-  await devnet.stop();
-});
+/** Runs the enclosing describe block's tests on a devnet of its own, with `timeouts` (default: the servers' own). */
+function onDevnet(timeouts?: typeof TIMEOUTS): void {
+  beforeAll(async () => {
+    devnet = await startDevnet({ ports: "free", blockTimeMs: 0, ...(timeouts ? { timeouts } : {}) });
+  });
+  afterAll(async () => {
+    await devnet.stop();
+  });
+}
 
 async function post(url: string, body: string): Promise<{ status: number; json: unknown }> {
   const res = await fetch(url, { method: "POST", body, headers: { "content-type": "application/json" } });
@@ -53,7 +56,10 @@ const serverUrls = () => ({
 });
 
 describe("oversize input", () => {
-  it("refuses a 6 MB base64 tx on broadcast_tx_sync before reading it, as CometBFT's max_body_bytes does", async () => {
+  // The servers' own timeouts: uploading 10 MB on a loaded machine can outlast the short ones below,
+  // and the request timeout would then answer instead of the size check.
+  onDevnet();
+  it("refuses a 6 MB base64 tx on broadcast_tx_sync with the answer of CometBFT's max_body_bytes, and queues nothing", async () => {
     const tx = Buffer.alloc(4_600_000, 7).toString("base64");
     expect(tx.length).toBeGreaterThan(6_000_000);
     const answer = await post(
@@ -100,6 +106,7 @@ describe("oversize input", () => {
 });
 
 describe("server timeouts", () => {
+  onDevnet(TIMEOUTS);
   it("closes an HTTP/1 client that trickles its body, on every HTTP/1 server, and keeps open WebSockets", async () => {
     const ws = new WebSocket(devnet.endpoints.nodeRpcWs);
     await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
