@@ -1,13 +1,16 @@
 /**
- * Tx: the result (code, codespace, log and the error's registered name), gas, fee, the signer in
- * both address forms, every message decoded in human units, and the events.
+ * Tx: the result (code, codespace, log and the error's registered name), its block and the block's
+ * time, gas, fee, the signer in both address forms, every message decoded in human units (orders
+ * as a table of market, side, size and price; the chain's JSON folded away), and the events. Every
+ * address is a link to its account.
  */
 import { addressToHex } from "@perpx/core";
 import { CHAIN_ERRORS, chainErrorOfLog } from "@perpx/node-client";
 import type { Explorer } from "../context.js";
-import { facts, h, link, section, slot, table } from "../dom.js";
-import { coin } from "../format.js";
-import { decodeMessages, signerOf } from "../messages.js";
+import { facts, h, link, linkify, section, slot, table } from "../dom.js";
+import { coin, time } from "../format.js";
+import { type DecodedMessage, decodeMessages, signerOf } from "../messages.js";
+import type { OrderRow } from "../orders.js";
 
 /** The registered description of a failed tx's error, by codespace and code, else from its log. */
 export function errorName(codespace: string, code: number, log: string): string | undefined {
@@ -28,12 +31,53 @@ function addressForms(address: string | undefined): HTMLElement | string {
   );
 }
 
+/** A table of orders in human units; the owner's subaccount links to its account. */
+export function orderTable(rows: readonly OrderRow[]): HTMLElement {
+  return table(
+    "orders",
+    ["Action", "Market", "Side", "Size", "Price", "Subaccount", "Client id", "Details"],
+    rows.map((row) => [
+      row.action,
+      row.market.includes(" ") ? row.market : link(`market/${row.market}`, row.market),
+      row.side,
+      h("span", { "data-field": "order-size" }, row.size),
+      h("span", { "data-field": "order-price" }, row.price),
+      h("span", {}, link(`account/${row.owner}`, row.owner), `/${row.subaccountNumber}`),
+      row.clientId,
+      h("span", {}, ...linkify(row.detail)),
+    ]),
+  );
+}
+
+/** A message: its type, its line in human units, its orders, and its JSON folded away. */
+export function messageView(m: DecodedMessage): HTMLElement {
+  return h(
+    "div",
+    { class: "message", "data-message": m.typeUrl },
+    h("strong", {}, m.typeUrl),
+    m.summary === undefined ? null : h("p", { "data-field": "summary" }, ...linkify(m.summary)),
+    m.orders.length === 0 ? null : orderTable(m.orders),
+    h(
+      "details",
+      {},
+      h("summary", {}, "message JSON"),
+      h("pre", {}, ...linkify(JSON.stringify(m.json, null, 2))),
+    ),
+  );
+}
+
 /** Renders the tx page of `hash`. */
 export function txPage(ex: Explorer, root: HTMLElement, hash: string): undefined {
   const body = slot("tx");
   root.append(h("h1", { "data-field": "title" }, `Transaction ${hash.toUpperCase()}`), body.element);
-  Promise.all([ex.node.getTx({ hash, transport: "rpc" }), ex.markets()]).then(
-    ([tx, markets]) => {
+  const withTime = async () => {
+    const tx = await ex.node.getTx({ hash, transport: "rpc" });
+    if (tx === undefined) return { tx, blockTime: undefined };
+    const [header] = await ex.node.getBlockHeaders({ maxHeight: tx.height, count: 1 });
+    return { tx, blockTime: header?.time };
+  };
+  Promise.all([withTime(), ex.markets()]).then(
+    ([{ tx, blockTime }, markets]) => {
       if (tx === undefined) {
         body.fill(
           h(
@@ -61,26 +105,15 @@ export function txPage(ex: Explorer, root: HTMLElement, hash: string): undefined
             ["Code", "code", tx.code],
             ["Codespace", "codespace", tx.codespace],
             ["Log", "log", tx.log],
-            ["Height", "height", link(`block/${tx.height}`, tx.height)],
+            ["Block", "height", link(`block/${tx.height}`, tx.height)],
+            ["Time", "time", time(blockTime)],
             ["Gas used / wanted", "gas", `${tx.gasUsed} / ${tx.gasWanted}`],
             ["Fee", "fee", (fee?.amount ?? []).map((c) => coin(c.amount, c.denom)).join(", ") || "none"],
             ["Memo", "memo", tx.tx?.body?.memo ?? ""],
             ["Signer", "signer", addressForms(signerOf(tx.events))],
           ]),
         ),
-        section(
-          `Messages (${messages.length})`,
-          "messages",
-          ...messages.map((m) =>
-            h(
-              "div",
-              { "data-message": m.typeUrl },
-              h("strong", {}, m.typeUrl),
-              m.summary === undefined ? null : h("p", { "data-field": "summary" }, m.summary),
-              h("pre", {}, JSON.stringify(m.json, null, 2)),
-            ),
-          ),
-        ),
+        section(`Messages (${messages.length})`, "messages", ...messages.map(messageView)),
         section(
           "Events",
           "events",
@@ -89,7 +122,7 @@ export function txPage(ex: Explorer, root: HTMLElement, hash: string): undefined
             ["Type", "Attributes"],
             tx.events.map((e) => [
               e.type,
-              h("pre", {}, e.attributes.map((a) => `${a.key} = ${a.value}`).join("\n")),
+              h("pre", {}, ...linkify(e.attributes.map((a) => `${a.key} = ${a.value}`).join("\n"))),
             ]),
           ),
         ),
