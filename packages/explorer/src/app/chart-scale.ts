@@ -43,15 +43,17 @@ export function priceTicks(low: number, high: number, count = 5): PriceTick[] {
   const rough = (high - low) / count;
   let exp = Math.floor(Math.log10(rough));
   const base = rough / 10 ** exp;
+  // The round step nearest the rough one.
   let mantissa = 1n;
-  if (base > 5) {
+  if (base >= 7) {
     mantissa = 1n;
     exp += 1;
-  } else if (base > 2) mantissa = 5n;
-  else if (base > 1) mantissa = 2n;
+  } else if (base >= 3) mantissa = 5n;
+  else if (base >= 1.5) mantissa = 2n;
   const step = Number(mantissa) * 10 ** exp;
   const ticks: PriceTick[] = [];
-  for (let k = BigInt(Math.ceil(low / step)); Number(k) * step <= high + step * 1e-9; k += 1n) {
+  // A hair of tolerance at both ends: 0.000123 / 0.000001 is 123.00000000000001 as a double.
+  for (let k = BigInt(Math.ceil(low / step - 1e-9)); Number(k) * step <= high + step * 1e-9; k += 1n) {
     const label = decimal(k * mantissa, exp);
     ticks.push({ label, value: Number(label) });
   }

@@ -117,13 +117,18 @@ export function txPage(ex: Explorer, root: HTMLElement, hash: string): undefined
         section(
           "Events",
           "events",
-          table(
-            "events",
-            ["Type", "Attributes"],
-            tx.events.map((e) => [
-              e.type,
-              h("pre", {}, ...linkify(e.attributes.map((a) => `${a.key} = ${a.value}`).join("\n"))),
-            ]),
+          h(
+            "details",
+            {},
+            h("summary", {}, `${tx.events.length} events, as the chain emitted them (chain units)`),
+            table(
+              "events",
+              ["Type", "Attributes"],
+              tx.events.map((e) => [
+                e.type,
+                h("pre", {}, ...linkify(e.attributes.map((a) => `${a.key} = ${a.value}`).join("\n"))),
+              ]),
+            ),
           ),
         ),
       );
