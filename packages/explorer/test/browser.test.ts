@@ -442,16 +442,20 @@ describe("the explorer in headless Chromium", () => {
     const tx = (await node.getTx({ hash: orderHash, transport: "rpc" }))!;
     const [header] = await node.getBlockHeaders({ maxHeight: tx.height, count: 1 });
     expect(await field("time")).toBe(shownTime(header!.time));
-    const row = await tab.locator('[data-table="orders"] tbody tr').first().locator("td").allInnerTexts();
-    expect(row.slice(0, 7)).toEqual([
+    const first = tab.locator('[data-table="orders"] tbody tr').first();
+    const row = await first.locator("td").allInnerTexts();
+    expect([...row.slice(0, 5), row[6]]).toEqual([
       "place",
       "BTC-USD",
       "BUY",
       "0.001 BTC",
       `${orderPrice} USD`,
-      `${trader.address}/0`,
       String(CLIENT_ID),
     ]);
+    expect(row[5]).toMatch(/\/0$/);
+    expect(await first.locator("td").nth(5).locator("a").getAttribute("href")).toBe(
+      `#/account/${trader.address}`,
+    );
     // What people read carries no raw quantums or subticks (the chain's JSON is folded away).
     expect(await readable()).not.toMatch(/quantums|subticks/);
     expect(await unlinkedAddresses()).toEqual([]);
@@ -642,15 +646,24 @@ describe("the explorer in headless Chromium", () => {
       /proposed operations: [1-9]\d* fills in [1-9]\d* matches/,
     );
     // Each fill in human units: the seller's 0.001 BTC on BTC-USD, against a maker that is linked.
+    // (the subaccount cell's link names its account; the link's text is shortened)
     const fills = await tab
       .locator('[data-table="txs"] [data-table="orders"] tbody tr')
       .evaluateAll((trs) =>
-        trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "")),
+        trs.map((tr) => [
+          ...[...tr.querySelectorAll("td")].map((td) => td.textContent ?? ""),
+          tr.querySelectorAll("td")[5]?.querySelector("a")?.getAttribute("href") ?? "",
+        ]),
       );
     const seller = LocalWallet.fromMnemonic(devnet.accounts[2]!.mnemonic).address;
-    expect(fills.filter((r) => r[0] === "fill" && r[5] === `${seller}/0`).map((r) => [r[1], r[3]])).toEqual([
-      ["BTC-USD", "0.001 BTC"],
-    ]);
+    const [sold] = (await indexer.getFills({ address: seller, subaccountNumber: 0 })).fills.filter(
+      (f) => f.createdAtHeight === fillHeight,
+    );
+    expect(
+      fills
+        .filter((r) => r[0] === "fill" && r[8] === `#/account/${seller}` && r[5]!.endsWith("/0"))
+        .map((r) => r.slice(1, 5)),
+    ).toEqual([["BTC-USD", "SELL", "0.001 BTC", `${sold!.price} USD`]]);
     expect(await unlinkedAddresses()).toEqual([]);
     expect(await unlinkedCells()).toEqual([]);
     await shoot("block-fills");

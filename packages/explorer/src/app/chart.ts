@@ -9,7 +9,7 @@ import { priceTicks, RESOLUTION_MS, timeTicks } from "./chart-scale.js";
 
 const NS = "http://www.w3.org/2000/svg";
 /** Candle slots the time axis shows at least, so that a young market's few candles sit at the right. */
-const MIN_SLOTS = 30;
+const MIN_SLOTS = 24;
 const HEIGHT = 320;
 const PAD = { left: 8, right: 72, top: 12, bottom: 26 };
 /** The share of the plot's height the volume bars take at most. */
@@ -134,7 +134,21 @@ function draw(
       ),
     );
   }
-  root.append(bars, sticks);
+  // The last close: a dashed line across the plot and its price tagged on the axis.
+  const lastClose = ordered[ordered.length - 1]!.close;
+  const at = y(Number(lastClose));
+  root.append(
+    bars,
+    sticks,
+    svg("text", { class: "label", x: PAD.left + 4, y: bottom - volumeH - 2 }, "volume (USD)"),
+    svg(
+      "g",
+      { "data-field": "last-close" },
+      svg("line", { class: "last", x1: PAD.left, x2: PAD.left + plotW, y1: at, y2: at }),
+      svg("rect", { class: "last-tag", x: PAD.left + plotW + 1, y: at - 9, width: PAD.right - 2, height: 18, rx: 3 }),
+      svg("text", { class: "last-text", x: PAD.left + plotW + 6, y: at + 4 }, lastClose),
+    ),
+  );
   return root;
 }
 

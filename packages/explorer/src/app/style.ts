@@ -34,6 +34,7 @@ svg.chart .label{fill:#667085}svg.chart .unit{font-weight:600}
 svg.chart .wick{stroke-width:1.2}
 svg.chart .up .wick{stroke:#067647}svg.chart .up .body{fill:#12b76a}
 svg.chart .down .wick{stroke:#b42318}svg.chart .down .body{fill:#f04438}
+svg.chart .last{stroke:#0b57d0;stroke-dasharray:4 3}svg.chart .last-tag{fill:#0b57d0}svg.chart .last-text{fill:#fff;font-weight:600}
 svg.chart .volume{opacity:.35}svg.chart .volume.up{fill:#12b76a}svg.chart .volume.down{fill:#f04438}
 .unit{color:#667085}
 details>summary{cursor:pointer;color:#667085;margin:4px 0}

@@ -4,6 +4,7 @@
  */
 import type { Explorer } from "../context.js";
 import { facts, h, link, linkify, section, slot, table } from "../dom.js";
+import { priceFills } from "../fill-prices.js";
 import { short, time } from "../format.js";
 import { decodeMessages } from "../messages.js";
 import { errorName, orderTable } from "./tx.js";
@@ -22,13 +23,28 @@ export function blockPage(ex: Explorer, root: HTMLElement, height: string): unde
     return undefined;
   }
   const wanted = BigInt(height);
-  const render = () =>
-    Promise.all([
-      ex.node.getBlock({ height: BigInt(height) }),
-      ex.node.getBlockResults({ height: BigInt(height) }),
+  const load = async () => {
+    const [block, results, markets] = await Promise.all([
+      ex.node.getBlock({ height: wanted }),
+      ex.node.getBlockResults({ height: wanted }),
       ex.markets(),
-    ]).then(
-      ([block, results, markets]) => {
+    ]);
+    // Each tx's messages, fills priced from the indexer where the block does not say.
+    const decoded = await Promise.all(
+      block.txs.map((tx) =>
+        Promise.all(
+          decodeMessages(tx.tx?.body?.messages ?? [], markets).map(async (m) => ({
+            ...m,
+            orders: await priceFills(ex, wanted, m.orders),
+          })),
+        ),
+      ),
+    );
+    return { block, results, decoded };
+  };
+  const render = () =>
+    load().then(
+      ({ block, results, decoded }) => {
         const { header } = block;
         body.fill(
           section(
@@ -59,7 +75,7 @@ export function blockPage(ex: Explorer, root: HTMLElement, height: string): unde
               ["Hash", "Code", "Messages", "Gas used"],
               block.txs.map((tx, i) => {
                 const result = results[i];
-                const messages = decodeMessages(tx.tx?.body?.messages ?? [], markets);
+                const messages = decoded[i] ?? [];
                 const code = result?.code ?? 0;
                 const name =
                   result === undefined ? undefined : errorName(result.codespace, result.code, result.log);

@@ -8,7 +8,8 @@ import { addressToHex } from "@perpx/core";
 import { CHAIN_ERRORS, chainErrorOfLog } from "@perpx/node-client";
 import type { Explorer } from "../context.js";
 import { facts, h, link, linkify, section, slot, table } from "../dom.js";
-import { coin, time } from "../format.js";
+import { priceFills } from "../fill-prices.js";
+import { coin, short, time } from "../format.js";
 import { type DecodedMessage, decodeMessages, signerOf } from "../messages.js";
 import type { OrderRow } from "../orders.js";
 
@@ -42,9 +43,9 @@ export function orderTable(rows: readonly OrderRow[]): HTMLElement {
       row.side,
       h("span", { "data-field": "order-size" }, row.size),
       h("span", { "data-field": "order-price" }, row.price),
-      h("span", {}, link(`account/${row.owner}`, row.owner), `/${row.subaccountNumber}`),
+      h("span", {}, link(`account/${row.owner}`, short(row.owner, 10)), `/${row.subaccountNumber}`),
       row.clientId,
-      h("span", {}, ...linkify(row.detail)),
+      h("span", {}, ...linkify(row.detail, 10)),
     ]),
   );
 }
@@ -72,12 +73,21 @@ export function txPage(ex: Explorer, root: HTMLElement, hash: string): undefined
   root.append(h("h1", { "data-field": "title" }, `Transaction ${hash.toUpperCase()}`), body.element);
   const withTime = async () => {
     const tx = await ex.node.getTx({ hash, transport: "rpc" });
-    if (tx === undefined) return { tx, blockTime: undefined };
-    const [header] = await ex.node.getBlockHeaders({ maxHeight: tx.height, count: 1 });
-    return { tx, blockTime: header?.time };
+    if (tx === undefined) return { tx, blockTime: undefined, messages: [] };
+    const [[header], markets] = await Promise.all([
+      ex.node.getBlockHeaders({ maxHeight: tx.height, count: 1 }),
+      ex.markets(),
+    ]);
+    const messages = await Promise.all(
+      decodeMessages(tx.tx?.body?.messages ?? [], markets).map(async (m) => ({
+        ...m,
+        orders: await priceFills(ex, tx.height, m.orders),
+      })),
+    );
+    return { tx, blockTime: header?.time, messages };
   };
-  Promise.all([withTime(), ex.markets()]).then(
-    ([{ tx, blockTime }, markets]) => {
+  withTime().then(
+    ({ tx, blockTime, messages }) => {
       if (tx === undefined) {
         body.fill(
           h(
@@ -90,7 +100,6 @@ export function txPage(ex: Explorer, root: HTMLElement, hash: string): undefined
       }
       const name = errorName(tx.codespace, tx.code, tx.log);
       const fee = tx.tx?.authInfo?.fee;
-      const messages = decodeMessages(tx.tx?.body?.messages ?? [], markets);
       body.fill(
         section(
           "Result",
