@@ -9,7 +9,7 @@ import { fromCosmosJson, packAny, schemaOf } from "@perpx/proto";
 import { describe, expect, it } from "vitest";
 import { encodeTxBody, encodeTxRaw } from "../../node-client/src/tx/encode.js";
 import { decodeMessages, signerOf } from "../src/app/messages.js";
-import { authenticatorConfig } from "../src/app/pages/account.js";
+import { authenticatorConfig, newestFirst } from "../src/app/pages/account.js";
 import { errorName } from "../src/app/pages/tx.js";
 
 const owner = "perpx1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq6jyxvc";
@@ -214,5 +214,22 @@ describe("authenticatorConfig", () => {
     expect(authenticatorConfig("SignatureVerification", key)).toBe("02abcd");
     expect(authenticatorConfig("MessageFilter", new TextEncoder().encode("/a,/b"))).toBe("/a,/b");
     expect(authenticatorConfig("AnyOf", new TextEncoder().encode("not json"))).toBe("not json");
+  });
+});
+
+describe("newestFirst", () => {
+  it("merges the histories of several subaccounts newest first, by height then time", () => {
+    const row = (id: string, createdAtHeight: string, createdAt: string) => ({
+      id,
+      createdAtHeight,
+      createdAt,
+    });
+    const sub0 = [row("a", "44", "2026-11-28T05:29:09Z"), row("b", "9", "2026-11-28T05:28:00Z")];
+    const sub1 = [row("c", "72", "2026-11-28T05:29:22Z"), row("d", "44", "2026-11-28T05:29:09.500Z")];
+    expect(newestFirst([...sub0, ...sub1]).map((r) => r.id)).toEqual(["c", "d", "a", "b"]);
+    // heights past 2^53 compare exactly
+    expect(
+      newestFirst([row("x", "9007199254740993", ""), row("y", "9007199254740994", "")]).map((r) => r.id),
+    ).toEqual(["y", "x"]);
   });
 });

@@ -145,7 +145,14 @@ function draw(
       "g",
       { "data-field": "last-close" },
       svg("line", { class: "last", x1: PAD.left, x2: PAD.left + plotW, y1: at, y2: at }),
-      svg("rect", { class: "last-tag", x: PAD.left + plotW + 1, y: at - 9, width: PAD.right - 2, height: 18, rx: 3 }),
+      svg("rect", {
+        class: "last-tag",
+        x: PAD.left + plotW + 1,
+        y: at - 9,
+        width: PAD.right - 2,
+        height: 18,
+        rx: 3,
+      }),
       svg("text", { class: "last-text", x: PAD.left + plotW + 6, y: at + 4 }, lastClose),
     ),
   );

@@ -87,7 +87,7 @@ function idKey(orderId: unknown): string {
 const side = (value: unknown) => String(value ?? "").replace("SIDE_", "");
 
 /** A placed order's row. */
-export function placedOrder(order: Json, markets: Markets): OrderRow {
+function placedOrder(order: Json, markets: Markets): OrderRow {
   const id = idParts(markets, order.order_id);
   const details = [
     String(order.time_in_force ?? "")
@@ -112,7 +112,7 @@ export function placedOrder(order: Json, markets: Markets): OrderRow {
 }
 
 /** The messages in the signed tx bytes of a short-term placement, as JSON; `[]` when they do not decode. */
-export function placementMessages(base64: string): Array<{ typeUrl: string; json: Json }> {
+function placementMessages(base64: string): Array<{ typeUrl: string; json: Json }> {
   try {
     const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
     const raw = decodeMessage(cosmosTx.TxRawSchema, bytes);

@@ -51,7 +51,7 @@ export function orderTable(rows: readonly OrderRow[]): HTMLElement {
 }
 
 /** A message: its type, its line in human units, its orders, and its JSON folded away. */
-export function messageView(m: DecodedMessage): HTMLElement {
+function messageView(m: DecodedMessage): HTMLElement {
   return h(
     "div",
     { class: "message", "data-message": m.typeUrl },
@@ -104,23 +104,31 @@ export function txPage(ex: Explorer, root: HTMLElement, hash: string): undefined
         section(
           "Result",
           "result",
-          facts([
+          facts(
             [
-              "Status",
-              "status",
-              tx.code === 0 ? h("span", { class: "ok" }, "success") : h("span", { class: "error" }, "failed"),
-            ],
-            ["Error", "error-name", name ?? ""],
-            ["Code", "code", tx.code],
-            ["Codespace", "codespace", tx.codespace],
-            ["Log", "log", tx.log],
-            ["Block", "height", link(`block/${tx.height}`, tx.height)],
-            ["Time", "time", time(blockTime)],
-            ["Gas used / wanted", "gas", `${tx.gasUsed} / ${tx.gasWanted}`],
-            ["Fee", "fee", (fee?.amount ?? []).map((c) => coin(c.amount, c.denom)).join(", ") || "none"],
-            ["Memo", "memo", tx.tx?.body?.memo ?? ""],
-            ["Signer", "signer", addressForms(signerOf(tx.events))],
-          ]),
+              [
+                "Status",
+                "status",
+                tx.code === 0
+                  ? h("span", { class: "ok" }, "success")
+                  : h("span", { class: "error" }, "failed"),
+              ] as const,
+              ["Error", "error-name", name ?? ""] as const,
+              ["Code", "code", tx.code] as const,
+              ["Codespace", "codespace", tx.codespace] as const,
+              ["Log", "log", tx.log] as const,
+              ["Block", "height", link(`block/${tx.height}`, tx.height)] as const,
+              ["Time", "time", time(blockTime)] as const,
+              ["Gas used / wanted", "gas", `${tx.gasUsed} / ${tx.gasWanted}`] as const,
+              [
+                "Fee",
+                "fee",
+                (fee?.amount ?? []).map((c) => coin(c.amount, c.denom)).join(", ") || "none",
+              ] as const,
+              ["Memo", "memo", tx.tx?.body?.memo ?? ""] as const,
+              ["Signer", "signer", addressForms(signerOf(tx.events))] as const,
+            ].filter(([, , value]) => value !== ""),
+          ),
         ),
         section(`Messages (${messages.length})`, "messages", ...messages.map(messageView)),
         section(
