@@ -31,9 +31,14 @@ export function searchKind(query: string): SearchKind {
   return "unknown";
 }
 
-/** A clear "nothing found" for the page. */
-function notFound(...text: Array<HTMLElement | string>): HTMLElement {
-  return h("p", { class: "error", "data-field": "not-found" }, ...text);
+/** A clear "nothing found" for the page, in its own card with any `more` below it. */
+function notFound(text: ReadonlyArray<HTMLElement | string>, ...more: HTMLElement[]): HTMLElement {
+  return section(
+    "Nothing found",
+    "not-found",
+    h("p", { class: "error", "data-field": "not-found" }, ...text),
+    ...more,
+  );
 }
 
 /** An order's facts, every figure with its unit; its owner's account linked when `address` is known. */
@@ -99,16 +104,14 @@ export function searchPage(ex: Explorer, root: HTMLElement, query: string): unde
         else
           body.fill(
             notFound(
-              `No block at height ${q}: the chain is at height `,
-              link(`block/${top}`, String(top)),
-              ".",
-            ),
-            h(
-              "p",
-              { class: "hint" },
-              `If ${q} is an order's client id: client ids belong to a subaccount, so search for `,
-              h("code", {}, `<address>/<subaccount>/${q}`),
-              ".",
+              [`No block at height ${q}: the chain is at height `, link(`block/${top}`, String(top)), "."],
+              h(
+                "p",
+                { class: "hint" },
+                `If ${q} is an order's client id: client ids belong to a subaccount, so search for `,
+                h("code", {}, `<address>/<subaccount>/${q}`),
+                ".",
+              ),
             ),
           );
       },
@@ -118,7 +121,7 @@ export function searchPage(ex: Explorer, root: HTMLElement, query: string): unde
     ex.indexer.getOrder({ orderId: q }).then(
       (order) => body.fill(orderFacts(order)),
       (error: unknown) => {
-        if (isIndexerNotFoundError(error)) body.fill(notFound(`No order with id ${q}.`));
+        if (isIndexerNotFoundError(error)) body.fill(notFound([`No order with id ${q}.`]));
         else body.fail(error);
       },
     );
@@ -131,11 +134,11 @@ export function searchPage(ex: Explorer, root: HTMLElement, query: string): unde
         body.fill(
           ...(found.length === 0
             ? [
-                notFound(
+                notFound([
                   `No order with client id ${clientId} in `,
                   link(`account/${address}`, address),
                   `/${sub}.`,
-                ),
+                ]),
               ]
             : found.map((order) => orderFacts(order, address))),
         );
@@ -143,16 +146,16 @@ export function searchPage(ex: Explorer, root: HTMLElement, query: string): unde
       (error: unknown) => {
         if (isIndexerNotFoundError(error))
           body.fill(
-            notFound("No subaccount ", link(`account/${address}`, address), `/${sub} on the indexer.`),
+            notFound(["No subaccount ", link(`account/${address}`, address), `/${sub} on the indexer.`]),
           );
         else body.fail(error);
       },
     );
   } else {
     body.fill(
-      notFound(
+      notFound([
         `"${q}" is not a block height, a tx hash, an address (perpx1... or 0x...), an order id or <address>/<subaccount>/<client id>.`,
-      ),
+      ]),
     );
   }
   return undefined;
