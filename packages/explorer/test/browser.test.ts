@@ -2,8 +2,9 @@
  * The explorer in real headless Chromium (Debian's `chromium`, driven by playwright-core) against a
  * devnet with `--liquidity`: the page is bundled from source for the browser, served by the
  * explorer's own server, and each page is checked against what the node and the indexer answer over
- * REST/RPC; the book follows an order the test places; a failed tx shows its error's name; search
- * finds all four kinds. No console error, no failed request and no Content-Security-Policy violation
+ * REST/RPC; the book follows an order the test places; trades against it draw candles on the chart;
+ * orders and fills show in human units with their units; a failed tx shows its error's name; search
+ * tells every kind apart and says what it cannot find; every address, block and tx is a link. No console error, no failed request and no Content-Security-Policy violation
  * on any page (the server's CSP allows no inline script or style). Screenshots of every
  * page at desktop and phone width go to test/output/screenshots.
  */
@@ -14,41 +15,19 @@ import { type Devnet, startDevnet } from "@perpx/devnet";
 import { createIndexerClient, type IndexerClient } from "@perpx/indexer-client";
 import { createNodeClient, isBroadcastTxError, type NodeClient } from "@perpx/node-client";
 import { LocalWallet } from "@perpx/node-client/wallets";
-import { build } from "esbuild";
 import type { Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findChromium } from "../../node-client/test/browser/chromium.js";
 import { type BrowserHost, hostPage } from "../../node-client/test/browser/host.js";
 import { time as shownTime } from "../src/app/format.js";
 import { type ExplorerServer, explorerConfig, startExplorer } from "../src/index.js";
+import { bundleApp, expectChartDrawn, readable, unlinkedAddresses, unlinkedCells } from "./support/page.js";
 import { type SocketProxy, startSocketProxy } from "./support/socket-proxy.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const packages = here("../../");
 const SHOTS = here("./output/screenshots/");
 const BLOCK_TIME_MS = 250;
 const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } } as const;
-
-/** The app bundled for the browser from source, every `@perpx/*` aliased as the tests run. */
-async function bundleApp(): Promise<string> {
-  const names = ["errors", "proto", "address", "core", "node-client", "indexer-client"];
-  const alias = {
-    ...Object.fromEntries(names.map((name) => [`@perpx/${name}`, `${packages}${name}/src/index.ts`])),
-    "@perpx/core/indexer": `${packages}core/src/indexer.ts`,
-  };
-  const result = await build({
-    entryPoints: [here("../src/app/main.ts")],
-    bundle: true,
-    platform: "browser",
-    format: "esm",
-    target: "es2022",
-    minify: true,
-    write: false,
-    alias,
-    logLevel: "silent",
-  });
-  return result.outputFiles[0]!.text;
-}
 
 let devnet: Devnet;
 let host: BrowserHost | undefined;
@@ -80,45 +59,6 @@ const field = async (name: string) =>
 
 /** A client id far above any height this test reaches: typed in search, it is no block. */
 const CLIENT_ID = 900_000_077;
-
-/** Addresses shown on the page outside a link (titles aside): each should link to its account. */
-const unlinkedAddresses = () =>
-  tab.evaluate(() => {
-    const found: string[] = [];
-    const walker = document.createTreeWalker(document.querySelector("main")!, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
-      if (node.parentElement?.closest("a, h1") !== null && node.parentElement?.closest("a, h1") !== undefined)
-        continue;
-      for (const match of (node.textContent ?? "").matchAll(/perpx1[02-9ac-hj-np-z]{38}|0x[0-9a-fA-F]{40}/g))
-        found.push(match[0]);
-    }
-    return found;
-  });
-
-/** The page's text as people read it: the folded-away JSON (`<details>`) left out. */
-const readable = () =>
-  tab.evaluate(() => {
-    const copy = document.querySelector("main")!.cloneNode(true) as HTMLElement;
-    for (const folded of copy.querySelectorAll("details")) folded.remove();
-    return copy.textContent ?? "";
-  });
-
-/** Cells of block, height, tx and hash columns without a link in them. */
-const unlinkedCells = () =>
-  tab.evaluate(() => {
-    const found: string[] = [];
-    for (const table of document.querySelectorAll("main table")) {
-      const headers = [...table.querySelectorAll(":scope > thead th")].map((th) => th.textContent ?? "");
-      for (const row of table.querySelectorAll(":scope > tbody > tr")) {
-        const cells = [...row.children];
-        headers.forEach((header, i) => {
-          if (/^(Block|Height|Tx|Hash)$/.test(header) && cells[i]?.querySelector("a") === null)
-            found.push(`${header}: ${cells[i]?.textContent ?? ""}`);
-        });
-      }
-    }
-    return found;
-  });
 
 /** Screenshots of the current page at both widths. */
 async function shoot(name: string): Promise<void> {
@@ -232,7 +172,7 @@ describe("the explorer in headless Chromium", () => {
     const shown = await rows.evaluateAll((trs) => trs.map((tr) => tr.querySelector("td")?.textContent ?? ""));
     const headers = await node.getBlockHeaders({ maxHeight: BigInt(shown[0] ?? ""), count: 10 });
     expect(shown).toEqual(headers.map((h) => String(h.height)));
-    expect(await unlinkedCells()).toEqual([]);
+    expect(await unlinkedCells(tab)).toEqual([]);
     // Units: prices and volume in USD, open interest in the market's base asset.
     const unitOf = (name: string) => tab.locator(`[data-field="${name}"]`).locator("..").textContent();
     expect(await unitOf("oracle-BTC-USD")).toMatch(/^\d+(\.\d+)? USD$/);
@@ -374,40 +314,7 @@ describe("the explorer in headless Chromium", () => {
     expect(await tab.locator("svg.chart [data-volume]").count()).toBe(
       await tab.locator("svg.chart [data-candle]").count(),
     );
-    const texts = (selector: string) =>
-      tab.locator(selector).evaluateAll((nodes) => nodes.map((n) => n.textContent ?? ""));
-    const priceLabels = await texts('svg.chart [data-axis="price"] text');
-    expect(priceLabels.at(-1)).toBe("USD");
-    const prices = priceLabels.slice(0, -1);
-    expect(prices.length).toBeGreaterThanOrEqual(2);
-    for (const label of prices) expect(label).toMatch(/^\d+(\.\d+)?$/);
-    expect(prices.map(Number)).toEqual([...prices.map(Number)].sort((x, y) => x - y));
-    const timeLabels = await texts('svg.chart [data-axis="time"] text');
-    expect(timeLabels.at(-1)).toBe("UTC");
-    expect(timeLabels.length).toBeGreaterThanOrEqual(3);
-    for (const label of timeLabels.slice(0, -1)) expect(label).toMatch(/^\d\d:\d\d$/);
-    // Every candle's wick lies within the plot, and its body within its wick.
-    const boxes = await tab.locator("svg.chart [data-candle]").evaluateAll((gs) =>
-      gs.map((g) => {
-        const wick = g.querySelector("line")!;
-        const body = g.querySelector("rect")!;
-        return [
-          Number(wick.getAttribute("y1")),
-          Number(wick.getAttribute("y2")),
-          Number(body.getAttribute("y")),
-          Number(body.getAttribute("height")),
-        ];
-      }),
-    );
-    const plot = await tab
-      .locator("svg.chart rect.plot")
-      .evaluate((r) => [Number(r.getAttribute("y")), Number(r.getAttribute("height"))]);
-    for (const [high, low, top, height] of boxes) {
-      expect(high).toBeGreaterThanOrEqual(plot[0]!);
-      expect(low).toBeLessThanOrEqual(plot[0]! + plot[1]!);
-      expect(top).toBeGreaterThanOrEqual(high! - 0.5);
-      expect(top! + height!).toBeLessThanOrEqual(low! + 1);
-    }
+    await expectChartDrawn(tab);
     expect(await tab.locator('[data-table="candles"] tbody tr').count()).toBe(
       Math.min(20, (await candles()).length),
     );
@@ -457,8 +364,8 @@ describe("the explorer in headless Chromium", () => {
       `#/account/${trader.address}`,
     );
     // What people read carries no raw quantums or subticks (the chain's JSON is folded away).
-    expect(await readable()).not.toMatch(/quantums|subticks/);
-    expect(await unlinkedAddresses()).toEqual([]);
+    expect(await readable(tab)).not.toMatch(/quantums|subticks/);
+    expect(await unlinkedAddresses(tab)).toEqual([]);
     await shoot("tx-order");
   });
 
@@ -472,7 +379,7 @@ describe("the explorer in headless Chromium", () => {
     expect(await field("summary")).toBe(`deposit 5000 USDC from ${trader.address} to ${trader.address}/0`);
     const [header] = await node.getBlockHeaders({ maxHeight: tx.height, count: 1 });
     expect(await field("time")).toBe(shownTime(header!.time));
-    expect(await unlinkedAddresses()).toEqual([]);
+    expect(await unlinkedAddresses(tab)).toEqual([]);
     expect(await tab.locator('[data-table="events"] tbody tr').count()).toBe(tx.events.length);
     await shoot("tx");
   });
@@ -585,8 +492,8 @@ describe("the explorer in headless Chromium", () => {
       await tab.locator('[data-table="transfers"] tbody tr').first().locator("td").nth(3).textContent(),
     ).toBe("25 USDC");
     // Every address and every block and tx is a link; figures carry their units.
-    expect(await unlinkedAddresses()).toEqual([]);
-    expect(await unlinkedCells()).toEqual([]);
+    expect(await unlinkedAddresses(tab)).toEqual([]);
+    expect(await unlinkedCells(tab)).toEqual([]);
     expect(await tab.locator('[data-table="subaccounts"] thead th').allInnerTexts()).toEqual([
       "Number",
       "Parent",
@@ -664,14 +571,14 @@ describe("the explorer in headless Chromium", () => {
         .filter((r) => r[0] === "fill" && r[8] === `#/account/${seller}` && r[5]!.endsWith("/0"))
         .map((r) => r.slice(1, 5)),
     ).toEqual([["BTC-USD", "SELL", "0.001 BTC", `${sold!.price} USD`]]);
-    expect(await unlinkedAddresses()).toEqual([]);
-    expect(await unlinkedCells()).toEqual([]);
+    expect(await unlinkedAddresses(tab)).toEqual([]);
+    expect(await unlinkedCells(tab)).toEqual([]);
     await shoot("block-fills");
     // The same operations on their tx's page: no signed-tx blob, quantums or subticks in sight.
     await open(`#/tx/${settled.txs[0]!.hash}`);
     const page = (await tab.locator("main").textContent()) ?? "";
     expect(page).not.toMatch(/"short_term_order_placement": "/);
-    expect(await readable()).not.toMatch(/quantums|subticks/);
+    expect(await readable(tab)).not.toMatch(/quantums|subticks/);
     expect(await tab.locator('[data-table="orders"] tbody tr').count()).toBe(fills.length);
     await shoot("tx-fills");
     // A height the chain has not reached: said plainly, no RPC error.
@@ -716,7 +623,7 @@ describe("the explorer in headless Chromium", () => {
     await expect.poll(() => field("price")).toBe(orderPrice);
     expect(await field("client-id")).toBe(String(CLIENT_ID));
     expect(await field("order-id")).toBe(order!.id);
-    expect(await unlinkedAddresses()).toEqual([]);
+    expect(await unlinkedAddresses(tab)).toEqual([]);
     await shoot("search-client-id");
     // Not one of the kinds: said plainly.
     expect(await search("hello")).toBe("#/search/hello");
