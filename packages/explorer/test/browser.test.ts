@@ -2,8 +2,9 @@
  * The explorer in real headless Chromium (Debian's `chromium`, driven by playwright-core) against a
  * devnet with `--liquidity`: the page is bundled from source for the browser, served by the
  * explorer's own server, and each page is checked against what the node and the indexer answer over
- * REST/RPC; the book follows an order the test places; a failed tx shows its error's name; search
- * finds all four kinds. No console error, no failed request and no Content-Security-Policy violation
+ * REST/RPC; the book follows an order the test places; trades against it draw candles on the chart;
+ * orders and fills show in human units with their units; a failed tx shows its error's name; search
+ * tells every kind apart and says what it cannot find; every address, block and tx is a link. No console error, no failed request and no Content-Security-Policy violation
  * on any page (the server's CSP allows no inline script or style). Screenshots of every
  * page at desktop and phone width go to test/output/screenshots.
  */
@@ -14,40 +15,19 @@ import { type Devnet, startDevnet } from "@perpx/devnet";
 import { createIndexerClient, type IndexerClient } from "@perpx/indexer-client";
 import { createNodeClient, isBroadcastTxError, type NodeClient } from "@perpx/node-client";
 import { LocalWallet } from "@perpx/node-client/wallets";
-import { build } from "esbuild";
 import type { Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findChromium } from "../../node-client/test/browser/chromium.js";
 import { type BrowserHost, hostPage } from "../../node-client/test/browser/host.js";
+import { time as shownTime } from "../src/app/format.js";
 import { type ExplorerServer, explorerConfig, startExplorer } from "../src/index.js";
+import { bundleApp, expectChartDrawn, readable, unlinkedAddresses, unlinkedCells } from "./support/page.js";
 import { type SocketProxy, startSocketProxy } from "./support/socket-proxy.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const packages = here("../../");
 const SHOTS = here("./output/screenshots/");
 const BLOCK_TIME_MS = 250;
 const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } } as const;
-
-/** The app bundled for the browser from source, every `@perpx/*` aliased as the tests run. */
-async function bundleApp(): Promise<string> {
-  const names = ["errors", "proto", "address", "core", "node-client", "indexer-client"];
-  const alias = {
-    ...Object.fromEntries(names.map((name) => [`@perpx/${name}`, `${packages}${name}/src/index.ts`])),
-    "@perpx/core/indexer": `${packages}core/src/indexer.ts`,
-  };
-  const result = await build({
-    entryPoints: [here("../src/app/main.ts")],
-    bundle: true,
-    platform: "browser",
-    format: "esm",
-    target: "es2022",
-    minify: true,
-    write: false,
-    alias,
-    logLevel: "silent",
-  });
-  return result.outputFiles[0]!.text;
-}
 
 let devnet: Devnet;
 let host: BrowserHost | undefined;
@@ -76,6 +56,9 @@ async function open(route: string): Promise<void> {
 /** The text of the element with `data-field="name"`. */
 const field = async (name: string) =>
   (await tab.locator(`[data-field="${name}"]`).first().textContent()) ?? "";
+
+/** A client id far above any height this test reaches: typed in search, it is no block. */
+const CLIENT_ID = 900_000_077;
 
 /** Screenshots of the current page at both widths. */
 async function shoot(name: string): Promise<void> {
@@ -189,10 +172,18 @@ describe("the explorer in headless Chromium", () => {
     const shown = await rows.evaluateAll((trs) => trs.map((tr) => tr.querySelector("td")?.textContent ?? ""));
     const headers = await node.getBlockHeaders({ maxHeight: BigInt(shown[0] ?? ""), count: 10 });
     expect(shown).toEqual(headers.map((h) => String(h.height)));
+    expect(await unlinkedCells(tab)).toEqual([]);
+    // Units: prices and volume in USD, open interest in the market's base asset.
+    const unitOf = (name: string) => tab.locator(`[data-field="${name}"]`).locator("..").textContent();
+    expect(await unitOf("oracle-BTC-USD")).toMatch(/^\d+(\.\d+)? USD$/);
+    expect(await unitOf("volume-BTC-USD")).toMatch(/^\d+(\.\d+)? USD$/);
+    expect(await unitOf("oi-BTC-USD")).toMatch(/^\d+(\.\d+)? BTC$/);
+    expect(await unitOf("oi-ETH-USD")).toMatch(/^\d+(\.\d+)? ETH$/);
     await shoot("home");
   });
 
   let depositHash = "";
+  let orderHash = "";
   let fillHeight = "";
   let orderPrice = "";
   it("market: the live book follows an order the test places; trades, candles and funding from REST", async () => {
@@ -215,10 +206,10 @@ describe("the explorer in headless Chromium", () => {
     const ticks = BigInt(Math.round(Number(bestBid) / Number(markets["BTC-USD"]!.tickSize))) + 1n;
     orderPrice = subticksToPrice(btc.subticksPerTick * ticks, btc);
     const { time } = await node.getLatestBlock();
-    await node.placeOrder({
+    const placed = await node.placeOrder({
       signer: trader,
       subaccount: { owner: trader.address, number: 0 },
-      clientId: 77,
+      clientId: CLIENT_ID,
       side: "BUY",
       market: btc,
       size: "0.001",
@@ -226,6 +217,7 @@ describe("the explorer in headless Chromium", () => {
       kind: "long-term",
       goodTilBlockTime: Math.floor(time.getTime() / 1000) + 3_600,
     });
+    orderHash = placed.hash;
     await expect
       .poll(() => tab.locator('[data-table="bids"] tbody tr td:first-child').allInnerTexts(), {
         timeout: 20_000,
@@ -282,14 +274,99 @@ describe("the explorer in headless Chromium", () => {
     const funding = (await indexer.getHistoricalFunding({ ticker: "BTC-USD", limit: 20 })).historicalFunding;
     const rows = await tab.locator('[data-table="funding"] tbody tr').count();
     expect(rows).toBe(funding.length);
-    await tab.selectOption('[data-field="resolution"]', "1MIN");
-    const candles = (await indexer.getCandles({ ticker: "BTC-USD", resolution: "1MIN", limit: 60 })).candles;
-    if (candles.length > 0) {
-      await expect.poll(() => tab.locator('[data-table="candles"] tbody tr').count()).toBeGreaterThan(0);
-      await expect.poll(() => tab.locator("svg.chart polyline").count()).toBe(1);
+    // The seller also sells into the maker's two best bids: candles with a range, and volume.
+    for (const [i, level] of (await indexer.getOrderbook({ ticker: "BTC-USD" })).bids.slice(0, 2).entries()) {
+      const at = Math.floor((await node.getLatestBlock()).time.getTime() / 1000);
+      await node.placeOrder({
+        signer: seller,
+        subaccount: { owner: seller.address, number: 0 },
+        clientId: 80 + i,
+        side: "SELL",
+        market: btc,
+        size: "0.001",
+        price: level.price,
+        kind: "long-term",
+        goodTilBlockTime: at + 3_600,
+      });
     }
-    expect(await field("oracle-price")).toMatch(/^\d/);
+    await tab.selectOption('[data-field="resolution"]', "1MIN");
+    const candles = async () =>
+      (await indexer.getCandles({ ticker: "BTC-USD", resolution: "1MIN", limit: 60 })).candles;
+    await expect.poll(async () => (await candles()).length, { timeout: 20_000 }).toBeGreaterThan(0);
+    // The chart: one candle and one volume bar per candle REST has, a USD price axis of round,
+    // rising labels and a UTC time axis.
+    await expect
+      .poll(
+        async () =>
+          (await candles())
+            .map((c) => c.startedAt)
+            .sort()
+            .join() ===
+          (await tab.locator("svg.chart [data-candle]").evaluateAll((gs) =>
+            gs
+              .map((g) => g.getAttribute("data-candle"))
+              .sort()
+              .join(),
+          )),
+        { timeout: 20_000 },
+      )
+      .toBe(true);
+    expect(await tab.locator("svg.chart [data-volume]").count()).toBe(
+      await tab.locator("svg.chart [data-candle]").count(),
+    );
+    await expectChartDrawn(tab);
+    expect(await tab.locator('[data-table="candles"] tbody tr').count()).toBe(
+      Math.min(20, (await candles()).length),
+    );
+    // Units: prices in USD, sizes in BTC.
+    expect(await tab.locator('[data-table="trades"] thead th').allInnerTexts()).toEqual([
+      "Time",
+      "Side",
+      "Price (USD)",
+      "Size (BTC)",
+    ]);
+    expect(await tab.locator('[data-table="bids"] thead th').allInnerTexts()).toEqual([
+      "Bid (USD)",
+      "Size (BTC)",
+      "Total (BTC)",
+    ]);
+    expect(await tab.locator('[data-field="oracle-price"]').textContent()).toMatch(/^\d+(\.\d+)? USD$/);
+    expect(await tab.locator('[data-field="open-interest"]').textContent()).toMatch(/^\d+(\.\d+)? BTC$/);
+    expect(await tab.locator('[data-field="step-size"]').textContent()).toBe("0.0001 BTC");
     await shoot("market");
+  });
+
+  it("market: an unknown market says so at once and lists the markets there are", async () => {
+    await open("#/market/NOPE-USD");
+    expect(await field("not-found")).toBe("No market NOPE-USD on this network.");
+    const listed = await tab.locator('main a[href^="#/market/"]').allInnerTexts();
+    expect(listed.sort()).toEqual(Object.keys((await indexer.getPerpetualMarkets({})).markets).sort());
+    await shoot("market-unknown");
+  });
+
+  it("tx: an order decoded to market, side, size and price in human units, with its block's time", async () => {
+    await open(`#/tx/${orderHash}`);
+    const tx = (await node.getTx({ hash: orderHash, transport: "rpc" }))!;
+    const [header] = await node.getBlockHeaders({ maxHeight: tx.height, count: 1 });
+    expect(await field("time")).toBe(shownTime(header!.time));
+    const first = tab.locator('[data-table="orders"] tbody tr').first();
+    const row = await first.locator("td").allInnerTexts();
+    expect([...row.slice(0, 5), row[6]]).toEqual([
+      "place",
+      "BTC-USD",
+      "BUY",
+      "0.001 BTC",
+      `${orderPrice} USD`,
+      String(CLIENT_ID),
+    ]);
+    expect(row[5]).toMatch(/\/0$/);
+    expect(await first.locator("td").nth(5).locator("a").getAttribute("href")).toBe(
+      `#/account/${trader.address}`,
+    );
+    // What people read carries no raw quantums or subticks (the chain's JSON is folded away).
+    expect(await readable(tab)).not.toMatch(/quantums|subticks/);
+    expect(await unlinkedAddresses(tab)).toEqual([]);
+    await shoot("tx-order");
   });
 
   it("tx: a deposit decoded in human units with its signer in both forms, gas and events from RPC", async () => {
@@ -300,6 +377,9 @@ describe("the explorer in headless Chromium", () => {
     expect(await field("bech32")).toBe(trader.address);
     expect(await field("hex")).toBe(addressToHex(trader.address));
     expect(await field("summary")).toBe(`deposit 5000 USDC from ${trader.address} to ${trader.address}/0`);
+    const [header] = await node.getBlockHeaders({ maxHeight: tx.height, count: 1 });
+    expect(await field("time")).toBe(shownTime(header!.time));
+    expect(await unlinkedAddresses(tab)).toEqual([]);
     expect(await tab.locator('[data-table="events"] tbody tr').count()).toBe(tx.events.length);
     await shoot("tx");
   });
@@ -335,6 +415,20 @@ describe("the explorer in headless Chromium", () => {
   });
 
   it("account: both address forms, balances, subaccount equity, orders and transfers as REST holds them", async () => {
+    // A second subaccount, funded last: its deposit is the newest transfer of the account.
+    const second = await node.depositToSubaccount({
+      signer: trader,
+      sender: trader.address,
+      recipient: { owner: trader.address, number: 1 },
+      quantums: 25_000_000n,
+    });
+    await expect
+      .poll(
+        async () =>
+          (await indexer.getTransfers({ address: trader.address, subaccountNumber: 1 })).transfers.length,
+        { timeout: 20_000 },
+      )
+      .toBe(1);
     await open(`#/account/${addressToHex(trader.address)}`);
     expect(await field("bech32")).toBe(trader.address);
     expect(await field("hex")).toBe(addressToHex(trader.address));
@@ -370,7 +464,7 @@ describe("the explorer in headless Chromium", () => {
         trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "")),
       );
     expect(rows.map((r) => [r[1], r[2], r[3], r[4]])).toEqual(
-      positions.map((p) => [p.market, p.side, p.size, p.entryPrice]),
+      positions.map((p) => [p.market, p.side, `${p.size} ${p.market.split("-")[0]}`, p.entryPrice]),
     );
     const balances = await node.getBalances({ address: trader.address });
     expect(await tab.locator('[data-table="balances"] tbody tr').count()).toBe(balances.length);
@@ -378,10 +472,36 @@ describe("the explorer in headless Chromium", () => {
       await indexer.getOrders({ address: trader.address, subaccountNumber: 0, status: ["OPEN"] })
     ).length;
     expect(await tab.locator('[data-table="orders"] tbody tr').count()).toBe(orders);
-    const transfers = (
-      await indexer.getTransfers({ address: trader.address, subaccountNumber: 0, limit: 20 })
-    ).transfers;
-    expect(await tab.locator('[data-table="transfers"] tbody tr').count()).toBe(transfers.length);
+    const transfers = [
+      ...(await indexer.getTransfers({ address: trader.address, subaccountNumber: 0, limit: 20 })).transfers,
+      ...(await indexer.getTransfers({ address: trader.address, subaccountNumber: 1, limit: 20 })).transfers,
+    ];
+    await expect
+      .poll(() => tab.locator('[data-table="transfers"] tbody tr').count(), { timeout: 20_000 })
+      .toBe(transfers.length);
+    // Both subaccounts' transfers in one list, newest first: the second subaccount's deposit on top.
+    const heights = (await tab.locator('[data-field="transfer-height"]').allInnerTexts()).map(BigInt);
+    expect(heights).toEqual([...heights].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)));
+    const newestTx = await tab
+      .locator('[data-table="transfers"] tbody tr')
+      .first()
+      .locator('a[href^="#/tx/"]')
+      .getAttribute("href");
+    expect(newestTx).toBe(`#/tx/${second.hash}`);
+    expect(
+      await tab.locator('[data-table="transfers"] tbody tr').first().locator("td").nth(3).textContent(),
+    ).toBe("25 USDC");
+    // Every address and every block and tx is a link; figures carry their units.
+    expect(await unlinkedAddresses(tab)).toEqual([]);
+    expect(await unlinkedCells(tab)).toEqual([]);
+    expect(await tab.locator('[data-table="subaccounts"] thead th').allInnerTexts()).toEqual([
+      "Number",
+      "Parent",
+      "Equity (USDC)",
+      "Free collateral (USDC)",
+      "USDC",
+      "Margin",
+    ]);
     await shoot("account");
     // Live: a withdrawal shows up without reopening the page, through the subaccount's feed.
     const usdc = async () =>
@@ -432,10 +552,42 @@ describe("the explorer in headless Chromium", () => {
     expect(await tab.locator('[data-table="txs"] tbody tr').first().textContent()).toMatch(
       /proposed operations: [1-9]\d* fills in [1-9]\d* matches/,
     );
+    // Each fill in human units: the seller's 0.001 BTC on BTC-USD, against a maker that is linked.
+    // (the subaccount cell's link names its account; the link's text is shortened)
+    const fills = await tab
+      .locator('[data-table="txs"] [data-table="orders"] tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [
+          ...[...tr.querySelectorAll("td")].map((td) => td.textContent ?? ""),
+          tr.querySelectorAll("td")[5]?.querySelector("a")?.getAttribute("href") ?? "",
+        ]),
+      );
+    const seller = LocalWallet.fromMnemonic(devnet.accounts[2]!.mnemonic).address;
+    const [sold] = (await indexer.getFills({ address: seller, subaccountNumber: 0 })).fills.filter(
+      (f) => f.createdAtHeight === fillHeight,
+    );
+    expect(
+      fills
+        .filter((r) => r[0] === "fill" && r[8] === `#/account/${seller}` && r[5]!.endsWith("/0"))
+        .map((r) => r.slice(1, 5)),
+    ).toEqual([["BTC-USD", "SELL", "0.001 BTC", `${sold!.price} USD`]]);
+    expect(await unlinkedAddresses(tab)).toEqual([]);
+    expect(await unlinkedCells(tab)).toEqual([]);
     await shoot("block-fills");
+    // The same operations on their tx's page: no signed-tx blob, quantums or subticks in sight.
+    await open(`#/tx/${settled.txs[0]!.hash}`);
+    const page = (await tab.locator("main").textContent()) ?? "";
+    expect(page).not.toMatch(/"short_term_order_placement": "/);
+    expect(await readable(tab)).not.toMatch(/quantums|subticks/);
+    expect(await tab.locator('[data-table="orders"] tbody tr').count()).toBe(fills.length);
+    await shoot("tx-fills");
+    // A height the chain has not reached: said plainly, no RPC error.
+    await open("#/block/900000077");
+    expect(await field("not-found")).toMatch(/^No block 900000077 yet: the chain is at height \d+\.$/);
+    expect(await tab.locator('[role="alert"]').count()).toBe(0);
   });
 
-  it("search finds a height, a tx hash, an address in 0x form and an order id", async () => {
+  it("search tells heights, tx hashes, addresses, order ids and client ids apart, and says what it cannot find", async () => {
     const search = async (query: string) => {
       await tab.fill('input[name="q"]', query);
       await tab.press('input[name="q"]', "Enter");
@@ -456,6 +608,26 @@ describe("the explorer in headless Chromium", () => {
     await expect.poll(() => field("price")).toBe(orderPrice);
     expect(await field("order-id")).toBe(order!.id);
     await shoot("search-order");
+    // A client id typed alone is no block: the page says so plainly (no RPC error) and how to look it up.
+    expect(await search(String(CLIENT_ID))).toBe(`#/search/${CLIENT_ID}`);
+    expect(await field("not-found")).toMatch(
+      new RegExp(`^No block at height ${CLIENT_ID}: the chain is at height \\d+\\.$`),
+    );
+    expect(await tab.locator('[role="alert"]').count()).toBe(0);
+    expect(await tab.locator("main").textContent()).toContain(`<address>/<subaccount>/${CLIENT_ID}`);
+    await shoot("search-client-id-alone");
+    // With its owner and subaccount (either address form), the client id finds the order.
+    expect(await search(`${addressToHex(trader.address)}/0/${CLIENT_ID}`)).toBe(
+      `#/search/${encodeURIComponent(`${addressToHex(trader.address)}/0/${CLIENT_ID}`)}`,
+    );
+    await expect.poll(() => field("price")).toBe(orderPrice);
+    expect(await field("client-id")).toBe(String(CLIENT_ID));
+    expect(await field("order-id")).toBe(order!.id);
+    expect(await unlinkedAddresses(tab)).toEqual([]);
+    await shoot("search-client-id");
+    // Not one of the kinds: said plainly.
+    expect(await search("hello")).toBe("#/search/hello");
+    expect(await field("not-found")).toMatch(/^"hello" is not a block height, a tx hash, an address/);
   });
 
   it("shows a lost connection while it reconnects, and the book resyncs", async () => {

@@ -170,13 +170,17 @@ describe("the page's routes and search", () => {
     expect(parseRoute("#/search/a%20b")).toEqual({ page: "search", argument: "a b" });
   });
 
-  it("classifies the four kinds of query", () => {
+  it("classifies the five kinds of query", () => {
     expect(searchKind("42")).toBe("height");
     expect(searchKind("A".repeat(64))).toBe("tx");
     expect(searchKind(`0x${"ab".repeat(32)}`)).toBe("tx");
     expect(searchKind("perpx1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq6jyxvc")).toBe("address");
     expect(searchKind(`0x${"00".repeat(20)}`)).toBe("address");
     expect(searchKind("0b4a5c2e-9f1d-5e6a-8b7c-1d2e3f405162")).toBe("order");
+    expect(searchKind("perpx1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq6jyxvc/0/900000077")).toBe("client-id");
+    expect(searchKind(`0x${"00".repeat(20)}/3/7`)).toBe("client-id");
+    expect(searchKind("perpx1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq6jyxvc/0/x")).toBe("unknown");
+    expect(searchKind("nope/0/7")).toBe("unknown");
     expect(searchKind("hello")).toBe("unknown");
   });
 });

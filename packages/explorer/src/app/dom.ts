@@ -31,6 +31,38 @@ export function link(route: string, text: Child, field?: string): HTMLElement {
   return h("a", { href: `#/${route}`, "data-field": field }, text);
 }
 
+/** A figure with its unit (`65000 USD`); the figure alone carries `data-field` when `field` is given. */
+export function amount(value: Child, unit: string, field?: string): HTMLElement {
+  return h(
+    "span",
+    { class: "amount" },
+    h("span", { "data-field": field }, value),
+    " ",
+    h("span", { class: "unit" }, unit),
+  );
+}
+
+/** Addresses in either form: `perpx1...` (bech32) or `0x` and 40 hex digits. */
+const ADDRESS = /\b(perpx1[02-9ac-hj-np-z]{38,58}|0x[0-9a-fA-F]{40})\b/g;
+
+/** `text` with every address in it a link to its account page, shortened to `keep` characters a side if given. */
+export function linkify(text: string, keep?: number): Array<HTMLElement | string> {
+  const parts: Array<HTMLElement | string> = [];
+  let at = 0;
+  for (const match of text.matchAll(ADDRESS)) {
+    const index = match.index ?? 0;
+    if (index > at) parts.push(text.slice(at, index));
+    const shown =
+      keep === undefined || match[0].length <= keep * 2 + 3
+        ? match[0]
+        : `${match[0].slice(0, keep)}...${match[0].slice(-keep)}`;
+    parts.push(link(`account/${match[0]}`, shown));
+    at = index + match[0].length;
+  }
+  if (at < text.length) parts.push(text.slice(at));
+  return parts;
+}
+
 /** A titled section. */
 export function section(title: string, id: string, ...children: Child[]): HTMLElement {
   return h("section", { "data-section": id }, h("h2", {}, title), ...children);

@@ -29,6 +29,12 @@ export function coin(amount: string | bigint, denom: string): string {
   return `${amount} ${denom}`;
 }
 
+/** The base asset of a market's ticker: `BTC` of `BTC-USD`. */
+export function baseAsset(ticker: string): string {
+  const dash = ticker.indexOf("-");
+  return dash < 0 ? ticker : ticker.slice(0, dash);
+}
+
 /** A funding rate as a percentage with its sign, exact to 6 decimals (half away from zero). */
 export function percent(rate: string): string {
   let value: Exact;

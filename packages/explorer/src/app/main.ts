@@ -21,7 +21,7 @@ async function start(): Promise<void> {
   const input = h("input", {
     name: "q",
     type: "search",
-    placeholder: "address, tx hash, height or order id",
+    placeholder: "block height, tx hash, address (perpx1… or 0x…), order id, or address/subaccount/client id",
     "aria-label": "search",
   }) as HTMLInputElement;
   const form = h(

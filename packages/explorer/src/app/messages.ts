@@ -3,27 +3,24 @@
  * it), and for the messages traders send, a line in human units (sizes and prices from the market's
  * quantums and subticks, USDC from quote quantums, coins by their decimals).
  */
-import { quantumsToSize, quoteQuantumsToUsdc, subticksToPrice, toBech32 } from "@perpx/core";
-import type { PerpetualMarketResponseObject } from "@perpx/core/indexer";
+import { quoteQuantumsToUsdc, toBech32 } from "@perpx/core";
 import type { cosmosTx } from "@perpx/proto";
 import { schemaOf, toCosmosJson, unpackAny } from "@perpx/proto";
 import { coin } from "./format.js";
+import { expandOperations, type Markets, marketOf, type OrderRow, obj, ordersOf } from "./orders.js";
 
 type Any = NonNullable<cosmosTx.TxBody["messages"]>[number];
 type Json = Record<string, unknown>;
-type Markets = Readonly<Record<string, PerpetualMarketResponseObject>>;
 
 /** One decoded message. */
 export interface DecodedMessage {
   readonly typeUrl: string;
-  /** The message as the chain's JSON, or the decode error. */
+  /** The message as the chain's JSON (a short-term placement's tx bytes decoded), or the decode error. */
   readonly json: unknown;
   /** A line in human units, for the messages known here. */
   readonly summary: string | undefined;
-}
-
-function obj(value: unknown): Json {
-  return typeof value === "object" && value !== null ? (value as Json) : {};
+  /** The orders it places, cancels, fills or removes, in human units. */
+  readonly orders: readonly OrderRow[];
 }
 
 function subaccount(value: unknown): string {
@@ -31,25 +28,11 @@ function subaccount(value: unknown): string {
   return `${String(id.owner ?? "")}/${String(id.number ?? 0)}`;
 }
 
-function marketOf(markets: Markets, clobPairId: unknown): PerpetualMarketResponseObject | undefined {
-  return Object.values(markets).find((m) => m.clobPairId === String(clobPairId ?? 0));
-}
-
 function orderLine(order: Json, markets: Markets): string {
-  const id = obj(order.order_id);
-  const market = marketOf(markets, id.clob_pair_id);
-  const side = String(order.side ?? "").replace("SIDE_", "");
-  if (market === undefined)
-    return `${side} ${String(order.quantums)} quantums at ${String(order.subticks)} subticks`;
-  const params = {
-    atomicResolution: market.atomicResolution,
-    quantumConversionExponent: market.quantumConversionExponent,
-    stepBaseQuantums: market.stepBaseQuantums,
-    subticksPerTick: market.subticksPerTick,
-  };
-  const size = quantumsToSize(BigInt(String(order.quantums ?? 0)), params);
-  const price = subticksToPrice(BigInt(String(order.subticks ?? 0)), params);
-  return `${side} ${size} ${market.ticker} at ${price} USD for ${subaccount(id.subaccount_id)}, client id ${String(id.client_id ?? 0)}`;
+  const [row] = ordersOf("/perpx.clob.v1.MsgPlaceOrder", { order }, markets);
+  if (row === undefined) return "";
+  if (row.size.endsWith(" quantums")) return `${row.side} ${row.size} at ${row.price}`;
+  return `${row.side} ${row.size.slice(0, row.size.lastIndexOf(" "))} ${row.market} at ${row.price} for ${row.owner}/${row.subaccountNumber}, client id ${row.clientId}`;
 }
 
 function summarize(typeUrl: string, json: Json, markets: Markets): string | undefined {
@@ -96,13 +79,19 @@ export function decodeMessages(messages: readonly Any[], markets: Markets): Deco
   return messages.map((any) => {
     try {
       const schema = schemaOf(any.typeUrl);
-      const json = toCosmosJson(schema, unpackAny(any) as never);
-      return { typeUrl: any.typeUrl, json, summary: summarize(any.typeUrl, obj(json), markets) };
+      const json = obj(toCosmosJson(schema, unpackAny(any) as never));
+      return {
+        typeUrl: any.typeUrl,
+        json: any.typeUrl === "/perpx.clob.v1.MsgProposedOperations" ? expandOperations(json) : json,
+        summary: summarize(any.typeUrl, json, markets),
+        orders: ordersOf(any.typeUrl, json, markets),
+      };
     } catch (error) {
       return {
         typeUrl: any.typeUrl,
         json: error instanceof Error ? error.message : String(error),
         summary: undefined,
+        orders: [],
       };
     }
   });

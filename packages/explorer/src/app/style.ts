@@ -26,7 +26,20 @@ th{color:#667085;font-weight:500}
 .bids td:nth-child(1){color:#067647}.asks td:nth-child(1){color:#b42318}
 .error{color:#b42318;font-weight:600}.ok{color:#067647;font-weight:600}.empty,.loading{color:#667085}
 pre{white-space:pre-wrap;word-break:break-all;background:#f2f4f7;padding:8px;border-radius:4px;margin:4px 0;font-size:12px}
-svg.chart{width:100%;height:180px;background:#fcfcfd;border:1px solid #eef0f3}
+.chart-box{width:100%;overflow:hidden;margin:8px 0}
+svg.chart{display:block;max-width:100%;height:auto;font:11px system-ui,sans-serif}
+svg.chart .plot{fill:#fcfcfd;stroke:#e4e7ec}
+svg.chart .grid{stroke:#eef0f3;stroke-width:1}
+svg.chart .label{fill:#667085}svg.chart .unit{font-weight:600}
+svg.chart .wick{stroke-width:1.2}
+svg.chart .up .wick{stroke:#067647}svg.chart .up .body{fill:#12b76a}
+svg.chart .down .wick{stroke:#b42318}svg.chart .down .body{fill:#f04438}
+svg.chart .last{stroke:#0b57d0;stroke-dasharray:4 3}svg.chart .last-tag{fill:#0b57d0}svg.chart .last-text{fill:#fff;font-weight:600}
+svg.chart .volume{opacity:.35}svg.chart .volume.up{fill:#12b76a}svg.chart .volume.down{fill:#f04438}
+.unit{color:#667085}
+details>summary{cursor:pointer;color:#667085;margin:4px 0}
+.message{border-top:1px solid #eef0f3;padding:8px 0}.message:first-of-type{border-top:0}
+.mono{font-family:ui-monospace,monospace;font-size:12px}
 select{font:inherit;padding:4px}
 @media (max-width:640px){main{padding:8px}.book{grid-template-columns:1fr}.facts{grid-template-columns:1fr}.facts dt{margin-top:6px}th,td{padding:4px}}
 `;

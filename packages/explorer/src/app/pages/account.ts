@@ -8,10 +8,31 @@ import { addressToHex, isValidAddress, parentSubaccountNumber, toBech32 } from "
 import type { PerpetualPositionResponseObject, SubaccountResponseObject } from "@perpx/core/indexer";
 import { isIndexerNotFoundError } from "@perpx/indexer-client";
 import type { Explorer } from "../context.js";
-import { facts, h, link, section, slot, table } from "../dom.js";
-import { coin, short, time } from "../format.js";
+import { amount, facts, h, link, section, slot, table } from "../dom.js";
+import { baseAsset, coin, short, time } from "../format.js";
 
 const HISTORY = 20;
+
+/** Newest first, by height then time: histories of several subaccounts merged into one list. */
+export function newestFirst<T extends { readonly createdAt: string; readonly createdAtHeight: string }>(
+  list: readonly T[],
+): T[] {
+  return [...list].sort((a, b) => {
+    const height = BigInt(b.createdAtHeight) - BigInt(a.createdAtHeight);
+    if (height !== 0n) return height > 0n ? 1 : -1;
+    return Date.parse(b.createdAt) - Date.parse(a.createdAt);
+  });
+}
+
+/** One end of a transfer: a subaccount or an address, linked to its account. */
+function endpoint(end: { readonly address: string; readonly subaccountNumber?: number }): HTMLElement {
+  return h(
+    "span",
+    {},
+    link(`account/${end.address}`, short(end.address, 10)),
+    end.subaccountNumber === undefined ? "" : `/${end.subaccountNumber}`,
+  );
+}
 
 /** An authenticator's config: a composite's JSON list of sub-authenticators, else its bytes. */
 export function authenticatorConfig(type: string, config: Uint8Array): string {
@@ -66,8 +87,8 @@ export function accountPage(ex: Explorer, root: HTMLElement, input: string): (()
       "Address",
       "address",
       facts([
-        ["bech32", "bech32", address],
-        ["0x (EIP-55)", "hex", addressToHex(address)],
+        ["bech32", "bech32", link(`account/${address}`, address)],
+        ["0x (EIP-55)", "hex", link(`account/${address}`, addressToHex(address))],
       ]),
     ),
     section("Balances", "balances", balances.element),
@@ -112,7 +133,7 @@ export function accountPage(ex: Explorer, root: HTMLElement, input: string): (()
         subaccounts.fill(
           table(
             "subaccounts",
-            ["Number", "Parent", "Equity", "Free collateral", "USDC", "Margin"],
+            ["Number", "Parent", "Equity (USDC)", "Free collateral (USDC)", "USDC", "Margin"],
             list.map((s) => [
               s.subaccountNumber,
               parentSubaccountNumber(s.subaccountNumber),
@@ -134,17 +155,17 @@ export function accountPage(ex: Explorer, root: HTMLElement, input: string): (()
               "Market",
               "Side",
               "Size",
-              "Entry price",
-              "Unrealized PnL",
-              "Realized PnL",
-              "Funding",
+              "Entry price (USD)",
+              "Unrealized PnL (USDC)",
+              "Realized PnL (USDC)",
+              "Funding (USDC)",
             ],
             list.flatMap((s) =>
               Object.values<PerpetualPositionResponseObject>(s.openPerpetualPositions).map((p) => [
                 s.subaccountNumber,
                 link(`market/${p.market}`, p.market),
                 p.side,
-                p.size,
+                amount(p.size, baseAsset(p.market)),
                 p.entryPrice,
                 p.unrealizedPnl,
                 p.realizedPnl,
@@ -168,15 +189,26 @@ export function accountPage(ex: Explorer, root: HTMLElement, input: string): (()
               orders.fill(
                 table(
                   "orders",
-                  ["Id", "Subaccount", "Market", "Side", "Price", "Size", "Filled", "Status"],
+                  [
+                    "Id",
+                    "Subaccount",
+                    "Client id",
+                    "Market",
+                    "Side",
+                    "Price (USD)",
+                    "Size",
+                    "Filled",
+                    "Status",
+                  ],
                   list.map((o) => [
                     link(`search/${o.id}`, short(o.id), "order-id"),
                     o.subaccountNumber,
-                    o.ticker,
+                    o.clientId,
+                    link(`market/${o.ticker}`, o.ticker),
                     o.side,
                     o.price,
-                    o.size,
-                    o.totalFilled,
+                    amount(o.size, baseAsset(o.ticker)),
+                    amount(o.totalFilled, baseAsset(o.ticker)),
                     o.status,
                   ]),
                 ),
@@ -190,16 +222,27 @@ export function accountPage(ex: Explorer, root: HTMLElement, input: string): (()
               fills.fill(
                 table(
                   "fills",
-                  ["Time", "Market", "Side", "Liquidity", "Price", "Size", "Fee", "Height"],
-                  list.map((f) => [
+                  [
+                    "Time",
+                    "Block",
+                    "Subaccount",
+                    "Market",
+                    "Side",
+                    "Liquidity",
+                    "Price (USD)",
+                    "Size",
+                    "Fee (USDC)",
+                  ],
+                  newestFirst(list).map((f) => [
                     time(f.createdAt),
-                    f.market,
+                    link(`block/${f.createdAtHeight}`, f.createdAtHeight),
+                    f.subaccountNumber,
+                    link(`market/${f.market}`, f.market),
                     f.side,
                     f.liquidity,
                     f.price,
-                    f.size,
+                    amount(f.size, baseAsset(f.market)),
                     f.fee,
-                    link(`block/${f.createdAtHeight}`, f.createdAtHeight),
                   ]),
                 ),
               ),
@@ -214,13 +257,14 @@ export function accountPage(ex: Explorer, root: HTMLElement, input: string): (()
               transfers.fill(
                 table(
                   "transfers",
-                  ["Time", "Type", "Size", "From", "To", "Tx"],
-                  list.map((t) => [
+                  ["Time", "Block", "Type", "Amount", "From", "To", "Tx"],
+                  newestFirst(list).map((t) => [
                     time(t.createdAt),
+                    link(`block/${t.createdAtHeight}`, t.createdAtHeight, "transfer-height"),
                     t.type,
-                    `${t.size} ${t.symbol}`,
-                    `${short(t.sender.address, 6)}${t.sender.subaccountNumber === undefined ? "" : `/${t.sender.subaccountNumber}`}`,
-                    `${short(t.recipient.address, 6)}${t.recipient.subaccountNumber === undefined ? "" : `/${t.recipient.subaccountNumber}`}`,
+                    amount(t.size, t.symbol),
+                    endpoint(t.sender),
+                    endpoint(t.recipient),
                     link(`tx/${t.transactionHash}`, short(t.transactionHash)),
                   ]),
                 ),

@@ -1,9 +1,18 @@
-/** Block: the header, and each tx with its result code, its messages and, for the proposed-operations tx, its fills and removals. */
+/**
+ * Block: the header, and each tx with its result code, its messages and, for the proposed-operations
+ * tx, its placements, fills and removals in human units. A height above the chain's says so.
+ */
 import type { Explorer } from "../context.js";
-import { facts, h, link, section, slot, table } from "../dom.js";
+import { facts, h, link, linkify, section, slot, table } from "../dom.js";
+import { priceFills } from "../fill-prices.js";
 import { short, time } from "../format.js";
 import { decodeMessages } from "../messages.js";
-import { errorName } from "./tx.js";
+import { errorName, orderTable } from "./tx.js";
+
+/** The chain's height now: the feed's, else the node's. */
+export async function chainHeight(ex: Explorer): Promise<bigint> {
+  return ex.height()?.height ?? (await ex.node.getLatestBlock()).height;
+}
 
 /** Renders the block page of `height`. */
 export function blockPage(ex: Explorer, root: HTMLElement, height: string): undefined {
@@ -13,67 +22,107 @@ export function blockPage(ex: Explorer, root: HTMLElement, height: string): unde
     body.fail(new Error(`A block height is a positive integer, not ${JSON.stringify(height)}`));
     return undefined;
   }
-  Promise.all([
-    ex.node.getBlock({ height: BigInt(height) }),
-    ex.node.getBlockResults({ height: BigInt(height) }),
-    ex.markets(),
-  ]).then(
-    ([block, results, markets]) => {
-      const { header } = block;
-      body.fill(
-        section(
-          "Header",
-          "header",
-          facts([
-            ["Height", "height", header.height],
-            ["Time", "time", time(header.time)],
-            ["Chain id", "chain-id", header.chainId],
-            ["Hash", "hash", header.hash],
-            [
-              "Previous block",
-              "last-hash",
-              header.height > 1n
-                ? link(`block/${header.height - 1n}`, header.lastBlockHash)
-                : header.lastBlockHash,
-            ],
-            ["App hash", "app-hash", header.appHash],
-            ["Proposer", "proposer", header.proposerAddress],
-            ["Transactions", "tx-count", header.txCount],
-          ]),
+  const wanted = BigInt(height);
+  const load = async () => {
+    const [block, results, markets] = await Promise.all([
+      ex.node.getBlock({ height: wanted }),
+      ex.node.getBlockResults({ height: wanted }),
+      ex.markets(),
+    ]);
+    // Each tx's messages, fills priced from the indexer where the block does not say.
+    const decoded = await Promise.all(
+      block.txs.map((tx) =>
+        Promise.all(
+          decodeMessages(tx.tx?.body?.messages ?? [], markets).map(async (m) => ({
+            ...m,
+            orders: await priceFills(ex, wanted, m.orders),
+          })),
         ),
-        section(
-          "Transactions",
-          "txs",
-          table(
-            "txs",
-            ["Hash", "Code", "Messages", "Gas used"],
-            block.txs.map((tx, i) => {
-              const result = results[i];
-              const messages = decodeMessages(tx.tx?.body?.messages ?? [], markets);
-              const code = result?.code ?? 0;
-              const name =
-                result === undefined ? undefined : errorName(result.codespace, result.code, result.log);
-              return [
-                link(`tx/${tx.hash}`, short(tx.hash), "tx-hash"),
-                h(
-                  "span",
-                  { class: code === 0 ? "ok" : "error", "data-field": "code" },
-                  code === 0 ? "0" : `${code} ${result?.codespace ?? ""} ${name ?? ""}`,
-                ),
-                h(
-                  "div",
-                  {},
-                  ...messages.map((m) =>
-                    h("div", {}, m.summary ?? m.typeUrl.slice(m.typeUrl.lastIndexOf(".") + 1)),
-                  ),
-                ),
-                result?.gasUsed ?? "",
-              ];
-            }),
-            "no transactions",
+      ),
+    );
+    return { block, results, decoded };
+  };
+  const render = () =>
+    load().then(
+      ({ block, results, decoded }) => {
+        const { header } = block;
+        body.fill(
+          section(
+            "Header",
+            "header",
+            facts([
+              ["Height", "height", header.height],
+              ["Time", "time", time(header.time)],
+              ["Chain id", "chain-id", header.chainId],
+              ["Hash", "hash", header.hash],
+              [
+                "Previous block",
+                "last-hash",
+                header.height > 1n
+                  ? link(`block/${header.height - 1n}`, header.lastBlockHash)
+                  : header.lastBlockHash,
+              ],
+              ["App hash", "app-hash", header.appHash],
+              ["Proposer", "proposer", header.proposerAddress],
+              ["Transactions", "tx-count", header.txCount],
+            ]),
           ),
-        ),
-      );
+          section(
+            "Transactions",
+            "txs",
+            table(
+              "txs",
+              ["Hash", "Code", "Messages", "Gas used"],
+              block.txs.map((tx, i) => {
+                const result = results[i];
+                const messages = decoded[i] ?? [];
+                const code = result?.code ?? 0;
+                const name =
+                  result === undefined ? undefined : errorName(result.codespace, result.code, result.log);
+                return [
+                  link(`tx/${tx.hash}`, short(tx.hash), "tx-hash"),
+                  h(
+                    "span",
+                    { class: code === 0 ? "ok" : "error", "data-field": "code" },
+                    code === 0 ? "0" : `${code} ${result?.codespace ?? ""} ${name ?? ""}`,
+                  ),
+                  h(
+                    "div",
+                    {},
+                    ...messages.map((m) =>
+                      h(
+                        "div",
+                        {},
+                        ...linkify(m.summary ?? m.typeUrl.slice(m.typeUrl.lastIndexOf(".") + 1)),
+                        m.orders.length === 0 ? null : orderTable(m.orders),
+                      ),
+                    ),
+                  ),
+                  result?.gasUsed ?? "",
+                ];
+              }),
+              "no transactions",
+            ),
+          ),
+        );
+      },
+      (error: unknown) => body.fail(error),
+    );
+  chainHeight(ex).then(
+    (top) => {
+      if (wanted > top) {
+        body.fill(
+          h(
+            "p",
+            { class: "error", "data-field": "not-found" },
+            `No block ${height} yet: the chain is at height `,
+            link(`block/${top}`, top),
+            ".",
+          ),
+        );
+        return;
+      }
+      render();
     },
     (error: unknown) => body.fail(error),
   );

@@ -3,8 +3,8 @@
  * oracle price, 24h volume, open interest and next funding.
  */
 import type { Explorer, Height } from "../context.js";
-import { facts, h, link, section, slot, table } from "../dom.js";
-import { nextFundingTime, percent, short, time } from "../format.js";
+import { amount, facts, h, link, section, slot, table } from "../dom.js";
+import { baseAsset, nextFundingTime, percent, short, time } from "../format.js";
 
 /** Renders the home page into `root`; returns its cleanup. */
 export function homePage(ex: Explorer, root: HTMLElement): () => void {
@@ -52,7 +52,7 @@ export function homePage(ex: Explorer, root: HTMLElement): () => void {
             link(`block/${header.height}`, header.height),
             time(header.time),
             header.txCount,
-            short(header.hash),
+            link(`block/${header.height}`, short(header.hash)),
           ]),
         ),
       );
@@ -63,9 +63,9 @@ export function homePage(ex: Explorer, root: HTMLElement): () => void {
           ["Market", "Oracle price", "24h volume", "Open interest", "Next funding"],
           Object.values(all).map((market) => [
             link(`market/${market.ticker}`, market.ticker, "ticker"),
-            h("span", { "data-field": `oracle-${market.ticker}` }, market.oraclePrice),
-            h("span", { "data-field": `volume-${market.ticker}` }, market.volume24H),
-            h("span", { "data-field": `oi-${market.ticker}` }, market.openInterest),
+            amount(market.oraclePrice, "USD", `oracle-${market.ticker}`),
+            amount(market.volume24H, "USD", `volume-${market.ticker}`),
+            amount(market.openInterest, baseAsset(market.ticker), `oi-${market.ticker}`),
             h(
               "span",
               { "data-field": `funding-${market.ticker}` },

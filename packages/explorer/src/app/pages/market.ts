@@ -1,12 +1,19 @@
 /**
  * Market: its parameters, the live order book from the WebSocket (`OrderBook`), recent trades (live),
- * candles at a selectable resolution (an SVG chart and a table), and funding history.
+ * candles at a selectable resolution (an SVG chart with price and time axes, and a table), and
+ * funding history; prices in USD, sizes in the base asset. An unknown market says so, listing the
+ * markets there are.
  */
-import type { CandleResolution, CandleResponseObject, TradeResponseObject } from "@perpx/core/indexer";
+import type {
+  CandleResolution,
+  PerpetualMarketResponseObject,
+  TradeResponseObject,
+} from "@perpx/core/indexer";
 import { watchOrderBook } from "@perpx/indexer-client";
+import { candleChart } from "../chart.js";
 import type { Explorer } from "../context.js";
-import { facts, h, section, slot, table } from "../dom.js";
-import { percent, time } from "../format.js";
+import { amount, facts, h, link, section, slot, table } from "../dom.js";
+import { baseAsset, percent, time } from "../format.js";
 
 const RESOLUTIONS: readonly CandleResolution[] = [
   "1MIN",
@@ -22,44 +29,44 @@ const TRADES = 25;
 
 type Trade = Omit<TradeResponseObject, "createdAtHeight">;
 
-/** A line of closes over time, newest candle last. */
-function chart(candles: readonly CandleResponseObject[]): SVGElement {
-  const ns = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("class", "chart");
-  svg.setAttribute("viewBox", "0 0 300 100");
-  svg.setAttribute("preserveAspectRatio", "none");
-  const points = [...candles].reverse().map((c) => Number(c.close));
-  if (points.length > 0) {
-    const low = Math.min(...points);
-    const high = Math.max(...points);
-    const span = high - low || 1;
-    const step = points.length > 1 ? 300 / (points.length - 1) : 0;
-    // One candle: a dot in the middle (a line needs two points).
-    const line = document.createElementNS(ns, "polyline");
-    line.setAttribute("fill", "none");
-    line.setAttribute("stroke", "#0b57d0");
-    line.setAttribute("stroke-width", "1.5");
-    line.setAttribute("vector-effect", "non-scaling-stroke");
-    line.setAttribute(
-      "points",
-      points.map((p, i) => `${(i * step).toFixed(1)},${(95 - ((p - low) / span) * 90).toFixed(1)}`).join(" "),
-    );
-    svg.append(line);
-    if (points.length === 1) {
-      const dot = document.createElementNS(ns, "circle");
-      dot.setAttribute("cx", "150");
-      dot.setAttribute("cy", "50");
-      dot.setAttribute("r", "2");
-      dot.setAttribute("fill", "#0b57d0");
-      svg.append(dot);
-    }
-  }
-  return svg;
+/** Renders the market page of `ticker` (once the indexer's markets say it exists); returns its cleanup. */
+export function marketPage(ex: Explorer, root: HTMLElement, ticker: string): () => void {
+  const body = slot("market-page");
+  root.append(h("h1", { "data-field": "title" }, ticker), body.element);
+  let cleanup: (() => void) | undefined;
+  let stopped = false;
+  ex.markets().then(
+    (markets) => {
+      if (stopped) return;
+      const market = markets[ticker];
+      if (market === undefined) {
+        const known = Object.keys(markets).sort();
+        body.fill(
+          h("p", { class: "error", "data-field": "not-found" }, `No market ${ticker} on this network.`),
+          h(
+            "p",
+            {},
+            known.length === 0 ? "There are no markets." : "Markets: ",
+            ...known.flatMap((t, i) => [i === 0 ? "" : ", ", link(`market/${t}`, t)]),
+          ),
+        );
+        return;
+      }
+      body.element.replaceChildren();
+      cleanup = livePage(ex, body.element, market);
+    },
+    (error: unknown) => body.fail(error),
+  );
+  return () => {
+    stopped = true;
+    cleanup?.();
+  };
 }
 
-/** Renders the market page of `ticker`; returns its cleanup. */
-export function marketPage(ex: Explorer, root: HTMLElement, ticker: string): () => void {
+/** The page of a known market: its facts, the live book and trades, candles and funding. */
+function livePage(ex: Explorer, root: HTMLElement, market: PerpetualMarketResponseObject): () => void {
+  const { ticker } = market;
+  const base = baseAsset(ticker);
   const info = slot("market");
   const bids = h("div", { class: "bids" });
   const asks = h("div", { class: "asks" });
@@ -73,7 +80,6 @@ export function marketPage(ex: Explorer, root: HTMLElement, ticker: string): () 
     ...RESOLUTIONS.map((r) => h("option", { value: r }, r)),
   ) as HTMLSelectElement;
   root.append(
-    h("h1", { "data-field": "title" }, ticker),
     section("Market", "market", info.element),
     section("Order book", "book", bookState, h("div", { class: "book" }, bids, asks)),
     section("Recent trades", "trades", trades.element),
@@ -81,27 +87,19 @@ export function marketPage(ex: Explorer, root: HTMLElement, ticker: string): () 
     section("Funding history", "funding", funding.element),
   );
 
-  ex.markets().then(
-    (markets) => {
-      const market = markets[ticker];
-      if (market === undefined) {
-        info.fail(new Error(`No market ${ticker}`));
-        return;
-      }
-      info.fill(
-        facts([
-          ["Oracle price", "oracle-price", market.oraclePrice],
-          ["Status", "status", market.status],
-          ["24h volume", "volume", market.volume24H],
-          ["Open interest", "open-interest", market.openInterest],
-          ["Next funding rate", "next-funding", percent(market.nextFundingRate)],
-          ["Tick size", "tick-size", market.tickSize],
-          ["Step size", "step-size", market.stepSize],
-          ["Initial margin", "imf", market.initialMarginFraction],
-        ]),
-      );
-    },
-    (error: unknown) => info.fail(error),
+  info.fill(
+    facts([
+      ["Oracle price", "oracle-price", amount(market.oraclePrice, "USD")],
+      ["Status", "status", market.status],
+      ["24h volume", "volume", amount(market.volume24H, "USD")],
+      ["24h trades", "trades-24h", market.trades24H],
+      ["Open interest", "open-interest", amount(market.openInterest, base)],
+      ["Next funding rate", "next-funding", percent(market.nextFundingRate)],
+      ["Tick size", "tick-size", amount(market.tickSize, "USD")],
+      ["Step size", "step-size", amount(market.stepSize, base)],
+      ["Initial margin", "imf", percent(market.initialMarginFraction)],
+      ["Maintenance margin", "mmf", percent(market.maintenanceMarginFraction)],
+    ]),
   );
 
   // The book: the WebSocket's snapshot and updates in an OrderBook, redrawn at most once a frame.
@@ -112,7 +110,7 @@ export function marketPage(ex: Explorer, root: HTMLElement, ticker: string): () 
     const side = (name: "bids" | "asks") =>
       table(
         name,
-        [name === "bids" ? "Bid" : "Ask", "Size", "Total"],
+        [name === "bids" ? "Bid (USD)" : "Ask (USD)", `Size (${base})`, `Total (${base})`],
         live.book.depth(name, { levels: LEVELS }).map((level) => [level.price, level.size, level.total]),
         "empty",
       );
@@ -120,7 +118,7 @@ export function marketPage(ex: Explorer, root: HTMLElement, ticker: string): () 
     asks.replaceChildren(side("asks"));
     bookState.className = live.synced ? "ok" : "loading";
     bookState.textContent = live.synced
-      ? `live · mid ${live.book.mid() ?? "-"} · spread ${live.book.spread() ?? "-"}`
+      ? `live · mid ${live.book.mid() ?? "-"} USD · spread ${live.book.spread() ?? "-"} USD`
       : "resyncing...";
   };
   live.on("change", () => {
@@ -133,7 +131,7 @@ export function marketPage(ex: Explorer, root: HTMLElement, ticker: string): () 
     trades.fill(
       table(
         "trades",
-        ["Time", "Side", "Price", "Size"],
+        ["Time", "Side", "Price (USD)", `Size (${base})`],
         recent.slice(0, TRADES).map((t) => [time(t.createdAt), t.side, t.price, t.size]),
       ),
     );
@@ -147,24 +145,55 @@ export function marketPage(ex: Explorer, root: HTMLElement, ticker: string): () 
     drawTrades();
   });
 
+  // Candles: reloaded on a new resolution and on new trades; only the newest request draws.
+  let chart: { stop(): void } | undefined;
+  let asked = 0;
   const loadCandles = () => {
     const resolution = select.value as CandleResolution;
+    const request = ++asked;
     ex.indexer.getCandles({ ticker, resolution, limit: 60 }).then(
-      ({ candles: list }) =>
+      ({ candles: list }) => {
+        if (request !== asked) return;
+        chart?.stop();
+        const drawn = candleChart(list, resolution);
+        chart = drawn;
         candles.fill(
-          chart(list),
+          drawn.element,
           table(
             "candles",
-            ["Start", "Open", "High", "Low", "Close", "Volume (USD)", "Trades"],
+            [
+              "Start",
+              "Open (USD)",
+              "High (USD)",
+              "Low (USD)",
+              "Close (USD)",
+              `Volume (${base})`,
+              "Volume (USD)",
+              "Trades",
+            ],
             list
               .slice(0, 20)
-              .map((c) => [time(c.startedAt), c.open, c.high, c.low, c.close, c.usdVolume, c.trades]),
+              .map((c) => [
+                time(c.startedAt),
+                c.open,
+                c.high,
+                c.low,
+                c.close,
+                c.baseTokenVolume,
+                c.usdVolume,
+                c.trades,
+              ]),
+            "no trades yet",
           ),
-        ),
-      (error: unknown) => candles.fail(error),
+        );
+      },
+      (error: unknown) => {
+        if (request === asked) candles.fail(error);
+      },
     );
   };
   select.addEventListener("change", loadCandles);
+  tradeFeed.on("update", loadCandles);
   loadCandles();
 
   ex.indexer.getHistoricalFunding({ ticker, limit: 20 }).then(
@@ -172,8 +201,13 @@ export function marketPage(ex: Explorer, root: HTMLElement, ticker: string): () 
       funding.fill(
         table(
           "funding",
-          ["Effective at", "Height", "Rate", "Price"],
-          historicalFunding.map((f) => [time(f.effectiveAt), f.effectiveAtHeight, percent(f.rate), f.price]),
+          ["Effective at", "Height", "Rate", "Oracle price (USD)"],
+          historicalFunding.map((f) => [
+            time(f.effectiveAt),
+            link(`block/${f.effectiveAtHeight}`, f.effectiveAtHeight),
+            percent(f.rate),
+            f.price,
+          ]),
         ),
       ),
     (error: unknown) => funding.fail(error),
@@ -183,5 +217,6 @@ export function marketPage(ex: Explorer, root: HTMLElement, ticker: string): () 
     if (frame !== 0) cancelAnimationFrame(frame);
     live.close();
     tradeFeed.unsubscribe();
+    chart?.stop();
   };
 }
