@@ -154,7 +154,7 @@ export interface PositionDisplay {
  * @example
  * ```ts
  * const { display } = await client.account();
- * display.equity; // e.g. "999.65"
+ * /^-?\d+\.\d{2}$/.test(display.equity); // true: cents
  * ```
  */
 export interface AccountDisplay {

@@ -9,6 +9,7 @@
  * `resync` event. Every read of a synced book is uncrossed by the indexer's own rule (see the
  * indexer client's `OrderBook`).
  */
+import { assertKnownKeys, optionKeys } from "@perpx/core";
 import { InvalidArgumentError } from "@perpx/errors";
 import {
   Emitter,
@@ -61,6 +62,7 @@ interface Shared {
   watchers: number;
 }
 
+const ORDER_BOOK_KEYS = optionKeys<{ market: string }>({ market: true });
 const SHARED = new WeakMap<IndexerSocket, Map<string, Shared>>();
 
 /**
@@ -70,7 +72,7 @@ const SHARED = new WeakMap<IndexerSocket, Map<string, Shared>>();
  * @example
  * ```ts
  * const book = await client.orderBook({ market: "BTC-USD" });
- * const top = book.top(); // { bid: { price, size }, ask: { price, size } }
+ * const top = book.top(); // the best bid and ask while synced, else undefined
  * book.synced; // true
  * book.close();
  * ```
@@ -203,9 +205,7 @@ export async function watchMarketBook(
   context: ClientContext,
   params: { market: string },
 ): Promise<MarketBook> {
-  if (typeof params !== "object" || params === null || Object.keys(params).some((k) => k !== "market")) {
-    throw new InvalidArgumentError("orderBook options", "takes { market } only");
-  }
+  assertKnownKeys(params, ORDER_BOOK_KEYS, "orderBook");
   const ticker = (await context.markets.get(params.market)).ticker;
   const socket = context.feed?.socket;
   if (!socket || socket.closed) {

@@ -20,7 +20,11 @@ const CLOSE_KEYS = optionKeys<{ market: string; slippage: string }>({ market: tr
  *
  * @example
  * ```ts
- * await closeMarketPosition(context, placed, { market: "BTC-USD", slippage: "1%" }); // throws InvalidArgumentError: no position
+ * const order = { market: "ETH-USD", side: "BUY", type: "MARKET", size: "0.01", slippage: "1%" } as const;
+ * const bought = await placeHumanOrder(context, placed, order);
+ * (await bought.result({ timeoutMs: 10_000 })).status; // "FILLED"
+ * const close = await closeMarketPosition(context, placed, { market: "ETH-USD", slippage: "1%" });
+ * (await close.result({ timeoutMs: 10_000 })).status; // "FILLED"
  * ```
  */
 export async function closeMarketPosition(
