@@ -116,7 +116,9 @@ try {
   const takenResult = await orderState(taken);
   const fillHeights = takenResult.fills.map((f) => f.height).join(", ");
   log(`bob's order (handle): ${takenResult.status}, ${takenResult.filledSize} BTC in block ${fillHeights}`);
-  const fill = await waitFor("bob's fill on the feed", () => feed.view.fills().find((f) => f.ticker === MARKET));
+  const fill = await waitFor("bob's fill on the feed", () =>
+    feed.view.fills().find((f) => f.ticker === MARKET),
+  );
   log(
     `bob's feed: fill ${fill.side} ${fill.size} BTC @ ${formatPrice(fill.price, btc)} (${fill.liquidity.toLowerCase()}), fee ${formatUsd(fill.fee)} USDC`,
   );

@@ -201,7 +201,8 @@ function summarize(
       };
     }),
   };
-  const marketOf = (ticker: string) => (held.find((h) => h.market.ticker === ticker) as (typeof held)[0]).market;
+  const marketOf = (ticker: string) =>
+    (held.find((h) => h.market.ticker === ticker) as (typeof held)[0]).market;
   return { ...view, display: accountDisplay(view, marketOf) };
 }
 

@@ -7,8 +7,8 @@ import {
   type SendTxResult,
 } from "@perpx/node-client";
 import type { ClientContext } from "./client.js";
-import { subaccountOf } from "./trader.js";
 import type { OrderResult } from "./tracking.js";
+import { subaccountOf } from "./trader.js";
 import { cancelling, type PlacedOrders, sendClob } from "./trading.js";
 
 /** Cancels of short-term orders live this many blocks. */
@@ -111,7 +111,10 @@ export async function cancelAllOrders(
   for (const [ticker, entries] of shortTerm) {
     for (let i = 0; i < entries.length; i += 100) {
       const chunk = entries.slice(i, i + 100);
-      await batchCancelOrders(context, placed, { market: ticker, clientIds: chunk.map((e) => e.wire.clientId) });
+      await batchCancelOrders(context, placed, {
+        market: ticker,
+        clientIds: chunk.map((e) => e.wire.clientId),
+      });
       for (const entry of chunk) sent.push(removedByCancel(entry));
     }
   }
@@ -127,7 +130,7 @@ type PlacedEntry = PlacedOrders extends Map<string, infer E> ? E : never;
 /** True when the indexer's live account (in sync) shows the order ended: filled, cancelled, expired. */
 function endedOnFeed(context: ClientContext, entry: PlacedEntry): boolean {
   const live = context.feed?.subaccount;
-  if (!live || live.subscription.state !== "live") return false;
+  if (live?.subscription.state !== "live") return false;
   const { wire } = entry;
   const clientId = String(wire.clientId);
   const clobPairId = String(wire.clobPairId);
@@ -147,7 +150,12 @@ async function cancelStateful(
 ): Promise<PlacedEntry | undefined> {
   const { wire } = entry;
   if (wire.kind === "short-term") return undefined;
-  const order = { subaccount: wire.subaccount, clientId: wire.clientId, clobPairId: wire.clobPairId, kind: wire.kind };
+  const order = {
+    subaccount: wire.subaccount,
+    clientId: wire.clientId,
+    clobPairId: wire.clobPairId,
+    kind: wire.kind,
+  };
   const inState = () => context.node.getStatefulOrder({ order });
   if (!(await inState())) {
     placed.delete(key);

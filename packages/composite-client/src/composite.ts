@@ -1,7 +1,7 @@
 import { assertKnownKeys, optionKeys } from "@perpx/core";
 import type { FundingPaymentResponseObject } from "@perpx/core/indexer";
 import type { SendTxResult } from "@perpx/node-client";
-import type { EvmWallet, LocalWallet } from "@perpx/node-client/wallets";
+import type { LocalWallet } from "@perpx/node-client/wallets";
 import { type AccountView, accountView, fundingPaymentsOf } from "./account.js";
 import { type BridgeDeposit, type BridgeDepositParams, bridgeDeposit } from "./bridgeDeposit.js";
 import { batchCancelOrders, cancelAllOrders } from "./cancels.js";
@@ -16,8 +16,8 @@ import type { HumanOrder } from "./orderPlan.js";
 import { closeMarketPosition } from "./positions.js";
 import { subaccountOf } from "./trader.js";
 import { cancelPlacedOrder, type PlacedOrders, placeHumanOrder } from "./trading.js";
-import { type TransferParams, transferUsdc } from "./transfers.js";
 import { type AuthorizedKey, approveAgentFromEvm, authorizeTradingKey } from "./tradingKeys.js";
+import { type TransferParams, transferUsdc } from "./transfers.js";
 import {
   type BridgeDepositStatus,
   trackBridgeDeposit,
@@ -231,11 +231,7 @@ export class CompositeClient {
    * typeof credential; // "string"
    * ```
    */
-  approveAgentFromEvm(params: {
-    evmWallet: EvmWallet;
-    tradingKey?: LocalWallet;
-    expirySeconds?: number;
-  }): Promise<AuthorizedKey> {
+  approveAgentFromEvm(params: Parameters<typeof approveAgentFromEvm>[1]): Promise<AuthorizedKey> {
     return approveAgentFromEvm(this.context, params);
   }
 
@@ -261,12 +257,7 @@ export class CompositeClient {
    * await client.wrapWithdraw({ amount: "2", receiver: "noble1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqn8sqxy" }); // throws InvalidArgumentError
    * ```
    */
-  wrapWithdraw(params: {
-    amount: string;
-    receiver: string;
-    voucherDenom?: string;
-    timeoutSeconds?: number;
-  }): Promise<SendTxResult> {
+  wrapWithdraw(params: Parameters<typeof wrapWithdrawUsdc>[1]): Promise<SendTxResult> {
     return wrapWithdrawUsdc(this.context, params);
   }
 
@@ -286,13 +277,9 @@ export class CompositeClient {
    * done.status; // "COMPLETED"
    * ```
    */
-  trackBridgeDeposit(params: {
-    ethTxHash?: string;
-    id?: number;
-    address?: string;
-    onStatus?: (status: BridgeDepositStatus) => void;
-    signal?: AbortSignal;
-  }): Promise<BridgeDepositStatus> {
+  trackBridgeDeposit(
+    params: Omit<Parameters<typeof trackBridgeDeposit>[1], "address"> & { address?: string },
+  ): Promise<BridgeDepositStatus> {
     return trackBridgeDeposit(this.context, { ...params, address: params?.address ?? this.subaccount.owner });
   }
 

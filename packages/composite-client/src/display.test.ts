@@ -11,8 +11,18 @@ import {
   RATIO_DECIMALS,
 } from "./display.js";
 
-const btc = { atomicResolution: -10, quantumConversionExponent: -9, stepBaseQuantums: 1_000_000n, subticksPerTick: 100_000 };
-const eth = { atomicResolution: -9, quantumConversionExponent: -9, stepBaseQuantums: 1_000_000n, subticksPerTick: 100_000 };
+const btc = {
+  atomicResolution: -10,
+  quantumConversionExponent: -9,
+  stepBaseQuantums: 1_000_000n,
+  subticksPerTick: 100_000,
+};
+const eth = {
+  atomicResolution: -9,
+  quantumConversionExponent: -9,
+  stepBaseQuantums: 1_000_000n,
+  subticksPerTick: 100_000,
+};
 
 /** `coefficient × 10^-scale` as a plain decimal string. */
 function decimalText(coefficient: bigint, scale: number): string {

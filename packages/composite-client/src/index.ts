@@ -25,6 +25,18 @@ export {
 export { ClientIds } from "./clientIds.js";
 export { checkCollateral, InsufficientCollateralError, setMarketLeverage } from "./collateral.js";
 export { CompositeClient } from "./composite.js";
+export {
+  type AccountDisplay,
+  accountDisplay,
+  DISPLAY_ROUNDING,
+  formatDecimal,
+  formatPrice,
+  formatRatio,
+  formatSize,
+  formatUsd,
+  type PositionDisplay,
+  RATIO_DECIMALS,
+} from "./display.js";
 export { BridgeDepositError, type BridgeDepositErrorReason, evmRpcCall } from "./evmRpc.js";
 export { FaucetError, type FaucetGrant, faucetFor, requestFaucetTokens } from "./faucet.js";
 export { type LiveFeed, type LiveFeedOptions, startLiveFeed } from "./feed.js";
@@ -49,22 +61,8 @@ export {
   type MarketCache,
   type MarketCacheOptions,
 } from "./markets.js";
-export {
-  type AccountDisplay,
-  accountDisplay,
-  DISPLAY_ROUNDING,
-  formatDecimal,
-  formatPrice,
-  formatRatio,
-  formatSize,
-  formatUsd,
-  type PositionDisplay,
-  RATIO_DECIMALS,
-} from "./display.js";
 export { depositUsdc, withdrawUsdc } from "./money.js";
 export { type BookTop, MarketBook, type MarketBookEvents, watchMarketBook } from "./orderBook.js";
-export { closeMarketPosition } from "./positions.js";
-export { type TransferParams, transferUsdc, usdcAmount } from "./transfers.js";
 export { fillTotals, followOnFeed, orderOutcome, rejectionOf } from "./orderOutcome.js";
 export {
   type GoodTil,
@@ -79,6 +77,7 @@ export {
   worstSubticks,
 } from "./orderPlan.js";
 export { checkChainRules, type RuleCheckedOrder } from "./orderRules.js";
+export { closeMarketPosition } from "./positions.js";
 export {
   followOrder,
   type OrderFill,
@@ -100,6 +99,7 @@ export {
   approveAgentFromEvm,
   authorizeTradingKey,
 } from "./tradingKeys.js";
+export { type TransferParams, transferUsdc, usdcAmount } from "./transfers.js";
 export {
   type BridgeDepositStatus,
   trackBridgeDeposit,

@@ -59,7 +59,7 @@ export function usdcAmount(amount: string): bigint {
       kind: "amount",
       value: typeof amount === "string" ? JSON.stringify(amount) : String(amount),
       reason: "not-a-decimal",
-      problem: "must be a decimal string of digits with an optional fraction, like \"25\" or \"0.5\"",
+      problem: 'must be a decimal string of digits with an optional fraction, like "25" or "0.5"',
     });
   }
   const quantums = usdcToQuoteQuantums(amount);
@@ -119,7 +119,9 @@ export async function transferUsdc(context: ClientContext, params: TransferParam
   const signer = walletOf(context, "transfer");
   const quantums = usdcAmount(params.amount);
   const from =
-    params.from === undefined ? context.subaccountNumber : subaccountNumber(params.from.number, "from.number");
+    params.from === undefined
+      ? context.subaccountNumber
+      : subaccountNumber(params.from.number, "from.number");
   const to = subaccountNumber(params.to.number, "to.number");
   const owner = params.to.owner ?? signer.address;
   if (typeof owner !== "string" || !isValidAddress(owner)) {

@@ -34,7 +34,10 @@ describe("client.orderBook", () => {
   it("streams the book over the client's socket: equal to REST, shows the test's order, resyncs after a drop", async () => {
     const ws = await startCuttableProxy(net.devnet.endpoints.indexerWs);
     proxies.push(ws);
-    const client = await net.connect({ wallet: await fundedWallet(net.devnet), endpoints: { indexerWs: ws.url } });
+    const client = await net.connect({
+      wallet: await fundedWallet(net.devnet),
+      endpoints: { indexerWs: ws.url },
+    });
     const book = await client.orderBook({ market: "BTC-USD" });
     expect(book.synced).toBe(true);
 
@@ -50,7 +53,10 @@ describe("client.orderBook", () => {
     const price = (await oracle(client)).times("0.7").toFixed(0, "floor");
     const order = await client.placeOrder({ market: "BTC-USD", side: "BUY", size: "0.0123", price });
     await vi.waitFor(() => {
-      const level = book.book()?.depth("bids").find((l) => l.price === price);
+      const level = book
+        .book()
+        ?.depth("bids")
+        .find((l) => l.price === price);
       expect(level && new Exact(level.size).greaterThanOrEqualTo("0.0123")).toBe(true);
     }, HANG);
 
@@ -68,7 +74,12 @@ describe("client.orderBook", () => {
     expect(staleReads.every((read) => read === undefined)).toBe(true);
     expect(book.synced).toBe(true);
     await vi.waitFor(() => {
-      expect(book.book()?.depth("bids").some((l) => l.price === price)).toBe(false);
+      expect(
+        book
+          .book()
+          ?.depth("bids")
+          .some((l) => l.price === price),
+      ).toBe(false);
     }, HANG);
     const top = book.top();
     if (top?.bid && top.ask) expect(new Exact(top.bid.price).lessThan(top.ask.price)).toBe(true);
