@@ -165,11 +165,14 @@ export class CompositeClient {
   }
 
   /**
-   * Cancels every order this client placed that may still be open (of one market, or all).
+   * Cancels every order this client placed that is still open (of one market, or all) and answers
+   * the client ids it removed, by market: never one that had already ended (a filled MARKET order).
    *
    * @example
    * ```ts
-   * await client.cancelAll({ market: "BTC-USD" });
+   * const bought = await client.placeOrder({ market: "BTC-USD", side: "BUY", type: "MARKET", size: "0.001", slippage: "1%" });
+   * (await bought.result({ timeoutMs: 10_000 })).status; // "FILLED"
+   * await client.cancelAll({ market: "BTC-USD" }); // {}: the filled order is not listed
    * ```
    */
   cancelAll(params: { market?: string } = {}): Promise<Record<string, number[]>> {

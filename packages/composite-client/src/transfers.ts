@@ -57,7 +57,7 @@ export function usdcAmount(amount: string): bigint {
   if (typeof amount !== "string" || !CANONICAL.test(amount)) {
     throw new InvalidAmountError({
       kind: "amount",
-      value: typeof amount === "string" ? JSON.stringify(amount) : String(amount),
+      value: shown(amount),
       reason: "not-a-decimal",
       problem: 'must be a decimal string of digits with an optional fraction, like "25" or "0.5"',
     });
@@ -74,6 +74,18 @@ export function usdcAmount(amount: string): bigint {
   return quantums;
 }
 
+/** A refused value as the error shows it: short, and never throwing (a null-prototype object, a bigint). */
+function shown(value: unknown): string {
+  if (typeof value === "string") {
+    const text = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
+    return value.length > 40 ? `${text} (${value.length} characters)` : text;
+  }
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (typeof value === "bigint") return `${value}n`;
+  if (value === null) return "null";
+  return Array.isArray(value) ? "an array" : `a value of type ${typeof value}`;
+}
+
 /**
  * Checks a subaccount number given for `field` against the chain's range (0 to
  * `MAX_SUBACCOUNT_NUMBER`, from `@perpx/address`).
@@ -84,7 +96,7 @@ function subaccountNumber(value: unknown, field: string): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > MAX_SUBACCOUNT_NUMBER) {
     throw new InvalidArgumentError(
       field,
-      `must be a subaccount number, an integer from 0 to ${MAX_SUBACCOUNT_NUMBER}, got ${String(value)}`,
+      `must be a subaccount number, an integer from 0 to ${MAX_SUBACCOUNT_NUMBER}, got ${shown(value)}`,
     );
   }
   return value;
@@ -125,7 +137,7 @@ export async function transferUsdc(context: ClientContext, params: TransferParam
   const to = subaccountNumber(params.to.number, "to.number");
   const owner = params.to.owner ?? signer.address;
   if (typeof owner !== "string" || !isValidAddress(owner)) {
-    throw new InvalidArgumentError("to.owner", `must be an account address, got ${JSON.stringify(owner)}`);
+    throw new InvalidArgumentError("to.owner", `must be an account address, got ${shown(owner)}`);
   }
   const recipient = { owner, number: to };
   if (owner === signer.address && to === from) {
