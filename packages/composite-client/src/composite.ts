@@ -170,8 +170,8 @@ export class CompositeClient {
    *
    * @example
    * ```ts
-   * const bought = await client.placeOrder({ market: "BTC-USD", side: "BUY", type: "MARKET", size: "0.001", slippage: "1%" });
-   * (await bought.result({ timeoutMs: 10_000 })).status; // "FILLED"
+   * const sold = await client.placeOrder({ market: "BTC-USD", side: "SELL", type: "MARKET", size: "0.001", slippage: "1%" });
+   * (await sold.result({ timeoutMs: 10_000 })).status; // "FILLED"
    * await client.cancelAll({ market: "BTC-USD" }); // {}: the filled order is not listed
    * ```
    */
