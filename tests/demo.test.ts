@@ -38,10 +38,10 @@ describe("the demo", () => {
       step(`bob's feed: fill BUY 0\\.01 BTC @ ${num} \\(taker\\), fee ${num} USDC`),
       step("alice's order \\(handle\\): FILLED"),
       step(
-        `alice: SHORT 0\\.01 BTC-USD, entry ${num}, oracle ${num}, unrealized PnL ${num} USD; equity ${num} USDC`,
+        `alice: SHORT 0\\.0100 BTC-USD, entry ${num}, oracle ${num}, unrealized PnL ${num} USD; equity ${num} USDC`,
       ),
       step(
-        `bob  : LONG 0\\.01 BTC-USD, entry ${num}, oracle ${num}, unrealized PnL ${num} USD; equity ${num} USDC`,
+        `bob  : LONG 0\\.0100 BTC-USD, entry ${num}, oracle ${num}, unrealized PnL ${num} USD; equity ${num} USDC`,
       ),
       step(`bob places a stop: sell 0\\.01 BTC if the oracle falls to ${num} \\(conditional\\): RESTING`),
       step("bob cancels the stop: CANCELED"),
@@ -54,9 +54,11 @@ describe("the demo", () => {
     // The market buy filled at alice's resting price, the price the feed reports; both entries agree.
     const rested = /alice rests a limit sell: 0\.01 BTC @ (\S+) /.exec(stdout)?.[1];
     expect(stdout).toContain(`bob's feed: fill BUY 0.01 BTC @ ${rested} (taker)`);
-    expect(stdout).toMatch(new RegExp(`alice: SHORT 0\\.01 BTC-USD, entry ${rested},`));
-    expect(stdout).toMatch(new RegExp(`bob  : LONG 0\\.01 BTC-USD, entry ${rested},`));
+    expect(stdout).toMatch(new RegExp(`alice: SHORT 0\\.0100 BTC-USD, entry ${rested},`));
+    expect(stdout).toMatch(new RegExp(`bob  : LONG 0\\.0100 BTC-USD, entry ${rested},`));
     // Bob paid the taker fee and crossed the spread twice: he ends below his 1000 USDC.
+    // Figures shown to people are rounded: equity and PnL to cents.
+    expect(stdout).toMatch(/bob: 0 position\(s\), equity -?\d+\.\d{2} USDC \(PnL -?\d+\.\d{2} USDC/);
     const equity = Number(/bob: 0 position\(s\), equity (\S+) USDC/.exec(stdout)?.[1]);
     expect(equity).toBeLessThan(1000);
     expect(equity).toBeGreaterThan(990);

@@ -7,11 +7,16 @@
  * order placed and cancelled, and the position closed.
  */
 
-import { CompositeClient, type OrderHandle, type OrderResult } from "@perpx/composite-client";
+import {
+  CompositeClient,
+  formatPrice,
+  formatUsd,
+  type OrderHandle,
+  type OrderResult,
+} from "@perpx/composite-client";
 import { type EndpointName, Exact, stepSize, tickSize } from "@perpx/core";
 import { startDevnet } from "@perpx/devnet";
 import { explorerConfig, startExplorer } from "@perpx/explorer";
-import { connectIndexerSocket, watchSubaccount } from "@perpx/indexer-client";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { watchBook } from "./demo/book.js";
 import { orderState, waitFor } from "./support/wait.js";
@@ -77,12 +82,12 @@ try {
 
   const btc = await alice.getMarket({ ticker: MARKET });
   log(`${MARKET}: oracle ${btc.oraclePrice} USD, tick ${tickSize(btc)} USD, step ${stepSize(btc)} BTC`);
-  const book = await watchBook(endpoints.indexerWs, MARKET, log);
+  const book = await watchBook(alice, MARKET, log);
   cleanup.push(() => book.close());
   book.print(true);
 
   // Alice rests a post-only sell inside the maker's spread: it becomes the best ask.
-  const mid = book.book.mid();
+  const mid = book.book()?.mid();
   if (mid === undefined) throw new Error(`the ${MARKET} book has no mid price`);
   const resting = await alice.placeOrder({
     market: MARKET,
@@ -96,14 +101,9 @@ try {
   const askPrice = (await book.until("alice's ask", (b) => b.bestAsk()?.size === SIZE)).bestAsk()?.price;
   log(`alice rests a limit sell: ${SIZE} BTC @ ${askPrice} (${resting.kind}, post-only): ${restingState}`);
 
-  // Bob's feed: his account as the indexer streams it.
-  const socket = await connectIndexerSocket({ url: endpoints.indexerWs });
-  const feed = watchSubaccount(socket, { address: bob.subaccount.owner, subaccountNumber: 0 });
-  cleanup.push(async () => {
-    feed.close();
-    await socket.close();
-  });
-  const view = await feed.ready();
+  // Bob's feed: his account as the indexer streams it, on his client's own socket.
+  const feed = bob.context.feed?.subaccount;
+  if (feed === undefined) throw new Error("bob's client has no live account feed");
 
   log(`bob buys at market: ${SIZE} BTC, at most 0.5% over the oracle price`);
   const taken = await bob.placeOrder({
@@ -116,9 +116,11 @@ try {
   const takenResult = await orderState(taken);
   const fillHeights = takenResult.fills.map((f) => f.height).join(", ");
   log(`bob's order (handle): ${takenResult.status}, ${takenResult.filledSize} BTC in block ${fillHeights}`);
-  const fill = await waitFor("bob's fill on the feed", () => view.fills().find((f) => f.ticker === MARKET));
+  const fill = await waitFor("bob's fill on the feed", () =>
+    feed.view.fills().find((f) => f.ticker === MARKET),
+  );
   log(
-    `bob's feed: fill ${fill.side} ${fill.size} BTC @ ${fill.price} (${fill.liquidity.toLowerCase()}), fee ${fill.fee} USDC`,
+    `bob's feed: fill ${fill.side} ${fill.size} BTC @ ${formatPrice(fill.price, btc)} (${fill.liquidity.toLowerCase()}), fee ${formatUsd(fill.fee)} USDC`,
   );
   log(`alice's order (handle): ${(await orderState(resting)).status}`);
   await book.until("alice's ask gone", (b) => b.bestAsk()?.size !== SIZE);
@@ -132,9 +134,11 @@ try {
       const a = await client.account();
       return a.positions[0]?.unrealizedPnl === undefined ? undefined : a;
     });
-    for (const p of account.positions) {
+    // Figures for people: the account's `display` (USD to cents, prices to the tick, sizes to the step).
+    const shown = account.display;
+    for (const p of shown.positions) {
       log(
-        `${name}: ${p.side} ${p.size} ${p.market}, entry ${p.entryPrice}, oracle ${p.oraclePrice}, unrealized PnL ${p.unrealizedPnl} USD; equity ${account.equity} USDC`,
+        `${name}: ${p.side} ${p.size} ${p.market}, entry ${p.entryPrice}, oracle ${p.oraclePrice}, unrealized PnL ${p.unrealizedPnl} USD; equity ${shown.equity} USDC`,
       );
     }
   }
@@ -162,9 +166,9 @@ try {
     `bob closes his position (reduce-only market sell, slippage 1%): ${closed.status}, ${closed.filledSize} BTC`,
   );
   const after = await bob.account();
-  const pnl = new Exact(after.equity).minus(1000).toDecimalPlaces(6, "halfExpand");
+  const pnl = formatUsd(new Exact(after.equity).minus(1000));
   log(
-    `bob: ${after.positions.length} position(s), equity ${after.equity} USDC (PnL ${pnl} USDC: spread and fees)`,
+    `bob: ${after.positions.length} position(s), equity ${after.display.equity} USDC (PnL ${pnl} USDC: spread and fees)`,
   );
   console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 } finally {

@@ -1,69 +1,72 @@
 /**
- * The demo's live order book: the indexer's `v4_orderbook` feed kept in a local book, its top
- * printed each time it changes (while printing is on), and a way to wait until it shows something.
+ * The demo's live order book: the composite client's own book stream (over the socket its live
+ * feed already holds), its top printed each time it changes (while printing is on), and a way to
+ * wait until it shows something.
  */
-import { connectIndexerSocket, type OrderBook, watchOrderBook } from "@perpx/indexer-client";
+import type { CompositeClient, MarketBook } from "@perpx/composite-client";
+import type { OrderBook } from "@perpx/indexer-client";
 import { HANG_GUARD_MS } from "../support/wait.js";
 
 type Level = { price: string; size: string } | undefined;
 
-function topOf(book: OrderBook): string {
+function topOf(live: MarketBook): string {
+  const top = live.top();
+  if (!top) return "resyncing";
   const side = (level: Level) => (level ? `${level.size} @ ${level.price}` : "empty");
-  return `bid ${side(book.bestBid())} | ask ${side(book.bestAsk())}`;
+  return `bid ${side(top.bid)} | ask ${side(top.ask)}`;
 }
 
 /** A live book of one market, printing its top as it changes. */
 export interface BookWatch {
-  /** The book, always the latest. */
-  readonly book: OrderBook;
+  /** The book, always the latest (undefined while it resyncs after a dropped socket). */
+  book(): OrderBook | undefined;
   /** Prints the top on every change from now on (`true`), or stops (`false`). */
   print(on: boolean): void;
   /** Resolves with the book once `predicate` holds (checked now and on every change). */
   until(what: string, predicate: (book: OrderBook) => boolean, timeoutMs?: number): Promise<OrderBook>;
-  /** Unsubscribes and closes the socket. */
+  /** Stops watching. */
   close(): Promise<void>;
 }
 
 /**
- * Subscribes to a market's book on the indexer's WebSocket and prints its top with `log`.
+ * Watches a market's book through `client.orderBook` and prints its top with `log`.
  *
  * @example
  * ```ts
- * const watch = await watchBook(devnet.endpoints.indexerWs, "BTC-USD", console.log);
+ * const watch = await watchBook(client, "BTC-USD", console.log);
  * ```
  */
 export async function watchBook(
-  url: string,
+  client: CompositeClient,
   market: string,
   log: (line: string) => void,
 ): Promise<BookWatch> {
-  const socket = await connectIndexerSocket({ url });
-  const live = watchOrderBook(socket, { market });
+  const live = await client.orderBook({ market });
   let printing = false;
-  let last = "";
+  let last = topOf(live);
   const waiters = new Set<() => void>();
   live.on("change", () => {
-    const top = topOf(live.book);
+    const top = topOf(live);
     if (printing && top !== last) log(`book ${market}: ${top}`);
     last = top;
     for (const wake of waiters) wake();
   });
-  await live.ready();
   return {
-    book: live.book,
+    book: () => live.book(),
     print(on) {
       printing = on;
       if (on) {
-        last = topOf(live.book);
+        last = topOf(live);
         log(`book ${market}: ${last}`);
       }
     },
     until(what, predicate, timeoutMs = HANG_GUARD_MS) {
       return new Promise((resolve, reject) => {
         const check = () => {
-          if (!predicate(live.book)) return;
+          const book = live.book();
+          if (!book || !predicate(book)) return;
           cleanup();
-          resolve(live.book);
+          resolve(book);
         };
         const timer = setTimeout(() => {
           cleanup();
@@ -79,7 +82,6 @@ export async function watchBook(
     },
     async close() {
       live.close();
-      await socket.close();
     },
   };
 }

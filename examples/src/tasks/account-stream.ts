@@ -12,6 +12,7 @@
  *   account: equity <amount> USDC, USDC <amount>, free collateral <amount>
  *   position: BTC-USD LONG <size>, oracle <price>, entry <price>, unrealized PnL <pnl> USD
  */
+import { formatPrice, formatSize, formatUsd } from "@perpx/composite-client";
 import { connectIndexerSocket, watchSubaccount } from "@perpx/indexer-client";
 import { runExample } from "../support/network.js";
 import { orderState, waitFor } from "../support/wait.js";
@@ -23,8 +24,10 @@ await runExample(async ({ client, wallet, indexerWs }) => {
   const live = watchSubaccount(socket, { address: wallet.address, subaccountNumber: 0 });
   try {
     const view = await live.ready();
+    const btc = await client.getMarket({ ticker: "BTC-USD" });
+    const equity = view.equity();
     console.log(
-      `feed: equity ${view.equity() ?? "unknown"} USDC, ${view.positions().filter((p) => p.status === "OPEN").length} open position(s)`,
+      `feed: equity ${equity === undefined ? "unknown" : formatUsd(equity)} USDC, ${view.positions().filter((p) => p.status === "OPEN").length} open position(s)`,
     );
     const fillsBefore = view.fills().length;
 
@@ -43,19 +46,20 @@ await runExample(async ({ client, wallet, indexerWs }) => {
         .slice(fillsBefore)
         .find((f) => f.ticker === "BTC-USD"),
     );
-    console.log(`feed: fill ${fill.side} ${fill.size} ${fill.ticker} @ ${fill.price}`);
+    console.log(`feed: fill ${fill.side} ${fill.size} ${fill.ticker} @ ${formatPrice(fill.price, btc)}`);
     const position = await waitFor("the position on the feed", () =>
       view.positions().find((p) => p.market === "BTC-USD" && p.status === "OPEN"),
     );
     console.log(
-      `feed: position ${position.market} ${position.side} ${position.size}, entry ${position.entryPrice}`,
+      `feed: position ${position.market} ${position.side} ${formatSize(position.size, btc)}, entry ${formatPrice(position.entryPrice, btc)}`,
     );
 
-    const account = await client.account();
+    // The account's exact figures, rounded for people by its `display`.
+    const { display } = await client.account();
     console.log(
-      `account: equity ${account.equity} USDC, USDC ${account.usdc}, free collateral ${account.freeCollateral}`,
+      `account: equity ${display.equity} USDC, USDC ${display.usdc}, free collateral ${display.freeCollateral}`,
     );
-    for (const p of account.positions) {
+    for (const p of display.positions) {
       console.log(
         `position: ${p.market} ${p.side} ${p.size}, oracle ${p.oraclePrice}, entry ${p.entryPrice}, unrealized PnL ${p.unrealizedPnl} USD`,
       );

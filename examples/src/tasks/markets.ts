@@ -1,6 +1,7 @@
 /**
  * Markets and a live order book: a market's grid and oracle price from the client's cache, then
- * the market's order book from the indexer's WebSocket feed, printed as it changes.
+ * the market's order book streamed by the client (`client.orderBook`, over its own indexer socket),
+ * printed as it changes.
  *
  * Output (checked by tests/examples.test.ts):
  *   BTC-USD: oracle <price> USD, tick <tick> USD, step <step> BTC, status ACTIVE
@@ -11,10 +12,10 @@
  *   top 3 bids: <levels>
  */
 import { stepSize, tickSize } from "@perpx/core";
-import { connectIndexerSocket, type OrderBook, watchOrderBook } from "@perpx/indexer-client";
+import type { OrderBook } from "@perpx/indexer-client";
 import { runExample } from "../support/network.js";
 
-await runExample(async ({ client, indexerWs }) => {
+await runExample(async ({ client }) => {
   for (const ticker of ["BTC-USD", "ETH-USD"]) {
     const market = await client.getMarket({ ticker });
     const base = ticker.split("-")[0];
@@ -22,11 +23,8 @@ await runExample(async ({ client, indexerWs }) => {
       `${ticker}: oracle ${market.oraclePrice} USD, tick ${tickSize(market)} USD, step ${stepSize(market)} ${base}, status ${market.status}`,
     );
   }
-  if (indexerWs === undefined)
-    throw new Error("this network has no indexer WebSocket (PERPX_INDEXER_WS_URL)");
-
-  const socket = await connectIndexerSocket({ url: indexerWs });
-  const live = watchOrderBook(socket, { market: "BTC-USD" });
+  // The book streams over the client's own indexer socket: no second connection.
+  const live = await client.orderBook({ market: "BTC-USD" });
   const line = (book: OrderBook) => {
     const [bid, ask] = [book.bestBid(), book.bestAsk()];
     const side = (level: { price: string; size: string } | undefined) =>
@@ -36,20 +34,16 @@ await runExample(async ({ client, indexerWs }) => {
   try {
     // The snapshot, then two changes as the market maker (or other traders) move the book.
     let shown = 0;
-    const done = new Promise<void>((resolve) => {
-      live.on("change", () => {
-        if (shown >= 3) return;
-        console.log(line(live.book));
-        shown += 1;
-        if (shown === 3) resolve();
-      });
-    });
-    await live.ready();
-    await done;
-    const levels = live.book.depth("bids", { levels: 3 }).map((l) => `${l.size} @ ${l.price}`);
+    for await (const _top of live.updates()) {
+      const book = live.book(); // undefined only while it resyncs after a dropped socket
+      if (!book) continue;
+      console.log(line(book));
+      shown += 1;
+      if (shown === 3) break;
+    }
+    const levels = (live.book()?.depth("bids", { levels: 3 }) ?? []).map((l) => `${l.size} @ ${l.price}`);
     console.log(`top 3 bids: ${levels.join(", ")}`);
   } finally {
     live.close();
-    await socket.close();
   }
 });

@@ -16,9 +16,10 @@ await runExample(async ({ client }) => {
   await client.setLeverage({ market: "BTC-USD", leverage: 5 });
   console.log("leverage on BTC-USD set to 5x");
 
-  const account = await client.account();
+  // `display` rounds the exact figures for people: USD to cents, ratios to 4 decimals (half-expand).
+  const { display } = await client.account();
   console.log(
-    `account: equity ${account.equity} USDC, free collateral ${account.freeCollateral}, margin usage ${account.marginUsage ?? "0"}, leverage ${account.leverage ?? "0"}`,
+    `account: equity ${display.equity} USDC, free collateral ${display.freeCollateral}, margin usage ${display.marginUsage ?? "0"}, leverage ${display.leverage ?? "0"}`,
   );
 
   // 1,000 BTC is far beyond the account: refused from the live account, nothing signed or sent.

@@ -10,6 +10,7 @@ import type { FundingPaymentResponseObject } from "@perpx/core/indexer";
 import { isIndexerNotFoundError } from "@perpx/indexer-client";
 import { subaccountBalances } from "@perpx/node-client";
 import type { ClientContext } from "./client.js";
+import { type AccountDisplay, accountDisplay } from "./display.js";
 import { type MarginPositionInput, marginSummary } from "./margin.js";
 import type { CompositeMarket } from "./markets.js";
 import { traderOf } from "./trader.js";
@@ -141,6 +142,8 @@ export interface AccountView {
   openOrders: AccountOrder[];
   /** The fills seen since the client connected, oldest first (from the feed). */
   fills: AccountFill[];
+  /** The figures above rounded for people (USD to cents, sizes and prices to the market's step and tick). */
+  display: AccountDisplay;
 }
 
 /**
@@ -165,7 +168,7 @@ async function leverageChoices(context: ClientContext, subaccount: { owner: stri
 
 function summarize(
   context: ClientContext,
-  base: Omit<AccountView, "equity" | "freeCollateral" | "marginUsage" | "leverage" | "positions">,
+  base: Omit<AccountView, "equity" | "freeCollateral" | "marginUsage" | "leverage" | "positions" | "display">,
   held: { market: CompositeMarket; size: string; entryPrice: string | undefined }[],
   choices: ReadonlyMap<number, number>,
 ): AccountView {
@@ -178,7 +181,7 @@ function summarize(
     maintenanceMarginFraction: market.indexer?.maintenanceMarginFraction,
   }));
   const summary = marginSummary({ usdc: base.usdc, positions: inputs });
-  return {
+  const view: Omit<AccountView, "display"> = {
     ...base,
     equity: summary.equity,
     freeCollateral: summary.freeCollateral,
@@ -198,6 +201,9 @@ function summarize(
       };
     }),
   };
+  const marketOf = (ticker: string) =>
+    (held.find((h) => h.market.ticker === ticker) as (typeof held)[0]).market;
+  return { ...view, display: accountDisplay(view, marketOf) };
 }
 
 /**

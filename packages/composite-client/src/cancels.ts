@@ -1,6 +1,13 @@
 import { assertKnownKeys, optionKeys } from "@perpx/core";
-import { batchCancelMsg, cancelOrderMsg, type SendTxResult } from "@perpx/node-client";
+import {
+  batchCancelMsg,
+  cancelOrderMsg,
+  isBroadcastTxError,
+  ORDER_FLAGS,
+  type SendTxResult,
+} from "@perpx/node-client";
 import type { ClientContext } from "./client.js";
+import type { OrderResult } from "./tracking.js";
 import { subaccountOf } from "./trader.js";
 import { cancelling, type PlacedOrders, sendClob } from "./trading.js";
 
@@ -10,6 +17,15 @@ const BATCH_CANCEL_KEYS = optionKeys<Parameters<typeof batchCancelOrders>[2]>({
   market: true,
   clientIds: true,
 });
+/** Time in force of orders that never rest: the chain matched them at once and dropped the rest. */
+const NEVER_RESTS: ReadonlySet<string> = new Set(["IOC", "FILL_OR_KILL"]);
+/** The indexer's statuses of an order that left the book. */
+const ENDED: ReadonlySet<string> = new Set(["FILLED", "CANCELED", "BEST_EFFORT_CANCELED", "ERROR"]);
+/**
+ * How long `cancelAll` waits for a cancelled short-term order's handle to show it gone: a guard
+ * against a stalled chain only (the handle settles by the order's good-til-block at the latest).
+ */
+const CONFIRM_TIMEOUT_MS = 60_000;
 const CANCEL_ALL_KEYS = optionKeys<Parameters<typeof cancelAllOrders>[2]>({ market: true });
 
 /**
@@ -48,16 +64,21 @@ export async function batchCancelOrders(
 }
 
 /**
- * Cancels every order this client placed that may still be open (of one market, or all): the
- * short-term ones whose good-til-block has not passed in one batch per market, the stateful ones
- * still in state each by its own cancel. Orders placed by other clients are not known to it.
+ * Cancels every order this client placed that is still open (of one market, or all) and reports
+ * exactly the ones the cancel removed: the short-term orders that may still rest (not IOC or
+ * fill-or-kill, good-til-block not passed, not shown ended on the indexer's live account) in one
+ * batch per market, each listed once its handle saw it cancelled; the stateful ones (resting or
+ * untriggered) still in the chain's state, each by its own cancel, listed once that cancel was
+ * included. Filled, expired and already cancelled orders are not listed. Orders placed by other
+ * clients are not known to it.
  *
- * @returns the client ids cancelled, by market.
+ * @returns the client ids cancelled, by market (markets with none left out).
  *
  * @example
  * ```ts
  * const order = await placeHumanOrder(context, placed, { market: "BTC-USD", side: "BUY", size: "0.001", price: "30000" });
  * await cancelAllOrders(context, placed, { market: "BTC-USD" }); // { "BTC-USD": [order.clientId] }
+ * await cancelAllOrders(context, placed, { market: "BTC-USD" }); // {}: nothing open any more
  * ```
  */
 export async function cancelAllOrders(
@@ -67,45 +88,97 @@ export async function cancelAllOrders(
 ): Promise<Record<string, number[]>> {
   assertKnownKeys(params, CANCEL_ALL_KEYS, "cancelAll");
   const height = context.height.current();
-  const shortTerm = new Map<string, number[]>();
-  const stateful: Promise<unknown>[] = [];
-  const cancelled: Record<string, number[]> = {};
+  const shortTerm = new Map<string, PlacedEntry[]>();
+  const stateful: Promise<PlacedEntry | undefined>[] = [];
   for (const [key, entry] of placed) {
     if (entry.canceled || (params.market !== undefined && entry.ticker !== params.market)) continue;
     const { wire } = entry;
+    if (endedOnFeed(context, entry)) {
+      placed.delete(key);
+      continue;
+    }
     if (wire.kind === "short-term") {
-      if (BigInt(wire.goodTilBlock) < height) {
+      if (BigInt(wire.goodTilBlock) < height || NEVER_RESTS.has(wire.timeInForce ?? "GTC")) {
         placed.delete(key);
         continue;
       }
-      shortTerm.set(entry.ticker, [...(shortTerm.get(entry.ticker) ?? []), wire.clientId]);
+      shortTerm.set(entry.ticker, [...(shortTerm.get(entry.ticker) ?? []), entry]);
       continue;
     }
-    const order = {
-      subaccount: wire.subaccount,
-      clientId: wire.clientId,
-      clobPairId: wire.clobPairId,
-      kind: wire.kind,
-    };
-    stateful.push(
-      context.node.getStatefulOrder({ order }).then(async (state) => {
-        if (!state) {
-          placed.delete(key);
-          return;
-        }
-        const message = cancelOrderMsg({ ...order, goodTilBlockTime: wire.goodTilBlockTime });
-        await cancelling([entry], () => sendClob(context, [message]));
-        cancelled[entry.ticker] = [...(cancelled[entry.ticker] ?? []), wire.clientId];
-      }),
-    );
+    stateful.push(cancelStateful(context, placed, key, entry));
   }
-  for (const [ticker, clientIds] of shortTerm) {
-    for (let i = 0; i < clientIds.length; i += 100) {
-      const chunk = clientIds.slice(i, i + 100);
-      await batchCancelOrders(context, placed, { market: ticker, clientIds: chunk });
-      cancelled[ticker] = [...(cancelled[ticker] ?? []), ...chunk];
+  const sent: Promise<PlacedEntry | undefined>[] = [];
+  for (const [ticker, entries] of shortTerm) {
+    for (let i = 0; i < entries.length; i += 100) {
+      const chunk = entries.slice(i, i + 100);
+      await batchCancelOrders(context, placed, {
+        market: ticker,
+        clientIds: chunk.map((e) => e.wire.clientId),
+      });
+      for (const entry of chunk) sent.push(removedByCancel(entry));
     }
   }
-  await Promise.all(stateful);
+  const cancelled: Record<string, number[]> = {};
+  for (const entry of await Promise.all([...stateful, ...sent])) {
+    if (entry) cancelled[entry.ticker] = [...(cancelled[entry.ticker] ?? []), entry.wire.clientId];
+  }
   return cancelled;
+}
+
+type PlacedEntry = PlacedOrders extends Map<string, infer E> ? E : never;
+
+/** True when the indexer's live account (in sync) shows the order ended: filled, cancelled, expired. */
+function endedOnFeed(context: ClientContext, entry: PlacedEntry): boolean {
+  const live = context.feed?.subaccount;
+  if (live?.subscription.state !== "live") return false;
+  const { wire } = entry;
+  const clientId = String(wire.clientId);
+  const clobPairId = String(wire.clobPairId);
+  const flags = String(ORDER_FLAGS[wire.kind]);
+  const order = live.view
+    .orders()
+    .find((o) => o.clientId === clientId && o.clobPairId === clobPairId && o.orderFlags === flags);
+  return order !== undefined && ENDED.has(order.status);
+}
+
+/** Cancels a stateful order still in state; resolves with it when the cancel removed it. */
+async function cancelStateful(
+  context: ClientContext,
+  placed: PlacedOrders,
+  key: string,
+  entry: PlacedEntry,
+): Promise<PlacedEntry | undefined> {
+  const { wire } = entry;
+  if (wire.kind === "short-term") return undefined;
+  const order = {
+    subaccount: wire.subaccount,
+    clientId: wire.clientId,
+    clobPairId: wire.clobPairId,
+    kind: wire.kind,
+  };
+  const inState = () => context.node.getStatefulOrder({ order });
+  if (!(await inState())) {
+    placed.delete(key);
+    return undefined;
+  }
+  const message = cancelOrderMsg({ ...order, goodTilBlockTime: wire.goodTilBlockTime });
+  try {
+    await cancelling([entry], () => sendClob(context, [message]));
+  } catch (error) {
+    // It left state (filled, say) between the look-up and the cancel: the cancel removed nothing.
+    if (isBroadcastTxError(error) && !(await inState())) {
+      placed.delete(key);
+      return undefined;
+    }
+    throw error;
+  }
+  return entry;
+}
+
+/** Resolves with a short-term order once its handle shows the batch cancel removed it, else undefined. */
+async function removedByCancel(entry: PlacedEntry): Promise<PlacedEntry | undefined> {
+  if (!entry.handle) return entry;
+  const result: OrderResult = await entry.handle.result({ timeoutMs: CONFIRM_TIMEOUT_MS });
+  const removed = result.status === "CANCELED" || (result.status === "PARTIALLY_FILLED" && result.final);
+  return removed ? entry : undefined;
 }

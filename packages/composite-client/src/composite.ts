@@ -1,21 +1,23 @@
-import { assertKnownKeys, getEndpoint, optionKeys, quantumsToSize } from "@perpx/core";
+import { assertKnownKeys, optionKeys } from "@perpx/core";
 import type { FundingPaymentResponseObject } from "@perpx/core/indexer";
-import { InvalidArgumentError } from "@perpx/errors";
-import { type SendTxResult, subaccountBalances } from "@perpx/node-client";
-import type { EvmWallet, LocalWallet } from "@perpx/node-client/wallets";
+import type { SendTxResult } from "@perpx/node-client";
+import type { LocalWallet } from "@perpx/node-client/wallets";
 import { type AccountView, accountView, fundingPaymentsOf } from "./account.js";
 import { type BridgeDeposit, type BridgeDepositParams, bridgeDeposit } from "./bridgeDeposit.js";
 import { batchCancelOrders, cancelAllOrders } from "./cancels.js";
 import { type ClientContext, type ConnectOptions, connectContext } from "./client.js";
 import { setMarketLeverage } from "./collateral.js";
-import { type FaucetGrant, requestFaucetTokens } from "./faucet.js";
+import { type FaucetGrant, faucetFor } from "./faucet.js";
 import type { OrderHandle } from "./handle.js";
 import type { CompositeMarket } from "./markets.js";
-import { depositUsdc, transferUsdc, withdrawUsdc } from "./money.js";
+import { depositUsdc, withdrawUsdc } from "./money.js";
+import { type MarketBook, watchMarketBook } from "./orderBook.js";
 import type { HumanOrder } from "./orderPlan.js";
+import { closeMarketPosition } from "./positions.js";
 import { subaccountOf } from "./trader.js";
 import { cancelPlacedOrder, type PlacedOrders, placeHumanOrder } from "./trading.js";
 import { type AuthorizedKey, approveAgentFromEvm, authorizeTradingKey } from "./tradingKeys.js";
+import { type TransferParams, transferUsdc } from "./transfers.js";
 import {
   type BridgeDepositStatus,
   trackBridgeDeposit,
@@ -24,11 +26,6 @@ import {
 } from "./wrapBridge.js";
 
 const GET_MARKET_KEYS = optionKeys<{ ticker: string; refresh?: boolean }>({ ticker: true, refresh: true });
-const CLOSE_KEYS = optionKeys<{ market: string; slippage: string }>({ market: true, slippage: true });
-const FAUCET_KEYS = optionKeys<{ address?: string; subaccountNumber?: number }>({
-  address: true,
-  subaccountNumber: true,
-});
 
 /**
  * One client for a perpx network: markets by ticker, human-unit orders with handles that follow
@@ -168,11 +165,14 @@ export class CompositeClient {
   }
 
   /**
-   * Cancels every order this client placed that may still be open (of one market, or all).
+   * Cancels every order this client placed that is still open (of one market, or all) and answers
+   * the client ids it removed, by market: never one that had already ended (a filled MARKET order).
    *
    * @example
    * ```ts
-   * await client.cancelAll({ market: "BTC-USD" });
+   * const sold = await client.placeOrder({ market: "BTC-USD", side: "SELL", type: "MARKET", size: "0.001", slippage: "1%" });
+   * (await sold.result({ timeoutMs: 10_000 })).status; // "FILLED"
+   * await client.cancelAll({ market: "BTC-USD" }); // {}: the filled order is not listed
    * ```
    */
   cancelAll(params: { market?: string } = {}): Promise<Record<string, number[]>> {
@@ -189,23 +189,8 @@ export class CompositeClient {
    * await client.closePosition({ market: "BTC-USD", slippage: "1%" });
    * ```
    */
-  async closePosition(params: { market: string; slippage: string }): Promise<OrderHandle> {
-    assertKnownKeys(params, CLOSE_KEYS, "closePosition");
-    const market = await this.context.markets.get(params.market);
-    const balances = subaccountBalances(await this.context.node.getSubaccount(this.subaccount));
-    const position = balances.perpetuals.find((p) => p.perpetualId === market.perpetualId);
-    if (!position || position.quantums === 0n) {
-      throw new InvalidArgumentError("market", `no open position in ${market.ticker} to close`);
-    }
-    const long = position.quantums > 0n;
-    return this.placeOrder({
-      market: market.ticker,
-      side: long ? "SELL" : "BUY",
-      type: "MARKET",
-      size: quantumsToSize(long ? position.quantums : -position.quantums, market),
-      slippage: params.slippage,
-      reduceOnly: true,
-    });
+  closePosition(params: { market: string; slippage: string }): Promise<OrderHandle> {
+    return closeMarketPosition(this.context, this.#placed, params);
   }
 
   /**
@@ -249,11 +234,7 @@ export class CompositeClient {
    * typeof credential; // "string"
    * ```
    */
-  approveAgentFromEvm(params: {
-    evmWallet: EvmWallet;
-    tradingKey?: LocalWallet;
-    expirySeconds?: number;
-  }): Promise<AuthorizedKey> {
+  approveAgentFromEvm(params: Parameters<typeof approveAgentFromEvm>[1]): Promise<AuthorizedKey> {
     return approveAgentFromEvm(this.context, params);
   }
 
@@ -279,12 +260,7 @@ export class CompositeClient {
    * await client.wrapWithdraw({ amount: "2", receiver: "noble1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqn8sqxy" }); // throws InvalidArgumentError
    * ```
    */
-  wrapWithdraw(params: {
-    amount: string;
-    receiver: string;
-    voucherDenom?: string;
-    timeoutSeconds?: number;
-  }): Promise<SendTxResult> {
+  wrapWithdraw(params: Parameters<typeof wrapWithdrawUsdc>[1]): Promise<SendTxResult> {
     return wrapWithdrawUsdc(this.context, params);
   }
 
@@ -304,13 +280,9 @@ export class CompositeClient {
    * done.status; // "COMPLETED"
    * ```
    */
-  trackBridgeDeposit(params: {
-    ethTxHash?: string;
-    id?: number;
-    address?: string;
-    onStatus?: (status: BridgeDepositStatus) => void;
-    signal?: AbortSignal;
-  }): Promise<BridgeDepositStatus> {
+  trackBridgeDeposit(
+    params: Omit<Parameters<typeof trackBridgeDeposit>[1], "address"> & { address?: string },
+  ): Promise<BridgeDepositStatus> {
     return trackBridgeDeposit(this.context, { ...params, address: params?.address ?? this.subaccount.owner });
   }
 
@@ -359,15 +331,36 @@ export class CompositeClient {
   }
 
   /**
-   * Transfers USDC (human units) to another subaccount.
+   * Transfers USDC (human units) between subaccounts: from any of the wallet's (`from`, this
+   * client's by default) to any subaccount of the wallet or of another account (`to`).
+   *
+   * @throws {InvalidAmountError | InvalidArgumentError} naming the field, before signing.
    *
    * @example
    * ```ts
    * await client.transfer({ amount: "25", to: { number: 1 } });
+   * await client.transfer({ amount: "25", from: { number: 1 }, to: { number: 0 } }); // and back
    * ```
    */
-  transfer(params: { amount: string; to: { owner?: string; number: number } }): Promise<SendTxResult> {
+  transfer(params: TransferParams): Promise<SendTxResult> {
     return transferUsdc(this.context, params);
+  }
+
+  /**
+   * A market's order book, live over this client's indexer socket (no second socket): resolves
+   * once its snapshot is in; `top()` and `book()` answer undefined while it resyncs.
+   *
+   * @throws {InvalidArgumentError} for an unknown market or a client without a live feed.
+   *
+   * @example
+   * ```ts
+   * const book = await client.orderBook({ market: "BTC-USD" });
+   * book.top()?.bid !== undefined; // true: the devnet's market maker quotes
+   * book.close();
+   * ```
+   */
+  orderBook(params: { market: string }): Promise<MarketBook> {
+    return watchMarketBook(this.context, params);
   }
 
   /**
@@ -415,15 +408,8 @@ export class CompositeClient {
    * grant.address === fresh.address; // true
    * ```
    */
-  async faucet(params: { address?: string; subaccountNumber?: number } = {}): Promise<FaucetGrant> {
-    assertKnownKeys(params, FAUCET_KEYS, "faucet");
-    const faucetUrl = getEndpoint(this.context.config, "faucet");
-    const address = params.address ?? this.subaccount.owner;
-    return requestFaucetTokens({
-      faucetUrl,
-      address,
-      ...(params.subaccountNumber === undefined ? {} : { subaccountNumber: params.subaccountNumber }),
-    });
+  faucet(params: { address?: string; subaccountNumber?: number } = {}): Promise<FaucetGrant> {
+    return faucetFor(this.context, params);
   }
 
   /**

@@ -1,6 +1,8 @@
 import { parseAddress } from "@perpx/address";
-import { FAUCET_TOKENS_PATH } from "@perpx/core";
+import { assertKnownKeys, FAUCET_TOKENS_PATH, getEndpoint, optionKeys } from "@perpx/core";
 import { PerpxError, type PerpxErrorCode } from "@perpx/errors";
+import type { ClientContext } from "./client.js";
+import { subaccountOf } from "./trader.js";
 
 /**
  * The faucet's answer: what it credited.
@@ -108,4 +110,36 @@ export async function requestFaucetTokens(params: {
     );
   }
   return answer as FaucetGrant;
+}
+
+const FAUCET_KEYS = optionKeys<{ address?: string; subaccountNumber?: number }>({
+  address: true,
+  subaccountNumber: true,
+});
+
+/**
+ * Asks the client's network faucet to fund an address (either form; the client's account by default).
+ *
+ * @param context - the client's context (its network's faucet endpoint).
+ * @param params - the address and the subaccount to credit.
+ * @returns what the faucet credited.
+ * @throws {MissingEndpointError} when the network has no faucet.
+ * @throws {FaucetError} when the faucet refuses.
+ *
+ * @example
+ * ```ts
+ * const grant = await faucetFor(context, {});
+ * grant.address === context.trader?.owner; // true
+ * ```
+ */
+export function faucetFor(
+  context: ClientContext,
+  params: { address?: string; subaccountNumber?: number },
+): Promise<FaucetGrant> {
+  assertKnownKeys(params, FAUCET_KEYS, "faucet");
+  return requestFaucetTokens({
+    faucetUrl: getEndpoint(context.config, "faucet"),
+    address: params.address ?? subaccountOf(context).owner,
+    ...(params.subaccountNumber === undefined ? {} : { subaccountNumber: params.subaccountNumber }),
+  });
 }

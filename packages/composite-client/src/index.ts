@@ -25,8 +25,20 @@ export {
 export { ClientIds } from "./clientIds.js";
 export { checkCollateral, InsufficientCollateralError, setMarketLeverage } from "./collateral.js";
 export { CompositeClient } from "./composite.js";
+export {
+  type AccountDisplay,
+  accountDisplay,
+  DISPLAY_ROUNDING,
+  formatDecimal,
+  formatPrice,
+  formatRatio,
+  formatSize,
+  formatUsd,
+  type PositionDisplay,
+  RATIO_DECIMALS,
+} from "./display.js";
 export { BridgeDepositError, type BridgeDepositErrorReason, evmRpcCall } from "./evmRpc.js";
-export { FaucetError, type FaucetGrant, requestFaucetTokens } from "./faucet.js";
+export { FaucetError, type FaucetGrant, faucetFor, requestFaucetTokens } from "./faucet.js";
 export { type LiveFeed, type LiveFeedOptions, startLiveFeed } from "./feed.js";
 export { type FollowOrder, handleOver, type OrderHandle, orderHandle } from "./handle.js";
 export { type HeightTracker, type HeightTrackerOptions, startHeightTracker } from "./height.js";
@@ -49,7 +61,8 @@ export {
   type MarketCache,
   type MarketCacheOptions,
 } from "./markets.js";
-export { depositUsdc, transferUsdc, withdrawUsdc } from "./money.js";
+export { depositUsdc, withdrawUsdc } from "./money.js";
+export { type BookTop, MarketBook, type MarketBookEvents, watchMarketBook } from "./orderBook.js";
 export { fillTotals, followOnFeed, orderOutcome, rejectionOf } from "./orderOutcome.js";
 export {
   type GoodTil,
@@ -64,6 +77,7 @@ export {
   worstSubticks,
 } from "./orderPlan.js";
 export { checkChainRules, type RuleCheckedOrder } from "./orderRules.js";
+export { closeMarketPosition } from "./positions.js";
 export {
   followOrder,
   type OrderFill,
@@ -85,6 +99,7 @@ export {
   approveAgentFromEvm,
   authorizeTradingKey,
 } from "./tradingKeys.js";
+export { type TransferParams, transferUsdc, usdcAmount } from "./transfers.js";
 export {
   type BridgeDepositStatus,
   trackBridgeDeposit,

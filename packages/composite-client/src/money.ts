@@ -5,11 +5,8 @@ import { walletOf } from "./trader.js";
 
 type DepositParams = Parameters<typeof depositUsdc>[1];
 type WithdrawParams = Parameters<typeof withdrawUsdc>[1];
-type TransferParams = Parameters<typeof transferUsdc>[1];
 const DEPOSIT_KEYS = optionKeys<DepositParams>({ amount: true });
 const WITHDRAW_KEYS = optionKeys<WithdrawParams>({ amount: true, recipient: true });
-const TRANSFER_KEYS = optionKeys<TransferParams>({ amount: true, to: true });
-const TRANSFER_TO_KEYS = optionKeys<TransferParams["to"]>({ owner: true, number: true });
 
 /**
  * Moves USDC from the wallet's bank balance into its subaccount.
@@ -53,31 +50,6 @@ export async function withdrawUsdc(
     signer,
     sender: { owner: signer.address, number: context.subaccountNumber },
     recipient: params.recipient ?? signer.address,
-    quantums,
-  });
-}
-
-/**
- * Moves USDC from the subaccount to another subaccount (the wallet's own `subaccountNumber`, or
- * another owner's).
- *
- * @example
- * ```ts
- * await transferUsdc(context, { amount: "25", to: { number: 1 } });
- * ```
- */
-export async function transferUsdc(
-  context: ClientContext,
-  params: { amount: string; to: { owner?: string; number: number } },
-): Promise<SendTxResult> {
-  assertKnownKeys(params, TRANSFER_KEYS, "transfer");
-  assertKnownKeys(params.to, TRANSFER_TO_KEYS, "transfer", "to");
-  const signer = walletOf(context, "transfer");
-  const quantums = usdcToQuoteQuantums(params.amount);
-  return context.node.transfer({
-    signer,
-    sender: { owner: signer.address, number: context.subaccountNumber },
-    recipient: { owner: params.to.owner ?? signer.address, number: params.to.number },
     quantums,
   });
 }

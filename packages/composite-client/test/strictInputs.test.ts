@@ -142,8 +142,8 @@ describe("strict inputs", () => {
       {
         name: "transfer",
         base: { amount: "1", to: { number: 1 } },
-        keys: ["amount", "to"],
-        fields: ["amount", "(params)"],
+        keys: ["amount", "from", "to"],
+        fields: ["amount", "from", "to", "(params)"],
         run: (p) => client.transfer(p as never),
       },
       {
