@@ -6,14 +6,17 @@
  * each slice re-priced from the state the pass saw and sized as the chain sizes it from
  * `LiquidationsConfiguration` (at most max(10% of the position, $1,000 notional), within the
  * subaccount's $100k per block, down to the step), until the position is gone; the insurance
- * fund receives each fill's `insurance_fund_delta`; the indexer shows LIQUIDATED fills and a
- * LIQUIDATED position.
+ * fund receives each fill's `insurance_fund_delta`; the indexer shows LIQUIDATED fills, each with
+ * the position it found (`positionSizeBefore`, `entryPriceBefore`, `positionSideBefore`), and a
+ * LIQUIDATED position whose realized PnL the liquidation fills leave alone (minus the opening
+ * fill's fee, as the real indexer has it).
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { clob, cosmosTx, decodeSerializableInt, subaccounts } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bech32Of, moduleAddress } from "../src/app/addresses.js";
 import { type Devnet, startDevnet } from "../src/index.js";
+import { scaled } from "../src/indexer/format.js";
 import { type OrderSpec, placeMsg, signMsgs, type TestSigner, testSigner } from "./support/clob-tx.js";
 import { bankUusdc, broadcastSync, rpcCall } from "./support/wire.js";
 
@@ -219,18 +222,36 @@ describe("liquidation limits", () => {
     expect(seen).toEqual(expected);
     expect(await subaccountOf(victim.address)).toMatchObject({ btc: 0n });
     expect(await bankUusdc(devnet.endpoints.nodeRest, fund)).toBe(fundBefore + deltas);
-    // The indexer: LIQUIDATED fills for the victim, one per slice, and a LIQUIDATED position.
+    // The indexer: LIQUIDATED fills for the victim, one per slice, each with the position it found.
     const base = `${devnet.endpoints.indexer}/v4`;
+    type Fill = { type: string; fee: string; positionSizeBefore?: string; entryPriceBefore?: string; positionSideBefore?: string };
+    let fills: Fill[] = [];
     await expect
       .poll(async () => {
         const res = await fetch(`${base}/fills?address=${victim.address}&subaccountNumber=0`);
-        const body = (await res.json()) as { fills: { type: string }[] };
-        return body.fills.filter((f) => f.type === "LIQUIDATED").length;
+        fills = ((await res.json()) as { fills: Fill[] }).fills;
+        return fills.filter((f) => f.type === "LIQUIDATED").length;
       })
       .toBe(expected.length);
+    const sizeText = (quantums: bigint) => scaled(quantums, -10);
+    const liquidated = fills.filter((f) => f.type === "LIQUIDATED").reverse(); // oldest first
+    let left = QUANTUMS;
+    liquidated.forEach((f, i) => {
+      expect(f).toMatchObject({
+        positionSizeBefore: sizeText(left),
+        entryPriceBefore: "50000",
+        positionSideBefore: "LONG",
+      });
+      left -= expected[i] as bigint;
+    });
+    // The position is LIQUIDATED; its realized PnL is minus the opening fill's fee only.
+    const opening = fills.find((f) => f.type === "LIMIT") as Fill;
+    expect(opening).toMatchObject({ positionSizeBefore: "0" });
     const positions = (await (
       await fetch(`${base}/perpetualPositions?address=${victim.address}&subaccountNumber=0`)
-    ).json()) as { positions: { status: string; market: string }[] };
-    expect(positions.positions.map((p) => [p.market, p.status])).toContainEqual(["BTC-USD", "LIQUIDATED"]);
+    ).json()) as { positions: { status: string; market: string; realizedPnl: string }[] };
+    expect(positions.positions.map((p) => [p.market, p.status, p.realizedPnl])).toEqual([
+      ["BTC-USD", "LIQUIDATED", `-${opening.fee}`],
+    ]);
   });
 });

@@ -225,13 +225,24 @@ describe("liquidations", () => {
     expect(lpAfter).toEqual({ usdc: lpBefore.usdc + before.usdc, btc: 0n });
     // The indexer: DELEVERAGED for the victim, OFFSETTING for the short.
     const base = `${devnet.endpoints.indexer}/v4`;
+    type Fill = { type: string; size: string; fee: string; positionSizeBefore?: string };
+    let fills: Fill[] = [];
     await expect
       .poll(async () => {
         const res = await fetch(`${base}/fills?address=${victim2.address}&subaccountNumber=0`);
-        const body = (await res.json()) as { fills: { type: string; size: string }[] };
-        return body.fills.map((f) => [f.type, f.size]);
+        fills = ((await res.json()) as { fills: Fill[] }).fills;
+        return fills.map((f) => [f.type, f.size]);
       })
       .toContainEqual(["DELEVERAGED", "0.3"]);
+    // As the real indexer: a deleveraging fill carries no position-before fields and leaves the
+    // realized PnL alone (minus the opening fill's fee only).
+    const deleveraged = fills.find((f) => f.type === "DELEVERAGED") as Fill;
+    expect(deleveraged.positionSizeBefore).toBeUndefined();
+    const opening = fills.find((f) => f.type === "LIMIT") as Fill;
+    const closed = (await (
+      await fetch(`${base}/perpetualPositions?address=${victim2.address}&subaccountNumber=0`)
+    ).json()) as { positions: { status: string; realizedPnl: string }[] };
+    expect(closed.positions.map((p) => [p.status, p.realizedPnl])).toEqual([["CLOSED", `-${opening.fee}`]]);
     const offset = (await (await fetch(`${base}/fills?address=${lp.address}&subaccountNumber=0`)).json()) as {
       fills: { type: string }[];
     };
