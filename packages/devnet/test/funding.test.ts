@@ -271,7 +271,9 @@ describe("funding on epochs", () => {
         const res = await fetch(`${indexer}/perpetualPositions?${query}&status=OPEN`);
         const body = (await res.json()) as { positions: { realizedPnl: string; netFunding: string }[] };
         const position = body.positions[0];
-        return position === undefined ? undefined : [micros(position.realizedPnl), micros(position.netFunding)];
+        return position === undefined
+          ? undefined
+          : [micros(position.realizedPnl), micros(position.netFunding)];
       })
       .toEqual([-fees, -paid]);
   });

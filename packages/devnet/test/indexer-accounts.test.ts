@@ -40,7 +40,8 @@ type Body = Record<string, unknown>;
 
 /** BTC-USD's initial margin fraction in the genesis (ppm). */
 const IMF_PPM = BigInt(
-  perpetualsGenesis(DEFAULT_MARKETS).liquidityTiers[DEFAULT_MARKETS[0]?.liquidityTier ?? -1]?.initialMarginPpm ?? 0,
+  perpetualsGenesis(DEFAULT_MARKETS).liquidityTiers[DEFAULT_MARKETS[0]?.liquidityTier ?? -1]
+    ?.initialMarginPpm ?? 0,
 );
 /** The initial margin of `notional` quote quantums. */
 const initialOf = (notional: bigint) => (notional * IMF_PPM) / 1_000_000n;

@@ -44,7 +44,8 @@ describe("indexer REST: markets", () => {
     const markets = (body as { markets: Record<string, Body> }).markets;
     expect(Object.keys(markets)).toEqual(["BTC-USD", "ETH-USD", "SOL-USD"]);
     // BTC-USD's liquidity tier in the genesis: IMF, and MMF = IMF × the maintenance fraction.
-    const btcTier = perpetualsGenesis(DEFAULT_MARKETS).liquidityTiers[DEFAULT_MARKETS[0]?.liquidityTier ?? -1];
+    const btcTier =
+      perpetualsGenesis(DEFAULT_MARKETS).liquidityTiers[DEFAULT_MARKETS[0]?.liquidityTier ?? -1];
     const imf = BigInt(btcTier?.initialMarginPpm ?? 0);
     const mmf = (imf * BigInt(btcTier?.maintenanceFractionPpm ?? 0)) / 1_000_000n;
     expect(markets["BTC-USD"]).toEqual({

@@ -17,7 +17,8 @@ let devnet: Devnet;
 let clientId = 1;
 /** BTC-USD's initial margin fraction in the genesis (its liquidity tier's). */
 const TIER_IMF_PPM =
-  perpetualsGenesis(DEFAULT_MARKETS).liquidityTiers[DEFAULT_MARKETS[0]?.liquidityTier ?? -1]?.initialMarginPpm ?? 0;
+  perpetualsGenesis(DEFAULT_MARKETS).liquidityTiers[DEFAULT_MARKETS[0]?.liquidityTier ?? -1]
+    ?.initialMarginPpm ?? 0;
 const who = () => devnet.accounts[2] as { address: string; mnemonic: string };
 
 /** Broadcasts, mines a block, and answers CheckTx's refusal or the delivery result. */

@@ -140,7 +140,7 @@ function expectedSize(config: clob.LiquidationsConfig, quantums: bigint, usd: bi
   const subaccountMax = config.subaccountBlockLimits?.maxNotionalLiquidated ?? 0n;
   if (subaccountMax < max) max = subaccountMax;
   if (notional <= max || quantums <= STEP) return quantums;
-  const size = (((max * 10_000n) / usd) / STEP) * STEP;
+  const size = ((max * 10_000n) / usd / STEP) * STEP;
   return size < STEP ? STEP : size > quantums ? quantums : size;
 }
 
@@ -224,7 +224,13 @@ describe("liquidation limits", () => {
     expect(await bankUusdc(devnet.endpoints.nodeRest, fund)).toBe(fundBefore + deltas);
     // The indexer: LIQUIDATED fills for the victim, one per slice, each with the position it found.
     const base = `${devnet.endpoints.indexer}/v4`;
-    type Fill = { type: string; fee: string; positionSizeBefore?: string; entryPriceBefore?: string; positionSideBefore?: string };
+    type Fill = {
+      type: string;
+      fee: string;
+      positionSizeBefore?: string;
+      entryPriceBefore?: string;
+      positionSideBefore?: string;
+    };
     let fills: Fill[] = [];
     await expect
       .poll(async () => {

@@ -167,7 +167,9 @@ beforeAll(async () => {
   devnet.app.control.fundSubaccount(lp.address, 0, 100_000_000_000n);
   for (const s of [victim2, victim3]) devnet.app.control.fundSubaccount(s.address, 0, 1_000_000_000n);
   // The insurance fund holds $1,000 to pay liquidations below the bankruptcy price.
-  devnet.app.control.fund(bech32Of(moduleAddress("insurance_fund")), [{ denom: "uusdc", amount: 1_000_000_000n }]);
+  devnet.app.control.fund(bech32Of(moduleAddress("insurance_fund")), [
+    { denom: "uusdc", amount: 1_000_000_000n },
+  ]);
   devnet.mine(1);
 });
 

@@ -85,9 +85,9 @@ describe("subaccounts keeper", () => {
     const tooBig = run((ctx, k) => k.subaccounts.canApplyUpdates(ctx, fill(alice0, bob0, size, 65_000n)));
     expect(tooBig.ok).toBe(false);
     expect(tooBig.ok ? "" : tooBig.reason).toMatch(/below the initial margin requirement/);
-    expect(() =>
-      run((ctx, k) => k.subaccounts.applyUpdates(ctx, fill(alice0, bob0, size, 65_000n))),
-    ).toThrow(/failed to apply subaccount updates/);
+    expect(() => run((ctx, k) => k.subaccounts.applyUpdates(ctx, fill(alice0, bob0, size, 65_000n)))).toThrow(
+      /failed to apply subaccount updates/,
+    );
     // BTC falls until alice has lost $7,500: she is under initial margin; selling 1 BTC reduces her risk.
     const fallen = 65_000n - (7_500n * BTC) / size;
     app.control.setOraclePrice("BTC-USD", fallen.toString());
@@ -238,8 +238,12 @@ describe("subaccounts keeper", () => {
     expect(run((ctx, k) => k.subaccounts.get(ctx, alice0).usdc)).toBe(-55_000n * USDC);
     const allowed = await withdraw(excess - 1_000n * USDC, 1n);
     expect(allowed?.code).toBe(0);
-    expect(run((ctx, k) => k.subaccounts.get(ctx, alice0).usdc)).toBe(-55_000n * USDC - excess + 1_000n * USDC);
-    expect(run((ctx, k) => k.subaccounts.netCollateral(ctx, alice0))).toBe(10_000n * USDC - excess + 1_000n * USDC);
+    expect(run((ctx, k) => k.subaccounts.get(ctx, alice0).usdc)).toBe(
+      -55_000n * USDC - excess + 1_000n * USDC,
+    );
+    expect(run((ctx, k) => k.subaccounts.netCollateral(ctx, alice0))).toBe(
+      10_000n * USDC - excess + 1_000n * USDC,
+    );
   });
 
   it("charges the simulated gas exactly when a deposit, a transfer and a withdrawal are delivered", async () => {

@@ -207,7 +207,8 @@ export class AccountsModel {
       open.closeQuote += closeQuote;
       // Long: proceeds minus cost; short: cost minus what buying back costs.
       const basis = floorDiv(open.openQuote * closeAmount, open.sumOpen);
-      if (realizing !== undefined) open.realizedPnl += open.side === "LONG" ? closeQuote - basis : basis - closeQuote;
+      if (realizing !== undefined)
+        open.realizedPnl += open.side === "LONG" ? closeQuote - basis : basis - closeQuote;
       open.size += sign(delta) * closeAmount;
       remaining = delta - sign(delta) * closeAmount;
       remainingQuote = quote - closeQuote;

@@ -33,7 +33,11 @@ export interface FillRecord {
 }
 
 /** The position a fill of a subaccount finds in a clob pair's market, before the fill moves it. */
-export type PositionBeforeLookup = (address: string, subaccountNumber: number, clobPairId: number) => PositionBefore;
+export type PositionBeforeLookup = (
+  address: string,
+  subaccountNumber: number,
+  clobPairId: number,
+) => PositionBefore;
 
 /** A transfer. */
 export interface TransferRecord {
