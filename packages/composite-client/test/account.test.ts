@@ -85,7 +85,7 @@ describe("account views", () => {
     const account = await client.account();
     const notional = Number(account.positions[0]?.size) * Number(account.positions[0]?.oraclePrice);
     expect(Number(account.freeCollateral)).toBeCloseTo(Number(account.equity) - notional * 0.5, 6);
-    // 0.05 BTC fits the market's 5% initial margin, not the 50% of 2x: refused before signing.
+    // 0.05 BTC fits the market's tier initial margin, not the 50% of 2x: refused before signing.
     const btc = await client.getMarket({ ticker: "BTC-USD" });
     const refused = await client
       .placeOrder({ market: "BTC-USD", side: "BUY", size: "0.05", price: btc.oraclePrice, rounding: "down" })

@@ -12,6 +12,8 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { clob, decodeSerializableInt, epochs, perpetuals, sending } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { perpetualsGenesis } from "../src/app/genesis-exchange.js";
+import { DEFAULT_MARKETS } from "../src/app/genesis-markets.js";
 import { type Devnet, startDevnet } from "../src/index.js";
 import { msg, type TestMsg } from "./support/sign-tx.js";
 import { accountOf, broadcastSync, signWire, subaccountOverGrpc } from "./support/wire.js";
@@ -25,9 +27,17 @@ const ORACLE = 6_500_000_000n; // $65,000 in subticks (quantum conversion expone
 const QCE = -9;
 const BID = 6_565_000_000n; // $65,650: 1% over the oracle
 const BID_QUANTUMS = 2_000_000_000n; // 0.2 BTC, $13,130: more than the $10,000 impact notional
-const IMPACT_NOTIONAL = 10_000_000_000n; // large-cap tier
+const GENESIS = perpetualsGenesis(DEFAULT_MARKETS);
+/** BTC-USD's liquidity tier (Large-Cap) in the genesis. */
+const TIER = GENESIS.liquidityTiers[DEFAULT_MARKETS[0]?.liquidityTier ?? -1] as perpetuals.LiquidityTier;
+const IMPACT_NOTIONAL = TIER.impactNotional;
 const DEFAULT_FUNDING_PPM = 100n;
-const RATE_CLAMP_PPM = (6_000_000n * (50_000n - (50_000n * 600_000n) / 1_000_000n)) / 1_000_000n;
+/** funding_rate_clamp_factor × (IMF − MMF) of the tier. */
+const RATE_CLAMP_PPM =
+  (BigInt(GENESIS.params.fundingRateClampFactorPpm) *
+    (BigInt(TIER.initialMarginPpm) -
+      (BigInt(TIER.initialMarginPpm) * BigInt(TIER.maintenanceFractionPpm)) / 1_000_000n)) /
+  1_000_000n;
 
 async function control(path: string, body: Record<string, unknown>): Promise<Record<string, string>> {
   const response = await fetch(`${devnet.endpoints.devnetControl}/devnet/${path}`, {
@@ -244,5 +254,27 @@ describe("funding on epochs", () => {
     const paid = owed / 1_000_000n + (owed % 1_000_000n === 0n ? 0n : 1n);
     expect(after.usdc - before.usdc).toBe(1_000_000n - paid);
     expect(after.positions[0]?.fundingIndex).toBe(await fundingIndex());
+    // The indexer keeps the funding apart: the position's realized PnL is minus its fills' fees
+    // (nothing closed), its net funding what the long paid.
+    const indexer = `${devnet.endpoints.indexer}/v4`;
+    const query = `address=${who(LONG).address}&subaccountNumber=0`;
+    const fills = (await (await fetch(`${indexer}/fills?${query}`)).json()) as { fills: { fee: string }[] };
+    const micros = (text: string) => {
+      const [whole = "0", fraction = ""] = text.replace("-", "").split(".");
+      const value = BigInt(whole) * 1_000_000n + BigInt(fraction.padEnd(6, "0"));
+      return text.startsWith("-") ? -value : value;
+    };
+    const fees = fills.fills.reduce((sum, f) => sum + micros(f.fee), 0n);
+    expect(fees).toBeGreaterThan(0n);
+    await expect
+      .poll(async () => {
+        const res = await fetch(`${indexer}/perpetualPositions?${query}&status=OPEN`);
+        const body = (await res.json()) as { positions: { realizedPnl: string; netFunding: string }[] };
+        const position = body.positions[0];
+        return position === undefined
+          ? undefined
+          : [micros(position.realizedPnl), micros(position.netFunding)];
+      })
+      .toEqual([-fees, -paid]);
   });
 });

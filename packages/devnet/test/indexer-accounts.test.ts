@@ -2,9 +2,14 @@
  * The indexer's account routes over REST, after signed deposits, short-term orders matched at
  * CheckTx and settled by the next block, and an oracle move: subaccounts with equity and free
  * collateral, positions with entry price and PnL, orders in their statuses, fills, transfers, and
- * the reference's error bodies. Expected figures follow the chain's margin math by hand.
+ * the reference's error bodies. Expected figures follow the chain's margin math by hand, at the
+ * genesis's liquidity tier; realized PnL is the real indexer's (closing PnL minus every order
+ * fill's fee, funding apart), and each fill carries the position it found.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { perpetualsGenesis } from "../src/app/genesis-exchange.js";
+import { DEFAULT_MARKETS } from "../src/app/genesis-markets.js";
+import { usdc } from "../src/indexer/format.js";
 import {
   BTC_PRICE_SUBTICKS,
   deliver,
@@ -32,6 +37,20 @@ afterAll(async () => {
 });
 
 type Body = Record<string, unknown>;
+
+/** BTC-USD's initial margin fraction in the genesis (ppm). */
+const IMF_PPM = BigInt(
+  perpetualsGenesis(DEFAULT_MARKETS).liquidityTiers[DEFAULT_MARKETS[0]?.liquidityTier ?? -1]
+    ?.initialMarginPpm ?? 0,
+);
+/** The initial margin of `notional` quote quantums. */
+const initialOf = (notional: bigint) => (notional * IMF_PPM) / 1_000_000n;
+/** Decimal USDC text as quote quantums. */
+const quantumsOf = (text: string) => {
+  const [whole = "0", fraction = ""] = text.replace("-", "").split(".");
+  const value = BigInt(whole) * 1_000_000n + BigInt(fraction.padEnd(6, "0"));
+  return text.startsWith("-") ? -value : value;
+};
 
 describe("indexer REST: accounts", () => {
   it("shows a funded subaccount, its deposit, and refuses bad parameters with the reference's bodies", async () => {
@@ -127,11 +146,15 @@ describe("indexer REST: accounts", () => {
     });
     const [block] = chain.devnet.mine(1);
     const height = block?.height.toString();
-    // Alice paid $650 and a 500 ppm taker fee ($0.325); her 0.01 BTC is worth $650, 5% initial margin.
+    // Alice paid $650 and a 500 ppm taker fee ($0.325); her 0.01 BTC is worth $650 at the tier's IMF.
     const sub = (
       (await getIndexer(chain, `/v4/addresses/${alice}/subaccountNumber/0`)).body as { subaccount: Body }
     ).subaccount;
-    expect(sub).toMatchObject({ equity: "9999.675", freeCollateral: "9967.175", updatedAtHeight: height });
+    expect(sub).toMatchObject({
+      equity: "9999.675",
+      freeCollateral: usdc(9_999_675_000n - initialOf(650_000_000n)),
+      updatedAtHeight: height,
+    });
     expect(sub.assetPositions).toEqual({
       USDC: { symbol: "USDC", side: "LONG", size: "9349.675", assetId: "0", subaccountNumber: 0 },
     });
@@ -144,7 +167,7 @@ describe("indexer REST: accounts", () => {
         maxSize: "0.01",
         entryPrice: "65000",
         exitPrice: null,
-        realizedPnl: "0",
+        realizedPnl: "-0.325", // the opening fill's fee
         unrealizedPnl: "0",
         createdAt: block?.time.toISOString(),
         createdAtHeight: height,
@@ -175,6 +198,7 @@ describe("indexer REST: accounts", () => {
         orderId: expect.stringMatching(/^[0-9a-f-]{36}$/),
         clientMetadata: "0",
         subaccountNumber: 0,
+        positionSizeBefore: "0", // no position before: no entry price or side either
       },
     ]);
     const bobFills = (
@@ -205,7 +229,10 @@ describe("indexer REST: accounts", () => {
     const sub = (
       (await getIndexer(chain, `/v4/addresses/${alice}/subaccountNumber/0`)).body as { subaccount: Body }
     ).subaccount;
-    expect(sub).toMatchObject({ equity: "10009.675", freeCollateral: "9976.675" });
+    expect(sub).toMatchObject({
+      equity: "10009.675",
+      freeCollateral: usdc(10_009_675_000n - initialOf(660_000_000n)),
+    });
     expect((sub.openPerpetualPositions as Record<string, Body>)["BTC-USD"]).toMatchObject({
       unrealizedPnl: "10",
     });
@@ -223,6 +250,28 @@ describe("indexer REST: accounts", () => {
       subticks: 6_550_000_000n,
     });
     chain.devnet.mine(1);
+    const aliceFills = (
+      (await getIndexer(chain, `/v4/fills?address=${alice}&subaccountNumber=0`)).body as { fills: Body[] }
+    ).fills;
+    // The closing fill found the 0.01 BTC long opened at $65,000; bob's, his short.
+    expect(aliceFills[0]).toMatchObject({
+      side: "SELL",
+      price: "65500",
+      positionSizeBefore: "0.01",
+      entryPriceBefore: "65000",
+      positionSideBefore: "LONG",
+    });
+    const bobClose = (
+      (await getIndexer(chain, `/v4/fills?address=${bob}&subaccountNumber=0`)).body as { fills: Body[] }
+    ).fills[0];
+    expect(bobClose).toMatchObject({
+      side: "BUY",
+      positionSizeBefore: "0.01",
+      entryPriceBefore: "65000",
+      positionSideBefore: "SHORT",
+    });
+    // Realized: (65,500 - 65,000) × 0.01 = $5, minus both fills' fees.
+    const fees = aliceFills.reduce((sum, f) => sum + quantumsOf(f.fee as string), 0n);
     const positions = (
       (await getIndexer(chain, `/v4/perpetualPositions?address=${alice}&subaccountNumber=0`)).body as {
         positions: Body[];
@@ -237,7 +286,7 @@ describe("indexer REST: accounts", () => {
         sumClose: "0.01",
         entryPrice: "65000",
         exitPrice: "65500",
-        realizedPnl: "5",
+        realizedPnl: usdc(5_000_000n - fees),
         unrealizedPnl: "0",
       },
     ]);

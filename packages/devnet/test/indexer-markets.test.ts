@@ -4,6 +4,9 @@
  * the fills of the next block, height, and the reference's error bodies and headers.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { perpetualsGenesis } from "../src/app/genesis-exchange.js";
+import { DEFAULT_MARKETS } from "../src/app/genesis-markets.js";
+import { ppm } from "../src/indexer/format.js";
 import {
   BTC_PRICE_SUBTICKS,
   deliver,
@@ -40,6 +43,11 @@ describe("indexer REST: markets", () => {
     expect(headers.get("access-control-allow-origin")).toBe("*");
     const markets = (body as { markets: Record<string, Body> }).markets;
     expect(Object.keys(markets)).toEqual(["BTC-USD", "ETH-USD", "SOL-USD"]);
+    // BTC-USD's liquidity tier in the genesis: IMF, and MMF = IMF × the maintenance fraction.
+    const btcTier =
+      perpetualsGenesis(DEFAULT_MARKETS).liquidityTiers[DEFAULT_MARKETS[0]?.liquidityTier ?? -1];
+    const imf = BigInt(btcTier?.initialMarginPpm ?? 0);
+    const mmf = (imf * BigInt(btcTier?.maintenanceFractionPpm ?? 0)) / 1_000_000n;
     expect(markets["BTC-USD"]).toEqual({
       clobPairId: "0",
       ticker: "BTC-USD",
@@ -49,8 +57,8 @@ describe("indexer REST: markets", () => {
       volume24H: expect.any(String),
       trades24H: expect.any(Number),
       nextFundingRate: expect.any(String),
-      initialMarginFraction: "0.05",
-      maintenanceMarginFraction: "0.03",
+      initialMarginFraction: ppm(imf),
+      maintenanceMarginFraction: ppm(mmf),
       openInterest: expect.any(String),
       atomicResolution: -10,
       quantumConversionExponent: -9,

@@ -7,12 +7,18 @@
 import { create } from "@bufbuild/protobuf";
 import { clob, sending } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { perpetualsGenesis } from "../src/app/genesis-exchange.js";
+import { DEFAULT_MARKETS } from "../src/app/genesis-markets.js";
 import { type Devnet, startDevnet } from "../src/index.js";
 import { msg, type TestMsg } from "./support/sign-tx.js";
 import { accountOf, broadcastSync, signWire } from "./support/wire.js";
 
 let devnet: Devnet;
 let clientId = 1;
+/** BTC-USD's initial margin fraction in the genesis (its liquidity tier's). */
+const TIER_IMF_PPM =
+  perpetualsGenesis(DEFAULT_MARKETS).liquidityTiers[DEFAULT_MARKETS[0]?.liquidityTier ?? -1]
+    ?.initialMarginPpm ?? 0;
 const who = () => devnet.accounts[2] as { address: string; mnemonic: string };
 
 /** Broadcasts, mines a block, and answers CheckTx's refusal or the delivery result. */
@@ -65,7 +71,7 @@ beforeAll(async () => {
   devnet.app.control.setOracleWalk(false);
   devnet.app.control.setOraclePrice("BTC-USD", "65000");
   devnet.mine(1);
-  // $1,000 of collateral: enough for $6,500 at 5% (the tier), not at 50% (2x).
+  // $1,000 of collateral: enough for $6,500 at the tier's fraction, not at 50% (2x).
   const funded = await deliver(
     [
       msg(
@@ -94,10 +100,10 @@ describe("leverage", () => {
     expect(zero.log).toContain(
       "imf ppm for clob pair 0 must be between (0, 1,000,000]: Invalid update leverage",
     );
-    const tooHigh = await deliver([leverage(10_000)]);
+    const tooHigh = await deliver([leverage(TIER_IMF_PPM / 2)]);
     expect([tooHigh.codespace, tooHigh.code]).toEqual(["subaccounts", 701]);
     expect(tooHigh.log).toContain(
-      "10000 is less than minimum allowed imf (50000) for perpetual 0 resulting in higher than allowed leverage: leverage exceeds maximum allowed",
+      `${TIER_IMF_PPM / 2} is less than minimum allowed imf (${TIER_IMF_PPM}) for perpetual 0 resulting in higher than allowed leverage: leverage exceeds maximum allowed`,
     );
   });
 
@@ -106,8 +112,8 @@ describe("leverage", () => {
     expect(chosen.code, chosen.log).toBe(0);
     const refused = await deliver([longTermBuy()]);
     expect([refused.codespace, refused.code]).toEqual(["clob", 3007]);
-    // Back to the tier's 20x: the same order fits.
-    expect((await deliver([leverage(50_000)])).code).toBe(0);
+    // Back to the tier's fraction: the same order fits.
+    expect((await deliver([leverage(TIER_IMF_PPM)])).code).toBe(0);
     const placed = await deliver([longTermBuy()]);
     expect(placed.code, placed.log).toBe(0);
   });

@@ -3,10 +3,7 @@
  * prices moved and outages opened through the control server; blocks, events, queries and the
  * indexer read back over RPC, REST and gRPC-over-ABCI):
  *
- * - a subaccount taken from healthy to liquidatable by a price move is liquidated against a bid
- *   in the next block's proposed operations (`MatchPerpetualLiquidation`), paying the liquidation
- *   fee, min(1.5% of the fill, what the fill beats the bankruptcy price by), to the insurance fund;
- *   the fill's event and the indexer's LIQUIDATED fill and position follow;
+ * - (a liquidation against a bid, slice by slice within the block limits: `liquidation-limits.test.ts`)
  * - with an empty book, a subaccount at negative equity is deleveraged against the offsetting
  *   short at the bankruptcy price (`MatchPerpetualDeleveraging`), ending at zero equity;
  * - a subaccount left at negative equity after a partial liquidation gets a zero-fill
@@ -20,11 +17,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bech32Of, moduleAddress } from "../src/app/addresses.js";
 import { type Devnet, startDevnet } from "../src/index.js";
 import { type OrderSpec, placeMsg, signMsgs, type TestSigner, testSigner } from "./support/clob-tx.js";
-import { accountOf, bankUusdc, broadcastSync, rpcCall } from "./support/wire.js";
+import { accountOf, broadcastSync, rpcCall } from "./support/wire.js";
 
 let devnet: Devnet;
 let lp: TestSigner;
-let victim: TestSigner;
 let victim2: TestSigner;
 let victim3: TestSigner;
 let nextClientId = 1;
@@ -163,13 +159,17 @@ async function openLong(signer: TestSigner, usd: number): Promise<void> {
 
 beforeAll(async () => {
   devnet = await startDevnet({ ports: "free", blockTimeMs: 0 });
-  [lp, victim, victim2, victim3] = (await Promise.all(
-    devnet.accounts.slice(1, 5).map((a, i) => testSigner(a.mnemonic, i + 1)),
-  )) as [TestSigner, TestSigner, TestSigner, TestSigner];
+  [lp, victim2, victim3] = (await Promise.all(
+    devnet.accounts.slice(1, 4).map((a, i) => testSigner(a.mnemonic, i + 1)),
+  )) as [TestSigner, TestSigner, TestSigner];
   devnet.app.control.setOracleWalk(false);
   devnet.app.control.setOraclePrice("BTC-USD", "50000");
   devnet.app.control.fundSubaccount(lp.address, 0, 100_000_000_000n);
-  for (const s of [victim, victim2, victim3]) devnet.app.control.fundSubaccount(s.address, 0, 1_000_000_000n);
+  for (const s of [victim2, victim3]) devnet.app.control.fundSubaccount(s.address, 0, 1_000_000_000n);
+  // The insurance fund holds $1,000 to pay liquidations below the bankruptcy price.
+  devnet.app.control.fund(bech32Of(moduleAddress("insurance_fund")), [
+    { denom: "uusdc", amount: 1_000_000_000n },
+  ]);
   devnet.mine(1);
 });
 
@@ -199,75 +199,8 @@ describe("devnet control for the risk engine", () => {
 });
 
 describe("liquidations", () => {
-  it("liquidates a subaccount a price move puts below its maintenance margin, against a bid, paying the insurance fund", async () => {
-    await openLong(victim, 50_000);
-    const fund = bech32Of(moduleAddress("insurance_fund"));
-    const fundBefore = await bankUusdc(devnet.endpoints.nodeRest, fund);
-    // Healthy at $50,000: a block passes and nothing is liquidated.
-    devnet.mine(1);
-    expect((await subaccountOf(victim.address)).btc).toBe(QUANTUMS);
-    expect(await place(lp, { side: "buy", subticks: subticksOf(47_450) })).toBe(0);
-    const moved = await control("/prices", { market: "BTC-USD", factor: "0.95" });
-    expect(moved.price).toBe("47500");
-    const before = await subaccountOf(victim.address);
-    devnet.mine(1); // commits; the memclob liquidates after it
-    devnet.mine(1); // carries the liquidation
-    const at = height();
-    const ops = await operationsAt(at);
-    const liquidation = ops.operationsQueue
-      .map((o) => (o.operation.case === "match" ? o.operation.value.match : undefined))
-      .find((m) => m?.case === "matchPerpetualLiquidation")?.value as clob.MatchPerpetualLiquidation;
-    expect(liquidation).toMatchObject({
-      liquidated: { owner: victim.address, number: 0 },
-      clobPairId: 0,
-      perpetualId: 0,
-      totalSize: QUANTUMS,
-      isBuy: false,
-    });
-    expect(liquidation.fills.map((f) => [f.makerOrderId?.subaccountId?.owner, f.fillAmount])).toEqual([
-      [lp.address, QUANTUMS],
-    ]);
-    // By hand: the fill's quote amount at the bid; closing the whole position at the bankruptcy
-    // price would leave zero equity, so the fund gets min(1.5% of it, quote + USDC).
-    const quote = (QUANTUMS * subticksOf(47_450)) / 1_000_000_000n;
-    const beats = quote + before.usdc;
-    const fee = (quote * 15_000n) / 1_000_000n < beats ? (quote * 15_000n) / 1_000_000n : beats;
-    expect(fee).toBe(213_525_000n);
-    expect(await subaccountOf(victim.address)).toEqual({ usdc: before.usdc + quote - fee, btc: 0n });
-    expect(await bankUusdc(devnet.endpoints.nodeRest, fund)).toBe(fundBefore + fee);
-    const fill = (await eventsAt(at)).find(
-      (e) => e.type === "perpx.clob.order_fill" && e.attributes.liquidation === "true",
-    );
-    expect(fill?.attributes).toMatchObject({
-      taker_owner: victim.address,
-      taker_side: "sell",
-      maker_owner: lp.address,
-      quantums: QUANTUMS.toString(),
-      taker_fee: "0",
-      insurance_fund_delta: fee.toString(),
-    });
-    // The indexer: a LIQUIDATED fill for the victim, LIQUIDATION for the bid, a LIQUIDATED position.
-    const base = `${devnet.endpoints.indexer}/v4`;
-    await expect
-      .poll(async () => {
-        const res = await fetch(`${base}/fills?address=${victim.address}&subaccountNumber=0`);
-        const body = (await res.json()) as { fills: { type: string; liquidity: string }[] };
-        return body.fills.map((f) => [f.type, f.liquidity]);
-      })
-      .toContainEqual(["LIQUIDATED", "TAKER"]);
-    const lpFills = (await (
-      await fetch(`${base}/fills?address=${lp.address}&subaccountNumber=0`)
-    ).json()) as {
-      fills: { type: string }[];
-    };
-    expect(lpFills.fills.map((f) => f.type)).toContain("LIQUIDATION");
-    const positions = (await (
-      await fetch(`${base}/perpetualPositions?address=${victim.address}&subaccountNumber=0`)
-    ).json()) as { positions: { status: string; market: string }[] };
-    expect(positions.positions.map((p) => [p.market, p.status])).toContainEqual(["BTC-USD", "LIQUIDATED"]);
-  });
-
   it("deleverages a negative-equity subaccount against the offsetting short when the book cannot absorb it", async () => {
+    await control("/prices", { market: "BTC-USD", price: "47500" });
     await openLong(victim2, 47_500);
     const lpBefore = await subaccountOf(lp.address);
     expect(lpBefore.btc).toBe(-QUANTUMS);
@@ -294,13 +227,24 @@ describe("liquidations", () => {
     expect(lpAfter).toEqual({ usdc: lpBefore.usdc + before.usdc, btc: 0n });
     // The indexer: DELEVERAGED for the victim, OFFSETTING for the short.
     const base = `${devnet.endpoints.indexer}/v4`;
+    type Fill = { type: string; size: string; fee: string; positionSizeBefore?: string };
+    let fills: Fill[] = [];
     await expect
       .poll(async () => {
         const res = await fetch(`${base}/fills?address=${victim2.address}&subaccountNumber=0`);
-        const body = (await res.json()) as { fills: { type: string; size: string }[] };
-        return body.fills.map((f) => [f.type, f.size]);
+        fills = ((await res.json()) as { fills: Fill[] }).fills;
+        return fills.map((f) => [f.type, f.size]);
       })
       .toContainEqual(["DELEVERAGED", "0.3"]);
+    // As the real indexer: a deleveraging fill carries no position-before fields and leaves the
+    // realized PnL alone (minus the opening fill's fee only).
+    const deleveraged = fills.find((f) => f.type === "DELEVERAGED") as Fill;
+    expect(deleveraged.positionSizeBefore).toBeUndefined();
+    const opening = fills.find((f) => f.type === "LIMIT") as Fill;
+    const closed = (await (
+      await fetch(`${base}/perpetualPositions?address=${victim2.address}&subaccountNumber=0`)
+    ).json()) as { positions: { status: string; realizedPnl: string }[] };
+    expect(closed.positions.map((p) => [p.status, p.realizedPnl])).toEqual([["CLOSED", `-${opening.fee}`]]);
     const offset = (await (await fetch(`${base}/fills?address=${lp.address}&subaccountNumber=0`)).json()) as {
       fills: { type: string }[];
     };
@@ -320,8 +264,8 @@ describe("liquidations", () => {
     expect(await blockedInfo()).toMatchObject({ negativeTncSubaccountSeenAtBlock: 0 });
     expect((await withdraw(lp)).code).toBe(0);
     await openLong(victim3, 42_750);
-    // A bid for a third of the position: the liquidation fills it (the fund pays the loss) and
-    // the subaccount keeps negative equity.
+    // A bid for a third of the position: the liquidation fills its first slice from it (the fund
+    // pays the loss) and the subaccount keeps negative equity.
     expect(await place(lp, { side: "buy", quantums: 1_000_000_000n, subticks: subticksOf(38_000) })).toBe(0);
     await control("/prices", { market: "BTC-USD", factor: "0.9" });
     devnet.mine(2);
@@ -343,8 +287,19 @@ describe("liquidations", () => {
     const refused = await withdraw(lp);
     expect([refused.codespace, refused.code]).toEqual(["subaccounts", 102]);
     expect(refused.log).toContain("WithdrawalsAndTransfersBlocked: failed to apply subaccount updates");
-    devnet.mine(seenAt + 50 - height() - 1);
-    expect((await withdraw(lp)).code).toBe(0); // delivered at seenAt + 50
+    // The liquidation goes on a slice per block (the block limits), then the rest is deleveraged;
+    // every block that still sees the negative equity moves the gate on.
+    for (let blocks = 0; (await subaccountOf(victim3.address)).btc !== 0n; blocks++) {
+      expect(blocks).toBeLessThan(100); // a hang guard: the position is closed well before
+      devnet.mine(1);
+    }
+    devnet.mine(1);
+    const last = (await blockedInfo()).negativeTncSubaccountSeenAtBlock;
+    expect(last).toBeGreaterThan(seenAt);
+    expect(await blockedInfo()).toMatchObject({ withdrawalsAndTransfersUnblockedAtBlock: last + 50 });
+    devnet.mine(last + 50 - height() - 2);
+    expect((await withdraw(lp)).code).toBe(102); // delivered at last + 49
+    expect((await withdraw(lp)).code).toBe(0); // delivered at last + 50
   });
 
   it("gates withdrawals for 50 blocks after a chain outage (a 5-minute gap between blocks)", async () => {

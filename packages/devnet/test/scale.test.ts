@@ -6,6 +6,7 @@
  */
 import { clob } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { perpetualsGenesis } from "../src/app/genesis-exchange.js";
 import { DEFAULT_MARKETS } from "../src/app/genesis-markets.js";
 import {
   type Devnet,
@@ -47,13 +48,9 @@ describe("a devnet with 250 markets and 2,000 funded subaccounts", () => {
     expect(clobPairs).toHaveLength(MARKETS);
     expect(marketParams.slice(0, 3).map((m) => m.pair)).toEqual(DEFAULT_MARKETS.map((m) => m.pair));
     expect(new Set(marketParams.map((m) => m.pair)).size).toBe(MARKETS);
-    expect((tiers.body.liquidity_tiers as Loose[]).map((t) => t.name)).toEqual([
-      "Large-Cap",
-      "Mid-Cap",
-      "Long-Tail",
-      "Safety",
-      "Isolated",
-    ]);
+    expect((tiers.body.liquidity_tiers as Loose[]).map((t) => t.name)).toEqual(
+      perpetualsGenesis(DEFAULT_MARKETS).liquidityTiers.map((t) => t.name),
+    );
     for (let id = 0; id < MARKETS; id++) {
       const perp = perpetuals[id].params;
       const pair = clobPairs[id];

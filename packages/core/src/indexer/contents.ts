@@ -224,6 +224,12 @@ export interface FillUpdate {
   readonly builderAddress?: string;
   readonly orderRouterAddress?: string;
   readonly orderRouterFee?: string;
+  /** The unsigned size of the position the fill found (order and liquidation fills). */
+  readonly positionSizeBefore?: string;
+  /** The entry price of the subaccount's latest position in the market before the fill. */
+  readonly entryPriceBefore?: string;
+  /** The side of the subaccount's latest position in the market before the fill. */
+  readonly positionSideBefore?: PositionSide;
 }
 
 /**

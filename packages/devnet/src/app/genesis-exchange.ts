@@ -49,8 +49,9 @@ export function pricesGenesis(profile: DevnetProfile, markets: readonly MarketSp
 }
 
 /**
- * Perpetuals, the liquidity tiers of the reference genesis (large cap 20x, mid cap 10x, long tail
- * 5x, safety 1x, isolated 20x; open-interest caps in quote quantums) and params.
+ * Perpetuals, the liquidity tiers of the reference genesis (`sample_pregenesis.json`: Large-Cap 2%
+ * initial margin (50x), Small-Cap 10%, Long-Tail 20%, Safety 100%, Isolated 5%, Mid-Cap 5%, FX 1%;
+ * open-interest caps in quote quantums, none for Large-Cap) and params.
  */
 export function perpetualsGenesis(markets: readonly MarketSpec[]): PerpetualsGenesis {
   return {
@@ -69,7 +70,7 @@ export function perpetualsGenesis(markets: readonly MarketSpec[]): PerpetualsGen
       {
         id: 0,
         name: "Large-Cap",
-        initialMarginPpm: 50_000,
+        initialMarginPpm: 20_000,
         maintenanceFractionPpm: 600_000,
         impactNotional: 10_000_000_000n,
         openInterestLowerCap: 0n,
@@ -77,11 +78,11 @@ export function perpetualsGenesis(markets: readonly MarketSpec[]): PerpetualsGen
       },
       {
         id: 1,
-        name: "Mid-Cap",
+        name: "Small-Cap",
         initialMarginPpm: 100_000,
         maintenanceFractionPpm: 500_000,
         impactNotional: 5_000_000_000n,
-        openInterestLowerCap: 25_000_000_000_000n,
+        openInterestLowerCap: 20_000_000_000_000n,
         openInterestUpperCap: 50_000_000_000_000n,
       },
       {
@@ -90,8 +91,8 @@ export function perpetualsGenesis(markets: readonly MarketSpec[]): PerpetualsGen
         initialMarginPpm: 200_000,
         maintenanceFractionPpm: 500_000,
         impactNotional: 2_500_000_000n,
-        openInterestLowerCap: 10_000_000_000_000n,
-        openInterestUpperCap: 20_000_000_000_000n,
+        openInterestLowerCap: 5_000_000_000_000n,
+        openInterestUpperCap: 10_000_000_000_000n,
       },
       {
         id: 3,
@@ -99,14 +100,32 @@ export function perpetualsGenesis(markets: readonly MarketSpec[]): PerpetualsGen
         initialMarginPpm: 1_000_000,
         maintenanceFractionPpm: 200_000,
         impactNotional: 2_500_000_000n,
-        openInterestLowerCap: 0n,
-        openInterestUpperCap: 0n,
+        openInterestLowerCap: 2_000_000_000_000n,
+        openInterestUpperCap: 5_000_000_000_000n,
       },
       {
         id: 4,
         name: "Isolated",
         initialMarginPpm: 50_000,
         maintenanceFractionPpm: 600_000,
+        impactNotional: 2_500_000_000n,
+        openInterestLowerCap: 500_000_000_000n,
+        openInterestUpperCap: 1_000_000_000_000n,
+      },
+      {
+        id: 5,
+        name: "Mid-Cap",
+        initialMarginPpm: 50_000,
+        maintenanceFractionPpm: 600_000,
+        impactNotional: 5_000_000_000n,
+        openInterestLowerCap: 40_000_000_000_000n,
+        openInterestUpperCap: 100_000_000_000_000n,
+      },
+      {
+        id: 6,
+        name: "FX",
+        initialMarginPpm: 10_000,
+        maintenanceFractionPpm: 500_000,
         impactNotional: 2_500_000_000n,
         openInterestLowerCap: 500_000_000_000n,
         openInterestUpperCap: 1_000_000_000_000n,

@@ -20,11 +20,11 @@ describe("devnetMarkets", () => {
     expect(devnetMarkets(250, 7n).slice(0, 100)).toEqual(devnetMarkets(100, 7n));
   });
 
-  it("fills the liquidity tiers as the real list does: mid-cap, long-tail, then isolated", () => {
+  it("fills the liquidity tiers as the real list does: small-cap, long-tail, then isolated", () => {
     const markets = devnetMarkets(250, 1n);
     const count = (tier: number) => markets.filter((m) => m.liquidityTier === tier).length;
     expect(count(LIQUIDITY_TIER.largeCap)).toBe(2);
-    expect(count(LIQUIDITY_TIER.midCap)).toBe(28);
+    expect(count(LIQUIDITY_TIER.smallCap)).toBe(28);
     expect(count(LIQUIDITY_TIER.longTail)).toBe(60);
     expect(count(LIQUIDITY_TIER.isolated)).toBe(160);
     for (const m of markets) {

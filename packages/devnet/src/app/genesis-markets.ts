@@ -10,14 +10,22 @@
  * - the oracle's price exponent `floor(log10(price)) - 9` (ten significant digits).
  *
  * The generated markets fill the liquidity tiers as the real network's list does: a few dozen
- * mid-cap markets, then long-tail ones, then isolated ones (their own collateral pool, as markets
+ * small-cap markets, then long-tail ones, then isolated ones (their own collateral pool, as markets
  * listed without governance are).
  */
 import { perpetuals } from "@perpx/proto";
 import { splitmix64 } from "./modules/prices.js";
 
-/** Liquidity tier ids (see `perpetualsGenesis`). */
-export const LIQUIDITY_TIER = { largeCap: 0, midCap: 1, longTail: 2, safety: 3, isolated: 4 } as const;
+/** Liquidity tier ids, as the reference genesis numbers them (see `perpetualsGenesis`). */
+export const LIQUIDITY_TIER = {
+  largeCap: 0,
+  smallCap: 1,
+  longTail: 2,
+  safety: 3,
+  isolated: 4,
+  midCap: 5,
+  fx: 6,
+} as const;
 
 /** One market of the devnet: its oracle, its perpetual and its clob pair (all with the same id). */
 export interface MarketSpec {
@@ -73,7 +81,7 @@ export const DEFAULT_MARKETS: readonly MarketSpec[] = Object.freeze([
     price: 15_000_000_000n,
     minPriceChangePpm: 2_000,
     atomicResolution: -7,
-    liquidityTier: LIQUIDITY_TIER.midCap,
+    liquidityTier: LIQUIDITY_TIER.smallCap,
     marketType: CROSS,
     defaultFundingPpm: 100,
     stepBaseQuantums: 1_000_000n,
@@ -84,8 +92,8 @@ export const DEFAULT_MARKETS: readonly MarketSpec[] = Object.freeze([
 
 /** The most markets `--markets` accepts (the reference listing's hard cap). */
 export const MAX_MARKETS = 500;
-/** Generated markets 3..MID_CAP_END-1 are mid-cap, then long-tail up to LONG_TAIL_END, then isolated. */
-const MID_CAP_END = 30;
+/** Generated markets 3..SMALL_CAP_END-1 are small-cap, then long-tail up to LONG_TAIL_END, then isolated. */
+const SMALL_CAP_END = 30;
 const LONG_TAIL_END = 90;
 /** The listing's defaults for a new market. */
 const LISTING_STEP_BASE_QUANTUMS = 1_000_000n;
@@ -135,8 +143,8 @@ export function devnetMarkets(count: number, seed: bigint): readonly MarketSpec[
     const magnitude = next(8) - 4;
     const price = 1_000_000_000n + BigInt(next(9_000_000_000));
     const tier =
-      id < MID_CAP_END
-        ? LIQUIDITY_TIER.midCap
+      id < SMALL_CAP_END
+        ? LIQUIDITY_TIER.smallCap
         : id < LONG_TAIL_END
           ? LIQUIDITY_TIER.longTail
           : LIQUIDITY_TIER.isolated;
@@ -144,7 +152,7 @@ export function devnetMarkets(count: number, seed: bigint): readonly MarketSpec[
       pair,
       exponent: magnitude - 9,
       price,
-      minPriceChangePpm: tier === LIQUIDITY_TIER.midCap ? 2_000 : LISTING_MIN_PRICE_CHANGE_PPM,
+      minPriceChangePpm: tier === LIQUIDITY_TIER.smallCap ? 2_000 : LISTING_MIN_PRICE_CHANGE_PPM,
       atomicResolution: LISTING_RESOLUTION_OFFSET - magnitude,
       liquidityTier: tier,
       marketType: tier === LIQUIDITY_TIER.isolated ? ISOLATED : CROSS,

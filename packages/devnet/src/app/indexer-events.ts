@@ -17,7 +17,7 @@ import type { clob } from "@perpx/proto";
  * @example
  * ```ts
  * const tier: LiquidityTierEvent = {
- *   kind: "liquidity_tier", id: 0, name: "Large-Cap", initialMarginPpm: 50_000, maintenanceFractionPpm: 600_000,
+ *   kind: "liquidity_tier", id: 0, name: "Large-Cap", initialMarginPpm: 20_000, maintenanceFractionPpm: 600_000,
  *   openInterestLowerCap: 0n, openInterestUpperCap: 0n,
  * };
  * ```

@@ -74,7 +74,7 @@ export function positionBody(
     maxSize: sizeOf(market, position.maxSize),
     entryPrice: position.sumOpen === 0n ? "0" : ratio(position.openQuote, position.sumOpen, priceExponent),
     exitPrice: position.sumClose === 0n ? null : ratio(position.closeQuote, position.sumClose, priceExponent),
-    realizedPnl: scaled(position.realizedPnl * 1_000_000n + fundingPpm, -12),
+    realizedPnl: usdc(position.realizedPnl),
     unrealizedPnl: unrealized,
     createdAt: iso(position.createdAt),
     createdAtHeight: position.createdAtHeight.toString(),
@@ -201,6 +201,26 @@ function orderFields(
   };
 }
 
+/**
+ * The position a fill found, as the real indexer's fill rows carry it: `positionSizeBefore`
+ * (unsigned, "0" when none was open), and the latest position's `entryPriceBefore` and
+ * `positionSideBefore` when there is one; nothing on a deleveraging fill.
+ */
+function beforeFields(
+  market: MarketDefinition,
+  fill: FillRecord,
+): Pick<FillResponseObject, "positionSizeBefore" | "entryPriceBefore" | "positionSideBefore"> {
+  const before = fill.before;
+  if (before === undefined) return {};
+  return {
+    positionSizeBefore: sizeOf(market, before.size),
+    ...(before.sumOpen === 0n || before.openQuote === 0n
+      ? {}
+      : { entryPriceBefore: ratio(before.openQuote, before.sumOpen, -6 - market.atomicResolution) }),
+    ...(before.side === undefined ? {} : { positionSideBefore: before.side }),
+  };
+}
+
 /** A fill's REST body. */
 export function fillBody(
   market: MarketDefinition,
@@ -223,6 +243,7 @@ export function fillBody(
     ...(orders(fill.orderKey) ? { orderId: orderUuid(fill.orderKey) } : {}),
     clientMetadata: String(fill.clientMetadata),
     subaccountNumber: fill.subaccountNumber,
+    ...beforeFields(market, fill),
   };
 }
 
@@ -248,6 +269,7 @@ export function fillUpdateBody(market: MarketDefinition, fill: FillRecord): Fill
     fee: usdc(fill.fee),
     affiliateRevShare: "0",
     ticker: market.ticker,
+    ...beforeFields(market, fill),
   };
 }
 

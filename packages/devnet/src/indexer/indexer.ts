@@ -169,6 +169,13 @@ export class Indexer implements IndexerFeed {
 
   private applyAccountEvent(located: LocatedIndexerEvent, changes: ChangeSet): void {
     const e = located.event;
+    // The fills first: each takes the position it finds before the accounts model moves it.
+    const made = this.history.apply(located, (address, number, clobPairId) => {
+      const market = this.markets.marketOfPair(clobPairId);
+      return market === undefined
+        ? { size: 0n, openQuote: 0n, sumOpen: 0n }
+        : this.accounts.positionBefore(address, number, market.perpetualId);
+    });
     this.accounts.apply(located);
     if (e.kind === "subaccount_update") {
       const change = changes.of(e.owner, e.number);
@@ -186,7 +193,6 @@ export class Indexer implements IndexerFeed {
     }
     for (const order of this.orders.apply(located))
       this.changeOf(changes, ownerKey(order.order)).orders.push(order);
-    const made = this.history.apply(located);
     for (const fill of made.fills) changes.of(fill.subaccount, fill.subaccountNumber).fills.push(fill);
     for (const transfer of made.transfers) {
       for (const side of [transfer.sender, transfer.recipient]) {

@@ -64,8 +64,13 @@ describe("subaccounts keeper", () => {
         perpetualPositions: [{ perpetualId: 0, quantums: -BTC, fundingIndex: 0n, quoteBalance: 0n }],
       });
       expect(k.subaccounts.netCollateral(ctx, alice0)).toBe(9_967_500_000n);
-      expect(k.subaccounts.initialMarginRequirement(ctx, alice0)).toBe(3_250n * USDC);
-      expect(k.subaccounts.maintenanceMarginRequirement(ctx, alice0)).toBe(1_950n * USDC);
+      // 1 BTC at $65,000 at the tier's fractions: initial IMF of it, maintenance that × the fraction.
+      const tier = k.perpetuals.liquidityTierOf(ctx, 0);
+      const initial = (65_000n * USDC * BigInt(tier.initialMarginPpm)) / 1_000_000n;
+      expect(k.subaccounts.initialMarginRequirement(ctx, alice0)).toBe(initial);
+      expect(k.subaccounts.maintenanceMarginRequirement(ctx, alice0)).toBe(
+        (initial * BigInt(tier.maintenanceFractionPpm)) / 1_000_000n,
+      );
       expect(k.subaccounts.netCollateral(ctx, bob0)).toBe(10_000n * USDC);
       expect(k.perpetuals.perpetual(ctx, 0).openInterest).toBe(BTC);
     });
@@ -73,19 +78,24 @@ describe("subaccounts keeper", () => {
 
   it("refuses an update that leaves the subaccount under initial margin, and allows one that reduces risk", () => {
     const { app, run } = setup();
-    run((ctx, k) => k.subaccounts.applyUpdates(ctx, fill(alice0, bob0, 2n * BTC, 65_000n)));
-    const tooBig = run((ctx, k) => k.subaccounts.canApplyUpdates(ctx, fill(alice0, bob0, 2n * BTC, 65_000n)));
+    // A long needing $6,500 of initial margin at the tier's fraction (2 BTC at 5%, 5 BTC at 2%).
+    const imf = run((ctx, k) => BigInt(k.perpetuals.liquidityTierOf(ctx, 0).initialMarginPpm));
+    const size = (100_000n * BTC) / imf;
+    run((ctx, k) => k.subaccounts.applyUpdates(ctx, fill(alice0, bob0, size, 65_000n)));
+    const tooBig = run((ctx, k) => k.subaccounts.canApplyUpdates(ctx, fill(alice0, bob0, size, 65_000n)));
     expect(tooBig.ok).toBe(false);
     expect(tooBig.ok ? "" : tooBig.reason).toMatch(/below the initial margin requirement/);
-    expect(() =>
-      run((ctx, k) => k.subaccounts.applyUpdates(ctx, fill(alice0, bob0, 2n * BTC, 65_000n))),
-    ).toThrow(/failed to apply subaccount updates/);
-    // BTC falls to $61,000: alice (long 2 BTC) is under initial margin; selling 1 BTC reduces her risk.
-    app.control.setOraclePrice("BTC-USD", "61000");
+    expect(() => run((ctx, k) => k.subaccounts.applyUpdates(ctx, fill(alice0, bob0, size, 65_000n)))).toThrow(
+      /failed to apply subaccount updates/,
+    );
+    // BTC falls until alice has lost $7,500: she is under initial margin; selling 1 BTC reduces her risk.
+    const fallen = 65_000n - (7_500n * BTC) / size;
+    app.control.setOraclePrice("BTC-USD", fallen.toString());
     run((ctx, k) => {
       const risk = k.subaccounts.risk(ctx, alice0);
+      expect(risk.netCollateral).toBe(2_500n * USDC);
       expect(risk.netCollateral < risk.initial).toBe(true);
-      expect(k.subaccounts.canApplyUpdates(ctx, fill(bob0, alice0, BTC, 61_000n))).toEqual({ ok: true });
+      expect(k.subaccounts.canApplyUpdates(ctx, fill(bob0, alice0, BTC, fallen))).toEqual({ ok: true });
       expect(
         k.subaccounts.canApplyUpdates(ctx, [{ id: alice0, usdcDelta: -1n, perpetualDeltas: [] }]).ok,
       ).toBe(false);
@@ -217,16 +227,23 @@ describe("subaccounts keeper", () => {
       expect(app.checkTx(tx).code).toBe(0);
       return app.produceBlock(new Date(app.latestBlock().time.getTime() + 1000)).txResults[1];
     };
-    // Net collateral 10,000 USDC, initial margin 3,250: withdrawing 7,000 leaves 3,000.
-    const refused = await withdraw(7_000n * USDC, 0n);
+    // Net collateral 10,000 USDC and the tier's initial margin on $65,000: withdrawing $1,000 more
+    // than the excess is refused, $1,000 less is allowed.
+    const imf = run((ctx, k) => BigInt(k.perpetuals.liquidityTierOf(ctx, 0).initialMarginPpm));
+    const excess = 10_000n * USDC - (65_000n * USDC * imf) / 1_000_000n;
+    const refused = await withdraw(excess + 1_000n * USDC, 0n);
     expect(refused).toMatchObject({ code: 102, codespace: "subaccounts" });
     expect(refused?.log).toMatch(/below the initial margin requirement/);
     // Her USDC is 10,000 - 65,000 (the long's price) = -55,000; equity is 10,000 at $65,000.
     expect(run((ctx, k) => k.subaccounts.get(ctx, alice0).usdc)).toBe(-55_000n * USDC);
-    const allowed = await withdraw(6_000n * USDC, 1n);
+    const allowed = await withdraw(excess - 1_000n * USDC, 1n);
     expect(allowed?.code).toBe(0);
-    expect(run((ctx, k) => k.subaccounts.get(ctx, alice0).usdc)).toBe(-61_000n * USDC);
-    expect(run((ctx, k) => k.subaccounts.netCollateral(ctx, alice0))).toBe(4_000n * USDC);
+    expect(run((ctx, k) => k.subaccounts.get(ctx, alice0).usdc)).toBe(
+      -55_000n * USDC - excess + 1_000n * USDC,
+    );
+    expect(run((ctx, k) => k.subaccounts.netCollateral(ctx, alice0))).toBe(
+      10_000n * USDC - excess + 1_000n * USDC,
+    );
   });
 
   it("charges the simulated gas exactly when a deposit, a transfer and a withdrawal are delivered", async () => {

@@ -4,6 +4,12 @@
  * position history the fills make (entry and exit prices, sizes opened and closed, realized PnL,
  * settled funding, OPEN/CLOSED). Equity and free collateral are the chain's margin math
  * (`app/modules/margin.ts`, shared pure code) at the oracle prices the indexer holds.
+ *
+ * Realized PnL is the real indexer's (`dydx_apply_fill_realized_effects`): an order fill that
+ * reduces the position adds `(price - entry price before) × size closed` (long; the other way for a
+ * short), and every order fill subtracts its fee (a maker rebate adds); liquidation fills (both
+ * sides) and deleveraging fills move the position but not its realized PnL; funding stays apart
+ * (`netFunding`).
  */
 import type { IndexerEvent, LocatedIndexerEvent } from "../../app/indexer-events.js";
 import { floorDiv } from "../../app/modules/dtypes.js";
@@ -38,7 +44,10 @@ export interface PositionRecord {
   openQuote: bigint;
   sumClose: bigint;
   closeQuote: bigint;
-  /** Realized trading PnL in quote quantums (rounded down per close). */
+  /**
+   * Realized PnL in quote quantums: closing PnL (rounded down per close) minus the fees of the
+   * order fills, funding apart (see the module comment).
+   */
   realizedPnl: bigint;
   /** Settled funding in millionths of a quote quantum. */
   settledFundingPpm: bigint;
@@ -48,6 +57,22 @@ export interface PositionRecord {
   /** Order of opening (for newest-first lists). */
   readonly openSeq: number;
 }
+
+/**
+ * A subaccount's latest position in a perpetual as a fill found it (the real indexer's
+ * `positionSizeBefore`, `entryPriceBefore`, `positionSideBefore`): the size still open (0 once
+ * closed), and the entry (`openQuote / sumOpen`) and side of the latest position, open or not.
+ */
+export interface PositionBefore {
+  /** Unsigned base quantums still open. */
+  readonly size: bigint;
+  readonly side?: "LONG" | "SHORT";
+  readonly openQuote: bigint;
+  readonly sumOpen: bigint;
+}
+
+/** How a fill moves the realized PnL: `fee` (quote quantums) when it realizes, else not at all. */
+type Realizing = { readonly fee: bigint } | undefined;
 
 /** Equity, free collateral and margin of a subaccount, in quote quantums. */
 export interface SubaccountValue {
@@ -88,8 +113,8 @@ export class AccountsModel {
         const liquidated = subaccountKey(e.liquidated.owner, e.liquidated.number);
         const offsetting = subaccountKey(e.offsetting.owner, e.offsetting.number);
         const delta = e.isBuy ? e.fillAmount : -e.fillAmount;
-        this.trade(liquidated, e.perpetualId, delta, e.totalQuoteQuantums, located);
-        this.trade(offsetting, e.perpetualId, -delta, e.totalQuoteQuantums, located);
+        this.trade(liquidated, e.perpetualId, delta, e.totalQuoteQuantums, located, undefined);
+        this.trade(offsetting, e.perpetualId, -delta, e.totalQuoteQuantums, located, undefined);
         return [liquidated, offsetting];
       }
       default:
@@ -137,27 +162,39 @@ export class AccountsModel {
     const market = this.markets.marketOfPair(e.clobPairId);
     if (market === undefined) return [];
     const keys: string[] = [];
-    for (const order of [e.taker, e.maker]) {
+    const liquidation = e.liquidation === true;
+    for (const [order, fee] of [
+      [e.taker, e.takerFee],
+      [e.maker, e.makerFee],
+    ] as const) {
       const sub = order.orderId?.subaccountId;
       const key = subaccountKey(sub?.owner ?? "", sub?.number ?? 0);
       const delta = order.side === 1 ? e.quantums : -e.quantums;
-      const closedAs = e.liquidation === true && order === e.taker ? "LIQUIDATED" : "CLOSED";
-      this.trade(key, market.perpetualId, delta, e.quoteQuantums, located, closedAs);
+      const closedAs = liquidation && order === e.taker ? "LIQUIDATED" : "CLOSED";
+      const realizing = liquidation ? undefined : { fee };
+      this.trade(key, market.perpetualId, delta, e.quoteQuantums, located, realizing, closedAs);
       keys.push(key);
     }
     return keys;
   }
 
-  /** Books `delta` base quantums traded for `quote` quote quantums on the subaccount's position. */
+  /**
+   * Books `delta` base quantums traded for `quote` quote quantums on the subaccount's position;
+   * an order fill (`realizing`) realizes its closing PnL and fee on the position it finds open (or
+   * the one it opens).
+   */
   private trade(
     key: string,
     perpetualId: number,
     delta: bigint,
     quote: bigint,
     located: LocatedIndexerEvent,
+    realizing: Realizing,
     closedAs: "CLOSED" | "LIQUIDATED" = "CLOSED",
   ): void {
     let open = this.openPosition(key, perpetualId);
+    if (open !== undefined && realizing !== undefined) open.realizedPnl -= realizing.fee;
+    const feeBooked = open !== undefined;
     let remaining = delta;
     let remainingQuote = quote;
     if (open !== undefined && sign(open.size) !== sign(delta)) {
@@ -170,7 +207,8 @@ export class AccountsModel {
       open.closeQuote += closeQuote;
       // Long: proceeds minus cost; short: cost minus what buying back costs.
       const basis = floorDiv(open.openQuote * closeAmount, open.sumOpen);
-      open.realizedPnl += open.side === "LONG" ? closeQuote - basis : basis - closeQuote;
+      if (realizing !== undefined)
+        open.realizedPnl += open.side === "LONG" ? closeQuote - basis : basis - closeQuote;
       open.size += sign(delta) * closeAmount;
       remaining = delta - sign(delta) * closeAmount;
       remainingQuote = quote - closeQuote;
@@ -202,6 +240,7 @@ export class AccountsModel {
       const list = this.histories.get(key) ?? [];
       list.push(open);
       this.histories.set(key, list);
+      if (!feeBooked && realizing !== undefined) open.realizedPnl -= realizing.fee;
     }
     open.size += remaining;
     open.sumOpen += remaining > 0n ? remaining : -remaining;
@@ -218,6 +257,20 @@ export class AccountsModel {
       if (p.perpetualId === perpetualId && p.status === "OPEN") return p;
     }
     return undefined;
+  }
+
+  /**
+   * A subaccount's latest position in a perpetual as it stands now (see {@link PositionBefore});
+   * size 0 and no side when it never had one.
+   */
+  positionBefore(address: string, subaccountNumber: number, perpetualId: number): PositionBefore {
+    const list = this.histories.get(subaccountKey(address, subaccountNumber)) ?? [];
+    for (let i = list.length - 1; i >= 0; i--) {
+      const p = list[i] as PositionRecord;
+      if (p.perpetualId !== perpetualId) continue;
+      return { size: p.sumOpen - p.sumClose, side: p.side, openQuote: p.openQuote, sumOpen: p.sumOpen };
+    }
+    return { size: 0n, openQuote: 0n, sumOpen: 0n };
   }
 
   /** A perpetual's funding index as the latest funding event gave it (0 before any). */

@@ -6,6 +6,7 @@
 import { clob } from "@perpx/proto";
 import type { LocatedIndexerEvent } from "../../app/indexer-events.js";
 import { eventIdHex } from "../block-events.js";
+import type { PositionBefore } from "./accounts.js";
 import { orderIdKey } from "./orderbook.js";
 
 /** One side of a fill. */
@@ -27,7 +28,16 @@ export interface FillRecord {
   readonly createdAt: Date;
   readonly createdAtHeight: bigint;
   readonly transactionHash: string;
+  /** The subaccount's position in the market as the fill found it (order fills; not deleveraging). */
+  readonly before?: PositionBefore;
 }
+
+/** The position a fill of a subaccount finds in a clob pair's market, before the fill moves it. */
+export type PositionBeforeLookup = (
+  address: string,
+  subaccountNumber: number,
+  clobPairId: number,
+) => PositionBefore;
 
 /** A transfer. */
 export interface TransferRecord {
@@ -63,8 +73,15 @@ export class HistoryModel {
     map.set(key, list);
   }
 
-  /** Applies one event; returns the fills and transfers it made. */
-  apply(located: LocatedIndexerEvent): { fills: FillRecord[]; transfers: TransferRecord[] } {
+  /**
+   * Applies one event; returns the fills and transfers it made. `positionBefore` answers the
+   * position an order fill finds (the real indexer sets `positionSizeBefore` and the rest on order
+   * and liquidation fills, not on deleveraging ones): call it before the position moves.
+   */
+  apply(
+    located: LocatedIndexerEvent,
+    positionBefore?: PositionBeforeLookup,
+  ): { fills: FillRecord[]; transfers: TransferRecord[] } {
     const e = located.event;
     const eventId = eventIdHex(located);
     const base = {
@@ -80,11 +97,14 @@ export class HistoryModel {
         [e.maker, "MAKER", e.makerFee, liquidation ? "LIQUIDATION" : "LIMIT"],
       ] as const) {
         const sub = order.orderId?.subaccountId;
+        const owner = sub?.owner ?? "";
+        const number = sub?.number ?? 0;
+        const before = positionBefore?.(owner, number, e.clobPairId);
         const fill: FillRecord = {
           ...base,
           eventId,
-          subaccount: sub?.owner ?? "",
-          subaccountNumber: sub?.number ?? 0,
+          subaccount: owner,
+          subaccountNumber: number,
           liquidity,
           type,
           side: order.side === clob.Order_Side.BUY ? "BUY" : "SELL",
@@ -95,6 +115,7 @@ export class HistoryModel {
           fee,
           orderKey: orderIdKey(order.orderId),
           clientMetadata: order.clientMetadata,
+          ...(before === undefined ? {} : { before }),
         };
         this.push(this.fills, subKey(fill.subaccount, fill.subaccountNumber), fill);
         fills.push(fill);

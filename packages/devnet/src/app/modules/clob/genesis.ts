@@ -48,13 +48,15 @@ export function clobGenesisRecords(markets: readonly MarketSpec[]): ProtoRecord[
       clob.LiquidationsConfigSchema,
       create(clob.LiquidationsConfigSchema, {
         maxLiquidationFeePpm: 15_000,
+        // At most max(10% of the position, $1,000 notional) per position per block.
         positionBlockLimits: {
-          minPositionNotionalLiquidated: 1_000n,
-          maxPositionPortionLiquidatedPpm: 1_000_000,
+          minPositionNotionalLiquidated: 1_000_000_000n,
+          maxPositionPortionLiquidatedPpm: 100_000,
         },
+        // At most $100k notional liquidated and $1M insurance fund loss per subaccount per block.
         subaccountBlockLimits: {
-          maxNotionalLiquidated: 100_000_000_000_000n,
-          maxQuantumsInsuranceLost: 100_000_000_000_000n,
+          maxNotionalLiquidated: 100_000_000_000n,
+          maxQuantumsInsuranceLost: 1_000_000_000_000n,
         },
         fillablePriceConfig: {
           bankruptcyAdjustmentPpm: 1_000_000,
