@@ -44,7 +44,7 @@ export function endpointEnvValues(
 }
 
 function line(name: string, value: string | undefined, required: boolean): string {
-  if (value !== undefined && value.includes("\n")) {
+  if (value?.includes("\n")) {
     throw new InvalidArgumentError(`values.${name}`, "must be one line (give a file path or leave it out)");
   }
   if (value !== undefined && value !== "") return `${name}=${value}`;
