@@ -227,8 +227,7 @@ export interface MissingEndpoint {
 }
 
 /**
- * Options of {@link MissingEndpointError}: the error options plus, when a whole network was
- * checked, every endpoint it lacks.
+ * Options of {@link MissingEndpointError}: the error options, and every endpoint a network lacks.
  *
  * @example
  * ```ts
@@ -240,9 +239,8 @@ export interface MissingEndpointErrorOptions extends PerpxErrorOptions {
   missing?: readonly MissingEndpoint[];
 }
 
-function listMissing(missing: readonly MissingEndpoint[]): string {
-  return missing.map((m) => `${m.envVar} (${m.endpoint})`).join(", ");
-}
+const listMissing = (missing: readonly MissingEndpoint[]) =>
+  missing.map((m) => `${m.envVar} (${m.endpoint})`).join(", ");
 
 /**
  * An endpoint a call needs that neither the caller nor the environment configured; from
