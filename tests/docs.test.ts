@@ -4,8 +4,8 @@
  * conventions are in ./support/docs.ts). An example sees its package's exports, the exports of its
  * own module and (for an internal module) what the package's other modules export, without importing
  * them; a snippet that names `devnet` without declaring it gets a running devnet on free ports, and
- * `PERPX_NODE_RPC` (and `_WS`), `PERPX_NODE_REST`, `PERPX_GRPC_TLS`, `PERPX_GRPC_CA`,
- * `PERPX_MNEMONIC_0` to `PERPX_MNEMONIC_3` and core's `PERPX_*_URL` variables point at it. An
+ * `PERPX_MNEMONIC_0` to `PERPX_MNEMONIC_3` and core's `PERPX_*_URL` variables point at it (gRPC
+ * at its h2c port, so `PERPX_GRPC_CA` stays unset). An
  * `@example` may also use its package's
  * fixtures (./support/docs-fixtures.ts: the node client's `client`, `wallet`, `subaccount`, `btc`,
  * `mnemonic`; the composite client's `client`, `wallet`, `devnetOptions`, `context`, `node`,
@@ -50,14 +50,9 @@ async function sharedDevnet(): Promise<Devnet> {
   if (devnet) return devnet;
   const { startDevnet } = await import("@perpx/devnet");
   devnet = await startDevnet({ ports: "free", blockTimeMs: 50, faucetWindowMs: 0 });
-  process.env.PERPX_NODE_RPC = devnet.endpoints.nodeRpc;
-  process.env.PERPX_NODE_RPC_WS = devnet.endpoints.nodeRpc.replace(/^http/, "ws");
-  process.env.PERPX_NODE_REST = devnet.endpoints.nodeRest;
-  process.env.PERPX_GRPC_TLS = devnet.endpoints.grpcTls;
-  process.env.PERPX_GRPC_CA = devnet.caPem;
   for (const index of [0, 1, 2, 3]) process.env[`PERPX_MNEMONIC_${index}`] = devnet.accounts[index]!.mnemonic;
-  // What the composite client's README quick start reads: core's endpoint variables (gRPC in h2c,
-  // so no CA is needed), and no PERPX_MNEMONIC (it then funds a new wallet from the faucet).
+  // Core's endpoint variables (gRPC in h2c, so no CA is needed), and no PERPX_MNEMONIC (the
+  // composite client's README quick start then funds a new wallet from the faucet).
   const { endpoints } = devnet;
   process.env.PERPX_NODE_RPC_URL = endpoints.nodeRpc;
   process.env.PERPX_NODE_REST_URL = endpoints.nodeRest;

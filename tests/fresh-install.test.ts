@@ -2,13 +2,17 @@
  * A fresh machine: the packed tarballs of the published packages (built `dist/`, as `pnpm pack`
  * makes them for the registry) installed with plain `npm` into an empty folder, no workspace links,
  * every `@perpx/*` dependency resolved to its tarball. The installed `perpx-devnet` CLI starts a
- * devnet, and the composite client's README quick start, taken from the README as written, runs
- * against it from that folder, named only by `PERPX_NETWORK` and the `PERPX_*_URL` variables.
+ * devnet and writes its `.env` (`--print-env`), and the composite client's README quick start, taken
+ * from the README as written, runs against it from that folder with that file as its only
+ * configuration. The README's one-line devnet connection runs as written, the installed `.env`
+ * templates list every variable of core's table, and testnet with nothing set is refused naming
+ * every missing endpoint.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ENDPOINT_NAMES, ENDPOINT_VARIABLES, envTemplate, NETWORK_NAMES, OTHER_ENV_VARS } from "@perpx/core";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FREE_PORTS } from "../packages/devnet/test/support/cli-child.js";
@@ -50,23 +54,31 @@ function run(command: string, args: string[], cwd: string): string {
   return result.stdout;
 }
 
-/** The README's quick start (its first ts block), with its types stripped for plain Node. */
-function quickStart(): string {
+/**
+ * The composite client README's first ts block after `heading` (the quick start: the first of all),
+ * with its types stripped for plain Node.
+ */
+function readmeSnippet(heading = ""): string {
   const readme = readFileSync(join(packagesDir, "composite-client", "README.md"), "utf8");
-  const block = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
-  if (block === undefined) throw new Error("the composite client's README has no ts block");
+  const from = heading ? readme.indexOf(heading) : 0;
+  const block = from < 0 ? undefined : /```ts\n([\s\S]*?)```/.exec(readme.slice(from))?.[1];
+  if (block === undefined) throw new Error(`the composite client's README has no ts block after ${heading}`);
   return ts.transpileModule(block, {
     compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
   }).outputText;
 }
 
-interface DevnetReady {
-  endpoints: Record<string, string>;
+/** The variables a template assigns, commented out (`# NAME=`) or not, in order. */
+function templateNames(text: string): string[] {
+  return [...text.matchAll(/^(?:# )?(PERPX_[A-Z0-9_]+)=/gm)].map((m) => m[1]!);
 }
 
-/** Starts the installed CLI on free ports and resolves with its `--json` ready line. */
-function startDevnetCli(dir: string): Promise<{ child: ChildProcess; ready: DevnetReady }> {
-  const args = ["start", "--json", "--liquidity", "--block-time-ms", "200", "--faucet-window-ms", "0"];
+/** The template's line count: `--print-env` has printed the whole file once it has this many. */
+const ENV_LINES = envTemplate("local").split("\n").length - 1;
+
+/** Starts the installed CLI on free ports and resolves with the `.env` it prints. */
+function startDevnetCli(dir: string): Promise<{ child: ChildProcess; envFile: string }> {
+  const args = ["start", "--print-env", "--liquidity", "--block-time-ms", "200", "--faucet-window-ms", "0"];
   args.push(...FREE_PORTS);
   const child = spawn(join(dir, "node_modules", ".bin", "perpx-devnet"), args, {
     cwd: dir,
@@ -78,8 +90,7 @@ function startDevnetCli(dir: string): Promise<{ child: ChildProcess; ready: Devn
     let err = "";
     child.stdout?.on("data", (chunk: Buffer) => {
       out += chunk.toString();
-      const line = out.split("\n").find((l) => l.startsWith("{"));
-      if (line && out.includes("\n")) resolve({ child, ready: JSON.parse(line) as DevnetReady });
+      if (out.split("\n").length - 1 >= ENV_LINES) resolve({ child, envFile: out });
     });
     child.stderr?.on("data", (chunk: Buffer) => {
       err += chunk.toString();
@@ -94,9 +105,14 @@ function runNode(
   file: string,
   cwd: string,
   env: NodeJS.ProcessEnv,
+  nodeArgs: string[] = [],
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...nodeArgs, file], {
+      cwd,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -137,7 +153,7 @@ function closureOf(names: readonly string[]): string[] {
 describe("a fresh machine: the packed tarballs installed with npm", () => {
   const dir = mkdtempSync(join(tmpdir(), "perpx-fresh-install-"));
   let devnet: ChildProcess | undefined;
-  let ready: DevnetReady;
+  let envFile: string;
 
   beforeAll(async () => {
     const packages = publishable();
@@ -167,7 +183,7 @@ describe("a fresh machine: the packed tarballs installed with npm", () => {
     run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel", "error"], dir);
     const started = await startDevnetCli(dir);
     devnet = started.child;
-    ready = started.ready;
+    envFile = started.envFile;
   }, 180_000);
 
   afterAll(() => {
@@ -185,19 +201,11 @@ describe("a fresh machine: the packed tarballs installed with npm", () => {
     for (const entry of installed) expect(entry.isDirectory(), entry.name).toBe(true);
   });
 
-  it("runs the composite client's README quick start as written against the installed devnet", async () => {
-    writeFileSync(join(dir, "quick-start.mjs"), quickStart());
-    const { endpoints } = ready;
-    const env: NodeJS.ProcessEnv = {
-      ...userEnv(),
-      PERPX_NETWORK: "local",
-      PERPX_NODE_RPC_URL: endpoints.nodeRpc,
-      PERPX_NODE_REST_URL: endpoints.nodeRest,
-      PERPX_GRPC_URL: endpoints.grpc,
-      PERPX_FAUCET_URL: endpoints.faucet,
-      PERPX_INDEXER_URL: endpoints.indexer,
-    };
-    const { code, stdout, stderr } = await runNode("quick-start.mjs", dir, env);
+  it("runs the composite client's README quick start as written with the devnet's .env as its only configuration", async () => {
+    expect(templateNames(envFile)).toEqual(templateNames(envTemplate("local")));
+    writeFileSync(join(dir, ".env"), envFile);
+    writeFileSync(join(dir, "quick-start.mjs"), readmeSnippet());
+    const { code, stdout, stderr } = await runNode("quick-start.mjs", dir, userEnv(), ["--env-file=.env"]);
     expect(stderr).toBe("");
     expect(code).toBe(0);
     const lines = stdout.trim().split("\n");
@@ -205,5 +213,69 @@ describe("a fresh machine: the packed tarballs installed with npm", () => {
     expect(lines[1]).toMatch(/^equity 1000 USDC, 0 positions$/);
     expect(lines[2]).toMatch(/^order \d+: RESTING$/);
     expect(lines[3]).toMatch(/^order \d+: CANCELED$/);
+  }, 60_000);
+
+  it("runs the README's one-line devnet connection as written", async () => {
+    const code = readmeSnippet("## Connecting");
+    expect(code).toContain(
+      "CompositeClient.connect({ endpoints: devnet.endpoints, grpcCaCert: devnet.caPem, wallet })",
+    );
+    writeFileSync(join(dir, "connect-devnet.mjs"), code);
+    const run = await runNode("connect-devnet.mjs", dir, userEnv());
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+  }, 60_000);
+
+  it("ships a .env template per network that lists every variable of core's table", async () => {
+    const expected = [
+      ...ENDPOINT_NAMES.map((name) => ENDPOINT_VARIABLES[name].envVar),
+      ...Object.entries(OTHER_ENV_VARS)
+        .filter(([, row]) => row.inTemplate)
+        .map(([name]) => name),
+    ].sort();
+    const script = [
+      'import { readFileSync } from "node:fs";',
+      'import { envTemplate } from "@perpx/core";',
+      `const out = {};`,
+      `for (const network of ${JSON.stringify(NETWORK_NAMES)}) {`,
+      '  const text = readFileSync("node_modules/@perpx/core/env/" + network + ".env.example", "utf8");',
+      "  out[network] = { text, generated: text === envTemplate(network) };",
+      "}",
+      "console.log(JSON.stringify(out));",
+    ].join("\n");
+    writeFileSync(join(dir, "templates.mjs"), script);
+    const run = await runNode("templates.mjs", dir, userEnv());
+    expect(run.stderr).toBe("");
+    const templates = JSON.parse(run.stdout) as Record<string, { text: string; generated: boolean }>;
+    expect(Object.keys(templates)).toEqual([...NETWORK_NAMES]);
+    for (const [network, { text, generated }] of Object.entries(templates)) {
+      expect(generated, network).toBe(true);
+      expect([...new Set(templateNames(text))].sort(), network).toEqual(expected);
+    }
+  }, 60_000);
+
+  it("refuses PERPX_NETWORK=testnet with nothing else, naming every missing endpoint and its variable", async () => {
+    const script = [
+      'import { CompositeClient } from "@perpx/composite-client";',
+      "const error = await CompositeClient.connect({ env: process.env }).catch((e) => e);",
+      "console.log(JSON.stringify({ name: error.name, missing: error.missing, message: error.message }));",
+    ].join("\n");
+    writeFileSync(join(dir, "testnet.mjs"), script);
+    const run = await runNode("testnet.mjs", dir, { ...userEnv(), PERPX_NETWORK: "testnet" });
+    expect(run.stderr).toBe("");
+    const refused = JSON.parse(run.stdout) as {
+      name: string;
+      missing: { endpoint: string; envVar: string; required: boolean }[];
+      message: string;
+    };
+    expect(refused.name).toBe("MissingEndpointError");
+    expect(refused.missing).toEqual(
+      ENDPOINT_NAMES.map((name) => ({
+        endpoint: name,
+        envVar: ENDPOINT_VARIABLES[name].envVar,
+        required: ENDPOINT_VARIABLES[name].required,
+      })),
+    );
+    for (const name of ENDPOINT_NAMES) expect(refused.message).toContain(ENDPOINT_VARIABLES[name].envVar);
   }, 60_000);
 });

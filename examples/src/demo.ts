@@ -60,8 +60,7 @@ try {
   log(`explorer: ${explorer.url} (open it to watch the book, the blocks and the accounts live)`);
   const connect = async (wallet: LocalWallet) => {
     const client = await CompositeClient.connect({
-      network: "local",
-      endpoints: urls,
+      endpoints: devnet.endpoints,
       grpcCaCert: devnet.caPem,
       wallet,
       pollIntervalMs: 50,

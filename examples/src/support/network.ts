@@ -11,14 +11,7 @@
  * is topped up from the faucet first.
  */
 import { CompositeClient, type ConnectOptions } from "@perpx/composite-client";
-import {
-  type EndpointName,
-  isTimeoutError,
-  type NetworkConfig,
-  type NetworkName,
-  resolveNetwork,
-  usdcToQuoteQuantums,
-} from "@perpx/core";
+import { isTimeoutError, type NetworkName, resolveNetwork, usdcToQuoteQuantums } from "@perpx/core";
 import { type Devnet, GENESIS_ACCOUNTS, startDevnet } from "@perpx/devnet";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { HANG_GUARD_MS } from "./wait.js";
@@ -57,31 +50,10 @@ function walletOf(name: NetworkName): LocalWallet {
   throw new Error(`on ${name}, set PERPX_MNEMONIC to the 24 words of the wallet the examples trade with`);
 }
 
-async function startLocalDevnet(): Promise<{
-  devnet: Devnet;
-  base: ConnectOptions & { network: NetworkConfig };
-}> {
+async function startLocalDevnet(): Promise<{ devnet: Devnet; base: ConnectOptions }> {
   const devnet = await startDevnet({ ports: "free", blockTimeMs: 200, faucetWindowMs: 0, liquidity: true });
-  const { endpoints } = devnet;
-  const urls: Partial<Record<EndpointName, string>> = {
-    nodeRpc: endpoints.nodeRpc,
-    nodeRest: endpoints.nodeRest,
-    grpc: endpoints.grpcTls,
-    faucet: endpoints.faucet,
-    indexer: endpoints.indexer,
-    indexerWs: endpoints.indexerWs,
-    devnetControl: endpoints.devnetControl,
-    sourceL1Rpc: endpoints.sourceL1Rpc,
-    sourceL2Rpc: endpoints.sourceL2Rpc,
-  };
-  return {
-    devnet,
-    base: {
-      network: resolveNetwork({ network: "local", endpoints: urls }),
-      grpcCaCert: devnet.caPem,
-      pollIntervalMs: 100,
-    },
-  };
+  // The devnet's endpoints and CA as they are: gRPC goes to its TLS port, which that CA signed.
+  return { devnet, base: { endpoints: devnet.endpoints, grpcCaCert: devnet.caPem, pollIntervalMs: 100 } };
 }
 
 /**
@@ -112,8 +84,9 @@ async function connectPatiently(options: ConnectOptions): Promise<CompositeClien
 async function openNetwork(options: OpenNetworkOptions = {}): Promise<ExampleNetwork> {
   const fromEnv = process.env.PERPX_NETWORK?.trim();
   const started = fromEnv ? undefined : await startLocalDevnet();
-  const base = started?.base ?? { network: resolveNetwork({ env: process.env }), pollIntervalMs: 250 };
-  const config = base.network;
+  const base: ConnectOptions = started?.base ?? { env: process.env, pollIntervalMs: 250 };
+  // Every endpoint the network lacks, named at once (required ones refuse it), before connecting.
+  const config = resolveNetwork({ env: base.env, endpoints: base.endpoints, requireEndpoints: true });
   const name = config.network.name;
   const clients: CompositeClient[] = [];
   const connect = async (extra: Pick<ConnectOptions, "wallet" | "credential" | "subaccountNumber"> = {}) => {

@@ -11,6 +11,7 @@ import {
   optionKeys,
   resolveNetwork,
   type TradingCredential,
+  validateEndpointUrl,
 } from "@perpx/core";
 import { InvalidArgumentError } from "@perpx/errors";
 import { createIndexerClient, type IndexerClient } from "@perpx/indexer-client";
@@ -26,6 +27,27 @@ import { ClientIds } from "./clientIds.js";
 import { type LiveFeed, startLiveFeed } from "./feed.js";
 import { type HeightTracker, startHeightTracker } from "./height.js";
 import { type CompositeMarket, createMarketCache, type MarketCache } from "./markets.js";
+
+/**
+ * The endpoints `connect` takes: core's endpoint names, plus the devnet's extra `grpcTls` and
+ * `nodeRpcWs` so a devnet's `endpoints` object passes as it is. With `grpcCaCert`, gRPC goes to
+ * `grpcTls` when it is given (the CA belongs to the TLS port; `grpc` is the devnet's h2c one).
+ * `nodeRpcWs` is the same node as `nodeRpc`, whose socket the client derives itself.
+ *
+ * @example
+ * ```ts
+ * const endpoints: ConnectEndpoints = devnet.endpoints;
+ * endpoints.grpcTls?.startsWith("https://"); // true
+ * ```
+ */
+export type ConnectEndpoints = Partial<Record<EndpointName, string>> & {
+  /** gRPC over TLS (a devnet's), used instead of `grpc` when `grpcCaCert` is given. */
+  grpcTls?: string;
+  /** The node's WebSocket RPC (a devnet's): accepted, and the same node as `nodeRpc`. */
+  nodeRpcWs?: string;
+};
+
+const DEVNET_ENDPOINT_KEYS = ["grpcTls", "nodeRpcWs"] as const;
 
 /**
  * Options of {@link CompositeClient.connect}.
@@ -45,10 +67,12 @@ export interface ConnectOptions {
    */
   network?: NetworkName | Network | NetworkConfig;
   /**
-   * Endpoint URLs; each wins over `env` and the preset.
+   * Endpoint URLs; each wins over `env` and the preset. A devnet's `endpoints` object is taken as
+   * it is (see {@link ConnectEndpoints}). Connecting refuses a network that lacks a required
+   * endpoint (`nodeRpc`, `indexer`, `indexerWs`), naming every missing one and its variable.
    * @default {}
    */
-  endpoints?: Partial<Record<EndpointName, string>>;
+  endpoints?: ConnectEndpoints;
   /**
    * Where `PERPX_NETWORK` and the `PERPX_*_URL` variables are read from (e.g. `process.env`).
    * @default {}
@@ -81,8 +105,9 @@ export interface ConnectOptions {
    */
   subaccountNumber?: number;
   /**
-   * PEM of the CA that signed the gRPC endpoint's certificate (a devnet's `caPem`).
-   * @default undefined (the system's CAs)
+   * PEM of the CA that signed the gRPC endpoint's certificate (a devnet's `caPem`); gRPC then goes
+   * to `endpoints.grpcTls` when given, else to `grpc`, which must be `https://`.
+   * @default undefined (the system's CAs; a devnet's `grpc` is h2c and needs none)
    */
   grpcCaCert?: string;
   /**
@@ -179,7 +204,12 @@ const CONNECT_KEYS = optionKeys<ConnectOptions>({
 function checkConnectOptions(options: ConnectOptions): void {
   assertKnownKeys(options, CONNECT_KEYS, "CompositeClient.connect");
   if (options.endpoints !== undefined) {
-    assertKnownKeys(options.endpoints, ENDPOINT_NAMES, "CompositeClient.connect", "endpoints");
+    assertKnownKeys(
+      options.endpoints,
+      [...ENDPOINT_NAMES, ...DEVNET_ENDPOINT_KEYS],
+      "CompositeClient.connect",
+      "endpoints",
+    );
   }
 }
 
@@ -225,7 +255,9 @@ async function findAuthenticator(node: NodeClient, tradingKey: TradingKey): Prom
  * Connects: resolves the network, builds the node client, starts the live height and the market
  * cache, and resolves the trader (none: read-only).
  *
- * @throws {InvalidArgumentError | UnknownNetworkError | MissingEndpointError} for bad options.
+ * @throws {InvalidArgumentError | UnknownNetworkError} for bad options.
+ * @throws {MissingEndpointError} naming every endpoint left unset when a required one is (not for a
+ *   resolved `NetworkConfig`, which is taken as it is).
  * @throws {TransportError} when the node does not answer.
  *
  * @example
@@ -242,8 +274,14 @@ export async function connectContext(options: ConnectOptions = {}): Promise<Clie
   checkConnectOptions(options);
   const config = isNetworkConfig(options.network)
     ? options.network
-    : resolveNetwork({ network: options.network, endpoints: options.endpoints, env: options.env });
-  const grpcUrl = config.endpoints.grpc;
+    : resolveNetwork({
+        network: options.network,
+        endpoints: options.endpoints,
+        env: options.env,
+        requireEndpoints: true,
+      });
+  const grpcTls = options.grpcCaCert ? options.endpoints?.grpcTls : undefined;
+  const grpcUrl = grpcTls ? validateEndpointUrl("grpc", grpcTls, "endpoints.grpcTls") : config.endpoints.grpc;
   const rpc = getEndpoint(config, "nodeRpc");
   const node = createNodeClient({
     nodeRpc: options.subscribeBlocks ? rpc.replace(/^http/, "ws") : rpc,

@@ -17,6 +17,7 @@ export { type BridgeDeposit, type BridgeDepositParams, bridgeDeposit } from "./b
 export { batchCancelOrders, cancelAllOrders } from "./cancels.js";
 export {
   type ClientContext,
+  type ConnectEndpoints,
   type ConnectOptions,
   connectContext,
   marketOf,

@@ -10,11 +10,15 @@ const net = useDevnet();
 const dir = mkdtempSync(join(tmpdir(), "perpx-composite-readme-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The README's first TypeScript block after `heading` (the quick start: the first one of all). */
-function snippet(heading = ""): string {
+/**
+ * The README's first TypeScript block after `heading` (the quick start: the first one of all), or
+ * its `nth` one after it.
+ */
+function snippet(heading = "", nth = 0): string {
   const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
   const from = heading ? readme.indexOf(heading) : 0;
-  const block = from < 0 ? undefined : /```ts\n([\s\S]*?)```/.exec(readme.slice(from))?.[1];
+  const blocks = from < 0 ? [] : [...readme.slice(from).matchAll(/```ts\n([\s\S]*?)```/g)];
+  const block = blocks[nth]?.[1];
   if (!block) throw new Error(`the README has no ts block after ${JSON.stringify(heading)}`);
   return block;
 }
@@ -54,6 +58,20 @@ describe("the README's quick start", () => {
     expect(lines[1]).toMatch(/^equity \d+(\.\d+)? USDC, 0 positions$/);
     expect(lines[2]).toMatch(/^order \d+: RESTING$/);
     expect(lines[3]).toMatch(/^order \d+: CANCELED$/);
+  });
+
+  it("'Connecting' runs as written: a devnet in one line, and testnet with nothing set refused naming every variable", async () => {
+    expect(await runSnippet(snippet("## Connecting"), "connect-devnet")).toEqual([]);
+    const code = snippet("## Connecting", 1).replace(
+      /^(required\.map.*?);/m,
+      "console.log(JSON.stringify($1));",
+    );
+    const [printed] = await runSnippet(code, "connect-testnet");
+    expect(JSON.parse(printed ?? "null")).toEqual([
+      "PERPX_NODE_RPC_URL",
+      "PERPX_INDEXER_URL",
+      "PERPX_INDEXER_WS_URL",
+    ]);
   });
 
   it("'When the network fails mid-order' runs as written: placed, or in flight and looked up", async () => {

@@ -1,13 +1,7 @@
 import { InvalidArgumentError, isInvalidArgumentError } from "@perpx/errors";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  ENDPOINT_ENV_VARS,
-  ENDPOINT_NAMES,
-  getEndpoint,
-  indexerSocketUrl,
-  resolveNetwork,
-  validateEndpointUrl,
-} from "./endpoints.js";
+import { ENDPOINT_ENV_VARS, ENDPOINT_NAMES } from "./endpoint-table.js";
+import { getEndpoint, indexerSocketUrl, resolveNetwork, validateEndpointUrl } from "./endpoints.js";
 import { isMissingEndpointError, MissingEndpointError, UnknownNetworkError } from "./errors.js";
 import { local, mainnet, testnet } from "./networks.js";
 
@@ -162,6 +156,42 @@ describe("getEndpoint", () => {
     const config = resolveNetwork({ network: "local" });
     expect(() => getEndpoint(config, "mcp")).toThrow(/PERPX_MCP_URL/);
     expect(() => getEndpoint(config, "explorer")).toThrow(/PERPX_EXPLORER_URL/);
+  });
+});
+
+describe("resolveNetwork: requireEndpoints", () => {
+  it("refuses testnet with nothing set in one error naming every missing endpoint and its variable", () => {
+    const error = thrown(() =>
+      resolveNetwork({ env: { PERPX_NETWORK: "testnet" }, requireEndpoints: true }),
+    ) as MissingEndpointError;
+    expect(isMissingEndpointError(error)).toBe(true);
+    expect(error.network).toBe("testnet");
+    expect(error.missing.map((m) => m.endpoint)).toEqual(ENDPOINT_NAMES);
+    expect(error.missing.filter((m) => m.required).map((m) => m.envVar)).toEqual([
+      "PERPX_NODE_RPC_URL",
+      "PERPX_INDEXER_URL",
+      "PERPX_INDEXER_WS_URL",
+    ]);
+    for (const name of ENDPOINT_NAMES) expect(error.message).toContain(ENDPOINT_ENV_VARS[name]);
+    expect(error.message).toMatch(/Required, set each: PERPX_NODE_RPC_URL \(nodeRpc\), PERPX_INDEXER_URL/);
+    expect(error.message).toMatch(/Optional, not set: PERPX_NODE_REST_URL \(nodeRest\)/);
+  });
+
+  it("passes once the required endpoints are set, and lists only what is still missing", () => {
+    const env = {
+      PERPX_NETWORK: "testnet",
+      PERPX_NODE_RPC_URL: "https://rpc.example.com",
+      PERPX_INDEXER_URL: "https://indexer.example.com",
+    };
+    const error = thrown(() => resolveNetwork({ env, requireEndpoints: true })) as MissingEndpointError;
+    expect(error.missing.filter((m) => m.required).map((m) => m.endpoint)).toEqual(["indexerWs"]);
+    expect(error.endpoint).toBe("indexerWs");
+    const config = resolveNetwork({
+      env: { ...env, PERPX_INDEXER_WS_URL: "wss://indexer.example.com" },
+      requireEndpoints: true,
+    });
+    expect(config.endpoints.nodeRpc).toBe("https://rpc.example.com");
+    expect(resolveNetwork({ network: "local", requireEndpoints: true }).network.name).toBe("local");
   });
 });
 

@@ -1,132 +1,14 @@
 import { InvalidArgumentError } from "@perpx/errors";
-import { MissingEndpointError } from "./errors.js";
-import { deepFreeze } from "./freeze.js";
+import {
+  ENDPOINT_ENV_VARS,
+  ENDPOINT_NAMES,
+  ENDPOINT_VARIABLES,
+  type EndpointName,
+  type Endpoints,
+  NETWORK_ENV_VAR,
+} from "./endpoint-table.js";
+import { type MissingEndpoint, MissingEndpointError } from "./errors.js";
 import { getNetwork, type Network, type NetworkName } from "./networks.js";
-
-/**
- * The names of the endpoints a network can have.
- *
- * | name | what | spec placeholder |
- * |---|---|---|
- * | `nodeRpc` | CometBFT JSON-RPC (HTTP; WebSocket at `/websocket`) | `{node_rpc_url}` |
- * | `nodeRest` | Cosmos REST | `{node_rest_url}` |
- * | `grpc` | gRPC (TLS on mainnet and testnet, h2c on the devnet) | `{grpc_host}` |
- * | `evmRpc` | EVM JSON-RPC over HTTP | `{evm_rpc_url}` |
- * | `evmWs` | EVM JSON-RPC over WebSocket | `{evm_ws_url}` |
- * | `indexer` | indexer REST (paths `/v4/...` below it) | `{indexer_url}` |
- * | `indexerWs` | indexer WebSocket base (socket at `/v4/ws` below it) | `{indexer_ws_url}` |
- * | `faucet` | faucet (`POST /faucet/tokens` below it) | `{faucet_url}` |
- * | `mcp` | agent (MCP) server (`/mcp` below it) | `{mcp_url}` |
- * | `explorer` | block explorer | `{explorer_url}` |
- * | `devnetControl` | the local devnet's control server (`/devnet/...`) | perpx only |
- * | `sourceL1Rpc` | JSON-RPC of the bridge's L1 source chain (deposits) | perpx only |
- * | `sourceL2Rpc` | JSON-RPC of the bridge's L2 source chain (deposits) | perpx only |
- *
- * @example
- * ```ts
- * const name: EndpointName = "indexerWs";
- * ```
- */
-export type EndpointName =
-  | "nodeRpc"
-  | "nodeRest"
-  | "grpc"
-  | "evmRpc"
-  | "evmWs"
-  | "indexer"
-  | "indexerWs"
-  | "faucet"
-  | "mcp"
-  | "explorer"
-  | "devnetControl"
-  | "sourceL1Rpc"
-  | "sourceL2Rpc";
-
-/**
- * Endpoint URLs by name. URLs are bases, without a trailing slash.
- *
- * @example
- * ```ts
- * const endpoints: Partial<Endpoints> = { nodeRpc: "https://rpc.example.com", indexer: "https://indexer.example.com" };
- * ```
- */
-export type Endpoints = Record<EndpointName, string>;
-
-/**
- * The environment variable that configures each endpoint.
- *
- * @example
- * ```ts
- * ENDPOINT_ENV_VARS.indexerWs; // "PERPX_INDEXER_WS_URL"
- * ```
- */
-export const ENDPOINT_ENV_VARS: Readonly<Record<EndpointName, string>> = /* @__PURE__ */ deepFreeze({
-  nodeRpc: "PERPX_NODE_RPC_URL",
-  nodeRest: "PERPX_NODE_REST_URL",
-  grpc: "PERPX_GRPC_URL",
-  evmRpc: "PERPX_EVM_RPC_URL",
-  evmWs: "PERPX_EVM_WS_URL",
-  indexer: "PERPX_INDEXER_URL",
-  indexerWs: "PERPX_INDEXER_WS_URL",
-  faucet: "PERPX_FAUCET_URL",
-  mcp: "PERPX_MCP_URL",
-  explorer: "PERPX_EXPLORER_URL",
-  devnetControl: "PERPX_DEVNET_CONTROL_URL",
-  sourceL1Rpc: "PERPX_SOURCE_L1_RPC_URL",
-  sourceL2Rpc: "PERPX_SOURCE_L2_RPC_URL",
-});
-
-/**
- * The environment variable that picks the network preset when the caller does not.
- *
- * @example
- * ```ts
- * resolveNetwork({ env: { [NETWORK_ENV_VAR]: "testnet" } }).network.name; // "testnet"
- * ```
- */
-export const NETWORK_ENV_VAR = "PERPX_NETWORK";
-
-/**
- * The endpoint names, in a stable order.
- *
- * @example
- * ```ts
- * for (const name of ENDPOINT_NAMES) console.log(name, ENDPOINT_ENV_VARS[name]);
- * ```
- */
-export const ENDPOINT_NAMES: readonly EndpointName[] = /* @__PURE__ */ deepFreeze([
-  "nodeRpc",
-  "nodeRest",
-  "grpc",
-  "evmRpc",
-  "evmWs",
-  "indexer",
-  "indexerWs",
-  "faucet",
-  "mcp",
-  "explorer",
-  "devnetControl",
-  "sourceL1Rpc",
-  "sourceL2Rpc",
-]);
-
-const HTTP = ["http:", "https:"] as const;
-const WS = ["ws:", "wss:"] as const;
-const PROTOCOLS: Readonly<Record<EndpointName, readonly string[]>> = {
-  nodeRpc: HTTP,
-  nodeRest: HTTP,
-  grpc: HTTP,
-  evmRpc: HTTP,
-  evmWs: WS,
-  indexer: HTTP,
-  indexerWs: WS,
-  faucet: HTTP,
-  mcp: HTTP,
-  explorer: HTTP,
-  devnetControl: HTTP,
-  sourceL1Rpc: HTTP,
-  sourceL2Rpc: HTTP,
-};
 
 /**
  * An environment: variable names to values. Pass `process.env` (or any record); the library never
@@ -165,6 +47,13 @@ export interface ResolveNetworkOptions {
    * @default {} (nothing is read from the environment)
    */
   env?: Env | undefined;
+  /**
+   * Refuse the network while a required endpoint of {@link ENDPOINT_VARIABLES} is not configured,
+   * with one {@link MissingEndpointError} that names every endpoint left unset (required and
+   * optional) and its variable.
+   * @default false (a missing endpoint is refused only when a call needs it, by {@link getEndpoint})
+   */
+  requireEndpoints?: boolean | undefined;
 }
 
 /**
@@ -227,7 +116,7 @@ export function validateEndpointUrl(
   } catch {
     throw new InvalidArgumentError(source, `${describeUrl(text)} is not a valid URL`);
   }
-  const allowed = PROTOCOLS[name];
+  const allowed = ENDPOINT_VARIABLES[name].schemes;
   if (!allowed.includes(url.protocol)) {
     throw new InvalidArgumentError(
       source,
@@ -248,6 +137,8 @@ export function validateEndpointUrl(
  * @returns the network with its configured endpoints.
  * @throws {UnknownNetworkError} when `network` or `PERPX_NETWORK` names no preset.
  * @throws {InvalidArgumentError} naming the option or environment variable of an invalid URL.
+ * @throws {MissingEndpointError} with `requireEndpoints`, naming every endpoint not configured
+ *   (`error.missing`) when a required one is among them.
  *
  * @example
  * ```ts
@@ -256,6 +147,7 @@ export function validateEndpointUrl(
  * const config = resolveNetwork({ network: "testnet", env: { PERPX_NODE_RPC_URL: "http://127.0.0.1:26657" } });
  * getEndpoint(config, "nodeRpc"); // "http://127.0.0.1:26657"
  * getEndpoint(resolveNetwork({ network: "testnet", env: {} }), "nodeRpc"); // throws MissingEndpointError
+ * resolveNetwork({ network: "testnet", env: {}, requireEndpoints: true }); // throws MissingEndpointError naming PERPX_NODE_RPC_URL, PERPX_INDEXER_URL, PERPX_INDEXER_WS_URL and the optional ones
  * ```
  */
 export function resolveNetwork(options: ResolveNetworkOptions = {}): NetworkConfig {
@@ -287,7 +179,20 @@ export function resolveNetwork(options: ResolveNetworkOptions = {}): NetworkConf
     if (fallback !== undefined)
       endpoints[name] = validateEndpointUrl(name, fallback, `${network.name} preset`);
   }
+  if (options.requireEndpoints === true) requireEndpoints(network.name, endpoints);
   return Object.freeze({ network, endpoints: Object.freeze(endpoints) });
+}
+
+function requireEndpoints(network: string, endpoints: Partial<Endpoints>): void {
+  const missing: MissingEndpoint[] = ENDPOINT_NAMES.filter((name) => endpoints[name] === undefined).map(
+    (name) => ({
+      endpoint: name,
+      envVar: ENDPOINT_ENV_VARS[name],
+      required: ENDPOINT_VARIABLES[name].required,
+    }),
+  );
+  const first = missing.find((m) => m.required);
+  if (first !== undefined) throw new MissingEndpointError(first.endpoint, first.envVar, network, { missing });
 }
 
 /**

@@ -210,7 +210,42 @@ export class InvalidAmountError extends PerpxError {
 export const isInvalidAmountError = errorGuard<InvalidAmountError>("InvalidAmountError");
 
 /**
- * An endpoint a call needs that neither the caller nor the environment configured.
+ * One endpoint left unset, as {@link MissingEndpointError} lists it.
+ *
+ * @example
+ * ```ts
+ * const missing: MissingEndpoint = { endpoint: "indexer", envVar: "PERPX_INDEXER_URL", required: true };
+ * ```
+ */
+export interface MissingEndpoint {
+  /** The endpoint's name, e.g. `"indexer"`. */
+  readonly endpoint: string;
+  /** The environment variable that configures it, e.g. `"PERPX_INDEXER_URL"`. */
+  readonly envVar: string;
+  /** Whether the network is refused without it (see core's `ENDPOINT_VARIABLES`). */
+  readonly required: boolean;
+}
+
+/**
+ * Options of {@link MissingEndpointError}: the error options, and every endpoint a network lacks.
+ *
+ * @example
+ * ```ts
+ * const options: MissingEndpointErrorOptions = { missing: [{ endpoint: "nodeRpc", envVar: "PERPX_NODE_RPC_URL", required: true }] };
+ * ```
+ */
+export interface MissingEndpointErrorOptions extends PerpxErrorOptions {
+  /** Every endpoint left unset, required and optional. @default only `endpoint`, as required */
+  missing?: readonly MissingEndpoint[];
+}
+
+const listMissing = (missing: readonly MissingEndpoint[]) =>
+  missing.map((m) => `${m.envVar} (${m.endpoint})`).join(", ");
+
+/**
+ * An endpoint a call needs that neither the caller nor the environment configured; from
+ * `resolveNetwork({ requireEndpoints: true })`, every endpoint of the network left unset at once
+ * (`missing`), the required ones named in the message first.
  *
  * @example
  * ```ts
@@ -225,27 +260,42 @@ export const isInvalidAmountError = errorGuard<InvalidAmountError>("InvalidAmoun
  */
 export class MissingEndpointError extends PerpxError {
   override name = "MissingEndpointError";
-  /** The endpoint that was asked for, e.g. `"indexer"`. */
+  /** The endpoint that was asked for (the first required one missing), e.g. `"indexer"`. */
   readonly endpoint: string;
   /** The environment variable that would have configured it, e.g. `"PERPX_INDEXER_URL"`. */
   readonly envVar: string;
   /** The network preset it was asked on. */
   readonly network: string;
+  /** Every endpoint left unset, required and optional (just `endpoint` when one call asked). */
+  readonly missing: readonly MissingEndpoint[];
 
   /**
    * @param endpoint - the endpoint's name.
    * @param envVar - the environment variable that configures it.
    * @param network - the network preset's name.
+   * @param options - error options and `missing`, every endpoint left unset.
    */
-  constructor(endpoint: string, envVar: string, network: string, options: PerpxErrorOptions = {}) {
-    super("MISSING_ENDPOINT", `No ${endpoint} endpoint is configured for ${network}`, {
-      metaMessages: [`Pass endpoints.${endpoint} or set the environment variable ${envVar}.`],
-      docsPath: "/core/networks",
-      ...options,
-    });
+  constructor(endpoint: string, envVar: string, network: string, options: MissingEndpointErrorOptions = {}) {
+    const { missing = [{ endpoint, envVar, required: true }], ...rest } = options;
+    const required = missing.filter((m) => m.required);
+    const optional = missing.filter((m) => !m.required);
+    const short =
+      required.length > 1
+        ? `No ${required.map((m) => m.endpoint).join(", ")} endpoints are configured for ${network}`
+        : `No ${endpoint} endpoint is configured for ${network}`;
+    const meta =
+      missing.length > 1
+        ? [
+            `Required, set each: ${listMissing(required)}.`,
+            ...(optional.length ? [`Optional, not set: ${listMissing(optional)}.`] : []),
+            `Or pass them as endpoints.<name>. A commented template of every variable: envTemplate(${JSON.stringify(network)}) of @perpx/core (@perpx/core/env/${network}.env.example).`,
+          ]
+        : [`Pass endpoints.${endpoint} or set the environment variable ${envVar}.`];
+    super("MISSING_ENDPOINT", short, { metaMessages: meta, docsPath: "/core/networks", ...rest });
     this.endpoint = endpoint;
     this.envVar = envVar;
     this.network = network;
+    this.missing = missing;
   }
 }
 

@@ -38,17 +38,24 @@ export {
 export {
   ENDPOINT_ENV_VARS,
   ENDPOINT_NAMES,
+  ENDPOINT_VARIABLES,
   type EndpointName,
   type Endpoints,
+  type EndpointVariable,
+  NETWORK_ENV_VAR,
+  OTHER_ENV_VARS,
+  type OtherEnvVar,
+} from "./endpoint-table.js";
+export {
   type Env,
   getEndpoint,
   indexerSocketUrl,
-  NETWORK_ENV_VAR,
   type NetworkConfig,
   type ResolveNetworkOptions,
   resolveNetwork,
   validateEndpointUrl,
 } from "./endpoints.js";
+export { type EnvValues, endpointEnvValues, envTemplate } from "./env-template.js";
 export {
   type AmountKind,
   InvalidAmountError,
@@ -62,7 +69,9 @@ export {
   isInvalidOrderError,
   isMissingEndpointError,
   isUnknownNetworkError,
+  type MissingEndpoint,
   MissingEndpointError,
+  type MissingEndpointErrorOptions,
   UnknownNetworkError,
 } from "./errors.js";
 export { Exact, type ExactInput } from "./exact.js";

@@ -1,5 +1,5 @@
 import { DEFAULT_PREFIX, VALOPER_PREFIX } from "@perpx/address";
-import type { Endpoints } from "./endpoints.js";
+import type { Endpoints } from "./endpoint-table.js";
 import { UnknownNetworkError } from "./errors.js";
 import { deepFreeze } from "./freeze.js";
 import {

@@ -2,13 +2,15 @@
 /**
  * `perpx-devnet`: starts a local perpx network in this process.
  *
- *   perpx-devnet start [--profile local|testnet|mainnet] [--block-time-ms N] [--state DIR] [--json]
+ *   perpx-devnet start [--profile local|testnet|mainnet] [--block-time-ms N] [--state DIR]
+ *                      [--json | --print-env]
  *                      [--host HOST] [--port-<server> N] [--faucet-window-ms N]
  *                      [--pruning-keep-recent N] [--markets N] [--subaccounts N] [--liquidity]
  *                      [--ibc-relay-delay-blocks N]
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { endpointEnvValues, envTemplate } from "@perpx/core";
 import type { DevnetProfile } from "./app/contract.js";
 import { MAX_FUNDED_SUBACCOUNTS } from "./app/funded-subaccounts.js";
 import { DEFAULT_MARKETS, MAX_MARKETS } from "./app/genesis-markets.js";
@@ -43,6 +45,9 @@ Options:
   --block-time-ms <n>     milliseconds between blocks (default 1000; 0 = only on demand)
   --state <dir>           persist the state there after every block and resume from it
   --json                  print one line {"ready":true,"endpoints":{...}} when ready, nothing else
+  --print-env             print the devnet's .env when ready, nothing else: the variables of
+                          @perpx/core's template for the profile, filled with this devnet's URLs
+                          (perpx-devnet start --print-env > .env; a testnet's .env is the same file)
   --host <host>           interface to bind (default 127.0.0.1)
   --faucet-window-ms <n>  faucet rate limit: one request per address per n ms (default 10000)
   --pruning-keep-recent <n>
@@ -89,6 +94,7 @@ function parse(argv: string[]) {
       "block-time-ms": { type: "string" },
       state: { type: "string" },
       json: { type: "boolean" },
+      "print-env": { type: "boolean" },
       host: { type: "string" },
       "faucet-window-ms": { type: "string" },
       "pruning-keep-recent": { type: "string" },
@@ -144,7 +150,9 @@ function banner(devnet: Devnet, startedMs: number): string {
 }
 
 async function start(values: Record<string, string | boolean | undefined>): Promise<void> {
-  const json = values.json === true;
+  const printEnv = values["print-env"] === true;
+  if (printEnv && values.json === true) throw usageError("--json and --print-env both own stdout: give one");
+  const json = values.json === true || printEnv; // machine output only: no banner, no stop message
   const began = performance.now();
   const profile = (values.profile as string | undefined) ?? "local";
   if (profile !== "local" && profile !== "testnet" && profile !== "mainnet") {
@@ -217,7 +225,9 @@ async function start(values: Record<string, string | boolean | undefined>): Prom
     process.exit(0);
   }
   const startedMs = Math.round(performance.now() - began);
-  if (json) {
+  if (printEnv) {
+    process.stdout.write(envTemplate(started.profile, endpointEnvValues({ ...started.endpoints })));
+  } else if (json) {
     console.log(
       JSON.stringify({
         ready: true,

@@ -7,11 +7,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DirectSecp256k1HdWallet } from "@cosmjs/proto-signing";
 import { GasPrice, SigningStargateClient, StargateClient } from "@cosmjs/stargate";
+import { envTemplate, resolveNetwork } from "@perpx/core";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { GENESIS_ACCOUNTS, STATE_FILE, TLS_FILES } from "../src/index.js";
 import { LIQUIDITY_SIGNER_LABEL } from "../src/liquidity/maker.js";
 import { devnetSigner } from "../src/liquidity/signer.js";
-import { killChildren, runCli, startCli } from "./support/cli-child.js";
+import { killChildren, runCli, startCli, startCliEnv } from "./support/cli-child.js";
 
 const dirs: string[] = [];
 
@@ -132,6 +133,26 @@ describe("perpx-devnet start", () => {
     expect(answer.subaccount.asset_positions[0]).toMatchObject({ asset_id: 0, quantums: "10000000000000" });
     run.child.kill("SIGKILL");
     await run.exited;
+  }, 150_000);
+
+  it("--print-env prints core's template for the profile filled with the running devnet's URLs", async () => {
+    const template = envTemplate("local");
+    const started = await startCliEnv([], template.split("\n").length - 1);
+    const names = (text: string) => [...text.matchAll(/^(?:# )?(PERPX_[A-Z0-9_]+)=/gm)].map((m) => m[1]);
+    expect(names(started.printed)).toEqual(names(template));
+    const env = Object.fromEntries(
+      [...started.printed.matchAll(/^(PERPX_[A-Z0-9_]+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]),
+    );
+    const config = resolveNetwork({ env, requireEndpoints: true });
+    expect(config.network.name).toBe("local");
+    expect(config.endpoints.nodeRpc).not.toBe("http://127.0.0.1:26657"); // this devnet's free port
+    const status = await fetch(`${config.endpoints.nodeRpc}/status`);
+    expect(status.ok).toBe(true);
+    const markets = await fetch(`${config.endpoints.indexer}/v4/perpetualMarkets`);
+    expect(markets.ok).toBe(true);
+    started.child.kill("SIGTERM");
+    expect((await started.exited).code).toBe(0);
+    expect(started.stdout()).toBe(started.printed);
   }, 150_000);
 
   it("stops cleanly on SIGINT", async () => {

@@ -184,7 +184,7 @@ export type BoundActions<A> = {
  * ```ts
  * import { local } from "@perpx/core";
  *
- * const node = createNodeClient({ nodeRpc: process.env.PERPX_NODE_RPC ?? "http://127.0.0.1:26657", network: local });
+ * const node = createNodeClient({ nodeRpc: process.env.PERPX_NODE_RPC_URL ?? "http://127.0.0.1:26657", network: local });
  * const balances = await node.getBalances({ address: wallet.address });
  * balances.some((coin) => coin.denom === "uusdc"); // true
  * node.close();
@@ -311,7 +311,7 @@ function clientOf<A extends Record<string, NodeAction>>(
  * ```ts
  * import { local } from "@perpx/core";
  *
- * const client = createNodeClient({ nodeRpc: process.env.PERPX_NODE_RPC ?? "http://127.0.0.1:26657", network: local });
+ * const client = createNodeClient({ nodeRpc: process.env.PERPX_NODE_RPC_URL ?? "http://127.0.0.1:26657", network: local });
  * await client.getChainId(); // "perpx-local-1"
  * client.close();
  * ```

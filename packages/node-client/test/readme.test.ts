@@ -15,10 +15,10 @@ const snippets = readmeSnippets(new URL("../README.md", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "perpx-node-client-readme-"));
 const saved = { ...process.env };
 beforeAll(() => {
-  process.env.PERPX_NODE_RPC = net.devnet.endpoints.nodeRpc;
-  process.env.PERPX_NODE_RPC_WS = net.devnet.endpoints.nodeRpcWs;
-  process.env.PERPX_NODE_REST = net.devnet.endpoints.nodeRest;
-  process.env.PERPX_GRPC_TLS = net.devnet.endpoints.grpcTls;
+  // core's variables, with gRPC over the devnet's TLS port and its CA (the docs runner uses h2c)
+  process.env.PERPX_NODE_RPC_URL = net.devnet.endpoints.nodeRpc;
+  process.env.PERPX_NODE_REST_URL = net.devnet.endpoints.nodeRest;
+  process.env.PERPX_GRPC_URL = net.devnet.endpoints.grpcTls;
   process.env.PERPX_GRPC_CA = net.devnet.caPem;
   process.env.PERPX_MNEMONIC_0 = net.devnet.accounts[0]!.mnemonic;
   process.env.PERPX_MNEMONIC_1 = net.devnet.accounts[1]!.mnemonic;

@@ -99,6 +99,33 @@ export function startCli(args: string[]): Promise<StartedCli> {
   });
 }
 
+/**
+ * Starts `perpx-devnet start --print-env` with free ports and `args`; resolves once it has printed
+ * `lines` lines (the template's), with what it printed.
+ */
+export function startCliEnv(
+  args: string[],
+  lines: number,
+): Promise<Omit<StartedCli, "ready"> & { printed: string }> {
+  const run = spawnCli(["start", "--print-env", ...FREE_PORTS, ...args]);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`no .env in ${START_GUARD_MS / 1000} s; stderr: ${run.stderr()}`)),
+      START_GUARD_MS,
+    );
+    run.child.stdout!.on("data", () => {
+      const out = run.stdout();
+      if (out.split("\n").length - 1 < lines) return;
+      clearTimeout(timer);
+      resolve({ ...run, printed: out });
+    });
+    void run.exited.then(({ code }) => {
+      clearTimeout(timer);
+      reject(new Error(`the CLI exited with ${code}; stderr: ${run.stderr()}`));
+    });
+  });
+}
+
 /** Runs `perpx-devnet` with `args` to its exit (for a start that must fail). */
 export async function runCli(args: string[]): Promise<Exit & { stdout: string; stderr: string }> {
   const run = spawnCli(args);

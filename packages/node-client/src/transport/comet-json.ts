@@ -111,7 +111,7 @@ function decodeBroadcast(value: unknown) {
  *
  * @example
  * ```ts
- * const comet = createCometRpc(new FetchRpcClient({ url: process.env.PERPX_NODE_RPC ?? "http://127.0.0.1:26657" }));
+ * const comet = createCometRpc(new FetchRpcClient({ url: process.env.PERPX_NODE_RPC_URL ?? "http://127.0.0.1:26657" }));
  * (await comet.status()).nodeInfo.network; // "perpx-local-1"
  * ```
  */

@@ -40,7 +40,7 @@ export interface RestConnection {
  *
  * @example
  * ```ts
- * const rest = openRest({ url: process.env.PERPX_NODE_REST ?? "http://127.0.0.1:1317" });
+ * const rest = openRest({ url: process.env.PERPX_NODE_REST_URL ?? "http://127.0.0.1:1317" });
  * const config = (await rest.get("/cosmos/base/node/v1beta1/config")) as { minimum_gas_price: string };
  * config.minimum_gas_price.length > 0; // true
  * ```

@@ -43,7 +43,7 @@ export interface JsonRpcSuccess {
  *
  * @example
  * ```ts
- * const rpcClient: JsonRpcClient = new FetchRpcClient({ url: process.env.PERPX_NODE_RPC ?? "http://127.0.0.1:26657" });
+ * const rpcClient: JsonRpcClient = new FetchRpcClient({ url: process.env.PERPX_NODE_RPC_URL ?? "http://127.0.0.1:26657" });
  * const answer = await rpcClient.execute({ jsonrpc: "2.0", id: 1, method: "status", params: {} });
  * "result" in answer; // true
  * ```
@@ -170,7 +170,7 @@ function parseJsonRpcAnswer(text: string, url: string, httpStatus?: number): Jso
  *
  * @example
  * ```ts
- * const rpcClient = new FetchRpcClient({ url: process.env.PERPX_NODE_RPC ?? "http://127.0.0.1:26657" });
+ * const rpcClient = new FetchRpcClient({ url: process.env.PERPX_NODE_RPC_URL ?? "http://127.0.0.1:26657" });
  * const client = createNodeClient({ nodeRpc: { rpcClient } });
  * (await client.getLatestBlock()).chainId; // "perpx-local-1"
  * client.close();

@@ -20,7 +20,7 @@ import {
  * // The browser's WebSocket is one; in Node, the `ws` package's (its types differ from the DOM's).
  * import { WebSocket } from "ws";
  *
- * const url = `${process.env.PERPX_NODE_RPC_WS ?? "ws://127.0.0.1:26657"}/websocket`;
+ * const url = `${(process.env.PERPX_NODE_RPC_URL ?? "http://127.0.0.1:26657").replace(/^http/, "ws")}/websocket`;
  * const socket = new WebSocket(url) as unknown as WebSocketLike;
  * await new Promise((resolve) => { socket.onopen = resolve; });
  * socket.readyState; // 1: open
@@ -136,7 +136,7 @@ export interface SubscribeParams {
  * ```ts
  * import { WebSocket } from "ws"; // in a browser, leave `webSocket` out: the global one is used
  *
- * const url = process.env.PERPX_NODE_RPC_WS ?? "ws://127.0.0.1:26657";
+ * const url = (process.env.PERPX_NODE_RPC_URL ?? "http://127.0.0.1:26657").replace(/^http/, "ws");
  * const socket = new WebSocketRpcClient({ url, webSocket: WebSocket as unknown as WebSocketConstructor });
  * const block = await new Promise<unknown>((resolve) => {
  *   void socket.subscribe({ query: "tm.event='NewBlock'", onEvent: resolve });
