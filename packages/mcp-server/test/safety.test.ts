@@ -188,7 +188,9 @@ describe("safety limits: every refusal sends nothing (checked on chain)", () => 
     });
     const price = (await oracle(client)) * 0.99;
     // 1.5 times what the free collateral carries at the market's initial margin fraction.
-    const imf = Number((await call(client, "get_market", { ticker: "BTC-USD" })).market.initialMarginFraction);
+    const imf = Number(
+      (await call(client, "get_market", { ticker: "BTC-USD" })).market.initialMarginFraction,
+    );
     const free = Number((await account.client.account()).freeCollateral);
     const size = (Math.ceil(((free * 1.5) / (price * imf)) * 10_000) / 10_000).toString();
     const error = await refused(client, "place_order", limit(401, price, size));
