@@ -41,7 +41,8 @@ export class SqliteUnavailableError extends PerpxError {
                 `Allow its install script and reinstall: npm rebuild ${DRIVER}, or with pnpm list it in`,
                 `"pnpm.onlyBuiltDependencies" and run pnpm rebuild ${DRIVER}`,
               ],
-        details: "Or keep the state in Postgres: --postgres <url>, or startMcpServer({ store: await openPostgresStore(...) }).",
+        details:
+          "Or keep the state in Postgres: --postgres <url>, or startMcpServer({ store: await openPostgresStore(...) }).",
       },
     );
     this.reason = reason;
