@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs the project's two top-level jobs on a machine that has only Node.js and npm:
-//   node scripts/task.mjs demo   install, build, run the demo
+//   node scripts/task.mjs demo   install, build what the demo runs, run the demo
 //   node scripts/task.mjs test   install, regenerate-and-diff, build, typecheck, lint, knip, bundle
 //                                size, tests (layering, docs and the `*.test-d.ts` type
 //                                tests among them), packaging
@@ -69,7 +69,8 @@ function ensureChromium() {
 const steps = {
   demo() {
     pnpm("install", "--frozen-lockfile");
-    pnpm("run", "build");
+    // Only the packages the demo runs (and what they need): not the MCP server.
+    pnpm("run", "build:demo");
     pnpm("--filter", "@perpx/examples", "run", "demo", ...process.argv.slice(3));
   },
   test() {

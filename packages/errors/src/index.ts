@@ -54,7 +54,9 @@ export type PerpxErrorCode =
    */
   | "OUTCOME_UNKNOWN"
   /** A devnet that could not start or serve as asked. */
-  | "DEVNET";
+  | "DEVNET"
+  /** An optional dependency that the chosen feature needs is not installed (or not built). */
+  | "MISSING_DEPENDENCY";
 
 /**
  * Optional parts of a {@link PerpxError}.

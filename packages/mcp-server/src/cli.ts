@@ -8,7 +8,6 @@
  * Endpoints come from the `PERPX_*_URL` variables of `@perpx/core` (the local preset needs none).
  */
 import { parseArgs } from "node:util";
-import { isPerpxError } from "@perpx/errors";
 import { openPostgresStore } from "./postgres.js";
 import { startMcpServer } from "./server.js";
 
@@ -113,9 +112,8 @@ async function main(): Promise<void> {
   process.once("SIGTERM", stop);
 }
 
+// A perpx error's whole message: its short line, then the hints and details that say what to do.
 main().catch((error: unknown) => {
-  process.stderr.write(
-    `perpx-mcp: ${isPerpxError(error) ? error.shortMessage : error instanceof Error ? error.message : String(error)}\n`,
-  );
+  process.stderr.write(`perpx-mcp: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

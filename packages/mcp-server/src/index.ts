@@ -15,5 +15,6 @@ export type { OAuthStore } from "./oauth/store.js";
 export { openPostgresStore } from "./postgres.js";
 export type { ChainClock, Reservation } from "./reservation.js";
 export { type McpServerOptions, type RunningMcpServer, startMcpServer } from "./server.js";
+export { SqliteUnavailableError } from "./sqlite-driver.js";
 export { type AuditEntry, type McpStore, type OrderKey, openSqliteStore } from "./store.js";
 export { failure, ok, type ToolErrorCode, ToolFailure } from "./tools/result.js";

@@ -1,4 +1,3 @@
-import Database from "better-sqlite3";
 import { createKeyedMutex } from "./mutex.js";
 import { sqliteOAuthStore } from "./oauth/sqlite.js";
 import type { OAuthStore } from "./oauth/store.js";
@@ -10,6 +9,7 @@ import {
   reservationOfRow,
   reservationValues,
 } from "./reservation.js";
+import { openSqliteDatabase } from "./sqlite-driver.js";
 
 /**
  * An order's idempotency key: one client id per account and market.
@@ -145,7 +145,12 @@ const json = (value: unknown) => JSON.stringify(value, (_, v) => (typeof v === "
 
 /**
  * The store in an embedded SQLite database (a file that survives restarts, or `":memory:"`), in WAL
- * mode.
+ * mode. Its driver, the optional dependency `better-sqlite3`, loads here, on first use: without it
+ * this throws {@link SqliteUnavailableError} (Postgres needs no SQLite).
+ *
+ * @param options - `path`: the database file, or `":memory:"`.
+ * @returns the store (close it with `close()`).
+ * @throws {SqliteUnavailableError} when `better-sqlite3` is not installed or not built.
  *
  * @example
  * ```ts
@@ -166,7 +171,7 @@ const json = (value: unknown) => JSON.stringify(value, (_, v) => (typeof v === "
  * ```
  */
 export function openSqliteStore(options: { path: string }): McpStore {
-  const db = new Database(options.path);
+  const db = openSqliteDatabase(options.path);
   db.pragma("journal_mode = WAL");
   db.pragma("busy_timeout = 5000");
   db.exec(SCHEMA);

@@ -1,10 +1,5 @@
-import { execFileSync } from "node:child_process";
-import { chmodSync, chownSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Exact } from "@perpx/core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type McpStore, openPostgresStore } from "../src/index.js";
 import {
   authorizeUrl,
@@ -16,6 +11,7 @@ import {
   registerClient,
   tokenRequest,
 } from "./oauth-support.js";
+import { usePostgres } from "./postgres-support.js";
 import { account as raceAccount, raceReservations } from "./race.js";
 import { call, refused, useMcpNet } from "./support.js";
 
@@ -23,61 +19,13 @@ import { call, refused, useMcpNet } from "./support.js";
 type Loose = Record<string, any>;
 
 const net = useMcpNet();
-const dir = mkdtempSync(join(tmpdir(), "perpx-mcp-pg-"));
-const data = join(dir, "data");
-let url = "";
-
-/** Runs a Postgres tool; as root through the `postgres` user (initdb refuses to run as root). */
-function pgTool(tool: string, args: string[]): void {
-  const root = process.getuid?.() === 0;
-  execFileSync(root ? "runuser" : tool, root ? ["-u", "postgres", "--", tool, ...args] : args, {
-    stdio: "pipe",
-  });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-beforeAll(async () => {
-  if (process.getuid?.() === 0) {
-    chmodSync(dir, 0o755);
-    const uid = Number(execFileSync("id", ["-u", "postgres"]).toString());
-    const gid = Number(execFileSync("id", ["-g", "postgres"]).toString());
-    chownSync(dir, uid, gid);
-  }
-  const port = await freePort();
-  pgTool("initdb", ["-D", data, "-A", "trust", "-U", "perpx"]);
-  pgTool("pg_ctl", [
-    "-D",
-    data,
-    "-w",
-    "-l",
-    join(dir, "log"),
-    "-o",
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`,
-    "start",
-  ]);
-  url = `postgres://perpx@127.0.0.1:${port}/postgres`;
-}, 60_000);
-
-afterAll(() => {
-  try {
-    pgTool("pg_ctl", ["-D", data, "-m", "immediate", "stop"]);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+const pg = usePostgres();
 
 describe("two server instances on one Postgres", () => {
   it("reserve atomically across stores: 40 reservations at once over two stores with room for 3 store 3", async () => {
     const stores = [
-      await openPostgresStore({ connectionString: url }),
-      await openPostgresStore({ connectionString: url }),
+      await openPostgresStore({ connectionString: pg.url() }),
+      await openPostgresStore({ connectionString: pg.url() }),
     ];
     try {
       expect(await raceReservations(stores, 40, 3)).toBe(3);
@@ -94,7 +42,7 @@ describe("two server instances on one Postgres", () => {
         net.startServer({
           limits,
           verifyTimeoutMs: 30_000,
-          store: await openPostgresStore({ connectionString: url }),
+          store: await openPostgresStore({ connectionString: pg.url() }),
         }),
       ),
     );
@@ -138,7 +86,7 @@ describe("two server instances on one Postgres", () => {
     const limits = { maxWritesPerMinute: 3 };
     const [one, two] = await Promise.all(
       [0, 1].map(async () =>
-        net.startServer({ limits, store: await openPostgresStore({ connectionString: url }) }),
+        net.startServer({ limits, store: await openPostgresStore({ connectionString: pg.url() }) }),
       ),
     );
     if (!one || !two) throw new Error("no servers");
@@ -167,8 +115,8 @@ describe("two server instances on one Postgres", () => {
 
   it("share idempotency: a client id used on one is refused as a duplicate on the other; the audit log is shared", async () => {
     const stores: McpStore[] = [
-      await openPostgresStore({ connectionString: url }),
-      await openPostgresStore({ connectionString: url }),
+      await openPostgresStore({ connectionString: pg.url() }),
+      await openPostgresStore({ connectionString: pg.url() }),
     ];
     const [one, two] = await Promise.all(stores.map((store) => net.startServer({ store })));
     const account = await net.account();
@@ -205,8 +153,8 @@ describe("two server instances on one Postgres", () => {
   it("share OAuth state: a code issued on one is redeemed once, on either; its token opens sessions on both", async () => {
     const options = { auth: "oauth" as const, oauth: { secret: OAUTH_SECRET } };
     const [one, two] = await Promise.all([
-      net.startServer({ ...options, store: await openPostgresStore({ connectionString: url }) }),
-      net.startServer({ ...options, store: await openPostgresStore({ connectionString: url }) }),
+      net.startServer({ ...options, store: await openPostgresStore({ connectionString: pg.url() }) }),
+      net.startServer({ ...options, store: await openPostgresStore({ connectionString: pg.url() }) }),
     ]);
     if (!one || !two) throw new Error("no servers");
     const redirect = "http://127.0.0.1:7/callback";

@@ -60,6 +60,7 @@ describe("types", () => {
       | "ABORTED"
       | "OUTCOME_UNKNOWN"
       | "DEVNET"
+      | "MISSING_DEPENDENCY"
     >();
     expectTypeOf<BroadcastTxError["abciCode"]>().toEqualTypeOf<number>();
     // @ts-expect-error messages are required
