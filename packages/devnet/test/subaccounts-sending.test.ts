@@ -9,6 +9,8 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { decodeSerializableInt, prices, sending, subaccounts } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { perpetualsGenesis } from "../src/app/genesis-exchange.js";
+import { DEFAULT_MARKETS } from "../src/app/genesis-markets.js";
 import { type Devnet, startDevnet } from "../src/index.js";
 import type { Loose } from "./support/loose.js";
 import { msg, signTx, type TestMsg } from "./support/sign-tx.js";
@@ -308,9 +310,10 @@ describe("assets, prices, perpetuals and fee tiers over REST", () => {
       liquidity_tier: 0,
     });
     const tiers = await json(`${rest}/perpx/perpetuals/v1/all_liquidity_tiers`);
+    const largeCap = perpetualsGenesis(DEFAULT_MARKETS).liquidityTiers[0]!;
     expect(tiers.body.liquidity_tiers[0]).toMatchObject({
-      initial_margin_ppm: 50_000,
-      maintenance_fraction_ppm: 600_000,
+      initial_margin_ppm: largeCap.initialMarginPpm,
+      maintenance_fraction_ppm: largeCap.maintenanceFractionPpm,
     });
     expect((await json(`${rest}/perpx/perpetuals/v1/next_perpetual_id`)).body.next_perpetual_id).toBe(3);
     const fees = await json(`${rest}/perpx/feetiers/v1/perpetual_fee_params`);
