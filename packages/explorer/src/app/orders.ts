@@ -190,24 +190,30 @@ function operationRows(json: Json, markets: Markets): OrderRow[] {
       }
     } else if (op.order_removal !== undefined) {
       const removal = obj(op.order_removal);
-      const id = idParts(markets, removal.order_id);
-      rows.push({
-        action: "remove",
-        market: id.ticker,
-        side: "",
-        size: "",
-        price: "",
-        owner: id.owner,
-        subaccountNumber: id.subaccountNumber,
-        clientId: id.clientId,
-        detail: String(removal.removal_reason ?? "")
-          .replace("REMOVAL_REASON_", "")
-          .toLowerCase()
-          .replaceAll("_", " "),
-      });
+      const reason = String(removal.removal_reason ?? "")
+        .replace("REMOVAL_REASON_", "")
+        .toLowerCase()
+        .replaceAll("_", " ");
+      rows.push(idOnlyRow("remove", markets, removal.order_id, reason));
     }
   }
   return rows;
+}
+
+/** The row of an action that names an order by its id alone (a cancel, a removal): no side, size or price. */
+function idOnlyRow(action: OrderRow["action"], markets: Markets, orderId: unknown, detail: string): OrderRow {
+  const id = idParts(markets, orderId);
+  return {
+    action,
+    market: id.ticker,
+    side: "",
+    size: "",
+    price: "",
+    owner: id.owner,
+    subaccountNumber: id.subaccountNumber,
+    clientId: id.clientId,
+    detail,
+  };
 }
 
 /** The orders of a message (its chain JSON) in human units; `[]` for a message that carries none. */
@@ -215,22 +221,8 @@ export function ordersOf(typeUrl: string, json: Json, markets: Markets): OrderRo
   switch (typeUrl) {
     case "/perpx.clob.v1.MsgPlaceOrder":
       return [placedOrder(obj(json.order), markets)];
-    case "/perpx.clob.v1.MsgCancelOrder": {
-      const id = idParts(markets, json.order_id);
-      return [
-        {
-          action: "cancel",
-          market: id.ticker,
-          side: "",
-          size: "",
-          price: "",
-          owner: id.owner,
-          subaccountNumber: id.subaccountNumber,
-          clientId: id.clientId,
-          detail: "",
-        },
-      ];
-    }
+    case "/perpx.clob.v1.MsgCancelOrder":
+      return [idOnlyRow("cancel", markets, json.order_id, "")];
     case "/perpx.clob.v1.MsgProposedOperations":
       return operationRows(json, markets);
     default:
