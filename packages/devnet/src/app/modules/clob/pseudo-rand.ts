@@ -92,16 +92,18 @@ function square(poly: Float64Array): Float64Array {
     const a1 = poly[3 * i + 1] as number;
     const a2 = poly[3 * i + 2] as number;
     if (a0 === 0 && a1 === 0 && a2 === 0) continue;
-    s0[2 * i] += a0 * a0;
-    s1[2 * i] += 2 * a0 * a1;
-    s2[2 * i] += 2 * a0 * a2 + a1 * a1;
+    const k = 2 * i;
+    s0[k] = (s0[k] as number) + a0 * a0;
+    s1[k] = (s1[k] as number) + 2 * a0 * a1;
+    s2[k] = (s2[k] as number) + 2 * a0 * a2 + a1 * a1;
     for (let j = i + 1; j < LEN; j++) {
       const b0 = poly[3 * j] as number;
       const b1 = poly[3 * j + 1] as number;
       const b2 = poly[3 * j + 2] as number;
-      s0[i + j] += 2 * a0 * b0;
-      s1[i + j] += 2 * (a0 * b1 + a1 * b0);
-      s2[i + j] += 2 * (a0 * b2 + a1 * b1 + a2 * b0);
+      const m = i + j;
+      s0[m] = (s0[m] as number) + 2 * a0 * b0;
+      s1[m] = (s1[m] as number) + 2 * (a0 * b1 + a1 * b0);
+      s2[m] = (s2[m] as number) + 2 * (a0 * b2 + a1 * b1 + a2 * b0);
     }
   }
   const out = new Float64Array(3 * size);
@@ -150,7 +152,7 @@ function cooked(): readonly bigint[] {
   const start = cookedStart();
   const base: bigint[] = [];
   for (let i = 0; i < LEN; i++) base.push(start[(((FEED - (i - 606)) % LEN) + LEN) % LEN] as bigint);
-  let power = new Float64Array(3 * LEN);
+  let power: Float64Array = new Float64Array(3 * LEN);
   power[0] = 1;
   for (const bit of COOKED_STEPS.toString(2)) {
     power = square(power);
@@ -216,7 +218,8 @@ export class GoRand {
    * @throws RangeError when n is not an integer in [1, 2^31 − 1].
    */
   intn(n: number): number {
-    if (!Number.isInteger(n) || n <= 0 || n > INT32_MAX) throw new RangeError(`invalid argument to Intn: ${n}`);
+    if (!Number.isInteger(n) || n <= 0 || n > INT32_MAX)
+      throw new RangeError(`invalid argument to Intn: ${n}`);
     if ((n & (n - 1)) === 0) return this.int31() & (n - 1);
     const max = INT32_MAX - (2 ** 31 % n);
     let v = this.int31();
