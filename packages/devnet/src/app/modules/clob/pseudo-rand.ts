@@ -228,10 +228,23 @@ export class GoRand {
   }
 }
 
+/** The draws of the latest block second, by n (a pass draws many times from one seed). */
+const draws = { seconds: -1n, byN: new Map<number, number>() };
+
 /**
  * The chain's `GetPseudoRand(ctx).Intn(n)` after a block: a fresh generator seeded with that
  * block's Unix time in seconds.
  */
 export function blockIntn(blockTimeMs: bigint, n: number): number {
-  return new GoRand(blockTimeMs / 1000n).intn(n);
+  const seconds = blockTimeMs / 1000n;
+  if (draws.seconds !== seconds) {
+    draws.seconds = seconds;
+    draws.byN.clear();
+  }
+  let value = draws.byN.get(n);
+  if (value === undefined) {
+    value = new GoRand(seconds).intn(n);
+    draws.byN.set(n, value);
+  }
+  return value;
 }
