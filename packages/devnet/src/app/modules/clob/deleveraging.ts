@@ -136,7 +136,7 @@ export interface DeleveragingFill {
 }
 
 /** A position to deleverage: the subaccount, the perpetual, and at which price. */
-export interface DeleveragingTarget {
+interface DeleveragingTarget {
   readonly ref: SubaccountRef;
   readonly perpetualId: number;
   readonly mode: Exclude<DeleveragingMode, undefined>;

@@ -23,7 +23,7 @@ import { pricingOf } from "./liquidation-fill.js";
 import { isLiquidatable } from "./liquidation-math.js";
 
 /** The subaccounts with a long and with a short position in one perpetual, in daemon order. */
-export interface OpenPositions {
+interface OpenPositions {
   readonly long: readonly SubaccountRef[];
   readonly short: readonly SubaccountRef[];
 }
@@ -81,7 +81,7 @@ export function perpetualLiquidationInfoBytes(ref: SubaccountRef, perpetualId: n
  * Compares two subaccounts by the chain's store key, the protobuf bytes of their `SubaccountId`:
  * the owner's length and string (ASCII), then the number's bytes.
  */
-export function compareSubaccountKeys(a: SubaccountRef, b: SubaccountRef): number {
+function compareSubaccountKeys(a: SubaccountRef, b: SubaccountRef): number {
   if (a.owner.length !== b.owner.length) return a.owner.length - b.owner.length;
   if (a.owner !== b.owner) return a.owner < b.owner ? -1 : 1;
   const ka = uint32Field2(a.number);

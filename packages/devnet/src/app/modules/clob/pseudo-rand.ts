@@ -236,6 +236,7 @@ const draws = { seconds: -1n, byN: new Map<number, number>() };
  * block's Unix time in seconds.
  */
 export function blockIntn(blockTimeMs: bigint, n: number): number {
+  if (n === 1) return 0; // Intn(1) masks every draw to 0: no need for the generator
   const seconds = blockTimeMs / 1000n;
   if (draws.seconds !== seconds) {
     draws.seconds = seconds;
