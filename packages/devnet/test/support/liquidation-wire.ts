@@ -14,10 +14,10 @@ import { type Devnet, startDevnet } from "../../src/index.js";
 import { type OrderSpec, placeMsg, signMsgs, type TestSigner, testSigner } from "./clob-tx.js";
 import { broadcastSync, rpcCall } from "./wire.js";
 
-/** A devnet for liquidation tests and its five test signers (accounts 1..5). */
+/** A devnet for liquidation tests and its four test signers (genesis accounts 1..4). */
 export interface LiquidationNet {
   readonly devnet: Devnet;
-  readonly signers: readonly [TestSigner, TestSigner, TestSigner, TestSigner, TestSigner];
+  readonly signers: readonly [TestSigner, TestSigner, TestSigner, TestSigner];
   /** The latest height. */
   height(): number;
   /** A short-term order from subaccount `number` of `signer`; answers the CheckTx code. */
@@ -51,7 +51,7 @@ export const quantums = {
 export async function startLiquidationNet(): Promise<LiquidationNet> {
   const devnet = await startDevnet({ ports: "free", blockTimeMs: 0 });
   const signers = (await Promise.all(
-    devnet.accounts.slice(1, 6).map((a, i) => testSigner(a.mnemonic, i + 1)),
+    devnet.accounts.slice(1, 5).map((a, i) => testSigner(a.mnemonic, i + 1)),
   )) as unknown as LiquidationNet["signers"];
   devnet.app.control.setOracleWalk(false);
   for (const [pair, price] of Object.entries(PRICES)) devnet.app.control.setOraclePrice(pair, price);
