@@ -5,11 +5,11 @@
  * of that side (`liquidation-daemon.ts`), starting at a pseudo-random offset (`pseudo-rand.ts`, as
  * the chain's `OffsetSubaccountPerpetualPosition` does), at most
  * {@link MAX_DELEVERAGING_SUBACCOUNTS_TO_ITERATE} of them, skipping those no longer on that side,
- * each part at the bankruptcy price (at the oracle price in final settlement). Each part is one fill of a
- * `MatchPerpetualDeleveraging` in the next block's operations, redone on the committed state when
- * the block is delivered, with its `deleveraging` event (ABCI and indexer). A match with no fill
- * marks a subaccount left at negative equity: its delivery records the block in the subaccounts
- * module, which gates withdrawals and transfers (`withdrawal-gate.ts`).
+ * each part at the bankruptcy price (at the oracle price in final settlement). Each part is one
+ * fill of a `MatchPerpetualDeleveraging` in the next block's operations, redone on the committed
+ * state when the block is delivered, with its `deleveraging` event (ABCI and indexer). A match
+ * with no fill marks a subaccount left at negative equity: its delivery records the block in the
+ * subaccounts module, which gates withdrawals and transfers (`withdrawal-gate.ts`).
  */
 import type { clob } from "@perpx/proto";
 import { abciError, isAbciError } from "../../errors.js";
