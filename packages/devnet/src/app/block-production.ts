@@ -1,11 +1,12 @@
 /**
- * Producing a block: the begin-block hooks (after the events control operations queued), the
- * proposals due at its height, the proposer's tx at its head (`proposer.ts`: the clob's proposed
- * operations), the delivery of its txs in order, the end-block hooks, then the commit of the
- * delivery branch and the block's record (see {@link blockHeader}).
+ * Producing a block: the before-block readers of the committed state, the begin-block hooks (after
+ * the events control operations queued), the proposals due at its height, the proposer's tx at
+ * its head (`proposer.ts`: the clob's proposed operations), the delivery of its txs in order, the
+ * end-block hooks, then the commit of the delivery branch and the block's record (see
+ * {@link blockHeader}).
  */
 import { blockHeader } from "./block-header.js";
-import { blockInfo, type ChainCore, unmeteredContext } from "./chain-core.js";
+import { blockInfo, type ChainCore, queryContext, unmeteredContext } from "./chain-core.js";
 import type { AbciEvent, BlockRecord } from "./contract.js";
 import { EventManager, withAttribute } from "./events.js";
 import { runProposals } from "./governance.js";
@@ -55,6 +56,7 @@ export function commitBlock(
   txs: readonly DecodedTx[],
   verified: Set<string>,
 ): BlockRecord {
+  for (const module of core.set.modules) module.beforeBlock?.(queryContext(core));
   const block = blockInfo(core.config, height, time);
   const branch = new CacheStore(core.root);
   const finalizeBlockEvents: AbciEvent[] = withAttribute(core.pendingEvents, "mode", "BeginBlock");

@@ -198,6 +198,12 @@ export interface Module {
   initGenesis?(ctx: Context): void;
   /** The module's `app_state` entry of the genesis document (JSON), from the state at genesis. */
   exportGenesis?(ctx: QueryContext): unknown;
+  /**
+   * Runs before each block starts, read-only, over the committed state as it stands then (control
+   * operations since the last block included): the work of a process beside the node that reads
+   * the last committed block (clob: the liquidation daemon).
+   */
+  beforeBlock?(ctx: QueryContext): void;
   /** Runs at the start of every block. */
   beginBlock?(ctx: Context): void;
   /** Runs at the end of every block, after the txs. */

@@ -1,13 +1,15 @@
 /**
  * Deleveraging, as the reference chain does it when a liquidation order finds nothing to fill and
  * the subaccount's equity is negative (or its market is in final settlement): the position is closed
- * against positions on the other side, subaccount by subaccount (from an offset that turns with the
- * block height, at most {@link MAX_DELEVERAGING_SUBACCOUNTS_TO_ITERATE}), each part at the
- * bankruptcy price (at the oracle price in final settlement). Each part is one fill of a
- * `MatchPerpetualDeleveraging` in the next block's operations, redone on the committed state when
- * the block is delivered, with its `deleveraging` event (ABCI and indexer). A match with no fill
- * marks a subaccount left at negative equity: its delivery records the block in the subaccounts
- * module, which gates withdrawals and transfers (`withdrawal-gate.ts`).
+ * against positions on the other side, subaccount by subaccount from the liquidation daemon's list
+ * of that side (`liquidation-daemon.ts`), starting at a pseudo-random offset (`pseudo-rand.ts`, as
+ * the chain's `OffsetSubaccountPerpetualPosition` does), at most
+ * {@link MAX_DELEVERAGING_SUBACCOUNTS_TO_ITERATE} of them, skipping those no longer on that side,
+ * each part at the bankruptcy price (at the oracle price in final settlement). Each part is one
+ * fill of a `MatchPerpetualDeleveraging` in the next block's operations, redone on the committed
+ * state when the block is delivered, with its `deleveraging` event (ABCI and indexer). A match
+ * with no fill marks a subaccount left at negative equity: its delivery records the block in the
+ * subaccounts module, which gates withdrawals and transfers (`withdrawal-gate.ts`).
  */
 import type { clob } from "@perpx/proto";
 import { abciError, isAbciError } from "../../errors.js";
@@ -17,8 +19,10 @@ import type { SubaccountRef } from "../subaccounts.js";
 import { markNegativeTncSeen } from "../withdrawal-gate.js";
 import { type ClobKeepers, perpetualOf } from "./engine.js";
 import { clobErrors } from "./errors.js";
+import type { DaemonLiquidationInfo } from "./liquidation-daemon.js";
 import { liquidatedPosition } from "./liquidation-fill.js";
 import { bankruptcyQuoteQuantums } from "./liquidation-math.js";
+import { blockIntn } from "./pseudo-rand.js";
 import { allPairs, CLOB } from "./state.js";
 
 /** The most subaccounts one deleveraging looks at (the reference chain's default flag). */
@@ -131,33 +135,38 @@ export interface DeleveragingFill {
   readonly fillAmount: bigint;
 }
 
+/** A position to deleverage: the subaccount, the perpetual, and at which price. */
+interface DeleveragingTarget {
+  readonly ref: SubaccountRef;
+  readonly perpetualId: number;
+  readonly mode: Exclude<DeleveragingMode, undefined>;
+}
+
 /**
  * Deleverages a subaccount's whole position in a perpetual on this context's state (the memclob's
- * pass after a block commits) and answers the fills it made (none when nothing could offset it).
+ * pass after a block commits) against the subaccounts the daemon saw on the other side, and
+ * answers the fills it made (none when nothing could offset it).
  */
 export function deleverage(
   ctx: Context,
   keepers: ClobKeepers,
-  liquidated: SubaccountRef,
-  perpetualId: number,
-  mode: Exclude<DeleveragingMode, undefined>,
+  target: DeleveragingTarget,
+  daemon: DaemonLiquidationInfo,
 ): DeleveragingFill[] {
+  const { ref: liquidated, perpetualId } = target;
   const { position } = liquidatedPosition(ctx, keepers, liquidated, perpetualId);
   if (position === undefined) return [];
   let remaining = -position.quantums;
-  const candidates = keepers.subaccounts.withPositions(ctx).filter((view) => {
-    if (view.id.owner === liquidated.owner && view.id.number === liquidated.number) return false;
-    const held = view.perpetualPositions.find((p) => p.perpetualId === perpetualId)?.quantums ?? 0n;
-    return held !== 0n && held > 0n === remaining > 0n;
-  });
+  const sides = daemon.openPositions.get(perpetualId);
+  const candidates = (remaining > 0n ? sides?.long : sides?.short) ?? [];
   const fills: DeleveragingFill[] = [];
+  if (candidates.length === 0) return fills;
   const count = Math.min(candidates.length, MAX_DELEVERAGING_SUBACCOUNTS_TO_ITERATE);
-  const start = candidates.length === 0 ? 0 : Number(ctx.block.height % BigInt(candidates.length));
+  const start = blockIntn(ctx.block.timeMs, candidates.length);
   for (let i = 0; i < count && remaining !== 0n; i++) {
-    const view = candidates[(start + i) % candidates.length];
-    if (view === undefined) continue;
+    const offsetting = candidates[(start + i) % candidates.length] as SubaccountRef;
     const held = keepers.subaccounts
-      .get(ctx, view.id)
+      .get(ctx, offsetting)
       .perpetualPositions.find((p) => p.perpetualId === perpetualId)?.quantums;
     if (held === undefined || held === 0n || held > 0n !== remaining > 0n) continue;
     const absHeld = held < 0n ? -held : held;
@@ -165,13 +174,13 @@ export function deleverage(
     const size = absHeld < absRemaining ? absHeld : absRemaining;
     const delta = remaining > 0n ? size : -size;
     try {
-      offset(ctx, keepers, liquidated, view.id, perpetualId, delta, mode === "final-settlement");
+      offset(ctx, keepers, liquidated, offsetting, perpetualId, delta, target.mode === "final-settlement");
     } catch (error) {
       if (!isAbciError(error)) throw error;
       continue; // refused by a collateral check (the bankruptcy prices do not overlap): the next one
     }
     remaining -= delta;
-    fills.push({ offsetting: view.id, fillAmount: size });
+    fills.push({ offsetting, fillAmount: size });
   }
   return fills;
 }

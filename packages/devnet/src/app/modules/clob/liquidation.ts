@@ -2,47 +2,54 @@
  * The liquidation pass the proposer's memclob runs after every block commits (after the new
  * stateful orders enter the book), as the reference chain's PrepareCheckState does:
  *
- * 1. every subaccount whose net collateral is below its maintenance margin is liquidatable; up to
- *    {@link MAX_LIQUIDATION_ATTEMPTS_PER_BLOCK} of them (from an offset that turns with the height)
- *    get a liquidation order for one position not liquidated yet this block: the size the position
- *    and subaccount block limits allow, at the fillable price, IOC;
+ * 1. the candidates are the liquidation daemon's list (`liquidation-daemon.ts`: the subaccounts
+ *    liquidatable in the state of the block before); up to
+ *    {@link MAX_LIQUIDATION_ATTEMPTS_PER_BLOCK} of them, from a pseudo-random offset
+ *    (`pseudo-rand.ts`: Go's `math/rand` seeded with the committed block's Unix time), that are
+ *    still liquidatable get a liquidation order for one position not liquidated yet this block
+ *    (chosen from its positions at a pseudo-random offset too): the size the position and
+ *    subaccount block limits allow, at the fillable price, IOC;
  * 2. the orders are sorted (furthest fillable price from the oracle first, then the larger
- *    notional, then the subaccount) and each is matched against the book as a taker
+ *    notional, then the order hash: SHA-256 of the `PerpetualLiquidationInfo` bytes) and each,
+ *    built again on the state the earlier ones left, is matched against the book as a taker
  *    (`liquidation-fill.ts` settles each fill; a fill refused by the insurance fund or the block
- *    limits stops the order); the fills become one `MatchPerpetualLiquidation` of the next block;
- * 3. a liquidation that filled nothing is deleveraged (`deleveraging.ts`) when the subaccount's
- *    equity is negative, up to {@link MAX_DELEVERAGING_ATTEMPTS_PER_BLOCK} per block; positions in
- *    markets in final settlement are closed at the oracle price the same way;
- * 4. a subaccount still at negative equity gets a zero-fill deleveraging, which gates withdrawals.
+ *    limits stops the order; a market that is not active fills nothing); the fills become one
+ *    `MatchPerpetualLiquidation` of the next block;
+ * 3. every order that filled nothing, then every position the daemon saw in a market in final
+ *    settlement, is a deleveraging entry; the first {@link MAX_DELEVERAGING_ATTEMPTS_PER_BLOCK}
+ *    entries are attempted, whether or not they can be deleveraged (`deleveraging.ts`: at the
+ *    bankruptcy price for negative equity, at the oracle's in final settlement, else nothing);
+ * 4. the first subaccount of the daemon's negative-equity list still at negative equity gets a
+ *    zero-fill deleveraging, which gates withdrawals.
  *
  * The delivery of both match kinds on the committed state is here too ({@link deliverLiquidation}).
  */
+import { sha256 } from "@noble/hashes/sha2.js";
 import { clob } from "@perpx/proto";
 import { isAbciError } from "../../errors.js";
 import type { Context } from "../../module.js";
-import { absBig, floorDiv } from "../dtypes.js";
-import { fundingSettlementPpm, marginRequirements, netNotional } from "../margin.js";
+import { absBig } from "../dtypes.js";
+import { netNotional } from "../margin.js";
 import type { SubaccountRef } from "../subaccounts.js";
 import { deleverage, deleveragingMode, pairOfPerpetual } from "./deleveraging.js";
 import { type ClobKeepers, Engine, perpetualOf } from "./engine.js";
+import {
+  type DaemonLiquidationInfo,
+  holdersOf,
+  perpetualLiquidationInfoBytes,
+} from "./liquidation-daemon.js";
 import {
   type LiquidationOrder,
   liquidatedPosition,
   liquidationInfo,
   liquidationsConfig,
   markPerpetualLiquidated,
-  pricingOf,
   settleLiquidationFill,
 } from "./liquidation-fill.js";
-import {
-  fillablePrice,
-  fillableSubticks,
-  isLiquidatable,
-  type LiquidatedPosition,
-  liquidationSizeDelta,
-} from "./liquidation-math.js";
+import { fillablePrice, fillableSubticks, isLiquidatable, liquidationSizeDelta } from "./liquidation-math.js";
 import { applyMatch, type FillDecision, matchOrder, opposite } from "./matching.js";
 import { queueDeleveraging, queueLiquidationMatch } from "./operations-queue.js";
+import { blockIntn } from "./pseudo-rand.js";
 import { allPairs, CLOB, getOrder } from "./state.js";
 
 /** Liquidation orders placed per block at most (the reference chain's default flag). */
@@ -51,52 +58,11 @@ export const MAX_LIQUIDATION_ATTEMPTS_PER_BLOCK = 50;
 export const MAX_DELEVERAGING_ATTEMPTS_PER_BLOCK = 10;
 
 /**
- * The subaccounts that are liquidatable now, in store order. One pass over every subaccount, so
- * each perpetual's pricing, margin fractions and funding index are read once: net collateral is
- * USDC with funding settled plus the positions' notional, the maintenance margin their sum (the
- * same figures as the subaccounts keeper's `risk`, without its initial margin).
- */
-export function liquidatableSubaccounts(ctx: Context, keepers: ClobKeepers): SubaccountRef[] {
-  const perpetuals = new Map<number, { position: Omit<LiquidatedPosition, "quantums">; index: bigint }>();
-  const perpetualOfId = (id: number) => {
-    let found = perpetuals.get(id);
-    if (found === undefined) {
-      const tier = keepers.perpetuals.liquidityTierOf(ctx, id);
-      found = {
-        position: {
-          pricing: pricingOf(ctx, keepers, id),
-          fractions: {
-            initialMarginPpm: tier.initialMarginPpm,
-            maintenanceFractionPpm: tier.maintenanceFractionPpm,
-          },
-        },
-        index: keepers.perpetuals.perpetual(ctx, id).fundingIndex,
-      };
-      perpetuals.set(id, found);
-    }
-    return found;
-  };
-  const found: SubaccountRef[] = [];
-  for (const view of keepers.subaccounts.withPositions(ctx)) {
-    if (view.perpetualPositions.length === 0) continue;
-    let fundingPpm = 0n;
-    let netCollateral = 0n;
-    let maintenance = 0n;
-    for (const p of view.perpetualPositions) {
-      const { position, index } = perpetualOfId(p.perpetualId);
-      fundingPpm += fundingSettlementPpm(p.quantums, p.fundingIndex, index);
-      netCollateral += p.quoteBalance + netNotional(p.quantums, position.pricing);
-      maintenance += marginRequirements(p.quantums, position.pricing, position.fractions).maintenance;
-    }
-    netCollateral += view.usdc + floorDiv(fundingPpm, 1_000_000n);
-    if (isLiquidatable({ netCollateral, maintenance })) found.push(view.id);
-  }
-  return found;
-}
-
-/**
  * The next liquidation order of a subaccount, or undefined when it is not liquidatable or every
- * position was already liquidated this block (or its market does not take liquidations).
+ * position was already liquidated this block. The position is the first not yet liquidated from
+ * a pseudo-random offset into the stored positions (by perpetual id), as the chain's
+ * `GetPerpetualPositionToLiquidate` picks it; its market need not be active (placing the order then
+ * fills nothing).
  */
 export function liquidationOrderFor(
   ctx: Context,
@@ -105,34 +71,35 @@ export function liquidationOrderFor(
 ): LiquidationOrder | undefined {
   if (!isLiquidatable(keepers.subaccounts.risk(ctx, ref))) return undefined;
   const info = liquidationInfo(ctx, ref);
-  const positions = keepers.subaccounts.settled(ctx, ref).perpetualPositions.filter((p) => p.quantums !== 0n);
+  const positions = keepers.subaccounts.get(ctx, ref).perpetualPositions;
   if (positions.length === 0) return undefined;
-  const start = Number(ctx.block.height % BigInt(positions.length));
-  for (let i = 0; i < positions.length; i++) {
+  const start = blockIntn(ctx.block.timeMs, positions.length);
+  let perpetualId: number | undefined;
+  for (let i = 0; i < positions.length && perpetualId === undefined; i++) {
     const held = positions[(start + i) % positions.length];
-    if (held === undefined || info.perpetualsLiquidated.includes(held.perpetualId)) continue;
-    const pair = pairOfPerpetual(ctx, held.perpetualId);
-    if (pair === undefined || pair.status !== clob.ClobPair_Status.ACTIVE) return undefined;
-    const { position } = liquidatedPosition(ctx, keepers, ref, held.perpetualId);
-    if (position === undefined) return undefined;
-    const config = liquidationsConfig(ctx);
-    const delta = liquidationSizeDelta(position.quantums, position.pricing, pair.stepBaseQuantums, {
-      minPositionNotionalLiquidated: config.positionBlockLimits?.minPositionNotionalLiquidated ?? 0n,
-      maxPositionPortionLiquidatedPpm: config.positionBlockLimits?.maxPositionPortionLiquidatedPpm ?? 0,
-      subaccountNotionalLeft:
-        (config.subaccountBlockLimits?.maxNotionalLiquidated ?? 0n) - info.notionalLiquidated,
-    });
-    const liquidatingLong = delta < 0n;
-    return {
-      liquidated: ref,
-      pair,
-      perpetualId: held.perpetualId,
-      isBuy: !liquidatingLong,
-      totalSize: absBig(delta),
-      subticks: fillableSubticksOf(ctx, keepers, ref, pair, held.perpetualId),
-    };
+    if (held !== undefined && !info.perpetualsLiquidated.includes(held.perpetualId)) {
+      perpetualId = held.perpetualId;
+    }
   }
-  return undefined;
+  if (perpetualId === undefined) return undefined;
+  const pair = pairOfPerpetual(ctx, perpetualId);
+  const { position } = liquidatedPosition(ctx, keepers, ref, perpetualId);
+  if (pair === undefined || position === undefined) return undefined;
+  const config = liquidationsConfig(ctx);
+  const delta = liquidationSizeDelta(position.quantums, position.pricing, pair.stepBaseQuantums, {
+    minPositionNotionalLiquidated: config.positionBlockLimits?.minPositionNotionalLiquidated ?? 0n,
+    maxPositionPortionLiquidatedPpm: config.positionBlockLimits?.maxPositionPortionLiquidatedPpm ?? 0,
+    subaccountNotionalLeft:
+      (config.subaccountBlockLimits?.maxNotionalLiquidated ?? 0n) - info.notionalLiquidated,
+  });
+  return {
+    liquidated: ref,
+    pair,
+    perpetualId,
+    isBuy: delta > 0n,
+    totalSize: absBig(delta),
+    subticks: fillableSubticksOf(ctx, keepers, ref, pair, perpetualId),
+  };
 }
 
 /**
@@ -162,7 +129,26 @@ function priority(ctx: Context, keepers: ClobKeepers, order: LiquidationOrder) {
   const notional = pricing === undefined ? 0n : absBig(netNotional(order.totalSize, pricing));
   const oracle = oracleSubticksOf(pricing, order.pair);
   // |fillable - oracle| / oracle, compared as cross products
-  return { diff: absBig(order.subticks - oracle), oracle: oracle === 0n ? 1n : oracle, notional };
+  return {
+    diff: absBig(order.subticks - oracle),
+    oracle: oracle === 0n ? 1n : oracle,
+    notional,
+    hash: sha256(perpetualLiquidationInfoBytes(order.liquidated, order.perpetualId)),
+  };
+}
+
+type Priority = ReturnType<typeof priority>;
+
+/** The chain's `SortLiquidationOrders`: larger distance from the oracle, larger notional, smaller hash. */
+function byPriority(a: Priority, b: Priority): number {
+  const left = a.diff * b.oracle;
+  const right = b.diff * a.oracle;
+  if (left !== right) return left > right ? -1 : 1;
+  if (a.notional !== b.notional) return a.notional > b.notional ? -1 : 1;
+  for (let i = 0; i < a.hash.length; i++) {
+    if (a.hash[i] !== b.hash[i]) return (a.hash[i] as number) - (b.hash[i] as number);
+  }
+  return 0;
 }
 
 function oracleSubticksOf(
@@ -176,9 +162,12 @@ function oracleSubticksOf(
 
 /**
  * Matches one liquidation order against the book in the memclob, settling each fill on this
- * context's state and queueing the match; answers the base quantums filled.
+ * context's state and queueing the match; answers the base quantums filled (none in a market that
+ * is not active).
  */
 export function placeLiquidation(ctx: Context, keepers: ClobKeepers, order: LiquidationOrder): bigint {
+  // The chain refuses a liquidation in a market that is not active before it marks anything.
+  if (order.pair.status !== clob.ClobPair_Status.ACTIVE) return 0n;
   const engine = new Engine(ctx, keepers);
   const side = order.isBuy ? "buy" : "sell";
   let filled = 0n;
@@ -243,28 +232,23 @@ export function placeLiquidation(ctx: Context, keepers: ClobKeepers, order: Liqu
   return filled;
 }
 
-/** Runs the whole pass (see the module comment) on the memclob's state after a block commits. */
-export function runLiquidations(ctx: Context, keepers: ClobKeepers): void {
-  const candidates = liquidatableSubaccounts(ctx, keepers);
+/**
+ * Runs the whole pass (see the module comment) on the memclob's state after a block commits, from
+ * the daemon's lists of the state before it.
+ */
+export function runLiquidations(ctx: Context, keepers: ClobKeepers, daemon: DaemonLiquidationInfo): void {
+  const candidates = daemon.liquidatable;
   const toDeleverage: { ref: SubaccountRef; perpetualId: number }[] = [];
   if (candidates.length > 0) {
     const count = Math.min(candidates.length, MAX_LIQUIDATION_ATTEMPTS_PER_BLOCK);
-    const start = Number(ctx.block.height % BigInt(candidates.length));
-    const orders: { order: LiquidationOrder; key: ReturnType<typeof priority> }[] = [];
+    const start = blockIntn(ctx.block.timeMs, candidates.length);
+    const orders: { order: LiquidationOrder; key: Priority }[] = [];
     for (let i = 0; i < count; i++) {
       const ref = candidates[(start + i) % candidates.length] as SubaccountRef;
       const order = liquidationOrderFor(ctx, keepers, ref);
       if (order !== undefined) orders.push({ order, key: priority(ctx, keepers, order) });
     }
-    orders.sort((a, b) => {
-      const left = a.key.diff * b.key.oracle;
-      const right = b.key.diff * a.key.oracle;
-      if (left !== right) return left > right ? -1 : 1;
-      if (a.key.notional !== b.key.notional) return a.key.notional > b.key.notional ? -1 : 1;
-      const ka = `${a.order.liquidated.owner}/${a.order.liquidated.number}`;
-      const kb = `${b.order.liquidated.owner}/${b.order.liquidated.number}`;
-      return ka < kb ? -1 : ka > kb ? 1 : 0;
-    });
+    orders.sort((a, b) => byPriority(a.key, b.key));
     for (const { order: first } of orders) {
       // State moved since the order was built (earlier liquidations): build it again.
       const order = liquidationOrderFor(ctx, keepers, first.liquidated);
@@ -274,14 +258,12 @@ export function runLiquidations(ctx: Context, keepers: ClobKeepers): void {
       }
     }
   }
-  for (const settling of finalSettlementPositions(ctx, keepers)) toDeleverage.push(settling);
-  let attempts = 0;
-  for (const { ref, perpetualId } of toDeleverage) {
-    if (attempts >= MAX_DELEVERAGING_ATTEMPTS_PER_BLOCK) break;
+  toDeleverage.push(...finalSettlementPositions(ctx, daemon));
+  // The chain counts entries, not deleveragings: one that cannot be deleveraged uses its turn too.
+  for (const { ref, perpetualId } of toDeleverage.slice(0, MAX_DELEVERAGING_ATTEMPTS_PER_BLOCK)) {
     const mode = deleveragingMode(ctx, keepers, ref, perpetualId);
     if (mode === undefined) continue;
-    attempts++;
-    const fills = deleverage(ctx, keepers, ref, perpetualId, mode);
+    const fills = deleverage(ctx, keepers, { ref, perpetualId, mode }, daemon);
     if (fills.length === 0) continue;
     queueDeleveraging(ctx.store(CLOB), {
       liquidated: { $typeName: "perpx.subaccounts.v1.SubaccountId", ...ref },
@@ -294,40 +276,30 @@ export function runLiquidations(ctx: Context, keepers: ClobKeepers): void {
       isFinalSettlement: mode === "final-settlement",
     });
   }
-  gateIfNegativeEquity(ctx, keepers, candidates);
+  gateIfNegativeEquity(ctx, keepers, daemon.negativeTnc);
 }
 
-/** The positions held in markets in final settlement (closed at the oracle price). */
+/** The positions the daemon saw in markets in final settlement (pairs by id; longs, then shorts). */
 function finalSettlementPositions(
   ctx: Context,
-  keepers: ClobKeepers,
+  daemon: DaemonLiquidationInfo,
 ): { ref: SubaccountRef; perpetualId: number }[] {
-  const settling = new Set(
-    allPairs(ctx.store(CLOB))
-      .filter((pair) => pair.status === clob.ClobPair_Status.FINAL_SETTLEMENT)
-      .map(perpetualOf),
-  );
-  if (settling.size === 0) return [];
-  const found: { ref: SubaccountRef; perpetualId: number }[] = [];
-  for (const view of keepers.subaccounts.withPositions(ctx)) {
-    for (const p of view.perpetualPositions) {
-      if (p.quantums !== 0n && settling.has(p.perpetualId))
-        found.push({ ref: view.id, perpetualId: p.perpetualId });
-    }
-  }
-  return found;
+  return allPairs(ctx.store(CLOB))
+    .filter((pair) => pair.status === clob.ClobPair_Status.FINAL_SETTLEMENT)
+    .map(perpetualOf)
+    .flatMap((perpetualId) => holdersOf(daemon, perpetualId).map((ref) => ({ ref, perpetualId })));
 }
 
-/** Queues a zero-fill deleveraging for the first candidate still at negative equity. */
+/** Queues a zero-fill deleveraging for the first subaccount of the list still at negative equity. */
 function gateIfNegativeEquity(
   ctx: Context,
   keepers: ClobKeepers,
-  candidates: readonly SubaccountRef[],
+  negativeTnc: readonly SubaccountRef[],
 ): void {
-  for (const ref of candidates) {
+  for (const ref of negativeTnc) {
     if (keepers.subaccounts.risk(ctx, ref).netCollateral >= 0n) continue;
     const held = keepers.subaccounts.get(ctx, ref).perpetualPositions[0];
-    if (held === undefined) continue;
+    if (held === undefined) return;
     queueDeleveraging(ctx.store(CLOB), {
       liquidated: { $typeName: "perpx.subaccounts.v1.SubaccountId", ...ref },
       perpetualId: held.perpetualId,

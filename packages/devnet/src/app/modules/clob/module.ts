@@ -37,6 +37,7 @@ import { clobErrors } from "./errors.js";
 import { updateLeverage } from "./leverage.js";
 import { equityTierConfig, rateLimitConfig } from "./limits.js";
 import { runLiquidations } from "./liquidation.js";
+import { type DaemonLiquidationInfo, NO_DAEMON_INFO, readDaemonInfo } from "./liquidation-daemon.js";
 import { clearLiquidationInfo } from "./liquidation-fill.js";
 import {
   batchCancelShortTerm,
@@ -215,6 +216,7 @@ function placementVerifier(ctx: Context): PlacementVerifier {
 /** The clob module over the exchange keepers; `records` are its genesis records (pairs, configs). */
 export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRecord[]): Module {
   const limiter = createBlockRateLimiter();
+  let daemon: DaemonLiquidationInfo = NO_DAEMON_INFO;
   return {
     name: CLOB,
     msgs: [
@@ -280,9 +282,14 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
     },
     volatileKey: isMemclobKey,
     proposeMessages: (ctx) => [packAny(clob.MsgProposedOperationsSchema, takeOperations(ctx.store(CLOB)))],
+    // The liquidation daemon reads the committed state before each block; the pass after the
+    // block's commit works from that reading (the state of the block before), as on the chain.
+    beforeBlock: (ctx) => {
+      daemon = readDaemonInfo(ctx, keepers);
+    },
     afterCommit: (ctx) => {
       placeNewStatefulOrders(ctx, keepers);
-      runLiquidations(ctx, keepers);
+      runLiquidations(ctx, keepers, daemon);
     },
     afterRestore: rebuildBook,
     authenticateSigner(ctx, { tx, index }) {
