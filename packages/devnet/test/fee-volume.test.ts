@@ -150,13 +150,14 @@ describe("the fee tiers' 30-day volume (x/stats)", () => {
     await place(TAKER, order(TAKER, "buy", big, true), order(TAKER, "buy", small, true));
     const before = await usdc(TAKER);
     devnet.mine(1);
-    // Both fills at the tier of the volume before the block (none): the first did not lift the second.
     const tierBefore = all[tierIndex(all, traded)] as Tier;
     const [q1, q2] = [quoteOf(big), quoteOf(small)];
+    traded = { total: q1 + q2, maker: 0n, global: q1 + q2 };
+    epochEnd = (await statsEpoch()).nextTick;
+    // Both fills at the tier of the volume before the block (none): the first did not lift the second.
     expect((await usdc(TAKER)) - before).toBe(
       -q1 - q2 - feeOf(q1, tierBefore.takerFeePpm) - feeOf(q2, tierBefore.takerFeePpm),
     );
-    traded = { total: q1 + q2, maker: 0n, global: q1 + q2 };
     const lifted = tierIndex(all, traded);
     expect(lifted).toBeGreaterThan(0);
     expect(await userTier(TAKER)).toBe(lifted);
@@ -169,7 +170,7 @@ describe("the fee tiers' 30-day volume (x/stats)", () => {
     traded = { total: traded.total + q3, maker: 0n, global: traded.global + q3 };
     const info = await statsEpoch();
     expect(info.currentEpoch).toBe(epoch);
-    epochEnd = info.nextTick;
+    expect(info.nextTick).toBe(epochEnd);
   });
 
   it("forgets the volume on the hour its stats epoch ended, 30 days on, and the tier falls back", async () => {
