@@ -5,7 +5,10 @@
  * funding index after two ticks equals the figure computed here from the real chain's formula
  * (impact bid of the tier's impact notional, median of votes padded to 15, mean of samples padded
  * to 60, default rate, clamp 6 × (IMF − MMF), 8-hour rate over 3,600 s), and the long settles it
- * when its subaccount is next touched.
+ * when its subaccount is next touched. The indexer shows funding as the real one: `nextFundingRate`
+ * is the unclamped mean of the samples since the tick plus the default (1-hour rates), refreshed
+ * by a market updater every 30 s and kept through a tick; payments appear on the payments task's
+ * next run (every minute); a clock jump over many sample epochs leaves no empty samples.
  */
 import { create } from "@bufbuild/protobuf";
 import { createClient } from "@connectrpc/connect";
@@ -111,14 +114,17 @@ async function fundingIndex(): Promise<bigint> {
 
 // ---- the real chain's formulas, written out for the expected figures ----
 
-/** The impact bid of one resting bid level (big enough for the notional), and its premium in ppm. */
-function expectedVote(): bigint {
+/**
+ * The impact bid of one resting bid level (big enough for the notional), and its premium in ppm
+ * against an oracle (index) price in subticks.
+ */
+function expectedVote(oracle = ORACLE): bigint {
   const full = (BID * BID_QUANTUMS) / 10n ** BigInt(-QCE); // quote quantums of the whole level
   // Base quantums to sell for the impact notional, rounded up; average price = notional / base.
   const base = (IMPACT_NOTIONAL * BID_QUANTUMS + full - 1n) / full;
   const impactNum = IMPACT_NOTIONAL * 10n ** BigInt(-QCE);
   // impact / index − 1, in ppm, toward zero.
-  return (impactNum * 1_000_000n - base * ORACLE * 1_000_000n) / (base * ORACLE);
+  return (impactNum * 1_000_000n - base * oracle * 1_000_000n) / (base * oracle);
 }
 
 function padded(values: bigint[], rounds: number, minimum: number): bigint[] {
@@ -276,5 +282,115 @@ describe("funding on epochs", () => {
           : [micros(position.realizedPnl), micros(position.netFunding)];
       })
       .toEqual([-fees, -paid]);
+  });
+});
+
+// ---- the real indexer's next funding rate and funding payments ----
+
+/**
+ * The real indexer's `nextFundingRate` from the premium samples since the last tick (the chain
+ * stores the non-zero ones and counts every round; the indexer gets each, zeros too): the mean of
+ * the samples as 1-hour rates (sample / 8 × 1e-6, big.js dividing to 20 decimals, half away from
+ * zero) plus the default 1-hour rate, unclamped.
+ */
+function indexerNextRate(samples: { premiums: bigint[]; rounds: number }): string {
+  const values = padded(samples.premiums, samples.rounds, 0);
+  const sum = values.reduce((a, b) => a + b, 0n) * 10n ** 20n;
+  const den = 8_000_000n * BigInt(values.length);
+  const abs = sum < 0n ? -sum : sum;
+  const mean = ((abs * 2n + den) / (2n * den)) * (sum < 0n ? -1n : 1n);
+  const scaled = mean + (DEFAULT_FUNDING_PPM * 10n ** 20n) / 8_000_000n;
+  const digits = (scaled < 0n ? -scaled : scaled).toString().padStart(21, "0");
+  const fraction = digits.slice(-20).replace(/0+$/, "");
+  const text = fraction === "" ? digits.slice(0, -20) : `${digits.slice(0, -20)}.${fraction}`;
+  return scaled < 0n ? `-${text}` : text;
+}
+
+async function indexerGet<T>(path: string): Promise<T> {
+  const response = await fetch(`${devnet.endpoints.indexer}/v4/${path}`);
+  expect(response.status).toBe(200);
+  return (await response.json()) as T;
+}
+
+const nextFundingRate = async () =>
+  (await indexerGet<{ markets: Record<string, { nextFundingRate: string }> }>("perpetualMarkets")).markets[
+    "BTC-USD"
+  ]?.nextFundingRate;
+
+const longPayments = async () =>
+  (
+    await indexerGet<{ fundingPayments: { createdAtHeight: string; rate: string }[] }>(
+      `fundingPayments?address=${who(LONG).address}&subaccountNumber=0`,
+    )
+  ).fundingPayments;
+
+/** Moves the clock `ms` on and mines a block there (at least `ms` after the latest block). */
+async function mineAfter(ms: number): Promise<void> {
+  await control("advance-time", { ms, mine: true });
+}
+
+/** 15 blocks of votes, then the block that starts the next sample epoch (16 votes: their median is the vote). */
+async function fullSample(): Promise<void> {
+  await control("blocks", { count: 15 });
+  await control("advance-epoch", { epoch: "funding-sample" });
+}
+
+describe("funding as the real indexer shows it", () => {
+  it("keeps nextFundingRate through a tick, shows the tick's payments on the payments task's next run, and refreshes the rate every 30 s from the samples since the tick, unclamped", async () => {
+    // The oracle (the index) 6% under the resting bid: votes over the funding clamp (4.8%).
+    devnet.app.control.setOraclePrice("BTC-USD", "61000");
+    const vote = expectedVote(6_100_000_000n);
+    expect(vote).toBeGreaterThan(RATE_CLAMP_PPM);
+    await fullSample();
+    // A block at least a minute after the latest (the indexer's tasks both run there), 45 s
+    // before the next funding tick.
+    let tick = (await epochsQuery().epochInfo({ name: "funding-tick" })).epochInfo?.nextTick ?? 0;
+    if (tick * 1000 - devnet.app.latestBlock().time.getTime() < 120_000) {
+      await control("advance-epoch", { epoch: "funding-tick" });
+      tick += 3600;
+    }
+    await mineAfter(tick * 1000 - 45_000 - devnet.app.latestBlock().time.getTime());
+    const before = await nextFundingRate();
+    expect(before).toBe(indexerNextRate(await btcPremiums("samples")));
+    const paid = (await longPayments()).length;
+
+    // The tick: the rate shown stays (the samples are gone until the next one), no payment yet.
+    const tickHeight = (await control("advance-epoch", { epoch: "funding-tick" })).height;
+    expect((await btcPremiums("samples")).rounds).toBe(0);
+    expect(await nextFundingRate()).toBe(before);
+    expect(await longPayments()).toHaveLength(paid);
+
+    // The first sample after the tick; a block 31 s later runs both tasks.
+    await fullSample();
+    const samples = await btcPremiums("samples");
+    expect(samples).toEqual({ premiums: [vote], rounds: 1 });
+    await mineAfter(31_000);
+    const afterTick = await nextFundingRate();
+    expect(afterTick).toBe(indexerNextRate(samples));
+    // Unclamped: over the funding clamp's 1-hour rate.
+    expect(Number(afterTick)).toBeGreaterThan(Number(RATE_CLAMP_PPM) / 8e6);
+    const payments = await longPayments();
+    expect(payments).toHaveLength(paid + 1);
+    expect(payments[0]?.createdAtHeight).toBe(tickHeight);
+
+    // A sample less than 30 s after the last run: not shown until the next run.
+    devnet.app.control.setOraclePrice("BTC-USD", "62000");
+    await fullSample();
+    const two = await btcPremiums("samples");
+    expect(two).toEqual({ premiums: [vote, expectedVote(6_200_000_000n)], rounds: 2 });
+    expect(await nextFundingRate()).toBe(afterTick);
+    await mineAfter(31_000);
+    expect(await nextFundingRate()).toBe(indexerNextRate(two));
+  });
+
+  it("does not dilute the next rate with empty samples after a clock jump across many sample epochs", async () => {
+    const moved = await control("advance-epoch", { epoch: "funding-tick" });
+    expect(Number(moved.advancedMs)).toBeGreaterThan(10 * 60_000);
+    await fullSample();
+    const samples = await btcPremiums("samples");
+    // One sample since the tick, the vote itself: the minutes the jump skipped left none.
+    expect(samples).toEqual({ premiums: [expectedVote(6_200_000_000n)], rounds: 1 });
+    await mineAfter(31_000);
+    expect(await nextFundingRate()).toBe(indexerNextRate(samples));
   });
 });

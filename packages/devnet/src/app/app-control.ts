@@ -62,13 +62,22 @@ function submitProposal(
   return queueProposal(core.root, core.set.router, anys);
 }
 
+/**
+ * Marks a devnet clock jump in the epochs module: the next block moves the epoch timers over the
+ * ticks the jump skipped (`modules/epochs.ts`), where a halt catches them up one block at a time.
+ */
+function markClockJump(core: ChainCore): void {
+  moduleControl(core, "epochs", "clock-jump", {});
+}
+
 function advanceTime(core: ChainCore, ms: number): void {
   if (!Number.isSafeInteger(ms) || ms < 0)
     throw new DevnetError("invalid-argument", `advanceTime needs a non-negative integer, got ${ms}`);
   core.timeOffsetMs += BigInt(ms);
+  if (ms > 0) markClockJump(core);
 }
 
-function advanceTimeTo(core: ChainCore, timeMs: number, now: Date): number {
+function advanceTimeTo(core: ChainCore, timeMs: number, now: Date, halt: boolean): number {
   if (!Number.isSafeInteger(timeMs) || timeMs < 0)
     throw new DevnetError("invalid-argument", `advanceTimeTo needs a non-negative integer, got ${timeMs}`);
   // Against the shifted clock a block's time is taken from, not the next block's time: after a
@@ -77,6 +86,7 @@ function advanceTimeTo(core: ChainCore, timeMs: number, now: Date): number {
   const gap = timeMs - Number(BigInt(now.getTime()) + core.timeOffsetMs);
   if (gap <= 0) return 0;
   core.timeOffsetMs += BigInt(gap);
+  if (!halt) markClockJump(core);
   return gap;
 }
 
@@ -95,8 +105,15 @@ export function createChainControl(core: ChainCore, changed: () => void): ChainC
       fund(core, address, coins);
       changed();
     },
-    advanceTime: (ms) => advanceTime(core, ms),
-    advanceTimeTo: (timeMs, now) => advanceTimeTo(core, timeMs, now),
+    advanceTime: (ms) => {
+      advanceTime(core, ms);
+      changed();
+    },
+    advanceTimeTo: (timeMs, now, options) => {
+      const moved = advanceTimeTo(core, timeMs, now, options?.halt === true);
+      if (moved > 0) changed();
+      return moved;
+    },
     submitProposal: (messages) => {
       const id = submitProposal(core, messages);
       changed();

@@ -428,13 +428,18 @@ export type DevnetProfile = "local" | "testnet" | "mainnet";
 export interface ChainControl {
   /** Credits `coins` (bank denoms and amounts) to an account, creating it if needed. */
   fund(address: string, coins: ReadonlyArray<{ denom: string; amount: bigint }>): void;
-  /** Moves the chain's clock forward by `ms` before the next block. */
+  /**
+   * Moves the chain's clock forward by `ms` before the next block. A clock jump: the next block
+   * moves the epoch timers over the ticks it skipped (each starts one epoch, not one per block).
+   */
   advanceTime(ms: number): void;
   /**
    * Moves the chain's clock forward so that a block requested at wall time `now` gets a time of at
-   * least `timeMs` (unix ms); does nothing when it already would. Returns the ms moved.
+   * least `timeMs` (unix ms); does nothing when it already would. Returns the ms moved. A clock
+   * jump as {@link advanceTime}, unless `halt` is set: then the gap is a chain halt, and the epoch
+   * timers catch up one epoch per block as the real chain's do.
    */
-  advanceTimeTo(timeMs: number, now: Date): number;
+  advanceTimeTo(timeMs: number, now: Date, options?: { readonly halt?: boolean }): number;
   /**
    * Queues governance messages (each signed by the gov module address) as a proposal that the next
    * block runs, atomically, before its txs. Returns the proposal id.

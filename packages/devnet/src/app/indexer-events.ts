@@ -242,9 +242,10 @@ export interface TransferEvent {
 }
 
 /**
- * Funding of a perpetual: at every block the predicted rate of the running premium sample
- * (`sample`), and at each funding tick the rate paid and the new funding index (`payment`).
- * Rates are ppm per 8 hours; the index is 1e-6 quote quantums per base quantum.
+ * Funding of a perpetual: at each `funding-sample` epoch the new premium sample (`sample`: the
+ * median of the epoch's votes, zero too, as the real chain's premium-sample `FundingEvent`), and at
+ * each funding tick the rate paid and the new funding index (`payment`). Premiums and rates are
+ * ppm per 8 hours; the index is 1e-6 quote quantums per base quantum.
  *
  * @example
  * ```ts
@@ -255,6 +256,7 @@ export interface FundingEvent {
   readonly kind: "funding";
   readonly phase: "sample" | "payment";
   readonly perpetualId: number;
+  /** The premium sample (`sample`) or the rate paid (`payment`), ppm per 8 hours. */
   readonly ratePpm: bigint;
   /** The oracle price in subticks the funding used. */
   readonly oracleSubticks: bigint;

@@ -109,7 +109,9 @@ export class Indexer implements IndexerFeed {
       if (event.event.kind === "oracle_price") repriced.add(event.event.marketId);
     }
     this.latest = { height: block.height, time: block.time };
-    this.fundingPayments.block(this.accounts.records());
+    // The reference's roundtable tasks on their cadence (block time): funding payments, next funding rates.
+    this.fundingPayments.block(this.accounts.records(), nowMs);
+    this.markets.runMarketUpdater(nowMs);
     this.pnl.block(block.height, block.time, () => this.accounts.equities());
     if (this.retainBlocks > 0) {
       const oldest = block.height - BigInt(this.retainBlocks) + 1n;

@@ -281,7 +281,10 @@ export async function startControlServer(options: ControlServerOptions): Promise
   router.add("POST", "/outage", ({ body }) => {
     const ms = body.ms === undefined ? 300_000 : intField(body, "ms");
     // `ms` after the latest block, however far the chain clock ran ahead in a burst of blocks.
-    app.control.advanceTimeTo(app.latestBlock().time.getTime() + ms, new Date(producer.now()));
+    // A halt: the epoch timers catch up one epoch per block after it, as the real chain's.
+    app.control.advanceTimeTo(app.latestBlock().time.getTime() + ms, new Date(producer.now()), {
+      halt: true,
+    });
     const mined = producer.mine(1)[0];
     return {
       advancedMs: ms,

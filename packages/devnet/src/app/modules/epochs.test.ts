@@ -1,7 +1,11 @@
 import { create } from "@bufbuild/protobuf";
 import { epochs } from "@perpx/proto";
 import { describe, expect, it } from "vitest";
-import { defaultEpochs, stepEpoch, validateEpochInfo } from "./epochs.js";
+import { EventManager } from "../events.js";
+import { createGasMeter, defaultGasConfig } from "../gas.js";
+import { createContext } from "../module.js";
+import { RootStore } from "../store.js";
+import { defaultEpochs, EpochsKeeper, skipMissedTicks, stepEpoch, validateEpochInfo } from "./epochs.js";
 
 const byName = (name: string) => defaultEpochs().find((e) => e.name === name) as epochs.EpochInfo;
 
@@ -32,6 +36,48 @@ describe("epoch timers", () => {
     }
     expect(ticks).toEqual([1_110, 1_170, 1_230, 1_290]);
     expect(stepEpoch(info, 9n, 1_300).started).toBe(false);
+  });
+
+  it("after a devnet clock jump, start one epoch at the last tick the jump passed, not one per skipped tick", () => {
+    const kv = new RootStore();
+    const at = (height: bigint, seconds: number) =>
+      createContext({
+        mode: "deliver",
+        block: {
+          chainId: "perpx-local-1",
+          height,
+          time: new Date(seconds * 1000),
+          timeMs: BigInt(seconds) * 1000n,
+        },
+        gasMeter: createGasMeter(undefined),
+        gasConfig: defaultGasConfig,
+        events: new EventManager(),
+        kv,
+      });
+    const keeper = new EpochsKeeper();
+    for (const info of defaultEpochs()) keeper.create(at(1n, 1_000), info);
+    const block = (height: bigint, seconds: number) => {
+      const ctx = at(height, seconds);
+      keeper.skipClockJump(ctx);
+      return keeper
+        .all(ctx)
+        .filter((info) => keeper.maybeStartNextEpoch(ctx, info.name))
+        .map((i) => i.name);
+    };
+    expect(block(2n, 1_000)).toEqual([]);
+    // Without a mark, a gap (a halt) is caught up one epoch per block.
+    expect(block(3n, 1_300)).toEqual(["funding-sample"]);
+    expect(keeper.get(at(3n, 1_300), "funding-sample").nextTick).toBe(1_110);
+    // A clock jump of 2 hours: each timer starts one epoch, the one the new time is in.
+    keeper.markClockJump(at(3n, 1_300));
+    expect(block(4n, 8_500)).toEqual(["funding-sample", "funding-tick", "stats-epoch"]);
+    const after = at(4n, 8_500);
+    expect(keeper.get(after, "funding-sample")).toMatchObject({ nextTick: 8_550, currentEpoch: 2 });
+    expect(keeper.get(after, "funding-tick")).toMatchObject({ nextTick: 10_800, currentEpoch: 1 });
+    expect(block(5n, 8_501)).toEqual([]);
+    // One tick behind is no jump to skip.
+    const sample = keeper.get(after, "funding-sample");
+    expect(skipMissedTicks(sample, 8_560)).toBe(sample);
   });
 
   it("validate as the real chain does", () => {

@@ -1,12 +1,19 @@
 /**
  * x/epochs: named timers of block time. Each starts a new epoch when a block's time reaches its
- * `next_tick` (then `next_tick += duration`, one epoch per block at most, so a clock jump is caught
- * up one block at a time); a timer initializes at height 2 or later once its `next_tick` has passed,
- * fast-forwarding `next_tick` past the block time by whole durations. The funding of
- * `perpetuals` runs on `funding-sample` (every minute, on the half minute) and `funding-tick`
- * (every hour); `stats-epoch` (every hour) is kept for the stats module's clients.
+ * `next_tick` (then `next_tick += duration`, one epoch per block at most, so a gap between blocks,
+ * as after a chain halt, is caught up one block at a time); a timer initializes at height 2 or
+ * later once its `next_tick` has passed, fast-forwarding `next_tick` past the block time by whole
+ * durations. The funding of `perpetuals` runs on `funding-sample` (every minute, on the half
+ * minute) and `funding-tick` (every hour); the fee tiers' volume window (`feetiers-volume.ts`, the
+ * real chain's x/stats) on `stats-epoch` (every hour).
  *
- * Store slice `epochs/`: `info/<name>`: `perpx.epochs.v1.EpochInfo`.
+ * A devnet clock jump (the control API moving the clock) is not a halt: the devnet marks it, and
+ * the next block first moves every timer over the ticks the jump skipped ({@link skipMissedTicks}),
+ * so each timer starts one epoch, the one the new time is in, instead of a run of one-block epochs
+ * (one-block funding samples would be empty and dilute the funding rate).
+ *
+ * Store slice `epochs/`: `info/<name>`: `perpx.epochs.v1.EpochInfo`; `clock-jump`: present after a
+ * devnet clock jump until the next block.
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { epochs } from "@perpx/proto";
@@ -109,7 +116,29 @@ export function stepEpoch(
   };
 }
 
+/**
+ * A timer's `next_tick` moved over the ticks a clock jump to unix second `time` skipped: the last
+ * tick at or before `time` (so the next block starts one epoch, at that tick). A timer not
+ * initialized yet, or less than two ticks behind, is returned unchanged. Pure.
+ *
+ * @example
+ * ```ts
+ * import { create } from "@bufbuild/protobuf";
+ * import { epochs } from "@perpx/proto";
+ *
+ * const sample = create(epochs.EpochInfoSchema, { name: "funding-sample", duration: 60, nextTick: 1_050, isInitialized: true });
+ * skipMissedTicks(sample, 1_300).nextTick; // 1_290: one epoch starts at 1_290, not five from 1_050
+ * skipMissedTicks(sample, 1_100).nextTick; // 1_050: one tick behind, nothing skipped
+ * ```
+ */
+export function skipMissedTicks(info: epochs.EpochInfo, time: number): epochs.EpochInfo {
+  if (!info.isInitialized || info.duration === 0 || time < info.nextTick + info.duration) return info;
+  const skipped = Math.floor((time - info.nextTick) / info.duration);
+  return create(epochs.EpochInfoSchema, { ...info, nextTick: info.nextTick + info.duration * skipped });
+}
+
 const infoKey = (name: string) => `info/${name}`;
+const CLOCK_JUMP_KEY = "clock-jump";
 
 /** The epochs keeper: the timers, and whether one started an epoch in the current block. */
 export class EpochsKeeper {
@@ -154,6 +183,26 @@ export class EpochsKeeper {
     ctx.store(EPOCHS).set(infoKey(info.name), toBinary(epochs.EpochInfoSchema, info));
   }
 
+  /** Marks a devnet clock jump: the next block moves every timer over the ticks it skipped. */
+  markClockJump(ctx: StoreAccess): void {
+    ctx.store(EPOCHS).set(CLOCK_JUMP_KEY, new Uint8Array([1]));
+  }
+
+  /**
+   * After a devnet clock jump (and only then), moves every timer over the ticks the jump skipped
+   * ({@link skipMissedTicks}) at the block's time, and clears the mark.
+   */
+  skipClockJump(ctx: Context): void {
+    const store = ctx.store(EPOCHS);
+    if (store.get(CLOCK_JUMP_KEY) === undefined) return;
+    store.delete(CLOCK_JUMP_KEY);
+    const time = Number(ctx.block.timeMs / 1000n);
+    for (const info of this.all(ctx)) {
+      const moved = skipMissedTicks(info, time);
+      if (moved !== info) this.set(ctx, moved);
+    }
+  }
+
   /** Runs a timer for the current block (see {@link stepEpoch}); emits `new_epoch` when one starts. */
   maybeStartNextEpoch(ctx: Context, name: string): boolean {
     const before = this.get(ctx, name);
@@ -193,8 +242,8 @@ export class EpochsKeeper {
 
 /**
  * The epochs module: genesis timers, the begin-block step of every timer, the `EpochInfo` and
- * `EpochInfoAll` queries, and the devnet control `next-tick` (`{name}` → the unix second the
- * timer's next epoch starts, for moving the clock there).
+ * `EpochInfoAll` queries, and the devnet controls `next-tick` (`{name}` → the unix second the
+ * timer's next epoch starts, for moving the clock there) and `clock-jump` (marks a clock jump).
  */
 export function createEpochsModule(keeper: EpochsKeeper, genesis: readonly epochs.EpochInfo[]): Module {
   return {
@@ -208,6 +257,7 @@ export function createEpochsModule(keeper: EpochsKeeper, genesis: readonly epoch
       };
     },
     beginBlock(ctx) {
+      keeper.skipClockJump(ctx);
       for (const info of keeper.all(ctx)) keeper.maybeStartNextEpoch(ctx, info.name);
     },
     queries: {
@@ -236,6 +286,10 @@ export function createEpochsModule(keeper: EpochsKeeper, genesis: readonly epoch
         const time = typeof request.time === "number" ? request.time : Number(ctx.block.timeMs / 1000n);
         const info = keeper.get(ctx, name);
         return { name, nextTick: keeper.upcomingTick(ctx, name, time), initialized: info.isInitialized };
+      },
+      "clock-jump": (ctx) => {
+        keeper.markClockJump(ctx);
+        return {};
       },
     },
   };

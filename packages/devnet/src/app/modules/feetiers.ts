@@ -1,13 +1,14 @@
 /**
  * x/feetiers: the perpetual fee tiers (the real chain's 9 default tiers, with absolute volume,
  * total-volume share and maker-volume share requirements), each user's tier from the 30-day volumes
- * recorded by the clob on every fill, the affiliates' referee floor, per-market fee discounts, and
- * the staking queries (no staking tiers on the devnet).
+ * the clob records on every fill (`feetiers-volume.ts`, the real chain's x/stats: counted from the
+ * next block, expired hourly 30 days later), the affiliates' referee floor, per-market fee
+ * discounts, and the staking queries (no staking tiers on the devnet).
  *
  * Store slice `feetiers/`:
  * - `params`: `perpx.feetiers.v1.PerpetualFeeParams`
  * - `discount/<clob pair id:10>`: `PerMarketFeeDiscountParams`
- * - the volume rings of `feetiers-volume.ts`
+ * and the stats of `feetiers-volume.ts` (slice `stats/`).
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
@@ -27,7 +28,14 @@ import {
 } from "../module.js";
 import { fromBinaryCached } from "../proto-cache.js";
 import type { StoreAccess } from "./auth.js";
-import { addToRing, GLOBAL_RING_KEY, makerRingKey, sumRing, userRingKey } from "./feetiers-volume.js";
+import { EPOCH_NAMES, type EpochsKeeper } from "./epochs.js";
+import {
+  expireOldStats,
+  globalNotional,
+  processBlockStats,
+  recordBlockFill,
+  userNotional,
+} from "./feetiers-volume.js";
 
 /** The module's name and store prefix. */
 export const FEETIERS = "feetiers";
@@ -151,23 +159,23 @@ export class FeeTiersKeeper {
     return running ? discount.chargePpm : MAX_CHARGE_PPM;
   }
 
-  /** A user's volume (quote quantums, maker and taker) over the last {@link VOLUME_WINDOW_DAYS} days. */
-  volume30d(ctx: StoreAccess, address: Uint8Array, nowMs: bigint): bigint {
-    return sumRing(ctx, userRingKey(address), nowMs);
-  }
-
   /**
-   * Records a fill worth `quoteQuantums`: the taker's and the maker's volume, the maker's maker
-   * volume, and the chain's traded notional (once per fill), on the block's day.
+   * Records a fill worth `quoteQuantums` in the block's stats: the taker's taker notional and the
+   * maker's maker notional (and, once per fill, the chain's), counted from the next block on.
    */
   recordFill(ctx: Context, taker: string, maker: string, quoteQuantums: bigint): void {
     if (quoteQuantums <= 0n) return;
-    const takerAddress = accAddressBytes(taker);
-    const makerAddress = accAddressBytes(maker);
-    addToRing(ctx, userRingKey(takerAddress), quoteQuantums);
-    addToRing(ctx, userRingKey(makerAddress), quoteQuantums);
-    addToRing(ctx, makerRingKey(makerAddress), quoteQuantums);
-    addToRing(ctx, GLOBAL_RING_KEY, quoteQuantums);
+    recordBlockFill(ctx, accAddressBytes(taker), accAddressBytes(maker), quoteQuantums);
+  }
+
+  /**
+   * The end of a block (the real chain's x/stats end blocker): the block's fills join the 30-day
+   * volumes and the current stats epoch, then the trailing stats epoch expires if its 30 days ran.
+   */
+  endBlock(ctx: Context, epochs: EpochsKeeper): void {
+    const statsEpoch = epochs.get(ctx, EPOCH_NAMES.stats);
+    processBlockStats(ctx, statsEpoch);
+    expireOldStats(ctx, statsEpoch.currentEpoch, ctx.block.timeMs);
   }
 
   /**
@@ -176,15 +184,11 @@ export class FeeTiersKeeper {
    * chain's 30-day notional, in ppm, rounded down) the user does not meet; then a referred user is
    * lifted to the affiliates' referee floor (capped to the last tier).
    */
-  userTier(
-    ctx: StoreAccess,
-    address: Uint8Array,
-    nowMs: bigint,
-  ): { index: number; tier: feetiers.PerpetualFeeTier } {
+  userTier(ctx: StoreAccess, address: Uint8Array): { index: number; tier: feetiers.PerpetualFeeTier } {
     const tiers = this.params(ctx).tiers;
-    const total = sumRing(ctx, userRingKey(address), nowMs);
-    const maker = sumRing(ctx, makerRingKey(address), nowMs);
-    const global = sumRing(ctx, GLOBAL_RING_KEY, nowMs);
+    const { takerNotional, makerNotional: maker } = userNotional(ctx, address);
+    const total = takerNotional + maker;
+    const global = globalNotional(ctx);
     let index = 0;
     for (const [i, tier] of tiers.entries()) {
       if (
@@ -219,19 +223,23 @@ export class FeeTiersKeeper {
    *   events: new EventManager(),
    *   kv: new RootStore(),
    * });
+   * const epochs = new EpochsKeeper();
+   * for (const info of defaultEpochs()) epochs.create(ctx, info);
    * const feeTiers = new FeeTiersKeeper();
    * feeTiers.setParams(ctx, feeTiersGenesis().params);
    * const owner = "perpx16artttgup88fc59gl9658nraqzx8lvpcvnnqu9";
    * const other = "perpx1qyqszqgpqyqszqgpqyqszqgpqyqszqgpmz98xe";
    * feeTiers.feePpm(ctx, owner, true, 0); // 500: a new user's taker fee (tier 1)
    * feeTiers.feePpm(ctx, owner, false, 0); // -110: a maker rebate
-   * feeTiers.recordFill(ctx, owner, other, 1_000_000n * 1_000_000n); // 1M USDC traded today
+   * feeTiers.recordFill(ctx, owner, other, 1_000_000n * 1_000_000n); // 1M USDC traded in this block
+   * feeTiers.feePpm(ctx, owner, true, 0); // 500: the block's fills count from the next block
+   * feeTiers.endBlock(ctx, epochs);
    * feeTiers.feePpm(ctx, owner, true, 0); // 450: tier 2
    * ```
    */
   feePpm(ctx: Context, user: string | Uint8Array, isTaker: boolean, clobPairId: number): number {
     const address = typeof user === "string" ? accAddressBytes(user) : user;
-    const { tier } = this.userTier(ctx, address, ctx.block.timeMs);
+    const { tier } = this.userTier(ctx, address);
     const base = BigInt(isTaker ? tier.takerFeePpm : tier.makerFeePpm);
     const charge = BigInt(this.chargePpm(ctx, clobPairId, ctx.block.timeMs));
     return Number((base * charge) / BigInt(MAX_CHARGE_PPM));
@@ -242,13 +250,20 @@ function discountKey(clobPairId: number): string {
   return `discount/${String(clobPairId).padStart(10, "0")}`;
 }
 
-/** The feetiers module: genesis, the queries, and the governance message `MsgUpdatePerpetualFeeParams`. */
+/**
+ * The feetiers module: genesis, the queries, the governance message `MsgUpdatePerpetualFeeParams`,
+ * and at the end of each block the 30-day volumes' update on the `stats-epoch` timer of `epochs`.
+ */
 export function createFeeTiersModule(
   keeper: FeeTiersKeeper,
   genesis: { params: feetiers.PerpetualFeeParams },
+  epochs: EpochsKeeper,
 ): Module {
   return {
     name: FEETIERS,
+    endBlock(ctx) {
+      keeper.endBlock(ctx, epochs);
+    },
     msgs: [
       msgHandler({
         schema: feetiers.MsgUpdatePerpetualFeeParamsSchema,
@@ -302,7 +317,7 @@ export function createFeeTiersModule(
           } catch (error) {
             throw invalidArgument(error instanceof Error ? error.message : String(error));
           }
-          const { index, tier } = keeper.userTier(ctx, address, ctx.block.timeMs);
+          const { index, tier } = keeper.userTier(ctx, address);
           return create(feetiers.QueryUserFeeTierResponseSchema, { index, tier });
         },
       ),
@@ -340,7 +355,7 @@ export function createFeeTiersModule(
             throw invalidArgument(error instanceof Error ? error.message : String(error));
           }
           return create(feetiers.QueryUserStakingTierResponseSchema, {
-            feeTierName: keeper.userTier(ctx, address, ctx.block.timeMs).tier.name,
+            feeTierName: keeper.userTier(ctx, address).tier.name,
             stakedBaseTokens: encodeSerializableInt(0n),
             discountPpm: 0,
           });

@@ -5,7 +5,8 @@
  *   clamp); non-zero votes are recorded, every block counts a round;
  * - at each `funding-sample` epoch (every minute), the votes of every perpetual padded with zeros
  *   to `max(rounds, min_num_votes_per_sample)` give a sample, their median; non-zero samples are
- *   recorded, every sample epoch counts a round; the indexer gets every perpetual's predicted rate;
+ *   recorded, every sample epoch counts a round; the indexer gets every perpetual's new sample
+ *   (zeros too), as the real chain's `FundingEvent` of type premium sample;
  * - at each `funding-tick` epoch (every hour), the samples padded with zeros to
  *   `max(rounds, tick duration / sample duration)` (tails trimmed by the removal rate, 0) give
  *   the premium, their mean; the rate is premium + default funding, clamped to
@@ -129,34 +130,19 @@ function recordVotes(ctx: Context, keepers: FundingKeepers): void {
   addRound(ctx, keepers.perpetuals, PREMIUM_KEYS.votes, book.premiumVotes(ctx, requests));
 }
 
-/** The predicted rate of a perpetual from the samples so far (mean, not padded) and its default rate, clamped. */
-function predictedRate(
-  samples: perpetuals.PremiumStore,
-  perpetual: perpetuals.PerpetualParams,
-  clamp: bigint,
-): bigint {
-  const market = samples.allMarketPremiums.find((m) => m.perpetualId === perpetual.id);
-  const sum = (market?.premiums ?? []).reduce((a, b) => a + BigInt(b), 0n);
-  const mean = samples.numPremiums === 0 ? 0n : sum / BigInt(samples.numPremiums);
-  return clampAbs(mean + BigInt(perpetual.defaultFundingPpm), clamp);
-}
-
 function processSampleEpoch(ctx: Context, keepers: FundingKeepers): void {
   const params = keepers.perpetuals.params(ctx);
   const votes = keepers.perpetuals.premiumStore(ctx, PREMIUM_KEYS.votes);
   const medians = combine(votes, params.minNumVotesPerSample, medianAwayFromZero);
   addRound(ctx, keepers.perpetuals, PREMIUM_KEYS.samples, medians);
   keepers.perpetuals.setPremiumStore(ctx, PREMIUM_KEYS.votes, create(perpetuals.PremiumStoreSchema));
-  const samples = keepers.perpetuals.premiumStore(ctx, PREMIUM_KEYS.samples);
   const book = keepers.book;
   for (const perpetual of keepers.perpetuals.allPerpetuals(ctx)) {
-    const tier = keepers.perpetuals.liquidityTier(ctx, perpetual.params.liquidityTier);
-    const clamp = maxAbsClampPpm(tier, params.fundingRateClampFactorPpm);
     ctx.events.indexer({
       kind: "funding",
       phase: "sample",
       perpetualId: perpetual.params.id,
-      ratePpm: predictedRate(samples, perpetual.params, clamp),
+      ratePpm: medians.get(perpetual.params.id) ?? 0n,
       oracleSubticks: book.oracleSubticks(ctx, perpetual.params.id) ?? 0n,
       fundingIndex: perpetual.fundingIndex,
     });

@@ -93,7 +93,7 @@ export function buildModules(
       (ctx, id) => prices.marketParam(ctx, id) !== undefined,
       (ctx) => fundingEndBlock(ctx, { perpetuals, prices, epochs, book: fundingBook }),
     ),
-    createFeeTiersModule(feeTiers, feeTiersGenesis()),
+    createFeeTiersModule(feeTiers, feeTiersGenesis(), epochs),
     createSubaccountsModule(subaccounts, { funded: config.fundedSubaccounts }),
     createSendingModule(subaccounts, bank),
     createIbcTransferModule(config, ibc),

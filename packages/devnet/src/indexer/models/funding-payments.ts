@@ -3,7 +3,10 @@
  * one payment per subaccount per perpetual it holds a position in, as the reference's roundtable
  * computes them from the positions at that height: the position's signed size, the perpetual's new
  * funding index, the rate and oracle price of the tick, and the payment `(previous index − new
- * index) × size` (what the chain settles into the subaccount's USDC).
+ * index) × size` (what the chain settles into the subaccount's USDC). They appear on the
+ * reference's cadence: its `update-funding-payments` task runs every minute and writes the
+ * payments of every tick since its last run; the devnet runs it on block time, after the first
+ * block at least {@link FUNDING_PAYMENTS_INTERVAL_MS} after its last run.
  */
 import type { IndexerEvent, LocatedIndexerEvent } from "../../app/indexer-events.js";
 import { fundingSettlementPpm } from "../../app/modules/margin.js";
@@ -27,6 +30,9 @@ export interface FundingPaymentRecord {
   readonly createdAtHeight: bigint;
 }
 
+/** How often the reference's `update-funding-payments` task runs (roundtable's default). */
+export const FUNDING_PAYMENTS_INTERVAL_MS = 60_000;
+
 interface Tick {
   readonly previousIndex: bigint;
   readonly event: Extract<IndexerEvent, { kind: "funding" }>;
@@ -38,6 +44,9 @@ interface Tick {
 export class FundingPaymentsModel {
   private readonly index = new Map<number, bigint>();
   private pending: Tick[] = [];
+  /** Payments of ticks the task has not run over yet, in order. */
+  private unpublished: FundingPaymentRecord[] = [];
+  private nextRunMs: number | undefined;
   private readonly payments = new Map<string, FundingPaymentRecord[]>();
 
   /** Applies one event (funding events move the indices; payments are settled at block end). */
@@ -50,13 +59,28 @@ export class FundingPaymentsModel {
       this.pending.push({ previousIndex, event: e, time: located.time, height: located.height });
   }
 
-  /** At the end of a block: the block's ticks pay every position of the subaccounts as they stand. */
-  block(subaccounts: Iterable<SubaccountRecord>): void {
+  /**
+   * At the end of a block at `nowMs`: the block's ticks pay every position of the subaccounts as
+   * they stand; when the task is due, the payments not shown yet appear.
+   */
+  block(subaccounts: Iterable<SubaccountRecord>, nowMs: number): void {
+    this.payTicks(subaccounts);
+    if (this.nextRunMs !== undefined && nowMs < this.nextRunMs) return;
+    this.nextRunMs = nowMs + FUNDING_PAYMENTS_INTERVAL_MS;
+    for (const payment of this.unpublished) {
+      const key = subaccountKey(payment.address, payment.subaccountNumber);
+      const list = this.payments.get(key);
+      if (list === undefined) this.payments.set(key, [payment]);
+      else list.push(payment);
+    }
+    this.unpublished = [];
+  }
+
+  private payTicks(subaccounts: Iterable<SubaccountRecord>): void {
     if (this.pending.length === 0) return;
     const ticks = new Map(this.pending.map((t) => [t.event.perpetualId, t]));
     this.pending = [];
     for (const record of subaccounts) {
-      const key = subaccountKey(record.address, record.subaccountNumber);
       const made: FundingPaymentRecord[] = [];
       for (const [perpetualId, position] of [...record.positions].sort((a, b) => a[0] - b[0])) {
         const tick = ticks.get(perpetualId);
@@ -74,15 +98,13 @@ export class FundingPaymentsModel {
           createdAtHeight: tick.height,
         });
       }
-      if (made.length === 0) continue;
-      const list = this.payments.get(key);
-      if (list === undefined) this.payments.set(key, made);
-      else list.push(...made);
+      this.unpublished.push(...made);
     }
   }
 
   /** Forgets the payments of blocks below `height`. */
   prune(height: bigint): void {
+    this.unpublished = this.unpublished.filter((p) => p.createdAtHeight >= height);
     for (const [key, list] of this.payments) {
       let cut = 0;
       while (cut < list.length && (list[cut] as FundingPaymentRecord).createdAtHeight < height) cut++;

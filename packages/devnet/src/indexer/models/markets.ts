@@ -1,7 +1,8 @@
 /**
  * The perpetual markets read model: definitions (liquidity tiers, price markets, perpetuals, clob
- * pairs), oracle prices, open interest, the next funding rate, and the 24-hour figures (volume,
- * trades, oracle price change), fed by the block-event stream.
+ * pairs), oracle prices, open interest, the next funding rate (`next-funding.ts`: refreshed by the
+ * market updater's cadence, {@link MarketsModel.runMarketUpdater}), and the 24-hour figures
+ * (volume, trades, oracle price change), fed by the block-event stream.
  */
 import {
   type OraclePriceUpdate,
@@ -11,6 +12,7 @@ import {
 } from "@perpx/core/indexer";
 import type { IndexerEvent, LocatedIndexerEvent } from "../../app/indexer-events.js";
 import { iso, ppm, scaled, usdc } from "../format.js";
+import { NextFundingModel } from "./next-funding.js";
 
 const DAY_MS = 86_400_000;
 /** The chain's funding rates are per 8 hours; the indexer shows 1-hour rates. */
@@ -85,7 +87,7 @@ export class MarketsModel {
   private readonly fills = new Map<number, Array<Sample & { quantums: bigint }>>();
   private readonly openInterest = new Map<number, bigint>();
   private readonly positions = new Map<string, Map<number, bigint>>();
-  private readonly nextFundingPpm = new Map<number, bigint>();
+  private readonly nextFunding = new NextFundingModel();
 
   /** Applies one event of the block-event stream. */
   apply(located: LocatedIndexerEvent): void {
@@ -109,7 +111,7 @@ export class MarketsModel {
         this.setPrice(e.marketId, e.price, located);
         return;
       case "funding":
-        this.nextFundingPpm.set(e.perpetualId, e.ratePpm);
+        this.nextFunding.apply(e);
         return;
       case "order_fill":
         this.recordFill(e.clobPairId, e.quantums, e.quoteQuantums, located.time.getTime());
@@ -183,6 +185,14 @@ export class MarketsModel {
     }
     if (after.size === 0) this.positions.delete(key);
     else this.positions.set(key, after);
+  }
+
+  /**
+   * After a block at `nowMs`: the real indexer's market updater, when due, refreshes every market's
+   * next funding rate from the premium samples since the last tick (`next-funding.ts`).
+   */
+  runMarketUpdater(nowMs: number): void {
+    this.nextFunding.update(nowMs, this.markets());
   }
 
   /** Drops 24-hour samples older than the window ending at `nowMs` (keeping one price before it). */
@@ -270,7 +280,6 @@ export class MarketsModel {
     const imfPpm = BigInt(tier?.initialMarginPpm ?? 0);
     const mmfPpm = imfPpm * BigInt(tier?.maintenanceFractionPpm ?? 0);
     const oi = sizeOf(market, this.openInterestOf(market.perpetualId));
-    const nextRate = this.nextFundingPpm.get(market.perpetualId) ?? BigInt(market.defaultFundingPpm);
     return {
       clobPairId: market.clobPairId.toString(),
       ticker: market.ticker,
@@ -279,7 +288,7 @@ export class MarketsModel {
       priceChange24H: scaled(change, exponent),
       volume24H: usdc(volume),
       trades24H: fills.length,
-      nextFundingRate: perHour(nextRate),
+      nextFundingRate: this.nextFunding.rate(market.perpetualId),
       initialMarginFraction: ppm(imfPpm),
       maintenanceMarginFraction: scaled(mmfPpm, -12),
       openInterest: oi,
