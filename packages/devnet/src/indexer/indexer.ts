@@ -23,6 +23,7 @@ import { type CandleRecord, type CandleResolution, CandlesModel, RESOLUTIONS } f
 import { FundingPaymentsModel } from "./models/funding-payments.js";
 import { HistoryModel } from "./models/history.js";
 import { MarketsModel, type PerpetualMarketBody } from "./models/markets.js";
+import { MidPricesModel } from "./models/mid-prices.js";
 import { type LevelChange, OrderBookModel } from "./models/orderbook.js";
 import { OrdersModel, ownerKey } from "./models/orders.js";
 import { PnlModel } from "./models/pnl.js";
@@ -64,6 +65,7 @@ export class Indexer implements IndexerFeed {
   readonly book = new OrderBookModel();
   readonly trades = new TradesModel();
   readonly candles = new CandlesModel();
+  readonly midPrices = new MidPricesModel();
   readonly accounts = new AccountsModel(this.markets);
   readonly orders = new OrdersModel();
   readonly history = new HistoryModel();
@@ -96,9 +98,15 @@ export class Indexer implements IndexerFeed {
     // What readers saw before this block (the cache, or the bodies as they stand).
     const before = this.marketBodies();
     this.markets.trim(nowMs);
+    // roundtable's mid price samples, from the book as the block finds it.
+    this.midPrices.block(
+      nowMs,
+      this.markets.markets().map((m) => m.clobPairId),
+      (clobPairId) => this.book.bestSum(clobPairId),
+    );
     const messages: ChannelMessage[] = [];
     const changedCandles = new Set<CandleRecord>();
-    const repriced = new Set<number>();
+    const oraclePrices: ChannelMessage[] = [];
     const changes = new ChangeSet();
     for (const event of located) {
       this.applyEvent(event, messages, changedCandles);
@@ -106,7 +114,10 @@ export class Indexer implements IndexerFeed {
       this.pnl.apply(event);
       this.fundingPayments.apply(event);
       this.affiliates.apply(event);
-      if (event.event.kind === "oracle_price") repriced.add(event.event.marketId);
+      if (event.event.kind === "oracle_price") {
+        const message = this.oraclePriceMessage(event.event.marketId);
+        if (message !== undefined) oraclePrices.push(message);
+      }
     }
     this.latest = { height: block.height, time: block.time };
     this.fundingPayments.block(this.accounts.records());
@@ -138,8 +149,11 @@ export class Indexer implements IndexerFeed {
     }
     const after = this.computeMarketBodies(nowMs);
     this.marketCache = { height: block.height, bodies: after, json: new Map() };
-    const markets = this.marketsUpdate(before, after, repriced);
-    if (markets !== undefined) messages.push(markets);
+    // As the reference: ender sends each oracle price update as its own message, and roundtable's
+    // market updater the changed trading figures in another.
+    messages.push(...oraclePrices);
+    const trading = this.tradingUpdate(before, after);
+    if (trading !== undefined) messages.push(trading);
     messages.push(
       this.message("v4_block_height", "v4_block_height", {
         blockHeight: block.height.toString(),
@@ -213,16 +227,27 @@ export class Indexer implements IndexerFeed {
   }
 
   private moment(clobPairId: number, perpetualId: number) {
-    return { openInterest: this.markets.openInterestOf(perpetualId), midSum: this.book.bestSum(clobPairId) };
+    return { openInterest: this.markets.openInterestOf(perpetualId), mid: this.midPrices.median(clobPairId) };
   }
 
-  private marketsUpdate(
+  /** The `v4_markets` message of one oracle price update: `{oraclePrices: {ticker: price}}`. */
+  private oraclePriceMessage(marketId: number): ChannelMessage | undefined {
+    const price = this.markets.oraclePriceBody(marketId);
+    if (price === undefined) return undefined;
+    const oraclePrices: Record<string, object> = {};
+    for (const market of this.markets.markets()) {
+      if (market.marketId === marketId) oraclePrices[market.ticker] = price;
+    }
+    if (Object.keys(oraclePrices).length === 0) return undefined;
+    return this.message("v4_markets", "v4_markets", { oraclePrices });
+  }
+
+  /** The `v4_markets` message of the trading figures a block changed: `{trading: {ticker: changed}}`. */
+  private tradingUpdate(
     before: ReadonlyMap<string, PerpetualMarketBody>,
     after: ReadonlyMap<string, PerpetualMarketBody>,
-    repriced: ReadonlySet<number>,
   ): ChannelMessage | undefined {
     const trading: Record<string, Partial<PerpetualMarketBody>> = {};
-    const oraclePrices: Record<string, object> = {};
     for (const market of this.markets.markets()) {
       const now = after.get(market.ticker);
       if (now === undefined) continue;
@@ -233,16 +258,9 @@ export class Indexer implements IndexerFeed {
         if (was === undefined || was[key] !== now[key]) Object.assign(changed, { [key]: now[key] });
       }
       if (Object.keys(changed).length > 0) trading[market.ticker] = { ...changed, ticker: market.ticker };
-      if (repriced.has(market.marketId)) {
-        const price = this.markets.oraclePriceBody(market.marketId);
-        if (price !== undefined) oraclePrices[market.ticker] = price;
-      }
     }
-    const contents: Record<string, object> = {};
-    if (Object.keys(trading).length > 0) contents.trading = trading;
-    if (Object.keys(oraclePrices).length > 0) contents.oraclePrices = oraclePrices;
-    if (Object.keys(contents).length === 0) return undefined;
-    return this.message("v4_markets", "v4_markets", contents);
+    if (Object.keys(trading).length === 0) return undefined;
+    return this.message("v4_markets", "v4_markets", { trading });
   }
 
   /**
