@@ -249,7 +249,9 @@ describe("indexer REST: accounts", () => {
         freeCollateral: equity.minus(notional.abs().times(imf)).toString(),
       });
       expect(position.unrealizedPnl).toBe(
-        new Exact(position.size as string).times(new Exact(oracle).minus(position.entryPrice as string)).toString(),
+        new Exact(position.size as string)
+          .times(new Exact(oracle).minus(position.entryPrice as string))
+          .toString(),
       );
     }
     const aliceSub = (
@@ -257,7 +259,9 @@ describe("indexer REST: accounts", () => {
     ).subaccount;
     // The figures by hand: 9349.675 + 660.0000003, less 660.0000003 × the initial margin fraction.
     expect(aliceSub.equity).toBe("10009.6750003");
-    expect((aliceSub.openPerpetualPositions as Record<string, Body>)["BTC-USD"]?.unrealizedPnl).toBe("10.0000003");
+    expect((aliceSub.openPerpetualPositions as Record<string, Body>)["BTC-USD"]?.unrealizedPnl).toBe(
+      "10.0000003",
+    );
     // Bob bids 65500 to buy back his short; alice sells her 0.01 BTC into it: she realizes $5.
     await placeShortTerm(chain, 1, {
       clientId: 3,
