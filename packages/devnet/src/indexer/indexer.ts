@@ -17,6 +17,7 @@ import {
 import { locateBlockEvents } from "./block-events.js";
 import type { ChannelMessage, ChannelSnapshot, IndexerFeed } from "./feed.js";
 import { iso } from "./format.js";
+import { oraclePriceContents, tradingContents } from "./markets-feed.js";
 import { AccountsModel } from "./models/accounts.js";
 import { AffiliatesModel } from "./models/affiliates.js";
 import { type CandleRecord, type CandleResolution, CandlesModel, RESOLUTIONS } from "./models/candles.js";
@@ -115,8 +116,8 @@ export class Indexer implements IndexerFeed {
       this.fundingPayments.apply(event);
       this.affiliates.apply(event);
       if (event.event.kind === "oracle_price") {
-        const message = this.oraclePriceMessage(event.event.marketId);
-        if (message !== undefined) oraclePrices.push(message);
+        const contents = oraclePriceContents(this.markets, event.event.marketId);
+        if (contents !== undefined) oraclePrices.push(this.message("v4_markets", "v4_markets", contents));
       }
     }
     this.latest = { height: block.height, time: block.time };
@@ -152,8 +153,8 @@ export class Indexer implements IndexerFeed {
     // As the reference: ender sends each oracle price update as its own message, and roundtable's
     // market updater the changed trading figures in another.
     messages.push(...oraclePrices);
-    const trading = this.tradingUpdate(before, after);
-    if (trading !== undefined) messages.push(trading);
+    const trading = tradingContents(this.markets, before, after);
+    if (trading !== undefined) messages.push(this.message("v4_markets", "v4_markets", trading));
     messages.push(
       this.message("v4_block_height", "v4_block_height", {
         blockHeight: block.height.toString(),
@@ -228,39 +229,6 @@ export class Indexer implements IndexerFeed {
 
   private moment(clobPairId: number, perpetualId: number) {
     return { openInterest: this.markets.openInterestOf(perpetualId), mid: this.midPrices.median(clobPairId) };
-  }
-
-  /** The `v4_markets` message of one oracle price update: `{oraclePrices: {ticker: price}}`. */
-  private oraclePriceMessage(marketId: number): ChannelMessage | undefined {
-    const price = this.markets.oraclePriceBody(marketId);
-    if (price === undefined) return undefined;
-    const oraclePrices: Record<string, object> = {};
-    for (const market of this.markets.markets()) {
-      if (market.marketId === marketId) oraclePrices[market.ticker] = price;
-    }
-    if (Object.keys(oraclePrices).length === 0) return undefined;
-    return this.message("v4_markets", "v4_markets", { oraclePrices });
-  }
-
-  /** The `v4_markets` message of the trading figures a block changed: `{trading: {ticker: changed}}`. */
-  private tradingUpdate(
-    before: ReadonlyMap<string, PerpetualMarketBody>,
-    after: ReadonlyMap<string, PerpetualMarketBody>,
-  ): ChannelMessage | undefined {
-    const trading: Record<string, Partial<PerpetualMarketBody>> = {};
-    for (const market of this.markets.markets()) {
-      const now = after.get(market.ticker);
-      if (now === undefined) continue;
-      const was = before.get(market.ticker);
-      const changed: Partial<PerpetualMarketBody> = {};
-      for (const key of Object.keys(now) as (keyof PerpetualMarketBody)[]) {
-        if (key === "oraclePrice") continue;
-        if (was === undefined || was[key] !== now[key]) Object.assign(changed, { [key]: now[key] });
-      }
-      if (Object.keys(changed).length > 0) trading[market.ticker] = { ...changed, ticker: market.ticker };
-    }
-    if (Object.keys(trading).length === 0) return undefined;
-    return this.message("v4_markets", "v4_markets", { trading });
   }
 
   /**
