@@ -165,8 +165,8 @@ describe("indexer feed", () => {
         },
       },
     });
-    // One message per oracle price update, in the block's event order (market ids ascending here).
-    expect(markets.slice(0, 2)).toEqual([priceOf("ETH-USD", "3001", 1), priceOf("SOL-USD", "151.5", 2)]);
+    // One message per oracle price update, in the block's event order (the order they were set).
+    expect(markets.slice(0, 2)).toEqual([priceOf("SOL-USD", "151.5", 2), priceOf("ETH-USD", "3001", 1)]);
     expect(markets).toHaveLength(3);
     const trading = markets[2]?.contents as Record<string, Record<string, Record<string, unknown>>>;
     expect(Object.keys(trading)).toEqual(["trading"]);
