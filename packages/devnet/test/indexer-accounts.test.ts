@@ -6,6 +6,7 @@
  * genesis's liquidity tier; realized PnL is the real indexer's (closing PnL minus every order
  * fill's fee, funding apart), and each fill carries the position it found.
  */
+import { Exact } from "@perpx/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { perpetualsGenesis } from "../src/app/genesis-exchange.js";
 import { DEFAULT_MARKETS } from "../src/app/genesis-markets.js";
@@ -224,18 +225,43 @@ describe("indexer REST: accounts", () => {
   });
 
   it("values positions at the new oracle price, and closes them with realized PnL", async () => {
-    chain.devnet.app.control.setOraclePrice("BTC-USD", "66000");
+    // A price whose notional has digits below a quote quantum (0.01 × 66000.00003 = 660.0000003).
+    chain.devnet.app.control.setOraclePrice("BTC-USD", "66000.00003");
     chain.devnet.mine(1);
-    const sub = (
+    const oracle = (
+      (await getIndexer(chain, "/v4/perpetualMarkets?ticker=BTC-USD")).body as {
+        markets: Record<string, { oraclePrice: string }>;
+      }
+    ).markets["BTC-USD"]?.oraclePrice as string;
+    const imf = Exact.fromUnits(IMF_PPM, 6);
+    // comlink's calculateEquityAndFreeCollateral and getUnrealizedPnl, exact: nothing rounded.
+    for (const who of [alice, bob]) {
+      const sub = (
+        (await getIndexer(chain, `/v4/addresses/${who}/subaccountNumber/0`)).body as { subaccount: Body }
+      ).subaccount;
+      const usdcSize = (sub.assetPositions as Record<string, { size: string; side: string }>).USDC;
+      const position = (sub.openPerpetualPositions as Record<string, Body>)["BTC-USD"] as Body;
+      const notional = new Exact(position.size as string).times(oracle);
+      const balance = new Exact(usdcSize?.size ?? "0").times(usdcSize?.side === "SHORT" ? -1 : 1);
+      const equity = balance.plus(notional);
+      expect(sub).toMatchObject({
+        equity: equity.toString(),
+        freeCollateral: equity.minus(notional.abs().times(imf)).toString(),
+      });
+      expect(position.unrealizedPnl).toBe(
+        new Exact(position.size as string)
+          .times(new Exact(oracle).minus(position.entryPrice as string))
+          .toString(),
+      );
+    }
+    const aliceSub = (
       (await getIndexer(chain, `/v4/addresses/${alice}/subaccountNumber/0`)).body as { subaccount: Body }
     ).subaccount;
-    expect(sub).toMatchObject({
-      equity: "10009.675",
-      freeCollateral: usdc(10_009_675_000n - initialOf(660_000_000n)),
-    });
-    expect((sub.openPerpetualPositions as Record<string, Body>)["BTC-USD"]).toMatchObject({
-      unrealizedPnl: "10",
-    });
+    // The figures by hand: 9349.675 + 660.0000003, less 660.0000003 × the initial margin fraction.
+    expect(aliceSub.equity).toBe("10009.6750003");
+    expect((aliceSub.openPerpetualPositions as Record<string, Body>)["BTC-USD"]?.unrealizedPnl).toBe(
+      "10.0000003",
+    );
     // Bob bids 65500 to buy back his short; alice sells her 0.01 BTC into it: she realizes $5.
     await placeShortTerm(chain, 1, {
       clientId: 3,

@@ -130,7 +130,7 @@ describe("indexer feed", () => {
     );
     const { id: _id, ...restCandle } = indexer.candlesOf("BTC-USD", "1MIN")?.[0] ?? {};
     expect(candles.find((m) => m.id === "BTC-USD/1MIN")?.contents).toEqual(restCandle);
-    const markets = messages.find((m) => m.channel === "v4_markets");
+    const markets = messages.find((m) => m.channel === "v4_markets" && "trading" in (m.contents as object));
     expect(markets?.contents).toMatchObject({
       trading: { "BTC-USD": { trades24H: 1, volume24H: "6.5", openInterest: "0.0001", ticker: "BTC-USD" } },
     });
@@ -141,18 +141,40 @@ describe("indexer feed", () => {
     expect(indexer.snapshot("v4_candles", "BTC-USD/1MIN")).toMatchObject({ kind: "snapshot" });
   });
 
-  it("publishes oracle prices of the markets that moved", () => {
+  it("publishes each oracle price update and the trading figures as separate messages, as the reference", async () => {
     chain.devnet.app.control.setOraclePrice("SOL-USD", "151.5");
+    chain.devnet.app.control.setOraclePrice("ETH-USD", "3001");
+    // A trade in the same block moves BTC-USD's trading figures.
+    await placeShortTerm(chain, 1, { clientId: 31, side: "sell", quantums: 1_000_000n });
+    await placeShortTerm(chain, 0, { clientId: 32, side: "buy", quantums: 1_000_000n });
     const from = received.length;
     const [block] = chain.devnet.mine(1);
-    const markets = received.slice(from).find((m) => m.channel === "v4_markets");
-    expect((markets?.contents as { oraclePrices?: unknown } | undefined)?.oraclePrices).toEqual({
-      "SOL-USD": {
-        oraclePrice: "151.5",
-        effectiveAt: block?.time.toISOString(),
-        effectiveAtHeight: block?.height.toString(),
-        marketId: 2,
+    const markets = received.slice(from).filter((m) => m.channel === "v4_markets");
+    const priceOf = (ticker: string, oraclePrice: string, marketId: number) => ({
+      channel: "v4_markets",
+      id: "v4_markets",
+      version: "1.0.0",
+      contents: {
+        oraclePrices: {
+          [ticker]: {
+            oraclePrice,
+            effectiveAt: block?.time.toISOString(),
+            effectiveAtHeight: block?.height.toString(),
+            marketId,
+          },
+        },
       },
+    });
+    // One message per oracle price update, in the block's event order (the order they were set).
+    expect(markets.slice(0, 2)).toEqual([priceOf("SOL-USD", "151.5", 2), priceOf("ETH-USD", "3001", 1)]);
+    expect(markets).toHaveLength(3);
+    const trading = markets[2]?.contents as Record<string, Record<string, Record<string, unknown>>>;
+    expect(Object.keys(trading)).toEqual(["trading"]);
+    const btc = indexer.perpetualMarket("BTC-USD");
+    expect(trading.trading?.["BTC-USD"]).toMatchObject({
+      ticker: "BTC-USD",
+      trades24H: btc?.trades24H,
+      volume24H: btc?.volume24H,
     });
   });
 

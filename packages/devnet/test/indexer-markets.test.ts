@@ -3,6 +3,7 @@
  * perpetual markets, the order book (short-term orders placed at CheckTx), trades and candles from
  * the fills of the next block, height, and the reference's error bodies and headers.
  */
+import { Exact } from "@perpx/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { perpetualsGenesis } from "../src/app/genesis-exchange.js";
 import { DEFAULT_MARKETS } from "../src/app/genesis-markets.js";
@@ -180,6 +181,9 @@ describe("indexer REST: book, trades, candles", () => {
         { price: "65001", size: "0.001" },
       ],
     });
+    // roundtable samples the book's mid every 10 s; the candle takes the sampled median.
+    chain.devnet.app.control.advanceTime(10_000);
+    chain.devnet.mine(1);
     await placeShortTerm(chain, 0, {
       clientId: 10,
       side: "buy",
@@ -230,6 +234,84 @@ describe("indexer REST: book, trades, candles", () => {
       volume24H: "32.5",
       openInterest: "0.0005",
     });
+  });
+
+  it("candles carry the sampled median mid: open and close at creation, the close again when the period ends", async () => {
+    type Candle = {
+      startedAt: string;
+      orderbookMidPriceOpen: string | null;
+      orderbookMidPriceClose: string | null;
+    };
+    const candles = async () =>
+      (
+        (await getIndexer(chain, "/v4/candles/perpetualMarkets/BTC-USD?resolution=1MIN")).body as {
+          candles: Candle[];
+        }
+      ).candles;
+    const bookMid = async () => {
+      const book = (await getIndexer(chain, "/v4/orderbooks/perpetualMarket/BTC-USD")).body as {
+        bids: { price: string }[];
+        asks: { price: string }[];
+      };
+      return new Exact(book.bids[0]?.price ?? "NaN")
+        .plus(book.asks[0]?.price ?? "NaN")
+        .times("0.5")
+        .toString();
+    };
+    // Let the earlier short-term orders expire: an empty book.
+    chain.devnet.mine(11);
+    expect((await getIndexer(chain, "/v4/orderbooks/perpetualMarket/BTC-USD")).body).toEqual({
+      bids: [],
+      asks: [],
+    });
+    await placeShortTerm(chain, 1, {
+      clientId: 41,
+      side: "sell",
+      quantums: 2_000_000n,
+      subticks: 6_501_000_000n,
+    });
+    await placeShortTerm(chain, 0, {
+      clientId: 42,
+      side: "buy",
+      quantums: 1_000_000n,
+      subticks: 6_499_000_000n,
+    });
+    const first = await bookMid();
+    // A minute on (older samples leave the 60 s window), the block samples this book.
+    chain.devnet.app.control.advanceTime(60_000);
+    chain.devnet.mine(1);
+    // The taker takes the whole ask: the book is one-sided, the sampled median stays.
+    await placeShortTerm(chain, 0, {
+      clientId: 43,
+      side: "buy",
+      quantums: 2_000_000n,
+      subticks: 6_501_000_000n,
+    });
+    expect(
+      ((await getIndexer(chain, "/v4/orderbooks/perpetualMarket/BTC-USD")).body as { asks: [] }).asks,
+    ).toEqual([]);
+    chain.devnet.mine(1);
+    const [live] = await candles();
+    expect(live).toMatchObject({ orderbookMidPriceOpen: first, orderbookMidPriceClose: first });
+    // A new ask, a minute on: the period ends with the new median as the old candle's close and the
+    // new candle's open and close.
+    await placeShortTerm(chain, 1, {
+      clientId: 44,
+      side: "sell",
+      quantums: 1_000_000n,
+      subticks: 6_502_000_000n,
+    });
+    const second = await bookMid();
+    chain.devnet.app.control.advanceTime(60_000);
+    chain.devnet.mine(1);
+    const [next, previous] = await candles();
+    expect(previous).toMatchObject({
+      startedAt: live?.startedAt,
+      orderbookMidPriceOpen: first,
+      orderbookMidPriceClose: second,
+    });
+    expect(next).toMatchObject({ orderbookMidPriceOpen: second, orderbookMidPriceClose: second });
+    expect(new Exact(first).equals(second)).toBe(false);
   });
 
   it("answers the reference's errors for unknown tickers and bad candle parameters", async () => {

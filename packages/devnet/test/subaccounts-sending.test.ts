@@ -467,15 +467,44 @@ describe("oracle control", () => {
 });
 
 describe("control: fund a subaccount", () => {
-  it("mints USDC into any subaccount, and refuses a bad number", async () => {
+  it("deposits USDC into any subaccount through a tx of the chain, and refuses a bad number", async () => {
     const bob = devnet.accounts[1]!.address;
     const before = (await subaccountOverRpc(bob, 2)).usdc;
     const ok = await json(`${devnet.endpoints.devnetControl}/devnet/fund-subaccount`, {
       method: "POST",
       body: JSON.stringify({ owner: bob, number: 2, quantums: "2500000" }),
     });
-    expect(ok.body).toEqual({ owner: bob, number: 2, credited: "2500000" });
+    expect(ok.body).toEqual({
+      owner: bob,
+      number: 2,
+      credited: "2500000",
+      txHash: expect.stringMatching(/^[0-9A-F]{64}$/),
+      height: devnet.app.latestBlock().height.toString(),
+    });
     expect((await subaccountOverRpc(bob, 2)).usdc).toBe(before + 2_500_000n);
+    // The hash is a tx of the chain: the node finds it, a MsgDepositToSubaccount in the deposit's block.
+    const found = await rpc("tx", { hash: Buffer.from(ok.body.txHash, "hex").toString("base64") });
+    expect([found.height, found.tx_result.code]).toEqual([ok.body.height, 0]);
+    const rest = await json(`${devnet.endpoints.nodeRest}/cosmos/tx/v1beta1/txs/${ok.body.txHash}`);
+    expect(rest.body.tx.body.messages).toMatchObject([
+      {
+        "@type": "/perpx.sending.v1.MsgDepositToSubaccount",
+        recipient: { owner: bob, number: 2 },
+        quantums: "2500000",
+      },
+    ]);
+    // The indexer's transfer is a deposit from the faucet's account carrying that hash.
+    const transfers = await json(
+      `${devnet.endpoints.indexer}/v4/transfers?address=${bob}&subaccountNumber=2`,
+    );
+    expect(transfers.body.transfers[0]).toMatchObject({
+      sender: { address: rest.body.tx.body.messages[0].sender },
+      recipient: { address: bob, subaccountNumber: 2 },
+      size: "2.5",
+      type: "DEPOSIT",
+      transactionHash: ok.body.txHash,
+      createdAtHeight: ok.body.height,
+    });
     const bad = await json(`${devnet.endpoints.devnetControl}/devnet/fund-subaccount`, {
       method: "POST",
       body: JSON.stringify({ owner: bob, number: 200_000, quantums: "1" }),

@@ -4,6 +4,7 @@
  * channel messages, and the channels' snapshots.
  */
 
+import { Exact } from "@perpx/core";
 import {
   type AccountViewModels,
   fillUpdateBody,
@@ -11,6 +12,7 @@ import {
   orderUpdateBody,
   positionBody,
   subaccountBody,
+  subaccountValue,
   transferType,
 } from "./account-views.js";
 import type { ChannelMessage, ChannelSnapshot } from "./feed.js";
@@ -245,18 +247,18 @@ export function parentBody(models: AccountViewModels, address: string, parent: n
       return record === undefined ? [] : [record];
     });
   if (children.length === 0) return undefined;
-  let equity = 0n;
-  let free = 0n;
+  let equity = new Exact(0);
+  let free = new Exact(0);
   for (const child of children) {
-    const value = models.accounts.value(child);
-    equity += value.equity;
-    free += value.freeCollateral;
+    const value = subaccountValue(models, child);
+    equity = equity.plus(value.equity);
+    free = free.plus(value.freeCollateral);
   }
   return {
     address,
     parentSubaccountNumber: parent,
-    equity: usdc(equity),
-    freeCollateral: usdc(free),
+    equity: equity.toString(),
+    freeCollateral: free.toString(),
     childSubaccounts: children.map((c) => subaccountBody(models, c)),
   };
 }

@@ -3,6 +3,8 @@
  * subaccounts with equity and free collateral, perpetual and asset positions, orders, fills and
  * transfers, built from the read models.
  */
+
+import { Exact } from "@perpx/core";
 import type {
   AssetPositionResponseObject,
   FillResponseObject,
@@ -16,7 +18,6 @@ import type {
   TransferType,
 } from "@perpx/core/indexer";
 import { clob } from "@perpx/proto";
-import { netNotional } from "../app/modules/margin.js";
 import { iso, ratio, scaled, usdc } from "./format.js";
 import { subaccountUuid, uuidOf } from "./ids.js";
 import type { AccountsModel, PositionRecord, SubaccountRecord } from "./models/accounts.js";
@@ -54,17 +55,15 @@ export function positionBody(
     position.settledFundingPpm +
     (chain === undefined ? 0n : models.accounts.unsettledFundingPpm(position.perpetualId, chain));
   const priceExponent = -6 - market.atomicResolution;
+  const entryPrice =
+    position.sumOpen === 0n ? "0" : ratio(position.openQuote, position.sumOpen, priceExponent);
   let unrealized = "0";
   const price = models.markets.oraclePrice(market.marketId);
-  if (position.status === "OPEN" && price !== undefined && position.sumOpen > 0n) {
-    const notional = netNotional(position.size, {
-      atomicResolution: market.atomicResolution,
-      price: price.price,
-      exponent: price.exponent,
-    });
-    const absSize = position.size < 0n ? -position.size : position.size;
-    const cost = position.side === "LONG" ? absSize * position.openQuote : -absSize * position.openQuote;
-    unrealized = ratio(notional * position.sumOpen - cost, position.sumOpen, -6);
+  if (position.status === "OPEN" && price !== undefined) {
+    // comlink's getUnrealizedPnl: size × (oracle price − entry price), exact.
+    unrealized = new Exact(sizeOf(market, position.size))
+      .times(new Exact(scaled(price.price, price.exponent)).minus(entryPrice))
+      .toString();
   }
   return {
     market: market.ticker,
@@ -72,7 +71,7 @@ export function positionBody(
     side: position.side,
     size: sizeOf(market, position.size),
     maxSize: sizeOf(market, position.maxSize),
-    entryPrice: position.sumOpen === 0n ? "0" : ratio(position.openQuote, position.sumOpen, priceExponent),
+    entryPrice,
     exitPrice: position.sumClose === 0n ? null : ratio(position.closeQuote, position.sumClose, priceExponent),
     realizedPnl: usdc(position.realizedPnl),
     unrealizedPnl: unrealized,
@@ -104,9 +103,40 @@ export function assetPositionBodies(
   ];
 }
 
+/** `units × 10^exponent` as an exact decimal. */
+function decimal(units: bigint, exponent: number): Exact {
+  return exponent >= 0 ? new Exact(units * 10n ** BigInt(exponent)) : Exact.fromUnits(units, -exponent);
+}
+
+/**
+ * Equity and free collateral as the reference's comlink computes them
+ * (`calculateEquityAndFreeCollateral`), in exact decimals, nothing rounded: equity is the USDC
+ * (funding settled) plus every open position's size × oracle price; free collateral is equity less
+ * every position's |size × oracle price| × its tier's initial margin fraction. (The chain's own
+ * checks round: notional truncated, margins rounded up; the indexer shows the exact values.)
+ */
+export function subaccountValue(
+  models: AccountViewModels,
+  record: SubaccountRecord,
+): { equity: Exact; freeCollateral: Exact } {
+  let equity = decimal(models.accounts.value(record).usdcWithFunding, -6);
+  let risk = new Exact(0);
+  for (const [perpetualId, position] of record.positions) {
+    const market = models.markets.marketOfPerpetual(perpetualId);
+    const price = market === undefined ? undefined : models.markets.oraclePrice(market.marketId);
+    if (market === undefined || price === undefined) continue;
+    const notional = decimal(position.quantums * price.price, price.exponent + market.atomicResolution);
+    equity = equity.plus(notional);
+    const tier = models.markets.tierOf(market);
+    if (tier !== undefined)
+      risk = risk.plus(notional.abs().times(decimal(BigInt(tier.initialMarginPpm), -6)));
+  }
+  return { equity, freeCollateral: equity.minus(risk) };
+}
+
 /** A subaccount's body. */
 export function subaccountBody(models: AccountViewModels, record: SubaccountRecord): SubaccountBody {
-  const value = models.accounts.value(record);
+  const value = subaccountValue(models, record);
   const open: Record<string, PerpetualPositionBody> = {};
   for (const position of models.accounts.positions(record.address, record.subaccountNumber)) {
     if (position.status !== "OPEN") continue;
@@ -118,8 +148,8 @@ export function subaccountBody(models: AccountViewModels, record: SubaccountReco
   return {
     address: record.address,
     subaccountNumber: record.subaccountNumber,
-    equity: usdc(value.equity),
-    freeCollateral: usdc(value.freeCollateral),
+    equity: value.equity.toString(),
+    freeCollateral: value.freeCollateral.toString(),
     openPerpetualPositions: open,
     assetPositions: assets,
     marginEnabled: true,

@@ -17,12 +17,14 @@ import {
 import { locateBlockEvents } from "./block-events.js";
 import type { ChannelMessage, ChannelSnapshot, IndexerFeed } from "./feed.js";
 import { iso } from "./format.js";
+import { oraclePriceContents, tradingContents } from "./markets-feed.js";
 import { AccountsModel } from "./models/accounts.js";
 import { AffiliatesModel } from "./models/affiliates.js";
 import { type CandleRecord, type CandleResolution, CandlesModel, RESOLUTIONS } from "./models/candles.js";
 import { FundingPaymentsModel } from "./models/funding-payments.js";
 import { HistoryModel } from "./models/history.js";
 import { MarketsModel, type PerpetualMarketBody } from "./models/markets.js";
+import { MidPricesModel } from "./models/mid-prices.js";
 import { type LevelChange, OrderBookModel } from "./models/orderbook.js";
 import { OrdersModel, ownerKey } from "./models/orders.js";
 import { PnlModel } from "./models/pnl.js";
@@ -64,6 +66,7 @@ export class Indexer implements IndexerFeed {
   readonly book = new OrderBookModel();
   readonly trades = new TradesModel();
   readonly candles = new CandlesModel();
+  readonly midPrices = new MidPricesModel();
   readonly accounts = new AccountsModel(this.markets);
   readonly orders = new OrdersModel();
   readonly history = new HistoryModel();
@@ -96,9 +99,15 @@ export class Indexer implements IndexerFeed {
     // What readers saw before this block (the cache, or the bodies as they stand).
     const before = this.marketBodies();
     this.markets.trim(nowMs);
+    // roundtable's mid price samples, from the book as the block finds it.
+    this.midPrices.block(
+      nowMs,
+      this.markets.markets().map((m) => m.clobPairId),
+      (clobPairId) => this.book.bestSum(clobPairId),
+    );
     const messages: ChannelMessage[] = [];
     const changedCandles = new Set<CandleRecord>();
-    const repriced = new Set<number>();
+    const oraclePrices: ChannelMessage[] = [];
     const changes = new ChangeSet();
     for (const event of located) {
       this.applyEvent(event, messages, changedCandles);
@@ -106,7 +115,10 @@ export class Indexer implements IndexerFeed {
       this.pnl.apply(event);
       this.fundingPayments.apply(event);
       this.affiliates.apply(event);
-      if (event.event.kind === "oracle_price") repriced.add(event.event.marketId);
+      if (event.event.kind === "oracle_price") {
+        const contents = oraclePriceContents(this.markets, event.event.marketId);
+        if (contents !== undefined) oraclePrices.push(this.message("v4_markets", "v4_markets", contents));
+      }
     }
     this.latest = { height: block.height, time: block.time };
     // The reference's roundtable tasks on their cadence (block time): funding payments, next funding rates.
@@ -140,8 +152,11 @@ export class Indexer implements IndexerFeed {
     }
     const after = this.computeMarketBodies(nowMs);
     this.marketCache = { height: block.height, bodies: after, json: new Map() };
-    const markets = this.marketsUpdate(before, after, repriced);
-    if (markets !== undefined) messages.push(markets);
+    // As the reference: ender sends each oracle price update as its own message, and roundtable's
+    // market updater the changed trading figures in another.
+    messages.push(...oraclePrices);
+    const trading = tradingContents(this.markets, before, after);
+    if (trading !== undefined) messages.push(this.message("v4_markets", "v4_markets", trading));
     messages.push(
       this.message("v4_block_height", "v4_block_height", {
         blockHeight: block.height.toString(),
@@ -215,36 +230,7 @@ export class Indexer implements IndexerFeed {
   }
 
   private moment(clobPairId: number, perpetualId: number) {
-    return { openInterest: this.markets.openInterestOf(perpetualId), midSum: this.book.bestSum(clobPairId) };
-  }
-
-  private marketsUpdate(
-    before: ReadonlyMap<string, PerpetualMarketBody>,
-    after: ReadonlyMap<string, PerpetualMarketBody>,
-    repriced: ReadonlySet<number>,
-  ): ChannelMessage | undefined {
-    const trading: Record<string, Partial<PerpetualMarketBody>> = {};
-    const oraclePrices: Record<string, object> = {};
-    for (const market of this.markets.markets()) {
-      const now = after.get(market.ticker);
-      if (now === undefined) continue;
-      const was = before.get(market.ticker);
-      const changed: Partial<PerpetualMarketBody> = {};
-      for (const key of Object.keys(now) as (keyof PerpetualMarketBody)[]) {
-        if (key === "oraclePrice") continue;
-        if (was === undefined || was[key] !== now[key]) Object.assign(changed, { [key]: now[key] });
-      }
-      if (Object.keys(changed).length > 0) trading[market.ticker] = { ...changed, ticker: market.ticker };
-      if (repriced.has(market.marketId)) {
-        const price = this.markets.oraclePriceBody(market.marketId);
-        if (price !== undefined) oraclePrices[market.ticker] = price;
-      }
-    }
-    const contents: Record<string, object> = {};
-    if (Object.keys(trading).length > 0) contents.trading = trading;
-    if (Object.keys(oraclePrices).length > 0) contents.oraclePrices = oraclePrices;
-    if (Object.keys(contents).length === 0) return undefined;
-    return this.message("v4_markets", "v4_markets", contents);
+    return { openInterest: this.markets.openInterestOf(perpetualId), mid: this.midPrices.median(clobPairId) };
   }
 
   /**

@@ -16,6 +16,7 @@ import { candleUuid } from "./ids.js";
 import type { CandleRecord } from "./models/candles.js";
 import type { MarketDefinition } from "./models/markets.js";
 import { priceOf, sizeOf } from "./models/markets.js";
+import type { MidPrice } from "./models/mid-prices.js";
 import type { Level, LevelChange } from "./models/orderbook.js";
 import type { TradeRecord } from "./models/trades.js";
 
@@ -74,11 +75,11 @@ export function tradeUpdateBody(market: MarketDefinition, trade: TradeRecord): T
   };
 }
 
-function mid(market: MarketDefinition, sum: bigint | undefined): string | null {
-  // (bid + ask) / 2 exactly: 5 × sum at one more decimal.
-  return sum === undefined
+function mid(market: MarketDefinition, quad: MidPrice | undefined): string | null {
+  // A quarter of four times the mid, exactly: 25 × quad at two more decimals.
+  return quad === undefined
     ? null
-    : scaled(sum * 5n, market.quantumConversionExponent - market.atomicResolution - 7);
+    : scaled(quad * 25n, market.quantumConversionExponent - market.atomicResolution - 8);
 }
 
 /** A candle as REST shows it (`withId`) or as the `v4_candles` channel sends it. */
@@ -97,7 +98,7 @@ export function candleBody(market: MarketDefinition, candle: CandleRecord, withI
     usdVolume: usdc(candle.quoteQuantums),
     trades: candle.trades,
     startingOpenInterest: sizeOf(market, candle.startingOpenInterest),
-    orderbookMidPriceOpen: mid(market, candle.midSumOpen),
-    orderbookMidPriceClose: mid(market, candle.midSumClose),
+    orderbookMidPriceOpen: mid(market, candle.midOpen),
+    orderbookMidPriceClose: mid(market, candle.midClose),
   };
 }

@@ -14,11 +14,11 @@ import {
   toBinary,
 } from "@bufbuild/protobuf";
 import { oraclePriceToSubticks, SHORT_BLOCK_WINDOW } from "@perpx/core";
-import { clob, cosmosAuth, perpetuals, prices } from "@perpx/proto";
+import { clob, perpetuals, prices } from "@perpx/proto";
 import type { ChainApp, ChainControl } from "../app/contract.js";
 import { DevnetError } from "../devnet-error.js";
 import { type LadderShape, ladder, type Rung } from "./ladder.js";
-import { type DevnetSigner, devnetSigner } from "./signer.js";
+import { type DevnetSigner, devnetSigner, findAccount } from "./signer.js";
 
 /**
  * How the market maker quotes. Every field has a default.
@@ -280,19 +280,6 @@ function signPlace(
 
 function message<Desc extends DescMessage>(schema: Desc, value: MessageShape<Desc>) {
   return { schema, value } as { schema: DescMessage; value: MessageShape<DescMessage> };
-}
-
-function findAccount(app: ChainApp, address: string): cosmosAuth.BaseAccount | undefined {
-  const request = create(cosmosAuth.QueryAccountRequestSchema, { address });
-  const result = app.query(
-    "/cosmos.auth.v1beta1.Query/Account",
-    toBinary(cosmosAuth.QueryAccountRequestSchema, request),
-  );
-  if (result.code !== 0) return undefined;
-  const answer = fromBinary(cosmosAuth.QueryAccountResponseSchema, result.value);
-  return answer.account === undefined
-    ? undefined
-    : fromBinary(cosmosAuth.BaseAccountSchema, answer.account.value);
 }
 
 function query<I extends DescMessage, O extends DescMessage>(

@@ -3,12 +3,13 @@
  * over `@perpx/proto`'s envelopes. The devnet depends on no client, so its actors sign here, as the
  * validator signs its blocks in `app/crypto.ts`. The key is public and for a devnet only.
  */
-import { create, type DescMessage, type MessageShape, toBinary } from "@bufbuild/protobuf";
+import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { ripemd160 } from "@noble/hashes/legacy.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { addressBytesToBech32 } from "@perpx/address";
-import { cosmosSecp256k1, cosmosTx, cosmosTxSigning } from "@perpx/proto";
+import { cosmosAuth, cosmosSecp256k1, cosmosTx, cosmosTxSigning } from "@perpx/proto";
+import type { ChainApp } from "../app/contract.js";
 
 /**
  * A devnet actor's key: its address and what it needs to sign.
@@ -28,8 +29,8 @@ export interface DevnetSigner {
 
 /**
  * What a tx needs besides the key: its messages and the signer's chain id, account number and
- * sequence. A tx signed here carries no fee and gas limit 0: only free txs (short-term orders and
- * cancels) are sent this way.
+ * sequence, and its fee. Without `fee` the tx carries no fee and gas limit 0, as free txs
+ * (short-term orders and cancels) do.
  *
  * @example
  * ```ts
@@ -44,6 +45,11 @@ export interface SignInput {
     readonly schema: DescMessage;
     readonly value: MessageShape<DescMessage>;
   }>;
+  /** The fee coins and gas limit. @default no coins, gas limit 0 */
+  readonly fee?: {
+    readonly amount: ReadonlyArray<{ denom: string; amount: bigint }>;
+    readonly gasLimit: bigint;
+  };
 }
 
 /**
@@ -70,7 +76,7 @@ export function devnetSigner(label: string): DevnetSigner {
   return {
     address,
     publicKey,
-    sign({ chainId, accountNumber, sequence, messages }) {
+    sign({ chainId, accountNumber, sequence, messages, fee }) {
       const bodyBytes = toBinary(
         cosmosTx.TxBodySchema,
         create(cosmosTx.TxBodySchema, {
@@ -91,7 +97,10 @@ export function devnetSigner(label: string): DevnetSigner {
               sequence,
             },
           ],
-          fee: { amount: [], gasLimit: 0n },
+          fee: {
+            amount: (fee?.amount ?? []).map((c) => ({ denom: c.denom, amount: c.amount.toString() })),
+            gasLimit: fee?.gasLimit ?? 0n,
+          },
         }),
       );
       const signDoc = toBinary(
@@ -105,4 +114,29 @@ export function devnetSigner(label: string): DevnetSigner {
       );
     },
   };
+}
+
+/**
+ * An account as the chain holds it (number, sequence), read through the auth query.
+ *
+ * @param app - the chain application.
+ * @param address - the account's bech32 address.
+ * @returns the account, or undefined when the chain has none at that address.
+ * @example
+ * ```ts
+ * findAccount(devnet.app, devnet.accounts[0]!.address) !== undefined; // true: a genesis account
+ * findAccount(devnet.app, devnetSigner("nobody yet").address); // undefined
+ * ```
+ */
+export function findAccount(app: ChainApp, address: string): cosmosAuth.BaseAccount | undefined {
+  const request = create(cosmosAuth.QueryAccountRequestSchema, { address });
+  const result = app.query(
+    "/cosmos.auth.v1beta1.Query/Account",
+    toBinary(cosmosAuth.QueryAccountRequestSchema, request),
+  );
+  if (result.code !== 0) return undefined;
+  const answer = fromBinary(cosmosAuth.QueryAccountResponseSchema, result.value);
+  return answer.account === undefined
+    ? undefined
+    : fromBinary(cosmosAuth.BaseAccountSchema, answer.account.value);
 }

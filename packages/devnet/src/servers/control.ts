@@ -17,12 +17,12 @@ import {
   type Fields,
   intField,
   objectField,
-  positiveAmountField,
   stringField,
   uintField,
 } from "../app/request-fields.js";
 import { DevnetError, isDevnetError } from "../devnet-error.js";
 import { addChainControlRoutes } from "./control-chain.js";
+import { addDepositControlRoute } from "./control-deposit.js";
 import { addIbcRelayerControlRoutes } from "./control-ibc.js";
 import { toHexUpper } from "./encoding.js";
 import {
@@ -204,7 +204,8 @@ function toJsonSafe(value: unknown): unknown {
  * `GET /devnet/status`, `POST /devnet/blocks {count}`, `POST /devnet/block-time {ms}`,
  * `POST /devnet/advance-time {ms}`, `POST /devnet/fund {address, coins}`, `GET /devnet/prices`,
  * `POST /devnet/prices {market, price, mine?}` (market id or pair, decimal USD price),
- * `POST /devnet/prices/walk {enabled}`, `POST /devnet/fund-subaccount {owner, number, quantums}`.
+ * `POST /devnet/prices/walk {enabled}`, `POST /devnet/fund-subaccount {owner, number, quantums}`
+ * (a deposit through a transaction of the devnet's faucet account, its block mined at once).
  *
  * @param options - the application, the block producer, interface, port and extra routes.
  * @returns the running server.
@@ -367,18 +368,12 @@ export async function startControlServer(options: ControlServerOptions): Promise
       ...(mined === undefined ? {} : { height: mined.height.toString() }),
     };
   });
-  router.add("POST", "/fund-subaccount", ({ body }) => {
-    const owner = addressField(body, "owner").bech32;
-    const number = intField(body, "number", 0);
-    const quantums = positiveAmountField(body, "quantums");
-    abciToControl("invalid_subaccount", () => app.control.fundSubaccount(owner, number, quantums));
-    return { owner, number, credited: quantums.toString() };
-  });
   router.add("POST", "/prices/walk", ({ body }) => {
     const enabled = boolField(body, "enabled");
     abciToControl("invalid_request", () => app.control.setOracleWalk(enabled));
     return { enabled };
   });
+  addDepositControlRoute(router, app, producer);
   addChainControlRoutes(router, app, producer);
   addIbcRelayerControlRoutes(router, app);
   options.routes?.(router);

@@ -1,9 +1,16 @@
 /**
  * The candles read model: for every market and every resolution, UTC-aligned buckets of the
- * market's trades (open, high, low, close, volumes, count), the open interest at the candle's
- * start and the order book mid at its open and latest update. A period without trades gets an
- * empty candle carrying the previous close, as soon as a block falls in it.
+ * market's trades (open, high, low, close, volumes, count) and the open interest at the candle's
+ * start. A period without trades gets an empty candle carrying the previous close, as soon as a
+ * block falls in it; the first trades of a period replace an empty candle's prices, as the
+ * reference's candles generator does.
+ *
+ * The order book mids are the reference's: a candle is created with the cached median mid
+ * (`MidPricesModel`) as both its open and close mid, keeps them while it trades, and gets its
+ * close mid when its period ends and the next candle is created.
  */
+
+import type { MidPrice } from "./mid-prices.js";
 
 /** The candle resolutions and their lengths in ms. */
 export const CANDLE_RESOLUTIONS = {
@@ -22,7 +29,7 @@ export type CandleResolution = keyof typeof CANDLE_RESOLUTIONS;
 /** The resolutions in the reference's order. */
 export const RESOLUTIONS = Object.keys(CANDLE_RESOLUTIONS) as CandleResolution[];
 
-/** One candle, in the chain's integers (prices in subticks, twice the mid for the mids). */
+/** One candle, in the chain's integers (prices in subticks, four times the mid for the mids). */
 export interface CandleRecord {
   readonly clobPairId: number;
   readonly resolution: CandleResolution;
@@ -35,14 +42,14 @@ export interface CandleRecord {
   quoteQuantums: bigint;
   trades: number;
   readonly startingOpenInterest: bigint;
-  readonly midSumOpen: bigint | undefined;
-  midSumClose: bigint | undefined;
+  readonly midOpen: MidPrice | undefined;
+  midClose: MidPrice | undefined;
 }
 
-/** What a market looks like when a candle changes: its open interest and book (best bid + ask). */
+/** What a market looks like when a candle changes: its open interest and cached median mid. */
 export interface MarketMoment {
   readonly openInterest: bigint;
-  readonly midSum: bigint | undefined;
+  readonly mid: MidPrice | undefined;
 }
 
 function bucket(timeMs: number, resolution: CandleResolution): number {
@@ -77,22 +84,18 @@ export class CandlesModel {
       const start = bucket(timeMs, resolution);
       let candle = list[list.length - 1];
       if (candle === undefined || candle.startedAtMs < start) {
-        candle = {
-          clobPairId,
-          resolution,
-          startedAtMs: start,
-          open: fill.subticks,
-          high: fill.subticks,
-          low: fill.subticks,
-          close: fill.subticks,
-          baseQuantums: 0n,
-          quoteQuantums: 0n,
-          trades: 0,
-          startingOpenInterest: moment.openInterest,
-          midSumOpen: moment.midSum,
-          midSumClose: moment.midSum,
-        };
+        if (candle !== undefined) {
+          // The period ended: the previous candle's close mid, as the next one opens.
+          candle.midClose = moment.mid;
+          changed.push(candle);
+        }
+        candle = newCandle(clobPairId, resolution, start, fill.subticks, moment);
         list.push(candle);
+      } else if (candle.trades === 0) {
+        // An empty candle takes its prices from its first trades.
+        candle.open = fill.subticks;
+        candle.high = fill.subticks;
+        candle.low = fill.subticks;
       }
       if (fill.subticks > candle.high) candle.high = fill.subticks;
       if (fill.subticks < candle.low) candle.low = fill.subticks;
@@ -100,7 +103,6 @@ export class CandlesModel {
       candle.baseQuantums += fill.quantums;
       candle.quoteQuantums += fill.quoteQuantums;
       candle.trades += 1;
-      candle.midSumClose = moment.midSum;
       changed.push(candle);
     }
     return changed;
@@ -118,23 +120,9 @@ export class CandlesModel {
       if (list === undefined || last === undefined) continue;
       const start = bucket(timeMs, resolution);
       if (last.startedAtMs >= start) continue;
-      last.midSumClose = moment.midSum;
+      last.midClose = moment.mid;
       changed.push(last);
-      const empty: CandleRecord = {
-        clobPairId,
-        resolution,
-        startedAtMs: start,
-        open: last.close,
-        high: last.close,
-        low: last.close,
-        close: last.close,
-        baseQuantums: 0n,
-        quoteQuantums: 0n,
-        trades: 0,
-        startingOpenInterest: moment.openInterest,
-        midSumOpen: moment.midSum,
-        midSumClose: moment.midSum,
-      };
+      const empty = newCandle(clobPairId, resolution, start, last.close, moment);
       list.push(empty);
       changed.push(empty);
     }
@@ -145,4 +133,29 @@ export class CandlesModel {
   candles(clobPairId: number, resolution: CandleResolution): readonly CandleRecord[] {
     return this.series.get(`${clobPairId}/${resolution}`) ?? [];
   }
+}
+
+/** A candle opening at `start` at `price`, its open and close mids the cached median. */
+function newCandle(
+  clobPairId: number,
+  resolution: CandleResolution,
+  start: number,
+  price: bigint,
+  moment: MarketMoment,
+): CandleRecord {
+  return {
+    clobPairId,
+    resolution,
+    startedAtMs: start,
+    open: price,
+    high: price,
+    low: price,
+    close: price,
+    baseQuantums: 0n,
+    quoteQuantums: 0n,
+    trades: 0,
+    startingOpenInterest: moment.openInterest,
+    midOpen: moment.mid,
+    midClose: moment.mid,
+  };
 }

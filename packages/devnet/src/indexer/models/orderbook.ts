@@ -152,10 +152,14 @@ export class OrderBookModel {
     );
   }
 
-  /** The best bid plus the best ask in subticks (twice the mid; undefined when a side is empty). */
+  /**
+   * The best bid plus the best ask of the uncrossed book ({@link snapshot}), in subticks: twice
+   * the mid, as the reference's `getOrderBookMidPrice` reads it; undefined when a side is empty.
+   */
   bestSum(clobPairId: number): bigint | undefined {
-    const [bid] = this.levels(clobPairId, "bids");
-    const [ask] = this.levels(clobPairId, "asks");
+    const { bids, asks } = this.snapshot(clobPairId);
+    const [bid] = bids;
+    const [ask] = asks;
     if (bid === undefined || ask === undefined) return undefined;
     return bid.subticks + ask.subticks;
   }

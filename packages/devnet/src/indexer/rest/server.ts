@@ -1,7 +1,8 @@
 /**
- * The indexer's REST server (`/v4/...` and `/health` on its own port): route matching, the
- * validation answer (400 `{errors}`), the unknown-route answer (404 `{error, errorCode}`), caching
- * headers and CORS, as the reference's comlink service answers.
+ * The indexer's REST server (`/v4/...` and `/health` on its own port): route matching, the rate
+ * limits (`RateLimit-*` headers, 429), the validation answer (400 `{errors}`), the unknown-route
+ * answer (404 `{error, errorCode}`), caching headers and CORS, as the reference's comlink service
+ * answers.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
@@ -21,8 +22,10 @@ import { fundingRoutes } from "./funding-routes.js";
 import { marketRoutes } from "./market-routes.js";
 import { pnlRoutes } from "./pnl-routes.js";
 import { programRoutes } from "./program-routes.js";
+import { RestRateLimiter } from "./rate-limit.js";
 import type { Route, RouteAnswer } from "./routes.js";
 import { tradeHistoryRoutes } from "./trade-history-routes.js";
+import { traderRoutes } from "./trader-routes.js";
 import { transferRoutes } from "./transfer-routes.js";
 import { utilityRoutes } from "./utility-routes.js";
 import { RequestChecks } from "./validation.js";
@@ -72,10 +75,14 @@ function match(routes: readonly Compiled[], path: readonly string[]) {
 
 const NOT_FOUND = { error: "Not Found", errorCode: 404 };
 
-/** Answers one request from `routes` (exported for tests of the routing itself). */
+/**
+ * Answers one request from `routes`, counting it against `limiter` (exported for tests of the
+ * routing itself).
+ */
 export function handleIndexerRequest(
   indexer: Indexer,
   routes: readonly Compiled[],
+  limiter: RestRateLimiter,
   req: IncomingMessage,
   res: ServerResponse,
 ): void {
@@ -99,7 +106,14 @@ export function handleIndexerRequest(
     sendJson(res, 404, NOT_FOUND);
     return;
   }
+  // comlink's rate limiter runs first: before the cache headers and the validation.
+  const limit = limiter.consume(found.route.path, req.headers, req.socket.remoteAddress, Date.now());
+  if (limit?.limited === true) {
+    sendJson(res, 429, { errors: [{ msg: "Too many requests" }] }, { ...limit.headers });
+    return;
+  }
   const cache = found.route.cache === "no-cache" ? "no-cache" : `public, max-age=${found.route.cache}`;
+  const headers = { "cache-control": cache, ...limit?.headers };
   const checks = new RequestChecks(found.params, url.searchParams);
   let answer: RouteAnswer;
   try {
@@ -108,8 +122,8 @@ export function handleIndexerRequest(
   } catch {
     answer = { status: 500, body: { errors: [{ msg: "Internal Server Error" }] } };
   }
-  if ("json" in answer) sendJsonText(res, answer.status, answer.json, { "cache-control": cache });
-  else sendJson(res, answer.status, answer.body, { "cache-control": cache });
+  if ("json" in answer) sendJsonText(res, answer.status, answer.json, headers);
+  else sendJson(res, answer.status, answer.body, headers);
 }
 
 /** Compiles route paths into segments. */
@@ -138,11 +152,13 @@ export async function startIndexerRestServer(options: IndexerRestServerOptions):
     ...programRoutes,
     ...tradeHistoryRoutes,
     ...affiliateRoutes,
+    ...traderRoutes,
     ...utilityRoutes,
     ...(options.routes ?? []),
   ]);
+  const limiter = new RestRateLimiter();
   const server = createHttpServer(options.timeouts, (req, res) =>
-    handleIndexerRequest(options.indexer, routes, req, res),
+    handleIndexerRequest(options.indexer, routes, limiter, req, res),
   );
   const port = await listen(server, options.port, options.host);
   return {

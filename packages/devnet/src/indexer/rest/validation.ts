@@ -54,6 +54,11 @@ export class RequestChecks {
     return this.query.get(name) ?? undefined;
   }
 
+  /** Every value of a query parameter, empty strings included (none when the key is absent). */
+  rawAllPresent(name: string): string[] {
+    return this.query.getAll(name);
+  }
+
   /** Every value of a repeated query parameter (empty strings left out). */
   rawAll(name: string): string[] {
     return this.query.getAll(name).filter((v) => v !== "");

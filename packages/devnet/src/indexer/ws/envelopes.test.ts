@@ -120,4 +120,17 @@ describe("envelopes", () => {
       }),
     );
   });
+
+  it("an id the client did not send is left out of unsubscribed and error frames", () => {
+    fc.assert(
+      fc.property(fc.uuid(), fc.nat(), channel, (cid, n, ch) => {
+        expect(unsubscribedFrame(cid, n, ch, undefined)).toBe(
+          JSON.stringify({ type: "unsubscribed", connection_id: cid, message_id: n, channel: ch }),
+        );
+        expect(errorFrame("m", cid, n, { channel: ch, id: undefined })).toBe(
+          JSON.stringify({ type: "error", message: "m", connection_id: cid, message_id: n, channel: ch }),
+        );
+      }),
+    );
+  });
 });

@@ -12,13 +12,20 @@ export function connectedFrame(connectionId: string): string {
   return `{"type":"connected","connection_id":"${connectionId}","message_id":0}`;
 }
 
-/** Where an error came from, when it names a subscription (initial fetch failures, already subscribed). */
+/**
+ * Where an error came from, when it names a subscription (initial fetch failures, already
+ * subscribed): the channel and the `id` exactly as the client sent it (`undefined` when it sent
+ * none, as for `v4_markets`; socks echoes the raw id, never the normalized one).
+ */
 export interface ErrorSubject {
   readonly channel: IndexerChannel;
-  readonly id: string;
+  readonly id: unknown;
 }
 
-/** `{"type":"error","message":...}`, with `channel` and `id` when the error names a subscription. */
+/**
+ * `{"type":"error","message":...}`, with `channel` and `id` when the error names a subscription
+ * (`id` left out when the client sent none, as `JSON.stringify` drops socks' `undefined`).
+ */
 export function errorFrame(
   message: string,
   connectionId: string,
@@ -46,14 +53,18 @@ export function subscribedFrame(
   return `{"type":"subscribed","connection_id":"${connectionId}","message_id":${messageId},"channel":"${channel}"${idPart},"contents":${contentsJson}}`;
 }
 
-/** `{"type":"unsubscribed",...}` (`id` omitted for v4_markets). */
+/**
+ * `{"type":"unsubscribed",...}` with the `id` as the client sent it: omitted for v4_markets, and
+ * when the client sent none (a `v4_block_height` unsubscribe without an id), as socks answers.
+ */
 export function unsubscribedFrame(
   connectionId: string,
   messageId: number,
   channel: IndexerChannel,
-  id: string,
+  id: unknown,
 ): string {
-  const idPart = channel === "v4_markets" ? "" : `,"id":${JSON.stringify(id)}`;
+  const idJson = channel === "v4_markets" ? undefined : JSON.stringify(id);
+  const idPart = idJson === undefined ? "" : `,"id":${idJson}`;
   return `{"type":"unsubscribed","connection_id":"${connectionId}","message_id":${messageId},"channel":"${channel}"${idPart}}`;
 }
 

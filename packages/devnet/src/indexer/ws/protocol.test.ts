@@ -280,6 +280,52 @@ describe("errors", () => {
   });
 });
 
+describe("the id in answers is the client's", () => {
+  it("already subscribed to v4_markets or v4_block_height without an id: the error has no id", async () => {
+    const client = await connect();
+    const cid = client.frames[0]?.connection_id;
+    client.send({ type: "subscribe", channel: "v4_markets" });
+    client.send({ type: "subscribe", channel: "v4_markets" });
+    client.send({ type: "subscribe", channel: "v4_block_height" });
+    client.send({ type: "subscribe", channel: "v4_block_height" });
+    const frames = await client.waitFrames(4);
+    expect([frames[1], frames[3]]).toEqual([
+      {
+        type: "error",
+        message: "Invalid subscribe message: already subscribed (v4_markets-v4_markets)",
+        connection_id: cid,
+        message_id: 2,
+        channel: "v4_markets",
+      },
+      {
+        type: "error",
+        message: "Invalid subscribe message: already subscribed (v4_block_height-v4_block_height)",
+        connection_id: cid,
+        message_id: 4,
+        channel: "v4_block_height",
+      },
+    ]);
+  });
+
+  it("unsubscribed echoes an id the client sent on v4_block_height, never one on v4_markets", async () => {
+    const client = await connect();
+    const cid = client.frames[0]?.connection_id;
+    client.send({ type: "unsubscribe", channel: "v4_block_height", id: "v4_block_height" });
+    client.send({ type: "unsubscribe", channel: "v4_markets", id: "v4_markets" });
+    const frames = await client.waitFrames(2);
+    expect(frames).toEqual([
+      {
+        type: "unsubscribed",
+        connection_id: cid,
+        message_id: 1,
+        channel: "v4_block_height",
+        id: "v4_block_height",
+      },
+      { type: "unsubscribed", connection_id: cid, message_id: 2, channel: "v4_markets" },
+    ]);
+  });
+});
+
 describe("unsubscribe", () => {
   it("answers unsubscribed with the next message_id, subscribed or not, and stops the updates", async () => {
     const client = await connect();
@@ -296,13 +342,8 @@ describe("unsubscribe", () => {
       { type: "unsubscribed", connection_id: cid, message_id: 3, channel: "v4_orderbook", id: "BTC-USD" },
       { type: "unsubscribed", connection_id: cid, message_id: 4, channel: "v4_markets" },
       { type: "unsubscribed", connection_id: cid, message_id: 5, channel: "v4_trades", id: "ETH-USD" },
-      {
-        type: "unsubscribed",
-        connection_id: cid,
-        message_id: 6,
-        channel: "v4_block_height",
-        id: "v4_block_height",
-      },
+      // socks echoes the id the client sent: none here, so none in the answer.
+      { type: "unsubscribed", connection_id: cid, message_id: 6, channel: "v4_block_height" },
     ]);
     feed.push(bookUpdate("BTC-USD", "100", "2"));
     client.send({ type: "subscribe", channel: "v4_trades", id: "BTC-USD" });

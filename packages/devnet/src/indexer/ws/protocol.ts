@@ -114,9 +114,11 @@ function subscribe(
       context.hub.remove(subscription);
       return;
     }
-    const refuse = (message: string, subject?: { channel: typeof channel; id: string }) => {
+    // Errors that name the subscription carry the id as the client sent it, as socks does.
+    const subject = { channel, id: rawId };
+    const refuse = (message: string, named?: typeof subject) => {
       context.hub.remove(subscription);
-      connection.send(errorFrame(message, connection.id, messageId, subject));
+      connection.send(errorFrame(message, connection.id, messageId, named));
     };
     if (snapshot?.kind === "invalid-id") {
       context.hub.remove(subscription);
@@ -129,15 +131,15 @@ function subscribe(
       return;
     }
     if (snapshot === undefined) {
-      refuse(`Internal error, could not fetch data for subscription: ${channel}.`, { channel, id });
+      refuse(`Internal error, could not fetch data for subscription: ${channel}.`, subject);
       return;
     }
     if (snapshot.kind === "refused") {
-      refuse(snapshot.message, { channel, id });
+      refuse(snapshot.message, subject);
       return;
     }
     if (connection.live.has(subscription.key)) {
-      refuse(`Invalid subscribe message: already subscribed (${channel}-${id})`, { channel, id });
+      refuse(`Invalid subscribe message: already subscribed (${channel}-${id})`, subject);
       return;
     }
     const limit = INDEXER_CHANNEL_SUBSCRIPTION_LIMITS[channel];
@@ -172,7 +174,8 @@ function isPromiseLike(value: unknown): value is PromiseLike<ChannelSnapshot> {
 
 /**
  * Ends the connection's subscription to a channel id, and any subscribe to it still reading its
- * snapshot; answers `unsubscribed` either way (3.3: a no-op when not subscribed).
+ * snapshot; answers `unsubscribed` either way (3.3: a no-op when not subscribed), with the id as
+ * the client sent it (none when it sent none), as socks does.
  */
 function unsubscribe(
   context: ProtocolContext,
@@ -190,7 +193,7 @@ function unsubscribe(
   for (const pending of connection.pending) {
     if (pending.key === key) context.hub.remove(pending);
   }
-  connection.send(unsubscribedFrame(connection.id, connection.messageId, channel, id));
+  connection.send(unsubscribedFrame(connection.id, connection.messageId, channel, rawId));
 }
 
 /** Forgets every subscription of a closed connection. */
