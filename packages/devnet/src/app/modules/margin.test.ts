@@ -48,30 +48,40 @@ describe("margin math", () => {
     );
   });
 
-  it("property: margins are linear in size up to one quantum of rounding per unit", () => {
+  it("rounds as the chain: the notional truncated toward zero, then two ceilings for the maintenance margin", () => {
+    // 1 base quantum = 1 quote quantum at this pricing; a 10 quantum price step gives fractions.
+    const unit = { atomicResolution: -10, price: 1n, exponent: 4 };
+    const tier = { initialMarginPpm: 10_000, maintenanceFractionPpm: 600_000 };
+    // n = 110: initial ⌈1.1⌉ = 2; maintenance ⌈2 × 0.6⌉ = 2 (one ceiling of 110 × 0.6% would be 1).
+    expect(marginRequirements(110n, unit, tier)).toEqual({ initial: 2n, maintenance: 2n });
+    // 0.15 quote quantums per base quantum: -10 quantums are -1.5, truncated to -1 (not floored to -2).
+    const tenth = { atomicResolution: -10, price: 15n, exponent: 2 };
+    expect(netNotional(-10n, tenth)).toBe(-1n);
+    expect(netNotional(10n, tenth)).toBe(1n);
+    // 1,099 quantums are 164.85 quote quantums: the margins start from the truncated 164.
+    expect(marginRequirements(1_099n, tenth, tier)).toEqual({ initial: 2n, maintenance: 2n });
+    expect(
+      marginRequirements(1_099n, tenth, { initialMarginPpm: 1_000_000, maintenanceFractionPpm: 1_000_000 }),
+    ).toEqual({
+      initial: 164n,
+      maintenance: 164n,
+    });
+  });
+
+  it("property: margins grow with size and stay within one quote quantum above the exact notional's", () => {
     fc.assert(
       fc.property(quantums, fc.bigInt({ min: 1n, max: 1000n }), pricing, fractions, (q, k, p, f) => {
         const one = marginRequirements(q, p, f);
         const many = marginRequirements(q * k, p, f);
-        expect(many.initial <= one.initial * k).toBe(true);
-        expect(many.initial > (one.initial - 1n) * k).toBe(true);
-        expect(many.maintenance <= one.maintenance * k).toBe(true);
-        expect(many.maintenance > (one.maintenance - 1n) * k).toBe(true);
-      }),
-    );
-  });
-
-  it("property: the notional has the position's sign, rounds down, and is linear in size", () => {
-    fc.assert(
-      fc.property(quantums, pricing, (q, p) => {
-        const value = netNotional(q, p);
-        const opposite = netNotional(-q, p);
-        if (q > 0n) expect(value >= 0n && opposite < 0n).toBe(true);
-        if (q === 0n) expect(value).toBe(0n);
-        // floor(x) + floor(-x) is 0 for an integer x, else -1.
-        expect(value + opposite === 0n || value + opposite === -1n).toBe(true);
-        expect(netNotional(q * 3n, p) - 3n * value).toBeGreaterThanOrEqual(0n);
-        expect(netNotional(q * 3n, p) - 3n * value).toBeLessThan(3n);
+        expect(many.initial >= one.initial && many.maintenance >= one.maintenance).toBe(true);
+        // The exact |notional| as num / den: the truncated notional is at most one quantum below it.
+        const shift = p.exponent + p.atomicResolution + 6;
+        const abs = q < 0n ? -q : q;
+        const num = shift >= 0 ? abs * p.price * 10n ** BigInt(shift) : abs * p.price;
+        const den = shift >= 0 ? 1n : 10n ** BigInt(-shift);
+        const imf = BigInt(f.initialMarginPpm);
+        expect(one.initial * 1_000_000n * den >= (num - den) * imf).toBe(true);
+        expect(one.initial * 1_000_000n * den < num * imf + 1_000_000n * den).toBe(true);
       }),
     );
   });

@@ -3,16 +3,18 @@
  *
  * - notional in quote quantums (1e-6 USDC) of `quantums` base quantums at an oracle price
  *   `price × 10^exponent` USD: `quantums × price × 10^(exponent + atomic_resolution + 6)`;
- * - net collateral: the notional rounded down (toward negative infinity);
- * - initial margin: `|notional| × initial_margin_ppm / 1e6`, rounded up;
- * - maintenance margin: `|notional| × initial_margin_ppm × maintenance_fraction_ppm / 1e12`,
- *   rounded up (so it never exceeds the initial margin);
+ * - net collateral: the notional truncated toward zero (the chain's `BaseToQuoteQuantums`, Go's
+ *   `big.Int.Quo`);
+ * - initial margin: `⌈n × initial_margin_ppm / 1e6⌉` of the truncated `n = |notional|`;
+ * - maintenance margin: `⌈⌈n × base_initial_margin_ppm / 1e6⌉ × maintenance_fraction_ppm / 1e6⌉`
+ *   (truncate, then two ceilings, as the chain's `GetMarginRequirementsInQuoteQuantums`: so it
+ *   never exceeds the initial margin);
  * - funding: an index in 1e-6 quote quantums per base quantum; a position settles
  *   `(position_index − perpetual_index) × quantums` millionths of a quote quantum into its USDC
  *   (a subaccount sums them over its positions and rounds the total down once), so a rising index
  *   makes longs pay and shorts receive.
  */
-import { absBig, ceilDiv, floorDiv, pow10 } from "./dtypes.js";
+import { absBig, ceilDiv, pow10 } from "./dtypes.js";
 
 /** The quote asset's atomic resolution (USDC, 1 quote quantum = 1e-6 USDC). */
 export const QUOTE_ATOMIC_RESOLUTION = -6;
@@ -43,7 +45,8 @@ function notionalRational(quantums: bigint, pricing: PositionPricing): { num: bi
 }
 
 /**
- * The signed value in quote quantums of a position of `quantums` at the oracle price, rounded down.
+ * The signed value in quote quantums of a position of `quantums` at the oracle price, truncated
+ * toward zero as the chain's `BaseToQuoteQuantums` (a short of -1.5 quote quantums is -1).
  *
  * @example
  * ```ts
@@ -53,7 +56,8 @@ function notionalRational(quantums: bigint, pricing: PositionPricing): { num: bi
  */
 export function netNotional(quantums: bigint, pricing: PositionPricing): bigint {
   const { num, den } = notionalRational(quantums, pricing);
-  return floorDiv(num, den);
+  // bigint division truncates toward zero, as Go's big.Int.Quo.
+  return num / den;
 }
 
 /** A liquidity tier's open-interest caps (quote quantums; an upper cap of 0 turns scaling off). */
@@ -98,9 +102,18 @@ export function effectiveInitialMarginPpm(
 }
 
 /**
- * Initial and maintenance margin requirements (quote quantums, rounded up) of a position. The
+ * Initial and maintenance margin requirements (quote quantums) of a position, as the chain
+ * rounds them: the notional truncated, then `⌈n × imf⌉` for the initial margin, and the
+ * maintenance margin as a rounded-up fraction of the tier's rounded-up base initial margin. The
  * maintenance margin is always the tier's (`fractions`); the initial one uses `initialImfPpm`
  * when given ({@link effectiveInitialMarginPpm}: open-interest scaling and leverage).
+ *
+ * @example
+ * ```ts
+ * const pricing = { atomicResolution: -10, price: 1n, exponent: 4 }; // 1 quantum = 1 quote quantum
+ * const tier = { initialMarginPpm: 10_000, maintenanceFractionPpm: 600_000 };
+ * marginRequirements(110n, pricing, tier); // { initial: 2n, maintenance: 2n }: ⌈1.1⌉, then ⌈2 × 0.6⌉
+ * ```
  */
 export function marginRequirements(
   quantums: bigint,
@@ -108,12 +121,13 @@ export function marginRequirements(
   fractions: MarginFractions,
   initialImfPpm?: bigint,
 ): { initial: bigint; maintenance: bigint } {
-  const { num, den } = notionalRational(absBig(quantums), pricing);
+  const notional = netNotional(absBig(quantums), pricing);
   const imf = BigInt(fractions.initialMarginPpm);
   const mf = BigInt(fractions.maintenanceFractionPpm);
+  const baseInitial = ceilDiv(notional * imf, 1_000_000n);
   return {
-    initial: ceilDiv(num * (initialImfPpm ?? imf), den * 1_000_000n),
-    maintenance: ceilDiv(num * imf * mf, den * 1_000_000_000_000n),
+    initial: initialImfPpm === undefined ? baseInitial : ceilDiv(notional * initialImfPpm, 1_000_000n),
+    maintenance: ceilDiv(baseInitial * mf, 1_000_000n),
   };
 }
 
