@@ -18,9 +18,9 @@ import {
   batchCancelMsg,
   type CancelOrderParams,
   cancelOrderMsg,
-  type PlaceOrderParams,
   placeOrderMsg,
 } from "../messages/clob.js";
+import type { PlaceOrderParams } from "../messages/orderTypes.js";
 import { type BankMultiSendParams, bankMultiSendMsg } from "../messages/multiSend.js";
 import {
   type BankSendParams,
