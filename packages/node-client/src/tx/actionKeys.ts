@@ -6,8 +6,8 @@ import type {
 } from "../messages/account.js";
 import type { AddAuthenticatorParams, RemoveAuthenticatorParams } from "../messages/accountplus.js";
 import type { BatchCancelParams, CancelOrderParams } from "../messages/clob.js";
-import type { PlaceOrderParams } from "../messages/orderTypes.js";
 import type { BankMultiSendParams } from "../messages/multiSend.js";
+import type { PlaceOrderParams } from "../messages/orderTypes.js";
 import type {
   BankSendParams,
   DepositToSubaccountParams,

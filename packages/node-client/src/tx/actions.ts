@@ -20,8 +20,8 @@ import {
   cancelOrderMsg,
   placeOrderMsg,
 } from "../messages/clob.js";
-import type { PlaceOrderParams } from "../messages/orderTypes.js";
 import { type BankMultiSendParams, bankMultiSendMsg } from "../messages/multiSend.js";
+import type { PlaceOrderParams } from "../messages/orderTypes.js";
 import {
   type BankSendParams,
   bankSendMsg,
