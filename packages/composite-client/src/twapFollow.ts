@@ -18,9 +18,10 @@ import type { OrderUpdate } from "@perpx/core/indexer";
 import type { LiveSubaccount } from "@perpx/indexer-client";
 import {
   blockOperations,
-  blockOrderTx,
+  cancelIn,
   fillsOf,
   type NodeClient,
+  placementIn,
   TWAP_SUBORDER_FLAGS,
   twapLegs,
 } from "@perpx/node-client";
@@ -179,14 +180,14 @@ export async function followTwap(params: TwapFollow): Promise<void> {
         course.filled += fill.quantums;
       }
       if (course.lastPlaced === undefined) {
-        if (blockOrderTx(block, "place", parentId) >= 0) {
+        if (placementIn(block, parentId) !== undefined) {
           // The including block places the first suborder (the TWAP's trigger is its own time).
           course.lastPlaced = time;
           course.legsPlaced = 1;
           course.nextDue = time + interval;
         }
       } else if (course.canceledAt === undefined && !course.completed) {
-        const cancel = blockOrderTx(block, "cancel", parentId);
+        const cancel = cancelIn(block, parentId);
         const results =
           cancel < 0 ? [] : await persistently(() => node.getBlockResults({ height: at, signal }));
         if (cancel >= 0 && results[cancel]?.code === 0) course.canceledAt = time;

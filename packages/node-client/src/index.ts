@@ -130,7 +130,7 @@ export * from "./query/affiliates.js";
 export * from "./query/amounts.js";
 export * from "./query/auth.js";
 export * from "./query/bank.js";
-export { blockOperations, blockOrderTx } from "./query/blockOrders.js";
+export { blockOperations, cancelIn, placementIn } from "./query/blockOrders.js";
 export * from "./query/blocks.js";
 export * from "./query/bridge.js";
 export {

@@ -14,6 +14,9 @@ import {
 import { twapParametersOf } from "./twap.js";
 import { bech32Address, checkParams, positiveOrderField, subaccountId, uint32 } from "./validate.js";
 
+/** The largest builder fee, ppm (the chain's `MaxBuilderCodeFeePpm`). */
+const MAX_BUILDER_FEE_PPM = 10_000;
+
 /** The forms of a zero price (a market TWAP's subticks). */
 const ZERO: ReadonlySet<unknown> = new Set([0, 0n, "0"]);
 
@@ -179,9 +182,16 @@ export function placeOrderMsg(params: PlaceOrderParams): TxMessage<typeof clob.M
     order.twapParameters = twapParametersOf(params.twap, step);
   }
   if (params.builderCode) {
+    const { feePpm } = params.builderCode;
+    if (!Number.isInteger(feePpm) || feePpm < 1 || feePpm > MAX_BUILDER_FEE_PPM) {
+      throw new InvalidOrderError(
+        "builderCode.feePpm",
+        `must be a whole number of ppm from 1 to ${MAX_BUILDER_FEE_PPM} (the chain's bound, clob 50), got ${String(feePpm)}`,
+      );
+    }
     order.builderCodeParameters = create(clob.BuilderCodeParametersSchema, {
       builderAddress: bech32Address(params.builderCode.builderAddress),
-      feePpm: uint32(params.builderCode.feePpm, "builderCode.feePpm"),
+      feePpm,
     });
   }
   const value: clob.MsgPlaceOrder = { $typeName: "perpx.clob.v1.MsgPlaceOrder", order };

@@ -71,7 +71,7 @@ const paramsOf = fc
     reduceOnly: fc.boolean(),
     clientMetadata: uint32,
     router: fc.boolean(),
-    builderFeePpm: fc.option(uint32, { nil: undefined }),
+    builderFeePpm: fc.option(fc.integer({ min: 1, max: 10_000 }), { nil: undefined }),
   })
   .chain((common) => kindOf.map((kind) => ({ common, kind })));
 

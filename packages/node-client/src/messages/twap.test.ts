@@ -161,3 +161,34 @@ describe("TWAP orders in placeOrderMsg", () => {
     ]);
   });
 });
+
+describe("builder codes and order routers in placeOrderMsg", () => {
+  const longTerm = (patch: Partial<PlaceOrderParams>) =>
+    ({
+      ...twapOrder({ durationSeconds: 300, intervalSeconds: 60 }),
+      kind: "long-term",
+      subticks: 100_000n,
+      ...patch,
+    }) as PlaceOrderParams;
+
+  it("refuses a builder fee outside the chain's 1 to 10,000 ppm (clob 50), naming builderCode.feePpm", () => {
+    for (const feePpm of [0, 10_001, 2.5]) {
+      expect(
+        refusal(() => placeOrderMsg(longTerm({ builderCode: { builderAddress: router, feePpm } }))),
+      ).toBe("builderCode.feePpm");
+    }
+    const order = placeOrderMsg(longTerm({ builderCode: { builderAddress: router, feePpm: 10_000 } })).value
+      .order;
+    expect([order?.builderCodeParameters?.builderAddress, order?.builderCodeParameters?.feePpm]).toEqual([
+      router,
+      10_000,
+    ]);
+  });
+
+  it("refuses a router or builder that is not an address, before anything is signed", () => {
+    expect(() => placeOrderMsg(longTerm({ orderRouterAddress: "perpx1nope" }))).toThrow(/address/i);
+    expect(() => placeOrderMsg(longTerm({ builderCode: { builderAddress: "nope", feePpm: 5 } }))).toThrow(
+      /address/i,
+    );
+  });
+});

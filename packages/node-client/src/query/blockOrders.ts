@@ -41,15 +41,28 @@ export function blockOperations(block: Block): clob.MsgProposedOperations | unde
   }
 }
 
+/** Each message of type `typeUrl` in a block, decoded, with its transaction's index. */
+function* messagesIn<T>(block: Block, typeUrl: string, decode: (bytes: Uint8Array) => T) {
+  for (const [txIndex, { tx }] of block.txs.entries()) {
+    for (const any of tx?.body?.messages ?? []) {
+      if (any.typeUrl !== typeUrl) continue;
+      try {
+        yield { txIndex, message: decode(any.value) };
+      } catch {
+        // not this chain's message: skipped
+      }
+    }
+  }
+}
+
 /**
- * The index, in a block from {@link getBlock}, of the transaction that places (`"place"`) or
- * cancels (`"cancel"`) the order `orderId`; -1 when none does. Pair it with `getBlockResults` at
- * the same index to learn whether that transaction succeeded.
+ * The placement of the order `orderId` in a block from {@link getBlock}: the order as its
+ * `MsgPlaceOrder` carried it and its transaction's index (pair it with `getBlockResults` at that
+ * index to learn whether the transaction succeeded), or undefined when the block holds none.
  *
  * @param block - a block from `getBlock`.
- * @param action - a `MsgPlaceOrder` or a `MsgCancelOrder`.
  * @param orderId - the order.
- * @returns the transaction's index, or -1.
+ * @returns `{ txIndex, order }`, or undefined.
  *
  * @example
  * ```ts
@@ -58,25 +71,44 @@ export function blockOperations(block: Block): clob.MsgProposedOperations | unde
  *   signer: wallet, subaccount, clientId: 131, side: "BUY", market: btc, size: "0.001", price: "30000", kind: "long-term", goodTilBlockTime,
  * });
  * const block = await client.getBlock({ height: sent.height! });
- * blockOrderTx(block, "place", sent.orderId!) >= 0; // true
- * blockOrderTx(block, "cancel", sent.orderId!); // -1
+ * placementIn(block, sent.orderId!)?.order.quantums; // 10000000n
  * await client.cancelOrder({ signer: wallet, subaccount, clientId: 131, market: btc, kind: "long-term", goodTilBlockTime });
  * ```
  */
-export function blockOrderTx(block: Block, action: "place" | "cancel", orderId: clob.OrderId): number {
-  const typeUrl = action === "place" ? "/perpx.clob.v1.MsgPlaceOrder" : "/perpx.clob.v1.MsgCancelOrder";
-  return block.txs.findIndex(({ tx }) =>
-    (tx?.body?.messages ?? []).some((any) => {
-      if (any.typeUrl !== typeUrl) return false;
-      try {
-        const id =
-          action === "place"
-            ? fromBinary(clob.MsgPlaceOrderSchema, any.value).order?.orderId
-            : fromBinary(clob.MsgCancelOrderSchema, any.value).orderId;
-        return sameOrderId(id, orderId);
-      } catch {
-        return false;
-      }
-    }),
-  );
+export function placementIn(
+  block: Block,
+  orderId: clob.OrderId,
+): { txIndex: number; order: clob.Order } | undefined {
+  const decode = (bytes: Uint8Array) => fromBinary(clob.MsgPlaceOrderSchema, bytes).order;
+  for (const { txIndex, message } of messagesIn(block, "/perpx.clob.v1.MsgPlaceOrder", decode)) {
+    if (message !== undefined && sameOrderId(message.orderId, orderId)) return { txIndex, order: message };
+  }
+  return undefined;
+}
+
+/**
+ * The index of the transaction that cancels the order `orderId` (a `MsgCancelOrder`) in a block
+ * from {@link getBlock}, or -1; pair it with `getBlockResults` at that index to learn whether the
+ * cancel succeeded.
+ *
+ * @param block - a block from `getBlock`.
+ * @param orderId - the order.
+ * @returns the transaction's index, or -1.
+ *
+ * @example
+ * ```ts
+ * const goodTilBlockTime = Math.floor(Date.now() / 1000) + 3600;
+ * const order = { signer: wallet, subaccount, clientId: 132, market: btc, kind: "long-term", goodTilBlockTime } as const;
+ * const placed = await client.placeOrder({ ...order, side: "BUY", size: "0.001", price: "30000" });
+ * const cancelled = await client.cancelOrder(order);
+ * cancelIn(await client.getBlock({ height: cancelled.height! }), placed.orderId!) >= 0; // true
+ * cancelIn(await client.getBlock({ height: placed.height! }), placed.orderId!); // -1
+ * ```
+ */
+export function cancelIn(block: Block, orderId: clob.OrderId): number {
+  const decode = (bytes: Uint8Array) => fromBinary(clob.MsgCancelOrderSchema, bytes).orderId;
+  for (const { txIndex, message } of messagesIn(block, "/perpx.clob.v1.MsgCancelOrder", decode)) {
+    if (sameOrderId(message, orderId)) return txIndex;
+  }
+  return -1;
 }
