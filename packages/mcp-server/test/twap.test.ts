@@ -39,7 +39,7 @@ describe("place_order with a TWAP", () => {
     );
     expect(placed.order.twap.suborders).toBe(5);
     // Its first suborder (placed by the block that took the TWAP) fills against the market maker;
-    // the clock stands still, so no second one comes.
+    // the next comes only an interval (60 s) later.
     let size: string | undefined;
     while (size === undefined) {
       await chain.context.height.waitAbove(chain.height());
