@@ -78,6 +78,7 @@ export {
   worstSubticks,
 } from "./orderPlan.js";
 export { checkChainRules, type RuleCheckedOrder } from "./orderRules.js";
+export { type HumanTwap, twapOfHuman } from "./twapPlan.js";
 export { closeMarketPosition } from "./positions.js";
 export {
   followOrder,

@@ -76,15 +76,8 @@ export const placeInput = {
   confirm: z.boolean().optional().describe("required above the server's confirmation notional"),
   verifyTimeoutMs: z.number().int().min(1_000).max(60_000).optional(),
 };
-/**
- * The arguments of a `place_order` call.
- *
- * @example
- * ```ts
- * const args: PlaceInput = { ticker: "BTC-USD", side: "SELL", type: "MARKET", size: "0.001" };
- * ```
- */
-export type PlaceInput = z.infer<z.ZodObject<typeof placeInput>>;
+/** The arguments of a `place_order` call. */
+type PlaceInput = z.infer<z.ZodObject<typeof placeInput>>;
 
 /**
  * IOC, FOK and MARKET orders live this many blocks (the composite client's default): their fate is

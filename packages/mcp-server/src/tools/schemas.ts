@@ -331,15 +331,8 @@ export const verification = z.object({
     .describe("why the order left the book unfilled, e.g. post_only_would_cross, reduce_only, ioc_unfilled"),
 });
 
-/**
- * How `place_order` describes a TWAP it placed: its schedule, its suborders and their size.
- *
- * @example
- * ```ts
- * twapSchedule.parse({ durationSeconds: 300, intervalSeconds: 60, priceToleranceBps: 100, suborders: 5, suborderSize: "0.001", schedule: "5 suborders of 0.001 every 60 s over 300 s" }).suborders; // 5
- * ```
- */
-export const twapSchedule = z.object({
+/** How `place_order` describes a TWAP it placed: its schedule, its suborders and their size. */
+const twapSchedule = z.object({
   durationSeconds: z.number().int(),
   intervalSeconds: z.number().int(),
   priceToleranceBps: z.number().int().describe("a market TWAP's bound around the oracle (0 with a price)"),

@@ -93,8 +93,8 @@ export function twapLegs(twap: Pick<TwapParams, "durationSeconds" | "intervalSec
  *
  * @example
  * ```ts
- * twapParametersOf({ durationSeconds: 300, intervalSeconds: 60, priceTolerancePpm: 5_000 });
- * // { duration: 300, interval: 60, priceTolerance: 5000 } (a TwapParameters message)
+ * const parameters = twapParametersOf({ durationSeconds: 300, intervalSeconds: 60, priceTolerancePpm: 5_000 });
+ * [parameters.duration, parameters.interval, parameters.priceTolerance]; // [300, 60, 5000]
  * twapParametersOf({ durationSeconds: 310, intervalSeconds: 60 }); // throws InvalidOrderError (twap.durationSeconds)
  * ```
  */

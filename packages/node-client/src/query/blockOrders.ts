@@ -68,11 +68,11 @@ function* messagesIn<T>(block: Block, typeUrl: string, decode: (bytes: Uint8Arra
  * ```ts
  * const goodTilBlockTime = Math.floor(Date.now() / 1000) + 3600;
  * const sent = await client.placeOrder({
- *   signer: wallet, subaccount, clientId: 131, side: "BUY", market: btc, size: "0.001", price: "30000", kind: "long-term", goodTilBlockTime,
+ *   signer: wallet, subaccount, clientId: 141, side: "BUY", market: btc, size: "0.001", price: "30000", kind: "long-term", goodTilBlockTime,
  * });
  * const block = await client.getBlock({ height: sent.height! });
  * placementIn(block, sent.orderId!)?.order.quantums; // 10000000n
- * await client.cancelOrder({ signer: wallet, subaccount, clientId: 131, market: btc, kind: "long-term", goodTilBlockTime });
+ * await client.cancelOrder({ signer: wallet, subaccount, clientId: 141, market: btc, kind: "long-term", goodTilBlockTime });
  * ```
  */
 export function placementIn(
@@ -98,7 +98,7 @@ export function placementIn(
  * @example
  * ```ts
  * const goodTilBlockTime = Math.floor(Date.now() / 1000) + 3600;
- * const order = { signer: wallet, subaccount, clientId: 132, market: btc, kind: "long-term", goodTilBlockTime } as const;
+ * const order = { signer: wallet, subaccount, clientId: 142, market: btc, kind: "long-term", goodTilBlockTime } as const;
  * const placed = await client.placeOrder({ ...order, side: "BUY", size: "0.001", price: "30000" });
  * const cancelled = await client.cancelOrder(order);
  * cancelIn(await client.getBlock({ height: cancelled.height! }), placed.orderId!) >= 0; // true
