@@ -119,23 +119,11 @@ export interface HumanOrder {
    * @default "exact"
    */
   rounding?: OrderRounding;
-  /**
-   * The schedule of a `"TWAP"` order (and only of one): duration and interval in seconds, the
-   * price tolerance of a market TWAP (no `price`) as a percentage. See {@link HumanTwap}.
-   * @default undefined
-   */
+  /** The schedule of a `"TWAP"` order, and only of one (see {@link HumanTwap}). @default undefined */
   twap?: HumanTwap;
-  /**
-   * A builder code: `builderAddress` (bech32) earns `feePpm` (1 to 10,000 ppm) of each fill's
-   * notional, on top of the trading fee.
-   * @default undefined
-   */
+  /** A builder code: `builderAddress` earns `feePpm` (1 to 10,000) of each fill. @default undefined */
   builderCode?: { builderAddress: string; feePpm: number };
-  /**
-   * The order router (the front end that routed the order, bech32), which earns the network's
-   * order-router share of the fees.
-   * @default undefined
-   */
+  /** The router that routed the order (earns the network's router share). @default undefined */
   orderRouterAddress?: string;
 }
 

@@ -345,7 +345,6 @@ const twapSchedule = z.object({
 
 /**
  * A TWAP's schedule as `place_order` answers it.
- *
  * @example
  * ```ts
  * const schedule: TwapSchedule = { durationSeconds: 300, intervalSeconds: 60, priceToleranceBps: 0, suborders: 5, suborderSize: "0.001", schedule: "5 suborders" };
