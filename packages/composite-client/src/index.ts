@@ -78,7 +78,6 @@ export {
   worstSubticks,
 } from "./orderPlan.js";
 export { checkChainRules, type RuleCheckedOrder } from "./orderRules.js";
-export { type HumanTwap, twapOfHuman } from "./twapPlan.js";
 export { closeMarketPosition } from "./positions.js";
 export {
   followOrder,
@@ -102,6 +101,7 @@ export {
   authorizeTradingKey,
 } from "./tradingKeys.js";
 export { type TransferParams, transferUsdc, usdcAmount } from "./transfers.js";
+export { type HumanTwap, twapOfHuman } from "./twapPlan.js";
 export {
   type BridgeDepositStatus,
   trackBridgeDeposit,
