@@ -150,6 +150,7 @@ async function cancelStateful(
 ): Promise<PlacedEntry | undefined> {
   const { wire } = entry;
   if (wire.kind === "short-term") return undefined;
+  if (wire.kind === "twap") return cancelTwap(context, placed, key, entry, wire.goodTilBlockTime);
   const order = {
     subaccount: wire.subaccount,
     clientId: wire.clientId,
@@ -167,6 +168,37 @@ async function cancelStateful(
   } catch (error) {
     // It left state (filled, say) between the look-up and the cancel: the cancel removed nothing.
     if (isBroadcastTxError(error) && !(await inState())) {
+      placed.delete(key);
+      return undefined;
+    }
+    throw error;
+  }
+  return entry;
+}
+
+/**
+ * Cancels a TWAP (no node query answers one): resolves with it when the cancel removed it, and
+ * with undefined when the chain no longer held it (its schedule ran out, or a fill completed it).
+ */
+async function cancelTwap(
+  context: ClientContext,
+  placed: PlacedOrders,
+  key: string,
+  entry: PlacedEntry,
+  goodTilBlockTime: number,
+): Promise<PlacedEntry | undefined> {
+  const { wire } = entry;
+  const message = cancelOrderMsg({
+    subaccount: wire.subaccount,
+    clientId: wire.clientId,
+    clobPairId: wire.clobPairId,
+    kind: "twap",
+    goodTilBlockTime,
+  });
+  try {
+    await cancelling([entry], () => sendClob(context, [message]));
+  } catch (error) {
+    if (isBroadcastTxError(error) && error.clobError === "stateful-order-does-not-exist") {
       placed.delete(key);
       return undefined;
     }

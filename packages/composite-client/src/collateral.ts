@@ -122,7 +122,8 @@ function requiredFromFeed(
   }
   const free = marginSummary({ usdc: usdc.toFixed(), positions }).freeCollateral;
   if (free === undefined) return;
-  const price = new Exact(subticksToPrice(wire.subticks, market));
+  // A market TWAP (no price) is checked at the oracle price, as the chain checks it.
+  const price = new Exact(wire.subticks === 0n ? market.oraclePrice : subticksToPrice(wire.subticks, market));
   const added = after.abs().minus(current.abs());
   const required = added.times(price).times(imf);
   return required.greaterThan(free) ? required : undefined;

@@ -101,6 +101,7 @@ export {
   authorizeTradingKey,
 } from "./tradingKeys.js";
 export { type TransferParams, transferUsdc, usdcAmount } from "./transfers.js";
+export { type HumanTwap, twapOfHuman } from "./twapPlan.js";
 export {
   type BridgeDepositStatus,
   trackBridgeDeposit,

@@ -92,19 +92,23 @@ async function followStateful(
       onUpdate(ended("REJECTED", tx.log || `${tx.codespace} ${tx.code}`));
       return;
     }
-    const state = await quietly(
-      () =>
-        node.getStatefulOrder({
-          order: {
-            subaccount: wire.subaccount,
-            clientId: wire.clientId,
-            clobPairId: wire.clobPairId,
-            kind: wire.kind,
-          },
-          signal,
-        }),
-      signal,
-    );
+    // No node query answers a TWAP (the chain keeps it apart): its transaction and the feed tell.
+    const state =
+      wire.kind === "twap"
+        ? undefined
+        : await quietly(
+            () =>
+              node.getStatefulOrder({
+                order: {
+                  subaccount: wire.subaccount,
+                  clientId: wire.clientId,
+                  clobPairId: wire.clobPairId,
+                  kind: wire.kind,
+                },
+                signal,
+              }),
+            signal,
+          );
     if (state || onFeed()) return follow(order.placedAtHeight);
     if (Math.floor(height.latest().time.getTime() / 1000) > wire.goodTilBlockTime) {
       onUpdate(ended("EXPIRED", "expired"));

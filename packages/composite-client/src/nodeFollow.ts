@@ -6,11 +6,13 @@
  * good-til-block) and from the chain's time (a stateful one past its good-til-block-time).
  */
 import { quantumsToSize } from "@perpx/core";
+import type { LiveSubaccount } from "@perpx/indexer-client";
 import type { NodeClient } from "@perpx/node-client";
 import { clob } from "@perpx/proto";
 import type { HeightTracker } from "./height.js";
 import { rejectionOf } from "./orderOutcome.js";
 import type { OrderFill, OrderResult, OrderStatus, TrackedOrder } from "./tracking.js";
+import { followTwap } from "./twapFollow.js";
 
 const FINAL: ReadonlySet<OrderStatus> = new Set(["FILLED", "CANCELED", "EXPIRED", "REJECTED"]);
 
@@ -21,6 +23,8 @@ interface NodeFollow {
   order: TrackedOrder;
   onUpdate: (result: OrderResult) => void;
   signal: AbortSignal;
+  /** The indexer's live account: a TWAP's fill prices, fees and removal reason (other orders ignore it). */
+  feed?: LiveSubaccount | undefined;
 }
 
 function result(
@@ -88,7 +92,8 @@ function steps(params: NodeFollow) {
  * FILLED). A stateful order: in state at each new block (RESTING, PARTIALLY_FILLED), and once it
  * left state, its fills and removal in the blocks since it was placed (FILLED, REJECTED with the
  * proposer's reason, EXPIRED once the chain's time passed its good-til-block-time, CANCELED).
- * Queries the node cannot answer are asked again at the next block.
+ * A TWAP: through its suborders (see `followTwap`). Queries the node cannot answer are asked
+ * again at the next block.
  */
 export async function followOnNode(params: NodeFollow): Promise<void> {
   const { node, height, order, onUpdate, signal } = params;
@@ -146,6 +151,7 @@ export async function followOnNode(params: NodeFollow): Promise<void> {
     onUpdate(result(status, filled, order, fills, true, reason));
     return;
   }
+  if (wire.kind === "twap") return followTwap(params);
   let reported: OrderStatus | undefined;
   let seenHeight = order.placedAtHeight;
   for (;;) {

@@ -10,6 +10,7 @@ import {
 import type { Market, OrderSide, PlaceOrderParams, TimeInForce } from "@perpx/node-client";
 import { checkChainRules } from "./orderRules.js";
 import { checkOrderShape } from "./orderShape.js";
+import { type HumanTwap, twapOfHuman } from "./twapPlan.js";
 
 /**
  * The order types of {@link CompositeClient.placeOrder}.
@@ -25,7 +26,8 @@ export type OrderType =
   | "STOP_LIMIT"
   | "STOP_MARKET"
   | "TAKE_PROFIT"
-  | "TAKE_PROFIT_MARKET";
+  | "TAKE_PROFIT_MARKET"
+  | "TWAP";
 
 /**
  * How long an order lives: `{ blocks }` (a short-term order, 1 to 40 blocks past the current
@@ -117,6 +119,12 @@ export interface HumanOrder {
    * @default "exact"
    */
   rounding?: OrderRounding;
+  /** The schedule of a `"TWAP"` order, and only of one (see {@link HumanTwap}). @default undefined */
+  twap?: HumanTwap;
+  /** A builder code: `builderAddress` earns `feePpm` (1 to 10,000) of each fill. @default undefined */
+  builderCode?: { builderAddress: string; feePpm: number };
+  /** The router that routed the order (earns the network's router share). @default undefined */
+  orderRouterAddress?: string;
 }
 
 /**
@@ -146,6 +154,7 @@ const ORDER_TYPES: ReadonlySet<string> = new Set([
   "STOP_MARKET",
   "TAKE_PROFIT",
   "TAKE_PROFIT_MARKET",
+  "TWAP",
 ]);
 
 /**
@@ -154,7 +163,8 @@ const ORDER_TYPES: ReadonlySet<string> = new Set([
  * - MARKET, an IOC (or FILL_OR_KILL, which the chain refuses) limit, and any order given
  *   `goodTil: { blocks }` are short-term
  *   (in memory until a height at most 40 blocks ahead, no fee, no sequence);
- * - every other LIMIT (GTC or post-only) is long-term (stateful, rests until a time).
+ * - every other LIMIT (GTC or post-only) is long-term (stateful, rests until a time);
+ * - TWAP is a TWAP (stateful: the chain places its suborders over its duration).
  *
  * @example
  * ```ts
@@ -168,6 +178,7 @@ export function orderKind(order: {
   goodTil?: GoodTil | undefined;
 }): PlaceOrderParams["kind"] {
   const type = order.type ?? "LIMIT";
+  if (type === "TWAP") return "twap";
   if (type !== "LIMIT" && type !== "MARKET") return "conditional";
   if (type === "MARKET" || order.timeInForce === "IOC" || order.timeInForce === "FILL_OR_KILL")
     return "short-term";
@@ -305,7 +316,11 @@ export function planOrder(order: HumanOrder, context: PlanContext): WireOrder {
   const sizeRounding = rounding === "nearest" ? "down" : rounding;
   const quantums = sizeToQuantums(order.size, market, { rounding: sizeRounding });
   const isMarket = MARKET_TYPES.has(type);
-  const conditional = type !== "LIMIT" && type !== "MARKET";
+  const isTwap = type === "TWAP";
+  const conditional = type !== "LIMIT" && type !== "MARKET" && !isTwap;
+  if (!isTwap && order.twap !== undefined) {
+    throw new InvalidOrderError("twap", `a ${type} order has no TWAP schedule: use type "TWAP"`);
+  }
   let triggerSubticks: bigint | undefined;
   if (conditional) {
     if (order.triggerPrice === undefined) {
@@ -318,6 +333,8 @@ export function planOrder(order: HumanOrder, context: PlanContext): WireOrder {
   let subticks: bigint;
   if (order.price !== undefined) {
     subticks = priceToSubticks(order.price, market, { rounding });
+  } else if (isTwap) {
+    subticks = 0n; // a market TWAP: each suborder at the oracle moved by the tolerance
   } else if (isMarket && order.slippage !== undefined) {
     const referenceSubticks =
       triggerSubticks ?? oraclePriceToSubticks(market.oracle, market, { rounding: "nearest" });
@@ -350,6 +367,8 @@ export function planOrder(order: HumanOrder, context: PlanContext): WireOrder {
     subticks,
     ...(timeInForce === undefined ? {} : { timeInForce }),
     ...(order.reduceOnly ? { reduceOnly: true } : {}),
+    ...(order.builderCode === undefined ? {} : { builderCode: order.builderCode }),
+    ...(order.orderRouterAddress === undefined ? {} : { orderRouterAddress: order.orderRouterAddress }),
   };
   if (kind === "short-term") {
     const blocks =
@@ -361,6 +380,8 @@ export function planOrder(order: HumanOrder, context: PlanContext): WireOrder {
       ? order.goodTil.seconds
       : DEFAULT_LIFETIME_SECONDS;
   const goodTilBlockTime = Math.floor(context.nowMs / 1000) + seconds;
+  if (kind === "twap")
+    return { ...common, kind, goodTilBlockTime, twap: twapOfHuman(order, { quantums, market }) };
   if (kind === "conditional") {
     return {
       ...common,

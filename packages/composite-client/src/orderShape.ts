@@ -15,6 +15,9 @@ const HUMAN_ORDER_KEYS = optionKeys<HumanOrder>({
   clientId: true,
   triggerPrice: true,
   rounding: true,
+  twap: true,
+  builderCode: true,
+  orderRouterAddress: true,
 });
 const GOOD_TIL_KEYS = optionKeys<GoodTil>({ blocks: true, seconds: true });
 

@@ -121,7 +121,8 @@ const FEED_SLACK_BLOCKS = 2n;
  * (FILLED, REJECTED with the proposer's reason, CANCELED when this client cancelled it, EXPIRED
  * past its good-til-block-time, else CANCELED: it was cancelled elsewhere). Node queries that fail
  * (a node restarting) are asked again at the next block. A fill always wins: an order whose fills
- * cover its size is FILLED, one partly filled before its end PARTIALLY_FILLED.
+ * cover its size is FILLED, one partly filled before its end PARTIALLY_FILLED. A TWAP order is
+ * followed through its suborders (see `followTwap`).
  *
  * @example
  * ```ts
@@ -146,7 +147,8 @@ export async function followOrder(params: {
   feed?: LiveSubaccount | undefined;
 }): Promise<void> {
   const { feed, order, signal } = params;
-  if (!feed) return followOnNode(params);
+  // A TWAP is followed on the chain's blocks, the feed adding prices, fees and removal reasons.
+  if (!feed || order.wire.kind === "twap") return followOnNode(params);
   const inner = new AbortController();
   const stop = () => inner.abort(signal.reason);
   if (signal.aborted) stop();

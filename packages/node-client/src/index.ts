@@ -75,18 +75,11 @@ export {
   type BatchCancelParams,
   batchCancelMsg,
   type CancelOrderParams,
-  type ConditionType,
   cancelOrderMsg,
   isFeeFreeClobMessage,
   isShortTermClobMessage,
   MAX_BATCH_CANCELS,
-  ORDER_FLAGS,
-  type OrderCommonParams,
-  type OrderKind,
-  type OrderSide,
-  type PlaceOrderParams,
   placeOrderMsg,
-  type TimeInForce,
 } from "./messages/clob.js";
 export {
   clobPairIdOf,
@@ -98,6 +91,15 @@ export {
   orderWireAmounts,
 } from "./messages/market.js";
 export { type BankMultiSendParams, bankMultiSendMsg } from "./messages/multiSend.js";
+export {
+  type ConditionType,
+  ORDER_FLAGS,
+  type OrderCommonParams,
+  type OrderKind,
+  type OrderSide,
+  type PlaceOrderParams,
+  type TimeInForce,
+} from "./messages/orderTypes.js";
 export {
   type BankSendParams,
   bankSendMsg,
@@ -115,12 +117,20 @@ export {
   wrapRedeemMsg,
   wrapWithdrawMsg,
 } from "./messages/transfers.js";
+export {
+  TWAP_LIMITS,
+  TWAP_SUBORDER_FLAGS,
+  type TwapParams,
+  twapLegs,
+  twapParametersOf,
+} from "./messages/twap.js";
 export { type NodeActions, nodeActions } from "./nodeActions.js";
 export * from "./query/accountplus.js";
 export * from "./query/affiliates.js";
 export * from "./query/amounts.js";
 export * from "./query/auth.js";
 export * from "./query/bank.js";
+export { blockOperations, cancelIn, placementIn } from "./query/blockOrders.js";
 export * from "./query/blocks.js";
 export * from "./query/bridge.js";
 export {

@@ -105,7 +105,7 @@ async function order(owner: string, patch: Partial<PlaceOrderParams> = {}): Prom
 
 /** The stateful order as the chain has it (undefined once it left the book). */
 async function statefulOrder(o: WireOrder): Promise<clob.Order | undefined> {
-  if (o.kind === "short-term") throw new Error("short-term orders are not in state");
+  if (o.kind === "short-term" || o.kind === "twap") throw new Error("not a long-term placement");
   const found = await net.client.getStatefulOrder({
     order: {
       subaccount: o.subaccount,

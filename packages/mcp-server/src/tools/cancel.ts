@@ -38,7 +38,7 @@ function cancelMessage(deps: ToolDeps, order: OrderResponseObject): TxMessage {
   const until = Math.ceil(Date.parse(order.goodTilBlockTime ?? "") / 1000);
   return cancelOrderMsg({
     ...common,
-    kind: order.orderFlags === "32" ? "conditional" : "long-term",
+    kind: order.orderFlags === "32" ? "conditional" : order.orderFlags === "128" ? "twap" : "long-term",
     goodTilBlockTime: until,
   });
 }
@@ -81,7 +81,8 @@ async function cancelOrders(
   timeoutMs: number,
 ): Promise<CancelResult[]> {
   const { context, placed } = deps.account;
-  const live = orders.filter((o) => !FINAL.has(o.status));
+  // A TWAP's suborders (flags 256) are the chain's own: they end with their TWAP.
+  const live = orders.filter((o) => !FINAL.has(o.status) && o.orderFlags !== "256");
   const hashes = new Map<string, string>();
   for (const o of live) {
     const entry = placed.get(`${o.ticker}/${o.clientId}`);

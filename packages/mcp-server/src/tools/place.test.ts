@@ -1,7 +1,7 @@
 import { Exact } from "@perpx/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { sizeForNotional, worstPrice } from "./place.js";
+import { sizeForNotional, worstPrice } from "./placeInput.js";
 import { ToolFailure } from "./result.js";
 
 /** Exact strings with up to `places` decimals, from one unit of the last place up. */

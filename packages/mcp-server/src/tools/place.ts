@@ -1,5 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { accountView, type HumanOrder, planOrder } from "@perpx/composite-client";
+import { accountView, planOrder } from "@perpx/composite-client";
 import { Exact } from "@perpx/core";
 import { isTimeoutError } from "@perpx/errors";
 import { z } from "zod";
@@ -9,44 +9,12 @@ import { credentialKey, takeWrite } from "../rate-limit.js";
 import { positionsOf, reserveExposure } from "../reserve.js";
 import { dailyLoss } from "../risk.js";
 import type { McpStore } from "../store.js";
-import { amount, defineTool, ticker } from "./define.js";
+import { defineTool } from "./define.js";
 import type { ToolDeps } from "./deps.js";
+import { checkPlaceShape, orderOfInput, placeInput, scheduleOf } from "./placeInput.js";
 import { ToolFailure } from "./result.js";
 import { orderRisk, placedOrder, verification } from "./schemas.js";
 import { sendOrder, verifyPlaced } from "./verify.js";
-
-const input = {
-  ticker,
-  side: z.enum(["BUY", "SELL"]),
-  type: z.enum(["MARKET", "LIMIT"]),
-  size: amount.optional().describe("size in the base asset; give this or notionalUsd"),
-  notionalUsd: amount
-    .optional()
-    .describe("size as USD notional (floored to the step size); give this or size"),
-  price: amount.optional().describe("limit price (LIMIT only), on the market's tick"),
-  slippageBps: z.number().int().min(1).optional().describe("MARKET only: worst price as bps from the oracle"),
-  timeInForce: z.enum(["GTT", "IOC", "FOK"]).optional().describe("LIMIT: GTT (rests, default), IOC or FOK"),
-  postOnly: z.boolean().optional(),
-  reduceOnly: z.boolean().optional(),
-  goodTilSeconds: z
-    .number()
-    .int()
-    .min(1)
-    .max(7_776_000)
-    .optional()
-    .describe("GTT lifetime (default 28 days)"),
-  clientId: z
-    .number()
-    .int()
-    .min(0)
-    .max(4_294_967_295)
-    .optional()
-    .describe("idempotency key (generated if absent)"),
-  dryRun: z.boolean().optional().describe("run every check and quantise, send nothing"),
-  confirm: z.boolean().optional().describe("required above the server's confirmation notional"),
-  verifyTimeoutMs: z.number().int().min(1_000).max(60_000).optional(),
-};
-type PlaceInput = z.infer<z.ZodObject<typeof input>>;
 
 const output = {
   dryRun: z.boolean(),
@@ -57,98 +25,6 @@ const output = {
   verification: verification.optional(),
   message: z.string(),
 };
-
-/**
- * IOC, FOK and MARKET orders live this many blocks (the composite client's default): their fate is
- * known at their removal, or soon after; fewer blocks than the time from planning to CheckTx on a
- * loaded server gets them refused as good-til-block-too-low.
- */
-const SHORT_BLOCKS = 20;
-
-function shape(args: PlaceInput): void {
-  if ((args.size === undefined) === (args.notionalUsd === undefined)) {
-    throw new ToolFailure("INVALID_INPUT", "give exactly one of size and notionalUsd");
-  }
-  if (args.type === "LIMIT" && args.price === undefined)
-    throw new ToolFailure("INVALID_INPUT", "a LIMIT order needs price");
-  if (
-    args.type === "MARKET" &&
-    (args.price !== undefined || args.timeInForce !== undefined || args.postOnly)
-  ) {
-    throw new ToolFailure(
-      "INVALID_INPUT",
-      "a MARKET order takes no price, timeInForce or postOnly (use slippageBps)",
-    );
-  }
-  if (args.postOnly && args.timeInForce !== undefined && args.timeInForce !== "GTT") {
-    throw new ToolFailure("INVALID_INPUT", "postOnly only goes with a resting (GTT) order");
-  }
-}
-
-/**
- * A MARKET order's worst price: the oracle moved `slippageBps` against the taker, exactly.
- *
- * @example
- * ```ts
- * worstPrice("BUY", "65000", 50); // "65325"
- * worstPrice("SELL", "65000", 50); // "64675"
- * ```
- */
-export function worstPrice(side: "BUY" | "SELL", oracle: string, slippageBps: number): string {
-  const bps = side === "BUY" ? 10_000 + slippageBps : 10_000 - slippageBps;
-  return new Exact(oracle).times(bps).times("0.0001").toFixed();
-}
-
-/**
- * The most whole steps of `stepSize` whose notional at `price` is at most `notionalUsd`, as a size
- * (exact: one step more would be above the notional).
- *
- * @throws {ToolFailure} QUANTIZATION when not even one step fits.
- *
- * @example
- * ```ts
- * sizeForNotional("100", "65000", "0.0001"); // "0.0015"
- * sizeForNotional("6.5", "65000", "0.0001"); // "0.0001"
- * ```
- */
-export function sizeForNotional(notionalUsd: string, price: string, stepSize: string): string {
-  const notional = new Exact(notionalUsd);
-  const step = new Exact(stepSize);
-  const stepNotional = step.times(price);
-  const steps = notional.dividedBy(stepNotional, { scale: 0, rounding: "floor" });
-  if (steps.lessThan(1)) {
-    throw new ToolFailure("QUANTIZATION", `notionalUsd ${notionalUsd} is below one step (${stepSize})`);
-  }
-  return steps.times(step).toFixed();
-}
-
-/** The human order a tool call asks for, with the limit or worst price and the size in base units. */
-function humanOrder(
-  args: PlaceInput,
-  market: { oracle: string; stepSize: string; slippageBps: number },
-): { order: HumanOrder; price: string; size: string } {
-  const price =
-    args.type === "LIMIT" ? (args.price as string) : worstPrice(args.side, market.oracle, market.slippageBps);
-  const size = args.size ?? sizeForNotional(args.notionalUsd as string, price, market.stepSize);
-  const tif = args.timeInForce === "IOC" ? "IOC" : args.timeInForce === "FOK" ? "FILL_OR_KILL" : undefined;
-  const common = { market: args.ticker, side: args.side, size, reduceOnly: args.reduceOnly ?? false };
-  const order: HumanOrder =
-    args.type === "MARKET"
-      ? {
-          ...common,
-          type: "MARKET",
-          slippage: `${new Exact(market.slippageBps).times("0.01").toFixed()}%`,
-          goodTil: { blocks: SHORT_BLOCKS },
-        }
-      : {
-          ...common,
-          type: "LIMIT",
-          price,
-          ...(tif ? { timeInForce: tif } : args.postOnly ? { timeInForce: "POST_ONLY" } : {}),
-          goodTil: tif ? { blocks: SHORT_BLOCKS } : { seconds: args.goodTilSeconds ?? 28 * 24 * 3600 },
-        };
-  return { order, price, size };
-}
 
 async function gather(deps: ToolDeps, t: string) {
   const indexer = indexerOf(deps.account);
@@ -197,8 +73,8 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
   return defineTool(server, "place_order", {
     title: "Place order",
     description:
-      "Places a MARKET (IOC within slippageBps of the oracle) or LIMIT order on your subaccount 0 after the server's safety checks, and answers its verified state (FILLED, PARTIALLY_FILLED, RESTING, CANCELED, EXPIRED, REJECTED). When the state is not known in time the call fails with TIMEOUT_UNKNOWN: the order was sent, so call get_order before retrying. Use dryRun to preview.",
-    input,
+      "Places a MARKET (IOC within slippageBps of the oracle), LIMIT or TWAP (the chain splits it into suborders over twap.durationSeconds; the checks take its whole notional) order on your subaccount 0 after the server's safety checks, and answers its verified state (FILLED, PARTIALLY_FILLED, RESTING, CANCELED, EXPIRED, REJECTED). When the state is not known in time the call fails with TIMEOUT_UNKNOWN: the order was sent, so call get_order before retrying. Use dryRun to preview.",
+    input: placeInput,
     output,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     run: async (args) => {
@@ -213,17 +89,20 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
       const audit = (outcome: unknown, txHash?: string) =>
         store.audit({ account: owner, tool: "place_order", request: args, checks, txHash, outcome });
       try {
-        shape(args);
+        checkPlaceShape(args);
         checks.push({ check: "shape", passed: true });
-        if ((args.slippageBps ?? 0) > limits.maxSlippageBps) {
+        // A market TWAP's tolerance is its slippage: the same limit holds.
+        const slippage = args.slippageBps ?? args.twap?.priceToleranceBps ?? 0;
+        const slippageArg = args.twap === undefined ? "slippageBps" : "twap.priceToleranceBps";
+        if (slippage > limits.maxSlippageBps) {
           throw new ToolFailure(
             "RISK_LIMIT",
-            `slippageBps ${args.slippageBps} is above the limit maxSlippageBps ${limits.maxSlippageBps}`,
+            `${slippageArg} ${slippage} is above the limit maxSlippageBps ${limits.maxSlippageBps}`,
             { limit: "maxSlippageBps" },
           );
         }
         const facts = await gather(deps, args.ticker);
-        const planned = humanOrder(args, {
+        const planned = orderOfInput(args, {
           oracle: facts.indexed.oraclePrice,
           stepSize: facts.indexed.stepSize,
           slippageBps: args.slippageBps ?? limits.defaultSlippageBps,
@@ -271,6 +150,7 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
                 .toFixed(4, "trunc")
             : null,
         };
+        const twap = scheduleOf(args, planned.size, facts.indexed.stepSize);
         const summary = {
           ticker: args.ticker,
           side: args.side,
@@ -279,6 +159,7 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           price: planned.price,
           clientId,
           reduceOnly: args.reduceOnly ?? false,
+          ...(twap === undefined ? {} : { twap }),
         };
         const notional = new Exact(planned.size).times(planned.price);
         const key = { account: owner, ticker: args.ticker, clientId };
@@ -354,7 +235,9 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           verification: verified,
           message: unknown
             ? `the order was sent but its state is not known after ${timeoutMs} ms: it may still fill. Call get_order with clientId ${clientId} and ticker ${args.ticker} before retrying; do not resubmit.`
-            : `order ${verified.state}`,
+            : twap === undefined
+              ? `order ${verified.state}`
+              : `TWAP order ${verified.state}: ${twap.schedule}`,
         };
         await audit(result, sent.txHash);
         audited = true;

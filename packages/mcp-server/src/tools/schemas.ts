@@ -331,6 +331,27 @@ export const verification = z.object({
     .describe("why the order left the book unfilled, e.g. post_only_would_cross, reduce_only, ioc_unfilled"),
 });
 
+/** How `place_order` describes a TWAP it placed: its schedule, its suborders and their size. */
+const twapSchedule = z.object({
+  durationSeconds: z.number().int(),
+  intervalSeconds: z.number().int(),
+  priceToleranceBps: z.number().int().describe("a market TWAP's bound around the oracle (0 with a price)"),
+  suborders: z.number().int().describe("how many suborders the chain places"),
+  suborderSize: z
+    .string()
+    .describe("each suborder's size in the base asset (the chain catches up missed legs)"),
+  schedule: z.string().describe("the schedule in words"),
+});
+
+/**
+ * A TWAP's schedule as `place_order` answers it.
+ * @example
+ * ```ts
+ * const schedule: TwapSchedule = { durationSeconds: 300, intervalSeconds: 60, priceToleranceBps: 0, suborders: 5, suborderSize: "0.001", schedule: "5 suborders" };
+ * ```
+ */
+export type TwapSchedule = z.infer<typeof twapSchedule>;
+
 /**
  * The order `place_order` checked (and sent, unless a dry run), quantised.
  *
@@ -347,6 +368,7 @@ export const placedOrder = z.object({
   price: decimal,
   clientId: int,
   reduceOnly: z.boolean(),
+  twap: twapSchedule.optional().describe("a TWAP's schedule and suborders"),
 });
 
 /**

@@ -1,66 +1,24 @@
 import { create } from "@bufbuild/protobuf";
-import { type DecimalInput, type IntegerInput, InvalidOrderError, type SubaccountRef } from "@perpx/core";
+import { InvalidOrderError, type SubaccountRef, sizeToQuantums } from "@perpx/core";
 import { clob, typeUrlOf } from "@perpx/proto";
 import type { TxMessage } from "../tx/encode.js";
+import { clobPairIdOf, type OrderMarketRef, orderWireAmounts, triggerSubticksOf } from "./market.js";
 import {
-  clobPairIdOf,
-  type OrderAmounts,
-  type OrderMarketRef,
-  orderWireAmounts,
-  triggerSubticksOf,
-} from "./market.js";
+  type ConditionType,
+  ORDER_FLAGS,
+  type OrderKind,
+  type OrderSide,
+  type PlaceOrderParams,
+  type TimeInForce,
+} from "./orderTypes.js";
+import { twapParametersOf } from "./twap.js";
 import { bech32Address, checkParams, positiveOrderField, subaccountId, uint32 } from "./validate.js";
 
-/**
- * Order flag values (`OrderId.order_flags`).
- *
- * @example
- * ```ts
- * ORDER_FLAGS["long-term"]; // 64
- * ```
- */
-export const ORDER_FLAGS = { "short-term": 0, conditional: 32, "long-term": 64 } as const;
+/** The largest builder fee, ppm (the chain's `MaxBuilderCodeFeePpm`). */
+const MAX_BUILDER_FEE_PPM = 10_000;
 
-/**
- * How an order lives: in memory until a block height, or in state until a time.
- *
- * @example
- * ```ts
- * const kind: OrderKind = "long-term";
- * ```
- */
-export type OrderKind = keyof typeof ORDER_FLAGS;
-
-/**
- * `BUY` or `SELL`.
- *
- * @example
- * ```ts
- * const side: OrderSide = "SELL";
- * ```
- */
-export type OrderSide = "BUY" | "SELL";
-
-/**
- * Time in force. `GTC` is the chain's `TIME_IN_FORCE_UNSPECIFIED` (match, then rest);
- * `FILL_OR_KILL` is deprecated on chain (clob 48) and is sent as given.
- *
- * @example
- * ```ts
- * const tif: TimeInForce = "POST_ONLY";
- * ```
- */
-export type TimeInForce = "GTC" | "IOC" | "POST_ONLY" | "FILL_OR_KILL";
-
-/**
- * Stop-loss or take-profit (conditional orders).
- *
- * @example
- * ```ts
- * const condition: ConditionType = "TAKE_PROFIT";
- * ```
- */
-export type ConditionType = "STOP_LOSS" | "TAKE_PROFIT";
+/** The forms of a zero price (a market TWAP's subticks). */
+const ZERO: ReadonlySet<unknown> = new Set([0, 0n, "0"]);
 
 /**
  * The most cancels one `MsgBatchCancel` may carry.
@@ -87,96 +45,6 @@ const CONDITIONS: Record<ConditionType, clob.Order_ConditionType> = {
   TAKE_PROFIT: clob.Order_ConditionType.TAKE_PROFIT,
 };
 
-/**
- * Fields every order has, besides its amounts ({@link OrderAmounts}: a clob pair id, quantums and
- * subticks, or a market, a size and a price).
- *
- * @example
- * ```ts
- * const common: OrderCommonParams = { subaccount, clientId: 1, side: "BUY" };
- * ```
- */
-export interface OrderCommonParams {
-  /** The subaccount placing the order (owner in either address form). */
-  subaccount: SubaccountRef;
-  /** Client-chosen id, unique per subaccount, uint32. */
-  clientId: number;
-  /** Buy or sell. */
-  side: OrderSide;
-  /**
-   * Time in force.
-   * @default "GTC"
-   */
-  timeInForce?: TimeInForce;
-  /**
-   * Only reduce an open position (the chain allows it on IOC orders only).
-   * @default false
-   */
-  reduceOnly?: boolean;
-  /**
-   * Opaque uint32 the protocol carries untouched (the incumbent client sets 1 for market orders).
-   * @default 0
-   */
-  clientMetadata?: number;
-  /**
-   * A builder code: `builderAddress` earns `feePpm` (1..10,000) of the fill.
-   * @default undefined
-   */
-  builderCode?: { builderAddress: string; feePpm: number };
-  /**
-   * Address of the order router, when one routed the order.
-   * @default ""
-   */
-  orderRouterAddress?: string;
-}
-
-/**
- * Parameters of {@link placeOrderMsg}: common fields plus the kind and its expiry.
- *
- * @example
- * ```ts
- * const { height } = await client.getLatestBlock();
- * const order: PlaceOrderParams = {
- *   subaccount, clientId: 1, side: "BUY",
- *   market: btc, size: "0.001", price: "65000", kind: "short-term", goodTilBlock: Number(height) + 10,
- * };
- * ```
- */
-export type PlaceOrderParams = OrderCommonParams &
-  OrderAmounts &
-  (
-    | {
-        /** Short-term: lives in memory until `goodTilBlock`; pays no fee, uses no sequence. */
-        kind: "short-term";
-        /** Last block height the order may fill in (next height ≤ it ≤ next height + 40, the ShortBlockWindow). */
-        goodTilBlock: number;
-      }
-    | {
-        /** Long-term: a stateful order that rests until `goodTilBlockTime`. */
-        kind: "long-term";
-        /** Expiry, unix seconds (within 95 days of the previous block's time). */
-        goodTilBlockTime: number;
-      }
-    | {
-        /** Conditional: a stateful order that triggers on the oracle price. */
-        kind: "conditional";
-        /** Expiry, unix seconds. */
-        goodTilBlockTime: number;
-        /** Stop-loss or take-profit. */
-        conditionType: ConditionType;
-        /**
-         * Trigger price in subticks (> 0); or give `triggerPrice`.
-         * @default converted from `triggerPrice`
-         */
-        triggerSubticks?: IntegerInput;
-        /**
-         * Trigger price in USD, converted exactly on the order's `market`; or give `triggerSubticks`.
-         * @default undefined
-         */
-        triggerPrice?: DecimalInput;
-      }
-  );
-
 function orderId(params: {
   subaccount: SubaccountRef;
   clientId: number;
@@ -186,7 +54,7 @@ function orderId(params: {
   if (!(params.kind in ORDER_FLAGS)) {
     throw new InvalidOrderError(
       "kind",
-      `must be short-term, long-term or conditional, got ${String(params.kind)}`,
+      `must be short-term, long-term, conditional or twap, got ${String(params.kind)}`,
     );
   }
   // Literals rather than protobuf-es `create` here and in `placeOrderMsg` (on the signing path of
@@ -224,9 +92,12 @@ function goodTil(params: { kind: OrderKind; goodTilBlock?: number; goodTilBlockT
 }
 
 /**
- * Builds a `MsgPlaceOrder` (short-term, long-term or conditional). Checks the shape of the order
- * (addresses, subaccount number, positive size and price, the expiry that matches the kind);
- * market rules (step, tick) are the chain's.
+ * Builds a `MsgPlaceOrder` (short-term, long-term, conditional or TWAP). Checks the shape of the
+ * order (addresses, subaccount number, positive size and price, the expiry that matches the kind,
+ * a TWAP's schedule and tolerance as the chain bounds them, and with a `market` that each TWAP
+ * suborder is at least one step); market rules (step, tick) are otherwise the chain's.
+ *
+ * @param params - the order (see {@link PlaceOrderParams}).
  *
  * @returns `{ typeUrl: "/perpx.clob.v1.MsgPlaceOrder", value }`.
  * @throws {InvalidOrderError | InvalidAddressError | InvalidSubaccountError | InvalidArgumentError} before anything is signed.
@@ -239,6 +110,15 @@ function goodTil(params: { kind: OrderKind; goodTilBlock?: number; goodTilBlockT
  *   quantums: 1_000_000n, subticks: 2_868_800_000n,
  *   kind: "long-term", goodTilBlockTime: Math.floor(Date.now() / 1000) + 3600,
  * });
+ * // A market TWAP: 0.005 BTC in five suborders a minute apart, each at most 1% above the oracle.
+ * const twap = placeOrderMsg({
+ *   subaccount: { owner: wallet.address, number: 0 },
+ *   clientId: 43, market: btc, side: "BUY", size: "0.005", price: "0",
+ *   kind: "twap", goodTilBlockTime: Math.floor(Date.now() / 1000) + 3600,
+ *   twap: { durationSeconds: 300, intervalSeconds: 60, priceTolerancePpm: 10_000 },
+ * });
+ * twap.value.order?.orderId?.orderFlags; // 128
+ * twap.value.order?.twapParameters?.interval; // 60
  * ```
  */
 export function placeOrderMsg(params: PlaceOrderParams): TxMessage<typeof clob.MsgPlaceOrderSchema> {
@@ -268,13 +148,25 @@ export function placeOrderMsg(params: PlaceOrderParams): TxMessage<typeof clob.M
     }
     trigger = positiveOrderField(triggerSubticksOf(params), "triggerSubticks");
   }
-  const amounts = orderWireAmounts(params);
+  // A TWAP may have no price (subticks or price 0): a market TWAP, its suborders priced at the oracle.
+  const marketTwap = params.kind === "twap" && ZERO.has("market" in params ? params.price : params.subticks);
+  const amounts = orderWireAmounts(
+    marketTwap && "market" in params
+      ? {
+          clobPairId: clobPairIdOf(params),
+          quantums: sizeToQuantums(params.size, params.market),
+          subticks: 0n,
+        }
+      : params,
+  );
   const id = orderId({ ...params, clobPairId: amounts.clobPairId });
+  const quantums = positiveOrderField(amounts.quantums, "quantums");
+  const subticks = marketTwap ? 0n : positiveOrderField(amounts.subticks, "subticks");
   const order: clob.Order = {
     $typeName: "perpx.clob.v1.Order",
     side,
-    quantums: positiveOrderField(amounts.quantums, "quantums"),
-    subticks: positiveOrderField(amounts.subticks, "subticks"),
+    quantums,
+    subticks,
     goodTilOneof: goodTil(params),
     timeInForce,
     reduceOnly: params.reduceOnly ?? false,
@@ -284,10 +176,22 @@ export function placeOrderMsg(params: PlaceOrderParams): TxMessage<typeof clob.M
     orderRouterAddress: params.orderRouterAddress ? bech32Address(params.orderRouterAddress) : "",
     orderId: id,
   };
+  if (params.kind === "twap") {
+    const market = "market" in params ? params.market : undefined;
+    const step = market === undefined ? undefined : { quantums, stepBaseQuantums: market.stepBaseQuantums };
+    order.twapParameters = twapParametersOf(params.twap, step);
+  }
   if (params.builderCode) {
+    const { feePpm } = params.builderCode;
+    if (!Number.isInteger(feePpm) || feePpm < 1 || feePpm > MAX_BUILDER_FEE_PPM) {
+      throw new InvalidOrderError(
+        "builderCode.feePpm",
+        `must be a whole number of ppm from 1 to ${MAX_BUILDER_FEE_PPM} (the chain's bound, clob 50), got ${String(feePpm)}`,
+      );
+    }
     order.builderCodeParameters = create(clob.BuilderCodeParametersSchema, {
       builderAddress: bech32Address(params.builderCode.builderAddress),
-      feePpm: uint32(params.builderCode.feePpm, "builderCode.feePpm"),
+      feePpm,
     });
   }
   const value: clob.MsgPlaceOrder = { $typeName: "perpx.clob.v1.MsgPlaceOrder", order };
@@ -317,8 +221,8 @@ export type CancelOrderParams = {
         goodTilBlock: number;
       }
     | {
-        /** Cancels a stateful order. */
-        kind: "long-term" | "conditional";
+        /** Cancels a stateful order (a TWAP: the chain places no more of its suborders). */
+        kind: "long-term" | "conditional" | "twap";
         /** Unix seconds; at least the order's own goodTilBlockTime. */
         goodTilBlockTime: number;
       }

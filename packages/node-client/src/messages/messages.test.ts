@@ -20,9 +20,9 @@ import {
   cancelOrderMsg,
   isFeeFreeClobMessage,
   isShortTermClobMessage,
-  type PlaceOrderParams,
   placeOrderMsg,
 } from "./clob.js";
+import type { PlaceOrderParams } from "./orderTypes.js";
 import {
   bankSendMsg,
   depositToSubaccountMsg,

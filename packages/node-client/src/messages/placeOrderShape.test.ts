@@ -3,7 +3,8 @@ import { clob, subaccounts } from "@perpx/proto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LocalWallet } from "../wallet/localWallet.js";
-import { ORDER_FLAGS, type PlaceOrderParams, placeOrderMsg } from "./clob.js";
+import { placeOrderMsg } from "./clob.js";
+import { ORDER_FLAGS, type PlaceOrderParams } from "./orderTypes.js";
 
 // placeOrderMsg writes its messages as literals (not protobuf-es `create`): they must be exactly
 // what `create` builds from the same fields, in value, in shape and on the wire.
@@ -26,6 +27,17 @@ const uint32 = fc.integer({ min: 0, max: 0xffff_ffff });
 const positive64 = fc.bigInt({ min: 1n, max: (1n << 64n) - 1n });
 const expiry = fc.integer({ min: 1, max: 0xffff_ffff });
 
+/** Every schedule the chain takes: interval 30..3,600 s, a whole number of legs within 300..86,400 s. */
+const twapOf = fc.integer({ min: 30, max: 3_600 }).chain((intervalSeconds) =>
+  fc.record({
+    intervalSeconds: fc.constant(intervalSeconds),
+    durationSeconds: fc
+      .integer({ min: Math.ceil(300 / intervalSeconds), max: Math.floor(86_400 / intervalSeconds) })
+      .map((legs) => legs * intervalSeconds),
+    priceTolerancePpm: fc.integer({ min: 0, max: 999_999 }),
+  }),
+);
+
 const kindOf = fc.oneof(
   fc.record({ kind: fc.constant("short-term" as const), goodTilBlock: expiry }),
   fc.record({ kind: fc.constant("long-term" as const), goodTilBlockTime: expiry }),
@@ -34,6 +46,11 @@ const kindOf = fc.oneof(
     goodTilBlockTime: expiry,
     conditionType: fc.constantFrom("STOP_LOSS" as const, "TAKE_PROFIT" as const),
     triggerSubticks: positive64,
+  }),
+  fc.record({
+    kind: fc.constant("twap" as const),
+    goodTilBlockTime: expiry,
+    twap: twapOf,
   }),
 );
 
@@ -54,7 +71,7 @@ const paramsOf = fc
     reduceOnly: fc.boolean(),
     clientMetadata: uint32,
     router: fc.boolean(),
-    builderFeePpm: fc.option(uint32, { nil: undefined }),
+    builderFeePpm: fc.option(fc.integer({ min: 1, max: 10_000 }), { nil: undefined }),
   })
   .chain((common) => kindOf.map((kind) => ({ common, kind })));
 
@@ -82,6 +99,15 @@ function expected({ common, kind }: Input): clob.MsgPlaceOrder {
     conditionType: kind.kind === "conditional" ? CONDITIONS[kind.conditionType] : 0,
     conditionalOrderTriggerSubticks: kind.kind === "conditional" ? kind.triggerSubticks : 0n,
     orderRouterAddress: common.router ? builder : "",
+    ...(kind.kind === "twap"
+      ? {
+          twapParameters: {
+            duration: kind.twap.durationSeconds,
+            interval: kind.twap.intervalSeconds,
+            priceTolerance: kind.twap.priceTolerancePpm,
+          },
+        }
+      : {}),
     ...(common.builderFeePpm === undefined
       ? {}
       : { builderCodeParameters: { builderAddress: builder, feePpm: common.builderFeePpm } }),

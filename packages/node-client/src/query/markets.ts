@@ -2,7 +2,7 @@ import { InvalidArgumentError, type SubaccountRef } from "@perpx/core";
 import { clob, feetiers, perpetuals, prices } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
 import { isQueryError, QueryError } from "../errors.js";
-import { ORDER_FLAGS } from "../messages/clob.js";
+import { ORDER_FLAGS } from "../messages/orderTypes.js";
 import { bech32Address, checkParams, subaccountId, uint32 } from "../messages/validate.js";
 import { allPages } from "./pages.js";
 import { type QueryOptions, queryPath, unaryQuery } from "./unary.js";

@@ -5,8 +5,9 @@ import type {
   UpdateLeverageParams,
 } from "../messages/account.js";
 import type { AddAuthenticatorParams, RemoveAuthenticatorParams } from "../messages/accountplus.js";
-import type { BatchCancelParams, CancelOrderParams, PlaceOrderParams } from "../messages/clob.js";
+import type { BatchCancelParams, CancelOrderParams } from "../messages/clob.js";
 import type { BankMultiSendParams } from "../messages/multiSend.js";
+import type { PlaceOrderParams } from "../messages/orderTypes.js";
 import type {
   BankSendParams,
   DepositToSubaccountParams,
@@ -67,6 +68,7 @@ const MESSAGE_KEYS = {
     conditionType: true,
     triggerSubticks: true,
     triggerPrice: true,
+    twap: true,
     market: true,
     size: true,
     price: true,

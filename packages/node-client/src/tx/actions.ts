@@ -18,10 +18,10 @@ import {
   batchCancelMsg,
   type CancelOrderParams,
   cancelOrderMsg,
-  type PlaceOrderParams,
   placeOrderMsg,
 } from "../messages/clob.js";
 import { type BankMultiSendParams, bankMultiSendMsg } from "../messages/multiSend.js";
+import type { PlaceOrderParams } from "../messages/orderTypes.js";
 import {
   type BankSendParams,
   bankSendMsg,
