@@ -239,7 +239,15 @@ export function settleLiquidationFill(
   const coins = [{ denom: USDC_DENOM, amount: absBig(fundDelta) }];
   if (fundDelta > 0n) keepers.bank.sendCoinsFromModuleToModule(ctx, takerPool, fund, coins);
   if (fundDelta < 0n) keepers.bank.sendCoinsFromModuleToModule(ctx, fund, takerPool, coins);
-  engine.moveFee(makerRef, makerFee);
+  engine.distributeFees(perpetualId, {
+    taker: liquidated.owner,
+    maker: makerRef.owner,
+    takerFee: 0n,
+    makerFee,
+    quoteQuantums: quote,
+    takerRouter: "",
+    makerRouter: maker.orderRouterAddress,
+  });
   keepers.feeTiers.recordFill(ctx, liquidated.owner, makerRef.owner, quote);
   setInfo(ctx, liquidated, {
     ...info,
