@@ -24,6 +24,7 @@ import {
   registerAffiliateMsg,
   startIndexedChain,
 } from "./support/indexer-chain.js";
+import { RecordingClient } from "./support/indexer-ws.js";
 
 let chain: IndexedChain;
 let alice: string; // the affiliate
@@ -129,7 +130,10 @@ async function place(i: number, side: "buy" | "sell", router = ""): Promise<void
     subticks: BTC_PRICE_SUBTICKS,
     goodTilBlock: Number(chain.devnet.app.latestBlock().height) + 10,
   });
-  (message.value as { order: { orderRouterAddress: string } }).order.orderRouterAddress = router;
+  (message.value as clob.MsgPlaceOrder).order = {
+    ...((message.value as clob.MsgPlaceOrder).order as clob.Order),
+    orderRouterAddress: router,
+  };
   const result = chain.devnet.app.checkTx(await signMsgs(signer, chain.devnet.chainId, 0n, [message], 0n));
   expect(result.code, result.log).toBe(0);
 }
@@ -237,7 +241,7 @@ describe("revenue shares", () => {
     paid.push(cap - earned);
     // The cap reached: no affiliate share, and the router its share of min(taker, taker + maker).
     const second = fees();
-    const side = second.taker + second.maker < second.taker ? second.taker + second.maker : second.taker;
+    const side = second.maker < 0n ? second.taker + second.maker : second.taker;
     const routed = floorPpm(side, 500_000);
     const after = await fill(ROUTER);
     expect(after.delta[alice]).toBe(0n);
@@ -286,10 +290,20 @@ describe("revenue shares", () => {
         value: { marketId, params: { expirationTs: now + 86_400n } },
       },
     ]);
+    const socket = await RecordingClient.connect(chain.devnet.endpoints.indexerWs);
+    socket.send({ type: "subscribe", channel: "v4_subaccounts", id: `${bob}/0` });
+    await socket.waitFrames(1);
     const expected = fees();
     const affiliate = floorPpm(expected.taker, affiliateSharePpm(alice));
     const net = expected.taker + expected.maker - affiliate;
     const { delta } = await fill(ROUTER);
+    const sentFills = () =>
+      socket
+        .ofType("channel_data")
+        .flatMap((f) => (f.contents as { fills?: { affiliateRevShare: string }[] }).fills ?? []);
+    await expect.poll(() => sentFills().length, { timeout: 60_000 }).toBeGreaterThan(0);
+    expect(sentFills().map((f) => f.affiliateRevShare)).toEqual([(Number(affiliate) / 1e6).toString()]);
+    socket.close();
     expect(delta[alice]).toBe(affiliate);
     expect(delta[ROUTER]).toBe(0n);
     expect(delta[TREASURY]).toBe(floorPpm(net, 100_000));
@@ -300,9 +314,11 @@ describe("revenue shares", () => {
 
   it("shows each fill's affiliate share on both sides, and sums them in the affiliate's snapshot", async () => {
     const fills = async (address: string) =>
-      ((await getIndexer(chain, `/v4/fills?address=${address}&subaccountNumber=0`)).body as {
-        fills: { affiliateRevShare: string; createdAtHeight: string }[];
-      }).fills;
+      (
+        (await getIndexer(chain, `/v4/fills?address=${address}&subaccountNumber=0`)).body as {
+          fills: { affiliateRevShare: string; createdAtHeight: string }[];
+        }
+      ).fills;
     const usdc = (q: bigint) => (Number(q) / 1e6).toString();
     const taken = await fills(bob);
     const made = await fills(carol);
@@ -310,10 +326,26 @@ describe("revenue shares", () => {
     expect(taken.slice(0, 4).map((f) => f.affiliateRevShare)).toEqual(
       [paid[2] as bigint, 0n, paid[1] as bigint, paid[0] as bigint].map(usdc),
     );
-    expect(made.slice(0, 4).map((f) => f.affiliateRevShare)).toEqual(taken.slice(0, 4).map((f) => f.affiliateRevShare));
+    expect(made.slice(0, 4).map((f) => f.affiliateRevShare)).toEqual(
+      taken.slice(0, 4).map((f) => f.affiliateRevShare),
+    );
     const snapshot = (await getIndexer(chain, `/v4/affiliates/snapshot?addressFilter=${alice}`)).body as {
       affiliateList: { affiliateEarnings: number }[];
     };
     expect(snapshot.affiliateList[0]?.affiliateEarnings).toBe(Number(paid.reduce((a, b) => a + b, 0n)) / 1e6);
+  });
+
+  it("keeps the volumes 29 days, and drops them once their stats epoch ended 30 days before the block", () => {
+    const referred = affiliateInfo(alice).referred;
+    expect(referred).toBeGreaterThan(0n);
+    const day = 86_400_000;
+    chain.devnet.app.control.advanceTime(29 * day);
+    // The epochs catch up one a block; a bound that only catches a hang.
+    chain.devnet.mine(50);
+    expect(affiliateInfo(alice).referred).toBe(referred);
+    chain.devnet.app.control.advanceTime(2 * day);
+    for (let i = 0; i < 500 && affiliateInfo(alice).referred > 0n; i++) chain.devnet.mine(1);
+    expect(affiliateInfo(alice)).toEqual({ referred: 0n, attributed: 0n });
+    expect(affiliateInfo(bob)).toEqual({ referred: 0n, attributed: 0n });
   });
 });

@@ -10,9 +10,10 @@
  * - `referredVolume`: volume attributed to it as an affiliate (its tier);
  * - `attributedVolume`: its own volume attributed to its affiliate (capped per referred user).
  *
- * Store slice `affiliates/` (JSON, integers as decimal strings): `stats/block` (this block's
- * fills), `stats/user/<bech32>`, `stats/epoch/<epoch:10>` (`{end, users}`), `stats/trailing` (the
- * oldest epoch still counted).
+ * Store slice `affiliates/` (JSON, integers as decimal strings): `stats/block/<n:10>` (this block's
+ * fills, `stats/block_count` of them), `stats/user/<bech32>` (the totals),
+ * `stats/epoch/<epoch:10>/<bech32>` (what a user gained in an epoch), `stats/epoch_end/<epoch:10>`
+ * (the unix second it ends), `stats/trailing` (the oldest epoch still counted).
  */
 import { fromUtf8, utf8 } from "../codec.js";
 import type { Context } from "../module.js";
@@ -69,9 +70,12 @@ function decodeStats(json: Readonly<Record<string, string>>): Mutable {
   return out;
 }
 
+const pad = (n: number) => String(n).padStart(10, "0");
 const userKey = (address: string) => `stats/user/${address}`;
-const epochKey = (epoch: number) => `stats/epoch/${String(epoch).padStart(10, "0")}`;
-const BLOCK_KEY = "stats/block";
+const epochPrefix = (epoch: number) => `stats/epoch/${pad(epoch)}/`;
+const epochEndKey = (epoch: number) => `stats/epoch_end/${pad(epoch)}`;
+const BLOCK_PREFIX = "stats/block/";
+const BLOCK_COUNT_KEY = "stats/block_count";
 const TRAILING_KEY = "stats/trailing";
 
 function readJson<T>(ctx: StoreAccess, key: string): T | undefined {
@@ -91,26 +95,16 @@ interface StoredFill {
   readonly attributions: readonly { role: "taker" | "maker"; referrer: string; volume: string }[];
 }
 
-interface StoredEpoch {
-  /** Unix second the epoch ends (the stats epoch's next tick when its last fill was recorded). */
-  end: number;
-  users: Record<string, Record<Fields, string>>;
-}
-
 /** A user's totals over the window (zeros for a user without any). */
 export function userStats(ctx: StoreAccess, address: string): AffiliateUserStats {
   const json = readJson<Record<string, string>>(ctx, userKey(address));
   return json === undefined ? zero() : decodeStats(json);
 }
 
-function setUserStats(ctx: StoreAccess, address: string, stats: AffiliateUserStats): void {
-  writeJson(ctx, userKey(address), encodeStats(stats));
-}
-
 /** Records a fill in the block's stats (counted at the end of the block). */
 export function recordStatsFill(ctx: StoreAccess, fill: StatsFill): void {
-  const fills = readJson<StoredFill[]>(ctx, BLOCK_KEY) ?? [];
-  fills.push({
+  const count = readJson<number>(ctx, BLOCK_COUNT_KEY) ?? 0;
+  const stored: StoredFill = {
     taker: fill.taker,
     maker: fill.maker,
     notional: fill.notional.toString(),
@@ -120,46 +114,43 @@ export function recordStatsFill(ctx: StoreAccess, fill: StatsFill): void {
       referrer: a.referrer,
       volume: a.volume.toString(),
     })),
-  });
-  writeJson(ctx, BLOCK_KEY, fills);
+  };
+  writeJson(ctx, `${BLOCK_PREFIX}${pad(count)}`, stored);
+  writeJson(ctx, BLOCK_COUNT_KEY, count + 1);
 }
 
 /**
  * Adds the block's fills to the users' totals and to the current stats epoch (the real chain's
  * `ProcessBlockStats`): the taker's notional and generated revenue; per attribution, the volume
- * to the referrer's referred volume and to the referee's attributed volume.
+ * to the referrer's referred volume and to the referee's attributed volume. The epoch ends at the
+ * stats epoch's next tick.
  */
 function processBlockStats(ctx: Context, epochs: EpochsKeeper): void {
-  const fills = readJson<StoredFill[]>(ctx, BLOCK_KEY);
-  if (fills === undefined) return;
-  ctx.store(SLICE).delete(BLOCK_KEY);
+  const store = ctx.store(SLICE);
+  const fills = [...store.entries(BLOCK_PREFIX)];
+  if (fills.length === 0) return;
   const info = epochs.get(ctx, EPOCH_NAMES.stats);
-  const epoch = readJson<StoredEpoch>(ctx, epochKey(info.currentEpoch)) ?? { end: 0, users: {} };
-  const snapshot = new Map<string, Mutable>(
-    Object.entries(epoch.users).map(([user, json]) => [user, decodeStats(json)]),
-  );
   const add = (user: string, field: Fields, amount: bigint) => {
     const totals = { ...userStats(ctx, user) };
     totals[field] += amount;
-    setUserStats(ctx, user, totals);
-    let entry = snapshot.get(user);
-    if (entry === undefined) {
-      entry = zero();
-      snapshot.set(user, entry);
-    }
-    entry[field] += amount;
+    writeJson(ctx, userKey(user), encodeStats(totals));
+    const key = `${epochPrefix(info.currentEpoch)}${user}`;
+    const gained = { ...(readJson<Record<string, string>>(ctx, key) ?? {}) };
+    gained[field] = (BigInt(gained[field] ?? "0") + amount).toString();
+    writeJson(ctx, key, gained);
   };
-  for (const fill of fills) {
+  for (const [key, bytes] of fills) {
+    store.delete(key);
+    const fill = JSON.parse(fromUtf8(bytes)) as StoredFill;
     add(fill.taker, "takerNotional", BigInt(fill.notional));
-    add(fill.taker, "revenue", BigInt(fill.affiliateFee));
+    if (fill.affiliateFee !== "0") add(fill.taker, "revenue", BigInt(fill.affiliateFee));
     for (const a of fill.attributions) {
       add(a.referrer, "referredVolume", BigInt(a.volume));
       add(a.role === "taker" ? fill.taker : fill.maker, "attributedVolume", BigInt(a.volume));
     }
   }
-  const users: StoredEpoch["users"] = {};
-  for (const user of [...snapshot.keys()].sort()) users[user] = encodeStats(snapshot.get(user) as Mutable);
-  writeJson(ctx, epochKey(info.currentEpoch), { end: info.nextTick, users });
+  store.delete(BLOCK_COUNT_KEY);
+  writeJson(ctx, epochEndKey(info.currentEpoch), info.nextTick);
 }
 
 /**
@@ -170,18 +161,22 @@ function expireOldStats(ctx: Context, epochs: EpochsKeeper): void {
   const current = epochs.get(ctx, EPOCH_NAMES.stats).currentEpoch;
   const trailing = readJson<number>(ctx, TRAILING_KEY) ?? 0;
   if (trailing === current) return;
-  const epoch = readJson<StoredEpoch>(ctx, epochKey(trailing));
-  if (epoch !== undefined) {
-    if (!(BigInt(epoch.end) < ctx.block.timeMs / 1000n - STATS_WINDOW_SECONDS)) return;
-    for (const [user, json] of Object.entries(epoch.users)) {
-      const removed = decodeStats(json);
+  const end = readJson<number>(ctx, epochEndKey(trailing));
+  if (end !== undefined) {
+    if (!(BigInt(end) < ctx.block.timeMs / 1000n - STATS_WINDOW_SECONDS)) return;
+    const store = ctx.store(SLICE);
+    const prefix = epochPrefix(trailing);
+    for (const [key, bytes] of [...store.entries(prefix)]) {
+      store.delete(key);
+      const user = key.slice(prefix.length);
+      const removed = decodeStats(JSON.parse(fromUtf8(bytes)) as Record<string, string>);
       const totals = { ...userStats(ctx, user) };
       for (const field of FIELDS) {
         totals[field] = totals[field] > removed[field] ? totals[field] - removed[field] : 0n;
       }
-      setUserStats(ctx, user, totals);
+      writeJson(ctx, userKey(user), encodeStats(totals));
     }
-    ctx.store(SLICE).delete(epochKey(trailing));
+    store.delete(epochEndKey(trailing));
   }
   writeJson(ctx, TRAILING_KEY, trailing + 1);
 }

@@ -14,8 +14,8 @@ import { affiliates } from "@perpx/proto";
 import { accAddressBytes, addressKey } from "../addresses.js";
 import { fromUtf8, utf8 } from "../codec.js";
 import { abciError, registerError } from "../errors.js";
-import type { StoreAccess } from "./auth.js";
 import { userStats } from "./affiliate-stats.js";
+import type { StoreAccess } from "./auth.js";
 
 /** The module's name, store prefix and codespace. */
 export const AFFILIATES = "affiliates";

@@ -18,7 +18,6 @@ import {
   type QueryContext,
   queryHandler,
 } from "../module.js";
-import type { StoreAccess } from "./auth.js";
 import { affiliateStatsEndBlock, userStats } from "./affiliate-stats.js";
 import {
   AFFILIATES,
@@ -37,6 +36,7 @@ import {
   validateAffiliateWhitelist,
   writeAffiliates,
 } from "./affiliates-state.js";
+import type { StoreAccess } from "./auth.js";
 import type { EpochsKeeper } from "./epochs.js";
 
 /** The reference genesis (`sample_pregenesis.json`): its tiers and parameters, no whitelist, no overrides. */
@@ -237,7 +237,8 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis, epochs: Epoch
       "/perpx.affiliates.v1.Query/AffiliateParameters": queryHandler(
         affiliates.AffiliateParametersRequestSchema,
         affiliates.AffiliateParametersResponseSchema,
-        (ctx) => create(affiliates.AffiliateParametersResponseSchema, { parameters: affiliateParameters(ctx) }),
+        (ctx) =>
+          create(affiliates.AffiliateParametersResponseSchema, { parameters: affiliateParameters(ctx) }),
       ),
       "/perpx.affiliates.v1.Query/AffiliateOverrides": queryHandler(
         affiliates.AffiliateOverridesRequestSchema,

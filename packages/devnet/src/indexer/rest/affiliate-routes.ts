@@ -70,8 +70,7 @@ function snapshotOf(indexer: Indexer, affiliate: string) {
     affiliateReferredTrades: makerTrades + takerTrades,
     affiliateTotalReferredFees: num(makerFees) + num(takerFees) + num(makerRebates),
     affiliateReferredUsers: referred.length,
-    affiliateReferredNetProtocolEarnings:
-      num(makerFees) + num(takerFees) + num(makerRebates) - num(earnings),
+    affiliateReferredNetProtocolEarnings: num(makerFees) + num(takerFees) + num(makerRebates) - num(earnings),
     affiliateReferredTotalVolume: num(volume),
     affiliateReferredMakerFees: num(makerFees),
     affiliateReferredTakerFees: num(takerFees),

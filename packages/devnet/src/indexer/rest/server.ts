@@ -109,7 +109,8 @@ export function handleIndexerRequest(
   }
   if (method === "POST") {
     readBody(req).then(
-      (bytes) => respond(indexer, found, new RequestChecks(found.params, url.searchParams, jsonBody(bytes)), res),
+      (bytes) =>
+        respond(indexer, found, new RequestChecks(found.params, url.searchParams, jsonBody(bytes)), res),
       () => sendJson(res, 413, { errors: [{ msg: "request entity too large" }] }),
     );
     return;

@@ -15,8 +15,8 @@ import { abciError } from "../../errors.js";
 import type { Context } from "../../module.js";
 import type { KvStore } from "../../store.js";
 import type { Keepers } from "../index.js";
-import { type FillFees, distributeFillFees } from "../revshare/fill.js";
-import { type RevSharesForFill, routerFeesOf } from "../revshare/shares.js";
+import { distributeFillFees } from "../revshare/fill.js";
+import { routerFeesOf } from "../revshare/shares.js";
 import type { SubaccountRef, SubaccountUpdate } from "../subaccounts.js";
 import { OrderBook, type Priority, type RestingOrder } from "./book.js";
 import { builderFee, payBuilderFee } from "./builder.js";
@@ -174,18 +174,6 @@ export class Engine {
   }
 
   /**
-   * Distributes a fill's fees on `perpetualId` from its collateral pool: the revenue shares, the
-   * rest to the fee collector, and the block's affiliate stats (`revshare/fill.ts`).
-   */
-  distributeFees(perpetualId: number, fill: Omit<FillFees, "marketId" | "pool">): RevSharesForFill {
-    return distributeFillFees(this.ctx, this.keepers.revshare, {
-      ...fill,
-      marketId: this.keepers.perpetuals.findParams(this.ctx, perpetualId)?.marketId ?? 0,
-      pool: this.keepers.subaccounts.collateralPoolName(this.ctx, perpetualId),
-    });
-  }
-
-  /**
    * The collateral check of a stateful order at placement: the subaccount must carry the whole
    * order filled at its own price, with the maker fee.
    *
@@ -249,7 +237,8 @@ export class Engine {
     payBuilderFee(this.ctx, this.keepers, makerRef, maker, makerBuilderFee);
     recordSuborderFill(this.ctx, taker, quantums);
     recordSuborderFill(this.ctx, maker, quantums);
-    const shares = this.distributeFees(perpetualId, {
+    const shares = distributeFillFees(this.ctx, this.keepers, {
+      perpetualId,
       taker: ref.owner,
       maker: makerRef.owner,
       takerFee,

@@ -11,10 +11,12 @@ import { USDC_DENOM } from "@perpx/core";
 import type { Context } from "../../module.js";
 import { type AffiliateAttribution, recordStatsFill, userStats } from "../affiliate-stats.js";
 import { affiliateOverrides, affiliateParameters, referredBy, takerFeeShare } from "../affiliates-state.js";
+import type { PerpetualsKeeper } from "../perpetuals.js";
+import type { SubaccountsKeeper } from "../subaccounts.js";
 import type { RevShareKeeper } from "./keeper.js";
 import { type RevSharesForFill, revSharesForFill } from "./shares.js";
 
-/** What the distribution needs of a fill. */
+/** What the distribution needs of a fill (the market and the pool come from its perpetual). */
 export interface FillFees {
   readonly taker: string;
   readonly maker: string;
@@ -23,10 +25,7 @@ export interface FillFees {
   readonly makerFee: bigint;
   /** The fill's quote amount. */
   readonly quoteQuantums: bigint;
-  /** The oracle market of the fill's perpetual (the market mapper's share is per market). */
-  readonly marketId: number;
-  /** The perpetual's collateral pool module account (the fees are there after the update). */
-  readonly pool: string;
+  readonly perpetualId: number;
   readonly takerRouter: string;
   readonly makerRouter: string;
 }
@@ -47,7 +46,15 @@ function attributableVolume(ctx: Context, referee: string, volume: bigint, cap: 
  * records the fill in the block's affiliate stats; returns the shares (the fill event carries the
  * affiliate's).
  */
-export function distributeFillFees(ctx: Context, keeper: RevShareKeeper, fill: FillFees): RevSharesForFill {
+export function distributeFillFees(
+  ctx: Context,
+  keepers: { revshare: RevShareKeeper; perpetuals: PerpetualsKeeper; subaccounts: SubaccountsKeeper },
+  fill: FillFees,
+): RevSharesForFill {
+  const keeper = keepers.revshare;
+  // The market mapper's share is per oracle market; the fees sit in the perpetual's pool.
+  const marketId = keepers.perpetuals.findParams(ctx, fill.perpetualId)?.marketId ?? 0;
+  const pool = keepers.subaccounts.collateralPoolName(ctx, fill.perpetualId);
   const parameters = affiliateParameters(ctx);
   const takerStats = userStats(ctx, fill.taker);
   const affiliate = takerFeeShare(ctx, fill.taker, affiliateOverrides(ctx));
@@ -57,26 +64,31 @@ export function distributeFillFees(ctx: Context, keeper: RevShareKeeper, fill: F
     takerVolume30d: takerStats.takerNotional,
     takerAffiliateRevenue30d: takerStats.revenue,
     revenueCap: parameters.maximum30dAffiliateRevenuePerReferredUserQuoteQuantums,
-    affiliate: affiliate === undefined ? undefined : { address: affiliate.affiliate, ppm: affiliate.feeSharePpm },
+    affiliate:
+      affiliate === undefined ? undefined : { address: affiliate.affiliate, ppm: affiliate.feeSharePpm },
     takerRouter: keeper.routerRecipient(ctx, fill.takerRouter),
     makerRouter: keeper.routerRecipient(ctx, fill.makerRouter),
     unconditional: keeper
       .unconditionalConfig(ctx)
       .configs.map((c) => ({ address: c.address, ppm: c.sharePpm })),
-    marketMapper: keeper.marketMapperRecipient(ctx, fill.marketId),
+    marketMapper: keeper.marketMapperRecipient(ctx, marketId),
   });
   let rest = fill.takerFee + fill.makerFee;
   for (const share of shares.all) {
     rest -= share.quoteQuantums;
     if (share.quoteQuantums <= 0n) continue;
-    keeper.bank.sendCoinsFromModuleToAccount(ctx, fill.pool, addressBytes(share.recipient), [
+    keeper.bank.sendCoinsFromModuleToAccount(ctx, pool, addressBytes(share.recipient), [
       { denom: USDC_DENOM, amount: share.quoteQuantums },
     ]);
   }
   if (rest > 0n) {
-    keeper.bank.sendCoinsFromModuleToModule(ctx, fill.pool, "fee_collector", [{ denom: USDC_DENOM, amount: rest }]);
+    keeper.bank.sendCoinsFromModuleToModule(ctx, pool, "fee_collector", [
+      { denom: USDC_DENOM, amount: rest },
+    ]);
   } else if (rest < 0n) {
-    keeper.bank.sendCoinsFromModuleToModule(ctx, "fee_collector", fill.pool, [{ denom: USDC_DENOM, amount: -rest }]);
+    keeper.bank.sendCoinsFromModuleToModule(ctx, "fee_collector", pool, [
+      { denom: USDC_DENOM, amount: -rest },
+    ]);
   }
   const cap = parameters.maximum30dAttributableVolumePerReferredUserQuoteQuantums;
   const attributions: AffiliateAttribution[] = [];

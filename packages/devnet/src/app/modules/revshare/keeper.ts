@@ -115,8 +115,14 @@ export class RevShareKeeper {
   }
 
   /** Stores a market's market mapper details. */
-  setMarketMapperDetails(ctx: StoreAccess, marketId: number, details: revshare.MarketMapperRevShareDetails): void {
-    ctx.store(REVSHARE).set(detailsKey(marketId), toBinary(revshare.MarketMapperRevShareDetailsSchema, details));
+  setMarketMapperDetails(
+    ctx: StoreAccess,
+    marketId: number,
+    details: revshare.MarketMapperRevShareDetails,
+  ): void {
+    ctx
+      .store(REVSHARE)
+      .set(detailsKey(marketId), toBinary(revshare.MarketMapperRevShareDetailsSchema, details));
   }
 
   /**
@@ -148,7 +154,9 @@ export class RevShareKeeper {
     } catch {
       return "missing";
     }
-    return params.revenueSharePpm === 0 ? undefined : { address: params.address, ppm: params.revenueSharePpm };
+    return params.revenueSharePpm === 0
+      ? undefined
+      : { address: params.address, ppm: params.revenueSharePpm };
   }
 
   /** The unconditional recipients. */

@@ -6,14 +6,14 @@
  * fills' shares are `fill.ts`.
  */
 import { create } from "@bufbuild/protobuf";
-import { feetiers, revshare } from "@perpx/proto";
+import { type feetiers, revshare } from "@perpx/proto";
 import { bech32Of, moduleAddress } from "../../addresses.js";
 import { abciError, sdkErrors } from "../../errors.js";
 import { requireGovAuthority } from "../../governance.js";
 import { emptyResponse, genesisJson, type Module, msgHandler, notFound, queryHandler } from "../../module.js";
+import { AFFILIATES_REV_SHARE_PPM_CAP } from "../affiliates-state.js";
 import type { StoreAccess } from "../auth.js";
 import type { FeeTiersKeeper } from "../feetiers.js";
-import { AFFILIATES_REV_SHARE_PPM_CAP } from "../affiliates-state.js";
 import {
   checkRevShareAddress,
   MAX_ORDER_ROUTER_SHARE_PPM,
@@ -86,7 +86,9 @@ export function createRevShareModule(keeper: RevShareKeeper, feeTiers: FeeTiersK
     },
     exportGenesis() {
       // As the real chain: its export is the default genesis, whatever the state.
-      return { params: genesisJson(revshare.MarketMapperRevenueShareParamsSchema, defaultMarketMapperParams()) };
+      return {
+        params: genesisJson(revshare.MarketMapperRevenueShareParamsSchema, defaultMarketMapperParams()),
+      };
     },
     msgs: [
       msgHandler({

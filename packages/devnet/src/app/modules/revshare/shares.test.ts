@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { MAX_REFEREE_30D_VOLUME_FOR_AFFILIATE_SHARE, NO_REV_SHARES, type RevShareInputs, revSharesForFill } from "./shares.js";
+import {
+  MAX_REFEREE_30D_VOLUME_FOR_AFFILIATE_SHARE,
+  NO_REV_SHARES,
+  type RevShareInputs,
+  revSharesForFill,
+} from "./shares.js";
 
 const base: RevShareInputs = {
   takerFee: 260_000n, // 400 ppm of $650
@@ -20,13 +25,23 @@ const amounts = (inputs: Partial<RevShareInputs>) =>
 describe("revSharesForFill (the real chain's GetAllRevShares)", () => {
   it("gives the affiliate its share of the taker fee and the routers nothing", () => {
     const shares = revSharesForFill(base);
-    expect(shares.affiliate).toMatchObject({ recipient: "affiliate", quoteQuantums: 13_000n, source: "taker_fee" });
+    expect(shares.affiliate).toMatchObject({
+      recipient: "affiliate",
+      quoteQuantums: 13_000n,
+      source: "taker_fee",
+    });
     expect(amounts({})).toEqual([["affiliate", "affiliate", 13_000n]]);
-    expect(shares.quoteQuantumsBySource).toEqual({ taker_fee: 13_000n, maker_fee: 0n, net_protocol_revenue: 0n });
+    expect(shares.quoteQuantumsBySource).toEqual({
+      taker_fee: 13_000n,
+      maker_fee: 0n,
+      net_protocol_revenue: 0n,
+    });
   });
 
   it("caps the affiliate at what is left of the 30-day revenue, and drops it at the cap (routers then)", () => {
-    expect(amounts({ takerAffiliateRevenue30d: 10_000_000_000n - 1_000n })).toEqual([["affiliate", "affiliate", 1_000n]]);
+    expect(amounts({ takerAffiliateRevenue30d: 10_000_000_000n - 1_000n })).toEqual([
+      ["affiliate", "affiliate", 1_000n],
+    ]);
     // At the cap the affiliate is out; the taker's router gets half of min(taker, taker + maker), the
     // maker's router half of max(0, maker).
     expect(amounts({ takerAffiliateRevenue30d: 10_000_000_000n })).toEqual([
@@ -40,8 +55,12 @@ describe("revSharesForFill (the real chain's GetAllRevShares)", () => {
   });
 
   it("pays no affiliate of a taker with 50M of 30-day taker volume, nor on a zero taker fee", () => {
-    expect(amounts({ takerVolume30d: MAX_REFEREE_30D_VOLUME_FOR_AFFILIATE_SHARE })[0]?.[0]).toBe("order_router");
-    expect(amounts({ takerVolume30d: MAX_REFEREE_30D_VOLUME_FOR_AFFILIATE_SHARE - 1n })[0]?.[0]).toBe("affiliate");
+    expect(amounts({ takerVolume30d: MAX_REFEREE_30D_VOLUME_FOR_AFFILIATE_SHARE })[0]?.[0]).toBe(
+      "order_router",
+    );
+    expect(amounts({ takerVolume30d: MAX_REFEREE_30D_VOLUME_FOR_AFFILIATE_SHARE - 1n })[0]?.[0]).toBe(
+      "affiliate",
+    );
     expect(amounts({ takerFee: 0n, makerFee: 1_000n, takerRouter: undefined })).toEqual([
       ["order_router", "maker-router", 500n],
     ]);
@@ -60,12 +79,17 @@ describe("revSharesForFill (the real chain's GetAllRevShares)", () => {
       ["market_mapper", "mapper", (net * 200_000n) / 1_000_000n],
     ]);
     expect(shares.ppmBySource).toEqual({ taker_fee: 50_000, maker_fee: 0, net_protocol_revenue: 300_000 });
-    expect(amounts({ ...inputs, marketMapper: undefined }).map((s) => s[0])).toEqual(["affiliate", "unconditional"]);
+    expect(amounts({ ...inputs, marketMapper: undefined }).map((s) => s[0])).toEqual([
+      "affiliate",
+      "unconditional",
+    ]);
   });
 
   it("shares nothing on a zero net fee, a missing market mapper record or a non-positive remainder", () => {
     expect(revSharesForFill({ ...base, makerFee: -260_000n })).toBe(NO_REV_SHARES);
     expect(revSharesForFill({ ...base, marketMapper: "missing" })).toBe(NO_REV_SHARES);
-    expect(revSharesForFill({ ...base, affiliate: { address: "a", ppm: 1_000_000 }, makerFee: 0n })).toBe(NO_REV_SHARES);
+    expect(revSharesForFill({ ...base, affiliate: { address: "a", ppm: 1_000_000 }, makerFee: 0n })).toBe(
+      NO_REV_SHARES,
+    );
   });
 });

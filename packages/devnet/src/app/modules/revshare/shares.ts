@@ -90,7 +90,8 @@ function affiliateShare(inputs: RevShareInputs): RevShare | undefined {
   const affiliate = inputs.affiliate;
   if (affiliate === undefined) return undefined;
   let shared = mulPpmFloor(inputs.takerFee, affiliate.ppm);
-  if (cap !== 0n && shared > cap - inputs.takerAffiliateRevenue30d) shared = cap - inputs.takerAffiliateRevenue30d;
+  if (cap !== 0n && shared > cap - inputs.takerAffiliateRevenue30d)
+    shared = cap - inputs.takerAffiliateRevenue30d;
   return {
     recipient: affiliate.address,
     source: "taker_fee",
@@ -104,7 +105,8 @@ function routerShares(inputs: RevShareInputs): RevShare[] {
   const { takerFee, makerFee, takerRouter, makerRouter } = inputs;
   const shares: RevShare[] = [];
   if (takerRouter !== undefined) {
-    const side = takerFee + makerFee < takerFee ? takerFee + makerFee : takerFee;
+    // min(taker fee, taker fee + maker fee): a maker rebate comes off the taker's side.
+    const side = makerFee < 0n ? takerFee + makerFee : takerFee;
     shares.push({
       recipient: takerRouter.address,
       source: "taker_fee",
