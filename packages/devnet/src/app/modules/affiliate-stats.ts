@@ -163,7 +163,7 @@ function expireOldStats(ctx: Context, epochs: EpochsKeeper): void {
   if (trailing === current) return;
   const end = readJson<number>(ctx, epochEndKey(trailing));
   if (end !== undefined) {
-    if (!(BigInt(end) < ctx.block.timeMs / 1000n - STATS_WINDOW_SECONDS)) return;
+    if (!(BigInt(end) * 1000n < ctx.block.timeMs - STATS_WINDOW_SECONDS * 1000n)) return;
     const store = ctx.store(SLICE);
     const prefix = epochPrefix(trailing);
     for (const [key, bytes] of [...store.entries(prefix)]) {
