@@ -7,7 +7,6 @@
  */
 import { create, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { affiliates, encodeSerializableInt } from "@perpx/proto";
-import { accAddressBytes } from "../addresses.js";
 import { abciError } from "../errors.js";
 import { requireGovAuthority } from "../governance.js";
 import {
