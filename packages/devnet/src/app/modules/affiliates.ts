@@ -7,6 +7,7 @@
  */
 import { create, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { affiliates, encodeSerializableInt } from "@perpx/proto";
+import { accAddressBytes } from "../addresses.js";
 import { abciError } from "../errors.js";
 import { requireGovAuthority } from "../governance.js";
 import {
@@ -203,7 +204,7 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis, epochs: Epoch
         affiliates.AffiliateInfoRequestSchema,
         affiliates.AffiliateInfoResponseSchema,
         (ctx, req) => {
-          checkAffiliateAddress(req.address, "address");
+          accAddressBytes(req.address, "invalid affiliate address");
           return affiliateInfo(ctx, req.address);
         },
       ),
@@ -211,7 +212,7 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis, epochs: Epoch
         affiliates.ReferredByRequestSchema,
         affiliates.ReferredByResponseSchema,
         (ctx, req) => {
-          checkAffiliateAddress(req.address, "address");
+          accAddressBytes(req.address, "invalid address");
           return create(affiliates.ReferredByResponseSchema, {
             affiliateAddress: referredBy(ctx, req.address) ?? "",
           });
