@@ -785,8 +785,12 @@ describe("affiliates", () => {
       req_referred_volume_quote_quantums: "0",
       taker_fee_share_ppm: 50000,
     });
+    expect(tiers.tiers.tiers.map((t: { taker_fee_share_ppm: number }) => t.taker_fee_share_ppm)).toEqual([
+      50000, 100000, 125000, 150000, 250000,
+    ]);
+    // The reference genesis lists nobody (the whitelist is deprecated: overrides replaced it).
     const whitelist = await rest("/perpx/affiliates/v1/affiliate_whitelist");
-    expect(whitelist.whitelist.tiers[0]).toEqual({ addresses: [addr(4)], taker_fee_share_ppm: 250000 });
+    expect(whitelist.whitelist.tiers ?? []).toEqual([]);
     const parameters = await abciQuery(
       "/perpx.affiliates.v1.Query/AffiliateParameters",
       affiliates.AffiliateParametersRequestSchema,
@@ -800,8 +804,8 @@ describe("affiliates", () => {
 
   it("answers AffiliateInfo with the fields of the specification", async () => {
     const client = createClient(affiliates.Query, createGrpcTransport({ baseUrl: devnet.endpoints.grpc }));
-    const listed = await client.affiliateInfo({ address: addr(4) });
-    expect(listed).toMatchObject({ isWhitelisted: true, feeSharePpm: 250000 });
+    const other = await client.affiliateInfo({ address: addr(4) });
+    expect(other).toMatchObject({ isWhitelisted: false, tier: 0, feeSharePpm: 50000 });
     const regular = await rest(`/perpx/affiliates/v1/affiliate_info/${addr(0)}`);
     expect(regular).toEqual({
       is_whitelisted: false,

@@ -1,9 +1,13 @@
 /**
  * The indexer's affiliate routes over REST after a signed `MsgRegisterAffiliate` and a trade of
  * the referred user: referral codes (generated usernames), metadata, the code's address, the
- * affiliates' snapshot and a wallet's total volume, with the reference's validation and 404s.
+ * affiliates' snapshot and a wallet's total volume, with the reference's validation and 404s; and
+ * a referral code renamed by a request signed as the reference checks it (cosmjs signs).
  */
+import { makeCosmoshubPath } from "@cosmjs/amino";
+import { Bip39, EnglishMnemonic, Secp256k1, Slip10, Slip10Curve, sha256 } from "@cosmjs/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GENESIS_ACCOUNTS } from "../src/app/genesis-accounts.js";
 import { usernameOf } from "../src/indexer/models/affiliates.js";
 import {
   BTC_PRICE_SUBTICKS,
@@ -136,6 +140,78 @@ describe("indexer REST: affiliates", () => {
     expect(await getIndexer(chain, "/v4/affiliates/total_volume")).toMatchObject({
       status: 404,
       body: { errors: [{ msg: "Wallet with address undefined not found" }] },
+    });
+  });
+});
+
+/** A `POST /v4/affiliates/referralCode` body signed as the reference checks it (cosmjs signs). */
+async function referralBody(
+  signerIndex: number,
+  newCode: string,
+  options: { address?: string; timestamp?: number; text?: string } = {},
+): Promise<Body> {
+  const mnemonic = GENESIS_ACCOUNTS[signerIndex]?.mnemonic as string;
+  const seed = await Bip39.mnemonicToSeed(new EnglishMnemonic(mnemonic));
+  const { privkey } = Slip10.derivePath(Slip10Curve.Secp256k1, seed, makeCosmoshubPath(0));
+  const pubkey = Secp256k1.compressPubkey(Secp256k1.makeKeypair(privkey).pubkey);
+  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  const text = options.text ?? `${newCode}:UPDATE_CODE":${timestamp}`;
+  const signature = Secp256k1.createSignature(sha256(new TextEncoder().encode(text)), privkey);
+  return {
+    address: options.address ?? chain.signers[signerIndex]?.address,
+    newCode,
+    signedMessage: Buffer.from(signature.toFixedLength()).toString("base64"),
+    pubKey: Buffer.from(pubkey).toString("base64"),
+    timestamp,
+  };
+}
+
+async function post(body: unknown): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${chain.devnet.endpoints.indexer}/v4/affiliates/referralCode`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+describe("indexer REST: POST /v4/affiliates/referralCode", () => {
+  it("renames a signed address's referral code; the old code is gone", async () => {
+    const old = usernameOf(bob, 0);
+    expect(await post(await referralBody(1, "BobsCode42"))).toEqual({
+      status: 200,
+      body: { referralCode: "BobsCode42" },
+    });
+    expect((await body(`/v4/affiliates/metadata?address=${bob}`)).referralCode).toBe("BobsCode42");
+    expect(await body("/v4/affiliates/address?referralCode=BobsCode42")).toEqual({ address: bob });
+    expect((await getIndexer(chain, `/v4/affiliates/address?referralCode=${old}`)).status).toBe(404);
+  });
+
+  it("refuses a code in use, another key, a stale timestamp and a bad signature", async () => {
+    const refusal = (msg: string) => ({ status: 400, body: { errors: [{ msg }] } });
+    expect(await post(await referralBody(2, "BobsCode42"))).toEqual(refusal("Referral code already exists"));
+    const foreign = await referralBody(2, "CarolsCode", { address: bob });
+    expect(await post(foreign)).toEqual(
+      refusal(`Address ${bob} does not correspond to the pubkey provided ${foreign.pubKey}`),
+    );
+    const stale = await referralBody(2, "CarolsCode", { timestamp: Math.floor(Date.now() / 1000) - 3_600 });
+    expect(await post(stale)).toEqual(refusal("Timestamp is not within the valid range of 30 seconds"));
+    const unsigned = await referralBody(2, "CarolsCode", { text: "something else" });
+    expect(await post(unsigned)).toEqual(refusal("Signature verification failed"));
+    expect((await body(`/v4/affiliates/metadata?address=${carol}`)).referralCode).toBe(usernameOf(carol, 0));
+  });
+
+  it("answers the reference's validation messages for a bad body", async () => {
+    expect(await post({ address: carol, newCode: "no!", timestamp: "soon" })).toEqual({
+      status: 400,
+      body: {
+        errors: [
+          { value: "no!", msg: "newCode must be a valid string", param: "newCode", location: "body" },
+          { msg: "signedMessage must be a valid string", param: "signedMessage", location: "body" },
+          { msg: "pubKey must be a valid string", param: "pubKey", location: "body" },
+          { value: "soon", msg: "timestamp must be a valid integer", param: "timestamp", location: "body" },
+        ],
+      },
     });
   });
 });

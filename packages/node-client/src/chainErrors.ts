@@ -46,11 +46,14 @@ export const CHAIN_ERRORS = {
     41: "invalid gas limit",
   },
   affiliates: {
-    1: "affiliate already exists for referee",
-    2: "invalid address",
-    3: "referee and affiliate cannot be the same",
+    1: "Affiliate already exists for referee",
+    3: "Invalid affiliate tier data",
     4: "invalid authority",
-    5: "invalid affiliate tiers",
+    5: "Invalid address",
+    7: "Rev share safety violation",
+    8: "Duplicate affiliate address for whitelist",
+    9: "Affiliate tiers not set (affiliate program is not active)",
+    10: "Self referral not allowed",
   },
   bank: {
     2: "no inputs to send transaction",

@@ -97,8 +97,14 @@ export {
   setLimitParamsMsg,
 } from "./operator/governance/ratelimit.js";
 export {
+  type SetMarketMapperRevenueShareParams,
+  type SetMarketMapperRevShareDetailsForMarketParams,
   type SetOrderRouterRevShareParams,
+  setMarketMapperRevenueShareMsg,
+  setMarketMapperRevShareDetailsForMarketMsg,
   setOrderRouterRevShareMsg,
+  type UpdateUnconditionalRevShareConfigParams,
+  updateUnconditionalRevShareConfigMsg,
 } from "./operator/governance/revshare.js";
 export {
   parseReleaseChecksum,

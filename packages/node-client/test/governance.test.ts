@@ -42,6 +42,8 @@ import {
   setLimitParamsMsg,
   setLiquidityTierMsg,
   setMarketFeeDiscountParamsMsg,
+  setMarketMapperRevenueShareMsg,
+  setMarketMapperRevShareDetailsForMarketMsg,
   setOrderRouterRevShareMsg,
   setSmartAccountActiveMsg,
   setStakingTiersMsg,
@@ -62,6 +64,7 @@ import {
   updatePerpetualFeeParamsMsg,
   updatePerpetualParamsMsg,
   updatePerpetualsModuleParamsMsg,
+  updateUnconditionalRevShareConfigMsg,
 } from "../src/operator.js";
 import { useDevnet } from "./support.js";
 
@@ -254,6 +257,12 @@ const SAMPLES: Record<string, () => TxMessage> = {
     }),
   "/perpx.revshare.v1.MsgSetOrderRouterRevShare": () =>
     setOrderRouterRevShareMsg({ address: B, sharePpm: 500_000 }),
+  "/perpx.revshare.v1.MsgSetMarketMapperRevenueShare": () =>
+    setMarketMapperRevenueShareMsg({ address: B, revenueSharePpm: 100_000, validDays: 30 }),
+  "/perpx.revshare.v1.MsgSetMarketMapperRevShareDetailsForMarket": () =>
+    setMarketMapperRevShareDetailsForMarketMsg({ marketId: 0, expiresAt: new Date("2030-01-01T00:00:00Z") }),
+  "/perpx.revshare.v1.MsgUpdateUnconditionalRevShareConfig": () =>
+    updateUnconditionalRevShareConfigMsg({ recipients: [{ address: B, sharePpm: 50_000 }] }),
   "/perpx.ratelimit.v1.MsgSetLimitParams": () =>
     setLimitParamsMsg({
       denom: "ugov",
@@ -417,6 +426,9 @@ describe("governance messages through devnet proposals", () => {
       SAMPLES["/perpx.affiliates.v1.MsgUpdateAffiliateWhitelist"]!(),
       SAMPLES["/perpx.affiliates.v1.MsgUpdateAffiliateParameters"]!(),
       SAMPLES["/perpx.affiliates.v1.MsgUpdateAffiliateOverrides"]!(),
+      SAMPLES["/perpx.revshare.v1.MsgUpdateUnconditionalRevShareConfig"]!(),
+      SAMPLES["/perpx.revshare.v1.MsgSetMarketMapperRevenueShare"]!(),
+      SAMPLES["/perpx.revshare.v1.MsgSetMarketMapperRevShareDetailsForMarket"]!(),
       setSmartAccountActiveMsg({ active: false }),
       SAMPLES["/perpx.bridge.v1.MsgUpdateProposeParams"]!(),
       updateBridgeSafetyParamsMsg({ isDisabled: true, delayBlocks: 7 }),

@@ -438,17 +438,15 @@ describe("devnet part 2 queries", () => {
       tier: 0,
       feeSharePpm: 50_000,
     });
-    // The fifth test account is whitelisted at 250,000 ppm.
+    // The reference genesis whitelists and overrides nobody.
     expect(await net.client.getAffiliateInfo({ address: emma().address, transport })).toMatchObject({
-      isWhitelisted: true,
-      feeSharePpm: 250_000,
+      isWhitelisted: false,
+      feeSharePpm: 50_000,
     });
     expect(await net.client.getReferredBy({ address: a(), transport })).toBe("");
     const tiers = (await net.client.getAffiliateTiers({ transport }))?.tiers;
-    expect(tiers?.map((t) => t.takerFeeSharePpm)).toEqual([50_000, 100_000, 125_000, 150_000]);
-    expect((await net.client.getAffiliateWhitelist({ transport }))?.tiers).toMatchObject([
-      { addresses: [emma().address], takerFeeSharePpm: 250_000 },
-    ]);
+    expect(tiers?.map((t) => t.takerFeeSharePpm)).toEqual([50_000, 100_000, 125_000, 150_000, 250_000]);
+    expect((await net.client.getAffiliateWhitelist({ transport }))?.tiers).toEqual([]);
     expect((await net.client.getAffiliateParameters({ transport }))?.refereeMinimumFeeTierIdx).toBe(2);
     expect(affiliateAmounts(await net.client.getAffiliateInfo({ address: a(), transport }))).toEqual({
       referredVolume: 0n,

@@ -127,6 +127,11 @@ export interface OrderFillEvent {
   readonly takerTotalFilled: bigint;
   readonly makerTotalFilled: bigint;
   /**
+   * The taker's affiliate's revenue share of this fill (the chain's `affiliate_rev_share`; absent
+   * is 0, as on a liquidation).
+   */
+  readonly affiliateRevShare?: bigint;
+  /**
    * True when the taker is a liquidation order (built by the proposer, never signed: client id 0,
    * short-term flags, IOC, the fillable price); the indexer books it as LIQUIDATED / LIQUIDATION.
    */

@@ -267,7 +267,7 @@ export function fillBody(
     price: priceOf(market, fill.subticks),
     size: sizeOf(market, fill.quantums),
     fee: usdc(fill.fee),
-    affiliateRevShare: "0",
+    affiliateRevShare: usdc(fill.affiliateRevShare),
     createdAt: iso(fill.createdAt),
     createdAtHeight: fill.createdAtHeight.toString(),
     ...(orders(fill.orderKey) ? { orderId: orderUuid(fill.orderKey) } : {}),
@@ -297,7 +297,7 @@ export function fillUpdateBody(market: MarketDefinition, fill: FillRecord): Fill
     createdAtHeight: fill.createdAtHeight.toString(),
     clientMetadata: String(fill.clientMetadata),
     fee: usdc(fill.fee),
-    affiliateRevShare: "0",
+    affiliateRevShare: usdc(fill.affiliateRevShare),
     ticker: market.ticker,
     ...beforeFields(market, fill),
   };

@@ -62,7 +62,7 @@ describe("simulationRefusal", () => {
     const [grpc] = asDelivered(log);
     expect(simulationRefusal(grpc!, { txHash: hash, messages: [bankMsg, wrapMsg] })!.codespace).toBe("wrap");
     expect(chainErrorOfLog("bad: invalid address")?.codespace).toBe("sdk");
-    expect(chainErrorOfLog("bad: invalid address", ["affiliates"])?.codespace).toBe("affiliates");
+    expect(chainErrorOfLog("bad: invalid authority", ["affiliates"])?.codespace).toBe("affiliates");
   });
 
   it("is a SequenceMismatchError with expected and got for a stale sequence, over RPC too", () => {

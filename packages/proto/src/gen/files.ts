@@ -78,6 +78,7 @@ import { file_perpx_ratelimit_v1_pending_send_packet } from "./perpx/ratelimit/v
 import { file_perpx_ratelimit_v1_query } from "./perpx/ratelimit/v1/query_pb.js";
 import { file_perpx_ratelimit_v1_tx } from "./perpx/ratelimit/v1/tx_pb.js";
 import { file_perpx_ratelimit_v1_withdrawal } from "./perpx/ratelimit/v1/withdrawal_pb.js";
+import { file_perpx_revshare_v1_params } from "./perpx/revshare/v1/params_pb.js";
 import { file_perpx_revshare_v1_query } from "./perpx/revshare/v1/query_pb.js";
 import { file_perpx_revshare_v1_revshare } from "./perpx/revshare/v1/revshare_pb.js";
 import { file_perpx_revshare_v1_tx } from "./perpx/revshare/v1/tx_pb.js";
@@ -175,6 +176,7 @@ export const files: readonly (() => GenFile)[] = [
   file_perpx_ratelimit_v1_query,
   file_perpx_ratelimit_v1_tx,
   file_perpx_ratelimit_v1_withdrawal,
+  file_perpx_revshare_v1_params,
   file_perpx_revshare_v1_query,
   file_perpx_revshare_v1_revshare,
   file_perpx_revshare_v1_tx,
@@ -226,15 +228,15 @@ export const filesOfPackage: ReadonlyMap<string, readonly number[]> = /*@__PURE_
   ["perpx.perpetuals.v1", [63, 64, 65, 66]],
   ["perpx.prices.v1", [67, 68, 69]],
   ["perpx.ratelimit.v1", [70, 71, 72, 73, 74, 75]],
-  ["perpx.revshare.v1", [76, 77, 78]],
-  ["perpx.sending.v1", [79, 80]],
-  ["perpx.subaccounts.v1", [81, 82]],
-  ["perpx.wrap.v1", [83, 84, 85]],
-  ["tendermint.abci", [86]],
-  ["tendermint.crypto", [87]],
-  ["tendermint.p2p", [88]],
-  ["tendermint.types", [89, 90, 91, 92]],
-  ["tendermint.version", [93]],
+  ["perpx.revshare.v1", [76, 77, 78, 79]],
+  ["perpx.sending.v1", [80, 81]],
+  ["perpx.subaccounts.v1", [82, 83]],
+  ["perpx.wrap.v1", [84, 85, 86]],
+  ["tendermint.abci", [87]],
+  ["tendermint.crypto", [88]],
+  ["tendermint.p2p", [89]],
+  ["tendermint.types", [90, 91, 92, 93]],
+  ["tendermint.version", [94]],
 ]);
 
 /** The type URL of the request of every rpc of every `service Msg`, sorted. */
@@ -283,7 +285,10 @@ export const msgRequestTypeUrls: readonly TypeUrl[] = [
   "/perpx.ratelimit.v1.MsgSetAssetChainDailyLimit",
   "/perpx.ratelimit.v1.MsgSetAssetWithdrawalConfig",
   "/perpx.ratelimit.v1.MsgSetLimitParams",
+  "/perpx.revshare.v1.MsgSetMarketMapperRevShareDetailsForMarket",
+  "/perpx.revshare.v1.MsgSetMarketMapperRevenueShare",
   "/perpx.revshare.v1.MsgSetOrderRouterRevShare",
+  "/perpx.revshare.v1.MsgUpdateUnconditionalRevShareConfig",
   "/perpx.sending.v1.MsgCreateTransfer",
   "/perpx.sending.v1.MsgDepositToSubaccount",
   "/perpx.sending.v1.MsgSendFromAccountToAccount",

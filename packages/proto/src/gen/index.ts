@@ -336,7 +336,7 @@ export { ratelimit } from "./ns/ratelimit.js";
  * ```ts
  * import { create } from "@bufbuild/protobuf";
  * import { revshare } from "@perpx/proto";
- * const message = create(revshare.QueryOrderRouterRevShareSchema, {});
+ * const message = create(revshare.MarketMapperRevenueShareParamsSchema, {});
  * ```
  */
 export { revshare } from "./ns/revshare.js";

@@ -1,21 +1,16 @@
 /**
- * x/affiliates: regular tiers, the whitelist, program parameters and overrides (genesis values of
- * the reference chain, replaceable by governance), referrals (`MsgRegisterAffiliate`) and the
- * queries. The devnet tracks no referred volume yet, so volumes read 0 and the regular tier is the
- * lowest one unless the address is whitelisted or overridden.
- *
- * Store slice `affiliates/`: `tiers`, `whitelist`, `parameters`, `overrides` (their messages);
- * `referred_by/<referee hex20>`: the affiliate's bech32 address.
+ * x/affiliates: genesis (the reference genesis' tiers and parameters; no whitelist, no overrides),
+ * referrals (`MsgRegisterAffiliate`), the governance updates with the real chain's checks, the
+ * queries (an affiliate's tier from its 30-day referred volume, `affiliates-state.ts`), and the end
+ * block of the affiliate stats (`affiliate-stats.ts`). Referees' taker fees pay their affiliates
+ * through the revshare module at every fill.
  */
-import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
+import { create, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { affiliates, encodeSerializableInt } from "@perpx/proto";
-import { accAddressBytes, addressKey, bech32Of } from "../addresses.js";
-import { fromUtf8, utf8 } from "../codec.js";
-import { abciError, registerError } from "../errors.js";
-import type { ChainConfig } from "../genesis.js";
+import { accAddressBytes } from "../addresses.js";
+import { abciError } from "../errors.js";
 import { requireGovAuthority } from "../governance.js";
 import {
-  type Context,
   emptyResponse,
   genesisJson,
   type Module,
@@ -23,80 +18,32 @@ import {
   type QueryContext,
   queryHandler,
 } from "../module.js";
+import { affiliateStatsEndBlock, userStats } from "./affiliate-stats.js";
+import {
+  AFFILIATES,
+  affiliateOverrides,
+  affiliateParameters,
+  affiliatesErrors,
+  checkAffiliateAddress,
+  defaultAffiliateParameters,
+  defaultAffiliateTiers,
+  isReferred,
+  readAffiliates,
+  referredBy,
+  setReferredBy,
+  tierForAffiliate,
+  validateAffiliateTiers,
+  validateAffiliateWhitelist,
+  writeAffiliates,
+} from "./affiliates-state.js";
 import type { StoreAccess } from "./auth.js";
+import type { EpochsKeeper } from "./epochs.js";
 
-/** The module's name, store prefix and codespace. */
-export const AFFILIATES = "affiliates";
-
-/** Errors of codespace `affiliates`. */
-export const affiliatesErrors = {
-  alreadyRegistered: registerError(AFFILIATES, 1, "affiliate already exists for referee"),
-  invalidAddress: registerError(AFFILIATES, 2, "invalid address"),
-  selfReferral: registerError(AFFILIATES, 3, "referee and affiliate cannot be the same"),
-  invalidAuthority: registerError(AFFILIATES, 4, "invalid authority"),
-  invalidTiers: registerError(AFFILIATES, 5, "invalid affiliate tiers"),
-} as const;
-
-/** Genesis tiers (the reference chain's defaults). */
-export function defaultAffiliateTiers(): affiliates.AffiliateTiers {
-  const tier = (volume: bigint, ppm: number) =>
-    create(affiliates.AffiliateTiers_TierSchema, {
-      reqReferredVolumeQuoteQuantums: volume,
-      reqStakedWholeCoins: 0,
-      takerFeeSharePpm: ppm,
-    });
-  return create(affiliates.AffiliateTiersSchema, {
-    tiers: [
-      tier(0n, 50_000),
-      tier(1_000_000_000_000n, 100_000),
-      tier(5_000_000_000_000n, 125_000),
-      tier(25_000_000_000_000n, 150_000),
-    ],
-  });
-}
-
-/** Genesis parameters (the reference chain's defaults). */
-export function defaultAffiliateParameters(): affiliates.AffiliateParameters {
-  return create(affiliates.AffiliateParametersSchema, {
-    maximum30dAttributableVolumePerReferredUserQuoteQuantums: 100_000_000_000_000n,
-    refereeMinimumFeeTierIdx: 2,
-    maximum30dAffiliateRevenuePerReferredUserQuoteQuantums: 10_000_000_000n,
-  });
-}
-
-function read<Desc extends DescMessage>(ctx: StoreAccess, key: string, schema: Desc): MessageShape<Desc> {
-  const bytes = ctx.store(AFFILIATES).get(key);
-  return bytes === undefined ? create(schema) : fromBinary(schema, bytes);
-}
-
-function write<Desc extends DescMessage>(
-  ctx: Context,
-  key: string,
-  schema: Desc,
-  value: MessageShape<Desc>,
-): void {
-  ctx.store(AFFILIATES).set(key, toBinary(schema, value));
-}
-
-/**
- * The devnet's genesis: the default tiers and parameters, the last genesis test account
- * whitelisted at 250,000 ppm (to show the whitelist), no overrides.
- */
-export function affiliatesGenesis(config: ChainConfig): AffiliatesGenesis {
-  const last = config.accounts.at(-1);
+/** The reference genesis (`sample_pregenesis.json`): its tiers and parameters, no whitelist, no overrides. */
+export function affiliatesGenesis(): AffiliatesGenesis {
   return {
     tiers: defaultAffiliateTiers(),
-    whitelist: create(affiliates.AffiliateWhitelistSchema, {
-      tiers:
-        last === undefined
-          ? []
-          : [
-              create(affiliates.AffiliateWhitelist_TierSchema, {
-                addresses: [bech32Of(last)],
-                takerFeeSharePpm: 250_000,
-              }),
-            ],
-    }),
+    whitelist: create(affiliates.AffiliateWhitelistSchema, { tiers: [] }),
     parameters: defaultAffiliateParameters(),
     overrides: create(affiliates.AffiliateOverridesSchema, { addresses: [] }),
   };
@@ -116,48 +63,40 @@ export interface AffiliatesGenesis {
  * referee floor.
  */
 export function refereeFeeTierFloor(ctx: StoreAccess, address: Uint8Array): number | undefined {
-  if (ctx.store(AFFILIATES).get(`referred_by/${addressKey(address)}`) === undefined) return undefined;
-  return read(ctx, "parameters", affiliates.AffiliateParametersSchema).refereeMinimumFeeTierIdx;
+  if (!isReferred(ctx, address)) return undefined;
+  return affiliateParameters(ctx).refereeMinimumFeeTierIdx;
 }
 
-/** The affiliate info of an address. */
+/**
+ * The affiliate info of an address as the real chain answers it: `is_whitelisted` for an
+ * overridden address, its tier and share, its 30-day referred volume (as an affiliate) and
+ * attributed volume (as a referee); the deprecated all-time volume and the stake stay 0.
+ */
 export function affiliateInfo(ctx: QueryContext, address: string): affiliates.AffiliateInfoResponse {
-  const tiers = read(ctx, "tiers", affiliates.AffiliateTiersSchema).tiers;
-  const whitelist = read(ctx, "whitelist", affiliates.AffiliateWhitelistSchema);
-  const overrides = read(ctx, "overrides", affiliates.AffiliateOverridesSchema);
+  const overrides = affiliateOverrides(ctx);
+  const { tier, feeSharePpm } = tierForAffiliate(ctx, address, overrides);
+  const stats = userStats(ctx, address);
   const zero = encodeSerializableInt(0n);
-  const listed = whitelist.tiers.find((t) => t.addresses.includes(address));
-  if (listed !== undefined) {
-    return create(affiliates.AffiliateInfoResponseSchema, {
-      isWhitelisted: true,
-      tier: 0,
-      feeSharePpm: listed.takerFeeSharePpm,
-      referredVolume: zero,
-      stakedAmount: zero,
-      referredVolume30dRolling: zero,
-      attributedVolume30dRolling: zero,
-    });
-  }
-  const index = overrides.addresses.includes(address) ? Math.max(0, tiers.length - 1) : 0;
   return create(affiliates.AffiliateInfoResponseSchema, {
-    isWhitelisted: false,
-    tier: index,
-    feeSharePpm: tiers[index]?.takerFeeSharePpm ?? 0,
+    isWhitelisted: overrides.has(address),
+    tier,
+    feeSharePpm,
     referredVolume: zero,
     stakedAmount: zero,
-    referredVolume30dRolling: zero,
-    attributedVolume30dRolling: zero,
+    referredVolume30dRolling: encodeSerializableInt(stats.referredVolume),
+    attributedVolume30dRolling: encodeSerializableInt(stats.attributedVolume),
   });
 }
 
-/** The affiliates module. */
-export function createAffiliatesModule(genesis: AffiliatesGenesis): Module {
-  const gov = <Desc extends DescMessage>(
+/** The affiliates module (the epochs keeper gives the stats epoch). */
+export function createAffiliatesModule(genesis: AffiliatesGenesis, epochs: EpochsKeeper): Module {
+  const gov = <Desc extends DescMessage, Stored extends DescMessage>(
     schema: Desc,
     response: DescMessage,
     key: string,
-    stored: DescMessage,
-    pick: (msg: MessageShape<Desc>) => { authority: string; value: MessageShape<DescMessage> | undefined },
+    stored: Stored,
+    pick: (msg: MessageShape<Desc>) => { authority: string; value: MessageShape<Stored> | undefined },
+    validate: (value: MessageShape<Stored>) => void = () => undefined,
   ) =>
     msgHandler({
       schema,
@@ -165,20 +104,23 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis): Module {
       execute(ctx, msg) {
         const { authority, value } = pick(msg);
         requireGovAuthority(authority, affiliatesErrors.invalidAuthority);
-        write(ctx, key, stored, value ?? create(stored));
+        const next = value ?? create(stored);
+        validate(next);
+        writeAffiliates(ctx, key, stored, next);
         return emptyResponse(response);
       },
     });
   return {
     name: AFFILIATES,
     initGenesis(ctx) {
-      write(ctx, "tiers", affiliates.AffiliateTiersSchema, genesis.tiers);
-      write(ctx, "whitelist", affiliates.AffiliateWhitelistSchema, genesis.whitelist);
-      write(ctx, "parameters", affiliates.AffiliateParametersSchema, genesis.parameters);
-      write(ctx, "overrides", affiliates.AffiliateOverridesSchema, genesis.overrides);
+      writeAffiliates(ctx, "tiers", affiliates.AffiliateTiersSchema, genesis.tiers);
+      writeAffiliates(ctx, "whitelist", affiliates.AffiliateWhitelistSchema, genesis.whitelist);
+      writeAffiliates(ctx, "parameters", affiliates.AffiliateParametersSchema, genesis.parameters);
+      writeAffiliates(ctx, "overrides", affiliates.AffiliateOverridesSchema, genesis.overrides);
     },
     exportGenesis(ctx) {
-      const json = (schema: DescMessage, key: string) => genesisJson(schema, read(ctx, key, schema));
+      const json = (schema: DescMessage, key: string) =>
+        genesisJson(schema, readAffiliates(ctx, key, schema));
       return {
         affiliate_tiers: json(affiliates.AffiliateTiersSchema, "tiers"),
         affiliate_whitelist: json(affiliates.AffiliateWhitelistSchema, "whitelist"),
@@ -186,23 +128,34 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis): Module {
         affiliate_overrides: json(affiliates.AffiliateOverridesSchema, "overrides"),
       };
     },
+    endBlock(ctx) {
+      affiliateStatsEndBlock(ctx, epochs);
+    },
     msgs: [
       msgHandler({
         schema: affiliates.MsgRegisterAffiliateSchema,
         signers: (msg) => [msg.referee],
         execute(ctx, msg) {
-          const referee = accAddressBytes(msg.referee, "invalid referee address");
-          accAddressBytes(msg.affiliate, "invalid affiliate address");
-          if (msg.referee === msg.affiliate) throw abciError(affiliatesErrors.selfReferral, msg.referee);
-          const key = `referred_by/${addressKey(referee)}`;
-          const existing = ctx.store(AFFILIATES).get(key);
+          // The real keeper's order: self-referral, the two addresses, an existing referral, no tiers.
+          if (msg.referee === msg.affiliate) {
+            throw abciError(
+              affiliatesErrors.selfReferral,
+              `referee: ${msg.referee}, affiliate: ${msg.affiliate}`,
+            );
+          }
+          const referee = checkAffiliateAddress(msg.referee, "referee");
+          checkAffiliateAddress(msg.affiliate, "affiliate");
+          const existing = referredBy(ctx, msg.referee);
           if (existing !== undefined) {
             throw abciError(
               affiliatesErrors.alreadyRegistered,
-              `referee ${msg.referee}, affiliate ${fromUtf8(existing)}`,
+              `referee: ${msg.referee}, affiliate: ${msg.affiliate}`,
             );
           }
-          ctx.store(AFFILIATES).set(key, utf8(msg.affiliate));
+          if (readAffiliates(ctx, "tiers", affiliates.AffiliateTiersSchema).tiers.length === 0) {
+            throw abciError(affiliatesErrors.tiersNotSet);
+          }
+          setReferredBy(ctx, referee, msg.affiliate);
           ctx.events.indexer({
             kind: "affiliate_registered",
             referee: msg.referee,
@@ -221,6 +174,7 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis): Module {
         "tiers",
         affiliates.AffiliateTiersSchema,
         (m) => ({ authority: m.authority, value: m.tiers }),
+        validateAffiliateTiers,
       ),
       gov(
         affiliates.MsgUpdateAffiliateWhitelistSchema,
@@ -228,6 +182,7 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis): Module {
         "whitelist",
         affiliates.AffiliateWhitelistSchema,
         (m) => ({ authority: m.authority, value: m.whitelist }),
+        validateAffiliateWhitelist,
       ),
       gov(
         affiliates.MsgUpdateAffiliateParametersSchema,
@@ -257,9 +212,9 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis): Module {
         affiliates.ReferredByRequestSchema,
         affiliates.ReferredByResponseSchema,
         (ctx, req) => {
-          const bytes = ctx.store(AFFILIATES).get(`referred_by/${addressKey(accAddressBytes(req.address))}`);
+          accAddressBytes(req.address, "invalid address");
           return create(affiliates.ReferredByResponseSchema, {
-            affiliateAddress: bytes === undefined ? "" : fromUtf8(bytes),
+            affiliateAddress: referredBy(ctx, req.address) ?? "",
           });
         },
       ),
@@ -268,7 +223,7 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis): Module {
         affiliates.AllAffiliateTiersResponseSchema,
         (ctx) =>
           create(affiliates.AllAffiliateTiersResponseSchema, {
-            tiers: read(ctx, "tiers", affiliates.AffiliateTiersSchema),
+            tiers: readAffiliates(ctx, "tiers", affiliates.AffiliateTiersSchema),
           }),
       ),
       "/perpx.affiliates.v1.Query/AffiliateWhitelist": queryHandler(
@@ -276,23 +231,21 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis): Module {
         affiliates.AffiliateWhitelistResponseSchema,
         (ctx) =>
           create(affiliates.AffiliateWhitelistResponseSchema, {
-            whitelist: read(ctx, "whitelist", affiliates.AffiliateWhitelistSchema),
+            whitelist: readAffiliates(ctx, "whitelist", affiliates.AffiliateWhitelistSchema),
           }),
       ),
       "/perpx.affiliates.v1.Query/AffiliateParameters": queryHandler(
         affiliates.AffiliateParametersRequestSchema,
         affiliates.AffiliateParametersResponseSchema,
         (ctx) =>
-          create(affiliates.AffiliateParametersResponseSchema, {
-            parameters: read(ctx, "parameters", affiliates.AffiliateParametersSchema),
-          }),
+          create(affiliates.AffiliateParametersResponseSchema, { parameters: affiliateParameters(ctx) }),
       ),
       "/perpx.affiliates.v1.Query/AffiliateOverrides": queryHandler(
         affiliates.AffiliateOverridesRequestSchema,
         affiliates.AffiliateOverridesResponseSchema,
         (ctx) =>
           create(affiliates.AffiliateOverridesResponseSchema, {
-            overrides: read(ctx, "overrides", affiliates.AffiliateOverridesSchema),
+            overrides: readAffiliates(ctx, "overrides", affiliates.AffiliateOverridesSchema),
           }),
       ),
     },

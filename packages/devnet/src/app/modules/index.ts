@@ -26,7 +26,8 @@ import { createPerpetualsModule, PerpetualsKeeper } from "./perpetuals.js";
 import { createPricesModule, PricesKeeper } from "./prices.js";
 import { createRatelimitModule, RatelimitKeeper } from "./ratelimit.js";
 import { createUpgradeModule } from "./records.js";
-import { createRevShareModule, RevShareKeeper } from "./revshare.js";
+import { RevShareKeeper } from "./revshare/keeper.js";
+import { createRevShareModule } from "./revshare/module.js";
 import { createSendingModule } from "./sending.js";
 import { createSubaccountsModule, SubaccountsKeeper } from "./subaccounts.js";
 import { createWrapModule, WrapKeeper } from "./wrap.js";
@@ -77,6 +78,7 @@ export function buildModules(
   const bridge = new BridgeKeeper(auth, bank, ratelimit);
   const epochs = new EpochsKeeper();
   const revshare = new RevShareKeeper(bank);
+  prices.onMarketCreated((ctx, marketId) => revshare.createMarketDetails(ctx, marketId));
   const fundingBook = clobFundingBook({ perpetuals, prices });
   const modules: Module[] = [
     createAuthModule(auth, {
@@ -100,8 +102,8 @@ export function buildModules(
     createWrapModule(config, wrap, auth, ibc),
     createBridgeModule(config, bridge, auth),
     createRatelimitModule(config, ratelimit),
-    createAffiliatesModule(affiliatesGenesis(config)),
-    createRevShareModule(revshare),
+    createAffiliatesModule(affiliatesGenesis(), epochs),
+    createRevShareModule(revshare, feeTiers),
     createClobModule({ bank, subaccounts, prices, perpetuals, feeTiers, revshare }, [
       ...clobRecords(config.profile),
       ...clobGenesisRecords(config.markets),

@@ -120,6 +120,19 @@ const refKey = (id: number) => `ref/${padKey(id, 10)}`;
 
 /** The prices module's state operations (the keeper other modules use). */
 export class PricesKeeper {
+  private marketCreated: (ctx: Context, marketId: number) => void = () => undefined;
+
+  /** Installs what runs when a market is created (revshare's market mapper details); wiring only. */
+  onMarketCreated(hook: (ctx: Context, marketId: number) => void): void {
+    this.marketCreated = hook;
+  }
+
+  /** Stores a new market's parameters and runs the market creation hook (the chain's `CreateMarket`). */
+  createMarket(ctx: Context, param: prices.MarketParam): void {
+    this.setMarketParam(ctx, param);
+    this.marketCreated(ctx, param.id);
+  }
+
   /** A market's parameters, or undefined. */
   marketParam(ctx: StoreAccess, id: number): prices.MarketParam | undefined {
     const bytes = ctx.store(PRICES).get(paramKey(id));
@@ -310,7 +323,7 @@ export function createPricesModule(keeper: PricesKeeper, genesis: PricesGenesis)
           if (keeper.allMarketParams(ctx).some((p) => p.pair === param.pair)) {
             throw abciError(pricesErrors.marketParamAlreadyExists, `pair ${param.pair} exists`);
           }
-          keeper.setMarketParam(ctx, param);
+          keeper.createMarket(ctx, param);
           ctx.store(PRICES).set(priceKey(param.id), encodeU64(0n));
           ctx.store(PRICES).set(refKey(param.id), encodeU64(0n));
           return emptyResponse(prices.MsgCreateOracleMarketResponseSchema);
@@ -339,7 +352,7 @@ export function createPricesModule(keeper: PricesKeeper, genesis: PricesGenesis)
     ],
     initGenesis(ctx) {
       for (const market of genesis.markets) {
-        keeper.setMarketParam(ctx, market.param);
+        keeper.createMarket(ctx, market.param);
         ctx.store(PRICES).set(priceKey(market.param.id), encodeU64(market.price));
         ctx.store(PRICES).set(refKey(market.param.id), encodeU64(market.price));
       }

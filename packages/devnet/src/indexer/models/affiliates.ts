@@ -4,7 +4,8 @@
  * subaccount 0 a generated username (an adjective, a noun and three characters, drawn from a
  * generator seeded by `address/0/nonce`, the nonce bumped on a collision), and that username is
  * the address's referral code; ours does the same with its own words and a SHA-256 seed, at the
- * block where subaccount 0 first appears.
+ * block where subaccount 0 first appears. A code renamed over REST stays until the indexer is
+ * rebuilt from the blocks.
  */
 import { createHash } from "node:crypto";
 import type { LocatedIndexerEvent } from "../../app/indexer-events.js";
@@ -92,6 +93,14 @@ export class AffiliatesModel {
   /** An address's referral code (its subaccount 0's username), if it has one. */
   referralCode(address: string): string | undefined {
     return this.codes.get(address);
+  }
+
+  /** Renames an address's referral code (`POST /v4/affiliates/referralCode`); the old one is free again. */
+  setReferralCode(address: string, code: string): void {
+    const old = this.codes.get(address);
+    if (old !== undefined) this.owners.delete(old);
+    this.codes.set(address, code);
+    this.owners.set(code, address);
   }
 
   /** The address whose referral code this is. */

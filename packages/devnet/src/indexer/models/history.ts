@@ -23,6 +23,11 @@ export interface FillRecord {
   readonly subticks: bigint;
   readonly quoteQuantums: bigint;
   readonly fee: bigint;
+  /**
+   * The fill event's affiliate revenue share, on both sides as the real indexer books it (0 on
+   * deleveraging).
+   */
+  readonly affiliateRevShare: bigint;
   readonly orderKey: string;
   readonly clientMetadata: number;
   readonly createdAt: Date;
@@ -113,6 +118,7 @@ export class HistoryModel {
           subticks: e.subticks,
           quoteQuantums: e.quoteQuantums,
           fee,
+          affiliateRevShare: e.affiliateRevShare ?? 0n,
           orderKey: orderIdKey(order.orderId),
           clientMetadata: order.clientMetadata,
           ...(before === undefined ? {} : { before }),
@@ -141,6 +147,7 @@ export class HistoryModel {
           subticks: e.subticks,
           quoteQuantums: e.totalQuoteQuantums,
           fee: 0n,
+          affiliateRevShare: 0n,
           orderKey: "",
           clientMetadata: 0,
         };

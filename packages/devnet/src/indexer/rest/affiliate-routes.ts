@@ -2,13 +2,15 @@
  * The affiliate routes (`spec/indexer-api.md` 1.10) over the chain's referrals (x/affiliates'
  * `MsgRegisterAffiliate`, as `affiliate_registered` events) and the fills: an address's referral
  * code (its generated username), whether it is an affiliate and volume-eligible, the address of a
- * code, the affiliates' snapshot (their referred users' trades, fees and volume since each
- * referral; the chain pays no affiliate revenue share, so earnings are 0) and a wallet's total
- * volume (price × size of its subaccounts' fills), with the reference's validation and quirks
- * (`total` is the size of the page; `/total_volume` never answers 400).
+ * code, the affiliates' snapshot (their referred users' trades, fees, volume and the fills'
+ * `affiliateRevShare` since each referral, as the reference's `affiliate_info` aggregation sums
+ * them) and a wallet's total volume (price × size of its subaccounts' fills), with the reference's
+ * validation and quirks (`total` is the size of the page; `/total_volume` never answers 400); and
+ * `POST /referralCode` (`referral-code.ts`).
  */
 import { usdc } from "../format.js";
 import type { Indexer } from "../indexer.js";
+import { referralCodeRoute } from "./referral-code.js";
 import { notFound, ok, type Route, type RouteAnswer } from "./routes.js";
 import { isBooleanText, type RequestChecks } from "./validation.js";
 
@@ -40,33 +42,35 @@ function snapshotOf(indexer: Indexer, affiliate: string) {
   let makerTrades = 0;
   let takerTrades = 0;
   let volume = 0n;
+  let earnings = 0n;
   const referred = indexer.affiliates.referredBy(affiliate);
   for (const { referee, height } of referred) {
     for (const n of indexer.accounts.numbersOf(referee)) {
       for (const f of indexer.history.fillsOf(referee, n)) {
         if (f.createdAtHeight < height) continue;
         volume += f.quoteQuantums;
+        earnings += f.affiliateRevShare;
         if (f.liquidity === "MAKER") {
           makerTrades++;
           if (f.fee > 0n) makerFees += f.fee;
           else makerRebates += f.fee;
         } else {
           takerTrades++;
-          takerFees += f.fee;
+          // The reference sums taker fees of LIMIT fills only (a liquidated side pays none).
+          if (f.type === "LIMIT") takerFees += f.fee;
         }
       }
     }
   }
   const num = (q: bigint) => Number(usdc(q));
-  const earnings = 0;
   return {
     affiliateAddress: affiliate,
     affiliateReferralCode: indexer.affiliates.referralCode(affiliate) ?? "",
-    affiliateEarnings: earnings,
+    affiliateEarnings: num(earnings),
     affiliateReferredTrades: makerTrades + takerTrades,
     affiliateTotalReferredFees: num(makerFees) + num(takerFees) + num(makerRebates),
     affiliateReferredUsers: referred.length,
-    affiliateReferredNetProtocolEarnings: num(makerFees) + num(takerFees) + num(makerRebates) - earnings,
+    affiliateReferredNetProtocolEarnings: num(makerFees) + num(takerFees) + num(makerRebates) - num(earnings),
     affiliateReferredTotalVolume: num(volume),
     affiliateReferredMakerFees: num(makerFees),
     affiliateReferredTakerFees: num(takerFees),
@@ -132,6 +136,7 @@ export const affiliateRoutes: readonly Route[] = [
       return address === undefined ? notFound(`Referral code ${code} does not exist`) : ok({ address });
     },
   },
+  referralCodeRoute,
   { path: "/v4/affiliates/snapshot", cache: 1, handler: snapshot },
   {
     path: "/v4/affiliates/total_volume",

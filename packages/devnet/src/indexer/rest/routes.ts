@@ -16,11 +16,12 @@ export type RouteAnswer =
 /** A handler: reads its parameters through `checks` (which collect validation failures). */
 export type RouteHandler = (checks: RequestChecks, indexer: Indexer) => RouteAnswer;
 
-/** One route. `cache` is the `max-age` in seconds, or `"no-cache"`. */
+/** One route. `cache` is the `max-age` in seconds, or `"no-cache"`; `method` defaults to GET. */
 export interface Route {
   readonly path: string;
   readonly cache: number | "no-cache";
   readonly handler: RouteHandler;
+  readonly method?: "GET" | "POST";
 }
 
 /** A 200 answer. */

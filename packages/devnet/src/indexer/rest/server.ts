@@ -9,6 +9,7 @@ import {
   closeServer,
   createHttpServer,
   listen,
+  readBody,
   type ServerTimeouts,
   sendCorsPreflight,
   sendJson,
@@ -101,7 +102,14 @@ export function handleIndexerRequest(
     sendJson(res, 404, NOT_FOUND);
     return;
   }
-  const found = req.method === "GET" ? match(routes, path) : undefined;
+  const method = req.method;
+  const found =
+    method === "GET" || method === "POST"
+      ? match(
+          routes.filter((r) => (r.route.method ?? "GET") === method),
+          path,
+        )
+      : undefined;
   if (found === undefined) {
     sendJson(res, 404, NOT_FOUND);
     return;
@@ -112,9 +120,47 @@ export function handleIndexerRequest(
     sendJson(res, 429, { errors: [{ msg: "Too many requests" }] }, { ...limit.headers });
     return;
   }
+  const limitHeaders = limit?.headers ?? {};
+  if (method === "POST") {
+    readBody(req).then(
+      (bytes) =>
+        respond(
+          indexer,
+          found,
+          new RequestChecks(found.params, url.searchParams, jsonBody(bytes)),
+          res,
+          limitHeaders,
+        ),
+      () => sendJson(res, 413, { errors: [{ msg: "request entity too large" }] }),
+    );
+    return;
+  }
+  respond(indexer, found, new RequestChecks(found.params, url.searchParams), res, limitHeaders);
+}
+
+/** A POST body as body-parser's `json()` leaves it: the parsed object, else an empty one. */
+function jsonBody(bytes: Buffer): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(bytes.toString("utf8"));
+    return typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Runs a matched route and sends its answer (400 when a check failed, 500 when it threw), with the
+ * cache header and the rate limiter's headers.
+ */
+function respond(
+  indexer: Indexer,
+  found: { route: Route; params: Record<string, string> },
+  checks: RequestChecks,
+  res: ServerResponse,
+  limitHeaders: Record<string, string>,
+): void {
   const cache = found.route.cache === "no-cache" ? "no-cache" : `public, max-age=${found.route.cache}`;
-  const headers = { "cache-control": cache, ...limit?.headers };
-  const checks = new RequestChecks(found.params, url.searchParams);
+  const headers = { "cache-control": cache, ...limitHeaders };
   let answer: RouteAnswer;
   try {
     answer = found.route.handler(checks, indexer);

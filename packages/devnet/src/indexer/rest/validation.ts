@@ -1,7 +1,8 @@
 /**
  * Request checks with the reference's rules and messages (express-validator v6 as comlink uses
  * it): every failed rule adds one `{ value?, msg, param, location }` entry, `value` omitted when
- * the parameter is missing, and the route answers 400 `{ errors }` when any failed.
+ * the parameter is missing, and the route answers 400 `{ errors }` when any failed. Query and
+ * path parameters, and the fields of a POST's JSON body.
  */
 
 /** One failed rule, in express-validator's shape. */
@@ -9,7 +10,7 @@ export interface FieldError {
   value?: unknown;
   msg: string;
   param: string;
-  location: "query" | "params";
+  location: "query" | "params" | "body";
 }
 
 /** The default and largest `limit`. */
@@ -36,10 +37,36 @@ function isInt(text: string, gt?: number, lt?: number): boolean {
 export class RequestChecks {
   readonly errors: FieldError[] = [];
 
+  /** `body`: a POST's JSON body (an object; empty for a GET). */
   constructor(
     private readonly params: Readonly<Record<string, string>>,
     private readonly query: URLSearchParams,
+    private readonly body: Readonly<Record<string, unknown>> = {},
   ) {}
+
+  /**
+   * A body field that must be a string satisfying `valid` (one entry `msg`, location `body`,
+   * otherwise), as express-validator's `isString` with a custom rule.
+   */
+  bodyString(name: string, msg: string, valid: (value: string) => boolean = () => true): string | undefined {
+    const value = this.body[name];
+    if (typeof value !== "string" || !valid(value)) {
+      this.fail(name, msg, value, "body");
+      return undefined;
+    }
+    return value;
+  }
+
+  /** A body field that must be an integer (a number or a decimal string, as `isInt` reads it). */
+  bodyInt(name: string, msg: string): number | undefined {
+    const value = this.body[name];
+    const text = typeof value === "number" || typeof value === "string" ? String(value) : undefined;
+    if (text === undefined || !INT.test(text)) {
+      this.fail(name, msg, value, "body");
+      return undefined;
+    }
+    return Number(text);
+  }
 
   /** A parameter's raw value: path parameters first, then the query (an empty string is absent). */
   raw(name: string, location: "query" | "params" | "both" = "query"): string | undefined {
@@ -72,7 +99,7 @@ export class RequestChecks {
   }
 
   /** Adds one failed rule. */
-  fail(param: string, msg: string, value: unknown, location: "query" | "params"): void {
+  fail(param: string, msg: string, value: unknown, location: FieldError["location"]): void {
     this.errors.push({ ...(value === undefined ? {} : { value }), msg, param, location });
   }
 

@@ -2,25 +2,58 @@
 // Namespace `revshare`: proto package(s) perpx.revshare.v1.
 
 import { type LazyNamespace, lazyNamespace } from "../../lazy.js";
-import * as $0 from "../perpx/revshare/v1/query_pb.js";
-import * as $1 from "../perpx/revshare/v1/revshare_pb.js";
-import * as $2 from "../perpx/revshare/v1/tx_pb.js";
+import * as $0 from "../perpx/revshare/v1/params_pb.js";
+import * as $1 from "../perpx/revshare/v1/query_pb.js";
+import * as $2 from "../perpx/revshare/v1/revshare_pb.js";
+import * as $3 from "../perpx/revshare/v1/tx_pb.js";
 
 /** The namespace `revshare` (see the index of `@perpx/proto`). */
-export const revshare: LazyNamespace<typeof $0 & typeof $1 & typeof $2> =
-  /*@__PURE__*/ lazyNamespace($0, $1, $2);
+export const revshare: LazyNamespace<typeof $0 & typeof $1 & typeof $2 & typeof $3> =
+  /*@__PURE__*/ lazyNamespace($0, $1, $2, $3);
 
-type revshare$QueryOrderRouterRevShare = $0.QueryOrderRouterRevShare;
-type revshare$QueryOrderRouterRevShareResponse = $0.QueryOrderRouterRevShareResponse;
-type revshare$OrderRouterRevShare = $1.OrderRouterRevShare;
-type revshare$MsgSetOrderRouterRevShare = $2.MsgSetOrderRouterRevShare;
-type revshare$MsgSetOrderRouterRevShareResponse = $2.MsgSetOrderRouterRevShareResponse;
+type revshare$MarketMapperRevenueShareParams = $0.MarketMapperRevenueShareParams;
+type revshare$QueryMarketMapperRevenueShareParams = $1.QueryMarketMapperRevenueShareParams;
+type revshare$QueryMarketMapperRevenueShareParamsResponse = $1.QueryMarketMapperRevenueShareParamsResponse;
+type revshare$QueryMarketMapperRevShareDetails = $1.QueryMarketMapperRevShareDetails;
+type revshare$QueryMarketMapperRevShareDetailsResponse = $1.QueryMarketMapperRevShareDetailsResponse;
+type revshare$QueryUnconditionalRevShareConfig = $1.QueryUnconditionalRevShareConfig;
+type revshare$QueryUnconditionalRevShareConfigResponse = $1.QueryUnconditionalRevShareConfigResponse;
+type revshare$QueryOrderRouterRevShare = $1.QueryOrderRouterRevShare;
+type revshare$QueryOrderRouterRevShareResponse = $1.QueryOrderRouterRevShareResponse;
+type revshare$MarketMapperRevShareDetails = $2.MarketMapperRevShareDetails;
+type revshare$UnconditionalRevShareConfig = $2.UnconditionalRevShareConfig;
+type revshare$UnconditionalRevShareConfig_RecipientConfig = $2.UnconditionalRevShareConfig_RecipientConfig;
+type revshare$OrderRouterRevShare = $2.OrderRouterRevShare;
+type revshare$MsgSetMarketMapperRevenueShare = $3.MsgSetMarketMapperRevenueShare;
+type revshare$MsgSetMarketMapperRevenueShareResponse = $3.MsgSetMarketMapperRevenueShareResponse;
+type revshare$MsgSetMarketMapperRevShareDetailsForMarket = $3.MsgSetMarketMapperRevShareDetailsForMarket;
+type revshare$MsgSetMarketMapperRevShareDetailsForMarketResponse = $3.MsgSetMarketMapperRevShareDetailsForMarketResponse;
+type revshare$MsgUpdateUnconditionalRevShareConfig = $3.MsgUpdateUnconditionalRevShareConfig;
+type revshare$MsgUpdateUnconditionalRevShareConfigResponse = $3.MsgUpdateUnconditionalRevShareConfigResponse;
+type revshare$MsgSetOrderRouterRevShare = $3.MsgSetOrderRouterRevShare;
+type revshare$MsgSetOrderRouterRevShareResponse = $3.MsgSetOrderRouterRevShareResponse;
 
 /** The types of the namespace `revshare`. */
 export declare namespace revshare {
+  export type MarketMapperRevenueShareParams = revshare$MarketMapperRevenueShareParams;
+  export type QueryMarketMapperRevenueShareParams = revshare$QueryMarketMapperRevenueShareParams;
+  export type QueryMarketMapperRevenueShareParamsResponse = revshare$QueryMarketMapperRevenueShareParamsResponse;
+  export type QueryMarketMapperRevShareDetails = revshare$QueryMarketMapperRevShareDetails;
+  export type QueryMarketMapperRevShareDetailsResponse = revshare$QueryMarketMapperRevShareDetailsResponse;
+  export type QueryUnconditionalRevShareConfig = revshare$QueryUnconditionalRevShareConfig;
+  export type QueryUnconditionalRevShareConfigResponse = revshare$QueryUnconditionalRevShareConfigResponse;
   export type QueryOrderRouterRevShare = revshare$QueryOrderRouterRevShare;
   export type QueryOrderRouterRevShareResponse = revshare$QueryOrderRouterRevShareResponse;
+  export type MarketMapperRevShareDetails = revshare$MarketMapperRevShareDetails;
+  export type UnconditionalRevShareConfig = revshare$UnconditionalRevShareConfig;
+  export type UnconditionalRevShareConfig_RecipientConfig = revshare$UnconditionalRevShareConfig_RecipientConfig;
   export type OrderRouterRevShare = revshare$OrderRouterRevShare;
+  export type MsgSetMarketMapperRevenueShare = revshare$MsgSetMarketMapperRevenueShare;
+  export type MsgSetMarketMapperRevenueShareResponse = revshare$MsgSetMarketMapperRevenueShareResponse;
+  export type MsgSetMarketMapperRevShareDetailsForMarket = revshare$MsgSetMarketMapperRevShareDetailsForMarket;
+  export type MsgSetMarketMapperRevShareDetailsForMarketResponse = revshare$MsgSetMarketMapperRevShareDetailsForMarketResponse;
+  export type MsgUpdateUnconditionalRevShareConfig = revshare$MsgUpdateUnconditionalRevShareConfig;
+  export type MsgUpdateUnconditionalRevShareConfigResponse = revshare$MsgUpdateUnconditionalRevShareConfigResponse;
   export type MsgSetOrderRouterRevShare = revshare$MsgSetOrderRouterRevShare;
   export type MsgSetOrderRouterRevShareResponse = revshare$MsgSetOrderRouterRevShareResponse;
 }

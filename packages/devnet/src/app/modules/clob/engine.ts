@@ -9,13 +9,14 @@
  * are memclob keys (see `state.ts`); the off-chain order stream gets each change (`stream.ts`).
  */
 
-import { USDC_DENOM } from "@perpx/core";
 import { clob } from "@perpx/proto";
 import type { OrderRemovalReason } from "../../contract.js";
 import { abciError } from "../../errors.js";
 import type { Context } from "../../module.js";
 import type { KvStore } from "../../store.js";
 import type { Keepers } from "../index.js";
+import { distributeFillFees } from "../revshare/fill.js";
+import { routerFeesOf } from "../revshare/shares.js";
 import type { SubaccountRef, SubaccountUpdate } from "../subaccounts.js";
 import { OrderBook, type Priority, type RestingOrder } from "./book.js";
 import { builderFee, payBuilderFee } from "./builder.js";
@@ -172,15 +173,6 @@ export class Engine {
     };
   }
 
-  /** Moves a side's fee between its collateral pool and the fee collector. */
-  moveFee(ref: SubaccountRef, fee: bigint): void {
-    if (fee === 0n) return;
-    const pool = this.keepers.subaccounts.poolOf(this.ctx, ref);
-    const coins = [{ denom: USDC_DENOM, amount: fee > 0n ? fee : -fee }];
-    if (fee > 0n) this.keepers.bank.sendCoinsFromModuleToModule(this.ctx, pool, "fee_collector", coins);
-    else this.keepers.bank.sendCoinsFromModuleToModule(this.ctx, "fee_collector", pool, coins);
-  }
-
   /**
    * The collateral check of a stateful order at placement: the subaccount must carry the whole
    * order filled at its own price, with the maker fee.
@@ -241,18 +233,21 @@ export class Engine {
     const refused = this.keepers.subaccounts.tryApplyEach(this.ctx, [takerUpdate, makerUpdate]);
     if (refused === 0) return "taker-fails";
     if (refused === 1) return "maker-fails";
-    this.moveFee(ref, takerFee);
-    this.moveFee(makerRef, makerFee);
     payBuilderFee(this.ctx, this.keepers, ref, taker, takerBuilderFee);
     payBuilderFee(this.ctx, this.keepers, makerRef, maker, makerBuilderFee);
     recordSuborderFill(this.ctx, taker, quantums);
     recordSuborderFill(this.ctx, maker, quantums);
-    const routerFees = this.keepers.revshare.payRouters(this.ctx, {
-      takerRouter: taker.orderRouterAddress,
-      makerRouter: maker.orderRouterAddress,
+    const shares = distributeFillFees(this.ctx, this.keepers, {
+      perpetualId,
+      taker: ref.owner,
+      maker: makerRef.owner,
       takerFee,
       makerFee,
+      quoteQuantums: quote,
+      takerRouter: taker.orderRouterAddress,
+      makerRouter: maker.orderRouterAddress,
     });
+    const routerFees = routerFeesOf(shares, taker.orderRouterAddress, maker.orderRouterAddress);
     this.keepers.feeTiers.recordFill(this.ctx, ref.owner, makerRef.owner, quote);
     this.ctx.events.emitEvent(CLOB_EVENTS.fill, [
       ["clob_pair_id", String(pair.id)],
@@ -288,6 +283,7 @@ export class Engine {
       makerFee,
       takerTotalFilled,
       makerTotalFilled,
+      affiliateRevShare: shares.affiliate?.quoteQuantums ?? 0n,
     });
     return "ok";
   }

@@ -20,6 +20,7 @@ import { abciError } from "../../errors.js";
 import type { StoreAccess } from "../auth.js";
 import { absBig } from "../dtypes.js";
 import { netNotional, type PositionPricing } from "../margin.js";
+import { distributeFillFees } from "../revshare/fill.js";
 import type { SubaccountRef } from "../subaccounts.js";
 import { CLOB_EVENTS, type ClobKeepers, type Engine, quoteQuantums } from "./engine.js";
 import { clobErrors } from "./errors.js";
@@ -239,7 +240,16 @@ export function settleLiquidationFill(
   const coins = [{ denom: USDC_DENOM, amount: absBig(fundDelta) }];
   if (fundDelta > 0n) keepers.bank.sendCoinsFromModuleToModule(ctx, takerPool, fund, coins);
   if (fundDelta < 0n) keepers.bank.sendCoinsFromModuleToModule(ctx, fund, takerPool, coins);
-  engine.moveFee(makerRef, makerFee);
+  distributeFillFees(ctx, keepers, {
+    perpetualId,
+    taker: liquidated.owner,
+    maker: makerRef.owner,
+    takerFee: 0n,
+    makerFee,
+    quoteQuantums: quote,
+    takerRouter: "",
+    makerRouter: maker.orderRouterAddress,
+  });
   keepers.feeTiers.recordFill(ctx, liquidated.owner, makerRef.owner, quote);
   setInfo(ctx, liquidated, {
     ...info,

@@ -5,7 +5,9 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { OrderRouterRevShare } from "./revshare_pb.js";
+import type { MarketMapperRevenueShareParams } from "./params_pb.js";
+import { file_perpx_revshare_v1_params } from "./params_pb.js";
+import type { MarketMapperRevShareDetails, OrderRouterRevShare, UnconditionalRevShareConfig } from "./revshare_pb.js";
 import { file_perpx_revshare_v1_revshare } from "./revshare_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -14,7 +16,121 @@ import type { Message } from "@bufbuild/protobuf";
  */
 let file_perpx_revshare_v1_query$: GenFile | undefined;
 export const file_perpx_revshare_v1_query = (): GenFile =>
-  (file_perpx_revshare_v1_query$ ??= fileDesc("Ch1wZXJweC9yZXZzaGFyZS92MS9xdWVyeS5wcm90bxIRcGVycHgucmV2c2hhcmUudjEiKwoYUXVlcnlPcmRlclJvdXRlclJldlNoYXJlEg8KB2FkZHJlc3MYASABKAkiagogUXVlcnlPcmRlclJvdXRlclJldlNoYXJlUmVzcG9uc2USRgoWb3JkZXJfcm91dGVyX3Jldl9zaGFyZRgBIAEoCzImLnBlcnB4LnJldnNoYXJlLnYxLk9yZGVyUm91dGVyUmV2U2hhcmUygAEKBVF1ZXJ5EncKE09yZGVyUm91dGVyUmV2U2hhcmUSKy5wZXJweC5yZXZzaGFyZS52MS5RdWVyeU9yZGVyUm91dGVyUmV2U2hhcmUaMy5wZXJweC5yZXZzaGFyZS52MS5RdWVyeU9yZGVyUm91dGVyUmV2U2hhcmVSZXNwb25zZWIGcHJvdG8z", [file_perpx_revshare_v1_revshare()]));
+  (file_perpx_revshare_v1_query$ ??= fileDesc("Ch1wZXJweC9yZXZzaGFyZS92MS9xdWVyeS5wcm90bxIRcGVycHgucmV2c2hhcmUudjEiJQojUXVlcnlNYXJrZXRNYXBwZXJSZXZlbnVlU2hhcmVQYXJhbXMicAorUXVlcnlNYXJrZXRNYXBwZXJSZXZlbnVlU2hhcmVQYXJhbXNSZXNwb25zZRJBCgZwYXJhbXMYASABKAsyMS5wZXJweC5yZXZzaGFyZS52MS5NYXJrZXRNYXBwZXJSZXZlbnVlU2hhcmVQYXJhbXMiNQogUXVlcnlNYXJrZXRNYXBwZXJSZXZTaGFyZURldGFpbHMSEQoJbWFya2V0X2lkGAEgASgNImsKKFF1ZXJ5TWFya2V0TWFwcGVyUmV2U2hhcmVEZXRhaWxzUmVzcG9uc2USPwoHZGV0YWlscxgBIAEoCzIuLnBlcnB4LnJldnNoYXJlLnYxLk1hcmtldE1hcHBlclJldlNoYXJlRGV0YWlscyIiCiBRdWVyeVVuY29uZGl0aW9uYWxSZXZTaGFyZUNvbmZpZyJqCihRdWVyeVVuY29uZGl0aW9uYWxSZXZTaGFyZUNvbmZpZ1Jlc3BvbnNlEj4KBmNvbmZpZxgBIAEoCzIuLnBlcnB4LnJldnNoYXJlLnYxLlVuY29uZGl0aW9uYWxSZXZTaGFyZUNvbmZpZyIrChhRdWVyeU9yZGVyUm91dGVyUmV2U2hhcmUSDwoHYWRkcmVzcxgBIAEoCSJqCiBRdWVyeU9yZGVyUm91dGVyUmV2U2hhcmVSZXNwb25zZRJGChZvcmRlcl9yb3V0ZXJfcmV2X3NoYXJlGAEgASgLMiYucGVycHgucmV2c2hhcmUudjEuT3JkZXJSb3V0ZXJSZXZTaGFyZTK/BAoFUXVlcnkSmAEKHk1hcmtldE1hcHBlclJldmVudWVTaGFyZVBhcmFtcxI2LnBlcnB4LnJldnNoYXJlLnYxLlF1ZXJ5TWFya2V0TWFwcGVyUmV2ZW51ZVNoYXJlUGFyYW1zGj4ucGVycHgucmV2c2hhcmUudjEuUXVlcnlNYXJrZXRNYXBwZXJSZXZlbnVlU2hhcmVQYXJhbXNSZXNwb25zZRKPAQobTWFya2V0TWFwcGVyUmV2U2hhcmVEZXRhaWxzEjMucGVycHgucmV2c2hhcmUudjEuUXVlcnlNYXJrZXRNYXBwZXJSZXZTaGFyZURldGFpbHMaOy5wZXJweC5yZXZzaGFyZS52MS5RdWVyeU1hcmtldE1hcHBlclJldlNoYXJlRGV0YWlsc1Jlc3BvbnNlEo8BChtVbmNvbmRpdGlvbmFsUmV2U2hhcmVDb25maWcSMy5wZXJweC5yZXZzaGFyZS52MS5RdWVyeVVuY29uZGl0aW9uYWxSZXZTaGFyZUNvbmZpZxo7LnBlcnB4LnJldnNoYXJlLnYxLlF1ZXJ5VW5jb25kaXRpb25hbFJldlNoYXJlQ29uZmlnUmVzcG9uc2USdwoTT3JkZXJSb3V0ZXJSZXZTaGFyZRIrLnBlcnB4LnJldnNoYXJlLnYxLlF1ZXJ5T3JkZXJSb3V0ZXJSZXZTaGFyZRozLnBlcnB4LnJldnNoYXJlLnYxLlF1ZXJ5T3JkZXJSb3V0ZXJSZXZTaGFyZVJlc3BvbnNlYgZwcm90bzM", [file_perpx_revshare_v1_params(), file_perpx_revshare_v1_revshare()]));
+
+/**
+ * QueryMarketMapperRevenueShareParams asks for the market mapper parameters.
+ *
+ * @generated from message perpx.revshare.v1.QueryMarketMapperRevenueShareParams
+ */
+export type QueryMarketMapperRevenueShareParams = Message<"perpx.revshare.v1.QueryMarketMapperRevenueShareParams"> & {
+};
+
+/**
+ * Describes the message perpx.revshare.v1.QueryMarketMapperRevenueShareParams.
+ * Use `create(QueryMarketMapperRevenueShareParamsSchema)` to create a new message.
+ */
+export const QueryMarketMapperRevenueShareParamsSchema = (): GenMessage<QueryMarketMapperRevenueShareParams> =>
+  messageDesc(file_perpx_revshare_v1_query(), 0);
+
+/**
+ * QueryMarketMapperRevenueShareParamsResponse carries the market mapper parameters.
+ *
+ * @generated from message perpx.revshare.v1.QueryMarketMapperRevenueShareParamsResponse
+ */
+export type QueryMarketMapperRevenueShareParamsResponse = Message<"perpx.revshare.v1.QueryMarketMapperRevenueShareParamsResponse"> & {
+  /**
+   * The parameters.
+   *
+   * @generated from field: perpx.revshare.v1.MarketMapperRevenueShareParams params = 1;
+   */
+  params?: MarketMapperRevenueShareParams | undefined;
+};
+
+/**
+ * Describes the message perpx.revshare.v1.QueryMarketMapperRevenueShareParamsResponse.
+ * Use `create(QueryMarketMapperRevenueShareParamsResponseSchema)` to create a new message.
+ */
+export const QueryMarketMapperRevenueShareParamsResponseSchema = (): GenMessage<QueryMarketMapperRevenueShareParamsResponse> =>
+  messageDesc(file_perpx_revshare_v1_query(), 1);
+
+/**
+ * QueryMarketMapperRevShareDetails selects a market.
+ *
+ * @generated from message perpx.revshare.v1.QueryMarketMapperRevShareDetails
+ */
+export type QueryMarketMapperRevShareDetails = Message<"perpx.revshare.v1.QueryMarketMapperRevShareDetails"> & {
+  /**
+   * The market id.
+   *
+   * @generated from field: uint32 market_id = 1;
+   */
+  marketId: number;
+};
+
+/**
+ * Describes the message perpx.revshare.v1.QueryMarketMapperRevShareDetails.
+ * Use `create(QueryMarketMapperRevShareDetailsSchema)` to create a new message.
+ */
+export const QueryMarketMapperRevShareDetailsSchema = (): GenMessage<QueryMarketMapperRevShareDetails> =>
+  messageDesc(file_perpx_revshare_v1_query(), 2);
+
+/**
+ * QueryMarketMapperRevShareDetailsResponse carries a market's details.
+ *
+ * @generated from message perpx.revshare.v1.QueryMarketMapperRevShareDetailsResponse
+ */
+export type QueryMarketMapperRevShareDetailsResponse = Message<"perpx.revshare.v1.QueryMarketMapperRevShareDetailsResponse"> & {
+  /**
+   * The details.
+   *
+   * @generated from field: perpx.revshare.v1.MarketMapperRevShareDetails details = 1;
+   */
+  details?: MarketMapperRevShareDetails | undefined;
+};
+
+/**
+ * Describes the message perpx.revshare.v1.QueryMarketMapperRevShareDetailsResponse.
+ * Use `create(QueryMarketMapperRevShareDetailsResponseSchema)` to create a new message.
+ */
+export const QueryMarketMapperRevShareDetailsResponseSchema = (): GenMessage<QueryMarketMapperRevShareDetailsResponse> =>
+  messageDesc(file_perpx_revshare_v1_query(), 3);
+
+/**
+ * QueryUnconditionalRevShareConfig asks for the unconditional recipients.
+ *
+ * @generated from message perpx.revshare.v1.QueryUnconditionalRevShareConfig
+ */
+export type QueryUnconditionalRevShareConfig = Message<"perpx.revshare.v1.QueryUnconditionalRevShareConfig"> & {
+};
+
+/**
+ * Describes the message perpx.revshare.v1.QueryUnconditionalRevShareConfig.
+ * Use `create(QueryUnconditionalRevShareConfigSchema)` to create a new message.
+ */
+export const QueryUnconditionalRevShareConfigSchema = (): GenMessage<QueryUnconditionalRevShareConfig> =>
+  messageDesc(file_perpx_revshare_v1_query(), 4);
+
+/**
+ * QueryUnconditionalRevShareConfigResponse carries the unconditional recipients.
+ *
+ * @generated from message perpx.revshare.v1.QueryUnconditionalRevShareConfigResponse
+ */
+export type QueryUnconditionalRevShareConfigResponse = Message<"perpx.revshare.v1.QueryUnconditionalRevShareConfigResponse"> & {
+  /**
+   * The recipients and their shares.
+   *
+   * @generated from field: perpx.revshare.v1.UnconditionalRevShareConfig config = 1;
+   */
+  config?: UnconditionalRevShareConfig | undefined;
+};
+
+/**
+ * Describes the message perpx.revshare.v1.QueryUnconditionalRevShareConfigResponse.
+ * Use `create(QueryUnconditionalRevShareConfigResponseSchema)` to create a new message.
+ */
+export const QueryUnconditionalRevShareConfigResponseSchema = (): GenMessage<QueryUnconditionalRevShareConfigResponse> =>
+  messageDesc(file_perpx_revshare_v1_query(), 5);
 
 /**
  * QueryOrderRouterRevShare selects an order router.
@@ -35,7 +151,7 @@ export type QueryOrderRouterRevShare = Message<"perpx.revshare.v1.QueryOrderRout
  * Use `create(QueryOrderRouterRevShareSchema)` to create a new message.
  */
 export const QueryOrderRouterRevShareSchema = (): GenMessage<QueryOrderRouterRevShare> =>
-  messageDesc(file_perpx_revshare_v1_query(), 0);
+  messageDesc(file_perpx_revshare_v1_query(), 6);
 
 /**
  * QueryOrderRouterRevShareResponse carries the router's share.
@@ -56,7 +172,7 @@ export type QueryOrderRouterRevShareResponse = Message<"perpx.revshare.v1.QueryO
  * Use `create(QueryOrderRouterRevShareResponseSchema)` to create a new message.
  */
 export const QueryOrderRouterRevShareResponseSchema = (): GenMessage<QueryOrderRouterRevShareResponse> =>
-  messageDesc(file_perpx_revshare_v1_query(), 1);
+  messageDesc(file_perpx_revshare_v1_query(), 7);
 
 /**
  * Query serves revenue shares.
@@ -64,6 +180,36 @@ export const QueryOrderRouterRevShareResponseSchema = (): GenMessage<QueryOrderR
  * @generated from service perpx.revshare.v1.Query
  */
 export const Query = (): GenService<{
+  /**
+   * MarketMapperRevenueShareParams returns the market mapper revenue share parameters.
+   *
+   * @generated from rpc perpx.revshare.v1.Query.MarketMapperRevenueShareParams
+   */
+  marketMapperRevenueShareParams: {
+    methodKind: "unary";
+    input: ReturnType<typeof QueryMarketMapperRevenueShareParamsSchema>;
+    output: ReturnType<typeof QueryMarketMapperRevenueShareParamsResponseSchema>;
+  },
+  /**
+   * MarketMapperRevShareDetails returns the market mapper revenue share details of a market.
+   *
+   * @generated from rpc perpx.revshare.v1.Query.MarketMapperRevShareDetails
+   */
+  marketMapperRevShareDetails: {
+    methodKind: "unary";
+    input: ReturnType<typeof QueryMarketMapperRevShareDetailsSchema>;
+    output: ReturnType<typeof QueryMarketMapperRevShareDetailsResponseSchema>;
+  },
+  /**
+   * UnconditionalRevShareConfig returns the unconditional revenue share recipients.
+   *
+   * @generated from rpc perpx.revshare.v1.Query.UnconditionalRevShareConfig
+   */
+  unconditionalRevShareConfig: {
+    methodKind: "unary";
+    input: ReturnType<typeof QueryUnconditionalRevShareConfigSchema>;
+    output: ReturnType<typeof QueryUnconditionalRevShareConfigResponseSchema>;
+  },
   /**
    * OrderRouterRevShare returns an order router's revenue share.
    *

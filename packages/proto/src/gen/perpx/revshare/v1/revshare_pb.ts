@@ -12,7 +12,78 @@ import type { Message } from "@bufbuild/protobuf";
  */
 let file_perpx_revshare_v1_revshare$: GenFile | undefined;
 export const file_perpx_revshare_v1_revshare = (): GenFile =>
-  (file_perpx_revshare_v1_revshare$ ??= fileDesc("CiBwZXJweC9yZXZzaGFyZS92MS9yZXZzaGFyZS5wcm90bxIRcGVycHgucmV2c2hhcmUudjEiOQoTT3JkZXJSb3V0ZXJSZXZTaGFyZRIPCgdhZGRyZXNzGAEgASgJEhEKCXNoYXJlX3BwbRgCIAEoDWIGcHJvdG8z"));
+  (file_perpx_revshare_v1_revshare$ ??= fileDesc("CiBwZXJweC9yZXZzaGFyZS92MS9yZXZzaGFyZS5wcm90bxIRcGVycHgucmV2c2hhcmUudjEiNAobTWFya2V0TWFwcGVyUmV2U2hhcmVEZXRhaWxzEhUKDWV4cGlyYXRpb25fdHMYASABKAQipQEKG1VuY29uZGl0aW9uYWxSZXZTaGFyZUNvbmZpZxJPCgdjb25maWdzGAEgAygLMj4ucGVycHgucmV2c2hhcmUudjEuVW5jb25kaXRpb25hbFJldlNoYXJlQ29uZmlnLlJlY2lwaWVudENvbmZpZxo1Cg9SZWNpcGllbnRDb25maWcSDwoHYWRkcmVzcxgBIAEoCRIRCglzaGFyZV9wcG0YAiABKA0iOQoTT3JkZXJSb3V0ZXJSZXZTaGFyZRIPCgdhZGRyZXNzGAEgASgJEhEKCXNoYXJlX3BwbRgCIAEoDWIGcHJvdG8z"));
+
+/**
+ * MarketMapperRevShareDetails are the market mapper revenue share details of one market.
+ *
+ * @generated from message perpx.revshare.v1.MarketMapperRevShareDetails
+ */
+export type MarketMapperRevShareDetails = Message<"perpx.revshare.v1.MarketMapperRevShareDetails"> & {
+  /**
+   * Unix second at which the market's market mapper revenue share expires.
+   *
+   * @generated from field: uint64 expiration_ts = 1;
+   */
+  expirationTs: bigint;
+};
+
+/**
+ * Describes the message perpx.revshare.v1.MarketMapperRevShareDetails.
+ * Use `create(MarketMapperRevShareDetailsSchema)` to create a new message.
+ */
+export const MarketMapperRevShareDetailsSchema = (): GenMessage<MarketMapperRevShareDetails> =>
+  messageDesc(file_perpx_revshare_v1_revshare(), 0);
+
+/**
+ * UnconditionalRevShareConfig lists the recipients of a share of the net protocol revenue of
+ * every fill.
+ *
+ * @generated from message perpx.revshare.v1.UnconditionalRevShareConfig
+ */
+export type UnconditionalRevShareConfig = Message<"perpx.revshare.v1.UnconditionalRevShareConfig"> & {
+  /**
+   * Configs of the recipients.
+   *
+   * @generated from field: repeated perpx.revshare.v1.UnconditionalRevShareConfig.RecipientConfig configs = 1;
+   */
+  configs: UnconditionalRevShareConfig_RecipientConfig[];
+};
+
+/**
+ * Describes the message perpx.revshare.v1.UnconditionalRevShareConfig.
+ * Use `create(UnconditionalRevShareConfigSchema)` to create a new message.
+ */
+export const UnconditionalRevShareConfigSchema = (): GenMessage<UnconditionalRevShareConfig> =>
+  messageDesc(file_perpx_revshare_v1_revshare(), 1);
+
+/**
+ * RecipientConfig is one recipient and its share.
+ *
+ * @generated from message perpx.revshare.v1.UnconditionalRevShareConfig.RecipientConfig
+ */
+export type UnconditionalRevShareConfig_RecipientConfig = Message<"perpx.revshare.v1.UnconditionalRevShareConfig.RecipientConfig"> & {
+  /**
+   * Bech32 address of the recipient.
+   *
+   * @generated from field: string address = 1;
+   */
+  address: string;
+
+  /**
+   * Share of the net revenue, ppm.
+   *
+   * @generated from field: uint32 share_ppm = 2;
+   */
+  sharePpm: number;
+};
+
+/**
+ * Describes the message perpx.revshare.v1.UnconditionalRevShareConfig.RecipientConfig.
+ * Use `create(UnconditionalRevShareConfig_RecipientConfigSchema)` to create a new message.
+ */
+export const UnconditionalRevShareConfig_RecipientConfigSchema = (): GenMessage<UnconditionalRevShareConfig_RecipientConfig> =>
+  messageDesc(file_perpx_revshare_v1_revshare(), 1, 0);
 
 /**
  * OrderRouterRevShare is the share of the trading fees an order router earns on the fills of the
@@ -41,5 +112,5 @@ export type OrderRouterRevShare = Message<"perpx.revshare.v1.OrderRouterRevShare
  * Use `create(OrderRouterRevShareSchema)` to create a new message.
  */
 export const OrderRouterRevShareSchema = (): GenMessage<OrderRouterRevShare> =>
-  messageDesc(file_perpx_revshare_v1_revshare(), 0);
+  messageDesc(file_perpx_revshare_v1_revshare(), 2);
 

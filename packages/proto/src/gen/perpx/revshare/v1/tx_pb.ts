@@ -5,7 +5,9 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { OrderRouterRevShare } from "./revshare_pb.js";
+import type { MarketMapperRevenueShareParams } from "./params_pb.js";
+import { file_perpx_revshare_v1_params } from "./params_pb.js";
+import type { MarketMapperRevShareDetails, OrderRouterRevShare, UnconditionalRevShareConfig } from "./revshare_pb.js";
 import { file_perpx_revshare_v1_revshare } from "./revshare_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -14,7 +16,144 @@ import type { Message } from "@bufbuild/protobuf";
  */
 let file_perpx_revshare_v1_tx$: GenFile | undefined;
 export const file_perpx_revshare_v1_tx = (): GenFile =>
-  (file_perpx_revshare_v1_tx$ ??= fileDesc("ChpwZXJweC9yZXZzaGFyZS92MS90eC5wcm90bxIRcGVycHgucmV2c2hhcmUudjEidgoZTXNnU2V0T3JkZXJSb3V0ZXJSZXZTaGFyZRIRCglhdXRob3JpdHkYASABKAkSRgoWb3JkZXJfcm91dGVyX3Jldl9zaGFyZRgCIAEoCzImLnBlcnB4LnJldnNoYXJlLnYxLk9yZGVyUm91dGVyUmV2U2hhcmUiIwohTXNnU2V0T3JkZXJSb3V0ZXJSZXZTaGFyZVJlc3BvbnNlMoMBCgNNc2cSfAoWU2V0T3JkZXJSb3V0ZXJSZXZTaGFyZRIsLnBlcnB4LnJldnNoYXJlLnYxLk1zZ1NldE9yZGVyUm91dGVyUmV2U2hhcmUaNC5wZXJweC5yZXZzaGFyZS52MS5Nc2dTZXRPcmRlclJvdXRlclJldlNoYXJlUmVzcG9uc2ViBnByb3RvMw", [file_perpx_revshare_v1_revshare()]));
+  (file_perpx_revshare_v1_tx$ ??= fileDesc("ChpwZXJweC9yZXZzaGFyZS92MS90eC5wcm90bxIRcGVycHgucmV2c2hhcmUudjEidgoeTXNnU2V0TWFya2V0TWFwcGVyUmV2ZW51ZVNoYXJlEhEKCWF1dGhvcml0eRgBIAEoCRJBCgZwYXJhbXMYAiABKAsyMS5wZXJweC5yZXZzaGFyZS52MS5NYXJrZXRNYXBwZXJSZXZlbnVlU2hhcmVQYXJhbXMiKAomTXNnU2V0TWFya2V0TWFwcGVyUmV2ZW51ZVNoYXJlUmVzcG9uc2UikgEKKk1zZ1NldE1hcmtldE1hcHBlclJldlNoYXJlRGV0YWlsc0Zvck1hcmtldBIRCglhdXRob3JpdHkYASABKAkSEQoJbWFya2V0X2lkGAIgASgNEj4KBnBhcmFtcxgDIAEoCzIuLnBlcnB4LnJldnNoYXJlLnYxLk1hcmtldE1hcHBlclJldlNoYXJlRGV0YWlscyI0CjJNc2dTZXRNYXJrZXRNYXBwZXJSZXZTaGFyZURldGFpbHNGb3JNYXJrZXRSZXNwb25zZSJ5CiRNc2dVcGRhdGVVbmNvbmRpdGlvbmFsUmV2U2hhcmVDb25maWcSEQoJYXV0aG9yaXR5GAEgASgJEj4KBmNvbmZpZxgCIAEoCzIuLnBlcnB4LnJldnNoYXJlLnYxLlVuY29uZGl0aW9uYWxSZXZTaGFyZUNvbmZpZyIuCixNc2dVcGRhdGVVbmNvbmRpdGlvbmFsUmV2U2hhcmVDb25maWdSZXNwb25zZSJ2ChlNc2dTZXRPcmRlclJvdXRlclJldlNoYXJlEhEKCWF1dGhvcml0eRgBIAEoCRJGChZvcmRlcl9yb3V0ZXJfcmV2X3NoYXJlGAIgASgLMiYucGVycHgucmV2c2hhcmUudjEuT3JkZXJSb3V0ZXJSZXZTaGFyZSIjCiFNc2dTZXRPcmRlclJvdXRlclJldlNoYXJlUmVzcG9uc2Uy4wQKA01zZxKLAQobU2V0TWFya2V0TWFwcGVyUmV2ZW51ZVNoYXJlEjEucGVycHgucmV2c2hhcmUudjEuTXNnU2V0TWFya2V0TWFwcGVyUmV2ZW51ZVNoYXJlGjkucGVycHgucmV2c2hhcmUudjEuTXNnU2V0TWFya2V0TWFwcGVyUmV2ZW51ZVNoYXJlUmVzcG9uc2USrwEKJ1NldE1hcmtldE1hcHBlclJldlNoYXJlRGV0YWlsc0Zvck1hcmtldBI9LnBlcnB4LnJldnNoYXJlLnYxLk1zZ1NldE1hcmtldE1hcHBlclJldlNoYXJlRGV0YWlsc0Zvck1hcmtldBpFLnBlcnB4LnJldnNoYXJlLnYxLk1zZ1NldE1hcmtldE1hcHBlclJldlNoYXJlRGV0YWlsc0Zvck1hcmtldFJlc3BvbnNlEp0BCiFVcGRhdGVVbmNvbmRpdGlvbmFsUmV2U2hhcmVDb25maWcSNy5wZXJweC5yZXZzaGFyZS52MS5Nc2dVcGRhdGVVbmNvbmRpdGlvbmFsUmV2U2hhcmVDb25maWcaPy5wZXJweC5yZXZzaGFyZS52MS5Nc2dVcGRhdGVVbmNvbmRpdGlvbmFsUmV2U2hhcmVDb25maWdSZXNwb25zZRJ8ChZTZXRPcmRlclJvdXRlclJldlNoYXJlEiwucGVycHgucmV2c2hhcmUudjEuTXNnU2V0T3JkZXJSb3V0ZXJSZXZTaGFyZRo0LnBlcnB4LnJldnNoYXJlLnYxLk1zZ1NldE9yZGVyUm91dGVyUmV2U2hhcmVSZXNwb25zZWIGcHJvdG8z", [file_perpx_revshare_v1_params(), file_perpx_revshare_v1_revshare()]));
+
+/**
+ * MsgSetMarketMapperRevenueShare sets the market mapper revenue share parameters.
+ *
+ * @generated from message perpx.revshare.v1.MsgSetMarketMapperRevenueShare
+ */
+export type MsgSetMarketMapperRevenueShare = Message<"perpx.revshare.v1.MsgSetMarketMapperRevenueShare"> & {
+  /**
+   * The governance authority.
+   *
+   * @generated from field: string authority = 1;
+   */
+  authority: string;
+
+  /**
+   * The parameters.
+   *
+   * @generated from field: perpx.revshare.v1.MarketMapperRevenueShareParams params = 2;
+   */
+  params?: MarketMapperRevenueShareParams | undefined;
+};
+
+/**
+ * Describes the message perpx.revshare.v1.MsgSetMarketMapperRevenueShare.
+ * Use `create(MsgSetMarketMapperRevenueShareSchema)` to create a new message.
+ */
+export const MsgSetMarketMapperRevenueShareSchema = (): GenMessage<MsgSetMarketMapperRevenueShare> =>
+  messageDesc(file_perpx_revshare_v1_tx(), 0);
+
+/**
+ * MsgSetMarketMapperRevenueShareResponse is empty.
+ *
+ * @generated from message perpx.revshare.v1.MsgSetMarketMapperRevenueShareResponse
+ */
+export type MsgSetMarketMapperRevenueShareResponse = Message<"perpx.revshare.v1.MsgSetMarketMapperRevenueShareResponse"> & {
+};
+
+/**
+ * Describes the message perpx.revshare.v1.MsgSetMarketMapperRevenueShareResponse.
+ * Use `create(MsgSetMarketMapperRevenueShareResponseSchema)` to create a new message.
+ */
+export const MsgSetMarketMapperRevenueShareResponseSchema = (): GenMessage<MsgSetMarketMapperRevenueShareResponse> =>
+  messageDesc(file_perpx_revshare_v1_tx(), 1);
+
+/**
+ * MsgSetMarketMapperRevShareDetailsForMarket sets the market mapper revenue share details of a
+ * market (its expiry).
+ *
+ * @generated from message perpx.revshare.v1.MsgSetMarketMapperRevShareDetailsForMarket
+ */
+export type MsgSetMarketMapperRevShareDetailsForMarket = Message<"perpx.revshare.v1.MsgSetMarketMapperRevShareDetailsForMarket"> & {
+  /**
+   * The governance authority.
+   *
+   * @generated from field: string authority = 1;
+   */
+  authority: string;
+
+  /**
+   * The market id.
+   *
+   * @generated from field: uint32 market_id = 2;
+   */
+  marketId: number;
+
+  /**
+   * The details.
+   *
+   * @generated from field: perpx.revshare.v1.MarketMapperRevShareDetails params = 3;
+   */
+  params?: MarketMapperRevShareDetails | undefined;
+};
+
+/**
+ * Describes the message perpx.revshare.v1.MsgSetMarketMapperRevShareDetailsForMarket.
+ * Use `create(MsgSetMarketMapperRevShareDetailsForMarketSchema)` to create a new message.
+ */
+export const MsgSetMarketMapperRevShareDetailsForMarketSchema = (): GenMessage<MsgSetMarketMapperRevShareDetailsForMarket> =>
+  messageDesc(file_perpx_revshare_v1_tx(), 2);
+
+/**
+ * MsgSetMarketMapperRevShareDetailsForMarketResponse is empty.
+ *
+ * @generated from message perpx.revshare.v1.MsgSetMarketMapperRevShareDetailsForMarketResponse
+ */
+export type MsgSetMarketMapperRevShareDetailsForMarketResponse = Message<"perpx.revshare.v1.MsgSetMarketMapperRevShareDetailsForMarketResponse"> & {
+};
+
+/**
+ * Describes the message perpx.revshare.v1.MsgSetMarketMapperRevShareDetailsForMarketResponse.
+ * Use `create(MsgSetMarketMapperRevShareDetailsForMarketResponseSchema)` to create a new message.
+ */
+export const MsgSetMarketMapperRevShareDetailsForMarketResponseSchema = (): GenMessage<MsgSetMarketMapperRevShareDetailsForMarketResponse> =>
+  messageDesc(file_perpx_revshare_v1_tx(), 3);
+
+/**
+ * MsgUpdateUnconditionalRevShareConfig sets the unconditional revenue share recipients.
+ *
+ * @generated from message perpx.revshare.v1.MsgUpdateUnconditionalRevShareConfig
+ */
+export type MsgUpdateUnconditionalRevShareConfig = Message<"perpx.revshare.v1.MsgUpdateUnconditionalRevShareConfig"> & {
+  /**
+   * The governance authority.
+   *
+   * @generated from field: string authority = 1;
+   */
+  authority: string;
+
+  /**
+   * The recipients and their shares.
+   *
+   * @generated from field: perpx.revshare.v1.UnconditionalRevShareConfig config = 2;
+   */
+  config?: UnconditionalRevShareConfig | undefined;
+};
+
+/**
+ * Describes the message perpx.revshare.v1.MsgUpdateUnconditionalRevShareConfig.
+ * Use `create(MsgUpdateUnconditionalRevShareConfigSchema)` to create a new message.
+ */
+export const MsgUpdateUnconditionalRevShareConfigSchema = (): GenMessage<MsgUpdateUnconditionalRevShareConfig> =>
+  messageDesc(file_perpx_revshare_v1_tx(), 4);
+
+/**
+ * MsgUpdateUnconditionalRevShareConfigResponse is empty.
+ *
+ * @generated from message perpx.revshare.v1.MsgUpdateUnconditionalRevShareConfigResponse
+ */
+export type MsgUpdateUnconditionalRevShareConfigResponse = Message<"perpx.revshare.v1.MsgUpdateUnconditionalRevShareConfigResponse"> & {
+};
+
+/**
+ * Describes the message perpx.revshare.v1.MsgUpdateUnconditionalRevShareConfigResponse.
+ * Use `create(MsgUpdateUnconditionalRevShareConfigResponseSchema)` to create a new message.
+ */
+export const MsgUpdateUnconditionalRevShareConfigResponseSchema = (): GenMessage<MsgUpdateUnconditionalRevShareConfigResponse> =>
+  messageDesc(file_perpx_revshare_v1_tx(), 5);
 
 /**
  * MsgSetOrderRouterRevShare sets an order router's revenue share.
@@ -42,7 +181,7 @@ export type MsgSetOrderRouterRevShare = Message<"perpx.revshare.v1.MsgSetOrderRo
  * Use `create(MsgSetOrderRouterRevShareSchema)` to create a new message.
  */
 export const MsgSetOrderRouterRevShareSchema = (): GenMessage<MsgSetOrderRouterRevShare> =>
-  messageDesc(file_perpx_revshare_v1_tx(), 0);
+  messageDesc(file_perpx_revshare_v1_tx(), 6);
 
 /**
  * MsgSetOrderRouterRevShareResponse is empty.
@@ -57,7 +196,7 @@ export type MsgSetOrderRouterRevShareResponse = Message<"perpx.revshare.v1.MsgSe
  * Use `create(MsgSetOrderRouterRevShareResponseSchema)` to create a new message.
  */
 export const MsgSetOrderRouterRevShareResponseSchema = (): GenMessage<MsgSetOrderRouterRevShareResponse> =>
-  messageDesc(file_perpx_revshare_v1_tx(), 1);
+  messageDesc(file_perpx_revshare_v1_tx(), 7);
 
 /**
  * Msg sets revenue shares (governance).
@@ -65,6 +204,36 @@ export const MsgSetOrderRouterRevShareResponseSchema = (): GenMessage<MsgSetOrde
  * @generated from service perpx.revshare.v1.Msg
  */
 export const Msg = (): GenService<{
+  /**
+   * SetMarketMapperRevenueShare sets the market mapper revenue share parameters.
+   *
+   * @generated from rpc perpx.revshare.v1.Msg.SetMarketMapperRevenueShare
+   */
+  setMarketMapperRevenueShare: {
+    methodKind: "unary";
+    input: ReturnType<typeof MsgSetMarketMapperRevenueShareSchema>;
+    output: ReturnType<typeof MsgSetMarketMapperRevenueShareResponseSchema>;
+  },
+  /**
+   * SetMarketMapperRevShareDetailsForMarket sets the market mapper revenue share details of a market.
+   *
+   * @generated from rpc perpx.revshare.v1.Msg.SetMarketMapperRevShareDetailsForMarket
+   */
+  setMarketMapperRevShareDetailsForMarket: {
+    methodKind: "unary";
+    input: ReturnType<typeof MsgSetMarketMapperRevShareDetailsForMarketSchema>;
+    output: ReturnType<typeof MsgSetMarketMapperRevShareDetailsForMarketResponseSchema>;
+  },
+  /**
+   * UpdateUnconditionalRevShareConfig sets the unconditional revenue share recipients.
+   *
+   * @generated from rpc perpx.revshare.v1.Msg.UpdateUnconditionalRevShareConfig
+   */
+  updateUnconditionalRevShareConfig: {
+    methodKind: "unary";
+    input: ReturnType<typeof MsgUpdateUnconditionalRevShareConfigSchema>;
+    output: ReturnType<typeof MsgUpdateUnconditionalRevShareConfigResponseSchema>;
+  },
   /**
    * SetOrderRouterRevShare sets an order router's share of the fees.
    *
