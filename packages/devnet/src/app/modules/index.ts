@@ -27,6 +27,9 @@ import { createPricesModule, PricesKeeper } from "./prices.js";
 import { createRatelimitModule, RatelimitKeeper } from "./ratelimit.js";
 import { createUpgradeModule } from "./records.js";
 import { createRevShareModule, RevShareKeeper } from "./revshare.js";
+import { RewardsKeeper } from "./rewards/keeper.js";
+import { createRewardsModule, rewardsGenesis } from "./rewards/module.js";
+import { createVestModule } from "./rewards/vest.js";
 import { createSendingModule } from "./sending.js";
 import { createSubaccountsModule, SubaccountsKeeper } from "./subaccounts.js";
 import { createWrapModule, WrapKeeper } from "./wrap.js";
@@ -47,6 +50,7 @@ export interface Keepers {
   readonly bridge: BridgeKeeper;
   readonly epochs: EpochsKeeper;
   readonly revshare: RevShareKeeper;
+  readonly rewards: RewardsKeeper;
 }
 
 /** The wired modules: their keepers, the list, and the router over it. */
@@ -77,6 +81,7 @@ export function buildModules(
   const bridge = new BridgeKeeper(auth, bank, ratelimit);
   const epochs = new EpochsKeeper();
   const revshare = new RevShareKeeper(bank);
+  const rewards = new RewardsKeeper({ bank, prices, feeTiers });
   const fundingBook = clobFundingBook({ perpetuals, prices });
   const modules: Module[] = [
     createAuthModule(auth, {
@@ -102,10 +107,12 @@ export function buildModules(
     createRatelimitModule(config, ratelimit),
     createAffiliatesModule(affiliatesGenesis(config)),
     createRevShareModule(revshare),
-    createClobModule({ bank, subaccounts, prices, perpetuals, feeTiers, revshare }, [
+    createClobModule({ bank, subaccounts, prices, perpetuals, feeTiers, revshare, rewards }, [
       ...clobRecords(config.profile),
       ...clobGenesisRecords(config.markets),
     ]),
+    createVestModule(bank),
+    createRewardsModule(rewards, rewardsGenesis(config.rewardsFeeMultiplierPpm)),
     createUpgradeModule(config.upgrades),
   ];
   const keepers: Keepers = {
@@ -123,6 +130,7 @@ export function buildModules(
     bridge,
     epochs,
     revshare,
+    rewards,
   };
   if (extra !== undefined) modules.push(...extra(keepers));
   return { keepers, modules, router: new Router(modules) };

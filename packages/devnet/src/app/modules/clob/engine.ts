@@ -43,7 +43,7 @@ import { ORDER_FLAGS, orderLabel } from "./validate.js";
 /** The keepers the clob uses. */
 export type ClobKeepers = Pick<
   Keepers,
-  "bank" | "subaccounts" | "prices" | "perpetuals" | "feeTiers" | "revshare"
+  "bank" | "subaccounts" | "prices" | "perpetuals" | "feeTiers" | "revshare" | "rewards"
 >;
 
 /** Event types the clob emits (an indexer consumes them). */
@@ -252,6 +252,15 @@ export class Engine {
       makerRouter: maker.orderRouterAddress,
       takerFee,
       makerFee,
+    });
+    // Reward shares come after the rev shares, from what is left of the fees (x/rewards).
+    this.keepers.rewards.addRewardSharesForFill(this.ctx, {
+      taker: ref.owner,
+      maker: makerRef.owner,
+      takerFee,
+      makerFee,
+      fillQuote: quote,
+      revShares: { takerOrderRouter: routerFees.taker, makerOrderRouter: routerFees.maker, netProtocolRevenuePpm: 0 },
     });
     this.keepers.feeTiers.recordFill(this.ctx, ref.owner, makerRef.owner, quote);
     this.ctx.events.emitEvent(CLOB_EVENTS.fill, [

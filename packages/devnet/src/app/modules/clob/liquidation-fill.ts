@@ -240,6 +240,15 @@ export function settleLiquidationFill(
   if (fundDelta > 0n) keepers.bank.sendCoinsFromModuleToModule(ctx, takerPool, fund, coins);
   if (fundDelta < 0n) keepers.bank.sendCoinsFromModuleToModule(ctx, fund, takerPool, coins);
   engine.moveFee(makerRef, makerFee);
+  // As for any fill: a liquidation pays no taker fee, so only the maker can earn reward shares.
+  keepers.rewards.addRewardSharesForFill(ctx, {
+    taker: liquidated.owner,
+    maker: makerRef.owner,
+    takerFee: 0n,
+    makerFee,
+    fillQuote: quote,
+    revShares: { takerOrderRouter: 0n, makerOrderRouter: 0n, netProtocolRevenuePpm: 0 },
+  });
   keepers.feeTiers.recordFill(ctx, liquidated.owner, makerRef.owner, quote);
   setInfo(ctx, liquidated, {
     ...info,
