@@ -23,8 +23,7 @@ import {
   startIndexedChain,
 } from "./support/indexer-chain.js";
 import { RecordingClient } from "./support/indexer-ws.js";
-
-type Loose = Record<string, any>;
+import type { Loose } from "./support/loose.js";
 
 const TREASURY = bech32Of(moduleAddress("rewards_treasury"));
 const VESTER = bech32Of(moduleAddress("rewards_vester"));
@@ -56,7 +55,9 @@ function mulPpm(value: bigint, ppm: bigint): bigint {
 }
 
 /** The fills of a block's proposed operations: each one's fees and notional, from its event. */
-function fillsOf(block: BlockRecord | undefined): Array<{ taker: string; takerFee: bigint; makerFee: bigint; quote: bigint }> {
+function fillsOf(
+  block: BlockRecord | undefined,
+): Array<{ taker: string; takerFee: bigint; makerFee: bigint; quote: bigint }> {
   return (block?.txResults[0]?.events ?? [])
     .filter((e) => e.type === "perpx.clob.order_fill")
     .map((e) => {
@@ -105,7 +106,12 @@ async function lowestMakerFee(chain: IndexedChain): Promise<bigint> {
 /** Alice rests `quantums` of BTC at $65,000 and `taker` buys them: the fill settles in the next block. */
 async function trade(chain: IndexedChain, taker: number, quantums: bigint, clientId: number): Promise<void> {
   await placeShortTerm(chain, 0, { clientId, side: "sell", quantums, subticks: BTC_PRICE_SUBTICKS });
-  await placeShortTerm(chain, taker, { clientId: clientId + 1, side: "buy", quantums, subticks: BTC_PRICE_SUBTICKS });
+  await placeShortTerm(chain, taker, {
+    clientId: clientId + 1,
+    side: "buy",
+    quantums,
+    subticks: BTC_PRICE_SUBTICKS,
+  });
 }
 
 describe("x/rewards with a fee multiplier (startDevnet's rewardsFeeMultiplierPpm)", () => {
@@ -182,17 +188,25 @@ describe("x/rewards with a fee multiplier (startDevnet's rewardsFeeMultiplierPpm
     });
     expect(await indexer(chain, `/v4/historicalBlockTradingRewards/${alice}`)).toEqual({ rewards: [] });
     expect(
-      await indexer(chain, `/v4/historicalBlockTradingRewards/${bob}?startingBeforeOrAtHeight=${block!.height - 1n}`),
+      await indexer(
+        chain,
+        `/v4/historicalBlockTradingRewards/${bob}?startingBeforeOrAtHeight=${block!.height - 1n}`,
+      ),
     ).toEqual({ rewards: [] });
     expect((await indexer(chain, `/v4/addresses/${bob}`)).totalTradingRewards).toBe(amount);
     expect((await indexer(chain, `/v4/addresses/${alice}`)).totalTradingRewards).toBe(humanReadable(0n));
     await vi.waitFor(() => {
-      const frame = socket.ofType("channel_data").find((f) => (f.contents as Loose).tradingReward !== undefined);
+      const frame = socket
+        .ofType("channel_data")
+        .find((f) => (f.contents as Loose).tradingReward !== undefined);
       expect(frame).toMatchObject({
         channel: "v4_subaccounts",
         id: `${bob}/0`,
         version: "3.0.0",
-        contents: { tradingReward: { tradingReward: amount, createdAtHeight: height, createdAt }, blockHeight: height },
+        contents: {
+          tradingReward: { tradingReward: amount, createdAtHeight: height, createdAt },
+          blockHeight: height,
+        },
       });
     });
   });
@@ -220,23 +234,26 @@ describe("x/rewards with a fee multiplier (startDevnet's rewardsFeeMultiplierPpm
     const month = Date.UTC(new Date(day).getUTCFullYear(), new Date(day).getUTCMonth(), 1);
     const starts = { DAILY: day, WEEKLY: monday, MONTHLY: month };
     for (const [period, start] of Object.entries(starts)) {
-      expect(await indexer(chain, `/v4/historicalTradingRewardAggregations/${bob}?period=${period}`)).toEqual({
-        rewards: [
-          {
-            tradingReward,
-            startedAt: new Date(start).toISOString(),
-            startedAtHeight: firstBlockAtOrAfter(start).height.toString(),
-            period,
-          },
-        ],
-      });
+      expect(await indexer(chain, `/v4/historicalTradingRewardAggregations/${bob}?period=${period}`)).toEqual(
+        {
+          rewards: [
+            {
+              tradingReward,
+              startedAt: new Date(start).toISOString(),
+              startedAtHeight: firstBlockAtOrAfter(start).height.toString(),
+              period,
+            },
+          ],
+        },
+      );
     }
     // Past the end of the day: the daily row is closed at the day's end and the last block before it.
     const nextDay = day + DAY_MS;
     app.control.advanceTimeTo(nextDay + 1_000, new Date());
     const [next] = chain.devnet.mine(1);
     expect(next!.time.getTime()).toBeGreaterThanOrEqual(nextDay);
-    const [daily] = (await indexer(chain, `/v4/historicalTradingRewardAggregations/${bob}?period=DAILY`)).rewards;
+    const [daily] = (await indexer(chain, `/v4/historicalTradingRewardAggregations/${bob}?period=DAILY`))
+      .rewards;
     expect(daily).toEqual({
       tradingReward,
       startedAt: new Date(day).toISOString(),
@@ -250,10 +267,19 @@ describe("x/rewards with a fee multiplier (startDevnet's rewardsFeeMultiplierPpm
   it("caps a block's rewards by the treasury and splits them pro rata (governance MsgUpdateParams)", async () => {
     const update = create(rewards.MsgUpdateParamsSchema, {
       authority: GOV_AUTHORITY,
-      params: { treasuryAccount: "rewards_treasury", denom: "uusdc", denomExponent: -6, marketId: 1, feeMultiplierPpm: 1_000_000 },
+      params: {
+        treasuryAccount: "rewards_treasury",
+        denom: "uusdc",
+        denomExponent: -6,
+        marketId: 1,
+        feeMultiplierPpm: 1_000_000,
+      },
     });
     const id = chain.devnet.app.control.submitProposal([
-      { typeUrl: "/perpx.rewards.v1.MsgUpdateParams", value: toBinary(rewards.MsgUpdateParamsSchema, update) },
+      {
+        typeUrl: "/perpx.rewards.v1.MsgUpdateParams",
+        value: toBinary(rewards.MsgUpdateParamsSchema, update),
+      },
     ]);
     chain.devnet.mine(1);
     expect(chain.devnet.app.control.proposal(id)?.status).toBe("passed");
@@ -271,14 +297,17 @@ describe("x/rewards with a fee multiplier (startDevnet's rewardsFeeMultiplierPpm
     const [block] = chain.devnet.mine(1);
     const fills = fillsOf(block);
     const weights = new Map([bob, carl].map((who) => [who, 0n]));
-    for (const fill of fills) weights.set(fill.taker, (weights.get(fill.taker) ?? 0n) + takerWeight(fill, lowest));
+    for (const fill of fills)
+      weights.set(fill.taker, (weights.get(fill.taker) ?? 0n) + takerWeight(fill, lowest));
     const total = [...weights.values()].reduce((a, b) => a + b, 0n);
     const worth = rewardWorth(total, params, price);
     expect(worth).toBeGreaterThan(treasury);
     const expected = new Map([...weights].map(([who, w]) => [who, (treasury * w) / total]));
     expect(await balance(chain, bob, "uusdc")).toBe(before.bob + (expected.get(bob) ?? 0n));
     expect(await balance(chain, carl, "uusdc")).toBe(before.carl + (expected.get(carl) ?? 0n));
-    expect(await balance(chain, TREASURY, "uusdc")).toBe(treasury - (expected.get(bob) ?? 0n) - (expected.get(carl) ?? 0n));
+    expect(await balance(chain, TREASURY, "uusdc")).toBe(
+      treasury - (expected.get(bob) ?? 0n) - (expected.get(carl) ?? 0n),
+    );
     // The reference indexer reads every reward as 18 decimals, whatever the denom.
     const [latest] = (await indexer(chain, `/v4/historicalBlockTradingRewards/${carl}`)).rewards;
     expect(latest).toEqual({
@@ -291,10 +320,19 @@ describe("x/rewards with a fee multiplier (startDevnet's rewardsFeeMultiplierPpm
   it("refuses parameters the chain refuses: a multiplier above 100% fails the proposal (rewards 1002)", async () => {
     const update = create(rewards.MsgUpdateParamsSchema, {
       authority: GOV_AUTHORITY,
-      params: { treasuryAccount: "rewards_treasury", denom: "aperpx", denomExponent: -18, marketId: 1, feeMultiplierPpm: 1_000_001 },
+      params: {
+        treasuryAccount: "rewards_treasury",
+        denom: "aperpx",
+        denomExponent: -18,
+        marketId: 1,
+        feeMultiplierPpm: 1_000_001,
+      },
     });
     const id = chain.devnet.app.control.submitProposal([
-      { typeUrl: "/perpx.rewards.v1.MsgUpdateParams", value: toBinary(rewards.MsgUpdateParamsSchema, update) },
+      {
+        typeUrl: "/perpx.rewards.v1.MsgUpdateParams",
+        value: toBinary(rewards.MsgUpdateParamsSchema, update),
+      },
     ]);
     chain.devnet.mine(1);
     expect(chain.devnet.app.control.proposal(id)).toMatchObject({

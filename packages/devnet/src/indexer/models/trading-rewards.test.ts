@@ -76,8 +76,20 @@ describe("trading rewards model", () => {
     const model = new TradingRewardsModel();
     expect(model.totalOf("a")).toBe("0");
     at(model, 2n, T0, [
-      { kind: "transfer", sender: { owner: "a" }, recipient: { owner: "a", number: 0 }, assetId: 0, quantums: 1n },
-      { kind: "transfer", sender: { owner: "c", number: 0 }, recipient: { owner: "d", number: 1 }, assetId: 0, quantums: 1n },
+      {
+        kind: "transfer",
+        sender: { owner: "a" },
+        recipient: { owner: "a", number: 0 },
+        assetId: 0,
+        quantums: 1n,
+      },
+      {
+        kind: "transfer",
+        sender: { owner: "c", number: 0 },
+        recipient: { owner: "d", number: 1 },
+        assetId: 0,
+        quantums: 1n,
+      },
     ]);
     expect(model.totalOf("a")).toBe("0.000000000000000000");
     expect(model.totalOf("c")).toBe("0");

@@ -75,7 +75,8 @@ function rewardAggregations(checks: RequestChecks, indexer: Indexer) {
   const rewards = indexer.rewards
     .aggregationsOf(address, period as RewardPeriod)
     .filter(
-      (a) => (time === undefined || a.startedAt <= time) && (height === undefined || a.startedAtHeight <= height),
+      (a) =>
+        (time === undefined || a.startedAt <= time) && (height === undefined || a.startedAtHeight <= height),
     )
     .slice(0, limit)
     .map((a) => ({

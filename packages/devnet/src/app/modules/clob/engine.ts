@@ -260,7 +260,11 @@ export class Engine {
       takerFee,
       makerFee,
       fillQuote: quote,
-      revShares: { takerOrderRouter: routerFees.taker, makerOrderRouter: routerFees.maker, netProtocolRevenuePpm: 0 },
+      revShares: {
+        takerOrderRouter: routerFees.taker,
+        makerOrderRouter: routerFees.maker,
+        netProtocolRevenuePpm: 0,
+      },
     });
     this.keepers.feeTiers.recordFill(this.ctx, ref.owner, makerRef.owner, quote);
     this.ctx.events.emitEvent(CLOB_EVENTS.fill, [

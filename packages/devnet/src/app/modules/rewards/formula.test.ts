@@ -24,7 +24,9 @@ describe("x/rewards formula", () => {
   it("drops the affiliate cut from $50M of 30-day taker volume", () => {
     const whale = { ...FILL, takerVolume30d: 50_000_000_000_000n };
     expect(rewardWeights(whale, NO_SHARES, -110).taker).toBe(253_500n);
-    expect(rewardWeights({ ...whale, takerVolume30d: 49_999_999_999_999n }, NO_SHARES, -110).taker).toBe(91_000n);
+    expect(rewardWeights({ ...whale, takerVolume30d: 49_999_999_999_999n }, NO_SHARES, -110).taker).toBe(
+      91_000n,
+    );
   });
 
   it("takes the order routers' shares off each side, then keeps the share left after net-revenue shares", () => {
@@ -36,15 +38,30 @@ describe("x/rewards formula", () => {
   });
 
   it("converts weight to reward tokens at the oracle price, down to a whole unit", () => {
-    const aperpx = { feeMultiplierPpm: 990_000, denomExponent: -18, price: 3_200_000_000n, priceExponent: -6 };
+    const aperpx = {
+      feeMultiplierPpm: 990_000,
+      denomExponent: -18,
+      price: 3_200_000_000n,
+      priceExponent: -6,
+    };
     // 91,000 × 0.99 quote quantums = $0.09009, at $3,200: 0.0000281531... tokens.
     expect(rewardTokens(91_000n, aperpx)).toBe(28_153_125_000_000n);
-    const uusdc = { feeMultiplierPpm: 1_000_000, denomExponent: -6, price: 3_200_000_000n, priceExponent: -6 };
+    const uusdc = {
+      feeMultiplierPpm: 1_000_000,
+      denomExponent: -6,
+      price: 3_200_000_000n,
+      priceExponent: -6,
+    };
     expect(rewardTokens(91_000n, uusdc)).toBe(28n);
     // A positive exponent divides: a price of 3 × 10^20 dollars per whole unit.
-    expect(rewardTokens(10n ** 30n, { feeMultiplierPpm: 1_000_000, denomExponent: 0, price: 3n, priceExponent: 20 })).toBe(
-      3333n,
-    );
+    expect(
+      rewardTokens(10n ** 30n, {
+        feeMultiplierPpm: 1_000_000,
+        denomExponent: 0,
+        price: 3n,
+        priceExponent: 20,
+      }),
+    ).toBe(3333n);
     expect(rewardTokens(91_000n, { ...aperpx, price: 0n })).toBe(0n);
     expect(rewardTokens(91_000n, { ...aperpx, feeMultiplierPpm: 0 })).toBe(0n);
   });

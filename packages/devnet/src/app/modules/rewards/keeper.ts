@@ -84,7 +84,8 @@ export class RewardsKeeper {
     const takerAddress = accAddressBytes(fill.taker);
     const nowMs = ctx.block.timeMs;
     const takerVolume30d =
-      this.deps.feeTiers.volume30d(ctx, takerAddress, nowMs) - sumRing(ctx, makerRingKey(takerAddress), nowMs);
+      this.deps.feeTiers.volume30d(ctx, takerAddress, nowMs) -
+      sumRing(ctx, makerRingKey(takerAddress), nowMs);
     const weights = rewardWeights({ ...fill, takerVolume30d }, fill.revShares, lowestMakerFee);
     this.addShare(ctx, fill.taker, weights.taker);
     this.addShare(ctx, fill.maker, weights.maker);
@@ -95,8 +96,12 @@ export class RewardsKeeper {
     const store = ctx.store(REWARDS);
     const key = `shares/${address}`;
     const bytes = store.get(key);
-    const before = bytes === undefined ? 0n : decodeSerializableInt(fromBinary(rewards.RewardShareSchema, bytes).weight);
-    const share = create(rewards.RewardShareSchema, { address, weight: encodeSerializableInt(before + weight) });
+    const before =
+      bytes === undefined ? 0n : decodeSerializableInt(fromBinary(rewards.RewardShareSchema, bytes).weight);
+    const share = create(rewards.RewardShareSchema, {
+      address,
+      weight: encodeSerializableInt(before + weight),
+    });
     store.set(key, toBinary(rewards.RewardShareSchema, share));
   }
 
@@ -125,6 +130,7 @@ export class RewardsKeeper {
       priceExponent: price.exponent,
     });
     const treasury = this.deps.bank.balance(ctx, moduleAddress(REWARDS_TREASURY), params.denom);
+    // biome-ignore lint/complexity/useMathMinMax: bigints (Math.min takes numbers)
     const tokens = worth < treasury ? worth : treasury;
     if (tokens === 0n) return;
     const paid: Array<{ owner: string; amount: bigint }> = [];

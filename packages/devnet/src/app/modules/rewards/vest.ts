@@ -107,7 +107,12 @@ export function createVestModule(bank: BankKeeper): Module {
       const previousMs = previous === undefined ? undefined : decodeU64(previous);
       for (const entry of entries) {
         const vester = moduleAddress(entry.vesterAccount);
-        const amount = vestAmount(entry, bank.balance(ctx, vester, entry.denom), ctx.block.timeMs, previousMs);
+        const amount = vestAmount(
+          entry,
+          bank.balance(ctx, vester, entry.denom),
+          ctx.block.timeMs,
+          previousMs,
+        );
         if (amount > 0n) {
           bank.sendCoinsFromModuleToModule(ctx, entry.vesterAccount, entry.treasuryAccount, [
             { denom: entry.denom, amount },
