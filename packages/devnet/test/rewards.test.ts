@@ -8,7 +8,7 @@
  */
 import { create, toBinary } from "@bufbuild/protobuf";
 import { rewards } from "@perpx/proto";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bech32Of, moduleAddress } from "../src/app/addresses.js";
 import type { BlockRecord } from "../src/app/contract.js";
 import { GOV_AUTHORITY } from "../src/app/governance.js";
@@ -195,19 +195,17 @@ describe("x/rewards with a fee multiplier (startDevnet's rewardsFeeMultiplierPpm
     ).toEqual({ rewards: [] });
     expect((await indexer(chain, `/v4/addresses/${bob}`)).totalTradingRewards).toBe(amount);
     expect((await indexer(chain, `/v4/addresses/${alice}`)).totalTradingRewards).toBe(humanReadable(0n));
-    await vi.waitFor(() => {
-      const frame = socket
-        .ofType("channel_data")
-        .find((f) => (f.contents as Loose).tradingReward !== undefined);
-      expect(frame).toMatchObject({
-        channel: "v4_subaccounts",
-        id: `${bob}/0`,
-        version: "3.0.0",
-        contents: {
-          tradingReward: { tradingReward: amount, createdAtHeight: height, createdAt },
-          blockHeight: height,
-        },
-      });
+    const rewardFrame = () =>
+      socket.ofType("channel_data").find((f) => (f.contents as Loose).tradingReward !== undefined);
+    await expect.poll(rewardFrame, { timeout: 10_000 }).toBeDefined();
+    expect(rewardFrame()).toMatchObject({
+      channel: "v4_subaccounts",
+      id: `${bob}/0`,
+      version: "3.0.0",
+      contents: {
+        tradingReward: { tradingReward: amount, createdAtHeight: height, createdAt },
+        blockHeight: height,
+      },
     });
   });
 

@@ -14,6 +14,7 @@ import { decodeSerializableInt, encodeSerializableInt, rewards } from "@perpx/pr
 import { accAddressBytes, moduleAddress } from "../../addresses.js";
 import { isAbciError } from "../../errors.js";
 import type { Context } from "../../module.js";
+import { fromBinaryCached } from "../../proto-cache.js";
 import type { StoreAccess } from "../auth.js";
 import type { BankKeeper } from "../bank.js";
 import type { FeeTiersKeeper } from "../feetiers.js";
@@ -65,7 +66,7 @@ export class RewardsKeeper {
   /** The parameters (the reference's until genesis writes them). */
   params(ctx: StoreAccess): rewards.Params {
     const bytes = ctx.store(REWARDS).get("params");
-    return bytes === undefined ? referenceRewardParams() : fromBinary(rewards.ParamsSchema, bytes);
+    return bytes === undefined ? referenceRewardParams() : fromBinaryCached(rewards.ParamsSchema, bytes);
   }
 
   /** Stores the parameters (validated by the caller). */
