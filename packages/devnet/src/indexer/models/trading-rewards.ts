@@ -68,7 +68,8 @@ export function rewardAmount(units: bigint): string {
  * @returns the period's first instant, unix milliseconds.
  * @example
  * ```ts
- * const t = Date.parse("2026-11-28T08:30:00Z"); // a Saturday
+ * // 2026-11-28 is a Saturday.
+ * const t = Date.parse("2026-11-28T08:30:00Z");
  * new Date(periodStart("DAILY", t)).toISOString(); // "2026-11-28T00:00:00.000Z"
  * new Date(periodStart("WEEKLY", t)).toISOString(); // "2026-11-23T00:00:00.000Z"
  * new Date(periodStart("MONTHLY", t)).toISOString(); // "2026-11-01T00:00:00.000Z"

@@ -30,6 +30,13 @@ export const REWARDS_TREASURY = "rewards_treasury";
 /**
  * The reference genesis's parameters (`sample_pregenesis.json`: the native token priced by market
  * 1, multiplier 0, so nothing is paid), with the devnet's native denom.
+ *
+ * @returns the parameters.
+ * @example
+ * ```ts
+ * referenceRewardParams().denom; // "aperpx"
+ * referenceRewardParams().feeMultiplierPpm; // 0
+ * ```
  */
 export function referenceRewardParams(): rewards.Params {
   return create(rewards.ParamsSchema, {
