@@ -100,6 +100,7 @@ export {
   type SetOrderRouterRevShareParams,
   setOrderRouterRevShareMsg,
 } from "./operator/governance/revshare.js";
+export { type UpdateRewardParamsParams, updateRewardParamsMsg } from "./operator/governance/rewards.js";
 export {
   parseReleaseChecksum,
   type ReleaseVerification,
