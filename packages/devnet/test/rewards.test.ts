@@ -123,6 +123,9 @@ describe("x/rewards with a fee multiplier (startDevnet's rewardsFeeMultiplierPpm
 
   beforeAll(async () => {
     chain = await startIndexedChain({ rewardsFeeMultiplierPpm: 990_000 });
+    // Noon UTC tomorrow: the test's minutes never straddle a day's end by chance.
+    const noon = (Math.floor(Date.now() / DAY_MS) + 1) * DAY_MS + DAY_MS / 2;
+    chain.devnet.app.control.advanceTimeTo(noon, new Date());
     [alice, bob, carl] = chain.signers.map((s) => s.address) as [string, string, string];
     for (const [i, address] of [alice, bob, carl].entries()) {
       await deliver(chain, i, [depositMsg(address, 100_000_000_000n)]);

@@ -60,9 +60,9 @@ import {
   updateLiquidationsConfigMsg,
   updateMarketParamMsg,
   updatePerpetualFeeParamsMsg,
-  updateRewardParamsMsg,
   updatePerpetualParamsMsg,
   updatePerpetualsModuleParamsMsg,
+  updateRewardParamsMsg,
 } from "../src/operator.js";
 import { useDevnet } from "./support.js";
 
