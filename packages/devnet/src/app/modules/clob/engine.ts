@@ -253,19 +253,6 @@ export class Engine {
       takerFee,
       makerFee,
     });
-    // Reward shares come after the rev shares, from what is left of the fees (x/rewards).
-    this.keepers.rewards.addRewardSharesForFill(this.ctx, {
-      taker: ref.owner,
-      maker: makerRef.owner,
-      takerFee,
-      makerFee,
-      fillQuote: quote,
-      revShares: {
-        takerOrderRouter: routerFees.taker,
-        makerOrderRouter: routerFees.maker,
-        netProtocolRevenuePpm: 0,
-      },
-    });
     this.keepers.feeTiers.recordFill(this.ctx, ref.owner, makerRef.owner, quote);
     this.ctx.events.emitEvent(CLOB_EVENTS.fill, [
       ["clob_pair_id", String(pair.id)],
@@ -289,6 +276,19 @@ export class Engine {
       ["taker_order_router_fee_quantums", routerFees.taker.toString()],
       ["maker_order_router_fee_quantums", routerFees.maker.toString()],
     ]);
+    // Reward shares come after the rev shares, from what is left of the fees (x/rewards).
+    this.keepers.rewards.addRewardSharesForFill(this.ctx, {
+      taker: ref.owner,
+      maker: makerRef.owner,
+      takerFee,
+      makerFee,
+      fillQuote: quote,
+      revShares: {
+        takerOrderRouter: routerFees.taker,
+        makerOrderRouter: routerFees.maker,
+        netProtocolRevenuePpm: 0,
+      },
+    });
     this.ctx.events.indexer({
       kind: "order_fill",
       clobPairId: pair.id,

@@ -240,6 +240,12 @@ export function settleLiquidationFill(
   if (fundDelta > 0n) keepers.bank.sendCoinsFromModuleToModule(ctx, takerPool, fund, coins);
   if (fundDelta < 0n) keepers.bank.sendCoinsFromModuleToModule(ctx, fund, takerPool, coins);
   engine.moveFee(makerRef, makerFee);
+  keepers.feeTiers.recordFill(ctx, liquidated.owner, makerRef.owner, quote);
+  setInfo(ctx, liquidated, {
+    ...info,
+    notionalLiquidated: info.notionalLiquidated + notional,
+    insuranceLost: info.insuranceLost + (fundDelta < 0n ? -fundDelta : 0n),
+  });
   // As for any fill: a liquidation pays no taker fee, so only the maker can earn reward shares.
   keepers.rewards.addRewardSharesForFill(ctx, {
     taker: liquidated.owner,
@@ -248,12 +254,6 @@ export function settleLiquidationFill(
     makerFee,
     fillQuote: quote,
     revShares: { takerOrderRouter: 0n, makerOrderRouter: 0n, netProtocolRevenuePpm: 0 },
-  });
-  keepers.feeTiers.recordFill(ctx, liquidated.owner, makerRef.owner, quote);
-  setInfo(ctx, liquidated, {
-    ...info,
-    notionalLiquidated: info.notionalLiquidated + notional,
-    insuranceLost: info.insuranceLost + (fundDelta < 0n ? -fundDelta : 0n),
   });
   const taker = liquidationAsOrder(order);
   ctx.events.emitEvent(CLOB_EVENTS.fill, [
