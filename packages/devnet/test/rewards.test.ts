@@ -363,13 +363,30 @@ describe("x/rewards at the reference genesis (multiplier 0)", () => {
   });
 
   it("has the reference's params and pays nothing: no balance moves, the routes stay empty", async () => {
-    expect((await rest(chain, "/perpx/rewards/v1/params")).params).toEqual({
+    const reference = {
       treasury_account: "rewards_treasury",
       denom: "aperpx",
       denom_exponent: -18,
       market_id: 1,
       fee_multiplier_ppm: 0,
-    });
+    };
+    expect((await rest(chain, "/perpx/rewards/v1/params")).params).toEqual(reference);
+    const genesis = (await (await fetch(`${chain.devnet.endpoints.nodeRpc}/genesis`)).json()) as Loose;
+    const state = genesis.result.genesis.app_state;
+    expect(state.rewards).toEqual({ params: reference });
+    expect(state.vest.vest_entries).toEqual(
+      ["community", "rewards"].map((name) => ({
+        vester_account: `${name}_vester`,
+        treasury_account: `${name}_treasury`,
+        denom: "aperpx",
+        start_time: "2001-01-01T00:00:00Z",
+        end_time: "2050-01-01T00:00:00Z",
+      })),
+    );
+    // testing/genesis.sh funds the rewards vester with 200,000,000 tokens.
+    expect(state.bank.balances.find((b: Loose) => b.address === VESTER)?.coins).toEqual([
+      { denom: "aperpx", amount: (200_000_000n * 10n ** 18n).toString() },
+    ]);
     const before = await balance(chain, bob, "aperpx");
     await trade(chain, 1, 100_000_000n, 10);
     const [block] = chain.devnet.mine(1);
