@@ -241,7 +241,7 @@ export interface StartDevnetOptions {
    */
   fundedSubaccounts?: number;
   /**
-   * x/rewards' `fee_multiplier_ppm` at genesis (`--rewards-fee-multiplier-ppm`), 0 to 1,000,000:
+   * x/rewards' `fee_multiplier_ppm` at genesis, 0 to 1,000,000:
    * the share of trading fees paid back in PERPX each block, from the rewards treasury, at the
    * ETH-USD oracle price (the reference genesis's market 1). Governance (`MsgUpdateParams`) can
    * change it later. A resumed `stateDir` keeps its own. @default 0 (the reference genesis's:
