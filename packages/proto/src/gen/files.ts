@@ -81,6 +81,10 @@ import { file_perpx_ratelimit_v1_withdrawal } from "./perpx/ratelimit/v1/withdra
 import { file_perpx_revshare_v1_query } from "./perpx/revshare/v1/query_pb.js";
 import { file_perpx_revshare_v1_revshare } from "./perpx/revshare/v1/revshare_pb.js";
 import { file_perpx_revshare_v1_tx } from "./perpx/revshare/v1/tx_pb.js";
+import { file_perpx_rewards_v1_params } from "./perpx/rewards/v1/params_pb.js";
+import { file_perpx_rewards_v1_query } from "./perpx/rewards/v1/query_pb.js";
+import { file_perpx_rewards_v1_reward_share } from "./perpx/rewards/v1/reward_share_pb.js";
+import { file_perpx_rewards_v1_tx } from "./perpx/rewards/v1/tx_pb.js";
 import { file_perpx_sending_v1_transfer } from "./perpx/sending/v1/transfer_pb.js";
 import { file_perpx_sending_v1_tx } from "./perpx/sending/v1/tx_pb.js";
 import { file_perpx_subaccounts_v1_query } from "./perpx/subaccounts/v1/query_pb.js";
@@ -178,6 +182,10 @@ export const files: readonly (() => GenFile)[] = [
   file_perpx_revshare_v1_query,
   file_perpx_revshare_v1_revshare,
   file_perpx_revshare_v1_tx,
+  file_perpx_rewards_v1_params,
+  file_perpx_rewards_v1_query,
+  file_perpx_rewards_v1_reward_share,
+  file_perpx_rewards_v1_tx,
   file_perpx_sending_v1_transfer,
   file_perpx_sending_v1_tx,
   file_perpx_subaccounts_v1_query,
@@ -227,14 +235,15 @@ export const filesOfPackage: ReadonlyMap<string, readonly number[]> = /*@__PURE_
   ["perpx.prices.v1", [67, 68, 69]],
   ["perpx.ratelimit.v1", [70, 71, 72, 73, 74, 75]],
   ["perpx.revshare.v1", [76, 77, 78]],
-  ["perpx.sending.v1", [79, 80]],
-  ["perpx.subaccounts.v1", [81, 82]],
-  ["perpx.wrap.v1", [83, 84, 85]],
-  ["tendermint.abci", [86]],
-  ["tendermint.crypto", [87]],
-  ["tendermint.p2p", [88]],
-  ["tendermint.types", [89, 90, 91, 92]],
-  ["tendermint.version", [93]],
+  ["perpx.rewards.v1", [79, 80, 81, 82]],
+  ["perpx.sending.v1", [83, 84]],
+  ["perpx.subaccounts.v1", [85, 86]],
+  ["perpx.wrap.v1", [87, 88, 89]],
+  ["tendermint.abci", [90]],
+  ["tendermint.crypto", [91]],
+  ["tendermint.p2p", [92]],
+  ["tendermint.types", [93, 94, 95, 96]],
+  ["tendermint.version", [97]],
 ]);
 
 /** The type URL of the request of every rpc of every `service Msg`, sorted. */
@@ -284,6 +293,7 @@ export const msgRequestTypeUrls: readonly TypeUrl[] = [
   "/perpx.ratelimit.v1.MsgSetAssetWithdrawalConfig",
   "/perpx.ratelimit.v1.MsgSetLimitParams",
   "/perpx.revshare.v1.MsgSetOrderRouterRevShare",
+  "/perpx.rewards.v1.MsgUpdateParams",
   "/perpx.sending.v1.MsgCreateTransfer",
   "/perpx.sending.v1.MsgDepositToSubaccount",
   "/perpx.sending.v1.MsgSendFromAccountToAccount",
