@@ -240,6 +240,14 @@ export interface StartDevnetOptions {
    * @default 0
    */
   fundedSubaccounts?: number;
+  /**
+   * x/rewards' `fee_multiplier_ppm` at genesis, 0 to 1,000,000:
+   * the share of trading fees paid back in PERPX each block, from the rewards treasury, at the
+   * ETH-USD oracle price (the reference genesis's market 1). Governance (`MsgUpdateParams`) can
+   * change it later. A resumed `stateDir` keeps its own. @default 0 (the reference genesis's:
+   * no rewards)
+   */
+  rewardsFeeMultiplierPpm?: number;
   /** Called with errors that happen in the background (block production, persistence). */
   onError?: (error: unknown) => void;
   /** Extra control routes (later features register theirs here). */
@@ -393,6 +401,18 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     );
   }
 
+  const rewardsFeeMultiplierPpm = options.rewardsFeeMultiplierPpm ?? 0;
+  if (
+    !Number.isInteger(rewardsFeeMultiplierPpm) ||
+    rewardsFeeMultiplierPpm < 0 ||
+    rewardsFeeMultiplierPpm > 1_000_000
+  ) {
+    throw new DevnetError(
+      "out-of-range",
+      `rewardsFeeMultiplierPpm must be an integer from 0 to 1000000, got ${rewardsFeeMultiplierPpm}`,
+    );
+  }
+
   const store =
     stateDir === undefined ? undefined : StateDirectory.open(stateDir, { keepRecent: pruning.keepRecent });
   const state = store?.resumed;
@@ -406,6 +426,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
       pruning,
       markets,
       fundedSubaccounts,
+      rewardsFeeMultiplierPpm,
       ...(state === undefined ? {} : { state }),
       ...(store === undefined ? {} : { archive: store }),
     });

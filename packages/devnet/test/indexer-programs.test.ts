@@ -1,6 +1,7 @@
 /**
- * The indexer's routes for programs the devnet's chain does not run (trading rewards, vaults):
- * the reference's answers for a chain with no such data, after its validation, over REST.
+ * The indexer's routes for trading rewards at the reference genesis (a zero multiplier: nothing is
+ * paid) and for the vaults the devnet's chain does not run: the reference's answers for a chain
+ * with no such data, after its validation, over REST. Rewards that are paid: `rewards.test.ts`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -27,7 +28,7 @@ afterAll(async () => {
 const PERIOD_MESSAGE =
   "period must be a valid Trading Reward Aggregation Period, one of DAILY,WEEKLY,MONTHLY";
 
-describe("indexer REST: rewards and vaults on a chain without them", () => {
+describe("indexer REST: rewards and vaults on a chain that pays none", () => {
   it("lists no trading rewards, and refuses bad parameters with the reference's entries", async () => {
     for (const path of [
       `/v4/historicalBlockTradingRewards/${alice}?limit=5`,

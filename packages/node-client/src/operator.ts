@@ -106,6 +106,7 @@ export {
   type UpdateUnconditionalRevShareConfigParams,
   updateUnconditionalRevShareConfigMsg,
 } from "./operator/governance/revshare.js";
+export { type UpdateRewardParamsParams, updateRewardParamsMsg } from "./operator/governance/rewards.js";
 export {
   parseReleaseChecksum,
   type ReleaseVerification,

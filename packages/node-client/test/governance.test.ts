@@ -65,6 +65,7 @@ import {
   updatePerpetualParamsMsg,
   updatePerpetualsModuleParamsMsg,
   updateUnconditionalRevShareConfigMsg,
+  updateRewardParamsMsg,
 } from "../src/operator.js";
 import { useDevnet } from "./support.js";
 
@@ -263,6 +264,14 @@ const SAMPLES: Record<string, () => TxMessage> = {
     setMarketMapperRevShareDetailsForMarketMsg({ marketId: 0, expiresAt: new Date("2030-01-01T00:00:00Z") }),
   "/perpx.revshare.v1.MsgUpdateUnconditionalRevShareConfig": () =>
     updateUnconditionalRevShareConfigMsg({ recipients: [{ address: B, sharePpm: 50_000 }] }),
+  "/perpx.rewards.v1.MsgUpdateParams": () =>
+    updateRewardParamsMsg({
+      treasuryAccount: "rewards_treasury",
+      denom: "aperpx",
+      denomExponent: -18,
+      marketId: 2,
+      feeMultiplierPpm: 0,
+    }),
   "/perpx.ratelimit.v1.MsgSetLimitParams": () =>
     setLimitParamsMsg({
       denom: "ugov",
@@ -435,6 +444,7 @@ describe("governance messages through devnet proposals", () => {
       SAMPLES["/perpx.ratelimit.v1.MsgSetLimitParams"]!(),
       SAMPLES["/perpx.ratelimit.v1.MsgSetAssetWithdrawalConfig"]!(),
       SAMPLES["/perpx.ratelimit.v1.MsgSetAssetChainDailyLimit"]!(),
+      SAMPLES["/perpx.rewards.v1.MsgUpdateParams"]!(),
     ];
     for (const message of messages) await passes([message]);
     expect((await net.client.getPerpetualsParams()).minNumVotesPerSample).toBe(15);
@@ -445,6 +455,8 @@ describe("governance messages through devnet proposals", () => {
     expect((await net.client.getAccountplusParams()).isSmartAccountActive).toBe(false);
     expect(await net.client.getBridgeSafetyParams()).toMatchObject({ isDisabled: true, delayBlocks: 7 });
     expect((await net.client.getLimitParams()).map((p) => p.denom)).toContain("ugov");
+    const rewardParams = await fetch(`${net.devnet.endpoints.nodeRest}/perpx/rewards/v1/params`);
+    expect(((await rewardParams.json()) as { params: { market_id: number } }).params.market_id).toBe(2);
     await passes([setSmartAccountActiveMsg({ active: true })]);
   });
 

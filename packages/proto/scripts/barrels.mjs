@@ -50,6 +50,7 @@ export const NAMESPACES = {
   "perpx.prices.v1": "prices",
   "perpx.ratelimit.v1": "ratelimit",
   "perpx.revshare.v1": "revshare",
+  "perpx.rewards.v1": "rewards",
   "perpx.sending.v1": "sending",
   "perpx.subaccounts.v1": "subaccounts",
   "perpx.wrap.v1": "wrap",

@@ -169,6 +169,7 @@ describe("namespaces", () => {
       "affiliates",
       "epochs",
       "revshare",
+      "rewards",
     ]) {
       expect(NAMESPACES[`perpx.${m}.v1`]).toBe(m);
     }

@@ -121,6 +121,7 @@ describe("isSerializableIntField", () => {
       "perpx.ratelimit.v1.DenomCapacity.capacity_list",
       "perpx.ratelimit.v1.Limiter.baseline_minimum",
       "perpx.ratelimit.v1.LimiterCapacity.capacity",
+      "perpx.rewards.v1.RewardShare.weight",
       "perpx.subaccounts.v1.AssetPosition.quantums",
       "perpx.subaccounts.v1.PerpetualPosition.funding_index",
       "perpx.subaccounts.v1.PerpetualPosition.quantums",

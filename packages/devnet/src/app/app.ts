@@ -116,6 +116,9 @@ export class ChainApplication implements PersistentChainApp {
             ...(options.fundedSubaccounts === undefined
               ? {}
               : { fundedSubaccounts: options.fundedSubaccounts }),
+            ...(options.rewardsFeeMultiplierPpm === undefined
+              ? {}
+              : { rewardsFeeMultiplierPpm: options.rewardsFeeMultiplierPpm }),
           }
         : {},
     );

@@ -625,6 +625,11 @@ export interface ChainAppOptions {
    * their index (`fundedSubaccountKey(i)`). Ignored when resuming from `state`. @default 0
    */
   fundedSubaccounts?: number;
+  /**
+   * x/rewards' `fee_multiplier_ppm` at genesis, 0 to 1,000,000 (the share of trading fees paid
+   * back in reward tokens). Ignored when resuming from `state`. @default 0 (the reference genesis's)
+   */
+  rewardsFeeMultiplierPpm?: number;
 }
 
 /**

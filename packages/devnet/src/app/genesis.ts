@@ -83,14 +83,18 @@ export interface ChainConfig {
    * follow `accounts` at genesis.
    */
   readonly fundedSubaccounts: readonly string[];
+  /** x/rewards' fee multiplier at genesis (ppm); undefined keeps the reference's 0. */
+  readonly rewardsFeeMultiplierPpm?: number;
 }
 
-/** The size of a chain at genesis (see `ChainAppOptions`). */
+/** The size of a chain at genesis, and its reward multiplier (see `ChainAppOptions`). */
 export interface GenesisScale {
   /** Markets, the three defaults included. @default 3 */
   readonly markets?: number;
   /** Funded subaccounts besides the test accounts. @default 0 */
   readonly fundedSubaccounts?: number;
+  /** x/rewards' `fee_multiplier_ppm`. @default 0 (the reference genesis's) */
+  readonly rewardsFeeMultiplierPpm?: number;
 }
 
 /** The seed of the generated markets (the first 8 bytes of SHA-256 of a label). */
@@ -204,6 +208,9 @@ export function chainConfig(
     bridgeChains: bridgeChainsOf(profile),
     markets,
     fundedSubaccounts,
+    ...(scale.rewardsFeeMultiplierPpm === undefined
+      ? {}
+      : { rewardsFeeMultiplierPpm: scale.rewardsFeeMultiplierPpm }),
   };
 }
 

@@ -284,6 +284,20 @@ export interface AffiliateRegisteredEvent {
 }
 
 /**
+ * The trading rewards paid at the end of a block (x/rewards' `TradingRewardsEventV1`): each
+ * address and its amount in units of the reward denom (`aperpx`, 18 decimals).
+ *
+ * @example
+ * ```ts
+ * const paid: TradingRewardEvent = { kind: "trading_reward", rewards: [{ owner: "perpx1a...", amount: 5n }] };
+ * ```
+ */
+export interface TradingRewardEvent {
+  readonly kind: "trading_reward";
+  readonly rewards: ReadonlyArray<{ readonly owner: string; readonly amount: bigint }>;
+}
+
+/**
  * One on-chain event for the indexer.
  *
  * @example
@@ -305,7 +319,8 @@ export type IndexerEvent =
   | ConditionalOrderTriggeredEvent
   | TransferEvent
   | FundingEvent
-  | AffiliateRegisteredEvent;
+  | AffiliateRegisteredEvent
+  | TradingRewardEvent;
 
 /**
  * The block-level indexer events of a committed block: those before its txs (genesis, control

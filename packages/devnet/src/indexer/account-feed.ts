@@ -1,7 +1,7 @@
 /**
  * The subaccount channels (`v4_subaccounts`, `v4_parent_subaccounts`): the changes one block or
- * one order stream step made to each subaccount (positions, USDC, orders, fills, transfers) as
- * channel messages, and the channels' snapshots.
+ * one order stream step made to each subaccount (positions, USDC, orders, fills, transfers, trading
+ * rewards) as channel messages, and the channels' snapshots.
  */
 
 import { Exact } from "@perpx/core";
@@ -16,11 +16,12 @@ import {
   transferType,
 } from "./account-views.js";
 import type { ChannelMessage, ChannelSnapshot } from "./feed.js";
-import { usdc } from "./format.js";
+import { iso, usdc } from "./format.js";
 import { uuidOf } from "./ids.js";
 import { subaccountKey } from "./models/accounts.js";
 import type { FillRecord, TransferRecord } from "./models/history.js";
 import type { OrderRecord, OrdersModel } from "./models/orders.js";
+import { type BlockReward, rewardAmount } from "./models/trading-rewards.js";
 
 /** The largest subaccount number a channel id may name, and the parents' count. */
 const MAX_SUBACCOUNT = 128_000;
@@ -165,6 +166,19 @@ export function subaccountMessages(models: AccountFeedModels, changes: ChangeSet
     }
   }
   return out;
+}
+
+/**
+ * The messages of a trading reward: as the reference's ender, one update of the address's
+ * subaccount 0 holding only `tradingReward` (and the block height), whether or not it exists.
+ */
+export function tradingRewardMessages(reward: BlockReward, blockHeight: bigint): ChannelMessage[] {
+  const tradingReward = {
+    tradingReward: rewardAmount(reward.amount),
+    createdAtHeight: reward.height.toString(),
+    createdAt: iso(reward.time),
+  };
+  return channelMessages(reward.address, 0, { tradingReward, blockHeight: blockHeight.toString() }, false);
 }
 
 /** Whether a transfer moves money between two children of one parent (left out of parent streams). */

@@ -13,6 +13,7 @@ import {
   parentSnapshot,
   subaccountMessages,
   subaccountSnapshot,
+  tradingRewardMessages,
 } from "./account-feed.js";
 import { locateBlockEvents } from "./block-events.js";
 import type { ChannelMessage, ChannelSnapshot, IndexerFeed } from "./feed.js";
@@ -29,6 +30,7 @@ import { type LevelChange, OrderBookModel } from "./models/orderbook.js";
 import { OrdersModel, ownerKey } from "./models/orders.js";
 import { PnlModel } from "./models/pnl.js";
 import { TradesModel } from "./models/trades.js";
+import { type BlockReward, TradingRewardsModel } from "./models/trading-rewards.js";
 import { candleBody, levelUpdateBody, orderbookBody, tradeBody, tradeUpdateBody } from "./views.js";
 
 /**
@@ -73,6 +75,7 @@ export class Indexer implements IndexerFeed {
   readonly pnl = new PnlModel();
   readonly fundingPayments = new FundingPaymentsModel();
   readonly affiliates = new AffiliatesModel();
+  readonly rewards = new TradingRewardsModel();
   private latest: { height: bigint; time: Date } | undefined;
   /**
    * The perpetual market bodies at `height` (they change only when a block is applied) and their
@@ -109,18 +112,21 @@ export class Indexer implements IndexerFeed {
     const changedCandles = new Set<CandleRecord>();
     const oraclePrices: ChannelMessage[] = [];
     const changes = new ChangeSet();
+    const rewards: BlockReward[] = [];
     for (const event of located) {
       this.applyEvent(event, messages, changedCandles);
       this.applyAccountEvent(event, changes);
       this.pnl.apply(event);
       this.fundingPayments.apply(event);
       this.affiliates.apply(event);
+      rewards.push(...this.rewards.apply(event));
       if (event.event.kind === "oracle_price") {
         const contents = oraclePriceContents(this.markets, event.event.marketId);
         if (contents !== undefined) oraclePrices.push(this.message("v4_markets", "v4_markets", contents));
       }
     }
     this.latest = { height: block.height, time: block.time };
+    this.rewards.block(block.height, block.time);
     // The reference's roundtable tasks on their cadence (block time): funding payments, next funding rates.
     this.fundingPayments.block(this.accounts.records(), nowMs);
     this.markets.runMarketUpdater(nowMs);
@@ -131,10 +137,12 @@ export class Indexer implements IndexerFeed {
       this.history.prune(oldest);
       this.fundingPayments.prune(oldest);
       this.orders.prune(oldest);
+      this.rewards.prune(oldest);
     }
     for (const order of this.orders.expire(block.height))
       this.changeOf(changes, ownerKey(order.order)).orders.push(order);
     messages.push(...subaccountMessages(this.accountModels(), changes));
+    for (const reward of rewards) messages.push(...tradingRewardMessages(reward, block.height));
     for (const market of this.markets.markets()) {
       const moment = this.moment(market.clobPairId, market.perpetualId);
       for (const c of this.candles.tick(market.clobPairId, nowMs, moment)) changedCandles.add(c);

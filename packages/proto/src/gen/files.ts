@@ -82,6 +82,10 @@ import { file_perpx_revshare_v1_params } from "./perpx/revshare/v1/params_pb.js"
 import { file_perpx_revshare_v1_query } from "./perpx/revshare/v1/query_pb.js";
 import { file_perpx_revshare_v1_revshare } from "./perpx/revshare/v1/revshare_pb.js";
 import { file_perpx_revshare_v1_tx } from "./perpx/revshare/v1/tx_pb.js";
+import { file_perpx_rewards_v1_params } from "./perpx/rewards/v1/params_pb.js";
+import { file_perpx_rewards_v1_query } from "./perpx/rewards/v1/query_pb.js";
+import { file_perpx_rewards_v1_reward_share } from "./perpx/rewards/v1/reward_share_pb.js";
+import { file_perpx_rewards_v1_tx } from "./perpx/rewards/v1/tx_pb.js";
 import { file_perpx_sending_v1_transfer } from "./perpx/sending/v1/transfer_pb.js";
 import { file_perpx_sending_v1_tx } from "./perpx/sending/v1/tx_pb.js";
 import { file_perpx_subaccounts_v1_query } from "./perpx/subaccounts/v1/query_pb.js";
@@ -180,6 +184,10 @@ export const files: readonly (() => GenFile)[] = [
   file_perpx_revshare_v1_query,
   file_perpx_revshare_v1_revshare,
   file_perpx_revshare_v1_tx,
+  file_perpx_rewards_v1_params,
+  file_perpx_rewards_v1_query,
+  file_perpx_rewards_v1_reward_share,
+  file_perpx_rewards_v1_tx,
   file_perpx_sending_v1_transfer,
   file_perpx_sending_v1_tx,
   file_perpx_subaccounts_v1_query,
@@ -229,14 +237,15 @@ export const filesOfPackage: ReadonlyMap<string, readonly number[]> = /*@__PURE_
   ["perpx.prices.v1", [67, 68, 69]],
   ["perpx.ratelimit.v1", [70, 71, 72, 73, 74, 75]],
   ["perpx.revshare.v1", [76, 77, 78, 79]],
-  ["perpx.sending.v1", [80, 81]],
-  ["perpx.subaccounts.v1", [82, 83]],
-  ["perpx.wrap.v1", [84, 85, 86]],
-  ["tendermint.abci", [87]],
-  ["tendermint.crypto", [88]],
-  ["tendermint.p2p", [89]],
-  ["tendermint.types", [90, 91, 92, 93]],
-  ["tendermint.version", [94]],
+  ["perpx.rewards.v1", [80, 81, 82, 83]],
+  ["perpx.sending.v1", [84, 85]],
+  ["perpx.subaccounts.v1", [86, 87]],
+  ["perpx.wrap.v1", [88, 89, 90]],
+  ["tendermint.abci", [91]],
+  ["tendermint.crypto", [92]],
+  ["tendermint.p2p", [93]],
+  ["tendermint.types", [94, 95, 96, 97]],
+  ["tendermint.version", [98]],
 ]);
 
 /** The type URL of the request of every rpc of every `service Msg`, sorted. */
@@ -289,6 +298,7 @@ export const msgRequestTypeUrls: readonly TypeUrl[] = [
   "/perpx.revshare.v1.MsgSetMarketMapperRevenueShare",
   "/perpx.revshare.v1.MsgSetOrderRouterRevShare",
   "/perpx.revshare.v1.MsgUpdateUnconditionalRevShareConfig",
+  "/perpx.rewards.v1.MsgUpdateParams",
   "/perpx.sending.v1.MsgCreateTransfer",
   "/perpx.sending.v1.MsgDepositToSubaccount",
   "/perpx.sending.v1.MsgSendFromAccountToAccount",

@@ -341,6 +341,18 @@ export { ratelimit } from "./ns/ratelimit.js";
  */
 export { revshare } from "./ns/revshare.js";
 /**
+ * Messages, enums and services of the proto package `perpx.rewards.v1`:
+ * for each message `X`, the type `X` and the schema `XSchema`.
+ *
+ * @example
+ * ```ts
+ * import { create } from "@bufbuild/protobuf";
+ * import { rewards } from "@perpx/proto";
+ * const message = create(rewards.ParamsSchema, {});
+ * ```
+ */
+export { rewards } from "./ns/rewards.js";
+/**
  * Messages, enums and services of the proto package `perpx.sending.v1`:
  * for each message `X`, the type `X` and the schema `XSchema`.
  *

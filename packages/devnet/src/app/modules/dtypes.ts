@@ -34,6 +34,11 @@ export function floorDiv(a: bigint, b: bigint): bigint {
   return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }
 
+/** `value × ppm / 1e6` rounded toward negative infinity (the chain's `lib.BigMulPpm(value, ppm, false)`). */
+export function mulPpmFloor(value: bigint, ppm: bigint | number): bigint {
+  return floorDiv(value * BigInt(ppm), 1_000_000n);
+}
+
 /** Ceiling division of bigints (rounds toward positive infinity). */
 export function ceilDiv(a: bigint, b: bigint): bigint {
   return -floorDiv(-a, b);

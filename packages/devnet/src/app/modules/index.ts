@@ -28,6 +28,9 @@ import { createRatelimitModule, RatelimitKeeper } from "./ratelimit.js";
 import { createUpgradeModule } from "./records.js";
 import { RevShareKeeper } from "./revshare/keeper.js";
 import { createRevShareModule } from "./revshare/module.js";
+import { RewardsKeeper } from "./rewards/keeper.js";
+import { createRewardsModule, rewardsGenesis } from "./rewards/module.js";
+import { createVestModule } from "./rewards/vest.js";
 import { createSendingModule } from "./sending.js";
 import { createSubaccountsModule, SubaccountsKeeper } from "./subaccounts.js";
 import { createWrapModule, WrapKeeper } from "./wrap.js";
@@ -48,6 +51,7 @@ export interface Keepers {
   readonly bridge: BridgeKeeper;
   readonly epochs: EpochsKeeper;
   readonly revshare: RevShareKeeper;
+  readonly rewards: RewardsKeeper;
 }
 
 /** The wired modules: their keepers, the list, and the router over it. */
@@ -79,6 +83,7 @@ export function buildModules(
   const epochs = new EpochsKeeper();
   const revshare = new RevShareKeeper(bank);
   prices.onMarketCreated((ctx, marketId) => revshare.createMarketDetails(ctx, marketId));
+  const rewards = new RewardsKeeper({ bank, prices, feeTiers });
   const fundingBook = clobFundingBook({ perpetuals, prices });
   const modules: Module[] = [
     createAuthModule(auth, {
@@ -104,10 +109,12 @@ export function buildModules(
     createRatelimitModule(config, ratelimit),
     createAffiliatesModule(affiliatesGenesis(), epochs),
     createRevShareModule(revshare, feeTiers),
-    createClobModule({ bank, subaccounts, prices, perpetuals, feeTiers, revshare }, [
+    createClobModule({ bank, subaccounts, prices, perpetuals, feeTiers, revshare, rewards }, [
       ...clobRecords(config.profile),
       ...clobGenesisRecords(config.markets),
     ]),
+    createVestModule(bank),
+    createRewardsModule(rewards, rewardsGenesis(config.rewardsFeeMultiplierPpm)),
     createUpgradeModule(config.upgrades),
   ];
   const keepers: Keepers = {
@@ -125,6 +132,7 @@ export function buildModules(
     bridge,
     epochs,
     revshare,
+    rewards,
   };
   if (extra !== undefined) modules.push(...extra(keepers));
   return { keepers, modules, router: new Router(modules) };

@@ -307,7 +307,7 @@ export const accountRoutes: readonly Route[] = [
         return record === undefined ? [] : [subaccountBody(models, record)];
       });
       if (subaccounts.length === 0) return notFound(`No subaccounts found for address ${address}`);
-      return ok({ subaccounts, totalTradingRewards: "0" });
+      return ok({ subaccounts, totalTradingRewards: indexer.rewards.totalOf(address) });
     },
   },
   {

@@ -1,9 +1,12 @@
 /**
- * The routes of programs our chain does not run: trading rewards (`spec/indexer-api.md` 1.7) and
- * the vaults (1.10). The devnet's chain has no rewards or vault module, so no event ever feeds
- * them: they answer what the reference answers for a chain with no such data (empty lists), after
- * the reference's validation.
+ * The routes of the trading rewards (`spec/indexer-api.md` 1.7: x/rewards' payments, aggregated
+ * as the reference's roundtable does) and of the vaults (1.10: the devnet's chain has no vault
+ * module, so they answer what the reference answers with no vaults: empty lists), after the
+ * reference's validation.
  */
+import { iso } from "../format.js";
+import type { Indexer } from "../indexer.js";
+import { type RewardPeriod, rewardAmount } from "../models/trading-rewards.js";
 import { ok, type Route } from "./routes.js";
 import { isValidAddress } from "./utility-routes.js";
 import type { RequestChecks } from "./validation.js";
@@ -13,15 +16,21 @@ const PERIOD_MESSAGE = `period must be a valid Trading Reward Aggregation Period
 const VAULT_RESOLUTIONS = ["hour", "day"];
 
 /** The rewards routes' shared parameters (`CheckHistoricalBlockTradingRewardsSchema`). */
-function rewardParams(checks: RequestChecks): void {
-  checks.oneOf("address", isValidAddress, "address must be a valid address", "params");
-  checks.limit();
-  checks.optionalIso("startingBeforeOrAt");
-  checks.optionalInt(
+function rewardParams(checks: RequestChecks): {
+  address: string;
+  limit: number;
+  time: Date | undefined;
+  height: number | undefined;
+} {
+  const address = checks.oneOf("address", isValidAddress, "address must be a valid address", "params") ?? "";
+  const limit = checks.limit();
+  const time = checks.optionalIso("startingBeforeOrAt");
+  const height = checks.optionalInt(
     "startingBeforeOrAtHeight",
     "startingBeforeOrAtHeight must be a non-negative integer",
     -1,
   );
+  return { address, limit, time, height };
 }
 
 /** The vault routes' `resolution` (its message names `type`, as the reference's does). */
@@ -35,29 +44,56 @@ function vaultResolution(checks: RequestChecks): void {
   );
 }
 
+/** `/v4/historicalBlockTradingRewards`: the address's rewards per block, newest first. */
+function blockRewards(checks: RequestChecks, indexer: Indexer) {
+  const { address, limit, time, height } = rewardParams(checks);
+  const rewards = indexer.rewards
+    .blockRewards(address)
+    .filter((r) => (time === undefined || r.time <= time) && (height === undefined || r.height <= height))
+    .slice(0, limit)
+    .map((r) => ({
+      tradingReward: rewardAmount(r.amount),
+      createdAt: iso(r.time),
+      createdAtHeight: r.height.toString(),
+    }));
+  return ok({ rewards });
+}
+
+/**
+ * `/v4/historicalTradingRewardAggregations`: the address's aggregations of a period, newest first;
+ * a period still running has no `endedAt` and `endedAtHeight` (the reference's database holds null,
+ * its schema declares both optional strings).
+ */
+function rewardAggregations(checks: RequestChecks, indexer: Indexer) {
+  const { address, limit, time, height } = rewardParams(checks);
+  const period = checks.raw("period");
+  // `period` carries two rules (a string, one of the periods) under one message: a missing
+  // period fails both.
+  if (period === undefined) checks.fail("period", PERIOD_MESSAGE, undefined, "query");
+  checks.oneOf("period", (p) => PERIODS.includes(p), PERIOD_MESSAGE, "query");
+  if (period === undefined || !PERIODS.includes(period)) return ok({ rewards: [] });
+  const rewards = indexer.rewards
+    .aggregationsOf(address, period as RewardPeriod)
+    .filter(
+      (a) =>
+        (time === undefined || a.startedAt <= time) && (height === undefined || a.startedAtHeight <= height),
+    )
+    .slice(0, limit)
+    .map((a) => ({
+      tradingReward: rewardAmount(a.amount),
+      startedAt: iso(a.startedAt),
+      startedAtHeight: a.startedAtHeight.toString(),
+      ...(a.endedAt === undefined ? {} : { endedAt: iso(a.endedAt) }),
+      ...(a.endedAtHeight === undefined ? {} : { endedAtHeight: a.endedAtHeight.toString() }),
+      period: a.period,
+    }));
+  return ok({ rewards });
+}
+
 /** The rewards and vault routes. */
 export const programRoutes: readonly Route[] = [
-  {
-    path: "/v4/historicalBlockTradingRewards/:address",
-    cache: 10,
-    handler: (checks) => {
-      rewardParams(checks);
-      return ok({ rewards: [] });
-    },
-  },
-  {
-    path: "/v4/historicalTradingRewardAggregations/:address",
-    cache: 10,
-    handler: (checks) => {
-      rewardParams(checks);
-      const period = checks.raw("period");
-      // `period` carries two rules (a string, one of the periods) under one message: a missing
-      // period fails both.
-      if (period === undefined) checks.fail("period", PERIOD_MESSAGE, undefined, "query");
-      checks.oneOf("period", (p) => PERIODS.includes(p), PERIOD_MESSAGE, "query");
-      return ok({ rewards: [] });
-    },
-  },
+  { path: "/v4/historicalBlockTradingRewards/:address", cache: 10, handler: blockRewards },
+  { path: "/v4/historicalTradingRewardAggregations/:address", cache: 10, handler: rewardAggregations },
   {
     path: "/v4/vault/v1/megavault/historicalPnl",
     cache: 10,

@@ -44,7 +44,7 @@ import { ORDER_FLAGS, orderLabel } from "./validate.js";
 /** The keepers the clob uses. */
 export type ClobKeepers = Pick<
   Keepers,
-  "bank" | "subaccounts" | "prices" | "perpetuals" | "feeTiers" | "revshare"
+  "bank" | "subaccounts" | "prices" | "perpetuals" | "feeTiers" | "revshare" | "rewards"
 >;
 
 /** Event types the clob emits (an indexer consumes them). */
@@ -271,6 +271,19 @@ export class Engine {
       ["taker_order_router_fee_quantums", routerFees.taker.toString()],
       ["maker_order_router_fee_quantums", routerFees.maker.toString()],
     ]);
+    // Reward shares come after the rev shares, from what is left of the fees (x/rewards).
+    this.keepers.rewards.addRewardSharesForFill(this.ctx, {
+      taker: ref.owner,
+      maker: makerRef.owner,
+      takerFee,
+      makerFee,
+      fillQuote: quote,
+      revShares: {
+        takerOrderRouter: routerFees.taker,
+        makerOrderRouter: routerFees.maker,
+        netProtocolRevenuePpm: shares.ppmBySource.net_protocol_revenue,
+      },
+    });
     this.ctx.events.indexer({
       kind: "order_fill",
       clobPairId: pair.id,

@@ -21,6 +21,7 @@ import type { StoreAccess } from "../auth.js";
 import { absBig } from "../dtypes.js";
 import { netNotional, type PositionPricing } from "../margin.js";
 import { distributeFillFees } from "../revshare/fill.js";
+import { routerFeesOf } from "../revshare/shares.js";
 import type { SubaccountRef } from "../subaccounts.js";
 import { CLOB_EVENTS, type ClobKeepers, type Engine, quoteQuantums } from "./engine.js";
 import { clobErrors } from "./errors.js";
@@ -240,7 +241,7 @@ export function settleLiquidationFill(
   const coins = [{ denom: USDC_DENOM, amount: absBig(fundDelta) }];
   if (fundDelta > 0n) keepers.bank.sendCoinsFromModuleToModule(ctx, takerPool, fund, coins);
   if (fundDelta < 0n) keepers.bank.sendCoinsFromModuleToModule(ctx, fund, takerPool, coins);
-  distributeFillFees(ctx, keepers, {
+  const shares = distributeFillFees(ctx, keepers, {
     perpetualId,
     taker: liquidated.owner,
     maker: makerRef.owner,
@@ -255,6 +256,19 @@ export function settleLiquidationFill(
     ...info,
     notionalLiquidated: info.notionalLiquidated + notional,
     insuranceLost: info.insuranceLost + (fundDelta < 0n ? -fundDelta : 0n),
+  });
+  // As for any fill: a liquidation pays no taker fee, so only the maker can earn reward shares.
+  keepers.rewards.addRewardSharesForFill(ctx, {
+    taker: liquidated.owner,
+    maker: makerRef.owner,
+    takerFee: 0n,
+    makerFee,
+    fillQuote: quote,
+    revShares: {
+      takerOrderRouter: 0n,
+      makerOrderRouter: routerFeesOf(shares, "", maker.orderRouterAddress).maker,
+      netProtocolRevenuePpm: shares.ppmBySource.net_protocol_revenue,
+    },
   });
   const taker = liquidationAsOrder(order);
   ctx.events.emitEvent(CLOB_EVENTS.fill, [

@@ -13,6 +13,7 @@
  * to more than the net fee, the chain logs an error and shares nothing (the whole fee stays with
  * the fee collector): so does this.
  */
+import { mulPpmFloor } from "../dtypes.js";
 
 /** Who a share goes to. */
 export type RevShareType = "affiliate" | "order_router" | "unconditional" | "market_mapper";
@@ -72,13 +73,6 @@ export interface RevShareInputs {
   readonly unconditional: readonly Recipient[];
   /** The market mapper (undefined: expired or 0 ppm; "missing": no details for the market). */
   readonly marketMapper: Recipient | undefined | "missing";
-}
-
-/** `value × ppm / 1e6` rounded toward negative infinity (big.Int's Euclidean division, ppm > 0). */
-function mulPpmFloor(value: bigint, ppm: number): bigint {
-  const product = value * BigInt(ppm);
-  const quotient = product / 1_000_000n;
-  return product < 0n && quotient * 1_000_000n !== product ? quotient - 1n : quotient;
 }
 
 function affiliateShare(inputs: RevShareInputs): RevShare | undefined {
