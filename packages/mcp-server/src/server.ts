@@ -164,6 +164,16 @@ const hostnameOf = (value: string) => {
   }
 };
 
+/**
+ * How long an idle keep-alive socket stays open after an answer. Node's 5 s default races the
+ * clients: fetch (undici) reuses a socket until a second or two before the server's hint, and a
+ * starved server (a loaded machine) can close it with the client's next request unread, which the
+ * client sees as ECONNRESET on a request that never ran. A long idle window puts that race where
+ * a client rarely is (an agent calls every few seconds, not after a minute of silence); the
+ * client's own idle timer closes most sockets first.
+ */
+const IDLE_KEEP_ALIVE_MS = 65_000;
+
 /** Node's options that cut slow clients, from the server's timeouts (checked before anything starts). */
 function slowClientTimeouts(options: McpServerOptions) {
   const ms = (name: "headersTimeoutMs" | "requestTimeoutMs", fallback: number) => {
@@ -177,7 +187,12 @@ function slowClientTimeouts(options: McpServerOptions) {
   if (requestTimeout < headersTimeout)
     throw new InvalidArgumentError("requestTimeoutMs", "must be at least headersTimeoutMs");
   // How often Node enforces them (its default, 30 s, would let a slow client run well over).
-  return { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1_000, headersTimeout) };
+  return {
+    headersTimeout,
+    requestTimeout,
+    connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+    keepAliveTimeout: IDLE_KEEP_ALIVE_MS,
+  };
 }
 
 /**
