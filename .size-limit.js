@@ -29,11 +29,13 @@ export default [
     // nothingSent`, `onBroadcast` steps) for orders in flight: 96.84 kB; 98.08 kB once every action
     // refuses an unknown option by name and the CometBFT socket guards its callbacks (issue 20);
     // 99.15 kB with core's endpoint table (issue 21); 99.82 kB with x/revshare's market mapper and
-    // unconditional messages and queries in the proto registry it carries (issue 22 point 5).
+    // unconditional messages and queries in the proto registry it carries (issue 22 point 5);
+    // 101.1 kB with x/rewards' messages (point 6) and TWAP orders with their block reader
+    // (point 11). Issue 23 point 3 (chain-module queries behind a subpath) is where it shrinks.
     name: "@perpx/node-client (browser)",
     path: "packages/node-client/dist/browser/index.js",
     import: "*",
-    limit: "100.1 kB",
+    limit: "101.4 kB",
   },
   {
     // The explorer's home page: its one script (the app with both clients' browser builds inside),

@@ -64,8 +64,8 @@ import {
   updatePerpetualFeeParamsMsg,
   updatePerpetualParamsMsg,
   updatePerpetualsModuleParamsMsg,
-  updateUnconditionalRevShareConfigMsg,
   updateRewardParamsMsg,
+  updateUnconditionalRevShareConfigMsg,
 } from "../src/operator.js";
 import { useDevnet } from "./support.js";
 
