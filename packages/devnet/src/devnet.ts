@@ -23,7 +23,8 @@ import { type IndexerRestServer, startIndexerRestServer } from "./indexer/rest/s
 import { type IndexerWsServer, startIndexerWsServer } from "./indexer/ws/server.js";
 import { type LiquidityOptions, startMarketMaker } from "./liquidity/maker.js";
 import { DevnetStateError, STATE_FILE, StateDirectory } from "./persistence.js";
-import { type ControlRouter, type ControlServer, startControlServer } from "./servers/control.js";
+import { type ControlServer, startControlServer } from "./servers/control.js";
+import type { ControlRouter } from "./servers/control-router.js";
 import { createDispatcher } from "./servers/dispatch.js";
 import { type EvmServers, startEvmServers } from "./servers/evm.js";
 import {

@@ -35,7 +35,7 @@ export {
   type ControlHandler,
   type ControlRequest,
   type ControlRouter,
-} from "./servers/control.js";
+} from "./servers/control-router.js";
 export { DEFAULT_FAUCET_COINS, type FaucetCoin } from "./servers/faucet.js";
 export { DEFAULT_SERVER_TIMEOUTS, type ServerTimeouts } from "./servers/http.js";
 export type { BlockProducer, BlockProducerOptions } from "./servers/producer.js";

@@ -11,7 +11,7 @@ import { fromCosmosJson, wrap } from "@perpx/proto";
 import type { PersistentChainApp, ProposalResult } from "../app/contract.js";
 import { GOV_AUTHORITY } from "../app/governance.js";
 import { uintField } from "../app/request-fields.js";
-import { ControlError, type ControlRouter } from "./control.js";
+import { ControlError, type ControlRouter } from "./control-router.js";
 import type { BlockProducer } from "./producer.js";
 
 /** Runs a chain call, turning an `AbciError` into a 400 answer named by its codespace. */

@@ -16,7 +16,7 @@ import type { PersistentChainApp } from "../app/contract.js";
 import { validateSubaccountId } from "../app/modules/subaccounts.js";
 import { addressField, FieldError, intField, positiveAmountField } from "../app/request-fields.js";
 import { devnetSigner, findAccount, type SignInput } from "../liquidity/signer.js";
-import { ControlError, type ControlRouter } from "./control.js";
+import { ControlError, type ControlRouter } from "./control-router.js";
 import { toHexUpper } from "./encoding.js";
 import type { BlockProducer } from "./producer.js";
 

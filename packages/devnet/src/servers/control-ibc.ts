@@ -5,7 +5,7 @@
  * fields answer 400 naming the field (the operations throw `FieldError`s).
  */
 import type { PersistentChainApp } from "../app/contract.js";
-import type { ControlRouter } from "./control.js";
+import type { ControlRouter } from "./control-router.js";
 
 /**
  * Adds `POST /devnet/ibc/relay`, `POST /devnet/ibc/packet-fate`, `POST /devnet/ibc/relayer` and

@@ -2,7 +2,7 @@
  * Devnet control routes of the source chains: `POST /devnet/source/fund` credits ETH and USDC to an
  * address (a source-chain faucet), `POST /devnet/source/blocks` seals blocks now.
  */
-import { ControlError, type ControlRouter } from "../servers/control.js";
+import { ControlError, type ControlRouter } from "../servers/control-router.js";
 import type { SourceChains } from "./index.js";
 
 function chainOf(chains: Pick<SourceChains, "l1" | "l2">, value: unknown) {
