@@ -437,25 +437,26 @@ describe("the explorer in headless Chromium", () => {
       (await indexer.getAddress({ address: trader.address })).subaccounts.find(
         (s) => s.subaccountNumber === 0,
       )!;
-    // Equity and free collateral move with the oracle (the trader holds a position): the page's
-    // value lies between what REST said just before and just after reading it.
-    const between = (value: string, a: string, b: string) =>
-      Number(value) >= Math.min(Number(a), Number(b)) && Number(value) <= Math.max(Number(a), Number(b));
-    await expect
-      .poll(
-        async () => {
-          const before = await sub0();
-          const shown = [await field("equity-0"), await field("free-0")];
-          const after = await sub0();
-          return (
-            between(shown[0]!, before.equity, after.equity) &&
-            between(shown[1]!, before.freeCollateral, after.freeCollateral)
-          );
-        },
-        // a hang guard (the suite's 60 s): under full load the page's reload can trail REST for long
-        { timeout: 60_000 },
-      )
-      .toBe(true);
+    // Equity and free collateral move with the oracle every block (the trader holds a position)
+    // and the page reloads them with each height. Held still, the oracle stops at a price whose
+    // figures the page must come to show exactly as REST holds them.
+    devnet.producer.setBlockTimeMs(0);
+    try {
+      await expect
+        .poll(
+          async () => {
+            const rest = await sub0();
+            return (
+              [await field("equity-0"), await field("free-0")].join(" ") ===
+              [rest.equity, rest.freeCollateral].join(" ")
+            );
+          },
+          { timeout: 30_000 },
+        )
+        .toBe(true);
+    } finally {
+      devnet.producer.setBlockTimeMs(BLOCK_TIME_MS);
+    }
     // Positions are exact: size and entry price as REST holds them.
     const positions = Object.values((await sub0()).openPerpetualPositions);
     const rows = await tab

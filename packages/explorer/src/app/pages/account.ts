@@ -126,9 +126,11 @@ export function accountPage(ex: Explorer, root: HTMLElement, input: string): (()
       ),
     (error: unknown) => authenticators.fail(error),
   );
-  const load = () =>
+  // The figures (equity, free collateral, positions) move with the oracle, every block; the
+  // history (orders, fills, transfers) only when the account's own feed says it changed.
+  const figures = () =>
     subaccountsOf(ex, address).then(
-      async (list) => {
+      (list) => {
         watch(list.map((s) => s.subaccountNumber));
         subaccounts.fill(
           table(
@@ -174,129 +176,133 @@ export function accountPage(ex: Explorer, root: HTMLElement, input: string): (()
             ),
           ),
         );
-        const numbers = list.map((s) => s.subaccountNumber);
-        const each = <T>(read: (n: number) => Promise<readonly T[]>) =>
-          Promise.all(numbers.map(read)).then((lists) => lists.flat());
-        await Promise.all([
-          each((n) =>
-            ex.indexer.getOrders({
-              address,
-              subaccountNumber: n,
-              status: ["OPEN", "UNTRIGGERED", "BEST_EFFORT_OPENED"],
-            }),
-          ).then(
-            (list) =>
-              orders.fill(
-                table(
-                  "orders",
-                  [
-                    "Id",
-                    "Subaccount",
-                    "Client id",
-                    "Market",
-                    "Side",
-                    "Price (USD)",
-                    "Size",
-                    "Filled",
-                    "Status",
-                  ],
-                  list.map((o) => [
-                    link(`search/${o.id}`, short(o.id), "order-id"),
-                    o.subaccountNumber,
-                    o.clientId,
-                    link(`market/${o.ticker}`, o.ticker),
-                    o.side,
-                    o.price,
-                    amount(o.size, baseAsset(o.ticker)),
-                    amount(o.totalFilled, baseAsset(o.ticker)),
-                    o.status,
-                  ]),
-                ),
-              ),
-            (error: unknown) => orders.fail(error),
-          ),
-          each((n) =>
-            ex.indexer.getFills({ address, subaccountNumber: n, limit: HISTORY }).then((r) => r.fills),
-          ).then(
-            (list) =>
-              fills.fill(
-                table(
-                  "fills",
-                  [
-                    "Time",
-                    "Block",
-                    "Subaccount",
-                    "Market",
-                    "Side",
-                    "Liquidity",
-                    "Price (USD)",
-                    "Size",
-                    "Fee (USDC)",
-                  ],
-                  newestFirst(list).map((f) => [
-                    time(f.createdAt),
-                    link(`block/${f.createdAtHeight}`, f.createdAtHeight),
-                    f.subaccountNumber,
-                    link(`market/${f.market}`, f.market),
-                    f.side,
-                    f.liquidity,
-                    f.price,
-                    amount(f.size, baseAsset(f.market)),
-                    f.fee,
-                  ]),
-                ),
-              ),
-            (error: unknown) => fills.fail(error),
-          ),
-          each((n) =>
-            ex.indexer
-              .getTransfers({ address, subaccountNumber: n, limit: HISTORY })
-              .then((r) => r.transfers),
-          ).then(
-            (list) =>
-              transfers.fill(
-                table(
-                  "transfers",
-                  ["Time", "Block", "Type", "Amount", "From", "To", "Tx"],
-                  newestFirst(list).map((t) => [
-                    time(t.createdAt),
-                    link(`block/${t.createdAtHeight}`, t.createdAtHeight, "transfer-height"),
-                    t.type,
-                    amount(t.size, t.symbol),
-                    endpoint(t.sender),
-                    endpoint(t.recipient),
-                    link(`tx/${t.transactionHash}`, short(t.transactionHash)),
-                  ]),
-                ),
-              ),
-            (error: unknown) => transfers.fail(error),
-          ),
-        ]);
+        return list.map((s) => s.subaccountNumber);
       },
       (error: unknown) => {
         subaccounts.fail(error);
         for (const s of [positions, orders, fills, transfers]) s.fail(error);
+        return undefined;
       },
     );
+  const load = () =>
+    figures().then(async (numbers) => {
+      if (numbers === undefined) return;
+      const each = <T>(read: (n: number) => Promise<readonly T[]>) =>
+        Promise.all(numbers.map(read)).then((lists) => lists.flat());
+      await Promise.all([
+        each((n) =>
+          ex.indexer.getOrders({
+            address,
+            subaccountNumber: n,
+            status: ["OPEN", "UNTRIGGERED", "BEST_EFFORT_OPENED"],
+          }),
+        ).then(
+          (list) =>
+            orders.fill(
+              table(
+                "orders",
+                [
+                  "Id",
+                  "Subaccount",
+                  "Client id",
+                  "Market",
+                  "Side",
+                  "Price (USD)",
+                  "Size",
+                  "Filled",
+                  "Status",
+                ],
+                list.map((o) => [
+                  link(`search/${o.id}`, short(o.id), "order-id"),
+                  o.subaccountNumber,
+                  o.clientId,
+                  link(`market/${o.ticker}`, o.ticker),
+                  o.side,
+                  o.price,
+                  amount(o.size, baseAsset(o.ticker)),
+                  amount(o.totalFilled, baseAsset(o.ticker)),
+                  o.status,
+                ]),
+              ),
+            ),
+          (error: unknown) => orders.fail(error),
+        ),
+        each((n) =>
+          ex.indexer.getFills({ address, subaccountNumber: n, limit: HISTORY }).then((r) => r.fills),
+        ).then(
+          (list) =>
+            fills.fill(
+              table(
+                "fills",
+                [
+                  "Time",
+                  "Block",
+                  "Subaccount",
+                  "Market",
+                  "Side",
+                  "Liquidity",
+                  "Price (USD)",
+                  "Size",
+                  "Fee (USDC)",
+                ],
+                newestFirst(list).map((f) => [
+                  time(f.createdAt),
+                  link(`block/${f.createdAtHeight}`, f.createdAtHeight),
+                  f.subaccountNumber,
+                  link(`market/${f.market}`, f.market),
+                  f.side,
+                  f.liquidity,
+                  f.price,
+                  amount(f.size, baseAsset(f.market)),
+                  f.fee,
+                ]),
+              ),
+            ),
+          (error: unknown) => fills.fail(error),
+        ),
+        each((n) =>
+          ex.indexer.getTransfers({ address, subaccountNumber: n, limit: HISTORY }).then((r) => r.transfers),
+        ).then(
+          (list) =>
+            transfers.fill(
+              table(
+                "transfers",
+                ["Time", "Block", "Type", "Amount", "From", "To", "Tx"],
+                newestFirst(list).map((t) => [
+                  time(t.createdAt),
+                  link(`block/${t.createdAtHeight}`, t.createdAtHeight, "transfer-height"),
+                  t.type,
+                  amount(t.size, t.symbol),
+                  endpoint(t.sender),
+                  endpoint(t.recipient),
+                  link(`tx/${t.transactionHash}`, short(t.transactionHash)),
+                ]),
+              ),
+            ),
+          (error: unknown) => transfers.fail(error),
+        ),
+      ]);
+    });
 
-  // Live: each subaccount's feed; an update reloads the views (one reload at a time, one queued).
+  // Live: each subaccount's feed reloads every view, and each new height the figures (one reload
+  // at a time, one queued; a queued full reload also refreshes the figures).
   const feeds = new Map<number, { unsubscribe(): void }>();
   let busy = false;
-  let again = false;
-  const reload = () => {
+  let queued: "figures" | "all" | undefined;
+  const run = (what: "figures" | "all") => {
     if (busy) {
-      again = true;
+      queued = queued === "all" || what === "all" ? "all" : "figures";
       return;
     }
     busy = true;
-    void load().finally(() => {
+    void (what === "all" ? load() : figures()).finally(() => {
       busy = false;
-      if (again) {
-        again = false;
-        reload();
-      }
+      const next = queued;
+      queued = undefined;
+      if (next !== undefined) run(next);
     });
   };
+  const reload = () => run("all");
   const watch = (numbers: readonly number[]) => {
     for (const n of numbers) {
       if (feeds.has(n)) continue;
@@ -306,7 +312,9 @@ export function accountPage(ex: Explorer, root: HTMLElement, input: string): (()
     }
   };
   reload();
+  const stop = ex.onHeight(() => run("figures"));
   return () => {
+    stop();
     for (const feed of feeds.values()) feed.unsubscribe();
   };
 }
