@@ -77,12 +77,16 @@ const isTestFile = (file: string) =>
   /\.(test|test-d|bench)\.ts$/.test(file) ||
   file.split(/[\\/]/).some((part) => ["test", "tests"].includes(part));
 
-/** Every `.ts` source of a package (outside `node_modules`, `dist` and generated code). */
+/**
+ * Every `.ts` source of a package (outside `node_modules`, `dist` and dot-folders: `.turbo`, and
+ * the scratch folders other test files write and remove while this one walks, as the doc runner's
+ * `.docs-run`).
+ */
 function sourcesOf(dir: string): string[] {
   const out: string[] = [];
   const walk = (at: string) => {
     for (const entry of readdirSync(at)) {
-      if (["node_modules", "dist", ".turbo"].includes(entry)) continue;
+      if (entry === "node_modules" || entry === "dist" || entry.startsWith(".")) continue;
       const path = join(at, entry);
       if (statSync(path).isDirectory()) walk(path);
       else if (path.endsWith(".ts") && !path.endsWith(".d.ts")) out.push(path);
