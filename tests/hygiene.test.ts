@@ -1,6 +1,6 @@
 /**
  * Library hygiene of every publishable package, checked on its source: no `process.env` reads, no
- * console output and no `any` in library code; no import-time side effects on globals; a TSDoc
+ * console output, no `any` and no `throw new Error` (a typed error instead) in library code; no import-time side effects on globals; a TSDoc
  * `@example` on every public export a package declares itself.
  *
  * Generated protobuf code (`src/gen/`) and command-line entry points (`cli.ts`) are not library
@@ -85,6 +85,27 @@ describe.each(packages)("@perpx/%s", (name) => {
           offending.push(`${file}:${index + 1}: ${line.trim()}`);
         }
       });
+    }
+    expect(offending).toEqual([]);
+  });
+
+  it("throws no plain Error: every error library code throws is typed", () => {
+    const offending: string[] = [];
+    for (const { name: file, text } of sourcesOf(srcDir)) {
+      const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+      const visit = (node: ts.Node): void => {
+        if (
+          ts.isThrowStatement(node) &&
+          ts.isNewExpression(node.expression) &&
+          ts.isIdentifier(node.expression.expression) &&
+          node.expression.expression.text === "Error"
+        ) {
+          const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+          offending.push(`${file}:${line + 1}: ${node.getText(source).split("\n")[0]}`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
     }
     expect(offending).toEqual([]);
   });

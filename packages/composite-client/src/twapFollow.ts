@@ -15,6 +15,7 @@
  */
 import { quantumsToSize } from "@perpx/core";
 import type { OrderUpdate } from "@perpx/core/indexer";
+import { InvalidArgumentError } from "@perpx/errors";
 import type { LiveSubaccount } from "@perpx/indexer-client";
 import {
   blockOperations,
@@ -107,7 +108,9 @@ function onFeed(live: LiveSubaccount | undefined, order: TrackedOrder) {
 export async function followTwap(params: TwapFollow): Promise<void> {
   const { node, height, order, onUpdate, signal } = params;
   const { wire, market } = order;
-  if (wire.kind !== "twap") throw new Error("followTwap follows TWAP orders");
+  if (wire.kind !== "twap") {
+    throw new InvalidArgumentError("order", `followTwap follows TWAP orders, got a ${wire.kind} order`);
+  }
   const legs = twapLegs(wire.twap);
   const interval = wire.twap.intervalSeconds;
   const size = wire.quantums;

@@ -12,7 +12,10 @@ import { errorGuard, PerpxError, type PerpxErrorCode } from "@perpx/errors";
  * - `malformed`: bytes or text that do not decode (hex, varints, truncated state, decimal coins);
  * - `unusable-snapshot`: a snapshot or block list the chain application cannot resume from;
  * - `no-block`: the latest block asked for before genesis;
- * - `duplicate-route`: a module, message route, query route or control route registered twice.
+ * - `duplicate-route`: a module, message route, query route or control route registered twice;
+ * - `unavailable`: a server that could not start (its port taken), a state lock other devnets keep
+ *   taking over, a state directory used after it was closed;
+ * - `misconfigured`: a chain application built without a part a message needs.
  *
  * @example
  * ```ts
@@ -25,7 +28,9 @@ export type DevnetErrorReason =
   | "malformed"
   | "unusable-snapshot"
   | "no-block"
-  | "duplicate-route";
+  | "duplicate-route"
+  | "unavailable"
+  | "misconfigured";
 
 const CODE_OF: Record<DevnetErrorReason, PerpxErrorCode> = {
   "invalid-argument": "INVALID_ARGUMENT",
@@ -34,6 +39,8 @@ const CODE_OF: Record<DevnetErrorReason, PerpxErrorCode> = {
   "unusable-snapshot": "DEVNET",
   "no-block": "DEVNET",
   "duplicate-route": "DEVNET",
+  unavailable: "DEVNET",
+  misconfigured: "DEVNET",
 };
 
 /**

@@ -504,7 +504,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       const reason = code === "EADDRINUSE" ? `port ${port} is already in use` : (error as Error).message;
-      throw new Error(`the ${name} server could not start: ${reason}`, { cause: error });
+      throw new DevnetError("unavailable", `the ${name} server could not start: ${reason}`, { cause: error });
     }
   };
 

@@ -355,17 +355,21 @@ export class StateDirectory implements BlockArchive {
    * then atomically replaces the snapshot. Its cost does not depend on the chain's length.
    */
   persist(app: Pick<PersistentChainApp, "info" | "latestBlock" | "exportBlock" | "exportSnapshot">): void {
-    if (this.closed) throw new Error("the state directory is closed");
+    if (this.closed) throw new DevnetError("unavailable", `the state directory ${this.dir} is closed`);
     const first = app.info.initialHeight;
     const blockCount = Number(app.latestBlock().height - first) + 1;
     if (blockCount < this.count) {
-      throw new Error(`the chain has ${blockCount} blocks, but the block log already holds ${this.count}`);
+      throw new DevnetError(
+        "unusable-snapshot",
+        `the chain has ${blockCount} blocks, but the block log already holds ${this.count}`,
+      );
     }
     if (blockCount > this.count) {
       const records: Uint8Array[] = [];
       for (let height = first + BigInt(this.count); height < first + BigInt(blockCount); height++) {
         const block = app.exportBlock(height);
-        if (block === undefined) throw new Error(`the chain has no block at height ${height}`);
+        if (block === undefined)
+          throw new DevnetError("no-block", `the chain has no block at height ${height}`);
         records.push(encodeRecord(block));
       }
       const bytes = concatList(records);
@@ -387,7 +391,7 @@ export class StateDirectory implements BlockArchive {
    * @throws {DevnetStateError} when the record no longer matches its checksum.
    */
   readBlock(index: number): Uint8Array | undefined {
-    if (this.closed) throw new Error("the state directory is closed");
+    if (this.closed) throw new DevnetError("unavailable", `the state directory ${this.dir} is closed`);
     const start = this.payloadStarts[index];
     if (start === undefined) return undefined;
     const payload = readRecordAt(this.fd, start);

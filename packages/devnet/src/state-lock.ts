@@ -6,11 +6,13 @@
  * stale and taken over: under a short takeover guard (itself a file created exclusively), the stale
  * lock is re-read, removed only if unchanged, and the lock is created again.
  */
+
 import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, linkSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { errorGuard, PerpxError } from "@perpx/errors";
+import { DevnetError } from "./devnet-error.js";
 
 /**
  * The lock file in the state directory, present while a devnet uses it.
@@ -235,5 +237,5 @@ export function lockStateDirectory(dir: string, now: () => Date = () => new Date
     if (current.holder === undefined || !stale(other)) throw new DevnetStateLockedError(path, other);
     removeStale(dir, current.text);
   }
-  throw new Error(`could not take the lock ${path}: other devnets keep taking it over`);
+  throw new DevnetError("unavailable", `could not take the lock ${path}: other devnets keep taking it over`);
 }

@@ -207,7 +207,7 @@ export async function reserveExposure(
     wire = planned.plan();
     return options.dryRun ? undefined : reservationOf(deps, planned, wire);
   });
-  if (!wire) throw new Error("a reservation decided without planning its order");
+  if (!wire) throw new ToolFailure("INTERNAL", "the reservation was decided without planning its order");
   const release = async (settled: boolean) => {
     if (reservation) await store.release(owner, reservation.id, settled);
   };

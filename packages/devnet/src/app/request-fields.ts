@@ -6,6 +6,7 @@
  * the server answers with; nothing else is thrown for bad input.
  */
 
+import { MAX_SUBACCOUNT_NUMBER } from "@perpx/address";
 import { isInvalidAddressError, parseAddress } from "@perpx/core";
 import { PerpxError } from "@perpx/errors";
 import { isValidDenom } from "./coins.js";
@@ -135,10 +136,10 @@ export function addressField(fields: Fields, name: string, path = ""): { bech32:
 /** A subaccount number: an integer from 0 to 128000; `fallback` when absent. */
 export function subaccountNumberField(fields: Fields, name: string, fallback = 0): number {
   const raw = fields[name] ?? fallback;
-  if (typeof raw !== "number" || !Number.isInteger(raw) || raw < 0 || raw > 128_000) {
+  if (typeof raw !== "number" || !Number.isInteger(raw) || raw < 0 || raw > MAX_SUBACCOUNT_NUMBER) {
     throw new FieldError(
       name,
-      `must be an integer from 0 to 128000, got ${shown(raw)}`,
+      `must be an integer from 0 to ${MAX_SUBACCOUNT_NUMBER}, got ${shown(raw)}`,
       "invalid_subaccount",
     );
   }

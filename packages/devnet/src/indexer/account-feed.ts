@@ -4,6 +4,7 @@
  * rewards) as channel messages, and the channels' snapshots.
  */
 
+import { CHILD_SUBACCOUNT_STRIDE, MAX_SUBACCOUNT_NUMBER } from "@perpx/address";
 import { Exact } from "@perpx/core";
 import {
   type AccountViewModels,
@@ -24,8 +25,6 @@ import type { OrderRecord, OrdersModel } from "./models/orders.js";
 import { type BlockReward, rewardAmount } from "./models/trading-rewards.js";
 
 /** The largest subaccount number a channel id may name, and the parents' count. */
-const MAX_SUBACCOUNT = 128_000;
-const PARENTS = 128;
 const SUBACCOUNTS_VERSION = "3.0.0";
 
 /** What changed for one subaccount. */
@@ -88,7 +87,7 @@ function channelMessages(
   const { transfers: _internal, ...withoutTransfer } = contents;
   out.push({
     channel: "v4_parent_subaccounts",
-    id: `${address}/${subaccountNumber % PARENTS}`,
+    id: `${address}/${subaccountNumber % CHILD_SUBACCOUNT_STRIDE}`,
     version: SUBACCOUNTS_VERSION,
     contents: internalTransfer ? withoutTransfer : contents,
     subaccountNumber,
@@ -189,7 +188,7 @@ function isInternal(transfer: TransferRecord): boolean {
     s.address === r.address &&
     s.subaccountNumber !== undefined &&
     r.subaccountNumber !== undefined &&
-    s.subaccountNumber % PARENTS === r.subaccountNumber % PARENTS
+    s.subaccountNumber % CHILD_SUBACCOUNT_STRIDE === r.subaccountNumber % CHILD_SUBACCOUNT_STRIDE
   );
 }
 
@@ -237,7 +236,7 @@ function parseId(id: string, max: number): { address: string; n: number } | unde
 
 /** The snapshot of `v4_subaccounts` (`address/number`). */
 export function subaccountSnapshot(models: AccountFeedModels, id: string): ChannelSnapshot {
-  const parsed = parseId(id, MAX_SUBACCOUNT);
+  const parsed = parseId(id, MAX_SUBACCOUNT_NUMBER);
   if (parsed === undefined) return { kind: "invalid-id" };
   const record = models.accounts.subaccount(parsed.address, parsed.n);
   if (record === undefined) return { kind: "snapshot", contents: {} };
@@ -255,7 +254,7 @@ export function subaccountSnapshot(models: AccountFeedModels, id: string): Chann
 export function parentBody(models: AccountViewModels, address: string, parent: number) {
   const children = models.accounts
     .numbersOf(address)
-    .filter((n) => n % PARENTS === parent)
+    .filter((n) => n % CHILD_SUBACCOUNT_STRIDE === parent)
     .flatMap((n) => {
       const record = models.accounts.subaccount(address, n);
       return record === undefined ? [] : [record];
@@ -279,7 +278,7 @@ export function parentBody(models: AccountViewModels, address: string, parent: n
 
 /** The snapshot of `v4_parent_subaccounts` (`address/parent`). */
 export function parentSnapshot(models: AccountFeedModels, id: string): ChannelSnapshot {
-  const parsed = parseId(id, PARENTS);
+  const parsed = parseId(id, CHILD_SUBACCOUNT_STRIDE);
   if (parsed === undefined) return { kind: "invalid-id" };
   const body = parentBody(models, parsed.address, parsed.n);
   if (body === undefined) return { kind: "snapshot", contents: {} };

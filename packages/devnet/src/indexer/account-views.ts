@@ -4,6 +4,7 @@
  * transfers, built from the read models.
  */
 
+import { CHILD_SUBACCOUNT_STRIDE } from "@perpx/address";
 import { Exact } from "@perpx/core";
 import type {
   AssetPositionResponseObject,
@@ -326,7 +327,7 @@ export function transferBody(transfer: TransferRecord, address: string, number: 
     ...(s.subaccountNumber === undefined
       ? {}
       : parent
-        ? { parentSubaccountNumber: s.subaccountNumber % 128 }
+        ? { parentSubaccountNumber: s.subaccountNumber % CHILD_SUBACCOUNT_STRIDE }
         : { subaccountNumber: s.subaccountNumber }),
   });
   return {

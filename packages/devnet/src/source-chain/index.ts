@@ -2,8 +2,10 @@
  * The simulated EVM source chains of the bridge (an L1 and an L2, each with its own JSON-RPC
  * server and block timer) and the bridge daemon that feeds their deposits to the chain.
  */
+
 import { getNetwork } from "@perpx/core";
 import type { DevnetProfile } from "../app/contract.js";
+import { DevnetError } from "../devnet-error.js";
 import type { ServerTimeouts } from "../servers/http.js";
 import { SourceChain } from "./chain.js";
 import { type DepositSink, startBridgeDaemon } from "./daemon.js";
@@ -66,7 +68,8 @@ export async function startSourceChains(params: {
   onError: (error: unknown) => void;
 }): Promise<SourceChains> {
   const sources = getNetwork(params.profile).bridgeSources;
-  if (sources === undefined) throw new Error(`the ${params.profile} preset names no bridge source chains`);
+  if (sources === undefined)
+    throw new DevnetError("invalid-argument", `the ${params.profile} preset names no bridge source chains`);
   const blockTimeMs = params.options.blockTimeMs ?? 1000;
   const finalityDepth = params.options.finalityDepth ?? 3;
   const chains = (["l1", "l2"] as const).map((slot) => {

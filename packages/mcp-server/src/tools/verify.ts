@@ -10,6 +10,7 @@ import {
 } from "@perpx/composite-client";
 import { placeOrderMsg } from "@perpx/node-client";
 import type { z } from "zod";
+import { ToolFailure } from "./result.js";
 import type { verification } from "./schemas.js";
 
 /**
@@ -64,7 +65,7 @@ export async function sendOrder(
   const entry = { wire, ticker: market.ticker, canceled: false };
   placed.set(`${market.ticker}/${wire.clientId}`, entry);
   const orderId = sent.orderId ?? message.value.order?.orderId;
-  if (!orderId) throw new Error("a placed order without an order id");
+  if (!orderId) throw new ToolFailure("INTERNAL", "the placed order carries no order id");
   const handle = orderHandle({
     node: context.node,
     height: context.height,

@@ -5,6 +5,7 @@
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
+import { PerpxError } from "@perpx/errors";
 
 /**
  * SHA-256 of `message` (`@noble/hashes`).
@@ -34,13 +35,13 @@ export function sha256HexUpper(message: Uint8Array): string {
  * A browser has no native addon: always throws, and the `native` signer backend reports it as
  * unavailable (`auto` then signs with `@noble/curves`).
  *
- * @throws {Error} always.
+ * @throws {PerpxError} always, code `MISSING_DEPENDENCY`.
  *
  * @example
  * ```ts
- * requireSecp256k1Bindings(); // throws Error: no native addon in a browser
+ * requireSecp256k1Bindings(); // throws PerpxError (MISSING_DEPENDENCY): no native addon in a browser
  * ```
  */
 export function requireSecp256k1Bindings(): unknown {
-  throw new Error("the secp256k1 native addon cannot load in a browser");
+  throw new PerpxError("MISSING_DEPENDENCY", "the secp256k1 native addon cannot load in a browser");
 }

@@ -29,6 +29,7 @@
  */
 
 import { create } from "@bufbuild/protobuf";
+import { MAX_SUBACCOUNT_NUMBER } from "@perpx/address";
 import { USDC_ASSET_ID, USDC_DENOM } from "@perpx/core";
 import { encodeSerializableInt, perpetuals as perpetualsProto, subaccounts } from "@perpx/proto";
 import { accAddressBytes, addressFromKey, addressKey, bech32Of, moduleAddress } from "../addresses.js";
@@ -56,10 +57,6 @@ import { blockedInfoResponse, isGated, recordBlockTime } from "./withdrawal-gate
 
 /** The module's name, store prefix, and the cross-margin collateral pool's module account. */
 export const SUBACCOUNTS = "subaccounts";
-/** The largest subaccount number (dYdX's 128 parents × 1000). */
-export const MAX_SUBACCOUNT_NUMBER = 128_000;
-/** Parent subaccounts are 0..127; subaccount `n` belongs to parent `n % 128`. */
-export const PARENT_SUBACCOUNTS = 128;
 
 /** Errors of codespace `subaccounts`. */
 export const subaccountsErrors = {
@@ -128,11 +125,6 @@ export interface SubaccountUpdate {
 
 /** The outcome of {@link SubaccountsKeeper.canApplyUpdates}. */
 export type UpdateCheck = { ok: true } | { ok: false; reason: string };
-
-/** The parent number of a subaccount number (0..127). */
-export function parentSubaccountNumber(number: number): number {
-  return number % PARENT_SUBACCOUNTS;
-}
 
 /**
  * Checks a subaccount id (owner bech32, number within range).

@@ -5,19 +5,11 @@
  * UNTRIGGERED until a conditional order triggers; CANCELED when removed). Fills in blocks set the
  * filled amount and FILLED.
  */
+import type { OrderStatus } from "@perpx/core/indexer";
 import type { clob } from "@perpx/proto";
 import type { OrderStreamMessage } from "../../app/contract.js";
 import type { LocatedIndexerEvent } from "../../app/indexer-events.js";
 import { orderIdKey } from "./orderbook.js";
-
-/** The order statuses of the reference. */
-export type OrderStatus =
-  | "OPEN"
-  | "FILLED"
-  | "CANCELED"
-  | "BEST_EFFORT_CANCELED"
-  | "UNTRIGGERED"
-  | "BEST_EFFORT_OPENED";
 
 /** An order as the indexer keeps it. */
 export interface OrderRecord {

@@ -3,12 +3,11 @@
  * `CheckSubaccountSchema`, `CheckParentSubaccountSchema`, its `sanitizeArray` + `validateArray`
  * pair for list parameters), and the filters they drive.
  */
+import { CHILD_SUBACCOUNT_STRIDE, MAX_SUBACCOUNT_NUMBER } from "@perpx/address";
 import type { Indexer } from "../indexer.js";
 import { isValidAddress } from "./utility-routes.js";
 import type { RequestChecks } from "./validation.js";
 
-/** Parent subaccounts are 0..127; a child's parent is its number modulo 128. */
-export const PARENTS = 128;
 /** The reference's message for a bad `subaccountNumber` (also the transfers-between numbers'). */
 export const SUBACCOUNT_MESSAGE = "subaccountNumber must be a non-negative integer less than 128001";
 const PARENT_MESSAGE = "parentSubaccountNumber must be a non-negative integer less than 128";
@@ -17,14 +16,14 @@ const ADDRESS_MESSAGE = "address must be a valid dydx address";
 /** `address` and `subaccountNumber` (path or query). */
 export function subaccountParams(checks: RequestChecks): { address: string; n: number } {
   const address = checks.oneOf("address", isValidAddress, ADDRESS_MESSAGE, "both") ?? "";
-  const n = checks.requiredInt("subaccountNumber", SUBACCOUNT_MESSAGE, -1, 128_001, "both");
+  const n = checks.requiredInt("subaccountNumber", SUBACCOUNT_MESSAGE, -1, MAX_SUBACCOUNT_NUMBER + 1, "both");
   return { address, n };
 }
 
 /** `address` and `parentSubaccountNumber` (path or query). */
 export function parentParams(checks: RequestChecks): { address: string; n: number } {
   const address = checks.oneOf("address", isValidAddress, ADDRESS_MESSAGE, "both") ?? "";
-  const n = checks.requiredInt("parentSubaccountNumber", PARENT_MESSAGE, -1, PARENTS, "both");
+  const n = checks.requiredInt("parentSubaccountNumber", PARENT_MESSAGE, -1, CHILD_SUBACCOUNT_STRIDE, "both");
   return { address, n };
 }
 
@@ -52,7 +51,7 @@ export function arrayParam(
 
 /** The subaccount numbers of `address` under parent `parent` the indexer knows. */
 export function childrenOf(indexer: Indexer, address: string, parent: number): number[] {
-  return indexer.accounts.numbersOf(address).filter((n) => n % PARENTS === parent);
+  return indexer.accounts.numbersOf(address).filter((n) => n % CHILD_SUBACCOUNT_STRIDE === parent);
 }
 
 /** An inclusive upper bound on (height, time), each optional. */

@@ -3,6 +3,8 @@
  * parent subaccounts, positions, orders, fills, transfers, with the reference's validation,
  * ordering, pagination and not-found bodies.
  */
+import { CHILD_SUBACCOUNT_STRIDE } from "@perpx/address";
+import { FILL_TYPES, ORDER_STATUSES, ORDER_TYPES, PERPETUAL_POSITION_STATUSES } from "@perpx/core/indexer";
 import { parentBody } from "../account-feed.js";
 import {
   assetPositionBodies,
@@ -18,49 +20,18 @@ import type { Indexer } from "../indexer.js";
 import { subaccountKey } from "../models/accounts.js";
 import { priceOf } from "../models/markets.js";
 import type { OrderRecord } from "../models/orders.js";
-import {
-  arrayParam,
-  childrenOf,
-  createdFilter,
-  PARENTS,
-  parentParams,
-  subaccountParams,
-} from "./account-params.js";
+import { arrayParam, childrenOf, createdFilter, parentParams, subaccountParams } from "./account-params.js";
 import { notFound, ok, paginate, type Route } from "./routes.js";
 import { isValidAddress } from "./utility-routes.js";
 import { isBooleanText, type RequestChecks } from "./validation.js";
 
-const POSITION_STATUSES = ["OPEN", "CLOSED", "LIQUIDATED"];
-const ORDER_STATUSES = [
-  "OPEN",
-  "FILLED",
-  "CANCELED",
-  "BEST_EFFORT_CANCELED",
-  "UNTRIGGERED",
-  "ERROR",
-  "BEST_EFFORT_OPENED",
-];
-/** The reference's order types (`OrderType`), in its order. */
-export const ORDER_TYPES = [
-  "LIMIT",
-  "MARKET",
-  "STOP_LIMIT",
-  "STOP_MARKET",
-  "TRAILING_STOP",
-  "TAKE_PROFIT",
-  "TAKE_PROFIT_MARKET",
-  "TWAP",
-  "TWAP_SUBORDER",
-];
-/** The reference's fill types (`FillType`), in its order. */
-const FILL_TYPES = ["LIMIT", "LIQUIDATED", "LIQUIDATION", "DELEVERAGED", "OFFSETTING", "TWAP_SUBORDER"];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function positionsOf(indexer: Indexer, checks: RequestChecks, address: string, numbers: number[]) {
   const statuses = arrayParam(
     checks,
     "status",
-    POSITION_STATUSES,
+    PERPETUAL_POSITION_STATUSES,
     "status must be a valid Position Status (OPEN, etc)",
   );
   const limit = checks.limit();
@@ -107,7 +78,7 @@ function ordersOf(indexer: Indexer, checks: RequestChecks, address: string, numb
   );
   const type = checks.oneOf(
     "type",
-    (t) => ORDER_TYPES.includes(t),
+    (t) => (ORDER_TYPES as readonly string[]).includes(t),
     `type must be one of ${ORDER_TYPES}`,
     "query",
     true,
@@ -283,8 +254,8 @@ function transfersOf(indexer: Indexer, checks: RequestChecks, address: string, n
         s.address === address &&
         s.subaccountNumber !== undefined &&
         r.subaccountNumber !== undefined &&
-        s.subaccountNumber % PARENTS === n &&
-        r.subaccountNumber % PARENTS === n
+        s.subaccountNumber % CHILD_SUBACCOUNT_STRIDE === n &&
+        r.subaccountNumber % CHILD_SUBACCOUNT_STRIDE === n
       );
     })
     .sort((a, b) => (a.eventId < b.eventId ? 1 : -1))

@@ -11,13 +11,11 @@
 import { usdc } from "../format.js";
 import type { Indexer } from "../indexer.js";
 import { referralCodeRoute } from "./referral-code.js";
-import { notFound, ok, type Route, type RouteAnswer } from "./routes.js";
+import { internalError, notFound, ok, type Route, type RouteAnswer } from "./routes.js";
 import { isBooleanText, type RequestChecks } from "./validation.js";
 
 /** The volume from which an address is volume-eligible (the reference's default, USDC). */
 const VOLUME_ELIGIBILITY_THRESHOLD = 10_000;
-
-const internalError: RouteAnswer = { status: 500, body: { errors: [{ msg: "Internal Server Error" }] } };
 
 /** A wallet: an address with a subaccount the indexer knows. */
 function isWallet(indexer: Indexer, address: string): boolean {

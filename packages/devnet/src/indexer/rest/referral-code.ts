@@ -15,7 +15,7 @@ import { ripemd160 } from "@noble/hashes/legacy.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { addressBytesToBech32, DEFAULT_PREFIX } from "@perpx/address";
 import type { Indexer } from "../indexer.js";
-import { invalidParam, ok, type Route, type RouteAnswer } from "./routes.js";
+import { internalError, invalidParam, ok, type Route, type RouteAnswer } from "./routes.js";
 import { isValidAddress } from "./utility-routes.js";
 import type { RequestChecks } from "./validation.js";
 
@@ -45,7 +45,7 @@ function signatureError(
   }
   const signature = new Uint8Array(Buffer.from(signedMessage, "base64"));
   // cosmjs's ExtendedSecp256k1Signature.fromFixedLength throws on anything but 65 bytes (a 500).
-  if (signature.length !== 65 || (signature[64] as number) > 4) throw new Error("bad signature length");
+  if (signature.length !== 65 || (signature[64] as number) > 4) return internalError;
   const digest = sha256(new TextEncoder().encode(`${code}:UPDATE_CODE":${timestamp}`));
   let valid: boolean;
   try {

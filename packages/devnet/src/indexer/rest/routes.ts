@@ -44,6 +44,12 @@ export function invalidParam(msg: string): RouteAnswer {
   return { status: 400, body: { errors: [{ msg }] } };
 }
 
+/** The reference's 500, as Express answers an error a controller throws. */
+export const internalError: RouteAnswer = {
+  status: 500,
+  body: { errors: [{ msg: "Internal Server Error" }] },
+};
+
 /**
  * Page-based or plain slicing of a newest-first list, as the reference pages: with `page`, the
  * answer carries `pageSize`, `offset` and `totalResults`, and (fills, trades, transfers) the list

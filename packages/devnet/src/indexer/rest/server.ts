@@ -24,7 +24,7 @@ import { marketRoutes } from "./market-routes.js";
 import { pnlRoutes } from "./pnl-routes.js";
 import { programRoutes } from "./program-routes.js";
 import { RestRateLimiter } from "./rate-limit.js";
-import type { Route, RouteAnswer } from "./routes.js";
+import { internalError, type Route, type RouteAnswer } from "./routes.js";
 import { tradeHistoryRoutes } from "./trade-history-routes.js";
 import { traderRoutes } from "./trader-routes.js";
 import { transferRoutes } from "./transfer-routes.js";
@@ -166,7 +166,7 @@ function respond(
     answer = found.route.handler(checks, indexer);
     if (checks.errors.length > 0) answer = { status: 400, body: { errors: checks.errors } };
   } catch {
-    answer = { status: 500, body: { errors: [{ msg: "Internal Server Error" }] } };
+    answer = internalError;
   }
   if ("json" in answer) sendJsonText(res, answer.status, answer.json, headers);
   else sendJson(res, answer.status, answer.body, headers);

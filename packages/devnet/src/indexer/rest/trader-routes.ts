@@ -9,12 +9,10 @@
  */
 import { subaccountUuid } from "../ids.js";
 import type { Indexer } from "../indexer.js";
-import { notFound, ok, type Route, type RouteAnswer } from "./routes.js";
+import { internalError, notFound, ok, type Route, type RouteAnswer } from "./routes.js";
 import type { RequestChecks } from "./validation.js";
 
 const ADDRESS = /^perpx[0-9a-z]{39}$/;
-
-const internalError: RouteAnswer = { status: 500, body: { errors: [{ msg: "Internal Server Error" }] } };
 
 function search(checks: RequestChecks, indexer: Indexer): RouteAnswer {
   const values = checks.rawAllPresent("searchParam");

@@ -4,13 +4,14 @@
  * step fails (a triggered conditional order that cannot be placed changes nothing).
  */
 
+import { DevnetError } from "../../../devnet-error.js";
 import { EventManager } from "../../events.js";
 import { type Context, createContext } from "../../module.js";
 import { CacheStore, type KvStore, type RangeOptions } from "../../store.js";
 
 function split(key: string): [string, string] {
   const slash = key.indexOf("/");
-  if (slash < 0) throw new Error(`key ${key} names no module slice`);
+  if (slash < 0) throw new DevnetError("malformed", `key ${key} names no module slice`);
   return [key.slice(0, slash), key.slice(slash + 1)];
 }
 

@@ -14,8 +14,10 @@
  * kept beside the committed state, outside the app hash and the exported state, rolled back with a
  * failed step like any key. CheckTx writes them through to the node's state at once.
  */
+
 import { create, toBinary } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
+import { DevnetError } from "../../../devnet-error.js";
 import { decodeU64, encodeU64, utf8 } from "../../codec.js";
 import { abciError, sdkErrors } from "../../errors.js";
 import {
@@ -199,7 +201,8 @@ function batchCancel(
 /** The order of a short-term placement carried by proposed operations, its signature verified. */
 function placementVerifier(ctx: Context): PlacementVerifier {
   return (bytes) => {
-    if (ctx.verifyTx === undefined) throw new Error("proposed operations need the app's tx verifier");
+    if (ctx.verifyTx === undefined)
+      throw new DevnetError("misconfigured", "proposed operations need the app's tx verifier");
     const tx = ctx.verifyTx(bytes);
     const m = tx.msgs[0];
     const order = m?.typeUrl === PLACE ? (m.msg as clob.MsgPlaceOrder).order : undefined;
