@@ -260,7 +260,7 @@ function deductFee(ctx: Context, tx: DecodedTx, signers: readonly Uint8Array[], 
     } catch (error) {
       if (
         isAbciError(error) &&
-        error.code === sdkErrors.insufficientFunds.code &&
+        error.abciCode === sdkErrors.insufficientFunds.code &&
         error.codespace === "sdk"
       ) {
         throw abciError(sdkErrors.insufficientFunds, error.log);

@@ -43,7 +43,7 @@ export function answerQuery(
       return { code: 0, codespace: "", log: "", value: fn(), height: latest };
     } catch (error) {
       const e = toAbciError(error);
-      return { code: e.code, codespace: e.codespace, log: e.log, value: EMPTY, height: latest };
+      return { code: e.abciCode, codespace: e.codespace, log: e.log, value: EMPTY, height: latest };
     }
   };
   if (height !== undefined && height !== 0n && height !== latest) {

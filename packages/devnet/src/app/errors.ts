@@ -3,6 +3,7 @@
  * "<context>: <root description>". Modules throw {@link AbciError}; the application turns it into a
  * {@link TxResult} or {@link QueryResult}.
  */
+import { PerpxError } from "@perpx/errors";
 
 /** A registered root error: codespace, code and its short description. */
 export interface ErrorKind {
@@ -53,32 +54,34 @@ export const sdkErrors = {
  * An error with an ABCI codespace and code. `log` is the full wrapped text
  * (`"<context>: <description>"`), exactly what the tx result or query result carries.
  */
-export class AbciError extends Error {
+export class AbciError extends PerpxError {
   override name = "AbciError";
   /** The module's codespace ("sdk", "bank", "clob", ...). */
   readonly codespace: string;
-  /** The code within the codespace. */
-  readonly code: number;
+  /** The ABCI code within the codespace (a result's `code`). */
+  readonly abciCode: number;
   /** The root description, without the wrapping context. */
   readonly description: string;
+  /** The log text exactly as a result carries it (`message` is the same text, secrets redacted). */
+  readonly log: string;
 
+  /**
+   * @param kind - the registered root error: codespace, code and description.
+   * @param log - the whole wrapped text, `"<context>: <description>"`.
+   */
   constructor(kind: ErrorKind, log: string) {
-    super(log);
+    super("DEVNET", log);
     this.codespace = kind.codespace;
-    this.code = kind.code;
+    this.abciCode = kind.code;
     this.description = kind.description;
-  }
-
-  /** The log text as it appears in a result (same as `message`). */
-  get log(): string {
-    return this.message;
+    this.log = log;
   }
 
   /** Wraps this error once more, like `errorsmod.Wrap`: "<context>: <previous log>". */
   wrap(context: string): AbciError {
     return new AbciError(
-      { codespace: this.codespace, code: this.code, description: this.description },
-      `${context}: ${this.message}`,
+      { codespace: this.codespace, code: this.abciCode, description: this.description },
+      `${context}: ${this.log}`,
     );
   }
 }

@@ -120,7 +120,7 @@ export function runProposals(
         id: id.toString(),
         status: "failed",
         height: height.toString(),
-        code: e.code,
+        code: e.abciCode,
         codespace: e.codespace,
         log: e.log,
       };

@@ -35,7 +35,7 @@ export function txFailure(
       ? `${error.message}; gasWanted: ${gasWanted}, gasUsed: ${gasUsed}: out of gas`
       : e.log;
   return {
-    code: e.code,
+    code: e.abciCode,
     codespace: e.codespace,
     log,
     info: "",

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Http2SecureServer, Http2Server } from "node:http2";
 import type { AddressInfo } from "node:net";
+import { PerpxError } from "@perpx/errors";
 import { DevnetError } from "../devnet-error.js";
 
 /**
@@ -97,14 +98,19 @@ export function applyHttp2Timeouts(
 /** The largest request body any devnet server reads (a tx is far smaller). */
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
-/** A request body that could not be read. */
-export class BodyError extends Error {
+/** A request body that could not be read (too large, cut off); `status` is the HTTP answer's. */
+export class BodyError extends PerpxError {
   override readonly name = "BodyError";
+
+  /**
+   * @param message - what was wrong with the body.
+   * @param status - the HTTP status to answer with (413 too large, 400 unreadable).
+   */
   constructor(
     message: string,
     readonly status: number,
   ) {
-    super(message);
+    super("INVALID_ARGUMENT", message);
   }
 }
 

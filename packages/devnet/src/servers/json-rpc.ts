@@ -3,7 +3,9 @@
  * simulated source chains): one request or a batch, parse and envelope errors as geth answers them,
  * and the HTTP server around it (POST only, CORS preflight, body limits).
  */
+
 import type { Server } from "node:http";
+import { PerpxError } from "@perpx/errors";
 import {
   BodyError,
   createHttpServer,
@@ -13,15 +15,24 @@ import {
   sendJson,
 } from "./http.js";
 
-/** An Ethereum JSON-RPC error; `data` is a revert's ABI-encoded reason, when there is one. */
-export class EvmRpcError extends Error {
+/**
+ * An Ethereum JSON-RPC error; `rpcCode` is its JSON-RPC code and `data` a revert's ABI-encoded
+ * reason, when there is one.
+ */
+export class EvmRpcError extends PerpxError {
   override readonly name = "EvmRpcError";
+
+  /**
+   * @param rpcCode - the JSON-RPC error code (-32603 internal, -32000 geth's server errors...).
+   * @param message - the error's text as geth words it.
+   * @param data - a revert's ABI-encoded reason.
+   */
   constructor(
-    readonly code: number,
+    readonly rpcCode: number,
     message: string,
     readonly data?: string,
   ) {
-    super(message);
+    super(rpcCode === -32603 ? "DEVNET" : "INVALID_ARGUMENT", message);
   }
 }
 
@@ -52,7 +63,7 @@ function answerOne(methods: Readonly<Record<string, JsonRpcHandler>>, raw: unkno
     return { jsonrpc: "2.0", id, result: handler(params) };
   } catch (error) {
     const e = error instanceof EvmRpcError ? error : new EvmRpcError(-32603, (error as Error).message);
-    return failure(id, e.code, e.message, e.data);
+    return failure(id, e.rpcCode, e.message, e.data);
   }
 }
 

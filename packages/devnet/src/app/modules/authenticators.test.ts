@@ -27,7 +27,7 @@ function codeOf(fn: () => unknown): string {
     fn();
     return "ok";
   } catch (error) {
-    if (isAbciError(error)) return `${error.codespace}/${error.code}`;
+    if (isAbciError(error)) return `${error.codespace}/${error.abciCode}`;
     throw error;
   }
 }

@@ -172,7 +172,7 @@ export function batchCancelShortTerm(
 
 /** The memclob removal reason of a stateful order that cannot enter the book. */
 function removalOf(error: unknown): OrderRemovalReason {
-  const code = toAbciError(error).code;
+  const code = toAbciError(error).abciCode;
   if (code === clobErrors.postOnlyWouldCross.code) return "post_only_would_cross";
   if (code === clobErrors.reduceOnlyWouldIncrease.code) return "reduce_only";
   return "undercollateralized";

@@ -13,7 +13,7 @@ describe("block rate limiter", () => {
     expect(limiter.count("stateful", "a", 10n, 1n, limits)).toBeUndefined();
     expect(limiter.count("stateful", "a", 10n, 1n, limits)).toBeUndefined();
     const third = limiter.count("stateful", "a", 10n, 1n, limits);
-    expect(third?.code).toBe(5001);
+    expect(third?.abciCode).toBe(5001);
     expect(third?.log).toBe(
       "Rate of 3 exceeds configured block rate limit of {NumBlocks:1 Limit:2} for MaxStatefulOrdersPerNBlocks and a: Block rate limit exceeded",
     );

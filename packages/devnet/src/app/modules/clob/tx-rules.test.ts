@@ -48,7 +48,7 @@ function verdict(msgs: TxMessage[], timeoutHeight = 0n, simulate = false): strin
     return "ok";
   } catch (error) {
     if (!isAbciError(error)) throw error;
-    expect([error.codespace, error.code]).toEqual(["sdk", 18]);
+    expect([error.codespace, error.abciCode]).toEqual(["sdk", 18]);
     // The SDK's wrapping: "<text>: <registered text of sdk 18>".
     expect(error.log.endsWith(": invalid request")).toBe(true);
     return error.log.slice(0, -": invalid request".length);

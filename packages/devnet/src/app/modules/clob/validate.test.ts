@@ -38,7 +38,7 @@ function failure(fn: () => void): { codespace: string; code: number; log: string
     return undefined;
   } catch (error) {
     if (!isAbciError(error)) throw error;
-    return { codespace: error.codespace, code: error.code, log: error.log };
+    return { codespace: error.codespace, code: error.abciCode, log: error.log };
   }
 }
 
