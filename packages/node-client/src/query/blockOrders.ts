@@ -1,20 +1,7 @@
 import { fromBinary } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
+import { proposedOperationsIn, sameOrderId } from "../messages/proposedOperations.js";
 import type { Block } from "./blocks.js";
-
-const PROPOSED_OPERATIONS = "/perpx.clob.v1.MsgProposedOperations";
-
-/** True when two order ids name the same order. */
-function sameOrderId(a: clob.OrderId | undefined, b: clob.OrderId): boolean {
-  return (
-    a !== undefined &&
-    a.clientId === b.clientId &&
-    a.orderFlags === b.orderFlags &&
-    a.clobPairId === b.clobPairId &&
-    a.subaccountId?.owner === b.subaccountId?.owner &&
-    (a.subaccountId?.number ?? 0) === (b.subaccountId?.number ?? 0)
-  );
-}
 
 /**
  * The proposed operations of a block from {@link getBlock}: the `MsgProposedOperations` its first
@@ -31,14 +18,7 @@ function sameOrderId(a: clob.OrderId | undefined, b: clob.OrderId): boolean {
  * ```
  */
 export function blockOperations(block: Block): clob.MsgProposedOperations | undefined {
-  const messages = block.txs[0]?.tx?.body?.messages;
-  const message = messages?.length === 1 ? messages[0] : undefined;
-  if (message?.typeUrl !== PROPOSED_OPERATIONS) return undefined;
-  try {
-    return fromBinary(clob.MsgProposedOperationsSchema, message.value);
-  } catch {
-    return undefined;
-  }
+  return proposedOperationsIn(block.txs[0]?.tx?.body?.messages ?? []);
 }
 
 /** Each message of type `typeUrl` in a block, decoded, with its transaction's index. */

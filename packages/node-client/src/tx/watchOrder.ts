@@ -1,14 +1,13 @@
 import { fromBinary } from "@bufbuild/protobuf";
 import { AbortedError, InvalidArgumentError } from "@perpx/errors";
-import { clob, cosmosTendermint, cosmosTx } from "@perpx/proto";
+import { type clob, cosmosTendermint, cosmosTx } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
+import { proposedOperationsIn, sameOrderId } from "../messages/proposedOperations.js";
 import { checkParams, uint64 } from "../messages/validate.js";
 import { getLatestBlock } from "../query/chain.js";
 import { pickQueryTransport, rpcQueryError, unaryQuery } from "../query/unary.js";
 import { type CallOptions, checkTimeout, sleep, withDeadline } from "../transport/call.js";
 import { cometCall } from "../transport/rpc-json.js";
-
-const PROPOSED_OPERATIONS = "/perpx.clob.v1.MsgProposedOperations";
 
 /**
  * One fill of a watched short-term order, as a block's proposed operations settled it.
@@ -100,17 +99,6 @@ export interface WatchShortTermOrderParams extends CallOptions {
   pollIntervalMs?: number;
 }
 
-function sameOrder(a: clob.OrderId | undefined, b: clob.OrderId): boolean {
-  return (
-    a !== undefined &&
-    a.clientId === b.clientId &&
-    a.orderFlags === b.orderFlags &&
-    a.clobPairId === b.clobPairId &&
-    a.subaccountId?.owner === b.subaccountId?.owner &&
-    (a.subaccountId?.number ?? 0) === (b.subaccountId?.number ?? 0)
-  );
-}
-
 /**
  * The proposed operations of a block: the `MsgProposedOperations` of its first tx (every block of
  * the chain starts with one), or undefined when the block has none.
@@ -123,10 +111,7 @@ function sameOrder(a: clob.OrderId | undefined, b: clob.OrderId): boolean {
 export function proposedOperations(txBytes: Uint8Array): clob.MsgProposedOperations | undefined {
   try {
     const raw = fromBinary(cosmosTx.TxRawSchema, txBytes);
-    const body = fromBinary(cosmosTx.TxBodySchema, raw.bodyBytes);
-    const message = body.messages[0];
-    if (body.messages.length !== 1 || message?.typeUrl !== PROPOSED_OPERATIONS) return undefined;
-    return fromBinary(clob.MsgProposedOperationsSchema, message.value);
+    return proposedOperationsIn(fromBinary(cosmosTx.TxBodySchema, raw.bodyBytes).messages);
   } catch {
     return undefined;
   }
@@ -155,9 +140,9 @@ export function fillsOf(
     const match = operation.value.match.value;
     const taker = match.takerOrderId;
     for (const fill of match.fills) {
-      if (sameOrder(taker, orderId) && fill.makerOrderId) {
+      if (sameOrderId(taker, orderId) && fill.makerOrderId) {
         out.push({ height, quantums: fill.fillAmount, role: "taker", counterparty: fill.makerOrderId });
-      } else if (sameOrder(fill.makerOrderId, orderId) && taker) {
+      } else if (sameOrderId(fill.makerOrderId, orderId) && taker) {
         out.push({ height, quantums: fill.fillAmount, role: "maker", counterparty: taker });
       }
     }
@@ -185,7 +170,7 @@ export function removalOf(
   orderId: clob.OrderId,
 ): clob.OrderRemoval | undefined {
   for (const { operation } of operations.operationsQueue) {
-    if (operation.case === "orderRemoval" && sameOrder(operation.value.orderId, orderId))
+    if (operation.case === "orderRemoval" && sameOrderId(operation.value.orderId, orderId))
       return operation.value;
   }
   return undefined;
