@@ -187,99 +187,92 @@ export function accountPage(ex: Explorer, root: HTMLElement, input: string): (()
   const load = () =>
     figures().then(async (numbers) => {
       if (numbers === undefined) return;
-      const each = <T>(read: (n: number) => Promise<readonly T[]>) =>
-        Promise.all(numbers.map(read)).then((lists) => lists.flat());
+      // One list per subaccount, merged, drawn into its slot (or the slot shows the error).
+      const fillEach = <T>(
+        into: ReturnType<typeof slot>,
+        read: (n: number) => Promise<readonly T[]>,
+        draw: (list: T[]) => HTMLElement,
+      ) =>
+        Promise.all(numbers.map(read)).then(
+          (lists) => into.fill(draw(lists.flat())),
+          (error: unknown) => into.fail(error),
+        );
       await Promise.all([
-        each((n) =>
-          ex.indexer.getOrders({
-            address,
-            subaccountNumber: n,
-            status: ["OPEN", "UNTRIGGERED", "BEST_EFFORT_OPENED"],
-          }),
-        ).then(
+        fillEach(
+          orders,
+          (n) =>
+            ex.indexer.getOrders({
+              address,
+              subaccountNumber: n,
+              status: ["OPEN", "UNTRIGGERED", "BEST_EFFORT_OPENED"],
+            }),
           (list) =>
-            orders.fill(
-              table(
-                "orders",
-                [
-                  "Id",
-                  "Subaccount",
-                  "Client id",
-                  "Market",
-                  "Side",
-                  "Price (USD)",
-                  "Size",
-                  "Filled",
-                  "Status",
-                ],
-                list.map((o) => [
-                  link(`search/${o.id}`, short(o.id), "order-id"),
-                  o.subaccountNumber,
-                  o.clientId,
-                  link(`market/${o.ticker}`, o.ticker),
-                  o.side,
-                  o.price,
-                  amount(o.size, baseAsset(o.ticker)),
-                  amount(o.totalFilled, baseAsset(o.ticker)),
-                  o.status,
-                ]),
-              ),
+            table(
+              "orders",
+              ["Id", "Subaccount", "Client id", "Market", "Side", "Price (USD)", "Size", "Filled", "Status"],
+              list.map((o) => [
+                link(`search/${o.id}`, short(o.id), "order-id"),
+                o.subaccountNumber,
+                o.clientId,
+                link(`market/${o.ticker}`, o.ticker),
+                o.side,
+                o.price,
+                amount(o.size, baseAsset(o.ticker)),
+                amount(o.totalFilled, baseAsset(o.ticker)),
+                o.status,
+              ]),
             ),
-          (error: unknown) => orders.fail(error),
         ),
-        each((n) =>
-          ex.indexer.getFills({ address, subaccountNumber: n, limit: HISTORY }).then((r) => r.fills),
-        ).then(
+        fillEach(
+          fills,
+          (n) => ex.indexer.getFills({ address, subaccountNumber: n, limit: HISTORY }).then((r) => r.fills),
           (list) =>
-            fills.fill(
-              table(
-                "fills",
-                [
-                  "Time",
-                  "Block",
-                  "Subaccount",
-                  "Market",
-                  "Side",
-                  "Liquidity",
-                  "Price (USD)",
-                  "Size",
-                  "Fee (USDC)",
-                ],
-                newestFirst(list).map((f) => [
-                  time(f.createdAt),
-                  link(`block/${f.createdAtHeight}`, f.createdAtHeight),
-                  f.subaccountNumber,
-                  link(`market/${f.market}`, f.market),
-                  f.side,
-                  f.liquidity,
-                  f.price,
-                  amount(f.size, baseAsset(f.market)),
-                  f.fee,
-                ]),
-              ),
+            table(
+              "fills",
+              [
+                "Time",
+                "Block",
+                "Subaccount",
+                "Market",
+                "Side",
+                "Liquidity",
+                "Price (USD)",
+                "Size",
+                "Fee (USDC)",
+              ],
+              newestFirst(list).map((f) => [
+                time(f.createdAt),
+                link(`block/${f.createdAtHeight}`, f.createdAtHeight),
+                f.subaccountNumber,
+                link(`market/${f.market}`, f.market),
+                f.side,
+                f.liquidity,
+                f.price,
+                amount(f.size, baseAsset(f.market)),
+                f.fee,
+              ]),
             ),
-          (error: unknown) => fills.fail(error),
         ),
-        each((n) =>
-          ex.indexer.getTransfers({ address, subaccountNumber: n, limit: HISTORY }).then((r) => r.transfers),
-        ).then(
+        fillEach(
+          transfers,
+          (n) =>
+            ex.indexer
+              .getTransfers({ address, subaccountNumber: n, limit: HISTORY })
+              .then((r) => r.transfers),
           (list) =>
-            transfers.fill(
-              table(
-                "transfers",
-                ["Time", "Block", "Type", "Amount", "From", "To", "Tx"],
-                newestFirst(list).map((t) => [
-                  time(t.createdAt),
-                  link(`block/${t.createdAtHeight}`, t.createdAtHeight, "transfer-height"),
-                  t.type,
-                  amount(t.size, t.symbol),
-                  endpoint(t.sender),
-                  endpoint(t.recipient),
-                  link(`tx/${t.transactionHash}`, short(t.transactionHash)),
-                ]),
-              ),
+            table(
+              "transfers",
+              ["Time", "Block", "Type", "Amount", "From", "To", "Tx"],
+              newestFirst(list).map((t) => [
+                time(t.createdAt),
+                link(`block/${t.createdAtHeight}`, t.createdAtHeight, "transfer-height"),
+                t.type,
+                amount(t.size, t.symbol),
+                endpoint(t.sender),
+                endpoint(t.recipient),
+                link(`tx/${t.transactionHash}`, short(t.transactionHash)),
+              ]),
             ),
-          (error: unknown) => transfers.fail(error),
         ),
       ]);
     });
