@@ -13,12 +13,11 @@ import { DEFAULT_MARKETS } from "../src/app/genesis-markets.js";
 import { usdc } from "../src/indexer/format.js";
 import {
   BTC_PRICE_SUBTICKS,
-  deliver,
-  depositMsg,
   getIndexer,
   type IndexedChain,
   placeShortTerm,
-  startIndexedChain,
+  signerAddresses,
+  startFundedChain,
 } from "./support/indexer-chain.js";
 
 let chain: IndexedChain;
@@ -26,11 +25,8 @@ let alice: string;
 let bob: string;
 
 beforeAll(async () => {
-  chain = await startIndexedChain();
-  alice = chain.signers[0]?.address as string;
-  bob = chain.signers[1]?.address as string;
-  await deliver(chain, 0, [depositMsg(alice, 10_000_000_000n)]);
-  await deliver(chain, 1, [depositMsg(bob, 10_000_000_000n)]);
+  chain = await startFundedChain([10_000_000_000n, 10_000_000_000n]);
+  [alice, bob] = signerAddresses(chain);
 });
 
 afterAll(async () => {

@@ -12,12 +12,12 @@ import { usernameOf } from "../src/indexer/models/affiliates.js";
 import {
   BTC_PRICE_SUBTICKS,
   deliver,
-  depositMsg,
   getIndexer,
   type IndexedChain,
   placeShortTerm,
   registerAffiliateMsg,
-  startIndexedChain,
+  signerAddresses,
+  startFundedChain,
 } from "./support/indexer-chain.js";
 
 let chain: IndexedChain;
@@ -28,11 +28,8 @@ let carol: string;
 type Body = Record<string, unknown>;
 
 beforeAll(async () => {
-  chain = await startIndexedChain();
-  [alice, bob, carol] = chain.signers.map((s) => s.address) as [string, string, string];
-  await deliver(chain, 0, [depositMsg(alice, 10_000_000_000n)]);
-  await deliver(chain, 1, [depositMsg(bob, 10_000_000_000n)]);
-  await deliver(chain, 2, [depositMsg(carol, 10_000_000_000n)]);
+  chain = await startFundedChain([10_000_000_000n, 10_000_000_000n, 10_000_000_000n]);
+  [alice, bob, carol] = signerAddresses(chain);
   await deliver(chain, 1, [registerAffiliateMsg(bob, alice)]);
   // Bob (referred) rests 0.01 BTC at $65,000; Carol takes it.
   await placeShortTerm(chain, 1, {

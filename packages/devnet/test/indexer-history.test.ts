@@ -9,11 +9,11 @@ import type { BlockRecord } from "../src/app/contract.js";
 import {
   BTC_PRICE_SUBTICKS,
   deliver,
-  depositMsg,
   getIndexer,
   type IndexedChain,
   placeShortTerm,
-  startIndexedChain,
+  signerAddresses,
+  startFundedChain,
   transferMsg,
 } from "./support/indexer-chain.js";
 
@@ -50,11 +50,8 @@ async function body<T = Body>(path: string): Promise<T> {
 }
 
 beforeAll(async () => {
-  chain = await startIndexedChain();
-  alice = chain.signers[0]?.address as string;
-  bob = chain.signers[1]?.address as string;
-  await deliver(chain, 0, [depositMsg(alice, 10_000_000_000n)]);
-  await deliver(chain, 1, [depositMsg(bob, 10_000_000_000n)]);
+  chain = await startFundedChain([10_000_000_000n, 10_000_000_000n]);
+  [alice, bob] = signerAddresses(chain);
   await deliver(chain, 0, [transferMsg({ owner: alice, number: 0 }, { owner: bob, number: 0 }, 100n)]);
   await deliver(chain, 1, [transferMsg({ owner: bob, number: 0 }, { owner: alice, number: 0 }, 30n)]);
   await deliver(chain, 0, [transferMsg({ owner: alice, number: 0 }, { owner: alice, number: 128 }, 50n)]);

@@ -10,24 +10,16 @@ import { DEFAULT_MARKETS } from "../src/app/genesis-markets.js";
 import { ppm } from "../src/indexer/format.js";
 import {
   BTC_PRICE_SUBTICKS,
-  deliver,
-  depositMsg,
   getIndexer,
   type IndexedChain,
   placeShortTerm,
-  startIndexedChain,
+  startFundedChain,
 } from "./support/indexer-chain.js";
 
 let chain: IndexedChain;
 
 beforeAll(async () => {
-  chain = await startIndexedChain();
-  for (const i of [0, 1]) {
-    const result = await deliver(chain, i, [
-      depositMsg((chain.signers[i] as { address: string }).address, 10_000_000_000n),
-    ]);
-    expect(result.code, result.log).toBe(0);
-  }
+  chain = await startFundedChain([10_000_000_000n, 10_000_000_000n]);
 });
 
 afterAll(async () => {

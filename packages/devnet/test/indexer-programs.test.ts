@@ -4,21 +4,14 @@
  * with no such data, after its validation, over REST. Rewards that are paid: `rewards.test.ts`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  deliver,
-  depositMsg,
-  getIndexer,
-  type IndexedChain,
-  startIndexedChain,
-} from "./support/indexer-chain.js";
+import { getIndexer, type IndexedChain, signerAddresses, startFundedChain } from "./support/indexer-chain.js";
 
 let chain: IndexedChain;
 let alice: string;
 
 beforeAll(async () => {
-  chain = await startIndexedChain();
-  alice = chain.signers[0]?.address as string;
-  await deliver(chain, 0, [depositMsg(alice, 1_000_000_000n)]);
+  chain = await startFundedChain([1_000_000_000n]);
+  [alice] = signerAddresses(chain);
 });
 
 afterAll(async () => {

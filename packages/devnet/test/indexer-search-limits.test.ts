@@ -6,12 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  deliver,
-  depositMsg,
   getIndexer,
   type IndexedChain,
   placeShortTerm,
-  startIndexedChain,
+  signerAddresses,
+  startFundedChain,
 } from "./support/indexer-chain.js";
 
 let chain: IndexedChain;
@@ -19,12 +18,9 @@ let alice: string;
 let bob: string;
 
 beforeAll(async () => {
-  chain = await startIndexedChain();
-  alice = chain.signers[0]?.address as string;
-  bob = chain.signers[1]?.address as string;
-  await deliver(chain, 0, [depositMsg(alice, 1_000_000_000n)]);
   // Bob only has subaccount 1: no subaccount 0, so no username.
-  await deliver(chain, 1, [depositMsg(bob, 1_000_000_000n, 1)]);
+  chain = await startFundedChain([1_000_000_000n, { quantums: 1_000_000_000n, number: 1 }]);
+  [alice, bob] = signerAddresses(chain);
 });
 
 afterAll(async () => {

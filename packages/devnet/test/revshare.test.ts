@@ -18,11 +18,11 @@ import { placeMsg, signMsgs, type TestSigner } from "./support/clob-tx.js";
 import {
   BTC_PRICE_SUBTICKS,
   deliver,
-  depositMsg,
   getIndexer,
   type IndexedChain,
   registerAffiliateMsg,
-  startIndexedChain,
+  signerAddresses,
+  startFundedChain,
 } from "./support/indexer-chain.js";
 import { RecordingClient } from "./support/indexer-ws.js";
 
@@ -155,10 +155,8 @@ async function fill(router = "") {
 }
 
 beforeAll(async () => {
-  chain = await startIndexedChain();
-  [alice, bob, carol] = chain.signers.map((s) => s.address) as [string, string, string];
-  await deliver(chain, 1, [depositMsg(bob, 100_000_000_000n)]);
-  await deliver(chain, 2, [depositMsg(carol, 100_000_000_000n)]);
+  chain = await startFundedChain([undefined, 100_000_000_000n, 100_000_000_000n]);
+  [alice, bob, carol] = signerAddresses(chain);
   await deliver(chain, 1, [registerAffiliateMsg(bob, alice)]);
 });
 

@@ -32,6 +32,36 @@ export async function startIndexedChain(options: StartDevnetOptions = {}): Promi
   return { devnet, signers, sequences: signers.map(() => 0n) };
 }
 
+/** One signer's opening deposit: quote quantums into its subaccount 0, or into `number`. */
+export type OpeningDeposit = bigint | { readonly quantums: bigint; readonly number: number } | undefined;
+
+/**
+ * {@link startIndexedChain}, then each signer's opening deposit (signer `i` gets `deposits[i]`;
+ * none for `undefined`), each in its own block and expected to succeed.
+ */
+export async function startFundedChain(
+  deposits: readonly OpeningDeposit[],
+  options: StartDevnetOptions = {},
+): Promise<IndexedChain> {
+  const chain = await startIndexedChain(options);
+  for (const [i, deposit] of deposits.entries()) {
+    if (deposit === undefined) continue;
+    const owner = (chain.signers[i] as TestSigner).address;
+    const msg =
+      typeof deposit === "bigint"
+        ? depositMsg(owner, deposit)
+        : depositMsg(owner, deposit.quantums, deposit.number);
+    const result = await deliver(chain, i, [msg]);
+    expect(result.code, result.log).toBe(0);
+  }
+  return chain;
+}
+
+/** The addresses of the chain's three signers, in order. */
+export function signerAddresses(chain: IndexedChain): [string, string, string] {
+  return chain.signers.map((s) => s.address) as [string, string, string];
+}
+
 /** A deposit of `quantums` USDC quote quantums into the signer's subaccount `number`. */
 export function depositMsg(owner: string, quantums: bigint, number = 0): Msg {
   return {
