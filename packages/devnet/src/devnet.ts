@@ -14,9 +14,13 @@ import type {
   PersistentChainApp,
   PruningOptions,
 } from "./app/contract.js";
-import { MAX_FUNDED_SUBACCOUNTS } from "./app/funded-subaccounts.js";
-import { GENESIS_ACCOUNTS, GENESIS_NATIVE_BALANCE, GENESIS_USDC_BALANCE } from "./app/genesis-accounts.js";
-import { DEFAULT_MARKETS, MAX_MARKETS } from "./app/genesis-markets.js";
+import { MAX_FUNDED_SUBACCOUNTS } from "./app/genesis/funded-subaccounts.js";
+import {
+  GENESIS_ACCOUNTS,
+  GENESIS_NATIVE_BALANCE,
+  GENESIS_USDC_BALANCE,
+} from "./app/genesis/genesis-accounts.js";
+import { DEFAULT_MARKETS, MAX_MARKETS } from "./app/genesis/genesis-markets.js";
 import { DevnetError } from "./devnet-error.js";
 import { committedBlocks, startIndexer } from "./indexer/indexer.js";
 import { type IndexerRestServer, startIndexerRestServer } from "./indexer/rest/server.js";

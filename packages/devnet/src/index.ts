@@ -11,13 +11,13 @@ export {
   FUNDED_SUBACCOUNT_QUANTUMS,
   type FundedSubaccountKey,
   fundedSubaccountKey,
-} from "./app/funded-subaccounts.js";
+} from "./app/genesis/funded-subaccounts.js";
 export {
   GENESIS_ACCOUNTS,
   GENESIS_NATIVE_BALANCE,
   GENESIS_USDC_BALANCE,
   type GenesisAccount,
-} from "./app/genesis-accounts.js";
+} from "./app/genesis/genesis-accounts.js";
 export {
   DEFAULT_PORTS,
   type Devnet,

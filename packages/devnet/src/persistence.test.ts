@@ -20,9 +20,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { accountInfo, bankBalance } from "../test/support/app-query.js";
 import { msg, signTx } from "../test/support/sign-tx.js";
 import { createChainApp } from "./app/app.js";
-import { BinaryWriter } from "./app/codec.js";
 import type { PersistentChainApp } from "./app/contract.js";
-import { GENESIS_ACCOUNTS } from "./app/genesis-accounts.js";
+import { GENESIS_ACCOUNTS } from "./app/genesis/genesis-accounts.js";
+import { BinaryWriter } from "./app/lib/codec.js";
 import { startDevnet } from "./devnet.js";
 import {
   BLOCK_LOG_FILE,

@@ -23,8 +23,8 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { errorGuard, PerpxError, type PerpxErrorOptions } from "@perpx/errors";
-import { BinaryReader, BinaryWriter, bytesEqual, concatList, utf8 } from "./app/codec.js";
 import type { BlockArchive, ChainState, PersistentChainApp } from "./app/contract.js";
+import { BinaryReader, BinaryWriter, bytesEqual, concatList, utf8 } from "./app/lib/codec.js";
 import { removeAtomicTemps, writeFileAtomic } from "./atomic-file.js";
 import { DevnetError } from "./devnet-error.js";
 import {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { concatList } from "./app/codec.js";
+import { concatList } from "./app/lib/codec.js";
 import { decodeRecords, encodeRecord, readRecordAt, scanRecords } from "./record-file.js";
 
 const dir = mkdtempSync(join(tmpdir(), "perpx-record-file-"));

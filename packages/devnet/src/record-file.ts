@@ -7,7 +7,7 @@
 
 import { createHash } from "node:crypto";
 import { readSync, writeSync } from "node:fs";
-import { bytesEqual } from "./app/codec.js";
+import { bytesEqual } from "./app/lib/codec.js";
 import { DevnetError } from "./devnet-error.js";
 
 /** Bytes before a record's payload: its length (u32 little-endian) and checksum. */

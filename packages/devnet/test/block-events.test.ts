@@ -4,11 +4,11 @@
  * block's proposed operations, and the events surviving the block log's encoding.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { decodeBlock, encodeBlock } from "../src/app/block-codec.js";
-import { BinaryReader } from "../src/app/codec.js";
-import { perpetualsGenesis } from "../src/app/genesis-exchange.js";
-import { DEFAULT_MARKETS } from "../src/app/genesis-markets.js";
-import type { IndexerEvent } from "../src/app/indexer-events.js";
+import { perpetualsGenesis } from "../src/app/genesis/genesis-exchange.js";
+import { DEFAULT_MARKETS } from "../src/app/genesis/genesis-markets.js";
+import type { IndexerEvent } from "../src/app/indexer-output/indexer-events.js";
+import { decodeBlock, encodeBlock } from "../src/app/lib/block-codec.js";
+import { BinaryReader } from "../src/app/lib/codec.js";
 import { locateBlockEvents } from "../src/indexer/block-events.js";
 import {
   BTC_PRICE_SUBTICKS,

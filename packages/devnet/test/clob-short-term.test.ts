@@ -8,7 +8,7 @@ import { clob, sending } from "@perpx/proto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createChainApp } from "../src/app/app.js";
 import type { PersistentChainApp, TxResult } from "../src/app/contract.js";
-import { GENESIS_ACCOUNTS } from "../src/app/genesis-accounts.js";
+import { GENESIS_ACCOUNTS } from "../src/app/genesis/genesis-accounts.js";
 import { chainState } from "./support/chain-state.js";
 import { type OrderSpec, placeMsg, signMsgs, type TestSigner, testSigner } from "./support/clob-tx.js";
 

@@ -10,7 +10,7 @@ import { create } from "@bufbuild/protobuf";
 import { ibcDenom } from "@perpx/core";
 import { ibcTransfer, wrap } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bech32Of, moduleAddress } from "../src/app/addresses.js";
+import { bech32Of, moduleAddress } from "../src/app/lib/addresses.js";
 import { type Devnet, startDevnet } from "../src/index.js";
 import type { Loose } from "./support/loose.js";
 import { msg, type TestMsg } from "./support/sign-tx.js";

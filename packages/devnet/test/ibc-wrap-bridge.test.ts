@@ -13,8 +13,8 @@ import { DirectSecp256k1HdWallet, encodePubkey, makeAuthInfoBytes, makeSignDoc }
 import { ibcDenom } from "@perpx/core";
 import { affiliates, bridge, cosmosAbci, cosmosTx, ibcTransfer, ratelimit, wrap } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bech32Of, moduleAddress } from "../src/app/addresses.js";
 import type { BlockRecord } from "../src/app/contract.js";
+import { bech32Of, moduleAddress } from "../src/app/lib/addresses.js";
 import { type Devnet, startDevnet } from "../src/index.js";
 import type { Loose } from "./support/loose.js";
 

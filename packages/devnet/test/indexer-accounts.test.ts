@@ -8,8 +8,8 @@
  */
 import { Exact } from "@perpx/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { perpetualsGenesis } from "../src/app/genesis-exchange.js";
-import { DEFAULT_MARKETS } from "../src/app/genesis-markets.js";
+import { perpetualsGenesis } from "../src/app/genesis/genesis-exchange.js";
+import { DEFAULT_MARKETS } from "../src/app/genesis/genesis-markets.js";
 import { usdc } from "../src/indexer/format.js";
 import {
   BTC_PRICE_SUBTICKS,

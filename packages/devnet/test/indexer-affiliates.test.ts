@@ -7,7 +7,7 @@
 import { makeCosmoshubPath } from "@cosmjs/amino";
 import { Bip39, EnglishMnemonic, Secp256k1, Slip10, Slip10Curve, sha256 } from "@cosmjs/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GENESIS_ACCOUNTS } from "../src/app/genesis-accounts.js";
+import { GENESIS_ACCOUNTS } from "../src/app/genesis/genesis-accounts.js";
 import { usernameOf } from "../src/indexer/models/affiliates.js";
 import {
   BTC_PRICE_SUBTICKS,

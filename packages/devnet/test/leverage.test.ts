@@ -7,8 +7,8 @@
 import { create } from "@bufbuild/protobuf";
 import { clob, sending } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { perpetualsGenesis } from "../src/app/genesis-exchange.js";
-import { DEFAULT_MARKETS } from "../src/app/genesis-markets.js";
+import { perpetualsGenesis } from "../src/app/genesis/genesis-exchange.js";
+import { DEFAULT_MARKETS } from "../src/app/genesis/genesis-markets.js";
 import { type Devnet, startDevnet } from "../src/index.js";
 import { msg, type TestMsg } from "./support/sign-tx.js";
 import { accountOf, broadcastSync, signWire } from "./support/wire.js";

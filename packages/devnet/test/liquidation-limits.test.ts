@@ -14,7 +14,7 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { clob, cosmosTx, decodeSerializableInt, subaccounts } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bech32Of, moduleAddress } from "../src/app/addresses.js";
+import { bech32Of, moduleAddress } from "../src/app/lib/addresses.js";
 import { type Devnet, startDevnet } from "../src/index.js";
 import { scaled } from "../src/indexer/format.js";
 import { type OrderSpec, placeMsg, signMsgs, type TestSigner, testSigner } from "./support/clob-tx.js";

@@ -15,7 +15,7 @@
 import { create, toBinary } from "@bufbuild/protobuf";
 import { clob, perpetuals } from "@perpx/proto";
 import { describe, expect, it } from "vitest";
-import { GOV_AUTHORITY } from "../src/app/governance.js";
+import { GOV_AUTHORITY } from "../src/app/kernel/governance.js";
 import {
   type LiquidationNet,
   matchesAt,

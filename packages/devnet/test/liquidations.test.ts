@@ -14,7 +14,7 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { clob, cosmosTx, decodeSerializableInt, sending, subaccounts } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bech32Of, moduleAddress } from "../src/app/addresses.js";
+import { bech32Of, moduleAddress } from "../src/app/lib/addresses.js";
 import { type Devnet, startDevnet } from "../src/index.js";
 import { type OrderSpec, placeMsg, signMsgs, type TestSigner, testSigner } from "./support/clob-tx.js";
 import { accountOf, broadcastSync, rpcCall } from "./support/wire.js";

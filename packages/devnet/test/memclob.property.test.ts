@@ -8,10 +8,10 @@ import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { clob, cosmosBank, decodeSerializableInt, subaccounts } from "@perpx/proto";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { bech32Of, moduleAddress } from "../src/app/addresses.js";
 import { createChainApp } from "../src/app/app.js";
 import type { OrderStreamMessage, PersistentChainApp } from "../src/app/contract.js";
-import { GENESIS_ACCOUNTS } from "../src/app/genesis-accounts.js";
+import { GENESIS_ACCOUNTS } from "../src/app/genesis/genesis-accounts.js";
+import { bech32Of, moduleAddress } from "../src/app/lib/addresses.js";
 import { placeMsg, signMsgs, type TestSigner, testSigner } from "./support/clob-tx.js";
 
 const GENESIS_TIME = new Date("2026-01-01T00:00:00Z");

@@ -31,7 +31,7 @@ import {
   encodeAuthenticator,
   PLACE_ORDER_URL,
   tradingKeyAuthenticator,
-} from "../src/app/modules/authenticators.js";
+} from "../src/app/modules/accountplus/authenticators.js";
 import { type Devnet, startDevnet } from "../src/index.js";
 
 const FEE = { amount: [{ denom: "uusdc", amount: "5000" }], gasLimit: 200_000n };

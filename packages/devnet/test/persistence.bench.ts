@@ -12,8 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, bench, describe } from "vitest";
 import { createChainApp } from "../src/app/app.js";
-import { concatList } from "../src/app/codec.js";
 import type { PersistentChainApp } from "../src/app/contract.js";
+import { concatList } from "../src/app/lib/codec.js";
 import { writeFileAtomic } from "../src/atomic-file.js";
 import { StateDirectory } from "../src/persistence.js";
 

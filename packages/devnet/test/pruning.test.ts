@@ -10,7 +10,7 @@ import { create } from "@bufbuild/protobuf";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { cosmosBank } from "@perpx/proto";
 import { afterAll, describe, expect, it } from "vitest";
-import { GENESIS_ACCOUNTS } from "../src/app/genesis-accounts.js";
+import { GENESIS_ACCOUNTS } from "../src/app/genesis/genesis-accounts.js";
 import { type Devnet, startDevnet } from "../src/devnet.js";
 import { toHexUpper } from "../src/servers/encoding.js";
 import type { Loose } from "./support/loose.js";

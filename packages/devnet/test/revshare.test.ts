@@ -11,7 +11,7 @@ import { create, type DescMessage, type MessageInitShape, toBinary } from "@bufb
 import { addressBytesToBech32 } from "@perpx/address";
 import { affiliates, clob, decodeSerializableInt, feetiers, perpetuals, revshare } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GOV_AUTHORITY } from "../src/app/governance.js";
+import { GOV_AUTHORITY } from "../src/app/kernel/governance.js";
 import { FEE_COLLECTOR } from "./support/app-harness.js";
 import { bankBalance, queryApp } from "./support/app-query.js";
 import { placeMsg, signMsgs, type TestSigner } from "./support/clob-tx.js";

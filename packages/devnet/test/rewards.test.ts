@@ -9,9 +9,9 @@
 import { create, toBinary } from "@bufbuild/protobuf";
 import { rewards } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bech32Of, moduleAddress } from "../src/app/addresses.js";
 import type { BlockRecord } from "../src/app/contract.js";
-import { GOV_AUTHORITY } from "../src/app/governance.js";
+import { GOV_AUTHORITY } from "../src/app/kernel/governance.js";
+import { bech32Of, moduleAddress } from "../src/app/lib/addresses.js";
 import { startDevnet } from "../src/devnet.js";
 import {
   BTC_PRICE_SUBTICKS,

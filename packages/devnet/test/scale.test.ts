@@ -6,8 +6,8 @@
  */
 import { clob } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { perpetualsGenesis } from "../src/app/genesis-exchange.js";
-import { DEFAULT_MARKETS } from "../src/app/genesis-markets.js";
+import { perpetualsGenesis } from "../src/app/genesis/genesis-exchange.js";
+import { DEFAULT_MARKETS } from "../src/app/genesis/genesis-markets.js";
 import {
   type Devnet,
   FUNDED_SUBACCOUNT_QUANTUMS,

@@ -21,7 +21,7 @@ import {
 } from "@perpx/core/evm";
 import { bridge, cosmosBank } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GENESIS_ACCOUNTS } from "../src/app/genesis-accounts.js";
+import { GENESIS_ACCOUNTS } from "../src/app/genesis/genesis-accounts.js";
 import { type Devnet, startDevnet } from "../src/index.js";
 import { SOURCE_GENESIS_ADDRESSES, SOURCE_GENESIS_USDC } from "../src/source-chain/genesis.js";
 

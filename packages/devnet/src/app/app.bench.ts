@@ -10,7 +10,7 @@ import { DirectSecp256k1HdWallet, encodePubkey, makeAuthInfoBytes, makeSignDoc }
 import { cosmosBank, cosmosTx, packAny } from "@perpx/proto";
 import { bench, describe } from "vitest";
 import { createChainApp } from "./app.js";
-import { GENESIS_ACCOUNTS } from "./genesis-accounts.js";
+import { GENESIS_ACCOUNTS } from "./genesis/genesis-accounts.js";
 
 const TXS = 500;
 const genesisTime = new Date("2026-01-01T00:00:00Z");

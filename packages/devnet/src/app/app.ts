@@ -17,14 +17,6 @@
  * - `snapshot.ts` (export/restore), `chain-genesis.ts`, `app-queries.ts`, `app-control.ts`.
  */
 
-import { createChainControl } from "./app-control.js";
-import { answerQuery } from "./app-queries.js";
-import { encodeBlock } from "./block-codec.js";
-import { commitBlock, nextBlockTime } from "./block-production.js";
-import { BlockStore } from "./block-store.js";
-import type { ChainCore } from "./chain-core.js";
-import { initGenesis } from "./chain-genesis.js";
-import { BinaryReader } from "./codec.js";
 import type {
   BlockListener,
   BlockRecord,
@@ -40,16 +32,24 @@ import type {
   SimulateResult,
   TxResult,
 } from "./contract.js";
-import { defaultGasConfig, type GasConfig } from "./gas.js";
-import { type ChainConfig, COMET_VERSION, chainConfig, MONIKER } from "./genesis.js";
-import { type Module, volatileKeys } from "./module.js";
+import { type ChainConfig, COMET_VERSION, chainConfig, MONIKER } from "./genesis/genesis.js";
+import { createChainControl } from "./kernel/app-control.js";
+import { answerQuery } from "./kernel/app-queries.js";
+import { commitBlock, nextBlockTime } from "./kernel/block-production.js";
+import { BlockStore } from "./kernel/block-store.js";
+import type { ChainCore } from "./kernel/chain-core.js";
+import { initGenesis } from "./kernel/chain-genesis.js";
+import { defaultGasConfig, type GasConfig } from "./kernel/gas.js";
+import { type Module, volatileKeys } from "./kernel/module.js";
+import { runAfterCommit } from "./kernel/proposer.js";
+import { registerServices } from "./kernel/services.js";
+import { readSnapshotHeader, restoreSnapshot, writeSnapshot } from "./kernel/snapshot.js";
+import { PrefixStore, RootStore } from "./kernel/store.js";
+import { TxPipeline } from "./kernel/tx-pipeline.js";
+import { encodeBlock } from "./lib/block-codec.js";
+import { BinaryReader } from "./lib/codec.js";
 import { drainOrderStream } from "./modules/clob/stream.js";
 import { buildModules, type Keepers } from "./modules/index.js";
-import { runAfterCommit } from "./proposer.js";
-import { registerServices } from "./services.js";
-import { readSnapshotHeader, restoreSnapshot, writeSnapshot } from "./snapshot.js";
-import { PrefixStore, RootStore } from "./store.js";
-import { TxPipeline } from "./tx-pipeline.js";
 
 /** Options beyond the contract's, for tests, benchmarks and module development. */
 export interface ChainAppExtraOptions {

@@ -5,7 +5,7 @@
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import type { BlockRecord } from "../app/contract.js";
-import type { IndexerEvent, LocatedIndexerEvent } from "../app/indexer-events.js";
+import type { IndexerEvent, LocatedIndexerEvent } from "../app/indexer-output/indexer-events.js";
 
 function hex(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString("hex").toUpperCase();

@@ -6,7 +6,7 @@
 import type { IndexerChannel } from "@perpx/core/indexer";
 import type { clob } from "@perpx/proto";
 import type { BlockRecord, OrderStreamMessage } from "../app/contract.js";
-import type { LocatedIndexerEvent } from "../app/indexer-events.js";
+import type { LocatedIndexerEvent } from "../app/indexer-output/indexer-events.js";
 import {
   type AccountFeedModels,
   ChangeSet,

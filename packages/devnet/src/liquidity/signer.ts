@@ -1,7 +1,7 @@
 /**
  * The devnet's own signer for the txs of its market maker: one fixed secp256k1 key, SIGN_MODE_DIRECT
  * over `@perpx/proto`'s envelopes. The devnet depends on no client, so its actors sign here, as the
- * validator signs its blocks in `app/crypto.ts`. The key is public and for a devnet only.
+ * validator signs its blocks in `app/lib/crypto.ts`. The key is public and for a devnet only.
  */
 import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
 import { secp256k1 } from "@noble/curves/secp256k1.js";

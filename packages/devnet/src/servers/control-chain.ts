@@ -9,8 +9,8 @@ import { create, type JsonValue, toBinary } from "@bufbuild/protobuf";
 import { AnySchema } from "@bufbuild/protobuf/wkt";
 import { fromCosmosJson, wrap } from "@perpx/proto";
 import type { PersistentChainApp, ProposalResult } from "../app/contract.js";
-import { GOV_AUTHORITY } from "../app/governance.js";
-import { uintField } from "../app/request-fields.js";
+import { GOV_AUTHORITY } from "../app/kernel/governance.js";
+import { uintField } from "../app/lib/request-fields.js";
 import { ControlError, type ControlRouter } from "./control-router.js";
 import type { BlockProducer } from "./producer.js";
 

@@ -1,5 +1,5 @@
 /**
- * Control routes of the simulated IBC relayer (`src/app/modules/ibc-relayer.ts`): deliver pending
+ * Control routes of the simulated IBC relayer (`src/app/modules/ibc/ibc-relayer.ts`): deliver pending
  * outgoing packets now, decide what the counterparty answers (success, an error acknowledgement,
  * no answer until the timeout), and set the relay delay or switch automatic relaying off. Bad
  * fields answer 400 naming the field (the operations throw `FieldError`s).

@@ -7,7 +7,6 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { type DescMessage, fromBinary } from "@bufbuild/protobuf";
 import { prices } from "@perpx/proto";
 import type { OraclePriceSet, PersistentChainApp } from "../app/contract.js";
-import type { ApproveAgentRequest } from "../app/modules/accountplus.js";
 import {
   addressField,
   boolField,
@@ -18,7 +17,8 @@ import {
   objectField,
   stringField,
   uintField,
-} from "../app/request-fields.js";
+} from "../app/lib/request-fields.js";
+import type { ApproveAgentRequest } from "../app/modules/accountplus/accountplus.js";
 import { DevnetError, isDevnetError } from "../devnet-error.js";
 import { addChainControlRoutes } from "./control-chain.js";
 import { addDepositControlRoute } from "./control-deposit.js";

@@ -3,10 +3,10 @@
  * as base64, 64-bit integers as decimal strings and times as RFC 3339 with nanoseconds.
  */
 
-import { toHex } from "../app/codec.js";
+import { toHex } from "../app/lib/codec.js";
 
 // The encoders are the application's; the servers add lenient decoders for what clients send.
-export { toBase64, toHex as toHexLower } from "../app/codec.js";
+export { toBase64, toHex as toHexLower } from "../app/lib/codec.js";
 
 /** Uppercase hex of `bytes` (CometBFT `HexBytes`). */
 export function toHexUpper(bytes: Uint8Array): string {

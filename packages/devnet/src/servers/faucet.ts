@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { NATIVE_DENOM, USDC_DENOM } from "@perpx/core";
 import type { ChainControl } from "../app/contract.js";
-import { addressField, FieldError, type Fields, subaccountNumberField } from "../app/request-fields.js";
+import { addressField, FieldError, type Fields, subaccountNumberField } from "../app/lib/request-fields.js";
 import {
   BodyError,
   closeServer,

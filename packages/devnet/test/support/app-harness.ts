@@ -6,10 +6,10 @@ import { create, type DescMessage, type MessageShape, toBinary } from "@bufbuild
 import { encodeSecp256k1Pubkey } from "@cosmjs/amino";
 import { DirectSecp256k1HdWallet, encodePubkey, makeAuthInfoBytes, makeSignDoc } from "@cosmjs/proto-signing";
 import { cosmosBank, cosmosTx, cosmosTxSigning, packAny } from "@perpx/proto";
-import { bech32Of, moduleAddress } from "../../src/app/addresses.js";
 import { createChainApp } from "../../src/app/app.js";
 import type { PersistentChainApp, TxResult } from "../../src/app/contract.js";
-import { GENESIS_ACCOUNTS } from "../../src/app/genesis-accounts.js";
+import { GENESIS_ACCOUNTS } from "../../src/app/genesis/genesis-accounts.js";
+import { bech32Of, moduleAddress } from "../../src/app/lib/addresses.js";
 
 /** SIGN_MODE_UNSPECIFIED, as cosmjs's simulation sends it (cosmjs types its own enum). */
 export const UNSPECIFIED_MODE = cosmosTxSigning.SignMode.UNSPECIFIED as number as Parameters<

@@ -7,7 +7,7 @@ import { create, type DescMessage, type MessageShape } from "@bufbuild/protobuf"
 import { affiliates, sending } from "@perpx/proto";
 import { expect } from "vitest";
 import type { TxResult } from "../../src/app/contract.js";
-import { GENESIS_ACCOUNTS } from "../../src/app/genesis-accounts.js";
+import { GENESIS_ACCOUNTS } from "../../src/app/genesis/genesis-accounts.js";
 import { type Devnet, type StartDevnetOptions, startDevnet } from "../../src/devnet.js";
 import { type OrderSpec, placeMsg, signMsgs, type TestSigner, testSigner } from "./clob-tx.js";
 

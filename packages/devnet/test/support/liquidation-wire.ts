@@ -8,8 +8,8 @@
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { clob, cosmosTx, decodeSerializableInt, perpetuals, subaccounts } from "@perpx/proto";
-import { bech32Of, moduleAddress } from "../../src/app/addresses.js";
 import type { BlockRecord } from "../../src/app/contract.js";
+import { bech32Of, moduleAddress } from "../../src/app/lib/addresses.js";
 import { type Devnet, startDevnet } from "../../src/index.js";
 import { type OrderSpec, placeMsg, signMsgs, type TestSigner, testSigner } from "./clob-tx.js";
 import { broadcastSync, rpcCall } from "./wire.js";

@@ -4,7 +4,7 @@
  */
 import { ChainApplication } from "../../src/app/app.js";
 import type { ChainState } from "../../src/app/contract.js";
-import type { Context } from "../../src/app/module.js";
+import type { Context } from "../../src/app/kernel/module.js";
 import type { Keepers } from "../../src/app/modules/index.js";
 
 /** A local chain with a probe. */

@@ -15,7 +15,7 @@ import { Bip39, EnglishMnemonic, Slip10, Slip10Curve, stringToPath } from "@cosm
 import { encodePubkey, makeAuthInfoBytes, makeSignBytes, makeSignDoc } from "@cosmjs/proto-signing";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { clob, sending } from "@perpx/proto";
-import { GENESIS_ACCOUNTS } from "../../src/app/genesis-accounts.js";
+import { GENESIS_ACCOUNTS } from "../../src/app/genesis/genesis-accounts.js";
 import { startDevnet } from "../../src/devnet.js";
 import { any, body, send, txRaw } from "./app-harness.js";
 import { placeMsg } from "./clob-tx.js";

@@ -3,37 +3,42 @@
  * prices, ...) take the place of the genesis-record modules of the same name.
  */
 import { addressBytes } from "@perpx/address";
-import type { ChainConfig } from "../genesis.js";
-import { clobRecords } from "../genesis.js";
-import { assetsGenesis, feeTiersGenesis, perpetualsGenesis, pricesGenesis } from "../genesis-exchange.js";
-import { type Module, Router } from "../module.js";
-import { AccountPlusKeeper, createAccountPlusModule } from "./accountplus.js";
-import { affiliatesGenesis, createAffiliatesModule, refereeFeeTierFloor } from "./affiliates.js";
-import { AssetsKeeper, createAssetsModule } from "./assets.js";
-import { AuthKeeper, createAuthModule } from "./auth.js";
-import { BankKeeper, createBankModule } from "./bank.js";
-import { BridgeKeeper, createBridgeModule } from "./bridge.js";
+import type { ChainConfig } from "../genesis/genesis.js";
+import { clobRecords } from "../genesis/genesis.js";
+import {
+  assetsGenesis,
+  feeTiersGenesis,
+  perpetualsGenesis,
+  pricesGenesis,
+} from "../genesis/genesis-exchange.js";
+import { type Module, Router } from "../kernel/module.js";
+import { AccountPlusKeeper, createAccountPlusModule } from "./accountplus/accountplus.js";
+import { affiliatesGenesis, createAffiliatesModule, refereeFeeTierFloor } from "./affiliates/affiliates.js";
+import { AssetsKeeper, createAssetsModule } from "./assets/assets.js";
+import { AuthKeeper, createAuthModule } from "./auth/auth.js";
+import { BankKeeper, createBankModule } from "./bank/bank.js";
+import { BridgeKeeper, createBridgeModule } from "./bridge/bridge.js";
 import { clobFundingBook } from "./clob/funding-book.js";
 import { clobGenesisRecords } from "./clob/genesis.js";
 import { leverageByPerpetual } from "./clob/leverage.js";
 import { createClobModule } from "./clob/module.js";
-import { createEpochsModule, defaultEpochs, EpochsKeeper } from "./epochs.js";
-import { createFeeTiersModule, FeeTiersKeeper } from "./feetiers.js";
-import { fundingEndBlock } from "./funding.js";
-import { IbcKeeper } from "./ibc.js";
-import { createIbcTransferModule } from "./ibc-module.js";
-import { createPerpetualsModule, PerpetualsKeeper } from "./perpetuals.js";
-import { createPricesModule, PricesKeeper } from "./prices.js";
-import { createRatelimitModule, RatelimitKeeper } from "./ratelimit.js";
+import { createEpochsModule, defaultEpochs, EpochsKeeper } from "./epochs/epochs.js";
+import { createFeeTiersModule, FeeTiersKeeper } from "./feetiers/feetiers.js";
+import { fundingEndBlock } from "./funding/funding.js";
+import { IbcKeeper } from "./ibc/ibc.js";
+import { createIbcTransferModule } from "./ibc/ibc-module.js";
+import { createPerpetualsModule, PerpetualsKeeper } from "./perpetuals/perpetuals.js";
+import { createPricesModule, PricesKeeper } from "./prices/prices.js";
+import { createRatelimitModule, RatelimitKeeper } from "./ratelimit/ratelimit.js";
 import { createUpgradeModule } from "./records.js";
 import { RevShareKeeper } from "./revshare/keeper.js";
 import { createRevShareModule } from "./revshare/module.js";
 import { RewardsKeeper } from "./rewards/keeper.js";
 import { createRewardsModule, rewardsGenesis } from "./rewards/module.js";
 import { createVestModule } from "./rewards/vest.js";
-import { createSendingModule } from "./sending.js";
-import { createSubaccountsModule, SubaccountsKeeper } from "./subaccounts.js";
-import { createWrapModule, WrapKeeper } from "./wrap.js";
+import { createSendingModule } from "./sending/sending.js";
+import { createSubaccountsModule, SubaccountsKeeper } from "./subaccounts/subaccounts.js";
+import { createWrapModule, WrapKeeper } from "./wrap/wrap.js";
 
 /** The keepers other modules and the ante step use. */
 export interface Keepers {

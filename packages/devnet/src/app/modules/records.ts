@@ -19,9 +19,9 @@
  */
 import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
 import { cosmosUpgrade, ibcChannel, ibcClient } from "@perpx/proto";
-import { decodeU64, encodeU64, fromUtf8, utf8 } from "../codec.js";
-import { genesisJson, type Module, notFound, type QueryContext, queryHandler } from "../module.js";
-import { paginate } from "../pagination.js";
+import { genesisJson, type Module, notFound, type QueryContext, queryHandler } from "../kernel/module.js";
+import { decodeU64, encodeU64, fromUtf8, utf8 } from "../lib/codec.js";
+import { paginate } from "../lib/pagination.js";
 
 /** A zero-padded number for store keys. */
 export function padKey(value: number | bigint, width: number): string {

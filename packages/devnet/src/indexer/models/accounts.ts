@@ -3,7 +3,7 @@
  * reported them (subaccount updates), the perpetuals' funding indices (funding events), and the
  * position history the fills make (entry and exit prices, sizes opened and closed, realized PnL,
  * settled funding, OPEN/CLOSED). Equity and free collateral are the chain's margin math
- * (`app/modules/margin.ts`, shared pure code) at the oracle prices the indexer holds.
+ * (`app/modules/subaccounts/margin.ts`, shared pure code) at the oracle prices the indexer holds.
  *
  * Realized PnL is the real indexer's (`dydx_apply_fill_realized_effects`): an order fill that
  * reduces the position adds `(price - entry price before) × size closed` (long; the other way for a
@@ -11,9 +11,13 @@
  * sides) and deleveraging fills move the position but not its realized PnL; funding stays apart
  * (`netFunding`).
  */
-import type { IndexerEvent, LocatedIndexerEvent } from "../../app/indexer-events.js";
-import { floorDiv } from "../../app/modules/dtypes.js";
-import { fundingSettlementPpm, marginRequirements, netNotional } from "../../app/modules/margin.js";
+import type { IndexerEvent, LocatedIndexerEvent } from "../../app/indexer-output/indexer-events.js";
+import { floorDiv } from "../../app/modules/subaccounts/dtypes.js";
+import {
+  fundingSettlementPpm,
+  marginRequirements,
+  netNotional,
+} from "../../app/modules/subaccounts/margin.js";
 import type { MarketsModel } from "./markets.js";
 
 /** A perpetual position as the chain holds it. */

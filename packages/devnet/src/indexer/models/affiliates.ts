@@ -8,7 +8,7 @@
  * rebuilt from the blocks.
  */
 import { createHash } from "node:crypto";
-import type { LocatedIndexerEvent } from "../../app/indexer-events.js";
+import type { LocatedIndexerEvent } from "../../app/indexer-output/indexer-events.js";
 
 /** A referral. */
 export interface Referral {

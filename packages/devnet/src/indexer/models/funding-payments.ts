@@ -8,8 +8,8 @@
  * payments of every tick since its last run; the devnet runs it on block time, after the first
  * block at least {@link FUNDING_PAYMENTS_INTERVAL_MS} after its last run.
  */
-import type { IndexerEvent, LocatedIndexerEvent } from "../../app/indexer-events.js";
-import { fundingSettlementPpm } from "../../app/modules/margin.js";
+import type { IndexerEvent, LocatedIndexerEvent } from "../../app/indexer-output/indexer-events.js";
+import { fundingSettlementPpm } from "../../app/modules/subaccounts/margin.js";
 import { type SubaccountRecord, subaccountKey } from "./accounts.js";
 
 /** One funding payment of one position. */

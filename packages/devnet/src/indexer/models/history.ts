@@ -4,7 +4,7 @@
  * perpetual (each funding payment's rate and oracle price).
  */
 import { clob } from "@perpx/proto";
-import type { LocatedIndexerEvent } from "../../app/indexer-events.js";
+import type { LocatedIndexerEvent } from "../../app/indexer-output/indexer-events.js";
 import { eventIdHex } from "../block-events.js";
 import type { PositionBefore } from "./accounts.js";
 import { orderIdKey } from "./orderbook.js";

@@ -10,7 +10,7 @@ import {
   type PerpetualMarketResponseObject,
   type PerpetualMarketStatus,
 } from "@perpx/core/indexer";
-import type { IndexerEvent, LocatedIndexerEvent } from "../../app/indexer-events.js";
+import type { IndexerEvent, LocatedIndexerEvent } from "../../app/indexer-output/indexer-events.js";
 import { iso, ppm, scaled, usdc } from "../format.js";
 import { NextFundingModel } from "./next-funding.js";
 

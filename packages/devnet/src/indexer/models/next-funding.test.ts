@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { FundingEvent } from "../../app/indexer-events.js";
+import type { FundingEvent } from "../../app/indexer-output/indexer-events.js";
 import { MARKET_UPDATER_INTERVAL_MS, NextFundingModel, nextFundingRateOf } from "./next-funding.js";
 
 const event = (phase: FundingEvent["phase"], ratePpm: bigint): FundingEvent => ({

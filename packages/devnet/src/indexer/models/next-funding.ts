@@ -9,7 +9,7 @@
  * the first block at least {@link MARKET_UPDATER_INTERVAL_MS} after its last run, so a replay of
  * the stored blocks gives the same figures.
  */
-import type { FundingEvent } from "../../app/indexer-events.js";
+import type { FundingEvent } from "../../app/indexer-output/indexer-events.js";
 import { scaled } from "../format.js";
 
 /** How often the real indexer's market updater runs (roundtable's default loop interval). */

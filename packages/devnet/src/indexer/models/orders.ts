@@ -8,7 +8,7 @@
 import type { OrderStatus } from "@perpx/core/indexer";
 import type { clob } from "@perpx/proto";
 import type { OrderStreamMessage } from "../../app/contract.js";
-import type { LocatedIndexerEvent } from "../../app/indexer-events.js";
+import type { LocatedIndexerEvent } from "../../app/indexer-output/indexer-events.js";
 import { orderIdKey } from "./orderbook.js";
 
 /** An order as the indexer keeps it. */

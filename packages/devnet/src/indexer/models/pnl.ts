@@ -3,7 +3,7 @@
  * transfer events) and an hourly tick of its equity, net transfers and total PnL (equity minus net
  * transfers), taken at the first block of every UTC hour, as the reference's PnL ticks.
  */
-import type { LocatedIndexerEvent } from "../../app/indexer-events.js";
+import type { LocatedIndexerEvent } from "../../app/indexer-output/indexer-events.js";
 import { subaccountKey } from "./accounts.js";
 
 const HOUR_MS = 3_600_000;

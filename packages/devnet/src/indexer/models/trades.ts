@@ -3,7 +3,7 @@
  */
 
 import { clob } from "@perpx/proto";
-import type { LocatedIndexerEvent } from "../../app/indexer-events.js";
+import type { LocatedIndexerEvent } from "../../app/indexer-output/indexer-events.js";
 import { eventIdHex } from "../block-events.js";
 
 /** One trade. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { IndexerEvent } from "../../app/indexer-events.js";
+import type { IndexerEvent } from "../../app/indexer-output/indexer-events.js";
 import { periodStart, rewardAmount, TradingRewardsModel } from "./trading-rewards.js";
 
 const MINUTE = 60_000;

@@ -13,7 +13,7 @@
  * Amounts are the reward denom's units (`aperpx`, 18 decimals); the reference stores them as
  * `numeric(27, 18)`, so every amount it prints has 18 decimals (`"0.000030030000000000"`).
  */
-import type { LocatedIndexerEvent } from "../../app/indexer-events.js";
+import type { LocatedIndexerEvent } from "../../app/indexer-output/indexer-events.js";
 
 /** An aggregation period. */
 export type RewardPeriod = "DAILY" | "WEEKLY" | "MONTHLY";

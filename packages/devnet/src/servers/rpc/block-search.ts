@@ -5,7 +5,12 @@
  */
 
 import type { BlockRecord, ChainApp } from "../../app/contract.js";
-import { parseQuery, type QueryCondition, QuerySyntaxError, queryMatches } from "../../app/event-query.js";
+import {
+  parseQuery,
+  type QueryCondition,
+  QuerySyntaxError,
+  queryMatches,
+} from "../../app/lib/event-query.js";
 import { blockResponseJson } from "../comet-json.js";
 import { internal, invalidParam } from "./errors.js";
 import { type MethodTable, type Params, requireString } from "./params.js";

@@ -12,7 +12,7 @@ import {
   type QueryCondition,
   QuerySyntaxError,
   queryMatches,
-} from "../../app/event-query.js";
+} from "../../app/lib/event-query.js";
 import {
   blockIdJson,
   blockJson,

@@ -10,8 +10,9 @@
  * stateful ones, but they stay out of the app hash and the exported state. Insert, cancel and
  * update are one key write; the best order is the first key of a prefix.
  */
-import { BinaryReader, BinaryWriter } from "../../codec.js";
-import type { KvStore } from "../../store.js";
+
+import type { KvStore } from "../../kernel/store.js";
+import { BinaryReader, BinaryWriter } from "../../lib/codec.js";
 import { padKey } from "../records.js";
 
 /** A side of the book. */

@@ -12,11 +12,11 @@
  * subaccounts module, which gates withdrawals and transfers (`withdrawal-gate.ts`).
  */
 import type { clob } from "@perpx/proto";
-import { abciError, isAbciError } from "../../errors.js";
-import type { Context } from "../../module.js";
-import { netNotional } from "../margin.js";
-import type { SubaccountRef } from "../subaccounts.js";
-import { markNegativeTncSeen } from "../withdrawal-gate.js";
+import type { Context } from "../../kernel/module.js";
+import { abciError, isAbciError } from "../../lib/errors.js";
+import { netNotional } from "../subaccounts/margin.js";
+import type { SubaccountRef } from "../subaccounts/subaccounts.js";
+import { markNegativeTncSeen } from "../subaccounts/withdrawal-gate.js";
 import { type ClobKeepers, perpetualOf } from "./engine.js";
 import { clobErrors } from "./errors.js";
 import type { DaemonLiquidationInfo } from "./liquidation-daemon.js";

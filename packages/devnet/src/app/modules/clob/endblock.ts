@@ -5,8 +5,8 @@
  * rate-limit counters. (Funding runs in `perpetuals` on epochs: `funding.ts`, `funding-book.ts`.)
  */
 import { clob } from "@perpx/proto";
-import { encodeU64, utf8 } from "../../codec.js";
-import type { Context } from "../../module.js";
+import type { Context } from "../../kernel/module.js";
+import { encodeU64, utf8 } from "../../lib/codec.js";
 import { CLOB_EVENTS, type ClobKeepers, Engine, orderAttributes } from "./engine.js";
 import { removeStateful } from "./operations.js";
 import {

@@ -11,13 +11,13 @@
 
 import { clob } from "@perpx/proto";
 import type { OrderRemovalReason } from "../../contract.js";
-import { abciError } from "../../errors.js";
-import type { Context } from "../../module.js";
-import type { KvStore } from "../../store.js";
+import type { Context } from "../../kernel/module.js";
+import type { KvStore } from "../../kernel/store.js";
+import { abciError } from "../../lib/errors.js";
 import type { Keepers } from "../index.js";
 import { distributeFillFees } from "../revshare/fill.js";
 import { routerFeesOf } from "../revshare/shares.js";
-import type { SubaccountRef, SubaccountUpdate } from "../subaccounts.js";
+import type { SubaccountRef, SubaccountUpdate } from "../subaccounts/subaccounts.js";
 import { OrderBook, type Priority, type RestingOrder } from "./book.js";
 import { builderFee, payBuilderFee } from "./builder.js";
 import { clobErrors } from "./errors.js";

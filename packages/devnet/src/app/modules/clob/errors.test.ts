@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { abciError } from "../../errors.js";
+import { abciError } from "../../lib/errors.js";
 import { clobErrors } from "./errors.js";
 
 /**

@@ -4,7 +4,7 @@
  * failure's log is the SDK's wrapping of the registered text: `"<details>: <text>"`, or the text
  * alone.
  */
-import { type ErrorKind, registerError } from "../../errors.js";
+import { type ErrorKind, registerError } from "../../lib/errors.js";
 
 /** A registered clob error: its kind (codespace, code, text) and its name on the reference chain. */
 export interface ClobErrorKind extends ErrorKind {

@@ -4,7 +4,7 @@
  * infinity, for taker and maker alike. A fee (ppm > 0) is rounded up, a maker rebate (ppm < 0) is
  * rounded toward zero, so rounding never favours the trader.
  */
-import { ceilDiv } from "../dtypes.js";
+import { ceilDiv } from "../subaccounts/dtypes.js";
 
 /**
  * The fee in quote quantums of a fill worth `quoteQuantums` at `feePpm` (signed: negative is a

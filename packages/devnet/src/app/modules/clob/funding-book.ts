@@ -3,8 +3,8 @@
  * books (`premium.ts`) against the oracle price, and the oracle price in subticks.
  */
 import type { clob } from "@perpx/proto";
-import type { Context } from "../../module.js";
-import type { FundingBook, PremiumVoteRequest } from "../funding.js";
+import type { Context } from "../../kernel/module.js";
+import type { FundingBook, PremiumVoteRequest } from "../funding/funding.js";
 import { OrderBook } from "./book.js";
 import type { ClobKeepers } from "./engine.js";
 import { type Fraction, premiumPpm, scaledFraction } from "./premium.js";

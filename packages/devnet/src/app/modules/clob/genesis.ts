@@ -6,7 +6,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { clob, encodeSerializableInt } from "@perpx/proto";
-import type { MarketSpec } from "../../genesis-markets.js";
+import type { MarketSpec } from "../../genesis/genesis-markets.js";
 import { type ProtoRecord, padKey, record } from "../records.js";
 
 /** The clob pairs, one per market (BTC-USD 0, ETH-USD 1, SOL-USD 2, ...), active. */

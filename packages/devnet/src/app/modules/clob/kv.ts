@@ -5,9 +5,9 @@
  */
 
 import { DevnetError } from "../../../devnet-error.js";
-import { EventManager } from "../../events.js";
-import { type Context, createContext } from "../../module.js";
-import { CacheStore, type KvStore, type RangeOptions } from "../../store.js";
+import { type Context, createContext } from "../../kernel/module.js";
+import { CacheStore, type KvStore, type RangeOptions } from "../../kernel/store.js";
+import { EventManager } from "../../lib/events.js";
 
 function split(key: string): [string, string] {
   const slash = key.indexOf("/");

@@ -5,10 +5,10 @@
  * by the subaccounts keeper's margin by perpetual.
  */
 import type { clob } from "@perpx/proto";
-import { decodeU64, encodeU64 } from "../../codec.js";
-import type { Context } from "../../module.js";
-import type { StoreAccess } from "../auth.js";
-import type { SubaccountRef } from "../subaccounts.js";
+import type { Context } from "../../kernel/module.js";
+import { decodeU64, encodeU64 } from "../../lib/codec.js";
+import type { StoreAccess } from "../auth/auth.js";
+import type { SubaccountRef } from "../subaccounts/subaccounts.js";
 import { CLOB_EVENTS, type ClobKeepers, perpetualOf } from "./engine.js";
 import { CLOB, getPair, keys } from "./state.js";
 import { validateLeverageUpdate } from "./validate.js";

@@ -4,9 +4,9 @@
  */
 import { fromBinary } from "@bufbuild/protobuf";
 import { clob, decodeSerializableInt } from "@perpx/proto";
-import { abciError } from "../../errors.js";
-import { fromBinaryCached } from "../../proto-cache.js";
-import type { KvStore } from "../../store.js";
+import type { KvStore } from "../../kernel/store.js";
+import { abciError } from "../../lib/errors.js";
+import { fromBinaryCached } from "../../lib/proto-cache.js";
 import { clobErrors } from "./errors.js";
 import { keys } from "./state.js";
 

@@ -14,10 +14,15 @@
  * the subaccounts: the store order of the chain's subaccount key, the protobuf bytes of the
  * `SubaccountId` (owner string, then number; number 0 has no bytes).
  */
-import type { StoreAccess } from "../auth.js";
-import { floorDiv } from "../dtypes.js";
-import { fundingSettlementPpm, marginRequirements, netNotional, type PositionPricing } from "../margin.js";
-import type { SubaccountRef, SubaccountView } from "../subaccounts.js";
+import type { StoreAccess } from "../auth/auth.js";
+import { floorDiv } from "../subaccounts/dtypes.js";
+import {
+  fundingSettlementPpm,
+  marginRequirements,
+  netNotional,
+  type PositionPricing,
+} from "../subaccounts/margin.js";
+import type { SubaccountRef, SubaccountView } from "../subaccounts/subaccounts.js";
 import type { ClobKeepers } from "./engine.js";
 import { pricingOf } from "./liquidation-fill.js";
 import { isLiquidatable } from "./liquidation-math.js";

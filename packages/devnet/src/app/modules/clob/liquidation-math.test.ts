@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { marginRequirements, netNotional } from "../margin.js";
+import { marginRequirements, netNotional } from "../subaccounts/margin.js";
 import {
   bankruptcyQuoteQuantums,
   fillablePrice,

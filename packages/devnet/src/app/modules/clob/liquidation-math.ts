@@ -15,14 +15,14 @@
  *   subaccount block limits (or it is one step), else the limit in base quantums, rounded down to
  *   the step and kept within `[step, |position|]`.
  */
-import { ceilDiv, floorDiv, pow10 } from "../dtypes.js";
+import { ceilDiv, floorDiv, pow10 } from "../subaccounts/dtypes.js";
 import {
   type MarginFractions,
   marginRequirements,
   netNotional,
   type PositionPricing,
   QUOTE_ATOMIC_RESOLUTION,
-} from "../margin.js";
+} from "../subaccounts/margin.js";
 
 /** A subaccount's totals (quote quantums): net collateral and maintenance margin. */
 export interface SubaccountRisk {

@@ -26,11 +26,11 @@
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { clob } from "@perpx/proto";
-import { isAbciError } from "../../errors.js";
-import type { Context } from "../../module.js";
-import { absBig } from "../dtypes.js";
-import { netNotional } from "../margin.js";
-import type { SubaccountRef } from "../subaccounts.js";
+import type { Context } from "../../kernel/module.js";
+import { isAbciError } from "../../lib/errors.js";
+import { absBig } from "../subaccounts/dtypes.js";
+import { netNotional } from "../subaccounts/margin.js";
+import type { SubaccountRef } from "../subaccounts/subaccounts.js";
 import { deleverage, deleveragingMode, pairOfPerpetual } from "./deleveraging.js";
 import { type ClobKeepers, Engine, perpetualOf } from "./engine.js";
 import {

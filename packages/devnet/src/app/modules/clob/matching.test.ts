@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { RootStore } from "../../store.js";
+import { RootStore } from "../../kernel/store.js";
 import { type BookSide, OrderBook, type RestingOrder } from "./book.js";
 import { applyMatch, crosses, matchOrder, opposite, type Taker, wouldCross } from "./matching.js";
 

@@ -12,10 +12,10 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
-import { fromUtf8 } from "../../codec.js";
 import type { OrderRemovalReason } from "../../contract.js";
-import { abciError, toAbciError } from "../../errors.js";
-import type { Context, QueryContext } from "../../module.js";
+import type { Context, QueryContext } from "../../kernel/module.js";
+import { fromUtf8 } from "../../lib/codec.js";
+import { abciError, toAbciError } from "../../lib/errors.js";
 import { OrderBook } from "./book.js";
 import { type ClobKeepers, Engine, refOf } from "./engine.js";
 import { clobErrors } from "./errors.js";

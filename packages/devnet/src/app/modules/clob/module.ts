@@ -18,8 +18,6 @@
 import { create, toBinary } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
 import { DevnetError } from "../../../devnet-error.js";
-import { decodeU64, encodeU64, utf8 } from "../../codec.js";
-import { abciError, sdkErrors } from "../../errors.js";
 import {
   type Context,
   genesisJson,
@@ -28,9 +26,11 @@ import {
   notFound,
   packAny,
   queryHandler,
-} from "../../module.js";
-import { paginate } from "../../pagination.js";
-import type { DecodedTx } from "../../tx.js";
+} from "../../kernel/module.js";
+import type { DecodedTx } from "../../kernel/tx.js";
+import { decodeU64, encodeU64, utf8 } from "../../lib/codec.js";
+import { abciError, sdkErrors } from "../../lib/errors.js";
+import { paginate } from "../../lib/pagination.js";
 import type { ProtoRecord } from "../records.js";
 import { padKey } from "../records.js";
 import { endBlock } from "./endblock.js";

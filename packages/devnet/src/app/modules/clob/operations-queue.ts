@@ -6,8 +6,8 @@
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
-import { decodeU64, encodeU64 } from "../../codec.js";
-import type { KvStore } from "../../store.js";
+import type { KvStore } from "../../kernel/store.js";
+import { decodeU64, encodeU64 } from "../../lib/codec.js";
 import { keys } from "./state.js";
 
 function append(store: KvStore, operation: clob.OperationRaw["operation"]): void {

@@ -1,7 +1,7 @@
 import { clob } from "@perpx/proto";
-import { abciError } from "../../errors.js";
-import type { Context } from "../../module.js";
-import type { KvStore } from "../../store.js";
+import type { Context } from "../../kernel/module.js";
+import type { KvStore } from "../../kernel/store.js";
+import { abciError } from "../../lib/errors.js";
 import { deliverDeleveraging } from "./deleveraging.js";
 import { CLOB_EVENTS, type ClobKeepers, Engine, orderAttributes } from "./engine.js";
 import { clobErrors } from "./errors.js";

@@ -5,7 +5,7 @@
  * same tx) still uses up the account's rate.
  */
 import type { clob } from "@perpx/proto";
-import { type AbciError, abciError } from "../../errors.js";
+import { type AbciError, abciError } from "../../lib/errors.js";
 import { clobErrors } from "./errors.js";
 
 /** What a limiter counts: short-term places and cancels, stateful places, leverage updates. */

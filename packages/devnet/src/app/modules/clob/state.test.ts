@@ -2,7 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { RootStore } from "../../store.js";
+import { RootStore } from "../../kernel/store.js";
 import { type BookSide, OrderBook } from "./book.js";
 import { getOrder, isMemclobKey, nextPriority, orderKey, setOrder } from "./state.js";
 

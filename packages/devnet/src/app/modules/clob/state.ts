@@ -31,9 +31,9 @@
  */
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
-import { BinaryReader, BinaryWriter, decodeU64, encodeU64 } from "../../codec.js";
-import { fromBinaryCached } from "../../proto-cache.js";
-import type { KvStore } from "../../store.js";
+import type { KvStore } from "../../kernel/store.js";
+import { BinaryReader, BinaryWriter, decodeU64, encodeU64 } from "../../lib/codec.js";
+import { fromBinaryCached } from "../../lib/proto-cache.js";
 import { padKey } from "../records.js";
 import type { BookSide, BookSlot, Priority } from "./book.js";
 import { ORDER_FLAGS } from "./validate.js";

@@ -6,9 +6,9 @@
  * book after that block commits (`memclob.ts`); a conditional one waits for its trigger.
  */
 import { clob } from "@perpx/proto";
-import { utf8 } from "../../codec.js";
-import { abciError } from "../../errors.js";
-import type { Context } from "../../module.js";
+import type { Context } from "../../kernel/module.js";
+import { utf8 } from "../../lib/codec.js";
+import { abciError } from "../../lib/errors.js";
 import { CLOB_EVENTS, type ClobKeepers, Engine, orderAttributes, refOf } from "./engine.js";
 import { clobErrors } from "./errors.js";
 import { checkEquityTier } from "./limits.js";

@@ -6,9 +6,9 @@
  */
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
-import { BinaryReader, BinaryWriter, decodeU64, encodeU64 } from "../../codec.js";
 import type { OrderRemovalReason, OrderStreamMessage } from "../../contract.js";
-import type { KvStore } from "../../store.js";
+import type { KvStore } from "../../kernel/store.js";
+import { BinaryReader, BinaryWriter, decodeU64, encodeU64 } from "../../lib/codec.js";
 import { keys } from "./state.js";
 
 const KINDS = ["place", "remove", "update", "replace"] as const;

@@ -6,8 +6,8 @@
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
-import { BinaryReader, BinaryWriter } from "../../codec.js";
-import type { Context } from "../../module.js";
+import type { Context } from "../../kernel/module.js";
+import { BinaryReader, BinaryWriter } from "../../lib/codec.js";
 import { padKey } from "../records.js";
 import { CLOB, orderKey } from "./state.js";
 import { ORDER_FLAGS } from "./validate.js";

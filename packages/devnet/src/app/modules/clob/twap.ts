@@ -15,8 +15,8 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
-import { abciError } from "../../errors.js";
-import type { Context } from "../../module.js";
+import type { Context } from "../../kernel/module.js";
+import { abciError } from "../../lib/errors.js";
 import { padKey } from "../records.js";
 import { CLOB_EVENTS, type ClobKeepers, Engine, orderAttributes } from "./engine.js";
 import { clobErrors } from "./errors.js";

@@ -1,7 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { clob, cosmosBank, sending } from "@perpx/proto";
 import { describe, expect, it } from "vitest";
-import { isAbciError } from "../../errors.js";
+import { isAbciError } from "../../lib/errors.js";
 import { CLOB_TX_RULE_TEXTS, checkClobTx, clobTxPolicy, type TxMessage } from "./tx-rules.js";
 
 const OWNER = "perpx1qyqszqgpqyqszqgpqyqszqgpqyqszqgp9zqf5a";

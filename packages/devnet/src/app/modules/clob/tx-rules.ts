@@ -16,8 +16,8 @@
  * Every refusal is sdk 18 (invalid request) with the reference chain's text.
  */
 import { clob, sending } from "@perpx/proto";
-import { abciError, sdkErrors } from "../../errors.js";
-import type { TxPolicy } from "../../module.js";
+import type { TxPolicy } from "../../kernel/module.js";
+import { abciError, sdkErrors } from "../../lib/errors.js";
 
 const PLACE = `/${clob.MsgPlaceOrderSchema.typeName}`;
 const CANCEL = `/${clob.MsgCancelOrderSchema.typeName}`;

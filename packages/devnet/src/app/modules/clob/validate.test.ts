@@ -1,8 +1,8 @@
 import { create } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
 import { describe, expect, it } from "vitest";
-import { isAbciError } from "../../errors.js";
-import { GENESIS_ACCOUNTS } from "../../genesis-accounts.js";
+import { GENESIS_ACCOUNTS } from "../../genesis/genesis-accounts.js";
+import { isAbciError } from "../../lib/errors.js";
 import {
   MAX_BATCH_CANCEL,
   SHORT_BLOCK_WINDOW,

@@ -4,9 +4,9 @@
  * ({@link validateGoodTil}), and the checks against the clob pair ({@link validateAgainstPair}).
  */
 import { clob } from "@perpx/proto";
-import { accAddressBytes } from "../../addresses.js";
-import { abciError } from "../../errors.js";
-import { validateSubaccountId } from "../subaccounts.js";
+import { accAddressBytes } from "../../lib/addresses.js";
+import { abciError } from "../../lib/errors.js";
+import { validateSubaccountId } from "../subaccounts/subaccounts.js";
 import { clobErrors } from "./errors.js";
 
 /** Order flag values (chain-protocol.md 1.1). */

@@ -8,11 +8,16 @@
  */
 import { addressBytes } from "@perpx/address";
 import { USDC_DENOM } from "@perpx/core";
-import type { Context } from "../../module.js";
-import { type AffiliateAttribution, recordStatsFill, userStats } from "../affiliate-stats.js";
-import { affiliateOverrides, affiliateParameters, referredBy, takerFeeShare } from "../affiliates-state.js";
-import type { PerpetualsKeeper } from "../perpetuals.js";
-import type { SubaccountsKeeper } from "../subaccounts.js";
+import type { Context } from "../../kernel/module.js";
+import { type AffiliateAttribution, recordStatsFill, userStats } from "../affiliates/affiliate-stats.js";
+import {
+  affiliateOverrides,
+  affiliateParameters,
+  referredBy,
+  takerFeeShare,
+} from "../affiliates/affiliates-state.js";
+import type { PerpetualsKeeper } from "../perpetuals/perpetuals.js";
+import type { SubaccountsKeeper } from "../subaccounts/subaccounts.js";
 import type { RevShareKeeper } from "./keeper.js";
 import { type RevSharesForFill, revSharesForFill } from "./shares.js";
 

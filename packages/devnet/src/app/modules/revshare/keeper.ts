@@ -9,10 +9,10 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { addressBytes } from "@perpx/address";
 import { revshare } from "@perpx/proto";
-import { abciError, registerError } from "../../errors.js";
-import type { Context } from "../../module.js";
-import type { StoreAccess } from "../auth.js";
-import type { BankKeeper } from "../bank.js";
+import type { Context } from "../../kernel/module.js";
+import { abciError, registerError } from "../../lib/errors.js";
+import type { StoreAccess } from "../auth/auth.js";
+import type { BankKeeper } from "../bank/bank.js";
 import type { Recipient } from "./shares.js";
 
 /** The module's name and store prefix. */

@@ -7,13 +7,20 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { type feetiers, revshare } from "@perpx/proto";
-import { bech32Of, moduleAddress } from "../../addresses.js";
-import { abciError, sdkErrors } from "../../errors.js";
-import { requireGovAuthority } from "../../governance.js";
-import { emptyResponse, genesisJson, type Module, msgHandler, notFound, queryHandler } from "../../module.js";
-import { AFFILIATES_REV_SHARE_PPM_CAP } from "../affiliates-state.js";
-import type { StoreAccess } from "../auth.js";
-import type { FeeTiersKeeper } from "../feetiers.js";
+import { requireGovAuthority } from "../../kernel/governance.js";
+import {
+  emptyResponse,
+  genesisJson,
+  type Module,
+  msgHandler,
+  notFound,
+  queryHandler,
+} from "../../kernel/module.js";
+import { bech32Of, moduleAddress } from "../../lib/addresses.js";
+import { abciError, sdkErrors } from "../../lib/errors.js";
+import { AFFILIATES_REV_SHARE_PPM_CAP } from "../affiliates/affiliates-state.js";
+import type { StoreAccess } from "../auth/auth.js";
+import type { FeeTiersKeeper } from "../feetiers/feetiers.js";
 import {
   checkRevShareAddress,
   MAX_ORDER_ROUTER_SHARE_PPM,

@@ -13,7 +13,7 @@
  * to more than the net fee, the chain logs an error and shares nothing (the whole fee stays with
  * the fee collector): so does this.
  */
-import { mulPpmFloor } from "../dtypes.js";
+import { mulPpmFloor } from "../subaccounts/dtypes.js";
 
 /** Who a share goes to. */
 export type RevShareType = "affiliate" | "order_router" | "unconditional" | "market_mapper";

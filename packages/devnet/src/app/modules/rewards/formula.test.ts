@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mulPpmFloor } from "../dtypes.js";
+import { mulPpmFloor } from "../subaccounts/dtypes.js";
 import { rewardTokens, rewardWeights, splitRewards } from "./formula.js";
 
 const NO_SHARES = { takerOrderRouter: 0n, makerOrderRouter: 0n, netProtocolRevenuePpm: 0 };

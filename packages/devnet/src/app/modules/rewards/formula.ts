@@ -12,8 +12,9 @@
  *   of the params' market (`denom_exponent` units per whole token), rounded down, capped by the
  *   treasury's balance; each address gets `tokens × weight / Σ weights`, rounded down.
  */
-import { mulPpmFloor } from "../dtypes.js";
+
 import { MAX_REFEREE_30D_VOLUME_FOR_AFFILIATE_SHARE } from "../revshare/shares.js";
+import { mulPpmFloor } from "../subaccounts/dtypes.js";
 
 /** One million, the ppm denominator. */
 export const ONE_MILLION = 1_000_000n;

@@ -11,15 +11,15 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { NATIVE_DECIMALS, NATIVE_DENOM } from "@perpx/core";
 import { decodeSerializableInt, encodeSerializableInt, rewards } from "@perpx/proto";
-import { accAddressBytes, moduleAddress } from "../../addresses.js";
-import { isAbciError } from "../../errors.js";
-import type { Context } from "../../module.js";
-import { fromBinaryCached } from "../../proto-cache.js";
-import type { StoreAccess } from "../auth.js";
-import type { BankKeeper } from "../bank.js";
-import type { FeeTiersKeeper } from "../feetiers.js";
-import { userNotional } from "../feetiers-volume.js";
-import type { PricesKeeper } from "../prices.js";
+import type { Context } from "../../kernel/module.js";
+import { accAddressBytes, moduleAddress } from "../../lib/addresses.js";
+import { isAbciError } from "../../lib/errors.js";
+import { fromBinaryCached } from "../../lib/proto-cache.js";
+import type { StoreAccess } from "../auth/auth.js";
+import type { BankKeeper } from "../bank/bank.js";
+import type { FeeTiersKeeper } from "../feetiers/feetiers.js";
+import { userNotional } from "../feetiers/feetiers-volume.js";
+import type { PricesKeeper } from "../prices/prices.js";
 import { type RewardFillRevShares, rewardTokens, rewardWeights, splitRewards } from "./formula.js";
 
 /** The module's name and store prefix. */

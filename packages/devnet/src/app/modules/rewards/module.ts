@@ -5,10 +5,10 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { rewards, toCosmosJson } from "@perpx/proto";
-import { accAddressBytes } from "../../addresses.js";
-import { AbciError, abciError, type ErrorKind, isAbciError, registerError } from "../../errors.js";
-import { GOV_AUTHORITY } from "../../governance.js";
-import { emptyResponse, type Module, msgHandler, queryHandler } from "../../module.js";
+import { GOV_AUTHORITY } from "../../kernel/governance.js";
+import { emptyResponse, type Module, msgHandler, queryHandler } from "../../kernel/module.js";
+import { accAddressBytes } from "../../lib/addresses.js";
+import { AbciError, abciError, type ErrorKind, isAbciError, registerError } from "../../lib/errors.js";
 import { REWARDS, type RewardsKeeper, referenceRewardParams } from "./keeper.js";
 
 /** Errors of codespace `rewards`, as the real chain registers them. */

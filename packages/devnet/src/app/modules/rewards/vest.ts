@@ -14,10 +14,10 @@
  * Store slice `vest/`: `prev_block_time`, the previous block's time (u64 milliseconds).
  */
 import { NATIVE_DENOM } from "@perpx/core";
-import { moduleAddress } from "../../addresses.js";
-import { decodeU64, encodeU64 } from "../../codec.js";
-import type { Context, Module } from "../../module.js";
-import type { BankKeeper } from "../bank.js";
+import type { Context, Module } from "../../kernel/module.js";
+import { moduleAddress } from "../../lib/addresses.js";
+import { decodeU64, encodeU64 } from "../../lib/codec.js";
+import type { BankKeeper } from "../bank/bank.js";
 
 /** The module's name and store prefix. */
 export const VEST = "vest";

@@ -1,0 +1,80 @@
+/**
+ * ABCI queries: a gRPC method path routed to its module's query handler over the committed state
+ * at the latest height, or `/app/simulate`. Errors come back as codes, as the SDK answers them.
+ */
+
+import type { QueryResult, SimulateResult, TxResult } from "../contract.js";
+import { utf8 } from "../lib/codec.js";
+import { AbciError, abciError, sdkErrors, toAbciError } from "../lib/errors.js";
+import { type ChainCore, queryContext } from "./chain-core.js";
+
+const EMPTY = new Uint8Array(0);
+
+/** `SimulationResponse` as the SDK's `/app/simulate` prints it (proto JSON). */
+function simulationJson(gasWanted: bigint, gasUsed: bigint, result: TxResult): unknown {
+  return {
+    gas_info: { gas_wanted: gasWanted.toString(), gas_used: gasUsed.toString() },
+    result: {
+      data: Buffer.from(result.data).toString("base64"),
+      log: result.log,
+      events: result.events.map((e) => ({
+        type: e.type,
+        attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: a.index })),
+      })),
+      msg_responses: [],
+    },
+  };
+}
+
+/**
+ * Answers an ABCI query (see {@link ChainApp.query}); only the latest height is kept.
+ *
+ * @param simulate simulates tx bytes, for `/app/simulate`.
+ */
+export function answerQuery(
+  core: ChainCore,
+  simulate: (tx: Uint8Array) => SimulateResult,
+  path: string,
+  data: Uint8Array,
+  height?: bigint,
+): QueryResult {
+  const latest = core.blocks.latest().height;
+  const answer = (fn: () => Uint8Array): QueryResult => {
+    try {
+      return { code: 0, codespace: "", log: "", value: fn(), height: latest };
+    } catch (error) {
+      const e = toAbciError(error);
+      return { code: e.abciCode, codespace: e.codespace, log: e.log, value: EMPTY, height: latest };
+    }
+  };
+  if (height !== undefined && height !== 0n && height !== latest) {
+    return answer(() => {
+      if (height > latest) {
+        throw abciError(
+          sdkErrors.invalidHeight,
+          "cannot query with height in the future; please provide a valid height",
+        );
+      }
+      throw abciError(
+        sdkErrors.invalidRequest,
+        `failed to load state at height ${height}; version does not exist (latest height: ${latest})`,
+      );
+    });
+  }
+  if (path === "/app/simulate") {
+    return answer(() => {
+      const sim = simulate(data);
+      if (!sim.ok) {
+        const { code, codespace, log } = sim.result;
+        throw new AbciError({ code, codespace, description: "" }, `failed to simulate tx: ${log}`);
+      }
+      return utf8(JSON.stringify(simulationJson(sim.gasWanted, sim.gasUsed, sim.result)));
+    });
+  }
+  const handler = core.set.router.query(path);
+  if (handler === undefined)
+    return answer(() => {
+      throw abciError(sdkErrors.unknownRequest, "unknown query path");
+    });
+  return answer(() => handler(queryContext(core), data));
+}

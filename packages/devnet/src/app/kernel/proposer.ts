@@ -1,0 +1,138 @@
+/**
+ * The block proposer's own tx at the head of every block (CometBFT's PrepareProposal, as the real
+ * chain does it): the messages the modules propose (`Module.proposeMessages`: the clob's
+ * `MsgProposedOperations`) in one unsigned tx, delivered without an ante step. Signed txs those
+ * messages carry (short-term order placements) are verified again on the block's state.
+ */
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import type { Any } from "@bufbuild/protobuf/wkt";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { cosmosAbci, cosmosTx } from "@perpx/proto";
+import type { AbciEvent, TxResult } from "../contract.js";
+import type { IndexerEvent } from "../indexer-output/indexer-events.js";
+import { abciError, sdkErrors } from "../lib/errors.js";
+import { EventManager, event, moduleNameOfTypeUrl, withAttribute } from "../lib/events.js";
+import { runAnte } from "./ante.js";
+import type { ChainCore } from "./chain-core.js";
+import { createGasMeter } from "./gas.js";
+import { type BlockInfo, type Context, createContext } from "./module.js";
+import { CacheStore, type KvStore } from "./store.js";
+import { type DecodedTx, decodeTx } from "./tx.js";
+import { txFailure, txPolicyOf } from "./tx-exec.js";
+
+/** The proposer's tx of a block: its bytes, hash and delivery result. */
+export interface ProposedTx {
+  readonly bytes: Uint8Array;
+  readonly hash: Uint8Array;
+  readonly result: TxResult;
+}
+
+/** The bytes of the proposer's tx: its messages in a body, no signer, no fee. */
+export function proposedTxBytes(messages: readonly Any[]): Uint8Array {
+  const body = toBinary(cosmosTx.TxBodySchema, create(cosmosTx.TxBodySchema, { messages: [...messages] }));
+  const authInfo = toBinary(
+    cosmosTx.AuthInfoSchema,
+    create(cosmosTx.AuthInfoSchema, { fee: { gasLimit: 0n } }),
+  );
+  return toBinary(
+    cosmosTx.TxRawSchema,
+    create(cosmosTx.TxRawSchema, { bodyBytes: body, authInfoBytes: authInfo }),
+  );
+}
+
+/** Decodes a signed tx a proposed message carries and verifies its signatures on `base`. */
+function verifyCarried(
+  core: ChainCore,
+  bytes: Uint8Array,
+  base: KvStore,
+  block: BlockInfo,
+  verified: Set<string>,
+): DecodedTx {
+  const tx = decodeTx(bytes, core.set.router);
+  const ctx = createContext({
+    mode: "deliver",
+    block,
+    gasMeter: createGasMeter(undefined),
+    gasConfig: core.gasConfig,
+    events: new EventManager(),
+    kv: new CacheStore(base),
+  });
+  runAnte(
+    ctx,
+    tx,
+    { ...txPolicyOf(core, tx), chargeFees: false, checkSequence: false, meterGas: false },
+    {
+      ...core.set.keepers,
+      minGasPrices: core.config.minGasPrices,
+      verified,
+      authenticateSigner: (c, signer) => core.set.router.authenticateSigner(c, signer),
+    },
+  );
+  return tx;
+}
+
+/**
+ * Builds the proposer's tx of the block in `branch` (the modules empty what they propose there)
+ * and delivers it; undefined when no module proposes anything.
+ */
+export function proposeAndDeliver(
+  core: ChainCore,
+  branch: CacheStore,
+  block: BlockInfo,
+  verified: Set<string>,
+): ProposedTx | undefined {
+  const context = (kv: KvStore, events: EventManager): Context =>
+    createContext({
+      mode: "deliver",
+      block,
+      gasMeter: createGasMeter(undefined),
+      gasConfig: core.gasConfig,
+      events,
+      kv,
+      verifyTx: (bytes) => verifyCarried(core, bytes, branch, block, verified),
+    });
+  const messages: Any[] = [];
+  for (const module of core.set.modules) {
+    if (module.proposeMessages !== undefined) {
+      messages.push(...module.proposeMessages(context(branch, new EventManager())));
+    }
+  }
+  if (messages.length === 0) return undefined;
+  const bytes = proposedTxBytes(messages);
+  const msgBranch = new CacheStore(branch);
+  const events: AbciEvent[] = [];
+  const indexerEvents: IndexerEvent[] = [];
+  const responses: Any[] = [];
+  let result: TxResult;
+  try {
+    messages.forEach((any, i) => {
+      const handler = core.set.router.msg(any.typeUrl);
+      if (handler === undefined) throw abciError(sdkErrors.unknownRequest, `no handler for ${any.typeUrl}`);
+      const msgEvents = new EventManager();
+      responses.push(handler.execute(context(msgBranch, msgEvents), fromBinary(handler.schema, any.value)));
+      const attributes: [string, string][] = [
+        ["action", any.typeUrl],
+        ["module", moduleNameOfTypeUrl(any.typeUrl)],
+      ];
+      events.push(
+        ...withAttribute([event("message", attributes), ...msgEvents.events], "msg_index", String(i)),
+      );
+      indexerEvents.push(...msgEvents.indexerEvents);
+    });
+    msgBranch.write();
+    const data = toBinary(
+      cosmosAbci.TxMsgDataSchema,
+      create(cosmosAbci.TxMsgDataSchema, { msgResponses: responses }),
+    );
+    result = { code: 0, codespace: "", log: "", info: "", data, gasWanted: 0n, gasUsed: 0n, events };
+    if (indexerEvents.length > 0) result.indexerEvents = indexerEvents;
+  } catch (error) {
+    result = txFailure(error, 0n, 0n, []);
+  }
+  return { bytes, hash: sha256(bytes), result };
+}
+
+/** The modules' after-commit work (`Module.afterCommit`), each in `ctx` (the fresh CheckTx state). */
+export function runAfterCommit(core: ChainCore, ctx: () => Context): void {
+  for (const module of core.set.modules) module.afterCommit?.(ctx());
+}

@@ -1,0 +1,510 @@
+/**
+ * The state store: ordered string keys to byte values, in layers.
+ *
+ * - {@link RootStore}: committed state; keeps its keys sorted and an incremental hash of every entry
+ *   (the app hash), and serializes deterministically. Keys its owner marks volatile (a real node's
+ *   in-memory state, such as short-term orders) live beside it: read and iterated with it, but
+ *   neither hashed nor serialized.
+ * - {@link CacheStore}: a branch over any store; `write()` flushes it, dropping it discards it. Txs
+ *   run in branches so that a failing message rolls back the whole tx.
+ * - {@link GasStore}: charges a {@link GasMeter} for every access (see {@link GasConfig}).
+ * - {@link PrefixStore}: a module's slice (`"bank/"`, `"auth/"`, ...).
+ */
+import { sha256 } from "@noble/hashes/sha2.js";
+import {
+  type BinaryReader,
+  type BinaryWriter,
+  concatBytes,
+  decodeUint,
+  encodeU64,
+  utf8,
+} from "../lib/codec.js";
+import type { GasConfig, GasMeter } from "./gas.js";
+
+/** Options of {@link KvStore.entries}. */
+export interface RangeOptions {
+  /** Iterate in descending key order. @default false */
+  reverse?: boolean;
+  /** Inclusive lower bound (full key, within the prefix). */
+  start?: string;
+  /** Exclusive upper bound (full key, within the prefix). */
+  end?: string;
+}
+
+/** A key-value store with ordered iteration. Keys are compared as JS strings (ASCII keys: byte order). */
+export interface KvStore {
+  get(key: string): Uint8Array | undefined;
+  has(key: string): boolean;
+  set(key: string, value: Uint8Array): void;
+  delete(key: string): void;
+  /**
+   * Entries whose key starts with `prefix`, in key order. The range is fixed when iteration starts:
+   * writes made while iterating are not seen.
+   */
+  entries(prefix: string, options?: RangeOptions): Iterable<[string, Uint8Array]>;
+}
+
+/** First index in sorted `keys` whose key is >= `key`. */
+function lowerBound(keys: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((keys[mid] as string) < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The smallest string greater than every string that starts with `prefix` (undefined: no bound). */
+export function prefixEnd(prefix: string): string | undefined {
+  if (prefix === "") return undefined;
+  const last = prefix.charCodeAt(prefix.length - 1);
+  if (last === 0xffff) return prefixEnd(prefix.slice(0, -1));
+  return prefix.slice(0, -1) + String.fromCharCode(last + 1);
+}
+
+/** The key bounds [lo, hi) of a prefix and range options. */
+function bounds(prefix: string, options: RangeOptions | undefined): { lo: string; hi: string | undefined } {
+  let lo = prefix;
+  let hi = prefixEnd(prefix);
+  if (options?.start !== undefined && options.start > lo) lo = options.start;
+  if (options?.end !== undefined && (hi === undefined || options.end < hi)) hi = options.end;
+  return { lo, hi };
+}
+
+/** The entries of an {@link OrderedMap}, and how many iterations are reading them. */
+interface Layer<V> {
+  readonly map: Map<string, V>;
+  /** The keys of `map` whose value is indexed (see {@link OrderedMap}), sorted. */
+  readonly keys: string[];
+  /** Iterations in progress over this layer; while any runs, writes go to a copy. */
+  readers: number;
+}
+
+/**
+ * A map whose keys are also kept sorted (binary-search insertion), so a range of keys is found in
+ * O(log n) and iterated lazily in O(k). Only keys whose value passes `indexed` are in the sorted
+ * index (a cache's deletion markers are not: a range read never walks over them).
+ *
+ * Iteration reads a snapshot: a write made while an iteration runs copies the layer first (copy on
+ * write), so the iteration goes on over the keys and values it started with. The map keeps
+ * insertion order, as a `Map` does.
+ */
+class OrderedMap<V> {
+  private layer: Layer<V> = { map: new Map(), keys: [], readers: 0 };
+
+  constructor(private readonly indexed: (value: V) => boolean = () => true) {}
+
+  get size(): number {
+    return this.layer.map.size;
+  }
+
+  get(key: string): V | undefined {
+    return this.layer.map.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.layer.map.has(key);
+  }
+
+  /** The layer to change: the current one, or a copy of it when an iteration is reading it. */
+  private writable(): Layer<V> {
+    const layer = this.layer;
+    if (layer.readers === 0) return layer;
+    this.layer = { map: new Map(layer.map), keys: layer.keys.slice(), readers: 0 };
+    return this.layer;
+  }
+
+  /** Sets `key`; returns the value it replaced. */
+  set(key: string, value: V): V | undefined {
+    const layer = this.writable();
+    const had = layer.map.has(key);
+    const old = layer.map.get(key);
+    const wasIndexed = had && this.indexed(old as V);
+    const isIndexed = this.indexed(value);
+    if (isIndexed && !wasIndexed) {
+      const keys = layer.keys;
+      const last = keys.at(-1);
+      if (last === undefined || last < key) keys.push(key);
+      else keys.splice(lowerBound(keys, key), 0, key);
+    } else if (wasIndexed && !isIndexed) {
+      layer.keys.splice(lowerBound(layer.keys, key), 1);
+    }
+    layer.map.set(key, value);
+    return old;
+  }
+
+  /** Removes `key`; returns the value it held. */
+  delete(key: string): V | undefined {
+    if (!this.layer.map.has(key)) return undefined;
+    const layer = this.writable();
+    const old = layer.map.get(key) as V;
+    layer.map.delete(key);
+    if (this.indexed(old)) layer.keys.splice(lowerBound(layer.keys, key), 1);
+    return old;
+  }
+
+  /** Every entry in insertion order (a snapshot: do not change the map while reading it). */
+  inInsertionOrder(): ReadonlyMap<string, V> {
+    return this.layer.map;
+  }
+
+  /** The indexed keys, sorted (a snapshot: do not change the map while reading it). */
+  sortedKeys(): readonly string[] {
+    return this.layer.keys;
+  }
+
+  /** Removes every entry (iterations in progress keep their snapshot). */
+  clear(): void {
+    this.layer = { map: new Map(), keys: [], readers: 0 };
+  }
+
+  /** Pins the current layer for an iteration: until {@link unpin}, writes go to a copy. */
+  pin(): Layer<V> {
+    this.layer.readers++;
+    return this.layer;
+  }
+}
+
+/** Releases a layer pinned by {@link OrderedMap.pin}. */
+function unpin<V>(layer: Layer<V>): void {
+  layer.readers--;
+}
+
+/** Indexed entries of a pinned layer with `lo <= key < hi`, in key order (descending when `reverse`). */
+function* rangeOf<V>(
+  layer: Layer<V>,
+  lo: string,
+  hi: string | undefined,
+  reverse: boolean,
+): Generator<[string, V]> {
+  const { keys, map } = layer;
+  const from = lowerBound(keys, lo);
+  const to = hi === undefined ? keys.length : lowerBound(keys, hi);
+  if (reverse) {
+    for (let i = to - 1; i >= from; i--) {
+      const key = keys[i] as string;
+      yield [key, map.get(key) as V];
+    }
+  } else {
+    for (let i = from; i < to; i++) {
+      const key = keys[i] as string;
+      yield [key, map.get(key) as V];
+    }
+  }
+}
+
+const MOD_256 = (1n << 256n) - 1n;
+
+/** SHA-256 of one entry, as a number, for the additive state hash. */
+function entryDigest(key: string, value: Uint8Array): bigint {
+  const keyBytes = utf8(key);
+  const header = encodeU64(BigInt(keyBytes.length));
+  return decodeUint(sha256(concatBytes(header, keyBytes, value)));
+}
+
+/**
+ * Merges two iterators, each in key order (descending when `reverse`), into one in that order.
+ * Entries of `b` whose key `hidden` holds are skipped; the other keys of `a` and `b` are distinct.
+ */
+function* mergeSorted<V>(
+  a: Iterator<[string, V]>,
+  b: Iterator<[string, V]>,
+  reverse: boolean,
+  hidden?: ReadonlyMap<string, unknown>,
+): Generator<[string, V]> {
+  let x = a.next();
+  let y = b.next();
+  for (;;) {
+    while (hidden !== undefined && !y.done && hidden.has(y.value[0])) y = b.next();
+    if (x.done) {
+      if (y.done) return;
+      yield y.value;
+      y = b.next();
+    } else if (y.done || (reverse ? x.value[0] > y.value[0] : x.value[0] < y.value[0])) {
+      yield x.value;
+      x = a.next();
+    } else {
+      yield y.value;
+      y = b.next();
+    }
+  }
+}
+
+/**
+ * Committed state. Keeps keys sorted for iteration and a running sum (mod 2^256) of the SHA-256 of
+ * every entry, so the state hash costs one hash per write instead of a pass over the whole state.
+ *
+ * Volatile keys (those `isVolatile` accepts; the predicate must not change its answer for a key)
+ * are kept in a second sorted map: reads and range iterations see both maps as one store, and a
+ * branch over this store rolls them back like any key, but they are not in {@link hash}, not in
+ * {@link size} and not written by {@link writeTo}. They model the state a real node keeps in
+ * memory only: a restart from the serialized state starts without them.
+ */
+export class RootStore implements KvStore {
+  private readonly data = new OrderedMap<Uint8Array>();
+  private readonly memory = new OrderedMap<Uint8Array>();
+  private digestSum = 0n;
+
+  /** @param isVolatile which keys live in memory only (see the class comment); none by default. */
+  constructor(private readonly isVolatile: (key: string) => boolean = () => false) {}
+
+  /** Number of committed (non-volatile) entries. */
+  get size(): number {
+    return this.data.size;
+  }
+
+  get(key: string): Uint8Array | undefined {
+    return this.data.get(key) ?? this.memory.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.data.has(key) || this.memory.has(key);
+  }
+
+  set(key: string, value: Uint8Array): void {
+    const copy = value.slice();
+    if (this.isVolatile(key)) {
+      this.memory.set(key, copy);
+      return;
+    }
+    const old = this.data.set(key, copy);
+    if (old !== undefined) this.digestSum = (this.digestSum - entryDigest(key, old)) & MOD_256;
+    this.digestSum = (this.digestSum + entryDigest(key, copy)) & MOD_256;
+  }
+
+  delete(key: string): void {
+    const old = this.data.delete(key);
+    if (old === undefined) {
+      this.memory.delete(key);
+      return;
+    }
+    this.digestSum = (this.digestSum - entryDigest(key, old)) & MOD_256;
+  }
+
+  *entries(prefix: string, options?: RangeOptions): Iterable<[string, Uint8Array]> {
+    const { lo, hi } = bounds(prefix, options);
+    const reverse = options?.reverse === true;
+    const layer = this.data.pin();
+    const volatile = this.memory.pin();
+    try {
+      const committed = rangeOf(layer, lo, hi, reverse);
+      if (volatile.keys.length === 0) yield* committed;
+      else yield* mergeSorted(committed, rangeOf(volatile, lo, hi, reverse), reverse);
+    } finally {
+      unpin(layer);
+      unpin(volatile);
+    }
+  }
+
+  /**
+   * 32-byte hash of the committed state (order-independent sum of entry hashes, and the entry
+   * count); volatile entries are not in it.
+   */
+  hash(): Uint8Array {
+    const sum = new Uint8Array(32);
+    let rest = this.digestSum;
+    for (let i = 31; i >= 0; i--) {
+      sum[i] = Number(rest & 0xffn);
+      rest >>= 8n;
+    }
+    return sha256(concatBytes(encodeU64(BigInt(this.data.size)), sum));
+  }
+
+  /** Writes every committed entry in key order (volatile entries are not written). */
+  writeTo(writer: BinaryWriter): void {
+    const keys = this.data.sortedKeys();
+    writer.uvarint(keys.length);
+    for (const key of keys) {
+      writer.string(key);
+      writer.bytes(this.data.get(key) as Uint8Array);
+    }
+  }
+
+  /**
+   * Reads entries written by {@link RootStore.writeTo} into an empty store whose volatile keys are
+   * `isVolatile`'s (an entry of an older layout that `isVolatile` accepts goes to memory).
+   */
+  static readFrom(reader: BinaryReader, isVolatile?: (key: string) => boolean): RootStore {
+    const store = new RootStore(isVolatile);
+    const count = reader.uint();
+    for (let i = 0; i < count; i++) {
+      const key = reader.string();
+      store.set(key, reader.bytes());
+    }
+    return store;
+  }
+}
+
+/**
+ * A branch over a parent store. Reads fall through; writes stay here until {@link CacheStore.write}.
+ * Pending writes are kept in key order too, so a range read costs O(log n + k) per layer: it merges
+ * this branch's writes in the range with the parent's range, lazily (an iteration that stops after
+ * the first entry reads one entry per layer, not the whole range).
+ */
+export class CacheStore implements KvStore {
+  /** Pending writes; `null` marks a delete. */
+  private readonly writes = new OrderedMap<Uint8Array | null>((value) => value !== null);
+
+  constructor(private readonly parent: KvStore) {}
+
+  /** Number of pending writes and deletes. */
+  get pending(): number {
+    return this.writes.size;
+  }
+
+  get(key: string): Uint8Array | undefined {
+    const cached = this.writes.get(key);
+    if (cached !== undefined) return cached === null ? undefined : cached;
+    return this.parent.get(key);
+  }
+
+  has(key: string): boolean {
+    const cached = this.writes.get(key);
+    if (cached !== undefined) return cached !== null;
+    return this.parent.has(key);
+  }
+
+  set(key: string, value: Uint8Array): void {
+    this.writes.set(key, value);
+  }
+
+  delete(key: string): void {
+    this.writes.set(key, null);
+  }
+
+  *entries(prefix: string, options?: RangeOptions): Iterable<[string, Uint8Array]> {
+    const { lo, hi } = bounds(prefix, options);
+    const reverse = options?.reverse === true;
+    const parentRange: RangeOptions = { reverse, start: lo };
+    if (hi !== undefined) parentRange.end = hi;
+    // Both snapshots are taken here, when the iteration starts.
+    const layer = this.writes.pin();
+    const theirs = this.parent.entries(prefix, parentRange)[Symbol.iterator]();
+    try {
+      const own = rangeOf(layer, lo, hi, reverse) as Generator<[string, Uint8Array]>;
+      // The parent's entries that this branch wrote or deleted are not seen.
+      yield* mergeSorted(own, theirs, reverse, layer.map);
+    } finally {
+      unpin(layer);
+      theirs.return?.();
+    }
+  }
+
+  /** Flushes every pending write to the parent (in the order they were made) and empties the branch. */
+  write(): void {
+    for (const [key, value] of this.writes.inInsertionOrder()) {
+      if (value === null) this.parent.delete(key);
+      else this.parent.set(key, value);
+    }
+    this.writes.clear();
+  }
+
+  /** Drops every pending write. */
+  discard(): void {
+    this.writes.clear();
+  }
+}
+
+/**
+ * The CheckTx state: a {@link CacheStore} over the root store whose writes of keys `through`
+ * accepts go straight to the root (the memclob's keys are the node's own state, kept across
+ * blocks, not a block's pending changes).
+ */
+export class PendingStore extends CacheStore {
+  constructor(
+    private readonly root: KvStore,
+    private readonly through: (key: string) => boolean,
+  ) {
+    super(root);
+  }
+
+  override set(key: string, value: Uint8Array): void {
+    if (this.through(key)) this.root.set(key, value);
+    else super.set(key, value);
+  }
+
+  override delete(key: string): void {
+    if (this.through(key)) this.root.delete(key);
+    else super.delete(key);
+  }
+}
+
+/** A view of a store that charges gas for every access. */
+export class GasStore implements KvStore {
+  constructor(
+    private readonly parent: KvStore,
+    private readonly meter: GasMeter,
+    private readonly config: GasConfig,
+  ) {}
+
+  private chargeRead(key: string): void {
+    this.meter.consume(this.config.readCostFlat, "ReadFlat");
+    this.meter.consume(this.config.readCostPerByte * BigInt(key.length), "ReadPerByte");
+  }
+
+  get(key: string): Uint8Array | undefined {
+    this.chargeRead(key);
+    return this.parent.get(key);
+  }
+
+  has(key: string): boolean {
+    this.chargeRead(key);
+    return this.parent.has(key);
+  }
+
+  set(key: string, value: Uint8Array): void {
+    this.meter.consume(this.config.writeCostFlat, "WriteFlat");
+    this.meter.consume(this.config.writeCostPerByte * BigInt(key.length + value.length), "WritePerByte");
+    this.parent.set(key, value);
+  }
+
+  delete(key: string): void {
+    this.meter.consume(this.config.deleteCost, "Delete");
+    this.parent.delete(key);
+  }
+
+  *entries(prefix: string, options?: RangeOptions): Iterable<[string, Uint8Array]> {
+    for (const entry of this.parent.entries(prefix, options)) {
+      this.meter.consume(this.config.iterNextCostFlat, "IterNextFlat");
+      this.meter.consume(this.config.readCostPerByte * BigInt(entry[0].length), "IterNextPerByte");
+      yield entry;
+    }
+  }
+}
+
+/** A module's slice of a store: every key is stored under `prefix`; keys it returns have it removed. */
+export class PrefixStore implements KvStore {
+  constructor(
+    private readonly parent: KvStore,
+    private readonly prefix: string,
+  ) {}
+
+  get(key: string): Uint8Array | undefined {
+    return this.parent.get(this.prefix + key);
+  }
+
+  has(key: string): boolean {
+    return this.parent.has(this.prefix + key);
+  }
+
+  set(key: string, value: Uint8Array): void {
+    this.parent.set(this.prefix + key, value);
+  }
+
+  delete(key: string): void {
+    this.parent.delete(this.prefix + key);
+  }
+
+  *entries(prefix: string, options?: RangeOptions): Iterable<[string, Uint8Array]> {
+    const range: RangeOptions = {};
+    if (options?.reverse !== undefined) range.reverse = options.reverse;
+    if (options?.start !== undefined) range.start = this.prefix + options.start;
+    if (options?.end !== undefined) range.end = this.prefix + options.end;
+    const cut = this.prefix.length;
+    for (const [key, value] of this.parent.entries(this.prefix + prefix, range)) {
+      yield [key.slice(cut), value];
+    }
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * The way in for txs before a block: CheckTx against the pending state (the committed state plus
+ * the ante effects of queued txs: sequences, nonces, fees), the mempool of accepted txs in arrival
+ * order, simulation, and re-checking the queue when the committed state moves outside a block.
+ *
+ * The pending state writes the modules' volatile keys (the clob's memclob) straight through to the
+ * committed store (see {@link PendingStore}): a short-term order that CheckTx placed is the node's,
+ * across blocks; such a tx is never queued (its policy's `enterBlock` is false).
+ */
+
+import type { SimulateResult, TxResult } from "../contract.js";
+import { toHex } from "../lib/codec.js";
+import { abciError, sdkErrors } from "../lib/errors.js";
+import { EventManager } from "../lib/events.js";
+import { type ChainCore, latestInfo } from "./chain-core.js";
+import { createGasMeter } from "./gas.js";
+import { type Context, createContext, volatileKeys } from "./module.js";
+import { CacheStore, PendingStore } from "./store.js";
+import type { DecodedTx } from "./tx.js";
+import { decodeTxBytes, runTx, txFailure, txPolicyOf } from "./tx-exec.js";
+
+function upperHex(bytes: Uint8Array): string {
+  return toHex(bytes).toUpperCase();
+}
+
+/** CheckTx, the mempool and simulation (see the module comment). */
+export class TxPipeline {
+  private pending: CacheStore;
+  private mempool: DecodedTx[] = [];
+  private readonly mempoolHashes = new Set<string>();
+  /** Signatures verified by CheckTx since the last block (see `AnteDeps.verified`). */
+  readonly verified = new Set<string>();
+
+  constructor(private readonly core: ChainCore) {
+    this.pending = this.fresh();
+  }
+
+  private fresh(): CacheStore {
+    return new PendingStore(this.core.root, volatileKeys(this.core.set.modules));
+  }
+
+  /** CheckTx: decodes and checks `bytes`; an accepted tx joins the mempool. */
+  checkTx(bytes: Uint8Array): TxResult {
+    const decoded = decodeTxBytes(this.core, bytes);
+    if (!("msgs" in decoded)) return decoded;
+    const hex = upperHex(decoded.hash);
+    if (this.mempoolHashes.has(hex)) return txFailure(abciError(sdkErrors.txInMempoolCache), 0n, 0n, []);
+    const result = runTx(this.core, "check", decoded, this.pending, latestInfo(this.core), this.verified);
+    if (result.code === 0) {
+      // A short-term order's tx lives in the memclob only: never queued, never in a block.
+      if (txPolicyOf(this.core, decoded).enterBlock) this.enqueue(decoded, hex);
+      else this.mempoolHashes.add(hex);
+    }
+    return result;
+  }
+
+  /** A context over the pending state at the latest block, in CheckTx mode (after-commit work). */
+  checkContext(): Context {
+    return createContext({
+      mode: "check",
+      block: latestInfo(this.core),
+      gasMeter: createGasMeter(undefined),
+      gasConfig: this.core.gasConfig,
+      events: new EventManager(),
+      kv: this.pending,
+    });
+  }
+
+  /** Number of txs queued for the next block. */
+  pendingCount(): number {
+    return this.mempool.length;
+  }
+
+  /** Simulates a tx (signature checks skipped) against the pending state. */
+  simulate(bytes: Uint8Array): SimulateResult {
+    const decoded = decodeTxBytes(this.core, bytes);
+    if (!("msgs" in decoded)) return { ok: false, result: decoded };
+    const result = runTx(
+      this.core,
+      "simulate",
+      decoded,
+      new CacheStore(this.pending),
+      latestInfo(this.core),
+      this.verified,
+    );
+    return result.code === 0
+      ? { ok: true, gasWanted: result.gasWanted, gasUsed: result.gasUsed, result }
+      : { ok: false, result };
+  }
+
+  /** The queued txs, in order: the next block's txs. */
+  queued(): readonly DecodedTx[] {
+    return this.mempool;
+  }
+
+  /** After a commit: the queue is empty and CheckTx starts over on the committed state. */
+  committed(): void {
+    this.mempool = [];
+    this.mempoolHashes.clear();
+    this.verified.clear();
+    this.pending = this.fresh();
+  }
+
+  /**
+   * After the committed state moved outside a block (a control operation): the pending state starts
+   * over and each queued tx is checked again on it, in order; the ones that fail now are dropped.
+   */
+  recheck(): void {
+    this.pending = this.fresh();
+    const queued = this.mempool;
+    this.mempool = [];
+    this.mempoolHashes.clear();
+    for (const tx of queued) {
+      const result = runTx(this.core, "check", tx, this.pending, latestInfo(this.core), this.verified, true);
+      if (result.code === 0) this.enqueue(tx, upperHex(tx.hash));
+    }
+  }
+
+  /** Drops the pending state (the committed state was replaced). */
+  reset(): void {
+    this.pending = this.fresh();
+  }
+
+  private enqueue(tx: DecodedTx, hex: string): void {
+    this.mempool.push(tx);
+    this.mempoolHashes.add(hex);
+  }
+}

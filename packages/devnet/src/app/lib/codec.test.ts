@@ -1,0 +1,82 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { DevnetError } from "../../devnet-error.js";
+import { BinaryReader, BinaryWriter, concatList, decodeUint, encodeU256, fromHex, toHex } from "./codec.js";
+
+describe("codec", () => {
+  it("property: what the writer writes, the reader reads back", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.record({ k: fc.constant("u" as const), v: fc.bigInt({ min: 0n, max: (1n << 130n) - 1n }) }),
+            fc.record({ k: fc.constant("s" as const), v: fc.bigInt({ min: -(1n << 70n), max: 1n << 70n }) }),
+            fc.record({ k: fc.constant("b" as const), v: fc.uint8Array({ maxLength: 300 }) }),
+            fc.record({ k: fc.constant("t" as const), v: fc.string() }),
+            fc.record({ k: fc.constant("n" as const), v: fc.nat() }),
+          ),
+        ),
+        (items) => {
+          const w = new BinaryWriter(16);
+          for (const item of items) {
+            if (item.k === "u") w.uvarint(item.v);
+            else if (item.k === "s") w.svarint(item.v);
+            else if (item.k === "b") w.bytes(item.v);
+            else if (item.k === "t") w.string(item.v);
+            else w.uvarint(item.v);
+          }
+          const r = new BinaryReader(w.finish());
+          for (const item of items) {
+            if (item.k === "u") expect(r.uvarint()).toBe(item.v);
+            else if (item.k === "s") expect(r.svarint()).toBe(item.v);
+            else if (item.k === "b") expect(r.bytes()).toEqual(item.v);
+            else if (item.k === "t") expect(r.string()).toBe(item.v);
+            else expect(r.uint()).toBe(item.v);
+          }
+          expect(r.done).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it("refuses truncated input", () => {
+    const bytes = new BinaryWriter().string("hello").finish();
+    expect(() => new BinaryReader(bytes.subarray(0, 3)).string()).toThrow(DevnetError);
+  });
+
+  it("concatenates more parts than a call takes arguments", () => {
+    const parts = Array.from({ length: 300_000 }, (_, i) => new Uint8Array([i & 0xff]));
+    const joined = concatList(parts);
+    expect(joined.length).toBe(300_000);
+    expect(joined[299_999]).toBe(299_999 & 0xff);
+  });
+
+  it("property: 256-bit encoding and uint decoding agree with a byte-at-a-time reference", () => {
+    const reference = (bytes: Uint8Array) => bytes.reduce((v, b) => (v << 8n) | BigInt(b), 0n);
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 0n, max: (1n << 256n) - 1n }),
+        fc.uint8Array({ maxLength: 70 }),
+        (value, bytes) => {
+          const encoded = encodeU256(value);
+          expect(encoded.length).toBe(32);
+          expect(reference(encoded)).toBe(value);
+          expect(decodeUint(encoded)).toBe(value);
+          expect(decodeUint(bytes)).toBe(reference(bytes));
+          // A view into a larger buffer reads only its own bytes.
+          const padded = new Uint8Array([7, ...bytes, 9]);
+          expect(decodeUint(padded.subarray(1, 1 + bytes.length))).toBe(reference(bytes));
+        },
+      ),
+    );
+    expect(() => encodeU256(1n << 256n)).toThrow(DevnetError);
+  });
+
+  it("encodes fixed-width integers and hex", () => {
+    expect(encodeU256(258n).length).toBe(32);
+    expect(decodeUint(encodeU256(258n))).toBe(258n);
+    expect(() => encodeU256(-1n)).toThrow(DevnetError);
+    expect(toHex(fromHex("00ffA1"))).toBe("00ffa1");
+    expect(() => fromHex("abc")).toThrow();
+  });
+});

@@ -1,0 +1,269 @@
+/**
+ * Small deterministic binary codecs: a length-prefixed writer and reader for exported state, and
+ * fixed-width integer encodings for store values whose size must not depend on their content.
+ */
+import { DevnetError } from "../../devnet-error.js";
+
+const textEncoder = new TextEncoder();
+const textDecoder = new TextDecoder("utf-8", { fatal: true });
+
+/** UTF-8 bytes of a string. */
+export function utf8(text: string): Uint8Array {
+  return textEncoder.encode(text);
+}
+
+/** The string of UTF-8 bytes (throws on invalid UTF-8). */
+export function fromUtf8(bytes: Uint8Array): string {
+  return textDecoder.decode(bytes);
+}
+
+/** Lower-case hex of bytes. */
+export function toHex(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
+}
+
+/** Bytes of a hex string (either case, no prefix); throws on odd length or a non-hex character. */
+export function fromHex(hex: string): Uint8Array {
+  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex))
+    throw new DevnetError("malformed", `invalid hex: ${hex}`);
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+/** Standard base64 of bytes. */
+export function toBase64(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+}
+
+/** Bytes of standard base64. */
+export function fromBase64(text: string): Uint8Array {
+  return new Uint8Array(Buffer.from(text, "base64"));
+}
+
+/** Concatenates byte arrays. */
+export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  return concatList(parts);
+}
+
+/** Concatenates a list of byte arrays (any length of list). */
+export function concatList(parts: readonly Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+/** True when both arrays hold the same bytes. */
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+const U64_MASK = (1n << 64n) - 1n;
+
+/** 8-byte big-endian encoding of an unsigned 64-bit integer. */
+export function encodeU64(value: bigint): Uint8Array {
+  if (value < 0n || value > U64_MASK) throw new DevnetError("out-of-range", `u64 out of range: ${value}`);
+  const out = new Uint8Array(8);
+  new DataView(out.buffer).setBigUint64(0, value);
+  return out;
+}
+
+/** Reads an 8-byte big-endian unsigned integer at `offset`. */
+export function decodeU64(bytes: Uint8Array, offset = 0): bigint {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getBigUint64(offset);
+}
+
+/** 32-byte big-endian encoding of an unsigned 256-bit integer (bank amounts, SDK `Int`). */
+export function encodeU256(value: bigint): Uint8Array {
+  if (value < 0n || value >= 1n << 256n) throw new DevnetError("out-of-range", `u256 out of range: ${value}`);
+  // 8 bytes at a time, from the right.
+  const out = new Uint8Array(32);
+  const view = new DataView(out.buffer);
+  let rest = value;
+  for (let i = 24; i >= 0 && rest > 0n; i -= 8) {
+    view.setBigUint64(i, rest & U64_MASK);
+    rest >>= 64n;
+  }
+  return out;
+}
+
+/** Reads a big-endian unsigned integer of any width (the leading `length % 8` bytes one by one, then 8 at a time). */
+export function decodeUint(bytes: Uint8Array): bigint {
+  const length = bytes.length;
+  const head = length % 8;
+  let value = 0n;
+  for (let i = 0; i < head; i++) value = (value << 8n) | BigInt(bytes[i] as number);
+  if (length < 8) return value;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, length);
+  for (let i = head; i < length; i += 8) value = (value << 64n) | view.getBigUint64(i);
+  return value;
+}
+
+/** Appends length-prefixed values to a growing buffer; the output is a pure function of the calls. */
+export class BinaryWriter {
+  private buffer: Uint8Array;
+  private length = 0;
+
+  /** @param capacity - initial buffer size in bytes (it grows as needed). @default 1024 */
+  constructor(capacity = 1024) {
+    this.buffer = new Uint8Array(Math.max(16, capacity));
+  }
+
+  private reserve(extra: number): void {
+    if (this.length + extra <= this.buffer.length) return;
+    let size = this.buffer.length * 2;
+    while (size < this.length + extra) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.buffer.subarray(0, this.length));
+    this.buffer = next;
+  }
+
+  /** An unsigned LEB128 varint (any size). */
+  uvarint(value: bigint | number): this {
+    let rest = BigInt(value);
+    if (rest < 0n) throw new DevnetError("out-of-range", `negative varint: ${rest}`);
+    while (rest >= 0x80n) {
+      this.reserve(1);
+      this.buffer[this.length++] = Number(rest & 0x7fn) | 0x80;
+      rest >>= 7n;
+    }
+    this.reserve(1);
+    this.buffer[this.length++] = Number(rest);
+    return this;
+  }
+
+  /** A signed integer (zig-zag varint). */
+  svarint(value: bigint | number): this {
+    const v = BigInt(value);
+    return this.uvarint(v >= 0n ? v << 1n : (-v << 1n) - 1n);
+  }
+
+  /** Length-prefixed bytes. */
+  bytes(value: Uint8Array): this {
+    this.uvarint(value.length);
+    this.reserve(value.length);
+    this.buffer.set(value, this.length);
+    this.length += value.length;
+    return this;
+  }
+
+  /** Bytes without a length prefix (for pre-encoded chunks). */
+  raw(value: Uint8Array): this {
+    this.reserve(value.length);
+    this.buffer.set(value, this.length);
+    this.length += value.length;
+    return this;
+  }
+
+  /** A length-prefixed UTF-8 string. */
+  string(value: string): this {
+    return this.bytes(utf8(value));
+  }
+
+  /** One byte, 0 or 1. */
+  bool(value: boolean): this {
+    this.reserve(1);
+    this.buffer[this.length++] = value ? 1 : 0;
+    return this;
+  }
+
+  /** The bytes written so far (a copy). */
+  finish(): Uint8Array {
+    return this.buffer.slice(0, this.length);
+  }
+}
+
+/** Reads what a {@link BinaryWriter} wrote, in the same order; throws on truncated input. */
+export class BinaryReader {
+  private offset = 0;
+
+  constructor(private readonly buffer: Uint8Array) {}
+
+  /** True when every byte was read. */
+  get done(): boolean {
+    return this.offset >= this.buffer.length;
+  }
+
+  private byte(): number {
+    const value = this.buffer[this.offset++];
+    if (value === undefined) throw new DevnetError("malformed", "truncated state");
+    return value;
+  }
+
+  /** An unsigned varint as a bigint. */
+  uvarint(): bigint {
+    // Fast path: up to 7 bytes (49 bits) in plain numbers.
+    let small = 0;
+    let factor = 1;
+    for (let i = 0; i < 7; i++) {
+      const b = this.byte();
+      small += (b & 0x7f) * factor;
+      if ((b & 0x80) === 0) return BigInt(small);
+      factor *= 128;
+    }
+    let result = BigInt(small);
+    let shift = 49n;
+    for (;;) {
+      const b = this.byte();
+      result |= BigInt(b & 0x7f) << shift;
+      if ((b & 0x80) === 0) return result;
+      shift += 7n;
+    }
+  }
+
+  /** An unsigned varint that fits a JS number. */
+  uint(): number {
+    let small = 0;
+    let factor = 1;
+    for (let i = 0; i < 7; i++) {
+      const b = this.byte();
+      small += (b & 0x7f) * factor;
+      if ((b & 0x80) === 0) return small;
+      factor *= 128;
+    }
+    throw new DevnetError("malformed", "varint too large");
+  }
+
+  /** A zig-zag signed varint. */
+  svarint(): bigint {
+    const v = this.uvarint();
+    return (v & 1n) === 0n ? v >> 1n : -((v + 1n) >> 1n);
+  }
+
+  /** Length-prefixed bytes: a view into the input (no copy; do not modify it). */
+  bytes(): Uint8Array {
+    const length = this.uint();
+    if (this.offset + length > this.buffer.length) throw new DevnetError("malformed", "truncated state");
+    const out = this.buffer.subarray(this.offset, this.offset + length);
+    this.offset += length;
+    return out;
+  }
+
+  /** Where the next read starts. */
+  get position(): number {
+    return this.offset;
+  }
+
+  /** A view of the input between two positions. */
+  view(start: number, end: number): Uint8Array {
+    return this.buffer.subarray(start, end);
+  }
+
+  /** A length-prefixed UTF-8 string. */
+  string(): string {
+    return fromUtf8(this.bytes());
+  }
+
+  /** One boolean byte. */
+  bool(): boolean {
+    return this.byte() !== 0;
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * ABCI events as modules emit them, with the SDK's standard types and attribute keys.
+ */
+import type { AbciEvent } from "../contract.js";
+import type { IndexerEvent } from "../indexer-output/indexer-events.js";
+
+/** Builds an event; every attribute is indexed (the node indexes all events by default). */
+export function event(type: string, attributes: ReadonlyArray<readonly [string, string]>): AbciEvent {
+  return { type, attributes: attributes.map(([key, value]) => ({ key, value, index: true })) };
+}
+
+/** Collects the events of one execution scope (a tx's ante step, a message, a block hook). */
+export class EventManager {
+  private readonly list: AbciEvent[] = [];
+  private readonly indexed: IndexerEvent[] = [];
+
+  /** Appends one event for the indexer (the block-event stream, `indexer-events.ts`). */
+  indexer(e: IndexerEvent): void {
+    this.indexed.push(e);
+  }
+
+  /** The indexer events so far, in order. */
+  get indexerEvents(): readonly IndexerEvent[] {
+    return this.indexed;
+  }
+
+  /** Appends another scope's events, both the ABCI and the indexer ones. */
+  absorb(other: EventManager): void {
+    for (const e of other.list) this.list.push(e);
+    for (const e of other.indexed) this.indexed.push(e);
+  }
+
+  /** Appends one event. */
+  emit(e: AbciEvent): void {
+    this.list.push(e);
+  }
+
+  /** Appends an event built from a type and attribute pairs. */
+  emitEvent(type: string, attributes: ReadonlyArray<readonly [string, string]>): void {
+    this.list.push(event(type, attributes));
+  }
+
+  /** Appends several events. */
+  emitAll(events: readonly AbciEvent[]): void {
+    for (const e of events) this.list.push(e);
+  }
+
+  /** The events so far, in order. */
+  get events(): readonly AbciEvent[] {
+    return this.list;
+  }
+}
+
+/** Adds an attribute to every event (the SDK's `msg_index`, and `mode` for block events). */
+export function withAttribute(events: readonly AbciEvent[], key: string, value: string): AbciEvent[] {
+  return events.map((e) => ({ type: e.type, attributes: [...e.attributes, { key, value, index: true }] }));
+}
+
+/** The module name the SDK derives from a message type URL (second dotted component). */
+export function moduleNameOfTypeUrl(typeUrl: string): string {
+  const parts = typeUrl.split(".");
+  return parts.length > 1 ? (parts[1] as string) : "";
+}

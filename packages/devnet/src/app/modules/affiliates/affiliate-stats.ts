@@ -1,0 +1,189 @@
+/**
+ * The affiliate half of the real chain's x/stats: what the affiliate program reads of a user's
+ * last 30 days. A fill is recorded in the block's stats (`RecordFill`); the affiliates module's end
+ * block adds the block's fills to each user's totals and to the current stats epoch's snapshot
+ * (`ProcessBlockStats`), so a fill counts from the next block on; and it drops at most one epoch a
+ * block once that epoch ended more than the window ago (`ExpireOldStats`, window 30 days as the
+ * reference genesis' `window_duration`, hourly `stats-epoch` epochs). Per user:
+ * - `takerNotional`: taker volume (a taker at or above 50M USDC earns its affiliate nothing);
+ * - `revenue`: affiliate revenue its taker fees generated (capped per referred user);
+ * - `referredVolume`: volume attributed to it as an affiliate (its tier);
+ * - `attributedVolume`: its own volume attributed to its affiliate (capped per referred user).
+ *
+ * Store slice `affiliates/` (JSON, integers as decimal strings): `stats/block/<n:10>` (this block's
+ * fills, `stats/block_count` of them), `stats/user/<bech32>` (the totals),
+ * `stats/epoch/<epoch:10>/<bech32>` (what a user gained in an epoch), `stats/epoch_end/<epoch:10>`
+ * (the unix second it ends), `stats/trailing` (the oldest epoch still counted).
+ */
+
+import type { Context } from "../../kernel/module.js";
+import { fromUtf8, utf8 } from "../../lib/codec.js";
+import type { StoreAccess } from "../auth/auth.js";
+import { EPOCH_NAMES, type EpochsKeeper } from "../epochs/epochs.js";
+
+const SLICE = "affiliates";
+/** The stats window of the reference genesis (`window_duration` 2592000s). */
+export const STATS_WINDOW_SECONDS = 2_592_000n;
+
+/** A user's affiliate totals over the window (quote quantums). */
+export interface AffiliateUserStats {
+  readonly takerNotional: bigint;
+  readonly revenue: bigint;
+  readonly referredVolume: bigint;
+  readonly attributedVolume: bigint;
+}
+
+/** Volume of a referred trader attributed to its affiliate on one fill. */
+export interface AffiliateAttribution {
+  readonly role: "taker" | "maker";
+  readonly referrer: string;
+  readonly volume: bigint;
+}
+
+/** One fill as the block's stats record it. */
+export interface StatsFill {
+  readonly taker: string;
+  readonly maker: string;
+  readonly notional: bigint;
+  /** The taker's affiliate's revenue share on this fill. */
+  readonly affiliateFee: bigint;
+  readonly attributions: readonly AffiliateAttribution[];
+}
+
+type Fields = "takerNotional" | "revenue" | "referredVolume" | "attributedVolume";
+type Mutable = { -readonly [K in Fields]: bigint };
+const FIELDS: readonly Fields[] = ["takerNotional", "revenue", "referredVolume", "attributedVolume"];
+
+const zero = (): Mutable => ({ takerNotional: 0n, revenue: 0n, referredVolume: 0n, attributedVolume: 0n });
+
+function encodeStats(stats: AffiliateUserStats): Record<Fields, string> {
+  return {
+    takerNotional: stats.takerNotional.toString(),
+    revenue: stats.revenue.toString(),
+    referredVolume: stats.referredVolume.toString(),
+    attributedVolume: stats.attributedVolume.toString(),
+  };
+}
+
+function decodeStats(json: Readonly<Record<string, string>>): Mutable {
+  const out = zero();
+  for (const field of FIELDS) out[field] = BigInt(json[field] ?? "0");
+  return out;
+}
+
+const pad = (n: number) => String(n).padStart(10, "0");
+const userKey = (address: string) => `stats/user/${address}`;
+const epochPrefix = (epoch: number) => `stats/epoch/${pad(epoch)}/`;
+const epochEndKey = (epoch: number) => `stats/epoch_end/${pad(epoch)}`;
+const BLOCK_PREFIX = "stats/block/";
+const BLOCK_COUNT_KEY = "stats/block_count";
+const TRAILING_KEY = "stats/trailing";
+
+function readJson<T>(ctx: StoreAccess, key: string): T | undefined {
+  const bytes = ctx.store(SLICE).get(key);
+  return bytes === undefined ? undefined : (JSON.parse(fromUtf8(bytes)) as T);
+}
+
+function writeJson(ctx: StoreAccess, key: string, value: unknown): void {
+  ctx.store(SLICE).set(key, utf8(JSON.stringify(value)));
+}
+
+interface StoredFill {
+  readonly taker: string;
+  readonly maker: string;
+  readonly notional: string;
+  readonly affiliateFee: string;
+  readonly attributions: readonly { role: "taker" | "maker"; referrer: string; volume: string }[];
+}
+
+/** A user's totals over the window (zeros for a user without any). */
+export function userStats(ctx: StoreAccess, address: string): AffiliateUserStats {
+  const json = readJson<Record<string, string>>(ctx, userKey(address));
+  return json === undefined ? zero() : decodeStats(json);
+}
+
+/** Records a fill in the block's stats (counted at the end of the block). */
+export function recordStatsFill(ctx: StoreAccess, fill: StatsFill): void {
+  const count = readJson<number>(ctx, BLOCK_COUNT_KEY) ?? 0;
+  const stored: StoredFill = {
+    taker: fill.taker,
+    maker: fill.maker,
+    notional: fill.notional.toString(),
+    affiliateFee: fill.affiliateFee.toString(),
+    attributions: fill.attributions.map((a) => ({
+      role: a.role,
+      referrer: a.referrer,
+      volume: a.volume.toString(),
+    })),
+  };
+  writeJson(ctx, `${BLOCK_PREFIX}${pad(count)}`, stored);
+  writeJson(ctx, BLOCK_COUNT_KEY, count + 1);
+}
+
+/**
+ * Adds the block's fills to the users' totals and to the current stats epoch (the real chain's
+ * `ProcessBlockStats`): the taker's notional and generated revenue; per attribution, the volume
+ * to the referrer's referred volume and to the referee's attributed volume. The epoch ends at the
+ * stats epoch's next tick.
+ */
+function processBlockStats(ctx: Context, epochs: EpochsKeeper): void {
+  const store = ctx.store(SLICE);
+  const fills = [...store.entries(BLOCK_PREFIX)];
+  if (fills.length === 0) return;
+  const info = epochs.get(ctx, EPOCH_NAMES.stats);
+  const add = (user: string, field: Fields, amount: bigint) => {
+    const totals = { ...userStats(ctx, user) };
+    totals[field] += amount;
+    writeJson(ctx, userKey(user), encodeStats(totals));
+    const key = `${epochPrefix(info.currentEpoch)}${user}`;
+    const gained = { ...(readJson<Record<string, string>>(ctx, key) ?? {}) };
+    gained[field] = (BigInt(gained[field] ?? "0") + amount).toString();
+    writeJson(ctx, key, gained);
+  };
+  for (const [key, bytes] of fills) {
+    store.delete(key);
+    const fill = JSON.parse(fromUtf8(bytes)) as StoredFill;
+    add(fill.taker, "takerNotional", BigInt(fill.notional));
+    if (fill.affiliateFee !== "0") add(fill.taker, "revenue", BigInt(fill.affiliateFee));
+    for (const a of fill.attributions) {
+      add(a.referrer, "referredVolume", BigInt(a.volume));
+      add(a.role === "taker" ? fill.taker : fill.maker, "attributedVolume", BigInt(a.volume));
+    }
+  }
+  store.delete(BLOCK_COUNT_KEY);
+  writeJson(ctx, epochEndKey(info.currentEpoch), info.nextTick);
+}
+
+/**
+ * Drops the oldest counted epoch once it ended more than the window before the block (at most one
+ * epoch a block, as the real chain's `ExpireOldStats`); totals never go below 0.
+ */
+function expireOldStats(ctx: Context, epochs: EpochsKeeper): void {
+  const current = epochs.get(ctx, EPOCH_NAMES.stats).currentEpoch;
+  const trailing = readJson<number>(ctx, TRAILING_KEY) ?? 0;
+  if (trailing === current) return;
+  const end = readJson<number>(ctx, epochEndKey(trailing));
+  if (end !== undefined) {
+    if (!(BigInt(end) * 1000n < ctx.block.timeMs - STATS_WINDOW_SECONDS * 1000n)) return;
+    const store = ctx.store(SLICE);
+    const prefix = epochPrefix(trailing);
+    for (const [key, bytes] of [...store.entries(prefix)]) {
+      store.delete(key);
+      const user = key.slice(prefix.length);
+      const removed = decodeStats(JSON.parse(fromUtf8(bytes)) as Record<string, string>);
+      const totals = { ...userStats(ctx, user) };
+      for (const field of FIELDS) {
+        totals[field] = totals[field] > removed[field] ? totals[field] - removed[field] : 0n;
+      }
+      writeJson(ctx, userKey(user), encodeStats(totals));
+    }
+    store.delete(epochEndKey(trailing));
+  }
+  writeJson(ctx, TRAILING_KEY, trailing + 1);
+}
+
+/** The end block of the affiliate stats: the block's fills counted, then the oldest epoch expired. */
+export function affiliateStatsEndBlock(ctx: Context, epochs: EpochsKeeper): void {
+  processBlockStats(ctx, epochs);
+  expireOldStats(ctx, epochs);
+}

@@ -1,0 +1,253 @@
+/**
+ * x/affiliates: genesis (the reference genesis' tiers and parameters; no whitelist, no overrides),
+ * referrals (`MsgRegisterAffiliate`), the governance updates with the real chain's checks, the
+ * queries (an affiliate's tier from its 30-day referred volume, `affiliates-state.ts`), and the end
+ * block of the affiliate stats (`affiliate-stats.ts`). Referees' taker fees pay their affiliates
+ * through the revshare module at every fill.
+ */
+import { create, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
+import { affiliates, encodeSerializableInt } from "@perpx/proto";
+import { requireGovAuthority } from "../../kernel/governance.js";
+import {
+  emptyResponse,
+  genesisJson,
+  type Module,
+  msgHandler,
+  type QueryContext,
+  queryHandler,
+} from "../../kernel/module.js";
+import { accAddressBytes } from "../../lib/addresses.js";
+import { abciError } from "../../lib/errors.js";
+import type { StoreAccess } from "../auth/auth.js";
+import type { EpochsKeeper } from "../epochs/epochs.js";
+import { affiliateStatsEndBlock, userStats } from "./affiliate-stats.js";
+import {
+  AFFILIATES,
+  affiliateOverrides,
+  affiliateParameters,
+  affiliatesErrors,
+  checkAffiliateAddress,
+  defaultAffiliateParameters,
+  defaultAffiliateTiers,
+  isReferred,
+  readAffiliates,
+  referredBy,
+  setReferredBy,
+  tierForAffiliate,
+  validateAffiliateTiers,
+  validateAffiliateWhitelist,
+  writeAffiliates,
+} from "./affiliates-state.js";
+
+/** The reference genesis (`sample_pregenesis.json`): its tiers and parameters, no whitelist, no overrides. */
+export function affiliatesGenesis(): AffiliatesGenesis {
+  return {
+    tiers: defaultAffiliateTiers(),
+    whitelist: create(affiliates.AffiliateWhitelistSchema, { tiers: [] }),
+    parameters: defaultAffiliateParameters(),
+    overrides: create(affiliates.AffiliateOverridesSchema, { addresses: [] }),
+  };
+}
+
+/** What {@link createAffiliatesModule} writes at genesis. */
+export interface AffiliatesGenesis {
+  readonly tiers: affiliates.AffiliateTiers;
+  readonly whitelist: affiliates.AffiliateWhitelist;
+  readonly parameters: affiliates.AffiliateParameters;
+  readonly overrides: affiliates.AffiliateOverrides;
+}
+
+/**
+ * The minimum fee tier index of a referred user (the affiliate parameters'
+ * `referee_minimum_fee_tier_idx`), or undefined for a user nobody referred: the fee tiers keeper's
+ * referee floor.
+ */
+export function refereeFeeTierFloor(ctx: StoreAccess, address: Uint8Array): number | undefined {
+  if (!isReferred(ctx, address)) return undefined;
+  return affiliateParameters(ctx).refereeMinimumFeeTierIdx;
+}
+
+/**
+ * The affiliate info of an address as the real chain answers it: `is_whitelisted` for an
+ * overridden address, its tier and share, its 30-day referred volume (as an affiliate) and
+ * attributed volume (as a referee); the deprecated all-time volume and the stake stay 0.
+ */
+export function affiliateInfo(ctx: QueryContext, address: string): affiliates.AffiliateInfoResponse {
+  const overrides = affiliateOverrides(ctx);
+  const { tier, feeSharePpm } = tierForAffiliate(ctx, address, overrides);
+  const stats = userStats(ctx, address);
+  const zero = encodeSerializableInt(0n);
+  return create(affiliates.AffiliateInfoResponseSchema, {
+    isWhitelisted: overrides.has(address),
+    tier,
+    feeSharePpm,
+    referredVolume: zero,
+    stakedAmount: zero,
+    referredVolume30dRolling: encodeSerializableInt(stats.referredVolume),
+    attributedVolume30dRolling: encodeSerializableInt(stats.attributedVolume),
+  });
+}
+
+/** The affiliates module (the epochs keeper gives the stats epoch). */
+export function createAffiliatesModule(genesis: AffiliatesGenesis, epochs: EpochsKeeper): Module {
+  const gov = <Desc extends DescMessage, Stored extends DescMessage>(
+    schema: Desc,
+    response: DescMessage,
+    key: string,
+    stored: Stored,
+    pick: (msg: MessageShape<Desc>) => { authority: string; value: MessageShape<Stored> | undefined },
+    validate: (value: MessageShape<Stored>) => void = () => undefined,
+  ) =>
+    msgHandler({
+      schema,
+      signers: (msg) => [pick(msg).authority],
+      execute(ctx, msg) {
+        const { authority, value } = pick(msg);
+        requireGovAuthority(authority, affiliatesErrors.invalidAuthority);
+        const next = value ?? create(stored);
+        validate(next);
+        writeAffiliates(ctx, key, stored, next);
+        return emptyResponse(response);
+      },
+    });
+  return {
+    name: AFFILIATES,
+    initGenesis(ctx) {
+      writeAffiliates(ctx, "tiers", affiliates.AffiliateTiersSchema, genesis.tiers);
+      writeAffiliates(ctx, "whitelist", affiliates.AffiliateWhitelistSchema, genesis.whitelist);
+      writeAffiliates(ctx, "parameters", affiliates.AffiliateParametersSchema, genesis.parameters);
+      writeAffiliates(ctx, "overrides", affiliates.AffiliateOverridesSchema, genesis.overrides);
+    },
+    exportGenesis(ctx) {
+      const json = (schema: DescMessage, key: string) =>
+        genesisJson(schema, readAffiliates(ctx, key, schema));
+      return {
+        affiliate_tiers: json(affiliates.AffiliateTiersSchema, "tiers"),
+        affiliate_whitelist: json(affiliates.AffiliateWhitelistSchema, "whitelist"),
+        affiliate_parameters: json(affiliates.AffiliateParametersSchema, "parameters"),
+        affiliate_overrides: json(affiliates.AffiliateOverridesSchema, "overrides"),
+      };
+    },
+    endBlock(ctx) {
+      affiliateStatsEndBlock(ctx, epochs);
+    },
+    msgs: [
+      msgHandler({
+        schema: affiliates.MsgRegisterAffiliateSchema,
+        signers: (msg) => [msg.referee],
+        execute(ctx, msg) {
+          // The real keeper's order: self-referral, the two addresses, an existing referral, no tiers.
+          if (msg.referee === msg.affiliate) {
+            throw abciError(
+              affiliatesErrors.selfReferral,
+              `referee: ${msg.referee}, affiliate: ${msg.affiliate}`,
+            );
+          }
+          const referee = checkAffiliateAddress(msg.referee, "referee");
+          checkAffiliateAddress(msg.affiliate, "affiliate");
+          const existing = referredBy(ctx, msg.referee);
+          if (existing !== undefined) {
+            throw abciError(
+              affiliatesErrors.alreadyRegistered,
+              `referee: ${msg.referee}, affiliate: ${msg.affiliate}`,
+            );
+          }
+          if (readAffiliates(ctx, "tiers", affiliates.AffiliateTiersSchema).tiers.length === 0) {
+            throw abciError(affiliatesErrors.tiersNotSet);
+          }
+          setReferredBy(ctx, referee, msg.affiliate);
+          ctx.events.indexer({
+            kind: "affiliate_registered",
+            referee: msg.referee,
+            affiliate: msg.affiliate,
+          });
+          ctx.events.emitEvent("register_affiliate", [
+            ["referee", msg.referee],
+            ["affiliate", msg.affiliate],
+          ]);
+          return emptyResponse(affiliates.MsgRegisterAffiliateResponseSchema);
+        },
+      }),
+      gov(
+        affiliates.MsgUpdateAffiliateTiersSchema,
+        affiliates.MsgUpdateAffiliateTiersResponseSchema,
+        "tiers",
+        affiliates.AffiliateTiersSchema,
+        (m) => ({ authority: m.authority, value: m.tiers }),
+        validateAffiliateTiers,
+      ),
+      gov(
+        affiliates.MsgUpdateAffiliateWhitelistSchema,
+        affiliates.MsgUpdateAffiliateWhitelistResponseSchema,
+        "whitelist",
+        affiliates.AffiliateWhitelistSchema,
+        (m) => ({ authority: m.authority, value: m.whitelist }),
+        validateAffiliateWhitelist,
+      ),
+      gov(
+        affiliates.MsgUpdateAffiliateParametersSchema,
+        affiliates.MsgUpdateAffiliateParametersResponseSchema,
+        "parameters",
+        affiliates.AffiliateParametersSchema,
+        (m) => ({ authority: m.authority, value: m.affiliateParameters }),
+      ),
+      gov(
+        affiliates.MsgUpdateAffiliateOverridesSchema,
+        affiliates.MsgUpdateAffiliateOverridesResponseSchema,
+        "overrides",
+        affiliates.AffiliateOverridesSchema,
+        (m) => ({ authority: m.authority, value: m.affiliateOverrides }),
+      ),
+    ],
+    queries: {
+      "/perpx.affiliates.v1.Query/AffiliateInfo": queryHandler(
+        affiliates.AffiliateInfoRequestSchema,
+        affiliates.AffiliateInfoResponseSchema,
+        (ctx, req) => {
+          accAddressBytes(req.address, "invalid affiliate address");
+          return affiliateInfo(ctx, req.address);
+        },
+      ),
+      "/perpx.affiliates.v1.Query/ReferredBy": queryHandler(
+        affiliates.ReferredByRequestSchema,
+        affiliates.ReferredByResponseSchema,
+        (ctx, req) => {
+          accAddressBytes(req.address, "invalid address");
+          return create(affiliates.ReferredByResponseSchema, {
+            affiliateAddress: referredBy(ctx, req.address) ?? "",
+          });
+        },
+      ),
+      "/perpx.affiliates.v1.Query/AllAffiliateTiers": queryHandler(
+        affiliates.AllAffiliateTiersRequestSchema,
+        affiliates.AllAffiliateTiersResponseSchema,
+        (ctx) =>
+          create(affiliates.AllAffiliateTiersResponseSchema, {
+            tiers: readAffiliates(ctx, "tiers", affiliates.AffiliateTiersSchema),
+          }),
+      ),
+      "/perpx.affiliates.v1.Query/AffiliateWhitelist": queryHandler(
+        affiliates.AffiliateWhitelistRequestSchema,
+        affiliates.AffiliateWhitelistResponseSchema,
+        (ctx) =>
+          create(affiliates.AffiliateWhitelistResponseSchema, {
+            whitelist: readAffiliates(ctx, "whitelist", affiliates.AffiliateWhitelistSchema),
+          }),
+      ),
+      "/perpx.affiliates.v1.Query/AffiliateParameters": queryHandler(
+        affiliates.AffiliateParametersRequestSchema,
+        affiliates.AffiliateParametersResponseSchema,
+        (ctx) =>
+          create(affiliates.AffiliateParametersResponseSchema, { parameters: affiliateParameters(ctx) }),
+      ),
+      "/perpx.affiliates.v1.Query/AffiliateOverrides": queryHandler(
+        affiliates.AffiliateOverridesRequestSchema,
+        affiliates.AffiliateOverridesResponseSchema,
+        (ctx) =>
+          create(affiliates.AffiliateOverridesResponseSchema, {
+            overrides: readAffiliates(ctx, "overrides", affiliates.AffiliateOverridesSchema),
+          }),
+      ),
+    },
+  };
+}

@@ -1,0 +1,752 @@
+/**
+ * x/bridge: deposits from the EVM source chains and withdrawals back to them.
+ *
+ * Deposits (devnet control `deposit`) follow the fixed lifecycle of the specification, driven by the
+ * begin-block hook, one step per block at least:
+ * OBSERVED (the simulated daemon saw the log) -> FINALIZED after `finalityBlocks` blocks (recognized
+ * by this node) -> ACKNOWLEDGED in the next block (in consensus, `MsgCompleteBridge` scheduled
+ * `safety_params.delay_blocks` later) -> COMPLETED when the scheduled message runs (the coin is
+ * minted to the bridge module account and sent to the depositor's main account).
+ *
+ * Withdrawals (`MsgInitiateWithdrawal`) pass the ratelimit module's controls (daily limit, fee,
+ * timelock), escrow the coin in the bridge module account, and gather one signature per block from
+ * the simulated validators (end-block hook); they are ready for relay once `requiredSignatures`
+ * signed and the timelock (`ready_at_block`) passed.
+ *
+ * Store slice `bridge/` (genesis keys as in `records.ts`, plus):
+ * - `event/<chain:20>/<id:10>`: `BridgeEventRecord`; `next_log_id/<chain:20>`: u64;
+ * - `final_at/<chain:20>/<id:10>`: u64 height at which an observed event is final;
+ * - `finalized/<chain:20>/<id:10>`: u64 height it was finalized at (until acknowledged);
+ * - `recognized/<chain:20>`, `acknowledged/<chain:20>`: `BridgeEventInfo`;
+ * - `delayed/<height:20>/<chain:20>/<id:10>`: `MsgCompleteBridge`;
+ * - `withdrawal/<id:20>`: `AggregatedWithdrawal`; `next_withdrawal_id`: u64.
+ */
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import { addressBytesToBech32, addressBytesToHex, VALOPER_PREFIX } from "@perpx/address";
+import { bridge, cosmosBase } from "@perpx/proto";
+import { bridgeRecords, type ChainConfig } from "../../genesis/genesis.js";
+import { GOV_AUTHORITY, requireGovAuthority } from "../../kernel/governance.js";
+import {
+  type Context,
+  emptyResponse,
+  type Module,
+  msgHandler,
+  notFound,
+  packAny,
+  type QueryContext,
+  queryHandler,
+} from "../../kernel/module.js";
+import { accAddressBytes, bech32Of } from "../../lib/addresses.js";
+import { concatBytes, decodeU64, encodeU64, utf8 } from "../../lib/codec.js";
+import { coinsToString, parseAmount } from "../../lib/coins.js";
+import { abciError, registerError, sdkErrors } from "../../lib/errors.js";
+import { paginate } from "../../lib/pagination.js";
+import { textField, uintField } from "../../lib/request-fields.js";
+import type { AuthKeeper, StoreAccess } from "../auth/auth.js";
+import type { BankKeeper } from "../bank/bank.js";
+import type { RatelimitKeeper } from "../ratelimit/ratelimit.js";
+import { createRecordsModule, padKey, readRecord, readRecords } from "../records.js";
+
+/** The module's name, store prefix, module account and codespace. */
+export const BRIDGE = "bridge";
+
+/** The devnet's bridge simulation parameters (documented in the devnet README). */
+export const BRIDGE_DEVNET_PARAMS = Object.freeze({
+  /** Blocks between a deposit's observation and its finality on the source chain. */
+  finalityBlocks: 3,
+  /** Simulated validators signing withdrawals (one new signature per block). */
+  validators: 3,
+  /** Signatures the bridge contract requires. */
+  requiredSignatures: 2,
+});
+
+/** Errors of codespace `bridge`. */
+export const bridgeErrors = {
+  invalidAuthority: registerError(BRIDGE, 1, "invalid authority"),
+  invalidEventParams: registerError(BRIDGE, 2, "invalid event params"),
+  bridgingDisabled: registerError(BRIDGE, 3, "bridging is disabled"),
+  invalidBridgeEvent: registerError(BRIDGE, 4, "invalid bridge event"),
+  unknownChain: registerError(BRIDGE, 5, "unknown source chain"),
+  invalidWithdrawal: registerError(BRIDGE, 6, "invalid withdrawal"),
+  notAllowed: registerError(BRIDGE, 7, "message is injected by the chain"),
+} as const;
+
+const DELAYMSG_AUTHORITY = (auth: AuthKeeper) => bech32Of(auth.moduleAddress("delaymsg"));
+
+function eventKey(chain: bigint, id: number): string {
+  return `${padKey(chain, 20)}/${padKey(id, 10)}`;
+}
+
+function readU64(ctx: StoreAccess, key: string): bigint | undefined {
+  const bytes = ctx.store(BRIDGE).get(key);
+  return bytes === undefined ? undefined : decodeU64(bytes);
+}
+
+interface SimValidator {
+  readonly operator: string;
+  readonly ethSigner: string;
+  readonly secret: Uint8Array;
+}
+
+/** Derived once per profile: a pure function of the profile's name, so caching changes no result. */
+const simValidatorCache = new Map<string, readonly SimValidator[]>();
+
+/** The simulated bridge validators: deterministic keys from labels. */
+function simValidators(profile: string): readonly SimValidator[] {
+  let validators = simValidatorCache.get(profile);
+  if (validators === undefined) {
+    validators = deriveSimValidators(profile);
+    simValidatorCache.set(profile, validators);
+  }
+  return validators;
+}
+
+function deriveSimValidators(profile: string): SimValidator[] {
+  return Array.from({ length: BRIDGE_DEVNET_PARAMS.validators }, (_, i) => {
+    const secret = sha256(utf8(`perpx ${profile} bridge validator ${i}`));
+    const uncompressed = secp256k1.getPublicKey(secret, false);
+    return {
+      operator: addressBytesToBech32(
+        sha256(utf8(`perpx ${profile} bridge operator ${i}`)).subarray(0, 20),
+        VALOPER_PREFIX,
+      ),
+      ethSigner: addressBytesToHex(keccak_256(uncompressed.subarray(1)).subarray(12)),
+      secret,
+    };
+  });
+}
+
+/** The digest a validator signs for a withdrawal (the devnet's stand-in for the contract's). */
+export function withdrawalDigest(w: bridge.Withdrawal): Uint8Array {
+  return keccak_256(
+    concatBytes(
+      encodeU64(w.id),
+      encodeU64(w.ethChainId),
+      utf8(w.recipient.toLowerCase()),
+      utf8(w.tokenAddress.toLowerCase()),
+      utf8(w.coin?.amount ?? "0"),
+    ),
+  );
+}
+
+/** The bridge module's state operations. */
+export class BridgeKeeper {
+  constructor(
+    private readonly auth: AuthKeeper,
+    private readonly bank: BankKeeper,
+    private readonly ratelimit: RatelimitKeeper,
+  ) {}
+
+  /** Every source chain's EventParams, by chain id. */
+  eventParams(ctx: StoreAccess): bridge.EventParams[] {
+    return readRecords(ctx as QueryContext, BRIDGE, "event_params/", bridge.EventParamsSchema).map(
+      (r) => r.value,
+    );
+  }
+
+  /** The SafetyParams. */
+  safety(ctx: StoreAccess): bridge.SafetyParams {
+    return (
+      readRecord(ctx as QueryContext, BRIDGE, "safety_params", bridge.SafetyParamsSchema) ??
+      create(bridge.SafetyParamsSchema)
+    );
+  }
+
+  /** The ProposeParams. */
+  propose(ctx: StoreAccess): bridge.ProposeParams {
+    return (
+      readRecord(ctx as QueryContext, BRIDGE, "propose_params", bridge.ProposeParamsSchema) ??
+      create(bridge.ProposeParamsSchema)
+    );
+  }
+
+  /** Progress info (`recognized` or `acknowledged`) of a chain. */
+  info(ctx: StoreAccess, kind: "recognized" | "acknowledged", chain: bigint): bridge.BridgeEventInfo {
+    return (
+      readRecord(ctx as QueryContext, BRIDGE, `${kind}/${padKey(chain, 20)}`, bridge.BridgeEventInfoSchema) ??
+      create(bridge.BridgeEventInfoSchema, { nextId: 0, ethBlockHeight: 0n, ethChainId: chain })
+    );
+  }
+
+  private setInfo(ctx: Context, kind: "recognized" | "acknowledged", info: bridge.BridgeEventInfo): void {
+    ctx
+      .store(BRIDGE)
+      .set(`${kind}/${padKey(info.ethChainId, 20)}`, toBinary(bridge.BridgeEventInfoSchema, info));
+  }
+
+  private record(ctx: StoreAccess, key: string): bridge.BridgeEventRecord | undefined {
+    return readRecord(ctx as QueryContext, BRIDGE, `event/${key}`, bridge.BridgeEventRecordSchema);
+  }
+
+  private setRecord(ctx: Context, r: bridge.BridgeEventRecord): void {
+    const e = r.event as bridge.BridgeEvent;
+    ctx
+      .store(BRIDGE)
+      .set(`event/${eventKey(e.ethChainId, e.id)}`, toBinary(bridge.BridgeEventRecordSchema, r));
+  }
+
+  private emit(
+    ctx: Context,
+    type: string,
+    r: bridge.BridgeEventRecord,
+    extra: [string, string][] = [],
+  ): void {
+    const e = r.event as bridge.BridgeEvent;
+    ctx.events.emitEvent(type, [
+      ["eth_chain_id", e.ethChainId.toString()],
+      ["id", String(e.id)],
+      ["address", e.address],
+      ["amount", coinsToString([{ denom: e.coin?.denom ?? "", amount: BigInt(e.coin?.amount ?? "0") }])],
+      ["status", bridge.BridgeEventStatus[r.status]],
+      ...extra,
+    ]);
+  }
+
+  /** Records a deposit the simulated daemon observed on a source chain; returns the record. */
+  observe(
+    ctx: Context,
+    d: {
+      ethChainId: bigint;
+      bridgeAddress: string;
+      tokenAddress: string;
+      sender: string;
+      address: string;
+      amount: bigint;
+      sourceBlock: bigint;
+      txHash: string;
+    },
+    /** `source`: final when the bridge daemon says the source chain finalized it ({@link markSourceFinal}). */
+    finality: "blocks" | "source" = "blocks",
+  ): bridge.BridgeEventRecord {
+    const params = this.eventParams(ctx).find((p) => p.ethChainId === d.ethChainId);
+    if (params === undefined) {
+      const known = this.eventParams(ctx).map((p) => p.ethChainId.toString());
+      throw abciError(
+        bridgeErrors.unknownChain,
+        `eth chain ${d.ethChainId}; source chains: ${known.join(", ")}`,
+      );
+    }
+    if (d.bridgeAddress.toLowerCase() !== params.ethAddress.toLowerCase()) {
+      throw abciError(
+        bridgeErrors.invalidBridgeEvent,
+        `bridge contract ${d.bridgeAddress} is not the bridge of chain ${d.ethChainId} (${params.ethAddress})`,
+      );
+    }
+    if (d.tokenAddress.toLowerCase() !== params.tokenAddress.toLowerCase()) {
+      throw abciError(
+        bridgeErrors.invalidBridgeEvent,
+        `token ${d.tokenAddress} is not the bridged token of chain ${d.ethChainId} (${params.tokenAddress})`,
+      );
+    }
+    if (d.amount <= 0n)
+      throw abciError(bridgeErrors.invalidBridgeEvent, `amount ${d.amount} must be positive`);
+    accAddressBytes(d.address, "invalid recipient address");
+    const chainKey = padKey(d.ethChainId, 20);
+    const id = Number(readU64(ctx, `next_log_id/${chainKey}`) ?? 0n);
+    ctx.store(BRIDGE).set(`next_log_id/${chainKey}`, encodeU64(BigInt(id + 1)));
+    const r = create(bridge.BridgeEventRecordSchema, {
+      event: create(bridge.BridgeEventSchema, {
+        id,
+        coin: create(cosmosBase.CoinSchema, { denom: params.denom, amount: d.amount.toString() }),
+        address: d.address,
+        ethBlockHeight: d.sourceBlock,
+        ethChainId: d.ethChainId,
+        tokenAddress: params.tokenAddress,
+        ethTxHash: d.txHash,
+      }),
+      status: bridge.BridgeEventStatus.OBSERVED,
+    });
+    this.setRecord(ctx, r);
+    if (finality === "blocks") {
+      ctx
+        .store(BRIDGE)
+        .set(
+          `final_at/${eventKey(d.ethChainId, id)}`,
+          encodeU64(ctx.block.height + BigInt(BRIDGE_DEVNET_PARAMS.finalityBlocks)),
+        );
+    }
+    this.emit(ctx, "bridge_event_observed", r, [["sender", d.sender]]);
+    return r;
+  }
+
+  /**
+   * Marks an observed deposit final on its source chain (the bridge daemon saw its block reach the
+   * finality depth): the next block finalizes it.
+   */
+  markSourceFinal(ctx: Context, ethChainId: bigint, id: number): void {
+    const key = eventKey(ethChainId, id);
+    const r = this.record(ctx, key);
+    if (r === undefined)
+      throw abciError(bridgeErrors.invalidBridgeEvent, `no deposit ${id} of eth chain ${ethChainId}`);
+    if (r.status !== bridge.BridgeEventStatus.OBSERVED) return;
+    ctx.store(BRIDGE).set(`final_at/${key}`, encodeU64(ctx.block.height));
+  }
+
+  /** Runs the deposit lifecycle for this block: complete, acknowledge, then finalize. */
+  advanceDeposits(ctx: Context): void {
+    const height = ctx.block.height;
+    const store = ctx.store(BRIDGE);
+    const safety = this.safety(ctx);
+    // Completion of scheduled MsgCompleteBridge.
+    if (!safety.isDisabled) {
+      for (const [key, bytes] of [...store.entries("delayed/")]) {
+        const due = BigInt(key.split("/")[1] as string);
+        if (due > height) break;
+        const msg = fromBinary(bridge.MsgCompleteBridgeSchema, bytes);
+        this.complete(ctx, msg);
+        store.delete(key);
+      }
+    }
+    // Acknowledgement of events finalized in an earlier block, in id order per chain.
+    if (!safety.isDisabled) {
+      const max = this.propose(ctx).maxBridgesPerBlock || Number.MAX_SAFE_INTEGER;
+      for (const params of this.eventParams(ctx)) {
+        const chain = params.ethChainId;
+        const acked = this.info(ctx, "acknowledged", chain);
+        let count = 0;
+        while (count < max) {
+          const key = eventKey(chain, acked.nextId);
+          const finalizedAt = readU64(ctx, `finalized/${key}`);
+          const r = this.record(ctx, key);
+          if (r === undefined || finalizedAt === undefined || finalizedAt >= height) break;
+          r.status = bridge.BridgeEventStatus.ACKNOWLEDGED;
+          r.acknowledgedAtBlock = height;
+          r.completeAtBlock = height + BigInt(safety.delayBlocks);
+          this.setRecord(ctx, r);
+          store.delete(`finalized/${key}`);
+          store.set(
+            `delayed/${padKey(r.completeAtBlock, 20)}/${key}`,
+            toBinary(
+              bridge.MsgCompleteBridgeSchema,
+              create(bridge.MsgCompleteBridgeSchema, {
+                authority: DELAYMSG_AUTHORITY(this.auth),
+                event: r.event,
+              }),
+            ),
+          );
+          acked.nextId += 1;
+          acked.ethBlockHeight = r.event?.ethBlockHeight ?? 0n;
+          acked.ethChainId = chain;
+          this.emit(ctx, "bridge_event_acknowledged", r, [
+            ["complete_at_block", r.completeAtBlock.toString()],
+          ]);
+          count++;
+        }
+        if (count > 0) this.setInfo(ctx, "acknowledged", acked);
+      }
+    }
+    // Finality of observed events.
+    for (const [key, bytes] of [...store.entries("final_at/")]) {
+      if (decodeU64(bytes) > height) continue;
+      const rest = key.slice("final_at/".length);
+      const r = this.record(ctx, rest);
+      store.delete(key);
+      if (r === undefined) continue;
+      r.status = bridge.BridgeEventStatus.FINALIZED;
+      this.setRecord(ctx, r);
+      store.set(`finalized/${rest}`, encodeU64(height));
+      const e = r.event as bridge.BridgeEvent;
+      const recognized = this.info(ctx, "recognized", e.ethChainId);
+      if (e.id + 1 > recognized.nextId) {
+        recognized.nextId = e.id + 1;
+        recognized.ethBlockHeight = e.ethBlockHeight;
+        recognized.ethChainId = e.ethChainId;
+        this.setInfo(ctx, "recognized", recognized);
+      }
+      this.emit(ctx, "bridge_event_finalized", r);
+    }
+  }
+
+  /** Credits a deposit (MsgCompleteBridge): mints to the bridge module account, sends to the address. */
+  complete(ctx: Context, msg: bridge.MsgCompleteBridge): void {
+    const e = msg.event;
+    if (e === undefined || e.coin === undefined)
+      throw abciError(bridgeErrors.invalidBridgeEvent, "event is required");
+    const coins = [{ denom: e.coin.denom, amount: BigInt(e.coin.amount) }];
+    this.bank.mintCoins(ctx, BRIDGE, coins);
+    this.bank.sendCoinsFromModuleToAccount(ctx, BRIDGE, accAddressBytes(e.address), coins);
+    const key = eventKey(e.ethChainId, e.id);
+    const r = this.record(ctx, key);
+    if (r !== undefined) {
+      r.status = bridge.BridgeEventStatus.COMPLETED;
+      this.setRecord(ctx, r);
+      this.emit(ctx, "bridge_event_completed", r);
+    }
+  }
+
+  /** Every deposit with its state, by chain then id. */
+  records(ctx: QueryContext): bridge.BridgeEventRecord[] {
+    return readRecords(ctx, BRIDGE, "event/", bridge.BridgeEventRecordSchema).map((r) => r.value);
+  }
+
+  /** Creates a withdrawal after the rate-limit controls; returns its id. */
+  initiateWithdrawal(ctx: Context, msg: bridge.MsgInitiateWithdrawal): bigint {
+    const sender = accAddressBytes(msg.sender, "invalid sender address");
+    const params = this.eventParams(ctx).find((p) => p.ethChainId === msg.ethChainId);
+    if (params === undefined) throw abciError(bridgeErrors.unknownChain, `eth chain ${msg.ethChainId}`);
+    const denom = msg.coin?.denom ?? "";
+    if (denom !== params.denom) {
+      throw abciError(
+        bridgeErrors.invalidWithdrawal,
+        `denom ${denom} is not bridged to chain ${msg.ethChainId} (${params.denom})`,
+      );
+    }
+    const amount = parseAmount(msg.coin?.amount ?? "") ?? 0n;
+    const terms = this.ratelimit.applyBridgeWithdrawal(ctx, msg.ethChainId, denom, amount);
+    if (terms.fee.length > 0) this.bank.sendCoinsFromAccountToModule(ctx, sender, "fee_collector", terms.fee);
+    this.bank.sendCoinsFromAccountToModule(ctx, sender, BRIDGE, [{ denom, amount }]);
+    const store = ctx.store(BRIDGE);
+    const id = readU64(ctx, "next_withdrawal_id") ?? 1n;
+    store.set("next_withdrawal_id", encodeU64(id + 1n));
+    const readyAt = ctx.block.height + terms.timelockBlocks;
+    const withdrawal = create(bridge.WithdrawalSchema, {
+      id,
+      sender: msg.sender,
+      recipient: msg.recipient,
+      coin: create(cosmosBase.CoinSchema, { denom, amount: amount.toString() }),
+      ethChainId: msg.ethChainId,
+      tokenAddress: params.tokenAddress,
+      createdAtBlock: ctx.block.height,
+    });
+    const aggregated = create(bridge.AggregatedWithdrawalSchema, {
+      withdrawal,
+      signatures: [],
+      signatureCount: 0n,
+      requiredSignatures: BigInt(BRIDGE_DEVNET_PARAMS.requiredSignatures),
+      readyForRelay: false,
+      readyAtBlock: readyAt,
+      assignedRelayer: "",
+    });
+    store.set(`withdrawal/${padKey(id, 20)}`, toBinary(bridge.AggregatedWithdrawalSchema, aggregated));
+    ctx.events.emitEvent("bridge_withdrawal_initiated", [
+      ["withdrawal_id", id.toString()],
+      ["sender", msg.sender],
+      ["recipient", msg.recipient],
+      ["amount", `${amount}${denom}`],
+      ["eth_chain_id", msg.ethChainId.toString()],
+      ["fee", coinsToString(terms.fee)],
+      ["ready_at_block", readyAt.toString()],
+    ]);
+    return id;
+  }
+
+  /** Adds one simulated validator signature per pending withdrawal and marks ready ones. */
+  signWithdrawals(ctx: Context, profile: string): void {
+    const store = ctx.store(BRIDGE);
+    for (const [key, bytes] of [...store.entries("withdrawal/")]) {
+      const validators = simValidators(profile);
+      const w = fromBinary(bridge.AggregatedWithdrawalSchema, bytes);
+      const inner = w.withdrawal as bridge.Withdrawal;
+      let changed = false;
+      const next = validators[w.signatures.length];
+      if (next !== undefined && ctx.block.height > inner.createdAtBlock) {
+        const sig = secp256k1.sign(withdrawalDigest(inner), next.secret, {
+          prehash: false,
+          format: "recovered",
+        });
+        const rsv = concatBytes(sig.subarray(1), new Uint8Array([27 + (sig[0] as number)]));
+        w.signatures.push(
+          create(bridge.WithdrawalSignatureSchema, {
+            validatorAddress: next.operator,
+            ethSigner: next.ethSigner,
+            signature: rsv,
+            signedAtBlock: ctx.block.height,
+          }),
+        );
+        w.signatureCount = BigInt(w.signatures.length);
+        changed = true;
+        ctx.events.emitEvent("bridge_withdrawal_signed", [
+          ["withdrawal_id", inner.id.toString()],
+          ["validator", next.operator],
+          ["signature_count", w.signatureCount.toString()],
+        ]);
+      }
+      const ready = w.signatureCount >= w.requiredSignatures && ctx.block.height >= w.readyAtBlock;
+      if (ready && !w.readyForRelay) {
+        w.readyForRelay = true;
+        w.assignedRelayer = validators[Number(inner.id % BigInt(validators.length))]?.ethSigner ?? "";
+        changed = true;
+        ctx.events.emitEvent("bridge_withdrawal_ready", [
+          ["withdrawal_id", inner.id.toString()],
+          ["assigned_relayer", w.assignedRelayer],
+        ]);
+      }
+      if (changed) store.set(key, toBinary(bridge.AggregatedWithdrawalSchema, w));
+    }
+  }
+}
+
+function chainOf(ctx: QueryContext, keeper: BridgeKeeper, requested: bigint): bigint {
+  if (requested !== 0n) return requested;
+  return keeper.eventParams(ctx)[0]?.ethChainId ?? 0n;
+}
+
+/** The bridge module over its genesis records (see `records.ts`). */
+export function createBridgeModule(config: ChainConfig, keeper: BridgeKeeper, auth: AuthKeeper): Module {
+  const base = createRecordsModule({ name: BRIDGE, records: bridgeRecords(config) });
+  return {
+    ...base,
+    beginBlock(ctx) {
+      keeper.advanceDeposits(ctx);
+    },
+    endBlock(ctx) {
+      keeper.signWithdrawals(ctx, config.profile);
+    },
+    msgs: [
+      msgHandler({
+        schema: bridge.MsgInitiateWithdrawalSchema,
+        signers: (msg) => [msg.sender],
+        validate(msg) {
+          if (!/^0x[0-9a-fA-F]{40}$/.test(msg.recipient)) {
+            throw abciError(bridgeErrors.invalidWithdrawal, `recipient ${msg.recipient} is not a 0x address`);
+          }
+          const amount = parseAmount(msg.coin?.amount ?? "");
+          if (amount === undefined || amount <= 0n) {
+            throw abciError(sdkErrors.invalidCoins, `amount ${msg.coin?.amount ?? ""} must be positive`);
+          }
+        },
+        execute(ctx, msg) {
+          const withdrawalId = keeper.initiateWithdrawal(ctx, msg);
+          return packAny(
+            bridge.MsgInitiateWithdrawalResponseSchema,
+            create(bridge.MsgInitiateWithdrawalResponseSchema, { withdrawalId }),
+          );
+        },
+      }),
+      msgHandler({
+        schema: bridge.MsgAcknowledgeBridgesSchema,
+        signers: () => [],
+        execute() {
+          throw abciError(bridgeErrors.notAllowed, "MsgAcknowledgeBridges is injected by the block proposer");
+        },
+      }),
+      msgHandler({
+        schema: bridge.MsgCompleteBridgeSchema,
+        signers: (msg) => [msg.authority],
+        execute(ctx, msg) {
+          if (msg.authority !== DELAYMSG_AUTHORITY(auth) && msg.authority !== GOV_AUTHORITY) {
+            throw abciError(bridgeErrors.invalidAuthority, `invalid authority ${msg.authority}`);
+          }
+          keeper.complete(ctx, msg);
+          return emptyResponse(bridge.MsgCompleteBridgeResponseSchema);
+        },
+      }),
+      msgHandler({
+        schema: bridge.MsgUpdateEventParamsSchema,
+        signers: (msg) => [msg.authority],
+        execute(ctx, msg) {
+          requireGovAuthority(msg.authority, bridgeErrors.invalidAuthority);
+          const p = msg.params;
+          if (p === undefined || p.ethChainId === 0n || p.denom === "") {
+            throw abciError(bridgeErrors.invalidEventParams, "params need a denom and an eth_chain_id");
+          }
+          ctx
+            .store(BRIDGE)
+            .set(`event_params/${padKey(p.ethChainId, 20)}`, toBinary(bridge.EventParamsSchema, p));
+          return emptyResponse(bridge.MsgUpdateEventParamsResponseSchema);
+        },
+      }),
+      msgHandler({
+        schema: bridge.MsgUpdateProposeParamsSchema,
+        signers: (msg) => [msg.authority],
+        execute(ctx, msg) {
+          requireGovAuthority(msg.authority, bridgeErrors.invalidAuthority);
+          ctx
+            .store(BRIDGE)
+            .set(
+              "propose_params",
+              toBinary(bridge.ProposeParamsSchema, msg.params ?? create(bridge.ProposeParamsSchema)),
+            );
+          return emptyResponse(bridge.MsgUpdateProposeParamsResponseSchema);
+        },
+      }),
+      msgHandler({
+        schema: bridge.MsgUpdateSafetyParamsSchema,
+        signers: (msg) => [msg.authority],
+        execute(ctx, msg) {
+          requireGovAuthority(msg.authority, bridgeErrors.invalidAuthority);
+          ctx
+            .store(BRIDGE)
+            .set(
+              "safety_params",
+              toBinary(bridge.SafetyParamsSchema, msg.params ?? create(bridge.SafetyParamsSchema)),
+            );
+          return emptyResponse(bridge.MsgUpdateSafetyParamsResponseSchema);
+        },
+      }),
+    ],
+    queries: {
+      "/perpx.bridge.v1.Query/EventParams": queryHandler(
+        bridge.QueryEventParamsRequestSchema,
+        bridge.QueryEventParamsResponseSchema,
+        (ctx, req) => {
+          const all = keeper.eventParams(ctx);
+          const chain = chainOf(ctx, keeper, req.ethChainId);
+          const params = all.find((p) => p.ethChainId === chain);
+          if (params === undefined) throw notFound(`event params of eth chain ${req.ethChainId} not found`);
+          return create(bridge.QueryEventParamsResponseSchema, { params, allParams: all });
+        },
+      ),
+      "/perpx.bridge.v1.Query/ProposeParams": queryHandler(
+        bridge.QueryProposeParamsRequestSchema,
+        bridge.QueryProposeParamsResponseSchema,
+        (ctx) => create(bridge.QueryProposeParamsResponseSchema, { params: keeper.propose(ctx) }),
+      ),
+      "/perpx.bridge.v1.Query/SafetyParams": queryHandler(
+        bridge.QuerySafetyParamsRequestSchema,
+        bridge.QuerySafetyParamsResponseSchema,
+        (ctx) => create(bridge.QuerySafetyParamsResponseSchema, { params: keeper.safety(ctx) }),
+      ),
+      "/perpx.bridge.v1.Query/AcknowledgedEventInfo": queryHandler(
+        bridge.QueryAcknowledgedEventInfoRequestSchema,
+        bridge.QueryAcknowledgedEventInfoResponseSchema,
+        (ctx, req) =>
+          create(bridge.QueryAcknowledgedEventInfoResponseSchema, {
+            info: keeper.info(ctx, "acknowledged", chainOf(ctx, keeper, req.ethChainId)),
+            allInfos: keeper.eventParams(ctx).map((p) => keeper.info(ctx, "acknowledged", p.ethChainId)),
+          }),
+      ),
+      "/perpx.bridge.v1.Query/RecognizedEventInfo": queryHandler(
+        bridge.QueryRecognizedEventInfoRequestSchema,
+        bridge.QueryRecognizedEventInfoResponseSchema,
+        (ctx, req) =>
+          create(bridge.QueryRecognizedEventInfoResponseSchema, {
+            info: keeper.info(ctx, "recognized", chainOf(ctx, keeper, req.ethChainId)),
+            allInfos: keeper.eventParams(ctx).map((p) => keeper.info(ctx, "recognized", p.ethChainId)),
+          }),
+      ),
+      "/perpx.bridge.v1.Query/DelayedCompleteBridgeMessages": queryHandler(
+        bridge.QueryDelayedCompleteBridgeMessagesRequestSchema,
+        bridge.QueryDelayedCompleteBridgeMessagesResponseSchema,
+        (ctx, req) =>
+          create(bridge.QueryDelayedCompleteBridgeMessagesResponseSchema, {
+            messages: [...ctx.store(BRIDGE).entries("delayed/")]
+              .map(([key, bytes]) =>
+                create(bridge.DelayedCompleteBridgeMessageSchema, {
+                  message: fromBinary(bridge.MsgCompleteBridgeSchema, bytes),
+                  blockHeight: Number(key.split("/")[1]),
+                }),
+              )
+              .filter((m) => req.address === "" || m.message?.event?.address === req.address),
+          }),
+      ),
+      "/perpx.bridge.v1.Query/BridgeEvents": queryHandler(
+        bridge.QueryBridgeEventsRequestSchema,
+        bridge.QueryBridgeEventsResponseSchema,
+        (ctx, req) => {
+          const items = keeper
+            .records(ctx)
+            .filter(
+              (r) =>
+                (req.ethChainId === undefined || r.event?.ethChainId === req.ethChainId) &&
+                (req.address === "" || r.event?.address === req.address),
+            )
+            .map((r) => ({ key: utf8(eventKey(r.event?.ethChainId ?? 0n, r.event?.id ?? 0)), value: r }));
+          const { page, pagination } = paginate(items, req.pagination);
+          return create(bridge.QueryBridgeEventsResponseSchema, { events: page, pagination });
+        },
+      ),
+      "/perpx.bridge.v1.Query/AggregatedWithdrawals": queryHandler(
+        bridge.QueryAggregatedWithdrawalsRequestSchema,
+        bridge.QueryAggregatedWithdrawalsResponseSchema,
+        (ctx, req) => {
+          const items = readRecords(ctx, BRIDGE, "withdrawal/", bridge.AggregatedWithdrawalSchema)
+            .filter(
+              ({ value }) =>
+                (req.ethChainId === undefined || value.withdrawal?.ethChainId === req.ethChainId) &&
+                (!req.readyForRelayOnly || value.readyForRelay),
+            )
+            .map(({ key, value }) => ({ key: utf8(key), value }));
+          const { page, pagination } = paginate(items, req.pagination);
+          return create(bridge.QueryAggregatedWithdrawalsResponseSchema, { withdrawals: page, pagination });
+        },
+      ),
+      "/perpx.bridge.v1.Query/AggregatedWithdrawal": queryHandler(
+        bridge.QueryAggregatedWithdrawalRequestSchema,
+        bridge.QueryAggregatedWithdrawalResponseSchema,
+        (ctx, req) => {
+          const withdrawal = readRecord(
+            ctx,
+            BRIDGE,
+            `withdrawal/${padKey(req.withdrawalId, 20)}`,
+            bridge.AggregatedWithdrawalSchema,
+          );
+          if (withdrawal === undefined) throw notFound(`withdrawal ${req.withdrawalId} not found`);
+          return create(bridge.QueryAggregatedWithdrawalResponseSchema, { withdrawal });
+        },
+      ),
+    },
+    control: {
+      "source-log"(ctx, request) {
+        const ethChainId = uintField(request, "ethChainId");
+        const r = keeper.observe(
+          ctx,
+          {
+            ethChainId,
+            bridgeAddress: textField(request, "bridgeContract"),
+            tokenAddress: textField(request, "token"),
+            sender: textField(request, "sender"),
+            address: textField(request, "address"),
+            amount: uintField(request, "amount"),
+            sourceBlock: uintField(request, "sourceBlock"),
+            txHash: textField(request, "txHash"),
+          },
+          "source",
+        );
+        return { ethChainId: ethChainId.toString(), id: r.event?.id ?? 0 };
+      },
+      "source-final"(ctx, request) {
+        keeper.markSourceFinal(ctx, uintField(request, "ethChainId"), Number(uintField(request, "id")));
+        return {};
+      },
+      deposit(ctx, request) {
+        const chains = keeper.eventParams(ctx);
+        const chainName = request.chain;
+        let ethChainId: bigint;
+        if (typeof chainName === "string" && !/^\d+$/.test(chainName)) {
+          const found = config.bridgeChains.find((c) => c.name === chainName);
+          if (found === undefined) {
+            throw abciError(
+              bridgeErrors.unknownChain,
+              `${chainName}; source chains: ${config.bridgeChains.map((c) => c.name).join(", ")}`,
+            );
+          }
+          ethChainId = found.ethChainId;
+        } else {
+          ethChainId = uintField(request, "ethChainId", { fallback: chains[0]?.ethChainId ?? 0n });
+        }
+        const params = chains.find((p) => p.ethChainId === ethChainId);
+        const sender = textField(request, "sender");
+        const address =
+          typeof request.address === "string" && request.address !== ""
+            ? request.address
+            : /^0x[0-9a-fA-F]{40}$/.test(sender)
+              ? bech32Of(Uint8Array.from(Buffer.from(sender.slice(2), "hex")))
+              : sender;
+        const r = keeper.observe(ctx, {
+          ethChainId,
+          bridgeAddress: textField(request, "bridgeContract", params?.ethAddress),
+          tokenAddress: textField(request, "token", params?.tokenAddress),
+          sender,
+          address,
+          amount: uintField(request, "amount"),
+          sourceBlock: uintField(request, "sourceBlock", { fallback: 0n }),
+          txHash: typeof request.txHash === "string" ? request.txHash : "",
+        });
+        const e = r.event as bridge.BridgeEvent;
+        return {
+          ethChainId: e.ethChainId.toString(),
+          id: e.id,
+          address: e.address,
+          coin: { denom: e.coin?.denom ?? "", amount: e.coin?.amount ?? "0" },
+          status: bridge.BridgeEventStatus[r.status],
+          observedAtBlock: ctx.block.height.toString(),
+          finalAtBlock: (ctx.block.height + BigInt(BRIDGE_DEVNET_PARAMS.finalityBlocks)).toString(),
+        };
+      },
+    },
+  };
+}

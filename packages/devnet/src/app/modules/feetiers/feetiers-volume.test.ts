@@ -1,0 +1,72 @@
+import { create } from "@bufbuild/protobuf";
+import { epochs } from "@perpx/proto";
+import { describe, expect, it } from "vitest";
+import { createGasMeter, defaultGasConfig } from "../../kernel/gas.js";
+import { type Context, createContext } from "../../kernel/module.js";
+import { RootStore } from "../../kernel/store.js";
+import { EventManager } from "../../lib/events.js";
+import {
+  expireOldStats,
+  globalNotional,
+  processBlockStats,
+  recordBlockFill,
+  STATS_WINDOW_SECONDS,
+  userNotional,
+} from "./feetiers-volume.js";
+
+const A = new Uint8Array(20).fill(1);
+const B = new Uint8Array(20).fill(2);
+const HOUR = 3_600;
+
+function context(): Context {
+  const time = new Date("2026-01-01T00:00:00Z");
+  return createContext({
+    mode: "deliver",
+    block: { chainId: "perpx-local-1", height: 2n, time, timeMs: BigInt(time.getTime()) },
+    gasMeter: createGasMeter(undefined),
+    gasConfig: defaultGasConfig,
+    events: new EventManager(),
+    kv: new RootStore(),
+  });
+}
+
+/** The `stats-epoch` timer in epoch `currentEpoch`, ending at `nextTick`. */
+const statsEpoch = (currentEpoch: number, nextTick: number) =>
+  create(epochs.EpochInfoSchema, { name: "stats-epoch", duration: HOUR, currentEpoch, nextTick });
+
+describe("the fee tiers' 30-day volume (x/stats)", () => {
+  it("counts a block's fills only once the block ends: taker, maker and the chain's notional", () => {
+    const ctx = context();
+    recordBlockFill(ctx, A, B, 700n);
+    recordBlockFill(ctx, B, A, 300n);
+    expect(userNotional(ctx, A)).toEqual({ takerNotional: 0n, makerNotional: 0n });
+    expect(globalNotional(ctx)).toBe(0n);
+    processBlockStats(ctx, statsEpoch(1, 2 * HOUR));
+    expect(userNotional(ctx, A)).toEqual({ takerNotional: 700n, makerNotional: 300n });
+    expect(userNotional(ctx, B)).toEqual({ takerNotional: 300n, makerNotional: 700n });
+    expect(globalNotional(ctx)).toBe(1_000n);
+    // The block's stats are emptied: a second end of block adds nothing.
+    processBlockStats(ctx, statsEpoch(1, 2 * HOUR));
+    expect(globalNotional(ctx)).toBe(1_000n);
+  });
+
+  it("expires one trailing epoch per block, an epoch with stats only when its end is more than 30 days past", () => {
+    const ctx = context();
+    const end = 2 * HOUR;
+    recordBlockFill(ctx, A, B, 500n);
+    processBlockStats(ctx, statsEpoch(2, end));
+    const windowEnd = BigInt(end) * 1000n + STATS_WINDOW_SECONDS * 1000n;
+    // Epochs 0 and 1 had no stats: each takes one block; epoch 2 is the current one.
+    expireOldStats(ctx, 2, windowEnd + 1n);
+    expireOldStats(ctx, 2, windowEnd + 1n);
+    expireOldStats(ctx, 2, windowEnd + 1n);
+    expect(globalNotional(ctx)).toBe(500n);
+    // Epoch 3 runs: epoch 2 stays while its end is not more than 30 days before the block.
+    expireOldStats(ctx, 3, windowEnd);
+    expect(userNotional(ctx, A).takerNotional).toBe(500n);
+    expireOldStats(ctx, 3, windowEnd + 1n);
+    expect(userNotional(ctx, A)).toEqual({ takerNotional: 0n, makerNotional: 0n });
+    expect(userNotional(ctx, B)).toEqual({ takerNotional: 0n, makerNotional: 0n });
+    expect(globalNotional(ctx)).toBe(0n);
+  });
+});
