@@ -14,7 +14,7 @@ import { sending } from "@perpx/proto";
 import type { PersistentChainApp } from "../app/contract.js";
 import { parseDecCoins, requiredFees } from "../app/lib/coins.js";
 import { addressField, FieldError, intField, positiveAmountField } from "../app/lib/request-fields.js";
-import { validateSubaccountId } from "../app/modules/subaccounts/subaccounts.js";
+import { validateSubaccountId } from "../app/modules/subaccounts/keeper.js";
 import { devnetSigner, findAccount, type SignInput } from "../liquidity/signer.js";
 import { ControlError, type ControlRouter } from "./control-router.js";
 import { toHexUpper } from "./encoding.js";

@@ -3,7 +3,7 @@
  * objects, shared by the call sites that emit them and by genesis (`indexer-genesis.ts`).
  */
 import { clob, perpetuals } from "@perpx/proto";
-import type { SubaccountView } from "../modules/subaccounts/subaccounts.js";
+import type { SubaccountView } from "../modules/subaccounts/keeper.js";
 import type {
   ClobPairEvent,
   LiquidityTierEvent,

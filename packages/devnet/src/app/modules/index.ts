@@ -17,7 +17,8 @@ import { affiliatesGenesis, createAffiliatesModule, refereeFeeTierFloor } from "
 import { AssetsKeeper, createAssetsModule } from "./assets/assets.js";
 import { AuthKeeper, createAuthModule } from "./auth/auth.js";
 import { BankKeeper, createBankModule } from "./bank/bank.js";
-import { BridgeKeeper, createBridgeModule } from "./bridge/bridge.js";
+import { BridgeKeeper } from "./bridge/keeper.js";
+import { createBridgeModule } from "./bridge/module.js";
 import { clobFundingBook } from "./clob/funding-book.js";
 import { clobGenesisRecords } from "./clob/genesis.js";
 import { leverageByPerpetual } from "./clob/leverage.js";
@@ -37,7 +38,8 @@ import { RewardsKeeper } from "./rewards/keeper.js";
 import { createRewardsModule, rewardsGenesis } from "./rewards/module.js";
 import { createVestModule } from "./rewards/vest.js";
 import { createSendingModule } from "./sending/sending.js";
-import { createSubaccountsModule, SubaccountsKeeper } from "./subaccounts/subaccounts.js";
+import { SubaccountsKeeper } from "./subaccounts/keeper.js";
+import { createSubaccountsModule } from "./subaccounts/module.js";
 import { createWrapModule, WrapKeeper } from "./wrap/wrap.js";
 
 /** The keepers other modules and the ante step use. */

@@ -10,7 +10,7 @@ import { USDC_DENOM } from "@perpx/core";
 import type { clob } from "@perpx/proto";
 import type { Context } from "../../kernel/module.js";
 import type { Keepers } from "../index.js";
-import type { SubaccountRef } from "../subaccounts/subaccounts.js";
+import type { SubaccountRef } from "../subaccounts/keeper.js";
 
 /**
  * The builder fee of an order for `amount` (quote quantums of a fill), rounded up; 0 without a

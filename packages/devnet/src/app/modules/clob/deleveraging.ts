@@ -14,8 +14,8 @@
 import type { clob } from "@perpx/proto";
 import type { Context } from "../../kernel/module.js";
 import { abciError, isAbciError } from "../../lib/errors.js";
+import type { SubaccountRef } from "../subaccounts/keeper.js";
 import { netNotional } from "../subaccounts/margin.js";
-import type { SubaccountRef } from "../subaccounts/subaccounts.js";
 import { markNegativeTncSeen } from "../subaccounts/withdrawal-gate.js";
 import { type ClobKeepers, perpetualOf } from "./engine.js";
 import { clobErrors } from "./errors.js";

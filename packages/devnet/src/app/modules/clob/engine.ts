@@ -17,7 +17,7 @@ import { abciError } from "../../lib/errors.js";
 import type { Keepers } from "../index.js";
 import { distributeFillFees } from "../revshare/fill.js";
 import { routerFeesOf } from "../revshare/shares.js";
-import type { SubaccountRef, SubaccountUpdate } from "../subaccounts/subaccounts.js";
+import type { SubaccountRef, SubaccountUpdate } from "../subaccounts/keeper.js";
 import { OrderBook, type Priority, type RestingOrder } from "./book.js";
 import { builderFee, payBuilderFee } from "./builder.js";
 import { clobErrors } from "./errors.js";

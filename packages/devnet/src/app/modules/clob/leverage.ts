@@ -8,7 +8,7 @@ import type { clob } from "@perpx/proto";
 import type { Context } from "../../kernel/module.js";
 import { decodeU64, encodeU64 } from "../../lib/codec.js";
 import type { StoreAccess } from "../auth/auth.js";
-import type { SubaccountRef } from "../subaccounts/subaccounts.js";
+import type { SubaccountRef } from "../subaccounts/keeper.js";
 import { CLOB_EVENTS, type ClobKeepers, perpetualOf } from "./engine.js";
 import { CLOB, getPair, keys } from "./state.js";
 import { validateLeverageUpdate } from "./validate.js";

@@ -16,13 +16,13 @@
  */
 import type { StoreAccess } from "../auth/auth.js";
 import { floorDiv } from "../subaccounts/dtypes.js";
+import type { SubaccountRef, SubaccountView } from "../subaccounts/keeper.js";
 import {
   fundingSettlementPpm,
   marginRequirements,
   netNotional,
   type PositionPricing,
 } from "../subaccounts/margin.js";
-import type { SubaccountRef, SubaccountView } from "../subaccounts/subaccounts.js";
 import type { ClobKeepers } from "./engine.js";
 import { pricingOf } from "./liquidation-fill.js";
 import { isLiquidatable } from "./liquidation-math.js";

@@ -29,8 +29,8 @@ import { clob } from "@perpx/proto";
 import type { Context } from "../../kernel/module.js";
 import { isAbciError } from "../../lib/errors.js";
 import { absBig } from "../subaccounts/dtypes.js";
+import type { SubaccountRef } from "../subaccounts/keeper.js";
 import { netNotional } from "../subaccounts/margin.js";
-import type { SubaccountRef } from "../subaccounts/subaccounts.js";
 import { deleverage, deleveragingMode, pairOfPerpetual } from "./deleveraging.js";
 import { type ClobKeepers, Engine, perpetualOf } from "./engine.js";
 import {

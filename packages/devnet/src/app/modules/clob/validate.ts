@@ -6,7 +6,7 @@
 import { clob } from "@perpx/proto";
 import { accAddressBytes } from "../../lib/addresses.js";
 import { abciError } from "../../lib/errors.js";
-import { validateSubaccountId } from "../subaccounts/subaccounts.js";
+import { validateSubaccountId } from "../subaccounts/keeper.js";
 import { clobErrors } from "./errors.js";
 
 /** Order flag values (chain-protocol.md 1.1). */

@@ -17,7 +17,7 @@ import {
   takerFeeShare,
 } from "../affiliates/affiliates-state.js";
 import type { PerpetualsKeeper } from "../perpetuals/perpetuals.js";
-import type { SubaccountsKeeper } from "../subaccounts/subaccounts.js";
+import type { SubaccountsKeeper } from "../subaccounts/keeper.js";
 import type { RevShareKeeper } from "./keeper.js";
 import { type RevSharesForFill, revSharesForFill } from "./shares.js";
 

@@ -14,11 +14,7 @@ import { accAddressBytes } from "../../lib/addresses.js";
 import { abciError, registerError } from "../../lib/errors.js";
 import type { BankKeeper } from "../bank/bank.js";
 import { coinsFromProto } from "../bank/bank.js";
-import {
-  type SubaccountRef,
-  type SubaccountsKeeper,
-  validateSubaccountId,
-} from "../subaccounts/subaccounts.js";
+import { type SubaccountRef, type SubaccountsKeeper, validateSubaccountId } from "../subaccounts/keeper.js";
 
 /** The module's name (codespace). */
 export const SENDING = "sending";

@@ -2,7 +2,7 @@ import { subaccounts, toCosmosJson } from "@perpx/proto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fundedSubaccountKey } from "../../genesis/funded-subaccounts.js";
-import { subaccountJson, subaccountProto } from "./subaccounts.js";
+import { subaccountJson, subaccountProto } from "./views.js";
 
 const int = fc.bigInt({ min: -(1n << 200n), max: 1n << 200n });
 

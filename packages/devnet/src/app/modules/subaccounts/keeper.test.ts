@@ -11,7 +11,7 @@ import { CacheStore, GasStore, type KvStore } from "../../kernel/store.js";
 import { accAddressBytes } from "../../lib/addresses.js";
 import { EventManager } from "../../lib/events.js";
 import { ContextKv } from "../clob/kv.js";
-import type { SubaccountRef, SubaccountUpdate } from "./subaccounts.js";
+import type { SubaccountRef, SubaccountUpdate } from "./keeper.js";
 
 const [ALICE, BOB] = GENESIS_ACCOUNTS.map((a) => a.address) as [string, string];
 const alice0: SubaccountRef = { owner: ALICE, number: 0 };

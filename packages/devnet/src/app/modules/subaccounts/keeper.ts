@@ -28,17 +28,13 @@
  *   balance (each 32-byte two's complement)
  */
 
-import { create } from "@bufbuild/protobuf";
 import { MAX_SUBACCOUNT_NUMBER } from "@perpx/address";
-import { USDC_ASSET_ID, USDC_DENOM } from "@perpx/core";
-import { encodeSerializableInt, perpetuals as perpetualsProto, subaccounts } from "@perpx/proto";
-import { FUNDED_SUBACCOUNT_QUANTUMS } from "../../genesis/funded-subaccounts.js";
+import { USDC_DENOM } from "@perpx/core";
+import { perpetuals as perpetualsProto } from "@perpx/proto";
 import { subaccountUpdateEvent } from "../../indexer-output/indexer-emit.js";
-import { type Context, invalidArgument, type Module, queryHandler } from "../../kernel/module.js";
+import type { Context } from "../../kernel/module.js";
 import { accAddressBytes, addressFromKey, addressKey, bech32Of, moduleAddress } from "../../lib/addresses.js";
-import { utf8 } from "../../lib/codec.js";
 import { type AbciError, abciError, registerError } from "../../lib/errors.js";
-import { paginate } from "../../lib/pagination.js";
 import type { StoreAccess } from "../auth/auth.js";
 import type { BankKeeper } from "../bank/bank.js";
 import type { PerpetualsKeeper } from "../perpetuals/perpetuals.js";
@@ -53,7 +49,7 @@ import {
   marginRequirements,
   netNotional,
 } from "./margin.js";
-import { blockedInfoResponse, isGated, recordBlockTime } from "./withdrawal-gate.js";
+import { isGated } from "./withdrawal-gate.js";
 
 /** The module's name, store prefix, and the cross-margin collateral pool's module account. */
 export const SUBACCOUNTS = "subaccounts";
@@ -629,132 +625,4 @@ export class SubaccountsKeeper {
       this.applyUpdates(ctx, [{ id: { owner, number: 0 }, usdcDelta: quantums, perpetualDeltas: [] }]);
     }
   }
-}
-
-/** What the subaccounts module creates at genesis. */
-export interface SubaccountsGenesis {
-  /** Owners whose subaccount 0 holds {@link FUNDED_SUBACCOUNT_QUANTUMS} of USDC. */
-  readonly funded: readonly string[];
-}
-
-/** The wire `Subaccount` of a view (zero USDC is left out, as the chain does). */
-export function subaccountProto(view: SubaccountView): subaccounts.Subaccount {
-  return create(subaccounts.SubaccountSchema, {
-    id: create(subaccounts.SubaccountIdSchema, { owner: view.id.owner, number: view.id.number }),
-    assetPositions:
-      view.usdc === 0n
-        ? []
-        : [
-            create(subaccounts.AssetPositionSchema, {
-              assetId: USDC_ASSET_ID,
-              quantums: encodeSerializableInt(view.usdc),
-            }),
-          ],
-    perpetualPositions: view.perpetualPositions.map((p) =>
-      create(subaccounts.PerpetualPositionSchema, {
-        perpetualId: p.perpetualId,
-        quantums: encodeSerializableInt(p.quantums),
-        fundingIndex: encodeSerializableInt(p.fundingIndex),
-        quoteBalance: encodeSerializableInt(p.quoteBalance),
-      }),
-    ),
-    // Trading never sets it on the reference chain, so every subaccount reads false there.
-    marginEnabled: false,
-  });
-}
-
-/**
- * The JSON of a subaccount as `toCosmosJson` writes its {@link subaccountProto}, built directly:
- * the genesis export lists every subaccount (tens of thousands with `fundedSubaccounts`), and the
- * generic writer costs a tenth of a millisecond each.
- */
-export function subaccountJson(view: SubaccountView): Record<string, unknown> {
-  return {
-    id: { owner: view.id.owner, number: view.id.number },
-    asset_positions:
-      view.usdc === 0n ? [] : [{ asset_id: USDC_ASSET_ID, quantums: view.usdc.toString(), index: "0" }],
-    perpetual_positions: view.perpetualPositions.map((p) => ({
-      perpetual_id: p.perpetualId,
-      quantums: p.quantums.toString(),
-      funding_index: p.fundingIndex.toString(),
-      quote_balance: p.quoteBalance.toString(),
-    })),
-    margin_enabled: false,
-  };
-}
-
-/** The subaccounts module: genesis (the funded subaccounts), export and the queries. */
-export function createSubaccountsModule(
-  keeper: SubaccountsKeeper,
-  genesis: SubaccountsGenesis = { funded: [] },
-): Module {
-  return {
-    name: SUBACCOUNTS,
-    beginBlock: recordBlockTime,
-    initGenesis(ctx) {
-      keeper.fundAtGenesis(ctx, genesis.funded, FUNDED_SUBACCOUNT_QUANTUMS);
-    },
-    exportGenesis(ctx) {
-      return { subaccounts: keeper.all(ctx).map(subaccountJson) };
-    },
-    control: {
-      /** `{owner, number, quantums}`: mints uusdc into a subaccount (the faucet). */
-      fund(ctx, request) {
-        const id = validateSubaccountId({
-          owner: typeof request.owner === "string" ? request.owner : "",
-          number: typeof request.number === "number" ? request.number : -1,
-        });
-        const quantums =
-          typeof request.quantums === "string" && /^\d+$/.test(request.quantums)
-            ? BigInt(request.quantums)
-            : 0n;
-        if (quantums <= 0n)
-          throw abciError(subaccountsErrors.failedToUpdate, "quantums must be a positive integer string");
-        keeper.mintInto(ctx, id, quantums);
-        return subaccountJson(keeper.get(ctx, id));
-      },
-    },
-    queries: {
-      "/perpx.subaccounts.v1.Query/Subaccount": queryHandler(
-        subaccounts.QueryGetSubaccountRequestSchema,
-        subaccounts.QuerySubaccountResponseSchema,
-        (ctx, req) => {
-          let id: SubaccountRef;
-          try {
-            id = validateSubaccountId({ owner: req.owner, number: req.number });
-          } catch (error) {
-            throw invalidArgument(error instanceof Error ? error.message : String(error));
-          }
-          return create(subaccounts.QuerySubaccountResponseSchema, {
-            subaccount: subaccountProto(keeper.get(ctx, id)),
-          });
-        },
-      ),
-      "/perpx.subaccounts.v1.Query/SubaccountAll": queryHandler(
-        subaccounts.QueryAllSubaccountRequestSchema,
-        subaccounts.QuerySubaccountAllResponseSchema,
-        (ctx, req) => {
-          const items = keeper.all(ctx).map((view) => ({
-            key: utf8(`${addressKey(accAddressBytes(view.id.owner))}/${padKey(view.id.number, 10)}`),
-            value: subaccountProto(view),
-          }));
-          const { page, pagination } = paginate(items, req.pagination);
-          return create(subaccounts.QuerySubaccountAllResponseSchema, { subaccount: page, pagination });
-        },
-      ),
-      "/perpx.subaccounts.v1.Query/GetWithdrawalAndTransfersBlockedInfo": queryHandler(
-        subaccounts.QueryGetWithdrawalAndTransfersBlockedInfoRequestSchema,
-        subaccounts.QueryGetWithdrawalAndTransfersBlockedInfoResponseSchema,
-        (ctx, req) => blockedInfoResponse(ctx, keeper, req.perpetualId),
-      ),
-      "/perpx.subaccounts.v1.Query/CollateralPoolAddress": queryHandler(
-        subaccounts.QueryCollateralPoolAddressRequestSchema,
-        subaccounts.QueryCollateralPoolAddressResponseSchema,
-        (ctx, req) =>
-          create(subaccounts.QueryCollateralPoolAddressResponseSchema, {
-            collateralPoolAddress: bech32Of(moduleAddress(keeper.collateralPoolName(ctx, req.perpetualId))),
-          }),
-      ),
-    },
-  };
 }
