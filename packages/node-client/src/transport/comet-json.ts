@@ -1,6 +1,7 @@
 /**
  * The typed CometBFT RPC methods over any {@link JsonRpcClient}, decoding CometBFT 0.38's JSON
- * answers ourselves (no cosmjs): what a browser build uses over `fetch` and the global `WebSocket`.
+ * answers ourselves (no cosmjs), on every platform: over `fetch`, the `ws` socket in Node or the
+ * global `WebSocket` in a browser.
  */
 import { fromBase64, fromHexString, toBase64, toHexString } from "../bytes.js";
 import { TransportError } from "../errors.js";

@@ -4,7 +4,7 @@ import type { RpcConnection, RpcOptions } from "./rpc-json.js";
 
 /**
  * How a client opens its RPC and gRPC transports on this platform. `#transport-platform` resolves to
- * the Node one (cosmjs typed RPC, the `ws` socket, connect-node gRPC with gRPC-web on request, each
+ * the Node one (the `ws` socket, connect-node gRPC with gRPC-web on request, each
  * loaded on first use) or, under the `browser` condition, the web one (`fetch` and `WebSocket` RPC,
  * gRPC-web).
  *

@@ -2,16 +2,13 @@
  * The browser side of the transport seam (`#transport-platform` resolves here under the `browser`
  * condition): nothing here loads cosmjs, connect-node, ws or a `node:` module.
  */
-import { createCometRpc } from "./comet-json.js";
 import type { TransportFactory } from "./factory.js";
 import { openGrpc } from "./grpc.js";
 import { checkGrpcWeb } from "./grpc-options.js";
 import { openGrpcWeb } from "./grpc-web.js";
 import { openRpc, type RpcPlatform } from "./rpc.js";
 
-const rpcPlatform: RpcPlatform = {
-  loadComet: async (client) => createCometRpc(client),
-};
+const rpcPlatform: RpcPlatform = {};
 
 /**
  * The browser's transports: CometBFT RPC over `fetch` and the global `WebSocket`, gRPC-web over

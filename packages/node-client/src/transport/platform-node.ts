@@ -1,8 +1,8 @@
 /**
  * The Node side of the transport seam (`#transport-platform` resolves here under every condition
- * but `browser`). Every transport library is loaded here, on first use: cosmjs for the typed RPC
- * methods, `ws` for a WebSocket RPC, connect-node for gRPC over HTTP/2 (connect-web for gRPC-web),
- * so importing the package loads none of them.
+ * but `browser`). Every transport library is loaded here, on first use: `ws` for a WebSocket RPC,
+ * connect-node for gRPC over HTTP/2 (connect-web for gRPC-web), so importing the package loads
+ * none of them. The CometBFT answers are decoded by our own `comet-json.ts`, as in a browser.
  */
 import type { Transport } from "@connectrpc/connect";
 import { InvalidArgumentError } from "@perpx/errors";
@@ -10,16 +10,9 @@ import type { TransportFactory } from "./factory.js";
 import { openGrpc } from "./grpc.js";
 import { checkGrpcWeb, type GrpcOptions, grpcInterceptors } from "./grpc-options.js";
 import { openRpc, type RpcPlatform } from "./rpc.js";
-import type { CometRpc, JsonRpcClient } from "./rpc-json.js";
 import type { WebSocketConstructor } from "./websocket.js";
 
 const rpcPlatform: RpcPlatform = {
-  // cosmjs's `RpcClient` and our `JsonRpcClient` are the same two methods; only the request's
-  // `params` type differs (cosmjs's JSON-compatible dictionary, our record).
-  async loadComet(client: JsonRpcClient): Promise<CometRpc> {
-    const { Comet38Client } = await import("@cosmjs/tendermint-rpc");
-    return Comet38Client.create(client as unknown as Parameters<typeof Comet38Client.create>[0]);
-  },
   async loadWebSocket(): Promise<WebSocketConstructor> {
     const { WebSocket } = await import("ws");
     return WebSocket as unknown as WebSocketConstructor;
@@ -59,7 +52,7 @@ function checkNodeGrpc(options: GrpcOptions): void {
 }
 
 /**
- * Node's transports: CometBFT RPC over `fetch` or the `ws` socket with cosmjs's typed methods, gRPC
+ * Node's transports: CometBFT RPC over `fetch` or the `ws` socket, gRPC
  * over HTTP/2 through connect-node (gRPC-web with `protocol: "grpc-web"`); each library loads on
  * the first call that needs it.
  *

@@ -1,8 +1,7 @@
 /**
  * The CometBFT RPC connection every query and broadcast works on, independent of how it was opened
- * (cosmjs, loaded on first use, in Node; `comet-json.ts` in a browser build): its types, the
- * `fetch`-based JSON-RPC client, and the two ways queries call it. Nothing here loads cosmjs or a
- * `node:` module.
+ * (its answers decoded by `comet-json.ts` on every platform): its types, the `fetch`-based JSON-RPC
+ * client, and the two ways queries call it. Nothing here loads cosmjs or a `node:` module.
  */
 import { PerpxError } from "@perpx/errors";
 import { failedBeforeConnecting, TransportError } from "../errors.js";
@@ -256,9 +255,9 @@ export interface CometTx {
 }
 
 /**
- * The typed CometBFT RPC methods queries and broadcasts call: the subset of cosmjs's
- * `Comet38Client` they use, so cosmjs (in Node, loaded on first use) and `createCometRpc` (in a
- * browser build) both serve.
+ * The typed CometBFT RPC methods queries and broadcasts call, the subset of cosmjs's
+ * `Comet38Client` they use, served by our own decoder (`createCometRpc`) on every platform; cosmjs
+ * stays a test oracle (`test/comet-json-oracle.test.ts` feeds both the same answers).
  *
  * @example
  * ```ts

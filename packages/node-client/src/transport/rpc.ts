@@ -1,10 +1,11 @@
 /**
  * Opening a CometBFT RPC connection, the same on every platform: HTTP over `fetch`
  * ({@link FetchRpcClient}), a `WebSocket` ({@link WebSocketRpcClient}), or an injected JSON-RPC
- * client. The platform (`#transport-platform`) supplies the typed methods and, in Node, the
- * `WebSocket` constructor, both loaded on first use.
+ * client. The typed methods are ours on every platform (`comet-json.ts`); the platform
+ * (`#transport-platform`) supplies, in Node, the `WebSocket` constructor, loaded on first use.
  */
 import { InvalidArgumentError } from "@perpx/errors";
+import { createCometRpc } from "./comet-json.js";
 import {
   type CometRpc,
   FetchRpcClient,
@@ -19,12 +20,10 @@ import { type WebSocketConstructor, WebSocketRpcClient } from "./websocket.js";
  *
  * @example
  * ```ts
- * const web: RpcPlatform = { loadComet: async (client) => createCometRpc(client) };
+ * const web: RpcPlatform = {}; // a browser: the global WebSocket
  * ```
  */
 export interface RpcPlatform {
-  /** Loads the typed methods over a JSON-RPC client (called once per connection, on first use). */
-  loadComet(client: JsonRpcClient): Promise<CometRpc>;
   /**
    * Loads the `WebSocket` constructor when the options give none.
    * @default undefined (globalThis.WebSocket)
@@ -34,7 +33,6 @@ export interface RpcPlatform {
 
 function connectionOver(
   rpcClient: JsonRpcClient,
-  platform: RpcPlatform,
   parts: { fetchClient?: FetchRpcClient | undefined; webSocket?: WebSocketRpcClient | undefined },
 ): RpcConnection {
   let comet: Promise<CometRpc> | undefined;
@@ -43,7 +41,7 @@ function connectionOver(
     fetchClient: parts.fetchClient,
     webSocket: parts.webSocket,
     comet() {
-      comet ??= platform.loadComet(rpcClient);
+      comet ??= Promise.resolve(createCometRpc(rpcClient));
       return comet;
     },
     close: () => rpcClient.disconnect(),
@@ -59,13 +57,13 @@ function connectionOver(
  *
  * @example
  * ```ts
- * const rpc = openRpc("http://127.0.0.1:26657", { loadComet: async (client) => createCometRpc(client) });
+ * const rpc = openRpc("http://127.0.0.1:26657", {});
  * ```
  */
 export function openRpc(options: RpcOptions, platform: RpcPlatform): RpcConnection {
   if (typeof options === "object" && options !== null && "rpcClient" in options) {
     const rpcClient = options.rpcClient;
-    return connectionOver(rpcClient, platform, {
+    return connectionOver(rpcClient, {
       fetchClient: rpcClient instanceof FetchRpcClient ? rpcClient : undefined,
       webSocket: rpcClient instanceof WebSocketRpcClient ? rpcClient : undefined,
     });
@@ -78,7 +76,7 @@ export function openRpc(options: RpcOptions, platform: RpcPlatform): RpcConnecti
       ...(http.webSocket ? { webSocket: http.webSocket } : {}),
       ...(platform.loadWebSocket ? { loadWebSocket: platform.loadWebSocket } : {}),
     });
-    return connectionOver(webSocket, platform, { webSocket });
+    return connectionOver(webSocket, { webSocket });
   }
   if (typeof url !== "string" || !/^https?:\/\//i.test(url)) {
     throw new InvalidArgumentError(
@@ -87,5 +85,5 @@ export function openRpc(options: RpcOptions, platform: RpcPlatform): RpcConnecti
     );
   }
   const fetchClient = new FetchRpcClient(http);
-  return connectionOver(fetchClient, platform, { fetchClient });
+  return connectionOver(fetchClient, { fetchClient });
 }
