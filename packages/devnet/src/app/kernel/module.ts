@@ -364,6 +364,3 @@ export function notFound(description: string): AbciError {
 export function invalidArgument(description: string): AbciError {
   return abciError(sdkErrors.invalidRequest, `rpc error: code = InvalidArgument desc = ${description}`);
 }
-
-/** Events of a finished scope, for callers that keep them. */
-export type EventList = readonly AbciEvent[];
