@@ -78,6 +78,8 @@ export interface MarketCacheOptions {
 /**
  * Builds a {@link MarketCache} over the node's `getMarket`.
  *
+ * @param options - see `MarketCacheOptions`: the node client and the refresh interval.
+ * @returns the cache: `get(ticker)` loads a market once and refreshes it on schedule.
  * @example
  * ```ts
  * const markets = createMarketCache({ node });

@@ -191,6 +191,9 @@ const byId = <Row extends { readonly id: string; readonly createdAtHeight: strin
 /**
  * A subaccount's fills, all of them, newest first, walking back by height.
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - the query of `GetFillsParams` (each field documented there), without `page`; the iterator pages itself.
+ * @returns an async iterator over the items: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/fills": { fills: [] } }) });
@@ -208,6 +211,9 @@ export const iterateFills: (
 /**
  * A subaccount's fills page by page (`page` = 1, 2, ...; oldest first, as the server pages).
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - the query of `GetFillsParams` (each field documented there), without `page`; the iterator pages itself.
+ * @returns an async iterator over the pages: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/fills": { fills: [], pageSize: 10, offset: 0, totalResults: 0 } }) });
@@ -222,6 +228,9 @@ export const iterateFillPages: (
 /**
  * The fills of a parent subaccount's children, page by page.
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - the query of `GetParentFillsParams` (each field documented there), without `page`; the iterator pages itself.
+ * @returns an async iterator over the pages: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/fills/parentSubaccountNumber": { fills: [] } }) });
@@ -236,6 +245,9 @@ export const iterateParentFillPages: (
 /**
  * A subaccount's transfers, all of them, newest first, walking back by height.
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - the query of `GetTransfersParams` (each field documented there), without `page`; the iterator pages itself.
+ * @returns an async iterator over the items: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/transfers": { transfers: [] } }) });
@@ -253,6 +265,9 @@ export const iterateTransfers: (
 /**
  * A subaccount's transfers page by page.
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - the query of `GetTransfersParams` (each field documented there), without `page`; the iterator pages itself.
+ * @returns an async iterator over the pages: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/transfers": { transfers: [] } }) });
@@ -267,6 +282,9 @@ export const iterateTransferPages: (
 /**
  * A parent subaccount's transfers page by page.
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - the query of `GetParentTransfersParams` (each field documented there), without `page`; the iterator pages itself.
+ * @returns an async iterator over the pages: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/transfers/parentSubaccountNumber": { transfers: [] } }) });
@@ -284,6 +302,9 @@ export const iterateParentTransferPages: (
 /**
  * A market's trades, all of them, newest first, walking back by height.
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - the query of `GetTradesParams` (each field documented there), without `page`; the iterator pages itself.
+ * @returns an async iterator over the items: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/trades/perpetualMarket/BTC-USD": { trades: [] } }) });
@@ -301,6 +322,9 @@ export const iterateTrades: (
 /**
  * A market's trades page by page (oldest first, as the server pages).
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - the query of `GetTradesParams` (each field documented there), without `page`; the iterator pages itself.
+ * @returns an async iterator over the pages: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/trades/perpetualMarket/BTC-USD": { trades: [] } }) });
@@ -315,6 +339,9 @@ export const iterateTradePages: (
 /**
  * A subaccount's PnL ticks, all of them, newest first, walking back by height.
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - the query of `GetHistoricalPnlParams` (each field documented there), without `page`; the iterator pages itself.
+ * @returns an async iterator over the items: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/historical-pnl": { historicalPnl: [] } }) });
@@ -333,6 +360,9 @@ export const iterateHistoricalPnl: (
 /**
  * A subaccount's PnL ticks page by page.
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - the query of `GetHistoricalPnlParams` (each field documented there), without `page`; the iterator pages itself.
+ * @returns an async iterator over the pages: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/historical-pnl": { historicalPnl: [] } }) });
@@ -350,6 +380,9 @@ export const iterateHistoricalPnlPages: (
 /**
  * A subaccount's PnL (newer route), all of it, newest first, walking back by height.
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - the query of `GetPnlParams` (each field documented there), without `page`; the iterator pages itself.
+ * @returns an async iterator over the items: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/pnl": { pnl: [] } }) });
@@ -368,6 +401,9 @@ export const iteratePnl: (
 /**
  * A subaccount's perpetual positions, all of them, newest opening first, walking back by height.
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - see `GetPerpetualPositionsParams`: each field is documented there.
+ * @returns an async iterator over the items: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/perpetualPositions": { positions: [] } }) });
@@ -386,6 +422,9 @@ export const iteratePerpetualPositions: (
 /**
  * A subaccount's funding payments page by page.
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - the query of `GetFundingPaymentsParams` (each field documented there), without `page`; the iterator pages itself.
+ * @returns an async iterator over the pages: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/fundingPayments": { fundingPayments: [] } }) });
@@ -403,6 +442,9 @@ export const iterateFundingPaymentPages: (
 /**
  * A subaccount's trade history page by page.
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - the query of `GetTradeHistoryParams` (each field documented there), without `page`; the iterator pages itself.
+ * @returns an async iterator over the pages: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/tradeHistory": { tradeHistory: [] } }) });
