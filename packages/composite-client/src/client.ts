@@ -347,7 +347,7 @@ export async function connectContext(options: ConnectOptions = {}): Promise<Clie
  *
  * @param context - the composite client's connection: network, node and indexer clients, trader, market cache.
  * @param ticker - the market's ticker, such as `BTC-USD`.
- * @returns resolves with the market and its conversion facts; rejects with `QueryError` (`notFound`) for an unknown ticker.
+ * @returns resolves with the market and its conversion facts; rejects with `InvalidArgumentError` for a ticker the chain does not list.
  * @example
  * ```ts
  * const btc = await marketOf(context, "BTC-USD");

@@ -145,7 +145,7 @@ export class CompositeClient {
    * Cancels an order this client placed.
    *
    * @param params - the market's ticker and the order's client id.
-   * @returns resolves when the node accepted the cancel; rejects with `InvalidOrderError` for an order this client did not place.
+   * @returns resolves when the node accepted the cancel; rejects with `InvalidArgumentError` (naming `clientId`) for an order this client did not place.
    * @example
    * ```ts
    * const handle = await client.placeOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price: "30000" });
@@ -161,7 +161,7 @@ export class CompositeClient {
    * Cancels short-term orders of one market in one transaction.
    *
    * @param params - the market's ticker and the client ids of its short-term orders.
-   * @returns resolves when the node accepted the `MsgBatchCancel`; rejects with `InvalidOrderError` for an id this client did not place short-term.
+   * @returns resolves when the node accepted the `MsgBatchCancel`; rejects with `InvalidOrderError` for more than 100 ids, before anything is signed.
    * @example
    * ```ts
    * const bid = { market: "BTC-USD", side: "BUY", size: "0.001", goodTil: { blocks: 20 } } as const;
@@ -339,7 +339,7 @@ export class CompositeClient {
    * Deposits USDC (human units) from the wallet into its subaccount.
    *
    * @param params - the amount in human USDC (`"100"`).
-   * @returns resolves when the node accepted the deposit; rejects with `InvalidArgumentError` for an amount that is not an exact positive USDC amount.
+   * @returns resolves when the node accepted the deposit; rejects with `InvalidAmountError` for an amount with more than 6 decimals.
    * @example
    * ```ts
    * await client.deposit({ amount: "100" });

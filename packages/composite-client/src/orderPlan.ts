@@ -191,7 +191,7 @@ export function orderKind(order: {
  * A slippage such as `"0.5%"` in parts per million (5000).
  *
  * @param slippage - a percentage (`"0.5%"`) or a fraction (`"0.005"`).
- * @returns the slippage in parts per million; throws `InvalidArgumentError` for a negative or malformed slippage.
+ * @returns the slippage in parts per million.
  * @throws {InvalidOrderError} unless it is a percentage from 0% to 100%.
  *
  * @example
@@ -296,7 +296,7 @@ function checkGoodTil(goodTil: GoodTil | undefined, kind: PlaceOrderParams["kind
  *
  * @param order - the order in human units.
  * @param context - the market, the latest height and block time, and the client id.
- * @returns the order in wire units (quantums, subticks, good-til block or time); throws `InvalidOrderError` naming the field for an order the chain would refuse or that does not convert exactly.
+ * @returns the order in wire units (quantums, subticks, good-til block or time).
  * @throws {InvalidAmountError} for a size or price off the grid without `rounding` (naming the
  *   nearest valid values).
  * @throws {InvalidOrderError} for an inconsistent order (missing price, bad slippage or goodTil),

@@ -7,7 +7,7 @@ import type { ClientContext, Trader } from "./client.js";
  *
  * @param context - the composite client's connection: network, node and indexer clients, trader, market cache.
  * @param action - the action asking, named in the error.
- * @returns the trader; throws `InvalidArgumentError` for a read-only client.
+ * @returns the trader.
  * @throws {InvalidArgumentError} on a read-only client.
  *
  * @example
@@ -45,7 +45,7 @@ export function subaccountOf(context: ClientContext): { owner: string; number: n
  *
  * @param context - the composite client's connection: network, node and indexer clients, trader, market cache.
  * @param action - the action asking, named in the error.
- * @returns the owner's signer; throws `InvalidArgumentError` for a read-only client or a trading key.
+ * @returns the owner's signer.
  * @throws {InvalidArgumentError} naming the action.
  *
  * @example

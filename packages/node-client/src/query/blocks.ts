@@ -210,7 +210,7 @@ async function rpcCall(
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`GetBlockParams`: each field is documented there), with the call options `signal` and `timeoutMs`.
- * @returns resolves with A block by height over RPC (`block`): its header and its transactions, hashed and decoded.
+ * @returns resolves with a block by height over RPC (`block`): its header and its transactions, hashed and decoded.
  * @throws {QueryError} when the node has no block at that height (pruned, or not yet produced).
  *
  * @example

@@ -464,7 +464,7 @@ export async function getCollateralPoolAddress(
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`GetSubaccountParams`: each field is documented there), with the call options `signal` and `timeoutMs`.
- * @returns resolves with A subaccount's leverage settings: the initial margin fraction chosen per clob pair (pairs at their default are absent); rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @returns resolves with a subaccount's leverage settings: the initial margin fraction chosen per clob pair (pairs at their default are absent); rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * await client.updateLeverage({ signer: wallet, subaccount, leverage: [{ clobPairId: 0, imfPpm: 200_000 }] });

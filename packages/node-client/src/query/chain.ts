@@ -134,7 +134,7 @@ export interface GenesisDoc {
  *
  * @param client - the node client (from `createNodeClient`).
  * @param options - what to read (`CallOptions`: each field is documented there), with the call options `signal` and `timeoutMs`.
- * @returns resolves with the genesis document (`GET {node_rpc_url}/genesis` -> `result.genesis`). RPC only; rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @returns resolves with the genesis document (RPC only); rejects with `QueryError` when the node answers an error.
  * @example
  * ```ts
  * const genesis = await getGenesis(client);
@@ -195,7 +195,7 @@ export const DEFAULT_P2P_PORT = 26656;
  *
  * @param client - the node client (from `createNodeClient`).
  * @param options - what to read (`CallOptions`: each field is documented there), with the call options `signal` and `timeoutMs`.
- * @returns resolves with the node's peers (`GET {node_rpc_url}/net_info` -> `result.peers[]`). RPC only; rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @returns resolves with the node's peers (RPC only); rejects with `QueryError` when the node answers an error.
  * @example
  * ```ts
  * const peers = await getPeers(client);

@@ -62,7 +62,7 @@ export interface RestQueryParams<Desc extends DescMessage> extends FactOptions {
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`RestQueryParams<Desc>`: each field is documented there), with the call options `signal` and `timeoutMs`.
- * @returns resolves with GETs a REST path and decodes the Cosmos REST JSON into a message (`fromCosmosJson` of `@perpx/proto`: SerializableInts from decimal strings, `Any` with Cosmos type URLs), ignoring unknown fields; rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @returns resolves with the decoded message; rejects with `QueryError` (with the HTTP status) when the node answers an error.
  * @example
  * ```ts
  * import { cosmosNode } from "@perpx/proto";

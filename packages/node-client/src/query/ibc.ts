@@ -258,7 +258,7 @@ export async function getPacketAcknowledgements(
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`IbcSequencesParams`: each field is documented there), with the call options `signal` and `timeoutMs`.
- * @returns resolves with of the given sequences of packets the counterparty sent over this channel end, those this chain has not received yet (what a relayer still has to deliver); rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @returns resolves with the sequences (of those given) the relayer still has to deliver here; rejects with `QueryError` when the node refuses the query.
  * @example
  * ```ts
  * await getUnreceivedPackets(client, { channelId: "channel-0", sequences: [1n, 2n] }); // [1n, 2n]: nothing came in over channel-0 yet
@@ -287,7 +287,7 @@ export async function getUnreceivedPackets(
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`IbcSequencesParams`: each field is documented there), with the call options `signal` and `timeoutMs`.
- * @returns resolves with of the given sequences of packets this chain sent, those whose acknowledgement it has not received yet (their commitments are still here); rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @returns resolves with the sequences (of those given) whose acknowledgement this chain still waits for; rejects with `QueryError` when the node refuses the query.
  * @example
  * ```ts
  * const sent = await client.ibcTransfer({ signer: wallet, sender: wallet.address, receiver: "noble1...", sourceChannel: "channel-0",

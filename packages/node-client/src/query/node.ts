@@ -275,7 +275,7 @@ export interface UpgradeHistoryParams extends FactOptions {
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`UpgradeHistoryParams`: each field is documented there), with the call options `signal` and `timeoutMs`.
- * @returns resolves with compares a network preset's upgrade history (from `@perpx/core`) with the chain: every applied plan's height, and the running version; rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @returns resolves with the report: each plan of the preset with the height the chain applied it at (or none), and whether the running version matches; rejects with `QueryError` when the node refuses a query.
  * @example
  * ```ts
  * import { testnet } from "@perpx/core";

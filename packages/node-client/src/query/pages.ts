@@ -34,7 +34,7 @@ export interface AllPagesParams<I extends DescMessage, O extends DescMessage, T>
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`AllPagesParams<I, O, T>`: each field is documented there), with the call options `signal` and `timeoutMs`.
- * @returns resolves with reads every page of a paginated query (`pagination.next_key`) and concatenates the items; rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @returns resolves with the items of every page, in order; rejects with `QueryError` when the node refuses a page.
  * @example
  * ```ts
  * import { clob } from "@perpx/proto";

@@ -84,7 +84,7 @@ export interface WithdrawalConfigsParams extends QueryOptions {
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`WithdrawalConfigsParams`: each field is documented there), with the call options `signal` and `timeoutMs`.
- * @returns resolves with per-asset withdrawal controls: large-withdrawal threshold, timelock, withdrawal fee; rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @returns resolves with each asset's large-withdrawal threshold, timelock and withdrawal fee; rejects with `QueryError` when the node refuses the query.
  * @example
  * ```ts
  * const configs = await getWithdrawalConfigs(client, { assetId: 0 });
@@ -134,7 +134,7 @@ function dailyRequest(params: DailyParams) {
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`DailyParams`: each field is documented there), with the call options `signal` and `timeoutMs`.
- * @returns resolves with per chain and asset, the daily withdrawal limit; rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @returns resolves with the daily withdrawal limit of each chain and asset; rejects with `QueryError` when the node refuses the query.
  * @example
  * ```ts
  * const limits = await getDailyLimits(client);
@@ -159,7 +159,7 @@ export async function getDailyLimits(
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`DailyParams`: each field is documented there), with the call options `signal` and `timeoutMs`.
- * @returns resolves with per chain and asset, how much of the daily limit is used and when it last reset; rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @returns resolves with, per chain and asset, the amount of today's limit used and when it last reset; rejects with `QueryError` when the node refuses the query.
  * @example
  * ```ts
  * const usage = await getDailyUsage(client, { assetId: 0 });

@@ -52,7 +52,7 @@ export class EvmWallet implements TxSigner {
    *
    * @param mnemonic - a BIP-39 mnemonic (English).
    * @param options - the account `index` (default 0) and the address `prefix`.
-   * @returns the wallet; throws `InvalidArgumentError` for a mnemonic that is not valid BIP-39.
+   * @returns the wallet.
    * @throws {InvalidArgumentError} for an invalid mnemonic, index or path (never echoing the mnemonic).
    *
    * @example
@@ -74,7 +74,7 @@ export class EvmWallet implements TxSigner {
    *
    * @param privateKey - the secret key: 32 bytes, or 64 hex digits with or without `0x`.
    * @param options - the address `prefix`.
-   * @returns the wallet; throws `InvalidArgumentError` for a key that is not a valid secp256k1 secret (never echoing it).
+   * @returns the wallet.
    * @throws {InvalidArgumentError} for a malformed key (never echoed).
    *
    * @example

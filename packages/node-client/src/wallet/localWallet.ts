@@ -142,7 +142,7 @@ export class LocalWallet implements TxSigner {
    *
    * @param privateKey - 32 bytes, or 64 hex digits with or without `0x`.
    * @param options - address prefix and signer backend.
-   * @returns the wallet; throws `InvalidArgumentError` for a key that is not a valid secp256k1 secret (never echoing it).
+   * @returns the wallet.
    * @throws {InvalidArgumentError} for a malformed key (the value is never echoed), or
    * `backend: "native"` without the addon.
    *
