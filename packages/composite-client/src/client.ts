@@ -345,9 +345,11 @@ export async function connectContext(options: ConnectOptions = {}): Promise<Clie
 /**
  * The market of a ticker from the cache (loading it once).
  *
- * @param context - the composite client's connection: network, node and indexer clients, trader, market cache.
+ * @param context - the composite client's connection: network, node and indexer clients, trader,
+ *   market cache.
  * @param ticker - the market's ticker, such as `BTC-USD`.
- * @returns resolves with the market and its conversion facts; rejects with `InvalidArgumentError` for a ticker the chain does not list.
+ * @returns resolves with the market and its conversion facts; rejects with `InvalidArgumentError`
+ *   for a ticker the chain does not list.
  * @example
  * ```ts
  * const btc = await marketOf(context, "BTC-USD");

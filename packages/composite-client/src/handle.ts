@@ -36,8 +36,10 @@ export interface OrderHandle {
  * Builds the handle of an accepted order, followed on the indexer's live account when `feed` is
  * given, else on the node.
  *
- * @param params - the node client, the live height, the placed order and, optionally, the indexer's live account.
- * @returns the order's handle: `result()` resolves with its final state, `updates()` yields each state.
+ * @param params - the node client, the live height, the placed order and, optionally, the indexer's
+ *   live account.
+ * @returns the order's handle: `result()` resolves with its final state, `updates()` yields each
+ *   state.
  * @example
  * ```ts
  * import { placeOrderMsg } from "@perpx/node-client";

@@ -128,7 +128,8 @@ async function followStateful(
  * while neither can tell. Never resubmits anything.
  *
  * @param params - see `InFlightOrder`: each field is documented there.
- * @returns the order's handle; its `result()` resolves with the state found, `UNKNOWN` when neither source knows it.
+ * @returns the order's handle; its `result()` resolves with the state found, `UNKNOWN` when neither
+ *   source knows it.
  * @example
  * ```ts
  * import { placeOrderMsg } from "@perpx/node-client";

@@ -57,7 +57,8 @@ const AVERAGE = { scale: 18, rounding: "halfExpand" } as const;
  * decimals) and the fees (USDC; negative for a rebate).
  *
  * @param fills - each fill's size, price and fee, as human decimal strings.
- * @returns the filled size, the average price (`undefined` without fills) and the fees, as exact decimal strings.
+ * @returns the filled size, the average price (`undefined` without fills) and the fees, as exact
+ *   decimal strings.
  * @example
  * ```ts
  * fillTotals([{ size: "0.1", price: "100", fee: "0.01" }, { size: "0.3", price: "104", fee: "0.03" }]);
@@ -190,7 +191,8 @@ export function feedOrderOf(live: LiveSubaccount, order: TrackedOrder): OrderUpd
  * reason). An order the feed has not shown yet produces no update, nor does anything while the
  * feed is out of sync (reconnecting): it is read again from the fresh snapshot.
  *
- * @param params - the indexer's live account, the order, the callback for each state and the signal that stops it.
+ * @param params - the indexer's live account, the order, the callback for each state and the signal
+ *   that stops it.
  * @example
  * ```ts
  * import { ORDER_FLAGS } from "@perpx/node-client";

@@ -215,7 +215,8 @@ export function slippagePpm(slippage: string): bigint {
  * The worst price of a market order in subticks: `reference` moved by `slippage` against the
  * order (up for a buy, down for a sell), onto the tick inside the bound.
  *
- * @param params - the side, the reference price in subticks, the slippage in ppm and the market's tick.
+ * @param params - the side, the reference price in subticks, the slippage in ppm and the market's
+ *   tick.
  * @returns the worst acceptable price in subticks, a multiple of the tick.
  * @example
  * ```ts

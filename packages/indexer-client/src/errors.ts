@@ -91,7 +91,8 @@ function pathOf(url: string): string {
  * `INDEXER_HTTP`).
  *
  * @param value - anything, typically a caught error.
- * @returns `true` when `value` is that error or one of its subclasses; the test is by error name, so it holds across copies of the package where `instanceof` fails.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * isIndexerHttpError(new IndexerNotFoundError({ status: 404, url: "http://x/v4/height", body: {} })); // true
@@ -310,7 +311,8 @@ export class IndexerTimeoutError extends TimeoutError {
  * True when `value` is an {@link IndexerValidationError}.
  *
  * @param value - anything, typically a caught error.
- * @returns `true` when `value` is that error or one of its subclasses; the test is by error name, so it holds across copies of the package where `instanceof` fails.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * isIndexerValidationError(new IndexerValidationError({ status: 400, url: "http://x/v4/fills", body: { errors: [] } })); // true
@@ -321,7 +323,8 @@ export const isIndexerValidationError = errorGuard<IndexerValidationError>("Inde
  * True when `value` is a {@link GeoBlockedError}.
  *
  * @param value - anything, typically a caught error.
- * @returns `true` when `value` is that error or one of its subclasses; the test is by error name, so it holds across copies of the package where `instanceof` fails.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * isGeoBlockedError(new GeoBlockedError({ status: 403, url: "http://x/v4/fills", body: {} })); // true
@@ -332,7 +335,8 @@ export const isGeoBlockedError = errorGuard<GeoBlockedError>("GeoBlockedError");
  * True when `value` is a {@link ComplianceBlockedError}.
  *
  * @param value - anything, typically a caught error.
- * @returns `true` when `value` is that error or one of its subclasses; the test is by error name, so it holds across copies of the package where `instanceof` fails.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * isComplianceBlockedError(new GeoBlockedError({ status: 403, url: "http://x/v4/fills", body: {} })); // false
@@ -343,7 +347,8 @@ export const isComplianceBlockedError = errorGuard<ComplianceBlockedError>("Comp
  * True when `value` is an {@link IndexerNotFoundError}.
  *
  * @param value - anything, typically a caught error.
- * @returns `true` when `value` is that error or one of its subclasses; the test is by error name, so it holds across copies of the package where `instanceof` fails.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * isIndexerNotFoundError(new IndexerNotFoundError({ status: 404, url: "http://x/v4/height", body: {} })); // true
@@ -354,7 +359,8 @@ export const isIndexerNotFoundError = errorGuard<IndexerNotFoundError>("IndexerN
  * True when `value` is an {@link IndexerRateLimitError}.
  *
  * @param value - anything, typically a caught error.
- * @returns `true` when `value` is that error or one of its subclasses; the test is by error name, so it holds across copies of the package where `instanceof` fails.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * isIndexerRateLimitError(new IndexerRateLimitError({ status: 429, url: "http://x/v4/fills", body: {} }, undefined)); // true
@@ -365,7 +371,8 @@ export const isIndexerRateLimitError = errorGuard<IndexerRateLimitError>("Indexe
  * True when `value` is an {@link IndexerTransportError}.
  *
  * @param value - anything, typically a caught error.
- * @returns `true` when `value` is that error or one of its subclasses; the test is by error name, so it holds across copies of the package where `instanceof` fails.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * isIndexerTransportError(new IndexerTransportError("http://x/v4/height", new Error("reset"))); // true

@@ -84,7 +84,8 @@ export class LiveSubaccount extends Emitter<LiveSubaccountEvents> {
   /**
    * Resolves once the first snapshot is applied.
    *
-   * @returns resolves with the view once the first snapshot is in; rejects when the subscription fails first.
+   * @returns resolves with the view once the first snapshot is in; rejects when the subscription
+   *   fails first.
    */
   async ready(): Promise<SubaccountView> {
     await this.subscription.ready();

@@ -127,7 +127,8 @@ export class OrderBook {
   /**
    * The best (highest) visible bid.
    *
-   * @returns the level's price and size as human decimal strings, or `undefined` when there are no bids.
+   * @returns the level's price and size as human decimal strings, or `undefined` when there are no
+   *   bids.
    */
   bestBid(): { price: string; size: string } | undefined {
     return this.top("bids");
@@ -136,7 +137,8 @@ export class OrderBook {
   /**
    * The best (lowest) visible ask.
    *
-   * @returns the level's price and size as human decimal strings, or `undefined` when there are no asks.
+   * @returns the level's price and size as human decimal strings, or `undefined` when there are no
+   *   asks.
    */
   bestAsk(): { price: string; size: string } | undefined {
     return this.top("asks");
@@ -201,7 +203,8 @@ export class OrderBook {
    *
    * @param side - the taker side.
    * @param size - the size to fill, a positive decimal string.
-   * @returns the filled size, the notional, the average price (exact decimal strings) and whether the book held enough.
+   * @returns the filled size, the notional, the average price (exact decimal strings) and whether
+   *   the book held enough.
    */
   fillPrice(side: "BUY" | "SELL", size: string): FillEstimate {
     const wanted = positive(size, "size");

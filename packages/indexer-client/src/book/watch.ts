@@ -99,7 +99,8 @@ export class LiveOrderBook extends Emitter<LiveOrderBookEvents> {
   /**
    * Resolves once the first snapshot is in the book.
    *
-   * @returns resolves with the book once the snapshot is in; rejects when the subscription fails first.
+   * @returns resolves with the book once the snapshot is in; rejects when the subscription fails
+   *   first.
    */
   async ready(): Promise<OrderBook> {
     await this.subscription.ready();

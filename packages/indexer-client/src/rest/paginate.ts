@@ -192,8 +192,10 @@ const byId = <Row extends { readonly id: string; readonly createdAtHeight: strin
  * A subaccount's fills, all of them, newest first, walking back by height.
  *
  * @param client - the indexer client (from `createIndexerClient`).
- * @param params - the query of `GetFillsParams` (each field documented there), without `page`; the iterator pages itself.
- * @returns an async iterator over the items: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
+ * @param params - the query of `GetFillsParams` (each field documented there), without `page`; the
+ *   iterator pages itself.
+ * @returns an async iterator over the items: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/fills": { fills: [] } }) });
@@ -212,8 +214,10 @@ export const iterateFills: (
  * A subaccount's fills page by page (`page` = 1, 2, ...; oldest first, as the server pages).
  *
  * @param client - the indexer client (from `createIndexerClient`).
- * @param params - the query of `GetFillsParams` (each field documented there), without `page`; the iterator pages itself.
- * @returns an async iterator over the pages: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
+ * @param params - the query of `GetFillsParams` (each field documented there), without `page`; the
+ *   iterator pages itself.
+ * @returns an async iterator over the pages: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/fills": { fills: [], pageSize: 10, offset: 0, totalResults: 0 } }) });
@@ -229,8 +233,10 @@ export const iterateFillPages: (
  * The fills of a parent subaccount's children, page by page.
  *
  * @param client - the indexer client (from `createIndexerClient`).
- * @param params - the query of `GetParentFillsParams` (each field documented there), without `page`; the iterator pages itself.
- * @returns an async iterator over the pages: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
+ * @param params - the query of `GetParentFillsParams` (each field documented there), without
+ *   `page`; the iterator pages itself.
+ * @returns an async iterator over the pages: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/fills/parentSubaccountNumber": { fills: [] } }) });
@@ -246,8 +252,10 @@ export const iterateParentFillPages: (
  * A subaccount's transfers, all of them, newest first, walking back by height.
  *
  * @param client - the indexer client (from `createIndexerClient`).
- * @param params - the query of `GetTransfersParams` (each field documented there), without `page`; the iterator pages itself.
- * @returns an async iterator over the items: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
+ * @param params - the query of `GetTransfersParams` (each field documented there), without `page`;
+ *   the iterator pages itself.
+ * @returns an async iterator over the items: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/transfers": { transfers: [] } }) });
@@ -266,8 +274,10 @@ export const iterateTransfers: (
  * A subaccount's transfers page by page.
  *
  * @param client - the indexer client (from `createIndexerClient`).
- * @param params - the query of `GetTransfersParams` (each field documented there), without `page`; the iterator pages itself.
- * @returns an async iterator over the pages: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
+ * @param params - the query of `GetTransfersParams` (each field documented there), without `page`;
+ *   the iterator pages itself.
+ * @returns an async iterator over the pages: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/transfers": { transfers: [] } }) });
@@ -283,8 +293,10 @@ export const iterateTransferPages: (
  * A parent subaccount's transfers page by page.
  *
  * @param client - the indexer client (from `createIndexerClient`).
- * @param params - the query of `GetParentTransfersParams` (each field documented there), without `page`; the iterator pages itself.
- * @returns an async iterator over the pages: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
+ * @param params - the query of `GetParentTransfersParams` (each field documented there), without
+ *   `page`; the iterator pages itself.
+ * @returns an async iterator over the pages: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/transfers/parentSubaccountNumber": { transfers: [] } }) });
@@ -303,8 +315,10 @@ export const iterateParentTransferPages: (
  * A market's trades, all of them, newest first, walking back by height.
  *
  * @param client - the indexer client (from `createIndexerClient`).
- * @param params - the query of `GetTradesParams` (each field documented there), without `page`; the iterator pages itself.
- * @returns an async iterator over the items: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
+ * @param params - the query of `GetTradesParams` (each field documented there), without `page`; the
+ *   iterator pages itself.
+ * @returns an async iterator over the items: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/trades/perpetualMarket/BTC-USD": { trades: [] } }) });
@@ -323,8 +337,10 @@ export const iterateTrades: (
  * A market's trades page by page (oldest first, as the server pages).
  *
  * @param client - the indexer client (from `createIndexerClient`).
- * @param params - the query of `GetTradesParams` (each field documented there), without `page`; the iterator pages itself.
- * @returns an async iterator over the pages: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
+ * @param params - the query of `GetTradesParams` (each field documented there), without `page`; the
+ *   iterator pages itself.
+ * @returns an async iterator over the pages: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/trades/perpetualMarket/BTC-USD": { trades: [] } }) });
@@ -340,8 +356,10 @@ export const iterateTradePages: (
  * A subaccount's PnL ticks, all of them, newest first, walking back by height.
  *
  * @param client - the indexer client (from `createIndexerClient`).
- * @param params - the query of `GetHistoricalPnlParams` (each field documented there), without `page`; the iterator pages itself.
- * @returns an async iterator over the items: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
+ * @param params - the query of `GetHistoricalPnlParams` (each field documented there), without
+ *   `page`; the iterator pages itself.
+ * @returns an async iterator over the items: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/historical-pnl": { historicalPnl: [] } }) });
@@ -361,8 +379,10 @@ export const iterateHistoricalPnl: (
  * A subaccount's PnL ticks page by page.
  *
  * @param client - the indexer client (from `createIndexerClient`).
- * @param params - the query of `GetHistoricalPnlParams` (each field documented there), without `page`; the iterator pages itself.
- * @returns an async iterator over the pages: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
+ * @param params - the query of `GetHistoricalPnlParams` (each field documented there), without
+ *   `page`; the iterator pages itself.
+ * @returns an async iterator over the pages: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/historical-pnl": { historicalPnl: [] } }) });
@@ -381,8 +401,10 @@ export const iterateHistoricalPnlPages: (
  * A subaccount's PnL (newer route), all of it, newest first, walking back by height.
  *
  * @param client - the indexer client (from `createIndexerClient`).
- * @param params - the query of `GetPnlParams` (each field documented there), without `page`; the iterator pages itself.
- * @returns an async iterator over the items: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
+ * @param params - the query of `GetPnlParams` (each field documented there), without `page`; the
+ *   iterator pages itself.
+ * @returns an async iterator over the items: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/pnl": { pnl: [] } }) });
@@ -403,7 +425,8 @@ export const iteratePnl: (
  *
  * @param client - the indexer client (from `createIndexerClient`).
  * @param params - see `GetPerpetualPositionsParams`: each field is documented there.
- * @returns an async iterator over the items: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
+ * @returns an async iterator over the items: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/perpetualPositions": { positions: [] } }) });
@@ -423,8 +446,10 @@ export const iteratePerpetualPositions: (
  * A subaccount's funding payments page by page.
  *
  * @param client - the indexer client (from `createIndexerClient`).
- * @param params - the query of `GetFundingPaymentsParams` (each field documented there), without `page`; the iterator pages itself.
- * @returns an async iterator over the pages: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
+ * @param params - the query of `GetFundingPaymentsParams` (each field documented there), without
+ *   `page`; the iterator pages itself.
+ * @returns an async iterator over the pages: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/fundingPayments": { fundingPayments: [] } }) });
@@ -443,8 +468,10 @@ export const iterateFundingPaymentPages: (
  * A subaccount's trade history page by page.
  *
  * @param client - the indexer client (from `createIndexerClient`).
- * @param params - the query of `GetTradeHistoryParams` (each field documented there), without `page`; the iterator pages itself.
- * @returns an async iterator over the pages: each step fetches the next page when needed; it throws the REST call's typed errors (`IndexerHttpError`...).
+ * @param params - the query of `GetTradeHistoryParams` (each field documented there), without
+ *   `page`; the iterator pages itself.
+ * @returns an async iterator over the pages: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/tradeHistory": { tradeHistory: [] } }) });

@@ -39,7 +39,8 @@ const LEAF = new RegExp(
  * What an authenticator's log says: the check that refused and the reasons of its failing leaves.
  *
  * @param log - the ABCI log of a transaction the authenticator refused.
- * @returns the check that refused (`signature`, `message-filter`, `subaccount-filter`...) and the failing leaves' reasons joined.
+ * @returns the check that refused (`signature`, `message-filter`, `subaccount-filter`...) and the
+ *   failing leaves' reasons joined.
  * @example
  * ```ts
  * parseAuthenticatorRefusal("sub-authenticator failed to authenticate: subaccount number 1 not in allowed list 0: subaccount verification failed: AllOf verification failed");
@@ -91,7 +92,8 @@ export class AuthenticatorRefusedError extends BroadcastTxError {
  * True for an {@link AuthenticatorRefusedError}.
  *
  * @param value - anything, typically a caught error.
- * @returns `true` when `value` is that error or one of its subclasses; the test is by error name, so it holds across copies of the package where `instanceof` fails.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * const log = "authenticator id 9: authenticator not found";

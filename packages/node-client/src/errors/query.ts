@@ -90,7 +90,8 @@ export class QueryError extends PerpxError {
  * True for a {@link QueryError}.
  *
  * @param value - anything, typically a caught error.
- * @returns `true` when `value` is that error or one of its subclasses; the test is by error name, so it holds across copies of the package where `instanceof` fails.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * isQueryError(new QueryError({ path: "/cosmos.auth.v1beta1.Query/Account", transport: "rpc", log: "" })); // true

@@ -36,7 +36,8 @@ export class SequenceMismatchError extends BroadcastTxError {
  * Parses `expected N, got M` out of a sequence-mismatch log.
  *
  * @param log - the ABCI log of a refused transaction.
- * @returns the sequence the chain expected and the one the transaction carried, or `undefined` when the log is not a sequence mismatch.
+ * @returns the sequence the chain expected and the one the transaction carried, or `undefined` when
+ *   the log is not a sequence mismatch.
  * @example
  * ```ts
  * parseSequenceMismatch("account sequence mismatch, expected 7, got 6: incorrect account sequence"); // { expected: 7n, got: 6n }
@@ -51,7 +52,8 @@ export function parseSequenceMismatch(log: string): { expected: bigint; got: big
  * True for a {@link SequenceMismatchError}.
  *
  * @param value - anything, typically a caught error.
- * @returns `true` when `value` is that error or one of its subclasses; the test is by error name, so it holds across copies of the package where `instanceof` fails.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * const error = broadcastTxError({ abciCode: 32, codespace: "sdk", log: "", txHash: "AB12", phase: "checkTx" });

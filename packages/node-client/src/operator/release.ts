@@ -70,7 +70,8 @@ export interface VerifyReleaseParams {
  * Verifies a release archive (linux-amd64 build) against the SHA-256 of its info file, streaming.
  *
  * @param params - see `VerifyReleaseParams`: each field is documented there.
- * @returns resolves with `ok` (whether the digests match), the `expected` and `actual` SHA-256 and the `bytes` read.
+ * @returns resolves with `ok` (whether the digests match), the `expected` and `actual` SHA-256 and
+ *   the `bytes` read.
  * @example
  * ```ts
  * // The release's info file names the archive's SHA-256; a download that differs is refused.

@@ -118,7 +118,8 @@ export interface LatestSnapshotParams {
  * The height of the latest state-sync snapshot at or below `height` (a multiple of the interval).
  *
  * @param params - see `LatestSnapshotParams`: each field is documented there.
- * @returns the snapshot's height, a multiple of the interval at most `height`; throws `InvalidArgumentError` for a negative height or an interval that is not a positive integer.
+ * @returns the snapshot's height, a multiple of the interval at most `height`; throws
+ *   `InvalidArgumentError` for a negative height or an interval that is not a positive integer.
  * @example
  * ```ts
  * latestSnapshotHeight({ height: 12_960_191n }); // 12960000n

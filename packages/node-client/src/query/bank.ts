@@ -36,8 +36,10 @@ export interface GetBalancesParams extends QueryOptions {
  * Every bank balance of an account (all pages).
  *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetBalancesParams`: each field is documented there), with the call options `signal` and `timeoutMs`.
- * @returns resolves with every bank balance of an account (all pages); rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @param params - what to read (`GetBalancesParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with every bank balance of an account (all pages); rejects with `QueryError`
+ *   when the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const balances = await getBalances(client, { address: wallet.address });
@@ -74,8 +76,10 @@ export interface GetBalanceParams extends QueryOptions {
  * One bank balance of an account (0 when it holds none).
  *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetBalanceParams`: each field is documented there), with the call options `signal` and `timeoutMs`.
- * @returns resolves with one bank balance of an account (0 when it holds none); rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @param params - what to read (`GetBalanceParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with one bank balance of an account (0 when it holds none); rejects with
+ *   `QueryError` when the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const { amount } = await getBalance(client, { address: wallet.address, denom: "aperpx" });

@@ -58,8 +58,11 @@ export interface GetMarketParams extends QueryOptions {
  * one {@link Market} whose conversion parameters place orders with human prices and sizes.
  *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetMarketParams`: each field is documented there), with the call options `signal` and `timeoutMs`.
- * @returns resolves with a market by ticker: finds the perpetual, its clob pair and its oracle price, and joins them into one whose conversion parameters place orders with human prices and sizes.
+ * @param params - what to read (`GetMarketParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with a market by ticker: finds the perpetual, its clob pair and its oracle
+ *   price, and joins them into one whose conversion parameters place orders with human prices and
+ *   sizes.
  * @throws {InvalidArgumentError} when no perpetual (or no clob pair) has that ticker; the message
  *   lists the tickers the chain knows.
  * @throws {QueryError | TransportError} when the node does not answer.

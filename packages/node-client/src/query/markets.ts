@@ -28,7 +28,8 @@ export interface ByIdParams extends QueryOptions {
  * One clob pair (market): step, tick, quantum conversion exponent, status.
  *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`ByIdParams`: each field is documented there), with the call options `signal` and `timeoutMs`.
+ * @param params - what to read (`ByIdParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
  * @returns resolves with one clob pair (market): step, tick, quantum conversion exponent, status.
  * @throws {QueryError} with `notFound` for an unknown id.
  *
@@ -53,8 +54,10 @@ export async function getClobPair(client: NodeConnection, params: ByIdParams): P
  * Every clob pair (all pages).
  *
  * @param client - the node client (from `createNodeClient`).
- * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal` and `timeoutMs`.
- * @returns resolves with every clob pair (all pages); rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with every clob pair (all pages); rejects with `QueryError` when the node
+ *   refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const pairs = await getClobPairs(client);
@@ -78,8 +81,11 @@ export async function getClobPairs(
  * bytes; {@link perpetualAmounts} reads them as bigints).
  *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`ByIdParams`: each field is documented there), with the call options `signal` and `timeoutMs`.
- * @returns resolves with one perpetual: params (ticker, atomic resolution...), funding index, open interest (SerializableInt bytes; reads them as bigints); rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @param params - what to read (`ByIdParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with one perpetual: params (ticker, atomic resolution...), funding index, open
+ *   interest (SerializableInt bytes; reads them as bigints); rejects with `QueryError` when the
+ *   node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const perp = await getPerpetual(client, { id: 0 });
@@ -105,8 +111,10 @@ export async function getPerpetual(
  * Every perpetual (all pages).
  *
  * @param client - the node client (from `createNodeClient`).
- * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal` and `timeoutMs`.
- * @returns resolves with every perpetual (all pages); rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with every perpetual (all pages); rejects with `QueryError` when the node
+ *   refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const perps = await getPerpetuals(client);
@@ -129,8 +137,10 @@ export async function getPerpetuals(
  * One oracle market price (`price × 10^exponent` USD).
  *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`ByIdParams`: each field is documented there), with the call options `signal` and `timeoutMs`.
- * @returns resolves with one oracle market price (`price × 10^exponent` USD); rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @param params - what to read (`ByIdParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with one oracle market price (`price × 10^exponent` USD); rejects with
+ *   `QueryError` when the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const { price, exponent } = await getMarketPrice(client, { id: 0 });
@@ -155,8 +165,10 @@ export async function getMarketPrice(
  * Every oracle market price (all pages).
  *
  * @param client - the node client (from `createNodeClient`).
- * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal` and `timeoutMs`.
- * @returns resolves with every oracle market price (all pages); rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with every oracle market price (all pages); rejects with `QueryError` when the
+ *   node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const all = await getMarketPrices(client);
@@ -179,8 +191,10 @@ export async function getMarketPrices(
  * The perpetual fee tiers (maker/taker ppm and their volume requirements).
  *
  * @param client - the node client (from `createNodeClient`).
- * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal` and `timeoutMs`.
- * @returns resolves with the perpetual fee tiers (maker/taker ppm and their volume requirements); rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with the perpetual fee tiers (maker/taker ppm and their volume requirements);
+ *   rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const { tiers } = await getFeeTiers(client);
@@ -214,8 +228,10 @@ export interface GetUserFeeTierParams extends QueryOptions {
  * The fee tier an account is in, and its index.
  *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetUserFeeTierParams`: each field is documented there), with the call options `signal` and `timeoutMs`.
- * @returns resolves with the fee tier an account is in, and its index; rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @param params - what to read (`GetUserFeeTierParams`: each field is documented there), with the
+ *   call options `signal` and `timeoutMs`.
+ * @returns resolves with the fee tier an account is in, and its index; rejects with `QueryError`
+ *   when the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const { index, tier } = await getUserFeeTier(client, { user: wallet.address });
@@ -238,8 +254,10 @@ export async function getUserFeeTier(
  * The block rate limits of orders (per account, per N blocks).
  *
  * @param client - the node client (from `createNodeClient`).
- * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal` and `timeoutMs`.
- * @returns resolves with the block rate limits of orders (per account, per N blocks); rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with the block rate limits of orders (per account, per N blocks); rejects with
+ *   `QueryError` when the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const limits = await getBlockRateLimits(client);
@@ -261,8 +279,11 @@ export async function getBlockRateLimits(
  * The equity tiers: how many open orders a subaccount's net collateral allows.
  *
  * @param client - the node client (from `createNodeClient`).
- * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal` and `timeoutMs`.
- * @returns resolves with the equity tiers: how many open orders a subaccount's net collateral allows; rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with the equity tiers: how many open orders a subaccount's net collateral
+ *   allows; rejects with `QueryError` when the node refuses the query (`notFound` set for a missing
+ *   entry).
  * @example
  * ```ts
  * const tiers = await getEquityTiers(client);
@@ -302,7 +323,8 @@ export interface GetStatefulOrderParams extends QueryOptions {
  * conditional order triggered.
  *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetStatefulOrderParams`: each field is documented there), with the call options `signal` and `timeoutMs`.
+ * @param params - what to read (`GetStatefulOrderParams`: each field is documented there), with the
+ *   call options `signal` and `timeoutMs`.
  * @returns the order, or `undefined` when it is not in state (never placed, filled, cancelled or expired).
  *
  * @example

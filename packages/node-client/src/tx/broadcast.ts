@@ -47,7 +47,8 @@ export class TxInclusionTimeoutError extends TimeoutError {
  * True for a {@link TxInclusionTimeoutError}.
  *
  * @param value - anything, typically a caught error.
- * @returns `true` when `value` is that error or one of its subclasses; the test is by error name, so it holds across copies of the package where `instanceof` fails.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * isTxInclusionTimeoutError(new TxInclusionTimeoutError("A".repeat(64), 60_000)); // true
@@ -309,7 +310,8 @@ export async function waitForTx(client: NodeConnection, params: WaitForTxParams)
  * such a tx lives in the node's memclob and never enters a block (chain-protocol 1.11).
  *
  * @param txBytes - the `TxRaw` bytes of a signed transaction.
- * @returns `true` when the transaction never enters a block, so waiting for its inclusion would never end.
+ * @returns `true` when the transaction never enters a block, so waiting for its inclusion would
+ *   never end.
  * @example
  * ```ts
  * const { accountNumber } = (await client.getAccount({ address: wallet.address }))!;

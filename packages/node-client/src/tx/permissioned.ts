@@ -39,7 +39,8 @@ export interface RegisterTradingKeyParams
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - see `RegisterTradingKeyParams`: each field is documented there.
- * @returns resolves with the id the chain gave the key's authenticator (select it when the key signs) and the transaction's result.
+ * @returns resolves with the id the chain gave the key's authenticator (select it when the key
+ *   signs) and the transaction's result.
  * @throws {BroadcastTxError} when the chain refuses it.
  *
  * @example
@@ -110,7 +111,8 @@ export interface SendWithTradingKeyParams
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - see `SendWithTradingKeyParams`: each field is documented there.
- * @returns resolves with the transaction's result as `sendTx` does; rejects with `AuthenticatorRefusedError` when the key's authenticator refuses a message.
+ * @returns resolves with the transaction's result as `sendTx` does; rejects with
+ *   `AuthenticatorRefusedError` when the key's authenticator refuses a message.
  * @example
  * ```ts
  * import { encodeCredential } from "@perpx/core";

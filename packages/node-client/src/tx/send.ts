@@ -267,7 +267,8 @@ export function gasWithMultiplier(gasUsed: bigint, multiplier: number): bigint {
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - see `SendTxParams`: each field is documented there.
- * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash, height, fee, sequence and order id.
+ * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
+ *   height, fee, sequence and order id.
  * @throws {InvalidOrderError | InvalidArgumentError} before signing; {@link BroadcastTxError} when
  *   the chain refuses or fails it; `TxInclusionTimeoutError` (with the hash) when `commit` waits too long.
  *

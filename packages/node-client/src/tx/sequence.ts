@@ -135,7 +135,8 @@ export class SequenceManager {
    * What the manager holds for an account (for diagnostics and tests).
    *
    * @param address - the account's bech32 address.
-   * @returns the cached account number and next sequence, each `undefined` when not yet read from the chain.
+   * @returns the cached account number and next sequence, each `undefined` when not yet read from
+   *   the chain.
    * @example
    * ```ts
    * const sequences = new SequenceManager({ fetchAccount: async () => ({ accountNumber: 7n, sequence: 12n }) });
@@ -176,7 +177,8 @@ export class SequenceManager {
    * manager handed out, so the account is read again before its next transaction.
    *
    * @param address - the account whose transaction failed.
-   * @param error - the failure (a sequence mismatch resets the cached sequence; anything else is ignored).
+   * @param error - the failure (a sequence mismatch resets the cached sequence; anything else is
+   *   ignored).
    * @example
    * ```ts
    * const sequences = new SequenceManager({ fetchAccount: async () => ({ accountNumber: 7n, sequence: 12n }) });

@@ -73,7 +73,8 @@ export function needsOrderWindow(messages: readonly TxMessage[]): boolean {
  * timeout height must be at least every goodTilBlock.
  *
  * @param messages - the transaction's messages.
- * @param context - the composite client's connection: network, node and indexer clients, trader, market cache.
+ * @param context - the composite client's connection: network, node and indexer clients, trader,
+ *   market cache.
  * @throws {InvalidOrderError} naming the field.
  *
  * @example

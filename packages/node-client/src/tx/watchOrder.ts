@@ -104,7 +104,8 @@ export interface WatchShortTermOrderParams extends CallOptions {
  * the chain starts with one), or undefined when the block has none.
  *
  * @param txBytes - the bytes of a block's first transaction.
- * @returns the decoded matches and removals of the block, or `undefined` when that transaction is not a `MsgProposedOperations`.
+ * @returns the decoded matches and removals of the block, or `undefined` when that transaction is
+ *   not a `MsgProposedOperations`.
  * @example
  * ```ts
  * proposedOperations(Uint8Array.of(1, 2, 3)); // undefined: not a block's first transaction
@@ -125,7 +126,8 @@ export function proposedOperations(txBytes: Uint8Array): clob.MsgProposedOperati
  * @param operations - one block's proposed operations.
  * @param orderId - the order whose fills to find.
  * @param height - the block's height, carried into each fill.
- * @returns each fill of the order in that block, as maker or taker, with its size in base quantums and its price in subticks (empty when none).
+ * @returns each fill of the order in that block, as maker or taker, with its size in base quantums
+ *   and its price in subticks (empty when none).
  * @example
  * ```ts
  * import { create } from "@bufbuild/protobuf";

@@ -174,7 +174,8 @@ export class EvmWallet implements TxSigner {
    * Signs the `ServiceTransaction:ApproveAgent` message authorizing a trading key
    * (see `approveAgentTypedData` of `@perpx/core` for the typed data). `masterAddress` defaults to this wallet.
    *
-   * @param params - the trading key's address, the network's EVM chain id and expiry; `masterAddress` defaults to this wallet's Cosmos address.
+   * @param params - the trading key's address, the network's EVM chain id and expiry;
+   *   `masterAddress` defaults to this wallet's Cosmos address.
    * @returns the 65-byte signature as `0x` hex, to send to the approve-agent service.
    * @example
    * ```ts
