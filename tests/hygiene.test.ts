@@ -157,7 +157,7 @@ function untypedDocs(srcDir: string, entry: string): { functions: string[]; miss
 }
 
 /** The packages whose public functions must carry `@param` and `@returns` (issue 23, point 9). */
-const typedDocsPackages = ["node-client", "composite-client", "indexer-client"];
+const typedDocsPackages = ["node-client", "composite-client", "indexer-client", "errors"];
 
 describe.each(packages)("@perpx/%s", (name) => {
   const srcDir = join(packagesDir, name, "src/");
