@@ -38,8 +38,9 @@ export interface GetBalancesParams extends QueryOptions {
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`GetBalancesParams`: each field is documented there), with the call
  *   options `signal` and `timeoutMs`.
- * @returns resolves with every bank balance of an account (all pages); rejects with `QueryError`
- *   when the node refuses the query (`notFound` set for a missing entry).
+ * @returns resolves with each denom the account holds and its `amount`, a bigint in the denom's
+ *   base units (`uusdc`: 10^-6 USDC; `aperpx`: 10^-18 PERPX), over all pages; rejects with
+ *   `QueryError` when the node refuses the query.
  * @example
  * ```ts
  * const balances = await getBalances(client, { address: wallet.address });
@@ -78,8 +79,9 @@ export interface GetBalanceParams extends QueryOptions {
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`GetBalanceParams`: each field is documented there), with the call
  *   options `signal` and `timeoutMs`.
- * @returns resolves with one bank balance of an account (0 when it holds none); rejects with
- *   `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @returns resolves with `{ denom, amount }`, the amount a bigint in the denom's base units
+ *   (`uusdc`: 10^-6 USDC), `0n` when the account holds none; rejects with `QueryError` when the
+ *   node refuses the query.
  * @example
  * ```ts
  * const { amount } = await getBalance(client, { address: wallet.address, denom: "aperpx" });

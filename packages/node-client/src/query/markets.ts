@@ -30,7 +30,9 @@ export interface ByIdParams extends QueryOptions {
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`ByIdParams`: each field is documented there), with the call
  *   options `signal` and `timeoutMs`.
- * @returns resolves with one clob pair (market): step, tick, quantum conversion exponent, status.
+ * @returns resolves with the pair: its perpetual, `stepBaseQuantums` (the size step, in base
+ *   quantums), `subticksPerTick` (the price step, in subticks), `quantumConversionExponent` (which
+ *   relates subticks to a human price) and its status.
  * @throws {QueryError} with `notFound` for an unknown id.
  *
  * @example
@@ -139,8 +141,8 @@ export async function getPerpetuals(
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`ByIdParams`: each field is documented there), with the call
  *   options `signal` and `timeoutMs`.
- * @returns resolves with one oracle market price (`price × 10^exponent` USD); rejects with
- *   `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @returns resolves with the market's integer `price` and its `exponent`: the oracle price in USD
+ *   is `price × 10^exponent`; rejects with `QueryError` (`notFound` set) for an unknown id.
  * @example
  * ```ts
  * const { price, exponent } = await getMarketPrice(client, { id: 0 });

@@ -77,7 +77,7 @@ function send(
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the message's fields (`PlaceOrderParams`) and how to send it (`ActionOptions`:
- *   the signer, broadcast mode, fee and memo).
+ *   the `signer`; `tx`: broadcast mode, gas, fee).
  * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
  *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
  *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
@@ -104,7 +104,7 @@ export async function placeOrder(
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the message's fields (`CancelOrderParams`) and how to send it (`ActionOptions`:
- *   the signer, broadcast mode, fee and memo).
+ *   the `signer`; `tx`: broadcast mode, gas, fee).
  * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
  *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
  *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
@@ -129,7 +129,7 @@ export async function cancelOrder(
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the message's fields (`BatchCancelParams`) and how to send it (`ActionOptions`:
- *   the signer, broadcast mode, fee and memo).
+ *   the `signer`; `tx`: broadcast mode, gas, fee).
  * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
  *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
  *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
@@ -156,7 +156,7 @@ export async function batchCancel(
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the message's fields (`DepositToSubaccountParams`) and how to send it
- *   (`ActionOptions`: the signer, broadcast mode, fee and memo).
+ *   (`ActionOptions`: the `signer`; `tx`: broadcast mode, gas, fee).
  * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
  *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
  *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
@@ -178,7 +178,7 @@ export async function depositToSubaccount(
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the message's fields (`WithdrawFromSubaccountParams`) and how to send it
- *   (`ActionOptions`: the signer, broadcast mode, fee and memo).
+ *   (`ActionOptions`: the `signer`; `tx`: broadcast mode, gas, fee).
  * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
  *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
  *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
@@ -200,7 +200,7 @@ export async function withdrawFromSubaccount(
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the message's fields (`TransferParams`) and how to send it (`ActionOptions`: the
- *   signer, broadcast mode, fee and memo).
+ *   `signer`; `tx`: broadcast mode, gas, fee).
  * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
  *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
  *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
@@ -223,7 +223,7 @@ export async function transfer(
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the message's fields (`BankMultiSendParams`) and how to send it (`ActionOptions`:
- *   the signer, broadcast mode, fee and memo).
+ *   the `signer`; `tx`: broadcast mode, gas, fee).
  * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
  *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
  *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
@@ -246,7 +246,7 @@ export async function bankMultiSend(
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the message's fields (`BankSendParams`) and how to send it (`ActionOptions`: the
- *   signer, broadcast mode, fee and memo).
+ *   `signer`; `tx`: broadcast mode, gas, fee).
  * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
  *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
  *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
@@ -270,7 +270,7 @@ export async function bankSend(
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the message's fields (`AddAuthenticatorParams`) and how to send it
- *   (`ActionOptions`: the signer, broadcast mode, fee and memo).
+ *   (`ActionOptions`: the `signer`; `tx`: broadcast mode, gas, fee).
  * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
  *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
  *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
@@ -294,7 +294,7 @@ export async function addAuthenticator(
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the message's fields (`RemoveAuthenticatorParams`) and how to send it
- *   (`ActionOptions`: the signer, broadcast mode, fee and memo).
+ *   (`ActionOptions`: the `signer`; `tx`: broadcast mode, gas, fee).
  * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
  *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
  *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
@@ -318,7 +318,7 @@ export async function removeAuthenticator(
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the message's fields (`WrapWithdrawParams`) and how to send it (`ActionOptions`:
- *   the signer, broadcast mode, fee and memo).
+ *   the `signer`; `tx`: broadcast mode, gas, fee).
  * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
  *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
  *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
@@ -343,7 +343,7 @@ export async function wrapWithdraw(
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the message's fields (`WrapRedeemParams`) and how to send it (`ActionOptions`:
- *   the signer, broadcast mode, fee and memo).
+ *   the `signer`; `tx`: broadcast mode, gas, fee).
  * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
  *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
  *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
@@ -368,7 +368,7 @@ export async function wrapRedeem(
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the message's fields (`IbcTransferParams`) and how to send it (`ActionOptions`:
- *   the signer, broadcast mode, fee and memo).
+ *   the `signer`; `tx`: broadcast mode, gas, fee).
  * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
  *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
  *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
@@ -391,7 +391,7 @@ export async function ibcTransfer(
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the message's fields (`UpdateLeverageParams`) and how to send it
- *   (`ActionOptions`: the signer, broadcast mode, fee and memo).
+ *   (`ActionOptions`: the `signer`; `tx`: broadcast mode, gas, fee).
  * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
  *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
  *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
@@ -413,7 +413,7 @@ export async function updateLeverage(
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the message's fields (`RegisterAffiliateParams`) and how to send it
- *   (`ActionOptions`: the signer, broadcast mode, fee and memo).
+ *   (`ActionOptions`: the `signer`; `tx`: broadcast mode, gas, fee).
  * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
  *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
  *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
@@ -437,7 +437,7 @@ export async function registerAffiliate(
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the message's fields (`InitiateWithdrawalParams`) and how to send it
- *   (`ActionOptions`: the signer, broadcast mode, fee and memo).
+ *   (`ActionOptions`: the `signer`; `tx`: broadcast mode, gas, fee).
  * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
  *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
  *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
