@@ -240,8 +240,8 @@ export class CompositeClient {
    * bot connects with. A fresh key unless `tradingKey` is given.
    *
    * @param params - the key to authorize; a fresh one when omitted.
-   * @returns resolves with the key, its authenticator id and the base64 trading credential a bot
-   *   connects with (it holds the key's secret).
+   * @returns resolves with the authenticator id the chain gave the key, the key's public key, and
+   *   `credential`: base64 of the key's secret and master address, what a bot connects with.
    * @example
    * ```ts
    * const { credential } = await client.authorizeTradingKey();
@@ -337,9 +337,9 @@ export class CompositeClient {
    * transactions; resolves once mined, with `credited` resolving when this chain credits it.
    *
    * @param params - see `BridgeDepositParams`: each field is documented there.
-   * @returns resolves once the deposit is in a source-chain block with its tx hash, bridge event id
-   *   and amount; rejects with `BridgeDepositError` (wrong chain, balance or allowance) before
-   *   anything is sent.
+   * @returns resolves once the deposit transaction is in a source-chain block, with its `txHash`,
+   *   `blockNumber`, `recipient` and `amount` (bigint, USDC base units), and `credited`, a promise
+   *   of its status once this chain credits it.
    * @example
    * ```ts
    * import { EvmWallet } from "@perpx/node-client/wallets";

@@ -51,7 +51,7 @@ export interface HeightTrackerOptions {
 /**
  * Starts following the chain height; resolves once the first height is known.
  *
- * @param options - see `HeightTrackerOptions`: where to read heights and how often.
+ * @param options - the node client and the poll interval (see `HeightTrackerOptions`).
  * @returns resolves with the tracker once it knows a height.
  * @throws {TransportError | QueryError} when the node does not answer the first query.
  *

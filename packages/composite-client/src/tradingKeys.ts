@@ -70,8 +70,8 @@ export class ApproveAgentError extends PerpxError {
  * @param context - the composite client's connection: network, node and indexer clients, trader,
  *   market cache.
  * @param params - the key to authorize; a fresh one when omitted.
- * @returns resolves with the key, its authenticator id and the base64 trading credential a bot
- *   connects with (it holds the key's secret).
+ * @returns resolves with the authenticator id the chain gave the key, the key's public key, and
+ *   `credential`: base64 of the key's secret and master address, what a bot connects with.
  * @throws {InvalidArgumentError} on a read-only client or a trading key.
  * @throws {BroadcastTxError} when the chain refuses it.
  *

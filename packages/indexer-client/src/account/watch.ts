@@ -104,7 +104,8 @@ export class LiveSubaccount extends Emitter<LiveSubaccountEvents> {
  *
  * @param socket - the indexer socket to subscribe on.
  * @param options - see `WatchSubaccountOptions`: the address and the subaccount or parent number.
- * @returns the live subaccount: `ready()`, `view`, events and `close()`.
+ * @returns the live subaccount: `ready()` resolves once its first snapshot is in, `view` holds its
+ *   positions, orders and fills, its events announce each change, `close()` unsubscribes.
  * @example
  * ```ts
  * const socket = await connectIndexerSocket({ url: devnet.endpoints.indexerWs });

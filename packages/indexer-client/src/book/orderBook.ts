@@ -203,8 +203,9 @@ export class OrderBook {
    *
    * @param side - the taker side.
    * @param size - the size to fill, a positive decimal string.
-   * @returns the filled size, the notional, the average price (exact decimal strings) and whether
-   *   the book held enough.
+   * @returns `filled` (how much of `size` the book fills), `averagePrice` and `worstPrice` (exact
+   *   decimal strings, `undefined` when nothing fills) and `complete` (whether all of `size`
+   *   fills).
    */
   fillPrice(side: "BUY" | "SELL", size: string): FillEstimate {
     const wanted = positive(size, "size");

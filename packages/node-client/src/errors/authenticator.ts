@@ -39,8 +39,8 @@ const LEAF = new RegExp(
  * What an authenticator's log says: the check that refused and the reasons of its failing leaves.
  *
  * @param log - the ABCI log of a transaction the authenticator refused.
- * @returns the check that refused (`signature`, `message-filter`, `subaccount-filter`...) and the
- *   failing leaves' reasons joined.
+ * @returns the check that refused (`signature`, `message-type`, `clob-pair`, `subaccount`,
+ *   `not-found` or `inactive`) and the failing leaves' reasons.
  * @example
  * ```ts
  * parseAuthenticatorRefusal("sub-authenticator failed to authenticate: subaccount number 1 not in allowed list 0: subaccount verification failed: AllOf verification failed");

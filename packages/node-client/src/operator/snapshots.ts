@@ -66,7 +66,7 @@ export interface NewestSnapshotOptions {
  * then the greatest height. Names that do not follow the pattern are ignored.
  *
  * @param names - file names of a snapshot listing.
- * @param options - the chain id to keep (others are skipped).
+ * @param options - `network`: keep only that network's snapshots (any network by default).
  * @returns the newest, or `undefined` when none matches.
  *
  * @example
@@ -164,7 +164,7 @@ export const STATE_SYNCED_NODE_CANNOT_SERVE = [
  * historical queries): only at or above its sync height.
  *
  * @param params - the height the node state-synced at and the height asked for.
- * @returns `true` only for heights after the sync height.
+ * @returns `true` for heights at or above the sync height, `false` below it.
  * @example
  * ```ts
  * canServeHeight({ syncHeight: 12_960_000n, height: 12_000_000n }); // false

@@ -126,8 +126,8 @@ export function proposedOperations(txBytes: Uint8Array): clob.MsgProposedOperati
  * @param operations - one block's proposed operations.
  * @param orderId - the order whose fills to find.
  * @param height - the block's height, carried into each fill.
- * @returns each fill of the order in that block, as maker or taker, with its size in base quantums
- *   and its price in subticks (empty when none).
+ * @returns each fill of the order in that block: its size in base quantums, its role (maker or
+ *   taker) and the counterparty order; empty when none.
  * @example
  * ```ts
  * import { create } from "@bufbuild/protobuf";

@@ -51,7 +51,8 @@ export class EvmWallet implements TxSigner {
    * An EVM wallet from a BIP-39 mnemonic at `m/44'/60'/0'/0/{index}`.
    *
    * @param mnemonic - a BIP-39 mnemonic (English).
-   * @param options - the account `index` (default 0) and the address `prefix`.
+   * @param options - the account `index` (default 0) or a whole `hdPath`, the address `prefix` and
+   *   the signer `backend`.
    * @returns the wallet.
    * @throws {InvalidArgumentError} for an invalid mnemonic, index or path (never echoing the mnemonic).
    *
@@ -73,7 +74,7 @@ export class EvmWallet implements TxSigner {
    * An EVM wallet from a raw private key (32 bytes or 64 hex digits).
    *
    * @param privateKey - the secret key: 32 bytes, or 64 hex digits with or without `0x`.
-   * @param options - the address `prefix`.
+   * @param options - the address `prefix` and the signer `backend`.
    * @returns the wallet.
    * @throws {InvalidArgumentError} for a malformed key (never echoed).
    *
@@ -90,7 +91,7 @@ export class EvmWallet implements TxSigner {
   /**
    * An EVM wallet with a fresh random key.
    *
-   * @param options - the address `prefix`.
+   * @param options - the address `prefix` and the signer `backend`.
    * @returns a wallet no one else holds; it cannot be recovered unless its key is exported.
    * @example
    * ```ts
@@ -104,7 +105,8 @@ export class EvmWallet implements TxSigner {
   /**
    * A fresh 24-word mnemonic and the EVM wallet at its index 0 (or `options.index`).
    *
-   * @param options - the account `index` (default 0) and the address `prefix`.
+   * @param options - the account `index` (default 0) or a whole `hdPath`, the address `prefix` and
+   *   the signer `backend`.
    * @returns the mnemonic to keep (it recovers the wallet) and the wallet.
    * @example
    * ```ts

@@ -160,7 +160,7 @@ export class LocalWallet implements TxSigner {
    * A wallet with a fresh random key (no mnemonic); see {@link LocalWallet.generateWithMnemonic}
    * for a recoverable one.
    *
-   * @param options - the address `prefix`.
+   * @param options - the address `prefix` and the signer `backend`.
    * @returns a wallet no one else holds; it cannot be recovered unless its key is exported.
    * @example
    * ```ts
@@ -174,7 +174,8 @@ export class LocalWallet implements TxSigner {
   /**
    * A fresh 24-word mnemonic and the wallet at its index 0 (or `options.index`).
    *
-   * @param options - the account `index` (default 0) and the address `prefix`.
+   * @param options - the account `index` (default 0) or a whole `hdPath`, the address `prefix` and
+   *   the signer `backend`.
    * @returns the mnemonic (store it safely: it is the key) and the wallet.
    *
    * @example
