@@ -391,7 +391,9 @@ export class CompositeClient {
    * client's by default) to any subaccount of the wallet or of another account (`to`).
    *
    * @param params - see `TransferParams`: each field is documented there.
-   * @returns resolves when the node accepted the `MsgCreateTransfer`.
+   * @returns resolves when the node accepted the `MsgCreateTransfer`; rejects with a typed error
+   *   naming the field (`InvalidAmountError`, `InvalidSubaccountError`...) before signing, and
+   *   `BroadcastTxError` when the chain refuses it.
    * @throws {InvalidAmountError | InvalidArgumentError} naming the field, before signing.
    *
    * @example
