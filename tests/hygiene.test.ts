@@ -1,7 +1,9 @@
 /**
  * Library hygiene of every publishable package, checked on its source: no `process.env` reads, no
  * console output, no `any` and no `throw new Error` (a typed error instead) in library code; no import-time side effects on globals; a TSDoc
- * `@example` on every public export a package declares itself.
+ * `@example` on every public export a package declares itself; and, for the client packages and
+ * `@perpx/errors`, a `@param` for each parameter and a `@returns` (unless it returns nothing) on every
+ * public function, exported class method and function-valued export.
  *
  * Generated protobuf code (`src/gen/`) and command-line entry points (`cli.ts`) are not library
  * code: the first is protoc-gen-es output, the second is a program that talks to its terminal.
@@ -43,6 +45,11 @@ function entryFilesOf(packageDir: string): string[] {
     .map((key) => join(packageDir, "src", key === "." ? "index.ts" : `${key.slice(2)}.ts`));
 }
 
+/** The doc comment a declaration carries: a variable's is on its statement. */
+function docNodeOf(declaration: ts.Declaration): ts.Node {
+  return ts.isVariableDeclaration(declaration) ? declaration.parent.parent : declaration;
+}
+
 /** The exports of an entry file declared in the package's own files (not re-exports) that lack an `@example`. */
 function undocumentedExports(srcDir: string, entry: string): { own: number; missing: string[] } {
   const program = ts.createProgram([entry], {
@@ -63,17 +70,11 @@ function undocumentedExports(srcDir: string, entry: string): { own: number; miss
     const file = declaration?.getSourceFile().fileName;
     if (!declaration || !file?.startsWith(srcDir) || relative(srcDir, file).startsWith("gen/")) continue;
     own++;
-    const node = ts.isVariableDeclaration(declaration) ? declaration.parent.parent : declaration;
-    if (!ts.getJSDocTags(node).some((tag) => tag.tagName.text === "example")) {
+    if (!ts.getJSDocTags(docNodeOf(declaration)).some((tag) => tag.tagName.text === "example")) {
       missing.push(`${exported.name} (${relative(srcDir, file)})`);
     }
   }
   return { own, missing };
-}
-
-/** The doc comment a declaration carries: a variable's is on its statement. */
-function docNodeOf(declaration: ts.Declaration): ts.Node {
-  return ts.isVariableDeclaration(declaration) ? declaration.parent.parent : declaration;
 }
 
 /** A return type that needs no `@returns`: nothing, or a promise of nothing. */
@@ -219,24 +220,24 @@ describe.each(packages)("@perpx/%s", (name) => {
       expect(missing, entry).toEqual([]);
     }
   });
+});
 
-  it.runIf(typedDocsPackages.includes(name))(
-    "documents every parameter and return value of every public function",
-    () => {
-      const functions = new Set<string>();
-      const missing = new Set<string>();
-      for (const entry of entryFilesOf(join(packagesDir, name))) {
-        const found = untypedDocs(srcDir, entry);
-        for (const label of found.functions) functions.add(label);
-        for (const gap of found.missing) missing.add(gap);
-      }
-      expect(functions.size).toBeGreaterThan(0);
-      expect(
-        [...missing],
-        `${missing.size} of ${functions.size} public functions lack a @param or @returns`,
-      ).toEqual([]);
-    },
-  );
+describe.each(typedDocsPackages)("@perpx/%s", (name) => {
+  it("documents every parameter and return value of every public function", () => {
+    const srcDir = join(packagesDir, name, "src/");
+    const functions = new Set<string>();
+    const missing = new Set<string>();
+    for (const entry of entryFilesOf(join(packagesDir, name))) {
+      const found = untypedDocs(srcDir, entry);
+      for (const label of found.functions) functions.add(label);
+      for (const gap of found.missing) missing.add(gap);
+    }
+    expect(functions.size).toBeGreaterThan(0);
+    expect(
+      [...missing],
+      `${missing.size} of ${functions.size} public functions lack a @param or @returns`,
+    ).toEqual([]);
+  });
 });
 
 /**
