@@ -1,7 +1,9 @@
 /**
  * Library hygiene of every publishable package, checked on its source: no `process.env` reads, no
  * console output, no `any` and no `throw new Error` (a typed error instead) in library code; no import-time side effects on globals; a TSDoc
- * `@example` on every public export a package declares itself.
+ * `@example` on every public export a package declares itself; and, for the client packages and
+ * `@perpx/errors`, a `@param` for each parameter and a `@returns` (unless it returns nothing) on every
+ * public function, exported class method and function-valued export.
  *
  * Generated protobuf code (`src/gen/`) and command-line entry points (`cli.ts`) are not library
  * code: the first is protoc-gen-es output, the second is a program that talks to its terminal.
@@ -43,6 +45,11 @@ function entryFilesOf(packageDir: string): string[] {
     .map((key) => join(packageDir, "src", key === "." ? "index.ts" : `${key.slice(2)}.ts`));
 }
 
+/** The doc comment a declaration carries: a variable's is on its statement. */
+function docNodeOf(declaration: ts.Declaration): ts.Node {
+  return ts.isVariableDeclaration(declaration) ? declaration.parent.parent : declaration;
+}
+
 /** The exports of an entry file declared in the package's own files (not re-exports) that lack an `@example`. */
 function undocumentedExports(srcDir: string, entry: string): { own: number; missing: string[] } {
   const program = ts.createProgram([entry], {
@@ -63,13 +70,95 @@ function undocumentedExports(srcDir: string, entry: string): { own: number; miss
     const file = declaration?.getSourceFile().fileName;
     if (!declaration || !file?.startsWith(srcDir) || relative(srcDir, file).startsWith("gen/")) continue;
     own++;
-    const node = ts.isVariableDeclaration(declaration) ? declaration.parent.parent : declaration;
-    if (!ts.getJSDocTags(node).some((tag) => tag.tagName.text === "example")) {
+    if (!ts.getJSDocTags(docNodeOf(declaration)).some((tag) => tag.tagName.text === "example")) {
       missing.push(`${exported.name} (${relative(srcDir, file)})`);
     }
   }
   return { own, missing };
 }
+
+/** A return type that needs no `@returns`: nothing, or a promise of nothing. */
+const returnsNothing = (text: string) => ["void", "undefined", "never", "Promise<void>"].includes(text);
+
+/**
+ * The public functions of an entry file declared in the package's own files: exported functions,
+ * function-valued exported constants, and the public constructors (with parameters) and methods of
+ * exported classes. For each, the `@param` tags it lacks (a tag per parameter, by name, or by position
+ * for a destructured one) and a missing `@returns` when it returns something (a constructor needs none).
+ */
+function untypedDocs(srcDir: string, entry: string): { functions: string[]; missing: string[] } {
+  const program = ts.createProgram([entry], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    noEmit: true,
+  });
+  const checker = program.getTypeChecker();
+  const index = program.getSourceFile(entry);
+  const moduleSymbol = index && checker.getSymbolAtLocation(index);
+  if (!moduleSymbol) throw new Error(`${entry} has no module symbol`);
+  const functions: string[] = [];
+  const missing: string[] = [];
+  const check = (label: string, docNode: ts.Node, signature: ts.Signature | undefined, returns = true) => {
+    const declaration = signature?.getDeclaration();
+    if (!signature || !declaration) return;
+    functions.push(label);
+    const tags = ts.getJSDocTags(docNode);
+    const params = tags.filter(ts.isJSDocParameterTag).map((tag) => tag.name.getText());
+    const lacking: string[] = [];
+    declaration.parameters.forEach((parameter, position) => {
+      const named = ts.isIdentifier(parameter.name) ? parameter.name.text : undefined;
+      if (named === "this") return;
+      if (named === undefined ? params[position] === undefined : !params.includes(named)) {
+        lacking.push(`@param ${named ?? `#${position}`}`);
+      }
+    });
+    const returned = checker.typeToString(checker.getReturnTypeOfSignature(signature));
+    if (returns && !returnsNothing(returned) && !tags.some((tag) => tag.tagName.text === "returns"))
+      lacking.push("@returns");
+    if (lacking.length > 0) missing.push(`${label}: ${lacking.join(", ")}`);
+  };
+  for (const exported of checker.getExportsOfModule(moduleSymbol)) {
+    const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+    const declaration = symbol.declarations?.[0];
+    const file = declaration?.getSourceFile().fileName;
+    if (!declaration || !file?.startsWith(srcDir) || relative(srcDir, file).startsWith("gen/")) continue;
+    const where = `${exported.name} (${relative(srcDir, file)})`;
+    if (ts.isFunctionDeclaration(declaration)) {
+      check(where, declaration, checker.getSignatureFromDeclaration(declaration));
+    } else if (ts.isVariableDeclaration(declaration)) {
+      const [signature] = checker.getTypeOfSymbolAtLocation(symbol, declaration).getCallSignatures();
+      check(where, docNodeOf(declaration), signature);
+    } else if (ts.isClassDeclaration(declaration)) {
+      const seen = new Set<string>();
+      for (const member of declaration.members) {
+        const hidden =
+          ts.getCombinedModifierFlags(member).valueOf() &
+          (ts.ModifierFlags.Private | ts.ModifierFlags.Protected);
+        if (hidden || (member.name && ts.isPrivateIdentifier(member.name))) continue;
+        if (ts.isConstructorDeclaration(member) && member.parameters.length > 0) {
+          if (seen.has("constructor")) continue;
+          seen.add("constructor");
+          check(`new ${where}`, member, checker.getSignatureFromDeclaration(member), false);
+        } else if (ts.isMethodDeclaration(member)) {
+          const method = member.name.getText();
+          if (seen.has(method)) continue;
+          seen.add(method);
+          check(
+            `${exported.name}.${method} (${relative(srcDir, file)})`,
+            member,
+            checker.getSignatureFromDeclaration(member),
+          );
+        }
+      }
+    }
+  }
+  return { functions, missing };
+}
+
+/** The packages whose public functions must carry `@param` and `@returns` (issue 23, point 9). */
+const typedDocsPackages = ["node-client", "composite-client", "indexer-client", "errors"];
 
 describe.each(packages)("@perpx/%s", (name) => {
   const srcDir = join(packagesDir, name, "src/");
@@ -130,6 +219,24 @@ describe.each(packages)("@perpx/%s", (name) => {
       expect(own, entry).toBeGreaterThan(0);
       expect(missing, entry).toEqual([]);
     }
+  });
+});
+
+describe.each(typedDocsPackages)("@perpx/%s", (name) => {
+  it("documents every parameter and return value of every public function", () => {
+    const srcDir = join(packagesDir, name, "src/");
+    const functions = new Set<string>();
+    const missing = new Set<string>();
+    for (const entry of entryFilesOf(join(packagesDir, name))) {
+      const found = untypedDocs(srcDir, entry);
+      for (const label of found.functions) functions.add(label);
+      for (const gap of found.missing) missing.add(gap);
+    }
+    expect(functions.size).toBeGreaterThan(0);
+    expect(
+      [...missing],
+      `${missing.size} of ${functions.size} public functions lack a @param or @returns`,
+    ).toEqual([]);
   });
 });
 

@@ -84,9 +84,13 @@ function sourceFiles(dir: string): string[] {
     .map((name) => join(dir, name));
 }
 
-/** Every README snippet of the workspace and every `@example` of its publishable packages. */
+/**
+ * Every README snippet of the workspace and every `@example` of its publishable packages. The root
+ * README's snippets run in `examples/`, the private package that depends on every client (the root
+ * package depends on none, so `@perpx/...` would not resolve there).
+ */
 export function workspaceSnippets(root: string): DocSnippet[] {
-  const snippets = readmeSnippets(root, join(root, "README.md"), root, undefined);
+  const snippets = readmeSnippets(root, join(root, "README.md"), join(root, "examples"), undefined);
   const packagesDir = join(root, "packages");
   for (const name of readdirSync(packagesDir).sort()) {
     const dir = join(packagesDir, name);

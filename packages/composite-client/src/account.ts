@@ -149,6 +149,10 @@ export interface AccountView {
 /**
  * The initial margin fraction of a market for the account: its leverage choice, else the market's.
  *
+ * @param market - the market with its default initial margin fraction.
+ * @param choices - the account's leverage choices: initial margin fraction in ppm, by clob pair id.
+ * @returns the fraction as a human decimal string (`"0.05"` for 20x), or `undefined` when the
+ *   market has none.
  * @example
  * ```ts
  * imfOf(btc, new Map([[btc.clobPairId, 200_000]])); // "0.2"
@@ -211,6 +215,10 @@ function summarize(
  * feed reported the node's latest block (oracle prices from the live market cache, the leverage
  * choices from the node), else from the node's balances with the indexer's entry prices.
  *
+ * @param context - the composite client's connection: network, node and indexer clients, trader,
+ *   market cache.
+ * @returns resolves with equity, free collateral, margin usage, leverage and each position as human
+ *   decimal strings.
  * @throws {InvalidArgumentError} on a read-only client.
  *
  * @example
@@ -347,6 +355,10 @@ const FUNDING_KEYS = optionKeys<Parameters<typeof fundingPaymentsOf>[1]>({ limit
 /**
  * The account's funding payments, newest first, from the indexer's REST (`/v4/fundingPayments`).
  *
+ * @param context - the composite client's connection: network, node and indexer clients, trader,
+ *   market cache.
+ * @param params - at most `limit` payments, of one market when `ticker` is given.
+ * @returns resolves with the payments (amounts in human USDC, negative when paid).
  * @throws {MissingEndpointError} when the network has no indexer.
  * @throws {IndexerHttpError} when the indexer refuses (one that does not serve the route answers 404).
  *

@@ -8,6 +8,7 @@ import type { WireOrder } from "./orderPlan.js";
  * walks the asks (a buy) or the bids (a sell) from the best level until the size is covered, and
  * refuses the order when that takes a price beyond the bound, or the book is too thin.
  *
+ * @param params - the indexer client, the market, the planned wire order and its human size.
  * @throws {InvalidOrderError} naming the price the size needs and the bound, before anything is signed.
  *
  * @example

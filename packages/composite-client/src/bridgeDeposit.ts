@@ -146,6 +146,12 @@ function checkSigner(signer: unknown): EvmTxSigner {
  * EIP-1559 transactions over the source chain's JSON-RPC (`sourceL1Rpc` / `sourceL2Rpc`), waits for
  * their receipts, and returns the deposit with a tracker that resolves once this chain credits it.
  *
+ * @param context - the composite client's connection: network, node and indexer clients, trader,
+ *   market cache.
+ * @param params - see `BridgeDepositParams`: each field is documented there.
+ * @returns resolves once the deposit transaction is in a source-chain block, with its `txHash`,
+ *   `blockNumber`, `recipient` and `amount` (bigint, USDC base units), and `credited`, a promise of
+ *   its status once this chain credits it.
  * @throws {InvalidAmountError} for an amount that is not positive USDC with at most 6 decimals.
  * @throws {InvalidArgumentError} for a bad `source`, `evmSigner` or `recipient`.
  * @throws {MissingEndpointError} when the source chain's RPC is not configured.

@@ -31,6 +31,11 @@ const CANCEL_ALL_KEYS = optionKeys<Parameters<typeof cancelAllOrders>[2]>({ mark
 /**
  * Cancels several short-term orders of one market in one `MsgBatchCancel`.
  *
+ * @param context - the composite client's connection: network, node and indexer clients, trader,
+ *   market cache.
+ * @param placed - the orders this client placed, by market and client id.
+ * @param params - the market's ticker and the client ids of its short-term orders to cancel.
+ * @returns resolves when the node accepted the `MsgBatchCancel`.
  * @throws {InvalidOrderError} for more than 100 ids, before anything is signed.
  *
  * @example
@@ -72,6 +77,10 @@ export async function batchCancelOrders(
  * included. Filled, expired and already cancelled orders are not listed. Orders placed by other
  * clients are not known to it.
  *
+ * @param context - the composite client's connection: network, node and indexer clients, trader,
+ *   market cache.
+ * @param placed - the orders this client placed, by market and client id.
+ * @param params - the market's ticker, or none for every market.
  * @returns the client ids cancelled, by market (markets with none left out).
  *
  * @example

@@ -255,6 +255,8 @@ async function findAuthenticator(node: NodeClient, tradingKey: TradingKey): Prom
  * Connects: resolves the network, builds the node client, starts the live height and the market
  * cache, and resolves the trader (none: read-only).
  *
+ * @param options - see `ConnectOptions`: each option is documented there.
+ * @returns resolves with the connection every action takes.
  * @throws {InvalidArgumentError | UnknownNetworkError} for bad options.
  * @throws {MissingEndpointError} naming every endpoint left unset when a required one is (not for a
  *   resolved `NetworkConfig`, which is taken as it is).
@@ -343,6 +345,11 @@ export async function connectContext(options: ConnectOptions = {}): Promise<Clie
 /**
  * The market of a ticker from the cache (loading it once).
  *
+ * @param context - the composite client's connection: network, node and indexer clients, trader,
+ *   market cache.
+ * @param ticker - the market's ticker, such as `BTC-USD`.
+ * @returns resolves with the market and its conversion facts; rejects with `InvalidArgumentError`
+ *   for a ticker the chain does not list.
  * @example
  * ```ts
  * const btc = await marketOf(context, "BTC-USD");

@@ -28,7 +28,12 @@ export class ClientIds {
     this.#now = now;
   }
 
-  /** The next id for `key`: the clock in milliseconds (mod 2^32) at first use, then one more each call. */
+  /**
+   * The next id for `key`: the clock in milliseconds (mod 2^32) at first use, then one more each call.
+   *
+   * @param key - what the ids count for (a market's ticker).
+   * @returns a client id (a 32-bit unsigned integer) not handed out before for this key.
+   */
   next(key: string): number {
     const last = this.#counters.get(key);
     const id = last === undefined ? Math.floor(this.#now()) % UINT32 : (last + 1) % UINT32;

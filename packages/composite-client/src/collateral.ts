@@ -57,6 +57,10 @@ export class InsufficientCollateralError extends InvalidOrderError {
  * yet). Reduce-only orders and orders that only reduce a position pass; so does every order when
  * the client has no live account (the chain judges it).
  *
+ * @param context - the composite client's connection: network, node and indexer clients, trader,
+ *   market cache.
+ * @param wire - the planned order in wire units.
+ * @param market - the order's market.
  * @throws {InsufficientCollateralError} naming the required and the chain's free collateral.
  *
  * @example
@@ -145,6 +149,10 @@ function leverageOf(given: unknown): Exact | undefined {
  * Sets the subaccount's leverage on one market (`MsgUpdateLeverage`: an initial margin fraction of
  * 1 / leverage, in ppm), signed by the owner's wallet.
  *
+ * @param context - the composite client's connection: network, node and indexer clients, trader,
+ *   market cache.
+ * @param params - the market's ticker and the leverage (a number or decimal string, e.g. `5`).
+ * @returns resolves when the node accepted the transaction.
  * @throws {InvalidArgumentError} for a leverage that is not a number of at least 1, a read-only client or a trading key.
  * @throws {BroadcastTxError} when the chain refuses it (above the market's maximum leverage, or below the margin the positions need).
  *

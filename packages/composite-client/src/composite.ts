@@ -57,6 +57,11 @@ export class CompositeClient {
    * Connects to a network (a preset name, a network, or a resolved network config), read-only
    * without a `wallet`, `signer` or `credential`.
    *
+   * @param options - see `ConnectOptions`: the network, the signer (`wallet`, `signer` or
+   *   `credential`), the subaccount and the timeouts.
+   * @returns resolves with a connected client (live height, market cache, indexer feed); rejects
+   *   with `InvalidArgumentError` for a bad option and the transports' typed errors when the
+   *   network cannot be reached.
    * @example
    * ```ts
    * // Endpoints come from `endpoints`, else from PERPX_NETWORK and the PERPX_*_URL variables of `env`.
@@ -85,6 +90,7 @@ export class CompositeClient {
   /**
    * The chain height, kept live in the background (no network call).
    *
+   * @returns the latest block height the client has seen.
    * @example
    * ```ts
    * client.height() > 0n; // true
@@ -98,6 +104,9 @@ export class CompositeClient {
    * A market by ticker, from the cache (loaded once, refreshed on a schedule); `refresh: true`
    * reloads it first.
    *
+   * @param params - the market's `ticker`; `refresh: true` to reload it first.
+   * @returns resolves with the market: ids, step and tick sizes as human decimals, oracle price,
+   *   margin fractions.
    * @throws {InvalidArgumentError} for an unknown ticker, naming the ones the chain has.
    *
    * @example
@@ -116,6 +125,10 @@ export class CompositeClient {
    * Short-term (MARKET, IOC, `goodTil: { blocks }`) or long-term (other LIMIT orders) or
    * conditional (STOP_*, TAKE_PROFIT*): see `orderKind`.
    *
+   * @param order - the order in human units: market, side, price and size as decimal strings, type,
+   *   time in force, `goodTil`, flags.
+   * @returns resolves with the order's handle (`result()` waits for its final state, `updates()`
+   *   streams them) once the chain accepted it.
    * @throws {InvalidAmountError} for a size or price off the grid without `rounding`.
    * @throws {InvalidOrderError | InvalidArgumentError} for anything else wrong, before signing
    *   (including what the chain would refuse: reduce-only off IOC, fill-or-kill, ...).
@@ -137,6 +150,9 @@ export class CompositeClient {
   /**
    * Cancels an order this client placed.
    *
+   * @param params - the market's ticker and the order's client id.
+   * @returns resolves when the node accepted the cancel; rejects with `InvalidArgumentError`
+   *   (naming `clientId`) for an order this client did not place.
    * @example
    * ```ts
    * const handle = await client.placeOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price: "30000" });
@@ -151,6 +167,9 @@ export class CompositeClient {
   /**
    * Cancels short-term orders of one market in one transaction.
    *
+   * @param params - the market's ticker and the client ids of its short-term orders.
+   * @returns resolves when the node accepted the `MsgBatchCancel`; rejects with `InvalidOrderError`
+   *   for more than 100 ids, before anything is signed.
    * @example
    * ```ts
    * const bid = { market: "BTC-USD", side: "BUY", size: "0.001", goodTil: { blocks: 20 } } as const;
@@ -168,6 +187,9 @@ export class CompositeClient {
    * Cancels every order this client placed that is still open (of one market, or all) and answers
    * the client ids it removed, by market: never one that had already ended (a filled MARKET order).
    *
+   * @param params - the market's ticker, or none for every market.
+   * @returns resolves with the client ids the cancels removed, by ticker (markets with none are
+   *   absent).
    * @example
    * ```ts
    * const sold = await client.placeOrder({ market: "BTC-USD", side: "SELL", type: "MARKET", size: "0.001", slippage: "1%" });
@@ -182,6 +204,9 @@ export class CompositeClient {
   /**
    * Closes the position in a market with a reduce-only MARKET order bounded by `slippage`.
    *
+   * @param params - the market's ticker and the worst price allowed, as a slippage from the oracle
+   *   price (`"1%"`).
+   * @returns resolves with the closing order's handle.
    * @throws {InvalidArgumentError} when there is no position in that market.
    *
    * @example
@@ -196,6 +221,8 @@ export class CompositeClient {
   /**
    * Sets the subaccount's leverage on a market (the owner's wallet signs `MsgUpdateLeverage`).
    *
+   * @param params - the market's ticker and the leverage (a number or decimal string, e.g. `5`).
+   * @returns resolves when the node accepted the transaction.
    * @throws {InvalidArgumentError} for a leverage below 1, a read-only client or a trading key.
    * @throws {BroadcastTxError} when the chain refuses it.
    *
@@ -212,6 +239,9 @@ export class CompositeClient {
    * Authorizes a trading key from this client's (owner's) wallet; resolves with the credential a
    * bot connects with. A fresh key unless `tradingKey` is given.
    *
+   * @param params - the key to authorize; a fresh one when omitted.
+   * @returns resolves with the authenticator id the chain gave the key, the key's public key, and
+   *   `credential`: base64 of the key's secret and master address, what a bot connects with.
    * @example
    * ```ts
    * const { credential } = await client.authorizeTradingKey();
@@ -225,6 +255,10 @@ export class CompositeClient {
    * Authorizes a trading key from an EVM wallet through EIP-712 `ApproveAgent` (the network's
    * approve-agent service registers it); resolves with the credential a bot connects with.
    *
+   * @param params - the EVM wallet that signs, the key to authorize (fresh when omitted) and the
+   *   approval's expiry.
+   * @returns resolves with the key, its authenticator id and the base64 trading credential; rejects
+   *   with `ApproveAgentError` when the service refuses the approval.
    * @example
    * ```ts
    * import { EvmWallet } from "@perpx/node-client/wallets";
@@ -241,6 +275,9 @@ export class CompositeClient {
   /**
    * Redeems wrapped USDC (human units) for its IBC voucher on this chain.
    *
+   * @param params - the amount in human USDC (`"12.5"`) and, optionally, the voucher to receive.
+   * @returns resolves when the node accepted the `MsgRedeem`; rejects with `InvalidArgumentError`
+   *   when no voucher's backing covers the amount.
    * @example
    * ```ts
    * // No USDC came in over IBC on a fresh devnet: nothing backs a voucher, refused before signing.
@@ -254,6 +291,10 @@ export class CompositeClient {
   /**
    * Withdraws wrapped USDC (human units) over IBC to an account of the voucher's home chain.
    *
+   * @param params - the amount in human USDC, the `receiver` on the home chain, and optionally the
+   *   voucher and IBC timeout.
+   * @returns resolves when the node accepted the `MsgWithdraw` (the IBC packet is then in flight);
+   *   rejects with `InvalidArgumentError` when no voucher's backing covers the amount.
    * @example
    * ```ts
    * // As wrapRedeem: a fresh devnet holds no backing, so it is refused before signing.
@@ -268,6 +309,10 @@ export class CompositeClient {
    * Follows a bridge deposit (by its source-chain tx hash or bridge event id) until this chain
    * credited it to `address` (this client's account by default).
    *
+   * @param params - the deposit's source-chain tx hash or event id, an `onStatus` callback, a
+   *   `signal`; `address` defaults to this client's.
+   * @returns resolves with the final status once the chain credited the deposit; rejects with
+   *   `AbortedError` when the signal aborts.
    * @example
    * ```ts
    * // A devnet's control route stands in for the deposit on the source chain.
@@ -291,6 +336,10 @@ export class CompositeClient {
    * account (or `recipient`): `approve` when needed, then the bridge's `deposit`, as signed EIP-1559
    * transactions; resolves once mined, with `credited` resolving when this chain credits it.
    *
+   * @param params - see `BridgeDepositParams`: each field is documented there.
+   * @returns resolves once the deposit transaction is in a source-chain block, with its `txHash`,
+   *   `blockNumber`, `recipient` and `amount` (bigint, USDC base units), and `credited`, a promise
+   *   of its status once this chain credits it.
    * @example
    * ```ts
    * import { EvmWallet } from "@perpx/node-client/wallets";
@@ -309,6 +358,9 @@ export class CompositeClient {
   /**
    * Deposits USDC (human units) from the wallet into its subaccount.
    *
+   * @param params - the amount in human USDC (`"100"`).
+   * @returns resolves when the node accepted the deposit; rejects with `InvalidAmountError` for an
+   *   amount with more than 6 decimals.
    * @example
    * ```ts
    * await client.deposit({ amount: "100" });
@@ -321,6 +373,10 @@ export class CompositeClient {
   /**
    * Withdraws USDC (human units) from the subaccount to a bank account.
    *
+   * @param params - the amount in human USDC and the bank account to credit (the wallet's own by
+   *   default).
+   * @returns resolves when the node accepted the withdrawal; rejects with `BroadcastTxError` when
+   *   the subaccount's free collateral cannot cover it.
    * @example
    * ```ts
    * await client.withdraw({ amount: "50" });
@@ -334,6 +390,10 @@ export class CompositeClient {
    * Transfers USDC (human units) between subaccounts: from any of the wallet's (`from`, this
    * client's by default) to any subaccount of the wallet or of another account (`to`).
    *
+   * @param params - see `TransferParams`: each field is documented there.
+   * @returns resolves when the node accepted the `MsgCreateTransfer`; rejects with a typed error
+   *   naming the field (`InvalidAmountError`, `InvalidSubaccountError`...) before signing, and
+   *   `BroadcastTxError` when the chain refuses it.
    * @throws {InvalidAmountError | InvalidArgumentError} naming the field, before signing.
    *
    * @example
@@ -350,6 +410,9 @@ export class CompositeClient {
    * A market's order book, live over this client's indexer socket (no second socket): resolves
    * once its snapshot is in; `top()` and `book()` answer undefined while it resyncs.
    *
+   * @param params - the market's ticker.
+   * @returns resolves with the live book once its snapshot is in; prices and sizes are human
+   *   decimal strings.
    * @throws {InvalidArgumentError} for an unknown market or a client without a live feed.
    *
    * @example
@@ -368,6 +431,8 @@ export class CompositeClient {
    * (entry price, unrealized PnL, estimated liquidation price), open orders and fills; live from
    * the indexer's feed when there is one.
    *
+   * @returns resolves with the account's figures as human decimal strings (USDC, equity, free
+   *   collateral, margin usage, leverage, positions).
    * @example
    * ```ts
    * const { equity, freeCollateral, positions } = await client.account();
@@ -380,6 +445,9 @@ export class CompositeClient {
   /**
    * The account's funding payments, newest first, from the indexer.
    *
+   * @param params - at most `limit` payments, of one market when `ticker` is given.
+   * @returns resolves with the payments (amounts in human USDC, negative when paid); rejects with
+   *   the indexer's typed errors.
    * @example
    * ```ts
    * const payments = await client.fundingPayments({ limit: 10 }).catch(() => []); // [] where the indexer has no such route
@@ -395,6 +463,8 @@ export class CompositeClient {
   /**
    * Asks the network's faucet to fund an address (either form; this client's account by default).
    *
+   * @param params - the address (either form) and subaccount to fund; this client's by default.
+   * @returns resolves with what the faucet granted.
    * @throws {MissingEndpointError} when the network has no faucet.
    * @throws {FaucetError} when the faucet refuses.
    *

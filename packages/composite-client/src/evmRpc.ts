@@ -67,6 +67,11 @@ export class BridgeDepositError extends PerpxError {
 /**
  * Calls one Ethereum JSON-RPC method over HTTP and returns its result.
  *
+ * @param url - the EVM JSON-RPC endpoint.
+ * @param method - the method, such as `eth_getTransactionReceipt`.
+ * @param params - the method's parameters.
+ * @param signal - aborts the call; it then rejects with `AbortedError`.
+ * @returns resolves with the method's `result`.
  * @throws {BridgeDepositError} `rpc` with the node's code and message when it answers an error,
  *   `unreachable` when it cannot be reached.
  *

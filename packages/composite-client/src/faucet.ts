@@ -65,6 +65,11 @@ export class FaucetError extends PerpxError {
  * Asks a faucet (`POST /faucet/tokens`) to fund an account, given in either address form
  * (`perpx1...` or `0x...`), and its subaccount.
  *
+ * @param params - the faucet's URL, the address (either form), its subaccount (0 by default) and an
+ *   optional `fetch`.
+ * @returns resolves with what the faucet granted (the address and the subaccount's USDC in
+ *   quantums); rejects with `InvalidAddressError` for a bad address before any request, and
+ *   `FaucetError` (its `reason` and HTTP `status`) when the faucet refuses.
  * @throws {InvalidAddressError} for an address in neither form, before anything is sent.
  * @throws {FaucetError} when the faucet refuses (rate limit, bad address) or cannot be reached.
  *

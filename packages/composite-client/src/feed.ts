@@ -68,6 +68,10 @@ export interface LiveFeedOptions {
  * Connects to the indexer's WebSocket, subscribes to the height, the markets and the subaccount,
  * and resolves once their first snapshots are applied.
  *
+ * @param options - the indexer socket URL, the live height, the market cache and the subaccount to
+ *   follow (see `LiveFeedOptions`).
+ * @returns resolves with the live feed (height, markets, subaccount) once every first snapshot is
+ *   in.
  * @throws {IndexerTransportError | TimeoutError} when the socket cannot be opened.
  *
  * @example

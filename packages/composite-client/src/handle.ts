@@ -36,6 +36,10 @@ export interface OrderHandle {
  * Builds the handle of an accepted order, followed on the indexer's live account when `feed` is
  * given, else on the node.
  *
+ * @param params - the node client, the live height, the placed order and, optionally, the indexer's
+ *   live account.
+ * @returns the order's handle: `result()` resolves with its final state, `updates()` yields each
+ *   state.
  * @example
  * ```ts
  * import { placeOrderMsg } from "@perpx/node-client";
@@ -77,6 +81,9 @@ export type FollowOrder = (onUpdate: (result: OrderResult) => void, signal: Abor
  * The handle of an order followed by `follow`: `result()` waits for a final state (or answers the
  * latest, or `UNKNOWN`, at its timeout), `updates()` yields each state.
  *
+ * @param order - the order as placed.
+ * @param follow - how to follow it (on the node or on the indexer's feed).
+ * @returns the order's handle.
  * @example
  * ```ts
  * import { placeOrderMsg } from "@perpx/node-client";

@@ -51,6 +51,8 @@ export interface HeightTrackerOptions {
 /**
  * Starts following the chain height; resolves once the first height is known.
  *
+ * @param options - the node client and the poll interval (see `HeightTrackerOptions`).
+ * @returns resolves with the tracker once it knows a height.
  * @throws {TransportError | QueryError} when the node does not answer the first query.
  *
  * @example

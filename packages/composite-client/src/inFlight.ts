@@ -69,6 +69,9 @@ export class OrderOutcomeUnknownError extends PerpxError {
 /**
  * True for an {@link OrderOutcomeUnknownError}: the order may or may not be on the chain.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * const order = { market: "BTC-USD", side: "SELL", size: "0.001", price: "90000", reduceOnly: true } as const;
@@ -118,6 +121,12 @@ export interface LostTx {
  * of the transport's error. Failures before anything was sent, and the chain's refusals, are
  * rethrown as they are. Never resends.
  *
+ * @param send - the send, given the callback that hears each step of its broadcast.
+ * @param unknown - builds the error to throw when the outcome is unknown, from the lost
+ *   transaction.
+ * @returns what `send` resolves with; rejects with what `unknown` builds (such as
+ *   `OrderOutcomeUnknownError`) when the signed bytes may have reached the node, else with the
+ *   send's own error.
  * @example
  * ```ts
  * import { type BroadcastProgress, placeOrderMsg } from "@perpx/node-client";

@@ -127,6 +127,9 @@ async function followStateful(
  * from the chain and the indexer (see {@link OrderOutcomeUnknownError}), answering `UNKNOWN`
  * while neither can tell. Never resubmits anything.
  *
+ * @param params - see `InFlightOrder`: each field is documented there.
+ * @returns the order's handle; its `result()` resolves with the state found, `UNKNOWN` when neither
+ *   source knows it.
  * @example
  * ```ts
  * import { placeOrderMsg } from "@perpx/node-client";

@@ -77,6 +77,9 @@ export interface MarginSummary {
  * and estimated liquidation price. Exact decimal arithmetic ({@link Exact}); the ratios and the
  * liquidation price are quotients, rounded once to 18 significant digits (half away from zero).
  *
+ * @param input - the USDC balance and each position's size, oracle price and margin fractions, as
+ *   human decimal strings.
+ * @returns equity, free collateral, margin usage and leverage as exact human decimal strings.
  * @example
  * ```ts
  * marginSummary({

@@ -78,6 +78,10 @@ export interface MarketCacheOptions {
 /**
  * Builds a {@link MarketCache} over the node's `getMarket`.
  *
+ * @param options - the node client, optionally the indexer client, and the refresh interval (see
+ *   `MarketCacheOptions`).
+ * @returns the cache: `get(ticker)` loads a market once and keeps it refreshed, `cached(ticker)`
+ *   answers without a call, `stop()` ends the refreshes.
  * @example
  * ```ts
  * const markets = createMarketCache({ node });

@@ -11,6 +11,10 @@ const WITHDRAW_KEYS = optionKeys<WithdrawParams>({ amount: true, recipient: true
 /**
  * Moves USDC from the wallet's bank balance into its subaccount.
  *
+ * @param context - the composite client's connection: network, node and indexer clients, trader,
+ *   market cache.
+ * @param params - the amount in human USDC (`"100"`).
+ * @returns resolves when the node accepted the deposit.
  * @throws {InvalidAmountError} for an amount with more than 6 decimals.
  * @throws {InvalidArgumentError} for a read-only client or a trading key.
  *
@@ -34,6 +38,12 @@ export async function depositUsdc(context: ClientContext, params: { amount: stri
 /**
  * Moves USDC from the subaccount to a bank account (the wallet's own by default).
  *
+ * @param context - the composite client's connection: network, node and indexer clients, trader,
+ *   market cache.
+ * @param params - the amount in human USDC and the bank account to credit (the wallet's own by
+ *   default).
+ * @returns resolves when the node accepted the withdrawal; rejects with `BroadcastTxError` when the
+ *   subaccount's free collateral cannot cover it.
  * @example
  * ```ts
  * await withdrawUsdc(context, { amount: "50" });

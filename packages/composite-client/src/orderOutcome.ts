@@ -32,6 +32,8 @@ const EXPIRIES = new Set(["expired", "order_expired"]);
  * `undercollateralized`, `self_trade`, `ioc_unfilled`), or undefined for a cancel, an expiry or a
  * fill. Takes the indexer's names and the chain's enum names, in any case.
  *
+ * @param reason - a removal reason of the chain or the indexer.
+ * @returns the order result's rejection name, or `undefined` when the removal is not a rejection.
  * @example
  * ```ts
  * rejectionOf("POST_ONLY_WOULD_CROSS_MAKER_ORDER"); // "post_only_would_cross"
@@ -54,6 +56,9 @@ const AVERAGE = { scale: 18, rounding: "halfExpand" } as const;
  * Sums fills in human units, exactly: the filled size, the size-weighted average price (to 18
  * decimals) and the fees (USDC; negative for a rebate).
  *
+ * @param fills - each fill's size, price and fee, as human decimal strings.
+ * @returns the filled size, the average price (`undefined` without fills) and the fees, as exact
+ *   decimal strings.
  * @example
  * ```ts
  * fillTotals([{ size: "0.1", price: "100", fee: "0.01" }, { size: "0.3", price: "104", fee: "0.03" }]);
@@ -186,6 +191,8 @@ export function feedOrderOf(live: LiveSubaccount, order: TrackedOrder): OrderUpd
  * reason). An order the feed has not shown yet produces no update, nor does anything while the
  * feed is out of sync (reconnecting): it is read again from the fresh snapshot.
  *
+ * @param params - the indexer's live account, the order, the callback for each state and the signal
+ *   that stops it.
  * @example
  * ```ts
  * import { ORDER_FLAGS } from "@perpx/node-client";

@@ -166,6 +166,8 @@ const ORDER_TYPES: ReadonlySet<string> = new Set([
  * - every other LIMIT (GTC or post-only) is long-term (stateful, rests until a time);
  * - TWAP is a TWAP (stateful: the chain places its suborders over its duration).
  *
+ * @param order - the order's type, time in force and `goodTil`.
+ * @returns which kind the chain treats it as.
  * @example
  * ```ts
  * orderKind({ type: "LIMIT", timeInForce: "IOC" }); // "short-term"
@@ -188,6 +190,8 @@ export function orderKind(order: {
 /**
  * A slippage such as `"0.5%"` in parts per million (5000).
  *
+ * @param slippage - a percentage (`"0.5%"`) or a fraction (`"0.005"`).
+ * @returns the slippage in parts per million.
  * @throws {InvalidOrderError} unless it is a percentage from 0% to 100%.
  *
  * @example
@@ -211,6 +215,9 @@ export function slippagePpm(slippage: string): bigint {
  * The worst price of a market order in subticks: `reference` moved by `slippage` against the
  * order (up for a buy, down for a sell), onto the tick inside the bound.
  *
+ * @param params - the side, the reference price in subticks, the slippage in ppm and the market's
+ *   tick.
+ * @returns the worst acceptable price in subticks, a multiple of the tick.
  * @example
  * ```ts
  * worstSubticks({ side: "BUY", referenceSubticks: 6_000_000_000n, ppm: 5000n, market: btc }); // 6030000000n
@@ -288,6 +295,9 @@ function checkGoodTil(goodTil: GoodTil | undefined, kind: PlaceOrderParams["kind
  * kind from the type and time in force (see {@link orderKind}), the expiry from the live height or
  * the clock, a MARKET order's worst price from `slippage` and the oracle. Pure: nothing is sent.
  *
+ * @param order - the order in human units.
+ * @param context - the market, the latest height and block time, and the client id.
+ * @returns the order in wire units (quantums, subticks, good-til block or time).
  * @throws {InvalidAmountError} for a size or price off the grid without `rounding` (naming the
  *   nearest valid values).
  * @throws {InvalidOrderError} for an inconsistent order (missing price, bad slippage or goodTil),

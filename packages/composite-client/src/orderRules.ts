@@ -36,6 +36,7 @@ const MARKET_TYPES: ReadonlySet<string> = new Set(["MARKET", "STOP_MARKET", "TAK
  * window. (An IOC order is always short-term here, so the chain's "no IOC long-term order", clob
  * 3002, cannot arise.)
  *
+ * @param order - the planned order.
  * @throws {InvalidOrderError} naming the field (`timeInForce`, `postOnly`, `reduceOnly`, `goodTil.seconds`).
  *
  * @example

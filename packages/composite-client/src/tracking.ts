@@ -124,6 +124,8 @@ const FEED_SLACK_BLOCKS = 2n;
  * cover its size is FILLED, one partly filled before its end PARTIALLY_FILLED. A TWAP order is
  * followed through its suborders (see `followTwap`).
  *
+ * @param params - the node client, the live height, the order, the callback for each state, the
+ *   signal that stops it and, optionally, the indexer's live account.
  * @example
  * ```ts
  * import { placeOrderMsg } from "@perpx/node-client";

@@ -5,6 +5,10 @@ import type { ClientContext, Trader } from "./client.js";
 /**
  * The trader of a context, refusing when there is none (a read-only client).
  *
+ * @param context - the composite client's connection: network, node and indexer clients, trader,
+ *   market cache.
+ * @param action - the action asking, named in the error.
+ * @returns the trader.
  * @throws {InvalidArgumentError} on a read-only client.
  *
  * @example
@@ -25,6 +29,9 @@ export function traderOf(context: ClientContext, action: string): Trader {
 /**
  * The subaccount traded.
  *
+ * @param context - the composite client's connection: network, node and indexer clients, trader,
+ *   market cache.
+ * @returns the subaccount's owner address and number.
  * @example
  * ```ts
  * subaccountOf(context); // { owner: wallet.address, number: 0 }
@@ -38,6 +45,10 @@ export function subaccountOf(context: ClientContext): { owner: string; number: n
  * The owner's wallet of a context, refusing a read-only client and a trading key (which only places
  * and cancels orders) before anything is signed.
  *
+ * @param context - the composite client's connection: network, node and indexer clients, trader,
+ *   market cache.
+ * @param action - the action asking, named in the error.
+ * @returns the owner's signer.
  * @throws {InvalidArgumentError} naming the action.
  *
  * @example

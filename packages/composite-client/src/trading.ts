@@ -36,6 +36,13 @@ export type PlacedOrders = Map<
  * Sends clob messages as the trader: signed by the wallet, or by the trading key for its master.
  * `onBroadcast` hears each step of the broadcast (see the node client's `sendTx`).
  *
+ * @param context - the composite client's connection: network, node and indexer clients, trader,
+ *   market cache.
+ * @param messages - the clob messages to send.
+ * @param broadcastMode - `sync` (CheckTx) or `commit`.
+ * @param onBroadcast - hears each step of the broadcast (signed, sent).
+ * @returns resolves with the transaction's result; rejects with `BroadcastTxError` (or a subclass)
+ *   when the chain refuses it.
  * @example
  * ```ts
  * import { cancelOrderMsg, placeOrderMsg } from "@perpx/node-client";
@@ -78,6 +85,11 @@ export function sendClob(
  * MARKET order bounded by `slippage`), sends it, and returns a handle once the chain accepted it
  * (CheckTx for short-term orders, inclusion for stateful ones).
  *
+ * @param context - the composite client's connection: network, node and indexer clients, trader,
+ *   market cache.
+ * @param placed - the orders this client placed, by market and client id.
+ * @param order - the order in human units.
+ * @returns resolves with the order's handle once the chain accepted it.
  * @throws {InvalidAmountError | InvalidOrderError | InvalidArgumentError} before anything is signed.
  * @throws {BroadcastTxError} when the chain refuses it.
  * @throws {OrderOutcomeUnknownError} when the signed order was sent and no answer came (or the
@@ -156,6 +168,9 @@ function trackingOf(context: ClientContext) {
  * Runs a cancel of placed orders, marking them cancelled first (so a tracker that sees an order
  * leave state while the cancel is in flight reports CANCELED), and unmarking them if it fails.
  *
+ * @param entries - the placed orders the cancel removes.
+ * @param send - the cancel's send.
+ * @returns what `send` resolves with; when it rejects, the orders are marked open again.
  * @example
  * ```ts
  * const entry = { canceled: false };
@@ -183,6 +198,11 @@ const CANCEL_KEYS = optionKeys<Parameters<typeof cancelPlacedOrder>[2]>({ market
 /**
  * Cancels one order this client placed (by market and client id), short-term or stateful.
  *
+ * @param context - the composite client's connection: network, node and indexer clients, trader,
+ *   market cache.
+ * @param placed - the orders this client placed, by market and client id.
+ * @param params - the market's ticker and the order's client id.
+ * @returns resolves when the node accepted the cancel.
  * @throws {InvalidArgumentError} for an order this client does not know.
  * @throws {BroadcastTxError} when the chain refuses the cancel.
  * @throws {OrderOutcomeUnknownError} (`operation: "cancel"`) when the cancel was sent and no

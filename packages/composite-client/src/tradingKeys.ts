@@ -67,6 +67,11 @@ export class ApproveAgentError extends PerpxError {
  * (place, cancel and batch-cancel orders on subaccount 0 only) with an `AddAuthenticator` the
  * wallet signs. A fresh key is generated unless `tradingKey` is given.
  *
+ * @param context - the composite client's connection: network, node and indexer clients, trader,
+ *   market cache.
+ * @param params - the key to authorize; a fresh one when omitted.
+ * @returns resolves with the authenticator id the chain gave the key, the key's public key, and
+ *   `credential`: base64 of the key's secret and master address, what a bot connects with.
  * @throws {InvalidArgumentError} on a read-only client or a trading key.
  * @throws {BroadcastTxError} when the chain refuses it.
  *
@@ -102,6 +107,11 @@ export async function authorizeTradingKey(
  * approve-agent service (on a devnet its control route `POST /devnet/approve-agent`) registers the
  * key's authenticator on the wallet's account. No Cosmos transaction is signed by the wallet.
  *
+ * @param context - the composite client's connection: network, node and indexer clients, trader,
+ *   market cache.
+ * @param params - the EVM wallet that signs, the key to authorize (fresh when omitted) and the
+ *   approval's lifetime in seconds.
+ * @returns resolves with the key, its authenticator id and the base64 trading credential.
  * @throws {MissingEndpointError} when the network has no approve-agent service (`devnetControl`).
  * @throws {ApproveAgentError} when the service refuses it or cannot be reached.
  *

@@ -42,6 +42,10 @@ const TRACK_KEYS = optionKeys<Parameters<typeof trackBridgeDeposit>[1]>({
  * Redeems wrapped USDC for its IBC voucher on this chain (wrap `MsgRedeem`), in human USDC. The
  * voucher is the one whose backing covers the amount unless `voucherDenom` names it.
  *
+ * @param context - the composite client's connection: network, node and indexer clients, trader,
+ *   market cache.
+ * @param params - the amount in human USDC and, optionally, the voucher to receive.
+ * @returns resolves when the node accepted the `MsgRedeem`.
  * @throws {InvalidAmountError} for an amount with more than 6 decimals.
  * @throws {InvalidArgumentError} when no voucher backs the amount, on a read-only client or a trading key.
  *
@@ -66,6 +70,11 @@ export async function wrapRedeemUsdc(
  * Withdraws wrapped USDC over IBC to `receiver` on the voucher's home chain (wrap `MsgWithdraw`),
  * in human USDC.
  *
+ * @param context - the composite client's connection: network, node and indexer clients, trader,
+ *   market cache.
+ * @param params - the amount in human USDC, the `receiver` on the home chain, and optionally the
+ *   voucher and IBC timeout in seconds.
+ * @returns resolves when the node accepted the `MsgWithdraw`.
  * @throws {InvalidAmountError | InvalidArgumentError} as {@link wrapRedeemUsdc}.
  *
  * @example
@@ -123,6 +132,11 @@ const STATUS: Record<number, BridgeDepositStatus["status"] | undefined> = {
  * bridge event id) at each new block until the chain credited it, calling `onStatus` with each
  * step; resolves with the COMPLETED step.
  *
+ * @param context - the composite client's connection: network, node and indexer clients, trader,
+ *   market cache.
+ * @param params - the recipient `address`, the deposit's source-chain tx hash or event id, an
+ *   `onStatus` callback and a `signal`.
+ * @returns resolves with the final status once the chain credited the deposit.
  * @throws {AbortedError} when `signal` aborts first.
  *
  * @example

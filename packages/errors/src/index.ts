@@ -171,6 +171,9 @@ export class PerpxError extends Error {
  * True when `value` is a {@link PerpxError} (by `name`-independent brand: it has a perpx `code`).
  * Works across duplicated copies of the package, unlike `instanceof`.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` for any perpx error (it has a string `code` and `shortMessage` and a `walk`
+ *   method), from this copy of the package or another; `false` for anything else.
  * @example
  * ```ts
  * isPerpxError(new TimeoutError("broadcast", 30_000)); // true
@@ -249,6 +252,9 @@ export class InvalidArgumentError extends PerpxError {
 /**
  * True when `value` is an {@link InvalidArgumentError}.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by class
+ *   name, so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * const error: unknown = new InvalidArgumentError("size", "must be positive, got -1");
@@ -290,6 +296,8 @@ export class TimeoutError extends PerpxError {
  * True when `value` is a {@link TimeoutError} or one of its subclasses (every error of code
  * `TIMEOUT`, such as the node client's `TxInclusionTimeoutError`).
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` for every error of code `TIMEOUT`, whatever its class or package copy.
  * @example
  * ```ts
  * const error: unknown = new TimeoutError("broadcast", 30_000);
@@ -330,6 +338,9 @@ export class AbortedError extends PerpxError {
 /**
  * True when `value` is an {@link AbortedError}.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by class
+ *   name, so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * isAbortedError(new AbortedError("getBalances")); // true

@@ -90,6 +90,9 @@ function pathOf(url: string): string {
  * True when `value` is an {@link IndexerHttpError} or one of its subclasses (any error of code
  * `INDEXER_HTTP`).
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * isIndexerHttpError(new IndexerNotFoundError({ status: 404, url: "http://x/v4/height", body: {} })); // true
@@ -307,6 +310,9 @@ export class IndexerTimeoutError extends TimeoutError {
 /**
  * True when `value` is an {@link IndexerValidationError}.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * isIndexerValidationError(new IndexerValidationError({ status: 400, url: "http://x/v4/fills", body: { errors: [] } })); // true
@@ -316,6 +322,9 @@ export const isIndexerValidationError = errorGuard<IndexerValidationError>("Inde
 /**
  * True when `value` is a {@link GeoBlockedError}.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * isGeoBlockedError(new GeoBlockedError({ status: 403, url: "http://x/v4/fills", body: {} })); // true
@@ -325,6 +334,9 @@ export const isGeoBlockedError = errorGuard<GeoBlockedError>("GeoBlockedError");
 /**
  * True when `value` is a {@link ComplianceBlockedError}.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * isComplianceBlockedError(new GeoBlockedError({ status: 403, url: "http://x/v4/fills", body: {} })); // false
@@ -334,6 +346,9 @@ export const isComplianceBlockedError = errorGuard<ComplianceBlockedError>("Comp
 /**
  * True when `value` is an {@link IndexerNotFoundError}.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * isIndexerNotFoundError(new IndexerNotFoundError({ status: 404, url: "http://x/v4/height", body: {} })); // true
@@ -343,6 +358,9 @@ export const isIndexerNotFoundError = errorGuard<IndexerNotFoundError>("IndexerN
 /**
  * True when `value` is an {@link IndexerRateLimitError}.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * isIndexerRateLimitError(new IndexerRateLimitError({ status: 429, url: "http://x/v4/fills", body: {} }, undefined)); // true
@@ -352,6 +370,9 @@ export const isIndexerRateLimitError = errorGuard<IndexerRateLimitError>("Indexe
 /**
  * True when `value` is an {@link IndexerTransportError}.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * isIndexerTransportError(new IndexerTransportError("http://x/v4/height", new Error("reset"))); // true

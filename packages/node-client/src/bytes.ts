@@ -5,6 +5,8 @@ const HEX = "0123456789abcdef";
 /**
  * Lowercase hex of `bytes`, without `0x`.
  *
+ * @param bytes - the bytes to encode.
+ * @returns two lowercase hex digits per byte.
  * @example
  * ```ts
  * toHexString(new Uint8Array([1, 255])); // "01ff"
@@ -20,6 +22,8 @@ export function toHexString(bytes: Uint8Array): string {
  * Decodes hex (with or without `0x`, either case). Returns `undefined` for anything that is not an
  * even number of hex digits, so callers can throw their own typed error.
  *
+ * @param text - hex digits, with or without `0x`.
+ * @returns the bytes, or `undefined` when the text is not hex of whole bytes.
  * @example
  * ```ts
  * fromHexString("0x01ff"); // Uint8Array.of(1, 255)
@@ -36,6 +40,8 @@ export function fromHexString(text: string): Uint8Array | undefined {
 /**
  * Standard base64 (with padding) of `bytes`.
  *
+ * @param bytes - the bytes to encode.
+ * @returns the base64 text.
  * @example
  * ```ts
  * toBase64(new Uint8Array([1, 2, 3])); // "AQID"
@@ -52,6 +58,8 @@ export function toBase64(bytes: Uint8Array): string {
 /**
  * Decodes standard base64. Throws a `DOMException` on bad input (callers wrap it).
  *
+ * @param text - standard base64 with padding.
+ * @returns the decoded bytes.
  * @example
  * ```ts
  * fromBase64("AQID"); // Uint8Array.of(1, 2, 3)

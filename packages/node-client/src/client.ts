@@ -305,6 +305,9 @@ function clientOf<A extends Record<string, NodeAction>>(
  * Creates a node client. Nothing is dialled or loaded until the first call: each transport's
  * library loads on its first use, and the chain id and gas prices are read once when needed.
  *
+ * @param options - see `NodeClientOptions`: each option is documented there, with its default.
+ * @returns the client: every query and transaction action bound to these options, plus `close()`;
+ *   nothing is connected until its first call.
  * @throws {InvalidArgumentError} without any transport, or for a bad option.
  *
  * @example

@@ -96,7 +96,11 @@ export class SubaccountView {
     this.maxFills = options.maxFills ?? 1000;
   }
 
-  /** Replaces positions, balances and orders with a snapshot (fills are kept: snapshots carry none). */
+  /**
+   * Replaces positions, balances and orders with a snapshot (fills are kept: snapshots carry none).
+   *
+   * @param snapshot - the `subscribed` contents of a subaccount or parent subaccount channel.
+   */
   applySnapshot(snapshot: SubaccountsSnapshotContents | ParentSubaccountsSnapshotContents): void {
     this.positionsByKey.clear();
     this.assetsByKey.clear();
@@ -159,32 +163,57 @@ export class SubaccountView {
     if (update.blockHeight !== undefined) this.height = update.blockHeight;
   }
 
-  /** Open perpetual positions (size is signed: negative is short). */
+  /**
+   * Open perpetual positions (size is signed: negative is short).
+   *
+   * @returns the open positions; sizes and prices are human decimal strings.
+   */
   positions(): SubaccountPosition[] {
     return [...this.positionsByKey.values()];
   }
 
-  /** Asset balances (`USDC` is the quote balance; `side` SHORT means owed). */
+  /**
+   * Asset balances (`USDC` is the quote balance; `side` SHORT means owed).
+   *
+   * @returns the asset balances as human decimal strings.
+   */
   assetPositions(): SubaccountAsset[] {
     return [...this.assetsByKey.values()];
   }
 
-  /** Every order seen, merged by id. */
+  /**
+   * Every order seen, merged by id.
+   *
+   * @returns every order, its latest state.
+   */
   orders(): OrderUpdate[] {
     return [...this.ordersById.values()];
   }
 
-  /** Orders that may still fill: OPEN, UNTRIGGERED or BEST_EFFORT_OPENED. */
+  /**
+   * Orders that may still fill: OPEN, UNTRIGGERED or BEST_EFFORT_OPENED.
+   *
+   * @returns the orders still open.
+   */
   openOrders(): OrderUpdate[] {
     return this.orders().filter((order) => OPEN_STATUSES.has(order.status));
   }
 
-  /** One order by id. */
+  /**
+   * One order by id.
+   *
+   * @param id - the order's indexer id.
+   * @returns its latest state, or `undefined` when not seen.
+   */
   order(id: string): OrderUpdate | undefined {
     return this.ordersById.get(id);
   }
 
-  /** Fills received since the view started, oldest first. */
+  /**
+   * Fills received since the view started, oldest first.
+   *
+   * @returns the fills, oldest first.
+   */
   fills(): FillUpdate[] {
     return [...this.fillList];
   }

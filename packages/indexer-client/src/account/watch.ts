@@ -81,7 +81,12 @@ export class LiveSubaccount extends Emitter<LiveSubaccountEvents> {
     sub.on("end", () => this.removeAllListeners());
   }
 
-  /** Resolves once the first snapshot is applied. */
+  /**
+   * Resolves once the first snapshot is applied.
+   *
+   * @returns resolves with the view once the first snapshot is in; rejects when the subscription
+   *   fails first.
+   */
   async ready(): Promise<SubaccountView> {
     await this.subscription.ready();
     return this.view;
@@ -97,6 +102,10 @@ export class LiveSubaccount extends Emitter<LiveSubaccountEvents> {
  * Subscribes to a subaccount (`subaccountNumber`) or a parent and its children
  * (`parentSubaccountNumber`) and keeps a {@link SubaccountView}.
  *
+ * @param socket - the indexer socket to subscribe on.
+ * @param options - see `WatchSubaccountOptions`: the address and the subaccount or parent number.
+ * @returns the live subaccount: `ready()` resolves once its first snapshot is in, `view` holds its
+ *   positions, orders and fills, its events announce each change, `close()` unsubscribes.
  * @example
  * ```ts
  * const socket = await connectIndexerSocket({ url: devnet.endpoints.indexerWs });

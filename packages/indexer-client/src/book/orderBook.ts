@@ -91,7 +91,11 @@ export class OrderBook {
   private hiddenBids = -1;
   private hiddenAsks = 0;
 
-  /** Replaces the whole book with a snapshot. */
+  /**
+   * Replaces the whole book with a snapshot.
+   *
+   * @param snapshot - the bids and asks of a `subscribed` message.
+   */
   applySnapshot(snapshot: OrderbookResponseObject): void {
     this.bidSide.clear();
     this.askSide.clear();
@@ -100,7 +104,11 @@ export class OrderBook {
     this.hiddenBids = -1;
   }
 
-  /** Applies one update: each `[price, size]` sets that level's absolute size. */
+  /**
+   * Applies one update: each `[price, size]` sets that level's absolute size.
+   *
+   * @param update - the changed levels of a `channel_data` message.
+   */
   applyUpdate(update: OrderbookUpdateContents): void {
     const seq = ++this.seq;
     const bids = update.bids;
@@ -116,24 +124,42 @@ export class OrderBook {
     return this.hiddenBids + this.hiddenAsks > 0;
   }
 
-  /** The best (highest) visible bid. */
+  /**
+   * The best (highest) visible bid.
+   *
+   * @returns the level's price and size as human decimal strings, or `undefined` when there are no
+   *   bids.
+   */
   bestBid(): { price: string; size: string } | undefined {
     return this.top("bids");
   }
 
-  /** The best (lowest) visible ask. */
+  /**
+   * The best (lowest) visible ask.
+   *
+   * @returns the level's price and size as human decimal strings, or `undefined` when there are no
+   *   asks.
+   */
   bestAsk(): { price: string; size: string } | undefined {
     return this.top("asks");
   }
 
-  /** Best ask minus best bid, or undefined when a side is empty. */
+  /**
+   * Best ask minus best bid, or undefined when a side is empty.
+   *
+   * @returns the spread as an exact decimal string.
+   */
   spread(): string | undefined {
     const bid = this.bestBid();
     const ask = this.bestAsk();
     return bid && ask ? new Exact(ask.price).minus(bid.price).toFixed() : undefined;
   }
 
-  /** The midpoint of the best bid and ask (exact: half a decimal is a decimal), or undefined when a side is empty. */
+  /**
+   * The midpoint of the best bid and ask (exact: half a decimal is a decimal), or undefined when a side is empty.
+   *
+   * @returns the midpoint as an exact decimal string.
+   */
   mid(): string | undefined {
     const bid = this.bestBid();
     const ask = this.bestAsk();
@@ -146,6 +172,7 @@ export class OrderBook {
    * @param side - `bids` or `asks`.
    * @param limit - `{ levels: n }` for the top n levels, or `{ size }` for the levels needed to
    *   reach that cumulative size (the last one included); everything when absent.
+   * @returns the levels with price, size and cumulative size as human decimal strings.
    */
   depth(
     side: BookSideName,
@@ -176,6 +203,9 @@ export class OrderBook {
    *
    * @param side - the taker side.
    * @param size - the size to fill, a positive decimal string.
+   * @returns `filled` (how much of `size` the book fills), `averagePrice` and `worstPrice` (exact
+   *   decimal strings, `undefined` when nothing fills) and `complete` (whether all of `size`
+   *   fills).
    */
   fillPrice(side: "BUY" | "SELL", size: string): FillEstimate {
     const wanted = positive(size, "size");

@@ -96,7 +96,12 @@ export class LiveOrderBook extends Emitter<LiveOrderBookEvents> {
     return this.isSynced;
   }
 
-  /** Resolves once the first snapshot is in the book. */
+  /**
+   * Resolves once the first snapshot is in the book.
+   *
+   * @returns resolves with the book once the snapshot is in; rejects when the subscription fails
+   *   first.
+   */
   async ready(): Promise<OrderBook> {
     await this.subscription.ready();
     return this.book;

@@ -191,6 +191,11 @@ const byId = <Row extends { readonly id: string; readonly createdAtHeight: strin
 /**
  * A subaccount's fills, all of them, newest first, walking back by height.
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - the query of `GetFillsParams` (each field documented there), without `page`; the
+ *   iterator pages itself.
+ * @returns an async iterator over the items: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/fills": { fills: [] } }) });
@@ -208,6 +213,11 @@ export const iterateFills: (
 /**
  * A subaccount's fills page by page (`page` = 1, 2, ...; oldest first, as the server pages).
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - the query of `GetFillsParams` (each field documented there), without `page`; the
+ *   iterator pages itself.
+ * @returns an async iterator over the pages: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/fills": { fills: [], pageSize: 10, offset: 0, totalResults: 0 } }) });
@@ -222,6 +232,11 @@ export const iterateFillPages: (
 /**
  * The fills of a parent subaccount's children, page by page.
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - the query of `GetParentFillsParams` (each field documented there), without
+ *   `page`; the iterator pages itself.
+ * @returns an async iterator over the pages: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/fills/parentSubaccountNumber": { fills: [] } }) });
@@ -236,6 +251,11 @@ export const iterateParentFillPages: (
 /**
  * A subaccount's transfers, all of them, newest first, walking back by height.
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - the query of `GetTransfersParams` (each field documented there), without `page`;
+ *   the iterator pages itself.
+ * @returns an async iterator over the items: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/transfers": { transfers: [] } }) });
@@ -253,6 +273,11 @@ export const iterateTransfers: (
 /**
  * A subaccount's transfers page by page.
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - the query of `GetTransfersParams` (each field documented there), without `page`;
+ *   the iterator pages itself.
+ * @returns an async iterator over the pages: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/transfers": { transfers: [] } }) });
@@ -267,6 +292,11 @@ export const iterateTransferPages: (
 /**
  * A parent subaccount's transfers page by page.
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - the query of `GetParentTransfersParams` (each field documented there), without
+ *   `page`; the iterator pages itself.
+ * @returns an async iterator over the pages: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/transfers/parentSubaccountNumber": { transfers: [] } }) });
@@ -284,6 +314,11 @@ export const iterateParentTransferPages: (
 /**
  * A market's trades, all of them, newest first, walking back by height.
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - the query of `GetTradesParams` (each field documented there), without `page`; the
+ *   iterator pages itself.
+ * @returns an async iterator over the items: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/trades/perpetualMarket/BTC-USD": { trades: [] } }) });
@@ -301,6 +336,11 @@ export const iterateTrades: (
 /**
  * A market's trades page by page (oldest first, as the server pages).
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - the query of `GetTradesParams` (each field documented there), without `page`; the
+ *   iterator pages itself.
+ * @returns an async iterator over the pages: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/trades/perpetualMarket/BTC-USD": { trades: [] } }) });
@@ -315,6 +355,11 @@ export const iterateTradePages: (
 /**
  * A subaccount's PnL ticks, all of them, newest first, walking back by height.
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - the query of `GetHistoricalPnlParams` (each field documented there), without
+ *   `page`; the iterator pages itself.
+ * @returns an async iterator over the items: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/historical-pnl": { historicalPnl: [] } }) });
@@ -333,6 +378,11 @@ export const iterateHistoricalPnl: (
 /**
  * A subaccount's PnL ticks page by page.
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - the query of `GetHistoricalPnlParams` (each field documented there), without
+ *   `page`; the iterator pages itself.
+ * @returns an async iterator over the pages: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/historical-pnl": { historicalPnl: [] } }) });
@@ -350,6 +400,11 @@ export const iterateHistoricalPnlPages: (
 /**
  * A subaccount's PnL (newer route), all of it, newest first, walking back by height.
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - the query of `GetPnlParams` (each field documented there), without `page`; the
+ *   iterator pages itself.
+ * @returns an async iterator over the items: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/pnl": { pnl: [] } }) });
@@ -368,6 +423,10 @@ export const iteratePnl: (
 /**
  * A subaccount's perpetual positions, all of them, newest opening first, walking back by height.
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - see `GetPerpetualPositionsParams`: each field is documented there.
+ * @returns an async iterator over the items: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/perpetualPositions": { positions: [] } }) });
@@ -386,6 +445,11 @@ export const iteratePerpetualPositions: (
 /**
  * A subaccount's funding payments page by page.
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - the query of `GetFundingPaymentsParams` (each field documented there), without
+ *   `page`; the iterator pages itself.
+ * @returns an async iterator over the pages: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/fundingPayments": { fundingPayments: [] } }) });
@@ -403,6 +467,11 @@ export const iterateFundingPaymentPages: (
 /**
  * A subaccount's trade history page by page.
  *
+ * @param client - the indexer client (from `createIndexerClient`).
+ * @param params - the query of `GetTradeHistoryParams` (each field documented there), without
+ *   `page`; the iterator pages itself.
+ * @returns an async iterator over the pages: each step fetches the next page when needed; it throws
+ *   the REST call's typed errors (`IndexerHttpError`...).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/tradeHistory": { tradeHistory: [] } }) });

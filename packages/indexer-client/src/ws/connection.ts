@@ -102,6 +102,9 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
    * Subscribes to a channel. `v4_markets` and `v4_block_height` take no id; the others take the
    * ticker (`BTC-USD`), `TICKER/RESOLUTION` for candles, or `address/number` for subaccounts.
    *
+   * @param channel - the channel, such as `v4_orderbook`.
+   * @param args - the channel's id (a ticker or `address/subaccountNumber`) when it takes one, then
+   *   options (`batched`).
    * @returns the subscription: snapshot first, then updates, typed for the channel.
    * @throws {InvalidArgumentError} for an unknown channel, a missing id, or a duplicate.
    * @throws {SubscriptionLimitError} over the channel's per-connection cap.

@@ -64,6 +64,7 @@ export class Emitter<Events extends EventMap> {
    * The number of listeners, of one event or of all.
    *
    * @param event - the event name; all events when absent.
+   * @returns the count.
    */
   listenerCount(event?: keyof Events): number {
     if (event !== undefined) return this.listeners.get(event)?.length ?? 0;

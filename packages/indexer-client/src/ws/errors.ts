@@ -38,6 +38,9 @@ export class WebSocketClosedError extends PerpxError {
 /**
  * True for a {@link WebSocketClosedError}.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * isWebSocketClosedError(new WebSocketClosedError("closed")); // true
@@ -81,6 +84,9 @@ export class IndexerSubscriptionError extends PerpxError {
 /**
  * True for an {@link IndexerSubscriptionError}.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * isIndexerSubscriptionError(new IndexerSubscriptionError("v4_trades", "X", "Invalid id: X")); // true
@@ -122,6 +128,9 @@ export class SubscriptionLimitError extends PerpxError {
 /**
  * True for a {@link SubscriptionLimitError}.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * isSubscriptionLimitError(new SubscriptionLimitError("v4_orderbook", 32)); // true
@@ -198,6 +207,9 @@ export class IndexerFrameError extends PerpxError {
 /**
  * True for an {@link IndexerFrameError}.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * isIndexerFrameError(new IndexerFrameError({ path: "", problem: "is too large" })); // true
@@ -248,6 +260,9 @@ export class IndexerListenerError extends PerpxError {
 /**
  * True for an {@link IndexerListenerError}.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * isIndexerListenerError(new IndexerListenerError("open", new Error("boom"))); // true

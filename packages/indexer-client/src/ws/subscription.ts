@@ -182,7 +182,11 @@ export class Subscription<C extends IndexerChannel> extends Emitter<Subscription
     if (failure) throw failure.cause;
   }
 
-  /** Iterates the events from now on; ends when the subscription ends, throws if it was refused. */
+  /**
+   * Iterates the events from now on; ends when the subscription ends, throws if it was refused.
+   *
+   * @returns an async iterator over the subscription's events.
+   */
   async *[Symbol.asyncIterator](): AsyncGenerator<SubscriptionEvent<C>, void, undefined> {
     const queue: SubscriptionEvent<C>[] = [];
     this.queues.add(queue);
@@ -204,7 +208,11 @@ export class Subscription<C extends IndexerChannel> extends Emitter<Subscription
     }
   }
 
-  /** The sink the connection drives this subscription with. */
+  /**
+   * The sink the connection drives this subscription with.
+   *
+   * @returns the sink.
+   */
   sink(): SubscriptionSink<C> {
     return {
       snapshot: (contents) => {

@@ -198,6 +198,7 @@ export function resolveSignerBackend(
 /**
  * The backend that `auto` picks in this process: `native` when the addon loads, else `js`.
  *
+ * @returns `native` or `js`.
  * @example
  * ```ts
  * activeSignerBackend(); // "native"

@@ -77,6 +77,10 @@ export function signDigestRecoverable(
  * 65 bytes `r || s || v` with `v` in {0, 1}, as cosmos/evm's keyring produces. Same backends as
  * {@link signCosmos}.
  *
+ * @param privateKey - the 32-byte secret key.
+ * @param message - the bytes to sign (a serialized SignDoc).
+ * @param options - the signer backend to use.
+ * @returns the 65-byte signature `r || s || v`, low-S.
  * @example
  * ```ts
  * const privateKey = randomPrivateKey();
@@ -92,6 +96,10 @@ export function signEthereum(privateKey: Uint8Array, message: Uint8Array, option
 /**
  * Verifies a 64-byte (or 65-byte, `v` ignored) signature over SHA-256(message).
  *
+ * @param signature - the signature, 64 bytes (`r || s`) or 65 (`v` ignored).
+ * @param message - the signed bytes.
+ * @param publicKey - the signer's public key, compressed or not.
+ * @returns `true` when the signature is valid and low-S; `false` for any malformed input.
  * @example
  * ```ts
  * const privateKey = randomPrivateKey();
@@ -107,6 +115,10 @@ export function verifyCosmos(signature: Uint8Array, message: Uint8Array, publicK
 /**
  * Verifies a 64- or 65-byte signature over Keccak-256(message) (low-S required).
  *
+ * @param signature - the signature, 64 or 65 bytes.
+ * @param message - the signed bytes.
+ * @param publicKey - the signer's public key, compressed or not.
+ * @returns `true` when the signature is valid and low-S; `false` for any malformed input.
  * @example
  * ```ts
  * const privateKey = randomPrivateKey();
@@ -122,6 +134,8 @@ export function verifyEthereum(signature: Uint8Array, message: Uint8Array, publi
  * The 33-byte compressed public key of a 32-byte secret key.
  *
  * @param options - the backend (`auto` by default).
+ * @param privateKey - the 32-byte secp256k1 secret key.
+ * @returns the 33-byte compressed public key.
  * @throws {Error} when the key is not a valid secp256k1 scalar.
  *
  * @example
@@ -160,6 +174,8 @@ export function randomPrivateKey(): Uint8Array {
 /**
  * The Cosmos account bytes of a secp256k1 public key: RIPEMD-160(SHA-256(compressed key)).
  *
+ * @param compressedKey - the 33-byte compressed public key.
+ * @returns the 20 account bytes (bech32-encode them for a `perpx1...` address).
  * @example
  * ```ts
  * cosmosAddressBytes(wallet.publicKey).length; // 20
@@ -173,6 +189,8 @@ export function cosmosAddressBytes(compressedKey: Uint8Array): Uint8Array {
  * The Ethereum account bytes of a public key (compressed or not): the last 20 bytes of
  * Keccak-256 of the 64-byte uncompressed key without its `0x04` prefix.
  *
+ * @param publicKey - the public key, compressed (33 bytes) or not (65 bytes).
+ * @returns the 20 account bytes (the `0x` address, and the same account on this chain).
  * @example
  * ```ts
  * ethAddressBytes(wallet.publicKey).length; // 20

@@ -38,6 +38,9 @@ const LEAF = new RegExp(
 /**
  * What an authenticator's log says: the check that refused and the reasons of its failing leaves.
  *
+ * @param log - the ABCI log of a transaction the authenticator refused.
+ * @returns the check that refused (`signature`, `message-type`, `clob-pair`, `subaccount`,
+ *   `not-found` or `inactive`) and the failing leaves' reasons.
  * @example
  * ```ts
  * parseAuthenticatorRefusal("sub-authenticator failed to authenticate: subaccount number 1 not in allowed list 0: subaccount verification failed: AllOf verification failed");
@@ -73,7 +76,10 @@ export class AuthenticatorRefusedError extends BroadcastTxError {
   /** What the failing checks said, e.g. `message types do not match. Got /cosmos.bank.v1beta1.MsgSend, ...`. */
   readonly authenticatorReason: string;
 
-  /** @param parameters - what the chain said. */
+  /**
+   * @param parameters - what the chain said.
+   * @param options - the `cause` and the extra `details` and `metaMessages` of the error.
+   */
   constructor(parameters: BroadcastTxErrorParameters, options: PerpxErrorOptions = {}) {
     const { check, reason } = parseAuthenticatorRefusal(parameters.log);
     super(parameters, { ...options, summary: `the authenticator refused it (${check}): ${reason}` });
@@ -85,6 +91,9 @@ export class AuthenticatorRefusedError extends BroadcastTxError {
 /**
  * True for an {@link AuthenticatorRefusedError}.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * const log = "authenticator id 9: authenticator not found";

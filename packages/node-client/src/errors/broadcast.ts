@@ -69,6 +69,10 @@ export const AUTHENTICATOR_CODESPACES: ReadonlySet<string> = new Set(["dydxaccou
 /**
  * Classifies an ABCI failure.
  *
+ * @param abciCode - the ABCI code of the failed CheckTx or DeliverTx (0 never fails).
+ * @param codespace - the module that reported it (`sdk`, `clob`, ...).
+ * @returns a closed reason (`insufficient-funds`, `sequence-mismatch`, `out-of-gas`...) to branch
+ *   on, or `other`; never derived from the log's wording.
  * @example
  * ```ts
  * broadcastFailureReason(32, "sdk"); // "sequence-mismatch"
@@ -174,6 +178,9 @@ export class BroadcastTxError extends PerpxError {
 /**
  * True for a {@link BroadcastTxError} or any subclass (by perpx code, across package copies).
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * const error = broadcastTxError({ abciCode: 32, codespace: "sdk", log: "", txHash: "AB12", phase: "checkTx" });

@@ -14,6 +14,10 @@ import { SequenceMismatchError } from "./sequence.js";
  * Builds the right error class for a failure: {@link SequenceMismatchError} for sdk 32,
  * {@link AuthenticatorRefusedError} for the authenticator's codespace, else {@link BroadcastTxError}.
  *
+ * @param parameters - what the node said: hash, ABCI code, codespace, log, height.
+ * @param options - the `cause` and the extra `details` and `metaMessages` of the error.
+ * @returns a `SequenceMismatchError`, an `AuthenticatorRefusedError` or a plain `BroadcastTxError`,
+ *   ready to throw.
  * @example
  * ```ts
  * broadcastTxError({ abciCode: 32, codespace: "sdk", log: "", txHash: "AB12", phase: "checkTx" }).name; // "SequenceMismatchError"
@@ -37,6 +41,9 @@ export function broadcastTxError(
  * without a code (gRPC status messages); a simulation envelope (`... With gas wanted: ...`) is
  * ignored. See {@link chainErrorOfLog} for every codespace.
  *
+ * @param log - an error message, such as a gRPC status message.
+ * @returns the Cosmos SDK root error code (5 for insufficient funds), or `undefined` when the log
+ *   ends with none it knows.
  * @example
  * ```ts
  * sdkCodeFromLog("spendable balance 0uusdc is smaller than 5uusdc: insufficient funds"); // 5

@@ -57,7 +57,10 @@ export class QueryError extends PerpxError {
   /** True when the node said the thing does not exist. */
   readonly notFound: boolean;
 
-  /** @param parameters - what the node said. */
+  /**
+   * @param parameters - what the node said.
+   * @param options - the `cause` and the extra `details` and `metaMessages` of the error.
+   */
   constructor(parameters: QueryErrorParameters, options: PerpxErrorOptions = {}) {
     super("QUERY", `Query ${parameters.path} failed over ${parameters.transport}`, {
       metaMessages: [
@@ -86,6 +89,9 @@ export class QueryError extends PerpxError {
 /**
  * True for a {@link QueryError}.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * isQueryError(new QueryError({ path: "/cosmos.auth.v1beta1.Query/Account", transport: "rpc", log: "" })); // true

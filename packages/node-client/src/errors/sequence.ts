@@ -20,7 +20,10 @@ export class SequenceMismatchError extends BroadcastTxError {
   /** The sequence the tx carried, when the log says. */
   readonly got: bigint | undefined;
 
-  /** @param parameters - what the chain said. */
+  /**
+   * @param parameters - what the chain said.
+   * @param options - the `cause` and the extra `details` and `metaMessages` of the error.
+   */
   constructor(parameters: BroadcastTxErrorParameters, options: PerpxErrorOptions = {}) {
     super(parameters, options);
     const parsed = parseSequenceMismatch(parameters.log);
@@ -32,6 +35,9 @@ export class SequenceMismatchError extends BroadcastTxError {
 /**
  * Parses `expected N, got M` out of a sequence-mismatch log.
  *
+ * @param log - the ABCI log of a refused transaction.
+ * @returns the sequence the chain expected and the one the transaction carried, or `undefined` when
+ *   the log is not a sequence mismatch.
  * @example
  * ```ts
  * parseSequenceMismatch("account sequence mismatch, expected 7, got 6: incorrect account sequence"); // { expected: 7n, got: 6n }
@@ -45,6 +51,9 @@ export function parseSequenceMismatch(log: string): { expected: bigint; got: big
 /**
  * True for a {@link SequenceMismatchError}.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * const error = broadcastTxError({ abciCode: 32, codespace: "sdk", log: "", txHash: "AB12", phase: "checkTx" });

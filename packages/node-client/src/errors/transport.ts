@@ -104,6 +104,9 @@ export function failedBeforeConnecting(error: unknown): boolean {
 /**
  * True for a {@link TransportError}.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * const error = new TransportError({ transport: "rest", problem: "the node could not be reached", url: "http://user:secret@127.0.0.1:1317" });

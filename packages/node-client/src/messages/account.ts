@@ -52,6 +52,10 @@ export interface UpdateLeverageParams {
 /**
  * Builds a clob `MsgUpdateLeverage` (a fee-free clob message, like orders).
  *
+ * @param params - the message's fields in chain units (`UpdateLeverageParams`: each field is
+ *   documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidSubaccountError | InvalidArgumentError} before anything is signed.
  *
  * @example
@@ -109,6 +113,10 @@ export interface RegisterAffiliateParams {
 /**
  * Builds an affiliates `MsgRegisterAffiliate`: records who referred the referee (once per referee).
  *
+ * @param params - the message's fields in chain units (`RegisterAffiliateParams`: each field is
+ *   documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is signed.
  *
  * @example
@@ -156,6 +164,10 @@ export interface InitiateWithdrawalParams {
  * Builds a bridge `MsgInitiateWithdrawal`: debits the sender and queues a withdrawal for the
  * bridge's validators to sign (subject to the ratelimit module's limits, fee and timelock).
  *
+ * @param params - the message's fields in chain units (`InitiateWithdrawalParams`: each field is
+ *   documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is signed.
  *
  * @example

@@ -53,6 +53,10 @@ const utf8 = new TextEncoder();
  * The config bytes of an authenticator node: the raw 33-byte key, comma-separated type URLs or
  * numbers (UTF-8), or for `AllOf`/`AnyOf` UTF-8 JSON `[{"type","config": base64}]`.
  *
+ * @param node - one node of an authenticator tree (a signature key, a message or subaccount filter,
+ *   or an `AllOf`/`AnyOf` of nodes).
+ * @returns the bytes the chain stores as that node's config; for `AllOf`/`AnyOf`, the JSON list of
+ *   its children's type and config.
  * @throws {InvalidArgumentError} for a composite with fewer than two children or a key that is not 33 bytes.
  *
  * @example
@@ -97,6 +101,9 @@ export function encodeAuthenticatorConfig(node: AuthenticatorNode): Uint8Array {
  * batch-cancel orders on subaccount 0 only, signed by `publicKey`:
  * `AllOf[SignatureVerification(key), AnyOf[MessageFilter(place), MessageFilter(cancel), MessageFilter(batch cancel)], SubaccountFilter("0")]`.
  *
+ * @param publicKey - the trading key's 33-byte compressed secp256k1 public key.
+ * @returns the `AllOf` tree (signature key, place/cancel/batch-cancel message filter, subaccount 0
+ *   filter) to pass to `addAuthenticatorMsg`.
  * @example
  * ```ts
  * const key = LocalWallet.generate();
@@ -141,6 +148,10 @@ export interface AddAuthenticatorParams {
 /**
  * Builds a `MsgAddAuthenticator` from an authenticator tree.
  *
+ * @param params - the message's fields in chain units (`AddAuthenticatorParams`: each field is
+ *   documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} (config longer than 1024 bytes, malformed tree) before anything is signed.
  *
  * @example
@@ -189,6 +200,10 @@ export interface RemoveAuthenticatorParams {
 /**
  * Builds a `MsgRemoveAuthenticator`.
  *
+ * @param params - the message's fields in chain units (`RemoveAuthenticatorParams`: each field is
+ *   documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is signed.
  *
  * @example

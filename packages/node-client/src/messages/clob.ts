@@ -231,6 +231,10 @@ export type CancelOrderParams = {
 /**
  * Builds a `MsgCancelOrder` for a short-term or stateful order.
  *
+ * @param params - the message's fields in chain units (`CancelOrderParams`: each field is
+ *   documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidOrderError | InvalidAddressError | InvalidSubaccountError} before anything is signed.
  *
  * @example
@@ -272,6 +276,10 @@ export interface BatchCancelParams {
 /**
  * Builds a `MsgBatchCancel` of short-term orders (at most {@link MAX_BATCH_CANCELS} in total).
  *
+ * @param params - the message's fields in chain units (`BatchCancelParams`: each field is
+ *   documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidOrderError | InvalidAddressError | InvalidSubaccountError} before anything is signed.
  *
  * @example
@@ -306,6 +314,9 @@ export function batchCancelMsg(params: BatchCancelParams): TxMessage<typeof clob
  * True when a message is a short-term clob message (short-term place or cancel, or a batch cancel):
  * such a transaction pays no fee and uses no sequence, and must hold exactly one message.
  *
+ * @param message - a message about to be sent.
+ * @returns `true` for a short-term place, cancel or batch cancel: its transaction takes no sequence
+ *   and never enters a block.
  * @example
  * ```ts
  * const order = { subaccount, clientId: 1, side: "BUY", market: btc, size: "0.001", price: "65000" } as const;
@@ -337,6 +348,8 @@ const CLOB_FREE = new Set([
  * True when a message sends its transaction down the clob's fee-free ante path (place, cancel,
  * batch cancel, update leverage): no fee is charged, so none is paid.
  *
+ * @param message - a message about to be sent.
+ * @returns `true` when the chain charges no fee for it, so the transaction is sent without one.
  * @example
  * ```ts
  * const order = { subaccount, clientId: 1, side: "BUY", market: btc, size: "0.001", price: "65000" } as const;

@@ -90,6 +90,8 @@ function marketOf(params: { market?: OrderMarket }): OrderMarket | undefined {
 /**
  * The clob pair id of an order reference (`clobPairId`, or `market.clobPairId`).
  *
+ * @param params - see `OrderMarketRef`: each field is documented there.
+ * @returns the clob pair id the order message names.
  * @throws {InvalidOrderError} when neither is given.
  *
  * @example
@@ -109,6 +111,8 @@ export function clobPairIdOf(params: OrderMarketRef): number {
  * An order's wire amounts: given as they are, or converted exactly from a market, a size and a
  * price.
  *
+ * @param params - see `OrderAmounts`: each field is documented there.
+ * @returns the order's size in base quantums and price in subticks, as the chain takes them.
  * @throws {InvalidAmountError} for a size off the market's step or a price off its tick.
  * @throws {InvalidOrderError} for a missing market.
  *

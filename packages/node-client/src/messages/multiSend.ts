@@ -25,6 +25,10 @@ export interface BankMultiSendParams {
  * Builds a bank `MsgMultiSend` from one payer to several accounts; the input is the sum of the
  * outputs, so the two always balance.
  *
+ * @param params - the message's fields in chain units (`BankMultiSendParams`: each field is
+ *   documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} (no output, an amount not above zero or not below 2^256) before anything is signed.
  *
  * @example

@@ -38,6 +38,10 @@ export interface DepositToSubaccountParams {
 /**
  * Builds a `MsgDepositToSubaccount`: bank `uusdc` into a subaccount.
  *
+ * @param params - the message's fields in chain units (`DepositToSubaccountParams`: each field is
+ *   documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidSubaccountError | InvalidArgumentError} before anything is signed.
  *
  * @example
@@ -85,6 +89,10 @@ export interface WithdrawFromSubaccountParams {
 /**
  * Builds a `MsgWithdrawFromSubaccount`: subaccount funds back to a bank account.
  *
+ * @param params - the message's fields in chain units (`WithdrawFromSubaccountParams`: each field
+ *   is documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidSubaccountError | InvalidArgumentError} before anything is signed.
  *
  * @example
@@ -132,6 +140,10 @@ export interface TransferParams {
 /**
  * Builds a `MsgCreateTransfer` between two subaccounts.
  *
+ * @param params - the message's fields in chain units (`TransferParams`: each field is documented
+ *   there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidSubaccountError | InvalidArgumentError} before anything is signed.
  *
  * @example
@@ -213,6 +225,10 @@ export interface BankSendParams {
 /**
  * Builds a bank `MsgSend`.
  *
+ * @param params - the message's fields in chain units (`BankSendParams`: each field is documented
+ *   there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is signed.
  *
  * @example
@@ -269,6 +285,10 @@ export interface WrapWithdrawParams {
  * Builds a wrap `MsgWithdraw`: burns the local denom and sends the backing voucher back over IBC
  * in one step.
  *
+ * @param params - the message's fields in chain units (`WrapWithdrawParams`: each field is
+ *   documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is signed.
  *
  * @example
@@ -320,6 +340,10 @@ export interface WrapRedeemParams {
 /**
  * Builds a wrap `MsgRedeem`: burns the local denom and hands the voucher to the sender on this chain.
  *
+ * @param params - the message's fields in chain units (`WrapRedeemParams`: each field is documented
+ *   there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is signed.
  *
  * @example
@@ -385,6 +409,10 @@ export interface IbcTransferParams {
 /**
  * Builds an ICS-20 `MsgTransfer`.
  *
+ * @param params - the message's fields in chain units (`IbcTransferParams`: each field is
+ *   documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is signed (including when no timeout is set).
  *
  * @example

@@ -7,6 +7,8 @@ import { checkParams } from "../messages/validate.js";
  * Finds the SHA-256 in a release info file: a `sha256`/`checksum` field (JSON or `key: value`
  * text), else the only 64-hex-digit token.
  *
+ * @param info - the text of a release's info file.
+ * @returns the SHA-256 as 64 lowercase hex digits.
  * @throws {InvalidArgumentError} when there is none, or several different candidates.
  *
  * @example
@@ -67,6 +69,9 @@ export interface VerifyReleaseParams {
 /**
  * Verifies a release archive (linux-amd64 build) against the SHA-256 of its info file, streaming.
  *
+ * @param params - see `VerifyReleaseParams`: each field is documented there.
+ * @returns resolves with `ok` (whether the digests match), the `expected` and `actual` SHA-256 and
+ *   the `bytes` read.
  * @example
  * ```ts
  * // The release's info file names the archive's SHA-256; a download that differs is refused.

@@ -27,6 +27,7 @@ const SNAPSHOT = /^([^_/\\]+)_([^_/\\]+)_block-(\d+)\.tar\.lz4$/;
 /**
  * Parses a snapshot file name (a path or URL is accepted; its last segment is used).
  *
+ * @param name - the file name, path or URL.
  * @returns the parts, or `undefined` when the name does not follow the pattern.
  *
  * @example
@@ -64,6 +65,8 @@ export interface NewestSnapshotOptions {
  * Picks the newest snapshot of a listing: the greatest timestamp (they sort lexicographically),
  * then the greatest height. Names that do not follow the pattern are ignored.
  *
+ * @param names - file names of a snapshot listing.
+ * @param options - `network`: keep only that network's snapshots (any network by default).
  * @returns the newest, or `undefined` when none matches.
  *
  * @example
@@ -114,6 +117,9 @@ export interface LatestSnapshotParams {
 /**
  * The height of the latest state-sync snapshot at or below `height` (a multiple of the interval).
  *
+ * @param params - see `LatestSnapshotParams`: each field is documented there.
+ * @returns the snapshot's height, a multiple of the interval at most `height`; throws
+ *   `InvalidArgumentError` for a negative height or an interval that is not a positive integer.
  * @example
  * ```ts
  * latestSnapshotHeight({ height: 12_960_191n }); // 12960000n
@@ -157,6 +163,8 @@ export const STATE_SYNCED_NODE_CANNOT_SERVE = [
  * True when a node that state-synced at `syncHeight` can serve data of `height` (blocks, txs,
  * historical queries): only at or above its sync height.
  *
+ * @param params - the height the node state-synced at and the height asked for.
+ * @returns `true` for heights at or above the sync height, `false` below it.
  * @example
  * ```ts
  * canServeHeight({ syncHeight: 12_960_000n, height: 12_000_000n }); // false

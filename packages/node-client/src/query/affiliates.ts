@@ -20,6 +20,12 @@ export interface AffiliateAccountParams extends QueryOptions {
  * An account's affiliate standing: whitelisted, tier, fee share, volumes (SerializableInt bytes;
  * {@link affiliateAmounts} reads them as bigints).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`AffiliateAccountParams`: each field is documented there), with the
+ *   call options `signal` and `timeoutMs`.
+ * @returns resolves with an account's affiliate standing: whitelisted, tier, fee share, volumes
+ *   (SerializableInt bytes; reads them as bigints); rejects with `QueryError` when the node refuses
+ *   the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const info = await getAffiliateInfo(client, { address: wallet.address });
@@ -41,6 +47,11 @@ export async function getAffiliateInfo(
 /**
  * The affiliate who referred an account (`""` when none).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`AffiliateAccountParams`: each field is documented there), with the
+ *   call options `signal` and `timeoutMs`.
+ * @returns resolves with the affiliate who referred an account (`""` when none); rejects with
+ *   `QueryError` when the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const affiliate = await getReferredBy(client, { address: wallet.address });
@@ -60,6 +71,11 @@ export async function getReferredBy(client: NodeConnection, params: AffiliateAcc
 /**
  * The affiliate tiers.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with the affiliate tiers; rejects with `QueryError` when the node refuses the
+ *   query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const tiers = await getAffiliateTiers(client);
@@ -78,6 +94,11 @@ export async function getAffiliateTiers(
 /**
  * The affiliate whitelist.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with the affiliate whitelist; rejects with `QueryError` when the node refuses
+ *   the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const whitelist = await getAffiliateWhitelist(client);
@@ -96,6 +117,11 @@ export async function getAffiliateWhitelist(
 /**
  * The affiliate parameters (30-day caps per referred user).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with the affiliate parameters (30-day caps per referred user); rejects with
+ *   `QueryError` when the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const parameters = await getAffiliateParameters(client);
@@ -114,6 +140,12 @@ export async function getAffiliateParameters(
 /**
  * The affiliate overrides (addresses with the top tier regardless of volume).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with the affiliate overrides (addresses with the top tier regardless of
+ *   volume); rejects with `QueryError` when the node refuses the query (`notFound` set for a
+ *   missing entry).
  * @example
  * ```ts
  * const overrides = await getAffiliateOverrides(client);

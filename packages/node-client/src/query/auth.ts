@@ -44,6 +44,9 @@ export interface GetAccountParams extends QueryOptions {
 /**
  * Reads an account from the auth module.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`GetAccountParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
  * @returns the account, or `undefined` when the chain does not know it (never funded).
  * @throws {QueryError} for any other failure.
  *
@@ -94,6 +97,11 @@ export async function getAccount(
 /**
  * The account number and committed sequence of an account, as the sequence manager needs them.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`GetAccountParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with the account number and committed sequence of an account, as the sequence
+ *   manager needs them.
  * @throws {QueryError} with `notFound` when the account does not exist yet (fund it first).
  *
  * @example

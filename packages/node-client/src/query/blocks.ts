@@ -208,6 +208,11 @@ async function rpcCall(
 /**
  * A block by height over RPC (`block`): its header and its transactions, hashed and decoded.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`GetBlockParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with a block by height over RPC (`block`): its header and its transactions,
+ *   hashed and decoded.
  * @throws {QueryError} when the node has no block at that height (pruned, or not yet produced).
  *
  * @example
@@ -235,6 +240,11 @@ export async function getBlock(client: NodeConnection, params: GetBlockParams = 
 /**
  * The results of a block's transactions over RPC (`block_results`), in block order.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`GetBlockParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with the results of a block's transactions over RPC (`block_results`), in block
+ *   order.
  * @throws {QueryError} when the node has no block at that height.
  *
  * @example
@@ -272,6 +282,12 @@ export async function getBlockResults(
 /**
  * The headers of up to 20 blocks ending at `maxHeight` over RPC (`blockchain`), newest first.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`GetBlockHeadersParams`: each field is documented there), with the
+ *   call options `signal` and `timeoutMs`.
+ * @returns resolves with the headers of up to 20 blocks ending at `maxHeight` over RPC
+ *   (`blockchain`), newest first; rejects with `QueryError` when the node refuses the query
+ *   (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const headers = await getBlockHeaders(client, { count: 5 });

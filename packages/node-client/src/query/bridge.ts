@@ -25,6 +25,11 @@ export interface EthChainParams extends QueryOptions {
 /**
  * The bridge's event parameters (denom, source chain id, contract address).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`EthChainParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with the bridge's event parameters (denom, source chain id, contract address);
+ *   rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const params = await getBridgeEventParams(client);
@@ -46,6 +51,11 @@ export async function getBridgeEventParams(
 /**
  * The bridge's propose parameters.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with the bridge's propose parameters; rejects with `QueryError` when the node
+ *   refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const params = await getBridgeProposeParams(client);
@@ -63,6 +73,11 @@ export async function getBridgeProposeParams(
 /**
  * The bridge's safety parameters (disabled flag, delay in blocks).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with the bridge's safety parameters (disabled flag, delay in blocks); rejects
+ *   with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const { delayBlocks } = (await getBridgeSafetyParams(client))!;
@@ -80,6 +95,12 @@ export async function getBridgeSafetyParams(
 /**
  * The last bridge event acknowledged in consensus (`nextId`, `ethBlockHeight`).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`EthChainParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with the last bridge event acknowledged in consensus (`nextId`,
+ *   `ethBlockHeight`); rejects with `QueryError` when the node refuses the query (`notFound` set
+ *   for a missing entry).
  * @example
  * ```ts
  * const info = await getAcknowledgedBridgeEventInfo(client);
@@ -101,6 +122,12 @@ export async function getAcknowledgedBridgeEventInfo(
 /**
  * The last bridge event this node's daemon recognized (not yet in consensus).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`EthChainParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with the last bridge event this node's daemon recognized (not yet in
+ *   consensus); rejects with `QueryError` when the node refuses the query (`notFound` set for a
+ *   missing entry).
  * @example
  * ```ts
  * const info = await getRecognizedBridgeEventInfo(client);
@@ -138,6 +165,12 @@ export interface DelayedBridgeParams extends QueryOptions {
 /**
  * Bridge deposits acknowledged but not yet credited, with the block they complete at.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`DelayedBridgeParams`: each field is documented there), with the
+ *   call options `signal` and `timeoutMs`.
+ * @returns resolves with bridge deposits acknowledged but not yet credited, with the block they
+ *   complete at; rejects with `QueryError` when the node refuses the query (`notFound` set for a
+ *   missing entry).
  * @example
  * ```ts
  * const pending = await getDelayedCompleteBridgeMessages(client, { address: wallet.address });
@@ -180,6 +213,11 @@ export interface BridgeEventsParams extends QueryOptions {
 /**
  * Bridge events with their status (all pages).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`BridgeEventsParams`: each field is documented there), with the
+ *   call options `signal` and `timeoutMs`.
+ * @returns resolves with bridge events with their status (all pages); rejects with `QueryError`
+ *   when the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const events = await getBridgeEvents(client, { address: wallet.address });
@@ -225,6 +263,11 @@ export interface AggregatedWithdrawalsParams extends QueryOptions {
 /**
  * Withdrawals with their collected signatures (all pages).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`AggregatedWithdrawalsParams`: each field is documented there),
+ *   with the call options `signal` and `timeoutMs`.
+ * @returns resolves with withdrawals with their collected signatures (all pages); rejects with
+ *   `QueryError` when the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const ready = await getAggregatedWithdrawals(client, { readyForRelayOnly: true });
@@ -262,6 +305,11 @@ export interface AggregatedWithdrawalParams extends QueryOptions {
 /**
  * One withdrawal with its signatures, or `undefined` when unknown.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`AggregatedWithdrawalParams`: each field is documented there), with
+ *   the call options `signal` and `timeoutMs`.
+ * @returns resolves with one withdrawal with its signatures, or `undefined` when unknown; rejects
+ *   with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const withdrawal = await getAggregatedWithdrawal(client, { withdrawalId: 1n });

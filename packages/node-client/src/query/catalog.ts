@@ -39,6 +39,9 @@ async function orUndefined<T>(query: Promise<T>): Promise<T | undefined> {
 /**
  * One asset (USDC is id 0): denom, atomic resolution, market.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`ByIdParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
  * @returns the asset, or `undefined` for an unknown id.
  *
  * @example
@@ -64,6 +67,11 @@ export async function getAsset(
 /**
  * Every asset (all pages).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with every asset (all pages); rejects with `QueryError` when the node refuses
+ *   the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const all = await getAssets(client);
@@ -82,6 +90,9 @@ export async function getAssets(client: NodeConnection, params: QueryOptions = {
 /**
  * One oracle market's params: pair, exponent, minimum price change.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`ByIdParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
  * @returns the params, or `undefined` for an unknown market id.
  *
  * @example
@@ -107,6 +118,11 @@ export async function getMarketParam(
 /**
  * Every oracle market's params (all pages).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with every oracle market's params (all pages); rejects with `QueryError` when
+ *   the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const markets = await getMarketParams(client);
@@ -128,6 +144,12 @@ export async function getMarketParams(
 /**
  * Every liquidity tier (margin fractions and open-interest bounds) (all pages).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with every liquidity tier (margin fractions and open-interest bounds) (all
+ *   pages); rejects with `QueryError` when the node refuses the query (`notFound` set for a missing
+ *   entry).
  * @example
  * ```ts
  * const tiers = await getLiquidityTiers(client);
@@ -149,6 +171,11 @@ export async function getLiquidityTiers(
 /**
  * The perpetuals module's params (funding rate clamps, premium vote bounds).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with the perpetuals module's params (funding rate clamps, premium vote bounds);
+ *   rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const { fundingRateClampFactorPpm } = await getPerpetualsParams(client);
@@ -168,6 +195,12 @@ export async function getPerpetualsParams(
 /**
  * The smart-account (accountplus) module's params: whether authenticators are active.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with the smart-account (accountplus) module's params: whether authenticators
+ *   are active; rejects with `QueryError` when the node refuses the query (`notFound` set for a
+ *   missing entry).
  * @example
  * ```ts
  * const { isSmartAccountActive } = await getAccountplusParams(client);
@@ -187,6 +220,12 @@ export async function getAccountplusParams(
 /**
  * The clob's liquidation configuration (insurance fund fee, position block limits, fillable price).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with the clob's liquidation configuration (insurance fund fee, position block
+ *   limits, fillable price); rejects with `QueryError` when the node refuses the query (`notFound`
+ *   set for a missing entry).
  * @example
  * ```ts
  * const config = await getLiquidationsConfig(client);
@@ -206,6 +245,12 @@ export async function getLiquidationsConfig(
 /**
  * The ids the next market listing will take: oracle market, perpetual and clob pair.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with the ids the next market listing will take: oracle market, perpetual and
+ *   clob pair; rejects with `QueryError` when the node refuses the query (`notFound` set for a
+ *   missing entry).
  * @example
  * ```ts
  * const { marketId, perpetualId, clobPairId } = await getNextIds(client);
@@ -244,6 +289,9 @@ export interface MarketFeeDiscountParams extends QueryOptions {
 /**
  * A market's fee discount window, if it has one.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`MarketFeeDiscountParams`: each field is documented there), with
+ *   the call options `signal` and `timeoutMs`.
  * @returns the discount, or `undefined` when the market has none.
  *
  * @example
@@ -269,6 +317,11 @@ export async function getMarketFeeDiscount(
 /**
  * Every market's fee discount window.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with every market's fee discount window; rejects with `QueryError` when the
+ *   node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const discounts = await getMarketFeeDiscounts(client);
@@ -291,6 +344,11 @@ export async function getMarketFeeDiscounts(
 /**
  * The staking tiers: fee discounts by staked native tokens, per fee tier.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with the staking tiers: fee discounts by staked native tokens, per fee tier;
+ *   rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const tiers = await getStakingTiers(client);
@@ -321,6 +379,12 @@ export interface UserStakingTierParams extends QueryOptions {
 /**
  * An account's staking discount: its fee tier, its staked native tokens (SerializableInt bytes) and the discount in ppm.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`UserStakingTierParams`: each field is documented there), with the
+ *   call options `signal` and `timeoutMs`.
+ * @returns resolves with an account's staking discount: its fee tier, its staked native tokens
+ *   (SerializableInt bytes) and the discount in ppm; rejects with `QueryError` when the node
+ *   refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const { feeTierName, discountPpm } = await getUserStakingTier(client, { address: wallet.address });
@@ -342,6 +406,13 @@ export async function getUserStakingTier(
  * The IBC packets this chain sent that still wait for their acknowledgement or timeout: each one's
  * channel and sequence (the rate limiter undoes its outflow when a packet fails).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with the IBC packets this chain sent that still wait for their acknowledgement
+ *   or timeout: each one's channel and sequence (the rate limiter undoes its outflow when a packet
+ *   fails); rejects with `QueryError` when the node refuses the query (`notFound` set for a missing
+ *   entry).
  * @example
  * ```ts
  * const pending = await getPendingSendPackets(client);
@@ -375,6 +446,12 @@ export interface PerpetualIdParams extends QueryOptions {
  * Whether withdrawals and transfers are blocked for a perpetual's collateral pool (after a
  * negative-TNC subaccount or a chain outage), and until which block.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`PerpetualIdParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with whether withdrawals and transfers are blocked for a perpetual's collateral
+ *   pool (after a negative-TNC subaccount or a chain outage), and until which block; rejects with
+ *   `QueryError` when the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const { withdrawalsAndTransfersUnblockedAtBlock } = await getWithdrawalsBlockedInfo(client, { perpetualId: 0 });
@@ -395,6 +472,11 @@ export async function getWithdrawalsBlockedInfo(
 /**
  * The module account holding the collateral of a perpetual's positions.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`PerpetualIdParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with the module account holding the collateral of a perpetual's positions;
+ *   rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const pool = await getCollateralPoolAddress(client, { perpetualId: 0 });
@@ -417,6 +499,12 @@ export async function getCollateralPoolAddress(
  * A subaccount's leverage settings: the initial margin fraction chosen per clob pair (pairs at
  * their default are absent).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`GetSubaccountParams`: each field is documented there), with the
+ *   call options `signal` and `timeoutMs`.
+ * @returns resolves with a subaccount's leverage settings: the initial margin fraction chosen per
+ *   clob pair (pairs at their default are absent); rejects with `QueryError` when the node refuses
+ *   the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * await client.updateLeverage({ signer: wallet, subaccount, leverage: [{ clobPairId: 0, imfPpm: 200_000 }] });

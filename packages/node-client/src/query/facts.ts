@@ -60,6 +60,11 @@ export interface RestQueryParams<Desc extends DescMessage> extends FactOptions {
  * `@perpx/proto`: SerializableInts from decimal strings, `Any` with Cosmos type URLs), ignoring
  * unknown fields.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`RestQueryParams<Desc>`: each field is documented there), with the
+ *   call options `signal` and `timeoutMs`.
+ * @returns resolves with the decoded message; rejects with `QueryError` (with the HTTP status) when
+ *   the node answers an error.
  * @example
  * ```ts
  * import { cosmosNode } from "@perpx/proto";

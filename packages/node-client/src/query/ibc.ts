@@ -98,6 +98,12 @@ async function orUndefined<T>(query: Promise<T>): Promise<T | undefined> {
  * its acknowledgement or timeout came back (or it was never sent). While a commitment exists the
  * transfer is in flight.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`IbcPacketParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with the commitment (32-byte hash) of a packet this chain sent, or `undefined`
+ *   once there is none: its acknowledgement or timeout came back (or it was never sent). While a
+ *   commitment exists the transfer is in flight.
  * @throws {InvalidArgumentError} for a malformed channel or a sequence that is not > 0, before the query leaves.
  *
  * @example
@@ -128,6 +134,12 @@ export async function getPacketCommitment(
  * Every packet commitment of a channel end (all pages): the packets this chain sent that are still
  * in flight, each with its sequence and commitment in `data`.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`IbcChannelParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with every packet commitment of a channel end (all pages): the packets this
+ *   chain sent that are still in flight, each with its sequence and commitment in `data`; rejects
+ *   with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const inFlight = (await getPacketCommitments(client, { channelId: "channel-0" })).map((p) => p.sequence);
@@ -149,6 +161,12 @@ export async function getPacketCommitments(
 /**
  * Whether this chain received a packet (its receipt, on an unordered channel).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`IbcPacketParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with whether this chain received a packet (its receipt, on an unordered
+ *   channel); rejects with `QueryError` when the node refuses the query (`notFound` set for a
+ *   missing entry).
  * @example
  * ```ts
  * const received = await getPacketReceipt(client, { channelId: "channel-0", sequence: 4n });
@@ -169,6 +187,12 @@ export async function getPacketReceipt(client: NodeConnection, params: IbcPacket
  * The commitment (32-byte hash) of the acknowledgement this chain wrote for a packet it received,
  * or `undefined` when it wrote none.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`IbcPacketParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with the commitment (32-byte hash) of the acknowledgement this chain wrote for
+ *   a packet it received, or `undefined` when it wrote none; rejects with `QueryError` when the
+ *   node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const ack = await getPacketAcknowledgement(client, { channelId: "channel-0", sequence: 4n });
@@ -209,6 +233,12 @@ export interface GetPacketAcknowledgementsParams extends IbcChannelParams {
  * The acknowledgement commitments this chain wrote on a channel end, each with its sequence and
  * commitment in `data`.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`GetPacketAcknowledgementsParams`: each field is documented there),
+ *   with the call options `signal` and `timeoutMs`.
+ * @returns resolves with the acknowledgement commitments this chain wrote on a channel end, each
+ *   with its sequence and commitment in `data`; rejects with `QueryError` when the node refuses the
+ *   query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const acks = await getPacketAcknowledgements(client, { channelId: "channel-0" });
@@ -241,6 +271,11 @@ export async function getPacketAcknowledgements(
  * Of the given sequences of packets the counterparty sent over this channel end, those this chain
  * has not received yet (what a relayer still has to deliver).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`IbcSequencesParams`: each field is documented there), with the
+ *   call options `signal` and `timeoutMs`.
+ * @returns resolves with the sequences (of those given) the relayer still has to deliver here;
+ *   rejects with `QueryError` when the node refuses the query.
  * @example
  * ```ts
  * await getUnreceivedPackets(client, { channelId: "channel-0", sequences: [1n, 2n] }); // [1n, 2n]: nothing came in over channel-0 yet
@@ -267,6 +302,11 @@ export async function getUnreceivedPackets(
  * Of the given sequences of packets this chain sent, those whose acknowledgement it has not
  * received yet (their commitments are still here).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`IbcSequencesParams`: each field is documented there), with the
+ *   call options `signal` and `timeoutMs`.
+ * @returns resolves with the sequences (of those given) whose acknowledgement this chain still
+ *   waits for; rejects with `QueryError` when the node refuses the query.
  * @example
  * ```ts
  * const sent = await client.ibcTransfer({ signer: wallet, sender: wallet.address, receiver: "noble1...", sourceChannel: "channel-0",
@@ -300,6 +340,12 @@ export async function getUnreceivedAcks(
  * The next sequence this chain expects on an ordered channel end; 0 on an unordered one (ICS-20
  * channels are unordered and do not use it).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`IbcChannelParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with the next sequence this chain expects on an ordered channel end; 0 on an
+ *   unordered one (ICS-20 channels are unordered and do not use it); rejects with `QueryError` when
+ *   the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const next = await getNextSequenceReceive(client, { channelId: "channel-0" }); // 0n for a transfer channel
@@ -337,6 +383,11 @@ const VOUCHER = /^(ibc\/)?[0-9A-Fa-f]{64}$/;
  * What an `ibc/<hash>` voucher is: its trace path (`transfer/channel-0`) and base denom (`uusdc`),
  * or `undefined` for a hash this chain has never minted.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`GetDenomTraceParams`: each field is documented there), with the
+ *   call options `signal` and `timeoutMs`.
+ * @returns resolves with what an `ibc/<hash>` voucher is: its trace path (`transfer/channel-0`) and
+ *   base denom (`uusdc`), or `undefined` for a hash this chain has never minted.
  * @throws {InvalidArgumentError} for a denom that is not `ibc/<64 hex>` (or the hash alone), before the query leaves.
  *
  * @example
@@ -368,6 +419,11 @@ export async function getDenomTrace(
 /**
  * Every denom trace of the vouchers this chain has minted (all pages).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with every denom trace of the vouchers this chain has minted (all pages);
+ *   rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const traces = await getDenomTraces(client);
@@ -390,6 +446,12 @@ export async function getDenomTraces(
  * The ICS-20 escrow account of a channel end: where coins of this chain sent over it wait until
  * they come back.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`IbcChannelParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with the ICS-20 escrow account of a channel end: where coins of this chain sent
+ *   over it wait until they come back; rejects with `QueryError` when the node refuses the query
+ *   (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const escrow = await getEscrowAddress(client, { channelId: "channel-0" }); // "perpx1..."
@@ -421,6 +483,12 @@ export interface GetTotalEscrowParams extends QueryOptions {
 /**
  * How much of a denom this chain holds in escrow over every channel, in base units.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`GetTotalEscrowParams`: each field is documented there), with the
+ *   call options `signal` and `timeoutMs`.
+ * @returns resolves with how much of a denom this chain holds in escrow over every channel, in base
+ *   units; rejects with `QueryError` when the node refuses the query (`notFound` set for a missing
+ *   entry).
  * @example
  * ```ts
  * const escrowed = await getTotalEscrow(client, { denom: "uusdc" }); // 1234n

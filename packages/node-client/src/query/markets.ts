@@ -27,6 +27,12 @@ export interface ByIdParams extends QueryOptions {
 /**
  * One clob pair (market): step, tick, quantum conversion exponent, status.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`ByIdParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with the pair: its perpetual, `stepBaseQuantums` (the size step, in base
+ *   quantums), `subticksPerTick` (the price step, in subticks), `quantumConversionExponent` (which
+ *   relates subticks to a human price) and its status.
  * @throws {QueryError} with `notFound` for an unknown id.
  *
  * @example
@@ -49,6 +55,11 @@ export async function getClobPair(client: NodeConnection, params: ByIdParams): P
 /**
  * Every clob pair (all pages).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with every clob pair (all pages); rejects with `QueryError` when the node
+ *   refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const pairs = await getClobPairs(client);
@@ -71,6 +82,12 @@ export async function getClobPairs(
  * One perpetual: params (ticker, atomic resolution...), funding index, open interest (SerializableInt
  * bytes; {@link perpetualAmounts} reads them as bigints).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`ByIdParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with one perpetual: params (ticker, atomic resolution...), funding index, open
+ *   interest (SerializableInt bytes; reads them as bigints); rejects with `QueryError` when the
+ *   node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const perp = await getPerpetual(client, { id: 0 });
@@ -95,6 +112,11 @@ export async function getPerpetual(
 /**
  * Every perpetual (all pages).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with every perpetual (all pages); rejects with `QueryError` when the node
+ *   refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const perps = await getPerpetuals(client);
@@ -116,6 +138,11 @@ export async function getPerpetuals(
 /**
  * One oracle market price (`price × 10^exponent` USD).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`ByIdParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with the market's integer `price` and its `exponent`: the oracle price in USD
+ *   is `price × 10^exponent`; rejects with `QueryError` (`notFound` set) for an unknown id.
  * @example
  * ```ts
  * const { price, exponent } = await getMarketPrice(client, { id: 0 });
@@ -139,6 +166,11 @@ export async function getMarketPrice(
 /**
  * Every oracle market price (all pages).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with every oracle market price (all pages); rejects with `QueryError` when the
+ *   node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const all = await getMarketPrices(client);
@@ -160,6 +192,11 @@ export async function getMarketPrices(
 /**
  * The perpetual fee tiers (maker/taker ppm and their volume requirements).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with the perpetual fee tiers (maker/taker ppm and their volume requirements);
+ *   rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const { tiers } = await getFeeTiers(client);
@@ -192,6 +229,11 @@ export interface GetUserFeeTierParams extends QueryOptions {
 /**
  * The fee tier an account is in, and its index.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`GetUserFeeTierParams`: each field is documented there), with the
+ *   call options `signal` and `timeoutMs`.
+ * @returns resolves with the fee tier an account is in, and its index; rejects with `QueryError`
+ *   when the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const { index, tier } = await getUserFeeTier(client, { user: wallet.address });
@@ -213,6 +255,11 @@ export async function getUserFeeTier(
 /**
  * The block rate limits of orders (per account, per N blocks).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with the block rate limits of orders (per account, per N blocks); rejects with
+ *   `QueryError` when the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const limits = await getBlockRateLimits(client);
@@ -233,6 +280,12 @@ export async function getBlockRateLimits(
 /**
  * The equity tiers: how many open orders a subaccount's net collateral allows.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with the equity tiers: how many open orders a subaccount's net collateral
+ *   allows; rejects with `QueryError` when the node refuses the query (`notFound` set for a missing
+ *   entry).
  * @example
  * ```ts
  * const tiers = await getEquityTiers(client);
@@ -271,6 +324,9 @@ export interface GetStatefulOrderParams extends QueryOptions {
  * A resting stateful (long-term or conditional) order: its placement, filled amount and whether a
  * conditional order triggered.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`GetStatefulOrderParams`: each field is documented there), with the
+ *   call options `signal` and `timeoutMs`.
  * @returns the order, or `undefined` when it is not in state (never placed, filled, cancelled or expired).
  *
  * @example

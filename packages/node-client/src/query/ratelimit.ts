@@ -6,6 +6,11 @@ import { type QueryOptions, unaryQuery } from "./unary.js";
 /**
  * The IBC withdrawal rate limits of every limited denom.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with the IBC withdrawal rate limits of every limited denom; rejects with
+ *   `QueryError` when the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const limits = await getLimitParams(client);
@@ -38,6 +43,12 @@ export interface CapacityParams extends QueryOptions {
  * What can still leave over IBC now, per limiter, for one denom (SerializableInt bytes;
  * {@link limiterCapacities} reads them as bigints).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`CapacityParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with what can still leave over IBC now, per limiter, for one denom
+ *   (SerializableInt bytes; reads them as bigints); rejects with `QueryError` when the node refuses
+ *   the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const capacities = await getCapacityByDenom(client, { denom: "uusdc" });
@@ -76,6 +87,11 @@ export interface WithdrawalConfigsParams extends QueryOptions {
 /**
  * Per-asset withdrawal controls: large-withdrawal threshold, timelock, withdrawal fee.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`WithdrawalConfigsParams`: each field is documented there), with
+ *   the call options `signal` and `timeoutMs`.
+ * @returns resolves with each asset's large-withdrawal threshold, timelock and withdrawal fee;
+ *   rejects with `QueryError` when the node refuses the query.
  * @example
  * ```ts
  * const configs = await getWithdrawalConfigs(client, { assetId: 0 });
@@ -123,6 +139,11 @@ function dailyRequest(params: DailyParams) {
 /**
  * Per chain and asset, the daily withdrawal limit.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`DailyParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with the daily withdrawal limit of each chain and asset; rejects with
+ *   `QueryError` when the node refuses the query.
  * @example
  * ```ts
  * const limits = await getDailyLimits(client);
@@ -145,6 +166,11 @@ export async function getDailyLimits(
 /**
  * Per chain and asset, how much of the daily limit is used and when it last reset.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`DailyParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with, per chain and asset, the amount of today's limit used and when it last
+ *   reset; rejects with `QueryError` when the node refuses the query.
  * @example
  * ```ts
  * const usage = await getDailyUsage(client, { assetId: 0 });

@@ -124,6 +124,9 @@ function hashBytes(hash: string): Uint8Array {
 /**
  * A committed transaction by hash.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`GetTxParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
  * @returns it, or `undefined` when the node has not indexed it (not in a block yet, or never).
  *
  * @example
@@ -195,6 +198,9 @@ export interface SearchTxsParams extends QueryOptions {
 /**
  * Searches committed transactions by event query.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`SearchTxsParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
  * @returns one page of matches and the total count.
  *
  * @example

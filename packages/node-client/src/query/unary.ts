@@ -50,6 +50,8 @@ export const HEIGHT_HEADER = "x-cosmos-block-height";
 /**
  * The `abci_query` path of a gRPC method: `/<service full name>/<method>`.
  *
+ * @param method - a unary method of a generated `Query` service descriptor.
+ * @returns the path, such as `/cosmos.bank.v1beta1.Query/Balance`.
  * @example
  * ```ts
  * import { cosmosBank } from "@perpx/proto";

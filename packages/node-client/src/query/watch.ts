@@ -47,6 +47,10 @@ function blockOf(data: unknown): LatestBlock {
  * it is committed. Resolves, once the node accepted the subscription, with a function that stops
  * it; `client.close()` stops it too and leaves nothing running.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - `onBlock`, called with each committed block's height and time, and `onError` (see
+ *   `WatchBlocksParams`).
+ * @returns resolves, once the node accepted the subscription, with the function that stops it.
  * @throws {InvalidArgumentError} when the client's RPC is not a WebSocket.
  * @throws {TransportError} when the socket cannot be opened.
  *

@@ -8,6 +8,11 @@ import { type QueryOptions, unaryQuery } from "./unary.js";
 /**
  * Every wrapping rule in force (port, channel, source denom -> local denom).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
+ *   and `timeoutMs`.
+ * @returns resolves with every wrapping rule in force (port, channel, source denom -> local denom);
+ *   rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
  * @example
  * ```ts
  * const rules = await getWrapRules(client);
@@ -46,6 +51,12 @@ export interface GetWrapRuleParams extends QueryOptions {
 /**
  * The wrapping rule of one (port, channel, source denom), or `undefined` when none matches.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`GetWrapRuleParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with the wrapping rule of one (port, channel, source denom), or `undefined`
+ *   when none matches; rejects with `QueryError` when the node refuses the query (`notFound` set
+ *   for a missing entry).
  * @example
  * ```ts
  * const rule = await getWrapRule(client, { channelId: "channel-0", sourceDenom: "uusdc" });
@@ -92,6 +103,12 @@ export interface GetBackingParams extends QueryOptions {
 /**
  * The vouchers backing a local denom, each with amount issued and remaining balance.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - what to read (`GetBackingParams`: each field is documented there), with the call
+ *   options `signal` and `timeoutMs`.
+ * @returns resolves with the vouchers backing a local denom, each with amount issued and remaining
+ *   balance; rejects with `QueryError` when the node refuses the query (`notFound` set for a
+ *   missing entry).
  * @example
  * ```ts
  * const backings = await getBacking(client);

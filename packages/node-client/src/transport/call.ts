@@ -107,6 +107,11 @@ export interface DeadlineParams extends CallOptions {
  * Runs `task` under a deadline: it rejects with `TimeoutError` or `AbortedError` as soon as the
  * deadline fires, even if `task` ignores the signal.
  *
+ * @param params - see `DeadlineParams`: each field is documented there.
+ * @param task - the work; it gets a signal that aborts when the deadline fires or the caller
+ *   aborts.
+ * @returns what `task` resolves with; rejects with `TimeoutError` when `timeoutMs` passes first and
+ *   `AbortedError` when the caller's signal aborts first.
  * @example
  * ```ts
  * // The task gets a signal that aborts at the deadline (or when the caller's signal does).

@@ -285,6 +285,8 @@ export class WebSocketRpcClient implements JsonRpcClient {
    * Subscribes to CometBFT events matching `query`; `onEvent` gets each event's `data`. Resolves
    * once the node accepted the subscription, with a function that ends it.
    *
+   * @param params - see `SubscribeParams`: each field is documented there.
+   * @returns resolves with the function that unsubscribes.
    * @throws {TransportError} when the socket cannot be opened or closes.
    * @throws {JsonRpcError} when the node refuses the query.
    */

@@ -75,6 +75,12 @@ function send(
 /**
  * Places an order (short-term, long-term or conditional) in its own transaction.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - the message's fields (`PlaceOrderParams`) and how to send it (`ActionOptions`:
+ *   the `signer`; `tx`: broadcast mode, gas, fee).
+ * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
+ *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
+ *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
  * @example
  * ```ts
  * const { height } = await client.getLatestBlock();
@@ -96,6 +102,12 @@ export async function placeOrder(
 /**
  * Cancels an order.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - the message's fields (`CancelOrderParams`) and how to send it (`ActionOptions`:
+ *   the `signer`; `tx`: broadcast mode, gas, fee).
+ * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
+ *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
+ *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
  * @example
  * ```ts
  * const goodTilBlockTime = Math.floor(Date.now() / 1000) + 3600;
@@ -115,6 +127,12 @@ export async function cancelOrder(
 /**
  * Cancels up to 100 short-term orders at once.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - the message's fields (`BatchCancelParams`) and how to send it (`ActionOptions`:
+ *   the `signer`; `tx`: broadcast mode, gas, fee).
+ * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
+ *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
+ *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
  * @example
  * ```ts
  * const goodTilBlock = Number((await client.getLatestBlock()).height) + 10;
@@ -136,6 +154,12 @@ export async function batchCancel(
 /**
  * Deposits bank USDC into a subaccount.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - the message's fields (`DepositToSubaccountParams`) and how to send it
+ *   (`ActionOptions`: the `signer`; `tx`: broadcast mode, gas, fee).
+ * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
+ *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
+ *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
  * @example
  * ```ts
  * await depositToSubaccount(client, { signer: wallet, sender: wallet.address, recipient: { owner: wallet.address, number: 0 }, quantums: 10_000_000n });
@@ -152,6 +176,12 @@ export async function depositToSubaccount(
 /**
  * Withdraws USDC from a subaccount to a bank account.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - the message's fields (`WithdrawFromSubaccountParams`) and how to send it
+ *   (`ActionOptions`: the `signer`; `tx`: broadcast mode, gas, fee).
+ * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
+ *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
+ *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
  * @example
  * ```ts
  * await withdrawFromSubaccount(client, { signer: wallet, sender: { owner: wallet.address, number: 0 }, recipient: wallet.address, quantums: 1_000_000n });
@@ -168,6 +198,12 @@ export async function withdrawFromSubaccount(
 /**
  * Transfers USDC between subaccounts.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - the message's fields (`TransferParams`) and how to send it (`ActionOptions`: the
+ *   `signer`; `tx`: broadcast mode, gas, fee).
+ * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
+ *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
+ *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
  * @example
  * ```ts
  * const moved = await transfer(client, { signer: wallet, sender: subaccount, recipient: { owner: wallet.address, number: 1 }, quantums: 1_000_000n });
@@ -185,6 +221,12 @@ export async function transfer(
 /**
  * Pays several accounts from one in a single bank `MsgMultiSend`.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - the message's fields (`BankMultiSendParams`) and how to send it (`ActionOptions`:
+ *   the `signer`; `tx`: broadcast mode, gas, fee).
+ * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
+ *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
+ *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
  * @example
  * ```ts
  * const [b, c] = [LocalWallet.generate().address, LocalWallet.generate().address];
@@ -202,6 +244,12 @@ export async function bankMultiSend(
 /**
  * Sends bank coins.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - the message's fields (`BankSendParams`) and how to send it (`ActionOptions`: the
+ *   `signer`; `tx`: broadcast mode, gas, fee).
+ * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
+ *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
+ *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
  * @example
  * ```ts
  * const to = LocalWallet.generate().address;
@@ -220,6 +268,12 @@ export async function bankSend(
 /**
  * Adds an authenticator to the signer's account.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - the message's fields (`AddAuthenticatorParams`) and how to send it
+ *   (`ActionOptions`: the `signer`; `tx`: broadcast mode, gas, fee).
+ * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
+ *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
+ *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
  * @example
  * ```ts
  * const key = LocalWallet.generate();
@@ -238,6 +292,12 @@ export async function addAuthenticator(
 /**
  * Removes an authenticator from the signer's account.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - the message's fields (`RemoveAuthenticatorParams`) and how to send it
+ *   (`ActionOptions`: the `signer`; `tx`: broadcast mode, gas, fee).
+ * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
+ *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
+ *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
  * @example
  * ```ts
  * const { authenticatorId } = await client.registerTradingKey({ owner: wallet, publicKey: LocalWallet.generate().publicKey });
@@ -256,6 +316,12 @@ export async function removeAuthenticator(
 /**
  * Burns the local denom and sends the voucher back over IBC (wrap `MsgWithdraw`).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - the message's fields (`WrapWithdrawParams`) and how to send it (`ActionOptions`:
+ *   the `signer`; `tx`: broadcast mode, gas, fee).
+ * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
+ *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
+ *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
  * @example
  * ```ts
  * const voucherDenom = "ibc/8E27BA2D5493AF5636760E354E46004562C46AB7EC0CC4C1CA14E9E20E2545B5";
@@ -275,6 +341,12 @@ export async function wrapWithdraw(
 /**
  * Burns the local denom and receives the voucher on this chain (wrap `MsgRedeem`).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - the message's fields (`WrapRedeemParams`) and how to send it (`ActionOptions`:
+ *   the `signer`; `tx`: broadcast mode, gas, fee).
+ * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
+ *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
+ *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
  * @example
  * ```ts
  * const voucherDenom = "ibc/8E27BA2D5493AF5636760E354E46004562C46AB7EC0CC4C1CA14E9E20E2545B5";
@@ -294,6 +366,12 @@ export async function wrapRedeem(
 /**
  * Sends an ICS-20 transfer.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - the message's fields (`IbcTransferParams`) and how to send it (`ActionOptions`:
+ *   the `signer`; `tx`: broadcast mode, gas, fee).
+ * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
+ *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
+ *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
  * @example
  * ```ts
  * await ibcTransfer(client, { signer: wallet, sender: wallet.address, receiver: "noble1...", sourceChannel: "channel-0",
@@ -311,6 +389,12 @@ export async function ibcTransfer(
 /**
  * Sets a subaccount's leverage (initial margin fraction) on one or more markets; fee-free like orders.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - the message's fields (`UpdateLeverageParams`) and how to send it
+ *   (`ActionOptions`: the `signer`; `tx`: broadcast mode, gas, fee).
+ * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
+ *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
+ *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
  * @example
  * ```ts
  * await updateLeverage(client, { signer: wallet, subaccount: { owner: wallet.address, number: 0 }, leverage: [{ clobPairId: 0, imfPpm: 200_000 }] });
@@ -327,6 +411,12 @@ export async function updateLeverage(
 /**
  * Records who referred the signer (the referee), once.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - the message's fields (`RegisterAffiliateParams`) and how to send it
+ *   (`ActionOptions`: the `signer`; `tx`: broadcast mode, gas, fee).
+ * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
+ *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
+ *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
  * @example
  * ```ts
  * const affiliate = LocalWallet.fromMnemonic(process.env.PERPX_MNEMONIC_0 ?? "").address;
@@ -345,6 +435,12 @@ export async function registerAffiliate(
 /**
  * Withdraws through the bridge to an address on an EVM chain (queued for the bridge's signers).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - the message's fields (`InitiateWithdrawalParams`) and how to send it
+ *   (`ActionOptions`: the `signer`; `tx`: broadcast mode, gas, fee).
+ * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
+ *   height, fee and sequence; rejects with `BroadcastTxError` (or a subclass) when the chain
+ *   refuses it, and with a typed `PerpxError` naming the field, before signing, for bad input.
  * @example
  * ```ts
  * const recipient = "0x8ba1f109551bD432803012645Ac136ddd64DBA72"; // on Sepolia

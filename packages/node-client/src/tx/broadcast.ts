@@ -46,6 +46,9 @@ export class TxInclusionTimeoutError extends TimeoutError {
 /**
  * True for a {@link TxInclusionTimeoutError}.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by error name,
+ *   so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * isTxInclusionTimeoutError(new TxInclusionTimeoutError("A".repeat(64), 60_000)); // true
@@ -241,6 +244,9 @@ export interface WaitForTxParams extends CallOptions {
  * Polls `getTx` (RPC `tx` by default, as the incumbent's commit mode does) until the transaction is in a block. A non-zero result throws
  * {@link BroadcastTxError} (phase `deliverTx`: the fee was charged and the sequence used).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - see `WaitForTxParams`: each field is documented there.
+ * @returns resolves with the committed transaction (height, code, log, events, gas).
  * @throws {TxInclusionTimeoutError} (carrying the hash) when it does not land in time.
  *
  * @example
@@ -303,6 +309,9 @@ export async function waitForTx(client: NodeConnection, params: WaitForTxParams)
  * True for the bytes of a tx that holds a short-term order place or cancel, or a batch cancel:
  * such a tx lives in the node's memclob and never enters a block (chain-protocol 1.11).
  *
+ * @param txBytes - the `TxRaw` bytes of a signed transaction.
+ * @returns `true` when the transaction never enters a block, so waiting for its inclusion would
+ *   never end.
  * @example
  * ```ts
  * const { accountNumber } = (await client.getAccount({ address: wallet.address }))!;
@@ -333,6 +342,9 @@ export function isShortTermOrderTx(txBytes: Uint8Array): boolean {
  * Broadcasts signed bytes: `sync`, `async`, or `commit` (sync, then {@link waitForTx}). A short-term
  * order tx ({@link isShortTermOrderTx}) never enters a block, so `commit` is `sync` for it.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - see `BroadcastTxParams`: each field is documented there.
+ * @returns resolves with the hash, and per mode the CheckTx (and block) result.
  * @throws {BroadcastTxError} when CheckTx refuses it, or (commit) when it fails in the block.
  * @throws {TxInclusionTimeoutError} when `commit` does not see it land in time.
  *

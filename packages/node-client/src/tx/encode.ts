@@ -73,6 +73,8 @@ export interface TxBodyParams {
 /**
  * Packs a message into an `Any`, Cosmos style (`/full.Name`).
  *
+ * @param message - a message built by one of the `...Msg` builders.
+ * @returns the `Any` with the message's type URL and protobuf bytes.
  * @example
  * ```ts
  * const any = toAny(bankSendMsg({ from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] }));
@@ -89,6 +91,8 @@ export function toAny(message: TxMessage): Any {
 /**
  * Serializes a `TxBody` with protobuf-es.
  *
+ * @param params - see `TxBodyParams`: each field is documented there.
+ * @returns the `TxBody` bytes to sign and broadcast.
  * @example
  * ```ts
  * const send = bankSendMsg({ from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
@@ -120,6 +124,9 @@ export function writeTxBody(writer: ProtoWriter, params: TxBodyParams): ProtoWri
  * The `Any` of a public key: `/cosmos.crypto.secp256k1.PubKey` or
  * `/cosmos.evm.crypto.v1.ethsecp256k1.PubKey`, each holding the 33-byte compressed key.
  *
+ * @param publicKey - the 33-byte compressed public key.
+ * @param keyType - `secp256k1` or `eth_secp256k1`.
+ * @returns the `Any` that goes in the signer info.
  * @example
  * ```ts
  * encodePublicKey(wallet.publicKey, "secp256k1").typeUrl; // "/cosmos.crypto.secp256k1.PubKey"
@@ -153,6 +160,8 @@ export interface AuthInfoParams {
 /**
  * Serializes an `AuthInfo` with one signer (SIGN_MODE_DIRECT by default).
  *
+ * @param params - see `AuthInfoParams`: each field is documented there.
+ * @returns the `AuthInfo` bytes to sign and broadcast.
  * @example
  * ```ts
  * const fee = { amount: [{ denom: "uusdc", amount: 5_000n }], gasLimit: 200_000n };
@@ -189,6 +198,8 @@ export function writeAuthInfo(writer: ProtoWriter, params: AuthInfoParams): Prot
 /**
  * Serializes a SIGN_MODE_DIRECT `SignDoc`.
  *
+ * @param doc - the body and auth info bytes, the chain id and the account number.
+ * @returns the bytes the signer signs.
  * @example
  * ```ts
  * // SignDoc fields: body_bytes 1, auth_info_bytes 2, chain_id 3, account_number 4.
@@ -213,6 +224,8 @@ export function encodeSignDoc(doc: {
 /**
  * Serializes the `TxRaw` that is broadcast.
  *
+ * @param raw - the body and auth info bytes and one signature per signer.
+ * @returns the transaction bytes to broadcast (their SHA-256 is the hash).
  * @example
  * ```ts
  * // TxRaw fields: body_bytes 1, auth_info_bytes 2, signatures 3.
@@ -233,6 +246,8 @@ export function encodeTxRaw(raw: {
 /**
  * The hash of a transaction: uppercase hex of SHA-256 of the `TxRaw` bytes.
  *
+ * @param txBytes - the `TxRaw` bytes.
+ * @returns 64 uppercase hex digits, the hash nodes and the indexer show.
  * @example
  * ```ts
  * txHash(new Uint8Array()); // "E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855"

@@ -37,6 +37,10 @@ export interface RegisterTradingKeyParams
  * subaccount 0 only, see `tradingKeyAuthenticator`), waits for the block, and returns the new
  * authenticator's id.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - see `RegisterTradingKeyParams`: each field is documented there.
+ * @returns resolves with the id the chain gave the key's authenticator (select it when the key
+ *   signs) and the transaction's result.
  * @throws {BroadcastTxError} when the chain refuses it.
  *
  * @example
@@ -105,6 +109,10 @@ export interface SendWithTradingKeyParams
  * selecting the authenticator for every message, the master's account number and sequence, the
  * trading key's public key and signature.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - see `SendWithTradingKeyParams`: each field is documented there.
+ * @returns resolves with the transaction's result as `sendTx` does; rejects with
+ *   `AuthenticatorRefusedError` when the key's authenticator refuses a message.
  * @example
  * ```ts
  * import { encodeCredential } from "@perpx/core";

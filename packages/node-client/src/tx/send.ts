@@ -209,6 +209,9 @@ export interface ResolveGasPriceParams extends CallOptions {
  * The gas price of a fee denom: the client's configured prices, else the network preset's, else
  * the node's `minimum-gas-prices` (read once and cached).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - see `ResolveGasPriceParams`: each field is documented there.
+ * @returns resolves with the price per gas unit of the denom (an exact decimal string).
  * @throws {InvalidArgumentError} when the node takes no fees in that denom.
  *
  * @example
@@ -238,6 +241,9 @@ export async function resolveGasPrice(
 /**
  * Gas limit from simulated gas: `ceil(gasUsed × multiplier)`.
  *
+ * @param gasUsed - the gas the simulation used.
+ * @param multiplier - the safety factor, at least 1 (e.g. 1.4).
+ * @returns the gas limit to sign, rounded up.
  * @example
  * ```ts
  * gasWithMultiplier(100_000n, 1.6); // 160000n
@@ -259,6 +265,10 @@ export function gasWithMultiplier(gasUsed: bigint, multiplier: number): bigint {
  * memclob placed, matched or cancelled it there, and it never enters a block (its fills land in
  * later blocks' proposed operations: `watchShortTermOrder`).
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - see `SendTxParams`: each field is documented there.
+ * @returns resolves once the node accepted the transaction (per the broadcast mode) with its hash,
+ *   height, fee, sequence and order id.
  * @throws {InvalidOrderError | InvalidArgumentError} before signing; {@link BroadcastTxError} when
  *   the chain refuses or fails it; `TxInclusionTimeoutError` (with the hash) when `commit` waits too long.
  *

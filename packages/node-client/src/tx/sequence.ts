@@ -134,6 +134,9 @@ export class SequenceManager {
   /**
    * What the manager holds for an account (for diagnostics and tests).
    *
+   * @param address - the account's bech32 address.
+   * @returns the cached account number and next sequence, each `undefined` when not yet read from
+   *   the chain.
    * @example
    * ```ts
    * const sequences = new SequenceManager({ fetchAccount: async () => ({ accountNumber: 7n, sequence: 12n }) });
@@ -150,6 +153,7 @@ export class SequenceManager {
    * Forgets the cached sequence of an account (or of all accounts), so the next transaction reads it
    * from the chain.
    *
+   * @param address - the account to forget; all of them when omitted.
    * @example
    * ```ts
    * const sequences = new SequenceManager({ fetchAccount: async () => ({ accountNumber: 7n, sequence: 12n }) });
@@ -172,6 +176,9 @@ export class SequenceManager {
    * waiting for the block): a sequence mismatch there means the chain did not use the sequence the
    * manager handed out, so the account is read again before its next transaction.
    *
+   * @param address - the account whose transaction failed.
+   * @param error - the failure (a sequence mismatch resets the cached sequence; anything else is
+   *   ignored).
    * @example
    * ```ts
    * const sequences = new SequenceManager({ fetchAccount: async () => ({ accountNumber: 7n, sequence: 12n }) });
@@ -189,6 +196,8 @@ export class SequenceManager {
   /**
    * The next timestamp nonce of an account: `now + offset` in ms, and always greater than the last one handed out.
    *
+   * @param address - the account's bech32 address.
+   * @returns the nonce in milliseconds, strictly increasing per account.
    * @example
    * ```ts
    * const sequences = new SequenceManager({ fetchAccount: async () => ({ accountNumber: 7n, sequence: 0n }), now: () => 1_767_225_600_000 });

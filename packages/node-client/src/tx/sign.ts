@@ -10,6 +10,8 @@ import { allocBytes, sharedWriter } from "./wire.js";
  * The `Any` of a `TxExtension` selecting one authenticator per message, for
  * `TxBody.non_critical_extension_options`.
  *
+ * @param selectedAuthenticators - the authenticator id to use for each message, in message order.
+ * @returns the `Any` to put in the body's non-critical extension options.
  * @example
  * ```ts
  * const extension = txExtension([3n]);
@@ -86,6 +88,8 @@ export interface SignedTx {
 /**
  * Builds, signs (SIGN_MODE_DIRECT) and serializes a transaction with protobuf-es, no cosmjs in the path.
  *
+ * @param params - see `SignTxParams`: each field is documented there.
+ * @returns resolves with the signed transaction's bytes and hash, ready for `broadcastTx`.
  * @example
  * ```ts
  * const messages = [bankSendMsg({ from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] })];

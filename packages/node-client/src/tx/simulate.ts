@@ -56,6 +56,10 @@ export interface SimulationResult {
  * Simulates a transaction (as cosmjs does: empty fee, SIGN_MODE_UNSPECIFIED, an empty signature)
  * to learn its gas.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - see `SimulateTxParams`: each field is documented there.
+ * @returns resolves with `gasUsed` and `gasWanted`; rejects with `BroadcastTxError` when the
+ *   simulation fails (the transaction would fail too).
  * @throws {BroadcastTxError} (phase `simulate`) when the transaction would fail: the same codespace
  *   and code CheckTx or DeliverTx would report, over gRPC and RPC alike (see `simulationRefusal`);
  *   `QueryError` when the node could not run it at all.

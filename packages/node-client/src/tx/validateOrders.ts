@@ -53,6 +53,8 @@ function goodTilOf(message: TxMessage): { block?: number; time?: number } | unde
  * True when a transaction's messages include a clob order message whose expiry depends on the chain
  * (so {@link validateOrderWindows} needs the latest block).
  *
+ * @param messages - the transaction's messages.
+ * @returns `true` when the latest block height or time must be read before signing.
  * @example
  * ```ts
  * const order = placeOrderMsg({ subaccount, clientId: 1, side: "BUY", market: btc, size: "0.001", price: "30000", kind: "short-term", goodTilBlock: 1_000 });
@@ -70,6 +72,9 @@ export function needsOrderWindow(messages: readonly TxMessage[]): boolean {
  * next = latest height + 1; `latest time < goodTilBlockTime ≤ latest time + 95 days`; a non-zero
  * timeout height must be at least every goodTilBlock.
  *
+ * @param messages - the transaction's messages.
+ * @param context - the composite client's connection: network, node and indexer clients, trader,
+ *   market cache.
  * @throws {InvalidOrderError} naming the field.
  *
  * @example

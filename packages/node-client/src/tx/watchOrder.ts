@@ -103,6 +103,9 @@ export interface WatchShortTermOrderParams extends CallOptions {
  * The proposed operations of a block: the `MsgProposedOperations` of its first tx (every block of
  * the chain starts with one), or undefined when the block has none.
  *
+ * @param txBytes - the bytes of a block's first transaction.
+ * @returns the decoded matches and removals of the block, or `undefined` when that transaction is
+ *   not a `MsgProposedOperations`.
  * @example
  * ```ts
  * proposedOperations(Uint8Array.of(1, 2, 3)); // undefined: not a block's first transaction
@@ -120,6 +123,11 @@ export function proposedOperations(txBytes: Uint8Array): clob.MsgProposedOperati
 /**
  * The fills of `orderId` in one block's proposed operations.
  *
+ * @param operations - one block's proposed operations.
+ * @param orderId - the order whose fills to find.
+ * @param height - the block's height, carried into each fill.
+ * @returns each fill of the order in that block: its size in base quantums, its role (maker or
+ *   taker) and the counterparty order; empty when none.
  * @example
  * ```ts
  * import { create } from "@bufbuild/protobuf";
@@ -153,6 +161,9 @@ export function fillsOf(
 /**
  * The removal of an order among a block's proposed operations, if any.
  *
+ * @param operations - one block's proposed operations.
+ * @param orderId - the order to look for.
+ * @returns the removal and its reason, or `undefined` when the block does not remove the order.
  * @example
  * ```ts
  * import { create } from "@bufbuild/protobuf";
@@ -208,6 +219,9 @@ async function blockTxs(client: NodeConnection, height: bigint, options: CallOpt
  * passed, `quantums` are filled, or the block proposer removed it (`removal`). Any order id
  * works: a stateful order's fills and removals land in the same operations.
  *
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - see `WatchShortTermOrderParams`: each field is documented there.
+ * @returns resolves with the order's outcome (its fills, or its removal or expiry) once known.
  * @throws {AbortedError} when `signal` aborts; the query errors of the transport.
  *
  * @example

@@ -50,6 +50,10 @@ export class EvmWallet implements TxSigner {
   /**
    * An EVM wallet from a BIP-39 mnemonic at `m/44'/60'/0'/0/{index}`.
    *
+   * @param mnemonic - a BIP-39 mnemonic (English).
+   * @param options - the account `index` (default 0) or a whole `hdPath`, the address `prefix` and
+   *   the signer `backend`.
+   * @returns the wallet.
    * @throws {InvalidArgumentError} for an invalid mnemonic, index or path (never echoing the mnemonic).
    *
    * @example
@@ -69,6 +73,9 @@ export class EvmWallet implements TxSigner {
   /**
    * An EVM wallet from a raw private key (32 bytes or 64 hex digits).
    *
+   * @param privateKey - the secret key: 32 bytes, or 64 hex digits with or without `0x`.
+   * @param options - the address `prefix` and the signer `backend`.
+   * @returns the wallet.
    * @throws {InvalidArgumentError} for a malformed key (never echoed).
    *
    * @example
@@ -84,6 +91,8 @@ export class EvmWallet implements TxSigner {
   /**
    * An EVM wallet with a fresh random key.
    *
+   * @param options - the address `prefix` and the signer `backend`.
+   * @returns a wallet no one else holds; it cannot be recovered unless its key is exported.
    * @example
    * ```ts
    * const evm = EvmWallet.generate();
@@ -96,6 +105,9 @@ export class EvmWallet implements TxSigner {
   /**
    * A fresh 24-word mnemonic and the EVM wallet at its index 0 (or `options.index`).
    *
+   * @param options - the account `index` (default 0) or a whole `hdPath`, the address `prefix` and
+   *   the signer `backend`.
+   * @returns the mnemonic to keep (it recovers the wallet) and the wallet.
    * @example
    * ```ts
    * const { mnemonic, wallet } = EvmWallet.generateWithMnemonic();
@@ -110,6 +122,8 @@ export class EvmWallet implements TxSigner {
    * Signs raw bytes as eth_secp256k1 does for Cosmos txs: 65 bytes `r || s || v` (v in {0, 1})
    * over Keccak-256(bytes).
    *
+   * @param bytes - the bytes to sign (a serialized SignDoc).
+   * @returns the 65-byte signature.
    * @example
    * ```ts
    * const evm = EvmWallet.generate();
@@ -124,6 +138,9 @@ export class EvmWallet implements TxSigner {
   /**
    * Signs a SIGN_MODE_DIRECT SignDoc (see {@link TxSigner}).
    *
+   * @param doc - the SignDoc's fields (body, auth info, chain id, account number).
+   * @param signDocBytes - the serialized SignDoc those fields encode to.
+   * @returns the signature and the public key to put in the transaction.
    * @example
    * ```ts
    * const evm = EvmWallet.generate();
@@ -139,6 +156,7 @@ export class EvmWallet implements TxSigner {
   /**
    * Signs EIP-712 typed data as `eth_signTypedData_v4` does.
    *
+   * @param typedData - the EIP-712 domain, types, primary type and message.
    * @returns `0x` + 130 hex digits: `r || s || v` with `v` = 27 or 28.
    *
    * @example
@@ -158,6 +176,9 @@ export class EvmWallet implements TxSigner {
    * Signs the `ServiceTransaction:ApproveAgent` message authorizing a trading key
    * (see `approveAgentTypedData` of `@perpx/core` for the typed data). `masterAddress` defaults to this wallet.
    *
+   * @param params - the trading key's address, the network's EVM chain id and expiry;
+   *   `masterAddress` defaults to this wallet's Cosmos address.
+   * @returns the 65-byte signature as `0x` hex, to send to the approve-agent service.
    * @example
    * ```ts
    * const evm = EvmWallet.generate();
@@ -180,7 +201,11 @@ export class EvmWallet implements TxSigner {
     return `0x${toHexString(signature)}`;
   }
 
-  /** The public facts only. */
+  /**
+   * The public facts only.
+   *
+   * @returns the address, EVM address, public key and key type; never the secret.
+   */
   toJSON(): WalletJson & { evmAddress: string } {
     return {
       address: this.address,
@@ -190,12 +215,20 @@ export class EvmWallet implements TxSigner {
     };
   }
 
-  /** `EvmWallet(0x...)`. */
+  /**
+   * `EvmWallet(0x...)`.
+   *
+   * @returns the wallet's name and EVM address.
+   */
   toString(): string {
     return `EvmWallet(${this.evmAddress})`;
   }
 
-  /** What `util.inspect` and `console.log` show: the public facts only. */
+  /**
+   * What `util.inspect` and `console.log` show: the public facts only.
+   *
+   * @returns the public facts, never the secret.
+   */
   [INSPECT](): string {
     return `EvmWallet ${JSON.stringify(this.toJSON())}`;
   }

@@ -7,6 +7,8 @@ import { SecretKey } from "./secretKey.js";
 /**
  * The Cosmos HD path of account `index`: `m/44'/118'/0'/0/{index}`.
  *
+ * @param index - the account index, a non-negative integer.
+ * @returns the BIP-44 derivation path.
  * @example
  * ```ts
  * cosmosHdPath(2); // "m/44'/118'/0'/0/2"
@@ -19,6 +21,8 @@ export function cosmosHdPath(index: number): string {
 /**
  * The Ethereum HD path of account `index`: `m/44'/60'/0'/0/{index}`.
  *
+ * @param index - the account index, a non-negative integer.
+ * @returns the BIP-44 derivation path.
  * @example
  * ```ts
  * evmHdPath(0); // "m/44'/60'/0'/0/0"
@@ -38,6 +42,7 @@ function checkIndex(index: number): number {
 /**
  * A fresh 24-word BIP-39 mnemonic (256 bits of entropy, English wordlist).
  *
+ * @returns 24 words separated by single spaces.
  * @example
  * ```ts
  * generateMnemonic24().split(" ").length; // 24
@@ -50,6 +55,8 @@ export function generateMnemonic24(): string {
 /**
  * True when `mnemonic` is a valid English BIP-39 mnemonic (any of the standard lengths).
  *
+ * @param mnemonic - the words to check.
+ * @returns `true` when the words are in the wordlist and the checksum holds.
  * @example
  * ```ts
  * isValidMnemonic("abandon abandon ..."); // false

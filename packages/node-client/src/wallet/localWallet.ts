@@ -142,6 +142,7 @@ export class LocalWallet implements TxSigner {
    *
    * @param privateKey - 32 bytes, or 64 hex digits with or without `0x`.
    * @param options - address prefix and signer backend.
+   * @returns the wallet.
    * @throws {InvalidArgumentError} for a malformed key (the value is never echoed), or
    * `backend: "native"` without the addon.
    *
@@ -159,6 +160,8 @@ export class LocalWallet implements TxSigner {
    * A wallet with a fresh random key (no mnemonic); see {@link LocalWallet.generateWithMnemonic}
    * for a recoverable one.
    *
+   * @param options - the address `prefix` and the signer `backend`.
+   * @returns a wallet no one else holds; it cannot be recovered unless its key is exported.
    * @example
    * ```ts
    * const tradingKey = LocalWallet.generate();
@@ -171,6 +174,8 @@ export class LocalWallet implements TxSigner {
   /**
    * A fresh 24-word mnemonic and the wallet at its index 0 (or `options.index`).
    *
+   * @param options - the account `index` (default 0) or a whole `hdPath`, the address `prefix` and
+   *   the signer `backend`.
    * @returns the mnemonic (store it safely: it is the key) and the wallet.
    *
    * @example
@@ -186,6 +191,8 @@ export class LocalWallet implements TxSigner {
   /**
    * Signs raw bytes: 64-byte `r || s` over SHA-256(bytes), low-S.
    *
+   * @param bytes - the bytes to sign (a serialized SignDoc).
+   * @returns the 64-byte signature.
    * @example
    * ```ts
    * const signature = wallet.sign(new TextEncoder().encode("sign me"));
@@ -200,6 +207,9 @@ export class LocalWallet implements TxSigner {
   /**
    * Signs a SIGN_MODE_DIRECT SignDoc (see {@link TxSigner}).
    *
+   * @param doc - the SignDoc's fields (body, auth info, chain id, account number).
+   * @param signDocBytes - the serialized SignDoc those fields encode to.
+   * @returns the signature and the public key to put in the transaction.
    * @example
    * ```ts
    * const doc = { bodyBytes: Uint8Array.of(1), authInfoBytes: Uint8Array.of(2), chainId: "perpx-local-1", accountNumber: 0n };
@@ -215,6 +225,7 @@ export class LocalWallet implements TxSigner {
    * The private key as 64 lowercase hex digits, for deliberate export (a trading credential, a
    * backup). Nothing else in the library ever prints it.
    *
+   * @returns the secret key itself: whoever holds it controls the account.
    * @example
    * ```ts
    * const key = LocalWallet.generate();
@@ -226,17 +237,29 @@ export class LocalWallet implements TxSigner {
     return this.#key.use((key) => Array.from(key, (b) => b.toString(16).padStart(2, "0")).join(""));
   }
 
-  /** The public facts only. */
+  /**
+   * The public facts only.
+   *
+   * @returns the address, public key and key type; never the secret.
+   */
   toJSON(): WalletJson {
     return { address: this.address, keyType: this.keyType, publicKey: toBase64(this.publicKey) };
   }
 
-  /** `LocalWallet(perpx1...)`. */
+  /**
+   * `LocalWallet(perpx1...)`.
+   *
+   * @returns the wallet's name and address.
+   */
   toString(): string {
     return `LocalWallet(${this.address})`;
   }
 
-  /** What `util.inspect` and `console.log` show: the public facts only. */
+  /**
+   * What `util.inspect` and `console.log` show: the public facts only.
+   *
+   * @returns the public facts, never the secret.
+   */
   [INSPECT](): string {
     return `LocalWallet ${JSON.stringify(this.toJSON())}`;
   }

@@ -50,6 +50,8 @@ export class SecretKey {
   /**
    * Runs `use` with the raw key bytes. The bytes are the key itself: do not keep them.
    *
+   * @param use - a function of the raw 32 key bytes; do not keep them beyond the call.
+   * @returns what `use` returns.
    * @example
    * ```ts
    * const key = SecretKey.from(randomPrivateKey());
@@ -64,6 +66,7 @@ export class SecretKey {
   /**
    * The 33-byte compressed public key.
    *
+   * @returns the 33-byte compressed secp256k1 public key.
    * @example
    * ```ts
    * const key = SecretKey.from(randomPrivateKey());
@@ -74,17 +77,29 @@ export class SecretKey {
     return compressedPublicKey(this.#bytes);
   }
 
-  /** `[redacted]`. */
+  /**
+   * `[redacted]`.
+   *
+   * @returns `[redacted]`, never the key.
+   */
   toString(): string {
     return REDACTED;
   }
 
-  /** `[redacted]`. */
+  /**
+   * `[redacted]`.
+   *
+   * @returns `[redacted]`, never the key.
+   */
   toJSON(): string {
     return REDACTED;
   }
 
-  /** `[redacted]` for `util.inspect` and `console.log`. */
+  /**
+   * `[redacted]` for `util.inspect` and `console.log`.
+   *
+   * @returns `[redacted]`, never the key.
+   */
   [INSPECT](): string {
     return REDACTED;
   }

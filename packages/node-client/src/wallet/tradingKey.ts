@@ -21,6 +21,7 @@ export interface TradingKey {
  * Turns a trading credential (base64 JSON, decoded by `@perpx/core`) into a signing trading key.
  *
  * @param credential - the base64 credential, or an already decoded {@link TradingCredential}.
+ * @param options - the address `prefix` and the signer `backend`.
  * @returns the master address and the key's wallet.
  * @throws {InvalidCredentialError} for a malformed or read-only credential (no `tradingPrivateKey`).
  *

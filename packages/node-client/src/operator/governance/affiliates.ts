@@ -40,6 +40,10 @@ export interface UpdateAffiliateTiersParams extends GovernanceParams {
 /**
  * Builds a `MsgUpdateAffiliateTiers` (governance).
  *
+ * @param params - the message's fields in chain units (`UpdateAffiliateTiersParams`: each field is
+ *   documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is built.
  *
  * @example
@@ -89,6 +93,10 @@ export interface UpdateAffiliateWhitelistParams extends GovernanceParams {
 /**
  * Builds a `MsgUpdateAffiliateWhitelist` (governance).
  *
+ * @param params - the message's fields in chain units (`UpdateAffiliateWhitelistParams`: each field
+ *   is documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is built.
  *
  * @example
@@ -134,6 +142,10 @@ export interface UpdateAffiliateParametersParams extends GovernanceParams {
 /**
  * Builds a `MsgUpdateAffiliateParameters` (governance).
  *
+ * @param params - the message's fields in chain units (`UpdateAffiliateParametersParams`: each
+ *   field is documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is built.
  *
  * @example
@@ -177,6 +189,10 @@ export interface UpdateAffiliateOverridesParams extends GovernanceParams {
 /**
  * Builds a `MsgUpdateAffiliateOverrides` (governance).
  *
+ * @param params - the message's fields in chain units (`UpdateAffiliateOverridesParams`: each field
+ *   is documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is built.
  *
  * @example
@@ -210,6 +226,10 @@ export interface SetSmartAccountActiveParams extends GovernanceParams {
 /**
  * Builds an accountplus `MsgSetActiveState` (governance): turns smart accounts on or off.
  *
+ * @param params - the message's fields in chain units (`SetSmartAccountActiveParams`: each field is
+ *   documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is built.
  *
  * @example

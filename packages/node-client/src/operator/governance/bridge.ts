@@ -51,6 +51,10 @@ export interface UpdateBridgeEventParamsParams extends GovernanceParams {
 /**
  * Builds a `MsgUpdateEventParams` (governance) of the bridge.
  *
+ * @param params - the message's fields in chain units (`UpdateBridgeEventParamsParams`: each field
+ *   is documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is built.
  *
  * @example
@@ -95,6 +99,10 @@ export interface UpdateBridgeProposeParamsParams extends GovernanceParams {
 /**
  * Builds a `MsgUpdateProposeParams` (governance) of the bridge.
  *
+ * @param params - the message's fields in chain units (`UpdateBridgeProposeParamsParams`: each
+ *   field is documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is built.
  *
  * @example
@@ -138,6 +146,10 @@ export interface UpdateBridgeSafetyParamsParams extends GovernanceParams {
 /**
  * Builds a `MsgUpdateSafetyParams` (governance) of the bridge.
  *
+ * @param params - the message's fields in chain units (`UpdateBridgeSafetyParamsParams`: each field
+ *   is documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is built.
  *
  * @example
@@ -201,6 +213,10 @@ export interface CompleteBridgeParams extends GovernanceParams {
  * Builds a `MsgCompleteBridge`: credits a recognized deposit. The chain schedules it itself (signed
  * by the delaymsg module) once the safety delay has passed; governance may send it too.
  *
+ * @param params - the message's fields in chain units (`CompleteBridgeParams`: each field is
+ *   documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is built.
  *
  * @example

@@ -98,6 +98,10 @@ export interface ClobPairParams extends GovernanceParams {
 /**
  * Builds a `MsgCreateClobPair` (governance): opens an order book on a perpetual.
  *
+ * @param params - the message's fields in chain units (`ClobPairParams`: each field is documented
+ *   there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is built.
  *
  * @example
@@ -116,6 +120,10 @@ export function createClobPairMsg(params: ClobPairParams): TxMessage<typeof clob
 /**
  * Builds a `MsgUpdateClobPair` (governance), e.g. to activate a pair.
  *
+ * @param params - the message's fields in chain units (`ClobPairParams`: each field is documented
+ *   there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is built.
  *
  * @example
@@ -175,6 +183,10 @@ function equityTiers(tiers: readonly EquityTierLimitInput[], argument: string) {
 /**
  * Builds a `MsgUpdateEquityTierLimitConfiguration` (governance).
  *
+ * @param params - the message's fields in chain units (`UpdateEquityTierLimitConfigParams`: each
+ *   field is documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is built.
  *
  * @example
@@ -244,6 +256,10 @@ function rateLimits(limits: readonly BlockRateLimitInput[] | undefined, argument
 /**
  * Builds a `MsgUpdateBlockRateLimitConfiguration` (governance).
  *
+ * @param params - the message's fields in chain units (`UpdateBlockRateLimitConfigParams`: each
+ *   field is documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} (a zero window or limit) before anything is built.
  *
  * @example
@@ -310,6 +326,10 @@ export interface UpdateLiquidationsConfigParams extends GovernanceParams {
 /**
  * Builds a `MsgUpdateLiquidationsConfig` (governance).
  *
+ * @param params - the message's fields in chain units (`UpdateLiquidationsConfigParams`: each field
+ *   is documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} with the chain's bounds, before anything is built.
  *
  * @example

@@ -57,6 +57,10 @@ export interface UpdatePerpetualFeeParamsParams extends GovernanceParams {
 /**
  * Builds a `MsgUpdatePerpetualFeeParams` (governance): replaces the fee tiers.
  *
+ * @param params - the message's fields in chain units (`UpdatePerpetualFeeParamsParams`: each field
+ *   is documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} (no tier, a first tier with a requirement, decreasing requirements, a rebate above the taker fee) before anything is built.
  *
  * @example
@@ -150,6 +154,10 @@ export interface SetMarketFeeDiscountParamsParams extends GovernanceParams {
 /**
  * Builds a `MsgSetMarketFeeDiscountParams` (governance).
  *
+ * @param params - the message's fields in chain units (`SetMarketFeeDiscountParamsParams`: each
+ *   field is documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} (an end not after the start, a pair twice) before anything is built.
  *
  * @example
@@ -213,6 +221,10 @@ export interface SetStakingTiersParams extends GovernanceParams {
 /**
  * Builds a `MsgSetStakingTiers` (governance).
  *
+ * @param params - the message's fields in chain units (`SetStakingTiersParams`: each field is
+ *   documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} (levels whose stake does not rise) before anything is built.
  *
  * @example

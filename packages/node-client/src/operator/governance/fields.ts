@@ -14,6 +14,9 @@ import { bech32Address, nonEmpty } from "../../messages/validate.js";
 /**
  * The address of a module account (`sha256(name)[:20]` in bech32), as the Cosmos SDK derives it.
  *
+ * @param name - the module's name (`gov`, `subaccounts`, `insurance_fund`...).
+ * @param prefix - the bech32 prefix (`perpx`).
+ * @returns the module account's bech32 address.
  * @example
  * ```ts
  * moduleAccountAddress("gov"); // "perpx10d07y265gmmuvt4z0w9aw880jnsr700jnnhuak"

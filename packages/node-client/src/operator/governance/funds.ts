@@ -38,6 +38,10 @@ export interface SendFromModuleToAccountParams extends GovernanceParams {
 /**
  * Builds a `MsgSendFromModuleToAccount` (governance).
  *
+ * @param params - the message's fields in chain units (`SendFromModuleToAccountParams`: each field
+ *   is documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is built.
  *
  * @example
@@ -77,6 +81,10 @@ export interface SendFromAccountToAccountParams extends GovernanceParams {
 /**
  * Builds a `MsgSendFromAccountToAccount` (governance).
  *
+ * @param params - the message's fields in chain units (`SendFromAccountToAccountParams`: each field
+ *   is documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is built.
  *
  * @example
@@ -161,6 +169,10 @@ export interface SetWrapRulesParams extends GovernanceParams {
 /**
  * Builds a `MsgSetWrapRules` (governance): replaces every wrap rule.
  *
+ * @param params - the message's fields in chain units (`SetWrapRulesParams`: each field is
+ *   documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is built.
  *
  * @example
@@ -192,6 +204,10 @@ export interface SetWrapRuleParams extends GovernanceParams {
 /**
  * Builds a `MsgSetWrapRule` (governance).
  *
+ * @param params - the message's fields in chain units (`SetWrapRuleParams`: each field is
+ *   documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is built.
  *
  * @example
@@ -227,6 +243,10 @@ export interface DeleteWrapRuleParams extends GovernanceParams {
 /**
  * Builds a `MsgDeleteWrapRule` (governance).
  *
+ * @param params - the message's fields in chain units (`DeleteWrapRuleParams`: each field is
+ *   documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is built.
  *
  * @example

@@ -74,6 +74,10 @@ export interface CreatePerpetualParams extends GovernanceParams {
 /**
  * Builds a `MsgCreatePerpetual` (governance): lists a perpetual on an existing oracle market.
  *
+ * @param params - the message's fields in chain units (`CreatePerpetualParams`: each field is
+ *   documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} naming the field, before anything is built.
  *
  * @example
@@ -108,6 +112,10 @@ export interface UpdatePerpetualParamsParams extends GovernanceParams {
 /**
  * Builds a `MsgUpdatePerpetualParams` (governance).
  *
+ * @param params - the message's fields in chain units (`UpdatePerpetualParamsParams`: each field is
+ *   documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} naming the field, before anything is built.
  *
  * @example
@@ -166,6 +174,10 @@ export interface SetLiquidityTierParams extends GovernanceParams {
 /**
  * Builds a `MsgSetLiquidityTier` (governance): creates or replaces a liquidity tier.
  *
+ * @param params - the message's fields in chain units (`SetLiquidityTierParams`: each field is
+ *   documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} (a ppm above 1,000,000, a zero impact notional, a lower cap above the upper cap) before anything is built.
  *
  * @example
@@ -220,6 +232,10 @@ export interface UpdatePerpetualsModuleParamsParams extends GovernanceParams {
 /**
  * Builds the perpetuals module's `MsgUpdateParams` (governance).
  *
+ * @param params - the message's fields in chain units (`UpdatePerpetualsModuleParamsParams`: each
+ *   field is documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is built.
  *
  * @example
@@ -309,6 +325,10 @@ export interface CreateOracleMarketParams extends GovernanceParams {
 /**
  * Builds a `MsgCreateOracleMarket` (governance).
  *
+ * @param params - the message's fields in chain units (`CreateOracleMarketParams`: each field is
+ *   documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is built.
  *
  * @example
@@ -342,6 +362,10 @@ export interface UpdateMarketParamParams extends GovernanceParams {
 /**
  * Builds a `MsgUpdateMarketParam` (governance).
  *
+ * @param params - the message's fields in chain units (`UpdateMarketParamParams`: each field is
+ *   documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is built.
  *
  * @example

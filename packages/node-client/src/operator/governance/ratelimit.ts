@@ -56,6 +56,10 @@ export interface SetLimitParamsParams extends GovernanceParams {
 /**
  * Builds a `MsgSetLimitParams` (governance).
  *
+ * @param params - the message's fields in chain units (`SetLimitParamsParams`: each field is
+ *   documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is built.
  *
  * @example
@@ -110,6 +114,10 @@ export interface SetAssetWithdrawalConfigParams extends GovernanceParams {
 /**
  * Builds a `MsgSetAssetWithdrawalConfig` (governance).
  *
+ * @param params - the message's fields in chain units (`SetAssetWithdrawalConfigParams`: each field
+ *   is documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is built.
  *
  * @example
@@ -152,6 +160,10 @@ export interface SetAssetChainDailyLimitParams extends GovernanceParams {
 /**
  * Builds a `MsgSetAssetChainDailyLimit` (governance).
  *
+ * @param params - the message's fields in chain units (`SetAssetChainDailyLimitParams`: each field
+ *   is documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is built.
  *
  * @example

@@ -28,6 +28,10 @@ export interface SetOrderRouterRevShareParams extends GovernanceParams {
 /**
  * Builds a `MsgSetOrderRouterRevShare` (governance).
  *
+ * @param params - the message's fields in chain units (`SetOrderRouterRevShareParams`: each field
+ *   is documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is built.
  *
  * @example
@@ -70,6 +74,10 @@ export interface SetMarketMapperRevenueShareParams extends GovernanceParams {
  * Builds a `MsgSetMarketMapperRevenueShare` (governance): the market mapper's address, share and
  * the days it lasts for each new market.
  *
+ * @param params - the message's fields in chain units (`SetMarketMapperRevenueShareParams`: each
+ *   field is documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is built.
  *
  * @example
@@ -111,6 +119,10 @@ export interface SetMarketMapperRevShareDetailsForMarketParams extends Governanc
  * Builds a `MsgSetMarketMapperRevShareDetailsForMarket` (governance): when a market's market
  * mapper share expires.
  *
+ * @param params - the message's fields in chain units
+ *   (`SetMarketMapperRevShareDetailsForMarketParams`: each field is documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidArgumentError} before anything is built.
  *
  * @example
@@ -149,6 +161,10 @@ export interface UpdateUnconditionalRevShareConfigParams extends GovernanceParam
  * Builds a `MsgUpdateUnconditionalRevShareConfig` (governance): the recipients of a share of every
  * fill's net revenue.
  *
+ * @param params - the message's fields in chain units (`UpdateUnconditionalRevShareConfigParams`:
+ *   each field is documented there).
+ * @returns the message (type URL and protobuf value) to pass to `sendTx` or an action; nothing is
+ *   signed or sent.
  * @throws {InvalidAddressError | InvalidArgumentError} before anything is built (the shares must
  * add up to less than 1,000,000 ppm).
  *
