@@ -4,7 +4,7 @@
  * rewards) as channel messages, and the channels' snapshots.
  */
 
-import { CHILD_SUBACCOUNT_STRIDE, MAX_SUBACCOUNT_NUMBER } from "@perpx/address";
+import { CHILD_SUBACCOUNT_STRIDE, MAX_PARENT_SUBACCOUNT_NUMBER, MAX_SUBACCOUNT_NUMBER } from "@perpx/address";
 import { Exact } from "@perpx/core";
 import {
   type AccountViewModels,
@@ -278,7 +278,7 @@ export function parentBody(models: AccountViewModels, address: string, parent: n
 
 /** The snapshot of `v4_parent_subaccounts` (`address/parent`). */
 export function parentSnapshot(models: AccountFeedModels, id: string): ChannelSnapshot {
-  const parsed = parseId(id, CHILD_SUBACCOUNT_STRIDE);
+  const parsed = parseId(id, MAX_PARENT_SUBACCOUNT_NUMBER + 1);
   if (parsed === undefined) return { kind: "invalid-id" };
   const body = parentBody(models, parsed.address, parsed.n);
   if (body === undefined) return { kind: "snapshot", contents: {} };

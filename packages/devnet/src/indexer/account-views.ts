@@ -314,7 +314,7 @@ export function transferType(
   const same = (s: TransferRecord["sender"]) =>
     s.address === address &&
     s.subaccountNumber !== undefined &&
-    (parent ? s.subaccountNumber % 128 === number : s.subaccountNumber === number);
+    (parent ? s.subaccountNumber % CHILD_SUBACCOUNT_STRIDE === number : s.subaccountNumber === number);
   if (same(transfer.sender))
     return transfer.recipient.subaccountNumber === undefined ? "WITHDRAWAL" : "TRANSFER_OUT";
   return transfer.sender.subaccountNumber === undefined ? "DEPOSIT" : "TRANSFER_IN";

@@ -3,27 +3,37 @@
  * `CheckSubaccountSchema`, `CheckParentSubaccountSchema`, its `sanitizeArray` + `validateArray`
  * pair for list parameters), and the filters they drive.
  */
-import { CHILD_SUBACCOUNT_STRIDE, MAX_SUBACCOUNT_NUMBER } from "@perpx/address";
+import { CHILD_SUBACCOUNT_STRIDE, MAX_PARENT_SUBACCOUNT_NUMBER, MAX_SUBACCOUNT_NUMBER } from "@perpx/address";
 import type { Indexer } from "../indexer.js";
 import { isValidAddress } from "./utility-routes.js";
 import type { RequestChecks } from "./validation.js";
 
 /** The reference's message for a bad `subaccountNumber` (also the transfers-between numbers'). */
-export const SUBACCOUNT_MESSAGE = "subaccountNumber must be a non-negative integer less than 128001";
+const SUBACCOUNT_MESSAGE = "subaccountNumber must be a non-negative integer less than 128001";
 const PARENT_MESSAGE = "parentSubaccountNumber must be a non-negative integer less than 128";
 const ADDRESS_MESSAGE = "address must be a valid dydx address";
+
+/** A subaccount number parameter `name` (path or query), 0 to 128,000, with the reference's message. */
+export function subaccountNumberParam(checks: RequestChecks, name: string): number {
+  return checks.requiredInt(name, SUBACCOUNT_MESSAGE, -1, MAX_SUBACCOUNT_NUMBER + 1, "both");
+}
 
 /** `address` and `subaccountNumber` (path or query). */
 export function subaccountParams(checks: RequestChecks): { address: string; n: number } {
   const address = checks.oneOf("address", isValidAddress, ADDRESS_MESSAGE, "both") ?? "";
-  const n = checks.requiredInt("subaccountNumber", SUBACCOUNT_MESSAGE, -1, MAX_SUBACCOUNT_NUMBER + 1, "both");
-  return { address, n };
+  return { address, n: subaccountNumberParam(checks, "subaccountNumber") };
 }
 
 /** `address` and `parentSubaccountNumber` (path or query). */
 export function parentParams(checks: RequestChecks): { address: string; n: number } {
   const address = checks.oneOf("address", isValidAddress, ADDRESS_MESSAGE, "both") ?? "";
-  const n = checks.requiredInt("parentSubaccountNumber", PARENT_MESSAGE, -1, CHILD_SUBACCOUNT_STRIDE, "both");
+  const n = checks.requiredInt(
+    "parentSubaccountNumber",
+    PARENT_MESSAGE,
+    -1,
+    MAX_PARENT_SUBACCOUNT_NUMBER + 1,
+    "both",
+  );
   return { address, n };
 }
 

@@ -7,7 +7,7 @@
 import { transferBody } from "../account-views.js";
 import { usdc } from "../format.js";
 import type { TransferRecord } from "../models/history.js";
-import { createdFilter, SUBACCOUNT_MESSAGE } from "./account-params.js";
+import { createdFilter, subaccountNumberParam } from "./account-params.js";
 import { ok, type Route } from "./routes.js";
 import { API_LIMIT } from "./validation.js";
 
@@ -22,15 +22,9 @@ export const transferRoutes: readonly Route[] = [
     handler: (checks, indexer) => {
       const before = checks.createdBeforeOrAt();
       const sourceAddress = checks.oneOf("sourceAddress", () => true, "Invalid value", "both") ?? "";
-      const source = checks.requiredInt("sourceSubaccountNumber", SUBACCOUNT_MESSAGE, -1, 128_001, "both");
+      const source = subaccountNumberParam(checks, "sourceSubaccountNumber");
       const recipientAddress = checks.oneOf("recipientAddress", () => true, "Invalid value", "both") ?? "";
-      const recipient = checks.requiredInt(
-        "recipientSubaccountNumber",
-        SUBACCOUNT_MESSAGE,
-        -1,
-        128_001,
-        "both",
-      );
+      const recipient = subaccountNumberParam(checks, "recipientSubaccountNumber");
       if (checks.errors.length > 0) return ok({});
       const between = (t: TransferRecord) =>
         (sameSide(t.sender, sourceAddress, source) || sameSide(t.sender, recipientAddress, recipient)) &&
