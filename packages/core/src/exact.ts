@@ -372,20 +372,28 @@ export class Exact {
   }
 
   /**
-   * The value in plain notation: every digit (no trailing zeros) without arguments, or rounded to
-   * exactly `decimals` fraction digits (zeros added).
+   * The value in plain notation with every digit (no trailing zeros).
    *
-   * @param decimals - fraction digits to show (0 to 1000).
-   * @param rounding - how to round what is dropped; needed with `decimals`.
    * @returns the text, never in exponent form.
    * @example
    * ```ts
    * new Exact("1e-7").toFixed(); // "0.0000001"
+   * new Exact("2.50").toFixed(); // "2.5"
+   * ```
+   */
+  toFixed(): string;
+  /**
+   * The value in plain notation, rounded to exactly `decimals` fraction digits (zeros added).
+   *
+   * @param decimals - fraction digits to show (0 to 1000).
+   * @param rounding - how to round what is dropped.
+   * @returns the text, never in exponent form.
+   * @example
+   * ```ts
    * new Exact("2.5").toFixed(2, "trunc"); // "2.50"
    * new Exact("-0.004").toFixed(2, "halfExpand"); // "0.00"
    * ```
    */
-  toFixed(): string;
   toFixed(decimals: number, rounding: ExactRounding): string;
   toFixed(decimals?: number, rounding?: ExactRounding): string {
     if (decimals === undefined) return formatPlain(this.coefficient, this.scale);

@@ -46,7 +46,7 @@ export class Emitter<Events extends EventMap> {
   }
 
   /**
-   * Removes a listener added with {@link Emitter.on}.
+   * Removes a listener added with `on`.
    *
    * @param event - the event name.
    * @param listener - the listener.

@@ -219,7 +219,7 @@ export class SequenceManager {
    *
    * `attempt` signs and broadcasts, and resolves once the node accepted the transaction into its
    * mempool (CheckTx passed); it throws a `BroadcastTxError` when CheckTx refused it. In `sequence`
-   * mode the sequence advances only after acceptance. On a {@link SequenceMismatchError} the account
+   * mode the sequence advances only after acceptance. On a {@link @perpx/node-client!SequenceMismatchError} the account
    * is re-read and `attempt` runs once more; any other failure that leaves it unknown whether the
    * transaction reached the node (a timeout, a dropped connection) makes the next transaction
    * re-read the sequence.

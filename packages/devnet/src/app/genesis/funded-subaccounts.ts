@@ -82,7 +82,7 @@ function checkIndex(index: number): void {
  * The key and address of funded account `index` (see the derivation in the module comment). The
  * funded subaccount is `{ owner: address, number: 0 }`.
  *
- * @throws RangeError when `index` is not an integer from 0 to {@link MAX_FUNDED_SUBACCOUNTS} - 1.
+ * @throws RangeError when `index` is not an integer from 0 to `MAX_FUNDED_SUBACCOUNTS` - 1 (999,999).
  * @example
  * ```ts
  * import { DirectSecp256k1Wallet } from "@cosmjs/proto-signing";
