@@ -1,8 +1,8 @@
 /**
  * Library hygiene of every publishable package, checked on its source: no `process.env` reads, no
  * console output, no `any` and no `throw new Error` (a typed error instead) in library code; no import-time side effects on globals; a TSDoc
- * `@example` on every public export a package declares itself; and, for the client packages and
- * `@perpx/errors`, a `@param` for each parameter and a `@returns` (unless it returns nothing) on every
+ * `@example` on every public export a package declares itself; and, for every package but
+ * mcp-server, a `@param` for each parameter and a `@returns` (unless it returns nothing) on every
  * public function, exported class method and function-valued export.
  *
  * Generated protobuf code (`src/gen/`) and command-line entry points (`cli.ts`) are not library
@@ -157,8 +157,31 @@ function untypedDocs(srcDir: string, entry: string): { functions: string[]; miss
   return { functions, missing };
 }
 
-/** The packages whose public functions must carry `@param` and `@returns` (issue 23, point 9). */
-const typedDocsPackages = ["node-client", "composite-client", "indexer-client", "errors"];
+/**
+ * The packages whose public functions must carry `@param` and `@returns` (issue 23, points 9 and
+ * 10): every publishable package but mcp-server, whose surface another branch reshapes.
+ */
+const typedDocsPackages = [
+  "node-client",
+  "composite-client",
+  "indexer-client",
+  "errors",
+  "core",
+  "devnet",
+  "proto",
+  "explorer",
+  "address",
+];
+
+/**
+ * Source files (relative to a package's `src/`) whose gaps are left for now, each because another
+ * branch rewrites the file: core's EVM encoders and EIP-712 layer (25 gaps, moving onto `ox`) and
+ * its indexer contract (no gap today; reshaped into the shared route table, whose new functions
+ * come with their tags there). Drop an entry once that branch merges.
+ */
+const typedDocsPending: Record<string, readonly RegExp[]> = {
+  core: [/^evm\//, /^evm\.ts$/, /^eip712\.ts$/, /^indexer/],
+};
 
 describe.each(packages)("@perpx/%s", (name) => {
   const srcDir = join(packagesDir, name, "src/");
@@ -229,8 +252,12 @@ describe.each(typedDocsPackages)("@perpx/%s", (name) => {
     const missing = new Set<string>();
     for (const entry of entryFilesOf(join(packagesDir, name))) {
       const found = untypedDocs(srcDir, entry);
+      const pending = typedDocsPending[name] ?? [];
       for (const label of found.functions) functions.add(label);
-      for (const gap of found.missing) missing.add(gap);
+      for (const gap of found.missing) {
+        const file = /\(([^)]+)\)/.exec(gap)?.[1] ?? "";
+        if (!pending.some((pattern) => pattern.test(file))) missing.add(gap);
+      }
     }
     expect(functions.size).toBeGreaterThan(0);
     expect(

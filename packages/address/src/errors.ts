@@ -111,6 +111,9 @@ export class InvalidAddressError extends PerpxError {
 /**
  * True when `value` is an {@link InvalidAddressError}, also across duplicated package copies.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by class
+ *   name, so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * try {
@@ -198,6 +201,9 @@ export class InvalidSubaccountError extends PerpxError {
 /**
  * True when `value` is an {@link InvalidSubaccountError}, also across duplicated package copies.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by class
+ *   name, so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * try {

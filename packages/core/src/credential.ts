@@ -159,6 +159,8 @@ export class TradingCredential {
   /**
    * A JSON-safe summary without the key.
    *
+   * @returns the master address and whether the credential is read-only; the key's field, when
+   *   there is a key, holds `"[redacted]"`.
    * @example
    * ```ts
    * const credential = createCredential({ masterAddress: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", tradingPrivateKey: "11".repeat(32) });
@@ -174,6 +176,7 @@ export class TradingCredential {
   /**
    * A one-line description without the key.
    *
+   * @returns `TradingCredential(<masterAddress>, trading key [redacted])`, or `..., read-only)`.
    * @example
    * ```ts
    * const credential = createCredential({ masterAddress: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", tradingPrivateKey: "11".repeat(32) });
@@ -184,7 +187,11 @@ export class TradingCredential {
     return `TradingCredential(${this.masterAddress}, ${this.readOnly ? "read-only" : `trading key ${REDACTED}`})`;
   }
 
-  /** What Node's `util.inspect` and `console.log` print: the same as {@link TradingCredential.toString}. */
+  /**
+   * What Node's `util.inspect` and `console.log` print: the same as {@link TradingCredential.toString}.
+   *
+   * @returns the one-line description, without the key.
+   */
   [INSPECT](): string {
     return this.toString();
   }
@@ -318,6 +325,8 @@ export function encodeCredential(credential: TradingCredential | TradingCredenti
 /**
  * True when {@link decodeCredential} would accept `credential`.
  *
+ * @param credential - the base64 text of a credential.
+ * @returns `true` when it decodes to a valid credential, `false` otherwise (it never throws).
  * @example
  * ```ts
  * isValidCredential("not base64!"); // false

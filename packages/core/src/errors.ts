@@ -67,6 +67,9 @@ export class InvalidCredentialError extends PerpxError {
 /**
  * True when `value` is an {@link InvalidCredentialError}.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by class
+ *   name, so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * try {
@@ -174,7 +177,11 @@ export class InvalidAmountError extends PerpxError {
   /** The valid values nearest to `value`, in human units, ascending. */
   readonly nearest: readonly string[];
 
-  /** @param parameters - kind, value, reason, problem and nearest valid values. */
+  /**
+   * @param parameters - kind, value, reason, problem and nearest valid values.
+   * @param options - cause, details and meta lines (shown after the nearest valid values), and a
+   *   docs path in place of the conversions guide.
+   */
   constructor(parameters: InvalidAmountErrorParameters, options: PerpxErrorOptions = {}) {
     const nearest = parameters.nearest ?? [];
     const hint =
@@ -197,6 +204,9 @@ export class InvalidAmountError extends PerpxError {
 /**
  * True when `value` is an {@link InvalidAmountError}.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by class
+ *   name, so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * const btc = { atomicResolution: -10, quantumConversionExponent: -9, stepBaseQuantums: 1_000_000n, subticksPerTick: 100_000 };
@@ -302,6 +312,9 @@ export class MissingEndpointError extends PerpxError {
 /**
  * True when `value` is a {@link MissingEndpointError}.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by class
+ *   name, so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * try {
@@ -338,6 +351,7 @@ export class UnknownNetworkError extends PerpxError {
    * @param network - the unknown name.
    * @param known - the names that exist.
    * @param source - where the name came from, e.g. `"PERPX_NETWORK"`, shown in the message.
+   * @param options - cause and details; meta lines or a docs path given here replace the defaults.
    */
   constructor(network: string, known: readonly string[], source?: string, options: PerpxErrorOptions = {}) {
     super(
@@ -353,6 +367,9 @@ export class UnknownNetworkError extends PerpxError {
 /**
  * True when `value` is an {@link UnknownNetworkError}.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by class
+ *   name, so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * try {
@@ -394,6 +411,9 @@ export class InvalidOrderError extends PerpxError {
 /**
  * True when `value` is an {@link InvalidOrderError}.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by class
+ *   name, so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * isInvalidOrderError(new InvalidOrderError("goodTilBlock", "must be within 40 blocks of the next height")); // true

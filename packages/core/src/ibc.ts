@@ -19,6 +19,8 @@ function sequenceFits(id: string): boolean {
  * True when `id` is an ICS-24 port identifier (2 to 128 characters of `a-z A-Z 0-9 . _ + - # [ ] < >`),
  * such as `transfer`.
  *
+ * @param id - the identifier to check; any value is accepted.
+ * @returns `true` for a valid port identifier, `false` for anything else.
  * @example
  * ```ts
  * isPortId("transfer"); // true
@@ -32,6 +34,8 @@ export function isPortId(id: unknown): id is string {
 /**
  * True when `id` is a channel identifier `channel-<n>` (n a uint64 without leading zeros).
  *
+ * @param id - the identifier to check; any value is accepted.
+ * @returns `true` for a valid channel identifier, `false` for anything else.
  * @example
  * ```ts
  * isChannelId("channel-0"); // true
@@ -45,6 +49,8 @@ export function isChannelId(id: unknown): id is string {
 /**
  * True when `id` is a connection identifier `connection-<n>`.
  *
+ * @param id - the identifier to check; any value is accepted.
+ * @returns `true` for a valid connection identifier, `false` for anything else.
  * @example
  * ```ts
  * isConnectionId("connection-12"); // true
@@ -57,6 +63,8 @@ export function isConnectionId(id: unknown): id is string {
 /**
  * True when `id` is a light-client identifier `<client-type>-<n>`, such as `07-tendermint-0`.
  *
+ * @param id - the identifier to check; any value is accepted.
+ * @returns `true` for a valid light-client identifier, `false` for anything else.
  * @example
  * ```ts
  * isClientId("07-tendermint-3"); // true
@@ -69,6 +77,8 @@ export function isClientId(id: unknown): id is string {
 /**
  * True when `denom` is an IBC voucher denom: `ibc/` and 64 uppercase hex digits.
  *
+ * @param denom - the denom to check; any value is accepted.
+ * @returns `true` for an `ibc/<hash>` voucher denom, `false` for anything else (a native denom among them).
  * @example
  * ```ts
  * isIbcDenom("ibc/8E27BA2D5493AF5636760E354E46004562C46AB7EC0CC4C1CA14E9E20E2545B5"); // true

@@ -458,6 +458,8 @@ export const NETWORKS: Readonly<Record<NetworkName, Network>> = /* @__PURE__ */ 
 /**
  * True when `name` is the name of a preset.
  *
+ * @param name - the name to check; any value is accepted.
+ * @returns `true` for `mainnet`, `testnet` or `local`, narrowing `name` to a {@link NetworkName}.
  * @example
  * ```ts
  * isNetworkName("testnet"); // true

@@ -74,6 +74,9 @@ export class DevnetError extends PerpxError {
 /**
  * True when `value` is a {@link DevnetError} (also across package copies).
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by class
+ *   name, so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * let failure: unknown;

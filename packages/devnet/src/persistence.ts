@@ -119,6 +119,9 @@ export class DevnetStateError extends PerpxError {
 /**
  * True when `value` is a {@link DevnetStateError}.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by class
+ *   name, so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * import { mkdtempSync, writeFileSync } from "node:fs";

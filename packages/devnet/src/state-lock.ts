@@ -98,6 +98,9 @@ export class DevnetStateLockedError extends PerpxError {
 /**
  * True when `value` is a {@link DevnetStateLockedError}.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by class
+ *   name, so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * import { mkdtempSync } from "node:fs";

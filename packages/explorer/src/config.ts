@@ -59,6 +59,8 @@ export interface ExplorerConfigOptions {
  * The page's configuration for a network: its chain id and its node RPC, node REST, indexer REST
  * and indexer WebSocket endpoints.
  *
+ * @param options - the network preset, and endpoints given explicitly or through `env`.
+ * @returns the preset's name and chain id, and the four endpoints the page talks to.
  * @throws {MissingEndpointError} naming the endpoint and its environment variable when the preset
  *   has no default for it (testnet and mainnet) and none is given.
  * @throws {InvalidArgumentError} for an endpoint that is not a valid URL of its kind.

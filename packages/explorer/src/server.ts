@@ -83,6 +83,8 @@ export interface ExplorerServer {
 /**
  * The HTML document: the script, a favicon that needs no request, and nothing else.
  *
+ * @param chainId - the network's chain id, shown in the title (without HTML characters).
+ * @returns the whole document, which loads `/app.js` and `/app.css`.
  * @example
  * ```ts
  * pageHtml("perpx-local-1").includes('src="/app.js"'); // true
@@ -106,6 +108,8 @@ export function pageHtml(chainId: string): string {
  * The built bundle: `app.js` in `dir`, by default the package's own (`dist/app`, written by its
  * build).
  *
+ * @param dir - the folder of the bundle, as a `file:` URL ending in `/`.
+ * @returns the bundle's script, to pass as `assets` to {@link startExplorer}.
  * @throws {InvalidArgumentError} when there is no bundle there (the package is not built).
  *
  * @example

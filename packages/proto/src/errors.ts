@@ -35,6 +35,9 @@ export class UnknownTypeUrlError extends PerpxError {
 /**
  * True when `value` is an {@link UnknownTypeUrlError}, across duplicated package copies.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by class
+ *   name, so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * import { schemaOf } from "@perpx/proto";
@@ -83,6 +86,9 @@ export class ProtoDecodeError extends PerpxError {
 /**
  * True when `value` is a {@link ProtoDecodeError}, across duplicated package copies.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by class
+ *   name, so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * import { cosmosBank, decodeMessage } from "@perpx/proto";

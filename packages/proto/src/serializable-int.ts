@@ -47,6 +47,9 @@ export class SerializableIntError extends PerpxError {
 /**
  * True when `value` is a {@link SerializableIntError}, across duplicated package copies.
  *
+ * @param value - anything, typically a caught error.
+ * @returns `true` when `value` is that error or one of its subclasses; the test is by class
+ *   name, so it holds across copies of the package where `instanceof` fails.
  * @example
  * ```ts
  * try {

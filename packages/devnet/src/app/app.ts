@@ -287,6 +287,10 @@ export class ChainApplication implements PersistentChainApp {
  * Builds the devnet's chain application, from genesis or from exported state. With `state`, the
  * profile must be the one the state was written with, and the genesis time comes from the state.
  *
+ * @param options - the profile and genesis time; markets, funded subaccounts and the rewards
+ *   multiplier at genesis; or the exported `state` to resume from; block pruning and archive.
+ * @returns the application at its genesis block (or at the exported state's last block), ready to
+ *   produce blocks, answer queries and export its state.
  * @throws {Error} when `state` is not a devnet state, or of another profile.
  *
  * @example

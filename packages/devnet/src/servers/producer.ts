@@ -76,7 +76,11 @@ export class BlockProducer {
     return this.#running;
   }
 
-  /** The wall time (unix ms) the next block would be requested at. */
+  /**
+   * The wall time the next block would be requested at.
+   *
+   * @returns unix milliseconds, from the clock the producer was given.
+   */
   now(): number {
     return this.#now();
   }

@@ -82,6 +82,9 @@ function checkIndex(index: number): void {
  * The key and address of funded account `index` (see the derivation in the module comment). The
  * funded subaccount is `{ owner: address, number: 0 }`.
  *
+ * @param index - which funded account, from 0 (the devnet funds indexes below its
+ *   `fundedSubaccounts` option).
+ * @returns its index, 32-byte secp256k1 private key, compressed public key and `perpx1...` address.
  * @throws RangeError when `index` is not an integer from 0 to `MAX_FUNDED_SUBACCOUNTS` - 1 (999,999).
  * @example
  * ```ts
