@@ -33,4 +33,8 @@ export declare function buildDocsSite(options?: {
   modules?: readonly string[];
 }): Promise<DocsSiteBuild>;
 
-export declare function serveDocsSite(options?: { dir?: string; port?: number; host?: string }): Promise<Server>;
+export declare function serveDocsSite(options?: {
+  dir?: string;
+  port?: number;
+  host?: string;
+}): Promise<Server>;

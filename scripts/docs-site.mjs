@@ -6,7 +6,16 @@
 //
 //   node scripts/docs-site.mjs build [outDir]   (pnpm docs:build; default docs-site/)
 //   node scripts/docs-site.mjs serve [dir]      (pnpm docs:serve; PORT, or a free port)
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, extname, join, posix, relative, resolve, sep } from "node:path";
@@ -133,7 +142,9 @@ export async function buildDocsSite({ out = defaultOut, logLevel = "Warn", modul
       if (level >= LogLevel.Warn) warnings.push(message);
       log(message, level);
     };
-    const byFile = new Map(packages.flatMap((pkg) => pkg.entries.map((entry) => [entry.file, { pkg, entry }])));
+    const byFile = new Map(
+      packages.flatMap((pkg) => pkg.entries.map((entry) => [entry.file, { pkg, entry }])),
+    );
     // Each entry point's module is named by its import specifier; a package's root entry carries
     // the package README as its guide (what TypeDoc's `packages` mode does for a package).
     app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) => {
@@ -161,7 +172,9 @@ export async function buildDocsSite({ out = defaultOut, logLevel = "Warn", modul
     const forwards = {};
     if (modules) {
       app.renderer.on(RendererEvent.BEGIN, (event) => {
-        const kept = event.pages.filter((page) => page.model.isProject?.() === false && modules.includes(page.model.name));
+        const kept = event.pages.filter(
+          (page) => page.model.isProject?.() === false && modules.includes(page.model.name),
+        );
         event.pages.splice(0, event.pages.length, ...kept);
       });
     }
@@ -245,7 +258,9 @@ if (process.argv[1] && resolve(process.argv[1]) === import.meta.filename) {
       console.error(`no site in ${site}: run \`pnpm docs:build\` first`);
       process.exit(1);
     }
-    const server = await serveDocsSite({ dir: site, port: Number(process.env.PORT ?? 0) });
+    // biome-ignore lint/suspicious/noUndeclaredEnvVars: docs:serve is a command of its own, not a turbo task.
+    const port = Number(process.env.PORT ?? 0);
+    const server = await serveDocsSite({ dir: site, port });
     const address = server.address();
     console.log(`perpx docs at http://127.0.0.1:${address.port}/docs/`);
   } else {

@@ -34,7 +34,7 @@ describe("the docsPath reader", () => {
       'new E({ docsPath: "/x#y" });',
       'super("C", s, { docsPath: options.docsPath ?? "/d" });',
       "super('C', s, { docsPath: DOCS[code] });",
-      "new E({ docsPath: `/t/${code}` });",
+      `new E({ docsPath: \`/t/\${code}\` });`,
       "new E({ docsPath });",
     ].join("\n");
     const { found: uses, unreadable: bad } = docsPathsOfSource("f.ts", source);
@@ -73,7 +73,9 @@ describe("the docs site", () => {
     // The page of the URL is a file of the site, which forwards to the package page.
     const stub = join(out, ...page.split("/"), "index.html");
     expect(existsSync(stub), stub).toBe(true);
-    const refresh = /<meta http-equiv="refresh" content="0; url=([^"#]+)(#[^"]*)?">/.exec(readFileSync(stub, "utf8"));
+    const refresh = /<meta http-equiv="refresh" content="0; url=([^"#]+)(#[^"]*)?">/.exec(
+      readFileSync(stub, "utf8"),
+    );
     expect(refresh, `${stub} forwards nowhere`).not.toBeNull();
     const target = resolve(dirname(stub), refresh?.[1] ?? "");
     expect(target).toBe(site.forwards[page]?.file);

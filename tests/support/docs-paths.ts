@@ -13,7 +13,7 @@ import { join } from "node:path";
 import ts from "typescript";
 
 /** One docsPath and where it is written. */
-export interface DocsPathUse {
+interface DocsPathUse {
   docsPath: string;
   /** `file:line` of the `docsPath` property. */
   at: string;
@@ -32,7 +32,10 @@ function tableValues(file: ts.SourceFile, name: string): string[] | undefined {
   const visit = (node: ts.Node): void => {
     if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.name.text === name) {
       let init = node.initializer;
-      while (init && (ts.isAsExpression(init) || ts.isSatisfiesExpression(init) || ts.isParenthesizedExpression(init))) {
+      while (
+        init &&
+        (ts.isAsExpression(init) || ts.isSatisfiesExpression(init) || ts.isParenthesizedExpression(init))
+      ) {
         init = init.expression;
       }
       if (init && ts.isObjectLiteralExpression(init)) {
@@ -106,7 +109,8 @@ export function collectDocsPaths(packagesDir: string): DocsPathsOfSource {
       continue;
     }
     for (const name of names) {
-      if (!/\.tsx?$/.test(name) || /\.(test|test-d|bench)\.ts$/.test(name) || name.startsWith("gen/")) continue;
+      if (!/\.tsx?$/.test(name) || /\.(test|test-d|bench)\.ts$/.test(name) || name.startsWith("gen/"))
+        continue;
       const text = readFileSync(join(srcDir, name), "utf8");
       if (!text.includes("docsPath")) continue;
       const result = docsPathsOfSource(`packages/${pkg}/src/${name}`, text);
