@@ -80,7 +80,6 @@ function writeTsconfig(dir, packages) {
   const config = {
     extends: join(root, "tsconfig.base.json"),
     compilerOptions: {
-      lib: ["ES2023", "DOM", "DOM.Iterable"],
       paths: Object.fromEntries(entries.map((entry) => [entry.specifier, [entry.file]])),
     },
     files: entries.map((entry) => entry.file),
@@ -97,8 +96,11 @@ function forwardPage(page, targetUrl, anchor) {
 <meta charset="utf-8">
 <title>perpx docs: ${page}</title>
 <meta http-equiv="refresh" content="0; url=${targetUrl}${fallback}">
-<link rel="canonical" href="${targetUrl}${fallback}">
-<script>location.replace(${JSON.stringify(targetUrl)} + (location.hash || ${JSON.stringify(fallback)}));</script>
+<script>
+  const here = location.pathname.endsWith("/") ? location.pathname : \`\${location.pathname}/\`;
+  const target = new URL(${JSON.stringify(targetUrl)}, location.origin + here);
+  location.replace(target.href + (location.hash || ${JSON.stringify(fallback)}));
+</script>
 <p><a href="${targetUrl}${fallback}">${page}</a></p>
 </html>
 `;
@@ -217,7 +219,13 @@ const types = {
 export function serveDocsSite({ dir = defaultOut, port = 0, host = "127.0.0.1" } = {}) {
   const base = resolve(dir);
   const server = createServer((request, response) => {
-    const path = decodeURIComponent(new URL(request.url ?? "/", "http://localhost").pathname);
+    let path;
+    try {
+      path = decodeURIComponent(new URL(request.url ?? "/", "http://localhost").pathname);
+    } catch {
+      response.writeHead(400).end();
+      return;
+    }
     if (!path.startsWith("/docs/")) {
       response.writeHead(path === "/" || path === "/docs" ? 302 : 404, { location: "/docs/" }).end();
       return;
@@ -227,7 +235,14 @@ export function serveDocsSite({ dir = defaultOut, port = 0, host = "127.0.0.1" }
       response.writeHead(404).end();
       return;
     }
-    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, "index.html");
+    if (existsSync(file) && statSync(file).isDirectory()) {
+      // A folder's page is read at its URL with a slash, so that its relative links resolve.
+      if (!path.endsWith("/")) {
+        response.writeHead(301, { location: `${path}/` }).end();
+        return;
+      }
+      file = join(file, "index.html");
+    }
     if (!existsSync(file)) {
       response.writeHead(404, { "content-type": "text/plain" }).end(`not found: ${path}\n`);
       return;

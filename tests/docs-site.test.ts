@@ -110,6 +110,8 @@ describe("docs:serve", () => {
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toContain("text/html");
     expect(await page.text()).toBe("<p>networks</p>");
+    const folder = await fetch(`${base}/docs/core/networks`, { redirect: "manual" });
+    expect([folder.status, folder.headers.get("location")]).toEqual([301, "/docs/core/networks/"]);
     expect((await fetch(`${base}/`, { redirect: "manual" })).headers.get("location")).toBe("/docs/");
     expect((await fetch(`${base}/docs/`)).status).toBe(200);
   });
