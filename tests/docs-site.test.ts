@@ -56,7 +56,7 @@ describe("the docs site", () => {
     out = mkdtempSync(join(tmpdir(), "perpx-docs-site-"));
     const modules = [...new Set(Object.values(DOCS_PAGES).map((page) => page.package))];
     site = await buildDocsSite({ out, logLevel: "Error", modules });
-  }, 600_000);
+  });
 
   afterAll(() => {
     if (out) rmSync(out, { recursive: true, force: true });
