@@ -149,9 +149,9 @@ export function createAuthorizationServer(settings: AuthorizationServerSettings)
     return { ...info, ...(secret === undefined ? {} : { client_secret: secret }) } as RegisteredClient;
   }
 
-  async function issueTokens(grant: Grant): Promise<TokenResponse> {
+  /** An access token, and a refresh token unless the client did not register that grant. */
+  async function issueTokens(grant: Grant, registered: RegisteredClient): Promise<TokenResponse> {
     const access = randomToken();
-    const refresh = randomToken();
     const now = Date.now();
     const base = { grantId: grant.id, clientId: grant.clientId };
     await store.saveToken({
@@ -160,19 +160,21 @@ export function createAuthorizationServer(settings: AuthorizationServerSettings)
       kind: "access",
       expiresAt: now + lifetimes.accessTokenMs,
     });
+    const tokens: TokenResponse = {
+      access_token: access,
+      token_type: "Bearer",
+      expires_in: Math.floor(lifetimes.accessTokenMs / 1000),
+      scope: grant.scopes.join(" "),
+    };
+    if (registered.grant_types && !registered.grant_types.includes("refresh_token")) return tokens;
+    const refresh = randomToken();
     await store.saveToken({
       ...base,
       hash: hashToken(refresh),
       kind: "refresh",
       expiresAt: now + lifetimes.refreshTokenMs,
     });
-    return {
-      access_token: access,
-      token_type: "Bearer",
-      expires_in: Math.floor(lifetimes.accessTokenMs / 1000),
-      refresh_token: refresh,
-      scope: grant.scopes.join(" "),
-    };
+    return { ...tokens, refresh_token: refresh };
   }
 
   function checkResource(requested: URL | undefined): void {
@@ -342,7 +344,7 @@ export function createAuthorizationServer(settings: AuthorizationServerSettings)
         if (!(await store.takeCode(found.hash))) throw await reused();
         const grant = await store.grant(found.grantId);
         if (!grant) throw new OAuthError("invalid_grant", "the grant was revoked");
-        return issueTokens(grant);
+        return issueTokens(grant, registered);
       }
       const found = await store.token(hashToken(request.refreshToken));
       if (found?.kind !== "refresh" || found.clientId !== registered.client_id) {
@@ -362,7 +364,7 @@ export function createAuthorizationServer(settings: AuthorizationServerSettings)
       if (extra.length > 0) throw new OAuthError("invalid_scope", `scope ${extra.join(" ")} was not granted`);
       checkResource(request.resource);
       if (!(await store.takeToken(found.hash))) throw await reused();
-      return issueTokens(grant);
+      return issueTokens(grant, registered);
     },
 
     async revoke(registered, token) {

@@ -154,8 +154,8 @@ export interface TokenResponse {
   token_type: "Bearer";
   /** Seconds until the access token expires. */
   expires_in: number;
-  /** The next refresh token. */
-  refresh_token: string;
+  /** The next refresh token (absent for a client that did not register the `refresh_token` grant). */
+  refresh_token?: string;
   /** The granted scopes, space-separated. */
   scope: string;
 }
