@@ -158,7 +158,7 @@ function untypedDocs(srcDir: string, entry: string): { functions: string[]; miss
 }
 
 /** The packages whose public functions must carry `@param` and `@returns` (issue 23, point 9). */
-const typedDocsPackages = ["node-client", "composite-client", "indexer-client", "errors"];
+const typedDocsPackages = ["node-client", "composite-client", "indexer-client", "errors", "mcp-server"];
 
 describe.each(packages)("@perpx/%s", (name) => {
   const srcDir = join(packagesDir, name, "src/");
