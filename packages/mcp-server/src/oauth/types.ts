@@ -76,7 +76,7 @@ export interface RegisteredClient extends ClientMetadata {
  * };
  * ```
  */
-export interface AuthorizationRequest {
+interface AuthorizationRequest {
   /** The client that asks. */
   client: RegisteredClient;
   /** Where the answer goes. */
@@ -197,7 +197,7 @@ export interface VerifiedAccess {
  * };
  * ```
  */
-export interface AuthorizationServerMetadata {
+interface AuthorizationServerMetadata {
   /** The issuer, the server's origin. */
   issuer: string;
   /** `/authorize`. */
@@ -236,7 +236,7 @@ export interface AuthorizationServerMetadata {
  * };
  * ```
  */
-export interface ProtectedResourceMetadata {
+interface ProtectedResourceMetadata {
   /** The resource: the `/mcp` URL. */
   resource: string;
   /** The authorization servers that issue its tokens. */
