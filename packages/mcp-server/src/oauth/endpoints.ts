@@ -8,7 +8,15 @@ import {
   sendOAuthError,
 } from "./http-support.js";
 import { parseClientMetadata } from "./registration.js";
-import type { AuthorizationServer, ConsentView, RegisteredClient, TokenRequest } from "./types.js";
+import type {
+  AuthorizationRequest,
+  AuthorizationServer,
+  AuthorizationServerMetadata,
+  ConsentPrompt,
+  ProtectedResourceMetadata,
+  RegisteredClient,
+  TokenRequest,
+} from "./types.js";
 
 /**
  * Requests per client address and window at each endpoint (the MCP SDK 1.x router's defaults).
@@ -151,12 +159,12 @@ function redirectError(res: Response, redirectUri: string, error: unknown, state
  */
 export function authorizationEndpoints(
   server: AuthorizationServer,
-  renderConsent: (res: Response, view: ConsentView) => void,
+  renderConsent: (res: Response, view: ConsentPrompt) => void,
   limits: EndpointLimits = DEFAULT_LIMITS,
 ): Router {
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: "16kb" });
-  const metadata = (document: object) => [
+  const metadata = (document: AuthorizationServerMetadata | ProtectedResourceMetadata) => [
     openCors(["GET", "OPTIONS"]),
     allowMethods(["GET", "OPTIONS"]),
     (_req: Request, res: Response) => void res.status(200).json(document),
@@ -216,15 +224,15 @@ export function authorizationEndpoints(
           throw new OAuthError("invalid_request", "code_challenge must be 43 characters of base64url (S256)");
         }
         const resource = resourceOf(source);
-        const view = await server.authorize({
+        const request: AuthorizationRequest = {
           client: target.client,
           redirectUri: target.redirectUri,
           codeChallenge: challenge,
           scopes: (field(source, "scope") ?? "").split(" ").filter(Boolean),
           ...(state === undefined ? {} : { state }),
           ...(resource ? { resource } : {}),
-        });
-        renderConsent(res, view);
+        };
+        renderConsent(res, await server.authorize(request));
       } catch (error) {
         redirectError(res, target.redirectUri, error, state);
       }

@@ -13,7 +13,7 @@ import { authorizationEndpoints } from "./endpoints.js";
 import { isOAuthError } from "./errors.js";
 import { createSealer } from "./secrets.js";
 import type { OAuthStore } from "./store.js";
-import type { ConsentView } from "./types.js";
+import type { ConsentPrompt } from "./types.js";
 
 /**
  * What OAuth mode needs from the server.
@@ -79,7 +79,7 @@ export function oauthRoutes(settings: OAuthRouteSettings) {
     resourceName: `perpx agent server (${settings.network.name})`,
     lifetimes: settings.lifetimes,
   });
-  const renderConsent = (res: Response, { requestId, client, redirectUri }: ConsentView) => {
+  const renderConsent = (res: Response, { requestId, client, redirectUri }: ConsentPrompt) => {
     const nonce = randomBytes(16).toString("base64");
     res
       .status(200)

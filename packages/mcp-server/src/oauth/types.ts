@@ -76,7 +76,7 @@ export interface RegisteredClient extends ClientMetadata {
  * };
  * ```
  */
-interface AuthorizationRequest {
+export interface AuthorizationRequest {
   /** The client that asks. */
   client: RegisteredClient;
   /** Where the answer goes. */
@@ -97,10 +97,10 @@ interface AuthorizationRequest {
  *
  * @example
  * ```ts
- * const view: ConsentView = { requestId: "r-1", client: { client_id: "c-1", redirect_uris: ["http://127.0.0.1:7/callback"] }, redirectUri: "http://127.0.0.1:7/callback" };
+ * const view: ConsentPrompt = { requestId: "r-1", client: { client_id: "c-1", redirect_uris: ["http://127.0.0.1:7/callback"] }, redirectUri: "http://127.0.0.1:7/callback" };
  * ```
  */
-export interface ConsentView {
+export interface ConsentPrompt {
   /** The pending consent's id. */
   requestId: string;
   /** The client that asks. */
@@ -197,7 +197,7 @@ export interface VerifiedAccess {
  * };
  * ```
  */
-interface AuthorizationServerMetadata {
+export interface AuthorizationServerMetadata {
   /** The issuer, the server's origin. */
   issuer: string;
   /** `/authorize`. */
@@ -236,7 +236,7 @@ interface AuthorizationServerMetadata {
  * };
  * ```
  */
-interface ProtectedResourceMetadata {
+export interface ProtectedResourceMetadata {
   /** The resource: the `/mcp` URL. */
   resource: string;
   /** The authorization servers that issue its tokens. */
@@ -282,7 +282,7 @@ export interface AuthorizationServer {
   /** The client a token or revocation request authenticates as; `invalid_client` otherwise. */
   authenticateClient(clientId: string, secret: string | undefined): Promise<RegisteredClient>;
   /** Opens the pending consent of an authorization request. */
-  authorize(request: AuthorizationRequest): Promise<ConsentView>;
+  authorize(request: AuthorizationRequest): Promise<ConsentPrompt>;
   /** Creates the grant of an approved consent and its authorization code. */
   issueCode(
     request: ConsentRequest,
