@@ -159,7 +159,7 @@ function untypedDocs(srcDir: string, entry: string): { functions: string[]; miss
 
 /**
  * The packages whose public functions must carry `@param` and `@returns` (issue 23, points 9 and
- * 10): every publishable package but mcp-server, whose surface another branch reshapes.
+ * 10): every publishable package.
  */
 const typedDocsPackages = [
   "node-client",
@@ -171,6 +171,7 @@ const typedDocsPackages = [
   "proto",
   "explorer",
   "address",
+  "mcp-server",
 ];
 
 /**

@@ -42,6 +42,9 @@ export interface Accounts {
 /**
  * Builds the account-context cache over the server's shared context.
  *
+ * @param base - the server's shared client context (node, indexer, markets, height).
+ * @returns the cache of account contexts, one per master account.
+ *
  * @example
  * ```ts
  * import { connectContext } from "@perpx/composite-client";

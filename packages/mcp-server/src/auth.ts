@@ -57,6 +57,9 @@ export class AuthError extends PerpxError {
 /**
  * SHA-256 of a bearer token, hex.
  *
+ * @param token - the bearer token.
+ * @returns its SHA-256, 64 hex characters.
+ *
  * @example
  * ```ts
  * fingerprintOf("abc").length; // 64
@@ -68,6 +71,9 @@ export function fingerprintOf(token: string): string {
 
 /**
  * Reads the `Authorization: Bearer <base64 credential>` header into a {@link Principal}.
+ *
+ * @param header - the `Authorization` header, if any.
+ * @returns the principal the credential names.
  *
  * @throws {AuthError} 401 when the header is missing, not a bearer token, or not a valid credential.
  *
@@ -113,6 +119,10 @@ export function principalOf(header: string | undefined): Principal {
 /**
  * The id of the newest authenticator the master account registered for this trading key (place,
  * cancel and batch cancel on subaccount 0).
+ *
+ * @param node - the node client to query.
+ * @param tradingKey - the trading key and its master account.
+ * @returns the authenticator's id.
  *
  * @throws {AuthError} 401 when the account has none for the key.
  *

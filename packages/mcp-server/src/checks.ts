@@ -87,6 +87,10 @@ export function positionAfter(order: { side: "BUY" | "SELL"; size: string; posit
  * orders), and reduce-only consistency. Amounts are compared exactly: an order exactly at a limit
  * passes. Appends each check that passed to `passed`, and throws at the first that fails.
  *
+ * @param facts - the order and the account and market state it is checked against.
+ * @param limits - the effective trading limits.
+ * @param passed - receives each check that passed, in order.
+ *
  * @throws {ToolFailure} MARKET_NOT_ALLOWED, MARKET_NOT_ACTIVE, PRICE_BAND, RISK_LIMIT,
  * INSUFFICIENT_COLLATERAL, CIRCUIT_BREAKER or REDUCE_ONLY.
  *

@@ -90,6 +90,9 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
  * DELETE), `Mcp-Session-Id` sessions bound to the credential that opened them, Host and Origin
  * checks, and bearer authentication on every request.
  *
+ * @param routes - the request guards, how to open a session, and OAuth mode's hooks.
+ * @returns `handle` (one request), `sessionCount` and `closeAll`.
+ *
  * @example
  * ```ts
  * import { createServer } from "node:http";

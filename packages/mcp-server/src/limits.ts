@@ -84,6 +84,9 @@ function checkDecimal(field: string, value: string): void {
 /**
  * Server limits from partial options over {@link DEFAULT_LIMITS}, checked.
  *
+ * @param partial - the limits to set; the others keep their defaults.
+ * @returns the checked server limits.
+ *
  * @throws {InvalidArgumentError} naming the field that is not a non-negative number.
  *
  * @example
@@ -109,6 +112,10 @@ const smaller = (a: string, b: string) => (new Exact(a).lessThanOrEqualTo(b) ? a
 /**
  * The limits of one credential: the server's, tightened by the credential's own (a credential can
  * narrow the market list and lower any amount, never loosen one).
+ *
+ * @param server - the server's limits.
+ * @param tighter - the credential's own limits (only tightening ones apply).
+ * @returns the limits of the credential.
  *
  * @example
  * ```ts

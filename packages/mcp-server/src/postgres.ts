@@ -122,6 +122,9 @@ const json = (value: unknown) => JSON.stringify(value, (_, v) => (typeof v === "
  * under a row lock per account), the write rate (one under a row lock per credential), the breaker
  * and the audit log are shared. Creates its tables (`perpx_mcp_*`) when missing.
  *
+ * @param options - `connectionString`, and `maxConnections` (default 10) of the pool.
+ * @returns the store, its tables created.
+ *
  * @example
  * ```ts
  * const store = await openPostgresStore({ connectionString: postgresUrl });

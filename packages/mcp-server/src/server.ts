@@ -240,7 +240,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
   try {
     if (auth === "oauth") {
       oauthSettings = resolveOAuthOptions(options.oauth, base.config, host);
-      // Loaded in OAuth mode only: express and the SDK's authorization server.
+      // Loaded in OAuth mode only: express and our authorization server.
       oauthModule = await import("./oauth/routes.js");
     }
   } catch (error) {

@@ -1,23 +1,19 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/server/auth/clients.js";
-import { InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import { metadataHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/metadata.js";
-import {
-  getOAuthProtectedResourceMetadataUrl,
-  mcpAuthRouter,
-} from "@modelcontextprotocol/sdk/server/auth/router.js";
 import { isInvalidArgumentError } from "@perpx/errors";
 import type { NodeClient } from "@perpx/node-client";
 import { tradingKeyFromCredential } from "@perpx/node-client/wallets";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { AuthError, fingerprintOf, type Principal } from "../auth.js";
 import { ConsentError, consentSteps } from "./approval.js";
+import { createAuthorizationServer, type OAuthLifetimes, TRADE_SCOPE } from "./authorization-server.js";
 import { consentPage } from "./consent.js";
 import { cosmosConsentSteps } from "./cosmos.js";
-import { createOAuthProvider, type OAuthLifetimes, TRADE_SCOPE } from "./provider.js";
+import { authorizationEndpoints } from "./endpoints.js";
+import { isOAuthError } from "./errors.js";
 import { createSealer } from "./secrets.js";
 import type { OAuthStore } from "./store.js";
+import type { ConsentPrompt } from "./types.js";
 
 /**
  * What OAuth mode needs from the server.
@@ -39,44 +35,6 @@ export interface OAuthRouteSettings {
   lifetimes: OAuthLifetimes;
 }
 
-/**
- * Checks an authorization request before the SDK's handler does: the redirect URI must be exactly
- * a registered one (the SDK lets a loopback URI change its port), and PKCE must be S256, refused
- * back to the client with its `state` (the SDK drops `state` when the request does not parse).
- */
-function authorizePrecheck(clients: OAuthRegisteredClientsStore) {
-  return async (req: Request, res: Response, next: NextFunction) => {
-    const source = (req.method === "POST" ? req.body : req.query) as Record<string, unknown> | undefined;
-    const param = (name: string) =>
-      typeof source?.[name] === "string" ? (source[name] as string) : undefined;
-    const clientId = param("client_id");
-    const client = clientId === undefined ? undefined : await clients.getClient(clientId);
-    if (!client) return next();
-    const redirectUri =
-      param("redirect_uri") ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined);
-    if (redirectUri === undefined || !client.redirect_uris.includes(redirectUri)) {
-      res.status(400).set("cache-control", "no-store").json({
-        error: "invalid_request",
-        error_description: "redirect_uri must be exactly one of the client's registered redirect URIs",
-      });
-      return;
-    }
-    if (param("code_challenge_method") !== "S256") {
-      const back = new URL(redirectUri);
-      back.searchParams.set("error", "invalid_request");
-      back.searchParams.set(
-        "error_description",
-        "PKCE with code_challenge_method=S256 is required (plain is refused)",
-      );
-      const state = param("state");
-      if (state !== undefined) back.searchParams.set("state", state);
-      res.redirect(302, back.href);
-      return;
-    }
-    next();
-  };
-}
-
 /** The paths OAuth mode answers besides `/mcp` and `/health`. */
 const OAUTH_PATHS = new Set([
   "/.well-known/oauth-protected-resource",
@@ -93,45 +51,55 @@ const OAUTH_PATHS = new Set([
   "/consent/cosmos/approve",
 ]);
 
+/** The Protected Resource Metadata URL of a resource (RFC 9728 3.1): the well-known path, then the resource's. */
+function resourceMetadataUrlOf(resource: URL): string {
+  const path = resource.pathname === "/" ? "" : resource.pathname.replace(/\/$/, "");
+  return new URL(`/.well-known/oauth-protected-resource${path}`, resource).href;
+}
+
 /**
- * OAuth mode: the server as its own authorization server (the MCP SDK's router over our
- * provider), Protected Resource Metadata at both well-known paths, the consent page and its steps,
- * and bearer-token authentication for `/mcp`.
+ * OAuth mode: the server as its own authorization server (our {@link AuthorizationServer} behind
+ * our endpoints), Protected Resource Metadata at both well-known paths, the consent page and its
+ * steps, and bearer-token authentication for `/mcp`.
  *
+ * @param settings - the store, secret, public URL, network, node and lifetimes.
+ * @returns the request handler of the OAuth paths, the bearer check of `/mcp` and its challenge.
  * @throws {InvalidArgumentError} for a short secret.
  */
 export function oauthRoutes(settings: OAuthRouteSettings) {
   const sealer = createSealer(settings.secret);
   const issuerUrl = new URL("/", settings.publicUrl);
   const resourceUrl = new URL("/mcp", settings.publicUrl);
-  const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(resourceUrl);
-  const provider = createOAuthProvider({
+  const resourceMetadataUrl = resourceMetadataUrlOf(resourceUrl);
+  const server = createAuthorizationServer({
     store: settings.store,
     sealer,
+    issuer: issuerUrl,
     resource: resourceUrl,
+    resourceName: `perpx agent server (${settings.network.name})`,
     lifetimes: settings.lifetimes,
-    renderConsent(res, { requestId, client, redirectUri }) {
-      const nonce = randomBytes(16).toString("base64");
-      res
-        .status(200)
-        .set({
-          "content-type": "text/html; charset=utf-8",
-          "content-security-policy": `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
-          "x-frame-options": "DENY",
-          "referrer-policy": "no-referrer",
-        })
-        .send(
-          consentPage({
-            requestId,
-            clientName: client.client_name ?? client.client_id,
-            redirectOrigin: new URL(redirectUri).origin,
-            network: settings.network.name,
-            chainId: settings.network.chainId,
-            nonce,
-          }),
-        );
-    },
   });
+  const renderConsent = (res: Response, { requestId, client, redirectUri }: ConsentPrompt) => {
+    const nonce = randomBytes(16).toString("base64");
+    res
+      .status(200)
+      .set({
+        "content-type": "text/html; charset=utf-8",
+        "content-security-policy": `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+        "x-frame-options": "DENY",
+        "referrer-policy": "no-referrer",
+      })
+      .send(
+        consentPage({
+          requestId,
+          clientName: client.client_name ?? client.client_id,
+          redirectOrigin: new URL(redirectUri).origin,
+          network: settings.network.name,
+          chainId: settings.network.chainId,
+          nonce,
+        }),
+      );
+  };
   const steps = consentSteps({
     store: settings.store,
     sealer,
@@ -139,7 +107,7 @@ export function oauthRoutes(settings: OAuthRouteSettings) {
     approveAgentUrl: settings.approveAgentUrl,
     node: settings.node,
     approvalSeconds: Math.floor(settings.lifetimes.consentMs / 1000),
-    issueCode: (request, grant) => provider.issueCode(request, grant),
+    issueCode: (request, grant) => server.issueCode(request, grant),
   });
 
   const cosmos = cosmosConsentSteps({
@@ -147,7 +115,7 @@ export function oauthRoutes(settings: OAuthRouteSettings) {
     sealer,
     node: settings.node,
     signTimeoutMs: settings.lifetimes.consentMs,
-    issueCode: (request, grant) => provider.issueCode(request, grant),
+    issueCode: (request, grant) => server.issueCode(request, grant),
   });
 
   const app = express();
@@ -178,26 +146,7 @@ export function oauthRoutes(settings: OAuthRouteSettings) {
   app.post("/consent/deny", json, step(steps.deny));
   app.post("/consent/cosmos/prepare", json, step(cosmos.prepare));
   app.post("/consent/cosmos/approve", json, step(cosmos.approve));
-  app.use("/authorize", express.urlencoded({ extended: false }), authorizePrecheck(provider.clientsStore));
-  app.use(
-    mcpAuthRouter({
-      provider,
-      issuerUrl,
-      resourceServerUrl: resourceUrl,
-      scopesSupported: [TRADE_SCOPE],
-      resourceName: `perpx agent server (${settings.network.name})`,
-    }),
-  );
-  // RFC 9728 at the root too (clients try the path-suffixed one first).
-  app.use(
-    "/.well-known/oauth-protected-resource",
-    metadataHandler({
-      resource: resourceUrl.href,
-      authorization_servers: [issuerUrl.href],
-      scopes_supported: [TRADE_SCOPE],
-      resource_name: `perpx agent server (${settings.network.name})`,
-    }),
-  );
+  app.use(authorizationEndpoints(server, renderConsent));
 
   return {
     /** The Protected Resource Metadata URL the `WWW-Authenticate` challenge names. */
@@ -235,16 +184,15 @@ export function oauthRoutes(settings: OAuthRouteSettings) {
         throw new AuthError(401, "invalid_request", "missing bearer token: authorize through OAuth first");
       }
       try {
-        const info = await provider.verifyAccessToken(match[1]);
-        const extra = info.extra as { grantId: string; account: string; credentialSealed: string };
+        const { grant } = await server.verifyAccessToken(match[1]);
         return {
-          account: extra.account,
-          tradingKey: tradingKeyFromCredential(sealer.open(extra.credentialSealed)),
+          account: grant.account,
+          tradingKey: tradingKeyFromCredential(sealer.open(grant.credentialSealed)),
           readOnly: false,
-          fingerprint: fingerprintOf(`oauth-grant:${extra.grantId}`),
+          fingerprint: fingerprintOf(`oauth-grant:${grant.id}`),
         };
       } catch (error) {
-        if (error instanceof InvalidTokenError) throw new AuthError(401, "invalid_token", error.message);
+        if (isOAuthError(error)) throw new AuthError(error.status, error.error, error.shortMessage);
         if (isInvalidArgumentError(error)) {
           throw new AuthError(
             401,

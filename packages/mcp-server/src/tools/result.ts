@@ -78,6 +78,9 @@ const plain = (value: unknown): unknown =>
  * A successful tool result: the structured content, and the same JSON as text for hosts that only
  * read text.
  *
+ * @param structured - the structured content.
+ * @returns the tool result.
+ *
  * @example
  * ```ts
  * ok({ markets: [] }).structuredContent; // { markets: [] }
@@ -120,6 +123,9 @@ function classify(error: unknown): { code: ToolErrorCode; message: string; facts
 /**
  * A failed tool result (`isError: true`) with `structuredContent.error = { code, message, ... }`.
  * Messages pass through the secret redactor.
+ *
+ * @param error - a `ToolFailure`, another perpx error, or anything thrown.
+ * @returns the tool result, with `isError: true`.
  *
  * @example
  * ```ts
