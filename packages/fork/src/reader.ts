@@ -42,13 +42,13 @@ export interface ReadForkStateOptions {
   readonly accounts?: readonly string[];
   /** What is forked, for banners and status. */
   readonly source: string;
-  /** How many times a read that a new block overtook starts again at the new height. @default 5 */
+  /** How many times a read that a new block overtook starts again at the new height. @default 20 */
   readonly attempts?: number;
 }
 
 /** A query's answer overtaken by a new block (the node no longer answers for the height). */
 function overtaken(error: unknown): boolean {
-  return isQueryError(error) && /version does not exist|height/i.test(error.message);
+  return isQueryError(error) && /version does not exist/i.test(`${error.log} ${error.message}`);
 }
 
 /**
@@ -74,7 +74,7 @@ export async function readForkState(options: ReadForkStateOptions): Promise<Fork
       throw new InvalidArgumentError(`accounts[${i}]`, "must be a perpx1... or 0x address", { cause: error });
     }
   });
-  const attempts = options.attempts ?? 5;
+  const attempts = options.attempts ?? 20;
   for (let attempt = 1; ; attempt++) {
     const { height, chainId } = await getLatestBlock(options.node);
     try {
