@@ -14,14 +14,14 @@ import type {
   PersistentChainApp,
   PruningOptions,
 } from "./app/contract.js";
+import { FORK_MONIKER, type ForkState } from "./app/genesis/fork-state.js";
 import { MAX_FUNDED_SUBACCOUNTS } from "./app/genesis/funded-subaccounts.js";
+import { MONIKER } from "./app/genesis/genesis.js";
 import {
   GENESIS_ACCOUNTS,
   GENESIS_NATIVE_BALANCE,
   GENESIS_USDC_BALANCE,
 } from "./app/genesis/genesis-accounts.js";
-import { FORK_MONIKER, type ForkState } from "./app/genesis/fork-state.js";
-import { MONIKER } from "./app/genesis/genesis.js";
 import { DEFAULT_MARKETS, MAX_MARKETS } from "./app/genesis/genesis-markets.js";
 import { DevnetError } from "./devnet-error.js";
 import { committedBlocks, startIndexer } from "./indexer/indexer.js";
@@ -649,7 +649,12 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
         timeouts,
         routes: (router) => {
           addSourceChainRoutes(router, sourceChains);
-          addForkControlRoutes(router, fork, fork === undefined ? MONIKER : (fork.moniker ?? FORK_MONIKER), mirror);
+          addForkControlRoutes(
+            router,
+            fork,
+            fork === undefined ? MONIKER : (fork.moniker ?? FORK_MONIKER),
+            mirror,
+          );
           options.controlRoutes?.(router, { app, producer });
         },
         status: () => ({ endpoints, stateDir: stateDir ?? null }),

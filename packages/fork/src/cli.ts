@@ -65,7 +65,8 @@ async function main(): Promise<void> {
   if (positionals[0] !== "start" || positionals.length !== 1) fail(`unknown command; see --help\n${HELP}`, 2);
   const from = values.from;
   if (typeof from !== "string" || !isNetworkName(from)) fail("--from must be testnet, mainnet or local", 2);
-  if (values.shadow === true && values["no-shadow"] === true) fail("--shadow and --no-shadow exclude each other", 2);
+  if (values.shadow === true && values["no-shadow"] === true)
+    fail("--shadow and --no-shadow exclude each other", 2);
   const blockTime = values["block-time-ms"];
   if (blockTime !== undefined && (typeof blockTime !== "string" || !/^\d+$/.test(blockTime))) {
     fail("--block-time-ms must be a non-negative integer", 2);

@@ -114,7 +114,10 @@ async function readAt(
       const param = params.find((m) => m.id === p?.marketId);
       const price = prices.find((m) => m.id === p?.marketId);
       if (p === undefined || pair === undefined || param === undefined || price === undefined) {
-        throw new InvalidArgumentError("live network", `perpetual ${p?.id ?? "?"} has no clob pair or oracle market`);
+        throw new InvalidArgumentError(
+          "live network",
+          `perpetual ${p?.id ?? "?"} has no clob pair or oracle market`,
+        );
       }
       return {
         id: p.id,
@@ -192,7 +195,10 @@ async function readAccount(
     }),
   );
   if (account === undefined) {
-    throw new InvalidArgumentError(`accounts[${index}]`, `the live network has no account ${address} (never funded)`);
+    throw new InvalidArgumentError(
+      `accounts[${index}]`,
+      `the live network has no account ${address} (never funded)`,
+    );
   }
   const key = account.publicKey;
   const pubKey =

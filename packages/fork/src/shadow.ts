@@ -168,11 +168,13 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   const markets = socket.subscribe("v4_markets");
   markets.on("snapshot", ({ contents }) => {
     for (const [ticker, market] of Object.entries(contents.markets)) {
-      if (market.oraclePrice !== null && market.oraclePrice !== undefined) setPrice(ticker, market.oraclePrice);
+      if (market.oraclePrice !== null && market.oraclePrice !== undefined)
+        setPrice(ticker, market.oraclePrice);
     }
   });
   markets.on("update", ({ contents }) => {
-    for (const [ticker, update] of Object.entries(contents.oraclePrices ?? {})) setPrice(ticker, update.oraclePrice);
+    for (const [ticker, update] of Object.entries(contents.oraclePrices ?? {}))
+      setPrice(ticker, update.oraclePrice);
   });
 
   const books: LiveOrderBook[] = [];

@@ -129,8 +129,7 @@ export async function startFork(options: StartForkOptions): Promise<Fork> {
     ...(options.host === undefined ? {} : { host: options.host }),
     ...(options.blockTimeMs === undefined ? {} : { blockTimeMs: options.blockTimeMs }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
-    controlRoutes: (router) =>
-      router.add("GET", "/fork/shadow", () => shadow?.status() ?? { state: "off" }),
+    controlRoutes: (router) => router.add("GET", "/fork/shadow", () => shadow?.status() ?? { state: "off" }),
   });
   if (options.shadow ?? true) {
     try {

@@ -43,6 +43,9 @@ export function readForkStateFile(dir: string): ForkState | undefined {
 export function writeForkStateFile(dir: string, state: ForkState): void {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, FORK_STATE_FILE);
-  writeFileSync(`${path}.tmp`, JSON.stringify(state, (key, value) => encode(key, value)));
+  writeFileSync(
+    `${path}.tmp`,
+    JSON.stringify(state, (key, value) => encode(key, value)),
+  );
   renameSync(`${path}.tmp`, path);
 }

@@ -80,7 +80,13 @@ beforeAll(async () => {
   // The trader's history on the live network: funded, a deposit, a long position.
   liveClient = await connect(live, wallet);
   await liveClient.faucet();
-  const bought = await liveClient.placeOrder({ market: "BTC-USD", side: "BUY", type: "MARKET", size: "0.002", slippage: "1%" });
+  const bought = await liveClient.placeOrder({
+    market: "BTC-USD",
+    side: "BUY",
+    type: "MARKET",
+    size: "0.002",
+    slippage: "1%",
+  });
   expect((await bought.result()).status).toBe("FILLED");
   liveOrderIdsBefore = await liveOrderIds();
   liveTxsBefore = await liveTxCount(trader);
@@ -126,7 +132,9 @@ describe("a fork of a live devnet", () => {
       getAccount(forkNode, { address: trader }),
     ]);
     expect(forkAccount).toEqual(liveAccount);
-    expect(await getBalances(forkNode, { address: trader })).toEqual(await getBalances(liveNode, { address: trader }));
+    expect(await getBalances(forkNode, { address: trader })).toEqual(
+      await getBalances(liveNode, { address: trader }),
+    );
     const liveSub = await getSubaccount(liveNode, { owner: trader, number: 0 });
     expect(liveSub?.perpetualPositions.length).toBe(1);
     expect(await getSubaccount(forkNode, { owner: trader, number: 0 })).toEqual(liveSub);
@@ -162,9 +170,17 @@ describe("a fork of a live devnet", () => {
     // nothing either way, so it is judged only when the live ask stayed what it was around it.
     let judged = 0;
     for (let attempt = 0; attempt < 5 && judged === 0; attempt++) {
-      await expect.poll(async () => JSON.stringify(await top(fork.devnet)) === JSON.stringify(await top(live))).toBe(true);
+      await expect
+        .poll(async () => JSON.stringify(await top(fork.devnet)) === JSON.stringify(await top(live)))
+        .toBe(true);
       const { ask } = await top(live);
-      const buy = await forkClient.placeOrder({ market: "BTC-USD", side: "BUY", type: "MARKET", size: "0.001", slippage: "1%" });
+      const buy = await forkClient.placeOrder({
+        market: "BTC-USD",
+        side: "BUY",
+        type: "MARKET",
+        size: "0.001",
+        slippage: "1%",
+      });
       const result = await buy.result();
       expect(result.status).toBe("FILLED");
       if ((await top(live)).ask?.price !== ask?.price) continue;
@@ -189,7 +205,13 @@ describe("a fork of a live devnet", () => {
     const seller = await connect(live, LocalWallet.fromMnemonic(live.accounts[1]!.mnemonic));
     try {
       await seller.deposit({ amount: "10000" });
-      const sold = await seller.placeOrder({ market: "BTC-USD", side: "SELL", type: "MARKET", size: "0.2", slippage: "1%" });
+      const sold = await seller.placeOrder({
+        market: "BTC-USD",
+        side: "SELL",
+        type: "MARKET",
+        size: "0.2",
+        slippage: "1%",
+      });
       const result = await sold.result();
       expect(result.status).toBe("FILLED");
       expect(result.fills.length).toBeGreaterThan(1);
@@ -200,7 +222,9 @@ describe("a fork of a live devnet", () => {
     const fills = await fetch(
       `${fork.devnet.endpoints.indexer}/v4/fills?address=${trader}&subaccountNumber=0&market=BTC-USD&marketType=PERPETUAL`,
     );
-    const [last] = ((await fills.json()) as { fills: Array<{ price: string; side: string; liquidity: string }> }).fills;
+    const [last] = (
+      (await fills.json()) as { fills: Array<{ price: string; side: string; liquidity: string }> }
+    ).fills;
     expect(last).toMatchObject({ price, side: "BUY", liquidity: "MAKER" });
   });
 

@@ -5,8 +5,8 @@
  */
 
 import type { clob } from "@perpx/proto";
-import type { BlockIndexerEvents, IndexerEvent } from "./indexer-output/indexer-events.js";
 import type { ForkState } from "./genesis/fork-state.js";
+import type { BlockIndexerEvents, IndexerEvent } from "./indexer-output/indexer-events.js";
 
 /**
  * One ABCI event attribute, plain strings as CometBFT 0.38 reports them.

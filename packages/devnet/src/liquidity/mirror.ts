@@ -81,7 +81,12 @@ export interface MirrorMaker {
    *
    * @returns the taker's CheckTx answer code (0: accepted).
    */
-  tradeThrough(market: string | number, side: "buy" | "sell", price: string, size: string): { code: number; log: string };
+  tradeThrough(
+    market: string | number,
+    side: "buy" | "sell",
+    price: string,
+    size: string,
+  ): { code: number; log: string };
   /** Stops refreshing (resting orders expire at their good-til-block). */
   stop(): void;
 }
@@ -135,14 +140,19 @@ function readGrids(app: ChainApp): Grid[] {
   return grids;
 }
 
-function fundedSigner(app: ChainApp, control: ChainControl, label: string): { signer: DevnetSigner; accountNumber: bigint } {
+function fundedSigner(
+  app: ChainApp,
+  control: ChainControl,
+  label: string,
+): { signer: DevnetSigner; accountNumber: bigint } {
   const signer = devnetSigner(label);
   if (findAccount(app, signer.address) === undefined) {
     control.fund(signer.address, [{ denom: "uusdc", amount: 1n }]);
     control.fundSubaccount(signer.address, 0, COLLATERAL);
   }
   const account = findAccount(app, signer.address);
-  if (account === undefined) throw new DevnetError("invalid-argument", `the account ${signer.address} was not created`);
+  if (account === undefined)
+    throw new DevnetError("invalid-argument", `the account ${signer.address} was not created`);
   return { signer, accountNumber: account.accountNumber };
 }
 
@@ -168,7 +178,8 @@ export function startMirrorMaker(app: ChainApp, control: ChainControl): MirrorMa
   let nextClientId = 1;
 
   const gridOf = (market: string | number): Grid => {
-    const find = () => grids.find((g) => (typeof market === "number" ? g.id === market : g.ticker === market));
+    const find = () =>
+      grids.find((g) => (typeof market === "number" ? g.id === market : g.ticker === market));
     let grid = find();
     if (grid === undefined) {
       grids = readGrids(app);
@@ -179,7 +190,14 @@ export function startMirrorMaker(app: ChainApp, control: ChainControl): MirrorMa
   };
 
   const send = (who: { signer: DevnetSigner; accountNumber: bigint }, msg: ReturnType<typeof message>) =>
-    app.checkTx(who.signer.sign({ chainId: app.info.chainId, accountNumber: who.accountNumber, sequence: 0n, messages: [msg] }));
+    app.checkTx(
+      who.signer.sign({
+        chainId: app.info.chainId,
+        accountNumber: who.accountNumber,
+        sequence: 0n,
+        messages: [msg],
+      }),
+    );
 
   const orderId = (owner: string, clientId: number, clobPairId: number) => ({
     subaccountId: { owner, number: 0 },
@@ -200,7 +218,12 @@ export function startMirrorMaker(app: ChainApp, control: ChainControl): MirrorMa
       ),
     );
 
-  const place = (grid: Grid, side: "buy" | "sell", level: MirrorLevel, height: bigint): Resting | undefined => {
+  const place = (
+    grid: Grid,
+    side: "buy" | "sell",
+    level: MirrorLevel,
+    height: bigint,
+  ): Resting | undefined => {
     const subticks = priceToSubticks(level.price, grid, { rounding: "nearest" });
     const quantums = sizeToQuantums(level.size, grid, { rounding: "down" });
     if (quantums === 0n || subticks === 0n) return undefined;
@@ -215,7 +238,10 @@ export function startMirrorMaker(app: ChainApp, control: ChainControl): MirrorMa
       goodTilOneof: { case: "goodTilBlock", value: Number(goodTilBlock) },
       timeInForce: clob.Order_TimeInForce.POST_ONLY,
     });
-    const result = send(maker, message(clob.MsgPlaceOrderSchema, create(clob.MsgPlaceOrderSchema, { order })));
+    const result = send(
+      maker,
+      message(clob.MsgPlaceOrderSchema, create(clob.MsgPlaceOrderSchema, { order })),
+    );
     if (result.code !== 0) return undefined;
     return { clientId, side, subticks, quantums, price: level.price, size: level.size, goodTilBlock };
   };
@@ -266,13 +292,18 @@ export function startMirrorMaker(app: ChainApp, control: ChainControl): MirrorMa
     takerAddress: taker.signer.address,
     setBook(market, book) {
       const grid = gridOf(market);
-      for (const [name, levels] of [["bids", book.bids], ["asks", book.asks]] as const) {
+      for (const [name, levels] of [
+        ["bids", book.bids],
+        ["asks", book.asks],
+      ] as const) {
         levels.forEach((level, i) => {
           try {
             priceToSubticks(level.price, grid, { rounding: "nearest" });
             sizeToQuantums(level.size, grid, { rounding: "down" });
           } catch (error) {
-            throw new DevnetError("invalid-argument", `${name}[${i}]: ${(error as Error).message}`, { cause: error });
+            throw new DevnetError("invalid-argument", `${name}[${i}]: ${(error as Error).message}`, {
+              cause: error,
+            });
           }
         });
       }
@@ -284,7 +315,9 @@ export function startMirrorMaker(app: ChainApp, control: ChainControl): MirrorMa
       const levels = (side: "buy" | "sell") =>
         orders
           .filter((o) => o.side === side)
-          .sort((a, b) => (a.subticks === b.subticks ? 0 : (a.subticks > b.subticks) === (side === "buy") ? -1 : 1))
+          .sort((a, b) =>
+            a.subticks === b.subticks ? 0 : a.subticks > b.subticks === (side === "buy") ? -1 : 1,
+          )
           .map((o) => ({ price: o.price, size: o.size }));
       return { bids: levels("buy"), asks: levels("sell") };
     },
@@ -294,7 +327,9 @@ export function startMirrorMaker(app: ChainApp, control: ChainControl): MirrorMa
       const quantums = sizeToQuantums(size, grid, { rounding: "up" });
       // The maker's own levels the live trade went through are gone on the live book.
       const through = (o: Resting) =>
-        side === "sell" ? o.side === "buy" && o.subticks >= subticks : o.side === "sell" && o.subticks <= subticks;
+        side === "sell"
+          ? o.side === "buy" && o.subticks >= subticks
+          : o.side === "sell" && o.subticks <= subticks;
       const old = books.get(grid.id) ?? [];
       for (const order of old.filter(through)) cancel(grid, order);
       books.set(
@@ -311,7 +346,10 @@ export function startMirrorMaker(app: ChainApp, control: ChainControl): MirrorMa
         timeInForce: clob.Order_TimeInForce.IOC,
       });
       nextClientId = (nextClientId % 0x7fffffff) + 1;
-      const result = send(taker, message(clob.MsgPlaceOrderSchema, create(clob.MsgPlaceOrderSchema, { order })));
+      const result = send(
+        taker,
+        message(clob.MsgPlaceOrderSchema, create(clob.MsgPlaceOrderSchema, { order })),
+      );
       return { code: result.code, log: result.log };
     },
     stop: unsubscribe,

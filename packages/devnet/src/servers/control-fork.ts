@@ -25,7 +25,8 @@ function levelsOf(body: Fields, name: "bids" | "asks"): MirrorLevel[] {
   const raw = body[name];
   if (!Array.isArray(raw)) throw new FieldError(name, "must be an array of {price, size}");
   return raw.map((level: unknown, i) => {
-    if (typeof level !== "object" || level === null) throw new FieldError(`${name}[${i}]`, "must be {price, size}");
+    if (typeof level !== "object" || level === null)
+      throw new FieldError(`${name}[${i}]`, "must be {price, size}");
     const fields = level as Fields;
     const form = "a decimal string";
     return {
@@ -55,7 +56,12 @@ export function addForkControlRoutes(
       : { fork: true, moniker, source: fork.source, height: fork.height.toString(), chainId: fork.chainId },
   );
   const running = () => {
-    if (mirror === undefined) throw new ControlError(404, "not_found", "the mirror maker is not running (start a fork, or pass mirror: true)");
+    if (mirror === undefined)
+      throw new ControlError(
+        404,
+        "not_found",
+        "the mirror maker is not running (start a fork, or pass mirror: true)",
+      );
     return mirror;
   };
   router.add("POST", "/mirror/book", ({ body }) =>

@@ -9,11 +9,11 @@
  */
 import { USDC_DENOM } from "@perpx/core";
 import type { accountplus, feetiers, perpetuals } from "@perpx/proto";
-import type { DevnetProfile } from "../contract.js";
 import { DevnetError } from "../../devnet-error.js";
+import type { DevnetProfile } from "../contract.js";
 import type { Context, Module } from "../kernel/module.js";
 import { accAddressBytes } from "../lib/addresses.js";
-import { encodeU64, decodeU64 } from "../lib/codec.js";
+import { decodeU64, encodeU64 } from "../lib/codec.js";
 import type { Keepers } from "../modules/index.js";
 import type { ChainConfig } from "./genesis.js";
 import type { MarketSpec } from "./genesis-markets.js";
@@ -101,7 +101,11 @@ export interface ForkAccount {
   readonly balances: ReadonlyArray<{ readonly denom: string; readonly amount: bigint }>;
   readonly subaccounts: readonly ForkSubaccount[];
   /** The account's authenticators, with their live ids. */
-  readonly authenticators: ReadonlyArray<{ readonly id: bigint; readonly type: string; readonly config: Uint8Array }>;
+  readonly authenticators: ReadonlyArray<{
+    readonly id: bigint;
+    readonly type: string;
+    readonly config: Uint8Array;
+  }>;
 }
 
 /**
@@ -247,7 +251,8 @@ export function createForkModule(fork: ForkState, keepers: Keepers): Module {
       for (const tier of fork.liquidityTiers ?? []) keepers.perpetuals.setLiquidityTier(ctx, tier);
       if (fork.feeParams !== undefined) keepers.feeTiers.setParams(ctx, fork.feeParams);
       for (const market of fork.markets) {
-        if (market.fundingIndex !== 0n) keepers.perpetuals.addFundingIndex(ctx, market.id, market.fundingIndex);
+        if (market.fundingIndex !== 0n)
+          keepers.perpetuals.addFundingIndex(ctx, market.id, market.fundingIndex);
       }
       let nextNumber = decodeU64(ctx.store("auth").get("next_account_number") ?? encodeU64(0n));
       for (const account of fork.accounts) {
