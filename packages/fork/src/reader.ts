@@ -30,7 +30,15 @@ import { cosmosSecp256k1, decodeSerializableInt, ethSecp256k1 } from "@perpx/pro
  *
  * @example
  * ```ts
- * const options: ReadForkStateOptions = { node, indexer, accounts: ["perpx1..."], source: "testnet" };
+ * import { createIndexerConnection } from "@perpx/indexer-client";
+ * import { createNodeClient } from "@perpx/node-client";
+ *
+ * const options: ReadForkStateOptions = {
+ *   node: createNodeClient({ nodeRpc: "http://127.0.0.1:26657" }),
+ *   indexer: createIndexerConnection({ baseUrl: "http://127.0.0.1:3002" }),
+ *   accounts: ["perpx16artttgup88fc59gl9658nraqzx8lvpcvnnqu9"],
+ *   source: "testnet",
+ * };
  * ```
  */
 export interface ReadForkStateOptions {
@@ -62,8 +70,20 @@ function overtaken(error: unknown): boolean {
  * @throws the clients' errors when the live network cannot be read.
  * @example
  * ```ts
- * const state = await readForkState({ node, indexer, accounts: [alice.address], source: "a devnet" });
+ * import { startDevnet } from "@perpx/devnet";
+ * import { createIndexerConnection } from "@perpx/indexer-client";
+ * import { createNodeClient } from "@perpx/node-client";
+ *
+ * const live = await startDevnet({ ports: "free", blockTimeMs: 0 });
+ * const state = await readForkState({
+ *   node: createNodeClient({ grpc: live.endpoints.grpc }),
+ *   indexer: createIndexerConnection({ baseUrl: live.endpoints.indexer }),
+ *   accounts: [live.accounts[0]!.address],
+ *   source: "a devnet",
+ * });
  * state.markets.length; // 3
+ * state.accounts[0]?.accountNumber; // 0n
+ * await live.stop();
  * ```
  */
 export async function readForkState(options: ReadForkStateOptions): Promise<ForkState> {

@@ -69,7 +69,11 @@ export type ShadowEvent =
  *
  * @example
  * ```ts
- * const options: ShadowOptions = { devnet: fork.devnet, indexerWs: "ws://127.0.0.1:3003/v4/ws", markets: ["BTC-USD"] };
+ * import { startDevnet } from "@perpx/devnet";
+ *
+ * const devnet = await startDevnet({ ports: "free", blockTimeMs: 0, mirror: true });
+ * const options: ShadowOptions = { devnet, indexerWs: "ws://127.0.0.1:3003/v4/ws", markets: ["BTC-USD"] };
+ * await devnet.stop();
  * ```
  */
 export interface ShadowOptions {
@@ -96,9 +100,16 @@ export interface ShadowOptions {
  *
  * @example
  * ```ts
- * const shadow: Shadow = await startShadow({ devnet, indexerWs, markets: ["BTC-USD"] });
+ * import { startDevnet } from "@perpx/devnet";
+ *
+ * const [live, copy] = await Promise.all([
+ *   startDevnet({ ports: "free", blockTimeMs: 0 }),
+ *   startDevnet({ ports: "free", blockTimeMs: 0, mirror: true }),
+ * ]);
+ * const shadow: Shadow = await startShadow({ devnet: copy, indexerWs: live.endpoints.indexerWs, markets: ["BTC-USD"] });
  * shadow.status().state; // "following"
  * await shadow.stop();
+ * await Promise.all([live.stop(), copy.stop()]);
  * ```
  */
 export interface Shadow {
@@ -116,8 +127,18 @@ export interface Shadow {
  * @throws the socket's errors when the live indexer cannot be reached at all.
  * @example
  * ```ts
- * const shadow = await startShadow({ devnet: fork.devnet, indexerWs: live.endpoints.indexerWs, markets: ["BTC-USD"] });
+ * import { startDevnet } from "@perpx/devnet";
+ *
+ * const [live, copy] = await Promise.all([
+ *   startDevnet({ ports: "free", blockTimeMs: 0 }),
+ *   startDevnet({ ports: "free", blockTimeMs: 0, mirror: true }),
+ * ]);
+ * const shadow = await startShadow({ devnet: copy, indexerWs: live.endpoints.indexerWs, markets: ["BTC-USD"] });
+ * live.app.control.setOraclePrice("BTC-USD", "61000");
+ * live.mine(1);
+ * // The copy's BTC-USD oracle follows to 61000 as the live indexer's v4_markets reports it.
  * await shadow.stop();
+ * await Promise.all([live.stop(), copy.stop()]);
  * ```
  */
 export async function startShadow(options: ShadowOptions): Promise<Shadow> {

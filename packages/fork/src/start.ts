@@ -23,7 +23,12 @@ import { readForkStateFile, writeForkStateFile } from "./state-file.js";
  *
  * @example
  * ```ts
- * const options: StartForkOptions = { from: "testnet", accounts: ["perpx1..."], env: process.env, ports: "free" };
+ * const options: StartForkOptions = {
+ *   from: "testnet",
+ *   accounts: ["perpx16artttgup88fc59gl9658nraqzx8lvpcvnnqu9"],
+ *   env: process.env,
+ *   ports: "free",
+ * };
  * ```
  */
 export interface StartForkOptions {
@@ -63,9 +68,14 @@ export interface StartForkOptions {
  *
  * @example
  * ```ts
- * const fork: Fork = await startFork({ from: "local", endpoints: live.endpoints, ports: "free" });
+ * import { startDevnet } from "@perpx/devnet";
+ *
+ * const live = await startDevnet({ ports: "free", blockTimeMs: 0 });
+ * const fork: Fork = await startFork({ from: "local", endpoints: live.endpoints, ports: "free", shadow: false });
  * fork.devnet.app.info.moniker; // "perpx-FORK"
+ * fork.devnet.chainId === live.chainId; // true
  * await fork.stop();
+ * await live.stop();
  * ```
  */
 export interface Fork {
@@ -91,9 +101,15 @@ export interface Fork {
  * @throws {InvalidArgumentError} naming `accounts[i]` for a bad or unknown account.
  * @example
  * ```ts
+ * import { startDevnet } from "@perpx/devnet";
+ *
+ * const live = await startDevnet({ ports: "free", blockTimeMs: 0 });
+ * const alice = live.accounts[0]!;
  * const fork = await startFork({ from: "local", endpoints: live.endpoints, accounts: [alice.address], ports: "free" });
  * fork.state.accounts[0]?.address === alice.address; // true
+ * fork.shadow?.status().state; // "following"
  * await fork.stop();
+ * await live.stop();
  * ```
  */
 export async function startFork(options: StartForkOptions): Promise<Fork> {

@@ -8,7 +8,14 @@ import { join } from "node:path";
 import { InvalidArgumentError } from "@perpx/core";
 import type { ForkState } from "@perpx/devnet";
 
-/** The file, in the fork's state directory. */
+/**
+ * The file a fork's start state is kept in, inside its state directory.
+ *
+ * @example
+ * ```ts
+ * FORK_STATE_FILE; // "fork.json"
+ * ```
+ */
 export const FORK_STATE_FILE = "fork.json";
 
 function encode(_key: string, value: unknown): unknown {

@@ -53,9 +53,10 @@ export interface MirrorBook {
  *
  * @example
  * ```ts
- * const devnet = await startDevnet({ ports: "free", blockTimeMs: 0 });
- * devnet.mirror.setBook("BTC-USD", { bids: [{ price: "64000", size: "1" }], asks: [{ price: "66000", size: "1" }] });
- * devnet.mirror.resting("BTC-USD").asks; // [{ price: "66000", size: "1" }]
+ * const devnet = await startDevnet({ ports: "free", blockTimeMs: 0, mirror: true });
+ * const mirror: MirrorMaker = devnet.mirror!;
+ * mirror.setBook("BTC-USD", { bids: [{ price: "64000", size: "1" }], asks: [{ price: "66000", size: "1" }] });
+ * mirror.resting("BTC-USD").asks; // [{ price: "66000", size: "1" }]
  * await devnet.stop();
  * ```
  */
@@ -165,8 +166,11 @@ function fundedSigner(
  * @returns the mirror maker.
  * @example
  * ```ts
+ * const devnet = await startDevnet({ ports: "free", blockTimeMs: 0 });
  * const mirror = startMirrorMaker(devnet.app, devnet.app.control);
+ * mirror.address === devnet.mirror?.address; // false: the devnet runs none of its own
  * mirror.stop();
+ * await devnet.stop();
  * ```
  */
 export function startMirrorMaker(app: ChainApp, control: ChainControl): MirrorMaker {
