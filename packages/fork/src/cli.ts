@@ -122,4 +122,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error), 1));
