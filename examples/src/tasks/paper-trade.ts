@@ -44,8 +44,16 @@ await runExample(async ({ name, client, wallet, devnet }) => {
       const shadowed = await paper.getMarket({ ticker: "BTC-USD", refresh: true });
       console.log(`live BTC-USD oracle ${live.oraclePrice} USD, fork oracle ${shadowed.oraclePrice} USD`);
 
-      const trade = async (side: "BUY" | "SELL"): Promise<{ price: string; fees: string; handle: OrderHandle }> => {
-        const handle = await paper.placeOrder({ market: "BTC-USD", side, type: "MARKET", size: "0.002", slippage: "1%" });
+      const trade = async (
+        side: "BUY" | "SELL",
+      ): Promise<{ price: string; fees: string; handle: OrderHandle }> => {
+        const handle = await paper.placeOrder({
+          market: "BTC-USD",
+          side,
+          type: "MARKET",
+          size: "0.002",
+          slippage: "1%",
+        });
         const result = await orderState(handle);
         if (result.status !== "FILLED") throw new Error(`the paper ${side} ended ${result.status}`);
         return { price: result.averagePrice ?? "0", fees: result.fees, handle };
