@@ -89,6 +89,7 @@ describe("a clean install", () => {
       "@perpx/devnet",
       "@perpx/errors",
       "@perpx/explorer",
+      "@perpx/fork",
       "@perpx/indexer-client",
       "@perpx/mcp-server",
       "@perpx/node-client",

@@ -14,7 +14,9 @@ import type {
   PersistentChainApp,
   PruningOptions,
 } from "./app/contract.js";
+import { FORK_MONIKER, type ForkState } from "./app/genesis/fork-state.js";
 import { MAX_FUNDED_SUBACCOUNTS } from "./app/genesis/funded-subaccounts.js";
+import { MONIKER } from "./app/genesis/genesis.js";
 import {
   GENESIS_ACCOUNTS,
   GENESIS_NATIVE_BALANCE,
@@ -26,8 +28,10 @@ import { committedBlocks, startIndexer } from "./indexer/indexer.js";
 import { type IndexerRestServer, startIndexerRestServer } from "./indexer/rest/server.js";
 import { type IndexerWsServer, startIndexerWsServer } from "./indexer/ws/server.js";
 import { type LiquidityOptions, startMarketMaker } from "./liquidity/maker.js";
+import { type MirrorMaker, startMirrorMaker } from "./liquidity/mirror.js";
 import { DevnetStateError, STATE_FILE, StateDirectory } from "./persistence.js";
 import { type ControlServer, startControlServer } from "./servers/control.js";
+import { addForkControlRoutes } from "./servers/control-fork.js";
 import type { ControlRouter } from "./servers/control-router.js";
 import { createDispatcher } from "./servers/dispatch.js";
 import { type EvmServers, startEvmServers } from "./servers/evm.js";
@@ -280,6 +284,20 @@ export interface StartDevnetOptions {
    * @default `{ blockTimeMs: 1000, finalityDepth: 3 }`
    */
   sourceChains?: SourceChainOptions;
+  /**
+   * Start from another network's state (a fork, see `ForkState`; `@perpx/fork` reads it from a
+   * live network): its chain id, EVM chain id, upgrade history, markets and accounts, with the
+   * moniker `perpx-FORK` and the oracle's random walk off (prices move when set). With a resumed
+   * `stateDir`, pass the same state again: only its identity is used. `profile` is the fork's.
+   * @default none (the devnet's own genesis)
+   */
+  fork?: ForkState;
+  /**
+   * Run the mirror maker (`devnet.mirror`, control `/devnet/mirror/...`): a devnet-owned trader that
+   * rests the levels it is given and fills resting orders when told the market traded through
+   * them. @default true with `fork`, else false
+   */
+  mirror?: boolean;
 }
 
 /**
@@ -315,6 +333,10 @@ export interface Devnet {
   readonly producer: BlockProducer;
   /** The address of the devnet-owned market maker, when it runs (`liquidity`). */
   readonly liquidityAddress: string | undefined;
+  /** The mirror maker, when it runs (`mirror`, a fork). */
+  readonly mirror: MirrorMaker | undefined;
+  /** The fork's state, when the devnet is a fork. */
+  readonly fork: ForkState | undefined;
   /** The bridge's simulated source chains (state, `mine`, `fund`). */
   readonly sourceChains: Pick<SourceChains, "l1" | "l2">;
   /** Produces `count` blocks now. */
@@ -372,7 +394,8 @@ function resolvePorts(ports: StartDevnetOptions["ports"]): DevnetPorts {
  * ```
  */
 export async function startDevnet(options: StartDevnetOptions = {}): Promise<Devnet> {
-  const profile = options.profile ?? "local";
+  const fork = options.fork;
+  const profile = fork?.profile ?? options.profile ?? "local";
   const host = options.host ?? "127.0.0.1";
   const ports = resolvePorts(options.ports);
   const stateDir = options.stateDir === undefined ? undefined : resolve(options.stateDir);
@@ -432,6 +455,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
       markets,
       fundedSubaccounts,
       rewardsFeeMultiplierPpm,
+      ...(fork === undefined ? {} : { fork }),
       ...(state === undefined ? {} : { state }),
       ...(store === undefined ? {} : { archive: store }),
     });
@@ -491,7 +515,19 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     store?.close();
     throw error;
   }
-  if (maker !== undefined) persist();
+  let mirror: MirrorMaker | undefined;
+  try {
+    // A fork's prices move only when set (by its shadow feed), never by the devnet's walk.
+    if (fork !== undefined && state === undefined) app.control.setOracleWalk(false);
+    mirror = (options.mirror ?? fork !== undefined) ? startMirrorMaker(app, app.control) : undefined;
+  } catch (error) {
+    maker?.stop();
+    indexerFeed.stop();
+    unsubscribePersist();
+    store?.close();
+    throw error;
+  }
+  if (maker !== undefined || mirror !== undefined || fork !== undefined) persist();
   const dispatcher = createDispatcher(app);
   const producer = new BlockProducer(app, { blockTimeMs: options.blockTimeMs ?? 1000, onError });
 
@@ -613,6 +649,12 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
         timeouts,
         routes: (router) => {
           addSourceChainRoutes(router, sourceChains);
+          addForkControlRoutes(
+            router,
+            fork,
+            fork === undefined ? MONIKER : (fork.moniker ?? FORK_MONIKER),
+            mirror,
+          );
           options.controlRoutes?.(router, { app, producer });
         },
         status: () => ({ endpoints, stateDir: stateDir ?? null }),
@@ -621,6 +663,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     );
   } catch (error) {
     maker?.stop();
+    mirror?.stop();
     unsubscribePersist();
     indexerFeed.stop();
     store?.close();
@@ -680,11 +723,14 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     app,
     producer,
     liquidityAddress: maker?.address,
+    mirror,
+    fork,
     sourceChains: { l1: sourceChains.l1, l2: sourceChains.l2 },
     mine: (count = 1) => producer.mine(count),
     stop: () => {
       stopping ??= (async () => {
         maker?.stop();
+        mirror?.stop();
         producer.stop();
         await Promise.allSettled(started.map((s) => s.close()));
         indexerFeed.stop();

@@ -8,6 +8,14 @@
 export { createChainApp } from "./app/app.js";
 export type * from "./app/contract.js";
 export {
+  FORK_MONIKER,
+  type ForkAccount,
+  type ForkMarket,
+  type ForkPosition,
+  type ForkState,
+  type ForkSubaccount,
+} from "./app/genesis/fork-state.js";
+export {
   FUNDED_SUBACCOUNT_QUANTUMS,
   type FundedSubaccountKey,
   fundedSubaccountKey,
@@ -29,6 +37,7 @@ export {
 } from "./devnet.js";
 export { DevnetError, type DevnetErrorReason, isDevnetError } from "./devnet-error.js";
 export type { LiquidityOptions } from "./liquidity/maker.js";
+export type { MirrorBook, MirrorLevel, MirrorMaker } from "./liquidity/mirror.js";
 export { BLOCK_LOG_FILE, DevnetStateError, isDevnetStateError, STATE_FILE } from "./persistence.js";
 export {
   ControlError,

@@ -32,6 +32,7 @@ import type {
   SimulateResult,
   TxResult,
 } from "./contract.js";
+import { createForkModule, FORK_MONIKER, forkChainConfig } from "./genesis/fork-state.js";
 import { type ChainConfig, COMET_VERSION, chainConfig, MONIKER } from "./genesis/genesis.js";
 import { createChainControl } from "./kernel/app-control.js";
 import { answerQuery } from "./kernel/app-queries.js";
@@ -66,7 +67,7 @@ export interface ChainAppExtraOptions {
 export const DEFAULT_KEEP_RECENT = 1000;
 
 /** What the node reports about itself for a chain configuration. */
-function chainInfo(config: ChainConfig): ChainInfo {
+function chainInfo(config: ChainConfig, moniker: string): ChainInfo {
   const validator = config.validator;
   return {
     chainId: config.chainId,
@@ -74,7 +75,7 @@ function chainInfo(config: ChainConfig): ChainInfo {
     appVersion: config.appVersion,
     cometVersion: COMET_VERSION,
     nodeId: config.nodeId,
-    moniker: MONIKER,
+    moniker,
     upgrades: config.upgrades,
     initialHeight: config.initialHeight,
     minimumGasPrices: config.minGasPricesText,
@@ -83,7 +84,7 @@ function chainInfo(config: ChainConfig): ChainInfo {
       pubKey: validator.publicKey,
       votingPower: config.validatorPower,
       operatorAddress: config.operatorAddress,
-      moniker: MONIKER,
+      moniker,
     },
   };
 }
@@ -107,7 +108,7 @@ export class ChainApplication implements PersistentChainApp {
     const genesisTime =
       snapshot === undefined ? options.genesisTime : readSnapshotHeader(snapshot, options.profile);
     // A resumed chain's markets and subaccounts are in its state: genesis does not run again.
-    this.config = chainConfig(
+    const base = chainConfig(
       options.profile,
       genesisTime,
       snapshot === undefined
@@ -122,7 +123,15 @@ export class ChainApplication implements PersistentChainApp {
           }
         : {},
     );
-    const set = buildModules(this.config, extra.extraModules);
+    // A fork's identity and markets are the live network's (its state comes from `options.fork`).
+    const fork = options.fork;
+    this.config = fork === undefined ? base : forkChainConfig(base, fork);
+    const set = buildModules(
+      this.config,
+      fork === undefined
+        ? extra.extraModules
+        : (keepers) => [...(extra.extraModules?.(keepers) ?? []), createForkModule(fork, keepers)],
+    );
     this.core = {
       config: this.config,
       set,
@@ -136,7 +145,7 @@ export class ChainApplication implements PersistentChainApp {
       genesisDoc: "",
     };
     registerServices(set.router, this);
-    this.info = chainInfo(this.config);
+    this.info = chainInfo(this.config, fork === undefined ? MONIKER : (fork.moniker ?? FORK_MONIKER));
     this.control = createChainControl(this.core, () => this.afterControl());
     this.pipeline = new TxPipeline(this.core);
     if (snapshot === undefined || options.state === undefined) {

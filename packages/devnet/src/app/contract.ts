@@ -5,6 +5,7 @@
  */
 
 import type { clob } from "@perpx/proto";
+import type { ForkState } from "./genesis/fork-state.js";
 import type { BlockIndexerEvents, IndexerEvent } from "./indexer-output/indexer-events.js";
 
 /**
@@ -630,6 +631,12 @@ export interface ChainAppOptions {
    * back in reward tokens). Ignored when resuming from `state`. @default 0 (the reference genesis's)
    */
   rewardsFeeMultiplierPpm?: number;
+  /**
+   * Start from another network's state instead of the devnet's genesis (a fork): its chain id, EVM
+   * chain id, upgrade history and markets, and its accounts (see `ForkState`). On resume from
+   * `state`, only its identity (chain ids, upgrades, moniker) is used. @default none
+   */
+  fork?: ForkState;
 }
 
 /**

@@ -278,11 +278,11 @@ function signPlace(
   });
 }
 
-function message<Desc extends DescMessage>(schema: Desc, value: MessageShape<Desc>) {
+export function message<Desc extends DescMessage>(schema: Desc, value: MessageShape<Desc>) {
   return { schema, value } as { schema: DescMessage; value: MessageShape<DescMessage> };
 }
 
-function query<I extends DescMessage, O extends DescMessage>(
+export function query<I extends DescMessage, O extends DescMessage>(
   app: ChainApp,
   path: string,
   input: I,

@@ -98,6 +98,21 @@ export class AccountPlusKeeper {
     return id;
   }
 
+  /**
+   * Stores an authenticator under its own id (a fork's start, keeping the ids of the chain it
+   * copies) and moves the next id past it.
+   */
+  restoreAuthenticator(
+    ctx: StoreAccess,
+    address: Uint8Array,
+    record: accountplus.AccountAuthenticator,
+  ): void {
+    ctx
+      .store(ACCOUNTPLUS)
+      .set(authKey(address, record.id), toBinary(accountplus.AccountAuthenticatorSchema, record));
+    if (this.nextId(ctx) <= record.id) ctx.store(ACCOUNTPLUS).set("next_id", encodeU64(record.id + 1n));
+  }
+
   /** An account's authenticator by id, or undefined. */
   getAuthenticator(
     ctx: StoreAccess,

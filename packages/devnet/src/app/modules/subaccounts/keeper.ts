@@ -515,6 +515,26 @@ export class SubaccountsKeeper {
     }
   }
 
+  /**
+   * Writes a subaccount as another chain holds it (a fork's start): its USDC and positions, each
+   * with its own funding index, replacing what is stored; keeps open interest and emits the
+   * indexer's `subaccount_update`. Moves no coins (the caller funds the collateral pool).
+   */
+  restore(ctx: Context, view: SubaccountView): void {
+    const stored = this.get(ctx, view.id);
+    const longOf = (positions: readonly PerpetualPositionView[], id: number) => {
+      const quantums = positions.find((p) => p.perpetualId === id)?.quantums ?? 0n;
+      return quantums > 0n ? quantums : 0n;
+    };
+    const ids = new Set([...stored.perpetualPositions, ...view.perpetualPositions].map((p) => p.perpetualId));
+    for (const id of ids) {
+      const delta = longOf(view.perpetualPositions, id) - longOf(stored.perpetualPositions, id);
+      if (delta !== 0n) this.perpetuals.updateOpenInterest(ctx, id, delta);
+    }
+    this.write(ctx, stored, view);
+    ctx.events.indexer(subaccountUpdateEvent(view));
+  }
+
   private write(ctx: Context, before: SubaccountView, after: SubaccountView): void {
     const store = ctx.store(SUBACCOUNTS);
     const k = refKey(after.id);

@@ -1,0 +1,239 @@
+/**
+ * The reader: a live network's state at one height, through its public APIs only (the node's gRPC
+ * or REST queries, each at the same height, and the indexer to find an account's subaccounts), as
+ * the devnet's `ForkState`. It sends nothing that changes the live network: only queries.
+ */
+import { fromBinary } from "@bufbuild/protobuf";
+import { toBech32 } from "@perpx/address";
+import { getNetwork, InvalidArgumentError, type Network, networkByChainId } from "@perpx/core";
+import type { DevnetProfile, ForkAccount, ForkMarket, ForkState } from "@perpx/devnet";
+import { getAddress, type IndexerConnection, isIndexerNotFoundError } from "@perpx/indexer-client";
+import {
+  getAccount,
+  getAuthenticators,
+  getBalances,
+  getClobPairs,
+  getFeeTiers,
+  getLatestBlock,
+  getLiquidityTiers,
+  getMarketParams,
+  getMarketPrices,
+  getPerpetuals,
+  getSubaccount,
+  isQueryError,
+  type NodeConnection,
+} from "@perpx/node-client";
+import { cosmosSecp256k1, decodeSerializableInt, ethSecp256k1 } from "@perpx/proto";
+
+/**
+ * What {@link readForkState} reads.
+ *
+ * @example
+ * ```ts
+ * import { createIndexerConnection } from "@perpx/indexer-client";
+ * import { createNodeClient } from "@perpx/node-client";
+ *
+ * const options: ReadForkStateOptions = {
+ *   node: createNodeClient({ nodeRpc: "http://127.0.0.1:26657" }),
+ *   indexer: createIndexerConnection({ baseUrl: "http://127.0.0.1:3002" }),
+ *   accounts: ["perpx16artttgup88fc59gl9658nraqzx8lvpcvnnqu9"],
+ *   source: "testnet",
+ * };
+ * ```
+ */
+export interface ReadForkStateOptions {
+  /** A node client of the live network (`createNodeClient`). */
+  readonly node: NodeConnection;
+  /** An indexer connection of the live network (`createIndexerConnection`): finds subaccounts. */
+  readonly indexer: IndexerConnection;
+  /** Accounts to copy, bech32 `perpx1...` or 0x-hex. @default [] */
+  readonly accounts?: readonly string[];
+  /** What is forked, for banners and status. */
+  readonly source: string;
+  /** How many times a read that a new block overtook starts again at the new height. @default 20 */
+  readonly attempts?: number;
+}
+
+/** A query's answer overtaken by a new block (the node no longer answers for the height). */
+function overtaken(error: unknown): boolean {
+  return isQueryError(error) && /version does not exist/i.test(`${error.log} ${error.message}`);
+}
+
+/**
+ * Reads the live network at one height: every market (oracle, perpetual, clob pair, funding
+ * index), liquidity and fee tiers, and each account's number, sequence, public key, balances,
+ * subaccounts and authenticators, as a `ForkState` for `startDevnet({ fork })`.
+ *
+ * @param options - the live network's clients, the accounts, what is forked.
+ * @returns the state, with the height it was read at.
+ * @throws {InvalidArgumentError} naming `accounts[i]` for an address in neither form.
+ * @throws the clients' errors when the live network cannot be read.
+ * @example
+ * ```ts
+ * import { startDevnet } from "@perpx/devnet";
+ * import { createIndexerConnection } from "@perpx/indexer-client";
+ * import { createNodeClient } from "@perpx/node-client";
+ *
+ * const live = await startDevnet({ ports: "free", blockTimeMs: 0 });
+ * const state = await readForkState({
+ *   node: createNodeClient({ grpc: live.endpoints.grpc }),
+ *   indexer: createIndexerConnection({ baseUrl: live.endpoints.indexer }),
+ *   accounts: [live.accounts[0]!.address],
+ *   source: "a devnet",
+ * });
+ * state.markets.length; // 3
+ * state.accounts[0]?.accountNumber; // 0n
+ * await live.stop();
+ * ```
+ */
+export async function readForkState(options: ReadForkStateOptions): Promise<ForkState> {
+  const addresses = (options.accounts ?? []).map((address, i) => {
+    try {
+      return toBech32(address);
+    } catch (error) {
+      throw new InvalidArgumentError(`accounts[${i}]`, "must be a perpx1... or 0x address", { cause: error });
+    }
+  });
+  const attempts = options.attempts ?? 20;
+  for (let attempt = 1; ; attempt++) {
+    const { height, chainId } = await getLatestBlock(options.node);
+    try {
+      return await readAt(options, addresses, height, chainId);
+    } catch (error) {
+      if (attempt >= attempts || !overtaken(error)) throw error;
+    }
+  }
+}
+
+function profileOf(network: Network | undefined): DevnetProfile {
+  return network?.name ?? "local";
+}
+
+async function readAt(
+  options: ReadForkStateOptions,
+  addresses: readonly string[],
+  height: bigint,
+  chainId: string,
+): Promise<ForkState> {
+  const node = options.node;
+  const at = { height };
+  const [perps, pairs, params, prices, tiers, feeParams] = await Promise.all([
+    getPerpetuals(node, at),
+    getClobPairs(node, at),
+    getMarketParams(node, at),
+    getMarketPrices(node, at),
+    getLiquidityTiers(node, at),
+    getFeeTiers(node, at),
+  ]);
+  const markets = perps
+    .map((perp): ForkMarket => {
+      const p = perp.params;
+      const pair = pairs.find(
+        (c) => c.metadata.case === "perpetualClobMetadata" && c.metadata.value.perpetualId === p?.id,
+      );
+      const param = params.find((m) => m.id === p?.marketId);
+      const price = prices.find((m) => m.id === p?.marketId);
+      if (p === undefined || pair === undefined || param === undefined || price === undefined) {
+        throw new InvalidArgumentError(
+          "live network",
+          `perpetual ${p?.id ?? "?"} has no clob pair or oracle market`,
+        );
+      }
+      return {
+        id: p.id,
+        pair: param.pair,
+        exponent: price.exponent,
+        price: price.price,
+        minPriceChangePpm: param.minPriceChangePpm,
+        atomicResolution: p.atomicResolution,
+        liquidityTier: p.liquidityTier,
+        marketType: p.marketType,
+        defaultFundingPpm: p.defaultFundingPpm,
+        stepBaseQuantums: pair.stepBaseQuantums,
+        subticksPerTick: pair.subticksPerTick,
+        quantumConversionExponent: pair.quantumConversionExponent,
+        fundingIndex: decodeSerializableInt(perp.fundingIndex),
+      };
+    })
+    .sort((a, b) => a.id - b.id);
+  const network = networkByChainId(chainId);
+  const profile = profileOf(network);
+  const preset = network ?? getNetwork(profile);
+  const accounts = await Promise.all(addresses.map((address, i) => readAccount(options, address, i, height)));
+  return {
+    source: options.source,
+    height,
+    profile,
+    chainId,
+    evmChainId: preset.evmChainId,
+    upgrades: preset.upgrades.map((u) => ({ version: u.version, height: u.height })),
+    markets,
+    liquidityTiers: tiers,
+    feeParams,
+    accounts,
+  };
+}
+
+async function subaccountNumbers(indexer: IndexerConnection, address: string): Promise<number[]> {
+  try {
+    const answer = await getAddress(indexer, { address });
+    return answer.subaccounts.map((s) => s.subaccountNumber);
+  } catch (error) {
+    if (isIndexerNotFoundError(error)) return [];
+    throw error;
+  }
+}
+
+async function readAccount(
+  options: ReadForkStateOptions,
+  address: string,
+  index: number,
+  height: bigint,
+): Promise<ForkAccount> {
+  const node = options.node;
+  const at = { height };
+  const [account, balances, numbers, authenticators] = await Promise.all([
+    getAccount(node, { address, ...at }),
+    getBalances(node, { address, ...at }),
+    subaccountNumbers(options.indexer, address),
+    getAuthenticators(node, { address, ...at }),
+  ]);
+  const subaccounts = await Promise.all(
+    numbers.map(async (number) => {
+      const sub = await getSubaccount(node, { owner: address, number, ...at });
+      const usdc = sub?.assetPositions.find((a) => a.assetId === 0)?.quantums;
+      return {
+        number,
+        usdc: usdc === undefined ? 0n : decodeSerializableInt(usdc),
+        positions: (sub?.perpetualPositions ?? []).map((p) => ({
+          perpetualId: p.perpetualId,
+          quantums: decodeSerializableInt(p.quantums),
+          fundingIndex: decodeSerializableInt(p.fundingIndex),
+          quoteBalance: decodeSerializableInt(p.quoteBalance),
+        })),
+      };
+    }),
+  );
+  if (account === undefined) {
+    throw new InvalidArgumentError(
+      `accounts[${index}]`,
+      `the live network has no account ${address} (never funded)`,
+    );
+  }
+  const key = account.publicKey;
+  const pubKey =
+    key === undefined
+      ? undefined
+      : key.typeUrl.endsWith("ethsecp256k1.PubKey")
+        ? { algo: "eth_secp256k1" as const, key: fromBinary(ethSecp256k1.PubKeySchema, key.value).key }
+        : { algo: "secp256k1" as const, key: fromBinary(cosmosSecp256k1.PubKeySchema, key.value).key };
+  return {
+    address,
+    accountNumber: account.accountNumber,
+    sequence: account.sequence,
+    ...(pubKey === undefined ? {} : { pubKey }),
+    balances: balances.map((b) => ({ denom: b.denom, amount: b.amount })),
+    subaccounts,
+    authenticators: authenticators.map((a) => ({ id: a.id, type: a.type, config: a.config })),
+  };
+}

@@ -1,0 +1,256 @@
+/**
+ * A fork of a live network, where the live network is another devnet (`--liquidity`, its oracle's
+ * random walk on, free ports) reached only through its public endpoints. One live devnet and one
+ * fork serve every case, in order: the fork's state, the owner's signature on it, the oracle
+ * shadow, the book mirror, trade-through fills, the live side seeing none of it, and the live
+ * network stopped and restarted.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { addressToHex } from "@perpx/address";
+import { CompositeClient, type OrderHandle } from "@perpx/composite-client";
+import { type Devnet, startDevnet } from "@perpx/devnet";
+import { createIndexerConnection, getOrderbook } from "@perpx/indexer-client";
+import {
+  createNodeClient,
+  getAccount,
+  getBalances,
+  getClobPairs,
+  getFeeTiers,
+  getLiquidityTiers,
+  getMarketPrice,
+  getNodeInfo,
+  getPerpetuals,
+  getSubaccount,
+  type NodeConnection,
+} from "@perpx/node-client";
+import { LocalWallet } from "@perpx/node-client/wallets";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Fork, startFork } from "../src/index.js";
+
+const liveDir = mkdtempSync(join(tmpdir(), "fork-live-"));
+const liveOptions = { blockTimeMs: 200, liquidity: true, faucetWindowMs: 0, stateDir: liveDir } as const;
+let live: Devnet;
+let fork: Fork;
+let liveNode: NodeConnection;
+let forkNode: NodeConnection;
+const { mnemonic, wallet } = LocalWallet.generateWithMnemonic();
+const trader = wallet.address;
+let liveClient: CompositeClient;
+let forkClient: CompositeClient;
+let liveOrderIdsBefore: string[] = [];
+let liveTxsBefore = -1;
+
+const connect = (devnet: Devnet, w: LocalWallet) =>
+  CompositeClient.connect({ network: "local", endpoints: devnet.endpoints, wallet: w });
+const control = async (devnet: Devnet, path: string, body?: unknown) => {
+  const response = await fetch(`${devnet.endpoints.devnetControl}/devnet${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return (await response.json()) as Record<string, unknown>;
+};
+const btcPrice = async (node: NodeConnection) => (await getMarketPrice(node, { id: 0 })).price;
+const top = async (devnet: Devnet) => {
+  const book = await getOrderbook(createIndexerConnection({ baseUrl: devnet.endpoints.indexer }), {
+    ticker: "BTC-USD",
+  });
+  return { bid: book.bids[0], ask: book.asks[0] };
+};
+/** Resolves with the order's first state that `done` accepts (a resting order is never final). */
+const stateOf = async (order: OrderHandle, done: (status: string) => boolean) => {
+  for await (const update of order.updates()) if (done(update.status)) return update.status;
+  return "ENDED";
+};
+const liveTxCount = async (address: string) => {
+  const search = await fetch(`${live.endpoints.nodeRpc}/tx_search?query="message.sender='${address}'"`);
+  return Number(((await search.json()) as { result: { total_count: string } }).result.total_count);
+};
+const liveOrderIds = async () => {
+  const response = await fetch(
+    `${live.endpoints.indexer}/v4/orders?address=${trader}&subaccountNumber=0&limit=100`,
+  );
+  return ((await response.json()) as Array<{ id: string }>).map((o) => o.id).sort();
+};
+
+beforeAll(async () => {
+  live = await startDevnet({ ...liveOptions, ports: "free" });
+  liveNode = createNodeClient({ grpc: live.endpoints.grpc });
+  // The trader's history on the live network: funded, a deposit, a long position.
+  liveClient = await connect(live, wallet);
+  await liveClient.faucet();
+  const bought = await liveClient.placeOrder({
+    market: "BTC-USD",
+    side: "BUY",
+    type: "MARKET",
+    size: "0.002",
+    slippage: "1%",
+  });
+  expect((await bought.result()).status).toBe("FILLED");
+  liveOrderIdsBefore = await liveOrderIds();
+  liveTxsBefore = await liveTxCount(trader);
+  fork = await startFork({
+    from: "local",
+    endpoints: live.endpoints,
+    // Either address form: the 0x form of the trader's address.
+    accounts: [addressToHex(trader)],
+    ports: "free",
+    blockTimeMs: 200,
+  });
+  forkNode = createNodeClient({ grpc: fork.devnet.endpoints.grpc });
+  forkClient = await connect(fork.devnet, LocalWallet.fromMnemonic(mnemonic));
+});
+
+afterAll(async () => {
+  liveClient?.close();
+  forkClient?.close();
+  await fork?.stop();
+  await live?.stop();
+  rmSync(liveDir, { recursive: true, force: true });
+});
+
+describe("a fork of a live devnet", () => {
+  it("has the live network's identity, markets and parameters, and says it is a fork", async () => {
+    expect(fork.devnet.chainId).toBe(live.chainId);
+    expect(fork.devnet.evmChainId).toBe(live.evmChainId);
+    expect((await getNodeInfo(forkNode)).moniker).toBe("perpx-FORK");
+    expect(await control(fork.devnet, "/fork")).toMatchObject({ fork: true, moniker: "perpx-FORK" });
+    expect(await control(live, "/fork")).toMatchObject({ fork: false });
+    const params = async (node: NodeConnection) => ({
+      perpetuals: (await getPerpetuals(node)).map((p) => p.params),
+      pairs: await getClobPairs(node),
+      tiers: await getLiquidityTiers(node),
+      fees: await getFeeTiers(node),
+    });
+    expect(await params(forkNode)).toEqual(await params(liveNode));
+  });
+
+  it("holds the forked account as the live one: number, sequence, key, balances, subaccount", async () => {
+    const [liveAccount, forkAccount] = await Promise.all([
+      getAccount(liveNode, { address: trader }),
+      getAccount(forkNode, { address: trader }),
+    ]);
+    expect(forkAccount).toEqual(liveAccount);
+    expect(await getBalances(forkNode, { address: trader })).toEqual(
+      await getBalances(liveNode, { address: trader }),
+    );
+    const liveSub = await getSubaccount(liveNode, { owner: trader, number: 0 });
+    expect(liveSub?.perpetualPositions.length).toBe(1);
+    expect(await getSubaccount(forkNode, { owner: trader, number: 0 })).toEqual(liveSub);
+  });
+
+  it("accepts an order the owner signs with the same mnemonic", async () => {
+    const btc = await forkClient.getMarket({ ticker: "BTC-USD" });
+    const order = await forkClient.placeOrder({
+      market: "BTC-USD",
+      side: "BUY",
+      size: "0.001",
+      price: btc.oraclePrice,
+      postOnly: true,
+      rounding: "down",
+      goodTil: { seconds: 600 },
+    });
+    expect(await stateOf(order, (status) => status !== "UNKNOWN")).toBe("RESTING");
+    await forkClient.cancelOrder({ market: "BTC-USD", clientId: order.clientId });
+  });
+
+  it("follows the live oracle while it moves", async () => {
+    const seen = new Set<bigint>();
+    while (seen.size < 3) {
+      await expect.poll(async () => (await btcPrice(forkNode)) === (await btcPrice(liveNode))).toBe(true);
+      seen.add(await btcPrice(forkNode));
+    }
+  });
+
+  it("mirrors the live top of book, and a market buy fills at the live ask", async () => {
+    // A still live market, so that the ask the buy meets is the ask read before it.
+    await control(live, "/prices/walk", { enabled: false });
+    // The live maker may re-quote once more after the walk stops: a buy during a re-quote proves
+    // nothing either way, so it is judged only when the live ask stayed what it was around it.
+    let judged = 0;
+    for (let attempt = 0; attempt < 5 && judged === 0; attempt++) {
+      await expect
+        .poll(async () => JSON.stringify(await top(fork.devnet)) === JSON.stringify(await top(live)))
+        .toBe(true);
+      const { ask } = await top(live);
+      const buy = await forkClient.placeOrder({
+        market: "BTC-USD",
+        side: "BUY",
+        type: "MARKET",
+        size: "0.001",
+        slippage: "1%",
+      });
+      const result = await buy.result();
+      expect(result.status).toBe("FILLED");
+      if ((await top(live)).ask?.price !== ask?.price) continue;
+      expect(result.fills.map((f) => f.price)).toEqual([ask?.price]);
+      judged++;
+    }
+    expect(judged).toBe(1);
+  });
+
+  it("fills a resting bid at its price when the live market trades through it", async () => {
+    const { bid } = await top(live);
+    const price = bid?.price as string;
+    const resting = await forkClient.placeOrder({
+      market: "BTC-USD",
+      side: "BUY",
+      size: "0.001",
+      price,
+      goodTil: { seconds: 600 },
+    });
+    expect(await stateOf(resting, (status) => status !== "UNKNOWN")).toBe("RESTING");
+    // A seller on the live network sweeps its best bids, through the resting bid's price.
+    const seller = await connect(live, LocalWallet.fromMnemonic(live.accounts[1]!.mnemonic));
+    try {
+      await seller.deposit({ amount: "10000" });
+      const sold = await seller.placeOrder({
+        market: "BTC-USD",
+        side: "SELL",
+        type: "MARKET",
+        size: "0.2",
+        slippage: "1%",
+      });
+      const result = await sold.result();
+      expect(result.status).toBe("FILLED");
+      expect(result.fills.length).toBeGreaterThan(1);
+    } finally {
+      seller.close();
+    }
+    expect((await resting.result()).status).toBe("FILLED");
+    const fills = await fetch(
+      `${fork.devnet.endpoints.indexer}/v4/fills?address=${trader}&subaccountNumber=0&market=BTC-USD&marketType=PERPETUAL`,
+    );
+    const [last] = (
+      (await fills.json()) as { fills: Array<{ price: string; side: string; liquidity: string }> }
+    ).fills;
+    expect(last).toMatchObject({ price, side: "BUY", liquidity: "MAKER" });
+  });
+
+  it("sends nothing to the live network", async () => {
+    expect(await liveOrderIds()).toEqual(liveOrderIdsBefore);
+    const mirror = fork.devnet.mirror;
+    for (const address of [mirror?.address, mirror?.takerAddress]) {
+      expect(await getAccount(liveNode, { address: address as string })).toBeUndefined();
+      expect(await liveTxCount(address as string)).toBe(0);
+      const response = await fetch(`${live.endpoints.indexer}/v4/addresses/${address}`);
+      expect(response.status).toBe(404);
+    }
+    // The long-term orders and cancels the trader signed on the fork are in no live block.
+    expect(await liveTxCount(trader)).toBe(liveTxsBefore);
+  });
+
+  it("pauses when the live network drops and resumes when it returns", async () => {
+    await control(live, "/prices/walk", { enabled: true });
+    const ports = live.ports;
+    await live.stop();
+    await expect.poll(async () => (await control(fork.devnet, "/fork/shadow")).state).toBe("paused");
+    live = await startDevnet({ ...liveOptions, ports });
+    await expect.poll(async () => (await control(fork.devnet, "/fork/shadow")).state).toBe("following");
+    // A price the walk does not move on, so that the fork's can be seen to reach it.
+    await control(live, "/prices/walk", { enabled: false });
+    await control(live, "/prices", { market: "BTC-USD", price: "61234.5" });
+    await expect.poll(async () => btcPrice(forkNode)).toBe(6_123_450_000n);
+  });
+});
