@@ -10,7 +10,10 @@ import { join } from "node:path";
 
 const quick = process.argv.includes("--quick") || process.env.PERPX_BENCH_QUICK === "1";
 const results = mkdtempSync(join(tmpdir(), "perpx-bench-"));
-const load = () => loadavg().map((l) => l.toFixed(2)).join(", ");
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ");
 const loadBefore = load();
 const started = Date.now();
 const run = spawnSync(
@@ -27,7 +30,14 @@ const rows = readdirSync(results)
 rmSync(results, { recursive: true, force: true });
 
 const columns = ["metric", "floor", "ours", "ratio", "goal", "met?"];
-const cells = rows.map((row) => [row.metric, row.floor, row.ours, row.ratio, row.goal, row.met ? "yes" : "no"]);
+const cells = rows.map((row) => [
+  row.metric,
+  row.floor,
+  row.ours,
+  row.ratio,
+  row.goal,
+  row.met ? "yes" : "no",
+]);
 const widths = columns.map((column, i) => Math.max(column.length, ...cells.map((line) => line[i].length)));
 const line = (values) => `| ${values.map((value, i) => value.padEnd(widths[i])).join(" | ")} |`;
 console.log(

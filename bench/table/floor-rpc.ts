@@ -18,7 +18,10 @@ export interface FloorRpc {
 }
 
 /** Starts the floor server on a free port; `accountNumbers` maps a hex public key to its account number. */
-export async function startFloorRpc(chainId: string, accountNumbers: ReadonlyMap<string, bigint>): Promise<FloorRpc> {
+export async function startFloorRpc(
+  chainId: string,
+  accountNumbers: ReadonlyMap<string, bigint>,
+): Promise<FloorRpc> {
   function check(txBytes: Uint8Array): { code: number; log: string } {
     const raw = fromBinary(cosmosTx.TxRawSchema, txBytes);
     const authInfo = fromBinary(cosmosTx.AuthInfoSchema, raw.authInfoBytes);
@@ -45,7 +48,10 @@ export async function startFloorRpc(chainId: string, accountNumbers: ReadonlyMap
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
-      const call = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: unknown; params: { tx: string } };
+      const call = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+        id: unknown;
+        params: { tx: string };
+      };
       const tx = Buffer.from(call.params.tx, "base64");
       const result = check(tx);
       const hash = createHash("sha256").update(tx).digest("hex").toUpperCase();
@@ -54,7 +60,10 @@ export async function startFloorRpc(chainId: string, accountNumbers: ReadonlyMap
         id: call.id,
         result: { code: result.code, data: "", log: result.log, codespace: "", hash },
       });
-      response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+      response.writeHead(200, {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(body),
+      });
       response.end(body);
     });
   });

@@ -21,7 +21,14 @@ const ids = new ClientIds();
 let rawId = 0;
 
 const sign = (message: ReturnType<typeof placeOrderMsg>) =>
-  signTx({ signer: wallet, messages: [message], chainId: "perpx-local-1", accountNumber: 0n, sequence: 0n, fee });
+  signTx({
+    signer: wallet,
+    messages: [message],
+    chainId: "perpx-local-1",
+    accountNumber: 0n,
+    sequence: 0n,
+    fee,
+  });
 
 function human() {
   const wire = planOrder(

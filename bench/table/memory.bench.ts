@@ -7,9 +7,8 @@
  * a heap that does not grow (0 KB per tx).
  * Run alone: `npx vitest bench --run --project bench table/memory`.
  */
-import { setFlagsFromString } from "node:v8";
+import { getHeapStatistics, setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { getHeapStatistics } from "node:v8";
 import { bench, describe } from "vitest";
 import { fmt, ONE_CALL, once, QUICK, report } from "./harness.js";
 import { rpcClient, startOrderFlow } from "./order-flow.js";

@@ -5,8 +5,8 @@
  * processes) that sends `broadcast_tx_sync` over keep-alive HTTP with a few requests in flight.
  */
 import { Worker } from "node:worker_threads";
-import { clob } from "@perpx/proto";
 import { type Devnet, GENESIS_ACCOUNTS, type StartDevnetOptions, startDevnet } from "@perpx/devnet";
+import { clob } from "@perpx/proto";
 import { fundedSigner, signOrderTx } from "../../packages/devnet/test/support/fast-order.js";
 
 const IN_FLIGHT = 8;

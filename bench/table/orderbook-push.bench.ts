@@ -70,7 +70,8 @@ function clients() {
       worker.postMessage(message);
     });
   return {
-    connect: (url: string, subscribe: boolean) => ask<string>({ connect: url, count: SUBSCRIBERS, subscribe }),
+    connect: (url: string, subscribe: boolean) =>
+      ask<string>({ connect: url, count: SUBSCRIBERS, subscribe }),
     /** Arms the clients; `arrivals` then resolves with the next message's arrival times. */
     async arm(): Promise<{ arrivals: Promise<number[]> }> {
       const arrivals = new Promise<number[]>((resolve) => {

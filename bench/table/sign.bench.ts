@@ -48,7 +48,14 @@ describe("compose + sign one place-order tx vs the raw native signature", () => 
         rounds,
         {
           ours: perCall(batch, () =>
-            signTx({ signer: wallet, messages: [order()], chainId: "perpx-local-1", accountNumber: 0n, sequence: 0n, fee }),
+            signTx({
+              signer: wallet,
+              messages: [order()],
+              chainId: "perpx-local-1",
+              accountNumber: 0n,
+              sequence: 0n,
+              fee,
+            }),
           ),
           raw: perCall(batch, () => signCosmos(KEY_BYTES, signBytes, { backend: "native" })),
         },
