@@ -13,13 +13,23 @@ import { performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 import { GENESIS_ACCOUNTS } from "@perpx/devnet";
 import { bench, describe } from "vitest";
-import { WebSocketServer } from "ws";
 import { fundedSigner, signOrderTx } from "../../packages/devnet/test/support/fast-order.js";
 import { fmt, interleave, ONE_CALL, once, QUICK, quantile, report } from "./harness.js";
 import { startOrderFlow } from "./order-flow.js";
 
 const SUBSCRIBERS = 100;
-const WS = createRequire(import.meta.url).resolve("ws");
+const require = createRequire(import.meta.url);
+const WS = require.resolve("ws");
+/** The part of `ws`'s server the floor uses (the package ships no types). */
+interface BareServer {
+  clients: Set<{ send(data: string): void }>;
+  address(): AddressInfo;
+  once(event: "listening", listener: () => void): void;
+  close(): void;
+}
+const { WebSocketServer } = require("ws") as {
+  WebSocketServer: new (options: { host: string; port: number }) => BareServer;
+};
 
 /**
  * The subscribers: `connect` opens them on a URL (subscribing to BTC-USD's book when asked); `arm`
@@ -109,9 +119,9 @@ describe("block commit to the v4_orderbook push vs a bare ws fan-out", () => {
       const ours = clients();
       await ours.connect(devnet.endpoints.indexerWs, true);
       const floorServer = new WebSocketServer({ host: "127.0.0.1", port: 0 });
-      await new Promise((resolve) => floorServer.once("listening", resolve));
+      await new Promise<void>((resolve) => floorServer.once("listening", resolve));
       const bare = clients();
-      await bare.connect(`ws://127.0.0.1:${(floorServer.address() as AddressInfo).port}`, false);
+      await bare.connect(`ws://127.0.0.1:${floorServer.address().port}`, false);
       // A level update as the indexer sends it, for the floor to fan out.
       const sample = JSON.stringify({
         type: "channel_data",
@@ -153,7 +163,7 @@ describe("block commit to the v4_orderbook push vs a bare ws fan-out", () => {
               // A state, not a time: the next block is mined only if this one pushed nothing yet.
               times = await Promise.race([
                 removed.arrivals,
-                new Promise<undefined>((resolve) => setTimeout(resolve, 1_000)),
+                new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1_000)),
               ]);
             }
             // The commit the push came from: the last one before its first arrival.
