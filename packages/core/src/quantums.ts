@@ -170,19 +170,39 @@ function positive(value: IntegerInput, max: bigint, argument: string): bigint {
   return n;
 }
 
+/**
+ * The checked parameters of the last clob pair object seen, with the raw values they came from: a
+ * client converts many amounts with one market's parameters, so each conversion checks and parses
+ * them once, and a cache entry is used only while the object still holds the same values.
+ */
+const checkedCache = new WeakMap<object, { raw: readonly unknown[]; checked: CheckedParams }>();
+
 function checkParams(params: ClobPairParams): CheckedParams {
   if (typeof params !== "object" || params === null) {
     throw new InvalidArgumentError("clobPair", "expected an object with the clob pair's parameters");
   }
-  return {
-    atomicResolution: checkExponent(params.atomicResolution, "clobPair.atomicResolution"),
-    quantumConversionExponent: checkExponent(
-      params.quantumConversionExponent,
-      "clobPair.quantumConversionExponent",
-    ),
-    step: positive(params.stepBaseQuantums, U64_MAX, "clobPair.stepBaseQuantums"),
-    tick: positive(params.subticksPerTick, U32_MAX, "clobPair.subticksPerTick"),
+  const { atomicResolution, quantumConversionExponent, stepBaseQuantums, subticksPerTick } = params;
+  const cached = checkedCache.get(params);
+  if (
+    cached !== undefined &&
+    cached.raw[0] === atomicResolution &&
+    cached.raw[1] === quantumConversionExponent &&
+    cached.raw[2] === stepBaseQuantums &&
+    cached.raw[3] === subticksPerTick
+  ) {
+    return cached.checked;
+  }
+  const checked: CheckedParams = {
+    atomicResolution: checkExponent(atomicResolution, "clobPair.atomicResolution"),
+    quantumConversionExponent: checkExponent(quantumConversionExponent, "clobPair.quantumConversionExponent"),
+    step: positive(stepBaseQuantums, U64_MAX, "clobPair.stepBaseQuantums"),
+    tick: positive(subticksPerTick, U32_MAX, "clobPair.subticksPerTick"),
   };
+  checkedCache.set(params, {
+    raw: [atomicResolution, quantumConversionExponent, stepBaseQuantums, subticksPerTick],
+    checked,
+  });
+  return checked;
 }
 
 function checkRounding<T extends string>(
@@ -221,14 +241,15 @@ function onGrid(
     throw new InvalidAmountError({ kind, value: shown, reason: "not-positive", problem: "must be positive" });
   }
   const grid = toGrid(value, shift, unit, rounding);
-  const minimum = toHuman(unit);
+  // Formatted only for an error's message.
+  const minimum = () => toHuman(unit);
   if (rounding === "exact" ? grid.below === 0n : grid.rounded === 0n) {
     throw new InvalidAmountError({
       kind,
       value: shown,
       reason: "below-minimum",
-      problem: `below the minimum ${kind}, one ${unitName} (${minimum})`,
-      nearest: [minimum],
+      problem: `below the minimum ${kind}, one ${unitName} (${minimum()})`,
+      nearest: [minimum()],
     });
   }
   const tooLarge = () =>
@@ -244,7 +265,7 @@ function onGrid(
       kind,
       value: shown,
       reason: "off-grid",
-      problem: `not a multiple of the ${unitName} ${minimum}`,
+      problem: `not a multiple of the ${unitName} ${minimum()}`,
       nearest: [grid.below * unit, (grid.below + 1n) * unit].filter((n) => n <= U64_MAX).map(toHuman),
     });
   }

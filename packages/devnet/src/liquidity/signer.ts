@@ -3,6 +3,7 @@
  * over `@perpx/proto`'s envelopes. The devnet depends on no client, so its actors sign here, as the
  * validator signs its blocks in `app/lib/crypto.ts`. The key is public and for a devnet only.
  */
+import { createECDH } from "node:crypto";
 import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { ripemd160 } from "@noble/hashes/legacy.js";
@@ -66,7 +67,12 @@ export interface SignInput {
  */
 export function devnetSigner(label: string): DevnetSigner {
   const secret = sha256(new TextEncoder().encode(label));
-  const publicKey = secp256k1.getPublicKey(secret, true);
+  // The same compressed key as noble's `getPublicKey`, derived natively: the devnet's start-up
+  // derives the faucet's key, and noble's first multiplication builds its precomputed tables (a
+  // cost that belongs to the first signature, which start-up does not make).
+  const ecdh = createECDH("secp256k1");
+  ecdh.setPrivateKey(secret);
+  const publicKey = Uint8Array.from(ecdh.getPublicKey(null, "compressed"));
   const address = addressBytesToBech32(ripemd160(sha256(publicKey)));
   const publicKeyAny = {
     $typeName: "google.protobuf.Any" as const,
