@@ -14,8 +14,9 @@ import { endpointEnvValues, envTemplate } from "@perpx/core";
 import type { DevnetProfile } from "./app/contract.js";
 import { MAX_FUNDED_SUBACCOUNTS } from "./app/genesis/funded-subaccounts.js";
 import { DEFAULT_MARKETS, MAX_MARKETS } from "./app/genesis/genesis-markets.js";
-import { DEFAULT_PORTS, type Devnet, type DevnetPorts, startDevnet } from "./devnet.js";
+import { startDevnet } from "./devnet.js";
 import { DevnetError, isDevnetError } from "./devnet-error.js";
+import { DEFAULT_PORTS, type Devnet, type DevnetPorts } from "./devnet-options.js";
 import { DEFAULT_FAUCET_COINS, DEFAULT_FAUCET_SUBACCOUNT_QUANTUMS } from "./servers/faucet.js";
 import { TLS_FILES } from "./servers/tls.js";
 

@@ -26,6 +26,8 @@ export {
   GENESIS_USDC_BALANCE,
   type GenesisAccount,
 } from "./app/genesis/genesis-accounts.js";
+export { startDevnet } from "./devnet.js";
+export { DevnetError, type DevnetErrorReason, isDevnetError } from "./devnet-error.js";
 export {
   DEFAULT_PORTS,
   type Devnet,
@@ -33,9 +35,7 @@ export {
   type DevnetEndpoints,
   type DevnetPorts,
   type StartDevnetOptions,
-  startDevnet,
-} from "./devnet.js";
-export { DevnetError, type DevnetErrorReason, isDevnetError } from "./devnet-error.js";
+} from "./devnet-options.js";
 export type { LiquidityOptions } from "./liquidity/maker.js";
 export type { MirrorBook, MirrorLevel, MirrorMaker } from "./liquidity/mirror.js";
 export { BLOCK_LOG_FILE, DevnetStateError, isDevnetStateError, STATE_FILE } from "./persistence.js";

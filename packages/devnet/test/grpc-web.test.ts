@@ -8,7 +8,8 @@ import { createGrpcWebTransport } from "@connectrpc/connect-web";
 import { cosmosBank } from "@perpx/proto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Devnet, startDevnet } from "../src/devnet.js";
+import { startDevnet } from "../src/devnet.js";
+import type { Devnet } from "../src/devnet-options.js";
 import { decodeGrpcWebText, unaryPayload } from "../src/servers/grpc-web.js";
 
 let devnet: Devnet;

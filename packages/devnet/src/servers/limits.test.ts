@@ -10,7 +10,8 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { cosmosBank } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
-import { type Devnet, startDevnet } from "../devnet.js";
+import { startDevnet } from "../devnet.js";
+import type { Devnet } from "../devnet-options.js";
 
 const TIMEOUTS = { headersMs: 300, requestMs: 600, keepAliveMs: 300, http2IdleMs: 500 };
 let devnet: Devnet;

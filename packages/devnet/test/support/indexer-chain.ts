@@ -8,7 +8,8 @@ import { affiliates, sending } from "@perpx/proto";
 import { expect } from "vitest";
 import type { TxResult } from "../../src/app/contract.js";
 import { GENESIS_ACCOUNTS } from "../../src/app/genesis/genesis-accounts.js";
-import { type Devnet, type StartDevnetOptions, startDevnet } from "../../src/devnet.js";
+import { startDevnet } from "../../src/devnet.js";
+import type { Devnet, StartDevnetOptions } from "../../src/devnet-options.js";
 import { type OrderSpec, placeMsg, signMsgs, type TestSigner, testSigner } from "./clob-tx.js";
 
 export type Msg = { schema: DescMessage; value: MessageShape<DescMessage> };
