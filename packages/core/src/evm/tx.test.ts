@@ -174,6 +174,7 @@ describe("EVM transactions", () => {
       } catch (e) {
         return e;
       }
+      return undefined;
     })();
     expect(error).toBeInstanceOf(InvalidArgumentError);
     expect((error as InvalidArgumentError).argument).toBe("transaction");
