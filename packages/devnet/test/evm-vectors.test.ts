@@ -5,7 +5,8 @@
  * both sides to the published bytes, so a bug the two shared would still be caught.
  *
  * Sources (data copied, not code):
- * - RLP: ethereum/tests `RLPTests/rlptest.json` and `RLPTests/invalidRLPTest.json`.
+ * - RLP: ethereum/tests `RLPTests/rlptest.json` and `RLPTests/invalidRLPTest.json`, and two items
+ *   with a two-byte length written out from the Yellow Paper's definition (appendix B).
  * - Legacy: the worked example of EIP-155 (nonce 9, 20 gwei, chain id 1, key 0x4646...46).
  * - EIP-1559: ethereumjs-monorepo `packages/tx/test/json/eip1559.json` (chain id 7822, key
  *   0x8f2a...be63; `signedTransactionRLP` is the typed transaction wrapped as an RLP string).
@@ -74,6 +75,9 @@ const RLP_VECTORS: Array<[string, RlpItem, string]> = [
   ["zero", int(0n), "80"],
   ["smallint", int(1n), "01"],
   ["mediumint1", int(100000n), "830186a0"],
+  // A length of two bytes, big-endian (the Yellow Paper's rule, appendix B: 0xb7 + 2, then 0x0400).
+  ["string of 1024 bytes", new Uint8Array(1024).fill(0x61), `b90400${"61".repeat(1024)}`],
+  ["list of 300 single bytes", Array.from({ length: 300 }, () => Uint8Array.of(1)), `f9012c${"01".repeat(300)}`],
   ["emptylist", [], "c0"],
   ["stringlist", [s("dog"), s("god"), s("cat")], "cc83646f6783676f6483636174"],
   ["multilist", [s("zw"), [int(4n)], int(1n)], "c6827a77c10401"],
