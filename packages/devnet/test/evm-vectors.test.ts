@@ -77,7 +77,11 @@ const RLP_VECTORS: Array<[string, RlpItem, string]> = [
   ["mediumint1", int(100000n), "830186a0"],
   // A length of two bytes, big-endian (the Yellow Paper's rule, appendix B: 0xb7 + 2, then 0x0400).
   ["string of 1024 bytes", new Uint8Array(1024).fill(0x61), `b90400${"61".repeat(1024)}`],
-  ["list of 300 single bytes", Array.from({ length: 300 }, () => Uint8Array.of(1)), `f9012c${"01".repeat(300)}`],
+  [
+    "list of 300 single bytes",
+    Array.from({ length: 300 }, () => Uint8Array.of(1)),
+    `f9012c${"01".repeat(300)}`,
+  ],
   ["emptylist", [], "c0"],
   ["stringlist", [s("dog"), s("god"), s("cat")], "cc83646f6783676f6483636174"],
   ["multilist", [s("zw"), [int(4n)], int(1n)], "c6827a77c10401"],
