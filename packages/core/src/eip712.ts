@@ -374,7 +374,8 @@ export function recoverAddress(digest: Uint8Array, signature: Uint8Array | strin
  * @example
  * ```ts
  * import { secp256k1 } from "@noble/curves/secp256k1.js";
- *  *
+ * import { keccak_256 } from "@noble/hashes/sha3.js";
+ *
  * const secret = keccak_256(new TextEncoder().encode("cow")); // the key of 0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826
  * const digest = keccak_256(new TextEncoder().encode("sign bytes"));
  * const recovered = secp256k1.sign(digest, secret, { prehash: false, format: "recovered" }); // v, r, s
