@@ -1,58 +1,23 @@
 /**
- * EIP-712 typed data, pure: a general `hashTypedData` and the perpx `ServiceTransaction:ApproveAgent`
- * message by which an EVM wallet authorizes a trading key, plus signer recovery. No I/O. The node
- * client signs with these definitions and the devnet verifies with them (one definition, two sides).
+ * EIP-712 typed data, pure: `hashTypedData` and its parts, computed by the `ox` library (what viem
+ * builds on), plus secp256k1 signer recovery. Our part is the input: values are checked against
+ * their types here, before anything is hashed, and a bad one is an `InvalidArgumentError` naming
+ * its path (`typedData.message.nonce`); an error of `ox` never escapes unwrapped. The perpx
+ * `ServiceTransaction:ApproveAgent` message built on it is in `./approve-agent.ts`.
  *
- * ## `ServiceTransaction:ApproveAgent`
- *
- * ```
- * domain      { name: "perpx", version: "1", chainId: <EVM chain id of the network> }
- *             EIP712Domain(string name,string version,uint256 chainId)
- * primaryType "ServiceTransaction:ApproveAgent"
- * message     ServiceTransaction:ApproveAgent(address masterAddress,address agentAddress,
- *                                             bytes agentPublicKey,uint64 nonce,uint64 expiry)
- * ```
- *
- * - `masterAddress`: the 0x form of the account that authorizes (it must be the signer).
- * - `agentAddress`: the 0x form of the trading key's own account, RIPEMD-160(SHA-256(agentPublicKey));
- *   a verifier checks that it matches `agentPublicKey` (it is there so wallets show something readable).
- * - `agentPublicKey`: the trading key's 33-byte compressed secp256k1 public key, the config of the
- *   `SignatureVerification` part of the authenticator the chain registers.
- * - `nonce`: unix milliseconds when the approval was made; a verifier refuses a nonce it has seen.
- * - `expiry`: unix seconds after which the approval is void; `0` means it never expires.
- *
- * Mainnet 111984 and testnet 202006 are the EVM chain ids; the local devnet uses 31337.
- * The signature is the usual 65 bytes `r || s || v` with `v` = 27 or 28 over
- * `keccak256(0x1901 || domainSeparator || hashStruct(message))`.
+ * The devnet verifies with an implementation of its own (`@perpx/devnet`'s `src/lib/evm`), so a
+ * wire test checks one against the other.
  *
  * @module
  */
 import { secp256k1 } from "@noble/curves/secp256k1.js";
-import { ripemd160 } from "@noble/hashes/legacy.js";
-import { sha256 } from "@noble/hashes/sha2.js";
-import { keccak_256 } from "@noble/hashes/sha3.js";
 import { addressBytes, addressBytesToHex } from "@perpx/address";
 import { InvalidArgumentError } from "@perpx/errors";
-
-const HEX = "0123456789abcdef";
-
-function toHexString(bytes: Uint8Array): string {
-  let out = "";
-  for (const b of bytes) out += (HEX[b >> 4] as string) + (HEX[b & 15] as string);
-  return out;
-}
-
-function fromHexString(text: string): Uint8Array | undefined {
-  const hex = text.startsWith("0x") || text.startsWith("0X") ? text.slice(2) : text;
-  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) return undefined;
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return out;
-}
-
-function cosmosAddressBytes(compressedKey: Uint8Array): Uint8Array {
-  return ripemd160(sha256(compressedKey));
-}
+import * as Bytes from "ox/Bytes";
+import * as Hash from "ox/Hash";
+import * as Hex from "ox/Hex";
+import * as OxTypedData from "ox/TypedData";
+import { viaOx } from "./ox-error.js";
 
 /**
  * One field of an EIP-712 struct type.
@@ -133,23 +98,87 @@ export interface TypedData {
   message: { readonly [field: string]: TypedDataValue };
 }
 
-const utf8 = new TextEncoder();
+type Types = TypedData["types"];
+type OxTypes = OxTypedData.TypedData;
 
-function typeError(problem: string): never {
-  throw new InvalidArgumentError("typedData", problem);
+function bad(path: string, problem: string): never {
+  throw new InvalidArgumentError(path, problem);
 }
 
-function baseType(type: string): string {
-  const bracket = type.indexOf("[");
-  return bracket === -1 ? type : type.slice(0, bracket);
+function isStruct(value: TypedDataValue): value is { readonly [field: string]: TypedDataValue } {
+  return typeof value === "object" && !(value instanceof Uint8Array) && !Array.isArray(value);
 }
 
-function dependencies(types: TypedData["types"], type: string, found: Set<string>): Set<string> {
-  const name = baseType(type);
-  if (found.has(name) || types[name] === undefined) return found;
-  found.add(name);
-  for (const field of types[name]) dependencies(types, field.type, found);
-  return found;
+function toBigInt(value: TypedDataValue, type: string, path: string): bigint {
+  if (typeof value === "bigint") return value;
+  if (typeof value === "number" && Number.isSafeInteger(value)) return BigInt(value);
+  if (typeof value === "string" && /^(-?\d+|0x[0-9a-fA-F]+)$/.test(value)) return BigInt(value);
+  return bad(path, `expected an integer for ${type}, got ${JSON.stringify(String(value))}`);
+}
+
+function toHex(value: TypedDataValue, type: string, path: string): Hex.Hex {
+  if (value instanceof Uint8Array) return Hex.fromBytes(value);
+  if (typeof value === "string" && /^0x([0-9a-fA-F]{2})*$/.test(value)) return value as Hex.Hex;
+  return bad(path, `expected 0x-hex or bytes for ${type}`);
+}
+
+/**
+ * The value as `ox` takes it (addresses EIP-55 hex, bytes hex, integers bigint), checked against
+ * its type; `path` names it in the error.
+ */
+function normalize(types: Types, type: string, value: TypedDataValue, path: string): unknown {
+  const fields = types[type];
+  if (fields !== undefined) {
+    if (!isStruct(value)) return bad(path, `expected an object for struct ${type}`);
+    const out: Record<string, unknown> = {};
+    for (const field of fields) {
+      const item = value[field.name];
+      if (item === undefined) bad(`${path}.${field.name}`, `missing field ${type}.${field.name}`);
+      out[field.name] = normalize(types, field.type, item, `${path}.${field.name}`);
+    }
+    return out;
+  }
+  const array = /^(.+)\[(\d*)\]$/.exec(type);
+  if (array) {
+    if (!Array.isArray(value)) return bad(path, `expected an array for ${type}`);
+    const items = value as readonly TypedDataValue[];
+    if (array[2] !== "" && Number(array[2]) !== items.length) {
+      bad(path, `expected ${array[2]} elements for ${type}, got ${items.length}`);
+    }
+    return items.map((item, i) => normalize(types, array[1] as string, item, `${path}[${i}]`));
+  }
+  if (type === "string") return typeof value === "string" ? value : bad(path, "expected a string");
+  if (type === "bool") return typeof value === "boolean" ? value : bad(path, "expected a boolean");
+  if (type === "address") {
+    if (typeof value !== "string") return bad(path, "expected an address string");
+    try {
+      return addressBytesToHex(addressBytes(value));
+    } catch (cause) {
+      throw new InvalidArgumentError(path, `${JSON.stringify(value)} is not an address`, { cause });
+    }
+  }
+  if (/^bytes\d*$/.test(type)) return toHex(value, type, path);
+  const int = /^(u?)int(\d*)$/.exec(type);
+  if (int) {
+    const bits = BigInt(int[2] || 256);
+    const v = toBigInt(value, type, path);
+    const [min, max] =
+      int[1] === "u" ? [0n, (1n << bits) - 1n] : [-(1n << (bits - 1n)), (1n << (bits - 1n)) - 1n];
+    return v < min || v > max ? bad(path, `${v} is out of range for ${type}`) : v;
+  }
+  return bad(path, `unknown type ${JSON.stringify(type)}`);
+}
+
+function struct(types: Types, type: string, data: TypedDataValue, path: string): Record<string, unknown> {
+  if (types[type] === undefined) bad(path, `unknown type ${JSON.stringify(type)}`);
+  return normalize(types, type, data, path) as Record<string, unknown>;
+}
+
+/** Signature bytes from bytes or hex (`0x` optional); `undefined` for text that is not hex bytes. */
+function signatureBytes(signature: Uint8Array | string): Uint8Array | undefined {
+  if (typeof signature !== "string") return signature;
+  const hex = signature.replace(/^0[xX]/, "");
+  return /^([0-9a-fA-F]{2})*$/.test(hex) ? Bytes.fromHex(`0x${hex}`) : undefined;
 }
 
 /**
@@ -173,16 +202,8 @@ function dependencies(types: TypedData["types"], type: string, found: Set<string
  * ```
  */
 export function encodeType(types: TypedData["types"], primaryType: string): string {
-  const deps = dependencies(types, primaryType, new Set());
-  deps.delete(primaryType);
-  const ordered = [primaryType, ...[...deps].sort()];
-  return ordered
-    .map((name) => {
-      const fields = types[name];
-      if (fields === undefined) typeError(`unknown type ${JSON.stringify(name)}`);
-      return `${name}(${fields.map((f) => `${f.type} ${f.name}`).join(",")})`;
-    })
-    .join("");
+  if (types[primaryType] === undefined) bad("primaryType", `unknown type ${JSON.stringify(primaryType)}`);
+  return OxTypedData.encodeType({ types: types as OxTypes, primaryType });
 }
 
 /**
@@ -206,102 +227,18 @@ export function encodeType(types: TypedData["types"], primaryType: string): stri
  * ```
  */
 export function hashType(types: TypedData["types"], primaryType: string): Uint8Array {
-  return keccak_256(utf8.encode(encodeType(types, primaryType)));
-}
-
-function toBigInt(value: TypedDataValue, type: string): bigint {
-  if (typeof value === "bigint") return value;
-  if (typeof value === "number" && Number.isSafeInteger(value)) return BigInt(value);
-  if (typeof value === "string" && /^(-?\d+|0x[0-9a-fA-F]+)$/.test(value)) return BigInt(value);
-  return typeError(`expected an integer for ${type}, got ${JSON.stringify(String(value))}`);
-}
-
-function word(value: bigint): Uint8Array {
-  const out = new Uint8Array(32);
-  let v = value;
-  for (let i = 31; i >= 0 && v > 0n; i--) {
-    out[i] = Number(v & 0xffn);
-    v >>= 8n;
-  }
-  return out;
-}
-
-function toBytes(value: TypedDataValue, type: string): Uint8Array {
-  if (value instanceof Uint8Array) return value;
-  if (typeof value === "string") {
-    const bytes = fromHexString(value);
-    if (bytes !== undefined && value.startsWith("0x")) return bytes;
-  }
-  return typeError(`expected 0x-hex or bytes for ${type}`);
-}
-
-function encodeValue(types: TypedData["types"], type: string, value: TypedDataValue): Uint8Array {
-  if (types[type] !== undefined) {
-    if (typeof value !== "object" || value === null || value instanceof Uint8Array || Array.isArray(value)) {
-      return typeError(`expected an object for struct ${type}`);
-    }
-    return hashStruct(types, type, value as { readonly [field: string]: TypedDataValue });
-  }
-  if (type.endsWith("]")) {
-    if (!Array.isArray(value)) return typeError(`expected an array for ${type}`);
-    const inner = type.slice(0, type.lastIndexOf("["));
-    const length = type.slice(type.lastIndexOf("[") + 1, -1);
-    if (length !== "" && Number(length) !== value.length) {
-      typeError(`expected ${length} elements for ${type}, got ${value.length}`);
-    }
-    const parts = (value as readonly TypedDataValue[]).map((item) => encodeValue(types, inner, item));
-    return keccak_256(concat(parts));
-  }
-  if (type === "string") {
-    if (typeof value !== "string") return typeError("expected a string");
-    return keccak_256(utf8.encode(value));
-  }
-  if (type === "bytes") return keccak_256(toBytes(value, type));
-  if (type === "bool") {
-    if (typeof value !== "boolean") return typeError("expected a boolean");
-    return word(value ? 1n : 0n);
-  }
-  if (type === "address") {
-    if (typeof value !== "string") return typeError("expected an address string");
-    return word(BigInt(`0x${toHexString(addressBytes(value))}`));
-  }
-  const bytesN = /^bytes(\d+)$/.exec(type);
-  if (bytesN) {
-    const n = Number(bytesN[1]);
-    const bytes = toBytes(value, type);
-    if (n < 1 || n > 32 || bytes.length !== n) typeError(`expected ${n} bytes for ${type}`);
-    const out = new Uint8Array(32);
-    out.set(bytes);
-    return out;
-  }
-  const int = /^(u?)int(\d*)$/.exec(type);
-  if (int) {
-    const bits = int[2] === "" ? 256 : Number(int[2]);
-    if (bits < 8 || bits > 256 || bits % 8 !== 0) typeError(`bad integer type ${type}`);
-    const v = toBigInt(value, type);
-    const unsigned = int[1] === "u";
-    const min = unsigned ? 0n : -(1n << BigInt(bits - 1));
-    const max = unsigned ? (1n << BigInt(bits)) - 1n : (1n << BigInt(bits - 1)) - 1n;
-    if (v < min || v > max) typeError(`${v} is out of range for ${type}`);
-    return word(v < 0n ? (1n << 256n) + v : v);
-  }
-  return typeError(`unknown type ${JSON.stringify(type)}`);
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
+  encodeType(types, primaryType);
+  return Bytes.fromHex(OxTypedData.hashType({ types: types as OxTypes, primaryType }));
 }
 
 /**
  * EIP-712 `hashStruct`: `keccak256(typeHash || encodeData(data))`.
  *
- * @throws {InvalidArgumentError} for an unknown type or a value that does not fit its type.
+ * @param types - every struct type the data refers to.
+ * @param primaryType - the type of `data`.
+ * @param data - the struct's values.
+ * @returns the 32-byte hash.
+ * @throws {InvalidArgumentError} for an unknown type or a value that does not fit its type, named by its path (`data.wallet`).
  *
  * @example
  * ```ts
@@ -330,19 +267,18 @@ export function hashStruct(
   primaryType: string,
   data: { readonly [field: string]: TypedDataValue },
 ): Uint8Array {
-  const fields = types[primaryType];
-  if (fields === undefined) return typeError(`unknown type ${JSON.stringify(primaryType)}`);
-  const parts = [hashType(types, primaryType)];
-  for (const field of fields) {
-    const value = data[field.name];
-    if (value === undefined) typeError(`missing field ${primaryType}.${field.name}`);
-    parts.push(encodeValue(types, field.type, value));
-  }
-  return keccak_256(concat(parts));
+  const value = struct(types, primaryType, data, "data");
+  return Bytes.fromHex(
+    viaOx("data", () => OxTypedData.hashStruct({ types: types as OxTypes, primaryType, data: value })),
+  );
 }
 
 /**
  * The EIP-712 digest to sign: `keccak256(0x19 0x01 || hashStruct(EIP712Domain, domain) || hashStruct(primaryType, message))`.
+ *
+ * @param typedData - types, primary type, domain and message, as `eth_signTypedData_v4` takes them.
+ * @returns the 32-byte digest.
+ * @throws {InvalidArgumentError} for a value that does not fit its type, named by its path (`typedData.message.nonce`).
  *
  * @example
  * ```ts
@@ -358,9 +294,14 @@ export function hashStruct(
  * ```
  */
 export function hashTypedData(typedData: TypedData): Uint8Array {
-  const domainSeparator = hashStruct(typedData.types, "EIP712Domain", typedData.domain);
-  const messageHash = hashStruct(typedData.types, typedData.primaryType, typedData.message);
-  return keccak_256(concat([new Uint8Array([0x19, 0x01]), domainSeparator, messageHash]));
+  const { types, primaryType } = typedData;
+  const domain = struct(types, "EIP712Domain", typedData.domain, "typedData.domain");
+  const message = struct(types, primaryType, typedData.message, "typedData.message");
+  return Bytes.fromHex(
+    viaOx("typedData", () =>
+      OxTypedData.getSignPayload({ types: types as OxTypes, primaryType, domain, message }),
+    ),
+  );
 }
 
 /**
@@ -405,7 +346,7 @@ export function hashTypedData(typedData: TypedData): Uint8Array {
  * ```
  */
 export function recoverAddress(digest: Uint8Array, signature: Uint8Array | string): `0x${string}` {
-  const bytes = typeof signature === "string" ? fromHexString(signature) : signature;
+  const bytes = typeof signature === "string" ? signatureBytes(signature) : signature;
   if (bytes === undefined || bytes.length !== 65) {
     throw new InvalidArgumentError("signature", "expected 65 bytes r || s || v");
   }
@@ -416,7 +357,7 @@ export function recoverAddress(digest: Uint8Array, signature: Uint8Array | strin
   recovered.set(bytes.subarray(0, 64), 1);
   const publicKey = secp256k1.recoverPublicKey(recovered, digest, { prehash: false });
   const uncompressed = secp256k1.Point.fromBytes(publicKey).toBytes(false);
-  return addressBytesToHex(keccak_256(uncompressed.subarray(1)).subarray(12));
+  return addressBytesToHex(Hash.keccak256(uncompressed.subarray(1)).subarray(12));
 }
 
 /**
@@ -454,7 +395,7 @@ export function verifyEthSignature(
   } catch {
     return false;
   }
-  const bytes = typeof signature === "string" ? fromHexString(signature) : signature;
+  const bytes = typeof signature === "string" ? signatureBytes(signature) : signature;
   if (bytes === undefined || digest.length !== 32 || expected.length !== 20) return false;
   const candidates: Uint8Array[] = [];
   if (bytes.length === 65) candidates.push(bytes);
@@ -477,197 +418,4 @@ export function verifyEthSignature(
     }
   }
   return false;
-}
-
-/**
- * The primary type name of the trading-key approval.
- *
- * @example
- * ```ts
- * APPROVE_AGENT_PRIMARY_TYPE; // "ServiceTransaction:ApproveAgent"
- * ```
- */
-export const APPROVE_AGENT_PRIMARY_TYPE = "ServiceTransaction:ApproveAgent";
-/**
- * `domain.name` of the approval.
- *
- * @example
- * ```ts
- * APPROVE_AGENT_DOMAIN_NAME; // "perpx"
- * ```
- */
-export const APPROVE_AGENT_DOMAIN_NAME = "perpx";
-/**
- * `domain.version` of the approval.
- *
- * @example
- * ```ts
- * APPROVE_AGENT_DOMAIN_VERSION; // "1"
- * ```
- */
-export const APPROVE_AGENT_DOMAIN_VERSION = "1";
-
-/**
- * The struct types of the approval, `EIP712Domain` included.
- *
- * @example
- * ```ts
- * APPROVE_AGENT_TYPES["ServiceTransaction:ApproveAgent"].map((f) => f.name);
- * ```
- */
-export const APPROVE_AGENT_TYPES = {
-  EIP712Domain: [
-    { name: "name", type: "string" },
-    { name: "version", type: "string" },
-    { name: "chainId", type: "uint256" },
-  ],
-  [APPROVE_AGENT_PRIMARY_TYPE]: [
-    { name: "masterAddress", type: "address" },
-    { name: "agentAddress", type: "address" },
-    { name: "agentPublicKey", type: "bytes" },
-    { name: "nonce", type: "uint64" },
-    { name: "expiry", type: "uint64" },
-  ],
-} as const satisfies Record<string, readonly TypedDataField[]>;
-
-/**
- * Parameters of {@link approveAgentTypedData}.
- *
- * @example
- * ```ts
- * import { secp256k1 } from "@noble/curves/secp256k1.js";
- *
- * const params: ApproveAgentParams = {
- *   evmChainId: 31337,
- *   masterAddress: "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826",
- *   agentPublicKey: secp256k1.getPublicKey(new Uint8Array(32).fill(2)),
- *   nonce: 1_700_000_000_000,
- * };
- * approveAgentTypedData(params).primaryType; // "ServiceTransaction:ApproveAgent"
- * ```
- */
-export interface ApproveAgentParams {
-  /** The EVM chain id of the network (mainnet 111984, testnet 202006, local 31337). */
-  evmChainId: number | bigint;
-  /** The authorizing account, `0x...` or `perpx1...`. */
-  masterAddress: string;
-  /** The trading key's 33-byte compressed secp256k1 public key (bytes or 0x-hex). */
-  agentPublicKey: Uint8Array | string;
-  /** Unix milliseconds when the approval is made. */
-  nonce: bigint | number;
-  /**
-   * Unix seconds after which the approval is void.
-   * @default 0 (never expires)
-   */
-  expiry?: bigint | number;
-}
-
-/**
- * Builds the `ServiceTransaction:ApproveAgent` typed data for `eth_signTypedData_v4`.
- *
- * @throws {InvalidArgumentError} for a bad address, public key, chain id, nonce or expiry.
- *
- * @example
- * ```ts
- * import { secp256k1 } from "@noble/curves/secp256k1.js";
- *
- * const typedData = approveAgentTypedData({
- *   evmChainId: 31337,
- *   masterAddress: "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826",
- *   agentPublicKey: secp256k1.getPublicKey(new Uint8Array(32).fill(2)),
- *   nonce: 1_700_000_000_000,
- * });
- * typedData.domain; // { name: "perpx", version: "1", chainId: 31337n }
- * ```
- */
-export function approveAgentTypedData(params: ApproveAgentParams): TypedData {
-  const agentKey =
-    typeof params.agentPublicKey === "string" ? fromHexString(params.agentPublicKey) : params.agentPublicKey;
-  if (agentKey === undefined || agentKey.length !== 33 || (agentKey[0] !== 2 && agentKey[0] !== 3)) {
-    throw new InvalidArgumentError("agentPublicKey", "expected a 33-byte compressed secp256k1 public key");
-  }
-  const chainId = BigInt(params.evmChainId);
-  if (chainId <= 0n) throw new InvalidArgumentError("evmChainId", "must be positive");
-  const nonce = BigInt(params.nonce);
-  const expiry = BigInt(params.expiry ?? 0);
-  const max = (1n << 64n) - 1n;
-  if (nonce <= 0n || nonce > max) throw new InvalidArgumentError("nonce", "must be a positive uint64");
-  if (expiry < 0n || expiry > max) throw new InvalidArgumentError("expiry", "must be a uint64");
-  return {
-    types: APPROVE_AGENT_TYPES,
-    primaryType: APPROVE_AGENT_PRIMARY_TYPE,
-    domain: { name: APPROVE_AGENT_DOMAIN_NAME, version: APPROVE_AGENT_DOMAIN_VERSION, chainId },
-    message: {
-      masterAddress: addressBytesToHex(addressBytes(params.masterAddress)),
-      agentAddress: addressBytesToHex(cosmosAddressBytes(agentKey)),
-      agentPublicKey: `0x${toHexString(agentKey)}`,
-      nonce,
-      expiry,
-    },
-  };
-}
-
-/**
- * The digest an EVM wallet signs to approve a trading key.
- *
- * @example
- * ```ts
- * import { secp256k1 } from "@noble/curves/secp256k1.js";
- *
- * const params: ApproveAgentParams = {
- *   evmChainId: 31337,
- *   masterAddress: "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826",
- *   agentPublicKey: secp256k1.getPublicKey(new Uint8Array(32).fill(2)),
- *   nonce: 1_700_000_000_000,
- * };
- * hashApproveAgent(params).length; // 32
- * ```
- */
-export function hashApproveAgent(params: ApproveAgentParams): Uint8Array {
-  return hashTypedData(approveAgentTypedData(params));
-}
-
-/**
- * Checks an approval signature: it must recover to `params.masterAddress`, and the approval must
- * not have expired at `nowSeconds`.
- *
- * @param params - the approval that was signed.
- * @param signature - 65 bytes `r || s || v` (bytes or 0x-hex).
- * @param nowSeconds - the time to check expiry against; omit to skip the expiry check.
- * @returns true when the signature is the master's and the approval is current.
- *
- * @example
- * ```ts
- * import { secp256k1 } from "@noble/curves/secp256k1.js";
- * import { keccak_256 } from "@noble/hashes/sha3.js";
- *
- * const master = keccak_256(new TextEncoder().encode("cow")); // the key of 0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826
- * const params: ApproveAgentParams = {
- *   evmChainId: 31337,
- *   masterAddress: "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826",
- *   agentPublicKey: secp256k1.getPublicKey(new Uint8Array(32).fill(2)),
- *   nonce: 1_700_000_000_000,
- *   expiry: 1_800_000_000,
- * };
- * const recovered = secp256k1.sign(hashApproveAgent(params), master, { prehash: false, format: "recovered" });
- * const signature = Uint8Array.of(...recovered.subarray(1), recovered[0]! + 27);
- * verifyApproveAgent(params, signature, 1_700_000_000); // true
- * verifyApproveAgent(params, signature, 1_900_000_000); // false: expired
- * ```
- */
-export function verifyApproveAgent(
-  params: ApproveAgentParams,
-  signature: Uint8Array | string,
-  nowSeconds?: number | bigint,
-): boolean {
-  const typedData = approveAgentTypedData(params);
-  const expiry = BigInt(params.expiry ?? 0);
-  if (nowSeconds !== undefined && expiry !== 0n && BigInt(nowSeconds) > expiry) return false;
-  let signer: string;
-  try {
-    signer = recoverAddress(hashTypedData(typedData), signature);
-  } catch {
-    return false;
-  }
-  return signer.toLowerCase() === String(typedData.message.masterAddress).toLowerCase();
 }

@@ -1,8 +1,9 @@
 /**
- * `@perpx/core/evm`: what a client needs to make EVM transactions without an Ethereum library:
- * RLP, EIP-1559 and legacy transactions (encode, sign with any `r || s || v` signer such as
- * `EvmWallet`, decode and recover the sender), and the ABI words of the bridge's and USDC's calls.
- * A separate entry point, so the main bundle does not carry it.
+ * `@perpx/core/evm`: what a client needs to make EVM transactions: RLP, EIP-1559 and legacy
+ * transactions (encode, sign with any `r || s || v` signer such as `EvmWallet`, decode and recover
+ * the sender), and the ABI words of the bridge's and USDC's calls. The encoding is the `ox`
+ * library's (its narrow modules, so a bundle keeps only what it uses); bad input is an
+ * `InvalidArgumentError` naming the field. A separate entry point, so the main bundle does not carry it.
  *
  * @packageDocumentation
  */

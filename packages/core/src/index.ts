@@ -7,6 +7,16 @@
 export * from "@perpx/address";
 export * from "@perpx/errors";
 export {
+  APPROVE_AGENT_DOMAIN_NAME,
+  APPROVE_AGENT_DOMAIN_VERSION,
+  APPROVE_AGENT_PRIMARY_TYPE,
+  APPROVE_AGENT_TYPES,
+  type ApproveAgentParams,
+  approveAgentTypedData,
+  hashApproveAgent,
+  verifyApproveAgent,
+} from "./approve-agent.js";
+export {
   createCredential,
   decodeCredential,
   encodeCredential,
@@ -17,14 +27,7 @@ export {
 } from "./credential.js";
 export { CANONICAL_DECIMAL_PATTERN, type DecimalInput, type IntegerInput } from "./decimal.js";
 export {
-  APPROVE_AGENT_DOMAIN_NAME,
-  APPROVE_AGENT_DOMAIN_VERSION,
-  APPROVE_AGENT_PRIMARY_TYPE,
-  APPROVE_AGENT_TYPES,
-  type ApproveAgentParams,
-  approveAgentTypedData,
   encodeType,
-  hashApproveAgent,
   hashStruct,
   hashType,
   hashTypedData,
@@ -32,7 +35,6 @@ export {
   type TypedData,
   type TypedDataField,
   type TypedDataValue,
-  verifyApproveAgent,
   verifyEthSignature,
 } from "./eip712.js";
 export {

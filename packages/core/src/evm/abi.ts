@@ -1,11 +1,14 @@
 /**
- * The slice of the Solidity ABI the bridge deposit needs: function selectors, static arguments
- * (uint256 and address words), strings, and `Error(string)` revert data; plus the bridge contract's
- * and the ERC-20 token's functions and events.
+ * The slice of the Solidity ABI the bridge deposit needs, on the `ox` library: function selectors
+ * and event topics, static arguments (uint256 and address words), strings, and `Error(string)`
+ * revert data; plus the bridge contract's and the ERC-20 token's functions and events.
  */
-import { keccak_256 } from "@noble/hashes/sha3.js";
-import { bytesToHex, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import { InvalidArgumentError } from "@perpx/errors";
+import * as AbiParameters from "ox/AbiParameters";
+import * as Bytes from "ox/Bytes";
+import * as Hash from "ox/Hash";
+import * as Hex from "ox/Hex";
+import { viaOx } from "../ox-error.js";
 
 /**
  * The 4-byte selector of a function signature such as `"transfer(address,uint256)"`.
@@ -16,7 +19,7 @@ import { InvalidArgumentError } from "@perpx/errors";
  * ```
  */
 export function evmSelector(signature: string): `0x${string}` {
-  return `0x${bytesToHex(keccak_256(utf8ToBytes(signature)).subarray(0, 4))}`;
+  return Hex.slice(Hash.keccak256(Hex.fromString(signature)), 0, 4);
 }
 
 /**
@@ -28,7 +31,7 @@ export function evmSelector(signature: string): `0x${string}` {
  * ```
  */
 export function evmEventTopic(signature: string): `0x${string}` {
-  return `0x${bytesToHex(keccak_256(utf8ToBytes(signature)))}`;
+  return Hash.keccak256(Hex.fromString(signature));
 }
 
 /**
@@ -58,9 +61,30 @@ export const BRIDGE_ABI = Object.freeze({
 
 const WORD = 32;
 
+type Static = { type: "uint256" } | { type: "address" };
+
+function staticParameter(value: bigint | string, argument: string): Static {
+  if (typeof value === "string") {
+    if (!/^0x[0-9a-fA-F]{40}$/.test(value))
+      throw new InvalidArgumentError(argument, `${value} is not a 0x address`);
+    return { type: "address" };
+  }
+  if (value < 0n || value >= 1n << 256n) throw new InvalidArgumentError(argument, `${value} is out of range`);
+  return { type: "uint256" };
+}
+
+function encodeStatic(args: ReadonlyArray<bigint | string>, argument: string): Uint8Array {
+  const parameters = args.map((arg, i) =>
+    staticParameter(arg, args.length === 1 ? argument : `${argument}[${i}]`),
+  );
+  return Bytes.fromHex(viaOx(argument, () => AbiParameters.encode(parameters, args as (bigint | Hex.Hex)[])));
+}
+
 /**
  * One 32-byte ABI word of a uint256 or an address (`0x` + 40 hex).
  *
+ * @param value - a uint256 or a 0x address.
+ * @returns the word.
  * @throws {InvalidArgumentError} for a negative or too large integer, or a malformed address.
  *
  * @example
@@ -69,21 +93,16 @@ const WORD = 32;
  * ```
  */
 export function evmWord(value: bigint | string): Uint8Array {
-  const out = new Uint8Array(WORD);
-  if (typeof value === "string") {
-    if (!/^0x[0-9a-fA-F]{40}$/.test(value))
-      throw new InvalidArgumentError("address", `${value} is not a 0x address`);
-    out.set(hexToBytes(value.slice(2)), 12);
-    return out;
-  }
-  if (value < 0n || value >= 1n << 256n)
-    throw new InvalidArgumentError("uint256", `${value} is out of range`);
-  out.set(hexToBytes(value.toString(16).padStart(64, "0")));
-  return out;
+  return encodeStatic([value], typeof value === "string" ? "address" : "uint256");
 }
 
 /**
  * Call data: the selector of `signature` followed by static arguments (uint256 or address).
+ *
+ * @param signature - the function signature, such as `"transfer(address,uint256)"`.
+ * @param args - its static arguments, uint256 as bigint and addresses as 0x text.
+ * @returns the call data.
+ * @throws {InvalidArgumentError} naming `args[i]` for a malformed address or an integer out of range.
  *
  * @example
  * ```ts
@@ -91,10 +110,7 @@ export function evmWord(value: bigint | string): Uint8Array {
  * ```
  */
 export function encodeEvmCall(signature: string, args: ReadonlyArray<bigint | string>): Uint8Array {
-  const out = new Uint8Array(4 + WORD * args.length);
-  out.set(hexToBytes(evmSelector(signature).slice(2)));
-  for (const [i, arg] of args.entries()) out.set(evmWord(arg), 4 + WORD * i);
-  return out;
+  return Bytes.concat(Bytes.fromHex(evmSelector(signature)), encodeStatic(args, "args"));
 }
 
 /**
@@ -110,10 +126,8 @@ export function encodeEvmCall(signature: string, args: ReadonlyArray<bigint | st
 export function decodeEvmWords(data: Uint8Array): bigint[] {
   if (data.length % WORD !== 0)
     throw new InvalidArgumentError("data", `${data.length} bytes is not a whole number of words`);
-  const words: bigint[] = [];
-  for (let i = 0; i < data.length; i += WORD)
-    words.push(BigInt(`0x${bytesToHex(data.subarray(i, i + WORD))}`));
-  return words;
+  const words = Array.from({ length: data.length / WORD }, () => ({ type: "uint256" }) as const);
+  return viaOx("data", () => AbiParameters.decode(words, data)) as bigint[];
 }
 
 /**
@@ -137,13 +151,7 @@ export function wordToAddress(word: bigint): `0x${string}` {
  * ```
  */
 export function encodeEvmString(text: string): Uint8Array {
-  const bytes = utf8ToBytes(text);
-  const padded = Math.ceil(bytes.length / WORD) * WORD;
-  const out = new Uint8Array(2 * WORD + padded);
-  out.set(evmWord(32n), 0);
-  out.set(evmWord(BigInt(bytes.length)), WORD);
-  out.set(bytes, 2 * WORD);
-  return out;
+  return Bytes.fromHex(AbiParameters.encode([{ type: "string" }], [text]));
 }
 
 /**
@@ -157,13 +165,7 @@ export function encodeEvmString(text: string): Uint8Array {
  * ```
  */
 export function decodeEvmString(data: Uint8Array): string {
-  if (data.length < 2 * WORD) throw new InvalidArgumentError("data", "too short for a string");
-  const offset = Number(decodeEvmWords(data.subarray(0, WORD))[0]);
-  const length = decodeEvmWords(data.subarray(offset, offset + WORD))[0];
-  if (length === undefined || offset + WORD + Number(length) > data.length) {
-    throw new InvalidArgumentError("data", "string runs past the end of the data");
-  }
-  return new TextDecoder().decode(data.subarray(offset + WORD, offset + WORD + Number(length)));
+  return viaOx("data", () => AbiParameters.decode([{ type: "string" }], data)[0]);
 }
 
 const ERROR_SELECTOR = evmSelector("Error(string)");
@@ -177,11 +179,7 @@ const ERROR_SELECTOR = evmSelector("Error(string)");
  * ```
  */
 export function encodeEvmRevert(reason: string): Uint8Array {
-  const body = encodeEvmString(reason);
-  const out = new Uint8Array(4 + body.length);
-  out.set(hexToBytes(ERROR_SELECTOR.slice(2)));
-  out.set(body, 4);
-  return out;
+  return Bytes.concat(Bytes.fromHex(ERROR_SELECTOR), encodeEvmString(reason));
 }
 
 /**
@@ -193,7 +191,7 @@ export function encodeEvmRevert(reason: string): Uint8Array {
  * ```
  */
 export function decodeEvmRevert(data: Uint8Array): string | undefined {
-  if (data.length < 4 || `0x${bytesToHex(data.subarray(0, 4))}` !== ERROR_SELECTOR) return undefined;
+  if (data.length < 4 || Hex.fromBytes(data.subarray(0, 4)) !== ERROR_SELECTOR) return undefined;
   try {
     return decodeEvmString(data.subarray(4));
   } catch {

@@ -59,8 +59,8 @@ describe("EVM transactions", () => {
       type: fc.constant(2 as const),
       chainId: fc.bigInt({ min: 1n, max: 1n << 40n }),
       nonce: fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }),
-      maxPriorityFeePerGas: fc.bigInt({ min: 0n, max: 1n << 80n }),
-      maxFeePerGas: fc.bigInt({ min: 0n, max: 1n << 80n }),
+      maxPriorityFeePerGas: fc.bigInt({ min: 0n, max: 1n << 40n }),
+      maxFeePerGas: fc.bigInt({ min: 1n << 40n, max: 1n << 80n }),
       gasLimit: fc.bigInt({ min: 0n, max: 30_000_000n }),
       to: fc.option(
         fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => addressBytesToHex(b)),
@@ -128,7 +128,56 @@ describe("EVM transactions", () => {
   it("refuses unsupported types, bad hex and high-s signatures", () => {
     expect(() => decodeSignedEvmTx("0x01c0")).toThrow(/type 1 not supported/);
     expect(() => decodeSignedEvmTx("0xzz")).toThrow(InvalidArgumentError);
-    expect(() => decodeSignedEvmTx("0x02c0")).toThrow(/list of 12 fields/);
+    expect(() => decodeSignedEvmTx("0x02c0")).toThrow(InvalidArgumentError);
+  });
+
+  it("names the bad field before anything is signed, and no error of ox escapes", () => {
+    const tx: EvmTx = {
+      type: 2,
+      chainId: 1n,
+      nonce: 0n,
+      maxPriorityFeePerGas: 2n,
+      maxFeePerGas: 1n,
+      gasLimit: 21_000n,
+      to: undefined,
+      value: 0n,
+      data: new Uint8Array(0),
+    };
+    let signed = 0;
+    const signer: EvmTxSigner = {
+      evmAddress: "0x9d8A62f656a8d1615C1294fd71e9CFb3E4855A4F",
+      sign: () => {
+        signed++;
+        return new Uint8Array(65);
+      },
+    };
+    const refusal = (bad: EvmTx) => {
+      try {
+        signEvmTx(bad, signer);
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    expect(refusal(tx)).toMatchObject({ name: "InvalidArgumentError", argument: "maxPriorityFeePerGas" });
+    expect(refusal({ ...tx, maxPriorityFeePerGas: 0n, nonce: 1n << 64n })).toMatchObject({
+      argument: "nonce",
+    });
+    expect(refusal({ ...tx, maxPriorityFeePerGas: 0n, value: -1n })).toMatchObject({ argument: "value" });
+    expect(refusal({ ...tx, maxPriorityFeePerGas: 0n, chainId: 0n })).toMatchObject({ argument: "chainId" });
+    expect(refusal({ ...tx, maxPriorityFeePerGas: 0n, to: "0x12" })).toMatchObject({ argument: "to" });
+    expect(signed).toBe(0);
+    // A truncated envelope: ox's error is the cause of ours.
+    const error = (() => {
+      try {
+        decodeSignedEvmTx("0x02c3010203");
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect((error as InvalidArgumentError).argument).toBe("transaction");
   });
 });
 

@@ -1,13 +1,17 @@
 /**
  * Ethereum transactions: EIP-1559 (type 2) and legacy (EIP-155 replay-protected, or not), their
- * signing hashes, signed encodings, decoding and sender recovery.
+ * signing payloads, signed encodings, decoding and sender recovery, on the `ox` library's
+ * transaction envelopes. Ours are the plain shapes below and the checks that name a bad field.
  */
-import { keccak_256 } from "@noble/hashes/sha3.js";
-import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import { addressBytesToHex } from "@perpx/address";
 import { InvalidArgumentError } from "@perpx/errors";
+import * as Bytes from "ox/Bytes";
+import * as Hash from "ox/Hash";
+import * as Hex from "ox/Hex";
+import * as Eip1559 from "ox/TxEnvelopeEip1559";
+import * as Legacy from "ox/TxEnvelopeLegacy";
 import { recoverAddress } from "../eip712.js";
-import { bytesToUint, type RlpItem, rlpDecode, rlpEncode, uintToBytes } from "./rlp.js";
+import { viaOx } from "../ox-error.js";
 
 /**
  * The fields every transaction has. `to` undefined is a contract creation.
@@ -114,29 +118,68 @@ export interface SignedEvmTx {
   readonly from: `0x${string}`;
 }
 
-const addressItem = (to: string | undefined): Uint8Array =>
-  to === undefined ? new Uint8Array(0) : hexToBytes(to.slice(2));
+const MAX_UINT256 = (1n << 256n) - 1n;
+const MAX_UINT64 = (1n << 64n) - 1n;
 
-function unsignedItems(tx: EvmTx): RlpItem[] {
-  const common = [uintToBytes(tx.gasLimit), addressItem(tx.to), uintToBytes(tx.value), tx.data];
-  if (tx.type === 2) {
-    return [
-      uintToBytes(tx.chainId),
-      uintToBytes(tx.nonce),
-      uintToBytes(tx.maxPriorityFeePerGas),
-      uintToBytes(tx.maxFeePerGas),
-      ...common,
-      [],
-    ];
+function uint(value: bigint, field: string, max = MAX_UINT256): bigint {
+  if (typeof value !== "bigint" || value < 0n || value > max) {
+    throw new InvalidArgumentError(field, `${String(value)} is not an integer from 0 to ${max}`);
   }
-  return [uintToBytes(tx.nonce), uintToBytes(tx.gasPrice), ...common];
+  return value;
 }
 
-function typed(type: number, body: Uint8Array): Uint8Array {
-  const out = new Uint8Array(body.length + 1);
-  out[0] = type;
-  out.set(body, 1);
-  return out;
+function chainIdOf(chainId: bigint): number {
+  if (chainId <= 0n || chainId > BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw new InvalidArgumentError("chainId", `${chainId} is not a chain id`);
+  }
+  return Number(chainId);
+}
+
+function toOf(to: `0x${string}` | undefined): { to?: Hex.Hex } {
+  if (to === undefined) return {};
+  if (!/^0x[0-9a-fA-F]{40}$/.test(to)) throw new InvalidArgumentError("to", `${to} is not a 0x address`);
+  return { to };
+}
+
+type Envelope = Eip1559.TxEnvelopeEip1559<false> | Legacy.TxEnvelopeLegacy<false>;
+
+/** The `ox` envelope of a transaction, each field checked and named when bad. */
+function envelopeOf(tx: EvmTx): Envelope {
+  const common = {
+    nonce: uint(tx.nonce, "nonce", MAX_UINT64),
+    gas: uint(tx.gasLimit, "gasLimit"),
+    value: uint(tx.value, "value"),
+    data: Hex.fromBytes(tx.data),
+    ...toOf(tx.to),
+  };
+  if (tx.type === 2) {
+    const maxFeePerGas = uint(tx.maxFeePerGas, "maxFeePerGas");
+    const maxPriorityFeePerGas = uint(tx.maxPriorityFeePerGas, "maxPriorityFeePerGas");
+    if (maxPriorityFeePerGas > maxFeePerGas) {
+      throw new InvalidArgumentError("maxPriorityFeePerGas", "is above maxFeePerGas");
+    }
+    return { ...common, type: "eip1559", chainId: chainIdOf(tx.chainId), maxFeePerGas, maxPriorityFeePerGas };
+  }
+  const gasPrice = uint(tx.gasPrice, "gasPrice");
+  return tx.chainId === undefined
+    ? { ...common, type: "legacy", gasPrice }
+    : { ...common, type: "legacy", gasPrice, chainId: chainIdOf(tx.chainId) };
+}
+
+function serialize(envelope: Envelope, signature?: EvmTxSignature): Uint8Array {
+  const sig =
+    signature === undefined
+      ? undefined
+      : {
+          r: Hex.fromNumber(uint(signature.r, "signature.r"), { size: 32 }),
+          s: Hex.fromNumber(uint(signature.s, "signature.s"), { size: 32 }),
+          yParity: signature.yParity,
+        };
+  const options = sig === undefined ? {} : { signature: sig };
+  const hex = viaOx("transaction", () =>
+    envelope.type === "eip1559" ? Eip1559.serialize(envelope, options) : Legacy.serialize(envelope, options),
+  );
+  return Bytes.fromHex(hex);
 }
 
 /**
@@ -150,10 +193,7 @@ function typed(type: number, body: Uint8Array): Uint8Array {
  * ```
  */
 export function evmTxSigningPayload(tx: EvmTx): Uint8Array {
-  const items = unsignedItems(tx);
-  if (tx.type === 2) return typed(2, rlpEncode(items));
-  if (tx.chainId === undefined) return rlpEncode(items);
-  return rlpEncode([...items, uintToBytes(tx.chainId), new Uint8Array(0), new Uint8Array(0)]);
+  return serialize(envelopeOf(tx));
 }
 
 /**
@@ -168,18 +208,8 @@ export function evmTxSigningPayload(tx: EvmTx): Uint8Array {
  * ```
  */
 export function encodeSignedEvmTx(tx: EvmTx, signature: EvmTxSignature): Uint8Array {
-  const sig = [uintToBytes(signature.r), uintToBytes(signature.s)];
-  if (tx.type === 2) {
-    return typed(2, rlpEncode([...unsignedItems(tx), uintToBytes(BigInt(signature.yParity)), ...sig]));
-  }
-  const v =
-    tx.chainId === undefined
-      ? 27n + BigInt(signature.yParity)
-      : 35n + 2n * tx.chainId + BigInt(signature.yParity);
-  return rlpEncode([...unsignedItems(tx), uintToBytes(v), ...sig]);
+  return serialize(envelopeOf(tx), signature);
 }
-
-const toBig = (bytes: Uint8Array) => (bytes.length === 0 ? 0n : BigInt(`0x${bytesToHex(bytes)}`));
 
 /**
  * Signs a transaction and returns the raw transaction as `0x` hex.
@@ -198,87 +228,46 @@ export function signEvmTx(tx: EvmTx, signer: EvmTxSigner): `0x${string}` {
   if (sig.length !== 65)
     throw new InvalidArgumentError("evmSigner", "sign() must return 65 bytes r || s || v");
   const v = sig[64] as number;
-  const yParity = (v >= 27 ? v - 27 : v) as 0 | 1;
-  const signature = { yParity, r: toBig(sig.subarray(0, 32)), s: toBig(sig.subarray(32, 64)) };
-  return `0x${bytesToHex(encodeSignedEvmTx(tx, signature))}`;
-}
-
-function field(items: readonly RlpItem[], index: number, name: string): bigint {
-  return bytesToUint(items[index], name);
-}
-
-function toField(item: RlpItem | undefined): `0x${string}` | undefined {
-  if (!(item instanceof Uint8Array)) throw new InvalidArgumentError("to", "expected bytes, got a list");
-  if (item.length === 0) return undefined;
-  if (item.length !== 20) throw new InvalidArgumentError("to", `expected 20 bytes, got ${item.length}`);
-  return addressBytesToHex(item);
-}
-
-function dataField(item: RlpItem | undefined): Uint8Array {
-  if (!(item instanceof Uint8Array)) throw new InvalidArgumentError("data", "expected bytes, got a list");
-  return item;
-}
-
-function list(item: RlpItem, count: number, kind: string): readonly RlpItem[] {
-  if (item instanceof Uint8Array || item.length !== count) {
-    throw new InvalidArgumentError("transaction", `${kind} transaction must be a list of ${count} fields`);
-  }
-  return item;
-}
-
-function decodeTx(raw: Uint8Array): { tx: EvmTx; signature: EvmTxSignature } {
-  const first = raw[0];
-  if (first === undefined) throw new InvalidArgumentError("transaction", "empty input");
-  if (first === 2) {
-    const items = list(rlpDecode(raw.subarray(1)), 12, "an EIP-1559");
-    const yParity = field(items, 9, "yParity");
-    if (yParity > 1n) throw new InvalidArgumentError("yParity", `must be 0 or 1, got ${yParity}`);
-    if (!Array.isArray(items[8])) throw new InvalidArgumentError("accessList", "expected a list");
-    const tx: Eip1559Tx = {
-      type: 2,
-      chainId: field(items, 0, "chainId"),
-      nonce: field(items, 1, "nonce"),
-      maxPriorityFeePerGas: field(items, 2, "maxPriorityFeePerGas"),
-      maxFeePerGas: field(items, 3, "maxFeePerGas"),
-      gasLimit: field(items, 4, "gasLimit"),
-      to: toField(items[5]),
-      value: field(items, 6, "value"),
-      data: dataField(items[7]),
-    };
-    return {
-      tx,
-      signature: { yParity: Number(yParity) as 0 | 1, r: field(items, 10, "r"), s: field(items, 11, "s") },
-    };
-  }
-  if (first < 0xc0) throw new InvalidArgumentError("transaction", `transaction type ${first} not supported`);
-  const items = list(rlpDecode(raw), 9, "a legacy");
-  const v = field(items, 6, "v");
-  let chainId: bigint | undefined;
-  let yParity: bigint;
-  if (v === 27n || v === 28n) {
-    chainId = undefined;
-    yParity = v - 27n;
-  } else if (v >= 35n) {
-    chainId = (v - 35n) / 2n;
-    yParity = (v - 35n) % 2n;
-  } else throw new InvalidArgumentError("v", `invalid signature value v=${v}`);
-  const tx: LegacyTx = {
-    type: 0,
-    chainId,
-    nonce: field(items, 0, "nonce"),
-    gasPrice: field(items, 1, "gasPrice"),
-    gasLimit: field(items, 2, "gasLimit"),
-    to: toField(items[3]),
-    value: field(items, 4, "value"),
-    data: dataField(items[5]),
+  const signature: EvmTxSignature = {
+    yParity: (v >= 27 ? v - 27 : v) as 0 | 1,
+    r: Bytes.toBigInt(sig.subarray(0, 32)),
+    s: Bytes.toBigInt(sig.subarray(32, 64)),
   };
-  return {
-    tx,
-    signature: { yParity: Number(yParity) as 0 | 1, r: field(items, 7, "r"), s: field(items, 8, "s") },
-  };
+  return Hex.fromBytes(encodeSignedEvmTx(tx, signature));
 }
 
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+function txOf(envelope: Eip1559.TxEnvelopeEip1559 | Legacy.TxEnvelopeLegacy): EvmTx {
+  const common = {
+    nonce: envelope.nonce ?? 0n,
+    gasLimit: envelope.gas ?? 0n,
+    to:
+      envelope.to === undefined || envelope.to === null
+        ? undefined
+        : addressBytesToHex(Bytes.fromHex(envelope.to)),
+    value: envelope.value ?? 0n,
+    data: Bytes.fromHex(envelope.data ?? "0x"),
+  };
+  if (envelope.type === "eip1559") {
+    return {
+      ...common,
+      type: 2,
+      chainId: BigInt(envelope.chainId),
+      maxPriorityFeePerGas: envelope.maxPriorityFeePerGas ?? 0n,
+      maxFeePerGas: envelope.maxFeePerGas ?? 0n,
+    };
+  }
+  const chainId = envelope.chainId === undefined ? undefined : BigInt(envelope.chainId);
+  return { ...common, type: 0, chainId, gasPrice: envelope.gasPrice ?? 0n };
+}
+
+function deserialize(hex: Hex.Hex): Eip1559.TxEnvelopeEip1559 | Legacy.TxEnvelopeLegacy {
+  const first = Number.parseInt(hex.slice(2, 4), 16);
+  if (first === 2) return viaOx("transaction", () => Eip1559.deserialize(hex as Eip1559.Serialized));
+  if (first < 0xc0) throw new InvalidArgumentError("transaction", `transaction type ${first} not supported`);
+  return viaOx("transaction", () => Legacy.deserialize(hex));
+}
 
 /**
  * Decodes a raw signed transaction and recovers its sender.
@@ -292,13 +281,19 @@ const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0
  * ```
  */
 export function decodeSignedEvmTx(raw: Uint8Array | string): SignedEvmTx {
-  let bytes: Uint8Array;
-  if (typeof raw === "string") {
-    if (!/^0x([0-9a-fA-F]{2})+$/.test(raw))
-      throw new InvalidArgumentError("transaction", "expected 0x-prefixed hex bytes");
-    bytes = hexToBytes(raw.slice(2));
-  } else bytes = raw;
-  const { tx, signature } = decodeTx(bytes);
+  const hex = typeof raw === "string" ? raw : Hex.fromBytes(raw);
+  if (!/^0x([0-9a-fA-F]{2})+$/.test(hex)) {
+    throw new InvalidArgumentError("transaction", "expected 0x-prefixed hex bytes");
+  }
+  const envelope = deserialize(hex as Hex.Hex);
+  if (envelope.r === undefined || envelope.s === undefined || envelope.yParity === undefined) {
+    throw new InvalidArgumentError("signature", "the transaction is not signed");
+  }
+  const signature: EvmTxSignature = {
+    yParity: envelope.yParity as 0 | 1,
+    r: BigInt(envelope.r),
+    s: BigInt(envelope.s),
+  };
   if (
     signature.r === 0n ||
     signature.r >= SECP256K1_N ||
@@ -307,15 +302,16 @@ export function decodeSignedEvmTx(raw: Uint8Array | string): SignedEvmTx {
   ) {
     throw new InvalidArgumentError("signature", "invalid transaction v, r, s values");
   }
+  const tx = txOf(envelope);
   const sig = new Uint8Array(65);
-  sig.set(hexToBytes(signature.r.toString(16).padStart(64, "0")), 0);
-  sig.set(hexToBytes(signature.s.toString(16).padStart(64, "0")), 32);
+  sig.set(Bytes.fromNumber(signature.r, { size: 32 }), 0);
+  sig.set(Bytes.fromNumber(signature.s, { size: 32 }), 32);
   sig[64] = signature.yParity;
   let from: `0x${string}`;
   try {
-    from = recoverAddress(keccak_256(evmTxSigningPayload(tx)), sig);
+    from = recoverAddress(Hash.keccak256(evmTxSigningPayload(tx)), sig);
   } catch (cause) {
     throw new InvalidArgumentError("signature", "the signature recovers no public key", { cause });
   }
-  return { tx, signature, hash: `0x${bytesToHex(keccak_256(bytes))}`, from };
+  return { tx, signature, hash: Hash.keccak256(hex as Hex.Hex), from };
 }

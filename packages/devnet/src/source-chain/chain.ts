@@ -4,7 +4,8 @@
  * on demand (the server seals them on a timer), receipts with logs, and a finality depth.
  */
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { decodeSignedEvmTx, type EvmTx, rlpEncode, type SignedEvmTx, uintToBytes } from "@perpx/core/evm";
+import { rlpEncode, uintToBytes } from "../lib/evm/rlp.js";
+import { decodeSignedEvmTx, type EvmTx, type SignedEvmTx } from "../lib/evm/tx.js";
 import { EvmRpcError } from "../servers/json-rpc.js";
 import { type CallLog, hex, intrinsicGas, SourceLedger } from "./ledger.js";
 

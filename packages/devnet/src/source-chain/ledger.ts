@@ -14,7 +14,7 @@ import {
   evmSelector,
   evmWord,
   wordToAddress,
-} from "@perpx/core/evm";
+} from "../lib/evm/abi.js";
 
 /** A log a call emitted (before it has a block). */
 export interface CallLog {

@@ -3,7 +3,7 @@
  * client library to read balances, estimate, sign and send transactions, and follow receipts and
  * logs. Methods it does not know answer -32601.
  */
-import { encodeEvmRevert } from "@perpx/core/evm";
+import { encodeEvmRevert } from "../lib/evm/abi.js";
 import { fromHex, toQuantity } from "../servers/encoding.js";
 import { closeServer, listen, type ServerTimeouts, urlOf } from "../servers/http.js";
 import { createJsonRpcHttpServer, EvmRpcError, type JsonRpcHandler } from "../servers/json-rpc.js";

@@ -17,9 +17,9 @@ import {
   addressBytes,
   approveAgentTypedData,
   isInvalidArgumentError,
-  verifyApproveAgent,
 } from "@perpx/core";
 import { accountplus, cosmosTx } from "@perpx/proto";
+import { type TypedData, typedDataSignedBy } from "../../../lib/evm/eip712.js";
 import { GOV_AUTHORITY } from "../../kernel/governance.js";
 import {
   type Context,
@@ -522,6 +522,7 @@ export function approveAgent(
   const message = request.message;
   if (typeof message !== "object" || message === null) rejected("message must be an object");
   let params: ApproveAgentParams;
+  let typedData: TypedData;
   let master: Uint8Array;
   let agentKey: Uint8Array;
   try {
@@ -534,7 +535,7 @@ export function approveAgent(
       nonce,
       expiry,
     };
-    const typedData = approveAgentTypedData(params);
+    typedData = approveAgentTypedData(params);
     if (
       message.agentAddress !== undefined &&
       String(typedData.message.agentAddress).toLowerCase() !== message.agentAddress.toLowerCase()
@@ -550,8 +551,9 @@ export function approveAgent(
     }
     throw error;
   }
-  const nowSeconds = ctx.block.timeMs / 1000n;
-  if (!verifyApproveAgent(params, request.typedDataSignature, nowSeconds)) {
+  const expiry = BigInt(params.expiry ?? 0);
+  const expired = expiry !== 0n && ctx.block.timeMs / 1000n > expiry;
+  if (expired || !typedDataSignedBy(typedData, request.typedDataSignature, master)) {
     rejected("the signature does not recover to masterAddress, or the approval expired");
   }
   const nonce = BigInt(params.nonce);

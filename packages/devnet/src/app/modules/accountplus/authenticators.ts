@@ -15,8 +15,8 @@
  * re-encodes to the same bytes.
  */
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { verifyEthSignature } from "@perpx/core";
 import { clob } from "@perpx/proto";
+import { verifyEthSignature } from "../../../lib/evm/eip712.js";
 import { fromBase64, toBase64, utf8 } from "../../lib/codec.js";
 import { isValidCompressedKey, verifySignature } from "../../lib/crypto.js";
 import { AbciError, abciError, type ErrorKind, registerError } from "../../lib/errors.js";

@@ -1,0 +1,143 @@
+import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import { addressBytesToHex } from "@perpx/address";
+import { isInvalidArgumentError } from "@perpx/errors";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  encodeType,
+  hashStruct,
+  hashTypedData,
+  recoverAddress,
+  type TypedData,
+  typedDataSignedBy,
+  verifyEthSignature,
+} from "./eip712.js";
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
+
+/** An EVM key: private key, 0x address (keccak of the uncompressed key). */
+function evmKey(secret: Uint8Array) {
+  const publicKey = secp256k1.getPublicKey(secret, false);
+  return { secret, address: addressBytesToHex(keccak_256(publicKey.subarray(1)).subarray(12)) };
+}
+
+/** `r || s || v` (v = 27/28) over a digest. */
+function signDigest(secret: Uint8Array, digest: Uint8Array): Uint8Array {
+  const recovered = secp256k1.sign(digest, secret, { prehash: false, format: "recovered" });
+  const out = new Uint8Array(65);
+  out.set(recovered.subarray(1), 0);
+  out[64] = (recovered[0] as number) + 27;
+  return out;
+}
+
+const MAIL: TypedData = {
+  types: {
+    EIP712Domain: [
+      { name: "name", type: "string" },
+      { name: "version", type: "string" },
+      { name: "chainId", type: "uint256" },
+      { name: "verifyingContract", type: "address" },
+    ],
+    Person: [
+      { name: "name", type: "string" },
+      { name: "wallet", type: "address" },
+    ],
+    Mail: [
+      { name: "from", type: "Person" },
+      { name: "to", type: "Person" },
+      { name: "contents", type: "string" },
+    ],
+  },
+  primaryType: "Mail",
+  domain: {
+    name: "Ether Mail",
+    version: "1",
+    chainId: 1,
+    verifyingContract: "0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC",
+  },
+  message: {
+    from: { name: "Cow", wallet: "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826" },
+    to: { name: "Bob", wallet: "0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB" },
+    contents: "Hello, Bob!",
+  },
+};
+
+describe("EIP-712 (the devnet's reference implementation)", () => {
+  it("reproduces the specification's Mail example, hashes and signature", () => {
+    expect(encodeType(MAIL.types, "Mail")).toBe(
+      "Mail(Person from,Person to,string contents)Person(string name,address wallet)",
+    );
+    expect(hex(hashStruct(MAIL.types, "EIP712Domain", MAIL.domain))).toBe(
+      "f2cee375fa42b42143804025fc449deafd50cc031ca257e0b194a650a912090f",
+    );
+    expect(hex(hashTypedData(MAIL))).toBe("be609aee343fb3c4b28e1df9e632fca64fcfaede20f02e86244efddf30957bd2");
+    const cow = evmKey(keccak_256(new TextEncoder().encode("cow")));
+    expect(cow.address).toBe("0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826");
+    const signature = signDigest(cow.secret, hashTypedData(MAIL));
+    expect(hex(signature)).toBe(
+      "4355c47d63924e8a72e509b65029052eb6c299d53a04e167c5775fd466751c9d" +
+        "07299936d304c153f6443dfa05f40ff007d72911b6f72307f996231605b915621c",
+    );
+    expect(recoverAddress(hashTypedData(MAIL), signature)).toBe(cow.address);
+    expect(typedDataSignedBy(MAIL, signature, Buffer.from(cow.address.slice(2), "hex"))).toBe(true);
+    expect(typedDataSignedBy(MAIL, signature, new Uint8Array(20))).toBe(false);
+    expect(typedDataSignedBy(MAIL, signature.subarray(0, 10), new Uint8Array(20))).toBe(false);
+  });
+
+  it("encodes arrays, bytesN, signed ints and bools", () => {
+    const types = {
+      EIP712Domain: [{ name: "name", type: "string" }],
+      T: [
+        { name: "xs", type: "uint8[]" },
+        { name: "fixed", type: "bytes4[2]" },
+        { name: "neg", type: "int16" },
+        { name: "flag", type: "bool" },
+      ],
+    };
+    const typedData: TypedData = {
+      types,
+      primaryType: "T",
+      domain: { name: "x" },
+      message: { xs: [1, 2], fixed: ["0x01020304", new Uint8Array([5, 6, 7, 8])], neg: -2, flag: true },
+    };
+    expect(hashTypedData(typedData)).toHaveLength(32);
+    const bad = (message: TypedData["message"]) => () => hashTypedData({ ...typedData, message });
+    expect(bad({ ...typedData.message, neg: 40000 })).toThrow(/out of range/);
+    expect(bad({ ...typedData.message, fixed: ["0x01"] })).toThrow(/expected 2 elements/);
+    expect(bad({ ...typedData.message, flag: "yes" })).toThrow(/boolean/);
+    expect(() => hashTypedData({ ...typedData, primaryType: "Nope" })).toThrow(/unknown type/);
+  });
+
+  it("rejects malformed values and signatures with InvalidArgumentError", () => {
+    expect(() => hashTypedData({ ...MAIL, primaryType: "Nope" })).toThrow(/unknown type/);
+    try {
+      recoverAddress(new Uint8Array(32), new Uint8Array(10));
+      expect.unreachable();
+    } catch (error) {
+      expect(isInvalidArgumentError(error)).toBe(true);
+    }
+  });
+});
+
+describe("verifyEthSignature", () => {
+  it("accepts r||s||v and r||s from the address's key only (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }).filter((k) => secp256k1.utils.isValidSecretKey(k)),
+        fc.uint8Array({ maxLength: 200 }),
+        (secret, message) => {
+          const key = evmKey(secret);
+          const digest = keccak_256(message);
+          const signature = signDigest(secret, digest);
+          expect(verifyEthSignature(digest, signature, key.address)).toBe(true);
+          expect(verifyEthSignature(digest, signature.subarray(0, 64), key.address)).toBe(true);
+          const tampered = keccak_256(digest);
+          expect(verifyEthSignature(tampered, signature, key.address)).toBe(false);
+          expect(verifyEthSignature(digest, signature.subarray(0, 63), key.address)).toBe(false);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+});
