@@ -16,7 +16,7 @@ import {
   Order_TimeInForce,
   OrderFlags,
 } from "@dydxprotocol/v4-client-js";
-import { placeOrderMsg } from "@perpx/node-client";
+import { placeOrderMsg } from "@perpx/node-client/tx";
 import { encodeAuthInfo, encodeSignDoc, encodeTxBody, signCosmos, signTx } from "@perpx/node-client/tx";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { afterAll, bench, describe } from "vitest";

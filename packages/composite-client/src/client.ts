@@ -15,13 +15,8 @@ import {
 } from "@perpx/core";
 import { InvalidArgumentError } from "@perpx/errors";
 import { createIndexerClient, type IndexerClient } from "@perpx/indexer-client";
-import {
-  createNodeClient,
-  encodeAuthenticatorConfig,
-  type NodeClient,
-  type TxSigner,
-  tradingKeyAuthenticator,
-} from "@perpx/node-client";
+import { createNodeClient, type NodeClient, type TxSigner } from "@perpx/node-client";
+import { encodeAuthenticatorConfig, tradingKeyAuthenticator } from "@perpx/node-client/tx";
 import { type TradingKey, tradingKeyFromCredential } from "@perpx/node-client/wallets";
 import { ClientIds } from "./clientIds.js";
 import { type LiveFeed, startLiveFeed } from "./feed.js";

@@ -17,15 +17,9 @@ import { quantumsToSize } from "@perpx/core";
 import type { OrderUpdate } from "@perpx/core/indexer";
 import { InvalidArgumentError } from "@perpx/errors";
 import type { LiveSubaccount } from "@perpx/indexer-client";
-import {
-  blockOperations,
-  cancelIn,
-  fillsOf,
-  type NodeClient,
-  placementIn,
-  TWAP_SUBORDER_FLAGS,
-  twapLegs,
-} from "@perpx/node-client";
+import { blockOperations, cancelIn, placementIn } from "@perpx/node-client/queries";
+import { fillsOf, TWAP_SUBORDER_FLAGS, twapLegs } from "@perpx/node-client/tx";
+import { type NodeClient } from "@perpx/node-client";
 import type { clob } from "@perpx/proto";
 import type { HeightTracker } from "./height.js";
 import { fillTotals, rejectionOf } from "./orderOutcome.js";

@@ -5,7 +5,7 @@
  */
 import { Exact, isInvalidOrderError } from "@perpx/core";
 import { isPerpxError } from "@perpx/errors";
-import { placementIn } from "@perpx/node-client";
+import { placementIn } from "@perpx/node-client/queries";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { describe, expect, it } from "vitest";
 import type { CompositeClient, OrderHandle, OrderResult } from "../src/index.js";

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { decodeCredential, isInvalidCredentialError } from "@perpx/core";
 import { PerpxError } from "@perpx/errors";
-import { encodeAuthenticatorConfig, type NodeClient, tradingKeyAuthenticator } from "@perpx/node-client";
+import { encodeAuthenticatorConfig, tradingKeyAuthenticator } from "@perpx/node-client/tx";
+import { type NodeClient } from "@perpx/node-client";
 import { type TradingKey, tradingKeyFromCredential } from "@perpx/node-client/wallets";
 
 /**

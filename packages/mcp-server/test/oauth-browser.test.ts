@@ -24,11 +24,7 @@ import type {
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { TypedData } from "@perpx/core";
 import { isPerpxError } from "@perpx/errors";
-import {
-  encodeAuthenticatorConfig,
-  tradingKeyAuthenticator,
-  withdrawFromSubaccountMsg,
-} from "@perpx/node-client";
+import { encodeAuthenticatorConfig, tradingKeyAuthenticator, withdrawFromSubaccountMsg } from "@perpx/node-client/tx";
 import { encodeSignDoc } from "@perpx/node-client/tx";
 import { LocalWallet, tradingKeyFromCredential } from "@perpx/node-client/wallets";
 import Database from "better-sqlite3";

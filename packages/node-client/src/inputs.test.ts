@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { createNodeClient, type NodeClient } from "./client.js";
 import * as main from "./index.js";
 import { nodeActions } from "./nodeActions.js";
+import { queryActions } from "./queries.js";
 import * as wallets from "./wallets.js";
 
 const api = { ...main, ...wallets };
@@ -75,7 +76,7 @@ describe("every input checked", () => {
 
   it("a query refuses an invalid address before anything is sent", async () => {
     const { transport, calls } = countingTransport();
-    const client = createNodeClient({ grpc: transport });
+    const client = createNodeClient({ grpc: transport }).extend(queryActions);
     const queries: Array<[string, (address: string) => Promise<unknown>]> = [
       ["getBalance", (address) => client.getBalance({ address, denom: "uusdc" })],
       ["getBalances", (address) => client.getBalances({ address })],

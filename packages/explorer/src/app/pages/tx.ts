@@ -5,7 +5,7 @@
  * address is a link to its account.
  */
 import { addressToHex } from "@perpx/core";
-import { CHAIN_ERRORS, chainErrorOfLog } from "@perpx/node-client";
+import { CHAIN_ERRORS, chainErrorOfLog } from "@perpx/node-client/tx";
 import type { Explorer } from "../context.js";
 import { facts, h, link, linkify, section, slot, table } from "../dom.js";
 import { priceFills } from "../fill-prices.js";
