@@ -9,7 +9,14 @@ export default [
   // descriptors at load), noble (curve tables) and scure (HD keys, mnemonics) on first use, not at
   // `require`.
   packageBuild({
-    entry: ["src/index.ts", "src/queries.ts", "src/wallets.ts", "src/tx.ts", "src/operator.ts", "src/native.ts"],
+    entry: [
+      "src/index.ts",
+      "src/queries.ts",
+      "src/wallets.ts",
+      "src/tx.ts",
+      "src/operator.ts",
+      "src/native.ts",
+    ],
     splitting: true,
     shims: true,
     deferRequires: ["@bufbuild/protobuf", "@noble/", "@scure/"],

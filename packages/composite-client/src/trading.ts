@@ -1,5 +1,5 @@
 import { assertKnownKeys, InvalidArgumentError, optionKeys } from "@perpx/core";
-import { type BroadcastMode, type SendTxResult, type TxMessage } from "@perpx/node-client";
+import type { BroadcastMode, SendTxResult, TxMessage } from "@perpx/node-client";
 import { type BroadcastProgress, cancelOrderMsg, placeOrderMsg } from "@perpx/node-client/tx";
 import type { clob } from "@perpx/proto";
 import { checkBookReach } from "./book.js";

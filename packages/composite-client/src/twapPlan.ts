@@ -5,7 +5,7 @@ import {
   InvalidOrderError,
   optionKeys,
 } from "@perpx/core";
-import { type Market } from "@perpx/node-client";
+import type { Market } from "@perpx/node-client";
 import { type TwapParams, twapParametersOf } from "@perpx/node-client/tx";
 
 /**

@@ -1,8 +1,8 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { sendClob } from "@perpx/composite-client";
 import type { OrderResponseObject } from "@perpx/core/indexer";
+import type { TxMessage } from "@perpx/node-client";
 import { batchCancelMsg, cancelOrderMsg } from "@perpx/node-client/tx";
-import { type TxMessage } from "@perpx/node-client";
 import { z } from "zod";
 import { indexerOf, openOrders } from "../accounts.js";
 import { credentialKey, takeWrite } from "../rate-limit.js";
