@@ -56,7 +56,21 @@ export {
   getBlockRateLimits,
   getEquityTiers,
 } from "./query/markets.js";
-export * from "./query/node.js";
+export * from "./query/modules.js";
+export {
+  type AppliedPlanParams,
+  checkUpgradeHistory,
+  getAppliedPlan,
+  getIbcChannels,
+  getMinimumGasPrices,
+  getNodeInfo,
+  type IbcChannel,
+  type NodeInfo,
+  parseGasPrices,
+  type UpgradeCheck,
+  type UpgradeHistoryParams,
+  type UpgradeHistoryReport,
+} from "./query/node.js";
 export { type AllPagesParams, allPages } from "./query/pages.js";
 export { type QueryActions, queryActions } from "./query/queryActions.js";
 export * from "./query/ratelimit.js";

@@ -54,6 +54,33 @@ import {
 } from "./ibc.js";
 import { getBlockRateLimits, getEquityTiers } from "./markets.js";
 import {
+  getAccountInfo,
+  getAccounts,
+  getAuthParams,
+  getBankParams,
+  getBech32Prefix,
+  getCurrentPlan,
+  getDenomHash,
+  getDenomMetadata,
+  getDenomsMetadata,
+  getEpochInfo,
+  getEpochInfos,
+  getIbcChannel,
+  getMarketMapperRevShareDetails,
+  getMarketMapperRevShareParams,
+  getModuleAccountByName,
+  getModuleAccounts,
+  getOrderRouterRevShare,
+  getPremiumSamples,
+  getPremiumVotes,
+  getRewardsParams,
+  getSpendableBalance,
+  getSpendableBalances,
+  getSupplyOf,
+  getTotalSupply,
+  getUnconditionalRevShareConfig,
+} from "./modules.js";
+import {
   checkUpgradeHistory,
   getAppliedPlan,
   getIbcChannels,
@@ -83,12 +110,10 @@ import { getBacking, getWrapRule, getWrapRules } from "./wrap.js";
  * ```
  */
 export const queryActions = {
-  // Accounts and balances
+  // Accounts, assets and markets
   getCollateralPoolAddress,
-  // Assets
   getAsset,
   getAssets,
-  // Markets
   getBlockRateLimits,
   getEquityTiers,
   getMarketParam,
@@ -161,6 +186,32 @@ export const queryActions = {
   getBlockHeaders,
   searchTxs,
   watchBlocks,
+  // One-method reads of the other modules
+  getAccounts,
+  getAuthParams,
+  getModuleAccounts,
+  getModuleAccountByName,
+  getBech32Prefix,
+  getAccountInfo,
+  getSpendableBalances,
+  getSpendableBalance,
+  getTotalSupply,
+  getSupplyOf,
+  getBankParams,
+  getDenomMetadata,
+  getDenomsMetadata,
+  getCurrentPlan,
+  getEpochInfo,
+  getEpochInfos,
+  getPremiumVotes,
+  getPremiumSamples,
+  getMarketMapperRevShareParams,
+  getMarketMapperRevShareDetails,
+  getUnconditionalRevShareConfig,
+  getOrderRouterRevShare,
+  getRewardsParams,
+  getIbcChannel,
+  getDenomHash,
 } as const;
 
 /**
