@@ -23,6 +23,8 @@ interface QuerySpec<I extends DescMessage, O extends DescMessage, P, R> {
   pick: (response: MessageShape<O>, path: string, params: P) => R;
   /** Answer `undefined` when the node says the entry does not exist (a NotFound `QueryError`). */
   orUndefined?: boolean;
+  /** The params may be left out although the request has fields (each of them optional). */
+  optional?: boolean;
 }
 
 /**
@@ -65,7 +67,7 @@ export function defineQuery<I extends DescMessage, O extends DescMessage, P exte
 ): (client: NodeConnection, ...params: ParamsOf<P>) => Promise<R | undefined> {
   const path = queryPath(method as DescMethodUnary);
   return async (client, ...[params]) => {
-    checkParams(params, name, spec.request === undefined);
+    checkParams(params, name, spec.optional ?? spec.request === undefined);
     const options = (params ?? {}) as P;
     const request = spec.request ? spec.request(options) : ({} as MessageInitShape<I>);
     try {
