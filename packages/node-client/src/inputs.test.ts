@@ -7,9 +7,10 @@ import { createNodeClient, type NodeClient } from "./client.js";
 import * as main from "./index.js";
 import { nodeActions } from "./nodeActions.js";
 import { queryActions } from "./queries.js";
+import * as tx from "./tx.js";
 import * as wallets from "./wallets.js";
 
-const api = { ...main, ...wallets };
+const api = { ...main, ...tx, ...wallets };
 
 /** A gRPC transport that counts the calls that reach it and answers each as unreachable. */
 function countingTransport(): { transport: Transport; calls: () => number } {
@@ -21,10 +22,10 @@ function countingTransport(): { transport: Transport; calls: () => number } {
   return { transport: { unary: refuse, stream: refuse } as unknown as Transport, calls: () => calls };
 }
 
-/** The client's actions: a method for every entry of the `nodeActions` table. */
+/** The client's actions: a method for every entry of the `nodeActions` and `queryActions` tables. */
 function actions(client: NodeClient): Array<[string, (params?: unknown) => unknown]> {
-  const methods = client as unknown as Record<string, (params?: unknown) => unknown>;
-  return Object.keys(nodeActions).map((name) => [name, methods[name]!]);
+  const methods = client.extend(queryActions) as unknown as Record<string, (params?: unknown) => unknown>;
+  return [...Object.keys(nodeActions), ...Object.keys(queryActions)].map((name) => [name, methods[name]!]);
 }
 
 describe("every input checked", () => {
