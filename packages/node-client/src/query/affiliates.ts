@@ -36,7 +36,7 @@ const byAddress = (p: AffiliateAccountParams) => ({ address: bech32Address(p.add
  * info.feeSharePpm;
  * ```
  */
-export const getAffiliateInfo = defineQuery("getAffiliateInfo", affiliates.Query.method.affiliateInfo, {
+export const getAffiliateInfo = defineQuery("getAffiliateInfo", () => affiliates.Query.method.affiliateInfo, {
   request: byAddress,
   pick: (r) => r,
 });
@@ -53,7 +53,7 @@ export const getAffiliateInfo = defineQuery("getAffiliateInfo", affiliates.Query
  * const affiliate = await getReferredBy(client, { address: wallet.address });
  * ```
  */
-export const getReferredBy = defineQuery("getReferredBy", affiliates.Query.method.referredBy, {
+export const getReferredBy = defineQuery("getReferredBy", () => affiliates.Query.method.referredBy, {
   request: byAddress,
   pick: (r) => r.affiliateAddress,
 });
@@ -69,9 +69,13 @@ export const getReferredBy = defineQuery("getReferredBy", affiliates.Query.metho
  * const tiers = await getAffiliateTiers(client);
  * ```
  */
-export const getAffiliateTiers = defineQuery("getAffiliateTiers", affiliates.Query.method.allAffiliateTiers, {
-  pick: (r) => r.tiers,
-});
+export const getAffiliateTiers = defineQuery(
+  "getAffiliateTiers",
+  () => affiliates.Query.method.allAffiliateTiers,
+  {
+    pick: (r) => r.tiers,
+  },
+);
 
 /**
  * The affiliate whitelist.
@@ -86,7 +90,7 @@ export const getAffiliateTiers = defineQuery("getAffiliateTiers", affiliates.Que
  */
 export const getAffiliateWhitelist = defineQuery(
   "getAffiliateWhitelist",
-  affiliates.Query.method.affiliateWhitelist,
+  () => affiliates.Query.method.affiliateWhitelist,
   { pick: (r) => r.whitelist },
 );
 
@@ -103,7 +107,7 @@ export const getAffiliateWhitelist = defineQuery(
  */
 export const getAffiliateParameters = defineQuery(
   "getAffiliateParameters",
-  affiliates.Query.method.affiliateParameters,
+  () => affiliates.Query.method.affiliateParameters,
   { pick: (r) => r.parameters },
 );
 
@@ -120,6 +124,6 @@ export const getAffiliateParameters = defineQuery(
  */
 export const getAffiliateOverrides = defineQuery(
   "getAffiliateOverrides",
-  affiliates.Query.method.affiliateOverrides,
+  () => affiliates.Query.method.affiliateOverrides,
   { pick: (r) => r.overrides },
 );

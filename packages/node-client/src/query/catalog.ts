@@ -36,7 +36,7 @@ const byPerpetual = (p: PerpetualIdParams) => ({ perpetualId: uint32(p.perpetual
  * usdc?.denom; // "uusdc"
  * ```
  */
-export const getAsset = defineQuery("getAsset", assets.Query.method.asset, {
+export const getAsset = defineQuery("getAsset", () => assets.Query.method.asset, {
   request: byId,
   pick: (r, path) => present(r.asset, path, "asset"),
   orUndefined: true,
@@ -53,7 +53,7 @@ export const getAsset = defineQuery("getAsset", assets.Query.method.asset, {
  * const all = await getAssets(client);
  * ```
  */
-export const getAssets = definePagedQuery("getAssets", assets.Query.method.allAssets, {
+export const getAssets = definePagedQuery("getAssets", () => assets.Query.method.allAssets, {
   pick: (r) => r.asset,
 });
 
@@ -69,7 +69,7 @@ export const getAssets = definePagedQuery("getAssets", assets.Query.method.allAs
  * btc?.pair; // "BTC-USD"
  * ```
  */
-export const getMarketParam = defineQuery("getMarketParam", prices.Query.method.marketParam, {
+export const getMarketParam = defineQuery("getMarketParam", () => prices.Query.method.marketParam, {
   request: byId,
   pick: (r, path) => present(r.marketParam, path, "market_param"),
   orUndefined: true,
@@ -86,9 +86,13 @@ export const getMarketParam = defineQuery("getMarketParam", prices.Query.method.
  * const markets = await getMarketParams(client);
  * ```
  */
-export const getMarketParams = definePagedQuery("getMarketParams", prices.Query.method.allMarketParams, {
-  pick: (r) => r.marketParams,
-});
+export const getMarketParams = definePagedQuery(
+  "getMarketParams",
+  () => prices.Query.method.allMarketParams,
+  {
+    pick: (r) => r.marketParams,
+  },
+);
 
 /**
  * Every liquidity tier (margin fractions and open-interest bounds) (all pages).
@@ -103,7 +107,7 @@ export const getMarketParams = definePagedQuery("getMarketParams", prices.Query.
  */
 export const getLiquidityTiers = definePagedQuery(
   "getLiquidityTiers",
-  perpetuals.Query.method.allLiquidityTiers,
+  () => perpetuals.Query.method.allLiquidityTiers,
   {
     pick: (r) => r.liquidityTiers,
   },
@@ -120,7 +124,7 @@ export const getLiquidityTiers = definePagedQuery(
  * const { fundingRateClampFactorPpm } = await getPerpetualsParams(client);
  * ```
  */
-export const getPerpetualsParams = defineQuery("getPerpetualsParams", perpetuals.Query.method.params, {
+export const getPerpetualsParams = defineQuery("getPerpetualsParams", () => perpetuals.Query.method.params, {
   pick: (r, path) => present(r.params, path, "params"),
 });
 
@@ -135,9 +139,13 @@ export const getPerpetualsParams = defineQuery("getPerpetualsParams", perpetuals
  * const { isSmartAccountActive } = await getAccountplusParams(client);
  * ```
  */
-export const getAccountplusParams = defineQuery("getAccountplusParams", accountplus.Query.method.params, {
-  pick: (r, path) => present(r.params, path, "params"),
-});
+export const getAccountplusParams = defineQuery(
+  "getAccountplusParams",
+  () => accountplus.Query.method.params,
+  {
+    pick: (r, path) => present(r.params, path, "params"),
+  },
+);
 
 /**
  * The clob's liquidation configuration (insurance fund fee, position block limits, fillable price).
@@ -152,7 +160,7 @@ export const getAccountplusParams = defineQuery("getAccountplusParams", accountp
  */
 export const getLiquidationsConfig = defineQuery(
   "getLiquidationsConfig",
-  clob.Query.method.liquidationsConfiguration,
+  () => clob.Query.method.liquidationsConfiguration,
   { pick: (r, path) => present(r.liquidationsConfig, path, "liquidations_config") },
 );
 
@@ -210,7 +218,7 @@ export interface MarketFeeDiscountParams extends QueryOptions {
  */
 export const getMarketFeeDiscount = defineQuery(
   "getMarketFeeDiscount",
-  feetiers.Query.method.perMarketFeeDiscountParams,
+  () => feetiers.Query.method.perMarketFeeDiscountParams,
   {
     request: (p: MarketFeeDiscountParams) => ({ clobPairId: uint32(p.clobPairId, "clobPairId") }),
     pick: (r) => r.params,
@@ -231,7 +239,7 @@ export const getMarketFeeDiscount = defineQuery(
  */
 export const getMarketFeeDiscounts = defineQuery(
   "getMarketFeeDiscounts",
-  feetiers.Query.method.allMarketFeeDiscountParams,
+  () => feetiers.Query.method.allMarketFeeDiscountParams,
   { pick: (r) => r.params },
 );
 
@@ -246,7 +254,7 @@ export const getMarketFeeDiscounts = defineQuery(
  * const tiers = await getStakingTiers(client);
  * ```
  */
-export const getStakingTiers = defineQuery("getStakingTiers", feetiers.Query.method.stakingTiers, {
+export const getStakingTiers = defineQuery("getStakingTiers", () => feetiers.Query.method.stakingTiers, {
   pick: (r) => r.stakingTiers,
 });
 
@@ -276,10 +284,14 @@ export interface UserStakingTierParams extends QueryOptions {
  * const { feeTierName, discountPpm } = await getUserStakingTier(client, { address: wallet.address });
  * ```
  */
-export const getUserStakingTier = defineQuery("getUserStakingTier", feetiers.Query.method.userStakingTier, {
-  request: (p: UserStakingTierParams) => ({ address: bech32Address(p.address) }),
-  pick: (r) => r,
-});
+export const getUserStakingTier = defineQuery(
+  "getUserStakingTier",
+  () => feetiers.Query.method.userStakingTier,
+  {
+    request: (p: UserStakingTierParams) => ({ address: bech32Address(p.address) }),
+    pick: (r) => r,
+  },
+);
 
 /**
  * The IBC packets this chain sent that still wait for their acknowledgement or timeout: each one's
@@ -296,7 +308,7 @@ export const getUserStakingTier = defineQuery("getUserStakingTier", feetiers.Que
  */
 export const getPendingSendPackets = defineQuery(
   "getPendingSendPackets",
-  ratelimit.Query.method.allPendingSendPackets,
+  () => ratelimit.Query.method.allPendingSendPackets,
   { pick: (r) => r.pendingSendPackets },
 );
 
@@ -327,7 +339,7 @@ export interface PerpetualIdParams extends QueryOptions {
  */
 export const getWithdrawalsBlockedInfo = defineQuery(
   "getWithdrawalsBlockedInfo",
-  subaccounts.Query.method.getWithdrawalAndTransfersBlockedInfo,
+  () => subaccounts.Query.method.getWithdrawalAndTransfersBlockedInfo,
   { request: byPerpetual, pick: (r) => r },
 );
 
@@ -344,7 +356,7 @@ export const getWithdrawalsBlockedInfo = defineQuery(
  */
 export const getCollateralPoolAddress = defineQuery(
   "getCollateralPoolAddress",
-  subaccounts.Query.method.collateralPoolAddress,
+  () => subaccounts.Query.method.collateralPoolAddress,
   { request: byPerpetual, pick: (r) => r.collateralPoolAddress },
 );
 
@@ -362,7 +374,7 @@ export const getCollateralPoolAddress = defineQuery(
  * settings.find((s) => s.clobPairId === 0)?.imfPpm; // 200000
  * ```
  */
-export const getLeverage = defineQuery("getLeverage", clob.Query.method.leverage, {
+export const getLeverage = defineQuery("getLeverage", () => clob.Query.method.leverage, {
   request: (p: GetSubaccountParams) => {
     const { owner, number } = subaccountId({ owner: p.owner, number: p.number }, "subaccount");
     return { owner, number };

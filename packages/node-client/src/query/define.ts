@@ -46,32 +46,37 @@ export function present<T>(value: T | undefined, path: string, field: string): T
  * the request, runs {@link unaryQuery} with the call options and picks the result.
  *
  * @param name - the action's public name (typed errors name it).
- * @param method - the method's descriptor, e.g. `epochs.Query.method.epochInfoAll`.
+ * @param method - the method's descriptor, e.g. `() => epochs.Query.method.epochInfoAll`: read at
+ *   the first call, so that importing a row loads no protobuf descriptor.
  * @param spec - the request builder, the pick and whether NotFound answers `undefined`.
  * @returns the action.
  */
 export function defineQuery<I extends DescMessage, O extends DescMessage, P extends QueryOptions, R>(
   name: string,
-  method: DescMethodUnary<I, O>,
+  method: () => DescMethodUnary<I, O>,
   spec: QuerySpec<I, O, P, R> & { orUndefined: true },
 ): (client: NodeConnection, ...params: ParamsOf<P>) => Promise<R | undefined>;
 export function defineQuery<I extends DescMessage, O extends DescMessage, P extends QueryOptions, R>(
   name: string,
-  method: DescMethodUnary<I, O>,
+  method: () => DescMethodUnary<I, O>,
   spec: QuerySpec<I, O, P, R>,
 ): (client: NodeConnection, ...params: ParamsOf<P>) => Promise<R>;
 export function defineQuery<I extends DescMessage, O extends DescMessage, P extends QueryOptions, R>(
   name: string,
-  method: DescMethodUnary<I, O>,
+  method: () => DescMethodUnary<I, O>,
   spec: QuerySpec<I, O, P, R>,
 ): (client: NodeConnection, ...params: ParamsOf<P>) => Promise<R | undefined> {
-  const path = queryPath(method as DescMethodUnary);
   return async (client, ...[params]) => {
     checkParams(params, name, spec.optional ?? spec.request === undefined);
     const options = (params ?? {}) as P;
     const request = spec.request ? spec.request(options) : ({} as MessageInitShape<I>);
     try {
-      return spec.pick(await unaryQuery(client, { ...options, method, request }), path, options);
+      const desc = method();
+      return spec.pick(
+        await unaryQuery(client, { ...options, method: desc, request }),
+        queryPath(desc),
+        options,
+      );
     } catch (error) {
       if (spec.orUndefined && isQueryError(error) && error.notFound) return undefined;
       throw error;
@@ -84,19 +89,19 @@ export function defineQuery<I extends DescMessage, O extends DescMessage, P exte
  * the items of all of them.
  *
  * @param name - the action's public name (typed errors name it).
- * @param method - the paginated method's descriptor.
+ * @param method - the paginated method's descriptor, read at the first call.
  * @param spec - the request builder (without `pagination`) and the items of one answer.
  * @returns the action.
  */
 export function definePagedQuery<I extends DescMessage, O extends DescMessage, P extends QueryOptions, T>(
   name: string,
-  method: DescMethodUnary<I, O>,
+  method: () => DescMethodUnary<I, O>,
   spec: { request?: (params: P) => MessageInitShape<I>; pick: (response: MessageShape<O>) => readonly T[] },
 ): (client: NodeConnection, ...params: ParamsOf<P>) => Promise<T[]> {
   return async (client, ...[params]) => {
     checkParams(params, name, spec.request === undefined);
     const options = (params ?? {}) as P;
     const request = spec.request ? spec.request(options) : ({} as MessageInitShape<I>);
-    return allPages(client, { ...options, method, request, pick: spec.pick });
+    return allPages(client, { ...options, method: method(), request, pick: spec.pick });
   };
 }

@@ -74,7 +74,7 @@ const byName = ({ name }: NameParams) => ({ name: nonEmpty(name, "name") });
  * (await getAccounts(client)).length > 0; // true
  * ```
  */
-export const getAccounts = definePagedQuery("getAccounts", cosmosAuth.Query.method.accounts, {
+export const getAccounts = definePagedQuery("getAccounts", () => cosmosAuth.Query.method.accounts, {
   pick: (r) => r.accounts,
 });
 
@@ -89,7 +89,7 @@ export const getAccounts = definePagedQuery("getAccounts", cosmosAuth.Query.meth
  * (await getAuthParams(client)).maxMemoCharacters > 0n; // true
  * ```
  */
-export const getAuthParams = defineQuery("getAuthParams", cosmosAuth.Query.method.params, {
+export const getAuthParams = defineQuery("getAuthParams", () => cosmosAuth.Query.method.params, {
   pick: (r, path) => present(r.params, path, "params"),
 });
 
@@ -104,9 +104,13 @@ export const getAuthParams = defineQuery("getAuthParams", cosmosAuth.Query.metho
  * (await getModuleAccounts(client)).length > 0; // true
  * ```
  */
-export const getModuleAccounts = defineQuery("getModuleAccounts", cosmosAuth.Query.method.moduleAccounts, {
-  pick: (r) => r.accounts,
-});
+export const getModuleAccounts = defineQuery(
+  "getModuleAccounts",
+  () => cosmosAuth.Query.method.moduleAccounts,
+  {
+    pick: (r) => r.accounts,
+  },
+);
 
 /**
  * One module account by name, packed as an `Any`.
@@ -122,7 +126,7 @@ export const getModuleAccounts = defineQuery("getModuleAccounts", cosmosAuth.Que
  */
 export const getModuleAccountByName = defineQuery(
   "getModuleAccountByName",
-  cosmosAuth.Query.method.moduleAccountByName,
+  () => cosmosAuth.Query.method.moduleAccountByName,
   { request: byName, pick: (r, path) => present(r.account, path, "account") },
 );
 
@@ -137,7 +141,7 @@ export const getModuleAccountByName = defineQuery(
  * await getBech32Prefix(client); // "perpx"
  * ```
  */
-export const getBech32Prefix = defineQuery("getBech32Prefix", cosmosAuth.Query.method.bech32Prefix, {
+export const getBech32Prefix = defineQuery("getBech32Prefix", () => cosmosAuth.Query.method.bech32Prefix, {
   pick: (r) => r.bech32Prefix,
 });
 
@@ -153,7 +157,7 @@ export const getBech32Prefix = defineQuery("getBech32Prefix", cosmosAuth.Query.m
  * (await getAccountInfo(client, { address: wallet.address })).address === wallet.address; // true
  * ```
  */
-export const getAccountInfo = defineQuery("getAccountInfo", cosmosAuth.Query.method.accountInfo, {
+export const getAccountInfo = defineQuery("getAccountInfo", () => cosmosAuth.Query.method.accountInfo, {
   request: byAddress,
   pick: (r, path) => present(r.info, path, "info"),
 });
@@ -172,7 +176,7 @@ export const getAccountInfo = defineQuery("getAccountInfo", cosmosAuth.Query.met
  */
 export const getSpendableBalances = definePagedQuery(
   "getSpendableBalances",
-  cosmosBank.Query.method.spendableBalances,
+  () => cosmosBank.Query.method.spendableBalances,
   { request: byAddress, pick: (r) => r.balances },
 );
 
@@ -190,7 +194,7 @@ export const getSpendableBalances = definePagedQuery(
  */
 export const getSpendableBalance = defineQuery(
   "getSpendableBalance",
-  cosmosBank.Query.method.spendableBalanceByDenom,
+  () => cosmosBank.Query.method.spendableBalanceByDenom,
   {
     request: (p: AddressParams & DenomParams) => ({ ...byAddress(p), ...byDenom(p) }),
     pick: (r, path) => present(r.balance, path, "balance"),
@@ -208,7 +212,7 @@ export const getSpendableBalance = defineQuery(
  * (await getTotalSupply(client)).some((c) => c.denom === "uusdc"); // true
  * ```
  */
-export const getTotalSupply = definePagedQuery("getTotalSupply", cosmosBank.Query.method.totalSupply, {
+export const getTotalSupply = definePagedQuery("getTotalSupply", () => cosmosBank.Query.method.totalSupply, {
   pick: (r) => r.supply,
 });
 
@@ -224,7 +228,7 @@ export const getTotalSupply = definePagedQuery("getTotalSupply", cosmosBank.Quer
  * (await getSupplyOf(client, { denom: "uusdc" })).denom; // "uusdc"
  * ```
  */
-export const getSupplyOf = defineQuery("getSupplyOf", cosmosBank.Query.method.supplyOf, {
+export const getSupplyOf = defineQuery("getSupplyOf", () => cosmosBank.Query.method.supplyOf, {
   request: byDenom,
   pick: (r, path) => present(r.amount, path, "amount"),
 });
@@ -240,7 +244,7 @@ export const getSupplyOf = defineQuery("getSupplyOf", cosmosBank.Query.method.su
  * (await getBankParams(client)).defaultSendEnabled; // true
  * ```
  */
-export const getBankParams = defineQuery("getBankParams", cosmosBank.Query.method.params, {
+export const getBankParams = defineQuery("getBankParams", () => cosmosBank.Query.method.params, {
   pick: (r, path) => present(r.params, path, "params"),
 });
 
@@ -256,7 +260,7 @@ export const getBankParams = defineQuery("getBankParams", cosmosBank.Query.metho
  * const metadata = await getDenomMetadata(client, { denom: "aperpx" });
  * ```
  */
-export const getDenomMetadata = defineQuery("getDenomMetadata", cosmosBank.Query.method.denomMetadata, {
+export const getDenomMetadata = defineQuery("getDenomMetadata", () => cosmosBank.Query.method.denomMetadata, {
   request: byDenom,
   pick: (r) => r.metadata,
   orUndefined: true,
@@ -275,7 +279,7 @@ export const getDenomMetadata = defineQuery("getDenomMetadata", cosmosBank.Query
  */
 export const getDenomsMetadata = definePagedQuery(
   "getDenomsMetadata",
-  cosmosBank.Query.method.denomsMetadata,
+  () => cosmosBank.Query.method.denomsMetadata,
   {
     pick: (r) => r.metadatas,
   },
@@ -292,7 +296,7 @@ export const getDenomsMetadata = definePagedQuery(
  * const plan = await getCurrentPlan(client);
  * ```
  */
-export const getCurrentPlan = defineQuery("getCurrentPlan", cosmosUpgrade.Query.method.currentPlan, {
+export const getCurrentPlan = defineQuery("getCurrentPlan", () => cosmosUpgrade.Query.method.currentPlan, {
   pick: (r) => r.plan,
 });
 
@@ -308,7 +312,7 @@ export const getCurrentPlan = defineQuery("getCurrentPlan", cosmosUpgrade.Query.
  * (await getEpochInfo(client, { name: "funding-tick" }))?.name; // "funding-tick"
  * ```
  */
-export const getEpochInfo = defineQuery("getEpochInfo", epochs.Query.method.epochInfo, {
+export const getEpochInfo = defineQuery("getEpochInfo", () => epochs.Query.method.epochInfo, {
   request: byName,
   pick: (r, path) => present(r.epochInfo, path, "epoch_info"),
   orUndefined: true,
@@ -325,7 +329,7 @@ export const getEpochInfo = defineQuery("getEpochInfo", epochs.Query.method.epoc
  * (await getEpochInfos(client)).length > 0; // true
  * ```
  */
-export const getEpochInfos = definePagedQuery("getEpochInfos", epochs.Query.method.epochInfoAll, {
+export const getEpochInfos = definePagedQuery("getEpochInfos", () => epochs.Query.method.epochInfoAll, {
   pick: (r) => r.epochInfo,
 });
 
@@ -340,7 +344,7 @@ export const getEpochInfos = definePagedQuery("getEpochInfos", epochs.Query.meth
  * const votes = await getPremiumVotes(client);
  * ```
  */
-export const getPremiumVotes = defineQuery("getPremiumVotes", perpetuals.Query.method.premiumVotes, {
+export const getPremiumVotes = defineQuery("getPremiumVotes", () => perpetuals.Query.method.premiumVotes, {
   pick: (r) => r.premiumVotes?.allMarketPremiums ?? [],
 });
 
@@ -355,9 +359,13 @@ export const getPremiumVotes = defineQuery("getPremiumVotes", perpetuals.Query.m
  * const samples = await getPremiumSamples(client);
  * ```
  */
-export const getPremiumSamples = defineQuery("getPremiumSamples", perpetuals.Query.method.premiumSamples, {
-  pick: (r) => r.premiumSamples?.allMarketPremiums ?? [],
-});
+export const getPremiumSamples = defineQuery(
+  "getPremiumSamples",
+  () => perpetuals.Query.method.premiumSamples,
+  {
+    pick: (r) => r.premiumSamples?.allMarketPremiums ?? [],
+  },
+);
 
 /**
  * The market mapper revenue-share params (address, share, validity).
@@ -372,7 +380,7 @@ export const getPremiumSamples = defineQuery("getPremiumSamples", perpetuals.Que
  */
 export const getMarketMapperRevShareParams = defineQuery(
   "getMarketMapperRevShareParams",
-  revshare.Query.method.marketMapperRevenueShareParams,
+  () => revshare.Query.method.marketMapperRevenueShareParams,
   { pick: (r, path) => present(r.params, path, "params") },
 );
 
@@ -389,7 +397,7 @@ export const getMarketMapperRevShareParams = defineQuery(
  */
 export const getMarketMapperRevShareDetails = defineQuery(
   "getMarketMapperRevShareDetails",
-  revshare.Query.method.marketMapperRevShareDetails,
+  () => revshare.Query.method.marketMapperRevShareDetails,
   {
     request: ({ marketId }: QueryOptions & { marketId: number }) => ({
       marketId: uint32(marketId, "marketId"),
@@ -412,7 +420,7 @@ export const getMarketMapperRevShareDetails = defineQuery(
  */
 export const getUnconditionalRevShareConfig = defineQuery(
   "getUnconditionalRevShareConfig",
-  revshare.Query.method.unconditionalRevShareConfig,
+  () => revshare.Query.method.unconditionalRevShareConfig,
   { pick: (r, path) => present(r.config, path, "config") },
 );
 
@@ -430,7 +438,7 @@ export const getUnconditionalRevShareConfig = defineQuery(
  */
 export const getOrderRouterRevShare = defineQuery(
   "getOrderRouterRevShare",
-  revshare.Query.method.orderRouterRevShare,
+  () => revshare.Query.method.orderRouterRevShare,
   {
     request: byAddress,
     pick: (r) => r.orderRouterRevShare,
@@ -449,7 +457,7 @@ export const getOrderRouterRevShare = defineQuery(
  * const params = await getRewardsParams(client);
  * ```
  */
-export const getRewardsParams = defineQuery("getRewardsParams", rewards.Query.method.params, {
+export const getRewardsParams = defineQuery("getRewardsParams", () => rewards.Query.method.params, {
   pick: (r, path) => present(r.params, path, "params"),
 });
 
@@ -465,7 +473,7 @@ export const getRewardsParams = defineQuery("getRewardsParams", rewards.Query.me
  * const channel = await getIbcChannel(client, { channelId: "channel-0" });
  * ```
  */
-export const getIbcChannel = defineQuery("getIbcChannel", ibcChannel.Query.method.channel, {
+export const getIbcChannel = defineQuery("getIbcChannel", () => ibcChannel.Query.method.channel, {
   request: ({ portId, channelId }: QueryOptions & { portId?: string; channelId: string }) => ({
     portId: nonEmpty(portId ?? "transfer", "portId"),
     channelId: nonEmpty(channelId, "channelId"),
@@ -489,7 +497,7 @@ export const getIbcChannel = defineQuery("getIbcChannel", ibcChannel.Query.metho
  * const hash = await getDenomHash(client, { trace: "transfer/channel-0/uatom" });
  * ```
  */
-export const getDenomHash = defineQuery("getDenomHash", ibcTransfer.Query.method.denomHash, {
+export const getDenomHash = defineQuery("getDenomHash", () => ibcTransfer.Query.method.denomHash, {
   request: ({ trace }: QueryOptions & { trace: string }) => ({ trace: nonEmpty(trace, "trace") }),
   pick: (r) => r.hash,
   orUndefined: true,

@@ -14,7 +14,7 @@ import type { QueryOptions } from "./unary.js";
  * const limits = await getLimitParams(client);
  * ```
  */
-export const getLimitParams = defineQuery("getLimitParams", ratelimit.Query.method.listLimitParams, {
+export const getLimitParams = defineQuery("getLimitParams", () => ratelimit.Query.method.listLimitParams, {
   pick: (r) => r.limitParamsList,
 });
 
@@ -44,10 +44,14 @@ export interface CapacityParams extends QueryOptions {
  * const capacities = await getCapacityByDenom(client, { denom: "uusdc" });
  * ```
  */
-export const getCapacityByDenom = defineQuery("getCapacityByDenom", ratelimit.Query.method.capacityByDenom, {
-  request: (p: CapacityParams) => ({ denom: p.denom }),
-  pick: (r) => r.limiterCapacityList,
-});
+export const getCapacityByDenom = defineQuery(
+  "getCapacityByDenom",
+  () => ratelimit.Query.method.capacityByDenom,
+  {
+    request: (p: CapacityParams) => ({ denom: p.denom }),
+    pick: (r) => r.limiterCapacityList,
+  },
+);
 
 /**
  * Parameters of {@link getWithdrawalConfigs}.
@@ -79,7 +83,7 @@ export interface WithdrawalConfigsParams extends QueryOptions {
  */
 export const getWithdrawalConfigs = defineQuery(
   "getWithdrawalConfigs",
-  ratelimit.Query.method.assetWithdrawalConfigs,
+  () => ratelimit.Query.method.assetWithdrawalConfigs,
   {
     request: (p: WithdrawalConfigsParams) =>
       p.assetId === undefined ? {} : { assetId: uint32(p.assetId, "assetId") },
@@ -127,7 +131,7 @@ function dailyRequest(params: DailyParams) {
  * const limits = await getDailyLimits(client);
  * ```
  */
-export const getDailyLimits = defineQuery("getDailyLimits", ratelimit.Query.method.dailyLimits, {
+export const getDailyLimits = defineQuery("getDailyLimits", () => ratelimit.Query.method.dailyLimits, {
   request: dailyRequest,
   pick: (r) => r.limits,
   optional: true,
@@ -144,7 +148,7 @@ export const getDailyLimits = defineQuery("getDailyLimits", ratelimit.Query.meth
  * const usage = await getDailyUsage(client, { assetId: 0 });
  * ```
  */
-export const getDailyUsage = defineQuery("getDailyUsage", ratelimit.Query.method.dailyUsage, {
+export const getDailyUsage = defineQuery("getDailyUsage", () => ratelimit.Query.method.dailyUsage, {
   request: dailyRequest,
   pick: (r) => r.usage,
   optional: true,
