@@ -16,8 +16,14 @@ import {
   Order_TimeInForce,
   OrderFlags,
 } from "@dydxprotocol/v4-client-js";
-import { placeOrderMsg } from "@perpx/node-client";
-import { encodeAuthInfo, encodeSignDoc, encodeTxBody, signCosmos, signTx } from "@perpx/node-client/tx";
+import {
+  encodeAuthInfo,
+  encodeSignDoc,
+  encodeTxBody,
+  placeOrderMsg,
+  signCosmos,
+  signTx,
+} from "@perpx/node-client/tx";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { afterAll, bench, describe } from "vitest";
 import { Timings } from "./timings.js";

@@ -146,7 +146,7 @@ console.log(JSON.stringify([...names].sort()));`;
     const used = packagesLoadedBy(
       "@perpx/node-client",
       nodeClient,
-      `const { placeOrderMsg } = require("@perpx/node-client");
+      `const { placeOrderMsg } = require("@perpx/node-client/tx");
 const { LocalWallet } = require("@perpx/node-client/wallets");
 const wallet = LocalWallet.fromPrivateKey("1f".repeat(32), { backend: "js" });
 placeOrderMsg({ subaccount: { owner: wallet.address, number: 0 }, clientId: 1, clobPairId: 0, side: "BUY", quantums: 10n, subticks: 10n, kind: "short-term", goodTilBlock: 10 });`,

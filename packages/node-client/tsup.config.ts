@@ -1,7 +1,7 @@
 import { packageBuild } from "../../tsup.base.js";
 
 export default [
-  // The Node build: five entry points (see package.json `exports`). `splitting`: what two entries
+  // The Node build: six entry points (see package.json `exports`). `splitting`: what two entries
   // share (errors, the connection, protobuf helpers) is one module, so `instanceof` holds across
   // entries, in the CommonJS build too. `shims`: the CommonJS build gets a real `import.meta.url`,
   // which the native signer backend needs to `require` the optional `secp256k1` addon relative to
@@ -9,7 +9,14 @@ export default [
   // descriptors at load), noble (curve tables) and scure (HD keys, mnemonics) on first use, not at
   // `require`.
   packageBuild({
-    entry: ["src/index.ts", "src/wallets.ts", "src/tx.ts", "src/operator.ts", "src/native.ts"],
+    entry: [
+      "src/index.ts",
+      "src/queries.ts",
+      "src/wallets.ts",
+      "src/tx.ts",
+      "src/operator.ts",
+      "src/native.ts",
+    ],
     splitting: true,
     shims: true,
     deferRequires: ["@bufbuild/protobuf", "@noble/", "@scure/"],
@@ -23,6 +30,7 @@ export default [
     // Its own directory, so its shared chunks sit beside its entries, apart from the Node build's.
     entry: {
       index: "src/index.ts",
+      queries: "src/queries.ts",
       wallets: "src/wallets.ts",
       tx: "src/tx.ts",
       operator: "src/operator.ts",

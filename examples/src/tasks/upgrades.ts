@@ -9,11 +9,12 @@
  *   version at height <height>: <version>
  */
 import { versionAtHeight } from "@perpx/core";
+import { checkUpgradeHistory } from "@perpx/node-client/queries";
 import { runExample } from "../support/network.js";
 
 await runExample(async ({ client }) => {
   const { network } = client.context.config;
-  const report = await client.context.node.checkUpgradeHistory({ network });
+  const report = await checkUpgradeHistory(client.context.node, { network });
   console.log(
     `network ${network.name}: chain ${network.chainId}, ${network.upgrades.length} upgrade(s) in the preset`,
   );

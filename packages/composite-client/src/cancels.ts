@@ -1,11 +1,6 @@
 import { assertKnownKeys, optionKeys } from "@perpx/core";
-import {
-  batchCancelMsg,
-  cancelOrderMsg,
-  isBroadcastTxError,
-  ORDER_FLAGS,
-  type SendTxResult,
-} from "@perpx/node-client";
+import { isBroadcastTxError, type SendTxResult } from "@perpx/node-client";
+import { batchCancelMsg, cancelOrderMsg, ORDER_FLAGS } from "@perpx/node-client/tx";
 import type { ClientContext } from "./client.js";
 import type { OrderResult } from "./tracking.js";
 import { subaccountOf } from "./trader.js";

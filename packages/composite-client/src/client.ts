@@ -15,13 +15,9 @@ import {
 } from "@perpx/core";
 import { InvalidArgumentError } from "@perpx/errors";
 import { createIndexerClient, type IndexerClient } from "@perpx/indexer-client";
-import {
-  createNodeClient,
-  encodeAuthenticatorConfig,
-  type NodeClient,
-  type TxSigner,
-  tradingKeyAuthenticator,
-} from "@perpx/node-client";
+import { createNodeClient, type NodeClient, type TxSigner } from "@perpx/node-client";
+import { getAuthenticators } from "@perpx/node-client/queries";
+import { encodeAuthenticatorConfig, tradingKeyAuthenticator } from "@perpx/node-client/tx";
 import { type TradingKey, tradingKeyFromCredential } from "@perpx/node-client/wallets";
 import { ClientIds } from "./clientIds.js";
 import { type LiveFeed, startLiveFeed } from "./feed.js";
@@ -238,7 +234,7 @@ async function traderOf(options: ConnectOptions, node: NodeClient): Promise<Trad
 
 async function findAuthenticator(node: NodeClient, tradingKey: TradingKey): Promise<bigint> {
   const config = encodeAuthenticatorConfig(tradingKeyAuthenticator(tradingKey.wallet.publicKey)).join();
-  const authenticators = await node.getAuthenticators({ address: tradingKey.masterAddress });
+  const authenticators = await getAuthenticators(node, { address: tradingKey.masterAddress });
   const match = authenticators
     .filter((a) => a.type === "AllOf" && a.config.join() === config)
     .sort((a, b) => (a.id < b.id ? 1 : -1))[0];

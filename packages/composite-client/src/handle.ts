@@ -42,7 +42,7 @@ export interface OrderHandle {
  *   state.
  * @example
  * ```ts
- * import { placeOrderMsg } from "@perpx/node-client";
+ * import { placeOrderMsg } from "@perpx/node-client/tx";
  *
  * const plan = { market: btc, height: client.height(), nowMs: Date.now(), clientId: 4_000_000_001, subaccount };
  * const wire = planOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price: "30000", goodTil: { blocks: 5 } }, plan);
@@ -86,7 +86,7 @@ export type FollowOrder = (onUpdate: (result: OrderResult) => void, signal: Abor
  * @returns the order's handle.
  * @example
  * ```ts
- * import { placeOrderMsg } from "@perpx/node-client";
+ * import { placeOrderMsg } from "@perpx/node-client/tx";
  *
  * const plan = { market: btc, height: client.height(), nowMs: Date.now(), clientId: 4_000_000_011, subaccount };
  * const wire = planOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price: "30000", goodTil: { blocks: 5 } }, plan);

@@ -1,4 +1,5 @@
 import type { NodeClient } from "@perpx/node-client";
+import { watchBlocks } from "@perpx/node-client/queries";
 
 /**
  * The chain height, kept live in the background: a block subscription when the node client has a
@@ -86,7 +87,7 @@ export async function startHeightTracker(options: HeightTrackerOptions): Promise
   // answers.
   const subscribe = async () => {
     let failed = false;
-    const stop = await node.watchBlocks({
+    const stop = await watchBlocks(node, {
       onBlock: seen,
       onError: () => {
         failed = true;

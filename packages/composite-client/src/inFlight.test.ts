@@ -1,5 +1,6 @@
 import { TimeoutError } from "@perpx/errors";
-import { type BroadcastProgress, BroadcastTxError, TransportError } from "@perpx/node-client";
+import { BroadcastTxError, TransportError } from "@perpx/node-client";
+import type { BroadcastProgress } from "@perpx/node-client/tx";
 import { describe, expect, it } from "vitest";
 import { type LostTx, watchSend } from "./inFlight.js";
 

@@ -1,5 +1,5 @@
 import { errorGuard, isPerpxError, PerpxError } from "@perpx/errors";
-import type { BroadcastProgress } from "@perpx/node-client";
+import type { BroadcastProgress } from "@perpx/node-client/tx";
 import type { clob } from "@perpx/proto";
 import type { OrderHandle } from "./handle.js";
 
@@ -129,7 +129,7 @@ export interface LostTx {
  *   send's own error.
  * @example
  * ```ts
- * import { type BroadcastProgress, placeOrderMsg } from "@perpx/node-client";
+ * import { type BroadcastProgress, placeOrderMsg } from "@perpx/node-client/tx";
  *
  * const plan = { market: btc, height: client.height(), nowMs: Date.now(), clientId: 4_000_000_012, subaccount };
  * const wire = planOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price: "30000", goodTil: { blocks: 3 } }, plan);

@@ -14,7 +14,7 @@ const TIMESTAMP_NONCE_MIN = 1n << 40n;
  *
  * @example
  * ```ts
- * import { placeOrderMsg } from "@perpx/node-client";
+ * import { placeOrderMsg } from "@perpx/node-client/tx";
  *
  * const plan = { market: btc, height: client.height(), nowMs: Date.now(), clientId: 4_000_000_013, subaccount };
  * const wire = planOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price: "30000", goodTil: { blocks: 3 } }, plan);
@@ -132,7 +132,7 @@ async function followStateful(
  *   source knows it.
  * @example
  * ```ts
- * import { placeOrderMsg } from "@perpx/node-client";
+ * import { placeOrderMsg } from "@perpx/node-client/tx";
  *
  * // An order signed but never sent: once its good-til-block passed without it, it is EXPIRED.
  * const plan = { market: btc, height: client.height(), nowMs: Date.now(), clientId: 4_000_000_014, subaccount };

@@ -1,7 +1,7 @@
 import { Exact, quantumsToSize } from "@perpx/core";
 import type { FillUpdate, OrderUpdate } from "@perpx/core/indexer";
 import type { LiveSubaccount } from "@perpx/indexer-client";
-import { ORDER_FLAGS } from "@perpx/node-client";
+import { ORDER_FLAGS } from "@perpx/node-client/tx";
 import type { OrderFill, OrderResult, OrderStatus, TrackedOrder } from "./tracking.js";
 
 /**
@@ -195,7 +195,7 @@ export function feedOrderOf(live: LiveSubaccount, order: TrackedOrder): OrderUpd
  *   that stops it.
  * @example
  * ```ts
- * import { ORDER_FLAGS } from "@perpx/node-client";
+ * import { ORDER_FLAGS } from "@perpx/node-client/tx";
  * import { Exact } from "@perpx/core";
  * const price = new Exact(btc.oraclePrice).dividedBy(2, { scale: 0, rounding: "floor" }).toFixed();
  * const handle = await client.placeOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price, rounding: "down" });

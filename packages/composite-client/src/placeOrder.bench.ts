@@ -4,8 +4,7 @@
  * same key and backend. Goal: the composite path under 1.1x the raw one. Run:
  * `npx vitest bench --run --project composite-client`.
  */
-import { placeOrderMsg } from "@perpx/node-client";
-import { signTx } from "@perpx/node-client/tx";
+import { placeOrderMsg, signTx } from "@perpx/node-client/tx";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { bench, describe } from "vitest";
 import { btc } from "../test/fixtures/btc-market.js";

@@ -128,7 +128,7 @@ const FEED_SLACK_BLOCKS = 2n;
  *   signal that stops it and, optionally, the indexer's live account.
  * @example
  * ```ts
- * import { placeOrderMsg } from "@perpx/node-client";
+ * import { placeOrderMsg } from "@perpx/node-client/tx";
  *
  * const plan = { market: btc, height: client.height(), nowMs: Date.now(), clientId: 4_000_000_002, subaccount };
  * const wire = planOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price: "30000", goodTil: { blocks: 5 } }, plan);

@@ -1,12 +1,6 @@
 import { assertKnownKeys, InvalidArgumentError, optionKeys } from "@perpx/core";
-import {
-  type BroadcastMode,
-  type BroadcastProgress,
-  cancelOrderMsg,
-  placeOrderMsg,
-  type SendTxResult,
-  type TxMessage,
-} from "@perpx/node-client";
+import type { BroadcastMode, SendTxResult, TxMessage } from "@perpx/node-client";
+import { type BroadcastProgress, cancelOrderMsg, placeOrderMsg } from "@perpx/node-client/tx";
 import type { clob } from "@perpx/proto";
 import { checkBookReach } from "./book.js";
 import type { ClientContext } from "./client.js";
@@ -45,7 +39,7 @@ export type PlacedOrders = Map<
  *   when the chain refuses it.
  * @example
  * ```ts
- * import { cancelOrderMsg, placeOrderMsg } from "@perpx/node-client";
+ * import { cancelOrderMsg, placeOrderMsg } from "@perpx/node-client/tx";
  *
  * const plan = { market: btc, height: client.height(), nowMs: Date.now(), clientId: 4_000_000_003, subaccount };
  * const goodTil = { blocks: 20 };

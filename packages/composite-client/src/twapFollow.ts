@@ -17,15 +17,15 @@ import { quantumsToSize } from "@perpx/core";
 import type { OrderUpdate } from "@perpx/core/indexer";
 import { InvalidArgumentError } from "@perpx/errors";
 import type { LiveSubaccount } from "@perpx/indexer-client";
+import type { NodeClient } from "@perpx/node-client";
 import {
   blockOperations,
   cancelIn,
-  fillsOf,
-  type NodeClient,
+  getBlock,
+  getBlockResults,
   placementIn,
-  TWAP_SUBORDER_FLAGS,
-  twapLegs,
-} from "@perpx/node-client";
+} from "@perpx/node-client/queries";
+import { fillsOf, TWAP_SUBORDER_FLAGS, twapLegs } from "@perpx/node-client/tx";
 import type { clob } from "@perpx/proto";
 import type { HeightTracker } from "./height.js";
 import { fillTotals, rejectionOf } from "./orderOutcome.js";
@@ -175,7 +175,7 @@ export async function followTwap(params: TwapFollow): Promise<void> {
     const latest = await Promise.race([height.waitAbove(next - 1n), aborted]);
     for (; next <= latest; next++) {
       const at = next;
-      const block = await persistently(() => node.getBlock({ height: at, signal }));
+      const block = await persistently(() => getBlock(node, { height: at, signal }));
       const time = Math.floor(block.header.time.getTime() / 1000);
       const operations = blockOperations(block);
       for (const fill of operations === undefined ? [] : fillsOf(operations, suborderId, at)) {
@@ -192,7 +192,7 @@ export async function followTwap(params: TwapFollow): Promise<void> {
       } else if (course.canceledAt === undefined && !course.completed) {
         const cancel = cancelIn(block, parentId);
         const results =
-          cancel < 0 ? [] : await persistently(() => node.getBlockResults({ height: at, signal }));
+          cancel < 0 ? [] : await persistently(() => getBlockResults(node, { height: at, signal }));
         if (cancel >= 0 && results[cancel]?.code === 0) course.canceledAt = time;
         else if (time >= course.nextDue) {
           if (course.legsPlaced < legs && course.filled < size) {

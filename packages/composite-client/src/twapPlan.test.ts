@@ -1,6 +1,6 @@
 import { isInvalidOrderError } from "@perpx/core";
 import { isPerpxError } from "@perpx/errors";
-import { placeOrderMsg } from "@perpx/node-client";
+import { placeOrderMsg } from "@perpx/node-client/tx";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { describe, expect, it } from "vitest";
 import { planContext as context } from "../test/fixtures/btc-market.js";

@@ -5,7 +5,8 @@ import {
   InvalidOrderError,
   optionKeys,
 } from "@perpx/core";
-import { type Market, type TwapParams, twapParametersOf } from "@perpx/node-client";
+import type { Market } from "@perpx/node-client";
+import { type TwapParams, twapParametersOf } from "@perpx/node-client/tx";
 
 /**
  * A TWAP's schedule in human units (the `twap` option of a `"TWAP"` order): the chain places

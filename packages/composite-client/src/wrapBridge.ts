@@ -6,13 +6,14 @@ import {
   usdcToQuoteQuantums,
 } from "@perpx/core";
 import type { SendTxResult } from "@perpx/node-client";
+import { getBacking, getBridgeEvents } from "@perpx/node-client/queries";
 import { bridge } from "@perpx/proto";
 import type { ClientContext } from "./client.js";
 import { walletOf } from "./trader.js";
 
 async function voucherOf(context: ClientContext, amount: bigint, given: string | undefined): Promise<string> {
   if (given !== undefined) return given;
-  const backings = await context.node.getBacking();
+  const backings = await getBacking(context.node);
   const enough = backings.find((b) => BigInt(b.remainingBalance) >= amount);
   if (!enough) {
     throw new InvalidArgumentError(
@@ -171,7 +172,7 @@ export async function trackBridgeDeposit(
   let height = context.height.current();
   for (;;) {
     if (params.signal?.aborted) throw new AbortedError("tracking a bridge deposit", params.signal.reason);
-    const events = await context.node.getBridgeEvents({ address: params.address });
+    const events = await getBridgeEvents(context.node, { address: params.address });
     const record = events.find((r) =>
       params.ethTxHash !== undefined
         ? r.event?.ethTxHash.toLowerCase() === params.ethTxHash.toLowerCase()

@@ -1,5 +1,6 @@
 import { isInvalidOrderError } from "@perpx/core";
-import { isBroadcastTxError, placeOrderMsg } from "@perpx/node-client";
+import { isBroadcastTxError } from "@perpx/node-client";
+import { placeOrderMsg } from "@perpx/node-client/tx";
 import { describe, expect, it } from "vitest";
 import type { HumanOrder } from "../src/index.js";
 import { fundedWallet, recordingSigner, useDevnet } from "./support.js";

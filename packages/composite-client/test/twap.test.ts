@@ -5,7 +5,7 @@
  */
 import { Exact, isInvalidOrderError } from "@perpx/core";
 import { isPerpxError } from "@perpx/errors";
-import { placementIn } from "@perpx/node-client";
+import { getBlock, placementIn } from "@perpx/node-client/queries";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { describe, expect, it } from "vitest";
 import type { CompositeClient, OrderHandle, OrderResult } from "../src/index.js";
@@ -25,7 +25,7 @@ async function advance(seconds: number): Promise<void> {
 
 /** The block time of a height, unix seconds. */
 async function blockTime(client: CompositeClient, height: bigint): Promise<number> {
-  const block = await client.context.node.getBlock({ height });
+  const block = await getBlock(client.context.node, { height });
   return Math.floor(block.header.time.getTime() / 1000);
 }
 
@@ -217,7 +217,7 @@ describe("TWAP orders through placeOrder", () => {
     await reachState(twap, "PARTIALLY_FILLED");
     let placed: ReturnType<typeof placementIn>;
     for (let height = client.height(); placed === undefined; height--) {
-      placed = placementIn(await client.context.node.getBlock({ height }), twap.orderId);
+      placed = placementIn(await getBlock(client.context.node, { height }), twap.orderId);
     }
     expect(placed.order.twapParameters?.interval).toBe(60);
     expect(placed.order.builderCodeParameters?.builderAddress).toBe(builder);

@@ -14,6 +14,7 @@ import { addressToHex, subticksToPrice } from "@perpx/core";
 import { type Devnet, startDevnet } from "@perpx/devnet";
 import { createIndexerClient, type IndexerClient } from "@perpx/indexer-client";
 import { createNodeClient, isBroadcastTxError, type NodeClient } from "@perpx/node-client";
+import { getBlock, getBlockHeaders } from "@perpx/node-client/queries";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import type { Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -170,7 +171,7 @@ describe("the explorer in headless Chromium", () => {
     // One reading of the table (it moves with every block), against the node's blocks below its top.
     const rows = tab.locator('[data-table="blocks"] tbody tr');
     const shown = await rows.evaluateAll((trs) => trs.map((tr) => tr.querySelector("td")?.textContent ?? ""));
-    const headers = await node.getBlockHeaders({ maxHeight: BigInt(shown[0] ?? ""), count: 10 });
+    const headers = await getBlockHeaders(node, { maxHeight: BigInt(shown[0] ?? ""), count: 10 });
     expect(shown).toEqual(headers.map((h) => String(h.height)));
     expect(await unlinkedCells(tab)).toEqual([]);
     // Units: prices and volume in USD, open interest in the market's base asset.
@@ -347,7 +348,7 @@ describe("the explorer in headless Chromium", () => {
   it("tx: an order decoded to market, side, size and price in human units, with its block's time", async () => {
     await open(`#/tx/${orderHash}`);
     const tx = (await node.getTx({ hash: orderHash, transport: "rpc" }))!;
-    const [header] = await node.getBlockHeaders({ maxHeight: tx.height, count: 1 });
+    const [header] = await getBlockHeaders(node, { maxHeight: tx.height, count: 1 });
     expect(await field("time")).toBe(shownTime(header!.time));
     const first = tab.locator('[data-table="orders"] tbody tr').first();
     const row = await first.locator("td").allInnerTexts();
@@ -377,7 +378,7 @@ describe("the explorer in headless Chromium", () => {
     expect(await field("bech32")).toBe(trader.address);
     expect(await field("hex")).toBe(addressToHex(trader.address));
     expect(await field("summary")).toBe(`deposit 5000 USDC from ${trader.address} to ${trader.address}/0`);
-    const [header] = await node.getBlockHeaders({ maxHeight: tx.height, count: 1 });
+    const [header] = await getBlockHeaders(node, { maxHeight: tx.height, count: 1 });
     expect(await field("time")).toBe(shownTime(header!.time));
     expect(await unlinkedAddresses(tab)).toEqual([]);
     expect(await tab.locator('[data-table="events"] tbody tr').count()).toBe(tx.events.length);
@@ -536,7 +537,7 @@ describe("the explorer in headless Chromium", () => {
   it("block: the header and each tx with its code", async () => {
     const tx = (await node.getTx({ hash: failedHash, transport: "rpc" }))!;
     await open(`#/block/${tx.height}`);
-    const block = await node.getBlock({ height: tx.height });
+    const block = await getBlock(node, { height: tx.height });
     expect(await field("hash")).toBe(block.header.hash);
     expect(await field("tx-count")).toBe(String(block.txs.length));
     const hashes = await tab
@@ -548,7 +549,7 @@ describe("the explorer in headless Chromium", () => {
     await shoot("block");
     // The block that settled the seller's fill: its proposed operations carry the match.
     await open(`#/block/${fillHeight}`);
-    const settled = await node.getBlock({ height: BigInt(fillHeight) });
+    const settled = await getBlock(node, { height: BigInt(fillHeight) });
     expect(settled.txs[0]!.tx?.body?.messages[0]?.typeUrl).toBe("/perpx.clob.v1.MsgProposedOperations");
     expect(await tab.locator('[data-table="txs"] tbody tr').first().textContent()).toMatch(
       /proposed operations: [1-9]\d* fills in [1-9]\d* matches/,

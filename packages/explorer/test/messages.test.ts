@@ -4,7 +4,7 @@
  * of a tx from its events; authenticator configs; the registered name of a failed tx's error.
  */
 import type { PerpetualMarketResponseObject } from "@perpx/core/indexer";
-import { bankSendMsg, depositToSubaccountMsg, placeOrderMsg, transferMsg } from "@perpx/node-client";
+import { bankSendMsg, depositToSubaccountMsg, placeOrderMsg, transferMsg } from "@perpx/node-client/tx";
 import { fromCosmosJson, packAny, schemaOf } from "@perpx/proto";
 import { describe, expect, it } from "vitest";
 import { encodeTxBody, encodeTxRaw } from "../../node-client/src/tx/encode.js";

@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import { decodeCredential, isInvalidCredentialError } from "@perpx/core";
 import { PerpxError } from "@perpx/errors";
-import { encodeAuthenticatorConfig, type NodeClient, tradingKeyAuthenticator } from "@perpx/node-client";
+import type { NodeClient } from "@perpx/node-client";
+import { getAuthenticators } from "@perpx/node-client/queries";
+import { encodeAuthenticatorConfig, tradingKeyAuthenticator } from "@perpx/node-client/tx";
 import { type TradingKey, tradingKeyFromCredential } from "@perpx/node-client/wallets";
 
 /**
@@ -136,7 +138,7 @@ export function principalOf(header: string | undefined): Principal {
  */
 export async function authenticatorOf(node: NodeClient, tradingKey: TradingKey): Promise<bigint> {
   const config = encodeAuthenticatorConfig(tradingKeyAuthenticator(tradingKey.wallet.publicKey)).join();
-  const authenticators = await node.getAuthenticators({ address: tradingKey.masterAddress });
+  const authenticators = await getAuthenticators(node, { address: tradingKey.masterAddress });
   const ids = authenticators
     .filter((a) => a.type === "AllOf" && a.config.join() === config)
     .map((a) => a.id)

@@ -24,12 +24,13 @@ import type {
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { TypedData } from "@perpx/core";
 import { isPerpxError } from "@perpx/errors";
+import { getAuthenticators } from "@perpx/node-client/queries";
 import {
   encodeAuthenticatorConfig,
+  encodeSignDoc,
   tradingKeyAuthenticator,
   withdrawFromSubaccountMsg,
-} from "@perpx/node-client";
-import { encodeSignDoc } from "@perpx/node-client/tx";
+} from "@perpx/node-client/tx";
 import { LocalWallet, tradingKeyFromCredential } from "@perpx/node-client/wallets";
 import Database from "better-sqlite3";
 import type { Page } from "playwright-core";
@@ -230,7 +231,7 @@ describe("OAuth in a real browser with an injected EVM wallet", () => {
 
     // On chain: exactly one trading-key authenticator, the scoped one of the server's key.
     const { node } = (await net.account()).client.context;
-    const authenticators = await node.getAuthenticators({ address: evm.address });
+    const authenticators = await getAuthenticators(node, { address: evm.address });
     const allOf = authenticators.filter((a) => a.type === "AllOf");
     expect(allOf).toHaveLength(1);
     expect(allOf[0]?.config.join()).toBe(
@@ -335,7 +336,7 @@ describe("OAuth in a real browser with an injected EVM wallet", () => {
     }
     const tradingKey = storedCredential(wallet.address);
     const { node } = (await net.account()).client.context;
-    const allOf = (await node.getAuthenticators({ address: wallet.address })).filter(
+    const allOf = (await getAuthenticators(node, { address: wallet.address })).filter(
       (a) => a.type === "AllOf",
     );
     expect(allOf.map((a) => a.config.join())).toEqual([

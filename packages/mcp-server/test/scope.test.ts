@@ -1,5 +1,5 @@
 import { isPerpxError } from "@perpx/errors";
-import { placeOrderMsg, withdrawFromSubaccountMsg } from "@perpx/node-client";
+import { placeOrderMsg, withdrawFromSubaccountMsg } from "@perpx/node-client/tx";
 import { tradingKeyFromCredential } from "@perpx/node-client/wallets";
 import { describe, expect, it } from "vitest";
 import { authenticatorOf } from "../src/index.js";

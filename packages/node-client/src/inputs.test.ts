@@ -6,9 +6,11 @@ import { describe, expect, it } from "vitest";
 import { createNodeClient, type NodeClient } from "./client.js";
 import * as main from "./index.js";
 import { nodeActions } from "./nodeActions.js";
+import { queryActions } from "./queries.js";
+import * as tx from "./tx.js";
 import * as wallets from "./wallets.js";
 
-const api = { ...main, ...wallets };
+const api = { ...main, ...tx, ...wallets };
 
 /** A gRPC transport that counts the calls that reach it and answers each as unreachable. */
 function countingTransport(): { transport: Transport; calls: () => number } {
@@ -20,10 +22,10 @@ function countingTransport(): { transport: Transport; calls: () => number } {
   return { transport: { unary: refuse, stream: refuse } as unknown as Transport, calls: () => calls };
 }
 
-/** The client's actions: a method for every entry of the `nodeActions` table. */
+/** The client's actions: a method for every entry of the `nodeActions` and `queryActions` tables. */
 function actions(client: NodeClient): Array<[string, (params?: unknown) => unknown]> {
-  const methods = client as unknown as Record<string, (params?: unknown) => unknown>;
-  return Object.keys(nodeActions).map((name) => [name, methods[name]!]);
+  const methods = client.extend(queryActions) as unknown as Record<string, (params?: unknown) => unknown>;
+  return [...Object.keys(nodeActions), ...Object.keys(queryActions)].map((name) => [name, methods[name]!]);
 }
 
 describe("every input checked", () => {
@@ -75,7 +77,7 @@ describe("every input checked", () => {
 
   it("a query refuses an invalid address before anything is sent", async () => {
     const { transport, calls } = countingTransport();
-    const client = createNodeClient({ grpc: transport });
+    const client = createNodeClient({ grpc: transport }).extend(queryActions);
     const queries: Array<[string, (address: string) => Promise<unknown>]> = [
       ["getBalance", (address) => client.getBalance({ address, denom: "uusdc" })],
       ["getBalances", (address) => client.getBalances({ address })],

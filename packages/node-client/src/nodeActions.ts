@@ -1,66 +1,11 @@
-import { getAccountState, getAuthenticator, getAuthenticators } from "./query/accountplus.js";
-import {
-  getAffiliateInfo,
-  getAffiliateOverrides,
-  getAffiliateParameters,
-  getAffiliateTiers,
-  getAffiliateWhitelist,
-  getReferredBy,
-} from "./query/affiliates.js";
 import { getAccount, getAccountSequence } from "./query/auth.js";
 import { getBalance, getBalances } from "./query/bank.js";
-import { getBlock, getBlockHeaders, getBlockResults } from "./query/blocks.js";
-import {
-  getAcknowledgedBridgeEventInfo,
-  getAggregatedWithdrawal,
-  getAggregatedWithdrawals,
-  getBridgeEventParams,
-  getBridgeEvents,
-  getBridgeProposeParams,
-  getBridgeSafetyParams,
-  getDelayedCompleteBridgeMessages,
-  getRecognizedBridgeEventInfo,
-} from "./query/bridge.js";
-import {
-  getAccountplusParams,
-  getAsset,
-  getAssets,
-  getCollateralPoolAddress,
-  getLeverage,
-  getLiquidationsConfig,
-  getLiquidityTiers,
-  getMarketFeeDiscount,
-  getMarketFeeDiscounts,
-  getMarketParam,
-  getMarketParams,
-  getNextIds,
-  getPendingSendPackets,
-  getPerpetualsParams,
-  getStakingTiers,
-  getUserStakingTier,
-  getWithdrawalsBlockedInfo,
-} from "./query/catalog.js";
-import { getChainId, getGenesis, getLatestBlock, getPeers } from "./query/chain.js";
-import {
-  getDenomTrace,
-  getDenomTraces,
-  getEscrowAddress,
-  getNextSequenceReceive,
-  getPacketAcknowledgement,
-  getPacketAcknowledgements,
-  getPacketCommitment,
-  getPacketCommitments,
-  getPacketReceipt,
-  getTotalEscrow,
-  getUnreceivedAcks,
-  getUnreceivedPackets,
-} from "./query/ibc.js";
+import { getLeverage } from "./query/catalog.js";
+import { getChainId, getLatestBlock } from "./query/chain.js";
 import { getMarket } from "./query/market.js";
 import {
-  getBlockRateLimits,
   getClobPair,
   getClobPairs,
-  getEquityTiers,
   getFeeTiers,
   getMarketPrice,
   getMarketPrices,
@@ -69,24 +14,8 @@ import {
   getStatefulOrder,
   getUserFeeTier,
 } from "./query/markets.js";
-import {
-  checkUpgradeHistory,
-  getAppliedPlan,
-  getIbcChannels,
-  getMinimumGasPrices,
-  getNodeInfo,
-} from "./query/node.js";
-import {
-  getCapacityByDenom,
-  getDailyLimits,
-  getDailyUsage,
-  getLimitParams,
-  getWithdrawalConfigs,
-} from "./query/ratelimit.js";
 import { getSubaccount, getSubaccounts } from "./query/subaccounts.js";
-import { getTx, searchTxs } from "./query/txs.js";
-import { watchBlocks } from "./query/watch.js";
-import { getBacking, getWrapRule, getWrapRules } from "./query/wrap.js";
+import { getTx } from "./query/txs.js";
 import {
   addAuthenticator,
   bankMultiSend,
@@ -114,7 +43,9 @@ import { watchShortTermOrder } from "./tx/watchOrder.js";
 /**
  * Every action of a node client, by name: each is a free function `action(client, params)`, and a
  * client built by {@link createNodeClient} has it as a method `client.action(params)`. This table is
- * the one source of both.
+ * the one source of both. It holds a trader's actions (transactions, and the account, balance,
+ * order and market reads); the chain-module queries are `queryActions` of
+ * `@perpx/node-client/queries`, for `client.extend(queryActions)`.
  *
  * @example
  * ```ts
@@ -130,11 +61,7 @@ export const nodeActions = {
   getSubaccount,
   getSubaccounts,
   getLeverage,
-  getCollateralPoolAddress,
-  // Assets
-  getAsset,
-  getAssets,
-  // Markets
+  // Markets and orders
   getMarket,
   getClobPair,
   getClobPairs,
@@ -144,82 +71,11 @@ export const nodeActions = {
   getMarketPrices,
   getFeeTiers,
   getUserFeeTier,
-  getBlockRateLimits,
-  getEquityTiers,
   getStatefulOrder,
-  getMarketParam,
-  getMarketParams,
-  getLiquidityTiers,
-  getPerpetualsParams,
-  getLiquidationsConfig,
-  getNextIds,
-  getMarketFeeDiscount,
-  getMarketFeeDiscounts,
-  getStakingTiers,
-  getUserStakingTier,
-  // Authenticators (trading keys)
-  getAuthenticators,
-  getAuthenticator,
-  getAccountState,
-  getAccountplusParams,
-  // Wrap
-  getWrapRules,
-  getWrapRule,
-  getBacking,
-  // Bridge
-  getBridgeEventParams,
-  getBridgeProposeParams,
-  getBridgeSafetyParams,
-  getAcknowledgedBridgeEventInfo,
-  getRecognizedBridgeEventInfo,
-  getDelayedCompleteBridgeMessages,
-  getBridgeEvents,
-  getAggregatedWithdrawals,
-  getAggregatedWithdrawal,
-  // Rate limits
-  getLimitParams,
-  getCapacityByDenom,
-  getWithdrawalConfigs,
-  getDailyLimits,
-  getDailyUsage,
-  getPendingSendPackets,
-  getWithdrawalsBlockedInfo,
-  // IBC packets and vouchers
-  getPacketCommitment,
-  getPacketCommitments,
-  getPacketReceipt,
-  getPacketAcknowledgement,
-  getPacketAcknowledgements,
-  getUnreceivedPackets,
-  getUnreceivedAcks,
-  getNextSequenceReceive,
-  getDenomTrace,
-  getDenomTraces,
-  getEscrowAddress,
-  getTotalEscrow,
-  // Affiliates
-  getAffiliateInfo,
-  getReferredBy,
-  getAffiliateTiers,
-  getAffiliateWhitelist,
-  getAffiliateParameters,
-  getAffiliateOverrides,
-  // Node and chain facts
-  getMinimumGasPrices,
-  getNodeInfo,
-  getAppliedPlan,
-  checkUpgradeHistory,
-  getIbcChannels,
-  getGenesis,
-  getPeers,
-  getLatestBlock,
-  getBlock,
-  getBlockResults,
-  getBlockHeaders,
+  // Chain facts a sender needs
   getChainId,
+  getLatestBlock,
   getTx,
-  searchTxs,
-  watchBlocks,
   // Transactions
   sendTx,
   simulateTx,

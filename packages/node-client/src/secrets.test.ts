@@ -2,6 +2,7 @@ import { encodeCredential } from "@perpx/core";
 import { describe, expect, it } from "vitest";
 import { createNodeClient } from "./client.js";
 import { bankSendMsg, depositToSubaccountMsg } from "./messages/transfers.js";
+import { queryActions } from "./queries.js";
 import { generateMnemonic24 } from "./wallet/hd.js";
 import { LocalWallet } from "./wallet/localWallet.js";
 
@@ -69,7 +70,7 @@ describe("errors never carry a secret", () => {
       { nodeRpc: "http://alice:hunter2@127.0.0.1:9" },
       { nodeRest: "http://alice:hunter2@127.0.0.1:9" },
     ]) {
-      const withPassword = createNodeClient({ ...options, timeoutMs: 5_000 });
+      const withPassword = createNodeClient({ ...options, timeoutMs: 5_000 }).extend(queryActions);
       const error = await caught(() =>
         "nodeRpc" in options
           ? withPassword.getLatestBlock()

@@ -5,6 +5,7 @@
 import { isInvalidArgumentError } from "@perpx/errors";
 import { describe, expect, it, vi } from "vitest";
 import { createNodeClient, isQueryError } from "../src/index.js";
+import { queryActions } from "../src/queries.js";
 import { useDevnet } from "./support.js";
 
 const net = useDevnet();
@@ -61,7 +62,7 @@ describe("blocks over RPC", () => {
     ).toBe(true);
     const future = await net.client.getBlock({ height: 10n ** 12n }).catch((e: unknown) => e);
     expect(isQueryError(future)).toBe(true);
-    const noRpc = createNodeClient({ nodeRest: net.devnet.endpoints.nodeRest });
+    const noRpc = createNodeClient({ nodeRest: net.devnet.endpoints.nodeRest }).extend(queryActions);
     await expect(noRpc.getBlock()).rejects.toThrow(/rpc/i);
     noRpc.close();
   });

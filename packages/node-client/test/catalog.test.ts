@@ -3,13 +3,12 @@
  * against a devnet, over gRPC and RPC.
  */
 import { describe, expect, it } from "vitest";
+import { BroadcastTxError, getLeverage, updateLeverage } from "../src/index.js";
 import {
-  BroadcastTxError,
   getAccountplusParams,
   getAsset,
   getAssets,
   getCollateralPoolAddress,
-  getLeverage,
   getLiquidationsConfig,
   getLiquidityTiers,
   getMarketFeeDiscount,
@@ -22,10 +21,8 @@ import {
   getStakingTiers,
   getUserStakingTier,
   getWithdrawalsBlockedInfo,
-  initiateWithdrawal,
-  registerAffiliate,
-  updateLeverage,
-} from "../src/index.js";
+} from "../src/queries.js";
+import { initiateWithdrawal, registerAffiliate } from "../src/tx.js";
 import { useDevnet } from "./support.js";
 
 const net = useDevnet();

@@ -6,16 +6,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import {
   createNodeClient,
-  FetchRpcClient,
   getBalances,
   getLatestBlock,
-  getMinimumGasPrices,
   isQueryError,
   isTransportError,
   type NodeConnection,
-  type WebSocketConstructor,
-  WebSocketRpcClient,
 } from "../src/index.js";
+import { getMinimumGasPrices, queryActions } from "../src/queries.js";
+import { FetchRpcClient, type WebSocketConstructor, WebSocketRpcClient } from "../src/tx.js";
 import { useDevnet } from "./support.js";
 
 const net = useDevnet();
@@ -103,7 +101,7 @@ describe("REST", () => {
     const { calls, fetchFn } = countingFetch();
     const client = createNodeClient({
       nodeRest: { url: `${net.devnet.endpoints.nodeRest}/`, fetch: fetchFn, headers: { "x-api-key": "k2" } },
-    });
+    }).extend(queryActions);
     expect(await client.getMinimumGasPrices()).toEqual([
       { denom: "aperpx", amount: "25000000000" },
       { denom: "uusdc", amount: "0.025" },
@@ -134,12 +132,12 @@ describe("gRPC", () => {
   it("accepts the CA as bytes", async () => {
     const client = createNodeClient({
       grpc: { url: net.devnet.endpoints.grpcTls, caCert: new TextEncoder().encode(net.devnet.caPem) },
-    });
+    }).extend(queryActions);
     expect((await client.getNodeInfo()).appVersion).toBe("v27.5");
   });
 
   it("refuses the self-signed certificate without the CA", async () => {
-    const client = createNodeClient({ grpc: net.devnet.endpoints.grpcTls });
+    const client = createNodeClient({ grpc: net.devnet.endpoints.grpcTls }).extend(queryActions);
     const error = await client.getNodeInfo().catch((e: unknown) => e);
     expect(isTransportError(error)).toBe(true);
   });
@@ -178,7 +176,7 @@ describe("gRPC", () => {
     };
     const client = createNodeClient({
       grpc: { url: net.devnet.endpoints.grpc, headers: { "x-api-key": "k3" }, interceptors: [interceptor] },
-    });
+    }).extend(queryActions);
     await client.getNodeInfo();
     expect(seen).toEqual(["GetNodeInfo:k3"]);
   });
@@ -293,9 +291,9 @@ describe("timeouts and cancellation", () => {
 
   it("aborts through the AbortSignal (RPC, gRPC, REST)", async () => {
     const clients = [
-      createNodeClient({ nodeRpc: { url: "http://127.0.0.1:9", fetch: hangingFetch } }),
-      createNodeClient({ grpc: silentUrl }),
-      createNodeClient({ nodeRest: { url: "http://127.0.0.1:9", fetch: hangingFetch } }),
+      createNodeClient({ nodeRpc: { url: "http://127.0.0.1:9", fetch: hangingFetch } }).extend(queryActions),
+      createNodeClient({ grpc: silentUrl }).extend(queryActions),
+      createNodeClient({ nodeRest: { url: "http://127.0.0.1:9", fetch: hangingFetch } }).extend(queryActions),
     ];
     for (const client of clients) {
       const controller = new AbortController();
@@ -343,11 +341,11 @@ describe("createNodeClient", () => {
   });
 
   it("streams blocks only over a WebSocket RPC, in order, until stopped", async () => {
-    const overHttp = createNodeClient({ nodeRpc: net.devnet.endpoints.nodeRpc });
+    const overHttp = createNodeClient({ nodeRpc: net.devnet.endpoints.nodeRpc }).extend(queryActions);
     expect(
       isInvalidArgumentError(await overHttp.watchBlocks({ onBlock: () => {} }).catch((e: unknown) => e)),
     ).toBe(true);
-    const client = createNodeClient({ nodeRpc: net.devnet.endpoints.nodeRpcWs });
+    const client = createNodeClient({ nodeRpc: net.devnet.endpoints.nodeRpcWs }).extend(queryActions);
     const heights: bigint[] = [];
     const stop = await client.watchBlocks({ onBlock: (block) => heights.push(block.height) });
     await vi.waitFor(() => expect(heights.length).toBeGreaterThanOrEqual(3), { timeout: 10_000 });

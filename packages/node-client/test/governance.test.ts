@@ -8,26 +8,7 @@
 import { create, toBinary } from "@bufbuild/protobuf";
 import { cosmosTx, msgTypeUrls, schemaOf, toCosmosJson } from "@perpx/proto";
 import { describe, expect, it } from "vitest";
-import {
-  addAuthenticatorMsg,
-  bankMultiSendMsg,
-  bankSendMsg,
-  batchCancelMsg,
-  cancelOrderMsg,
-  depositToSubaccountMsg,
-  ibcTransferMsg,
-  initiateWithdrawalMsg,
-  placeOrderMsg,
-  registerAffiliateMsg,
-  removeAuthenticatorMsg,
-  type TxMessage,
-  tradingKeyAuthenticator,
-  transferMsg,
-  updateLeverageMsg,
-  withdrawFromSubaccountMsg,
-  wrapRedeemMsg,
-  wrapWithdrawMsg,
-} from "../src/index.js";
+import type { TxMessage } from "../src/index.js";
 import {
   completeBridgeMsg,
   createClobPairMsg,
@@ -67,6 +48,25 @@ import {
   updateRewardParamsMsg,
   updateUnconditionalRevShareConfigMsg,
 } from "../src/operator.js";
+import {
+  addAuthenticatorMsg,
+  bankMultiSendMsg,
+  bankSendMsg,
+  batchCancelMsg,
+  cancelOrderMsg,
+  depositToSubaccountMsg,
+  ibcTransferMsg,
+  initiateWithdrawalMsg,
+  placeOrderMsg,
+  registerAffiliateMsg,
+  removeAuthenticatorMsg,
+  tradingKeyAuthenticator,
+  transferMsg,
+  updateLeverageMsg,
+  withdrawFromSubaccountMsg,
+  wrapRedeemMsg,
+  wrapWithdrawMsg,
+} from "../src/tx.js";
 import { useDevnet } from "./support.js";
 
 const net = useDevnet();

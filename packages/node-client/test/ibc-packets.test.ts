@@ -19,7 +19,7 @@ import {
   getTotalEscrow,
   getUnreceivedAcks,
   getUnreceivedPackets,
-} from "../src/index.js";
+} from "../src/queries.js";
 import { useDevnet } from "./support.js";
 
 const net = useDevnet();

@@ -15,7 +15,8 @@ import {
 } from "@perpx/core";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type Market, orderWireAmounts, placeOrderMsg } from "../src/index.js";
+import type { Market } from "../src/index.js";
+import { orderWireAmounts, placeOrderMsg } from "../src/tx.js";
 import { useDevnet } from "./support.js";
 
 const net = useDevnet();

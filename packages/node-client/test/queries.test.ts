@@ -2,16 +2,14 @@ import { local, testnet } from "@perpx/core";
 import { startDevnet } from "@perpx/devnet";
 import { clob, decodeSerializableInt, subaccounts } from "@perpx/proto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { createNodeClient, isQueryError, subaccountBalances, watchShortTermOrder } from "../src/index.js";
 import {
   affiliateAmounts,
-  createNodeClient,
-  isQueryError,
   limiterCapacities,
   perpetualAmounts,
+  queryActions,
   restQuery,
-  subaccountBalances,
-  watchShortTermOrder,
-} from "../src/index.js";
+} from "../src/queries.js";
 import { LocalWallet } from "../src/wallets.js";
 import { useDevnet } from "./support.js";
 
@@ -136,7 +134,7 @@ describe("node facts", () => {
           nodeRpc: devnet.endpoints.nodeRpc,
           nodeRest: devnet.endpoints.nodeRest,
           grpc: devnet.endpoints.grpc,
-        });
+        }).extend(queryActions);
         expect(await client.getAppliedPlan({ name: "v27.0", transport })).toBe(4_403_000n);
         const report = await client.checkUpgradeHistory({ network: testnet, transport });
         expect(report.ok).toBe(true);

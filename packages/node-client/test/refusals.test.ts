@@ -4,13 +4,9 @@
  */
 import { encodeCredential } from "@perpx/core";
 import { describe, expect, it } from "vitest";
-import {
-  AuthenticatorRefusedError,
-  BroadcastTxError,
-  bankSendMsg,
-  limiterCapacities,
-  SequenceMismatchError,
-} from "../src/index.js";
+import { AuthenticatorRefusedError, BroadcastTxError, SequenceMismatchError } from "../src/index.js";
+import { limiterCapacities } from "../src/queries.js";
+import { bankSendMsg } from "../src/tx.js";
 import { tradingKeyFromCredential, LocalWallet as Wallet } from "../src/wallets.js";
 import { type Overrides, useDevnet } from "./support.js";
 

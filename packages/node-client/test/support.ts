@@ -1,11 +1,20 @@
 import { local } from "@perpx/core";
 import { type Devnet, type StartDevnetOptions, startDevnet } from "@perpx/devnet";
 import { afterAll, beforeAll } from "vitest";
-import { createNodeClient, type NodeClient, type NodeClientOptions } from "../src/index.js";
+import {
+  type BoundActions,
+  createNodeClient,
+  type NodeClient,
+  type NodeClientOptions,
+} from "../src/index.js";
+import { type QueryActions, queryActions } from "../src/queries.js";
 import { LocalWallet } from "../src/wallets.js";
 
 /** Options of `makeClient`: any option, or `undefined` to drop the default. */
 export type Overrides = { [K in keyof NodeClientOptions]?: NodeClientOptions[K] | undefined };
+
+/** A node client with the chain-module queries of `@perpx/node-client/queries` as methods too. */
+export type TestClient = NodeClient & BoundActions<QueryActions>;
 
 /** A devnet for one test file, with wallets for its funded accounts. */
 export interface TestNet {
@@ -13,9 +22,9 @@ export interface TestNet {
   /** Wallets of the devnet's funded accounts, in order. */
   wallets: LocalWallet[];
   /** A client over RPC, REST and gRPC (TLS with the devnet's CA). */
-  client: NodeClient;
+  client: TestClient;
   /** Makes another client; every option can be overridden (`undefined` removes a default). */
-  makeClient(options?: Overrides): NodeClient;
+  makeClient(options?: Overrides): TestClient;
 }
 
 /** Starts a devnet on free ports before the file's tests and stops it after. */
@@ -36,7 +45,7 @@ export function useDevnet(options: StartDevnetOptions = {}): TestNet {
         ...overrides,
       };
       const options = Object.fromEntries(Object.entries(merged).filter(([, v]) => v !== undefined));
-      const client = createNodeClient(options as NodeClientOptions);
+      const client = createNodeClient(options as NodeClientOptions).extend(queryActions);
       clients.push(client);
       return client;
     };

@@ -10,18 +10,20 @@ import { clob } from "@perpx/proto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import {
   type BroadcastTxError,
+  isBroadcastTxError,
+  type PlaceOrderParams,
+  type SendTxResult,
+  subaccountBalances,
+} from "../src/index.js";
+import {
   bankSendMsg,
   batchCancelMsg,
   cancelOrderMsg,
-  isBroadcastTxError,
   type OrderWireAmounts,
-  type PlaceOrderParams,
   placeOrderMsg,
-  type SendTxResult,
-  subaccountBalances,
   transferMsg,
   withdrawFromSubaccountMsg,
-} from "../src/index.js";
+} from "../src/tx.js";
 import {
   EvmWallet,
   type LocalWallet,

@@ -11,16 +11,14 @@ import {
 import { startDevnet } from "@perpx/devnet";
 import { describe, expect, it, vi } from "vitest";
 import {
-  bankSendMsg,
   broadcastTx,
   createNodeClient,
   isBroadcastTxError,
   isSequenceMismatchError,
   isTxInclusionTimeoutError,
-  placeOrderMsg,
   simulateTx,
 } from "../src/index.js";
-import { resolveGasPrice, signTx } from "../src/tx.js";
+import { bankSendMsg, placeOrderMsg, resolveGasPrice, signTx } from "../src/tx.js";
 import { EvmWallet, evmHdPath, fromOfflineSigner, type LocalWallet } from "../src/wallets.js";
 import { useDevnet } from "./support.js";
 

@@ -12,10 +12,10 @@ import {
   type NodeClient,
   type NodeConnection,
   type PlaceOrderParams,
-  placeOrderMsg,
   type SendTxResult,
   type TxSigner,
 } from "../src/index.js";
+import { placeOrderMsg } from "../src/tx.js";
 
 declare const client: NodeClient;
 declare const signer: TxSigner;

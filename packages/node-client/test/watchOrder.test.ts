@@ -2,7 +2,8 @@ import { create, toBinary } from "@bufbuild/protobuf";
 import { isInvalidArgumentError } from "@perpx/errors";
 import { cosmosTx } from "@perpx/proto";
 import { describe, expect, it } from "vitest";
-import { fillsOf, proposedOperations, watchShortTermOrder } from "../src/index.js";
+import { watchShortTermOrder } from "../src/index.js";
+import { fillsOf, proposedOperations } from "../src/tx.js";
 import { useDevnet } from "./support.js";
 
 const net = useDevnet();

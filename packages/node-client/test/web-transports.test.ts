@@ -10,18 +10,16 @@ import { type Devnet, startDevnet } from "@perpx/devnet";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
 import {
-  bankSendMsg,
   createNodeClient,
   isBroadcastTxError,
   isQueryError,
   isTransportError,
-  JsonRpcError,
   type NodeClientOptions,
-  type WebSocketConstructor,
-  WebSocketRpcClient,
 } from "../src/index.js";
+import { queryActions } from "../src/queries.js";
 import { createCometRpc } from "../src/transport/comet-json.js";
 import { FetchRpcClient } from "../src/transport/rpc-json.js";
+import { bankSendMsg, JsonRpcError, type WebSocketConstructor, WebSocketRpcClient } from "../src/tx.js";
 import { LocalWallet } from "../src/wallets.js";
 
 vi.mock("#transport-platform", () => import("../src/transport/platform-browser.js"));
@@ -47,7 +45,7 @@ function webClient(overrides: { [K in keyof NodeClientOptions]?: NodeClientOptio
   };
   return createNodeClient(
     Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as NodeClientOptions,
-  );
+  ).extend(queryActions);
 }
 
 /** A TCP server that accepts connections and never answers. */

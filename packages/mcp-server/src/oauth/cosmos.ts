@@ -1,6 +1,7 @@
 import { encodeCredential } from "@perpx/core";
 import { isPerpxError } from "@perpx/errors";
-import type { DirectSignature, NodeClient, SignDocFields, TxSigner } from "@perpx/node-client";
+import type { NodeClient, TxSigner } from "@perpx/node-client";
+import type { DirectSignature, SignDocFields } from "@perpx/node-client/tx";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { ConsentError, pendingRequest, redirectOf, text } from "./approval.js";
 import type { Sealer } from "./secrets.js";

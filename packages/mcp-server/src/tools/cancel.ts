@@ -1,7 +1,8 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { sendClob } from "@perpx/composite-client";
 import type { OrderResponseObject } from "@perpx/core/indexer";
-import { batchCancelMsg, cancelOrderMsg, type TxMessage } from "@perpx/node-client";
+import type { TxMessage } from "@perpx/node-client";
+import { batchCancelMsg, cancelOrderMsg } from "@perpx/node-client/tx";
 import { z } from "zod";
 import { indexerOf, openOrders } from "../accounts.js";
 import { credentialKey, takeWrite } from "../rate-limit.js";

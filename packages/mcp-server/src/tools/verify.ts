@@ -8,7 +8,7 @@ import {
   sendClob,
   type WireOrder,
 } from "@perpx/composite-client";
-import { placeOrderMsg } from "@perpx/node-client";
+import { placeOrderMsg } from "@perpx/node-client/tx";
 import type { z } from "zod";
 import { ToolFailure } from "./result.js";
 import type { verification } from "./schemas.js";

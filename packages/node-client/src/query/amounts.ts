@@ -123,7 +123,7 @@ export function perpetualAmounts(perpetual: perpetuals.Perpetual): PerpetualAmou
  *
  * @example
  * ```ts
- * const [hourly] = limiterCapacities(await client.getCapacityByDenom({ denom: "uusdc" }));
+ * const [hourly] = limiterCapacities(await getCapacityByDenom(client, { denom: "uusdc" }));
  * hourly?.capacity;
  * ```
  */
@@ -147,7 +147,7 @@ export interface LimiterCapacityAmounts {
  *
  * @example
  * ```ts
- * const capacities = limiterCapacities(await client.getCapacityByDenom({ denom: "uusdc" }));
+ * const capacities = limiterCapacities(await getCapacityByDenom(client, { denom: "uusdc" }));
  * capacities.map((c) => c.capacity); // [1_000_000_000_000n, 10_000_000_000_000n]
  * ```
  */
@@ -165,7 +165,7 @@ export function limiterCapacities(list: readonly ratelimit.LimiterCapacity[]): L
  *
  * @example
  * ```ts
- * const { referredVolume30d } = affiliateAmounts(await client.getAffiliateInfo({ address: wallet.address }));
+ * const { referredVolume30d } = affiliateAmounts(await getAffiliateInfo(client, { address: wallet.address }));
  * ```
  */
 export interface AffiliateAmounts {
@@ -188,7 +188,7 @@ export interface AffiliateAmounts {
  *
  * @example
  * ```ts
- * affiliateAmounts(await client.getAffiliateInfo({ address: wallet.address })).referredVolume30d; // 0n
+ * affiliateAmounts(await getAffiliateInfo(client, { address: wallet.address })).referredVolume30d; // 0n
  * ```
  */
 export function affiliateAmounts(info: affiliates.AffiliateInfoResponse): AffiliateAmounts {

@@ -12,7 +12,7 @@ import type { Block } from "./blocks.js";
  *
  * @example
  * ```ts
- * const block = await client.getBlock({});
+ * const block = await getBlock(client, {});
  * const operations = blockOperations(block);
  * operations === undefined || Array.isArray(operations.operationsQueue); // true
  * ```
@@ -50,7 +50,7 @@ function* messagesIn<T>(block: Block, typeUrl: string, decode: (bytes: Uint8Arra
  * const sent = await client.placeOrder({
  *   signer: wallet, subaccount, clientId: 141, side: "BUY", market: btc, size: "0.001", price: "30000", kind: "long-term", goodTilBlockTime,
  * });
- * const block = await client.getBlock({ height: sent.height! });
+ * const block = await getBlock(client, { height: sent.height! });
  * placementIn(block, sent.orderId!)?.order.quantums; // 10000000n
  * await client.cancelOrder({ signer: wallet, subaccount, clientId: 141, market: btc, kind: "long-term", goodTilBlockTime });
  * ```
@@ -81,8 +81,8 @@ export function placementIn(
  * const order = { signer: wallet, subaccount, clientId: 142, market: btc, kind: "long-term", goodTilBlockTime } as const;
  * const placed = await client.placeOrder({ ...order, side: "BUY", size: "0.001", price: "30000" });
  * const cancelled = await client.cancelOrder(order);
- * cancelIn(await client.getBlock({ height: cancelled.height! }), placed.orderId!) >= 0; // true
- * cancelIn(await client.getBlock({ height: placed.height! }), placed.orderId!); // -1
+ * cancelIn(await getBlock(client, { height: cancelled.height! }), placed.orderId!) >= 0; // true
+ * cancelIn(await getBlock(client, { height: placed.height! }), placed.orderId!); // -1
  * ```
  */
 export function cancelIn(block: Block, orderId: clob.OrderId): number {

@@ -347,7 +347,7 @@ export interface IbcChannel {
   version: string;
 }
 
-function channelOf(channel: ibcChannel.IdentifiedChannel): IbcChannel {
+export function channelOf(channel: Omit<ibcChannel.IdentifiedChannel, "$typeName">): IbcChannel {
   return {
     channelId: channel.channelId,
     portId: channel.portId,

@@ -1,30 +1,22 @@
 import { ratelimit } from "@perpx/proto";
-import type { NodeConnection } from "../connection.js";
-import { checkParams, uint32, uint64 } from "../messages/validate.js";
-import { type QueryOptions, unaryQuery } from "./unary.js";
+import { uint32, uint64 } from "../messages/validate.js";
+import { defineQuery } from "./define.js";
+import type { QueryOptions } from "./unary.js";
 
 /**
  * The IBC withdrawal rate limits of every limited denom.
  *
  * @param client - the node client (from `createNodeClient`).
- * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
- *   and `timeoutMs`.
- * @returns resolves with the IBC withdrawal rate limits of every limited denom; rejects with
- *   `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
+ * @returns the IBC withdrawal rate limits of every limited denom.
  * @example
  * ```ts
  * const limits = await getLimitParams(client);
  * ```
  */
-export async function getLimitParams(
-  client: NodeConnection,
-  params: QueryOptions = {},
-): Promise<ratelimit.LimitParams[]> {
-  checkParams(params, "getLimitParams", true);
-  return (
-    await unaryQuery(client, { ...params, method: ratelimit.Query.method.listLimitParams, request: {} })
-  ).limitParamsList;
-}
+export const getLimitParams = defineQuery("getLimitParams", () => ratelimit.Query.method.listLimitParams, {
+  pick: (r) => r.limitParamsList,
+});
 
 /**
  * Parameters of {@link getCapacityByDenom}.
@@ -46,27 +38,20 @@ export interface CapacityParams extends QueryOptions {
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`CapacityParams`: each field is documented there), with the call
  *   options `signal` and `timeoutMs`.
- * @returns resolves with what can still leave over IBC now, per limiter, for one denom
- *   (SerializableInt bytes; reads them as bigints); rejects with `QueryError` when the node refuses
- *   the query (`notFound` set for a missing entry).
+ * @returns what can still leave over IBC now, per limiter (SerializableInt bytes).
  * @example
  * ```ts
  * const capacities = await getCapacityByDenom(client, { denom: "uusdc" });
  * ```
  */
-export async function getCapacityByDenom(
-  client: NodeConnection,
-  params: CapacityParams,
-): Promise<ratelimit.LimiterCapacity[]> {
-  checkParams(params, "getCapacityByDenom");
-  return (
-    await unaryQuery(client, {
-      ...params,
-      method: ratelimit.Query.method.capacityByDenom,
-      request: { denom: params.denom },
-    })
-  ).limiterCapacityList;
-}
+export const getCapacityByDenom = defineQuery(
+  "getCapacityByDenom",
+  () => ratelimit.Query.method.capacityByDenom,
+  {
+    request: (p: CapacityParams) => ({ denom: p.denom }),
+    pick: (r) => r.limiterCapacityList,
+  },
+);
 
 /**
  * Parameters of {@link getWithdrawalConfigs}.
@@ -90,23 +75,22 @@ export interface WithdrawalConfigsParams extends QueryOptions {
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`WithdrawalConfigsParams`: each field is documented there), with
  *   the call options `signal` and `timeoutMs`.
- * @returns resolves with each asset's large-withdrawal threshold, timelock and withdrawal fee;
- *   rejects with `QueryError` when the node refuses the query.
+ * @returns each asset's large-withdrawal threshold, timelock and withdrawal fee.
  * @example
  * ```ts
  * const configs = await getWithdrawalConfigs(client, { assetId: 0 });
  * ```
  */
-export async function getWithdrawalConfigs(
-  client: NodeConnection,
-  params: WithdrawalConfigsParams = {},
-): Promise<ratelimit.AssetWithdrawalConfig[]> {
-  checkParams(params, "getWithdrawalConfigs", true);
-  const request = params.assetId === undefined ? {} : { assetId: uint32(params.assetId, "assetId") };
-  return (
-    await unaryQuery(client, { ...params, method: ratelimit.Query.method.assetWithdrawalConfigs, request })
-  ).configs;
-}
+export const getWithdrawalConfigs = defineQuery(
+  "getWithdrawalConfigs",
+  () => ratelimit.Query.method.assetWithdrawalConfigs,
+  {
+    request: (p: WithdrawalConfigsParams) =>
+      p.assetId === undefined ? {} : { assetId: uint32(p.assetId, "assetId") },
+    pick: (r) => r.configs,
+    optional: true,
+  },
+);
 
 /**
  * Parameters of {@link getDailyLimits} and {@link getDailyUsage}.
@@ -140,52 +124,32 @@ function dailyRequest(params: DailyParams) {
  * Per chain and asset, the daily withdrawal limit.
  *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`DailyParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with the daily withdrawal limit of each chain and asset; rejects with
- *   `QueryError` when the node refuses the query.
+ * @param params - the chain and asset (`DailyParams`, both optional), with the call options.
+ * @returns the daily withdrawal limit of each chain and asset.
  * @example
  * ```ts
  * const limits = await getDailyLimits(client);
  * ```
  */
-export async function getDailyLimits(
-  client: NodeConnection,
-  params: DailyParams = {},
-): Promise<ratelimit.AssetChainDailyLimitConfig[]> {
-  checkParams(params, "getDailyLimits", true);
-  return (
-    await unaryQuery(client, {
-      ...params,
-      method: ratelimit.Query.method.dailyLimits,
-      request: dailyRequest(params),
-    })
-  ).limits;
-}
+export const getDailyLimits = defineQuery("getDailyLimits", () => ratelimit.Query.method.dailyLimits, {
+  request: dailyRequest,
+  pick: (r) => r.limits,
+  optional: true,
+});
 
 /**
  * Per chain and asset, how much of the daily limit is used and when it last reset.
  *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`DailyParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with, per chain and asset, the amount of today's limit used and when it last
- *   reset; rejects with `QueryError` when the node refuses the query.
+ * @param params - the chain and asset (`DailyParams`, both optional), with the call options.
+ * @returns per chain and asset, the amount of today's limit used and when it last reset.
  * @example
  * ```ts
  * const usage = await getDailyUsage(client, { assetId: 0 });
  * ```
  */
-export async function getDailyUsage(
-  client: NodeConnection,
-  params: DailyParams = {},
-): Promise<ratelimit.AssetChainWithdrawalDailyUsage[]> {
-  checkParams(params, "getDailyUsage", true);
-  return (
-    await unaryQuery(client, {
-      ...params,
-      method: ratelimit.Query.method.dailyUsage,
-      request: dailyRequest(params),
-    })
-  ).usage;
-}
+export const getDailyUsage = defineQuery("getDailyUsage", () => ratelimit.Query.method.dailyUsage, {
+  request: dailyRequest,
+  pick: (r) => r.usage,
+  optional: true,
+});

@@ -59,7 +59,7 @@ function blockOf(data: unknown): LatestBlock {
  * // A `ws://` RPC address streams blocks as they are committed.
  * const client = createNodeClient({ nodeRpc: (process.env.PERPX_NODE_RPC_URL ?? "http://127.0.0.1:26657").replace(/^http/, "ws") });
  * const height = await new Promise<bigint>((resolve) => {
- *   void client.watchBlocks({ onBlock: (block) => resolve(block.height) });
+ *   void watchBlocks(client, { onBlock: (block) => resolve(block.height) });
  * });
  * height > 0n; // true
  * client.close(); // ends the subscription and the socket

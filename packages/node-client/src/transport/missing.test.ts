@@ -1,6 +1,7 @@
 import { ENDPOINT_ENV_VARS, isMissingEndpointError, type MissingEndpointError } from "@perpx/core";
 import { describe, expect, it } from "vitest";
 import { createNodeClient } from "../client.js";
+import { queryActions } from "../queries.js";
 import { LocalWallet } from "../wallet/localWallet.js";
 
 const ADDRESS = LocalWallet.fromPrivateKey("07".repeat(32)).address;
@@ -24,7 +25,7 @@ describe("a call without the transport it needs", () => {
     const block = await rejection(() => client.getLatestBlock({ transport: "rpc" }));
     expect(block.envVar).toBe("PERPX_NODE_RPC_URL");
     expect(block.message).not.toMatch(/endpoints\.|PERPX_GRPC\b|PERPX_NODE_RPC\b/);
-    const onlyGrpc = createNodeClient({ grpc: "http://127.0.0.1:9" });
+    const onlyGrpc = createNodeClient({ grpc: "http://127.0.0.1:9" }).extend(queryActions);
     const fact = await rejection(() => onlyGrpc.getNodeInfo({ transport: "rest" }));
     expect([fact.endpoint, fact.envVar]).toEqual(["nodeRest", ENDPOINT_ENV_VARS.nodeRest]);
     onlyGrpc.close();

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { bankSendMsg, placeOrderMsg } from "../index.js";
+import { bankSendMsg, placeOrderMsg } from "../tx.js";
 import { LocalWallet } from "../wallets.js";
 import { encodeAuthInfo, encodeSignDoc, encodeTxBody, encodeTxRaw, txHash } from "./encode.js";
 import { type SignTxParams, signTx, txExtension } from "./sign.js";

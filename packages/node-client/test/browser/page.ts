@@ -5,7 +5,8 @@
  */
 // The package entry; the test bundles it for the browser (the `browser` condition picks the web
 // sides of `#crypto-platform` and `#transport-platform`).
-import { createNodeClient, WebSocketRpcClient } from "../../src/index.js";
+import { createNodeClient } from "../../src/index.js";
+import { WebSocketRpcClient } from "../../src/tx.js";
 import { LocalWallet } from "../../src/wallets.js";
 
 /** What the test gives the page. */

@@ -7,6 +7,7 @@
 import { addressToHex, isValidAddress, parentSubaccountNumber, toBech32 } from "@perpx/core";
 import type { PerpetualPositionResponseObject, SubaccountResponseObject } from "@perpx/core/indexer";
 import { isIndexerNotFoundError } from "@perpx/indexer-client";
+import { getAuthenticators } from "@perpx/node-client/queries";
 import type { Explorer } from "../context.js";
 import { amount, facts, h, link, section, slot, table } from "../dom.js";
 import { baseAsset, coin, short, time } from "../format.js";
@@ -111,7 +112,7 @@ export function accountPage(ex: Explorer, root: HTMLElement, input: string): (()
       ),
     (error: unknown) => balances.fail(error),
   );
-  ex.node.getAuthenticators({ address }).then(
+  getAuthenticators(ex.node, { address }).then(
     (list) =>
       authenticators.fill(
         table(

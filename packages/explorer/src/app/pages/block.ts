@@ -2,6 +2,8 @@
  * Block: the header, and each tx with its result code, its messages and, for the proposed-operations
  * tx, its placements, fills and removals in human units. A height above the chain's says so.
  */
+
+import { getBlock, getBlockResults } from "@perpx/node-client/queries";
 import type { Explorer } from "../context.js";
 import { facts, h, link, linkify, section, slot, table } from "../dom.js";
 import { priceFills } from "../fill-prices.js";
@@ -25,8 +27,8 @@ export function blockPage(ex: Explorer, root: HTMLElement, height: string): unde
   const wanted = BigInt(height);
   const load = async () => {
     const [block, results, markets] = await Promise.all([
-      ex.node.getBlock({ height: wanted }),
-      ex.node.getBlockResults({ height: wanted }),
+      getBlock(ex.node, { height: wanted }),
+      getBlockResults(ex.node, { height: wanted }),
       ex.markets(),
     ]);
     // Each tx's messages, fills priced from the indexer where the block does not say.

@@ -2,6 +2,8 @@
  * Home: the chain id, the live height and block time, the latest blocks, and every market with its
  * oracle price, 24h volume, open interest and next funding.
  */
+
+import { getBlockHeaders } from "@perpx/node-client/queries";
 import type { Explorer, Height } from "../context.js";
 import { amount, facts, h, link, section, slot, table } from "../dom.js";
 import { baseAsset, nextFundingTime, percent, short, time } from "../format.js";
@@ -43,7 +45,7 @@ export function homePage(ex: Explorer, root: HTMLElement): () => void {
     }
     busy = true;
     try {
-      const [headers, all] = await Promise.all([ex.node.getBlockHeaders({ count: 10 }), ex.markets()]);
+      const [headers, all] = await Promise.all([getBlockHeaders(ex.node, { count: 10 }), ex.markets()]);
       blocks.fill(
         table(
           "blocks",

@@ -5,7 +5,8 @@
  * address is a link to its account.
  */
 import { addressToHex } from "@perpx/core";
-import { CHAIN_ERRORS, chainErrorOfLog } from "@perpx/node-client";
+import { getBlockHeaders } from "@perpx/node-client/queries";
+import { CHAIN_ERRORS, chainErrorOfLog } from "@perpx/node-client/tx";
 import type { Explorer } from "../context.js";
 import { facts, h, link, linkify, section, slot, table } from "../dom.js";
 import { priceFills } from "../fill-prices.js";
@@ -75,7 +76,7 @@ export function txPage(ex: Explorer, root: HTMLElement, hash: string): undefined
     const tx = await ex.node.getTx({ hash, transport: "rpc" });
     if (tx === undefined) return { tx, blockTime: undefined, messages: [] };
     const [[header], markets] = await Promise.all([
-      ex.node.getBlockHeaders({ maxHeight: tx.height, count: 1 }),
+      getBlockHeaders(ex.node, { maxHeight: tx.height, count: 1 }),
       ex.markets(),
     ]);
     const messages = await Promise.all(
