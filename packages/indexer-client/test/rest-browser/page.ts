@@ -4,7 +4,8 @@
  */
 
 import { isTimeoutError } from "@perpx/errors";
-import { createIndexerClient, isIndexerNotFoundError, isIndexerValidationError } from "@perpx/indexer-client";
+import { createIndexerClient, isIndexerNotFoundError } from "@perpx/indexer-client";
+import { isIndexerValidationError } from "@perpx/indexer-client/rest";
 
 export interface PageReport {
   origin: string;
