@@ -29,8 +29,8 @@ async function scenario(baseUrl: string): Promise<PageReport> {
     report.bestAsk = (await client.getOrderbook({ ticker: "BTC-USD" })).asks[0]?.price;
     const fills: string[] = [];
     for await (const fill of client.iterateFills({
-      address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c",
-      subaccountNumber: 0,
+      owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c",
+      number: 0,
       limit: 2,
     })) {
       fills.push(fill.id);

@@ -7,7 +7,7 @@ import { call, type RouteAction } from "../call.js";
 import type { GetOrderParams, GetOrdersParams, GetParentOrdersParams } from "../params.js";
 
 function goodTil<P extends GetOrdersParams | GetParentOrdersParams>(action: RouteAction<P, OrdersResponse>) {
-  return (client: Parameters<typeof action>[0], params: P) => {
+  return async (client: Parameters<typeof action>[0], params: P) => {
     const byBlock = params.goodTilBlockBeforeOrAt !== undefined || params.goodTilBlockAfter !== undefined;
     if (byBlock && (params.goodTilBlockTimeBeforeOrAt ?? params.goodTilBlockTimeAfter) !== undefined) {
       throw new InvalidArgumentError(
