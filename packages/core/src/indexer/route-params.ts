@@ -51,7 +51,8 @@ export interface RouteParam {
   readonly fallback?: string;
 }
 
-const INT = /^(0|[1-9][0-9]*)$/;
+// validator.js's `isInt` as the indexer's express-validator runs it (leading zeros and a sign allowed).
+const INT = /^[+-]?\d+$/;
 const ISO_8601 =
   /^\d{4}-?\d\d-?\d\d(?:[T\s]\d\d(?::?\d\d(?::?\d\d(?:[.,]\d+)?)?)?(?:Z|[+-]\d\d(?::?\d\d)?)?)?$/i;
 const ADDRESS = /^[a-zA-Z0-9]{1,90}$/;
@@ -72,7 +73,7 @@ const RULES: Readonly<Record<RouteParamKind, (text: string, param: RouteParam) =
   page: (t) => intIn(t, 1, Number.MAX_SAFE_INTEGER),
   positive: (t) => intIn(t, 1, Number.MAX_SAFE_INTEGER),
   offset: (t) => intIn(t, 0, Number.MAX_SAFE_INTEGER),
-  height: (t) => INT.test(t),
+  height: (t) => intIn(t, 0, Number.MAX_SAFE_INTEGER),
   time: (t) => ISO_8601.test(t) && !Number.isNaN(new Date(t).getTime()),
   ticker: (t) => /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(t),
   uuid: (t) => UUID.test(t),
