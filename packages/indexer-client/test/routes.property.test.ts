@@ -4,7 +4,8 @@
  * row, read back by the row (`readRouteRequest`) into the same params, and passes the devnet
  * handler's validation; a generated invalid subaccount, parent number, address or limit is refused
  * by the client (an `InvalidArgumentError` naming the field) and, sent as it is, by the row's
- * reading and the devnet's handler, each naming the same wire parameter.
+ * reading and the devnet's handler, each naming the same wire parameter (but where the reference
+ * indexer answers no 400 for it, `LENIENT`).
  */
 import { isInvalidArgumentError } from "@perpx/core";
 import {
@@ -170,6 +171,21 @@ function devnetRefuses(served: Route, pathValues: Record<string, string>, query:
 }
 
 const NAMES = Object.keys(INDEXER_ROUTES) as IndexerRouteName[];
+
+/**
+ * Where the reference indexer (and so the devnet) answers no 400 for a bad parameter: the
+ * `/v4/pnl` routes drop a parameter that fails its rule; these routes do not check the address
+ * text, and the snapshot takes a limit above 1000. The client still refuses, and the row's
+ * reading names the field.
+ */
+const LENIENT: Partial<Record<IndexerRouteName, "*" | readonly string[]>> = {
+  getPnl: "*",
+  getParentPnl: "*",
+  getTransfersBetween: ["sourceAddress", "recipientAddress"],
+  getAffiliateMetadata: ["address"],
+  getAffiliateTotalVolume: ["address"],
+  getAffiliateSnapshot: ["limit"],
+};
 const TICKERS = new Set(["ticker", "market", "marketType"]);
 
 describe("one route table for the client and the devnet's indexer", () => {
@@ -251,7 +267,8 @@ describe("one route table for the client and the devnet's indexer", () => {
             expect(isInvalidArgumentError(error) && error.argument).toBe(jsKeyOf(route, wire));
             expect(readRouteRequest(route, pathValues, query).refused).toContain(wire);
             const served = DEVNET_ROUTES.find((r) => r.path === route.path) as Route;
-            expect(devnetRefuses(served, pathValues, query)).toContain(wire);
+            const server = devnetRefuses(served, pathValues, query);
+            if (!(LENIENT[name] === "*" || LENIENT[name]?.includes(wire))) expect(server).toContain(wire);
           },
         ),
         { numRuns: 15 },
