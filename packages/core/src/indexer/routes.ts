@@ -38,7 +38,7 @@ export interface IndexerRoute {
   readonly answer: "object" | "array";
 }
 
-function p<const K extends RouteParamKind, const M extends Omit<RouteParam, "kind"> = {}>(
+function p<const K extends RouteParamKind, const M extends Omit<RouteParam, "kind"> = Record<never, never>>(
   kind: K,
   more?: M,
 ): { readonly kind: K } & M {
@@ -100,12 +100,15 @@ const VAULT = { resolution: p("enum", { values: PNL_TICK_INTERVALS }) };
 
 type RouteShape = Pick<IndexerRoute, "subaccounts" | "paging" | "answer">;
 interface Defaults {
-  readonly subaccounts: {};
+  readonly subaccounts: Record<never, never>;
   readonly paging: readonly [];
   readonly answer: "object";
 }
 
-function get<const P extends Record<string, RouteParam>, const M extends Partial<RouteShape> = {}>(
+function get<
+  const P extends Record<string, RouteParam>,
+  const M extends Partial<RouteShape> = Record<never, never>,
+>(
   path: string,
   params: P,
   more?: M,

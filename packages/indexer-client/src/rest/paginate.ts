@@ -3,39 +3,12 @@
  * (the rows' lists), or the answers page by page (`...Pages`, oldest first as the server pages).
  * Each step fetches when needed and throws the REST call's typed errors.
  */
-import type {
-  FillResponseObject,
-  FillsResponse,
-  FundingPaymentsResponse,
-  HistoricalPnlResponse,
-  ParentSubaccountTransfersResponse,
-  PerpetualPositionResponseObject,
-  PnlResponseObject,
-  PnlTicksResponseObject,
-  TradeHistoryResponse,
-  TradeResponseObject,
-  TradesResponse,
-  TransferResponseObject,
-  TransfersResponse,
-} from "@perpx/core/indexer";
+import type { FillResponseObject, TradeResponseObject, TransferResponseObject } from "@perpx/core/indexer";
 import { getPerpetualPositions } from "./actions/accounts.js";
 import { getFills, getParentFills, getParentTransfers, getTransfers } from "./actions/fills.js";
 import { getTrades } from "./actions/markets.js";
 import { getFundingPayments, getHistoricalPnl, getPnl, getTradeHistory } from "./actions/pnl.js";
-import type { IndexerConnection } from "./connection.js";
-import { type PageIterationParams, pagesOf, walkBackOf } from "./iterate.js";
-import type {
-  GetFillsParams,
-  GetFundingPaymentsParams,
-  GetHistoricalPnlParams,
-  GetParentFillsParams,
-  GetParentTransfersParams,
-  GetPerpetualPositionsParams,
-  GetPnlParams,
-  GetTradeHistoryParams,
-  GetTradesParams,
-  GetTransfersParams,
-} from "./params.js";
+import { pagesOf, walkBackOf } from "./iterate.js";
 
 const byId = <Row extends { readonly id: string; readonly createdAtHeight: string }>() => ({
   heightOf: (row: Row) => row.createdAtHeight,
