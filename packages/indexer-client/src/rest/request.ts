@@ -150,7 +150,7 @@ export async function requestRoute<N extends IndexerRouteName>(
  * callOf({ owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0, limit: 3, timeoutMs: 500 }); // { timeoutMs: 500 }
  * ```
  */
-export function callOf(params: CallOptions | undefined): CallOptions {
+function callOf(params: CallOptions | undefined): CallOptions {
   return {
     ...(params?.timeoutMs === undefined ? {} : { timeoutMs: params.timeoutMs }),
     ...(params?.signal === undefined ? {} : { signal: params.signal }),
