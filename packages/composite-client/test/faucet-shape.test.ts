@@ -15,7 +15,7 @@ it("refuses address and subaccountNumber by name before any request", async () =
     [{ address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c" }, "address", "owner"],
     [{ subaccountNumber: 1 }, "subaccountNumber", "number"],
   ] as const) {
-    const error = await faucetFor(context, params as { owner?: string }).catch((e: unknown) => e);
+    const error = await faucetFor(context, params as unknown as { owner?: string }).catch((e: unknown) => e);
     expect(isInvalidArgumentError(error) && error.argument).toBe(argument);
     expect(String((error as Error).message)).toContain(use);
   }
