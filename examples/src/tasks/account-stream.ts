@@ -21,7 +21,7 @@ await runExample(async ({ client, wallet, indexerWs }) => {
   if (indexerWs === undefined)
     throw new Error("this network has no indexer WebSocket (PERPX_INDEXER_WS_URL)");
   const socket = await connectIndexerSocket({ url: indexerWs });
-  const live = watchSubaccount(socket, { address: wallet.address, subaccountNumber: 0 });
+  const live = watchSubaccount(socket, { owner: wallet.address, number: 0 });
   try {
     const view = await live.ready();
     const btc = await client.getMarket({ ticker: "BTC-USD" });

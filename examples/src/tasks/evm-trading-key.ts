@@ -17,7 +17,7 @@ import { orderState } from "../support/wait.js";
 await runExample(async ({ client, connect }) => {
   const evm = EvmWallet.generate();
   console.log(`EVM wallet ${evm.evmAddress} is ${evm.address}`);
-  await client.faucet({ address: evm.evmAddress }); // opens the account and funds its subaccount 0
+  await client.faucet({ owner: evm.evmAddress }); // opens the account and funds its subaccount 0
 
   const { credential, authenticatorId } = await client.approveAgentFromEvm({
     evmWallet: evm,

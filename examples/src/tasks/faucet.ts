@@ -16,7 +16,7 @@ import { runExample } from "../support/network.js";
 await runExample(async ({ client, connect }) => {
   const fresh = LocalWallet.generate();
   console.log(`new wallet: ${fresh.address}`);
-  const grant = await client.faucet({ address: addressToHex(fresh.address) });
+  const grant = await client.faucet({ owner: addressToHex(fresh.address) });
   const coins = grant.credited.map((c) => `${c.amount}${c.denom}`).join(" and ");
   console.log(`faucet (0x form): credited ${coins} to ${grant.address}`);
   const funded = await connect({ wallet: fresh });
@@ -24,7 +24,7 @@ await runExample(async ({ client, connect }) => {
   try {
     // The new wallet's address with its last character changed: the checksum no longer matches.
     const typo = `${fresh.address.slice(0, -1)}${fresh.address.endsWith("q") ? "p" : "q"}`;
-    await client.faucet({ address: typo });
+    await client.faucet({ owner: typo });
     throw new Error("the faucet accepted an invalid address");
   } catch (error) {
     if (!(error instanceof InvalidAddressError)) throw error;

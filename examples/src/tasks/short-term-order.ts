@@ -32,8 +32,8 @@ await runExample(async ({ client, wallet }) => {
   if (indexer) {
     const seen = await waitFor("the order on the indexer", async () => {
       const orders = await indexer.getOrders({
-        address: wallet.address,
-        subaccountNumber: 0,
+        owner: wallet.address,
+        number: 0,
         ticker: "BTC-USD",
       });
       return orders.find((o) => o.clientId === String(order.clientId));

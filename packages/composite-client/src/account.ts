@@ -310,7 +310,7 @@ export async function accountFromNode(
     context.node.getSubaccount(subaccount),
     options.entryPrices
       ? context.indexer
-          ?.getSubaccount({ address: subaccount.owner, subaccountNumber: subaccount.number })
+          ?.getSubaccount({ owner: subaccount.owner, number: subaccount.number })
           .then((r) => r.subaccount)
           .catch((error: unknown) => {
             if (isIndexerNotFoundError(error)) return undefined;
@@ -379,8 +379,8 @@ export async function fundingPaymentsOf(
     throw new MissingEndpointError("indexer", "PERPX_INDEXER_URL", context.config.network.name);
   }
   const response = await context.indexer.getFundingPayments({
-    address: subaccount.owner,
-    subaccountNumber: subaccount.number,
+    owner: subaccount.owner,
+    number: subaccount.number,
     ...(params.limit === undefined ? {} : { limit: params.limit }),
     ...(params.ticker === undefined ? {} : { ticker: params.ticker }),
   });

@@ -263,7 +263,7 @@ export class CompositeClient {
    * ```ts
    * import { EvmWallet } from "@perpx/node-client/wallets";
    * const evmWallet = EvmWallet.generate();
-   * await client.faucet({ address: evmWallet.evmAddress }); // opens its account
+   * await client.faucet({ owner: evmWallet.evmAddress }); // opens its account
    * const { credential } = await client.approveAgentFromEvm({ evmWallet });
    * typeof credential; // "string"
    * ```
@@ -461,10 +461,12 @@ export class CompositeClient {
   }
 
   /**
-   * Asks the network's faucet to fund an address (either form; this client's account by default).
+   * Asks the network's faucet to fund a subaccount `{ owner, number }` (the owner in either address
+   * form; this client's account and subaccount 0 by default).
    *
-   * @param params - the address (either form) and subaccount to fund; this client's by default.
+   * @param params - the owner (either form) and subaccount number to fund; this client's by default.
    * @returns resolves with what the faucet granted.
+   * @throws {InvalidArgumentError} for `address` or `subaccountNumber` (use `owner`, `number`), before anything is sent.
    * @throws {MissingEndpointError} when the network has no faucet.
    * @throws {FaucetError} when the faucet refuses.
    *
@@ -474,11 +476,11 @@ export class CompositeClient {
    * import { LocalWallet } from "@perpx/node-client/wallets";
    *
    * const fresh = LocalWallet.generate();
-   * const grant = await client.faucet({ address: addressToHex(fresh.address) }); // either address form
+   * const grant = await client.faucet({ owner: addressToHex(fresh.address) }); // either address form
    * grant.address === fresh.address; // true
    * ```
    */
-  faucet(params: { address?: string; subaccountNumber?: number } = {}): Promise<FaucetGrant> {
+  faucet(params: { owner?: string; number?: number } = {}): Promise<FaucetGrant> {
     return faucetFor(this.context, params);
   }
 

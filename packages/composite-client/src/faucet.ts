@@ -1,6 +1,6 @@
 import { parseAddress } from "@perpx/address";
 import { assertKnownKeys, FAUCET_TOKENS_PATH, getEndpoint, optionKeys } from "@perpx/core";
-import { PerpxError, type PerpxErrorCode } from "@perpx/errors";
+import { InvalidArgumentError, PerpxError, type PerpxErrorCode } from "@perpx/errors";
 import type { ClientContext } from "./client.js";
 import { subaccountOf } from "./trader.js";
 
@@ -117,17 +117,16 @@ export async function requestFaucetTokens(params: {
   return answer as FaucetGrant;
 }
 
-const FAUCET_KEYS = optionKeys<{ address?: string; subaccountNumber?: number }>({
-  address: true,
-  subaccountNumber: true,
-});
+const FAUCET_KEYS = optionKeys<{ owner?: string; number?: number }>({ owner: true, number: true });
 
 /**
- * Asks the client's network faucet to fund an address (either form; the client's account by default).
+ * Asks the client's network faucet to fund a subaccount `{ owner, number }` (the owner in either
+ * address form; the client's account and subaccount 0 by default).
  *
  * @param context - the client's context (its network's faucet endpoint).
- * @param params - the address and the subaccount to credit.
+ * @param params - the owner and the subaccount number to credit.
  * @returns what the faucet credited.
+ * @throws {InvalidArgumentError} for `address` or `subaccountNumber` (the shape is `{ owner, number }`), before anything is sent.
  * @throws {MissingEndpointError} when the network has no faucet.
  * @throws {FaucetError} when the faucet refuses.
  *
@@ -137,14 +136,25 @@ const FAUCET_KEYS = optionKeys<{ address?: string; subaccountNumber?: number }>(
  * grant.address === context.trader?.owner; // true
  * ```
  */
-export function faucetFor(
+export async function faucetFor(
   context: ClientContext,
-  params: { address?: string; subaccountNumber?: number },
+  params: { owner?: string; number?: number },
 ): Promise<FaucetGrant> {
+  for (const [old, use] of [
+    ["address", "owner"],
+    ["subaccountNumber", "number"],
+  ] as const) {
+    if (typeof params === "object" && params !== null && old in params) {
+      throw new InvalidArgumentError(
+        old,
+        `is not a faucet option: a subaccount is { owner, number }, use ${use}`,
+      );
+    }
+  }
   assertKnownKeys(params, FAUCET_KEYS, "faucet");
   return requestFaucetTokens({
     faucetUrl: getEndpoint(context.config, "faucet"),
-    address: params.address ?? subaccountOf(context).owner,
-    ...(params.subaccountNumber === undefined ? {} : { subaccountNumber: params.subaccountNumber }),
+    address: params.owner ?? subaccountOf(context).owner,
+    ...(params.number === undefined ? {} : { subaccountNumber: params.number }),
   });
 }

@@ -121,8 +121,8 @@ export async function startLiveFeed(options: LiveFeedOptions): Promise<LiveFeed>
     });
     const subaccount = options.subaccount
       ? watchSubaccount(socket, {
-          address: options.subaccount.owner,
-          subaccountNumber: options.subaccount.number,
+          owner: options.subaccount.owner,
+          number: options.subaccount.number,
         })
       : undefined;
     await Promise.all([blocks.ready(), marketFeed.ready(), subaccount?.ready()]);

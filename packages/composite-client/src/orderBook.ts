@@ -12,13 +12,12 @@
 import { assertKnownKeys, optionKeys } from "@perpx/core";
 import { InvalidArgumentError } from "@perpx/errors";
 import {
-  Emitter,
   type IndexerSocket,
   type LiveOrderBook,
   type OrderBook,
-  type ResetReason,
   watchOrderBook,
 } from "@perpx/indexer-client";
+import { Emitter, type ResetReason } from "@perpx/indexer-client/ws";
 import type { ClientContext } from "./client.js";
 
 /**

@@ -119,7 +119,7 @@ export async function authorizeTradingKey(
  * ```ts
  * import { EvmWallet } from "@perpx/node-client/wallets";
  * const evmWallet = EvmWallet.generate();
- * await client.faucet({ address: evmWallet.evmAddress }); // opens its account
+ * await client.faucet({ owner: evmWallet.evmAddress }); // opens its account
  * const { credential } = await approveAgentFromEvm(context, { evmWallet });
  * typeof credential; // "string"
  * ```

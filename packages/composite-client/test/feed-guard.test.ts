@@ -4,7 +4,8 @@
  * (before, the throw went up the subscription's listener, where it escaped the socket's message
  * handler or, caught there, forced a resync of the account).
  */
-import { LiveSubaccount, Subscription } from "@perpx/indexer-client";
+import { LiveSubaccount } from "@perpx/indexer-client";
+import { Subscription } from "@perpx/indexer-client/ws";
 import { expect, it } from "vitest";
 import { followOnFeed } from "../src/orderOutcome.js";
 import { planOrder } from "../src/orderPlan.js";

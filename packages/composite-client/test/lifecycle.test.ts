@@ -116,19 +116,15 @@ describe("order lifecycles through the composite client", () => {
   it("asks the faucet for tokens with either address form, and types its refusals", async () => {
     const client = await net.connect();
     const fresh = LocalWallet.generate();
-    const grant = await client.faucet({ address: fresh.address });
+    const grant = await client.faucet({ owner: fresh.address });
     expect(grant.address).toBe(fresh.address);
-    const again = await client.faucet({ address: grant.evmAddress });
+    const again = await client.faucet({ owner: grant.evmAddress });
     expect(again.address).toBe(fresh.address);
-    expect(isInvalidAddressError(await client.faucet({ address: "nope" }).catch((e: unknown) => e))).toBe(
-      true,
-    );
-    const refused = await client
-      .faucet({ address: fresh.address, subaccountNumber: 1_000_000 })
-      .catch((e: unknown) => e);
+    expect(isInvalidAddressError(await client.faucet({ owner: "nope" }).catch((e: unknown) => e))).toBe(true);
+    const refused = await client.faucet({ owner: fresh.address, number: 1_000_000 }).catch((e: unknown) => e);
     expect(refused instanceof FaucetError && refused.reason).toBe("invalid_subaccount");
     const closed = await net.connect({ endpoints: { faucet: "http://127.0.0.1:1" } });
-    const unreachable = await closed.faucet({ address: fresh.address }).catch((e: unknown) => e);
+    const unreachable = await closed.faucet({ owner: fresh.address }).catch((e: unknown) => e);
     expect(unreachable instanceof FaucetError && unreachable.reason).toBe("unreachable");
   });
 

@@ -120,8 +120,8 @@ describe("client.transfer between the wallet's subaccounts", () => {
     // The indexer agrees once it has the block.
     await vi.waitFor(async () => {
       const indexed = await client.context.indexer?.getSubaccount({
-        address: client.subaccount.owner,
-        subaccountNumber: 1,
+        owner: client.subaccount.owner,
+        number: 1,
       });
       expect(indexed?.subaccount.assetPositions.USDC?.size).toBe("9.845678");
     }, HANG);

@@ -16,3 +16,6 @@ export * from "./indexer/history.js";
 export * from "./indexer/limits.js";
 export * from "./indexer/markets.js";
 export * from "./indexer/messages.js";
+export * from "./indexer/route-params.js";
+export * from "./indexer/route-request.js";
+export * from "./indexer/routes.js";

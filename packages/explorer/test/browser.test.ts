@@ -246,15 +246,11 @@ describe("the explorer in headless Chromium", () => {
     });
     // The seller's fill is a trade (against our bid, or a maker's bid that moved above it).
     await expect
-      .poll(
-        async () => (await indexer.getFills({ address: seller.address, subaccountNumber: 0 })).fills.length,
-        {
-          timeout: 20_000,
-        },
-      )
+      .poll(async () => (await indexer.getFills({ owner: seller.address, number: 0 })).fills.length, {
+        timeout: 20_000,
+      })
       .toBeGreaterThan(0);
-    fillHeight = (await indexer.getFills({ address: seller.address, subaccountNumber: 0 })).fills[0]!
-      .createdAtHeight;
+    fillHeight = (await indexer.getFills({ owner: seller.address, number: 0 })).fills[0]!.createdAtHeight;
     await expect
       .poll(
         async () => {
@@ -424,11 +420,9 @@ describe("the explorer in headless Chromium", () => {
       quantums: 25_000_000n,
     });
     await expect
-      .poll(
-        async () =>
-          (await indexer.getTransfers({ address: trader.address, subaccountNumber: 1 })).transfers.length,
-        { timeout: 20_000 },
-      )
+      .poll(async () => (await indexer.getTransfers({ owner: trader.address, number: 1 })).transfers.length, {
+        timeout: 20_000,
+      })
       .toBe(1);
     await open(`#/account/${addressToHex(trader.address)}`);
     expect(await field("bech32")).toBe(trader.address);
@@ -470,13 +464,11 @@ describe("the explorer in headless Chromium", () => {
     );
     const balances = await node.getBalances({ address: trader.address });
     expect(await tab.locator('[data-table="balances"] tbody tr').count()).toBe(balances.length);
-    const orders = (
-      await indexer.getOrders({ address: trader.address, subaccountNumber: 0, status: ["OPEN"] })
-    ).length;
+    const orders = (await indexer.getOrders({ owner: trader.address, number: 0, status: ["OPEN"] })).length;
     expect(await tab.locator('[data-table="orders"] tbody tr').count()).toBe(orders);
     const transfers = [
-      ...(await indexer.getTransfers({ address: trader.address, subaccountNumber: 0, limit: 20 })).transfers,
-      ...(await indexer.getTransfers({ address: trader.address, subaccountNumber: 1, limit: 20 })).transfers,
+      ...(await indexer.getTransfers({ owner: trader.address, number: 0, limit: 20 })).transfers,
+      ...(await indexer.getTransfers({ owner: trader.address, number: 1, limit: 20 })).transfers,
     ];
     await expect
       .poll(() => tab.locator('[data-table="transfers"] tbody tr').count(), { timeout: 20_000 })
@@ -565,7 +557,7 @@ describe("the explorer in headless Chromium", () => {
         ]),
       );
     const seller = LocalWallet.fromMnemonic(devnet.accounts[2]!.mnemonic).address;
-    const [sold] = (await indexer.getFills({ address: seller, subaccountNumber: 0 })).fills.filter(
+    const [sold] = (await indexer.getFills({ owner: seller, number: 0 })).fills.filter(
       (f) => f.createdAtHeight === fillHeight,
     );
     expect(
@@ -603,7 +595,7 @@ describe("the explorer in headless Chromium", () => {
     expect(await search("3")).toBe("#/block/3");
     expect(await search(depositHash.toLowerCase())).toBe(`#/tx/${depositHash}`);
     expect(await search(addressToHex(trader.address))).toBe(`#/account/${trader.address}`);
-    const order = (await indexer.getOrders({ address: trader.address, subaccountNumber: 0 })).find(
+    const order = (await indexer.getOrders({ owner: trader.address, number: 0 })).find(
       (o) => o.price === orderPrice,
     );
     expect(await search(order!.id)).toBe(`#/search/${order!.id}`);

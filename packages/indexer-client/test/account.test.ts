@@ -35,7 +35,7 @@ it("merges partial order updates and rebuilds from a fresh snapshot after a reco
   };
   fake.snapshots.set("v4_subaccounts perpx1abc/0", { subaccount, orders: [order], blockHeight: "3" });
   socket = await connectIndexerSocket({ url: fake.url, reconnect: { initialDelayMs: 10 } });
-  const live = watchSubaccount(socket, { address: "perpx1abc", subaccountNumber: 0 });
+  const live = watchSubaccount(socket, { owner: "perpx1abc", number: 0 });
   const view = await live.ready();
   expect(view.openOrders()).toEqual([order]);
   fake.publish("v4_subaccounts", "perpx1abc/0", {

@@ -16,7 +16,8 @@ import {
   startIndexedChain,
   transferMsg,
 } from "../../devnet/test/support/indexer-chain.js";
-import { createIndexerClient, type IndexerClient, isIndexerValidationError } from "../src/index.js";
+import { createIndexerClient, type IndexerClient } from "../src/index.js";
+import { isIndexerValidationError } from "../src/rest.js";
 
 let chain: IndexedChain;
 let client: IndexerClient;
@@ -58,10 +59,8 @@ afterAll(async () => {
 describe("indexer client: history actions on the devnet", () => {
   it("gets the transfers between two subaccounts and the net sent", async () => {
     const between = await client.getTransfersBetween({
-      sourceAddress: alice,
-      sourceSubaccountNumber: 0,
-      recipientAddress: bob,
-      recipientSubaccountNumber: 0,
+      source: { owner: alice, number: 0 },
+      recipient: { owner: bob, number: 0 },
     });
     expect(between.totalNetTransfers).toBe("100");
     expect(between.transfersSubset).toHaveLength(1);
@@ -75,7 +74,7 @@ describe("indexer client: history actions on the devnet", () => {
   });
 
   it("gets funding payments, filtered, paged and walked, for a subaccount and its parent", async () => {
-    const { fundingPayments } = await client.getFundingPayments({ address: alice, subaccountNumber: 0 });
+    const { fundingPayments } = await client.getFundingPayments({ owner: alice, number: 0 });
     expect(fundingPayments).toEqual([
       {
         subaccountNumber: "0",
@@ -92,45 +91,43 @@ describe("indexer client: history actions on the devnet", () => {
       },
     ]);
     expect(
-      (await client.getFundingPayments({ address: alice, subaccountNumber: 0, ticker: "ETH-USD" }))
-        .fundingPayments,
+      (await client.getFundingPayments({ owner: alice, number: 0, ticker: "ETH-USD" })).fundingPayments,
     ).toEqual([]);
     // `showZeroPayments: false` sends nothing (the server shows zeros whenever the key is present).
     expect(
-      (await client.getFundingPayments({ address: alice, subaccountNumber: 0, showZeroPayments: false }))
-        .fundingPayments,
+      (await client.getFundingPayments({ owner: alice, number: 0, showZeroPayments: false })).fundingPayments,
     ).toEqual(fundingPayments);
     const pages = [];
     for await (const page of client.iterateFundingPaymentPages({
-      address: bob,
-      subaccountNumber: 0,
+      owner: bob,
+      number: 0,
       limit: 1,
     }))
       pages.push(page);
     expect(pages.map((p) => p.fundingPayments.map((f) => f.side))).toEqual([["SHORT"]]);
     expect(pages[0]).toMatchObject({ pageSize: 1, offset: 0, totalResults: 1 });
-    const parent = await client.getParentFundingPayments({ address: alice, parentSubaccountNumber: 0 });
+    const parent = await client.getParentFundingPayments({ owner: alice, number: 0 });
     expect(parent.fundingPayments).toEqual(fundingPayments);
   });
 
   it("gets PnL per hour and per day, and a parent's PnL summed over its children", async () => {
-    const { historicalPnl } = await client.getHistoricalPnl({ address: alice, subaccountNumber: 0 });
+    const { historicalPnl } = await client.getHistoricalPnl({ owner: alice, number: 0 });
     const latest = historicalPnl[0];
     expect(latest?.blockHeight).toBe(tickHeight);
-    const { pnl } = await client.getPnl({ address: alice, subaccountNumber: 0 });
+    const { pnl } = await client.getPnl({ owner: alice, number: 0 });
     expect(pnl[0]).toMatchObject({
       equity: latest?.equity,
       netTransfers: "9850",
       totalPnl: latest?.totalPnl,
       createdAtHeight: tickHeight,
     });
-    const daily = await client.getPnl({ address: alice, subaccountNumber: 0, daily: true });
+    const daily = await client.getPnl({ owner: alice, number: 0, daily: true });
     expect(daily.pnl[0]?.createdAt).toMatch(/T00:00:00\.000Z$/);
-    const parent = await client.getParentPnl({ address: alice, parentSubaccountNumber: 0 });
+    const parent = await client.getParentPnl({ owner: alice, number: 0 });
     expect(parent.pnl[0]?.netTransfers).toBe("9900");
     const parentHistorical = await client.getParentHistoricalPnl({
-      address: alice,
-      parentSubaccountNumber: 0,
+      owner: alice,
+      number: 0,
     });
     expect(parentHistorical.historicalPnl[0]).toMatchObject({
       netTransfers: "9900",
@@ -139,7 +136,7 @@ describe("indexer client: history actions on the devnet", () => {
   });
 
   it("gets the trade history of a subaccount and its parent, and walks its pages", async () => {
-    const history = await client.getTradeHistory({ address: alice, subaccountNumber: 0 });
+    const history = await client.getTradeHistory({ owner: alice, number: 0 });
     expect(history).toEqual({
       tradeHistory: [
         {
@@ -168,21 +165,19 @@ describe("indexer client: history actions on the devnet", () => {
       offset: 0,
     });
     const bobs = await client.getTradeHistory({
-      address: bob,
-      subaccountNumber: 0,
+      owner: bob,
+      number: 0,
       market: "BTC-USD",
       marketType: "PERPETUAL",
     });
     expect(bobs.tradeHistory.map((row) => [row.action, row.side, row.positionSide])).toEqual([
       ["OPEN", "SELL", "SHORT"],
     ]);
-    expect(await client.getParentTradeHistory({ address: alice, parentSubaccountNumber: 0 })).toEqual(
-      history,
-    );
+    expect(await client.getParentTradeHistory({ owner: alice, number: 0 })).toEqual(history);
     const pages = [];
     for await (const page of client.iterateTradeHistoryPages({
-      address: alice,
-      subaccountNumber: 0,
+      owner: alice,
+      number: 0,
       limit: 1,
     }))
       pages.push(page.tradeHistory.length);
@@ -226,12 +221,10 @@ describe("indexer client: history actions on the devnet", () => {
     expect(await client.getMegavaultHistoricalPnl({ resolution: "day" })).toEqual({ megavaultPnl: [] });
     expect(await client.getVaultsHistoricalPnl()).toEqual({ vaultsPnl: [] });
     expect(await client.getMegavaultPositions()).toEqual({ positions: [] });
-    const error = await client
-      .getFundingPayments({ address: alice, subaccountNumber: 0, ticker: "NOPE-USD" })
-      .then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+    const error = await client.getFundingPayments({ owner: alice, number: 0, ticker: "NOPE-USD" }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(isIndexerValidationError(error) && error.entries[0]).toEqual({
       value: "NOPE-USD",
       msg: "ticker must be a valid ticker (BTC-USD, etc)",

@@ -7,14 +7,8 @@
 import { CANDLE_RESOLUTIONS } from "@perpx/core/indexer";
 import { type Devnet, startDevnet } from "@perpx/devnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createIndexerClient,
-  type IndexerClient,
-  isIndexerNotFoundError,
-  isIndexerValidationError,
-  PRICE_SIZE_DECIMAL_FIELDS,
-  withDecimals,
-} from "../src/index.js";
+import { createIndexerClient, type IndexerClient, isIndexerNotFoundError } from "../src/index.js";
+import { isIndexerValidationError, PRICE_SIZE_DECIMAL_FIELDS, withDecimals } from "../src/rest.js";
 import {
   ASSET_POSITION_KEYS,
   keyDrift,
@@ -117,7 +111,7 @@ describe("utility", () => {
 
 describe("accounts", () => {
   it("shows a funded subaccount, its parent and its USDC", async () => {
-    const { subaccount } = await client.getSubaccount({ address: alice, subaccountNumber: 0 });
+    const { subaccount } = await client.getSubaccount({ owner: alice, number: 0 });
     expect(subaccount.address).toBe(alice);
     expect(subaccount.subaccountNumber).toBe(0);
     expect(subaccount.equity).toMatch(/^5000(\.0+)?$/);
@@ -126,29 +120,25 @@ describe("accounts", () => {
     expect(keyDrift(subaccount.assetPositions.USDC ?? {}, ASSET_POSITION_KEYS)).toEqual(NO_DRIFT);
     const address = await client.getAddress({ address: alice });
     expect(address.subaccounts.map((s) => s.subaccountNumber).sort((a, b) => a - b)).toEqual([0, 128]);
-    const parent = await client.getParentSubaccount({ address: alice, parentSubaccountNumber: 0 });
+    const parent = await client.getParentSubaccount({ owner: alice, number: 0 });
     expect(parent.subaccount.childSubaccounts.map((s) => s.subaccountNumber).sort((a, b) => a - b)).toEqual([
       0, 128,
     ]);
-    const assets = await client.getAssetPositions({ address: alice, subaccountNumber: 0 });
+    const assets = await client.getAssetPositions({ owner: alice, number: 0 });
     expect(assets.positions.map((p) => p.symbol)).toEqual(["USDC"]);
-    const parentAssets = await client.getParentAssetPositions({ address: alice, parentSubaccountNumber: 0 });
+    const parentAssets = await client.getParentAssetPositions({ owner: alice, number: 0 });
     expect(parentAssets.positions.map((p) => p.subaccountNumber).sort((a, b) => a - b)).toEqual([0, 128]);
-    expect((await client.getPerpetualPositions({ address: alice, subaccountNumber: 0 })).positions).toEqual(
-      [],
-    );
-    expect(
-      (await client.getParentPerpetualPositions({ address: alice, parentSubaccountNumber: 0 })).positions,
-    ).toEqual([]);
+    expect((await client.getPerpetualPositions({ owner: alice, number: 0 })).positions).toEqual([]);
+    expect((await client.getParentPerpetualPositions({ owner: alice, number: 0 })).positions).toEqual([]);
   });
 
   it("answers a missing subaccount with IndexerNotFoundError", async () => {
-    const error = await rejection(client.getSubaccount({ address: alice, subaccountNumber: 7 }));
+    const error = await rejection(client.getSubaccount({ owner: alice, number: 7 }));
     expect(isIndexerNotFoundError(error) && error.status).toBe(404);
   });
 
   it("lists the maker's resting orders and finds each by id", async () => {
-    const orders = await client.getOrders({ address: maker, subaccountNumber: 0, ticker: "BTC-USD" });
+    const orders = await client.getOrders({ owner: maker, number: 0, ticker: "BTC-USD" });
     expect(orders.length).toBeGreaterThan(0);
     for (const order of orders) {
       expect(order.ticker).toBe("BTC-USD");
@@ -159,40 +149,37 @@ describe("accounts", () => {
     if (!first) throw new Error("no order");
     expect((await client.getOrder({ orderId: first.id })).id).toBe(first.id);
     const buys = await client.getOrders({
-      address: maker,
-      subaccountNumber: 0,
+      owner: maker,
+      number: 0,
       ticker: "BTC-USD",
       side: "BUY",
     });
     expect(buys.every((order) => order.side === "BUY")).toBe(true);
     const parent = await client.getParentOrders({
-      address: maker,
-      parentSubaccountNumber: 0,
+      owner: maker,
+      number: 0,
       ticker: "BTC-USD",
     });
     expect(parent.map((order) => order.id).sort()).toEqual(orders.map((order) => order.id).sort());
   });
 
   it("serves fills and transfers, paged and walked", async () => {
-    const fills = await client.getFills({ address: alice, subaccountNumber: 0 });
+    const fills = await client.getFills({ owner: alice, number: 0 });
     expect(Array.isArray(fills.fills)).toBe(true);
-    const paged = await client.getFills({ address: alice, subaccountNumber: 0, page: 1, limit: 10 });
+    const paged = await client.getFills({ owner: alice, number: 0, page: 1, limit: 10 });
     expect(paged.pageSize).toBe(10);
     expect(paged.offset).toBe(0);
     const walked: string[] = [];
-    for await (const fill of client.iterateFills({ address: alice, subaccountNumber: 0, limit: 2 }))
-      walked.push(fill.id);
+    for await (const fill of client.iterateFills({ owner: alice, number: 0, limit: 2 })) walked.push(fill.id);
     expect(walked).toEqual(fills.fills.map((fill) => fill.id));
-    expect(
-      Array.isArray((await client.getParentFills({ address: alice, parentSubaccountNumber: 0 })).fills),
-    ).toBe(true);
-    const transfers = await client.getTransfers({ address: alice, subaccountNumber: 0 });
+    expect(Array.isArray((await client.getParentFills({ owner: alice, number: 0 })).fills)).toBe(true);
+    const transfers = await client.getTransfers({ owner: alice, number: 0 });
     const walkedTransfers: string[] = [];
-    for await (const transfer of client.iterateTransfers({ address: alice, subaccountNumber: 0, limit: 1 })) {
+    for await (const transfer of client.iterateTransfers({ owner: alice, number: 0, limit: 1 })) {
       walkedTransfers.push(transfer.id);
     }
     expect(walkedTransfers).toEqual(transfers.transfers.map((transfer) => transfer.id));
-    const parentTransfers = await client.getParentTransfers({ address: alice, parentSubaccountNumber: 0 });
+    const parentTransfers = await client.getParentTransfers({ owner: alice, number: 0 });
     expect(Array.isArray(parentTransfers.transfers)).toBe(true);
   });
 });

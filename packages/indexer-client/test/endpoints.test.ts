@@ -3,12 +3,13 @@
  * encodings, comma-joined arrays, nothing sent as `undefined` or `null`), and returns the body.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createIndexerClient, type IndexerClient, indexerActions } from "../src/index.js";
+import { createIndexerClient, type IndexerClient } from "../src/index.js";
+import { indexerActions } from "../src/rest.js";
 import { ADDRESS, type FixtureServer, startFixtureServer } from "./support/fixture-server.js";
 
 const ORDER_ID = "0b9f6a64-1d1e-5c3e-9d4a-6f0e4c1b2a33";
-const SUB = { address: ADDRESS, subaccountNumber: 2 };
-const PARENT = { address: ADDRESS, parentSubaccountNumber: 1 };
+const SUB = { owner: ADDRESS, number: 2 };
+const PARENT = { owner: ADDRESS, number: 1 };
 
 interface Case {
   name: keyof typeof indexerActions;
@@ -149,10 +150,8 @@ const cases: Case[] = [
     name: "getTransfersBetween",
     call: (c) =>
       c.getTransfersBetween({
-        sourceAddress: ADDRESS,
-        sourceSubaccountNumber: 0,
-        recipientAddress: ADDRESS,
-        recipientSubaccountNumber: 128,
+        source: { owner: ADDRESS, number: 0 },
+        recipient: { owner: ADDRESS, number: 128 },
       }),
     path: "/v4/transfers/between",
     query: {

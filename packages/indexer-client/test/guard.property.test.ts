@@ -144,7 +144,7 @@ describe("the message handler never throws", () => {
             channel === "v4_orderbook"
               ? watchOrderBook(socket, { market: IDS[channel] }).subscription
               : channel === "v4_subaccounts"
-                ? watchSubaccount(socket, { address: "perpx1abc", subaccountNumber: 0 }).subscription
+                ? watchSubaccount(socket, { owner: "perpx1abc", number: 0 }).subscription
                 : socket.subscribe(
                     channel,
                     ...((IDS[channel] === channel ? [] : [IDS[channel]]) as [string]),

@@ -9,14 +9,16 @@ import {
   createIndexerClient,
   getHeight,
   type IndexerValidationError,
-  isComplianceBlockedError,
-  isGeoBlockedError,
   isIndexerHttpError,
   isIndexerNotFoundError,
+} from "../src/index.js";
+import {
+  isComplianceBlockedError,
+  isGeoBlockedError,
   isIndexerRateLimitError,
   isIndexerTransportError,
   isIndexerValidationError,
-} from "../src/index.js";
+} from "../src/rest.js";
 import {
   ADDRESS,
   ADDRESS_HEX,
@@ -126,7 +128,7 @@ describe("answers", () => {
     server.route("/v4/height", { raw: "<html>proxy</html>" });
     expect(await caught(client.getHeight())).toMatchObject({ name: "IndexerDecodeError", code: "DECODE" });
     server.route("/v4/orders", { body: { not: "an array" } });
-    const orders = await caught(client.getOrders({ address: ADDRESS, subaccountNumber: 0 }));
+    const orders = await caught(client.getOrders({ owner: ADDRESS, number: 0 }));
     expect(orders).toMatchObject({ name: "IndexerDecodeError" });
   });
 });
@@ -269,25 +271,15 @@ describe("bad input", () => {
   };
 
   it("fails before any request with an error naming the parameter", async () => {
-    expect(await argumentOf(() => client().getFills({ address: "perpx1nope", subaccountNumber: 0 }))).toBe(
-      "address",
+    expect(await argumentOf(() => client().getFills({ owner: "perpx1nope", number: 0 }))).toBe("owner");
+    expect(await argumentOf(() => client().getFills({ owner: ADDRESS, number: 128_001 }))).toBe("number");
+    expect(await argumentOf(() => client().getFills({ owner: ADDRESS, number: 0, limit: 1001 }))).toBe(
+      "limit",
     );
-    expect(await argumentOf(() => client().getFills({ address: ADDRESS, subaccountNumber: 128_001 }))).toBe(
-      "subaccountNumber",
-    );
+    expect(await argumentOf(() => client().getFills({ owner: ADDRESS, number: 0, page: 0 }))).toBe("page");
+    expect(await argumentOf(() => client().getParentFills({ owner: ADDRESS, number: 128 }))).toBe("number");
     expect(
-      await argumentOf(() => client().getFills({ address: ADDRESS, subaccountNumber: 0, limit: 1001 })),
-    ).toBe("limit");
-    expect(
-      await argumentOf(() => client().getFills({ address: ADDRESS, subaccountNumber: 0, page: 0 })),
-    ).toBe("page");
-    expect(
-      await argumentOf(() => client().getParentFills({ address: ADDRESS, parentSubaccountNumber: 128 })),
-    ).toBe("parentSubaccountNumber");
-    expect(
-      await argumentOf(() =>
-        client().getFills({ address: ADDRESS, subaccountNumber: 0, createdBeforeOrAtHeight: -1 }),
-      ),
+      await argumentOf(() => client().getFills({ owner: ADDRESS, number: 0, createdBeforeOrAtHeight: -1 })),
     ).toBe("createdBeforeOrAtHeight");
     expect(await argumentOf(() => client().getOrder({ orderId: "12" }))).toBe("orderId");
     expect(
@@ -296,24 +288,22 @@ describe("bad input", () => {
     expect(
       await argumentOf(() =>
         client().getOrders({
-          address: ADDRESS,
-          subaccountNumber: 0,
+          owner: ADDRESS,
+          number: 0,
           goodTilBlockAfter: 5,
           goodTilBlockTimeAfter: new Date(),
         }),
       ),
     ).toBe("goodTilBlockTimeBeforeOrAt");
     expect(
-      await argumentOf(() =>
-        client().getOrders({ address: ADDRESS, subaccountNumber: 0, status: ["NOPE" as "OPEN"] }),
-      ),
+      await argumentOf(() => client().getOrders({ owner: ADDRESS, number: 0, status: ["NOPE" as "OPEN"] })),
     ).toBe("status");
     expect(server.requests).toHaveLength(0);
   });
 
   it("sends a 0x address as bech32", async () => {
     server.route("/v4/assetPositions", { body: { positions: [] } });
-    await client().getAssetPositions({ address: ADDRESS_HEX, subaccountNumber: 3 });
+    await client().getAssetPositions({ owner: ADDRESS_HEX, number: 3 });
     expect(server.requests[0]?.query.get("address")).toBe(ADDRESS);
     expect(server.requests[0]?.query.get("subaccountNumber")).toBe("3");
   });

@@ -54,7 +54,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const client = () => createIndexerClient({ baseUrl: server.baseUrl, retry: false });
-const SUB = { address: ADDRESS, subaccountNumber: 0 };
+const SUB = { owner: ADDRESS, number: 0 };
 
 async function collect<T>(iterator: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];

@@ -7,16 +7,11 @@
 import type { Exact } from "@perpx/core";
 import type { FillResponseObject, OrdersResponse, PerpetualMarketsResponse } from "@perpx/core/indexer";
 import { describe, expectTypeOf, it } from "vitest";
-import {
-  createIndexerClient,
-  FILL_DECIMAL_FIELDS,
-  getFills,
-  type IndexerClient,
-  withDecimals,
-} from "../src/index.js";
+import { createIndexerClient, getFills, type IndexerClient } from "../src/index.js";
+import { FILL_DECIMAL_FIELDS, withDecimals } from "../src/rest.js";
 
 const client: IndexerClient = createIndexerClient({ baseUrl: "http://127.0.0.1:3002" });
-const SUB = { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", subaccountNumber: 0 };
+const SUB = { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0 };
 
 describe("indexer client types", () => {
   it("answers with the contract's types", () => {

@@ -5,7 +5,8 @@ import type {
   SubaccountUpdateContents,
 } from "@perpx/core/indexer";
 import { describe, expectTypeOf, it } from "vitest";
-import type { IndexerSocket, Subscription, SubscriptionEvent } from "../src/index.js";
+import type { IndexerSocket } from "../src/index.js";
+import type { Subscription, SubscriptionEvent } from "../src/ws.js";
 
 declare const socket: IndexerSocket;
 

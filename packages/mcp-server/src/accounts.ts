@@ -113,8 +113,8 @@ export function indexerOf(account: AccountContext): IndexerClient {
  */
 export async function openOrders(deps: ToolDeps, number: number, t?: string) {
   return indexerOf(deps.account).getOrders({
-    address: deps.account.principal.account,
-    subaccountNumber: number,
+    owner: deps.account.principal.account,
+    number,
     status: ["OPEN", "UNTRIGGERED", "BEST_EFFORT_OPENED"],
     returnLatestOrders: true,
     limit: 1000,

@@ -65,8 +65,7 @@ export async function dailyLoss(deps: ToolDeps, chainEquity?: string): Promise<D
 /** The indexer's equity of the owner's subaccount 0: "0" for one it has not seen (never funded). */
 async function indexedEquity(deps: ToolDeps, owner: string): Promise<string> {
   try {
-    return (await indexerOf(deps.account).getSubaccount({ address: owner, subaccountNumber: 0 })).subaccount
-      .equity;
+    return (await indexerOf(deps.account).getSubaccount({ owner, number: 0 })).subaccount.equity;
   } catch (error) {
     if (isIndexerNotFoundError(error)) return "0";
     throw error;

@@ -85,8 +85,8 @@ describe("load", () => {
         .poll(
           async () => {
             const orders = await account.client.context.indexer?.getOrders({
-              address: account.owner.address,
-              subaccountNumber: 0,
+              owner: account.owner.address,
+              number: 0,
               status: ["OPEN"],
               limit: 1000,
             });

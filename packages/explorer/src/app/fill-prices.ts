@@ -22,7 +22,7 @@ export async function priceFills(
     takers.map(async (taker) => {
       const [address = "", number = "0"] = taker.split("/");
       const list = await ex.indexer
-        .getFills({ address, subaccountNumber: Number(number), createdBeforeOrAtHeight: height, limit: 100 })
+        .getFills({ owner: address, number: Number(number), createdBeforeOrAtHeight: height, limit: 100 })
         .then(
           (answer) =>
             answer.fills.filter((f) => f.createdAtHeight === String(height) && f.liquidity === "TAKER"),

@@ -2,6 +2,7 @@
  * A subaccount (or parent subaccount) kept live from its channel; after a reconnect or a lost
  * message it rebuilds from the fresh snapshot and says so with a `resync` event.
  */
+import { InvalidArgumentError } from "@perpx/errors";
 import type { IndexerSocket } from "../ws/connection.js";
 import { Emitter } from "../ws/emitter.js";
 import type { ResetReason, Subscription } from "../ws/subscription.js";
@@ -25,18 +26,23 @@ export interface LiveSubaccountEvents {
 }
 
 /**
- * Which account to watch: a subaccount, or a parent and all its children.
+ * Which account to watch: a subaccount `{ owner, number }`, or with `parent: true` a parent
+ * subaccount (its number, 0..127) and all its children.
  *
  * @example
  * ```ts
- * const one: WatchSubaccountOptions = { address: "perpx1...", subaccountNumber: 0 };
- * const family: WatchSubaccountOptions = { address: "perpx1...", parentSubaccountNumber: 0 };
+ * const one: WatchSubaccountOptions = { owner: "perpx1...", number: 0 };
+ * const family: WatchSubaccountOptions = { owner: "perpx1...", number: 0, parent: true };
  * ```
  */
-export type WatchSubaccountOptions = SubaccountViewOptions & { readonly address: string } & (
-    | { readonly subaccountNumber: number }
-    | { readonly parentSubaccountNumber: number }
-  );
+export type WatchSubaccountOptions = SubaccountViewOptions & {
+  /** The owner's address. */
+  readonly owner: string;
+  /** The subaccount number (the parent's with `parent`). */
+  readonly number: number;
+  /** Watch the parent subaccount `number` and all its children. @default false */
+  readonly parent?: boolean;
+};
 
 /**
  * A live account view.
@@ -44,7 +50,7 @@ export type WatchSubaccountOptions = SubaccountViewOptions & { readonly address:
  * @example
  * ```ts
  * const socket = await connectIndexerSocket({ url: devnet.endpoints.indexerWs });
- * const live = watchSubaccount(socket, { address: devnet.accounts[0]!.address, subaccountNumber: 0 });
+ * const live = watchSubaccount(socket, { owner: devnet.accounts[0]!.address, number: 0 });
  * const view = await live.ready();
  * Array.isArray(view.openOrders()); // true
  * live.close();
@@ -103,29 +109,36 @@ export class LiveSubaccount extends Emitter<LiveSubaccountEvents> {
  * (`parentSubaccountNumber`) and keeps a {@link SubaccountView}.
  *
  * @param socket - the indexer socket to subscribe on.
- * @param options - see `WatchSubaccountOptions`: the address and the subaccount or parent number.
+ * @param options - see `WatchSubaccountOptions`: the subaccount `{ owner, number }`, `parent: true`
+ *   for a parent and its children.
  * @returns the live subaccount: `ready()` resolves once its first snapshot is in, `view` holds its
  *   positions, orders and fills, its events announce each change, `close()` unsubscribes.
  * @example
  * ```ts
  * const socket = await connectIndexerSocket({ url: devnet.endpoints.indexerWs });
- * const live = watchSubaccount(socket, { address: devnet.accounts[0]!.address, subaccountNumber: 0 });
+ * const live = watchSubaccount(socket, { owner: devnet.accounts[0]!.address, number: 0 });
  * const view = await live.ready();
  * Array.isArray(view.openOrders()); // true
  * live.close();
  * await socket.close();
  * ```
+ * @throws InvalidArgumentError for another shape (`address`, `subaccountNumber`: use `owner`, `number`).
  */
 export function watchSubaccount(socket: IndexerSocket, options: WatchSubaccountOptions): LiveSubaccount {
-  const view = options.maxFills === undefined ? {} : { maxFills: options.maxFills };
-  if ("parentSubaccountNumber" in options) {
-    return new LiveSubaccount(
-      socket.subscribe("v4_parent_subaccounts", `${options.address}/${options.parentSubaccountNumber}`),
-      view,
-    );
+  for (const [old, use] of [
+    ["address", "owner"],
+    ["subaccountNumber", "number"],
+    ["parentSubaccountNumber", "number with parent: true"],
+  ] as const) {
+    if (old in options) {
+      throw new InvalidArgumentError(old, `is not an option: a subaccount is { owner, number }, use ${use}`);
+    }
   }
-  return new LiveSubaccount(
-    socket.subscribe("v4_subaccounts", `${options.address}/${options.subaccountNumber}`),
-    view,
-  );
+  const view = options.maxFills === undefined ? {} : { maxFills: options.maxFills };
+  const id = `${options.owner}/${options.number}`;
+  const subscription =
+    options.parent === true
+      ? socket.subscribe("v4_parent_subaccounts", id)
+      : socket.subscribe("v4_subaccounts", id);
+  return new LiveSubaccount(subscription, view);
 }

@@ -1,230 +1,364 @@
 /**
- * Parameter groups shared by many indexer calls, and their checked query form.
+ * The params of each call by its public name: its row's params (see `RouteCallParams`).
  */
-import type { IndexerConnection } from "./connection.js";
-import type { CallOptions } from "./deadline.js";
-import {
-  checkAddress,
-  checkHeight,
-  checkLimit,
-  checkParentSubaccountNumber,
-  checkPositive,
-  checkSubaccountNumber,
-  checkTime,
-  type HeightInput,
-  type TimeInput,
-} from "./validate.js";
+import type { RouteCallParams } from "./route-types.js";
 
 /**
- * One subaccount: its owner and number (0..128000).
+ * Params of {@link getAddress}: the owner, bech32 or `0x` hex.
  *
  * @example
  * ```ts
- * const who: SubaccountParams = { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", subaccountNumber: 0 };
+ * const params: GetAddressParams = { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c" };
  * ```
  */
-export interface SubaccountParams extends CallOptions {
-  /** The owner: bech32 (`perpx1...`) or `0x` hex. */
-  readonly address: string;
-  /** The subaccount number, 0..128000. */
-  readonly subaccountNumber: number;
-}
+export type GetAddressParams = RouteCallParams<"getAddress">;
 
 /**
- * One parent subaccount: its owner and parent number (0..127).
+ * Params of {@link getSubaccount} and {@link getAssetPositions}: one subaccount `{ owner, number }`.
  *
  * @example
  * ```ts
- * const who: ParentSubaccountParams = { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", parentSubaccountNumber: 0 };
+ * const params: GetSubaccountParams = { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0 };
  * ```
  */
-export interface ParentSubaccountParams extends CallOptions {
-  /** The owner: bech32 (`perpx1...`) or `0x` hex. */
-  readonly address: string;
-  /** The parent subaccount number, 0..127. */
-  readonly parentSubaccountNumber: number;
-}
+export type GetSubaccountParams = RouteCallParams<"getSubaccount">;
 
 /**
- * The list size.
+ * Params of {@link getParentSubaccount} and {@link getParentAssetPositions}: `{ owner, number }` with
+ * the parent's number (0..127).
  *
  * @example
  * ```ts
- * const params: LimitParams = { limit: 100 };
+ * const params: GetParentSubaccountParams = { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0 };
  * ```
  */
-export interface LimitParams {
-  /**
-   * At most this many rows, 1..1000.
-   * @default 1000 (the server's default)
-   */
-  readonly limit?: number;
-}
+export type GetParentSubaccountParams = RouteCallParams<"getParentSubaccount">;
 
 /**
- * Page-based pagination: with `page`, the answer carries `pageSize`, `offset` and `totalResults`.
+ * Params of {@link getPerpetualPositions}: the subaccount, `status` (only these), `limit` and the
+ * created-before bounds.
  *
  * @example
  * ```ts
- * const params: PageParams = { page: 2, limit: 50 };
+ * const params: GetPerpetualPositionsParams = { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0, status: ["CLOSED"] };
  * ```
  */
-export interface PageParams extends LimitParams {
-  /**
-   * The page, from 1.
-   * @default undefined (no paging metadata)
-   */
-  readonly page?: number;
-}
+export type GetPerpetualPositionsParams = RouteCallParams<"getPerpetualPositions">;
 
 /**
- * Inclusive upper bounds on creation, for walking back in time.
+ * Params of {@link getParentPerpetualPositions}: the parent subaccount and the filters of
+ * {@link GetPerpetualPositionsParams}.
  *
  * @example
  * ```ts
- * const params: CreatedBeforeParams = { createdBeforeOrAtHeight: 1200n };
+ * const params: GetParentPerpetualPositionsParams = { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0 };
  * ```
  */
-export interface CreatedBeforeParams {
-  /**
-   * Only rows created at or before this height (the server ignores 0).
-   * @default undefined
-   */
-  readonly createdBeforeOrAtHeight?: HeightInput;
-  /**
-   * Only rows created at or before this time.
-   * @default undefined
-   */
-  readonly createdBeforeOrAt?: TimeInput;
-}
+export type GetParentPerpetualPositionsParams = RouteCallParams<"getParentPerpetualPositions">;
 
 /**
- * Inclusive lower bounds on creation.
+ * Params of {@link getFills}: the subaccount, `market` (with `marketType`, `PERPETUAL` when left
+ * out; `marketType` alone is refused), `includeTypes`/`excludeTypes`, `limit`, `page` and the
+ * created-before bounds.
  *
  * @example
  * ```ts
- * const params: CreatedOnOrAfterParams = { createdOnOrAfter: new Date("2026-01-01T00:00:00Z") };
+ * const params: GetFillsParams = { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0, market: "BTC-USD", limit: 100 };
  * ```
  */
-export interface CreatedOnOrAfterParams {
-  /**
-   * Only rows created at or after this height.
-   * @default undefined
-   */
-  readonly createdOnOrAfterHeight?: HeightInput;
-  /**
-   * Only rows created at or after this time.
-   * @default undefined
-   */
-  readonly createdOnOrAfter?: TimeInput;
-}
+export type GetFillsParams = RouteCallParams<"getFills">;
 
 /**
- * The checked query of a subaccount: `{ address, subaccountNumber }`.
+ * Params of {@link getParentFills}: the parent subaccount, `includeTypes`/`excludeTypes`, `limit` and `page`.
  *
- * @param client - the connection (for its address prefix).
- * @param params - the subaccount.
- * @returns the query entries.
  * @example
  * ```ts
- * const client = createIndexerClient({ baseUrl: "http://indexer.test" });
- * subaccountQuery(client, { address: "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", subaccountNumber: 1 });
- * // { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", subaccountNumber: 1 }
+ * const params: GetParentFillsParams = { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0, page: 1 };
  * ```
  */
-export function subaccountQuery(
-  client: IndexerConnection,
-  params: SubaccountParams,
-): { address: string; subaccountNumber: number } {
-  return {
-    address: checkAddress("address", params.address, client.addressPrefix),
-    subaccountNumber: checkSubaccountNumber("subaccountNumber", params.subaccountNumber),
-  };
-}
+export type GetParentFillsParams = RouteCallParams<"getParentFills">;
 
 /**
- * The checked query of a parent subaccount: `{ address, parentSubaccountNumber }`.
+ * Params of {@link getTransfers}: the subaccount, `limit`, `page` and the created-before bounds.
  *
- * @param client - the connection (for its address prefix).
- * @param params - the parent subaccount.
- * @returns the query entries.
  * @example
  * ```ts
- * const client = createIndexerClient({ baseUrl: "http://indexer.test" });
- * parentQuery(client, { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", parentSubaccountNumber: 3 }).parentSubaccountNumber; // 3
+ * const params: GetTransfersParams = { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0, limit: 10 };
  * ```
  */
-export function parentQuery(
-  client: IndexerConnection,
-  params: ParentSubaccountParams,
-): { address: string; parentSubaccountNumber: number } {
-  return {
-    address: checkAddress("address", params.address, client.addressPrefix),
-    parentSubaccountNumber: checkParentSubaccountNumber(
-      "parentSubaccountNumber",
-      params.parentSubaccountNumber,
-    ),
-  };
-}
+export type GetTransfersParams = RouteCallParams<"getTransfers">;
 
 /**
- * The checked `limit`, `page` and created-before entries.
+ * Params of {@link getParentTransfers}: the parent subaccount, `limit`, `page` and the created-before bounds.
  *
- * @param params - limit, page and bounds.
- * @returns the query entries (undefined ones are not sent).
  * @example
  * ```ts
- * listQuery({ limit: 10, createdBeforeOrAtHeight: 5n }); // { limit: 10, page: undefined, createdBeforeOrAtHeight: "5", createdBeforeOrAt: undefined }
+ * const params: GetParentTransfersParams = { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0 };
  * ```
  */
-export function listQuery(params: PageParams & CreatedBeforeParams): {
-  limit: number | undefined;
-  page: number | undefined;
-  createdBeforeOrAtHeight: string | undefined;
-  createdBeforeOrAt: string | undefined;
-} {
-  return {
-    limit: checkLimit(params.limit),
-    page: checkPositive("page", params.page),
-    createdBeforeOrAtHeight: checkHeight("createdBeforeOrAtHeight", params.createdBeforeOrAtHeight),
-    createdBeforeOrAt: checkTime("createdBeforeOrAt", params.createdBeforeOrAt),
-  };
-}
+export type GetParentTransfersParams = RouteCallParams<"getParentTransfers">;
 
 /**
- * The checked created-on-or-after entries.
+ * Params of {@link getTransfersBetween}: the `source` and `recipient` subaccounts and the created-before bounds.
  *
- * @param params - the lower bounds.
- * @returns the query entries.
  * @example
  * ```ts
- * afterQuery({ createdOnOrAfterHeight: 7 }); // { createdOnOrAfterHeight: "7", createdOnOrAfter: undefined }
+ * const owner = "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c";
+ * const params: GetTransfersBetweenParams = { source: { owner, number: 0 }, recipient: { owner, number: 1 } };
  * ```
  */
-export function afterQuery(params: CreatedOnOrAfterParams): {
-  createdOnOrAfterHeight: string | undefined;
-  createdOnOrAfter: string | undefined;
-} {
-  return {
-    createdOnOrAfterHeight: checkHeight("createdOnOrAfterHeight", params.createdOnOrAfterHeight),
-    createdOnOrAfter: checkTime("createdOnOrAfter", params.createdOnOrAfter),
-  };
-}
+export type GetTransfersBetweenParams = RouteCallParams<"getTransfersBetween">;
 
 /**
- * The call options of a params object (its `timeoutMs` and `signal`), without the query fields.
+ * Params of {@link getOrders}: the subaccount and filters (`ticker`, `side`, `type`,
+ * `includeTypes`/`excludeTypes`, `status`, good-til block or time bounds, not both, `limit`). The
+ * server sorts by `goodTilBlock`, then `goodTilBlockTime`, descending; `returnLatestOrders: true`
+ * gives ascending order (`false` is not sent: the server reverses on any value).
  *
- * @param params - any call's params.
- * @returns `{ timeoutMs?, signal? }`.
  * @example
  * ```ts
- * const params: GetFillsParams = { address: "perpx1...", subaccountNumber: 0, limit: 3, timeoutMs: 500 };
- * callOf(params); // { timeoutMs: 500 }
+ * const params: GetOrdersParams = { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0, status: ["OPEN"] };
  * ```
  */
-export function callOf(params: CallOptions | undefined): CallOptions {
-  return {
-    ...(params?.timeoutMs === undefined ? {} : { timeoutMs: params.timeoutMs }),
-    ...(params?.signal === undefined ? {} : { signal: params.signal }),
-  };
-}
+export type GetOrdersParams = RouteCallParams<"getOrders">;
+
+/**
+ * Params of {@link getParentOrders}: the parent subaccount and the filters of {@link GetOrdersParams}.
+ *
+ * @example
+ * ```ts
+ * const params: GetParentOrdersParams = { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0 };
+ * ```
+ */
+export type GetParentOrdersParams = RouteCallParams<"getParentOrders">;
+
+/**
+ * Params of {@link getOrder}: the order's indexer id (a UUID).
+ *
+ * @example
+ * ```ts
+ * const params: GetOrderParams = { orderId: "0b9f6a64-1d1e-5c3e-9d4a-6f0e4c1b2a33" };
+ * ```
+ */
+export type GetOrderParams = RouteCallParams<"getOrder">;
+
+/**
+ * Params of {@link getPerpetualMarkets}: one `ticker` (an unknown one is a 400) and `limit`.
+ *
+ * @example
+ * ```ts
+ * const params: GetPerpetualMarketsParams = { ticker: "BTC-USD" };
+ * ```
+ */
+export type GetPerpetualMarketsParams = RouteCallParams<"getPerpetualMarkets">;
+
+/**
+ * Params of {@link getOrderbook}: the market's `ticker`.
+ *
+ * @example
+ * ```ts
+ * const params: GetOrderbookParams = { ticker: "BTC-USD" };
+ * ```
+ */
+export type GetOrderbookParams = RouteCallParams<"getOrderbook">;
+
+/**
+ * Params of {@link getTrades}: the market's `ticker`, `limit`, `page` and the created-before bounds.
+ *
+ * @example
+ * ```ts
+ * const params: GetTradesParams = { ticker: "BTC-USD", limit: 100 };
+ * ```
+ */
+export type GetTradesParams = RouteCallParams<"getTrades">;
+
+/**
+ * Params of {@link getCandles}: the market's `ticker`, the `resolution`, `limit`, and `fromISO`
+ * (inclusive) and `toISO` (exclusive) bounds on the candles' start.
+ *
+ * @example
+ * ```ts
+ * const params: GetCandlesParams = { ticker: "BTC-USD", resolution: "1MIN", fromISO: "2026-01-01T00:00:00.000Z" };
+ * ```
+ */
+export type GetCandlesParams = RouteCallParams<"getCandles">;
+
+/**
+ * Params of {@link getHistoricalFunding}: the market's `ticker`, `limit`, and only rates effective
+ * at or before `effectiveBeforeOrAtHeight` / `effectiveBeforeOrAt`.
+ *
+ * @example
+ * ```ts
+ * const params: GetHistoricalFundingParams = { ticker: "BTC-USD", effectiveBeforeOrAtHeight: 5000 };
+ * ```
+ */
+export type GetHistoricalFundingParams = RouteCallParams<"getHistoricalFunding">;
+
+/**
+ * Params of {@link getSparklines}: `timePeriod`, `ONE_DAY` (hourly closes) or `SEVEN_DAYS` (4-hourly).
+ *
+ * @example
+ * ```ts
+ * const params: GetSparklinesParams = { timePeriod: "SEVEN_DAYS" };
+ * ```
+ */
+export type GetSparklinesParams = RouteCallParams<"getSparklines">;
+
+/**
+ * Params of {@link getHistoricalPnl}: the subaccount, `limit`, `page`, and the created-before and
+ * created-on-or-after bounds (height or time).
+ *
+ * @example
+ * ```ts
+ * const params: GetHistoricalPnlParams = { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0, createdOnOrAfterHeight: 100 };
+ * ```
+ */
+export type GetHistoricalPnlParams = RouteCallParams<"getHistoricalPnl">;
+
+/**
+ * Params of {@link getParentHistoricalPnl}: those of {@link GetHistoricalPnlParams} for a parent,
+ * without `page` (this route does not page).
+ *
+ * @example
+ * ```ts
+ * const params: GetParentHistoricalPnlParams = { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0 };
+ * ```
+ */
+export type GetParentHistoricalPnlParams = RouteCallParams<"getParentHistoricalPnl">;
+
+/**
+ * Params of {@link getPnl}: those of {@link GetHistoricalPnlParams} and `daily` (one tick a day
+ * instead of an hour).
+ *
+ * @example
+ * ```ts
+ * const params: GetPnlParams = { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0, daily: true };
+ * ```
+ */
+export type GetPnlParams = RouteCallParams<"getPnl">;
+
+/**
+ * Params of {@link getParentPnl}: those of {@link GetPnlParams} for a parent.
+ *
+ * @example
+ * ```ts
+ * const params: GetParentPnlParams = { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0 };
+ * ```
+ */
+export type GetParentPnlParams = RouteCallParams<"getParentPnl">;
+
+/**
+ * Params of {@link getHistoricalTradingRewardAggregations}: the owner's `address`, the `period`,
+ * `limit`, and only periods starting at or before `startingBeforeOrAt` / `startingBeforeOrAtHeight`.
+ *
+ * @example
+ * ```ts
+ * const params: GetHistoricalTradingRewardAggregationsParams = { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", period: "DAILY" };
+ * ```
+ */
+export type GetHistoricalTradingRewardAggregationsParams =
+  RouteCallParams<"getHistoricalTradingRewardAggregations">;
+
+/**
+ * Params of {@link getHistoricalBlockTradingRewards}: the owner's `address`, `limit` and the
+ * starting-before bounds.
+ *
+ * @example
+ * ```ts
+ * const params: GetHistoricalBlockTradingRewardsParams = { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", limit: 10 };
+ * ```
+ */
+export type GetHistoricalBlockTradingRewardsParams = RouteCallParams<"getHistoricalBlockTradingRewards">;
+
+/**
+ * Params of {@link getFundingPayments}: the subaccount, `limit`, `page`, `ticker`,
+ * `createdOnOrAfter` and `showZeroPayments` (`false` sends nothing: the server includes zero
+ * payments whenever the parameter is present).
+ *
+ * @example
+ * ```ts
+ * const params: GetFundingPaymentsParams = { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0, showZeroPayments: true };
+ * ```
+ */
+export type GetFundingPaymentsParams = RouteCallParams<"getFundingPayments">;
+
+/**
+ * Params of {@link getParentFundingPayments}: those of {@link GetFundingPaymentsParams} for a parent.
+ *
+ * @example
+ * ```ts
+ * const params: GetParentFundingPaymentsParams = { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0 };
+ * ```
+ */
+export type GetParentFundingPaymentsParams = RouteCallParams<"getParentFundingPayments">;
+
+/**
+ * Params of {@link getTradeHistory}: the subaccount, `market` (with `marketType`), `limit` and `page`.
+ *
+ * @example
+ * ```ts
+ * const params: GetTradeHistoryParams = { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0, market: "BTC-USD" };
+ * ```
+ */
+export type GetTradeHistoryParams = RouteCallParams<"getTradeHistory">;
+
+/**
+ * Params of {@link getParentTradeHistory}: those of {@link GetTradeHistoryParams} for a parent.
+ *
+ * @example
+ * ```ts
+ * const params: GetParentTradeHistoryParams = { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0 };
+ * ```
+ */
+export type GetParentTradeHistoryParams = RouteCallParams<"getParentTradeHistory">;
+
+/**
+ * Params of the address-only calls: the owner's `address`, bech32 or `0x` hex.
+ *
+ * @example
+ * ```ts
+ * const params: AddressParams = { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c" };
+ * ```
+ */
+export type AddressParams = RouteCallParams<"getScreen">;
+
+/**
+ * Params of the vault PnL calls: the tick `resolution` (`hour`, the server's default, or `day`).
+ *
+ * @example
+ * ```ts
+ * const params: VaultPnlParams = { resolution: "day" };
+ * ```
+ */
+export type VaultPnlParams = RouteCallParams<"getVaultsHistoricalPnl">;
+
+/**
+ * Params of {@link getAffiliateAddress}: the `referralCode` (3 to 32 letters and digits).
+ *
+ * @example
+ * ```ts
+ * const params: GetAffiliateAddressParams = { referralCode: "alice" };
+ * ```
+ */
+export type GetAffiliateAddressParams = RouteCallParams<"getAffiliateAddress">;
+
+/**
+ * Params of {@link getAffiliateSnapshot}: `addressFilter` (only these affiliates), `offset` (rows
+ * to skip), `limit` and `sortByAffiliateEarning` (highest first).
+ *
+ * @example
+ * ```ts
+ * const params: GetAffiliateSnapshotParams = { limit: 10, sortByAffiliateEarning: true };
+ * ```
+ */
+export type GetAffiliateSnapshotParams = RouteCallParams<"getAffiliateSnapshot">;
+
+/**
+ * Params of {@link searchTrader}: `searchParam`, an address, subaccount id or username.
+ *
+ * @example
+ * ```ts
+ * const params: SearchTraderParams = { searchParam: "alice" };
+ * ```
+ */
+export type SearchTraderParams = RouteCallParams<"searchTrader">;

@@ -36,18 +36,3 @@ export function encodeQuery(params: Readonly<Record<string, QueryValue>>): strin
   }
   return parts.length === 0 ? "" : `?${parts.join("&")}`;
 }
-
-/**
- * Encodes one path segment (a ticker, an address, an order id).
- *
- * @param segment - the raw segment.
- * @returns the percent-encoded segment.
- * @example
- * ```ts
- * pathSegment("BTC-USD"); // "BTC-USD"
- * pathSegment("a/b"); // "a%2Fb"
- * ```
- */
-export function pathSegment(segment: string | number): string {
-  return encodeURIComponent(String(segment));
-}

@@ -4,7 +4,8 @@
  */
 
 import { isTimeoutError } from "@perpx/errors";
-import { createIndexerClient, isIndexerNotFoundError, isIndexerValidationError } from "@perpx/indexer-client";
+import { createIndexerClient, isIndexerNotFoundError } from "@perpx/indexer-client";
+import { isIndexerValidationError } from "@perpx/indexer-client/rest";
 
 export interface PageReport {
   origin: string;
@@ -28,8 +29,8 @@ async function scenario(baseUrl: string): Promise<PageReport> {
     report.bestAsk = (await client.getOrderbook({ ticker: "BTC-USD" })).asks[0]?.price;
     const fills: string[] = [];
     for await (const fill of client.iterateFills({
-      address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c",
-      subaccountNumber: 0,
+      owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c",
+      number: 0,
       limit: 2,
     })) {
       fills.push(fill.id);

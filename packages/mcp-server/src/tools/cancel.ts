@@ -59,8 +59,8 @@ async function verifyCancels(deps: ToolDeps, orders: OrderResponseObject[], time
     const tickers = new Set(pending().map((o) => o.ticker));
     for (const t of tickers) {
       const now = await indexerOf(deps.account).getOrders({
-        address: principal.account,
-        subaccountNumber: 0,
+        owner: principal.account,
+        number: 0,
         ticker: t,
         returnLatestOrders: true,
         limit: 1000,
@@ -212,8 +212,8 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
     run: (args) =>
       audited("batch_cancel_orders", args, async () => {
         const orders = await indexerOf(deps.account).getOrders({
-          address: owner,
-          subaccountNumber: 0,
+          owner,
+          number: 0,
           ticker: args.ticker,
           returnLatestOrders: true,
           limit: 1000,

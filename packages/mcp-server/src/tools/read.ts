@@ -42,7 +42,7 @@ export function registerReadTools(server: McpServer, deps: ToolDeps): void {
   const { account, limits } = deps;
   const owner = account.principal.account;
   const allowed = (t: string) => limits.allowedMarkets === undefined || limits.allowedMarkets.includes(t);
-  const sub = (n: number | undefined) => ({ address: owner, subaccountNumber: n ?? 0 });
+  const sub = (n: number | undefined) => ({ owner, number: n ?? 0 });
 
   defineTool(server, "list_markets", {
     title: "List markets",
@@ -310,8 +310,8 @@ export async function findOrder(
     if (!found?.subaccountId || found.ticker === undefined)
       throw new ToolFailure("NOT_FOUND", `no order ${by.orderId}`);
     const mine = await indexer.getOrders({
-      address: owner,
-      subaccountNumber: found.subaccountNumber,
+      owner,
+      number: found.subaccountNumber,
       ticker: found.ticker,
       returnLatestOrders: true,
       limit: 1000,
@@ -324,8 +324,8 @@ export async function findOrder(
     throw new ToolFailure("INVALID_INPUT", "give orderId, or clientId and ticker");
   }
   const orders = await indexer.getOrders({
-    address: owner,
-    subaccountNumber: 0,
+    owner,
+    number: 0,
     ticker: by.ticker,
     returnLatestOrders: true,
     limit: 1000,

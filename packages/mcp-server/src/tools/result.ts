@@ -1,6 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isPerpxError, PerpxError, redactSecrets } from "@perpx/errors";
-import { isIndexerNotFoundError, isIndexerValidationError } from "@perpx/indexer-client";
+import { isIndexerNotFoundError } from "@perpx/indexer-client";
+import { isIndexerValidationError } from "@perpx/indexer-client/rest";
 import { isBroadcastTxError } from "@perpx/node-client";
 
 /**

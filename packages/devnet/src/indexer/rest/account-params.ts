@@ -3,9 +3,9 @@
  * `CheckSubaccountSchema`, `CheckParentSubaccountSchema`, its `sanitizeArray` + `validateArray`
  * pair for list parameters), and the filters they drive.
  */
-import { CHILD_SUBACCOUNT_STRIDE, MAX_PARENT_SUBACCOUNT_NUMBER, MAX_SUBACCOUNT_NUMBER } from "@perpx/address";
+import { CHILD_SUBACCOUNT_STRIDE } from "@perpx/address";
+import { isValidRouteText, type RouteParamKind } from "@perpx/core/indexer";
 import type { Indexer } from "../indexer.js";
-import { isValidAddress } from "./utility-routes.js";
 import type { RequestChecks } from "./validation.js";
 
 /** The reference's message for a bad `subaccountNumber` (also the transfers-between numbers'). */
@@ -13,26 +13,35 @@ const SUBACCOUNT_MESSAGE = "subaccountNumber must be a non-negative integer less
 const PARENT_MESSAGE = "parentSubaccountNumber must be a non-negative integer less than 128";
 const ADDRESS_MESSAGE = "address must be a valid dydx address";
 
+/**
+ * A required path-or-query parameter of one of the route table's kinds, by the table's rule
+ * (`@perpx/core/indexer`, the rule the client builds its text by), with the reference's message.
+ */
+function kindParam(
+  checks: RequestChecks,
+  name: string,
+  kind: RouteParamKind,
+  msg: string,
+): string | undefined {
+  return checks.oneOf(name, (text) => isValidRouteText({ kind }, text), msg, "both");
+}
+
 /** A subaccount number parameter `name` (path or query), 0 to 128,000, with the reference's message. */
 export function subaccountNumberParam(checks: RequestChecks, name: string): number {
-  return checks.requiredInt(name, SUBACCOUNT_MESSAGE, -1, MAX_SUBACCOUNT_NUMBER + 1, "both");
+  return Number(kindParam(checks, name, "subaccountNumber", SUBACCOUNT_MESSAGE) ?? 0);
 }
 
 /** `address` and `subaccountNumber` (path or query). */
 export function subaccountParams(checks: RequestChecks): { address: string; n: number } {
-  const address = checks.oneOf("address", isValidAddress, ADDRESS_MESSAGE, "both") ?? "";
+  const address = kindParam(checks, "address", "address", ADDRESS_MESSAGE) ?? "";
   return { address, n: subaccountNumberParam(checks, "subaccountNumber") };
 }
 
 /** `address` and `parentSubaccountNumber` (path or query). */
 export function parentParams(checks: RequestChecks): { address: string; n: number } {
-  const address = checks.oneOf("address", isValidAddress, ADDRESS_MESSAGE, "both") ?? "";
-  const n = checks.requiredInt(
-    "parentSubaccountNumber",
-    PARENT_MESSAGE,
-    -1,
-    MAX_PARENT_SUBACCOUNT_NUMBER + 1,
-    "both",
+  const address = kindParam(checks, "address", "address", ADDRESS_MESSAGE) ?? "";
+  const n = Number(
+    kindParam(checks, "parentSubaccountNumber", "parentSubaccountNumber", PARENT_MESSAGE) ?? 0,
   );
   return { address, n };
 }

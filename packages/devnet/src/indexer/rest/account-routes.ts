@@ -4,7 +4,13 @@
  * ordering, pagination and not-found bodies.
  */
 import { CHILD_SUBACCOUNT_STRIDE } from "@perpx/address";
-import { FILL_TYPES, ORDER_STATUSES, ORDER_TYPES, PERPETUAL_POSITION_STATUSES } from "@perpx/core/indexer";
+import {
+  FILL_TYPES,
+  INDEXER_ROUTES,
+  ORDER_STATUSES,
+  ORDER_TYPES,
+  PERPETUAL_POSITION_STATUSES,
+} from "@perpx/core/indexer";
 import { parentBody } from "../account-feed.js";
 import {
   assetPositionBodies,
@@ -267,7 +273,7 @@ function transfersOf(indexer: Indexer, checks: RequestChecks, address: string, n
 /** The account routes. */
 export const accountRoutes: readonly Route[] = [
   {
-    path: "/v4/addresses/:address",
+    path: INDEXER_ROUTES.getAddress.path,
     cache: 1,
     handler: (checks, indexer) => {
       const address =
@@ -282,7 +288,7 @@ export const accountRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/addresses/:address/subaccountNumber/:subaccountNumber",
+    path: INDEXER_ROUTES.getSubaccount.path,
     cache: 1,
     handler: (checks, indexer) => {
       const { address, n } = subaccountParams(checks);
@@ -293,7 +299,7 @@ export const accountRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/addresses/:address/parentSubaccountNumber/:parentSubaccountNumber",
+    path: INDEXER_ROUTES.getParentSubaccount.path,
     cache: 1,
     handler: (checks, indexer) => {
       const { address, n } = parentParams(checks);
@@ -304,7 +310,7 @@ export const accountRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/perpetualPositions",
+    path: INDEXER_ROUTES.getPerpetualPositions.path,
     cache: 1,
     handler: (checks, indexer) => {
       const { address, n } = subaccountParams(checks);
@@ -312,7 +318,7 @@ export const accountRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/perpetualPositions/parentSubaccountNumber",
+    path: INDEXER_ROUTES.getParentPerpetualPositions.path,
     cache: 1,
     handler: (checks, indexer) => {
       const { address, n } = parentParams(checks);
@@ -320,7 +326,7 @@ export const accountRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/assetPositions",
+    path: INDEXER_ROUTES.getAssetPositions.path,
     cache: 1,
     handler: (checks, indexer) => {
       const { address, n } = subaccountParams(checks);
@@ -331,7 +337,7 @@ export const accountRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/assetPositions/parentSubaccountNumber",
+    path: INDEXER_ROUTES.getParentAssetPositions.path,
     cache: 1,
     handler: (checks, indexer) => {
       const { address, n } = parentParams(checks);
@@ -344,7 +350,7 @@ export const accountRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/orders",
+    path: INDEXER_ROUTES.getOrders.path,
     cache: 1,
     handler: (checks, indexer) => {
       const { address, n } = subaccountParams(checks);
@@ -352,7 +358,7 @@ export const accountRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/orders/parentSubaccountNumber",
+    path: INDEXER_ROUTES.getParentOrders.path,
     cache: 1,
     handler: (checks, indexer) => {
       const { address, n } = parentParams(checks);
@@ -360,7 +366,7 @@ export const accountRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/orders/:orderId",
+    path: INDEXER_ROUTES.getOrder.path,
     cache: 1,
     handler: (checks, indexer) => {
       const id = checks.oneOf("orderId", (v) => UUID.test(v), "Invalid value", "params");
@@ -374,7 +380,7 @@ export const accountRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/fills",
+    path: INDEXER_ROUTES.getFills.path,
     cache: 1,
     handler: (checks, indexer) => {
       const { address, n } = subaccountParams(checks);
@@ -382,7 +388,7 @@ export const accountRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/fills/parentSubaccountNumber",
+    path: INDEXER_ROUTES.getParentFills.path,
     cache: 1,
     handler: (checks, indexer) => {
       const { address, n } = parentParams(checks);
@@ -390,7 +396,7 @@ export const accountRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/transfers",
+    path: INDEXER_ROUTES.getTransfers.path,
     cache: 1,
     handler: (checks, indexer) => {
       const { address, n } = subaccountParams(checks);
@@ -398,7 +404,7 @@ export const accountRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/transfers/parentSubaccountNumber",
+    path: INDEXER_ROUTES.getParentTransfers.path,
     cache: 1,
     handler: (checks, indexer) => {
       const { address, n } = parentParams(checks);
@@ -406,7 +412,7 @@ export const accountRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/historicalFunding/:ticker",
+    path: INDEXER_ROUTES.getHistoricalFunding.path,
     cache: 10,
     handler: (checks, indexer) => {
       const limit = checks.limit();

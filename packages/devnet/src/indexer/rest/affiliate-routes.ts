@@ -8,6 +8,7 @@
  * validation and quirks (`total` is the size of the page; `/total_volume` never answers 400); and
  * `POST /referralCode` (`referral-code.ts`).
  */
+import { INDEXER_ROUTES } from "@perpx/core/indexer";
 import { usdc } from "../format.js";
 import type { Indexer } from "../indexer.js";
 import { referralCodeRoute } from "./referral-code.js";
@@ -108,7 +109,7 @@ function snapshot(checks: RequestChecks, indexer: Indexer): RouteAnswer {
 /** The affiliate routes. */
 export const affiliateRoutes: readonly Route[] = [
   {
-    path: "/v4/affiliates/metadata",
+    path: INDEXER_ROUTES.getAffiliateMetadata.path,
     cache: 1,
     handler: (checks, indexer) => {
       const address = checks.oneOf("address", () => true, "address must be a valid string", "query");
@@ -125,7 +126,7 @@ export const affiliateRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/affiliates/address",
+    path: INDEXER_ROUTES.getAffiliateAddress.path,
     cache: 1,
     handler: (checks, indexer) => {
       const code = checks.oneOf("referralCode", () => true, "referralCode must be a valid string", "query");
@@ -135,9 +136,9 @@ export const affiliateRoutes: readonly Route[] = [
     },
   },
   referralCodeRoute,
-  { path: "/v4/affiliates/snapshot", cache: 1, handler: snapshot },
+  { path: INDEXER_ROUTES.getAffiliateSnapshot.path, cache: 1, handler: snapshot },
   {
-    path: "/v4/affiliates/total_volume",
+    path: INDEXER_ROUTES.getAffiliateTotalVolume.path,
     cache: 1,
     handler: (checks, indexer) => {
       // The reference runs the rule but never answers it: a missing address reads as `undefined`.

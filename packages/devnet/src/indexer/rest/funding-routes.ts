@@ -7,6 +7,7 @@
  * tests the raw text, so `false` shows them too); `subaccountNumber` is a string; an unknown
  * subaccount has no payments (no 404).
  */
+import { INDEXER_ROUTES } from "@perpx/core/indexer";
 import { iso, scaled } from "../format.js";
 import type { Indexer } from "../indexer.js";
 import type { FundingPaymentRecord } from "../models/funding-payments.js";
@@ -83,7 +84,7 @@ function paymentsOf(
 /** The funding payment routes. */
 export const fundingRoutes: readonly Route[] = [
   {
-    path: "/v4/fundingPayments",
+    path: INDEXER_ROUTES.getFundingPayments.path,
     cache: 10,
     handler: (checks, indexer) => {
       const { address, n } = subaccountParams(checks);
@@ -91,7 +92,7 @@ export const fundingRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/fundingPayments/parentSubaccount",
+    path: INDEXER_ROUTES.getParentFundingPayments.path,
     cache: 10,
     handler: (checks, indexer) => {
       const { address, n } = parentParams(checks);

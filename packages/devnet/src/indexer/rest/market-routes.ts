@@ -2,6 +2,7 @@
  * The market-data routes (`spec/indexer-api.md` 1.8): perpetual markets, order books, trades,
  * candles and sparklines.
  */
+import { INDEXER_ROUTES } from "@perpx/core/indexer";
 import { type CandleResolution, RESOLUTIONS } from "../models/candles.js";
 import { invalidParam, notFound, ok, okJson, paginate, type Route } from "./routes.js";
 
@@ -15,7 +16,7 @@ const SPARKLINE_PERIODS = {
 /** The market-data routes. */
 export const marketRoutes: readonly Route[] = [
   {
-    path: "/v4/perpetualMarkets",
+    path: INDEXER_ROUTES.getPerpetualMarkets.path,
     cache: 1,
     handler: (checks, indexer) => {
       const limit = checks.limit();
@@ -34,7 +35,7 @@ export const marketRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/orderbooks/perpetualMarket/:ticker",
+    path: INDEXER_ROUTES.getOrderbook.path,
     cache: 1,
     handler: (checks, indexer) => {
       const ticker = checks.raw("ticker", "params") ?? "";
@@ -43,7 +44,7 @@ export const marketRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/trades/perpetualMarket/:ticker",
+    path: INDEXER_ROUTES.getTrades.path,
     cache: 1,
     handler: (checks, indexer) => {
       const limit = checks.limit();
@@ -67,7 +68,7 @@ export const marketRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/candles/perpetualMarkets/:ticker",
+    path: INDEXER_ROUTES.getCandles.path,
     cache: 1,
     handler: (checks, indexer) => {
       const limit = checks.limit();
@@ -97,7 +98,7 @@ export const marketRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/sparklines",
+    path: INDEXER_ROUTES.getSparklines.path,
     cache: 10,
     handler: (checks, indexer) => {
       const period = checks.oneOf(

@@ -9,6 +9,7 @@
  * its rule is dropped (an invalid `limit` means no limit, an invalid address or number reads as
  * `undefined` and finds no subaccount), so they never answer 400; the parent variant has no paging.
  */
+import { INDEXER_ROUTES } from "@perpx/core/indexer";
 import { iso, usdc } from "../format.js";
 import type { Indexer } from "../indexer.js";
 import type { PnlTick } from "../models/pnl.js";
@@ -145,7 +146,7 @@ function lenientParams(checks: RequestChecks, parent: boolean) {
 /** The PnL routes. */
 export const pnlRoutes: readonly Route[] = [
   {
-    path: "/v4/historical-pnl",
+    path: INDEXER_ROUTES.getHistoricalPnl.path,
     cache: 10,
     handler: (checks, indexer) => {
       const { address, n } = subaccountParams(checks);
@@ -163,7 +164,7 @@ export const pnlRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/historical-pnl/parentSubaccountNumber",
+    path: INDEXER_ROUTES.getParentHistoricalPnl.path,
     cache: 10,
     handler: (checks, indexer) => {
       const { address, n } = parentParams(checks);
@@ -185,7 +186,7 @@ export const pnlRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/pnl",
+    path: INDEXER_ROUTES.getPnl.path,
     cache: 10,
     handler: (checks, indexer) => {
       const p = lenientParams(checks, false);
@@ -204,7 +205,7 @@ export const pnlRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/pnl/parentSubaccountNumber",
+    path: INDEXER_ROUTES.getParentPnl.path,
     cache: 10,
     handler: (checks, indexer) => {
       const p = lenientParams(checks, true);

@@ -4,6 +4,7 @@
  * module, so they answer what the reference answers with no vaults: empty lists), after the
  * reference's validation.
  */
+import { INDEXER_ROUTES } from "@perpx/core/indexer";
 import { iso } from "../format.js";
 import type { Indexer } from "../indexer.js";
 import { type RewardPeriod, rewardAmount } from "../models/trading-rewards.js";
@@ -92,10 +93,14 @@ function rewardAggregations(checks: RequestChecks, indexer: Indexer) {
 
 /** The rewards and vault routes. */
 export const programRoutes: readonly Route[] = [
-  { path: "/v4/historicalBlockTradingRewards/:address", cache: 10, handler: blockRewards },
-  { path: "/v4/historicalTradingRewardAggregations/:address", cache: 10, handler: rewardAggregations },
+  { path: INDEXER_ROUTES.getHistoricalBlockTradingRewards.path, cache: 10, handler: blockRewards },
   {
-    path: "/v4/vault/v1/megavault/historicalPnl",
+    path: INDEXER_ROUTES.getHistoricalTradingRewardAggregations.path,
+    cache: 10,
+    handler: rewardAggregations,
+  },
+  {
+    path: INDEXER_ROUTES.getMegavaultHistoricalPnl.path,
     cache: 10,
     handler: (checks) => {
       vaultResolution(checks);
@@ -103,12 +108,12 @@ export const programRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/vault/v1/vaults/historicalPnl",
+    path: INDEXER_ROUTES.getVaultsHistoricalPnl.path,
     cache: 10,
     handler: (checks) => {
       vaultResolution(checks);
       return ok({ vaultsPnl: [] });
     },
   },
-  { path: "/v4/vault/v1/megavault/positions", cache: 10, handler: () => ok({ positions: [] }) },
+  { path: INDEXER_ROUTES.getMegavaultPositions.path, cache: 10, handler: () => ok({ positions: [] }) },
 ];

@@ -4,6 +4,7 @@
  * the reference's validation (the fills routes' `market`/`marketType` pair), its 404 for an unknown
  * market, and its paging, which always carries `pageSize`, `offset` and `totalResults`.
  */
+import { INDEXER_ROUTES } from "@perpx/core/indexer";
 import { fillBody, orderBody, orderUuid } from "../account-views.js";
 import type { Indexer } from "../indexer.js";
 import { type TradeFill, tradeHistoryRows } from "../models/trade-history.js";
@@ -98,7 +99,7 @@ function historyOf(
 /** The trade history routes. */
 export const tradeHistoryRoutes: readonly Route[] = [
   {
-    path: "/v4/tradeHistory",
+    path: INDEXER_ROUTES.getTradeHistory.path,
     cache: 1,
     handler: (checks, indexer) => {
       const { address, n } = subaccountParams(checks);
@@ -106,7 +107,7 @@ export const tradeHistoryRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/tradeHistory/parentSubaccountNumber",
+    path: INDEXER_ROUTES.getParentTradeHistory.path,
     cache: 1,
     handler: (checks, indexer) => {
       const { address, n } = parentParams(checks);

@@ -7,6 +7,7 @@
  * 404 `Subaccount not found:<searchParam>`, a missing `searchParam` 400 `searchParam is required`.
  * The username is the address's generated one, which is also its referral code.
  */
+import { INDEXER_ROUTES } from "@perpx/core/indexer";
 import { subaccountUuid } from "../ids.js";
 import type { Indexer } from "../indexer.js";
 import { internalError, notFound, ok, type Route, type RouteAnswer } from "./routes.js";
@@ -38,4 +39,6 @@ function search(checks: RequestChecks, indexer: Indexer): RouteAnswer {
 }
 
 /** The trader routes. */
-export const traderRoutes: readonly Route[] = [{ path: "/v4/trader/search", cache: 10, handler: search }];
+export const traderRoutes: readonly Route[] = [
+  { path: INDEXER_ROUTES.searchTrader.path, cache: 10, handler: search },
+];

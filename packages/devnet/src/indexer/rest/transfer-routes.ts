@@ -4,6 +4,7 @@
  * recipient over all time, with the reference's validation (the addresses are only checked to be
  * strings; the numbers carry the subaccount message).
  */
+import { INDEXER_ROUTES } from "@perpx/core/indexer";
 import { transferBody } from "../account-views.js";
 import { usdc } from "../format.js";
 import type { TransferRecord } from "../models/history.js";
@@ -17,7 +18,7 @@ const sameSide = (side: TransferRecord["sender"], address: string, n: number) =>
 /** The transfer routes beside the account ones. */
 export const transferRoutes: readonly Route[] = [
   {
-    path: "/v4/transfers/between",
+    path: INDEXER_ROUTES.getTransfersBetween.path,
     cache: 1,
     handler: (checks, indexer) => {
       const before = checks.createdBeforeOrAt();

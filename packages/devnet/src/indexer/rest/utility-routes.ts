@@ -2,20 +2,24 @@
  * The utility routes (`spec/indexer-api.md` 0 and 1.9): `/health`, time, height, and the
  * compliance screens (a local network blocks nobody).
  */
+import { INDEXER_ROUTES, isValidRouteText } from "@perpx/core/indexer";
 import { notFound, ok, type Route } from "./routes.js";
 
 const ADDRESS_MESSAGE = "address must be a valid dydx address";
 
-/** An address as the reference accepts it: alphanumeric, at most 90 characters. */
+/**
+ * An address as the reference accepts it: alphanumeric, at most 90 characters (the route table's
+ * `address` rule; an empty text passes here, as the reference's pattern lets it).
+ */
 export function isValidAddress(address: string): boolean {
-  return address.length <= 90 && /^[a-zA-Z0-9]*$/.test(address);
+  return address === "" || isValidRouteText({ kind: "address" }, address);
 }
 
 /** The utility routes. */
 export const utilityRoutes: readonly Route[] = [
-  { path: "/health", cache: "no-cache", handler: () => ok({ ok: true }) },
+  { path: INDEXER_ROUTES.getHealth.path, cache: "no-cache", handler: () => ok({ ok: true }) },
   {
-    path: "/v4/time",
+    path: INDEXER_ROUTES.getTime.path,
     cache: "no-cache",
     handler: () => {
       const now = Date.now();
@@ -23,7 +27,7 @@ export const utilityRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/height",
+    path: INDEXER_ROUTES.getHeight.path,
     cache: 1,
     handler: (_checks, indexer) => {
       const body = indexer.heightBody();
@@ -31,7 +35,7 @@ export const utilityRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/screen",
+    path: INDEXER_ROUTES.getScreen.path,
     cache: 1,
     handler: (checks) => {
       checks.oneOf("address", isValidAddress, ADDRESS_MESSAGE, "query");
@@ -39,7 +43,7 @@ export const utilityRoutes: readonly Route[] = [
     },
   },
   {
-    path: "/v4/compliance/screen/:address",
+    path: INDEXER_ROUTES.getComplianceScreen.path,
     cache: 1,
     handler: (checks) => {
       checks.oneOf("address", isValidAddress, "address must be a valid address", "params");

@@ -203,8 +203,8 @@ export function accountPage(ex: Explorer, root: HTMLElement, input: string): (()
           orders,
           (n) =>
             ex.indexer.getOrders({
-              address,
-              subaccountNumber: n,
+              owner: address,
+              number: n,
               status: ["OPEN", "UNTRIGGERED", "BEST_EFFORT_OPENED"],
             }),
           (list) =>
@@ -226,7 +226,7 @@ export function accountPage(ex: Explorer, root: HTMLElement, input: string): (()
         ),
         fillEach(
           fills,
-          (n) => ex.indexer.getFills({ address, subaccountNumber: n, limit: HISTORY }).then((r) => r.fills),
+          (n) => ex.indexer.getFills({ owner: address, number: n, limit: HISTORY }).then((r) => r.fills),
           (list) =>
             table(
               "fills",
@@ -257,9 +257,7 @@ export function accountPage(ex: Explorer, root: HTMLElement, input: string): (()
         fillEach(
           transfers,
           (n) =>
-            ex.indexer
-              .getTransfers({ address, subaccountNumber: n, limit: HISTORY })
-              .then((r) => r.transfers),
+            ex.indexer.getTransfers({ owner: address, number: n, limit: HISTORY }).then((r) => r.transfers),
           (list) =>
             table(
               "transfers",

@@ -128,7 +128,7 @@ export function searchPage(ex: Explorer, root: HTMLElement, query: string): unde
   } else if (kind === "client-id") {
     const [, raw, sub, clientId] = CLIENT_ID.exec(q) ?? [];
     const address = toBech32(raw ?? "");
-    ex.indexer.getOrders({ address, subaccountNumber: Number(sub), limit: 100 }).then(
+    ex.indexer.getOrders({ owner: address, number: Number(sub), limit: 100 }).then(
       (orders) => {
         const found = orders.filter((o) => o.clientId === clientId);
         body.fill(

@@ -1,59 +1,27 @@
 /**
  * PnL, trading rewards, funding payments and trade history (`spec/indexer-api.md` 1.6, 1.7 and 1.10).
  */
-import {
-  type FundingPaymentsResponse,
-  type HistoricalBlockTradingRewardsResponse,
-  type HistoricalPnlResponse,
-  type HistoricalTradingRewardAggregationsResponse,
-  type PnlResponse,
-  TRADING_REWARD_AGGREGATION_PERIODS,
-  type TradeHistoryResponse,
-  type TradingRewardAggregationPeriod,
+import type {
+  FundingPaymentsResponse,
+  HistoricalBlockTradingRewardsResponse,
+  HistoricalPnlResponse,
+  HistoricalTradingRewardAggregationsResponse,
+  PnlResponse,
+  TradeHistoryResponse,
 } from "@perpx/core/indexer";
-import { InvalidArgumentError } from "@perpx/errors";
-import type { IndexerConnection } from "../connection.js";
-import type { CallOptions } from "../deadline.js";
-import {
-  afterQuery,
-  type CreatedBeforeParams,
-  type CreatedOnOrAfterParams,
-  callOf,
-  type LimitParams,
-  listQuery,
-  type PageParams,
-  type ParentSubaccountParams,
-  parentQuery,
-  type SubaccountParams,
-  subaccountQuery,
+import { call, type RouteAction } from "../call.js";
+import type {
+  GetFundingPaymentsParams,
+  GetHistoricalBlockTradingRewardsParams,
+  GetHistoricalPnlParams,
+  GetHistoricalTradingRewardAggregationsParams,
+  GetParentFundingPaymentsParams,
+  GetParentHistoricalPnlParams,
+  GetParentPnlParams,
+  GetParentTradeHistoryParams,
+  GetPnlParams,
+  GetTradeHistoryParams,
 } from "../params.js";
-import { pathSegment } from "../query.js";
-import {
-  checkAddress,
-  checkBoolean,
-  checkHeight,
-  checkLimit,
-  checkOneOf,
-  checkTicker,
-  checkTime,
-  type HeightInput,
-  type TimeInput,
-} from "../validate.js";
-import { type MarketFilter, marketQuery } from "./fills.js";
-
-/**
- * Params of {@link getHistoricalPnl}.
- *
- * @example
- * ```ts
- * const params: GetHistoricalPnlParams = { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", subaccountNumber: 0, createdOnOrAfterHeight: 100 };
- * ```
- */
-export interface GetHistoricalPnlParams
-  extends SubaccountParams,
-    PageParams,
-    CreatedBeforeParams,
-    CreatedOnOrAfterParams {}
 
 /**
  * A subaccount's PnL ticks, newest first (`GET /v4/historical-pnl`).
@@ -65,30 +33,11 @@ export interface GetHistoricalPnlParams
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/historical-pnl": { historicalPnl: [] } }) });
- * (await getHistoricalPnl(client, { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", subaccountNumber: 0 })).historicalPnl; // []
+ * (await getHistoricalPnl(client, { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0 })).historicalPnl; // []
  * ```
  */
-export async function getHistoricalPnl(
-  client: IndexerConnection,
-  params: GetHistoricalPnlParams,
-): Promise<HistoricalPnlResponse> {
-  const query = { ...subaccountQuery(client, params), ...listQuery(params), ...afterQuery(params) };
-  return (await client.get("/v4/historical-pnl", query, callOf(params), "object")) as HistoricalPnlResponse;
-}
-
-/**
- * Params of {@link getParentHistoricalPnl} (no paging on this route).
- *
- * @example
- * ```ts
- * const params: GetParentHistoricalPnlParams = { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", parentSubaccountNumber: 0 };
- * ```
- */
-export interface GetParentHistoricalPnlParams
-  extends ParentSubaccountParams,
-    LimitParams,
-    CreatedBeforeParams,
-    CreatedOnOrAfterParams {}
+export const getHistoricalPnl: RouteAction<GetHistoricalPnlParams, HistoricalPnlResponse> =
+  call("getHistoricalPnl");
 
 /**
  * A parent subaccount's PnL, children summed per hour (`GET /v4/historical-pnl/parentSubaccountNumber`).
@@ -99,41 +48,11 @@ export interface GetParentHistoricalPnlParams
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/historical-pnl/parentSubaccountNumber": { historicalPnl: [] } }) });
- * (await getParentHistoricalPnl(client, { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", parentSubaccountNumber: 0 })).historicalPnl; // []
+ * (await getParentHistoricalPnl(client, { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0 })).historicalPnl; // []
  * ```
  */
-export async function getParentHistoricalPnl(
-  client: IndexerConnection,
-  params: GetParentHistoricalPnlParams,
-): Promise<HistoricalPnlResponse> {
-  const { limit, createdBeforeOrAtHeight, createdBeforeOrAt } = listQuery(params);
-  const query = {
-    ...parentQuery(client, params),
-    limit,
-    createdBeforeOrAtHeight,
-    createdBeforeOrAt,
-    ...afterQuery(params),
-  };
-  const path = "/v4/historical-pnl/parentSubaccountNumber";
-  return (await client.get(path, query, callOf(params), "object")) as HistoricalPnlResponse;
-}
-
-/**
- * Params of {@link getPnl}.
- *
- * @example
- * ```ts
- * const params: GetPnlParams = { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", subaccountNumber: 0, daily: true };
- * ```
- */
-export interface GetPnlParams
-  extends SubaccountParams,
-    PageParams,
-    CreatedBeforeParams,
-    CreatedOnOrAfterParams {
-  /** One tick per day instead of per hour. @default false */
-  readonly daily?: boolean;
-}
+export const getParentHistoricalPnl: RouteAction<GetParentHistoricalPnlParams, HistoricalPnlResponse> =
+  call("getParentHistoricalPnl");
 
 /**
  * A subaccount's PnL on the newer route (`GET /v4/pnl`).
@@ -144,35 +63,10 @@ export interface GetPnlParams
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/pnl": { pnl: [] } }) });
- * (await getPnl(client, { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", subaccountNumber: 0 })).pnl; // []
+ * (await getPnl(client, { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0 })).pnl; // []
  * ```
  */
-export async function getPnl(client: IndexerConnection, params: GetPnlParams): Promise<PnlResponse> {
-  const query = {
-    ...subaccountQuery(client, params),
-    ...listQuery(params),
-    ...afterQuery(params),
-    daily: checkBoolean("daily", params.daily),
-  };
-  return (await client.get("/v4/pnl", query, callOf(params), "object")) as PnlResponse;
-}
-
-/**
- * Params of {@link getParentPnl}.
- *
- * @example
- * ```ts
- * const params: GetParentPnlParams = { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", parentSubaccountNumber: 0 };
- * ```
- */
-export interface GetParentPnlParams
-  extends ParentSubaccountParams,
-    PageParams,
-    CreatedBeforeParams,
-    CreatedOnOrAfterParams {
-  /** One tick per day instead of per hour. @default false */
-  readonly daily?: boolean;
-}
+export const getPnl: RouteAction<GetPnlParams, PnlResponse> = call("getPnl");
 
 /**
  * A parent subaccount's PnL on the newer route (`GET /v4/pnl/parentSubaccountNumber`).
@@ -183,59 +77,10 @@ export interface GetParentPnlParams
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/pnl/parentSubaccountNumber": { pnl: [] } }) });
- * (await getParentPnl(client, { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", parentSubaccountNumber: 0 })).pnl; // []
+ * (await getParentPnl(client, { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0 })).pnl; // []
  * ```
  */
-export async function getParentPnl(
-  client: IndexerConnection,
-  params: GetParentPnlParams,
-): Promise<PnlResponse> {
-  const query = {
-    ...parentQuery(client, params),
-    ...listQuery(params),
-    ...afterQuery(params),
-    daily: checkBoolean("daily", params.daily),
-  };
-  return (await client.get("/v4/pnl/parentSubaccountNumber", query, callOf(params), "object")) as PnlResponse;
-}
-
-/**
- * The bounds of the trading reward lists.
- *
- * @example
- * ```ts
- * const bounds: TradingRewardBounds = { limit: 30, startingBeforeOrAtHeight: 5000 };
- * ```
- */
-export interface TradingRewardBounds extends LimitParams {
-  /** Only periods or blocks starting at or before this time. @default undefined */
-  readonly startingBeforeOrAt?: TimeInput;
-  /** Only periods or blocks starting at or before this height. @default undefined */
-  readonly startingBeforeOrAtHeight?: HeightInput;
-}
-
-function rewardQuery(params: TradingRewardBounds) {
-  return {
-    limit: checkLimit(params.limit),
-    startingBeforeOrAt: checkTime("startingBeforeOrAt", params.startingBeforeOrAt),
-    startingBeforeOrAtHeight: checkHeight("startingBeforeOrAtHeight", params.startingBeforeOrAtHeight),
-  };
-}
-
-/**
- * Params of {@link getHistoricalTradingRewardAggregations}.
- *
- * @example
- * ```ts
- * const params: GetHistoricalTradingRewardAggregationsParams = { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", period: "DAILY" };
- * ```
- */
-export interface GetHistoricalTradingRewardAggregationsParams extends CallOptions, TradingRewardBounds {
-  /** The owner. */
-  readonly address: string;
-  /** The aggregation period. */
-  readonly period: TradingRewardAggregationPeriod;
-}
+export const getParentPnl: RouteAction<GetParentPnlParams, PnlResponse> = call("getParentPnl");
 
 /**
  * An address's trading rewards per period, newest first
@@ -251,35 +96,10 @@ export interface GetHistoricalTradingRewardAggregationsParams extends CallOption
  * (await getHistoricalTradingRewardAggregations(client, { address, period: "DAILY" })).rewards; // []
  * ```
  */
-export async function getHistoricalTradingRewardAggregations(
-  client: IndexerConnection,
-  params: GetHistoricalTradingRewardAggregationsParams,
-): Promise<HistoricalTradingRewardAggregationsResponse> {
-  const address = checkAddress("address", params.address, client.addressPrefix);
-  const period = checkOneOf("period", params.period, TRADING_REWARD_AGGREGATION_PERIODS);
-  if (period === undefined)
-    throw new InvalidArgumentError("period", "is required (DAILY, WEEKLY or MONTHLY)");
-  const path = `/v4/historicalTradingRewardAggregations/${pathSegment(address)}`;
-  return (await client.get(
-    path,
-    { period, ...rewardQuery(params) },
-    callOf(params),
-    "object",
-  )) as HistoricalTradingRewardAggregationsResponse;
-}
-
-/**
- * Params of {@link getHistoricalBlockTradingRewards}.
- *
- * @example
- * ```ts
- * const params: GetHistoricalBlockTradingRewardsParams = { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", limit: 10 };
- * ```
- */
-export interface GetHistoricalBlockTradingRewardsParams extends CallOptions, TradingRewardBounds {
-  /** The owner. */
-  readonly address: string;
-}
+export const getHistoricalTradingRewardAggregations: RouteAction<
+  GetHistoricalTradingRewardAggregationsParams,
+  HistoricalTradingRewardAggregationsResponse
+> = call("getHistoricalTradingRewardAggregations");
 
 /**
  * An address's trading rewards per block, newest first (`GET /v4/historicalBlockTradingRewards/:address`).
@@ -294,60 +114,10 @@ export interface GetHistoricalBlockTradingRewardsParams extends CallOptions, Tra
  * (await getHistoricalBlockTradingRewards(client, { address })).rewards; // []
  * ```
  */
-export async function getHistoricalBlockTradingRewards(
-  client: IndexerConnection,
-  params: GetHistoricalBlockTradingRewardsParams,
-): Promise<HistoricalBlockTradingRewardsResponse> {
-  const address = checkAddress("address", params.address, client.addressPrefix);
-  const path = `/v4/historicalBlockTradingRewards/${pathSegment(address)}`;
-  return (await client.get(
-    path,
-    rewardQuery(params),
-    callOf(params),
-    "object",
-  )) as HistoricalBlockTradingRewardsResponse;
-}
-
-/**
- * Filters of the funding payment lists.
- *
- * @example
- * ```ts
- * const filters: FundingPaymentFilters = { ticker: "BTC-USD", showZeroPayments: true };
- * ```
- */
-export interface FundingPaymentFilters extends PageParams {
-  /** Only this market. @default undefined */
-  readonly ticker?: string;
-  /** Only payments at or after this time. @default undefined */
-  readonly createdOnOrAfter?: TimeInput;
-  /**
-   * Include zero payments. `false` sends nothing: the server includes zero payments whenever the
-   * parameter is present, whatever its value. @default false (the server's default)
-   */
-  readonly showZeroPayments?: boolean;
-}
-
-function fundingQuery(params: FundingPaymentFilters) {
-  const { limit, page } = listQuery(params);
-  return {
-    limit,
-    page,
-    ticker: params.ticker === undefined ? undefined : checkTicker("ticker", params.ticker),
-    createdOnOrAfter: checkTime("createdOnOrAfter", params.createdOnOrAfter),
-    showZeroPayments: checkBoolean("showZeroPayments", params.showZeroPayments) === true ? true : undefined,
-  };
-}
-
-/**
- * Params of {@link getFundingPayments}.
- *
- * @example
- * ```ts
- * const params: GetFundingPaymentsParams = { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", subaccountNumber: 0 };
- * ```
- */
-export interface GetFundingPaymentsParams extends SubaccountParams, FundingPaymentFilters {}
+export const getHistoricalBlockTradingRewards: RouteAction<
+  GetHistoricalBlockTradingRewardsParams,
+  HistoricalBlockTradingRewardsResponse
+> = call("getHistoricalBlockTradingRewards");
 
 /**
  * A subaccount's funding payments, newest first (`GET /v4/fundingPayments`). Note that each
@@ -359,31 +129,11 @@ export interface GetFundingPaymentsParams extends SubaccountParams, FundingPayme
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/fundingPayments": { fundingPayments: [] } }) });
- * (await getFundingPayments(client, { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", subaccountNumber: 0 })).fundingPayments; // []
+ * (await getFundingPayments(client, { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0 })).fundingPayments; // []
  * ```
  */
-export async function getFundingPayments(
-  client: IndexerConnection,
-  params: GetFundingPaymentsParams,
-): Promise<FundingPaymentsResponse> {
-  const query = { ...subaccountQuery(client, params), ...fundingQuery(params) };
-  return (await client.get(
-    "/v4/fundingPayments",
-    query,
-    callOf(params),
-    "object",
-  )) as FundingPaymentsResponse;
-}
-
-/**
- * Params of {@link getParentFundingPayments}.
- *
- * @example
- * ```ts
- * const params: GetParentFundingPaymentsParams = { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", parentSubaccountNumber: 0 };
- * ```
- */
-export interface GetParentFundingPaymentsParams extends ParentSubaccountParams, FundingPaymentFilters {}
+export const getFundingPayments: RouteAction<GetFundingPaymentsParams, FundingPaymentsResponse> =
+  call("getFundingPayments");
 
 /**
  * A parent subaccount's funding payments (`GET /v4/fundingPayments/parentSubaccount`: this route
@@ -395,27 +145,11 @@ export interface GetParentFundingPaymentsParams extends ParentSubaccountParams, 
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/fundingPayments/parentSubaccount": { fundingPayments: [] } }) });
- * (await getParentFundingPayments(client, { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", parentSubaccountNumber: 0 })).fundingPayments; // []
+ * (await getParentFundingPayments(client, { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0 })).fundingPayments; // []
  * ```
  */
-export async function getParentFundingPayments(
-  client: IndexerConnection,
-  params: GetParentFundingPaymentsParams,
-): Promise<FundingPaymentsResponse> {
-  const query = { ...parentQuery(client, params), ...fundingQuery(params) };
-  const path = "/v4/fundingPayments/parentSubaccount";
-  return (await client.get(path, query, callOf(params), "object")) as FundingPaymentsResponse;
-}
-
-/**
- * Params of {@link getTradeHistory}.
- *
- * @example
- * ```ts
- * const params: GetTradeHistoryParams = { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", subaccountNumber: 0, market: "BTC-USD" };
- * ```
- */
-export interface GetTradeHistoryParams extends SubaccountParams, MarketFilter, PageParams {}
+export const getParentFundingPayments: RouteAction<GetParentFundingPaymentsParams, FundingPaymentsResponse> =
+  call("getParentFundingPayments");
 
 /**
  * How each fill changed a subaccount's positions (`GET /v4/tradeHistory`).
@@ -426,27 +160,11 @@ export interface GetTradeHistoryParams extends SubaccountParams, MarketFilter, P
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/tradeHistory": { tradeHistory: [] } }) });
- * (await getTradeHistory(client, { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", subaccountNumber: 0 })).tradeHistory; // []
+ * (await getTradeHistory(client, { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0 })).tradeHistory; // []
  * ```
  */
-export async function getTradeHistory(
-  client: IndexerConnection,
-  params: GetTradeHistoryParams,
-): Promise<TradeHistoryResponse> {
-  const { limit, page } = listQuery(params);
-  const query = { ...subaccountQuery(client, params), ...marketQuery(params), limit, page };
-  return (await client.get("/v4/tradeHistory", query, callOf(params), "object")) as TradeHistoryResponse;
-}
-
-/**
- * Params of {@link getParentTradeHistory}.
- *
- * @example
- * ```ts
- * const params: GetParentTradeHistoryParams = { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", parentSubaccountNumber: 0 };
- * ```
- */
-export interface GetParentTradeHistoryParams extends ParentSubaccountParams, MarketFilter, PageParams {}
+export const getTradeHistory: RouteAction<GetTradeHistoryParams, TradeHistoryResponse> =
+  call("getTradeHistory");
 
 /**
  * The trade history of every child of a parent subaccount (`GET /v4/tradeHistory/parentSubaccountNumber`).
@@ -457,15 +175,8 @@ export interface GetParentTradeHistoryParams extends ParentSubaccountParams, Mar
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/tradeHistory/parentSubaccountNumber": { tradeHistory: [] } }) });
- * (await getParentTradeHistory(client, { address: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", parentSubaccountNumber: 0 })).tradeHistory; // []
+ * (await getParentTradeHistory(client, { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0 })).tradeHistory; // []
  * ```
  */
-export async function getParentTradeHistory(
-  client: IndexerConnection,
-  params: GetParentTradeHistoryParams,
-): Promise<TradeHistoryResponse> {
-  const { limit, page } = listQuery(params);
-  const query = { ...parentQuery(client, params), ...marketQuery(params), limit, page };
-  const path = "/v4/tradeHistory/parentSubaccountNumber";
-  return (await client.get(path, query, callOf(params), "object")) as TradeHistoryResponse;
-}
+export const getParentTradeHistory: RouteAction<GetParentTradeHistoryParams, TradeHistoryResponse> =
+  call("getParentTradeHistory");
