@@ -7,22 +7,21 @@ import { fromBinary } from "@bufbuild/protobuf";
 import { toBech32 } from "@perpx/address";
 import { getNetwork, InvalidArgumentError, type Network, networkByChainId } from "@perpx/core";
 import type { DevnetProfile, ForkAccount, ForkMarket, ForkState } from "@perpx/devnet";
-import { getAddress, type IndexerConnection, isIndexerNotFoundError } from "@perpx/indexer-client";
+import { getAddress, isIndexerNotFoundError } from "@perpx/indexer-client";
+import type { IndexerConnection } from "@perpx/indexer-client/rest";
 import {
   getAccount,
-  getAuthenticators,
   getBalances,
   getClobPairs,
   getFeeTiers,
   getLatestBlock,
-  getLiquidityTiers,
-  getMarketParams,
   getMarketPrices,
   getPerpetuals,
   getSubaccount,
   isQueryError,
   type NodeConnection,
 } from "@perpx/node-client";
+import { getAuthenticators, getLiquidityTiers, getMarketParams } from "@perpx/node-client/queries";
 import { cosmosSecp256k1, decodeSerializableInt, ethSecp256k1 } from "@perpx/proto";
 
 /**
@@ -30,7 +29,7 @@ import { cosmosSecp256k1, decodeSerializableInt, ethSecp256k1 } from "@perpx/pro
  *
  * @example
  * ```ts
- * import { createIndexerConnection } from "@perpx/indexer-client";
+ * import { createIndexerConnection } from "@perpx/indexer-client/rest";
  * import { createNodeClient } from "@perpx/node-client";
  *
  * const options: ReadForkStateOptions = {
@@ -71,7 +70,7 @@ function overtaken(error: unknown): boolean {
  * @example
  * ```ts
  * import { startDevnet } from "@perpx/devnet";
- * import { createIndexerConnection } from "@perpx/indexer-client";
+ * import { createIndexerConnection } from "@perpx/indexer-client/rest";
  * import { createNodeClient } from "@perpx/node-client";
  *
  * const live = await startDevnet({ ports: "free", blockTimeMs: 0 });

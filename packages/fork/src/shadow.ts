@@ -13,10 +13,10 @@ import type { Devnet } from "@perpx/devnet";
 import {
   connectIndexerSocket,
   type IndexerSocket,
-  type IndexerWebSocketConstructor,
   type LiveOrderBook,
   watchOrderBook,
 } from "@perpx/indexer-client";
+import type { IndexerWebSocketConstructor } from "@perpx/indexer-client/ws";
 
 /**
  * Where the shadow feed is: `following` the live network, `paused` while it is unreachable (the fork

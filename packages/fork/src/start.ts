@@ -12,7 +12,8 @@ import {
   resolveNetwork,
 } from "@perpx/core";
 import { type Devnet, type ForkState, type StartDevnetOptions, startDevnet } from "@perpx/devnet";
-import { createIndexerConnection, type IndexerWebSocketConstructor } from "@perpx/indexer-client";
+import { createIndexerConnection } from "@perpx/indexer-client/rest";
+import type { IndexerWebSocketConstructor } from "@perpx/indexer-client/ws";
 import { createNodeClient } from "@perpx/node-client";
 import { readForkState } from "./reader.js";
 import { type Shadow, type ShadowEvent, startShadow } from "./shadow.js";

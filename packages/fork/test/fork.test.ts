@@ -11,20 +11,20 @@ import { join } from "node:path";
 import { addressToHex } from "@perpx/address";
 import { CompositeClient, type OrderHandle } from "@perpx/composite-client";
 import { type Devnet, startDevnet } from "@perpx/devnet";
-import { createIndexerConnection, getOrderbook } from "@perpx/indexer-client";
+import { getOrderbook } from "@perpx/indexer-client";
+import { createIndexerConnection } from "@perpx/indexer-client/rest";
 import {
   createNodeClient,
   getAccount,
   getBalances,
   getClobPairs,
   getFeeTiers,
-  getLiquidityTiers,
   getMarketPrice,
-  getNodeInfo,
   getPerpetuals,
   getSubaccount,
   type NodeConnection,
 } from "@perpx/node-client";
+import { getLiquidityTiers, getNodeInfo } from "@perpx/node-client/queries";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Fork, startFork } from "../src/index.js";

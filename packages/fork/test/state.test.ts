@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startDevnet } from "@perpx/devnet";
-import { createNodeClient, getBalance, getNodeInfo } from "@perpx/node-client";
+import { createNodeClient, getBalance } from "@perpx/node-client";
+import { getNodeInfo } from "@perpx/node-client/queries";
 import { afterAll, describe, expect, it } from "vitest";
 import { FORK_STATE_FILE, startFork } from "../src/index.js";
 
