@@ -174,16 +174,6 @@ const typedDocsPackages = [
   "mcp-server",
 ];
 
-/**
- * Source files (relative to a package's `src/`) whose gaps are left for now, each because another
- * branch rewrites the file: core's EVM encoders and EIP-712 layer (25 gaps, moving onto `ox`) and
- * its indexer contract (no gap today; reshaped into the shared route table, whose new functions
- * come with their tags there). Drop an entry once that branch merges.
- */
-const typedDocsPending: Record<string, readonly RegExp[]> = {
-  core: [/^evm\//, /^evm\.ts$/, /^eip712\.ts$/, /^indexer/],
-};
-
 describe.each(packages)("@perpx/%s", (name) => {
   const srcDir = join(packagesDir, name, "src/");
 
@@ -253,12 +243,8 @@ describe.each(typedDocsPackages)("@perpx/%s", (name) => {
     const missing = new Set<string>();
     for (const entry of entryFilesOf(join(packagesDir, name))) {
       const found = untypedDocs(srcDir, entry);
-      const pending = typedDocsPending[name] ?? [];
       for (const label of found.functions) functions.add(label);
-      for (const gap of found.missing) {
-        const file = /\(([^)]+)\)/.exec(gap)?.[1] ?? "";
-        if (!pending.some((pattern) => pattern.test(file))) missing.add(gap);
-      }
+      for (const gap of found.missing) missing.add(gap);
     }
     expect(functions.size).toBeGreaterThan(0);
     expect(

@@ -124,6 +124,8 @@ export interface ApproveAgentParams {
 /**
  * Builds the `ServiceTransaction:ApproveAgent` typed data for `eth_signTypedData_v4`.
  *
+ * @param params - the EVM chain id, the authorizing master address, the trading key's public key, the nonce (Unix ms) and the optional expiry (Unix s).
+ * @returns the EIP-712 typed data (domain, types, primary type `ApproveAgent`, message) a wallet signs with `eth_signTypedData_v4`.
  * @throws {InvalidArgumentError} for a bad address, public key, chain id, nonce or expiry.
  *
  * @example
@@ -167,6 +169,9 @@ export function approveAgentTypedData(params: ApproveAgentParams): TypedData {
 
 /**
  * The digest an EVM wallet signs to approve a trading key.
+ *
+ * @param params - the approval, as {@link approveAgentTypedData} takes it.
+ * @returns the 32-byte EIP-712 digest the owner signs.
  *
  * @example
  * ```ts

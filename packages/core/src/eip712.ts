@@ -185,6 +185,10 @@ function signatureBytes(signature: Uint8Array | string): Uint8Array | undefined 
  * The EIP-712 `encodeType` of a struct: `Name(type1 field1,...)` followed by every referenced
  * struct type in alphabetical order.
  *
+ * @param types - the struct types, by name.
+ * @param primaryType - the struct to encode.
+ * @returns the type string: the primary struct, then every struct it references, sorted by name.
+ *
  * @example
  * ```ts
  * const types = {
@@ -208,6 +212,10 @@ export function encodeType(types: TypedData["types"], primaryType: string): stri
 
 /**
  * `keccak256(encodeType(type))`.
+ *
+ * @param types - the struct types, by name.
+ * @param primaryType - the struct to hash.
+ * @returns the 32-byte Keccak-256 of {@link encodeType}'s string (the type hash).
  *
  * @example
  * ```ts
@@ -308,6 +316,9 @@ export function hashTypedData(typedData: TypedData): Uint8Array {
  * Recovers the 0x address (EIP-55) that produced a 65-byte `r || s || v` signature over a digest
  * (`v` may be 0/1 or 27/28).
  *
+ * @param digest - the 32-byte digest that was signed.
+ * @param signature - 65 bytes `r || s || v` (v 27/28 or 0/1), as bytes or `0x` hex.
+ * @returns the signer's checksummed `0x` address.
  * @throws {InvalidArgumentError} for a malformed signature.
  *
  * @example

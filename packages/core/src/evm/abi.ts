@@ -13,6 +13,9 @@ import { viaOx } from "../ox-error.js";
 /**
  * The 4-byte selector of a function signature such as `"transfer(address,uint256)"`.
  *
+ * @param signature - the canonical function signature, no spaces.
+ * @returns the first 4 bytes of its Keccak-256, as `0x` hex.
+ *
  * @example
  * ```ts
  * evmSelector("transfer(address,uint256)"); // "0xa9059cbb"
@@ -24,6 +27,9 @@ export function evmSelector(signature: string): `0x${string}` {
 
 /**
  * The topic (Keccak-256) of an event signature.
+ *
+ * @param signature - the canonical event signature, no spaces.
+ * @returns its Keccak-256 (the log's first topic), as `0x` hex.
  *
  * @example
  * ```ts
@@ -116,6 +122,8 @@ export function encodeEvmCall(signature: string, args: ReadonlyArray<bigint | st
 /**
  * The 32-byte words of ABI data as unsigned integers (a trailing partial word is refused).
  *
+ * @param data - ABI data, a whole number of 32-byte words.
+ * @returns each word as an unsigned integer.
  * @throws {InvalidArgumentError} when the length is not a multiple of 32.
  *
  * @example
@@ -133,6 +141,9 @@ export function decodeEvmWords(data: Uint8Array): bigint[] {
 /**
  * The low 20 bytes of a word as a lower-case `0x` address.
  *
+ * @param word - a 32-byte ABI word holding an address.
+ * @returns its low 20 bytes as a lower-case `0x` address.
+ *
  * @example
  * ```ts
  * wordToAddress(1n); // "0x0000000000000000000000000000000000000001"
@@ -144,6 +155,9 @@ export function wordToAddress(word: bigint): `0x${string}` {
 
 /**
  * ABI encoding of a single `string` return value (offset, length, padded bytes).
+ *
+ * @param text - the string value.
+ * @returns the ABI return data: offset, length and the UTF-8 bytes padded to a word.
  *
  * @example
  * ```ts
@@ -157,6 +171,8 @@ export function encodeEvmString(text: string): Uint8Array {
 /**
  * Decodes a single ABI `string` return value.
  *
+ * @param data - ABI return data of one `string`.
+ * @returns the string.
  * @throws {InvalidArgumentError} when the offset or length runs past the data.
  *
  * @example
@@ -173,6 +189,9 @@ const ERROR_SELECTOR = evmSelector("Error(string)");
 /**
  * Revert data of `revert(reason)`: the `Error(string)` selector and the ABI string.
  *
+ * @param reason - the revert reason.
+ * @returns the revert data: selector `0x08c379a0` and the ABI string.
+ *
  * @example
  * ```ts
  * encodeEvmRevert("ERC20: insufficient allowance").subarray(0, 4); // Uint8Array.of(0x08, 0xc3, 0x79, 0xa0)
@@ -184,6 +203,9 @@ export function encodeEvmRevert(reason: string): Uint8Array {
 
 /**
  * The reason of `Error(string)` revert data, or `undefined` for other data.
+ *
+ * @param data - a call's revert data.
+ * @returns the reason, or `undefined` when the data is not an `Error(string)` revert.
  *
  * @example
  * ```ts

@@ -185,6 +185,9 @@ function serialize(envelope: Envelope, signature?: EvmTxSignature): Uint8Array {
 /**
  * The bytes a transaction's signature covers (its hash is Keccak-256 of them).
  *
+ * @param tx - the transaction (legacy with EIP-155 replay protection, or EIP-1559).
+ * @returns the unsigned serialization whose Keccak-256 the sender signs.
+ *
  * @example
  * ```ts
  * const tx: EvmTx = { type: 0, chainId: 1n, nonce: 9n, gasPrice: 20_000_000_000n, gasLimit: 21_000n, to: "0x3535353535353535353535353535353535353535", value: 10n ** 18n, data: new Uint8Array(0) };
@@ -198,6 +201,10 @@ export function evmTxSigningPayload(tx: EvmTx): Uint8Array {
 
 /**
  * The raw signed transaction, as `eth_sendRawTransaction` takes it.
+ *
+ * @param tx - the transaction (legacy with EIP-155 replay protection, or EIP-1559).
+ * @param signature - its `yParity`, `r` and `s`.
+ * @returns the raw signed transaction bytes.
  *
  * @example
  * ```ts
@@ -213,6 +220,11 @@ export function encodeSignedEvmTx(tx: EvmTx, signature: EvmTxSignature): Uint8Ar
 
 /**
  * Signs a transaction and returns the raw transaction as `0x` hex.
+ *
+ * @param tx - the transaction (legacy with EIP-155 replay protection, or EIP-1559).
+ * @param signer - signs the payload and answers 65 bytes `r || s || v`.
+ * @returns the raw signed transaction as `0x` hex, ready for `eth_sendRawTransaction`.
+ * @throws {InvalidArgumentError} naming the field when the transaction or the signature is malformed.
  *
  * @example
  * ```ts
@@ -272,6 +284,8 @@ function deserialize(hex: Hex.Hex): Eip1559.TxEnvelopeEip1559 | Legacy.TxEnvelop
 /**
  * Decodes a raw signed transaction and recovers its sender.
  *
+ * @param raw - the raw signed transaction, as bytes or `0x` hex.
+ * @returns the transaction's fields, its signature, its hash and its recovered sender `from`.
  * @throws {InvalidArgumentError} for malformed bytes, an unsupported type or an invalid signature.
  *
  * @example
