@@ -11,6 +11,7 @@ export {
   FORK_MONIKER,
   type ForkAccount,
   type ForkMarket,
+  type ForkParams,
   type ForkPosition,
   type ForkState,
   type ForkSubaccount,

@@ -6,7 +6,7 @@
 import { fromBinary } from "@bufbuild/protobuf";
 import { toBech32 } from "@perpx/address";
 import { getNetwork, InvalidArgumentError, type Network, networkByChainId } from "@perpx/core";
-import type { DevnetProfile, ForkAccount, ForkMarket, ForkState } from "@perpx/devnet";
+import type { DevnetProfile, ForkAccount, ForkMarket, ForkParams, ForkState } from "@perpx/devnet";
 import { getAddress, isIndexerNotFoundError } from "@perpx/indexer-client";
 import type { IndexerConnection } from "@perpx/indexer-client/rest";
 import {
@@ -21,7 +21,16 @@ import {
   isQueryError,
   type NodeConnection,
 } from "@perpx/node-client";
-import { getAuthenticators, getLiquidityTiers, getMarketParams } from "@perpx/node-client/queries";
+import {
+  getAppliedPlan,
+  getAuthenticators,
+  getBlockRateLimits,
+  getEquityTiers,
+  getLiquidityTiers,
+  getMarketMapperRevShareParams,
+  getMarketParams,
+  getRewardsParams,
+} from "@perpx/node-client/queries";
 import { cosmosSecp256k1, decodeSerializableInt, ethSecp256k1 } from "@perpx/proto";
 
 /**
@@ -49,6 +58,8 @@ export interface ReadForkStateOptions {
   readonly accounts?: readonly string[];
   /** What is forked, for banners and status. */
   readonly source: string;
+  /** The live EVM JSON-RPC URL, asked `eth_chainId`. @default none: the preset's EVM chain id */
+  readonly evmRpc?: string;
   /** How many times a read that a new block overtook starts again at the new height. @default 20 */
   readonly attempts?: number;
 }
@@ -116,13 +127,14 @@ async function readAt(
 ): Promise<ForkState> {
   const node = options.node;
   const at = { height };
-  const [perps, pairs, params, prices, tiers, feeParams] = await Promise.all([
+  const [perps, pairs, params, prices, tiers, feeParams, moduleParams] = await Promise.all([
     getPerpetuals(node, at),
     getClobPairs(node, at),
     getMarketParams(node, at),
     getMarketPrices(node, at),
     getLiquidityTiers(node, at),
     getFeeTiers(node, at),
+    readParams(node, height),
   ]);
   const markets = perps
     .map((perp): ForkMarket => {
@@ -158,19 +170,81 @@ async function readAt(
   const network = networkByChainId(chainId);
   const profile = profileOf(network);
   const preset = network ?? getNetwork(profile);
-  const accounts = await Promise.all(addresses.map((address, i) => readAccount(options, address, i, height)));
+  const [accounts, evmChainId, upgrades] = await Promise.all([
+    Promise.all(addresses.map((address, i) => readAccount(options, address, i, height))),
+    liveEvmChainId(options.evmRpc),
+    liveUpgrades(node, preset, height),
+  ]);
+  const fromPreset = [
+    ...(evmChainId === undefined ? (["evmChainId"] as const) : []),
+    ...(upgrades === undefined ? (["upgrades"] as const) : []),
+  ];
   return {
     source: options.source,
     height,
     profile,
     chainId,
-    evmChainId: preset.evmChainId,
-    upgrades: preset.upgrades.map((u) => ({ version: u.version, height: u.height })),
+    evmChainId: evmChainId ?? preset.evmChainId,
+    ...(fromPreset.length === 0 ? {} : { fromPreset }),
+    upgrades: upgrades ?? preset.upgrades.map((u) => ({ version: u.version, height: u.height })),
     markets,
     liquidityTiers: tiers,
     feeParams,
+    params: moduleParams,
     accounts,
   };
+}
+
+/** The live modules' params at `height` (the ones a fork's genesis takes). */
+async function readParams(node: NodeConnection, height: bigint): Promise<ForkParams> {
+  const at = { height };
+  const [blockRateLimits, equityTiers, rewards, marketMapperRevShare] = await Promise.all([
+    getBlockRateLimits(node, at),
+    getEquityTiers(node, at),
+    getRewardsParams(node, at),
+    getMarketMapperRevShareParams(node, at),
+  ]);
+  return { blockRateLimits, equityTiers, rewards, marketMapperRevShare };
+}
+
+/**
+ * The preset's upgrades as the live network applied them (`applied_plan` of each version at
+ * `height`; one it never applied is left out), or undefined when it does not answer.
+ */
+async function liveUpgrades(
+  node: NodeConnection,
+  preset: Network,
+  height: bigint,
+): Promise<Array<{ version: string; height: bigint }> | undefined> {
+  try {
+    const applied = await Promise.all(
+      preset.upgrades.map(async (u) => ({
+        version: u.version,
+        height: await getAppliedPlan(node, { name: u.version, height }),
+      })),
+    );
+    return applied.flatMap((u) => (u.height === undefined ? [] : [{ version: u.version, height: u.height }]));
+  } catch (error) {
+    if (overtaken(error)) throw error;
+    return undefined;
+  }
+}
+
+/** The live EVM chain id (`eth_chainId`), or undefined when there is no EVM endpoint or it does not answer. */
+async function liveEvmChainId(url: string | undefined): Promise<number | undefined> {
+  if (url === undefined) return undefined;
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+    });
+    const answer = (await response.json()) as { result?: unknown };
+    if (typeof answer.result !== "string" || !/^0x[0-9a-f]+$/i.test(answer.result)) return undefined;
+    return Number.parseInt(answer.result, 16);
+  } catch {
+    return undefined;
+  }
 }
 
 async function subaccountNumbers(indexer: IndexerConnection, address: string): Promise<number[]> {

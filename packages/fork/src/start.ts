@@ -134,6 +134,7 @@ export async function startFork(options: StartForkOptions): Promise<Fork> {
       indexer,
       accounts: options.accounts ?? [],
       source: options.from,
+      ...(config.endpoints.evmRpc === undefined ? {} : { evmRpc: config.endpoints.evmRpc }),
     });
     if (stateDir !== undefined) writeForkStateFile(stateDir, state);
   }

@@ -24,13 +24,28 @@ import {
   getSubaccount,
   type NodeConnection,
 } from "@perpx/node-client";
-import { getLiquidityTiers, getNodeInfo } from "@perpx/node-client/queries";
+import {
+  getBlockRateLimits,
+  getEquityTiers,
+  getLiquidityTiers,
+  getMarketMapperRevShareParams,
+  getNodeInfo,
+  getRewardsParams,
+} from "@perpx/node-client/queries";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Fork, startFork } from "../src/index.js";
 
 const liveDir = mkdtempSync(join(tmpdir(), "fork-live-"));
-const liveOptions = { blockTimeMs: 200, liquidity: true, faucetWindowMs: 0, stateDir: liveDir } as const;
+// A fee multiplier the devnet's profile does not have (its default is 0), so the fork can be seen
+// to take the live one.
+const liveOptions = {
+  blockTimeMs: 200,
+  liquidity: true,
+  faucetWindowMs: 0,
+  stateDir: liveDir,
+  rewardsFeeMultiplierPpm: 250_000,
+} as const;
 let live: Devnet;
 let fork: Fork;
 let liveNode: NodeConnection;
@@ -88,6 +103,18 @@ beforeAll(async () => {
     slippage: "1%",
   });
   expect((await bought.result()).status).toBe("FILLED");
+  // Module params the live network changed by governance, away from the profile's.
+  const { authority } = (await control(live, "/gov/authority")) as { authority: string };
+  const proposal = await control(live, "/gov/proposals", {
+    messages: [
+      {
+        "@type": "/perpx.revshare.v1.MsgSetMarketMapperRevenueShare",
+        authority,
+        params: { address: live.accounts[2]!.address, revenue_share_ppm: 40_000, valid_days: 90 },
+      },
+    ],
+  });
+  expect((proposal.result as { status?: string } | undefined)?.status).toBe("passed");
   liveOrderIdsBefore = await liveOrderIds();
   liveTxsBefore = await liveTxCount(trader);
   fork = await startFork({
@@ -122,8 +149,16 @@ describe("a fork of a live devnet", () => {
       pairs: await getClobPairs(node),
       tiers: await getLiquidityTiers(node),
       fees: await getFeeTiers(node),
+      rewards: await getRewardsParams(node),
+      marketMapper: await getMarketMapperRevShareParams(node),
+      blockRateLimits: await getBlockRateLimits(node),
+      equityTiers: await getEquityTiers(node),
     });
-    expect(await params(forkNode)).toEqual(await params(liveNode));
+    const liveParams = await params(liveNode);
+    expect(liveParams.rewards.feeMultiplierPpm).toBe(250_000);
+    expect(liveParams.marketMapper).toMatchObject({ revenueSharePpm: 40_000, validDays: 90 });
+    expect(await params(forkNode)).toEqual(liveParams);
+    expect(fork.state.fromPreset ?? []).toEqual([]);
   });
 
   it("holds the forked account as the live one: number, sequence, key, balances, subaccount", async () => {

@@ -7,13 +7,23 @@
  * express: accounts with their public keys, numbers and sequences, exact balances, subaccounts with
  * their positions and funding indices, authenticators, funding indices, liquidity and fee tiers.
  */
+
+import { toBinary } from "@bufbuild/protobuf";
 import { USDC_DENOM } from "@perpx/core";
-import type { accountplus, feetiers, perpetuals } from "@perpx/proto";
+import {
+  type accountplus,
+  clob,
+  type feetiers,
+  type perpetuals,
+  type revshare,
+  type rewards,
+} from "@perpx/proto";
 import { DevnetError } from "../../devnet-error.js";
 import type { DevnetProfile } from "../contract.js";
 import type { Context, Module } from "../kernel/module.js";
 import { accAddressBytes } from "../lib/addresses.js";
 import { decodeU64, encodeU64 } from "../lib/codec.js";
+import { CLOB, keys as clobKeys } from "../modules/clob/state.js";
 import type { Keepers } from "../modules/index.js";
 import type { ChainConfig } from "./genesis.js";
 import type { MarketSpec } from "./genesis-markets.js";
@@ -109,6 +119,34 @@ export interface ForkAccount {
 }
 
 /**
+ * The live network's module parameters a fork takes instead of its profile's, one optional entry
+ * per module (an absent entry keeps the profile's).
+ *
+ * @example
+ * ```ts
+ * import { create } from "@bufbuild/protobuf";
+ * import { rewards } from "@perpx/proto";
+ *
+ * const params: ForkParams = {
+ *   rewards: create(rewards.ParamsSchema, {
+ *     treasuryAccount: "rewards_treasury", denom: "aperpx", denomExponent: -18, marketId: 1, feeMultiplierPpm: 500_000,
+ *   }),
+ * };
+ * params.rewards?.feeMultiplierPpm; // 500000
+ * ```
+ */
+export interface ForkParams {
+  /** The clob's block rate limits (orders and cancels per block window). */
+  readonly blockRateLimits?: clob.BlockRateLimitConfiguration;
+  /** The clob's open-order limits by equity tier. */
+  readonly equityTiers?: clob.EquityTierLimitConfiguration;
+  /** The rewards module's params (treasury, denom, fee multiplier). */
+  readonly rewards?: rewards.Params;
+  /** The revenue share of market mappers. */
+  readonly marketMapperRevShare?: revshare.MarketMapperRevenueShareParams;
+}
+
+/**
  * The state a fork starts from (`startDevnet({ fork })`).
  *
  * @example
@@ -142,6 +180,8 @@ export interface ForkState {
   readonly profile: DevnetProfile;
   readonly chainId: string;
   readonly evmChainId: number;
+  /** Identity fields the live network did not answer, taken from the profile's preset instead. @default [] */
+  readonly fromPreset?: ReadonlyArray<"evmChainId" | "upgrades">;
   /** Applied upgrades of the live network, oldest first (the last one is the running version). */
   readonly upgrades: ReadonlyArray<{ readonly version: string; readonly height: bigint }>;
   /** The node's moniker. @default {@link FORK_MONIKER} */
@@ -151,6 +191,8 @@ export interface ForkState {
   readonly liquidityTiers?: readonly perpetuals.LiquidityTier[];
   /** The live fee tiers. @default the devnet's */
   readonly feeParams?: feetiers.PerpetualFeeParams;
+  /** The live modules' params (replacing the profile's). @default the profile's */
+  readonly params?: ForkParams;
   readonly accounts: readonly ForkAccount[];
 }
 
@@ -240,6 +282,26 @@ function restoreAccount(ctx: Context, keepers: Keepers, account: ForkAccount): v
   }
 }
 
+function restoreParams(ctx: Context, keepers: Keepers, params: ForkParams): void {
+  const store = ctx.store(CLOB);
+  if (params.blockRateLimits !== undefined) {
+    store.set(
+      clobKeys.blockRateLimitConfig,
+      toBinary(clob.BlockRateLimitConfigurationSchema, params.blockRateLimits),
+    );
+  }
+  if (params.equityTiers !== undefined) {
+    store.set(
+      clobKeys.equityTierConfig,
+      toBinary(clob.EquityTierLimitConfigurationSchema, params.equityTiers),
+    );
+  }
+  if (params.rewards !== undefined) keepers.rewards.setParams(ctx, params.rewards);
+  if (params.marketMapperRevShare !== undefined) {
+    keepers.revshare.setMarketMapperParams(ctx, params.marketMapperRevShare);
+  }
+}
+
 /**
  * The module that writes a fork's state after every other module's genesis (appended to the chain's
  * modules, so the indexer's genesis sees the forked markets and subaccounts).
@@ -250,6 +312,7 @@ export function createForkModule(fork: ForkState, keepers: Keepers): Module {
     initGenesis(ctx) {
       for (const tier of fork.liquidityTiers ?? []) keepers.perpetuals.setLiquidityTier(ctx, tier);
       if (fork.feeParams !== undefined) keepers.feeTiers.setParams(ctx, fork.feeParams);
+      restoreParams(ctx, keepers, fork.params ?? {});
       for (const market of fork.markets) {
         if (market.fundingIndex !== 0n)
           keepers.perpetuals.addFundingIndex(ctx, market.id, market.fundingIndex);
