@@ -95,6 +95,7 @@ async function main(): Promise<void> {
           chainId: devnet.chainId,
           moniker: devnet.app.info.moniker,
           resumed: fork.resumed,
+          fromPreset: state.fromPreset ?? [],
           endpoints: devnet.endpoints,
         })}\n`,
       );
@@ -102,6 +103,11 @@ async function main(): Promise<void> {
       const lines = [
         `*** ${devnet.app.info.moniker}: a FORK of ${state.source} at height ${state.height}. NOT the real network. ***`,
         `chain id ${devnet.chainId} (the live one's), ${state.markets.length} markets, ${state.accounts.length} forked accounts${fork.resumed ? " (resumed)" : ""}`,
+        ...(state.fromPreset === undefined || state.fromPreset.length === 0
+          ? []
+          : [
+              `${state.fromPreset.join(" and ")} from the ${state.profile} preset: the live network did not answer them`,
+            ]),
         `shadow: ${fork.shadow === undefined ? "off" : "following the live oracle, book and trades"}`,
         ...Object.entries(devnet.endpoints).map(([name, url]) => `  ${name.padEnd(14)} ${url}`),
       ];

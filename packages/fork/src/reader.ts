@@ -71,8 +71,11 @@ function overtaken(error: unknown): boolean {
 
 /**
  * Reads the live network at one height: every market (oracle, perpetual, clob pair, funding
- * index), liquidity and fee tiers, and each account's number, sequence, public key, balances,
- * subaccounts and authenticators, as a `ForkState` for `startDevnet({ fork })`.
+ * index), liquidity and fee tiers, the module params a fork's genesis takes (clob block rate
+ * limits and equity tiers, rewards, market mapper revenue share), and each account's number,
+ * sequence, public key, balances, subaccounts and authenticators, as a `ForkState` for
+ * `startDevnet({ fork })`. The EVM chain id (`eth_chainId` at `evmRpc`) and the applied upgrades
+ * are the live network's; each it does not answer is the preset's, named in `fromPreset`.
  *
  * @param options - the live network's clients, the accounts, what is forked.
  * @returns the state, with the height it was read at.
