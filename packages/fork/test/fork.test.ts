@@ -6,6 +6,8 @@
  * network stopped and restarted.
  */
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { addressToHex } from "@perpx/address";
@@ -34,7 +36,7 @@ import {
 } from "@perpx/node-client/queries";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Fork, startFork } from "../src/index.js";
+import { type Fork, readForkState, startFork } from "../src/index.js";
 
 const liveDir = mkdtempSync(join(tmpdir(), "fork-live-"));
 // A fee multiplier the devnet's profile does not have (its default is 0), so the fork can be seen
@@ -159,6 +161,34 @@ describe("a fork of a live devnet", () => {
     expect(liveParams.marketMapper).toMatchObject({ revenueSharePpm: 40_000, validDays: 90 });
     expect(await params(forkNode)).toEqual(liveParams);
     expect(fork.state.fromPreset ?? []).toEqual([]);
+  });
+
+  it("takes the EVM chain id the live EVM endpoint answers, and names what came from the preset", async () => {
+    // An EVM endpoint that answers another chain id than the preset's 31337.
+    const evm = createServer((_request, response) => {
+      response.setHeader("content-type", "application/json");
+      response.end(JSON.stringify({ jsonrpc: "2.0", id: 1, result: "0x3039" }));
+    });
+    await new Promise<void>((done) => evm.listen(0, "127.0.0.1", done));
+    try {
+      const { port } = evm.address() as AddressInfo;
+      const read = (evmRpc?: string) =>
+        readForkState({
+          node: liveNode,
+          indexer: createIndexerConnection({ baseUrl: live.endpoints.indexer }),
+          source: "a devnet",
+          ...(evmRpc === undefined ? {} : { evmRpc }),
+        });
+      const answered = await read(`http://127.0.0.1:${port}`);
+      expect(answered.evmChainId).toBe(12345);
+      expect(answered.fromPreset).toBeUndefined();
+      expect(answered.params?.rewards?.feeMultiplierPpm).toBe(250_000);
+      const unanswered = await read();
+      expect(unanswered.evmChainId).toBe(31337);
+      expect(unanswered.fromPreset).toEqual(["evmChainId"]);
+    } finally {
+      await new Promise((done) => evm.close(done));
+    }
   });
 
   it("holds the forked account as the live one: number, sequence, key, balances, subaccount", async () => {
