@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { build, type Metafile } from "esbuild";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { perpxSource } from "../../../tests/support/source-plugin.js";
 // The node client's finder: CHROMIUM_PATH, else chromium on the PATH; it throws with what to install.
 import { findChromium } from "../../node-client/test/browser/chromium.js";
 import { type BrowserHost, hostPage } from "../../node-client/test/browser/host.js";
@@ -16,16 +17,9 @@ import { truthLevels } from "./support/books.js";
 import { type FakeIndexer, startFakeIndexer } from "./support/fake-indexer.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const packages = here("../../");
 
 /** Bundles the page for the browser: every `@perpx/*` from source, as the tests run. */
 async function bundlePage(): Promise<{ code: string; metafile: Metafile }> {
-  const alias = {
-    ...Object.fromEntries(
-      ["errors", "address", "core"].map((name) => [`@perpx/${name}`, `${packages}${name}/src/index.ts`]),
-    ),
-    "@perpx/core/indexer": `${packages}core/src/indexer.ts`,
-  };
   const result = await build({
     entryPoints: [here("./browser/page.ts")],
     bundle: true,
@@ -35,7 +29,7 @@ async function bundlePage(): Promise<{ code: string; metafile: Metafile }> {
     minify: true,
     write: false,
     metafile: true,
-    alias,
+    plugins: [perpxSource(["errors", "address", "core"])],
     logLevel: "silent",
   });
   return { code: result.outputFiles[0]!.text, metafile: result.metafile };

@@ -8,22 +8,15 @@ import { fileURLToPath } from "node:url";
 import { build, type Metafile } from "esbuild";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { perpxSource } from "../../../tests/support/source-plugin.js";
 import { findChromium } from "../../node-client/test/browser/chromium.js";
 import { type BrowserHost, hostPage } from "../../node-client/test/browser/host.js";
 import type { PageReport } from "./rest-browser/page.js";
 import { type FixtureServer, startFixtureServer } from "./support/fixture-server.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const packages = here("../../");
 
 async function bundlePage(): Promise<{ code: string; metafile: Metafile }> {
-  const alias = Object.fromEntries([
-    ...["errors", "address", "core", "indexer-client"].map((name) => [
-      `@perpx/${name}`,
-      `${packages}${name}/src/index.ts`,
-    ]),
-    ["@perpx/core/indexer", `${packages}core/src/indexer.ts`],
-  ]);
   const result = await build({
     entryPoints: [here("./rest-browser/page.ts")],
     bundle: true,
@@ -32,7 +25,7 @@ async function bundlePage(): Promise<{ code: string; metafile: Metafile }> {
     target: "es2022",
     write: false,
     metafile: true,
-    alias,
+    plugins: [perpxSource(["errors", "address", "core", "indexer-client"])],
     logLevel: "silent",
   });
   return { code: result.outputFiles[0]?.text ?? "", metafile: result.metafile };

@@ -9,21 +9,15 @@ import { type Devnet, startDevnet } from "@perpx/devnet";
 import { build, type Metafile } from "esbuild";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { perpxSource } from "../../../tests/support/source-plugin.js";
 import { findChromium, INSTALL_CHROMIUM } from "./browser/chromium.js";
 import { type BrowserHost, hostPage } from "./browser/host.js";
 import type { ScenarioConfig, ScenarioReport } from "./browser/page.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const packages = here("../../");
 
 /** Bundles the page for the browser: every `@perpx/*` from source, as the tests run. */
 async function bundlePage(): Promise<{ code: string; metafile: Metafile }> {
-  const alias = Object.fromEntries(
-    ["errors", "proto", "address", "core", "node-client"].map((name) => [
-      `@perpx/${name}`,
-      `${packages}${name}/src/index.ts`,
-    ]),
-  );
   const result = await build({
     entryPoints: [here("./browser/page.ts")],
     bundle: true,
@@ -33,7 +27,7 @@ async function bundlePage(): Promise<{ code: string; metafile: Metafile }> {
     minify: true,
     write: false,
     metafile: true,
-    alias,
+    plugins: [perpxSource(["errors", "proto", "address", "core", "node-client"])],
     logLevel: "silent",
   });
   return { code: result.outputFiles[0]!.text, metafile: result.metafile };

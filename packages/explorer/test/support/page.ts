@@ -6,17 +6,13 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
+import { perpxSource } from "../../../../tests/support/source-plugin.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const packages = here("../../../");
 
 /** The app bundled for the browser from source, every `@perpx/*` aliased as the tests run. */
 export async function bundleApp(): Promise<string> {
   const names = ["errors", "proto", "address", "core", "node-client", "indexer-client"];
-  const alias = {
-    ...Object.fromEntries(names.map((name) => [`@perpx/${name}`, `${packages}${name}/src/index.ts`])),
-    "@perpx/core/indexer": `${packages}core/src/indexer.ts`,
-  };
   const result = await build({
     entryPoints: [here("../../src/app/main.ts")],
     bundle: true,
@@ -25,7 +21,7 @@ export async function bundleApp(): Promise<string> {
     target: "es2022",
     minify: true,
     write: false,
-    alias,
+    plugins: [perpxSource(names)],
     logLevel: "silent",
   });
   return result.outputFiles[0]!.text;

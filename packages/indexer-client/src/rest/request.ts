@@ -144,11 +144,7 @@ export async function requestRoute<N extends IndexerRouteName>(
  * The call options of a params object (its `timeoutMs` and `signal`), without the query fields.
  *
  * @param params - any call's params.
- * @returns `{ timeoutMs?, signal? }`.
- * @example
- * ```ts
- * callOf({ owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0, limit: 3, timeoutMs: 500 }); // { timeoutMs: 500 }
- * ```
+ * @returns `{ timeoutMs?, signal? }`: `{ owner, number, limit: 3, timeoutMs: 500 }` gives `{ timeoutMs: 500 }`.
  */
 function callOf(params: CallOptions | undefined): CallOptions {
   return {

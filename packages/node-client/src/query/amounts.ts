@@ -101,7 +101,7 @@ export interface PerpetualAmounts {
 /**
  * Reads a perpetual's funding index and open interest as bigints.
  *
- * @param perpetual - from {@link getPerpetual} or {@link getPerpetuals}.
+ * @param perpetual - from {@link @perpx/node-client!getPerpetual} or {@link @perpx/node-client!getPerpetuals}.
  * @returns the amounts.
  * @throws {SerializableIntError} (from `@perpx/proto`) when a field holds bytes that are no SerializableInt.
  *

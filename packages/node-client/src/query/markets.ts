@@ -80,7 +80,7 @@ export async function getClobPairs(
 
 /**
  * One perpetual: params (ticker, atomic resolution...), funding index, open interest (SerializableInt
- * bytes; {@link perpetualAmounts} reads them as bigints).
+ * bytes; {@link @perpx/node-client/queries!perpetualAmounts} reads them as bigints).
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`ByIdParams`: each field is documented there), with the call

@@ -28,7 +28,16 @@ import type { Keepers } from "../modules/index.js";
 import type { ChainConfig } from "./genesis.js";
 import type { MarketSpec } from "./genesis-markets.js";
 
-/** The moniker of a fork's node, so no one takes it for the network it copies. */
+/**
+ * The moniker of a fork's node, so no one takes it for the network it copies.
+ *
+ * @example
+ * ```ts
+ * import { FORK_MONIKER } from "@perpx/devnet";
+ *
+ * FORK_MONIKER; // "perpx-FORK"
+ * ```
+ */
 export const FORK_MONIKER = "perpx-FORK";
 
 /**

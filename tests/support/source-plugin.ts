@@ -1,0 +1,28 @@
+/**
+ * An esbuild plugin that resolves every `@perpx/<package>` and `@perpx/<package>/<subpath>` import to
+ * the package's TypeScript source, as vitest's aliases do, for the browser tests that bundle a page.
+ */
+import { fileURLToPath } from "node:url";
+import type { Plugin } from "esbuild";
+
+const packagesDir = fileURLToPath(new URL("../../packages/", import.meta.url));
+
+/**
+ * The plugin: `@perpx/x` -> `packages/x/src/index.ts`, `@perpx/x/y` -> `packages/x/src/y.ts`.
+ *
+ * @param only - the package folder names it resolves (others are left to esbuild, so a page that
+ *   must not pull a package in fails to bundle).
+ * @returns the esbuild plugin.
+ */
+export function perpxSource(only: readonly string[]): Plugin {
+  return {
+    name: "perpx-source",
+    setup(build) {
+      build.onResolve({ filter: /^@perpx\/[\w-]+(\/[\w-]+)?$/ }, (args) => {
+        const [, name, subpath] = /^@perpx\/([\w-]+)(?:\/([\w-]+))?$/.exec(args.path) ?? [];
+        if (name === undefined || !only.includes(name)) return undefined;
+        return { path: `${packagesDir}${name}/src/${subpath ?? "index"}.ts` };
+      });
+    },
+  };
+}
