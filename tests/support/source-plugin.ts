@@ -3,7 +3,17 @@
  * the package's TypeScript source, as vitest's aliases do, for the browser tests that bundle a page.
  */
 import { fileURLToPath } from "node:url";
-import type { Plugin } from "esbuild";
+
+/** The part of esbuild's plugin interface this plugin uses (the tests folder does not depend on esbuild). */
+interface SourcePlugin {
+  name: string;
+  setup(build: {
+    onResolve(
+      options: { filter: RegExp },
+      callback: (args: { path: string }) => { path: string } | undefined,
+    ): void;
+  }): void;
+}
 
 const packagesDir = fileURLToPath(new URL("../../packages/", import.meta.url));
 
@@ -14,7 +24,7 @@ const packagesDir = fileURLToPath(new URL("../../packages/", import.meta.url));
  *   must not pull a package in fails to bundle).
  * @returns the esbuild plugin.
  */
-export function perpxSource(only: readonly string[]): Plugin {
+export function perpxSource(only: readonly string[]): SourcePlugin {
   return {
     name: "perpx-source",
     setup(build) {
