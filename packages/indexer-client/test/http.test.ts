@@ -298,6 +298,9 @@ describe("bad input", () => {
     expect(
       await argumentOf(() => client().getOrders({ owner: ADDRESS, number: 0, status: ["NOPE" as "OPEN"] })),
     ).toBe("status");
+    for (const offset of [-1, 1.5, Number.NaN, "3" as unknown as number]) {
+      expect(await argumentOf(() => client().getAffiliateSnapshot({ offset }))).toBe("offset");
+    }
     expect(server.requests).toHaveLength(0);
   });
 

@@ -22,6 +22,7 @@ import {
   checkBoolean,
   checkHeight,
   checkLimit,
+  checkOffset,
   checkOneOf,
   checkParentSubaccountNumber,
   checkPositive,
@@ -50,12 +51,7 @@ const CHECKS: Readonly<Record<RouteParam["kind"], Check>> = {
   limit: (_, value: number) => checkLimit(value),
   page: (field, value: number) => checkPositive(field, value),
   positive: (field, value: number) => checkPositive(field, value),
-  offset: (field, value: unknown) => {
-    if (!Number.isSafeInteger(value) || (value as number) < 0) {
-      throw new InvalidArgumentError(field, `must be a non-negative integer, got ${String(value)}`);
-    }
-    return value as number;
-  },
+  offset: (field, value: number) => checkOffset(field, value),
   height: (field, value: HeightInput) => checkHeight(field, value),
   time: (field, value: TimeInput) => checkTime(field, value),
   ticker: (field, value: string) => checkTicker(field, value),

@@ -122,6 +122,22 @@ export function checkPositive(name: string, value: number | undefined): number |
 }
 
 /**
+ * An optional page offset: an integer from 0, the number of results to skip.
+ *
+ * @param name - the parameter's name.
+ * @param value - the offset, or undefined.
+ * @returns the offset, or undefined.
+ * @throws InvalidArgumentError naming `name`.
+ * @example
+ * ```ts
+ * checkOffset("offset", 0); // 0
+ * ```
+ */
+export function checkOffset(name: string, value: number | undefined): number | undefined {
+  return value === undefined ? undefined : checkInteger(name, value, 0, Number.MAX_SAFE_INTEGER);
+}
+
+/**
  * An optional block height: a non-negative integer (number, bigint or decimal text), sent as text.
  *
  * @param name - the parameter's name.
