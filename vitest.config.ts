@@ -1,34 +1,22 @@
-import { existsSync, readdirSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { filesUnder } from "./tests/support/files.js";
+import { LongFirstSequencer } from "./tests/support/sequencer.js";
+import { packageNames as packages, sourceAliases } from "./tests/support/source-alias.js";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
-const packages = readdirSync(`${root}packages`).filter((name) =>
-  existsSync(`${root}packages/${name}/package.json`),
-);
 const TYPE_TESTS = ["src/**/*.test-d.ts", "test/**/*.test-d.ts"];
 /** The packages with type tests (`*.test-d.ts`): each gets a `<name>:types` project. */
 const typed = packages.filter((name) =>
-  (readdirSync(`${root}packages/${name}`, { recursive: true }) as string[]).some(
-    (file) => file.endsWith(".test-d.ts") && !file.includes("node_modules"),
-  ),
+  filesUnder(`${root}packages/${name}`).some((file) => file.endsWith(".test-d.ts")),
 );
 
-/**
- * Tests run on source: every `@perpx/<name>` import resolves to that package's `src/index.ts`, and
- * a subpath `@perpx/<name>/<entry>` to its `src/<entry>.ts`.
- */
-const alias = [
-  ...packages.map((name) => ({
-    find: new RegExp(`^@perpx/${name}$`),
-    replacement: `${root}packages/${name}/src/index.ts`,
-  })),
-  { find: /^@perpx\/([\w-]+)\/([\w-]+)$/, replacement: `${root}packages/$1/src/$2.ts` },
-];
-
 export default defineConfig({
-  resolve: { alias },
+  // Tests run on source: every `@perpx/<name>` import resolves to that package's `src/index.ts`, and
+  // a subpath `@perpx/<name>/<entry>` to its `src/<entry>.ts` (the browser tests' esbuild plugin
+  // takes the same entries).
+  resolve: { alias: sourceAliases.map((alias) => ({ ...alias })) },
   test: {
     // Hang guards, not speed claims: a test waits for states, never for time, so these only end one
     // that would never finish, and a machine at full load (two busy loops on two cores) passes.
@@ -41,6 +29,8 @@ export default defineConfig({
     // The same for a wait for a state that names no bound: 60 s (vi.waitFor's is set in the setup file).
     expect: { poll: { timeout: 60_000 } },
     setupFiles: [`${root}tests/support/wait-defaults.ts`],
+    // The long files first (a clean clone has no timings cache to order by).
+    sequence: { sequencer: LongFirstSequencer },
     projects: [
       ...packages.map((name) => ({
         extends: true as const,

@@ -17,10 +17,46 @@ if (typeof pnpmSpec !== "string" || !pnpmSpec.startsWith("pnpm@")) {
   throw new Error("package.json must pin pnpm in packageManager");
 }
 
+/** Each step run so far, with its wall seconds and CPU seconds, printed at the end (and on a failure). */
+const timings = [];
+const started = performance.now();
+
+/**
+ * CPU seconds used by the finished children of this process (and theirs), from Linux's
+ * /proc/self/stat (cutime + cstime, in clock ticks of 1/100 s); undefined elsewhere.
+ */
+function childCpuSeconds() {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+function printTimings() {
+  const column = (seconds) => (seconds === undefined ? "" : seconds.toFixed(1)).padStart(7);
+  console.log("\nstep times (wall s, CPU s):");
+  for (const { step, wall, cpu } of timings) console.log(`${column(wall)} ${column(cpu)}  ${step}`);
+  const cpu = childCpuSeconds();
+  console.log(`${column((performance.now() - started) / 1000)} ${column(cpu)}  total`);
+}
+
 function run(command, args) {
-  console.log(`\n$ ${[command, ...args].join(" ")}`);
+  const step = [command, ...args].join(" ");
+  console.log(`\n$ ${step}`);
+  const start = performance.now();
+  const cpuBefore = childCpuSeconds();
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: process.env });
+  const cpuAfter = childCpuSeconds();
+  timings.push({
+    step,
+    wall: (performance.now() - start) / 1000,
+    cpu: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
+  });
   if (result.status !== 0) {
+    printTimings();
     console.error(`\n${command} ${args.join(" ")} failed (exit ${result.status ?? result.signal})`);
     process.exit(result.status ?? 1);
   }
@@ -104,3 +140,4 @@ if (!step) {
   process.exit(2);
 }
 step();
+printTimings();

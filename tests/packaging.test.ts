@@ -13,30 +13,66 @@ const publishable = readdirSync(packagesDir)
   }))
   .filter(({ pkg }) => !pkg.private);
 
-/** Loads a package from a child Node process (plain Node, no loaders) and prints its export names. */
-function exportsSeenBy(mode: "import" | "require", name: string, cwd: string): string[] {
-  const script =
+type Seen = { names: string[] } | { error: string };
+
+/**
+ * Loads entries of one package in one child Node process (plain Node, no loaders, in the package's
+ * folder so its own name resolves), each by `import`, `require` or path (`file:` URLs, the module
+ * build bundlers take), and gives each one's export names ("default" left out of an import) or the
+ * error it threw. One process per package and way of loading, not one per entry: an entry's export
+ * names do not depend on which entries the process loaded before it.
+ */
+function exportsSeen(mode: "import" | "require", specifiers: string[], cwd: string): Map<string, Seen> {
+  const load =
     mode === "require"
-      ? `console.log(JSON.stringify(Object.keys(require(${JSON.stringify(name)})).sort()))`
-      : `import(${JSON.stringify(name)}).then((m) => console.log(JSON.stringify(Object.keys(m).filter((k) => k !== "default").sort())))`;
+      ? "async (s) => Object.keys(require(s))"
+      : `async (s) => Object.keys(await import(s)).filter((k) => k !== "default")`;
+  const script = `const load = ${load};
+(async () => {
+  const seen = {};
+  for (const s of ${JSON.stringify(specifiers)}) {
+    try { seen[s] = { names: (await load(s)).sort() }; } catch (e) { seen[s] = { error: String(e?.stack ?? e) }; }
+  }
+  console.log(JSON.stringify(seen));
+})();`;
   const out = execFileSync(process.execPath, ["-e", script], { cwd, encoding: "utf8" });
-  return JSON.parse(out.trim().split("\n").at(-1) ?? "[]");
+  return new Map(Object.entries<Seen>(JSON.parse(out.trim().split("\n").at(-1) ?? "{}")));
 }
 
 /**
- * Whether `import` and `require` of an entry give the same module: every export is the same value
- * (one instance per process, so a class is one class however the package was loaded).
+ * Whether `import` and `require` of each entry give the same module: every export is the same value
+ * (one instance per process, so a class is one class however the package was loaded). One process
+ * per package, as Node would load them side by side in one program.
  */
-function sameInstance(name: string, cwd: string): boolean {
-  const script = `const c = require(${JSON.stringify(name)}); import(${JSON.stringify(name)}).then((m) => console.log(Object.keys(c).every((k) => m[k] === c[k])))`;
-  return execFileSync(process.execPath, ["-e", script], { cwd, encoding: "utf8" }).trim().endsWith("true");
+function sameInstances(specifiers: string[], cwd: string): Map<string, boolean> {
+  const script = `(async () => {
+  const same = {};
+  for (const s of ${JSON.stringify(specifiers)}) {
+    const c = require(s);
+    const m = await import(s);
+    same[s] = Object.keys(c).every((k) => m[k] === c[k]);
+  }
+  console.log(JSON.stringify(same));
+})();`;
+  const out = execFileSync(process.execPath, ["-e", script], { cwd, encoding: "utf8" });
+  return new Map(Object.entries<boolean>(JSON.parse(out.trim().split("\n").at(-1) ?? "{}")));
 }
 
-/** The export names of a built ES module file, imported by path (what bundlers take). */
-function exportsOfFile(file: string): string[] {
-  const script = `import(${JSON.stringify(pathToFileURL(file).href)}).then((m) => console.log(JSON.stringify(Object.keys(m).filter((k) => k !== "default").sort())))`;
-  const out = execFileSync(process.execPath, ["-e", script], { encoding: "utf8" });
-  return JSON.parse(out.trim().split("\n").at(-1) ?? "[]");
+/** The names an entry exposes, or the test fails with the error its loading threw. */
+function namesOf(seen: Map<string, Seen>, specifier: string): string[] {
+  const result = seen.get(specifier);
+  if (result === undefined) throw new Error(`${specifier} was not loaded`);
+  if ("error" in result) throw new Error(`${specifier} failed to load: ${result.error}`);
+  return result.names;
+}
+
+/** Memoizes a computation per package, done the first time one of its tests asks. */
+function perPackage<T>(compute: (dir: string) => T): (dir: string) => T {
+  const done = new Map<string, T>();
+  return (dir) => {
+    if (!done.has(dir)) done.set(dir, compute(dir));
+    return done.get(dir) as T;
+  };
 }
 
 /** The entry points a package's `exports` map declares: "." and its subpaths (not package.json). */
@@ -46,13 +82,40 @@ function entryPointsOf(pkg: { name: string; exports?: Record<string, unknown> })
     .map((key) => (key === "." ? pkg.name : `${pkg.name}/${key.slice(2)}`));
 }
 
+const manifestOf = new Map(publishable.map(({ dir, pkg }) => [dir, pkg]));
+/** The `module` builds of a package's exports: entry specifier and built file. */
+function moduleBuildsOf(dir: string): Array<{ entry: string; file: string }> {
+  const pkg = manifestOf.get(dir)!;
+  return Object.entries<Record<string, { default: string }>>(pkg.exports).flatMap(([subpath, conditions]) => {
+    const moduleBuild = conditions.module?.default;
+    if (moduleBuild === undefined) return [];
+    const entry = subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`;
+    return [{ entry, file: pathToFileURL(join(dir, moduleBuild)).href }];
+  });
+}
+const imported = perPackage((dir) => exportsSeen("import", entryPointsOf(manifestOf.get(dir)!), dir));
+const required = perPackage((dir) => exportsSeen("require", entryPointsOf(manifestOf.get(dir)!), dir));
+const byPath = perPackage((dir) =>
+  exportsSeen(
+    "import",
+    moduleBuildsOf(dir).map(({ file }) => file),
+    dir,
+  ),
+);
+const same = perPackage((dir) =>
+  sameInstances(
+    moduleBuildsOf(dir).map(({ entry }) => entry),
+    dir,
+  ),
+);
+
 describe("built packages load in plain Node 20", () => {
   for (const { dir, pkg } of publishable) {
     for (const entry of entryPointsOf(pkg)) {
       it(`${entry}: import and require expose the same non-empty API`, () => {
         expect(existsSync(join(dir, "dist", "index.js")), `${pkg.name} is built`).toBe(true);
-        const viaImport = exportsSeenBy("import", entry, dir);
-        const viaRequire = exportsSeenBy("require", entry, dir);
+        const viaImport = namesOf(imported(dir), entry);
+        const viaRequire = namesOf(required(dir), entry);
         expect(viaImport.length).toBeGreaterThan(0);
         expect(viaRequire).toEqual(viaImport);
       });
@@ -61,14 +124,11 @@ describe("built packages load in plain Node 20", () => {
 });
 
 describe("Node's import is the CommonJS build, bundlers get the ES module build", () => {
-  for (const { dir, pkg } of publishable) {
-    for (const [subpath, conditions] of Object.entries<Record<string, { default: string }>>(pkg.exports)) {
-      const moduleBuild = conditions.module?.default;
-      if (moduleBuild === undefined) continue;
-      const entry = subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`;
+  for (const { dir } of publishable) {
+    for (const { entry, file } of moduleBuildsOf(dir)) {
       it(`${entry}: one instance for import and require; the module build has the same names`, () => {
-        expect(sameInstance(entry, dir)).toBe(true);
-        expect(exportsOfFile(join(dir, moduleBuild))).toEqual(exportsSeenBy("import", entry, dir));
+        expect(same(dir).get(entry)).toBe(true);
+        expect(namesOf(byPath(dir), file)).toEqual(namesOf(imported(dir), entry));
       });
     }
   }

@@ -1,8 +1,9 @@
 /**
  * An esbuild plugin that resolves every `@perpx/<package>` and `@perpx/<package>/<subpath>` import to
- * the package's TypeScript source, as vitest's aliases do, for the browser tests that bundle a page.
+ * the package's TypeScript source through vitest's own aliases (./source-alias.ts), for the browser
+ * tests that bundle a page.
  */
-import { fileURLToPath } from "node:url";
+import { sourceOf } from "./source-alias.js";
 
 /** The part of esbuild's plugin interface this plugin uses (the tests folder does not depend on esbuild). */
 interface SourcePlugin {
@@ -14,8 +15,6 @@ interface SourcePlugin {
     ): void;
   }): void;
 }
-
-const packagesDir = fileURLToPath(new URL("../../packages/", import.meta.url));
 
 /**
  * The plugin: `@perpx/x` -> `packages/x/src/index.ts`, `@perpx/x/y` -> `packages/x/src/y.ts`.
@@ -29,9 +28,9 @@ export function perpxSource(only: readonly string[]): SourcePlugin {
     name: "perpx-source",
     setup(build) {
       build.onResolve({ filter: /^@perpx\/[\w-]+(\/[\w-]+)?$/ }, (args) => {
-        const [, name, subpath] = /^@perpx\/([\w-]+)(?:\/([\w-]+))?$/.exec(args.path) ?? [];
-        if (name === undefined || !only.includes(name)) return undefined;
-        return { path: `${packagesDir}${name}/src/${subpath ?? "index"}.ts` };
+        const name = /^@perpx\/([\w-]+)/.exec(args.path)?.[1];
+        const path = name !== undefined && only.includes(name) ? sourceOf(args.path) : undefined;
+        return path === undefined ? undefined : { path };
       });
     },
   };
