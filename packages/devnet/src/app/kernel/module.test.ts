@@ -222,6 +222,34 @@ describe("module interface", () => {
     expect(asked.filter((memo) => memo === "trusted")).toHaveLength(2); // CheckTx and delivery
   });
 
+  it("asks a module for a tx's policy once, however often CheckTx, queueing and delivery need it", async () => {
+    let asked = 0;
+    const counting: Module = {
+      name: "counting",
+      txPolicy: () => {
+        asked++;
+        return undefined;
+      },
+    };
+    const app = ChainApplication.create(
+      { profile: "local", genesisTime },
+      { extraModules: () => [counting] },
+    );
+    const send = packAny(
+      cosmosBank.MsgSendSchema,
+      create(cosmosBank.MsgSendSchema, {
+        fromAddress: ALICE,
+        toAddress: BOB,
+        amount: [{ $typeName: "cosmos.base.v1beta1.Coin", denom: "uusdc", amount: "5" }],
+      }),
+    );
+    const fee = [{ denom: "uusdc", amount: "25000" }];
+    expect(app.checkTx(await signAs(alice, [send], { sequence: 0, accountNumber: 0, fee })).code).toBe(0);
+    expect(asked).toBe(1);
+    expect(app.produceBlock(new Date(genesisTime.getTime() + 1000)).txResults[1]?.code).toBe(0);
+    expect(asked).toBe(1);
+  });
+
   it("refuses duplicate routes and module names", () => {
     const a: Module = { name: "a", queries: { "/x": () => new Uint8Array() } };
     expect(() => new Router([a, { name: "a" }])).toThrow(/duplicate module/);

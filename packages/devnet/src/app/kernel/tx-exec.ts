@@ -63,12 +63,23 @@ export function decodeTxBytes(core: ChainCore, bytes: Uint8Array): DecodedTx | T
   }
 }
 
-/** The ante policy of a tx: the defaults, with its modules' relaxations (see `Module.txPolicy`). */
+/** The policies worked out for decoded txs (a policy depends on the messages only). */
+const policies = new WeakMap<DecodedTx, TxPolicy>();
+
+/**
+ * The ante policy of a tx: the defaults, with its modules' relaxations (see `Module.txPolicy`).
+ * Worked out once per decoded tx: CheckTx, its queueing and its delivery ask for it again.
+ */
 export function txPolicyOf(core: ChainCore, tx: DecodedTx): TxPolicy {
-  return core.set.router.txPolicy(
-    tx.msgs.map((m) => m.typeUrl),
-    tx.msgs.map((m) => m.msg),
-  );
+  let policy = policies.get(tx);
+  if (policy === undefined) {
+    policy = core.set.router.txPolicy(
+      tx.msgs.map((m) => m.typeUrl),
+      tx.msgs.map((m) => m.msg),
+    );
+    policies.set(tx, policy);
+  }
+  return policy;
 }
 
 /**

@@ -105,8 +105,7 @@ function checkCancelWindow(ctx: Context, msg: clob.MsgCancelOrder): void {
   } else if (msg.goodTilOneof.case !== "goodTilBlockTime" || msg.goodTilOneof.value === 0) {
     throw abciError(clobErrors.invalidGoodTilBlockTime, "stateful cancels need a GoodTilBlockTime");
   }
-  const probe = create(clob.OrderSchema, { orderId: msg.orderId, goodTilOneof: msg.goodTilOneof });
-  validateGoodTil(probe, windowOf(ctx));
+  validateGoodTil(msg, windowOf(ctx));
 }
 
 /**
@@ -128,7 +127,7 @@ function rateLimit(ctx: Context, limiter: BlockRateLimiter, tx: DecodedTx): void
     if (refused !== undefined) throw refused;
   };
   const goodTilBlock = (value: number) =>
-    validateGoodTil(create(clob.OrderSchema, { goodTilOneof: { case: "goodTilBlock", value } }), window);
+    validateGoodTil({ goodTilOneof: { case: "goodTilBlock", value } }, window);
   for (const m of tx.msgs) {
     if (m.typeUrl === PLACE) {
       const order = (m.msg as clob.MsgPlaceOrder).order ?? create(clob.OrderSchema);
@@ -193,8 +192,7 @@ function batchCancel(
   keepers: ClobKeepers,
   msg: clob.MsgBatchCancel,
 ): clob.MsgBatchCancelResponse {
-  const probe = create(clob.OrderSchema, { goodTilOneof: { case: "goodTilBlock", value: msg.goodTilBlock } });
-  validateGoodTil(probe, windowOf(ctx));
+  validateGoodTil({ goodTilOneof: { case: "goodTilBlock", value: msg.goodTilBlock } }, windowOf(ctx));
   return batchCancelShortTerm(ctx, keepers, msg);
 }
 

@@ -334,8 +334,11 @@ export interface OrderWindow {
   readonly previousBlockTimeSeconds: bigint;
 }
 
-/** Checks an order's good-til field against the block windows (clob 10/11, 3003/3004). */
-export function validateGoodTil(order: clob.Order, window: OrderWindow): void {
+/**
+ * Checks an order's good-til field against the block windows (clob 10/11, 3003/3004). Only the
+ * field is read, so a cancel's or a rate limit's good-til-block is checked without building an order.
+ */
+export function validateGoodTil(order: Pick<clob.Order, "goodTilOneof">, window: OrderWindow): void {
   const goodTil = order.goodTilOneof;
   if (goodTil.case === "goodTilBlock") {
     const gtb = BigInt(goodTil.value);
