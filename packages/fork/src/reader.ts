@@ -6,7 +6,7 @@
 import { fromBinary } from "@bufbuild/protobuf";
 import { toBech32 } from "@perpx/address";
 import { getNetwork, InvalidArgumentError, type Network, networkByChainId } from "@perpx/core";
-import type { DevnetProfile, ForkAccount, ForkMarket, ForkParams, ForkState } from "@perpx/devnet";
+import type { DevnetProfile, ForkAccount, ForkMarket, ForkState } from "@perpx/devnet";
 import { getAddress, isIndexerNotFoundError } from "@perpx/indexer-client";
 import type { IndexerConnection } from "@perpx/indexer-client/rest";
 import {
@@ -24,14 +24,11 @@ import {
 import {
   getAppliedPlan,
   getAuthenticators,
-  getBlockRateLimits,
-  getEquityTiers,
   getLiquidityTiers,
-  getMarketMapperRevShareParams,
   getMarketParams,
-  getRewardsParams,
 } from "@perpx/node-client/queries";
 import { cosmosSecp256k1, decodeSerializableInt, ethSecp256k1 } from "@perpx/proto";
+import { readForkParams } from "./params.js";
 
 /**
  * What {@link readForkState} reads.
@@ -130,15 +127,23 @@ async function readAt(
 ): Promise<ForkState> {
   const node = options.node;
   const at = { height };
-  const [perps, pairs, params, prices, tiers, feeParams, moduleParams] = await Promise.all([
-    getPerpetuals(node, at),
-    getClobPairs(node, at),
-    getMarketParams(node, at),
-    getMarketPrices(node, at),
-    getLiquidityTiers(node, at),
-    getFeeTiers(node, at),
-    readParams(node, height),
-  ]);
+  const network = networkByChainId(chainId);
+  const profile = profileOf(network);
+  const preset = network ?? getNetwork(profile);
+  // Every query at once: on a node that keeps only its latest state, the read must finish within a block.
+  const [perps, pairs, params, prices, tiers, feeParams, moduleParams, accounts, evmChainId, upgrades] =
+    await Promise.all([
+      getPerpetuals(node, at),
+      getClobPairs(node, at),
+      getMarketParams(node, at),
+      getMarketPrices(node, at),
+      getLiquidityTiers(node, at),
+      getFeeTiers(node, at),
+      readForkParams(node, height),
+      Promise.all(addresses.map((address, i) => readAccount(options, address, i, height))),
+      liveEvmChainId(options.evmRpc),
+      liveUpgrades(node, preset, height),
+    ]);
   const markets = perps
     .map((perp): ForkMarket => {
       const p = perp.params;
@@ -151,6 +156,12 @@ async function readAt(
         throw new InvalidArgumentError(
           "live network",
           `perpetual ${p?.id ?? "?"} has no clob pair or oracle market`,
+        );
+      }
+      if (pair.id !== p.id || p.marketId !== p.id) {
+        throw new InvalidArgumentError(
+          "live network",
+          `perpetual ${p.id} has clob pair ${pair.id} and oracle market ${p.marketId}: a fork needs the three ids equal`,
         );
       }
       return {
@@ -170,14 +181,6 @@ async function readAt(
       };
     })
     .sort((a, b) => a.id - b.id);
-  const network = networkByChainId(chainId);
-  const profile = profileOf(network);
-  const preset = network ?? getNetwork(profile);
-  const [accounts, evmChainId, upgrades] = await Promise.all([
-    Promise.all(addresses.map((address, i) => readAccount(options, address, i, height))),
-    liveEvmChainId(options.evmRpc),
-    liveUpgrades(node, preset, height),
-  ]);
   const fromPreset = [
     ...(evmChainId === undefined ? (["evmChainId"] as const) : []),
     ...(upgrades === undefined ? (["upgrades"] as const) : []),
@@ -196,18 +199,6 @@ async function readAt(
     params: moduleParams,
     accounts,
   };
-}
-
-/** The live modules' params at `height` (the ones a fork's genesis takes). */
-async function readParams(node: NodeConnection, height: bigint): Promise<ForkParams> {
-  const at = { height };
-  const [blockRateLimits, equityTiers, rewards, marketMapperRevShare] = await Promise.all([
-    getBlockRateLimits(node, at),
-    getEquityTiers(node, at),
-    getRewardsParams(node, at),
-    getMarketMapperRevShareParams(node, at),
-  ]);
-  return { blockRateLimits, equityTiers, rewards, marketMapperRevShare };
 }
 
 /**

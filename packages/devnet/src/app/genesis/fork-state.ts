@@ -8,23 +8,15 @@
  * their positions and funding indices, authenticators, funding indices, liquidity and fee tiers.
  */
 
-import { toBinary } from "@bufbuild/protobuf";
 import { USDC_DENOM } from "@perpx/core";
-import {
-  type accountplus,
-  clob,
-  type feetiers,
-  type perpetuals,
-  type revshare,
-  type rewards,
-} from "@perpx/proto";
+import type { accountplus, feetiers, perpetuals } from "@perpx/proto";
 import { DevnetError } from "../../devnet-error.js";
 import type { DevnetProfile } from "../contract.js";
 import type { Context, Module } from "../kernel/module.js";
 import { accAddressBytes } from "../lib/addresses.js";
 import { decodeU64, encodeU64 } from "../lib/codec.js";
-import { CLOB, keys as clobKeys } from "../modules/clob/state.js";
 import type { Keepers } from "../modules/index.js";
+import { type ForkParams, restoreForkParams } from "./fork-params.js";
 import type { ChainConfig } from "./genesis.js";
 import type { MarketSpec } from "./genesis-markets.js";
 
@@ -125,34 +117,6 @@ export interface ForkAccount {
     readonly type: string;
     readonly config: Uint8Array;
   }>;
-}
-
-/**
- * The live network's module parameters a fork takes instead of its profile's, one optional entry
- * per module (an absent entry keeps the profile's).
- *
- * @example
- * ```ts
- * import { create } from "@bufbuild/protobuf";
- * import { rewards } from "@perpx/proto";
- *
- * const params: ForkParams = {
- *   rewards: create(rewards.ParamsSchema, {
- *     treasuryAccount: "rewards_treasury", denom: "aperpx", denomExponent: -18, marketId: 1, feeMultiplierPpm: 500_000,
- *   }),
- * };
- * params.rewards?.feeMultiplierPpm; // 500000
- * ```
- */
-export interface ForkParams {
-  /** The clob's block rate limits (orders and cancels per block window). */
-  readonly blockRateLimits?: clob.BlockRateLimitConfiguration;
-  /** The clob's open-order limits by equity tier. */
-  readonly equityTiers?: clob.EquityTierLimitConfiguration;
-  /** The rewards module's params (treasury, denom, fee multiplier). */
-  readonly rewards?: rewards.Params;
-  /** The revenue share of market mappers. */
-  readonly marketMapperRevShare?: revshare.MarketMapperRevenueShareParams;
 }
 
 /**
@@ -291,26 +255,6 @@ function restoreAccount(ctx: Context, keepers: Keepers, account: ForkAccount): v
   }
 }
 
-function restoreParams(ctx: Context, keepers: Keepers, params: ForkParams): void {
-  const store = ctx.store(CLOB);
-  if (params.blockRateLimits !== undefined) {
-    store.set(
-      clobKeys.blockRateLimitConfig,
-      toBinary(clob.BlockRateLimitConfigurationSchema, params.blockRateLimits),
-    );
-  }
-  if (params.equityTiers !== undefined) {
-    store.set(
-      clobKeys.equityTierConfig,
-      toBinary(clob.EquityTierLimitConfigurationSchema, params.equityTiers),
-    );
-  }
-  if (params.rewards !== undefined) keepers.rewards.setParams(ctx, params.rewards);
-  if (params.marketMapperRevShare !== undefined) {
-    keepers.revshare.setMarketMapperParams(ctx, params.marketMapperRevShare);
-  }
-}
-
 /**
  * The module that writes a fork's state after every other module's genesis (appended to the chain's
  * modules, so the indexer's genesis sees the forked markets and subaccounts).
@@ -321,7 +265,7 @@ export function createForkModule(fork: ForkState, keepers: Keepers): Module {
     initGenesis(ctx) {
       for (const tier of fork.liquidityTiers ?? []) keepers.perpetuals.setLiquidityTier(ctx, tier);
       if (fork.feeParams !== undefined) keepers.feeTiers.setParams(ctx, fork.feeParams);
-      restoreParams(ctx, keepers, fork.params ?? {});
+      restoreForkParams(ctx, keepers, fork.params ?? {});
       for (const market of fork.markets) {
         if (market.fundingIndex !== 0n)
           keepers.perpetuals.addFundingIndex(ctx, market.id, market.fundingIndex);
