@@ -48,7 +48,7 @@ export const FORK_MONIKER = "perpx-FORK";
  * ```
  */
 export interface ForkMarket extends MarketSpec {
-  /** Market id = perpetual id = clob pair id; a fork's markets are numbered 0, 1, 2, ... */
+  /** Market id = perpetual id = clob pair id (ascending in `ForkState.markets`; gaps allowed). */
   readonly id: number;
   /** The perpetual's funding index on the live network. */
   readonly fundingIndex: bigint;
@@ -173,14 +173,16 @@ export interface ForkState {
  * The chain configuration of a fork: the profile's, with the live chain id, EVM chain id, upgrade
  * history and markets.
  *
- * @throws DevnetError `invalid-argument` when the markets are not numbered 0, 1, 2, ...
+ * @throws DevnetError `invalid-argument` when a market id is not a non-negative integer above the
+ *   previous one (ids may have gaps, as a live network's have after a delisting).
  */
 export function forkChainConfig(base: ChainConfig, fork: ForkState): ChainConfig {
   fork.markets.forEach((market, index) => {
-    if (market.id !== index) {
+    const previous = index === 0 ? -1 : (fork.markets[index - 1]?.id ?? -1);
+    if (!Number.isSafeInteger(market.id) || market.id <= previous) {
       throw new DevnetError(
         "invalid-argument",
-        `fork.markets[${index}].id must be ${index} (a fork's markets are numbered from 0 without gaps), got ${market.id}`,
+        `fork.markets[${index}].id must be an integer above ${previous} (ids ascend, gaps allowed), got ${market.id}`,
       );
     }
   });
