@@ -167,11 +167,16 @@ export interface ForkState {
   /** The live modules' params (replacing the profile's). @default the profile's */
   readonly params?: ForkParams;
   readonly accounts: readonly ForkAccount[];
+  /**
+   * Also create the devnet's five funded test accounts (their mnemonics are public, so a fork of a
+   * real network holds them only when asked). @default false
+   */
+  readonly testAccounts?: boolean;
 }
 
 /**
  * The chain configuration of a fork: the profile's, with the live chain id, EVM chain id, upgrade
- * history and markets.
+ * history and markets, and without the devnet's test accounts unless `fork.testAccounts`.
  *
  * @throws DevnetError `invalid-argument` when a market id is not a non-negative integer above the
  *   previous one (ids may have gaps, as a live network's have after a delisting).
@@ -195,6 +200,7 @@ export function forkChainConfig(base: ChainConfig, fork: ForkState): ChainConfig
     appVersion: last?.version ?? base.appVersion,
     initialHeight: last === undefined ? base.initialHeight : last.height + 1n,
     markets: fork.markets,
+    ...(fork.testAccounts === true ? {} : { accounts: [], balances: [] }),
   };
 }
 
