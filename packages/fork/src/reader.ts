@@ -21,14 +21,10 @@ import {
   isQueryError,
   type NodeConnection,
 } from "@perpx/node-client";
-import {
-  getAppliedPlan,
-  getAuthenticators,
-  getLiquidityTiers,
-  getMarketParams,
-} from "@perpx/node-client/queries";
+import { getAuthenticators, getLiquidityTiers, getMarketParams } from "@perpx/node-client/queries";
 import { cosmosSecp256k1, decodeSerializableInt, ethSecp256k1 } from "@perpx/proto";
 import { readForkParams } from "./params.js";
+import { readUpgrades, runningVersion } from "./upgrades.js";
 
 /**
  * What {@link readForkState} reads.
@@ -105,10 +101,12 @@ export async function readForkState(options: ReadForkStateOptions): Promise<Fork
     }
   });
   const attempts = options.attempts ?? 20;
+  // The running version names an upgrade too (the last one); it needs no height.
+  const running = await runningVersion(options.node);
   for (let attempt = 1; ; attempt++) {
     const { height, chainId } = await getLatestBlock(options.node);
     try {
-      return await readAt(options, addresses, height, chainId);
+      return await readAt(options, addresses, height, chainId, running);
     } catch (error) {
       if (attempt >= attempts || !overtaken(error)) throw error;
     }
@@ -124,6 +122,7 @@ async function readAt(
   addresses: readonly string[],
   height: bigint,
   chainId: string,
+  running: string | undefined,
 ): Promise<ForkState> {
   const node = options.node;
   const at = { height };
@@ -142,7 +141,11 @@ async function readAt(
       readForkParams(node, height),
       Promise.all(addresses.map((address, i) => readAccount(options, address, i, height))),
       liveEvmChainId(options.evmRpc),
-      liveUpgrades(node, preset, height),
+      liveUpgrades(
+        node,
+        [...preset.upgrades.map((u) => u.version), ...(running === undefined ? [] : [running])],
+        height,
+      ),
     ]);
   const markets = perps
     .map((perp): ForkMarket => {
@@ -202,22 +205,16 @@ async function readAt(
 }
 
 /**
- * The preset's upgrades as the live network applied them (`applied_plan` of each version at
- * `height`; one it never applied is left out), or undefined when it does not answer.
+ * The live network's upgrades (see `upgrades.ts`), or undefined when it does not answer
+ * `AppliedPlan`.
  */
 async function liveUpgrades(
   node: NodeConnection,
-  preset: Network,
+  known: readonly string[],
   height: bigint,
 ): Promise<Array<{ version: string; height: bigint }> | undefined> {
   try {
-    const applied = await Promise.all(
-      preset.upgrades.map(async (u) => ({
-        version: u.version,
-        height: await getAppliedPlan(node, { name: u.version, height }),
-      })),
-    );
-    return applied.flatMap((u) => (u.height === undefined ? [] : [{ version: u.version, height: u.height }]));
+    return await readUpgrades(node, known, height);
   } catch (error) {
     if (overtaken(error)) throw error;
     return undefined;
