@@ -63,15 +63,18 @@ function overtaken(error: unknown): boolean {
 }
 
 /**
- * Reads the live network at one height: every market (oracle, perpetual, clob pair, funding
- * index), liquidity and fee tiers, the module params a fork's genesis takes (clob block rate
- * limits and equity tiers, rewards, market mapper revenue share), and each account's number,
- * sequence, public key, balances, subaccounts and authenticators, as a `ForkState` for
- * `startDevnet({ fork })`. The EVM chain id (`eth_chainId` at `evmRpc`) and the applied upgrades
- * are the live network's; each it does not answer is the preset's, named in `fromPreset`.
+ * Reads the live network at one height: every market with its live id (oracle, perpetual, clob
+ * pair, funding index; ids may have gaps), liquidity and fee tiers, the params of every module the
+ * devnet runs (clob, rewards, revenue share, perpetuals, affiliates, bridge, ratelimit: see
+ * `ForkParams`), and each account's number, sequence, public key, balances, subaccounts and
+ * authenticators, as a `ForkState` for `startDevnet({ fork })`. The EVM chain id (`eth_chainId` at
+ * `evmRpc`) and the applied upgrades (every name it can discover: see `upgrades.ts`) are the live
+ * network's; each it does not answer is the preset's, named in `fromPreset`.
  *
  * @param options - the live network's clients, the accounts, what is forked.
  * @returns the state, with the height it was read at.
+ * @throws {InvalidArgumentError} naming `live network` for a perpetual whose clob pair or oracle
+ *   market is missing or has another id.
  * @throws {InvalidArgumentError} naming `accounts[i]` for an address in neither form.
  * @throws the clients' errors when the live network cannot be read.
  * @example
