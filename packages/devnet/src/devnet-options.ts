@@ -292,7 +292,7 @@ export interface Devnet {
   readonly ports: DevnetPorts;
   /** PEM of the CA that signs the gRPC TLS certificate (pass as `ca` to a TLS client). */
   readonly caPem: string;
-  /** The funded test accounts. */
+  /** The funded test accounts (none on a fork, unless its state asks for them: `fork.testAccounts`). */
   readonly accounts: readonly DevnetAccount[];
   /** The state directory, when the devnet persists. */
   readonly stateDir: string | undefined;

@@ -380,7 +380,8 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
       sourceL2: sourceChains.l2.port,
     },
     caPem: tls.cert,
-    accounts: GENESIS_ACCOUNTS.map((a) => ({
+    // A fork holds the test accounts (public mnemonics) only when asked.
+    accounts: (fork !== undefined && fork.testAccounts !== true ? [] : GENESIS_ACCOUNTS).map((a) => ({
       name: a.name,
       mnemonic: a.mnemonic,
       address: a.address,

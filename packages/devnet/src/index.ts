@@ -7,11 +7,11 @@
  */
 export { createChainApp } from "./app/app.js";
 export type * from "./app/contract.js";
+export type { ForkParams } from "./app/genesis/fork-params.js";
 export {
   FORK_MONIKER,
   type ForkAccount,
   type ForkMarket,
-  type ForkParams,
   type ForkPosition,
   type ForkState,
   type ForkSubaccount,

@@ -3,7 +3,7 @@
  * `perpx-fork`: forks a live network into a local devnet and shadows its market.
  *
  *   perpx-fork start --from testnet|mainnet|local [--account ADDRESS]... [--shadow | --no-shadow]
- *                    [--state DIR] [--json] [--host HOST] [--free-ports] [--block-time-ms N]
+ *                    [--test-accounts] [--state DIR] [--json] [--host HOST] [--free-ports] [--block-time-ms N]
  *
  * Endpoints of the live network come from `@perpx/core`'s network table and the `PERPX_*_URL`
  * variables (`PERPX_NODE_RPC_URL` or `PERPX_GRPC_URL`, `PERPX_INDEXER_URL`, `PERPX_INDEXER_WS_URL`).
@@ -22,6 +22,7 @@ Options:
   --from <network>     testnet, mainnet or local: the live network (its endpoints from the
                        PERPX_*_URL variables and the network table)
   --account <address>  copy this account (perpx1... or 0x...); repeatable
+  --test-accounts      also create the devnet's five funded test accounts (public mnemonics)
   --shadow             follow the live oracle, book and trades (the default)
   --no-shadow          start from the live state and follow nothing
   --state <dir>        persist the fork there; a directory holding a fork resumes it
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
       options: {
         from: { type: "string" },
         account: { type: "string", multiple: true },
+        "test-accounts": { type: "boolean" },
         shadow: { type: "boolean" },
         "no-shadow": { type: "boolean" },
         state: { type: "string" },
@@ -79,6 +81,7 @@ async function main(): Promise<void> {
       env: process.env,
       accounts,
       shadow: values["no-shadow"] !== true,
+      ...(values["test-accounts"] === true ? { testAccounts: true } : {}),
       ...(typeof values.state === "string" ? { stateDir: values.state } : {}),
       ...(typeof values.host === "string" ? { host: values.host } : {}),
       ...(values["free-ports"] === true ? { ports: "free" as const } : {}),
@@ -103,6 +106,9 @@ async function main(): Promise<void> {
       const lines = [
         `*** ${devnet.app.info.moniker}: a FORK of ${state.source} at height ${state.height}. NOT the real network. ***`,
         `chain id ${devnet.chainId} (the live one's), ${state.markets.length} markets, ${state.accounts.length} forked accounts${fork.resumed ? " (resumed)" : ""}`,
+        state.testAccounts === true
+          ? `the devnet's ${devnet.accounts.length} test accounts too (public mnemonics: paper money only)`
+          : "no devnet test accounts (--test-accounts adds them)",
         ...(state.fromPreset === undefined || state.fromPreset.length === 0
           ? []
           : [

@@ -6,7 +6,7 @@
 import { fromBinary } from "@bufbuild/protobuf";
 import { toBech32 } from "@perpx/address";
 import { getNetwork, InvalidArgumentError, type Network, networkByChainId } from "@perpx/core";
-import type { DevnetProfile, ForkAccount, ForkMarket, ForkParams, ForkState } from "@perpx/devnet";
+import type { DevnetProfile, ForkAccount, ForkMarket, ForkState } from "@perpx/devnet";
 import { getAddress, isIndexerNotFoundError } from "@perpx/indexer-client";
 import type { IndexerConnection } from "@perpx/indexer-client/rest";
 import {
@@ -21,17 +21,10 @@ import {
   isQueryError,
   type NodeConnection,
 } from "@perpx/node-client";
-import {
-  getAppliedPlan,
-  getAuthenticators,
-  getBlockRateLimits,
-  getEquityTiers,
-  getLiquidityTiers,
-  getMarketMapperRevShareParams,
-  getMarketParams,
-  getRewardsParams,
-} from "@perpx/node-client/queries";
+import { getAuthenticators, getLiquidityTiers, getMarketParams } from "@perpx/node-client/queries";
 import { cosmosSecp256k1, decodeSerializableInt, ethSecp256k1 } from "@perpx/proto";
+import { readForkParams } from "./params.js";
+import { readUpgrades, runningVersion } from "./upgrades.js";
 
 /**
  * What {@link readForkState} reads.
@@ -70,15 +63,18 @@ function overtaken(error: unknown): boolean {
 }
 
 /**
- * Reads the live network at one height: every market (oracle, perpetual, clob pair, funding
- * index), liquidity and fee tiers, the module params a fork's genesis takes (clob block rate
- * limits and equity tiers, rewards, market mapper revenue share), and each account's number,
- * sequence, public key, balances, subaccounts and authenticators, as a `ForkState` for
- * `startDevnet({ fork })`. The EVM chain id (`eth_chainId` at `evmRpc`) and the applied upgrades
- * are the live network's; each it does not answer is the preset's, named in `fromPreset`.
+ * Reads the live network at one height: every market with its live id (oracle, perpetual, clob
+ * pair, funding index; ids may have gaps), liquidity and fee tiers, the params of every module the
+ * devnet runs (clob, rewards, revenue share, perpetuals, affiliates, bridge, ratelimit: see
+ * `ForkParams`), and each account's number, sequence, public key, balances, subaccounts and
+ * authenticators, as a `ForkState` for `startDevnet({ fork })`. The EVM chain id (`eth_chainId` at
+ * `evmRpc`) and the applied upgrades (every name it can discover: see `upgrades.ts`) are the live
+ * network's; each it does not answer is the preset's, named in `fromPreset`.
  *
  * @param options - the live network's clients, the accounts, what is forked.
  * @returns the state, with the height it was read at.
+ * @throws {InvalidArgumentError} naming `live network` for a perpetual whose clob pair or oracle
+ *   market is missing or has another id.
  * @throws {InvalidArgumentError} naming `accounts[i]` for an address in neither form.
  * @throws the clients' errors when the live network cannot be read.
  * @example
@@ -108,10 +104,12 @@ export async function readForkState(options: ReadForkStateOptions): Promise<Fork
     }
   });
   const attempts = options.attempts ?? 20;
+  // The running version names an upgrade too (the last one); it needs no height.
+  const running = await runningVersion(options.node);
   for (let attempt = 1; ; attempt++) {
     const { height, chainId } = await getLatestBlock(options.node);
     try {
-      return await readAt(options, addresses, height, chainId);
+      return await readAt(options, addresses, height, chainId, running);
     } catch (error) {
       if (attempt >= attempts || !overtaken(error)) throw error;
     }
@@ -127,18 +125,31 @@ async function readAt(
   addresses: readonly string[],
   height: bigint,
   chainId: string,
+  running: string | undefined,
 ): Promise<ForkState> {
   const node = options.node;
   const at = { height };
-  const [perps, pairs, params, prices, tiers, feeParams, moduleParams] = await Promise.all([
-    getPerpetuals(node, at),
-    getClobPairs(node, at),
-    getMarketParams(node, at),
-    getMarketPrices(node, at),
-    getLiquidityTiers(node, at),
-    getFeeTiers(node, at),
-    readParams(node, height),
-  ]);
+  const network = networkByChainId(chainId);
+  const profile = profileOf(network);
+  const preset = network ?? getNetwork(profile);
+  // Every query at once: on a node that keeps only its latest state, the read must finish within a block.
+  const [perps, pairs, params, prices, tiers, feeParams, moduleParams, accounts, evmChainId, upgrades] =
+    await Promise.all([
+      getPerpetuals(node, at),
+      getClobPairs(node, at),
+      getMarketParams(node, at),
+      getMarketPrices(node, at),
+      getLiquidityTiers(node, at),
+      getFeeTiers(node, at),
+      readForkParams(node, height),
+      Promise.all(addresses.map((address, i) => readAccount(options, address, i, height))),
+      liveEvmChainId(options.evmRpc),
+      liveUpgrades(
+        node,
+        [...preset.upgrades.map((u) => u.version), ...(running === undefined ? [] : [running])],
+        height,
+      ),
+    ]);
   const markets = perps
     .map((perp): ForkMarket => {
       const p = perp.params;
@@ -151,6 +162,12 @@ async function readAt(
         throw new InvalidArgumentError(
           "live network",
           `perpetual ${p?.id ?? "?"} has no clob pair or oracle market`,
+        );
+      }
+      if (pair.id !== p.id || p.marketId !== p.id) {
+        throw new InvalidArgumentError(
+          "live network",
+          `perpetual ${p.id} has clob pair ${pair.id} and oracle market ${p.marketId}: a fork needs the three ids equal`,
         );
       }
       return {
@@ -170,14 +187,6 @@ async function readAt(
       };
     })
     .sort((a, b) => a.id - b.id);
-  const network = networkByChainId(chainId);
-  const profile = profileOf(network);
-  const preset = network ?? getNetwork(profile);
-  const [accounts, evmChainId, upgrades] = await Promise.all([
-    Promise.all(addresses.map((address, i) => readAccount(options, address, i, height))),
-    liveEvmChainId(options.evmRpc),
-    liveUpgrades(node, preset, height),
-  ]);
   const fromPreset = [
     ...(evmChainId === undefined ? (["evmChainId"] as const) : []),
     ...(upgrades === undefined ? (["upgrades"] as const) : []),
@@ -198,35 +207,17 @@ async function readAt(
   };
 }
 
-/** The live modules' params at `height` (the ones a fork's genesis takes). */
-async function readParams(node: NodeConnection, height: bigint): Promise<ForkParams> {
-  const at = { height };
-  const [blockRateLimits, equityTiers, rewards, marketMapperRevShare] = await Promise.all([
-    getBlockRateLimits(node, at),
-    getEquityTiers(node, at),
-    getRewardsParams(node, at),
-    getMarketMapperRevShareParams(node, at),
-  ]);
-  return { blockRateLimits, equityTiers, rewards, marketMapperRevShare };
-}
-
 /**
- * The preset's upgrades as the live network applied them (`applied_plan` of each version at
- * `height`; one it never applied is left out), or undefined when it does not answer.
+ * The live network's upgrades (see `upgrades.ts`), or undefined when it does not answer
+ * `AppliedPlan`.
  */
 async function liveUpgrades(
   node: NodeConnection,
-  preset: Network,
+  known: readonly string[],
   height: bigint,
 ): Promise<Array<{ version: string; height: bigint }> | undefined> {
   try {
-    const applied = await Promise.all(
-      preset.upgrades.map(async (u) => ({
-        version: u.version,
-        height: await getAppliedPlan(node, { name: u.version, height }),
-      })),
-    );
-    return applied.flatMap((u) => (u.height === undefined ? [] : [{ version: u.version, height: u.height }]));
+    return await readUpgrades(node, known, height);
   } catch (error) {
     if (overtaken(error)) throw error;
     return undefined;

@@ -41,6 +41,11 @@ export interface StartForkOptions {
   readonly env?: Env;
   /** Accounts to copy, bech32 `perpx1...` or 0x. @default [] */
   readonly accounts?: readonly string[];
+  /**
+   * Also create the devnet's five funded test accounts on the fork. Their mnemonics are public, so
+   * they are left out unless asked (a resumed fork keeps what it started with). @default false
+   */
+  readonly testAccounts?: boolean;
   /** Follow the live oracle, book and trades. @default true */
   readonly shadow?: boolean;
   /**
@@ -129,13 +134,14 @@ export async function startFork(options: StartForkOptions): Promise<Fork> {
       ...(grpc === undefined ? { nodeRpc: getEndpoint(config, "nodeRpc") } : { grpc }),
     });
     const indexer = createIndexerConnection({ baseUrl: getEndpoint(config, "indexer") });
-    state = await readForkState({
+    const read = await readForkState({
       node,
       indexer,
       accounts: options.accounts ?? [],
       source: options.from,
       ...(config.endpoints.evmRpc === undefined ? {} : { evmRpc: config.endpoints.evmRpc }),
     });
+    state = options.testAccounts === true ? { ...read, testAccounts: true } : read;
     if (stateDir !== undefined) writeForkStateFile(stateDir, state);
   }
   const forked = state;

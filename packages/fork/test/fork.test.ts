@@ -5,11 +5,13 @@
  * shadow, the book mirror, trade-through fills, the live side seeing none of it, and the live
  * network stopped and restarted.
  */
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { DescMessage, DescMethodUnary } from "@bufbuild/protobuf";
 import { addressToHex } from "@perpx/address";
 import { CompositeClient, type OrderHandle } from "@perpx/composite-client";
 import { type Devnet, startDevnet } from "@perpx/devnet";
@@ -33,8 +35,11 @@ import {
   getMarketMapperRevShareParams,
   getNodeInfo,
   getRewardsParams,
+  type UnaryQueryParams,
+  unaryQuery,
 } from "@perpx/node-client/queries";
 import { LocalWallet } from "@perpx/node-client/wallets";
+import { affiliates, bridge, perpetuals, ratelimit } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Fork, readForkState, startFork } from "../src/index.js";
 
@@ -68,6 +73,10 @@ const control = async (devnet: Devnet, path: string, body?: unknown) => {
   });
   return (await response.json()) as Record<string, unknown>;
 };
+const ask = <I extends DescMessage, O extends DescMessage>(
+  node: NodeConnection,
+  method: DescMethodUnary<I, O>,
+) => unaryQuery(node, { method, request: {} } as UnaryQueryParams<I, O>);
 const btcPrice = async (node: NodeConnection) => (await getMarketPrice(node, { id: 0 })).price;
 const top = async (devnet: Devnet) => {
   const book = await getOrderbook(createIndexerConnection({ baseUrl: devnet.endpoints.indexer }), {
@@ -114,6 +123,43 @@ beforeAll(async () => {
         authority,
         params: { address: live.accounts[2]!.address, revenue_share_ppm: 40_000, valid_days: 90 },
       },
+      {
+        "@type": "/perpx.perpetuals.v1.MsgUpdateParams",
+        authority,
+        params: {
+          funding_rate_clamp_factor_ppm: 4_000_000,
+          premium_vote_clamp_factor_ppm: 50_000_000,
+          min_num_votes_per_sample: 7,
+        },
+      },
+      {
+        "@type": "/perpx.affiliates.v1.MsgUpdateAffiliateTiers",
+        authority,
+        tiers: { tiers: [{ req_referred_volume_quote_quantums: "0", taker_fee_share_ppm: 123_000 }] },
+      },
+      {
+        "@type": "/perpx.bridge.v1.MsgUpdateSafetyParams",
+        authority,
+        params: { is_disabled: false, delay_blocks: 17 },
+      },
+      {
+        "@type": "/perpx.bridge.v1.MsgUpdateProposeParams",
+        authority,
+        params: {
+          max_bridges_per_block: 9,
+          propose_delay_duration: "33s",
+          skip_rate_ppm: 1_000,
+          skip_if_block_delayed_by_duration: "4s",
+        },
+      },
+      {
+        "@type": "/perpx.ratelimit.v1.MsgSetLimitParams",
+        authority,
+        limit_params: {
+          denom: "ufork",
+          limiters: [{ period: "7200s", baseline_minimum: "987654321", baseline_tvl_ppm: 20_000 }],
+        },
+      },
     ],
   });
   expect((proposal.result as { status?: string } | undefined)?.status).toBe("passed");
@@ -155,10 +201,30 @@ describe("a fork of a live devnet", () => {
       marketMapper: await getMarketMapperRevShareParams(node),
       blockRateLimits: await getBlockRateLimits(node),
       equityTiers: await getEquityTiers(node),
+      // Modules with no dedicated client action, through the generic typed query.
+      perpetualsParams: (await ask(node, perpetuals.Query.method.params)).params,
+      affiliateTiers: (await ask(node, affiliates.Query.method.allAffiliateTiers)).tiers,
+      affiliateWhitelist: (await ask(node, affiliates.Query.method.affiliateWhitelist)).whitelist,
+      affiliateParameters: (await ask(node, affiliates.Query.method.affiliateParameters)).parameters,
+      affiliateOverrides: (await ask(node, affiliates.Query.method.affiliateOverrides)).overrides,
+      bridgeEvents: (await ask(node, bridge.Query.method.eventParams)).allParams,
+      bridgePropose: (await ask(node, bridge.Query.method.proposeParams)).params,
+      bridgeSafety: (await ask(node, bridge.Query.method.safetyParams)).params,
+      limits: (await ask(node, ratelimit.Query.method.listLimitParams)).limitParamsList,
+      withdrawalConfigs: (await ask(node, ratelimit.Query.method.assetWithdrawalConfigs)).configs,
+      dailyLimits: (await ask(node, ratelimit.Query.method.dailyLimits)).limits,
     });
     const liveParams = await params(liveNode);
     expect(liveParams.rewards.feeMultiplierPpm).toBe(250_000);
     expect(liveParams.marketMapper).toMatchObject({ revenueSharePpm: 40_000, validDays: 90 });
+    expect(liveParams.perpetualsParams).toMatchObject({
+      fundingRateClampFactorPpm: 4_000_000,
+      minNumVotesPerSample: 7,
+    });
+    expect(liveParams.affiliateTiers?.tiers.map((t) => t.takerFeeSharePpm)).toEqual([123_000]);
+    expect(liveParams.bridgeSafety?.delayBlocks).toBe(17);
+    expect(liveParams.bridgePropose?.maxBridgesPerBlock).toBe(9);
+    expect(liveParams.limits.map((l) => l.denom)).toContain("ufork");
     expect(await params(forkNode)).toEqual(liveParams);
     expect(fork.state.fromPreset ?? []).toEqual([]);
   });

@@ -8,23 +8,15 @@
  * their positions and funding indices, authenticators, funding indices, liquidity and fee tiers.
  */
 
-import { toBinary } from "@bufbuild/protobuf";
 import { USDC_DENOM } from "@perpx/core";
-import {
-  type accountplus,
-  clob,
-  type feetiers,
-  type perpetuals,
-  type revshare,
-  type rewards,
-} from "@perpx/proto";
+import type { accountplus, feetiers, perpetuals } from "@perpx/proto";
 import { DevnetError } from "../../devnet-error.js";
 import type { DevnetProfile } from "../contract.js";
 import type { Context, Module } from "../kernel/module.js";
 import { accAddressBytes } from "../lib/addresses.js";
 import { decodeU64, encodeU64 } from "../lib/codec.js";
-import { CLOB, keys as clobKeys } from "../modules/clob/state.js";
 import type { Keepers } from "../modules/index.js";
+import { type ForkParams, restoreForkParams } from "./fork-params.js";
 import type { ChainConfig } from "./genesis.js";
 import type { MarketSpec } from "./genesis-markets.js";
 
@@ -56,7 +48,7 @@ export const FORK_MONIKER = "perpx-FORK";
  * ```
  */
 export interface ForkMarket extends MarketSpec {
-  /** Market id = perpetual id = clob pair id; a fork's markets are numbered 0, 1, 2, ... */
+  /** Market id = perpetual id = clob pair id (ascending in `ForkState.markets`; gaps allowed). */
   readonly id: number;
   /** The perpetual's funding index on the live network. */
   readonly fundingIndex: bigint;
@@ -128,34 +120,6 @@ export interface ForkAccount {
 }
 
 /**
- * The live network's module parameters a fork takes instead of its profile's, one optional entry
- * per module (an absent entry keeps the profile's).
- *
- * @example
- * ```ts
- * import { create } from "@bufbuild/protobuf";
- * import { rewards } from "@perpx/proto";
- *
- * const params: ForkParams = {
- *   rewards: create(rewards.ParamsSchema, {
- *     treasuryAccount: "rewards_treasury", denom: "aperpx", denomExponent: -18, marketId: 1, feeMultiplierPpm: 500_000,
- *   }),
- * };
- * params.rewards?.feeMultiplierPpm; // 500000
- * ```
- */
-export interface ForkParams {
-  /** The clob's block rate limits (orders and cancels per block window). */
-  readonly blockRateLimits?: clob.BlockRateLimitConfiguration;
-  /** The clob's open-order limits by equity tier. */
-  readonly equityTiers?: clob.EquityTierLimitConfiguration;
-  /** The rewards module's params (treasury, denom, fee multiplier). */
-  readonly rewards?: rewards.Params;
-  /** The revenue share of market mappers. */
-  readonly marketMapperRevShare?: revshare.MarketMapperRevenueShareParams;
-}
-
-/**
  * The state a fork starts from (`startDevnet({ fork })`).
  *
  * @example
@@ -203,20 +167,27 @@ export interface ForkState {
   /** The live modules' params (replacing the profile's). @default the profile's */
   readonly params?: ForkParams;
   readonly accounts: readonly ForkAccount[];
+  /**
+   * Also create the devnet's five funded test accounts (their mnemonics are public, so a fork of a
+   * real network holds them only when asked). @default false
+   */
+  readonly testAccounts?: boolean;
 }
 
 /**
  * The chain configuration of a fork: the profile's, with the live chain id, EVM chain id, upgrade
- * history and markets.
+ * history and markets, and without the devnet's test accounts unless `fork.testAccounts`.
  *
- * @throws DevnetError `invalid-argument` when the markets are not numbered 0, 1, 2, ...
+ * @throws DevnetError `invalid-argument` when a market id is not a non-negative integer above the
+ *   previous one (ids may have gaps, as a live network's have after a delisting).
  */
 export function forkChainConfig(base: ChainConfig, fork: ForkState): ChainConfig {
   fork.markets.forEach((market, index) => {
-    if (market.id !== index) {
+    const previous = index === 0 ? -1 : (fork.markets[index - 1]?.id ?? -1);
+    if (!Number.isSafeInteger(market.id) || market.id <= previous) {
       throw new DevnetError(
         "invalid-argument",
-        `fork.markets[${index}].id must be ${index} (a fork's markets are numbered from 0 without gaps), got ${market.id}`,
+        `fork.markets[${index}].id must be an integer above ${previous} (ids ascend, gaps allowed), got ${market.id}`,
       );
     }
   });
@@ -229,6 +200,7 @@ export function forkChainConfig(base: ChainConfig, fork: ForkState): ChainConfig
     appVersion: last?.version ?? base.appVersion,
     initialHeight: last === undefined ? base.initialHeight : last.height + 1n,
     markets: fork.markets,
+    ...(fork.testAccounts === true ? {} : { accounts: [], balances: [] }),
   };
 }
 
@@ -291,26 +263,6 @@ function restoreAccount(ctx: Context, keepers: Keepers, account: ForkAccount): v
   }
 }
 
-function restoreParams(ctx: Context, keepers: Keepers, params: ForkParams): void {
-  const store = ctx.store(CLOB);
-  if (params.blockRateLimits !== undefined) {
-    store.set(
-      clobKeys.blockRateLimitConfig,
-      toBinary(clob.BlockRateLimitConfigurationSchema, params.blockRateLimits),
-    );
-  }
-  if (params.equityTiers !== undefined) {
-    store.set(
-      clobKeys.equityTierConfig,
-      toBinary(clob.EquityTierLimitConfigurationSchema, params.equityTiers),
-    );
-  }
-  if (params.rewards !== undefined) keepers.rewards.setParams(ctx, params.rewards);
-  if (params.marketMapperRevShare !== undefined) {
-    keepers.revshare.setMarketMapperParams(ctx, params.marketMapperRevShare);
-  }
-}
-
 /**
  * The module that writes a fork's state after every other module's genesis (appended to the chain's
  * modules, so the indexer's genesis sees the forked markets and subaccounts).
@@ -321,7 +273,7 @@ export function createForkModule(fork: ForkState, keepers: Keepers): Module {
     initGenesis(ctx) {
       for (const tier of fork.liquidityTiers ?? []) keepers.perpetuals.setLiquidityTier(ctx, tier);
       if (fork.feeParams !== undefined) keepers.feeTiers.setParams(ctx, fork.feeParams);
-      restoreParams(ctx, keepers, fork.params ?? {});
+      restoreForkParams(ctx, keepers, fork.params ?? {});
       for (const market of fork.markets) {
         if (market.fundingIndex !== 0n)
           keepers.perpetuals.addFundingIndex(ctx, market.id, market.fundingIndex);

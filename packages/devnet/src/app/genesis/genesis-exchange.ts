@@ -11,7 +11,7 @@ import { decodeU64, utf8 } from "../lib/codec.js";
 import type { PerpetualsGenesis } from "../modules/perpetuals/perpetuals.js";
 import type { PricesGenesis } from "../modules/prices/prices.js";
 import { assetRecords } from "./genesis.js";
-import type { MarketSpec } from "./genesis-markets.js";
+import { type MarketSpec, marketIdOf } from "./genesis-markets.js";
 
 /** The assets: USDC (id 0) and the native token (id 1). */
 export function assetsGenesis(): { assets: assets.Asset[] } {
@@ -26,9 +26,9 @@ export function defaultOracleSeed(profile: DevnetProfile): bigint {
 /** Markets, prices and the oracle walk (±0.05% per block at most, within ±5% of the reference). */
 export function pricesGenesis(profile: DevnetProfile, markets: readonly MarketSpec[]): PricesGenesis {
   return {
-    markets: markets.map((m, id) => ({
+    markets: markets.map((m, index) => ({
       param: create(prices.MarketParamSchema, {
-        id,
+        id: marketIdOf(m, index),
         pair: m.pair,
         exponent: m.exponent,
         minExchanges: 3,
@@ -55,11 +55,11 @@ export function pricesGenesis(profile: DevnetProfile, markets: readonly MarketSp
  */
 export function perpetualsGenesis(markets: readonly MarketSpec[]): PerpetualsGenesis {
   return {
-    perpetuals: markets.map((m, id) =>
+    perpetuals: markets.map((m, index) =>
       create(perpetuals.PerpetualParamsSchema, {
-        id,
+        id: marketIdOf(m, index),
         ticker: m.pair,
-        marketId: id,
+        marketId: marketIdOf(m, index),
         atomicResolution: m.atomicResolution,
         defaultFundingPpm: m.defaultFundingPpm,
         liquidityTier: m.liquidityTier,

@@ -29,6 +29,8 @@ export const LIQUIDITY_TIER = {
 
 /** One market of the devnet: its oracle, its perpetual and its clob pair (all with the same id). */
 export interface MarketSpec {
+  /** The id of its oracle market, perpetual and clob pair. @default its index in the market list */
+  readonly id?: number;
   readonly pair: string;
   /** The oracle price's exponent. */
   readonly exponent: number;
@@ -42,6 +44,11 @@ export interface MarketSpec {
   readonly stepBaseQuantums: bigint;
   readonly subticksPerTick: number;
   readonly quantumConversionExponent: number;
+}
+
+/** The id of a market of the list: its own, else its index. */
+export function marketIdOf(market: MarketSpec, index: number): number {
+  return market.id ?? index;
 }
 
 const CROSS = perpetuals.PerpetualMarketType.CROSS;

@@ -1,26 +1,27 @@
 /**
  * The clob's genesis records: one clob pair per devnet market (ids and perpetual ids equal to the
- * market's; step, tick and quantum conversion exponent from `genesis-markets.ts`), the equity tier limits
+ * market's id; step, tick and quantum conversion exponent from `genesis-markets.ts`), the equity tier limits
  * and the liquidations configuration of the reference genesis (chain-protocol.md 1.9). The block
  * rate limits come from `clobRecords()` in `genesis.ts`.
  */
 import { create } from "@bufbuild/protobuf";
 import { clob, encodeSerializableInt } from "@perpx/proto";
-import type { MarketSpec } from "../../genesis/genesis-markets.js";
+import { type MarketSpec, marketIdOf } from "../../genesis/genesis-markets.js";
 import { type ProtoRecord, padKey, record } from "../records.js";
 
 /** The clob pairs, one per market (BTC-USD 0, ETH-USD 1, SOL-USD 2, ...), active. */
 export function clobPairs(markets: readonly MarketSpec[]): clob.ClobPair[] {
-  return markets.map((m, id) =>
-    create(clob.ClobPairSchema, {
+  return markets.map((m, index) => {
+    const id = marketIdOf(m, index);
+    return create(clob.ClobPairSchema, {
       id,
       metadata: { case: "perpetualClobMetadata", value: { perpetualId: id } },
       stepBaseQuantums: m.stepBaseQuantums,
       subticksPerTick: m.subticksPerTick,
       quantumConversionExponent: m.quantumConversionExponent,
       status: clob.ClobPair_Status.ACTIVE,
-    }),
-  );
+    });
+  });
 }
 
 /** The reference equity tiers (USD thresholds in quote quantums). */
