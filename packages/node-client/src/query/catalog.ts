@@ -12,6 +12,8 @@ import {
   perpetuals,
   prices,
   ratelimit,
+  revshare,
+  rewards,
   subaccounts,
 } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
@@ -381,4 +383,34 @@ export const getLeverage = defineQuery("getLeverage", () => clob.Query.method.le
   },
   pick: (r): Array<{ clobPairId: number; imfPpm: number }> =>
     r.clobPairLeverage.map((entry) => ({ clobPairId: entry.clobPairId, imfPpm: entry.customImfPpm })),
+});
+
+/**
+ * The market mapper revenue-share params (address, share, validity).
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
+ * @returns the params.
+ * @example
+ * ```ts
+ * (await getMarketMapperRevShareParams(client)).validDays >= 0; // true
+ * ```
+ */
+export const getMarketMapperRevShareParams = defineQuery(
+  "getMarketMapperRevShareParams",
+  () => revshare.Query.method.marketMapperRevenueShareParams,
+  { pick: (r, path) => present(r.params, path, "params") },
+);
+
+/**
+ * The rewards module's params (treasury, denom, fee multiplier).
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
+ * @returns the params.
+ * @example
+ * ```ts
+ * (await getRewardsParams(client)).denom.length > 0; // true
+ * ```
+ */
+export const getRewardsParams = defineQuery("getRewardsParams", () => rewards.Query.method.params, {
+  pick: (r, path) => present(r.params, path, "params"),
 });
