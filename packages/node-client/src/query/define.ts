@@ -90,16 +90,19 @@ export function defineQuery<I extends DescMessage, O extends DescMessage, P exte
  *
  * @param name - the action's public name (typed errors name it).
  * @param method - the paginated method's descriptor, read at the first call.
- * @param spec - the request builder (without `pagination`) and the items of one answer.
+ * @param spec - the request builder (without `pagination`), the items of one answer, and whether
+ *   the params may be left out.
  * @returns the action.
  */
 export function definePagedQuery<I extends DescMessage, O extends DescMessage, P extends QueryOptions, T>(
   name: string,
   method: () => DescMethodUnary<I, O>,
-  spec: { request?: (params: P) => MessageInitShape<I>; pick: (response: MessageShape<O>) => readonly T[] },
+  spec: Pick<QuerySpec<I, O, P, readonly T[]>, "request" | "optional"> & {
+    pick: (response: MessageShape<O>) => readonly T[];
+  },
 ): (client: NodeConnection, ...params: ParamsOf<P>) => Promise<T[]> {
   return async (client, ...[params]) => {
-    checkParams(params, name, spec.request === undefined);
+    checkParams(params, name, spec.optional ?? spec.request === undefined);
     const options = (params ?? {}) as P;
     const request = spec.request ? spec.request(options) : ({} as MessageInitShape<I>);
     return allPages(client, { ...options, method: method(), request, pick: spec.pick });
