@@ -167,7 +167,7 @@ export interface BridgeEventsParams extends QueryOptions {
  */
 export const getBridgeEvents = definePagedQuery("getBridgeEvents", () => bridge.Query.method.bridgeEvents, {
   request: (p: BridgeEventsParams) => ({ address: account(p.address), ...onlyChain(p.ethChainId) }),
-  pick: (r) => r.events,
+  pick: (r): bridge.BridgeEventRecord[] => r.events,
   optional: true,
 });
 
