@@ -1,4 +1,5 @@
 import { bridge } from "@perpx/proto";
+import type { NodeConnection } from "../connection.js";
 import { bech32Address, uint64 } from "../messages/validate.js";
 import { definePagedQuery, defineQuery } from "./define.js";
 import type { QueryOptions } from "./unary.js";
@@ -165,11 +166,18 @@ export interface BridgeEventsParams extends QueryOptions {
  * const events = await getBridgeEvents(client, { address: wallet.address });
  * ```
  */
-export const getBridgeEvents = definePagedQuery("getBridgeEvents", () => bridge.Query.method.bridgeEvents, {
-  request: (p: BridgeEventsParams) => ({ address: account(p.address), ...onlyChain(p.ethChainId) }),
-  pick: (r): bridge.BridgeEventRecord[] => r.events,
-  optional: true,
-});
+export const getBridgeEvents: (
+  client: NodeConnection,
+  params?: BridgeEventsParams,
+) => Promise<bridge.BridgeEventRecord[]> = definePagedQuery(
+  "getBridgeEvents",
+  () => bridge.Query.method.bridgeEvents,
+  {
+    request: (p: BridgeEventsParams) => ({ address: account(p.address), ...onlyChain(p.ethChainId) }),
+    pick: (r) => r.events,
+    optional: true,
+  },
+);
 
 /**
  * Parameters of {@link getAggregatedWithdrawals}.
