@@ -6,7 +6,6 @@ import { type QueryOptions, unaryQuery } from "./unary.js";
 
 /**
  * Parameters of the queries about one account.
- *
  * @example
  * ```ts
  * await getAuthenticators(client, { address: wallet.address });
@@ -19,7 +18,6 @@ export interface AccountParams extends QueryOptions {
 
 /**
  * The authenticators (permissioned keys) of an account.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`AccountParams`: each field is documented there), with the call
  *   options `signal` and `timeoutMs`.
@@ -47,7 +45,6 @@ export async function getAuthenticators(
 
 /**
  * Parameters of {@link getAuthenticator}.
- *
  * @example
  * ```ts
  * await getAuthenticator(client, { address: wallet.address, id: 3n });
@@ -60,12 +57,10 @@ export interface GetAuthenticatorParams extends AccountParams {
 
 /**
  * One authenticator of an account.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`GetAuthenticatorParams`: each field is documented there), with the
  *   call options `signal` and `timeoutMs`.
  * @returns it, or `undefined` when the account has no authenticator with that id.
- *
  * @example
  * ```ts
  * const authenticator = await getAuthenticator(client, { address: wallet.address, id: 3n });
@@ -91,12 +86,10 @@ export async function getAuthenticator(
 
 /**
  * The accountplus state of an account: its timestamp nonces.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`AccountParams`: each field is documented there), with the call
  *   options `signal` and `timeoutMs`.
  * @returns the state, or `undefined` before the account first used a timestamp nonce.
- *
  * @example
  * ```ts
  * const state = await getAccountState(client, { address: wallet.address });

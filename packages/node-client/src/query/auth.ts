@@ -8,7 +8,6 @@ import { type QueryOptions, unaryQuery } from "./unary.js";
 
 /**
  * An account as the auth module stores it.
- *
  * @example
  * ```ts
  * const { accountNumber, sequence } = (await getAccount(client, { address: wallet.address }))!;
@@ -29,7 +28,6 @@ export interface AccountInfo {
 
 /**
  * Parameters of {@link getAccount}.
- *
  * @example
  * ```ts
  * const params: GetAccountParams = { address: wallet.address, timeoutMs: 2_000 };
@@ -43,13 +41,11 @@ export interface GetAccountParams extends QueryOptions {
 
 /**
  * Reads an account from the auth module.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`GetAccountParams`: each field is documented there), with the call
  *   options `signal` and `timeoutMs`.
  * @returns the account, or `undefined` when the chain does not know it (never funded).
  * @throws {QueryError} for any other failure.
- *
  * @example
  * ```ts
  * const account = await getAccount(client, { address: wallet.address });
@@ -96,14 +92,12 @@ export async function getAccount(
 
 /**
  * The account number and committed sequence of an account, as the sequence manager needs them.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`GetAccountParams`: each field is documented there), with the call
  *   options `signal` and `timeoutMs`.
  * @returns resolves with the account number and committed sequence of an account, as the sequence
  *   manager needs them.
  * @throws {QueryError} with `notFound` when the account does not exist yet (fund it first).
- *
  * @example
  * ```ts
  * const { accountNumber, sequence } = await getAccountSequence(client, { address: wallet.address });

@@ -6,7 +6,6 @@ import { type QueryOptions, unaryQuery } from "./unary.js";
 
 /**
  * A bank balance with its amount as a bigint.
- *
  * @example
  * ```ts
  * const { denom, amount }: Balance = await getBalance(client, { address: wallet.address, denom: "uusdc" });
@@ -21,7 +20,6 @@ export interface Balance {
 
 /**
  * Parameters of {@link getBalances}.
- *
  * @example
  * ```ts
  * await getBalances(client, { address: wallet.address });
@@ -34,7 +32,6 @@ export interface GetBalancesParams extends QueryOptions {
 
 /**
  * Every bank balance of an account (all pages).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`GetBalancesParams`: each field is documented there), with the call
  *   options `signal` and `timeoutMs`.
@@ -60,7 +57,6 @@ export async function getBalances(client: NodeConnection, params: GetBalancesPar
 
 /**
  * Parameters of {@link getBalance}.
- *
  * @example
  * ```ts
  * await getBalance(client, { address: wallet.address, denom: "aperpx" });
@@ -75,7 +71,6 @@ export interface GetBalanceParams extends QueryOptions {
 
 /**
  * One bank balance of an account (0 when it holds none).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`GetBalanceParams`: each field is documented there), with the call
  *   options `signal` and `timeoutMs`.

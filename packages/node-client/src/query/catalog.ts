@@ -28,7 +28,6 @@ const byPerpetual = (p: PerpetualIdParams) => ({ perpetualId: uint32(p.perpetual
 
 /**
  * One asset (USDC is id 0): denom, atomic resolution, market.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the asset id (`ByIdParams`), with the call options.
  * @returns the asset, or `undefined` for an unknown id.
@@ -46,7 +45,6 @@ export const getAsset = defineQuery("getAsset", () => assets.Query.method.asset,
 
 /**
  * Every asset (all pages).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns every asset.
@@ -61,7 +59,6 @@ export const getAssets = definePagedQuery("getAssets", () => assets.Query.method
 
 /**
  * One oracle market's params: pair, exponent, minimum price change.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the market id (`ByIdParams`), with the call options.
  * @returns the params, or `undefined` for an unknown market id.
@@ -79,7 +76,6 @@ export const getMarketParam = defineQuery("getMarketParam", () => prices.Query.m
 
 /**
  * Every oracle market's params (all pages).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns every oracle market's params.
@@ -98,7 +94,6 @@ export const getMarketParams = definePagedQuery(
 
 /**
  * Every liquidity tier (margin fractions and open-interest bounds) (all pages).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns every liquidity tier.
@@ -117,7 +112,6 @@ export const getLiquidityTiers = definePagedQuery(
 
 /**
  * The perpetuals module's params (funding rate clamps, premium vote bounds).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns the params.
@@ -132,7 +126,6 @@ export const getPerpetualsParams = defineQuery("getPerpetualsParams", () => perp
 
 /**
  * The smart-account (accountplus) module's params: whether authenticators are active.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns the params.
@@ -151,7 +144,6 @@ export const getAccountplusParams = defineQuery(
 
 /**
  * The clob's liquidation configuration (insurance fund fee, position block limits, fillable price).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns the configuration.
@@ -168,7 +160,6 @@ export const getLiquidationsConfig = defineQuery(
 
 /**
  * The ids the next market listing will take: oracle market, perpetual and clob pair.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns the next oracle market, perpetual and clob pair ids.
@@ -196,7 +187,6 @@ export async function getNextIds(
 
 /**
  * Parameters of {@link getMarketFeeDiscount}.
- *
  * @example
  * ```ts
  * await getMarketFeeDiscount(client, { clobPairId: 0 });
@@ -209,7 +199,6 @@ export interface MarketFeeDiscountParams extends QueryOptions {
 
 /**
  * A market's fee discount window, if it has one.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the clob pair (`MarketFeeDiscountParams`), with the call options.
  * @returns the discount, or `undefined` when the market has none.
@@ -230,7 +219,6 @@ export const getMarketFeeDiscount = defineQuery(
 
 /**
  * Every market's fee discount window.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns every market's discount window.
@@ -247,7 +235,6 @@ export const getMarketFeeDiscounts = defineQuery(
 
 /**
  * The staking tiers: fee discounts by staked native tokens, per fee tier.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns the staking tiers.
@@ -262,7 +249,6 @@ export const getStakingTiers = defineQuery("getStakingTiers", () => feetiers.Que
 
 /**
  * Parameters of {@link getUserStakingTier}.
- *
  * @example
  * ```ts
  * await getUserStakingTier(client, { address: wallet.address });
@@ -276,7 +262,6 @@ export interface UserStakingTierParams extends QueryOptions {
 /**
  * An account's staking discount: its fee tier, its staked native tokens (SerializableInt bytes) and
  * the discount in ppm.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the account (`UserStakingTierParams`), with the call options.
  * @returns the account's fee tier name, staked amount and discount.
@@ -298,7 +283,6 @@ export const getUserStakingTier = defineQuery(
 /**
  * The IBC packets this chain sent that still wait for their acknowledgement or timeout: each one's
  * channel and sequence (the rate limiter undoes its outflow when a packet fails).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns the pending packets.
@@ -316,7 +300,6 @@ export const getPendingSendPackets = defineQuery(
 
 /**
  * Parameters of the per-perpetual subaccount queries.
- *
  * @example
  * ```ts
  * await getCollateralPoolAddress(client, { perpetualId: 0 });
@@ -330,7 +313,6 @@ export interface PerpetualIdParams extends QueryOptions {
 /**
  * Whether withdrawals and transfers are blocked for a perpetual's collateral pool (after a
  * negative-TNC subaccount or a chain outage), and until which block.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the perpetual (`PerpetualIdParams`), with the call options.
  * @returns the blocked-until heights.
@@ -347,7 +329,6 @@ export const getWithdrawalsBlockedInfo = defineQuery(
 
 /**
  * The module account holding the collateral of a perpetual's positions.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the perpetual (`PerpetualIdParams`), with the call options.
  * @returns the pool's address.
@@ -365,7 +346,6 @@ export const getCollateralPoolAddress = defineQuery(
 /**
  * A subaccount's leverage settings: the initial margin fraction chosen per clob pair (pairs at
  * their default are absent).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the subaccount (`GetSubaccountParams`), with the call options.
  * @returns the custom initial margin fraction of each clob pair that has one.

@@ -29,7 +29,6 @@ interface QuerySpec<I extends DescMessage, O extends DescMessage, P, R> {
 
 /**
  * The field an answer must carry; a `QueryError` naming it when the node left it out.
- *
  * @param value - the answer's field.
  * @param path - the method's path (`/<service>/<Method>`).
  * @param field - the field's proto name.
@@ -44,7 +43,6 @@ export function present<T>(value: T | undefined, path: string, field: string): T
 /**
  * Makes a query action `(client, params) => answer` from a unary method: checks the params, builds
  * the request, runs {@link unaryQuery} with the call options and picks the result.
- *
  * @param name - the action's public name (typed errors name it).
  * @param method - the method's descriptor, e.g. `() => epochs.Query.method.epochInfoAll`: read at
  *   the first call, so that importing a row loads no protobuf descriptor.
@@ -87,7 +85,6 @@ export function defineQuery<I extends DescMessage, O extends DescMessage, P exte
 /**
  * Makes a query action that reads every page of a paginated method ({@link allPages}) and returns
  * the items of all of them.
- *
  * @param name - the action's public name (typed errors name it).
  * @param method - the paginated method's descriptor, read at the first call.
  * @param spec - the request builder (without `pagination`), the items of one answer, and whether

@@ -13,7 +13,6 @@ function missing(path: string, what: string): QueryError {
 
 /**
  * Parameters of the queries of one item by id.
- *
  * @example
  * ```ts
  * await getClobPair(client, { id: 0 });
@@ -26,7 +25,6 @@ export interface ByIdParams extends QueryOptions {
 
 /**
  * One clob pair (market): step, tick, quantum conversion exponent, status.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`ByIdParams`: each field is documented there), with the call
  *   options `signal` and `timeoutMs`.
@@ -34,7 +32,6 @@ export interface ByIdParams extends QueryOptions {
  *   quantums), `subticksPerTick` (the price step, in subticks), `quantumConversionExponent` (which
  *   relates subticks to a human price) and its status.
  * @throws {QueryError} with `notFound` for an unknown id.
- *
  * @example
  * ```ts
  * const btc = await getClobPair(client, { id: 0 });
@@ -54,7 +51,6 @@ export async function getClobPair(client: NodeConnection, params: ByIdParams): P
 
 /**
  * Every clob pair (all pages).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
  *   and `timeoutMs`.
@@ -81,7 +77,6 @@ export async function getClobPairs(
 /**
  * One perpetual: params (ticker, atomic resolution...), funding index, open interest (SerializableInt
  * bytes; {@link @perpx/node-client/queries!perpetualAmounts} reads them as bigints).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`ByIdParams`: each field is documented there), with the call
  *   options `signal` and `timeoutMs`.
@@ -111,7 +106,6 @@ export async function getPerpetual(
 
 /**
  * Every perpetual (all pages).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
  *   and `timeoutMs`.
@@ -137,7 +131,6 @@ export async function getPerpetuals(
 
 /**
  * One oracle market price (`price × 10^exponent` USD).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`ByIdParams`: each field is documented there), with the call
  *   options `signal` and `timeoutMs`.
@@ -165,7 +158,6 @@ export async function getMarketPrice(
 
 /**
  * Every oracle market price (all pages).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
  *   and `timeoutMs`.
@@ -191,7 +183,6 @@ export async function getMarketPrices(
 
 /**
  * The perpetual fee tiers (maker/taker ppm and their volume requirements).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
  *   and `timeoutMs`.
@@ -215,7 +206,6 @@ export async function getFeeTiers(
 
 /**
  * Parameters of {@link getUserFeeTier}.
- *
  * @example
  * ```ts
  * await getUserFeeTier(client, { user: wallet.address });
@@ -228,7 +218,6 @@ export interface GetUserFeeTierParams extends QueryOptions {
 
 /**
  * The fee tier an account is in, and its index.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`GetUserFeeTierParams`: each field is documented there), with the
  *   call options `signal` and `timeoutMs`.
@@ -254,7 +243,6 @@ export async function getUserFeeTier(
 
 /**
  * The block rate limits of orders (per account, per N blocks).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
  *   and `timeoutMs`.
@@ -279,7 +267,6 @@ export async function getBlockRateLimits(
 
 /**
  * The equity tiers: how many open orders a subaccount's net collateral allows.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
  *   and `timeoutMs`.
@@ -304,7 +291,6 @@ export async function getEquityTiers(
 
 /**
  * Parameters of {@link getStatefulOrder}.
- *
  * @example
  * ```ts
  * await getStatefulOrder(client, { order: { subaccount, clientId: 7, clobPairId: 0, kind: "conditional" } });
@@ -323,12 +309,10 @@ export interface GetStatefulOrderParams extends QueryOptions {
 /**
  * A resting stateful (long-term or conditional) order: its placement, filled amount and whether a
  * conditional order triggered.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`GetStatefulOrderParams`: each field is documented there), with the
  *   call options `signal` and `timeoutMs`.
  * @returns the order, or `undefined` when it is not in state (never placed, filled, cancelled or expired).
- *
  * @example
  * ```ts
  * const goodTilBlockTime = Math.floor(Date.now() / 1000) + 3600;

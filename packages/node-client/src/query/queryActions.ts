@@ -77,7 +77,6 @@ import { getBacking, getWrapRule, getWrapRules } from "./wrap.js";
  * The chain-module queries as a table of actions, for `client.extend(queryActions)`: each is a free
  * function `query(client, params)` of `@perpx/node-client/queries`, and an extended client has it
  * as a method `client.query(params)`.
- *
  * @example
  * ```ts
  * const chain = client.extend(queryActions);
@@ -167,7 +166,6 @@ export const queryActions = {
 
 /**
  * The type of {@link queryActions}.
- *
  * @example
  * ```ts
  * type Names = keyof QueryActions; // "getAssets" | "getPacketCommitment" | ...

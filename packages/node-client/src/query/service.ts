@@ -16,7 +16,6 @@ import { type QueryOptions, unaryQuery } from "./unary.js";
 /**
  * A typed client of one `Query` service: each unary method, by its local name, takes the request's
  * fields and the call options and answers the decoded response.
- *
  * @example
  * ```ts
  * import { cosmosBank } from "@perpx/proto";
@@ -33,7 +32,6 @@ export type QueryClient<S extends DescService> = {
 /**
  * A typed client of one `Query` service of `@perpx/proto`: every unary method runs {@link unaryQuery}
  * (gRPC, else RPC `abci_query`; `QueryError`, `TransportError`, `TimeoutError` as it throws).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param service - the service's descriptor, e.g. `cosmosBank.Query`.
  * @returns the service's methods, e.g. `bank.supplyOf({ denom }, { height })`.

@@ -8,7 +8,6 @@ import { type QueryOptions, unaryQuery } from "./unary.js";
 
 /**
  * Parameters of {@link getSubaccount}.
- *
  * @example
  * ```ts
  * await getSubaccount(client, { owner: wallet.address, number: 0 });
@@ -19,13 +18,11 @@ export interface GetSubaccountParams extends QueryOptions, SubaccountRef {}
 /**
  * One subaccount: its asset positions (USDC in quote quantums) and perpetual positions. Their
  * amounts are SerializableInt bytes; {@link subaccountBalances} reads them as bigints.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`GetSubaccountParams`: each field is documented there), with the
  *   call options `signal` and `timeoutMs`.
  * @returns the subaccount, or `undefined` when it has never held anything.
  * @throws {InvalidAddressError | InvalidSubaccountError} for a bad reference, before any request.
- *
  * @example
  * ```ts
  * const sub = await getSubaccount(client, { owner: wallet.address, number: 0 });
@@ -52,7 +49,6 @@ export async function getSubaccount(
 
 /**
  * Every subaccount on chain (all pages).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
  *   and `timeoutMs`.

@@ -7,7 +7,6 @@ import { type QueryOptions, unaryQuery } from "./unary.js";
 
 /**
  * Every wrapping rule in force (port, channel, source denom -> local denom).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
  *   and `timeoutMs`.
@@ -33,7 +32,6 @@ export async function getWrapRules(
 
 /**
  * Parameters of {@link getWrapRule}: the rule's key.
- *
  * @example
  * ```ts
  * await getWrapRule(client, { channelId: "channel-0", sourceDenom: "uusdc" });
@@ -50,7 +48,6 @@ export interface GetWrapRuleParams extends QueryOptions {
 
 /**
  * The wrapping rule of one (port, channel, source denom), or `undefined` when none matches.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`GetWrapRuleParams`: each field is documented there), with the call
  *   options `signal` and `timeoutMs`.
@@ -86,7 +83,6 @@ export async function getWrapRule(
 
 /**
  * Parameters of {@link getBacking}.
- *
  * @example
  * ```ts
  * await getBacking(client, { localDenom: "uusdc" });
@@ -102,7 +98,6 @@ export interface GetBackingParams extends QueryOptions {
 
 /**
  * The vouchers backing a local denom, each with amount issued and remaining balance.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`GetBackingParams`: each field is documented there), with the call
  *   options `signal` and `timeoutMs`.
