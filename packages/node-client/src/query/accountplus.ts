@@ -19,10 +19,8 @@ export interface AccountParams extends QueryOptions {
 /**
  * The authenticators (permissioned keys) of an account.
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`AccountParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with the authenticators (permissioned keys) of an account; rejects with
- *   `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @param params - `AccountParams`, with the call options.
+ * @returns the authenticators (permissioned keys) of an account.
  * @example
  * ```ts
  * const { authenticatorId } = await client.registerTradingKey({ owner: wallet, publicKey: LocalWallet.generate().publicKey });
@@ -58,8 +56,7 @@ export interface GetAuthenticatorParams extends AccountParams {
 /**
  * One authenticator of an account.
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetAuthenticatorParams`: each field is documented there), with the
- *   call options `signal` and `timeoutMs`.
+ * @param params - `GetAuthenticatorParams`, with the call options.
  * @returns it, or `undefined` when the account has no authenticator with that id.
  * @example
  * ```ts
@@ -87,8 +84,7 @@ export async function getAuthenticator(
 /**
  * The accountplus state of an account: its timestamp nonces.
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`AccountParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
+ * @param params - `AccountParams`, with the call options.
  * @returns the state, or `undefined` before the account first used a timestamp nonce.
  * @example
  * ```ts

@@ -42,8 +42,7 @@ export interface GetAccountParams extends QueryOptions {
 /**
  * Reads an account from the auth module.
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetAccountParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
+ * @param params - `GetAccountParams`, with the call options.
  * @returns the account, or `undefined` when the chain does not know it (never funded).
  * @throws {QueryError} for any other failure.
  * @example
@@ -93,10 +92,8 @@ export async function getAccount(
 /**
  * The account number and committed sequence of an account, as the sequence manager needs them.
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetAccountParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with the account number and committed sequence of an account, as the sequence
- *   manager needs them.
+ * @param params - `GetAccountParams`, with the call options.
+ * @returns the account number and committed sequence of an account, as the sequence manager needs them.
  * @throws {QueryError} with `notFound` when the account does not exist yet (fund it first).
  * @example
  * ```ts

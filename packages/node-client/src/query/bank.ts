@@ -33,8 +33,7 @@ export interface GetBalancesParams extends QueryOptions {
 /**
  * Every bank balance of an account (all pages).
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetBalancesParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
+ * @param params - `GetBalancesParams`, with the call options.
  * @returns resolves with each denom the account holds and its `amount`, a bigint in the denom's
  *   base units (`uusdc`: 10^-6 USDC; `aperpx`: 10^-18 PERPX), over all pages; rejects with
  *   `QueryError` when the node refuses the query.
@@ -72,8 +71,7 @@ export interface GetBalanceParams extends QueryOptions {
 /**
  * One bank balance of an account (0 when it holds none).
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetBalanceParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
+ * @param params - `GetBalanceParams`, with the call options.
  * @returns resolves with `{ denom, amount }`, the amount a bigint in the denom's base units
  *   (`uusdc`: 10^-6 USDC), `0n` when the account holds none; rejects with `QueryError` when the
  *   node refuses the query.

@@ -202,10 +202,8 @@ async function rpcCall(
 /**
  * A block by height over RPC (`block`): its header and its transactions, hashed and decoded.
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetBlockParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with a block by height over RPC (`block`): its header and its transactions,
- *   hashed and decoded.
+ * @param params - `GetBlockParams`, with the call options.
+ * @returns a block by height over RPC (`block`): its header and its transactions, hashed and decoded.
  * @throws {QueryError} when the node has no block at that height (pruned, or not yet produced).
  * @example
  * ```ts
@@ -232,10 +230,8 @@ export async function getBlock(client: NodeConnection, params: GetBlockParams = 
 /**
  * The results of a block's transactions over RPC (`block_results`), in block order.
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetBlockParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with the results of a block's transactions over RPC (`block_results`), in block
- *   order.
+ * @param params - `GetBlockParams`, with the call options.
+ * @returns the results of a block's transactions over RPC (`block_results`), in block order.
  * @throws {QueryError} when the node has no block at that height.
  * @example
  * ```ts
@@ -272,11 +268,8 @@ export async function getBlockResults(
 /**
  * The headers of up to 20 blocks ending at `maxHeight` over RPC (`blockchain`), newest first.
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetBlockHeadersParams`: each field is documented there), with the
- *   call options `signal` and `timeoutMs`.
- * @returns resolves with the headers of up to 20 blocks ending at `maxHeight` over RPC
- *   (`blockchain`), newest first; rejects with `QueryError` when the node refuses the query
- *   (`notFound` set for a missing entry).
+ * @param params - `GetBlockHeadersParams`, with the call options.
+ * @returns the headers of up to 20 blocks ending at `maxHeight` over RPC (`blockchain`), newest first.
  * @example
  * ```ts
  * const headers = await getBlockHeaders(client, { count: 5 });

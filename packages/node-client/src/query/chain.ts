@@ -33,8 +33,7 @@ export interface LatestBlock {
  * The latest block's height and time: from RPC `status` when RPC is configured (cheapest), else
  * from gRPC `GetLatestBlock`.
  * @param client - the node client (from `createNodeClient`).
- * @param options - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
- *   and `timeoutMs`.
+ * @param options - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns resolves with the latest block's height and time: from RPC `status` when RPC is
  *   configured (cheapest), else from gRPC `GetLatestBlock`; rejects with `QueryError` when the node
  *   refuses the query (`notFound` set for a missing entry).
@@ -88,8 +87,7 @@ export async function getLatestBlock(
 /**
  * The chain id: the client's (given or from its network preset), else read from the node once and cached.
  * @param client - the node client (from `createNodeClient`).
- * @param options - what to read (`CallOptions`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
+ * @param options - `CallOptions`, with the call options.
  * @returns resolves with the chain id: the client's (given or from its network preset), else read
  *   from the node once and cached; rejects with `QueryError` when the node refuses the query
  *   (`notFound` set for a missing entry).
@@ -134,10 +132,8 @@ export interface GenesisDoc {
 /**
  * The genesis document (`GET {node_rpc_url}/genesis` -> `result.genesis`). RPC only.
  * @param client - the node client (from `createNodeClient`).
- * @param options - what to read (`CallOptions`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with the genesis document (RPC only); rejects with `QueryError` when the node
- *   answers an error.
+ * @param options - `CallOptions`, with the call options.
+ * @returns the genesis document (RPC only).
  * @example
  * ```ts
  * const genesis = await getGenesis(client);
@@ -194,10 +190,8 @@ export const DEFAULT_P2P_PORT = 26656;
 /**
  * The node's peers (`GET {node_rpc_url}/net_info` -> `result.peers[]`). RPC only.
  * @param client - the node client (from `createNodeClient`).
- * @param options - what to read (`CallOptions`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with the node's peers (RPC only); rejects with `QueryError` when the node
- *   answers an error.
+ * @param options - `CallOptions`, with the call options.
+ * @returns the node's peers (RPC only).
  * @example
  * ```ts
  * const peers = await getPeers(client);

@@ -59,8 +59,7 @@ export interface RestQueryParams<Desc extends DescMessage> extends FactOptions {
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`RestQueryParams<Desc>`: each field is documented there), with the
  *   call options `signal` and `timeoutMs`.
- * @returns resolves with the decoded message; rejects with `QueryError` (with the HTTP status) when
- *   the node answers an error.
+ * @returns the decoded message.
  * @example
  * ```ts
  * import { cosmosNode } from "@perpx/proto";

@@ -55,8 +55,7 @@ export interface GetMarketParams extends QueryOptions {
  * A market by ticker: finds the perpetual, its clob pair and its oracle price, and joins them into
  * one {@link Market} whose conversion parameters place orders with human prices and sizes.
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetMarketParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
+ * @param params - `GetMarketParams`, with the call options.
  * @returns resolves with the market: its ids, `atomicResolution` and `quantumConversionExponent`,
  *   `stepBaseQuantums` (size step, base quantums) and `subticksPerTick` (price step, subticks),
  *   its status, and `oraclePrice` as a human decimal string (USD), which is what core's

@@ -13,8 +13,7 @@ import { unaryQuery } from "./unary.js";
 /**
  * Parses a `minimum-gas-prices` string such as `0.025uusdc,25000000000aperpx`.
  * @param text - the node's `minimum-gas-prices` setting.
- * @returns one gas price (denom and exact decimal amount per gas unit) per fee denom, in the order
- *   given.
+ * @returns one gas price (denom and exact decimal amount per gas unit) per fee denom, in the order given.
  * @throws {InvalidArgumentError} for an entry that is not `<decimal><denom>`.
  * @example
  * ```ts
@@ -35,11 +34,8 @@ export function parseGasPrices(text: string): GasPrice[] {
 /**
  * The node's minimum gas prices (`/cosmos/base/node/v1beta1/config`), one per fee denom.
  * @param client - the node client (from `createNodeClient`).
- * @param options - what to read (`FactOptions`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with the node's minimum gas prices (`/cosmos/base/node/v1beta1/config`), one
- *   per fee denom; rejects with `QueryError` when the node refuses the query (`notFound` set for a
- *   missing entry).
+ * @param options - `FactOptions`, with the call options.
+ * @returns the node's minimum gas prices (`/cosmos/base/node/v1beta1/config`), one per fee denom.
  * @example
  * ```ts
  * await getMinimumGasPrices(client); // [{ denom: "aperpx", amount: "25000000000" }, { denom: "uusdc", amount: "0.025" }]
@@ -93,8 +89,7 @@ export interface NodeInfo {
  * The node's identity and running version (`/cosmos/base/tendermint/v1beta1/node_info`; over RPC,
  * `status` and `abci_info`).
  * @param client - the node client (from `createNodeClient`).
- * @param options - what to read (`FactOptions`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
+ * @param options - `FactOptions`, with the call options.
  * @returns resolves with the node's identity and running version
  *   (`/cosmos/base/tendermint/v1beta1/node_info`; over RPC, `status` and `abci_info`); rejects with
  *   `QueryError` when the node refuses the query (`notFound` set for a missing entry).
@@ -169,8 +164,7 @@ export interface AppliedPlanParams extends FactOptions {
 /**
  * The height at which a named upgrade was applied (`/cosmos/upgrade/v1beta1/applied_plan/<name>`).
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`AppliedPlanParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
+ * @param params - `AppliedPlanParams`, with the call options.
  * @returns the height, or `undefined` when the chain never applied it.
  * @example
  * ```ts
@@ -270,8 +264,7 @@ export interface UpgradeHistoryParams extends FactOptions {
  * Compares a network preset's upgrade history (from `@perpx/core`) with the chain: every applied
  * plan's height, and the running version.
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`UpgradeHistoryParams`: each field is documented there), with the
- *   call options `signal` and `timeoutMs`.
+ * @param params - `UpgradeHistoryParams`, with the call options.
  * @returns resolves with the report: each plan of the preset with the height the chain applied it
  *   at (or none), and whether the running version matches; rejects with `QueryError` when the node
  *   refuses a query.
@@ -351,10 +344,8 @@ export function channelOf(channel: Omit<ibcChannel.IdentifiedChannel, "$typeName
 /**
  * Every IBC channel of the chain (`/ibc/core/channel/v1/channels`).
  * @param client - the node client (from `createNodeClient`).
- * @param options - what to read (`FactOptions`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with every IBC channel of the chain (`/ibc/core/channel/v1/channels`); rejects
- *   with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @param options - `FactOptions`, with the call options.
+ * @returns every IBC channel of the chain (`/ibc/core/channel/v1/channels`).
  * @example
  * ```ts
  * const channels = await getIbcChannels(client);

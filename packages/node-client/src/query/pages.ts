@@ -33,8 +33,7 @@ export interface AllPagesParams<I extends DescMessage, O extends DescMessage, T>
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`AllPagesParams<I, O, T>`: each field is documented there), with
  *   the call options `signal` and `timeoutMs`.
- * @returns resolves with the items of every page, in order; rejects with `QueryError` when the node
- *   refuses a page.
+ * @returns the items of every page, in order.
  * @example
  * ```ts
  * import { clob } from "@perpx/proto";

@@ -33,8 +33,7 @@ export interface CapacityParams extends QueryOptions {
  * What can still leave over IBC now, per limiter, for one denom (SerializableInt bytes;
  * {@link limiterCapacities} reads them as bigints).
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`CapacityParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
+ * @param params - `CapacityParams`, with the call options.
  * @returns what can still leave over IBC now, per limiter (SerializableInt bytes).
  * @example
  * ```ts
@@ -68,8 +67,7 @@ export interface WithdrawalConfigsParams extends QueryOptions {
 /**
  * Per-asset withdrawal controls: large-withdrawal threshold, timelock, withdrawal fee.
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`WithdrawalConfigsParams`: each field is documented there), with
- *   the call options `signal` and `timeoutMs`.
+ * @param params - `WithdrawalConfigsParams`, with the call options.
  * @returns each asset's large-withdrawal threshold, timelock and withdrawal fee.
  * @example
  * ```ts

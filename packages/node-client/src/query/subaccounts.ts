@@ -19,8 +19,7 @@ export interface GetSubaccountParams extends QueryOptions, SubaccountRef {}
  * One subaccount: its asset positions (USDC in quote quantums) and perpetual positions. Their
  * amounts are SerializableInt bytes; {@link subaccountBalances} reads them as bigints.
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetSubaccountParams`: each field is documented there), with the
- *   call options `signal` and `timeoutMs`.
+ * @param params - `GetSubaccountParams`, with the call options.
  * @returns the subaccount, or `undefined` when it has never held anything.
  * @throws {InvalidAddressError | InvalidSubaccountError} for a bad reference, before any request.
  * @example
@@ -50,10 +49,8 @@ export async function getSubaccount(
 /**
  * Every subaccount on chain (all pages).
  * @param client - the node client (from `createNodeClient`).
- * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
- *   and `timeoutMs`.
- * @returns resolves with every subaccount on chain (all pages); rejects with `QueryError` when the
- *   node refuses the query (`notFound` set for a missing entry).
+ * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
+ * @returns every subaccount on chain (all pages).
  * @example
  * ```ts
  * const all = await getSubaccounts(client);

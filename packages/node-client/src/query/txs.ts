@@ -121,8 +121,7 @@ function hashBytes(hash: string): Uint8Array {
 /**
  * A committed transaction by hash.
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetTxParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
+ * @param params - `GetTxParams`, with the call options.
  * @returns it, or `undefined` when the node has not indexed it (not in a block yet, or never).
  * @example
  * ```ts
@@ -192,8 +191,7 @@ export interface SearchTxsParams extends QueryOptions {
 /**
  * Searches committed transactions by event query.
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`SearchTxsParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
+ * @param params - `SearchTxsParams`, with the call options.
  * @returns one page of matches and the total count.
  * @example
  * ```ts

@@ -8,10 +8,8 @@ import { type QueryOptions, unaryQuery } from "./unary.js";
 /**
  * Every wrapping rule in force (port, channel, source denom -> local denom).
  * @param client - the node client (from `createNodeClient`).
- * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
- *   and `timeoutMs`.
- * @returns resolves with every wrapping rule in force (port, channel, source denom -> local denom);
- *   rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
+ * @returns every wrapping rule in force (port, channel, source denom -> local denom).
  * @example
  * ```ts
  * const rules = await getWrapRules(client);
@@ -49,11 +47,8 @@ export interface GetWrapRuleParams extends QueryOptions {
 /**
  * The wrapping rule of one (port, channel, source denom), or `undefined` when none matches.
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetWrapRuleParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with the wrapping rule of one (port, channel, source denom), or `undefined`
- *   when none matches; rejects with `QueryError` when the node refuses the query (`notFound` set
- *   for a missing entry).
+ * @param params - `GetWrapRuleParams`, with the call options.
+ * @returns the wrapping rule of one (port, channel, source denom), or `undefined` when none matches.
  * @example
  * ```ts
  * const rule = await getWrapRule(client, { channelId: "channel-0", sourceDenom: "uusdc" });
@@ -99,11 +94,8 @@ export interface GetBackingParams extends QueryOptions {
 /**
  * The vouchers backing a local denom, each with amount issued and remaining balance.
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetBackingParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with the vouchers backing a local denom, each with amount issued and remaining
- *   balance; rejects with `QueryError` when the node refuses the query (`notFound` set for a
- *   missing entry).
+ * @param params - `GetBackingParams`, with the call options.
+ * @returns the vouchers backing a local denom, each with amount issued and remaining balance.
  * @example
  * ```ts
  * const backings = await getBacking(client);
