@@ -1,8 +1,7 @@
 import { accountplus } from "@perpx/proto";
-import type { NodeConnection } from "../connection.js";
-import { isQueryError } from "../errors.js";
-import { bech32Address, checkParams, uint64 } from "../messages/validate.js";
-import { type QueryOptions, unaryQuery } from "./unary.js";
+import { bech32Address, uint64 } from "../messages/validate.js";
+import { defineQuery } from "./define.js";
+import type { QueryOptions } from "./unary.js";
 
 /**
  * Parameters of the queries about one account.
@@ -28,18 +27,14 @@ export interface AccountParams extends QueryOptions {
  * authenticators.some((authenticator) => authenticator.id === authenticatorId); // true
  * ```
  */
-export async function getAuthenticators(
-  client: NodeConnection,
-  params: AccountParams,
-): Promise<accountplus.AccountAuthenticator[]> {
-  checkParams(params, "getAuthenticators");
-  const response = await unaryQuery(client, {
-    ...params,
-    method: accountplus.Query.method.getAuthenticators,
-    request: { account: bech32Address(params.address) },
-  });
-  return response.accountAuthenticators;
-}
+export const getAuthenticators = defineQuery(
+  "getAuthenticators",
+  () => accountplus.Query.method.getAuthenticators,
+  {
+    request: (p: AccountParams) => ({ account: bech32Address(p.address) }),
+    pick: (r) => r.accountAuthenticators,
+  },
+);
 
 /**
  * Parameters of {@link getAuthenticator}.
@@ -63,23 +58,18 @@ export interface GetAuthenticatorParams extends AccountParams {
  * const authenticator = await getAuthenticator(client, { address: wallet.address, id: 3n });
  * ```
  */
-export async function getAuthenticator(
-  client: NodeConnection,
-  params: GetAuthenticatorParams,
-): Promise<accountplus.AccountAuthenticator | undefined> {
-  checkParams(params, "getAuthenticator");
-  try {
-    const response = await unaryQuery(client, {
-      ...params,
-      method: accountplus.Query.method.getAuthenticator,
-      request: { account: bech32Address(params.address), authenticatorId: uint64(params.id, "id") },
-    });
-    return response.accountAuthenticator;
-  } catch (error) {
-    if (isQueryError(error) && error.notFound) return undefined;
-    throw error;
-  }
-}
+export const getAuthenticator = defineQuery(
+  "getAuthenticator",
+  () => accountplus.Query.method.getAuthenticator,
+  {
+    request: (p: GetAuthenticatorParams) => ({
+      account: bech32Address(p.address),
+      authenticatorId: uint64(p.id, "id"),
+    }),
+    pick: (r) => r.accountAuthenticator,
+    orUndefined: true,
+  },
+);
 
 /**
  * The accountplus state of an account: its timestamp nonces.
@@ -92,20 +82,8 @@ export async function getAuthenticator(
  * state?.timestampNonceDetails?.maxEjectedNonce;
  * ```
  */
-export async function getAccountState(
-  client: NodeConnection,
-  params: AccountParams,
-): Promise<accountplus.AccountState | undefined> {
-  checkParams(params, "getAccountState");
-  try {
-    const response = await unaryQuery(client, {
-      ...params,
-      method: accountplus.Query.method.accountState,
-      request: { address: bech32Address(params.address) },
-    });
-    return response.accountState;
-  } catch (error) {
-    if (isQueryError(error) && error.notFound) return undefined;
-    throw error;
-  }
-}
+export const getAccountState = defineQuery("getAccountState", () => accountplus.Query.method.accountState, {
+  request: (p: AccountParams) => ({ address: bech32Address(p.address) }),
+  pick: (r) => r.accountState,
+  orUndefined: true,
+});

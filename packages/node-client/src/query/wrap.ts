@@ -1,9 +1,6 @@
 import { wrap } from "@perpx/proto";
-import type { NodeConnection } from "../connection.js";
-import { isQueryError } from "../errors.js";
-import { checkParams } from "../messages/validate.js";
-import { allPages } from "./pages.js";
-import { type QueryOptions, unaryQuery } from "./unary.js";
+import { definePagedQuery, defineQuery } from "./define.js";
+import type { QueryOptions } from "./unary.js";
 
 /**
  * Every wrapping rule in force (port, channel, source denom -> local denom).
@@ -15,18 +12,9 @@ import { type QueryOptions, unaryQuery } from "./unary.js";
  * const rules = await getWrapRules(client);
  * ```
  */
-export async function getWrapRules(
-  client: NodeConnection,
-  params: QueryOptions = {},
-): Promise<wrap.WrapRule[]> {
-  checkParams(params, "getWrapRules", true);
-  return allPages(client, {
-    ...params,
-    method: wrap.Query.method.wrapRules,
-    request: {},
-    pick: (r) => r.rules,
-  });
-}
+export const getWrapRules = definePagedQuery("getWrapRules", () => wrap.Query.method.wrapRules, {
+  pick: (r) => r.rules,
+});
 
 /**
  * Parameters of {@link getWrapRule}: the rule's key.
@@ -54,27 +42,15 @@ export interface GetWrapRuleParams extends QueryOptions {
  * const rule = await getWrapRule(client, { channelId: "channel-0", sourceDenom: "uusdc" });
  * ```
  */
-export async function getWrapRule(
-  client: NodeConnection,
-  params: GetWrapRuleParams,
-): Promise<wrap.WrapRule | undefined> {
-  checkParams(params, "getWrapRule");
-  try {
-    const response = await unaryQuery(client, {
-      ...params,
-      method: wrap.Query.method.wrapRule,
-      request: {
-        portId: params.portId ?? "transfer",
-        channelId: params.channelId,
-        sourceDenom: params.sourceDenom,
-      },
-    });
-    return response.rule;
-  } catch (error) {
-    if (isQueryError(error) && error.notFound) return undefined;
-    throw error;
-  }
-}
+export const getWrapRule = defineQuery("getWrapRule", () => wrap.Query.method.wrapRule, {
+  request: (p: GetWrapRuleParams) => ({
+    portId: p.portId ?? "transfer",
+    channelId: p.channelId,
+    sourceDenom: p.sourceDenom,
+  }),
+  pick: (r) => r.rule,
+  orUndefined: true,
+});
 
 /**
  * Parameters of {@link getBacking}.
@@ -84,10 +60,7 @@ export async function getWrapRule(
  * ```
  */
 export interface GetBackingParams extends QueryOptions {
-  /**
-   * The local denom whose vouchers are listed.
-   * @default "uusdc"
-   */
+  /** The local denom whose vouchers are listed. @default "uusdc" */
   localDenom?: string;
 }
 
@@ -102,15 +75,8 @@ export interface GetBackingParams extends QueryOptions {
  * backings; // []: nothing wrapped on a fresh devnet
  * ```
  */
-export async function getBacking(
-  client: NodeConnection,
-  params: GetBackingParams = {},
-): Promise<wrap.VoucherBacking[]> {
-  checkParams(params, "getBacking", true);
-  const response = await unaryQuery(client, {
-    ...params,
-    method: wrap.Query.method.backing,
-    request: { localDenom: params.localDenom ?? "uusdc" },
-  });
-  return response.backings;
-}
+export const getBacking = defineQuery("getBacking", () => wrap.Query.method.backing, {
+  request: (p: GetBackingParams) => ({ localDenom: p.localDenom ?? "uusdc" }),
+  pick: (r) => r.backings,
+  optional: true,
+});
