@@ -1,8 +1,7 @@
 import { cosmosBank } from "@perpx/proto";
-import type { NodeConnection } from "../connection.js";
-import { bech32Address, checkParams } from "../messages/validate.js";
-import { allPages } from "./pages.js";
-import { type QueryOptions, unaryQuery } from "./unary.js";
+import { bech32Address } from "../messages/validate.js";
+import { definePagedQuery, defineQuery } from "./define.js";
+import type { QueryOptions } from "./unary.js";
 
 /**
  * A bank balance with its amount as a bigint.
@@ -43,16 +42,10 @@ export interface GetBalancesParams extends QueryOptions {
  * balances.map((balance) => balance.denom); // ["aperpx", "uusdc"]
  * ```
  */
-export async function getBalances(client: NodeConnection, params: GetBalancesParams): Promise<Balance[]> {
-  checkParams(params, "getBalances");
-  const coins = await allPages(client, {
-    ...params,
-    method: cosmosBank.Query.method.allBalances,
-    request: { address: bech32Address(params.address) },
-    pick: (r) => r.balances,
-  });
-  return coins.map((coin) => ({ denom: coin.denom, amount: BigInt(coin.amount) }));
-}
+export const getBalances = definePagedQuery("getBalances", () => cosmosBank.Query.method.allBalances, {
+  request: (p: GetBalancesParams) => ({ address: bech32Address(p.address) }),
+  pick: (r): Balance[] => r.balances.map((coin) => ({ denom: coin.denom, amount: BigInt(coin.amount) })),
+});
 
 /**
  * Parameters of {@link getBalance}.
@@ -80,12 +73,7 @@ export interface GetBalanceParams extends QueryOptions {
  * const { amount } = await getBalance(client, { address: wallet.address, denom: "aperpx" });
  * ```
  */
-export async function getBalance(client: NodeConnection, params: GetBalanceParams): Promise<Balance> {
-  checkParams(params, "getBalance");
-  const response = await unaryQuery(client, {
-    ...params,
-    method: cosmosBank.Query.method.balance,
-    request: { address: bech32Address(params.address), denom: params.denom },
-  });
-  return { denom: params.denom, amount: BigInt(response.balance?.amount || "0") };
-}
+export const getBalance = defineQuery("getBalance", () => cosmosBank.Query.method.balance, {
+  request: (p: GetBalanceParams) => ({ address: bech32Address(p.address), denom: p.denom }),
+  pick: (r, _path, p): Balance => ({ denom: p.denom, amount: BigInt(r.balance?.amount || "0") }),
+});

@@ -327,7 +327,7 @@ export interface IbcChannel {
   version: string;
 }
 
-export function channelOf(channel: Omit<ibcChannel.IdentifiedChannel, "$typeName">): IbcChannel {
+function channelOf(channel: Omit<ibcChannel.IdentifiedChannel, "$typeName">): IbcChannel {
   return {
     channelId: channel.channelId,
     portId: channel.portId,

@@ -1,10 +1,8 @@
 import type { SubaccountRef } from "@perpx/core";
 import { subaccounts } from "@perpx/proto";
-import type { NodeConnection } from "../connection.js";
-import { isQueryError } from "../errors.js";
-import { checkParams, subaccountId } from "../messages/validate.js";
-import { allPages } from "./pages.js";
-import { type QueryOptions, unaryQuery } from "./unary.js";
+import { subaccountId } from "../messages/validate.js";
+import { definePagedQuery, defineQuery } from "./define.js";
+import type { QueryOptions } from "./unary.js";
 
 /**
  * Parameters of {@link getSubaccount}.
@@ -27,24 +25,14 @@ export interface GetSubaccountParams extends QueryOptions, SubaccountRef {}
  * const sub = await getSubaccount(client, { owner: wallet.address, number: 0 });
  * ```
  */
-export async function getSubaccount(
-  client: NodeConnection,
-  params: GetSubaccountParams,
-): Promise<subaccounts.Subaccount | undefined> {
-  checkParams(params, "getSubaccount");
-  const id = subaccountId({ owner: params.owner, number: params.number }, "subaccount");
-  try {
-    const response = await unaryQuery(client, {
-      ...params,
-      method: subaccounts.Query.method.subaccount,
-      request: { owner: id.owner, number: id.number },
-    });
-    return response.subaccount;
-  } catch (error) {
-    if (isQueryError(error) && error.notFound) return undefined;
-    throw error;
-  }
-}
+export const getSubaccount = defineQuery("getSubaccount", () => subaccounts.Query.method.subaccount, {
+  request: (p: GetSubaccountParams) => {
+    const { owner, number } = subaccountId({ owner: p.owner, number: p.number }, "subaccount");
+    return { owner, number };
+  },
+  pick: (r) => r.subaccount,
+  orUndefined: true,
+});
 
 /**
  * Every subaccount on chain (all pages).
@@ -56,15 +44,10 @@ export async function getSubaccount(
  * const all = await getSubaccounts(client);
  * ```
  */
-export async function getSubaccounts(
-  client: NodeConnection,
-  params: QueryOptions = {},
-): Promise<subaccounts.Subaccount[]> {
-  checkParams(params, "getSubaccounts", true);
-  return allPages(client, {
-    ...params,
-    method: subaccounts.Query.method.subaccountAll,
-    request: {},
+export const getSubaccounts = definePagedQuery(
+  "getSubaccounts",
+  () => subaccounts.Query.method.subaccountAll,
+  {
     pick: (r) => r.subaccount,
-  });
-}
+  },
+);
