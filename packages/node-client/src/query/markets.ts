@@ -20,10 +20,6 @@ export interface ByIdParams extends QueryOptions {
 
 const byId = (p: ByIdParams) => ({ id: uint32(p.id, "id") });
 
-const clobPairRow = defineQuery("getClobPair", () => clob.Query.method.clobPair, {
-  request: byId,
-  pick: (r, path) => present(r.clobPair, path, "clob_pair"),
-});
 /**
  * One clob pair (market): its perpetual, `stepBaseQuantums`, `subticksPerTick`,
  * `quantumConversionExponent` and status.
@@ -36,13 +32,12 @@ const clobPairRow = defineQuery("getClobPair", () => clob.Query.method.clobPair,
  * (await getClobPair(client, { id: 0 })).id; // 0
  * ```
  */
-export function getClobPair(client: NodeConnection, params: ByIdParams): Promise<clob.ClobPair> {
-  return clobPairRow(client, params);
-}
+export const getClobPair: (client: NodeConnection, params: ByIdParams) => Promise<clob.ClobPair> =
+  defineQuery("getClobPair", () => clob.Query.method.clobPair, {
+    request: byId,
+    pick: (r, path) => present(r.clobPair, path, "clob_pair"),
+  });
 
-const clobPairsRow = definePagedQuery("getClobPairs", () => clob.Query.method.clobPairAll, {
-  pick: (r) => r.clobPair,
-});
 /**
  * Every clob pair (all pages).
  * @param client - the node client (from `createNodeClient`).
@@ -53,14 +48,11 @@ const clobPairsRow = definePagedQuery("getClobPairs", () => clob.Query.method.cl
  * const pairs = await getClobPairs(client);
  * ```
  */
-export function getClobPairs(client: NodeConnection, params?: QueryOptions): Promise<clob.ClobPair[]> {
-  return clobPairsRow(client, params);
-}
+export const getClobPairs: (client: NodeConnection, params?: QueryOptions) => Promise<clob.ClobPair[]> =
+  definePagedQuery("getClobPairs", () => clob.Query.method.clobPairAll, {
+    pick: (r) => r.clobPair,
+  });
 
-const perpetualRow = defineQuery("getPerpetual", () => perpetuals.Query.method.perpetual, {
-  request: byId,
-  pick: (r, path) => present(r.perpetual, path, "perpetual"),
-});
 /**
  * One perpetual: params (ticker, atomic resolution...), funding index, open interest (SerializableInt
  * bytes; {@link @perpx/node-client/queries!perpetualAmounts} reads them as bigints).
@@ -72,13 +64,12 @@ const perpetualRow = defineQuery("getPerpetual", () => perpetuals.Query.method.p
  * (await getPerpetual(client, { id: 0 })).params?.ticker; // "BTC-USD"
  * ```
  */
-export function getPerpetual(client: NodeConnection, params: ByIdParams): Promise<perpetuals.Perpetual> {
-  return perpetualRow(client, params);
-}
+export const getPerpetual: (client: NodeConnection, params: ByIdParams) => Promise<perpetuals.Perpetual> =
+  defineQuery("getPerpetual", () => perpetuals.Query.method.perpetual, {
+    request: byId,
+    pick: (r, path) => present(r.perpetual, path, "perpetual"),
+  });
 
-const perpetualsRow = definePagedQuery("getPerpetuals", () => perpetuals.Query.method.allPerpetuals, {
-  pick: (r) => r.perpetual,
-});
 /**
  * Every perpetual (all pages).
  * @param client - the node client (from `createNodeClient`).
@@ -89,12 +80,16 @@ const perpetualsRow = definePagedQuery("getPerpetuals", () => perpetuals.Query.m
  * const perps = await getPerpetuals(client);
  * ```
  */
-export function getPerpetuals(
+export const getPerpetuals: (
   client: NodeConnection,
   params?: QueryOptions,
-): Promise<perpetuals.Perpetual[]> {
-  return perpetualsRow(client, params);
-}
+) => Promise<perpetuals.Perpetual[]> = definePagedQuery(
+  "getPerpetuals",
+  () => perpetuals.Query.method.allPerpetuals,
+  {
+    pick: (r) => r.perpetual,
+  },
+);
 
 /**
  * One oracle market price: the USD price is `price × 10^exponent`.
@@ -224,28 +219,6 @@ export interface GetStatefulOrderParams extends QueryOptions {
   };
 }
 
-const statefulOrderRow = defineQuery("getStatefulOrder", () => clob.Query.method.statefulOrder, {
-  request: ({ order }: GetStatefulOrderParams) => {
-    checkParams(order, "getStatefulOrder order");
-    const { subaccount, clientId, clobPairId, kind } = order;
-    if (kind !== "long-term" && kind !== "conditional") {
-      const got = JSON.stringify(String(kind));
-      throw new InvalidArgumentError(
-        "order.kind",
-        `a stateful order is long-term or conditional, got ${got}`,
-      );
-    }
-    const orderId = {
-      subaccountId: subaccountId(subaccount, "order.subaccount"),
-      clientId: uint32(clientId, "order.clientId"),
-      clobPairId: uint32(clobPairId, "order.clobPairId"),
-      orderFlags: ORDER_FLAGS[kind],
-    };
-    return { orderId };
-  },
-  pick: (r) => r,
-  orUndefined: true,
-});
 /**
  * A resting stateful (long-term or conditional) order: its placement, filled amount and whether a
  * conditional order triggered.
@@ -262,9 +235,32 @@ const statefulOrderRow = defineQuery("getStatefulOrder", () => clob.Query.method
  * await client.cancelOrder({ ...order, signer: wallet });
  * ```
  */
-export function getStatefulOrder(
+export const getStatefulOrder: (
   client: NodeConnection,
   params: GetStatefulOrderParams,
-): Promise<clob.QueryStatefulOrderResponse | undefined> {
-  return statefulOrderRow(client, params);
-}
+) => Promise<clob.QueryStatefulOrderResponse | undefined> = defineQuery(
+  "getStatefulOrder",
+  () => clob.Query.method.statefulOrder,
+  {
+    request: ({ order }: GetStatefulOrderParams) => {
+      checkParams(order, "getStatefulOrder order");
+      const { subaccount, clientId, clobPairId, kind } = order;
+      if (kind !== "long-term" && kind !== "conditional") {
+        const got = JSON.stringify(String(kind));
+        throw new InvalidArgumentError(
+          "order.kind",
+          `a stateful order is long-term or conditional, got ${got}`,
+        );
+      }
+      const orderId = {
+        subaccountId: subaccountId(subaccount, "order.subaccount"),
+        clientId: uint32(clientId, "order.clientId"),
+        clobPairId: uint32(clobPairId, "order.clobPairId"),
+        orderFlags: ORDER_FLAGS[kind],
+      };
+      return { orderId };
+    },
+    pick: (r) => r,
+    orUndefined: true,
+  },
+);
