@@ -34,11 +34,13 @@ export {
   getLiquidityTiers,
   getMarketFeeDiscount,
   getMarketFeeDiscounts,
+  getMarketMapperRevShareParams,
   getMarketParam,
   getMarketParams,
   getNextIds,
   getPendingSendPackets,
   getPerpetualsParams,
+  getRewardsParams,
   getStakingTiers,
   getUserStakingTier,
   getWithdrawalsBlockedInfo,
@@ -56,7 +58,6 @@ export {
   getBlockRateLimits,
   getEquityTiers,
 } from "./query/markets.js";
-export * from "./query/modules.js";
 export {
   type AppliedPlanParams,
   checkUpgradeHistory,
@@ -74,6 +75,7 @@ export {
 export { type AllPagesParams, allPages } from "./query/pages.js";
 export { type QueryActions, queryActions } from "./query/queryActions.js";
 export * from "./query/ratelimit.js";
+export { createQueryClient, type QueryClient } from "./query/service.js";
 export type { GetSubaccountParams } from "./query/subaccounts.js";
 export { type GetTxParams, type SearchTxsParams, searchTxs, type TxEvent } from "./query/txs.js";
 export { HEIGHT_HEADER, queryPath, type UnaryQueryParams, unaryQuery } from "./query/unary.js";

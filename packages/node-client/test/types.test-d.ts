@@ -3,6 +3,8 @@
  * `tsc`: each `@ts-expect-error` must be an error, so a loosened type fails. Type tests are never
  * run, so the calls below are only type-checked.
  */
+
+import { cosmosBank } from "@perpx/proto";
 import { describe, expectTypeOf, it } from "vitest";
 import {
   type BroadcastTxError,
@@ -15,6 +17,7 @@ import {
   type SendTxResult,
   type TxSigner,
 } from "../src/index.js";
+import { createQueryClient } from "../src/queries.js";
 import { placeOrderMsg } from "../src/tx.js";
 
 declare const client: NodeClient;
@@ -95,5 +98,15 @@ describe("types", () => {
       void client.checkUpgradeHistory({ network: undefined as never }, {});
     }
     expectTypeOf(mine.double).toBeFunction();
+  });
+  it("createQueryClient types each method from the service descriptor", () => {
+    const bank = createQueryClient(client, cosmosBank.Query);
+    expectTypeOf(
+      bank.supplyOf({ denom: "uusdc" }),
+    ).resolves.toEqualTypeOf<cosmosBank.QuerySupplyOfResponse>();
+    // @ts-expect-error the request's fields are typed: a denom is a string
+    void bank.supplyOf({ denom: 1 });
+    // @ts-expect-error only the service's methods exist
+    void bank.noSuchMethod;
   });
 });

@@ -9,7 +9,6 @@ import type { QueryOptions } from "./unary.js";
 
 /**
  * Parameters of the affiliate queries about one account.
- *
  * @example
  * ```ts
  * await getAffiliateInfo(client, { address: wallet.address });
@@ -25,7 +24,6 @@ const byAddress = (p: AffiliateAccountParams) => ({ address: bech32Address(p.add
 /**
  * An account's affiliate standing: whitelisted, tier, fee share, volumes (SerializableInt bytes;
  * {@link affiliateAmounts} reads them as bigints).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the account (`AffiliateAccountParams`), with the call options.
  * @returns the standing.
@@ -43,7 +41,6 @@ export const getAffiliateInfo = defineQuery("getAffiliateInfo", () => affiliates
 
 /**
  * The affiliate who referred an account (`""` when none).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the account (`AffiliateAccountParams`), with the call options.
  * @returns the affiliate's address, or `""`.
@@ -60,7 +57,6 @@ export const getReferredBy = defineQuery("getReferredBy", () => affiliates.Query
 
 /**
  * The affiliate tiers.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns the tiers.
@@ -79,7 +75,6 @@ export const getAffiliateTiers = defineQuery(
 
 /**
  * The affiliate whitelist.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns the whitelist.
@@ -96,7 +91,6 @@ export const getAffiliateWhitelist = defineQuery(
 
 /**
  * The affiliate parameters (30-day caps per referred user).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns the parameters.
@@ -113,7 +107,6 @@ export const getAffiliateParameters = defineQuery(
 
 /**
  * The affiliate overrides (addresses with the top tier regardless of volume).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns the overrides.

@@ -13,7 +13,6 @@ import {
 
 /**
  * One perpetual position of a subaccount, in numbers.
- *
  * @example
  * ```ts
  * const position: PerpetualPositionAmounts | undefined = subaccountBalances(await client.getSubaccount(subaccount)).perpetuals[0];
@@ -37,7 +36,6 @@ export interface PerpetualPositionAmounts {
 
 /**
  * A subaccount's balances, in numbers.
- *
  * @example
  * ```ts
  * const { usdcQuantums, perpetuals } = subaccountBalances(await client.getSubaccount({ owner: wallet.address, number: 0 }));
@@ -56,12 +54,10 @@ export interface SubaccountBalances {
 /**
  * Reads a subaccount into numbers: its USDC in quote quantums and each perpetual position's size,
  * funding index and quote balance, all bigints.
- *
  * @param subaccount - from {@link getSubaccount} or {@link getSubaccounts}; `undefined` (never used)
  *   reads as empty.
  * @returns the balances.
  * @throws {SerializableIntError} (from `@perpx/proto`) when a field holds bytes that are no SerializableInt.
- *
  * @example
  * ```ts
  * const balances = subaccountBalances(await client.getSubaccount({ owner: wallet.address, number: 0 }));
@@ -83,7 +79,6 @@ export function subaccountBalances(subaccount: subaccounts.Subaccount | undefine
 
 /**
  * A perpetual's funding index and open interest, in numbers.
- *
  * @example
  * ```ts
  * const { fundingIndex, openInterest } = perpetualAmounts(await client.getPerpetual({ id: 0 }));
@@ -100,11 +95,9 @@ export interface PerpetualAmounts {
 
 /**
  * Reads a perpetual's funding index and open interest as bigints.
- *
  * @param perpetual - from {@link @perpx/node-client!getPerpetual} or {@link @perpx/node-client!getPerpetuals}.
  * @returns the amounts.
  * @throws {SerializableIntError} (from `@perpx/proto`) when a field holds bytes that are no SerializableInt.
- *
  * @example
  * ```ts
  * perpetualAmounts(await client.getPerpetual({ id: 0 })).openInterest; // 0n
@@ -120,7 +113,6 @@ export function perpetualAmounts(perpetual: perpetuals.Perpetual): PerpetualAmou
 
 /**
  * One IBC rate limiter of a denom and what can still leave under it, in numbers.
- *
  * @example
  * ```ts
  * const [hourly] = limiterCapacities(await getCapacityByDenom(client, { denom: "uusdc" }));
@@ -140,11 +132,9 @@ export interface LimiterCapacityAmounts {
 
 /**
  * Reads the limiters of a denom and their remaining capacities as bigints.
- *
  * @param list - from {@link getCapacityByDenom}.
  * @returns one entry per limiter, in the chain's order.
  * @throws {SerializableIntError} (from `@perpx/proto`) when a field holds bytes that are no SerializableInt.
- *
  * @example
  * ```ts
  * const capacities = limiterCapacities(await getCapacityByDenom(client, { denom: "uusdc" }));
@@ -162,7 +152,6 @@ export function limiterCapacities(list: readonly ratelimit.LimiterCapacity[]): L
 
 /**
  * An account's affiliate volumes and stake, in numbers.
- *
  * @example
  * ```ts
  * const { referredVolume30d } = affiliateAmounts(await getAffiliateInfo(client, { address: wallet.address }));
@@ -181,11 +170,9 @@ export interface AffiliateAmounts {
 
 /**
  * Reads the volumes and stake of an affiliate answer as bigints.
- *
  * @param info - from {@link getAffiliateInfo}.
  * @returns the amounts.
  * @throws {SerializableIntError} (from `@perpx/proto`) when a field holds bytes that are no SerializableInt.
- *
  * @example
  * ```ts
  * affiliateAmounts(await getAffiliateInfo(client, { address: wallet.address })).referredVolume30d; // 0n

@@ -1,14 +1,14 @@
 import type { Any } from "@bufbuild/protobuf/wkt";
 import { cosmosAuth, unpackAny } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
-import { isQueryError, QueryError } from "../errors.js";
+import { QueryError } from "../errors.js";
 import { bech32Address, checkParams } from "../messages/validate.js";
 import type { AccountSequence } from "../tx/sequence.js";
-import { type QueryOptions, unaryQuery } from "./unary.js";
+import { defineQuery } from "./define.js";
+import type { QueryOptions } from "./unary.js";
 
 /**
  * An account as the auth module stores it.
- *
  * @example
  * ```ts
  * const { accountNumber, sequence } = (await getAccount(client, { address: wallet.address }))!;
@@ -29,7 +29,6 @@ export interface AccountInfo {
 
 /**
  * Parameters of {@link getAccount}.
- *
  * @example
  * ```ts
  * const params: GetAccountParams = { address: wallet.address, timeoutMs: 2_000 };
@@ -43,13 +42,10 @@ export interface GetAccountParams extends QueryOptions {
 
 /**
  * Reads an account from the auth module.
- *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetAccountParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
+ * @param params - `GetAccountParams`, with the call options.
  * @returns the account, or `undefined` when the chain does not know it (never funded).
  * @throws {QueryError} for any other failure.
- *
  * @example
  * ```ts
  * const account = await getAccount(client, { address: wallet.address });
@@ -57,53 +53,28 @@ export interface GetAccountParams extends QueryOptions {
  * await getAccount(client, { address: LocalWallet.generate().address }); // undefined: never funded
  * ```
  */
-export async function getAccount(
-  client: NodeConnection,
-  params: GetAccountParams,
-): Promise<AccountInfo | undefined> {
-  checkParams(params, "getAccount");
-  let response: cosmosAuth.QueryAccountResponse;
-  try {
-    response = await unaryQuery(client, {
-      ...params,
-      method: cosmosAuth.Query.method.account,
-      request: { address: bech32Address(params.address) },
-    });
-  } catch (error) {
-    if (isQueryError(error) && error.notFound) return undefined;
-    throw error;
-  }
-  const packed = response.account;
-  if (!packed) return undefined;
-  const base =
-    packed.typeUrl === "/cosmos.auth.v1beta1.ModuleAccount"
-      ? unpackAny(packed, cosmosAuth.ModuleAccountSchema).baseAccount
-      : unpackAny(packed, cosmosAuth.BaseAccountSchema);
-  if (!base)
-    throw new QueryError({
-      path: "/cosmos.auth.v1beta1.Query/Account",
-      transport: "grpc",
-      log: `account without a base: ${packed.typeUrl}`,
-    });
-  return {
-    address: base.address,
-    accountNumber: base.accountNumber,
-    sequence: base.sequence,
-    publicKey: base.pubKey,
-    typeUrl: packed.typeUrl,
-  };
-}
+export const getAccount = defineQuery("getAccount", () => cosmosAuth.Query.method.account, {
+  request: (p: GetAccountParams) => ({ address: bech32Address(p.address) }),
+  pick: ({ account: packed }, path): AccountInfo | undefined => {
+    if (!packed) return undefined;
+    const base =
+      packed.typeUrl === "/cosmos.auth.v1beta1.ModuleAccount"
+        ? unpackAny(packed, cosmosAuth.ModuleAccountSchema).baseAccount
+        : unpackAny(packed, cosmosAuth.BaseAccountSchema);
+    if (!base)
+      throw new QueryError({ path, transport: "grpc", log: `account without a base: ${packed.typeUrl}` });
+    const { address, accountNumber, sequence, pubKey } = base;
+    return { address, accountNumber, sequence, publicKey: pubKey, typeUrl: packed.typeUrl };
+  },
+  orUndefined: true,
+});
 
 /**
  * The account number and committed sequence of an account, as the sequence manager needs them.
- *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetAccountParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with the account number and committed sequence of an account, as the sequence
- *   manager needs them.
+ * @param params - `GetAccountParams`, with the call options.
+ * @returns the account number and committed sequence of an account, as the sequence manager needs them.
  * @throws {QueryError} with `notFound` when the account does not exist yet (fund it first).
- *
  * @example
  * ```ts
  * const { accountNumber, sequence } = await getAccountSequence(client, { address: wallet.address });

@@ -1,12 +1,10 @@
 import { cosmosBank } from "@perpx/proto";
-import type { NodeConnection } from "../connection.js";
-import { bech32Address, checkParams } from "../messages/validate.js";
-import { allPages } from "./pages.js";
-import { type QueryOptions, unaryQuery } from "./unary.js";
+import { bech32Address } from "../messages/validate.js";
+import { definePagedQuery, defineQuery } from "./define.js";
+import type { QueryOptions } from "./unary.js";
 
 /**
  * A bank balance with its amount as a bigint.
- *
  * @example
  * ```ts
  * const { denom, amount }: Balance = await getBalance(client, { address: wallet.address, denom: "uusdc" });
@@ -21,7 +19,6 @@ export interface Balance {
 
 /**
  * Parameters of {@link getBalances}.
- *
  * @example
  * ```ts
  * await getBalances(client, { address: wallet.address });
@@ -34,10 +31,8 @@ export interface GetBalancesParams extends QueryOptions {
 
 /**
  * Every bank balance of an account (all pages).
- *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetBalancesParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
+ * @param params - `GetBalancesParams`, with the call options.
  * @returns resolves with each denom the account holds and its `amount`, a bigint in the denom's
  *   base units (`uusdc`: 10^-6 USDC; `aperpx`: 10^-18 PERPX), over all pages; rejects with
  *   `QueryError` when the node refuses the query.
@@ -47,20 +42,13 @@ export interface GetBalancesParams extends QueryOptions {
  * balances.map((balance) => balance.denom); // ["aperpx", "uusdc"]
  * ```
  */
-export async function getBalances(client: NodeConnection, params: GetBalancesParams): Promise<Balance[]> {
-  checkParams(params, "getBalances");
-  const coins = await allPages(client, {
-    ...params,
-    method: cosmosBank.Query.method.allBalances,
-    request: { address: bech32Address(params.address) },
-    pick: (r) => r.balances,
-  });
-  return coins.map((coin) => ({ denom: coin.denom, amount: BigInt(coin.amount) }));
-}
+export const getBalances = definePagedQuery("getBalances", () => cosmosBank.Query.method.allBalances, {
+  request: (p: GetBalancesParams) => ({ address: bech32Address(p.address) }),
+  pick: (r): Balance[] => r.balances.map((coin) => ({ denom: coin.denom, amount: BigInt(coin.amount) })),
+});
 
 /**
  * Parameters of {@link getBalance}.
- *
  * @example
  * ```ts
  * await getBalance(client, { address: wallet.address, denom: "aperpx" });
@@ -75,10 +63,8 @@ export interface GetBalanceParams extends QueryOptions {
 
 /**
  * One bank balance of an account (0 when it holds none).
- *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetBalanceParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
+ * @param params - `GetBalanceParams`, with the call options.
  * @returns resolves with `{ denom, amount }`, the amount a bigint in the denom's base units
  *   (`uusdc`: 10^-6 USDC), `0n` when the account holds none; rejects with `QueryError` when the
  *   node refuses the query.
@@ -87,12 +73,7 @@ export interface GetBalanceParams extends QueryOptions {
  * const { amount } = await getBalance(client, { address: wallet.address, denom: "aperpx" });
  * ```
  */
-export async function getBalance(client: NodeConnection, params: GetBalanceParams): Promise<Balance> {
-  checkParams(params, "getBalance");
-  const response = await unaryQuery(client, {
-    ...params,
-    method: cosmosBank.Query.method.balance,
-    request: { address: bech32Address(params.address), denom: params.denom },
-  });
-  return { denom: params.denom, amount: BigInt(response.balance?.amount || "0") };
-}
+export const getBalance = defineQuery("getBalance", () => cosmosBank.Query.method.balance, {
+  request: (p: GetBalanceParams) => ({ address: bech32Address(p.address), denom: p.denom }),
+  pick: (r, _path, p): Balance => ({ denom: p.denom, amount: BigInt(r.balance?.amount || "0") }),
+});

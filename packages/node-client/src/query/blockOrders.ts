@@ -6,10 +6,8 @@ import type { Block } from "./blocks.js";
 /**
  * The proposed operations of a block from {@link getBlock}: the `MsgProposedOperations` its first
  * transaction carries (every block of the chain opens with one), or undefined.
- *
  * @param block - a block from `getBlock`.
  * @returns the operations (matches and removals), or undefined when the block has none.
- *
  * @example
  * ```ts
  * const block = await getBlock(client, {});
@@ -39,11 +37,9 @@ function* messagesIn<T>(block: Block, typeUrl: string, decode: (bytes: Uint8Arra
  * The placement of the order `orderId` in a block from {@link getBlock}: the order as its
  * `MsgPlaceOrder` carried it and its transaction's index (pair it with `getBlockResults` at that
  * index to learn whether the transaction succeeded), or undefined when the block holds none.
- *
  * @param block - a block from `getBlock`.
  * @param orderId - the order.
  * @returns `{ txIndex, order }`, or undefined.
- *
  * @example
  * ```ts
  * const goodTilBlockTime = Math.floor(Date.now() / 1000) + 3600;
@@ -70,11 +66,9 @@ export function placementIn(
  * The index of the transaction that cancels the order `orderId` (a `MsgCancelOrder`) in a block
  * from {@link getBlock}, or -1; pair it with `getBlockResults` at that index to learn whether the
  * cancel succeeded.
- *
  * @param block - a block from `getBlock`.
  * @param orderId - the order.
  * @returns the transaction's index, or -1.
- *
  * @example
  * ```ts
  * const goodTilBlockTime = Math.floor(Date.now() / 1000) + 3600;

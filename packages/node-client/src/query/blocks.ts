@@ -19,7 +19,6 @@ import { rpcQueryError } from "./unary.js";
 
 /**
  * A block header, as the explorer and indexers read it.
- *
  * @example
  * ```ts
  * const header: BlockHeader = (await getBlock(client, {})).header;
@@ -48,7 +47,6 @@ export interface BlockHeader {
 
 /**
  * One transaction of a block: its hash and its decoded body.
- *
  * @example
  * ```ts
  * const sent = await client.bankSend({ signer: wallet, from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
@@ -65,7 +63,6 @@ export interface BlockTx {
 
 /**
  * A block: header and transactions.
- *
  * @example
  * ```ts
  * const block: Block = await getBlock(client, {});
@@ -81,7 +78,6 @@ export interface Block {
 
 /**
  * The result of one transaction of a block (`block_results`).
- *
  * @example
  * ```ts
  * const sent = await client.bankSend({ signer: wallet, from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
@@ -106,7 +102,6 @@ export interface BlockTxResult {
 
 /**
  * Parameters of {@link getBlock} and {@link getBlockResults}.
- *
  * @example
  * ```ts
  * const params: GetBlockParams = { height: 10n };
@@ -122,7 +117,6 @@ export interface GetBlockParams extends CallOptions {
 
 /**
  * Parameters of {@link getBlockHeaders}.
- *
  * @example
  * ```ts
  * const params: GetBlockHeadersParams = { maxHeight: 100n, count: 10 };
@@ -207,14 +201,10 @@ async function rpcCall(
 
 /**
  * A block by height over RPC (`block`): its header and its transactions, hashed and decoded.
- *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetBlockParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with a block by height over RPC (`block`): its header and its transactions,
- *   hashed and decoded.
+ * @param params - `GetBlockParams`, with the call options.
+ * @returns a block by height over RPC (`block`): its header and its transactions, hashed and decoded.
  * @throws {QueryError} when the node has no block at that height (pruned, or not yet produced).
- *
  * @example
  * ```ts
  * // A height the node still serves: the latest (a pruned node answers early heights with an error).
@@ -239,14 +229,10 @@ export async function getBlock(client: NodeConnection, params: GetBlockParams = 
 
 /**
  * The results of a block's transactions over RPC (`block_results`), in block order.
- *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetBlockParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with the results of a block's transactions over RPC (`block_results`), in block
- *   order.
+ * @param params - `GetBlockParams`, with the call options.
+ * @returns the results of a block's transactions over RPC (`block_results`), in block order.
  * @throws {QueryError} when the node has no block at that height.
- *
  * @example
  * ```ts
  * const { header } = await getBlock(client, {});
@@ -281,13 +267,9 @@ export async function getBlockResults(
 
 /**
  * The headers of up to 20 blocks ending at `maxHeight` over RPC (`blockchain`), newest first.
- *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetBlockHeadersParams`: each field is documented there), with the
- *   call options `signal` and `timeoutMs`.
- * @returns resolves with the headers of up to 20 blocks ending at `maxHeight` over RPC
- *   (`blockchain`), newest first; rejects with `QueryError` when the node refuses the query
- *   (`notFound` set for a missing entry).
+ * @param params - `GetBlockHeadersParams`, with the call options.
+ * @returns the headers of up to 20 blocks ending at `maxHeight` over RPC (`blockchain`), newest first.
  * @example
  * ```ts
  * const headers = await getBlockHeaders(client, { count: 5 });

@@ -12,6 +12,8 @@ import {
   perpetuals,
   prices,
   ratelimit,
+  revshare,
+  rewards,
   subaccounts,
 } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
@@ -26,7 +28,6 @@ const byPerpetual = (p: PerpetualIdParams) => ({ perpetualId: uint32(p.perpetual
 
 /**
  * One asset (USDC is id 0): denom, atomic resolution, market.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the asset id (`ByIdParams`), with the call options.
  * @returns the asset, or `undefined` for an unknown id.
@@ -44,7 +45,6 @@ export const getAsset = defineQuery("getAsset", () => assets.Query.method.asset,
 
 /**
  * Every asset (all pages).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns every asset.
@@ -59,7 +59,6 @@ export const getAssets = definePagedQuery("getAssets", () => assets.Query.method
 
 /**
  * One oracle market's params: pair, exponent, minimum price change.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the market id (`ByIdParams`), with the call options.
  * @returns the params, or `undefined` for an unknown market id.
@@ -77,7 +76,6 @@ export const getMarketParam = defineQuery("getMarketParam", () => prices.Query.m
 
 /**
  * Every oracle market's params (all pages).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns every oracle market's params.
@@ -96,7 +94,6 @@ export const getMarketParams = definePagedQuery(
 
 /**
  * Every liquidity tier (margin fractions and open-interest bounds) (all pages).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns every liquidity tier.
@@ -115,7 +112,6 @@ export const getLiquidityTiers = definePagedQuery(
 
 /**
  * The perpetuals module's params (funding rate clamps, premium vote bounds).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns the params.
@@ -130,7 +126,6 @@ export const getPerpetualsParams = defineQuery("getPerpetualsParams", () => perp
 
 /**
  * The smart-account (accountplus) module's params: whether authenticators are active.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns the params.
@@ -149,7 +144,6 @@ export const getAccountplusParams = defineQuery(
 
 /**
  * The clob's liquidation configuration (insurance fund fee, position block limits, fillable price).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns the configuration.
@@ -166,7 +160,6 @@ export const getLiquidationsConfig = defineQuery(
 
 /**
  * The ids the next market listing will take: oracle market, perpetual and clob pair.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns the next oracle market, perpetual and clob pair ids.
@@ -194,7 +187,6 @@ export async function getNextIds(
 
 /**
  * Parameters of {@link getMarketFeeDiscount}.
- *
  * @example
  * ```ts
  * await getMarketFeeDiscount(client, { clobPairId: 0 });
@@ -207,7 +199,6 @@ export interface MarketFeeDiscountParams extends QueryOptions {
 
 /**
  * A market's fee discount window, if it has one.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the clob pair (`MarketFeeDiscountParams`), with the call options.
  * @returns the discount, or `undefined` when the market has none.
@@ -228,7 +219,6 @@ export const getMarketFeeDiscount = defineQuery(
 
 /**
  * Every market's fee discount window.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns every market's discount window.
@@ -245,7 +235,6 @@ export const getMarketFeeDiscounts = defineQuery(
 
 /**
  * The staking tiers: fee discounts by staked native tokens, per fee tier.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns the staking tiers.
@@ -260,7 +249,6 @@ export const getStakingTiers = defineQuery("getStakingTiers", () => feetiers.Que
 
 /**
  * Parameters of {@link getUserStakingTier}.
- *
  * @example
  * ```ts
  * await getUserStakingTier(client, { address: wallet.address });
@@ -274,7 +262,6 @@ export interface UserStakingTierParams extends QueryOptions {
 /**
  * An account's staking discount: its fee tier, its staked native tokens (SerializableInt bytes) and
  * the discount in ppm.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the account (`UserStakingTierParams`), with the call options.
  * @returns the account's fee tier name, staked amount and discount.
@@ -296,7 +283,6 @@ export const getUserStakingTier = defineQuery(
 /**
  * The IBC packets this chain sent that still wait for their acknowledgement or timeout: each one's
  * channel and sequence (the rate limiter undoes its outflow when a packet fails).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns the pending packets.
@@ -314,7 +300,6 @@ export const getPendingSendPackets = defineQuery(
 
 /**
  * Parameters of the per-perpetual subaccount queries.
- *
  * @example
  * ```ts
  * await getCollateralPoolAddress(client, { perpetualId: 0 });
@@ -328,7 +313,6 @@ export interface PerpetualIdParams extends QueryOptions {
 /**
  * Whether withdrawals and transfers are blocked for a perpetual's collateral pool (after a
  * negative-TNC subaccount or a chain outage), and until which block.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the perpetual (`PerpetualIdParams`), with the call options.
  * @returns the blocked-until heights.
@@ -345,7 +329,6 @@ export const getWithdrawalsBlockedInfo = defineQuery(
 
 /**
  * The module account holding the collateral of a perpetual's positions.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the perpetual (`PerpetualIdParams`), with the call options.
  * @returns the pool's address.
@@ -363,7 +346,6 @@ export const getCollateralPoolAddress = defineQuery(
 /**
  * A subaccount's leverage settings: the initial margin fraction chosen per clob pair (pairs at
  * their default are absent).
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the subaccount (`GetSubaccountParams`), with the call options.
  * @returns the custom initial margin fraction of each clob pair that has one.
@@ -381,4 +363,34 @@ export const getLeverage = defineQuery("getLeverage", () => clob.Query.method.le
   },
   pick: (r): Array<{ clobPairId: number; imfPpm: number }> =>
     r.clobPairLeverage.map((entry) => ({ clobPairId: entry.clobPairId, imfPpm: entry.customImfPpm })),
+});
+
+/**
+ * The market mapper revenue-share params (address, share, validity).
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
+ * @returns the params.
+ * @example
+ * ```ts
+ * (await getMarketMapperRevShareParams(client)).validDays >= 0; // true
+ * ```
+ */
+export const getMarketMapperRevShareParams = defineQuery(
+  "getMarketMapperRevShareParams",
+  () => revshare.Query.method.marketMapperRevenueShareParams,
+  { pick: (r, path) => present(r.params, path, "params") },
+);
+
+/**
+ * The rewards module's params (treasury, denom, fee multiplier).
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
+ * @returns the params.
+ * @example
+ * ```ts
+ * (await getRewardsParams(client)).denom.length > 0; // true
+ * ```
+ */
+export const getRewardsParams = defineQuery("getRewardsParams", () => rewards.Query.method.params, {
+  pick: (r, path) => present(r.params, path, "params"),
 });

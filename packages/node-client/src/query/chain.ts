@@ -15,7 +15,6 @@ function requireRpc(client: NodeConnection): RpcConnection {
 
 /**
  * The latest committed block's height and time.
- *
  * @example
  * ```ts
  * const { height, time, chainId }: LatestBlock = await getLatestBlock(client);
@@ -33,10 +32,8 @@ export interface LatestBlock {
 /**
  * The latest block's height and time: from RPC `status` when RPC is configured (cheapest), else
  * from gRPC `GetLatestBlock`.
- *
  * @param client - the node client (from `createNodeClient`).
- * @param options - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
- *   and `timeoutMs`.
+ * @param options - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns resolves with the latest block's height and time: from RPC `status` when RPC is
  *   configured (cheapest), else from gRPC `GetLatestBlock`; rejects with `QueryError` when the node
  *   refuses the query (`notFound` set for a missing entry).
@@ -89,10 +86,8 @@ export async function getLatestBlock(
 
 /**
  * The chain id: the client's (given or from its network preset), else read from the node once and cached.
- *
  * @param client - the node client (from `createNodeClient`).
- * @param options - what to read (`CallOptions`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
+ * @param options - `CallOptions`, with the call options.
  * @returns resolves with the chain id: the client's (given or from its network preset), else read
  *   from the node once and cached; rejects with `QueryError` when the node refuses the query
  *   (`notFound` set for a missing entry).
@@ -112,7 +107,6 @@ export async function getChainId(client: NodeConnection, options: CallOptions = 
 
 /**
  * The genesis document, as `/genesis` prints it.
- *
  * @example
  * ```ts
  * const { chain_id, app_state }: GenesisDoc = await getGenesis(client);
@@ -137,12 +131,9 @@ export interface GenesisDoc {
 
 /**
  * The genesis document (`GET {node_rpc_url}/genesis` -> `result.genesis`). RPC only.
- *
  * @param client - the node client (from `createNodeClient`).
- * @param options - what to read (`CallOptions`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with the genesis document (RPC only); rejects with `QueryError` when the node
- *   answers an error.
+ * @param options - `CallOptions`, with the call options.
+ * @returns the genesis document (RPC only).
  * @example
  * ```ts
  * const genesis = await getGenesis(client);
@@ -168,7 +159,6 @@ export async function getGenesis(client: NodeConnection, options: CallOptions = 
 
 /**
  * A peer of the node, as `net_info` reports it.
- *
  * @example
  * ```ts
  * const [first]: Peer[] = await getPeers(client);
@@ -190,7 +180,6 @@ export interface Peer {
 
 /**
  * The default CometBFT P2P port.
- *
  * @example
  * ```ts
  * DEFAULT_P2P_PORT; // 26656
@@ -200,12 +189,9 @@ export const DEFAULT_P2P_PORT = 26656;
 
 /**
  * The node's peers (`GET {node_rpc_url}/net_info` -> `result.peers[]`). RPC only.
- *
  * @param client - the node client (from `createNodeClient`).
- * @param options - what to read (`CallOptions`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with the node's peers (RPC only); rejects with `QueryError` when the node
- *   answers an error.
+ * @param options - `CallOptions`, with the call options.
+ * @returns the node's peers (RPC only).
  * @example
  * ```ts
  * const peers = await getPeers(client);

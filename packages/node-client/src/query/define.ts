@@ -29,7 +29,6 @@ interface QuerySpec<I extends DescMessage, O extends DescMessage, P, R> {
 
 /**
  * The field an answer must carry; a `QueryError` naming it when the node left it out.
- *
  * @param value - the answer's field.
  * @param path - the method's path (`/<service>/<Method>`).
  * @param field - the field's proto name.
@@ -44,7 +43,6 @@ export function present<T>(value: T | undefined, path: string, field: string): T
 /**
  * Makes a query action `(client, params) => answer` from a unary method: checks the params, builds
  * the request, runs {@link unaryQuery} with the call options and picks the result.
- *
  * @param name - the action's public name (typed errors name it).
  * @param method - the method's descriptor, e.g. `() => epochs.Query.method.epochInfoAll`: read at
  *   the first call, so that importing a row loads no protobuf descriptor.
@@ -87,19 +85,21 @@ export function defineQuery<I extends DescMessage, O extends DescMessage, P exte
 /**
  * Makes a query action that reads every page of a paginated method ({@link allPages}) and returns
  * the items of all of them.
- *
  * @param name - the action's public name (typed errors name it).
  * @param method - the paginated method's descriptor, read at the first call.
- * @param spec - the request builder (without `pagination`) and the items of one answer.
+ * @param spec - the request builder (without `pagination`), the items of one answer, and whether
+ *   the params may be left out.
  * @returns the action.
  */
 export function definePagedQuery<I extends DescMessage, O extends DescMessage, P extends QueryOptions, T>(
   name: string,
   method: () => DescMethodUnary<I, O>,
-  spec: { request?: (params: P) => MessageInitShape<I>; pick: (response: MessageShape<O>) => readonly T[] },
+  spec: Pick<QuerySpec<I, O, P, readonly T[]>, "request" | "optional"> & {
+    pick: (response: MessageShape<O>) => readonly T[];
+  },
 ): (client: NodeConnection, ...params: ParamsOf<P>) => Promise<T[]> {
   return async (client, ...[params]) => {
-    checkParams(params, name, spec.request === undefined);
+    checkParams(params, name, spec.optional ?? spec.request === undefined);
     const options = (params ?? {}) as P;
     const request = spec.request ? spec.request(options) : ({} as MessageInitShape<I>);
     return allPages(client, { ...options, method: method(), request, pick: spec.pick });

@@ -8,7 +8,6 @@ import type { QueryOptions } from "./unary.js";
 
 /**
  * Options of a node-fact query, which the REST server also answers.
- *
  * @example
  * ```ts
  * const options: FactOptions = { transport: "rest", timeoutMs: 2_000 };
@@ -25,7 +24,6 @@ export interface FactOptions extends Omit<QueryOptions, "transport"> {
 
 /**
  * Picks the transport of a node-fact query: the requested one, else gRPC, else REST, else RPC.
- *
  * @throws {MissingEndpointError} when none (or not the requested one) is configured.
  */
 export function pickFactTransport(
@@ -39,7 +37,6 @@ export function pickFactTransport(
 
 /**
  * Parameters of {@link restQuery}: the REST path, the message its JSON decodes into, and how to ask.
- *
  * @example
  * ```ts
  * import { cosmosNode } from "@perpx/proto";
@@ -59,12 +56,10 @@ export interface RestQueryParams<Desc extends DescMessage> extends FactOptions {
  * GETs a REST path and decodes the Cosmos REST JSON into a message (`fromCosmosJson` of
  * `@perpx/proto`: SerializableInts from decimal strings, `Any` with Cosmos type URLs), ignoring
  * unknown fields.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`RestQueryParams<Desc>`: each field is documented there), with the
  *   call options `signal` and `timeoutMs`.
- * @returns resolves with the decoded message; rejects with `QueryError` (with the HTTP status) when
- *   the node answers an error.
+ * @returns the decoded message.
  * @example
  * ```ts
  * import { cosmosNode } from "@perpx/proto";

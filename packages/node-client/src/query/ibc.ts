@@ -1,30 +1,24 @@
 /**
- * IBC packet state (ICS-04, `ibc.core.channel.v1.Query`) and ICS-20 denom traces
- * (`ibc.applications.transfer.v1.Query`): what a wallet or a bridge UI reads to follow a transfer:
- * the commitment of a packet this chain sent (there until its acknowledgement or timeout comes
- * back), the receipt and acknowledgement of a packet it received, which sequences are still
- * unrelayed, what an `ibc/<hash>` voucher is, and where and how much of this chain's coins wait in
- * escrow.
+ * IBC packet state (ICS-04) and ICS-20 vouchers and escrow, as rows over {@link defineQuery}: what a
+ * wallet or a bridge UI reads to follow a transfer.
  */
 import { type IntegerInput, InvalidArgumentError } from "@perpx/core";
 import { ibcChannel, ibcTransfer } from "@perpx/proto";
-import type { NodeConnection } from "../connection.js";
-import { isQueryError } from "../errors.js";
-import { checkParams, nonEmpty, positiveUint64 } from "../messages/validate.js";
-import { allPages } from "./pages.js";
-import { type QueryOptions, unaryQuery } from "./unary.js";
+import { nonEmpty, positiveUint64 } from "../messages/validate.js";
+import { definePagedQuery, defineQuery } from "./define.js";
+import type { QueryOptions } from "./unary.js";
 
 /** ibc-go's identifier alphabet and length (ICS-24), for ports and channels. */
 const IDENTIFIER = /^[a-zA-Z0-9._+\-#[\]<>]{2,128}$/;
+const VOUCHER = /^(ibc\/)?[0-9A-Fa-f]{64}$/;
 
 function identifier(value: unknown, argument: string): string {
-  if (typeof value !== "string" || !IDENTIFIER.test(value)) {
-    throw new InvalidArgumentError(
-      argument,
-      `must be an IBC identifier (2 to 128 of a-z A-Z 0-9 . _ + - # [ ] < >), got ${JSON.stringify(String(value))}`,
-    );
-  }
-  return value;
+  if (typeof value === "string" && IDENTIFIER.test(value)) return value;
+  const got = JSON.stringify(String(value));
+  throw new InvalidArgumentError(
+    argument,
+    `must be an IBC identifier (2 to 128 of a-z A-Z 0-9 . _ + - # [ ] < >), got ${got}`,
+  );
 }
 
 function sequenceList(value: unknown, argument: string): bigint[] {
@@ -34,17 +28,13 @@ function sequenceList(value: unknown, argument: string): bigint[] {
 
 /**
  * A channel end: its port (`transfer` unless given) and channel id.
- *
  * @example
  * ```ts
  * const ref: IbcChannelParams = { channelId: "channel-0" };
  * ```
  */
 export interface IbcChannelParams extends QueryOptions {
-  /**
-   * The port.
-   * @default "transfer"
-   */
+  /** The port. @default "transfer" */
   portId?: string;
   /** The channel, `channel-<n>`. */
   channelId: string;
@@ -52,7 +42,6 @@ export interface IbcChannelParams extends QueryOptions {
 
 /**
  * One packet on a channel end: the channel and the packet's sequence (from 1).
- *
  * @example
  * ```ts
  * const ref: IbcPacketParams = { channelId: "channel-0", sequence: 1n };
@@ -65,7 +54,6 @@ export interface IbcPacketParams extends IbcChannelParams {
 
 /**
  * Packet sequences on a channel end.
- *
  * @example
  * ```ts
  * const ref: IbcSequencesParams = { channelId: "channel-0", sequences: [1n, 2n, 3n] };
@@ -76,237 +64,150 @@ export interface IbcSequencesParams extends IbcChannelParams {
   sequences: readonly IntegerInput[];
 }
 
-function channelFields(params: IbcChannelParams): { portId: string; channelId: string } {
-  return {
-    portId: identifier(params.portId ?? "transfer", "portId"),
-    channelId: identifier(params.channelId, "channelId"),
-  };
-}
-
-/** The answer of a by-sequence query, or `undefined` when the node says it does not exist. */
-async function orUndefined<T>(query: Promise<T>): Promise<T | undefined> {
-  try {
-    return await query;
-  } catch (error) {
-    if (isQueryError(error) && error.notFound) return undefined;
-    throw error;
-  }
-}
+const channel = (p: IbcChannelParams) => ({
+  portId: identifier(p.portId ?? "transfer", "portId"),
+  channelId: identifier(p.channelId, "channelId"),
+});
+const packet = (p: IbcPacketParams) => ({ ...channel(p), sequence: positiveUint64(p.sequence, "sequence") });
 
 /**
- * The commitment (32-byte hash) of a packet this chain sent, or `undefined` once there is none:
- * its acknowledgement or timeout came back (or it was never sent). While a commitment exists the
- * transfer is in flight.
- *
+ * The commitment (32-byte hash) of a packet this chain sent: there while the transfer is in flight.
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`IbcPacketParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with the commitment (32-byte hash) of a packet this chain sent, or `undefined`
- *   once there is none: its acknowledgement or timeout came back (or it was never sent). While a
- *   commitment exists the transfer is in flight.
- * @throws {InvalidArgumentError} for a malformed channel or a sequence that is not > 0, before the query leaves.
- *
+ * @param params - the packet (`IbcPacketParams`), with the call options.
+ * @returns the commitment, or `undefined` once its acknowledgement or timeout came back.
+ * @throws {InvalidArgumentError} for a malformed channel or a sequence not > 0, before the query leaves.
  * @example
  * ```ts
- * const sent = await client.ibcTransfer({ signer: wallet, sender: wallet.address, receiver: "noble1...", sourceChannel: "channel-0",
- *   token: { denom: "uusdc", amount: 1n }, timeoutTimestampNs: BigInt(Date.now() + 600_000) * 1_000_000n });
- * const packet = sent.events.find((e) => e.type === "send_packet");
- * const sequence = BigInt(packet?.attributes.find((a) => a.key === "packet_sequence")?.value ?? "0");
- * const inFlight = (await getPacketCommitment(client, { channelId: "channel-0", sequence })) !== undefined; // true: until acknowledged
+ * await getPacketCommitment(client, { channelId: "channel-0", sequence: 999_999n }); // undefined
  * ```
  */
-export async function getPacketCommitment(
-  client: NodeConnection,
-  params: IbcPacketParams,
-): Promise<Uint8Array | undefined> {
-  checkParams(params, "getPacketCommitment");
-  const request = { ...channelFields(params), sequence: positiveUint64(params.sequence, "sequence") };
-  return orUndefined(
-    unaryQuery(client, {
-      ...params,
-      method: ibcChannel.Query.method.packetCommitment,
-      request: request,
-    }).then((r) => r.commitment),
-  );
-}
+export const getPacketCommitment = defineQuery(
+  "getPacketCommitment",
+  () => ibcChannel.Query.method.packetCommitment,
+  {
+    request: packet,
+    pick: (r) => r.commitment,
+    orUndefined: true,
+  },
+);
 
 /**
- * Every packet commitment of a channel end (all pages): the packets this chain sent that are still
- * in flight, each with its sequence and commitment in `data`.
- *
+ * Every packet commitment of a channel end (all pages): the packets this chain sent still in flight.
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`IbcChannelParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with every packet commitment of a channel end (all pages): the packets this
- *   chain sent that are still in flight, each with its sequence and commitment in `data`; rejects
- *   with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @param params - the channel end (`IbcChannelParams`), with the call options.
+ * @returns each packet's sequence and commitment (`data`).
  * @example
  * ```ts
  * const inFlight = (await getPacketCommitments(client, { channelId: "channel-0" })).map((p) => p.sequence);
  * ```
  */
-export async function getPacketCommitments(
-  client: NodeConnection,
-  params: IbcChannelParams,
-): Promise<ibcChannel.PacketState[]> {
-  checkParams(params, "getPacketCommitments");
-  return allPages(client, {
-    ...params,
-    method: ibcChannel.Query.method.packetCommitments,
-    request: channelFields(params),
-    pick: (r) => r.commitments,
-  });
-}
+export const getPacketCommitments = definePagedQuery(
+  "getPacketCommitments",
+  () => ibcChannel.Query.method.packetCommitments,
+  { request: channel, pick: (r) => r.commitments },
+);
 
 /**
  * Whether this chain received a packet (its receipt, on an unordered channel).
- *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`IbcPacketParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with whether this chain received a packet (its receipt, on an unordered
- *   channel); rejects with `QueryError` when the node refuses the query (`notFound` set for a
- *   missing entry).
+ * @param params - the packet (`IbcPacketParams`), with the call options.
+ * @returns whether the receipt exists.
  * @example
  * ```ts
- * const received = await getPacketReceipt(client, { channelId: "channel-0", sequence: 4n });
+ * await getPacketReceipt(client, { channelId: "channel-0", sequence: 999_999n }); // false
  * ```
  */
-export async function getPacketReceipt(client: NodeConnection, params: IbcPacketParams): Promise<boolean> {
-  checkParams(params, "getPacketReceipt");
-  const request = { ...channelFields(params), sequence: positiveUint64(params.sequence, "sequence") };
-  const response = await unaryQuery(client, {
-    ...params,
-    method: ibcChannel.Query.method.packetReceipt,
-    request: request,
-  });
-  return response.received;
-}
+export const getPacketReceipt = defineQuery("getPacketReceipt", () => ibcChannel.Query.method.packetReceipt, {
+  request: packet,
+  pick: (r) => r.received,
+});
 
 /**
- * The commitment (32-byte hash) of the acknowledgement this chain wrote for a packet it received,
- * or `undefined` when it wrote none.
- *
+ * The commitment (32-byte hash) of the acknowledgement this chain wrote for a packet it received.
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`IbcPacketParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with the commitment (32-byte hash) of the acknowledgement this chain wrote for
- *   a packet it received, or `undefined` when it wrote none; rejects with `QueryError` when the
- *   node refuses the query (`notFound` set for a missing entry).
+ * @param params - the packet (`IbcPacketParams`), with the call options.
+ * @returns the commitment, or `undefined` when it wrote none.
  * @example
  * ```ts
- * const ack = await getPacketAcknowledgement(client, { channelId: "channel-0", sequence: 4n });
+ * await getPacketAcknowledgement(client, { channelId: "channel-0", sequence: 999_999n }); // undefined
  * ```
  */
-export async function getPacketAcknowledgement(
-  client: NodeConnection,
-  params: IbcPacketParams,
-): Promise<Uint8Array | undefined> {
-  checkParams(params, "getPacketAcknowledgement");
-  const request = { ...channelFields(params), sequence: positiveUint64(params.sequence, "sequence") };
-  return orUndefined(
-    unaryQuery(client, {
-      ...params,
-      method: ibcChannel.Query.method.packetAcknowledgement,
-      request: request,
-    }).then((r) => r.acknowledgement),
-  );
-}
+export const getPacketAcknowledgement = defineQuery(
+  "getPacketAcknowledgement",
+  () => ibcChannel.Query.method.packetAcknowledgement,
+  { request: packet, pick: (r) => r.acknowledgement, orUndefined: true },
+);
 
 /**
  * Parameters of {@link getPacketAcknowledgements}.
- *
  * @example
  * ```ts
  * await getPacketAcknowledgements(client, { channelId: "channel-0", sequences: [4n, 5n] });
  * ```
  */
 export interface GetPacketAcknowledgementsParams extends IbcChannelParams {
-  /**
-   * Only these sequences (those with an acknowledgement are answered).
-   * @default every acknowledgement of the channel end (all pages)
-   */
+  /** Only these sequences (those with an acknowledgement are answered). @default every one (all pages) */
   sequences?: readonly IntegerInput[];
 }
 
+const acknowledgements = () => ibcChannel.Query.method.packetAcknowledgements;
+const allAcknowledgements = definePagedQuery("getPacketAcknowledgements", acknowledgements, {
+  request: channel,
+  pick: (r) => r.acknowledgements,
+});
+const someAcknowledgements = defineQuery("getPacketAcknowledgements", acknowledgements, {
+  request: (p: GetPacketAcknowledgementsParams) => ({
+    ...channel(p),
+    packetCommitmentSequences: sequenceList(p.sequences, "sequences"),
+  }),
+  pick: (r) => r.acknowledgements,
+});
+
 /**
- * The acknowledgement commitments this chain wrote on a channel end, each with its sequence and
- * commitment in `data`.
- *
+ * The acknowledgement commitments this chain wrote on a channel end (all, or of given sequences).
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetPacketAcknowledgementsParams`: each field is documented there),
- *   with the call options `signal` and `timeoutMs`.
- * @returns resolves with the acknowledgement commitments this chain wrote on a channel end, each
- *   with its sequence and commitment in `data`; rejects with `QueryError` when the node refuses the
- *   query (`notFound` set for a missing entry).
+ * @param params - the channel end and sequences (`GetPacketAcknowledgementsParams`), with the call options.
+ * @returns each acknowledgement's sequence and commitment (`data`).
  * @example
  * ```ts
  * const acks = await getPacketAcknowledgements(client, { channelId: "channel-0" });
  * ```
  */
-export async function getPacketAcknowledgements(
-  client: NodeConnection,
+export const getPacketAcknowledgements: (
+  client: Parameters<typeof allAcknowledgements>[0],
   params: GetPacketAcknowledgementsParams,
-): Promise<ibcChannel.PacketState[]> {
-  checkParams(params, "getPacketAcknowledgements");
-  const fields = channelFields(params);
-  if (params.sequences !== undefined) {
-    const packetCommitmentSequences = sequenceList(params.sequences, "sequences");
-    const response = await unaryQuery(client, {
-      ...params,
-      method: ibcChannel.Query.method.packetAcknowledgements,
-      request: { ...fields, packetCommitmentSequences },
-    });
-    return response.acknowledgements;
-  }
-  return allPages(client, {
-    ...params,
-    method: ibcChannel.Query.method.packetAcknowledgements,
-    request: fields,
-    pick: (r) => r.acknowledgements,
-  });
-}
+) => Promise<ibcChannel.PacketState[]> = (client, params) =>
+  params?.sequences === undefined
+    ? allAcknowledgements(client, params)
+    : someAcknowledgements(client, params);
 
 /**
- * Of the given sequences of packets the counterparty sent over this channel end, those this chain
- * has not received yet (what a relayer still has to deliver).
- *
+ * Of the given sequences of packets the counterparty sent here, those this chain has not received.
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`IbcSequencesParams`: each field is documented there), with the
- *   call options `signal` and `timeoutMs`.
- * @returns resolves with the sequences (of those given) the relayer still has to deliver here;
- *   rejects with `QueryError` when the node refuses the query.
+ * @param params - the channel end and sequences (`IbcSequencesParams`), with the call options.
+ * @returns the sequences a relayer still has to deliver.
  * @example
  * ```ts
- * await getUnreceivedPackets(client, { channelId: "channel-0", sequences: [1n, 2n] }); // [1n, 2n]: nothing came in over channel-0 yet
+ * await getUnreceivedPackets(client, { channelId: "channel-0", sequences: [1n, 2n] }); // [1n, 2n]
  * ```
  */
-export async function getUnreceivedPackets(
-  client: NodeConnection,
-  params: IbcSequencesParams,
-): Promise<bigint[]> {
-  checkParams(params, "getUnreceivedPackets");
-  const request = {
-    ...channelFields(params),
-    packetCommitmentSequences: sequenceList(params.sequences, "sequences"),
-  };
-  const response = await unaryQuery(client, {
-    ...params,
-    method: ibcChannel.Query.method.unreceivedPackets,
-    request: request,
-  });
-  return response.sequences;
-}
+export const getUnreceivedPackets = defineQuery(
+  "getUnreceivedPackets",
+  () => ibcChannel.Query.method.unreceivedPackets,
+  {
+    request: (p: IbcSequencesParams) => ({
+      ...channel(p),
+      packetCommitmentSequences: sequenceList(p.sequences, "sequences"),
+    }),
+    pick: (r) => r.sequences,
+  },
+);
 
 /**
- * Of the given sequences of packets this chain sent, those whose acknowledgement it has not
- * received yet (their commitments are still here).
- *
+ * Of the given sequences of packets this chain sent, those whose acknowledgement has not come back.
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`IbcSequencesParams`: each field is documented there), with the
- *   call options `signal` and `timeoutMs`.
- * @returns resolves with the sequences (of those given) whose acknowledgement this chain still
- *   waits for; rejects with `QueryError` when the node refuses the query.
+ * @param params - the channel end and sequences (`IbcSequencesParams`), with the call options.
+ * @returns the sequences still in flight.
  * @example
  * ```ts
  * const sent = await client.ibcTransfer({ signer: wallet, sender: wallet.address, receiver: "noble1...", sourceChannel: "channel-0",
@@ -319,54 +220,36 @@ export async function getUnreceivedPackets(
  * inFlight; // []
  * ```
  */
-export async function getUnreceivedAcks(
-  client: NodeConnection,
-  params: IbcSequencesParams,
-): Promise<bigint[]> {
-  checkParams(params, "getUnreceivedAcks");
-  const request = {
-    ...channelFields(params),
-    packetAckSequences: sequenceList(params.sequences, "sequences"),
-  };
-  const response = await unaryQuery(client, {
-    ...params,
-    method: ibcChannel.Query.method.unreceivedAcks,
-    request: request,
-  });
-  return response.sequences;
-}
+export const getUnreceivedAcks = defineQuery(
+  "getUnreceivedAcks",
+  () => ibcChannel.Query.method.unreceivedAcks,
+  {
+    request: (p: IbcSequencesParams) => ({
+      ...channel(p),
+      packetAckSequences: sequenceList(p.sequences, "sequences"),
+    }),
+    pick: (r) => r.sequences,
+  },
+);
 
 /**
- * The next sequence this chain expects on an ordered channel end; 0 on an unordered one (ICS-20
- * channels are unordered and do not use it).
- *
+ * The next sequence this chain expects on an ordered channel end; 0 on an unordered (ICS-20) one.
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`IbcChannelParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with the next sequence this chain expects on an ordered channel end; 0 on an
- *   unordered one (ICS-20 channels are unordered and do not use it); rejects with `QueryError` when
- *   the node refuses the query (`notFound` set for a missing entry).
+ * @param params - the channel end (`IbcChannelParams`), with the call options.
+ * @returns the next sequence.
  * @example
  * ```ts
- * const next = await getNextSequenceReceive(client, { channelId: "channel-0" }); // 0n for a transfer channel
+ * await getNextSequenceReceive(client, { channelId: "channel-0" }); // 0n
  * ```
  */
-export async function getNextSequenceReceive(
-  client: NodeConnection,
-  params: IbcChannelParams,
-): Promise<bigint> {
-  checkParams(params, "getNextSequenceReceive");
-  const response = await unaryQuery(client, {
-    ...params,
-    method: ibcChannel.Query.method.nextSequenceReceive,
-    request: channelFields(params),
-  });
-  return response.nextSequenceReceive;
-}
+export const getNextSequenceReceive = defineQuery(
+  "getNextSequenceReceive",
+  () => ibcChannel.Query.method.nextSequenceReceive,
+  { request: channel, pick: (r) => r.nextSequenceReceive },
+);
 
 /**
  * Parameters of {@link getDenomTrace}.
- *
  * @example
  * ```ts
  * const params: GetDenomTraceParams = { denom: "ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2" };
@@ -377,99 +260,62 @@ export interface GetDenomTraceParams extends QueryOptions {
   denom: string;
 }
 
-const VOUCHER = /^(ibc\/)?[0-9A-Fa-f]{64}$/;
-
 /**
- * What an `ibc/<hash>` voucher is: its trace path (`transfer/channel-0`) and base denom (`uusdc`),
- * or `undefined` for a hash this chain has never minted.
- *
+ * What an `ibc/<hash>` voucher is: its trace path (`transfer/channel-0`) and base denom (`uusdc`).
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetDenomTraceParams`: each field is documented there), with the
- *   call options `signal` and `timeoutMs`.
- * @returns resolves with what an `ibc/<hash>` voucher is: its trace path (`transfer/channel-0`) and
- *   base denom (`uusdc`), or `undefined` for a hash this chain has never minted.
+ * @param params - the voucher (`GetDenomTraceParams`), with the call options.
+ * @returns the trace, or `undefined` for a hash this chain has never minted.
  * @throws {InvalidArgumentError} for a denom that is not `ibc/<64 hex>` (or the hash alone), before the query leaves.
- *
  * @example
  * ```ts
- * // The voucher of ATOM received over channel-0: ibc/ + SHA-256 of "transfer/channel-0/uatom".
- * const voucher = "ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2";
- * const trace = await getDenomTrace(client, { denom: voucher }); // undefined: no ATOM came in over channel-0 yet
+ * await getDenomTrace(client, { denom: "ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2" }); // undefined
  * ```
  */
-export async function getDenomTrace(
-  client: NodeConnection,
-  params: GetDenomTraceParams,
-): Promise<ibcTransfer.DenomTrace | undefined> {
-  checkParams(params, "getDenomTrace");
-  if (typeof params.denom !== "string" || !VOUCHER.test(params.denom)) {
-    throw new InvalidArgumentError(
-      "denom",
-      `must be an IBC voucher ibc/<64 hex> or its hash, got ${JSON.stringify(String(params.denom))}`,
-    );
-  }
-  const hash = params.denom.replace(/^ibc\//, "");
-  return orUndefined(
-    unaryQuery(client, { ...params, method: ibcTransfer.Query.method.denomTrace, request: { hash } }).then(
-      (r) => r.denomTrace,
-    ),
-  );
-}
+export const getDenomTrace = defineQuery("getDenomTrace", () => ibcTransfer.Query.method.denomTrace, {
+  request: ({ denom }: GetDenomTraceParams) => {
+    if (typeof denom === "string" && VOUCHER.test(denom)) return { hash: denom.replace(/^ibc\//, "") };
+    const got = JSON.stringify(String(denom));
+    throw new InvalidArgumentError("denom", `must be an IBC voucher ibc/<64 hex> or its hash, got ${got}`);
+  },
+  pick: (r) => r.denomTrace,
+  orUndefined: true,
+});
 
 /**
  * Every denom trace of the vouchers this chain has minted (all pages).
- *
  * @param client - the node client (from `createNodeClient`).
- * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
- *   and `timeoutMs`.
- * @returns resolves with every denom trace of the vouchers this chain has minted (all pages);
- *   rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
+ * @returns the traces.
  * @example
  * ```ts
  * const traces = await getDenomTraces(client);
  * ```
  */
-export async function getDenomTraces(
-  client: NodeConnection,
-  params: QueryOptions = {},
-): Promise<ibcTransfer.DenomTrace[]> {
-  checkParams(params, "getDenomTraces", true);
-  return allPages(client, {
-    ...params,
-    method: ibcTransfer.Query.method.denomTraces,
-    request: {},
-    pick: (r) => r.denomTraces,
-  });
-}
+export const getDenomTraces = definePagedQuery("getDenomTraces", () => ibcTransfer.Query.method.denomTraces, {
+  pick: (r) => r.denomTraces,
+});
 
 /**
- * The ICS-20 escrow account of a channel end: where coins of this chain sent over it wait until
- * they come back.
- *
+ * The ICS-20 escrow account of a channel end, where coins sent over it wait until they come back.
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`IbcChannelParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with the ICS-20 escrow account of a channel end: where coins of this chain sent
- *   over it wait until they come back; rejects with `QueryError` when the node refuses the query
- *   (`notFound` set for a missing entry).
+ * @param params - the channel end (`IbcChannelParams`), with the call options.
+ * @returns the escrow address.
  * @example
  * ```ts
- * const escrow = await getEscrowAddress(client, { channelId: "channel-0" }); // "perpx1..."
+ * (await getEscrowAddress(client, { channelId: "channel-0" })).startsWith("perpx1"); // true
  * ```
  */
-export async function getEscrowAddress(client: NodeConnection, params: IbcChannelParams): Promise<string> {
-  checkParams(params, "getEscrowAddress");
-  const response = await unaryQuery(client, {
-    ...params,
-    method: ibcTransfer.Query.method.escrowAddress,
-    request: channelFields(params),
-  });
-  return response.escrowAddress;
-}
+export const getEscrowAddress = defineQuery(
+  "getEscrowAddress",
+  () => ibcTransfer.Query.method.escrowAddress,
+  {
+    request: channel,
+    pick: (r) => r.escrowAddress,
+  },
+);
 
 /**
  * Parameters of {@link getTotalEscrow}.
- *
  * @example
  * ```ts
  * await getTotalEscrow(client, { denom: "uusdc" });
@@ -482,25 +328,19 @@ export interface GetTotalEscrowParams extends QueryOptions {
 
 /**
  * How much of a denom this chain holds in escrow over every channel, in base units.
- *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetTotalEscrowParams`: each field is documented there), with the
- *   call options `signal` and `timeoutMs`.
- * @returns resolves with how much of a denom this chain holds in escrow over every channel, in base
- *   units; rejects with `QueryError` when the node refuses the query (`notFound` set for a missing
- *   entry).
+ * @param params - the denom (`GetTotalEscrowParams`), with the call options.
+ * @returns the escrowed amount.
  * @example
  * ```ts
- * const escrowed = await getTotalEscrow(client, { denom: "uusdc" }); // 1234n
+ * (await getTotalEscrow(client, { denom: "uusdc" })) >= 0n; // true
  * ```
  */
-export async function getTotalEscrow(client: NodeConnection, params: GetTotalEscrowParams): Promise<bigint> {
-  checkParams(params, "getTotalEscrow");
-  const denom = nonEmpty(params.denom, "denom");
-  const response = await unaryQuery(client, {
-    ...params,
-    method: ibcTransfer.Query.method.totalEscrowForDenom,
-    request: { denom },
-  });
-  return BigInt(response.amount?.amount || "0");
-}
+export const getTotalEscrow = defineQuery(
+  "getTotalEscrow",
+  () => ibcTransfer.Query.method.totalEscrowForDenom,
+  {
+    request: ({ denom }: GetTotalEscrowParams) => ({ denom: nonEmpty(denom, "denom") }),
+    pick: (r) => BigInt(r.amount?.amount || "0"),
+  },
+);

@@ -11,7 +11,6 @@ import type { QueryOptions } from "./unary.js";
  * A perpetual market as the node has it: its perpetual, its clob pair and its oracle price joined,
  * with every parameter the conversions of `@perpx/core` need. The order builders take it as
  * `market` (with a human `size` and `price`).
- *
  * @example
  * ```ts
  * const { ticker, clobPairId, oraclePrice }: Market = await client.getMarket({ ticker: "BTC-USD" });
@@ -42,7 +41,6 @@ export interface Market extends OrderMarket {
 
 /**
  * Parameters of {@link getMarket}.
- *
  * @example
  * ```ts
  * const params: GetMarketParams = { ticker: "ETH-USD", transport: "rpc" };
@@ -56,10 +54,8 @@ export interface GetMarketParams extends QueryOptions {
 /**
  * A market by ticker: finds the perpetual, its clob pair and its oracle price, and joins them into
  * one {@link Market} whose conversion parameters place orders with human prices and sizes.
- *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetMarketParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
+ * @param params - `GetMarketParams`, with the call options.
  * @returns resolves with the market: its ids, `atomicResolution` and `quantumConversionExponent`,
  *   `stepBaseQuantums` (size step, base quantums) and `subticksPerTick` (price step, subticks),
  *   its status, and `oraclePrice` as a human decimal string (USD), which is what core's
@@ -67,7 +63,6 @@ export interface GetMarketParams extends QueryOptions {
  * @throws {InvalidArgumentError} when no perpetual (or no clob pair) has that ticker; the message
  *   lists the tickers the chain knows.
  * @throws {QueryError | TransportError} when the node does not answer.
- *
  * @example
  * ```ts
  * const btc = await client.getMarket({ ticker: "BTC-USD" });

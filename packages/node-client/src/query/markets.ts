@@ -1,19 +1,13 @@
 import { InvalidArgumentError, type SubaccountRef } from "@perpx/core";
 import { clob, feetiers, perpetuals, prices } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
-import { isQueryError, QueryError } from "../errors.js";
 import { ORDER_FLAGS } from "../messages/orderTypes.js";
 import { bech32Address, checkParams, subaccountId, uint32 } from "../messages/validate.js";
-import { allPages } from "./pages.js";
-import { type QueryOptions, queryPath, unaryQuery } from "./unary.js";
-
-function missing(path: string, what: string): QueryError {
-  return new QueryError({ path, transport: "grpc", log: `the answer has no ${what}` });
-}
+import { definePagedQuery, defineQuery, present } from "./define.js";
+import type { QueryOptions } from "./unary.js";
 
 /**
  * Parameters of the queries of one item by id.
- *
  * @example
  * ```ts
  * await getClobPair(client, { id: 0 });
@@ -24,198 +18,129 @@ export interface ByIdParams extends QueryOptions {
   id: number;
 }
 
+const byId = (p: ByIdParams) => ({ id: uint32(p.id, "id") });
+
 /**
- * One clob pair (market): step, tick, quantum conversion exponent, status.
- *
+ * One clob pair (market): its perpetual, `stepBaseQuantums`, `subticksPerTick`,
+ * `quantumConversionExponent` and status.
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`ByIdParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with the pair: its perpetual, `stepBaseQuantums` (the size step, in base
- *   quantums), `subticksPerTick` (the price step, in subticks), `quantumConversionExponent` (which
- *   relates subticks to a human price) and its status.
+ * @param params - the id (`ByIdParams`), with the call options.
+ * @returns the pair.
  * @throws {QueryError} with `notFound` for an unknown id.
- *
  * @example
  * ```ts
- * const btc = await getClobPair(client, { id: 0 });
+ * (await getClobPair(client, { id: 0 })).id; // 0
  * ```
  */
-export async function getClobPair(client: NodeConnection, params: ByIdParams): Promise<clob.ClobPair> {
-  checkParams(params, "getClobPair");
-  const method = clob.Query.method.clobPair;
-  const response = await unaryQuery(client, {
-    ...params,
-    method: method,
-    request: { id: uint32(params.id, "id") },
+export const getClobPair: (client: NodeConnection, params: ByIdParams) => Promise<clob.ClobPair> =
+  defineQuery("getClobPair", () => clob.Query.method.clobPair, {
+    request: byId,
+    pick: (r, path) => present(r.clobPair, path, "clob_pair"),
   });
-  if (!response.clobPair) throw missing(queryPath(method), "clob_pair");
-  return response.clobPair;
-}
 
 /**
  * Every clob pair (all pages).
- *
  * @param client - the node client (from `createNodeClient`).
- * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
- *   and `timeoutMs`.
- * @returns resolves with every clob pair (all pages); rejects with `QueryError` when the node
- *   refuses the query (`notFound` set for a missing entry).
+ * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
+ * @returns every clob pair.
  * @example
  * ```ts
  * const pairs = await getClobPairs(client);
  * ```
  */
-export async function getClobPairs(
-  client: NodeConnection,
-  params: QueryOptions = {},
-): Promise<clob.ClobPair[]> {
-  checkParams(params, "getClobPairs", true);
-  return allPages(client, {
-    ...params,
-    method: clob.Query.method.clobPairAll,
-    request: {},
+export const getClobPairs: (client: NodeConnection, params?: QueryOptions) => Promise<clob.ClobPair[]> =
+  definePagedQuery("getClobPairs", () => clob.Query.method.clobPairAll, {
     pick: (r) => r.clobPair,
   });
-}
 
 /**
  * One perpetual: params (ticker, atomic resolution...), funding index, open interest (SerializableInt
  * bytes; {@link @perpx/node-client/queries!perpetualAmounts} reads them as bigints).
- *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`ByIdParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with one perpetual: params (ticker, atomic resolution...), funding index, open
- *   interest (SerializableInt bytes; reads them as bigints); rejects with `QueryError` when the
- *   node refuses the query (`notFound` set for a missing entry).
+ * @param params - the id (`ByIdParams`), with the call options.
+ * @returns the perpetual.
  * @example
  * ```ts
- * const perp = await getPerpetual(client, { id: 0 });
- * perp.params?.ticker; // "BTC-USD"
+ * (await getPerpetual(client, { id: 0 })).params?.ticker; // "BTC-USD"
  * ```
  */
-export async function getPerpetual(
-  client: NodeConnection,
-  params: ByIdParams,
-): Promise<perpetuals.Perpetual> {
-  checkParams(params, "getPerpetual");
-  const method = perpetuals.Query.method.perpetual;
-  const response = await unaryQuery(client, {
-    ...params,
-    method: method,
-    request: { id: uint32(params.id, "id") },
+export const getPerpetual: (client: NodeConnection, params: ByIdParams) => Promise<perpetuals.Perpetual> =
+  defineQuery("getPerpetual", () => perpetuals.Query.method.perpetual, {
+    request: byId,
+    pick: (r, path) => present(r.perpetual, path, "perpetual"),
   });
-  if (!response.perpetual) throw missing(queryPath(method), "perpetual");
-  return response.perpetual;
-}
 
 /**
  * Every perpetual (all pages).
- *
  * @param client - the node client (from `createNodeClient`).
- * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
- *   and `timeoutMs`.
- * @returns resolves with every perpetual (all pages); rejects with `QueryError` when the node
- *   refuses the query (`notFound` set for a missing entry).
+ * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
+ * @returns every perpetual.
  * @example
  * ```ts
  * const perps = await getPerpetuals(client);
  * ```
  */
-export async function getPerpetuals(
+export const getPerpetuals: (
   client: NodeConnection,
-  params: QueryOptions = {},
-): Promise<perpetuals.Perpetual[]> {
-  checkParams(params, "getPerpetuals", true);
-  return allPages(client, {
-    ...params,
-    method: perpetuals.Query.method.allPerpetuals,
-    request: {},
+  params?: QueryOptions,
+) => Promise<perpetuals.Perpetual[]> = definePagedQuery(
+  "getPerpetuals",
+  () => perpetuals.Query.method.allPerpetuals,
+  {
     pick: (r) => r.perpetual,
-  });
-}
+  },
+);
 
 /**
- * One oracle market price (`price × 10^exponent` USD).
- *
+ * One oracle market price: the USD price is `price × 10^exponent`.
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`ByIdParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with the market's integer `price` and its `exponent`: the oracle price in USD
- *   is `price × 10^exponent`; rejects with `QueryError` (`notFound` set) for an unknown id.
+ * @param params - the id (`ByIdParams`), with the call options.
+ * @returns the market's integer `price` and its `exponent`.
+ * @throws {QueryError} with `notFound` for an unknown id.
  * @example
  * ```ts
  * const { price, exponent } = await getMarketPrice(client, { id: 0 });
  * ```
  */
-export async function getMarketPrice(
-  client: NodeConnection,
-  params: ByIdParams,
-): Promise<prices.MarketPrice> {
-  checkParams(params, "getMarketPrice");
-  const method = prices.Query.method.marketPrice;
-  const response = await unaryQuery(client, {
-    ...params,
-    method: method,
-    request: { id: uint32(params.id, "id") },
-  });
-  if (!response.marketPrice) throw missing(queryPath(method), "market_price");
-  return response.marketPrice;
-}
+export const getMarketPrice = defineQuery("getMarketPrice", () => prices.Query.method.marketPrice, {
+  request: byId,
+  pick: (r, path) => present(r.marketPrice, path, "market_price"),
+});
 
 /**
  * Every oracle market price (all pages).
- *
  * @param client - the node client (from `createNodeClient`).
- * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
- *   and `timeoutMs`.
- * @returns resolves with every oracle market price (all pages); rejects with `QueryError` when the
- *   node refuses the query (`notFound` set for a missing entry).
+ * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
+ * @returns every oracle market price.
  * @example
  * ```ts
  * const all = await getMarketPrices(client);
  * ```
  */
-export async function getMarketPrices(
-  client: NodeConnection,
-  params: QueryOptions = {},
-): Promise<prices.MarketPrice[]> {
-  checkParams(params, "getMarketPrices", true);
-  return allPages(client, {
-    ...params,
-    method: prices.Query.method.allMarketPrices,
-    request: {},
+export const getMarketPrices = definePagedQuery(
+  "getMarketPrices",
+  () => prices.Query.method.allMarketPrices,
+  {
     pick: (r) => r.marketPrices,
-  });
-}
+  },
+);
 
 /**
  * The perpetual fee tiers (maker/taker ppm and their volume requirements).
- *
  * @param client - the node client (from `createNodeClient`).
- * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
- *   and `timeoutMs`.
- * @returns resolves with the perpetual fee tiers (maker/taker ppm and their volume requirements);
- *   rejects with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
+ * @returns the fee params.
  * @example
  * ```ts
  * const { tiers } = await getFeeTiers(client);
  * ```
  */
-export async function getFeeTiers(
-  client: NodeConnection,
-  params: QueryOptions = {},
-): Promise<feetiers.PerpetualFeeParams> {
-  checkParams(params, "getFeeTiers", true);
-  const method = feetiers.Query.method.perpetualFeeParams;
-  const response = await unaryQuery(client, { ...params, method: method, request: {} });
-  if (!response.params) throw missing(queryPath(method), "params");
-  return response.params;
-}
+export const getFeeTiers = defineQuery("getFeeTiers", () => feetiers.Query.method.perpetualFeeParams, {
+  pick: (r, path) => present(r.params, path, "params"),
+});
 
 /**
  * Parameters of {@link getUserFeeTier}.
- *
  * @example
  * ```ts
  * await getUserFeeTier(client, { user: wallet.address });
@@ -228,83 +153,57 @@ export interface GetUserFeeTierParams extends QueryOptions {
 
 /**
  * The fee tier an account is in, and its index.
- *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetUserFeeTierParams`: each field is documented there), with the
- *   call options `signal` and `timeoutMs`.
- * @returns resolves with the fee tier an account is in, and its index; rejects with `QueryError`
- *   when the node refuses the query (`notFound` set for a missing entry).
+ * @param params - the account (`GetUserFeeTierParams`), with the call options.
+ * @returns the tier and its index.
  * @example
  * ```ts
  * const { index, tier } = await getUserFeeTier(client, { user: wallet.address });
  * ```
  */
-export async function getUserFeeTier(
-  client: NodeConnection,
-  params: GetUserFeeTierParams,
-): Promise<{ index: number; tier: feetiers.PerpetualFeeTier | undefined }> {
-  checkParams(params, "getUserFeeTier");
-  const response = await unaryQuery(client, {
-    ...params,
-    method: feetiers.Query.method.userFeeTier,
-    request: { user: bech32Address(params.user) },
-  });
-  return { index: response.index, tier: response.tier };
-}
+export const getUserFeeTier = defineQuery("getUserFeeTier", () => feetiers.Query.method.userFeeTier, {
+  request: (p: GetUserFeeTierParams) => ({ user: bech32Address(p.user) }),
+  pick: (r): { index: number; tier: feetiers.PerpetualFeeTier | undefined } => ({
+    index: r.index,
+    tier: r.tier,
+  }),
+});
 
 /**
  * The block rate limits of orders (per account, per N blocks).
- *
  * @param client - the node client (from `createNodeClient`).
- * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
- *   and `timeoutMs`.
- * @returns resolves with the block rate limits of orders (per account, per N blocks); rejects with
- *   `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
+ * @returns the limits.
  * @example
  * ```ts
  * const limits = await getBlockRateLimits(client);
  * limits.maxStatefulOrdersPerNBlocks; // [{ numBlocks: 1, limit: 2 }, ...]
  * ```
  */
-export async function getBlockRateLimits(
-  client: NodeConnection,
-  params: QueryOptions = {},
-): Promise<clob.BlockRateLimitConfiguration> {
-  checkParams(params, "getBlockRateLimits", true);
-  const method = clob.Query.method.blockRateLimitConfiguration;
-  const response = await unaryQuery(client, { ...params, method: method, request: {} });
-  if (!response.blockRateLimitConfig) throw missing(queryPath(method), "block_rate_limit_config");
-  return response.blockRateLimitConfig;
-}
+export const getBlockRateLimits = defineQuery(
+  "getBlockRateLimits",
+  () => clob.Query.method.blockRateLimitConfiguration,
+  { pick: (r, path) => present(r.blockRateLimitConfig, path, "block_rate_limit_config") },
+);
 
 /**
  * The equity tiers: how many open orders a subaccount's net collateral allows.
- *
  * @param client - the node client (from `createNodeClient`).
- * @param params - call options: `transport` (grpc or rpc), `height` (read a past state), `signal`
- *   and `timeoutMs`.
- * @returns resolves with the equity tiers: how many open orders a subaccount's net collateral
- *   allows; rejects with `QueryError` when the node refuses the query (`notFound` set for a missing
- *   entry).
+ * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
+ * @returns the tiers.
  * @example
  * ```ts
  * const tiers = await getEquityTiers(client);
  * ```
  */
-export async function getEquityTiers(
-  client: NodeConnection,
-  params: QueryOptions = {},
-): Promise<clob.EquityTierLimitConfiguration> {
-  checkParams(params, "getEquityTiers", true);
-  const method = clob.Query.method.equityTierLimitConfiguration;
-  const response = await unaryQuery(client, { ...params, method: method, request: {} });
-  if (!response.equityTierLimitConfig) throw missing(queryPath(method), "equity_tier_limit_config");
-  return response.equityTierLimitConfig;
-}
+export const getEquityTiers = defineQuery(
+  "getEquityTiers",
+  () => clob.Query.method.equityTierLimitConfiguration,
+  { pick: (r, path) => present(r.equityTierLimitConfig, path, "equity_tier_limit_config") },
+);
 
 /**
  * Parameters of {@link getStatefulOrder}.
- *
  * @example
  * ```ts
  * await getStatefulOrder(client, { order: { subaccount, clientId: 7, clobPairId: 0, kind: "conditional" } });
@@ -323,12 +222,9 @@ export interface GetStatefulOrderParams extends QueryOptions {
 /**
  * A resting stateful (long-term or conditional) order: its placement, filled amount and whether a
  * conditional order triggered.
- *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetStatefulOrderParams`: each field is documented there), with the
- *   call options `signal` and `timeoutMs`.
+ * @param params - the order (`GetStatefulOrderParams`), with the call options.
  * @returns the order, or `undefined` when it is not in state (never placed, filled, cancelled or expired).
- *
  * @example
  * ```ts
  * const goodTilBlockTime = Math.floor(Date.now() / 1000) + 3600;
@@ -339,34 +235,32 @@ export interface GetStatefulOrderParams extends QueryOptions {
  * await client.cancelOrder({ ...order, signer: wallet });
  * ```
  */
-export async function getStatefulOrder(
+export const getStatefulOrder: (
   client: NodeConnection,
   params: GetStatefulOrderParams,
-): Promise<clob.QueryStatefulOrderResponse | undefined> {
-  checkParams(params, "getStatefulOrder");
-  checkParams(params.order, "getStatefulOrder order");
-  const { subaccount, clientId, clobPairId, kind } = params.order;
-  if (kind !== "long-term" && kind !== "conditional") {
-    throw new InvalidArgumentError(
-      "order.kind",
-      `a stateful order is long-term or conditional, got ${JSON.stringify(String(kind))}`,
-    );
-  }
-  try {
-    return await unaryQuery(client, {
-      ...params,
-      method: clob.Query.method.statefulOrder,
-      request: {
-        orderId: {
-          subaccountId: subaccountId(subaccount, "order.subaccount"),
-          clientId: uint32(clientId, "order.clientId"),
-          clobPairId: uint32(clobPairId, "order.clobPairId"),
-          orderFlags: ORDER_FLAGS[kind],
-        },
-      },
-    });
-  } catch (error) {
-    if (isQueryError(error) && error.notFound) return undefined;
-    throw error;
-  }
-}
+) => Promise<clob.QueryStatefulOrderResponse | undefined> = defineQuery(
+  "getStatefulOrder",
+  () => clob.Query.method.statefulOrder,
+  {
+    request: ({ order }: GetStatefulOrderParams) => {
+      checkParams(order, "getStatefulOrder order");
+      const { subaccount, clientId, clobPairId, kind } = order;
+      if (kind !== "long-term" && kind !== "conditional") {
+        const got = JSON.stringify(String(kind));
+        throw new InvalidArgumentError(
+          "order.kind",
+          `a stateful order is long-term or conditional, got ${got}`,
+        );
+      }
+      const orderId = {
+        subaccountId: subaccountId(subaccount, "order.subaccount"),
+        clientId: uint32(clientId, "order.clientId"),
+        clobPairId: uint32(clobPairId, "order.clobPairId"),
+        orderFlags: ORDER_FLAGS[kind],
+      };
+      return { orderId };
+    },
+    pick: (r) => r,
+    orUndefined: true,
+  },
+);

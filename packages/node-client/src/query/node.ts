@@ -12,12 +12,9 @@ import { unaryQuery } from "./unary.js";
 
 /**
  * Parses a `minimum-gas-prices` string such as `0.025uusdc,25000000000aperpx`.
- *
  * @param text - the node's `minimum-gas-prices` setting.
- * @returns one gas price (denom and exact decimal amount per gas unit) per fee denom, in the order
- *   given.
+ * @returns one gas price (denom and exact decimal amount per gas unit) per fee denom, in the order given.
  * @throws {InvalidArgumentError} for an entry that is not `<decimal><denom>`.
- *
  * @example
  * ```ts
  * parseGasPrices("0.025000000000000000uusdc"); // [{ denom: "uusdc", amount: "0.025" }]
@@ -36,13 +33,9 @@ export function parseGasPrices(text: string): GasPrice[] {
 
 /**
  * The node's minimum gas prices (`/cosmos/base/node/v1beta1/config`), one per fee denom.
- *
  * @param client - the node client (from `createNodeClient`).
- * @param options - what to read (`FactOptions`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with the node's minimum gas prices (`/cosmos/base/node/v1beta1/config`), one
- *   per fee denom; rejects with `QueryError` when the node refuses the query (`notFound` set for a
- *   missing entry).
+ * @param options - `FactOptions`, with the call options.
+ * @returns the node's minimum gas prices (`/cosmos/base/node/v1beta1/config`), one per fee denom.
  * @example
  * ```ts
  * await getMinimumGasPrices(client); // [{ denom: "aperpx", amount: "25000000000" }, { denom: "uusdc", amount: "0.025" }]
@@ -72,7 +65,6 @@ export async function getMinimumGasPrices(
 
 /**
  * What a node says about itself.
- *
  * @example
  * ```ts
  * const { appVersion, network }: NodeInfo = await getNodeInfo(client);
@@ -96,10 +88,8 @@ export interface NodeInfo {
 /**
  * The node's identity and running version (`/cosmos/base/tendermint/v1beta1/node_info`; over RPC,
  * `status` and `abci_info`).
- *
  * @param client - the node client (from `createNodeClient`).
- * @param options - what to read (`FactOptions`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
+ * @param options - `FactOptions`, with the call options.
  * @returns resolves with the node's identity and running version
  *   (`/cosmos/base/tendermint/v1beta1/node_info`; over RPC, `status` and `abci_info`); rejects with
  *   `QueryError` when the node refuses the query (`notFound` set for a missing entry).
@@ -160,7 +150,6 @@ export async function getNodeInfo(client: NodeConnection, options: FactOptions =
 
 /**
  * Parameters of {@link getAppliedPlan}.
- *
  * @example
  * ```ts
  * const params: AppliedPlanParams = { name: "v27.0", transport: "rest" };
@@ -174,12 +163,9 @@ export interface AppliedPlanParams extends FactOptions {
 
 /**
  * The height at which a named upgrade was applied (`/cosmos/upgrade/v1beta1/applied_plan/<name>`).
- *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`AppliedPlanParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
+ * @param params - `AppliedPlanParams`, with the call options.
  * @returns the height, or `undefined` when the chain never applied it.
- *
  * @example
  * ```ts
  * await getAppliedPlan(client, { name: "v27.0" }); // undefined: never applied here
@@ -219,7 +205,6 @@ export async function getAppliedPlan(
 
 /**
  * One line of {@link checkUpgradeHistory}'s report.
- *
  * @example
  * ```ts
  * import { testnet } from "@perpx/core";
@@ -242,7 +227,6 @@ export interface UpgradeCheck {
 
 /**
  * What {@link checkUpgradeHistory} found.
- *
  * @example
  * ```ts
  * import { testnet } from "@perpx/core";
@@ -264,7 +248,6 @@ export interface UpgradeHistoryReport {
 
 /**
  * Parameters of {@link checkUpgradeHistory}: the network preset to compare with, and how to ask.
- *
  * @example
  * ```ts
  * import { testnet } from "@perpx/core";
@@ -280,10 +263,8 @@ export interface UpgradeHistoryParams extends FactOptions {
 /**
  * Compares a network preset's upgrade history (from `@perpx/core`) with the chain: every applied
  * plan's height, and the running version.
- *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`UpgradeHistoryParams`: each field is documented there), with the
- *   call options `signal` and `timeoutMs`.
+ * @param params - `UpgradeHistoryParams`, with the call options.
  * @returns resolves with the report: each plan of the preset with the height the chain applied it
  *   at (or none), and whether the running version matches; rejects with `QueryError` when the node
  *   refuses a query.
@@ -326,7 +307,6 @@ export async function checkUpgradeHistory(
 
 /**
  * An IBC channel end of this chain.
- *
  * @example
  * ```ts
  * const open = (await getIbcChannels(client)).filter((c: IbcChannel) => c.state === "STATE_OPEN");
@@ -347,7 +327,7 @@ export interface IbcChannel {
   version: string;
 }
 
-export function channelOf(channel: Omit<ibcChannel.IdentifiedChannel, "$typeName">): IbcChannel {
+function channelOf(channel: Omit<ibcChannel.IdentifiedChannel, "$typeName">): IbcChannel {
   return {
     channelId: channel.channelId,
     portId: channel.portId,
@@ -363,12 +343,9 @@ export function channelOf(channel: Omit<ibcChannel.IdentifiedChannel, "$typeName
 
 /**
  * Every IBC channel of the chain (`/ibc/core/channel/v1/channels`).
- *
  * @param client - the node client (from `createNodeClient`).
- * @param options - what to read (`FactOptions`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
- * @returns resolves with every IBC channel of the chain (`/ibc/core/channel/v1/channels`); rejects
- *   with `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @param options - `FactOptions`, with the call options.
+ * @returns every IBC channel of the chain (`/ibc/core/channel/v1/channels`).
  * @example
  * ```ts
  * const channels = await getIbcChannels(client);

@@ -11,7 +11,6 @@ export const PAGE_LIMIT = 1000n;
 /**
  * Parameters of {@link allPages}: the paginated method, its request without `pagination`, which
  * items of each answer to keep, and the query options.
- *
  * @example
  * ```ts
  * import { clob } from "@perpx/proto";
@@ -31,12 +30,10 @@ export interface AllPagesParams<I extends DescMessage, O extends DescMessage, T>
 
 /**
  * Reads every page of a paginated query (`pagination.next_key`) and concatenates the items.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`AllPagesParams<I, O, T>`: each field is documented there), with
  *   the call options `signal` and `timeoutMs`.
- * @returns resolves with the items of every page, in order; rejects with `QueryError` when the node
- *   refuses a page.
+ * @returns the items of every page, in order.
  * @example
  * ```ts
  * import { clob } from "@perpx/proto";

@@ -1,85 +1,11 @@
-import { getAccountState, getAuthenticator, getAuthenticators } from "./accountplus.js";
-import {
-  getAffiliateInfo,
-  getAffiliateOverrides,
-  getAffiliateParameters,
-  getAffiliateTiers,
-  getAffiliateWhitelist,
-  getReferredBy,
-} from "./affiliates.js";
+import * as accountplus from "./accountplus.js";
+import * as affiliates from "./affiliates.js";
 import { getBlock, getBlockHeaders, getBlockResults } from "./blocks.js";
-import {
-  getAcknowledgedBridgeEventInfo,
-  getAggregatedWithdrawal,
-  getAggregatedWithdrawals,
-  getBridgeEventParams,
-  getBridgeEvents,
-  getBridgeProposeParams,
-  getBridgeSafetyParams,
-  getDelayedCompleteBridgeMessages,
-  getRecognizedBridgeEventInfo,
-} from "./bridge.js";
-import {
-  getAccountplusParams,
-  getAsset,
-  getAssets,
-  getCollateralPoolAddress,
-  getLiquidationsConfig,
-  getLiquidityTiers,
-  getMarketFeeDiscount,
-  getMarketFeeDiscounts,
-  getMarketParam,
-  getMarketParams,
-  getNextIds,
-  getPendingSendPackets,
-  getPerpetualsParams,
-  getStakingTiers,
-  getUserStakingTier,
-  getWithdrawalsBlockedInfo,
-} from "./catalog.js";
+import * as bridge from "./bridge.js";
+import * as catalog from "./catalog.js";
 import { getGenesis, getPeers } from "./chain.js";
-import {
-  getDenomTrace,
-  getDenomTraces,
-  getEscrowAddress,
-  getNextSequenceReceive,
-  getPacketAcknowledgement,
-  getPacketAcknowledgements,
-  getPacketCommitment,
-  getPacketCommitments,
-  getPacketReceipt,
-  getTotalEscrow,
-  getUnreceivedAcks,
-  getUnreceivedPackets,
-} from "./ibc.js";
+import * as ibc from "./ibc.js";
 import { getBlockRateLimits, getEquityTiers } from "./markets.js";
-import {
-  getAccountInfo,
-  getAccounts,
-  getAuthParams,
-  getBankParams,
-  getBech32Prefix,
-  getCurrentPlan,
-  getDenomHash,
-  getDenomMetadata,
-  getDenomsMetadata,
-  getEpochInfo,
-  getEpochInfos,
-  getIbcChannel,
-  getMarketMapperRevShareDetails,
-  getMarketMapperRevShareParams,
-  getModuleAccountByName,
-  getModuleAccounts,
-  getOrderRouterRevShare,
-  getPremiumSamples,
-  getPremiumVotes,
-  getRewardsParams,
-  getSpendableBalance,
-  getSpendableBalances,
-  getSupplyOf,
-  getTotalSupply,
-  getUnconditionalRevShareConfig,
-} from "./modules.js";
 import {
   checkUpgradeHistory,
   getAppliedPlan,
@@ -87,22 +13,15 @@ import {
   getMinimumGasPrices,
   getNodeInfo,
 } from "./node.js";
-import {
-  getCapacityByDenom,
-  getDailyLimits,
-  getDailyUsage,
-  getLimitParams,
-  getWithdrawalConfigs,
-} from "./ratelimit.js";
+import * as ratelimit from "./ratelimit.js";
 import { searchTxs } from "./txs.js";
 import { watchBlocks } from "./watch.js";
-import { getBacking, getWrapRule, getWrapRules } from "./wrap.js";
+import * as wrap from "./wrap.js";
 
 /**
  * The chain-module queries as a table of actions, for `client.extend(queryActions)`: each is a free
  * function `query(client, params)` of `@perpx/node-client/queries`, and an extended client has it
  * as a method `client.query(params)`.
- *
  * @example
  * ```ts
  * const chain = client.extend(queryActions);
@@ -110,69 +29,16 @@ import { getBacking, getWrapRule, getWrapRules } from "./wrap.js";
  * ```
  */
 export const queryActions = {
-  // Accounts, assets and markets
-  getCollateralPoolAddress,
-  getAsset,
-  getAssets,
+  // Modules whose files hold only query actions: every value they export.
+  ...catalog,
+  ...accountplus,
+  ...wrap,
+  ...bridge,
+  ...ratelimit,
+  ...ibc,
+  ...affiliates,
   getBlockRateLimits,
   getEquityTiers,
-  getMarketParam,
-  getMarketParams,
-  getLiquidityTiers,
-  getPerpetualsParams,
-  getLiquidationsConfig,
-  getNextIds,
-  getMarketFeeDiscount,
-  getMarketFeeDiscounts,
-  getStakingTiers,
-  getUserStakingTier,
-  // Authenticators (trading keys)
-  getAuthenticators,
-  getAuthenticator,
-  getAccountState,
-  getAccountplusParams,
-  // Wrap
-  getWrapRules,
-  getWrapRule,
-  getBacking,
-  // Bridge
-  getBridgeEventParams,
-  getBridgeProposeParams,
-  getBridgeSafetyParams,
-  getAcknowledgedBridgeEventInfo,
-  getRecognizedBridgeEventInfo,
-  getDelayedCompleteBridgeMessages,
-  getBridgeEvents,
-  getAggregatedWithdrawals,
-  getAggregatedWithdrawal,
-  // Rate limits
-  getLimitParams,
-  getCapacityByDenom,
-  getWithdrawalConfigs,
-  getDailyLimits,
-  getDailyUsage,
-  getPendingSendPackets,
-  getWithdrawalsBlockedInfo,
-  // IBC packets and vouchers
-  getPacketCommitment,
-  getPacketCommitments,
-  getPacketReceipt,
-  getPacketAcknowledgement,
-  getPacketAcknowledgements,
-  getUnreceivedPackets,
-  getUnreceivedAcks,
-  getNextSequenceReceive,
-  getDenomTrace,
-  getDenomTraces,
-  getEscrowAddress,
-  getTotalEscrow,
-  // Affiliates
-  getAffiliateInfo,
-  getReferredBy,
-  getAffiliateTiers,
-  getAffiliateWhitelist,
-  getAffiliateParameters,
-  getAffiliateOverrides,
   // Node and chain facts
   getMinimumGasPrices,
   getNodeInfo,
@@ -186,37 +52,10 @@ export const queryActions = {
   getBlockHeaders,
   searchTxs,
   watchBlocks,
-  // One-method reads of the other modules
-  getAccounts,
-  getAuthParams,
-  getModuleAccounts,
-  getModuleAccountByName,
-  getBech32Prefix,
-  getAccountInfo,
-  getSpendableBalances,
-  getSpendableBalance,
-  getTotalSupply,
-  getSupplyOf,
-  getBankParams,
-  getDenomMetadata,
-  getDenomsMetadata,
-  getCurrentPlan,
-  getEpochInfo,
-  getEpochInfos,
-  getPremiumVotes,
-  getPremiumSamples,
-  getMarketMapperRevShareParams,
-  getMarketMapperRevShareDetails,
-  getUnconditionalRevShareConfig,
-  getOrderRouterRevShare,
-  getRewardsParams,
-  getIbcChannel,
-  getDenomHash,
 } as const;
 
 /**
  * The type of {@link queryActions}.
- *
  * @example
  * ```ts
  * type Names = keyof QueryActions; // "getAssets" | "getPacketCommitment" | ...

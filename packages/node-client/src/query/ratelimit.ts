@@ -5,7 +5,6 @@ import type { QueryOptions } from "./unary.js";
 
 /**
  * The IBC withdrawal rate limits of every limited denom.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
  * @returns the IBC withdrawal rate limits of every limited denom.
@@ -20,7 +19,6 @@ export const getLimitParams = defineQuery("getLimitParams", () => ratelimit.Quer
 
 /**
  * Parameters of {@link getCapacityByDenom}.
- *
  * @example
  * ```ts
  * await getCapacityByDenom(client, { denom: "uusdc" });
@@ -34,10 +32,8 @@ export interface CapacityParams extends QueryOptions {
 /**
  * What can still leave over IBC now, per limiter, for one denom (SerializableInt bytes;
  * {@link limiterCapacities} reads them as bigints).
- *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`CapacityParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
+ * @param params - `CapacityParams`, with the call options.
  * @returns what can still leave over IBC now, per limiter (SerializableInt bytes).
  * @example
  * ```ts
@@ -55,7 +51,6 @@ export const getCapacityByDenom = defineQuery(
 
 /**
  * Parameters of {@link getWithdrawalConfigs}.
- *
  * @example
  * ```ts
  * await getWithdrawalConfigs(client, { assetId: 0 });
@@ -71,10 +66,8 @@ export interface WithdrawalConfigsParams extends QueryOptions {
 
 /**
  * Per-asset withdrawal controls: large-withdrawal threshold, timelock, withdrawal fee.
- *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`WithdrawalConfigsParams`: each field is documented there), with
- *   the call options `signal` and `timeoutMs`.
+ * @param params - `WithdrawalConfigsParams`, with the call options.
  * @returns each asset's large-withdrawal threshold, timelock and withdrawal fee.
  * @example
  * ```ts
@@ -94,7 +87,6 @@ export const getWithdrawalConfigs = defineQuery(
 
 /**
  * Parameters of {@link getDailyLimits} and {@link getDailyUsage}.
- *
  * @example
  * ```ts
  * await getDailyUsage(client, { chainId: 1n, assetId: 0 });
@@ -122,7 +114,6 @@ function dailyRequest(params: DailyParams) {
 
 /**
  * Per chain and asset, the daily withdrawal limit.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the chain and asset (`DailyParams`, both optional), with the call options.
  * @returns the daily withdrawal limit of each chain and asset.
@@ -139,7 +130,6 @@ export const getDailyLimits = defineQuery("getDailyLimits", () => ratelimit.Quer
 
 /**
  * Per chain and asset, how much of the daily limit is used and when it last reset.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - the chain and asset (`DailyParams`, both optional), with the call options.
  * @returns per chain and asset, the amount of today's limit used and when it last reset.

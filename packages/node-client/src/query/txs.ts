@@ -11,7 +11,6 @@ import { pickQueryTransport, type QueryOptions, rpcQueryError, unaryQuery } from
 
 /**
  * An ABCI event with plain string attributes.
- *
  * @example
  * ```ts
  * const sent = await client.bankSend({ signer: wallet, from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
@@ -28,7 +27,6 @@ export interface TxEvent {
 
 /**
  * A transaction once it is in a block.
- *
  * @example
  * ```ts
  * const sent = await client.bankSend({ signer: wallet, from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
@@ -102,7 +100,6 @@ function fromTxResponse(
 
 /**
  * Parameters of {@link getTx}.
- *
  * @example
  * ```ts
  * const params: GetTxParams = { hash: "A".repeat(64), transport: "rpc" };
@@ -123,12 +120,9 @@ function hashBytes(hash: string): Uint8Array {
 
 /**
  * A committed transaction by hash.
- *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`GetTxParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
+ * @param params - `GetTxParams`, with the call options.
  * @returns it, or `undefined` when the node has not indexed it (not in a block yet, or never).
- *
  * @example
  * ```ts
  * const sent = await client.bankSend({ signer: wallet, from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
@@ -169,7 +163,6 @@ export async function getTx(client: NodeConnection, params: GetTxParams): Promis
 
 /**
  * Parameters of {@link searchTxs}.
- *
  * @example
  * ```ts
  * await searchTxs(client, { query: `message.sender='${wallet.address}'`, page: 2, perPage: 50, orderBy: "desc" });
@@ -197,12 +190,9 @@ export interface SearchTxsParams extends QueryOptions {
 
 /**
  * Searches committed transactions by event query.
- *
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`SearchTxsParams`: each field is documented there), with the call
- *   options `signal` and `timeoutMs`.
+ * @param params - `SearchTxsParams`, with the call options.
  * @returns one page of matches and the total count.
- *
  * @example
  * ```ts
  * const { txs, totalCount } = await searchTxs(client, { query: `message.sender='${wallet.address}'`, orderBy: "desc" });

@@ -17,7 +17,6 @@ import { type CometRpc, cometCall, JsonRpcError } from "../transport/rpc-json.js
 
 /**
  * Options of a query.
- *
  * @example
  * ```ts
  * await getBalances(client, { address: wallet.address, transport: "rpc", timeoutMs: 2_000 });
@@ -39,7 +38,6 @@ export interface QueryOptions extends CallOptions {
 
 /**
  * The header Cosmos nodes read (and answer) the query height in.
- *
  * @example
  * ```ts
  * HEIGHT_HEADER; // "x-cosmos-block-height"
@@ -49,7 +47,6 @@ export const HEIGHT_HEADER = "x-cosmos-block-height";
 
 /**
  * The `abci_query` path of a gRPC method: `/<service full name>/<method>`.
- *
  * @param method - a unary method of a generated `Query` service descriptor.
  * @returns the path, such as `/cosmos.bank.v1beta1.Query/Balance`.
  * @example
@@ -80,7 +77,6 @@ function sdkCodeOfGrpc(code: number): number | undefined {
 
 /**
  * Picks the transport a query goes over: the requested one, else gRPC, else RPC.
- *
  * @throws {MissingEndpointError} when the client has neither (or not the requested one).
  */
 export function pickQueryTransport(client: NodeConnection, wanted?: "grpc" | "rpc"): "grpc" | "rpc" {
@@ -92,7 +88,6 @@ export function pickQueryTransport(client: NodeConnection, wanted?: "grpc" | "rp
 
 /**
  * What {@link unaryQuery} runs: a method of `@perpx/proto`, its request, and the query options.
- *
  * @example
  * ```ts
  * import { cosmosBank } from "@perpx/proto";
@@ -116,14 +111,12 @@ export interface UnaryQueryParams<I extends DescMessage, O extends DescMessage> 
  * Runs one unary query, typed by its method descriptor from `@perpx/proto`: over gRPC when the
  * client has it, else over CometBFT RPC `abci_query` (path `/<service>/<Method>`, protobuf bytes
  * both ways). Every query function of this package is a line over this one.
- *
  * @param client - the node client.
  * @param params - the method (e.g. `cosmosBank.Query.method.allBalances`), its request, and the
  *   timeout, signal, transport and height.
  * @returns the decoded response.
  * @throws {QueryError} when the node answers with an error; {@link TransportError} when it cannot
  *   be reached; `TimeoutError` / `AbortedError` per the options; `MissingEndpointError` without a transport.
- *
  * @example
  * ```ts
  * import { cosmosBank } from "@perpx/proto";
@@ -191,7 +184,6 @@ export async function unaryQuery<I extends DescMessage, O extends DescMessage>(
 
 /**
  * Converts a connect error of a gRPC query into a perpx error.
- *
  * @example
  * ```ts
  * import { Code, ConnectError } from "@connectrpc/connect";
@@ -230,7 +222,6 @@ export function grpcQueryError(path: string, error: unknown): Error {
 
 /**
  * Converts a failure of an RPC call into a perpx error.
- *
  * @example
  * ```ts
  * rpcQueryError("/cosmos.bank.v1beta1.Query/Balance", new Error("socket hang up")).name; // "TransportError"

@@ -5,7 +5,6 @@ import type { LatestBlock } from "./chain.js";
 
 /**
  * Parameters of {@link watchBlocks}.
- *
  * @example
  * ```ts
  * const params: WatchBlocksParams = { onBlock: (block) => console.log(block.height) };
@@ -46,14 +45,12 @@ function blockOf(data: unknown): LatestBlock {
  * Streams new blocks over a WebSocket RPC (`nodeRpc: "ws://..."`): `onBlock` gets every block header as
  * it is committed. Resolves, once the node accepted the subscription, with a function that stops
  * it; `client.close()` stops it too and leaves nothing running.
- *
  * @param client - the node client (from `createNodeClient`).
  * @param params - `onBlock`, called with each committed block's height and time, and `onError` (see
  *   `WatchBlocksParams`).
  * @returns resolves, once the node accepted the subscription, with the function that stops it.
  * @throws {InvalidArgumentError} when the client's RPC is not a WebSocket.
  * @throws {TransportError} when the socket cannot be opened.
- *
  * @example
  * ```ts
  * // A `ws://` RPC address streams blocks as they are committed.
