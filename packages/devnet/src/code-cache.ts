@@ -13,6 +13,7 @@
  * owned by this user, checked before every read), since cached data is code. Any failure of the
  * cache (unreadable, unwritable, corrupt) costs only the speed-up: the file still runs.
  */
+import { isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
 import {
   lstatSync,
@@ -113,8 +114,9 @@ export function loadCommonJs(file: string, cacheDir: string = defaultCodeCacheDi
       cachedData = undefined;
     }
   }
-  // A shebang line is not JavaScript inside the wrapper: `//` keeps every position.
-  const text = bytes.toString("utf8");
+  // ASCII (the devnet's bundle is) reads as Latin-1: a copy, no UTF-8 decoding. A shebang line is
+  // not JavaScript inside the wrapper: `//` keeps every position.
+  const text = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
   const body = text.startsWith("#!") ? `//${text.slice(2)}` : text;
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${body}\n})`, {
     filename: file,
