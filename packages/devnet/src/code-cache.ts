@@ -16,6 +16,7 @@
 import { isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
 import {
+  existsSync,
   lstatSync,
   mkdirSync,
   readdirSync,
@@ -60,7 +61,9 @@ export function defaultCodeCacheDir(): string {
 /** Whether `dir` exists (or is created) as a directory only this user can write. */
 function privateDirectory(dir: string): boolean {
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Not `recursive`: the parent (the temp directory) exists, and a recursive mkdir can spin
+    // forever under some parents (/proc on Linux).
+    if (!existsSync(dir)) mkdirSync(dir, { mode: 0o700 });
     const stat = lstatSync(dir);
     if (!stat.isDirectory()) return false;
     if (typeof process.getuid === "function" && stat.uid !== process.getuid()) return false;
@@ -93,7 +96,7 @@ function prune(dir: string): void {
  * `exports`, `require`, `__filename` and `__dirname`) with V8's code cache in `cacheDir`.
  *
  * @param file - absolute path of a CommonJS file.
- * @param cacheDir - where cache files live (created 0700 when missing); {@link defaultCodeCacheDir}
+ * @param cacheDir - where cache files live (created 0700 when missing, in an existing parent); {@link defaultCodeCacheDir}
  *   by default. A directory another user owns or can write is not used.
  * @returns the file's exports, whether the cache was used, and `save()` for once it is warm.
  */
