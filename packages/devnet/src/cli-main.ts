@@ -287,4 +287,3 @@ export async function runCli(argv: string[], hooks: CliHooks = {}): Promise<void
     process.exit(isDevnetError(error) && error.reason === "invalid-argument" ? 2 : 1);
   }
 }
-
