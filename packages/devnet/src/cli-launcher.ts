@@ -1,0 +1,13 @@
+/**
+ * The built `perpx-devnet` (`dist/cli.js`, run by `bin/perpx-devnet.js`): loads the program, one
+ * self-contained CommonJS bundle (`dist/cli-main.cjs`), through V8's code cache (`code-cache.ts`)
+ * and runs it. The cache is saved once the devnet is ready, so the next start neither parses the
+ * bundle nor compiles the functions a start runs.
+ */
+import { fileURLToPath } from "node:url";
+import type { runCli } from "./cli-main.js";
+import { loadCommonJs } from "./code-cache.js";
+
+const program = loadCommonJs(fileURLToPath(new URL("./cli-main.cjs", import.meta.url)));
+const { runCli: run } = program.exports as { runCli: typeof runCli };
+void run(process.argv.slice(2), { onReady: () => setImmediate(() => program.save()) });
