@@ -45,7 +45,10 @@ const CONDITIONS: Record<ConditionType, clob.Order_ConditionType> = {
   TAKE_PROFIT: clob.Order_ConditionType.TAKE_PROFIT,
 };
 
-function orderId(params: { subaccount: SubaccountRef; clientId: number; kind: OrderKind }, clobPairId: number) {
+function orderId(
+  params: { subaccount: SubaccountRef; clientId: number; kind: OrderKind },
+  clobPairId: number,
+) {
   if (!(params.kind in ORDER_FLAGS)) {
     throw new InvalidOrderError(
       "kind",
