@@ -4,8 +4,7 @@
  * and backend, rounds of `BATCH` calls interleaved; the medians of the rounds' per-call times.
  * Run alone: `npx vitest bench --run --project bench table/human-units`.
  */
-import { placeOrderMsg } from "@perpx/node-client";
-import { signTx } from "@perpx/node-client/tx";
+import { placeOrderMsg, signTx } from "@perpx/node-client/tx";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { bench, describe } from "vitest";
 import { ClientIds } from "../../packages/composite-client/src/clientIds.js";

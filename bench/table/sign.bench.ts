@@ -4,8 +4,14 @@
  * `BATCH` calls interleaved; the medians of the rounds' per-call times.
  * Run alone: `npx vitest bench --run --project bench table/sign`.
  */
-import { placeOrderMsg } from "@perpx/node-client";
-import { encodeAuthInfo, encodeSignDoc, encodeTxBody, signCosmos, signTx } from "@perpx/node-client/tx";
+import {
+  encodeAuthInfo,
+  encodeSignDoc,
+  encodeTxBody,
+  placeOrderMsg,
+  signCosmos,
+  signTx,
+} from "@perpx/node-client/tx";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { bench, describe } from "vitest";
 import { fmt, interleave, median, ONE_CALL, once, QUICK, report } from "./harness.js";

@@ -3,7 +3,7 @@
  * `browser`): SHA-256 through OpenSSL, which is faster than a JavaScript hash on the signing hot
  * path, and the `secp256k1` addon loaded with `require`.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { createRequire } from "node:module";
 
 /**
@@ -15,7 +15,7 @@ import { createRequire } from "node:module";
  * ```
  */
 export function sha256Digest(message: Uint8Array): Uint8Array {
-  return createHash("sha256").update(message).digest();
+  return hash("sha256", message, "buffer");
 }
 
 /**
@@ -27,7 +27,7 @@ export function sha256Digest(message: Uint8Array): Uint8Array {
  * ```
  */
 export function sha256HexUpper(message: Uint8Array): string {
-  return createHash("sha256").update(message).digest("hex").toUpperCase();
+  return hash("sha256", message, "hex").toUpperCase();
 }
 
 /**

@@ -45,12 +45,10 @@ const CONDITIONS: Record<ConditionType, clob.Order_ConditionType> = {
   TAKE_PROFIT: clob.Order_ConditionType.TAKE_PROFIT,
 };
 
-function orderId(params: {
-  subaccount: SubaccountRef;
-  clientId: number;
-  clobPairId: number;
-  kind: OrderKind;
-}) {
+function orderId(
+  params: { subaccount: SubaccountRef; clientId: number; kind: OrderKind },
+  clobPairId: number,
+) {
   if (!(params.kind in ORDER_FLAGS)) {
     throw new InvalidOrderError(
       "kind",
@@ -65,7 +63,7 @@ function orderId(params: {
     subaccountId: subaccountId(params.subaccount, "subaccount"),
     clientId: uint32(params.clientId, "clientId"),
     orderFlags: ORDER_FLAGS[params.kind],
-    clobPairId: uint32(params.clobPairId, "clobPairId"),
+    clobPairId: uint32(clobPairId, "clobPairId"),
   };
   return id;
 }
@@ -159,7 +157,7 @@ export function placeOrderMsg(params: PlaceOrderParams): TxMessage<typeof clob.M
         }
       : params,
   );
-  const id = orderId({ ...params, clobPairId: amounts.clobPairId });
+  const id = orderId(params, amounts.clobPairId);
   const quantums = positiveOrderField(amounts.quantums, "quantums");
   const subticks = marketTwap ? 0n : positiveOrderField(amounts.subticks, "subticks");
   const order: clob.Order = {
@@ -249,7 +247,7 @@ export function cancelOrderMsg(params: CancelOrderParams): TxMessage<typeof clob
   return {
     typeUrl: typeUrlOf(clob.MsgCancelOrderSchema),
     value: create(clob.MsgCancelOrderSchema, {
-      orderId: orderId({ ...params, clobPairId: clobPairIdOf(params) }),
+      orderId: orderId(params, clobPairIdOf(params)),
       goodTilOneof: goodTil(params),
     }),
   };

@@ -9,7 +9,7 @@ import type { CallOptions } from "../transport/call.js";
 import type { TxSigner } from "../wallet/signer.js";
 import { SEND_TX_KEYS } from "./actionKeys.js";
 import { type BroadcastResult, submitTx, waitForTx } from "./broadcast.js";
-import { type TxFee, type TxMessage, txHash } from "./encode.js";
+import type { TxFee, TxMessage } from "./encode.js";
 import type { SequenceMode } from "./sequence.js";
 import { signTx } from "./sign.js";
 import { simulateTx } from "./simulate.js";
@@ -354,7 +354,7 @@ export async function sendTx(client: NodeConnection, params: SendTxParams): Prom
       ...(timeoutHeight === 0n ? {} : { timeoutHeight }),
       ...(params.authenticators ? { authenticators: params.authenticators } : {}),
     });
-    params.onBroadcast?.({ stage: "sending", hash: txHash(signed.txBytes), sequence });
+    params.onBroadcast?.({ stage: "sending", hash: signed.hash, sequence });
     const hash = await submitTx(client, {
       ...call,
       txBytes: signed.txBytes,

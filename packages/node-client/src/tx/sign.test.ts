@@ -237,3 +237,27 @@ describe("signTx", () => {
     }
   });
 });
+
+describe("signTx's result", () => {
+  test("hash is an own, enumerable accessor shared by every result, read lazily and once", async () => {
+    const params = (clientId: number): SignTxParams => ({
+      signer: wallet,
+      messages: [order(clientId)],
+      chainId: "perpx-local-1",
+      accountNumber: 0n,
+      sequence: 0n,
+      fee: { amount: [], gasLimit: 1_000_000n },
+    });
+    const [a, b] = await Promise.all([signTx(params(1)), signTx(params(2))]);
+    expect(Object.keys(a)).toEqual(["txBytes", "hash", "bodyBytes", "authInfoBytes", "signature"]);
+    const descriptor = Object.getOwnPropertyDescriptor(a, "hash");
+    expect(descriptor).toMatchObject({ enumerable: true, configurable: true, set: undefined });
+    // One getter for every result, not a closure per tx (a getter per object literal puts every
+    // result on V8's slow path).
+    expect(Object.getOwnPropertyDescriptor(b, "hash")?.get).toBe(descriptor?.get);
+    expect(a.hash).toBe(txHash(a.txBytes));
+    expect(b.hash).toBe(txHash(b.txBytes));
+    expect(a.hash).not.toBe(b.hash);
+    expect({ ...a }.hash).toBe(a.hash);
+  });
+});

@@ -3,7 +3,15 @@ import { type Any, AnySchema } from "@bufbuild/protobuf/wkt";
 import { accountplus, typeUrlOf } from "@perpx/proto";
 import { checkParams } from "../messages/validate.js";
 import type { DirectSignature, TxSigner } from "../wallet/signer.js";
-import { encodeTxRaw, type TxFee, type TxMessage, txHash, writeAuthInfo, writeTxBody } from "./encode.js";
+import {
+  encodeTxRaw,
+  type TxBodyParams,
+  type TxFee,
+  type TxMessage,
+  txHash,
+  writeAuthInfo,
+  writeTxBody,
+} from "./encode.js";
 import { allocBytes, sharedWriter } from "./wire.js";
 
 /**
@@ -109,9 +117,7 @@ export function signTx(params: SignTxParams): Promise<SignedTx> {
     const writer = sharedWriter().begin(1);
     writeTxBody(
       writer,
-      params.authenticators?.length
-        ? { ...params, nonCriticalExtensionOptions: [txExtension(params.authenticators)] }
-        : params,
+      params.authenticators?.length ? withExtension(params, params.authenticators) : params,
     ).end(true);
     writeAuthInfo(writer.begin(2), {
       publicKey: params.signer.publicKey,
@@ -140,6 +146,17 @@ export function signTx(params: SignTxParams): Promise<SignedTx> {
   }
 }
 
+/** The body of a permissioned key's tx: its authenticators in a `TxExtension` (no object spread). */
+function withExtension(params: SignTxParams, authenticators: readonly bigint[]): TxBodyParams {
+  const body: TxBodyParams = {
+    messages: params.messages,
+    nonCriticalExtensionOptions: [txExtension(authenticators)],
+  };
+  if (params.memo !== undefined) body.memo = params.memo;
+  if (params.timeoutHeight !== undefined) body.timeoutHeight = params.timeoutHeight;
+  return body;
+}
+
 function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown }).then === "function";
 }
@@ -158,19 +175,35 @@ function signedTx(
           authInfoBytes: signed.authInfoBytes,
           signatures: [signed.signature],
         });
-  let hash: string | undefined;
-  return {
-    txBytes,
-    // Computed when first read: a sender that never reads it pays no SHA-256 and hex per tx.
-    get hash(): string {
-      hash ??= txHash(txBytes);
-      return hash;
-    },
-    bodyBytes: signed.bodyBytes,
-    authInfoBytes: signed.authInfoBytes,
-    signature: signed.signature,
-  };
+  const tx = { txBytes } as SignedTx;
+  Object.defineProperty(tx, "hash", LAZY_HASH);
+  tx.bodyBytes = signed.bodyBytes;
+  tx.authInfoBytes = signed.authInfoBytes;
+  tx.signature = signed.signature;
+  return tx;
 }
+
+/** The hashes of signed transactions already read (see {@link LAZY_HASH}). */
+const hashes = new WeakMap<object, string>();
+
+/**
+ * `SignedTx.hash`: an own, enumerable accessor that computes the SHA-256 of `txBytes` when first
+ * read, so a sender that never reads it pays no hash and hex per tx. One descriptor shared by every
+ * signed tx: a getter written in each object literal (a closure per tx) made V8 build every result
+ * on its slow path, which cost more than the encoding.
+ */
+const LAZY_HASH: PropertyDescriptor = {
+  get(this: SignedTx): string {
+    let hash = hashes.get(this);
+    if (hash === undefined) {
+      hash = txHash(this.txBytes);
+      hashes.set(this, hash);
+    }
+    return hash;
+  },
+  enumerable: true,
+  configurable: true,
+};
 
 const EMPTY = new Uint8Array(0);
 
