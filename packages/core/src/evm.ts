@@ -3,7 +3,8 @@
  * transactions (encode, sign with any `r || s || v` signer such as `EvmWallet`, decode and recover
  * the sender), and the ABI words of the bridge's and USDC's calls. The encoding is the `ox`
  * library's (its narrow modules, so a bundle keeps only what it uses); bad input is an
- * `InvalidArgumentError` naming the field. A separate entry point, so the main bundle does not carry it.
+ * `InvalidArgumentError` naming the field. A separate entry point, so the main bundle does not
+ * carry it; EIP-712 typed data is `@perpx/core/eip712`'s.
  *
  * @packageDocumentation
  */

@@ -17,6 +17,7 @@ import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { bytesToHex, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import * as client from "@perpx/core";
+import * as clientEip712 from "@perpx/core/eip712";
 import * as clientEvm from "@perpx/core/evm";
 import { InvalidArgumentError } from "@perpx/errors";
 import { describe, expect, it } from "vitest";
@@ -35,10 +36,10 @@ const IMPLEMENTATIONS = [
     signEvmTx: clientEvm.signEvmTx,
     evmTxSigningPayload: clientEvm.evmTxSigningPayload,
     decodeSignedEvmTx: clientEvm.decodeSignedEvmTx,
-    hashType: client.hashType,
-    hashStruct: client.hashStruct,
-    hashTypedData: client.hashTypedData,
-    recoverAddress: client.recoverAddress,
+    hashType: clientEip712.hashType,
+    hashStruct: clientEip712.hashStruct,
+    hashTypedData: clientEip712.hashTypedData,
+    recoverAddress: clientEip712.recoverAddress,
   },
   {
     name: "devnet (src/lib/evm)",

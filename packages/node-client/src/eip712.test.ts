@@ -1,4 +1,4 @@
-import { hashApproveAgent, recoverAddress, verifyApproveAgent } from "@perpx/core";
+import { hashApproveAgent, recoverAddress, verifyApproveAgent } from "@perpx/core/eip712";
 import { describe, expect, it } from "vitest";
 import { EvmWallet } from "./wallet/evmWallet.js";
 import { LocalWallet } from "./wallet/localWallet.js";

@@ -8,7 +8,7 @@ import * as AbiParameters from "ox/AbiParameters";
 import * as Bytes from "ox/Bytes";
 import * as Hash from "ox/Hash";
 import * as Hex from "ox/Hex";
-import { viaOx } from "../ox-error.js";
+import { viaOx } from "./ox-error.js";
 
 /**
  * The 4-byte selector of a function signature such as `"transfer(address,uint256)"`.

@@ -10,8 +10,8 @@ import * as Hash from "ox/Hash";
 import * as Hex from "ox/Hex";
 import * as Eip1559 from "ox/TxEnvelopeEip1559";
 import * as Legacy from "ox/TxEnvelopeLegacy";
-import { recoverAddress } from "../eip712.js";
-import { viaOx } from "../ox-error.js";
+import { recoverAddress } from "./eip712.js";
+import { viaOx } from "./ox-error.js";
 
 /**
  * The fields every transaction has. `to` undefined is a contract creation.
