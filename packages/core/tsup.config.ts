@@ -1,8 +1,8 @@
 import { packageBuild } from "../../tsup.base.js";
 
-// noble builds its curve and hash tables when it loads, and ox is some forty modules: only the EVM
-// and EIP-712 helpers need them, so Node's load of an entry defers both to first use.
+// noble builds its curve and hash tables when it loads, and ox is some forty modules: Node's load of
+// an entry defers both to their first use (a hash, a signature, an EVM encoding).
 export default packageBuild({
-  entry: ["src/index.ts", "src/indexer.ts", "src/evm.ts", "src/eip712.ts"],
+  entry: ["src/index.ts", "src/indexer.ts", "src/evm.ts", "src/evm-verify.ts"],
   deferRequires: ["@noble/", "ox/"],
 });

@@ -1,9 +1,9 @@
 /**
  * `@perpx/core`: network presets and constants, errors, exact price and size conversions, IBC
  * denoms, trading credentials and the ApproveAgent typed data. No I/O. Re-exports all of
- * `@perpx/errors` and `@perpx/address`. EVM hashing and recovery (EIP-712 with `hashApproveAgent`
- * and `verifyApproveAgent`: `@perpx/core/eip712`; transactions: `@perpx/core/evm`) have entries of
- * their own: they pull `ox` and secp256k1.
+ * `@perpx/errors` and `@perpx/address`. EVM encoding (transactions, ABI, EIP-712 hashing with
+ * `hashApproveAgent`: `@perpx/core/evm`, on `ox`) and signer recovery (`verifyApproveAgent`,
+ * `decodeSignedEvmTx`: `@perpx/core/evm-verify`, on secp256k1) have entries of their own.
  *
  * @packageDocumentation
  */

@@ -1,6 +1,6 @@
 /**
  * The shapes of EIP-712 typed data (`eth_signTypedData_v4`): types only, so the root entry can
- * describe the ApproveAgent message without the hashing, which is `@perpx/core/eip712`'s
+ * describe the ApproveAgent message without the hashing, which is `@perpx/core/evm`'s
  * (`./evm/eip712.ts`, on the `ox` library).
  *
  * @module
@@ -42,7 +42,7 @@ export type TypedDataValue =
  *
  * @example
  * ```ts
- * import { hashTypedData } from "@perpx/core/eip712";
+ * import { hashTypedData } from "@perpx/core/evm";
  *
  * // The EIP-712 specification's example ("Ether Mail").
  * const mail: TypedData = {

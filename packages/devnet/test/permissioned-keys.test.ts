@@ -14,7 +14,7 @@ import { StargateClient } from "@cosmjs/stargate";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { approveAgentTypedData, toBech32 } from "@perpx/core";
-import { hashApproveAgent } from "@perpx/core/eip712";
+import { hashApproveAgent } from "@perpx/core/evm";
 import {
   accountplus,
   clob,

@@ -6,7 +6,7 @@
  */
 
 import { approveAgentTypedData, encodeCredential } from "@perpx/core";
-import { verifyApproveAgent } from "@perpx/core/eip712";
+import { verifyApproveAgent } from "@perpx/core/evm-verify";
 import { clob } from "@perpx/proto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import {

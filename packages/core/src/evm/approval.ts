@@ -1,12 +1,14 @@
 /**
- * The trading-key approval's digest and signature check: EIP-712 of `./eip712.ts` (the `ox`
- * library) over the `ServiceTransaction:ApproveAgent` typed data that `../approve-agent.ts` builds
- * (the root entry's, described there).
+ * The trading-key approval's digest (`@perpx/core/evm`) and signature check
+ * (`@perpx/core/evm-verify`, which recovers the signer with secp256k1): EIP-712 of `./eip712.ts`
+ * (the `ox` library) over the `ServiceTransaction:ApproveAgent` typed data that
+ * `../approve-agent.ts` builds (the root entry's, described there).
  *
  * @module
  */
 import { type ApproveAgentParams, approveAgentTypedData } from "../approve-agent.js";
-import { hashTypedData, recoverAddress } from "./eip712.js";
+import { hashTypedData } from "./eip712.js";
+import { recoverAddress } from "./recover.js";
 
 /**
  * The digest an EVM wallet signs to approve a trading key.
@@ -44,6 +46,7 @@ export function hashApproveAgent(params: ApproveAgentParams): Uint8Array {
  * ```ts
  * import { secp256k1 } from "@noble/curves/secp256k1.js";
  * import { keccak_256 } from "@noble/hashes/sha3.js";
+ * import { hashApproveAgent } from "@perpx/core/evm";
  *
  * const master = keccak_256(new TextEncoder().encode("cow")); // the key of 0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826
  * const params: ApproveAgentParams = {

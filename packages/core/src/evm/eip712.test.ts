@@ -8,7 +8,8 @@ import { APPROVE_AGENT_PRIMARY_TYPE, approveAgentTypedData } from "../approve-ag
 import { addressBytesToHex, isInvalidArgumentError } from "../index.js";
 import type { TypedData } from "../typed-data.js";
 import { hashApproveAgent, verifyApproveAgent } from "./approval.js";
-import { encodeType, hashStruct, hashTypedData, recoverAddress, verifyEthSignature } from "./eip712.js";
+import { encodeType, hashStruct, hashTypedData } from "./eip712.js";
+import { recoverAddress, verifyEthSignature } from "./recover.js";
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 

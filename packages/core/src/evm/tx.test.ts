@@ -16,7 +16,8 @@ import {
   evmEventTopic,
   evmSelector,
 } from "./abi.js";
-import { decodeSignedEvmTx, type EvmTx, type EvmTxSigner, evmTxSigningPayload, signEvmTx } from "./tx.js";
+import { type EvmTx, type EvmTxSigner, evmTxSigningPayload, signEvmTx } from "./tx.js";
+import { decodeSignedEvmTx } from "./tx-decode.js";
 
 /** A test signer over a raw key, signing as EvmWallet.sign does (r || s || v over Keccak-256). */
 function keySigner(secret: Uint8Array): EvmTxSigner {

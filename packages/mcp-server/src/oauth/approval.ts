@@ -1,5 +1,5 @@
 import { approveAgentTypedData, encodeCredential } from "@perpx/core";
-import { verifyApproveAgent } from "@perpx/core/eip712";
+import { verifyApproveAgent } from "@perpx/core/evm-verify";
 import { PerpxError } from "@perpx/errors";
 import type { NodeClient } from "@perpx/node-client";
 import { LocalWallet, tradingKeyFromCredential } from "@perpx/node-client/wallets";
