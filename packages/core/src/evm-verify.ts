@@ -9,7 +9,6 @@
  * @packageDocumentation
  */
 export type { ApproveAgentParams } from "./approve-agent.js";
-export { verifyApproveAgent } from "./evm/approval.js";
-export { recoverAddress, verifyEthSignature } from "./evm/recover.js";
+export { recoverAddress, verifyApproveAgent, verifyEthSignature } from "./evm/recover.js";
 export type { EvmTx, EvmTxSignature, SignedEvmTx } from "./evm/tx.js";
 export { decodeSignedEvmTx } from "./evm/tx-decode.js";

@@ -7,9 +7,9 @@ import { describe, expect, it } from "vitest";
 import { APPROVE_AGENT_PRIMARY_TYPE, approveAgentTypedData } from "../approve-agent.js";
 import { addressBytesToHex, isInvalidArgumentError } from "../index.js";
 import type { TypedData } from "../typed-data.js";
-import { hashApproveAgent, verifyApproveAgent } from "./approval.js";
+import { hashApproveAgent } from "./approval.js";
 import { encodeType, hashStruct, hashTypedData } from "./eip712.js";
-import { recoverAddress, verifyEthSignature } from "./recover.js";
+import { recoverAddress, verifyApproveAgent, verifyEthSignature } from "./recover.js";
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 

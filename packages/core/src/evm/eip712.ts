@@ -1,6 +1,6 @@
 /**
  * EIP-712 typed data, pure: `hashTypedData` and its parts, computed by the `ox` library (what viem
- * builds on), Our part is the input: values are checked against
+ * builds on). Our part is the input: values are checked against
  * their types here, before anything is hashed, and a bad one is an `InvalidArgumentError` naming
  * its path (`typedData.message.nonce`); an error of `ox` never escapes unwrapped. The perpx
  * `ServiceTransaction:ApproveAgent` message is built in `../approve-agent.ts` (the root entry) and
