@@ -50,6 +50,19 @@ function deserialize(hex: Hex.Hex): Eip1559.TxEnvelopeEip1559 | Legacy.TxEnvelop
 }
 
 /**
+ * Reads decoded fields: a field that RLP gave in the wrong shape (a list where an integer belongs,
+ * as a corrupted byte can make) is an `InvalidArgumentError` naming `argument`, not a `SyntaxError`.
+ */
+function fieldOf<T>(read: () => T, argument: string): T {
+  try {
+    return read();
+  } catch (cause) {
+    if (cause instanceof InvalidArgumentError) throw cause;
+    throw new InvalidArgumentError(argument, "a field has the wrong RLP shape", { cause });
+  }
+}
+
+/**
  * Decodes a raw signed transaction and recovers its sender.
  *
  * @param raw - the raw signed transaction, as bytes or `0x` hex.
@@ -67,14 +80,14 @@ export function decodeSignedEvmTx(raw: Uint8Array | string): SignedEvmTx {
   if (!/^0x([0-9a-fA-F]{2})+$/.test(hex)) {
     throw new InvalidArgumentError("transaction", "expected 0x-prefixed hex bytes");
   }
-  const envelope = deserialize(hex as Hex.Hex);
+  const envelope = fieldOf(() => deserialize(hex as Hex.Hex), "transaction");
   if (envelope.r === undefined || envelope.s === undefined || envelope.yParity === undefined) {
     throw new InvalidArgumentError("signature", "the transaction is not signed");
   }
   const signature: EvmTxSignature = {
     yParity: envelope.yParity as 0 | 1,
-    r: BigInt(envelope.r),
-    s: BigInt(envelope.s),
+    r: fieldOf(() => BigInt(envelope.r as Hex.Hex), "signature"),
+    s: fieldOf(() => BigInt(envelope.s as Hex.Hex), "signature"),
   };
   if (
     signature.r === 0n ||
@@ -84,7 +97,7 @@ export function decodeSignedEvmTx(raw: Uint8Array | string): SignedEvmTx {
   ) {
     throw new InvalidArgumentError("signature", "invalid transaction v, r, s values");
   }
-  const tx = txOf(envelope);
+  const tx = fieldOf(() => txOf(envelope), "transaction");
   const sig = new Uint8Array(65);
   sig.set(Bytes.fromNumber(signature.r, { size: 32 }), 0);
   sig.set(Bytes.fromNumber(signature.s, { size: 32 }), 32);

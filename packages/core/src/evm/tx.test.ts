@@ -99,6 +99,25 @@ describe("EVM transactions", () => {
     );
   });
 
+  it("a corrupted byte that leaves a list where an integer belongs is an InvalidArgumentError", () => {
+    const signer = keySigner(hexToBytes("11".repeat(32)));
+    const tx: EvmTx = {
+      type: 2,
+      chainId: 5n,
+      nonce: 3n,
+      maxPriorityFeePerGas: 1n,
+      maxFeePerGas: 9n,
+      gasLimit: 50_000n,
+      to: signer.evmAddress as `0x${string}`,
+      value: 7n,
+      data: Uint8Array.of(1, 2, 3),
+    };
+    const raw = hexToBytes(signEvmTx(tx, signer).slice(2));
+    const bad = Uint8Array.from(raw);
+    bad[5] = (bad[5] as number) ^ 216; // the counterexample fast-check found (seed 1646213710)
+    expect(() => decodeSignedEvmTx(bad)).toThrow(InvalidArgumentError);
+  });
+
   it("a changed byte changes the recovered sender or is refused (property)", () => {
     const signer = keySigner(hexToBytes("11".repeat(32)));
     const tx: EvmTx = {
