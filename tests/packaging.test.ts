@@ -160,12 +160,10 @@ placeOrderMsg({ subaccount: { owner: wallet.address, number: 0 }, clientId: 1, c
     expect(loaded.filter((name) => /protobuf|^@perpx\/proto$/.test(name))).toEqual([]);
   });
 
-  it("@perpx/core's entries and node-client load ox and noble on first use, not at require", () => {
+  it("@perpx/core and node-client load ox and noble on first use, not at require", () => {
     const core = join(packagesDir, "core");
     for (const [name, cwd] of [
       ["@perpx/core", core],
-      ["@perpx/core/evm", core],
-      ["@perpx/core/evm-verify", core],
       ["@perpx/node-client", nodeClient],
     ] as const) {
       const loaded = packagesLoadedBy(name, cwd).filter((pkg) => /^ox$|^@noble\//.test(pkg));
