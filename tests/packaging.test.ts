@@ -219,4 +219,21 @@ placeOrderMsg({ subaccount: { owner: wallet.address, number: 0 }, clientId: 1, c
     const loaded = packagesLoadedBy("@perpx/core", join(packagesDir, "core"));
     expect(loaded.filter((name) => /protobuf|^@perpx\/proto$/.test(name))).toEqual([]);
   });
+
+  it("@perpx/core and node-client load ox and noble on first use, not at require", () => {
+    const core = join(packagesDir, "core");
+    for (const [name, cwd] of [
+      ["@perpx/core", core],
+      ["@perpx/node-client", nodeClient],
+    ] as const) {
+      const loaded = packagesLoadedBy(name, cwd).filter((pkg) => /^ox$|^@noble\//.test(pkg));
+      expect(loaded, name).toEqual([]);
+    }
+    const used = packagesLoadedBy(
+      "@perpx/core/evm",
+      core,
+      `require("@perpx/core/evm").evmSelector("transfer(address,uint256)");`,
+    );
+    expect(used).toContain("ox");
+  });
 });

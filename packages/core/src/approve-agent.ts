@@ -1,7 +1,8 @@
 /**
  * The perpx `ServiceTransaction:ApproveAgent` message by which an EVM wallet authorizes a trading
- * key: its domain, types and message builder, and the check of a signature over it. The hashing is
- * EIP-712 of `./eip712.ts` (the `ox` library); this module is the part that is ours.
+ * key: its domain, types and message builder. Hashing it and checking a signature over it
+ * (`hashApproveAgent`, `verifyApproveAgent`) are `@perpx/core/evm`'s and `@perpx/core/evm-verify`'s (`./evm/approval.ts`, EIP-712 of
+ * the `ox` library), so the root entry carries neither `ox` nor secp256k1.
  *
  * ## `ServiceTransaction:ApproveAgent`
  *
@@ -27,15 +28,17 @@
  *
  * @module
  */
+
+import { ripemd160 } from "@noble/hashes/legacy.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import { addressBytes, addressBytesToHex } from "@perpx/address";
 import { InvalidArgumentError } from "@perpx/errors";
-import * as Hash from "ox/Hash";
-import * as Hex from "ox/Hex";
-import { hashTypedData, recoverAddress, type TypedData, type TypedDataField } from "./eip712.js";
+import type { TypedData, TypedDataField } from "./typed-data.js";
 
 function agentKeyBytes(key: Uint8Array | string): Uint8Array | undefined {
   if (typeof key !== "string") return key;
-  return /^0x([0-9a-fA-F]{2})*$/.test(key) ? Hex.toBytes(key as Hex.Hex) : undefined;
+  return /^0x([0-9a-fA-F]{2})*$/.test(key) ? hexToBytes(key.slice(2)) : undefined;
 }
 
 /**
@@ -159,78 +162,10 @@ export function approveAgentTypedData(params: ApproveAgentParams): TypedData {
     domain: { name: APPROVE_AGENT_DOMAIN_NAME, version: APPROVE_AGENT_DOMAIN_VERSION, chainId },
     message: {
       masterAddress: addressBytesToHex(addressBytes(params.masterAddress)),
-      agentAddress: addressBytesToHex(Hash.ripemd160(Hash.sha256(agentKey))),
-      agentPublicKey: Hex.fromBytes(agentKey),
+      agentAddress: addressBytesToHex(ripemd160(sha256(agentKey))),
+      agentPublicKey: `0x${bytesToHex(agentKey)}`,
       nonce,
       expiry,
     },
   };
-}
-
-/**
- * The digest an EVM wallet signs to approve a trading key.
- *
- * @param params - the approval, as {@link approveAgentTypedData} takes it.
- * @returns the 32-byte EIP-712 digest the owner signs.
- *
- * @example
- * ```ts
- * import { secp256k1 } from "@noble/curves/secp256k1.js";
- *
- * const params: ApproveAgentParams = {
- *   evmChainId: 31337,
- *   masterAddress: "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826",
- *   agentPublicKey: secp256k1.getPublicKey(new Uint8Array(32).fill(2)),
- *   nonce: 1_700_000_000_000,
- * };
- * hashApproveAgent(params).length; // 32
- * ```
- */
-export function hashApproveAgent(params: ApproveAgentParams): Uint8Array {
-  return hashTypedData(approveAgentTypedData(params));
-}
-
-/**
- * Checks an approval signature: it must recover to `params.masterAddress`, and the approval must
- * not have expired at `nowSeconds`.
- *
- * @param params - the approval that was signed.
- * @param signature - 65 bytes `r || s || v` (bytes or 0x-hex).
- * @param nowSeconds - the time to check expiry against; omit to skip the expiry check.
- * @returns true when the signature is the master's and the approval is current.
- *
- * @example
- * ```ts
- * import { secp256k1 } from "@noble/curves/secp256k1.js";
- * import { keccak_256 } from "@noble/hashes/sha3.js";
- *
- * const master = keccak_256(new TextEncoder().encode("cow")); // the key of 0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826
- * const params: ApproveAgentParams = {
- *   evmChainId: 31337,
- *   masterAddress: "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826",
- *   agentPublicKey: secp256k1.getPublicKey(new Uint8Array(32).fill(2)),
- *   nonce: 1_700_000_000_000,
- *   expiry: 1_800_000_000,
- * };
- * const recovered = secp256k1.sign(hashApproveAgent(params), master, { prehash: false, format: "recovered" });
- * const signature = Uint8Array.of(...recovered.subarray(1), recovered[0]! + 27);
- * verifyApproveAgent(params, signature, 1_700_000_000); // true
- * verifyApproveAgent(params, signature, 1_900_000_000); // false: expired
- * ```
- */
-export function verifyApproveAgent(
-  params: ApproveAgentParams,
-  signature: Uint8Array | string,
-  nowSeconds?: number | bigint,
-): boolean {
-  const typedData = approveAgentTypedData(params);
-  const expiry = BigInt(params.expiry ?? 0);
-  if (nowSeconds !== undefined && expiry !== 0n && BigInt(nowSeconds) > expiry) return false;
-  let signer: string;
-  try {
-    signer = recoverAddress(hashTypedData(typedData), signature);
-  } catch {
-    return false;
-  }
-  return signer.toLowerCase() === String(typedData.message.masterAddress).toLowerCase();
 }

@@ -1,6 +1,9 @@
 /**
  * `@perpx/core`: network presets and constants, errors, exact price and size conversions, IBC
- * denoms and trading credentials. No I/O. Re-exports all of `@perpx/errors` and `@perpx/address`.
+ * denoms, trading credentials and the ApproveAgent typed data. No I/O. Re-exports all of
+ * `@perpx/errors` and `@perpx/address`. EVM encoding (transactions, ABI, EIP-712 hashing with
+ * `hashApproveAgent`: `@perpx/core/evm`, on `ox`) and signer recovery (`verifyApproveAgent`,
+ * `decodeSignedEvmTx`: `@perpx/core/evm-verify`, on secp256k1) have entries of their own.
  *
  * @packageDocumentation
  */
@@ -13,8 +16,6 @@ export {
   APPROVE_AGENT_TYPES,
   type ApproveAgentParams,
   approveAgentTypedData,
-  hashApproveAgent,
-  verifyApproveAgent,
 } from "./approve-agent.js";
 export {
   createCredential,
@@ -26,17 +27,6 @@ export {
   type TradingCredentialJson,
 } from "./credential.js";
 export { CANONICAL_DECIMAL_PATTERN, type DecimalInput, type IntegerInput } from "./decimal.js";
-export {
-  encodeType,
-  hashStruct,
-  hashType,
-  hashTypedData,
-  recoverAddress,
-  type TypedData,
-  type TypedDataField,
-  type TypedDataValue,
-  verifyEthSignature,
-} from "./eip712.js";
 export {
   ENDPOINT_ENV_VARS,
   ENDPOINT_NAMES,
@@ -155,6 +145,7 @@ export {
   unitsToDecimal,
   usdcToQuoteQuantums,
 } from "./quantums.js";
+export type { TypedData, TypedDataField, TypedDataValue } from "./typed-data.js";
 export {
   compareVersions,
   LATEST_VERSION,

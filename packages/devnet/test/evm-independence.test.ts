@@ -32,7 +32,10 @@ function sources(dir: string): string[] {
   });
 }
 
-/** The names a file imports from `@perpx/core`, and whether it imports `@perpx/core/evm` or `ox`. */
+/**
+ * The names a file imports from `@perpx/core`, and whether it imports `@perpx/core/evm`,
+ * `@perpx/core/evm-verify` or `ox`.
+ */
 function coreImports(text: string): { names: string[]; evm: boolean; ox: boolean } {
   const names: string[] = [];
   for (const match of text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+"@perpx\/core"/g)) {
@@ -46,7 +49,7 @@ function coreImports(text: string): { names: string[]; evm: boolean; ox: boolean
   }
   return {
     names,
-    evm: /from\s+"@perpx\/core\/evm"/.test(text),
+    evm: /from\s+"@perpx\/core\/(evm|evm-verify)"/.test(text),
     ox: /from\s+"ox(\/[\w-]+)?"/.test(text),
   };
 }
@@ -59,7 +62,7 @@ describe("the devnet verifies with an implementation of its own", () => {
       const code = readFileSync(file, "utf8").replace(/\/\*\*[\s\S]*?\*\//g, "");
       const { names, evm, ox } = coreImports(code);
       const where = relative(SRC, file);
-      if (evm) offenders.push(`${where}: @perpx/core/evm`);
+      if (evm) offenders.push(`${where}: @perpx/core/evm or /evm-verify`);
       if (ox) offenders.push(`${where}: ox`);
       for (const name of names.filter((n) => CLIENT_ENCODERS.includes(n)))
         offenders.push(`${where}: ${name}`);

@@ -18,6 +18,7 @@ import { keccak_256 } from "@noble/hashes/sha3.js";
 import { bytesToHex, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import * as client from "@perpx/core";
 import * as clientEvm from "@perpx/core/evm";
+import * as clientVerify from "@perpx/core/evm-verify";
 import { InvalidArgumentError } from "@perpx/errors";
 import { describe, expect, it } from "vitest";
 import * as devnet712 from "../src/lib/evm/eip712.js";
@@ -34,11 +35,11 @@ const IMPLEMENTATIONS = [
     rlpDecode: clientEvm.rlpDecode,
     signEvmTx: clientEvm.signEvmTx,
     evmTxSigningPayload: clientEvm.evmTxSigningPayload,
-    decodeSignedEvmTx: clientEvm.decodeSignedEvmTx,
-    hashType: client.hashType,
-    hashStruct: client.hashStruct,
-    hashTypedData: client.hashTypedData,
-    recoverAddress: client.recoverAddress,
+    decodeSignedEvmTx: clientVerify.decodeSignedEvmTx,
+    hashType: clientEvm.hashType,
+    hashStruct: clientEvm.hashStruct,
+    hashTypedData: clientEvm.hashTypedData,
+    recoverAddress: clientVerify.recoverAddress,
   },
   {
     name: "devnet (src/lib/evm)",

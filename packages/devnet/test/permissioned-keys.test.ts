@@ -13,7 +13,8 @@ import { Bip39, EnglishMnemonic, Slip10, Slip10Curve, stringToPath } from "@cosm
 import { StargateClient } from "@cosmjs/stargate";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { approveAgentTypedData, hashApproveAgent, toBech32 } from "@perpx/core";
+import { approveAgentTypedData, toBech32 } from "@perpx/core";
+import { hashApproveAgent } from "@perpx/core/evm";
 import {
   accountplus,
   clob,

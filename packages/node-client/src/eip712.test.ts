@@ -1,4 +1,5 @@
-import { hashApproveAgent, recoverAddress, verifyApproveAgent } from "@perpx/core";
+import { hashApproveAgent } from "@perpx/core/evm";
+import { recoverAddress, verifyApproveAgent } from "@perpx/core/evm-verify";
 import { describe, expect, it } from "vitest";
 import { EvmWallet } from "./wallet/evmWallet.js";
 import { LocalWallet } from "./wallet/localWallet.js";

@@ -5,7 +5,8 @@
  * outside world (an incoming IBC packet, the web app's approve-agent step, the faucet).
  */
 
-import { approveAgentTypedData, encodeCredential, verifyApproveAgent } from "@perpx/core";
+import { approveAgentTypedData, encodeCredential } from "@perpx/core";
+import { verifyApproveAgent } from "@perpx/core/evm-verify";
 import { clob } from "@perpx/proto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import {

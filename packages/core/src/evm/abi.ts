@@ -8,7 +8,7 @@ import * as AbiParameters from "ox/AbiParameters";
 import * as Bytes from "ox/Bytes";
 import * as Hash from "ox/Hash";
 import * as Hex from "ox/Hex";
-import { viaOx } from "../ox-error.js";
+import { viaOx } from "./ox-error.js";
 
 /**
  * The 4-byte selector of a function signature such as `"transfer(address,uint256)"`.
@@ -184,7 +184,8 @@ export function decodeEvmString(data: Uint8Array): string {
   return viaOx("data", () => AbiParameters.decode([{ type: "string" }], data)[0]);
 }
 
-const ERROR_SELECTOR = evmSelector("Error(string)");
+// evmSelector("Error(string)"), written out: computing it at load would load ox's keccak at import.
+const ERROR_SELECTOR = "0x08c379a0";
 
 /**
  * Revert data of `revert(reason)`: the `Error(string)` selector and the ABI string.

@@ -5,7 +5,7 @@
 import { InvalidArgumentError } from "@perpx/errors";
 import * as Bytes from "ox/Bytes";
 import * as Rlp from "ox/Rlp";
-import { viaOx } from "../ox-error.js";
+import { viaOx } from "./ox-error.js";
 
 /**
  * An RLP item: a byte string or a list of items.

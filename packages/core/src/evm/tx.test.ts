@@ -16,7 +16,8 @@ import {
   evmEventTopic,
   evmSelector,
 } from "./abi.js";
-import { decodeSignedEvmTx, type EvmTx, type EvmTxSigner, evmTxSigningPayload, signEvmTx } from "./tx.js";
+import { type EvmTx, type EvmTxSigner, evmTxSigningPayload, signEvmTx } from "./tx.js";
+import { decodeSignedEvmTx } from "./tx-decode.js";
 
 /** A test signer over a raw key, signing as EvmWallet.sign does (r || s || v over Keccak-256). */
 function keySigner(secret: Uint8Array): EvmTxSigner {
@@ -96,6 +97,25 @@ describe("EVM transactions", () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it("a corrupted byte that leaves a list where an integer belongs is an InvalidArgumentError", () => {
+    const signer = keySigner(hexToBytes("11".repeat(32)));
+    const tx: EvmTx = {
+      type: 2,
+      chainId: 5n,
+      nonce: 3n,
+      maxPriorityFeePerGas: 1n,
+      maxFeePerGas: 9n,
+      gasLimit: 50_000n,
+      to: signer.evmAddress as `0x${string}`,
+      value: 7n,
+      data: Uint8Array.of(1, 2, 3),
+    };
+    const raw = hexToBytes(signEvmTx(tx, signer).slice(2));
+    const bad = Uint8Array.from(raw);
+    bad[5] = (bad[5] as number) ^ 216; // the counterexample fast-check found (seed 1646213710)
+    expect(() => decodeSignedEvmTx(bad)).toThrow(InvalidArgumentError);
   });
 
   it("a changed byte changes the recovered sender or is refused (property)", () => {

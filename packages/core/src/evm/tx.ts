@@ -1,17 +1,15 @@
 /**
  * Ethereum transactions: EIP-1559 (type 2) and legacy (EIP-155 replay-protected, or not), their
- * signing payloads, signed encodings, decoding and sender recovery, on the `ox` library's
- * transaction envelopes. Ours are the plain shapes below and the checks that name a bad field.
+ * signing payloads and signed encodings, on the `ox` library's transaction envelopes. Ours are the
+ * plain shapes below and the checks that name a bad field. Decoding with sender recovery is
+ * `./tx-decode.ts` (`@perpx/core/evm-verify`: it needs secp256k1).
  */
-import { addressBytesToHex } from "@perpx/address";
 import { InvalidArgumentError } from "@perpx/errors";
 import * as Bytes from "ox/Bytes";
-import * as Hash from "ox/Hash";
 import * as Hex from "ox/Hex";
 import * as Eip1559 from "ox/TxEnvelopeEip1559";
 import * as Legacy from "ox/TxEnvelopeLegacy";
-import { recoverAddress } from "../eip712.js";
-import { viaOx } from "../ox-error.js";
+import { viaOx } from "./ox-error.js";
 
 /**
  * The fields every transaction has. `to` undefined is a contract creation.
@@ -246,86 +244,4 @@ export function signEvmTx(tx: EvmTx, signer: EvmTxSigner): `0x${string}` {
     s: Bytes.toBigInt(sig.subarray(32, 64)),
   };
   return Hex.fromBytes(encodeSignedEvmTx(tx, signature));
-}
-
-const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
-
-function txOf(envelope: Eip1559.TxEnvelopeEip1559 | Legacy.TxEnvelopeLegacy): EvmTx {
-  const common = {
-    nonce: envelope.nonce ?? 0n,
-    gasLimit: envelope.gas ?? 0n,
-    to:
-      envelope.to === undefined || envelope.to === null
-        ? undefined
-        : addressBytesToHex(Bytes.fromHex(envelope.to)),
-    value: envelope.value ?? 0n,
-    data: Bytes.fromHex(envelope.data ?? "0x"),
-  };
-  if (envelope.type === "eip1559") {
-    return {
-      ...common,
-      type: 2,
-      chainId: BigInt(envelope.chainId),
-      maxPriorityFeePerGas: envelope.maxPriorityFeePerGas ?? 0n,
-      maxFeePerGas: envelope.maxFeePerGas ?? 0n,
-    };
-  }
-  const chainId = envelope.chainId === undefined ? undefined : BigInt(envelope.chainId);
-  return { ...common, type: 0, chainId, gasPrice: envelope.gasPrice ?? 0n };
-}
-
-function deserialize(hex: Hex.Hex): Eip1559.TxEnvelopeEip1559 | Legacy.TxEnvelopeLegacy {
-  const first = Number.parseInt(hex.slice(2, 4), 16);
-  if (first === 2) return viaOx("transaction", () => Eip1559.deserialize(hex as Eip1559.Serialized));
-  if (first < 0xc0) throw new InvalidArgumentError("transaction", `transaction type ${first} not supported`);
-  return viaOx("transaction", () => Legacy.deserialize(hex));
-}
-
-/**
- * Decodes a raw signed transaction and recovers its sender.
- *
- * @param raw - the raw signed transaction, as bytes or `0x` hex.
- * @returns the transaction's fields, its signature, its hash and its recovered sender `from`.
- * @throws {InvalidArgumentError} for malformed bytes, an unsupported type or an invalid signature.
- *
- * @example
- * ```ts
- * const raw = "0xf86c098504a817c800825208943535353535353535353535353535353535353535880de0b6b3a76400008025a028ef61340bd939bc2195fe537567866003e1a15d3c71ff63e1590620aa636276a067cbe9d8997f761aecb703304b3800ccf555c9f3dc64214b297fb1966a3b6d83";
- * decodeSignedEvmTx(raw).from; // "0x9d8A62f656a8d1615C1294fd71e9CFb3E4855A4F"
- * ```
- */
-export function decodeSignedEvmTx(raw: Uint8Array | string): SignedEvmTx {
-  const hex = typeof raw === "string" ? raw : Hex.fromBytes(raw);
-  if (!/^0x([0-9a-fA-F]{2})+$/.test(hex)) {
-    throw new InvalidArgumentError("transaction", "expected 0x-prefixed hex bytes");
-  }
-  const envelope = deserialize(hex as Hex.Hex);
-  if (envelope.r === undefined || envelope.s === undefined || envelope.yParity === undefined) {
-    throw new InvalidArgumentError("signature", "the transaction is not signed");
-  }
-  const signature: EvmTxSignature = {
-    yParity: envelope.yParity as 0 | 1,
-    r: BigInt(envelope.r),
-    s: BigInt(envelope.s),
-  };
-  if (
-    signature.r === 0n ||
-    signature.r >= SECP256K1_N ||
-    signature.s === 0n ||
-    signature.s > SECP256K1_N / 2n
-  ) {
-    throw new InvalidArgumentError("signature", "invalid transaction v, r, s values");
-  }
-  const tx = txOf(envelope);
-  const sig = new Uint8Array(65);
-  sig.set(Bytes.fromNumber(signature.r, { size: 32 }), 0);
-  sig.set(Bytes.fromNumber(signature.s, { size: 32 }), 32);
-  sig[64] = signature.yParity;
-  let from: `0x${string}`;
-  try {
-    from = recoverAddress(Hash.keccak256(evmTxSigningPayload(tx)), sig);
-  } catch (cause) {
-    throw new InvalidArgumentError("signature", "the signature recovers no public key", { cause });
-  }
-  return { tx, signature, hash: Hash.keccak256(hex as Hex.Hex), from };
 }

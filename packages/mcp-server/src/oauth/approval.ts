@@ -1,4 +1,5 @@
-import { approveAgentTypedData, encodeCredential, verifyApproveAgent } from "@perpx/core";
+import { approveAgentTypedData, encodeCredential } from "@perpx/core";
+import { verifyApproveAgent } from "@perpx/core/evm-verify";
 import { PerpxError } from "@perpx/errors";
 import type { NodeClient } from "@perpx/node-client";
 import { LocalWallet, tradingKeyFromCredential } from "@perpx/node-client/wallets";

@@ -1,6 +1,7 @@
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { addressBytesToBech32, addressBytesToHex, DEFAULT_PREFIX } from "@perpx/address";
-import { type ApproveAgentParams, hashApproveAgent, hashTypedData, type TypedData } from "@perpx/core";
+import type { ApproveAgentParams, TypedData } from "@perpx/core";
+import { hashApproveAgent, hashTypedData } from "@perpx/core/evm";
 import { toBase64, toHexString } from "../bytes.js";
 import { resolveSignerBackend, type SignerBackend, type SignerBackendName } from "../crypto/backend.js";
 import { ethAddressBytes, randomPrivateKey } from "../crypto/secp256k1.js";

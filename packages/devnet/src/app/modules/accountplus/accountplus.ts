@@ -467,7 +467,8 @@ function rejected(context: string): never {
  * ```ts
  * import { secp256k1 } from "@noble/curves/secp256k1.js";
  * import { keccak_256 } from "@noble/hashes/sha3.js";
- * import { approveAgentTypedData, hashApproveAgent, toBech32 } from "@perpx/core";
+ * import { approveAgentTypedData, toBech32 } from "@perpx/core";
+ * import { hashApproveAgent } from "@perpx/core/evm";
  *
  * const wallet = new Uint8Array(32).fill(0x11); // the EVM wallet's secret key
  * const walletAddress = keccak_256(secp256k1.getPublicKey(wallet, false).subarray(1)).subarray(12);

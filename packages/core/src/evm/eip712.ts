@@ -1,102 +1,25 @@
 /**
  * EIP-712 typed data, pure: `hashTypedData` and its parts, computed by the `ox` library (what viem
- * builds on), plus secp256k1 signer recovery. Our part is the input: values are checked against
+ * builds on). Our part is the input: values are checked against
  * their types here, before anything is hashed, and a bad one is an `InvalidArgumentError` naming
  * its path (`typedData.message.nonce`); an error of `ox` never escapes unwrapped. The perpx
- * `ServiceTransaction:ApproveAgent` message built on it is in `./approve-agent.ts`.
+ * `ServiceTransaction:ApproveAgent` message is built in `../approve-agent.ts` (the root entry) and
+ * hashed in `./approval.ts`. It is `@perpx/core/evm`'s, not the root's: the hashing pulls `ox`'s ABI
+ * encoder, which a trader's root does without. Signer recovery is `./recover.ts`
+ * (`@perpx/core/evm-verify`).
  *
  * The devnet verifies with an implementation of its own (`@perpx/devnet`'s `src/lib/evm`), so a
  * wire test checks one against the other.
  *
  * @module
  */
-import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { addressBytes, addressBytesToHex } from "@perpx/address";
 import { InvalidArgumentError } from "@perpx/errors";
 import * as Bytes from "ox/Bytes";
-import * as Hash from "ox/Hash";
 import * as Hex from "ox/Hex";
 import * as OxTypedData from "ox/TypedData";
+import type { TypedData, TypedDataValue } from "../typed-data.js";
 import { viaOx } from "./ox-error.js";
-
-/**
- * One field of an EIP-712 struct type.
- *
- * @example
- * ```ts
- * const field: TypedDataField = { name: "nonce", type: "uint64" };
- * ```
- */
-export interface TypedDataField {
-  /** The field name. */
-  name: string;
-  /** The Solidity type: `address`, `bool`, `string`, `bytes`, `bytesN`, `uintN`, `intN`, a struct name, or an array of those. */
-  type: string;
-}
-
-/**
- * A value in a typed-data message: strings (hex for address/bytes, decimal for ints), numbers, bigints, booleans, bytes, structs, arrays.
- *
- * @example
- * ```ts
- * const value: TypedDataValue = { name: "Bob", wallet: "0xbBbB..." };
- * ```
- */
-export type TypedDataValue =
-  | string
-  | number
-  | bigint
-  | boolean
-  | Uint8Array
-  | readonly TypedDataValue[]
-  | { readonly [field: string]: TypedDataValue };
-
-/**
- * EIP-712 typed data, the `eth_signTypedData_v4` shape.
- *
- * @example
- * ```ts
- * // The EIP-712 specification's example ("Ether Mail").
- * const mail: TypedData = {
- *   types: {
- *     EIP712Domain: [
- *       { name: "name", type: "string" },
- *       { name: "version", type: "string" },
- *       { name: "chainId", type: "uint256" },
- *       { name: "verifyingContract", type: "address" },
- *     ],
- *     Person: [
- *       { name: "name", type: "string" },
- *       { name: "wallet", type: "address" },
- *     ],
- *     Mail: [
- *       { name: "from", type: "Person" },
- *       { name: "to", type: "Person" },
- *       { name: "contents", type: "string" },
- *     ],
- *   },
- *   primaryType: "Mail",
- *   domain: { name: "Ether Mail", version: "1", chainId: 1, verifyingContract: "0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC" },
- *   message: {
- *     from: { name: "Cow", wallet: "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826" },
- *     to: { name: "Bob", wallet: "0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB" },
- *     contents: "Hello, Bob!",
- *   },
- * };
- * const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
- * hex(hashTypedData(mail)); // "be609aee343fb3c4b28e1df9e632fca64fcfaede20f02e86244efddf30957bd2"
- * ```
- */
-export interface TypedData {
-  /** Every struct type, `EIP712Domain` included. */
-  types: Readonly<Record<string, readonly TypedDataField[]>>;
-  /** The type of `message`. */
-  primaryType: string;
-  /** The domain, typed by `types.EIP712Domain`. */
-  domain: { readonly [field: string]: TypedDataValue };
-  /** The message, typed by `types[primaryType]`. */
-  message: { readonly [field: string]: TypedDataValue };
-}
 
 type Types = TypedData["types"];
 type OxTypes = OxTypedData.TypedData;
@@ -172,13 +95,6 @@ function normalize(types: Types, type: string, value: TypedDataValue, path: stri
 function struct(types: Types, type: string, data: TypedDataValue, path: string): Record<string, unknown> {
   if (types[type] === undefined) bad(path, `unknown type ${JSON.stringify(type)}`);
   return normalize(types, type, data, path) as Record<string, unknown>;
-}
-
-/** Signature bytes from bytes or hex (`0x` optional); `undefined` for text that is not hex bytes. */
-function signatureBytes(signature: Uint8Array | string): Uint8Array | undefined {
-  if (typeof signature !== "string") return signature;
-  const hex = signature.replace(/^0[xX]/, "");
-  return /^([0-9a-fA-F]{2})*$/.test(hex) ? Bytes.fromHex(`0x${hex}`) : undefined;
 }
 
 /**
@@ -290,8 +206,7 @@ export function hashStruct(
  *
  * @example
  * ```ts
- * import { secp256k1 } from "@noble/curves/secp256k1.js";
- *
+ *  *
  * const params: ApproveAgentParams = {
  *   evmChainId: 31337,
  *   masterAddress: "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826",
@@ -310,123 +225,4 @@ export function hashTypedData(typedData: TypedData): Uint8Array {
       OxTypedData.getSignPayload({ types: types as OxTypes, primaryType, domain, message }),
     ),
   );
-}
-
-/**
- * Recovers the 0x address (EIP-55) that produced a 65-byte `r || s || v` signature over a digest
- * (`v` may be 0/1 or 27/28).
- *
- * @param digest - the 32-byte digest that was signed.
- * @param signature - 65 bytes `r || s || v` (v 27/28 or 0/1), as bytes or `0x` hex.
- * @returns the signer's checksummed `0x` address.
- * @throws {InvalidArgumentError} for a malformed signature.
- *
- * @example
- * ```ts
- * // The EIP-712 specification's example, signed by the key keccak256("cow").
- * const mail: TypedData = {
- *   types: {
- *     EIP712Domain: [
- *       { name: "name", type: "string" },
- *       { name: "version", type: "string" },
- *       { name: "chainId", type: "uint256" },
- *       { name: "verifyingContract", type: "address" },
- *     ],
- *     Person: [
- *       { name: "name", type: "string" },
- *       { name: "wallet", type: "address" },
- *     ],
- *     Mail: [
- *       { name: "from", type: "Person" },
- *       { name: "to", type: "Person" },
- *       { name: "contents", type: "string" },
- *     ],
- *   },
- *   primaryType: "Mail",
- *   domain: { name: "Ether Mail", version: "1", chainId: 1, verifyingContract: "0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC" },
- *   message: {
- *     from: { name: "Cow", wallet: "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826" },
- *     to: { name: "Bob", wallet: "0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB" },
- *     contents: "Hello, Bob!",
- *   },
- * };
- * const signature =
- *   "0x4355c47d63924e8a72e509b65029052eb6c299d53a04e167c5775fd466751c9d" +
- *   "07299936d304c153f6443dfa05f40ff007d72911b6f72307f996231605b915621c";
- * recoverAddress(hashTypedData(mail), signature); // "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826"
- * ```
- */
-export function recoverAddress(digest: Uint8Array, signature: Uint8Array | string): `0x${string}` {
-  const bytes = typeof signature === "string" ? signatureBytes(signature) : signature;
-  if (bytes === undefined || bytes.length !== 65) {
-    throw new InvalidArgumentError("signature", "expected 65 bytes r || s || v");
-  }
-  const v = bytes[64]! >= 27 ? bytes[64]! - 27 : bytes[64]!;
-  if (v !== 0 && v !== 1) throw new InvalidArgumentError("signature", `bad recovery id ${bytes[64]}`);
-  const recovered = new Uint8Array(65);
-  recovered[0] = v;
-  recovered.set(bytes.subarray(0, 64), 1);
-  const publicKey = secp256k1.recoverPublicKey(recovered, digest, { prehash: false });
-  const uncompressed = secp256k1.Point.fromBytes(publicKey).toBytes(false);
-  return addressBytesToHex(Hash.keccak256(uncompressed.subarray(1)).subarray(12));
-}
-
-/**
- * Checks an Ethereum-style secp256k1 signature over a 32-byte digest against a 20-byte EVM address:
- * `r || s || v` (65 bytes, `v` 0/1/27/28) must recover to the address; a bare `r || s` (64 bytes,
- * as eth_secp256k1 keys verify it, `v` dropped) passes when either recovery id does. High-`s`
- * signatures are refused.
- *
- * @param digest - the 32-byte message hash (Keccak-256 of the signed bytes, or an EIP-712 digest).
- * @param signature - 64 or 65 bytes (or 0x-hex).
- * @param address - the expected signer: 20 bytes, `0x...` or `perpx1...`.
- * @returns true when the signature is the address's.
- *
- * @example
- * ```ts
- * import { secp256k1 } from "@noble/curves/secp256k1.js";
- * import { keccak_256 } from "@noble/hashes/sha3.js";
- *
- * const secret = keccak_256(new TextEncoder().encode("cow")); // the key of 0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826
- * const digest = keccak_256(new TextEncoder().encode("sign bytes"));
- * const recovered = secp256k1.sign(digest, secret, { prehash: false, format: "recovered" }); // v, r, s
- * const signature = Uint8Array.of(...recovered.subarray(1), recovered[0]! + 27); // r, s, v
- * verifyEthSignature(digest, signature, "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826"); // true
- * verifyEthSignature(digest, signature, "0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB"); // false
- * ```
- */
-export function verifyEthSignature(
-  digest: Uint8Array,
-  signature: Uint8Array | string,
-  address: Uint8Array | string,
-): boolean {
-  let expected: Uint8Array;
-  try {
-    expected = typeof address === "string" ? addressBytes(address) : address;
-  } catch {
-    return false;
-  }
-  const bytes = typeof signature === "string" ? signatureBytes(signature) : signature;
-  if (bytes === undefined || digest.length !== 32 || expected.length !== 20) return false;
-  const candidates: Uint8Array[] = [];
-  if (bytes.length === 65) candidates.push(bytes);
-  else if (bytes.length === 64) {
-    for (const v of [27, 28]) {
-      const full = new Uint8Array(65);
-      full.set(bytes);
-      full[64] = v;
-      candidates.push(full);
-    }
-  } else return false;
-  const want = addressBytesToHex(expected).toLowerCase();
-  for (const candidate of candidates) {
-    try {
-      const sig = secp256k1.Signature.fromBytes(candidate.subarray(0, 64), "compact");
-      if (sig.hasHighS()) return false;
-      if (recoverAddress(digest, candidate).toLowerCase() === want) return true;
-    } catch {
-      // not recoverable with this id
-    }
-  }
-  return false;
 }

@@ -4,21 +4,12 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  APPROVE_AGENT_PRIMARY_TYPE,
-  approveAgentTypedData,
-  hashApproveAgent,
-  verifyApproveAgent,
-} from "./approve-agent.js";
-import {
-  encodeType,
-  hashStruct,
-  hashTypedData,
-  recoverAddress,
-  type TypedData,
-  verifyEthSignature,
-} from "./eip712.js";
-import { addressBytesToHex, isInvalidArgumentError } from "./index.js";
+import { APPROVE_AGENT_PRIMARY_TYPE, approveAgentTypedData } from "../approve-agent.js";
+import { addressBytesToHex, isInvalidArgumentError } from "../index.js";
+import type { TypedData } from "../typed-data.js";
+import { hashApproveAgent } from "./approval.js";
+import { encodeType, hashStruct, hashTypedData } from "./eip712.js";
+import { recoverAddress, verifyApproveAgent, verifyEthSignature } from "./recover.js";
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 
