@@ -5,7 +5,8 @@
  * mcp-server, a `@param` for each parameter and a `@returns` (unless it returns nothing) on every
  * public function, exported class method and function-valued export.
  *
- * Generated protobuf code (`src/gen/`) and command-line entry points (`cli.ts`) are not library
+ * Generated protobuf code (`src/gen/`) and command-line entry points (`cli.ts`, and `cli-main.ts`, the
+ * program the devnet's `cli.ts` launcher runs) are not library
  * code: the first is protoc-gen-es output, the second is a program that talks to its terminal.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -30,7 +31,7 @@ const isLibrarySource = (name: string) =>
   !/\.(test|bench)\.ts$/.test(name) &&
   !name.startsWith("gen/") &&
   !name.split("/").includes("node_modules") &&
-  name !== "cli.ts";
+  !/^cli(-main)?\.ts$/.test(name);
 
 function sourcesOf(srcDir: string): Array<{ name: string; text: string }> {
   return (readdirSync(srcDir, { recursive: true }) as string[])

@@ -58,7 +58,7 @@ export async function runningVersion(node: NodeConnection): Promise<string | und
  *
  * @param node - a node client of the live network.
  * @param known - the upgrade names known beforehand (the preset's, the running version).
- * @param height - the height `AppliedPlan` is asked at.
+ * @param height - the fork height: upgrades applied after it are left out.
  * @returns the applied upgrades (name and height), oldest first.
  */
 export async function readUpgrades(
@@ -69,12 +69,17 @@ export async function readUpgrades(
   const applied = await Promise.all(
     upgradeCandidates(known).map(async (version) => ({
       version,
-      height: await getAppliedPlan(node, { name: version, height }),
+      // Asked at the latest height, not pinned to `height`: a pinned batch of this size can be
+      // overtaken by the next block on a fast chain. What ran after `height` is dropped below, so the
+      // answer is the same.
+      height: await getAppliedPlan(node, { name: version }),
     })),
   );
   return applied
     .flatMap((u) =>
-      u.height === undefined || u.height === 0n ? [] : [{ version: u.version, height: u.height }],
+      u.height === undefined || u.height === 0n || u.height > height
+        ? []
+        : [{ version: u.version, height: u.height }],
     )
     .sort((a, b) =>
       a.height < b.height ? -1 : a.height > b.height ? 1 : a.version.localeCompare(b.version),

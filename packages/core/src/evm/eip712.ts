@@ -206,7 +206,8 @@ export function hashStruct(
  *
  * @example
  * ```ts
- *  *
+ * import { secp256k1 } from "@noble/curves/secp256k1.js";
+ *
  * const params: ApproveAgentParams = {
  *   evmChainId: 31337,
  *   masterAddress: "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826",
