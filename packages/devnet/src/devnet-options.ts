@@ -183,8 +183,9 @@ export interface StartDevnetOptions {
    * How many of the latest blocks (with their tx results and tx index) stay in memory. Older blocks
    * are read back from the block log with `stateDir`, and dropped without it (queries for them then
    * answer as a pruned CometBFT node: "height 5 is not available, lowest height is 1001"); txs of
-   * pruned blocks are not found by `tx` or `tx_search` either way. `{ keepRecent: 0 }` keeps every
-   * block (memory grows with the chain). @default `{ keepRecent: 1000 }`
+   * pruned blocks are not found by `tx` or `tx_search` either way. As many state versions are kept:
+   * a query at one of those heights reads that block's state. `{ keepRecent: 0 }` keeps every block
+   * and version (memory grows with the chain). @default `{ keepRecent: 1000 }`
    */
   pruning?: PruningOptions;
   /** Interface every server binds. @default "127.0.0.1" */

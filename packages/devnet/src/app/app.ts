@@ -45,6 +45,7 @@ import { type Module, volatileKeys } from "./kernel/module.js";
 import { runAfterCommit } from "./kernel/proposer.js";
 import { registerServices } from "./kernel/services.js";
 import { readSnapshotHeader, restoreSnapshot, writeSnapshot } from "./kernel/snapshot.js";
+import { StateVersions } from "./kernel/state-versions.js";
 import { PrefixStore, RootStore } from "./kernel/store.js";
 import { TxPipeline } from "./kernel/tx-pipeline.js";
 import { encodeBlock } from "./lib/block-codec.js";
@@ -132,12 +133,18 @@ export class ChainApplication implements PersistentChainApp {
         ? extra.extraModules
         : (keepers) => [...(extra.extraModules?.(keepers) ?? []), createForkModule(fork, keepers)],
     );
+    const keepRecent = options.pruning?.keepRecent ?? DEFAULT_KEEP_RECENT;
+    const blocks = new BlockStore(keepRecent, options.archive);
+    const versions = new StateVersions(keepRecent);
+    const root = new RootStore(volatileKeys(set.modules));
+    root.track(versions);
     this.core = {
       config: this.config,
       set,
       gasConfig: extra.gasConfig ?? defaultGasConfig,
-      blocks: new BlockStore(options.pruning?.keepRecent ?? DEFAULT_KEEP_RECENT, options.archive),
-      root: new RootStore(volatileKeys(set.modules)),
+      blocks,
+      root,
+      versions,
       lastAppHash: new Uint8Array(0),
       pendingEvents: [],
       pendingIndexerEvents: [],

@@ -579,7 +579,9 @@ export interface BlockArchive {
  * `keepRecent` blocks, their tx results and their txs in the tx index (`tx`, `tx_search`). An older
  * block is read back from the {@link BlockArchive} (`--state DIR`: the block log) or, without one,
  * is gone: queries for it answer as a pruned CometBFT node does ("height 5 is not available, lowest
- * height is 1001"). Txs of pruned blocks are no longer found by hash or search, either way.
+ * height is 1001"). Txs of pruned blocks are no longer found by hash or search, either way. The
+ * committed state keeps as many versions, as a node's state pruning does: a query at one of the
+ * latest `keepRecent` heights reads that block's state; an older one answers "version does not exist".
  *
  * @example
  * ```ts

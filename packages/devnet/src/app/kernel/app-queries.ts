@@ -1,12 +1,14 @@
 /**
  * ABCI queries: a gRPC method path routed to its module's query handler over the committed state
- * at the latest height, or `/app/simulate`. Errors come back as codes, as the SDK answers them.
+ * at the latest height or one of the kept versions before it, or `/app/simulate`. Errors come back as codes, as the SDK answers them.
  */
 
 import type { QueryResult, SimulateResult, TxResult } from "../contract.js";
 import { utf8 } from "../lib/codec.js";
 import { AbciError, abciError, sdkErrors, toAbciError } from "../lib/errors.js";
 import { type ChainCore, queryContext } from "./chain-core.js";
+import type { StateVersions } from "./state-versions.js";
+import type { KvStore } from "./store.js";
 
 const EMPTY = new Uint8Array(0);
 
@@ -27,7 +29,8 @@ function simulationJson(gasWanted: bigint, gasUsed: bigint, result: TxResult): u
 }
 
 /**
- * Answers an ABCI query (see {@link ChainApp.query}); only the latest height is kept.
+ * Answers an ABCI query (see {@link ChainApp.query}) over the state at `height` (the latest when 0
+ * or absent), if that version is still kept (see {@link StateVersions}).
  *
  * @param simulate simulates tx bytes, for `/app/simulate`.
  */
@@ -39,27 +42,37 @@ export function answerQuery(
   height?: bigint,
 ): QueryResult {
   const latest = core.blocks.latest().height;
+  const at = height === undefined || height === 0n ? latest : height;
   const answer = (fn: () => Uint8Array): QueryResult => {
     try {
-      return { code: 0, codespace: "", log: "", value: fn(), height: latest };
+      return { code: 0, codespace: "", log: "", value: fn(), height: at };
     } catch (error) {
       const e = toAbciError(error);
-      return { code: e.abciCode, codespace: e.codespace, log: e.log, value: EMPTY, height: latest };
+      return { code: e.abciCode, codespace: e.codespace, log: e.log, value: EMPTY, height: at };
     }
   };
-  if (height !== undefined && height !== 0n && height !== latest) {
-    return answer(() => {
-      if (height > latest) {
+  let state: KvStore = core.root;
+  let block = core.blocks.last();
+  if (at !== latest) {
+    if (at > latest) {
+      return answer(() => {
         throw abciError(
           sdkErrors.invalidHeight,
           "cannot query with height in the future; please provide a valid height",
         );
-      }
-      throw abciError(
-        sdkErrors.invalidRequest,
-        `failed to load state at height ${height}; version does not exist (latest height: ${latest})`,
-      );
-    });
+      });
+    }
+    block = core.blocks.at(at);
+    const version = block === undefined ? undefined : core.versions.at(core.root, at);
+    if (version === undefined) {
+      return answer(() => {
+        throw abciError(
+          sdkErrors.invalidRequest,
+          `failed to load state at height ${at}; version does not exist (latest height: ${latest})`,
+        );
+      });
+    }
+    state = version;
   }
   if (path === "/app/simulate") {
     return answer(() => {
@@ -76,5 +89,5 @@ export function answerQuery(
     return answer(() => {
       throw abciError(sdkErrors.unknownRequest, "unknown query path");
     });
-  return answer(() => handler(queryContext(core), data));
+  return answer(() => handler(queryContext(core, state, block), data));
 }

@@ -84,7 +84,9 @@ export function commitBlock(
   ];
   const endBlock: IndexerEvent[] = [];
   finalizeBlockEvents.push(...blockHooks(core, "EndBlock", block, branch, endBlock));
+  core.versions.amendLatest();
   branch.write();
+  core.versions.commit(height);
   const appHashAfter = core.root.hash();
   const header = blockHeader(core.config, {
     height,

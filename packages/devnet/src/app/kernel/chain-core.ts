@@ -13,6 +13,7 @@ import type { ModuleSet } from "../modules/index.js";
 import type { BlockStore } from "./block-store.js";
 import { createGasMeter, type GasConfig } from "./gas.js";
 import { type BlockInfo, type Context, createContext, type QueryContext } from "./module.js";
+import type { StateVersions } from "./state-versions.js";
 import { CacheStore, type KvStore, PrefixStore, type RootStore } from "./store.js";
 
 /** The chain application's shared state (see the module comment). */
@@ -23,6 +24,8 @@ export interface ChainCore {
   readonly blocks: BlockStore;
   /** The committed state (replaced once, when a snapshot is restored). */
   root: RootStore;
+  /** The committed state's recent versions, for queries at a height (`root` reports to it). */
+  readonly versions: StateVersions;
   /** The state hash after the latest block (and any control operation since). */
   lastAppHash: Uint8Array;
   /** Events of control operations, emitted at the start of the next block. */
@@ -46,13 +49,19 @@ export function latestInfo(core: ChainCore): BlockInfo {
   return blockInfo(core.config, latest.height, latest.time);
 }
 
-/** A read-only context over `base` (the committed state by default), at the latest block. */
-export function queryContext(core: ChainCore, base: KvStore = core.root): QueryContext {
-  const latest = core.blocks.last();
+/**
+ * A read-only context over `base` (the committed state by default), at `at` (the latest block by
+ * default).
+ */
+export function queryContext(
+  core: ChainCore,
+  base: KvStore = core.root,
+  at: { readonly height: bigint; readonly time: Date } | undefined = core.blocks.last(),
+): QueryContext {
   const block =
-    latest === undefined
+    at === undefined
       ? blockInfo(core.config, core.config.initialHeight - 1n, core.config.genesisTime)
-      : blockInfo(core.config, latest.height, latest.time);
+      : blockInfo(core.config, at.height, at.time);
   const slices = new Map<string, KvStore>();
   return {
     block,

@@ -72,6 +72,7 @@ export function restoreSnapshot(core: ChainCore, r: BinaryReader, state: ChainSt
   core.genesisDoc = r.string();
   core.pendingEvents = readEvents(r);
   core.root = RootStore.readFrom(r, volatileKeys(core.set.modules));
+  core.root.track(core.versions);
   core.pendingIndexerEvents = r.done ? [] : decodeIndexerEvents(r.string());
   let height = core.config.initialHeight + BigInt(skipped);
   if (skipped > 0) core.blocks.skip(core.config.initialHeight, skipped);
@@ -87,6 +88,7 @@ export function restoreSnapshot(core: ChainCore, r: BinaryReader, state: ChainSt
     height++;
   }
   if (core.blocks.count === 0) throw new DevnetError("unusable-snapshot", "the state holds no block");
+  core.versions.reset(core.blocks.latest().height);
   const ctx = queryContext(core);
   for (const module of core.set.modules) module.afterRestore?.(ctx);
 }

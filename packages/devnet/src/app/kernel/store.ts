@@ -21,6 +21,11 @@ import {
 } from "../lib/codec.js";
 import type { GasConfig, GasMeter } from "./gas.js";
 
+/** What a root store tells its journal: a committed key is about to change from `old` (undefined: absent). */
+export interface WriteJournal {
+  changed(key: string, old: Uint8Array | undefined): void;
+}
+
 /** Options of {@link KvStore.entries}. */
 export interface RangeOptions {
   /** Iterate in descending key order. @default false */
@@ -246,6 +251,7 @@ export class RootStore implements KvStore {
   private readonly data = new OrderedMap<Uint8Array>();
   private readonly memory = new OrderedMap<Uint8Array>();
   private digestSum = 0n;
+  private journal: WriteJournal | undefined;
 
   /** @param isVolatile which keys live in memory only (see the class comment); none by default. */
   constructor(private readonly isVolatile: (key: string) => boolean = () => false) {}
@@ -253,6 +259,11 @@ export class RootStore implements KvStore {
   /** Number of committed (non-volatile) entries. */
   get size(): number {
     return this.data.size;
+  }
+
+  /** Tells `journal` of every write of a committed key from now on (the state's versions). */
+  track(journal: WriteJournal): void {
+    this.journal = journal;
   }
 
   get(key: string): Uint8Array | undefined {
@@ -270,6 +281,7 @@ export class RootStore implements KvStore {
       return;
     }
     const old = this.data.set(key, copy);
+    this.journal?.changed(key, old);
     if (old !== undefined) this.digestSum = (this.digestSum - entryDigest(key, old)) & MOD_256;
     this.digestSum = (this.digestSum + entryDigest(key, copy)) & MOD_256;
   }
@@ -280,6 +292,7 @@ export class RootStore implements KvStore {
       this.memory.delete(key);
       return;
     }
+    this.journal?.changed(key, old);
     this.digestSum = (this.digestSum - entryDigest(key, old)) & MOD_256;
   }
 
