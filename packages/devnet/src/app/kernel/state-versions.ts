@@ -21,8 +21,6 @@ interface Undo {
  *
  * @example
  * ```ts
- * import { RootStore } from "./store.js";
- *
  * const versions = new StateVersions(100);
  * const root = new RootStore();
  * root.track(versions);
@@ -31,7 +29,7 @@ interface Undo {
  * versions.amendLatest();
  * root.set("k", new Uint8Array([2]));
  * versions.commit(2n);
- * versions.at(root, 1n)?.get("k"); // Uint8Array [1]
+ * versions.at(root, 1n)?.get("k")?.[0]; // 1
  * ```
  */
 export class StateVersions implements WriteJournal {
