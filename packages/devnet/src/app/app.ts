@@ -210,7 +210,14 @@ export class ChainApplication implements PersistentChainApp {
 
   /** Executes the queued txs in the block at `height`, commits it, and tells the listeners. */
   private commit(height: bigint, time: Date): BlockRecord {
-    const record = commitBlock(this.core, height, time, this.pipeline.queued(), this.pipeline.verified);
+    const record = commitBlock(
+      this.core,
+      height,
+      time,
+      this.pipeline.queued(),
+      this.pipeline.verified,
+      (bytes) => this.pipeline.decodeCarried(bytes),
+    );
     const committedAt = performance.timeOrigin + performance.now();
     this.pipeline.committed();
     runAfterCommit(this.core, () => this.pipeline.checkContext());

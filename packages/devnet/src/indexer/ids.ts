@@ -5,13 +5,27 @@
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 
+/** How many recent keys {@link uuidOf} remembers (bounded, so the heap stays flat). */
+const REMEMBERED = 4096;
+
+/**
+ * The UUIDs of recent keys: one entity is named many times in a row (an order in its placement,
+ * update and removal messages, a subaccount in every one of its updates). Emptied when full.
+ */
+const recent = new Map<string, string>();
+
 /** The UUID of a natural key. */
 export function uuidOf(key: string): string {
+  const known = recent.get(key);
+  if (known !== undefined) return known;
   const bytes = sha256(new TextEncoder().encode(key)).slice(0, 16);
   bytes[6] = ((bytes[6] as number) & 0x0f) | 0x50;
   bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
   const h = Buffer.from(bytes).toString("hex");
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  const uuid = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  if (recent.size >= REMEMBERED) recent.clear();
+  recent.set(key, uuid);
+  return uuid;
 }
 
 /** The id of a subaccount. */

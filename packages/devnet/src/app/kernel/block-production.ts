@@ -48,7 +48,9 @@ function blockHooks(
 
 /**
  * Executes and commits the block at `height` and `time` holding `txs`, stores it, and returns its
- * record. `verified` are the signatures CheckTx already verified (delivery skips them).
+ * record. `verified` are the signatures CheckTx already verified (delivery skips them); `decode`
+ * decodes the signed txs the proposed operations carry (CheckTx's decodings, see
+ * `TxPipeline.decodeCarried`).
  */
 export function commitBlock(
   core: ChainCore,
@@ -56,6 +58,7 @@ export function commitBlock(
   time: Date,
   txs: readonly DecodedTx[],
   verified: Set<string>,
+  decode: (bytes: Uint8Array) => DecodedTx,
 ): BlockRecord {
   for (const module of core.set.modules) module.beforeBlock?.(queryContext(core));
   const block = blockInfo(core.config, height, time);
@@ -73,7 +76,7 @@ export function commitBlock(
     beginBlock,
   );
   finalizeBlockEvents.push(...withAttribute(proposalEvents, "mode", "BeginBlock"));
-  const proposed = proposeAndDeliver(core, branch, block, verified);
+  const proposed = proposeAndDeliver(core, branch, block, verified, decode);
   const all: ReadonlyArray<{ bytes: Uint8Array; hash: Uint8Array }> = [
     ...(proposed === undefined ? [] : [proposed]),
     ...txs,

@@ -17,7 +17,7 @@ import type { ChainCore } from "./chain-core.js";
 import { createGasMeter } from "./gas.js";
 import { type BlockInfo, type Context, createContext } from "./module.js";
 import { CacheStore, type KvStore } from "./store.js";
-import { type DecodedTx, decodeTx } from "./tx.js";
+import type { DecodedTx } from "./tx.js";
 import { txFailure, txPolicyOf } from "./tx-exec.js";
 
 /** The proposer's tx of a block: its bytes, hash and delivery result. */
@@ -40,15 +40,16 @@ export function proposedTxBytes(messages: readonly Any[]): Uint8Array {
   );
 }
 
-/** Decodes a signed tx a proposed message carries and verifies its signatures on `base`. */
+/** Decodes a signed tx a proposed message carries (with `decode`) and verifies its signatures on `base`. */
 function verifyCarried(
   core: ChainCore,
   bytes: Uint8Array,
   base: KvStore,
   block: BlockInfo,
   verified: Set<string>,
+  decode: (bytes: Uint8Array) => DecodedTx,
 ): DecodedTx {
-  const tx = decodeTx(bytes, core.set.router);
+  const tx = decode(bytes);
   const ctx = createContext({
     mode: "deliver",
     block,
@@ -80,6 +81,7 @@ export function proposeAndDeliver(
   branch: CacheStore,
   block: BlockInfo,
   verified: Set<string>,
+  decode: (bytes: Uint8Array) => DecodedTx,
 ): ProposedTx | undefined {
   const context = (kv: KvStore, events: EventManager): Context =>
     createContext({
@@ -89,7 +91,7 @@ export function proposeAndDeliver(
       gasConfig: core.gasConfig,
       events,
       kv,
-      verifyTx: (bytes) => verifyCarried(core, bytes, branch, block, verified),
+      verifyTx: (bytes) => verifyCarried(core, bytes, branch, block, verified, decode),
     });
   const messages: Any[] = [];
   for (const module of core.set.modules) {

@@ -16,11 +16,16 @@ import { type ChainCore, latestInfo } from "./chain-core.js";
 import { createGasMeter } from "./gas.js";
 import { type Context, createContext, volatileKeys } from "./module.js";
 import { CacheStore, PendingStore } from "./store.js";
-import type { DecodedTx } from "./tx.js";
+import { type DecodedTx, decodeTx } from "./tx.js";
 import { decodeTxBytes, runTx, txFailure, txPolicyOf } from "./tx-exec.js";
 
 function upperHex(bytes: Uint8Array): string {
   return toHex(bytes).toUpperCase();
+}
+
+/** A map key of tx bytes (one char per byte). */
+function bytesKey(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
 }
 
 /** CheckTx, the mempool and simulation (see the module comment). */
@@ -30,6 +35,12 @@ export class TxPipeline {
   private readonly mempoolHashes = new Set<string>();
   /** Signatures verified by CheckTx since the last block (see `AnteDeps.verified`). */
   readonly verified = new Set<string>();
+  /**
+   * The short-term txs CheckTx accepted since the last block, decoded, by their bytes: the block's
+   * proposed operations carry them again (see {@link decodeCarried}). Decoding depends on the bytes
+   * alone, so the block reuses these instead of decoding the same bytes a second time.
+   */
+  private readonly checkedShortTerm = new Map<string, DecodedTx>();
 
   constructor(private readonly core: ChainCore) {
     this.pending = this.fresh();
@@ -49,9 +60,20 @@ export class TxPipeline {
     if (result.code === 0) {
       // A short-term order's tx lives in the memclob only: never queued, never in a block.
       if (txPolicyOf(this.core, decoded).enterBlock) this.enqueue(decoded, hex);
-      else this.mempoolHashes.add(hex);
+      else {
+        this.mempoolHashes.add(hex);
+        this.checkedShortTerm.set(bytesKey(bytes), decoded);
+      }
     }
     return result;
+  }
+
+  /**
+   * Decodes a signed tx that the block's proposed operations carry: the one CheckTx decoded from
+   * the same bytes since the last block, or a fresh decoding.
+   */
+  decodeCarried(bytes: Uint8Array): DecodedTx {
+    return this.checkedShortTerm.get(bytesKey(bytes)) ?? decodeTx(bytes, this.core.set.router);
   }
 
   /** A context over the pending state at the latest block, in CheckTx mode (after-commit work). */
@@ -98,6 +120,7 @@ export class TxPipeline {
     this.mempool = [];
     this.mempoolHashes.clear();
     this.verified.clear();
+    this.checkedShortTerm.clear();
     this.pending = this.fresh();
   }
 
