@@ -32,6 +32,13 @@ function ${HELPER}(load) {
 
 const requireLine = /^var ([A-Za-z_$][\w$]*) = require\('([^']+)'\);$/gm;
 
+// Rollup reads a namespace import (`import * as Hex from "ox/Hex"`) through
+// `var Hex__namespace = /*#__PURE__*/_interopNamespace(Hex);`, which asks the module for
+// `__esModule` when the bundle loads: that read alone would load a deferred module. For a deferred
+// name, the namespace becomes a stand-in too, built by the same helper on its first read.
+const namespaceLine =
+  /^var ([A-Za-z_$][\w$]*) = \/\*#__PURE__\*\/_interopNamespace\(([A-Za-z_$][\w$]*)\);$/gm;
+
 /**
  * Rewrites the `.cjs` files of a build directory (recursively).
  *
@@ -50,11 +57,19 @@ export function deferCjsRequires(dir, matches) {
     if (!entry.name.endsWith(".cjs")) continue;
     const source = readFileSync(path, "utf8");
     let changed = 0;
-    const rewritten = source.replace(requireLine, (line, name, specifier) => {
-      if (!matches(specifier)) return line;
-      changed += 1;
-      return `var ${name} = ${HELPER}(() => (${name} = require(${JSON.stringify(specifier)})));`;
-    });
+    const deferred = new Set();
+    const rewritten = source
+      .replace(requireLine, (line, name, specifier) => {
+        if (!matches(specifier)) return line;
+        changed += 1;
+        deferred.add(name);
+        return `var ${name} = ${HELPER}(() => (${name} = require(${JSON.stringify(specifier)})));`;
+      })
+      .replace(namespaceLine, (line, namespace, name) =>
+        deferred.has(name)
+          ? `var ${namespace} = ${HELPER}(() => (${namespace} = _interopNamespace(${name})));`
+          : line,
+      );
     if (changed === 0) continue;
     const mapAt = rewritten.lastIndexOf("\n//# sourceMappingURL=");
     const withHelper =

@@ -220,11 +220,15 @@ placeOrderMsg({ subaccount: { owner: wallet.address, number: 0 }, clientId: 1, c
     expect(loaded.filter((name) => /protobuf|^@perpx\/proto$/.test(name))).toEqual([]);
   });
 
-  it("@perpx/core and node-client load ox and noble on first use, not at require", () => {
+  it("@perpx/core, its EVM entries, node-client and composite-client load ox and noble on first use, not at require", () => {
     const core = join(packagesDir, "core");
+    const composite = join(packagesDir, "composite-client");
     for (const [name, cwd] of [
       ["@perpx/core", core],
+      ["@perpx/core/evm", core],
+      ["@perpx/core/evm-verify", core],
       ["@perpx/node-client", nodeClient],
+      ["@perpx/composite-client", composite],
     ] as const) {
       const loaded = packagesLoadedBy(name, cwd).filter((pkg) => /^ox$|^@noble\//.test(pkg));
       expect(loaded, name).toEqual([]);

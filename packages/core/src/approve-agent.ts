@@ -1,8 +1,8 @@
 /**
  * The perpx `ServiceTransaction:ApproveAgent` message by which an EVM wallet authorizes a trading
  * key: its domain, types and message builder. Hashing it and checking a signature over it
- * (`hashApproveAgent`, `verifyApproveAgent`) are `@perpx/core/evm`'s and `@perpx/core/evm-verify`'s (`./evm/approval.ts`, EIP-712 of
- * the `ox` library), so the root entry carries neither `ox` nor secp256k1.
+ * (`hashTypedData(approveAgentTypedData(params))`, `verifyApproveAgent`) are `@perpx/core/evm`'s
+ * and `@perpx/core/evm-verify`'s (EIP-712 of the `ox` library), so the root entry carries neither `ox` nor secp256k1.
  *
  * ## `ServiceTransaction:ApproveAgent`
  *

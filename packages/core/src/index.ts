@@ -1,8 +1,8 @@
 /**
  * `@perpx/core`: network presets and constants, errors, exact price and size conversions, IBC
  * denoms, trading credentials and the ApproveAgent typed data. No I/O. Re-exports all of
- * `@perpx/errors` and `@perpx/address`. EVM encoding (transactions, ABI, EIP-712 hashing with
- * `hashApproveAgent`: `@perpx/core/evm`, on `ox`) and signer recovery (`verifyApproveAgent`,
+ * `@perpx/errors` and `@perpx/address`. EVM encoding (transactions, ABI, EIP-712 hashing:
+ * `@perpx/core/evm`, on `ox`) and signer recovery (`verifyApproveAgent`,
  * `decodeSignedEvmTx`: `@perpx/core/evm-verify`, on secp256k1) have entries of their own.
  *
  * @packageDocumentation

@@ -18,7 +18,6 @@ const CLIENT_ENCODERS = [
   "hashType",
   "hashStruct",
   "hashTypedData",
-  "hashApproveAgent",
   "recoverAddress",
   "verifyApproveAgent",
   "verifyEthSignature",

@@ -14,7 +14,7 @@ import { StargateClient } from "@cosmjs/stargate";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { approveAgentTypedData, toBech32 } from "@perpx/core";
-import { hashApproveAgent } from "@perpx/core/evm";
+import { hashTypedData } from "@perpx/core/evm";
 import {
   accountplus,
   clob,
@@ -623,7 +623,7 @@ describe("EIP-712 ServiceTransaction:ApproveAgent from an EVM wallet", () => {
       agentPublicKey: agent.publicKey,
       nonce,
     };
-    const recovered = secp256k1.sign(hashApproveAgent(params), signer.secret, {
+    const recovered = secp256k1.sign(hashTypedData(approveAgentTypedData(params)), signer.secret, {
       prehash: false,
       format: "recovered",
     });

@@ -1,4 +1,5 @@
-import { hashApproveAgent } from "@perpx/core/evm";
+import { approveAgentTypedData } from "@perpx/core";
+import { hashTypedData } from "@perpx/core/evm";
 import { recoverAddress, verifyApproveAgent } from "@perpx/core/evm-verify";
 import { describe, expect, it } from "vitest";
 import { EvmWallet } from "./wallet/evmWallet.js";
@@ -22,7 +23,7 @@ describe("ServiceTransaction:ApproveAgent signed by an EvmWallet", () => {
       nonce: params.nonce,
     });
     expect(verifyApproveAgent(params, signature)).toBe(true);
-    expect(recoverAddress(hashApproveAgent(params), signature)).toBe(master.evmAddress);
+    expect(recoverAddress(hashTypedData(approveAgentTypedData(params)), signature)).toBe(master.evmAddress);
     expect(verifyApproveAgent({ ...params, evmChainId: 202006 }, signature)).toBe(false);
     expect(verifyApproveAgent({ ...params, nonce: params.nonce + 1 }, signature)).toBe(false);
     expect(

@@ -3,11 +3,11 @@ import { ripemd160 } from "@noble/hashes/legacy.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import fc from "fast-check";
+import * as OxTypedData from "ox/TypedData";
 import { describe, expect, it } from "vitest";
 import { APPROVE_AGENT_PRIMARY_TYPE, approveAgentTypedData } from "../approve-agent.js";
 import { addressBytesToHex, isInvalidArgumentError } from "../index.js";
 import type { TypedData } from "../typed-data.js";
-import { hashApproveAgent } from "./approval.js";
 import { encodeType, hashStruct, hashTypedData } from "./eip712.js";
 import { recoverAddress, verifyApproveAgent, verifyEthSignature } from "./recover.js";
 
@@ -100,7 +100,21 @@ describe("EIP-712 (core)", () => {
     expect(bad({ ...typedData.message, neg: 40000 })).toThrow(/typedData.message.neg: 40000 is out of range/);
     expect(bad({ ...typedData.message, fixed: ["0x01"] })).toThrow(/expected 2 elements/);
     expect(bad({ ...typedData.message, flag: "yes" })).toThrow(/boolean/);
+    expect(bad({ ...typedData.message, fixed: ["0x01020304", "0x0102"] })).toThrow(
+      /typedData.message.fixed\[1\]: expected 4 bytes for bytes4, got 2/,
+    );
     expect(() => hashTypedData({ ...typedData, primaryType: "Nope" })).toThrow(/unknown type/);
+  });
+
+  it("gives ox's own sign payload, the domain alone when the primary type is the domain", () => {
+    const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString("hex")}`;
+    const oxPayload = (typedData: TypedData) =>
+      OxTypedData.getSignPayload(
+        typedData as unknown as OxTypedData.Definition<OxTypedData.TypedData, string>,
+      );
+    expect(hex(hashTypedData(MAIL))).toBe(oxPayload(MAIL));
+    const domainOnly: TypedData = { ...MAIL, primaryType: "EIP712Domain", message: MAIL.domain };
+    expect(hex(hashTypedData(domainOnly))).toBe(oxPayload(domainOnly));
   });
 
   it("rejects malformed values and signatures with InvalidArgumentError", () => {
@@ -136,15 +150,17 @@ describe("ServiceTransaction:ApproveAgent (core)", () => {
   });
 
   it("verifies the master's signature; any change, another signer or an expiry breaks it", () => {
-    const signature = signDigest(master.secret, hashApproveAgent(params));
+    const signature = signDigest(master.secret, hashTypedData(approveAgentTypedData(params)));
     expect(verifyApproveAgent(params, signature)).toBe(true);
     expect(verifyApproveAgent(params, `0x${hex(signature)}`)).toBe(true);
     expect(verifyApproveAgent({ ...params, nonce: params.nonce + 1 }, signature)).toBe(false);
     expect(verifyApproveAgent({ ...params, evmChainId: 202006 }, signature)).toBe(false);
     const other = evmKey(new Uint8Array(32).fill(8));
-    expect(verifyApproveAgent(params, signDigest(other.secret, hashApproveAgent(params)))).toBe(false);
+    expect(
+      verifyApproveAgent(params, signDigest(other.secret, hashTypedData(approveAgentTypedData(params)))),
+    ).toBe(false);
     const expiring = { ...params, expiry: 1_000 };
-    const signed = signDigest(master.secret, hashApproveAgent(expiring));
+    const signed = signDigest(master.secret, hashTypedData(approveAgentTypedData(expiring)));
     expect(verifyApproveAgent(expiring, signed, 999)).toBe(true);
     expect(verifyApproveAgent(expiring, signed, 1_001)).toBe(false);
     expect(() => approveAgentTypedData({ ...params, agentPublicKey: new Uint8Array(32) })).toThrow(

@@ -154,7 +154,8 @@ export function verifyEthSignature(
  * ```ts
  * import { secp256k1 } from "@noble/curves/secp256k1.js";
  * import { keccak_256 } from "@noble/hashes/sha3.js";
- * import { hashApproveAgent } from "@perpx/core/evm";
+ * import { approveAgentTypedData } from "@perpx/core";
+ * import { hashTypedData } from "@perpx/core/evm";
  *
  * const master = keccak_256(new TextEncoder().encode("cow")); // the key of 0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826
  * const params: ApproveAgentParams = {
@@ -164,7 +165,7 @@ export function verifyEthSignature(
  *   nonce: 1_700_000_000_000,
  *   expiry: 1_800_000_000,
  * };
- * const recovered = secp256k1.sign(hashApproveAgent(params), master, { prehash: false, format: "recovered" });
+ * const recovered = secp256k1.sign(hashTypedData(approveAgentTypedData(params)), master, { prehash: false, format: "recovered" });
  * const signature = Uint8Array.of(...recovered.subarray(1), recovered[0]! + 27);
  * verifyApproveAgent(params, signature, 1_700_000_000); // true
  * verifyApproveAgent(params, signature, 1_900_000_000); // false: expired

@@ -1,7 +1,7 @@
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { addressBytesToBech32, addressBytesToHex, DEFAULT_PREFIX } from "@perpx/address";
-import type { ApproveAgentParams, TypedData } from "@perpx/core";
-import { hashApproveAgent, hashTypedData } from "@perpx/core/evm";
+import { type ApproveAgentParams, approveAgentTypedData, type TypedData } from "@perpx/core";
+import { hashTypedData } from "@perpx/core/evm";
 import { toBase64, toHexString } from "../bytes.js";
 import { resolveSignerBackend, type SignerBackend, type SignerBackendName } from "../crypto/backend.js";
 import { ethAddressBytes, randomPrivateKey } from "../crypto/secp256k1.js";
@@ -192,7 +192,9 @@ export class EvmWallet implements TxSigner {
     params: Omit<ApproveAgentParams, "masterAddress"> & { masterAddress?: string },
   ): `0x${string}` {
     return this.#signDigest(
-      hashApproveAgent({ ...params, masterAddress: params.masterAddress ?? this.evmAddress }),
+      hashTypedData(
+        approveAgentTypedData({ ...params, masterAddress: params.masterAddress ?? this.evmAddress }),
+      ),
     );
   }
 

@@ -468,7 +468,7 @@ function rejected(context: string): never {
  * import { secp256k1 } from "@noble/curves/secp256k1.js";
  * import { keccak_256 } from "@noble/hashes/sha3.js";
  * import { approveAgentTypedData, toBech32 } from "@perpx/core";
- * import { hashApproveAgent } from "@perpx/core/evm";
+ * import { hashTypedData } from "@perpx/core/evm";
  *
  * const wallet = new Uint8Array(32).fill(0x11); // the EVM wallet's secret key
  * const walletAddress = keccak_256(secp256k1.getPublicKey(wallet, false).subarray(1)).subarray(12);
@@ -479,7 +479,7 @@ function rejected(context: string): never {
  *   nonce: 1_767_225_600_000,
  * };
  * // eth_signTypedData_v4: r‖s‖v over the EIP-712 digest
- * const recovered = secp256k1.sign(hashApproveAgent(params), wallet, { prehash: false, format: "recovered" });
+ * const recovered = secp256k1.sign(hashTypedData(approveAgentTypedData(params)), wallet, { prehash: false, format: "recovered" });
  * const signature = new Uint8Array([...recovered.subarray(1), recovered[0]! + 27]);
  * const { message } = approveAgentTypedData(params);
  * const request: ApproveAgentRequest = {
