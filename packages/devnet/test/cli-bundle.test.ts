@@ -1,7 +1,7 @@
 /**
  * The built command line (`pnpm --filter @perpx/devnet run build` first) is one self-contained
  * bundle: a start reads and compiles `dist/cli-main.cjs` and Node's built-ins, nothing from
- * node_modules but optional native addons (`secp256k1`; ws's `bufferutil` and `utf-8-validate`), and `dist/cli.js` (the launcher) loads
+ * node_modules but optional native addons (`secp256k1`; ws's `bufferutil` and `utf-8-validate`), and `dist/cli.cjs` (the launcher) loads
  * only that bundle.
  */
 import { readFileSync } from "node:fs";
@@ -36,7 +36,7 @@ describe("the built perpx-devnet", () => {
   });
 
   it("the launcher loads Node built-ins only (the bundle is read as a file, through the code cache)", () => {
-    expect(specifiersOf("cli.js").filter((specifier) => !builtin(specifier))).toEqual([]);
-    expect(readFileSync(new URL("cli.js", dist), "utf8")).toContain("cli-main.cjs");
+    expect(specifiersOf("cli.cjs").filter((specifier) => !builtin(specifier))).toEqual([]);
+    expect(readFileSync(new URL("cli.cjs", dist), "utf8")).toContain("cli-main.cjs");
   });
 });
