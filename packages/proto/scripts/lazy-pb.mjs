@@ -60,7 +60,8 @@ function localFileDesc(text, path) {
   if (!names.includes("fileDesc")) return text;
   const rest = names.filter((name) => name !== "fileDesc");
   const local = `import { fileDesc } from "${"../".repeat(path.split("/").length)}file-desc.js";`;
-  const replacement = rest.length > 0 ? `import { ${rest.join(", ")} } from "@bufbuild/protobuf/codegenv2";\n${local}` : local;
+  const replacement =
+    rest.length > 0 ? `import { ${rest.join(", ")} } from "@bufbuild/protobuf/codegenv2";\n${local}` : local;
   return text.replace(CODEGEN_IMPORT, replacement);
 }
 

@@ -60,18 +60,40 @@ describe("decodeFileDescriptorProto", () => {
   });
 
   test("keeps unknown fields as fromBinary does, and leaves what it does not cover to it", () => {
-    const field = create(FieldDescriptorProtoSchema, { name: "x", number: 1, type: FieldDescriptorProto_Type.INT32 });
+    const field = create(FieldDescriptorProtoSchema, {
+      name: "x",
+      number: 1,
+      type: FieldDescriptorProto_Type.INT32,
+    });
     const file = create(FileDescriptorProtoSchema, {
       name: "x.proto",
       messageType: [{ name: "X", field: [field] }],
     });
     const plain = toBinary(FileDescriptorProtoSchema, file);
     // an unknown varint, a fixed32 and a length-delimited field (as custom options are)
-    const unknown = new Uint8Array([...plain, 0xf8, 0x3e, 0x05, 0xfd, 0x3e, 1, 2, 3, 4, 0xf2, 0x3e, 0x02, 0x61, 0x62]);
+    const unknown = new Uint8Array([
+      ...plain,
+      0xf8,
+      0x3e,
+      0x05,
+      0xfd,
+      0x3e,
+      1,
+      2,
+      3,
+      4,
+      0xf2,
+      0x3e,
+      0x02,
+      0x61,
+      0x62,
+    ]);
     // a closed enum's unknown value (field type 99), and a group
     const enumBytes = toBinary(
       FileDescriptorProtoSchema,
-      create(FileDescriptorProtoSchema, { messageType: [{ field: [{ ...field, type: 99 as FieldDescriptorProto_Type }] }] }),
+      create(FileDescriptorProtoSchema, {
+        messageType: [{ field: [{ ...field, type: 99 as FieldDescriptorProto_Type }] }],
+      }),
     );
     const group = new Uint8Array([...plain, 0xfb, 0x3e, 0x08, 0x01, 0xfc, 0x3e]);
     for (const bytes of [plain, unknown, enumBytes, group]) {
@@ -92,7 +114,9 @@ describe("fileDesc", () => {
   test("every generated file hydrates its descriptor with this fileDesc", () => {
     for (const { path, text } of pbFiles) {
       expect(text, path).toMatch(/^import \{ fileDesc \} from "(\.\.\/)+file-desc\.js";$/m);
-      expect(text, path).not.toMatch(/import \{[^}]*\bfileDesc\b[^}]*\} from "@bufbuild\/protobuf\/codegenv2"/);
+      expect(text, path).not.toMatch(
+        /import \{[^}]*\bfileDesc\b[^}]*\} from "@bufbuild\/protobuf\/codegenv2"/,
+      );
     }
   });
 
@@ -100,7 +124,9 @@ describe("fileDesc", () => {
     const b64 = "Chtnb29nbGUvcHJvdG9idWYvZW1wdHkucHJvdG8SD2dvb2dsZS5wcm90b2J1ZiIHCgVFbXB0eWIGcHJvdG8z";
     const ours = fileDesc(b64);
     const theirs = codegenFileDesc(b64);
-    expect(toBinary(FileDescriptorProtoSchema, ours.proto)).toEqual(toBinary(FileDescriptorProtoSchema, theirs.proto));
+    expect(toBinary(FileDescriptorProtoSchema, ours.proto)).toEqual(
+      toBinary(FileDescriptorProtoSchema, theirs.proto),
+    );
     expect(ours.messages.map((m) => [m.typeName, m.fields.map((f) => f.jsonName)])).toEqual(
       theirs.messages.map((m) => [m.typeName, m.fields.map((f) => f.jsonName)]),
     );

@@ -18,7 +18,11 @@ import {
 import type { GenFile } from "@bufbuild/protobuf/codegenv2";
 import { protoCamelCase } from "@bufbuild/protobuf/reflect";
 import { base64Decode } from "@bufbuild/protobuf/wire";
-import { type DescriptorProto, type FileDescriptorProto, FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
+import {
+  type DescriptorProto,
+  type FileDescriptorProto,
+  FileDescriptorProtoSchema,
+} from "@bufbuild/protobuf/wkt";
 
 /** How the reader treats one field of a descriptor message. */
 interface FieldPlan {
@@ -51,7 +55,11 @@ function fieldPlan(field: DescField): FieldPlan | undefined {
   if (field.oneof !== undefined || field.fieldKind === "map") return undefined;
   const kind = field.fieldKind === "list" ? field.listKind : field.fieldKind;
   const message = kind === "message" ? (field.message as DescMessage) : undefined;
-  if (message !== undefined && field.delimitedEncoding) return undefined;
+  const delimited =
+    field.fieldKind === "message" || (field.fieldKind === "list" && field.listKind === "message")
+      ? field.delimitedEncoding
+      : false;
+  if (delimited) return undefined;
   const scalar = kind === "scalar" ? (field.scalar as ScalarType) : undefined;
   if (scalar !== undefined && !SCALARS.has(scalar)) return undefined;
   const enumDesc = kind === "enum" ? field.enum : undefined;
@@ -147,9 +155,13 @@ class Reader {
       case ScalarType.UINT32:
         return this.varint();
       default: {
-        const view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
-        if ((this.pos += 8) > this.buf.length) throw new NotCovered("premature end");
-        return view.getFloat64(this.pos - 8, true);
+        const start = this.pos;
+        this.pos += 8;
+        if (this.pos > this.buf.length) throw new NotCovered("premature end");
+        return new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength).getFloat64(
+          start,
+          true,
+        );
       }
     }
   }
@@ -244,7 +256,7 @@ export function decodeFileDescriptorProto(bytes: Uint8Array): FileDescriptorProt
 /** protobuf-es's `restoreJsonNames`: a field without an explicit `json_name` gets the default. */
 function restoreJsonNames(message: DescriptorProto): void {
   for (const field of message.field) {
-    if (!Object.prototype.hasOwnProperty.call(field, "jsonName") || field.jsonName === undefined) {
+    if (!Object.hasOwn(field, "jsonName") || field.jsonName === undefined) {
       field.jsonName = protoCamelCase(field.name);
     }
   }
