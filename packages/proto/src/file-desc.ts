@@ -40,14 +40,23 @@ type MessagePlan = ReadonlyMap<number, FieldPlan> | undefined;
 /** Thrown inside the reader for what it leaves to `fromBinary`. */
 class NotCovered extends Error {}
 
-const SCALARS: ReadonlySet<ScalarType> = new Set([
-  ScalarType.STRING,
-  ScalarType.BYTES,
-  ScalarType.BOOL,
-  ScalarType.INT32,
-  ScalarType.UINT32,
-  ScalarType.DOUBLE,
-]);
+/**
+ * Whether the reader covers a scalar type (a function, not a table: loading this module must not
+ * load protobuf-es, which the CommonJS build requires on first use).
+ */
+function coveredScalar(type: ScalarType): boolean {
+  switch (type) {
+    case ScalarType.STRING:
+    case ScalarType.BYTES:
+    case ScalarType.BOOL:
+    case ScalarType.INT32:
+    case ScalarType.UINT32:
+    case ScalarType.DOUBLE:
+      return true;
+    default:
+      return false;
+  }
+}
 
 const plans = new Map<DescMessage, MessagePlan>();
 
@@ -61,7 +70,7 @@ function fieldPlan(field: DescField): FieldPlan | undefined {
       : false;
   if (delimited) return undefined;
   const scalar = kind === "scalar" ? (field.scalar as ScalarType) : undefined;
-  if (scalar !== undefined && !SCALARS.has(scalar)) return undefined;
+  if (scalar !== undefined && !coveredScalar(scalar)) return undefined;
   const enumDesc = kind === "enum" ? field.enum : undefined;
   if (enumDesc?.open === true) return undefined;
   return {
