@@ -9,7 +9,7 @@ const library = packageBuild({
   entry: ["src/index.ts"],
   shims: true,
   nodeImportWrappers: false,
-  clean: ["!cli.js", "!cli.js.map", "!cli-main.cjs", "!cli-main.cjs.map"],
+  clean: ["!cli.cjs", "!cli.cjs.map", "!cli-main.cjs", "!cli-main.cjs.map"],
 });
 
 // The command line, in two files. `dist/cli-main.cjs` is the program (`src/cli-main.ts`): one
@@ -18,8 +18,8 @@ const library = packageBuild({
 // ESM one and the one @perpx/proto's CommonJS build requires). Only the optional native
 // `secp256k1` addon stays outside; it is required at run time relative to this package, through
 // the `import.meta.url` shim. CommonJS because V8's code cache is reachable from Node 20 only for
-// scripts: `dist/cli.js` (`src/cli-launcher.ts`, run by `bin/perpx-devnet.js`) loads the bundle
-// through it (`src/code-cache.ts`). No types: nothing imports the program.
+// scripts: `dist/cli.cjs` (`src/cli-launcher.ts`, required by `bin/perpx-devnet.js`) loads the
+// bundle through it (`src/code-cache.ts`). No types: nothing imports the program.
 const program = defineConfig({
   entry: { "cli-main": "src/cli-main.ts" },
   format: ["cjs"],
@@ -44,9 +44,12 @@ const program = defineConfig({
   },
 });
 
+// The launcher is CommonJS too, as is the bin: a start that loads no ES module never sets up Node's
+// ES module loader (nor wraps each built-in it imports as a module), which a bare `node` skips.
 const launcher = defineConfig({
   entry: { cli: "src/cli-launcher.ts" },
-  format: ["esm"],
+  format: ["cjs"],
+  shims: true,
   platform: "node",
   target: "node20",
   dts: false,

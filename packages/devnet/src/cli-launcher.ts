@@ -1,5 +1,5 @@
 /**
- * The built `perpx-devnet` (`dist/cli.js`, run by `bin/perpx-devnet.js`): loads the program, one
+ * The built `perpx-devnet` (`dist/cli.cjs`, required by `bin/perpx-devnet.js`): loads the program, one
  * self-contained CommonJS bundle (`dist/cli-main.cjs`), through V8's code cache (`code-cache.ts`)
  * and runs it. The cache is saved once the devnet is ready, so the next start neither parses the
  * bundle nor compiles the functions a start runs.

@@ -4,7 +4,10 @@
 // that reads it. Types and enums stay as protoc-gen-es wrote them. The namespace objects of
 // `@perpx/proto` (`src/gen/ns/*.ts`) expose each thunk as a getter, so `clob.OrderSchema` is the
 // same descriptor object it always was; it is built when a namespace member is first read.
-// The rewrite is idempotent: a file that carries MARKER is returned unchanged.
+// The file descriptor is hydrated by `src/file-desc.ts` (protobuf-es's `fileDesc` with a faster
+// decoding of the embedded descriptor), imported in place of codegenv2's.
+// The rewrite is idempotent: a file that carries MARKER keeps its thunks, and a file that already
+// imports the local `fileDesc` keeps its imports.
 
 export const MARKER = "// @lazy: descriptors are built on first use (packages/proto/scripts/lazy-pb.mjs).";
 
@@ -30,11 +33,40 @@ function localValueImports(text) {
  * The lazy form of one `*_pb.ts` text.
  *
  * @param {string} text - protoc-gen-es output (or an already lazy file, returned as is).
- * @param {string} path - the file's path, for error messages.
+ * @param {string} path - the file's path under `src/gen`, POSIX separators (errors name it; it places the
+ *   import of `fileDesc`).
  * @returns {string}
  */
 export function lazifyPb(text, path) {
-  if (text.includes(MARKER)) return text;
+  return localFileDesc(text.includes(MARKER) ? text : thunks(text, path), path);
+}
+
+const CODEGEN_IMPORT = /^import \{([^}]*)\} from "@bufbuild\/protobuf\/codegenv2";$/m;
+
+/**
+ * `text` importing `fileDesc` from `src/file-desc.ts` instead of `@bufbuild/protobuf/codegenv2`.
+ *
+ * @param {string} text - a `*_pb.ts` text.
+ * @param {string} path - its path under `src/gen`, POSIX separators (which places the import).
+ * @returns {string}
+ */
+function localFileDesc(text, path) {
+  const match = CODEGEN_IMPORT.exec(text);
+  if (!match) return text;
+  const names = match[1]
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  if (!names.includes("fileDesc")) return text;
+  const rest = names.filter((name) => name !== "fileDesc");
+  const local = `import { fileDesc } from "${"../".repeat(path.split("/").length)}file-desc.js";`;
+  const replacement =
+    rest.length > 0 ? `import { ${rest.join(", ")} } from "@bufbuild/protobuf/codegenv2";\n${local}` : local;
+  return text.replace(CODEGEN_IMPORT, replacement);
+}
+
+/** The thunk form of a protoc-gen-es output text (see the file comment). */
+function thunks(text, path) {
   const locals = localValueImports(text);
   let fileConst;
   const out = text.replace(DECLARATION, (_all, name, type, call, args) => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { lazyNamespace } from "./lazy.js";
 
 afterEach(() => {
-  vi.doUnmock("@bufbuild/protobuf/codegenv2");
+  vi.doUnmock("./file-desc.js");
   vi.resetModules();
 });
 
@@ -38,8 +38,8 @@ describe("@perpx/proto builds descriptors on first use", () => {
   async function freshProto() {
     const decoded: string[] = [];
     vi.resetModules();
-    vi.doMock("@bufbuild/protobuf/codegenv2", async (importOriginal) => {
-      const original = await importOriginal<typeof import("@bufbuild/protobuf/codegenv2")>();
+    vi.doMock("./file-desc.js", async (importOriginal) => {
+      const original = await importOriginal<typeof import("./file-desc.js")>();
       return {
         ...original,
         fileDesc: (...args: Parameters<typeof original.fileDesc>) => {

@@ -6,7 +6,8 @@
 // Subset of CometBFT 0.38 ABCI types: events and transaction results.
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../file-desc.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**

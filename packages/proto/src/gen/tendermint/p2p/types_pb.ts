@@ -6,7 +6,8 @@
 // CometBFT node information.
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../file-desc.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**

@@ -6,7 +6,8 @@
 // A CometBFT block.
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../file-desc.js";
 import type { EvidenceList } from "./evidence_pb.js";
 import { file_tendermint_types_evidence } from "./evidence_pb.js";
 import type { Commit, Data, Header } from "./types_pb.js";

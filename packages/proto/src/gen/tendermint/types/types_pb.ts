@@ -6,7 +6,8 @@
 // Subset of CometBFT 0.38 block types.
 
 import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../file-desc.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Consensus } from "../version/types_pb.js";

@@ -6,7 +6,8 @@
 // CometBFT validators.
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../file-desc.js";
 import type { PublicKey } from "../crypto/keys_pb.js";
 import { file_tendermint_crypto_keys } from "../crypto/keys_pb.js";
 import type { Message } from "@bufbuild/protobuf";

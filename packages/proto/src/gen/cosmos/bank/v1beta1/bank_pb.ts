@@ -6,7 +6,8 @@
 // Cosmos SDK bank types.
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../../file-desc.js";
 import type { Coin } from "../../base/v1beta1/coin_pb.js";
 import { file_cosmos_base_v1beta1_coin } from "../../base/v1beta1/coin_pb.js";
 import type { Message } from "@bufbuild/protobuf";

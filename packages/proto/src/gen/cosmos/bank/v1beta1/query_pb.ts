@@ -6,7 +6,8 @@
 // Queries of the bank module (subset).
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../../file-desc.js";
 import type { Metadata, Params } from "./bank_pb.js";
 import { file_cosmos_bank_v1beta1_bank } from "./bank_pb.js";
 import type { PageRequest, PageResponse } from "../../base/query/v1beta1/pagination_pb.js";

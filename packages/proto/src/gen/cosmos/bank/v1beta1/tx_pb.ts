@@ -6,7 +6,8 @@
 // Messages of the bank module.
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../../file-desc.js";
 import type { Input, Output, Params, SendEnabled } from "./bank_pb.js";
 import { file_cosmos_bank_v1beta1_bank } from "./bank_pb.js";
 import type { Coin } from "../../base/v1beta1/coin_pb.js";

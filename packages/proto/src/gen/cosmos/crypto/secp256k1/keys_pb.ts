@@ -6,7 +6,8 @@
 // Cosmos secp256k1 keys (addresses are RIPEMD-160(SHA-256(key))).
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../../file-desc.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**

@@ -6,7 +6,8 @@
 // The Cosmos SDK transaction service (subset).
 
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../../file-desc.js";
 import type { GasInfo, Result, TxResponse } from "../../base/abci/v1beta1/abci_pb.js";
 import { file_cosmos_base_abci_v1beta1_abci } from "../../base/abci/v1beta1/abci_pb.js";
 import type { PageRequest, PageResponse } from "../../base/query/v1beta1/pagination_pb.js";

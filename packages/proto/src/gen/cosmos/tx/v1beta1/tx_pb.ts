@@ -6,7 +6,8 @@
 // Cosmos SDK transactions (the SDK 0.50 shape used by perpx).
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../../file-desc.js";
 import type { Coin } from "../../base/v1beta1/coin_pb.js";
 import { file_cosmos_base_v1beta1_coin } from "../../base/v1beta1/coin_pb.js";
 import type { CompactBitArray } from "../../crypto/multisig/v1beta1/multisig_pb.js";

@@ -6,7 +6,8 @@
 // Queries of the upgrade module (subset).
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../../file-desc.js";
 import type { ModuleVersion, Plan } from "./upgrade_pb.js";
 import { file_cosmos_upgrade_v1beta1_upgrade } from "./upgrade_pb.js";
 import type { Message } from "@bufbuild/protobuf";

@@ -6,7 +6,8 @@
 // Messages of the upgrade module (governance only).
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../../file-desc.js";
 import type { Plan } from "./upgrade_pb.js";
 import { file_cosmos_upgrade_v1beta1_upgrade } from "./upgrade_pb.js";
 import type { Message } from "@bufbuild/protobuf";

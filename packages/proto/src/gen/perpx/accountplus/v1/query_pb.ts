@@ -4,7 +4,8 @@
 /* eslint-disable */
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../../file-desc.js";
 import type { AccountAuthenticator, AccountState } from "./accountplus_pb.js";
 import { file_perpx_accountplus_v1_accountplus } from "./accountplus_pb.js";
 import type { Params } from "./params_pb.js";

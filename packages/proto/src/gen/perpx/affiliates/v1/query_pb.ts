@@ -4,7 +4,8 @@
 /* eslint-disable */
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../../file-desc.js";
 import type { AffiliateOverrides, AffiliateParameters, AffiliateTiers, AffiliateWhitelist } from "./affiliates_pb.js";
 import { file_perpx_affiliates_v1_affiliates } from "./affiliates_pb.js";
 import { file_perpx_dtypes_v1_options } from "../../dtypes/v1/options_pb.js";

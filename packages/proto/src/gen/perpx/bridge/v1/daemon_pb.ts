@@ -4,7 +4,8 @@
 /* eslint-disable */
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../../file-desc.js";
 import type { BridgeEvent, SkippedBridgeEvent } from "./bridge_event_pb.js";
 import { file_perpx_bridge_v1_bridge_event } from "./bridge_event_pb.js";
 import type { WithdrawalSignatureProto } from "./withdrawal_pb.js";

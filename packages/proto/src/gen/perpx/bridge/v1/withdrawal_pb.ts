@@ -4,7 +4,8 @@
 /* eslint-disable */
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../../file-desc.js";
 import type { Coin } from "../../../cosmos/base/v1beta1/coin_pb.js";
 import { file_cosmos_base_v1beta1_coin } from "../../../cosmos/base/v1beta1/coin_pb.js";
 import type { Message } from "@bufbuild/protobuf";

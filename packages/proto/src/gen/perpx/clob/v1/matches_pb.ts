@@ -4,7 +4,8 @@
 /* eslint-disable */
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../../file-desc.js";
 import type { OrderId } from "./order_pb.js";
 import { file_perpx_clob_v1_order } from "./order_pb.js";
 import type { SubaccountId } from "../../subaccounts/v1/subaccount_pb.js";

@@ -4,7 +4,8 @@
 /* eslint-disable */
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../../file-desc.js";
 import type { ClobMatch } from "./matches_pb.js";
 import { file_perpx_clob_v1_matches } from "./matches_pb.js";
 import type { OrderRemoval } from "./order_removals_pb.js";

@@ -4,7 +4,8 @@
 /* eslint-disable */
 
 import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../../file-desc.js";
 import type { OrderId } from "./order_pb.js";
 import { file_perpx_clob_v1_order } from "./order_pb.js";
 import type { Message } from "@bufbuild/protobuf";

@@ -4,7 +4,8 @@
 /* eslint-disable */
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../../file-desc.js";
 import type { BlockRateLimitConfiguration } from "./block_rate_limit_config_pb.js";
 import { file_perpx_clob_v1_block_rate_limit_config } from "./block_rate_limit_config_pb.js";
 import type { ClobPair } from "./clob_pair_pb.js";

@@ -4,7 +4,8 @@
 /* eslint-disable */
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../../file-desc.js";
 import { file_perpx_dtypes_v1_options } from "../../dtypes/v1/options_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 

@@ -4,7 +4,8 @@
 /* eslint-disable */
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../../file-desc.js";
 import type { WrapRule } from "./wrap_pb.js";
 import { file_perpx_wrap_v1_wrap } from "./wrap_pb.js";
 import type { Message } from "@bufbuild/protobuf";

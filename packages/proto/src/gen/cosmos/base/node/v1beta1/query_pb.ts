@@ -6,7 +6,8 @@
 // The node's own service: configuration and status.
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../../../file-desc.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";

@@ -6,7 +6,8 @@
 // The node's CometBFT service over gRPC (cmtservice).
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../../../file-desc.js";
 import type { PageRequest, PageResponse } from "../../query/v1beta1/pagination_pb.js";
 import { file_cosmos_base_query_v1beta1_pagination } from "../../query/v1beta1/pagination_pb.js";
 import type { Block as Block$1 } from "./types_pb.js";

@@ -6,7 +6,8 @@
 // Signing modes of Cosmos SDK transactions.
 
 import type { GenEnum, GenFile } from "@bufbuild/protobuf/codegenv2";
-import { enumDesc, fileDesc } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../../../file-desc.js";
 
 /**
  * Describes the file cosmos/tx/signing/v1beta1/signing.proto.

@@ -6,7 +6,8 @@
 // ICS-20 transfer messages (ibc-go v8).
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../../../file-desc.js";
 import type { Coin } from "../../../../cosmos/base/v1beta1/coin_pb.js";
 import { file_cosmos_base_v1beta1_coin } from "../../../../cosmos/base/v1beta1/coin_pb.js";
 import type { Params } from "./transfer_pb.js";

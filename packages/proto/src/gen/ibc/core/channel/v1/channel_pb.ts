@@ -6,7 +6,8 @@
 // IBC channels (ibc-go v8, subset).
 
 import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../../../file-desc.js";
 import type { Height } from "../../client/v1/client_pb.js";
 import { file_ibc_core_client_v1_client } from "../../client/v1/client_pb.js";
 import type { Message } from "@bufbuild/protobuf";

@@ -6,7 +6,8 @@
 // Ethereum-style secp256k1 keys of cosmos/evm (addresses are the last 20 bytes of Keccak-256).
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc } from "../../../../../../file-desc.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
