@@ -132,7 +132,7 @@ async function readAt(
   const network = networkByChainId(chainId);
   const profile = profileOf(network);
   const preset = network ?? getNetwork(profile);
-  // Every query at once: on a node that keeps only its latest state, the read must finish within a block.
+  // Every query at once: a node keeps only its recent versions, so the read must finish within its window.
   const [perps, pairs, params, prices, tiers, feeParams, moduleParams, accounts, evmChainId, upgrades] =
     await Promise.all([
       getPerpetuals(node, at),
