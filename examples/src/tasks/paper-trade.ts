@@ -55,7 +55,8 @@ await runExample(async ({ name, client, wallet, devnet }) => {
           slippage: "1%",
         });
         const result = await orderState(handle);
-        if (result.status !== "FILLED") throw new Error(`the paper ${side} ended ${result.status}`);
+        if (result.status !== "FILLED")
+          throw new Error(`the paper ${side} ended ${result.status} (${result.reason ?? "no reason"})`);
         return { price: result.averagePrice ?? "0", fees: result.fees, handle };
       };
       const buy = await trade("BUY");

@@ -5,9 +5,9 @@
  */
 import { fromBinary } from "@bufbuild/protobuf";
 import { toBech32 } from "@perpx/address";
-import { getNetwork, InvalidArgumentError, type Network, networkByChainId } from "@perpx/core";
+import { getNetwork, InvalidArgumentError, type Network, networkByChainId, TimeoutError } from "@perpx/core";
 import type { DevnetProfile, ForkAccount, ForkMarket, ForkState } from "@perpx/devnet";
-import { getAddress, isIndexerNotFoundError } from "@perpx/indexer-client";
+import { getAddress, getHeight, isIndexerNotFoundError } from "@perpx/indexer-client";
 import type { IndexerConnection } from "@perpx/indexer-client/rest";
 import {
   getAccount,
@@ -76,6 +76,8 @@ function overtaken(error: unknown): boolean {
  * @throws {InvalidArgumentError} naming `live network` for a perpetual whose clob pair or oracle
  *   market is missing or has another id.
  * @throws {InvalidArgumentError} naming `accounts[i]` for an address in neither form.
+ * @throws {TimeoutError} when accounts are asked for and the live indexer does not reach the fork
+ *   height within 30 s (it lists each account's subaccounts).
  * @throws the clients' errors when the live network cannot be read.
  * @example
  * ```ts
@@ -142,7 +144,11 @@ async function readAt(
       getLiquidityTiers(node, at),
       getFeeTiers(node, at),
       readForkParams(node, height),
-      Promise.all(addresses.map((address, i) => readAccount(options, address, i, height))),
+      addresses.length === 0
+        ? []
+        : indexerReached(options.indexer, height).then(() =>
+            Promise.all(addresses.map((address, i) => readAccount(options, address, i, height))),
+          ),
       liveEvmChainId(options.evmRpc),
       liveUpgrades(
         node,
@@ -238,6 +244,35 @@ async function liveEvmChainId(url: string | undefined): Promise<number | undefin
     return Number.parseInt(answer.result, 16);
   } catch {
     return undefined;
+  }
+}
+
+/** How long the reader waits for the live indexer to reach the fork height. */
+const INDEXER_WAIT_MS = 30_000;
+
+/**
+ * Waits until the live indexer has indexed `height`, so that the subaccounts it lists for an
+ * address are every one that block holds (an indexer follows the chain a little behind: a
+ * subaccount opened in the latest block may not be listed yet).
+ */
+async function indexerReached(indexer: IndexerConnection, height: bigint): Promise<void> {
+  const deadline = Date.now() + INDEXER_WAIT_MS;
+  for (let pause = 20; ; pause = Math.min(pause * 2, 500)) {
+    const seen = await getHeight(indexer).then(
+      (answer) => BigInt(answer.height),
+      (error: unknown) => {
+        if (isIndexerNotFoundError(error)) return 0n; // no block indexed yet
+        throw error;
+      },
+    );
+    if (seen >= height) return;
+    if (Date.now() >= deadline) {
+      throw new TimeoutError(
+        `waiting for the live indexer to reach the fork height ${height} (it is at ${seen})`,
+        INDEXER_WAIT_MS,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause));
   }
 }
 
