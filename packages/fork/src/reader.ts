@@ -21,10 +21,12 @@ import {
   isQueryError,
   type NodeConnection,
 } from "@perpx/node-client";
-import { getAuthenticators, getLiquidityTiers, getMarketParams } from "@perpx/node-client/queries";
+import { catalogQueries, getAuthenticators } from "@perpx/node-client/queries";
 import { cosmosSecp256k1, decodeSerializableInt, ethSecp256k1 } from "@perpx/proto";
 import { readForkParams } from "./params.js";
 import { readUpgrades, runningVersion } from "./upgrades.js";
+
+const { getLiquidityTiers, getMarketParams } = catalogQueries;
 
 /**
  * What {@link readForkState} reads.

@@ -13,9 +13,11 @@ import {
   getPerpetuals,
   type NodeConnection,
 } from "@perpx/node-client";
-import { getMarketParams } from "@perpx/node-client/queries";
+import { catalogQueries } from "@perpx/node-client/queries";
 import { describe, expect, it } from "vitest";
 import { readForkState, startFork } from "../src/index.js";
+
+const { getMarketParams } = catalogQueries;
 
 const ids = async (node: NodeConnection) => ({
   perpetuals: (await getPerpetuals(node)).map((p) => [p.params?.id, p.params?.marketId, p.params?.ticker]),

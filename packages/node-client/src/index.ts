@@ -56,7 +56,7 @@ export { type NodeActions, nodeActions } from "./nodeActions.js";
 export { type SubaccountBalances, subaccountBalances } from "./query/amounts.js";
 export { type AccountInfo, getAccount, getAccountSequence } from "./query/auth.js";
 export { type Balance, getBalance, getBalances } from "./query/bank.js";
-export { getLeverage } from "./query/catalog.js";
+
 export { getChainId, getLatestBlock, type LatestBlock } from "./query/chain.js";
 export { type GetMarketParams, getMarket, type Market } from "./query/market.js";
 export {
@@ -70,7 +70,7 @@ export {
   getStatefulOrder,
   getUserFeeTier,
 } from "./query/markets.js";
-export { getSubaccount, getSubaccounts } from "./query/subaccounts.js";
+export { getLeverage, getSubaccount, getSubaccounts } from "./query/subaccounts.js";
 export { getTx, type TxInfo } from "./query/txs.js";
 export type { QueryOptions } from "./query/unary.js";
 export type { CallOptions } from "./transport/call.js";

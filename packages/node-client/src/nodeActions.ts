@@ -1,6 +1,6 @@
 import { getAccount, getAccountSequence } from "./query/auth.js";
 import { getBalance, getBalances } from "./query/bank.js";
-import { getLeverage } from "./query/catalog.js";
+
 import { getChainId, getLatestBlock } from "./query/chain.js";
 import { getMarket } from "./query/market.js";
 import {
@@ -14,7 +14,7 @@ import {
   getStatefulOrder,
   getUserFeeTier,
 } from "./query/markets.js";
-import { getSubaccount, getSubaccounts } from "./query/subaccounts.js";
+import { getLeverage, getSubaccount, getSubaccounts } from "./query/subaccounts.js";
 import { getTx } from "./query/txs.js";
 import {
   addAuthenticator,

@@ -170,39 +170,6 @@ export const getUserFeeTier = defineQuery("getUserFeeTier", () => feetiers.Query
 });
 
 /**
- * The block rate limits of orders (per account, per N blocks).
- * @param client - the node client (from `createNodeClient`).
- * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
- * @returns the limits.
- * @example
- * ```ts
- * const limits = await getBlockRateLimits(client);
- * limits.maxStatefulOrdersPerNBlocks; // [{ numBlocks: 1, limit: 2 }, ...]
- * ```
- */
-export const getBlockRateLimits = defineQuery(
-  "getBlockRateLimits",
-  () => clob.Query.method.blockRateLimitConfiguration,
-  { pick: (r, path) => present(r.blockRateLimitConfig, path, "block_rate_limit_config") },
-);
-
-/**
- * The equity tiers: how many open orders a subaccount's net collateral allows.
- * @param client - the node client (from `createNodeClient`).
- * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
- * @returns the tiers.
- * @example
- * ```ts
- * const tiers = await getEquityTiers(client);
- * ```
- */
-export const getEquityTiers = defineQuery(
-  "getEquityTiers",
-  () => clob.Query.method.equityTierLimitConfiguration,
-  { pick: (r, path) => present(r.equityTierLimitConfig, path, "equity_tier_limit_config") },
-);
-
-/**
  * Parameters of {@link getStatefulOrder}.
  * @example
  * ```ts
