@@ -96,17 +96,3 @@ export const getCandles: RouteAction<GetCandlesParams, CandlesResponse> = call("
  */
 export const getHistoricalFunding: RouteAction<GetHistoricalFundingParams, HistoricalFundingResponse> =
   call("getHistoricalFunding");
-
-/**
- * Recent candle closes of every market, newest first (`GET /v4/sparklines`).
- *
- * @param client - the indexer client.
- * @param params - the period.
- * @returns closes by ticker.
- * @example
- * ```ts
- * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/sparklines": { "BTC-USD": ["65010", "65000"] } }) });
- * (await getSparklines(client, { timePeriod: "ONE_DAY" }))["BTC-USD"]; // ["65010", "65000"]
- * ```
- */
-export const getSparklines: RouteAction<GetSparklinesParams, SparklinesResponse> = call("getSparklines");
