@@ -21,11 +21,8 @@ import {
   createNodeClient,
   getAccount,
   getBalances,
-  getClobPairs,
-  getFeeTiers,
-  getMarketPrice,
-  getPerpetuals,
   getSubaccount,
+  marketQueries,
   type NodeConnection,
 } from "@perpx/node-client";
 import { catalogQueries, getNodeInfo, type UnaryQueryParams, unaryQuery } from "@perpx/node-client/queries";
@@ -33,6 +30,8 @@ import { LocalWallet } from "@perpx/node-client/wallets";
 import { affiliates, bridge, perpetuals, ratelimit } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Fork, readForkState, startFork } from "../src/index.js";
+
+const { getClobPairs, getFeeTiers, getMarketPrice, getPerpetuals } = marketQueries;
 
 const {
   getBlockRateLimits,

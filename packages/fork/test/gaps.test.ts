@@ -6,16 +6,12 @@
  */
 import { startDevnet } from "@perpx/devnet";
 import { createIndexerConnection } from "@perpx/indexer-client/rest";
-import {
-  createNodeClient,
-  getClobPairs,
-  getMarketPrices,
-  getPerpetuals,
-  type NodeConnection,
-} from "@perpx/node-client";
+import { createNodeClient, marketQueries, type NodeConnection } from "@perpx/node-client";
 import { catalogQueries } from "@perpx/node-client/queries";
 import { describe, expect, it } from "vitest";
 import { readForkState, startFork } from "../src/index.js";
+
+const { getClobPairs, getMarketPrices, getPerpetuals } = marketQueries;
 
 const { getMarketParams } = catalogQueries;
 

@@ -59,17 +59,7 @@ export { type Balance, getBalance, getBalances } from "./query/bank.js";
 
 export { getChainId, getLatestBlock, type LatestBlock } from "./query/chain.js";
 export { type GetMarketParams, getMarket, type Market } from "./query/market.js";
-export {
-  getClobPair,
-  getClobPairs,
-  getFeeTiers,
-  getMarketPrice,
-  getMarketPrices,
-  getPerpetual,
-  getPerpetuals,
-  getStatefulOrder,
-  getUserFeeTier,
-} from "./query/markets.js";
+export { getStatefulOrder, marketQueries } from "./query/markets.js";
 export { getLeverage, getSubaccount, getSubaccounts } from "./query/subaccounts.js";
 export { getTx, type TxInfo } from "./query/txs.js";
 export type { QueryOptions } from "./query/unary.js";

@@ -29,11 +29,7 @@ export { catalogQueries } from "./query/catalog.js";
 export { DEFAULT_P2P_PORT, type GenesisDoc, getGenesis, getPeers, type Peer } from "./query/chain.js";
 export { type FactOptions, type RestQueryParams, restQuery } from "./query/facts.js";
 export * from "./query/ibc.js";
-export type {
-  ByIdParams,
-  GetStatefulOrderParams,
-  GetUserFeeTierParams,
-} from "./query/markets.js";
+export type { GetStatefulOrderParams } from "./query/markets.js";
 export {
   type AppliedPlanParams,
   checkUpgradeHistory,
