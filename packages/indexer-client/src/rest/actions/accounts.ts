@@ -4,18 +4,11 @@
 import type {
   AddressResponse,
   AssetPositionsResponse,
-  ParentSubaccountResponse,
   PerpetualPositionsResponse,
   SubaccountResponse,
 } from "@perpx/core/indexer";
 import { call, type RouteAction } from "../call.js";
-import type {
-  GetAddressParams,
-  GetParentPerpetualPositionsParams,
-  GetParentSubaccountParams,
-  GetPerpetualPositionsParams,
-  GetSubaccountParams,
-} from "../params.js";
+import type { GetAddressParams, GetPerpetualPositionsParams, GetSubaccountParams } from "../params.js";
 
 /**
  * Every subaccount of an address and its total trading rewards (`GET /v4/addresses/:address`).

@@ -1,20 +1,9 @@
 /**
  * Fills and transfers (`spec/indexer-api.md` 1.4 and 1.5).
  */
-import type {
-  FillsResponse,
-  ParentSubaccountTransfersResponse,
-  TransfersBetweenResponse,
-  TransfersResponse,
-} from "@perpx/core/indexer";
+import type { FillsResponse, TransfersResponse } from "@perpx/core/indexer";
 import { call, type RouteAction } from "../call.js";
-import type {
-  GetFillsParams,
-  GetParentFillsParams,
-  GetParentTransfersParams,
-  GetTransfersBetweenParams,
-  GetTransfersParams,
-} from "../params.js";
+import type { GetFillsParams, GetTransfersParams } from "../params.js";
 
 /**
  * A subaccount's fills (`GET /v4/fills`), newest first (oldest first when `page` is sent).

@@ -7,7 +7,6 @@ import type {
   HistoricalFundingResponse,
   OrderbookResponseObject,
   PerpetualMarketsResponse,
-  SparklinesResponse,
   TradesResponse,
 } from "@perpx/core/indexer";
 import { call, type OptionalRouteAction, type RouteAction } from "../call.js";
@@ -16,7 +15,6 @@ import type {
   GetHistoricalFundingParams,
   GetOrderbookParams,
   GetPerpetualMarketsParams,
-  GetSparklinesParams,
   GetTradesParams,
 } from "../params.js";
 

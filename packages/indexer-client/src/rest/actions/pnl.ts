@@ -1,27 +1,9 @@
 /**
  * PnL, trading rewards, funding payments and trade history (`spec/indexer-api.md` 1.6, 1.7 and 1.10).
  */
-import type {
-  FundingPaymentsResponse,
-  HistoricalBlockTradingRewardsResponse,
-  HistoricalPnlResponse,
-  HistoricalTradingRewardAggregationsResponse,
-  PnlResponse,
-  TradeHistoryResponse,
-} from "@perpx/core/indexer";
+import type { FundingPaymentsResponse, HistoricalPnlResponse } from "@perpx/core/indexer";
 import { call, type RouteAction } from "../call.js";
-import type {
-  GetFundingPaymentsParams,
-  GetHistoricalBlockTradingRewardsParams,
-  GetHistoricalPnlParams,
-  GetHistoricalTradingRewardAggregationsParams,
-  GetParentFundingPaymentsParams,
-  GetParentHistoricalPnlParams,
-  GetParentPnlParams,
-  GetParentTradeHistoryParams,
-  GetPnlParams,
-  GetTradeHistoryParams,
-} from "../params.js";
+import type { GetFundingPaymentsParams, GetHistoricalPnlParams } from "../params.js";
 
 /**
  * A subaccount's PnL ticks, newest first (`GET /v4/historical-pnl`).

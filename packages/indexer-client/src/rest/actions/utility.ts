@@ -2,30 +2,9 @@
  * Time, height, health, compliance, vaults, affiliates and trader search
  * (`spec/indexer-api.md` 1.9 and 1.10).
  */
-import type {
-  AffiliateAddressResponse,
-  AffiliateMetadataResponse,
-  AffiliateSnapshotResponse,
-  AffiliateTotalVolumeResponse,
-  ComplianceScreenResponse,
-  HealthResponse,
-  HeightResponse,
-  MegavaultHistoricalPnlResponse,
-  MegavaultPositionsResponse,
-  ScreenResponse,
-  TimeResponse,
-  TraderSearchResponse,
-  VaultsHistoricalPnlResponse,
-} from "@perpx/core/indexer";
-import { call, type OptionalRouteAction, type RouteAction } from "../call.js";
+import type { HeightResponse, TimeResponse } from "@perpx/core/indexer";
+import { call, type OptionalRouteAction } from "../call.js";
 import type { CallOptions } from "../deadline.js";
-import type {
-  AddressParams,
-  GetAffiliateAddressParams,
-  GetAffiliateSnapshotParams,
-  SearchTraderParams,
-  VaultPnlParams,
-} from "../params.js";
 
 /**
  * The indexer's clock (`GET /v4/time`): `epoch` is seconds with a fraction.
