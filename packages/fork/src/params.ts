@@ -7,14 +7,11 @@
 import type { DescMessage, DescMethodUnary, MessageShape } from "@bufbuild/protobuf";
 import type { ForkParams } from "@perpx/devnet";
 import { isQueryError, type NodeConnection } from "@perpx/node-client";
-import {
-  getBlockRateLimits,
-  getEquityTiers,
-  getMarketMapperRevShareParams,
-  getRewardsParams,
-  unaryQuery,
-} from "@perpx/node-client/queries";
+import { catalogQueries, unaryQuery } from "@perpx/node-client/queries";
 import { affiliates, bridge, perpetuals, ratelimit } from "@perpx/proto";
+
+const { getBlockRateLimits, getEquityTiers, getMarketMapperRevShareParams, getRewardsParams } =
+  catalogQueries;
 
 /** One query with an empty (all-default) request at `height`; undefined when the node has no such entry. */
 async function ask<I extends DescMessage, O extends DescMessage>(

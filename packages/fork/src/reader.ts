@@ -12,19 +12,20 @@ import type { IndexerConnection } from "@perpx/indexer-client/rest";
 import {
   getAccount,
   getBalances,
-  getClobPairs,
-  getFeeTiers,
   getLatestBlock,
-  getMarketPrices,
-  getPerpetuals,
   getSubaccount,
   isQueryError,
+  marketQueries,
   type NodeConnection,
 } from "@perpx/node-client";
-import { getAuthenticators, getLiquidityTiers, getMarketParams } from "@perpx/node-client/queries";
+import { catalogQueries, getAuthenticators } from "@perpx/node-client/queries";
 import { cosmosSecp256k1, decodeSerializableInt, ethSecp256k1 } from "@perpx/proto";
 import { readForkParams } from "./params.js";
 import { readUpgrades, runningVersion } from "./upgrades.js";
+
+const { getClobPairs, getFeeTiers, getMarketPrices, getPerpetuals } = marketQueries;
+
+const { getLiquidityTiers, getMarketParams } = catalogQueries;
 
 /**
  * What {@link readForkState} reads.

@@ -21,27 +21,25 @@ import {
   createNodeClient,
   getAccount,
   getBalances,
-  getClobPairs,
-  getFeeTiers,
-  getMarketPrice,
-  getPerpetuals,
   getSubaccount,
+  marketQueries,
   type NodeConnection,
 } from "@perpx/node-client";
-import {
-  getBlockRateLimits,
-  getEquityTiers,
-  getLiquidityTiers,
-  getMarketMapperRevShareParams,
-  getNodeInfo,
-  getRewardsParams,
-  type UnaryQueryParams,
-  unaryQuery,
-} from "@perpx/node-client/queries";
+import { catalogQueries, getNodeInfo, type UnaryQueryParams, unaryQuery } from "@perpx/node-client/queries";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { affiliates, bridge, perpetuals, ratelimit } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Fork, readForkState, startFork } from "../src/index.js";
+
+const { getClobPairs, getFeeTiers, getMarketPrice, getPerpetuals } = marketQueries;
+
+const {
+  getBlockRateLimits,
+  getEquityTiers,
+  getLiquidityTiers,
+  getMarketMapperRevShareParams,
+  getRewardsParams,
+} = catalogQueries;
 
 const liveDir = mkdtempSync(join(tmpdir(), "fork-live-"));
 // A fee multiplier the devnet's profile does not have (its default is 0), so the fork can be seen

@@ -6,16 +6,14 @@
  */
 import { startDevnet } from "@perpx/devnet";
 import { createIndexerConnection } from "@perpx/indexer-client/rest";
-import {
-  createNodeClient,
-  getClobPairs,
-  getMarketPrices,
-  getPerpetuals,
-  type NodeConnection,
-} from "@perpx/node-client";
-import { getMarketParams } from "@perpx/node-client/queries";
+import { createNodeClient, marketQueries, type NodeConnection } from "@perpx/node-client";
+import { catalogQueries } from "@perpx/node-client/queries";
 import { describe, expect, it } from "vitest";
 import { readForkState, startFork } from "../src/index.js";
+
+const { getClobPairs, getMarketPrices, getPerpetuals } = marketQueries;
+
+const { getMarketParams } = catalogQueries;
 
 const ids = async (node: NodeConnection) => ({
   perpetuals: (await getPerpetuals(node)).map((p) => [p.params?.id, p.params?.marketId, p.params?.ticker]),

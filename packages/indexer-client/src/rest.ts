@@ -20,38 +20,9 @@ export {
   isIndexerTransportError,
   isIndexerValidationError,
 } from "./errors.js";
-export {
-  getParentAssetPositions,
-  getParentPerpetualPositions,
-  getParentSubaccount,
-} from "./rest/actions/accounts.js";
-export { getParentFills, getParentTransfers, getTransfersBetween } from "./rest/actions/fills.js";
-export { getHistoricalFunding, getSparklines } from "./rest/actions/markets.js";
-export { getParentOrders } from "./rest/actions/orders.js";
-export {
-  getFundingPayments,
-  getHistoricalBlockTradingRewards,
-  getHistoricalTradingRewardAggregations,
-  getParentFundingPayments,
-  getParentHistoricalPnl,
-  getParentPnl,
-  getParentTradeHistory,
-  getPnl,
-  getTradeHistory,
-} from "./rest/actions/pnl.js";
-export {
-  getAffiliateAddress,
-  getAffiliateMetadata,
-  getAffiliateSnapshot,
-  getAffiliateTotalVolume,
-  getComplianceScreen,
-  getHealth,
-  getMegavaultHistoricalPnl,
-  getMegavaultPositions,
-  getScreen,
-  getVaultsHistoricalPnl,
-  searchTrader,
-} from "./rest/actions/utility.js";
+export { getHistoricalFunding } from "./rest/actions/markets.js";
+export { getFundingPayments } from "./rest/actions/pnl.js";
+export { restActions } from "./rest/actions/tail.js";
 export { type IndexerActions, indexerActions } from "./rest/actions.js";
 export type { OptionalRouteAction, RouteAction } from "./rest/call.js";
 export type { BoundIndexerActions, IndexerAction } from "./rest/client.js";
@@ -75,22 +46,7 @@ export {
   withDecimals,
 } from "./rest/decimals.js";
 export { type HeightWalk, type PageIterationParams, pagesOf, walkBackOf } from "./rest/iterate.js";
-export {
-  iterateFillPages,
-  iterateFills,
-  iterateFundingPaymentPages,
-  iterateHistoricalPnl,
-  iterateHistoricalPnlPages,
-  iterateParentFillPages,
-  iterateParentTransferPages,
-  iteratePerpetualPositions,
-  iteratePnl,
-  iterateTradeHistoryPages,
-  iterateTradePages,
-  iterateTrades,
-  iterateTransferPages,
-  iterateTransfers,
-} from "./rest/paginate.js";
+export { restIterators } from "./rest/paginate.js";
 export type {
   AddressParams,
   GetAffiliateAddressParams,

@@ -41,7 +41,7 @@ describe("the entries of @perpx/indexer-client", () => {
 
   it("puts the long tail behind /rest and the socket's parts behind /ws, each name in one entry", () => {
     expect(rest).toEqual(
-      expect.arrayContaining(["getParentPnl", "iterateFills", "withDecimals", "indexerActions"]),
+      expect.arrayContaining(["restActions", "restIterators", "withDecimals", "indexerActions"]),
     );
     expect(ws).toEqual(expect.arrayContaining(["Subscription", "Emitter", "IndexerFrameError"]));
     const all = [...root, ...rest, ...ws];

@@ -56,21 +56,11 @@ export { type NodeActions, nodeActions } from "./nodeActions.js";
 export { type SubaccountBalances, subaccountBalances } from "./query/amounts.js";
 export { type AccountInfo, getAccount, getAccountSequence } from "./query/auth.js";
 export { type Balance, getBalance, getBalances } from "./query/bank.js";
-export { getLeverage } from "./query/catalog.js";
+
 export { getChainId, getLatestBlock, type LatestBlock } from "./query/chain.js";
 export { type GetMarketParams, getMarket, type Market } from "./query/market.js";
-export {
-  getClobPair,
-  getClobPairs,
-  getFeeTiers,
-  getMarketPrice,
-  getMarketPrices,
-  getPerpetual,
-  getPerpetuals,
-  getStatefulOrder,
-  getUserFeeTier,
-} from "./query/markets.js";
-export { getSubaccount, getSubaccounts } from "./query/subaccounts.js";
+export { getStatefulOrder, marketQueries } from "./query/markets.js";
+export { getLeverage, getSubaccount, getSubaccounts } from "./query/subaccounts.js";
 export { getTx, type TxInfo } from "./query/txs.js";
 export type { QueryOptions } from "./query/unary.js";
 export type { CallOptions } from "./transport/call.js";

@@ -1,20 +1,10 @@
 import { getAccount, getAccountSequence } from "./query/auth.js";
 import { getBalance, getBalances } from "./query/bank.js";
-import { getLeverage } from "./query/catalog.js";
+
 import { getChainId, getLatestBlock } from "./query/chain.js";
 import { getMarket } from "./query/market.js";
-import {
-  getClobPair,
-  getClobPairs,
-  getFeeTiers,
-  getMarketPrice,
-  getMarketPrices,
-  getPerpetual,
-  getPerpetuals,
-  getStatefulOrder,
-  getUserFeeTier,
-} from "./query/markets.js";
-import { getSubaccount, getSubaccounts } from "./query/subaccounts.js";
+import { getStatefulOrder, marketQueries } from "./query/markets.js";
+import { getLeverage, getSubaccount, getSubaccounts } from "./query/subaccounts.js";
 import { getTx } from "./query/txs.js";
 import {
   addAuthenticator,
@@ -62,15 +52,8 @@ export const nodeActions = {
   getSubaccounts,
   getLeverage,
   // Markets and orders
+  ...marketQueries,
   getMarket,
-  getClobPair,
-  getClobPairs,
-  getPerpetual,
-  getPerpetuals,
-  getMarketPrice,
-  getMarketPrices,
-  getFeeTiers,
-  getUserFeeTier,
   getStatefulOrder,
   // Chain facts a sender needs
   getChainId,

@@ -25,39 +25,11 @@ export type { GetBalanceParams, GetBalancesParams } from "./query/bank.js";
 export { blockOperations, cancelIn, placementIn } from "./query/blockOrders.js";
 export * from "./query/blocks.js";
 export * from "./query/bridge.js";
-export {
-  getAccountplusParams,
-  getAsset,
-  getAssets,
-  getCollateralPoolAddress,
-  getLiquidationsConfig,
-  getLiquidityTiers,
-  getMarketFeeDiscount,
-  getMarketFeeDiscounts,
-  getMarketMapperRevShareParams,
-  getMarketParam,
-  getMarketParams,
-  getNextIds,
-  getPendingSendPackets,
-  getPerpetualsParams,
-  getRewardsParams,
-  getStakingTiers,
-  getUserStakingTier,
-  getWithdrawalsBlockedInfo,
-  type MarketFeeDiscountParams,
-  type PerpetualIdParams,
-  type UserStakingTierParams,
-} from "./query/catalog.js";
+export { catalogQueries } from "./query/catalog.js";
 export { DEFAULT_P2P_PORT, type GenesisDoc, getGenesis, getPeers, type Peer } from "./query/chain.js";
 export { type FactOptions, type RestQueryParams, restQuery } from "./query/facts.js";
 export * from "./query/ibc.js";
-export {
-  type ByIdParams,
-  type GetStatefulOrderParams,
-  type GetUserFeeTierParams,
-  getBlockRateLimits,
-  getEquityTiers,
-} from "./query/markets.js";
+export type { GetStatefulOrderParams } from "./query/markets.js";
 export {
   type AppliedPlanParams,
   checkUpgradeHistory,

@@ -4,7 +4,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { BroadcastTxError, getLeverage, updateLeverage } from "../src/index.js";
-import {
+import { catalogQueries } from "../src/queries.js";
+import { initiateWithdrawal, registerAffiliate } from "../src/tx.js";
+import { useDevnet } from "./support.js";
+
+const {
   getAccountplusParams,
   getAsset,
   getAssets,
@@ -21,9 +25,7 @@ import {
   getStakingTiers,
   getUserStakingTier,
   getWithdrawalsBlockedInfo,
-} from "../src/queries.js";
-import { initiateWithdrawal, registerAffiliate } from "../src/tx.js";
-import { useDevnet } from "./support.js";
+} = catalogQueries;
 
 const net = useDevnet();
 const TRANSPORTS = ["grpc", "rpc"] as const;

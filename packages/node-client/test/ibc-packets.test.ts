@@ -6,7 +6,10 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { isInvalidArgumentError } from "@perpx/core";
 import { describe, expect, it, vi } from "vitest";
-import {
+import { ibcQueries } from "../src/queries.js";
+import { useDevnet } from "./support.js";
+
+const {
   getDenomTrace,
   getDenomTraces,
   getEscrowAddress,
@@ -19,8 +22,7 @@ import {
   getTotalEscrow,
   getUnreceivedAcks,
   getUnreceivedPackets,
-} from "../src/queries.js";
-import { useDevnet } from "./support.js";
+} = ibcQueries;
 
 const net = useDevnet();
 const NOBLE = "noble1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqn8sqxy";

@@ -24,7 +24,7 @@ export type GetAddressParams = RouteCallParams<"getAddress">;
 export type GetSubaccountParams = RouteCallParams<"getSubaccount">;
 
 /**
- * Params of {@link getParentSubaccount} and {@link getParentAssetPositions}: `{ owner, number }` with
+ * Params of `restActions.getParentSubaccount` and `restActions.getParentAssetPositions`: `{ owner, number }` with
  * the parent's number (0..127).
  *
  * @example
@@ -46,7 +46,7 @@ export type GetParentSubaccountParams = RouteCallParams<"getParentSubaccount">;
 export type GetPerpetualPositionsParams = RouteCallParams<"getPerpetualPositions">;
 
 /**
- * Params of {@link getParentPerpetualPositions}: the parent subaccount and the filters of
+ * Params of `restActions.getParentPerpetualPositions`: the parent subaccount and the filters of
  * {@link GetPerpetualPositionsParams}.
  *
  * @example
@@ -69,7 +69,7 @@ export type GetParentPerpetualPositionsParams = RouteCallParams<"getParentPerpet
 export type GetFillsParams = RouteCallParams<"getFills">;
 
 /**
- * Params of {@link getParentFills}: the parent subaccount, `includeTypes`/`excludeTypes`, `limit` and `page`.
+ * Params of `restActions.getParentFills`: the parent subaccount, `includeTypes`/`excludeTypes`, `limit` and `page`.
  *
  * @example
  * ```ts
@@ -89,7 +89,7 @@ export type GetParentFillsParams = RouteCallParams<"getParentFills">;
 export type GetTransfersParams = RouteCallParams<"getTransfers">;
 
 /**
- * Params of {@link getParentTransfers}: the parent subaccount, `limit`, `page` and the created-before bounds.
+ * Params of `restActions.getParentTransfers`: the parent subaccount, `limit`, `page` and the created-before bounds.
  *
  * @example
  * ```ts
@@ -99,7 +99,7 @@ export type GetTransfersParams = RouteCallParams<"getTransfers">;
 export type GetParentTransfersParams = RouteCallParams<"getParentTransfers">;
 
 /**
- * Params of {@link getTransfersBetween}: the `source` and `recipient` subaccounts and the created-before bounds.
+ * Params of `restActions.getTransfersBetween`: the `source` and `recipient` subaccounts and the created-before bounds.
  *
  * @example
  * ```ts
@@ -123,7 +123,7 @@ export type GetTransfersBetweenParams = RouteCallParams<"getTransfersBetween">;
 export type GetOrdersParams = RouteCallParams<"getOrders">;
 
 /**
- * Params of {@link getParentOrders}: the parent subaccount and the filters of {@link GetOrdersParams}.
+ * Params of `restActions.getParentOrders`: the parent subaccount and the filters of {@link GetOrdersParams}.
  *
  * @example
  * ```ts
@@ -195,7 +195,7 @@ export type GetCandlesParams = RouteCallParams<"getCandles">;
 export type GetHistoricalFundingParams = RouteCallParams<"getHistoricalFunding">;
 
 /**
- * Params of {@link getSparklines}: `timePeriod`, `ONE_DAY` (hourly closes) or `SEVEN_DAYS` (4-hourly).
+ * Params of `restActions.getSparklines`: `timePeriod`, `ONE_DAY` (hourly closes) or `SEVEN_DAYS` (4-hourly).
  *
  * @example
  * ```ts
@@ -216,7 +216,7 @@ export type GetSparklinesParams = RouteCallParams<"getSparklines">;
 export type GetHistoricalPnlParams = RouteCallParams<"getHistoricalPnl">;
 
 /**
- * Params of {@link getParentHistoricalPnl}: those of {@link GetHistoricalPnlParams} for a parent,
+ * Params of `restActions.getParentHistoricalPnl`: those of {@link GetHistoricalPnlParams} for a parent,
  * without `page` (this route does not page).
  *
  * @example
@@ -227,7 +227,7 @@ export type GetHistoricalPnlParams = RouteCallParams<"getHistoricalPnl">;
 export type GetParentHistoricalPnlParams = RouteCallParams<"getParentHistoricalPnl">;
 
 /**
- * Params of {@link getPnl}: those of {@link GetHistoricalPnlParams} and `daily` (one tick a day
+ * Params of `restActions.getPnl`: those of {@link GetHistoricalPnlParams} and `daily` (one tick a day
  * instead of an hour).
  *
  * @example
@@ -238,7 +238,7 @@ export type GetParentHistoricalPnlParams = RouteCallParams<"getParentHistoricalP
 export type GetPnlParams = RouteCallParams<"getPnl">;
 
 /**
- * Params of {@link getParentPnl}: those of {@link GetPnlParams} for a parent.
+ * Params of `restActions.getParentPnl`: those of {@link GetPnlParams} for a parent.
  *
  * @example
  * ```ts
@@ -248,7 +248,7 @@ export type GetPnlParams = RouteCallParams<"getPnl">;
 export type GetParentPnlParams = RouteCallParams<"getParentPnl">;
 
 /**
- * Params of {@link getHistoricalTradingRewardAggregations}: the owner's `address`, the `period`,
+ * Params of `restActions.getHistoricalTradingRewardAggregations`: the owner's `address`, the `period`,
  * `limit`, and only periods starting at or before `startingBeforeOrAt` / `startingBeforeOrAtHeight`.
  *
  * @example
@@ -260,7 +260,7 @@ export type GetHistoricalTradingRewardAggregationsParams =
   RouteCallParams<"getHistoricalTradingRewardAggregations">;
 
 /**
- * Params of {@link getHistoricalBlockTradingRewards}: the owner's `address`, `limit` and the
+ * Params of `restActions.getHistoricalBlockTradingRewards`: the owner's `address`, `limit` and the
  * starting-before bounds.
  *
  * @example
@@ -283,7 +283,7 @@ export type GetHistoricalBlockTradingRewardsParams = RouteCallParams<"getHistori
 export type GetFundingPaymentsParams = RouteCallParams<"getFundingPayments">;
 
 /**
- * Params of {@link getParentFundingPayments}: those of {@link GetFundingPaymentsParams} for a parent.
+ * Params of `restActions.getParentFundingPayments`: those of {@link GetFundingPaymentsParams} for a parent.
  *
  * @example
  * ```ts
@@ -293,7 +293,7 @@ export type GetFundingPaymentsParams = RouteCallParams<"getFundingPayments">;
 export type GetParentFundingPaymentsParams = RouteCallParams<"getParentFundingPayments">;
 
 /**
- * Params of {@link getTradeHistory}: the subaccount, `market` (with `marketType`), `limit` and `page`.
+ * Params of `restActions.getTradeHistory`: the subaccount, `market` (with `marketType`), `limit` and `page`.
  *
  * @example
  * ```ts
@@ -303,7 +303,7 @@ export type GetParentFundingPaymentsParams = RouteCallParams<"getParentFundingPa
 export type GetTradeHistoryParams = RouteCallParams<"getTradeHistory">;
 
 /**
- * Params of {@link getParentTradeHistory}: those of {@link GetTradeHistoryParams} for a parent.
+ * Params of `restActions.getParentTradeHistory`: those of {@link GetTradeHistoryParams} for a parent.
  *
  * @example
  * ```ts
@@ -333,7 +333,7 @@ export type AddressParams = RouteCallParams<"getScreen">;
 export type VaultPnlParams = RouteCallParams<"getVaultsHistoricalPnl">;
 
 /**
- * Params of {@link getAffiliateAddress}: the `referralCode` (3 to 32 letters and digits).
+ * Params of `restActions.getAffiliateAddress`: the `referralCode` (3 to 32 letters and digits).
  *
  * @example
  * ```ts
@@ -343,7 +343,7 @@ export type VaultPnlParams = RouteCallParams<"getVaultsHistoricalPnl">;
 export type GetAffiliateAddressParams = RouteCallParams<"getAffiliateAddress">;
 
 /**
- * Params of {@link getAffiliateSnapshot}: `addressFilter` (only these affiliates), `offset` (rows
+ * Params of `restActions.getAffiliateSnapshot`: `addressFilter` (only these affiliates), `offset` (rows
  * to skip), `limit` and `sortByAffiliateEarning` (highest first).
  *
  * @example
@@ -354,7 +354,7 @@ export type GetAffiliateAddressParams = RouteCallParams<"getAffiliateAddress">;
 export type GetAffiliateSnapshotParams = RouteCallParams<"getAffiliateSnapshot">;
 
 /**
- * Params of {@link searchTrader}: `searchParam`, an address, subaccount id or username.
+ * Params of `restActions.searchTrader`: `searchParam`, an address, subaccount id or username.
  *
  * @example
  * ```ts

@@ -1,3 +1,4 @@
+/** The accountplus module's reads (authenticators, timestamp nonces), as rows over {@link defineQuery}. */
 import { accountplus } from "@perpx/proto";
 import { bech32Address, uint64 } from "../messages/validate.js";
 import { defineQuery } from "./define.js";
@@ -37,53 +38,28 @@ export const getAuthenticators = defineQuery(
 );
 
 /**
- * Parameters of {@link getAuthenticator}.
+ * The account's other accountplus queries, each `query(client, params)` with the call options in its
+ * params (the address is refused with `InvalidAddressError` when malformed):
+ * `getAuthenticator({ address, id })` (`undefined` when it has no authenticator with that id) and
+ * `getAccountState({ address })` (its timestamp nonces; `undefined` before it first used one).
  * @example
  * ```ts
- * await getAuthenticator(client, { address: wallet.address, id: 3n });
+ * await accountplusQueries.getAuthenticator(client, { address: wallet.address, id: 999_999n }); // undefined
+ * const state = await accountplusQueries.getAccountState(client, { address: wallet.address });
  * ```
  */
-export interface GetAuthenticatorParams extends AccountParams {
-  /** The authenticator id. */
-  id: bigint;
-}
-
-/**
- * One authenticator of an account.
- * @param client - the node client (from `createNodeClient`).
- * @param params - `GetAuthenticatorParams`, with the call options.
- * @returns it, or `undefined` when the account has no authenticator with that id.
- * @example
- * ```ts
- * const authenticator = await getAuthenticator(client, { address: wallet.address, id: 3n });
- * ```
- */
-export const getAuthenticator = defineQuery(
-  "getAuthenticator",
-  () => accountplus.Query.method.getAuthenticator,
-  {
-    request: (p: GetAuthenticatorParams) => ({
+export const accountplusQueries = {
+  getAuthenticator: defineQuery("getAuthenticator", () => accountplus.Query.method.getAuthenticator, {
+    request: (p: AccountParams & { id: bigint }) => ({
       account: bech32Address(p.address),
       authenticatorId: uint64(p.id, "id"),
     }),
     pick: (r) => r.accountAuthenticator,
     orUndefined: true,
-  },
-);
-
-/**
- * The accountplus state of an account: its timestamp nonces.
- * @param client - the node client (from `createNodeClient`).
- * @param params - `AccountParams`, with the call options.
- * @returns the state, or `undefined` before the account first used a timestamp nonce.
- * @example
- * ```ts
- * const state = await getAccountState(client, { address: wallet.address });
- * state?.timestampNonceDetails?.maxEjectedNonce;
- * ```
- */
-export const getAccountState = defineQuery("getAccountState", () => accountplus.Query.method.accountState, {
-  request: (p: AccountParams) => ({ address: bech32Address(p.address) }),
-  pick: (r) => r.accountState,
-  orUndefined: true,
-});
+  }),
+  getAccountState: defineQuery("getAccountState", () => accountplus.Query.method.accountState, {
+    request: (p: AccountParams) => ({ address: bech32Address(p.address) }),
+    pick: (r) => r.accountState,
+    orUndefined: true,
+  }),
+} as const;

@@ -95,7 +95,7 @@ export interface PerpetualAmounts {
 
 /**
  * Reads a perpetual's funding index and open interest as bigints.
- * @param perpetual - from {@link @perpx/node-client!getPerpetual} or {@link @perpx/node-client!getPerpetuals}.
+ * @param perpetual - from `marketQueries.getPerpetual` or `marketQueries.getPerpetuals`.
  * @returns the amounts.
  * @throws {SerializableIntError} (from `@perpx/proto`) when a field holds bytes that are no SerializableInt.
  * @example
@@ -115,7 +115,7 @@ export function perpetualAmounts(perpetual: perpetuals.Perpetual): PerpetualAmou
  * One IBC rate limiter of a denom and what can still leave under it, in numbers.
  * @example
  * ```ts
- * const [hourly] = limiterCapacities(await getCapacityByDenom(client, { denom: "uusdc" }));
+ * const [hourly] = limiterCapacities(await ratelimitQueries.getCapacityByDenom(client, { denom: "uusdc" }));
  * hourly?.capacity;
  * ```
  */
@@ -132,12 +132,12 @@ export interface LimiterCapacityAmounts {
 
 /**
  * Reads the limiters of a denom and their remaining capacities as bigints.
- * @param list - from {@link getCapacityByDenom}.
+ * @param list - from `ratelimitQueries.getCapacityByDenom`.
  * @returns one entry per limiter, in the chain's order.
  * @throws {SerializableIntError} (from `@perpx/proto`) when a field holds bytes that are no SerializableInt.
  * @example
  * ```ts
- * const capacities = limiterCapacities(await getCapacityByDenom(client, { denom: "uusdc" }));
+ * const capacities = limiterCapacities(await ratelimitQueries.getCapacityByDenom(client, { denom: "uusdc" }));
  * capacities.map((c) => c.capacity); // [1_000_000_000_000n, 10_000_000_000_000n]
  * ```
  */
@@ -154,7 +154,7 @@ export function limiterCapacities(list: readonly ratelimit.LimiterCapacity[]): L
  * An account's affiliate volumes and stake, in numbers.
  * @example
  * ```ts
- * const { referredVolume30d } = affiliateAmounts(await getAffiliateInfo(client, { address: wallet.address }));
+ * const { referredVolume30d } = affiliateAmounts(await affiliateQueries.getAffiliateInfo(client, { address: wallet.address }));
  * ```
  */
 export interface AffiliateAmounts {
@@ -170,12 +170,12 @@ export interface AffiliateAmounts {
 
 /**
  * Reads the volumes and stake of an affiliate answer as bigints.
- * @param info - from {@link getAffiliateInfo}.
+ * @param info - from `affiliateQueries.getAffiliateInfo`.
  * @returns the amounts.
  * @throws {SerializableIntError} (from `@perpx/proto`) when a field holds bytes that are no SerializableInt.
  * @example
  * ```ts
- * affiliateAmounts(await getAffiliateInfo(client, { address: wallet.address })).referredVolume30d; // 0n
+ * affiliateAmounts(await affiliateQueries.getAffiliateInfo(client, { address: wallet.address })).referredVolume30d; // 0n
  * ```
  */
 export function affiliateAmounts(info: affiliates.AffiliateInfoResponse): AffiliateAmounts {

@@ -10,12 +10,10 @@ import { fromBase64 } from "../bytes.js";
 import type { NodeConnection } from "../connection.js";
 import { QueryError } from "../errors.js";
 import { checkParams } from "../messages/validate.js";
-import { type CallOptions, withDeadline } from "../transport/call.js";
-import { missingTransportError } from "../transport/missing.js";
-import { rawRpc } from "../transport/rpc-json.js";
+import type { CallOptions } from "../transport/call.js";
 import { decodeTxRaw } from "./tx-raw.js";
 import type { TxEvent } from "./txs.js";
-import { rpcQueryError } from "./unary.js";
+import { rpcRead } from "./unary.js";
 
 /**
  * A block header, as the explorer and indexers read it.
@@ -137,11 +135,6 @@ export interface GetBlockHeadersParams extends CallOptions {
 
 type Json = Record<string, unknown>;
 
-function requireRpc(client: NodeConnection) {
-  if (!client.rpc) throw missingTransportError(client, ["rpc"]);
-  return client.rpc;
-}
-
 function heightParam(name: string, value: bigint | number | undefined): string | undefined {
   if (value === undefined) return undefined;
   const height = typeof value === "number" && Number.isSafeInteger(value) ? BigInt(value) : value;
@@ -185,18 +178,7 @@ async function rpcCall(
   params: Record<string, unknown>,
   options: CallOptions,
 ): Promise<Json> {
-  const rpc = requireRpc(client);
-  return withDeadline(
-    { ...options, operation: method, defaultTimeoutMs: client.timeoutMs },
-    async (signal) => {
-      try {
-        return object(await rawRpc(rpc, method, params, signal), "result", method);
-      } catch (error) {
-        if (signal.aborted) throw error;
-        throw rpcQueryError(method, error);
-      }
-    },
-  );
+  return object(await rpcRead(client, method, params, options), "result", method);
 }
 
 /**

@@ -5,13 +5,8 @@ import { QueryError } from "../errors.js";
 import { checkParams } from "../messages/validate.js";
 import { type CallOptions, withDeadline } from "../transport/call.js";
 import { missingTransportError } from "../transport/missing.js";
-import { cometCall, type RpcConnection, rawRpc } from "../transport/rpc-json.js";
-import { pickQueryTransport, type QueryOptions, rpcQueryError, unaryQuery } from "./unary.js";
-
-function requireRpc(client: NodeConnection): RpcConnection {
-  if (!client.rpc) throw missingTransportError(client, ["rpc"]);
-  return client.rpc;
-}
+import { cometCall } from "../transport/rpc-json.js";
+import { pickQueryTransport, type QueryOptions, rpcQueryError, rpcRead, unaryQuery } from "./unary.js";
 
 /**
  * The latest committed block's height and time.
@@ -49,7 +44,8 @@ export async function getLatestBlock(
   checkParams(options, "getLatestBlock", true);
   const transport = options.transport ?? (client.rpc ? "rpc" : pickQueryTransport(client));
   if (transport === "rpc") {
-    const rpc = requireRpc(client);
+    const rpc = client.rpc;
+    if (!rpc) throw missingTransportError(client, ["rpc"]);
     return withDeadline(
       { ...options, operation: "status", defaultTimeoutMs: client.timeoutMs },
       async (signal) => {
@@ -142,19 +138,7 @@ export interface GenesisDoc {
  */
 export async function getGenesis(client: NodeConnection, options: CallOptions = {}): Promise<GenesisDoc> {
   checkParams(options, "getGenesis", true);
-  const rpc = requireRpc(client);
-  return withDeadline(
-    { ...options, operation: "genesis", defaultTimeoutMs: client.timeoutMs },
-    async (signal) => {
-      try {
-        const result = (await rawRpc(rpc, "genesis", {}, signal)) as { genesis: GenesisDoc };
-        return result.genesis;
-      } catch (error) {
-        if (signal.aborted) throw error;
-        throw rpcQueryError("genesis", error);
-      }
-    },
-  );
+  return ((await rpcRead(client, "genesis", {}, options)) as { genesis: GenesisDoc }).genesis;
 }
 
 /**
@@ -200,35 +184,23 @@ export const DEFAULT_P2P_PORT = 26656;
  */
 export async function getPeers(client: NodeConnection, options: CallOptions = {}): Promise<Peer[]> {
   checkParams(options, "getPeers", true);
-  const rpc = requireRpc(client);
-  return withDeadline(
-    { ...options, operation: "net_info", defaultTimeoutMs: client.timeoutMs },
-    async (signal) => {
-      let result: {
-        peers?: Array<{
-          node_info?: { id?: string; listen_addr?: string; moniker?: string };
-          remote_ip?: string;
-        }>;
-      };
-      try {
-        result = (await rawRpc(rpc, "net_info", {}, signal)) as typeof result;
-      } catch (error) {
-        if (signal.aborted) throw error;
-        throw rpcQueryError("net_info", error);
-      }
-      return (result.peers ?? []).map((peer) => {
-        const id = (peer.node_info?.id ?? "").toLowerCase();
-        const remoteIp = peer.remote_ip ?? "";
-        const listenPort = /:(\d+)$/.exec(peer.node_info?.listen_addr ?? "")?.[1];
-        const port = listenPort ? Number(listenPort) : DEFAULT_P2P_PORT;
-        return {
-          id,
-          remoteIp,
-          port,
-          moniker: peer.node_info?.moniker ?? "",
-          address: `${id}@${remoteIp}:${port}`,
-        };
-      });
-    },
-  );
+  const result = (await rpcRead(client, "net_info", {}, options)) as {
+    peers?: Array<{
+      node_info?: { id?: string; listen_addr?: string; moniker?: string };
+      remote_ip?: string;
+    }>;
+  };
+  return (result.peers ?? []).map((peer) => {
+    const id = (peer.node_info?.id ?? "").toLowerCase();
+    const remoteIp = peer.remote_ip ?? "";
+    const listenPort = /:(\d+)$/.exec(peer.node_info?.listen_addr ?? "")?.[1];
+    const port = listenPort ? Number(listenPort) : DEFAULT_P2P_PORT;
+    return {
+      id,
+      remoteIp,
+      port,
+      moniker: peer.node_info?.moniker ?? "",
+      address: `${id}@${remoteIp}:${port}`,
+    };
+  });
 }

@@ -1,10 +1,16 @@
-import type { DescMessage, JsonValue, MessageShape } from "@bufbuild/protobuf";
+import type {
+  DescMessage,
+  DescMethodUnary,
+  JsonValue,
+  MessageInitShape,
+  MessageShape,
+} from "@bufbuild/protobuf";
 import { fromCosmosJson } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
 import { QueryError } from "../errors.js";
 import { withDeadline } from "../transport/call.js";
 import { missingTransportError } from "../transport/missing.js";
-import type { QueryOptions } from "./unary.js";
+import { type QueryOptions, unaryQuery } from "./unary.js";
 
 /**
  * Options of a node-fact query, which the REST server also answers.
@@ -84,4 +90,19 @@ export async function restQuery<Desc extends DescMessage>(
       throw new QueryError({ path, transport: "rest", log: "the answer does not decode" }, { cause: error });
     }
   });
+}
+
+/**
+ * A fact a node serves on every transport: over REST at `path` (the method's REST route), else the
+ * method over gRPC or RPC `abci_query`, as {@link pickFactTransport} chooses.
+ */
+export function factQuery<I extends DescMessage, O extends DescMessage>(
+  client: NodeConnection,
+  options: FactOptions,
+  route: { path: string; method: DescMethodUnary<I, O>; request: MessageInitShape<I> },
+): Promise<MessageShape<O>> {
+  const transport = pickFactTransport(client, options.transport);
+  return transport === "rest"
+    ? restQuery(client, { ...options, path: route.path, schema: route.method.output })
+    : unaryQuery(client, { ...options, transport, method: route.method, request: route.request });
 }

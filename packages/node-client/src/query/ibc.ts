@@ -1,9 +1,10 @@
 /**
- * IBC packet state (ICS-04) and ICS-20 vouchers and escrow, as rows over {@link defineQuery}: what a
- * wallet or a bridge UI reads to follow a transfer.
+ * IBC packet state (ICS-04) and ICS-20 vouchers and escrow, as one table of rows over
+ * {@link defineQuery}: what a wallet or a bridge UI reads to follow a transfer.
  */
 import { type IntegerInput, InvalidArgumentError } from "@perpx/core";
 import { ibcChannel, ibcTransfer } from "@perpx/proto";
+import type { NodeConnection } from "../connection.js";
 import { nonEmpty, positiveUint64 } from "../messages/validate.js";
 import { definePagedQuery, defineQuery } from "./define.js";
 import type { QueryOptions } from "./unary.js";
@@ -26,129 +27,24 @@ function sequenceList(value: unknown, argument: string): bigint[] {
   return value.map((s: IntegerInput, i) => positiveUint64(s, `${argument}[${i}]`));
 }
 
-/**
- * A channel end: its port (`transfer` unless given) and channel id.
- * @example
- * ```ts
- * const ref: IbcChannelParams = { channelId: "channel-0" };
- * ```
- */
-export interface IbcChannelParams extends QueryOptions {
-  /** The port. @default "transfer" */
-  portId?: string;
-  /** The channel, `channel-<n>`. */
-  channelId: string;
-}
-
-/**
- * One packet on a channel end: the channel and the packet's sequence (from 1).
- * @example
- * ```ts
- * const ref: IbcPacketParams = { channelId: "channel-0", sequence: 1n };
- * ```
- */
-export interface IbcPacketParams extends IbcChannelParams {
-  /** The packet sequence, > 0 (a `MsgTransfer`'s response carries it). */
-  sequence: IntegerInput;
-}
-
-/**
- * Packet sequences on a channel end.
- * @example
- * ```ts
- * const ref: IbcSequencesParams = { channelId: "channel-0", sequences: [1n, 2n, 3n] };
- * ```
- */
-export interface IbcSequencesParams extends IbcChannelParams {
-  /** The packet sequences, each > 0. */
-  sequences: readonly IntegerInput[];
-}
+/** A channel end (its port is `transfer` unless given), with the call options. */
+type IbcChannelParams = QueryOptions & { portId?: string; channelId: string };
+/** Packet sequences (each > 0) on a channel end; optional where every packet is meant. */
+type Sequences<Optional extends boolean> = IbcChannelParams &
+  (Optional extends true ? { sequences?: readonly IntegerInput[] } : { sequences: readonly IntegerInput[] });
 
 const channel = (p: IbcChannelParams) => ({
   portId: identifier(p.portId ?? "transfer", "portId"),
   channelId: identifier(p.channelId, "channelId"),
 });
-const packet = (p: IbcPacketParams) => ({ ...channel(p), sequence: positiveUint64(p.sequence, "sequence") });
-
-/**
- * The commitment (32-byte hash) of a packet this chain sent: there while the transfer is in flight.
- * @param client - the node client (from `createNodeClient`).
- * @param params - the packet (`IbcPacketParams`), with the call options.
- * @returns the commitment, or `undefined` once its acknowledgement or timeout came back.
- * @throws {InvalidArgumentError} for a malformed channel or a sequence not > 0, before the query leaves.
- * @example
- * ```ts
- * await getPacketCommitment(client, { channelId: "channel-0", sequence: 999_999n }); // undefined
- * ```
- */
-export const getPacketCommitment = defineQuery(
-  "getPacketCommitment",
-  () => ibcChannel.Query.method.packetCommitment,
-  {
-    request: packet,
-    pick: (r) => r.commitment,
-    orUndefined: true,
-  },
-);
-
-/**
- * Every packet commitment of a channel end (all pages): the packets this chain sent still in flight.
- * @param client - the node client (from `createNodeClient`).
- * @param params - the channel end (`IbcChannelParams`), with the call options.
- * @returns each packet's sequence and commitment (`data`).
- * @example
- * ```ts
- * const inFlight = (await getPacketCommitments(client, { channelId: "channel-0" })).map((p) => p.sequence);
- * ```
- */
-export const getPacketCommitments = definePagedQuery(
-  "getPacketCommitments",
-  () => ibcChannel.Query.method.packetCommitments,
-  { request: channel, pick: (r) => r.commitments },
-);
-
-/**
- * Whether this chain received a packet (its receipt, on an unordered channel).
- * @param client - the node client (from `createNodeClient`).
- * @param params - the packet (`IbcPacketParams`), with the call options.
- * @returns whether the receipt exists.
- * @example
- * ```ts
- * await getPacketReceipt(client, { channelId: "channel-0", sequence: 999_999n }); // false
- * ```
- */
-export const getPacketReceipt = defineQuery("getPacketReceipt", () => ibcChannel.Query.method.packetReceipt, {
-  request: packet,
-  pick: (r) => r.received,
+const packet = (p: IbcChannelParams & { sequence: IntegerInput }) => ({
+  ...channel(p),
+  sequence: positiveUint64(p.sequence, "sequence"),
 });
-
-/**
- * The commitment (32-byte hash) of the acknowledgement this chain wrote for a packet it received.
- * @param client - the node client (from `createNodeClient`).
- * @param params - the packet (`IbcPacketParams`), with the call options.
- * @returns the commitment, or `undefined` when it wrote none.
- * @example
- * ```ts
- * await getPacketAcknowledgement(client, { channelId: "channel-0", sequence: 999_999n }); // undefined
- * ```
- */
-export const getPacketAcknowledgement = defineQuery(
-  "getPacketAcknowledgement",
-  () => ibcChannel.Query.method.packetAcknowledgement,
-  { request: packet, pick: (r) => r.acknowledgement, orUndefined: true },
-);
-
-/**
- * Parameters of {@link getPacketAcknowledgements}.
- * @example
- * ```ts
- * await getPacketAcknowledgements(client, { channelId: "channel-0", sequences: [4n, 5n] });
- * ```
- */
-export interface GetPacketAcknowledgementsParams extends IbcChannelParams {
-  /** Only these sequences (those with an acknowledgement are answered). @default every one (all pages) */
-  sequences?: readonly IntegerInput[];
-}
+const sequences = (p: Sequences<false>) => ({
+  ...channel(p),
+  packetCommitmentSequences: sequenceList(p.sequences, "sequences"),
+});
 
 const acknowledgements = () => ibcChannel.Query.method.packetAcknowledgements;
 const allAcknowledgements = definePagedQuery("getPacketAcknowledgements", acknowledgements, {
@@ -156,191 +52,90 @@ const allAcknowledgements = definePagedQuery("getPacketAcknowledgements", acknow
   pick: (r) => r.acknowledgements,
 });
 const someAcknowledgements = defineQuery("getPacketAcknowledgements", acknowledgements, {
-  request: (p: GetPacketAcknowledgementsParams) => ({
-    ...channel(p),
-    packetCommitmentSequences: sequenceList(p.sequences, "sequences"),
-  }),
+  request: sequences,
   pick: (r) => r.acknowledgements,
 });
 
 /**
- * The acknowledgement commitments this chain wrote on a channel end (all, or of given sequences).
- * @param client - the node client (from `createNodeClient`).
- * @param params - the channel end and sequences (`GetPacketAcknowledgementsParams`), with the call options.
- * @returns each acknowledgement's sequence and commitment (`data`).
+ * The IBC queries, each `query(client, params)`; a channel end is `{ channelId, portId? }` (port
+ * `transfer` by default), a packet adds its `sequence` (> 0), and the params carry the call options.
+ * Packets this chain sent: `getPacketCommitment` (`undefined` once acknowledged or timed out),
+ * `getPacketCommitments` (all pages), `getUnreceivedAcks({ sequences })` (those still in flight).
+ * Packets it received: `getPacketReceipt` (a boolean), `getPacketAcknowledgement` (`undefined` when
+ * none), `getPacketAcknowledgements` (all, or of `sequences`), `getUnreceivedPackets({ sequences })`,
+ * `getNextSequenceReceive` (0 on an unordered channel). ICS-20: `getDenomTrace({ denom })` (an
+ * `ibc/<64 hex>` voucher or its hash; `undefined` when never minted), `getDenomTraces`,
+ * `getEscrowAddress`, `getTotalEscrow({ denom })` (a bigint). A malformed identifier, sequence or
+ * voucher is refused with an `InvalidArgumentError` naming it before the query leaves.
  * @example
  * ```ts
- * const acks = await getPacketAcknowledgements(client, { channelId: "channel-0" });
+ * await ibcQueries.getPacketCommitment(client, { channelId: "channel-0", sequence: 999_999n }); // undefined
+ * await ibcQueries.getPacketReceipt(client, { channelId: "channel-0", sequence: 999_999n }); // false
+ * (await ibcQueries.getEscrowAddress(client, { channelId: "channel-0" })).startsWith("perpx1"); // true
+ * (await ibcQueries.getTotalEscrow(client, { denom: "uusdc" })) >= 0n; // true
  * ```
  */
-export const getPacketAcknowledgements: (
-  client: Parameters<typeof allAcknowledgements>[0],
-  params: GetPacketAcknowledgementsParams,
-) => Promise<ibcChannel.PacketState[]> = (client, params) =>
-  params?.sequences === undefined
-    ? allAcknowledgements(client, params)
-    : someAcknowledgements(client, params);
-
-/**
- * Of the given sequences of packets the counterparty sent here, those this chain has not received.
- * @param client - the node client (from `createNodeClient`).
- * @param params - the channel end and sequences (`IbcSequencesParams`), with the call options.
- * @returns the sequences a relayer still has to deliver.
- * @example
- * ```ts
- * await getUnreceivedPackets(client, { channelId: "channel-0", sequences: [1n, 2n] }); // [1n, 2n]
- * ```
- */
-export const getUnreceivedPackets = defineQuery(
-  "getUnreceivedPackets",
-  () => ibcChannel.Query.method.unreceivedPackets,
-  {
-    request: (p: IbcSequencesParams) => ({
-      ...channel(p),
-      packetCommitmentSequences: sequenceList(p.sequences, "sequences"),
-    }),
+export const ibcQueries = {
+  getPacketCommitment: defineQuery("getPacketCommitment", () => ibcChannel.Query.method.packetCommitment, {
+    request: packet,
+    pick: (r) => r.commitment,
+    orUndefined: true,
+  }),
+  getPacketCommitments: definePagedQuery(
+    "getPacketCommitments",
+    () => ibcChannel.Query.method.packetCommitments,
+    { request: channel, pick: (r) => r.commitments },
+  ),
+  getPacketReceipt: defineQuery("getPacketReceipt", () => ibcChannel.Query.method.packetReceipt, {
+    request: packet,
+    pick: (r) => r.received,
+  }),
+  getPacketAcknowledgement: defineQuery(
+    "getPacketAcknowledgement",
+    () => ibcChannel.Query.method.packetAcknowledgement,
+    { request: packet, pick: (r) => r.acknowledgement, orUndefined: true },
+  ),
+  getPacketAcknowledgements: (
+    client: NodeConnection,
+    params: Sequences<true>,
+  ): Promise<ibcChannel.PacketState[]> =>
+    params?.sequences === undefined
+      ? allAcknowledgements(client, params)
+      : someAcknowledgements(client, params as Sequences<false>),
+  getUnreceivedPackets: defineQuery("getUnreceivedPackets", () => ibcChannel.Query.method.unreceivedPackets, {
+    request: sequences,
     pick: (r) => r.sequences,
-  },
-);
-
-/**
- * Of the given sequences of packets this chain sent, those whose acknowledgement has not come back.
- * @param client - the node client (from `createNodeClient`).
- * @param params - the channel end and sequences (`IbcSequencesParams`), with the call options.
- * @returns the sequences still in flight.
- * @example
- * ```ts
- * const sent = await client.ibcTransfer({ signer: wallet, sender: wallet.address, receiver: "noble1...", sourceChannel: "channel-0",
- *   token: { denom: "uusdc", amount: 1n }, timeoutTimestampNs: BigInt(Date.now() + 600_000) * 1_000_000n });
- * const packet = sent.events.find((e) => e.type === "send_packet");
- * const sequence = BigInt(packet?.attributes.find((a) => a.key === "packet_sequence")?.value ?? "0");
- * // In flight until a relayer brings the counterparty's acknowledgement back (the devnet's, 2 blocks later).
- * let inFlight = await getUnreceivedAcks(client, { channelId: "channel-0", sequences: [sequence] });
- * while (inFlight.length > 0) inFlight = await getUnreceivedAcks(client, { channelId: "channel-0", sequences: [sequence] });
- * inFlight; // []
- * ```
- */
-export const getUnreceivedAcks = defineQuery(
-  "getUnreceivedAcks",
-  () => ibcChannel.Query.method.unreceivedAcks,
-  {
-    request: (p: IbcSequencesParams) => ({
+  }),
+  getUnreceivedAcks: defineQuery("getUnreceivedAcks", () => ibcChannel.Query.method.unreceivedAcks, {
+    request: (p: Sequences<false>) => ({
       ...channel(p),
       packetAckSequences: sequenceList(p.sequences, "sequences"),
     }),
     pick: (r) => r.sequences,
-  },
-);
-
-/**
- * The next sequence this chain expects on an ordered channel end; 0 on an unordered (ICS-20) one.
- * @param client - the node client (from `createNodeClient`).
- * @param params - the channel end (`IbcChannelParams`), with the call options.
- * @returns the next sequence.
- * @example
- * ```ts
- * await getNextSequenceReceive(client, { channelId: "channel-0" }); // 0n
- * ```
- */
-export const getNextSequenceReceive = defineQuery(
-  "getNextSequenceReceive",
-  () => ibcChannel.Query.method.nextSequenceReceive,
-  { request: channel, pick: (r) => r.nextSequenceReceive },
-);
-
-/**
- * Parameters of {@link getDenomTrace}.
- * @example
- * ```ts
- * const params: GetDenomTraceParams = { denom: "ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2" };
- * ```
- */
-export interface GetDenomTraceParams extends QueryOptions {
-  /** The voucher, `ibc/<64 hex>`, or its hash alone. */
-  denom: string;
-}
-
-/**
- * What an `ibc/<hash>` voucher is: its trace path (`transfer/channel-0`) and base denom (`uusdc`).
- * @param client - the node client (from `createNodeClient`).
- * @param params - the voucher (`GetDenomTraceParams`), with the call options.
- * @returns the trace, or `undefined` for a hash this chain has never minted.
- * @throws {InvalidArgumentError} for a denom that is not `ibc/<64 hex>` (or the hash alone), before the query leaves.
- * @example
- * ```ts
- * await getDenomTrace(client, { denom: "ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2" }); // undefined
- * ```
- */
-export const getDenomTrace = defineQuery("getDenomTrace", () => ibcTransfer.Query.method.denomTrace, {
-  request: ({ denom }: GetDenomTraceParams) => {
-    if (typeof denom === "string" && VOUCHER.test(denom)) return { hash: denom.replace(/^ibc\//, "") };
-    const got = JSON.stringify(String(denom));
-    throw new InvalidArgumentError("denom", `must be an IBC voucher ibc/<64 hex> or its hash, got ${got}`);
-  },
-  pick: (r) => r.denomTrace,
-  orUndefined: true,
-});
-
-/**
- * Every denom trace of the vouchers this chain has minted (all pages).
- * @param client - the node client (from `createNodeClient`).
- * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
- * @returns the traces.
- * @example
- * ```ts
- * const traces = await getDenomTraces(client);
- * ```
- */
-export const getDenomTraces = definePagedQuery("getDenomTraces", () => ibcTransfer.Query.method.denomTraces, {
-  pick: (r) => r.denomTraces,
-});
-
-/**
- * The ICS-20 escrow account of a channel end, where coins sent over it wait until they come back.
- * @param client - the node client (from `createNodeClient`).
- * @param params - the channel end (`IbcChannelParams`), with the call options.
- * @returns the escrow address.
- * @example
- * ```ts
- * (await getEscrowAddress(client, { channelId: "channel-0" })).startsWith("perpx1"); // true
- * ```
- */
-export const getEscrowAddress = defineQuery(
-  "getEscrowAddress",
-  () => ibcTransfer.Query.method.escrowAddress,
-  {
+  }),
+  getNextSequenceReceive: defineQuery(
+    "getNextSequenceReceive",
+    () => ibcChannel.Query.method.nextSequenceReceive,
+    { request: channel, pick: (r) => r.nextSequenceReceive },
+  ),
+  getDenomTrace: defineQuery("getDenomTrace", () => ibcTransfer.Query.method.denomTrace, {
+    request: ({ denom }: QueryOptions & { denom: string }) => {
+      if (typeof denom === "string" && VOUCHER.test(denom)) return { hash: denom.replace(/^ibc\//, "") };
+      const got = JSON.stringify(String(denom));
+      throw new InvalidArgumentError("denom", `must be an IBC voucher ibc/<64 hex> or its hash, got ${got}`);
+    },
+    pick: (r) => r.denomTrace,
+    orUndefined: true,
+  }),
+  getDenomTraces: definePagedQuery("getDenomTraces", () => ibcTransfer.Query.method.denomTraces, {
+    pick: (r) => r.denomTraces,
+  }),
+  getEscrowAddress: defineQuery("getEscrowAddress", () => ibcTransfer.Query.method.escrowAddress, {
     request: channel,
     pick: (r) => r.escrowAddress,
-  },
-);
-
-/**
- * Parameters of {@link getTotalEscrow}.
- * @example
- * ```ts
- * await getTotalEscrow(client, { denom: "uusdc" });
- * ```
- */
-export interface GetTotalEscrowParams extends QueryOptions {
-  /** The denom, e.g. `uusdc`. */
-  denom: string;
-}
-
-/**
- * How much of a denom this chain holds in escrow over every channel, in base units.
- * @param client - the node client (from `createNodeClient`).
- * @param params - the denom (`GetTotalEscrowParams`), with the call options.
- * @returns the escrowed amount.
- * @example
- * ```ts
- * (await getTotalEscrow(client, { denom: "uusdc" })) >= 0n; // true
- * ```
- */
-export const getTotalEscrow = defineQuery(
-  "getTotalEscrow",
-  () => ibcTransfer.Query.method.totalEscrowForDenom,
-  {
-    request: ({ denom }: GetTotalEscrowParams) => ({ denom: nonEmpty(denom, "denom") }),
+  }),
+  getTotalEscrow: defineQuery("getTotalEscrow", () => ibcTransfer.Query.method.totalEscrowForDenom, {
+    request: ({ denom }: QueryOptions & { denom: string }) => ({ denom: nonEmpty(denom, "denom") }),
     pick: (r) => BigInt(r.amount?.amount || "0"),
-  },
-);
+  }),
+} as const;

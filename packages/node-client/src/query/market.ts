@@ -4,7 +4,7 @@ import { clob } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
 import { QueryError } from "../errors.js";
 import type { OrderMarket } from "../messages/market.js";
-import { getClobPairs, getMarketPrice, getPerpetuals } from "./markets.js";
+import { marketQueries } from "./markets.js";
 import type { QueryOptions } from "./unary.js";
 
 /**
@@ -78,8 +78,8 @@ export async function getMarket(client: NodeConnection, params: GetMarketParams)
     throw new InvalidArgumentError("ticker", "must be a non-empty ticker such as BTC-USD");
   }
   const [perpetuals, pairs] = await Promise.all([
-    getPerpetuals(client, options),
-    getClobPairs(client, options),
+    marketQueries.getPerpetuals(client, options),
+    marketQueries.getClobPairs(client, options),
   ]);
   const perpetual = perpetuals.find((p) => p.params?.ticker === ticker);
   if (!perpetual?.params) {
@@ -96,7 +96,7 @@ export async function getMarket(client: NodeConnection, params: GetMarketParams)
   if (!pair) {
     throw new InvalidArgumentError("ticker", `the perpetual ${ticker} has no clob pair to trade on`);
   }
-  const price = await getMarketPrice(client, { ...options, id: perpetual.params.marketId });
+  const price = await marketQueries.getMarketPrice(client, { ...options, id: perpetual.params.marketId });
   if (price.id !== perpetual.params.marketId) {
     throw new QueryError({
       path: "/perpx.prices.Query/MarketPrice",

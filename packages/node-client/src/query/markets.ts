@@ -1,3 +1,7 @@
+/**
+ * The chain's market reads (clob pairs, perpetuals, oracle prices, fee tiers) as one table of rows
+ * over {@link defineQuery}, and a stateful order by its id.
+ */
 import { InvalidArgumentError, type SubaccountRef } from "@perpx/core";
 import { clob, feetiers, perpetuals, prices } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
@@ -6,201 +10,68 @@ import { bech32Address, checkParams, subaccountId, uint32 } from "../messages/va
 import { definePagedQuery, defineQuery, present } from "./define.js";
 import type { QueryOptions } from "./unary.js";
 
-/**
- * Parameters of the queries of one item by id.
- * @example
- * ```ts
- * await getClobPair(client, { id: 0 });
- * ```
- */
-export interface ByIdParams extends QueryOptions {
-  /** The id. */
-  id: number;
-}
+/** An id (clob pair, perpetual, oracle market, asset), with the call options. */
+export type ByIdParams = QueryOptions & { id: number };
 
 const byId = (p: ByIdParams) => ({ id: uint32(p.id, "id") });
 
-/**
- * One clob pair (market): its perpetual, `stepBaseQuantums`, `subticksPerTick`,
- * `quantumConversionExponent` and status.
- * @param client - the node client (from `createNodeClient`).
- * @param params - the id (`ByIdParams`), with the call options.
- * @returns the pair.
- * @throws {QueryError} with `notFound` for an unknown id.
- * @example
- * ```ts
- * (await getClobPair(client, { id: 0 })).id; // 0
- * ```
- */
-export const getClobPair: (client: NodeConnection, params: ByIdParams) => Promise<clob.ClobPair> =
-  defineQuery("getClobPair", () => clob.Query.method.clobPair, {
-    request: byId,
-    pick: (r, path) => present(r.clobPair, path, "clob_pair"),
-  });
-
-/**
- * Every clob pair (all pages).
- * @param client - the node client (from `createNodeClient`).
- * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
- * @returns every clob pair.
- * @example
- * ```ts
- * const pairs = await getClobPairs(client);
- * ```
- */
-export const getClobPairs: (client: NodeConnection, params?: QueryOptions) => Promise<clob.ClobPair[]> =
-  definePagedQuery("getClobPairs", () => clob.Query.method.clobPairAll, {
-    pick: (r) => r.clobPair,
-  });
-
-/**
- * One perpetual: params (ticker, atomic resolution...), funding index, open interest (SerializableInt
- * bytes; {@link @perpx/node-client/queries!perpetualAmounts} reads them as bigints).
- * @param client - the node client (from `createNodeClient`).
- * @param params - the id (`ByIdParams`), with the call options.
- * @returns the perpetual.
- * @example
- * ```ts
- * (await getPerpetual(client, { id: 0 })).params?.ticker; // "BTC-USD"
- * ```
- */
-export const getPerpetual: (client: NodeConnection, params: ByIdParams) => Promise<perpetuals.Perpetual> =
+// Typed by name: their answers hold enums a declaration file must be able to name.
+const getClobPair: (client: NodeConnection, params: ByIdParams) => Promise<clob.ClobPair> = defineQuery(
+  "getClobPair",
+  () => clob.Query.method.clobPair,
+  { request: byId, pick: (r, path) => present(r.clobPair, path, "clob_pair") },
+);
+const getClobPairs: (client: NodeConnection, params?: QueryOptions) => Promise<clob.ClobPair[]> =
+  definePagedQuery("getClobPairs", () => clob.Query.method.clobPairAll, { pick: (r) => r.clobPair });
+const getPerpetual: (client: NodeConnection, params: ByIdParams) => Promise<perpetuals.Perpetual> =
   defineQuery("getPerpetual", () => perpetuals.Query.method.perpetual, {
     request: byId,
     pick: (r, path) => present(r.perpetual, path, "perpetual"),
   });
-
-/**
- * Every perpetual (all pages).
- * @param client - the node client (from `createNodeClient`).
- * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
- * @returns every perpetual.
- * @example
- * ```ts
- * const perps = await getPerpetuals(client);
- * ```
- */
-export const getPerpetuals: (
-  client: NodeConnection,
-  params?: QueryOptions,
-) => Promise<perpetuals.Perpetual[]> = definePagedQuery(
-  "getPerpetuals",
-  () => perpetuals.Query.method.allPerpetuals,
-  {
+const getPerpetuals: (client: NodeConnection, params?: QueryOptions) => Promise<perpetuals.Perpetual[]> =
+  definePagedQuery("getPerpetuals", () => perpetuals.Query.method.allPerpetuals, {
     pick: (r) => r.perpetual,
-  },
-);
+  });
 
 /**
- * One oracle market price: the USD price is `price × 10^exponent`.
- * @param client - the node client (from `createNodeClient`).
- * @param params - the id (`ByIdParams`), with the call options.
- * @returns the market's integer `price` and its `exponent`.
- * @throws {QueryError} with `notFound` for an unknown id.
+ * The chain's market reads, each `query(client, params)` with the call options (`transport`,
+ * `height`, `signal`, `timeoutMs`) in its params, and a method of every node client
+ * (`client.getClobPairs()`); `getMarket` joins them by ticker. By id (`{ id }`; a `QueryError` with
+ * `notFound` for an unknown one): `getClobPair`, `getPerpetual`, `getMarketPrice` (an integer
+ * `price` and its `exponent`: USD is `price × 10^exponent`). Every page: `getClobPairs`,
+ * `getPerpetuals`, `getMarketPrices`. Fees: `getFeeTiers` (maker and taker ppm with their volume
+ * requirements) and `getUserFeeTier({ user })` (an account's tier and its index; a malformed
+ * address is refused with `InvalidAddressError` before the query leaves).
  * @example
  * ```ts
- * const { price, exponent } = await getMarketPrice(client, { id: 0 });
+ * (await marketQueries.getPerpetual(client, { id: 0 })).params?.ticker; // "BTC-USD"
+ * (await marketQueries.getClobPairs(client)).length > 0; // true
+ * const { index, tier } = await marketQueries.getUserFeeTier(client, { user: wallet.address });
  * ```
  */
-export const getMarketPrice = defineQuery("getMarketPrice", () => prices.Query.method.marketPrice, {
-  request: byId,
-  pick: (r, path) => present(r.marketPrice, path, "market_price"),
-});
-
-/**
- * Every oracle market price (all pages).
- * @param client - the node client (from `createNodeClient`).
- * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
- * @returns every oracle market price.
- * @example
- * ```ts
- * const all = await getMarketPrices(client);
- * ```
- */
-export const getMarketPrices = definePagedQuery(
-  "getMarketPrices",
-  () => prices.Query.method.allMarketPrices,
-  {
-    pick: (r) => r.marketPrices,
-  },
-);
-
-/**
- * The perpetual fee tiers (maker/taker ppm and their volume requirements).
- * @param client - the node client (from `createNodeClient`).
- * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
- * @returns the fee params.
- * @example
- * ```ts
- * const { tiers } = await getFeeTiers(client);
- * ```
- */
-export const getFeeTiers = defineQuery("getFeeTiers", () => feetiers.Query.method.perpetualFeeParams, {
-  pick: (r, path) => present(r.params, path, "params"),
-});
-
-/**
- * Parameters of {@link getUserFeeTier}.
- * @example
- * ```ts
- * await getUserFeeTier(client, { user: wallet.address });
- * ```
- */
-export interface GetUserFeeTierParams extends QueryOptions {
-  /** The account (bech32). */
-  user: string;
-}
-
-/**
- * The fee tier an account is in, and its index.
- * @param client - the node client (from `createNodeClient`).
- * @param params - the account (`GetUserFeeTierParams`), with the call options.
- * @returns the tier and its index.
- * @example
- * ```ts
- * const { index, tier } = await getUserFeeTier(client, { user: wallet.address });
- * ```
- */
-export const getUserFeeTier = defineQuery("getUserFeeTier", () => feetiers.Query.method.userFeeTier, {
-  request: (p: GetUserFeeTierParams) => ({ user: bech32Address(p.user) }),
-  pick: (r): { index: number; tier: feetiers.PerpetualFeeTier | undefined } => ({
-    index: r.index,
-    tier: r.tier,
+export const marketQueries = {
+  getClobPair,
+  getClobPairs,
+  getPerpetual,
+  getPerpetuals,
+  getMarketPrice: defineQuery("getMarketPrice", () => prices.Query.method.marketPrice, {
+    request: byId,
+    pick: (r, path) => present(r.marketPrice, path, "market_price"),
   }),
-});
-
-/**
- * The block rate limits of orders (per account, per N blocks).
- * @param client - the node client (from `createNodeClient`).
- * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
- * @returns the limits.
- * @example
- * ```ts
- * const limits = await getBlockRateLimits(client);
- * limits.maxStatefulOrdersPerNBlocks; // [{ numBlocks: 1, limit: 2 }, ...]
- * ```
- */
-export const getBlockRateLimits = defineQuery(
-  "getBlockRateLimits",
-  () => clob.Query.method.blockRateLimitConfiguration,
-  { pick: (r, path) => present(r.blockRateLimitConfig, path, "block_rate_limit_config") },
-);
-
-/**
- * The equity tiers: how many open orders a subaccount's net collateral allows.
- * @param client - the node client (from `createNodeClient`).
- * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
- * @returns the tiers.
- * @example
- * ```ts
- * const tiers = await getEquityTiers(client);
- * ```
- */
-export const getEquityTiers = defineQuery(
-  "getEquityTiers",
-  () => clob.Query.method.equityTierLimitConfiguration,
-  { pick: (r, path) => present(r.equityTierLimitConfig, path, "equity_tier_limit_config") },
-);
+  getMarketPrices: definePagedQuery("getMarketPrices", () => prices.Query.method.allMarketPrices, {
+    pick: (r) => r.marketPrices,
+  }),
+  getFeeTiers: defineQuery("getFeeTiers", () => feetiers.Query.method.perpetualFeeParams, {
+    pick: (r, path) => present(r.params, path, "params"),
+  }),
+  getUserFeeTier: defineQuery("getUserFeeTier", () => feetiers.Query.method.userFeeTier, {
+    request: (p: QueryOptions & { user: string }) => ({ user: bech32Address(p.user) }),
+    pick: (r): { index: number; tier: feetiers.PerpetualFeeTier | undefined } => ({
+      index: r.index,
+      tier: r.tier,
+    }),
+  }),
+} as const;
 
 /**
  * Parameters of {@link getStatefulOrder}.

@@ -6,9 +6,8 @@ import { isQueryError } from "../errors.js";
 import { checkParams } from "../messages/validate.js";
 import { withDeadline } from "../transport/call.js";
 import { rawRpc } from "../transport/rpc-json.js";
-import { type FactOptions, pickFactTransport, restQuery } from "./facts.js";
+import { type FactOptions, factQuery, pickFactTransport, restQuery } from "./facts.js";
 import { allPages } from "./pages.js";
-import { unaryQuery } from "./unary.js";
 
 /**
  * Parses a `minimum-gas-prices` string such as `0.025uusdc,25000000000aperpx`.
@@ -46,20 +45,11 @@ export async function getMinimumGasPrices(
   options: FactOptions = {},
 ): Promise<GasPrice[]> {
   checkParams(options, "getMinimumGasPrices", true);
-  const transport = pickFactTransport(client, options.transport);
-  const response =
-    transport === "rest"
-      ? await restQuery(client, {
-          ...options,
-          path: "/cosmos/base/node/v1beta1/config",
-          schema: cosmosNode.ConfigResponseSchema,
-        })
-      : await unaryQuery(client, {
-          ...options,
-          transport,
-          method: cosmosNode.Service.method.config,
-          request: {},
-        });
+  const response = await factQuery(client, options, {
+    path: "/cosmos/base/node/v1beta1/config",
+    method: cosmosNode.Service.method.config,
+    request: {},
+  });
   return parseGasPrices(response.minimumGasPrice);
 }
 
@@ -125,19 +115,15 @@ export async function getNodeInfo(client: NodeConnection, options: FactOptions =
       },
     );
   }
-  const response =
-    transport === "rest"
-      ? await restQuery(client, {
-          ...options,
-          path: "/cosmos/base/tendermint/v1beta1/node_info",
-          schema: cosmosTendermint.GetNodeInfoResponseSchema,
-        })
-      : await unaryQuery(client, {
-          ...options,
-          transport,
-          method: cosmosTendermint.Service.method.getNodeInfo,
-          request: {},
-        });
+  const response = await factQuery(
+    client,
+    { ...options, transport },
+    {
+      path: "/cosmos/base/tendermint/v1beta1/node_info",
+      method: cosmosTendermint.Service.method.getNodeInfo,
+      request: {},
+    },
+  );
   return {
     appVersion: response.applicationVersion?.version ?? "",
     appName: response.applicationVersion?.appName ?? "",
@@ -176,26 +162,13 @@ export async function getAppliedPlan(
   params: AppliedPlanParams,
 ): Promise<bigint | undefined> {
   checkParams(params, "getAppliedPlan");
-  const transport = pickFactTransport(client, params.transport);
   let height: bigint;
   try {
-    height =
-      transport === "rest"
-        ? (
-            await restQuery(client, {
-              ...params,
-              path: `/cosmos/upgrade/v1beta1/applied_plan/${encodeURIComponent(params.name)}`,
-              schema: cosmosUpgrade.QueryAppliedPlanResponseSchema,
-            })
-          ).height
-        : (
-            await unaryQuery(client, {
-              ...params,
-              transport,
-              method: cosmosUpgrade.Query.method.appliedPlan,
-              request: { name: params.name },
-            })
-          ).height;
+    ({ height } = await factQuery(client, params, {
+      path: `/cosmos/upgrade/v1beta1/applied_plan/${encodeURIComponent(params.name)}`,
+      method: cosmosUpgrade.Query.method.appliedPlan,
+      request: { name: params.name },
+    }));
   } catch (error) {
     if (isQueryError(error) && error.notFound) return undefined;
     throw error;

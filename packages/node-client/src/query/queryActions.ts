@@ -1,11 +1,10 @@
-import * as accountplus from "./accountplus.js";
-import * as affiliates from "./affiliates.js";
+import { accountplusQueries, getAuthenticators } from "./accountplus.js";
+import { affiliateQueries } from "./affiliates.js";
 import { getBlock, getBlockHeaders, getBlockResults } from "./blocks.js";
-import * as bridge from "./bridge.js";
-import * as catalog from "./catalog.js";
+import { bridgeQueries, getBridgeEvents } from "./bridge.js";
+import { catalogQueries } from "./catalog.js";
 import { getGenesis, getPeers } from "./chain.js";
-import * as ibc from "./ibc.js";
-import { getBlockRateLimits, getEquityTiers } from "./markets.js";
+import { ibcQueries } from "./ibc.js";
 import {
   checkUpgradeHistory,
   getAppliedPlan,
@@ -13,10 +12,10 @@ import {
   getMinimumGasPrices,
   getNodeInfo,
 } from "./node.js";
-import * as ratelimit from "./ratelimit.js";
+import { ratelimitQueries } from "./ratelimit.js";
 import { searchTxs } from "./txs.js";
 import { watchBlocks } from "./watch.js";
-import * as wrap from "./wrap.js";
+import { getBacking, wrapQueries } from "./wrap.js";
 
 /**
  * The chain-module queries as a table of actions, for `client.extend(queryActions)`: each is a free
@@ -29,16 +28,17 @@ import * as wrap from "./wrap.js";
  * ```
  */
 export const queryActions = {
-  // Modules whose files hold only query actions: every value they export.
-  ...catalog,
-  ...accountplus,
-  ...wrap,
-  ...bridge,
-  ...ratelimit,
-  ...ibc,
-  ...affiliates,
-  getBlockRateLimits,
-  getEquityTiers,
+  // The modules' tables of rows, and the few of their queries exported on their own.
+  ...catalogQueries,
+  ...accountplusQueries,
+  ...wrapQueries,
+  ...bridgeQueries,
+  ...ratelimitQueries,
+  ...ibcQueries,
+  ...affiliateQueries,
+  getAuthenticators,
+  getBacking,
+  getBridgeEvents,
   // Node and chain facts
   getMinimumGasPrices,
   getNodeInfo,

@@ -1,5 +1,5 @@
 import type { SubaccountRef } from "@perpx/core";
-import { subaccounts } from "@perpx/proto";
+import { clob, subaccounts } from "@perpx/proto";
 import { subaccountId } from "../messages/validate.js";
 import { definePagedQuery, defineQuery } from "./define.js";
 import type { QueryOptions } from "./unary.js";
@@ -51,3 +51,25 @@ export const getSubaccounts = definePagedQuery(
     pick: (r) => r.subaccount,
   },
 );
+
+/**
+ * A subaccount's leverage settings: the initial margin fraction chosen per clob pair (pairs at
+ * their default are absent).
+ * @param client - the node client (from `createNodeClient`).
+ * @param params - the subaccount (`GetSubaccountParams`), with the call options.
+ * @returns the custom initial margin fraction of each clob pair that has one.
+ * @example
+ * ```ts
+ * await client.updateLeverage({ signer: wallet, subaccount, leverage: [{ clobPairId: 0, imfPpm: 200_000 }] });
+ * const settings = await getLeverage(client, subaccount);
+ * settings.find((s) => s.clobPairId === 0)?.imfPpm; // 200000
+ * ```
+ */
+export const getLeverage = defineQuery("getLeverage", () => clob.Query.method.leverage, {
+  request: (p: GetSubaccountParams) => {
+    const { owner, number } = subaccountId({ owner: p.owner, number: p.number }, "subaccount");
+    return { owner, number };
+  },
+  pick: (r): Array<{ clobPairId: number; imfPpm: number }> =>
+    r.clobPairLeverage.map((entry) => ({ clobPairId: entry.clobPairId, imfPpm: entry.customImfPpm })),
+});

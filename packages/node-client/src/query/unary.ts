@@ -13,7 +13,7 @@ import { checkParams } from "../messages/validate.js";
 import { type CallOptions, withDeadline } from "../transport/call.js";
 import { GRPC_STATUS, grpcStatusOf } from "../transport/grpc.js";
 import { missingTransportError } from "../transport/missing.js";
-import { type CometRpc, cometCall, JsonRpcError } from "../transport/rpc-json.js";
+import { type CometRpc, cometCall, JsonRpcError, rawRpc } from "../transport/rpc-json.js";
 
 /**
  * Options of a query.
@@ -237,4 +237,29 @@ export function rpcQueryError(path: string, error: unknown): Error {
     return new QueryError({ path, transport: "rpc", log: message }, { cause: error });
   }
   return new TransportError({ transport: "rpc", problem: message }, { cause: error });
+}
+
+/**
+ * One CometBFT JSON-RPC method within the call's deadline, its failure as {@link rpcQueryError}.
+ * @throws {MissingEndpointError} when the client has no RPC endpoint.
+ */
+export function rpcRead(
+  client: NodeConnection,
+  method: string,
+  params: Record<string, unknown>,
+  options: CallOptions,
+): Promise<unknown> {
+  const rpc = client.rpc;
+  if (!rpc) throw missingTransportError(client, ["rpc"]);
+  return withDeadline(
+    { ...options, operation: method, defaultTimeoutMs: client.timeoutMs },
+    async (signal) => {
+      try {
+        return await rawRpc(rpc, method, params, signal);
+      } catch (error) {
+        if (signal.aborted) throw error;
+        throw rpcQueryError(method, error);
+      }
+    },
+  );
 }

@@ -1,56 +1,7 @@
+/** The wrap module's reads (wrapping rules, the vouchers backing a denom), as rows over {@link defineQuery}. */
 import { wrap } from "@perpx/proto";
 import { definePagedQuery, defineQuery } from "./define.js";
 import type { QueryOptions } from "./unary.js";
-
-/**
- * Every wrapping rule in force (port, channel, source denom -> local denom).
- * @param client - the node client (from `createNodeClient`).
- * @param params - call options: `transport`, `height`, `signal` and `timeoutMs`.
- * @returns every wrapping rule in force (port, channel, source denom -> local denom).
- * @example
- * ```ts
- * const rules = await getWrapRules(client);
- * ```
- */
-export const getWrapRules = definePagedQuery("getWrapRules", () => wrap.Query.method.wrapRules, {
-  pick: (r) => r.rules,
-});
-
-/**
- * Parameters of {@link getWrapRule}: the rule's key.
- * @example
- * ```ts
- * await getWrapRule(client, { channelId: "channel-0", sourceDenom: "uusdc" });
- * ```
- */
-export interface GetWrapRuleParams extends QueryOptions {
-  /** @default "transfer" */
-  portId?: string;
-  /** The channel, `channel-<n>`. */
-  channelId: string;
-  /** The denom on the source chain, e.g. `uusdc`. */
-  sourceDenom: string;
-}
-
-/**
- * The wrapping rule of one (port, channel, source denom), or `undefined` when none matches.
- * @param client - the node client (from `createNodeClient`).
- * @param params - `GetWrapRuleParams`, with the call options.
- * @returns the wrapping rule of one (port, channel, source denom), or `undefined` when none matches.
- * @example
- * ```ts
- * const rule = await getWrapRule(client, { channelId: "channel-0", sourceDenom: "uusdc" });
- * ```
- */
-export const getWrapRule = defineQuery("getWrapRule", () => wrap.Query.method.wrapRule, {
-  request: (p: GetWrapRuleParams) => ({
-    portId: p.portId ?? "transfer",
-    channelId: p.channelId,
-    sourceDenom: p.sourceDenom,
-  }),
-  pick: (r) => r.rule,
-  orUndefined: true,
-});
 
 /**
  * Parameters of {@link getBacking}.
@@ -80,3 +31,27 @@ export const getBacking = defineQuery("getBacking", () => wrap.Query.method.back
   pick: (r) => r.backings,
   optional: true,
 });
+
+/**
+ * The wrap module's rule queries, each `query(client, params)` with the call options in its params:
+ * `getWrapRules` (every rule in force: port, channel, source denom to local denom; all pages) and
+ * `getWrapRule({ channelId, sourceDenom, portId? })` (port `transfer` by default; `undefined` when
+ * none matches).
+ * @example
+ * ```ts
+ * await wrapQueries.getWrapRule(client, { channelId: "channel-9", sourceDenom: "unknown" }); // undefined
+ * const rules = await wrapQueries.getWrapRules(client);
+ * ```
+ */
+export const wrapQueries = {
+  getWrapRules: definePagedQuery("getWrapRules", () => wrap.Query.method.wrapRules, { pick: (r) => r.rules }),
+  getWrapRule: defineQuery("getWrapRule", () => wrap.Query.method.wrapRule, {
+    request: (p: QueryOptions & { portId?: string; channelId: string; sourceDenom: string }) => ({
+      portId: p.portId ?? "transfer",
+      channelId: p.channelId,
+      sourceDenom: p.sourceDenom,
+    }),
+    pick: (r) => r.rule,
+    orUndefined: true,
+  }),
+} as const;

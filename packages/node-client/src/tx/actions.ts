@@ -421,7 +421,7 @@ export async function updateLeverage(
  * ```ts
  * const affiliate = LocalWallet.fromMnemonic(process.env.PERPX_MNEMONIC_0 ?? "").address;
  * await registerAffiliate(client, { signer: wallet, referee: wallet.address, affiliate });
- * (await getReferredBy(client, { address: wallet.address })) === affiliate; // true
+ * (await affiliateQueries.getReferredBy(client, { address: wallet.address })) === affiliate; // true
  * ```
  */
 export async function registerAffiliate(

@@ -4,18 +4,11 @@
 import type {
   AddressResponse,
   AssetPositionsResponse,
-  ParentSubaccountResponse,
   PerpetualPositionsResponse,
   SubaccountResponse,
 } from "@perpx/core/indexer";
 import { call, type RouteAction } from "../call.js";
-import type {
-  GetAddressParams,
-  GetParentPerpetualPositionsParams,
-  GetParentSubaccountParams,
-  GetPerpetualPositionsParams,
-  GetSubaccountParams,
-} from "../params.js";
+import type { GetAddressParams, GetPerpetualPositionsParams, GetSubaccountParams } from "../params.js";
 
 /**
  * Every subaccount of an address and its total trading rewards (`GET /v4/addresses/:address`).
@@ -60,28 +53,6 @@ export const getAddress: RouteAction<GetAddressParams, AddressResponse> = call("
 export const getSubaccount: RouteAction<GetSubaccountParams, SubaccountResponse> = call("getSubaccount");
 
 /**
- * A parent subaccount with its existing children, equity and free collateral summed
- * (`GET /v4/addresses/:address/parentSubaccountNumber/:n`).
- *
- * @param client - the indexer client.
- * @param params - the parent subaccount `{ owner, number }`.
- * @returns `{ subaccount }`.
- * @throws IndexerNotFoundError when no child exists.
- * @example
- * ```ts
- * const owner = "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c";
- * const subaccount = { address: owner, parentSubaccountNumber: 0, equity: "0", freeCollateral: "0", childSubaccounts: [] };
- * const client = createIndexerClient({
- *   baseUrl: "http://indexer.test",
- *   fetch: createStaticFetch({ [`/v4/addresses/${owner}/parentSubaccountNumber/0`]: { subaccount } }),
- * });
- * (await getParentSubaccount(client, { owner, number: 0 })).subaccount.childSubaccounts; // []
- * ```
- */
-export const getParentSubaccount: RouteAction<GetParentSubaccountParams, ParentSubaccountResponse> =
-  call("getParentSubaccount");
-
-/**
  * A subaccount's perpetual positions, newest opening first (`GET /v4/perpetualPositions`).
  *
  * @param client - the indexer client.
@@ -95,24 +66,6 @@ export const getParentSubaccount: RouteAction<GetParentSubaccountParams, ParentS
  */
 export const getPerpetualPositions: RouteAction<GetPerpetualPositionsParams, PerpetualPositionsResponse> =
   call("getPerpetualPositions");
-
-/**
- * The perpetual positions of every child of a parent subaccount
- * (`GET /v4/perpetualPositions/parentSubaccountNumber`); each carries its child's number.
- *
- * @param client - the indexer client.
- * @param params - the parent subaccount and filters.
- * @returns `{ positions }`.
- * @example
- * ```ts
- * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/perpetualPositions/parentSubaccountNumber": { positions: [] } }) });
- * (await getParentPerpetualPositions(client, { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0 })).positions; // []
- * ```
- */
-export const getParentPerpetualPositions: RouteAction<
-  GetParentPerpetualPositionsParams,
-  PerpetualPositionsResponse
-> = call("getParentPerpetualPositions");
 
 /**
  * A subaccount's asset positions (`GET /v4/assetPositions`); USDC is adjusted for unsettled funding.
@@ -130,19 +83,3 @@ export const getParentPerpetualPositions: RouteAction<
  */
 export const getAssetPositions: RouteAction<GetSubaccountParams, AssetPositionsResponse> =
   call("getAssetPositions");
-
-/**
- * The asset positions of every child of a parent subaccount, as one flat list
- * (`GET /v4/assetPositions/parentSubaccountNumber`).
- *
- * @param client - the indexer client.
- * @param params - the parent subaccount `{ owner, number }`.
- * @returns `{ positions }`.
- * @example
- * ```ts
- * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/assetPositions/parentSubaccountNumber": { positions: [] } }) });
- * (await getParentAssetPositions(client, { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0 })).positions; // []
- * ```
- */
-export const getParentAssetPositions: RouteAction<GetParentSubaccountParams, AssetPositionsResponse> =
-  call("getParentAssetPositions");

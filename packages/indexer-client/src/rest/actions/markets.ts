@@ -7,7 +7,6 @@ import type {
   HistoricalFundingResponse,
   OrderbookResponseObject,
   PerpetualMarketsResponse,
-  SparklinesResponse,
   TradesResponse,
 } from "@perpx/core/indexer";
 import { call, type OptionalRouteAction, type RouteAction } from "../call.js";
@@ -16,7 +15,6 @@ import type {
   GetHistoricalFundingParams,
   GetOrderbookParams,
   GetPerpetualMarketsParams,
-  GetSparklinesParams,
   GetTradesParams,
 } from "../params.js";
 
@@ -96,17 +94,3 @@ export const getCandles: RouteAction<GetCandlesParams, CandlesResponse> = call("
  */
 export const getHistoricalFunding: RouteAction<GetHistoricalFundingParams, HistoricalFundingResponse> =
   call("getHistoricalFunding");
-
-/**
- * Recent candle closes of every market, newest first (`GET /v4/sparklines`).
- *
- * @param client - the indexer client.
- * @param params - the period.
- * @returns closes by ticker.
- * @example
- * ```ts
- * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/sparklines": { "BTC-USD": ["65010", "65000"] } }) });
- * (await getSparklines(client, { timePeriod: "ONE_DAY" }))["BTC-USD"]; // ["65010", "65000"]
- * ```
- */
-export const getSparklines: RouteAction<GetSparklinesParams, SparklinesResponse> = call("getSparklines");

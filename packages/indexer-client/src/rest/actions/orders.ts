@@ -35,22 +35,6 @@ function goodTil<P extends GetOrdersParams | GetParentOrdersParams>(action: Rout
 export const getOrders: RouteAction<GetOrdersParams, OrdersResponse> = goodTil(call("getOrders"));
 
 /**
- * The orders of every child of a parent subaccount (`GET /v4/orders/parentSubaccountNumber`).
- *
- * @param client - the indexer client.
- * @param params - the parent subaccount and filters.
- * @returns the orders.
- * @example
- * ```ts
- * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/orders/parentSubaccountNumber": [] }) });
- * await getParentOrders(client, { owner: "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c", number: 0 }); // []
- * ```
- */
-export const getParentOrders: RouteAction<GetParentOrdersParams, OrdersResponse> = goodTil(
-  call("getParentOrders"),
-);
-
-/**
  * One order by its indexer id (`GET /v4/orders/:orderId`).
  *
  * @param client - the indexer client.
@@ -65,3 +49,8 @@ export const getParentOrders: RouteAction<GetParentOrdersParams, OrdersResponse>
  * ```
  */
 export const getOrder: RouteAction<GetOrderParams, OrderResponseObject> = call("getOrder");
+
+/** The orders of every child of a parent subaccount (`GET /v4/orders/parentSubaccountNumber`); a row of `restActions`. */
+export const getParentOrders: RouteAction<GetParentOrdersParams, OrdersResponse> = goodTil(
+  call("getParentOrders"),
+);
