@@ -32,7 +32,7 @@ const json = args.includes("--json");
 
 const child = spawn(
   process.execPath,
-  [new URL("packages/devnet/dist/cli.js", root).pathname, "start", ...args],
+  [new URL("packages/devnet/bin/perpx-devnet.js", root).pathname, "start", ...args],
   {
     stdio: ["inherit", "pipe", "inherit"],
   },
