@@ -25,11 +25,8 @@ import { rpcRead } from "./unary.js";
  * ```
  */
 export interface BlockHeader {
-  /** The height. */
   height: bigint;
-  /** The block time. */
   time: Date;
-  /** The chain id. */
   chainId: string;
   /** The block hash, upper-case hex. */
   hash: string;
@@ -68,7 +65,6 @@ export interface BlockTx {
  * ```
  */
 export interface Block {
-  /** The header. */
   header: BlockHeader;
   /** The transactions, in block order. */
   txs: BlockTx[];
@@ -90,11 +86,8 @@ export interface BlockTxResult {
   codespace: string;
   /** The log (the error text on failure). */
   log: string;
-  /** Gas wanted. */
   gasWanted: bigint;
-  /** Gas used. */
   gasUsed: bigint;
-  /** Events emitted. */
   events: TxEvent[];
 }
 
@@ -106,10 +99,7 @@ export interface BlockTxResult {
  * ```
  */
 export interface GetBlockParams extends CallOptions {
-  /**
-   * The height.
-   * @default the latest block
-   */
+  /** The height; default the latest block. */
   height?: bigint | number;
 }
 
@@ -121,15 +111,9 @@ export interface GetBlockParams extends CallOptions {
  * ```
  */
 export interface GetBlockHeadersParams extends CallOptions {
-  /**
-   * The highest height.
-   * @default the latest block
-   */
+  /** The highest height; default the latest block. */
   maxHeight?: bigint | number;
-  /**
-   * How many headers, at most 20 (CometBFT's page).
-   * @default 20
-   */
+  /** How many headers, at most 20 (CometBFT's page); default 20. */
   count?: number;
 }
 

@@ -16,11 +16,8 @@ import { pickQueryTransport, type QueryOptions, rpcQueryError, rpcRead, unaryQue
  * ```
  */
 export interface LatestBlock {
-  /** The height. */
   height: bigint;
-  /** The block time. */
   time: Date;
-  /** The chain id. */
   chainId: string;
 }
 
@@ -111,13 +108,10 @@ export async function getChainId(client: NodeConnection, options: CallOptions = 
 export interface GenesisDoc {
   /** RFC 3339 time of the first block. */
   genesis_time: string;
-  /** The chain id. */
   chain_id: string;
   /** The first height, a decimal string. */
   initial_height: string;
-  /** Consensus parameters. */
   consensus_params?: unknown;
-  /** The genesis validators. */
   validators?: unknown[];
   /** The app hash, hex. */
   app_hash?: string;
@@ -156,7 +150,6 @@ export interface Peer {
   remoteIp: string;
   /** The peer's P2P port: from its listen address, else 26656. */
   port: number;
-  /** The peer's moniker. */
   moniker: string;
   /** `id@ip:port`, ready for `persistent_peers`. */
   address: string;

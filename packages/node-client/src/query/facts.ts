@@ -21,10 +21,7 @@ import { type QueryOptions, unaryQuery } from "./unary.js";
  * ```
  */
 export interface FactOptions extends Omit<QueryOptions, "transport"> {
-  /**
-   * Which transport carries the query.
-   * @default "grpc" when configured, else "rest", else "rpc"
-   */
+  /** Which transport carries the query; default "grpc" when configured, else "rest", else "rpc". */
   transport?: "grpc" | "rest" | "rpc";
 }
 

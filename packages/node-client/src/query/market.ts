@@ -19,7 +19,6 @@ import type { QueryOptions } from "./unary.js";
 export interface Market extends OrderMarket {
   /** The ticker, e.g. `"BTC-USD"`. */
   readonly ticker: string;
-  /** The perpetual's id. */
   readonly perpetualId: number;
   /** The oracle market's id. */
   readonly marketId: number;

@@ -63,13 +63,10 @@ export async function getMinimumGasPrices(
 export interface NodeInfo {
   /** The running application version, e.g. `v27.5` (`application_version.version`). */
   appVersion: string;
-  /** The application's name. */
   appName: string;
   /** The chain id the node is on. */
   network: string;
-  /** The CometBFT version. */
   cometVersion: string;
-  /** The node's moniker. */
   moniker: string;
   /** The node id (hex), as peers know it. */
   nodeId: string;

@@ -21,7 +21,6 @@ import { pickQueryTransport, type QueryOptions, rpcQueryError, unaryQuery } from
 export interface TxEvent {
   /** The event type, e.g. `transfer`. */
   type: string;
-  /** Its attributes. */
   attributes: { key: string; value: string }[];
 }
 
@@ -47,11 +46,8 @@ export interface TxInfo {
   codespace: string;
   /** The log (the error text on failure). */
   log: string;
-  /** Gas wanted. */
   gasWanted: bigint;
-  /** Gas used. */
   gasUsed: bigint;
-  /** Events emitted. */
   events: TxEvent[];
   /** The decoded transaction, when the node returned it. */
   tx: cosmosTx.Tx | undefined;
@@ -171,20 +167,11 @@ export async function getTx(client: NodeConnection, params: GetTxParams): Promis
 export interface SearchTxsParams extends QueryOptions {
   /** A CometBFT query, e.g. `message.sender='perpx1...'` or `tx.height=5`. */
   query: string;
-  /**
-   * 1-based page.
-   * @default 1
-   */
+  /** 1-based page; default 1. */
   page?: number;
-  /**
-   * Results per page (at most 100 on CometBFT).
-   * @default 30
-   */
+  /** Results per page (at most 100 on CometBFT); default 30. */
   perPage?: number;
-  /**
-   * Order by height.
-   * @default "asc"
-   */
+  /** Order by height; default "asc". */
   orderBy?: "asc" | "desc";
 }
 

@@ -23,10 +23,7 @@ import { type CometRpc, cometCall, JsonRpcError, rawRpc } from "../transport/rpc
  * ```
  */
 export interface QueryOptions extends CallOptions {
-  /**
-   * Which transport carries the query.
-   * @default "grpc" when configured, else "rpc" (`abci_query`)
-   */
+  /** Which transport carries the query; default "grpc" when configured, else "rpc" (`abci_query`). */
   transport?: "grpc" | "rpc";
   /**
    * Query the state at this height instead of the latest (a node answers for the heights it still
@@ -103,7 +100,6 @@ export function pickQueryTransport(client: NodeConnection, wanted?: "grpc" | "rp
 export interface UnaryQueryParams<I extends DescMessage, O extends DescMessage> extends QueryOptions {
   /** The method's descriptor, e.g. `cosmosBank.Query.method.allBalances`. */
   method: DescMethodUnary<I, O>;
-  /** The request's fields. */
   request: MessageInitShape<I>;
 }
 
