@@ -22,13 +22,10 @@ export interface LatestBlock {
 }
 
 /**
- * The latest block's height and time: from RPC `status` when RPC is configured (cheapest), else
- * from gRPC `GetLatestBlock`.
+ * The latest block's height and time: from RPC `status` when configured, else gRPC `GetLatestBlock`.
  * @param client - the node client (from `createNodeClient`).
  * @param options - call options: `transport`, `height`, `signal` and `timeoutMs`.
- * @returns resolves with the latest block's height and time: from RPC `status` when RPC is
- *   configured (cheapest), else from gRPC `GetLatestBlock`; rejects with `QueryError` when the node
- *   refuses the query (`notFound` set for a missing entry).
+ * @returns the latest block's height, time and chain id.
  * @example
  * ```ts
  * const { height, time } = await getLatestBlock(client);
@@ -81,9 +78,7 @@ export async function getLatestBlock(
  * The chain id: the client's (given or from its network preset), else read from the node once and cached.
  * @param client - the node client (from `createNodeClient`).
  * @param options - `CallOptions`, with the call options.
- * @returns resolves with the chain id: the client's (given or from its network preset), else read
- *   from the node once and cached; rejects with `QueryError` when the node refuses the query
- *   (`notFound` set for a missing entry).
+ * @returns the chain id.
  * @example
  * ```ts
  * await getChainId(client); // "perpx-local-1"

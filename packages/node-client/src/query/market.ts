@@ -51,16 +51,11 @@ export interface GetMarketParams extends QueryOptions {
 }
 
 /**
- * A market by ticker: finds the perpetual, its clob pair and its oracle price, and joins them into
- * one {@link Market} whose conversion parameters place orders with human prices and sizes.
+ * A market by ticker: its perpetual, clob pair and oracle price joined into one {@link Market}.
  * @param client - the node client (from `createNodeClient`).
  * @param params - `GetMarketParams`, with the call options.
- * @returns resolves with the market: its ids, `atomicResolution` and `quantumConversionExponent`,
- *   `stepBaseQuantums` (size step, base quantums) and `subticksPerTick` (price step, subticks),
- *   its status, and `oraclePrice` as a human decimal string (USD), which is what core's
- *   conversions take to turn human prices and sizes into subticks and quantums.
- * @throws {InvalidArgumentError} when no perpetual (or no clob pair) has that ticker; the message
- *   lists the tickers the chain knows.
+ * @returns the market, with the conversion parameters core's order builders take.
+ * @throws {InvalidArgumentError} when no perpetual or clob pair has that ticker (lists the known ones).
  * @throws {QueryError | TransportError} when the node does not answer.
  * @example
  * ```ts

@@ -31,10 +31,10 @@ export function parseGasPrices(text: string): GasPrice[] {
 }
 
 /**
- * The node's minimum gas prices (`/cosmos/base/node/v1beta1/config`), one per fee denom.
+ * The node's minimum gas prices (`/cosmos/base/node/v1beta1/config`).
  * @param client - the node client (from `createNodeClient`).
  * @param options - `FactOptions`, with the call options.
- * @returns the node's minimum gas prices (`/cosmos/base/node/v1beta1/config`), one per fee denom.
+ * @returns one gas price per fee denom.
  * @example
  * ```ts
  * await getMinimumGasPrices(client); // [{ denom: "aperpx", amount: "25000000000" }, { denom: "uusdc", amount: "0.025" }]
@@ -73,13 +73,10 @@ export interface NodeInfo {
 }
 
 /**
- * The node's identity and running version (`/cosmos/base/tendermint/v1beta1/node_info`; over RPC,
- * `status` and `abci_info`).
+ * The node's identity and running version (`node_info`; over RPC, `status` and `abci_info`).
  * @param client - the node client (from `createNodeClient`).
  * @param options - `FactOptions`, with the call options.
- * @returns resolves with the node's identity and running version
- *   (`/cosmos/base/tendermint/v1beta1/node_info`; over RPC, `status` and `abci_info`); rejects with
- *   `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @returns the node's identity and running version.
  * @example
  * ```ts
  * import { local } from "@perpx/core";
@@ -231,13 +228,10 @@ export interface UpgradeHistoryParams extends FactOptions {
 }
 
 /**
- * Compares a network preset's upgrade history (from `@perpx/core`) with the chain: every applied
- * plan's height, and the running version.
+ * Compares a network preset's upgrade history (plan heights, running version) with the chain.
  * @param client - the node client (from `createNodeClient`).
  * @param params - `UpgradeHistoryParams`, with the call options.
- * @returns resolves with the report: each plan of the preset with the height the chain applied it
- *   at (or none), and whether the running version matches; rejects with `QueryError` when the node
- *   refuses a query.
+ * @returns each plan with the height the chain applied it at (or none), and the running version.
  * @example
  * ```ts
  * import { testnet } from "@perpx/core";
