@@ -169,11 +169,10 @@ async function rpcCall(
  * A block by height over RPC (`block`): its header and its transactions, hashed and decoded.
  * @param client - the node client (from `createNodeClient`).
  * @param params - `GetBlockParams`, with the call options.
- * @returns a block by height over RPC (`block`): its header and its transactions, hashed and decoded.
+ * @returns the block.
  * @throws {QueryError} when the node has no block at that height (pruned, or not yet produced).
  * @example
  * ```ts
- * // A height the node still serves: the latest (a pruned node answers early heights with an error).
  * const latest = await getBlock(client, {});
  * const block = await getBlock(client, { height: latest.header.height });
  * block.header.hash === latest.header.hash; // true

@@ -25,11 +25,7 @@ import { type CometRpc, cometCall, JsonRpcError, rawRpc } from "../transport/rpc
 export interface QueryOptions extends CallOptions {
   /** Which transport carries the query; default "grpc" when configured, else "rpc" (`abci_query`). */
   transport?: "grpc" | "rpc";
-  /**
-   * Query the state at this height instead of the latest (a node answers for the heights it still
-   * holds; the devnet holds only the latest).
-   * @default undefined (latest)
-   */
+  /** Query the state at this height (one the node still holds); default the latest. */
   height?: bigint;
 }
 
@@ -104,15 +100,11 @@ export interface UnaryQueryParams<I extends DescMessage, O extends DescMessage> 
 }
 
 /**
- * Runs one unary query, typed by its method descriptor from `@perpx/proto`: over gRPC when the
- * client has it, else over CometBFT RPC `abci_query` (path `/<service>/<Method>`, protobuf bytes
- * both ways). Every query function of this package is a line over this one.
+ * Runs one unary query typed by its `@perpx/proto` method: over gRPC, else RPC `abci_query`.
  * @param client - the node client.
- * @param params - the method (e.g. `cosmosBank.Query.method.allBalances`), its request, and the
- *   timeout, signal, transport and height.
+ * @param params - the method, its request, and the call options.
  * @returns the decoded response.
- * @throws {QueryError} when the node answers with an error; {@link TransportError} when it cannot
- *   be reached; `TimeoutError` / `AbortedError` per the options; `MissingEndpointError` without a transport.
+ * @throws {QueryError} when the node answers with an error; {@link TransportError} when unreachable.
  * @example
  * ```ts
  * import { cosmosBank } from "@perpx/proto";
