@@ -43,9 +43,7 @@ function* messagesIn<T>(block: Block, typeUrl: string, decode: (bytes: Uint8Arra
  * @example
  * ```ts
  * const goodTilBlockTime = Math.floor(Date.now() / 1000) + 3600;
- * const sent = await client.placeOrder({
- *   signer: wallet, subaccount, clientId: 141, side: "BUY", market: btc, size: "0.001", price: "30000", kind: "long-term", goodTilBlockTime,
- * });
+ * const sent = await client.placeOrder({ signer: wallet, subaccount, clientId: 141, side: "BUY", market: btc, size: "0.001", price: "30000", kind: "long-term", goodTilBlockTime });
  * const block = await getBlock(client, { height: sent.height! });
  * placementIn(block, sent.orderId!)?.order.quantums; // 10000000n
  * await client.cancelOrder({ signer: wallet, subaccount, clientId: 141, market: btc, kind: "long-term", goodTilBlockTime });
@@ -63,9 +61,7 @@ export function placementIn(
 }
 
 /**
- * The index of the transaction that cancels the order `orderId` (a `MsgCancelOrder`) in a block
- * from {@link getBlock}, or -1; pair it with `getBlockResults` at that index to learn whether the
- * cancel succeeded.
+ * The index of the transaction that cancels `orderId` (a `MsgCancelOrder`) in a block, or -1.
  * @param block - a block from `getBlock`.
  * @param orderId - the order.
  * @returns the transaction's index, or -1.

@@ -19,9 +19,7 @@ import { rpcRead } from "./unary.js";
  * A block header, as the explorer and indexers read it.
  * @example
  * ```ts
- * const header: BlockHeader = (await getBlock(client, {})).header;
- * header.height > 0n; // true
- * header.hash.length; // 64
+ * const header: BlockHeader = (await getBlock(client, {})).header; // header.hash.length: 64
  * ```
  */
 export interface BlockHeader {
@@ -44,9 +42,7 @@ export interface BlockHeader {
  * One transaction of a block: its hash and its decoded body.
  * @example
  * ```ts
- * const sent = await client.bankSend({ signer: wallet, from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
- * const txs: BlockTx[] = (await getBlock(client, { height: sent.height! })).txs;
- * txs.some((t) => t.hash === sent.hash); // true
+ * const txs: BlockTx[] = (await getBlock(client, {})).txs;
  * ```
  */
 export interface BlockTx {
@@ -74,9 +70,7 @@ export interface Block {
  * The result of one transaction of a block (`block_results`).
  * @example
  * ```ts
- * const sent = await client.bankSend({ signer: wallet, from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
- * const results: BlockTxResult[] = await getBlockResults(client, { height: sent.height! });
- * results.some((r) => r.code === 0); // true
+ * const results: BlockTxResult[] = await getBlockResults(client, {});
  * ```
  */
 export interface BlockTxResult {
@@ -176,7 +170,6 @@ async function rpcCall(
  * const latest = await getBlock(client, {});
  * const block = await getBlock(client, { height: latest.header.height });
  * block.header.hash === latest.header.hash; // true
- * block.txs.map((t) => t.hash); // each takes getTx
  * ```
  */
 export async function getBlock(client: NodeConnection, params: GetBlockParams = {}): Promise<Block> {
@@ -203,7 +196,6 @@ export async function getBlock(client: NodeConnection, params: GetBlockParams = 
  * const { header } = await getBlock(client, {});
  * const results = await getBlockResults(client, { height: header.height });
  * results.length === header.txCount; // true
- * results.every((r) => r.code === 0 || r.log !== ""); // true
  * ```
  */
 export async function getBlockResults(

@@ -176,9 +176,7 @@ export async function getAppliedPlan(
  * ```ts
  * import { testnet } from "@perpx/core";
  *
- * const report = await checkUpgradeHistory(client, { network: testnet });
- * const missing: UpgradeCheck[] = report.upgrades.filter((u) => !u.matches);
- * missing.length === testnet.upgrades.length; // true: the devnet applied none of testnet's upgrades
+ * const checks: UpgradeCheck[] = (await checkUpgradeHistory(client, { network: testnet })).upgrades;
  * ```
  */
 export interface UpgradeCheck {
@@ -198,8 +196,7 @@ export interface UpgradeCheck {
  * ```ts
  * import { testnet } from "@perpx/core";
  *
- * const { ok }: UpgradeHistoryReport = await checkUpgradeHistory(client, { network: testnet });
- * ok; // false: a devnet is not testnet
+ * const { ok }: UpgradeHistoryReport = await checkUpgradeHistory(client, { network: testnet }); // ok: false
  * ```
  */
 export interface UpgradeHistoryReport {
@@ -236,7 +233,6 @@ export interface UpgradeHistoryParams extends FactOptions {
  * ```ts
  * import { testnet } from "@perpx/core";
  *
- * // Is this node on testnet's upgrade history, at its latest version?
  * const report = await checkUpgradeHistory(client, { network: testnet });
  * report.ok; // false: a devnet is not testnet
  * ```

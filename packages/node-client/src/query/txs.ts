@@ -13,9 +13,7 @@ import { pickQueryTransport, type QueryOptions, rpcQueryError, unaryQuery } from
  * An ABCI event with plain string attributes.
  * @example
  * ```ts
- * const sent = await client.bankSend({ signer: wallet, from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
- * const transfers = sent.events.filter((e: TxEvent) => e.type === "transfer");
- * transfers.length > 0; // true
+ * const events: TxEvent[] = (await getBlockResults(client, {})).flatMap((r) => r.events);
  * ```
  */
 export interface TxEvent {

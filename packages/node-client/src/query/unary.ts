@@ -85,12 +85,8 @@ export function pickQueryTransport(client: NodeConnection, wanted?: "grpc" | "rp
  * ```ts
  * import { cosmosBank } from "@perpx/proto";
  *
- * const params: UnaryQueryParams<typeof cosmosBank.QueryBalanceRequestSchema, typeof cosmosBank.QueryBalanceResponseSchema> = {
- *   method: cosmosBank.Query.method.balance,
- *   request: { address: wallet.address, denom: "uusdc" },
- *   transport: "rpc",
- * };
- * (await unaryQuery(client, params)).balance?.denom; // "uusdc"
+ * const params: UnaryQueryParams<typeof cosmosBank.QueryBalanceRequestSchema, typeof cosmosBank.QueryBalanceResponseSchema> =
+ *   { method: cosmosBank.Query.method.balance, request: { address: wallet.address, denom: "uusdc" } };
  * ```
  */
 export interface UnaryQueryParams<I extends DescMessage, O extends DescMessage> extends QueryOptions {
@@ -109,8 +105,7 @@ export interface UnaryQueryParams<I extends DescMessage, O extends DescMessage> 
  * ```ts
  * import { cosmosBank } from "@perpx/proto";
  *
- * const method = cosmosBank.Query.method.allBalances;
- * const { balances } = await unaryQuery(client, { method, request: { address: wallet.address } });
+ * const { balances } = await unaryQuery(client, { method: cosmosBank.Query.method.allBalances, request: { address: wallet.address } });
  * balances.some((coin) => coin.denom === "uusdc"); // true
  * ```
  */
