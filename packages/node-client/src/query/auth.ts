@@ -32,7 +32,6 @@ export interface AccountInfo {
  * @example
  * ```ts
  * const params: GetAccountParams = { address: wallet.address, timeoutMs: 2_000 };
- * (await getAccount(client, params))?.address === wallet.address; // true
  * ```
  */
 export interface GetAccountParams extends QueryOptions {

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from "@perpx/errors";
 import { cosmosTx } from "@perpx/proto";
-import { fromHexString } from "../bytes.js";
+import { fromHexString, toHexString } from "../bytes.js";
 import type { NodeConnection } from "../connection.js";
 import { isQueryError } from "../errors.js";
 import { checkParams } from "../messages/validate.js";
@@ -51,11 +51,16 @@ export interface TxInfo {
   tx: cosmosTx.Tx | undefined;
 }
 
+const eventsOf = (
+  events: readonly { type: string; attributes: readonly TxEvent["attributes"][number][] }[],
+) =>
+  events.map(
+    (e): TxEvent => ({ type: e.type, attributes: e.attributes.map(({ key, value }) => ({ key, value })) }),
+  );
+
 function fromComet(tx: CometTx): TxInfo {
   return {
-    hash: Array.from(tx.hash, (b) => b.toString(16).padStart(2, "0"))
-      .join("")
-      .toUpperCase(),
+    hash: toHexString(tx.hash).toUpperCase(),
     height: BigInt(tx.height),
     index: tx.index,
     code: tx.result.code,
@@ -63,10 +68,7 @@ function fromComet(tx: CometTx): TxInfo {
     log: tx.result.log ?? "",
     gasWanted: tx.result.gasWanted,
     gasUsed: tx.result.gasUsed,
-    events: tx.result.events.map((e) => ({
-      type: e.type,
-      attributes: e.attributes.map((a) => ({ key: a.key, value: a.value })),
-    })),
+    events: eventsOf(tx.result.events),
     tx: decodeTxRaw(tx.tx),
   };
 }
@@ -84,10 +86,7 @@ function fromTxResponse(
     log: response.rawLog,
     gasWanted: response.gasWanted,
     gasUsed: response.gasUsed,
-    events: response.events.map((e) => ({
-      type: e.type,
-      attributes: e.attributes.map((a) => ({ key: a.key, value: a.value })),
-    })),
+    events: eventsOf(response.events),
     tx,
   };
 }
