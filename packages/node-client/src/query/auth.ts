@@ -15,9 +15,7 @@ import type { QueryOptions } from "./unary.js";
  * ```
  */
 export interface AccountInfo {
-  /** The bech32 address. */
   address: string;
-  /** The account number. */
   accountNumber: bigint;
   /** The sequence of the next transaction (committed state). */
   sequence: bigint;

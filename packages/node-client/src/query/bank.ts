@@ -11,7 +11,6 @@ import type { QueryOptions } from "./unary.js";
  * ```
  */
 export interface Balance {
-  /** The bank denom. */
   denom: string;
   /** Base units. */
   amount: bigint;

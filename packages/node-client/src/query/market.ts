@@ -20,7 +20,6 @@ export interface Market extends OrderMarket {
   /** The ticker, e.g. `"BTC-USD"`. */
   readonly ticker: string;
   readonly perpetualId: number;
-  /** The oracle market's id. */
   readonly marketId: number;
   /** Base quantums per unit of the asset are 10^-atomicResolution. */
   readonly atomicResolution: number;

@@ -180,7 +180,6 @@ export async function getAppliedPlan(
  * ```
  */
 export interface UpgradeCheck {
-  /** The upgrade's version. */
   version: string;
   /** Its height in the network preset. */
   expectedHeight: bigint;

@@ -54,19 +54,12 @@ export function queryPath(method: DescMethodUnary): string {
 }
 
 /** The SDK code of a gRPC status, as the SDK maps query errors (chain-protocol 5.6). */
-function sdkCodeOfGrpc(code: number): number | undefined {
-  switch (code) {
-    case GRPC_STATUS.notFound:
-      return 22;
-    case GRPC_STATUS.invalidArgument:
-    case GRPC_STATUS.failedPrecondition:
-      return 18;
-    case GRPC_STATUS.unauthenticated:
-      return 4;
-    default:
-      return undefined;
-  }
-}
+const SDK_CODE_OF_GRPC: Readonly<Record<number, number>> = {
+  [GRPC_STATUS.notFound]: 22,
+  [GRPC_STATUS.invalidArgument]: 18,
+  [GRPC_STATUS.failedPrecondition]: 18,
+  [GRPC_STATUS.unauthenticated]: 4,
+};
 
 /**
  * Picks the transport a query goes over: the requested one, else gRPC, else RPC.
@@ -196,7 +189,7 @@ export function grpcQueryError(path: string, error: unknown): Error {
       path,
       transport: "grpc",
       grpcCode: connectError.code,
-      abciCode: sdkCodeOfGrpc(connectError.code),
+      abciCode: SDK_CODE_OF_GRPC[connectError.code],
       log: connectError.rawMessage,
     },
     { cause: error },
