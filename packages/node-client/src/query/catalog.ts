@@ -91,9 +91,7 @@ export const catalogQueries = {
   getLiquidationsConfig: defineQuery(
     "getLiquidationsConfig",
     () => clob.Query.method.liquidationsConfiguration,
-    {
-      pick: (r, path) => present(r.liquidationsConfig, path, "liquidations_config"),
-    },
+    { pick: (r, path) => present(r.liquidationsConfig, path, "liquidations_config") },
   ),
   getMarketMapperRevShareParams: defineQuery(
     "getMarketMapperRevShareParams",

@@ -48,9 +48,7 @@ export const getSubaccount = defineQuery("getSubaccount", () => subaccounts.Quer
 export const getSubaccounts = definePagedQuery(
   "getSubaccounts",
   () => subaccounts.Query.method.subaccountAll,
-  {
-    pick: (r) => r.subaccount,
-  },
+  { pick: (r) => r.subaccount },
 );
 
 /**
