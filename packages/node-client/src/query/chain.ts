@@ -3,10 +3,9 @@ import { cosmosTendermint } from "@perpx/proto";
 import { chainFacts, type NodeConnection } from "../connection.js";
 import { QueryError } from "../errors.js";
 import { checkParams } from "../messages/validate.js";
-import { type CallOptions, withDeadline } from "../transport/call.js";
-import { missingTransportError } from "../transport/missing.js";
-import { cometCall } from "../transport/rpc-json.js";
-import { pickQueryTransport, type QueryOptions, rpcQueryError, rpcRead, unaryQuery } from "./unary.js";
+import type { CallOptions } from "../transport/call.js";
+import type { CometRpc } from "../transport/rpc-json.js";
+import { pickQueryTransport, type QueryOptions, rpcRead, unaryQuery } from "./unary.js";
 
 /**
  * The latest committed block's height and time.
@@ -38,24 +37,12 @@ export async function getLatestBlock(
   checkParams(options, "getLatestBlock", true);
   const transport = options.transport ?? (client.rpc ? "rpc" : pickQueryTransport(client));
   if (transport === "rpc") {
-    const rpc = client.rpc;
-    if (!rpc) throw missingTransportError(client, ["rpc"]);
-    return withDeadline(
-      { ...options, operation: "status", defaultTimeoutMs: client.timeoutMs },
-      async (signal) => {
-        try {
-          const status = await cometCall(rpc, signal, (comet) => comet.status());
-          return {
-            height: BigInt(status.syncInfo.latestBlockHeight),
-            time: new Date(status.syncInfo.latestBlockTime.getTime()),
-            chainId: status.nodeInfo.network,
-          };
-        } catch (error) {
-          if (signal.aborted) throw error;
-          throw rpcQueryError("status", error);
-        }
-      },
-    );
+    const status = async (comet: CometRpc): Promise<LatestBlock> => {
+      const { syncInfo, nodeInfo } = await comet.status();
+      const time = new Date(syncInfo.latestBlockTime.getTime());
+      return { height: BigInt(syncInfo.latestBlockHeight), time, chainId: nodeInfo.network };
+    };
+    return rpcRead(client, "status", status, options);
   }
   const response = await unaryQuery(client, {
     ...options,

@@ -7,7 +7,7 @@ import { checkParams } from "../messages/validate.js";
 import { withDeadline } from "../transport/call.js";
 import { type CometTx, cometCall } from "../transport/rpc-json.js";
 import { decodeTxRaw } from "./tx-raw.js";
-import { pickQueryTransport, type QueryOptions, rpcQueryError, unaryQuery } from "./unary.js";
+import { pickQueryTransport, type QueryOptions, rpcQueryError, rpcRead, unaryQuery } from "./unary.js";
 
 /**
  * An ABCI event with plain string attributes.
@@ -207,18 +207,14 @@ export async function searchTxs(
       totalCount: Number(response.total),
     };
   }
-  return withDeadline(
-    { ...params, operation: "tx_search", defaultTimeoutMs: client.timeoutMs },
-    async (signal) => {
-      try {
-        const response = await cometCall(client.rpc!, signal, (comet) =>
-          comet.txSearch({ query: params.query, page, per_page: perPage, order_by: order, prove: false }),
-        );
-        return { txs: response.txs.map(fromComet), totalCount: response.totalCount };
-      } catch (error) {
-        if (signal.aborted) throw error;
-        throw rpcQueryError("tx_search", error);
-      }
+  const search = { query: params.query, page, per_page: perPage, order_by: order, prove: false } as const;
+  return rpcRead(
+    client,
+    "tx_search",
+    async (comet) => {
+      const response = await comet.txSearch(search);
+      return { txs: response.txs.map(fromComet), totalCount: response.totalCount };
     },
+    params,
   );
 }

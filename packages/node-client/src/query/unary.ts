@@ -216,22 +216,24 @@ export function rpcQueryError(path: string, error: unknown): Error {
 }
 
 /**
- * One CometBFT JSON-RPC method within the call's deadline, its failure as {@link rpcQueryError}.
+ * One CometBFT RPC method (raw params, or a call of the decoding client) within the call's
+ * deadline, its failure as {@link rpcQueryError}.
  * @throws {MissingEndpointError} when the client has no RPC endpoint.
  */
-export function rpcRead(
+export function rpcRead<T = unknown>(
   client: NodeConnection,
   method: string,
-  params: Record<string, unknown>,
+  params: Record<string, unknown> | ((comet: CometRpc) => Promise<T>),
   options: CallOptions,
-): Promise<unknown> {
+): Promise<T> {
   const rpc = client.rpc;
   if (!rpc) throw missingTransportError(client, ["rpc"]);
   return withDeadline(
     { ...options, operation: method, defaultTimeoutMs: client.timeoutMs },
     async (signal) => {
       try {
-        return await rawRpc(rpc, method, params, signal);
+        if (typeof params === "function") return await cometCall(rpc, signal, params);
+        return (await rawRpc(rpc, method, params, signal)) as T;
       } catch (error) {
         if (signal.aborted) throw error;
         throw rpcQueryError(method, error);
