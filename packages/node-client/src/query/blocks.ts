@@ -127,6 +127,8 @@ function object(value: unknown, what: string, method: string): Json {
   return value as Json;
 }
 
+const listOf = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[]) : []);
+
 function text(value: unknown): string {
   return typeof value === "string" ? value : "";
 }
@@ -178,7 +180,7 @@ export async function getBlock(client: NodeConnection, params: GetBlockParams = 
   const result = await rpcCall(client, "block", height === undefined ? {} : { height }, params);
   const block = object(result.block, "block", "block");
   const data = (block.data ?? {}) as Json;
-  const raws = Array.isArray(data.txs) ? (data.txs as unknown[]).map((tx) => fromBase64(text(tx))) : [];
+  const raws = listOf(data.txs).map((tx) => fromBase64(text(tx)));
   return {
     header: headerOf({ header: block.header, block_id: result.block_id }, "block", raws.length),
     txs: raws.map((bytes) => ({ hash: sha256HexUpper(bytes), tx: decodeTxRaw(bytes) })),
@@ -205,19 +207,15 @@ export async function getBlockResults(
   checkParams(params, "getBlockResults", true);
   const height = heightParam("height", params.height);
   const result = await rpcCall(client, "block_results", height === undefined ? {} : { height }, params);
-  const list = Array.isArray(result.txs_results) ? (result.txs_results as Json[]) : [];
-  return list.map((r) => ({
+  return listOf(result.txs_results).map((r) => ({
     code: Number(r.code ?? 0),
     codespace: text(r.codespace),
     log: text(r.log),
     gasWanted: BigInt(text(r.gas_wanted) || "0"),
     gasUsed: BigInt(text(r.gas_used) || "0"),
-    events: (Array.isArray(r.events) ? (r.events as Json[]) : []).map((e) => ({
+    events: listOf(r.events).map((e) => ({
       type: text(e.type),
-      attributes: (Array.isArray(e.attributes) ? (e.attributes as Json[]) : []).map((a) => ({
-        key: text(a.key),
-        value: text(a.value),
-      })),
+      attributes: listOf(e.attributes).map((a) => ({ key: text(a.key), value: text(a.value) })),
     })),
   }));
 }
@@ -244,12 +242,9 @@ export async function getBlockHeaders(
   const maxText = heightParam("maxHeight", params.maxHeight);
   const max = maxText === undefined ? (await getBlock(client, params)).header.height : BigInt(maxText);
   const min = max - BigInt(count) + 1n > 0n ? max - BigInt(count) + 1n : 1n;
-  const result = await rpcCall(
-    client,
-    "blockchain",
-    { minHeight: min.toString(), maxHeight: max.toString() },
-    params,
+  const range = { minHeight: min.toString(), maxHeight: max.toString() };
+  const result = await rpcCall(client, "blockchain", range, params);
+  return listOf(result.block_metas).map((meta) =>
+    headerOf(meta, "blockchain", Number(text(meta.num_txs) || "0")),
   );
-  const metas = Array.isArray(result.block_metas) ? (result.block_metas as Json[]) : [];
-  return metas.map((meta) => headerOf(meta, "blockchain", Number(text(meta.num_txs) || "0")));
 }
