@@ -108,8 +108,7 @@ export interface GenesisDoc {
  * @returns the genesis document (RPC only).
  * @example
  * ```ts
- * const genesis = await getGenesis(client);
- * genesis.chain_id; // "perpx-local-1"
+ * (await getGenesis(client)).chain_id; // "perpx-local-1"
  * ```
  */
 export async function getGenesis(client: NodeConnection, options: CallOptions = {}): Promise<GenesisDoc> {
@@ -146,6 +145,8 @@ export interface Peer {
  */
 export const DEFAULT_P2P_PORT = 26656;
 
+type NetPeer = { node_info?: { id?: string; listen_addr?: string; moniker?: string }; remote_ip?: string };
+
 /**
  * The node's peers (`GET {node_rpc_url}/net_info` -> `result.peers[]`). RPC only.
  * @param client - the node client (from `createNodeClient`).
@@ -159,23 +160,13 @@ export const DEFAULT_P2P_PORT = 26656;
  */
 export async function getPeers(client: NodeConnection, options: CallOptions = {}): Promise<Peer[]> {
   checkParams(options, "getPeers", true);
-  const result = (await rpcRead(client, "net_info", {}, options)) as {
-    peers?: Array<{
-      node_info?: { id?: string; listen_addr?: string; moniker?: string };
-      remote_ip?: string;
-    }>;
-  };
+  const result = (await rpcRead(client, "net_info", {}, options)) as { peers?: NetPeer[] };
   return (result.peers ?? []).map((peer) => {
     const id = (peer.node_info?.id ?? "").toLowerCase();
     const remoteIp = peer.remote_ip ?? "";
     const listenPort = /:(\d+)$/.exec(peer.node_info?.listen_addr ?? "")?.[1];
     const port = listenPort ? Number(listenPort) : DEFAULT_P2P_PORT;
-    return {
-      id,
-      remoteIp,
-      port,
-      moniker: peer.node_info?.moniker ?? "",
-      address: `${id}@${remoteIp}:${port}`,
-    };
+    const moniker = peer.node_info?.moniker ?? "";
+    return { id, remoteIp, port, moniker, address: `${id}@${remoteIp}:${port}` };
   });
 }
