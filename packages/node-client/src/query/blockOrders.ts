@@ -4,8 +4,7 @@ import { proposedOperationsIn, sameOrderId } from "../messages/proposedOperation
 import type { Block } from "./blocks.js";
 
 /**
- * The proposed operations of a block from {@link getBlock}: the `MsgProposedOperations` its first
- * transaction carries (every block of the chain opens with one), or undefined.
+ * The `MsgProposedOperations` a block from {@link getBlock} opens with, or undefined.
  * @param block - a block from `getBlock`.
  * @returns the operations (matches and removals), or undefined when the block has none.
  * @example
@@ -34,9 +33,7 @@ function* messagesIn<T>(block: Block, typeUrl: string, decode: (bytes: Uint8Arra
 }
 
 /**
- * The placement of the order `orderId` in a block from {@link getBlock}: the order as its
- * `MsgPlaceOrder` carried it and its transaction's index (pair it with `getBlockResults` at that
- * index to learn whether the transaction succeeded), or undefined when the block holds none.
+ * The placement of `orderId` in a block from {@link getBlock}: its `MsgPlaceOrder`'s order and tx index.
  * @param block - a block from `getBlock`.
  * @param orderId - the order.
  * @returns `{ txIndex, order }`, or undefined.

@@ -1,7 +1,4 @@
-/**
- * Blocks by height over CometBFT RPC: the header and its decoded transactions (`block`), each
- * transaction's result (`block_results`), and the headers of a height range (`blockchain`).
- */
+/** Blocks by height over CometBFT RPC: `block`, `block_results` and the headers of a range (`blockchain`). */
 
 import { InvalidArgumentError } from "@perpx/errors";
 import type { cosmosTx } from "@perpx/proto";

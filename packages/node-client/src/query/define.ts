@@ -38,8 +38,7 @@ export function present<T>(value: T | undefined, path: string, field: string): T
 }
 
 /**
- * Makes a query action `(client, params) => answer` from a unary method: checks the params, builds
- * the request, runs {@link unaryQuery} with the call options and picks the result.
+ * Makes a query action `(client, params) => answer` from a unary method over {@link unaryQuery}.
  * @param name - the action's public name (typed errors name it).
  * @param method - the method's descriptor, read at the first call (importing a row loads none).
  * @param spec - the request builder, the pick and whether NotFound answers `undefined`.

@@ -8,9 +8,7 @@ import { marketQueries } from "./markets.js";
 import type { QueryOptions } from "./unary.js";
 
 /**
- * A perpetual market as the node has it: its perpetual, its clob pair and its oracle price joined,
- * with every parameter the conversions of `@perpx/core` need. The order builders take it as
- * `market` (with a human `size` and `price`).
+ * A perpetual market (perpetual, clob pair, oracle price) with what core's conversions need.
  * @example
  * ```ts
  * const { ticker, clobPairId, oraclePrice }: Market = await client.getMarket({ ticker: "BTC-USD" });
