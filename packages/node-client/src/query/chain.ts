@@ -51,13 +51,8 @@ export async function getLatestBlock(
     request: {},
   });
   const header = response.sdkBlock?.header ?? response.block?.header;
-  if (!header?.time) {
-    throw new QueryError({
-      path: "/cosmos.base.tendermint.v1beta1.Service/GetLatestBlock",
-      transport: "grpc",
-      log: "no header",
-    });
-  }
+  const path = "/cosmos.base.tendermint.v1beta1.Service/GetLatestBlock";
+  if (!header?.time) throw new QueryError({ path, transport: "grpc", log: "no header" });
   return { height: header.height, time: timestampDate(header.time), chainId: header.chainId };
 }
 

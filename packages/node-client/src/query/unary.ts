@@ -141,15 +141,9 @@ export async function unaryQuery<I extends DescMessage, O extends DescMessage>(
       if (signal.aborted) throw error;
       throw rpcQueryError(path, error);
     }
-    if (response.code) {
-      throw new QueryError({
-        path,
-        transport: "rpc",
-        abciCode: response.code,
-        codespace: response.codespace,
-        log: response.log ?? "",
-      });
-    }
+    const { code: abciCode, codespace } = response;
+    if (abciCode)
+      throw new QueryError({ path, transport: "rpc", abciCode, codespace, log: response.log ?? "" });
     try {
       return fromBinary(method.output, response.value);
     } catch (error) {
@@ -184,16 +178,9 @@ export function grpcQueryError(path: string, error: unknown): Error {
       { cause: error },
     );
   }
-  return new QueryError(
-    {
-      path,
-      transport: "grpc",
-      grpcCode: connectError.code,
-      abciCode: SDK_CODE_OF_GRPC[connectError.code],
-      log: connectError.rawMessage,
-    },
-    { cause: error },
-  );
+  const { code, rawMessage: log } = connectError;
+  const info = { path, transport: "grpc", grpcCode: code, abciCode: SDK_CODE_OF_GRPC[code], log } as const;
+  return new QueryError(info, { cause: error });
 }
 
 /**
