@@ -102,7 +102,6 @@ export function perpetualAmounts(perpetual: perpetuals.Perpetual): PerpetualAmou
  * @example
  * ```ts
  * const [hourly] = limiterCapacities(await ratelimitQueries.getCapacityByDenom(client, { denom: "uusdc" }));
- * hourly?.capacity;
  * ```
  */
 export interface LimiterCapacityAmounts {

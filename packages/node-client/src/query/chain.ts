@@ -116,7 +116,6 @@ export async function getGenesis(client: NodeConnection, options: CallOptions = 
  * @example
  * ```ts
  * const [first]: Peer[] = await getPeers(client);
- * first?.address === `${first?.id}@${first?.remoteIp}:${first?.port}`; // true
  * ```
  */
 export interface Peer {

@@ -17,7 +17,6 @@ import { type QueryOptions, unaryQuery } from "./unary.js";
  * @example
  * ```ts
  * const options: FactOptions = { transport: "rest", timeoutMs: 2_000 };
- * (await getNodeInfo(client, options)).network; // "perpx-local-1"
  * ```
  */
 export interface FactOptions extends Omit<QueryOptions, "transport"> {

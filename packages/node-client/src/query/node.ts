@@ -133,7 +133,6 @@ export async function getNodeInfo(client: NodeConnection, options: FactOptions =
  * @example
  * ```ts
  * const params: AppliedPlanParams = { name: "v27.0", transport: "rest" };
- * await getAppliedPlan(client, params); // undefined: the devnet applied no upgrade
  * ```
  */
 export interface AppliedPlanParams extends FactOptions {

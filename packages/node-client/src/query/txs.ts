@@ -96,7 +96,6 @@ function fromTxResponse(
  * @example
  * ```ts
  * const params: GetTxParams = { hash: "A".repeat(64), transport: "rpc" };
- * await getTx(client, params); // undefined: no such transaction
  * ```
  */
 export interface GetTxParams extends QueryOptions {
