@@ -34,9 +34,7 @@ export const affiliateQueries = {
   getAffiliateWhitelist: defineQuery(
     "getAffiliateWhitelist",
     () => affiliates.Query.method.affiliateWhitelist,
-    {
-      pick: (r) => r.whitelist,
-    },
+    { pick: (r) => r.whitelist },
   ),
   getAffiliateParameters: defineQuery(
     "getAffiliateParameters",
@@ -46,8 +44,6 @@ export const affiliateQueries = {
   getAffiliateOverrides: defineQuery(
     "getAffiliateOverrides",
     () => affiliates.Query.method.affiliateOverrides,
-    {
-      pick: (r) => r.overrides,
-    },
+    { pick: (r) => r.overrides },
   ),
 } as const;

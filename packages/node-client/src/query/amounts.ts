@@ -1,7 +1,6 @@
 /**
- * Pure readers that turn the SerializableInt bytes of query answers (subaccount positions,
- * perpetual funding and open interest, rate-limit capacities, affiliate volumes) into bigints. The
- * query functions return the chain's messages unchanged; these read the numbers a trader uses.
+ * Pure readers that turn the SerializableInt bytes of query answers into bigints; each throws
+ * `SerializableIntError` (from `@perpx/proto`) for bytes that are no SerializableInt.
  */
 import {
   type affiliates,
@@ -20,17 +19,12 @@ import {
  * ```
  */
 export interface PerpetualPositionAmounts {
-  /** The perpetual's id. */
   readonly perpetualId: number;
   /** Signed size in base quantums: > 0 long, < 0 short. */
   readonly quantums: bigint;
   /** The perpetual's funding index when the position last settled funding. */
   readonly fundingIndex: bigint;
-  /**
-   * The quote balance attributed to the position, in quote quantums: 0 on the chain, which books
-   * every fill's quote amount and fees in the USDC asset position (so equity is
-   * `usdcQuantums` + Σ size × oracle price).
-   */
+  /** Quote balance attributed to the position, quote quantums: 0 on the chain (fills book in USDC). */
   readonly quoteBalance: bigint;
 }
 
@@ -42,22 +36,16 @@ export interface PerpetualPositionAmounts {
  * ```
  */
 export interface SubaccountBalances {
-  /**
-   * USDC (asset 0) in quote quantums (1 = 0.000001 USDC); negative when borrowed, 0 when none. Fills
-   * move it: a buy pays its quote amount and fee from it, a sell adds its quote amount less fee.
-   */
+  /** USDC (asset 0) in quote quantums (1 = 0.000001 USDC); negative when borrowed, 0 when none. */
   readonly usdcQuantums: bigint;
   /** The open perpetual positions, as the chain sorts them (by perpetual id). */
   readonly perpetuals: readonly PerpetualPositionAmounts[];
 }
 
 /**
- * Reads a subaccount into numbers: its USDC in quote quantums and each perpetual position's size,
- * funding index and quote balance, all bigints.
- * @param subaccount - from {@link getSubaccount} or {@link getSubaccounts}; `undefined` (never used)
- *   reads as empty.
+ * Reads a subaccount's USDC and perpetual positions as bigints.
+ * @param subaccount - from {@link getSubaccount}; `undefined` (never used) reads as empty.
  * @returns the balances.
- * @throws {SerializableIntError} (from `@perpx/proto`) when a field holds bytes that are no SerializableInt.
  * @example
  * ```ts
  * const balances = subaccountBalances(await client.getSubaccount({ owner: wallet.address, number: 0 }));
@@ -85,7 +73,6 @@ export function subaccountBalances(subaccount: subaccounts.Subaccount | undefine
  * ```
  */
 export interface PerpetualAmounts {
-  /** The perpetual's id. */
   readonly perpetualId: number;
   /** The cumulative funding index. */
   readonly fundingIndex: bigint;
@@ -97,7 +84,6 @@ export interface PerpetualAmounts {
  * Reads a perpetual's funding index and open interest as bigints.
  * @param perpetual - from `marketQueries.getPerpetual` or `marketQueries.getPerpetuals`.
  * @returns the amounts.
- * @throws {SerializableIntError} (from `@perpx/proto`) when a field holds bytes that are no SerializableInt.
  * @example
  * ```ts
  * perpetualAmounts(await client.getPerpetual({ id: 0 })).openInterest; // 0n
@@ -116,7 +102,6 @@ export function perpetualAmounts(perpetual: perpetuals.Perpetual): PerpetualAmou
  * @example
  * ```ts
  * const [hourly] = limiterCapacities(await ratelimitQueries.getCapacityByDenom(client, { denom: "uusdc" }));
- * hourly?.capacity;
  * ```
  */
 export interface LimiterCapacityAmounts {
@@ -134,7 +119,6 @@ export interface LimiterCapacityAmounts {
  * Reads the limiters of a denom and their remaining capacities as bigints.
  * @param list - from `ratelimitQueries.getCapacityByDenom`.
  * @returns one entry per limiter, in the chain's order.
- * @throws {SerializableIntError} (from `@perpx/proto`) when a field holds bytes that are no SerializableInt.
  * @example
  * ```ts
  * const capacities = limiterCapacities(await ratelimitQueries.getCapacityByDenom(client, { denom: "uusdc" }));
@@ -172,7 +156,6 @@ export interface AffiliateAmounts {
  * Reads the volumes and stake of an affiliate answer as bigints.
  * @param info - from `affiliateQueries.getAffiliateInfo`.
  * @returns the amounts.
- * @throws {SerializableIntError} (from `@perpx/proto`) when a field holds bytes that are no SerializableInt.
  * @example
  * ```ts
  * affiliateAmounts(await affiliateQueries.getAffiliateInfo(client, { address: wallet.address })).referredVolume30d; // 0n

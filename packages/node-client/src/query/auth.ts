@@ -15,9 +15,7 @@ import type { QueryOptions } from "./unary.js";
  * ```
  */
 export interface AccountInfo {
-  /** The bech32 address. */
   address: string;
-  /** The account number. */
   accountNumber: bigint;
   /** The sequence of the next transaction (committed state). */
   sequence: bigint;
@@ -32,7 +30,6 @@ export interface AccountInfo {
  * @example
  * ```ts
  * const params: GetAccountParams = { address: wallet.address, timeoutMs: 2_000 };
- * (await getAccount(client, params))?.address === wallet.address; // true
  * ```
  */
 export interface GetAccountParams extends QueryOptions {

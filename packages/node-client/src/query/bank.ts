@@ -11,7 +11,6 @@ import type { QueryOptions } from "./unary.js";
  * ```
  */
 export interface Balance {
-  /** The bank denom. */
   denom: string;
   /** Base units. */
   amount: bigint;
@@ -33,9 +32,7 @@ export interface GetBalancesParams extends QueryOptions {
  * Every bank balance of an account (all pages).
  * @param client - the node client (from `createNodeClient`).
  * @param params - `GetBalancesParams`, with the call options.
- * @returns resolves with each denom the account holds and its `amount`, a bigint in the denom's
- *   base units (`uusdc`: 10^-6 USDC; `aperpx`: 10^-18 PERPX), over all pages; rejects with
- *   `QueryError` when the node refuses the query.
+ * @returns each denom held and its `amount`, a bigint in base units (`uusdc`: 10^-6 USDC).
  * @example
  * ```ts
  * const balances = await getBalances(client, { address: wallet.address });
@@ -65,9 +62,7 @@ export interface GetBalanceParams extends QueryOptions {
  * One bank balance of an account (0 when it holds none).
  * @param client - the node client (from `createNodeClient`).
  * @param params - `GetBalanceParams`, with the call options.
- * @returns resolves with `{ denom, amount }`, the amount a bigint in the denom's base units
- *   (`uusdc`: 10^-6 USDC), `0n` when the account holds none; rejects with `QueryError` when the
- *   node refuses the query.
+ * @returns `{ denom, amount }`, the amount a bigint in base units, `0n` when none.
  * @example
  * ```ts
  * const { amount } = await getBalance(client, { address: wallet.address, denom: "aperpx" });

@@ -4,8 +4,7 @@ import { proposedOperationsIn, sameOrderId } from "../messages/proposedOperation
 import type { Block } from "./blocks.js";
 
 /**
- * The proposed operations of a block from {@link getBlock}: the `MsgProposedOperations` its first
- * transaction carries (every block of the chain opens with one), or undefined.
+ * The `MsgProposedOperations` a block from {@link getBlock} opens with, or undefined.
  * @param block - a block from `getBlock`.
  * @returns the operations (matches and removals), or undefined when the block has none.
  * @example
@@ -34,18 +33,14 @@ function* messagesIn<T>(block: Block, typeUrl: string, decode: (bytes: Uint8Arra
 }
 
 /**
- * The placement of the order `orderId` in a block from {@link getBlock}: the order as its
- * `MsgPlaceOrder` carried it and its transaction's index (pair it with `getBlockResults` at that
- * index to learn whether the transaction succeeded), or undefined when the block holds none.
+ * The placement of `orderId` in a block from {@link getBlock}: its `MsgPlaceOrder`'s order and tx index.
  * @param block - a block from `getBlock`.
  * @param orderId - the order.
  * @returns `{ txIndex, order }`, or undefined.
  * @example
  * ```ts
  * const goodTilBlockTime = Math.floor(Date.now() / 1000) + 3600;
- * const sent = await client.placeOrder({
- *   signer: wallet, subaccount, clientId: 141, side: "BUY", market: btc, size: "0.001", price: "30000", kind: "long-term", goodTilBlockTime,
- * });
+ * const sent = await client.placeOrder({ signer: wallet, subaccount, clientId: 141, side: "BUY", market: btc, size: "0.001", price: "30000", kind: "long-term", goodTilBlockTime });
  * const block = await getBlock(client, { height: sent.height! });
  * placementIn(block, sent.orderId!)?.order.quantums; // 10000000n
  * await client.cancelOrder({ signer: wallet, subaccount, clientId: 141, market: btc, kind: "long-term", goodTilBlockTime });
@@ -63,9 +58,7 @@ export function placementIn(
 }
 
 /**
- * The index of the transaction that cancels the order `orderId` (a `MsgCancelOrder`) in a block
- * from {@link getBlock}, or -1; pair it with `getBlockResults` at that index to learn whether the
- * cancel succeeded.
+ * The index of the transaction that cancels `orderId` (a `MsgCancelOrder`) in a block, or -1.
  * @param block - a block from `getBlock`.
  * @param orderId - the order.
  * @returns the transaction's index, or -1.

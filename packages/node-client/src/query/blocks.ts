@@ -1,7 +1,4 @@
-/**
- * Blocks by height over CometBFT RPC: the header and its decoded transactions (`block`), each
- * transaction's result (`block_results`), and the headers of a height range (`blockchain`).
- */
+/** Blocks by height over CometBFT RPC: `block`, `block_results` and the headers of a range (`blockchain`). */
 
 import { InvalidArgumentError } from "@perpx/errors";
 import type { cosmosTx } from "@perpx/proto";
@@ -19,17 +16,12 @@ import { rpcRead } from "./unary.js";
  * A block header, as the explorer and indexers read it.
  * @example
  * ```ts
- * const header: BlockHeader = (await getBlock(client, {})).header;
- * header.height > 0n; // true
- * header.hash.length; // 64
+ * const header: BlockHeader = (await getBlock(client, {})).header; // header.hash.length: 64
  * ```
  */
 export interface BlockHeader {
-  /** The height. */
   height: bigint;
-  /** The block time. */
   time: Date;
-  /** The chain id. */
   chainId: string;
   /** The block hash, upper-case hex. */
   hash: string;
@@ -47,9 +39,7 @@ export interface BlockHeader {
  * One transaction of a block: its hash and its decoded body.
  * @example
  * ```ts
- * const sent = await client.bankSend({ signer: wallet, from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
- * const txs: BlockTx[] = (await getBlock(client, { height: sent.height! })).txs;
- * txs.some((t) => t.hash === sent.hash); // true
+ * const txs: BlockTx[] = (await getBlock(client, {})).txs;
  * ```
  */
 export interface BlockTx {
@@ -68,7 +58,6 @@ export interface BlockTx {
  * ```
  */
 export interface Block {
-  /** The header. */
   header: BlockHeader;
   /** The transactions, in block order. */
   txs: BlockTx[];
@@ -78,9 +67,7 @@ export interface Block {
  * The result of one transaction of a block (`block_results`).
  * @example
  * ```ts
- * const sent = await client.bankSend({ signer: wallet, from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
- * const results: BlockTxResult[] = await getBlockResults(client, { height: sent.height! });
- * results.some((r) => r.code === 0); // true
+ * const results: BlockTxResult[] = await getBlockResults(client, {});
  * ```
  */
 export interface BlockTxResult {
@@ -90,11 +77,8 @@ export interface BlockTxResult {
   codespace: string;
   /** The log (the error text on failure). */
   log: string;
-  /** Gas wanted. */
   gasWanted: bigint;
-  /** Gas used. */
   gasUsed: bigint;
-  /** Events emitted. */
   events: TxEvent[];
 }
 
@@ -106,10 +90,7 @@ export interface BlockTxResult {
  * ```
  */
 export interface GetBlockParams extends CallOptions {
-  /**
-   * The height.
-   * @default the latest block
-   */
+  /** The height; default the latest block. */
   height?: bigint | number;
 }
 
@@ -121,15 +102,9 @@ export interface GetBlockParams extends CallOptions {
  * ```
  */
 export interface GetBlockHeadersParams extends CallOptions {
-  /**
-   * The highest height.
-   * @default the latest block
-   */
+  /** The highest height; default the latest block. */
   maxHeight?: bigint | number;
-  /**
-   * How many headers, at most 20 (CometBFT's page).
-   * @default 20
-   */
+  /** How many headers, at most 20 (CometBFT's page); default 20. */
   count?: number;
 }
 
@@ -148,6 +123,8 @@ function object(value: unknown, what: string, method: string): Json {
     throw new QueryError({ path: method, transport: "rpc", log: `the answer has no ${what}` });
   return value as Json;
 }
+
+const listOf = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[]) : []);
 
 function text(value: unknown): string {
   return typeof value === "string" ? value : "";
@@ -185,15 +162,13 @@ async function rpcCall(
  * A block by height over RPC (`block`): its header and its transactions, hashed and decoded.
  * @param client - the node client (from `createNodeClient`).
  * @param params - `GetBlockParams`, with the call options.
- * @returns a block by height over RPC (`block`): its header and its transactions, hashed and decoded.
+ * @returns the block.
  * @throws {QueryError} when the node has no block at that height (pruned, or not yet produced).
  * @example
  * ```ts
- * // A height the node still serves: the latest (a pruned node answers early heights with an error).
  * const latest = await getBlock(client, {});
  * const block = await getBlock(client, { height: latest.header.height });
  * block.header.hash === latest.header.hash; // true
- * block.txs.map((t) => t.hash); // each takes getTx
  * ```
  */
 export async function getBlock(client: NodeConnection, params: GetBlockParams = {}): Promise<Block> {
@@ -202,7 +177,7 @@ export async function getBlock(client: NodeConnection, params: GetBlockParams = 
   const result = await rpcCall(client, "block", height === undefined ? {} : { height }, params);
   const block = object(result.block, "block", "block");
   const data = (block.data ?? {}) as Json;
-  const raws = Array.isArray(data.txs) ? (data.txs as unknown[]).map((tx) => fromBase64(text(tx))) : [];
+  const raws = listOf(data.txs).map((tx) => fromBase64(text(tx)));
   return {
     header: headerOf({ header: block.header, block_id: result.block_id }, "block", raws.length),
     txs: raws.map((bytes) => ({ hash: sha256HexUpper(bytes), tx: decodeTxRaw(bytes) })),
@@ -220,7 +195,6 @@ export async function getBlock(client: NodeConnection, params: GetBlockParams = 
  * const { header } = await getBlock(client, {});
  * const results = await getBlockResults(client, { height: header.height });
  * results.length === header.txCount; // true
- * results.every((r) => r.code === 0 || r.log !== ""); // true
  * ```
  */
 export async function getBlockResults(
@@ -230,19 +204,15 @@ export async function getBlockResults(
   checkParams(params, "getBlockResults", true);
   const height = heightParam("height", params.height);
   const result = await rpcCall(client, "block_results", height === undefined ? {} : { height }, params);
-  const list = Array.isArray(result.txs_results) ? (result.txs_results as Json[]) : [];
-  return list.map((r) => ({
+  return listOf(result.txs_results).map((r) => ({
     code: Number(r.code ?? 0),
     codespace: text(r.codespace),
     log: text(r.log),
     gasWanted: BigInt(text(r.gas_wanted) || "0"),
     gasUsed: BigInt(text(r.gas_used) || "0"),
-    events: (Array.isArray(r.events) ? (r.events as Json[]) : []).map((e) => ({
+    events: listOf(r.events).map((e) => ({
       type: text(e.type),
-      attributes: (Array.isArray(e.attributes) ? (e.attributes as Json[]) : []).map((a) => ({
-        key: text(a.key),
-        value: text(a.value),
-      })),
+      attributes: listOf(e.attributes).map((a) => ({ key: text(a.key), value: text(a.value) })),
     })),
   }));
 }
@@ -269,12 +239,9 @@ export async function getBlockHeaders(
   const maxText = heightParam("maxHeight", params.maxHeight);
   const max = maxText === undefined ? (await getBlock(client, params)).header.height : BigInt(maxText);
   const min = max - BigInt(count) + 1n > 0n ? max - BigInt(count) + 1n : 1n;
-  const result = await rpcCall(
-    client,
-    "blockchain",
-    { minHeight: min.toString(), maxHeight: max.toString() },
-    params,
+  const range = { minHeight: min.toString(), maxHeight: max.toString() };
+  const result = await rpcCall(client, "blockchain", range, params);
+  return listOf(result.block_metas).map((meta) =>
+    headerOf(meta, "blockchain", Number(text(meta.num_txs) || "0")),
   );
-  const metas = Array.isArray(result.block_metas) ? (result.block_metas as Json[]) : [];
-  return metas.map((meta) => headerOf(meta, "blockchain", Number(text(meta.num_txs) || "0")));
 }

@@ -1,7 +1,4 @@
-/**
- * The bridge module's reads, as rows over {@link defineQuery}: its params, the events it saw and
- * acknowledged, the deposits waiting for their delay, and the withdrawals with their signatures.
- */
+/** The bridge module's reads (params, events, delayed deposits, withdrawals) over {@link defineQuery}. */
 import { bridge } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
 import { bech32Address, uint64 } from "../messages/validate.js";

@@ -1,9 +1,4 @@
-/**
- * The chain's read-only catalog as one table of rows over {@link defineQuery}: assets, oracle market
- * params, liquidity tiers and module params, the next ids governance will assign, fee discounts and
- * staking tiers, order rate limits, IBC packets waiting for their acknowledgement and the
- * per-perpetual withdrawal gates the trading queries do not cover.
- */
+/** The chain's read-only catalog (assets, module params, next ids, fees, gates) over {@link defineQuery}. */
 import {
   accountplus,
   assets,
@@ -52,17 +47,16 @@ async function getNextIds(
 }
 
 /**
- * The catalog's queries, each `query(client, params)` with the call options (`transport`, `height`,
- * `signal`, `timeoutMs`) in its params; `client.extend(queryActions)` gives them as methods. By id:
- * `getAsset({ id })`, `getMarketParam({ id })` (`undefined` for an unknown id). Every page:
- * `getAssets`, `getMarketParams`, `getLiquidityTiers`. Module params: `getPerpetualsParams`,
- * `getAccountplusParams`, `getLiquidationsConfig`, `getMarketMapperRevShareParams`,
- * `getRewardsParams`, `getBlockRateLimits`, `getEquityTiers`. `getNextIds` (oracle market, perpetual
- * and clob pair). Fees: `getMarketFeeDiscount({ clobPairId })` (`undefined` when none),
- * `getMarketFeeDiscounts`, `getStakingTiers`, `getUserStakingTier({ address })`.
- * `getPendingSendPackets` (IBC packets awaiting acknowledgement). Per perpetual:
- * `getWithdrawalsBlockedInfo({ perpetualId })`, `getCollateralPoolAddress({ perpetualId })`. A bad
- * id or address is refused with a typed error naming it before the query leaves.
+ * The catalog's queries, each `query(client, params)` with the call options in its params. By id:
+ * `getAsset({ id })`, `getMarketParam({ id })` (`undefined` for an unknown id). Every page: `getAssets`,
+ * `getMarketParams`, `getLiquidityTiers`. Module params: `getPerpetualsParams`, `getAccountplusParams`,
+ * `getLiquidationsConfig`, `getMarketMapperRevShareParams`, `getRewardsParams`, `getBlockRateLimits`,
+ * `getEquityTiers`. `getNextIds` (oracle market, perpetual and clob pair). Fees:
+ * `getMarketFeeDiscount({ clobPairId })` (`undefined` when none), `getMarketFeeDiscounts`,
+ * `getStakingTiers`, `getUserStakingTier({ address })`. `getPendingSendPackets` (IBC packets awaiting
+ * acknowledgement). Per perpetual: `getWithdrawalsBlockedInfo({ perpetualId })`,
+ * `getCollateralPoolAddress({ perpetualId })`. A bad id or address is refused with a typed error naming it
+ * before the query leaves.
  * @example
  * ```ts
  * (await catalogQueries.getAsset(client, { id: 0 }))?.denom; // "uusdc"
@@ -97,9 +91,7 @@ export const catalogQueries = {
   getLiquidationsConfig: defineQuery(
     "getLiquidationsConfig",
     () => clob.Query.method.liquidationsConfiguration,
-    {
-      pick: (r, path) => present(r.liquidationsConfig, path, "liquidations_config"),
-    },
+    { pick: (r, path) => present(r.liquidationsConfig, path, "liquidations_config") },
   ),
   getMarketMapperRevShareParams: defineQuery(
     "getMarketMapperRevShareParams",

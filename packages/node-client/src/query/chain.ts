@@ -3,10 +3,9 @@ import { cosmosTendermint } from "@perpx/proto";
 import { chainFacts, type NodeConnection } from "../connection.js";
 import { QueryError } from "../errors.js";
 import { checkParams } from "../messages/validate.js";
-import { type CallOptions, withDeadline } from "../transport/call.js";
-import { missingTransportError } from "../transport/missing.js";
-import { cometCall } from "../transport/rpc-json.js";
-import { pickQueryTransport, type QueryOptions, rpcQueryError, rpcRead, unaryQuery } from "./unary.js";
+import type { CallOptions } from "../transport/call.js";
+import type { CometRpc } from "../transport/rpc-json.js";
+import { pickQueryTransport, type QueryOptions, rpcRead, unaryQuery } from "./unary.js";
 
 /**
  * The latest committed block's height and time.
@@ -16,22 +15,16 @@ import { pickQueryTransport, type QueryOptions, rpcQueryError, rpcRead, unaryQue
  * ```
  */
 export interface LatestBlock {
-  /** The height. */
   height: bigint;
-  /** The block time. */
   time: Date;
-  /** The chain id. */
   chainId: string;
 }
 
 /**
- * The latest block's height and time: from RPC `status` when RPC is configured (cheapest), else
- * from gRPC `GetLatestBlock`.
+ * The latest block's height and time: from RPC `status` when configured, else gRPC `GetLatestBlock`.
  * @param client - the node client (from `createNodeClient`).
  * @param options - call options: `transport`, `height`, `signal` and `timeoutMs`.
- * @returns resolves with the latest block's height and time: from RPC `status` when RPC is
- *   configured (cheapest), else from gRPC `GetLatestBlock`; rejects with `QueryError` when the node
- *   refuses the query (`notFound` set for a missing entry).
+ * @returns the latest block's height, time and chain id.
  * @example
  * ```ts
  * const { height, time } = await getLatestBlock(client);
@@ -44,24 +37,12 @@ export async function getLatestBlock(
   checkParams(options, "getLatestBlock", true);
   const transport = options.transport ?? (client.rpc ? "rpc" : pickQueryTransport(client));
   if (transport === "rpc") {
-    const rpc = client.rpc;
-    if (!rpc) throw missingTransportError(client, ["rpc"]);
-    return withDeadline(
-      { ...options, operation: "status", defaultTimeoutMs: client.timeoutMs },
-      async (signal) => {
-        try {
-          const status = await cometCall(rpc, signal, (comet) => comet.status());
-          return {
-            height: BigInt(status.syncInfo.latestBlockHeight),
-            time: new Date(status.syncInfo.latestBlockTime.getTime()),
-            chainId: status.nodeInfo.network,
-          };
-        } catch (error) {
-          if (signal.aborted) throw error;
-          throw rpcQueryError("status", error);
-        }
-      },
-    );
+    const status = async (comet: CometRpc): Promise<LatestBlock> => {
+      const { syncInfo, nodeInfo } = await comet.status();
+      const time = new Date(syncInfo.latestBlockTime.getTime());
+      return { height: BigInt(syncInfo.latestBlockHeight), time, chainId: nodeInfo.network };
+    };
+    return rpcRead(client, "status", status, options);
   }
   const response = await unaryQuery(client, {
     ...options,
@@ -70,13 +51,8 @@ export async function getLatestBlock(
     request: {},
   });
   const header = response.sdkBlock?.header ?? response.block?.header;
-  if (!header?.time) {
-    throw new QueryError({
-      path: "/cosmos.base.tendermint.v1beta1.Service/GetLatestBlock",
-      transport: "grpc",
-      log: "no header",
-    });
-  }
+  const path = "/cosmos.base.tendermint.v1beta1.Service/GetLatestBlock";
+  if (!header?.time) throw new QueryError({ path, transport: "grpc", log: "no header" });
   return { height: header.height, time: timestampDate(header.time), chainId: header.chainId };
 }
 
@@ -84,9 +60,7 @@ export async function getLatestBlock(
  * The chain id: the client's (given or from its network preset), else read from the node once and cached.
  * @param client - the node client (from `createNodeClient`).
  * @param options - `CallOptions`, with the call options.
- * @returns resolves with the chain id: the client's (given or from its network preset), else read
- *   from the node once and cached; rejects with `QueryError` when the node refuses the query
- *   (`notFound` set for a missing entry).
+ * @returns the chain id.
  * @example
  * ```ts
  * await getChainId(client); // "perpx-local-1"
@@ -111,13 +85,10 @@ export async function getChainId(client: NodeConnection, options: CallOptions = 
 export interface GenesisDoc {
   /** RFC 3339 time of the first block. */
   genesis_time: string;
-  /** The chain id. */
   chain_id: string;
   /** The first height, a decimal string. */
   initial_height: string;
-  /** Consensus parameters. */
   consensus_params?: unknown;
-  /** The genesis validators. */
   validators?: unknown[];
   /** The app hash, hex. */
   app_hash?: string;
@@ -132,8 +103,7 @@ export interface GenesisDoc {
  * @returns the genesis document (RPC only).
  * @example
  * ```ts
- * const genesis = await getGenesis(client);
- * genesis.chain_id; // "perpx-local-1"
+ * (await getGenesis(client)).chain_id; // "perpx-local-1"
  * ```
  */
 export async function getGenesis(client: NodeConnection, options: CallOptions = {}): Promise<GenesisDoc> {
@@ -146,7 +116,6 @@ export async function getGenesis(client: NodeConnection, options: CallOptions = 
  * @example
  * ```ts
  * const [first]: Peer[] = await getPeers(client);
- * first?.address === `${first?.id}@${first?.remoteIp}:${first?.port}`; // true
  * ```
  */
 export interface Peer {
@@ -156,7 +125,6 @@ export interface Peer {
   remoteIp: string;
   /** The peer's P2P port: from its listen address, else 26656. */
   port: number;
-  /** The peer's moniker. */
   moniker: string;
   /** `id@ip:port`, ready for `persistent_peers`. */
   address: string;
@@ -171,6 +139,8 @@ export interface Peer {
  */
 export const DEFAULT_P2P_PORT = 26656;
 
+type NetPeer = { node_info?: { id?: string; listen_addr?: string; moniker?: string }; remote_ip?: string };
+
 /**
  * The node's peers (`GET {node_rpc_url}/net_info` -> `result.peers[]`). RPC only.
  * @param client - the node client (from `createNodeClient`).
@@ -184,23 +154,13 @@ export const DEFAULT_P2P_PORT = 26656;
  */
 export async function getPeers(client: NodeConnection, options: CallOptions = {}): Promise<Peer[]> {
   checkParams(options, "getPeers", true);
-  const result = (await rpcRead(client, "net_info", {}, options)) as {
-    peers?: Array<{
-      node_info?: { id?: string; listen_addr?: string; moniker?: string };
-      remote_ip?: string;
-    }>;
-  };
+  const result = (await rpcRead(client, "net_info", {}, options)) as { peers?: NetPeer[] };
   return (result.peers ?? []).map((peer) => {
     const id = (peer.node_info?.id ?? "").toLowerCase();
     const remoteIp = peer.remote_ip ?? "";
     const listenPort = /:(\d+)$/.exec(peer.node_info?.listen_addr ?? "")?.[1];
     const port = listenPort ? Number(listenPort) : DEFAULT_P2P_PORT;
-    return {
-      id,
-      remoteIp,
-      port,
-      moniker: peer.node_info?.moniker ?? "",
-      address: `${id}@${remoteIp}:${port}`,
-    };
+    const moniker = peer.node_info?.moniker ?? "";
+    return { id, remoteIp, port, moniker, address: `${id}@${remoteIp}:${port}` };
   });
 }

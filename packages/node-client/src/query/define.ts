@@ -1,9 +1,6 @@
 /**
- * The one shape of a chain query, written once (as connect's `createClient(Service, transport)`
- * derives a client from a service descriptor): a unary method of an `@perpx/proto` `Query` service,
- * a request built (and checked) from the action's params, and the part of the answer the action
- * returns. Each query action of this package is one row over {@link defineQuery} or
- * {@link definePagedQuery}: its name, method, request and pick, with its doc comment on the row.
+ * The one shape of a chain query, written once: each query action is a row over {@link defineQuery}
+ * or {@link definePagedQuery} (its name, method, checked request and the part of the answer it returns).
  */
 import type { DescMessage, DescMethodUnary, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import type { NodeConnection } from "../connection.js";
@@ -41,11 +38,9 @@ export function present<T>(value: T | undefined, path: string, field: string): T
 }
 
 /**
- * Makes a query action `(client, params) => answer` from a unary method: checks the params, builds
- * the request, runs {@link unaryQuery} with the call options and picks the result.
+ * Makes a query action `(client, params) => answer` from a unary method over {@link unaryQuery}.
  * @param name - the action's public name (typed errors name it).
- * @param method - the method's descriptor, e.g. `() => epochs.Query.method.epochInfoAll`: read at
- *   the first call, so that importing a row loads no protobuf descriptor.
+ * @param method - the method's descriptor, read at the first call (importing a row loads none).
  * @param spec - the request builder, the pick and whether NotFound answers `undefined`.
  * @returns the action.
  */
@@ -83,12 +78,10 @@ export function defineQuery<I extends DescMessage, O extends DescMessage, P exte
 }
 
 /**
- * Makes a query action that reads every page of a paginated method ({@link allPages}) and returns
- * the items of all of them.
+ * Makes a query action that returns the items of every page of a paginated method ({@link allPages}).
  * @param name - the action's public name (typed errors name it).
  * @param method - the paginated method's descriptor, read at the first call.
- * @param spec - the request builder (without `pagination`), the items of one answer, and whether
- *   the params may be left out.
+ * @param spec - the request builder (without `pagination`), the items of one answer, `optional`.
  * @returns the action.
  */
 export function definePagedQuery<I extends DescMessage, O extends DescMessage, P extends QueryOptions, T>(

@@ -17,14 +17,10 @@ import { type QueryOptions, unaryQuery } from "./unary.js";
  * @example
  * ```ts
  * const options: FactOptions = { transport: "rest", timeoutMs: 2_000 };
- * (await getNodeInfo(client, options)).network; // "perpx-local-1"
  * ```
  */
 export interface FactOptions extends Omit<QueryOptions, "transport"> {
-  /**
-   * Which transport carries the query.
-   * @default "grpc" when configured, else "rest", else "rpc"
-   */
+  /** Which transport carries the query; default "grpc" when configured, else "rest", else "rpc". */
   transport?: "grpc" | "rest" | "rpc";
 }
 
@@ -59,12 +55,9 @@ export interface RestQueryParams<Desc extends DescMessage> extends FactOptions {
 }
 
 /**
- * GETs a REST path and decodes the Cosmos REST JSON into a message (`fromCosmosJson` of
- * `@perpx/proto`: SerializableInts from decimal strings, `Any` with Cosmos type URLs), ignoring
- * unknown fields.
+ * GETs a REST path and decodes its Cosmos JSON into a message (`fromCosmosJson`, unknown fields ignored).
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`RestQueryParams<Desc>`: each field is documented there), with the
- *   call options `signal` and `timeoutMs`.
+ * @param params - the path and schema (`RestQueryParams<Desc>`), with `signal` and `timeoutMs`.
  * @returns the decoded message.
  * @example
  * ```ts
@@ -92,10 +85,7 @@ export async function restQuery<Desc extends DescMessage>(
   });
 }
 
-/**
- * A fact a node serves on every transport: over REST at `path` (the method's REST route), else the
- * method over gRPC or RPC `abci_query`, as {@link pickFactTransport} chooses.
- */
+/** A fact a node serves on every transport: REST at `path`, else the method over gRPC or RPC. */
 export function factQuery<I extends DescMessage, O extends DescMessage>(
   client: NodeConnection,
   options: FactOptions,

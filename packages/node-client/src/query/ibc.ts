@@ -1,7 +1,4 @@
-/**
- * IBC packet state (ICS-04) and ICS-20 vouchers and escrow, as one table of rows over
- * {@link defineQuery}: what a wallet or a bridge UI reads to follow a transfer.
- */
+/** IBC packet state (ICS-04), ICS-20 vouchers and escrow, as rows over {@link defineQuery}. */
 import { type IntegerInput, InvalidArgumentError } from "@perpx/core";
 import { ibcChannel, ibcTransfer } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";

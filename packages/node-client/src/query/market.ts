@@ -8,9 +8,7 @@ import { marketQueries } from "./markets.js";
 import type { QueryOptions } from "./unary.js";
 
 /**
- * A perpetual market as the node has it: its perpetual, its clob pair and its oracle price joined,
- * with every parameter the conversions of `@perpx/core` need. The order builders take it as
- * `market` (with a human `size` and `price`).
+ * A perpetual market (perpetual, clob pair, oracle price) with what core's conversions need.
  * @example
  * ```ts
  * const { ticker, clobPairId, oraclePrice }: Market = await client.getMarket({ ticker: "BTC-USD" });
@@ -19,9 +17,7 @@ import type { QueryOptions } from "./unary.js";
 export interface Market extends OrderMarket {
   /** The ticker, e.g. `"BTC-USD"`. */
   readonly ticker: string;
-  /** The perpetual's id. */
   readonly perpetualId: number;
-  /** The oracle market's id. */
   readonly marketId: number;
   /** Base quantums per unit of the asset are 10^-atomicResolution. */
   readonly atomicResolution: number;
@@ -52,16 +48,11 @@ export interface GetMarketParams extends QueryOptions {
 }
 
 /**
- * A market by ticker: finds the perpetual, its clob pair and its oracle price, and joins them into
- * one {@link Market} whose conversion parameters place orders with human prices and sizes.
+ * A market by ticker: its perpetual, clob pair and oracle price joined into one {@link Market}.
  * @param client - the node client (from `createNodeClient`).
  * @param params - `GetMarketParams`, with the call options.
- * @returns resolves with the market: its ids, `atomicResolution` and `quantumConversionExponent`,
- *   `stepBaseQuantums` (size step, base quantums) and `subticksPerTick` (price step, subticks),
- *   its status, and `oraclePrice` as a human decimal string (USD), which is what core's
- *   conversions take to turn human prices and sizes into subticks and quantums.
- * @throws {InvalidArgumentError} when no perpetual (or no clob pair) has that ticker; the message
- *   lists the tickers the chain knows.
+ * @returns the market, with the conversion parameters core's order builders take.
+ * @throws {InvalidArgumentError} when no perpetual or clob pair has that ticker (lists the known ones).
  * @throws {QueryError | TransportError} when the node does not answer.
  * @example
  * ```ts

@@ -1,7 +1,4 @@
-/**
- * The chain's market reads (clob pairs, perpetuals, oracle prices, fee tiers) as one table of rows
- * over {@link defineQuery}, and a stateful order by its id.
- */
+/** The chain's market reads (pairs, perpetuals, prices, fee tiers, stateful orders) over {@link defineQuery}. */
 import { InvalidArgumentError, type SubaccountRef } from "@perpx/core";
 import { clob, feetiers, perpetuals, prices } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
@@ -34,14 +31,13 @@ const getPerpetuals: (client: NodeConnection, params?: QueryOptions) => Promise<
   });
 
 /**
- * The chain's market reads, each `query(client, params)` with the call options (`transport`,
- * `height`, `signal`, `timeoutMs`) in its params, and a method of every node client
- * (`client.getClobPairs()`); `getMarket` joins them by ticker. By id (`{ id }`; a `QueryError` with
- * `notFound` for an unknown one): `getClobPair`, `getPerpetual`, `getMarketPrice` (an integer
- * `price` and its `exponent`: USD is `price × 10^exponent`). Every page: `getClobPairs`,
+ * The chain's market reads, each `query(client, params)` with the call options in its params, and a method
+ * of every node client (`client.getClobPairs()`); `getMarket` joins them by ticker. By id (`{ id }`; a
+ * `QueryError` with `notFound` for an unknown one): `getClobPair`, `getPerpetual`, `getMarketPrice` (an
+ * integer `price` and its `exponent`: USD is `price × 10^exponent`). Every page: `getClobPairs`,
  * `getPerpetuals`, `getMarketPrices`. Fees: `getFeeTiers` (maker and taker ppm with their volume
- * requirements) and `getUserFeeTier({ user })` (an account's tier and its index; a malformed
- * address is refused with `InvalidAddressError` before the query leaves).
+ * requirements) and `getUserFeeTier({ user })` (an account's tier and its index; a malformed address is
+ * refused with `InvalidAddressError` before the query leaves).
  * @example
  * ```ts
  * (await marketQueries.getPerpetual(client, { id: 0 })).params?.ticker; // "BTC-USD"
@@ -91,8 +87,7 @@ export interface GetStatefulOrderParams extends QueryOptions {
 }
 
 /**
- * A resting stateful (long-term or conditional) order: its placement, filled amount and whether a
- * conditional order triggered.
+ * A resting stateful (long-term or conditional) order: placement, filled amount, whether triggered.
  * @param client - the node client (from `createNodeClient`).
  * @param params - the order (`GetStatefulOrderParams`), with the call options.
  * @returns the order, or `undefined` when it is not in state (never placed, filled, cancelled or expired).

@@ -31,10 +31,10 @@ export function parseGasPrices(text: string): GasPrice[] {
 }
 
 /**
- * The node's minimum gas prices (`/cosmos/base/node/v1beta1/config`), one per fee denom.
+ * The node's minimum gas prices (`/cosmos/base/node/v1beta1/config`).
  * @param client - the node client (from `createNodeClient`).
  * @param options - `FactOptions`, with the call options.
- * @returns the node's minimum gas prices (`/cosmos/base/node/v1beta1/config`), one per fee denom.
+ * @returns one gas price per fee denom.
  * @example
  * ```ts
  * await getMinimumGasPrices(client); // [{ denom: "aperpx", amount: "25000000000" }, { denom: "uusdc", amount: "0.025" }]
@@ -63,26 +63,20 @@ export async function getMinimumGasPrices(
 export interface NodeInfo {
   /** The running application version, e.g. `v27.5` (`application_version.version`). */
   appVersion: string;
-  /** The application's name. */
   appName: string;
   /** The chain id the node is on. */
   network: string;
-  /** The CometBFT version. */
   cometVersion: string;
-  /** The node's moniker. */
   moniker: string;
   /** The node id (hex), as peers know it. */
   nodeId: string;
 }
 
 /**
- * The node's identity and running version (`/cosmos/base/tendermint/v1beta1/node_info`; over RPC,
- * `status` and `abci_info`).
+ * The node's identity and running version (`node_info`; over RPC, `status` and `abci_info`).
  * @param client - the node client (from `createNodeClient`).
  * @param options - `FactOptions`, with the call options.
- * @returns resolves with the node's identity and running version
- *   (`/cosmos/base/tendermint/v1beta1/node_info`; over RPC, `status` and `abci_info`); rejects with
- *   `QueryError` when the node refuses the query (`notFound` set for a missing entry).
+ * @returns the node's identity and running version.
  * @example
  * ```ts
  * import { local } from "@perpx/core";
@@ -139,7 +133,6 @@ export async function getNodeInfo(client: NodeConnection, options: FactOptions =
  * @example
  * ```ts
  * const params: AppliedPlanParams = { name: "v27.0", transport: "rest" };
- * await getAppliedPlan(client, params); // undefined: the devnet applied no upgrade
  * ```
  */
 export interface AppliedPlanParams extends FactOptions {
@@ -182,13 +175,10 @@ export async function getAppliedPlan(
  * ```ts
  * import { testnet } from "@perpx/core";
  *
- * const report = await checkUpgradeHistory(client, { network: testnet });
- * const missing: UpgradeCheck[] = report.upgrades.filter((u) => !u.matches);
- * missing.length === testnet.upgrades.length; // true: the devnet applied none of testnet's upgrades
+ * const checks: UpgradeCheck[] = (await checkUpgradeHistory(client, { network: testnet })).upgrades;
  * ```
  */
 export interface UpgradeCheck {
-  /** The upgrade's version. */
   version: string;
   /** Its height in the network preset. */
   expectedHeight: bigint;
@@ -204,8 +194,7 @@ export interface UpgradeCheck {
  * ```ts
  * import { testnet } from "@perpx/core";
  *
- * const { ok }: UpgradeHistoryReport = await checkUpgradeHistory(client, { network: testnet });
- * ok; // false: a devnet is not testnet
+ * const { ok }: UpgradeHistoryReport = await checkUpgradeHistory(client, { network: testnet }); // ok: false
  * ```
  */
 export interface UpgradeHistoryReport {
@@ -234,18 +223,14 @@ export interface UpgradeHistoryParams extends FactOptions {
 }
 
 /**
- * Compares a network preset's upgrade history (from `@perpx/core`) with the chain: every applied
- * plan's height, and the running version.
+ * Compares a network preset's upgrade history (plan heights, running version) with the chain.
  * @param client - the node client (from `createNodeClient`).
  * @param params - `UpgradeHistoryParams`, with the call options.
- * @returns resolves with the report: each plan of the preset with the height the chain applied it
- *   at (or none), and whether the running version matches; rejects with `QueryError` when the node
- *   refuses a query.
+ * @returns each plan with the height the chain applied it at (or none), and the running version.
  * @example
  * ```ts
  * import { testnet } from "@perpx/core";
  *
- * // Is this node on testnet's upgrade history, at its latest version?
  * const report = await checkUpgradeHistory(client, { network: testnet });
  * report.ok; // false: a devnet is not testnet
  * ```

@@ -9,8 +9,7 @@ export const MAX_PAGES = 1000;
 export const PAGE_LIMIT = 1000n;
 
 /**
- * Parameters of {@link allPages}: the paginated method, its request without `pagination`, which
- * items of each answer to keep, and the query options.
+ * Parameters of {@link allPages}: the paginated method, its request and the items to keep.
  * @example
  * ```ts
  * import { clob } from "@perpx/proto";
@@ -31,14 +30,12 @@ export interface AllPagesParams<I extends DescMessage, O extends DescMessage, T>
 /**
  * Reads every page of a paginated query (`pagination.next_key`) and concatenates the items.
  * @param client - the node client (from `createNodeClient`).
- * @param params - what to read (`AllPagesParams<I, O, T>`: each field is documented there), with
- *   the call options `signal` and `timeoutMs`.
+ * @param params - what to read (`AllPagesParams<I, O, T>`), with the call options.
  * @returns the items of every page, in order.
  * @example
  * ```ts
  * import { clob } from "@perpx/proto";
  *
- * // Every page of a paginated query, joined.
  * const pairs = await allPages(client, { method: clob.Query.method.clobPairAll, request: {}, pick: (r) => r.clobPair });
  * pairs.length > 0; // true
  * ```

@@ -18,9 +18,7 @@ import { watchBlocks } from "./watch.js";
 import { getBacking, wrapQueries } from "./wrap.js";
 
 /**
- * The chain-module queries as a table of actions, for `client.extend(queryActions)`: each is a free
- * function `query(client, params)` of `@perpx/node-client/queries`, and an extended client has it
- * as a method `client.query(params)`.
+ * The chain-module queries as a table of actions, for `client.extend(queryActions)`.
  * @example
  * ```ts
  * const chain = client.extend(queryActions);

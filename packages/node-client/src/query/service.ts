@@ -1,8 +1,4 @@
-/**
- * The generic reach of every chain `Query` service, derived from its `@perpx/proto` descriptor as
- * connect's `createClient(Service, transport)` derives a client: the long tail of methods that need
- * no rename, check or conversion has no per-method wrapper.
- */
+/** Every chain `Query` service, derived from its `@perpx/proto` descriptor (no per-method wrapper). */
 import type {
   DescMessage,
   DescMethodUnary,
@@ -14,8 +10,7 @@ import type { NodeConnection } from "../connection.js";
 import { type QueryOptions, unaryQuery } from "./unary.js";
 
 /**
- * A typed client of one `Query` service: each unary method, by its local name, takes the request's
- * fields and the call options and answers the decoded response.
+ * A typed client of one `Query` service: each unary method takes the request and the call options.
  * @example
  * ```ts
  * import { cosmosBank } from "@perpx/proto";
@@ -30,8 +25,7 @@ export type QueryClient<S extends DescService> = {
 };
 
 /**
- * A typed client of one `Query` service of `@perpx/proto`: every unary method runs {@link unaryQuery}
- * (gRPC, else RPC `abci_query`; `QueryError`, `TransportError`, `TimeoutError` as it throws).
+ * A typed client of one `Query` service of `@perpx/proto`: every unary method runs {@link unaryQuery}.
  * @param client - the node client (from `createNodeClient`).
  * @param service - the service's descriptor, e.g. `cosmosBank.Query`.
  * @returns the service's methods, e.g. `bank.supplyOf({ denom }, { height })`.

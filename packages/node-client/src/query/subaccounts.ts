@@ -13,9 +13,13 @@ import type { QueryOptions } from "./unary.js";
  */
 export interface GetSubaccountParams extends QueryOptions, SubaccountRef {}
 
+function ownerAndNumber(p: GetSubaccountParams): { owner: string; number: number } {
+  const { owner, number } = subaccountId({ owner: p.owner, number: p.number }, "subaccount");
+  return { owner, number };
+}
+
 /**
- * One subaccount: its asset positions (USDC in quote quantums) and perpetual positions. Their
- * amounts are SerializableInt bytes; {@link subaccountBalances} reads them as bigints.
+ * One subaccount's asset and perpetual positions ({@link subaccountBalances} reads their amounts).
  * @param client - the node client (from `createNodeClient`).
  * @param params - `GetSubaccountParams`, with the call options.
  * @returns the subaccount, or `undefined` when it has never held anything.
@@ -26,10 +30,7 @@ export interface GetSubaccountParams extends QueryOptions, SubaccountRef {}
  * ```
  */
 export const getSubaccount = defineQuery("getSubaccount", () => subaccounts.Query.method.subaccount, {
-  request: (p: GetSubaccountParams) => {
-    const { owner, number } = subaccountId({ owner: p.owner, number: p.number }, "subaccount");
-    return { owner, number };
-  },
+  request: ownerAndNumber,
   pick: (r) => r.subaccount,
   orUndefined: true,
 });
@@ -47,14 +48,11 @@ export const getSubaccount = defineQuery("getSubaccount", () => subaccounts.Quer
 export const getSubaccounts = definePagedQuery(
   "getSubaccounts",
   () => subaccounts.Query.method.subaccountAll,
-  {
-    pick: (r) => r.subaccount,
-  },
+  { pick: (r) => r.subaccount },
 );
 
 /**
- * A subaccount's leverage settings: the initial margin fraction chosen per clob pair (pairs at
- * their default are absent).
+ * A subaccount's leverage settings: the initial margin fraction chosen per clob pair, if any.
  * @param client - the node client (from `createNodeClient`).
  * @param params - the subaccount (`GetSubaccountParams`), with the call options.
  * @returns the custom initial margin fraction of each clob pair that has one.
@@ -66,10 +64,7 @@ export const getSubaccounts = definePagedQuery(
  * ```
  */
 export const getLeverage = defineQuery("getLeverage", () => clob.Query.method.leverage, {
-  request: (p: GetSubaccountParams) => {
-    const { owner, number } = subaccountId({ owner: p.owner, number: p.number }, "subaccount");
-    return { owner, number };
-  },
+  request: ownerAndNumber,
   pick: (r): Array<{ clobPairId: number; imfPpm: number }> =>
     r.clobPairLeverage.map((entry) => ({ clobPairId: entry.clobPairId, imfPpm: entry.customImfPpm })),
 });

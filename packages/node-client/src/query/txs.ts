@@ -1,27 +1,24 @@
 import { InvalidArgumentError } from "@perpx/errors";
 import { cosmosTx } from "@perpx/proto";
-import { fromHexString } from "../bytes.js";
+import { fromHexString, toHexString } from "../bytes.js";
 import type { NodeConnection } from "../connection.js";
 import { isQueryError } from "../errors.js";
 import { checkParams } from "../messages/validate.js";
 import { withDeadline } from "../transport/call.js";
 import { type CometTx, cometCall } from "../transport/rpc-json.js";
 import { decodeTxRaw } from "./tx-raw.js";
-import { pickQueryTransport, type QueryOptions, rpcQueryError, unaryQuery } from "./unary.js";
+import { pickQueryTransport, type QueryOptions, rpcQueryError, rpcRead, unaryQuery } from "./unary.js";
 
 /**
  * An ABCI event with plain string attributes.
  * @example
  * ```ts
- * const sent = await client.bankSend({ signer: wallet, from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
- * const transfers = sent.events.filter((e: TxEvent) => e.type === "transfer");
- * transfers.length > 0; // true
+ * const events: TxEvent[] = (await getBlockResults(client, {})).flatMap((r) => r.events);
  * ```
  */
 export interface TxEvent {
   /** The event type, e.g. `transfer`. */
   type: string;
-  /** Its attributes. */
   attributes: { key: string; value: string }[];
 }
 
@@ -47,21 +44,23 @@ export interface TxInfo {
   codespace: string;
   /** The log (the error text on failure). */
   log: string;
-  /** Gas wanted. */
   gasWanted: bigint;
-  /** Gas used. */
   gasUsed: bigint;
-  /** Events emitted. */
   events: TxEvent[];
   /** The decoded transaction, when the node returned it. */
   tx: cosmosTx.Tx | undefined;
 }
 
+const eventsOf = (
+  events: readonly { type: string; attributes: readonly TxEvent["attributes"][number][] }[],
+) =>
+  events.map(
+    (e): TxEvent => ({ type: e.type, attributes: e.attributes.map(({ key, value }) => ({ key, value })) }),
+  );
+
 function fromComet(tx: CometTx): TxInfo {
   return {
-    hash: Array.from(tx.hash, (b) => b.toString(16).padStart(2, "0"))
-      .join("")
-      .toUpperCase(),
+    hash: toHexString(tx.hash).toUpperCase(),
     height: BigInt(tx.height),
     index: tx.index,
     code: tx.result.code,
@@ -69,10 +68,7 @@ function fromComet(tx: CometTx): TxInfo {
     log: tx.result.log ?? "",
     gasWanted: tx.result.gasWanted,
     gasUsed: tx.result.gasUsed,
-    events: tx.result.events.map((e) => ({
-      type: e.type,
-      attributes: e.attributes.map((a) => ({ key: a.key, value: a.value })),
-    })),
+    events: eventsOf(tx.result.events),
     tx: decodeTxRaw(tx.tx),
   };
 }
@@ -90,10 +86,7 @@ function fromTxResponse(
     log: response.rawLog,
     gasWanted: response.gasWanted,
     gasUsed: response.gasUsed,
-    events: response.events.map((e) => ({
-      type: e.type,
-      attributes: e.attributes.map((a) => ({ key: a.key, value: a.value })),
-    })),
+    events: eventsOf(response.events),
     tx,
   };
 }
@@ -103,7 +96,6 @@ function fromTxResponse(
  * @example
  * ```ts
  * const params: GetTxParams = { hash: "A".repeat(64), transport: "rpc" };
- * await getTx(client, params); // undefined: no such transaction
  * ```
  */
 export interface GetTxParams extends QueryOptions {
@@ -171,20 +163,11 @@ export async function getTx(client: NodeConnection, params: GetTxParams): Promis
 export interface SearchTxsParams extends QueryOptions {
   /** A CometBFT query, e.g. `message.sender='perpx1...'` or `tx.height=5`. */
   query: string;
-  /**
-   * 1-based page.
-   * @default 1
-   */
+  /** 1-based page; default 1. */
   page?: number;
-  /**
-   * Results per page (at most 100 on CometBFT).
-   * @default 30
-   */
+  /** Results per page (at most 100 on CometBFT); default 30. */
   perPage?: number;
-  /**
-   * Order by height.
-   * @default "asc"
-   */
+  /** Order by height; default "asc". */
   orderBy?: "asc" | "desc";
 }
 
@@ -223,18 +206,14 @@ export async function searchTxs(
       totalCount: Number(response.total),
     };
   }
-  return withDeadline(
-    { ...params, operation: "tx_search", defaultTimeoutMs: client.timeoutMs },
-    async (signal) => {
-      try {
-        const response = await cometCall(client.rpc!, signal, (comet) =>
-          comet.txSearch({ query: params.query, page, per_page: perPage, order_by: order, prove: false }),
-        );
-        return { txs: response.txs.map(fromComet), totalCount: response.totalCount };
-      } catch (error) {
-        if (signal.aborted) throw error;
-        throw rpcQueryError("tx_search", error);
-      }
+  const search = { query: params.query, page, per_page: perPage, order_by: order, prove: false } as const;
+  return rpcRead(
+    client,
+    "tx_search",
+    async (comet) => {
+      const response = await comet.txSearch(search);
+      return { txs: response.txs.map(fromComet), totalCount: response.totalCount };
     },
+    params,
   );
 }

@@ -23,16 +23,9 @@ import { type CometRpc, cometCall, JsonRpcError, rawRpc } from "../transport/rpc
  * ```
  */
 export interface QueryOptions extends CallOptions {
-  /**
-   * Which transport carries the query.
-   * @default "grpc" when configured, else "rpc" (`abci_query`)
-   */
+  /** Which transport carries the query; default "grpc" when configured, else "rpc" (`abci_query`). */
   transport?: "grpc" | "rpc";
-  /**
-   * Query the state at this height instead of the latest (a node answers for the heights it still
-   * holds; the devnet holds only the latest).
-   * @default undefined (latest)
-   */
+  /** Query the state at this height (one the node still holds); default the latest. */
   height?: bigint;
 }
 
@@ -61,19 +54,12 @@ export function queryPath(method: DescMethodUnary): string {
 }
 
 /** The SDK code of a gRPC status, as the SDK maps query errors (chain-protocol 5.6). */
-function sdkCodeOfGrpc(code: number): number | undefined {
-  switch (code) {
-    case GRPC_STATUS.notFound:
-      return 22;
-    case GRPC_STATUS.invalidArgument:
-    case GRPC_STATUS.failedPrecondition:
-      return 18;
-    case GRPC_STATUS.unauthenticated:
-      return 4;
-    default:
-      return undefined;
-  }
-}
+const SDK_CODE_OF_GRPC: Readonly<Record<number, number>> = {
+  [GRPC_STATUS.notFound]: 22,
+  [GRPC_STATUS.invalidArgument]: 18,
+  [GRPC_STATUS.failedPrecondition]: 18,
+  [GRPC_STATUS.unauthenticated]: 4,
+};
 
 /**
  * Picks the transport a query goes over: the requested one, else gRPC, else RPC.
@@ -92,37 +78,27 @@ export function pickQueryTransport(client: NodeConnection, wanted?: "grpc" | "rp
  * ```ts
  * import { cosmosBank } from "@perpx/proto";
  *
- * const params: UnaryQueryParams<typeof cosmosBank.QueryBalanceRequestSchema, typeof cosmosBank.QueryBalanceResponseSchema> = {
- *   method: cosmosBank.Query.method.balance,
- *   request: { address: wallet.address, denom: "uusdc" },
- *   transport: "rpc",
- * };
- * (await unaryQuery(client, params)).balance?.denom; // "uusdc"
+ * const params: UnaryQueryParams<typeof cosmosBank.QueryBalanceRequestSchema, typeof cosmosBank.QueryBalanceResponseSchema> =
+ *   { method: cosmosBank.Query.method.balance, request: { address: wallet.address, denom: "uusdc" } };
  * ```
  */
 export interface UnaryQueryParams<I extends DescMessage, O extends DescMessage> extends QueryOptions {
   /** The method's descriptor, e.g. `cosmosBank.Query.method.allBalances`. */
   method: DescMethodUnary<I, O>;
-  /** The request's fields. */
   request: MessageInitShape<I>;
 }
 
 /**
- * Runs one unary query, typed by its method descriptor from `@perpx/proto`: over gRPC when the
- * client has it, else over CometBFT RPC `abci_query` (path `/<service>/<Method>`, protobuf bytes
- * both ways). Every query function of this package is a line over this one.
+ * Runs one unary query typed by its `@perpx/proto` method: over gRPC, else RPC `abci_query`.
  * @param client - the node client.
- * @param params - the method (e.g. `cosmosBank.Query.method.allBalances`), its request, and the
- *   timeout, signal, transport and height.
+ * @param params - the method, its request, and the call options.
  * @returns the decoded response.
- * @throws {QueryError} when the node answers with an error; {@link TransportError} when it cannot
- *   be reached; `TimeoutError` / `AbortedError` per the options; `MissingEndpointError` without a transport.
+ * @throws {QueryError} when the node answers with an error; {@link TransportError} when unreachable.
  * @example
  * ```ts
  * import { cosmosBank } from "@perpx/proto";
  *
- * const method = cosmosBank.Query.method.allBalances;
- * const { balances } = await unaryQuery(client, { method, request: { address: wallet.address } });
+ * const { balances } = await unaryQuery(client, { method: cosmosBank.Query.method.allBalances, request: { address: wallet.address } });
  * balances.some((coin) => coin.denom === "uusdc"); // true
  * ```
  */
@@ -165,15 +141,9 @@ export async function unaryQuery<I extends DescMessage, O extends DescMessage>(
       if (signal.aborted) throw error;
       throw rpcQueryError(path, error);
     }
-    if (response.code) {
-      throw new QueryError({
-        path,
-        transport: "rpc",
-        abciCode: response.code,
-        codespace: response.codespace,
-        log: response.log ?? "",
-      });
-    }
+    const { code: abciCode, codespace } = response;
+    if (abciCode)
+      throw new QueryError({ path, transport: "rpc", abciCode, codespace, log: response.log ?? "" });
     try {
       return fromBinary(method.output, response.value);
     } catch (error) {
@@ -208,16 +178,9 @@ export function grpcQueryError(path: string, error: unknown): Error {
       { cause: error },
     );
   }
-  return new QueryError(
-    {
-      path,
-      transport: "grpc",
-      grpcCode: connectError.code,
-      abciCode: sdkCodeOfGrpc(connectError.code),
-      log: connectError.rawMessage,
-    },
-    { cause: error },
-  );
+  const { code, rawMessage: log } = connectError;
+  const info = { path, transport: "grpc", grpcCode: code, abciCode: SDK_CODE_OF_GRPC[code], log } as const;
+  return new QueryError(info, { cause: error });
 }
 
 /**
@@ -240,22 +203,24 @@ export function rpcQueryError(path: string, error: unknown): Error {
 }
 
 /**
- * One CometBFT JSON-RPC method within the call's deadline, its failure as {@link rpcQueryError}.
+ * One CometBFT RPC method (raw params, or a call of the decoding client) within the call's
+ * deadline, its failure as {@link rpcQueryError}.
  * @throws {MissingEndpointError} when the client has no RPC endpoint.
  */
-export function rpcRead(
+export function rpcRead<T = unknown>(
   client: NodeConnection,
   method: string,
-  params: Record<string, unknown>,
+  params: Record<string, unknown> | ((comet: CometRpc) => Promise<T>),
   options: CallOptions,
-): Promise<unknown> {
+): Promise<T> {
   const rpc = client.rpc;
   if (!rpc) throw missingTransportError(client, ["rpc"]);
   return withDeadline(
     { ...options, operation: method, defaultTimeoutMs: client.timeoutMs },
     async (signal) => {
       try {
-        return await rawRpc(rpc, method, params, signal);
+        if (typeof params === "function") return await cometCall(rpc, signal, params);
+        return (await rawRpc(rpc, method, params, signal)) as T;
       } catch (error) {
         if (signal.aborted) throw error;
         throw rpcQueryError(method, error);

@@ -11,16 +11,9 @@ import type { LatestBlock } from "./chain.js";
  * ```
  */
 export interface WatchBlocksParams {
-  /**
-   * Called with each new block's height, time and chain id, in order. What it throws goes to
-   * `onError`, and the watch goes on.
-   */
+  /** Called with each new block, in order; what it throws goes to `onError` and the watch goes on. */
   onBlock: (block: LatestBlock) => void;
-  /**
-   * Called when the subscription ends with an error (the socket closed, an event did not decode),
-   * and with what `onBlock` threw. Never more than once with an error that ends it.
-   * @default ignored
-   */
+  /** Called with what `onBlock` threw, and once with the error that ends the subscription. */
   onError?: (error: unknown) => void;
 }
 
@@ -42,18 +35,14 @@ function blockOf(data: unknown): LatestBlock {
 }
 
 /**
- * Streams new blocks over a WebSocket RPC (`nodeRpc: "ws://..."`): `onBlock` gets every block header as
- * it is committed. Resolves, once the node accepted the subscription, with a function that stops
- * it; `client.close()` stops it too and leaves nothing running.
+ * Streams new blocks over a WebSocket RPC (`nodeRpc: "ws://..."`); `client.close()` also stops it.
  * @param client - the node client (from `createNodeClient`).
- * @param params - `onBlock`, called with each committed block's height and time, and `onError` (see
- *   `WatchBlocksParams`).
- * @returns resolves, once the node accepted the subscription, with the function that stops it.
+ * @param params - `onBlock` and `onError` (`WatchBlocksParams`).
+ * @returns once the node accepted the subscription, the function that stops it.
  * @throws {InvalidArgumentError} when the client's RPC is not a WebSocket.
  * @throws {TransportError} when the socket cannot be opened.
  * @example
  * ```ts
- * // A `ws://` RPC address streams blocks as they are committed.
  * const client = createNodeClient({ nodeRpc: (process.env.PERPX_NODE_RPC_URL ?? "http://127.0.0.1:26657").replace(/^http/, "ws") });
  * const height = await new Promise<bigint>((resolve) => {
  *   void watchBlocks(client, { onBlock: (block) => resolve(block.height) });
