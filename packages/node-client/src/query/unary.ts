@@ -94,6 +94,7 @@ export interface UnaryQueryParams<I extends DescMessage, O extends DescMessage> 
  * @param params - the method, its request, and the call options.
  * @returns the decoded response.
  * @throws {QueryError} when the node answers with an error; {@link TransportError} when unreachable.
+ * @throws `TimeoutError` past `timeoutMs`, `AbortedError` when `signal` aborts, `MissingEndpointError` without a transport.
  * @example
  * ```ts
  * import { cosmosBank } from "@perpx/proto";
