@@ -14,7 +14,13 @@ import * as Eip1559 from "ox/TxEnvelopeEip1559";
 import * as Legacy from "ox/TxEnvelopeLegacy";
 import { viaOx } from "./ox-error.js";
 import { recoverAddress } from "./recover.js";
-import { type EvmTx, type EvmTxSignature, evmTxSigningPayload, type SignedEvmTx } from "./tx.js";
+import {
+  type EvmTx,
+  type EvmTxSignature,
+  encodeSignedEvmTx,
+  evmTxSigningPayload,
+  type SignedEvmTx,
+} from "./tx.js";
 
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
@@ -67,7 +73,8 @@ function fieldOf<T>(read: () => T, argument: string): T {
  *
  * @param raw - the raw signed transaction, as bytes or `0x` hex.
  * @returns the transaction's fields, its signature, its hash and its recovered sender `from`.
- * @throws {InvalidArgumentError} for malformed bytes, an unsupported type or an invalid signature.
+ * @throws {InvalidArgumentError} for malformed or non-canonical bytes, an unsupported type or field
+ *   (an access list), or an invalid signature.
  *
  * @example
  * ```ts
@@ -98,6 +105,15 @@ export function decodeSignedEvmTx(raw: Uint8Array | string): SignedEvmTx {
     throw new InvalidArgumentError("signature", "invalid transaction v, r, s values");
   }
   const tx = fieldOf(() => txOf(envelope), "transaction");
+  // ox's decoding is lenient (a list where bytes belong, `0x00` for zero, an empty string for the
+  // access list): only bytes that encode back to themselves are one transaction with one signer.
+  const canonical = fieldOf(() => Hex.fromBytes(encodeSignedEvmTx(tx, signature)), "transaction");
+  if (canonical !== hex.toLowerCase()) {
+    throw new InvalidArgumentError(
+      "transaction",
+      "is not in canonical RLP form, or carries a field this decoder does not read (an access list)",
+    );
+  }
   const sig = new Uint8Array(65);
   sig.set(Bytes.fromNumber(signature.r, { size: 32 }), 0);
   sig.set(Bytes.fromNumber(signature.s, { size: 32 }), 32);

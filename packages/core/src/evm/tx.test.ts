@@ -118,6 +118,34 @@ describe("EVM transactions", () => {
     expect(() => decodeSignedEvmTx(bad)).toThrow(InvalidArgumentError);
   });
 
+  it("refuses bytes ox decodes leniently to the same signed fields (data as a list, access list or v out of shape)", () => {
+    const signer = keySigner(hexToBytes("11".repeat(32)));
+    const tx: EvmTx = {
+      type: 2,
+      chainId: 5n,
+      nonce: 3n,
+      maxPriorityFeePerGas: 1n,
+      maxFeePerGas: 9n,
+      gasLimit: 50_000n,
+      to: signer.evmAddress as `0x${string}`,
+      value: 7n,
+      data: Uint8Array.of(1, 2, 3),
+    };
+    const raw = hexToBytes(signEvmTx(tx, signer).slice(2));
+    expect(decodeSignedEvmTx(raw).from).toBe(signer.evmAddress);
+    // Each recovered the same sender before: the counterexamples of the property below.
+    for (const [at, flip] of [
+      [32, 64], // data 0x83 -> 0xc3: a list of three bytes
+      [36, 64], // access list 0xc0 -> 0x80: an empty string
+      [37, 64], // yParity 0x80 -> 0xc0: an empty list
+      [37, 128], // yParity 0x80 -> 0x00: zero not in canonical form
+    ] as const) {
+      const bad = Uint8Array.from(raw);
+      bad[at] = (bad[at] as number) ^ flip;
+      expect(() => decodeSignedEvmTx(bad), `byte ${at} ^ ${flip}`).toThrow(/canonical RLP form/);
+    }
+  });
+
   it("a changed byte changes the recovered sender or is refused (property)", () => {
     const signer = keySigner(hexToBytes("11".repeat(32)));
     const tx: EvmTx = {
