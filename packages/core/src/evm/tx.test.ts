@@ -31,6 +31,23 @@ function keySigner(secret: Uint8Array): EvmTxSigner {
   };
 }
 
+/** One signed EIP-1559 transaction (with data, no access list) and its signer, for the corruption tests. */
+function signedSample(): { signer: EvmTxSigner; raw: Uint8Array } {
+  const signer = keySigner(hexToBytes("11".repeat(32)));
+  const tx: EvmTx = {
+    type: 2,
+    chainId: 5n,
+    nonce: 3n,
+    maxPriorityFeePerGas: 1n,
+    maxFeePerGas: 9n,
+    gasLimit: 50_000n,
+    to: signer.evmAddress as `0x${string}`,
+    value: 7n,
+    data: Uint8Array.of(1, 2, 3),
+  };
+  return { signer, raw: hexToBytes(signEvmTx(tx, signer).slice(2)) };
+}
+
 describe("EVM transactions", () => {
   it("decodes the EIP-155 example transaction and recovers its sender", () => {
     // EIP-155's worked example: nonce 9, 20 gwei, 21000 gas, to 0x3535..., 1 ether, chain id 1,
@@ -100,38 +117,14 @@ describe("EVM transactions", () => {
   });
 
   it("a corrupted byte that leaves a list where an integer belongs is an InvalidArgumentError", () => {
-    const signer = keySigner(hexToBytes("11".repeat(32)));
-    const tx: EvmTx = {
-      type: 2,
-      chainId: 5n,
-      nonce: 3n,
-      maxPriorityFeePerGas: 1n,
-      maxFeePerGas: 9n,
-      gasLimit: 50_000n,
-      to: signer.evmAddress as `0x${string}`,
-      value: 7n,
-      data: Uint8Array.of(1, 2, 3),
-    };
-    const raw = hexToBytes(signEvmTx(tx, signer).slice(2));
+    const { raw } = signedSample();
     const bad = Uint8Array.from(raw);
     bad[5] = (bad[5] as number) ^ 216; // the counterexample fast-check found (seed 1646213710)
     expect(() => decodeSignedEvmTx(bad)).toThrow(InvalidArgumentError);
   });
 
   it("refuses bytes ox decodes leniently to the same signed fields (data as a list, access list or v out of shape)", () => {
-    const signer = keySigner(hexToBytes("11".repeat(32)));
-    const tx: EvmTx = {
-      type: 2,
-      chainId: 5n,
-      nonce: 3n,
-      maxPriorityFeePerGas: 1n,
-      maxFeePerGas: 9n,
-      gasLimit: 50_000n,
-      to: signer.evmAddress as `0x${string}`,
-      value: 7n,
-      data: Uint8Array.of(1, 2, 3),
-    };
-    const raw = hexToBytes(signEvmTx(tx, signer).slice(2));
+    const { signer, raw } = signedSample();
     expect(decodeSignedEvmTx(raw).from).toBe(signer.evmAddress);
     // Each recovered the same sender before: the counterexamples of the property below.
     for (const [at, flip] of [
@@ -147,19 +140,7 @@ describe("EVM transactions", () => {
   });
 
   it("a changed byte changes the recovered sender or is refused (property)", () => {
-    const signer = keySigner(hexToBytes("11".repeat(32)));
-    const tx: EvmTx = {
-      type: 2,
-      chainId: 5n,
-      nonce: 3n,
-      maxPriorityFeePerGas: 1n,
-      maxFeePerGas: 9n,
-      gasLimit: 50_000n,
-      to: signer.evmAddress as `0x${string}`,
-      value: 7n,
-      data: Uint8Array.of(1, 2, 3),
-    };
-    const raw = hexToBytes(signEvmTx(tx, signer).slice(2));
+    const { signer, raw } = signedSample();
     fc.assert(
       fc.property(fc.nat(raw.length - 1), fc.integer({ min: 1, max: 255 }), (at, flip) => {
         const bad = Uint8Array.from(raw);
