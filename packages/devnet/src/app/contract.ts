@@ -183,7 +183,10 @@ export interface QueryResult {
   log: string;
   /** Protobuf response bytes on success. */
   value: Uint8Array;
-  /** The height the answer is for (never 0: the latest height when none was asked). */
+  /**
+   * The height the answer is for (the latest when none was asked); 0 when the query was refused
+   * before any handler ran (unknown path, pruned or future height, failed simulation), as baseapp answers.
+   */
   height: bigint;
 }
 

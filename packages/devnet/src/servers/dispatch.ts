@@ -20,6 +20,9 @@ import { cosmosAbci, cosmosTendermint, cosmosTx, tendermintAbci, typeRegistry } 
 import type { AbciEvent, ChainApp, TxResult } from "../app/contract.js";
 import { toHexUpper } from "./encoding.js";
 
+/** The first segments of an ABCI query path the SDK's `Service/ABCIQuery` forwards (baseapp's own). */
+const ABCI_QUERY_ROOTS = new Set(["app", "store", "p2p", "custom"]);
+
 /** Context of one call: the height asked for (`x-cosmos-block-height`), if any. */
 export interface CallContext {
   height?: bigint;
@@ -232,13 +235,18 @@ export function createDispatcher(app: ChainApp): Dispatcher {
   def<cosmosTendermint.ABCIQueryRequest, cosmosTendermint.ABCIQueryResponse>(
     "/cosmos.base.tendermint.v1beta1.Service/ABCIQuery",
     (req) => {
-      if (req.path === "") throw new ConnectError("path is required", Code.InvalidArgument);
+      if (req.path === "") throw new ConnectError("empty query path", Code.InvalidArgument);
+      // The SDK's service takes only baseapp's own query paths; a gRPC method path is refused.
+      const first = (req.path.startsWith("/") ? req.path.slice(1) : req.path).split("/")[0] as string;
+      if (!ABCI_QUERY_ROOTS.has(first)) {
+        throw new ConnectError(`unsupported ABCI query path: ${req.path}`, Code.InvalidArgument);
+      }
       const result = abciQuery(req.path, req.data, req.height);
       return create(cosmosTendermint.ABCIQueryResponseSchema, {
         code: result.code,
         log: result.log,
         value: result.value,
-        height: result.height > 0n ? result.height : latest(),
+        height: result.height,
         codespace: result.codespace,
       });
     },

@@ -92,7 +92,7 @@ describe("CometBFT RPC over HTTP", () => {
     client.disconnect();
   });
 
-  it("answers abci_query with the latest height when none is asked", async () => {
+  it("answers abci_query with the application's height: the latest when none is asked, 0 for a refusal", async () => {
     app.answers.set("/x.Query/Echo", (data) => ({
       code: 0,
       codespace: "",
@@ -106,6 +106,7 @@ describe("CometBFT RPC over HTTP", () => {
     expect(res.height).toBe(1);
     const unknown = await client.abciQuery({ path: "/nope", data: new Uint8Array() });
     expect(unknown.code).toBe(6);
+    expect(unknown.height).toBe(0);
     client.disconnect();
   });
 

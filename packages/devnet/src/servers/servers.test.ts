@@ -191,12 +191,33 @@ describe("REST", () => {
     expect(rejected.body.tx_response.code).toBe(4);
     producer.mine(1);
     expect(app.pendingTxCount()).toBe(0);
-    const abci = await getJson(
-      `${rest.url}/cosmos/base/tendermint/v1beta1/abci_query?path=${encodeURIComponent("/cosmos.bank.v1beta1.Query/Balance")}&data=${Buffer.from(toBinary(cosmosBank.QueryBalanceRequestSchema, create(cosmosBank.QueryBalanceRequestSchema, { address: ALICE, denom: "uusdc" }))).toString("base64")}`,
+    // The SDK's ABCIQuery service forwards baseapp's own paths only (app, store, p2p, custom).
+    const balancePath = "/cosmos.bank.v1beta1.Query/Balance";
+    const balanceRequest = toBinary(
+      cosmosBank.QueryBalanceRequestSchema,
+      create(cosmosBank.QueryBalanceRequestSchema, { address: ALICE, denom: "uusdc" }),
     );
-    expect(abci.status).toBe(200);
-    expect(abci.body.code).toBe(0);
-    expect(abci.body.height).toBe(app.latestBlock().height.toString());
+    const abciQuery = (path: string) =>
+      getJson(
+        `${rest.url}/cosmos/base/tendermint/v1beta1/abci_query?path=${encodeURIComponent(path)}&data=${Buffer.from(balanceRequest).toString("base64")}`,
+      );
+    const refused = await abciQuery(balancePath);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 3, message: `unsupported ABCI query path: ${balancePath}` });
+    app.answers.set("/app/simulate", () => ({
+      code: 0,
+      codespace: "",
+      log: "",
+      value: new Uint8Array([1]),
+      height: 0n,
+    }));
+    const forwarded = await abciQuery("/app/simulate");
+    expect(forwarded.status).toBe(200);
+    expect(forwarded.body.code).toBe(0);
+    expect(forwarded.body.height).toBe(app.latestBlock().height.toString());
+    const unknown = await abciQuery("/custom/nope");
+    expect(unknown.body.code).toBe(6);
+    expect(unknown.body.height).toBe("0");
   });
 
   it("builds perpx routes from the service descriptors", () => {

@@ -203,7 +203,7 @@ export function createFakeChainApp(options: { genesisTime?: Date; state?: ChainS
         codespace: "sdk",
         log: `unknown query path ${path}: unknown request`,
         value: new Uint8Array(),
-        height: height ?? latest,
+        height: 0n,
       };
     },
     simulate: (tx): SimulateResult => {

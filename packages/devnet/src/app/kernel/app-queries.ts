@@ -28,9 +28,20 @@ function simulationJson(gasWanted: bigint, gasUsed: bigint, result: TxResult): u
   };
 }
 
+/** An error answer as the SDK's `QueryResult(err)` builds it: no height. */
+function refusal(error: unknown): QueryResult {
+  const e = toAbciError(error);
+  return { code: e.abciCode, codespace: e.codespace, log: e.log, value: EMPTY, height: 0n };
+}
+
 /**
  * Answers an ABCI query (see {@link ChainApp.query}) over the state at `height` (the latest when 0
  * or absent), if that version is still kept (see {@link StateVersions}).
+ *
+ * Heights in the answer follow baseapp: a handler's answer, success or error, carries the height
+ * asked (the latest for 0); a refusal before any handler runs (unknown path, a pruned or future
+ * height, a failed simulation) carries 0. `/app/simulate` runs on the CheckTx state whatever the
+ * height, as baseapp's `handleQueryApp` does.
  *
  * @param simulate simulates tx bytes, for `/app/simulate`.
  */
@@ -43,51 +54,54 @@ export function answerQuery(
 ): QueryResult {
   const latest = core.blocks.latest().height;
   const at = height === undefined || height === 0n ? latest : height;
-  const answer = (fn: () => Uint8Array): QueryResult => {
+  if (path === "/app/simulate") {
+    let sim: SimulateResult;
     try {
-      return { code: 0, codespace: "", log: "", value: fn(), height: at };
+      sim = simulate(data);
     } catch (error) {
-      const e = toAbciError(error);
-      return { code: e.abciCode, codespace: e.codespace, log: e.log, value: EMPTY, height: at };
+      return refusal(error);
     }
-  };
+    if (!sim.ok) {
+      const { code, codespace, log } = sim.result;
+      return refusal(new AbciError({ code, codespace, description: "" }, `failed to simulate tx: ${log}`));
+    }
+    const value = utf8(JSON.stringify(simulationJson(sim.gasWanted, sim.gasUsed, sim.result)));
+    return { code: 0, codespace: "", log: "", value, height: at };
+  }
+  const handler = core.set.router.query(path);
+  if (handler === undefined) return refusal(abciError(sdkErrors.unknownRequest, "unknown query path"));
   let state: KvStore = core.root;
   let block = core.blocks.last();
   if (at !== latest) {
     if (at > latest) {
-      return answer(() => {
-        throw abciError(
+      return refusal(
+        abciError(
           sdkErrors.invalidHeight,
           "cannot query with height in the future; please provide a valid height",
-        );
-      });
+        ),
+      );
     }
     block = core.blocks.at(at);
     const version = block === undefined ? undefined : core.versions.at(core.root, at);
     if (version === undefined) {
-      return answer(() => {
-        throw abciError(
+      return refusal(
+        abciError(
           sdkErrors.invalidRequest,
           `failed to load state at height ${at}; version does not exist (latest height: ${latest})`,
-        );
-      });
+        ),
+      );
     }
     state = version;
   }
-  if (path === "/app/simulate") {
-    return answer(() => {
-      const sim = simulate(data);
-      if (!sim.ok) {
-        const { code, codespace, log } = sim.result;
-        throw new AbciError({ code, codespace, description: "" }, `failed to simulate tx: ${log}`);
-      }
-      return utf8(JSON.stringify(simulationJson(sim.gasWanted, sim.gasUsed, sim.result)));
-    });
+  try {
+    return {
+      code: 0,
+      codespace: "",
+      log: "",
+      value: handler(queryContext(core, state, block), data),
+      height: at,
+    };
+  } catch (error) {
+    return { ...refusal(error), height: at };
   }
-  const handler = core.set.router.query(path);
-  if (handler === undefined)
-    return answer(() => {
-      throw abciError(sdkErrors.unknownRequest, "unknown query path");
-    });
-  return answer(() => handler(queryContext(core, state, block), data));
 }

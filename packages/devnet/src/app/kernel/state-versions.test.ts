@@ -112,7 +112,7 @@ describe("queries at a height", () => {
     ({ alice } = await genesisSigners());
   });
 
-  it("answer from the state a kept block left, and name a pruned or future height as the SDK does", async () => {
+  it("answer from the state a kept block left, name a pruned or future height, and carry heights as the SDK does", async () => {
     const app = createChainApp({ profile: "local", genesisTime: GENESIS_TIME, pruning: { keepRecent: 3 } });
     const before = bankBalance(app, BOB);
     const sent = await alice.sign({ msgs: [send(ALICE, BOB, 1_000n)], sequence: 0n, accountNumber: 0n });
@@ -149,5 +149,17 @@ describe("queries at a height", () => {
     expect(future.log).toBe(
       "cannot query with height in the future; please provide a valid height: invalid height",
     );
+    // Heights as baseapp answers them: a refusal before any handler ran carries none (0); a
+    // handler's own error carries the height asked, or the latest when none was.
+    expect([pruned.height, future.height]).toEqual([0n, 0n]);
+    expect(app.query("/cosmos.bank.v1beta1.Query/Nope", request, 2n)).toMatchObject({ code: 6, height: 0n });
+    const badAddress = toBinary(
+      cosmosBank.QueryBalanceRequestSchema,
+      create(cosmosBank.QueryBalanceRequestSchema, { address: "nope", denom: "uusdc" }),
+    );
+    const handlerError = app.query("/cosmos.bank.v1beta1.Query/Balance", badAddress, 3n);
+    expect(handlerError.code).not.toBe(0);
+    expect(handlerError.height).toBe(3n);
+    expect(app.query("/cosmos.bank.v1beta1.Query/Balance", badAddress).height).toBe(4n);
   });
 });

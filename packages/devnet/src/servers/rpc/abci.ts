@@ -42,7 +42,6 @@ export function abciMethods(app: ChainApp): MethodTable {
         } catch (error) {
           throw internal(error instanceof Error ? error.message : String(error));
         }
-        const queryHeight = result.height > 0n ? result.height : app.latestBlock().height;
         return {
           response: {
             code: result.code,
@@ -52,7 +51,8 @@ export function abciMethods(app: ChainApp): MethodTable {
             key: null,
             value: result.code === 0 ? toBase64(result.value) : null,
             proofOps: null,
-            height: queryHeight.toString(),
+            // As the application answered: 0 for a query refused before any handler ran.
+            height: result.height.toString(),
             codespace: result.codespace,
           },
         };
