@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import { fileDesc as codegenFileDesc } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc as codegenFileDesc, type GenFile } from "@bufbuild/protobuf/codegenv2";
+import { nestedTypes } from "@bufbuild/protobuf/reflect";
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import {
   FieldDescriptorProto_Type,
@@ -11,6 +12,7 @@ import {
 } from "@bufbuild/protobuf/wkt";
 import { describe, expect, test } from "vitest";
 import { decodeFileDescriptorProto, fileDesc } from "./file-desc.js";
+import { files } from "./gen/files.js";
 
 const genDir = fileURLToPath(new URL("./gen", import.meta.url));
 
@@ -27,7 +29,7 @@ const pbFiles = generated(genDir);
 const embedded = pbFiles.map(({ path, text }) => {
   const match = /fileDesc\("([^"]*)"/.exec(text);
   if (match?.[1] === undefined) throw new Error(`${path}: no embedded descriptor`);
-  return { path, bytes: base64Decode(match[1]) };
+  return { path, b64: match[1], bytes: base64Decode(match[1]) };
 });
 
 /**
@@ -130,5 +132,129 @@ describe("fileDesc", () => {
     expect(ours.messages.map((m) => [m.typeName, m.fields.map((f) => f.jsonName)])).toEqual(
       theirs.messages.map((m) => [m.typeName, m.fields.map((f) => f.jsonName)]),
     );
+  });
+});
+
+/** What a file's descriptors are, by name: every type, field, value and method, as plain data. */
+function summary(file: GenFile): unknown {
+  return {
+    name: file.proto.name,
+    dependencies: file.dependencies.map((dep) => dep.proto.name),
+    types: [...nestedTypes(file)].map((type) => {
+      switch (type.kind) {
+        case "message":
+          return [
+            type.typeName,
+            type.fields.map((f) => [
+              f.name,
+              f.number,
+              f.fieldKind,
+              f.localName,
+              f.jsonName,
+              f.presence,
+              f.oneof?.name,
+              f.message?.typeName,
+              f.enum?.typeName,
+              f.scalar,
+              f.fieldKind === "list" ? f.packed : undefined,
+            ]),
+          ];
+        case "enum":
+          return [type.typeName, type.values.map((v) => [v.name, v.number, v.localName])];
+        case "service":
+          return [
+            type.typeName,
+            type.methods.map((m) => [m.name, m.methodKind, m.input.typeName, m.output.typeName]),
+          ];
+        default:
+          return [type.typeName, type.number, type.extendee.typeName];
+      }
+    }),
+  };
+}
+
+/** Every descriptor object `file` points to: its imports and the types of its fields and methods. */
+function references(file: GenFile): object[] {
+  const out: object[] = [...file.dependencies];
+  for (const type of nestedTypes(file)) {
+    if (type.kind === "message") {
+      for (const f of type.fields) out.push(...(f.message ? [f.message] : []), ...(f.enum ? [f.enum] : []));
+    } else if (type.kind === "service") {
+      for (const m of type.methods) out.push(m.input, m.output);
+    }
+  }
+  return out;
+}
+
+describe("fileDesc over the imports", () => {
+  const ours = files.map((file) => file());
+  const b64ByName = new Map(embedded.map(({ b64, bytes }) => [decodeFileDescriptorProto(bytes).name, b64]));
+
+  test("builds every generated file as codegenv2's fileDesc does, pointing at the very imported descriptors", () => {
+    // codegenv2's own build of every file, over its own builds of the imports (the files of
+    // protobuf-es, such as google/protobuf/*.proto, are shared)
+    const theirs = new Map<string, GenFile>();
+    const build = (file: GenFile): GenFile => {
+      const b64 = b64ByName.get(file.proto.name);
+      if (b64 === undefined) return file;
+      let built = theirs.get(file.proto.name);
+      if (built === undefined) {
+        built = codegenFileDesc(b64, file.dependencies.map(build));
+        theirs.set(file.proto.name, built);
+      }
+      return built;
+    };
+    expect(ours.length).toBeGreaterThan(80);
+    const known = new Set<object>();
+    for (const file of ours) {
+      known.add(file);
+      for (const type of nestedTypes(file)) known.add(type);
+    }
+    for (const file of ours) {
+      expect(summary(file), file.proto.name).toEqual(summary(build(file)));
+      for (const target of references(file)) {
+        const external = "file" in target && !b64ByName.has((target.file as GenFile).proto.name);
+        const externalFile = "proto" in target && !b64ByName.has((target as GenFile).proto.name);
+        if (!external && !externalFile) expect(known.has(target), `${file.proto.name}: a copy`).toBe(true);
+      }
+    }
+  });
+
+  test("builds a file that names a type of a public import's file, as codegenv2 does", () => {
+    const b64Of = (proto: Parameters<typeof create<typeof FileDescriptorProtoSchema>>[1]) =>
+      Buffer.from(toBinary(FileDescriptorProtoSchema, create(FileDescriptorProtoSchema, proto))).toString(
+        "base64",
+      );
+    const a = b64Of({ name: "a.proto", package: "p", syntax: "proto3", messageType: [{ name: "A" }] });
+    const b = b64Of({
+      name: "b.proto",
+      package: "p",
+      syntax: "proto3",
+      dependency: ["a.proto"],
+      publicDependency: [0],
+    });
+    const c = b64Of({
+      name: "c.proto",
+      package: "p",
+      syntax: "proto3",
+      dependency: ["b.proto"],
+      messageType: [
+        {
+          name: "C",
+          field: [
+            { name: "a", number: 1, label: 1, type: FieldDescriptorProto_Type.MESSAGE, typeName: ".p.A" },
+          ],
+        },
+      ],
+    });
+    const ourA = fileDesc(a);
+    const ourB = fileDesc(b, [ourA]);
+    const ourC = fileDesc(c, [ourB]);
+    const theirA = codegenFileDesc(a);
+    const theirC = codegenFileDesc(c, [codegenFileDesc(b, [theirA])]);
+    expect(summary(ourC)).toEqual(summary(theirC));
+    expect(ourC.messages[0]?.fields[0]?.message).toBe(ourA.messages[0]);
+    expect(ourC.dependencies).toEqual([ourB]);
+    expect(ourC.dependencies[0]).toBe(ourB);
   });
 });
