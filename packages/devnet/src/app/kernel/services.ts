@@ -3,7 +3,7 @@
  * (Simulate, GetTx, GetTxsEvent), CometBFT service (node info, blocks, validators, syncing) and
  * the node service (config, status).
  */
-import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { type Timestamp, TimestampSchema } from "@bufbuild/protobuf/wkt";
 import { addressBytesToBech32 } from "@perpx/address";
 import {
@@ -25,31 +25,7 @@ import { signEd25519 } from "../lib/crypto.js";
 import { abciError, sdkErrors } from "../lib/errors.js";
 import { QuerySyntaxError } from "../lib/event-query.js";
 import { paginate } from "../lib/pagination.js";
-import {
-  invalidArgument,
-  notFound,
-  packAny,
-  type QueryContext,
-  type QueryHandler,
-  queryHandler,
-  type Router,
-} from "./module.js";
-
-/**
- * {@link queryHandler} over schemas read on the first query: reading a schema builds the
- * descriptors of its file and of every file that file imports, which a start does not need.
- */
-function lazyQueryHandler<Req extends DescMessage, Res extends DescMessage>(
-  request: () => Req,
-  response: () => Res,
-  handle: (ctx: QueryContext, req: MessageShape<Req>) => MessageShape<Res>,
-): QueryHandler {
-  let handler: QueryHandler | undefined;
-  return (ctx, bytes) => {
-    handler ??= queryHandler(request(), response(), handle);
-    return handler(ctx, bytes);
-  };
-}
+import { invalidArgument, notFound, packAny, queryHandler, type Router } from "./module.js";
 
 /** What the services read from the application. */
 export interface ServiceHost {
@@ -190,7 +166,7 @@ function blockResponse(host: ServiceHost, block: BlockRecord) {
 export function registerServices(router: Router, host: ServiceHost): void {
   router.addQuery(
     "/cosmos.tx.v1beta1.Service/Simulate",
-    lazyQueryHandler(
+    queryHandler(
       () => cosmosTx.SimulateRequestSchema,
       () => cosmosTx.SimulateResponseSchema,
       (_ctx, req) => {
@@ -234,7 +210,7 @@ export function registerServices(router: Router, host: ServiceHost): void {
   );
   router.addQuery(
     "/cosmos.tx.v1beta1.Service/GetTx",
-    lazyQueryHandler(
+    queryHandler(
       () => cosmosTx.GetTxRequestSchema,
       () => cosmosTx.GetTxResponseSchema,
       (_ctx, req) => {
@@ -254,7 +230,7 @@ export function registerServices(router: Router, host: ServiceHost): void {
   );
   router.addQuery(
     "/cosmos.tx.v1beta1.Service/GetTxsEvent",
-    lazyQueryHandler(
+    queryHandler(
       () => cosmosTx.GetTxsEventRequestSchema,
       () => cosmosTx.GetTxsEventResponseSchema,
       (_ctx, req) => {
@@ -288,7 +264,7 @@ export function registerServices(router: Router, host: ServiceHost): void {
 
   router.addQuery(
     "/cosmos.base.tendermint.v1beta1.Service/GetNodeInfo",
-    lazyQueryHandler(
+    queryHandler(
       () => cosmosTendermint.GetNodeInfoRequestSchema,
       () => cosmosTendermint.GetNodeInfoResponseSchema,
       () =>
@@ -320,7 +296,7 @@ export function registerServices(router: Router, host: ServiceHost): void {
   );
   router.addQuery(
     "/cosmos.base.tendermint.v1beta1.Service/GetSyncing",
-    lazyQueryHandler(
+    queryHandler(
       () => cosmosTendermint.GetSyncingRequestSchema,
       () => cosmosTendermint.GetSyncingResponseSchema,
       () => create(cosmosTendermint.GetSyncingResponseSchema, { syncing: false }),
@@ -328,7 +304,7 @@ export function registerServices(router: Router, host: ServiceHost): void {
   );
   router.addQuery(
     "/cosmos.base.tendermint.v1beta1.Service/GetLatestBlock",
-    lazyQueryHandler(
+    queryHandler(
       () => cosmosTendermint.GetLatestBlockRequestSchema,
       () => cosmosTendermint.GetLatestBlockResponseSchema,
       () => create(cosmosTendermint.GetLatestBlockResponseSchema, blockResponse(host, host.latestBlock())),
@@ -336,7 +312,7 @@ export function registerServices(router: Router, host: ServiceHost): void {
   );
   router.addQuery(
     "/cosmos.base.tendermint.v1beta1.Service/GetBlockByHeight",
-    lazyQueryHandler(
+    queryHandler(
       () => cosmosTendermint.GetBlockByHeightRequestSchema,
       () => cosmosTendermint.GetBlockByHeightResponseSchema,
       (_ctx, req) => {
@@ -376,7 +352,7 @@ export function registerServices(router: Router, host: ServiceHost): void {
   };
   router.addQuery(
     "/cosmos.base.tendermint.v1beta1.Service/GetLatestValidatorSet",
-    lazyQueryHandler(
+    queryHandler(
       () => cosmosTendermint.GetLatestValidatorSetRequestSchema,
       () => cosmosTendermint.GetLatestValidatorSetResponseSchema,
       (_ctx, req) =>
@@ -388,7 +364,7 @@ export function registerServices(router: Router, host: ServiceHost): void {
   );
   router.addQuery(
     "/cosmos.base.tendermint.v1beta1.Service/GetValidatorSetByHeight",
-    lazyQueryHandler(
+    queryHandler(
       () => cosmosTendermint.GetValidatorSetByHeightRequestSchema,
       () => cosmosTendermint.GetValidatorSetByHeightResponseSchema,
       (_ctx, req) => {
@@ -405,7 +381,7 @@ export function registerServices(router: Router, host: ServiceHost): void {
 
   router.addQuery(
     "/cosmos.base.node.v1beta1.Service/Config",
-    lazyQueryHandler(
+    queryHandler(
       () => cosmosNode.ConfigRequestSchema,
       () => cosmosNode.ConfigResponseSchema,
       () =>
@@ -422,7 +398,7 @@ export function registerServices(router: Router, host: ServiceHost): void {
   );
   router.addQuery(
     "/cosmos.base.node.v1beta1.Service/Status",
-    lazyQueryHandler(
+    queryHandler(
       () => cosmosNode.StatusRequestSchema,
       () => cosmosNode.StatusResponseSchema,
       () => {
