@@ -10,6 +10,7 @@ import {
   FieldDescriptorProtoSchema,
   FileDescriptorProtoSchema,
 } from "@bufbuild/protobuf/wkt";
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { decodeFileDescriptorProto, fileDesc } from "./file-desc.js";
 import { files } from "./gen/files.js";
@@ -103,6 +104,83 @@ describe("decodeFileDescriptorProto", () => {
     }
     expect(decodeFileDescriptorProto(unknown).$unknown?.map((f) => f.no)).toEqual([1007, 1007, 1006]);
     expect(decodeFileDescriptorProto(enumBytes).messageType[0]?.field[0]?.$unknown?.[0]?.no).toBe(5);
+  });
+
+  test("decodes any file of messages, fields, enums and services to the messages fromBinary builds (property)", () => {
+    const name = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,8}$/);
+    const field = fc.record(
+      {
+        name,
+        number: fc.integer({ min: 1, max: 536_870_911 }),
+        label: fc.constantFrom(1, 2, 3),
+        type: fc.constantFrom(
+          ...Object.values(FieldDescriptorProto_Type).filter((v) => typeof v === "number"),
+        ),
+        typeName: fc.string({ maxLength: 12 }),
+        jsonName: name,
+        defaultValue: fc.string({ maxLength: 6 }),
+        oneofIndex: fc.integer({ min: 0, max: 3 }),
+        proto3Optional: fc.boolean(),
+        options: fc.record({ deprecated: fc.boolean(), packed: fc.boolean() }, { requiredKeys: [] }),
+      },
+      { requiredKeys: ["name", "number"] },
+    );
+    const message = fc.letrec((tie) => ({
+      message: fc.record(
+        {
+          name,
+          field: fc.array(field, { maxLength: 4 }),
+          nestedType: fc.oneof(
+            { depthSize: "small" },
+            fc.constant([]),
+            fc.array(tie("message"), { maxLength: 2 }),
+          ),
+          enumType: fc.array(
+            fc.record({ name, value: fc.array(fc.record({ name, number: fc.integer() }), { maxLength: 3 }) }),
+            { maxLength: 2 },
+          ),
+          oneofDecl: fc.array(fc.record({ name }), { maxLength: 2 }),
+          reservedName: fc.array(name, { maxLength: 2 }),
+          options: fc.record({ deprecated: fc.boolean(), mapEntry: fc.boolean() }, { requiredKeys: [] }),
+        },
+        { requiredKeys: ["name"] },
+      ),
+    })).message;
+    const file = fc.record(
+      {
+        name,
+        package: name,
+        dependency: fc.array(name, { maxLength: 3 }),
+        messageType: fc.array(message, { maxLength: 3 }),
+        service: fc.array(
+          fc.record({
+            name,
+            method: fc.array(
+              fc.record({ name, inputType: name, outputType: name, clientStreaming: fc.boolean() }),
+              { maxLength: 2 },
+            ),
+          }),
+          { maxLength: 2 },
+        ),
+        syntax: fc.constantFrom("proto2", "proto3", "editions"),
+        options: fc.record(
+          { javaPackage: name, goPackage: name, deprecated: fc.boolean() },
+          { requiredKeys: [] },
+        ),
+      },
+      { requiredKeys: ["name"] },
+    );
+    fc.assert(
+      fc.property(file, (init) => {
+        const bytes = toBinary(FileDescriptorProtoSchema, create(FileDescriptorProtoSchema, init as never));
+        expectSameTree(
+          decodeFileDescriptorProto(bytes),
+          fromBinary(FileDescriptorProtoSchema, bytes),
+          "file",
+        );
+      }),
+      { numRuns: 200 },
+    );
   });
 
   test("rejects what fromBinary rejects", () => {
