@@ -6,6 +6,7 @@ import { fileDesc as codegenFileDesc, type GenFile } from "@bufbuild/protobuf/co
 import { nestedTypes } from "@bufbuild/protobuf/reflect";
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import {
+  FieldDescriptorProto_Label,
   FieldDescriptorProto_Type,
   FieldDescriptorProtoSchema,
   FileDescriptorProtoSchema,
@@ -296,6 +297,70 @@ describe("fileDesc over the imports", () => {
         if (!external && !externalFile) expect(known.has(target), `${file.proto.name}: a copy`).toBe(true);
       }
     }
+  });
+
+  test("builds any graph of files as codegenv2's fileDesc does, over direct imports or the full way (property)", () => {
+    const fileSpec = fc.record({
+      deps: fc.array(fc.nat(), { maxLength: 3 }),
+      publicDeps: fc.array(fc.nat(), { maxLength: 2 }),
+      messages: fc.array(fc.array(fc.nat(), { maxLength: 3 }), { minLength: 1, maxLength: 2 }),
+    });
+    fc.assert(
+      fc.property(fc.array(fileSpec, { minLength: 1, maxLength: 5 }), (specs) => {
+        const ours: GenFile[] = [];
+        const theirs: GenFile[] = [];
+        const closure: Set<number>[] = [];
+        specs.forEach((spec, i) => {
+          const deps = i === 0 ? [] : [...new Set(spec.deps.map((d) => d % i))];
+          closure[i] = new Set([i, ...deps.flatMap((d) => [...(closure[d] ?? [])])]);
+          // a field may name a message of this file or of any file imported, directly or not
+          const visible = [...(closure[i] ?? [])].flatMap((f) =>
+            (specs[f]?.messages ?? []).map((_, m) => `.p.M${f}_${m}`),
+          );
+          const b64 = Buffer.from(
+            toBinary(
+              FileDescriptorProtoSchema,
+              create(FileDescriptorProtoSchema, {
+                name: `f${i}.proto`,
+                package: "p",
+                syntax: "proto3",
+                dependency: deps.map((d) => `f${d}.proto`),
+                publicDependency:
+                  deps.length === 0 ? [] : [...new Set(spec.publicDeps.map((d) => d % deps.length))],
+                messageType: spec.messages.map((refs, m) => ({
+                  name: `M${i}_${m}`,
+                  field: refs.map((ref, n) => ({
+                    name: `f${n}`,
+                    number: n + 1,
+                    label: FieldDescriptorProto_Label.OPTIONAL,
+                    type: FieldDescriptorProto_Type.MESSAGE,
+                    typeName: visible[ref % visible.length] ?? "",
+                  })),
+                })),
+              }),
+            ),
+          ).toString("base64");
+          ours.push(
+            fileDesc(
+              b64,
+              deps.map((d) => ours[d] as GenFile),
+            ),
+          );
+          theirs.push(
+            codegenFileDesc(
+              b64,
+              deps.map((d) => theirs[d] as GenFile),
+            ),
+          );
+        });
+        const known = new Set<object>(ours.flatMap((file) => [file, ...nestedTypes(file)]));
+        ours.forEach((file, i) => {
+          expect(summary(file)).toEqual(summary(theirs[i] as GenFile));
+          for (const target of references(file)) expect(known.has(target)).toBe(true);
+        });
+      }),
+      { numRuns: 150 },
+    );
   });
 
   test("builds a file that names a type of a public import's file, as codegenv2 does", () => {
