@@ -4,163 +4,30 @@
  * the node service (config, status).
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import { type Timestamp, TimestampSchema } from "@bufbuild/protobuf/wkt";
-import { addressBytesToBech32 } from "@perpx/address";
 import {
   cosmosAbci,
   cosmosEd25519,
   cosmosNode,
   cosmosTendermint,
   cosmosTx,
-  tendermintAbci,
   tendermintP2p,
-  tendermintTypes,
-  tendermintVersion,
 } from "@perpx/proto";
-import type { BlockRecord, ChainInfo, IndexedTx, SimulateResult, TxResult } from "../contract.js";
-import type { ChainConfig } from "../genesis/genesis.js";
-import { concatBytes, fromHex, toHex } from "../lib/codec.js";
+import type { IndexedTx } from "../contract.js";
+import { fromHex, toHex } from "../lib/codec.js";
 import { decCoinToString } from "../lib/coins.js";
-import { signEd25519 } from "../lib/crypto.js";
 import { abciError, sdkErrors } from "../lib/errors.js";
 import { QuerySyntaxError } from "../lib/event-query.js";
 import { paginate } from "../lib/pagination.js";
 import { invalidArgument, notFound, packAny, queryHandler, type Router } from "./module.js";
-
-/** What the services read from the application. */
-export interface ServiceHost {
-  readonly info: ChainInfo;
-  readonly config: ChainConfig;
-  latestBlock(): BlockRecord;
-  block(height: bigint): BlockRecord | undefined;
-  baseHeight(): bigint;
-  tx(hash: Uint8Array): IndexedTx | undefined;
-  searchTxs(query: string, order: "asc" | "desc"): IndexedTx[];
-  simulate(tx: Uint8Array): SimulateResult;
-  appHash(): Uint8Array;
-}
-
-/** `perpxvalcons1...` of a consensus address. */
-export function valconsAddress(address: Uint8Array): string {
-  return addressBytesToBech32(address, "perpxvalcons");
-}
-
-function timestamp(time: Date, nanos: number): Timestamp {
-  return create(TimestampSchema, { seconds: BigInt(Math.floor(time.getTime() / 1000)), nanos });
-}
-
-/** The Go `time.RFC3339` text of a block time (what `TxResponse.timestamp` carries). */
-function rfc3339(time: Date): string {
-  return `${time.toISOString().slice(0, 19)}Z`;
-}
-
-/** Proto events of ABCI events. */
-export function protoEvents(events: TxResult["events"]): tendermintAbci.Event[] {
-  return events.map((e) =>
-    create(tendermintAbci.EventSchema, {
-      type: e.type,
-      attributes: e.attributes.map((a) =>
-        create(tendermintAbci.EventAttributeSchema, { key: a.key, value: a.value, index: a.index }),
-      ),
-    }),
-  );
-}
-
-/** The `Tx` of TxRaw bytes (decodes; the tx was accepted, so it decodes). */
-function txOf(bytes: Uint8Array): cosmosTx.Tx {
-  const raw = fromBinary(cosmosTx.TxRawSchema, bytes);
-  return create(cosmosTx.TxSchema, {
-    body: fromBinary(cosmosTx.TxBodySchema, raw.bodyBytes),
-    authInfo: fromBinary(cosmosTx.AuthInfoSchema, raw.authInfoBytes),
-    signatures: raw.signatures,
-  });
-}
-
-function txResponse(host: ServiceHost, indexed: IndexedTx, tx: cosmosTx.Tx): cosmosAbci.TxResponse {
-  const block = host.block(indexed.height);
-  const r = indexed.result;
-  return create(cosmosAbci.TxResponseSchema, {
-    height: indexed.height,
-    txhash: toHex(indexed.hash).toUpperCase(),
-    codespace: r.codespace,
-    code: r.code,
-    data: toHex(r.data).toUpperCase(),
-    rawLog: r.log,
-    logs: [],
-    info: r.info,
-    gasWanted: r.gasWanted,
-    gasUsed: r.gasUsed,
-    tx: packAny(cosmosTx.TxSchema, tx),
-    timestamp: block === undefined ? "" : rfc3339(block.time),
-    events: protoEvents(r.events),
-  });
-}
-
-function blockId(block: BlockRecord | undefined): tendermintTypes.BlockID {
-  if (block === undefined) {
-    return create(tendermintTypes.BlockIDSchema, {
-      partSetHeader: create(tendermintTypes.PartSetHeaderSchema, {}),
-    });
-  }
-  return create(tendermintTypes.BlockIDSchema, {
-    hash: block.hash,
-    partSetHeader: create(tendermintTypes.PartSetHeaderSchema, { total: 1, hash: block.hash }),
-  });
-}
-
-function blockResponse(host: ServiceHost, block: BlockRecord) {
-  const previous = host.block(block.height - 1n);
-  const validator = host.config.validator;
-  const version = create(tendermintVersion.ConsensusSchema, { block: 11n, app: 0n });
-  const fields = {
-    version,
-    chainId: host.info.chainId,
-    height: block.height,
-    time: timestamp(block.time, block.timeNanos),
-    lastBlockId: blockId(previous),
-    dataHash: block.dataHash,
-    validatorsHash: block.validatorsHash,
-    nextValidatorsHash: block.validatorsHash,
-    appHash: block.appHash,
-    lastResultsHash: block.lastResultsHash,
-  };
-  const lastCommit = create(tendermintTypes.CommitSchema, {
-    height: previous?.height ?? 0n,
-    round: 0,
-    blockId: blockId(previous),
-    signatures:
-      previous === undefined
-        ? []
-        : [
-            create(tendermintTypes.CommitSigSchema, {
-              blockIdFlag: tendermintTypes.BlockIDFlag.BLOCK_ID_FLAG_COMMIT,
-              validatorAddress: validator.address,
-              timestamp: timestamp(block.time, block.timeNanos),
-              signature: signEd25519(validator, concatBytes(previous.hash)),
-            }),
-          ],
-  });
-  const data = create(tendermintTypes.DataSchema, { txs: block.txs });
-  const evidence = create(tendermintTypes.EvidenceListSchema, {});
-  return {
-    blockId: blockId(block),
-    block: create(tendermintTypes.BlockSchema, {
-      header: create(tendermintTypes.HeaderSchema, { ...fields, proposerAddress: block.proposerAddress }),
-      data,
-      evidence,
-      lastCommit,
-    }),
-    sdkBlock: create(cosmosTendermint.BlockSchema, {
-      header: create(cosmosTendermint.HeaderSchema, {
-        ...fields,
-        proposerAddress: valconsAddress(block.proposerAddress),
-      }),
-      data,
-      evidence,
-      lastCommit,
-    }),
-  };
-}
+import {
+  blockResponse,
+  protoEvents,
+  type ServiceHost,
+  timestamp,
+  txOf,
+  txResponse,
+  valconsAddress,
+} from "./service-views.js";
 
 /** Adds the tx, CometBFT and node services to the router. */
 export function registerServices(router: Router, host: ServiceHost): void {
