@@ -98,6 +98,49 @@ function planOf(desc: DescMessage): MessagePlan {
   return plan;
 }
 
+/**
+ * How `create` makes a zero message of a descriptor message: its prototype (the defaults of its
+ * proto2 fields) and its own list fields, in order; `undefined` when it makes anything else.
+ */
+interface ZeroShape {
+  readonly prototype: object;
+  readonly lists: readonly string[];
+}
+
+const zeroShapes = new Map<DescMessage, ZeroShape | undefined>();
+
+/** Reads the shape of `create(desc)` off one message it makes. */
+function zeroShapeOf(desc: DescMessage): ZeroShape | undefined {
+  const sample = create(desc) as unknown as Record<string, unknown>;
+  const keys = Reflect.ownKeys(sample);
+  if (keys[0] !== "$typeName") return undefined;
+  const lists = keys.slice(1);
+  const allEmptyLists = lists.every((key) => {
+    const value = typeof key === "string" ? sample[key] : undefined;
+    return Array.isArray(value) && value.length === 0;
+  });
+  return allEmptyLists
+    ? { prototype: Object.getPrototypeOf(sample) as object, lists: lists as string[] }
+    : undefined;
+}
+
+/**
+ * A zero message of `desc`, the one `create(desc)` makes (same prototype, same own keys in the same
+ * order), without walking the descriptor's members for every message as `create` does.
+ */
+function zeroMessage(desc: DescMessage): Fields {
+  let shape = zeroShapes.get(desc);
+  if (shape === undefined && !zeroShapes.has(desc)) {
+    shape = zeroShapeOf(desc);
+    zeroShapes.set(desc, shape);
+  }
+  if (shape === undefined) return create(desc) as unknown as Fields;
+  const message = Object.create(shape.prototype) as Fields;
+  message.$typeName = desc.typeName;
+  for (const key of shape.lists) message[key] = [];
+  return message;
+}
+
 const utf8 = new TextDecoder();
 
 /** A cursor over the bytes of one descriptor. */
@@ -207,7 +250,7 @@ function readInto(reader: Reader, desc: DescMessage, message: Fields, end: numbe
     if (field.message !== undefined) {
       const fieldEnd = reader.end();
       const existing = field.repeated ? undefined : (message[field.localName] as Fields | undefined);
-      const value = existing ?? (create(field.message) as unknown as Fields);
+      const value = existing ?? zeroMessage(field.message);
       readInto(reader, field.message, value, fieldEnd);
       if (field.repeated) (message[field.localName] as unknown[]).push(value);
       else message[field.localName] = value;
@@ -253,9 +296,9 @@ function setValue(message: Fields, field: FieldPlan, value: unknown): void {
  */
 export function decodeFileDescriptorProto(bytes: Uint8Array): FileDescriptorProto {
   try {
-    const message = create(FileDescriptorProtoSchema);
-    readInto(new Reader(bytes), FileDescriptorProtoSchema, message as unknown as Fields, bytes.length);
-    return message;
+    const message = zeroMessage(FileDescriptorProtoSchema);
+    readInto(new Reader(bytes), FileDescriptorProtoSchema, message, bytes.length);
+    return message as unknown as FileDescriptorProto;
   } catch (error) {
     if (!(error instanceof NotCovered)) throw error;
     return fromBinary(FileDescriptorProtoSchema, bytes);
@@ -289,8 +332,37 @@ function restoreJsonNames(message: DescriptorProto): void {
 export function fileDesc(b64: string, imports?: GenFile[]): GenFile {
   const root = decodeFileDescriptorProto(base64Decode(b64));
   root.messageType.forEach(restoreJsonNames);
-  root.dependency = imports?.map((file) => file.proto.name) ?? [];
-  const registry = createFileRegistry(root, (name) => imports?.find((file) => file.proto.name === name));
+  const direct = imports ?? [];
+  root.dependency = direct.map((file) => file.proto.name);
+  return withDirectImports(root, direct) ?? withAllImports(root, direct);
+}
+
+/**
+ * Builds the file over a registry of its direct imports' own types only: `createFileRegistry`
+ * given the imports themselves adds every file they import, transitively, for every file built.
+ * Each import stands in as a copy without imports, and the file gets the real ones back. A type
+ * the file names from further down (a public import) is not found, and protobuf-es throws on every
+ * lookup that finds nothing: `undefined` then, and the caller builds the file the full way.
+ */
+function withDirectImports(root: FileDescriptorProto, imports: readonly GenFile[]): GenFile | undefined {
+  const standIns = imports.map((file) => ({ ...file, dependencies: [] }));
+  let file: GenFile;
+  try {
+    const registry = createFileRegistry(root, (name) =>
+      standIns.find((standIn) => standIn.proto.name === name),
+    );
+    file = registry.getFile(root.name) as GenFile;
+  } catch {
+    return undefined;
+  }
+  // `dependencies` lists the stand-ins, in the order of `root.dependency`, which is `imports`
+  (file as { dependencies: GenFile[] }).dependencies = [...imports];
+  return file;
+}
+
+/** Builds the file as protobuf-es's `fileDesc` does: over a registry of every file it imports. */
+function withAllImports(root: FileDescriptorProto, imports: readonly GenFile[]): GenFile {
+  const registry = createFileRegistry(root, (name) => imports.find((file) => file.proto.name === name));
   // the registry was just built from this file
   return registry.getFile(root.name) as GenFile;
 }

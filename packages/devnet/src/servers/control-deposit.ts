@@ -15,7 +15,7 @@ import type { PersistentChainApp } from "../app/contract.js";
 import { parseDecCoins, requiredFees } from "../app/lib/coins.js";
 import { addressField, FieldError, intField, positiveAmountField } from "../app/lib/request-fields.js";
 import { validateSubaccountId } from "../app/modules/subaccounts/keeper.js";
-import { devnetSigner, findAccount, type SignInput } from "../liquidity/signer.js";
+import { type DevnetSigner, devnetSigner, findAccount, type SignInput } from "../liquidity/signer.js";
 import { ControlError, type ControlRouter } from "./control-router.js";
 import { toHexUpper } from "./encoding.js";
 import type { BlockProducer } from "./producer.js";
@@ -44,7 +44,7 @@ export function addDepositControlRoute(
   app: PersistentChainApp,
   producer: BlockProducer,
 ): void {
-  const faucet = devnetSigner(FAUCET_SIGNER_LABEL);
+  let signer: DevnetSigner | undefined;
   router.add("POST", "/fund-subaccount", ({ body }) => {
     const owner = addressField(body, "owner").bech32;
     const number = intField(body, "number", 0);
@@ -59,6 +59,9 @@ export function addDepositControlRoute(
         error instanceof Error ? error.message : String(error),
       );
     }
+    // derived on the first deposit: its key (and the pubkey's descriptors) are not needed before
+    signer ??= devnetSigner(FAUCET_SIGNER_LABEL);
+    const faucet = signer;
     const deposit = {
       schema: sending.MsgDepositToSubaccountSchema,
       value: create(sending.MsgDepositToSubaccountSchema, {

@@ -115,6 +115,25 @@ function isServed(service: DescService): boolean {
   return service.name !== "Msg" && service.methods.every((m) => m.methodKind === "unary");
 }
 
+/** The served services, sorted by name, and their methods by gRPC path. */
+interface ServedMethods {
+  readonly services: readonly DescService[];
+  readonly methods: ReadonlyMap<string, DescMethod>;
+}
+
+function servedMethods(): ServedMethods {
+  const services: DescService[] = [];
+  for (const type of typeRegistry) {
+    if (type.kind === "service" && isServed(type)) services.push(type);
+  }
+  services.sort((a, b) => (a.typeName < b.typeName ? -1 : a.typeName > b.typeName ? 1 : 0));
+  const methods = new Map<string, DescMethod>();
+  for (const service of services) {
+    for (const method of service.methods) methods.set(`/${service.typeName}/${method.name}`, method);
+  }
+  return { services, methods };
+}
+
 /** Converts an ABCI event of the application into the protobuf `tendermint.abci.Event`. */
 export function eventProto(event: AbciEvent): tendermintAbci.Event {
   return create(tendermintAbci.EventSchema, {
@@ -160,15 +179,12 @@ type LocalHandler = (request: Message, context: CallContext) => Message;
  * ```
  */
 export function createDispatcher(app: ChainApp): Dispatcher {
-  const services: DescService[] = [];
-  for (const type of typeRegistry) {
-    if (type.kind === "service" && isServed(type)) services.push(type);
-  }
-  services.sort((a, b) => (a.typeName < b.typeName ? -1 : a.typeName > b.typeName ? 1 : 0));
-  const methods = new Map<string, DescMethod>();
-  for (const service of services) {
-    for (const method of service.methods) methods.set(`/${service.typeName}/${method.name}`, method);
-  }
+  let served: ServedMethods | undefined;
+  // on first use: listing the services builds every descriptor of @perpx/proto
+  const table = (): ServedMethods => {
+    served ??= servedMethods();
+    return served;
+  };
 
   const latest = () => app.latestBlock().height;
 
@@ -253,9 +269,11 @@ export function createDispatcher(app: ChainApp): Dispatcher {
   );
 
   return {
-    services,
+    get services() {
+      return table().services;
+    },
     registry: typeRegistry,
-    method: (path) => methods.get(path.startsWith("/") ? path : `/${path}`),
+    method: (path) => table().methods.get(path.startsWith("/") ? path : `/${path}`),
     call: (method, request, context = {}) => {
       const path = `/${method.parent.typeName}/${method.name}`;
       const handler = local.get(path);

@@ -94,7 +94,6 @@ export interface EvmServers {
  */
 export async function startEvmServers(options: EvmServerOptions): Promise<EvmServers> {
   const { app, dispatcher } = options;
-  const balanceMethod = dispatcher.method("/cosmos.bank.v1beta1.Query/Balance");
 
   const blockTag = (value: unknown, index: number): bigint | undefined => {
     const latest = app.latestBlock().height;
@@ -140,6 +139,7 @@ export async function startEvmServers(options: EvmServerOptions): Promise<EvmSer
       }
       const height = blockTag(params[1], 1);
       if (height === undefined) throw new EvmRpcError(-32000, "header not found");
+      const balanceMethod = dispatcher.method("/cosmos.bank.v1beta1.Query/Balance");
       if (balanceMethod === undefined)
         throw new EvmRpcError(-32603, "the bank query service is not available");
       const bech32 = addressBytesToBech32(fromHex(address)!);

@@ -114,11 +114,13 @@ function trackSessions(server: { on(event: "session", listener: (session: Http2S
  */
 export async function startGrpcServers(options: GrpcServerOptions): Promise<GrpcServers> {
   const host = options.host ?? "127.0.0.1";
-  // A message over the servers' body limit is refused (ResourceExhausted) before it is buffered whole.
-  const handler = connectNodeAdapter({
-    routes: grpcRoutes(options.dispatcher),
-    readMaxBytes: MAX_BODY_BYTES,
-  });
+  let adapter: ReturnType<typeof connectNodeAdapter> | undefined;
+  // Built on the first request: its routes come from the descriptors of every served service.
+  const handler: ReturnType<typeof connectNodeAdapter> = (request, response) => {
+    // A message over the servers' body limit is refused (ResourceExhausted) before it is buffered whole.
+    adapter ??= connectNodeAdapter({ routes: grpcRoutes(options.dispatcher), readMaxBytes: MAX_BODY_BYTES });
+    adapter(request, response);
+  };
   const plain = createH2cServer(handler);
   const secure = createSecureServer(
     {

@@ -394,7 +394,12 @@ export interface RestServer {
  */
 export async function startRestServer(options: RestServerOptions): Promise<RestServer> {
   const { dispatcher } = options;
-  const routes = buildRoutes(dispatcher);
+  let table: Route[] | undefined;
+  // on first use: the perpx routes come from the services' descriptors (see `createDispatcher`)
+  const routes = (): Route[] => {
+    table ??= buildRoutes(dispatcher);
+    return table;
+  };
   const _jsonWrite = {
     registry: dispatcher.registry,
     useProtoFieldName: true,
@@ -420,7 +425,7 @@ export async function startRestServer(options: RestServerOptions): Promise<RestS
       sendJson(res, 400, errorBody(Code.InvalidArgument, "malformed path encoding"));
       return;
     }
-    const matches = matchRoute(routes, segments);
+    const matches = matchRoute(routes(), segments);
     if (matches.length === 0) {
       sendJson(res, 404, errorBody(Code.NotFound, "Not Implemented"));
       return;
@@ -513,13 +518,17 @@ export async function startRestServer(options: RestServerOptions): Promise<RestS
     });
   });
   const port = await listen(server, options.port ?? 1317, options.host ?? "127.0.0.1");
+  let listed: string[] | undefined;
   return {
     url: urlOf("http", options.host ?? "127.0.0.1", port),
     port,
-    routes: routes.map((r) => {
-      const path = r.segments.map((s) => ("literal" in s ? s.literal : `{${s.field}}`)).join("/");
-      return `${r.httpMethod} /${path}${r.trailing !== undefined && r.trailing.length > 0 ? `[/${r.trailing.map((f) => `{${f.name}}`).join("/")}]` : ""}`;
-    }),
+    get routes() {
+      listed ??= routes().map((r) => {
+        const path = r.segments.map((s) => ("literal" in s ? s.literal : `{${s.field}}`)).join("/");
+        return `${r.httpMethod} /${path}${r.trailing !== undefined && r.trailing.length > 0 ? `[/${r.trailing.map((f) => `{${f.name}}`).join("/")}]` : ""}`;
+      });
+      return listed;
+    },
     close: () => closeServer(server),
   };
 }

@@ -1,4 +1,4 @@
-import { create, toBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { encodeSecp256k1Pubkey } from "@cosmjs/amino";
 import { DirectSecp256k1HdWallet, encodePubkey, makeAuthInfoBytes, makeSignDoc } from "@cosmjs/proto-signing";
 import { clob, cosmosBank, cosmosTx, packAny } from "@perpx/proto";
@@ -7,7 +7,7 @@ import { ChainApplication } from "../app.js";
 import { GENESIS_ACCOUNTS } from "../genesis/genesis-accounts.js";
 import { abciError, registerError } from "../lib/errors.js";
 import type { Keepers } from "../modules/index.js";
-import { emptyResponse, type Module, msgHandler, queryHandler, Router } from "./module.js";
+import { emptyResponse, type Module, msgHandler, type QueryContext, queryHandler, Router } from "./module.js";
 
 const genesisTime = new Date("2026-01-01T00:00:00Z");
 const [ALICE, BOB] = GENESIS_ACCOUNTS.map((a) => a.address) as [string, string];
@@ -248,6 +248,41 @@ describe("module interface", () => {
     expect(asked).toBe(1);
     expect(app.produceBlock(new Date(genesisTime.getTime() + 1000)).txResults[1]?.code).toBe(0);
     expect(asked).toBe(1);
+  });
+
+  it("reads query schemas given as functions on the first query, and answers as with the schemas", () => {
+    const reads: string[] = [];
+    const handle = (_ctx: QueryContext, req: cosmosBank.QueryBalanceRequest) =>
+      create(cosmosBank.QueryBalanceResponseSchema, { balance: { denom: req.denom, amount: "7" } });
+    const deferred = queryHandler(
+      () => {
+        reads.push("request");
+        return cosmosBank.QueryBalanceRequestSchema;
+      },
+      () => {
+        reads.push("response");
+        return cosmosBank.QueryBalanceResponseSchema;
+      },
+      handle,
+    );
+    const eager = queryHandler(
+      cosmosBank.QueryBalanceRequestSchema,
+      cosmosBank.QueryBalanceResponseSchema,
+      handle,
+    );
+    expect(reads).toEqual([]);
+    const ctx = {} as QueryContext;
+    const request = toBinary(
+      cosmosBank.QueryBalanceRequestSchema,
+      create(cosmosBank.QueryBalanceRequestSchema, { address: ALICE, denom: "aperpx" }),
+    );
+    expect(deferred(ctx, request)).toEqual(eager(ctx, request));
+    expect(deferred(ctx, request)).toEqual(eager(ctx, request));
+    expect(reads).toEqual(["request", "response"]);
+    expect(fromBinary(cosmosBank.QueryBalanceResponseSchema, deferred(ctx, request)).balance?.amount).toBe(
+      "7",
+    );
+    expect(() => deferred(ctx, Uint8Array.of(0xff))).toThrow();
   });
 
   it("refuses duplicate routes and module names", () => {

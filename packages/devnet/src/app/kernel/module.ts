@@ -116,20 +116,30 @@ export function msgHandler<Desc extends DescMessage>(handler: MsgHandler<Desc>):
 /** A query handler: request bytes in, response bytes out; throws {@link AbciError} (22 not found...). */
 export type QueryHandler = (ctx: QueryContext, request: Uint8Array) => Uint8Array;
 
-/** Defines a typed query handler over request and response schemas. */
+/**
+ * Defines a typed query handler over request and response schemas, each given as is or as a
+ * function that reads it: reading a schema builds the descriptors of its file (and of the files it
+ * imports), so a module reads its query schemas on the first query, not when it is created.
+ */
 export function queryHandler<Req extends DescMessage, Res extends DescMessage>(
-  request: Req,
-  response: Res,
+  request: Req | (() => Req),
+  response: Res | (() => Res),
   handle: (ctx: QueryContext, req: MessageShape<Req>) => MessageShape<Res>,
 ): QueryHandler {
+  let schemas: readonly [Req, Res] | undefined;
   return (ctx, bytes) => {
+    schemas ??= [
+      typeof request === "function" ? request() : request,
+      typeof response === "function" ? response() : response,
+    ];
+    const [requestSchema, responseSchema] = schemas;
     let req: MessageShape<Req>;
     try {
-      req = fromBinary(request, bytes);
+      req = fromBinary(requestSchema, bytes);
     } catch (error) {
       throw invalidArgument(error instanceof Error ? error.message : String(error));
     }
-    return toBinary(response, handle(ctx, req));
+    return toBinary(responseSchema, handle(ctx, req));
   };
 }
 

@@ -148,8 +148,8 @@ export function createIbcModule(
     },
     queries: {
       "/ibc.core.channel.v1.Query/Channels": queryHandler(
-        ibcChannel.QueryChannelsRequestSchema,
-        ibcChannel.QueryChannelsResponseSchema,
+        () => ibcChannel.QueryChannelsRequestSchema,
+        () => ibcChannel.QueryChannelsResponseSchema,
         (ctx, req) => {
           const items = readRecords(ctx, "ibc", "channel/", ibcChannel.ChannelSchema).map(
             ({ key, value }) => {
@@ -178,8 +178,8 @@ export function createIbcModule(
         },
       ),
       "/ibc.core.channel.v1.Query/Channel": queryHandler(
-        ibcChannel.QueryChannelRequestSchema,
-        ibcChannel.QueryChannelResponseSchema,
+        () => ibcChannel.QueryChannelRequestSchema,
+        () => ibcChannel.QueryChannelResponseSchema,
         (ctx, req) => {
           const channel = readRecord(
             ctx,
@@ -226,8 +226,8 @@ export function createUpgradeModule(upgrades: ReadonlyMap<string, bigint>): Modu
     },
     queries: {
       "/cosmos.upgrade.v1beta1.Query/AppliedPlan": queryHandler(
-        cosmosUpgrade.QueryAppliedPlanRequestSchema,
-        cosmosUpgrade.QueryAppliedPlanResponseSchema,
+        () => cosmosUpgrade.QueryAppliedPlanRequestSchema,
+        () => cosmosUpgrade.QueryAppliedPlanResponseSchema,
         (ctx, req) => {
           const bytes = ctx.store("upgrade").get(`applied/${req.name}`);
           return create(cosmosUpgrade.QueryAppliedPlanResponseSchema, {
@@ -236,8 +236,8 @@ export function createUpgradeModule(upgrades: ReadonlyMap<string, bigint>): Modu
         },
       ),
       "/cosmos.upgrade.v1beta1.Query/CurrentPlan": queryHandler(
-        cosmosUpgrade.QueryCurrentPlanRequestSchema,
-        cosmosUpgrade.QueryCurrentPlanResponseSchema,
+        () => cosmosUpgrade.QueryCurrentPlanRequestSchema,
+        () => cosmosUpgrade.QueryCurrentPlanResponseSchema,
         () => create(cosmosUpgrade.QueryCurrentPlanResponseSchema, {}),
       ),
     },

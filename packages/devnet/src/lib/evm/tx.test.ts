@@ -5,11 +5,13 @@ import { addressBytesToHex } from "@perpx/address";
 import { InvalidArgumentError } from "@perpx/errors";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { SELECTORS, TOPICS } from "../../source-chain/ledger.js";
 import {
   BRIDGE_ABI,
   decodeEvmRevert,
   decodeEvmString,
   decodeEvmWords,
+  ERROR_SELECTOR,
   encodeEvmCall,
   encodeEvmRevert,
   encodeEvmString,
@@ -144,6 +146,19 @@ describe("ABI", () => {
     expect(evmEventTopic(BRIDGE_ABI.approvalEvent)).toBe(
       "0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925",
     );
+  });
+
+  it("writes out the selectors and topics the contracts use as the hashes of their signatures", () => {
+    const functions = (Object.keys(BRIDGE_ABI) as (keyof typeof BRIDGE_ABI)[]).filter(
+      (k) => !k.endsWith("Event"),
+    );
+    expect(SELECTORS).toEqual(Object.fromEntries(functions.map((k) => [evmSelector(BRIDGE_ABI[k]), k])));
+    expect(TOPICS).toEqual({
+      transfer: evmEventTopic(BRIDGE_ABI.transferEvent),
+      approval: evmEventTopic(BRIDGE_ABI.approvalEvent),
+      deposit: evmEventTopic(BRIDGE_ABI.depositEvent),
+    });
+    expect(ERROR_SELECTOR).toBe(evmSelector("Error(string)"));
   });
 
   it("encodes calls word by word and round-trips strings and revert reasons (property)", () => {

@@ -373,8 +373,8 @@ export function createAccountPlusModule(keeper: AccountPlusKeeper, options: Acco
     },
     queries: {
       "/perpx.accountplus.v1.Query/AccountState": queryHandler(
-        accountplus.AccountStateRequestSchema,
-        accountplus.AccountStateResponseSchema,
+        () => accountplus.AccountStateRequestSchema,
+        () => accountplus.AccountStateResponseSchema,
         (ctx, req) => {
           const address = account(req.address, "invalid address");
           const details = keeper.nonceDetails(ctx, address);
@@ -391,16 +391,16 @@ export function createAccountPlusModule(keeper: AccountPlusKeeper, options: Acco
         },
       ),
       "/perpx.accountplus.v1.Query/GetAuthenticators": queryHandler(
-        accountplus.GetAuthenticatorsRequestSchema,
-        accountplus.GetAuthenticatorsResponseSchema,
+        () => accountplus.GetAuthenticatorsRequestSchema,
+        () => accountplus.GetAuthenticatorsResponseSchema,
         (ctx, req) =>
           create(accountplus.GetAuthenticatorsResponseSchema, {
             accountAuthenticators: keeper.authenticators(ctx, account(req.account, "invalid account")),
           }),
       ),
       "/perpx.accountplus.v1.Query/GetAuthenticator": queryHandler(
-        accountplus.GetAuthenticatorRequestSchema,
-        accountplus.GetAuthenticatorResponseSchema,
+        () => accountplus.GetAuthenticatorRequestSchema,
+        () => accountplus.GetAuthenticatorResponseSchema,
         (ctx, req) => {
           const record = keeper.getAuthenticator(
             ctx,
@@ -414,8 +414,8 @@ export function createAccountPlusModule(keeper: AccountPlusKeeper, options: Acco
         },
       ),
       "/perpx.accountplus.v1.Query/Params": queryHandler(
-        accountplus.QueryParamsRequestSchema,
-        accountplus.QueryParamsResponseSchema,
+        () => accountplus.QueryParamsRequestSchema,
+        () => accountplus.QueryParamsResponseSchema,
         (ctx) =>
           create(accountplus.QueryParamsResponseSchema, {
             params: create(accountplus.ParamsSchema, { isSmartAccountActive: keeper.isActive(ctx) }),

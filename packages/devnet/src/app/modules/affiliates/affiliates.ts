@@ -201,16 +201,16 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis, epochs: Epoch
     ],
     queries: {
       "/perpx.affiliates.v1.Query/AffiliateInfo": queryHandler(
-        affiliates.AffiliateInfoRequestSchema,
-        affiliates.AffiliateInfoResponseSchema,
+        () => affiliates.AffiliateInfoRequestSchema,
+        () => affiliates.AffiliateInfoResponseSchema,
         (ctx, req) => {
           accAddressBytes(req.address, "invalid affiliate address");
           return affiliateInfo(ctx, req.address);
         },
       ),
       "/perpx.affiliates.v1.Query/ReferredBy": queryHandler(
-        affiliates.ReferredByRequestSchema,
-        affiliates.ReferredByResponseSchema,
+        () => affiliates.ReferredByRequestSchema,
+        () => affiliates.ReferredByResponseSchema,
         (ctx, req) => {
           accAddressBytes(req.address, "invalid address");
           return create(affiliates.ReferredByResponseSchema, {
@@ -219,30 +219,30 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis, epochs: Epoch
         },
       ),
       "/perpx.affiliates.v1.Query/AllAffiliateTiers": queryHandler(
-        affiliates.AllAffiliateTiersRequestSchema,
-        affiliates.AllAffiliateTiersResponseSchema,
+        () => affiliates.AllAffiliateTiersRequestSchema,
+        () => affiliates.AllAffiliateTiersResponseSchema,
         (ctx) =>
           create(affiliates.AllAffiliateTiersResponseSchema, {
             tiers: readAffiliates(ctx, "tiers", affiliates.AffiliateTiersSchema),
           }),
       ),
       "/perpx.affiliates.v1.Query/AffiliateWhitelist": queryHandler(
-        affiliates.AffiliateWhitelistRequestSchema,
-        affiliates.AffiliateWhitelistResponseSchema,
+        () => affiliates.AffiliateWhitelistRequestSchema,
+        () => affiliates.AffiliateWhitelistResponseSchema,
         (ctx) =>
           create(affiliates.AffiliateWhitelistResponseSchema, {
             whitelist: readAffiliates(ctx, "whitelist", affiliates.AffiliateWhitelistSchema),
           }),
       ),
       "/perpx.affiliates.v1.Query/AffiliateParameters": queryHandler(
-        affiliates.AffiliateParametersRequestSchema,
-        affiliates.AffiliateParametersResponseSchema,
+        () => affiliates.AffiliateParametersRequestSchema,
+        () => affiliates.AffiliateParametersResponseSchema,
         (ctx) =>
           create(affiliates.AffiliateParametersResponseSchema, { parameters: affiliateParameters(ctx) }),
       ),
       "/perpx.affiliates.v1.Query/AffiliateOverrides": queryHandler(
-        affiliates.AffiliateOverridesRequestSchema,
-        affiliates.AffiliateOverridesResponseSchema,
+        () => affiliates.AffiliateOverridesRequestSchema,
+        () => affiliates.AffiliateOverridesResponseSchema,
         (ctx) =>
           create(affiliates.AffiliateOverridesResponseSchema, {
             overrides: readAffiliates(ctx, "overrides", affiliates.AffiliateOverridesSchema),

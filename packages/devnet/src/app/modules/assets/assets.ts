@@ -49,8 +49,8 @@ export function createAssetsModule(
     },
     queries: {
       "/perpx.assets.v1.Query/Asset": queryHandler(
-        assets.QueryAssetRequestSchema,
-        assets.QueryAssetResponseSchema,
+        () => assets.QueryAssetRequestSchema,
+        () => assets.QueryAssetResponseSchema,
         (ctx, req) => {
           const found = keeper.asset(ctx, req.id);
           if (found === undefined) throw notFound(`asset ${req.id}`);
@@ -58,8 +58,8 @@ export function createAssetsModule(
         },
       ),
       "/perpx.assets.v1.Query/AllAssets": queryHandler(
-        assets.QueryAllAssetsRequestSchema,
-        assets.QueryAllAssetsResponseSchema,
+        () => assets.QueryAllAssetsRequestSchema,
+        () => assets.QueryAllAssetsResponseSchema,
         (ctx, req) => {
           const items = keeper.allAssets(ctx).map((a) => ({ key: utf8(padKey(a.id, 10)), value: a }));
           const { page, pagination } = paginate(items, req.pagination);

@@ -286,24 +286,24 @@ export function createAuthModule(keeper: AuthKeeper, genesis: AuthGenesis): Modu
     },
     queries: {
       "/cosmos.auth.v1beta1.Query/Account": queryHandler(
-        cosmosAuth.QueryAccountRequestSchema,
-        cosmosAuth.QueryAccountResponseSchema,
+        () => cosmosAuth.QueryAccountRequestSchema,
+        () => cosmosAuth.QueryAccountResponseSchema,
         (ctx, req) =>
           create(cosmosAuth.QueryAccountResponseSchema, {
             account: keeper.accountAny(ctx, account(ctx, req.address)),
           }),
       ),
       "/cosmos.auth.v1beta1.Query/AccountInfo": queryHandler(
-        cosmosAuth.QueryAccountInfoRequestSchema,
-        cosmosAuth.QueryAccountInfoResponseSchema,
+        () => cosmosAuth.QueryAccountInfoRequestSchema,
+        () => cosmosAuth.QueryAccountInfoResponseSchema,
         (ctx, req) =>
           create(cosmosAuth.QueryAccountInfoResponseSchema, {
             info: keeper.baseAccount(account(ctx, req.address)),
           }),
       ),
       "/cosmos.auth.v1beta1.Query/Accounts": queryHandler(
-        cosmosAuth.QueryAccountsRequestSchema,
-        cosmosAuth.QueryAccountsResponseSchema,
+        () => cosmosAuth.QueryAccountsRequestSchema,
+        () => cosmosAuth.QueryAccountsResponseSchema,
         (ctx, req) => {
           const items = keeper.allAccounts(ctx).map((a) => ({ key: a.address, value: a }));
           const { page, pagination } = paginate(items, req.pagination);
@@ -314,13 +314,13 @@ export function createAuthModule(keeper: AuthKeeper, genesis: AuthGenesis): Modu
         },
       ),
       "/cosmos.auth.v1beta1.Query/Params": queryHandler(
-        cosmosAuth.QueryParamsRequestSchema,
-        cosmosAuth.QueryParamsResponseSchema,
+        () => cosmosAuth.QueryParamsRequestSchema,
+        () => cosmosAuth.QueryParamsResponseSchema,
         () => create(cosmosAuth.QueryParamsResponseSchema, { params: paramsProto() }),
       ),
       "/cosmos.auth.v1beta1.Query/ModuleAccounts": queryHandler(
-        cosmosAuth.QueryModuleAccountsRequestSchema,
-        cosmosAuth.QueryModuleAccountsResponseSchema,
+        () => cosmosAuth.QueryModuleAccountsRequestSchema,
+        () => cosmosAuth.QueryModuleAccountsResponseSchema,
         (ctx) =>
           create(cosmosAuth.QueryModuleAccountsResponseSchema, {
             accounts: [...keeper.moduleAccounts]
@@ -332,8 +332,8 @@ export function createAuthModule(keeper: AuthKeeper, genesis: AuthGenesis): Modu
           }),
       ),
       "/cosmos.auth.v1beta1.Query/ModuleAccountByName": queryHandler(
-        cosmosAuth.QueryModuleAccountByNameRequestSchema,
-        cosmosAuth.QueryModuleAccountByNameResponseSchema,
+        () => cosmosAuth.QueryModuleAccountByNameRequestSchema,
+        () => cosmosAuth.QueryModuleAccountByNameResponseSchema,
         (ctx, req) => {
           if (req.name === "") {
             throw abciError(
@@ -350,8 +350,8 @@ export function createAuthModule(keeper: AuthKeeper, genesis: AuthGenesis): Modu
         },
       ),
       "/cosmos.auth.v1beta1.Query/Bech32Prefix": queryHandler(
-        cosmosAuth.Bech32PrefixRequestSchema,
-        cosmosAuth.Bech32PrefixResponseSchema,
+        () => cosmosAuth.Bech32PrefixRequestSchema,
+        () => cosmosAuth.Bech32PrefixResponseSchema,
         () => create(cosmosAuth.Bech32PrefixResponseSchema, { bech32Prefix: "perpx" }),
       ),
     },

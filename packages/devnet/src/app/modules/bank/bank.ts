@@ -393,8 +393,8 @@ export function createBankModule(auth: AuthKeeper, keeper: BankKeeper, genesis: 
     ],
     queries: {
       "/cosmos.bank.v1beta1.Query/Balance": queryHandler(
-        cosmosBank.QueryBalanceRequestSchema,
-        cosmosBank.QueryBalanceResponseSchema,
+        () => cosmosBank.QueryBalanceRequestSchema,
+        () => cosmosBank.QueryBalanceResponseSchema,
         (ctx, req) => {
           const address = queryAddress(req.address);
           queryDenom(req.denom);
@@ -404,8 +404,8 @@ export function createBankModule(auth: AuthKeeper, keeper: BankKeeper, genesis: 
         },
       ),
       "/cosmos.bank.v1beta1.Query/AllBalances": queryHandler(
-        cosmosBank.QueryAllBalancesRequestSchema,
-        cosmosBank.QueryAllBalancesResponseSchema,
+        () => cosmosBank.QueryAllBalancesRequestSchema,
+        () => cosmosBank.QueryAllBalancesResponseSchema,
         (ctx, req) => {
           const { page, pagination } = pagedBalances(ctx, queryAddress(req.address), req.pagination);
           return create(cosmosBank.QueryAllBalancesResponseSchema, {
@@ -415,8 +415,8 @@ export function createBankModule(auth: AuthKeeper, keeper: BankKeeper, genesis: 
         },
       ),
       "/cosmos.bank.v1beta1.Query/SpendableBalances": queryHandler(
-        cosmosBank.QuerySpendableBalancesRequestSchema,
-        cosmosBank.QuerySpendableBalancesResponseSchema,
+        () => cosmosBank.QuerySpendableBalancesRequestSchema,
+        () => cosmosBank.QuerySpendableBalancesResponseSchema,
         (ctx, req) => {
           const { page, pagination } = pagedBalances(ctx, queryAddress(req.address), req.pagination);
           return create(cosmosBank.QuerySpendableBalancesResponseSchema, {
@@ -426,8 +426,8 @@ export function createBankModule(auth: AuthKeeper, keeper: BankKeeper, genesis: 
         },
       ),
       "/cosmos.bank.v1beta1.Query/SpendableBalanceByDenom": queryHandler(
-        cosmosBank.QuerySpendableBalanceByDenomRequestSchema,
-        cosmosBank.QuerySpendableBalanceByDenomResponseSchema,
+        () => cosmosBank.QuerySpendableBalanceByDenomRequestSchema,
+        () => cosmosBank.QuerySpendableBalanceByDenomResponseSchema,
         (ctx, req) => {
           const address = queryAddress(req.address);
           queryDenom(req.denom);
@@ -437,8 +437,8 @@ export function createBankModule(auth: AuthKeeper, keeper: BankKeeper, genesis: 
         },
       ),
       "/cosmos.bank.v1beta1.Query/TotalSupply": queryHandler(
-        cosmosBank.QueryTotalSupplyRequestSchema,
-        cosmosBank.QueryTotalSupplyResponseSchema,
+        () => cosmosBank.QueryTotalSupplyRequestSchema,
+        () => cosmosBank.QueryTotalSupplyResponseSchema,
         (ctx, req) => {
           const items = keeper
             .totalSupply(ctx)
@@ -451,8 +451,8 @@ export function createBankModule(auth: AuthKeeper, keeper: BankKeeper, genesis: 
         },
       ),
       "/cosmos.bank.v1beta1.Query/SupplyOf": queryHandler(
-        cosmosBank.QuerySupplyOfRequestSchema,
-        cosmosBank.QuerySupplyOfResponseSchema,
+        () => cosmosBank.QuerySupplyOfRequestSchema,
+        () => cosmosBank.QuerySupplyOfResponseSchema,
         (ctx, req) => {
           queryDenom(req.denom);
           return create(cosmosBank.QuerySupplyOfResponseSchema, {
@@ -461,16 +461,16 @@ export function createBankModule(auth: AuthKeeper, keeper: BankKeeper, genesis: 
         },
       ),
       "/cosmos.bank.v1beta1.Query/Params": queryHandler(
-        cosmosBank.QueryParamsRequestSchema,
-        cosmosBank.QueryParamsResponseSchema,
+        () => cosmosBank.QueryParamsRequestSchema,
+        () => cosmosBank.QueryParamsResponseSchema,
         () =>
           create(cosmosBank.QueryParamsResponseSchema, {
             params: create(cosmosBank.ParamsSchema, { defaultSendEnabled: true }),
           }),
       ),
       "/cosmos.bank.v1beta1.Query/DenomMetadata": queryHandler(
-        cosmosBank.QueryDenomMetadataRequestSchema,
-        cosmosBank.QueryDenomMetadataResponseSchema,
+        () => cosmosBank.QueryDenomMetadataRequestSchema,
+        () => cosmosBank.QueryDenomMetadataResponseSchema,
         (ctx: QueryContext, req) => {
           queryDenom(req.denom);
           const metadata = keeper.denomMetadata(ctx, req.denom);
@@ -479,8 +479,8 @@ export function createBankModule(auth: AuthKeeper, keeper: BankKeeper, genesis: 
         },
       ),
       "/cosmos.bank.v1beta1.Query/DenomsMetadata": queryHandler(
-        cosmosBank.QueryDenomsMetadataRequestSchema,
-        cosmosBank.QueryDenomsMetadataResponseSchema,
+        () => cosmosBank.QueryDenomsMetadataRequestSchema,
+        () => cosmosBank.QueryDenomsMetadataResponseSchema,
         (ctx, req) => {
           const items = keeper
             .allDenomMetadata(ctx)

@@ -135,8 +135,8 @@ export function createBridgeModule(config: ChainConfig, keeper: BridgeKeeper, au
     ],
     queries: {
       "/perpx.bridge.v1.Query/EventParams": queryHandler(
-        bridge.QueryEventParamsRequestSchema,
-        bridge.QueryEventParamsResponseSchema,
+        () => bridge.QueryEventParamsRequestSchema,
+        () => bridge.QueryEventParamsResponseSchema,
         (ctx, req) => {
           const all = keeper.eventParams(ctx);
           const chain = chainOf(ctx, keeper, req.ethChainId);
@@ -146,18 +146,18 @@ export function createBridgeModule(config: ChainConfig, keeper: BridgeKeeper, au
         },
       ),
       "/perpx.bridge.v1.Query/ProposeParams": queryHandler(
-        bridge.QueryProposeParamsRequestSchema,
-        bridge.QueryProposeParamsResponseSchema,
+        () => bridge.QueryProposeParamsRequestSchema,
+        () => bridge.QueryProposeParamsResponseSchema,
         (ctx) => create(bridge.QueryProposeParamsResponseSchema, { params: keeper.propose(ctx) }),
       ),
       "/perpx.bridge.v1.Query/SafetyParams": queryHandler(
-        bridge.QuerySafetyParamsRequestSchema,
-        bridge.QuerySafetyParamsResponseSchema,
+        () => bridge.QuerySafetyParamsRequestSchema,
+        () => bridge.QuerySafetyParamsResponseSchema,
         (ctx) => create(bridge.QuerySafetyParamsResponseSchema, { params: keeper.safety(ctx) }),
       ),
       "/perpx.bridge.v1.Query/AcknowledgedEventInfo": queryHandler(
-        bridge.QueryAcknowledgedEventInfoRequestSchema,
-        bridge.QueryAcknowledgedEventInfoResponseSchema,
+        () => bridge.QueryAcknowledgedEventInfoRequestSchema,
+        () => bridge.QueryAcknowledgedEventInfoResponseSchema,
         (ctx, req) =>
           create(bridge.QueryAcknowledgedEventInfoResponseSchema, {
             info: keeper.info(ctx, "acknowledged", chainOf(ctx, keeper, req.ethChainId)),
@@ -165,8 +165,8 @@ export function createBridgeModule(config: ChainConfig, keeper: BridgeKeeper, au
           }),
       ),
       "/perpx.bridge.v1.Query/RecognizedEventInfo": queryHandler(
-        bridge.QueryRecognizedEventInfoRequestSchema,
-        bridge.QueryRecognizedEventInfoResponseSchema,
+        () => bridge.QueryRecognizedEventInfoRequestSchema,
+        () => bridge.QueryRecognizedEventInfoResponseSchema,
         (ctx, req) =>
           create(bridge.QueryRecognizedEventInfoResponseSchema, {
             info: keeper.info(ctx, "recognized", chainOf(ctx, keeper, req.ethChainId)),
@@ -174,8 +174,8 @@ export function createBridgeModule(config: ChainConfig, keeper: BridgeKeeper, au
           }),
       ),
       "/perpx.bridge.v1.Query/DelayedCompleteBridgeMessages": queryHandler(
-        bridge.QueryDelayedCompleteBridgeMessagesRequestSchema,
-        bridge.QueryDelayedCompleteBridgeMessagesResponseSchema,
+        () => bridge.QueryDelayedCompleteBridgeMessagesRequestSchema,
+        () => bridge.QueryDelayedCompleteBridgeMessagesResponseSchema,
         (ctx, req) =>
           create(bridge.QueryDelayedCompleteBridgeMessagesResponseSchema, {
             messages: [...ctx.store(BRIDGE).entries("delayed/")]
@@ -189,8 +189,8 @@ export function createBridgeModule(config: ChainConfig, keeper: BridgeKeeper, au
           }),
       ),
       "/perpx.bridge.v1.Query/BridgeEvents": queryHandler(
-        bridge.QueryBridgeEventsRequestSchema,
-        bridge.QueryBridgeEventsResponseSchema,
+        () => bridge.QueryBridgeEventsRequestSchema,
+        () => bridge.QueryBridgeEventsResponseSchema,
         (ctx, req) => {
           const items = keeper
             .records(ctx)
@@ -205,8 +205,8 @@ export function createBridgeModule(config: ChainConfig, keeper: BridgeKeeper, au
         },
       ),
       "/perpx.bridge.v1.Query/AggregatedWithdrawals": queryHandler(
-        bridge.QueryAggregatedWithdrawalsRequestSchema,
-        bridge.QueryAggregatedWithdrawalsResponseSchema,
+        () => bridge.QueryAggregatedWithdrawalsRequestSchema,
+        () => bridge.QueryAggregatedWithdrawalsResponseSchema,
         (ctx, req) => {
           const items = readRecords(ctx, BRIDGE, "withdrawal/", bridge.AggregatedWithdrawalSchema)
             .filter(
@@ -220,8 +220,8 @@ export function createBridgeModule(config: ChainConfig, keeper: BridgeKeeper, au
         },
       ),
       "/perpx.bridge.v1.Query/AggregatedWithdrawal": queryHandler(
-        bridge.QueryAggregatedWithdrawalRequestSchema,
-        bridge.QueryAggregatedWithdrawalResponseSchema,
+        () => bridge.QueryAggregatedWithdrawalRequestSchema,
+        () => bridge.QueryAggregatedWithdrawalResponseSchema,
         (ctx, req) => {
           const withdrawal = readRecord(
             ctx,

@@ -327,8 +327,8 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
     },
     queries: {
       "/perpx.clob.v1.Query/ClobPair": queryHandler(
-        clob.QueryGetClobPairRequestSchema,
-        clob.QueryClobPairResponseSchema,
+        () => clob.QueryGetClobPairRequestSchema,
+        () => clob.QueryClobPairResponseSchema,
         (ctx, req) => {
           const pair = getPair(ctx.store(CLOB), req.id);
           if (pair === undefined) throw notFound("not found");
@@ -336,8 +336,8 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
         },
       ),
       "/perpx.clob.v1.Query/ClobPairAll": queryHandler(
-        clob.QueryAllClobPairRequestSchema,
-        clob.QueryClobPairAllResponseSchema,
+        () => clob.QueryAllClobPairRequestSchema,
+        () => clob.QueryClobPairAllResponseSchema,
         (ctx, req) => {
           const items = allPairs(ctx.store(CLOB)).map((p) => ({ key: utf8(padKey(p.id, 10)), value: p }));
           const { page, pagination } = paginate(items, req.pagination);
@@ -345,24 +345,24 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
         },
       ),
       "/perpx.clob.v1.Query/EquityTierLimitConfiguration": queryHandler(
-        clob.QueryEquityTierLimitConfigurationRequestSchema,
-        clob.QueryEquityTierLimitConfigurationResponseSchema,
+        () => clob.QueryEquityTierLimitConfigurationRequestSchema,
+        () => clob.QueryEquityTierLimitConfigurationResponseSchema,
         (ctx) =>
           create(clob.QueryEquityTierLimitConfigurationResponseSchema, {
             equityTierLimitConfig: equityTierConfig(ctx.store(CLOB)),
           }),
       ),
       "/perpx.clob.v1.Query/BlockRateLimitConfiguration": queryHandler(
-        clob.QueryBlockRateLimitConfigurationRequestSchema,
-        clob.QueryBlockRateLimitConfigurationResponseSchema,
+        () => clob.QueryBlockRateLimitConfigurationRequestSchema,
+        () => clob.QueryBlockRateLimitConfigurationResponseSchema,
         (ctx) =>
           create(clob.QueryBlockRateLimitConfigurationResponseSchema, {
             blockRateLimitConfig: rateLimitConfig(ctx.store(CLOB)),
           }),
       ),
       "/perpx.clob.v1.Query/LiquidationsConfiguration": queryHandler(
-        clob.QueryLiquidationsConfigurationRequestSchema,
-        clob.QueryLiquidationsConfigurationResponseSchema,
+        () => clob.QueryLiquidationsConfigurationRequestSchema,
+        () => clob.QueryLiquidationsConfigurationResponseSchema,
         (ctx) => {
           const bytes = ctx.store(CLOB).get(keys.liquidationsConfig);
           return create(clob.QueryLiquidationsConfigurationResponseSchema, {
@@ -372,8 +372,8 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
         },
       ),
       "/perpx.clob.v1.Query/StatefulOrder": queryHandler(
-        clob.QueryStatefulOrderRequestSchema,
-        clob.QueryStatefulOrderResponseSchema,
+        () => clob.QueryStatefulOrderRequestSchema,
+        () => clob.QueryStatefulOrderResponseSchema,
         (ctx, req) => {
           const stored =
             (req.orderId?.orderFlags ?? 0) === ORDER_FLAGS.shortTerm
@@ -391,8 +391,8 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
         },
       ),
       "/perpx.clob.v1.Query/NextClobPairId": queryHandler(
-        clob.QueryNextClobPairIdRequestSchema,
-        clob.QueryNextClobPairIdResponseSchema,
+        () => clob.QueryNextClobPairIdRequestSchema,
+        () => clob.QueryNextClobPairIdResponseSchema,
         (ctx) => {
           const pairs = allPairs(ctx.store(CLOB));
           const next = pairs.reduce((max, p) => Math.max(max, p.id + 1), 0);
@@ -400,8 +400,8 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
         },
       ),
       "/perpx.clob.v1.Query/Leverage": queryHandler(
-        clob.QueryLeverageRequestSchema,
-        clob.QueryLeverageResponseSchema,
+        () => clob.QueryLeverageRequestSchema,
+        () => clob.QueryLeverageResponseSchema,
         (ctx, req) => {
           const prefix = keys.leveragePrefix(req.owner, req.number);
           const entries = [...ctx.store(CLOB).entries(prefix)].map(([key, value]) =>

@@ -262,8 +262,8 @@ export function createEpochsModule(keeper: EpochsKeeper, genesis: readonly epoch
     },
     queries: {
       "/perpx.epochs.v1.Query/EpochInfo": queryHandler(
-        epochs.QueryGetEpochInfoRequestSchema,
-        epochs.QueryEpochInfoResponseSchema,
+        () => epochs.QueryGetEpochInfoRequestSchema,
+        () => epochs.QueryEpochInfoResponseSchema,
         (ctx, req) => {
           const found = keeper.find(ctx, req.name);
           if (found === undefined) throw notFound(`epoch info ${req.name}`);
@@ -271,8 +271,8 @@ export function createEpochsModule(keeper: EpochsKeeper, genesis: readonly epoch
         },
       ),
       "/perpx.epochs.v1.Query/EpochInfoAll": queryHandler(
-        epochs.QueryAllEpochInfoRequestSchema,
-        epochs.QueryEpochInfoAllResponseSchema,
+        () => epochs.QueryAllEpochInfoRequestSchema,
+        () => epochs.QueryEpochInfoAllResponseSchema,
         (ctx, req) => {
           const items = keeper.all(ctx).map((info) => ({ key: utf8(info.name), value: info }));
           const { page, pagination } = paginate(items, req.pagination);

@@ -303,13 +303,13 @@ export function createFeeTiersModule(
     },
     queries: {
       "/perpx.feetiers.v1.Query/PerpetualFeeParams": queryHandler(
-        feetiers.QueryPerpetualFeeParamsRequestSchema,
-        feetiers.QueryPerpetualFeeParamsResponseSchema,
+        () => feetiers.QueryPerpetualFeeParamsRequestSchema,
+        () => feetiers.QueryPerpetualFeeParamsResponseSchema,
         (ctx) => create(feetiers.QueryPerpetualFeeParamsResponseSchema, { params: keeper.params(ctx) }),
       ),
       "/perpx.feetiers.v1.Query/UserFeeTier": queryHandler(
-        feetiers.QueryUserFeeTierRequestSchema,
-        feetiers.QueryUserFeeTierResponseSchema,
+        () => feetiers.QueryUserFeeTierRequestSchema,
+        () => feetiers.QueryUserFeeTierResponseSchema,
         (ctx, req) => {
           let address: Uint8Array;
           try {
@@ -322,8 +322,8 @@ export function createFeeTiersModule(
         },
       ),
       "/perpx.feetiers.v1.Query/PerMarketFeeDiscountParams": queryHandler(
-        feetiers.QueryPerMarketFeeDiscountParamsRequestSchema,
-        feetiers.QueryPerMarketFeeDiscountParamsResponseSchema,
+        () => feetiers.QueryPerMarketFeeDiscountParamsRequestSchema,
+        () => feetiers.QueryPerMarketFeeDiscountParamsResponseSchema,
         (ctx, req) => {
           const params = keeper.marketDiscount(ctx, req.clobPairId);
           if (params === undefined)
@@ -332,21 +332,21 @@ export function createFeeTiersModule(
         },
       ),
       "/perpx.feetiers.v1.Query/AllMarketFeeDiscountParams": queryHandler(
-        feetiers.QueryAllMarketFeeDiscountParamsRequestSchema,
-        feetiers.QueryAllMarketFeeDiscountParamsResponseSchema,
+        () => feetiers.QueryAllMarketFeeDiscountParamsRequestSchema,
+        () => feetiers.QueryAllMarketFeeDiscountParamsResponseSchema,
         (ctx) =>
           create(feetiers.QueryAllMarketFeeDiscountParamsResponseSchema, {
             params: keeper.allMarketDiscounts(ctx),
           }),
       ),
       "/perpx.feetiers.v1.Query/StakingTiers": queryHandler(
-        feetiers.QueryStakingTiersRequestSchema,
-        feetiers.QueryStakingTiersResponseSchema,
+        () => feetiers.QueryStakingTiersRequestSchema,
+        () => feetiers.QueryStakingTiersResponseSchema,
         () => create(feetiers.QueryStakingTiersResponseSchema, { stakingTiers: [] }),
       ),
       "/perpx.feetiers.v1.Query/UserStakingTier": queryHandler(
-        feetiers.QueryUserStakingTierRequestSchema,
-        feetiers.QueryUserStakingTierResponseSchema,
+        () => feetiers.QueryUserStakingTierRequestSchema,
+        () => feetiers.QueryUserStakingTierResponseSchema,
         (ctx, req) => {
           let address: Uint8Array;
           try {

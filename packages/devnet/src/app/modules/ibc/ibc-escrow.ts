@@ -51,8 +51,8 @@ export function escrowQueries(): Record<string, QueryHandler> {
   const Q = "/ibc.applications.transfer.v1.Query";
   return {
     [`${Q}/EscrowAddress`]: queryHandler(
-      ibcTransfer.QueryEscrowAddressRequestSchema,
-      ibcTransfer.QueryEscrowAddressResponseSchema,
+      () => ibcTransfer.QueryEscrowAddressRequestSchema,
+      () => ibcTransfer.QueryEscrowAddressResponseSchema,
       (ctx, req) => {
         if (!IDENTIFIER.test(req.portId))
           throw invalidArgument(`invalid port ID: ${JSON.stringify(req.portId)}`);
@@ -68,8 +68,8 @@ export function escrowQueries(): Record<string, QueryHandler> {
       },
     ),
     [`${Q}/TotalEscrowForDenom`]: queryHandler(
-      ibcTransfer.QueryTotalEscrowForDenomRequestSchema,
-      ibcTransfer.QueryTotalEscrowForDenomResponseSchema,
+      () => ibcTransfer.QueryTotalEscrowForDenomRequestSchema,
+      () => ibcTransfer.QueryTotalEscrowForDenomResponseSchema,
       (ctx, req) => {
         if (!/^[a-zA-Z][a-zA-Z0-9/:._-]{2,127}$/.test(req.denom)) {
           throw invalidArgument(`invalid denom: ${JSON.stringify(req.denom)}`);

@@ -80,16 +80,16 @@ export function createIbcTransferModule(config: ChainConfig, keeper: IbcKeeper):
       ...packetQueries(),
       ...escrowQueries(),
       "/ibc.applications.transfer.v1.Query/DenomTraces": queryHandler(
-        ibcTransfer.QueryDenomTracesRequestSchema,
-        ibcTransfer.QueryDenomTracesResponseSchema,
+        () => ibcTransfer.QueryDenomTracesRequestSchema,
+        () => ibcTransfer.QueryDenomTracesResponseSchema,
         (ctx, req) => {
           const { page, pagination } = paginate(traces(ctx), req.pagination);
           return create(ibcTransfer.QueryDenomTracesResponseSchema, { denomTraces: page, pagination });
         },
       ),
       "/ibc.applications.transfer.v1.Query/DenomTrace": queryHandler(
-        ibcTransfer.QueryDenomTraceRequestSchema,
-        ibcTransfer.QueryDenomTraceResponseSchema,
+        () => ibcTransfer.QueryDenomTraceRequestSchema,
+        () => ibcTransfer.QueryDenomTraceResponseSchema,
         (ctx, req) => {
           const hash = req.hash.replace(/^ibc\//, "");
           const found = traces(ctx).find((t) => fromUtf8(t.key) === `denom_trace/${hash}`);
@@ -98,8 +98,8 @@ export function createIbcTransferModule(config: ChainConfig, keeper: IbcKeeper):
         },
       ),
       "/ibc.applications.transfer.v1.Query/DenomHash": queryHandler(
-        ibcTransfer.QueryDenomHashRequestSchema,
-        ibcTransfer.QueryDenomHashResponseSchema,
+        () => ibcTransfer.QueryDenomHashRequestSchema,
+        () => ibcTransfer.QueryDenomHashResponseSchema,
         (_ctx, req) => {
           const parts = req.trace.split("/");
           if (parts.length < 3) throw notFound(`invalid trace ${req.trace}`);

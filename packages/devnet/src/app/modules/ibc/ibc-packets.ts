@@ -159,8 +159,8 @@ export function packetQueries(): Record<string, QueryHandler> {
   const Q = "/ibc.core.channel.v1.Query";
   return {
     [`${Q}/PacketCommitment`]: queryHandler(
-      ibcChannel.QueryPacketCommitmentRequestSchema,
-      ibcChannel.QueryPacketCommitmentResponseSchema,
+      () => ibcChannel.QueryPacketCommitmentRequestSchema,
+      () => ibcChannel.QueryPacketCommitmentResponseSchema,
       (ctx, req) => {
         checkIds(req);
         checkSequence(req.sequence);
@@ -175,8 +175,8 @@ export function packetQueries(): Record<string, QueryHandler> {
       },
     ),
     [`${Q}/PacketCommitments`]: queryHandler(
-      ibcChannel.QueryPacketCommitmentsRequestSchema,
-      ibcChannel.QueryPacketCommitmentsResponseSchema,
+      () => ibcChannel.QueryPacketCommitmentsRequestSchema,
+      () => ibcChannel.QueryPacketCommitmentsResponseSchema,
       (ctx, req) => {
         checkIds(req);
         channelOf(ctx, req.portId, req.channelId);
@@ -192,8 +192,8 @@ export function packetQueries(): Record<string, QueryHandler> {
       },
     ),
     [`${Q}/PacketReceipt`]: queryHandler(
-      ibcChannel.QueryPacketReceiptRequestSchema,
-      ibcChannel.QueryPacketReceiptResponseSchema,
+      () => ibcChannel.QueryPacketReceiptRequestSchema,
+      () => ibcChannel.QueryPacketReceiptResponseSchema,
       (ctx, req) => {
         checkIds(req);
         checkSequence(req.sequence);
@@ -202,8 +202,8 @@ export function packetQueries(): Record<string, QueryHandler> {
       },
     ),
     [`${Q}/PacketAcknowledgement`]: queryHandler(
-      ibcChannel.QueryPacketAcknowledgementRequestSchema,
-      ibcChannel.QueryPacketAcknowledgementResponseSchema,
+      () => ibcChannel.QueryPacketAcknowledgementRequestSchema,
+      () => ibcChannel.QueryPacketAcknowledgementResponseSchema,
       (ctx, req) => {
         checkIds(req);
         checkSequence(req.sequence);
@@ -216,8 +216,8 @@ export function packetQueries(): Record<string, QueryHandler> {
       },
     ),
     [`${Q}/PacketAcknowledgements`]: queryHandler(
-      ibcChannel.QueryPacketAcknowledgementsRequestSchema,
-      ibcChannel.QueryPacketAcknowledgementsResponseSchema,
+      () => ibcChannel.QueryPacketAcknowledgementsRequestSchema,
+      () => ibcChannel.QueryPacketAcknowledgementsResponseSchema,
       (ctx, req) => {
         checkIds(req);
         channelOf(ctx, req.portId, req.channelId);
@@ -254,8 +254,8 @@ export function packetQueries(): Record<string, QueryHandler> {
       },
     ),
     [`${Q}/UnreceivedPackets`]: queryHandler(
-      ibcChannel.QueryUnreceivedPacketsRequestSchema,
-      ibcChannel.QueryUnreceivedPacketsResponseSchema,
+      () => ibcChannel.QueryUnreceivedPacketsRequestSchema,
+      () => ibcChannel.QueryUnreceivedPacketsResponseSchema,
       (ctx, req) => {
         checkIds(req);
         const channel = channelOf(ctx, req.portId, req.channelId);
@@ -273,8 +273,8 @@ export function packetQueries(): Record<string, QueryHandler> {
       },
     ),
     [`${Q}/UnreceivedAcks`]: queryHandler(
-      ibcChannel.QueryUnreceivedAcksRequestSchema,
-      ibcChannel.QueryUnreceivedAcksResponseSchema,
+      () => ibcChannel.QueryUnreceivedAcksRequestSchema,
+      () => ibcChannel.QueryUnreceivedAcksResponseSchema,
       (ctx, req) => {
         checkIds(req);
         channelOf(ctx, req.portId, req.channelId);
@@ -290,8 +290,8 @@ export function packetQueries(): Record<string, QueryHandler> {
       },
     ),
     [`${Q}/NextSequenceReceive`]: queryHandler(
-      ibcChannel.QueryNextSequenceReceiveRequestSchema,
-      ibcChannel.QueryNextSequenceReceiveResponseSchema,
+      () => ibcChannel.QueryNextSequenceReceiveRequestSchema,
+      () => ibcChannel.QueryNextSequenceReceiveResponseSchema,
       (ctx, req) => {
         checkIds(req);
         const channel = channelOf(ctx, req.portId, req.channelId);

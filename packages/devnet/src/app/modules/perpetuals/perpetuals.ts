@@ -348,8 +348,8 @@ export function createPerpetualsModule(
     },
     queries: {
       "/perpx.perpetuals.v1.Query/Perpetual": queryHandler(
-        perpetuals.QueryPerpetualRequestSchema,
-        perpetuals.QueryPerpetualResponseSchema,
+        () => perpetuals.QueryPerpetualRequestSchema,
+        () => perpetuals.QueryPerpetualResponseSchema,
         (ctx, req) => {
           const found = keeper.find(ctx, req.id);
           if (found === undefined) throw notFound(`perpetual ${req.id}`);
@@ -357,8 +357,8 @@ export function createPerpetualsModule(
         },
       ),
       "/perpx.perpetuals.v1.Query/AllPerpetuals": queryHandler(
-        perpetuals.QueryAllPerpetualsRequestSchema,
-        perpetuals.QueryAllPerpetualsResponseSchema,
+        () => perpetuals.QueryAllPerpetualsRequestSchema,
+        () => perpetuals.QueryAllPerpetualsResponseSchema,
         (ctx, req) => {
           const items = keeper.allPerpetuals(ctx).map((p) => ({
             key: utf8(padKey(p.params.id, 10)),
@@ -369,8 +369,8 @@ export function createPerpetualsModule(
         },
       ),
       "/perpx.perpetuals.v1.Query/AllLiquidityTiers": queryHandler(
-        perpetuals.QueryAllLiquidityTiersRequestSchema,
-        perpetuals.QueryAllLiquidityTiersResponseSchema,
+        () => perpetuals.QueryAllLiquidityTiersRequestSchema,
+        () => perpetuals.QueryAllLiquidityTiersResponseSchema,
         (ctx, req) => {
           const items = keeper.allLiquidityTiers(ctx).map((t) => ({ key: utf8(padKey(t.id, 10)), value: t }));
           const { page, pagination } = paginate(items, req.pagination);
@@ -381,29 +381,29 @@ export function createPerpetualsModule(
         },
       ),
       "/perpx.perpetuals.v1.Query/PremiumVotes": queryHandler(
-        perpetuals.QueryPremiumVotesRequestSchema,
-        perpetuals.QueryPremiumVotesResponseSchema,
+        () => perpetuals.QueryPremiumVotesRequestSchema,
+        () => perpetuals.QueryPremiumVotesResponseSchema,
         (ctx) =>
           create(perpetuals.QueryPremiumVotesResponseSchema, {
             premiumVotes: keeper.premiumStore(ctx, PREMIUM_KEYS.votes),
           }),
       ),
       "/perpx.perpetuals.v1.Query/PremiumSamples": queryHandler(
-        perpetuals.QueryPremiumSamplesRequestSchema,
-        perpetuals.QueryPremiumSamplesResponseSchema,
+        () => perpetuals.QueryPremiumSamplesRequestSchema,
+        () => perpetuals.QueryPremiumSamplesResponseSchema,
         (ctx) =>
           create(perpetuals.QueryPremiumSamplesResponseSchema, {
             premiumSamples: keeper.premiumStore(ctx, PREMIUM_KEYS.samples),
           }),
       ),
       "/perpx.perpetuals.v1.Query/Params": queryHandler(
-        perpetuals.QueryParamsRequestSchema,
-        perpetuals.QueryParamsResponseSchema,
+        () => perpetuals.QueryParamsRequestSchema,
+        () => perpetuals.QueryParamsResponseSchema,
         (ctx) => create(perpetuals.QueryParamsResponseSchema, { params: keeper.params(ctx) }),
       ),
       "/perpx.perpetuals.v1.Query/NextPerpetualId": queryHandler(
-        perpetuals.QueryNextPerpetualIdRequestSchema,
-        perpetuals.QueryNextPerpetualIdResponseSchema,
+        () => perpetuals.QueryNextPerpetualIdRequestSchema,
+        () => perpetuals.QueryNextPerpetualIdResponseSchema,
         (ctx) =>
           create(perpetuals.QueryNextPerpetualIdResponseSchema, {
             nextPerpetualId: keeper.nextPerpetualId(ctx),

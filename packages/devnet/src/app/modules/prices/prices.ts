@@ -443,8 +443,8 @@ export function createPricesModule(keeper: PricesKeeper, genesis: PricesGenesis)
     },
     queries: {
       "/perpx.prices.v1.Query/MarketPrice": queryHandler(
-        prices.QueryMarketPriceRequestSchema,
-        prices.QueryMarketPriceResponseSchema,
+        () => prices.QueryMarketPriceRequestSchema,
+        () => prices.QueryMarketPriceResponseSchema,
         (ctx, req) => {
           const found = keeper.marketPrice(ctx, req.id);
           if (found === undefined) throw notFound(`market price ${req.id}`);
@@ -458,8 +458,8 @@ export function createPricesModule(keeper: PricesKeeper, genesis: PricesGenesis)
         },
       ),
       "/perpx.prices.v1.Query/AllMarketPrices": queryHandler(
-        prices.QueryAllMarketPricesRequestSchema,
-        prices.QueryAllMarketPricesResponseSchema,
+        () => prices.QueryAllMarketPricesRequestSchema,
+        () => prices.QueryAllMarketPricesResponseSchema,
         (ctx, req) => {
           const items = keeper.allMarketParams(ctx).map((p) => ({
             key: utf8(padKey(p.id, 10)),
@@ -474,8 +474,8 @@ export function createPricesModule(keeper: PricesKeeper, genesis: PricesGenesis)
         },
       ),
       "/perpx.prices.v1.Query/MarketParam": queryHandler(
-        prices.QueryMarketParamRequestSchema,
-        prices.QueryMarketParamResponseSchema,
+        () => prices.QueryMarketParamRequestSchema,
+        () => prices.QueryMarketParamResponseSchema,
         (ctx, req) => {
           const found = keeper.marketParam(ctx, req.id);
           if (found === undefined) throw notFound(`market param ${req.id}`);
@@ -483,8 +483,8 @@ export function createPricesModule(keeper: PricesKeeper, genesis: PricesGenesis)
         },
       ),
       "/perpx.prices.v1.Query/AllMarketParams": queryHandler(
-        prices.QueryAllMarketParamsRequestSchema,
-        prices.QueryAllMarketParamsResponseSchema,
+        () => prices.QueryAllMarketParamsRequestSchema,
+        () => prices.QueryAllMarketParamsResponseSchema,
         (ctx, req) => {
           const items = keeper.allMarketParams(ctx).map((p) => ({ key: utf8(padKey(p.id, 10)), value: p }));
           const { page, pagination } = paginate(items, req.pagination);
@@ -492,8 +492,8 @@ export function createPricesModule(keeper: PricesKeeper, genesis: PricesGenesis)
         },
       ),
       "/perpx.prices.v1.Query/NextMarketId": queryHandler(
-        prices.QueryNextMarketIdRequestSchema,
-        prices.QueryNextMarketIdResponseSchema,
+        () => prices.QueryNextMarketIdRequestSchema,
+        () => prices.QueryNextMarketIdResponseSchema,
         (ctx) => create(prices.QueryNextMarketIdResponseSchema, { nextMarketId: keeper.nextMarketId(ctx) }),
       ),
     },

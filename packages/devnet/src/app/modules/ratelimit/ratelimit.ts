@@ -359,8 +359,8 @@ export function createRatelimitModule(config: ChainConfig, keeper: RatelimitKeep
     ],
     queries: {
       "/perpx.ratelimit.v1.Query/ListLimitParams": queryHandler(
-        ratelimit.ListLimitParamsRequestSchema,
-        ratelimit.ListLimitParamsResponseSchema,
+        () => ratelimit.ListLimitParamsRequestSchema,
+        () => ratelimit.ListLimitParamsResponseSchema,
         (ctx) =>
           create(ratelimit.ListLimitParamsResponseSchema, {
             limitParamsList: readRecords(ctx, RATELIMIT, "limit_params/", ratelimit.LimitParamsSchema).map(
@@ -369,8 +369,8 @@ export function createRatelimitModule(config: ChainConfig, keeper: RatelimitKeep
           }),
       ),
       "/perpx.ratelimit.v1.Query/CapacityByDenom": queryHandler(
-        ratelimit.QueryCapacityByDenomRequestSchema,
-        ratelimit.QueryCapacityByDenomResponseSchema,
+        () => ratelimit.QueryCapacityByDenomRequestSchema,
+        () => ratelimit.QueryCapacityByDenomResponseSchema,
         (ctx, req) => {
           const params = keeper.limitParams(ctx, req.denom);
           const capacities = keeper.capacities(ctx, req.denom, ctx.block.timeMs);
@@ -385,8 +385,8 @@ export function createRatelimitModule(config: ChainConfig, keeper: RatelimitKeep
         },
       ),
       "/perpx.ratelimit.v1.Query/AllPendingSendPackets": queryHandler(
-        ratelimit.QueryAllPendingSendPacketsRequestSchema,
-        ratelimit.QueryAllPendingSendPacketsResponseSchema,
+        () => ratelimit.QueryAllPendingSendPacketsRequestSchema,
+        () => ratelimit.QueryAllPendingSendPacketsResponseSchema,
         (ctx) =>
           create(ratelimit.QueryAllPendingSendPacketsResponseSchema, {
             pendingSendPackets: readRecords(
@@ -398,8 +398,8 @@ export function createRatelimitModule(config: ChainConfig, keeper: RatelimitKeep
           }),
       ),
       "/perpx.ratelimit.v1.Query/AssetWithdrawalConfigs": queryHandler(
-        ratelimit.QueryAssetWithdrawalConfigsRequestSchema,
-        ratelimit.QueryAssetWithdrawalConfigsResponseSchema,
+        () => ratelimit.QueryAssetWithdrawalConfigsRequestSchema,
+        () => ratelimit.QueryAssetWithdrawalConfigsResponseSchema,
         (ctx, req) =>
           create(ratelimit.QueryAssetWithdrawalConfigsResponseSchema, {
             configs: readRecords(ctx, RATELIMIT, "withdrawal_config/", ratelimit.AssetWithdrawalConfigSchema)
@@ -408,8 +408,8 @@ export function createRatelimitModule(config: ChainConfig, keeper: RatelimitKeep
           }),
       ),
       "/perpx.ratelimit.v1.Query/DailyLimits": queryHandler(
-        ratelimit.QueryDailyLimitsRequestSchema,
-        ratelimit.QueryDailyLimitsResponseSchema,
+        () => ratelimit.QueryDailyLimitsRequestSchema,
+        () => ratelimit.QueryDailyLimitsResponseSchema,
         (ctx, req) =>
           create(ratelimit.QueryDailyLimitsResponseSchema, {
             limits: readRecords(ctx, RATELIMIT, "daily_limit/", ratelimit.AssetChainDailyLimitConfigSchema)
@@ -422,8 +422,8 @@ export function createRatelimitModule(config: ChainConfig, keeper: RatelimitKeep
           }),
       ),
       "/perpx.ratelimit.v1.Query/DailyUsage": queryHandler(
-        ratelimit.QueryDailyUsageRequestSchema,
-        ratelimit.QueryDailyUsageResponseSchema,
+        () => ratelimit.QueryDailyUsageRequestSchema,
+        () => ratelimit.QueryDailyUsageResponseSchema,
         (ctx, req) => {
           const nowSeconds = ctx.block.timeMs / 1000n;
           return create(ratelimit.QueryDailyUsageResponseSchema, {

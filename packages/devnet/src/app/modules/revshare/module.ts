@@ -163,16 +163,16 @@ export function createRevShareModule(keeper: RevShareKeeper, feeTiers: FeeTiersK
     ],
     queries: {
       "/perpx.revshare.v1.Query/MarketMapperRevenueShareParams": queryHandler(
-        revshare.QueryMarketMapperRevenueShareParamsSchema,
-        revshare.QueryMarketMapperRevenueShareParamsResponseSchema,
+        () => revshare.QueryMarketMapperRevenueShareParamsSchema,
+        () => revshare.QueryMarketMapperRevenueShareParamsResponseSchema,
         (ctx) =>
           create(revshare.QueryMarketMapperRevenueShareParamsResponseSchema, {
             params: keeper.marketMapperParams(ctx),
           }),
       ),
       "/perpx.revshare.v1.Query/MarketMapperRevShareDetails": queryHandler(
-        revshare.QueryMarketMapperRevShareDetailsSchema,
-        revshare.QueryMarketMapperRevShareDetailsResponseSchema,
+        () => revshare.QueryMarketMapperRevShareDetailsSchema,
+        () => revshare.QueryMarketMapperRevShareDetailsResponseSchema,
         (ctx, req) => {
           const details = keeper.marketMapperDetails(ctx, req.marketId);
           if (details === undefined) throw abciError(revshareErrors.detailsNotFound);
@@ -180,16 +180,16 @@ export function createRevShareModule(keeper: RevShareKeeper, feeTiers: FeeTiersK
         },
       ),
       "/perpx.revshare.v1.Query/UnconditionalRevShareConfig": queryHandler(
-        revshare.QueryUnconditionalRevShareConfigSchema,
-        revshare.QueryUnconditionalRevShareConfigResponseSchema,
+        () => revshare.QueryUnconditionalRevShareConfigSchema,
+        () => revshare.QueryUnconditionalRevShareConfigResponseSchema,
         (ctx) =>
           create(revshare.QueryUnconditionalRevShareConfigResponseSchema, {
             config: keeper.unconditionalConfig(ctx),
           }),
       ),
       "/perpx.revshare.v1.Query/OrderRouterRevShare": queryHandler(
-        revshare.QueryOrderRouterRevShareSchema,
-        revshare.QueryOrderRouterRevShareResponseSchema,
+        () => revshare.QueryOrderRouterRevShareSchema,
+        () => revshare.QueryOrderRouterRevShareResponseSchema,
         (ctx, req) => {
           const share = keeper.findRouterShare(ctx, req.address);
           if (share === undefined) throw notFound(`order router rev share of ${req.address}`);

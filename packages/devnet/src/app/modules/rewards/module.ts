@@ -105,8 +105,8 @@ export function createRewardsModule(keeper: RewardsKeeper, genesis: rewards.Para
     },
     queries: {
       "/perpx.rewards.v1.Query/Params": queryHandler(
-        rewards.QueryParamsRequestSchema,
-        rewards.QueryParamsResponseSchema,
+        () => rewards.QueryParamsRequestSchema,
+        () => rewards.QueryParamsResponseSchema,
         (ctx) => create(rewards.QueryParamsResponseSchema, { params: keeper.params(ctx) }),
       ),
     },

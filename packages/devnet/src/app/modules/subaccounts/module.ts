@@ -60,8 +60,8 @@ export function createSubaccountsModule(
     },
     queries: {
       "/perpx.subaccounts.v1.Query/Subaccount": queryHandler(
-        subaccounts.QueryGetSubaccountRequestSchema,
-        subaccounts.QuerySubaccountResponseSchema,
+        () => subaccounts.QueryGetSubaccountRequestSchema,
+        () => subaccounts.QuerySubaccountResponseSchema,
         (ctx, req) => {
           let id: SubaccountRef;
           try {
@@ -75,8 +75,8 @@ export function createSubaccountsModule(
         },
       ),
       "/perpx.subaccounts.v1.Query/SubaccountAll": queryHandler(
-        subaccounts.QueryAllSubaccountRequestSchema,
-        subaccounts.QuerySubaccountAllResponseSchema,
+        () => subaccounts.QueryAllSubaccountRequestSchema,
+        () => subaccounts.QuerySubaccountAllResponseSchema,
         (ctx, req) => {
           const items = keeper.all(ctx).map((view) => ({
             key: utf8(`${addressKey(accAddressBytes(view.id.owner))}/${padKey(view.id.number, 10)}`),
@@ -87,13 +87,13 @@ export function createSubaccountsModule(
         },
       ),
       "/perpx.subaccounts.v1.Query/GetWithdrawalAndTransfersBlockedInfo": queryHandler(
-        subaccounts.QueryGetWithdrawalAndTransfersBlockedInfoRequestSchema,
-        subaccounts.QueryGetWithdrawalAndTransfersBlockedInfoResponseSchema,
+        () => subaccounts.QueryGetWithdrawalAndTransfersBlockedInfoRequestSchema,
+        () => subaccounts.QueryGetWithdrawalAndTransfersBlockedInfoResponseSchema,
         (ctx, req) => blockedInfoResponse(ctx, keeper, req.perpetualId),
       ),
       "/perpx.subaccounts.v1.Query/CollateralPoolAddress": queryHandler(
-        subaccounts.QueryCollateralPoolAddressRequestSchema,
-        subaccounts.QueryCollateralPoolAddressResponseSchema,
+        () => subaccounts.QueryCollateralPoolAddressRequestSchema,
+        () => subaccounts.QueryCollateralPoolAddressResponseSchema,
         (ctx, req) =>
           create(subaccounts.QueryCollateralPoolAddressResponseSchema, {
             collateralPoolAddress: bech32Of(moduleAddress(keeper.collateralPoolName(ctx, req.perpetualId))),

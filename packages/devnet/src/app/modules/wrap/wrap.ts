@@ -369,14 +369,14 @@ export function createWrapModule(
     ],
     queries: {
       "/perpx.wrap.v1.Query/Backing": queryHandler(
-        wrap.QueryBackingRequestSchema,
-        wrap.QueryBackingResponseSchema,
+        () => wrap.QueryBackingRequestSchema,
+        () => wrap.QueryBackingResponseSchema,
         (ctx, req) =>
           create(wrap.QueryBackingResponseSchema, { backings: keeper.backings(ctx, req.localDenom) }),
       ),
       "/perpx.wrap.v1.Query/WrapRules": queryHandler(
-        wrap.QueryWrapRulesRequestSchema,
-        wrap.QueryWrapRulesResponseSchema,
+        () => wrap.QueryWrapRulesRequestSchema,
+        () => wrap.QueryWrapRulesResponseSchema,
         (ctx, req) => {
           const items = readRecords(ctx, WRAP, "rule/", wrap.WrapRuleSchema).map(({ key, value }) => ({
             key: utf8(key),
@@ -387,8 +387,8 @@ export function createWrapModule(
         },
       ),
       "/perpx.wrap.v1.Query/WrapRule": queryHandler(
-        wrap.QueryWrapRuleRequestSchema,
-        wrap.QueryWrapRuleResponseSchema,
+        () => wrap.QueryWrapRuleRequestSchema,
+        () => wrap.QueryWrapRuleResponseSchema,
         (ctx, req) => {
           const rule = readRecord(
             ctx,
