@@ -3,7 +3,7 @@
  * time, tx hash and index, event index), read from the block record the chain application
  * publishes (`BlockRecord.indexerEvents` and each `TxResult.indexerEvents`).
  */
-import { sha256 } from "@noble/hashes/sha2.js";
+import { sha256 } from "../app/lib/sha256.js";
 import type { BlockRecord } from "../app/contract.js";
 import type { IndexerEvent, LocatedIndexerEvent } from "../app/indexer-output/indexer-events.js";
 

@@ -3,7 +3,7 @@
  * entity's natural key, laid out as a version-5-style UUID, so that the same entity always gets
  * the same id, across restarts too.
  */
-import { sha256 } from "@noble/hashes/sha2.js";
+import { sha256 } from "../app/lib/sha256.js";
 
 /** How many recent keys {@link uuidOf} remembers (bounded, so the heap stays flat). */
 const REMEMBERED = 4096;
@@ -18,7 +18,7 @@ const recent = new Map<string, string>();
 export function uuidOf(key: string): string {
   const known = recent.get(key);
   if (known !== undefined) return known;
-  const bytes = sha256(new TextEncoder().encode(key)).slice(0, 16);
+  const bytes = sha256(key).subarray(0, 16);
   bytes[6] = ((bytes[6] as number) & 0x0f) | 0x50;
   bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
   const h = Buffer.from(bytes).toString("hex");

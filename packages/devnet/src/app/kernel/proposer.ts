@@ -6,12 +6,12 @@
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import type { Any } from "@bufbuild/protobuf/wkt";
-import { sha256 } from "@noble/hashes/sha2.js";
 import { cosmosAbci, cosmosTx } from "@perpx/proto";
 import type { AbciEvent, TxResult } from "../contract.js";
 import type { IndexerEvent } from "../indexer-output/indexer-events.js";
 import { abciError, sdkErrors } from "../lib/errors.js";
 import { EventManager, event, moduleNameOfTypeUrl, withAttribute } from "../lib/events.js";
+import { sha256 } from "../lib/sha256.js";
 import { runAnte } from "./ante.js";
 import type { ChainCore } from "./chain-core.js";
 import { createGasMeter } from "./gas.js";
