@@ -1,11 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type Layer, OrderedMap, rangeOf, unpin } from "./ordered-map.js";
+import { type Layer, OrderedMap, rangeOf, SortedKeys, unpin } from "./ordered-map.js";
 
 /** A value, or `null`: a value the map holds but does not index (a cache's deletion marker). */
 type Value = { readonly n: number } | null;
 
-const newMap = () => new OrderedMap<Value>((value) => value !== null);
+/** Chunks of 3 keys: the index splits and drops chunks all the time. */
+const newMap = (chunkSize = 3) => new OrderedMap<Value>((value) => value !== null, chunkSize);
 
 /** The simple structure the map replaces: a `Map`, sorted on every read. */
 function sortedModel(
@@ -134,27 +135,45 @@ describe("OrderedMap", () => {
     );
   });
 
-  it("merges a batch of keys written with no read between them (more than it inserts one by one)", () => {
-    const map = newMap();
-    for (const key of ["m", "c", "x"]) map.set(key, { n: 0 });
-    expect(map.sortedKeys()).toEqual(["c", "m", "x"]);
-    // A batch: out of order, with one key unindexed and one deleted before the next read.
-    const batch = ["q", "a", "z", "d", "b", "n", "y", "e", "f", "g", "h"];
-    for (const key of batch) map.set(key, { n: 1 });
-    map.set("n", null);
-    map.delete("e");
-    map.delete("m");
-    expect(map.sortedKeys()).toEqual(["a", "b", "c", "d", "f", "g", "h", "q", "x", "y", "z"]);
-    expect(map.has("n")).toBe(true);
+  it("property: with any chunk size, sorted keys insert, remove and walk any range like a sorted array", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.array(fc.tuple(fc.boolean(), fc.stringMatching(/^[a-f]{0,3}$/)), { maxLength: 200 }),
+        fc.stringMatching(/^[a-f]{0,3}$/),
+        fc.option(fc.stringMatching(/^[a-f]{0,3}$/), { nil: undefined }),
+        (chunkSize, ops, lo, hi) => {
+          const keys = new SortedKeys(chunkSize);
+          const model = new Set<string>();
+          for (const [insert, key] of ops) {
+            if (insert && !model.has(key)) {
+              keys.insert(key);
+              model.add(key);
+            } else if (!insert && model.has(key)) {
+              keys.remove(key);
+              model.delete(key);
+            }
+          }
+          const sorted = [...model].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+          expect(keys.size).toBe(model.size);
+          expect(keys.toArray()).toEqual(sorted);
+          const inRange = sorted.filter((key) => key >= lo && (hi === undefined || key < hi));
+          expect([...keys.range(lo, hi, false)]).toEqual(inRange);
+          expect([...keys.range(lo, hi, true)]).toEqual(inRange.reverse());
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
-  it("keeps keys written in ascending order sorted without waiting for a read", () => {
-    const map = newMap();
-    for (let i = 0; i < 20; i++) map.set(`k${String(i).padStart(2, "0")}`, { n: i });
-    const layer = map.pin();
-    expect(layer.added).toEqual([]);
-    expect(layer.keys).toHaveLength(20);
-    unpin(layer);
+  it("a copy of the keys changes apart from the original", () => {
+    const keys = new SortedKeys(2);
+    for (const key of ["c", "a", "e", "b"]) keys.insert(key);
+    const copy = keys.clone();
+    copy.insert("d");
+    keys.remove("a");
+    expect(keys.toArray()).toEqual(["b", "c", "e"]);
+    expect(copy.toArray()).toEqual(["a", "b", "c", "d", "e"]);
   });
 
   it("an iteration started before a batch of writes reads the entries it started with", () => {

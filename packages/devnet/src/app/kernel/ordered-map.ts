@@ -5,7 +5,7 @@
  */
 
 /** First index in sorted `keys` whose key is >= `key`. */
-export function lowerBound(keys: readonly string[], key: string): number {
+function lowerBound(keys: readonly string[], key: string): number {
   let lo = 0;
   let hi = keys.length;
   while (lo < hi) {
@@ -16,45 +16,142 @@ export function lowerBound(keys: readonly string[], key: string): number {
   return lo;
 }
 
+/** Keys per chunk of a {@link SortedKeys} at most; a fuller chunk is split in two. */
+const CHUNK = 512;
+
+/**
+ * Sorted distinct keys in chunks of at most {@link CHUNK}: an insertion or removal moves the keys
+ * of one chunk, not of the whole index (a state of thousands of keys would move thousands of slots
+ * per write). Chunks are never empty.
+ */
+export class SortedKeys {
+  private chunks: string[][] = [];
+  private count = 0;
+
+  /** @param chunkSize keys per chunk at most (small in tests, to split often). */
+  constructor(private readonly chunkSize = CHUNK) {}
+
+  /** Number of keys. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** A copy that later changes of either do not affect. */
+  clone(): SortedKeys {
+    const copy = new SortedKeys(this.chunkSize);
+    copy.chunks = this.chunks.map((chunk) => chunk.slice());
+    copy.count = this.count;
+    return copy;
+  }
+
+  /** Index of the first chunk whose last key is >= `key` (the chunk count when there is none). */
+  private chunkOf(key: string): number {
+    const chunks = this.chunks;
+    let lo = 0;
+    let hi = chunks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const chunk = chunks[mid] as string[];
+      if ((chunk[chunk.length - 1] as string) < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Inserts `key`, which must not be present. */
+  insert(key: string): void {
+    const chunks = this.chunks;
+    this.count++;
+    const c = this.chunkOf(key);
+    if (c === chunks.length) {
+      // Past every key: an append, the common case of counters and ascending heights.
+      const last = chunks[c - 1];
+      if (last === undefined || last.length >= this.chunkSize) chunks.push([key]);
+      else last.push(key);
+      return;
+    }
+    const chunk = chunks[c] as string[];
+    chunk.splice(lowerBound(chunk, key), 0, key);
+    if (chunk.length > this.chunkSize) chunks.splice(c + 1, 0, chunk.splice(chunk.length >>> 1));
+  }
+
+  /** Removes `key`, which must be present. */
+  remove(key: string): void {
+    const c = this.chunkOf(key);
+    const chunk = this.chunks[c] as string[];
+    chunk.splice(lowerBound(chunk, key), 1);
+    if (chunk.length === 0) this.chunks.splice(c, 1);
+    this.count--;
+  }
+
+  /** Keys `k` with `lo <= k < hi` (no upper bound when undefined), in order or in reverse. */
+  *range(lo: string, hi: string | undefined, reverse: boolean): Generator<string> {
+    const chunks = this.chunks;
+    const c0 = this.chunkOf(lo);
+    const i0 = c0 < chunks.length ? lowerBound(chunks[c0] as string[], lo) : 0;
+    let c1 = chunks.length;
+    let i1 = 0;
+    if (hi !== undefined) {
+      c1 = this.chunkOf(hi);
+      if (c1 < chunks.length) i1 = lowerBound(chunks[c1] as string[], hi);
+    }
+    // [c0, i0] is the first position in the range, [c1, i1] the first past it.
+    if (reverse) {
+      for (let c = c1; c >= c0; c--) {
+        const chunk = chunks[c];
+        if (chunk === undefined) continue;
+        const end = c === c1 ? i1 : chunk.length;
+        const start = c === c0 ? i0 : 0;
+        for (let i = end - 1; i >= start; i--) yield chunk[i] as string;
+      }
+    } else {
+      for (let c = c0; c <= c1 && c < chunks.length; c++) {
+        const chunk = chunks[c] as string[];
+        const start = c === c0 ? i0 : 0;
+        const end = c === c1 ? i1 : chunk.length;
+        for (let i = start; i < end; i++) yield chunk[i] as string;
+      }
+    }
+  }
+
+  /** Every key, in order. */
+  toArray(): string[] {
+    return this.chunks.flat();
+  }
+}
+
 /** The entries of an {@link OrderedMap}, and how many iterations are reading them. */
 export interface Layer<V> {
   readonly map: Map<string, V>;
-  /**
-   * The keys of `map` whose value is indexed (see {@link OrderedMap}), sorted, except those in
-   * `added`. Complete (and `added` empty) whenever the layer is pinned.
-   */
-  keys: string[];
-  /** Keys newly indexed since the index was last completed, in no order (see {@link OrderedMap}). */
-  added: string[];
+  /** The keys of `map` whose value is indexed (see {@link OrderedMap}). */
+  readonly keys: SortedKeys;
   /** Iterations in progress over this layer; while any runs, writes go to a copy. */
   readers: number;
 }
 
 /**
- * How many keys waiting in `added` are inserted one by one (binary search and `splice`); more are
- * sorted and merged with the index in one pass.
- */
-const INSERT_ONE_BY_ONE = 8;
-
-/**
- * A map whose keys are also kept sorted, so that a range of keys is found in O(log n) and iterated
- * lazily in O(k). Only keys whose value passes `indexed` are in the sorted index (a cache's
- * deletion markers are not: a range read never walks over them). Values are never undefined.
- *
- * The index is completed lazily: a newly indexed key waits in an unsorted list until the next
- * range read, which inserts the waiting keys (a few: one by one; many: sorted and merged in one
- * pass). A batch of writes with no read between them (a branch written into its parent, a block
- * committed to the root) so costs one merge instead of one array insertion per key.
+ * A map whose keys are also kept sorted (in chunks: see {@link SortedKeys}), so that a range of
+ * keys is found in O(log n) and iterated lazily in O(k). Only keys whose value passes `indexed`
+ * are in the sorted index (a cache's deletion markers are not: a range read never walks over
+ * them). Values are never undefined.
  *
  * Iteration reads a snapshot: a write made while an iteration runs copies the layer first (copy on
  * write), so the iteration goes on over the keys and values it started with. The map keeps
  * insertion order, as a `Map` does.
  */
 export class OrderedMap<V extends object | null> {
-  private layer: Layer<V> = { map: new Map(), keys: [], added: [], readers: 0 };
+  private layer: Layer<V>;
 
-  /** @param indexed which values are in the sorted index (all by default). */
-  constructor(private readonly indexed: (value: V) => boolean = () => true) {}
+  /**
+   * @param indexed which values are in the sorted index (all by default).
+   * @param chunkSize keys per chunk of the index at most (see {@link SortedKeys}).
+   */
+  constructor(
+    private readonly indexed: (value: V) => boolean = () => true,
+    private readonly chunkSize = CHUNK,
+  ) {
+    this.layer = { map: new Map(), keys: new SortedKeys(chunkSize), readers: 0 };
+  }
 
   /** Number of entries, indexed or not. */
   get size(): number {
@@ -75,8 +172,7 @@ export class OrderedMap<V extends object | null> {
   private writable(): Layer<V> {
     const layer = this.layer;
     if (layer.readers === 0) return layer;
-    // A pinned layer's index is complete (see `pin`): the copy starts with nothing waiting.
-    this.layer = { map: new Map(layer.map), keys: layer.keys.slice(), added: [], readers: 0 };
+    this.layer = { map: new Map(layer.map), keys: layer.keys.clone(), readers: 0 };
     return this.layer;
   }
 
@@ -87,15 +183,8 @@ export class OrderedMap<V extends object | null> {
     const old = layer.map.get(key);
     const wasIndexed = old !== undefined && this.indexed(old);
     const isIndexed = this.indexed(value);
-    if (isIndexed && !wasIndexed) {
-      const keys = layer.keys;
-      const last = keys.at(-1);
-      // Appending in key order (counters, ascending heights) keeps the index complete for free.
-      if (layer.added.length === 0 && (last === undefined || last < key)) keys.push(key);
-      else layer.added.push(key);
-    } else if (wasIndexed && !isIndexed) {
-      unindex(layer, key);
-    }
+    if (isIndexed && !wasIndexed) layer.keys.insert(key);
+    else if (wasIndexed && !isIndexed) layer.keys.remove(key);
     layer.map.set(key, value);
     return old;
   }
@@ -106,7 +195,7 @@ export class OrderedMap<V extends object | null> {
     if (old === undefined) return undefined;
     const layer = this.writable();
     layer.map.delete(key);
-    if (this.indexed(old)) unindex(layer, key);
+    if (this.indexed(old)) layer.keys.remove(key);
     return old;
   }
 
@@ -115,65 +204,21 @@ export class OrderedMap<V extends object | null> {
     return this.layer.map;
   }
 
-  /** The indexed keys, sorted (a snapshot: do not change the map while reading it). */
-  sortedKeys(): readonly string[] {
-    complete(this.layer);
-    return this.layer.keys;
+  /** The indexed keys, sorted (a copy). */
+  sortedKeys(): string[] {
+    return this.layer.keys.toArray();
   }
 
   /** Removes every entry (iterations in progress keep their snapshot). */
   clear(): void {
-    this.layer = { map: new Map(), keys: [], added: [], readers: 0 };
+    this.layer = { map: new Map(), keys: new SortedKeys(this.chunkSize), readers: 0 };
   }
 
-  /**
-   * Pins the current layer for an iteration, its index complete: until {@link unpin}, writes go to
-   * a copy.
-   */
+  /** Pins the current layer for an iteration: until {@link unpin}, writes go to a copy. */
   pin(): Layer<V> {
-    complete(this.layer);
     this.layer.readers++;
     return this.layer;
   }
-}
-
-/** Takes `key` (indexed now) out of the index: from `keys` if it is there, else from the waiting keys. */
-function unindex<V>(layer: Layer<V>, key: string): void {
-  const at = lowerBound(layer.keys, key);
-  if (layer.keys[at] === key) layer.keys.splice(at, 1);
-  else layer.added.splice(layer.added.lastIndexOf(key), 1);
-}
-
-/** Inserts the keys waiting in `added` into the sorted `keys` (see {@link INSERT_ONE_BY_ONE}). */
-function complete<V>(layer: Layer<V>): void {
-  const added = layer.added;
-  if (added.length === 0) return;
-  layer.added = [];
-  const keys = layer.keys;
-  if (added.length <= INSERT_ONE_BY_ONE) {
-    for (const key of added) keys.splice(lowerBound(keys, key), 0, key);
-    return;
-  }
-  // The default sort compares UTF-16 code units, as `<` does. No key is in both lists.
-  added.sort();
-  const merged: string[] = new Array(keys.length + added.length);
-  let i = 0;
-  let j = 0;
-  let out = 0;
-  while (i < keys.length && j < added.length) {
-    const a = keys[i] as string;
-    const b = added[j] as string;
-    if (a < b) {
-      merged[out++] = a;
-      i++;
-    } else {
-      merged[out++] = b;
-      j++;
-    }
-  }
-  while (i < keys.length) merged[out++] = keys[i++] as string;
-  while (j < added.length) merged[out++] = added[j++] as string;
-  layer.keys = merged;
 }
 
 /** Releases a layer pinned by {@link OrderedMap.pin}. */
@@ -188,20 +233,8 @@ export function* rangeOf<V extends object | null>(
   hi: string | undefined,
   reverse: boolean,
 ): Generator<[string, V]> {
-  const { keys, map } = layer;
-  const from = lowerBound(keys, lo);
-  const to = hi === undefined ? keys.length : lowerBound(keys, hi);
-  if (reverse) {
-    for (let i = to - 1; i >= from; i--) {
-      const key = keys[i] as string;
-      yield [key, map.get(key) as V];
-    }
-  } else {
-    for (let i = from; i < to; i++) {
-      const key = keys[i] as string;
-      yield [key, map.get(key) as V];
-    }
-  }
+  const map = layer.map;
+  for (const key of layer.keys.range(lo, hi, reverse)) yield [key, map.get(key) as V];
 }
 
 /**

@@ -143,7 +143,7 @@ export class RootStore implements KvStore {
     const volatile = this.memory.pin();
     try {
       const committed = rangeOf(layer, lo, hi, reverse);
-      if (volatile.keys.length === 0) yield* committed;
+      if (volatile.keys.size === 0) yield* committed;
       else yield* mergeSorted(committed, rangeOf(volatile, lo, hi, reverse), reverse);
     } finally {
       unpin(layer);
