@@ -18,7 +18,7 @@ import { createGasMeter } from "./gas.js";
 import { type BlockInfo, type Context, createContext } from "./module.js";
 import { CacheStore, type KvStore } from "./store.js";
 import type { DecodedTx } from "./tx.js";
-import { txFailure, txPolicyOf } from "./tx-exec.js";
+import { anteDepsOf, txFailure, txPolicyOf } from "./tx-exec.js";
 
 /** The proposer's tx of a block: its bytes, hash and delivery result. */
 export interface ProposedTx {
@@ -62,12 +62,7 @@ function verifyCarried(
     ctx,
     tx,
     { ...txPolicyOf(core, tx), chargeFees: false, checkSequence: false, meterGas: false },
-    {
-      ...core.set.keepers,
-      minGasPrices: core.config.minGasPrices,
-      verified,
-      authenticateSigner: (c, signer) => core.set.router.authenticateSigner(c, signer),
-    },
+    anteDepsOf(core, verified),
   );
   return tx;
 }
