@@ -158,8 +158,11 @@ describe("OrderedMap", () => {
           expect(keys.size).toBe(model.size);
           expect(keys.toArray()).toEqual(sorted);
           const inRange = sorted.filter((key) => key >= lo && (hi === undefined || key < hi));
-          expect([...keys.range(lo, hi, false)]).toEqual(inRange);
-          expect([...keys.range(lo, hi, true)]).toEqual(inRange.reverse());
+          const values = new Map(sorted.map((key) => [key, key.length]));
+          expect([...keys.range(values, lo, hi, false)]).toEqual(inRange.map((key) => [key, key.length]));
+          expect([...keys.range(values, lo, hi, true)]).toEqual(
+            inRange.reverse().map((key) => [key, key.length]),
+          );
         },
       ),
       { numRuns: 500 },

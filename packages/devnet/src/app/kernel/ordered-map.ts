@@ -84,8 +84,16 @@ export class SortedKeys {
     this.count--;
   }
 
-  /** Keys `k` with `lo <= k < hi` (no upper bound when undefined), in order or in reverse. */
-  *range(lo: string, hi: string | undefined, reverse: boolean): Generator<string> {
+  /**
+   * The entries of `map` whose keys `k` are here with `lo <= k < hi` (no upper bound when
+   * undefined), in key order or in reverse: one generator, the values looked up as it goes.
+   */
+  *range<V>(
+    map: ReadonlyMap<string, V>,
+    lo: string,
+    hi: string | undefined,
+    reverse: boolean,
+  ): Generator<[string, V]> {
     const chunks = this.chunks;
     const c0 = this.chunkOf(lo);
     const i0 = c0 < chunks.length ? lowerBound(chunks[c0] as string[], lo) : 0;
@@ -102,14 +110,20 @@ export class SortedKeys {
         if (chunk === undefined) continue;
         const end = c === c1 ? i1 : chunk.length;
         const start = c === c0 ? i0 : 0;
-        for (let i = end - 1; i >= start; i--) yield chunk[i] as string;
+        for (let i = end - 1; i >= start; i--) {
+          const key = chunk[i] as string;
+          yield [key, map.get(key) as V];
+        }
       }
     } else {
       for (let c = c0; c <= c1 && c < chunks.length; c++) {
         const chunk = chunks[c] as string[];
         const start = c === c0 ? i0 : 0;
         const end = c === c1 ? i1 : chunk.length;
-        for (let i = start; i < end; i++) yield chunk[i] as string;
+        for (let i = start; i < end; i++) {
+          const key = chunk[i] as string;
+          yield [key, map.get(key) as V];
+        }
       }
     }
   }
@@ -227,14 +241,13 @@ export function unpin<V extends object | null>(layer: Layer<V>): void {
 }
 
 /** Indexed entries of a pinned layer with `lo <= key < hi`, in key order (descending when `reverse`). */
-export function* rangeOf<V extends object | null>(
+export function rangeOf<V extends object | null>(
   layer: Layer<V>,
   lo: string,
   hi: string | undefined,
   reverse: boolean,
 ): Generator<[string, V]> {
-  const map = layer.map;
-  for (const key of layer.keys.range(lo, hi, reverse)) yield [key, map.get(key) as V];
+  return layer.keys.range(layer.map, lo, hi, reverse);
 }
 
 /**
