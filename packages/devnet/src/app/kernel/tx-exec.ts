@@ -165,7 +165,9 @@ export function runTx(
       events: [...anteEvents.events],
     };
   }
-  const msgBranch = new CacheStore(txBranch);
+  // Only delivery keeps the ante step's writes when a message fails, so only delivery needs the
+  // messages in a branch of their own; CheckTx and simulation keep or drop the tx branch whole.
+  const msgBranch = mode === "deliver" ? new CacheStore(txBranch) : txBranch;
   const metered = new GasStore(msgBranch, meter, core.gasConfig);
   const events: AbciEvent[] = [...anteEvents.events];
   const indexerEvents: IndexerEvent[] = [];
@@ -203,7 +205,7 @@ export function runTx(
     if (mode === "deliver") txBranch.write();
     return txFailure(error, gasWanted, meter.consumed, anteEvents.events);
   }
-  msgBranch.write();
+  if (msgBranch !== txBranch) msgBranch.write();
   if (mode !== "simulate") txBranch.write();
   const data = toBinary(
     cosmosAbci.TxMsgDataSchema,
