@@ -17,11 +17,8 @@ export function volatileKeys(modules: readonly Module[]): (key: string) => boole
   return predicate;
 }
 
-/** The predicate of each module list: the root store and every CheckTx state share one, and its memo. */
+/** The predicate of each module list: the root store and every CheckTx state share one. */
 const predicates = new WeakMap<readonly Module[], (key: string) => boolean>();
-
-/** How many keys a {@link volatileKeys} predicate remembers (bounded: emptied when full). */
-const REMEMBERED_KEYS = 16_384;
 
 function volatilePredicate(modules: readonly Module[]): (key: string) => boolean {
   const byName = new Map<string, (key: string) => boolean>();
@@ -30,16 +27,16 @@ function volatilePredicate(modules: readonly Module[]): (key: string) => boolean
     if (volatileKey !== undefined) byName.set(module.name, (key) => volatileKey.call(module, key));
   }
   if (byName.size === 0) return () => false;
-  // The answer for a key never changes (see `Module.volatileKey`), and a write asks for it twice
-  // (the CheckTx state, then the root store): remember the recent answers.
-  const known = new Map<string, boolean>();
+  // The answer for a key never changes (see `Module.volatileKey`), and a write through the CheckTx
+  // state asks for the same key twice in a row (the CheckTx state, then the root store): the last
+  // answer is kept (one key only, so the heap stays flat).
+  let lastKey: string | undefined;
+  let lastAnswer = false;
   return (key) => {
-    const answer = known.get(key);
-    if (answer !== undefined) return answer;
+    if (key === lastKey) return lastAnswer;
     const slash = key.indexOf("/");
-    const volatile = slash > 0 && byName.get(key.slice(0, slash))?.(key.slice(slash + 1)) === true;
-    if (known.size >= REMEMBERED_KEYS) known.clear();
-    known.set(key, volatile);
-    return volatile;
+    lastAnswer = slash > 0 && byName.get(key.slice(0, slash))?.(key.slice(slash + 1)) === true;
+    lastKey = key;
+    return lastAnswer;
   };
 }
