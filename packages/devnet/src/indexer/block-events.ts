@@ -3,9 +3,10 @@
  * time, tx hash and index, event index), read from the block record the chain application
  * publishes (`BlockRecord.indexerEvents` and each `TxResult.indexerEvents`).
  */
-import { sha256 } from "@noble/hashes/sha2.js";
+
 import type { BlockRecord } from "../app/contract.js";
 import type { IndexerEvent, LocatedIndexerEvent } from "../app/indexer-output/indexer-events.js";
+import { sha256 } from "../app/lib/sha256.js";
 
 function hex(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString("hex").toUpperCase();

@@ -3,7 +3,7 @@
  * entity's natural key, laid out as a version-5-style UUID, so that the same entity always gets
  * the same id, across restarts too.
  */
-import { sha256 } from "@noble/hashes/sha2.js";
+import { hash } from "node:crypto";
 
 /** How many recent keys {@link uuidOf} remembers (bounded, so the heap stays flat). */
 const REMEMBERED = 4096;
@@ -18,11 +18,11 @@ const recent = new Map<string, string>();
 export function uuidOf(key: string): string {
   const known = recent.get(key);
   if (known !== undefined) return known;
-  const bytes = sha256(new TextEncoder().encode(key)).slice(0, 16);
-  bytes[6] = ((bytes[6] as number) & 0x0f) | 0x50;
-  bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
-  const h = Buffer.from(bytes).toString("hex");
-  const uuid = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  // The first 16 bytes of the hash in hex, with the version (byte 6: high nibble 5) and the
+  // variant (byte 8: high bits 10) set.
+  const h = hash("sha256", key, "hex");
+  const variant = ((Number.parseInt(h.charAt(16), 16) & 0x3) | 0x8).toString(16);
+  const uuid = `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
   if (recent.size >= REMEMBERED) recent.clear();
   recent.set(key, uuid);
   return uuid;

@@ -49,6 +49,18 @@ export interface AnteDeps {
 /** The SDK's upper bound on a tx's gas limit. */
 const MAX_GAS_WANTED = (1n << 63n) - 1n;
 
+/**
+ * The key bytes of an encoded public key: both key types are `{ bytes key = 1 }`, which the
+ * secp256k1 schema decodes. The usual encoding (field 1 holding 33 bytes, nothing else) is read
+ * in place, giving what the decoder gives (a view of the same bytes) without building a message.
+ *
+ * @throws what the protobuf decoder throws for bytes that do not decode.
+ */
+export function pubKeyBytes(value: Uint8Array): Uint8Array {
+  if (value.length === 35 && value[0] === 0x0a && value[1] === 33) return value.subarray(2);
+  return fromBinary(cosmosSecp256k1.PubKeySchema, value).key;
+}
+
 function signerPubKey(info: cosmosTx.SignerInfo | undefined): { algo: KeyAlgo; key: Uint8Array } | undefined {
   const any = info?.publicKey;
   if (any === undefined) return undefined;
@@ -57,8 +69,7 @@ function signerPubKey(info: cosmosTx.SignerInfo | undefined): { algo: KeyAlgo; k
     throw abciError(sdkErrors.invalidPubKey, `can't handle public key type ${any.typeUrl}`);
   let key: Uint8Array;
   try {
-    // Both key types are `{ bytes key = 1 }`; the secp256k1 schema decodes either.
-    key = fromBinary(cosmosSecp256k1.PubKeySchema, any.value).key;
+    key = pubKeyBytes(any.value);
   } catch {
     throw abciError(sdkErrors.invalidPubKey, `invalid public key of type ${any.typeUrl}`);
   }

@@ -97,15 +97,24 @@ export class OutOfGasError extends AbciError {
 
 /** A gas meter with a limit (`undefined`: infinite, counts without ever failing). */
 export function createGasMeter(limit: bigint | undefined): GasMeter {
-  let consumed = 0n;
-  return {
-    get consumed() {
-      return consumed;
-    },
-    limit,
-    consume(amount, descriptor) {
-      consumed += amount;
-      if (limit !== undefined && consumed > limit) throw new OutOfGasError(descriptor);
-    },
-  };
+  return new LimitedGasMeter(limit);
+}
+
+/**
+ * The meter of {@link createGasMeter}: a class (a literal with a getter is built by the slow path,
+ * once per tx and context); `consumed` reads from outside through the read-only {@link GasMeter}.
+ */
+class LimitedGasMeter implements GasMeter {
+  private total = 0n;
+
+  constructor(readonly limit: bigint | undefined) {}
+
+  get consumed(): bigint {
+    return this.total;
+  }
+
+  consume(amount: bigint, descriptor: string): void {
+    this.total += amount;
+    if (this.limit !== undefined && this.total > this.limit) throw new OutOfGasError(descriptor);
+  }
 }

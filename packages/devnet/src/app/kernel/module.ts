@@ -75,25 +75,51 @@ export function createContext(fields: {
   verifyTx?: (bytes: Uint8Array) => DecodedTx;
   recheck?: boolean;
 }): Context {
-  const slices = new Map<string, KvStore>();
-  return {
-    ...(fields.txBytes === undefined ? {} : { txBytes: fields.txBytes }),
-    ...(fields.verifyTx === undefined ? {} : { verifyTx: fields.verifyTx }),
-    ...(fields.recheck === true ? { recheck: true } : {}),
-    mode: fields.mode,
-    block: fields.block,
-    gasMeter: fields.gasMeter,
-    gasConfig: fields.gasConfig,
-    events: fields.events,
-    store(name) {
-      let slice = slices.get(name);
-      if (slice === undefined) {
-        slice = new PrefixStore(fields.kv, `${name}/`);
-        slices.set(name, slice);
-      }
-      return slice;
-    },
-  };
+  return new StoreContext(fields);
+}
+
+/**
+ * The {@link Context} of {@link createContext}: one class, so that every context has the same
+ * shape (a literal with optional fields spread in had a shape per combination), and module slices
+ * made on first use.
+ */
+class StoreContext implements Context {
+  readonly mode: ExecMode;
+  readonly block: BlockInfo;
+  readonly gasMeter: GasMeter;
+  readonly gasConfig: GasConfig;
+  readonly events: EventManager;
+  declare readonly txBytes?: Uint8Array;
+  declare readonly verifyTx?: (bytes: Uint8Array) => DecodedTx;
+  declare readonly recheck?: boolean;
+  private readonly kv: KvStore;
+  /** The slices made so far, by module name (a context touches a few modules). */
+  private slices: Map<string, KvStore> | undefined;
+
+  constructor(fields: Parameters<typeof createContext>[0]) {
+    // Absent optional fields stay absent (not undefined), as the literal had them.
+    if (fields.txBytes !== undefined) (this as { txBytes?: Uint8Array }).txBytes = fields.txBytes;
+    if (fields.verifyTx !== undefined) {
+      (this as { verifyTx?: (bytes: Uint8Array) => DecodedTx }).verifyTx = fields.verifyTx;
+    }
+    if (fields.recheck === true) (this as { recheck?: boolean }).recheck = true;
+    this.mode = fields.mode;
+    this.block = fields.block;
+    this.gasMeter = fields.gasMeter;
+    this.gasConfig = fields.gasConfig;
+    this.events = fields.events;
+    this.kv = fields.kv;
+  }
+
+  store(name: string): KvStore {
+    this.slices ??= new Map();
+    let slice = this.slices.get(name);
+    if (slice === undefined) {
+      slice = new PrefixStore(this.kv, `${name}/`);
+      this.slices.set(name, slice);
+    }
+    return slice;
+  }
 }
 
 /** A handler of one message type. `M` is the decoded message. */
@@ -266,23 +292,6 @@ export interface Module {
   readonly control?: Readonly<
     Record<string, (ctx: Context, request: Readonly<Record<string, unknown>>) => unknown>
   >;
-}
-
-/**
- * The volatile keys of a module list as full store keys (`"<module>/<key>"`), for the root store
- * (see {@link Module.volatileKey}).
- */
-export function volatileKeys(modules: readonly Module[]): (key: string) => boolean {
-  const byName = new Map<string, (key: string) => boolean>();
-  for (const module of modules) {
-    const volatileKey = module.volatileKey;
-    if (volatileKey !== undefined) byName.set(module.name, (key) => volatileKey.call(module, key));
-  }
-  if (byName.size === 0) return () => false;
-  return (key) => {
-    const slash = key.indexOf("/");
-    return slash > 0 && byName.get(key.slice(0, slash))?.(key.slice(slash + 1)) === true;
-  };
 }
 
 /** Dispatches messages and queries to modules; rejects duplicate routes at construction. */

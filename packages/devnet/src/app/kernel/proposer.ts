@@ -6,19 +6,19 @@
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import type { Any } from "@bufbuild/protobuf/wkt";
-import { sha256 } from "@noble/hashes/sha2.js";
 import { cosmosAbci, cosmosTx } from "@perpx/proto";
 import type { AbciEvent, TxResult } from "../contract.js";
 import type { IndexerEvent } from "../indexer-output/indexer-events.js";
 import { abciError, sdkErrors } from "../lib/errors.js";
 import { EventManager, event, moduleNameOfTypeUrl, withAttribute } from "../lib/events.js";
+import { sha256 } from "../lib/sha256.js";
 import { runAnte } from "./ante.js";
 import type { ChainCore } from "./chain-core.js";
 import { createGasMeter } from "./gas.js";
 import { type BlockInfo, type Context, createContext } from "./module.js";
 import { CacheStore, type KvStore } from "./store.js";
 import type { DecodedTx } from "./tx.js";
-import { txFailure, txPolicyOf } from "./tx-exec.js";
+import { anteDepsOf, txFailure, txPolicyOf } from "./tx-exec.js";
 
 /** The proposer's tx of a block: its bytes, hash and delivery result. */
 export interface ProposedTx {
@@ -62,12 +62,7 @@ function verifyCarried(
     ctx,
     tx,
     { ...txPolicyOf(core, tx), chargeFees: false, checkSequence: false, meterGas: false },
-    {
-      ...core.set.keepers,
-      minGasPrices: core.config.minGasPrices,
-      verified,
-      authenticateSigner: (c, signer) => core.set.router.authenticateSigner(c, signer),
-    },
+    anteDepsOf(core, verified),
   );
   return tx;
 }

@@ -10,8 +10,8 @@ import { decodeIndexerEvents, encodeIndexerEvents } from "../indexer-output/inde
 import { decodeBlock, readEvents, writeEvents } from "../lib/block-codec.js";
 import { BinaryReader, BinaryWriter } from "../lib/codec.js";
 import { type ChainCore, queryContext } from "./chain-core.js";
-import { volatileKeys } from "./module.js";
 import { RootStore } from "./store.js";
+import { volatileKeys } from "./volatile-keys.js";
 
 const SNAPSHOT_MAGIC = "perpx-devnet-snapshot";
 const SNAPSHOT_VERSION = 1;

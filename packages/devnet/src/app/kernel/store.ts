@@ -10,7 +10,7 @@
  * - {@link GasStore}: charges a {@link GasMeter} for every access (see {@link GasConfig}).
  * - {@link PrefixStore}: a module's slice (`"bank/"`, `"auth/"`, ...).
  */
-import { sha256 } from "@noble/hashes/sha2.js";
+
 import {
   type BinaryReader,
   type BinaryWriter,
@@ -19,7 +19,9 @@ import {
   encodeU64,
   utf8,
 } from "../lib/codec.js";
+import { sha256 } from "../lib/sha256.js";
 import type { GasConfig, GasMeter } from "./gas.js";
+import { mergeSorted, OrderedMap, rangeOf, unpin } from "./ordered-map.js";
 
 /** What a root store tells its journal: a committed key is about to change from `old` (undefined: absent). */
 export interface WriteJournal {
@@ -49,18 +51,6 @@ export interface KvStore {
   entries(prefix: string, options?: RangeOptions): Iterable<[string, Uint8Array]>;
 }
 
-/** First index in sorted `keys` whose key is >= `key`. */
-function lowerBound(keys: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((keys[mid] as string) < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** The smallest string greater than every string that starts with `prefix` (undefined: no bound). */
 export function prefixEnd(prefix: string): string | undefined {
   if (prefix === "") return undefined;
@@ -78,128 +68,6 @@ function bounds(prefix: string, options: RangeOptions | undefined): { lo: string
   return { lo, hi };
 }
 
-/** The entries of an {@link OrderedMap}, and how many iterations are reading them. */
-interface Layer<V> {
-  readonly map: Map<string, V>;
-  /** The keys of `map` whose value is indexed (see {@link OrderedMap}), sorted. */
-  readonly keys: string[];
-  /** Iterations in progress over this layer; while any runs, writes go to a copy. */
-  readers: number;
-}
-
-/**
- * A map whose keys are also kept sorted (binary-search insertion), so a range of keys is found in
- * O(log n) and iterated lazily in O(k). Only keys whose value passes `indexed` are in the sorted
- * index (a cache's deletion markers are not: a range read never walks over them).
- *
- * Iteration reads a snapshot: a write made while an iteration runs copies the layer first (copy on
- * write), so the iteration goes on over the keys and values it started with. The map keeps
- * insertion order, as a `Map` does.
- */
-class OrderedMap<V> {
-  private layer: Layer<V> = { map: new Map(), keys: [], readers: 0 };
-
-  constructor(private readonly indexed: (value: V) => boolean = () => true) {}
-
-  get size(): number {
-    return this.layer.map.size;
-  }
-
-  get(key: string): V | undefined {
-    return this.layer.map.get(key);
-  }
-
-  has(key: string): boolean {
-    return this.layer.map.has(key);
-  }
-
-  /** The layer to change: the current one, or a copy of it when an iteration is reading it. */
-  private writable(): Layer<V> {
-    const layer = this.layer;
-    if (layer.readers === 0) return layer;
-    this.layer = { map: new Map(layer.map), keys: layer.keys.slice(), readers: 0 };
-    return this.layer;
-  }
-
-  /** Sets `key`; returns the value it replaced. */
-  set(key: string, value: V): V | undefined {
-    const layer = this.writable();
-    const had = layer.map.has(key);
-    const old = layer.map.get(key);
-    const wasIndexed = had && this.indexed(old as V);
-    const isIndexed = this.indexed(value);
-    if (isIndexed && !wasIndexed) {
-      const keys = layer.keys;
-      const last = keys.at(-1);
-      if (last === undefined || last < key) keys.push(key);
-      else keys.splice(lowerBound(keys, key), 0, key);
-    } else if (wasIndexed && !isIndexed) {
-      layer.keys.splice(lowerBound(layer.keys, key), 1);
-    }
-    layer.map.set(key, value);
-    return old;
-  }
-
-  /** Removes `key`; returns the value it held. */
-  delete(key: string): V | undefined {
-    if (!this.layer.map.has(key)) return undefined;
-    const layer = this.writable();
-    const old = layer.map.get(key) as V;
-    layer.map.delete(key);
-    if (this.indexed(old)) layer.keys.splice(lowerBound(layer.keys, key), 1);
-    return old;
-  }
-
-  /** Every entry in insertion order (a snapshot: do not change the map while reading it). */
-  inInsertionOrder(): ReadonlyMap<string, V> {
-    return this.layer.map;
-  }
-
-  /** The indexed keys, sorted (a snapshot: do not change the map while reading it). */
-  sortedKeys(): readonly string[] {
-    return this.layer.keys;
-  }
-
-  /** Removes every entry (iterations in progress keep their snapshot). */
-  clear(): void {
-    this.layer = { map: new Map(), keys: [], readers: 0 };
-  }
-
-  /** Pins the current layer for an iteration: until {@link unpin}, writes go to a copy. */
-  pin(): Layer<V> {
-    this.layer.readers++;
-    return this.layer;
-  }
-}
-
-/** Releases a layer pinned by {@link OrderedMap.pin}. */
-function unpin<V>(layer: Layer<V>): void {
-  layer.readers--;
-}
-
-/** Indexed entries of a pinned layer with `lo <= key < hi`, in key order (descending when `reverse`). */
-function* rangeOf<V>(
-  layer: Layer<V>,
-  lo: string,
-  hi: string | undefined,
-  reverse: boolean,
-): Generator<[string, V]> {
-  const { keys, map } = layer;
-  const from = lowerBound(keys, lo);
-  const to = hi === undefined ? keys.length : lowerBound(keys, hi);
-  if (reverse) {
-    for (let i = to - 1; i >= from; i--) {
-      const key = keys[i] as string;
-      yield [key, map.get(key) as V];
-    }
-  } else {
-    for (let i = from; i < to; i++) {
-      const key = keys[i] as string;
-      yield [key, map.get(key) as V];
-    }
-  }
-}
-
 const MOD_256 = (1n << 256n) - 1n;
 
 /** SHA-256 of one entry, as a number, for the additive state hash. */
@@ -207,34 +75,6 @@ function entryDigest(key: string, value: Uint8Array): bigint {
   const keyBytes = utf8(key);
   const header = encodeU64(BigInt(keyBytes.length));
   return decodeUint(sha256(concatBytes(header, keyBytes, value)));
-}
-
-/**
- * Merges two iterators, each in key order (descending when `reverse`), into one in that order.
- * Entries of `b` whose key `hidden` holds are skipped; the other keys of `a` and `b` are distinct.
- */
-function* mergeSorted<V>(
-  a: Iterator<[string, V]>,
-  b: Iterator<[string, V]>,
-  reverse: boolean,
-  hidden?: ReadonlyMap<string, unknown>,
-): Generator<[string, V]> {
-  let x = a.next();
-  let y = b.next();
-  for (;;) {
-    while (hidden !== undefined && !y.done && hidden.has(y.value[0])) y = b.next();
-    if (x.done) {
-      if (y.done) return;
-      yield y.value;
-      y = b.next();
-    } else if (y.done || (reverse ? x.value[0] > y.value[0] : x.value[0] < y.value[0])) {
-      yield x.value;
-      x = a.next();
-    } else {
-      yield y.value;
-      y = b.next();
-    }
-  }
 }
 
 /**
@@ -303,7 +143,7 @@ export class RootStore implements KvStore {
     const volatile = this.memory.pin();
     try {
       const committed = rangeOf(layer, lo, hi, reverse);
-      if (volatile.keys.length === 0) yield* committed;
+      if (volatile.keys.size === 0) yield* committed;
       else yield* mergeSorted(committed, rangeOf(volatile, lo, hi, reverse), reverse);
     } finally {
       unpin(layer);

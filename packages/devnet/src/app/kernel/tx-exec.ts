@@ -10,7 +10,7 @@ import type { AbciEvent, TxResult } from "../contract.js";
 import type { IndexerEvent } from "../indexer-output/indexer-events.js";
 import { abciError, sdkErrors, toAbciError } from "../lib/errors.js";
 import { EventManager, event, moduleNameOfTypeUrl, withAttribute } from "../lib/events.js";
-import { runAnte } from "./ante.js";
+import { type AnteDeps, runAnte } from "./ante.js";
 import type { ChainCore } from "./chain-core.js";
 import { createGasMeter, OutOfGasError } from "./gas.js";
 import { type BlockInfo, createContext, type ExecMode, type TxPolicy } from "./module.js";
@@ -82,6 +82,36 @@ export function txPolicyOf(core: ChainCore, tx: DecodedTx): TxPolicy {
   return policy;
 }
 
+/** The ante deps built for a memo of verified signatures, with what they were built from. */
+interface CachedDeps {
+  readonly set: ChainCore["set"];
+  readonly minGasPrices: ChainCore["config"]["minGasPrices"];
+  readonly deps: AnteDeps;
+}
+
+const anteDeps = new WeakMap<Set<string>, CachedDeps>();
+
+/**
+ * The ante step's deps: the chain's keepers, its minimum gas prices, the memo of `verified`
+ * signatures and the modules' signer hook. Built once per memo (rebuilt when the modules or the
+ * prices are replaced) instead of once per tx: the object spreads every keeper.
+ */
+export function anteDepsOf(core: ChainCore, verified: Set<string>): AnteDeps {
+  const { set } = core;
+  const { minGasPrices } = core.config;
+  const cached = anteDeps.get(verified);
+  if (cached !== undefined && cached.set === set && cached.minGasPrices === minGasPrices) return cached.deps;
+  const { router } = set;
+  const deps: AnteDeps = {
+    ...set.keepers,
+    minGasPrices,
+    verified,
+    authenticateSigner: (ctx, signer) => router.authenticateSigner(ctx, signer),
+  };
+  anteDeps.set(verified, { set, minGasPrices, deps });
+  return deps;
+}
+
 /**
  * Runs a decoded tx over `base` in `mode`. CheckTx runs the ante step only and writes it to
  * `base`, unless the tx's policy has CheckTx run its messages too (clob orders: they are then
@@ -100,7 +130,7 @@ export function runTx(
   verified: Set<string>,
   recheck = false,
 ): TxResult {
-  const { router, keepers } = core.set;
+  const { router } = core.set;
   const policy = txPolicyOf(core, tx);
   const meter = createGasMeter(mode === "simulate" || !policy.meterGas ? undefined : tx.gasLimit);
   const gasWanted = tx.gasLimit;
@@ -117,12 +147,7 @@ export function runTx(
       kv: txBranch,
       recheck,
     });
-    runAnte(anteCtx, tx, policy, {
-      ...keepers,
-      minGasPrices: core.config.minGasPrices,
-      verified,
-      authenticateSigner: (ctx, signer) => router.authenticateSigner(ctx, signer),
-    });
+    runAnte(anteCtx, tx, policy, anteDepsOf(core, verified));
     router.afterAnte(anteCtx, tx);
   } catch (error) {
     return txFailure(error, gasWanted, meter.consumed, []);
@@ -140,7 +165,9 @@ export function runTx(
       events: [...anteEvents.events],
     };
   }
-  const msgBranch = new CacheStore(txBranch);
+  // Only delivery keeps the ante step's writes when a message fails, so only delivery needs the
+  // messages in a branch of their own; CheckTx and simulation keep or drop the tx branch whole.
+  const msgBranch = mode === "deliver" ? new CacheStore(txBranch) : txBranch;
   const metered = new GasStore(msgBranch, meter, core.gasConfig);
   const events: AbciEvent[] = [...anteEvents.events];
   const indexerEvents: IndexerEvent[] = [];
@@ -178,7 +205,7 @@ export function runTx(
     if (mode === "deliver") txBranch.write();
     return txFailure(error, gasWanted, meter.consumed, anteEvents.events);
   }
-  msgBranch.write();
+  if (msgBranch !== txBranch) msgBranch.write();
   if (mode !== "simulate") txBranch.write();
   const data = toBinary(
     cosmosAbci.TxMsgDataSchema,

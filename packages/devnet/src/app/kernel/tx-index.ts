@@ -2,11 +2,12 @@
  * The index of committed txs: by position (height order), by hash, and by event attribute for
  * `tx_search`. The event index is built lazily, when a search needs it (a block does not).
  */
-import { sha256 } from "@noble/hashes/sha2.js";
+
 import { DevnetError } from "../../devnet-error.js";
 import type { BlockRecord, IndexedTx, TxResult } from "../contract.js";
 import { toHex } from "../lib/codec.js";
 import { parseQuery, type QueryCondition, type QuerySubject, queryMatches } from "../lib/event-query.js";
+import { sha256 } from "../lib/sha256.js";
 
 function upperHex(bytes: Uint8Array): string {
   return toHex(bytes).toUpperCase();

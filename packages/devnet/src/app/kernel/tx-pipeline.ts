@@ -14,10 +14,11 @@ import { abciError, sdkErrors } from "../lib/errors.js";
 import { EventManager } from "../lib/events.js";
 import { type ChainCore, latestInfo } from "./chain-core.js";
 import { createGasMeter } from "./gas.js";
-import { type Context, createContext, volatileKeys } from "./module.js";
+import { type Context, createContext } from "./module.js";
 import { CacheStore, PendingStore } from "./store.js";
 import { type DecodedTx, decodeTx } from "./tx.js";
 import { decodeTxBytes, runTx, txFailure, txPolicyOf } from "./tx-exec.js";
+import { volatileKeys } from "./volatile-keys.js";
 
 function upperHex(bytes: Uint8Array): string {
   return toHex(bytes).toUpperCase();

@@ -3,10 +3,10 @@
  * are sdk code 2 (tx parse error) or 6 (no handler for a message type), as the SDK reports them.
  */
 import { fromBinary, type MessageShape } from "@bufbuild/protobuf";
-import { sha256 } from "@noble/hashes/sha2.js";
 import { cosmosTx } from "@perpx/proto";
 import type { Coin } from "../lib/coins.js";
 import { abciError, sdkErrors } from "../lib/errors.js";
+import { sha256 } from "../lib/sha256.js";
 import { coinsFromProto } from "../modules/bank/bank.js";
 import type { MsgHandler, Router } from "./module.js";
 

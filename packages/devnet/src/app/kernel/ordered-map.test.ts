@@ -1,0 +1,193 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { type Layer, OrderedMap, rangeOf, SortedKeys, unpin } from "./ordered-map.js";
+
+/** A value, or `null`: a value the map holds but does not index (a cache's deletion marker). */
+type Value = { readonly n: number } | null;
+
+/** Chunks of 3 keys: the index splits and drops chunks all the time. */
+const newMap = (chunkSize = 3) => new OrderedMap<Value>((value) => value !== null, chunkSize);
+
+/** The simple structure the map replaces: a `Map`, sorted on every read. */
+function sortedModel(
+  model: ReadonlyMap<string, Value>,
+  lo = "",
+  hi?: string,
+  reverse = false,
+): [string, Value][] {
+  const keys = [...model.keys()]
+    .filter((key) => model.get(key) !== null && key >= lo && (hi === undefined || key < hi))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (reverse) keys.reverse();
+  return keys.map((key) => [key, model.get(key) as Value]);
+}
+
+function readRange(
+  map: OrderedMap<Value>,
+  lo: string,
+  hi: string | undefined,
+  reverse: boolean,
+): [string, Value][] {
+  const layer = map.pin();
+  try {
+    return [...rangeOf(layer, lo, hi, reverse)];
+  } finally {
+    unpin(layer);
+  }
+}
+
+type Op =
+  | { kind: "set"; key: string; n: number | null }
+  | { kind: "delete"; key: string }
+  | { kind: "batch"; keys: string[] }
+  | { kind: "read"; lo: string; hi: string | undefined; reverse: boolean }
+  | { kind: "open" }
+  | { kind: "close" }
+  | { kind: "clear" };
+
+const keyArb = fc.stringMatching(/^[a-e]{0,3}$/);
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.record({ kind: fc.constant("set" as const), key: keyArb, n: fc.option(fc.nat(99)) }),
+  },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("delete" as const), key: keyArb }) },
+  // Many writes with no read between them: the index merges them in one pass.
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("batch" as const),
+      keys: fc.array(keyArb, { minLength: 9, maxLength: 30 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("read" as const),
+      lo: keyArb,
+      hi: fc.option(keyArb, { nil: undefined }),
+      reverse: fc.boolean(),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("open" as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("close" as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("clear" as const) }) },
+);
+
+describe("OrderedMap", () => {
+  it("property: reads, sorted keys and range walks match a map sorted on every read, whatever the interleaving", () => {
+    fc.assert(
+      fc.property(fc.array(opArb, { maxLength: 120 }), (ops) => {
+        const map = newMap();
+        const model = new Map<string, Value>();
+        // Iterations held open across writes: each must read the range as it was when it started.
+        const open: { layer: Layer<Value>; expected: [string, Value][] }[] = [];
+        for (const op of ops) {
+          switch (op.kind) {
+            case "set": {
+              const value = op.n === null ? null : { n: op.n };
+              expect(map.set(op.key, value)).toBe(model.get(op.key));
+              model.set(op.key, value);
+              break;
+            }
+            case "batch":
+              for (const key of op.keys) {
+                const value = { n: 0 };
+                map.set(key, value);
+                model.set(key, value);
+              }
+              break;
+            case "delete":
+              expect(map.delete(op.key)).toBe(model.get(op.key));
+              model.delete(op.key);
+              break;
+            case "read":
+              expect(readRange(map, op.lo, op.hi, op.reverse)).toEqual(
+                sortedModel(model, op.lo, op.hi, op.reverse),
+              );
+              break;
+            case "open":
+              open.push({ layer: map.pin(), expected: sortedModel(model) });
+              break;
+            case "close": {
+              const iteration = open.pop();
+              if (iteration !== undefined) {
+                expect([...rangeOf(iteration.layer, "", undefined, false)]).toEqual(iteration.expected);
+                unpin(iteration.layer);
+              }
+              break;
+            }
+            case "clear":
+              map.clear();
+              model.clear();
+              break;
+          }
+          expect(map.size).toBe(model.size);
+        }
+        for (const iteration of open) {
+          expect([...rangeOf(iteration.layer, "", undefined, false)]).toEqual(iteration.expected);
+        }
+        expect(map.sortedKeys()).toEqual(sortedModel(model).map(([key]) => key));
+        expect([...map.inInsertionOrder().keys()]).toEqual([...model.keys()]);
+        for (const [key, value] of model) expect(map.get(key)).toBe(value);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("property: with any chunk size, sorted keys insert, remove and walk any range like a sorted array", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.array(fc.tuple(fc.boolean(), fc.stringMatching(/^[a-f]{0,3}$/)), { maxLength: 200 }),
+        fc.stringMatching(/^[a-f]{0,3}$/),
+        fc.option(fc.stringMatching(/^[a-f]{0,3}$/), { nil: undefined }),
+        (chunkSize, ops, lo, hi) => {
+          const keys = new SortedKeys(chunkSize);
+          const model = new Set<string>();
+          for (const [insert, key] of ops) {
+            if (insert && !model.has(key)) {
+              keys.insert(key);
+              model.add(key);
+            } else if (!insert && model.has(key)) {
+              keys.remove(key);
+              model.delete(key);
+            }
+          }
+          const sorted = [...model].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+          expect(keys.size).toBe(model.size);
+          expect(keys.toArray()).toEqual(sorted);
+          const inRange = sorted.filter((key) => key >= lo && (hi === undefined || key < hi));
+          const values = new Map(sorted.map((key) => [key, key.length]));
+          expect([...keys.range(values, lo, hi, false)]).toEqual(inRange.map((key) => [key, key.length]));
+          expect([...keys.range(values, lo, hi, true)]).toEqual(
+            inRange.reverse().map((key) => [key, key.length]),
+          );
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("a copy of the keys changes apart from the original", () => {
+    const keys = new SortedKeys(2);
+    for (const key of ["c", "a", "e", "b"]) keys.insert(key);
+    const copy = keys.clone();
+    copy.insert("d");
+    keys.remove("a");
+    expect(keys.toArray()).toEqual(["b", "c", "e"]);
+    expect(copy.toArray()).toEqual(["a", "b", "c", "d", "e"]);
+  });
+
+  it("an iteration started before a batch of writes reads the entries it started with", () => {
+    const map = newMap();
+    map.set("b", { n: 1 });
+    map.set("a", { n: 2 });
+    const layer = map.pin();
+    for (const key of ["d", "c", "e", "f", "g", "h", "i", "j", "k"]) map.set(key, { n: 3 });
+    map.delete("a");
+    expect([...rangeOf(layer, "", undefined, false)].map(([key]) => key)).toEqual(["a", "b"]);
+    unpin(layer);
+    expect(map.sortedKeys()).toEqual(["b", "c", "d", "e", "f", "g", "h", "i", "j", "k"]);
+  });
+});
