@@ -72,12 +72,12 @@ describe("genesis and queries", () => {
     expect(res.height).toBe(1n);
   });
 
-  it("answers an unknown path with code 6 and always reports the latest height", () => {
+  it("answers an unknown path with code 6 and no height, as baseapp's QueryResult", () => {
     const app = newApp();
     nextBlock(app);
     const res = app.query("/cosmos.nothing.v1.Query/Nothing", new Uint8Array());
     expect(res.code).toBe(6);
-    expect(res.height).toBe(2n);
+    expect(res.height).toBe(0n);
   });
 
   it("serves node config, node info, the IBC channel and the upgrade history of testnet", () => {
