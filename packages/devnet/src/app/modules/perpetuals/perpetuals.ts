@@ -98,7 +98,15 @@ export class PerpetualsKeeper {
    * @throws AbciError (perpetuals 1) when it does not exist.
    */
   perpetual(ctx: StoreAccess, id: number): PerpetualView {
-    const found = this.find(ctx, id);
+    return this.required(id, this.find(ctx, id));
+  }
+
+  /**
+   * `found`, what {@link find} gave for perpetual `id` (as {@link perpetual} would return it).
+   *
+   * @throws AbciError (perpetuals 1) when it is undefined.
+   */
+  required(id: number, found: PerpetualView | undefined): PerpetualView {
     if (found === undefined)
       throw abciError(perpetualsErrors.perpetualDoesNotExist, `perpetual ${id} does not exist`);
     return found;

@@ -37,7 +37,7 @@ import { accAddressBytes, addressFromKey, addressKey, bech32Of, moduleAddress } 
 import { type AbciError, abciError, registerError } from "../../lib/errors.js";
 import type { StoreAccess } from "../auth/auth.js";
 import type { BankKeeper } from "../bank/bank.js";
-import type { PerpetualsKeeper } from "../perpetuals/perpetuals.js";
+import type { PerpetualsKeeper, PerpetualView } from "../perpetuals/perpetuals.js";
 import type { PricesKeeper } from "../prices/prices.js";
 import { padKey } from "../records.js";
 import { decodeI256, encodeI256, floorDiv } from "./dtypes.js";
@@ -49,6 +49,7 @@ import {
   marginRequirements,
   netNotional,
 } from "./margin.js";
+import { ReadMemo } from "./read-memo.js";
 import { isGated } from "./withdrawal-gate.js";
 
 /** The module's name, store prefix, and the cross-margin collateral pool's module account. */
@@ -143,6 +144,13 @@ export function validateSubaccountId(id: { owner: string; number: number } | und
 const refKey = (id: SubaccountRef) => `${addressKey(accAddressBytes(id.owner))}/${padKey(id.number, 10)}`;
 const sameRef = (a: SubaccountRef, b: SubaccountRef) => a.owner === b.owner && a.number === b.number;
 
+/** Whether an update before `updates[i]` names the same subaccount. */
+function repeatsEarlier(updates: readonly SubaccountUpdate[], i: number): boolean {
+  const id = (updates[i] as SubaccountUpdate).id;
+  for (let j = 0; j < i; j++) if (sameRef((updates[j] as SubaccountUpdate).id, id)) return true;
+  return false;
+}
+
 function encodePosition(p: PerpetualPositionView): Uint8Array {
   const out = new Uint8Array(96);
   out.set(encodeI256(p.quantums), 0);
@@ -175,12 +183,10 @@ export class SubaccountsKeeper {
    * initial margin with the new choices (703). Returns nothing; the caller stores the choices.
    */
   checkLeverage(ctx: StoreAccess, id: SubaccountRef, choices: ReadonlyMap<number, number>): void {
+    const memo = new ReadMemo(ctx);
     for (const perpetualId of [...choices.keys()].sort((a, b) => a - b)) {
       const customImfPpm = choices.get(perpetualId) as number;
-      const tier = this.perpetuals.liquidityTier(
-        ctx,
-        this.perpetuals.perpetual(ctx, perpetualId).params.liquidityTier,
-      );
+      const tier = this.tierOf(ctx, memo, this.perpetualOf(ctx, memo, perpetualId).params.liquidityTier);
       if (tier.initialMarginPpm === 0) {
         throw abciError(
           subaccountsErrors.invalidLeverage,
@@ -195,7 +201,7 @@ export class SubaccountsKeeper {
       }
     }
     const merged = new Map([...this.leverageOf(ctx, id), ...choices]);
-    const totals = this.totals(ctx, this.settled(ctx, id), merged);
+    const totals = this.totals(ctx, memo, this.settle(ctx, memo, this.get(ctx, id)), merged);
     if (totals.netCollateral < totals.initial) {
       throw abciError(
         subaccountsErrors.leverageViolatesMargin,
@@ -260,13 +266,26 @@ export class SubaccountsKeeper {
 
   /** The subaccount with its funding settled as it would be when next touched (nothing is written). */
   settled(ctx: StoreAccess, id: SubaccountRef): SubaccountView {
-    return this.settle(ctx, this.get(ctx, id));
+    return this.settle(ctx, new ReadMemo(ctx), this.get(ctx, id));
   }
 
-  private settle(ctx: StoreAccess, view: SubaccountView): SubaccountView {
+  /** A perpetual, read once per memo. @throws AbciError (perpetuals 1) when it does not exist. */
+  private perpetualOf(ctx: StoreAccess, memo: ReadMemo, id: number): PerpetualView {
+    return this.perpetuals.required(id, this.findPerpetual(ctx, memo, id));
+  }
+
+  private findPerpetual(ctx: StoreAccess, memo: ReadMemo, id: number): PerpetualView | undefined {
+    return memo.read(`perp/${id}`, () => this.perpetuals.find(ctx, id));
+  }
+
+  private tierOf(ctx: StoreAccess, memo: ReadMemo, id: number): perpetualsProto.LiquidityTier {
+    return memo.read(`tier/${id}`, () => this.perpetuals.liquidityTier(ctx, id));
+  }
+
+  private settle(ctx: StoreAccess, memo: ReadMemo, view: SubaccountView): SubaccountView {
     let settlementPpm = 0n;
     const perpetualPositions = view.perpetualPositions.map((p) => {
-      const index = this.perpetuals.perpetual(ctx, p.perpetualId).fundingIndex;
+      const index = this.perpetualOf(ctx, memo, p.perpetualId).fundingIndex;
       settlementPpm += fundingSettlementPpm(p.quantums, p.fundingIndex, index);
       return { ...p, fundingIndex: index };
     });
@@ -280,22 +299,25 @@ export class SubaccountsKeeper {
    */
   private totals(
     ctx: StoreAccess,
+    memo: ReadMemo,
     view: SubaccountView,
     leverage?: ReadonlyMap<number, number>,
   ): MarginTotals {
-    const choices = leverage ?? this.leverageOf(ctx, view.id);
+    const choices =
+      leverage ?? memo.read(`lev/${view.id.owner}/${view.id.number}`, () => this.leverageOf(ctx, view.id));
     let netCollateral = view.usdc;
     let initial = 0n;
     let maintenance = 0n;
     for (const p of view.perpetualPositions) {
-      const perpetual = this.perpetuals.perpetual(ctx, p.perpetualId);
-      const oracle = this.prices.oraclePrice(ctx, perpetual.params.marketId);
+      const perpetual = this.perpetualOf(ctx, memo, p.perpetualId);
+      const marketId = perpetual.params.marketId;
+      const oracle = memo.read(`price/${marketId}`, () => this.prices.oraclePrice(ctx, marketId));
       const pricing = {
         atomicResolution: perpetual.params.atomicResolution,
         price: oracle.price,
         exponent: oracle.exponent,
       };
-      const tier = this.perpetuals.liquidityTier(ctx, perpetual.params.liquidityTier);
+      const tier = this.tierOf(ctx, memo, perpetual.params.liquidityTier);
       const openInterestQuote = netNotional(perpetual.openInterest, pricing);
       const imf = effectiveInitialMarginPpm(
         tier.initialMarginPpm,
@@ -318,7 +340,8 @@ export class SubaccountsKeeper {
 
   /** Net collateral and margin requirements (quote quantums) at oracle prices, funding settled. */
   risk(ctx: StoreAccess, id: SubaccountRef): MarginTotals {
-    return this.totals(ctx, this.settled(ctx, id));
+    const memo = new ReadMemo(ctx);
+    return this.totals(ctx, memo, this.settle(ctx, memo, this.get(ctx, id)));
   }
 
   /** Net collateral (equity) in quote quantums: USDC + Σ notional at the oracle price (+ quote balances, 0 from trading), funding settled. */
@@ -345,6 +368,7 @@ export class SubaccountsKeeper {
   /** A settled view with an update's deltas applied, and the open-interest changes it causes. */
   private applied(
     ctx: StoreAccess,
+    memo: ReadMemo,
     settled: SubaccountView,
     update: SubaccountUpdate,
   ): { view: SubaccountView; openInterest: Map<number, bigint> } {
@@ -352,7 +376,7 @@ export class SubaccountsKeeper {
     const positions = new Map(settled.perpetualPositions.map((p) => [p.perpetualId, p]));
     const openInterest = new Map<number, bigint>();
     for (const delta of update.perpetualDeltas) {
-      const perpetual = this.perpetuals.perpetual(ctx, delta.perpetualId);
+      const perpetual = this.perpetualOf(ctx, memo, delta.perpetualId);
       const before = positions.get(delta.perpetualId) ?? {
         perpetualId: delta.perpetualId,
         quantums: 0n,
@@ -373,12 +397,12 @@ export class SubaccountsKeeper {
     return { view: { id: settled.id, usdc, perpetualPositions }, openInterest };
   }
 
-  private checkOne(ctx: StoreAccess, update: SubaccountUpdate): UpdateCheck {
-    const settled = this.settled(ctx, update.id);
+  private checkOne(ctx: StoreAccess, memo: ReadMemo, update: SubaccountUpdate): UpdateCheck {
+    const settled = this.settle(ctx, memo, this.get(ctx, update.id));
     if (update.perpetualDeltas.length === 0 && update.usdcDelta >= 0n) return { ok: true };
-    const { view } = this.applied(ctx, settled, update);
+    const { view } = this.applied(ctx, memo, settled, update);
     const isolated = view.perpetualPositions.filter(
-      (p) => this.collateralPoolName(ctx, p.perpetualId) !== SUBACCOUNTS,
+      (p) => this.poolName(this.findPerpetual(ctx, memo, p.perpetualId), p.perpetualId) !== SUBACCOUNTS,
     );
     if (isolated.length > 0 && view.perpetualPositions.length > 1) {
       return {
@@ -386,7 +410,7 @@ export class SubaccountsKeeper {
         reason: `a subaccount with a position in isolated perpetual ${isolated[0]?.perpetualId} cannot hold other positions`,
       };
     }
-    return isValidTransition(this.totals(ctx, settled), this.totals(ctx, view));
+    return isValidTransition(this.totals(ctx, memo, settled), this.totals(ctx, memo, view));
   }
 
   /**
@@ -422,9 +446,14 @@ export class SubaccountsKeeper {
    * ```
    */
   canApplyUpdates(ctx: StoreAccess, updates: readonly SubaccountUpdate[]): UpdateCheck {
+    return this.canApply(ctx, new ReadMemo(ctx), updates);
+  }
+
+  /** {@link canApplyUpdates} with the memo of the span of reads it runs in (it writes nothing). */
+  private canApply(ctx: StoreAccess, memo: ReadMemo, updates: readonly SubaccountUpdate[]): UpdateCheck {
     for (let i = 0; i < updates.length; i++) {
       const update = updates[i] as SubaccountUpdate;
-      if (updates.slice(0, i).some((u) => sameRef(u.id, update.id))) {
+      if (repeatsEarlier(updates, i)) {
         return {
           ok: false,
           reason: `multiple updates for subaccount ${update.id.owner}/${update.id.number}`,
@@ -433,7 +462,7 @@ export class SubaccountsKeeper {
       let check: UpdateCheck;
       try {
         validateSubaccountId(update.id);
-        check = this.checkOne(ctx, update);
+        check = this.checkOne(ctx, memo, update);
       } catch (error) {
         return { ok: false, reason: error instanceof Error ? error.message : String(error) };
       }
@@ -451,9 +480,10 @@ export class SubaccountsKeeper {
    * @throws AbciError subaccounts 102 (with the reason) when {@link canApplyUpdates} refuses.
    */
   applyUpdates(ctx: Context, updates: readonly SubaccountUpdate[]): void {
-    const check = this.canApplyUpdates(ctx, updates);
+    const memo = new ReadMemo(ctx);
+    const check = this.canApply(ctx, memo, updates);
     if (!check.ok) throw abciError(subaccountsErrors.failedToUpdate, check.reason);
-    this.applyChecked(ctx, updates);
+    this.applyChecked(ctx, memo, updates);
   }
 
   /**
@@ -472,25 +502,33 @@ export class SubaccountsKeeper {
   tryApplyEach(ctx: Context, updates: readonly SubaccountUpdate[]): number {
     const meter = ctx.gasMeter;
     const before = meter.consumed;
+    // The checks write nothing: they share one memo (a fill's taker and maker read one perpetual).
+    const memo = new ReadMemo(ctx);
     for (let i = 0; i < updates.length; i++) {
-      if (!this.canApplyUpdates(ctx, [updates[i] as SubaccountUpdate]).ok) return i;
+      if (!this.canApply(ctx, memo, [updates[i] as SubaccountUpdate]).ok) return i;
     }
     const spent = meter.consumed - before;
-    const distinct = updates.every((u, i) => !updates.slice(0, i).some((v) => sameRef(u.id, v.id)));
+    let distinct = true;
+    for (let i = 1; i < updates.length && distinct; i++) distinct = !repeatsEarlier(updates, i);
     if (distinct && (meter.limit === undefined || meter.consumed + spent <= meter.limit)) {
       meter.consume(spent, "ReadFlat");
-      this.applyChecked(ctx, updates);
+      this.applyChecked(ctx, memo, updates);
     } else {
       this.applyUpdates(ctx, updates);
     }
     return -1;
   }
 
-  /** Applies updates that passed {@link canApplyUpdates} (see {@link applyUpdates}). */
-  private applyChecked(ctx: Context, updates: readonly SubaccountUpdate[]): void {
+  /**
+   * Applies updates that passed {@link canApplyUpdates} (see {@link applyUpdates}); `memo` is the
+   * checks' (nothing was written since), and serves the first update only (each writes).
+   */
+  private applyChecked(ctx: Context, memo: ReadMemo, updates: readonly SubaccountUpdate[]): void {
+    let reads = memo;
     for (const update of updates) {
       const stored = this.get(ctx, update.id);
-      const { view, openInterest } = this.applied(ctx, this.settle(ctx, stored), update);
+      const { view, openInterest } = this.applied(ctx, reads, this.settle(ctx, reads, stored), update);
+      reads = new ReadMemo(ctx);
       for (const [perpetualId, delta] of openInterest)
         this.perpetuals.updateOpenInterest(ctx, perpetualId, delta);
       this.write(ctx, stored, view);
@@ -549,7 +587,11 @@ export class SubaccountsKeeper {
 
   /** The name of the collateral pool module account of a perpetual (`subaccounts` unless isolated). */
   collateralPoolName(ctx: StoreAccess, perpetualId: number): string {
-    const perpetual = this.perpetuals.find(ctx, perpetualId);
+    return this.poolName(this.perpetuals.find(ctx, perpetualId), perpetualId);
+  }
+
+  /** The collateral pool of perpetual `perpetualId`, found (or not) as `perpetual`. */
+  private poolName(perpetual: PerpetualView | undefined, perpetualId: number): string {
     return perpetual?.params.marketType === perpetualsProto.PerpetualMarketType.ISOLATED
       ? `${SUBACCOUNTS}:${perpetualId}`
       : SUBACCOUNTS;
