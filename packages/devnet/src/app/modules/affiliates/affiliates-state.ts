@@ -9,11 +9,12 @@
  * `referred_by/<referee hex20>`: the affiliate's bech32 address; the stats of
  * `affiliate-stats.ts`.
  */
-import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
+import { create, type DescMessage, type MessageShape, toBinary } from "@bufbuild/protobuf";
 import { affiliates } from "@perpx/proto";
 import { accAddressBytes, addressKey } from "../../lib/addresses.js";
 import { fromUtf8, utf8 } from "../../lib/codec.js";
 import { abciError, registerError } from "../../lib/errors.js";
+import { fromBinaryCached } from "../../lib/proto-cache.js";
 import type { StoreAccess } from "../auth/auth.js";
 import { userStats } from "./affiliate-stats.js";
 
@@ -42,7 +43,7 @@ export function readAffiliates<Desc extends DescMessage>(
   schema: Desc,
 ): MessageShape<Desc> {
   const bytes = ctx.store(AFFILIATES).get(key);
-  return bytes === undefined ? create(schema) : fromBinary(schema, bytes);
+  return bytes === undefined ? create(schema) : fromBinaryCached(schema, bytes);
 }
 
 /** Writes a message of the slice. */

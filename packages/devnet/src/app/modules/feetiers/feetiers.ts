@@ -141,7 +141,9 @@ export class FeeTiersKeeper {
   /** The fee discount of a clob pair, or undefined. */
   marketDiscount(ctx: StoreAccess, clobPairId: number): feetiers.PerMarketFeeDiscountParams | undefined {
     const bytes = ctx.store(FEETIERS).get(discountKey(clobPairId));
-    return bytes === undefined ? undefined : fromBinary(feetiers.PerMarketFeeDiscountParamsSchema, bytes);
+    return bytes === undefined
+      ? undefined
+      : fromBinaryCached(feetiers.PerMarketFeeDiscountParamsSchema, bytes);
   }
 
   /** Every per-market fee discount, by clob pair id. */
