@@ -269,6 +269,11 @@ export class SubaccountsKeeper {
     return this.settle(ctx, new ReadMemo(ctx), this.get(ctx, id));
   }
 
+  /** A subaccount as stored ({@link get}), read once per memo. */
+  private stored(ctx: StoreAccess, memo: ReadMemo, id: SubaccountRef): SubaccountView {
+    return memo.read(`sub/${id.owner}/${id.number}`, () => this.get(ctx, id));
+  }
+
   /** A perpetual, read once per memo. @throws AbciError (perpetuals 1) when it does not exist. */
   private perpetualOf(ctx: StoreAccess, memo: ReadMemo, id: number): PerpetualView {
     return this.perpetuals.required(id, this.findPerpetual(ctx, memo, id));
@@ -398,7 +403,7 @@ export class SubaccountsKeeper {
   }
 
   private checkOne(ctx: StoreAccess, memo: ReadMemo, update: SubaccountUpdate): UpdateCheck {
-    const settled = this.settle(ctx, memo, this.get(ctx, update.id));
+    const settled = this.settle(ctx, memo, this.stored(ctx, memo, update.id));
     if (update.perpetualDeltas.length === 0 && update.usdcDelta >= 0n) return { ok: true };
     const { view } = this.applied(ctx, memo, settled, update);
     const isolated = view.perpetualPositions.filter(
@@ -521,12 +526,14 @@ export class SubaccountsKeeper {
 
   /**
    * Applies updates that passed {@link canApplyUpdates} (see {@link applyUpdates}); `memo` is the
-   * checks' (nothing was written since), and serves the first update only (each writes).
+   * checks' (nothing was written since). It serves the perpetuals of the first update only (each
+   * update writes open interest), and every update's subaccount (the updates name distinct
+   * subaccounts, and only its own update writes one).
    */
   private applyChecked(ctx: Context, memo: ReadMemo, updates: readonly SubaccountUpdate[]): void {
     let reads = memo;
     for (const update of updates) {
-      const stored = this.get(ctx, update.id);
+      const stored = this.stored(ctx, memo, update.id);
       const { view, openInterest } = this.applied(ctx, reads, this.settle(ctx, reads, stored), update);
       reads = new ReadMemo(ctx);
       for (const [perpetualId, delta] of openInterest)
