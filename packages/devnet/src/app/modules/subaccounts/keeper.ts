@@ -35,6 +35,7 @@ import { subaccountUpdateEvent } from "../../indexer-output/indexer-emit.js";
 import type { Context } from "../../kernel/module.js";
 import { accAddressBytes, addressFromKey, addressKey, bech32Of, moduleAddress } from "../../lib/addresses.js";
 import { type AbciError, abciError, registerError } from "../../lib/errors.js";
+import { ReadMemo } from "../../lib/read-memo.js";
 import type { StoreAccess } from "../auth/auth.js";
 import type { BankKeeper } from "../bank/bank.js";
 import type { PerpetualsKeeper, PerpetualView } from "../perpetuals/perpetuals.js";
@@ -49,7 +50,6 @@ import {
   marginRequirements,
   netNotional,
 } from "./margin.js";
-import { ReadMemo } from "./read-memo.js";
 import { isGated } from "./withdrawal-gate.js";
 
 /** The module's name, store prefix, and the cross-margin collateral pool's module account. */

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createGasMeter, type GasMeter } from "../../kernel/gas.js";
-import type { KvStore } from "../../kernel/store.js";
+import { createGasMeter, type GasMeter } from "../kernel/gas.js";
+import type { KvStore } from "../kernel/store.js";
 import { ReadMemo } from "./read-memo.js";
 
 const noStore = (): KvStore => {

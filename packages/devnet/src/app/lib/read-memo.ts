@@ -6,8 +6,7 @@
  * the reads it stands for could have run out of gas); otherwise it runs again, so an out-of-gas
  * happens at the very read, with the very total, it happens at without the memo.
  */
-import type { GasMeter } from "../../kernel/gas.js";
-import type { StoreAccess } from "../auth/auth.js";
+import type { GasMeter } from "../kernel/gas.js";
 
 interface Entry {
   readonly value: unknown;
@@ -16,7 +15,7 @@ interface Entry {
 }
 
 /** The gas meter of a context, when it has one (a query context has none). */
-function meterOf(ctx: StoreAccess): GasMeter | undefined {
+function meterOf(ctx: object): GasMeter | undefined {
   return "gasMeter" in ctx ? (ctx as { gasMeter: GasMeter }).gasMeter : undefined;
 }
 
@@ -29,7 +28,7 @@ export class ReadMemo {
   private readonly meter: GasMeter | undefined;
 
   /** A memo over `ctx`'s store; repeats are charged to `ctx`'s gas meter (none for a query context). */
-  constructor(ctx: StoreAccess) {
+  constructor(ctx: object) {
     this.meter = meterOf(ctx);
   }
 
