@@ -208,7 +208,18 @@ export class PerpetualsKeeper {
    */
   updateOpenInterest(ctx: StoreAccess, id: number, delta: bigint): void {
     if (delta === 0n) return;
-    const next = this.perpetual(ctx, id).openInterest + delta;
+    this.addOpenInterest(ctx, this.perpetual(ctx, id), delta);
+  }
+
+  /**
+   * {@link updateOpenInterest} of a perpetual read as it is now (`current`, from {@link perpetual}):
+   * stores its open interest plus `delta`.
+   *
+   * @throws AbciError (perpetuals 27) when open interest would become negative.
+   */
+  addOpenInterest(ctx: StoreAccess, current: PerpetualView, delta: bigint): void {
+    const id = current.params.id;
+    const next = current.openInterest + delta;
     if (next < 0n) {
       throw abciError(
         perpetualsErrors.openInterestWouldBecomeNegative,

@@ -535,9 +535,13 @@ export class SubaccountsKeeper {
     for (const update of updates) {
       const stored = this.stored(ctx, memo, update.id);
       const { view, openInterest } = this.applied(ctx, reads, this.settle(ctx, reads, stored), update);
+      // `updateOpenInterest`, reading the perpetuals as this update read them (nothing wrote them
+      // since; each id is written once here).
+      for (const [perpetualId, delta] of openInterest) {
+        if (delta !== 0n)
+          this.perpetuals.addOpenInterest(ctx, this.perpetualOf(ctx, reads, perpetualId), delta);
+      }
       reads = new ReadMemo(ctx);
-      for (const [perpetualId, delta] of openInterest)
-        this.perpetuals.updateOpenInterest(ctx, perpetualId, delta);
       this.write(ctx, stored, view);
       ctx.events.indexer(subaccountUpdateEvent(view));
       ctx.events.emitEvent("subaccount_update", [
