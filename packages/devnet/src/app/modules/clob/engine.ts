@@ -243,16 +243,22 @@ export class Engine {
     payBuilderFee(this.ctx, this.keepers, makerRef, maker, makerBuilderFee);
     recordSuborderFill(this.ctx, taker, quantums);
     recordSuborderFill(this.ctx, maker, quantums);
-    const shares = distributeFillFees(this.ctx, this.keepers, {
-      perpetualId,
-      taker: ref.owner,
-      maker: makerRef.owner,
-      takerFee,
-      makerFee,
-      quoteQuantums: quote,
-      takerRouter: taker.orderRouterAddress,
-      makerRouter: maker.orderRouterAddress,
-    });
+    // The fees' reads of referrals serve the distribution too: a fill writes no referral.
+    const shares = distributeFillFees(
+      this.ctx,
+      this.keepers,
+      {
+        perpetualId,
+        taker: ref.owner,
+        maker: makerRef.owner,
+        takerFee,
+        makerFee,
+        quoteQuantums: quote,
+        takerRouter: taker.orderRouterAddress,
+        makerRouter: maker.orderRouterAddress,
+      },
+      feeReads,
+    );
     const routerFees = routerFeesOf(shares, taker.orderRouterAddress, maker.orderRouterAddress);
     this.keepers.feeTiers.recordFill(this.ctx, ref.owner, makerRef.owner, quote);
     this.ctx.events.emitEvent(CLOB_EVENTS.fill, [

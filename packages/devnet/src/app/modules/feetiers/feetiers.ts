@@ -112,7 +112,7 @@ function timestampMs(t: Timestamp | undefined): bigint {
 }
 
 /** Who may claim a referee's fee tier floor (the affiliates module's referrals and parameters). */
-export type RefereeFloor = (ctx: StoreAccess, address: Uint8Array) => number | undefined;
+export type RefereeFloor = (ctx: StoreAccess, address: Uint8Array, memo?: ReadMemo) => number | undefined;
 
 /**
  * The fee tiers keeper: tiers, per-market discounts, and the 30-day volumes they are chosen by
@@ -160,7 +160,7 @@ export class FeeTiersKeeper {
    * @param memo - reads shared with other lookups while the discount is not written (see {@link feePpm}).
    */
   chargePpm(ctx: StoreAccess, clobPairId: number, nowMs: bigint, memo = new ReadMemo(ctx)): number {
-    const discount = memo.read(`discount/${clobPairId}`, () => this.marketDiscount(ctx, clobPairId));
+    const discount = memo.read(`feetiers/discount/${clobPairId}`, () => this.marketDiscount(ctx, clobPairId));
     if (discount === undefined) return MAX_CHARGE_PPM;
     const running = nowMs >= timestampMs(discount.startTime) && nowMs < timestampMs(discount.endTime);
     return running ? discount.chargePpm : MAX_CHARGE_PPM;
@@ -198,10 +198,10 @@ export class FeeTiersKeeper {
     address: Uint8Array,
     memo = new ReadMemo(ctx),
   ): { index: number; tier: feetiers.PerpetualFeeTier } {
-    const tiers = memo.read("params", () => this.params(ctx)).tiers;
+    const tiers = memo.read("feetiers/params", () => this.params(ctx)).tiers;
     const { takerNotional, makerNotional: maker } = userNotional(ctx, address);
     const total = takerNotional + maker;
-    const global = memo.read("global", () => globalNotional(ctx));
+    const global = memo.read("stats/global", () => globalNotional(ctx));
     let index = 0;
     for (const [i, tier] of tiers.entries()) {
       if (
@@ -213,7 +213,7 @@ export class FeeTiersKeeper {
       }
       index = i;
     }
-    const floor = this.refereeFloor(ctx, address);
+    const floor = this.refereeFloor(ctx, address, memo);
     if (floor !== undefined && tiers.length > 0) {
       const capped = Math.min(floor, tiers.length - 1);
       if (index < capped) index = capped;
