@@ -4,7 +4,8 @@
  * would have charged). Runs the chain application directly, with fixed block times.
  */
 import { createHash } from "node:crypto";
-import { clob } from "@perpx/proto";
+import { create } from "@bufbuild/protobuf";
+import { affiliates, clob } from "@perpx/proto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createChainApp } from "../src/app/app.js";
 import type { PersistentChainApp, TxResult } from "../src/app/contract.js";
@@ -33,6 +34,16 @@ describe("settlement gas", () => {
     const mine = () => app.produceBlock(new Date(app.latestBlock().time.getTime() + 1_000));
     mine();
     const lines: string[] = [];
+    // alice referred bob: his fills pay alice's affiliate share, and his fee tier has the referee floor.
+    const register = {
+      schema: affiliates.MsgRegisterAffiliateSchema,
+      value: create(affiliates.MsgRegisterAffiliateSchema, {
+        referee: GENESIS_ACCOUNTS[1]?.address ?? "",
+        affiliate: GENESIS_ACCOUNTS[0]?.address ?? "",
+      }),
+    };
+    lines.push(line(app.checkTx(await signMsgs(bob, app.info.chainId, 0n, [register]))));
+    for (const result of mine().txResults) lines.push(line(result));
     let clientId = 1;
     const check = async (
       signer: TestSigner,
@@ -86,10 +97,10 @@ describe("settlement gas", () => {
     }
     // Pinned from the chain before settlement memoized its reads: the first lines in full (a
     // failure shows what changed), then a digest of all of them.
-    expect(lines.slice(0, 3)).toEqual(["0 63268 ", "0 63268 ", "0 64674 "]);
-    expect(lines).toHaveLength(40);
+    expect(lines.slice(0, 4)).toEqual(["0 22400 ", "0 0 ", "0 29847 ", "0 63268 "]);
+    expect(lines).toHaveLength(43);
     expect(createHash("sha256").update(lines.join("\n")).digest("hex")).toBe(
-      "ead96d922c1ff78e41a432a9ef53910a3a6620de654f18e31052be0d977fa56c",
+      "a3396aeb32bc7382c5e73c2ff51d6d4f83e430710e3dbf421aa3d28f68401603",
     );
   });
 });
