@@ -41,15 +41,9 @@ import type { BankKeeper } from "../bank/bank.js";
 import type { PerpetualsKeeper, PerpetualView } from "../perpetuals/perpetuals.js";
 import type { PricesKeeper } from "../prices/prices.js";
 import { padKey } from "../records.js";
-import { decodeI256, encodeI256, floorDiv } from "./dtypes.js";
-import {
-  effectiveInitialMarginPpm,
-  fundingSettlementPpm,
-  isValidTransition,
-  type MarginTotals,
-  marginRequirements,
-  netNotional,
-} from "./margin.js";
+import { decodeI256, encodeI256 } from "./dtypes.js";
+import { isValidTransition, type MarginTotals } from "./margin.js";
+import { MarginReads, type MarginSources } from "./margin-reads.js";
 import { isGated } from "./withdrawal-gate.js";
 
 /** The module's name, store prefix, and the cross-margin collateral pool's module account. */
@@ -165,12 +159,20 @@ export type LeverageLookup = (ctx: StoreAccess, id: SubaccountRef) => ReadonlyMa
 /** The subaccounts keeper: positions, margin, and the updates the clob and sending apply. */
 export class SubaccountsKeeper {
   private leverageOf: LeverageLookup = () => new Map();
+  private readonly sources: MarginSources;
 
   constructor(
     private readonly bank: BankKeeper,
-    private readonly prices: PricesKeeper,
+    prices: PricesKeeper,
     private readonly perpetuals: PerpetualsKeeper,
-  ) {}
+  ) {
+    this.sources = {
+      perpetuals,
+      prices,
+      leverageOf: (ctx, id) => this.leverageOf(ctx, id),
+      stored: (ctx, id) => this.get(ctx, id),
+    };
+  }
 
   /** Installs the lookup of a subaccount's leverage choices (the clob module's); wiring only. */
   setLeverageLookup(lookup: LeverageLookup): void {
@@ -183,10 +185,10 @@ export class SubaccountsKeeper {
    * initial margin with the new choices (703). Returns nothing; the caller stores the choices.
    */
   checkLeverage(ctx: StoreAccess, id: SubaccountRef, choices: ReadonlyMap<number, number>): void {
-    const memo = new ReadMemo(ctx);
+    const reads = this.reads(ctx);
     for (const perpetualId of [...choices.keys()].sort((a, b) => a - b)) {
       const customImfPpm = choices.get(perpetualId) as number;
-      const tier = this.tierOf(ctx, memo, this.perpetualOf(ctx, memo, perpetualId).params.liquidityTier);
+      const tier = reads.tier(reads.perpetual(perpetualId).params.liquidityTier);
       if (tier.initialMarginPpm === 0) {
         throw abciError(
           subaccountsErrors.invalidLeverage,
@@ -201,7 +203,7 @@ export class SubaccountsKeeper {
       }
     }
     const merged = new Map([...this.leverageOf(ctx, id), ...choices]);
-    const totals = this.totals(ctx, memo, this.settle(ctx, memo, this.get(ctx, id)), merged);
+    const totals = reads.totals(reads.settle(this.get(ctx, id)), merged);
     if (totals.netCollateral < totals.initial) {
       throw abciError(
         subaccountsErrors.leverageViolatesMargin,
@@ -266,87 +268,18 @@ export class SubaccountsKeeper {
 
   /** The subaccount with its funding settled as it would be when next touched (nothing is written). */
   settled(ctx: StoreAccess, id: SubaccountRef): SubaccountView {
-    return this.settle(ctx, new ReadMemo(ctx), this.get(ctx, id));
+    return this.reads(ctx).settle(this.get(ctx, id));
   }
 
-  /** A subaccount as stored ({@link get}), read once per memo. */
-  private stored(ctx: StoreAccess, memo: ReadMemo, id: SubaccountRef): SubaccountView {
-    return memo.read(`sub/${id.owner}/${id.number}`, () => this.get(ctx, id));
-  }
-
-  /** A perpetual, read once per memo. @throws AbciError (perpetuals 1) when it does not exist. */
-  private perpetualOf(ctx: StoreAccess, memo: ReadMemo, id: number): PerpetualView {
-    return this.perpetuals.required(id, this.findPerpetual(ctx, memo, id));
-  }
-
-  private findPerpetual(ctx: StoreAccess, memo: ReadMemo, id: number): PerpetualView | undefined {
-    return memo.read(`perp/${id}`, () => this.perpetuals.find(ctx, id));
-  }
-
-  private tierOf(ctx: StoreAccess, memo: ReadMemo, id: number): perpetualsProto.LiquidityTier {
-    return memo.read(`tier/${id}`, () => this.perpetuals.liquidityTier(ctx, id));
-  }
-
-  private settle(ctx: StoreAccess, memo: ReadMemo, view: SubaccountView): SubaccountView {
-    let settlementPpm = 0n;
-    const perpetualPositions = view.perpetualPositions.map((p) => {
-      const index = this.perpetualOf(ctx, memo, p.perpetualId).fundingIndex;
-      settlementPpm += fundingSettlementPpm(p.quantums, p.fundingIndex, index);
-      return { ...p, fundingIndex: index };
-    });
-    return { id: view.id, usdc: view.usdc + floorDiv(settlementPpm, 1_000_000n), perpetualPositions };
-  }
-
-  /**
-   * Net collateral, initial and maintenance margin requirements of a (settled) view; the initial
-   * margin of each position at its effective fraction (open-interest scaling, and the
-   * subaccount's leverage choice: `leverage`, or the stored one).
-   */
-  private totals(
-    ctx: StoreAccess,
-    memo: ReadMemo,
-    view: SubaccountView,
-    leverage?: ReadonlyMap<number, number>,
-  ): MarginTotals {
-    const choices =
-      leverage ?? memo.read(`lev/${view.id.owner}/${view.id.number}`, () => this.leverageOf(ctx, view.id));
-    let netCollateral = view.usdc;
-    let initial = 0n;
-    let maintenance = 0n;
-    for (const p of view.perpetualPositions) {
-      const perpetual = this.perpetualOf(ctx, memo, p.perpetualId);
-      const marketId = perpetual.params.marketId;
-      const oracle = memo.read(`price/${marketId}`, () => this.prices.oraclePrice(ctx, marketId));
-      const pricing = {
-        atomicResolution: perpetual.params.atomicResolution,
-        price: oracle.price,
-        exponent: oracle.exponent,
-      };
-      const tier = this.tierOf(ctx, memo, perpetual.params.liquidityTier);
-      const openInterestQuote = netNotional(perpetual.openInterest, pricing);
-      const imf = effectiveInitialMarginPpm(
-        tier.initialMarginPpm,
-        tier,
-        openInterestQuote < 0n ? 0n : openInterestQuote,
-        choices.get(p.perpetualId) ?? 0,
-      );
-      const margins = marginRequirements(
-        p.quantums,
-        pricing,
-        { initialMarginPpm: tier.initialMarginPpm, maintenanceFractionPpm: tier.maintenanceFractionPpm },
-        imf,
-      );
-      netCollateral += p.quoteBalance + netNotional(p.quantums, pricing);
-      initial += margins.initial;
-      maintenance += margins.maintenance;
-    }
-    return { netCollateral, initial, maintenance };
+  /** Reads of margin records over `ctx`, each once (see `margin-reads.ts`): a span that writes none of them. */
+  private reads(ctx: StoreAccess): MarginReads {
+    return new MarginReads(ctx, new ReadMemo(ctx), this.sources);
   }
 
   /** Net collateral and margin requirements (quote quantums) at oracle prices, funding settled. */
   risk(ctx: StoreAccess, id: SubaccountRef): MarginTotals {
-    const memo = new ReadMemo(ctx);
-    return this.totals(ctx, memo, this.settle(ctx, memo, this.get(ctx, id)));
+    const reads = this.reads(ctx);
+    return reads.totals(reads.settle(this.get(ctx, id)));
   }
 
   /** Net collateral (equity) in quote quantums: USDC + Σ notional at the oracle price (+ quote balances, 0 from trading), funding settled. */
@@ -372,8 +305,7 @@ export class SubaccountsKeeper {
 
   /** A settled view with an update's deltas applied, and the open-interest changes it causes. */
   private applied(
-    ctx: StoreAccess,
-    memo: ReadMemo,
+    reads: MarginReads,
     settled: SubaccountView,
     update: SubaccountUpdate,
   ): { view: SubaccountView; openInterest: Map<number, bigint> } {
@@ -381,7 +313,7 @@ export class SubaccountsKeeper {
     const positions = new Map(settled.perpetualPositions.map((p) => [p.perpetualId, p]));
     const openInterest = new Map<number, bigint>();
     for (const delta of update.perpetualDeltas) {
-      const perpetual = this.perpetualOf(ctx, memo, delta.perpetualId);
+      const perpetual = reads.perpetual(delta.perpetualId);
       const before = positions.get(delta.perpetualId) ?? {
         perpetualId: delta.perpetualId,
         quantums: 0n,
@@ -402,12 +334,12 @@ export class SubaccountsKeeper {
     return { view: { id: settled.id, usdc, perpetualPositions }, openInterest };
   }
 
-  private checkOne(ctx: StoreAccess, memo: ReadMemo, update: SubaccountUpdate): UpdateCheck {
-    const settled = this.settle(ctx, memo, this.stored(ctx, memo, update.id));
+  private checkOne(reads: MarginReads, update: SubaccountUpdate): UpdateCheck {
+    const settled = reads.settle(reads.subaccount(update.id));
     if (update.perpetualDeltas.length === 0 && update.usdcDelta >= 0n) return { ok: true };
-    const { view } = this.applied(ctx, memo, settled, update);
+    const { view } = this.applied(reads, settled, update);
     const isolated = view.perpetualPositions.filter(
-      (p) => this.poolName(this.findPerpetual(ctx, memo, p.perpetualId), p.perpetualId) !== SUBACCOUNTS,
+      (p) => this.poolName(reads.findPerpetual(p.perpetualId), p.perpetualId) !== SUBACCOUNTS,
     );
     if (isolated.length > 0 && view.perpetualPositions.length > 1) {
       return {
@@ -415,7 +347,7 @@ export class SubaccountsKeeper {
         reason: `a subaccount with a position in isolated perpetual ${isolated[0]?.perpetualId} cannot hold other positions`,
       };
     }
-    return isValidTransition(this.totals(ctx, memo, settled), this.totals(ctx, memo, view));
+    return isValidTransition(reads.totals(settled), reads.totals(view));
   }
 
   /**
@@ -451,11 +383,11 @@ export class SubaccountsKeeper {
    * ```
    */
   canApplyUpdates(ctx: StoreAccess, updates: readonly SubaccountUpdate[]): UpdateCheck {
-    return this.canApply(ctx, new ReadMemo(ctx), updates);
+    return this.canApply(this.reads(ctx), updates);
   }
 
-  /** {@link canApplyUpdates} with the memo of the span of reads it runs in (it writes nothing). */
-  private canApply(ctx: StoreAccess, memo: ReadMemo, updates: readonly SubaccountUpdate[]): UpdateCheck {
+  /** {@link canApplyUpdates} with the reads of the span it runs in (it writes nothing). */
+  private canApply(reads: MarginReads, updates: readonly SubaccountUpdate[]): UpdateCheck {
     for (let i = 0; i < updates.length; i++) {
       const update = updates[i] as SubaccountUpdate;
       if (repeatsEarlier(updates, i)) {
@@ -467,7 +399,7 @@ export class SubaccountsKeeper {
       let check: UpdateCheck;
       try {
         validateSubaccountId(update.id);
-        check = this.checkOne(ctx, memo, update);
+        check = this.checkOne(reads, update);
       } catch (error) {
         return { ok: false, reason: error instanceof Error ? error.message : String(error) };
       }
@@ -485,10 +417,10 @@ export class SubaccountsKeeper {
    * @throws AbciError subaccounts 102 (with the reason) when {@link canApplyUpdates} refuses.
    */
   applyUpdates(ctx: Context, updates: readonly SubaccountUpdate[]): void {
-    const memo = new ReadMemo(ctx);
-    const check = this.canApply(ctx, memo, updates);
+    const reads = this.reads(ctx);
+    const check = this.canApply(reads, updates);
     if (!check.ok) throw abciError(subaccountsErrors.failedToUpdate, check.reason);
-    this.applyChecked(ctx, memo, updates);
+    this.applyChecked(ctx, reads, updates);
   }
 
   /**
@@ -507,17 +439,17 @@ export class SubaccountsKeeper {
   tryApplyEach(ctx: Context, updates: readonly SubaccountUpdate[]): number {
     const meter = ctx.gasMeter;
     const before = meter.consumed;
-    // The checks write nothing: they share one memo (a fill's taker and maker read one perpetual).
-    const memo = new ReadMemo(ctx);
+    // The checks write nothing: they share their reads (a fill's taker and maker read one perpetual).
+    const reads = this.reads(ctx);
     for (let i = 0; i < updates.length; i++) {
-      if (!this.canApply(ctx, memo, [updates[i] as SubaccountUpdate]).ok) return i;
+      if (!this.canApply(reads, [updates[i] as SubaccountUpdate]).ok) return i;
     }
     const spent = meter.consumed - before;
     let distinct = true;
     for (let i = 1; i < updates.length && distinct; i++) distinct = !repeatsEarlier(updates, i);
     if (distinct && (meter.limit === undefined || meter.consumed + spent <= meter.limit)) {
       meter.consume(spent, "ReadFlat");
-      this.applyChecked(ctx, memo, updates);
+      this.applyChecked(ctx, reads, updates);
     } else {
       this.applyUpdates(ctx, updates);
     }
@@ -525,23 +457,22 @@ export class SubaccountsKeeper {
   }
 
   /**
-   * Applies updates that passed {@link canApplyUpdates} (see {@link applyUpdates}); `memo` is the
-   * checks' (nothing was written since). It serves the perpetuals of the first update only (each
+   * Applies updates that passed {@link canApplyUpdates} (see {@link applyUpdates}); `checks` are the
+   * checks' reads (nothing was written since). They serve the perpetuals of the first update only (each
    * update writes open interest), and every update's subaccount (the updates name distinct
    * subaccounts, and only its own update writes one).
    */
-  private applyChecked(ctx: Context, memo: ReadMemo, updates: readonly SubaccountUpdate[]): void {
-    let reads = memo;
+  private applyChecked(ctx: Context, checks: MarginReads, updates: readonly SubaccountUpdate[]): void {
+    let reads = checks;
     for (const update of updates) {
-      const stored = this.stored(ctx, memo, update.id);
-      const { view, openInterest } = this.applied(ctx, reads, this.settle(ctx, reads, stored), update);
+      const stored = checks.subaccount(update.id);
+      const { view, openInterest } = this.applied(reads, reads.settle(stored), update);
       // `updateOpenInterest`, reading the perpetuals as this update read them (nothing wrote them
       // since; each id is written once here).
       for (const [perpetualId, delta] of openInterest) {
-        if (delta !== 0n)
-          this.perpetuals.addOpenInterest(ctx, this.perpetualOf(ctx, reads, perpetualId), delta);
+        if (delta !== 0n) this.perpetuals.addOpenInterest(ctx, reads.perpetual(perpetualId), delta);
       }
-      reads = new ReadMemo(ctx);
+      reads = this.reads(ctx);
       this.write(ctx, stored, view);
       ctx.events.indexer(subaccountUpdateEvent(view));
       ctx.events.emitEvent("subaccount_update", [
