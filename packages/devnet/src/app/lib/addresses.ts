@@ -53,9 +53,21 @@ function decodeAccAddress(text: string, what: string): Uint8Array {
   }
 }
 
-/** `perpx1...` of 20 bytes. */
+/** Addresses encoded lately, by their bytes as latin1 text (oldest dropped first): a fill's events name the same few. */
+const encodedAddresses = new Map<string, string>();
+
+/** `perpx1...` of 20 bytes (encoded once, then from a bounded cache). */
 export function bech32Of(bytes: Uint8Array): string {
-  return addressBytesToBech32(bytes, ACCOUNT_PREFIX);
+  const key = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+  const cached = encodedAddresses.get(key);
+  if (cached !== undefined) return cached;
+  const text = addressBytesToBech32(bytes, ACCOUNT_PREFIX);
+  if (encodedAddresses.size >= DECODED_CACHE_SIZE) {
+    const oldest = encodedAddresses.keys().next().value;
+    if (oldest !== undefined) encodedAddresses.delete(oldest);
+  }
+  encodedAddresses.set(key, text);
+  return text;
 }
 
 /** The store-key spelling of an address: 40 lower-case hex digits (sorts as the bytes do). */

@@ -9,11 +9,13 @@
  * `referred_by/<referee hex20>`: the affiliate's bech32 address; the stats of
  * `affiliate-stats.ts`.
  */
-import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
+import { create, type DescMessage, type MessageShape, toBinary } from "@bufbuild/protobuf";
 import { affiliates } from "@perpx/proto";
 import { accAddressBytes, addressKey } from "../../lib/addresses.js";
 import { fromUtf8, utf8 } from "../../lib/codec.js";
 import { abciError, registerError } from "../../lib/errors.js";
+import { fromBinaryCached } from "../../lib/proto-cache.js";
+import type { ReadMemo } from "../../lib/read-memo.js";
 import type { StoreAccess } from "../auth/auth.js";
 import { userStats } from "./affiliate-stats.js";
 
@@ -42,7 +44,7 @@ export function readAffiliates<Desc extends DescMessage>(
   schema: Desc,
 ): MessageShape<Desc> {
   const bytes = ctx.store(AFFILIATES).get(key);
-  return bytes === undefined ? create(schema) : fromBinary(schema, bytes);
+  return bytes === undefined ? create(schema) : fromBinaryCached(schema, bytes);
 }
 
 /** Writes a message of the slice. */
@@ -144,21 +146,32 @@ export function checkAffiliateAddress(address: string, what: string): Uint8Array
 
 const referredByKey = (referee: Uint8Array) => `referred_by/${addressKey(referee)}`;
 
-/** The affiliate that referred `referee` (bech32), or undefined. */
-export function referredBy(ctx: StoreAccess, referee: string): string | undefined {
+/** The stored referral of `referee`, read through `memo` when given (a fill's reads: nothing in it writes referrals). */
+function storedReferral(ctx: StoreAccess, referee: Uint8Array, memo?: ReadMemo): Uint8Array | undefined {
+  const key = referredByKey(referee);
+  const read = () => ctx.store(AFFILIATES).get(key);
+  return memo === undefined ? read() : memo.read(`${AFFILIATES}/${key}`, read);
+}
+
+/**
+ * The affiliate that referred `referee` (bech32), or undefined.
+ *
+ * @param memo - reads shared with other lookups of one fill (see `lib/read-memo.ts`).
+ */
+export function referredBy(ctx: StoreAccess, referee: string, memo?: ReadMemo): string | undefined {
   let bytes: Uint8Array;
   try {
     bytes = accAddressBytes(referee);
   } catch {
     return undefined;
   }
-  const stored = ctx.store(AFFILIATES).get(referredByKey(bytes));
+  const stored = storedReferral(ctx, bytes, memo);
   return stored === undefined ? undefined : fromUtf8(stored);
 }
 
-/** Whether a referral of `referee` is stored (by its 20 bytes). */
-export function isReferred(ctx: StoreAccess, referee: Uint8Array): boolean {
-  return ctx.store(AFFILIATES).get(referredByKey(referee)) !== undefined;
+/** Whether a referral of `referee` is stored (by its 20 bytes); `memo` as {@link referredBy}'s. */
+export function isReferred(ctx: StoreAccess, referee: Uint8Array, memo?: ReadMemo): boolean {
+  return storedReferral(ctx, referee, memo) !== undefined;
 }
 
 /** Stores a referral. */
@@ -202,14 +215,15 @@ export function tierForAffiliate(
 
 /**
  * The affiliate of a referred taker and its fee share (the real chain's `GetTakerFeeShare`), or
- * undefined for a taker nobody referred.
+ * undefined for a taker nobody referred; `memo` as {@link referredBy}'s.
  */
 export function takerFeeShare(
   ctx: StoreAccess,
   taker: string,
   overrides: ReadonlySet<string>,
+  memo?: ReadMemo,
 ): { affiliate: string; feeSharePpm: number } | undefined {
-  const affiliate = referredBy(ctx, taker);
+  const affiliate = referredBy(ctx, taker, memo);
   if (affiliate === undefined) return undefined;
   return { affiliate, feeSharePpm: tierForAffiliate(ctx, affiliate, overrides).feeSharePpm };
 }

@@ -18,6 +18,7 @@ import {
 } from "../../kernel/module.js";
 import { accAddressBytes } from "../../lib/addresses.js";
 import { abciError } from "../../lib/errors.js";
+import type { ReadMemo } from "../../lib/read-memo.js";
 import type { StoreAccess } from "../auth/auth.js";
 import type { EpochsKeeper } from "../epochs/epochs.js";
 import { affiliateStatsEndBlock, userStats } from "./affiliate-stats.js";
@@ -62,8 +63,12 @@ export interface AffiliatesGenesis {
  * `referee_minimum_fee_tier_idx`), or undefined for a user nobody referred: the fee tiers keeper's
  * referee floor.
  */
-export function refereeFeeTierFloor(ctx: StoreAccess, address: Uint8Array): number | undefined {
-  if (!isReferred(ctx, address)) return undefined;
+export function refereeFeeTierFloor(
+  ctx: StoreAccess,
+  address: Uint8Array,
+  memo?: ReadMemo,
+): number | undefined {
+  if (!isReferred(ctx, address, memo)) return undefined;
   return affiliateParameters(ctx).refereeMinimumFeeTierIdx;
 }
 

@@ -14,6 +14,7 @@ import type { OrderRemovalReason } from "../../contract.js";
 import type { Context } from "../../kernel/module.js";
 import type { KvStore } from "../../kernel/store.js";
 import { abciError } from "../../lib/errors.js";
+import { ReadMemo } from "../../lib/read-memo.js";
 import type { Keepers } from "../index.js";
 import { distributeFillFees } from "../revshare/fill.js";
 import { routerFeesOf } from "../revshare/shares.js";
@@ -150,8 +151,11 @@ export class Engine {
    * The fee of a side of a fill on `pair` (signed; negative is a rebate), rounded toward +infinity:
    * the owner's tier (with the affiliates' referee floor) and the pair's fee discount.
    */
-  fee(owner: string, quote: bigint, isTaker: boolean, pair: clob.ClobPair): bigint {
-    return fillFeeQuoteQuantums(quote, this.keepers.feeTiers.feePpm(this.ctx, owner, isTaker, pair.id));
+  fee(owner: string, quote: bigint, isTaker: boolean, pair: clob.ClobPair, memo?: ReadMemo): bigint {
+    return fillFeeQuoteQuantums(
+      quote,
+      this.keepers.feeTiers.feePpm(this.ctx, owner, isTaker, pair.id, memo ?? new ReadMemo(this.ctx)),
+    );
   }
 
   /**
@@ -210,8 +214,10 @@ export class Engine {
     const ref = refOf(taker);
     const makerRef = refOf(maker);
     const quote = quoteQuantums(maker.subticks, quantums, pair.quantumConversionExponent);
-    const takerFee = this.fee(ref.owner, quote, true, pair);
-    const makerFee = this.fee(makerRef.owner, quote, false, pair);
+    // Nothing is written between the two fees: they share their reads.
+    const feeReads = new ReadMemo(this.ctx);
+    const takerFee = this.fee(ref.owner, quote, true, pair, feeReads);
+    const makerFee = this.fee(makerRef.owner, quote, false, pair, feeReads);
     const takerBuilderFee = builderFee(taker, quote);
     const makerBuilderFee = builderFee(maker, quote);
     const takerUpdate = this.update(
@@ -237,16 +243,22 @@ export class Engine {
     payBuilderFee(this.ctx, this.keepers, makerRef, maker, makerBuilderFee);
     recordSuborderFill(this.ctx, taker, quantums);
     recordSuborderFill(this.ctx, maker, quantums);
-    const shares = distributeFillFees(this.ctx, this.keepers, {
-      perpetualId,
-      taker: ref.owner,
-      maker: makerRef.owner,
-      takerFee,
-      makerFee,
-      quoteQuantums: quote,
-      takerRouter: taker.orderRouterAddress,
-      makerRouter: maker.orderRouterAddress,
-    });
+    // The fees' reads of referrals serve the distribution too: a fill writes no referral.
+    const shares = distributeFillFees(
+      this.ctx,
+      this.keepers,
+      {
+        perpetualId,
+        taker: ref.owner,
+        maker: makerRef.owner,
+        takerFee,
+        makerFee,
+        quoteQuantums: quote,
+        takerRouter: taker.orderRouterAddress,
+        makerRouter: maker.orderRouterAddress,
+      },
+      feeReads,
+    );
     const routerFees = routerFeesOf(shares, taker.orderRouterAddress, maker.orderRouterAddress);
     this.keepers.feeTiers.recordFill(this.ctx, ref.owner, makerRef.owner, quote);
     this.ctx.events.emitEvent(CLOB_EVENTS.fill, [

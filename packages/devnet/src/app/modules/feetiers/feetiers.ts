@@ -27,6 +27,7 @@ import {
 import { accAddressBytes } from "../../lib/addresses.js";
 import { abciError, registerError } from "../../lib/errors.js";
 import { fromBinaryCached } from "../../lib/proto-cache.js";
+import { ReadMemo } from "../../lib/read-memo.js";
 import type { StoreAccess } from "../auth/auth.js";
 import { EPOCH_NAMES, type EpochsKeeper } from "../epochs/epochs.js";
 import {
@@ -111,7 +112,7 @@ function timestampMs(t: Timestamp | undefined): bigint {
 }
 
 /** Who may claim a referee's fee tier floor (the affiliates module's referrals and parameters). */
-export type RefereeFloor = (ctx: StoreAccess, address: Uint8Array) => number | undefined;
+export type RefereeFloor = (ctx: StoreAccess, address: Uint8Array, memo?: ReadMemo) => number | undefined;
 
 /**
  * The fee tiers keeper: tiers, per-market discounts, and the 30-day volumes they are chosen by
@@ -141,7 +142,9 @@ export class FeeTiersKeeper {
   /** The fee discount of a clob pair, or undefined. */
   marketDiscount(ctx: StoreAccess, clobPairId: number): feetiers.PerMarketFeeDiscountParams | undefined {
     const bytes = ctx.store(FEETIERS).get(discountKey(clobPairId));
-    return bytes === undefined ? undefined : fromBinary(feetiers.PerMarketFeeDiscountParamsSchema, bytes);
+    return bytes === undefined
+      ? undefined
+      : fromBinaryCached(feetiers.PerMarketFeeDiscountParamsSchema, bytes);
   }
 
   /** Every per-market fee discount, by clob pair id. */
@@ -151,9 +154,13 @@ export class FeeTiersKeeper {
     );
   }
 
-  /** The share of the fee a clob pair charges at `nowMs` (ppm): its discount's while it runs. */
-  chargePpm(ctx: StoreAccess, clobPairId: number, nowMs: bigint): number {
-    const discount = this.marketDiscount(ctx, clobPairId);
+  /**
+   * The share of the fee a clob pair charges at `nowMs` (ppm): its discount's while it runs.
+   *
+   * @param memo - reads shared with other lookups while the discount is not written (see {@link feePpm}).
+   */
+  chargePpm(ctx: StoreAccess, clobPairId: number, nowMs: bigint, memo = new ReadMemo(ctx)): number {
+    const discount = memo.read(`feetiers/discount/${clobPairId}`, () => this.marketDiscount(ctx, clobPairId));
     if (discount === undefined) return MAX_CHARGE_PPM;
     const running = nowMs >= timestampMs(discount.startTime) && nowMs < timestampMs(discount.endTime);
     return running ? discount.chargePpm : MAX_CHARGE_PPM;
@@ -183,12 +190,18 @@ export class FeeTiersKeeper {
    * walk stops at the first whose absolute volume, total-volume share or maker-volume share (of the
    * chain's 30-day notional, in ppm, rounded down) the user does not meet; then a referred user is
    * lifted to the affiliates' referee floor (capped to the last tier).
+   *
+   * @param memo - reads shared with other lookups (see {@link feePpm}).
    */
-  userTier(ctx: StoreAccess, address: Uint8Array): { index: number; tier: feetiers.PerpetualFeeTier } {
-    const tiers = this.params(ctx).tiers;
+  userTier(
+    ctx: StoreAccess,
+    address: Uint8Array,
+    memo = new ReadMemo(ctx),
+  ): { index: number; tier: feetiers.PerpetualFeeTier } {
+    const tiers = memo.read("feetiers/params", () => this.params(ctx)).tiers;
     const { takerNotional, makerNotional: maker } = userNotional(ctx, address);
     const total = takerNotional + maker;
-    const global = globalNotional(ctx);
+    const global = memo.read("stats/global", () => globalNotional(ctx));
     let index = 0;
     for (const [i, tier] of tiers.entries()) {
       if (
@@ -200,7 +213,7 @@ export class FeeTiersKeeper {
       }
       index = i;
     }
-    const floor = this.refereeFloor(ctx, address);
+    const floor = this.refereeFloor(ctx, address, memo);
     if (floor !== undefined && tiers.length > 0) {
       const capped = Math.min(floor, tiers.length - 1);
       if (index < capped) index = capped;
@@ -212,6 +225,10 @@ export class FeeTiersKeeper {
    * The fee rate of a user on a clob pair in ppm of the notional (negative: a maker rebate): the
    * tier's fee times the pair's charge share (rounded toward zero, as Go's integer division).
    *
+   * @param memo - reads shared by the fees of one fill (its two sides): the fee params, the chain's
+   * 30-day notional and the pair's discount are read once (repeats charge the same gas); nothing
+   * may write those in between. A fresh one by default.
+   * @returns the fee rate in ppm.
    * @example
    * ```ts
    * const time = new Date("2026-01-01T00:00:00Z");
@@ -237,11 +254,17 @@ export class FeeTiersKeeper {
    * feeTiers.feePpm(ctx, owner, true, 0); // 450: tier 2
    * ```
    */
-  feePpm(ctx: Context, user: string | Uint8Array, isTaker: boolean, clobPairId: number): number {
+  feePpm(
+    ctx: Context,
+    user: string | Uint8Array,
+    isTaker: boolean,
+    clobPairId: number,
+    memo = new ReadMemo(ctx),
+  ): number {
     const address = typeof user === "string" ? accAddressBytes(user) : user;
-    const { tier } = this.userTier(ctx, address);
+    const { tier } = this.userTier(ctx, address, memo);
     const base = BigInt(isTaker ? tier.takerFeePpm : tier.makerFeePpm);
-    const charge = BigInt(this.chargePpm(ctx, clobPairId, ctx.block.timeMs));
+    const charge = BigInt(this.chargePpm(ctx, clobPairId, ctx.block.timeMs, memo));
     return Number((base * charge) / BigInt(MAX_CHARGE_PPM));
   }
 }

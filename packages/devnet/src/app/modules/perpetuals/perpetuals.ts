@@ -98,7 +98,15 @@ export class PerpetualsKeeper {
    * @throws AbciError (perpetuals 1) when it does not exist.
    */
   perpetual(ctx: StoreAccess, id: number): PerpetualView {
-    const found = this.find(ctx, id);
+    return this.required(id, this.find(ctx, id));
+  }
+
+  /**
+   * `found`, what {@link find} gave for perpetual `id` (as {@link perpetual} would return it).
+   *
+   * @throws AbciError (perpetuals 1) when it is undefined.
+   */
+  required(id: number, found: PerpetualView | undefined): PerpetualView {
     if (found === undefined)
       throw abciError(perpetualsErrors.perpetualDoesNotExist, `perpetual ${id} does not exist`);
     return found;
@@ -200,7 +208,18 @@ export class PerpetualsKeeper {
    */
   updateOpenInterest(ctx: StoreAccess, id: number, delta: bigint): void {
     if (delta === 0n) return;
-    const next = this.perpetual(ctx, id).openInterest + delta;
+    this.addOpenInterest(ctx, this.perpetual(ctx, id), delta);
+  }
+
+  /**
+   * {@link updateOpenInterest} of a perpetual read as it is now (`current`, from {@link perpetual}):
+   * stores its open interest plus `delta`.
+   *
+   * @throws AbciError (perpetuals 27) when open interest would become negative.
+   */
+  addOpenInterest(ctx: StoreAccess, current: PerpetualView, delta: bigint): void {
+    const id = current.params.id;
+    const next = current.openInterest + delta;
     if (next < 0n) {
       throw abciError(
         perpetualsErrors.openInterestWouldBecomeNegative,

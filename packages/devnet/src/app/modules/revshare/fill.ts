@@ -9,6 +9,7 @@
 import { addressBytes } from "@perpx/address";
 import { USDC_DENOM } from "@perpx/core";
 import type { Context } from "../../kernel/module.js";
+import type { ReadMemo } from "../../lib/read-memo.js";
 import { type AffiliateAttribution, recordStatsFill, userStats } from "../affiliates/affiliate-stats.js";
 import {
   affiliateOverrides,
@@ -55,6 +56,7 @@ export function distributeFillFees(
   ctx: Context,
   keepers: { revshare: RevShareKeeper; perpetuals: PerpetualsKeeper; subaccounts: SubaccountsKeeper },
   fill: FillFees,
+  memo?: ReadMemo,
 ): RevSharesForFill {
   const keeper = keepers.revshare;
   // The market mapper's share is per oracle market; the fees sit in the perpetual's pool.
@@ -62,7 +64,7 @@ export function distributeFillFees(
   const pool = keepers.subaccounts.collateralPoolName(ctx, fill.perpetualId);
   const parameters = affiliateParameters(ctx);
   const takerStats = userStats(ctx, fill.taker);
-  const affiliate = takerFeeShare(ctx, fill.taker, affiliateOverrides(ctx));
+  const affiliate = takerFeeShare(ctx, fill.taker, affiliateOverrides(ctx), memo);
   const shares = revSharesForFill({
     takerFee: fill.takerFee,
     makerFee: fill.makerFee,
@@ -101,7 +103,7 @@ export function distributeFillFees(
     const volume = attributableVolume(ctx, fill.taker, fill.quoteQuantums, cap);
     if (volume > 0n) attributions.push({ role: "taker", referrer: shares.affiliate.recipient, volume });
   }
-  const makerReferrer = referredBy(ctx, fill.maker);
+  const makerReferrer = referredBy(ctx, fill.maker, memo);
   if (makerReferrer !== undefined && fill.quoteQuantums > 0n) {
     const volume = attributableVolume(ctx, fill.maker, fill.quoteQuantums, cap);
     if (volume > 0n) attributions.push({ role: "maker", referrer: makerReferrer, volume });

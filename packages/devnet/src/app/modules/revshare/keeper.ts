@@ -6,11 +6,12 @@
  * `MarketMapperRevenueShareParams`; `mm_details/<market id:10>`: `MarketMapperRevShareDetails`;
  * `unconditional`: `UnconditionalRevShareConfig`.
  */
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { create, toBinary } from "@bufbuild/protobuf";
 import { addressBytes } from "@perpx/address";
 import { revshare } from "@perpx/proto";
 import type { Context } from "../../kernel/module.js";
 import { abciError, registerError } from "../../lib/errors.js";
+import { fromBinaryCached } from "../../lib/proto-cache.js";
 import type { StoreAccess } from "../auth/auth.js";
 import type { BankKeeper } from "../bank/bank.js";
 import type { Recipient } from "./shares.js";
@@ -53,7 +54,9 @@ export class RevShareKeeper {
   /** A router's share in ppm, or undefined when none is set. */
   findRouterShare(ctx: StoreAccess, address: string): number | undefined {
     const bytes = ctx.store(REVSHARE).get(`router/${address}`);
-    return bytes === undefined ? undefined : fromBinary(revshare.OrderRouterRevShareSchema, bytes).sharePpm;
+    return bytes === undefined
+      ? undefined
+      : fromBinaryCached(revshare.OrderRouterRevShareSchema, bytes).sharePpm;
   }
 
   /**
@@ -92,7 +95,7 @@ export class RevShareKeeper {
     const bytes = ctx.store(REVSHARE).get("mm_params");
     return bytes === undefined
       ? create(revshare.MarketMapperRevenueShareParamsSchema)
-      : fromBinary(revshare.MarketMapperRevenueShareParamsSchema, bytes);
+      : fromBinaryCached(revshare.MarketMapperRevenueShareParamsSchema, bytes);
   }
 
   /**
@@ -111,7 +114,9 @@ export class RevShareKeeper {
   /** A market's market mapper details, or undefined. */
   marketMapperDetails(ctx: StoreAccess, marketId: number): revshare.MarketMapperRevShareDetails | undefined {
     const bytes = ctx.store(REVSHARE).get(detailsKey(marketId));
-    return bytes === undefined ? undefined : fromBinary(revshare.MarketMapperRevShareDetailsSchema, bytes);
+    return bytes === undefined
+      ? undefined
+      : fromBinaryCached(revshare.MarketMapperRevShareDetailsSchema, bytes);
   }
 
   /** Stores a market's market mapper details. */
@@ -164,7 +169,7 @@ export class RevShareKeeper {
     const bytes = ctx.store(REVSHARE).get("unconditional");
     return bytes === undefined
       ? create(revshare.UnconditionalRevShareConfigSchema)
-      : fromBinary(revshare.UnconditionalRevShareConfigSchema, bytes);
+      : fromBinaryCached(revshare.UnconditionalRevShareConfigSchema, bytes);
   }
 
   /** Stores the unconditional recipients. */

@@ -35,20 +35,15 @@ import { subaccountUpdateEvent } from "../../indexer-output/indexer-emit.js";
 import type { Context } from "../../kernel/module.js";
 import { accAddressBytes, addressFromKey, addressKey, bech32Of, moduleAddress } from "../../lib/addresses.js";
 import { type AbciError, abciError, registerError } from "../../lib/errors.js";
+import { ReadMemo } from "../../lib/read-memo.js";
 import type { StoreAccess } from "../auth/auth.js";
 import type { BankKeeper } from "../bank/bank.js";
-import type { PerpetualsKeeper } from "../perpetuals/perpetuals.js";
+import type { PerpetualsKeeper, PerpetualView } from "../perpetuals/perpetuals.js";
 import type { PricesKeeper } from "../prices/prices.js";
 import { padKey } from "../records.js";
-import { decodeI256, encodeI256, floorDiv } from "./dtypes.js";
-import {
-  effectiveInitialMarginPpm,
-  fundingSettlementPpm,
-  isValidTransition,
-  type MarginTotals,
-  marginRequirements,
-  netNotional,
-} from "./margin.js";
+import { decodeI256, encodeI256 } from "./dtypes.js";
+import { isValidTransition, type MarginTotals } from "./margin.js";
+import { MarginReads, type MarginSources } from "./margin-reads.js";
 import { isGated } from "./withdrawal-gate.js";
 
 /** The module's name, store prefix, and the cross-margin collateral pool's module account. */
@@ -143,6 +138,13 @@ export function validateSubaccountId(id: { owner: string; number: number } | und
 const refKey = (id: SubaccountRef) => `${addressKey(accAddressBytes(id.owner))}/${padKey(id.number, 10)}`;
 const sameRef = (a: SubaccountRef, b: SubaccountRef) => a.owner === b.owner && a.number === b.number;
 
+/** Whether an update before `updates[i]` names the same subaccount. */
+function repeatsEarlier(updates: readonly SubaccountUpdate[], i: number): boolean {
+  const id = (updates[i] as SubaccountUpdate).id;
+  for (let j = 0; j < i; j++) if (sameRef((updates[j] as SubaccountUpdate).id, id)) return true;
+  return false;
+}
+
 function encodePosition(p: PerpetualPositionView): Uint8Array {
   const out = new Uint8Array(96);
   out.set(encodeI256(p.quantums), 0);
@@ -157,12 +159,20 @@ export type LeverageLookup = (ctx: StoreAccess, id: SubaccountRef) => ReadonlyMa
 /** The subaccounts keeper: positions, margin, and the updates the clob and sending apply. */
 export class SubaccountsKeeper {
   private leverageOf: LeverageLookup = () => new Map();
+  private readonly sources: MarginSources;
 
   constructor(
     private readonly bank: BankKeeper,
-    private readonly prices: PricesKeeper,
+    prices: PricesKeeper,
     private readonly perpetuals: PerpetualsKeeper,
-  ) {}
+  ) {
+    this.sources = {
+      perpetuals,
+      prices,
+      leverageOf: (ctx, id) => this.leverageOf(ctx, id),
+      stored: (ctx, id) => this.get(ctx, id),
+    };
+  }
 
   /** Installs the lookup of a subaccount's leverage choices (the clob module's); wiring only. */
   setLeverageLookup(lookup: LeverageLookup): void {
@@ -175,12 +185,10 @@ export class SubaccountsKeeper {
    * initial margin with the new choices (703). Returns nothing; the caller stores the choices.
    */
   checkLeverage(ctx: StoreAccess, id: SubaccountRef, choices: ReadonlyMap<number, number>): void {
+    const reads = this.reads(ctx);
     for (const perpetualId of [...choices.keys()].sort((a, b) => a - b)) {
       const customImfPpm = choices.get(perpetualId) as number;
-      const tier = this.perpetuals.liquidityTier(
-        ctx,
-        this.perpetuals.perpetual(ctx, perpetualId).params.liquidityTier,
-      );
+      const tier = reads.tier(reads.perpetual(perpetualId).params.liquidityTier);
       if (tier.initialMarginPpm === 0) {
         throw abciError(
           subaccountsErrors.invalidLeverage,
@@ -195,7 +203,7 @@ export class SubaccountsKeeper {
       }
     }
     const merged = new Map([...this.leverageOf(ctx, id), ...choices]);
-    const totals = this.totals(ctx, this.settled(ctx, id), merged);
+    const totals = reads.totals(reads.settle(this.get(ctx, id)), merged);
     if (totals.netCollateral < totals.initial) {
       throw abciError(
         subaccountsErrors.leverageViolatesMargin,
@@ -260,65 +268,18 @@ export class SubaccountsKeeper {
 
   /** The subaccount with its funding settled as it would be when next touched (nothing is written). */
   settled(ctx: StoreAccess, id: SubaccountRef): SubaccountView {
-    return this.settle(ctx, this.get(ctx, id));
+    return this.reads(ctx).settle(this.get(ctx, id));
   }
 
-  private settle(ctx: StoreAccess, view: SubaccountView): SubaccountView {
-    let settlementPpm = 0n;
-    const perpetualPositions = view.perpetualPositions.map((p) => {
-      const index = this.perpetuals.perpetual(ctx, p.perpetualId).fundingIndex;
-      settlementPpm += fundingSettlementPpm(p.quantums, p.fundingIndex, index);
-      return { ...p, fundingIndex: index };
-    });
-    return { id: view.id, usdc: view.usdc + floorDiv(settlementPpm, 1_000_000n), perpetualPositions };
-  }
-
-  /**
-   * Net collateral, initial and maintenance margin requirements of a (settled) view; the initial
-   * margin of each position at its effective fraction (open-interest scaling, and the
-   * subaccount's leverage choice: `leverage`, or the stored one).
-   */
-  private totals(
-    ctx: StoreAccess,
-    view: SubaccountView,
-    leverage?: ReadonlyMap<number, number>,
-  ): MarginTotals {
-    const choices = leverage ?? this.leverageOf(ctx, view.id);
-    let netCollateral = view.usdc;
-    let initial = 0n;
-    let maintenance = 0n;
-    for (const p of view.perpetualPositions) {
-      const perpetual = this.perpetuals.perpetual(ctx, p.perpetualId);
-      const oracle = this.prices.oraclePrice(ctx, perpetual.params.marketId);
-      const pricing = {
-        atomicResolution: perpetual.params.atomicResolution,
-        price: oracle.price,
-        exponent: oracle.exponent,
-      };
-      const tier = this.perpetuals.liquidityTier(ctx, perpetual.params.liquidityTier);
-      const openInterestQuote = netNotional(perpetual.openInterest, pricing);
-      const imf = effectiveInitialMarginPpm(
-        tier.initialMarginPpm,
-        tier,
-        openInterestQuote < 0n ? 0n : openInterestQuote,
-        choices.get(p.perpetualId) ?? 0,
-      );
-      const margins = marginRequirements(
-        p.quantums,
-        pricing,
-        { initialMarginPpm: tier.initialMarginPpm, maintenanceFractionPpm: tier.maintenanceFractionPpm },
-        imf,
-      );
-      netCollateral += p.quoteBalance + netNotional(p.quantums, pricing);
-      initial += margins.initial;
-      maintenance += margins.maintenance;
-    }
-    return { netCollateral, initial, maintenance };
+  /** Reads of margin records over `ctx`, each once (see `margin-reads.ts`): a span that writes none of them. */
+  private reads(ctx: StoreAccess): MarginReads {
+    return new MarginReads(ctx, new ReadMemo(ctx), this.sources);
   }
 
   /** Net collateral and margin requirements (quote quantums) at oracle prices, funding settled. */
   risk(ctx: StoreAccess, id: SubaccountRef): MarginTotals {
-    return this.totals(ctx, this.settled(ctx, id));
+    const reads = this.reads(ctx);
+    return reads.totals(reads.settle(this.get(ctx, id)));
   }
 
   /** Net collateral (equity) in quote quantums: USDC + Σ notional at the oracle price (+ quote balances, 0 from trading), funding settled. */
@@ -344,7 +305,7 @@ export class SubaccountsKeeper {
 
   /** A settled view with an update's deltas applied, and the open-interest changes it causes. */
   private applied(
-    ctx: StoreAccess,
+    reads: MarginReads,
     settled: SubaccountView,
     update: SubaccountUpdate,
   ): { view: SubaccountView; openInterest: Map<number, bigint> } {
@@ -352,7 +313,7 @@ export class SubaccountsKeeper {
     const positions = new Map(settled.perpetualPositions.map((p) => [p.perpetualId, p]));
     const openInterest = new Map<number, bigint>();
     for (const delta of update.perpetualDeltas) {
-      const perpetual = this.perpetuals.perpetual(ctx, delta.perpetualId);
+      const perpetual = reads.perpetual(delta.perpetualId);
       const before = positions.get(delta.perpetualId) ?? {
         perpetualId: delta.perpetualId,
         quantums: 0n,
@@ -373,12 +334,12 @@ export class SubaccountsKeeper {
     return { view: { id: settled.id, usdc, perpetualPositions }, openInterest };
   }
 
-  private checkOne(ctx: StoreAccess, update: SubaccountUpdate): UpdateCheck {
-    const settled = this.settled(ctx, update.id);
+  private checkOne(reads: MarginReads, update: SubaccountUpdate): UpdateCheck {
+    const settled = reads.settle(reads.subaccount(update.id));
     if (update.perpetualDeltas.length === 0 && update.usdcDelta >= 0n) return { ok: true };
-    const { view } = this.applied(ctx, settled, update);
+    const { view } = this.applied(reads, settled, update);
     const isolated = view.perpetualPositions.filter(
-      (p) => this.collateralPoolName(ctx, p.perpetualId) !== SUBACCOUNTS,
+      (p) => this.poolName(reads.findPerpetual(p.perpetualId), p.perpetualId) !== SUBACCOUNTS,
     );
     if (isolated.length > 0 && view.perpetualPositions.length > 1) {
       return {
@@ -386,7 +347,7 @@ export class SubaccountsKeeper {
         reason: `a subaccount with a position in isolated perpetual ${isolated[0]?.perpetualId} cannot hold other positions`,
       };
     }
-    return isValidTransition(this.totals(ctx, settled), this.totals(ctx, view));
+    return isValidTransition(reads.totals(settled), reads.totals(view));
   }
 
   /**
@@ -422,9 +383,14 @@ export class SubaccountsKeeper {
    * ```
    */
   canApplyUpdates(ctx: StoreAccess, updates: readonly SubaccountUpdate[]): UpdateCheck {
+    return this.canApply(this.reads(ctx), updates);
+  }
+
+  /** {@link canApplyUpdates} with the reads of the span it runs in (it writes nothing). */
+  private canApply(reads: MarginReads, updates: readonly SubaccountUpdate[]): UpdateCheck {
     for (let i = 0; i < updates.length; i++) {
       const update = updates[i] as SubaccountUpdate;
-      if (updates.slice(0, i).some((u) => sameRef(u.id, update.id))) {
+      if (repeatsEarlier(updates, i)) {
         return {
           ok: false,
           reason: `multiple updates for subaccount ${update.id.owner}/${update.id.number}`,
@@ -433,7 +399,7 @@ export class SubaccountsKeeper {
       let check: UpdateCheck;
       try {
         validateSubaccountId(update.id);
-        check = this.checkOne(ctx, update);
+        check = this.checkOne(reads, update);
       } catch (error) {
         return { ok: false, reason: error instanceof Error ? error.message : String(error) };
       }
@@ -451,9 +417,10 @@ export class SubaccountsKeeper {
    * @throws AbciError subaccounts 102 (with the reason) when {@link canApplyUpdates} refuses.
    */
   applyUpdates(ctx: Context, updates: readonly SubaccountUpdate[]): void {
-    const check = this.canApplyUpdates(ctx, updates);
+    const reads = this.reads(ctx);
+    const check = this.canApply(reads, updates);
     if (!check.ok) throw abciError(subaccountsErrors.failedToUpdate, check.reason);
-    this.applyChecked(ctx, updates);
+    this.applyChecked(ctx, reads, updates);
   }
 
   /**
@@ -472,27 +439,40 @@ export class SubaccountsKeeper {
   tryApplyEach(ctx: Context, updates: readonly SubaccountUpdate[]): number {
     const meter = ctx.gasMeter;
     const before = meter.consumed;
+    // The checks write nothing: they share their reads (a fill's taker and maker read one perpetual).
+    const reads = this.reads(ctx);
     for (let i = 0; i < updates.length; i++) {
-      if (!this.canApplyUpdates(ctx, [updates[i] as SubaccountUpdate]).ok) return i;
+      if (!this.canApply(reads, [updates[i] as SubaccountUpdate]).ok) return i;
     }
     const spent = meter.consumed - before;
-    const distinct = updates.every((u, i) => !updates.slice(0, i).some((v) => sameRef(u.id, v.id)));
+    let distinct = true;
+    for (let i = 1; i < updates.length && distinct; i++) distinct = !repeatsEarlier(updates, i);
     if (distinct && (meter.limit === undefined || meter.consumed + spent <= meter.limit)) {
       meter.consume(spent, "ReadFlat");
-      this.applyChecked(ctx, updates);
+      this.applyChecked(ctx, reads, updates);
     } else {
       this.applyUpdates(ctx, updates);
     }
     return -1;
   }
 
-  /** Applies updates that passed {@link canApplyUpdates} (see {@link applyUpdates}). */
-  private applyChecked(ctx: Context, updates: readonly SubaccountUpdate[]): void {
+  /**
+   * Applies updates that passed {@link canApplyUpdates} (see {@link applyUpdates}); `checks` are the
+   * checks' reads (nothing was written since). They serve the perpetuals of the first update only (each
+   * update writes open interest), and every update's subaccount (the updates name distinct
+   * subaccounts, and only its own update writes one).
+   */
+  private applyChecked(ctx: Context, checks: MarginReads, updates: readonly SubaccountUpdate[]): void {
+    let reads = checks;
     for (const update of updates) {
-      const stored = this.get(ctx, update.id);
-      const { view, openInterest } = this.applied(ctx, this.settle(ctx, stored), update);
-      for (const [perpetualId, delta] of openInterest)
-        this.perpetuals.updateOpenInterest(ctx, perpetualId, delta);
+      const stored = checks.subaccount(update.id);
+      const { view, openInterest } = this.applied(reads, reads.settle(stored), update);
+      // `updateOpenInterest`, reading the perpetuals as this update read them (nothing wrote them
+      // since; each id is written once here).
+      for (const [perpetualId, delta] of openInterest) {
+        if (delta !== 0n) this.perpetuals.addOpenInterest(ctx, reads.perpetual(perpetualId), delta);
+      }
+      reads = this.reads(ctx);
       this.write(ctx, stored, view);
       ctx.events.indexer(subaccountUpdateEvent(view));
       ctx.events.emitEvent("subaccount_update", [
@@ -549,7 +529,11 @@ export class SubaccountsKeeper {
 
   /** The name of the collateral pool module account of a perpetual (`subaccounts` unless isolated). */
   collateralPoolName(ctx: StoreAccess, perpetualId: number): string {
-    const perpetual = this.perpetuals.find(ctx, perpetualId);
+    return this.poolName(this.perpetuals.find(ctx, perpetualId), perpetualId);
+  }
+
+  /** The collateral pool of perpetual `perpetualId`, found (or not) as `perpetual`. */
+  private poolName(perpetual: PerpetualView | undefined, perpetualId: number): string {
     return perpetual?.params.marketType === perpetualsProto.PerpetualMarketType.ISOLATED
       ? `${SUBACCOUNTS}:${perpetualId}`
       : SUBACCOUNTS;
