@@ -16,7 +16,6 @@ import {
 import type { Any } from "@bufbuild/protobuf/wkt";
 import { toCosmosJson } from "@perpx/proto";
 import { DevnetError } from "../../devnet-error.js";
-import type { AbciEvent } from "../contract.js";
 import { type AbciError, abciError, sdkErrors } from "../lib/errors.js";
 import type { EventManager } from "../lib/events.js";
 import type { Account } from "../modules/auth/auth.js";
