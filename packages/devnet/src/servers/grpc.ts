@@ -2,8 +2,13 @@
  * gRPC (and gRPC-web and Connect, through connect-node's handler) over HTTP/2: plain h2c and TLS.
  * Every unary method of every served service is registered generically from the descriptors of
  * `@perpx/proto` and answered by the {@link Dispatcher}.
+ *
+ * Both ports are bound by plain TCP listeners; the HTTP/2 servers (and the TLS context) are built
+ * on the first connection, which is handed to them as it arrives: a devnet that no gRPC client
+ * talks to never loads `node:http2` nor parses its key.
  */
-import { createServer as createH2cServer, createSecureServer, type Http2Session } from "node:http2";
+import type { Http2SecureServer, Http2Server, Http2Session } from "node:http2";
+import { createServer as createTcpServer, type Socket, type Server as TcpServer } from "node:net";
 import type { DescMethod, DescMethodUnary } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
@@ -24,7 +29,7 @@ export const HEIGHT_HEADER = "x-cosmos-block-height";
 /** Options of {@link startGrpcServers}. */
 export interface GrpcServerOptions {
   dispatcher: Dispatcher;
-  /** The certificate of the TLS server. */
+  /** The certificate of the TLS server: a pair Node accepts (it is parsed on the first TLS connection). */
   tls: TlsMaterial;
   /** Interface to bind. @default "127.0.0.1" */
   host?: string;
@@ -81,13 +86,45 @@ export function grpcRoutes(dispatcher: Dispatcher): (router: ConnectRouter) => v
   };
 }
 
-function trackSessions(server: { on(event: "session", listener: (session: Http2Session) => void): unknown }) {
-  const sessions = new Set<Http2Session>();
-  server.on("session", (session) => {
+/** `node:http2`, loaded when first needed (a built-in: no module resolution). */
+function http2(): typeof import("node:http2") {
+  return process.getBuiltinModule("node:http2");
+}
+
+/** Applies the idle timeout to `server` and keeps its open sessions in `sessions` (to drop them at close). */
+function withSessions<S extends Http2Server | Http2SecureServer>(
+  server: S,
+  timeouts: Partial<ServerTimeouts> | undefined,
+  sessions: Set<Http2Session>,
+): S {
+  applyHttp2Timeouts(server, timeouts);
+  server.on("session", (session: Http2Session) => {
     sessions.add(session);
     session.once("close", () => sessions.delete(session));
   });
-  return sessions;
+  return server;
+}
+
+/**
+ * A TCP listener that hands every connection to the server `build` returns, built on the first
+ * connection (synchronously: the socket reaches it before any byte is read). `servers` receives
+ * the built server, to close with the listener.
+ */
+function onFirstConnection(
+  build: () => Http2Server | Http2SecureServer,
+  servers: Array<Http2Server | Http2SecureServer>,
+): TcpServer {
+  let server: Http2Server | Http2SecureServer | undefined;
+  return createTcpServer((socket: Socket) => {
+    if (server === undefined) {
+      server = build();
+      servers.push(server);
+      // What Node starts when a server listens: for TLS with HTTP/1, the tracking of HTTP/1
+      // connections (their header and request timeouts, closing the idle ones at close).
+      server.emit("listening");
+    }
+    server.emit("connection", socket);
+  });
 }
 
 /**
@@ -121,19 +158,24 @@ export async function startGrpcServers(options: GrpcServerOptions): Promise<Grpc
     adapter ??= connectNodeAdapter({ routes: grpcRoutes(options.dispatcher), readMaxBytes: MAX_BODY_BYTES });
     adapter(request, response);
   };
-  const plain = createH2cServer(handler);
-  const secure = createSecureServer(
-    {
-      key: options.tls.key,
-      cert: options.tls.cert,
-      allowHTTP1: true,
-      handshakeTimeout: resolveTimeouts(options.timeouts).headersMs,
-    },
-    handler,
+  const sessions = new Set<Http2Session>();
+  const built: Array<Http2Server | Http2SecureServer> = [];
+  const plain = onFirstConnection(
+    () => withSessions(http2().createServer(handler), options.timeouts, sessions),
+    built,
   );
-  applyHttp2Timeouts(plain, options.timeouts);
-  applyHttp2Timeouts(secure, options.timeouts);
-  const sessions = [trackSessions(plain), trackSessions(secure)];
+  const secure = onFirstConnection(() => {
+    const server = http2().createSecureServer(
+      {
+        key: options.tls.key,
+        cert: options.tls.cert,
+        allowHTTP1: true,
+        handshakeTimeout: resolveTimeouts(options.timeouts).headersMs,
+      },
+      handler,
+    );
+    return withSessions(server, options.timeouts, sessions);
+  }, built);
   const [port, tlsPort] = await Promise.all([
     listen(plain, options.port ?? 9090, host),
     listen(secure, options.tlsPort ?? 9091, host),
@@ -148,7 +190,9 @@ export async function startGrpcServers(options: GrpcServerOptions): Promise<Grpc
         (server) =>
           new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve())),
       );
-      for (const set of sessions) for (const session of set) session.destroy();
+      // Not listening themselves: their close only closes idle HTTP/1 connections (TLS) and sessions.
+      for (const server of built) server.close();
+      for (const session of sessions) session.destroy();
       await Promise.all(closing);
     },
   };

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Http2SecureServer, Http2Server } from "node:http2";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Server as TcpServer } from "node:net";
 import { PerpxError } from "@perpx/errors";
 import { DevnetError } from "../devnet-error.js";
 
@@ -173,7 +173,7 @@ export function sendCorsPreflight(res: ServerResponse): void {
   res.end();
 }
 
-type AnyServer = Server | Http2Server | Http2SecureServer;
+type AnyServer = Server | Http2Server | Http2SecureServer | TcpServer;
 
 /** Starts listening on `host:port` (0 = a free port) and resolves with the bound port. */
 export function listen(server: AnyServer, port: number, host: string): Promise<number> {
