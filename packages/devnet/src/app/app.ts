@@ -150,7 +150,7 @@ export class ChainApplication implements PersistentChainApp {
       pendingEvents: [],
       pendingIndexerEvents: [],
       timeOffsetMs: 0n,
-      genesisDoc: "",
+      genesisDoc: () => "",
     };
     registerServices(set.router, this);
     this.info = chainInfo(this.config, fork === undefined ? MONIKER : (fork.moniker ?? FORK_MONIKER));
@@ -293,7 +293,7 @@ export class ChainApplication implements PersistentChainApp {
   }
 
   genesisJson(): unknown {
-    return JSON.parse(this.core.genesisDoc);
+    return JSON.parse(this.core.genesisDoc());
   }
 
   query(path: string, data: Uint8Array, height?: bigint): QueryResult {

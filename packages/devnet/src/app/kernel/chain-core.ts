@@ -34,8 +34,8 @@ export interface ChainCore {
   pendingIndexerEvents: IndexerEvent[];
   /** How far `advanceTime` moved the chain's clock, in ms. */
   timeOffsetMs: bigint;
-  /** The genesis document, as JSON text. */
-  genesisDoc: string;
+  /** The genesis document, as JSON text (built on its first read). */
+  genesisDoc: () => string;
 }
 
 /** The block a context runs in. */

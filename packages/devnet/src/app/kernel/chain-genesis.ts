@@ -8,6 +8,7 @@ import { genesisIndexerEvents } from "../indexer-output/indexer-genesis.js";
 import { toHex } from "../lib/codec.js";
 import { EventManager } from "../lib/events.js";
 import { blockInfo, type ChainCore, queryContext, unmeteredContext } from "./chain-core.js";
+import type { QueryContext } from "./module.js";
 import { CacheStore } from "./store.js";
 
 /** RFC 3339 as CometBFT prints times: UTC, fractional seconds without trailing zeros. */
@@ -23,7 +24,8 @@ function formatTime(time: Date, nanos?: number): string {
 
 /**
  * Runs every module's genesis over the committed store (before the first block) and records the
- * app hash and the genesis document.
+ * app hash and the genesis document: built on its first read (a start that nobody asks for it
+ * skips every module's export), from the state as genesis left it (a frozen view).
  */
 export function initGenesis(core: ChainCore): void {
   const branch = new CacheStore(core.root);
@@ -33,12 +35,17 @@ export function initGenesis(core: ChainCore): void {
   core.pendingIndexerEvents.push(...genesisIndexerEvents(ctx, core.set.keepers));
   branch.write();
   core.lastAppHash = core.root.hash();
-  core.genesisDoc = JSON.stringify(genesisDocument(core));
+  const state = core.root.frozen();
+  const at = { height: block.height, time: block.time };
+  let text: string | undefined;
+  core.genesisDoc = () => {
+    text ??= JSON.stringify(genesisDocument(core, queryContext(core, state, at)));
+    return text;
+  };
 }
 
-/** The genesis document of the chain's current state (see the module comment). */
-function genesisDocument(core: ChainCore): unknown {
-  const ctx = queryContext(core);
+/** The genesis document of the state `ctx` reads (see the module comment). */
+function genesisDocument(core: ChainCore, ctx: QueryContext): unknown {
   const appState: Record<string, unknown> = {};
   for (const module of core.set.modules) {
     if (module.exportGenesis !== undefined) appState[module.name] = module.exportGenesis(ctx);

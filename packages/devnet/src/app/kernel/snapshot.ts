@@ -45,7 +45,7 @@ export function writeSnapshot(core: ChainCore): Uint8Array {
   w.uvarint(core.blocks.count);
   w.svarint(core.timeOffsetMs);
   w.bytes(core.lastAppHash);
-  w.string(core.genesisDoc);
+  w.string(core.genesisDoc());
   writeEvents(w, core.pendingEvents);
   core.root.writeTo(w);
   // The indexer events queued for the next block (absent from snapshots written before them).
@@ -69,7 +69,8 @@ export function restoreSnapshot(core: ChainCore, r: BinaryReader, state: ChainSt
   }
   core.timeOffsetMs = r.svarint();
   core.lastAppHash = r.bytes().slice();
-  core.genesisDoc = r.string();
+  const genesisDoc = r.string();
+  core.genesisDoc = () => genesisDoc;
   core.pendingEvents = readEvents(r);
   core.root = RootStore.readFrom(r, volatileKeys(core.set.modules));
   core.root.track(core.versions);

@@ -152,6 +152,32 @@ export class RootStore implements KvStore {
   }
 
   /**
+   * A read-only view of the state as it is now, whatever is written later: its entries are pinned,
+   * so the next write copies them (once). For a read long after, e.g. the genesis document, built
+   * on first use.
+   */
+  frozen(): KvStore {
+    const layer = this.data.pin();
+    const volatile = this.memory.pin();
+    const readOnly = (): never => {
+      throw new Error("a frozen store is read-only");
+    };
+    return {
+      get: (key) => layer.map.get(key) ?? volatile.map.get(key),
+      has: (key) => layer.map.has(key) || volatile.map.has(key),
+      set: readOnly,
+      delete: readOnly,
+      *entries(prefix, options) {
+        const { lo, hi } = bounds(prefix, options);
+        const reverse = options?.reverse === true;
+        const committed = rangeOf(layer, lo, hi, reverse);
+        if (volatile.keys.size === 0) yield* committed;
+        else yield* mergeSorted(committed, rangeOf(volatile, lo, hi, reverse), reverse);
+      },
+    };
+  }
+
+  /**
    * 32-byte hash of the committed state (order-independent sum of entry hashes, and the entry
    * count); volatile entries are not in it.
    */
