@@ -9,7 +9,7 @@ import { toHex } from "../lib/codec.js";
 import { EventManager } from "../lib/events.js";
 import { blockInfo, type ChainCore, queryContext, unmeteredContext } from "./chain-core.js";
 import type { QueryContext } from "./module.js";
-import { CacheStore } from "./store.js";
+import { CacheStore, type KvStore } from "./store.js";
 
 /** RFC 3339 as CometBFT prints times: UTC, fractional seconds without trailing zeros. */
 function formatTime(time: Date, nanos?: number): string {
@@ -35,11 +35,15 @@ export function initGenesis(core: ChainCore): void {
   core.pendingIndexerEvents.push(...genesisIndexerEvents(ctx, core.set.keepers));
   branch.write();
   core.lastAppHash = core.root.hash();
-  const state = core.root.frozen();
+  // Held until the document is built, then dropped.
+  let state: KvStore | undefined = core.root.frozen();
   const at = { height: block.height, time: block.time };
-  let text: string | undefined;
+  let text = "";
   core.genesisDoc = () => {
-    text ??= JSON.stringify(genesisDocument(core, queryContext(core, state, at)));
+    if (state !== undefined) {
+      text = JSON.stringify(genesisDocument(core, queryContext(core, state, at)));
+      state = undefined;
+    }
     return text;
   };
 }
