@@ -5,7 +5,13 @@ import { keccak_256 } from "@noble/hashes/sha3.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { utf8 } from "./codec.js";
-import { addressOfKey, signEd25519, validatorKeyFromLabel, verifySignature } from "./crypto.js";
+import {
+  addressOfKey,
+  KNOWN_VALIDATOR_LABELS,
+  signEd25519,
+  validatorKeyFromLabel,
+  verifySignature,
+} from "./crypto.js";
 
 const N = secp256k1.Point.Fn.ORDER;
 
@@ -114,5 +120,20 @@ describe("validator key (native ed25519)", () => {
       }),
       { numRuns: 50 },
     );
+  });
+
+  it("knows the public key of each profile's validator as ed25519 derives it, and signs with its key", () => {
+    expect(KNOWN_VALIDATOR_LABELS).toEqual([
+      "perpx local validator",
+      "perpx testnet validator",
+      "perpx mainnet validator",
+    ]);
+    for (const label of KNOWN_VALIDATOR_LABELS) {
+      const key = validatorKeyFromLabel(label);
+      expect(key.publicKey).toEqual(ed25519.getPublicKey(sha256(utf8(label))));
+      expect(key.address).toEqual(sha256(key.publicKey).subarray(0, 20));
+      const signature = signEd25519(key, utf8("block"));
+      expect(ed25519.verify(signature, utf8("block"), key.publicKey)).toBe(true);
+    }
   });
 });

@@ -15,7 +15,7 @@ import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { ripemd160 } from "@noble/hashes/legacy.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { utf8 } from "./codec.js";
+import { fromHex, utf8 } from "./codec.js";
 
 /** Type URL of a Cosmos secp256k1 public key. */
 export const SECP256K1_PUBKEY_TYPE_URL = "/cosmos.crypto.secp256k1.PubKey";
@@ -255,19 +255,54 @@ const ED25519_PKCS8_PREFIX = Uint8Array.from([
 const ED25519_SPKI_HEADER_LENGTH = 12;
 
 /**
+ * The public keys of the labels the devnet derives its validator from (one per profile), as
+ * {@link validatorKeyFromLabel} derives them (a test derives them again): a start does without
+ * Node's ed25519 key parsing, whose first use costs about a millisecond.
+ */
+const KNOWN_PUBLIC_KEYS: ReadonlyMap<string, string> = new Map([
+  ["perpx local validator", "b081f4aa6ad20fe178ec52b5eb0b0ebeb4a80906cc1c9e140be26126c4779cd1"],
+  ["perpx testnet validator", "b6302995532302ac0b12a2282fd68490f5502761cae7153f148424afb1b3133b"],
+  ["perpx mainnet validator", "0f1061d4f37c1b9b41a0243a29ae406e045ef13dcabac57f3299b599833f6071"],
+]);
+
+/** The labels whose validator public key {@link validatorKeyFromLabel} knows without deriving it (one per profile). */
+export const KNOWN_VALIDATOR_LABELS: readonly string[] = [...KNOWN_PUBLIC_KEYS.keys()];
+
+/**
  * Derives the validator key from a label (SHA-256 of it is the seed). Node's native ed25519 does
- * the work: noble's first use builds its tables, a cost the devnet's start-up does without.
+ * the work: noble's first use builds its tables, a cost the devnet's start-up does without. The
+ * key object is made on first use (the first signature); a known label's public key is not derived.
+ *
+ * @param label - any text; the seed is its SHA-256.
  */
 export function validatorKeyFromLabel(label: string): ValidatorKey {
   const secretKey = sha256(utf8(label));
-  const keyObject = createPrivateKey({
-    key: Buffer.concat([ED25519_PKCS8_PREFIX, secretKey]),
-    format: "der",
-    type: "pkcs8",
-  });
-  const spki = createPublicKey(keyObject).export({ format: "der", type: "spki" });
-  const publicKey = new Uint8Array(spki.subarray(ED25519_SPKI_HEADER_LENGTH));
-  return { secretKey, publicKey, address: sha256(publicKey).subarray(0, 20), keyObject };
+  let keyObject: KeyObject | undefined;
+  const privateKey = () => {
+    keyObject ??= createPrivateKey({
+      key: Buffer.concat([ED25519_PKCS8_PREFIX, secretKey]),
+      format: "der",
+      type: "pkcs8",
+    });
+    return keyObject;
+  };
+  const known = KNOWN_PUBLIC_KEYS.get(label);
+  const publicKey =
+    known === undefined
+      ? new Uint8Array(
+          createPublicKey(privateKey())
+            .export({ format: "der", type: "spki" })
+            .subarray(ED25519_SPKI_HEADER_LENGTH),
+        )
+      : fromHex(known);
+  return {
+    secretKey,
+    publicKey,
+    address: sha256(publicKey).subarray(0, 20),
+    get keyObject() {
+      return privateKey();
+    },
+  };
 }
 
 /** Signs bytes with the validator key (block commit signatures). */
