@@ -87,4 +87,16 @@ describe("gRPC servers built on the first connection", () => {
     grpc = undefined;
     await expect.poll(() => manager.state()).toBe("closed");
   });
+
+  it("refuse bad timeouts at start, before any connection", async () => {
+    await expect(
+      startGrpcServers({
+        dispatcher: createDispatcher(createFakeChainApp()),
+        tls,
+        port: 0,
+        tlsPort: 0,
+        timeouts: { http2IdleMs: 0 },
+      }),
+    ).rejects.toThrow(/http2IdleMs/);
+  });
 });

@@ -94,7 +94,7 @@ function http2(): typeof import("node:http2") {
 /** Applies the idle timeout to `server` and keeps its open sessions in `sessions` (to drop them at close). */
 function withSessions<S extends Http2Server | Http2SecureServer>(
   server: S,
-  timeouts: Partial<ServerTimeouts> | undefined,
+  timeouts: ServerTimeouts,
   sessions: Set<Http2Session>,
 ): S {
   applyHttp2Timeouts(server, timeouts);
@@ -158,10 +158,12 @@ export async function startGrpcServers(options: GrpcServerOptions): Promise<Grpc
     adapter ??= connectNodeAdapter({ routes: grpcRoutes(options.dispatcher), readMaxBytes: MAX_BODY_BYTES });
     adapter(request, response);
   };
+  // Checked now (a bad one throws here), though the servers using them are built later.
+  const timeouts = resolveTimeouts(options.timeouts);
   const sessions = new Set<Http2Session>();
   const built: Array<Http2Server | Http2SecureServer> = [];
   const plain = onFirstConnection(
-    () => withSessions(http2().createServer(handler), options.timeouts, sessions),
+    () => withSessions(http2().createServer(handler), timeouts, sessions),
     built,
   );
   const secure = onFirstConnection(() => {
@@ -170,11 +172,11 @@ export async function startGrpcServers(options: GrpcServerOptions): Promise<Grpc
         key: options.tls.key,
         cert: options.tls.cert,
         allowHTTP1: true,
-        handshakeTimeout: resolveTimeouts(options.timeouts).headersMs,
+        handshakeTimeout: timeouts.headersMs,
       },
       handler,
     );
-    return withSessions(server, options.timeouts, sessions);
+    return withSessions(server, timeouts, sessions);
   }, built);
   const [port, tlsPort] = await Promise.all([
     listen(plain, options.port ?? 9090, host),
