@@ -9,7 +9,7 @@ import { cosmosAbci } from "@perpx/proto";
 import type { AbciEvent, TxResult } from "../contract.js";
 import type { IndexerEvent } from "../indexer-output/indexer-events.js";
 import { abciError, sdkErrors, toAbciError } from "../lib/errors.js";
-import { EventManager, event, moduleNameOfTypeUrl, withAttribute } from "../lib/events.js";
+import { DISCARDED_EVENTS, EventManager, event, moduleNameOfTypeUrl, withAttribute } from "../lib/events.js";
 import { type AnteDeps, runAnte } from "./ante.js";
 import type { ChainCore } from "./chain-core.js";
 import { createGasMeter, OutOfGasError } from "./gas.js";
@@ -174,7 +174,7 @@ export function runTx(
   const responses: Any[] = [];
   try {
     tx.msgs.forEach((m, i) => {
-      const msgEvents = new EventManager();
+      const msgEvents = mode === "check" ? DISCARDED_EVENTS : new EventManager();
       const ctx = createContext({
         mode,
         block,
@@ -191,6 +191,8 @@ export function runTx(
         if (error instanceof OutOfGasError) throw error;
         throw toAbciError(error).wrap(`failed to execute message; message index: ${i}`);
       }
+      responses.push(response);
+      if (!msgEvents.recording) return;
       const attributes: [string, string][] = [["action", m.typeUrl]];
       const signer = m.signers[0];
       if (signer !== undefined) attributes.push(["sender", signer]);
@@ -199,7 +201,6 @@ export function runTx(
         ...withAttribute([event("message", attributes), ...msgEvents.events], "msg_index", String(i)),
       );
       indexerEvents.push(...msgEvents.indexerEvents);
-      responses.push(response);
     });
   } catch (error) {
     if (mode === "deliver") txBranch.write();
