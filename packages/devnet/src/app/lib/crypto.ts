@@ -2,20 +2,14 @@
  * Key types the chain accepts, their addresses and signature checks, and the validator's ed25519
  * key. Pure functions over bytes.
  */
-import {
-  createHash,
-  createPrivateKey,
-  createPublicKey,
-  type KeyObject,
-  verify as nodeVerify,
-  sign,
-} from "node:crypto";
+import { createPrivateKey, createPublicKey, type KeyObject, verify as nodeVerify, sign } from "node:crypto";
 import { createRequire } from "node:module";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { ripemd160 } from "@noble/hashes/legacy.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { utf8 } from "./codec.js";
+import { sha256 as sha256Native } from "./sha256.js";
 
 /** Type URL of a Cosmos secp256k1 public key. */
 export const SECP256K1_PUBKEY_TYPE_URL = "/cosmos.crypto.secp256k1.PubKey";
@@ -237,7 +231,7 @@ function verifySha256Native(key: Uint8Array, message: Uint8Array, signature: Uin
   const addon = nativeSecp256k1();
   if (addon !== null) {
     try {
-      return addon.ecdsaVerify(signature, createHash("sha256").update(message).digest(), key);
+      return addon.ecdsaVerify(signature, sha256Native(message), key);
     } catch {
       return false;
     }
