@@ -3,9 +3,7 @@
  * then its messages in a message branch that is dropped when one fails (fees and sequence stick,
  * nothing else does), and its {@link TxResult}.
  */
-import { create, toBinary } from "@bufbuild/protobuf";
 import type { Any } from "@bufbuild/protobuf/wkt";
-import { cosmosAbci } from "@perpx/proto";
 import type { AbciEvent, TxResult } from "../contract.js";
 import type { IndexerEvent } from "../indexer-output/indexer-events.js";
 import { abciError, sdkErrors, toAbciError } from "../lib/errors.js";
@@ -16,6 +14,7 @@ import { createGasMeter, OutOfGasError } from "./gas.js";
 import { type BlockInfo, createContext, type ExecMode, type TxPolicy } from "./module.js";
 import { CacheStore, GasStore, type KvStore } from "./store.js";
 import { type DecodedTx, decodeTx } from "./tx.js";
+import { txMsgDataBytes } from "./tx-msg-data.js";
 
 /** Largest tx accepted by CheckTx (CometBFT's default `max_tx_bytes`). */
 export const MAX_TX_BYTES = 1_048_576;
@@ -208,10 +207,7 @@ export function runTx(
   }
   if (msgBranch !== txBranch) msgBranch.write();
   if (mode !== "simulate") txBranch.write();
-  const data = toBinary(
-    cosmosAbci.TxMsgDataSchema,
-    create(cosmosAbci.TxMsgDataSchema, { msgResponses: responses }),
-  );
+  const data = txMsgDataBytes(responses);
   // CheckTx reports the ante step's events only, as the SDK does.
   const reported = mode === "check" ? [...anteEvents.events] : events;
   return {
