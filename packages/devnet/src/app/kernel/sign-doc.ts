@@ -4,25 +4,7 @@
  * creating the message and walking its schema for every signature check.
  */
 import { utf8 } from "../lib/codec.js";
-
-/** Bytes of the varint of `value` (a non-negative number below 2^53). */
-function varintLength(value: number): number {
-  let length = 1;
-  for (let rest = value; rest >= 0x80; rest = Math.floor(rest / 0x80)) length++;
-  return length;
-}
-
-/** Writes the varint of `value` (a non-negative safe integer) at `at`; returns the next position. */
-function putVarint(out: Uint8Array, at: number, value: number): number {
-  let pos = at;
-  let rest = value;
-  while (rest >= 0x80) {
-    out[pos++] = (rest % 0x80) | 0x80;
-    rest = Math.floor(rest / 0x80);
-  }
-  out[pos++] = rest;
-  return pos;
-}
+import { fieldLength, putField } from "./proto-write.js";
 
 /** Bytes of the varint of a uint64 (a bigint below 2^64). */
 function varint64(value: bigint): number[] {
@@ -48,27 +30,18 @@ export function signDocBytes(
 ): Uint8Array {
   const chain = utf8(chainId);
   const account = accountNumber === 0n ? [] : varint64(accountNumber);
-  const field = (length: number) => (length === 0 ? 0 : 1 + varintLength(length) + length);
   const size =
-    field(bodyBytes.length) +
-    field(authInfoBytes.length) +
-    field(chain.length) +
+    fieldLength(bodyBytes.length) +
+    fieldLength(authInfoBytes.length) +
+    fieldLength(chain.length) +
     (account.length === 0 ? 0 : 1 + account.length);
   const out = new Uint8Array(size);
-  let pos = 0;
-  const put = (tag: number, bytes: Uint8Array) => {
-    if (bytes.length === 0) return;
-    out[pos++] = tag;
-    pos = putVarint(out, pos, bytes.length);
-    out.set(bytes, pos);
-    pos += bytes.length;
-  };
-  put(0x0a, bodyBytes);
-  put(0x12, authInfoBytes);
-  put(0x1a, chain);
+  let pos = putField(out, 0, 0x0a, bodyBytes);
+  pos = putField(out, pos, 0x12, authInfoBytes);
+  pos = putField(out, pos, 0x1a, chain);
   if (account.length > 0) {
-    out[pos++] = 0x20;
-    out.set(account, pos);
+    out[pos] = 0x20;
+    out.set(account, pos + 1);
   }
   return out;
 }
