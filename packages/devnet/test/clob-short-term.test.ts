@@ -158,6 +158,21 @@ describe("short-term orders are kept in memory", () => {
     expect(filled.latestBlock().resultAppHash).not.toEqual(idle.latestBlock().resultAppHash);
   });
 
+  it("CheckTx of a matching order reports its ante step's events only; the block reports the fill", async () => {
+    const app = await funded();
+    const rest = await checkShortTerm(app, alice, [shortTerm(app, alice, {})]);
+    expect(rest.code, rest.log).toBe(0);
+    const take = await checkShortTerm(app, bob, [
+      shortTerm(app, bob, { side: "sell", timeInForce: clob.Order_TimeInForce.IOC }),
+    ]);
+    expect(take.code, take.log).toBe(0);
+    // The SDK's CheckTx answer: the ante step's `tx` events (sequence, signature), none of the match's.
+    expect(new Set(take.events.map((e) => e.type))).toEqual(new Set(["tx"]));
+    const operations = mine(app).txResults.at(-1) as TxResult;
+    expect(attributes(operations, "perpx.clob.order_fill")).toHaveLength(1);
+    expect(attributes(operations, "subaccount_update").length).toBeGreaterThan(0);
+  });
+
   it("export/restore drops resting short-term orders and keeps long-term ones", async () => {
     const app = await funded();
     expect((await deliver(app, alice, 1n, [shortTerm(app, alice, { clientId: 1 })], true)).code).toBe(0);

@@ -7,8 +7,8 @@
  * Store work here runs unmetered; gas is charged as fixed amounts (see {@link GasConfig}), so a
  * simulation and the delivery of the same body pay exactly the same.
  */
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import { cosmosSecp256k1, cosmosTx, cosmosTxSigning } from "@perpx/proto";
+import { fromBinary } from "@bufbuild/protobuf";
+import { cosmosSecp256k1, type cosmosTx, cosmosTxSigning } from "@perpx/proto";
 import { accAddressBytes, bech32Of } from "../lib/addresses.js";
 import { bytesEqual, toBase64, utf8 } from "../lib/codec.js";
 import { checkMinGasPrices, coinsToString, type DecCoin, validateCoins } from "../lib/coins.js";
@@ -26,6 +26,7 @@ import { type Account, AUTH_PARAMS, type AuthKeeper } from "../modules/auth/auth
 import type { BankKeeper } from "../modules/bank/bank.js";
 import { txSizeGas } from "./gas.js";
 import type { Context, SignerCheck, TxPolicy } from "./module.js";
+import { signDocBytes } from "./sign-doc.js";
 import type { DecodedTx } from "./tx.js";
 
 /** What the ante step needs besides the tx. */
@@ -235,14 +236,11 @@ function verify(
       ? undefined
       : `${account.pubKey.algo}:${toBase64(account.pubKey.key)}:${ctx.block.chainId}:${account.accountNumber}:${toBase64(tx.hash)}:${index}`;
   if (memo !== undefined && verified?.has(memo)) return;
-  const signDoc = toBinary(
-    cosmosTx.SignDocSchema,
-    create(cosmosTx.SignDocSchema, {
-      bodyBytes: tx.raw.bodyBytes,
-      authInfoBytes: tx.raw.authInfoBytes,
-      chainId: ctx.block.chainId,
-      accountNumber: account.accountNumber,
-    }),
+  const signDoc = signDocBytes(
+    tx.raw.bodyBytes,
+    tx.raw.authInfoBytes,
+    ctx.block.chainId,
+    account.accountNumber,
   );
   const signature = tx.raw.signatures[index] as Uint8Array;
   if (!verifySignature(account.pubKey.algo, account.pubKey.key, signDoc, signature)) throw failure();

@@ -3,19 +3,18 @@
  * then its messages in a message branch that is dropped when one fails (fees and sequence stick,
  * nothing else does), and its {@link TxResult}.
  */
-import { create, toBinary } from "@bufbuild/protobuf";
 import type { Any } from "@bufbuild/protobuf/wkt";
-import { cosmosAbci } from "@perpx/proto";
 import type { AbciEvent, TxResult } from "../contract.js";
 import type { IndexerEvent } from "../indexer-output/indexer-events.js";
 import { abciError, sdkErrors, toAbciError } from "../lib/errors.js";
-import { EventManager, event, moduleNameOfTypeUrl, withAttribute } from "../lib/events.js";
+import { DISCARDED_EVENTS, EventManager, event, moduleNameOfTypeUrl, withAttribute } from "../lib/events.js";
 import { type AnteDeps, runAnte } from "./ante.js";
 import type { ChainCore } from "./chain-core.js";
 import { createGasMeter, OutOfGasError } from "./gas.js";
 import { type BlockInfo, createContext, type ExecMode, type TxPolicy } from "./module.js";
 import { CacheStore, GasStore, type KvStore } from "./store.js";
 import { type DecodedTx, decodeTx } from "./tx.js";
+import { txMsgDataBytes } from "./tx-msg-data.js";
 
 /** Largest tx accepted by CheckTx (CometBFT's default `max_tx_bytes`). */
 export const MAX_TX_BYTES = 1_048_576;
@@ -174,7 +173,7 @@ export function runTx(
   const responses: Any[] = [];
   try {
     tx.msgs.forEach((m, i) => {
-      const msgEvents = new EventManager();
+      const msgEvents = mode === "check" ? DISCARDED_EVENTS : new EventManager();
       const ctx = createContext({
         mode,
         block,
@@ -191,6 +190,8 @@ export function runTx(
         if (error instanceof OutOfGasError) throw error;
         throw toAbciError(error).wrap(`failed to execute message; message index: ${i}`);
       }
+      responses.push(response);
+      if (!msgEvents.recording) return;
       const attributes: [string, string][] = [["action", m.typeUrl]];
       const signer = m.signers[0];
       if (signer !== undefined) attributes.push(["sender", signer]);
@@ -199,7 +200,6 @@ export function runTx(
         ...withAttribute([event("message", attributes), ...msgEvents.events], "msg_index", String(i)),
       );
       indexerEvents.push(...msgEvents.indexerEvents);
-      responses.push(response);
     });
   } catch (error) {
     if (mode === "deliver") txBranch.write();
@@ -207,10 +207,7 @@ export function runTx(
   }
   if (msgBranch !== txBranch) msgBranch.write();
   if (mode !== "simulate") txBranch.write();
-  const data = toBinary(
-    cosmosAbci.TxMsgDataSchema,
-    create(cosmosAbci.TxMsgDataSchema, { msgResponses: responses }),
-  );
+  const data = txMsgDataBytes(responses);
   // CheckTx reports the ante step's events only, as the SDK does.
   const reported = mode === "check" ? [...anteEvents.events] : events;
   return {

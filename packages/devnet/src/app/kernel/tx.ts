@@ -9,6 +9,7 @@ import { abciError, sdkErrors } from "../lib/errors.js";
 import { sha256 } from "../lib/sha256.js";
 import { coinsFromProto } from "../modules/bank/bank.js";
 import type { MsgHandler, Router } from "./module.js";
+import { readAuthInfo, readTxBody, readTxRaw } from "./tx-wire.js";
 
 /** One decoded message with its handler. */
 export interface DecodedMsg {
@@ -40,7 +41,8 @@ function parseError(context: string) {
 }
 
 /**
- * Decodes TxRaw bytes, its body and auth info, and each message through the router.
+ * Decodes TxRaw bytes, its body and auth info (directly for the usual shapes, see `tx-wire.ts`,
+ * else by protobuf-es), and each message through the router.
  *
  * @throws {AbciError} sdk 2 for bytes that do not decode, sdk 6 for a message type with no handler,
  * sdk 18 for a tx without messages.
@@ -50,17 +52,17 @@ export function decodeTx(bytes: Uint8Array, router: Router): DecodedTx {
   let body: cosmosTx.TxBody;
   let authInfo: cosmosTx.AuthInfo;
   try {
-    raw = fromBinary(cosmosTx.TxRawSchema, bytes);
+    raw = readTxRaw(bytes) ?? fromBinary(cosmosTx.TxRawSchema, bytes);
   } catch (error) {
     throw parseError(error instanceof Error ? error.message : String(error));
   }
   try {
-    body = fromBinary(cosmosTx.TxBodySchema, raw.bodyBytes);
+    body = readTxBody(raw.bodyBytes) ?? fromBinary(cosmosTx.TxBodySchema, raw.bodyBytes);
   } catch (error) {
     throw parseError(`failed to decode tx body: ${error instanceof Error ? error.message : String(error)}`);
   }
   try {
-    authInfo = fromBinary(cosmosTx.AuthInfoSchema, raw.authInfoBytes);
+    authInfo = readAuthInfo(raw.authInfoBytes) ?? fromBinary(cosmosTx.AuthInfoSchema, raw.authInfoBytes);
   } catch (error) {
     throw parseError(`failed to decode auth info: ${error instanceof Error ? error.message : String(error)}`);
   }

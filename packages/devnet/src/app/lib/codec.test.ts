@@ -1,7 +1,17 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DevnetError } from "../../devnet-error.js";
-import { BinaryReader, BinaryWriter, concatList, decodeUint, encodeU256, fromHex, toHex } from "./codec.js";
+import {
+  BinaryReader,
+  BinaryWriter,
+  concatList,
+  decodeU64,
+  decodeUint,
+  encodeU64,
+  encodeU256,
+  fromHex,
+  toHex,
+} from "./codec.js";
 
 describe("codec", () => {
   it("property: what the writer writes, the reader reads back", () => {
@@ -70,6 +80,35 @@ describe("codec", () => {
       ),
     );
     expect(() => encodeU256(1n << 256n)).toThrow(DevnetError);
+  });
+
+  it("property: 64-bit and 256-bit encodings agree with a byte-at-a-time reference at every width", () => {
+    const reference = (bytes: Uint8Array) => bytes.reduce((v, b) => (v << 8n) | BigInt(b), 0n);
+    // Values of every bit length (uniform 64- or 256-bit values are almost never small).
+    const u64 = fc
+      .integer({ min: 0, max: 64 })
+      .chain((bits) => fc.bigInt({ min: 0n, max: (1n << BigInt(bits)) - 1n }));
+    fc.assert(
+      fc.property(u64, fc.nat({ max: 9 }), fc.nat({ max: 9 }), (value, before, after) => {
+        const encoded = encodeU64(value);
+        expect(encoded.length).toBe(8);
+        expect(reference(encoded)).toBe(value);
+        expect(reference(encodeU256(value))).toBe(value);
+        expect(decodeUint(encodeU256(value))).toBe(value);
+        // At an offset, and in a view into a larger buffer.
+        const padded = new Uint8Array([
+          ...new Uint8Array(before).fill(0xff),
+          ...encoded,
+          ...new Uint8Array(after).fill(0xff),
+        ]);
+        expect(decodeU64(padded, before)).toBe(value);
+        expect(decodeU64(padded.subarray(before, before + 8))).toBe(value);
+        expect(() => decodeU64(padded, before + after + 1)).toThrow(RangeError);
+      }),
+    );
+    expect(() => encodeU64(1n << 64n)).toThrow(DevnetError);
+    expect(() => encodeU64(-1n)).toThrow(DevnetError);
+    expect(() => decodeU64(new Uint8Array(8), -1)).toThrow(RangeError);
   });
 
   it("encodes fixed-width integers and hex", () => {

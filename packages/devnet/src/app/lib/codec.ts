@@ -68,42 +68,78 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
 
 const U64_MASK = (1n << 64n) - 1n;
 
+/** Writes the low 32 bits of `word` big-endian at `at`. */
+function putU32(out: Uint8Array, at: number, word: number): void {
+  out[at] = word >>> 24;
+  out[at + 1] = word >>> 16;
+  out[at + 2] = word >>> 8;
+  out[at + 3] = word;
+}
+
+/** The big-endian 32-bit word at `at` (the caller checked the bounds). */
+function getU32(bytes: Uint8Array, at: number): number {
+  return (
+    (((bytes[at] as number) << 24) |
+      ((bytes[at + 1] as number) << 16) |
+      ((bytes[at + 2] as number) << 8) |
+      (bytes[at + 3] as number)) >>>
+    0
+  );
+}
+
+/**
+ * Writes `value` (non-negative) big-endian into the 32-bit words of `out` that end at `end`, from
+ * the right, stopping at the first word past its highest bit; the words left of it stay zero.
+ * 32-bit words in plain numbers: a `DataView` per call costs several times the whole encoding.
+ */
+function putUint(out: Uint8Array, end: number, value: bigint): void {
+  let rest = value;
+  for (let at = end - 4; at >= 0 && rest > 0n; at -= 4) {
+    if (rest <= 0xffffffffn) {
+      putU32(out, at, Number(rest));
+      return;
+    }
+    putU32(out, at, Number(BigInt.asUintN(32, rest)));
+    rest >>= 32n;
+  }
+}
+
 /** 8-byte big-endian encoding of an unsigned 64-bit integer. */
 export function encodeU64(value: bigint): Uint8Array {
   if (value < 0n || value > U64_MASK) throw new DevnetError("out-of-range", `u64 out of range: ${value}`);
   const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, value);
+  putUint(out, 8, value);
   return out;
 }
 
-/** Reads an 8-byte big-endian unsigned integer at `offset`. */
+/** Reads an 8-byte big-endian unsigned integer at `offset` (a `RangeError` past the end). */
 export function decodeU64(bytes: Uint8Array, offset = 0): bigint {
-  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getBigUint64(offset);
+  if (!(offset >= 0 && offset + 8 <= bytes.length))
+    throw new RangeError("Offset is outside the bounds of the bytes");
+  const hi = getU32(bytes, offset);
+  const lo = getU32(bytes, offset + 4);
+  return hi === 0 ? BigInt(lo) : (BigInt(hi) << 32n) | BigInt(lo);
 }
 
 /** 32-byte big-endian encoding of an unsigned 256-bit integer (bank amounts, SDK `Int`). */
 export function encodeU256(value: bigint): Uint8Array {
   if (value < 0n || value >= 1n << 256n) throw new DevnetError("out-of-range", `u256 out of range: ${value}`);
-  // 8 bytes at a time, from the right.
   const out = new Uint8Array(32);
-  const view = new DataView(out.buffer);
-  let rest = value;
-  for (let i = 24; i >= 0 && rest > 0n; i -= 8) {
-    view.setBigUint64(i, rest & U64_MASK);
-    rest >>= 64n;
-  }
+  putUint(out, 32, value);
   return out;
 }
 
-/** Reads a big-endian unsigned integer of any width (the leading `length % 8` bytes one by one, then 8 at a time). */
+/** Reads a big-endian unsigned integer of any width (the leading `length % 4` bytes one by one, then 32-bit words). */
 export function decodeUint(bytes: Uint8Array): bigint {
   const length = bytes.length;
-  const head = length % 8;
+  const head = length % 4;
   let value = 0n;
-  for (let i = 0; i < head; i++) value = (value << 8n) | BigInt(bytes[i] as number);
-  if (length < 8) return value;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, length);
-  for (let i = head; i < length; i += 8) value = (value << 64n) | view.getBigUint64(i);
+  let i = 0;
+  for (; i < head; i++) value = (value << 8n) | BigInt(bytes[i] as number);
+  for (; i < length; i += 4) {
+    const word = BigInt(getU32(bytes, i));
+    value = value === 0n ? word : (value << 32n) | word;
+  }
   return value;
 }
 

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { utf8 } from "./codec.js";
 import {
   addressOfKey,
+  isLowSCompact,
   KNOWN_VALIDATOR_LABELS,
   signEd25519,
   validatorKeyFromLabel,
@@ -62,6 +63,35 @@ describe("signature verification", () => {
       ),
       { numRuns: 150 },
     );
+  });
+
+  it("property: the byte-level low-S check accepts exactly the compact signatures noble parses as low-S", () => {
+    const half = N >> 1n;
+    // r and s near every boundary (0, 1, n/2, n, 2^256 - 1) and anywhere.
+    const edges = [0n, 1n, half - 1n, half, half + 1n, N - 1n, N, N + 1n, (1n << 256n) - 1n];
+    const scalar = fc.oneof(
+      fc.constantFrom(...edges),
+      fc.bigInt({ min: 0n, max: (1n << 256n) - 1n }),
+      fc
+        .tuple(fc.constantFrom(...edges), fc.integer({ min: -300, max: 300 }))
+        .map(([e, d]) => BigInt.asUintN(256, e + BigInt(d))),
+    );
+    const bytes32 = (v: bigint) => Buffer.from(v.toString(16).padStart(64, "0"), "hex");
+    fc.assert(
+      fc.property(scalar, scalar, (r, s) => {
+        const sig = new Uint8Array([...bytes32(r), ...bytes32(s)]);
+        const reference = (() => {
+          try {
+            return !secp256k1.Signature.fromBytes(sig, "compact").hasHighS();
+          } catch {
+            return false;
+          }
+        })();
+        expect(isLowSCompact(sig)).toBe(reference);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(isLowSCompact(new Uint8Array(63))).toBe(false);
   });
 
   it("a low-S signature and its high-S twin: both verify mathematically, only the low one passes", () => {

@@ -2,20 +2,14 @@
  * Key types the chain accepts, their addresses and signature checks, and the validator's ed25519
  * key. Pure functions over bytes.
  */
-import {
-  createHash,
-  createPrivateKey,
-  createPublicKey,
-  type KeyObject,
-  verify as nodeVerify,
-  sign,
-} from "node:crypto";
+import { createPrivateKey, createPublicKey, type KeyObject, verify as nodeVerify, sign } from "node:crypto";
 import { createRequire } from "node:module";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { ripemd160 } from "@noble/hashes/legacy.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { fromHex, utf8 } from "./codec.js";
+import { sha256 as sha256Native } from "./sha256.js";
 
 /** Type URL of a Cosmos secp256k1 public key. */
 export const SECP256K1_PUBKEY_TYPE_URL = "/cosmos.crypto.secp256k1.PubKey";
@@ -144,6 +138,39 @@ function lowSSignature(signature: Uint8Array): { r: bigint; s: bigint } | undefi
   return sig.hasHighS() ? undefined : sig;
 }
 
+/** 32 big-endian bytes of a number below 2^256. */
+const bytes32 = (value: bigint) => Buffer.from(value.toString(16).padStart(64, "0"), "hex");
+/** The secp256k1 group order n, big-endian. */
+const ORDER = bytes32(secp256k1.Point.Fn.ORDER);
+/** ⌊n/2⌋, big-endian: the largest low S. */
+const HALF_ORDER = bytes32(secp256k1.Point.Fn.ORDER >> 1n);
+
+/** -1, 0 or 1 as the 32 big-endian bytes of `bytes` at `at` are below, equal to or above `bound`. */
+function compare32(bytes: Uint8Array, at: number, bound: Uint8Array): number {
+  for (let i = 0; i < 32; i++) {
+    const a = bytes[at + i] as number;
+    const b = bound[i] as number;
+    if (a !== b) return a < b ? -1 : 1;
+  }
+  return 0;
+}
+
+/** True when 32 bytes of `bytes` at `at` are all zero. */
+function isZero32(bytes: Uint8Array, at: number): boolean {
+  for (let i = 0; i < 32; i++) if (bytes[at + i] !== 0) return false;
+  return true;
+}
+
+/**
+ * True when the 64-byte compact signature `r || s` has r in [1, n) and s in [1, n/2]: what
+ * {@link lowSSignature} accepts, by comparing bytes instead of decoding them into numbers.
+ */
+export function isLowSCompact(signature: Uint8Array): boolean {
+  if (signature.length !== 64) return false;
+  if (isZero32(signature, 0) || compare32(signature, 0, ORDER) >= 0) return false;
+  return !isZero32(signature, 32) && compare32(signature, 32, HALF_ORDER) <= 0;
+}
+
 /**
  * ECDSA verification over secp256k1 of a 32-byte digest: r and s in [1, n), s ≤ n/2 (low-S), and
  * (h·s⁻¹)·G + (r·s⁻¹)·P has x ≡ r (mod n). The same checks as `secp256k1.verify(sig, digest, key,
@@ -199,12 +226,12 @@ function nativeSecp256k1(): Libsecp256k1 | null {
  * (`cachedKey`), so every side verifies the same keys.
  */
 function verifySha256Native(key: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
-  if (lowSSignature(signature) === undefined) return false;
+  if (!isLowSCompact(signature)) return false;
   const cached = cachedKey(key);
   const addon = nativeSecp256k1();
   if (addon !== null) {
     try {
-      return addon.ecdsaVerify(signature, createHash("sha256").update(message).digest(), key);
+      return addon.ecdsaVerify(signature, sha256Native(message), key);
     } catch {
       return false;
     }

@@ -49,7 +49,33 @@ export class EventManager {
   get events(): readonly AbciEvent[] {
     return this.list;
   }
+
+  /**
+   * Whether emitted events are kept: false for {@link DISCARDED_EVENTS}, so that an emitter may skip
+   * building events that nobody will read.
+   */
+  get recording(): boolean {
+    return true;
+  }
 }
+
+/** An {@link EventManager} that keeps nothing: for a scope whose events are never reported. */
+class DiscardedEvents extends EventManager {
+  override indexer(): void {}
+  override absorb(): void {}
+  override emit(): void {}
+  override emitEvent(): void {}
+  override emitAll(): void {}
+  override get recording(): boolean {
+    return false;
+  }
+}
+
+/**
+ * The events of CheckTx's messages: CheckTx reports its ante step's events only, as the SDK does,
+ * and a check never goes to the indexer, so its messages' events are not kept at all.
+ */
+export const DISCARDED_EVENTS: EventManager = new DiscardedEvents();
 
 /** Adds an attribute to every event (the SDK's `msg_index`, and `mode` for block events). */
 export function withAttribute(events: readonly AbciEvent[], key: string, value: string): AbciEvent[] {

@@ -2,16 +2,12 @@
  * Broadcast methods: `check_tx`, `broadcast_tx_sync`, `broadcast_tx_async` and
  * `broadcast_tx_commit`, which waits (up to a timeout) for the tx to be committed.
  */
-import { createHash } from "node:crypto";
 import type { BlockRecord, ChainApp, TxResult } from "../../app/contract.js";
+import { sha256 } from "../../app/lib/sha256.js";
 import { txResultJson } from "../comet-json.js";
 import { toBase64, toHexUpper } from "../encoding.js";
 import { internal } from "./errors.js";
 import { type MethodTable, requireBytes } from "./params.js";
-
-function sha256(bytes: Uint8Array): Uint8Array {
-  return new Uint8Array(createHash("sha256").update(bytes).digest());
-}
 
 interface CommitWaiter {
   hash: Uint8Array;

@@ -474,6 +474,7 @@ export class SubaccountsKeeper {
       }
       reads = this.reads(ctx);
       this.write(ctx, stored, view);
+      if (!ctx.events.recording) continue;
       ctx.events.indexer(subaccountUpdateEvent(view));
       ctx.events.emitEvent("subaccount_update", [
         ["owner", view.id.owner],
