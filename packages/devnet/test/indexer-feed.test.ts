@@ -4,7 +4,7 @@
  * snapshots, checked against the REST bodies they must agree with.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChannelMessage } from "../src/indexer/feed.js";
+import type { ChannelInterest, ChannelMessage } from "../src/indexer/feed.js";
 import { committedBlocks, type Indexer, startIndexer } from "../src/indexer/indexer.js";
 import {
   BTC_PRICE_SUBTICKS,
@@ -19,17 +19,27 @@ let chain: IndexedChain;
 let indexer: Indexer;
 let stop: () => void;
 const received: ChannelMessage[] = [];
+/** A second indexer on the same chain whose only listener wants one subaccount's channel ids. */
+let picky: { stop: () => void; wants: ChannelInterest; received: ChannelMessage[] } | undefined;
 
 beforeAll(async () => {
   chain = await startIndexedChain();
   ({ indexer, stop } = startIndexer(chain.devnet.app, committedBlocks(chain.devnet.app)));
   indexer.onMessages((messages) => received.push(...messages));
+  const alice = chain.signers[0]?.address as string;
+  const wants: ChannelInterest = (channel, id) =>
+    (channel === "v4_subaccounts" || channel === "v4_parent_subaccounts") && id === `${alice}/0`;
+  const second = startIndexer(chain.devnet.app, committedBlocks(chain.devnet.app));
+  picky = { stop: second.stop, wants, received: [] };
+  const into = picky.received;
+  second.indexer.onMessages((messages) => into.push(...messages), wants);
   for (const i of [0, 1])
     await deliver(chain, i, [depositMsg(chain.signers[i]?.address as string, 10_000_000_000n)]);
 });
 
 afterAll(async () => {
   stop?.();
+  picky?.stop();
   await chain?.devnet.stop();
 });
 
@@ -246,6 +256,17 @@ describe("indexer feed", () => {
       ["v4_orderbook"],
       ["v4_subaccounts", "v4_parent_subaccounts"],
     ]);
+  });
+
+  it("gives a listener that wants some ids the very messages of those ids, and no subaccount message of others", () => {
+    const { wants, received: got } = picky as NonNullable<typeof picky>;
+    const ofAccounts = (m: ChannelMessage) =>
+      m.channel === "v4_subaccounts" || m.channel === "v4_parent_subaccounts";
+    const wanted = received.filter((m) => wants(m.channel, m.id));
+    expect(wanted.length).toBeGreaterThan(5);
+    expect(got.filter((m) => wants(m.channel, m.id))).toEqual(wanted);
+    expect(got.filter((m) => ofAccounts(m) && !wants(m.channel, m.id))).toEqual([]);
+    expect(received.filter((m) => ofAccounts(m) && !wants(m.channel, m.id)).length).toBeGreaterThan(0);
   });
 
   it("refuses ids that name nothing", () => {
