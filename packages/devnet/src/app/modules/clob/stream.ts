@@ -8,8 +8,17 @@ import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
 import type { OrderRemovalReason, OrderStreamMessage } from "../../contract.js";
 import type { KvStore } from "../../kernel/store.js";
-import { BinaryReader, BinaryWriter, decodeU64, encodeU64 } from "../../lib/codec.js";
+import { BinaryReader, BinaryWriter, bytesEqual, decodeU64, encodeU64 } from "../../lib/codec.js";
 import { keys } from "./state.js";
+
+/**
+ * The latest message written under each stream key, with its bytes: a drain that finds those very
+ * bytes under the key takes the message as it was made instead of decoding it again (the bytes stay
+ * in the store, and cost their gas, all the same). Every step that writes to the stream ends with
+ * the app draining it (a CheckTx, a block), so a drain forgets them all; a key whose bytes differ
+ * (or that is not here) is decoded.
+ */
+const written = new Map<string, { readonly bytes: Uint8Array; readonly message: OrderStreamMessage }>();
 
 const KINDS = ["place", "remove", "update", "replace"] as const;
 
@@ -58,16 +67,26 @@ export function emitOrderStream(store: KvStore, message: OrderStreamMessage): vo
   const counter = store.get(keys.streamCounter);
   const n = counter === undefined ? 0n : decodeU64(counter);
   store.set(keys.streamCounter, encodeU64(n + 1n));
-  store.set(keys.stream(n), encode(message));
+  const key = keys.stream(n);
+  const bytes = encode(message);
+  store.set(key, bytes);
+  written.set(key, { bytes, message });
 }
 
 /** Takes every message written so far out of the clob slice `store`, in order. */
 export function drainOrderStream(store: KvStore): OrderStreamMessage[] {
   // The counter is there exactly when messages are (cheaper to read than a range).
-  if (!store.has(keys.streamCounter)) return [];
+  if (!store.has(keys.streamCounter)) {
+    written.clear();
+    return [];
+  }
   const taken = [...store.entries(keys.streamPrefix)];
-  if (taken.length === 0) return [];
   for (const [key] of taken) store.delete(key);
   store.delete(keys.streamCounter);
-  return taken.map(([, value]) => decode(value));
+  const messages = taken.map(([key, value]) => {
+    const made = written.get(key);
+    return made !== undefined && bytesEqual(made.bytes, value) ? made.message : decode(value);
+  });
+  written.clear();
+  return messages;
 }
