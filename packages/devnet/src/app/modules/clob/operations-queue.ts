@@ -9,6 +9,7 @@ import type { Any } from "@bufbuild/protobuf/wkt";
 import { clob } from "@perpx/proto";
 import type { KvStore } from "../../kernel/store.js";
 import { BinaryWriter, decodeU64, encodeU64 } from "../../lib/codec.js";
+import { encodeMatchOperation } from "./order-codec.js";
 import { keys } from "./state.js";
 
 /** The tag of `OperationRaw.short_term_order_placement` (field 2, length-delimited). */
@@ -61,20 +62,7 @@ export function queueMatch(
   takerOrderId: clob.OrderId,
   fills: ReadonlyArray<{ makerId: clob.OrderId; quantums: bigint }>,
 ): void {
-  append(store, {
-    case: "match",
-    value: create(clob.ClobMatchSchema, {
-      match: {
-        case: "matchOrders",
-        value: create(clob.MatchOrdersSchema, {
-          takerOrderId,
-          fills: fills.map((f) =>
-            create(clob.MakerFillSchema, { makerOrderId: f.makerId, fillAmount: f.quantums }),
-          ),
-        }),
-      },
-    }),
-  });
+  appendEncoded(store, encodeMatchOperation(takerOrderId, fills));
 }
 
 /** Queues the removal of a stateful order from state. */

@@ -36,6 +36,7 @@ import { BinaryReader, BinaryWriter, decodeU64, encodeU64 } from "../../lib/code
 import { fromBinaryCached } from "../../lib/proto-cache.js";
 import { padKey } from "../records.js";
 import type { BookSide, BookSlot, Priority } from "./book.js";
+import { encodeOrder } from "./order-codec.js";
 import { ORDER_FLAGS } from "./validate.js";
 
 /** The module name and store slice. */
@@ -177,7 +178,7 @@ export function setOrder(store: KvStore, key: string, stored: StoredOrder): void
   store.set(
     keys.order(key),
     new BinaryWriter(256)
-      .bytes(toBinary(clob.OrderSchema, stored.order))
+      .bytes(encodeOrder(stored.order))
       .uvarint(stored.seq)
       .uvarint(stored.height)
       .uvarint(stored.txIndex)

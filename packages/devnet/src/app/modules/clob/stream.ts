@@ -4,11 +4,12 @@
  * messages with its other writes; the app hands the messages of every successful step to its
  * listeners with {@link drainOrderStream}.
  */
-import { fromBinary, toBinary } from "@bufbuild/protobuf";
+import { fromBinary } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
 import type { OrderRemovalReason, OrderStreamMessage } from "../../contract.js";
 import type { KvStore } from "../../kernel/store.js";
 import { BinaryReader, BinaryWriter, bytesEqual, decodeU64, encodeU64 } from "../../lib/codec.js";
+import { encodeOrder, encodeOrderId } from "./order-codec.js";
 import { keys } from "./state.js";
 
 /**
@@ -26,16 +27,13 @@ function encode(message: OrderStreamMessage): Uint8Array {
   const w = new BinaryWriter(128).uvarint(KINDS.indexOf(message.kind));
   switch (message.kind) {
     case "place":
-      return w.bytes(toBinary(clob.OrderSchema, message.order)).finish();
+      return w.bytes(encodeOrder(message.order)).finish();
     case "remove":
-      return w.bytes(toBinary(clob.OrderIdSchema, message.orderId)).string(message.reason).finish();
+      return w.bytes(encodeOrderId(message.orderId)).string(message.reason).finish();
     case "update":
-      return w.bytes(toBinary(clob.OrderIdSchema, message.orderId)).uvarint(message.totalFilled).finish();
+      return w.bytes(encodeOrderId(message.orderId)).uvarint(message.totalFilled).finish();
     case "replace":
-      return w
-        .bytes(toBinary(clob.OrderSchema, message.oldOrder))
-        .bytes(toBinary(clob.OrderSchema, message.order))
-        .finish();
+      return w.bytes(encodeOrder(message.oldOrder)).bytes(encodeOrder(message.order)).finish();
   }
 }
 
