@@ -13,7 +13,7 @@ const u64 = fc.oneof(fc.constant(0n), fc.bigInt(0n, 300n), fc.bigInt(0n, 2n ** 6
 const enumValue = fc.oneof(fc.nat(4), fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }));
 const text = fc.oneof(
   fc.constant(""),
-  fc.string({ maxLength: 60 }),
+  fc.string({ maxLength: 200 }),
   fc.string({ unit: "binary", maxLength: 20 }),
 );
 /** Unknown fields as a decoder keeps them (field number, wire type, raw bytes). */

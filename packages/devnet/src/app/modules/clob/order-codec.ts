@@ -14,9 +14,16 @@ const VARINT = 0;
 const LEN = 2;
 const FIXED32 = 5;
 
+/** The bytes of a varint of `value`. */
+function varintSize(value: number): number {
+  let size = 1;
+  for (let v = value; v > 0x7f; v = Math.floor(v / 0x80)) size++;
+  return size;
+}
+
 /** A growing buffer of protobuf fields. */
 class ProtoWriter {
-  private buffer = new Uint8Array(128);
+  private buffer = new Uint8Array(96);
   private length = 0;
 
   private reserve(extra: number): void {
@@ -26,15 +33,22 @@ class ProtoWriter {
     this.buffer = next;
   }
 
+  /** An unsigned varint of a safe integer (0 .. 2^53), at `at` (the buffer has room). */
+  private varintAt(at: number, value: number): void {
+    let i = at;
+    let v = value;
+    while (v > 0x7f) {
+      this.buffer[i++] = (v % 0x80) | 0x80;
+      v = Math.floor(v / 0x80);
+    }
+    this.buffer[i] = v;
+  }
+
   /** An unsigned varint of a safe integer (0 .. 2^53). */
   varint(value: number): this {
     this.reserve(10);
-    let v = value;
-    while (v > 0x7f) {
-      this.buffer[this.length++] = (v % 0x80) | 0x80;
-      v = Math.floor(v / 0x80);
-    }
-    this.buffer[this.length++] = v;
+    this.varintAt(this.length, value);
+    this.length += varintSize(value);
     return this;
   }
 
@@ -93,13 +107,37 @@ class ProtoWriter {
     return this;
   }
 
-  /** A string field, left out when empty. */
+  /** A string field, left out when empty (ASCII copied as is, anything else through UTF-8). */
   string(field: number, value: string): this {
-    return value === "" ? this : this.bytes(field, utf8(value));
+    if (value === "") return this;
+    for (let i = 0; i < value.length; i++)
+      if (value.charCodeAt(i) > 0x7f) return this.bytes(field, utf8(value));
+    this.tag(field, LEN).varint(value.length);
+    this.reserve(value.length);
+    for (let i = 0; i < value.length; i++) this.buffer[this.length++] = value.charCodeAt(i);
+    return this;
   }
 
+  /** A message field: the fields `body` writes, length-prefixed, with the field's tag. */
+  message(field: number, body: (w: this) => void): this {
+    this.tag(field, LEN);
+    this.reserve(1);
+    const at = this.length++;
+    body(this);
+    const size = this.length - at - 1;
+    const extra = varintSize(size) - 1;
+    if (extra > 0) {
+      this.reserve(extra);
+      this.buffer.copyWithin(at + 1 + extra, at + 1, this.length);
+      this.length += extra;
+    }
+    this.varintAt(at, size);
+    return this;
+  }
+
+  /** The bytes written (a view of the buffer, which this writer no longer changes). */
   finish(): Uint8Array {
-    return this.buffer.slice(0, this.length);
+    return this.buffer.subarray(0, this.length);
   }
 }
 
@@ -113,17 +151,25 @@ function orderIdUnknown(id: clob.OrderId): boolean {
   return hasUnknown(id) || (id.subaccountId !== undefined && hasUnknown(id.subaccountId));
 }
 
-function writeOrderId(id: clob.OrderId): Uint8Array {
-  const w = new ProtoWriter();
+function writeOrderId(w: ProtoWriter, id: clob.OrderId): void {
   const sub = id.subaccountId;
-  if (sub !== undefined) w.bytes(1, new ProtoWriter().string(1, sub.owner).uint32(2, sub.number).finish());
+  if (sub !== undefined) w.message(1, (s) => s.string(1, sub.owner).uint32(2, sub.number));
   if (id.clientId !== 0) w.fixed32(2, id.clientId);
-  return w.uint32(3, id.orderFlags).uint32(4, id.clobPairId).finish();
+  w.uint32(3, id.orderFlags).uint32(4, id.clobPairId);
+}
+
+/** An order id field: written by hand, or by `toBinary` when it carries unknown fields. */
+function orderIdField(w: ProtoWriter, field: number, id: clob.OrderId): void {
+  if (orderIdUnknown(id)) w.bytes(field, toBinary(clob.OrderIdSchema, id));
+  else w.message(field, (m) => writeOrderId(m, id));
 }
 
 /** `toBinary(OrderIdSchema, id)`. */
 export function encodeOrderId(id: clob.OrderId): Uint8Array {
-  return orderIdUnknown(id) ? toBinary(clob.OrderIdSchema, id) : writeOrderId(id);
+  if (orderIdUnknown(id)) return toBinary(clob.OrderIdSchema, id);
+  const w = new ProtoWriter();
+  writeOrderId(w, id);
+  return w.finish();
 }
 
 /** `toBinary(OrderSchema, order)`. */
@@ -139,7 +185,7 @@ export function encodeOrder(order: clob.Order): Uint8Array {
   )
     return toBinary(clob.OrderSchema, order);
   const w = new ProtoWriter();
-  if (id !== undefined) w.bytes(1, writeOrderId(id));
+  if (id !== undefined) w.message(1, (m) => writeOrderId(m, id));
   w.enumField(2, order.side).uint64(3, order.quantums).uint64(4, order.subticks);
   const gt = order.goodTilOneof;
   if (gt.case === "goodTilBlock") w.tag(5, VARINT).varint(gt.value >>> 0);
@@ -149,15 +195,10 @@ export function encodeOrder(order: clob.Order): Uint8Array {
   w.uint32(9, order.clientMetadata)
     .enumField(10, order.conditionType)
     .uint64(11, order.conditionalOrderTriggerSubticks);
-  if (twap !== undefined) {
-    const t = new ProtoWriter()
-      .uint32(1, twap.duration)
-      .uint32(2, twap.interval)
-      .uint32(3, twap.priceTolerance);
-    w.bytes(12, t.finish());
-  }
+  if (twap !== undefined)
+    w.message(12, (t) => t.uint32(1, twap.duration).uint32(2, twap.interval).uint32(3, twap.priceTolerance));
   if (builder !== undefined)
-    w.bytes(13, new ProtoWriter().string(1, builder.builderAddress).uint32(2, builder.feePpm).finish());
+    w.message(13, (b) => b.string(1, builder.builderAddress).uint32(2, builder.feePpm));
   return w.string(14, order.orderRouterAddress).finish();
 }
 
@@ -169,11 +210,13 @@ export function encodeMatchOperation(
   takerOrderId: clob.OrderId,
   fills: ReadonlyArray<{ makerId: clob.OrderId; quantums: bigint }>,
 ): Uint8Array {
-  const match = new ProtoWriter().bytes(1, encodeOrderId(takerOrderId));
-  for (const fill of fills) {
-    const makerFill = new ProtoWriter().uint64(1, fill.quantums).bytes(2, encodeOrderId(fill.makerId));
-    match.bytes(2, makerFill.finish());
-  }
-  const clobMatch = new ProtoWriter().bytes(1, match.finish()).finish();
-  return new ProtoWriter().bytes(1, clobMatch).finish();
+  const w = new ProtoWriter();
+  w.message(1, (clobMatch) =>
+    clobMatch.message(1, (match) => {
+      orderIdField(match, 1, takerOrderId);
+      for (const fill of fills)
+        match.message(2, (makerFill) => orderIdField(makerFill.uint64(1, fill.quantums), 2, fill.makerId));
+    }),
+  );
+  return w.finish();
 }
