@@ -19,7 +19,7 @@ let chain: IndexedChain;
 let indexer: Indexer;
 let stop: () => void;
 const received: ChannelMessage[] = [];
-/** A second indexer on the same chain whose only listener wants one subaccount's channel ids. */
+/** A second indexer on the same chain whose only listener wants one subaccount's channel ids and ETH trades. */
 let picky: { stop: () => void; wants: ChannelInterest; received: ChannelMessage[] } | undefined;
 
 beforeAll(async () => {
@@ -28,7 +28,8 @@ beforeAll(async () => {
   indexer.onMessages((messages) => received.push(...messages));
   const alice = chain.signers[0]?.address as string;
   const wants: ChannelInterest = (channel, id) =>
-    (channel === "v4_subaccounts" || channel === "v4_parent_subaccounts") && id === `${alice}/0`;
+    ((channel === "v4_subaccounts" || channel === "v4_parent_subaccounts") && id === `${alice}/0`) ||
+    (channel === "v4_trades" && id === "ETH-USD");
   const second = startIndexer(chain.devnet.app, committedBlocks(chain.devnet.app));
   picky = { stop: second.stop, wants, received: [] };
   const into = picky.received;
@@ -258,15 +259,15 @@ describe("indexer feed", () => {
     ]);
   });
 
-  it("gives a listener that wants some ids the very messages of those ids, and no subaccount message of others", () => {
+  it("gives a listener that wants some ids the very messages of those ids, and no account, book or trade message of others", () => {
     const { wants, received: got } = picky as NonNullable<typeof picky>;
-    const ofAccounts = (m: ChannelMessage) =>
-      m.channel === "v4_subaccounts" || m.channel === "v4_parent_subaccounts";
+    const filtered = new Set(["v4_subaccounts", "v4_parent_subaccounts", "v4_orderbook", "v4_trades"]);
     const wanted = received.filter((m) => wants(m.channel, m.id));
     expect(wanted.length).toBeGreaterThan(5);
     expect(got.filter((m) => wants(m.channel, m.id))).toEqual(wanted);
-    expect(got.filter((m) => ofAccounts(m) && !wants(m.channel, m.id))).toEqual([]);
-    expect(received.filter((m) => ofAccounts(m) && !wants(m.channel, m.id)).length).toBeGreaterThan(0);
+    const unwanted = (m: ChannelMessage) => filtered.has(m.channel) && !wants(m.channel, m.id);
+    expect(got.filter(unwanted)).toEqual([]);
+    expect(new Set(received.filter(unwanted).map((m) => m.channel))).toEqual(filtered);
   });
 
   it("refuses ids that name nothing", () => {

@@ -105,8 +105,8 @@ export class Indexer implements IndexerFeed {
   }
 
   /**
-   * Applies one committed block; returns (and publishes) its channel messages (its subaccount
-   * messages only for the channel ids some listener wants).
+   * Applies one committed block; returns (and publishes) its channel messages (its trade and
+   * subaccount messages only for the channel ids some listener wants).
    */
   applyBlock(block: BlockRecord): ChannelMessage[] {
     const located = locateBlockEvents(block);
@@ -193,7 +193,8 @@ export class Indexer implements IndexerFeed {
     if (trade === undefined) return;
     const market = this.markets.marketOfPair(trade.clobPairId);
     if (market === undefined) return;
-    out.push(this.message("v4_trades", market.ticker, { trades: [tradeUpdateBody(market, trade)] }));
+    if (this.wanted("v4_trades", market.ticker))
+      out.push(this.message("v4_trades", market.ticker, { trades: [tradeUpdateBody(market, trade)] }));
     const moment = this.moment(market.clobPairId, market.perpetualId);
     for (const c of this.candles.trade(market.clobPairId, trade.createdAt.getTime(), trade, moment))
       candles.add(c);
@@ -274,9 +275,10 @@ export class Indexer implements IndexerFeed {
   }
 
   /**
-   * Applies one step of the order stream; returns (and publishes) its messages (its subaccount
-   * messages only for the channel ids some listener wants). The order book updates are published first, on their own, before the orders and subaccount updates of the
-   * step are worked out, so that nothing else delays them.
+   * Applies one step of the order stream; returns (and publishes) its messages (only for the
+   * channel ids some listener wants). The order book updates are published first, on their own,
+   * before the orders and subaccount updates of the step are worked out, so that nothing else
+   * delays them.
    */
   applyOrderStream(stream: readonly OrderStreamMessage[]): ChannelMessage[] {
     // One update per level the step changed, in the order first changed, with its final size: a
@@ -294,7 +296,7 @@ export class Indexer implements IndexerFeed {
     for (const { first, last } of changed.values()) {
       if (first === last.quantums) continue;
       const market = this.markets.marketOfPair(last.clobPairId);
-      if (market === undefined) continue;
+      if (market === undefined || !this.wanted("v4_orderbook", market.ticker)) continue;
       book.push(this.message("v4_orderbook", market.ticker, levelUpdateBody(market, last)));
     }
     this.publish(book);
