@@ -35,6 +35,7 @@ describe("order stream", () => {
     const drained = drainOrderStream(root);
     expect(drained).toEqual([place, { kind: "update", orderId: orderId(1), totalFilled: 5n }]);
     expect(drained[0]).toBe(place);
+    expect(Object.isFrozen(place) && Object.isFrozen(place.order.orderId?.subaccountId)).toBe(true);
     expect(drainOrderStream(root)).toEqual([]);
     expect(root.has(keys.streamCounter)).toBe(false);
   });

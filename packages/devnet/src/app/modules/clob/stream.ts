@@ -17,7 +17,8 @@ import { keys } from "./state.js";
  * bytes under the key takes the message as it was made instead of decoding it again (the bytes stay
  * in the store, and cost their gas, all the same). Every step that writes to the stream ends with
  * the app draining it (a CheckTx, a block), so a drain forgets them all; a key whose bytes differ
- * (or that is not here) is decoded.
+ * (or that is not here) is decoded. A drained message is frozen, orders and ids inside included:
+ * they are the chain's own objects (a short-term order's is the one its block delivers).
  */
 const written = new Map<string, { readonly bytes: Uint8Array; readonly message: OrderStreamMessage }>();
 
@@ -60,6 +61,14 @@ function decode(bytes: Uint8Array): OrderStreamMessage {
   }
 }
 
+/** Freezes a value and every object inside it (bytes excepted). */
+function freezeDeep(value: unknown): void {
+  if (typeof value !== "object" || value === null || ArrayBuffer.isView(value) || Object.isFrozen(value))
+    return;
+  Object.freeze(value);
+  for (const inner of Object.values(value)) freezeDeep(inner);
+}
+
 /** Appends a message to the stream (in the store branch of the step that makes it). */
 export function emitOrderStream(store: KvStore, message: OrderStreamMessage): void {
   const counter = store.get(keys.streamCounter);
@@ -71,7 +80,7 @@ export function emitOrderStream(store: KvStore, message: OrderStreamMessage): vo
   written.set(key, { bytes, message });
 }
 
-/** Takes every message written so far out of the clob slice `store`, in order. */
+/** Takes every message written so far out of the clob slice `store`, in order (frozen). */
 export function drainOrderStream(store: KvStore): OrderStreamMessage[] {
   // The counter is there exactly when messages are (cheaper to read than a range).
   if (!store.has(keys.streamCounter)) {
@@ -83,7 +92,9 @@ export function drainOrderStream(store: KvStore): OrderStreamMessage[] {
   store.delete(keys.streamCounter);
   const messages = taken.map(([key, value]) => {
     const made = written.get(key);
-    return made !== undefined && bytesEqual(made.bytes, value) ? made.message : decode(value);
+    const message = made !== undefined && bytesEqual(made.bytes, value) ? made.message : decode(value);
+    freezeDeep(message);
+    return message;
   });
   written.clear();
   return messages;
