@@ -4,7 +4,7 @@
  * snapshots, checked against the REST bodies they must agree with.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChannelMessage } from "../src/indexer/feed.js";
+import type { ChannelInterest, ChannelMessage } from "../src/indexer/feed.js";
 import { committedBlocks, type Indexer, startIndexer } from "../src/indexer/indexer.js";
 import {
   BTC_PRICE_SUBTICKS,
@@ -19,17 +19,28 @@ let chain: IndexedChain;
 let indexer: Indexer;
 let stop: () => void;
 const received: ChannelMessage[] = [];
+/** A second indexer on the same chain whose only listener wants one subaccount's channel ids and ETH trades. */
+let picky: { stop: () => void; wants: ChannelInterest; received: ChannelMessage[] } | undefined;
 
 beforeAll(async () => {
   chain = await startIndexedChain();
   ({ indexer, stop } = startIndexer(chain.devnet.app, committedBlocks(chain.devnet.app)));
   indexer.onMessages((messages) => received.push(...messages));
+  const alice = chain.signers[0]?.address as string;
+  const wants: ChannelInterest = (channel, id) =>
+    ((channel === "v4_subaccounts" || channel === "v4_parent_subaccounts") && id === `${alice}/0`) ||
+    (channel === "v4_trades" && id === "ETH-USD");
+  const second = startIndexer(chain.devnet.app, committedBlocks(chain.devnet.app));
+  picky = { stop: second.stop, wants, received: [] };
+  const into = picky.received;
+  second.indexer.onMessages((messages) => into.push(...messages), wants);
   for (const i of [0, 1])
     await deliver(chain, i, [depositMsg(chain.signers[i]?.address as string, 10_000_000_000n)]);
 });
 
 afterAll(async () => {
   stop?.();
+  picky?.stop();
   await chain?.devnet.stop();
 });
 
@@ -246,6 +257,17 @@ describe("indexer feed", () => {
       ["v4_orderbook"],
       ["v4_subaccounts", "v4_parent_subaccounts"],
     ]);
+  });
+
+  it("gives a listener that wants some ids the very messages of those ids, and no account, book or trade message of others", () => {
+    const { wants, received: got } = picky as NonNullable<typeof picky>;
+    const filtered = new Set(["v4_subaccounts", "v4_parent_subaccounts", "v4_orderbook", "v4_trades"]);
+    const wanted = received.filter((m) => wants(m.channel, m.id));
+    expect(wanted.length).toBeGreaterThan(5);
+    expect(got.filter((m) => wants(m.channel, m.id))).toEqual(wanted);
+    const unwanted = (m: ChannelMessage) => filtered.has(m.channel) && !wants(m.channel, m.id);
+    expect(got.filter(unwanted)).toEqual([]);
+    expect(new Set(received.filter(unwanted).map((m) => m.channel))).toEqual(filtered);
   });
 
   it("refuses ids that name nothing", () => {

@@ -16,7 +16,7 @@ import {
   subaccountValue,
   transferType,
 } from "./account-views.js";
-import type { ChannelMessage, ChannelSnapshot } from "./feed.js";
+import type { ChannelInterest, ChannelMessage, ChannelSnapshot } from "./feed.js";
 import { iso, usdc } from "./format.js";
 import { uuidOf } from "./ids.js";
 import { subaccountKey } from "./models/accounts.js";
@@ -95,12 +95,27 @@ function channelMessages(
   return out;
 }
 
-/** The channel messages of a change set (one per subaccount, and one per extra transfer). */
-export function subaccountMessages(models: AccountFeedModels, changes: ChangeSet): ChannelMessage[] {
+/** Every channel id is wanted. */
+const EVERY_ID: ChannelInterest = () => true;
+
+/**
+ * The channel messages of a change set (one per subaccount, and one per extra transfer); a
+ * subaccount whose channel ids (its own, its parent's) `wanted` refuses both gets none.
+ */
+export function subaccountMessages(
+  models: AccountFeedModels,
+  changes: ChangeSet,
+  wanted: ChannelInterest = EVERY_ID,
+): ChannelMessage[] {
   const out: ChannelMessage[] = [];
   const blockHeight = models.height.toString();
   for (const change of changes.changes.values()) {
     const { address, subaccountNumber } = change;
+    if (
+      !wanted("v4_subaccounts", `${address}/${subaccountNumber}`) &&
+      !wanted("v4_parent_subaccounts", `${address}/${subaccountNumber % CHILD_SUBACCOUNT_STRIDE}`)
+    )
+      continue;
     const record = models.accounts.subaccount(address, subaccountNumber);
     const contents: Record<string, unknown> = {};
     const positions = models.accounts

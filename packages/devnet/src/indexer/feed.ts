@@ -69,7 +69,19 @@ export interface IndexerFeed {
   /**
    * Subscribes to every channel message, in the order the models applied the changes; each call
    * carries the messages of one block or one order stream step (a step's order book updates come in
-   * a call of their own, ahead of its other messages). Returns the unsubscribe function.
+   * a call of their own, ahead of its other messages). With `wants`, the listener needs only the
+   * channel ids it answers true for, asked at each step: the feed may leave out (and not build) a
+   * message no listener wants. Returns the unsubscribe function.
    */
-  onMessages(listener: (messages: readonly ChannelMessage[]) => void): () => void;
+  onMessages(listener: (messages: readonly ChannelMessage[]) => void, wants?: ChannelInterest): () => void;
 }
+
+/**
+ * Whether a listener needs the messages of one channel id (`id` as {@link ChannelMessage} has it).
+ *
+ * @example
+ * ```ts
+ * const onlyBtc: ChannelInterest = (channel, id) => channel === "v4_trades" && id === "BTC-USD";
+ * ```
+ */
+export type ChannelInterest = (channel: IndexerChannel, id: string) => boolean;

@@ -16,7 +16,7 @@ import {
   tradingRewardMessages,
 } from "./account-feed.js";
 import { locateBlockEvents } from "./block-events.js";
-import type { ChannelMessage, ChannelSnapshot, IndexerFeed } from "./feed.js";
+import type { ChannelInterest, ChannelMessage, ChannelSnapshot, IndexerFeed } from "./feed.js";
 import { iso } from "./format.js";
 import { oraclePriceContents, tradingContents } from "./markets-feed.js";
 import { AccountsModel } from "./models/accounts.js";
@@ -88,14 +88,26 @@ export class Indexer implements IndexerFeed {
         readonly json: Map<number, Buffer>;
       }
     | undefined;
-  private readonly listeners = new Set<(messages: readonly ChannelMessage[]) => void>();
+  /** The listeners, each with the channel ids it wants (undefined: every one). */
+  private readonly listeners = new Map<
+    (messages: readonly ChannelMessage[]) => void,
+    ChannelInterest | undefined
+  >();
+  /** Whether some listener wants a channel id's messages. */
+  private readonly wanted: ChannelInterest = (channel, id) => {
+    for (const wants of this.listeners.values()) if (wants === undefined || wants(channel, id)) return true;
+    return false;
+  };
 
   /** The latest indexed block's height and time. */
   get head(): { height: bigint; time: Date } | undefined {
     return this.latest;
   }
 
-  /** Applies one committed block; returns (and publishes) its channel messages. */
+  /**
+   * Applies one committed block; returns (and publishes) its channel messages (its trade and
+   * subaccount messages only for the channel ids some listener wants).
+   */
   applyBlock(block: BlockRecord): ChannelMessage[] {
     const located = locateBlockEvents(block);
     const nowMs = block.time.getTime();
@@ -141,7 +153,7 @@ export class Indexer implements IndexerFeed {
     }
     for (const order of this.orders.expire(block.height))
       this.changeOf(changes, ownerKey(order.order)).orders.push(order);
-    messages.push(...subaccountMessages(this.accountModels(), changes));
+    messages.push(...subaccountMessages(this.accountModels(), changes, this.wanted));
     for (const reward of rewards) messages.push(...tradingRewardMessages(reward, block.height));
     for (const market of this.markets.markets()) {
       const moment = this.moment(market.clobPairId, market.perpetualId);
@@ -181,7 +193,8 @@ export class Indexer implements IndexerFeed {
     if (trade === undefined) return;
     const market = this.markets.marketOfPair(trade.clobPairId);
     if (market === undefined) return;
-    out.push(this.message("v4_trades", market.ticker, { trades: [tradeUpdateBody(market, trade)] }));
+    if (this.wanted("v4_trades", market.ticker))
+      out.push(this.message("v4_trades", market.ticker, { trades: [tradeUpdateBody(market, trade)] }));
     const moment = this.moment(market.clobPairId, market.perpetualId);
     for (const c of this.candles.trade(market.clobPairId, trade.createdAt.getTime(), trade, moment))
       candles.add(c);
@@ -262,9 +275,10 @@ export class Indexer implements IndexerFeed {
   }
 
   /**
-   * Applies one step of the order stream; returns (and publishes) its messages. The order book
-   * updates are published first, on their own, before the orders and subaccount updates of the
-   * step are worked out, so that nothing else delays them.
+   * Applies one step of the order stream; returns (and publishes) its messages (only for the
+   * channel ids some listener wants). The order book updates are published first, on their own,
+   * before the orders and subaccount updates of the step are worked out, so that nothing else
+   * delays them.
    */
   applyOrderStream(stream: readonly OrderStreamMessage[]): ChannelMessage[] {
     // One update per level the step changed, in the order first changed, with its final size: a
@@ -282,7 +296,7 @@ export class Indexer implements IndexerFeed {
     for (const { first, last } of changed.values()) {
       if (first === last.quantums) continue;
       const market = this.markets.marketOfPair(last.clobPairId);
-      if (market === undefined) continue;
+      if (market === undefined || !this.wanted("v4_orderbook", market.ticker)) continue;
       book.push(this.message("v4_orderbook", market.ticker, levelUpdateBody(market, last)));
     }
     this.publish(book);
@@ -291,7 +305,7 @@ export class Indexer implements IndexerFeed {
       for (const order of this.orders.applyStream(m))
         this.changeOf(orderChanges, ownerKey(order.order)).orders.push(order);
     }
-    const accounts = subaccountMessages(this.accountModels(), orderChanges);
+    const accounts = subaccountMessages(this.accountModels(), orderChanges, this.wanted);
     this.publish(accounts);
     return [...book, ...accounts];
   }
@@ -302,7 +316,7 @@ export class Indexer implements IndexerFeed {
 
   private publish(messages: readonly ChannelMessage[]): void {
     if (messages.length === 0) return;
-    for (const listener of this.listeners) {
+    for (const listener of this.listeners.keys()) {
       try {
         listener(messages);
       } catch {
@@ -311,9 +325,9 @@ export class Indexer implements IndexerFeed {
     }
   }
 
-  onMessages(listener: (messages: readonly ChannelMessage[]) => void): () => void {
+  onMessages(listener: (messages: readonly ChannelMessage[]) => void, wants?: ChannelInterest): () => void {
     const wrapped = (messages: readonly ChannelMessage[]) => listener(messages);
-    this.listeners.add(wrapped);
+    this.listeners.set(wrapped, wants);
     return () => {
       this.listeners.delete(wrapped);
     };

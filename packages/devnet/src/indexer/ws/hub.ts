@@ -6,6 +6,7 @@
  * version and child subaccount (3.6). Subscribers still waiting for their snapshot queue what
  * arrives and get it after `subscribed`, as individual `channel_data` even when batched.
  */
+import type { IndexerChannel } from "@perpx/core/indexer";
 import type { ChannelMessage } from "../feed.js";
 import { type Connection, type Subscription, topicKey } from "./connection.js";
 import { batchTails, type DataFrameType, dataTail, type EncodedMessage, encodeMessage } from "./envelopes.js";
@@ -65,6 +66,11 @@ export class SubscriptionHub {
   /** How many channel ids have at least one subscriber (pending or live). */
   get topicCount(): number {
     return this.#topics.size;
+  }
+
+  /** Whether a channel id has a subscriber (pending or live): {@link publish} drops its messages otherwise. */
+  has(channel: IndexerChannel, id: string): boolean {
+    return this.#topics.has(topicKey(channel, id));
   }
 
   /** Starts queueing updates for a subscription whose snapshot is being read. */

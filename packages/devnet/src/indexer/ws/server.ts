@@ -159,7 +159,10 @@ export async function startIndexerWsServer(options: IndexerWsServerOptions): Pro
     connection.send(connectedFrame(connection.id));
   };
 
-  const stopFeed = options.feed.onMessages((messages) => hub.publish(messages));
+  const stopFeed = options.feed.onMessages(
+    (messages) => hub.publish(messages),
+    (channel, id) => hub.has(channel, id),
+  );
   let port: number;
   try {
     port = await listen(http, options.port ?? 3003, host);

@@ -282,7 +282,7 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
         : { ...policy, checkRunsMessages: true };
     },
     volatileKey: isMemclobKey,
-    proposeMessages: (ctx) => [packAny(clob.MsgProposedOperationsSchema, takeOperations(ctx.store(CLOB)))],
+    proposeMessages: (ctx) => [takeOperations(ctx.store(CLOB))],
     // The liquidation daemon reads the committed state before each block; the pass after the
     // block's commit works from that reading (the state of the block before), as on the chain.
     beforeBlock: (ctx) => {

@@ -86,3 +86,55 @@ describe("memclob state", () => {
     );
   });
 });
+
+describe("isMemclobKey", () => {
+  /** The reference: the key split at every slash. */
+  const reference = (key: string): boolean => {
+    const parts = key.split("/");
+    switch (parts[0]) {
+      case "order":
+        return parts[3] === "0000000000";
+      case "exp":
+        return parts[1] === "b";
+      case "book":
+      case "done":
+      case "tie":
+      case "txb":
+      case "ops":
+      case "ops_n":
+      case "opsin":
+      case "new":
+      case "stream":
+      case "stream_n":
+        return true;
+      default:
+        return false;
+    }
+  };
+  const segments = fc.oneof(
+    fc.constantFrom(
+      "order",
+      "exp",
+      "book",
+      "stream",
+      "stream_n",
+      "ops_n",
+      "b",
+      "t",
+      "0000000000",
+      "0000000064",
+      "",
+    ),
+    fc.string({ maxLength: 6 }),
+  );
+
+  it("answers as splitting the key does", () => {
+    fc.assert(
+      fc.property(fc.array(segments, { minLength: 1, maxLength: 7 }), (parts) => {
+        const key = parts.join("/");
+        expect(isMemclobKey(key)).toBe(reference(key));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

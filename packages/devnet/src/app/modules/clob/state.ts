@@ -36,6 +36,7 @@ import { BinaryReader, BinaryWriter, decodeU64, encodeU64 } from "../../lib/code
 import { fromBinaryCached } from "../../lib/proto-cache.js";
 import { padKey } from "../records.js";
 import type { BookSide, BookSlot, Priority } from "./book.js";
+import { encodeOrder } from "./order-codec.js";
 import { ORDER_FLAGS } from "./validate.js";
 
 /** The module name and store slice. */
@@ -106,17 +107,29 @@ export function isShortTermOrderKey(key: string): boolean {
   return key.split("/")[2] === SHORT_TERM_FLAGS;
 }
 
+/** `key.split("/")[index]`, without splitting the whole key. */
+function segment(key: string, index: number): string | undefined {
+  let start = 0;
+  for (let i = 0; i < index; i++) {
+    const slash = key.indexOf("/", start);
+    if (slash < 0) return undefined;
+    start = slash + 1;
+  }
+  const end = key.indexOf("/", start);
+  return end < 0 ? key.slice(start) : key.slice(start, end);
+}
+
 /**
  * True for the keys of the slice that make up the memclob (see the module comment): the clob
  * module's `Module.volatileKey`.
  */
 export function isMemclobKey(key: string): boolean {
-  const parts = key.split("/");
-  switch (parts[0]) {
+  const slash = key.indexOf("/");
+  switch (slash < 0 ? key : key.slice(0, slash)) {
     case "order": // order/<owner>/<number>/<flags>/<pair>/<client id>
-      return parts[3] === SHORT_TERM_FLAGS;
+      return segment(key, 3) === SHORT_TERM_FLAGS;
     case "exp": // exp/b/<gtb>/<order key>: good-til-block is short-term only
-      return parts[1] === "b";
+      return segment(key, 1) === "b";
     case "book":
     case "done":
     case "tie":
@@ -177,7 +190,7 @@ export function setOrder(store: KvStore, key: string, stored: StoredOrder): void
   store.set(
     keys.order(key),
     new BinaryWriter(256)
-      .bytes(toBinary(clob.OrderSchema, stored.order))
+      .bytes(encodeOrder(stored.order))
       .uvarint(stored.seq)
       .uvarint(stored.height)
       .uvarint(stored.txIndex)

@@ -4,12 +4,23 @@
  * messages with its other writes; the app hands the messages of every successful step to its
  * listeners with {@link drainOrderStream}.
  */
-import { fromBinary, toBinary } from "@bufbuild/protobuf";
+import { fromBinary } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
 import type { OrderRemovalReason, OrderStreamMessage } from "../../contract.js";
 import type { KvStore } from "../../kernel/store.js";
-import { BinaryReader, BinaryWriter, decodeU64, encodeU64 } from "../../lib/codec.js";
+import { BinaryReader, BinaryWriter, bytesEqual, decodeU64, encodeU64 } from "../../lib/codec.js";
+import { encodeOrder, encodeOrderId } from "./order-codec.js";
 import { keys } from "./state.js";
+
+/**
+ * The latest message written under each stream key, with its bytes: a drain that finds those very
+ * bytes under the key takes the message as it was made instead of decoding it again (the bytes stay
+ * in the store, and cost their gas, all the same). Every step that writes to the stream ends with
+ * the app draining it (a CheckTx, a block), so a drain forgets them all; a key whose bytes differ
+ * (or that is not here) is decoded. A drained message is frozen, orders and ids inside included:
+ * they are the chain's own objects (a short-term order's is the one its block delivers).
+ */
+const written = new Map<string, { readonly bytes: Uint8Array; readonly message: OrderStreamMessage }>();
 
 const KINDS = ["place", "remove", "update", "replace"] as const;
 
@@ -17,16 +28,13 @@ function encode(message: OrderStreamMessage): Uint8Array {
   const w = new BinaryWriter(128).uvarint(KINDS.indexOf(message.kind));
   switch (message.kind) {
     case "place":
-      return w.bytes(toBinary(clob.OrderSchema, message.order)).finish();
+      return w.bytes(encodeOrder(message.order)).finish();
     case "remove":
-      return w.bytes(toBinary(clob.OrderIdSchema, message.orderId)).string(message.reason).finish();
+      return w.bytes(encodeOrderId(message.orderId)).string(message.reason).finish();
     case "update":
-      return w.bytes(toBinary(clob.OrderIdSchema, message.orderId)).uvarint(message.totalFilled).finish();
+      return w.bytes(encodeOrderId(message.orderId)).uvarint(message.totalFilled).finish();
     case "replace":
-      return w
-        .bytes(toBinary(clob.OrderSchema, message.oldOrder))
-        .bytes(toBinary(clob.OrderSchema, message.order))
-        .finish();
+      return w.bytes(encodeOrder(message.oldOrder)).bytes(encodeOrder(message.order)).finish();
   }
 }
 
@@ -53,21 +61,41 @@ function decode(bytes: Uint8Array): OrderStreamMessage {
   }
 }
 
+/** Freezes a value and every object inside it (bytes excepted). */
+function freezeDeep(value: unknown): void {
+  if (typeof value !== "object" || value === null || ArrayBuffer.isView(value) || Object.isFrozen(value))
+    return;
+  Object.freeze(value);
+  for (const inner of Object.values(value)) freezeDeep(inner);
+}
+
 /** Appends a message to the stream (in the store branch of the step that makes it). */
 export function emitOrderStream(store: KvStore, message: OrderStreamMessage): void {
   const counter = store.get(keys.streamCounter);
   const n = counter === undefined ? 0n : decodeU64(counter);
   store.set(keys.streamCounter, encodeU64(n + 1n));
-  store.set(keys.stream(n), encode(message));
+  const key = keys.stream(n);
+  const bytes = encode(message);
+  store.set(key, bytes);
+  written.set(key, { bytes, message });
 }
 
-/** Takes every message written so far out of the clob slice `store`, in order. */
+/** Takes every message written so far out of the clob slice `store`, in order (frozen). */
 export function drainOrderStream(store: KvStore): OrderStreamMessage[] {
   // The counter is there exactly when messages are (cheaper to read than a range).
-  if (!store.has(keys.streamCounter)) return [];
+  if (!store.has(keys.streamCounter)) {
+    written.clear();
+    return [];
+  }
   const taken = [...store.entries(keys.streamPrefix)];
-  if (taken.length === 0) return [];
   for (const [key] of taken) store.delete(key);
   store.delete(keys.streamCounter);
-  return taken.map(([, value]) => decode(value));
+  const messages = taken.map(([key, value]) => {
+    const made = written.get(key);
+    const message = made !== undefined && bytesEqual(made.bytes, value) ? made.message : decode(value);
+    freezeDeep(message);
+    return message;
+  });
+  written.clear();
+  return messages;
 }

@@ -1,0 +1,59 @@
+/**
+ * The order stream's slice: what a successful step wrote is drained in order, as it was made;
+ * what a failed step wrote is gone with its other writes; bytes written by other means are decoded.
+ */
+import { create } from "@bufbuild/protobuf";
+import { clob } from "@perpx/proto";
+import { describe, expect, it } from "vitest";
+import type { OrderStreamMessage } from "../../contract.js";
+import { CacheStore, RootStore } from "../../kernel/store.js";
+import { keys } from "./state.js";
+import { drainOrderStream, emitOrderStream } from "./stream.js";
+
+const orderId = (clientId: number) =>
+  create(clob.OrderIdSchema, { subaccountId: { owner: "perpx1maker", number: 0 }, clientId, clobPairId: 0 });
+const order = (clientId: number) =>
+  create(clob.OrderSchema, {
+    orderId: orderId(clientId),
+    side: clob.Order_Side.SELL,
+    quantums: 1_000_000n,
+    subticks: 6_500_000_000n,
+    goodTilOneof: { case: "goodTilBlock", value: 30 },
+  });
+
+describe("order stream", () => {
+  it("drains the messages of successful steps in order, not those of failed ones", () => {
+    const root = new RootStore();
+    const place: OrderStreamMessage = { kind: "place", order: order(1) };
+    const failed = new CacheStore(root);
+    emitOrderStream(failed, { kind: "remove", orderId: orderId(9), reason: "user_canceled" });
+    failed.discard();
+    const ok = new CacheStore(root);
+    emitOrderStream(ok, place);
+    emitOrderStream(ok, { kind: "update", orderId: orderId(1), totalFilled: 5n });
+    ok.write();
+    const drained = drainOrderStream(root);
+    expect(drained).toEqual([place, { kind: "update", orderId: orderId(1), totalFilled: 5n }]);
+    expect(drained[0]).toBe(place);
+    expect(Object.isFrozen(place) && Object.isFrozen(place.order.orderId?.subaccountId)).toBe(true);
+    expect(drainOrderStream(root)).toEqual([]);
+    expect(root.has(keys.streamCounter)).toBe(false);
+  });
+
+  it("decodes an entry whose bytes are not the ones it wrote last, or that a drain forgot", () => {
+    const other = new RootStore();
+    const replaced: OrderStreamMessage = { kind: "replace", oldOrder: order(2), order: order(3) };
+    emitOrderStream(other, replaced);
+    const source = new RootStore();
+    const placed: OrderStreamMessage = { kind: "place", order: order(4) };
+    emitOrderStream(source, placed);
+    const copied = new RootStore();
+    for (const key of [keys.streamCounter, keys.stream(0n)]) copied.set(key, other.get(key) as Uint8Array);
+    const decoded = drainOrderStream(copied);
+    expect(decoded).toEqual([replaced]);
+    expect(decoded[0]).not.toBe(replaced);
+    const forgotten = drainOrderStream(source);
+    expect(forgotten).toEqual([placed]);
+    expect(forgotten[0]).not.toBe(placed);
+  });
+});
