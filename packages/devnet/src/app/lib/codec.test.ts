@@ -118,4 +118,14 @@ describe("codec", () => {
     expect(toHex(fromHex("00ffA1"))).toBe("00ffa1");
     expect(() => fromHex("abc")).toThrow();
   });
+
+  it("spells hex as Buffer does, at every length and offset", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 100 }), fc.nat(8), (bytes, cut) => {
+        const view = bytes.subarray(Math.min(cut, bytes.length));
+        expect(toHex(view)).toBe(Buffer.from(view).toString("hex"));
+        expect(fromHex(toHex(view))).toEqual(view);
+      }),
+    );
+  });
 });

@@ -17,9 +17,23 @@ export function fromUtf8(bytes: Uint8Array): string {
   return textDecoder.decode(bytes);
 }
 
+/** The two lower-case hex digits of each byte value. */
+const HEX_DIGITS = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
+/**
+ * Bytes up to this length are spelled in JS: an address or a hash (most store keys) costs no
+ * Buffer wrapper and no native call, which cost more than the work at this size.
+ */
+const SHORT_HEX = 64;
+
 /** Lower-case hex of bytes. */
 export function toHex(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
+  if (bytes.length > SHORT_HEX) {
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
+  }
+  let hex = "";
+  for (let i = 0; i < bytes.length; i++) hex += HEX_DIGITS[bytes[i] as number] as string;
+  return hex;
 }
 
 /** Bytes of a hex string (either case, no prefix); throws on odd length or a non-hex character. */
