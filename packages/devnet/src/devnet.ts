@@ -40,7 +40,7 @@ import { resolveTimeouts } from "./servers/http.js";
 import { BlockProducer } from "./servers/producer.js";
 import { type RestServer, startRestServer } from "./servers/rest.js";
 import { type RpcServer, startRpcServer } from "./servers/rpc.js";
-import { generateTlsCertificateAsync, loadOrCreateTls, type TlsMaterial } from "./servers/tls.js";
+import { loadOrCreateTls, type TlsMaterial } from "./servers/tls.js";
 import { addSourceChainRoutes } from "./source-chain/control.js";
 import { type SourceChains, startSourceChains } from "./source-chain/index.js";
 
@@ -115,10 +115,6 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     stateDir === undefined ? undefined : StateDirectory.open(stateDir, { keepRecent: pruning.keepRecent });
   const state = store?.resumed;
   store?.forgetResumed();
-  // The TLS key pair is generated on the thread pool while the chain is built (dropped when the
-  // state directory has a certificate); nothing waits on it before the gRPC servers.
-  const generatedTls = generateTlsCertificateAsync();
-  generatedTls.catch(() => undefined);
   const createApp = options.createApp ?? createChainApp;
   let app: PersistentChainApp;
   try {
@@ -166,7 +162,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
 
   let tls: TlsMaterial;
   try {
-    tls = await loadOrCreateTls(stateDir, generatedTls);
+    tls = loadOrCreateTls(stateDir);
   } catch (error) {
     unsubscribePersist();
     store?.close();

@@ -7,9 +7,7 @@
 import {
   createHash,
   createPrivateKey,
-  generateKeyPair,
   generateKeyPairSync,
-  type KeyObject,
   randomBytes,
   sign,
   X509Certificate,
@@ -105,38 +103,6 @@ function pem(label: string, der: Buffer): string {
  */
 export function generateTlsCertificate(now: Date = new Date()): TlsMaterial {
   const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
-  return certificateOf(privateKey, publicKey, now);
-}
-
-/**
- * {@link generateTlsCertificate}, with the key pair generated on libuv's thread pool: the calling
- * thread goes on meanwhile (a start builds the chain), and signs once the pair is there.
- *
- * @param now - the issue time.
- * @returns the key and certificate as PEM.
- * @example
- * ```ts
- * const pending = generateTlsCertificateAsync(); // the key pair is generated off this thread
- * const { key, cert } = await pending;
- * ```
- */
-export function generateTlsCertificateAsync(now: Date = new Date()): Promise<TlsMaterial> {
-  return new Promise((resolve, reject) => {
-    generateKeyPair("ec", { namedCurve: "prime256v1" }, (error, publicKey, privateKey) => {
-      if (error !== null) reject(error);
-      else {
-        try {
-          resolve(certificateOf(privateKey, publicKey, now));
-        } catch (failure) {
-          reject(failure);
-        }
-      }
-    });
-  });
-}
-
-/** The self-signed certificate of a P-256 key pair (see {@link generateTlsCertificate}). */
-function certificateOf(privateKey: KeyObject, publicKey: KeyObject, now: Date): TlsMaterial {
   const spki = publicKey.export({ type: "spki", format: "der" });
   const serial = randomBytes(16);
   serial[0] = ((serial[0] ?? 1) & 0x7f) | 0x01;
@@ -220,9 +186,6 @@ function isUsable(material: TlsMaterial, now: Date): boolean {
  * otherwise generated (and, with `dir`, written there atomically).
  *
  * @param dir - the state directory, or undefined for an in-memory devnet.
- * @param generated - a certificate already being generated (a start begins it before the chain),
- *   used when `dir` has none; by default one is generated here.
- * @param now - the time a cached certificate must still be valid at (for a day).
  * @returns the key and certificate as PEM.
  * @example
  * ```ts
@@ -231,15 +194,11 @@ function isUsable(material: TlsMaterial, now: Date): boolean {
  * import { join } from "node:path";
  *
  * const dir = mkdtempSync(join(tmpdir(), "devnet-"));
- * const tls = await loadOrCreateTls(dir);
- * (await loadOrCreateTls(dir)).cert === tls.cert; // true: read back from dir
+ * const tls = loadOrCreateTls(dir);
+ * loadOrCreateTls(dir).cert === tls.cert; // true: read back from dir
  * ```
  */
-export async function loadOrCreateTls(
-  dir: string | undefined,
-  generated?: Promise<TlsMaterial>,
-  now: Date = new Date(),
-): Promise<TlsMaterial> {
+export function loadOrCreateTls(dir: string | undefined, now: Date = new Date()): TlsMaterial {
   if (dir !== undefined) {
     try {
       const cached: TlsMaterial = {
@@ -251,7 +210,7 @@ export async function loadOrCreateTls(
       // Nothing cached yet.
     }
   }
-  const material = await (generated ?? generateTlsCertificateAsync(now));
+  const material = generateTlsCertificate(now);
   if (dir !== undefined) {
     mkdirSync(dir, { recursive: true });
     writeFileAtomic(join(dir, TLS_FILES.key), material.key);
