@@ -235,8 +235,10 @@ async function start(values: Record<string, string | boolean | undefined>, hooks
   if (printEnv) {
     process.stdout.write(envTemplate(started.profile, endpointEnvValues({ ...started.endpoints })));
   } else if (json) {
-    console.log(
-      JSON.stringify({
+    // `process.stdout.write`, not `console.log`: the same bytes, without the console's first-call
+    // formatting (a start writes nothing else to stdout).
+    process.stdout.write(
+      `${JSON.stringify({
         ready: true,
         endpoints: started.endpoints,
         chainId: started.chainId,
@@ -244,10 +246,10 @@ async function start(values: Record<string, string | boolean | undefined>, hooks
         stateDir: started.stateDir ?? null,
         caPem: started.caPem,
         startedMs,
-      }),
+      })}\n`,
     );
   } else {
-    console.log(banner(started, startedMs));
+    process.stdout.write(`${banner(started, startedMs)}\n`);
   }
   hooks.onReady?.();
 }

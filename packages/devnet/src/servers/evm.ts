@@ -2,16 +2,19 @@
  * EVM JSON-RPC (HTTP, and the same methods over WebSocket on a second port): chain id, block number,
  * native balances and blocks, as cosmos/evm answers them. Any other method answers -32601.
  */
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
 import { create } from "@bufbuild/protobuf";
 import { ConnectError } from "@connectrpc/connect";
 import { addressBytesToBech32, NATIVE_DENOM } from "@perpx/core";
 import { cosmosBank } from "@perpx/proto";
-import { type WebSocket, WebSocketServer } from "ws";
+import type { WebSocket } from "ws";
 import type { BlockRecord, ChainApp } from "../app/contract.js";
 import type { Dispatcher } from "./dispatch.js";
 import { fromHex, toHexLower, toQuantity } from "./encoding.js";
 import { closeServer, createHttpServer, listen, type ServerTimeouts, urlOf } from "./http.js";
 import { answerJsonRpc, createJsonRpcHttpServer, EvmRpcError, type JsonRpcHandler } from "./json-rpc.js";
+import { OnDemandWebSocketServer } from "./ws-on-demand.js";
 
 const EMPTY_UNCLES = "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347";
 const EMPTY_TRIE = "0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421";
@@ -175,8 +178,12 @@ export async function startEvmServers(options: EvmServerOptions): Promise<EvmSer
     res.end("use a WebSocket");
   });
   const sockets = new Set<WebSocket>();
-  const wss = new WebSocketServer({ server: wsHttp, maxPayload: 8 * 1024 * 1024 });
-  wss.on("connection", (socket) => {
+  const wss = new OnDemandWebSocketServer({ maxPayload: 8 * 1024 * 1024 });
+  // Every path upgrades (as a `ws` server attached to the HTTP server does, without a `path`).
+  wsHttp.on("upgrade", (req: IncomingMessage, stream: Duplex, head: Buffer) =>
+    wss.handleUpgrade(req, stream, head, (socket) => onConnection(socket)),
+  );
+  const onConnection = (socket: WebSocket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
     socket.on("message", (data, isBinary) => {
@@ -184,7 +191,7 @@ export async function startEvmServers(options: EvmServerOptions): Promise<EvmSer
       const reply = answerJsonRpc(methods, data.toString());
       if (socket.readyState === 1) socket.send(JSON.stringify(reply));
     });
-  });
+  };
   const [port, wsPort] = await Promise.all([
     listen(http, options.port ?? 8545, host),
     listen(wsHttp, options.wsPort ?? 8546, host),

@@ -4,14 +4,15 @@
  * `@perpx/proto` and answered by the {@link Dispatcher}.
  *
  * Both ports are bound by plain TCP listeners; the HTTP/2 servers (and the TLS context) are built
- * on the first connection, which is handed to them as it arrives: a devnet that no gRPC client
- * talks to never loads `node:http2` nor parses its key.
+ * on the first connection, which is handed to them as it arrives, and connect-node's handler on the
+ * first request: a devnet that no gRPC client talks to never loads `node:http2`, connect-node nor
+ * `zlib`, and never parses its key.
  */
 import type { Http2SecureServer, Http2Server, Http2Session } from "node:http2";
 import { createServer as createTcpServer, type Socket, type Server as TcpServer } from "node:net";
 import type { DescMethod, DescMethodUnary } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
+import type { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Dispatcher } from "./dispatch.js";
 import {
   applyHttp2Timeouts,
@@ -151,12 +152,29 @@ function onFirstConnection(
  */
 export async function startGrpcServers(options: GrpcServerOptions): Promise<GrpcServers> {
   const host = options.host ?? "127.0.0.1";
-  let adapter: ReturnType<typeof connectNodeAdapter> | undefined;
-  // Built on the first request: its routes come from the descriptors of every served service.
-  const handler: ReturnType<typeof connectNodeAdapter> = (request, response) => {
-    // A message over the servers' body limit is refused (ResourceExhausted) before it is buffered whole.
-    adapter ??= connectNodeAdapter({ routes: grpcRoutes(options.dispatcher), readMaxBytes: MAX_BODY_BYTES });
-    adapter(request, response);
+  type NodeHandler = ReturnType<typeof connectNodeAdapter>;
+  let adapter: NodeHandler | undefined;
+  let loading: Promise<NodeHandler> | undefined;
+  // Built on the first request, and connect-node loaded then (a start never evaluates it, nor
+  // zlib): its routes come from the descriptors of every served service. Requests that arrive
+  // meanwhile wait for it, unread.
+  const handler: NodeHandler = (request, response) => {
+    if (adapter !== undefined) {
+      adapter(request, response);
+      return;
+    }
+    loading ??= import("@connectrpc/connect-node").then((connectNode) => {
+      // A message over the servers' body limit is refused (ResourceExhausted) before it is buffered whole.
+      adapter = connectNode.connectNodeAdapter({
+        routes: grpcRoutes(options.dispatcher),
+        readMaxBytes: MAX_BODY_BYTES,
+      });
+      return adapter;
+    });
+    loading.then(
+      (serve) => serve(request, response),
+      () => response.destroy(),
+    );
   };
   // Checked now (a bad one throws here), though the servers using them are built later.
   const timeouts = resolveTimeouts(options.timeouts);

@@ -9,7 +9,6 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { WebSocketServer } from "ws";
 import type { ChainApp } from "../app/contract.js";
 import {
   BodyError,
@@ -29,6 +28,7 @@ import { createRouter, isNotification, RPC_MAX_BODY_BYTES } from "./rpc/framing.
 import { infoMethods } from "./rpc/info.js";
 import { createSubscriptionHub } from "./rpc/subscriptions.js";
 import { txMethods } from "./rpc/txs.js";
+import { OnDemandWebSocketServer } from "./ws-on-demand.js";
 
 /** Options of {@link startRpcServer}. */
 export interface RpcServerOptions {
@@ -109,7 +109,7 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
     });
   });
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: RPC_MAX_BODY_BYTES });
+  const wss = new OnDemandWebSocketServer({ maxPayload: RPC_MAX_BODY_BYTES });
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     if (path !== "/websocket" && path !== "/websocket/") {

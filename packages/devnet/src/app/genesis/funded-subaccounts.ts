@@ -15,9 +15,9 @@
 import { normalizeZ } from "@noble/curves/abstract/curve.js";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { ripemd160 } from "@noble/hashes/legacy.js";
-import { sha256 } from "@noble/hashes/sha2.js";
 import { addressBytesToBech32 } from "@perpx/address";
 import { fromHex, toHex, utf8 } from "../lib/codec.js";
+import { sha256 } from "../lib/sha256.js";
 
 /**
  * USDC quote quantums in subaccount 0 of every funded account at genesis (100,000 USDC).

@@ -4,10 +4,10 @@
  * ETH-USD and SOL-USD, then generated ones); the liquidity tiers are the reference genesis's.
  */
 import { create } from "@bufbuild/protobuf";
-import { sha256 } from "@noble/hashes/sha2.js";
 import { type assets, feetiers, perpetuals, prices } from "@perpx/proto";
 import type { DevnetProfile } from "../contract.js";
 import { decodeU64, utf8 } from "../lib/codec.js";
+import { sha256 } from "../lib/sha256.js";
 import type { PerpetualsGenesis } from "../modules/perpetuals/perpetuals.js";
 import type { PricesGenesis } from "../modules/prices/prices.js";
 import { assetRecords } from "./genesis.js";

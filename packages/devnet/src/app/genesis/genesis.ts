@@ -5,7 +5,6 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { DurationSchema } from "@bufbuild/protobuf/wkt";
-import { sha256 } from "@noble/hashes/sha2.js";
 import { addressBytes, addressBytesToBech32, VALOPER_PREFIX } from "@perpx/address";
 import {
   getNetwork,
@@ -31,6 +30,7 @@ import type { DevnetProfile } from "../contract.js";
 import { decodeU64, utf8 } from "../lib/codec.js";
 import { type Coin, type DecCoin, parseDecCoins } from "../lib/coins.js";
 import { type ValidatorKey, validatorKeyFromLabel } from "../lib/crypto.js";
+import { sha256 } from "../lib/sha256.js";
 import { type IbcCounterparty, type ProtoRecord, padKey, record } from "../modules/records.js";
 import { fundedAddresses } from "./funded-subaccounts.js";
 import { GENESIS_ACCOUNTS, GENESIS_NATIVE_BALANCE, GENESIS_USDC_BALANCE } from "./genesis-accounts.js";

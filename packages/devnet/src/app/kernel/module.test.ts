@@ -85,7 +85,8 @@ function orderModule(keepers: Keepers): Module {
     name: "testclob",
     msgs: [
       msgHandler({
-        schema: clob.MsgCreateClobPairSchema,
+        typeUrl: "/perpx.clob.v1.MsgCreateClobPair",
+        schema: () => clob.MsgCreateClobPairSchema,
         signers: (msg) => [msg.authority],
         validate(msg) {
           if ((msg.clobPair?.id ?? 0) === 0) throw abciError(rejected, "client id 0");

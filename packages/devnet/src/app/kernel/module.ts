@@ -123,7 +123,9 @@ class StoreContext implements Context {
 
 /** A handler of one message type. `M` is the decoded message. */
 export interface MsgHandler<Desc extends DescMessage = DescMessage> {
-  /** The message schema; its type URL is `/` + its full name. */
+  /** The message's type URL, `/` + the schema's full name (routing needs no schema). */
+  readonly typeUrl: string;
+  /** The message schema (read on the first message of the type, see {@link msgHandler}). */
   readonly schema: Desc;
   /** The signers (bech32) that must sign a tx carrying the message, in order. */
   signers(msg: MessageShape<Desc>): string[];
@@ -133,8 +135,25 @@ export interface MsgHandler<Desc extends DescMessage = DescMessage> {
   execute(ctx: Context, msg: MessageShape<Desc>): Any;
 }
 
-/** Defines a typed {@link MsgHandler} (keeps `M` tied to the schema). */
-export function msgHandler<Desc extends DescMessage>(handler: MsgHandler<Desc>): MsgHandler {
+/** A {@link MsgHandler} as a module writes it: the schema as a function that reads it. */
+export type MsgHandlerSpec<Desc extends DescMessage> = Omit<MsgHandler<Desc>, "schema"> & {
+  readonly schema: () => Desc;
+};
+
+/**
+ * Defines a typed {@link MsgHandler} (keeps `M` tied to the schema). Reading a schema builds the
+ * descriptors of its file and of the files it imports, so the handler reads it on the first message
+ * of its type (once), not when its module is created: a start builds only the files it uses.
+ */
+export function msgHandler<Desc extends DescMessage>(spec: MsgHandlerSpec<Desc>): MsgHandler {
+  let schema: Desc | undefined;
+  const handler = {
+    ...spec,
+    get schema(): Desc {
+      schema ??= spec.schema();
+      return schema;
+    },
+  };
   return handler as unknown as MsgHandler;
 }
 
@@ -304,7 +323,7 @@ export class Router {
       if (names.has(module.name)) throw new DevnetError("duplicate-route", `duplicate module ${module.name}`);
       names.add(module.name);
       for (const handler of module.msgs ?? []) {
-        const typeUrl = `/${handler.schema.typeName}`;
+        const typeUrl = handler.typeUrl;
         if (this.msgRoutes.has(typeUrl))
           throw new DevnetError("duplicate-route", `duplicate message route ${typeUrl}`);
         this.msgRoutes.set(typeUrl, handler);

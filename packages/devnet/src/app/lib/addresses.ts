@@ -2,10 +2,11 @@
  * Addresses as the chain reads them: bech32 with the `perpx` prefix only (the SDK's address codec
  * does not take the 0x form), module account addresses, and store-key spelling.
  */
-import { sha256 } from "@noble/hashes/sha2.js";
+
 import { addressBytes, addressBytesToBech32, DEFAULT_PREFIX } from "@perpx/address";
 import { fromHex, toHex, utf8 } from "./codec.js";
 import { AbciError, abciError, sdkErrors } from "./errors.js";
+import { sha256 } from "./sha256.js";
 
 /** The chain's account prefix. */
 export const ACCOUNT_PREFIX = DEFAULT_PREFIX;

@@ -6,10 +6,9 @@ import { createPrivateKey, createPublicKey, type KeyObject, verify as nodeVerify
 import { createRequire } from "node:module";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { ripemd160 } from "@noble/hashes/legacy.js";
-import { sha256 } from "@noble/hashes/sha2.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { fromHex, utf8 } from "./codec.js";
-import { sha256 as sha256Native } from "./sha256.js";
+import { sha256 } from "./sha256.js";
 
 /** Type URL of a Cosmos secp256k1 public key. */
 export const SECP256K1_PUBKEY_TYPE_URL = "/cosmos.crypto.secp256k1.PubKey";
@@ -231,7 +230,7 @@ function verifySha256Native(key: Uint8Array, message: Uint8Array, signature: Uin
   const addon = nativeSecp256k1();
   if (addon !== null) {
     try {
-      return addon.ecdsaVerify(signature, sha256Native(message), key);
+      return addon.ecdsaVerify(signature, sha256(message), key);
     } catch {
       return false;
     }

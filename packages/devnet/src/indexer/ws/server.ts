@@ -10,8 +10,9 @@ import {
   INDEXER_WS_PING_INTERVAL_MS,
   INDEXER_WS_PONG_TIMEOUT_MS,
 } from "@perpx/core/indexer";
-import { type WebSocket, WebSocketServer } from "ws";
+import type { WebSocket } from "ws";
 import { closeServer, createHttpServer, listen, type ServerTimeouts, urlOf } from "../../servers/http.js";
+import { OnDemandWebSocketServer } from "../../servers/ws-on-demand.js";
 import type { IndexerFeed } from "../feed.js";
 import { CLOSE, Connection, type ConnectionSettings, type Corkable } from "./connection.js";
 import { connectedFrame, errorFrame } from "./envelopes.js";
@@ -128,8 +129,7 @@ export async function startIndexerWsServer(options: IndexerWsServerOptions): Pro
     res.writeHead(426, { "content-type": "text/plain", connection: "close" });
     res.end(`WebSocket only: connect to ${INDEXER_WS_PATH}`);
   });
-  const wss = new WebSocketServer({
-    noServer: true,
+  const wss = new OnDemandWebSocketServer({
     maxPayload: positive("maxPayloadBytes", options.maxPayloadBytes, 64 * 1024),
   });
   http.on("upgrade", (req: IncomingMessage, socket, head) => {

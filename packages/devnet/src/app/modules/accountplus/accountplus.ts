@@ -36,6 +36,7 @@ import { bytesEqual, decodeU64, encodeU64, fromHex } from "../../lib/codec.js";
 import { abciError, sdkErrors } from "../../lib/errors.js";
 import { decodeNonceDetails, encodeNonceDetails, type TimestampNonceDetails } from "../../lib/nonce.js";
 import type { StoreAccess } from "../auth/auth.js";
+import { TX_EXTENSION_URL } from "../msg-type-urls.js";
 import {
   type Authenticator,
   accountPlusErrors,
@@ -51,7 +52,7 @@ import {
 export const ACCOUNTPLUS = "accountplus";
 
 /** Type URL of the `TxExtension` a permissioned-key tx carries in its non-critical extension options. */
-export const TX_EXTENSION_URL = `/${accountplus.TxExtensionSchema.typeName}`;
+export { TX_EXTENSION_URL };
 
 function authKey(address: Uint8Array, id: bigint): string {
   return `auth/${addressKey(address)}/${id.toString().padStart(20, "0")}`;
@@ -277,7 +278,8 @@ export function createAccountPlusModule(keeper: AccountPlusKeeper, options: Acco
     name: ACCOUNTPLUS,
     msgs: [
       msgHandler({
-        schema: accountplus.MsgAddAuthenticatorSchema,
+        typeUrl: "/perpx.accountplus.v1.MsgAddAuthenticator",
+        schema: () => accountplus.MsgAddAuthenticatorSchema,
         signers: (msg) => [msg.sender],
         // The real chain's ValidateBasic: the sender and the data length; the type, the config and
         // the safety rule are checked when the message runs (in the block).
@@ -302,7 +304,8 @@ export function createAccountPlusModule(keeper: AccountPlusKeeper, options: Acco
         },
       }),
       msgHandler({
-        schema: accountplus.MsgRemoveAuthenticatorSchema,
+        typeUrl: "/perpx.accountplus.v1.MsgRemoveAuthenticator",
+        schema: () => accountplus.MsgRemoveAuthenticatorSchema,
         signers: (msg) => [msg.sender],
         validate(msg) {
           senderBytes(msg.sender);
@@ -326,7 +329,8 @@ export function createAccountPlusModule(keeper: AccountPlusKeeper, options: Acco
         },
       }),
       msgHandler({
-        schema: accountplus.MsgSetActiveStateSchema,
+        typeUrl: "/perpx.accountplus.v1.MsgSetActiveState",
+        schema: () => accountplus.MsgSetActiveStateSchema,
         signers: (msg) => [msg.authority],
         validate(msg) {
           accAddressBytes(msg.authority, "invalid authority address");

@@ -15,11 +15,12 @@
  * re-encodes to the same bytes.
  */
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { clob } from "@perpx/proto";
+import type { clob } from "@perpx/proto";
 import { verifyEthSignature } from "../../../lib/evm/eip712.js";
 import { fromBase64, toBase64, utf8 } from "../../lib/codec.js";
 import { isValidCompressedKey, verifySignature } from "../../lib/crypto.js";
 import { AbciError, abciError, type ErrorKind, registerError } from "../../lib/errors.js";
+import { BATCH_CANCEL_URL, CANCEL_ORDER_URL, PLACE_ORDER_URL } from "../msg-type-urls.js";
 
 /** The codespace of accountplus errors (the module is `accountplus`, the codespace is not). */
 export const ACCOUNTPLUS_CODESPACE = "dydxaccountplus";
@@ -69,11 +70,7 @@ export type Authenticator =
   | { readonly type: "AllOf" | "AnyOf"; readonly children: readonly Authenticator[] };
 
 /** Type URLs of the messages the trading-key filters look at. */
-export const PLACE_ORDER_URL = `/${clob.MsgPlaceOrderSchema.typeName}`;
-/** See {@link PLACE_ORDER_URL}. */
-export const CANCEL_ORDER_URL = `/${clob.MsgCancelOrderSchema.typeName}`;
-/** See {@link PLACE_ORDER_URL}. */
-export const BATCH_CANCEL_URL = `/${clob.MsgBatchCancelSchema.typeName}`;
+export { BATCH_CANCEL_URL, CANCEL_ORDER_URL, PLACE_ORDER_URL };
 
 function isAuthenticatorType(type: string): type is AuthenticatorType {
   return (AUTHENTICATOR_TYPES as readonly string[]).includes(type);

@@ -96,14 +96,16 @@ export function affiliateInfo(ctx: QueryContext, address: string): affiliates.Af
 /** The affiliates module (the epochs keeper gives the stats epoch). */
 export function createAffiliatesModule(genesis: AffiliatesGenesis, epochs: EpochsKeeper): Module {
   const gov = <Desc extends DescMessage, Stored extends DescMessage>(
-    schema: Desc,
-    response: DescMessage,
+    typeUrl: string,
+    schema: () => Desc,
+    response: () => DescMessage,
     key: string,
     stored: Stored,
     pick: (msg: MessageShape<Desc>) => { authority: string; value: MessageShape<Stored> | undefined },
     validate: (value: MessageShape<Stored>) => void = () => undefined,
   ) =>
     msgHandler({
+      typeUrl,
       schema,
       signers: (msg) => [pick(msg).authority],
       execute(ctx, msg) {
@@ -112,7 +114,7 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis, epochs: Epoch
         const next = value ?? create(stored);
         validate(next);
         writeAffiliates(ctx, key, stored, next);
-        return emptyResponse(response);
+        return emptyResponse(response());
       },
     });
   return {
@@ -138,7 +140,8 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis, epochs: Epoch
     },
     msgs: [
       msgHandler({
-        schema: affiliates.MsgRegisterAffiliateSchema,
+        typeUrl: "/perpx.affiliates.v1.MsgRegisterAffiliate",
+        schema: () => affiliates.MsgRegisterAffiliateSchema,
         signers: (msg) => [msg.referee],
         execute(ctx, msg) {
           // The real keeper's order: self-referral, the two addresses, an existing referral, no tiers.
@@ -174,31 +177,35 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis, epochs: Epoch
         },
       }),
       gov(
-        affiliates.MsgUpdateAffiliateTiersSchema,
-        affiliates.MsgUpdateAffiliateTiersResponseSchema,
+        "/perpx.affiliates.v1.MsgUpdateAffiliateTiers",
+        () => affiliates.MsgUpdateAffiliateTiersSchema,
+        () => affiliates.MsgUpdateAffiliateTiersResponseSchema,
         "tiers",
         affiliates.AffiliateTiersSchema,
         (m) => ({ authority: m.authority, value: m.tiers }),
         validateAffiliateTiers,
       ),
       gov(
-        affiliates.MsgUpdateAffiliateWhitelistSchema,
-        affiliates.MsgUpdateAffiliateWhitelistResponseSchema,
+        "/perpx.affiliates.v1.MsgUpdateAffiliateWhitelist",
+        () => affiliates.MsgUpdateAffiliateWhitelistSchema,
+        () => affiliates.MsgUpdateAffiliateWhitelistResponseSchema,
         "whitelist",
         affiliates.AffiliateWhitelistSchema,
         (m) => ({ authority: m.authority, value: m.whitelist }),
         validateAffiliateWhitelist,
       ),
       gov(
-        affiliates.MsgUpdateAffiliateParametersSchema,
-        affiliates.MsgUpdateAffiliateParametersResponseSchema,
+        "/perpx.affiliates.v1.MsgUpdateAffiliateParameters",
+        () => affiliates.MsgUpdateAffiliateParametersSchema,
+        () => affiliates.MsgUpdateAffiliateParametersResponseSchema,
         "parameters",
         affiliates.AffiliateParametersSchema,
         (m) => ({ authority: m.authority, value: m.affiliateParameters }),
       ),
       gov(
-        affiliates.MsgUpdateAffiliateOverridesSchema,
-        affiliates.MsgUpdateAffiliateOverridesResponseSchema,
+        "/perpx.affiliates.v1.MsgUpdateAffiliateOverrides",
+        () => affiliates.MsgUpdateAffiliateOverridesSchema,
+        () => affiliates.MsgUpdateAffiliateOverridesResponseSchema,
         "overrides",
         affiliates.AffiliateOverridesSchema,
         (m) => ({ authority: m.authority, value: m.affiliateOverrides }),

@@ -341,7 +341,8 @@ export function createBankModule(auth: AuthKeeper, keeper: BankKeeper, genesis: 
     },
     msgs: [
       msgHandler({
-        schema: cosmosBank.MsgSendSchema,
+        typeUrl: "/cosmos.bank.v1beta1.MsgSend",
+        schema: () => cosmosBank.MsgSendSchema,
         signers: (msg) => [msg.fromAddress],
         validate(msg) {
           accAddressBytes(msg.fromAddress, "invalid from address");
@@ -358,7 +359,8 @@ export function createBankModule(auth: AuthKeeper, keeper: BankKeeper, genesis: 
         },
       }),
       msgHandler({
-        schema: cosmosBank.MsgMultiSendSchema,
+        typeUrl: "/cosmos.bank.v1beta1.MsgMultiSend",
+        schema: () => cosmosBank.MsgMultiSendSchema,
         signers: (msg) => msg.inputs.slice(0, 1).map((input) => input.address),
         validate(msg) {
           if (msg.inputs.length === 0) throw abciError(bankErrors.noInputs);

@@ -52,7 +52,8 @@ export function createBridgeModule(config: ChainConfig, keeper: BridgeKeeper, au
     },
     msgs: [
       msgHandler({
-        schema: bridge.MsgInitiateWithdrawalSchema,
+        typeUrl: "/perpx.bridge.v1.MsgInitiateWithdrawal",
+        schema: () => bridge.MsgInitiateWithdrawalSchema,
         signers: (msg) => [msg.sender],
         validate(msg) {
           if (!/^0x[0-9a-fA-F]{40}$/.test(msg.recipient)) {
@@ -72,14 +73,16 @@ export function createBridgeModule(config: ChainConfig, keeper: BridgeKeeper, au
         },
       }),
       msgHandler({
-        schema: bridge.MsgAcknowledgeBridgesSchema,
+        typeUrl: "/perpx.bridge.v1.MsgAcknowledgeBridges",
+        schema: () => bridge.MsgAcknowledgeBridgesSchema,
         signers: () => [],
         execute() {
           throw abciError(bridgeErrors.notAllowed, "MsgAcknowledgeBridges is injected by the block proposer");
         },
       }),
       msgHandler({
-        schema: bridge.MsgCompleteBridgeSchema,
+        typeUrl: "/perpx.bridge.v1.MsgCompleteBridge",
+        schema: () => bridge.MsgCompleteBridgeSchema,
         signers: (msg) => [msg.authority],
         execute(ctx, msg) {
           if (msg.authority !== DELAYMSG_AUTHORITY(auth) && msg.authority !== GOV_AUTHORITY) {
@@ -90,7 +93,8 @@ export function createBridgeModule(config: ChainConfig, keeper: BridgeKeeper, au
         },
       }),
       msgHandler({
-        schema: bridge.MsgUpdateEventParamsSchema,
+        typeUrl: "/perpx.bridge.v1.MsgUpdateEventParams",
+        schema: () => bridge.MsgUpdateEventParamsSchema,
         signers: (msg) => [msg.authority],
         execute(ctx, msg) {
           requireGovAuthority(msg.authority, bridgeErrors.invalidAuthority);
@@ -105,7 +109,8 @@ export function createBridgeModule(config: ChainConfig, keeper: BridgeKeeper, au
         },
       }),
       msgHandler({
-        schema: bridge.MsgUpdateProposeParamsSchema,
+        typeUrl: "/perpx.bridge.v1.MsgUpdateProposeParams",
+        schema: () => bridge.MsgUpdateProposeParamsSchema,
         signers: (msg) => [msg.authority],
         execute(ctx, msg) {
           requireGovAuthority(msg.authority, bridgeErrors.invalidAuthority);
@@ -119,7 +124,8 @@ export function createBridgeModule(config: ChainConfig, keeper: BridgeKeeper, au
         },
       }),
       msgHandler({
-        schema: bridge.MsgUpdateSafetyParamsSchema,
+        typeUrl: "/perpx.bridge.v1.MsgUpdateSafetyParams",
+        schema: () => bridge.MsgUpdateSafetyParamsSchema,
         signers: (msg) => [msg.authority],
         execute(ctx, msg) {
           requireGovAuthority(msg.authority, bridgeErrors.invalidAuthority);

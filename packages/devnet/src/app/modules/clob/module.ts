@@ -31,6 +31,12 @@ import type { DecodedTx } from "../../kernel/tx.js";
 import { decodeU64, encodeU64, utf8 } from "../../lib/codec.js";
 import { abciError, sdkErrors } from "../../lib/errors.js";
 import { paginate } from "../../lib/pagination.js";
+import {
+  BATCH_CANCEL_URL,
+  CANCEL_ORDER_URL,
+  PLACE_ORDER_URL,
+  UPDATE_LEVERAGE_URL,
+} from "../msg-type-urls.js";
 import type { ProtoRecord } from "../records.js";
 import { padKey } from "../records.js";
 import { endBlock } from "./endblock.js";
@@ -72,10 +78,10 @@ import {
   validateOrderBasic,
 } from "./validate.js";
 
-const PLACE = `/${clob.MsgPlaceOrderSchema.typeName}`;
-const CANCEL = `/${clob.MsgCancelOrderSchema.typeName}`;
-const BATCH = `/${clob.MsgBatchCancelSchema.typeName}`;
-const LEVERAGE = `/${clob.MsgUpdateLeverageSchema.typeName}`;
+const PLACE = PLACE_ORDER_URL;
+const CANCEL = CANCEL_ORDER_URL;
+const BATCH = BATCH_CANCEL_URL;
+const LEVERAGE = UPDATE_LEVERAGE_URL;
 
 /** The height a tx's orders are placed in, and the previous block's time (seconds). */
 function windowOf(ctx: Context): { nextHeight: bigint; previousBlockTimeSeconds: bigint } {
@@ -222,7 +228,8 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
     name: CLOB,
     msgs: [
       msgHandler({
-        schema: clob.MsgPlaceOrderSchema,
+        typeUrl: "/perpx.clob.v1.MsgPlaceOrder",
+        schema: () => clob.MsgPlaceOrderSchema,
         signers: (msg) => [msg.order?.orderId?.subaccountId?.owner ?? ""],
         validate: (msg) => validateOrderBasic(msg.order ?? create(clob.OrderSchema)),
         execute(ctx, msg) {
@@ -231,7 +238,8 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
         },
       }),
       msgHandler({
-        schema: clob.MsgCancelOrderSchema,
+        typeUrl: "/perpx.clob.v1.MsgCancelOrder",
+        schema: () => clob.MsgCancelOrderSchema,
         signers: (msg) => [msg.orderId?.subaccountId?.owner ?? ""],
         validate: validateCancelBasic,
         execute(ctx, msg) {
@@ -240,13 +248,15 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
         },
       }),
       msgHandler({
-        schema: clob.MsgBatchCancelSchema,
+        typeUrl: "/perpx.clob.v1.MsgBatchCancel",
+        schema: () => clob.MsgBatchCancelSchema,
         signers: (msg) => [msg.subaccountId?.owner ?? ""],
         validate: validateBatchCancelBasic,
         execute: (ctx, msg) => packAny(clob.MsgBatchCancelResponseSchema, batchCancel(ctx, keepers, msg)),
       }),
       msgHandler({
-        schema: clob.MsgProposedOperationsSchema,
+        typeUrl: "/perpx.clob.v1.MsgProposedOperations",
+        schema: () => clob.MsgProposedOperationsSchema,
         signers: () => [],
         validate: () => {
           throw abciError(
@@ -263,7 +273,8 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
         },
       }),
       msgHandler({
-        schema: clob.MsgUpdateLeverageSchema,
+        typeUrl: "/perpx.clob.v1.MsgUpdateLeverage",
+        schema: () => clob.MsgUpdateLeverageSchema,
         signers: (msg) => [msg.subaccountId?.owner ?? ""],
         execute(ctx, msg) {
           updateLeverage(ctx, keepers, msg);

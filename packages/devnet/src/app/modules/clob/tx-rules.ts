@@ -15,15 +15,22 @@
  *
  * Every refusal is sdk 18 (invalid request) with the reference chain's text.
  */
-import { clob, sending } from "@perpx/proto";
+import type { clob } from "@perpx/proto";
 import type { TxPolicy } from "../../kernel/module.js";
 import { abciError, sdkErrors } from "../../lib/errors.js";
+import {
+  BATCH_CANCEL_URL,
+  CANCEL_ORDER_URL,
+  CREATE_TRANSFER_URL,
+  PLACE_ORDER_URL,
+  UPDATE_LEVERAGE_URL,
+} from "../msg-type-urls.js";
 
-const PLACE = `/${clob.MsgPlaceOrderSchema.typeName}`;
-const CANCEL = `/${clob.MsgCancelOrderSchema.typeName}`;
-const BATCH = `/${clob.MsgBatchCancelSchema.typeName}`;
-const LEVERAGE = `/${clob.MsgUpdateLeverageSchema.typeName}`;
-const TRANSFER = `/${sending.MsgCreateTransferSchema.typeName}`;
+const PLACE = PLACE_ORDER_URL;
+const CANCEL = CANCEL_ORDER_URL;
+const BATCH = BATCH_CANCEL_URL;
+const LEVERAGE = UPDATE_LEVERAGE_URL;
+const TRANSFER = CREATE_TRANSFER_URL;
 
 /** The messages that make a tx a clob tx (the reference chain's `HasClobMsg`). */
 const CLOB_MESSAGES: ReadonlySet<string> = new Set([PLACE, CANCEL, BATCH, LEVERAGE]);

@@ -289,7 +289,8 @@ export function createFeeTiersModule(
     },
     msgs: [
       msgHandler({
-        schema: feetiers.MsgUpdatePerpetualFeeParamsSchema,
+        typeUrl: "/perpx.feetiers.v1.MsgUpdatePerpetualFeeParams",
+        schema: () => feetiers.MsgUpdatePerpetualFeeParamsSchema,
         signers: (msg) => [msg.authority],
         validate: (msg) => void validateFeeParams(msg.params),
         execute(ctx, msg) {
@@ -299,7 +300,8 @@ export function createFeeTiersModule(
         },
       }),
       msgHandler({
-        schema: feetiers.MsgSetMarketFeeDiscountParamsSchema,
+        typeUrl: "/perpx.feetiers.v1.MsgSetMarketFeeDiscountParams",
+        schema: () => feetiers.MsgSetMarketFeeDiscountParamsSchema,
         signers: (msg) => [msg.authority],
         execute(ctx, msg) {
           requireGovAuthority(msg.authority, feeTiersErrors.invalidAuthority);

@@ -42,7 +42,8 @@ export function createIbcTransferModule(config: ChainConfig, keeper: IbcKeeper):
     beginBlock: relayer.beginBlock,
     msgs: [
       msgHandler({
-        schema: ibcTransfer.MsgTransferSchema,
+        typeUrl: "/ibc.applications.transfer.v1.MsgTransfer",
+        schema: () => ibcTransfer.MsgTransferSchema,
         signers: (msg) => [msg.sender],
         validate(msg) {
           if (msg.token === undefined || !/^\d+$/.test(msg.token.amount) || BigInt(msg.token.amount) <= 0n) {

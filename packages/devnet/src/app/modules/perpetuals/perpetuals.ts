@@ -290,7 +290,8 @@ export function createPerpetualsModule(
     name: PERPETUALS,
     msgs: [
       msgHandler({
-        schema: perpetuals.MsgCreatePerpetualSchema,
+        typeUrl: "/perpx.perpetuals.v1.MsgCreatePerpetual",
+        schema: () => perpetuals.MsgCreatePerpetualSchema,
         signers: (msg) => [msg.authority],
         validate: (msg) => void validatePerpetualParams(msg.params),
         execute(ctx, msg) {
@@ -305,7 +306,8 @@ export function createPerpetualsModule(
         },
       }),
       msgHandler({
-        schema: perpetuals.MsgSetLiquidityTierSchema,
+        typeUrl: "/perpx.perpetuals.v1.MsgSetLiquidityTier",
+        schema: () => perpetuals.MsgSetLiquidityTierSchema,
         signers: (msg) => [msg.authority],
         validate: (msg) => void validateTier(msg.liquidityTier),
         execute(ctx, msg) {
@@ -315,7 +317,8 @@ export function createPerpetualsModule(
         },
       }),
       msgHandler({
-        schema: perpetuals.MsgUpdatePerpetualParamsSchema,
+        typeUrl: "/perpx.perpetuals.v1.MsgUpdatePerpetualParams",
+        schema: () => perpetuals.MsgUpdatePerpetualParamsSchema,
         signers: (msg) => [msg.authority],
         validate: (msg) => void validatePerpetualParams(msg.perpetualParams),
         execute(ctx, msg) {
@@ -337,7 +340,8 @@ export function createPerpetualsModule(
         },
       }),
       msgHandler({
-        schema: perpetuals.MsgUpdateParamsSchema,
+        typeUrl: "/perpx.perpetuals.v1.MsgUpdateParams",
+        schema: () => perpetuals.MsgUpdateParamsSchema,
         signers: (msg) => [msg.authority],
         execute(ctx, msg) {
           requireGovAuthority(msg.authority, perpetualsErrors.invalidAuthority);

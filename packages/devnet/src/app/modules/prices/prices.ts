@@ -316,7 +316,8 @@ export function createPricesModule(keeper: PricesKeeper, genesis: PricesGenesis)
     name: PRICES,
     msgs: [
       msgHandler({
-        schema: prices.MsgCreateOracleMarketSchema,
+        typeUrl: "/perpx.prices.v1.MsgCreateOracleMarket",
+        schema: () => prices.MsgCreateOracleMarketSchema,
         signers: (msg) => [msg.authority],
         validate(msg) {
           validateMarketParam(msg.params);
@@ -337,7 +338,8 @@ export function createPricesModule(keeper: PricesKeeper, genesis: PricesGenesis)
         },
       }),
       msgHandler({
-        schema: prices.MsgUpdateMarketParamSchema,
+        typeUrl: "/perpx.prices.v1.MsgUpdateMarketParam",
+        schema: () => prices.MsgUpdateMarketParamSchema,
         signers: (msg) => [msg.authority],
         validate(msg) {
           validateMarketParam(msg.marketParam);

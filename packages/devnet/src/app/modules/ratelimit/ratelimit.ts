@@ -312,7 +312,8 @@ export function createRatelimitModule(config: ChainConfig, keeper: RatelimitKeep
     ...base,
     msgs: [
       msgHandler({
-        schema: ratelimit.MsgSetLimitParamsSchema,
+        typeUrl: "/perpx.ratelimit.v1.MsgSetLimitParams",
+        schema: () => ratelimit.MsgSetLimitParamsSchema,
         signers: (msg) => [msg.authority],
         execute(ctx, msg) {
           requireGovAuthority(msg.authority, ratelimitErrors.invalidAuthority);
@@ -327,7 +328,8 @@ export function createRatelimitModule(config: ChainConfig, keeper: RatelimitKeep
         },
       }),
       msgHandler({
-        schema: ratelimit.MsgSetAssetWithdrawalConfigSchema,
+        typeUrl: "/perpx.ratelimit.v1.MsgSetAssetWithdrawalConfig",
+        schema: () => ratelimit.MsgSetAssetWithdrawalConfigSchema,
         signers: (msg) => [msg.authority],
         execute(ctx, msg) {
           requireGovAuthority(msg.authority, ratelimitErrors.invalidAuthority);
@@ -342,7 +344,8 @@ export function createRatelimitModule(config: ChainConfig, keeper: RatelimitKeep
         },
       }),
       msgHandler({
-        schema: ratelimit.MsgSetAssetChainDailyLimitSchema,
+        typeUrl: "/perpx.ratelimit.v1.MsgSetAssetChainDailyLimit",
+        schema: () => ratelimit.MsgSetAssetChainDailyLimitSchema,
         signers: (msg) => [msg.authority],
         execute(ctx, msg) {
           requireGovAuthority(msg.authority, ratelimitErrors.invalidAuthority);

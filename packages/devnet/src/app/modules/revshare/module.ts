@@ -99,7 +99,8 @@ export function createRevShareModule(keeper: RevShareKeeper, feeTiers: FeeTiersK
     },
     msgs: [
       msgHandler({
-        schema: revshare.MsgSetMarketMapperRevenueShareSchema,
+        typeUrl: "/perpx.revshare.v1.MsgSetMarketMapperRevenueShare",
+        schema: () => revshare.MsgSetMarketMapperRevenueShareSchema,
         signers: (msg) => [msg.authority],
         execute(ctx, msg) {
           requireGovAuthority(msg.authority, sdkErrors.unauthorized);
@@ -110,7 +111,8 @@ export function createRevShareModule(keeper: RevShareKeeper, feeTiers: FeeTiersK
         },
       }),
       msgHandler({
-        schema: revshare.MsgSetMarketMapperRevShareDetailsForMarketSchema,
+        typeUrl: "/perpx.revshare.v1.MsgSetMarketMapperRevShareDetailsForMarket",
+        schema: () => revshare.MsgSetMarketMapperRevShareDetailsForMarketSchema,
         signers: (msg) => [msg.authority],
         execute(ctx, msg) {
           requireGovAuthority(msg.authority, sdkErrors.unauthorized);
@@ -124,7 +126,8 @@ export function createRevShareModule(keeper: RevShareKeeper, feeTiers: FeeTiersK
         },
       }),
       msgHandler({
-        schema: revshare.MsgUpdateUnconditionalRevShareConfigSchema,
+        typeUrl: "/perpx.revshare.v1.MsgUpdateUnconditionalRevShareConfig",
+        schema: () => revshare.MsgUpdateUnconditionalRevShareConfigSchema,
         signers: (msg) => [msg.authority],
         execute(ctx, msg) {
           requireGovAuthority(msg.authority, sdkErrors.unauthorized);
@@ -144,7 +147,8 @@ export function createRevShareModule(keeper: RevShareKeeper, feeTiers: FeeTiersK
         },
       }),
       msgHandler({
-        schema: revshare.MsgSetOrderRouterRevShareSchema,
+        typeUrl: "/perpx.revshare.v1.MsgSetOrderRouterRevShare",
+        schema: () => revshare.MsgSetOrderRouterRevShareSchema,
         signers: (msg) => [msg.authority],
         execute(ctx, msg) {
           // Only a proposal reaches this (signed by the gov module); the chain answers gov's invalid signer.

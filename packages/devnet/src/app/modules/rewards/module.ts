@@ -79,7 +79,8 @@ export function createRewardsModule(keeper: RewardsKeeper, genesis: rewards.Para
     name: REWARDS,
     msgs: [
       msgHandler({
-        schema: rewards.MsgUpdateParamsSchema,
+        typeUrl: "/perpx.rewards.v1.MsgUpdateParams",
+        schema: () => rewards.MsgUpdateParamsSchema,
         signers: (msg) => [msg.authority],
         validate(msg) {
           checkAuthority(msg.authority);

@@ -58,7 +58,8 @@ export function createSendingModule(subaccounts: SubaccountsKeeper, bank: BankKe
     name: SENDING,
     msgs: [
       msgHandler({
-        schema: sending.MsgCreateTransferSchema,
+        typeUrl: "/perpx.sending.v1.MsgCreateTransfer",
+        schema: () => sending.MsgCreateTransferSchema,
         signers: (msg) => [msg.transfer?.sender?.owner ?? ""],
         validate(msg) {
           const transfer = msg.transfer;
@@ -88,7 +89,8 @@ export function createSendingModule(subaccounts: SubaccountsKeeper, bank: BankKe
         },
       }),
       msgHandler({
-        schema: sending.MsgDepositToSubaccountSchema,
+        typeUrl: "/perpx.sending.v1.MsgDepositToSubaccount",
+        schema: () => sending.MsgDepositToSubaccountSchema,
         signers: (msg) => [msg.sender],
         validate(msg) {
           checkAccount(msg.sender);
@@ -110,7 +112,8 @@ export function createSendingModule(subaccounts: SubaccountsKeeper, bank: BankKe
         },
       }),
       msgHandler({
-        schema: sending.MsgWithdrawFromSubaccountSchema,
+        typeUrl: "/perpx.sending.v1.MsgWithdrawFromSubaccount",
+        schema: () => sending.MsgWithdrawFromSubaccountSchema,
         signers: (msg) => [msg.sender?.owner ?? ""],
         validate(msg) {
           ref(msg.sender);
@@ -132,7 +135,8 @@ export function createSendingModule(subaccounts: SubaccountsKeeper, bank: BankKe
         },
       }),
       msgHandler({
-        schema: sending.MsgSendFromModuleToAccountSchema,
+        typeUrl: "/perpx.sending.v1.MsgSendFromModuleToAccount",
+        schema: () => sending.MsgSendFromModuleToAccountSchema,
         signers: (msg) => [msg.authority],
         validate(msg) {
           checkAccount(msg.authority);
@@ -153,7 +157,8 @@ export function createSendingModule(subaccounts: SubaccountsKeeper, bank: BankKe
         },
       }),
       msgHandler({
-        schema: sending.MsgSendFromAccountToAccountSchema,
+        typeUrl: "/perpx.sending.v1.MsgSendFromAccountToAccount",
+        schema: () => sending.MsgSendFromAccountToAccountSchema,
         signers: (msg) => [msg.authority],
         validate(msg) {
           checkAccount(msg.authority);

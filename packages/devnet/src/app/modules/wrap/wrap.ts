@@ -252,7 +252,8 @@ export function createWrapModule(
     },
     msgs: [
       msgHandler({
-        schema: wrap.MsgWithdrawSchema,
+        typeUrl: "/perpx.wrap.v1.MsgWithdraw",
+        schema: () => wrap.MsgWithdrawSchema,
         signers: (msg) => [msg.sender],
         validate(msg) {
           positiveAmount(msg.amount);
@@ -296,7 +297,8 @@ export function createWrapModule(
         },
       }),
       msgHandler({
-        schema: wrap.MsgRedeemSchema,
+        typeUrl: "/perpx.wrap.v1.MsgRedeem",
+        schema: () => wrap.MsgRedeemSchema,
         signers: (msg) => [msg.sender],
         validate(msg) {
           positiveAmount(msg.amount);
@@ -318,7 +320,8 @@ export function createWrapModule(
         },
       }),
       msgHandler({
-        schema: wrap.MsgSetWrapRulesSchema,
+        typeUrl: "/perpx.wrap.v1.MsgSetWrapRules",
+        schema: () => wrap.MsgSetWrapRulesSchema,
         signers: (msg) => [msg.authority],
         execute(ctx, msg) {
           requireGovAuthority(msg.authority, wrapErrors.invalidAuthority);
@@ -335,7 +338,8 @@ export function createWrapModule(
         },
       }),
       msgHandler({
-        schema: wrap.MsgSetWrapRuleSchema,
+        typeUrl: "/perpx.wrap.v1.MsgSetWrapRule",
+        schema: () => wrap.MsgSetWrapRuleSchema,
         signers: (msg) => [msg.authority],
         execute(ctx, msg) {
           requireGovAuthority(msg.authority, wrapErrors.invalidAuthority);
@@ -351,7 +355,8 @@ export function createWrapModule(
         },
       }),
       msgHandler({
-        schema: wrap.MsgDeleteWrapRuleSchema,
+        typeUrl: "/perpx.wrap.v1.MsgDeleteWrapRule",
+        schema: () => wrap.MsgDeleteWrapRuleSchema,
         signers: (msg) => [msg.authority],
         execute(ctx, msg) {
           requireGovAuthority(msg.authority, wrapErrors.invalidAuthority);
