@@ -89,11 +89,8 @@ export class HistoryModel {
   ): { fills: FillRecord[]; transfers: TransferRecord[] } {
     const e = located.event;
     const eventId = eventIdHex(located);
-    const base = {
-      createdAt: located.time,
-      createdAtHeight: located.height,
-      transactionHash: located.txHash ?? "",
-    };
+    const transactionHash = located.txHash ?? "";
+    const base = { createdAt: located.time, createdAtHeight: located.height, transactionHash };
     if (e.kind === "order_fill") {
       const fills: FillRecord[] = [];
       const liquidation = e.liquidation === true;
@@ -105,8 +102,11 @@ export class HistoryModel {
         const owner = sub?.owner ?? "";
         const number = sub?.number ?? 0;
         const before = positionBefore?.(owner, number, e.clobPairId);
-        const fill: FillRecord = {
-          ...base,
+        // Written out (no spreads): one fill record per side of every fill, on the block's path.
+        const fill: { -readonly [K in keyof FillRecord]: FillRecord[K] } = {
+          createdAt: located.time,
+          createdAtHeight: located.height,
+          transactionHash,
           eventId,
           subaccount: owner,
           subaccountNumber: number,
@@ -121,8 +121,8 @@ export class HistoryModel {
           affiliateRevShare: e.affiliateRevShare ?? 0n,
           orderKey: orderIdKey(order.orderId),
           clientMetadata: order.clientMetadata,
-          ...(before === undefined ? {} : { before }),
         };
+        if (before !== undefined) fill.before = before;
         this.push(this.fills, subKey(fill.subaccount, fill.subaccountNumber), fill);
         fills.push(fill);
       }

@@ -38,8 +38,8 @@ export class OrdersModel {
   private readonly orders = new Map<string, OrderRecord>();
   private readonly bySubaccount = new Map<string, Set<string>>();
 
-  private upsert(order: clob.Order, status: OrderStatus): OrderRecord {
-    const key = orderIdKey(order.orderId);
+  /** Stores or updates the order under `key` (its {@link orderIdKey}). */
+  private upsert(order: clob.Order, status: OrderStatus, key = orderIdKey(order.orderId)): OrderRecord {
     let record = this.orders.get(key);
     if (record === undefined) {
       record = { key, order, status, totalFilled: 0n };
@@ -62,13 +62,14 @@ export class OrdersModel {
       case "replace": {
         const order = message.order;
         const flags = order.orderId?.orderFlags ?? 0;
-        const existing = this.orders.get(orderIdKey(order.orderId));
+        const key = orderIdKey(order.orderId);
+        const existing = this.orders.get(key);
         if (flags !== SHORT_TERM) return existing === undefined ? [] : [existing];
         if (existing !== undefined && (existing.status === "FILLED" || existing.status === "OPEN")) {
           existing.order = order;
           return [existing];
         }
-        const record = this.upsert(order, "BEST_EFFORT_OPENED");
+        const record = this.upsert(order, "BEST_EFFORT_OPENED", key);
         delete record.removalReason;
         return [record];
       }

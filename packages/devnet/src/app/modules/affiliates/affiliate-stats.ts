@@ -96,10 +96,24 @@ interface StoredFill {
   readonly attributions: readonly { role: "taker" | "maker"; referrer: string; volume: string }[];
 }
 
-/** A user's totals over the window (zeros for a user without any). */
+const NONE: AffiliateUserStats = Object.freeze(zero());
+/**
+ * Decoded user totals by the stored bytes they were decoded from: a store hands back the bytes it
+ * was given, so a total read again (each fill reads its taker's) is parsed once while the store
+ * read, and its gas, still happens every time.
+ */
+const decodedUserStats = new WeakMap<Uint8Array, AffiliateUserStats>();
+
+/** A user's totals over the window (zeros for a user without any; frozen: copy to change). */
 export function userStats(ctx: StoreAccess, address: string): AffiliateUserStats {
-  const json = readJson<Record<string, string>>(ctx, userKey(address));
-  return json === undefined ? zero() : decodeStats(json);
+  const bytes = ctx.store(SLICE).get(userKey(address));
+  if (bytes === undefined) return NONE;
+  let stats = decodedUserStats.get(bytes);
+  if (stats === undefined) {
+    stats = Object.freeze(decodeStats(JSON.parse(fromUtf8(bytes)) as Record<string, string>));
+    decodedUserStats.set(bytes, stats);
+  }
+  return stats;
 }
 
 /** Records a fill in the block's stats (counted at the end of the block). */

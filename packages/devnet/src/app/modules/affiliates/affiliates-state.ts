@@ -184,9 +184,20 @@ export function affiliateParameters(ctx: StoreAccess): affiliates.AffiliateParam
   return readAffiliates(ctx, "parameters", affiliates.AffiliateParametersSchema);
 }
 
+const NO_OVERRIDES: ReadonlySet<string> = new Set();
+/** The set of each stored overrides message (decoded messages are shared and frozen). */
+const overrideSets = new WeakMap<affiliates.AffiliateOverrides, ReadonlySet<string>>();
+
 /** The overridden affiliates (they get the last tier). */
 export function affiliateOverrides(ctx: StoreAccess): ReadonlySet<string> {
-  return new Set(readAffiliates(ctx, "overrides", affiliates.AffiliateOverridesSchema).addresses);
+  const stored = readAffiliates(ctx, "overrides", affiliates.AffiliateOverridesSchema);
+  if (stored.addresses.length === 0) return NO_OVERRIDES;
+  let set = overrideSets.get(stored);
+  if (set === undefined) {
+    set = new Set(stored.addresses);
+    overrideSets.set(stored, set);
+  }
+  return set;
 }
 
 /**

@@ -118,9 +118,12 @@ export function pubKeyAny(pubKey: AccountPubKey): Any {
 export class AuthKeeper {
   /** Module account names by hex address (fixed at construction). */
   private readonly moduleNames = new Map<string, ModuleAccountSpec>();
+  /** The module account names (fixed at construction). */
+  private readonly moduleAccountNames: ReadonlySet<string>;
 
   constructor(readonly moduleAccounts: readonly ModuleAccountSpec[] = MODULE_ACCOUNTS) {
     for (const spec of moduleAccounts) this.moduleNames.set(addressKey(moduleAddress(spec.name)), spec);
+    this.moduleAccountNames = new Set(moduleAccounts.map((spec) => spec.name));
   }
 
   /** The account at `address`, or undefined. */
@@ -157,7 +160,7 @@ export class AuthKeeper {
 
   /** The address of a module account by name; throws for an unknown module account. */
   moduleAddress(name: string): Uint8Array {
-    if (!this.moduleAccounts.some((spec) => spec.name === name)) {
+    if (!this.moduleAccountNames.has(name)) {
       throw abciError(sdkErrors.unknownAddress, `module account ${name} does not exist`);
     }
     return moduleAddress(name);

@@ -75,7 +75,12 @@ export class BankKeeper {
 
   /** The balance of one denom (0 when none). */
   balance(ctx: StoreAccess, address: Uint8Array, denom: string): bigint {
-    const bytes = ctx.store(BANK).get(balanceKey(address, denom));
+    return this.balanceAt(ctx, balanceKey(address, denom));
+  }
+
+  /** The balance stored under `key` (a {@link balanceKey}; 0 when none). */
+  private balanceAt(ctx: StoreAccess, key: string): bigint {
+    const bytes = ctx.store(BANK).get(key);
     return bytes === undefined ? 0n : decodeUint(bytes);
   }
 
@@ -106,8 +111,8 @@ export class BankKeeper {
     return coins;
   }
 
-  private setBalance(ctx: StoreAccess, address: Uint8Array, denom: string, amount: bigint): void {
-    ctx.store(BANK).set(balanceKey(address, denom), encodeU256(amount));
+  private setBalance(ctx: StoreAccess, key: string, amount: bigint): void {
+    ctx.store(BANK).set(key, encodeU256(amount));
   }
 
   private setSupply(ctx: StoreAccess, denom: string, amount: bigint): void {
@@ -117,14 +122,15 @@ export class BankKeeper {
   /** Takes coins from an account; throws sdk 5 with the SDK's text when one is short. */
   private subCoins(ctx: Context, address: Uint8Array, coins: readonly Coin[]): void {
     for (const coin of coins) {
-      const balance = this.balance(ctx, address, coin.denom);
+      const key = balanceKey(address, coin.denom);
+      const balance = this.balanceAt(ctx, key);
       if (balance < coin.amount) {
         throw abciError(
           sdkErrors.insufficientFunds,
           `spendable balance ${balance}${coin.denom} is smaller than ${coin.amount}${coin.denom}`,
         );
       }
-      this.setBalance(ctx, address, coin.denom, balance - coin.amount);
+      this.setBalance(ctx, key, balance - coin.amount);
     }
     ctx.events.emitEvent("coin_spent", [
       ["spender", bech32Of(address)],
@@ -135,7 +141,8 @@ export class BankKeeper {
   /** Adds coins to an account (creating the account when it is new). */
   private addCoins(ctx: Context, address: Uint8Array, coins: readonly Coin[]): void {
     for (const coin of coins) {
-      this.setBalance(ctx, address, coin.denom, this.balance(ctx, address, coin.denom) + coin.amount);
+      const key = balanceKey(address, coin.denom);
+      this.setBalance(ctx, key, this.balanceAt(ctx, key) + coin.amount);
     }
     ctx.events.emitEvent("coin_received", [
       ["receiver", bech32Of(address)],
@@ -228,7 +235,8 @@ export class BankKeeper {
   /** Sets a genesis balance and grows the supply (no events). */
   initBalance(ctx: Context, address: Uint8Array, coins: readonly Coin[]): void {
     for (const coin of coins) {
-      this.setBalance(ctx, address, coin.denom, this.balance(ctx, address, coin.denom) + coin.amount);
+      const key = balanceKey(address, coin.denom);
+      this.setBalance(ctx, key, this.balanceAt(ctx, key) + coin.amount);
       this.setSupply(ctx, coin.denom, this.supplyOf(ctx, coin.denom) + coin.amount);
     }
     if (!this.auth.hasAccount(ctx, address)) this.auth.createAccount(ctx, address);
