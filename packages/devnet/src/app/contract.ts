@@ -325,7 +325,9 @@ export type OrderStreamMessage =
 
 /**
  * Listener of the off-chain order stream (see {@link ChainApp.onOrderStream}); it gets the
- * messages of one CheckTx, one block or one post-commit step at a time, in order.
+ * messages of one CheckTx, one block or one post-commit step at a time, in order. The messages
+ * are frozen, orders and ids inside included: they are the memclob's own objects, shared by every
+ * listener.
  *
  * @example
  * ```ts
