@@ -14,7 +14,7 @@ import { errorGuard, PerpxError, type PerpxErrorCode } from "@perpx/errors";
  * - `no-block`: the latest block asked for before genesis;
  * - `duplicate-route`: a module, message route, query route or control route registered twice;
  * - `unavailable`: a server that could not start (its port taken), a state lock other devnets keep
- *   taking over, a state directory used after it was closed;
+ *   taking over, a state directory used after it was closed, a write to a read-only (frozen) store;
  * - `misconfigured`: a chain application built without a part a message needs.
  *
  * @example

@@ -18,10 +18,14 @@ export type OnDemandWebSocketOptions = Omit<ServerOptions, "noServer" | "server"
  *
  * @example
  * ```ts
+ * import { createServer } from "node:http";
+ *
  * const sockets = new OnDemandWebSocketServer({ maxPayload: 1024 });
+ * const httpServer = createServer();
  * httpServer.on("upgrade", (req, socket, head) =>
  *   sockets.handleUpgrade(req, socket, head, (ws) => ws.send("hello")),
  * );
+ * sockets.close(); // no upgrade came: `ws` was never loaded
  * ```
  */
 export class OnDemandWebSocketServer {

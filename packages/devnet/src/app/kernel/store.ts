@@ -11,6 +11,7 @@
  * - {@link PrefixStore}: a module's slice (`"bank/"`, `"auth/"`, ...).
  */
 
+import { DevnetError } from "../../devnet-error.js";
 import {
   type BinaryReader,
   type BinaryWriter,
@@ -160,7 +161,7 @@ export class RootStore implements KvStore {
     const layer = this.data.pin();
     const volatile = this.memory.pin();
     const readOnly = (): never => {
-      throw new Error("a frozen store is read-only");
+      throw new DevnetError("unavailable", "a frozen store is read-only: it cannot be written");
     };
     return {
       get: (key) => layer.map.get(key) ?? volatile.map.get(key),
