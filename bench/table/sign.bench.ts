@@ -1,7 +1,7 @@
 /**
  * Compose + sign one place-order tx (`placeOrderMsg` + `signTx`, native backend) beside the raw
  * native secp256k1 signature over SHA-256 of the same sign doc (the floor), rounds of
- * `BATCH` calls interleaved; the medians of the rounds' per-call times.
+ * `BATCH` calls interleaved; the medians of the rounds' per-call CPU times (`per-call.ts`).
  * Run alone: `npx vitest bench --run --project bench table/sign`.
  */
 import {
@@ -53,17 +53,20 @@ describe("compose + sign one place-order tx vs the raw native signature", () => 
       const { ours, raw } = await interleave(
         rounds,
         {
-          ours: perCall(batch, () =>
-            signTx({
-              signer: wallet,
-              messages: [order()],
-              chainId: "perpx-local-1",
-              accountNumber: 0n,
-              sequence: 0n,
-              fee,
-            }),
+          ours: perCall(
+            batch,
+            () =>
+              signTx({
+                signer: wallet,
+                messages: [order()],
+                chainId: "perpx-local-1",
+                accountNumber: 0n,
+                sequence: 0n,
+                fee,
+              }),
+            "cpu",
           ),
-          raw: perCall(batch, () => signCosmos(KEY_BYTES, signBytes, { backend: "native" })),
+          raw: perCall(batch, () => signCosmos(KEY_BYTES, signBytes, { backend: "native" }), "cpu"),
         },
         3,
       );
@@ -76,7 +79,7 @@ describe("compose + sign one place-order tx vs the raw native signature", () => 
         ratio: `${ratio.toFixed(2)}x`,
         goal: "<= 1.3x",
         met: ratio <= 1.3,
-        note: `${rounds} interleaved rounds of ${batch} calls, medians of the per-call times`,
+        note: `${rounds} interleaved rounds of ${batch} calls, medians of the per-call CPU times of the process`,
       });
     }),
     ONE_CALL,
