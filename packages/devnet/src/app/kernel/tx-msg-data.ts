@@ -4,27 +4,14 @@
  * the message and walking its schema for every tx.
  */
 import type { Any } from "@bufbuild/protobuf/wkt";
-import { utf8 } from "../lib/codec.js";
-import { fieldLength, putField, putVarint, varintLength } from "./proto-write.js";
+import { ProtoWriter } from "../lib/proto-writer.js";
 
 /**
  * `TxMsgData { repeated google.protobuf.Any msg_responses = 2 }` as protobuf bytes (the deprecated
  * field 1 is never written). Each `Any` is `{ type_url = 1; value = 2 }`, empty fields left out.
  */
 export function txMsgDataBytes(responses: readonly Any[]): Uint8Array {
-  const typeUrls = responses.map((any) => utf8(any.typeUrl));
-  const bodies = responses.map(
-    (any, i) => fieldLength((typeUrls[i] as Uint8Array).length) + fieldLength(any.value.length),
-  );
-  let size = 0;
-  for (const body of bodies) size += 1 + varintLength(body) + body;
-  const out = new Uint8Array(size);
-  let pos = 0;
-  responses.forEach((any, i) => {
-    out[pos] = 0x12;
-    pos = putVarint(out, pos + 1, bodies[i] as number);
-    pos = putField(out, pos, 0x0a, typeUrls[i] as Uint8Array);
-    pos = putField(out, pos, 0x12, any.value);
-  });
-  return out;
+  const w = new ProtoWriter();
+  for (const any of responses) w.message(2, (m) => m.string(1, any.typeUrl).scalarBytes(2, any.value));
+  return w.finish();
 }
