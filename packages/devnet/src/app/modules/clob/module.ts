@@ -32,10 +32,10 @@ import { decodeU64, encodeU64, utf8 } from "../../lib/codec.js";
 import { abciError, sdkErrors } from "../../lib/errors.js";
 import { paginate } from "../../lib/pagination.js";
 import {
-  BATCH_CANCEL_URL,
-  CANCEL_ORDER_URL,
-  PLACE_ORDER_URL,
-  UPDATE_LEVERAGE_URL,
+  BATCH_CANCEL_URL as BATCH,
+  CANCEL_ORDER_URL as CANCEL,
+  UPDATE_LEVERAGE_URL as LEVERAGE,
+  PLACE_ORDER_URL as PLACE,
 } from "../msg-type-urls.js";
 import type { ProtoRecord } from "../records.js";
 import { padKey } from "../records.js";
@@ -77,11 +77,6 @@ import {
   validateGoodTil,
   validateOrderBasic,
 } from "./validate.js";
-
-const PLACE = PLACE_ORDER_URL;
-const CANCEL = CANCEL_ORDER_URL;
-const BATCH = BATCH_CANCEL_URL;
-const LEVERAGE = UPDATE_LEVERAGE_URL;
 
 /** The height a tx's orders are placed in, and the previous block's time (seconds). */
 function windowOf(ctx: Context): { nextHeight: bigint; previousBlockTimeSeconds: bigint } {

@@ -19,18 +19,12 @@ import type { clob } from "@perpx/proto";
 import type { TxPolicy } from "../../kernel/module.js";
 import { abciError, sdkErrors } from "../../lib/errors.js";
 import {
-  BATCH_CANCEL_URL,
-  CANCEL_ORDER_URL,
-  CREATE_TRANSFER_URL,
-  PLACE_ORDER_URL,
-  UPDATE_LEVERAGE_URL,
+  BATCH_CANCEL_URL as BATCH,
+  CANCEL_ORDER_URL as CANCEL,
+  UPDATE_LEVERAGE_URL as LEVERAGE,
+  PLACE_ORDER_URL as PLACE,
+  CREATE_TRANSFER_URL as TRANSFER,
 } from "../msg-type-urls.js";
-
-const PLACE = PLACE_ORDER_URL;
-const CANCEL = CANCEL_ORDER_URL;
-const BATCH = BATCH_CANCEL_URL;
-const LEVERAGE = UPDATE_LEVERAGE_URL;
-const TRANSFER = CREATE_TRANSFER_URL;
 
 /** The messages that make a tx a clob tx (the reference chain's `HasClobMsg`). */
 const CLOB_MESSAGES: ReadonlySet<string> = new Set([PLACE, CANCEL, BATCH, LEVERAGE]);
