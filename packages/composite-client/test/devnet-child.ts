@@ -54,8 +54,9 @@ export function startDevnetChild(args: string[], portFlags?: string[]): Promise<
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.add(child);
+  // 'close', not 'exit': the pipes may still hold the child's last output when it exits.
   const exited = new Promise<void>((resolve) =>
-    child.once("exit", () => {
+    child.once("close", () => {
       children.delete(child);
       resolve();
     }),

@@ -37,7 +37,8 @@ function soak(config: Record<string, number | string>): Promise<SoakResult> {
     err += d.toString();
   });
   return new Promise((resolve, reject) => {
-    child.once("exit", (code) => {
+    // 'close', not 'exit': the last line (the result) may still be in the pipe when the child exits.
+    child.once("close", (code) => {
       if (code !== 0) reject(new Error(`the soak child exited with ${code}: ${err}`));
       else resolve(JSON.parse(out.trim().split("\n").at(-1) as string) as SoakResult);
     });

@@ -64,8 +64,9 @@ function spawnCli(args: string[]) {
   child.stderr!.on("data", (d: Buffer) => {
     err += d.toString();
   });
+  // 'close', not 'exit': the pipes may still hold the child's last output when it exits.
   const exited = new Promise<Exit>((resolve) =>
-    child.once("exit", (code, signal) => {
+    child.once("close", (code, signal) => {
       children.delete(child);
       resolve({ code, signal });
     }),

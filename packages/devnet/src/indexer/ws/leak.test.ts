@@ -24,7 +24,8 @@ it("the process exits by itself after close(), every client told 1012", async ()
   });
   // A hang guard only: a child that keeps a handle never exits; a slow one is waited for.
   const killer = setTimeout(() => child.kill("SIGKILL"), 120_000);
-  const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+  // 'close', not 'exit': the pipes may still hold the child's last output when it exits.
+  const code = await new Promise<number | null>((resolve) => child.once("close", (c) => resolve(c)));
   clearTimeout(killer);
   expect({ code, err }).toEqual({ code: 0, err: "" });
   expect(out.trim()).toBe(
