@@ -11,7 +11,7 @@ import type { NodeConnection } from "../connection.js";
 import { failedBeforeConnecting, QueryError, TransportError } from "../errors.js";
 import { checkParams } from "../messages/validate.js";
 import { type CallOptions, withDeadline } from "../transport/call.js";
-import { GRPC_STATUS, grpcStatusOf } from "../transport/grpc.js";
+import { GRPC_STATUS, grpcStatusOf, wasRefusedStream } from "../transport/grpc.js";
 import { missingTransportError } from "../transport/missing.js";
 import { type CometRpc, cometCall, JsonRpcError, rawRpc } from "../transport/rpc-json.js";
 
@@ -167,12 +167,14 @@ export function grpcQueryError(path: string, error: unknown): Error {
   const connectError = grpcStatusOf(error);
   if (
     connectError.code === GRPC_STATUS.unavailable ||
+    wasRefusedStream(error) ||
     (connectError.code === GRPC_STATUS.internal &&
       /ECONNREFUSED|socket|TLS|certificate/i.test(connectError.rawMessage))
   ) {
     // connect-node's errors name the socket error in their text; connect-web's keep it as the cause.
     const nothingSent =
       failedBeforeConnecting(error) ||
+      wasRefusedStream(error) ||
       /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/.test(connectError.rawMessage);
     return new TransportError(
       { transport: "grpc", problem: connectError.rawMessage, nothingSent },

@@ -64,7 +64,15 @@ export function openGrpc(
   };
   const transport: Transport = {
     async unary(...args) {
-      return (await open()).transport.unary(...args);
+      const opened = (await open()).transport;
+      try {
+        return await opened.unary(...args);
+      } catch (error) {
+        // The server refused the stream before reading it (RST_STREAM REFUSED_STREAM, e.g. a
+        // session it was closing): as gRPC's transparent retry does, send it once more.
+        if (!wasRefusedStream(error) || args[1]?.aborted === true) throw error;
+        return opened.unary(...args);
+      }
     },
     async stream(...args) {
       return (await open()).transport.stream(...args);
@@ -77,6 +85,28 @@ export function openGrpc(
       loaded?.then((t) => t.close()).catch(() => {});
     },
   };
+}
+
+/**
+ * True for a call the server refused with HTTP/2 `REFUSED_STREAM`: by the HTTP/2 rules (RFC 9113
+ * 8.7) it did no processing of the request, so sending it again is safe, a broadcast included.
+ *
+ * @param error - what a connect call threw.
+ * @returns whether the stream was refused.
+ * @example
+ * ```ts
+ * import { Code, ConnectError } from "@connectrpc/connect";
+ *
+ * wasRefusedStream(new ConnectError("http/2 stream closed with error code REFUSED_STREAM (0x7)", Code.Unavailable)); // true
+ * ```
+ */
+export function wasRefusedStream(error: unknown): boolean {
+  const { code, rawMessage } = grpcStatusOf(error);
+  // connect-node reports it as unavailable from the reset code, or as internal from Node's stream error.
+  return (
+    (code === GRPC_STATUS.unavailable || code === GRPC_STATUS.internal) &&
+    rawMessage.includes("REFUSED_STREAM")
+  );
 }
 
 /** gRPC status codes the package reads (the numbers of connect's `Code`). */
