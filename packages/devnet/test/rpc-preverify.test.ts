@@ -4,6 +4,8 @@
  * what serial CheckTx answers on an identical chain, when the worker dies mid-burst too, and a stop
  * with txs in flight ends cleanly.
  */
+import { createRequire } from "node:module";
+import type * as WorkerThreads from "node:worker_threads";
 import type { Worker } from "node:worker_threads";
 import { create } from "@bufbuild/protobuf";
 import { clob, cosmosBank } from "@perpx/proto";
@@ -13,18 +15,19 @@ import { type Devnet, GENESIS_ACCOUNTS, startDevnet } from "../src/index.js";
 import { type FastSigner, fundedSigner, signOrderTx } from "./support/fast-order.js";
 import { msg, signTx } from "./support/sign-tx.js";
 
-/** Every worker thread started in this file (the broadcaster's signature worker among them). */
-const workers = vi.hoisted(() => [] as Worker[]);
-vi.mock("node:worker_threads", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("node:worker_threads")>();
-  class RecordedWorker extends actual.Worker {
-    constructor(...args: ConstructorParameters<typeof actual.Worker>) {
-      super(...args);
-      workers.push(this);
-    }
+/**
+ * Every worker thread started in this file (the broadcaster's signature worker among them): the
+ * devnet loads `worker_threads` on first use, through `require`, so its `Worker` is wrapped there.
+ */
+const workers: Worker[] = [];
+const threads = createRequire(import.meta.url)("node:worker_threads") as typeof WorkerThreads;
+const OriginalWorker = threads.Worker;
+threads.Worker = class RecordedWorker extends OriginalWorker {
+  constructor(...args: ConstructorParameters<typeof OriginalWorker>) {
+    super(...args);
+    workers.push(this);
   }
-  return { ...actual, Worker: RecordedWorker };
-});
+};
 
 const genesisTime = new Date("2026-01-01T00:00:00Z");
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
@@ -84,6 +87,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([subject?.devnet.stop(), reference?.stop()]);
+  threads.Worker = OriginalWorker;
 });
 
 let clientId = 1;

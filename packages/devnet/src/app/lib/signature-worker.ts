@@ -4,7 +4,8 @@
  * event loop go as one message; the worker answers each message with one array of verdicts, in
  * order. The worker is a small script that loads the same addon file as the main thread.
  */
-import { Worker } from "node:worker_threads";
+import { createRequire } from "node:module";
+import type * as WorkerThreads from "node:worker_threads";
 
 /** The worker's script (CommonJS): a batch is `[u32 length][sign bytes][33-byte key][64-byte signature]`*. */
 const WORKER_SOURCE = `
@@ -76,9 +77,11 @@ function pack(requests: readonly Request[]): ArrayBuffer {
 
 /**
  * Starts a worker that loads the addon at `addonPath` (see `secp256k1AddonPath`). It does not keep
- * the process alive.
+ * the process alive. Node's `worker_threads` is loaded here, on first use: loading it costs about a
+ * millisecond, which a devnet start does without.
  */
 export function startSignatureWorker(addonPath: string): SignatureWorker {
+  const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof WorkerThreads;
   let queued: Request[] = [];
   const sent: Request[][] = [];
   let flushScheduled = false;
