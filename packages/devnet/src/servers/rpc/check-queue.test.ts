@@ -43,6 +43,33 @@ describe("CheckQueue", () => {
     expect(queue.waiting).toBe(0);
   });
 
+  it("with checkWhenIdle, the head still waiting once the loop has polled is checked without it, in order", async () => {
+    const checked: number[] = [];
+    const queue = new CheckQueue(
+      (t: Uint8Array) => {
+        checked.push(t[0] as number);
+        return t[0];
+      },
+      { checkWhenIdle: true },
+    );
+    const never = new Promise<void>(() => {});
+    const later = deferred();
+    const results = [
+      queue.submit(tx(1), never),
+      queue.submit(tx(2), later.promise),
+      queue.submit(tx(3), never),
+    ];
+    expect(checked).toEqual([]);
+    // One turn of the loop: the head is checked, not yet the next (it gets a turn of its own).
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(checked).toEqual([1]);
+    later.resolve();
+    await results[1];
+    expect(checked).toEqual([1, 2]);
+    expect(await Promise.all(results)).toEqual([1, 2, 3]);
+    expect(queue.waiting).toBe(0);
+  });
+
   it("property: txs are checked in arrival order, each after it is ready, whatever order they get ready in", async () => {
     await fc.assert(
       fc.asyncProperty(

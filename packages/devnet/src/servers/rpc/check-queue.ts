@@ -1,6 +1,7 @@
 /**
  * CheckTx in arrival order: each tx is checked after every tx that arrived before it, and after
- * what readies it (its signature checked on another thread) has settled.
+ * what readies it (its signature checked on another thread) has settled, or, when readying only
+ * spares work, once the thread would otherwise sit idle (see {@link CheckQueueOptions}).
  */
 
 /** The outcome of one check: its result, or what it threw. */
@@ -12,13 +13,28 @@ interface Entry<T> {
   readonly settle: (outcome: Outcome<T>) => void;
 }
 
+/** Options of a {@link CheckQueue}. */
+export interface CheckQueueOptions {
+  /**
+   * True when readying a tx only spares the check work (the check answers the same without it):
+   * then the tx at the head of the line that is still not ready once the event loop has polled
+   * (every later tx waits behind it, so the thread has nothing else to do) is checked at once,
+   * rather than left idle. @default false
+   */
+  readonly checkWhenIdle?: boolean;
+}
+
 /** A first-in first-out line of checks (see the module comment). */
 export class CheckQueue<T> {
   private readonly line: Entry<T>[] = [];
   private head = 0;
+  private idleCheckScheduled = false;
 
   /** @param check - the check itself (CheckTx); what it throws goes to the tx's caller. */
-  constructor(private readonly check: (tx: Uint8Array) => T) {}
+  constructor(
+    private readonly check: (tx: Uint8Array) => T,
+    private readonly options: CheckQueueOptions = {},
+  ) {}
 
   /** Number of txs waiting for their check. */
   get waiting(): number {
@@ -46,7 +62,21 @@ export class CheckQueue<T> {
           this.pump();
         };
         ready.then(mark, mark);
+        this.scheduleIdleCheck();
       }
+    });
+  }
+
+  /** After the loop's next poll, checks the head of the line if it still waits (see the options). */
+  private scheduleIdleCheck(): void {
+    if (this.options.checkWhenIdle !== true || this.idleCheckScheduled) return;
+    this.idleCheckScheduled = true;
+    setImmediate(() => {
+      this.idleCheckScheduled = false;
+      const entry = this.line[this.head];
+      if (entry === undefined || entry.ready) return;
+      entry.ready = true;
+      this.pump();
     });
   }
 
@@ -54,7 +84,10 @@ export class CheckQueue<T> {
   private pump(): void {
     while (this.head < this.line.length) {
       const entry = this.line[this.head] as Entry<T>;
-      if (!entry.ready) return;
+      if (!entry.ready) {
+        this.scheduleIdleCheck();
+        return;
+      }
       this.head++;
       let outcome: Outcome<T>;
       try {
