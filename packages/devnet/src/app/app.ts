@@ -29,6 +29,7 @@ import type {
   PersistentChainApp,
   PruningOptions,
   QueryResult,
+  SignatureCheck,
   SimulateResult,
   TxResult,
 } from "./contract.js";
@@ -48,9 +49,11 @@ import { readSnapshotHeader, restoreSnapshot, writeSnapshot } from "./kernel/sna
 import { StateVersions } from "./kernel/state-versions.js";
 import { PrefixStore, RootStore } from "./kernel/store.js";
 import { TxPipeline } from "./kernel/tx-pipeline.js";
+import { signatureRequest } from "./kernel/tx-prepare.js";
 import { volatileKeys } from "./kernel/volatile-keys.js";
 import { encodeBlock } from "./lib/block-codec.js";
 import { BinaryReader } from "./lib/codec.js";
+import { recordNativeVerdict } from "./lib/crypto.js";
 import { drainOrderStream } from "./modules/clob/stream.js";
 import { buildModules, type Keepers } from "./modules/index.js";
 
@@ -194,6 +197,18 @@ export class ChainApplication implements PersistentChainApp {
     const result = this.pipeline.checkTx(tx);
     this.publishOrderStream();
     return result;
+  }
+
+  /** Verifies the signature of `tx` through `verify` ahead of its CheckTx (see `ChainApp.prepareTx`). */
+  prepareTx(tx: Uint8Array, verify: SignatureCheck): Promise<void> | undefined {
+    const request = signatureRequest(tx, this.config.chainId, this.core.set.keepers.auth, () =>
+      this.pipeline.checkContext(),
+    );
+    if (request === undefined) return undefined;
+    const { key, signBytes, signature } = request;
+    return verify(key, signBytes, signature).then((ok) => {
+      if (ok) recordNativeVerdict(key, signBytes, signature);
+    });
   }
 
   pendingTxCount(): number {

@@ -341,6 +341,17 @@ export type OrderStreamMessage =
 export type OrderStreamListener = (messages: readonly OrderStreamMessage[]) => void;
 
 /**
+ * Checks a secp256k1 signature elsewhere than the caller's thread: true when libsecp256k1 accepts
+ * `signature` (64 bytes r||s) over SHA-256 of `signBytes` under the 33-byte compressed `key`;
+ * false when it refuses or could not tell. Never rejects.
+ */
+export type SignatureCheck = (
+  key: Uint8Array,
+  signBytes: Uint8Array,
+  signature: Uint8Array,
+) => Promise<boolean>;
+
+/**
  * What the servers may ask of the chain application. Every method is synchronous and deterministic
  * given the same sequence of calls; time only enters through `produceBlock`.
  *
@@ -384,6 +395,14 @@ export interface ChainApp {
    * its proposed-operations tx.
    */
   checkTx(tx: Uint8Array): TxResult;
+  /**
+   * Optional, a pure speed-up: readies the CheckTx of `tx` ahead of it, by having `verify` check its
+   * signature elsewhere (another thread) against the state as it is now. The CheckTx that follows
+   * answers exactly as without it; it only skips the curve math when the bytes it would verify are
+   * those `verify` accepted. Returns undefined when there is nothing to ready (not the usual
+   * single-signer secp256k1 shape); the promise never rejects. Never throws.
+   */
+  prepareTx?(tx: Uint8Array, verify: SignatureCheck): Promise<void> | undefined;
   /** Number of txs queued for the next block. */
   pendingTxCount(): number;
   /** ABCI query by gRPC method path (`/cosmos.bank.v1beta1.Query/AllBalances`) or `/app/simulate`. */

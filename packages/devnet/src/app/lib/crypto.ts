@@ -9,6 +9,7 @@ import { ripemd160 } from "@noble/hashes/legacy.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { fromHex, utf8 } from "./codec.js";
 import { sha256 } from "./sha256.js";
+import { VerdictCache } from "./verdict-cache.js";
 
 /** Type URL of a Cosmos secp256k1 public key. */
 export const SECP256K1_PUBKEY_TYPE_URL = "/cosmos.crypto.secp256k1.PubKey";
@@ -218,6 +219,49 @@ function nativeSecp256k1(): Libsecp256k1 | null {
 }
 
 /**
+ * The file the optional `secp256k1` addon loads from, when it loads here (another thread can
+ * `require` it), else undefined.
+ */
+export function secp256k1AddonPath(): string | undefined {
+  return nativeSecp256k1() === null
+    ? undefined
+    : createRequire(import.meta.url).resolve("secp256k1/bindings");
+}
+
+/**
+ * True when a secp256k1 signature passes every check {@link verifySignature} makes besides the
+ * curve equation: 64 bytes r||s with r in [1, n) and s in [1, n/2], and a key noble accepts (which
+ * this decodes and keeps, as a verification would).
+ */
+export function passesSecp256k1Prechecks(key: Uint8Array, signature: Uint8Array): boolean {
+  if (!isLowSCompact(signature)) return false;
+  try {
+    cachedKey(key);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Positive secp256k1 verdicts reached elsewhere (see {@link recordNativeVerdict}). */
+const verdicts = new VerdictCache(4096);
+
+/**
+ * Records that libsecp256k1's `ecdsaVerify` (the addon {@link secp256k1AddonPath} names, run on
+ * another thread) accepted `signature` over SHA-256 of `signBytes` under `key`: with
+ * {@link passesSecp256k1Prechecks}, what {@link verifySignature} checks, so it answers true for
+ * these exact bytes without the curve math. Ignored unless the prechecks pass.
+ */
+export function recordNativeVerdict(key: Uint8Array, signBytes: Uint8Array, signature: Uint8Array): void {
+  if (passesSecp256k1Prechecks(key, signature)) verdicts.add("secp256k1", key, signBytes, signature);
+}
+
+/** Drops the verdicts {@link recordNativeVerdict} recorded. */
+export function forgetNativeVerdicts(): void {
+  verdicts.clear();
+}
+
+/**
  * ECDSA over SHA-256 of `message`, low-S, verified natively: the checks of {@link verifyDigest}
  * over `sha256(message)`. libsecp256k1 when the optional addon is installed (about 6x faster than
  * OpenSSL's generic curve code, which is the fallback); both check r and s in [1, n) and the
@@ -242,6 +286,7 @@ function verifySha256Native(key: Uint8Array, message: Uint8Array, signature: Uin
  * Verifies a SIGN_MODE_DIRECT signature over `signBytes` (the SignDoc bytes).
  * secp256k1: ECDSA over SHA-256, exactly 64 bytes r||s, low-S. eth_secp256k1: ECDSA over Keccak-256,
  * 64 bytes or 65 with a recovery byte (ignored), low-S. Never throws: malformed input is `false`.
+ * A secp256k1 verdict recorded by {@link recordNativeVerdict} for the same bytes answers first.
  */
 export function verifySignature(
   algo: KeyAlgo,
@@ -252,6 +297,7 @@ export function verifySignature(
   try {
     if (algo === "secp256k1") {
       if (signature.length !== 64) return false;
+      if (verdicts.size > 0 && verdicts.has(algo, key, signBytes, signature)) return true;
       return verifySha256Native(key, signBytes, signature);
     }
     if (signature.length !== 64 && signature.length !== 65) return false;

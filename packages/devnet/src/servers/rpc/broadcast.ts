@@ -1,11 +1,19 @@
 /**
  * Broadcast methods: `check_tx`, `broadcast_tx_sync`, `broadcast_tx_async` and
  * `broadcast_tx_commit`, which waits (up to a timeout) for the tx to be committed.
+ *
+ * CheckTx runs in arrival order across the four (see {@link CheckQueue}). When the application can
+ * ready a tx (`ChainApp.prepareTx`) and the optional libsecp256k1 addon is installed, its signature
+ * is checked first on a worker thread (started on the first broadcast), which spares CheckTx the
+ * curve math; CheckTx answers exactly as it would without.
  */
 import type { BlockRecord, ChainApp, TxResult } from "../../app/contract.js";
+import { forgetNativeVerdicts, secp256k1AddonPath } from "../../app/lib/crypto.js";
 import { sha256 } from "../../app/lib/sha256.js";
+import { type SignatureWorker, startSignatureWorker } from "../../app/lib/signature-worker.js";
 import { txResultJson } from "../comet-json.js";
 import { toBase64, toHexUpper } from "../encoding.js";
+import { CheckQueue } from "./check-queue.js";
 import { internal } from "./errors.js";
 import { type MethodTable, requireBytes } from "./params.js";
 
@@ -19,62 +27,100 @@ export interface Broadcaster {
   readonly methods: MethodTable;
   /** Wakes the `broadcast_tx_commit` calls whose tx is now committed. */
   onBlock(block: BlockRecord): void;
-  /** Ends every pending commit wait (as a timeout). */
+  /** Ends every pending commit wait (as a timeout) and the signature worker. */
   close(): void;
+}
+
+/** `value`, or what `then` makes of it once it settles. */
+function andThen<T, U>(value: T | Promise<T>, then: (value: T) => U): U | Promise<U> {
+  return value instanceof Promise ? value.then(then) : then(value);
 }
 
 /** The broadcast methods over `app`; `broadcast_tx_commit` waits up to `commitTimeoutMs`. */
 export function createBroadcaster(app: ChainApp, commitTimeoutMs: number): Broadcaster {
   const waiters = new Set<CommitWaiter>();
+  /** The signature worker: undefined until the first broadcast, null when there is none to use. */
+  let worker: SignatureWorker | null | undefined;
 
-  const checkTx = (tx: Uint8Array): TxResult => {
+  // A tx is readied only to spare CheckTx the curve math: when the main thread would otherwise wait
+  // idle for a verdict, CheckTx verifies inline.
+  const queue = new CheckQueue(
+    (tx: Uint8Array): TxResult => {
+      try {
+        return app.checkTx(tx);
+      } catch (error) {
+        throw internal(error instanceof Error ? error.message : String(error));
+      }
+    },
+    { checkWhenIdle: true },
+  );
+
+  /** Starts checking the signature of `tx` on the worker; undefined when there is nothing to wait for. */
+  const prepare = (tx: Uint8Array): Promise<void> | undefined => {
+    if (app.prepareTx === undefined) return undefined;
+    if (worker === undefined) {
+      const addon = secp256k1AddonPath();
+      try {
+        worker = addon === undefined ? null : startSignatureWorker(addon);
+      } catch {
+        worker = null;
+      }
+    }
+    if (worker === null || !worker.alive) return undefined;
     try {
-      return app.checkTx(tx);
-    } catch (error) {
-      throw internal(error instanceof Error ? error.message : String(error));
+      return app.prepareTx(tx, worker.verify);
+    } catch {
+      return undefined;
     }
   };
 
-  const committed = (hash: Uint8Array): Promise<bigint | undefined> =>
-    new Promise<bigint | undefined>((resolve) => {
-      const waiter: CommitWaiter = {
+  const checkTx = (tx: Uint8Array): TxResult | Promise<TxResult> => queue.submit(tx, prepare(tx));
+
+  /** Waits for `hash` to be committed: its height, or undefined on timeout, close or `cancel`. */
+  const commitWait = (hash: Uint8Array): { height: Promise<bigint | undefined>; cancel(): void } => {
+    let waiter: CommitWaiter | undefined;
+    const height = new Promise<bigint | undefined>((resolve) => {
+      const registered: CommitWaiter = {
         hash,
         resolve: (h) => {
           clearTimeout(timer);
-          waiters.delete(waiter);
+          waiters.delete(registered);
           resolve(h);
         },
       };
-      const timer = setTimeout(() => waiter.resolve(undefined), commitTimeoutMs);
-      waiters.add(waiter);
+      const timer = setTimeout(() => registered.resolve(undefined), commitTimeoutMs);
+      waiters.add(registered);
+      waiter = registered;
     });
+    return { height, cancel: () => waiter?.resolve(undefined) };
+  };
 
   const methods: MethodTable = {
-    check_tx: { params: [["tx", "bytes"]], run: (p) => txResultJson(checkTx(requireBytes(p, "tx"))) },
+    check_tx: {
+      params: [["tx", "bytes"]],
+      run: (p) => andThen(checkTx(requireBytes(p, "tx")), txResultJson),
+    },
     broadcast_tx_sync: {
       params: [["tx", "bytes"]],
       run: (p) => {
         const tx = requireBytes(p, "tx");
-        const result = checkTx(tx);
-        return {
+        return andThen(checkTx(tx), (result) => ({
           code: result.code,
           data: toBase64(result.data),
           log: result.log,
           codespace: result.codespace,
           hash: toHexUpper(sha256(tx)),
-        };
+        }));
       },
     },
     broadcast_tx_async: {
       params: [["tx", "bytes"]],
       run: (p) => {
         const tx = requireBytes(p, "tx");
-        setImmediate(() => {
-          try {
-            app.checkTx(tx);
-          } catch {
-            // An async broadcast reports nothing about CheckTx.
-          }
+        // Checked after this answer, in its turn (at the earliest on the next turn of the loop).
+        const ready = prepare(tx) ?? new Promise<void>((resolve) => setImmediate(resolve));
+        Promise.resolve(queue.submit(tx, ready)).catch(() => {
+          // An async broadcast reports nothing about CheckTx.
         });
         return { code: 0, data: "", log: "", codespace: "", hash: toHexUpper(sha256(tx)) };
       },
@@ -84,21 +130,27 @@ export function createBroadcaster(app: ChainApp, commitTimeoutMs: number): Broad
       run: async (p) => {
         const tx = requireBytes(p, "tx");
         const hash = sha256(tx);
-        const check = checkTx(tx);
-        if (check.code !== 0) {
-          return { check_tx: txResultJson(check), tx_result: {}, hash: toHexUpper(hash), height: "0" };
+        // The wait starts before CheckTx: a block committed as soon as it is queued is not missed.
+        const inclusion = commitWait(hash);
+        try {
+          const check = await checkTx(tx);
+          if (check.code !== 0) {
+            return { check_tx: txResultJson(check), tx_result: {}, hash: toHexUpper(hash), height: "0" };
+          }
+          const height = await inclusion.height;
+          const indexed = app.tx(hash);
+          if (height === undefined || indexed === undefined) {
+            throw internal("timed out waiting for tx to be included in a block");
+          }
+          return {
+            check_tx: txResultJson(check),
+            tx_result: txResultJson(indexed.result),
+            hash: toHexUpper(hash),
+            height: indexed.height.toString(),
+          };
+        } finally {
+          inclusion.cancel();
         }
-        const height = await committed(hash);
-        const indexed = app.tx(hash);
-        if (height === undefined || indexed === undefined) {
-          throw internal("timed out waiting for tx to be included in a block");
-        }
-        return {
-          check_tx: txResultJson(check),
-          tx_result: txResultJson(indexed.result),
-          hash: toHexUpper(hash),
-          height: indexed.height.toString(),
-        };
       },
     },
   };
@@ -112,6 +164,10 @@ export function createBroadcaster(app: ChainApp, commitTimeoutMs: number): Broad
     },
     close() {
       for (const waiter of [...waiters]) waiter.resolve(undefined);
+      // Txs waiting for a verdict are checked inline now; no worker starts after this.
+      worker?.close();
+      worker = null;
+      forgetNativeVerdicts();
     },
   };
 }
