@@ -33,6 +33,26 @@ describe("fromBinaryCached", () => {
     );
   });
 
+  it("property: the same array asked again, or another with its content, gives the same message", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(params, fc.boolean()), { maxLength: 8 }), (asks) => {
+        const arrays: Uint8Array[] = [];
+        for (const [fields, again] of asks) {
+          const fresh = toBinary(
+            perpetuals.PerpetualParamsSchema,
+            create(perpetuals.PerpetualParamsSchema, fields),
+          );
+          const bytes = again && arrays.length > 0 ? (arrays[arrays.length - 1] as Uint8Array) : fresh;
+          arrays.push(bytes);
+          const got = fromBinaryCached(perpetuals.PerpetualParamsSchema, bytes);
+          expect(got).toEqual(fromBinary(perpetuals.PerpetualParamsSchema, bytes));
+          expect(fromBinaryCached(perpetuals.PerpetualParamsSchema, bytes)).toBe(got);
+          expect(fromBinaryCached(perpetuals.PerpetualParamsSchema, bytes.slice())).toBe(got);
+        }
+      }),
+    );
+  });
+
   it("decodes changed bytes afresh, and keeps schemas apart", () => {
     const a = toBinary(
       perpetuals.PerpetualParamsSchema,

@@ -3,13 +3,21 @@
  * tiers, market params, fee params, clob pairs): each distinct byte string is decoded once, and the
  * message is shared, frozen, by every later read of the same bytes. The cache is keyed by content,
  * so a record that changes decodes afresh; the store reads (and the gas they cost) stay with the
- * caller. A pure speed-up: the result is the message `fromBinary` gives.
+ * caller. A pure speed-up: the result is the message `fromBinary` gives. A byte array seen before
+ * is found by identity first (a store hands back the same array for a record no one rewrote), so it
+ * costs no content key; byte arrays given here must not be changed afterwards (stored values never
+ * are).
  */
 import { type DescMessage, fromBinary, type MessageShape } from "@bufbuild/protobuf";
 
 /** Distinct records kept per message type (oldest dropped first). */
 const CACHE_SIZE = 1024;
-const caches = new Map<string, Map<string, unknown>>();
+/** One message type's decoded records: by content, and by the byte arrays they were read from. */
+interface TypeCache {
+  readonly byContent: Map<string, unknown>;
+  readonly byArray: WeakMap<Uint8Array, unknown>;
+}
+const caches = new Map<string, TypeCache>();
 
 /** Freezes a decoded message and every message, list and map inside it (bytes stay as they are). */
 function deepFreeze(value: unknown): void {
@@ -39,18 +47,22 @@ function deepFreeze(value: unknown): void {
 export function fromBinaryCached<S extends DescMessage>(schema: S, bytes: Uint8Array): MessageShape<S> {
   let cache = caches.get(schema.typeName);
   if (cache === undefined) {
-    cache = new Map();
+    cache = { byContent: new Map(), byArray: new WeakMap() };
     caches.set(schema.typeName, cache);
   }
+  const seen = cache.byArray.get(bytes);
+  if (seen !== undefined) return seen as MessageShape<S>;
   const id = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
-  const hit = cache.get(id);
-  if (hit !== undefined) return hit as MessageShape<S>;
-  const message = fromBinary(schema, bytes);
-  deepFreeze(message);
-  if (cache.size >= CACHE_SIZE) {
-    const oldest = cache.keys().next().value;
-    if (oldest !== undefined) cache.delete(oldest);
+  let message = cache.byContent.get(id) as MessageShape<S> | undefined;
+  if (message === undefined) {
+    message = fromBinary(schema, bytes);
+    deepFreeze(message);
+    if (cache.byContent.size >= CACHE_SIZE) {
+      const oldest = cache.byContent.keys().next().value;
+      if (oldest !== undefined) cache.byContent.delete(oldest);
+    }
+    cache.byContent.set(id, message);
   }
-  cache.set(id, message);
+  cache.byArray.set(bytes, message);
   return message;
 }

@@ -23,8 +23,26 @@ import { genesisJson, type Module, notFound, type QueryContext, queryHandler } f
 import { decodeU64, encodeU64, fromUtf8, utf8 } from "../lib/codec.js";
 import { paginate } from "../lib/pagination.js";
 
+/** Values below this are spelled once per width and kept (ids, subaccount numbers, order flags). */
+const SMALL_VALUES = 1024;
+/** The spellings of small values by width: `table[value]`, filled as they are asked for. */
+const smallSpellings = new Map<number, string[]>();
+
 /** A zero-padded number for store keys. */
 export function padKey(value: number | bigint, width: number): string {
+  if (typeof value === "number" && value >= 0 && value < SMALL_VALUES && Number.isInteger(value)) {
+    let table = smallSpellings.get(width);
+    if (table === undefined) {
+      table = [];
+      smallSpellings.set(width, table);
+    }
+    let spelled = table[value];
+    if (spelled === undefined) {
+      spelled = value.toString().padStart(width, "0");
+      table[value] = spelled;
+    }
+    return spelled;
+  }
   return value.toString().padStart(width, "0");
 }
 

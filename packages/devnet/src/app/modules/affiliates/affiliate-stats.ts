@@ -20,6 +20,7 @@ import type { Context } from "../../kernel/module.js";
 import { fromUtf8, utf8 } from "../../lib/codec.js";
 import type { StoreAccess } from "../auth/auth.js";
 import { EPOCH_NAMES, type EpochsKeeper } from "../epochs/epochs.js";
+import { decodeCount, encodeCount, storedFillJson } from "./stats-json.js";
 
 const SLICE = "affiliates";
 /** The stats window of the reference genesis (`window_duration` 2592000s). */
@@ -104,6 +105,34 @@ const NONE: AffiliateUserStats = Object.freeze(zero());
  */
 const decodedUserStats = new WeakMap<Uint8Array, AffiliateUserStats>();
 
+/** Writes a user's totals, keeping their decoded form for the next read of the written bytes. */
+function writeUserStats(ctx: StoreAccess, address: string, totals: AffiliateUserStats): void {
+  const bytes = utf8(JSON.stringify(encodeStats(totals)));
+  ctx.store(SLICE).set(userKey(address), bytes);
+  decodedUserStats.set(bytes, Object.freeze({ ...totals }));
+}
+
+/**
+ * Decoded epoch gains (`stats/epoch/...` JSON) by the bytes they were written as: a block's fills
+ * add to the same users' gains over and over, each time reading back what the last one wrote.
+ */
+const decodedGains = new WeakMap<Uint8Array, Readonly<Record<string, string>>>();
+
+/** What a user gained in the epoch of `key` (a copy: change it freely). */
+function readGains(ctx: StoreAccess, key: string): Record<string, string> {
+  const bytes = ctx.store(SLICE).get(key);
+  if (bytes === undefined) return {};
+  const decoded = decodedGains.get(bytes) ?? (JSON.parse(fromUtf8(bytes)) as Record<string, string>);
+  return { ...decoded };
+}
+
+/** Writes a user's epoch gains, keeping them for the next read of the written bytes. */
+function writeGains(ctx: StoreAccess, key: string, gains: Record<string, string>): void {
+  const bytes = utf8(JSON.stringify(gains));
+  ctx.store(SLICE).set(key, bytes);
+  decodedGains.set(bytes, Object.freeze(gains));
+}
+
 /** A user's totals over the window (zeros for a user without any; frozen: copy to change). */
 export function userStats(ctx: StoreAccess, address: string): AffiliateUserStats {
   const bytes = ctx.store(SLICE).get(userKey(address));
@@ -118,20 +147,11 @@ export function userStats(ctx: StoreAccess, address: string): AffiliateUserStats
 
 /** Records a fill in the block's stats (counted at the end of the block). */
 export function recordStatsFill(ctx: StoreAccess, fill: StatsFill): void {
-  const count = readJson<number>(ctx, BLOCK_COUNT_KEY) ?? 0;
-  const stored: StoredFill = {
-    taker: fill.taker,
-    maker: fill.maker,
-    notional: fill.notional.toString(),
-    affiliateFee: fill.affiliateFee.toString(),
-    attributions: fill.attributions.map((a) => ({
-      role: a.role,
-      referrer: a.referrer,
-      volume: a.volume.toString(),
-    })),
-  };
-  writeJson(ctx, `${BLOCK_PREFIX}${pad(count)}`, stored);
-  writeJson(ctx, BLOCK_COUNT_KEY, count + 1);
+  const store = ctx.store(SLICE);
+  const stored = store.get(BLOCK_COUNT_KEY);
+  const count = stored === undefined ? 0 : decodeCount(stored);
+  store.set(`${BLOCK_PREFIX}${pad(count)}`, utf8(storedFillJson(fill)));
+  store.set(BLOCK_COUNT_KEY, encodeCount(count + 1));
 }
 
 /**
@@ -145,14 +165,15 @@ function processBlockStats(ctx: Context, epochs: EpochsKeeper): void {
   const fills = [...store.entries(BLOCK_PREFIX)];
   if (fills.length === 0) return;
   const info = epochs.get(ctx, EPOCH_NAMES.stats);
+  const epoch = epochPrefix(info.currentEpoch);
   const add = (user: string, field: Fields, amount: bigint) => {
     const totals = { ...userStats(ctx, user) };
     totals[field] += amount;
-    writeJson(ctx, userKey(user), encodeStats(totals));
-    const key = `${epochPrefix(info.currentEpoch)}${user}`;
-    const gained = { ...(readJson<Record<string, string>>(ctx, key) ?? {}) };
+    writeUserStats(ctx, user, totals);
+    const key = `${epoch}${user}`;
+    const gained = readGains(ctx, key);
     gained[field] = (BigInt(gained[field] ?? "0") + amount).toString();
-    writeJson(ctx, key, gained);
+    writeGains(ctx, key, gained);
   };
   for (const [key, bytes] of fills) {
     store.delete(key);
@@ -189,7 +210,7 @@ function expireOldStats(ctx: Context, epochs: EpochsKeeper): void {
       for (const field of FIELDS) {
         totals[field] = totals[field] > removed[field] ? totals[field] - removed[field] : 0n;
       }
-      writeJson(ctx, userKey(user), encodeStats(totals));
+      writeUserStats(ctx, user, totals);
     }
     store.delete(epochEndKey(trailing));
   }

@@ -119,8 +119,11 @@ export class BankKeeper {
     ctx.store(BANK).set(`supply/${denom}`, encodeU256(amount));
   }
 
-  /** Takes coins from an account; throws sdk 5 with the SDK's text when one is short. */
-  private subCoins(ctx: Context, address: Uint8Array, coins: readonly Coin[]): void {
+  /**
+   * Takes coins from an account; throws sdk 5 with the SDK's text when one is short. `text` is
+   * `coinsToString(coins)` when the caller has it.
+   */
+  private subCoins(ctx: Context, address: Uint8Array, coins: readonly Coin[], text?: string): void {
     for (const coin of coins) {
       const key = balanceKey(address, coin.denom);
       const balance = this.balanceAt(ctx, key);
@@ -132,35 +135,46 @@ export class BankKeeper {
       }
       this.setBalance(ctx, key, balance - coin.amount);
     }
+    if (!ctx.events.recording) return;
     ctx.events.emitEvent("coin_spent", [
       ["spender", bech32Of(address)],
-      ["amount", coinsToString(coins)],
+      ["amount", text ?? coinsToString(coins)],
     ]);
   }
 
-  /** Adds coins to an account (creating the account when it is new). */
-  private addCoins(ctx: Context, address: Uint8Array, coins: readonly Coin[]): void {
+  /**
+   * Adds coins to an account (creating the account when it is new). `text` is
+   * `coinsToString(coins)` when the caller has it.
+   */
+  private addCoins(ctx: Context, address: Uint8Array, coins: readonly Coin[], text?: string): void {
     for (const coin of coins) {
       const key = balanceKey(address, coin.denom);
       this.setBalance(ctx, key, this.balanceAt(ctx, key) + coin.amount);
     }
+    if (!ctx.events.recording) return;
     ctx.events.emitEvent("coin_received", [
       ["receiver", bech32Of(address)],
-      ["amount", coinsToString(coins)],
+      ["amount", text ?? coinsToString(coins)],
     ]);
   }
 
-  /** Moves coins between accounts with the SDK's events; creates the recipient account if needed. */
+  /**
+   * Moves coins between accounts with the SDK's events; creates the recipient account if needed.
+   * The events' texts are spelled once, and not at all when the events are discarded (CheckTx).
+   */
   sendCoins(ctx: Context, from: Uint8Array, to: Uint8Array, coins: readonly Coin[]): void {
     const amount = normalizeCoins(coins);
-    this.subCoins(ctx, from, amount);
-    this.addCoins(ctx, to, amount);
+    const recording = ctx.events.recording;
+    const text = recording ? coinsToString(amount) : undefined;
+    this.subCoins(ctx, from, amount, text);
+    this.addCoins(ctx, to, amount, text);
     if (!this.auth.hasAccount(ctx, to)) this.auth.createAccount(ctx, to);
+    if (!recording) return;
     const sender = bech32Of(from);
     ctx.events.emitEvent("transfer", [
       ["recipient", bech32Of(to)],
       ["sender", sender],
-      ["amount", coinsToString(amount)],
+      ["amount", text as string],
     ]);
     ctx.events.emitEvent("message", [["sender", sender]]);
   }

@@ -1,9 +1,12 @@
 import { create } from "@bufbuild/protobuf";
 import { epochs } from "@perpx/proto";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createGasMeter, defaultGasConfig } from "../../kernel/gas.js";
 import { type Context, createContext } from "../../kernel/module.js";
 import { RootStore } from "../../kernel/store.js";
+import { addressKey } from "../../lib/addresses.js";
+import { decodeU64 } from "../../lib/codec.js";
 import { EventManager } from "../../lib/events.js";
 import {
   expireOldStats,
@@ -68,5 +71,42 @@ describe("the fee tiers' 30-day volume (x/stats)", () => {
     expect(userNotional(ctx, A)).toEqual({ takerNotional: 0n, makerNotional: 0n });
     expect(userNotional(ctx, B)).toEqual({ takerNotional: 0n, makerNotional: 0n });
     expect(globalNotional(ctx)).toBe(0n);
+  });
+});
+
+describe("a user's window notional read back", () => {
+  it("property: answers what the stored bytes say after any fills and block ends, however often read", () => {
+    const users = [A, B];
+    const step = fc.oneof(
+      fc.record({
+        kind: fc.constant("fill" as const),
+        taker: fc.nat(1),
+        maker: fc.nat(1),
+        notional: fc.bigInt({ min: 1n, max: 1n << 62n }),
+      }),
+      fc.record({ kind: fc.constant("end" as const) }),
+      fc.record({ kind: fc.constant("read" as const), user: fc.nat(1) }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 25 }), (steps) => {
+        const ctx = context();
+        for (const s of steps) {
+          if (s.kind === "fill") {
+            recordBlockFill(ctx, users[s.taker] as Uint8Array, users[s.maker] as Uint8Array, s.notional);
+          } else if (s.kind === "end") {
+            processBlockStats(ctx, statsEpoch(1, 2 * HOUR));
+          } else {
+            const user = users[s.user] as Uint8Array;
+            const bytes = ctx.store("stats").get(`user/${addressKey(user)}`);
+            const expected =
+              bytes === undefined
+                ? { takerNotional: 0n, makerNotional: 0n }
+                : { takerNotional: decodeU64(bytes), makerNotional: decodeU64(bytes, 8) };
+            expect({ ...userNotional(ctx, user) }).toEqual(expected);
+            expect({ ...userNotional(ctx, user) }).toEqual(expected);
+          }
+        }
+      }),
+    );
   });
 });

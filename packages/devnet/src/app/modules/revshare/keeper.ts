@@ -16,6 +16,9 @@ import type { StoreAccess } from "../auth/auth.js";
 import type { BankKeeper } from "../bank/bank.js";
 import type { Recipient } from "./shares.js";
 
+/** The bytes of a message no one stored: decoded, its defaults (shared and frozen, see `fromBinaryCached`). */
+const NOTHING_STORED = new Uint8Array(0);
+
 /** The module's name and store prefix. */
 export const REVSHARE = "revshare";
 
@@ -164,12 +167,13 @@ export class RevShareKeeper {
       : { address: params.address, ppm: params.revenueSharePpm };
   }
 
-  /** The unconditional recipients. */
+  /**
+   * The unconditional recipients (none when nothing is stored); shared and frozen, as
+   * `fromBinaryCached` gives it: every fill reads it.
+   */
   unconditionalConfig(ctx: StoreAccess): revshare.UnconditionalRevShareConfig {
     const bytes = ctx.store(REVSHARE).get("unconditional");
-    return bytes === undefined
-      ? create(revshare.UnconditionalRevShareConfigSchema)
-      : fromBinaryCached(revshare.UnconditionalRevShareConfigSchema, bytes);
+    return fromBinaryCached(revshare.UnconditionalRevShareConfigSchema, bytes ?? NOTHING_STORED);
   }
 
   /** Stores the unconditional recipients. */

@@ -28,6 +28,21 @@ export function decodeI256(bytes: Uint8Array | undefined): bigint {
   return unsigned > MAX_I256 ? unsigned - TWO_256 : unsigned;
 }
 
+/**
+ * Writes {@link encodeI256} of `value` at `offset` of `out`, a zeroed buffer (a zero, such as most
+ * funding indexes and quote balances, leaves it as it is).
+ */
+export function putI256(out: Uint8Array, offset: number, value: bigint): void {
+  if (value !== 0n) out.set(encodeI256(value), offset);
+}
+
+/** {@link decodeI256} of the 32 bytes at `offset` of `bytes` (a zero is read without bigint arithmetic). */
+export function decodeI256At(bytes: Uint8Array, offset: number): bigint {
+  const end = offset + 32;
+  for (let i = offset; i < end; i++) if (bytes[i] !== 0) return decodeI256(bytes.subarray(offset, end));
+  return 0n;
+}
+
 /** Floor division of bigints (rounds toward negative infinity). */
 export function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;
@@ -44,9 +59,12 @@ export function ceilDiv(a: bigint, b: bigint): bigint {
   return -floorDiv(-a, b);
 }
 
+/** 10^0 .. 10^63, computed once (the margin math raises 10 on every position it prices). */
+const POWERS_OF_10 = Array.from({ length: 64 }, (_, n) => 10n ** BigInt(n));
+
 /** 10^n as a bigint (n >= 0). */
 export function pow10(n: number): bigint {
-  return 10n ** BigInt(n);
+  return POWERS_OF_10[n] ?? 10n ** BigInt(n);
 }
 
 /** The absolute value of a bigint. */

@@ -41,7 +41,7 @@ import type { BankKeeper } from "../bank/bank.js";
 import type { PerpetualsKeeper, PerpetualView } from "../perpetuals/perpetuals.js";
 import type { PricesKeeper } from "../prices/prices.js";
 import { padKey } from "../records.js";
-import { decodeI256, encodeI256 } from "./dtypes.js";
+import { decodeI256, decodeI256At, encodeI256, putI256 } from "./dtypes.js";
 import { isValidTransition, type MarginTotals } from "./margin.js";
 import { MarginReads, type MarginSources } from "./margin-reads.js";
 import { isGated } from "./withdrawal-gate.js";
@@ -135,7 +135,22 @@ export function validateSubaccountId(id: { owner: string; number: number } | und
   return { owner: id.owner, number: id.number };
 }
 
-const refKey = (id: SubaccountRef) => `${addressKey(accAddressBytes(id.owner))}/${padKey(id.number, 10)}`;
+/** Owners' store-key spellings (valid owners only; cleared when full): a fill names the same few. */
+const ownerKeys = new Map<string, string>();
+const OWNER_KEYS_SIZE = 4096;
+
+/** The store-key spelling of a subaccount's owner. @throws AbciError (sdk 7) for an invalid owner. */
+function ownerKey(owner: string): string {
+  let key = ownerKeys.get(owner);
+  if (key === undefined) {
+    key = addressKey(accAddressBytes(owner));
+    if (ownerKeys.size >= OWNER_KEYS_SIZE) ownerKeys.clear();
+    ownerKeys.set(owner, key);
+  }
+  return key;
+}
+
+const refKey = (id: SubaccountRef) => `${ownerKey(id.owner)}/${padKey(id.number, 10)}`;
 const sameRef = (a: SubaccountRef, b: SubaccountRef) => a.owner === b.owner && a.number === b.number;
 
 /** Whether an update before `updates[i]` names the same subaccount. */
@@ -147,9 +162,9 @@ function repeatsEarlier(updates: readonly SubaccountUpdate[], i: number): boolea
 
 function encodePosition(p: PerpetualPositionView): Uint8Array {
   const out = new Uint8Array(96);
-  out.set(encodeI256(p.quantums), 0);
-  out.set(encodeI256(p.fundingIndex), 32);
-  out.set(encodeI256(p.quoteBalance), 64);
+  putI256(out, 0, p.quantums);
+  putI256(out, 32, p.fundingIndex);
+  putI256(out, 64, p.quoteBalance);
   return out;
 }
 
@@ -224,9 +239,9 @@ export class SubaccountsKeeper {
     for (const [key, bytes] of store.entries(`pos/${k}/`)) {
       positions.push({
         perpetualId: Number(key.slice(key.lastIndexOf("/") + 1)),
-        quantums: decodeI256(bytes.subarray(0, 32)),
-        fundingIndex: decodeI256(bytes.subarray(32, 64)),
-        quoteBalance: decodeI256(bytes.subarray(64, 96)),
+        quantums: decodeI256At(bytes, 0),
+        fundingIndex: decodeI256At(bytes, 32),
+        quoteBalance: decodeI256At(bytes, 64),
       });
     }
     return {

@@ -9,13 +9,13 @@ import type { ReadMemo } from "../../lib/read-memo.js";
 import type { StoreAccess } from "../auth/auth.js";
 import type { PerpetualsKeeper, PerpetualView } from "../perpetuals/perpetuals.js";
 import type { PricesKeeper } from "../prices/prices.js";
-import { floorDiv } from "./dtypes.js";
+import { absBig, floorDiv } from "./dtypes.js";
 import type { LeverageLookup, SubaccountRef, SubaccountView } from "./keeper.js";
 import {
   effectiveInitialMarginPpm,
   fundingSettlementPpm,
   type MarginTotals,
-  marginRequirements,
+  marginRequirementsOfNotional,
   netNotional,
 } from "./margin.js";
 
@@ -94,20 +94,24 @@ export class MarginReads {
         exponent: oracle.exponent,
       };
       const tier = this.tier(perpetual.params.liquidityTier);
-      const openInterestQuote = netNotional(perpetual.openInterest, pricing);
+      // Without an upper cap the open interest does not scale the margin: not priced then.
+      const openInterestQuote =
+        tier.openInterestUpperCap === 0n ? 0n : netNotional(perpetual.openInterest, pricing);
       const imf = effectiveInitialMarginPpm(
         tier.initialMarginPpm,
         tier,
         openInterestQuote < 0n ? 0n : openInterestQuote,
         choices.get(p.perpetualId) ?? 0,
       );
-      const margins = marginRequirements(
-        p.quantums,
-        pricing,
+      const notional = netNotional(p.quantums, pricing);
+      // Truncation is symmetric: at a non-negative price the size's absolute notional is |notional|.
+      const absolute = oracle.price >= 0n ? absBig(notional) : netNotional(absBig(p.quantums), pricing);
+      const margins = marginRequirementsOfNotional(
+        absolute,
         { initialMarginPpm: tier.initialMarginPpm, maintenanceFractionPpm: tier.maintenanceFractionPpm },
         imf,
       );
-      netCollateral += p.quoteBalance + netNotional(p.quantums, pricing);
+      netCollateral += p.quoteBalance + notional;
       initial += margins.initial;
       maintenance += margins.maintenance;
     }

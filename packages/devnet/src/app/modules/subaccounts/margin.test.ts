@@ -6,6 +6,7 @@ import {
   fundingSettlementPpm,
   isValidTransition,
   marginRequirements,
+  marginRequirementsOfNotional,
   netNotional,
 } from "./margin.js";
 
@@ -35,6 +36,22 @@ describe("margin math", () => {
       },
     );
     expect(margins).toEqual({ initial: 3_250_000_000n, maintenance: 1_950_000_000n });
+  });
+
+  it("property: at a non-negative price, the margins of |netNotional| are marginRequirements'", () => {
+    const anyPrice = fc.record({
+      atomicResolution: fc.integer({ min: -12, max: 0 }),
+      exponent: fc.integer({ min: -10, max: 2 }),
+      price: fc.bigInt({ min: 0n, max: 10n ** 14n }),
+    });
+    const imf = fc.option(fc.bigInt({ min: 0n, max: 1_000_000n }), { nil: undefined });
+    fc.assert(
+      fc.property(quantums, anyPrice, fractions, imf, (q, p, f, i) => {
+        const net = netNotional(q, p);
+        const absolute = net < 0n ? -net : net;
+        expect(marginRequirementsOfNotional(absolute, f, i)).toEqual(marginRequirements(q, p, f, i));
+      }),
+    );
   });
 
   it("property: initial >= maintenance >= 0, and both are the same for a long and a short", () => {

@@ -121,7 +121,18 @@ export function marginRequirements(
   fractions: MarginFractions,
   initialImfPpm?: bigint,
 ): { initial: bigint; maintenance: bigint } {
-  const notional = netNotional(absBig(quantums), pricing);
+  return marginRequirementsOfNotional(netNotional(absBig(quantums), pricing), fractions, initialImfPpm);
+}
+
+/**
+ * {@link marginRequirements} of a position whose truncated absolute notional, `netNotional` of its
+ * absolute size, is `notional` (for a non-negative price, the absolute value of its `netNotional`).
+ */
+export function marginRequirementsOfNotional(
+  notional: bigint,
+  fractions: MarginFractions,
+  initialImfPpm?: bigint,
+): { initial: bigint; maintenance: bigint } {
   const imf = BigInt(fractions.initialMarginPpm);
   const mf = BigInt(fractions.maintenanceFractionPpm);
   const baseInitial = ceilDiv(notional * imf, 1_000_000n);
