@@ -128,6 +128,18 @@ export class SortedKeys {
     }
   }
 
+  /** True when some key `k` here has `lo <= k < hi` (no upper bound when undefined). */
+  hasKeyIn(lo: string, hi: string | undefined): boolean {
+    const chunks = this.chunks;
+    const last = chunks[chunks.length - 1];
+    // Most ranges that miss lie wholly past the last key or before the first: no search then.
+    if (last === undefined || (last[last.length - 1] as string) < lo) return false;
+    if (hi === undefined) return true;
+    if (((chunks[0] as string[])[0] as string) >= hi) return false;
+    const chunk = chunks[this.chunkOf(lo)] as string[];
+    return (chunk[lowerBound(chunk, lo)] as string) < hi;
+  }
+
   /** Every key, in order. */
   toArray(): string[] {
     return this.chunks.flat();
@@ -248,6 +260,11 @@ export function rangeOf<V extends object | null>(
   reverse: boolean,
 ): Generator<[string, V]> {
   return layer.keys.range(layer.map, lo, hi, reverse);
+}
+
+/** True when a pinned layer indexes some key `k` with `lo <= k < hi` (no upper bound when undefined). */
+export function hasKeyIn<V extends object | null>(layer: Layer<V>, lo: string, hi: string | undefined): boolean {
+  return layer.keys.hasKeyIn(lo, hi);
 }
 
 /**

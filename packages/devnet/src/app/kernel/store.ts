@@ -22,7 +22,7 @@ import {
 } from "../lib/codec.js";
 import { sha256 } from "../lib/sha256.js";
 import type { GasConfig, GasMeter } from "./gas.js";
-import { mergeSorted, OrderedMap, rangeOf, unpin } from "./ordered-map.js";
+import { hasKeyIn, mergeSorted, OrderedMap, rangeOf, unpin } from "./ordered-map.js";
 
 /** What a root store tells its journal: a committed key is about to change from `old` (undefined: absent). */
 export interface WriteJournal {
@@ -144,7 +144,7 @@ export class RootStore implements KvStore {
     const volatile = this.memory.pin();
     try {
       const committed = rangeOf(layer, lo, hi, reverse);
-      if (volatile.keys.size === 0) yield* committed;
+      if (!hasKeyIn(volatile, lo, hi)) yield* committed;
       else yield* mergeSorted(committed, rangeOf(volatile, lo, hi, reverse), reverse);
     } finally {
       unpin(layer);
@@ -172,7 +172,7 @@ export class RootStore implements KvStore {
         const { lo, hi } = bounds(prefix, options);
         const reverse = options?.reverse === true;
         const committed = rangeOf(layer, lo, hi, reverse);
-        if (volatile.keys.size === 0) yield* committed;
+        if (!hasKeyIn(volatile, lo, hi)) yield* committed;
         else yield* mergeSorted(committed, rangeOf(volatile, lo, hi, reverse), reverse);
       },
     };
@@ -263,9 +263,20 @@ export class CacheStore implements KvStore {
     const layer = this.writes.pin();
     const theirs = this.parent.entries(prefix, parentRange)[Symbol.iterator]();
     try {
-      const own = rangeOf(layer, lo, hi, reverse) as Generator<[string, Uint8Array]>;
-      // The parent's entries that this branch wrote or deleted are not seen.
-      yield* mergeSorted(own, theirs, reverse, layer.map);
+      if (layer.map.size === 0) {
+        // Nothing pending: the parent's range as it is.
+        for (let next = theirs.next(); !next.done; next = theirs.next()) yield next.value;
+      } else if (!hasKeyIn(layer, lo, hi)) {
+        // No pending write in the range: the parent's entries, less the ones this branch deleted.
+        const hidden = layer.map;
+        for (let next = theirs.next(); !next.done; next = theirs.next()) {
+          if (!hidden.has(next.value[0])) yield next.value;
+        }
+      } else {
+        const own = rangeOf(layer, lo, hi, reverse) as Generator<[string, Uint8Array]>;
+        // The parent's entries that this branch wrote or deleted are not seen.
+        yield* mergeSorted(own, theirs, reverse, layer.map);
+      }
     } finally {
       unpin(layer);
       theirs.return?.();
