@@ -263,7 +263,11 @@ export function rangeOf<V extends object | null>(
 }
 
 /** True when a pinned layer indexes some key `k` with `lo <= k < hi` (no upper bound when undefined). */
-export function hasKeyIn<V extends object | null>(layer: Layer<V>, lo: string, hi: string | undefined): boolean {
+export function hasKeyIn<V extends object | null>(
+  layer: Layer<V>,
+  lo: string,
+  hi: string | undefined,
+): boolean {
   return layer.keys.hasKeyIn(lo, hi);
 }
 

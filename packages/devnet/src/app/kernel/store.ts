@@ -11,15 +11,9 @@
  * - {@link PrefixStore}: a module's slice (`"bank/"`, `"auth/"`, ...).
  */
 
+import { hash } from "node:crypto";
 import { DevnetError } from "../../devnet-error.js";
-import {
-  type BinaryReader,
-  type BinaryWriter,
-  concatBytes,
-  decodeUint,
-  encodeU64,
-  utf8,
-} from "../lib/codec.js";
+import { type BinaryReader, type BinaryWriter, concatBytes, encodeU64 } from "../lib/codec.js";
 import { sha256 } from "../lib/sha256.js";
 import type { GasConfig, GasMeter } from "./gas.js";
 import { hasKeyIn, mergeSorted, OrderedMap, rangeOf, unpin } from "./ordered-map.js";
@@ -71,11 +65,23 @@ function bounds(prefix: string, options: RangeOptions | undefined): { lo: string
 
 const MOD_256 = (1n << 256n) - 1n;
 
-/** SHA-256 of one entry, as a number, for the additive state hash. */
+/** The bytes an entry's digest hashes, written in place (grown when an entry does not fit). */
+let entryBytes = Buffer.allocUnsafeSlow(512);
+
+/**
+ * SHA-256 of one entry (the key's UTF-8 length as a big-endian u64, the key, the value), as a
+ * number, for the additive state hash.
+ */
 function entryDigest(key: string, value: Uint8Array): bigint {
-  const keyBytes = utf8(key);
-  const header = encodeU64(BigInt(keyBytes.length));
-  return decodeUint(sha256(concatBytes(header, keyBytes, value)));
+  const most = 8 + 3 * key.length + value.length;
+  if (entryBytes.length < most) entryBytes = Buffer.allocUnsafeSlow(Math.max(most, 2 * entryBytes.length));
+  const bytes = entryBytes;
+  const keyLength = bytes.write(key, 8, "utf8");
+  // A string's UTF-8 length is below 2^32: the u64's high word is 0.
+  bytes.writeUInt32BE(0, 0);
+  bytes.writeUInt32BE(keyLength, 4);
+  bytes.set(value, 8 + keyLength);
+  return BigInt(`0x${hash("sha256", bytes.subarray(0, 8 + keyLength + value.length), "hex")}`);
 }
 
 /**
