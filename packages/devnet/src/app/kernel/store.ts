@@ -11,11 +11,11 @@
  * - {@link PrefixStore}: a module's slice (`"bank/"`, `"auth/"`, ...).
  */
 
-import { hash } from "node:crypto";
 import { DevnetError } from "../../devnet-error.js";
 import { type BinaryReader, type BinaryWriter, concatBytes, encodeU64 } from "../lib/codec.js";
 import { sha256 } from "../lib/sha256.js";
-import type { GasConfig, GasMeter } from "./gas.js";
+import { entryDigest } from "./entry-digest.js";
+import { type GasConfig, type GasMeter, type PerByteCosts, perByte, perByteCosts } from "./gas.js";
 import { hasKeyIn, mergeSorted, OrderedMap, rangeOf, unpin } from "./ordered-map.js";
 
 /** What a root store tells its journal: a committed key is about to change from `old` (undefined: absent). */
@@ -64,25 +64,6 @@ function bounds(prefix: string, options: RangeOptions | undefined): { lo: string
 }
 
 const MOD_256 = (1n << 256n) - 1n;
-
-/** The bytes an entry's digest hashes, written in place (grown when an entry does not fit). */
-let entryBytes = Buffer.allocUnsafeSlow(512);
-
-/**
- * SHA-256 of one entry (the key's UTF-8 length as a big-endian u64, the key, the value), as a
- * number, for the additive state hash.
- */
-function entryDigest(key: string, value: Uint8Array): bigint {
-  const most = 8 + 3 * key.length + value.length;
-  if (entryBytes.length < most) entryBytes = Buffer.allocUnsafeSlow(Math.max(most, 2 * entryBytes.length));
-  const bytes = entryBytes;
-  const keyLength = bytes.write(key, 8, "utf8");
-  // A string's UTF-8 length is below 2^32: the u64's high word is 0.
-  bytes.writeUInt32BE(0, 0);
-  bytes.writeUInt32BE(keyLength, 4);
-  bytes.set(value, 8 + keyLength);
-  return BigInt(`0x${hash("sha256", bytes.subarray(0, 8 + keyLength + value.length), "hex")}`);
-}
 
 /**
  * Committed state. Keeps keys sorted for iteration and a running sum (mod 2^256) of the SHA-256 of
@@ -330,15 +311,22 @@ export class PendingStore extends CacheStore {
 
 /** A view of a store that charges gas for every access. */
 export class GasStore implements KvStore {
+  private readonly readPerByte: PerByteCosts;
+  private readonly writePerByte: PerByteCosts;
+
   constructor(
     private readonly parent: KvStore,
     private readonly meter: GasMeter,
     private readonly config: GasConfig,
-  ) {}
+  ) {
+    const costs = perByteCosts(config);
+    this.readPerByte = costs.read;
+    this.writePerByte = costs.write;
+  }
 
   private chargeRead(key: string): void {
     this.meter.consume(this.config.readCostFlat, "ReadFlat");
-    this.meter.consume(this.config.readCostPerByte * BigInt(key.length), "ReadPerByte");
+    this.meter.consume(perByte(this.readPerByte, key.length), "ReadPerByte");
   }
 
   get(key: string): Uint8Array | undefined {
@@ -353,7 +341,7 @@ export class GasStore implements KvStore {
 
   set(key: string, value: Uint8Array): void {
     this.meter.consume(this.config.writeCostFlat, "WriteFlat");
-    this.meter.consume(this.config.writeCostPerByte * BigInt(key.length + value.length), "WritePerByte");
+    this.meter.consume(perByte(this.writePerByte, key.length + value.length), "WritePerByte");
     this.parent.set(key, value);
   }
 
@@ -365,7 +353,7 @@ export class GasStore implements KvStore {
   *entries(prefix: string, options?: RangeOptions): Iterable<[string, Uint8Array]> {
     for (const entry of this.parent.entries(prefix, options)) {
       this.meter.consume(this.config.iterNextCostFlat, "IterNextFlat");
-      this.meter.consume(this.config.readCostPerByte * BigInt(entry[0].length), "IterNextPerByte");
+      this.meter.consume(perByte(this.readPerByte, entry[0].length), "IterNextPerByte");
       yield entry;
     }
   }
