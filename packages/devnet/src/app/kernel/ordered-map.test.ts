@@ -170,6 +170,38 @@ describe("OrderedMap", () => {
     );
   });
 
+  it("property: runs of neighbouring keys (a queue's inserts and removals) keep the keys sorted", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.array(fc.tuple(fc.boolean(), fc.stringMatching(/^[a-d]{0,2}$/), fc.integer({ min: 1, max: 6 })), {
+          maxLength: 60,
+        }),
+        (chunkSize, runs) => {
+          const keys = new SortedKeys(chunkSize);
+          const model = new Set<string>();
+          // Each run writes or removes `length` keys in a row after `start`: the next one goes
+          // where the last one went.
+          for (const [insert, start, length] of runs) {
+            for (let i = 0; i < length; i++) {
+              const key = `${start}${i}`;
+              if (insert && !model.has(key)) {
+                keys.insert(key);
+                model.add(key);
+              } else if (!insert && model.has(key)) {
+                keys.remove(key);
+                model.delete(key);
+              }
+            }
+          }
+          expect(keys.toArray()).toEqual([...model].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+          expect(keys.size).toBe(model.size);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it("a copy of the keys changes apart from the original", () => {
     const keys = new SortedKeys(2);
     for (const key of ["c", "a", "e", "b"]) keys.insert(key);

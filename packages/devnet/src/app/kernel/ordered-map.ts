@@ -58,30 +58,76 @@ export class SortedKeys {
     return lo;
   }
 
+  /**
+   * Where the last insertion or removal left off: the next key in order is often inserted or
+   * removed there (a queue's next entry, the entry after the one just written), which two
+   * comparisons confirm instead of a search. The chunk is still in the index while it is not empty.
+   */
+  private hintChunk: string[] | undefined;
+  private hintIndex = 0;
+
   /** Inserts `key`, which must not be present. */
   insert(key: string): void {
     const chunks = this.chunks;
     this.count++;
+    const hinted = this.hintChunk;
+    const h = this.hintIndex;
+    if (
+      hinted !== undefined &&
+      h > 0 &&
+      h < hinted.length &&
+      (hinted[h - 1] as string) < key &&
+      key < (hinted[h] as string)
+    ) {
+      this.insertAt(hinted, h, key);
+      return;
+    }
     const c = this.chunkOf(key);
     if (c === chunks.length) {
       // Past every key: an append, the common case of counters and ascending heights.
       const last = chunks[c - 1];
       if (last === undefined || last.length >= this.chunkSize) chunks.push([key]);
       else last.push(key);
+      this.hintChunk = undefined;
       return;
     }
     const chunk = chunks[c] as string[];
-    chunk.splice(lowerBound(chunk, key), 0, key);
-    if (chunk.length > this.chunkSize) chunks.splice(c + 1, 0, chunk.splice(chunk.length >>> 1));
+    this.insertAt(chunk, lowerBound(chunk, key), key);
+  }
+
+  /** Inserts `key` at `index` of `chunk` (its place in order), splitting a chunk grown too full. */
+  private insertAt(chunk: string[], index: number, key: string): void {
+    chunk.splice(index, 0, key);
+    this.hintChunk = chunk;
+    this.hintIndex = index + 1;
+    if (chunk.length > this.chunkSize) {
+      const chunks = this.chunks;
+      chunks.splice(chunks.indexOf(chunk) + 1, 0, chunk.splice(chunk.length >>> 1));
+    }
   }
 
   /** Removes `key`, which must be present. */
   remove(key: string): void {
-    const c = this.chunkOf(key);
-    const chunk = this.chunks[c] as string[];
-    chunk.splice(lowerBound(chunk, key), 1);
-    if (chunk.length === 0) this.chunks.splice(c, 1);
+    const hinted = this.hintChunk;
+    const h = this.hintIndex;
+    let chunk: string[];
+    let index: number;
+    if (hinted !== undefined && h < hinted.length && hinted[h] === key) {
+      chunk = hinted;
+      index = h;
+    } else {
+      chunk = this.chunks[this.chunkOf(key)] as string[];
+      index = lowerBound(chunk, key);
+    }
+    chunk.splice(index, 1);
     this.count--;
+    if (chunk.length === 0) {
+      this.chunks.splice(this.chunks.indexOf(chunk), 1);
+      this.hintChunk = undefined;
+      return;
+    }
+    this.hintChunk = chunk;
+    this.hintIndex = index;
   }
 
   /**
