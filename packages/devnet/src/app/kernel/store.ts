@@ -248,7 +248,11 @@ export class CacheStore implements KvStore {
     if (hi !== undefined) parentRange.end = hi;
     // Both snapshots are taken here, when the iteration starts.
     const layer = this.writes.pin();
-    const theirs = this.parent.entries(prefix, parentRange)[Symbol.iterator]();
+    // [lo, hi) lies within the prefix: a branch or root parent is given the bounds alone (no prefix
+    // to bound again); any other store is given the prefix too.
+    const parent = this.parent;
+    const parentPrefix = parent instanceof CacheStore || parent instanceof RootStore ? "" : prefix;
+    const theirs = parent.entries(parentPrefix, parentRange)[Symbol.iterator]();
     try {
       if (layer.map.size === 0) {
         // Nothing pending: the parent's range as it is.
