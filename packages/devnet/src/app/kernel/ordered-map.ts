@@ -174,16 +174,16 @@ export class SortedKeys {
     }
   }
 
-  /** True when some key `k` here has `lo <= k < hi` (no upper bound when undefined). */
-  hasKeyIn(lo: string, hi: string | undefined): boolean {
+  /**
+   * True when `[lo, hi)` (no upper bound when `hi` is undefined) lies wholly past the last key or
+   * before the first, told by two comparisons without a search: no key is in it then. False does
+   * not say that one is.
+   */
+  missesRange(lo: string, hi: string | undefined): boolean {
     const chunks = this.chunks;
     const last = chunks[chunks.length - 1];
-    // Most ranges that miss lie wholly past the last key or before the first: no search then.
-    if (last === undefined || (last[last.length - 1] as string) < lo) return false;
-    if (hi === undefined) return true;
-    if (((chunks[0] as string[])[0] as string) >= hi) return false;
-    const chunk = chunks[this.chunkOf(lo)] as string[];
-    return (chunk[lowerBound(chunk, lo)] as string) < hi;
+    if (last === undefined || (last[last.length - 1] as string) < lo) return true;
+    return hi !== undefined && ((chunks[0] as string[])[0] as string) >= hi;
   }
 
   /** Every key, in order. */
@@ -308,26 +308,36 @@ export function rangeOf<V extends object | null>(
   return layer.keys.range(layer.map, lo, hi, reverse);
 }
 
-/** True when a pinned layer indexes some key `k` with `lo <= k < hi` (no upper bound when undefined). */
-export function hasKeyIn<V extends object | null>(
+/**
+ * The walk of {@link rangeOf} over a pinned layer, started: the generator and the entry of its
+ * first step; undefined when the range holds no indexed entry (told without a search when the range
+ * lies past the layer's keys, see {@link SortedKeys.missesRange}).
+ */
+export function startRange<V extends object | null>(
   layer: Layer<V>,
   lo: string,
   hi: string | undefined,
-): boolean {
-  return layer.keys.hasKeyIn(lo, hi);
+  reverse: boolean,
+): { walk: Generator<[string, V]>; first: [string, V] } | undefined {
+  if (layer.keys.missesRange(lo, hi)) return undefined;
+  const walk = rangeOf(layer, lo, hi, reverse);
+  const first = walk.next();
+  return first.done === true ? undefined : { walk, first: first.value };
 }
 
 /**
  * Merges two iterators, each in key order (descending when `reverse`), into one in that order.
  * Entries of `b` whose key `hidden` holds are skipped; the other keys of `a` and `b` are distinct.
+ * `aFirst`, when given, is the entry `a` already yielded (its walk started elsewhere).
  */
 export function* mergeSorted<V>(
   a: Iterator<[string, V]>,
   b: Iterator<[string, V]>,
   reverse: boolean,
   hidden?: ReadonlyMap<string, unknown>,
+  aFirst?: [string, V],
 ): Generator<[string, V]> {
-  let x = a.next();
+  let x: IteratorResult<[string, V]> = aFirst === undefined ? a.next() : { done: false, value: aFirst };
   let y = b.next();
   for (;;) {
     while (hidden !== undefined && !y.done && hidden.has(y.value[0])) y = b.next();

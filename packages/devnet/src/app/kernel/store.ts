@@ -16,7 +16,7 @@ import { type BinaryReader, type BinaryWriter, concatBytes, encodeU64 } from "..
 import { sha256 } from "../lib/sha256.js";
 import { entryDigest } from "./entry-digest.js";
 import { type GasConfig, type GasMeter, type PerByteCosts, perByte, perByteCosts } from "./gas.js";
-import { hasKeyIn, mergeSorted, OrderedMap, rangeOf, unpin } from "./ordered-map.js";
+import { mergeSorted, OrderedMap, rangeOf, startRange, unpin } from "./ordered-map.js";
 
 /** What a root store tells its journal: a committed key is about to change from `old` (undefined: absent). */
 export interface WriteJournal {
@@ -131,8 +131,10 @@ export class RootStore implements KvStore {
     const volatile = this.memory.pin();
     try {
       const committed = rangeOf(layer, lo, hi, reverse);
-      if (!hasKeyIn(volatile, lo, hi)) yield* committed;
-      else yield* mergeSorted(committed, rangeOf(volatile, lo, hi, reverse), reverse);
+      // No volatile key in the range: the committed walk alone, with no merge.
+      const own = startRange(volatile, lo, hi, reverse);
+      if (own === undefined) yield* committed;
+      else yield* mergeSorted(own.walk, committed, reverse, undefined, own.first);
     } finally {
       unpin(layer);
       unpin(volatile);
@@ -159,8 +161,9 @@ export class RootStore implements KvStore {
         const { lo, hi } = bounds(prefix, options);
         const reverse = options?.reverse === true;
         const committed = rangeOf(layer, lo, hi, reverse);
-        if (!hasKeyIn(volatile, lo, hi)) yield* committed;
-        else yield* mergeSorted(committed, rangeOf(volatile, lo, hi, reverse), reverse);
+        const own = startRange(volatile, lo, hi, reverse);
+        if (own === undefined) yield* committed;
+        else yield* mergeSorted(own.walk, committed, reverse, undefined, own.first);
       },
     };
   }
@@ -254,19 +257,25 @@ export class CacheStore implements KvStore {
     const parentPrefix = parent instanceof CacheStore || parent instanceof RootStore ? "" : prefix;
     const theirs = parent.entries(parentPrefix, parentRange)[Symbol.iterator]();
     try {
-      if (layer.map.size === 0) {
+      const own = layer.map.size === 0 ? undefined : startRange(layer, lo, hi, reverse);
+      if (own !== undefined) {
+        // The parent's entries that this branch wrote or deleted are not seen.
+        yield* mergeSorted(
+          own.walk as Generator<[string, Uint8Array]>,
+          theirs,
+          reverse,
+          layer.map,
+          own.first as [string, Uint8Array],
+        );
+      } else if (layer.map.size === 0) {
         // Nothing pending: the parent's range as it is.
         for (let next = theirs.next(); !next.done; next = theirs.next()) yield next.value;
-      } else if (!hasKeyIn(layer, lo, hi)) {
+      } else {
         // No pending write in the range: the parent's entries, less the ones this branch deleted.
         const hidden = layer.map;
         for (let next = theirs.next(); !next.done; next = theirs.next()) {
           if (!hidden.has(next.value[0])) yield next.value;
         }
-      } else {
-        const own = rangeOf(layer, lo, hi, reverse) as Generator<[string, Uint8Array]>;
-        // The parent's entries that this branch wrote or deleted are not seen.
-        yield* mergeSorted(own, theirs, reverse, layer.map);
       }
     } finally {
       unpin(layer);
