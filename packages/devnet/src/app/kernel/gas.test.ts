@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createChainApp } from "../app.js";
 import { GENESIS_ACCOUNTS } from "../genesis/genesis-accounts.js";
 import { bech32Of } from "../lib/addresses.js";
-import { createGasMeter, defaultGasConfig, OutOfGasError, txSizeGas } from "./gas.js";
+import { createGasMeter, defaultGasConfig, OutOfGasError, perByte, perByteCosts, txSizeGas } from "./gas.js";
 
 /** SIGN_MODE_UNSPECIFIED, as cosmjs's simulation sends it (cosmjs types its own enum). */
 const UNSPECIFIED_MODE = cosmosTxSigning.SignMode.UNSPECIFIED as number as Parameters<
@@ -23,6 +23,23 @@ describe("gas meter", () => {
     const infinite = createGasMeter(undefined);
     infinite.consume(10n ** 30n, "x");
     expect(infinite.consumed).toBe(10n ** 30n);
+  });
+
+  it("property: a per-byte cost is the config's cost times the byte count, asked once or again", () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 0n, max: 1000n }),
+        fc.bigInt({ min: 0n, max: 1000n }),
+        fc.array(fc.nat(5000), { maxLength: 40 }),
+        (readCostPerByte, writeCostPerByte, lengths) => {
+          const costs = perByteCosts({ ...defaultGasConfig, readCostPerByte, writeCostPerByte });
+          for (const length of [...lengths, ...lengths]) {
+            expect(perByte(costs.read, length)).toBe(readCostPerByte * BigInt(length));
+            expect(perByte(costs.write, length)).toBe(writeCostPerByte * BigInt(length));
+          }
+        },
+      ),
+    );
   });
 
   it("property: tx-size gas ignores signatures and any auth info within the allowance", () => {

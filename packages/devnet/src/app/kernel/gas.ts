@@ -118,3 +118,39 @@ class LimitedGasMeter implements GasMeter {
     if (this.limit !== undefined && this.total > this.limit) throw new OutOfGasError(descriptor);
   }
 }
+
+/** Byte counts below which {@link perByte} keeps the costs it works out. */
+const KEPT_LENGTHS = 2048;
+
+/** A per-byte cost times each byte count below {@link KEPT_LENGTHS}, filled on first use. */
+export interface PerByteCosts {
+  readonly cost: bigint;
+  readonly byLength: (bigint | undefined)[];
+}
+
+/** The read and write per-byte costs of each gas config, by config (a config's fields are read-only). */
+const costsOfConfig = new WeakMap<GasConfig, { read: PerByteCosts; write: PerByteCosts }>();
+
+/** The read and write per-byte costs of `config`, with the products worked out so far. */
+export function perByteCosts(config: GasConfig): { read: PerByteCosts; write: PerByteCosts } {
+  let costs = costsOfConfig.get(config);
+  if (costs === undefined) {
+    costs = {
+      read: { cost: config.readCostPerByte, byLength: new Array(KEPT_LENGTHS) },
+      write: { cost: config.writeCostPerByte, byLength: new Array(KEPT_LENGTHS) },
+    };
+    costsOfConfig.set(config, costs);
+  }
+  return costs;
+}
+
+/** `costs.cost * length`, one BigInt product per byte count (metered keys come in a few lengths). */
+export function perByte(costs: PerByteCosts, length: number): bigint {
+  if (length >= KEPT_LENGTHS) return costs.cost * BigInt(length);
+  let product = costs.byLength[length];
+  if (product === undefined) {
+    product = costs.cost * BigInt(length);
+    costs.byLength[length] = product;
+  }
+  return product;
+}

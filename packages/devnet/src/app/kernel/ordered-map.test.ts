@@ -135,7 +135,7 @@ describe("OrderedMap", () => {
     );
   });
 
-  it("property: with any chunk size, sorted keys insert, remove and walk any range like a sorted array", () => {
+  it("property: with any chunk size, sorted keys insert, remove and walk any range like a sorted array (and miss no key in range)", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 6 }),
@@ -158,11 +158,44 @@ describe("OrderedMap", () => {
           expect(keys.size).toBe(model.size);
           expect(keys.toArray()).toEqual(sorted);
           const inRange = sorted.filter((key) => key >= lo && (hi === undefined || key < hi));
+          if (keys.missesRange(lo, hi)) expect(inRange).toEqual([]);
           const values = new Map(sorted.map((key) => [key, key.length]));
           expect([...keys.range(values, lo, hi, false)]).toEqual(inRange.map((key) => [key, key.length]));
           expect([...keys.range(values, lo, hi, true)]).toEqual(
             inRange.reverse().map((key) => [key, key.length]),
           );
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("property: runs of neighbouring keys (a queue's inserts and removals) keep the keys sorted", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.array(fc.tuple(fc.boolean(), fc.stringMatching(/^[a-d]{0,2}$/), fc.integer({ min: 1, max: 6 })), {
+          maxLength: 60,
+        }),
+        (chunkSize, runs) => {
+          const keys = new SortedKeys(chunkSize);
+          const model = new Set<string>();
+          // Each run writes or removes `length` keys in a row after `start`: the next one goes
+          // where the last one went.
+          for (const [insert, start, length] of runs) {
+            for (let i = 0; i < length; i++) {
+              const key = `${start}${i}`;
+              if (insert && !model.has(key)) {
+                keys.insert(key);
+                model.add(key);
+              } else if (!insert && model.has(key)) {
+                keys.remove(key);
+                model.delete(key);
+              }
+            }
+          }
+          expect(keys.toArray()).toEqual([...model].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+          expect(keys.size).toBe(model.size);
         },
       ),
       { numRuns: 500 },

@@ -58,30 +58,76 @@ export class SortedKeys {
     return lo;
   }
 
+  /**
+   * Where the last insertion or removal left off: the next key in order is often inserted or
+   * removed there (a queue's next entry, the entry after the one just written), which two
+   * comparisons confirm instead of a search. The chunk is still in the index while it is not empty.
+   */
+  private hintChunk: string[] | undefined;
+  private hintIndex = 0;
+
   /** Inserts `key`, which must not be present. */
   insert(key: string): void {
     const chunks = this.chunks;
     this.count++;
+    const hinted = this.hintChunk;
+    const h = this.hintIndex;
+    if (
+      hinted !== undefined &&
+      h > 0 &&
+      h < hinted.length &&
+      (hinted[h - 1] as string) < key &&
+      key < (hinted[h] as string)
+    ) {
+      this.insertAt(hinted, h, key);
+      return;
+    }
     const c = this.chunkOf(key);
     if (c === chunks.length) {
       // Past every key: an append, the common case of counters and ascending heights.
       const last = chunks[c - 1];
       if (last === undefined || last.length >= this.chunkSize) chunks.push([key]);
       else last.push(key);
+      this.hintChunk = undefined;
       return;
     }
     const chunk = chunks[c] as string[];
-    chunk.splice(lowerBound(chunk, key), 0, key);
-    if (chunk.length > this.chunkSize) chunks.splice(c + 1, 0, chunk.splice(chunk.length >>> 1));
+    this.insertAt(chunk, lowerBound(chunk, key), key);
+  }
+
+  /** Inserts `key` at `index` of `chunk` (its place in order), splitting a chunk grown too full. */
+  private insertAt(chunk: string[], index: number, key: string): void {
+    chunk.splice(index, 0, key);
+    this.hintChunk = chunk;
+    this.hintIndex = index + 1;
+    if (chunk.length > this.chunkSize) {
+      const chunks = this.chunks;
+      chunks.splice(chunks.indexOf(chunk) + 1, 0, chunk.splice(chunk.length >>> 1));
+    }
   }
 
   /** Removes `key`, which must be present. */
   remove(key: string): void {
-    const c = this.chunkOf(key);
-    const chunk = this.chunks[c] as string[];
-    chunk.splice(lowerBound(chunk, key), 1);
-    if (chunk.length === 0) this.chunks.splice(c, 1);
+    const hinted = this.hintChunk;
+    const h = this.hintIndex;
+    let chunk: string[];
+    let index: number;
+    if (hinted !== undefined && h < hinted.length && hinted[h] === key) {
+      chunk = hinted;
+      index = h;
+    } else {
+      chunk = this.chunks[this.chunkOf(key)] as string[];
+      index = lowerBound(chunk, key);
+    }
+    chunk.splice(index, 1);
     this.count--;
+    if (chunk.length === 0) {
+      this.chunks.splice(this.chunks.indexOf(chunk), 1);
+      this.hintChunk = undefined;
+      return;
+    }
+    this.hintChunk = chunk;
+    this.hintIndex = index;
   }
 
   /**
@@ -126,6 +172,18 @@ export class SortedKeys {
         }
       }
     }
+  }
+
+  /**
+   * True when `[lo, hi)` (no upper bound when `hi` is undefined) lies wholly past the last key or
+   * before the first, told by two comparisons without a search: no key is in it then. False does
+   * not say that one is.
+   */
+  missesRange(lo: string, hi: string | undefined): boolean {
+    const chunks = this.chunks;
+    const last = chunks[chunks.length - 1];
+    if (last === undefined || (last[last.length - 1] as string) < lo) return true;
+    return hi !== undefined && ((chunks[0] as string[])[0] as string) >= hi;
   }
 
   /** Every key, in order. */
@@ -251,16 +309,35 @@ export function rangeOf<V extends object | null>(
 }
 
 /**
+ * The walk of {@link rangeOf} over a pinned layer, started: the generator and the entry of its
+ * first step; undefined when the range holds no indexed entry (told without a search when the range
+ * lies past the layer's keys, see {@link SortedKeys.missesRange}).
+ */
+export function startRange<V extends object | null>(
+  layer: Layer<V>,
+  lo: string,
+  hi: string | undefined,
+  reverse: boolean,
+): { walk: Generator<[string, V]>; first: [string, V] } | undefined {
+  if (layer.keys.missesRange(lo, hi)) return undefined;
+  const walk = rangeOf(layer, lo, hi, reverse);
+  const first = walk.next();
+  return first.done === true ? undefined : { walk, first: first.value };
+}
+
+/**
  * Merges two iterators, each in key order (descending when `reverse`), into one in that order.
  * Entries of `b` whose key `hidden` holds are skipped; the other keys of `a` and `b` are distinct.
+ * `aFirst`, when given, is the entry `a` already yielded (its walk started elsewhere).
  */
 export function* mergeSorted<V>(
   a: Iterator<[string, V]>,
   b: Iterator<[string, V]>,
   reverse: boolean,
   hidden?: ReadonlyMap<string, unknown>,
+  aFirst?: [string, V],
 ): Generator<[string, V]> {
-  let x = a.next();
+  let x: IteratorResult<[string, V]> = aFirst === undefined ? a.next() : { done: false, value: aFirst };
   let y = b.next();
   for (;;) {
     while (hidden !== undefined && !y.done && hidden.has(y.value[0])) y = b.next();

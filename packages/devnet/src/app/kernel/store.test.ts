@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BinaryReader, BinaryWriter } from "../lib/codec.js";
+import { BinaryReader, BinaryWriter, concatBytes, decodeUint, encodeU64, utf8 } from "../lib/codec.js";
+import { sha256 } from "../lib/sha256.js";
 import { createGasMeter, defaultGasConfig } from "./gas.js";
 import { CacheStore, GasStore, PrefixStore, RootStore } from "./store.js";
 
@@ -66,6 +67,40 @@ describe("store", () => {
         a.writeTo(w);
         expect(RootStore.readFrom(new BinaryReader(w.finish())).hash()).toEqual(a.hash());
       }),
+    );
+  });
+
+  it("property: the state hash is the hash of the entry count and the sum of the entries' hashes", () => {
+    // The reference: each entry hashed as u64(UTF-8 key length) ++ key ++ value, summed mod 2^256.
+    const entry = (key: string, value: Uint8Array) => {
+      const keyBytes = utf8(key);
+      return decodeUint(sha256(concatBytes(encodeU64(BigInt(keyBytes.length)), keyBytes, value)));
+    };
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.string({ unit: "binary", maxLength: 200 }), fc.uint8Array({ maxLength: 700 }))),
+        fc.array(fc.string({ maxLength: 4 })),
+        (writes, deletes) => {
+          const root = new RootStore();
+          const expected = new Map<string, Uint8Array>();
+          for (const [key, value] of writes) {
+            root.set(key, value);
+            expected.set(key, value);
+          }
+          for (const key of deletes) {
+            root.delete(key);
+            expected.delete(key);
+          }
+          let sum = 0n;
+          for (const [key, value] of expected) sum = (sum + entry(key, value)) & ((1n << 256n) - 1n);
+          const sumBytes = new Uint8Array(32);
+          for (let i = 31; i >= 0; i--) {
+            sumBytes[i] = Number(sum & 0xffn);
+            sum >>= 8n;
+          }
+          expect(root.hash()).toEqual(sha256(concatBytes(encodeU64(BigInt(expected.size)), sumBytes)));
+        },
+      ),
     );
   });
 

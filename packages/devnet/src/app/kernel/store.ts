@@ -12,17 +12,11 @@
  */
 
 import { DevnetError } from "../../devnet-error.js";
-import {
-  type BinaryReader,
-  type BinaryWriter,
-  concatBytes,
-  decodeUint,
-  encodeU64,
-  utf8,
-} from "../lib/codec.js";
+import { type BinaryReader, type BinaryWriter, concatBytes, encodeU64 } from "../lib/codec.js";
 import { sha256 } from "../lib/sha256.js";
-import type { GasConfig, GasMeter } from "./gas.js";
-import { mergeSorted, OrderedMap, rangeOf, unpin } from "./ordered-map.js";
+import { entryDigest } from "./entry-digest.js";
+import { type GasConfig, type GasMeter, type PerByteCosts, perByte, perByteCosts } from "./gas.js";
+import { mergeSorted, OrderedMap, rangeOf, startRange, unpin } from "./ordered-map.js";
 
 /** What a root store tells its journal: a committed key is about to change from `old` (undefined: absent). */
 export interface WriteJournal {
@@ -70,13 +64,6 @@ function bounds(prefix: string, options: RangeOptions | undefined): { lo: string
 }
 
 const MOD_256 = (1n << 256n) - 1n;
-
-/** SHA-256 of one entry, as a number, for the additive state hash. */
-function entryDigest(key: string, value: Uint8Array): bigint {
-  const keyBytes = utf8(key);
-  const header = encodeU64(BigInt(keyBytes.length));
-  return decodeUint(sha256(concatBytes(header, keyBytes, value)));
-}
 
 /**
  * Committed state. Keeps keys sorted for iteration and a running sum (mod 2^256) of the SHA-256 of
@@ -144,8 +131,10 @@ export class RootStore implements KvStore {
     const volatile = this.memory.pin();
     try {
       const committed = rangeOf(layer, lo, hi, reverse);
-      if (volatile.keys.size === 0) yield* committed;
-      else yield* mergeSorted(committed, rangeOf(volatile, lo, hi, reverse), reverse);
+      // No volatile key in the range: the committed walk alone, with no merge.
+      const own = startRange(volatile, lo, hi, reverse);
+      if (own === undefined) yield* committed;
+      else yield* mergeSorted(own.walk, committed, reverse, undefined, own.first);
     } finally {
       unpin(layer);
       unpin(volatile);
@@ -172,8 +161,9 @@ export class RootStore implements KvStore {
         const { lo, hi } = bounds(prefix, options);
         const reverse = options?.reverse === true;
         const committed = rangeOf(layer, lo, hi, reverse);
-        if (volatile.keys.size === 0) yield* committed;
-        else yield* mergeSorted(committed, rangeOf(volatile, lo, hi, reverse), reverse);
+        const own = startRange(volatile, lo, hi, reverse);
+        if (own === undefined) yield* committed;
+        else yield* mergeSorted(own.walk, committed, reverse, undefined, own.first);
       },
     };
   }
@@ -261,11 +251,32 @@ export class CacheStore implements KvStore {
     if (hi !== undefined) parentRange.end = hi;
     // Both snapshots are taken here, when the iteration starts.
     const layer = this.writes.pin();
-    const theirs = this.parent.entries(prefix, parentRange)[Symbol.iterator]();
+    // [lo, hi) lies within the prefix: a branch or root parent is given the bounds alone (no prefix
+    // to bound again); any other store is given the prefix too.
+    const parent = this.parent;
+    const parentPrefix = parent instanceof CacheStore || parent instanceof RootStore ? "" : prefix;
+    const theirs = parent.entries(parentPrefix, parentRange)[Symbol.iterator]();
     try {
-      const own = rangeOf(layer, lo, hi, reverse) as Generator<[string, Uint8Array]>;
-      // The parent's entries that this branch wrote or deleted are not seen.
-      yield* mergeSorted(own, theirs, reverse, layer.map);
+      const own = layer.map.size === 0 ? undefined : startRange(layer, lo, hi, reverse);
+      if (own !== undefined) {
+        // The parent's entries that this branch wrote or deleted are not seen.
+        yield* mergeSorted(
+          own.walk as Generator<[string, Uint8Array]>,
+          theirs,
+          reverse,
+          layer.map,
+          own.first as [string, Uint8Array],
+        );
+      } else if (layer.map.size === 0) {
+        // Nothing pending: the parent's range as it is.
+        for (let next = theirs.next(); !next.done; next = theirs.next()) yield next.value;
+      } else {
+        // No pending write in the range: the parent's entries, less the ones this branch deleted.
+        const hidden = layer.map;
+        for (let next = theirs.next(); !next.done; next = theirs.next()) {
+          if (!hidden.has(next.value[0])) yield next.value;
+        }
+      }
     } finally {
       unpin(layer);
       theirs.return?.();
@@ -313,15 +324,22 @@ export class PendingStore extends CacheStore {
 
 /** A view of a store that charges gas for every access. */
 export class GasStore implements KvStore {
+  private readonly readPerByte: PerByteCosts;
+  private readonly writePerByte: PerByteCosts;
+
   constructor(
     private readonly parent: KvStore,
     private readonly meter: GasMeter,
     private readonly config: GasConfig,
-  ) {}
+  ) {
+    const costs = perByteCosts(config);
+    this.readPerByte = costs.read;
+    this.writePerByte = costs.write;
+  }
 
   private chargeRead(key: string): void {
     this.meter.consume(this.config.readCostFlat, "ReadFlat");
-    this.meter.consume(this.config.readCostPerByte * BigInt(key.length), "ReadPerByte");
+    this.meter.consume(perByte(this.readPerByte, key.length), "ReadPerByte");
   }
 
   get(key: string): Uint8Array | undefined {
@@ -336,7 +354,7 @@ export class GasStore implements KvStore {
 
   set(key: string, value: Uint8Array): void {
     this.meter.consume(this.config.writeCostFlat, "WriteFlat");
-    this.meter.consume(this.config.writeCostPerByte * BigInt(key.length + value.length), "WritePerByte");
+    this.meter.consume(perByte(this.writePerByte, key.length + value.length), "WritePerByte");
     this.parent.set(key, value);
   }
 
@@ -348,7 +366,7 @@ export class GasStore implements KvStore {
   *entries(prefix: string, options?: RangeOptions): Iterable<[string, Uint8Array]> {
     for (const entry of this.parent.entries(prefix, options)) {
       this.meter.consume(this.config.iterNextCostFlat, "IterNextFlat");
-      this.meter.consume(this.config.readCostPerByte * BigInt(entry[0].length), "IterNextPerByte");
+      this.meter.consume(perByte(this.readPerByte, entry[0].length), "IterNextPerByte");
       yield entry;
     }
   }

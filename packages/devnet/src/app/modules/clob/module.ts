@@ -26,6 +26,7 @@ import {
   notFound,
   packAny,
   queryHandler,
+  type TxPolicy,
 } from "../../kernel/module.js";
 import type { DecodedTx } from "../../kernel/tx.js";
 import { decodeU64, encodeU64, utf8 } from "../../lib/codec.js";
@@ -77,6 +78,24 @@ import {
   validateGoodTil,
   validateOrderBasic,
 } from "./validate.js";
+
+/**
+ * The relaxations of a clob tx whose messages are all short-term (no fee, gas or sequence; CheckTx
+ * runs the messages and the tx never enters a block), and of any other clob tx: {@link clobTxPolicy}'s,
+ * with CheckTx running the messages. Two constants, not objects spread per tx.
+ */
+const SHORT_TERM_POLICY: Readonly<Partial<TxPolicy>> = Object.freeze({
+  chargeFees: false,
+  checkSequence: false,
+  meterGas: false,
+  checkRunsMessages: true,
+  enterBlock: false,
+});
+const STATEFUL_POLICY: Readonly<Partial<TxPolicy>> = Object.freeze({
+  chargeFees: false,
+  meterGas: false,
+  checkRunsMessages: true,
+});
 
 /** The height a tx's orders are placed in, and the previous block's time (seconds). */
 function windowOf(ctx: Context): { nextHeight: bigint; previousBlockTimeSeconds: bigint } {
@@ -283,9 +302,7 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
     txPolicy(typeUrls, msgs) {
       const policy = clobTxPolicy(typeUrls.map((typeUrl, i) => ({ typeUrl, msg: msgs[i] })));
       if (policy === undefined) return undefined;
-      return policy.checkSequence === false
-        ? { ...policy, checkRunsMessages: true, enterBlock: false }
-        : { ...policy, checkRunsMessages: true };
+      return policy.checkSequence === false ? SHORT_TERM_POLICY : STATEFUL_POLICY;
     },
     volatileKey: isMemclobKey,
     proposeMessages: (ctx) => [takeOperations(ctx.store(CLOB))],
