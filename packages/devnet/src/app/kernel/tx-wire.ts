@@ -8,6 +8,7 @@
  * stands.
  */
 import type { cosmosTx } from "@perpx/proto";
+import { Cursor, EMPTY, fields, LEN, numberOf, VARINT } from "./wire-cursor.js";
 
 type TxRaw = cosmosTx.TxRaw;
 type TxBody = cosmosTx.TxBody;
@@ -18,117 +19,6 @@ type Fee = NonNullable<AuthInfo["fee"]>;
 type Tip = NonNullable<AuthInfo["tip"]>;
 type Coin = Fee["amount"][number];
 type ModeInfo = NonNullable<SignerInfo["modeInfo"]>;
-
-/** Wire types. */
-const VARINT = 0;
-const LEN = 2;
-
-/** A read position over `buf` that turns `ok` false on anything this decoder does not take. */
-class Cursor {
-  ok = true;
-  pos: number;
-
-  constructor(
-    readonly buf: Uint8Array,
-    start: number,
-  ) {
-    this.pos = start;
-  }
-
-  /** A varint below 2^28 (tags, lengths, enums): at most 4 bytes. */
-  small(): number {
-    const buf = this.buf;
-    let value = 0;
-    for (let shift = 0; shift < 28; shift += 7) {
-      const b = buf[this.pos++];
-      if (b === undefined) break;
-      value += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) return value;
-    }
-    this.ok = false;
-    return 0;
-  }
-
-  /** A varint of up to 9 bytes (63 bits) as a bigint. */
-  uint64(): bigint {
-    const buf = this.buf;
-    let low = 0;
-    for (let shift = 0; shift < 49; shift += 7) {
-      const b = buf[this.pos++];
-      if (b === undefined) break;
-      low += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) return BigInt(low);
-    }
-    if (this.pos > buf.length) {
-      this.ok = false;
-      return 0n;
-    }
-    let value = BigInt(low);
-    for (let shift = 49n; shift < 63n; shift += 7n) {
-      const b = buf[this.pos++];
-      if (b === undefined) break;
-      value |= BigInt(b & 0x7f) << shift;
-      if (b < 0x80) return value;
-    }
-    this.ok = false;
-    return 0n;
-  }
-
-  /** The end of a length-delimited field that starts here, within `end`; -1 when it does not fit. */
-  span(end: number): number {
-    const length = this.small();
-    const stop = this.pos + length;
-    if (!this.ok || stop > end) {
-      this.ok = false;
-      return -1;
-    }
-    return stop;
-  }
-
-  /** Length-delimited bytes within `end`: a view into the input, as protobuf-es returns. */
-  bytes(end: number): Uint8Array {
-    const stop = this.span(end);
-    if (stop < 0) return EMPTY;
-    const out = this.buf.subarray(this.pos, stop);
-    this.pos = stop;
-    return out;
-  }
-
-  /** A length-delimited ASCII string within `end` (other text: not taken). */
-  ascii(end: number): string {
-    const stop = this.span(end);
-    if (stop < 0) return "";
-    const buf = this.buf;
-    for (let i = this.pos; i < stop; i++) {
-      if ((buf[i] as number) >= 0x80) {
-        this.ok = false;
-        return "";
-      }
-    }
-    const text = Buffer.from(buf.buffer, buf.byteOffset + this.pos, stop - this.pos).toString("latin1");
-    this.pos = stop;
-    return text;
-  }
-}
-
-const EMPTY = new Uint8Array(0);
-
-/** Reads the fields of one message in [c.pos, end): `field` handles a tag, false when not taken. */
-function fields(c: Cursor, end: number, field: (tag: number) => boolean): void {
-  while (c.ok && c.pos < end) {
-    const tag = c.small();
-    if (!c.ok || !field(tag)) {
-      c.ok = false;
-      return;
-    }
-    if (c.pos > end) c.ok = false;
-  }
-}
-
-/** The field number of `tag` when its wire type is `wireType`, else 0. */
-function numberOf(tag: number, wireType: number): number {
-  return (tag & 7) === wireType ? tag >>> 3 : 0;
-}
 
 function readAny(c: Cursor, end: number): Any {
   const any: Any = { $typeName: "google.protobuf.Any", typeUrl: "", value: EMPTY };
