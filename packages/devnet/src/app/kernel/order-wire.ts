@@ -18,19 +18,8 @@ type SubaccountId = subaccounts.SubaccountId;
 type TwapParameters = clob.TwapParameters;
 type BuilderCodeParameters = clob.BuilderCodeParameters;
 
-/** The tag of field `no` with wire type `wireType`. */
+/** The tag of field `no` with wire type `wireType` (local: a switch case calls it). */
 const tag = (no: number, wireType: number): number => (no << 3) | wireType;
-
-/** Marks `bit` read in `seen`; a second read of it ends the decoding. Returns the new `seen`. */
-function once(c: Cursor, seen: number, bit: number): number {
-  if ((seen & bit) !== 0) c.ok = false;
-  return seen | bit;
-}
-
-/** Ends a message's loop: a read past `end` is not taken. */
-function close(c: Cursor, end: number): void {
-  if (c.pos > end) c.ok = false;
-}
 
 function readSubaccountId(c: Cursor, end: number): SubaccountId {
   const id: SubaccountId = { $typeName: "perpx.subaccounts.v1.SubaccountId", owner: "", number: 0 };
@@ -38,18 +27,18 @@ function readSubaccountId(c: Cursor, end: number): SubaccountId {
   while (c.ok && c.pos < end) {
     switch (c.small()) {
       case tag(1, LEN):
-        seen = once(c, seen, 1);
+        seen = c.once(seen, 1);
         id.owner = c.ascii(end);
         break;
       case tag(2, VARINT):
-        seen = once(c, seen, 2);
+        seen = c.once(seen, 2);
         id.number = c.uint32();
         break;
       default:
         c.ok = false;
     }
   }
-  close(c, end);
+  c.close(end);
   return id;
 }
 
@@ -59,28 +48,28 @@ function readOrderId(c: Cursor, end: number): OrderId {
   while (c.ok && c.pos < end) {
     switch (c.small()) {
       case tag(1, LEN): {
-        seen = once(c, seen, 1);
+        seen = c.once(seen, 1);
         const stop = c.span(end);
         if (stop >= 0) id.subaccountId = readSubaccountId(c, stop);
         break;
       }
       case tag(2, I32):
-        seen = once(c, seen, 2);
+        seen = c.once(seen, 2);
         id.clientId = c.fixed32();
         break;
       case tag(3, VARINT):
-        seen = once(c, seen, 4);
+        seen = c.once(seen, 4);
         id.orderFlags = c.uint32();
         break;
       case tag(4, VARINT):
-        seen = once(c, seen, 8);
+        seen = c.once(seen, 8);
         id.clobPairId = c.uint32();
         break;
       default:
         c.ok = false;
     }
   }
-  close(c, end);
+  c.close(end);
   return id;
 }
 
@@ -95,22 +84,22 @@ function readTwap(c: Cursor, end: number): TwapParameters {
   while (c.ok && c.pos < end) {
     switch (c.small()) {
       case tag(1, VARINT):
-        seen = once(c, seen, 1);
+        seen = c.once(seen, 1);
         twap.duration = c.uint32();
         break;
       case tag(2, VARINT):
-        seen = once(c, seen, 2);
+        seen = c.once(seen, 2);
         twap.interval = c.uint32();
         break;
       case tag(3, VARINT):
-        seen = once(c, seen, 4);
+        seen = c.once(seen, 4);
         twap.priceTolerance = c.uint32();
         break;
       default:
         c.ok = false;
     }
   }
-  close(c, end);
+  c.close(end);
   return twap;
 }
 
@@ -124,18 +113,18 @@ function readBuilderCode(c: Cursor, end: number): BuilderCodeParameters {
   while (c.ok && c.pos < end) {
     switch (c.small()) {
       case tag(1, LEN):
-        seen = once(c, seen, 1);
+        seen = c.once(seen, 1);
         builder.builderAddress = c.ascii(end);
         break;
       case tag(2, VARINT):
-        seen = once(c, seen, 2);
+        seen = c.once(seen, 2);
         builder.feePpm = c.uint32();
         break;
       default:
         c.ok = false;
     }
   }
-  close(c, end);
+  c.close(end);
   return builder;
 }
 
@@ -144,7 +133,7 @@ function orderField(c: Cursor, end: number, order: Order, seen: number): number 
   const t = c.small();
   const no = t >>> 3;
   // Field 6 shares its bit with field 5: one member of the good-til oneof.
-  const next = no >= 1 && no <= 14 ? once(c, seen, 1 << (no === 6 ? 5 : no)) : seen;
+  const next = no >= 1 && no <= 14 ? c.once(seen, 1 << (no === 6 ? 5 : no)) : seen;
   switch (t) {
     case tag(1, LEN): {
       const stop = c.span(end);
@@ -216,7 +205,7 @@ function readOrder(c: Cursor, end: number): Order {
   };
   let seen = 0;
   while (c.ok && c.pos < end) seen = orderField(c, end, order, seen);
-  close(c, end);
+  c.close(end);
   return order;
 }
 
@@ -230,11 +219,11 @@ function readPlaceOrder(bytes: Uint8Array): clob.MsgPlaceOrder | undefined {
       c.ok = false;
       break;
     }
-    seen = once(c, seen, 1);
+    seen = c.once(seen, 1);
     const stop = c.span(end);
     if (stop >= 0) msg.order = readOrder(c, stop);
   }
-  close(c, end);
+  c.close(end);
   return c.ok ? msg : undefined;
 }
 
@@ -249,24 +238,24 @@ function readCancelOrder(bytes: Uint8Array): clob.MsgCancelOrder | undefined {
   while (c.ok && c.pos < end) {
     switch (c.small()) {
       case tag(1, LEN): {
-        seen = once(c, seen, 1);
+        seen = c.once(seen, 1);
         const stop = c.span(end);
         if (stop >= 0) msg.orderId = readOrderId(c, stop);
         break;
       }
       case tag(2, VARINT):
-        seen = once(c, seen, 2);
+        seen = c.once(seen, 2);
         msg.goodTilOneof = { case: "goodTilBlock", value: c.uint32() };
         break;
       case tag(3, I32):
-        seen = once(c, seen, 2);
+        seen = c.once(seen, 2);
         msg.goodTilOneof = { case: "goodTilBlockTime", value: c.fixed32() };
         break;
       default:
         c.ok = false;
     }
   }
-  close(c, end);
+  c.close(end);
   return c.ok ? msg : undefined;
 }
 
@@ -276,7 +265,7 @@ function readOrderBatch(c: Cursor, end: number): OrderBatch {
   while (c.ok && c.pos < end) {
     switch (c.small()) {
       case tag(1, VARINT):
-        seen = once(c, seen, 1);
+        seen = c.once(seen, 1);
         batch.clobPairId = c.uint32();
         break;
       case tag(2, VARINT):
@@ -292,7 +281,7 @@ function readOrderBatch(c: Cursor, end: number): OrderBatch {
         c.ok = false;
     }
   }
-  close(c, end);
+  c.close(end);
   return batch;
 }
 
@@ -308,7 +297,7 @@ function readBatchCancel(bytes: Uint8Array): clob.MsgBatchCancel | undefined {
   while (c.ok && c.pos < end) {
     switch (c.small()) {
       case tag(1, LEN): {
-        seen = once(c, seen, 1);
+        seen = c.once(seen, 1);
         const stop = c.span(end);
         if (stop >= 0) msg.subaccountId = readSubaccountId(c, stop);
         break;
@@ -319,14 +308,14 @@ function readBatchCancel(bytes: Uint8Array): clob.MsgBatchCancel | undefined {
         break;
       }
       case tag(3, VARINT):
-        seen = once(c, seen, 4);
+        seen = c.once(seen, 4);
         msg.goodTilBlock = c.uint32();
         break;
       default:
         c.ok = false;
     }
   }
-  close(c, end);
+  c.close(end);
   return c.ok ? msg : undefined;
 }
 

@@ -93,6 +93,20 @@ export class Cursor {
     return 0n;
   }
 
+  /**
+   * Marks `bit` read in `seen` (a singular field's, or a oneof's): a second read of it is not
+   * taken. Returns the new `seen`.
+   */
+  once(seen: number, bit: number): number {
+    if ((seen & bit) !== 0) this.ok = false;
+    return seen | bit;
+  }
+
+  /** Ends a message's field loop: a read that went past the message's `end` is not taken. */
+  close(end: number): void {
+    if (this.pos > end) this.ok = false;
+  }
+
   /** The end of a length-delimited field that starts here, within `end`; -1 when it does not fit. */
   span(end: number): number {
     const length = this.small();
@@ -132,20 +146,3 @@ export class Cursor {
 
 /** The empty bytes protobuf-es leaves in an unset bytes field (shared: never written). */
 export const EMPTY = new Uint8Array(0);
-
-/** Reads the fields of one message in [c.pos, end): `field` handles a tag, false when not taken. */
-export function fields(c: Cursor, end: number, field: (tag: number) => boolean): void {
-  while (c.ok && c.pos < end) {
-    const tag = c.small();
-    if (!c.ok || !field(tag)) {
-      c.ok = false;
-      return;
-    }
-    if (c.pos > end) c.ok = false;
-  }
-}
-
-/** The field number of `tag` when its wire type is `wireType`, else 0. */
-export function numberOf(tag: number, wireType: number): number {
-  return (tag & 7) === wireType ? tag >>> 3 : 0;
-}
