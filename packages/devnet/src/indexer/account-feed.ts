@@ -41,6 +41,7 @@ export interface SubaccountChange {
 
 /** Collects changes per subaccount. */
 export class ChangeSet {
+  /** By {@link subaccountKey}, which is the subaccount's `v4_subaccounts` channel id. */
   readonly changes = new Map<string, SubaccountChange>();
 
   /** The change entry of a subaccount. */
@@ -109,11 +110,13 @@ export function subaccountMessages(
 ): ChannelMessage[] {
   const out: ChannelMessage[] = [];
   const blockHeight = models.height.toString();
-  for (const change of changes.changes.values()) {
+  // The change set's key is the subaccount's channel id, and a parent's id is its own.
+  for (const [id, change] of changes.changes) {
     const { address, subaccountNumber } = change;
+    const parent = subaccountNumber % CHILD_SUBACCOUNT_STRIDE;
     if (
-      !wanted("v4_subaccounts", `${address}/${subaccountNumber}`) &&
-      !wanted("v4_parent_subaccounts", `${address}/${subaccountNumber % CHILD_SUBACCOUNT_STRIDE}`)
+      !wanted("v4_subaccounts", id) &&
+      !wanted("v4_parent_subaccounts", parent === subaccountNumber ? id : `${address}/${parent}`)
     )
       continue;
     const record = models.accounts.subaccount(address, subaccountNumber);

@@ -18,24 +18,20 @@ function hex(bytes: Uint8Array): string {
  */
 export function locateBlockEvents(block: BlockRecord): LocatedIndexerEvent[] {
   const out: LocatedIndexerEvent[] = [];
-  const base = { height: block.height, time: block.time };
-  const push = (event: IndexerEvent, tx?: { index: number; hash: string }) => {
-    out.push({
-      ...base,
-      ...(tx === undefined ? {} : { txIndex: tx.index, txHash: tx.hash }),
-      eventIndex: out.length,
-      event,
-    });
+  const { height, time } = block;
+  // Two literal shapes (block-level, in a tx), the keys in this order.
+  const pushBlockLevel = (event: IndexerEvent) => {
+    out.push({ height, time, eventIndex: out.length, event });
   };
-  for (const event of block.indexerEvents?.beginBlock ?? []) push(event);
-  block.txResults.forEach((result, index) => {
+  for (const event of block.indexerEvents?.beginBlock ?? []) pushBlockLevel(event);
+  block.txResults.forEach((result, txIndex) => {
     const events = result.indexerEvents;
     if (events === undefined || events.length === 0) return;
-    const bytes = block.txs[index];
-    const tx = { index, hash: bytes === undefined ? "" : hex(sha256(bytes)) };
-    for (const event of events) push(event, tx);
+    const bytes = block.txs[txIndex];
+    const txHash = bytes === undefined ? "" : hex(sha256(bytes));
+    for (const event of events) out.push({ height, time, txIndex, txHash, eventIndex: out.length, event });
   });
-  for (const event of block.indexerEvents?.endBlock ?? []) push(event);
+  for (const event of block.indexerEvents?.endBlock ?? []) pushBlockLevel(event);
   return out;
 }
 

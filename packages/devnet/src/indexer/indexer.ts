@@ -26,8 +26,8 @@ import { FundingPaymentsModel } from "./models/funding-payments.js";
 import { HistoryModel } from "./models/history.js";
 import { MarketsModel, type PerpetualMarketBody } from "./models/markets.js";
 import { MidPricesModel } from "./models/mid-prices.js";
-import { type LevelChange, OrderBookModel } from "./models/orderbook.js";
-import { OrdersModel, ownerKey } from "./models/orders.js";
+import { LevelChanges, OrderBookModel, streamOrderKey } from "./models/orderbook.js";
+import { OrdersModel } from "./models/orders.js";
 import { PnlModel } from "./models/pnl.js";
 import { TradesModel } from "./models/trades.js";
 import { type BlockReward, TradingRewardsModel } from "./models/trading-rewards.js";
@@ -152,7 +152,7 @@ export class Indexer implements IndexerFeed {
       this.rewards.prune(oldest);
     }
     for (const order of this.orders.expire(block.height))
-      this.changeOf(changes, ownerKey(order.order)).orders.push(order);
+      this.changeOf(changes, order.order).orders.push(order);
     messages.push(...subaccountMessages(this.accountModels(), changes, this.wanted));
     for (const reward of rewards) messages.push(...tradingRewardMessages(reward, block.height));
     for (const market of this.markets.markets()) {
@@ -200,9 +200,10 @@ export class Indexer implements IndexerFeed {
       candles.add(c);
   }
 
-  private changeOf(changes: ChangeSet, key: string) {
-    const cut = key.lastIndexOf("/");
-    return changes.of(key.slice(0, cut), Number(key.slice(cut + 1)));
+  /** The change entry of the subaccount that owns `order`. */
+  private changeOf(changes: ChangeSet, order: clob.Order) {
+    const sub = order.orderId?.subaccountId;
+    return changes.of(sub?.owner ?? "", sub?.number ?? 0);
   }
 
   private applyAccountEvent(located: LocatedIndexerEvent, changes: ChangeSet): void {
@@ -226,11 +227,10 @@ export class Indexer implements IndexerFeed {
     if (e.kind === "order_fill") {
       const market = this.markets.marketOfPair(e.clobPairId);
       for (const order of [e.taker, e.maker]) {
-        if (market !== undefined) this.changeOf(changes, ownerKey(order)).perpetuals.add(market.perpetualId);
+        if (market !== undefined) this.changeOf(changes, order).perpetuals.add(market.perpetualId);
       }
     }
-    for (const order of this.orders.apply(located))
-      this.changeOf(changes, ownerKey(order.order)).orders.push(order);
+    for (const order of this.orders.apply(located)) this.changeOf(changes, order.order).orders.push(order);
     for (const fill of made.fills) changes.of(fill.subaccount, fill.subaccountNumber).fills.push(fill);
     for (const transfer of made.transfers) {
       for (const side of [transfer.sender, transfer.recipient]) {
@@ -283,17 +283,13 @@ export class Indexer implements IndexerFeed {
   applyOrderStream(stream: readonly OrderStreamMessage[]): ChannelMessage[] {
     // One update per level the step changed, in the order first changed, with its final size: a
     // taker that crossed and left within the step leaves no trace.
-    const changed = new Map<string, { first: bigint; last: LevelChange }>();
-    for (const m of stream) {
-      for (const change of this.book.apply(m)) {
-        const key = `${change.clobPairId}/${change.side}/${change.subticks}`;
-        const seen = changed.get(key);
-        if (seen === undefined) changed.set(key, { first: change.previous, last: change });
-        else seen.last = change;
-      }
+    const keys = stream.map(streamOrderKey);
+    const changed = new LevelChanges();
+    for (let i = 0; i < stream.length; i++) {
+      for (const change of this.book.apply(stream[i] as OrderStreamMessage, keys[i])) changed.add(change);
     }
     const book: ChannelMessage[] = [];
-    for (const { first, last } of changed.values()) {
+    for (const { first, last } of changed.inOrder) {
       if (first === last.quantums) continue;
       const market = this.markets.marketOfPair(last.clobPairId);
       if (market === undefined || !this.wanted("v4_orderbook", market.ticker)) continue;
@@ -301,9 +297,10 @@ export class Indexer implements IndexerFeed {
     }
     this.publish(book);
     const orderChanges = new ChangeSet();
-    for (const m of stream) {
-      for (const order of this.orders.applyStream(m))
-        this.changeOf(orderChanges, ownerKey(order.order)).orders.push(order);
+    for (let i = 0; i < stream.length; i++) {
+      for (const order of this.orders.applyStream(stream[i] as OrderStreamMessage, keys[i])) {
+        this.changeOf(orderChanges, order.order).orders.push(order);
+      }
     }
     const accounts = subaccountMessages(this.accountModels(), orderChanges, this.wanted);
     this.publish(accounts);

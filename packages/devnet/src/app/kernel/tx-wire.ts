@@ -8,6 +8,7 @@
  * stands.
  */
 import type { cosmosTx } from "@perpx/proto";
+import { Cursor, EMPTY } from "./wire-cursor.js";
 
 type TxRaw = cosmosTx.TxRaw;
 type TxBody = cosmosTx.TxBody;
@@ -18,195 +19,122 @@ type Fee = NonNullable<AuthInfo["fee"]>;
 type Tip = NonNullable<AuthInfo["tip"]>;
 type Coin = Fee["amount"][number];
 type ModeInfo = NonNullable<SignerInfo["modeInfo"]>;
+type ModeInfoSingle = Extract<ModeInfo["sum"], { case: "single" }>["value"];
 
-/** Wire types. */
+/** Wire types (module constants: each switch case reads them). */
 const VARINT = 0;
 const LEN = 2;
 
-/** A read position over `buf` that turns `ok` false on anything this decoder does not take. */
-class Cursor {
-  ok = true;
-  pos: number;
-
-  constructor(
-    readonly buf: Uint8Array,
-    start: number,
-  ) {
-    this.pos = start;
-  }
-
-  /** A varint below 2^28 (tags, lengths, enums): at most 4 bytes. */
-  small(): number {
-    const buf = this.buf;
-    let value = 0;
-    for (let shift = 0; shift < 28; shift += 7) {
-      const b = buf[this.pos++];
-      if (b === undefined) break;
-      value += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) return value;
-    }
-    this.ok = false;
-    return 0;
-  }
-
-  /** A varint of up to 9 bytes (63 bits) as a bigint. */
-  uint64(): bigint {
-    const buf = this.buf;
-    let low = 0;
-    for (let shift = 0; shift < 49; shift += 7) {
-      const b = buf[this.pos++];
-      if (b === undefined) break;
-      low += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) return BigInt(low);
-    }
-    if (this.pos > buf.length) {
-      this.ok = false;
-      return 0n;
-    }
-    let value = BigInt(low);
-    for (let shift = 49n; shift < 63n; shift += 7n) {
-      const b = buf[this.pos++];
-      if (b === undefined) break;
-      value |= BigInt(b & 0x7f) << shift;
-      if (b < 0x80) return value;
-    }
-    this.ok = false;
-    return 0n;
-  }
-
-  /** The end of a length-delimited field that starts here, within `end`; -1 when it does not fit. */
-  span(end: number): number {
-    const length = this.small();
-    const stop = this.pos + length;
-    if (!this.ok || stop > end) {
-      this.ok = false;
-      return -1;
-    }
-    return stop;
-  }
-
-  /** Length-delimited bytes within `end`: a view into the input, as protobuf-es returns. */
-  bytes(end: number): Uint8Array {
-    const stop = this.span(end);
-    if (stop < 0) return EMPTY;
-    const out = this.buf.subarray(this.pos, stop);
-    this.pos = stop;
-    return out;
-  }
-
-  /** A length-delimited ASCII string within `end` (other text: not taken). */
-  ascii(end: number): string {
-    const stop = this.span(end);
-    if (stop < 0) return "";
-    const buf = this.buf;
-    for (let i = this.pos; i < stop; i++) {
-      if ((buf[i] as number) >= 0x80) {
-        this.ok = false;
-        return "";
-      }
-    }
-    const text = Buffer.from(buf.buffer, buf.byteOffset + this.pos, stop - this.pos).toString("latin1");
-    this.pos = stop;
-    return text;
-  }
-}
-
-const EMPTY = new Uint8Array(0);
-
-/** Reads the fields of one message in [c.pos, end): `field` handles a tag, false when not taken. */
-function fields(c: Cursor, end: number, field: (tag: number) => boolean): void {
-  while (c.ok && c.pos < end) {
-    const tag = c.small();
-    if (!c.ok || !field(tag)) {
-      c.ok = false;
-      return;
-    }
-    if (c.pos > end) c.ok = false;
-  }
-}
-
-/** The field number of `tag` when its wire type is `wireType`, else 0. */
-function numberOf(tag: number, wireType: number): number {
-  return (tag & 7) === wireType ? tag >>> 3 : 0;
-}
+/** The tag of field `no` with wire type `wireType` (local: each switch case calls it). */
+const tag = (no: number, wireType: number): number => (no << 3) | wireType;
 
 function readAny(c: Cursor, end: number): Any {
   const any: Any = { $typeName: "google.protobuf.Any", typeUrl: "", value: EMPTY };
   let seen = 0;
-  fields(c, end, (tag) => {
-    const no = numberOf(tag, LEN);
-    if ((no !== 1 && no !== 2) || (seen & (1 << no)) !== 0) return false;
-    seen |= 1 << no;
-    if (no === 1) any.typeUrl = c.ascii(end);
-    else any.value = c.bytes(end);
-    return true;
-  });
+  while (c.ok && c.pos < end) {
+    switch (c.small()) {
+      case tag(1, LEN):
+        seen = c.once(seen, 1);
+        any.typeUrl = c.ascii(end);
+        break;
+      case tag(2, LEN):
+        seen = c.once(seen, 2);
+        any.value = c.bytes(end);
+        break;
+      default:
+        c.ok = false;
+    }
+  }
+  c.close(end);
   return any;
 }
 
 function readCoin(c: Cursor, end: number): Coin {
   const coin: Coin = { $typeName: "cosmos.base.v1beta1.Coin", denom: "", amount: "" };
   let seen = 0;
-  fields(c, end, (tag) => {
-    const no = numberOf(tag, LEN);
-    if ((no !== 1 && no !== 2) || (seen & (1 << no)) !== 0) return false;
-    seen |= 1 << no;
-    if (no === 1) coin.denom = c.ascii(end);
-    else coin.amount = c.ascii(end);
-    return true;
-  });
+  while (c.ok && c.pos < end) {
+    switch (c.small()) {
+      case tag(1, LEN):
+        seen = c.once(seen, 1);
+        coin.denom = c.ascii(end);
+        break;
+      case tag(2, LEN):
+        seen = c.once(seen, 2);
+        coin.amount = c.ascii(end);
+        break;
+      default:
+        c.ok = false;
+    }
+  }
+  c.close(end);
   return coin;
+}
+
+function readModeSingle(c: Cursor, end: number): ModeInfoSingle {
+  const single: ModeInfoSingle = { $typeName: "cosmos.tx.v1beta1.ModeInfo.Single", mode: 0 };
+  let seen = 0;
+  while (c.ok && c.pos < end) {
+    if (c.small() !== tag(1, VARINT)) {
+      c.ok = false;
+      break;
+    }
+    seen = c.once(seen, 1);
+    single.mode = c.small();
+  }
+  c.close(end);
+  return single;
 }
 
 function readModeInfo(c: Cursor, end: number): ModeInfo {
   const info: ModeInfo = { $typeName: "cosmos.tx.v1beta1.ModeInfo", sum: { case: undefined } };
-  fields(c, end, (tag) => {
+  let seen = 0;
+  while (c.ok && c.pos < end) {
     // Only `single` (1), once: a multisig's mode info is protobuf-es's to read.
-    if (numberOf(tag, LEN) !== 1 || info.sum.case !== undefined) return false;
+    if (c.small() !== tag(1, LEN)) {
+      c.ok = false;
+      break;
+    }
+    seen = c.once(seen, 1);
     const stop = c.span(end);
-    if (stop < 0) return false;
-    const single: Extract<ModeInfo["sum"], { case: "single" }>["value"] = {
-      $typeName: "cosmos.tx.v1beta1.ModeInfo.Single",
-      mode: 0,
-    };
-    let seen = false;
-    fields(c, stop, (inner) => {
-      if (numberOf(inner, VARINT) !== 1 || seen) return false;
-      seen = true;
-      single.mode = c.small();
-      return true;
-    });
-    info.sum = { case: "single", value: single };
-    return true;
-  });
+    if (stop >= 0) info.sum = { case: "single", value: readModeSingle(c, stop) };
+  }
+  c.close(end);
   return info;
 }
 
 function readSignerInfo(c: Cursor, end: number): SignerInfo {
   const info: SignerInfo = { $typeName: "cosmos.tx.v1beta1.SignerInfo", sequence: 0n };
   let seen = 0;
-  fields(c, end, (tag) => {
-    const no = tag >>> 3;
-    if (no < 1 || no > 3 || (seen & (1 << no)) !== 0 || (tag & 7) !== (no === 3 ? VARINT : LEN)) return false;
-    seen |= 1 << no;
-    if (no === 3) {
-      info.sequence = c.uint64();
-      return true;
+  while (c.ok && c.pos < end) {
+    switch (c.small()) {
+      case tag(1, LEN): {
+        seen = c.once(seen, 1);
+        const stop = c.span(end);
+        if (stop >= 0) info.publicKey = readAny(c, stop);
+        break;
+      }
+      case tag(2, LEN): {
+        seen = c.once(seen, 2);
+        const stop = c.span(end);
+        if (stop >= 0) info.modeInfo = readModeInfo(c, stop);
+        break;
+      }
+      case tag(3, VARINT):
+        seen = c.once(seen, 4);
+        info.sequence = c.uint64();
+        break;
+      default:
+        c.ok = false;
     }
-    const stop = c.span(end);
-    if (stop < 0) return false;
-    if (no === 1) info.publicKey = readAny(c, stop);
-    else info.modeInfo = readModeInfo(c, stop);
-    return true;
-  });
+  }
+  c.close(end);
   return info;
 }
 
-function readCoins(c: Cursor, end: number, into: Coin[]): boolean {
+/** Reads one `Coin` field's message into `into`. */
+function readCoinInto(c: Cursor, end: number, into: Coin[]): void {
   const stop = c.span(end);
-  if (stop < 0) return false;
-  into.push(readCoin(c, stop));
-  return true;
+  if (stop >= 0) into.push(readCoin(c, stop));
 }
 
 function readFee(c: Cursor, end: number): Fee {
@@ -218,30 +146,48 @@ function readFee(c: Cursor, end: number): Fee {
     granter: "",
   };
   let seen = 0;
-  fields(c, end, (tag) => {
-    const no = tag >>> 3;
-    if (no === 1 && (tag & 7) === LEN) return readCoins(c, end, fee.amount);
-    if (no < 2 || no > 4 || (seen & (1 << no)) !== 0 || (tag & 7) !== (no === 2 ? VARINT : LEN)) return false;
-    seen |= 1 << no;
-    if (no === 2) fee.gasLimit = c.uint64();
-    else if (no === 3) fee.payer = c.ascii(end);
-    else fee.granter = c.ascii(end);
-    return true;
-  });
+  while (c.ok && c.pos < end) {
+    switch (c.small()) {
+      case tag(1, LEN):
+        readCoinInto(c, end, fee.amount);
+        break;
+      case tag(2, VARINT):
+        seen = c.once(seen, 2);
+        fee.gasLimit = c.uint64();
+        break;
+      case tag(3, LEN):
+        seen = c.once(seen, 4);
+        fee.payer = c.ascii(end);
+        break;
+      case tag(4, LEN):
+        seen = c.once(seen, 8);
+        fee.granter = c.ascii(end);
+        break;
+      default:
+        c.ok = false;
+    }
+  }
+  c.close(end);
   return fee;
 }
 
 function readTip(c: Cursor, end: number): Tip {
   const tip: Tip = { $typeName: "cosmos.tx.v1beta1.Tip", amount: [], tipper: "" };
-  let seen = false;
-  fields(c, end, (tag) => {
-    const no = numberOf(tag, LEN);
-    if (no === 1) return readCoins(c, end, tip.amount);
-    if (no !== 2 || seen) return false;
-    seen = true;
-    tip.tipper = c.ascii(end);
-    return true;
-  });
+  let seen = 0;
+  while (c.ok && c.pos < end) {
+    switch (c.small()) {
+      case tag(1, LEN):
+        readCoinInto(c, end, tip.amount);
+        break;
+      case tag(2, LEN):
+        seen = c.once(seen, 2);
+        tip.tipper = c.ascii(end);
+        break;
+      default:
+        c.ok = false;
+    }
+  }
+  c.close(end);
   return tip;
 }
 
@@ -256,18 +202,24 @@ export function readTxRaw(bytes: Uint8Array): TxRaw | undefined {
     signatures: [],
   };
   let seen = 0;
-  fields(c, end, (tag) => {
-    const no = numberOf(tag, LEN);
-    if (no === 3) {
-      raw.signatures.push(c.bytes(end));
-      return true;
+  while (c.ok && c.pos < end) {
+    switch (c.small()) {
+      case tag(1, LEN):
+        seen = c.once(seen, 1);
+        raw.bodyBytes = c.bytes(end);
+        break;
+      case tag(2, LEN):
+        seen = c.once(seen, 2);
+        raw.authInfoBytes = c.bytes(end);
+        break;
+      case tag(3, LEN):
+        raw.signatures.push(c.bytes(end));
+        break;
+      default:
+        c.ok = false;
     }
-    if ((no !== 1 && no !== 2) || (seen & (1 << no)) !== 0) return false;
-    seen |= 1 << no;
-    if (no === 1) raw.bodyBytes = c.bytes(end);
-    else raw.authInfoBytes = c.bytes(end);
-    return true;
-  });
+  }
+  c.close(end);
   return c.ok ? raw : undefined;
 }
 
@@ -284,20 +236,26 @@ export function readTxBody(bytes: Uint8Array): TxBody | undefined {
     nonCriticalExtensionOptions: [],
   };
   let seen = 0;
-  fields(c, end, (tag) => {
-    const no = tag >>> 3;
-    if (no === 1 && (tag & 7) === LEN) {
-      const stop = c.span(end);
-      if (stop < 0) return false;
-      body.messages.push(readAny(c, stop));
-      return true;
+  while (c.ok && c.pos < end) {
+    switch (c.small()) {
+      case tag(1, LEN): {
+        const stop = c.span(end);
+        if (stop >= 0) body.messages.push(readAny(c, stop));
+        break;
+      }
+      case tag(2, LEN):
+        seen = c.once(seen, 2);
+        body.memo = c.ascii(end);
+        break;
+      case tag(3, VARINT):
+        seen = c.once(seen, 4);
+        body.timeoutHeight = c.uint64();
+        break;
+      default:
+        c.ok = false;
     }
-    if (no < 2 || no > 3 || (seen & (1 << no)) !== 0 || (tag & 7) !== (no === 3 ? VARINT : LEN)) return false;
-    seen |= 1 << no;
-    if (no === 2) body.memo = c.ascii(end);
-    else body.timeoutHeight = c.uint64();
-    return true;
-  });
+  }
+  c.close(end);
   return c.ok ? body : undefined;
 }
 
@@ -307,17 +265,29 @@ export function readAuthInfo(bytes: Uint8Array): AuthInfo | undefined {
   const end = bytes.length;
   const info: AuthInfo = { $typeName: "cosmos.tx.v1beta1.AuthInfo", signerInfos: [] };
   let seen = 0;
-  fields(c, end, (tag) => {
-    const no = numberOf(tag, LEN);
-    if (no < 1 || no > 3) return false;
-    if (no !== 1 && (seen & (1 << no)) !== 0) return false;
-    seen |= 1 << no;
-    const stop = c.span(end);
-    if (stop < 0) return false;
-    if (no === 1) info.signerInfos.push(readSignerInfo(c, stop));
-    else if (no === 2) info.fee = readFee(c, stop);
-    else info.tip = readTip(c, stop);
-    return true;
-  });
+  while (c.ok && c.pos < end) {
+    switch (c.small()) {
+      case tag(1, LEN): {
+        const stop = c.span(end);
+        if (stop >= 0) info.signerInfos.push(readSignerInfo(c, stop));
+        break;
+      }
+      case tag(2, LEN): {
+        seen = c.once(seen, 2);
+        const stop = c.span(end);
+        if (stop >= 0) info.fee = readFee(c, stop);
+        break;
+      }
+      case tag(3, LEN): {
+        seen = c.once(seen, 4);
+        const stop = c.span(end);
+        if (stop >= 0) info.tip = readTip(c, stop);
+        break;
+      }
+      default:
+        c.ok = false;
+    }
+  }
+  c.close(end);
   return c.ok ? info : undefined;
 }

@@ -9,6 +9,7 @@ import { abciError, sdkErrors } from "../lib/errors.js";
 import { sha256 } from "../lib/sha256.js";
 import { coinsFromProto } from "../modules/bank/bank.js";
 import type { MsgHandler, Router } from "./module.js";
+import { ORDER_MSG_READERS } from "./order-wire.js";
 import { readAuthInfo, readTxBody, readTxRaw } from "./tx-wire.js";
 
 /** One decoded message with its handler. */
@@ -42,7 +43,8 @@ function parseError(context: string) {
 
 /**
  * Decodes TxRaw bytes, its body and auth info (directly for the usual shapes, see `tx-wire.ts`,
- * else by protobuf-es), and each message through the router.
+ * else by protobuf-es), and each message through the router (the clob's order messages directly
+ * when they take the usual shape, see `order-wire.ts`).
  *
  * @throws {AbciError} sdk 2 for bytes that do not decode, sdk 6 for a message type with no handler,
  * sdk 18 for a tx without messages.
@@ -80,7 +82,8 @@ export function decodeTx(bytes: Uint8Array, router: Router): DecodedTx {
     }
     let msg: MessageShape<MsgHandler["schema"]>;
     try {
-      msg = fromBinary(handler.schema, any.value);
+      msg =
+        ORDER_MSG_READERS.get(handler.schema.typeName)?.(any.value) ?? fromBinary(handler.schema, any.value);
     } catch (error) {
       throw parseError(
         `failed to decode ${any.typeUrl}: ${error instanceof Error ? error.message : String(error)}`,

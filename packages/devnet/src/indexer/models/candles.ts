@@ -59,14 +59,23 @@ function bucket(timeMs: number, resolution: CandleResolution): number {
 
 /** The candles model (see the module comment). */
 export class CandlesModel {
-  private readonly series = new Map<string, CandleRecord[]>();
+  /** The series by clob pair, then resolution (no key string per trade and resolution). */
+  private readonly series = new Map<number, Map<CandleResolution, CandleRecord[]>>();
+
+  private find(clobPairId: number, resolution: CandleResolution): CandleRecord[] | undefined {
+    return this.series.get(clobPairId)?.get(resolution);
+  }
 
   private list(clobPairId: number, resolution: CandleResolution): CandleRecord[] {
-    const key = `${clobPairId}/${resolution}`;
-    let list = this.series.get(key);
+    let pair = this.series.get(clobPairId);
+    if (pair === undefined) {
+      pair = new Map();
+      this.series.set(clobPairId, pair);
+    }
+    let list = pair.get(resolution);
     if (list === undefined) {
       list = [];
-      this.series.set(key, list);
+      pair.set(resolution, list);
     }
     return list;
   }
@@ -115,7 +124,7 @@ export class CandlesModel {
   tick(clobPairId: number, timeMs: number, moment: MarketMoment): CandleRecord[] {
     const changed: CandleRecord[] = [];
     for (const resolution of RESOLUTIONS) {
-      const list = this.series.get(`${clobPairId}/${resolution}`);
+      const list = this.find(clobPairId, resolution);
       const last = list?.[list.length - 1];
       if (list === undefined || last === undefined) continue;
       const start = bucket(timeMs, resolution);
@@ -131,7 +140,7 @@ export class CandlesModel {
 
   /** A series' candles, oldest first. */
   candles(clobPairId: number, resolution: CandleResolution): readonly CandleRecord[] {
-    return this.series.get(`${clobPairId}/${resolution}`) ?? [];
+    return this.find(clobPairId, resolution) ?? [];
   }
 }
 

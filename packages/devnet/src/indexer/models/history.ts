@@ -73,9 +73,9 @@ export class HistoryModel {
   private readonly funding = new Map<number, FundingRecord[]>();
 
   private push<T>(map: Map<string, T[]>, key: string, item: T): void {
-    const list = map.get(key) ?? [];
-    list.push(item);
-    map.set(key, list);
+    const list = map.get(key);
+    if (list === undefined) map.set(key, [item]);
+    else list.push(item);
   }
 
   /**

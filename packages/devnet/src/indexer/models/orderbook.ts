@@ -22,6 +22,37 @@ export interface LevelChange {
   readonly previous: bigint;
 }
 
+/**
+ * The net change of each level over a step of the order stream: the size before the level's first
+ * change and its last change, in the order the levels first changed (keyed by the subticks, then
+ * the pair and side: no key string per change).
+ */
+export class LevelChanges {
+  /** Every changed level, in the order first changed. */
+  readonly inOrder: { readonly first: bigint; last: LevelChange }[] = [];
+  private readonly bySubticks = new Map<bigint, { readonly first: bigint; last: LevelChange }[]>();
+
+  /** Records one change. */
+  add(change: LevelChange): void {
+    const atPrice = this.bySubticks.get(change.subticks);
+    if (atPrice === undefined) {
+      const entry = { first: change.previous, last: change };
+      this.bySubticks.set(change.subticks, [entry]);
+      this.inOrder.push(entry);
+      return;
+    }
+    for (const entry of atPrice) {
+      if (entry.last.clobPairId === change.clobPairId && entry.last.side === change.side) {
+        entry.last = change;
+        return;
+      }
+    }
+    const entry = { first: change.previous, last: change };
+    atPrice.push(entry);
+    this.inOrder.push(entry);
+  }
+}
+
 /** A level: its total size and when it last changed (a counter of stream messages). */
 export interface Level {
   readonly subticks: bigint;
@@ -46,6 +77,13 @@ interface Book {
 export function orderIdKey(id: clob.OrderId | undefined): string {
   const sub = id?.subaccountId;
   return `${sub?.owner ?? ""}/${sub?.number ?? 0}/${id?.clientId ?? 0}/${id?.orderFlags ?? 0}/${id?.clobPairId ?? 0}`;
+}
+
+/** The key of the order a stream message is about (the new order of a replacement). */
+export function streamOrderKey(message: OrderStreamMessage): string {
+  return orderIdKey(
+    message.kind === "place" || message.kind === "replace" ? message.order.orderId : message.orderId,
+  );
 }
 
 function rests(order: clob.Order): boolean {
@@ -87,9 +125,8 @@ export class OrderBookModel {
     });
   }
 
-  private place(order: clob.Order, out: LevelChange[]): void {
+  private place(order: clob.Order, key: string, out: LevelChange[]): void {
     if (!rests(order)) return;
-    const key = orderIdKey(order.orderId);
     const resting: Resting = {
       clobPairId: order.orderId?.clobPairId ?? 0,
       side: order.side === clob.Order_Side.BUY ? "bids" : "asks",
@@ -109,20 +146,22 @@ export class OrderBookModel {
     this.adjust(resting, -resting.remaining, out);
   }
 
-  /** Applies one stream message; returns the levels it changed, in order. */
-  apply(message: OrderStreamMessage): LevelChange[] {
+  /**
+   * Applies one stream message; returns the levels it changed, in order. `key` is the message's
+   * {@link streamOrderKey} (a caller that has it passes it).
+   */
+  apply(message: OrderStreamMessage, key = streamOrderKey(message)): LevelChange[] {
     this.clock++;
     const out: LevelChange[] = [];
     switch (message.kind) {
       case "place":
-        this.place(message.order, out);
+        this.place(message.order, key, out);
         break;
       case "replace":
         this.remove(orderIdKey(message.oldOrder.orderId), out);
-        this.place(message.order, out);
+        this.place(message.order, key, out);
         break;
       case "update": {
-        const key = orderIdKey(message.orderId);
         this.filled.set(key, message.totalFilled);
         const resting = this.resting.get(key);
         if (resting !== undefined) {
@@ -135,7 +174,6 @@ export class OrderBookModel {
         break;
       }
       case "remove": {
-        const key = orderIdKey(message.orderId);
         this.remove(key, out);
         this.filled.delete(key);
         break;

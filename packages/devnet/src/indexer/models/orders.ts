@@ -9,7 +9,7 @@ import type { OrderStatus } from "@perpx/core/indexer";
 import type { clob } from "@perpx/proto";
 import type { OrderStreamMessage } from "../../app/contract.js";
 import type { LocatedIndexerEvent } from "../../app/indexer-output/indexer-events.js";
-import { orderIdKey } from "./orderbook.js";
+import { orderIdKey, streamOrderKey } from "./orderbook.js";
 
 /** An order as the indexer keeps it. */
 export interface OrderRecord {
@@ -26,7 +26,7 @@ export interface OrderRecord {
 }
 
 /** The subaccount of an order (its key). */
-export function ownerKey(order: clob.Order): string {
+function ownerKey(order: clob.Order): string {
   const sub = order.orderId?.subaccountId;
   return `${sub?.owner ?? ""}/${sub?.number ?? 0}`;
 }
@@ -55,14 +55,16 @@ export class OrdersModel {
     return record;
   }
 
-  /** Applies one order stream message; returns the orders it changed. */
-  applyStream(message: OrderStreamMessage): OrderRecord[] {
+  /**
+   * Applies one order stream message; returns the orders it changed. `key` is the message's
+   * {@link streamOrderKey} (a caller that has it passes it).
+   */
+  applyStream(message: OrderStreamMessage, key = streamOrderKey(message)): OrderRecord[] {
     switch (message.kind) {
       case "place":
       case "replace": {
         const order = message.order;
         const flags = order.orderId?.orderFlags ?? 0;
-        const key = orderIdKey(order.orderId);
         const existing = this.orders.get(key);
         if (flags !== SHORT_TERM) return existing === undefined ? [] : [existing];
         if (existing !== undefined && (existing.status === "FILLED" || existing.status === "OPEN")) {
@@ -74,13 +76,13 @@ export class OrdersModel {
         return [record];
       }
       case "update": {
-        const record = this.orders.get(orderIdKey(message.orderId));
+        const record = this.orders.get(key);
         if (record === undefined || (message.orderId.orderFlags ?? 0) !== SHORT_TERM) return [];
         if (message.totalFilled > record.totalFilled) record.totalFilled = message.totalFilled;
         return [record];
       }
       case "remove": {
-        const record = this.orders.get(orderIdKey(message.orderId));
+        const record = this.orders.get(key);
         if (record === undefined || (message.orderId.orderFlags ?? 0) !== SHORT_TERM) return [];
         if (message.reason === "fully_filled") return [];
         if (record.status !== "FILLED") record.status = "BEST_EFFORT_CANCELED";

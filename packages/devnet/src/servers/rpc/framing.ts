@@ -96,14 +96,20 @@ export function createRouter(methods: MethodTable, hub: SubscriptionHub): RpcRou
       return;
     }
     // A notification (no `id`) gets no answer, in a batch too; a batch of none gets an empty body.
-    const requests = (Array.isArray(parsed) ? parsed : [parsed]).filter((item) => !isNotification(item));
-    const replies = await Promise.all(requests.map((item) => answer(item)));
-    if (replies.length === 0) {
-      res.writeHead(200, { "content-length": 0, "access-control-allow-origin": "*" });
-      res.end();
+    if (!Array.isArray(parsed)) {
+      if (isNotification(parsed)) sendEmpty(res);
+      else sendJson(res, 200, await answer(parsed));
       return;
     }
-    sendJson(res, 200, Array.isArray(parsed) ? replies : replies[0]);
+    const requests = parsed.filter((item) => !isNotification(item));
+    const replies = await Promise.all(requests.map((item) => answer(item)));
+    if (replies.length === 0) sendEmpty(res);
+    else sendJson(res, 200, replies);
+  };
+
+  const sendEmpty = (res: ServerResponse): void => {
+    res.writeHead(200, { "content-length": 0, "access-control-allow-origin": "*" });
+    res.end();
   };
 
   const sendMethodList = (res: ServerResponse): void => {
