@@ -58,9 +58,15 @@ async function startLocalDevnet(): Promise<{ devnet: Devnet; base: ConnectOption
 
 /**
  * Connects, and connects again when the node did not answer one of the first requests in time (a
- * loaded machine): an example waits for the network to answer, bounded only by a hang guard.
+ * loaded machine): an example waits for the network to answer, bounded only by a hang guard. For a
+ * network the example starts itself (a fork); {@link ExampleNetwork.connect} reaches the example's.
+ *
+ * @example
+ * ```ts
+ * const paper = await connectPatiently({ network: "local", endpoints: fork.devnet.endpoints, wallet });
+ * ```
  */
-async function connectPatiently(options: ConnectOptions): Promise<CompositeClient> {
+export async function connectPatiently(options: ConnectOptions): Promise<CompositeClient> {
   const deadline = Date.now() + HANG_GUARD_MS;
   for (;;) {
     try {
