@@ -11,10 +11,10 @@
  * is topped up from the faucet first.
  */
 import { CompositeClient, type ConnectOptions } from "@perpx/composite-client";
-import { isTimeoutError, type NetworkName, resolveNetwork, usdcToQuoteQuantums } from "@perpx/core";
+import { type NetworkName, resolveNetwork, usdcToQuoteQuantums } from "@perpx/core";
 import { type Devnet, GENESIS_ACCOUNTS, startDevnet } from "@perpx/devnet";
 import { LocalWallet } from "@perpx/node-client/wallets";
-import { HANG_GUARD_MS } from "./wait.js";
+import { patiently } from "./wait.js";
 
 /** What an example gets: a connected client with a wallet, and where it runs. */
 export interface ExampleNetwork {
@@ -66,15 +66,8 @@ async function startLocalDevnet(): Promise<{ devnet: Devnet; base: ConnectOption
  * const paper = await connectPatiently({ network: "local", endpoints: fork.devnet.endpoints, wallet });
  * ```
  */
-export async function connectPatiently(options: ConnectOptions): Promise<CompositeClient> {
-  const deadline = Date.now() + HANG_GUARD_MS;
-  for (;;) {
-    try {
-      return await CompositeClient.connect(options);
-    } catch (error) {
-      if (!isTimeoutError(error) || Date.now() > deadline) throw error;
-    }
-  }
+export function connectPatiently(options: ConnectOptions): Promise<CompositeClient> {
+  return patiently(() => CompositeClient.connect(options));
 }
 
 /**
