@@ -123,7 +123,8 @@ function runNode(
     });
     const guard = setTimeout(() => child.kill("SIGKILL"), 60_000);
     child.on("error", reject);
-    child.on("exit", (code) => {
+    // "close", not "exit": the child's last output can still be in its pipes when it exits.
+    child.on("close", (code) => {
       clearTimeout(guard);
       resolve({ code, stdout, stderr });
     });

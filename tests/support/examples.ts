@@ -46,7 +46,9 @@ export function runExamplesScript(
     });
     const guard = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
     child.on("error", reject);
-    child.on("exit", (code) => {
+    // "close", not "exit": a child's output can still be in its pipes when it exits, and its last
+    // lines would be missing from `stdout`.
+    child.on("close", (code) => {
       clearTimeout(guard);
       resolve({ code, stdout, stderr });
     });

@@ -11,10 +11,10 @@
  * is topped up from the faucet first.
  */
 import { CompositeClient, type ConnectOptions } from "@perpx/composite-client";
-import { isTimeoutError, type NetworkName, resolveNetwork, usdcToQuoteQuantums } from "@perpx/core";
+import { type NetworkName, resolveNetwork, usdcToQuoteQuantums } from "@perpx/core";
 import { type Devnet, GENESIS_ACCOUNTS, startDevnet } from "@perpx/devnet";
 import { LocalWallet } from "@perpx/node-client/wallets";
-import { HANG_GUARD_MS } from "./wait.js";
+import { patiently } from "./wait.js";
 
 /** What an example gets: a connected client with a wallet, and where it runs. */
 export interface ExampleNetwork {
@@ -58,17 +58,16 @@ async function startLocalDevnet(): Promise<{ devnet: Devnet; base: ConnectOption
 
 /**
  * Connects, and connects again when the node did not answer one of the first requests in time (a
- * loaded machine): an example waits for the network to answer, bounded only by a hang guard.
+ * loaded machine): an example waits for the network to answer, bounded only by a hang guard. For a
+ * network the example starts itself (a fork); {@link ExampleNetwork.connect} reaches the example's.
+ *
+ * @example
+ * ```ts
+ * const paper = await connectPatiently({ network: "local", endpoints: fork.devnet.endpoints, wallet });
+ * ```
  */
-async function connectPatiently(options: ConnectOptions): Promise<CompositeClient> {
-  const deadline = Date.now() + HANG_GUARD_MS;
-  for (;;) {
-    try {
-      return await CompositeClient.connect(options);
-    } catch (error) {
-      if (!isTimeoutError(error) || Date.now() > deadline) throw error;
-    }
-  }
+export function connectPatiently(options: ConnectOptions): Promise<CompositeClient> {
+  return patiently(() => CompositeClient.connect(options));
 }
 
 /**

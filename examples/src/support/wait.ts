@@ -3,13 +3,37 @@
  * when its state is there, and only a guard against a hang (nothing ever comes) fails it.
  */
 import type { OrderHandle, OrderResult } from "@perpx/composite-client";
+import { isTimeoutError } from "@perpx/core";
 
 /** How long a wait goes on before it is called a hang: a guard, never a claim on speed. */
 export const HANG_GUARD_MS = 120_000;
 
 /**
+ * Runs a read, and runs it again when the network answered it too late (a `TimeoutError`: a
+ * client's per-call deadline, 10 s, is a claim on speed that a loaded machine breaks), until
+ * `timeoutMs` has passed. Only for what can run twice (a query, a connect): a write that timed
+ * out may have been applied.
+ *
+ * @example
+ * ```ts
+ * const btc = await patiently(() => client.getMarket({ ticker: "BTC-USD", refresh: true }));
+ * ```
+ */
+export async function patiently<T>(read: () => Promise<T>, timeoutMs = HANG_GUARD_MS): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await read();
+    } catch (error) {
+      if (!isTimeoutError(error) || Date.now() > deadline) throw error;
+    }
+  }
+}
+
+/**
  * Polls `check` until it returns a value, or fails after `timeoutMs` naming `what` (the condition
- * seen over the network: the indexer catching up with a block, a book changing).
+ * seen over the network: the indexer catching up with a block, a book changing). A check whose
+ * read the network answered too late (a `TimeoutError`) has not seen the state yet.
  *
  * @example
  * ```ts
@@ -24,7 +48,12 @@ export async function waitFor<T>(
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = await check();
+    const value = await Promise.resolve()
+      .then(check)
+      .catch((error: unknown) => {
+        if (isTimeoutError(error)) return undefined;
+        throw error;
+      });
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));

@@ -11,11 +11,11 @@
  *   round PnL <pnl> USDC (fees <fees> USDC) at live prices
  *   live position unchanged: <position>
  */
-import { CompositeClient, type OrderHandle } from "@perpx/composite-client";
+import type { CompositeClient, OrderHandle } from "@perpx/composite-client";
 import { Exact } from "@perpx/core";
 import { startFork } from "@perpx/fork";
-import { runExample } from "../support/network.js";
-import { orderState, waitFor } from "../support/wait.js";
+import { connectPatiently, runExample } from "../support/network.js";
+import { orderState, patiently, waitFor } from "../support/wait.js";
 
 const position = async (client: CompositeClient) =>
   (await client.account()).positions.find((p) => p.market === "BTC-USD")?.size ?? "none";
@@ -31,17 +31,25 @@ await runExample(async ({ name, client, wallet, devnet }) => {
     blockTimeMs: 200,
   });
   try {
-    const paper = await CompositeClient.connect({ network: name, endpoints: fork.devnet.endpoints, wallet });
+    // The fork runs in this process (its blocks, its mirror maker's orders): on a loaded machine a
+    // read may be answered after the client's per-call deadline, so reads go `patiently`.
+    const paper = await connectPatiently({ network: name, endpoints: fork.devnet.endpoints, wallet });
     try {
       console.log(
         `forked ${fork.state.source} at height ${fork.state.height}: moniker ${fork.devnet.app.info.moniker}, account ${wallet.address}`,
       );
-      // The fork's oracle follows the live one (the shadow sets each live price on the fork).
-      const live = await client.getMarket({ ticker: "BTC-USD", refresh: true });
+      // The fork's oracle follows the live one (the shadow sets each live price on the fork), and
+      // its book too: the mirror maker rests the live book's best levels, which the paper trades
+      // fill against (a market order sent before they rest finds no book to fill on).
+      const live = await patiently(() => client.getMarket({ ticker: "BTC-USD", refresh: true }));
       await waitFor("the fork's oracle to follow", () =>
         fork.shadow === undefined || fork.shadow.status().oracleUpdates > 0 ? true : undefined,
       );
-      const shadowed = await paper.getMarket({ ticker: "BTC-USD", refresh: true });
+      await waitFor("the fork's book to hold the live levels", async () => {
+        const book = await paper.context.indexer?.getOrderbook({ ticker: "BTC-USD" });
+        return book === undefined || (book.asks.length > 0 && book.bids.length > 0) ? true : undefined;
+      });
+      const shadowed = await patiently(() => paper.getMarket({ ticker: "BTC-USD", refresh: true }));
       console.log(`live BTC-USD oracle ${live.oraclePrice} USD, fork oracle ${shadowed.oraclePrice} USD`);
 
       const trade = async (

@@ -277,6 +277,9 @@ async function indexerReached(indexer: IndexerConnection, height: bigint): Promi
   }
 }
 
+/** The subaccount a deposit or a faucet grant credits unless told otherwise. */
+const DEFAULT_SUBACCOUNT = 0;
+
 async function subaccountNumbers(indexer: IndexerConnection, address: string): Promise<number[]> {
   try {
     const answer = await getAddress(indexer, { address });
@@ -301,22 +304,30 @@ async function readAccount(
     subaccountNumbers(options.indexer, address),
     getAuthenticators(node, { address, ...at }),
   ]);
-  const subaccounts = await Promise.all(
-    numbers.map(async (number) => {
-      const sub = await getSubaccount(node, { owner: address, number, ...at });
-      const usdc = sub?.assetPositions.find((a) => a.assetId === 0)?.quantums;
-      return {
-        number,
-        usdc: usdc === undefined ? 0n : decodeSerializableInt(usdc),
-        positions: (sub?.perpetualPositions ?? []).map((p) => ({
-          perpetualId: p.perpetualId,
-          quantums: decodeSerializableInt(p.quantums),
-          fundingIndex: decodeSerializableInt(p.fundingIndex),
-          quoteBalance: decodeSerializableInt(p.quoteBalance),
-        })),
-      };
-    }),
+  // Subaccount 0 is read from the node even when the indexer does not list it yet: a devnet's
+  // faucet credits the committed state at once and its events come out in the next block, so the
+  // indexer at the fork height can lack a subaccount that the state at that height holds.
+  const read = await Promise.all(
+    (numbers.includes(DEFAULT_SUBACCOUNT) ? numbers : [DEFAULT_SUBACCOUNT, ...numbers]).map(
+      async (number) => {
+        const sub = await getSubaccount(node, { owner: address, number, ...at });
+        const held = (sub?.assetPositions.length ?? 0) + (sub?.perpetualPositions.length ?? 0) > 0;
+        if (!held && !numbers.includes(number)) return undefined;
+        const usdc = sub?.assetPositions.find((a) => a.assetId === 0)?.quantums;
+        return {
+          number,
+          usdc: usdc === undefined ? 0n : decodeSerializableInt(usdc),
+          positions: (sub?.perpetualPositions ?? []).map((p) => ({
+            perpetualId: p.perpetualId,
+            quantums: decodeSerializableInt(p.quantums),
+            fundingIndex: decodeSerializableInt(p.fundingIndex),
+            quoteBalance: decodeSerializableInt(p.quoteBalance),
+          })),
+        };
+      },
+    ),
   );
+  const subaccounts = read.filter((sub) => sub !== undefined);
   if (account === undefined) {
     throw new InvalidArgumentError(
       `accounts[${index}]`,

@@ -1,7 +1,7 @@
 /**
  * Accounts on a fork: the devnet's funded test accounts (their mnemonics are public) are not on a
- * fork unless asked, and a forked account tops up its USDC from the fork's faucet (the live
- * network's balances stay as they were).
+ * fork unless asked, a forked account tops up its USDC from the fork's faucet (the live
+ * network's balances stay as they were), and a fork holds what the live faucet credited just before.
  */
 import { USDC_DENOM } from "@perpx/core";
 import { type Devnet, GENESIS_ACCOUNTS, GENESIS_USDC_BALANCE, startDevnet } from "@perpx/devnet";
@@ -100,6 +100,37 @@ describe("accounts on a fork", () => {
       // The faucet's default grant: 1,000 USDC to the bank and 1,000 USDC to subaccount 0.
       expect(await usdc(node)).toEqual({ bank: 1_005_000_000n, subaccount: 1_007_000_000n });
       expect(await usdc(liveNode)).toEqual(before);
+    } finally {
+      await fork.stop();
+    }
+  });
+
+  it("holds the subaccount the live faucet just credited, before the live indexer lists it", async () => {
+    // The live faucet credits the committed state at once; its events, and with them the live
+    // indexer's listing of the subaccount, come out in the next block, which is not made here.
+    const fresh = LocalWallet.generate().address;
+    const response = await fetch(`${live.endpoints.faucet}/faucet/tokens`, {
+      method: "POST",
+      body: JSON.stringify({ address: fresh }),
+    });
+    expect(response.status).toBe(200);
+    const fork = await startFork({
+      from: "local",
+      endpoints: live.endpoints,
+      accounts: [fresh],
+      ports: "free",
+      blockTimeMs: 0,
+      shadow: false,
+    });
+    try {
+      expect(fork.state.accounts[0]?.subaccounts).toEqual([
+        { number: 0, usdc: 1_000_000_000n, positions: [] },
+      ]);
+      const node = createNodeClient({ grpc: fork.devnet.endpoints.grpc });
+      const sub = await getSubaccount(node, { owner: fresh, number: 0 });
+      expect(decodeSerializableInt(sub?.assetPositions[0]?.quantums ?? new Uint8Array())).toBe(
+        1_000_000_000n,
+      );
     } finally {
       await fork.stop();
     }
