@@ -344,6 +344,13 @@ export type OrderStreamListener = (messages: readonly OrderStreamMessage[]) => v
  * Checks a secp256k1 signature elsewhere than the caller's thread: true when libsecp256k1 accepts
  * `signature` (64 bytes r||s) over SHA-256 of `signBytes` under the 33-byte compressed `key`;
  * false when it refuses or could not tell. Never rejects.
+ *
+ * @example
+ * ```ts
+ * // A check that never vouches: CheckTx then verifies every signature itself, as without one.
+ * const vouchesForNone: SignatureCheck = async () => false;
+ * await vouchesForNone(new Uint8Array(33), new Uint8Array(0), new Uint8Array(64)); // false
+ * ```
  */
 export type SignatureCheck = (
   key: Uint8Array,
