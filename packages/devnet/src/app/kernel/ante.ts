@@ -17,7 +17,7 @@ import {
   isValidCompressedKey,
   type KeyAlgo,
   keyAlgoOf,
-  verifySignature,
+  verifySignatureOrVerdict,
 } from "../lib/crypto.js";
 import { abciError, isAbciError, sdkErrors } from "../lib/errors.js";
 import { isTimestampNonce, processTimestampNonce } from "../lib/nonce.js";
@@ -243,7 +243,7 @@ function verify(
     account.accountNumber,
   );
   const signature = tx.raw.signatures[index] as Uint8Array;
-  if (!verifySignature(account.pubKey.algo, account.pubKey.key, signDoc, signature)) throw failure();
+  if (!verifySignatureOrVerdict(account.pubKey.algo, account.pubKey.key, signDoc, signature)) throw failure();
   if (memo !== undefined) verified?.add(memo);
 }
 

@@ -7,11 +7,14 @@ import { describe, expect, it } from "vitest";
 import { utf8 } from "./codec.js";
 import {
   addressOfKey,
+  forgetNativeVerdicts,
   isLowSCompact,
   KNOWN_VALIDATOR_LABELS,
   signEd25519,
   validatorKeyFromLabel,
+  recordNativeVerdict,
   verifySignature,
+  verifySignatureOrVerdict,
 } from "./crypto.js";
 
 const N = secp256k1.Point.Fn.ORDER;
@@ -165,5 +168,25 @@ describe("validator key (native ed25519)", () => {
       const signature = signEd25519(key, utf8("block"));
       expect(ed25519.verify(signature, utf8("block"), key.publicKey)).toBe(true);
     }
+  });
+});
+
+describe("recorded verdicts", () => {
+  it("answer the ante's check for exactly the recorded bytes, never the plain verification", () => {
+    const secret = sha256(new Uint8Array([7]));
+    const key = secp256k1.getPublicKey(secret, true);
+    const message = utf8("sign doc");
+    // A low-S signature over other bytes: invalid for `message`, but it passes the prechecks.
+    const signature = secp256k1.sign(sha256(utf8("other")), secret, { prehash: false, lowS: true });
+    expect(verifySignature("secp256k1", key, message, signature)).toBe(false);
+    recordNativeVerdict(key, message, signature);
+    try {
+      expect(verifySignatureOrVerdict("secp256k1", key, message, signature)).toBe(true);
+      expect(verifySignature("secp256k1", key, message, signature)).toBe(false);
+      expect(verifySignatureOrVerdict("secp256k1", key, utf8("sign doc!"), signature)).toBe(false);
+    } finally {
+      forgetNativeVerdicts();
+    }
+    expect(verifySignatureOrVerdict("secp256k1", key, message, signature)).toBe(false);
   });
 });

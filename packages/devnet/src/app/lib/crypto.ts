@@ -286,7 +286,6 @@ function verifySha256Native(key: Uint8Array, message: Uint8Array, signature: Uin
  * Verifies a SIGN_MODE_DIRECT signature over `signBytes` (the SignDoc bytes).
  * secp256k1: ECDSA over SHA-256, exactly 64 bytes r||s, low-S. eth_secp256k1: ECDSA over Keccak-256,
  * 64 bytes or 65 with a recovery byte (ignored), low-S. Never throws: malformed input is `false`.
- * A secp256k1 verdict recorded by {@link recordNativeVerdict} for the same bytes answers first.
  */
 export function verifySignature(
   algo: KeyAlgo,
@@ -297,7 +296,6 @@ export function verifySignature(
   try {
     if (algo === "secp256k1") {
       if (signature.length !== 64) return false;
-      if (verdicts.size > 0 && verdicts.has(algo, key, signBytes, signature)) return true;
       return verifySha256Native(key, signBytes, signature);
     }
     if (signature.length !== 64 && signature.length !== 65) return false;
@@ -305,6 +303,31 @@ export function verifySignature(
   } catch {
     return false;
   }
+}
+
+/**
+ * {@link verifySignature}, answered first by a secp256k1 verdict {@link recordNativeVerdict} recorded
+ * for exactly these bytes (the ante step's check: the curve math may have run on another thread).
+ * Never throws.
+ *
+ * @param algo - the signer's key algorithm.
+ * @param key - the signer's public key.
+ * @param signBytes - the SignDoc bytes.
+ * @param signature - the tx's signature.
+ * @returns whether the signature is valid.
+ * @example
+ * ```ts
+ * verifySignatureOrVerdict("secp256k1", new Uint8Array(33), new Uint8Array(0), new Uint8Array(64)); // false
+ * ```
+ */
+export function verifySignatureOrVerdict(
+  algo: KeyAlgo,
+  key: Uint8Array,
+  signBytes: Uint8Array,
+  signature: Uint8Array,
+): boolean {
+  if (algo === "secp256k1" && verdicts.size > 0 && verdicts.has(algo, key, signBytes, signature)) return true;
+  return verifySignature(algo, key, signBytes, signature);
 }
 
 /** The devnet's single validator key: ed25519 from a fixed seed, so every run is the same chain. */
