@@ -9,7 +9,7 @@
  */
 import type { Message } from "@bufbuild/protobuf";
 import type { clob, subaccounts } from "@perpx/proto";
-import { Cursor } from "./wire-cursor.js";
+import { Cursor, I32, LEN, VARINT } from "./wire-cursor.js";
 
 type Order = clob.Order;
 type OrderId = clob.OrderId;
@@ -18,12 +18,7 @@ type SubaccountId = subaccounts.SubaccountId;
 type TwapParameters = clob.TwapParameters;
 type BuilderCodeParameters = clob.BuilderCodeParameters;
 
-/** Wire types (module constants: each switch case reads them). */
-const VARINT = 0;
-const LEN = 2;
-const I32 = 5;
-
-/** The tag of field `no` with wire type `wireType` (local: each switch case calls it). */
+/** The tag of field `no` with wire type `wireType` (local: a switch case calls it). */
 const tag = (no: number, wireType: number): number => (no << 3) | wireType;
 
 function readSubaccountId(c: Cursor, end: number): SubaccountId {

@@ -8,7 +8,7 @@
  * stands.
  */
 import type { cosmosTx } from "@perpx/proto";
-import { Cursor, EMPTY } from "./wire-cursor.js";
+import { Cursor, EMPTY, LEN, VARINT } from "./wire-cursor.js";
 
 type TxRaw = cosmosTx.TxRaw;
 type TxBody = cosmosTx.TxBody;
@@ -21,11 +21,7 @@ type Coin = Fee["amount"][number];
 type ModeInfo = NonNullable<SignerInfo["modeInfo"]>;
 type ModeInfoSingle = Extract<ModeInfo["sum"], { case: "single" }>["value"];
 
-/** Wire types (module constants: each switch case reads them). */
-const VARINT = 0;
-const LEN = 2;
-
-/** The tag of field `no` with wire type `wireType` (local: each switch case calls it). */
+/** The tag of field `no` with wire type `wireType` (local: a switch case calls it). */
 const tag = (no: number, wireType: number): number => (no << 3) | wireType;
 
 function readAny(c: Cursor, end: number): Any {

@@ -5,6 +5,11 @@
  * protobuf-es.
  */
 
+/** Wire types. */
+export const VARINT = 0;
+export const LEN = 2;
+export const I32 = 5;
+
 /** A read position over `buf` that turns `ok` false on anything this decoder does not take. */
 export class Cursor {
   ok = true;
