@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { Http2SecureServer, Http2Server } from "node:http2";
-import type { AddressInfo, Server as TcpServer } from "node:net";
+import type { Http2SecureServer, Http2Server, Http2Session } from "node:http2";
+import { type AddressInfo, Socket, type Server as TcpServer } from "node:net";
 import { PerpxError } from "@perpx/errors";
 import { DevnetError } from "../devnet-error.js";
 
@@ -91,8 +91,14 @@ export function applyHttp2Timeouts(
   server: Http2Server | Http2SecureServer,
   timeouts: Partial<ServerTimeouts> | undefined,
 ): void {
-  // Without a 'timeout' listener, Node destroys the idle session itself.
   server.setTimeout(resolveTimeouts(timeouts).http2IdleMs);
+  // Without a listener Node destroys an idle session outright, which can cut off a request the
+  // client sent at that moment. It is closed as gRPC servers close one instead: a GOAWAY, then the
+  // close once its streams are done. An idle HTTP/1 socket of the TLS fallback is destroyed.
+  server.on("timeout", (idle: Http2Session | Socket) => {
+    if (idle instanceof Socket) idle.destroy();
+    else idle.close();
+  });
 }
 
 /** The largest request body any devnet server reads (a tx is far smaller). */

@@ -5,11 +5,13 @@
  */
 import { connect as connectHttp2 } from "node:http2";
 import { connect as connectTcp, type Socket } from "node:net";
+import { create, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { cosmosBank } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
+import { GENESIS_ACCOUNTS } from "../app/genesis/genesis-accounts.js";
 import { startDevnet } from "../devnet.js";
 import type { Devnet } from "../devnet-options.js";
 
@@ -169,20 +171,61 @@ describe("server timeouts", () => {
     expect(await idle.closed).toMatch(/^HTTP\/1\.1 200/);
   });
 
-  it("closes idle HTTP/2 sessions on gRPC h2c and TLS", async () => {
+  it("closes idle HTTP/2 sessions on gRPC h2c and TLS, with a GOAWAY (no error) first", async () => {
     const h2c = connectHttp2(devnet.endpoints.grpc);
     const tls = connectHttp2(devnet.endpoints.grpcTls, { ca: devnet.caPem });
     const started = Date.now();
     const closed = await Promise.all(
       [h2c, tls].map(
         (session) =>
-          new Promise<number>((resolve) => {
+          new Promise<{ ms: number; goaway: number | undefined }>((resolve) => {
+            let goaway: number | undefined;
             session.on("error", () => undefined);
-            session.once("close", () => resolve(Date.now() - started));
+            session.once("goaway", (code: number) => {
+              goaway = code;
+            });
+            session.once("close", () => resolve({ ms: Date.now() - started, goaway }));
           }),
       ),
     );
-    for (const ms of closed) expect(ms).toBeGreaterThanOrEqual(TIMEOUTS.http2IdleMs - 50);
+    for (const { ms, goaway } of closed) {
+      expect(ms).toBeGreaterThanOrEqual(TIMEOUTS.http2IdleMs - 50);
+      expect(goaway).toBe(0);
+    }
+  });
+
+  it("lets a stream open on an idle HTTP/2 session finish after the GOAWAY", async () => {
+    const session = connectHttp2(devnet.endpoints.grpc);
+    session.on("error", () => undefined);
+    const goaway = new Promise<void>((resolve) => session.once("goaway", () => resolve()));
+    // A gRPC call whose request body is held back: the session sees no frame until its idle timeout.
+    const stream = session.request({
+      ":method": "POST",
+      ":path": "/cosmos.bank.v1beta1.Query/Balance",
+      "content-type": "application/grpc",
+      te: "trailers",
+    });
+    let trailers: Record<string, unknown> = {};
+    stream.on("trailers", (received) => {
+      trailers = received;
+    });
+    const ended = new Promise<string>((resolve) => {
+      stream.on("error", (error) => resolve(`error: ${error.message}`));
+      stream.on("end", () => resolve("end"));
+      stream.resume();
+    });
+    await goaway;
+    const message = toBinary(
+      cosmosBank.QueryBalanceRequestSchema,
+      create(cosmosBank.QueryBalanceRequestSchema, { address: GENESIS_ACCOUNTS[0]!.address, denom: "uusdc" }),
+    );
+    const frame = new Uint8Array(5 + message.length);
+    new DataView(frame.buffer).setUint32(1, message.length);
+    frame.set(message, 5);
+    stream.end(frame);
+    expect(await ended).toBe("end");
+    expect(trailers["grpc-status"]).toBe("0");
+    session.close();
   });
 
   it("closes a TLS connection that never completes its handshake", async () => {
