@@ -10,9 +10,9 @@ import {
   forgetNativeVerdicts,
   isLowSCompact,
   KNOWN_VALIDATOR_LABELS,
+  recordNativeVerdict,
   signEd25519,
   validatorKeyFromLabel,
-  recordNativeVerdict,
   verifySignature,
   verifySignatureOrVerdict,
 } from "./crypto.js";
