@@ -123,6 +123,12 @@ export interface ConnectOptions {
    */
   pollIntervalMs?: number;
   /**
+   * The deadline of each node and indexer call, ms, unless the call gives its own `timeoutMs`: raise
+   * it on a slow link or a busy machine, where a read can take longer than the default.
+   * @default 10000
+   */
+  timeoutMs?: number;
+  /**
    * Keep the height, the markets and the account live from the indexer's WebSocket (when the
    * network has an `indexerWs` endpoint); the node poll and the market schedule only run while the
    * feed is down or stalled.
@@ -190,6 +196,7 @@ const CONNECT_KEYS = optionKeys<ConnectOptions>({
   subscribeBlocks: true,
   marketRefreshIntervalMs: true,
   pollIntervalMs: true,
+  timeoutMs: true,
   liveFeed: true,
 });
 
@@ -289,6 +296,7 @@ export async function connectContext(options: ConnectOptions = {}): Promise<Clie
       : {}),
     network: config.network,
     pollIntervalMs: options.pollIntervalMs ?? 500,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   });
   let height: HeightTracker | undefined;
   let markets: MarketCache | undefined;
@@ -302,7 +310,12 @@ export async function connectContext(options: ConnectOptions = {}): Promise<Clie
       skipPoll: live,
     });
     const indexerUrl = config.endpoints.indexer;
-    const indexer = indexerUrl ? createIndexerClient({ baseUrl: indexerUrl }) : undefined;
+    const indexer = indexerUrl
+      ? createIndexerClient({
+          baseUrl: indexerUrl,
+          ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+        })
+      : undefined;
     markets = createMarketCache({
       node,
       indexer,

@@ -87,6 +87,17 @@ describe("strict inputs", () => {
     ]);
   });
 
+  it("connect takes timeoutMs as its calls' deadline, and refuses one that is not a positive number of ms", async () => {
+    const patient = await net.connect({ timeoutMs: 45_000 });
+    expect(patient.context.node.timeoutMs).toBe(45_000);
+    expect((await patient.getMarket({ ticker: "BTC-USD", refresh: true })).ticker).toBe("BTC-USD");
+    for (const timeoutMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, "5000"]) {
+      const error = await net.connect({ timeoutMs } as never).catch((e: unknown) => e);
+      expect(String(error), String(timeoutMs)).toMatch(/timeoutMs/);
+      expect(isInvalidArgumentError(error), String(error)).toBe(true);
+    }
+  });
+
   it('refuses postOnly: "false", a wrong-type goodTil and an unknown order key, and signs nothing', async () => {
     const { signer, signed } = recordingSigner(await fundedWallet(net.devnet));
     const client = await net.connect({ signer });
