@@ -9,7 +9,7 @@
  */
 import type { Message } from "@bufbuild/protobuf";
 import type { clob, subaccounts } from "@perpx/proto";
-import { Cursor, I32, LEN, VARINT } from "./wire-cursor.js";
+import { Cursor, I32, LEN, tag, VARINT } from "./wire-cursor.js";
 
 type Order = clob.Order;
 type OrderId = clob.OrderId;
@@ -17,9 +17,6 @@ type OrderBatch = clob.OrderBatch;
 type SubaccountId = subaccounts.SubaccountId;
 type TwapParameters = clob.TwapParameters;
 type BuilderCodeParameters = clob.BuilderCodeParameters;
-
-/** The tag of field `no` with wire type `wireType` (local: a switch case calls it). */
-const tag = (no: number, wireType: number): number => (no << 3) | wireType;
 
 function readSubaccountId(c: Cursor, end: number): SubaccountId {
   const id: SubaccountId = { $typeName: "perpx.subaccounts.v1.SubaccountId", owner: "", number: 0 };

@@ -8,7 +8,7 @@
  * stands.
  */
 import type { cosmosTx } from "@perpx/proto";
-import { Cursor, EMPTY, LEN, VARINT } from "./wire-cursor.js";
+import { Cursor, EMPTY, LEN, tag, VARINT } from "./wire-cursor.js";
 
 type TxRaw = cosmosTx.TxRaw;
 type TxBody = cosmosTx.TxBody;
@@ -20,9 +20,6 @@ type Tip = NonNullable<AuthInfo["tip"]>;
 type Coin = Fee["amount"][number];
 type ModeInfo = NonNullable<SignerInfo["modeInfo"]>;
 type ModeInfoSingle = Extract<ModeInfo["sum"], { case: "single" }>["value"];
-
-/** The tag of field `no` with wire type `wireType` (local: a switch case calls it). */
-const tag = (no: number, wireType: number): number => (no << 3) | wireType;
 
 function readAny(c: Cursor, end: number): Any {
   const any: Any = { $typeName: "google.protobuf.Any", typeUrl: "", value: EMPTY };

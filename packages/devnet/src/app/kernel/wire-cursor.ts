@@ -10,6 +10,19 @@ export const VARINT = 0;
 export const LEN = 2;
 export const I32 = 5;
 
+/**
+ * The tag of field `no` with wire type `wireType`, as a decoder's switch cases compare it.
+ *
+ * @param no - the field number.
+ * @param wireType - {@link VARINT}, {@link LEN} or {@link I32}.
+ * @returns the tag's value.
+ * @example
+ * ```ts
+ * tag(2, LEN); // 18
+ * ```
+ */
+export const tag = (no: number, wireType: number): number => (no << 3) | wireType;
+
 /** A read position over `buf` that turns `ok` false on anything this decoder does not take. */
 export class Cursor {
   ok = true;
