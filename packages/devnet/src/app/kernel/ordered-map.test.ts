@@ -163,6 +163,12 @@ describe("OrderedMap", () => {
           if (keys.missesRange(lo, hi)) expect(inRange).toEqual([]);
           const values = new Map(sorted.map((key) => [key, key.length]));
           expect([...keys.range(values, lo, hi, false)]).toEqual(inRange.map((key) => [key, key.length]));
+          // A walk is made only when a key is in the range.
+          for (const reverse of [false, true]) {
+            const walk = keys.walk(values, lo, hi, reverse);
+            expect(walk === undefined).toBe(inRange.length === 0);
+            expect([...(walk ?? [])]).toEqual([...keys.range(values, lo, hi, reverse)]);
+          }
           expect([...keys.range(values, lo, hi, true)]).toEqual(
             inRange.reverse().map((key) => [key, key.length]),
           );
