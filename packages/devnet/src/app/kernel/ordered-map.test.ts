@@ -38,7 +38,7 @@ function readRange(
 
 type Op =
   | { kind: "set"; key: string; n: number | null }
-  | { kind: "delete"; key: string }
+  | { kind: "prune" }
   | { kind: "batch"; keys: string[] }
   | { kind: "read"; lo: string; hi: string | undefined; reverse: boolean }
   | { kind: "open" }
@@ -51,7 +51,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     weight: 6,
     arbitrary: fc.record({ kind: fc.constant("set" as const), key: keyArb, n: fc.option(fc.nat(99)) }),
   },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant("delete" as const), key: keyArb }) },
+  // Drops the deletion markers (null values).
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("prune" as const) }) },
   // Many writes with no read between them: the index merges them in one pass.
   {
     weight: 1,
@@ -97,9 +98,9 @@ describe("OrderedMap", () => {
                 model.set(key, value);
               }
               break;
-            case "delete":
-              expect(map.delete(op.key)).toBe(model.get(op.key));
-              model.delete(op.key);
+            case "prune":
+              map.prune();
+              for (const [key, value] of model) if (value === null) model.delete(key);
               break;
             case "read":
               expect(readRange(map, op.lo, op.hi, op.reverse)).toEqual(
@@ -123,6 +124,7 @@ describe("OrderedMap", () => {
               break;
           }
           expect(map.size).toBe(model.size);
+          expect(map.indexedSize).toBe([...model.values()].filter((value) => value !== null).length);
         }
         for (const iteration of open) {
           expect([...rangeOf(iteration.layer, "", undefined, false)]).toEqual(iteration.expected);
@@ -161,6 +163,12 @@ describe("OrderedMap", () => {
           if (keys.missesRange(lo, hi)) expect(inRange).toEqual([]);
           const values = new Map(sorted.map((key) => [key, key.length]));
           expect([...keys.range(values, lo, hi, false)]).toEqual(inRange.map((key) => [key, key.length]));
+          // A walk is made only when a key is in the range.
+          for (const reverse of [false, true]) {
+            const walk = keys.walk(values, lo, hi, reverse);
+            expect(walk === undefined).toBe(inRange.length === 0);
+            expect([...(walk ?? [])]).toEqual([...keys.range(values, lo, hi, reverse)]);
+          }
           expect([...keys.range(values, lo, hi, true)]).toEqual(
             inRange.reverse().map((key) => [key, key.length]),
           );
@@ -218,7 +226,8 @@ describe("OrderedMap", () => {
     map.set("a", { n: 2 });
     const layer = map.pin();
     for (const key of ["d", "c", "e", "f", "g", "h", "i", "j", "k"]) map.set(key, { n: 3 });
-    map.delete("a");
+    map.set("a", null);
+    map.prune();
     expect([...rangeOf(layer, "", undefined, false)].map(([key]) => key)).toEqual(["a", "b"]);
     unpin(layer);
     expect(map.sortedKeys()).toEqual(["b", "c", "d", "e", "f", "g", "h", "i", "j", "k"]);

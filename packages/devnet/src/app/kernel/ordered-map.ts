@@ -16,6 +16,43 @@ function lowerBound(keys: readonly string[], key: string): number {
   return lo;
 }
 
+/**
+ * The entries of `map` at the keys of `chunks` from `[c0, i0]` (chunk, index) up to `[c1, i1]`
+ * excluded, in order or in reverse.
+ */
+function* walkChunks<V>(
+  chunks: readonly (readonly string[])[],
+  map: ReadonlyMap<string, V>,
+  c0: number,
+  i0: number,
+  c1: number,
+  i1: number,
+  reverse: boolean,
+): Generator<[string, V]> {
+  if (reverse) {
+    for (let c = c1; c >= c0; c--) {
+      const chunk = chunks[c];
+      if (chunk === undefined) continue;
+      const end = c === c1 ? i1 : chunk.length;
+      const start = c === c0 ? i0 : 0;
+      for (let i = end - 1; i >= start; i--) {
+        const key = chunk[i] as string;
+        yield [key, map.get(key) as V];
+      }
+    }
+  } else {
+    for (let c = c0; c <= c1 && c < chunks.length; c++) {
+      const chunk = chunks[c] as string[];
+      const start = c === c0 ? i0 : 0;
+      const end = c === c1 ? i1 : chunk.length;
+      for (let i = start; i < end; i++) {
+        const key = chunk[i] as string;
+        yield [key, map.get(key) as V];
+      }
+    }
+  }
+}
+
 /** Keys per chunk of a {@link SortedKeys} at most; a fuller chunk is split in two. */
 const CHUNK = 512;
 
@@ -134,44 +171,39 @@ export class SortedKeys {
    * The entries of `map` whose keys `k` are here with `lo <= k < hi` (no upper bound when
    * undefined), in key order or in reverse: one generator, the values looked up as it goes.
    */
-  *range<V>(
+  range<V>(
     map: ReadonlyMap<string, V>,
     lo: string,
     hi: string | undefined,
     reverse: boolean,
   ): Generator<[string, V]> {
+    return this.walk(map, lo, hi, reverse) ?? walkChunks<V>([], map, 0, 0, 0, 0, reverse);
+  }
+
+  /**
+   * The walk of {@link range}, or undefined when no key is in the range: told by the search for
+   * `lo` and one comparison with `hi`, before any walk is made.
+   */
+  walk<V>(
+    map: ReadonlyMap<string, V>,
+    lo: string,
+    hi: string | undefined,
+    reverse: boolean,
+  ): Generator<[string, V]> | undefined {
     const chunks = this.chunks;
     const c0 = this.chunkOf(lo);
-    const i0 = c0 < chunks.length ? lowerBound(chunks[c0] as string[], lo) : 0;
+    const first = chunks[c0];
+    if (first === undefined) return undefined;
+    // The chunk's last key is >= lo: i0 is within it, at the first key in the range if any.
+    const i0 = lowerBound(first, lo);
+    if (hi !== undefined && (first[i0] as string) >= hi) return undefined;
     let c1 = chunks.length;
     let i1 = 0;
     if (hi !== undefined) {
       c1 = this.chunkOf(hi);
       if (c1 < chunks.length) i1 = lowerBound(chunks[c1] as string[], hi);
     }
-    // [c0, i0] is the first position in the range, [c1, i1] the first past it.
-    if (reverse) {
-      for (let c = c1; c >= c0; c--) {
-        const chunk = chunks[c];
-        if (chunk === undefined) continue;
-        const end = c === c1 ? i1 : chunk.length;
-        const start = c === c0 ? i0 : 0;
-        for (let i = end - 1; i >= start; i--) {
-          const key = chunk[i] as string;
-          yield [key, map.get(key) as V];
-        }
-      }
-    } else {
-      for (let c = c0; c <= c1 && c < chunks.length; c++) {
-        const chunk = chunks[c] as string[];
-        const start = c === c0 ? i0 : 0;
-        const end = c === c1 ? i1 : chunk.length;
-        for (let i = start; i < end; i++) {
-          const key = chunk[i] as string;
-          yield [key, map.get(key) as V];
-        }
-      }
-    }
+    return walkChunks(chunks, map, c0, i0, c1, i1, reverse);
   }
 
   /**
@@ -261,14 +293,26 @@ export class OrderedMap<V extends object | null> {
     return old;
   }
 
-  /** Removes `key`; returns the value it held. */
-  delete(key: string): V | undefined {
-    const old = this.layer.map.get(key);
-    if (old === undefined) return undefined;
-    const layer = this.writable();
-    layer.map.delete(key);
-    if (this.indexed(old)) layer.keys.remove(key);
-    return old;
+  /** Number of indexed entries (the entries a range read can walk over). */
+  get indexedSize(): number {
+    return this.layer.keys.size;
+  }
+
+  /**
+   * Drops every entry whose value is not indexed (a deletion marker), keeping the others in their
+   * order; iterations in progress keep their snapshot. A store whose deletes are markers calls it
+   * now and then: a key deleted for good then stops taking room.
+   *
+   * Markers instead of `Map.delete` because V8's `Map` keeps a deleted entry in its hash chain
+   * until the table is next rebuilt, and setting the key again adds a second entry to the chain: a
+   * key deleted and set again over and over (a queue's counter) makes every lookup that misses in
+   * its chain walk thousands of dead entries. A marker is overwritten in place.
+   */
+  prune(): void {
+    const layer = this.layer;
+    const map = new Map<string, V>();
+    for (const [key, value] of layer.map) if (this.indexed(value)) map.set(key, value);
+    this.layer = { map, keys: layer.readers === 0 ? layer.keys : layer.keys.clone(), readers: 0 };
   }
 
   /** Every entry in insertion order (a snapshot: do not change the map while reading it). */
@@ -311,7 +355,7 @@ export function rangeOf<V extends object | null>(
 /**
  * The walk of {@link rangeOf} over a pinned layer, started: the generator and the entry of its
  * first step; undefined when the range holds no indexed entry (told without a search when the range
- * lies past the layer's keys, see {@link SortedKeys.missesRange}).
+ * lies past the layer's keys, see {@link SortedKeys.missesRange}, else before a walk is made).
  */
 export function startRange<V extends object | null>(
   layer: Layer<V>,
@@ -320,7 +364,8 @@ export function startRange<V extends object | null>(
   reverse: boolean,
 ): { walk: Generator<[string, V]>; first: [string, V] } | undefined {
   if (layer.keys.missesRange(lo, hi)) return undefined;
-  const walk = rangeOf(layer, lo, hi, reverse);
+  const walk = layer.keys.walk(layer.map, lo, hi, reverse);
+  if (walk === undefined) return undefined;
   const first = walk.next();
   return first.done === true ? undefined : { walk, first: first.value };
 }

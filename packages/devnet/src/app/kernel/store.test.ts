@@ -1,8 +1,9 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { BinaryReader, BinaryWriter, concatBytes, decodeUint, encodeU64, utf8 } from "../lib/codec.js";
 import { sha256 } from "../lib/sha256.js";
 import { createGasMeter, defaultGasConfig } from "./gas.js";
+import { OrderedMap } from "./ordered-map.js";
 import { CacheStore, GasStore, PrefixStore, RootStore } from "./store.js";
 
 const bytes = (n: number) => new Uint8Array([n & 0xff, (n >> 8) & 0xff]);
@@ -249,6 +250,55 @@ describe("store", () => {
     expect(visited).toEqual(["a", "b", "c", "va", "vb"]);
     expect([...root.entries("")].map(([k]) => k)).toEqual(["vax", "vbx", "vcx", "vvax", "vvbx"]);
     expect(root.size).toBe(0);
+  });
+
+  it("a root store that deletes thousands of keys (its deletion markers dropped now and then) matches one holding only the entries left", () => {
+    const prune = vi.spyOn(OrderedMap.prototype, "prune");
+    const isVolatile = (key: string) => key.startsWith("v");
+    const root = new RootStore(isVolatile);
+    const expected = new Map<string, number>();
+    const keyOf = (i: number) => `${i % 2 === 0 ? "c" : "v"}/${String(i).padStart(5, "0")}`;
+    const walk = root.entries("")[Symbol.iterator]();
+    const read: [string, Uint8Array][] = [];
+    let seen: [string, Uint8Array][] = [];
+    for (let round = 0; round < 10; round++) {
+      // An iteration started mid-way reads the entries it started with, across drops of markers.
+      if (round === 4) {
+        seen = [...root.entries("")];
+        const first = walk.next();
+        if (!first.done) read.push(first.value);
+      }
+      // A window of keys that moves on each round: most keys are deleted for good.
+      for (let i = 1000 * round; i < 1000 * round + 3000; i++) {
+        root.set(keyOf(i), bytes(round));
+        expected.set(keyOf(i), round);
+      }
+      for (let i = 1000 * round; i < 1000 * round + 3000; i++) {
+        if ((i + round) % 3 === 0) continue;
+        root.delete(keyOf(i));
+        expected.delete(keyOf(i));
+      }
+    }
+    for (let next = walk.next(); !next.done; next = walk.next()) read.push(next.value);
+    expect(read).toEqual(seen);
+    const sorted = [...expected.keys()].sort();
+    expect([...root.entries("")]).toEqual(sorted.map((key) => [key, bytes(expected.get(key) as number)]));
+    expect(prune).toHaveBeenCalled();
+    prune.mockRestore();
+    for (let i = 0; i < 13000; i++) {
+      const value = expected.get(keyOf(i));
+      expect(root.get(keyOf(i))).toEqual(value === undefined ? undefined : bytes(value));
+      expect(root.has(keyOf(i))).toBe(value !== undefined);
+    }
+    const committed = new RootStore();
+    for (const key of sorted) if (!isVolatile(key)) committed.set(key, bytes(expected.get(key) as number));
+    expect(root.size).toBe(committed.size);
+    expect(root.hash()).toEqual(committed.hash());
+    const written = new BinaryWriter();
+    root.writeTo(written);
+    const reference = new BinaryWriter();
+    committed.writeTo(reference);
+    expect(written.finish()).toEqual(reference.finish());
   });
 
   it("an iteration reads the range as it was when it started, whatever is written meanwhile", () => {

@@ -16,7 +16,7 @@ import { type BinaryReader, type BinaryWriter, concatBytes, encodeU64 } from "..
 import { sha256 } from "../lib/sha256.js";
 import { entryDigest } from "./entry-digest.js";
 import { type GasConfig, type GasMeter, type PerByteCosts, perByte, perByteCosts } from "./gas.js";
-import { mergeSorted, OrderedMap, rangeOf, startRange, unpin } from "./ordered-map.js";
+import { type Layer, mergeSorted, OrderedMap, rangeOf, startRange, unpin } from "./ordered-map.js";
 
 /** What a root store tells its journal: a committed key is about to change from `old` (undefined: absent). */
 export interface WriteJournal {
@@ -66,6 +66,42 @@ function bounds(prefix: string, options: RangeOptions | undefined): { lo: string
 const MOD_256 = (1n << 256n) - 1n;
 
 /**
+ * The entries of a root store's committed and volatile layers with `lo <= key < hi`, merged in key
+ * order (descending when `reverse`). A range walks indexed entries only: values, never a marker.
+ */
+function bothRange(
+  committed: Layer<Uint8Array | null>,
+  volatile: Layer<Uint8Array | null>,
+  lo: string,
+  hi: string | undefined,
+  reverse: boolean,
+): Generator<[string, Uint8Array]> {
+  const walk = rangeOf(committed, lo, hi, reverse) as Generator<[string, Uint8Array]>;
+  // No volatile key in the range: the committed walk alone, with no merge.
+  const own = startRange(volatile, lo, hi, reverse);
+  if (own === undefined) return walk;
+  return mergeSorted(
+    own.walk as Generator<[string, Uint8Array]>,
+    walk,
+    reverse,
+    undefined,
+    own.first as [string, Uint8Array],
+  );
+}
+
+/** Deletion markers a root store's map may hold beyond its live entries before it drops them. */
+const MARKER_SLACK = 1024;
+
+/**
+ * Drops the deletion markers of `map` once they outnumber its live entries (and
+ * {@link MARKER_SLACK}): each drop costs a pass over the map, paid for by as many deletes.
+ */
+function pruneMarkers(map: OrderedMap<Uint8Array | null>): void {
+  const live = map.indexedSize;
+  if (map.size - live > live + MARKER_SLACK) map.prune();
+}
+
+/**
  * Committed state. Keeps keys sorted for iteration and a running sum (mod 2^256) of the SHA-256 of
  * every entry, so the state hash costs one hash per write instead of a pass over the whole state.
  *
@@ -74,10 +110,13 @@ const MOD_256 = (1n << 256n) - 1n;
  * branch over this store rolls them back like any key, but they are not in {@link hash}, not in
  * {@link size} and not written by {@link writeTo}. They model the state a real node keeps in
  * memory only: a restart from the serialized state starts without them.
+ *
+ * A delete leaves a `null` marker in the map (see {@link OrderedMap.prune}, which drops them now
+ * and then); a key is in one of the two maps only, whose answer for it is the store's.
  */
 export class RootStore implements KvStore {
-  private readonly data = new OrderedMap<Uint8Array>();
-  private readonly memory = new OrderedMap<Uint8Array>();
+  private readonly data = new OrderedMap<Uint8Array | null>(isValue);
+  private readonly memory = new OrderedMap<Uint8Array | null>(isValue);
   private digestSum = 0n;
   private journal: WriteJournal | undefined;
 
@@ -86,7 +125,7 @@ export class RootStore implements KvStore {
 
   /** Number of committed (non-volatile) entries. */
   get size(): number {
-    return this.data.size;
+    return this.data.indexedSize;
   }
 
   /** Tells `journal` of every write of a committed key from now on (the state's versions). */
@@ -95,11 +134,11 @@ export class RootStore implements KvStore {
   }
 
   get(key: string): Uint8Array | undefined {
-    return this.data.get(key) ?? this.memory.get(key);
+    return this.data.get(key) ?? this.memory.get(key) ?? undefined;
   }
 
   has(key: string): boolean {
-    return this.data.has(key) || this.memory.has(key);
+    return (this.data.get(key) ?? this.memory.get(key)) != null;
   }
 
   set(key: string, value: Uint8Array): void {
@@ -108,18 +147,22 @@ export class RootStore implements KvStore {
       this.memory.set(key, copy);
       return;
     }
-    const old = this.data.set(key, copy);
+    const old = this.data.set(key, copy) ?? undefined;
     this.journal?.changed(key, old);
     if (old !== undefined) this.digestSum = (this.digestSum - entryDigest(key, old)) & MOD_256;
     this.digestSum = (this.digestSum + entryDigest(key, copy)) & MOD_256;
   }
 
   delete(key: string): void {
-    const old = this.data.delete(key);
-    if (old === undefined) {
-      this.memory.delete(key);
+    const old = this.data.get(key);
+    if (old == null) {
+      if (this.memory.get(key) == null) return;
+      this.memory.set(key, null);
+      pruneMarkers(this.memory);
       return;
     }
+    this.data.set(key, null);
+    pruneMarkers(this.data);
     this.journal?.changed(key, old);
     this.digestSum = (this.digestSum - entryDigest(key, old)) & MOD_256;
   }
@@ -130,11 +173,7 @@ export class RootStore implements KvStore {
     const layer = this.data.pin();
     const volatile = this.memory.pin();
     try {
-      const committed = rangeOf(layer, lo, hi, reverse);
-      // No volatile key in the range: the committed walk alone, with no merge.
-      const own = startRange(volatile, lo, hi, reverse);
-      if (own === undefined) yield* committed;
-      else yield* mergeSorted(own.walk, committed, reverse, undefined, own.first);
+      yield* bothRange(layer, volatile, lo, hi, reverse);
     } finally {
       unpin(layer);
       unpin(volatile);
@@ -153,17 +192,13 @@ export class RootStore implements KvStore {
       throw new DevnetError("unavailable", "a frozen store is read-only: it cannot be written");
     };
     return {
-      get: (key) => layer.map.get(key) ?? volatile.map.get(key),
-      has: (key) => layer.map.has(key) || volatile.map.has(key),
+      get: (key) => layer.map.get(key) ?? volatile.map.get(key) ?? undefined,
+      has: (key) => (layer.map.get(key) ?? volatile.map.get(key)) != null,
       set: readOnly,
       delete: readOnly,
       *entries(prefix, options) {
         const { lo, hi } = bounds(prefix, options);
-        const reverse = options?.reverse === true;
-        const committed = rangeOf(layer, lo, hi, reverse);
-        const own = startRange(volatile, lo, hi, reverse);
-        if (own === undefined) yield* committed;
-        else yield* mergeSorted(own.walk, committed, reverse, undefined, own.first);
+        yield* bothRange(layer, volatile, lo, hi, options?.reverse === true);
       },
     };
   }
@@ -179,7 +214,7 @@ export class RootStore implements KvStore {
       sum[i] = Number(rest & 0xffn);
       rest >>= 8n;
     }
-    return sha256(concatBytes(encodeU64(BigInt(this.data.size)), sum));
+    return sha256(concatBytes(encodeU64(BigInt(this.data.indexedSize)), sum));
   }
 
   /** Writes every committed entry in key order (volatile entries are not written). */
@@ -207,6 +242,11 @@ export class RootStore implements KvStore {
   }
 }
 
+/** True for a value, false for a deletion marker. */
+function isValue(value: Uint8Array | null): boolean {
+  return value !== null;
+}
+
 /**
  * A branch over a parent store. Reads fall through; writes stay here until {@link CacheStore.write}.
  * Pending writes are kept in key order too, so a range read costs O(log n + k) per layer: it merges
@@ -215,7 +255,7 @@ export class RootStore implements KvStore {
  */
 export class CacheStore implements KvStore {
   /** Pending writes; `null` marks a delete. */
-  private readonly writes = new OrderedMap<Uint8Array | null>((value) => value !== null);
+  private readonly writes = new OrderedMap<Uint8Array | null>(isValue);
 
   constructor(private readonly parent: KvStore) {}
 
