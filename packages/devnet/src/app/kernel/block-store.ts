@@ -27,16 +27,19 @@ export function flatString(text: string): string {
 
 /** How many flat copies {@link sharedFlatString} keeps before it starts over. */
 const SHARED_FLAT_LIMIT = 1 << 16;
+/** The longest text {@link sharedFlatString} keeps a copy of (a longer one is copied each time). */
+const SHARED_FLAT_MAX_LENGTH = 256;
 /** The flat copies made, each under itself. */
 const sharedFlats = new Map<string, string>();
 
 /**
- * A flat copy of `text` (see {@link flatString}), one per distinct text among the latest ones: event
- * types, attribute keys and many values (addresses, denominations) repeat from block to block, and a
- * lookup costs less than a copy. Equal to `text`.
+ * A flat copy of `text` (see {@link flatString}), one per distinct short text among the latest
+ * ones: event types, attribute keys and many values (addresses, denominations) repeat from block to
+ * block, and a lookup costs less than a copy. Equal to `text`.
  */
 export function sharedFlatString(text: string): string {
   if (text.length < 13) return text;
+  if (text.length > SHARED_FLAT_MAX_LENGTH) return flatString(text);
   let flat = sharedFlats.get(text);
   if (flat === undefined) {
     if (sharedFlats.size >= SHARED_FLAT_LIMIT) sharedFlats.clear();
