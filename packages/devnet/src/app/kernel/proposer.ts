@@ -10,7 +10,7 @@ import { cosmosAbci, cosmosTx } from "@perpx/proto";
 import type { AbciEvent, TxResult } from "../contract.js";
 import type { IndexerEvent } from "../indexer-output/indexer-events.js";
 import { abciError, sdkErrors } from "../lib/errors.js";
-import { EventManager, event, moduleNameOfTypeUrl, withAttribute } from "../lib/events.js";
+import { DISCARDED_EVENTS, EventManager, event, moduleNameOfTypeUrl, withAttribute } from "../lib/events.js";
 import { sha256 } from "../lib/sha256.js";
 import { runAnte } from "./ante.js";
 import type { ChainCore } from "./chain-core.js";
@@ -55,7 +55,8 @@ function verifyCarried(
     block,
     gasMeter: createGasMeter(undefined),
     gasConfig: core.gasConfig,
-    events: new EventManager(),
+    // The ante's events and writes are dropped: only its verdict counts.
+    events: DISCARDED_EVENTS,
     kv: new CacheStore(base),
   });
   runAnte(

@@ -41,8 +41,9 @@ describe("state versions", () => {
           },
         ),
         fc.integer({ min: 0, max: 5 }),
-        (blocks, keep) => {
-          const versions = new StateVersions(keep);
+        fc.integer({ min: 1, max: 8 }),
+        (blocks, keep, compactFrom) => {
+          const versions = new StateVersions(keep, compactFrom);
           const root = new RootStore((key) => key === "vol");
           root.track(versions);
           const write = (ops: readonly Op[]) => {

@@ -8,11 +8,38 @@
  */
 import { CacheStore, type KvStore, type WriteJournal } from "./store.js";
 
-/** The values a block's changes replaced (`null`: the key was absent), and the block's height. */
+/**
+ * Writes of committed keys in order: each key with the value it replaced (`null`: the key was
+ * absent). A key's first write holds the value it had before them all; later ones add nothing.
+ * Kept as lists (a root store's write is one push each) and sorted out when a version is read.
+ */
+interface Changes {
+  readonly keys: string[];
+  readonly olds: (Uint8Array | null)[];
+}
+
+/** The changes a block made, and the block's height. */
 interface Undo {
   readonly height: bigint;
-  readonly before: Map<string, Uint8Array | null>;
+  readonly before: Changes;
 }
+
+const noChanges = (): Changes => ({ keys: [], olds: [] });
+
+/** Each key's first entry of `changes`, in order. */
+function firstOfEach(changes: Changes): Map<string, Uint8Array | null> {
+  const first = new Map<string, Uint8Array | null>();
+  changes.keys.forEach((key, i) => {
+    if (!first.has(key)) first.set(key, changes.olds[i] as Uint8Array | null);
+  });
+  return first;
+}
+
+/**
+ * Length at which the open changes drop their repeated keys (a key written again and again between
+ * blocks, by control operations): a block writes each key once and stays below it.
+ */
+const COMPACT_AT = 1 << 16;
 
 /**
  * The undo log of the latest versions (see the module comment). The root store reports every write
@@ -34,7 +61,9 @@ interface Undo {
  */
 export class StateVersions implements WriteJournal {
   /** The values replaced since the latest version. */
-  private open = new Map<string, Uint8Array | null>();
+  private open = noChanges();
+  /** Length of {@link open} at which its repeated keys are dropped. */
+  private compactAt: number;
   /** Per kept block after the oldest version, oldest first. */
   private readonly undo: Undo[] = [];
   private latestHeight: bigint | undefined;
@@ -42,12 +71,28 @@ export class StateVersions implements WriteJournal {
   private stamp = 0;
   private view: { height: bigint; stamp: number; store: KvStore } | undefined;
 
-  /** @param keep - how many versions stay readable, the latest included; 0 keeps every version. */
-  constructor(private readonly keep: number) {}
+  /**
+   * @param keep - how many versions stay readable, the latest included; 0 keeps every version.
+   * @param compactFrom - length of the open changes at which their repeated keys are dropped
+   *   (tests lower it).
+   */
+  constructor(
+    private readonly keep: number,
+    private readonly compactFrom = COMPACT_AT,
+  ) {
+    this.compactAt = compactFrom;
+  }
 
   changed(key: string, old: Uint8Array | undefined): void {
     this.stamp++;
-    if (!this.open.has(key)) this.open.set(key, old ?? null);
+    const open = this.open;
+    open.keys.push(key);
+    open.olds.push(old ?? null);
+    if (open.keys.length >= this.compactAt) {
+      const first = firstOfEach(open);
+      this.open = { keys: [...first.keys()], olds: [...first.values()] };
+      this.compactAt = Math.max(this.compactFrom, 2 * first.size);
+    }
   }
 
   /**
@@ -57,17 +102,23 @@ export class StateVersions implements WriteJournal {
    */
   amendLatest(): void {
     const latest = this.undo.at(-1);
+    // After the latest block's own changes: a key it changed keeps the value it had before it.
     if (latest !== undefined) {
-      for (const [key, value] of this.open) if (!latest.before.has(key)) latest.before.set(key, value);
+      this.open.keys.forEach((key, i) => {
+        latest.before.keys.push(key);
+        latest.before.olds.push(this.open.olds[i] as Uint8Array | null);
+      });
     }
-    this.open = new Map();
+    this.open = noChanges();
+    this.compactAt = this.compactFrom;
     this.stamp++;
   }
 
   /** Seals the writes since {@link amendLatest} as the change that made version `height`. */
   commit(height: bigint): void {
     if (this.latestHeight !== undefined) this.undo.push({ height, before: this.open });
-    this.open = new Map();
+    this.open = noChanges();
+    this.compactAt = this.compactFrom;
     this.latestHeight = height;
     this.stamp++;
     if (this.keep > 0) {
@@ -78,7 +129,8 @@ export class StateVersions implements WriteJournal {
   /** Forgets every version but the current state, which becomes version `height` (a restored snapshot). */
   reset(height: bigint): void {
     this.undo.length = 0;
-    this.open = new Map();
+    this.open = noChanges();
+    this.compactAt = this.compactFrom;
     this.latestHeight = height;
     this.stamp++;
     this.view = undefined;
@@ -106,8 +158,10 @@ export class StateVersions implements WriteJournal {
     if (height === latest) return root;
     if (this.view?.height === height && this.view.stamp === this.stamp) return this.view.store;
     const before = new Map<string, Uint8Array | null>();
-    const note = (changes: ReadonlyMap<string, Uint8Array | null>): void => {
-      for (const [key, value] of changes) if (!before.has(key)) before.set(key, value);
+    const note = (changes: Changes): void => {
+      changes.keys.forEach((key, i) => {
+        if (!before.has(key)) before.set(key, changes.olds[i] as Uint8Array | null);
+      });
     };
     // The first change after `height` to touch a key holds the value the key had at `height`;
     // the amendments of the latest version come after every block.

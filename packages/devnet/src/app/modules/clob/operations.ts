@@ -30,9 +30,9 @@ function invalid(detail: string): never {
   throw abciError(clobErrors.invalidMsgProposedOperations, detail);
 }
 
-/** Records a short-term order's fill amount in state, until its good-til-block passes. */
-function recordShortTermFill(store: KvStore, order: clob.Order, filled: bigint): void {
-  setFillAmount(store, orderKey(order.orderId), filled, BigInt(order.goodTilOneof.value ?? 0));
+/** Records a short-term order's fill amount under its order `key`, until its good-til-block passes. */
+function recordShortTermFill(store: KvStore, key: string, order: clob.Order, filled: bigint): void {
+  setFillAmount(store, key, filled, BigInt(order.goodTilOneof.value ?? 0));
 }
 
 /** Records a stateful order's new fill amount; a fully filled one leaves state. */
@@ -80,16 +80,16 @@ export function deliverOperations(
   const placed = new Map<string, { order: clob.Order; filled: bigint }>();
   const orderOf = (
     id: clob.OrderId | undefined,
-  ): { order: clob.Order; stored?: StoredOrder; filled: bigint } => {
+  ): { key: string; order: clob.Order; stored?: StoredOrder; filled: bigint } => {
     const key = orderKey(id);
     if ((id?.orderFlags ?? 0) === ORDER_FLAGS.shortTerm) {
       const entry = placed.get(key);
       if (entry === undefined) invalid(`short-term order ${key} was not placed in the operations queue`);
-      return entry;
+      return { key, order: entry.order, filled: entry.filled };
     }
     const stored = getOrder(store, key);
     if (stored === undefined) invalid(`stateful order ${key} does not exist`);
-    return { order: stored.order, stored, filled: stored.filled };
+    return { key, order: stored.order, stored, filled: stored.filled };
   };
   for (const { operation } of msg.operationsQueue) {
     if (operation.case === "shortTermOrderPlacement") {
@@ -102,8 +102,9 @@ export function deliverOperations(
         deliverLiquidation(ctx, keepers, match.value, orderOf, (maker, makerFilled) => {
           const stored = getOrder(store, orderKey(maker.orderId));
           if ((maker.orderId?.orderFlags ?? 0) === ORDER_FLAGS.shortTerm || stored === undefined) {
-            placed.set(orderKey(maker.orderId), { order: maker, filled: makerFilled });
-            recordShortTermFill(store, maker, makerFilled);
+            const key = orderKey(maker.orderId);
+            placed.set(key, { order: maker, filled: makerFilled });
+            recordShortTermFill(store, key, maker, makerFilled);
           } else {
             recordStatefulFill(ctx, store, stored, makerFilled);
           }
@@ -136,15 +137,15 @@ export function deliverOperations(
         recordTradePrice(store, pair.id, maker.order.subticks);
         takerFilled += fill.fillAmount;
         if (maker.stored === undefined) {
-          placed.set(orderKey(maker.order.orderId), { order: maker.order, filled: makerFilled });
-          recordShortTermFill(store, maker.order, makerFilled);
+          placed.set(maker.key, { order: maker.order, filled: makerFilled });
+          recordShortTermFill(store, maker.key, maker.order, makerFilled);
         } else {
           recordStatefulFill(ctx, store, maker.stored, makerFilled);
         }
       }
       if (taker.stored === undefined) {
-        placed.set(orderKey(taker.order.orderId), { order: taker.order, filled: takerFilled });
-        recordShortTermFill(store, taker.order, takerFilled);
+        placed.set(taker.key, { order: taker.order, filled: takerFilled });
+        recordShortTermFill(store, taker.key, taker.order, takerFilled);
       } else {
         recordStatefulFill(ctx, store, taker.stored, takerFilled);
       }

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RootStore } from "../../kernel/store.js";
 import { type BookSide, OrderBook } from "./book.js";
-import { getOrder, isMemclobKey, nextPriority, orderKey, setOrder } from "./state.js";
+import { getOrder, isMemclobKey, nextPriority, orderKey, orderKeyAfter, setOrder } from "./state.js";
 
 const PAIR = 0;
 const OWNER = "perpx1owner";
@@ -135,6 +135,21 @@ describe("isMemclobKey", () => {
         expect(isMemclobKey(key)).toBe(reference(key));
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe("orderKeyAfter", () => {
+  it("property: answers as splitting the key, dropping the first parts and joining the rest does", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom("a", "b", "/", "0"), { maxLength: 12 }),
+        fc.nat(5),
+        (chars, parts) => {
+          const key = chars.join("");
+          expect(orderKeyAfter(key, parts)).toBe(key.split("/").slice(parts).join("/"));
+        },
+      ),
     );
   });
 });

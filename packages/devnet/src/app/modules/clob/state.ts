@@ -99,7 +99,13 @@ export const keys = {
 
 /** The order key a key of the slice ends with (`exp/b/<gtb>/<order key>`, `trig/<pair>/<order key>`). */
 export function orderKeyAfter(storeKey: string, parts: number): string {
-  return storeKey.split("/").slice(parts).join("/");
+  let start = 0;
+  for (let i = 0; i < parts; i++) {
+    const slash = storeKey.indexOf("/", start);
+    if (slash < 0) return "";
+    start = slash + 1;
+  }
+  return storeKey.slice(start);
 }
 
 /** True for an order key of a short-term order. */
