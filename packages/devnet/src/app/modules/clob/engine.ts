@@ -18,6 +18,7 @@ import { ReadMemo } from "../../lib/read-memo.js";
 import type { Keepers } from "../index.js";
 import { distributeFillFees } from "../revshare/fill.js";
 import { routerFeesOf } from "../revshare/shares.js";
+import { pow10 } from "../subaccounts/dtypes.js";
 import type { SubaccountRef, SubaccountUpdate } from "../subaccounts/keeper.js";
 import { OrderBook, type Priority, type RestingOrder } from "./book.js";
 import { builderFee, payBuilderFee } from "./builder.js";
@@ -61,7 +62,7 @@ export const CLOB_EVENTS = {
 /** Quote quantums of `quantums` base quantums at `subticks` (rounded down). */
 export function quoteQuantums(subticks: bigint, quantums: bigint, exponent: number): bigint {
   const product = subticks * quantums;
-  return exponent >= 0 ? product * 10n ** BigInt(exponent) : product / 10n ** BigInt(-exponent);
+  return exponent >= 0 ? product * pow10(exponent) : product / pow10(-exponent);
 }
 
 /** The attributes that identify an order in events. */
