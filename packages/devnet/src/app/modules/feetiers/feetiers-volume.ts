@@ -41,21 +41,10 @@ const ZERO: UserNotional = { takerNotional: 0n, makerNotional: 0n };
 const wrap = (value: bigint) => BigInt.asUintN(64, value);
 const epochKey = (epoch: number) => padKey(epoch, 10);
 
-/**
- * Decoded pairs by the stored bytes they were decoded from: a user's window notional is read by
- * every fee it pays and rewritten once a block, so it is decoded once (the store read stays).
- */
-const decodedPairs = new WeakMap<Uint8Array, UserNotional>();
-
 function readPair(ctx: StoreAccess, key: string): UserNotional {
   const bytes = ctx.store(STATS).get(key);
   if (bytes === undefined) return ZERO;
-  let pair = decodedPairs.get(bytes);
-  if (pair === undefined) {
-    pair = Object.freeze({ takerNotional: decodeU64(bytes), makerNotional: decodeU64(bytes, 8) });
-    decodedPairs.set(bytes, pair);
-  }
-  return pair;
+  return { takerNotional: decodeU64(bytes), makerNotional: decodeU64(bytes, 8) };
 }
 
 function writePair(ctx: StoreAccess, key: string, value: UserNotional): void {

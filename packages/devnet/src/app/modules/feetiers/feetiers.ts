@@ -30,6 +30,7 @@ import { fromBinaryCached } from "../../lib/proto-cache.js";
 import { ReadMemo } from "../../lib/read-memo.js";
 import type { StoreAccess } from "../auth/auth.js";
 import { EPOCH_NAMES, type EpochsKeeper } from "../epochs/epochs.js";
+import { idKey } from "../memo-keys.js";
 import {
   expireOldStats,
   globalNotional,
@@ -160,7 +161,9 @@ export class FeeTiersKeeper {
    * @param memo - reads shared with other lookups while the discount is not written (see {@link feePpm}).
    */
   chargePpm(ctx: StoreAccess, clobPairId: number, nowMs: bigint, memo = new ReadMemo(ctx)): number {
-    const discount = memo.read(`feetiers/discount/${clobPairId}`, () => this.marketDiscount(ctx, clobPairId));
+    const discount = memo.read(idKey("feetiers/discount", clobPairId), () =>
+      this.marketDiscount(ctx, clobPairId),
+    );
     if (discount === undefined) return MAX_CHARGE_PPM;
     const running = nowMs >= timestampMs(discount.startTime) && nowMs < timestampMs(discount.endTime);
     return running ? discount.chargePpm : MAX_CHARGE_PPM;

@@ -1,16 +1,61 @@
 /**
- * The fixed-width helpers' shortcuts against their references: `putI256`/`decodeI256At` against
+ * The fixed-width helpers against their references: `encodeI256`/`decodeI256` against the plain
+ * two's complement of `encodeU256`/`decodeUint`, `putI256`/`decodeI256At` against
  * `encodeI256`/`decodeI256` of the slice, `pow10` against `10n ** n`.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { decodeUint, encodeU256 } from "../../lib/codec.js";
 import { decodeI256, decodeI256At, encodeI256, pow10, putI256 } from "./dtypes.js";
+
+const TWO_256 = 1n << 256n;
+const MAX_I256 = (1n << 255n) - 1n;
+/** The reference encoding: the unsigned 256-bit form of `value mod 2^256`. */
+const referenceEncode = (value: bigint) => encodeU256(value < 0n ? TWO_256 + value : value);
+/** The reference decoding: the unsigned value, less 2^256 above the largest signed one. */
+const referenceDecode = (bytes: Uint8Array) => {
+  const unsigned = decodeUint(bytes);
+  return unsigned > MAX_I256 ? unsigned - TWO_256 : unsigned;
+};
 
 const i256 = fc.oneof(
   fc.constant(0n),
   fc.bigInt({ min: -(1n << 40n), max: 1n << 40n }),
   fc.bigInt({ min: -(1n << 255n), max: (1n << 255n) - 1n }),
 );
+
+describe("encodeI256 and decodeI256", () => {
+  it("are the plain two's complement of every signed 256-bit value", () => {
+    fc.assert(
+      fc.property(i256, (v) => {
+        expect(encodeI256(v)).toEqual(referenceEncode(v));
+        expect(decodeI256(referenceEncode(v))).toBe(v);
+      }),
+    );
+    for (const v of [-(1n << 255n), (1n << 255n) - 1n, -1n, 1n, -(1n << 32n), (1n << 32n) - 1n]) {
+      expect(encodeI256(v)).toEqual(referenceEncode(v));
+      expect(decodeI256(encodeI256(v))).toBe(v);
+    }
+  });
+
+  it("read any bytes as the reference does", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 1, maxLength: 40 }), (bytes) => {
+        expect(decodeI256(bytes)).toBe(referenceDecode(bytes));
+      }),
+    );
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), (bytes) => {
+        expect(decodeI256(bytes)).toBe(referenceDecode(bytes));
+      }),
+    );
+  });
+
+  it("refuse values outside the signed 256-bit range", () => {
+    expect(() => encodeI256(1n << 255n)).toThrow();
+    expect(() => encodeI256(-(1n << 255n) - 1n)).toThrow();
+  });
+});
 
 describe("putI256 and decodeI256At", () => {
   it("write and read a value at an offset as encodeI256 and decodeI256 of the slice", () => {

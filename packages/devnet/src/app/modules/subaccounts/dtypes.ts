@@ -5,10 +5,58 @@
  * `@perpx/proto`.
  */
 import { DevnetError } from "../../../devnet-error.js";
-import { decodeUint, encodeU256 } from "../../lib/codec.js";
+import { decodeUint } from "../../lib/codec.js";
 
-const TWO_256 = 1n << 256n;
 const MAX_I256 = (1n << 255n) - 1n;
+const MIN_I256 = -MAX_I256 - 1n;
+
+/** The big-endian 32-bit word at `at` (the caller checked the bounds). */
+function getU32(bytes: Uint8Array, at: number): number {
+  return (
+    (((bytes[at] as number) << 24) |
+      ((bytes[at + 1] as number) << 16) |
+      ((bytes[at + 2] as number) << 8) |
+      (bytes[at + 3] as number)) >>>
+    0
+  );
+}
+
+/**
+ * Writes `value` (a signed 256-bit integer) as 32-byte two's complement at `offset` of `out`, whose
+ * 32 bytes there are zero. A negative value is written as the bitwise complement of `-value - 1`,
+ * so only the words that magnitude needs cost bigint arithmetic (most amounts fit one or two).
+ */
+function writeI256(out: Uint8Array, offset: number, value: bigint): void {
+  const negative = value < 0n;
+  let rest = negative ? -value - 1n : value;
+  for (let at = offset + 28; at >= offset && rest > 0n; at -= 4) {
+    const word = rest <= 0xffffffffn ? Number(rest) : Number(BigInt.asUintN(32, rest));
+    out[at] = word >>> 24;
+    out[at + 1] = word >>> 16;
+    out[at + 2] = word >>> 8;
+    out[at + 3] = word;
+    rest = rest <= 0xffffffffn ? 0n : rest >> 32n;
+  }
+  if (negative) for (let i = offset; i < offset + 32; i++) out[i] = 255 - (out[i] as number);
+}
+
+/**
+ * The signed 256-bit integer in the 32 bytes at `offset` of `bytes` (two's complement, big-endian;
+ * the caller checked the bounds): a negative one is read as the complement of its words, so only
+ * the words of its magnitude cost bigint arithmetic.
+ */
+function readI256(bytes: Uint8Array, offset: number): bigint {
+  const flip = (bytes[offset] as number) >= 0x80 ? 0xffffffff : 0;
+  let at = offset;
+  const end = offset + 32;
+  while (at < end && (getU32(bytes, at) ^ flip) === 0) at += 4;
+  let magnitude = 0n;
+  for (; at < end; at += 4) {
+    const word = BigInt((getU32(bytes, at) ^ flip) >>> 0);
+    magnitude = magnitude === 0n ? word : (magnitude << 32n) | word;
+  }
+  return flip === 0 ? magnitude : -magnitude - 1n;
+}
 
 /**
  * 32-byte big-endian two's complement of a signed integer (the stored form).
@@ -16,30 +64,39 @@ const MAX_I256 = (1n << 255n) - 1n;
  * @throws {DevnetError} (`out-of-range`) outside the signed 256-bit range.
  */
 export function encodeI256(value: bigint): Uint8Array {
-  if (value > MAX_I256 || value < -MAX_I256 - 1n)
+  if (value > MAX_I256 || value < MIN_I256)
     throw new DevnetError("out-of-range", `i256 out of range: ${value}`);
-  return encodeU256(value < 0n ? TWO_256 + value : value);
+  const out = new Uint8Array(32);
+  writeI256(out, 0, value);
+  return out;
 }
 
 /** Reads a 32-byte two's complement integer written by {@link encodeI256} (undefined: 0). */
 export function decodeI256(bytes: Uint8Array | undefined): bigint {
   if (bytes === undefined || bytes.length === 0) return 0n;
+  if (bytes.length === 32) return readI256(bytes, 0);
   const unsigned = decodeUint(bytes);
-  return unsigned > MAX_I256 ? unsigned - TWO_256 : unsigned;
+  return unsigned > MAX_I256 ? unsigned - (1n << 256n) : unsigned;
 }
 
 /**
  * Writes {@link encodeI256} of `value` at `offset` of `out`, a zeroed buffer (a zero, such as most
  * funding indexes and quote balances, leaves it as it is).
+ *
+ * @throws {DevnetError} (`out-of-range`) outside the signed 256-bit range.
  */
 export function putI256(out: Uint8Array, offset: number, value: bigint): void {
-  if (value !== 0n) out.set(encodeI256(value), offset);
+  if (value === 0n) return;
+  if (value > MAX_I256 || value < MIN_I256)
+    throw new DevnetError("out-of-range", `i256 out of range: ${value}`);
+  writeI256(out, offset, value);
 }
 
 /** {@link decodeI256} of the 32 bytes at `offset` of `bytes` (a zero is read without bigint arithmetic). */
 export function decodeI256At(bytes: Uint8Array, offset: number): bigint {
   const end = offset + 32;
-  for (let i = offset; i < end; i++) if (bytes[i] !== 0) return decodeI256(bytes.subarray(offset, end));
+  if (offset < 0 || end > bytes.length) return decodeI256(bytes.subarray(offset, end));
+  for (let i = offset; i < end; i++) if (bytes[i] !== 0) return readI256(bytes, offset);
   return 0n;
 }
 

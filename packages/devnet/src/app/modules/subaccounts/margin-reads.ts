@@ -7,6 +7,7 @@
 import type { perpetuals as perpetualsProto } from "@perpx/proto";
 import type { ReadMemo } from "../../lib/read-memo.js";
 import type { StoreAccess } from "../auth/auth.js";
+import { idKey, ownerKey } from "../memo-keys.js";
 import type { PerpetualsKeeper, PerpetualView } from "../perpetuals/perpetuals.js";
 import type { PricesKeeper } from "../prices/prices.js";
 import { absBig, floorDiv } from "./dtypes.js";
@@ -38,12 +39,12 @@ export class MarginReads {
 
   /** A subaccount as stored. */
   subaccount(id: SubaccountRef): SubaccountView {
-    return this.memo.read(`sub/${id.owner}/${id.number}`, () => this.sources.stored(this.ctx, id));
+    return this.memo.read(ownerKey("sub", id.owner, id.number), () => this.sources.stored(this.ctx, id));
   }
 
   /** A perpetual, or undefined. */
   findPerpetual(id: number): PerpetualView | undefined {
-    return this.memo.read(`perp/${id}`, () => this.sources.perpetuals.find(this.ctx, id));
+    return this.memo.read(idKey("perp", id), () => this.sources.perpetuals.find(this.ctx, id));
   }
 
   /** A perpetual. @throws AbciError (perpetuals 1) when it does not exist. */
@@ -53,12 +54,12 @@ export class MarginReads {
 
   /** A liquidity tier. @throws AbciError (perpetuals 13) when it does not exist. */
   tier(id: number): perpetualsProto.LiquidityTier {
-    return this.memo.read(`tier/${id}`, () => this.sources.perpetuals.liquidityTier(this.ctx, id));
+    return this.memo.read(idKey("tier", id), () => this.sources.perpetuals.liquidityTier(this.ctx, id));
   }
 
   /** A subaccount's stored leverage choices. */
   leverage(id: SubaccountRef): ReadonlyMap<number, number> {
-    return this.memo.read(`lev/${id.owner}/${id.number}`, () => this.sources.leverageOf(this.ctx, id));
+    return this.memo.read(ownerKey("lev", id.owner, id.number), () => this.sources.leverageOf(this.ctx, id));
   }
 
   /** The view with the funding of every position settled into its USDC (rounded down once). */
@@ -85,7 +86,7 @@ export class MarginReads {
     for (const p of view.perpetualPositions) {
       const perpetual = this.perpetual(p.perpetualId);
       const marketId = perpetual.params.marketId;
-      const oracle = this.memo.read(`price/${marketId}`, () =>
+      const oracle = this.memo.read(idKey("price", marketId), () =>
         this.sources.prices.oraclePrice(this.ctx, marketId),
       );
       const pricing = {
