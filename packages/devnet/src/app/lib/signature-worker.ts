@@ -1,8 +1,7 @@
 /**
  * secp256k1 signature checks on a worker thread: libsecp256k1's `ecdsaVerify` over SHA-256 of the
- * sign bytes, the curve math the main thread would otherwise run. A request goes to an idle worker at
- * once; requests made while it is busy go as one message per turn of the event loop. The worker
- * answers each message once it is through it. Each request
+ * sign bytes, the curve math the main thread would otherwise run. Requests made in one turn of the
+ * event loop go as one message; the worker answers each message once it is through it. Each request
  * has a slot in memory both threads share, which holds its state: the worker writes each verdict
  * there as soon as it has it, and a caller that cannot wait for the message can take a request the
  * worker has not started back (see {@link PendingVerdict.hurry}), so no signature is checked twice.
@@ -225,9 +224,7 @@ export function startSignatureWorker(addonPath: string): SignatureWorker {
         },
       };
       queued.push(request);
-      // An idle worker starts at once; a busy one gets what comes in one turn of the loop as one message.
-      if (sent.length === 0) flush();
-      else if (!flushScheduled) {
+      if (!flushScheduled) {
         flushScheduled = true;
         setImmediate(flush);
       }
