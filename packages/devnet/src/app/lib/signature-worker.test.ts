@@ -24,10 +24,10 @@ describe.runIf(addon !== undefined)("signature worker", () => {
           const tampered = signature.slice();
           tampered[i] = (tampered[i] as number) ^ 1;
           return [
-            worker.verify(key, signBytes, signature),
-            worker.verify(key, signBytes, tampered),
-            worker.verify(other, signBytes, signature),
-            worker.verify(key, sha256(`other ${i}`), signature),
+            worker.request(key, signBytes, signature).verdict,
+            worker.request(key, signBytes, tampered).verdict,
+            worker.request(other, signBytes, signature).verdict,
+            worker.request(key, sha256(`other ${i}`), signature).verdict,
           ];
         }),
       );
@@ -38,20 +38,46 @@ describe.runIf(addon !== undefined)("signature worker", () => {
     }
   });
 
+  it("a hurried request answers the worker's verdict, or false when the worker had not begun it", async () => {
+    const worker = startSignatureWorker(addon as string);
+    try {
+      const cases = Array.from({ length: 40 }, (_, i) => signed(`hurried ${i}`));
+      const pending = cases.map(({ signBytes, signature }, i) => {
+        const request = worker.request(key, signBytes, i % 3 === 0 ? signature.map((b) => b ^ 1) : signature);
+        return { request, hurried: i % 2 === 0 };
+      });
+      // Hurried at once (taken back), then after the worker had a turn (taken, awaited or read).
+      pending[0]?.request.hurry();
+      await new Promise((resolve) => setImmediate(resolve));
+      for (const { request, hurried } of pending) if (hurried) request.hurry();
+      const answers = await Promise.all(pending.map(({ request }) => request.verdict));
+      answers.forEach((answer, i) => {
+        if (i % 3 === 0 || i === 0) expect(answer).toBe(false);
+        else if (i % 2 === 1) expect(answer).toBe(true);
+      });
+      // Taken-back requests are skipped, not answered twice: the worker keeps answering.
+      const { signBytes, signature } = signed("after hurries");
+      expect(await worker.request(key, signBytes, signature).verdict).toBe(true);
+      expect(worker.alive).toBe(true);
+    } finally {
+      worker.close();
+    }
+  });
+
   it("close answers pending requests false, and later ones at once", async () => {
     const worker = startSignatureWorker(addon as string);
     const { signBytes, signature } = signed("pending");
-    const pending = worker.verify(key, signBytes, signature);
+    const pending = worker.request(key, signBytes, signature).verdict;
     worker.close();
     expect(await pending).toBe(false);
     expect(worker.alive).toBe(false);
-    expect(await worker.verify(key, signBytes, signature)).toBe(false);
+    expect(await worker.request(key, signBytes, signature).verdict).toBe(false);
   });
 
   it("a worker that cannot load its addon fails: every request answers false", async () => {
     const worker = startSignatureWorker("/nonexistent/secp256k1/bindings.js");
     const { signBytes, signature } = signed("no addon");
-    expect(await worker.verify(key, signBytes, signature)).toBe(false);
+    expect(await worker.request(key, signBytes, signature).verdict).toBe(false);
     await expect.poll(() => worker.alive).toBe(false);
   });
 });

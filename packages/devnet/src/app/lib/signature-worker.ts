@@ -1,57 +1,97 @@
 /**
  * secp256k1 signature checks on a worker thread: libsecp256k1's `ecdsaVerify` over SHA-256 of the
  * sign bytes, the curve math the main thread would otherwise run. Requests made in one turn of the
- * event loop go as one message; the worker answers each message with one array of verdicts, in
- * order. The worker is a small script that loads the same addon file as the main thread.
+ * event loop go as one message; the worker answers each message once it is through it. Each request
+ * has a slot in memory both threads share, which holds its state: the worker writes each verdict
+ * there as soon as it has it, and a caller that cannot wait for the message can take a request the
+ * worker has not started back (see {@link PendingVerdict.hurry}), so no signature is checked twice.
+ * The worker is a small script that loads the same addon file as the main thread.
  */
 import { createRequire } from "node:module";
 import type * as WorkerThreads from "node:worker_threads";
 
-/** The worker's script (CommonJS): a batch is `[u32 length][sign bytes][33-byte key][64-byte signature]`*. */
+/** The states of a slot (see {@link WORKER_SOURCE}, which has them as literals). */
+const FREE = 0;
+const QUEUED = 1;
+const BUSY = 2;
+const TAKEN = 3;
+const VALID = 4;
+const INVALID = 5;
+
+/** Number of slots: at most this many requests are out at once (more answer false at once). */
+const SLOTS = 1024;
+
+/** The longest a hurried request waits for the worker to finish its check (ms). */
+const HURRY_WAIT_MS = 2;
+
+/**
+ * The worker's script (CommonJS): a batch is `[u32 slot][u32 length][sign bytes][33-byte key][64-byte
+ * signature]`*. A request whose slot is no longer QUEUED (1) was taken back: skipped. Otherwise the
+ * slot is BUSY (2) during the check, then VALID (4) or INVALID (5).
+ */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { hash } = require("node:crypto");
 const addon = require(workerData.addon);
+const slots = new Int32Array(workerData.slots);
 parentPort.on("message", (buffer) => {
   const bytes = new Uint8Array(buffer);
   const view = new DataView(buffer);
-  const verdicts = [];
   let at = 0;
   while (at < bytes.length) {
-    const length = view.getUint32(at);
-    const signBytes = bytes.subarray(at + 4, at + 4 + length);
-    at += 4 + length;
+    const slot = view.getUint32(at);
+    const length = view.getUint32(at + 4);
+    const signBytes = bytes.subarray(at + 8, at + 8 + length);
+    at += 8 + length;
     const key = bytes.subarray(at, at + 33);
     const signature = bytes.subarray(at + 33, at + 97);
     at += 97;
+    if (Atomics.compareExchange(slots, slot, 1, 2) !== 1) continue;
     let ok = false;
     try {
       ok = addon.ecdsaVerify(signature, hash("sha256", signBytes, "buffer"), key) === true;
     } catch {}
-    verdicts.push(ok ? 1 : 0);
+    Atomics.store(slots, slot, ok ? 4 : 5);
+    Atomics.notify(slots, slot);
   }
-  const out = Uint8Array.from(verdicts);
-  parentPort.postMessage(out, [out.buffer]);
+  parentPort.postMessage(0);
 });
 `;
 
 interface Request {
+  readonly slot: number;
   readonly key: Uint8Array;
   readonly signBytes: Uint8Array;
   readonly signature: Uint8Array;
-  readonly resolve: (ok: boolean) => void;
+  /** Answers the request (a second answer is ignored). */
+  readonly settle: (ok: boolean) => void;
+}
+
+/** A request to the worker: its verdict, and a way to have it now. */
+export interface PendingVerdict {
+  /**
+   * True when libsecp256k1 accepts the signature; false when it refuses, or when the worker could
+   * not answer (it failed or was closed, or the request was hurried before the worker began it).
+   * Never rejects.
+   */
+  readonly verdict: Promise<boolean>;
+  /**
+   * Settles {@link verdict} now (its callbacks run with the microtasks that follow): with the
+   * worker's verdict when it has it or is computing it (waiting for it, at most a few ms); false,
+   * and the worker skips the check, when it has not begun it.
+   */
+  hurry(): void;
 }
 
 /** A worker thread checking secp256k1 signatures (see the module comment). */
 export interface SignatureWorker {
-  /** False once the worker failed or was closed: {@link verify} then answers false at once. */
+  /** False once the worker failed or was closed: {@link request} then answers false at once. */
   readonly alive: boolean;
   /**
-   * True when libsecp256k1 accepts `signature` (64 bytes r||s) over SHA-256 of `signBytes` under
-   * `key` (33 bytes, compressed); false when it refuses, or when the worker could not answer (it
-   * failed or was closed). Never rejects.
+   * Asks whether libsecp256k1 accepts `signature` (64 bytes r||s) over SHA-256 of `signBytes`
+   * under `key` (33 bytes, compressed).
    */
-  verify(key: Uint8Array, signBytes: Uint8Array, signature: Uint8Array): Promise<boolean>;
+  request(key: Uint8Array, signBytes: Uint8Array, signature: Uint8Array): PendingVerdict;
   /** Ends the worker; pending requests answer false. */
   close(): void;
 }
@@ -59,21 +99,24 @@ export interface SignatureWorker {
 /** Packs requests into one transferable buffer (see {@link WORKER_SOURCE}). */
 function pack(requests: readonly Request[]): ArrayBuffer {
   let size = 0;
-  for (const r of requests) size += 4 + r.signBytes.length + 97;
+  for (const r of requests) size += 8 + r.signBytes.length + 97;
   const buffer = new ArrayBuffer(size);
   const bytes = new Uint8Array(buffer);
   const view = new DataView(buffer);
   let at = 0;
   for (const r of requests) {
-    view.setUint32(at, r.signBytes.length);
-    bytes.set(r.signBytes, at + 4);
-    at += 4 + r.signBytes.length;
+    view.setUint32(at, r.slot);
+    view.setUint32(at + 4, r.signBytes.length);
+    bytes.set(r.signBytes, at + 8);
+    at += 8 + r.signBytes.length;
     bytes.set(r.key, at);
     bytes.set(r.signature, at + 33);
     at += 97;
   }
   return buffer;
 }
+
+const answeredFalse: PendingVerdict = { verdict: Promise.resolve(false), hurry: () => {} };
 
 /**
  * Starts a worker that loads the addon at `addonPath` (see `secp256k1AddonPath`). It does not keep
@@ -82,11 +125,16 @@ function pack(requests: readonly Request[]): ArrayBuffer {
  */
 export function startSignatureWorker(addonPath: string): SignatureWorker {
   const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof WorkerThreads;
+  const slots = new Int32Array(new SharedArrayBuffer(SLOTS * Int32Array.BYTES_PER_ELEMENT));
+  let nextSlot = 0;
   let queued: Request[] = [];
   const sent: Request[][] = [];
   let flushScheduled = false;
   let alive = true;
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { addon: addonPath } });
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { addon: addonPath, slots: slots.buffer },
+  });
   worker.unref();
 
   const fail = () => {
@@ -95,17 +143,25 @@ export function startSignatureWorker(addonPath: string): SignatureWorker {
     const pending = [...sent.flat(), ...queued];
     sent.length = 0;
     queued = [];
-    for (const request of pending) request.resolve(false);
+    for (const request of pending) request.settle(false);
     void worker.terminate().catch(() => undefined);
   };
-  worker.on("message", (verdicts: Uint8Array) => {
+  worker.on("message", () => {
     const batch = sent.shift();
-    if (batch === undefined || !(verdicts instanceof Uint8Array) || verdicts.length !== batch.length) {
-      if (batch !== undefined) sent.unshift(batch);
+    if (batch === undefined) {
       fail();
       return;
     }
-    for (const [i, request] of batch.entries()) request.resolve(verdicts[i] === 1);
+    for (const request of batch) {
+      const state = Atomics.load(slots, request.slot);
+      if (state !== VALID && state !== INVALID && state !== TAKEN) {
+        sent.unshift(batch);
+        fail();
+        return;
+      }
+      request.settle(state === VALID);
+    }
+    for (const request of batch) Atomics.store(slots, request.slot, FREE);
   });
   worker.on("error", fail);
   worker.on("messageerror", fail);
@@ -121,24 +177,63 @@ export function startSignatureWorker(addonPath: string): SignatureWorker {
       sent.push(batch);
       worker.postMessage(buffer, [buffer]);
     } catch {
-      for (const request of batch) request.resolve(false);
+      for (const request of batch) request.settle(false);
       fail();
     }
+  };
+
+  /** Takes `request` back from the worker, or waits for its verdict (see {@link PendingVerdict.hurry}). */
+  const hurry = (request: Request) => {
+    let state = Atomics.compareExchange(slots, request.slot, QUEUED, TAKEN);
+    if (state === QUEUED) {
+      request.settle(false);
+      return;
+    }
+    if (state === BUSY) {
+      Atomics.wait(slots, request.slot, BUSY, HURRY_WAIT_MS);
+      state = Atomics.load(slots, request.slot);
+    }
+    request.settle(state === VALID);
   };
 
   return {
     get alive() {
       return alive;
     },
-    verify(key, signBytes, signature) {
-      if (!alive || key.length !== 33 || signature.length !== 64) return Promise.resolve(false);
-      return new Promise<boolean>((resolve) => {
-        queued.push({ key, signBytes, signature, resolve });
-        if (!flushScheduled) {
-          flushScheduled = true;
-          setImmediate(flush);
-        }
+    request(key, signBytes, signature) {
+      const slot = nextSlot;
+      if (!alive || key.length !== 33 || signature.length !== 64 || Atomics.load(slots, slot) !== FREE) {
+        return answeredFalse;
+      }
+      nextSlot = (slot + 1) % SLOTS;
+      Atomics.store(slots, slot, QUEUED);
+      let settled = false;
+      let resolve: (ok: boolean) => void = () => {};
+      const verdict = new Promise<boolean>((r) => {
+        resolve = r;
       });
+      const request: Request = {
+        slot,
+        key,
+        signBytes,
+        signature,
+        settle: (ok) => {
+          if (settled) return;
+          settled = true;
+          resolve(ok);
+        },
+      };
+      queued.push(request);
+      if (!flushScheduled) {
+        flushScheduled = true;
+        setImmediate(flush);
+      }
+      return {
+        verdict,
+        hurry: () => {
+          if (!settled && alive) hurry(request);
+        },
+      };
     },
     close: fail,
   };

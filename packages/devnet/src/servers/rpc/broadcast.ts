@@ -10,7 +10,11 @@
 import type { BlockRecord, ChainApp, TxResult } from "../../app/contract.js";
 import { forgetNativeVerdicts, secp256k1AddonPath } from "../../app/lib/crypto.js";
 import { sha256 } from "../../app/lib/sha256.js";
-import { type SignatureWorker, startSignatureWorker } from "../../app/lib/signature-worker.js";
+import {
+  type PendingVerdict,
+  type SignatureWorker,
+  startSignatureWorker,
+} from "../../app/lib/signature-worker.js";
 import { txResultJson } from "../comet-json.js";
 import { toBase64, toHexUpper } from "../encoding.js";
 import { CheckQueue } from "./check-queue.js";
@@ -43,7 +47,8 @@ export function createBroadcaster(app: ChainApp, commitTimeoutMs: number): Broad
   let worker: SignatureWorker | null | undefined;
 
   // A tx is readied only to spare CheckTx the curve math: when the main thread would otherwise wait
-  // idle for a verdict, CheckTx verifies inline.
+  // idle for a verdict, the verdict is hurried (taken back from the worker if it has not begun it,
+  // and then CheckTx verifies inline; the worker never checks it too).
   const queue = new CheckQueue(
     (tx: Uint8Array): TxResult => {
       try {
@@ -55,8 +60,11 @@ export function createBroadcaster(app: ChainApp, commitTimeoutMs: number): Broad
     { checkWhenIdle: true },
   );
 
-  /** Starts checking the signature of `tx` on the worker; undefined when there is nothing to wait for. */
-  const prepare = (tx: Uint8Array): Promise<void> | undefined => {
+  /**
+   * Starts checking the signature of `tx` on the worker: what readies it and how to hurry that, or
+   * undefined when there is nothing to wait for.
+   */
+  const prepare = (tx: Uint8Array): { ready: Promise<void>; hurry: () => void } | undefined => {
     if (app.prepareTx === undefined) return undefined;
     if (worker === undefined) {
       const addon = secp256k1AddonPath();
@@ -66,15 +74,24 @@ export function createBroadcaster(app: ChainApp, commitTimeoutMs: number): Broad
         worker = null;
       }
     }
-    if (worker === null || !worker.alive) return undefined;
+    const running = worker;
+    if (running === null || !running.alive) return undefined;
+    let pending: PendingVerdict | undefined;
     try {
-      return app.prepareTx(tx, worker.verify);
+      const ready = app.prepareTx(tx, (key, signBytes, signature) => {
+        pending = running.request(key, signBytes, signature);
+        return pending.verdict;
+      });
+      return ready === undefined ? undefined : { ready, hurry: () => pending?.hurry() };
     } catch {
       return undefined;
     }
   };
 
-  const checkTx = (tx: Uint8Array): TxResult | Promise<TxResult> => queue.submit(tx, prepare(tx));
+  const checkTx = (tx: Uint8Array): TxResult | Promise<TxResult> => {
+    const prepared = prepare(tx);
+    return queue.submit(tx, prepared?.ready, prepared?.hurry);
+  };
 
   /** Waits for `hash` to be committed: its height, or undefined on timeout, close or `cancel`. */
   const commitWait = (hash: Uint8Array): { height: Promise<bigint | undefined>; cancel(): void } => {
@@ -118,8 +135,9 @@ export function createBroadcaster(app: ChainApp, commitTimeoutMs: number): Broad
       run: (p) => {
         const tx = requireBytes(p, "tx");
         // Checked after this answer, in its turn (at the earliest on the next turn of the loop).
-        const ready = prepare(tx) ?? new Promise<void>((resolve) => setImmediate(resolve));
-        Promise.resolve(queue.submit(tx, ready)).catch(() => {
+        const prepared = prepare(tx);
+        const ready = prepared?.ready ?? new Promise<void>((resolve) => setImmediate(resolve));
+        Promise.resolve(queue.submit(tx, ready, prepared?.hurry)).catch(() => {
           // An async broadcast reports nothing about CheckTx.
         });
         return { code: 0, data: "", log: "", codespace: "", hash: toHexUpper(sha256(tx)) };

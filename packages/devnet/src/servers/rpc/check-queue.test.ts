@@ -70,6 +70,36 @@ describe("CheckQueue", () => {
     expect(queue.waiting).toBe(0);
   });
 
+  it("with checkWhenIdle, a waiting head with a hurry is hurried first, and checked a turn later if still waiting", async () => {
+    const checked: number[] = [];
+    const hurried: number[] = [];
+    const queue = new CheckQueue(
+      (t: Uint8Array) => {
+        checked.push(t[0] as number);
+        return t[0];
+      },
+      { checkWhenIdle: true },
+    );
+    const first = deferred();
+    const results = [
+      queue.submit(tx(1), first.promise, () => {
+        hurried.push(1);
+        first.resolve();
+      }),
+      queue.submit(tx(2), new Promise<void>(() => {}), () => hurried.push(2)),
+    ];
+    // One turn: the head is hurried, gets ready and is checked; the next is hurried in the turn after.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(hurried).toEqual([1]);
+    expect(checked).toEqual([1]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(hurried).toEqual([1, 2]);
+    expect(checked).toEqual([1]);
+    // Its hurry did not ready it: it is checked one turn later all the same.
+    expect(await Promise.all(results)).toEqual([1, 2]);
+    expect(checked).toEqual([1, 2]);
+  });
+
   it("property: txs are checked in arrival order, each after it is ready, whatever order they get ready in", async () => {
     await fc.assert(
       fc.asyncProperty(

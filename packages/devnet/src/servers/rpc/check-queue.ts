@@ -10,6 +10,8 @@ type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: fals
 interface Entry<T> {
   readonly tx: Uint8Array;
   ready: boolean;
+  /** Asks the readying to settle now; dropped once called. */
+  hurry: (() => void) | undefined;
   readonly settle: (outcome: Outcome<T>) => void;
 }
 
@@ -19,7 +21,8 @@ export interface CheckQueueOptions {
    * True when readying a tx only spares the check work (the check answers the same without it):
    * then the tx at the head of the line that is still not ready once the event loop has polled
    * (every later tx waits behind it, so the thread has nothing else to do) is checked at once,
-   * rather than left idle. @default false
+   * rather than left idle; when the tx came with a `hurry`, that is called first, and the tx waits
+   * for its readying one turn of the loop more. @default false
    */
   readonly checkWhenIdle?: boolean;
 }
@@ -44,14 +47,16 @@ export class CheckQueue<T> {
   /**
    * Checks `tx` in its turn. With nothing waiting and nothing to wait for (`ready` undefined), the
    * check runs now and its result (or throw) is returned as is; otherwise the promise of it.
-   * `ready` must not reject (a rejection counts as settled).
+   * `ready` must not reject (a rejection counts as settled). `hurry`, when given, asks `ready` to
+   * settle now, or with the microtasks that follow (see the options).
    */
-  submit(tx: Uint8Array, ready: Promise<void> | undefined): T | Promise<T> {
+  submit(tx: Uint8Array, ready: Promise<void> | undefined, hurry?: () => void): T | Promise<T> {
     if (ready === undefined && this.waiting === 0) return this.check(tx);
     return new Promise<T>((resolve, reject) => {
       const entry: Entry<T> = {
         tx,
         ready: ready === undefined,
+        hurry,
         settle: (outcome) => (outcome.ok ? resolve(outcome.value) : reject(outcome.error)),
       };
       this.compact();
@@ -75,6 +80,13 @@ export class CheckQueue<T> {
       this.idleCheckScheduled = false;
       const entry = this.line[this.head];
       if (entry === undefined || entry.ready) return;
+      const hurry = entry.hurry;
+      if (hurry !== undefined) {
+        entry.hurry = undefined;
+        hurry();
+        this.scheduleIdleCheck();
+        return;
+      }
       entry.ready = true;
       this.pump();
     });
