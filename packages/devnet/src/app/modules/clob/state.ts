@@ -27,7 +27,8 @@
  *   counter, `opsin/<order key>`: short-term placements already in it
  * - `new/<seq:20>`: stateful orders stored by the block being committed, to put into the book
  *   after it commits
- * - `stream/<n:20>`, `stream_n`: off-chain order stream messages not yet handed to listeners
+ * - `stream/<n:20>`: off-chain order stream messages not yet handed to listeners; `stream_n`: the
+ *   number of messages written since the node started (kept across drains: see `stream.ts`)
  */
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";

@@ -7,6 +7,7 @@ import { clob } from "@perpx/proto";
 import { describe, expect, it } from "vitest";
 import type { OrderStreamMessage } from "../../contract.js";
 import { CacheStore, RootStore } from "../../kernel/store.js";
+import { decodeU64 } from "../../lib/codec.js";
 import { keys } from "./state.js";
 import { drainOrderStream, emitOrderStream } from "./stream.js";
 
@@ -37,7 +38,18 @@ describe("order stream", () => {
     expect(drained[0]).toBe(place);
     expect(Object.isFrozen(place) && Object.isFrozen(place.order.orderId?.subaccountId)).toBe(true);
     expect(drainOrderStream(root)).toEqual([]);
-    expect(root.has(keys.streamCounter)).toBe(false);
+    expect([...root.entries(keys.streamPrefix)]).toEqual([]);
+  });
+
+  it("keeps counting across drains: a drained key is never written again", () => {
+    const root = new RootStore();
+    emitOrderStream(root, { kind: "place", order: order(1) });
+    drainOrderStream(root);
+    const update: OrderStreamMessage = { kind: "update", orderId: orderId(1), totalFilled: 5n };
+    emitOrderStream(root, update);
+    expect([...root.entries(keys.streamPrefix)].map(([key]) => key)).toEqual([keys.stream(1n)]);
+    expect(decodeU64(root.get(keys.streamCounter) as Uint8Array)).toBe(2n);
+    expect(drainOrderStream(root)).toEqual([update]);
   });
 
   it("decodes an entry whose bytes are not the ones it wrote last, or that a drain forgot", () => {

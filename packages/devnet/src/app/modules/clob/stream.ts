@@ -83,16 +83,15 @@ export function emitOrderStream(store: KvStore, message: OrderStreamMessage): vo
   written.set(key, { bytes, message });
 }
 
-/** Takes every message written so far out of the clob slice `store`, in order (frozen). */
+/**
+ * Takes every message written so far out of the clob slice `store`, in order (frozen). The counter
+ * stays: the next message takes the next number, so no key of the stream is ever written again
+ * after its drain (a `Map` keeps a deleted key's slot until it rehashes, and a miss on a key set and
+ * deleted at every step walks all of them).
+ */
 export function drainOrderStream(store: KvStore): OrderStreamMessage[] {
-  // The counter is there exactly when messages are (cheaper to read than a range).
-  if (!store.has(keys.streamCounter)) {
-    written.clear();
-    return [];
-  }
   const taken = [...store.entries(keys.streamPrefix)];
   for (const [key] of taken) store.delete(key);
-  store.delete(keys.streamCounter);
   const messages = taken.map(([key, value]) => {
     const made = written.get(key);
     const message = made !== undefined && bytesEqual(made.bytes, value) ? made.message : decode(value);
