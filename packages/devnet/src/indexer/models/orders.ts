@@ -45,9 +45,9 @@ export class OrdersModel {
       record = { key, order, status, totalFilled: 0n };
       this.orders.set(key, record);
       const owner = ownerKey(order);
-      const set = this.bySubaccount.get(owner) ?? new Set<string>();
-      set.add(key);
-      this.bySubaccount.set(owner, set);
+      const set = this.bySubaccount.get(owner);
+      if (set === undefined) this.bySubaccount.set(owner, new Set([key]));
+      else set.add(key);
     } else {
       record.order = order;
       record.status = status;

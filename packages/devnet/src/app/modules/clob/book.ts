@@ -58,26 +58,91 @@ export function bookKey(pairId: number, slot: BookSlot): string {
   return tie === 0n ? key : `${key}/${padKey(tie, 20)}`;
 }
 
-function encode(order: RestingOrder): Uint8Array {
-  return new BinaryWriter(96)
-    .string(order.key)
-    .string(order.owner)
-    .uvarint(order.number)
-    .uvarint(order.remaining)
-    .finish();
+/** The length of `text` when it is ASCII (one byte a character in UTF-8), else -1. */
+function asciiLength(text: string): number {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return -1;
+  return text.length;
+}
+
+/** The bytes of an unsigned LEB128 varint of `value`. */
+function varintLength(value: bigint): number {
+  let length = 1;
+  for (let rest = value; rest >= 0x80n; rest >>= 7n) length++;
+  return length;
+}
+
+/** Writes an unsigned LEB128 varint of `value` at `at`; returns where it ends. */
+function putVarint(out: Uint8Array, at: number, value: bigint): number {
+  let i = at;
+  let rest = value;
+  while (rest >= 0x80n) {
+    out[i++] = Number(rest & 0x7fn) | 0x80;
+    rest >>= 7n;
+  }
+  out[i] = Number(rest);
+  return i + 1;
+}
+
+/** Writes ASCII `text` length-prefixed at `at`; returns where it ends. */
+function putAscii(out: Uint8Array, at: number, text: string): number {
+  let i = putVarint(out, at, BigInt(text.length));
+  for (let c = 0; c < text.length; c++) out[i++] = text.charCodeAt(c);
+  return i;
+}
+
+/**
+ * The stored value of a resting order: its key and owner (length-prefixed UTF-8), then its
+ * subaccount number and open quantums (varints), as a `BinaryWriter` writes them; ASCII key and
+ * owner (every address) are written in one exact-size array.
+ */
+export function encodeResting(order: RestingOrder): Uint8Array {
+  const keyLength = asciiLength(order.key);
+  const ownerLength = asciiLength(order.owner);
+  if (keyLength < 0 || ownerLength < 0) {
+    return new BinaryWriter(96)
+      .string(order.key)
+      .string(order.owner)
+      .uvarint(order.number)
+      .uvarint(order.remaining)
+      .finish();
+  }
+  const number = BigInt(order.number);
+  const out = new Uint8Array(
+    varintLength(BigInt(keyLength)) +
+      keyLength +
+      varintLength(BigInt(ownerLength)) +
+      ownerLength +
+      varintLength(number) +
+      varintLength(order.remaining),
+  );
+  const at = putAscii(out, putAscii(out, 0, order.key), order.owner);
+  putVarint(out, putVarint(out, at, number), order.remaining);
+  return out;
+}
+
+/** The part of `key` from `start` to the next slash (or its end). */
+function part(key: string, start: number): string {
+  const slash = key.indexOf("/", start);
+  return slash < 0 ? key.slice(start) : key.slice(start, slash);
 }
 
 function decode(key: string, bytes: Uint8Array): RestingOrder {
-  const parts = key.split("/");
-  const side: BookSide = parts[2] === "b" ? "buy" : "sell";
-  const price = BigInt(parts[3] as string);
+  // book/<pair>/<b|s>/<price key>/<seq>[/<tie>]
+  const sideAt = key.indexOf("/", 5) + 1;
+  const side: BookSide = key.charCodeAt(sideAt) === 0x62 /* b */ ? "buy" : "sell";
+  const priceAt = key.indexOf("/", sideAt) + 1;
+  const priceText = part(key, priceAt);
+  const seqAt = priceAt + priceText.length + 1;
+  const seqText = part(key, seqAt);
+  const tieAt = seqAt + seqText.length + 1;
+  const price = BigInt(priceText);
   const r = new BinaryReader(bytes);
   return {
     key: r.string(),
     side,
     subticks: side === "buy" ? MAX_U64 - price : price,
-    seq: BigInt(parts[4] as string),
-    tie: parts[5] === undefined ? 0n : BigInt(parts[5]),
+    seq: BigInt(seqText),
+    tie: tieAt > key.length ? 0n : BigInt(key.slice(tieAt)),
     owner: r.string(),
     number: r.uint(),
     remaining: r.uvarint(),
@@ -90,7 +155,7 @@ export class OrderBook {
 
   /** Adds a resting order (replaces one with the same price and sequence). */
   insert(pairId: number, order: RestingOrder): void {
-    this.store.set(bookKey(pairId, order), encode(order));
+    this.store.set(bookKey(pairId, order), encodeResting(order));
   }
 
   /** Removes a resting order; true when it was there. */

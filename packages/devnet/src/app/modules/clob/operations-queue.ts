@@ -34,7 +34,19 @@ function append(store: KvStore, operation: clob.OperationRaw["operation"]): void
  * tag, then the tx bytes, length-prefixed.
  */
 export function encodePlacementOperation(txBytes: Uint8Array): Uint8Array {
-  return new BinaryWriter(txBytes.length + 8).uvarint(PLACEMENT_TAG).bytes(txBytes).finish();
+  let prefix = 2; // the tag, and the length's last byte
+  for (let rest = txBytes.length; rest >= 0x80; rest = Math.floor(rest / 0x80)) prefix++;
+  const out = new Uint8Array(prefix + txBytes.length);
+  out[0] = PLACEMENT_TAG;
+  let at = 1;
+  let rest = txBytes.length;
+  while (rest >= 0x80) {
+    out[at++] = (rest % 0x80) | 0x80;
+    rest = Math.floor(rest / 0x80);
+  }
+  out[at] = rest;
+  out.set(txBytes, prefix);
+  return out;
 }
 
 /**

@@ -1,8 +1,9 @@
-import { create } from "@bufbuild/protobuf";
+import { create, fromBinary } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RootStore } from "../../kernel/store.js";
+import { BinaryReader } from "../../lib/codec.js";
 import { type BookSide, OrderBook } from "./book.js";
 import { getOrder, isMemclobKey, nextPriority, orderKey, orderKeyAfter, setOrder } from "./state.js";
 
@@ -81,6 +82,65 @@ describe("memclob state", () => {
           expect([...new OrderBook(store).orders(PAIR, side)].map((o) => o.key)).toEqual(keys);
           for (const key of keys) expect(getOrder(store, key)).toBeDefined();
           expect(store.hash()).toEqual(statefulOnly.hash());
+        },
+      ),
+    );
+  });
+});
+
+describe("getOrder", () => {
+  /** The reference: the record decoded from the bytes, never taken from a write. */
+  const decoded = (store: RootStore, key: string) => {
+    const r = new BinaryReader(store.get(`order/${key}`) as Uint8Array);
+    return {
+      order: fromBinary(clob.OrderSchema, r.bytes()),
+      seq: r.uvarint(),
+      height: r.uvarint(),
+      txIndex: r.uint(),
+      filled: r.uvarint(),
+      triggered: r.bool(),
+      tie: r.uvarint(),
+    };
+  };
+
+  it("property: reads what the last write of the key in that store holds, whichever store wrote last", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            store: fc.nat(1),
+            clientId: fc.nat(3),
+            filled: fc.bigInt({ min: 0n, max: 1n << 40n }),
+            subticks: fc.bigInt({ min: 1n, max: 1n << 40n }),
+            raw: fc.boolean(),
+          }),
+          { maxLength: 30 },
+        ),
+        (writes) => {
+          const stores = [new RootStore(), new RootStore()];
+          for (const { store, clientId, filled, subticks, raw } of writes) {
+            const target = stores[store] as RootStore;
+            const orderId = create(clob.OrderIdSchema, { subaccountId: { owner: OWNER }, clientId });
+            const key = orderKey(orderId);
+            const order = create(clob.OrderSchema, { orderId, subticks, quantums: 1n << 41n });
+            const stored = { order, seq: 3n, tie: 1n, height: 2n, txIndex: 0, filled, triggered: false };
+            if (raw) {
+              // Bytes that no setOrder of this process wrote under the key (written through a copy).
+              const other = new RootStore();
+              setOrder(other, key, { ...stored, seq: 4n });
+              target.set(`order/${key}`, other.get(`order/${key}`) as Uint8Array);
+              setOrder(other, key, { ...stored, seq: 5n });
+            } else setOrder(target, key, stored);
+            for (const s of stores) {
+              for (let id = 0; id < 4; id++) {
+                const k = orderKey(
+                  create(clob.OrderIdSchema, { subaccountId: { owner: OWNER }, clientId: id }),
+                );
+                if (s.get(`order/${k}`) === undefined) expect(getOrder(s, k)).toBeUndefined();
+                else expect(getOrder(s, k)).toEqual(decoded(s, k));
+              }
+            }
+          }
         },
       ),
     );

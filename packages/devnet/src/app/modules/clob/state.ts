@@ -27,12 +27,13 @@
  *   counter, `opsin/<order key>`: short-term placements already in it
  * - `new/<seq:20>`: stateful orders stored by the block being committed, to put into the book
  *   after it commits
- * - `stream/<n:20>`, `stream_n`: off-chain order stream messages not yet handed to listeners
+ * - `stream/<n:20>`: off-chain order stream messages not yet handed to listeners; `stream_n`: the
+ *   number of messages written since the node started (kept across drains: see `stream.ts`)
  */
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
 import type { KvStore } from "../../kernel/store.js";
-import { BinaryReader, BinaryWriter, decodeU64, encodeU64 } from "../../lib/codec.js";
+import { BinaryReader, BinaryWriter, bytesEqual, decodeU64, encodeU64 } from "../../lib/codec.js";
 import { fromBinaryCached } from "../../lib/proto-cache.js";
 import { padKey } from "../records.js";
 import type { BookSide, BookSlot, Priority } from "./book.js";
@@ -174,10 +175,24 @@ export function goodTil(order: clob.Order): bigint {
   return BigInt(order.goodTilOneof.value ?? 0);
 }
 
+/**
+ * The open orders last written, by order key, with their bytes: a read that finds those very bytes
+ * under the key takes the record as it was written instead of decoding it again (a maker is written
+ * when it rests and read when it is matched). The bytes decide, so a write a failed step dropped or
+ * another store holds is decoded; the oldest entries go past {@link WRITTEN_ORDERS}. Orders are
+ * never changed in place, so a record is shared safely.
+ */
+const writtenOrders = new Map<string, { readonly bytes: Uint8Array; readonly stored: StoredOrder }>();
+
+/** Open orders {@link writtenOrders} keeps at most. */
+const WRITTEN_ORDERS = 4096;
+
 /** Reads an open order. */
 export function getOrder(store: KvStore, key: string): StoredOrder | undefined {
   const bytes = store.get(keys.order(key));
   if (bytes === undefined) return undefined;
+  const written = writtenOrders.get(key);
+  if (written !== undefined && bytesEqual(written.bytes, bytes)) return written.stored;
   const r = new BinaryReader(bytes);
   return {
     order: fromBinary(clob.OrderSchema, r.bytes()),
@@ -193,18 +208,21 @@ export function getOrder(store: KvStore, key: string): StoredOrder | undefined {
 
 /** Writes an open order. */
 export function setOrder(store: KvStore, key: string, stored: StoredOrder): void {
-  store.set(
-    keys.order(key),
-    new BinaryWriter(256)
-      .bytes(encodeOrder(stored.order))
-      .uvarint(stored.seq)
-      .uvarint(stored.height)
-      .uvarint(stored.txIndex)
-      .uvarint(stored.filled)
-      .bool(stored.triggered)
-      .uvarint(stored.tie)
-      .finish(),
-  );
+  const bytes = new BinaryWriter(256)
+    .bytes(encodeOrder(stored.order))
+    .uvarint(stored.seq)
+    .uvarint(stored.height)
+    .uvarint(stored.txIndex)
+    .uvarint(stored.filled)
+    .bool(stored.triggered)
+    .uvarint(stored.tie)
+    .finish();
+  store.set(keys.order(key), bytes);
+  writtenOrders.delete(key);
+  if (writtenOrders.size >= WRITTEN_ORDERS) writtenOrders.delete(writtenOrders.keys().next().value as string);
+  // The fields of a decoded record, in its order.
+  const { order, seq, height, txIndex, filled, triggered, tie } = stored;
+  writtenOrders.set(key, { bytes, stored: { order, seq, height, txIndex, filled, triggered, tie } });
 }
 
 /** The expiry index key of an order. */

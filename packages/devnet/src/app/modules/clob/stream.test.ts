@@ -4,9 +4,12 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { OrderStreamMessage } from "../../contract.js";
+import type { OrderRemovalReason, OrderStreamMessage } from "../../contract.js";
 import { CacheStore, RootStore } from "../../kernel/store.js";
+import { BinaryWriter, decodeU64 } from "../../lib/codec.js";
+import { encodeOrder, encodeOrderId } from "./order-codec.js";
 import { keys } from "./state.js";
 import { drainOrderStream, emitOrderStream } from "./stream.js";
 
@@ -37,7 +40,18 @@ describe("order stream", () => {
     expect(drained[0]).toBe(place);
     expect(Object.isFrozen(place) && Object.isFrozen(place.order.orderId?.subaccountId)).toBe(true);
     expect(drainOrderStream(root)).toEqual([]);
-    expect(root.has(keys.streamCounter)).toBe(false);
+    expect([...root.entries(keys.streamPrefix)]).toEqual([]);
+  });
+
+  it("keeps counting across drains: a drained key is never written again", () => {
+    const root = new RootStore();
+    emitOrderStream(root, { kind: "place", order: order(1) });
+    drainOrderStream(root);
+    const update: OrderStreamMessage = { kind: "update", orderId: orderId(1), totalFilled: 5n };
+    emitOrderStream(root, update);
+    expect([...root.entries(keys.streamPrefix)].map(([key]) => key)).toEqual([keys.stream(1n)]);
+    expect(decodeU64(root.get(keys.streamCounter) as Uint8Array)).toBe(2n);
+    expect(drainOrderStream(root)).toEqual([update]);
   });
 
   it("decodes an entry whose bytes are not the ones it wrote last, or that a drain forgot", () => {
@@ -55,5 +69,48 @@ describe("order stream", () => {
     const forgotten = drainOrderStream(source);
     expect(forgotten).toEqual([placed]);
     expect(forgotten[0]).not.toBe(placed);
+  });
+
+  it("property: writes each message as the BinaryWriter layout (kind, length-prefixed parts, fill amount)", () => {
+    /** The reference: the layout written field by field. */
+    const reference = (message: OrderStreamMessage): Uint8Array => {
+      const w = new BinaryWriter(16).uvarint(["place", "remove", "update", "replace"].indexOf(message.kind));
+      switch (message.kind) {
+        case "place":
+          return w.bytes(encodeOrder(message.order)).finish();
+        case "remove":
+          return w.bytes(encodeOrderId(message.orderId)).string(message.reason).finish();
+        case "update":
+          return w.bytes(encodeOrderId(message.orderId)).uvarint(message.totalFilled).finish();
+        case "replace":
+          return w.bytes(encodeOrder(message.oldOrder)).bytes(encodeOrder(message.order)).finish();
+      }
+    };
+    const ids = fc.nat({ max: 2 ** 32 - 1 });
+    const messages = fc.oneof(
+      ids.map((id): OrderStreamMessage => ({ kind: "place", order: order(id) })),
+      fc
+        .tuple(
+          ids,
+          fc.constantFrom<OrderRemovalReason>("user_canceled", "fully_filled", "immediate_or_cancel"),
+        )
+        .map(([id, reason]): OrderStreamMessage => ({ kind: "remove", orderId: orderId(id), reason })),
+      fc
+        .tuple(ids, fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }))
+        .map(
+          ([id, totalFilled]): OrderStreamMessage => ({ kind: "update", orderId: orderId(id), totalFilled }),
+        ),
+      fc
+        .tuple(ids, ids)
+        .map(([a, b]): OrderStreamMessage => ({ kind: "replace", oldOrder: order(a), order: order(b) })),
+    );
+    fc.assert(
+      fc.property(fc.array(messages, { maxLength: 8 }), (batch) => {
+        const root = new RootStore();
+        for (const message of batch) emitOrderStream(root, message);
+        expect([...root.entries(keys.streamPrefix)].map(([, bytes]) => bytes)).toEqual(batch.map(reference));
+        expect(drainOrderStream(root)).toEqual(batch);
+      }),
+    );
   });
 });

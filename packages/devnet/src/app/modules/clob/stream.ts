@@ -8,7 +8,7 @@ import { fromBinary } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
 import type { OrderRemovalReason, OrderStreamMessage } from "../../contract.js";
 import type { KvStore } from "../../kernel/store.js";
-import { BinaryReader, BinaryWriter, bytesEqual, decodeU64, encodeU64 } from "../../lib/codec.js";
+import { BinaryReader, bytesEqual, decodeU64, encodeU64, utf8 } from "../../lib/codec.js";
 import { encodeOrder, encodeOrderId } from "./order-codec.js";
 import { keys } from "./state.js";
 
@@ -24,17 +24,66 @@ const written = new Map<string, { readonly bytes: Uint8Array; readonly message: 
 
 const KINDS = ["place", "remove", "update", "replace"] as const;
 
+/** The bytes of an unsigned LEB128 varint of `value`. */
+function varintLength(value: bigint | number): number {
+  let length = 1;
+  for (let rest = BigInt(value); rest >= 0x80n; rest >>= 7n) length++;
+  return length;
+}
+
+/** Writes an unsigned LEB128 varint of `value` at `at`; returns where it ends. */
+function putVarint(out: Uint8Array, at: number, value: bigint | number): number {
+  let i = at;
+  let rest = BigInt(value);
+  while (rest >= 0x80n) {
+    out[i++] = Number(rest & 0x7fn) | 0x80;
+    rest >>= 7n;
+  }
+  out[i] = Number(rest);
+  return i + 1;
+}
+
+/**
+ * The kind (a varint), each chunk length-prefixed, then `tail` as a varint if given: what a
+ * `BinaryWriter` writes for `uvarint(kind)`, `bytes(chunk)`..., `uvarint(tail)`, in one array of
+ * the exact size.
+ */
+function frame(kind: number, chunks: readonly Uint8Array[], tail?: bigint): Uint8Array {
+  let size = varintLength(kind) + (tail === undefined ? 0 : varintLength(tail));
+  for (const chunk of chunks) size += varintLength(chunk.length) + chunk.length;
+  const out = new Uint8Array(size);
+  let at = putVarint(out, 0, kind);
+  for (const chunk of chunks) {
+    at = putVarint(out, at, chunk.length);
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  if (tail !== undefined) putVarint(out, at, tail);
+  return out;
+}
+
+/** The UTF-8 bytes of each removal reason written so far (a handful of ASCII names). */
+const REASON_BYTES = new Map<string, Uint8Array>();
+
+function reasonBytes(reason: string): Uint8Array {
+  let bytes = REASON_BYTES.get(reason);
+  if (bytes === undefined) {
+    bytes = utf8(reason);
+    REASON_BYTES.set(reason, bytes);
+  }
+  return bytes;
+}
+
 function encode(message: OrderStreamMessage): Uint8Array {
-  const w = new BinaryWriter(128).uvarint(KINDS.indexOf(message.kind));
   switch (message.kind) {
     case "place":
-      return w.bytes(encodeOrder(message.order)).finish();
+      return frame(0, [encodeOrder(message.order)]);
     case "remove":
-      return w.bytes(encodeOrderId(message.orderId)).string(message.reason).finish();
+      return frame(1, [encodeOrderId(message.orderId), reasonBytes(message.reason)]);
     case "update":
-      return w.bytes(encodeOrderId(message.orderId)).uvarint(message.totalFilled).finish();
+      return frame(2, [encodeOrderId(message.orderId)], message.totalFilled);
     case "replace":
-      return w.bytes(encodeOrder(message.oldOrder)).bytes(encodeOrder(message.order)).finish();
+      return frame(3, [encodeOrder(message.oldOrder), encodeOrder(message.order)]);
   }
 }
 
@@ -83,16 +132,15 @@ export function emitOrderStream(store: KvStore, message: OrderStreamMessage): vo
   written.set(key, { bytes, message });
 }
 
-/** Takes every message written so far out of the clob slice `store`, in order (frozen). */
+/**
+ * Takes every message written so far out of the clob slice `store`, in order (frozen). The counter
+ * stays: the next message takes the next number, so no key of the stream is ever written again
+ * after its drain (a `Map` keeps a deleted key's slot until it rehashes, and a miss on a key set and
+ * deleted at every step walks all of them).
+ */
 export function drainOrderStream(store: KvStore): OrderStreamMessage[] {
-  // The counter is there exactly when messages are (cheaper to read than a range).
-  if (!store.has(keys.streamCounter)) {
-    written.clear();
-    return [];
-  }
   const taken = [...store.entries(keys.streamPrefix)];
   for (const [key] of taken) store.delete(key);
-  store.delete(keys.streamCounter);
   const messages = taken.map(([key, value]) => {
     const made = written.get(key);
     const message = made !== undefined && bytesEqual(made.bytes, value) ? made.message : decode(value);
