@@ -90,8 +90,16 @@ function putU32(out: Uint8Array, at: number, word: number): void {
   out[at + 3] = word;
 }
 
-/** The big-endian 32-bit word at `at` (the caller checked the bounds). */
-function getU32(bytes: Uint8Array, at: number): number {
+/**
+ * The big-endian 32-bit word at `at` (the caller checked the bounds), as a non-negative number.
+ *
+ * @param bytes - the bytes to read
+ * @param at - offset of the word
+ * @returns the word
+ * @example
+ * getU32(Uint8Array.of(0, 0, 1, 2), 0); // 258
+ */
+export function getU32(bytes: Uint8Array, at: number): number {
   return (
     (((bytes[at] as number) << 24) |
       ((bytes[at + 1] as number) << 16) |

@@ -5,21 +5,10 @@
  * `@perpx/proto`.
  */
 import { DevnetError } from "../../../devnet-error.js";
-import { decodeUint } from "../../lib/codec.js";
+import { decodeUint, getU32 } from "../../lib/codec.js";
 
 const MAX_I256 = (1n << 255n) - 1n;
 const MIN_I256 = -MAX_I256 - 1n;
-
-/** The big-endian 32-bit word at `at` (the caller checked the bounds). */
-function getU32(bytes: Uint8Array, at: number): number {
-  return (
-    (((bytes[at] as number) << 24) |
-      ((bytes[at + 1] as number) << 16) |
-      ((bytes[at + 2] as number) << 8) |
-      (bytes[at + 3] as number)) >>>
-    0
-  );
-}
 
 /**
  * Writes `value` (a signed 256-bit integer) as 32-byte two's complement at `offset` of `out`, whose
