@@ -25,37 +25,13 @@ export function flatString(text: string): string {
   return copy === text ? copy : structuredClone(text);
 }
 
-/** How many flat copies {@link sharedFlatString} keeps before it starts over. */
-const SHARED_FLAT_LIMIT = 1 << 16;
-/** The longest text {@link sharedFlatString} keeps a copy of (a longer one is copied each time). */
-const SHARED_FLAT_MAX_LENGTH = 256;
-/** The flat copies made, each under itself. */
-const sharedFlats = new Map<string, string>();
-
-/**
- * A flat copy of `text` (see {@link flatString}), one per distinct short text among the latest
- * ones: event types, attribute keys and many values (addresses, denominations) repeat from block to
- * block, and a lookup costs less than a copy. Equal to `text`.
- */
-export function sharedFlatString(text: string): string {
-  if (text.length < 13) return text;
-  if (text.length > SHARED_FLAT_MAX_LENGTH) return flatString(text);
-  let flat = sharedFlats.get(text);
-  if (flat === undefined) {
-    if (sharedFlats.size >= SHARED_FLAT_LIMIT) sharedFlats.clear();
-    flat = flatString(text);
-    sharedFlats.set(flat, flat);
-  }
-  return flat;
-}
-
-/** Replaces every string of `events` by a flat copy (see {@link sharedFlatString}), in place. */
+/** Replaces every string of `events` by a flat copy (see {@link flatString}), in place. */
 function flattenEvents(events: readonly AbciEvent[]): void {
   for (const e of events) {
-    e.type = sharedFlatString(e.type);
+    e.type = flatString(e.type);
     for (const a of e.attributes) {
-      a.key = sharedFlatString(a.key);
-      a.value = sharedFlatString(a.value);
+      a.key = flatString(a.key);
+      a.value = flatString(a.value);
     }
   }
 }
