@@ -10,8 +10,22 @@ import {
   encodeU64,
   encodeU256,
   fromHex,
+  putVarint,
   toHex,
+  varintLength,
 } from "./codec.js";
+
+/** Unsigned LEB128 by the definition: seven bits a byte, low first, the high bit set on all but the last. */
+function referenceVarint(value: bigint): number[] {
+  const out: number[] = [];
+  let rest = value;
+  do {
+    const low = Number(rest % 128n);
+    rest /= 128n;
+    out.push(rest > 0n ? low + 128 : low);
+  } while (rest > 0n);
+  return out;
+}
 
 describe("codec", () => {
   it("property: what the writer writes, the reader reads back", () => {
@@ -44,6 +58,28 @@ describe("codec", () => {
             else expect(r.uint()).toBe(item.v);
           }
           expect(r.done).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it("property: putVarint and varintLength write a number and a bigint as LEB128 by its definition", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.bigInt({ min: 0n, max: (1n << 130n) - 1n }), fc.maxSafeNat().map(BigInt)),
+        fc.nat({ max: 5 }),
+        (value, at) => {
+          const expected = referenceVarint(value);
+          const asBigint = new Uint8Array(at + expected.length);
+          expect(varintLength(value)).toBe(expected.length);
+          expect(putVarint(asBigint, at, value)).toBe(at + expected.length);
+          expect([...asBigint.subarray(at)]).toEqual(expected);
+          if (value <= BigInt(Number.MAX_SAFE_INTEGER)) {
+            const asNumber = new Uint8Array(at + expected.length);
+            expect(varintLength(Number(value))).toBe(expected.length);
+            expect(putVarint(asNumber, at, Number(value))).toBe(at + expected.length);
+            expect(asNumber).toEqual(asBigint);
+          }
         },
       ),
     );

@@ -165,6 +165,57 @@ export function decodeUint(bytes: Uint8Array): bigint {
   return value;
 }
 
+/**
+ * The bytes of the unsigned LEB128 varint of `value` (a non-negative integer: a bigint of any size,
+ * or a safe integer).
+ *
+ * @param value - the value to write
+ * @returns how many bytes {@link putVarint} writes for it
+ * @example
+ * varintLength(300); // 2
+ */
+export function varintLength(value: bigint | number): number {
+  let length = 1;
+  if (typeof value === "number") {
+    for (let rest = value; rest >= 0x80; rest = Math.floor(rest / 0x80)) length++;
+  } else {
+    for (let rest = value; rest >= 0x80n; rest >>= 7n) length++;
+  }
+  return length;
+}
+
+/**
+ * Writes the unsigned LEB128 varint of `value` (as {@link varintLength}) into `out` at `at`, which
+ * has room for it.
+ *
+ * @param out - the bytes to write into
+ * @param at - where the varint starts
+ * @param value - the value to write
+ * @returns where the varint ends
+ * @example
+ * const out = new Uint8Array(2);
+ * putVarint(out, 0, 300); // 2 (out is 0xac 0x02)
+ */
+export function putVarint(out: Uint8Array, at: number, value: bigint | number): number {
+  let i = at;
+  if (typeof value === "number") {
+    let rest = value;
+    while (rest >= 0x80) {
+      out[i++] = (rest % 0x80) | 0x80;
+      rest = Math.floor(rest / 0x80);
+    }
+    out[i] = rest;
+  } else {
+    let rest = value;
+    while (rest >= 0x80n) {
+      out[i++] = Number(rest & 0x7fn) | 0x80;
+      rest >>= 7n;
+    }
+    out[i] = Number(rest);
+  }
+  return i + 1;
+}
+
 /** Appends length-prefixed values to a growing buffer; the output is a pure function of the calls. */
 export class BinaryWriter {
   private buffer: Uint8Array;
@@ -186,15 +237,10 @@ export class BinaryWriter {
 
   /** An unsigned LEB128 varint (any size). */
   uvarint(value: bigint | number): this {
-    let rest = BigInt(value);
-    if (rest < 0n) throw new DevnetError("out-of-range", `negative varint: ${rest}`);
-    while (rest >= 0x80n) {
-      this.reserve(1);
-      this.buffer[this.length++] = Number(rest & 0x7fn) | 0x80;
-      rest >>= 7n;
-    }
-    this.reserve(1);
-    this.buffer[this.length++] = Number(rest);
+    const v = BigInt(value);
+    if (v < 0n) throw new DevnetError("out-of-range", `negative varint: ${v}`);
+    this.reserve(varintLength(v));
+    this.length = putVarint(this.buffer, this.length, v);
     return this;
   }
 

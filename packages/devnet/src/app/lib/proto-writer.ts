@@ -2,20 +2,13 @@
  * The protobuf wire format written field by field: varints, fixed32, length-delimited bytes,
  * strings and nested messages, each with its tag; proto3 scalars left out at their zero value.
  */
-import { utf8 } from "./codec.js";
+import { putVarint, utf8, varintLength } from "./codec.js";
 
 /** The varint wire type (a tag's low bits), for a field a writer spells out itself. */
 export const VARINT = 0;
 /** The length-delimited and fixed32 wire types. */
 const LEN = 2;
 const FIXED32 = 5;
-
-/** The bytes of a varint of `value`. */
-function varintSize(value: number): number {
-  let size = 1;
-  for (let v = value; v > 0x7f; v = Math.floor(v / 0x80)) size++;
-  return size;
-}
 
 /**
  * A growing buffer of protobuf fields, for the encoders the devnet writes by hand where `toBinary`'s
@@ -44,22 +37,10 @@ export class ProtoWriter {
     this.buffer = next;
   }
 
-  /** An unsigned varint of a safe integer (0 .. 2^53), at `at` (the buffer has room). */
-  private varintAt(at: number, value: number): void {
-    let i = at;
-    let v = value;
-    while (v > 0x7f) {
-      this.buffer[i++] = (v % 0x80) | 0x80;
-      v = Math.floor(v / 0x80);
-    }
-    this.buffer[i] = v;
-  }
-
   /** An unsigned varint of a safe integer (0 .. 2^53). */
   varint(value: number): this {
     this.reserve(10);
-    this.varintAt(this.length, value);
-    this.length += varintSize(value);
+    this.length = putVarint(this.buffer, this.length, value);
     return this;
   }
 
@@ -141,13 +122,13 @@ export class ProtoWriter {
     const at = this.length++;
     body(this);
     const size = this.length - at - 1;
-    const extra = varintSize(size) - 1;
+    const extra = varintLength(size) - 1;
     if (extra > 0) {
       this.reserve(extra);
       this.buffer.copyWithin(at + 1 + extra, at + 1, this.length);
       this.length += extra;
     }
-    this.varintAt(at, size);
+    putVarint(this.buffer, at, size);
     return this;
   }
 

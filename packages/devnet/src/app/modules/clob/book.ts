@@ -12,7 +12,7 @@
  */
 
 import type { KvStore } from "../../kernel/store.js";
-import { BinaryReader, BinaryWriter } from "../../lib/codec.js";
+import { BinaryReader, BinaryWriter, putVarint, varintLength } from "../../lib/codec.js";
 import { padKey } from "../records.js";
 
 /** A side of the book. */
@@ -62,25 +62,6 @@ export function bookKey(pairId: number, slot: BookSlot): string {
 function asciiLength(text: string): number {
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return -1;
   return text.length;
-}
-
-/** The bytes of an unsigned LEB128 varint of `value`. */
-function varintLength(value: bigint): number {
-  let length = 1;
-  for (let rest = value; rest >= 0x80n; rest >>= 7n) length++;
-  return length;
-}
-
-/** Writes an unsigned LEB128 varint of `value` at `at`; returns where it ends. */
-function putVarint(out: Uint8Array, at: number, value: bigint): number {
-  let i = at;
-  let rest = value;
-  while (rest >= 0x80n) {
-    out[i++] = Number(rest & 0x7fn) | 0x80;
-    rest >>= 7n;
-  }
-  out[i] = Number(rest);
-  return i + 1;
 }
 
 /** Writes ASCII `text` length-prefixed at `at`; returns where it ends. */

@@ -8,7 +8,7 @@ import { create, toBinary } from "@bufbuild/protobuf";
 import type { Any } from "@bufbuild/protobuf/wkt";
 import { clob } from "@perpx/proto";
 import type { KvStore } from "../../kernel/store.js";
-import { BinaryWriter, decodeU64, encodeU64 } from "../../lib/codec.js";
+import { BinaryWriter, decodeU64, encodeU64, putVarint, varintLength } from "../../lib/codec.js";
 import { encodeMatchOperation } from "./order-codec.js";
 import { keys } from "./state.js";
 
@@ -34,17 +34,10 @@ function append(store: KvStore, operation: clob.OperationRaw["operation"]): void
  * tag, then the tx bytes, length-prefixed.
  */
 export function encodePlacementOperation(txBytes: Uint8Array): Uint8Array {
-  let prefix = 2; // the tag, and the length's last byte
-  for (let rest = txBytes.length; rest >= 0x80; rest = Math.floor(rest / 0x80)) prefix++;
+  const prefix = 1 + varintLength(txBytes.length); // the tag, then the length
   const out = new Uint8Array(prefix + txBytes.length);
   out[0] = PLACEMENT_TAG;
-  let at = 1;
-  let rest = txBytes.length;
-  while (rest >= 0x80) {
-    out[at++] = (rest % 0x80) | 0x80;
-    rest = Math.floor(rest / 0x80);
-  }
-  out[at] = rest;
+  putVarint(out, 1, txBytes.length);
   out.set(txBytes, prefix);
   return out;
 }

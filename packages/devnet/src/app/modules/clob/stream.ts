@@ -8,7 +8,15 @@ import { fromBinary } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
 import type { OrderRemovalReason, OrderStreamMessage } from "../../contract.js";
 import type { KvStore } from "../../kernel/store.js";
-import { BinaryReader, bytesEqual, decodeU64, encodeU64, utf8 } from "../../lib/codec.js";
+import {
+  BinaryReader,
+  bytesEqual,
+  decodeU64,
+  encodeU64,
+  putVarint,
+  utf8,
+  varintLength,
+} from "../../lib/codec.js";
 import { encodeOrder, encodeOrderId } from "./order-codec.js";
 import { keys } from "./state.js";
 
@@ -23,25 +31,6 @@ import { keys } from "./state.js";
 const written = new Map<string, { readonly bytes: Uint8Array; readonly message: OrderStreamMessage }>();
 
 const KINDS = ["place", "remove", "update", "replace"] as const;
-
-/** The bytes of an unsigned LEB128 varint of `value`. */
-function varintLength(value: bigint | number): number {
-  let length = 1;
-  for (let rest = BigInt(value); rest >= 0x80n; rest >>= 7n) length++;
-  return length;
-}
-
-/** Writes an unsigned LEB128 varint of `value` at `at`; returns where it ends. */
-function putVarint(out: Uint8Array, at: number, value: bigint | number): number {
-  let i = at;
-  let rest = BigInt(value);
-  while (rest >= 0x80n) {
-    out[i++] = Number(rest & 0x7fn) | 0x80;
-    rest >>= 7n;
-  }
-  out[i] = Number(rest);
-  return i + 1;
-}
 
 /**
  * The kind (a varint), each chunk length-prefixed, then `tail` as a varint if given: what a
