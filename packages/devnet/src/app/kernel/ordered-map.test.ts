@@ -45,6 +45,17 @@ type Op =
   | { kind: "close" }
   | { kind: "clear" };
 
+/** Inserts `key` into both `keys` and its model, or removes it from both, when that applies. */
+function insertOrRemove(keys: SortedKeys, model: Set<string>, insert: boolean, key: string): void {
+  if (insert && !model.has(key)) {
+    keys.insert(key);
+    model.add(key);
+  } else if (!insert && model.has(key)) {
+    keys.remove(key);
+    model.delete(key);
+  }
+}
+
 const keyArb = fc.stringMatching(/^[a-e]{0,3}$/);
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   {
@@ -147,15 +158,7 @@ describe("OrderedMap", () => {
         (chunkSize, ops, lo, hi) => {
           const keys = new SortedKeys(chunkSize);
           const model = new Set<string>();
-          for (const [insert, key] of ops) {
-            if (insert && !model.has(key)) {
-              keys.insert(key);
-              model.add(key);
-            } else if (!insert && model.has(key)) {
-              keys.remove(key);
-              model.delete(key);
-            }
-          }
+          for (const [insert, key] of ops) insertOrRemove(keys, model, insert, key);
           const sorted = [...model].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
           expect(keys.size).toBe(model.size);
           expect(keys.toArray()).toEqual(sorted);
@@ -191,16 +194,7 @@ describe("OrderedMap", () => {
           // Each run writes or removes `length` keys in a row after `start`: the next one goes
           // where the last one went.
           for (const [insert, start, length] of runs) {
-            for (let i = 0; i < length; i++) {
-              const key = `${start}${i}`;
-              if (insert && !model.has(key)) {
-                keys.insert(key);
-                model.add(key);
-              } else if (!insert && model.has(key)) {
-                keys.remove(key);
-                model.delete(key);
-              }
-            }
+            for (let i = 0; i < length; i++) insertOrRemove(keys, model, insert, `${start}${i}`);
           }
           expect(keys.toArray()).toEqual([...model].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
           expect(keys.size).toBe(model.size);
