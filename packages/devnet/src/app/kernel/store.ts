@@ -144,7 +144,7 @@ export class RootStore implements KvStore {
   set(key: string, value: Uint8Array): void {
     const copy = value.slice();
     if (this.isVolatile(key)) {
-      this.memory.set(key, copy);
+      this.memory.put(key, copy);
       return;
     }
     const old = this.data.set(key, copy) ?? undefined;
@@ -277,11 +277,11 @@ export class CacheStore implements KvStore {
   }
 
   set(key: string, value: Uint8Array): void {
-    this.writes.set(key, value);
+    this.writes.put(key, value);
   }
 
   delete(key: string): void {
-    this.writes.set(key, null);
+    this.writes.put(key, null);
   }
 
   *entries(prefix: string, options?: RangeOptions): Iterable<[string, Uint8Array]> {
@@ -325,10 +325,11 @@ export class CacheStore implements KvStore {
 
   /** Flushes every pending write to the parent (in the order they were made) and empties the branch. */
   write(): void {
-    for (const [key, value] of this.writes.inInsertionOrder()) {
-      if (value === null) this.parent.delete(key);
-      else this.parent.set(key, value);
-    }
+    const parent = this.parent;
+    this.writes.inInsertionOrder().forEach((value, key) => {
+      if (value === null) parent.delete(key);
+      else parent.set(key, value);
+    });
     this.writes.clear();
   }
 
