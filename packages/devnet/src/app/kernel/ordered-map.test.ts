@@ -9,15 +9,21 @@ type Value = { readonly n: number } | null;
 /** Chunks of 3 keys: the index splits and drops chunks all the time. */
 const newMap = (chunkSize = 3) => new OrderedMap<Value>((value) => value !== null, chunkSize);
 
-/** The simple structure the map replaces: a `Map`, sorted on every read. */
+/** Side keys (see `OrderedMap.set`): the keys the tests write as such, a second index. */
+const isSide = (key: string) => key.startsWith("a");
+
+/** The simple structure the map replaces: a `Map`, sorted on every read (its side keys apart). */
 function sortedModel(
   model: ReadonlyMap<string, Value>,
   lo = "",
   hi?: string,
   reverse = false,
+  side = false,
 ): [string, Value][] {
   const keys = [...model.keys()]
-    .filter((key) => model.get(key) !== null && key >= lo && (hi === undefined || key < hi))
+    .filter(
+      (key) => model.get(key) !== null && isSide(key) === side && key >= lo && (hi === undefined || key < hi),
+    )
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   if (reverse) keys.reverse();
   return keys.map((key) => [key, model.get(key) as Value]);
@@ -28,10 +34,11 @@ function readRange(
   lo: string,
   hi: string | undefined,
   reverse: boolean,
+  side: boolean,
 ): [string, Value][] {
   const layer = map.pin();
   try {
-    return [...rangeOf(layer, lo, hi, reverse)];
+    return [...rangeOf(layer, lo, hi, reverse, side)];
   } finally {
     unpin(layer);
   }
@@ -100,20 +107,23 @@ describe("OrderedMap", () => {
         const map = newMap();
         const model = new Map<string, Value>();
         // Iterations held open across writes: each must read the range as it was when it started.
-        const open: { layer: Layer<Value>; expected: [string, Value][] }[] = [];
+        const open: { layer: Layer<Value>; expected: [string, Value][]; side: [string, Value][] }[] = [];
+        const snapshot = (layer: Layer<Value>, side: boolean) => [
+          ...rangeOf(layer, "", undefined, false, side),
+        ];
         for (const op of ops) {
           switch (op.kind) {
             case "set": {
               const value = op.n === null ? null : { n: op.n };
-              if (op.put) map.put(op.key, value);
-              else expect(map.set(op.key, value)).toBe(model.get(op.key));
+              if (op.put) map.put(op.key, value, isSide(op.key));
+              else expect(map.set(op.key, value, isSide(op.key))).toBe(model.get(op.key));
               model.set(op.key, value);
               break;
             }
             case "batch":
               for (const key of op.keys) {
                 const value = { n: 0 };
-                map.set(key, value);
+                map.set(key, value, isSide(key));
                 model.set(key, value);
               }
               break;
@@ -122,17 +132,24 @@ describe("OrderedMap", () => {
               for (const [key, value] of model) if (value === null) model.delete(key);
               break;
             case "read":
-              expect(readRange(map, op.lo, op.hi, op.reverse)).toEqual(
-                sortedModel(model, op.lo, op.hi, op.reverse),
-              );
+              for (const side of [false, true]) {
+                expect(readRange(map, op.lo, op.hi, op.reverse, side)).toEqual(
+                  sortedModel(model, op.lo, op.hi, op.reverse, side),
+                );
+              }
               break;
             case "open":
-              open.push({ layer: map.pin(), expected: sortedModel(model) });
+              open.push({
+                layer: map.pin(),
+                expected: sortedModel(model),
+                side: sortedModel(model, "", undefined, false, true),
+              });
               break;
             case "close": {
               const iteration = open.pop();
               if (iteration !== undefined) {
-                expect([...rangeOf(iteration.layer, "", undefined, false)]).toEqual(iteration.expected);
+                expect(snapshot(iteration.layer, false)).toEqual(iteration.expected);
+                expect(snapshot(iteration.layer, true)).toEqual(iteration.side);
                 unpin(iteration.layer);
               }
               break;
@@ -143,12 +160,17 @@ describe("OrderedMap", () => {
               break;
           }
           expect(map.size).toBe(model.size);
-          expect(map.indexedSize).toBe([...model.values()].filter((value) => value !== null).length);
+          expect(map.indexedSize).toBe(sortedModel(model).length);
+          expect(map.unindexedSize).toBe([...model.values()].filter((value) => value === null).length);
         }
         for (const iteration of open) {
-          expect([...rangeOf(iteration.layer, "", undefined, false)]).toEqual(iteration.expected);
+          expect(snapshot(iteration.layer, false)).toEqual(iteration.expected);
+          expect(snapshot(iteration.layer, true)).toEqual(iteration.side);
         }
         expect(map.sortedKeys()).toEqual(sortedModel(model).map(([key]) => key));
+        expect(readRange(map, "", undefined, false, true)).toEqual(
+          sortedModel(model, "", undefined, false, true),
+        );
         expect([...map.inInsertionOrder().keys()]).toEqual([...model.keys()]);
         for (const [key, value] of model) expect(map.get(key)).toBe(value);
       }),

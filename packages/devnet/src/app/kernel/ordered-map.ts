@@ -8,8 +8,10 @@ import { CHUNK, SortedKeys } from "./sorted-keys.js";
 /** The entries of an {@link OrderedMap}, and how many iterations are reading them. */
 export interface Layer<V> {
   readonly map: Map<string, V>;
-  /** The keys of `map` whose value is indexed (see {@link OrderedMap}). */
+  /** The keys of `map` whose value is indexed, side keys excepted (see {@link OrderedMap}). */
   readonly keys: SortedKeys;
+  /** The side keys of `map` whose value is indexed: a second index over the same entries. */
+  readonly side: SortedKeys;
   /** Iterations in progress over this layer; while any runs, writes go to a copy. */
   readers: number;
 }
@@ -19,6 +21,10 @@ export interface Layer<V> {
  * keys is found in O(log n) and iterated lazily in O(k). Only keys whose value passes `indexed`
  * are in the sorted index (a cache's deletion markers are not: a range read never walks over
  * them). Values are never undefined.
+ *
+ * A key its writer calls a side key (the writer must always call it so) is indexed apart, in a
+ * second sorted index over the same map: one lookup finds a key of either index, and a range read
+ * walks one index.
  *
  * Iteration reads a snapshot: a write made while an iteration runs copies the layer first (copy on
  * write), so the iteration goes on over the keys and values it started with. The map keeps
@@ -37,7 +43,16 @@ export class OrderedMap<V extends object | null> {
     private readonly indexed: (value: V) => boolean = () => true,
     private readonly chunkSize = CHUNK,
   ) {
-    this.layer = { map: new Map(), keys: new SortedKeys(chunkSize), readers: 0 };
+    this.layer = this.emptyLayer();
+  }
+
+  private emptyLayer(): Layer<V> {
+    return {
+      map: new Map(),
+      keys: new SortedKeys(this.chunkSize),
+      side: new SortedKeys(this.chunkSize),
+      readers: 0,
+    };
   }
 
   /** Number of entries, indexed or not. */
@@ -59,22 +74,22 @@ export class OrderedMap<V extends object | null> {
   private writable(): Layer<V> {
     const layer = this.layer;
     if (layer.readers === 0) return layer;
-    this.layer = { map: new Map(layer.map), keys: layer.keys.clone(), readers: 0 };
+    this.layer = { map: new Map(layer.map), keys: layer.keys.clone(), side: layer.side.clone(), readers: 0 };
     return this.layer;
   }
 
-  /** Sets `key`; returns the value it replaced. */
-  set(key: string, value: V): V | undefined {
+  /** Sets `key` (a side key when `side`, see the class comment); returns the value it replaced. */
+  set(key: string, value: V, side = false): V | undefined {
     const layer = this.writable();
     // Values are never undefined (bytes, or a cache's null deletion marker): one lookup tells both.
     const old = layer.map.get(key);
     const wasIndexed = old !== undefined && this.indexed(old);
     const isIndexed = this.indexed(value);
     if (isIndexed && !wasIndexed) {
-      layer.keys.insert(key);
+      (side ? layer.side : layer.keys).insert(key);
       if (old !== undefined) this.unindexed--;
     } else if (!isIndexed && (wasIndexed || old === undefined)) {
-      if (wasIndexed) layer.keys.remove(key);
+      if (wasIndexed) (side ? layer.side : layer.keys).remove(key);
       this.unindexed++;
     }
     layer.map.set(key, value);
@@ -85,20 +100,25 @@ export class OrderedMap<V extends object | null> {
    * Sets `key`, like {@link set} without telling the value it replaced: while the map holds no
    * unindexed value, an indexed one is set in one lookup (whether the map grew tells a new key).
    */
-  put(key: string, value: V): void {
+  put(key: string, value: V, side = false): void {
     if (this.unindexed !== 0 || !this.indexed(value)) {
-      this.set(key, value);
+      this.set(key, value, side);
       return;
     }
-    const map = this.writable().map;
-    const size = map.size;
-    map.set(key, value);
-    if (map.size !== size) this.layer.keys.insert(key);
+    const layer = this.writable();
+    const size = layer.map.size;
+    layer.map.set(key, value);
+    if (layer.map.size !== size) (side ? layer.side : layer.keys).insert(key);
   }
 
-  /** Number of indexed entries (the entries a range read can walk over). */
+  /** Number of indexed entries, side keys excepted (the entries a range read can walk over). */
   get indexedSize(): number {
     return this.layer.keys.size;
+  }
+
+  /** Number of entries whose value is not indexed (deletion markers). */
+  get unindexedSize(): number {
+    return this.unindexed;
   }
 
   /**
@@ -115,7 +135,13 @@ export class OrderedMap<V extends object | null> {
     const layer = this.layer;
     const map = new Map<string, V>();
     for (const [key, value] of layer.map) if (this.indexed(value)) map.set(key, value);
-    this.layer = { map, keys: layer.readers === 0 ? layer.keys : layer.keys.clone(), readers: 0 };
+    const pinned = layer.readers !== 0;
+    this.layer = {
+      map,
+      keys: pinned ? layer.keys.clone() : layer.keys,
+      side: pinned ? layer.side.clone() : layer.side,
+      readers: 0,
+    };
     this.unindexed = 0;
   }
 
@@ -124,14 +150,14 @@ export class OrderedMap<V extends object | null> {
     return this.layer.map;
   }
 
-  /** The indexed keys, sorted (a copy). */
+  /** The indexed keys, side keys excepted, sorted (a copy). */
   sortedKeys(): string[] {
     return this.layer.keys.toArray();
   }
 
   /** Removes every entry (iterations in progress keep their snapshot). */
   clear(): void {
-    this.layer = { map: new Map(), keys: new SortedKeys(this.chunkSize), readers: 0 };
+    this.layer = this.emptyLayer();
     this.unindexed = 0;
   }
 
@@ -147,14 +173,18 @@ export function unpin<V extends object | null>(layer: Layer<V>): void {
   layer.readers--;
 }
 
-/** Indexed entries of a pinned layer with `lo <= key < hi`, in key order (descending when `reverse`). */
+/**
+ * Indexed entries of a pinned layer with `lo <= key < hi`, in key order (descending when
+ * `reverse`): of its side keys when `side`, else of the others.
+ */
 export function rangeOf<V extends object | null>(
   layer: Layer<V>,
   lo: string,
   hi: string | undefined,
   reverse: boolean,
+  side = false,
 ): Generator<[string, V]> {
-  return layer.keys.range(layer.map, lo, hi, reverse);
+  return (side ? layer.side : layer.keys).range(layer.map, lo, hi, reverse);
 }
 
 /**
@@ -167,9 +197,11 @@ export function startRange<V extends object | null>(
   lo: string,
   hi: string | undefined,
   reverse: boolean,
+  side = false,
 ): { walk: Generator<[string, V]>; first: [string, V] } | undefined {
-  if (layer.keys.missesRange(lo, hi)) return undefined;
-  const walk = layer.keys.walk(layer.map, lo, hi, reverse);
+  const keys = side ? layer.side : layer.keys;
+  if (keys.missesRange(lo, hi)) return undefined;
+  const walk = keys.walk(layer.map, lo, hi, reverse);
   if (walk === undefined) return undefined;
   const first = walk.next();
   return first.done === true ? undefined : { walk, first: first.value };

@@ -66,19 +66,19 @@ function bounds(prefix: string, options: RangeOptions | undefined): { lo: string
 const MOD_256 = (1n << 256n) - 1n;
 
 /**
- * The entries of a root store's committed and volatile layers with `lo <= key < hi`, merged in key
- * order (descending when `reverse`). A range walks indexed entries only: values, never a marker.
+ * The entries of a root store's layer with `lo <= key < hi`, committed and volatile (its side
+ * keys), merged in key order (descending when `reverse`). A range walks indexed entries only:
+ * values, never a marker.
  */
 function bothRange(
-  committed: Layer<Uint8Array | null>,
-  volatile: Layer<Uint8Array | null>,
+  layer: Layer<Uint8Array | null>,
   lo: string,
   hi: string | undefined,
   reverse: boolean,
 ): Generator<[string, Uint8Array]> {
-  const walk = rangeOf(committed, lo, hi, reverse) as Generator<[string, Uint8Array]>;
+  const walk = rangeOf(layer, lo, hi, reverse) as Generator<[string, Uint8Array]>;
   // No volatile key in the range: the committed walk alone, with no merge.
-  const own = startRange(volatile, lo, hi, reverse);
+  const own = startRange(layer, lo, hi, reverse, true);
   if (own === undefined) return walk;
   return mergeSorted(
     own.walk as Generator<[string, Uint8Array]>,
@@ -97,8 +97,8 @@ const MARKER_SLACK = 1024;
  * {@link MARKER_SLACK}): each drop costs a pass over the map, paid for by as many deletes.
  */
 function pruneMarkers(map: OrderedMap<Uint8Array | null>): void {
-  const live = map.indexedSize;
-  if (map.size - live > live + MARKER_SLACK) map.prune();
+  const markers = map.unindexedSize;
+  if (markers > map.size - markers + MARKER_SLACK) map.prune();
 }
 
 /**
@@ -106,17 +106,18 @@ function pruneMarkers(map: OrderedMap<Uint8Array | null>): void {
  * every entry, so the state hash costs one hash per write instead of a pass over the whole state.
  *
  * Volatile keys (those `isVolatile` accepts; the predicate must not change its answer for a key)
- * are kept in a second sorted map: reads and range iterations see both maps as one store, and a
- * branch over this store rolls them back like any key, but they are not in {@link hash}, not in
- * {@link size} and not written by {@link writeTo}. They model the state a real node keeps in
- * memory only: a restart from the serialized state starts without them.
+ * are kept in the same map, in a second sorted index (the map's side keys): a read is one lookup
+ * whatever the key, and range iterations merge both indexes, and a branch over this store rolls
+ * them back like any key, but they are not in {@link hash}, not in {@link size} and not written by
+ * {@link writeTo}. They model the state a real node keeps in memory only: a restart from the
+ * serialized state starts without them.
  *
  * A delete leaves a `null` marker in the map (see {@link OrderedMap.prune}, which drops them now
- * and then); a key is in one of the two maps only, whose answer for it is the store's.
+ * and then).
  */
 export class RootStore implements KvStore {
+  /** Every entry, committed and volatile (the side keys). */
   private readonly data = new OrderedMap<Uint8Array | null>(isValue);
-  private readonly memory = new OrderedMap<Uint8Array | null>(isValue);
   private digestSum = 0n;
   private journal: WriteJournal | undefined;
 
@@ -134,17 +135,17 @@ export class RootStore implements KvStore {
   }
 
   get(key: string): Uint8Array | undefined {
-    return this.data.get(key) ?? this.memory.get(key) ?? undefined;
+    return this.data.get(key) ?? undefined;
   }
 
   has(key: string): boolean {
-    return (this.data.get(key) ?? this.memory.get(key)) != null;
+    return this.data.get(key) != null;
   }
 
   set(key: string, value: Uint8Array): void {
     const copy = value.slice();
     if (this.isVolatile(key)) {
-      this.memory.put(key, copy);
+      this.data.put(key, copy, true);
       return;
     }
     const old = this.data.set(key, copy) ?? undefined;
@@ -155,10 +156,10 @@ export class RootStore implements KvStore {
 
   delete(key: string): void {
     const old = this.data.get(key);
-    if (old == null) {
-      if (this.memory.get(key) == null) return;
-      this.memory.set(key, null);
-      pruneMarkers(this.memory);
+    if (old == null) return;
+    if (this.isVolatile(key)) {
+      this.data.set(key, null, true);
+      pruneMarkers(this.data);
       return;
     }
     this.data.set(key, null);
@@ -171,12 +172,10 @@ export class RootStore implements KvStore {
     const { lo, hi } = bounds(prefix, options);
     const reverse = options?.reverse === true;
     const layer = this.data.pin();
-    const volatile = this.memory.pin();
     try {
-      yield* bothRange(layer, volatile, lo, hi, reverse);
+      yield* bothRange(layer, lo, hi, reverse);
     } finally {
       unpin(layer);
-      unpin(volatile);
     }
   }
 
@@ -187,18 +186,17 @@ export class RootStore implements KvStore {
    */
   frozen(): KvStore {
     const layer = this.data.pin();
-    const volatile = this.memory.pin();
     const readOnly = (): never => {
       throw new DevnetError("unavailable", "a frozen store is read-only: it cannot be written");
     };
     return {
-      get: (key) => layer.map.get(key) ?? volatile.map.get(key) ?? undefined,
-      has: (key) => (layer.map.get(key) ?? volatile.map.get(key)) != null,
+      get: (key) => layer.map.get(key) ?? undefined,
+      has: (key) => layer.map.get(key) != null,
       set: readOnly,
       delete: readOnly,
       *entries(prefix, options) {
         const { lo, hi } = bounds(prefix, options);
-        yield* bothRange(layer, volatile, lo, hi, options?.reverse === true);
+        yield* bothRange(layer, lo, hi, options?.reverse === true);
       },
     };
   }
