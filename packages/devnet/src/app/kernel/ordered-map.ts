@@ -10,8 +10,11 @@ export interface Layer<V> {
   readonly map: Map<string, V>;
   /** The keys of `map` whose value is indexed, side keys excepted (see {@link OrderedMap}). */
   readonly keys: SortedKeys;
-  /** The side keys of `map` whose value is indexed: a second index over the same entries. */
-  readonly side: SortedKeys;
+  /**
+   * The side keys of `map` whose value is indexed: a second index over the same entries (made at
+   * the first side key: most maps have none).
+   */
+  side: SortedKeys | undefined;
   /** Iterations in progress over this layer; while any runs, writes go to a copy. */
   readers: number;
 }
@@ -50,7 +53,7 @@ export class OrderedMap<V extends object | null> {
     return {
       map: new Map(),
       keys: new SortedKeys(this.chunkSize),
-      side: new SortedKeys(this.chunkSize),
+      side: undefined,
       readers: 0,
     };
   }
@@ -74,7 +77,7 @@ export class OrderedMap<V extends object | null> {
   private writable(): Layer<V> {
     const layer = this.layer;
     if (layer.readers === 0) return layer;
-    this.layer = { map: new Map(layer.map), keys: layer.keys.clone(), side: layer.side.clone(), readers: 0 };
+    this.layer = { map: new Map(layer.map), keys: layer.keys.clone(), side: layer.side?.clone(), readers: 0 };
     return this.layer;
   }
 
@@ -86,10 +89,10 @@ export class OrderedMap<V extends object | null> {
     const wasIndexed = old !== undefined && this.indexed(old);
     const isIndexed = this.indexed(value);
     if (isIndexed && !wasIndexed) {
-      (side ? layer.side : layer.keys).insert(key);
+      (side ? this.sideOf(layer) : layer.keys).insert(key);
       if (old !== undefined) this.unindexed--;
     } else if (!isIndexed && (wasIndexed || old === undefined)) {
-      if (wasIndexed) (side ? layer.side : layer.keys).remove(key);
+      if (wasIndexed) (side ? this.sideOf(layer) : layer.keys).remove(key);
       this.unindexed++;
     }
     layer.map.set(key, value);
@@ -108,7 +111,13 @@ export class OrderedMap<V extends object | null> {
     const layer = this.writable();
     const size = layer.map.size;
     layer.map.set(key, value);
-    if (layer.map.size !== size) (side ? layer.side : layer.keys).insert(key);
+    if (layer.map.size !== size) (side ? this.sideOf(layer) : layer.keys).insert(key);
+  }
+
+  /** The side index of the layer being written, made at its first key. */
+  private sideOf(layer: Layer<V>): SortedKeys {
+    layer.side ??= new SortedKeys(this.chunkSize);
+    return layer.side;
   }
 
   /** Number of indexed entries, side keys excepted (the entries a range read can walk over). */
@@ -139,7 +148,7 @@ export class OrderedMap<V extends object | null> {
     this.layer = {
       map,
       keys: pinned ? layer.keys.clone() : layer.keys,
-      side: pinned ? layer.side.clone() : layer.side,
+      side: pinned ? layer.side?.clone() : layer.side,
       readers: 0,
     };
     this.unindexed = 0;
@@ -168,6 +177,9 @@ export class OrderedMap<V extends object | null> {
   }
 }
 
+/** The keys of a layer without side keys (never written). */
+const NO_KEYS = new SortedKeys();
+
 /** Releases a layer pinned by {@link OrderedMap.pin}. */
 export function unpin<V extends object | null>(layer: Layer<V>): void {
   layer.readers--;
@@ -184,7 +196,7 @@ export function rangeOf<V extends object | null>(
   reverse: boolean,
   side = false,
 ): Generator<[string, V]> {
-  return (side ? layer.side : layer.keys).range(layer.map, lo, hi, reverse);
+  return (side ? (layer.side ?? NO_KEYS) : layer.keys).range(layer.map, lo, hi, reverse);
 }
 
 /**
@@ -199,7 +211,7 @@ export function startRange<V extends object | null>(
   reverse: boolean,
   side = false,
 ): { walk: Generator<[string, V]>; first: [string, V] } | undefined {
-  const keys = side ? layer.side : layer.keys;
+  const keys = side ? (layer.side ?? NO_KEYS) : layer.keys;
   if (keys.missesRange(lo, hi)) return undefined;
   const walk = keys.walk(layer.map, lo, hi, reverse);
   if (walk === undefined) return undefined;
