@@ -411,6 +411,16 @@ export class GasStore implements KvStore {
   }
 }
 
+/**
+ * `key`, flattened in place: a key built by concatenation is a rope (a V8 cons string), which every
+ * `Map` of the layers below would hash through a temporary copy and compare piece by piece. Reading
+ * a character of a rope makes V8 flatten it, once, for all of them.
+ */
+function flat(key: string): string {
+  key.charCodeAt(0);
+  return key;
+}
+
 /** A module's slice of a store: every key is stored under `prefix`; keys it returns have it removed. */
 export class PrefixStore implements KvStore {
   constructor(
@@ -419,19 +429,19 @@ export class PrefixStore implements KvStore {
   ) {}
 
   get(key: string): Uint8Array | undefined {
-    return this.parent.get(this.prefix + key);
+    return this.parent.get(flat(this.prefix + key));
   }
 
   has(key: string): boolean {
-    return this.parent.has(this.prefix + key);
+    return this.parent.has(flat(this.prefix + key));
   }
 
   set(key: string, value: Uint8Array): void {
-    this.parent.set(this.prefix + key, value);
+    this.parent.set(flat(this.prefix + key), value);
   }
 
   delete(key: string): void {
-    this.parent.delete(this.prefix + key);
+    this.parent.delete(flat(this.prefix + key));
   }
 
   *entries(prefix: string, options?: RangeOptions): Iterable<[string, Uint8Array]> {
