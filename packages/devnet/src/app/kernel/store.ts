@@ -107,8 +107,8 @@ function pruneMarkers(map: OrderedMap<Uint8Array | null>): void {
  *
  * Volatile keys (those `isVolatile` accepts; the predicate must not change its answer for a key)
  * are kept in the same map, in a second sorted index (the map's side keys): a read is one lookup
- * whatever the key, and range iterations merge both indexes, and a branch over this store rolls
- * them back like any key, but they are not in {@link hash}, not in {@link size} and not written by
+ * whatever the key, a range iteration merges both indexes, and a branch over this store rolls them
+ * back like any key; but they are not in {@link hash}, not in {@link size} and not written by
  * {@link writeTo}. They model the state a real node keeps in memory only: a restart from the
  * serialized state starts without them.
  *
