@@ -183,8 +183,11 @@ export function runAnte(ctx: Context, tx: DecodedTx, policy: TxPolicy, deps: Ant
         keySet[i] = true;
       }
     }
-    ctx.events.emitEvent("tx", [["acc_seq", `${signer}/${info.sequence}`]]);
-    ctx.events.emitEvent("tx", [["signature", toBase64(raw.signatures[i] as Uint8Array)]]);
+    // Their attributes are not even built where events are discarded (a carried tx's check).
+    if (ctx.events.recording) {
+      ctx.events.emitEvent("tx", [["acc_seq", `${signer}/${info.sequence}`]]);
+      ctx.events.emitEvent("tx", [["signature", toBase64(raw.signatures[i] as Uint8Array)]]);
+    }
     accounts.push(account);
   });
 
