@@ -50,6 +50,12 @@ export interface AnteDeps {
 /** The SDK's upper bound on a tx's gas limit. */
 const MAX_GAS_WANTED = (1n << 63n) - 1n;
 
+/**
+ * SIGN_MODE_DIRECT, read once: under a module runner (the benches, vitest) every read of a
+ * namespace import's member is a getter call.
+ */
+const SIGN_MODE_DIRECT = cosmosTxSigning.SignMode.DIRECT;
+
 /** The longest memo, in UTF-8 bytes. */
 const MAX_MEMO_BYTES = Number(AUTH_PARAMS.maxMemoCharacters);
 
@@ -247,7 +253,7 @@ function verify(
   const mode = info.modeInfo?.sum;
   if (mode?.case !== "single")
     throw abciError(sdkErrors.notSupported, "multisig signatures are not supported");
-  if (mode.value.mode !== cosmosTxSigning.SignMode.DIRECT) {
+  if (mode.value.mode !== SIGN_MODE_DIRECT) {
     throw failure(`unsupported sign mode ${cosmosTxSigning.SignMode[mode.value.mode] ?? mode.value.mode}`);
   }
   const memo =
