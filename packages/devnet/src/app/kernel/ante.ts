@@ -236,6 +236,14 @@ export function runAnte(ctx: Context, tx: DecodedTx, policy: TxPolicy, deps: Ant
   });
 }
 
+/**
+ * One char per byte: a memo key's spelling of the key (33 bytes) and the tx hash (32 bytes), fixed
+ * lengths, so the key stays unambiguous whatever chars they hold.
+ */
+function charsOf(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+}
+
 function verify(
   ctx: Context,
   tx: DecodedTx,
@@ -259,7 +267,7 @@ function verify(
   const memo =
     verified === undefined
       ? undefined
-      : `${account.pubKey.algo}:${toBase64(account.pubKey.key)}:${ctx.block.chainId}:${account.accountNumber}:${toBase64(tx.hash)}:${index}`;
+      : `${account.pubKey.algo}:${charsOf(account.pubKey.key)}:${ctx.block.chainId}:${account.accountNumber}:${charsOf(tx.hash)}:${index}`;
   if (memo !== undefined && verified?.has(memo)) return;
   const signDoc = signDocBytes(
     tx.raw.bodyBytes,
