@@ -202,7 +202,7 @@ export class ChainApplication implements PersistentChainApp {
   /** Verifies the signature of `tx` through `verify` ahead of its CheckTx (see `ChainApp.prepareTx`). */
   prepareTx(tx: Uint8Array, verify: SignatureCheck): Promise<void> | undefined {
     const request = signatureRequest(tx, this.config.chainId, this.core.set.keepers.auth, () =>
-      this.pipeline.checkContext(),
+      this.pipeline.pendingReads(),
     );
     if (request === undefined) return undefined;
     const { key, signBytes, signature } = request;

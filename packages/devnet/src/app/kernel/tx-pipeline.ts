@@ -9,22 +9,17 @@
  */
 
 import type { SimulateResult, TxResult } from "../contract.js";
-import { toHex } from "../lib/codec.js";
 import { abciError, sdkErrors } from "../lib/errors.js";
 import { EventManager } from "../lib/events.js";
 import { type ChainCore, latestInfo } from "./chain-core.js";
 import { createGasMeter } from "./gas.js";
 import { type Context, createContext } from "./module.js";
-import { CacheStore, PendingStore } from "./store.js";
+import { CacheStore, type KvStore, PendingStore, PrefixStore } from "./store.js";
 import { type DecodedTx, decodeTx } from "./tx.js";
 import { decodeTxBytes, runTx, txFailure, txPolicyOf } from "./tx-exec.js";
 import { volatileKeys } from "./volatile-keys.js";
 
-function upperHex(bytes: Uint8Array): string {
-  return toHex(bytes).toUpperCase();
-}
-
-/** A map key of tx bytes (one char per byte). */
+/** A map key of bytes (one char per byte): of a tx, or of its hash. */
 function bytesKey(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
 }
@@ -33,6 +28,7 @@ function bytesKey(bytes: Uint8Array): string {
 export class TxPipeline {
   private pending: CacheStore;
   private mempool: DecodedTx[] = [];
+  /** The hashes of the txs CheckTx accepted since the last block (one char per byte). */
   private readonly mempoolHashes = new Set<string>();
   /** Signatures verified by CheckTx since the last block (see `AnteDeps.verified`). */
   readonly verified = new Set<string>();
@@ -42,6 +38,8 @@ export class TxPipeline {
    * alone, so the block reuses these instead of decoding the same bytes a second time.
    */
   private readonly checkedShortTerm = new Map<string, DecodedTx>();
+  /** The slices {@link pendingReads} hands out, and the pending state they read. */
+  private reads: { readonly kv: CacheStore; readonly access: Pick<Context, "store"> } | undefined;
 
   constructor(private readonly core: ChainCore) {
     this.pending = this.fresh();
@@ -55,14 +53,14 @@ export class TxPipeline {
   checkTx(bytes: Uint8Array): TxResult {
     const decoded = decodeTxBytes(this.core, bytes);
     if (!("msgs" in decoded)) return decoded;
-    const hex = upperHex(decoded.hash);
-    if (this.mempoolHashes.has(hex)) return txFailure(abciError(sdkErrors.txInMempoolCache), 0n, 0n, []);
+    const hash = bytesKey(decoded.hash);
+    if (this.mempoolHashes.has(hash)) return txFailure(abciError(sdkErrors.txInMempoolCache), 0n, 0n, []);
     const result = runTx(this.core, "check", decoded, this.pending, latestInfo(this.core), this.verified);
     if (result.code === 0) {
       // A short-term order's tx lives in the memclob only: never queued, never in a block.
-      if (txPolicyOf(this.core, decoded).enterBlock) this.enqueue(decoded, hex);
+      if (txPolicyOf(this.core, decoded).enterBlock) this.enqueue(decoded, hash);
       else {
-        this.mempoolHashes.add(hex);
+        this.mempoolHashes.add(hash);
         this.checkedShortTerm.set(bytesKey(bytes), decoded);
       }
     }
@@ -75,6 +73,28 @@ export class TxPipeline {
    */
   decodeCarried(bytes: Uint8Array): DecodedTx {
     return this.checkedShortTerm.get(bytesKey(bytes)) ?? decodeTx(bytes, this.core.set.router);
+  }
+
+  /**
+   * The pending state's module slices, for reads ahead of a CheckTx (see `ChainApp.prepareTx`):
+   * what a {@link checkContext} reads, without building a context (block info, gas meter, events)
+   * for each tx. Kept while the pending state is.
+   */
+  pendingReads(): Pick<Context, "store"> {
+    const kv = this.pending;
+    if (this.reads?.kv !== kv) {
+      const slices = new Map<string, KvStore>();
+      const store = (name: string): KvStore => {
+        let slice = slices.get(name);
+        if (slice === undefined) {
+          slice = new PrefixStore(kv, `${name}/`);
+          slices.set(name, slice);
+        }
+        return slice;
+      };
+      this.reads = { kv, access: { store } };
+    }
+    return this.reads.access;
   }
 
   /** A context over the pending state at the latest block, in CheckTx mode (after-commit work). */
@@ -136,7 +156,7 @@ export class TxPipeline {
     this.mempoolHashes.clear();
     for (const tx of queued) {
       const result = runTx(this.core, "check", tx, this.pending, latestInfo(this.core), this.verified, true);
-      if (result.code === 0) this.enqueue(tx, upperHex(tx.hash));
+      if (result.code === 0) this.enqueue(tx, bytesKey(tx.hash));
     }
   }
 
@@ -145,8 +165,8 @@ export class TxPipeline {
     this.pending = this.fresh();
   }
 
-  private enqueue(tx: DecodedTx, hex: string): void {
+  private enqueue(tx: DecodedTx, hash: string): void {
     this.mempool.push(tx);
-    this.mempoolHashes.add(hex);
+    this.mempoolHashes.add(hash);
   }
 }

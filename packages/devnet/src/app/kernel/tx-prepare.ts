@@ -13,6 +13,9 @@ import { signDocBytes } from "./sign-doc.js";
 import { MAX_TX_BYTES } from "./tx-exec.js";
 import { readAuthInfo, readTxRaw } from "./tx-wire.js";
 
+/** SIGN_MODE_DIRECT, read once (see the ante step's copy). */
+const SIGN_MODE_DIRECT = cosmosTxSigning.SignMode.DIRECT;
+
 /** A signature to verify: ECDSA over SHA-256 of `signBytes` under the compressed secp256k1 `key`. */
 export interface SignatureRequest {
   readonly key: Uint8Array;
@@ -38,7 +41,7 @@ export function signatureRequest(
     const infos = readAuthInfo(raw.authInfoBytes)?.signerInfos;
     const info = infos?.length === 1 ? infos[0] : undefined;
     const mode = info?.modeInfo?.sum;
-    if (mode?.case !== "single" || mode.value.mode !== cosmosTxSigning.SignMode.DIRECT) return undefined;
+    if (mode?.case !== "single" || mode.value.mode !== SIGN_MODE_DIRECT) return undefined;
     if (info?.publicKey?.typeUrl !== SECP256K1_PUBKEY_TYPE_URL) return undefined;
     const signature = raw.signatures[0] as Uint8Array;
     const infoKey = pubKeyBytes(info.publicKey.value);
