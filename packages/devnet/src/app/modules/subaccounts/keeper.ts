@@ -33,11 +33,12 @@ import { USDC_DENOM } from "@perpx/core";
 import { perpetuals as perpetualsProto } from "@perpx/proto";
 import { subaccountUpdateEvent } from "../../indexer-output/indexer-emit.js";
 import type { Context } from "../../kernel/module.js";
-import { accAddressBytes, addressFromKey, addressKey, bech32Of, moduleAddress } from "../../lib/addresses.js";
+import { accAddressBytes, addressFromKey, bech32Of, moduleAddress } from "../../lib/addresses.js";
 import { type AbciError, abciError, registerError } from "../../lib/errors.js";
 import { ReadMemo } from "../../lib/read-memo.js";
 import type { StoreAccess } from "../auth/auth.js";
 import type { BankKeeper } from "../bank/bank.js";
+import { ownerAddressKey } from "../owner-keys.js";
 import type { PerpetualsKeeper, PerpetualView } from "../perpetuals/perpetuals.js";
 import type { PricesKeeper } from "../prices/prices.js";
 import { padKey } from "../records.js";
@@ -114,6 +115,12 @@ export interface SubaccountUpdate {
   readonly perpetualDeltas: readonly PerpetualDelta[];
 }
 
+/** A change of a perpetual's open interest (base quantums held long) that an update causes. */
+interface OpenInterestChange {
+  readonly perpetualId: number;
+  readonly delta: bigint;
+}
+
 /** The outcome of {@link SubaccountsKeeper.canApplyUpdates}. */
 export type UpdateCheck = { ok: true } | { ok: false; reason: string };
 
@@ -135,22 +142,7 @@ export function validateSubaccountId(id: { owner: string; number: number } | und
   return { owner: id.owner, number: id.number };
 }
 
-/** Owners' store-key spellings (valid owners only; cleared when full): a fill names the same few. */
-const ownerKeys = new Map<string, string>();
-const OWNER_KEYS_SIZE = 4096;
-
-/** The store-key spelling of a subaccount's owner. @throws AbciError (sdk 7) for an invalid owner. */
-function ownerKey(owner: string): string {
-  let key = ownerKeys.get(owner);
-  if (key === undefined) {
-    key = addressKey(accAddressBytes(owner));
-    if (ownerKeys.size >= OWNER_KEYS_SIZE) ownerKeys.clear();
-    ownerKeys.set(owner, key);
-  }
-  return key;
-}
-
-const refKey = (id: SubaccountRef) => `${ownerKey(id.owner)}/${padKey(id.number, 10)}`;
+const refKey = (id: SubaccountRef) => `${ownerAddressKey(id.owner)}/${padKey(id.number, 10)}`;
 const sameRef = (a: SubaccountRef, b: SubaccountRef) => a.owner === b.owner && a.number === b.number;
 
 /** Whether an update before `updates[i]` names the same subaccount. */
@@ -159,6 +151,15 @@ function repeatsEarlier(updates: readonly SubaccountUpdate[], i: number): boolea
   for (let j = 0; j < i; j++) if (sameRef((updates[j] as SubaccountUpdate).id, id)) return true;
   return false;
 }
+
+/** The index of the entry for perpetual `id` in `entries`, or -1. */
+function indexOfPerpetual(entries: readonly { readonly perpetualId: number }[], id: number): number {
+  for (let i = 0; i < entries.length; i++)
+    if ((entries[i] as { perpetualId: number }).perpetualId === id) return i;
+  return -1;
+}
+
+const byPerpetualId = (a: PerpetualPositionView, b: PerpetualPositionView) => a.perpetualId - b.perpetualId;
 
 function encodePosition(p: PerpetualPositionView): Uint8Array {
   const out = new Uint8Array(96);
@@ -318,48 +319,55 @@ export class SubaccountsKeeper {
     return risk.netCollateral - risk.initial;
   }
 
-  /** A settled view with an update's deltas applied, and the open-interest changes it causes. */
+  /**
+   * A settled view with an update's deltas applied, and the open-interest changes it causes (one
+   * per perpetual, in the order the deltas first name them).
+   */
   private applied(
     reads: MarginReads,
     settled: SubaccountView,
     update: SubaccountUpdate,
-  ): { view: SubaccountView; openInterest: Map<number, bigint> } {
+  ): { view: SubaccountView; openInterest: OpenInterestChange[] } {
     const usdc = settled.usdc + update.usdcDelta;
-    const positions = new Map(settled.perpetualPositions.map((p) => [p.perpetualId, p]));
-    const openInterest = new Map<number, bigint>();
+    const positions = settled.perpetualPositions.slice();
+    const openInterest: OpenInterestChange[] = [];
     for (const delta of update.perpetualDeltas) {
-      const perpetual = reads.perpetual(delta.perpetualId);
-      const before = positions.get(delta.perpetualId) ?? {
-        perpetualId: delta.perpetualId,
-        quantums: 0n,
-        fundingIndex: perpetual.fundingIndex,
-        quoteBalance: 0n,
-      };
-      const quantums = before.quantums + delta.quantumsDelta;
-      const longBefore = before.quantums > 0n ? before.quantums : 0n;
-      const longAfter = quantums > 0n ? quantums : 0n;
-      openInterest.set(
-        delta.perpetualId,
-        (openInterest.get(delta.perpetualId) ?? 0n) + longAfter - longBefore,
-      );
-      if (quantums === 0n && before.quoteBalance === 0n) positions.delete(delta.perpetualId);
-      else positions.set(delta.perpetualId, { ...before, quantums });
+      const id = delta.perpetualId;
+      const perpetual = reads.perpetual(id);
+      const at = indexOfPerpetual(positions, id);
+      const before = at >= 0 ? (positions[at] as PerpetualPositionView) : undefined;
+      const was = before?.quantums ?? 0n;
+      const quantums = was + delta.quantumsDelta;
+      const change = (quantums > 0n ? quantums : 0n) - (was > 0n ? was : 0n);
+      const seen = indexOfPerpetual(openInterest, id);
+      const earlier = seen >= 0 ? (openInterest[seen] as OpenInterestChange).delta : 0n;
+      openInterest[seen >= 0 ? seen : openInterest.length] = { perpetualId: id, delta: earlier + change };
+      if (quantums === 0n && (before?.quoteBalance ?? 0n) === 0n) {
+        if (at >= 0) positions.splice(at, 1);
+      } else if (before !== undefined) {
+        positions[at] = { ...before, quantums };
+      } else {
+        positions.push({ perpetualId: id, quantums, fundingIndex: perpetual.fundingIndex, quoteBalance: 0n });
+      }
     }
-    const perpetualPositions = [...positions.values()].sort((a, b) => a.perpetualId - b.perpetualId);
-    return { view: { id: settled.id, usdc, perpetualPositions }, openInterest };
+    positions.sort(byPerpetualId);
+    return { view: { id: settled.id, usdc, perpetualPositions: positions }, openInterest };
   }
 
   private checkOne(reads: MarginReads, update: SubaccountUpdate): UpdateCheck {
     const settled = reads.settle(reads.subaccount(update.id));
     if (update.perpetualDeltas.length === 0 && update.usdcDelta >= 0n) return { ok: true };
     const { view } = this.applied(reads, settled, update);
-    const isolated = view.perpetualPositions.filter(
-      (p) => this.poolName(reads.findPerpetual(p.perpetualId), p.perpetualId) !== SUBACCOUNTS,
-    );
-    if (isolated.length > 0 && view.perpetualPositions.length > 1) {
+    // Every position's perpetual is looked up (each lookup is a read the gas meter sees).
+    let isolated: number | undefined;
+    for (const p of view.perpetualPositions) {
+      const pool = this.poolName(reads.findPerpetual(p.perpetualId), p.perpetualId);
+      if (pool !== SUBACCOUNTS && isolated === undefined) isolated = p.perpetualId;
+    }
+    if (isolated !== undefined && view.perpetualPositions.length > 1) {
       return {
         ok: false,
-        reason: `a subaccount with a position in isolated perpetual ${isolated[0]?.perpetualId} cannot hold other positions`,
+        reason: `a subaccount with a position in isolated perpetual ${isolated} cannot hold other positions`,
       };
     }
     return isValidTransition(reads.totals(settled), reads.totals(view));
@@ -484,7 +492,7 @@ export class SubaccountsKeeper {
       const { view, openInterest } = this.applied(reads, reads.settle(stored), update);
       // `updateOpenInterest`, reading the perpetuals as this update read them (nothing wrote them
       // since; each id is written once here).
-      for (const [perpetualId, delta] of openInterest) {
+      for (const { perpetualId, delta } of openInterest) {
         if (delta !== 0n) this.perpetuals.addOpenInterest(ctx, reads.perpetual(perpetualId), delta);
       }
       reads = this.reads(ctx);
@@ -535,9 +543,10 @@ export class SubaccountsKeeper {
     const store = ctx.store(SUBACCOUNTS);
     const k = refKey(after.id);
     store.set(`usdc/${k}`, encodeI256(after.usdc));
-    const kept = new Set(after.perpetualPositions.map((p) => p.perpetualId));
     for (const p of before.perpetualPositions) {
-      if (!kept.has(p.perpetualId)) store.delete(`pos/${k}/${padKey(p.perpetualId, 10)}`);
+      if (indexOfPerpetual(after.perpetualPositions, p.perpetualId) < 0) {
+        store.delete(`pos/${k}/${padKey(p.perpetualId, 10)}`);
+      }
     }
     for (const p of after.perpetualPositions)
       store.set(`pos/${k}/${padKey(p.perpetualId, 10)}`, encodePosition(p));
