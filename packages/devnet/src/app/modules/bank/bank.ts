@@ -85,8 +85,8 @@ const holderOf = (address: Uint8Array): Holder => ({ address, key: addressKey(ad
 
 /** The bank's state operations. Every method takes the context whose store and events it should use. */
 export class BankKeeper {
-  /** The store-key spelling of each module account's address, by module name (a few dozen at most). */
-  private readonly moduleKeys = new Map<string, string>();
+  /** Each module account that moved coins, by module name (a few dozen at most). */
+  private readonly moduleHolders = new Map<string, Holder>();
 
   constructor(private readonly auth: AuthKeeper) {}
 
@@ -190,7 +190,8 @@ export class BankKeeper {
     const text = recording ? coinsToString(amount) : undefined;
     this.subCoins(ctx, from, amount, text);
     this.addCoins(ctx, to, amount, text);
-    if (!this.auth.hasAccount(ctx, to.address)) this.auth.createAccount(ctx, to.address);
+    // The new account gets its own copy of the address (a module holder's is kept).
+    if (!this.auth.hasAccount(ctx, to.address)) this.auth.createAccount(ctx, to.address.slice());
     if (!recording) return;
     const sender = bech32Of(from.address);
     ctx.events.emitEvent("transfer", [
@@ -249,18 +250,18 @@ export class BankKeeper {
   }
 
   /**
-   * A module account as a holder (its address a fresh copy, its spelling kept).
+   * A module account as a holder (kept by name: the module accounts are fixed when the auth keeper
+   * is made, and a holder's address is only read).
    *
    * @throws AbciError for an unknown module account, as the auth keeper's `moduleAddress`.
    */
   private moduleHolder(module: string): Holder {
-    const address = this.auth.moduleAddress(module);
-    let key = this.moduleKeys.get(module);
-    if (key === undefined) {
-      key = addressKey(address);
-      this.moduleKeys.set(module, key);
+    let holder = this.moduleHolders.get(module);
+    if (holder === undefined) {
+      holder = holderOf(this.auth.moduleAddress(module));
+      this.moduleHolders.set(module, holder);
     }
-    return { address, key };
+    return holder;
   }
 
   /** Mints coins into a module account (supply grows); emits `coin_received` and `coinbase`. */

@@ -33,7 +33,7 @@ import { USDC_DENOM } from "@perpx/core";
 import { perpetuals as perpetualsProto } from "@perpx/proto";
 import { subaccountUpdateEvent } from "../../indexer-output/indexer-emit.js";
 import type { Context } from "../../kernel/module.js";
-import { accAddressBytes, addressFromKey, bech32Of, moduleAddress } from "../../lib/addresses.js";
+import { addressFromKey, bech32Of, moduleAddress } from "../../lib/addresses.js";
 import { type AbciError, abciError, registerError } from "../../lib/errors.js";
 import { ReadMemo } from "../../lib/read-memo.js";
 import type { StoreAccess } from "../auth/auth.js";
@@ -132,7 +132,7 @@ export type UpdateCheck = { ok: true } | { ok: false; reason: string };
 export function validateSubaccountId(id: { owner: string; number: number } | undefined): SubaccountRef {
   if (id === undefined) throw abciError(subaccountsErrors.invalidOwner, "subaccount id is missing");
   try {
-    accAddressBytes(id.owner);
+    ownerAddressKey(id.owner);
   } catch (error) {
     throw abciError(subaccountsErrors.invalidOwner, (error as AbciError).message);
   }
@@ -487,7 +487,9 @@ export class SubaccountsKeeper {
    */
   private applyChecked(ctx: Context, checks: MarginReads, updates: readonly SubaccountUpdate[]): void {
     let reads = checks;
-    for (const update of updates) {
+    for (const [i, update] of updates.entries()) {
+      // Each update writes: the next one reads perpetuals afresh.
+      if (i > 0) reads = this.reads(ctx);
       const stored = checks.subaccount(update.id);
       const { view, openInterest } = this.applied(reads, reads.settle(stored), update);
       // `updateOpenInterest`, reading the perpetuals as this update read them (nothing wrote them
@@ -495,7 +497,6 @@ export class SubaccountsKeeper {
       for (const { perpetualId, delta } of openInterest) {
         if (delta !== 0n) this.perpetuals.addOpenInterest(ctx, reads.perpetual(perpetualId), delta);
       }
-      reads = this.reads(ctx);
       this.write(ctx, stored, view);
       if (!ctx.events.recording) continue;
       ctx.events.indexer(subaccountUpdateEvent(view));
