@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fromUtf8, utf8 } from "../../lib/codec.js";
-import { decodeCount, encodeCount, storedFillBytes, storedFillJson } from "./stats-json.js";
+import { decodeCount, encodeCount, storedFillJson } from "./stats-json.js";
 
 const amount = fc.bigInt({ min: -(1n << 80n), max: 1n << 80n });
 const text = fc.oneof(
@@ -40,16 +40,6 @@ describe("storedFillJson", () => {
           })),
         });
         expect(storedFillJson(f)).toBe(reference);
-      }),
-    );
-  });
-});
-
-describe("storedFillBytes", () => {
-  it("is the UTF-8 of storedFillJson", () => {
-    fc.assert(
-      fc.property(fill, (f) => {
-        expect(storedFillBytes(f)).toEqual(utf8(storedFillJson(f)));
       }),
     );
   });

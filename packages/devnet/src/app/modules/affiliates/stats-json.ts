@@ -3,7 +3,7 @@
  * `JSON.stringify` of the stored object (a fill) or number (the block's fill count), at a fraction
  * of its cost on the path every fill takes.
  */
-import { fromUtf8, utf8 } from "../../lib/codec.js";
+import { fromUtf8 } from "../../lib/codec.js";
 
 /** A fill's attribution as the block's stats store it. */
 interface FillAttribution {
@@ -33,21 +33,6 @@ export function storedFillJson(fill: FillRecord): string {
     attributions += `{"role":"${a.role}","referrer":${JSON.stringify(a.referrer)},"volume":"${a.volume}"}`;
   }
   return `{"taker":${JSON.stringify(fill.taker)},"maker":${JSON.stringify(fill.maker)},"notional":"${fill.notional}","affiliateFee":"${fill.affiliateFee}","attributions":[${attributions}]}`;
-}
-
-/**
- * The UTF-8 of {@link storedFillJson}: written byte by byte when it is ASCII (a fill's addresses
- * and amounts are), encoded otherwise.
- */
-export function storedFillBytes(fill: FillRecord): Uint8Array {
-  const json = storedFillJson(fill);
-  const out = new Uint8Array(json.length);
-  for (let i = 0; i < json.length; i++) {
-    const unit = json.charCodeAt(i);
-    if (unit >= 0x80) return utf8(json);
-    out[i] = unit;
-  }
-  return out;
 }
 
 /** The longest count read digit by digit (beyond it a double may round: JSON.parse reads it). */

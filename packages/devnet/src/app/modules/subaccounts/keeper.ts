@@ -45,6 +45,7 @@ import { padKey } from "../records.js";
 import { decodeI256, decodeI256At, encodeI256, putI256 } from "./dtypes.js";
 import { isValidTransition, type MarginTotals } from "./margin.js";
 import { MarginReads, type MarginSources } from "./margin-reads.js";
+import { keysAt, type StoreKeys, storeKeysOf } from "./store-keys.js";
 import { isGated } from "./withdrawal-gate.js";
 
 /** The module's name, store prefix, and the cross-margin collateral pool's module account. */
@@ -142,7 +143,6 @@ export function validateSubaccountId(id: { owner: string; number: number } | und
   return { owner: id.owner, number: id.number };
 }
 
-const refKey = (id: SubaccountRef) => `${ownerAddressKey(id.owner)}/${padKey(id.number, 10)}`;
 const sameRef = (a: SubaccountRef, b: SubaccountRef) => a.owner === b.owner && a.number === b.number;
 
 /** Whether an update before `updates[i]` names the same subaccount. */
@@ -230,14 +230,14 @@ export class SubaccountsKeeper {
 
   /** A subaccount as stored (an empty one when it never held anything; funding not settled). */
   get(ctx: StoreAccess, id: SubaccountRef): SubaccountView {
-    return this.read(ctx, refKey(id), id);
+    return this.read(ctx, storeKeysOf(id), id);
   }
 
-  /** The subaccount `id` stored under `k` (its {@link refKey}). */
-  private read(ctx: StoreAccess, k: string, id: SubaccountRef): SubaccountView {
+  /** The subaccount `id` stored under `keys`. */
+  private read(ctx: StoreAccess, keys: StoreKeys, id: SubaccountRef): SubaccountView {
     const store = ctx.store(SUBACCOUNTS);
     const positions: PerpetualPositionView[] = [];
-    for (const [key, bytes] of store.entries(`pos/${k}/`)) {
+    for (const [key, bytes] of store.entries(keys.positions)) {
       positions.push({
         perpetualId: Number(key.slice(key.lastIndexOf("/") + 1)),
         quantums: decodeI256At(bytes, 0),
@@ -247,21 +247,21 @@ export class SubaccountsKeeper {
     }
     return {
       id: { owner: id.owner, number: id.number },
-      usdc: decodeI256(store.get(`usdc/${k}`)),
+      usdc: decodeI256(store.get(keys.usdc)),
       perpetualPositions: positions,
     };
   }
 
   /** Whether a subaccount was ever written. */
   exists(ctx: StoreAccess, id: SubaccountRef): boolean {
-    return ctx.store(SUBACCOUNTS).get(`usdc/${refKey(id)}`) !== undefined;
+    return ctx.store(SUBACCOUNTS).get(storeKeysOf(id).usdc) !== undefined;
   }
 
   /** Every subaccount ever written, ordered by owner bytes then number. */
   all(ctx: StoreAccess): SubaccountView[] {
     return [...ctx.store(SUBACCOUNTS).entries("usdc/")].map(([key]) => {
       const [, hex = "", number = "0"] = key.split("/");
-      return this.read(ctx, key.slice("usdc/".length), {
+      return this.read(ctx, keysAt(key.slice("usdc/".length)), {
         owner: bech32Of(addressFromKey(hex)),
         number: Number(number),
       });
@@ -278,7 +278,7 @@ export class SubaccountsKeeper {
     for (const [key] of ctx.store(SUBACCOUNTS).entries("pos/")) keys.add(key.slice(4, key.lastIndexOf("/")));
     return [...keys].map((k) => {
       const [hex = "", number = "0"] = k.split("/");
-      return this.read(ctx, k, { owner: bech32Of(addressFromKey(hex)), number: Number(number) });
+      return this.read(ctx, keysAt(k), { owner: bech32Of(addressFromKey(hex)), number: Number(number) });
     });
   }
 
@@ -542,15 +542,15 @@ export class SubaccountsKeeper {
 
   private write(ctx: Context, before: SubaccountView, after: SubaccountView): void {
     const store = ctx.store(SUBACCOUNTS);
-    const k = refKey(after.id);
-    store.set(`usdc/${k}`, encodeI256(after.usdc));
+    const keys = storeKeysOf(after.id);
+    store.set(keys.usdc, encodeI256(after.usdc));
     for (const p of before.perpetualPositions) {
       if (indexOfPerpetual(after.perpetualPositions, p.perpetualId) < 0) {
-        store.delete(`pos/${k}/${padKey(p.perpetualId, 10)}`);
+        store.delete(`${keys.positions}${padKey(p.perpetualId, 10)}`);
       }
     }
     for (const p of after.perpetualPositions)
-      store.set(`pos/${k}/${padKey(p.perpetualId, 10)}`, encodePosition(p));
+      store.set(`${keys.positions}${padKey(p.perpetualId, 10)}`, encodePosition(p));
   }
 
   /** The name of the collateral pool module account of a perpetual (`subaccounts` unless isolated). */
