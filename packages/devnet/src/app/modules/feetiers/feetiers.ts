@@ -219,7 +219,8 @@ export class FeeTiersKeeper {
     const total = takerNotional + maker;
     const global = memo.read("stats/global", () => globalNotional(ctx));
     let index = 0;
-    for (const [i, tier] of tiers.entries()) {
+    for (let i = 0; i < tiers.length; i++) {
+      const tier = tiers[i] as feetiers.PerpetualFeeTier;
       if (
         total < tier.absoluteVolumeRequirement ||
         total < (global * BigInt(tier.totalVolumeShareRequirementPpm)) / 1_000_000n ||

@@ -320,17 +320,17 @@ export class SubaccountsKeeper {
   }
 
   /**
-   * A settled view with an update's deltas applied, and the open-interest changes it causes (one
-   * per perpetual, in the order the deltas first name them).
+   * A settled view with an update's deltas applied; the open-interest changes it causes are added
+   * to `openInterest` when given (one per perpetual, in the order the deltas first name them).
    */
   private applied(
     reads: MarginReads,
     settled: SubaccountView,
     update: SubaccountUpdate,
-  ): { view: SubaccountView; openInterest: OpenInterestChange[] } {
+    openInterest?: OpenInterestChange[],
+  ): SubaccountView {
     const usdc = settled.usdc + update.usdcDelta;
     const positions = settled.perpetualPositions.slice();
-    const openInterest: OpenInterestChange[] = [];
     for (const delta of update.perpetualDeltas) {
       const id = delta.perpetualId;
       const perpetual = reads.perpetual(id);
@@ -338,10 +338,12 @@ export class SubaccountsKeeper {
       const before = at >= 0 ? (positions[at] as PerpetualPositionView) : undefined;
       const was = before?.quantums ?? 0n;
       const quantums = was + delta.quantumsDelta;
-      const change = (quantums > 0n ? quantums : 0n) - (was > 0n ? was : 0n);
-      const seen = indexOfPerpetual(openInterest, id);
-      const earlier = seen >= 0 ? (openInterest[seen] as OpenInterestChange).delta : 0n;
-      openInterest[seen >= 0 ? seen : openInterest.length] = { perpetualId: id, delta: earlier + change };
+      if (openInterest !== undefined) {
+        const change = (quantums > 0n ? quantums : 0n) - (was > 0n ? was : 0n);
+        const seen = indexOfPerpetual(openInterest, id);
+        const earlier = seen >= 0 ? (openInterest[seen] as OpenInterestChange).delta : 0n;
+        openInterest[seen >= 0 ? seen : openInterest.length] = { perpetualId: id, delta: earlier + change };
+      }
       if (quantums === 0n && (before?.quoteBalance ?? 0n) === 0n) {
         if (at >= 0) positions.splice(at, 1);
       } else if (before !== undefined) {
@@ -351,13 +353,13 @@ export class SubaccountsKeeper {
       }
     }
     positions.sort(byPerpetualId);
-    return { view: { id: settled.id, usdc, perpetualPositions: positions }, openInterest };
+    return { id: settled.id, usdc, perpetualPositions: positions };
   }
 
   private checkOne(reads: MarginReads, update: SubaccountUpdate): UpdateCheck {
     const settled = reads.settle(reads.subaccount(update.id));
     if (update.perpetualDeltas.length === 0 && update.usdcDelta >= 0n) return { ok: true };
-    const { view } = this.applied(reads, settled, update);
+    const view = this.applied(reads, settled, update);
     // Every position's perpetual is looked up (each lookup is a read the gas meter sees).
     let isolated: number | undefined;
     for (const p of view.perpetualPositions) {
@@ -491,7 +493,8 @@ export class SubaccountsKeeper {
       // Each update writes: the next one reads perpetuals afresh.
       if (i > 0) reads = this.reads(ctx);
       const stored = checks.subaccount(update.id);
-      const { view, openInterest } = this.applied(reads, reads.settle(stored), update);
+      const openInterest: OpenInterestChange[] = [];
+      const view = this.applied(reads, reads.settle(stored), update, openInterest);
       // `updateOpenInterest`, reading the perpetuals as this update read them (nothing wrote them
       // since; each id is written once here).
       for (const { perpetualId, delta } of openInterest) {
