@@ -46,6 +46,28 @@ export function padKey(value: number | bigint, width: number): string {
   return value.toString().padStart(width, "0");
 }
 
+/** `prefix/<id:10>` spellings by prefix, indexed by id (see {@link idStoreKey}). */
+const idKeys = new Map<string, string[]>();
+
+/**
+ * `${prefix}/${padKey(id, 10)}`, the same string each time for a small id (a fill reads the same
+ * perpetual's keys again and again).
+ */
+export function idStoreKey(prefix: string, id: number): string {
+  if (!(id >= 0 && id < SMALL_VALUES && Number.isInteger(id))) return `${prefix}/${padKey(id, 10)}`;
+  let table = idKeys.get(prefix);
+  if (table === undefined) {
+    table = [];
+    idKeys.set(prefix, table);
+  }
+  let key = table[id];
+  if (key === undefined) {
+    key = `${prefix}/${padKey(id, 10)}`;
+    table[id] = key;
+  }
+  return key;
+}
+
 /** One stored record: its key in the module's slice and its message. */
 export interface ProtoRecord<Desc extends DescMessage = DescMessage> {
   readonly key: string;

@@ -20,6 +20,7 @@ import type { Context } from "../../kernel/module.js";
 import { fromUtf8, utf8 } from "../../lib/codec.js";
 import type { StoreAccess } from "../auth/auth.js";
 import { EPOCH_NAMES, type EpochsKeeper } from "../epochs/epochs.js";
+import { padKey } from "../records.js";
 import { decodeCount, encodeCount, storedFillJson } from "./stats-json.js";
 
 const SLICE = "affiliates";
@@ -150,7 +151,7 @@ export function recordStatsFill(ctx: StoreAccess, fill: StatsFill): void {
   const store = ctx.store(SLICE);
   const stored = store.get(BLOCK_COUNT_KEY);
   const count = stored === undefined ? 0 : decodeCount(stored);
-  store.set(`${BLOCK_PREFIX}${pad(count)}`, utf8(storedFillJson(fill)));
+  store.set(`${BLOCK_PREFIX}${padKey(count, 10)}`, utf8(storedFillJson(fill)));
   store.set(BLOCK_COUNT_KEY, encodeCount(count + 1));
 }
 

@@ -17,6 +17,8 @@ import { abciError, registerError } from "../../lib/errors.js";
 import { fromBinaryCached } from "../../lib/proto-cache.js";
 import type { ReadMemo } from "../../lib/read-memo.js";
 import type { StoreAccess } from "../auth/auth.js";
+import { ownerKey } from "../memo-keys.js";
+import { ownerAddressKey } from "../owner-keys.js";
 import { userStats } from "./affiliate-stats.js";
 
 /** The module's name, store prefix and codespace. */
@@ -144,13 +146,17 @@ export function checkAffiliateAddress(address: string, what: string): Uint8Array
   }
 }
 
-const referredByKey = (referee: Uint8Array) => `referred_by/${addressKey(referee)}`;
+const referredByKey = (refereeKey: string) => `referred_by/${refereeKey}`;
+/** The prefix of a referral's {@link ReadMemo} key. */
+const REFERRAL_MEMO = `${AFFILIATES}/referred_by`;
 
-/** The stored referral of `referee`, read through `memo` when given (a fill's reads: nothing in it writes referrals). */
-function storedReferral(ctx: StoreAccess, referee: Uint8Array, memo?: ReadMemo): Uint8Array | undefined {
-  const key = referredByKey(referee);
-  const read = () => ctx.store(AFFILIATES).get(key);
-  return memo === undefined ? read() : memo.read(`${AFFILIATES}/${key}`, read);
+/**
+ * The stored referral of the referee whose address is spelled `refereeKey` in store keys
+ * (`addressKey`), read through `memo` when given (a fill's reads: nothing in it writes referrals).
+ */
+function storedReferral(ctx: StoreAccess, refereeKey: string, memo?: ReadMemo): Uint8Array | undefined {
+  const read = () => ctx.store(AFFILIATES).get(referredByKey(refereeKey));
+  return memo === undefined ? read() : memo.read(ownerKey(REFERRAL_MEMO, refereeKey, 0), read);
 }
 
 /**
@@ -159,24 +165,27 @@ function storedReferral(ctx: StoreAccess, referee: Uint8Array, memo?: ReadMemo):
  * @param memo - reads shared with other lookups of one fill (see `lib/read-memo.ts`).
  */
 export function referredBy(ctx: StoreAccess, referee: string, memo?: ReadMemo): string | undefined {
-  let bytes: Uint8Array;
+  let key: string;
   try {
-    bytes = accAddressBytes(referee);
+    key = ownerAddressKey(referee);
   } catch {
     return undefined;
   }
-  const stored = storedReferral(ctx, bytes, memo);
+  const stored = storedReferral(ctx, key, memo);
   return stored === undefined ? undefined : fromUtf8(stored);
 }
 
-/** Whether a referral of `referee` is stored (by its 20 bytes); `memo` as {@link referredBy}'s. */
-export function isReferred(ctx: StoreAccess, referee: Uint8Array, memo?: ReadMemo): boolean {
-  return storedReferral(ctx, referee, memo) !== undefined;
+/**
+ * Whether a referral of the referee whose address is spelled `refereeKey` in store keys
+ * (`addressKey`) is stored; `memo` as {@link referredBy}'s.
+ */
+export function isReferred(ctx: StoreAccess, refereeKey: string, memo?: ReadMemo): boolean {
+  return storedReferral(ctx, refereeKey, memo) !== undefined;
 }
 
 /** Stores a referral. */
 export function setReferredBy(ctx: StoreAccess, referee: Uint8Array, affiliate: string): void {
-  ctx.store(AFFILIATES).set(referredByKey(referee), utf8(affiliate));
+  ctx.store(AFFILIATES).set(referredByKey(addressKey(referee)), utf8(affiliate));
 }
 
 /** The program parameters. */

@@ -61,14 +61,14 @@ export interface AffiliatesGenesis {
 /**
  * The minimum fee tier index of a referred user (the affiliate parameters'
  * `referee_minimum_fee_tier_idx`), or undefined for a user nobody referred: the fee tiers keeper's
- * referee floor.
+ * referee floor. The user is given by the store-key spelling of its address (`addressKey`).
  */
 export function refereeFeeTierFloor(
   ctx: StoreAccess,
-  address: Uint8Array,
+  addressKey: string,
   memo?: ReadMemo,
 ): number | undefined {
-  if (!isReferred(ctx, address, memo)) return undefined;
+  if (!isReferred(ctx, addressKey, memo)) return undefined;
   return affiliateParameters(ctx).refereeMinimumFeeTierIdx;
 }
 

@@ -66,11 +66,28 @@ export function coinProto(coin: Coin): cosmosBase.Coin {
 }
 
 function balanceKey(address: Uint8Array, denom: string): string {
-  return `bal/${addressKey(address)}/${denom}`;
+  return balanceKeyAt(addressKey(address), denom);
 }
+
+/** {@link balanceKey} of the address spelled `spelled` in store keys (`addressKey`). */
+function balanceKeyAt(spelled: string, denom: string): string {
+  return `bal/${spelled}/${denom}`;
+}
+
+/** An account that coins move from or to: its address and that address's store-key spelling. */
+interface Holder {
+  readonly address: Uint8Array;
+  /** `addressKey(address)`. */
+  readonly key: string;
+}
+
+const holderOf = (address: Uint8Array): Holder => ({ address, key: addressKey(address) });
 
 /** The bank's state operations. Every method takes the context whose store and events it should use. */
 export class BankKeeper {
+  /** Each module account that moved coins, by module name (a few dozen at most). */
+  private readonly moduleHolders = new Map<string, Holder>();
+
   constructor(private readonly auth: AuthKeeper) {}
 
   /** The balance of one denom (0 when none). */
@@ -123,9 +140,9 @@ export class BankKeeper {
    * Takes coins from an account; throws sdk 5 with the SDK's text when one is short. `text` is
    * `coinsToString(coins)` when the caller has it.
    */
-  private subCoins(ctx: Context, address: Uint8Array, coins: readonly Coin[], text?: string): void {
+  private subCoins(ctx: Context, holder: Holder, coins: readonly Coin[], text?: string): void {
     for (const coin of coins) {
-      const key = balanceKey(address, coin.denom);
+      const key = balanceKeyAt(holder.key, coin.denom);
       const balance = this.balanceAt(ctx, key);
       if (balance < coin.amount) {
         throw abciError(
@@ -137,7 +154,7 @@ export class BankKeeper {
     }
     if (!ctx.events.recording) return;
     ctx.events.emitEvent("coin_spent", [
-      ["spender", bech32Of(address)],
+      ["spender", bech32Of(holder.address)],
       ["amount", text ?? coinsToString(coins)],
     ]);
   }
@@ -146,14 +163,14 @@ export class BankKeeper {
    * Adds coins to an account (creating the account when it is new). `text` is
    * `coinsToString(coins)` when the caller has it.
    */
-  private addCoins(ctx: Context, address: Uint8Array, coins: readonly Coin[], text?: string): void {
+  private addCoins(ctx: Context, holder: Holder, coins: readonly Coin[], text?: string): void {
     for (const coin of coins) {
-      const key = balanceKey(address, coin.denom);
+      const key = balanceKeyAt(holder.key, coin.denom);
       this.setBalance(ctx, key, this.balanceAt(ctx, key) + coin.amount);
     }
     if (!ctx.events.recording) return;
     ctx.events.emitEvent("coin_received", [
-      ["receiver", bech32Of(address)],
+      ["receiver", bech32Of(holder.address)],
       ["amount", text ?? coinsToString(coins)],
     ]);
   }
@@ -163,16 +180,22 @@ export class BankKeeper {
    * The events' texts are spelled once, and not at all when the events are discarded (CheckTx).
    */
   sendCoins(ctx: Context, from: Uint8Array, to: Uint8Array, coins: readonly Coin[]): void {
+    this.move(ctx, holderOf(from), holderOf(to), coins);
+  }
+
+  /** {@link sendCoins} between holders. */
+  private move(ctx: Context, from: Holder, to: Holder, coins: readonly Coin[]): void {
     const amount = normalizeCoins(coins);
     const recording = ctx.events.recording;
     const text = recording ? coinsToString(amount) : undefined;
     this.subCoins(ctx, from, amount, text);
     this.addCoins(ctx, to, amount, text);
-    if (!this.auth.hasAccount(ctx, to)) this.auth.createAccount(ctx, to);
+    // The new account gets its own copy of the address (a module holder's is kept).
+    if (!this.auth.hasAccount(ctx, to.address)) this.auth.createAccount(ctx, to.address.slice());
     if (!recording) return;
-    const sender = bech32Of(from);
+    const sender = bech32Of(from.address);
     ctx.events.emitEvent("transfer", [
-      ["recipient", bech32Of(to)],
+      ["recipient", bech32Of(to.address)],
       ["sender", sender],
       ["amount", text as string],
     ]);
@@ -193,11 +216,15 @@ export class BankKeeper {
       for (const c of output.coins) total.set(c.denom, (total.get(c.denom) ?? 0n) + c.amount);
     }
     const sender = bech32Of(from);
-    this.subCoins(ctx, from, normalizeCoins([...total].map(([denom, amount]) => ({ denom, amount }))));
+    this.subCoins(
+      ctx,
+      holderOf(from),
+      normalizeCoins([...total].map(([denom, amount]) => ({ denom, amount }))),
+    );
     ctx.events.emitEvent("message", [["sender", sender]]);
     for (const output of outputs) {
       const amount = normalizeCoins(output.coins);
-      this.addCoins(ctx, output.to, amount);
+      this.addCoins(ctx, holderOf(output.to), amount);
       if (!this.auth.hasAccount(ctx, output.to)) this.auth.createAccount(ctx, output.to);
       ctx.events.emitEvent("transfer", [
         ["recipient", bech32Of(output.to)],
@@ -209,24 +236,40 @@ export class BankKeeper {
 
   /** Sends from an account to a module account. */
   sendCoinsFromAccountToModule(ctx: Context, from: Uint8Array, module: string, coins: readonly Coin[]): void {
-    this.sendCoins(ctx, from, this.auth.moduleAddress(module), coins);
+    this.move(ctx, holderOf(from), this.moduleHolder(module), coins);
   }
 
   /** Sends from a module account to an account. */
   sendCoinsFromModuleToAccount(ctx: Context, module: string, to: Uint8Array, coins: readonly Coin[]): void {
-    this.sendCoins(ctx, this.auth.moduleAddress(module), to, coins);
+    this.move(ctx, this.moduleHolder(module), holderOf(to), coins);
   }
 
   /** Sends between module accounts. */
   sendCoinsFromModuleToModule(ctx: Context, from: string, to: string, coins: readonly Coin[]): void {
-    this.sendCoins(ctx, this.auth.moduleAddress(from), this.auth.moduleAddress(to), coins);
+    this.move(ctx, this.moduleHolder(from), this.moduleHolder(to), coins);
+  }
+
+  /**
+   * A module account as a holder (kept by name: the module accounts are fixed when the auth keeper
+   * is made, and a holder's address is only read).
+   *
+   * @throws AbciError for an unknown module account, as the auth keeper's `moduleAddress`.
+   */
+  private moduleHolder(module: string): Holder {
+    let holder = this.moduleHolders.get(module);
+    if (holder === undefined) {
+      holder = holderOf(this.auth.moduleAddress(module));
+      this.moduleHolders.set(module, holder);
+    }
+    return holder;
   }
 
   /** Mints coins into a module account (supply grows); emits `coin_received` and `coinbase`. */
   mintCoins(ctx: Context, module: string, coins: readonly Coin[]): void {
-    const address = this.auth.moduleAddress(module);
+    const holder = this.moduleHolder(module);
+    const address = holder.address;
     const amount = normalizeCoins(coins);
-    this.addCoins(ctx, address, amount);
+    this.addCoins(ctx, holder, amount);
     for (const coin of amount) this.setSupply(ctx, coin.denom, this.supplyOf(ctx, coin.denom) + coin.amount);
     ctx.events.emitEvent("coinbase", [
       ["minter", bech32Of(address)],
@@ -236,9 +279,10 @@ export class BankKeeper {
 
   /** Burns coins held by a module account (supply shrinks); emits `coin_spent` and `burn`. */
   burnCoins(ctx: Context, module: string, coins: readonly Coin[]): void {
-    const address = this.auth.moduleAddress(module);
+    const holder = this.moduleHolder(module);
+    const address = holder.address;
     const amount = normalizeCoins(coins);
-    this.subCoins(ctx, address, amount);
+    this.subCoins(ctx, holder, amount);
     for (const coin of amount) this.setSupply(ctx, coin.denom, this.supplyOf(ctx, coin.denom) - coin.amount);
     ctx.events.emitEvent("burn", [
       ["burner", bech32Of(address)],

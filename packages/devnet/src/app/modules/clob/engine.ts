@@ -300,20 +300,23 @@ export class Engine {
         netProtocolRevenuePpm: shares.ppmBySource.net_protocol_revenue,
       },
     });
-    this.ctx.events.indexer({
-      kind: "order_fill",
-      clobPairId: pair.id,
-      taker,
-      maker,
-      quantums,
-      subticks: maker.subticks,
-      quoteQuantums: quote,
-      takerFee,
-      makerFee,
-      takerTotalFilled,
-      makerTotalFilled,
-      affiliateRevShare: shares.affiliate?.quoteQuantums ?? 0n,
-    });
+    // The indexer's fill is built only when it is kept (a CheckTx scope discards it).
+    if (this.ctx.events.recording) {
+      this.ctx.events.indexer({
+        kind: "order_fill",
+        clobPairId: pair.id,
+        taker,
+        maker,
+        quantums,
+        subticks: maker.subticks,
+        quoteQuantums: quote,
+        takerFee,
+        makerFee,
+        takerTotalFilled,
+        makerTotalFilled,
+        affiliateRevShare: shares.affiliate?.quoteQuantums ?? 0n,
+      });
+    }
     return "ok";
   }
 

@@ -6,7 +6,7 @@ import { createGasMeter, defaultGasConfig } from "../../kernel/gas.js";
 import { type Context, createContext } from "../../kernel/module.js";
 import { RootStore } from "../../kernel/store.js";
 import { addressKey } from "../../lib/addresses.js";
-import { decodeU64 } from "../../lib/codec.js";
+import { concatBytes, decodeU64, encodeU64 } from "../../lib/codec.js";
 import { EventManager } from "../../lib/events.js";
 import {
   expireOldStats,
@@ -40,8 +40,8 @@ const statsEpoch = (currentEpoch: number, nextTick: number) =>
 describe("the fee tiers' 30-day volume (x/stats)", () => {
   it("counts a block's fills only once the block ends: taker, maker and the chain's notional", () => {
     const ctx = context();
-    recordBlockFill(ctx, A, B, 700n);
-    recordBlockFill(ctx, B, A, 300n);
+    recordBlockFill(ctx, addressKey(A), addressKey(B), 700n);
+    recordBlockFill(ctx, addressKey(B), addressKey(A), 300n);
     expect(userNotional(ctx, A)).toEqual({ takerNotional: 0n, makerNotional: 0n });
     expect(globalNotional(ctx)).toBe(0n);
     processBlockStats(ctx, statsEpoch(1, 2 * HOUR));
@@ -56,7 +56,7 @@ describe("the fee tiers' 30-day volume (x/stats)", () => {
   it("expires one trailing epoch per block, an epoch with stats only when its end is more than 30 days past", () => {
     const ctx = context();
     const end = 2 * HOUR;
-    recordBlockFill(ctx, A, B, 500n);
+    recordBlockFill(ctx, addressKey(A), addressKey(B), 500n);
     processBlockStats(ctx, statsEpoch(2, end));
     const windowEnd = BigInt(end) * 1000n + STATS_WINDOW_SECONDS * 1000n;
     // Epochs 0 and 1 had no stats: each takes one block; epoch 2 is the current one.
@@ -92,7 +92,8 @@ describe("a user's window notional read back", () => {
         const ctx = context();
         for (const s of steps) {
           if (s.kind === "fill") {
-            recordBlockFill(ctx, users[s.taker] as Uint8Array, users[s.maker] as Uint8Array, s.notional);
+            const taker = addressKey(users[s.taker] as Uint8Array);
+            recordBlockFill(ctx, taker, addressKey(users[s.maker] as Uint8Array), s.notional);
           } else if (s.kind === "end") {
             processBlockStats(ctx, statsEpoch(1, 2 * HOUR));
           } else {
@@ -106,6 +107,35 @@ describe("a user's window notional read back", () => {
             expect({ ...userNotional(ctx, user) }).toEqual(expected);
           }
         }
+      }),
+    );
+  });
+});
+
+describe("a block's stats as stored", () => {
+  it("property: each trader's pair is the u64 big-endian of its wrapped taker and maker sums", () => {
+    const fill = fc.record({
+      taker: fc.nat(1),
+      maker: fc.nat(1),
+      notional: fc.bigInt({ min: 1n, max: (1n << 64n) - 1n }),
+    });
+    fc.assert(
+      fc.property(fc.array(fill, { maxLength: 12 }), (fills) => {
+        const ctx = context();
+        const keys = [addressKey(A), addressKey(B)];
+        const sums = keys.map(() => ({ taker: 0n, maker: 0n }));
+        for (const f of fills) {
+          recordBlockFill(ctx, keys[f.taker] as string, keys[f.maker] as string, f.notional);
+          (sums[f.taker] as { taker: bigint }).taker += f.notional;
+          (sums[f.maker] as { maker: bigint }).maker += f.notional;
+        }
+        keys.forEach((key, i) => {
+          const sum = sums[i] as { taker: bigint; maker: bigint };
+          const expected = fills.some((f) => f.taker === i || f.maker === i)
+            ? concatBytes(encodeU64(BigInt.asUintN(64, sum.taker)), encodeU64(BigInt.asUintN(64, sum.maker)))
+            : undefined;
+          expect(ctx.store("stats").get(`block/${key}`)).toEqual(expected);
+        });
       }),
     );
   });

@@ -49,9 +49,23 @@ function readPair(ctx: StoreAccess, key: string): UserNotional {
 
 function writePair(ctx: StoreAccess, key: string, value: UserNotional): void {
   const out = new Uint8Array(16);
-  out.set(encodeU64(value.takerNotional), 0);
-  out.set(encodeU64(value.makerNotional), 8);
+  putU64(out, 0, value.takerNotional);
+  putU64(out, 8, value.makerNotional);
   ctx.store(STATS).set(key, out);
+}
+
+/** Writes `value`, a u64 (wrapped), big-endian at `at`: the bytes of `encodeU64(value)`. */
+function putU64(out: Uint8Array, at: number, value: bigint): void {
+  const hi = Number(value >> 32n);
+  const lo = Number(value & 0xffff_ffffn);
+  out[at] = hi >>> 24;
+  out[at + 1] = (hi >>> 16) & 0xff;
+  out[at + 2] = (hi >>> 8) & 0xff;
+  out[at + 3] = hi & 0xff;
+  out[at + 4] = lo >>> 24;
+  out[at + 5] = (lo >>> 16) & 0xff;
+  out[at + 6] = (lo >>> 8) & 0xff;
+  out[at + 7] = lo & 0xff;
 }
 
 function readU64(ctx: StoreAccess, key: string): bigint {
@@ -70,16 +84,17 @@ function addPair(ctx: StoreAccess, key: string, taker: bigint, maker: bigint): v
 
 /**
  * Records a fill of `notional` quote quantums in the current block's stats (the real chain's
- * `RecordFill`): the taker's taker notional and the maker's maker notional.
+ * `RecordFill`): the taker's taker notional and the maker's maker notional. The traders are given
+ * by the store-key spelling of their addresses (`addressKey`).
  */
 export function recordBlockFill(
   ctx: StoreAccess,
-  taker: Uint8Array,
-  maker: Uint8Array,
+  takerKey: string,
+  makerKey: string,
   notional: bigint,
 ): void {
-  addPair(ctx, `block/${addressKey(taker)}`, notional, 0n);
-  addPair(ctx, `block/${addressKey(maker)}`, 0n, notional);
+  addPair(ctx, `block/${takerKey}`, notional, 0n);
+  addPair(ctx, `block/${makerKey}`, 0n, notional);
 }
 
 /**
@@ -137,7 +152,12 @@ export function expireOldStats(ctx: StoreAccess, currentEpoch: number, blockTime
 
 /** A user's taker and maker notional in the window (fills of earlier blocks). */
 export function userNotional(ctx: StoreAccess, address: Uint8Array): UserNotional {
-  return readPair(ctx, `user/${addressKey(address)}`);
+  return userNotionalAt(ctx, addressKey(address));
+}
+
+/** {@link userNotional} of the address spelled `key` in store keys (`addressKey`). */
+export function userNotionalAt(ctx: StoreAccess, key: string): UserNotional {
+  return readPair(ctx, `user/${key}`);
 }
 
 /** The chain's notional traded in the window (fills of earlier blocks). */

@@ -24,19 +24,20 @@ import {
   notFound,
   queryHandler,
 } from "../../kernel/module.js";
-import { accAddressBytes } from "../../lib/addresses.js";
+import { accAddressBytes, addressKey } from "../../lib/addresses.js";
 import { abciError, registerError } from "../../lib/errors.js";
 import { fromBinaryCached } from "../../lib/proto-cache.js";
 import { ReadMemo } from "../../lib/read-memo.js";
 import type { StoreAccess } from "../auth/auth.js";
 import { EPOCH_NAMES, type EpochsKeeper } from "../epochs/epochs.js";
 import { idKey } from "../memo-keys.js";
+import { ownerAddressKey } from "../owner-keys.js";
 import {
   expireOldStats,
   globalNotional,
   processBlockStats,
   recordBlockFill,
-  userNotional,
+  userNotionalAt,
 } from "./feetiers-volume.js";
 
 /** The module's name and store prefix. */
@@ -112,8 +113,11 @@ function timestampMs(t: Timestamp | undefined): bigint {
   return t === undefined ? 0n : t.seconds * 1000n + BigInt(t.nanos) / 1_000_000n;
 }
 
-/** Who may claim a referee's fee tier floor (the affiliates module's referrals and parameters). */
-export type RefereeFloor = (ctx: StoreAccess, address: Uint8Array, memo?: ReadMemo) => number | undefined;
+/**
+ * Who may claim a referee's fee tier floor (the affiliates module's referrals and parameters), by
+ * the store-key spelling of the referee's address (`addressKey`).
+ */
+export type RefereeFloor = (ctx: StoreAccess, addressKey: string, memo?: ReadMemo) => number | undefined;
 
 /**
  * The fee tiers keeper: tiers, per-market discounts, and the 30-day volumes they are chosen by
@@ -175,7 +179,7 @@ export class FeeTiersKeeper {
    */
   recordFill(ctx: Context, taker: string, maker: string, quoteQuantums: bigint): void {
     if (quoteQuantums <= 0n) return;
-    recordBlockFill(ctx, accAddressBytes(taker), accAddressBytes(maker), quoteQuantums);
+    recordBlockFill(ctx, ownerAddressKey(taker), ownerAddressKey(maker), quoteQuantums);
   }
 
   /**
@@ -201,12 +205,22 @@ export class FeeTiersKeeper {
     address: Uint8Array,
     memo = new ReadMemo(ctx),
   ): { index: number; tier: feetiers.PerpetualFeeTier } {
+    return this.tierAt(ctx, addressKey(address), memo);
+  }
+
+  /** {@link userTier} of the address spelled `key` in store keys (`addressKey`). */
+  private tierAt(
+    ctx: StoreAccess,
+    key: string,
+    memo: ReadMemo,
+  ): { index: number; tier: feetiers.PerpetualFeeTier } {
     const tiers = memo.read("feetiers/params", () => this.params(ctx)).tiers;
-    const { takerNotional, makerNotional: maker } = userNotional(ctx, address);
+    const { takerNotional, makerNotional: maker } = userNotionalAt(ctx, key);
     const total = takerNotional + maker;
     const global = memo.read("stats/global", () => globalNotional(ctx));
     let index = 0;
-    for (const [i, tier] of tiers.entries()) {
+    for (let i = 0; i < tiers.length; i++) {
+      const tier = tiers[i] as feetiers.PerpetualFeeTier;
       if (
         total < tier.absoluteVolumeRequirement ||
         total < (global * BigInt(tier.totalVolumeShareRequirementPpm)) / 1_000_000n ||
@@ -216,7 +230,7 @@ export class FeeTiersKeeper {
       }
       index = i;
     }
-    const floor = this.refereeFloor(ctx, address, memo);
+    const floor = this.refereeFloor(ctx, key, memo);
     if (floor !== undefined && tiers.length > 0) {
       const capped = Math.min(floor, tiers.length - 1);
       if (index < capped) index = capped;
@@ -264,8 +278,8 @@ export class FeeTiersKeeper {
     clobPairId: number,
     memo = new ReadMemo(ctx),
   ): number {
-    const address = typeof user === "string" ? accAddressBytes(user) : user;
-    const { tier } = this.userTier(ctx, address, memo);
+    const key = typeof user === "string" ? ownerAddressKey(user) : addressKey(user);
+    const { tier } = this.tierAt(ctx, key, memo);
     const base = BigInt(isTaker ? tier.takerFeePpm : tier.makerFeePpm);
     const charge = BigInt(this.chargePpm(ctx, clobPairId, ctx.block.timeMs, memo));
     return Number((base * charge) / BigInt(MAX_CHARGE_PPM));

@@ -27,7 +27,7 @@ import { abciError, registerError } from "../../lib/errors.js";
 import { paginate } from "../../lib/pagination.js";
 import { fromBinaryCached } from "../../lib/proto-cache.js";
 import type { StoreAccess } from "../auth/auth.js";
-import { padKey } from "../records.js";
+import { idStoreKey, padKey } from "../records.js";
 import { decodeI256, encodeI256 } from "../subaccounts/dtypes.js";
 
 /** The module's name and store prefix. */
@@ -60,7 +60,8 @@ export interface PerpetualsGenesis {
   readonly params: perpetuals.Params;
 }
 
-const key = (prefix: string, id: number) => `${prefix}/${padKey(id, 10)}`;
+/** The store key of record `prefix` of perpetual (or liquidity tier) `id`: `<prefix>/<id:10>`. */
+const key = idStoreKey;
 
 /** Store keys of the premium records (see `funding.ts`). */
 export const PREMIUM_KEYS = { votes: "premium_votes", samples: "premium_samples" } as const;

@@ -1,12 +1,13 @@
 /**
  * The fixed-width helpers against their references: `encodeI256`/`decodeI256` against the plain
  * two's complement of `encodeU256`/`decodeUint`, `putI256`/`decodeI256At` against
- * `encodeI256`/`decodeI256` of the slice, `pow10` against `10n ** n`.
+ * `encodeI256`/`decodeI256` of the slice, `pow10` against `10n ** n`, `ceilDiv` against the
+ * negated floor division of the negated dividend.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeUint, encodeU256 } from "../../lib/codec.js";
-import { decodeI256, decodeI256At, encodeI256, pow10, putI256 } from "./dtypes.js";
+import { ceilDiv, decodeI256, decodeI256At, encodeI256, floorDiv, pow10, putI256 } from "./dtypes.js";
 
 const TWO_256 = 1n << 256n;
 const MAX_I256 = (1n << 255n) - 1n;
@@ -98,6 +99,18 @@ describe("pow10", () => {
         }
         if (reference === "throws") expect(() => pow10(n)).toThrow();
         else expect(pow10(n)).toBe(reference);
+      }),
+    );
+  });
+});
+
+describe("ceilDiv", () => {
+  it("is -floorDiv(-a, b): the quotient rounded toward positive infinity", () => {
+    const operand = fc.oneof(fc.bigInt({ min: -50n, max: 50n }), i256);
+    fc.assert(
+      fc.property(operand, operand, (a, b) => {
+        fc.pre(b !== 0n);
+        expect(ceilDiv(a, b)).toBe(-floorDiv(-a, b));
       }),
     );
   });

@@ -102,7 +102,9 @@ export function mulPpmFloor(value: bigint, ppm: bigint | number): bigint {
 
 /** Ceiling division of bigints (rounds toward positive infinity). */
 export function ceilDiv(a: bigint, b: bigint): bigint {
-  return -floorDiv(-a, b);
+  const q = a / b;
+  // Truncation rounds a positive inexact quotient down: one more then.
+  return a % b !== 0n && a < 0n === b < 0n ? q + 1n : q;
 }
 
 /** 10^0 .. 10^63, computed once (the margin math raises 10 on every position it prices). */

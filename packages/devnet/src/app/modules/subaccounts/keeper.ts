@@ -33,17 +33,19 @@ import { USDC_DENOM } from "@perpx/core";
 import { perpetuals as perpetualsProto } from "@perpx/proto";
 import { subaccountUpdateEvent } from "../../indexer-output/indexer-emit.js";
 import type { Context } from "../../kernel/module.js";
-import { accAddressBytes, addressFromKey, addressKey, bech32Of, moduleAddress } from "../../lib/addresses.js";
+import { addressFromKey, bech32Of, moduleAddress } from "../../lib/addresses.js";
 import { type AbciError, abciError, registerError } from "../../lib/errors.js";
 import { ReadMemo } from "../../lib/read-memo.js";
 import type { StoreAccess } from "../auth/auth.js";
 import type { BankKeeper } from "../bank/bank.js";
+import { ownerAddressKey } from "../owner-keys.js";
 import type { PerpetualsKeeper, PerpetualView } from "../perpetuals/perpetuals.js";
 import type { PricesKeeper } from "../prices/prices.js";
 import { padKey } from "../records.js";
 import { decodeI256, decodeI256At, encodeI256, putI256 } from "./dtypes.js";
 import { isValidTransition, type MarginTotals } from "./margin.js";
 import { MarginReads, type MarginSources } from "./margin-reads.js";
+import { keysAt, type StoreKeys, storeKeysOf } from "./store-keys.js";
 import { isGated } from "./withdrawal-gate.js";
 
 /** The module's name, store prefix, and the cross-margin collateral pool's module account. */
@@ -114,6 +116,12 @@ export interface SubaccountUpdate {
   readonly perpetualDeltas: readonly PerpetualDelta[];
 }
 
+/** A change of a perpetual's open interest (base quantums held long) that an update causes. */
+interface OpenInterestChange {
+  readonly perpetualId: number;
+  readonly delta: bigint;
+}
+
 /** The outcome of {@link SubaccountsKeeper.canApplyUpdates}. */
 export type UpdateCheck = { ok: true } | { ok: false; reason: string };
 
@@ -125,7 +133,7 @@ export type UpdateCheck = { ok: true } | { ok: false; reason: string };
 export function validateSubaccountId(id: { owner: string; number: number } | undefined): SubaccountRef {
   if (id === undefined) throw abciError(subaccountsErrors.invalidOwner, "subaccount id is missing");
   try {
-    accAddressBytes(id.owner);
+    ownerAddressKey(id.owner);
   } catch (error) {
     throw abciError(subaccountsErrors.invalidOwner, (error as AbciError).message);
   }
@@ -135,22 +143,6 @@ export function validateSubaccountId(id: { owner: string; number: number } | und
   return { owner: id.owner, number: id.number };
 }
 
-/** Owners' store-key spellings (valid owners only; cleared when full): a fill names the same few. */
-const ownerKeys = new Map<string, string>();
-const OWNER_KEYS_SIZE = 4096;
-
-/** The store-key spelling of a subaccount's owner. @throws AbciError (sdk 7) for an invalid owner. */
-function ownerKey(owner: string): string {
-  let key = ownerKeys.get(owner);
-  if (key === undefined) {
-    key = addressKey(accAddressBytes(owner));
-    if (ownerKeys.size >= OWNER_KEYS_SIZE) ownerKeys.clear();
-    ownerKeys.set(owner, key);
-  }
-  return key;
-}
-
-const refKey = (id: SubaccountRef) => `${ownerKey(id.owner)}/${padKey(id.number, 10)}`;
 const sameRef = (a: SubaccountRef, b: SubaccountRef) => a.owner === b.owner && a.number === b.number;
 
 /** Whether an update before `updates[i]` names the same subaccount. */
@@ -159,6 +151,15 @@ function repeatsEarlier(updates: readonly SubaccountUpdate[], i: number): boolea
   for (let j = 0; j < i; j++) if (sameRef((updates[j] as SubaccountUpdate).id, id)) return true;
   return false;
 }
+
+/** The index of the entry for perpetual `id` in `entries`, or -1. */
+function indexOfPerpetual(entries: readonly { readonly perpetualId: number }[], id: number): number {
+  for (let i = 0; i < entries.length; i++)
+    if ((entries[i] as { perpetualId: number }).perpetualId === id) return i;
+  return -1;
+}
+
+const byPerpetualId = (a: PerpetualPositionView, b: PerpetualPositionView) => a.perpetualId - b.perpetualId;
 
 function encodePosition(p: PerpetualPositionView): Uint8Array {
   const out = new Uint8Array(96);
@@ -229,14 +230,14 @@ export class SubaccountsKeeper {
 
   /** A subaccount as stored (an empty one when it never held anything; funding not settled). */
   get(ctx: StoreAccess, id: SubaccountRef): SubaccountView {
-    return this.read(ctx, refKey(id), id);
+    return this.read(ctx, storeKeysOf(id), id);
   }
 
-  /** The subaccount `id` stored under `k` (its {@link refKey}). */
-  private read(ctx: StoreAccess, k: string, id: SubaccountRef): SubaccountView {
+  /** The subaccount `id` stored under `keys`. */
+  private read(ctx: StoreAccess, keys: StoreKeys, id: SubaccountRef): SubaccountView {
     const store = ctx.store(SUBACCOUNTS);
     const positions: PerpetualPositionView[] = [];
-    for (const [key, bytes] of store.entries(`pos/${k}/`)) {
+    for (const [key, bytes] of store.entries(keys.positions)) {
       positions.push({
         perpetualId: Number(key.slice(key.lastIndexOf("/") + 1)),
         quantums: decodeI256At(bytes, 0),
@@ -246,21 +247,21 @@ export class SubaccountsKeeper {
     }
     return {
       id: { owner: id.owner, number: id.number },
-      usdc: decodeI256(store.get(`usdc/${k}`)),
+      usdc: decodeI256(store.get(keys.usdc)),
       perpetualPositions: positions,
     };
   }
 
   /** Whether a subaccount was ever written. */
   exists(ctx: StoreAccess, id: SubaccountRef): boolean {
-    return ctx.store(SUBACCOUNTS).get(`usdc/${refKey(id)}`) !== undefined;
+    return ctx.store(SUBACCOUNTS).get(storeKeysOf(id).usdc) !== undefined;
   }
 
   /** Every subaccount ever written, ordered by owner bytes then number. */
   all(ctx: StoreAccess): SubaccountView[] {
     return [...ctx.store(SUBACCOUNTS).entries("usdc/")].map(([key]) => {
       const [, hex = "", number = "0"] = key.split("/");
-      return this.read(ctx, key.slice("usdc/".length), {
+      return this.read(ctx, keysAt(key.slice("usdc/".length)), {
         owner: bech32Of(addressFromKey(hex)),
         number: Number(number),
       });
@@ -277,7 +278,7 @@ export class SubaccountsKeeper {
     for (const [key] of ctx.store(SUBACCOUNTS).entries("pos/")) keys.add(key.slice(4, key.lastIndexOf("/")));
     return [...keys].map((k) => {
       const [hex = "", number = "0"] = k.split("/");
-      return this.read(ctx, k, { owner: bech32Of(addressFromKey(hex)), number: Number(number) });
+      return this.read(ctx, keysAt(k), { owner: bech32Of(addressFromKey(hex)), number: Number(number) });
     });
   }
 
@@ -318,48 +319,57 @@ export class SubaccountsKeeper {
     return risk.netCollateral - risk.initial;
   }
 
-  /** A settled view with an update's deltas applied, and the open-interest changes it causes. */
+  /**
+   * A settled view with an update's deltas applied; the open-interest changes it causes are added
+   * to `openInterest` when given (one per perpetual, in the order the deltas first name them).
+   */
   private applied(
     reads: MarginReads,
     settled: SubaccountView,
     update: SubaccountUpdate,
-  ): { view: SubaccountView; openInterest: Map<number, bigint> } {
+    openInterest?: OpenInterestChange[],
+  ): SubaccountView {
     const usdc = settled.usdc + update.usdcDelta;
-    const positions = new Map(settled.perpetualPositions.map((p) => [p.perpetualId, p]));
-    const openInterest = new Map<number, bigint>();
+    const positions = settled.perpetualPositions.slice();
     for (const delta of update.perpetualDeltas) {
-      const perpetual = reads.perpetual(delta.perpetualId);
-      const before = positions.get(delta.perpetualId) ?? {
-        perpetualId: delta.perpetualId,
-        quantums: 0n,
-        fundingIndex: perpetual.fundingIndex,
-        quoteBalance: 0n,
-      };
-      const quantums = before.quantums + delta.quantumsDelta;
-      const longBefore = before.quantums > 0n ? before.quantums : 0n;
-      const longAfter = quantums > 0n ? quantums : 0n;
-      openInterest.set(
-        delta.perpetualId,
-        (openInterest.get(delta.perpetualId) ?? 0n) + longAfter - longBefore,
-      );
-      if (quantums === 0n && before.quoteBalance === 0n) positions.delete(delta.perpetualId);
-      else positions.set(delta.perpetualId, { ...before, quantums });
+      const id = delta.perpetualId;
+      const perpetual = reads.perpetual(id);
+      const at = indexOfPerpetual(positions, id);
+      const before = at >= 0 ? (positions[at] as PerpetualPositionView) : undefined;
+      const was = before?.quantums ?? 0n;
+      const quantums = was + delta.quantumsDelta;
+      if (openInterest !== undefined) {
+        const change = (quantums > 0n ? quantums : 0n) - (was > 0n ? was : 0n);
+        const seen = indexOfPerpetual(openInterest, id);
+        const earlier = seen >= 0 ? (openInterest[seen] as OpenInterestChange).delta : 0n;
+        openInterest[seen >= 0 ? seen : openInterest.length] = { perpetualId: id, delta: earlier + change };
+      }
+      if (quantums === 0n && (before?.quoteBalance ?? 0n) === 0n) {
+        if (at >= 0) positions.splice(at, 1);
+      } else if (before !== undefined) {
+        positions[at] = { ...before, quantums };
+      } else {
+        positions.push({ perpetualId: id, quantums, fundingIndex: perpetual.fundingIndex, quoteBalance: 0n });
+      }
     }
-    const perpetualPositions = [...positions.values()].sort((a, b) => a.perpetualId - b.perpetualId);
-    return { view: { id: settled.id, usdc, perpetualPositions }, openInterest };
+    positions.sort(byPerpetualId);
+    return { id: settled.id, usdc, perpetualPositions: positions };
   }
 
   private checkOne(reads: MarginReads, update: SubaccountUpdate): UpdateCheck {
     const settled = reads.settle(reads.subaccount(update.id));
     if (update.perpetualDeltas.length === 0 && update.usdcDelta >= 0n) return { ok: true };
-    const { view } = this.applied(reads, settled, update);
-    const isolated = view.perpetualPositions.filter(
-      (p) => this.poolName(reads.findPerpetual(p.perpetualId), p.perpetualId) !== SUBACCOUNTS,
-    );
-    if (isolated.length > 0 && view.perpetualPositions.length > 1) {
+    const view = this.applied(reads, settled, update);
+    // Every position's perpetual is looked up (each lookup is a read the gas meter sees).
+    let isolated: number | undefined;
+    for (const p of view.perpetualPositions) {
+      const pool = this.poolName(reads.findPerpetual(p.perpetualId), p.perpetualId);
+      if (pool !== SUBACCOUNTS && isolated === undefined) isolated = p.perpetualId;
+    }
+    if (isolated !== undefined && view.perpetualPositions.length > 1) {
       return {
         ok: false,
-        reason: `a subaccount with a position in isolated perpetual ${isolated[0]?.perpetualId} cannot hold other positions`,
+        reason: `a subaccount with a position in isolated perpetual ${isolated} cannot hold other positions`,
       };
     }
     return isValidTransition(reads.totals(settled), reads.totals(view));
@@ -479,15 +489,17 @@ export class SubaccountsKeeper {
    */
   private applyChecked(ctx: Context, checks: MarginReads, updates: readonly SubaccountUpdate[]): void {
     let reads = checks;
-    for (const update of updates) {
+    for (const [i, update] of updates.entries()) {
+      // Each update writes: the next one reads perpetuals afresh.
+      if (i > 0) reads = this.reads(ctx);
       const stored = checks.subaccount(update.id);
-      const { view, openInterest } = this.applied(reads, reads.settle(stored), update);
+      const openInterest: OpenInterestChange[] = [];
+      const view = this.applied(reads, reads.settle(stored), update, openInterest);
       // `updateOpenInterest`, reading the perpetuals as this update read them (nothing wrote them
       // since; each id is written once here).
-      for (const [perpetualId, delta] of openInterest) {
+      for (const { perpetualId, delta } of openInterest) {
         if (delta !== 0n) this.perpetuals.addOpenInterest(ctx, reads.perpetual(perpetualId), delta);
       }
-      reads = this.reads(ctx);
       this.write(ctx, stored, view);
       if (!ctx.events.recording) continue;
       ctx.events.indexer(subaccountUpdateEvent(view));
@@ -533,14 +545,15 @@ export class SubaccountsKeeper {
 
   private write(ctx: Context, before: SubaccountView, after: SubaccountView): void {
     const store = ctx.store(SUBACCOUNTS);
-    const k = refKey(after.id);
-    store.set(`usdc/${k}`, encodeI256(after.usdc));
-    const kept = new Set(after.perpetualPositions.map((p) => p.perpetualId));
+    const keys = storeKeysOf(after.id);
+    store.set(keys.usdc, encodeI256(after.usdc));
     for (const p of before.perpetualPositions) {
-      if (!kept.has(p.perpetualId)) store.delete(`pos/${k}/${padKey(p.perpetualId, 10)}`);
+      if (indexOfPerpetual(after.perpetualPositions, p.perpetualId) < 0) {
+        store.delete(`${keys.positions}${padKey(p.perpetualId, 10)}`);
+      }
     }
     for (const p of after.perpetualPositions)
-      store.set(`pos/${k}/${padKey(p.perpetualId, 10)}`, encodePosition(p));
+      store.set(`${keys.positions}${padKey(p.perpetualId, 10)}`, encodePosition(p));
   }
 
   /** The name of the collateral pool module account of a perpetual (`subaccounts` unless isolated). */

@@ -9,15 +9,16 @@ import type { ReadMemo } from "../../lib/read-memo.js";
 import type { StoreAccess } from "../auth/auth.js";
 import { idKey, ownerKey } from "../memo-keys.js";
 import type { PerpetualsKeeper, PerpetualView } from "../perpetuals/perpetuals.js";
-import type { PricesKeeper } from "../prices/prices.js";
+import type { OraclePrice, PricesKeeper } from "../prices/prices.js";
 import { absBig, floorDiv } from "./dtypes.js";
-import type { LeverageLookup, SubaccountRef, SubaccountView } from "./keeper.js";
+import type { LeverageLookup, PerpetualPositionView, SubaccountRef, SubaccountView } from "./keeper.js";
 import {
   effectiveInitialMarginPpm,
   fundingSettlementPpm,
   type MarginTotals,
   marginRequirementsOfNotional,
   netNotional,
+  type PositionPricing,
 } from "./margin.js";
 
 /** Where the reads come from: the keepers, the leverage lookup and the subaccount store. */
@@ -31,6 +32,9 @@ export interface MarginSources {
 
 /** The margin records of one context, read through one memo (drop it when any of them may change). */
 export class MarginReads {
+  /** The terms of the perpetual priced last (see {@link market}). */
+  private last: MarketTerms | undefined;
+
   constructor(
     readonly ctx: StoreAccess,
     readonly memo: ReadMemo,
@@ -62,15 +66,28 @@ export class MarginReads {
     return this.memo.read(ownerKey("lev", id.owner, id.number), () => this.sources.leverageOf(this.ctx, id));
   }
 
-  /** The view with the funding of every position settled into its USDC (rounded down once). */
+  /**
+   * The view with the funding of every position settled into its USDC (rounded down once): the
+   * view itself when no position's funding index moved (nothing to settle).
+   */
   settle(view: SubaccountView): SubaccountView {
     let settlementPpm = 0n;
-    const perpetualPositions = view.perpetualPositions.map((p) => {
+    let positions: PerpetualPositionView[] | undefined;
+    const stored = view.perpetualPositions;
+    for (let i = 0; i < stored.length; i++) {
+      const p = stored[i] as PerpetualPositionView;
       const index = this.perpetual(p.perpetualId).fundingIndex;
+      if (index === p.fundingIndex) continue;
       settlementPpm += fundingSettlementPpm(p.quantums, p.fundingIndex, index);
-      return { ...p, fundingIndex: index };
-    });
-    return { id: view.id, usdc: view.usdc + floorDiv(settlementPpm, 1_000_000n), perpetualPositions };
+      positions ??= stored.slice();
+      positions[i] = { ...p, fundingIndex: index };
+    }
+    if (positions === undefined) return view;
+    return {
+      id: view.id,
+      usdc: view.usdc + floorDiv(settlementPpm, 1_000_000n),
+      perpetualPositions: positions,
+    };
   }
 
   /**
@@ -89,33 +106,76 @@ export class MarginReads {
       const oracle = this.memo.read(idKey("price", marketId), () =>
         this.sources.prices.oraclePrice(this.ctx, marketId),
       );
-      const pricing = {
-        atomicResolution: perpetual.params.atomicResolution,
-        price: oracle.price,
-        exponent: oracle.exponent,
-      };
       const tier = this.tier(perpetual.params.liquidityTier);
-      // Without an upper cap the open interest does not scale the margin: not priced then.
-      const openInterestQuote =
-        tier.openInterestUpperCap === 0n ? 0n : netNotional(perpetual.openInterest, pricing);
-      const imf = effectiveInitialMarginPpm(
-        tier.initialMarginPpm,
-        tier,
-        openInterestQuote < 0n ? 0n : openInterestQuote,
-        choices.get(p.perpetualId) ?? 0,
-      );
-      const notional = netNotional(p.quantums, pricing);
+      const market = this.market(perpetual, oracle, tier);
+      const imf = market.initialMarginPpm(choices.get(p.perpetualId) ?? 0);
+      const notional = netNotional(p.quantums, market.pricing);
       // Truncation is symmetric: at a non-negative price the size's absolute notional is |notional|.
-      const absolute = oracle.price >= 0n ? absBig(notional) : netNotional(absBig(p.quantums), pricing);
-      const margins = marginRequirementsOfNotional(
-        absolute,
-        { initialMarginPpm: tier.initialMarginPpm, maintenanceFractionPpm: tier.maintenanceFractionPpm },
-        imf,
-      );
+      const absolute =
+        oracle.price >= 0n ? absBig(notional) : netNotional(absBig(p.quantums), market.pricing);
+      const margins = marginRequirementsOfNotional(absolute, tier, imf);
       netCollateral += p.quoteBalance + notional;
       initial += margins.initial;
       maintenance += margins.maintenance;
     }
     return { netCollateral, initial, maintenance };
+  }
+
+  /**
+   * The terms of a perpetual derived from its records as read: those of the last one priced when
+   * they come from the very same records (a fill's checks price one perpetual again and again).
+   */
+  private market(
+    perpetual: PerpetualView,
+    oracle: OraclePrice,
+    tier: perpetualsProto.LiquidityTier,
+  ): MarketTerms {
+    const last = this.last;
+    if (last !== undefined && last.perpetual === perpetual && last.oracle === oracle && last.tier === tier) {
+      return last;
+    }
+    this.last = new MarketTerms(perpetual, oracle, tier);
+    return this.last;
+  }
+}
+
+/**
+ * What prices positions in a perpetual, from its records: its pricing, and the initial margin
+ * fraction of a leverage choice (open-interest scaling and the choice, pure in the records; the
+ * last choice's kept).
+ */
+class MarketTerms {
+  readonly pricing: PositionPricing;
+  private readonly openInterestQuote: bigint;
+  private lastChoice: number | undefined;
+  private lastImf = 0n;
+
+  constructor(
+    readonly perpetual: PerpetualView,
+    readonly oracle: OraclePrice,
+    readonly tier: perpetualsProto.LiquidityTier,
+  ) {
+    this.pricing = {
+      atomicResolution: perpetual.params.atomicResolution,
+      price: oracle.price,
+      exponent: oracle.exponent,
+    };
+    // Without an upper cap the open interest does not scale the margin: not priced then.
+    const quote = tier.openInterestUpperCap === 0n ? 0n : netNotional(perpetual.openInterest, this.pricing);
+    this.openInterestQuote = quote < 0n ? 0n : quote;
+  }
+
+  /** The effective initial margin fraction (ppm) of a position with leverage choice `customImfPpm` (0: none). */
+  initialMarginPpm(customImfPpm: number): bigint {
+    if (customImfPpm !== this.lastChoice) {
+      this.lastImf = effectiveInitialMarginPpm(
+        this.tier.initialMarginPpm,
+        this.tier,
+        this.openInterestQuote,
+        customImfPpm,
+      );
+      this.lastChoice = customImfPpm;
+    }
+    return this.lastImf;
   }
 }
