@@ -165,8 +165,10 @@ export class OrdersModel {
 
   /** Forgets final orders (filled or canceled) last changed below `height`. */
   prune(height: bigint): void {
-    for (const [key, record] of this.orders) {
+    // By value (each record holds its key): an entries iterator would build a pair per order.
+    for (const record of this.orders.values()) {
       if (record.status !== "FILLED" && record.status !== "CANCELED") continue;
+      const key = record.key;
       const gt = record.order.goodTilOneof;
       const last = record.updatedAtHeight ?? (gt.case === "goodTilBlock" ? BigInt(gt.value) : height);
       if (last >= height) continue;
