@@ -15,6 +15,8 @@ import { PruneSchedule } from "./prune-schedule.js";
 /** An order as the indexer keeps it. */
 export interface OrderRecord {
   readonly key: string;
+  /** How many orders the model stored before this one: the records' storage order. */
+  readonly rank: number;
   order: clob.Order;
   status: OrderStatus;
   totalFilled: bigint;
@@ -42,17 +44,15 @@ export class OrdersModel {
   private schedule: PruneSchedule<OrderRecord> | undefined;
   /** Orders that were BEST_EFFORT_CANCELED (some may have changed since), for {@link expire}. */
   private readonly canceled = new Set<OrderRecord>();
-  /** Each order's rank in {@link orders} (the order they were first stored in). */
-  private readonly rank = new WeakMap<OrderRecord, number>();
+  /** How many orders were ever stored (the next one's rank). */
   private stored = 0;
 
   /** Stores or updates the order under `key` (its {@link orderIdKey}). */
   private upsert(order: clob.Order, status: OrderStatus, key = orderIdKey(order.orderId)): OrderRecord {
     let record = this.orders.get(key);
     if (record === undefined) {
-      record = { key, order, status, totalFilled: 0n };
+      record = { key, rank: this.stored++, order, status, totalFilled: 0n };
       this.orders.set(key, record);
-      this.rank.set(record, this.stored++);
       const owner = ownerKey(order);
       const set = this.bySubaccount.get(owner);
       if (set === undefined) this.bySubaccount.set(owner, new Set([key]));
@@ -191,7 +191,7 @@ export class OrdersModel {
       }
     }
     // In the order the orders were stored, as a walk over all of them finds them.
-    changed.sort((a, b) => (this.rank.get(a) as number) - (this.rank.get(b) as number));
+    changed.sort((a, b) => a.rank - b.rank);
     return this.filed(changed);
   }
 
