@@ -25,13 +25,28 @@ export function flatString(text: string): string {
   return copy === text ? copy : structuredClone(text);
 }
 
-/** Replaces every string of `events` by a flat copy (see {@link flatString}), in place. */
-function flattenEvents(events: readonly AbciEvent[]): void {
+/**
+ * The flat copy of `text` made for an equal string before (in `copies`), else a new one (see
+ * {@link flatString}): a block's events repeat their types, keys, addresses and denoms, each
+ * copied once. Looking a string up flattens it only as far as hashing it needs, nothing is kept.
+ */
+function flatCopy(text: string, copies: Map<string, string>): string {
+  if (text.length < 13) return text;
+  let copy = copies.get(text);
+  if (copy === undefined) {
+    copy = flatString(text);
+    copies.set(copy, copy);
+  }
+  return copy;
+}
+
+/** Replaces every string of `events` by a flat copy (see {@link flatCopy}), in place. */
+function flattenEvents(events: readonly AbciEvent[], copies: Map<string, string>): void {
   for (const e of events) {
-    e.type = flatString(e.type);
+    e.type = flatCopy(e.type, copies);
     for (const a of e.attributes) {
-      a.key = flatString(a.key);
-      a.value = flatString(a.value);
+      a.key = flatCopy(a.key, copies);
+      a.value = flatCopy(a.value, copies);
     }
   }
 }
@@ -88,8 +103,9 @@ export class BlockStore {
       );
     }
     this.first ??= record.height;
-    flattenEvents(record.finalizeBlockEvents);
-    for (const result of record.txResults) flattenEvents(result.events);
+    const copies = new Map<string, string>();
+    flattenEvents(record.finalizeBlockEvents, copies);
+    for (const result of record.txResults) flattenEvents(result.events, copies);
     this.recent.push(record);
     this.total++;
     this.txs.addBlock(record);

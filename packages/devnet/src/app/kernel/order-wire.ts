@@ -39,7 +39,8 @@ function readSubaccountId(c: Cursor, end: number): SubaccountId {
   return id;
 }
 
-function readOrderId(c: Cursor, end: number): OrderId {
+/** An `OrderId` within `end` (see the module comment), also read by `operations-wire.ts`. */
+export function readOrderId(c: Cursor, end: number): OrderId {
   const id: OrderId = { $typeName: "perpx.clob.v1.OrderId", clientId: 0, orderFlags: 0, clobPairId: 0 };
   let seen = 0;
   while (c.ok && c.pos < end) {

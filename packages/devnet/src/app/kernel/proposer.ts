@@ -4,9 +4,9 @@
  * `MsgProposedOperations`) in one unsigned tx, delivered without an ante step. Signed txs those
  * messages carry (short-term order placements) are verified again on the block's state.
  */
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
 import type { Any } from "@bufbuild/protobuf/wkt";
-import { cosmosAbci, cosmosTx } from "@perpx/proto";
+import { clob, cosmosAbci, cosmosTx } from "@perpx/proto";
 import type { AbciEvent, TxResult } from "../contract.js";
 import type { IndexerEvent } from "../indexer-output/indexer-events.js";
 import { abciError, sdkErrors } from "../lib/errors.js";
@@ -16,6 +16,7 @@ import { runAnte } from "./ante.js";
 import type { ChainCore } from "./chain-core.js";
 import { createGasMeter } from "./gas.js";
 import { type BlockInfo, type Context, createContext } from "./module.js";
+import { readProposedOperations } from "./operations-wire.js";
 import { CacheStore, type KvStore } from "./store.js";
 import type { DecodedTx } from "./tx.js";
 import { anteDepsOf, txFailure, txPolicyOf } from "./tx-exec.js";
@@ -38,6 +39,13 @@ export function proposedTxBytes(messages: readonly Any[]): Uint8Array {
     cosmosTx.TxRawSchema,
     create(cosmosTx.TxRawSchema, { bodyBytes: body, authInfoBytes: authInfo }),
   );
+}
+
+/** A proposed message from its bytes: directly for the clob's operations, else by protobuf-es. */
+function decodeProposed<Desc extends DescMessage>(schema: Desc, bytes: Uint8Array): MessageShape<Desc> {
+  const direct =
+    schema.typeName === clob.MsgProposedOperationsSchema.typeName ? readProposedOperations(bytes) : undefined;
+  return (direct as MessageShape<Desc> | undefined) ?? fromBinary(schema, bytes);
 }
 
 /** Decodes a signed tx a proposed message carries (with `decode`) and verifies its signatures on `base`. */
@@ -107,7 +115,9 @@ export function proposeAndDeliver(
       const handler = core.set.router.msg(any.typeUrl);
       if (handler === undefined) throw abciError(sdkErrors.unknownRequest, `no handler for ${any.typeUrl}`);
       const msgEvents = new EventManager();
-      responses.push(handler.execute(context(msgBranch, msgEvents), fromBinary(handler.schema, any.value)));
+      responses.push(
+        handler.execute(context(msgBranch, msgEvents), decodeProposed(handler.schema, any.value)),
+      );
       const attributes: [string, string][] = [
         ["action", any.typeUrl],
         ["module", moduleNameOfTypeUrl(any.typeUrl)],

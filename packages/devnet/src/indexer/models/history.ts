@@ -66,6 +66,18 @@ export interface FundingRecord {
 
 const subKey = (address: string, n: number) => `${address}/${n}`;
 
+/** The fills and transfers one event made. */
+export interface HistoryChanges {
+  readonly fills: readonly FillRecord[];
+  readonly transfers: readonly TransferRecord[];
+}
+
+/** What an event that makes neither fills nor transfers returns (shared: never changed). */
+const NO_CHANGES: HistoryChanges = Object.freeze({
+  fills: Object.freeze([]) as readonly FillRecord[],
+  transfers: Object.freeze([]) as readonly TransferRecord[],
+});
+
 /** The history model (see the module comment). */
 export class HistoryModel {
   private readonly fills = new Map<string, FillRecord[]>();
@@ -83,11 +95,13 @@ export class HistoryModel {
    * position an order fill finds (the real indexer sets `positionSizeBefore` and the rest on order
    * and liquidation fills, not on deleveraging ones): call it before the position moves.
    */
-  apply(
-    located: LocatedIndexerEvent,
-    positionBefore?: PositionBeforeLookup,
-  ): { fills: FillRecord[]; transfers: TransferRecord[] } {
+  apply(located: LocatedIndexerEvent, positionBefore?: PositionBeforeLookup): HistoryChanges {
     const e = located.event;
+    if (e.kind === "funding") {
+      if (e.phase === "payment") this.applyFunding(e, located);
+      return NO_CHANGES;
+    }
+    if (e.kind !== "order_fill" && e.kind !== "deleveraging" && e.kind !== "transfer") return NO_CHANGES;
     const eventId = eventIdHex(located);
     const transactionHash = located.txHash ?? "";
     const base = { createdAt: located.time, createdAtHeight: located.height, transactionHash };
@@ -156,37 +170,38 @@ export class HistoryModel {
       }
       return { fills, transfers: [] };
     }
-    if (e.kind === "transfer") {
-      const side = (s: { owner: string; number?: number }) => ({
-        address: s.owner,
-        ...(s.number === undefined ? {} : { subaccountNumber: s.number }),
-      });
-      const transfer: TransferRecord = {
-        ...base,
-        eventId,
-        sender: side(e.sender),
-        recipient: side(e.recipient),
-        quantums: e.quantums,
-      };
-      const keys = new Set<string>();
-      for (const s of [transfer.sender, transfer.recipient]) {
-        if (s.subaccountNumber !== undefined) keys.add(subKey(s.address, s.subaccountNumber));
-      }
-      for (const key of keys) this.push(this.transfers, key, transfer);
-      return { fills: [], transfers: [transfer] };
+    const side = (s: { owner: string; number?: number }) => ({
+      address: s.owner,
+      ...(s.number === undefined ? {} : { subaccountNumber: s.number }),
+    });
+    const transfer: TransferRecord = {
+      ...base,
+      eventId,
+      sender: side(e.sender),
+      recipient: side(e.recipient),
+      quantums: e.quantums,
+    };
+    const keys = new Set<string>();
+    for (const s of [transfer.sender, transfer.recipient]) {
+      if (s.subaccountNumber !== undefined) keys.add(subKey(s.address, s.subaccountNumber));
     }
-    if (e.kind === "funding" && e.phase === "payment") {
-      const list = this.funding.get(e.perpetualId) ?? [];
-      list.push({
-        perpetualId: e.perpetualId,
-        ratePpm: e.ratePpm,
-        oracleSubticks: e.oracleSubticks,
-        effectiveAt: located.time,
-        effectiveAtHeight: located.height,
-      });
-      this.funding.set(e.perpetualId, list);
-    }
-    return { fills: [], transfers: [] };
+    for (const key of keys) this.push(this.transfers, key, transfer);
+    return { fills: [], transfers: [transfer] };
+  }
+
+  private applyFunding(
+    e: Extract<LocatedIndexerEvent["event"], { kind: "funding" }>,
+    located: LocatedIndexerEvent,
+  ): void {
+    const list = this.funding.get(e.perpetualId) ?? [];
+    list.push({
+      perpetualId: e.perpetualId,
+      ratePpm: e.ratePpm,
+      oracleSubticks: e.oracleSubticks,
+      effectiveAt: located.time,
+      effectiveAtHeight: located.height,
+    });
+    this.funding.set(e.perpetualId, list);
   }
 
   /** Forgets fills and transfers of blocks below `height`. */
@@ -197,7 +212,11 @@ export class HistoryModel {
         while (cut < list.length && (list[cut] as { createdAtHeight: bigint }).createdAtHeight < height)
           cut++;
         if (cut === list.length) map.delete(key);
-        else if (cut > 0) list.splice(0, cut);
+        else if (cut > 0) {
+          // Shifted in place: `splice` would also build an array of the removed records.
+          list.copyWithin(0, cut);
+          list.length -= cut;
+        }
       }
     }
   }

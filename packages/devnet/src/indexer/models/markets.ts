@@ -56,6 +56,9 @@ interface Tier {
   readonly openInterestUpperCap: bigint;
 }
 
+/** The long size of a position's quantums (0 for short or none). */
+const long = (q: bigint | undefined): bigint => (q !== undefined && q > 0n ? q : 0n);
+
 interface Sample {
   readonly timeMs: number;
   readonly value: bigint;
@@ -174,17 +177,19 @@ export class MarketsModel {
 
   private updatePositions(e: Extract<IndexerEvent, { kind: "subaccount_update" }>): void {
     const key = `${e.owner}/${e.number}`;
-    const before = this.positions.get(key) ?? new Map<number, bigint>();
+    const before = this.positions.get(key);
     const after = new Map<number, bigint>();
     for (const p of e.perpetualPositions) if (p.quantums !== 0n) after.set(p.perpetualId, p.quantums);
-    const touched = new Set([...before.keys(), ...after.keys()]);
-    for (const id of touched) {
-      const long = (q: bigint | undefined) => (q !== undefined && q > 0n ? q : 0n);
-      const delta = long(after.get(id)) - long(before.get(id));
-      if (delta !== 0n) this.openInterest.set(id, (this.openInterest.get(id) ?? 0n) + delta);
-    }
+    // The perpetuals held before, then the newly held ones, in that order.
+    if (before !== undefined)
+      for (const [id, q] of before) this.addOpenInterest(id, long(after.get(id)) - long(q));
+    for (const [id, q] of after) if (before?.has(id) !== true) this.addOpenInterest(id, long(q));
     if (after.size === 0) this.positions.delete(key);
     else this.positions.set(key, after);
+  }
+
+  private addOpenInterest(perpetualId: number, delta: bigint): void {
+    if (delta !== 0n) this.openInterest.set(perpetualId, (this.openInterest.get(perpetualId) ?? 0n) + delta);
   }
 
   /**

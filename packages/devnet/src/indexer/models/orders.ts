@@ -10,10 +10,13 @@ import type { clob } from "@perpx/proto";
 import type { OrderStreamMessage } from "../../app/contract.js";
 import type { LocatedIndexerEvent } from "../../app/indexer-output/indexer-events.js";
 import { orderIdKey, streamOrderKey } from "./orderbook.js";
+import { PruneSchedule } from "./prune-schedule.js";
 
 /** An order as the indexer keeps it. */
 export interface OrderRecord {
   readonly key: string;
+  /** How many orders the model stored before this one: the records' storage order. */
+  readonly rank: number;
   order: clob.Order;
   status: OrderStatus;
   totalFilled: bigint;
@@ -37,12 +40,18 @@ const SHORT_TERM = 0;
 export class OrdersModel {
   private readonly orders = new Map<string, OrderRecord>();
   private readonly bySubaccount = new Map<string, Set<string>>();
+  /** When final orders may go: kept from the first {@link prune} on (none without pruning). */
+  private schedule: PruneSchedule<OrderRecord> | undefined;
+  /** Orders that were BEST_EFFORT_CANCELED (some may have changed since), for {@link expire}. */
+  private readonly canceled = new Set<OrderRecord>();
+  /** How many orders were ever stored (the next one's rank). */
+  private stored = 0;
 
   /** Stores or updates the order under `key` (its {@link orderIdKey}). */
   private upsert(order: clob.Order, status: OrderStatus, key = orderIdKey(order.orderId)): OrderRecord {
     let record = this.orders.get(key);
     if (record === undefined) {
-      record = { key, order, status, totalFilled: 0n };
+      record = { key, rank: this.stored++, order, status, totalFilled: 0n };
       this.orders.set(key, record);
       const owner = ownerKey(order);
       const set = this.bySubaccount.get(owner);
@@ -60,6 +69,16 @@ export class OrdersModel {
    * {@link streamOrderKey} (a caller that has it passes it).
    */
   applyStream(message: OrderStreamMessage, key = streamOrderKey(message)): OrderRecord[] {
+    return this.filed(this.streamChanges(message, key));
+  }
+
+  /** Files changed orders in the prune schedule, if there is one; returns them. */
+  private filed(changed: OrderRecord[]): OrderRecord[] {
+    if (this.schedule !== undefined) for (const record of changed) this.schedule.file(record);
+    return changed;
+  }
+
+  private streamChanges(message: OrderStreamMessage, key: string): OrderRecord[] {
     switch (message.kind) {
       case "place":
       case "replace": {
@@ -85,7 +104,10 @@ export class OrdersModel {
         const record = this.orders.get(key);
         if (record === undefined || (message.orderId.orderFlags ?? 0) !== SHORT_TERM) return [];
         if (message.reason === "fully_filled") return [];
-        if (record.status !== "FILLED") record.status = "BEST_EFFORT_CANCELED";
+        if (record.status !== "FILLED") {
+          record.status = "BEST_EFFORT_CANCELED";
+          this.canceled.add(record);
+        }
         record.removalReason = message.reason;
         return [record];
       }
@@ -94,6 +116,10 @@ export class OrdersModel {
 
   /** Applies one block event; returns the orders it changed. */
   apply(located: LocatedIndexerEvent): OrderRecord[] {
+    return this.filed(this.eventChanges(located));
+  }
+
+  private eventChanges(located: LocatedIndexerEvent): OrderRecord[] {
     const e = located.event;
     switch (e.kind) {
       case "stateful_order_placed": {
@@ -152,28 +178,37 @@ export class OrdersModel {
    */
   expire(height: bigint): OrderRecord[] {
     const changed: OrderRecord[] = [];
-    for (const record of this.orders.values()) {
-      if (record.status !== "BEST_EFFORT_CANCELED") continue;
+    for (const record of this.canceled) {
+      if (record.status !== "BEST_EFFORT_CANCELED") {
+        this.canceled.delete(record);
+        continue;
+      }
       const gt = record.order.goodTilOneof;
       if (gt.case === "goodTilBlock" && BigInt(gt.value) < height) {
         record.status = "CANCELED";
+        this.canceled.delete(record);
         changed.push(record);
       }
     }
-    return changed;
+    // In the order the orders were stored, as a walk over all of them finds them.
+    changed.sort((a, b) => a.rank - b.rank);
+    return this.filed(changed);
   }
 
   /** Forgets final orders (filled or canceled) last changed below `height`. */
   prune(height: bigint): void {
-    for (const [key, record] of this.orders) {
-      if (record.status !== "FILLED" && record.status !== "CANCELED") continue;
-      const gt = record.order.goodTilOneof;
-      const last = record.updatedAtHeight ?? (gt.case === "goodTilBlock" ? BigInt(gt.value) : height);
-      if (last >= height) continue;
-      this.orders.delete(key);
+    if (this.schedule === undefined) {
+      // The first prune: every final order is filed, from now on each as it changes.
+      this.schedule = new PruneSchedule();
+      for (const record of this.orders.values()) this.schedule.file(record);
+    }
+    for (const record of this.schedule.due(height)) {
+      // A record may be answered again after it was forgotten, its key since taken by another.
+      if (this.orders.get(record.key) !== record) continue;
+      this.orders.delete(record.key);
       const owner = ownerKey(record.order);
       const set = this.bySubaccount.get(owner);
-      set?.delete(key);
+      set?.delete(record.key);
       if (set?.size === 0) this.bySubaccount.delete(owner);
     }
   }

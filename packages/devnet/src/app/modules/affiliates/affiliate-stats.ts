@@ -146,13 +146,35 @@ export function userStats(ctx: StoreAccess, address: string): AffiliateUserStats
   return stats;
 }
 
+/**
+ * The fills recorded in a block's stats by the bytes they were stored as: the end block reads the
+ * very bytes a fill wrote, and takes the fill as it was recorded instead of parsing them.
+ */
+const recordedFills = new WeakMap<Uint8Array, StatsFill>();
+
 /** Records a fill in the block's stats (counted at the end of the block). */
 export function recordStatsFill(ctx: StoreAccess, fill: StatsFill): void {
   const store = ctx.store(SLICE);
   const stored = store.get(BLOCK_COUNT_KEY);
   const count = stored === undefined ? 0 : decodeCount(stored);
-  store.set(`${BLOCK_PREFIX}${padKey(count, 10)}`, utf8(storedFillJson(fill)));
+  const bytes = utf8(storedFillJson(fill));
+  store.set(`${BLOCK_PREFIX}${padKey(count, 10)}`, bytes);
+  recordedFills.set(bytes, fill);
   store.set(BLOCK_COUNT_KEY, encodeCount(count + 1));
+}
+
+/** A fill of the block's stats from its stored bytes. */
+function storedFill(bytes: Uint8Array): StatsFill {
+  const recorded = recordedFills.get(bytes);
+  if (recorded !== undefined) return recorded;
+  const fill = JSON.parse(fromUtf8(bytes)) as StoredFill;
+  return {
+    taker: fill.taker,
+    maker: fill.maker,
+    notional: BigInt(fill.notional),
+    affiliateFee: BigInt(fill.affiliateFee),
+    attributions: fill.attributions.map((a) => ({ ...a, volume: BigInt(a.volume) })),
+  };
 }
 
 /**
@@ -167,24 +189,31 @@ function processBlockStats(ctx: Context, epochs: EpochsKeeper): void {
   if (fills.length === 0) return;
   const info = epochs.get(ctx, EPOCH_NAMES.stats);
   const epoch = epochPrefix(info.currentEpoch);
+  // Each user's totals and epoch gains are read once, added to fill by fill in the same order as
+  // one write per fill would, and written once: the same final values (the hook is unmetered).
+  const touched = new Map<string, { totals: Mutable; gains: Record<string, string> }>();
   const add = (user: string, field: Fields, amount: bigint) => {
-    const totals = { ...userStats(ctx, user) };
-    totals[field] += amount;
-    writeUserStats(ctx, user, totals);
-    const key = `${epoch}${user}`;
-    const gained = readGains(ctx, key);
-    gained[field] = (BigInt(gained[field] ?? "0") + amount).toString();
-    writeGains(ctx, key, gained);
+    let entry = touched.get(user);
+    if (entry === undefined) {
+      entry = { totals: { ...userStats(ctx, user) }, gains: readGains(ctx, `${epoch}${user}`) };
+      touched.set(user, entry);
+    }
+    entry.totals[field] += amount;
+    entry.gains[field] = (BigInt(entry.gains[field] ?? "0") + amount).toString();
   };
   for (const [key, bytes] of fills) {
     store.delete(key);
-    const fill = JSON.parse(fromUtf8(bytes)) as StoredFill;
-    add(fill.taker, "takerNotional", BigInt(fill.notional));
-    if (fill.affiliateFee !== "0") add(fill.taker, "revenue", BigInt(fill.affiliateFee));
+    const fill = storedFill(bytes);
+    add(fill.taker, "takerNotional", fill.notional);
+    if (fill.affiliateFee !== 0n) add(fill.taker, "revenue", fill.affiliateFee);
     for (const a of fill.attributions) {
-      add(a.referrer, "referredVolume", BigInt(a.volume));
-      add(a.role === "taker" ? fill.taker : fill.maker, "attributedVolume", BigInt(a.volume));
+      add(a.referrer, "referredVolume", a.volume);
+      add(a.role === "taker" ? fill.taker : fill.maker, "attributedVolume", a.volume);
     }
+  }
+  for (const [user, { totals, gains }] of touched) {
+    writeUserStats(ctx, user, totals);
+    writeGains(ctx, `${epoch}${user}`, gains);
   }
   store.delete(BLOCK_COUNT_KEY);
   writeJson(ctx, epochEndKey(info.currentEpoch), info.nextTick);

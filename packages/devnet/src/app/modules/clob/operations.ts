@@ -91,6 +91,9 @@ export function deliverOperations(
     if (stored === undefined) invalid(`stateful order ${key} does not exist`);
     return { key, order: stored.order, stored, filled: stored.filled };
   };
+  // The block's traded price range of each pair, recorded once after the queue (only the end
+  // block reads it): the same range as one record per fill.
+  const traded = new Map<number, { min: bigint; max: bigint }>();
   for (const { operation } of msg.operationsQueue) {
     if (operation.case === "shortTermOrderPlacement") {
       const order = verify(operation.value);
@@ -134,7 +137,7 @@ export function deliverOperations(
           ) !== "ok"
         )
           continue;
-        recordTradePrice(store, pair.id, maker.order.subticks);
+        widen(traded, pair.id, maker.order.subticks);
         takerFilled += fill.fillAmount;
         if (maker.stored === undefined) {
           placed.set(maker.key, { order: maker.order, filled: makerFilled });
@@ -159,6 +162,18 @@ export function deliverOperations(
       removeStateful(ctx, engine, stored, REMOVAL_REASON_NAMES[removal.removalReason] ?? "unspecified");
     }
   }
+  for (const [pairId, { min, max }] of traded) {
+    recordTradePrice(store, pairId, min);
+    if (max !== min) recordTradePrice(store, pairId, max);
+  }
+}
+
+/** Widens the price range of `pairId` in `ranges` with one fill's price. */
+function widen(ranges: Map<number, { min: bigint; max: bigint }>, pairId: number, subticks: bigint): void {
+  const range = ranges.get(pairId);
+  if (range === undefined) ranges.set(pairId, { min: subticks, max: subticks });
+  else if (subticks < range.min) range.min = subticks;
+  else if (subticks > range.max) range.max = subticks;
 }
 
 /**

@@ -99,14 +99,20 @@ function decode(bytes: Uint8Array): OrderStreamMessage {
   }
 }
 
-/** Freezes a value and every object inside it (bytes excepted). */
-function freezeDeep(value: unknown): void {
-  if (typeof value !== "object" || value === null || ArrayBuffer.isView(value) || Object.isFrozen(value))
-    return;
+/** True for an object that {@link freezeDeep} freezes: not bytes, not frozen already. */
+function freezable(value: unknown): value is object {
+  return typeof value === "object" && value !== null && !ArrayBuffer.isView(value) && !Object.isFrozen(value);
+}
+
+/** Freezes an object and every object inside it (bytes excepted). */
+function freezeDeep(value: object): void {
   Object.freeze(value);
-  // Own enumerable fields only, without the array `Object.values` would allocate per object.
+  // Own enumerable fields only, without the array `Object.values` would allocate per object; a
+  // field that holds no object to freeze (most of them: numbers, strings) costs no call.
   for (const field in value) {
-    if (Object.hasOwn(value, field)) freezeDeep((value as Record<string, unknown>)[field]);
+    if (!Object.hasOwn(value, field)) continue;
+    const inner = (value as Record<string, unknown>)[field];
+    if (freezable(inner)) freezeDeep(inner);
   }
 }
 
@@ -133,7 +139,7 @@ export function drainOrderStream(store: KvStore): OrderStreamMessage[] {
   const messages = taken.map(([key, value]) => {
     const made = written.get(key);
     const message = made !== undefined && bytesEqual(made.bytes, value) ? made.message : decode(value);
-    freezeDeep(message);
+    if (freezable(message)) freezeDeep(message);
     return message;
   });
   written.clear();
