@@ -3,8 +3,9 @@ import { clob } from "@perpx/proto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RootStore } from "../../kernel/store.js";
-import { BinaryReader } from "../../lib/codec.js";
+import { BinaryReader, BinaryWriter } from "../../lib/codec.js";
 import { type BookSide, OrderBook } from "./book.js";
+import { encodeOrder } from "./order-codec.js";
 import { getOrder, isMemclobKey, nextPriority, orderKey, orderKeyAfter, setOrder } from "./state.js";
 
 const PAIR = 0;
@@ -141,6 +142,43 @@ describe("getOrder", () => {
               }
             }
           }
+        },
+      ),
+    );
+  });
+});
+
+describe("setOrder", () => {
+  it("property: writes the record as a BinaryWriter lays it out", () => {
+    const u64 = fc.oneof(fc.bigInt({ min: 0n, max: 300n }), fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }));
+    fc.assert(
+      fc.property(
+        fc.record({
+          clientId: fc.nat(),
+          owner: fc.string({ maxLength: 50 }),
+          subticks: u64,
+          seq: u64,
+          tie: u64,
+          height: u64,
+          txIndex: fc.oneof(fc.nat(300), fc.nat()),
+          filled: u64,
+          triggered: fc.boolean(),
+        }),
+        ({ clientId, owner, subticks, ...fields }) => {
+          const orderId = create(clob.OrderIdSchema, { subaccountId: { owner }, clientId });
+          const stored = { order: create(clob.OrderSchema, { orderId, subticks }), ...fields };
+          const store = new RootStore();
+          setOrder(store, "k", stored);
+          const reference = new BinaryWriter(16)
+            .bytes(encodeOrder(stored.order))
+            .uvarint(stored.seq)
+            .uvarint(stored.height)
+            .uvarint(stored.txIndex)
+            .uvarint(stored.filled)
+            .bool(stored.triggered)
+            .uvarint(stored.tie)
+            .finish();
+          expect(store.get("order/k")).toEqual(reference);
         },
       ),
     );
