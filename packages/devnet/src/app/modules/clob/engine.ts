@@ -340,20 +340,21 @@ export class Engine {
   /**
    * Places an order in the memclob as a taker: checks reduce-only and post-only, matches it (each
    * fill settled on this context's state and queued for the next block), then rests the remainder
-   * (unless IOC) without a collateral check. `filled` carries over from a replaced order or from
-   * state; `txBytes` is a short-term order's signed placement (queued with its first match).
+   * (unless IOC) without a collateral check. `key` is the order's key (`orderKey`); `filled` carries
+   * over from a replaced order or from state; `txBytes` is a short-term order's signed placement
+   * (queued with its first match).
    *
    * @throws AbciError 2003 (post-only would cross), 2001 (reduce-only would increase), 24
    * (nothing left to fill); nothing is changed then.
    */
   place(
     order: clob.Order,
+    key: string,
     pair: clob.ClobPair,
     priority: Priority,
     filled: bigint,
     txBytes?: Uint8Array,
   ): PlaceOutcome {
-    const key = orderKey(order.orderId);
     const pairId = pair.id;
     const perpetualId = perpetualOf(pair);
     const side = sideOf(order);

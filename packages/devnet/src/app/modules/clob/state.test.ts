@@ -6,7 +6,15 @@ import { RootStore } from "../../kernel/store.js";
 import { BinaryReader, BinaryWriter } from "../../lib/codec.js";
 import { type BookSide, OrderBook } from "./book.js";
 import { encodeOrder } from "./order-codec.js";
-import { getOrder, isMemclobKey, nextPriority, orderKey, orderKeyAfter, setOrder } from "./state.js";
+import {
+  getOrder,
+  isMemclobKey,
+  isShortTermOrderKey,
+  nextPriority,
+  orderKey,
+  orderKeyAfter,
+  setOrder,
+} from "./state.js";
 
 const PAIR = 0;
 const OWNER = "perpx1owner";
@@ -144,6 +152,22 @@ describe("getOrder", () => {
           }
         },
       ),
+    );
+  });
+});
+
+describe("isShortTermOrderKey", () => {
+  it("property: is true when the third part of the key is the short-term flags", () => {
+    const part = fc.oneof(
+      fc.constantFrom("0000000000", "0000000064", "000000000", "00000000000", ""),
+      fc.string(),
+    );
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 6 }), (parts) => {
+        const key = parts.join("/");
+        expect(isShortTermOrderKey(key)).toBe(key.split("/")[2] === "0000000000");
+      }),
+      { numRuns: 1000 },
     );
   });
 });

@@ -110,9 +110,13 @@ export function orderKeyAfter(storeKey: string, parts: number): string {
   return storeKey.slice(start);
 }
 
-/** True for an order key of a short-term order. */
+/** True for an order key of a short-term order (`<owner>/<number>/<flags>/...`: its flags). */
 export function isShortTermOrderKey(key: string): boolean {
-  return key.split("/")[2] === SHORT_TERM_FLAGS;
+  const first = key.indexOf("/");
+  const second = first < 0 ? -1 : key.indexOf("/", first + 1);
+  if (second < 0 || !key.startsWith(SHORT_TERM_FLAGS, second + 1)) return false;
+  const end = second + 1 + SHORT_TERM_FLAGS.length;
+  return end === key.length || key.charCodeAt(end) === 0x2f; // "/"
 }
 
 /** `key.split("/")[index]`, without splitting the whole key. */
