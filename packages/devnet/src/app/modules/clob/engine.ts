@@ -424,14 +424,6 @@ export class Engine {
         totalFilled: takerFilled,
       });
     }
-    const stored: StoredOrder = {
-      order,
-      ...priority,
-      height: this.ctx.block.height,
-      txIndex: 0,
-      filled: takerFilled,
-      triggered: order.orderId?.orderFlags === ORDER_FLAGS.conditional,
-    };
     const remaining = open - fillQuantums;
     const gtb = order.goodTilOneof.case === "goodTilBlock" ? BigInt(order.goodTilOneof.value) : undefined;
     if (remaining > 0n && !ioc && !result.takerFailed) {
@@ -444,7 +436,14 @@ export class Engine {
         owner: ref.owner,
         number: ref.number,
       });
-      setOrder(this.store, key, stored);
+      setOrder(this.store, key, {
+        order,
+        ...priority,
+        height: this.ctx.block.height,
+        txIndex: 0,
+        filled: takerFilled,
+        triggered: order.orderId?.orderFlags === ORDER_FLAGS.conditional,
+      });
       if (shortTerm) {
         this.store.set(expiryKey(order, key), new Uint8Array(0));
         if (txBytes !== undefined) this.store.set(keys.txBytes(key), txBytes);
