@@ -11,7 +11,7 @@ import { ProtoWriter } from "../lib/proto-writer.js";
  * field 1 is never written). Each `Any` is `{ type_url = 1; value = 2 }`, empty fields left out.
  */
 export function txMsgDataBytes(responses: readonly Any[]): Uint8Array {
-  const w = new ProtoWriter();
-  for (const any of responses) w.message(2, (m) => m.string(1, any.typeUrl).scalarBytes(2, any.value));
-  return w.finish();
+  return ProtoWriter.encode((w) => {
+    for (const any of responses) w.message(2, (m) => m.string(1, any.typeUrl).scalarBytes(2, any.value));
+  });
 }

@@ -85,6 +85,22 @@ describe("codec", () => {
     );
   });
 
+  it("property: uvarint writes LEB128 by its definition, for a number or a bigint of any size", () => {
+    const values = fc.oneof(
+      fc.bigInt({ min: 0n, max: 300n }),
+      fc.bigInt({ min: (1n << 32n) - 2n, max: (1n << 32n) + 2n }),
+      fc.bigInt({ min: 0n, max: (1n << 130n) - 1n }),
+    );
+    fc.assert(
+      fc.property(values, fc.boolean(), (value, asNumber) => {
+        const input = asNumber && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+        expect([...new BinaryWriter(16).uvarint(input).finish()]).toEqual(referenceVarint(value));
+      }),
+    );
+    expect(() => new BinaryWriter().uvarint(-1)).toThrow(DevnetError);
+    expect(() => new BinaryWriter().uvarint(-1n)).toThrow(DevnetError);
+  });
+
   it("refuses truncated input", () => {
     const bytes = new BinaryWriter().string("hello").finish();
     expect(() => new BinaryReader(bytes.subarray(0, 3)).string()).toThrow(DevnetError);

@@ -216,6 +216,15 @@ export function putVarint(out: Uint8Array, at: number, value: bigint | number): 
   return i + 1;
 }
 
+/**
+ * `value` as a number when it is a non-negative safe integer or a bigint below 2^32 (counters,
+ * heights, amounts: a varint written with no bigint work), else -1.
+ */
+function smallUint(value: bigint | number): number {
+  if (typeof value === "number") return Number.isSafeInteger(value) && value >= 0 ? value : -1;
+  return value >= 0n && value <= 0xffffffffn ? Number(value) : -1;
+}
+
 /** Appends length-prefixed values to a growing buffer; the output is a pure function of the calls. */
 export class BinaryWriter {
   private buffer: Uint8Array;
@@ -237,6 +246,12 @@ export class BinaryWriter {
 
   /** An unsigned LEB128 varint (any size). */
   uvarint(value: bigint | number): this {
+    const small = smallUint(value);
+    if (small >= 0) {
+      this.reserve(varintLength(small));
+      this.length = putVarint(this.buffer, this.length, small);
+      return this;
+    }
     const v = BigInt(value);
     if (v < 0n) throw new DevnetError("out-of-range", `negative varint: ${v}`);
     this.reserve(varintLength(v));

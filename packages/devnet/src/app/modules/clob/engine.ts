@@ -343,20 +343,21 @@ export class Engine {
   /**
    * Places an order in the memclob as a taker: checks reduce-only and post-only, matches it (each
    * fill settled on this context's state and queued for the next block), then rests the remainder
-   * (unless IOC) without a collateral check. `filled` carries over from a replaced order or from
-   * state; `txBytes` is a short-term order's signed placement (queued with its first match).
+   * (unless IOC) without a collateral check. `key` is the order's key (`orderKey`); `filled` carries
+   * over from a replaced order or from state; `txBytes` is a short-term order's signed placement
+   * (queued with its first match).
    *
    * @throws AbciError 2003 (post-only would cross), 2001 (reduce-only would increase), 24
    * (nothing left to fill); nothing is changed then.
    */
   place(
     order: clob.Order,
+    key: string,
     pair: clob.ClobPair,
     priority: Priority,
     filled: bigint,
     txBytes?: Uint8Array,
   ): PlaceOutcome {
-    const key = orderKey(order.orderId);
     const pairId = pair.id;
     const perpetualId = perpetualOf(pair);
     const side = sideOf(order);
@@ -426,14 +427,6 @@ export class Engine {
         totalFilled: takerFilled,
       });
     }
-    const stored: StoredOrder = {
-      order,
-      ...priority,
-      height: this.ctx.block.height,
-      txIndex: 0,
-      filled: takerFilled,
-      triggered: order.orderId?.orderFlags === ORDER_FLAGS.conditional,
-    };
     const remaining = open - fillQuantums;
     const gtb = order.goodTilOneof.case === "goodTilBlock" ? BigInt(order.goodTilOneof.value) : undefined;
     if (remaining > 0n && !ioc && !result.takerFailed) {
@@ -446,7 +439,14 @@ export class Engine {
         owner: ref.owner,
         number: ref.number,
       });
-      setOrder(this.store, key, stored);
+      setOrder(this.store, key, {
+        order,
+        ...priority,
+        height: this.ctx.block.height,
+        txIndex: 0,
+        filled: takerFilled,
+        triggered: order.orderId?.orderFlags === ORDER_FLAGS.conditional,
+      });
       if (shortTerm) {
         this.store.set(expiryKey(order, key), new Uint8Array(0));
         if (txBytes !== undefined) this.store.set(keys.txBytes(key), txBytes);

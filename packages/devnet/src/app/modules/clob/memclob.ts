@@ -102,7 +102,7 @@ export function placeShortTerm(
   } else {
     emitOrderStream(store, { kind: "place", order });
   }
-  engine.place(order, pair, nextPriority(store, true), filled, txBytes);
+  engine.place(order, key, pair, nextPriority(store, true), filled, txBytes);
 }
 
 /**
@@ -202,7 +202,8 @@ export function placeNewStatefulOrders(ctx: Context, keepers: ClobKeepers): void
     if (pair === undefined) continue;
     emitOrderStream(store, { kind: "place", order: stored.order });
     const error = inBranch(ctx, (branch) => {
-      new Engine(branch, keepers).place(stored.order, pair, { seq: stored.seq, tie: 0n }, stored.filled);
+      const priority = { seq: stored.seq, tie: 0n };
+      new Engine(branch, keepers).place(stored.order, key, pair, priority, stored.filled);
     });
     if (error !== undefined) {
       const reason = removalOf(error);

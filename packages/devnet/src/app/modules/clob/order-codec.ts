@@ -3,7 +3,8 @@
  * a `MatchOrders`, byte for byte what `toBinary` writes (fields in declaration order, which is
  * field-number order; proto3 scalars left out at their zero value; oneof members and present
  * messages always written). A message that carries unknown fields is left to `toBinary`, which
- * writes them after the known ones.
+ * writes them after the known ones (spliced in as `toBinary` writes it). Each is written into
+ * {@link ProtoWriter.encode}'s buffer, or into a caller's writer (the order stream's).
  */
 import { toBinary } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
@@ -19,29 +20,31 @@ function orderIdUnknown(id: clob.OrderId): boolean {
   return hasUnknown(id) || (id.subaccountId !== undefined && hasUnknown(id.subaccountId));
 }
 
-function writeOrderId(w: ProtoWriter, id: clob.OrderId): void {
+/**
+ * Writes the fields of an order id (its message body): by hand, or as `toBinary` writes them when
+ * it carries unknown fields.
+ */
+export function writeOrderId(w: ProtoWriter, id: clob.OrderId): void {
+  if (orderIdUnknown(id)) {
+    w.raw(toBinary(clob.OrderIdSchema, id));
+    return;
+  }
   const sub = id.subaccountId;
   if (sub !== undefined) w.message(1, (s) => s.string(1, sub.owner).uint32(2, sub.number));
   if (id.clientId !== 0) w.fixed32(2, id.clientId);
   w.uint32(3, id.orderFlags).uint32(4, id.clobPairId);
 }
 
-/** An order id field: written by hand, or by `toBinary` when it carries unknown fields. */
-function orderIdField(w: ProtoWriter, field: number, id: clob.OrderId): void {
-  if (orderIdUnknown(id)) w.bytes(field, toBinary(clob.OrderIdSchema, id));
-  else w.message(field, (m) => writeOrderId(m, id));
-}
-
 /** `toBinary(OrderIdSchema, id)`. */
 export function encodeOrderId(id: clob.OrderId): Uint8Array {
-  if (orderIdUnknown(id)) return toBinary(clob.OrderIdSchema, id);
-  const w = new ProtoWriter();
-  writeOrderId(w, id);
-  return w.finish();
+  return ProtoWriter.encode((w) => writeOrderId(w, id));
 }
 
-/** `toBinary(OrderSchema, order)`. */
-export function encodeOrder(order: clob.Order): Uint8Array {
+/**
+ * Writes the fields of an order (its message body): by hand, or as `toBinary` writes them when it
+ * carries unknown fields.
+ */
+export function writeOrder(w: ProtoWriter, order: clob.Order): void {
   const id = order.orderId;
   const twap = order.twapParameters;
   const builder = order.builderCodeParameters;
@@ -50,9 +53,10 @@ export function encodeOrder(order: clob.Order): Uint8Array {
     (id !== undefined && orderIdUnknown(id)) ||
     (twap !== undefined && hasUnknown(twap)) ||
     (builder !== undefined && hasUnknown(builder))
-  )
-    return toBinary(clob.OrderSchema, order);
-  const w = new ProtoWriter();
+  ) {
+    w.raw(toBinary(clob.OrderSchema, order));
+    return;
+  }
   if (id !== undefined) w.message(1, (m) => writeOrderId(m, id));
   w.enumField(2, order.side).uint64(3, order.quantums).uint64(4, order.subticks);
   const gt = order.goodTilOneof;
@@ -67,7 +71,12 @@ export function encodeOrder(order: clob.Order): Uint8Array {
     w.message(12, (t) => t.uint32(1, twap.duration).uint32(2, twap.interval).uint32(3, twap.priceTolerance));
   if (builder !== undefined)
     w.message(13, (b) => b.string(1, builder.builderAddress).uint32(2, builder.feePpm));
-  return w.string(14, order.orderRouterAddress).finish();
+  w.string(14, order.orderRouterAddress);
+}
+
+/** `toBinary(OrderSchema, order)`. */
+export function encodeOrder(order: clob.Order): Uint8Array {
+  return ProtoWriter.encode((w) => writeOrder(w, order));
 }
 
 /**
@@ -78,13 +87,15 @@ export function encodeMatchOperation(
   takerOrderId: clob.OrderId,
   fills: ReadonlyArray<{ makerId: clob.OrderId; quantums: bigint }>,
 ): Uint8Array {
-  const w = new ProtoWriter();
-  w.message(1, (clobMatch) =>
-    clobMatch.message(1, (match) => {
-      orderIdField(match, 1, takerOrderId);
-      for (const fill of fills)
-        match.message(2, (makerFill) => orderIdField(makerFill.uint64(1, fill.quantums), 2, fill.makerId));
-    }),
+  return ProtoWriter.encode((w) =>
+    w.message(1, (clobMatch) =>
+      clobMatch.message(1, (match) => {
+        match.message(1, (m) => writeOrderId(m, takerOrderId));
+        for (const fill of fills)
+          match.message(2, (makerFill) =>
+            makerFill.uint64(1, fill.quantums).message(2, (m) => writeOrderId(m, fill.makerId)),
+          );
+      }),
+    ),
   );
-  return w.finish();
 }

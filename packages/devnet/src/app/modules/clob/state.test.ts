@@ -3,9 +3,18 @@ import { clob } from "@perpx/proto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RootStore } from "../../kernel/store.js";
-import { BinaryReader } from "../../lib/codec.js";
+import { BinaryReader, BinaryWriter } from "../../lib/codec.js";
 import { type BookSide, OrderBook } from "./book.js";
-import { getOrder, isMemclobKey, nextPriority, orderKey, orderKeyAfter, setOrder } from "./state.js";
+import { encodeOrder } from "./order-codec.js";
+import {
+  getOrder,
+  isMemclobKey,
+  isShortTermOrderKey,
+  nextPriority,
+  orderKey,
+  orderKeyAfter,
+  setOrder,
+} from "./state.js";
 
 const PAIR = 0;
 const OWNER = "perpx1owner";
@@ -141,6 +150,59 @@ describe("getOrder", () => {
               }
             }
           }
+        },
+      ),
+    );
+  });
+});
+
+describe("isShortTermOrderKey", () => {
+  it("property: is true when the third part of the key is the short-term flags", () => {
+    const part = fc.oneof(
+      fc.constantFrom("0000000000", "0000000064", "000000000", "00000000000", ""),
+      fc.string(),
+    );
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 6 }), (parts) => {
+        const key = parts.join("/");
+        expect(isShortTermOrderKey(key)).toBe(key.split("/")[2] === "0000000000");
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe("setOrder", () => {
+  it("property: writes the record as a BinaryWriter lays it out", () => {
+    const u64 = fc.oneof(fc.bigInt({ min: 0n, max: 300n }), fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }));
+    fc.assert(
+      fc.property(
+        fc.record({
+          clientId: fc.nat(),
+          owner: fc.string({ maxLength: 50 }),
+          subticks: u64,
+          seq: u64,
+          tie: u64,
+          height: u64,
+          txIndex: fc.oneof(fc.nat(300), fc.nat()),
+          filled: u64,
+          triggered: fc.boolean(),
+        }),
+        ({ clientId, owner, subticks, ...fields }) => {
+          const orderId = create(clob.OrderIdSchema, { subaccountId: { owner }, clientId });
+          const stored = { order: create(clob.OrderSchema, { orderId, subticks }), ...fields };
+          const store = new RootStore();
+          setOrder(store, "k", stored);
+          const reference = new BinaryWriter(16)
+            .bytes(encodeOrder(stored.order))
+            .uvarint(stored.seq)
+            .uvarint(stored.height)
+            .uvarint(stored.txIndex)
+            .uvarint(stored.filled)
+            .bool(stored.triggered)
+            .uvarint(stored.tie)
+            .finish();
+          expect(store.get("order/k")).toEqual(reference);
         },
       ),
     );

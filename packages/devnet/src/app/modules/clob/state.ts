@@ -35,9 +35,10 @@ import { clob } from "@perpx/proto";
 import type { KvStore } from "../../kernel/store.js";
 import { BinaryReader, BinaryWriter, bytesEqual, decodeU64, encodeU64 } from "../../lib/codec.js";
 import { fromBinaryCached } from "../../lib/proto-cache.js";
+import { ProtoWriter } from "../../lib/proto-writer.js";
 import { padKey } from "../records.js";
 import type { BookSide, BookSlot, Priority } from "./book.js";
-import { encodeOrder } from "./order-codec.js";
+import { writeOrder } from "./order-codec.js";
 import { ORDER_FLAGS } from "./validate.js";
 
 /** The module name and store slice. */
@@ -109,9 +110,13 @@ export function orderKeyAfter(storeKey: string, parts: number): string {
   return storeKey.slice(start);
 }
 
-/** True for an order key of a short-term order. */
+/** True for an order key of a short-term order (`<owner>/<number>/<flags>/...`: its flags). */
 export function isShortTermOrderKey(key: string): boolean {
-  return key.split("/")[2] === SHORT_TERM_FLAGS;
+  const first = key.indexOf("/");
+  const second = first < 0 ? -1 : key.indexOf("/", first + 1);
+  if (second < 0 || !key.startsWith(SHORT_TERM_FLAGS, second + 1)) return false;
+  const end = second + 1 + SHORT_TERM_FLAGS.length;
+  return end === key.length || key.charCodeAt(end) === 0x2f; // "/"
 }
 
 /** `key.split("/")[index]`, without splitting the whole key. */
@@ -206,17 +211,27 @@ export function getOrder(store: KvStore, key: string): StoredOrder | undefined {
   };
 }
 
+/**
+ * The bytes of an open order: the order (length-prefixed), its sequence, height, tx index and fill
+ * amount (varints), whether it triggered (a byte), its tie (a varint), as a `BinaryWriter` writes
+ * them; written in one pass (every number is below 2^64).
+ */
+function encodeStoredOrder(stored: StoredOrder): Uint8Array {
+  return ProtoWriter.encode((w) =>
+    w
+      .lengthPrefixed((m) => writeOrder(m, stored.order))
+      .varint64(stored.seq)
+      .varint64(stored.height)
+      .varint(stored.txIndex)
+      .varint64(stored.filled)
+      .varint(stored.triggered ? 1 : 0)
+      .varint64(stored.tie),
+  );
+}
+
 /** Writes an open order. */
 export function setOrder(store: KvStore, key: string, stored: StoredOrder): void {
-  const bytes = new BinaryWriter(256)
-    .bytes(encodeOrder(stored.order))
-    .uvarint(stored.seq)
-    .uvarint(stored.height)
-    .uvarint(stored.txIndex)
-    .uvarint(stored.filled)
-    .bool(stored.triggered)
-    .uvarint(stored.tie)
-    .finish();
+  const bytes = encodeStoredOrder(stored);
   store.set(keys.order(key), bytes);
   writtenOrders.delete(key);
   if (writtenOrders.size >= WRITTEN_ORDERS) writtenOrders.delete(writtenOrders.keys().next().value as string);

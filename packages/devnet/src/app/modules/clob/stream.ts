@@ -8,16 +8,9 @@ import { fromBinary } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
 import type { OrderRemovalReason, OrderStreamMessage } from "../../contract.js";
 import type { KvStore } from "../../kernel/store.js";
-import {
-  BinaryReader,
-  bytesEqual,
-  decodeU64,
-  encodeU64,
-  putVarint,
-  utf8,
-  varintLength,
-} from "../../lib/codec.js";
-import { encodeOrder, encodeOrderId } from "./order-codec.js";
+import { BinaryReader, bytesEqual, decodeU64, encodeU64, utf8 } from "../../lib/codec.js";
+import { ProtoWriter } from "../../lib/proto-writer.js";
+import { writeOrder, writeOrderId } from "./order-codec.js";
 import { keys } from "./state.js";
 
 /**
@@ -32,25 +25,6 @@ const written = new Map<string, { readonly bytes: Uint8Array; readonly message: 
 
 const KINDS = ["place", "remove", "update", "replace"] as const;
 
-/**
- * The kind (a varint), each chunk length-prefixed, then `tail` as a varint if given: what a
- * `BinaryWriter` writes for `uvarint(kind)`, `bytes(chunk)`..., `uvarint(tail)`, in one array of
- * the exact size.
- */
-function frame(kind: number, chunks: readonly Uint8Array[], tail?: bigint): Uint8Array {
-  let size = varintLength(kind) + (tail === undefined ? 0 : varintLength(tail));
-  for (const chunk of chunks) size += varintLength(chunk.length) + chunk.length;
-  const out = new Uint8Array(size);
-  let at = putVarint(out, 0, kind);
-  for (const chunk of chunks) {
-    at = putVarint(out, at, chunk.length);
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  if (tail !== undefined) putVarint(out, at, tail);
-  return out;
-}
-
 /** The UTF-8 bytes of each removal reason written so far (a handful of ASCII names). */
 const REASON_BYTES = new Map<string, Uint8Array>();
 
@@ -63,17 +37,36 @@ function reasonBytes(reason: string): Uint8Array {
   return bytes;
 }
 
+/**
+ * The bytes of a message: its kind (a varint), each part length-prefixed (an order, an order id, a
+ * removal reason), then an update's fill amount (a varint): what a `BinaryWriter` writes for
+ * `uvarint(kind)`, `bytes(part)`..., `uvarint(totalFilled)`, in one array of the exact size.
+ */
 function encode(message: OrderStreamMessage): Uint8Array {
-  switch (message.kind) {
-    case "place":
-      return frame(0, [encodeOrder(message.order)]);
-    case "remove":
-      return frame(1, [encodeOrderId(message.orderId), reasonBytes(message.reason)]);
-    case "update":
-      return frame(2, [encodeOrderId(message.orderId)], message.totalFilled);
-    case "replace":
-      return frame(3, [encodeOrder(message.oldOrder), encodeOrder(message.order)]);
-  }
+  return ProtoWriter.encode((w) => {
+    switch (message.kind) {
+      case "place":
+        w.varint(0).lengthPrefixed((m) => writeOrder(m, message.order));
+        return;
+      case "remove": {
+        const reason = reasonBytes(message.reason);
+        w.varint(1)
+          .lengthPrefixed((m) => writeOrderId(m, message.orderId))
+          .varint(reason.length)
+          .raw(reason);
+        return;
+      }
+      case "update":
+        w.varint(2)
+          .lengthPrefixed((m) => writeOrderId(m, message.orderId))
+          .varint64(message.totalFilled);
+        return;
+      case "replace":
+        w.varint(3)
+          .lengthPrefixed((m) => writeOrder(m, message.oldOrder))
+          .lengthPrefixed((m) => writeOrder(m, message.order));
+    }
+  });
 }
 
 function decode(bytes: Uint8Array): OrderStreamMessage {
