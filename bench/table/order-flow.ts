@@ -1,13 +1,22 @@
 /**
- * Order flow for the table's devnet rows: a devnet in this process with two funded subaccounts
- * (maker and taker), rounds of pre-signed short-term orders (N resting asks and N crossing IOC buys,
- * each buy matched at CheckTx), and an RPC client in a worker thread (as a node's clients are other
- * processes) that sends `broadcast_tx_sync` over keep-alive HTTP with a few requests in flight.
+ * Order flow for the table's devnet rows: the built devnet (see `shipped.ts`) in this process with
+ * two funded subaccounts (maker and taker), rounds of pre-signed short-term orders (N resting asks
+ * and N crossing IOC buys, each buy matched at CheckTx), and an RPC client in a worker thread (as a
+ * node's clients are other processes) that sends `broadcast_tx_sync` over keep-alive HTTP with a few
+ * requests in flight.
  */
 import { Worker } from "node:worker_threads";
-import { type Devnet, GENESIS_ACCOUNTS, type StartDevnetOptions, startDevnet } from "@perpx/devnet";
+import type { Devnet, StartDevnetOptions } from "@perpx/devnet";
 import { clob } from "@perpx/proto";
 import { fundedSigner, signOrderTx } from "../../packages/devnet/test/support/fast-order.js";
+import { shipped } from "./shipped.js";
+
+/** The devnet as it ships (its build, loaded by Node): the rows measure what users run. */
+const devnetPackage = await shipped<typeof import("@perpx/devnet")>("devnet");
+const { startDevnet } = devnetPackage;
+
+/** The genesis accounts of the built devnet (the signers of the flow are among them). */
+export const { GENESIS_ACCOUNTS } = devnetPackage;
 
 const IN_FLIGHT = 8;
 

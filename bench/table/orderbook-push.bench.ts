@@ -11,11 +11,10 @@ import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
-import { GENESIS_ACCOUNTS } from "@perpx/devnet";
 import { bench, describe } from "vitest";
 import { fundedSigner, signOrderTx } from "../../packages/devnet/test/support/fast-order.js";
 import { fmt, interleave, ONE_CALL, once, QUICK, quantile, report } from "./harness.js";
-import { startOrderFlow } from "./order-flow.js";
+import { GENESIS_ACCOUNTS, startOrderFlow } from "./order-flow.js";
 
 const SUBSCRIBERS = 100;
 const require = createRequire(import.meta.url);

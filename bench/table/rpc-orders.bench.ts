@@ -6,12 +6,11 @@
  * {@link WARMUP} rounds of both lanes that are not counted.
  * Run alone: `npx vitest bench --run --project bench table/rpc-orders`.
  */
-import { GENESIS_ACCOUNTS } from "@perpx/devnet";
 import { bench, describe } from "vitest";
 import { fundedSigner } from "../../packages/devnet/test/support/fast-order.js";
 import { startFloorRpc } from "./floor-rpc.js";
 import { fmt, interleave, median, ONE_CALL, once, QUICK, report, timed } from "./harness.js";
-import { rpcClient, startOrderFlow } from "./order-flow.js";
+import { GENESIS_ACCOUNTS, rpcClient, startOrderFlow } from "./order-flow.js";
 
 const N = 200;
 /**
