@@ -44,7 +44,7 @@ export class ProtoWriter {
    *
    * @example
    * ```ts
-   * ProtoWriter.encode((w) => w.uint32(1, 300)); // Uint8Array [8, 172, 2]
+   * [...ProtoWriter.encode((w) => w.uint32(1, 300))]; // [8, 172, 2]
    * ```
    */
   static encode(write: (w: ProtoWriter) => void): Uint8Array {
