@@ -14,7 +14,7 @@ import { createChainApp } from "../src/app/app.js";
 import type { PersistentChainApp } from "../src/app/contract.js";
 import { GENESIS_ACCOUNTS } from "../src/app/genesis/genesis-accounts.js";
 import { queryContext } from "../src/app/kernel/chain-core.js";
-import { PrefixStore } from "../src/app/kernel/store.js";
+import { PrefixStore } from "../src/app/kernel/store-views.js";
 import { OrderBook } from "../src/app/modules/clob/book.js";
 import type { MarginTotals } from "../src/app/modules/subaccounts/margin.js";
 import type { ChannelMessage } from "../src/indexer/feed.js";

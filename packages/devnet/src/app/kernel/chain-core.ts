@@ -14,7 +14,8 @@ import type { BlockStore } from "./block-store.js";
 import { createGasMeter, type GasConfig } from "./gas.js";
 import { type BlockInfo, type Context, createContext, type QueryContext } from "./module.js";
 import type { StateVersions } from "./state-versions.js";
-import { CacheStore, type KvStore, PrefixStore, type RootStore } from "./store.js";
+import { CacheStore, type KvStore, type RootStore } from "./store.js";
+import { PrefixStore } from "./store-views.js";
 
 /** The chain application's shared state (see the module comment). */
 export interface ChainCore {

@@ -19,7 +19,8 @@ import { decodeU64, encodeU64, fromUtf8, utf8 } from "../lib/codec.js";
 import { abciError, type ErrorKind, sdkErrors, toAbciError } from "../lib/errors.js";
 import { EventManager } from "../lib/events.js";
 import type { Context, Router } from "./module.js";
-import { CacheStore, type KvStore, PrefixStore } from "./store.js";
+import { CacheStore, type KvStore } from "./store.js";
+import { PrefixStore } from "./store-views.js";
 
 /** The store slice of devnet governance. */
 export const GOV = "gov";

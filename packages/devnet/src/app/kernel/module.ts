@@ -20,7 +20,8 @@ import { type AbciError, abciError, sdkErrors } from "../lib/errors.js";
 import type { EventManager } from "../lib/events.js";
 import type { Account } from "../modules/auth/auth.js";
 import type { GasConfig, GasMeter } from "./gas.js";
-import { type KvStore, PrefixStore } from "./store.js";
+import type { KvStore } from "./store.js";
+import { PrefixStore } from "./store-views.js";
 import type { DecodedTx } from "./tx.js";
 
 /** How a tx is being run: CheckTx (ante only), simulation, or delivery in a block. */

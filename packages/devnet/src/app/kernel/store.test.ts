@@ -4,7 +4,8 @@ import { BinaryReader, BinaryWriter, concatBytes, decodeUint, encodeU64, utf8 } 
 import { sha256 } from "../lib/sha256.js";
 import { createGasMeter, defaultGasConfig } from "./gas.js";
 import { OrderedMap } from "./ordered-map.js";
-import { CacheStore, GasStore, PrefixStore, RootStore } from "./store.js";
+import { CacheStore, RootStore } from "./store.js";
+import { GasStore, PrefixStore } from "./store-views.js";
 
 const bytes = (n: number) => new Uint8Array([n & 0xff, (n >> 8) & 0xff]);
 

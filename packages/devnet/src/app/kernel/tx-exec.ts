@@ -12,7 +12,8 @@ import { type AnteDeps, runAnte } from "./ante.js";
 import type { ChainCore } from "./chain-core.js";
 import { createGasMeter, OutOfGasError } from "./gas.js";
 import { type BlockInfo, createContext, type ExecMode, type TxPolicy } from "./module.js";
-import { CacheStore, GasStore, type KvStore } from "./store.js";
+import { CacheStore, type KvStore } from "./store.js";
+import { GasStore } from "./store-views.js";
 import { type DecodedTx, decodeTx } from "./tx.js";
 import { txMsgDataBytes } from "./tx-msg-data.js";
 
