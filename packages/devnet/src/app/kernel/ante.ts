@@ -10,7 +10,7 @@
 import { fromBinary } from "@bufbuild/protobuf";
 import { cosmosSecp256k1, type cosmosTx, cosmosTxSigning } from "@perpx/proto";
 import { accAddressBytes, bech32Of } from "../lib/addresses.js";
-import { bytesEqual, toBase64, utf8 } from "../lib/codec.js";
+import { bytesEqual, bytesKey, toBase64, utf8 } from "../lib/codec.js";
 import { checkMinGasPrices, coinsToString, type DecCoin, validateCoins } from "../lib/coins.js";
 import {
   addressOfKey,
@@ -26,7 +26,7 @@ import { type Account, AUTH_PARAMS, type AuthKeeper } from "../modules/auth/auth
 import type { BankKeeper } from "../modules/bank/bank.js";
 import { txSizeGas } from "./gas.js";
 import type { Context, SignerCheck, TxPolicy } from "./module.js";
-import { signDocBytes } from "./sign-doc.js";
+import { SIGN_MODE_DIRECT, signDocBytes } from "./sign-doc.js";
 import type { DecodedTx } from "./tx.js";
 
 /** What the ante step needs besides the tx. */
@@ -49,12 +49,6 @@ export interface AnteDeps {
 
 /** The SDK's upper bound on a tx's gas limit. */
 const MAX_GAS_WANTED = (1n << 63n) - 1n;
-
-/**
- * SIGN_MODE_DIRECT, read once: under a module runner (the benches, vitest) every read of a
- * namespace import's member is a getter call.
- */
-const SIGN_MODE_DIRECT = cosmosTxSigning.SignMode.DIRECT;
 
 /** The longest memo, in UTF-8 bytes. */
 const MAX_MEMO_BYTES = Number(AUTH_PARAMS.maxMemoCharacters);
@@ -236,14 +230,6 @@ export function runAnte(ctx: Context, tx: DecodedTx, policy: TxPolicy, deps: Ant
   });
 }
 
-/**
- * One char per byte: a memo key's spelling of the key (33 bytes) and the tx hash (32 bytes), fixed
- * lengths, so the key stays unambiguous whatever chars they hold.
- */
-function charsOf(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
-}
-
 function verify(
   ctx: Context,
   tx: DecodedTx,
@@ -267,7 +253,7 @@ function verify(
   const memo =
     verified === undefined
       ? undefined
-      : `${account.pubKey.algo}:${charsOf(account.pubKey.key)}:${ctx.block.chainId}:${account.accountNumber}:${charsOf(tx.hash)}:${index}`;
+      : `${account.pubKey.algo}:${bytesKey(account.pubKey.key)}:${ctx.block.chainId}:${account.accountNumber}:${bytesKey(tx.hash)}:${index}`;
   if (memo !== undefined && verified?.has(memo)) return;
   const signDoc = signDocBytes(
     tx.raw.bodyBytes,

@@ -21,7 +21,7 @@ import type { EventManager } from "../lib/events.js";
 import type { Account } from "../modules/auth/auth.js";
 import type { GasConfig, GasMeter } from "./gas.js";
 import type { KvStore } from "./store.js";
-import { PrefixStore } from "./store-views.js";
+import { moduleSlices } from "./store-views.js";
 import type { DecodedTx } from "./tx.js";
 
 /** How a tx is being run: CheckTx (ante only), simulation, or delivery in a block. */
@@ -93,8 +93,8 @@ class StoreContext implements Context {
   declare readonly verifyTx?: (bytes: Uint8Array) => DecodedTx;
   declare readonly recheck?: boolean;
   private readonly kv: KvStore;
-  /** The slices made so far, by module name (a context touches a few modules). */
-  private slices: Map<string, KvStore> | undefined;
+  /** The module slices of `kv`, made at the first read. */
+  private slices: ((name: string) => KvStore) | undefined;
 
   constructor(fields: Parameters<typeof createContext>[0]) {
     // Absent optional fields stay absent (not undefined), as the literal had them.
@@ -112,13 +112,8 @@ class StoreContext implements Context {
   }
 
   store(name: string): KvStore {
-    this.slices ??= new Map();
-    let slice = this.slices.get(name);
-    if (slice === undefined) {
-      slice = new PrefixStore(this.kv, `${name}/`);
-      this.slices.set(name, slice);
-    }
-    return slice;
+    this.slices ??= moduleSlices(this.kv);
+    return this.slices(name);
   }
 }
 

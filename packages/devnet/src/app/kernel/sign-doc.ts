@@ -3,7 +3,14 @@
  * same bytes protobuf-es's `toBinary` writes (fields in number order, empty ones left out), without
  * creating the message and walking its schema for every signature check.
  */
+import { cosmosTxSigning } from "@perpx/proto";
 import { ProtoWriter } from "../lib/proto-writer.js";
+
+/**
+ * SIGN_MODE_DIRECT, the mode these bytes are signed in, read once: under a module runner (vitest)
+ * every read of a namespace import's member is a getter call.
+ */
+export const SIGN_MODE_DIRECT: cosmosTxSigning.SignMode = cosmosTxSigning.SignMode.DIRECT;
 
 /**
  * `SignDoc { body_bytes = 1; auth_info_bytes = 2; chain_id = 3; account_number = 4 }` as protobuf

@@ -2,7 +2,8 @@
  * The views of a store a module reads and writes through:
  *
  * - {@link GasStore}: charges a {@link GasMeter} for every access (see {@link GasConfig}).
- * - {@link PrefixStore}: a module's slice (`"bank/"`, `"auth/"`, ...).
+ * - {@link PrefixStore}: a module's slice (`"bank/"`, `"auth/"`, ...), and {@link moduleSlices},
+ *   each module's slice of a store made once.
  */
 
 import { type GasConfig, type GasMeter, type PerByteCosts, perByte, perByteCosts } from "./gas.js";
@@ -101,4 +102,20 @@ export class PrefixStore implements KvStore {
       yield [key.slice(cut), value];
     }
   }
+}
+
+/**
+ * The module slices of `kv`: `name`'s is the {@link PrefixStore} under `name/`, made at its first
+ * use and kept (a reader touches a few modules).
+ */
+export function moduleSlices(kv: KvStore): (name: string) => KvStore {
+  const slices = new Map<string, KvStore>();
+  return (name) => {
+    let slice = slices.get(name);
+    if (slice === undefined) {
+      slice = new PrefixStore(kv, `${name}/`);
+      slices.set(name, slice);
+    }
+    return slice;
+  };
 }

@@ -9,21 +9,17 @@
  */
 
 import type { SimulateResult, TxResult } from "../contract.js";
+import { bytesKey } from "../lib/codec.js";
 import { abciError, sdkErrors } from "../lib/errors.js";
 import { EventManager } from "../lib/events.js";
 import { type ChainCore, latestInfo } from "./chain-core.js";
 import { createGasMeter } from "./gas.js";
 import { type Context, createContext } from "./module.js";
-import { CacheStore, type KvStore, PendingStore } from "./store.js";
-import { PrefixStore } from "./store-views.js";
+import { CacheStore, PendingStore } from "./store.js";
+import { moduleSlices } from "./store-views.js";
 import { type DecodedTx, decodeTx } from "./tx.js";
 import { decodeTxBytes, runTx, txFailure, txPolicyOf } from "./tx-exec.js";
 import { volatileKeys } from "./volatile-keys.js";
-
-/** A map key of bytes (one char per byte): of a tx, or of its hash. */
-function bytesKey(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
-}
 
 /** CheckTx, the mempool and simulation (see the module comment). */
 export class TxPipeline {
@@ -83,18 +79,7 @@ export class TxPipeline {
    */
   pendingReads(): Pick<Context, "store"> {
     const kv = this.pending;
-    if (this.reads?.kv !== kv) {
-      const slices = new Map<string, KvStore>();
-      const store = (name: string): KvStore => {
-        let slice = slices.get(name);
-        if (slice === undefined) {
-          slice = new PrefixStore(kv, `${name}/`);
-          slices.set(name, slice);
-        }
-        return slice;
-      };
-      this.reads = { kv, access: { store } };
-    }
+    if (this.reads?.kv !== kv) this.reads = { kv, access: { store: moduleSlices(kv) } };
     return this.reads.access;
   }
 

@@ -5,16 +5,12 @@
  * do the curve math first (see `ChainApp.prepareTx`). A guess only: CheckTx builds its own sign
  * bytes, and uses a verdict only for exactly the same bytes.
  */
-import { cosmosTxSigning } from "@perpx/proto";
 import { addressOfKey, passesSecp256k1Prechecks, SECP256K1_PUBKEY_TYPE_URL } from "../lib/crypto.js";
 import type { AuthKeeper, StoreAccess } from "../modules/auth/auth.js";
 import { pubKeyBytes } from "./ante.js";
-import { signDocBytes } from "./sign-doc.js";
+import { SIGN_MODE_DIRECT, signDocBytes } from "./sign-doc.js";
 import { MAX_TX_BYTES } from "./tx-exec.js";
 import { readAuthInfo, readTxRaw } from "./tx-wire.js";
-
-/** SIGN_MODE_DIRECT, read once (see the ante step's copy). */
-const SIGN_MODE_DIRECT = cosmosTxSigning.SignMode.DIRECT;
 
 /** A signature to verify: ECDSA over SHA-256 of `signBytes` under the compressed secp256k1 `key`. */
 export interface SignatureRequest {

@@ -4,7 +4,7 @@
  */
 
 import { addressBytes, addressBytesToBech32, DEFAULT_PREFIX } from "@perpx/address";
-import { fromHex, toHex, utf8 } from "./codec.js";
+import { bytesKey, fromHex, toHex, utf8 } from "./codec.js";
 import { AbciError, abciError, sdkErrors } from "./errors.js";
 import { sha256 } from "./sha256.js";
 
@@ -59,7 +59,7 @@ const encodedAddresses = new Map<string, string>();
 
 /** `perpx1...` of 20 bytes (encoded once, then from a bounded cache). */
 export function bech32Of(bytes: Uint8Array): string {
-  const key = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+  const key = bytesKey(bytes);
   const cached = encodedAddresses.get(key);
   if (cached !== undefined) return cached;
   const text = addressBytesToBech32(bytes, ACCOUNT_PREFIX);

@@ -4,12 +4,15 @@ import { DevnetError } from "../../devnet-error.js";
 import {
   BinaryReader,
   BinaryWriter,
+  bytesEqual,
+  bytesKey,
   concatList,
   decodeU64,
   decodeUint,
   encodeU64,
   encodeU256,
   fromHex,
+  putU64,
   putVarint,
   toHex,
   varintLength,
@@ -155,12 +158,32 @@ describe("codec", () => {
         ]);
         expect(decodeU64(padded, before)).toBe(value);
         expect(decodeU64(padded.subarray(before, before + 8))).toBe(value);
+        // Written in place at that offset: the same 8 bytes, the bytes around them untouched.
+        const written = new Uint8Array(before + 8 + after).fill(0xff);
+        putU64(written, before, value);
+        expect(written).toEqual(padded);
         expect(() => decodeU64(padded, before + after + 1)).toThrow(RangeError);
       }),
     );
     expect(() => encodeU64(1n << 64n)).toThrow(DevnetError);
     expect(() => encodeU64(-1n)).toThrow(DevnetError);
+    const untouched = new Uint8Array(8).fill(7);
+    expect(() => putU64(untouched, 0, 1n << 64n)).toThrow(DevnetError);
+    expect(untouched).toEqual(new Uint8Array(8).fill(7));
     expect(() => decodeU64(new Uint8Array(8), -1)).toThrow(RangeError);
+  });
+
+  it("property: bytesKey spells each byte as one char, so equal keys are equal bytes", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 40 }), fc.uint8Array({ maxLength: 40 }), (a, b) => {
+        const key = bytesKey(a);
+        expect([...key].map((c) => c.charCodeAt(0))).toEqual([...a]);
+        expect(bytesKey(b) === key).toBe(bytesEqual(a, b));
+        // A view into a larger buffer spells its own bytes only.
+        const larger = new Uint8Array([9, ...a, 9]);
+        expect(bytesKey(larger.subarray(1, 1 + a.length))).toBe(key);
+      }),
+    );
   });
 
   it("encodes fixed-width integers and hex", () => {

@@ -73,6 +73,19 @@ export function concatList(parts: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
+/**
+ * The bytes as a string of one char per byte (latin1), made without copying them: a map key for
+ * their exact content.
+ *
+ * @param bytes - the bytes
+ * @returns the string whose char codes are the bytes
+ * @example
+ * bytesKey(Uint8Array.of(0x61, 0x62)); // "ab"
+ */
+export function bytesKey(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+}
+
 /** True when both arrays hold the same bytes. */
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
@@ -126,11 +139,27 @@ function putUint(out: Uint8Array, end: number, value: bigint): void {
   }
 }
 
+/**
+ * Writes an unsigned 64-bit integer big-endian into the 8 bytes of `out` at `at`.
+ *
+ * @param out - the bytes to write into
+ * @param at - where the 8 bytes start
+ * @param value - the integer, in `[0, 2^64)`
+ * @throws DevnetError (out-of-range) for a value outside that range; nothing is written then
+ * @example
+ * const out = new Uint8Array(8);
+ * putU64(out, 0, 258n); // out is 0 0 0 0 0 0 1 2
+ */
+export function putU64(out: Uint8Array, at: number, value: bigint): void {
+  if (value < 0n || value > U64_MASK) throw new DevnetError("out-of-range", `u64 out of range: ${value}`);
+  putU32(out, at, Number(value >> 32n));
+  putU32(out, at + 4, Number(value & 0xffffffffn));
+}
+
 /** 8-byte big-endian encoding of an unsigned 64-bit integer. */
 export function encodeU64(value: bigint): Uint8Array {
-  if (value < 0n || value > U64_MASK) throw new DevnetError("out-of-range", `u64 out of range: ${value}`);
   const out = new Uint8Array(8);
-  putUint(out, 8, value);
+  putU64(out, 0, value);
   return out;
 }
 

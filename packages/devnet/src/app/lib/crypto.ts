@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { ripemd160 } from "@noble/hashes/legacy.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { fromHex, utf8 } from "./codec.js";
+import { bytesKey, fromHex, utf8 } from "./codec.js";
 import { sha256 } from "./sha256.js";
 import { VerdictCache } from "./verdict-cache.js";
 
@@ -33,7 +33,7 @@ export function keyAlgoOf(typeUrl: string): KeyAlgo | undefined {
 /** True when `key` is a valid 33-byte compressed secp256k1 point (decoded once, then cached). */
 export function isValidCompressedKey(key: Uint8Array): boolean {
   if (key.length !== 33) return false;
-  if (keyCache.has(keyId(key))) return true;
+  if (keyCache.has(bytesKey(key))) return true;
   try {
     secp256k1.Point.fromBytes(key);
     return true;
@@ -49,7 +49,7 @@ export function isValidCompressedKey(key: Uint8Array): boolean {
 export function addressOfKey(algo: KeyAlgo, key: Uint8Array): Uint8Array {
   if (algo === "secp256k1") {
     // Every tx of a signer derives the same address: keep it with the decoded key when there is one.
-    const entry = keyCache.get(keyId(key));
+    const entry = keyCache.get(bytesKey(key));
     if (entry === undefined) return ripemd160(sha256(key));
     entry.address ??= ripemd160(sha256(key));
     return entry.address.slice();
@@ -84,16 +84,12 @@ const SECP256K1_SPKI_PREFIX = Uint8Array.from([
   0x00, 0x0a, 0x03, 0x22, 0x00,
 ]);
 
-function keyId(key: Uint8Array): string {
-  return Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString("latin1");
-}
-
 /**
  * The decoded key, from a bounded cache. A key noble refuses throws (so the keys accepted are
  * noble's, whichever side verifies).
  */
 function cachedKey(key: Uint8Array): CachedKey {
-  const id = keyId(key);
+  const id = bytesKey(key);
   let entry = keyCache.get(id);
   if (entry === undefined) {
     const point = secp256k1.Point.fromBytes(key);

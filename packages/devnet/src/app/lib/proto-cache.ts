@@ -9,6 +9,7 @@
  * are).
  */
 import { type DescMessage, fromBinary, type MessageShape } from "@bufbuild/protobuf";
+import { bytesKey } from "./codec.js";
 
 /** Distinct records kept per message type (oldest dropped first). */
 const CACHE_SIZE = 1024;
@@ -52,7 +53,7 @@ export function fromBinaryCached<S extends DescMessage>(schema: S, bytes: Uint8A
   }
   const seen = cache.byArray.get(bytes);
   if (seen !== undefined) return seen as MessageShape<S>;
-  const id = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+  const id = bytesKey(bytes);
   let message = cache.byContent.get(id) as MessageShape<S> | undefined;
   if (message === undefined) {
     message = fromBinary(schema, bytes);

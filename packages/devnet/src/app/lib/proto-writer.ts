@@ -79,7 +79,6 @@ export class ProtoWriter {
   varint64(value: bigint): this {
     if (value >= 0n && value <= 0xffffffffn) return this.varint(Number(value));
     let v = BigInt.asUintN(64, value);
-    if (v <= 0xffffffffn) return this.varint(Number(v));
     this.reserve(10);
     while (v > 0x7fn) {
       this.buffer[this.length++] = Number(v & 0x7fn) | 0x80;

@@ -3,17 +3,12 @@
  * under this key". Verification is a pure function of those bytes, so a verdict found again for the
  * very same bytes is the answer verification would give; anything else is not in the memo.
  */
-import { bytesEqual } from "./codec.js";
+import { bytesEqual, bytesKey } from "./codec.js";
 
 interface Verdict {
   readonly algo: string;
   readonly key: Uint8Array;
   readonly signBytes: Uint8Array;
-}
-
-/** One char per byte: the exact signature bytes as a map key. */
-function signatureId(signature: Uint8Array): string {
-  return Buffer.from(signature.buffer, signature.byteOffset, signature.byteLength).toString("latin1");
 }
 
 /**
@@ -28,7 +23,7 @@ export class VerdictCache {
 
   /** Records that `signature` over `signBytes` verifies under `key` (of algorithm `algo`). */
   add(algo: string, key: Uint8Array, signBytes: Uint8Array, signature: Uint8Array): void {
-    const id = signatureId(signature);
+    const id = bytesKey(signature);
     this.entries.delete(id);
     if (this.entries.size >= this.capacity) {
       const oldest = this.entries.keys().next().value;
@@ -39,7 +34,7 @@ export class VerdictCache {
 
   /** True when exactly these four were recorded by {@link add} (and not dropped since). */
   has(algo: string, key: Uint8Array, signBytes: Uint8Array, signature: Uint8Array): boolean {
-    const entry = this.entries.get(signatureId(signature));
+    const entry = this.entries.get(bytesKey(signature));
     return (
       entry !== undefined &&
       entry.algo === algo &&

@@ -22,7 +22,7 @@
  */
 import type { epochs } from "@perpx/proto";
 import { addressKey } from "../../lib/addresses.js";
-import { decodeU64, encodeU64 } from "../../lib/codec.js";
+import { decodeU64, encodeU64, putU64 } from "../../lib/codec.js";
 import type { StoreAccess } from "../auth/auth.js";
 import { padKey } from "../records.js";
 
@@ -52,20 +52,6 @@ function writePair(ctx: StoreAccess, key: string, value: UserNotional): void {
   putU64(out, 0, value.takerNotional);
   putU64(out, 8, value.makerNotional);
   ctx.store(STATS).set(key, out);
-}
-
-/** Writes `value`, a u64 (wrapped), big-endian at `at`: the bytes of `encodeU64(value)`. */
-function putU64(out: Uint8Array, at: number, value: bigint): void {
-  const hi = Number(value >> 32n);
-  const lo = Number(value & 0xffff_ffffn);
-  out[at] = hi >>> 24;
-  out[at + 1] = (hi >>> 16) & 0xff;
-  out[at + 2] = (hi >>> 8) & 0xff;
-  out[at + 3] = hi & 0xff;
-  out[at + 4] = lo >>> 24;
-  out[at + 5] = (lo >>> 16) & 0xff;
-  out[at + 6] = (lo >>> 8) & 0xff;
-  out[at + 7] = lo & 0xff;
 }
 
 function readU64(ctx: StoreAccess, key: string): bigint {
