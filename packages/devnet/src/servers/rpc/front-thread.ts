@@ -16,6 +16,12 @@ export interface FrontConfig {
   readonly upgradePort: number;
   readonly serverOptions: ServerOptions;
   readonly maxBodyBytes: number;
+  /**
+   * Most requests handed to the main thread and not yet answered. A request beyond them waits,
+   * unread, with its connection paused, until answers make room: a flood of requests queues in
+   * the sockets as it would before a busy single thread, not in memory.
+   */
+  readonly maxPending: number;
 }
 
 /**
@@ -66,7 +72,31 @@ function runFront(
     outbox.push(id, method, url, body);
   };
 
+  // Requests admitted (being read, or handed over and not yet answered), and those that wait for
+  // room (see `FrontConfig.maxPending`), first come first served.
+  let admitted = 0;
+  const held: Array<() => void> = [];
+  const admit = (req: IncomingMessage, res: ServerResponse) => {
+    if (res.destroyed) return;
+    admitted++;
+    res.once("close", () => {
+      admitted--;
+      while (admitted < config.maxPending && held.length > 0) held.shift()?.();
+    });
+    read(req, res);
+  };
   const serve = (req: IncomingMessage, res: ServerResponse) => {
+    if (admitted < config.maxPending && held.length === 0) {
+      admit(req, res);
+      return;
+    }
+    req.socket.pause();
+    held.push(() => {
+      req.socket.resume();
+      admit(req, res);
+    });
+  };
+  const read = (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method ?? "GET";
     const url = req.url ?? "/";
     if (method !== "POST") {

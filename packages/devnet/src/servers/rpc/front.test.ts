@@ -3,11 +3,13 @@
  * hostile connections that leave it serving, WebSockets through its tunnel, and a close that ends
  * the thread's port and tunnels.
  */
+import { Agent, request } from "node:http";
 import { connect, type Socket } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { createFakeChainApp, type FakeChainApp } from "../../../test/support/fake-chain-app.js";
 import { type RpcServer, startRpcServer } from "../rpc.js";
+import { RPC_MAX_PENDING_REQUESTS } from "./front.js";
 
 let app: FakeChainApp;
 let rpc: RpcServer;
@@ -67,6 +69,34 @@ describe("the RPC front thread", () => {
       expect(answer.result).toBeDefined();
     });
     for (const get of await Promise.all(gets)) expect(get).toMatchObject({ status: 200, json: { id: -1 } });
+  });
+
+  it(`answers a burst beyond ${RPC_MAX_PENDING_REQUESTS} requests at once, over as many connections, each with its own answer`, async () => {
+    const count = RPC_MAX_PENDING_REQUESTS + 300;
+    const agent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
+    const answers = Array.from(
+      { length: count },
+      (_, i) =>
+        new Promise<{ id: unknown }>((resolve, reject) => {
+          const body = JSON.stringify({ jsonrpc: "2.0", id: i, method: "health", params: {} });
+          request(
+            rpc.url,
+            { method: "POST", agent, headers: { "content-length": Buffer.byteLength(body) } },
+            (res) => {
+              let text = "";
+              res.on("data", (chunk: Buffer) => {
+                text += chunk.toString("utf8");
+              });
+              res.on("end", () => resolve(JSON.parse(text) as { id: unknown }));
+            },
+          )
+            .on("error", reject)
+            .end(body);
+        }),
+    );
+    const ids = (await Promise.all(answers)).map((answer) => answer.id);
+    expect(ids).toEqual(Array.from({ length: count }, (_, i) => i));
+    agent.destroy();
   });
 
   it("keeps serving after a client drops mid-body and another sends garbage", async () => {

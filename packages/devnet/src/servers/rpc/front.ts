@@ -20,6 +20,12 @@ import {
   takeRpcFrontThread,
 } from "./front-thread.js";
 
+/**
+ * Most HTTP requests the front hands to the main thread before their answers: CometBFT's RPC
+ * serves at most 900 connections at once (`max_open_connections`), each with one request.
+ */
+export const RPC_MAX_PENDING_REQUESTS = 900;
+
 /** Options of {@link startRpcFront}. */
 export interface RpcFrontOptions {
   /** Interface and port to listen on (0: a free port). */
@@ -73,6 +79,7 @@ export function startRpcFront(options: RpcFrontOptions): Promise<RpcFront> {
     upgradePort: options.upgradePort,
     serverOptions: httpServerOptions(options.timeouts),
     maxBodyBytes: RPC_MAX_BODY_BYTES,
+    maxPending: RPC_MAX_PENDING_REQUESTS,
   };
   const worker = takeRpcFrontThread();
   worker.postMessage({ type: "listen", config } satisfies ControlMessage);
