@@ -149,10 +149,14 @@ function runFront(
   let server: import("node:http").Server | undefined;
   const listen = () => {
     const listening = http.createServer(config.serverOptions, serve).on("upgrade", tunnel);
-    listening.once("error", (error: NodeJS.ErrnoException) => {
+    const failed = (error: NodeJS.ErrnoException) => {
       parent.postMessage({ type: "failed", code: error.code, message: error.message } satisfies FrontEvent);
-    });
+    };
+    listening.once("error", failed);
     listening.listen(config.port, config.host, () => {
+      // Once listening, an error is a failed accept (out of file descriptors, say): Node tries the
+      // next connection anyway, and the connections already open go on.
+      listening.off("error", failed).on("error", () => undefined);
       const address = listening.address();
       const port = typeof address === "object" && address !== null ? address.port : config.port;
       parent.postMessage({ type: "listening", port } satisfies FrontEvent);
@@ -182,8 +186,12 @@ function runFront(
       if (res === undefined) continue;
       waiting.delete(id);
       if (res.destroyed) continue;
-      res.writeHead(message[i + 1] as number, message[i + 2] as Readonly<Record<string, string | number>>);
-      res.end(message[i + 3] as string | Uint8Array);
+      try {
+        res.writeHead(message[i + 1] as number, message[i + 2] as Readonly<Record<string, string | number>>);
+        res.end(message[i + 3] as string | Uint8Array);
+      } catch {
+        res.destroy();
+      }
     }
   });
 }

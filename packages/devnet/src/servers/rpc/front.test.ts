@@ -4,7 +4,7 @@
  * the thread's port and tunnels.
  */
 import { Agent, request } from "node:http";
-import { connect, type Socket } from "node:net";
+import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { createFakeChainApp, type FakeChainApp } from "../../../test/support/fake-chain-app.js";
@@ -141,6 +141,18 @@ describe("the RPC front thread", () => {
       "GET /elsewhere HTTP/1.1\r\nhost: x\r\nconnection: upgrade\r\nupgrade: websocket\r\nsec-websocket-version: 13\r\nsec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
     );
     expect(await otherClosed).toMatch(/^HTTP\/1\.1 404 Not Found/);
+  });
+
+  it("refuses to start on a port in use with the system's EADDRINUSE, as a listen on this thread would", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const { port } = taken.address() as AddressInfo;
+    const failure = await startRpcServer({ app, port }).then(
+      () => undefined,
+      (error: unknown) => error as NodeJS.ErrnoException,
+    );
+    await new Promise<void>((resolve) => taken.close(() => resolve()));
+    expect(failure?.code).toBe("EADDRINUSE");
   });
 
   it("closes its port and its tunnels on close", async () => {
