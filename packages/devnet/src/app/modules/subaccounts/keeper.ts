@@ -125,6 +125,8 @@ interface OpenInterestChange {
 /** The outcome of {@link SubaccountsKeeper.canApplyUpdates}. */
 export type UpdateCheck = { ok: true } | { ok: false; reason: string };
 
+const VALID: UpdateCheck = Object.freeze({ ok: true });
+
 /**
  * Checks a subaccount id (owner bech32, number within range).
  *
@@ -372,7 +374,10 @@ export class SubaccountsKeeper {
         reason: `a subaccount with a position in isolated perpetual ${isolated} cannot hold other positions`,
       };
     }
-    return isValidTransition(reads.totals(settled), reads.totals(view));
+    // The totals before the update matter only when the subaccount misses its initial margin after it.
+    const before = reads.deferredTotals(settled);
+    const after = reads.totals(view);
+    return after.netCollateral >= after.initial ? VALID : isValidTransition(before(), after);
   }
 
   /**
