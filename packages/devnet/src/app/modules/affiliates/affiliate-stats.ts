@@ -21,6 +21,7 @@ import { fromUtf8, utf8 } from "../../lib/codec.js";
 import type { StoreAccess } from "../auth/auth.js";
 import { EPOCH_NAMES, type EpochsKeeper } from "../epochs/epochs.js";
 import { padKey } from "../records.js";
+import { storeUtf8 } from "../stored-bytes.js";
 import { decodeCount, encodeCount, storedFillJson } from "./stats-json.js";
 
 const SLICE = "affiliates";
@@ -157,7 +158,7 @@ export function recordStatsFill(ctx: StoreAccess, fill: StatsFill): void {
   const store = ctx.store(SLICE);
   const stored = store.get(BLOCK_COUNT_KEY);
   const count = stored === undefined ? 0 : decodeCount(stored);
-  const bytes = utf8(storedFillJson(fill));
+  const bytes = storeUtf8(storedFillJson(fill));
   store.set(`${BLOCK_PREFIX}${padKey(count, 10)}`, bytes);
   recordedFills.set(bytes, fill);
   store.set(BLOCK_COUNT_KEY, encodeCount(count + 1));
