@@ -219,7 +219,7 @@ function processBlockStats(ctx: Context, epochs: EpochsKeeper): void {
       add(a.role === "taker" ? fill.taker : fill.maker, "attributedVolume", a.volume);
     }
   }
-  // Whatever else was recorded is a CheckTx fill (or one of a block that will not be counted).
+  // Any other fill recorded so far is a CheckTx one: no end block counts it.
   recordedFills.clear();
   for (const [user, { totals, gains }] of touched) {
     writeUserStats(ctx, user, totals);
