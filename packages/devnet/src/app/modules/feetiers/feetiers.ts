@@ -32,6 +32,7 @@ import type { StoreAccess } from "../auth/auth.js";
 import { EPOCH_NAMES, type EpochsKeeper } from "../epochs/epochs.js";
 import { idKey } from "../memo-keys.js";
 import { ownerAddressKey } from "../owner-keys.js";
+import { idStoreKey } from "../records.js";
 import {
   expireOldStats,
   globalNotional,
@@ -287,7 +288,7 @@ export class FeeTiersKeeper {
 }
 
 function discountKey(clobPairId: number): string {
-  return `discount/${String(clobPairId).padStart(10, "0")}`;
+  return idStoreKey("discount", clobPairId);
 }
 
 /**

@@ -28,7 +28,7 @@ import { abciError, registerError } from "../../lib/errors.js";
 import { paginate } from "../../lib/pagination.js";
 import { fromBinaryCached } from "../../lib/proto-cache.js";
 import type { StoreAccess } from "../auth/auth.js";
-import { padKey } from "../records.js";
+import { idStoreKey, padKey } from "../records.js";
 
 /** The module's name and store prefix. */
 export const PRICES = "prices";
@@ -121,9 +121,9 @@ export function priceToDecimal(price: bigint, exponent: number): string {
   return fraction === "" ? whole : `${whole}.${fraction}`;
 }
 
-const paramKey = (id: number) => `param/${padKey(id, 10)}`;
-const priceKey = (id: number) => `price/${padKey(id, 10)}`;
-const refKey = (id: number) => `ref/${padKey(id, 10)}`;
+const paramKey = (id: number) => idStoreKey("param", id);
+const priceKey = (id: number) => idStoreKey("price", id);
+const refKey = (id: number) => idStoreKey("ref", id);
 
 /** The prices module's state operations (the keeper other modules use). */
 export class PricesKeeper {

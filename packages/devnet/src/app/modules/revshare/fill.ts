@@ -6,7 +6,6 @@
  * (`RecordFill`: the taker's affiliate revenue, and the volume attributable to the taker's and the
  * maker's affiliates under the per-referred-user cap).
  */
-import { addressBytes } from "@perpx/address";
 import { USDC_DENOM } from "@perpx/core";
 import type { Context } from "../../kernel/module.js";
 import type { ReadMemo } from "../../lib/read-memo.js";
@@ -19,7 +18,7 @@ import {
 } from "../affiliates/affiliates-state.js";
 import type { PerpetualsKeeper } from "../perpetuals/perpetuals.js";
 import type { SubaccountsKeeper } from "../subaccounts/keeper.js";
-import type { RevShareKeeper } from "./keeper.js";
+import { type RevShareKeeper, recipientBytes } from "./keeper.js";
 import { type RevSharesForFill, revSharesForFill } from "./shares.js";
 
 /** What the distribution needs of a fill (the market and the pool come from its perpetual). */
@@ -84,7 +83,7 @@ export function distributeFillFees(
   for (const share of shares.all) {
     rest -= share.quoteQuantums;
     if (share.quoteQuantums <= 0n) continue;
-    keeper.bank.sendCoinsFromModuleToAccount(ctx, pool, addressBytes(share.recipient), [
+    keeper.bank.sendCoinsFromModuleToAccount(ctx, pool, recipientBytes(share.recipient), [
       { denom: USDC_DENOM, amount: share.quoteQuantums },
     ]);
   }

@@ -14,6 +14,7 @@ import { abciError, registerError } from "../../lib/errors.js";
 import { fromBinaryCached } from "../../lib/proto-cache.js";
 import type { StoreAccess } from "../auth/auth.js";
 import type { BankKeeper } from "../bank/bank.js";
+import { idStoreKey } from "../records.js";
 import type { Recipient } from "./shares.js";
 
 /** The bytes of a message no one stored: decoded, its defaults (shared and frozen, see `fromBinaryCached`). */
@@ -48,7 +49,27 @@ export function checkRevShareAddress(address: string): Uint8Array {
   }
 }
 
-const detailsKey = (marketId: number) => `mm_details/${String(marketId).padStart(10, "0")}`;
+const detailsKey = (marketId: number) => idStoreKey("mm_details", marketId);
+
+/** Recipients decoded lately (valid ones; emptied when full): the fills of a market pay the same few. */
+const decodedRecipients = new Map<string, Uint8Array>();
+const KEPT_RECIPIENTS = 256;
+
+/**
+ * `addressBytes(address)` of a revenue share's recipient, decoded once while kept (a fresh copy
+ * each call).
+ *
+ * @throws as `addressBytes` for an invalid address.
+ */
+export function recipientBytes(address: string): Uint8Array {
+  let bytes = decodedRecipients.get(address);
+  if (bytes === undefined) {
+    bytes = addressBytes(address);
+    if (decodedRecipients.size >= KEPT_RECIPIENTS) decodedRecipients.clear();
+    decodedRecipients.set(address, bytes);
+  }
+  return bytes.slice();
+}
 
 /** The revenue share keeper (see the module comment); the clob asks it at placements and fills. */
 export class RevShareKeeper {
@@ -158,7 +179,7 @@ export class RevShareKeeper {
     if (details.expirationTs < ctx.block.timeMs / 1000n) return undefined;
     const params = this.marketMapperParams(ctx);
     try {
-      addressBytes(params.address);
+      recipientBytes(params.address);
     } catch {
       return "missing";
     }

@@ -42,6 +42,7 @@ import { ownerAddressKey } from "../owner-keys.js";
 import type { PerpetualsKeeper, PerpetualView } from "../perpetuals/perpetuals.js";
 import type { PricesKeeper } from "../prices/prices.js";
 import { padKey } from "../records.js";
+import { storeBytes } from "../stored-bytes.js";
 import { decodeI256, decodeI256At, encodeI256, putI256 } from "./dtypes.js";
 import { isValidTransition, type MarginTotals } from "./margin.js";
 import { MarginReads, type MarginSources } from "./margin-reads.js";
@@ -125,6 +126,8 @@ interface OpenInterestChange {
 /** The outcome of {@link SubaccountsKeeper.canApplyUpdates}. */
 export type UpdateCheck = { ok: true } | { ok: false; reason: string };
 
+const VALID: UpdateCheck = Object.freeze({ ok: true });
+
 /**
  * Checks a subaccount id (owner bech32, number within range).
  *
@@ -162,7 +165,7 @@ function indexOfPerpetual(entries: readonly { readonly perpetualId: number }[], 
 const byPerpetualId = (a: PerpetualPositionView, b: PerpetualPositionView) => a.perpetualId - b.perpetualId;
 
 function encodePosition(p: PerpetualPositionView): Uint8Array {
-  const out = new Uint8Array(96);
+  const out = storeBytes(96);
   putI256(out, 0, p.quantums);
   putI256(out, 32, p.fundingIndex);
   putI256(out, 64, p.quoteBalance);
@@ -372,7 +375,10 @@ export class SubaccountsKeeper {
         reason: `a subaccount with a position in isolated perpetual ${isolated} cannot hold other positions`,
       };
     }
-    return isValidTransition(reads.totals(settled), reads.totals(view));
+    // The totals before the update matter only when the subaccount misses its initial margin after it.
+    const before = reads.deferredTotals(settled);
+    const after = reads.totals(view);
+    return after.netCollateral >= after.initial ? VALID : isValidTransition(before(), after);
   }
 
   /**

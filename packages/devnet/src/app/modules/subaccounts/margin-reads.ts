@@ -97,28 +97,38 @@ export class MarginReads {
    */
   totals(view: SubaccountView, leverage?: ReadonlyMap<number, number>): MarginTotals {
     const choices = leverage ?? this.leverage(view.id);
-    let netCollateral = view.usdc;
-    let initial = 0n;
-    let maintenance = 0n;
-    for (const p of view.perpetualPositions) {
-      const perpetual = this.perpetual(p.perpetualId);
-      const marketId = perpetual.params.marketId;
-      const oracle = this.memo.read(idKey("price", marketId), () =>
-        this.sources.prices.oraclePrice(this.ctx, marketId),
-      );
-      const tier = this.tier(perpetual.params.liquidityTier);
-      const market = this.market(perpetual, oracle, tier);
-      const imf = market.initialMarginPpm(choices.get(p.perpetualId) ?? 0);
-      const notional = netNotional(p.quantums, market.pricing);
-      // Truncation is symmetric: at a non-negative price the size's absolute notional is |notional|.
-      const absolute =
-        oracle.price >= 0n ? absBig(notional) : netNotional(absBig(p.quantums), market.pricing);
-      const margins = marginRequirementsOfNotional(absolute, tier, imf);
-      netCollateral += p.quoteBalance + notional;
-      initial += margins.initial;
-      maintenance += margins.maintenance;
-    }
-    return { netCollateral, initial, maintenance };
+    const sums = startSums(view);
+    for (const p of view.perpetualPositions) addPosition(sums, p, this.terms(p), choices);
+    return sums;
+  }
+
+  /**
+   * {@link totals} with the records read now, in the same order, and the math done only when the
+   * returned function is called (once at most; it reads nothing): a check that may not need a
+   * view's totals still reads, and is charged, what computing them reads.
+   */
+  deferredTotals(view: SubaccountView): () => MarginTotals {
+    const choices = this.leverage(view.id);
+    const positions = view.perpetualPositions;
+    const terms: MarketTerms[] = [];
+    for (let i = 0; i < positions.length; i++) terms.push(this.terms(positions[i] as PerpetualPositionView));
+    return () => {
+      const sums = startSums(view);
+      for (let i = 0; i < positions.length; i++) {
+        addPosition(sums, positions[i] as PerpetualPositionView, terms[i] as MarketTerms, choices);
+      }
+      return sums;
+    };
+  }
+
+  /** The terms of a position's perpetual: the perpetual, its market's oracle price and its tier, read. */
+  private terms(p: PerpetualPositionView): MarketTerms {
+    const perpetual = this.perpetual(p.perpetualId);
+    const marketId = perpetual.params.marketId;
+    const oracle = this.memo.read(idKey("price", marketId), () =>
+      this.sources.prices.oraclePrice(this.ctx, marketId),
+    );
+    return this.market(perpetual, oracle, this.tier(perpetual.params.liquidityTier));
   }
 
   /**
@@ -137,6 +147,34 @@ export class MarginReads {
     this.last = new MarketTerms(perpetual, oracle, tier);
     return this.last;
   }
+}
+
+/** Margin totals being summed. */
+type Sums = { -readonly [K in keyof MarginTotals]: MarginTotals[K] };
+
+/** The sums of a view's totals before its positions: its USDC. */
+const startSums = (view: SubaccountView): Sums => ({
+  netCollateral: view.usdc,
+  initial: 0n,
+  maintenance: 0n,
+});
+
+/** Adds position `p`, priced by `market`, to `sums` (its leverage choice among `choices`). */
+function addPosition(
+  sums: Sums,
+  p: PerpetualPositionView,
+  market: MarketTerms,
+  choices: ReadonlyMap<number, number>,
+): void {
+  const imf = market.initialMarginPpm(choices.get(p.perpetualId) ?? 0);
+  const notional = netNotional(p.quantums, market.pricing);
+  // Truncation is symmetric: at a non-negative price the size's absolute notional is |notional|.
+  const absolute =
+    market.oracle.price >= 0n ? absBig(notional) : netNotional(absBig(p.quantums), market.pricing);
+  const margins = marginRequirementsOfNotional(absolute, market.tier, imf);
+  sums.netCollateral += p.quoteBalance + notional;
+  sums.initial += margins.initial;
+  sums.maintenance += margins.maintenance;
 }
 
 /**
