@@ -12,6 +12,7 @@ import type { SimulateResult, TxResult } from "../contract.js";
 import { bytesKey } from "../lib/codec.js";
 import { abciError, sdkErrors } from "../lib/errors.js";
 import { EventManager } from "../lib/events.js";
+import { CarriedTxs } from "./carried-txs.js";
 import { type ChainCore, latestInfo } from "./chain-core.js";
 import { createGasMeter } from "./gas.js";
 import { type Context, createContext } from "./module.js";
@@ -34,7 +35,7 @@ export class TxPipeline {
    * proposed operations carry them again (see {@link decodeCarried}). Decoding depends on the bytes
    * alone, so the block reuses these instead of decoding the same bytes a second time.
    */
-  private readonly checkedShortTerm = new Map<string, DecodedTx>();
+  private readonly checkedShortTerm = new CarriedTxs();
   /** The slices {@link pendingReads} hands out, and the pending state they read. */
   private reads: { readonly kv: CacheStore; readonly access: Pick<Context, "store"> } | undefined;
 
@@ -58,7 +59,7 @@ export class TxPipeline {
       if (txPolicyOf(this.core, decoded).enterBlock) this.enqueue(decoded, hash);
       else {
         this.mempoolHashes.add(hash);
-        this.checkedShortTerm.set(bytesKey(bytes), decoded);
+        this.checkedShortTerm.add(decoded);
       }
     }
     return result;
@@ -69,7 +70,7 @@ export class TxPipeline {
    * the same bytes since the last block, or a fresh decoding.
    */
   decodeCarried(bytes: Uint8Array): DecodedTx {
-    return this.checkedShortTerm.get(bytesKey(bytes)) ?? decodeTx(bytes, this.core.set.router);
+    return this.checkedShortTerm.get(bytes) ?? decodeTx(bytes, this.core.set.router);
   }
 
   /**

@@ -12,6 +12,7 @@ import {
 } from "@perpx/core/indexer";
 import type { IndexerEvent, LocatedIndexerEvent } from "../../app/indexer-output/indexer-events.js";
 import { iso, ppm, scaled, usdc } from "../format.js";
+import { FillWindow } from "./fill-window.js";
 import { NextFundingModel } from "./next-funding.js";
 
 const DAY_MS = 86_400_000;
@@ -64,6 +65,9 @@ interface Sample {
   readonly value: bigint;
 }
 
+/** The figures of a market without fills. */
+const NO_FILLS = { trades: 0, volume: 0n } as const;
+
 /** The human price of `subticks` in a market. */
 export function priceOf(market: MarketDefinition, subticks: bigint): string {
   return scaled(subticks, market.quantumConversionExponent - market.atomicResolution - 6);
@@ -87,7 +91,7 @@ export class MarketsModel {
   private sorted: MarketDefinition[] | undefined;
   private readonly prices = new Map<number, OraclePriceRecord>();
   private readonly priceHistory = new Map<number, Sample[]>();
-  private readonly fills = new Map<number, Array<Sample & { quantums: bigint }>>();
+  private readonly fills = new Map<number, FillWindow>();
   private readonly openInterest = new Map<number, bigint>();
   private readonly positions = new Map<string, Map<number, bigint>>();
   private readonly nextFunding = new NextFundingModel();
@@ -117,7 +121,7 @@ export class MarketsModel {
         this.nextFunding.apply(e);
         return;
       case "order_fill":
-        this.recordFill(e.clobPairId, e.quantums, e.quoteQuantums, located.time.getTime());
+        this.recordFill(e.clobPairId, e.quoteQuantums, located.time.getTime());
         return;
       case "subaccount_update":
         this.updatePositions(e);
@@ -169,10 +173,13 @@ export class MarketsModel {
     this.priceHistory.set(marketId, history);
   }
 
-  private recordFill(clobPairId: number, quantums: bigint, quote: bigint, timeMs: number): void {
-    const list = this.fills.get(clobPairId) ?? [];
-    list.push({ timeMs, value: quote, quantums });
-    this.fills.set(clobPairId, list);
+  private recordFill(clobPairId: number, quote: bigint, timeMs: number): void {
+    let window = this.fills.get(clobPairId);
+    if (window === undefined) {
+      window = new FillWindow();
+      this.fills.set(clobPairId, window);
+    }
+    window.push({ timeMs, value: quote });
   }
 
   private updatePositions(e: Extract<IndexerEvent, { kind: "subaccount_update" }>): void {
@@ -203,11 +210,7 @@ export class MarketsModel {
   /** Drops 24-hour samples older than the window ending at `nowMs` (keeping one price before it). */
   trim(nowMs: number): void {
     const start = nowMs - DAY_MS;
-    for (const list of this.fills.values()) {
-      let cut = 0;
-      while (cut < list.length && (list[cut] as Sample).timeMs <= start) cut++;
-      if (cut > 0) list.splice(0, cut);
-    }
+    for (const window of this.fills.values()) window.trim(start);
     for (const list of this.priceHistory.values()) {
       let cut = 0;
       while (cut + 1 < list.length && (list[cut + 1] as Sample).timeMs <= start) cut++;
@@ -268,8 +271,7 @@ export class MarketsModel {
     const price = this.prices.get(market.marketId);
     const tier = this.tiers.get(market.liquidityTier);
     const start = nowMs - DAY_MS;
-    const fills = (this.fills.get(market.clobPairId) ?? []).filter((f) => f.timeMs > start);
-    const volume = fills.reduce((sum, f) => sum + f.value, 0n);
+    const { trades, volume } = this.fills.get(market.clobPairId)?.figures(start) ?? NO_FILLS;
     const history = this.priceHistory.get(market.marketId) ?? [];
     // The newest price at or before the window's start (trim keeps one), else the oldest kept.
     let dayAgo = history[0];
@@ -292,7 +294,7 @@ export class MarketsModel {
       oraclePrice: price === undefined ? "0" : scaled(price.price, exponent),
       priceChange24H: scaled(change, exponent),
       volume24H: usdc(volume),
-      trades24H: fills.length,
+      trades24H: trades,
       nextFundingRate: this.nextFunding.rate(market.perpetualId),
       initialMarginFraction: ppm(imfPpm),
       maintenanceMarginFraction: scaled(mmfPpm, -12),
