@@ -313,6 +313,8 @@ export class CacheStore implements Branchable {
     if (hi !== undefined) parentRange.end = hi;
     // Both snapshots are taken here, when the iteration starts.
     const layer = this.writes.pin();
+    // Deletes pending in the snapshot (anywhere: markers are not in the sorted index).
+    const deletes = this.writes.unindexedSize;
     // [lo, hi) lies within the prefix: a branch or root parent is given the bounds alone (no prefix
     // to bound again); any other store is given the prefix too.
     const parent = this.parent;
@@ -329,8 +331,9 @@ export class CacheStore implements Branchable {
           layer.map,
           own.first as [string, Uint8Array],
         );
-      } else if (layer.map.size === 0) {
-        // Nothing pending: the parent's range as it is.
+      } else if (deletes === 0) {
+        // No pending write in the range and no delete anywhere: no key of the range is pending, so
+        // the parent's range as it is.
         for (let next = theirs.next(); !next.done; next = theirs.next()) yield next.value;
       } else {
         // No pending write in the range: the parent's entries, less the ones this branch deleted.
