@@ -48,7 +48,6 @@ import { registerServices } from "./kernel/services.js";
 import { readSnapshotHeader, restoreSnapshot, writeSnapshot } from "./kernel/snapshot.js";
 import { StateVersions } from "./kernel/state-versions.js";
 import { RootStore } from "./kernel/store.js";
-import { PrefixStore } from "./kernel/store-views.js";
 import { TxPipeline } from "./kernel/tx-pipeline.js";
 import { signatureRequest } from "./kernel/tx-prepare.js";
 import { volatileKeys } from "./kernel/volatile-keys.js";
@@ -297,7 +296,7 @@ export class ChainApplication implements PersistentChainApp {
 
   /** Hands the order stream messages written since the last call to the listeners. */
   private publishOrderStream(): void {
-    const messages = drainOrderStream(new PrefixStore(this.core.root, "clob/"));
+    const messages = drainOrderStream(this.core.root, "clob/");
     if (messages.length === 0) return;
     for (const listener of this.streamListeners) {
       try {

@@ -253,7 +253,7 @@ function verify(
   const memo =
     verified === undefined
       ? undefined
-      : `${account.pubKey.algo}:${bytesKey(account.pubKey.key)}:${ctx.block.chainId}:${account.accountNumber}:${bytesKey(tx.hash)}:${index}`;
+      : `${account.pubKey.algo}:${bytesKey(account.pubKey.key)}:${ctx.block.chainId}:${account.accountNumber}:${tx.hashKey}:${index}`;
   if (memo !== undefined && verified?.has(memo)) return;
   const signDoc = signDocBytes(
     tx.raw.bodyBytes,

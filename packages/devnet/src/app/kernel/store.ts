@@ -45,6 +45,19 @@ export interface KvStore {
   entries(prefix: string, options?: RangeOptions): Iterable<[string, Uint8Array]>;
 }
 
+/**
+ * A store a branch flushes into by handing over its pending bytes ({@link RootStore},
+ * {@link CacheStore}): no copy is made.
+ */
+export interface Branchable extends KvStore {
+  /**
+   * Sets `key` to `value` itself: the caller gives the array up. A store's bytes are never changed
+   * in place (a module writes fresh bytes and treats what it reads as read-only), so a branch's
+   * pending value is handed over as it is.
+   */
+  adopt(key: string, value: Uint8Array): void;
+}
+
 /** The smallest string greater than every string that starts with `prefix` (undefined: no bound). */
 export function prefixEnd(prefix: string): string | undefined {
   if (prefix === "") return undefined;
@@ -114,7 +127,7 @@ function pruneMarkers(map: OrderedMap<Uint8Array | null>): void {
  * A delete leaves a `null` marker in the map (see {@link OrderedMap.prune}, which drops them now
  * and then).
  */
-export class RootStore implements KvStore {
+export class RootStore implements Branchable {
   /** Every entry, committed and volatile (the side keys). */
   private readonly data = new OrderedMap<Uint8Array | null>(isValue);
   private digestSum = 0n;
@@ -142,15 +155,22 @@ export class RootStore implements KvStore {
   }
 
   set(key: string, value: Uint8Array): void {
-    const copy = value.slice();
+    this.adopt(key, value.slice());
+  }
+
+  /**
+   * Sets `key` to `value` itself, not a copy (see {@link Branchable.adopt}): for a branch's flushed
+   * writes, whose bytes the modules that made them never change.
+   */
+  adopt(key: string, value: Uint8Array): void {
     if (this.isVolatile(key)) {
-      this.data.put(key, copy, true);
+      this.data.put(key, value, true);
       return;
     }
-    const old = this.data.set(key, copy) ?? undefined;
+    const old = this.data.set(key, value) ?? undefined;
     this.journal?.changed(key, old);
     if (old !== undefined) this.digestSum = (this.digestSum - entryDigest(key, old)) & MOD_256;
-    this.digestSum = (this.digestSum + entryDigest(key, copy)) & MOD_256;
+    this.digestSum = (this.digestSum + entryDigest(key, value)) & MOD_256;
   }
 
   delete(key: string): void {
@@ -250,7 +270,7 @@ function isValue(value: Uint8Array | null): boolean {
  * this branch's writes in the range with the parent's range, lazily (an iteration that stops after
  * the first entry reads one entry per layer, not the whole range).
  */
-export class CacheStore implements KvStore {
+export class CacheStore implements Branchable {
   /** Pending writes; `null` marks a delete. */
   private readonly writes = new OrderedMap<Uint8Array | null>(isValue);
 
@@ -277,6 +297,11 @@ export class CacheStore implements KvStore {
     this.writes.put(key, value);
   }
 
+  /** Same as {@link set}: a branch keeps the bytes it is given as they are (see {@link Branchable}). */
+  adopt(key: string, value: Uint8Array): void {
+    this.set(key, value);
+  }
+
   delete(key: string): void {
     this.writes.put(key, null);
   }
@@ -288,6 +313,8 @@ export class CacheStore implements KvStore {
     if (hi !== undefined) parentRange.end = hi;
     // Both snapshots are taken here, when the iteration starts.
     const layer = this.writes.pin();
+    // Deletes pending in the snapshot (anywhere: markers are not in the sorted index).
+    const deletes = this.writes.unindexedSize;
     // [lo, hi) lies within the prefix: a branch or root parent is given the bounds alone (no prefix
     // to bound again); any other store is given the prefix too.
     const parent = this.parent;
@@ -304,8 +331,9 @@ export class CacheStore implements KvStore {
           layer.map,
           own.first as [string, Uint8Array],
         );
-      } else if (layer.map.size === 0) {
-        // Nothing pending: the parent's range as it is.
+      } else if (deletes === 0) {
+        // No pending write in the range and no delete anywhere: no key of the range is pending, so
+        // the parent's range as it is.
         for (let next = theirs.next(); !next.done; next = theirs.next()) yield next.value;
       } else {
         // No pending write in the range: the parent's entries, less the ones this branch deleted.
@@ -323,8 +351,12 @@ export class CacheStore implements KvStore {
   /** Flushes every pending write to the parent (in the order they were made) and empties the branch. */
   write(): void {
     const parent = this.parent;
+    // A root or a branch takes the pending bytes as they are; any other store is given them to copy
+    // or charge for.
+    const owner = parent instanceof CacheStore || parent instanceof RootStore ? parent : undefined;
     this.writes.inInsertionOrder().forEach((value, key) => {
       if (value === null) parent.delete(key);
+      else if (owner !== undefined) owner.adopt(key, value);
       else parent.set(key, value);
     });
     this.writes.clear();
@@ -343,14 +375,15 @@ export class CacheStore implements KvStore {
  */
 export class PendingStore extends CacheStore {
   constructor(
-    private readonly root: KvStore,
+    private readonly root: RootStore,
     private readonly through: (key: string) => boolean,
   ) {
     super(root);
   }
 
+  /** Keeps `value` as it is, as any branch does: a write through hands it to the root as it is. */
   override set(key: string, value: Uint8Array): void {
-    if (this.through(key)) this.root.set(key, value);
+    if (this.through(key)) this.root.adopt(key, value);
     else super.set(key, value);
   }
 

@@ -11,6 +11,26 @@ import { ProtoWriter } from "../lib/proto-writer.js";
  * field 1 is never written). Each `Any` is `{ type_url = 1; value = 2 }`, empty fields left out.
  */
 export function txMsgDataBytes(responses: readonly Any[]): Uint8Array {
+  const only = responses.length === 1 ? responses[0] : undefined;
+  if (only !== undefined && only.value.length === 0) {
+    // One empty response (an order message's): the bytes depend on its type alone.
+    let bytes = emptyResponses.get(only.typeUrl);
+    if (bytes === undefined) {
+      bytes = encode(responses);
+      if (emptyResponses.size < EMPTY_RESPONSES) emptyResponses.set(only.typeUrl, bytes);
+    }
+    return bytes.slice();
+  }
+  return encode(responses);
+}
+
+/** The bytes of a lone empty response, by its type URL (at most {@link EMPTY_RESPONSES} types). */
+const emptyResponses = new Map<string, Uint8Array>();
+
+/** Type URLs {@link emptyResponses} keeps at most (the chain has a few dozen message types). */
+const EMPTY_RESPONSES = 256;
+
+function encode(responses: readonly Any[]): Uint8Array {
   return ProtoWriter.encode((w) => {
     for (const any of responses) w.message(2, (m) => m.string(1, any.typeUrl).scalarBytes(2, any.value));
   });

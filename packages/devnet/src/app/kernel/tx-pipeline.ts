@@ -51,7 +51,7 @@ export class TxPipeline {
   checkTx(bytes: Uint8Array): TxResult {
     const decoded = decodeTxBytes(this.core, bytes);
     if (!("msgs" in decoded)) return decoded;
-    const hash = bytesKey(decoded.hash);
+    const hash = decoded.hashKey;
     if (this.mempoolHashes.has(hash)) return txFailure(abciError(sdkErrors.txInMempoolCache), 0n, 0n, []);
     const result = runTx(this.core, "check", decoded, this.pending, latestInfo(this.core), this.verified);
     if (result.code === 0) {
@@ -143,7 +143,7 @@ export class TxPipeline {
     this.mempoolHashes.clear();
     for (const tx of queued) {
       const result = runTx(this.core, "check", tx, this.pending, latestInfo(this.core), this.verified, true);
-      if (result.code === 0) this.enqueue(tx, bytesKey(tx.hash));
+      if (result.code === 0) this.enqueue(tx, tx.hashKey);
     }
   }
 

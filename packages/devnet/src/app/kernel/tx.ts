@@ -4,6 +4,7 @@
  */
 import { fromBinary, type MessageShape } from "@bufbuild/protobuf";
 import { cosmosTx } from "@perpx/proto";
+import { bytesKey } from "../lib/codec.js";
 import type { Coin } from "../lib/coins.js";
 import { abciError, sdkErrors } from "../lib/errors.js";
 import { sha256 } from "../lib/sha256.js";
@@ -27,6 +28,8 @@ export interface DecodedTx {
   readonly bytes: Uint8Array;
   /** SHA-256 of `bytes`. */
   readonly hash: Uint8Array;
+  /** `hash` as a string of one char per byte (`bytesKey`): the key of the sets of tx hashes. */
+  readonly hashKey: string;
   readonly raw: cosmosTx.TxRaw;
   readonly body: cosmosTx.TxBody;
   readonly authInfo: cosmosTx.AuthInfo;
@@ -99,9 +102,11 @@ export function decodeTx(bytes: Uint8Array, router: Router): DecodedTx {
   } catch (error) {
     throw parseError(error instanceof Error ? error.message : String(error));
   }
+  const hash = sha256(bytes);
   return {
     bytes,
-    hash: sha256(bytes),
+    hash,
+    hashKey: bytesKey(hash),
     raw,
     body,
     authInfo,

@@ -21,12 +21,16 @@ export function volatileKeys(modules: readonly Module[]): (key: string) => boole
 const predicates = new WeakMap<readonly Module[], (key: string) => boolean>();
 
 function volatilePredicate(modules: readonly Module[]): (key: string) => boolean {
-  const byName = new Map<string, (key: string) => boolean>();
+  // Each module that has volatile keys, by its slice's prefix ("<module>/": a module name holds no
+  // slash, so a key's first slash ends at most one of them): a key is matched against each (a
+  // handful at most) without cutting its module name out and looking it up.
+  const slices: { readonly prefix: string; readonly volatileKey: (key: string) => boolean }[] = [];
   for (const module of modules) {
     const volatileKey = module.volatileKey;
-    if (volatileKey !== undefined) byName.set(module.name, (key) => volatileKey.call(module, key));
+    if (volatileKey !== undefined)
+      slices.push({ prefix: `${module.name}/`, volatileKey: (key) => volatileKey.call(module, key) });
   }
-  if (byName.size === 0) return () => false;
+  if (slices.length === 0) return () => false;
   // The answer for a key never changes (see `Module.volatileKey`), and a write through the CheckTx
   // state asks for the same key twice in a row (the CheckTx state, then the root store): the last
   // answer is kept (one key only, so the heap stays flat).
@@ -34,8 +38,13 @@ function volatilePredicate(modules: readonly Module[]): (key: string) => boolean
   let lastAnswer = false;
   return (key) => {
     if (key === lastKey) return lastAnswer;
-    const slash = key.indexOf("/");
-    lastAnswer = slash > 0 && byName.get(key.slice(0, slash))?.(key.slice(slash + 1)) === true;
+    lastAnswer = false;
+    for (const { prefix, volatileKey } of slices) {
+      if (key.startsWith(prefix)) {
+        lastAnswer = volatileKey(key.slice(prefix.length)) === true;
+        break;
+      }
+    }
     lastKey = key;
     return lastAnswer;
   };

@@ -5,6 +5,8 @@
  * protobuf-es.
  */
 
+import { asciiText } from "./ascii-texts.js";
+
 /** Wire types. */
 export const VARINT = 0;
 export const LEN = 2;
@@ -144,14 +146,11 @@ export class Cursor {
   ascii(end: number): string {
     const stop = this.span(end);
     if (stop < 0) return "";
-    const buf = this.buf;
-    for (let i = this.pos; i < stop; i++) {
-      if ((buf[i] as number) >= 0x80) {
-        this.ok = false;
-        return "";
-      }
+    const text = asciiText(this.buf, this.pos, stop);
+    if (text === undefined) {
+      this.ok = false;
+      return "";
     }
-    const text = Buffer.from(buf.buffer, buf.byteOffset + this.pos, stop - this.pos).toString("latin1");
     this.pos = stop;
     return text;
   }

@@ -179,6 +179,7 @@ describe("codec", () => {
         const key = bytesKey(a);
         expect([...key].map((c) => c.charCodeAt(0))).toEqual([...a]);
         expect(bytesKey(b) === key).toBe(bytesEqual(a, b));
+        expect(bytesEqual(a, a)).toBe(true);
         // A view into a larger buffer spells its own bytes only.
         const larger = new Uint8Array([9, ...a, 9]);
         expect(bytesKey(larger.subarray(1, 1 + a.length))).toBe(key);

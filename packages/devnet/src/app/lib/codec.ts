@@ -86,8 +86,9 @@ export function bytesKey(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
 }
 
-/** True when both arrays hold the same bytes. */
+/** True when both arrays hold the same bytes (at once for one array given twice). */
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

@@ -78,17 +78,21 @@ export interface BlockRateLimiter {
   total(kind: RateLimitKind, key: string, height: bigint, numBlocks: number): bigint;
 }
 
+/** The sum of the counts of `byHeight` over the blocks `(height - numBlocks, height]`. */
+function sumOver(byHeight: ReadonlyMap<bigint, bigint>, height: bigint, numBlocks: number): bigint {
+  let sum = 0n;
+  const from = height - BigInt(numBlocks);
+  for (const [h, c] of byHeight) if (h > from && h <= height) sum += c;
+  return sum;
+}
+
 /** A fresh limiter with no counts. */
 export function createBlockRateLimiter(): BlockRateLimiter {
   // kind/key -> height -> count
   const counts = new Map<string, Map<bigint, bigint>>();
   const total = (kind: RateLimitKind, key: string, height: bigint, numBlocks: number): bigint => {
     const byHeight = counts.get(`${kind}/${key}`);
-    if (byHeight === undefined) return 0n;
-    let sum = 0n;
-    const from = height - BigInt(numBlocks);
-    for (const [h, c] of byHeight) if (h > from && h <= height) sum += c;
-    return sum;
+    return byHeight === undefined ? 0n : sumOver(byHeight, height, numBlocks);
   };
   return {
     count(kind, key, height, weight, limits) {
@@ -102,7 +106,7 @@ export function createBlockRateLimiter(): BlockRateLimiter {
       byHeight.set(height, (byHeight.get(height) ?? 0n) + weight);
       const single = limits.length === 1 && limits[0]?.numBlocks === 1;
       for (const limit of limits) {
-        const rate = total(kind, key, height, limit.numBlocks);
+        const rate = sumOver(byHeight, height, limit.numBlocks);
         if (rate > BigInt(limit.limit)) {
           return abciError(
             clobErrors.blockRateLimitExceeded,

@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { OrderRemovalReason, OrderStreamMessage } from "../../contract.js";
 import { CacheStore, RootStore } from "../../kernel/store.js";
+import { PrefixStore } from "../../kernel/store-views.js";
 import { BinaryWriter, decodeU64 } from "../../lib/codec.js";
 import { encodeOrder, encodeOrderId } from "./order-codec.js";
 import { keys } from "./state.js";
@@ -52,6 +53,24 @@ describe("order stream", () => {
     expect([...root.entries(keys.streamPrefix)].map(([key]) => key)).toEqual([keys.stream(1n)]);
     expect(decodeU64(root.get(keys.streamCounter) as Uint8Array)).toBe(2n);
     expect(drainOrderStream(root)).toEqual([update]);
+  });
+
+  it("drains the whole state's clob slice given its prefix, as it drains the slice itself", () => {
+    const root = new RootStore();
+    const branch = new CacheStore(root);
+    const slice = new PrefixStore(branch, "clob/");
+    const place: OrderStreamMessage = { kind: "place", order: order(1) };
+    const update: OrderStreamMessage = { kind: "update", orderId: orderId(1), totalFilled: 5n };
+    emitOrderStream(slice, place);
+    emitOrderStream(slice, update);
+    branch.write();
+    root.set("clobs/stream/00000000000000000000", new Uint8Array([1]));
+    const drained = drainOrderStream(root, "clob/");
+    expect(drained).toEqual([place, update]);
+    expect(drained[0]).toBe(place);
+    expect([...root.entries("clob/")].map(([key]) => key)).toEqual([`clob/${keys.streamCounter}`]);
+    expect(root.has("clobs/stream/00000000000000000000")).toBe(true);
+    expect(drainOrderStream(root, "clob/")).toEqual([]);
   });
 
   it("decodes an entry whose bytes are not the ones it wrote last, or that a drain forgot", () => {

@@ -8,20 +8,21 @@ import { fromBinary } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
 import type { OrderRemovalReason, OrderStreamMessage } from "../../contract.js";
 import type { KvStore } from "../../kernel/store.js";
-import { BinaryReader, bytesEqual, decodeU64, encodeU64, utf8 } from "../../lib/codec.js";
+import { BinaryReader, decodeU64, encodeU64, utf8 } from "../../lib/codec.js";
 import { ProtoWriter } from "../../lib/proto-writer.js";
 import { writeOrder, writeOrderId } from "./order-codec.js";
 import { keys } from "./state.js";
 
 /**
- * The latest message written under each stream key, with its bytes: a drain that finds those very
- * bytes under the key takes the message as it was made instead of decoding it again (the bytes stay
- * in the store, and cost their gas, all the same). Every step that writes to the stream ends with
- * the app draining it (a CheckTx, a block), so a drain forgets them all; a key whose bytes differ
- * (or that is not here) is decoded. A drained message is frozen, orders and ids inside included:
- * they are the chain's own objects (a short-term order's is the one its block delivers).
+ * The message each array of bytes written to the stream was made from: a drain that finds that very
+ * array in the store (branches hand their bytes over as they are, see `Branchable`, and bytes are
+ * never changed in place) takes the message as it was made instead of decoding it again (the bytes
+ * stay in the store, and cost their gas, all the same). Every step that writes to the stream ends
+ * with the app draining it (a CheckTx, a block), so a drain forgets them all; other bytes (a copy,
+ * or an array that is not here) are decoded. A drained message is frozen, orders and ids inside
+ * included: they are the chain's own objects (a short-term order's is the one its block delivers).
  */
-const written = new Map<string, { readonly bytes: Uint8Array; readonly message: OrderStreamMessage }>();
+const written = new Map<Uint8Array, OrderStreamMessage>();
 
 const KINDS = ["place", "remove", "update", "replace"] as const;
 
@@ -117,21 +118,22 @@ export function emitOrderStream(store: KvStore, message: OrderStreamMessage): vo
   const key = keys.stream(n);
   const bytes = encode(message);
   store.set(key, bytes);
-  written.set(key, { bytes, message });
+  written.set(bytes, message);
 }
 
 /**
- * Takes every message written so far out of the clob slice `store`, in order (frozen). The counter
- * stays: the next message takes the next number, so no key of the stream is ever written again
- * after its drain (a `Map` keeps a deleted key's slot until it rehashes, and a miss on a key set and
- * deleted at every step walks all of them).
+ * Takes every message written so far out of the clob slice, in order (frozen): `store` is the slice,
+ * or the whole state when `slice` is the slice's prefix (`"clob/"`; the store's own keys are then
+ * read and deleted as they are, with no slice view between). The counter stays: the next message
+ * takes the next number, so no key of the stream is ever written again after its drain (a `Map`
+ * keeps a deleted key's slot until it rehashes, and a miss on a key set and deleted at every step
+ * walks all of them).
  */
-export function drainOrderStream(store: KvStore): OrderStreamMessage[] {
-  const taken = [...store.entries(keys.streamPrefix)];
+export function drainOrderStream(store: KvStore, slice = ""): OrderStreamMessage[] {
+  const taken = [...store.entries(slice + keys.streamPrefix)];
   for (const [key] of taken) store.delete(key);
-  const messages = taken.map(([key, value]) => {
-    const made = written.get(key);
-    const message = made !== undefined && bytesEqual(made.bytes, value) ? made.message : decode(value);
+  const messages = taken.map(([, value]) => {
+    const message = written.get(value) ?? decode(value);
     if (freezable(message)) freezeDeep(message);
     return message;
   });
