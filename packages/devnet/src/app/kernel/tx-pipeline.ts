@@ -9,7 +9,6 @@
  */
 
 import type { SimulateResult, TxResult } from "../contract.js";
-import { bytesKey } from "../lib/codec.js";
 import { abciError, sdkErrors } from "../lib/errors.js";
 import { EventManager } from "../lib/events.js";
 import { CarriedTxs } from "./carried-txs.js";
