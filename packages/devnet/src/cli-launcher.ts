@@ -1,17 +1,12 @@
 /**
  * The built `perpx-devnet` (`dist/cli.cjs`, required by `bin/perpx-devnet.js`): loads the program, one
  * self-contained CommonJS bundle (`dist/cli-main.cjs`), through V8's code cache (`code-cache.ts`)
- * and runs it (after starting the RPC's front thread, see `servers/rpc/front-thread.ts`). The cache is saved once the devnet is ready, so the next start neither parses the
+ * and runs it. The cache is saved once the devnet is ready, so the next start neither parses the
  * bundle nor compiles the functions a start runs.
  */
 import { fileURLToPath } from "node:url";
 import type { runCli } from "./cli-main.js";
 import { loadCommonJs } from "./code-cache.js";
-import { prepareRpcFront } from "./servers/rpc/front-thread.js";
-
-// The RPC's front thread starts first: it then starts beside the program's load and the devnet's
-// own start, on the other core, rather than after them.
-prepareRpcFront();
 
 const program = loadCommonJs(fileURLToPath(new URL("./cli-main.cjs", import.meta.url)));
 const { runCli: run } = program.exports as { runCli: typeof runCli };

@@ -39,7 +39,6 @@ import { type GrpcServers, startGrpcServers } from "./servers/grpc.js";
 import { resolveTimeouts } from "./servers/http.js";
 import { BlockProducer } from "./servers/producer.js";
 import { type RestServer, startRestServer } from "./servers/rest.js";
-import { prepareRpcFront } from "./servers/rpc/front-thread.js";
 import { type RpcServer, startRpcServer } from "./servers/rpc.js";
 import { loadOrCreateTls, type TlsMaterial } from "./servers/tls.js";
 import { addSourceChainRoutes } from "./source-chain/control.js";
@@ -65,7 +64,6 @@ import { type SourceChains, startSourceChains } from "./source-chain/index.js";
  * ```
  */
 export async function startDevnet(options: StartDevnetOptions = {}): Promise<Devnet> {
-  prepareRpcFront();
   const fork = options.fork;
   const profile = fork?.profile ?? options.profile ?? "local";
   const host = options.host ?? "127.0.0.1";
@@ -240,7 +238,6 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
           host,
           port: ports.rpc,
           timeouts,
-          onError,
           ...(options.broadcastTxCommitTimeoutMs === undefined
             ? {}
             : { broadcastTxCommitTimeoutMs: options.broadcastTxCommitTimeoutMs }),

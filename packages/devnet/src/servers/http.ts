@@ -1,10 +1,4 @@
-import {
-  createServer,
-  type IncomingMessage,
-  type Server,
-  type ServerOptions,
-  type ServerResponse,
-} from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Http2SecureServer, Http2Server, Http2Session } from "node:http2";
 import { type AddressInfo, Socket, type Server as TcpServer } from "node:net";
 import { PerpxError } from "@perpx/errors";
@@ -73,25 +67,23 @@ export function resolveTimeouts(timeouts: Partial<ServerTimeouts> = {}): ServerT
   return merged;
 }
 
-/** Node's options for an HTTP/1 server that cuts slow and idle clients after `timeouts`. */
-export function httpServerOptions(timeouts: Partial<ServerTimeouts> | undefined): ServerOptions {
-  const t = resolveTimeouts(timeouts);
-  return {
-    headersTimeout: t.headersMs,
-    requestTimeout: t.requestMs,
-    keepAliveTimeout: t.keepAliveMs,
-    // Node checks the header and request timeouts on this interval; a tenth of the shortest keeps
-    // them accurate without a busy timer.
-    connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(t.headersMs / 10))),
-  };
-}
-
 /** An HTTP/1 server that cuts slow and idle clients after `timeouts`. */
 export function createHttpServer(
   timeouts: Partial<ServerTimeouts> | undefined,
   handler: (req: IncomingMessage, res: ServerResponse) => void,
 ): Server {
-  return createServer(httpServerOptions(timeouts), handler);
+  const t = resolveTimeouts(timeouts);
+  return createServer(
+    {
+      headersTimeout: t.headersMs,
+      requestTimeout: t.requestMs,
+      keepAliveTimeout: t.keepAliveMs,
+      // Node checks the header and request timeouts on this interval; a tenth of the shortest keeps
+      // them accurate without a busy timer.
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(t.headersMs / 10))),
+    },
+    handler,
+  );
 }
 
 /** Closes HTTP/2 sessions (and the HTTP/1 fallback sockets of TLS) idle for `timeouts.http2IdleMs`. */
@@ -168,74 +160,24 @@ export function sendJsonText(
   text: string | Buffer,
   headers: Record<string, string> = {},
 ): void {
-  writeReply(res, { status, headers: { ...jsonHeaders(text), ...headers }, body: text });
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    "access-control-allow-origin": "*",
+    ...headers,
+  });
+  res.end(text);
 }
 
 /** Answers a CORS preflight (every devnet server is open to browsers). */
 export function sendCorsPreflight(res: ServerResponse): void {
-  writeReply(res, CORS_PREFLIGHT_REPLY);
-}
-
-/**
- * An HTTP answer as data, for a server that answers on another thread than the one holding the
- * connection (see `rpc/front.ts`).
- */
-export interface HttpReply {
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string | number>>;
-  readonly body: string | Buffer;
-}
-
-/** The headers of a JSON answer of `text` (every devnet server is open to browsers). */
-function jsonHeaders(text: string | Buffer): Record<string, string | number> {
-  return {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(text),
-    "access-control-allow-origin": "*",
-  };
-}
-
-/**
- * A JSON answer as data.
- *
- * @param status - the HTTP status.
- * @param body - the value to serialize.
- * @returns the answer {@link sendJson} writes.
- * @example
- * ```ts
- * jsonReply(200, { ok: true }).headers["content-length"]; // 11
- * ```
- */
-export function jsonReply(status: number, body: unknown): HttpReply {
-  const text = JSON.stringify(body);
-  return { status, headers: jsonHeaders(text), body: text };
-}
-
-/** The answer to a CORS preflight. */
-export const CORS_PREFLIGHT_REPLY: HttpReply = Object.freeze({
-  status: 204,
-  headers: Object.freeze({
+  res.writeHead(204, {
     "access-control-allow-origin": "*",
     "access-control-allow-methods": "GET, POST, OPTIONS",
     "access-control-allow-headers": "*",
     "access-control-max-age": "600",
-  }),
-  body: "",
-});
-
-/**
- * Writes `reply` to `res`.
- *
- * @param res - the response to write.
- * @param reply - the answer.
- * @example
- * ```ts
- * const server = createHttpServer({}, (_req, res) => writeReply(res, jsonReply(200, {})));
- * ```
- */
-export function writeReply(res: ServerResponse, reply: HttpReply): void {
-  res.writeHead(reply.status, reply.headers);
-  res.end(reply.body);
+  });
+  res.end();
 }
 
 type AnyServer = Server | Http2Server | Http2SecureServer | TcpServer;

@@ -3,13 +3,11 @@
  * or batch) and `GET /<method>?param=value` with CometBFT's URI conventions; `/websocket` takes the
  * same envelopes plus `subscribe`, `unsubscribe` and `unsubscribe_all`.
  *
- * The port is held by a thread of its own (`rpc/front.ts`), which hands each HTTP request to this
- * thread as data and tunnels WebSocket upgrades to a server of this thread on a loopback port.
  * The server composes `rpc/`: `framing.ts` (envelopes, routing, HTTP), `params.ts`, `errors.ts`,
  * and the methods by job: `info.ts`, `abci.ts`, `blocks.ts`, `block-search.ts`, `txs.ts`, `broadcast.ts`,
  * `subscriptions.ts`.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import type { ChainApp } from "../app/contract.js";
 import {
@@ -17,18 +15,16 @@ import {
   closeServer,
   createHttpServer,
   listen,
-  readBody,
   type ServerTimeouts,
+  sendJson,
   urlOf,
-  writeReply,
 } from "./http.js";
 import { abciMethods } from "./rpc/abci.js";
 import { blockSearchMethods } from "./rpc/block-search.js";
 import { blockMethods } from "./rpc/blocks.js";
 import { createBroadcaster } from "./rpc/broadcast.js";
-import { parseErrorResponse, RpcError } from "./rpc/errors.js";
-import { createRouter, isNotification, RPC_MAX_BODY_BYTES, type RpcRouter } from "./rpc/framing.js";
-import { startRpcFront } from "./rpc/front.js";
+import { errorResponse, parseErrorResponse, RpcError, RpcErrorCode } from "./rpc/errors.js";
+import { createRouter, isNotification, RPC_MAX_BODY_BYTES } from "./rpc/framing.js";
 import { infoMethods } from "./rpc/info.js";
 import { createSubscriptionHub } from "./rpc/subscriptions.js";
 import { txMethods } from "./rpc/txs.js";
@@ -48,8 +44,6 @@ export interface RpcServerOptions {
   maxSubscriptionsPerClient?: number;
   /** Header, request and idle timeouts. @default `DEFAULT_SERVER_TIMEOUTS` */
   timeouts?: Partial<ServerTimeouts>;
-  /** Told when the thread holding the port fails after the start (the port is then closed). */
-  onError?: (error: Error) => void;
 }
 
 /** A running CometBFT RPC server. */
@@ -101,10 +95,18 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
     hub.publish(block);
   });
 
-  // The loopback server of this thread: WebSocket upgrades tunnelled from the front, and any
-  // request made to it directly, answered as the front's are.
   const server = createHttpServer(options.timeouts, (req, res) => {
-    void answerHere(router, req, res);
+    router.handleHttp(req, res).catch((error: unknown) => {
+      if (res.headersSent) res.destroy();
+      else if (error instanceof BodyError) {
+        // CometBFT reads the body through http.MaxBytesReader: 400, Invalid Request, Go's text.
+        const data = `error reading request body: ${error.status === 413 ? "http: request body too large" : error.message}`;
+        sendJson(res, 400, {
+          jsonrpc: "2.0",
+          error: { code: RpcErrorCode.InvalidRequest, message: "Invalid Request", data },
+        });
+      } else sendJson(res, 500, errorResponse(null, error));
+    });
   });
 
   const wss = new OnDemandWebSocketServer({ maxPayload: RPC_MAX_BODY_BYTES });
@@ -138,22 +140,7 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
     });
   });
 
-  const upgradePort = await listen(server, 0, "127.0.0.1");
-  let front: Awaited<ReturnType<typeof startRpcFront>>;
-  try {
-    front = await startRpcFront({
-      host,
-      port: options.port ?? 26657,
-      upgradePort,
-      timeouts: options.timeouts,
-      respond: router.respond,
-      ...(options.onError === undefined ? {} : { onError: options.onError }),
-    });
-  } catch (error) {
-    await closeServer(server);
-    throw error;
-  }
-  const { port } = front;
+  const port = await listen(server, options.port ?? 26657, host);
   rpcAddress = `tcp://${host}:${port}`;
 
   return {
@@ -174,29 +161,7 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
       broadcaster.close();
       hub.close();
       wss.close();
-      await Promise.all([front.close(), closeServer(server)]);
+      await closeServer(server);
     },
   };
-}
-
-/** Answers a request made to this thread's own server as the front's are answered. */
-async function answerHere(router: RpcRouter, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const method = req.method ?? "GET";
-  let body: string | undefined;
-  let oversize = false;
-  if (method === "POST") {
-    try {
-      body = (await readBody(req, RPC_MAX_BODY_BYTES)).toString("utf8");
-    } catch (error) {
-      if (!(error instanceof BodyError)) {
-        res.destroy();
-        return;
-      }
-      oversize = true;
-    }
-  }
-  writeReply(
-    res,
-    await router.respond({ method, url: req.url ?? "/", ...(body === undefined ? {} : { body }), oversize }),
-  );
 }

@@ -3,8 +3,9 @@
  * only methods refused over HTTP), params conversion, and the HTTP requests: POST envelopes,
  * `GET /<method>?...` with URI params, `GET /` listing the methods.
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Json } from "../comet-json.js";
-import { CORS_PREFLIGHT_REPLY, type HttpReply, jsonReply } from "../http.js";
+import { readBody, sendCorsPreflight, sendJson } from "../http.js";
 import { errorResponse, internal, parseErrorResponse, RpcError, RpcErrorCode } from "./errors.js";
 import { jsonParams, type MethodTable, type ParamSpec, uriParams } from "./params.js";
 import { SUBSCRIPTION_PARAMS, type SubscriptionHub, type WsClient } from "./subscriptions.js";
@@ -37,24 +38,12 @@ function parseEnvelope(value: unknown): Envelope {
   return { id: v.id ?? null, method: v.method, params: v.params };
 }
 
-/** An HTTP request to the RPC, as data (its connection may be held by another thread). */
-export interface RpcHttpRequest {
-  /** The HTTP method (`POST`, `GET`, `OPTIONS`, ...). */
-  readonly method: string;
-  /** The request target: path and query. */
-  readonly url: string;
-  /** A POST's body as text; undefined for other methods and when it was {@link oversize}. */
-  readonly body?: string;
-  /** True when a POST's body was over {@link RPC_MAX_BODY_BYTES} (read to its end and dropped). */
-  readonly oversize?: boolean;
-}
-
 /** Answers JSON-RPC requests over a method table (and, for WebSocket clients, the subscriptions). */
 export interface RpcRouter {
   /** One envelope over HTTP (no `client`) or a WebSocket (its client). */
   answer(raw: unknown, client?: WsClient): Promise<Json>;
-  /** The answer to an HTTP request (POST envelopes, GET by URI, OPTIONS preflight); never rejects. */
-  respond(request: RpcHttpRequest): Promise<HttpReply>;
+  /** An HTTP request (POST envelopes, GET by URI, OPTIONS preflight). */
+  handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
 /** A router over `methods` and the WebSocket-only methods of `hub`. */
@@ -92,40 +81,55 @@ export function createRouter(methods: MethodTable, hub: SubscriptionHub): RpcRou
     }
   };
 
-  const respondPost = async (text: string): Promise<HttpReply> => {
-    if (text.length === 0) return methodListReply();
+  const handlePost = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const body = await readBody(req, RPC_MAX_BODY_BYTES);
+    const text = body.toString("utf8");
+    if (body.length === 0) {
+      sendMethodList(res);
+      return;
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      return jsonReply(500, parseErrorResponse(text));
+      sendJson(res, 500, parseErrorResponse(text));
+      return;
     }
     // A notification (no `id`) gets no answer, in a batch too; a batch of none gets an empty body.
-    if (!Array.isArray(parsed))
-      return isNotification(parsed) ? EMPTY_REPLY : jsonReply(200, await answer(parsed));
+    if (!Array.isArray(parsed)) {
+      if (isNotification(parsed)) sendEmpty(res);
+      else sendJson(res, 200, await answer(parsed));
+      return;
+    }
     const requests = parsed.filter((item) => !isNotification(item));
     const replies = await Promise.all(requests.map((item) => answer(item)));
-    return replies.length === 0 ? EMPTY_REPLY : jsonReply(200, replies);
+    if (replies.length === 0) sendEmpty(res);
+    else sendJson(res, 200, replies);
   };
 
-  const methodListReply = (): HttpReply => {
+  const sendEmpty = (res: ServerResponse): void => {
+    res.writeHead(200, { "content-length": 0, "access-control-allow-origin": "*" });
+    res.end();
+  };
+
+  const sendMethodList = (res: ServerResponse): void => {
     const links = Object.keys(methods)
       .map((m) => `<a href="/${m}">/${m}</a>`)
       .join("<br>\n");
-    return {
-      status: 200,
-      headers: { "content-type": "text/html" },
-      body: `<html><body><br>Available endpoints:<br>\n${links}\n</body></html>`,
-    };
+    res.writeHead(200, { "content-type": "text/html" });
+    res.end(`<html><body><br>Available endpoints:<br>\n${links}\n</body></html>`);
   };
 
-  const respondGet = async (url: URL): Promise<HttpReply> => {
+  const handleGet = async (url: URL, res: ServerResponse): Promise<void> => {
     const method = url.pathname.replace(/^\/+/, "");
-    if (method === "") return methodListReply();
+    if (method === "") {
+      sendMethodList(res);
+      return;
+    }
     const id = -1;
     try {
       const result = await run(method, uriParams(specOf(method, false), url.searchParams));
-      return jsonReply(200, { jsonrpc: "2.0", id, result });
+      sendJson(res, 200, { jsonrpc: "2.0", id, result });
     } catch (error) {
       const status =
         error instanceof RpcError && error.rpcCode === RpcErrorCode.InvalidParams
@@ -133,48 +137,27 @@ export function createRouter(methods: MethodTable, hub: SubscriptionHub): RpcRou
           : error instanceof RpcError && error.rpcCode === RpcErrorCode.MethodNotFound
             ? 404
             : 500;
-      return jsonReply(status, errorResponse(id, error));
+      sendJson(res, status, errorResponse(id, error));
     }
-  };
-
-  const respond = async (request: RpcHttpRequest): Promise<HttpReply> => {
-    const { method } = request;
-    if (method === "OPTIONS") return CORS_PREFLIGHT_REPLY;
-    if (method === "POST") {
-      // CometBFT reads the body through http.MaxBytesReader: 400, Invalid Request, Go's text.
-      if (request.oversize === true) return TOO_LARGE_REPLY;
-      return respondPost(request.body ?? "");
-    }
-    if (method === "GET") return respondGet(new URL(request.url, "http://localhost"));
-    return jsonReply(
-      405,
-      errorResponse(
-        null,
-        new RpcError(RpcErrorCode.InvalidRequest, "Invalid Request", `method ${method} not allowed`),
-      ),
-    );
   };
 
   return {
     answer,
-    respond: (request) =>
-      respond(request).catch((error: unknown) => jsonReply(500, errorResponse(null, error))),
+    async handleHttp(req, res) {
+      if (req.method === "OPTIONS") {
+        sendCorsPreflight(res);
+        return;
+      }
+      if (req.method === "POST") return handlePost(req, res);
+      if (req.method === "GET") return handleGet(new URL(req.url ?? "/", "http://localhost"), res);
+      sendJson(
+        res,
+        405,
+        errorResponse(
+          null,
+          new RpcError(RpcErrorCode.InvalidRequest, "Invalid Request", `method ${req.method} not allowed`),
+        ),
+      );
+    },
   };
 }
-
-/** The answer to a POST of notifications only: 200, no body. */
-const EMPTY_REPLY: HttpReply = {
-  status: 200,
-  headers: { "content-length": 0, "access-control-allow-origin": "*" },
-  body: "",
-};
-
-/** The answer to a body over {@link RPC_MAX_BODY_BYTES}, as CometBFT's `http.MaxBytesReader` words it. */
-const TOO_LARGE_REPLY: HttpReply = jsonReply(400, {
-  jsonrpc: "2.0",
-  error: {
-    code: RpcErrorCode.InvalidRequest,
-    message: "Invalid Request",
-    data: "error reading request body: http: request body too large",
-  },
-});
