@@ -4,6 +4,7 @@
  * time (no native call to make it, and its hash, which every map lookup with it needs, is already
  * worked out).
  */
+import { bytesKey } from "../lib/codec.js";
 
 /** Texts of at most this many bytes are remembered (type URLs, addresses, denoms). */
 const MAX_BYTES = 64;
@@ -12,10 +13,6 @@ const MAX_BYTES = 64;
 const SLOTS = 256;
 const slotBytes: (Uint8Array | undefined)[] = new Array<Uint8Array | undefined>(SLOTS).fill(undefined);
 const slotTexts: string[] = new Array<string>(SLOTS).fill("");
-
-function latin1(buf: Uint8Array, start: number, stop: number): string {
-  return Buffer.from(buf.buffer, buf.byteOffset + start, stop - start).toString("latin1");
-}
 
 /** True when `known` holds the bytes of `buf` from `start` (as many as `known` has). */
 function sameAt(known: Uint8Array, buf: Uint8Array, start: number): boolean {
@@ -42,11 +39,11 @@ export function asciiText(buf: Uint8Array, start: number, stop: number): string 
   }
   const length = stop - start;
   if (length === 0) return "";
-  if (length > MAX_BYTES) return latin1(buf, start, stop);
+  if (length > MAX_BYTES) return bytesKey(buf, start, stop);
   const slot = (hash ^ (hash >>> 8) ^ (hash >>> 16)) & (SLOTS - 1);
   const known = slotBytes[slot];
   if (known !== undefined && known.length === length && sameAt(known, buf, start)) return slotTexts[slot];
-  const text = latin1(buf, start, stop);
+  const text = bytesKey(buf, start, stop);
   slotBytes[slot] = buf.slice(start, stop);
   slotTexts[slot] = text;
   return text;

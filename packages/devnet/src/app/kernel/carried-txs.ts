@@ -4,12 +4,8 @@
  * byte by byte: a lookup allocates nothing, where a string key of the bytes would copy them into a
  * new string each time (a block carries hundreds).
  */
+import { bytesEqual } from "../lib/codec.js";
 import type { DecodedTx } from "./tx.js";
-
-/** True when both arrays hold the same bytes (natively compared: a few hundred bytes each). */
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.compare(a, b) === 0;
-}
 
 /** FNV-1a (32 bits) of `bytes` from index `start`. */
 export function fnv1a(bytes: Uint8Array, start = 0): number {
@@ -41,7 +37,7 @@ export class CarriedTxs {
       this.byHash.set(key, [tx]);
       return;
     }
-    const same = bucket.findIndex((kept) => sameBytes(kept.bytes, tx.bytes));
+    const same = bucket.findIndex((kept) => bytesEqual(kept.bytes, tx.bytes));
     if (same === -1) bucket.push(tx);
     else bucket[same] = tx;
   }
@@ -50,7 +46,7 @@ export class CarriedTxs {
   get(bytes: Uint8Array): DecodedTx | undefined {
     const bucket = this.byHash.get(this.hash(bytes));
     if (bucket === undefined) return undefined;
-    for (const tx of bucket) if (sameBytes(tx.bytes, bytes)) return tx;
+    for (const tx of bucket) if (bytesEqual(tx.bytes, bytes)) return tx;
     return undefined;
   }
 

@@ -175,7 +175,7 @@ describe("codec", () => {
 
   it("property: bytesKey spells each byte as one char, so equal keys are equal bytes", () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 40 }), fc.uint8Array({ maxLength: 40 }), (a, b) => {
+      fc.property(fc.uint8Array({ maxLength: 100 }), fc.uint8Array({ maxLength: 100 }), (a, b) => {
         const key = bytesKey(a);
         expect([...key].map((c) => c.charCodeAt(0))).toEqual([...a]);
         expect(bytesKey(b) === key).toBe(bytesEqual(a, b));
@@ -183,6 +183,14 @@ describe("codec", () => {
         // A view into a larger buffer spells its own bytes only.
         const larger = new Uint8Array([9, ...a, 9]);
         expect(bytesKey(larger.subarray(1, 1 + a.length))).toBe(key);
+        expect(bytesKey(larger, 1, 1 + a.length)).toBe(key);
+        // A copy is equal however long (native comparison from 64 bytes), and one changed byte is not.
+        expect(bytesEqual(a, a.slice())).toBe(true);
+        if (a.length > 0) {
+          const changed = a.slice();
+          changed[changed.length - 1] = ((changed.at(-1) as number) + 1) & 0xff;
+          expect(bytesEqual(a, changed)).toBe(false);
+        }
       }),
     );
   });

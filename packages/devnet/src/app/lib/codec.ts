@@ -74,22 +74,29 @@ export function concatList(parts: readonly Uint8Array[]): Uint8Array {
 }
 
 /**
- * The bytes as a string of one char per byte (latin1), made without copying them: a map key for
- * their exact content.
+ * The bytes `bytes[start..stop)` as a string of one char per byte (latin1), made without copying
+ * them: a map key for their exact content.
  *
  * @param bytes - the bytes
+ * @param start - the first byte (0 by default)
+ * @param stop - the end, exclusive (the length by default)
  * @returns the string whose char codes are the bytes
  * @example
  * bytesKey(Uint8Array.of(0x61, 0x62)); // "ab"
+ * bytesKey(Uint8Array.of(0x61, 0x62, 0x63), 1, 2); // "b"
  */
-export function bytesKey(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+export function bytesKey(bytes: Uint8Array, start = 0, stop = bytes.length): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset + start, stop - start).toString("latin1");
 }
+
+/** Lengths from which {@link bytesEqual} compares natively (below, a loop costs less than the call). */
+const NATIVE_COMPARE_FROM = 64;
 
 /** True when both arrays hold the same bytes (at once for one array given twice). */
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a === b) return true;
   if (a.length !== b.length) return false;
+  if (a.length >= NATIVE_COMPARE_FROM) return Buffer.compare(a, b) === 0;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
