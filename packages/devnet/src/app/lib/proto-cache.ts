@@ -8,8 +8,9 @@
  * costs no content key; byte arrays given here must not be changed afterwards (stored values never
  * are).
  */
-import { type DescMessage, fromBinary, type MessageShape } from "@bufbuild/protobuf";
+import { type DescMessage, fromBinary, type Message, type MessageShape } from "@bufbuild/protobuf";
 import { bytesKey } from "./codec.js";
+import { type WireMessage, wireDecode } from "./wire-codec.js";
 
 /** Distinct records kept per message type (oldest dropped first). */
 const CACHE_SIZE = 1024;
@@ -46,17 +47,41 @@ function deepFreeze(value: unknown): void {
  * ```
  */
 export function fromBinaryCached<S extends DescMessage>(schema: S, bytes: Uint8Array): MessageShape<S> {
-  let cache = caches.get(schema.typeName);
+  return cached(schema.typeName, bytes, () => fromBinary(schema, bytes));
+}
+
+/**
+ * {@link fromBinaryCached} through a message type's field table (`wire-codec.ts`): the same
+ * message, decoded without protobuf-es's descriptors, shared with `fromBinaryCached`'s reads of the
+ * same type.
+ *
+ * @param table - the message type's table (`wire-tables.ts`).
+ * @param bytes - a stored record of that type (not changed afterwards).
+ * @returns the decoded message, deeply frozen.
+ * @example
+ * ```ts
+ * import { perpx_perpetuals_v1_Params as Params } from "./wire-tables.js";
+ * const params = wireDecodeCached(Params, new Uint8Array([8, 5]));
+ * params.fundingRateClampFactorPpm; // 5
+ * ```
+ */
+export function wireDecodeCached<T extends Message>(table: WireMessage<T>, bytes: Uint8Array): T {
+  return cached(table.typeName, bytes, () => wireDecode(table, bytes));
+}
+
+/** The shared message of `bytes` of type `typeName`, decoded by `decode` the first time. */
+function cached<T>(typeName: string, bytes: Uint8Array, decode: () => T): T {
+  let cache = caches.get(typeName);
   if (cache === undefined) {
     cache = { byContent: new Map(), byArray: new WeakMap() };
-    caches.set(schema.typeName, cache);
+    caches.set(typeName, cache);
   }
   const seen = cache.byArray.get(bytes);
-  if (seen !== undefined) return seen as MessageShape<S>;
+  if (seen !== undefined) return seen as T;
   const id = bytesKey(bytes);
-  let message = cache.byContent.get(id) as MessageShape<S> | undefined;
+  let message = cache.byContent.get(id) as T | undefined;
   if (message === undefined) {
-    message = fromBinary(schema, bytes);
+    message = decode();
     deepFreeze(message);
     if (cache.byContent.size >= CACHE_SIZE) {
       const oldest = cache.byContent.keys().next().value;
