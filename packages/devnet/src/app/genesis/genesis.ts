@@ -1,10 +1,3 @@
-/**
- * The chain's configuration and genesis, per profile: chain id, EVM chain id, version and upgrade
- * history (from `@perpx/core`'s presets), the validator, funded test accounts, denoms, assets, the
- * IBC channel to the USDC issuer and its wrap rule, bridge contracts, rate and withdrawal limits.
- */
-import { create } from "@bufbuild/protobuf";
-import { DurationSchema } from "@bufbuild/protobuf/wkt";
 import { addressBytes, addressBytesToBech32, VALOPER_PREFIX } from "@perpx/address";
 import {
   getNetwork,
@@ -16,21 +9,14 @@ import {
   USDC_DECIMALS,
   USDC_DENOM,
 } from "@perpx/core";
-import {
-  assets,
-  bridge,
-  clob,
-  cosmosBank,
-  encodeSerializableInt,
-  ibcChannel,
-  ratelimit,
-  wrap,
-} from "@perpx/proto";
+import { type cosmosBank, encodeSerializableInt, ibcChannel } from "@perpx/proto";
 import type { DevnetProfile } from "../contract.js";
 import { decodeU64, utf8 } from "../lib/codec.js";
 import { type Coin, type DecCoin, parseDecCoins } from "../lib/coins.js";
 import { type ValidatorKey, validatorKeyFromLabel } from "../lib/crypto.js";
 import { sha256 } from "../lib/sha256.js";
+import { wireCreate } from "../lib/wire-codec.js";
+import * as wire from "../lib/wire-tables.js";
 import { type IbcCounterparty, type ProtoRecord, padKey, record } from "../modules/records.js";
 import { fundedAddresses } from "./funded-subaccounts.js";
 import { GENESIS_ACCOUNTS, GENESIS_NATIVE_BALANCE, GENESIS_USDC_BALANCE } from "./genesis-accounts.js";
@@ -165,11 +151,11 @@ export function chainConfig(
       ],
     })),
     denomMetadata: [
-      create(cosmosBank.MetadataSchema, {
+      wireCreate(wire.cosmos_bank_v1beta1_Metadata, {
         description: "The native token of perpx",
         denomUnits: [
-          create(cosmosBank.DenomUnitSchema, { denom: NATIVE_DENOM, exponent: 0 }),
-          create(cosmosBank.DenomUnitSchema, {
+          wireCreate(wire.cosmos_bank_v1beta1_DenomUnit, { denom: NATIVE_DENOM, exponent: 0 }),
+          wireCreate(wire.cosmos_bank_v1beta1_DenomUnit, {
             denom: NATIVE_SYMBOL.toLowerCase(),
             exponent: NATIVE_DECIMALS,
           }),
@@ -179,11 +165,11 @@ export function chainConfig(
         name: NATIVE_SYMBOL,
         symbol: NATIVE_SYMBOL,
       }),
-      create(cosmosBank.MetadataSchema, {
+      wireCreate(wire.cosmos_bank_v1beta1_Metadata, {
         description: "USDC, the collateral of perpx",
         denomUnits: [
-          create(cosmosBank.DenomUnitSchema, { denom: USDC_DENOM, exponent: 0 }),
-          create(cosmosBank.DenomUnitSchema, { denom: "usdc", exponent: USDC_DECIMALS }),
+          wireCreate(wire.cosmos_bank_v1beta1_DenomUnit, { denom: USDC_DENOM, exponent: 0 }),
+          wireCreate(wire.cosmos_bank_v1beta1_DenomUnit, { denom: "usdc", exponent: USDC_DECIMALS }),
         ],
         base: USDC_DENOM,
         display: "usdc",
@@ -193,10 +179,13 @@ export function chainConfig(
     ],
     ibc: {
       channels: [
-        create(ibcChannel.IdentifiedChannelSchema, {
+        wireCreate(wire.ibc_core_channel_v1_IdentifiedChannel, {
           state: ibcChannel.State.OPEN,
           ordering: ibcChannel.Order.UNORDERED,
-          counterparty: create(ibcChannel.CounterpartySchema, { portId: "transfer", channelId: "channel-0" }),
+          counterparty: wireCreate(wire.ibc_core_channel_v1_Counterparty, {
+            portId: "transfer",
+            channelId: "channel-0",
+          }),
           connectionHops: [counterparty.connectionId],
           version: "ics20-1",
           portId: "transfer",
@@ -219,8 +208,8 @@ export function assetRecords(): ProtoRecord[] {
   return [
     record(
       `asset/${padKey(USDC_ASSET_ID, 10)}`,
-      assets.AssetSchema,
-      create(assets.AssetSchema, {
+      wire.perpx_assets_v1_Asset,
+      wireCreate(wire.perpx_assets_v1_Asset, {
         id: USDC_ASSET_ID,
         symbol: "USDC",
         denom: USDC_DENOM,
@@ -232,8 +221,8 @@ export function assetRecords(): ProtoRecord[] {
     ),
     record(
       `asset/${padKey(1, 10)}`,
-      assets.AssetSchema,
-      create(assets.AssetSchema, {
+      wire.perpx_assets_v1_Asset,
+      wireCreate(wire.perpx_assets_v1_Asset, {
         id: 1,
         symbol: NATIVE_SYMBOL,
         denom: NATIVE_DENOM,
@@ -252,8 +241,8 @@ export function wrapRecords(config: ChainConfig): ProtoRecord[] {
   return [
     record(
       `rule/${channel.portId}/${channel.channelId}/${USDC_DENOM}`,
-      wrap.WrapRuleSchema,
-      create(wrap.WrapRuleSchema, {
+      wire.perpx_wrap_v1_WrapRule,
+      wireCreate(wire.perpx_wrap_v1_WrapRule, {
         portId: channel.portId,
         channelId: channel.channelId,
         sourceDenom: USDC_DENOM,
@@ -269,8 +258,8 @@ export function bridgeRecords(config: ChainConfig): ProtoRecord[] {
     ...config.bridgeChains.map((chain) =>
       record(
         `event_params/${padKey(chain.ethChainId, 20)}`,
-        bridge.EventParamsSchema,
-        create(bridge.EventParamsSchema, {
+        wire.perpx_bridge_v1_EventParams,
+        wireCreate(wire.perpx_bridge_v1_EventParams, {
           denom: USDC_DENOM,
           ethChainId: chain.ethChainId,
           ethAddress: chain.bridgeAddress,
@@ -280,18 +269,18 @@ export function bridgeRecords(config: ChainConfig): ProtoRecord[] {
     ),
     record(
       "propose_params",
-      bridge.ProposeParamsSchema,
-      create(bridge.ProposeParamsSchema, {
+      wire.perpx_bridge_v1_ProposeParams,
+      wireCreate(wire.perpx_bridge_v1_ProposeParams, {
         maxBridgesPerBlock: 10,
-        proposeDelayDuration: create(DurationSchema, { seconds: 60n }),
+        proposeDelayDuration: wireCreate(wire.google_protobuf_Duration, { seconds: 60n }),
         skipRatePpm: 800_000,
-        skipIfBlockDelayedByDuration: create(DurationSchema, { seconds: 5n }),
+        skipIfBlockDelayedByDuration: wireCreate(wire.google_protobuf_Duration, { seconds: 5n }),
       }),
     ),
     record(
       "safety_params",
-      bridge.SafetyParamsSchema,
-      create(bridge.SafetyParamsSchema, {
+      wire.perpx_bridge_v1_SafetyParams,
+      wireCreate(wire.perpx_bridge_v1_SafetyParams, {
         isDisabled: false,
         delayBlocks: config.profile === "local" ? 5 : 86_400,
       }),
@@ -302,16 +291,16 @@ export function bridgeRecords(config: ChainConfig): ProtoRecord[] {
 /** IBC rate limits for `uusdc` (1 h and 1 day) and withdrawal limits per asset and source chain. */
 export function ratelimitRecords(config: ChainConfig): ProtoRecord[] {
   const limiter = (seconds: bigint, minimum: bigint, ppm: number) =>
-    create(ratelimit.LimiterSchema, {
-      period: create(DurationSchema, { seconds }),
+    wireCreate(wire.perpx_ratelimit_v1_Limiter, {
+      period: wireCreate(wire.google_protobuf_Duration, { seconds }),
       baselineMinimum: encodeSerializableInt(minimum),
       baselineTvlPpm: ppm,
     });
   return [
     record(
       `limit_params/${USDC_DENOM}`,
-      ratelimit.LimitParamsSchema,
-      create(ratelimit.LimitParamsSchema, {
+      wire.perpx_ratelimit_v1_LimitParams,
+      wireCreate(wire.perpx_ratelimit_v1_LimitParams, {
         denom: USDC_DENOM,
         limiters: [
           limiter(3600n, 1_000_000_000_000n, 10_000),
@@ -321,8 +310,8 @@ export function ratelimitRecords(config: ChainConfig): ProtoRecord[] {
     ),
     record(
       `withdrawal_config/${padKey(USDC_ASSET_ID, 10)}`,
-      ratelimit.AssetWithdrawalConfigSchema,
-      create(ratelimit.AssetWithdrawalConfigSchema, {
+      wire.perpx_ratelimit_v1_AssetWithdrawalConfig,
+      wireCreate(wire.perpx_ratelimit_v1_AssetWithdrawalConfig, {
         assetId: USDC_ASSET_ID,
         largeWithdrawalThreshold: "100000000000",
         timelockBlocks: 100n,
@@ -332,8 +321,8 @@ export function ratelimitRecords(config: ChainConfig): ProtoRecord[] {
     ...config.bridgeChains.map((chain) =>
       record(
         `daily_limit/${padKey(chain.ethChainId, 20)}/${padKey(USDC_ASSET_ID, 10)}`,
-        ratelimit.AssetChainDailyLimitConfigSchema,
-        create(ratelimit.AssetChainDailyLimitConfigSchema, {
+        wire.perpx_ratelimit_v1_AssetChainDailyLimitConfig,
+        wireCreate(wire.perpx_ratelimit_v1_AssetChainDailyLimitConfig, {
           chainId: chain.ethChainId,
           assetId: USDC_ASSET_ID,
           dailyLimit: "10000000000000",
@@ -374,12 +363,12 @@ export const LOCAL_CLOB_RATE_LIMITS = {
 export function clobRecords(profile: DevnetProfile): ProtoRecord[] {
   const limits = profile === "local" ? LOCAL_CLOB_RATE_LIMITS : REFERENCE_CLOB_RATE_LIMITS;
   const limit = (numBlocks: number, value: number) =>
-    create(clob.MaxPerNBlocksRateLimitSchema, { numBlocks, limit: value });
+    wireCreate(wire.perpx_clob_v1_MaxPerNBlocksRateLimit, { numBlocks, limit: value });
   return [
     record(
       "block_rate_limit_config",
-      clob.BlockRateLimitConfigurationSchema,
-      create(clob.BlockRateLimitConfigurationSchema, {
+      wire.perpx_clob_v1_BlockRateLimitConfiguration,
+      wireCreate(wire.perpx_clob_v1_BlockRateLimitConfiguration, {
         maxShortTermOrdersAndCancelsPerNBlocks: [limit(1, limits.shortTermPerBlock)],
         maxStatefulOrdersPerNBlocks: [
           limit(1, limits.statefulPerBlock),

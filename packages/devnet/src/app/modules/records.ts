@@ -17,11 +17,13 @@
  * - `clob/block_rate_limit_config`: `perpx.clob.v1.BlockRateLimitConfiguration`
  * - `upgrade/applied/<version>`: u64 height; `upgrade/order/<height:20>`: the version
  */
-import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
-import { cosmosUpgrade, ibcChannel, ibcClient } from "@perpx/proto";
+import { create, type DescMessage, fromBinary, type Message, type MessageShape } from "@bufbuild/protobuf";
+import { cosmosUpgrade, ibcChannel, ibcClient, typeRegistry } from "@perpx/proto";
 import { genesisJson, type Module, notFound, type QueryContext, queryHandler } from "../kernel/module.js";
 import { decodeU64, encodeU64, fromUtf8, utf8 } from "../lib/codec.js";
 import { paginate } from "../lib/pagination.js";
+import { type WireMessage, wireCreate, wireEncode } from "../lib/wire-codec.js";
+import * as wire from "../lib/wire-tables.js";
 
 /** Values below this are spelled once per width and kept (ids, subaccount numbers, order flags). */
 const SMALL_VALUES = 1024;
@@ -68,20 +70,23 @@ export function idStoreKey(prefix: string, id: number): string {
   return key;
 }
 
-/** One stored record: its key in the module's slice and its message. */
-export interface ProtoRecord<Desc extends DescMessage = DescMessage> {
+/** One stored record: its key in the module's slice, its message and its type's wire table. */
+export interface ProtoRecord<T extends Message = Message> {
   readonly key: string;
-  readonly schema: Desc;
-  readonly value: MessageShape<Desc>;
+  readonly table: WireMessage<T>;
+  readonly value: T;
 }
 
-/** Builds a {@link ProtoRecord} with its type tied to the schema. */
-export function record<Desc extends DescMessage>(
-  key: string,
-  schema: Desc,
-  value: MessageShape<Desc>,
-): ProtoRecord {
-  return { key, schema, value } as unknown as ProtoRecord;
+/** Builds a {@link ProtoRecord} with its type tied to the table (written without a descriptor). */
+export function record<T extends Message>(key: string, table: WireMessage<T>, value: T): ProtoRecord {
+  return { key, table, value } as unknown as ProtoRecord;
+}
+
+/** The schema of a table's message type (built when first asked: a genesis export or a query). */
+function schemaOfTable(table: WireMessage): DescMessage {
+  const schema = typeRegistry.getMessage(table.typeName);
+  if (schema === undefined) throw new Error(`no schema for ${table.typeName}`);
+  return schema;
 }
 
 /** Reads a stored record (undefined when absent). */
@@ -123,7 +128,7 @@ export function createRecordsModule(options: {
     name: options.name,
     initGenesis(ctx) {
       const store = ctx.store(options.name);
-      for (const r of options.records) store.set(r.key, toBinary(r.schema, r.value));
+      for (const r of options.records) store.set(r.key, wireEncode(r.table, r.value));
       for (const r of options.raw ?? []) store.set(r.key, r.value);
     },
     exportGenesis:
@@ -131,8 +136,9 @@ export function createRecordsModule(options: {
       ((ctx) => {
         const out: Record<string, unknown> = {};
         for (const r of options.records) {
-          const current = readRecord(ctx, options.name, r.key, r.schema);
-          if (current !== undefined) out[r.key] = genesisJson(r.schema, current);
+          const schema = schemaOfTable(r.table);
+          const current = readRecord(ctx, options.name, r.key, schema);
+          if (current !== undefined) out[r.key] = genesisJson(schema, current);
         }
         return out;
       }),
@@ -153,7 +159,7 @@ export function createIbcModule(
   counterparty: IbcCounterparty,
 ): Module {
   const toChannel = (c: ibcChannel.IdentifiedChannel) =>
-    create(ibcChannel.ChannelSchema, {
+    wireCreate(wire.ibc_core_channel_v1_Channel, {
       state: c.state,
       ordering: c.ordering,
       connectionHops: c.connectionHops,
@@ -169,7 +175,7 @@ export function createIbcModule(
   return createRecordsModule({
     name: "ibc",
     records: channels.map((c) =>
-      record(`channel/${c.portId}/${c.channelId}`, ibcChannel.ChannelSchema, toChannel(c)),
+      record(`channel/${c.portId}/${c.channelId}`, wire.ibc_core_channel_v1_Channel, toChannel(c)),
     ),
     raw: [{ key: "chain", value: utf8(JSON.stringify(counterparty)) }],
     exportGenesis(ctx) {
@@ -196,7 +202,7 @@ export function createIbcModule(
               const [, portId = "", channelId = ""] = key.split("/");
               return {
                 key: utf8(key),
-                value: create(ibcChannel.IdentifiedChannelSchema, {
+                value: wireCreate(wire.ibc_core_channel_v1_IdentifiedChannel, {
                   state: value.state,
                   ordering: value.ordering,
                   connectionHops: value.connectionHops,

@@ -15,7 +15,7 @@
  * failed step like any key. CheckTx writes them through to the node's state at once.
  */
 
-import { create, toBinary } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
 import { DevnetError } from "../../../devnet-error.js";
 import {
@@ -32,6 +32,7 @@ import type { DecodedTx } from "../../kernel/tx.js";
 import { decodeU64, encodeU64, utf8 } from "../../lib/codec.js";
 import { abciError, sdkErrors } from "../../lib/errors.js";
 import { paginate } from "../../lib/pagination.js";
+import { wireEncode } from "../../lib/wire-codec.js";
 import {
   BATCH_CANCEL_URL as BATCH,
   CANCEL_ORDER_URL as CANCEL,
@@ -329,7 +330,7 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
     },
     initGenesis(ctx) {
       const store = ctx.store(CLOB);
-      for (const r of records) store.set(r.key, toBinary(r.schema, r.value));
+      for (const r of records) store.set(r.key, wireEncode(r.table, r.value));
       store.set(keys.lastTime, encodeU64(ctx.block.timeMs));
     },
     exportGenesis(ctx) {
