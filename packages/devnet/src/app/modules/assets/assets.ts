@@ -2,11 +2,13 @@
  * x/assets: the assets the chain knows (USDC, id 0, `uusdc`, atomic resolution -6; the native
  * token, id 1), read from the genesis records (`asset/<id:10>`: `perpx.assets.v1.Asset`).
  */
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import { assets } from "@perpx/proto";
 import { genesisJson, type Module, notFound, queryHandler } from "../../kernel/module.js";
 import { utf8 } from "../../lib/codec.js";
 import { paginate } from "../../lib/pagination.js";
+import { wireDecode, wireEncode } from "../../lib/wire-codec.js";
+import * as wire from "../../lib/wire-tables.js";
 import type { StoreAccess } from "../auth/auth.js";
 import { padKey } from "../records.js";
 
@@ -18,17 +20,19 @@ export class AssetsKeeper {
   /** An asset, or undefined. */
   asset(ctx: StoreAccess, id: number): assets.Asset | undefined {
     const bytes = ctx.store(ASSETS).get(`asset/${padKey(id, 10)}`);
-    return bytes === undefined ? undefined : fromBinary(assets.AssetSchema, bytes);
+    return bytes === undefined ? undefined : wireDecode(wire.perpx_assets_v1_Asset, bytes);
   }
 
   /** Every asset, by id. */
   allAssets(ctx: StoreAccess): assets.Asset[] {
-    return [...ctx.store(ASSETS).entries("asset/")].map(([, bytes]) => fromBinary(assets.AssetSchema, bytes));
+    return [...ctx.store(ASSETS).entries("asset/")].map(([, bytes]) =>
+      wireDecode(wire.perpx_assets_v1_Asset, bytes),
+    );
   }
 
   /** Stores an asset. */
   setAsset(ctx: StoreAccess, asset: assets.Asset): void {
-    ctx.store(ASSETS).set(`asset/${padKey(asset.id, 10)}`, toBinary(assets.AssetSchema, asset));
+    ctx.store(ASSETS).set(`asset/${padKey(asset.id, 10)}`, wireEncode(wire.perpx_assets_v1_Asset, asset));
   }
 }
 

@@ -9,7 +9,7 @@
  * - `supply/<denom>`: 32-byte amount.
  * - `meta/<denom>`: `Metadata` proto bytes.
  */
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import { cosmosBank, cosmosBase, type cosmosQuery } from "@perpx/proto";
 import {
   type Context,
@@ -33,6 +33,8 @@ import {
 } from "../../lib/coins.js";
 import { abciError, registerError, sdkErrors } from "../../lib/errors.js";
 import { paginate } from "../../lib/pagination.js";
+import { wireDecode, wireEncode } from "../../lib/wire-codec.js";
+import * as wire from "../../lib/wire-tables.js";
 import type { AuthKeeper, StoreAccess } from "../auth/auth.js";
 
 /** The module's name and store prefix. */
@@ -302,19 +304,19 @@ export class BankKeeper {
 
   /** Stores denom metadata. */
   setDenomMetadata(ctx: StoreAccess, metadata: cosmosBank.Metadata): void {
-    ctx.store(BANK).set(`meta/${metadata.base}`, toBinary(cosmosBank.MetadataSchema, metadata));
+    ctx.store(BANK).set(`meta/${metadata.base}`, wireEncode(wire.cosmos_bank_v1beta1_Metadata, metadata));
   }
 
   /** Denom metadata, or undefined. */
   denomMetadata(ctx: StoreAccess, denom: string): cosmosBank.Metadata | undefined {
     const bytes = ctx.store(BANK).get(`meta/${denom}`);
-    return bytes === undefined ? undefined : fromBinary(cosmosBank.MetadataSchema, bytes);
+    return bytes === undefined ? undefined : wireDecode(wire.cosmos_bank_v1beta1_Metadata, bytes);
   }
 
   /** Every denom metadata, sorted by base denom. */
   allDenomMetadata(ctx: StoreAccess): cosmosBank.Metadata[] {
     return [...ctx.store(BANK).entries("meta/")].map(([, bytes]) =>
-      fromBinary(cosmosBank.MetadataSchema, bytes),
+      wireDecode(wire.cosmos_bank_v1beta1_Metadata, bytes),
     );
   }
 }
