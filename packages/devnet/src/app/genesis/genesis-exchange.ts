@@ -3,11 +3,12 @@
  * tiers, fee tiers. The markets are those of `genesis-markets.ts` (the reference chain's BTC-USD,
  * ETH-USD and SOL-USD, then generated ones); the liquidity tiers are the reference genesis's.
  */
-import { create } from "@bufbuild/protobuf";
-import { type assets, feetiers, perpetuals, prices } from "@perpx/proto";
+import type { assets, feetiers, perpetuals } from "@perpx/proto";
 import type { DevnetProfile } from "../contract.js";
 import { decodeU64, utf8 } from "../lib/codec.js";
 import { sha256 } from "../lib/sha256.js";
+import { wireCreate } from "../lib/wire-codec.js";
+import * as wire from "../lib/wire-tables.js";
 import type { PerpetualsGenesis } from "../modules/perpetuals/perpetuals.js";
 import type { PricesGenesis } from "../modules/prices/prices.js";
 import { assetRecords } from "./genesis.js";
@@ -27,7 +28,7 @@ export function defaultOracleSeed(profile: DevnetProfile): bigint {
 export function pricesGenesis(profile: DevnetProfile, markets: readonly MarketSpec[]): PricesGenesis {
   return {
     markets: markets.map((m, index) => ({
-      param: create(prices.MarketParamSchema, {
+      param: wireCreate(wire.perpx_prices_v1_MarketParam, {
         id: marketIdOf(m, index),
         pair: m.pair,
         exponent: m.exponent,
@@ -56,7 +57,7 @@ export function pricesGenesis(profile: DevnetProfile, markets: readonly MarketSp
 export function perpetualsGenesis(markets: readonly MarketSpec[]): PerpetualsGenesis {
   return {
     perpetuals: markets.map((m, index) =>
-      create(perpetuals.PerpetualParamsSchema, {
+      wireCreate(wire.perpx_perpetuals_v1_PerpetualParams, {
         id: marketIdOf(m, index),
         ticker: m.pair,
         marketId: marketIdOf(m, index),
@@ -130,8 +131,8 @@ export function perpetualsGenesis(markets: readonly MarketSpec[]): PerpetualsGen
         openInterestLowerCap: 500_000_000_000n,
         openInterestUpperCap: 1_000_000_000_000n,
       },
-    ].map((t) => create(perpetuals.LiquidityTierSchema, t)),
-    params: create(perpetuals.ParamsSchema, {
+    ].map((t) => wireCreate<perpetuals.LiquidityTier>(wire.perpx_perpetuals_v1_LiquidityTier, t)),
+    params: wireCreate(wire.perpx_perpetuals_v1_Params, {
       fundingRateClampFactorPpm: 6_000_000,
       premiumVoteClampFactorPpm: 60_000_000,
       minNumVotesPerSample: 15,
@@ -147,7 +148,7 @@ export function perpetualsGenesis(markets: readonly MarketSpec[]): PerpetualsGen
  */
 export function feeTiersGenesis(): { params: feetiers.PerpetualFeeParams } {
   const tier = (name: string, usd: bigint, taker: number, totalSharePpm = 0, makerSharePpm = 0) =>
-    create(feetiers.PerpetualFeeTierSchema, {
+    wireCreate(wire.perpx_feetiers_v1_PerpetualFeeTier, {
       name,
       absoluteVolumeRequirement: usd * 1_000_000n,
       totalVolumeShareRequirementPpm: totalSharePpm,
@@ -156,7 +157,7 @@ export function feeTiersGenesis(): { params: feetiers.PerpetualFeeParams } {
       takerFeePpm: taker,
     });
   return {
-    params: create(feetiers.PerpetualFeeParamsSchema, {
+    params: wireCreate(wire.perpx_feetiers_v1_PerpetualFeeParams, {
       tiers: [
         tier("1", 0n, 500),
         tier("2", 1_000_000n, 450),

@@ -9,13 +9,15 @@
  * `referred_by/<referee hex20>`: the affiliate's bech32 address; the stats of
  * `affiliate-stats.ts`.
  */
-import { create, type DescMessage, type MessageShape, toBinary } from "@bufbuild/protobuf";
-import { affiliates } from "@perpx/proto";
+import type { Message } from "@bufbuild/protobuf";
+import type { affiliates } from "@perpx/proto";
 import { accAddressBytes, addressKey } from "../../lib/addresses.js";
 import { fromUtf8, utf8 } from "../../lib/codec.js";
 import { abciError, registerError } from "../../lib/errors.js";
-import { fromBinaryCached } from "../../lib/proto-cache.js";
+import { wireDecodeCached } from "../../lib/proto-cache.js";
 import type { ReadMemo } from "../../lib/read-memo.js";
+import { type WireMessage, wireCreate, wireEncode } from "../../lib/wire-codec.js";
+import * as wire from "../../lib/wire-tables.js";
 import type { StoreAccess } from "../auth/auth.js";
 import { ownerKey } from "../memo-keys.js";
 import { ownerAddressKey } from "../owner-keys.js";
@@ -40,34 +42,30 @@ export const affiliatesErrors = {
 } as const;
 
 /** Reads a stored message of the slice (its default when absent). */
-export function readAffiliates<Desc extends DescMessage>(
-  ctx: StoreAccess,
-  key: string,
-  schema: Desc,
-): MessageShape<Desc> {
+export function readAffiliates<T extends Message>(ctx: StoreAccess, key: string, table: WireMessage<T>): T {
   const bytes = ctx.store(AFFILIATES).get(key);
-  return bytes === undefined ? create(schema) : fromBinaryCached(schema, bytes);
+  return bytes === undefined ? wireCreate(table) : wireDecodeCached(table, bytes);
 }
 
 /** Writes a message of the slice. */
-export function writeAffiliates<Desc extends DescMessage>(
+export function writeAffiliates<T extends Message>(
   ctx: StoreAccess,
   key: string,
-  schema: Desc,
-  value: MessageShape<Desc>,
+  table: WireMessage<T>,
+  value: T,
 ): void {
-  ctx.store(AFFILIATES).set(key, toBinary(schema, value));
+  ctx.store(AFFILIATES).set(key, wireEncode(table, value));
 }
 
 /** The reference genesis' tiers (`sample_pregenesis.json`, the chain's defaults). */
 export function defaultAffiliateTiers(): affiliates.AffiliateTiers {
   const tier = (volume: bigint, staked: number, ppm: number) =>
-    create(affiliates.AffiliateTiers_TierSchema, {
+    wireCreate(wire.perpx_affiliates_v1_AffiliateTiers_Tier, {
       reqReferredVolumeQuoteQuantums: volume,
       reqStakedWholeCoins: staked,
       takerFeeSharePpm: ppm,
     });
-  return create(affiliates.AffiliateTiersSchema, {
+  return wireCreate(wire.perpx_affiliates_v1_AffiliateTiers, {
     tiers: [
       tier(0n, 0, 50_000),
       tier(1_000_000_000_000n, 200, 100_000),
@@ -80,7 +78,7 @@ export function defaultAffiliateTiers(): affiliates.AffiliateTiers {
 
 /** The reference genesis' program parameters. */
 export function defaultAffiliateParameters(): affiliates.AffiliateParameters {
-  return create(affiliates.AffiliateParametersSchema, {
+  return wireCreate(wire.perpx_affiliates_v1_AffiliateParameters, {
     maximum30dAttributableVolumePerReferredUserQuoteQuantums: 100_000_000_000_000n,
     refereeMinimumFeeTierIdx: 2,
     maximum30dAffiliateRevenuePerReferredUserQuoteQuantums: 10_000_000_000n,
@@ -190,7 +188,7 @@ export function setReferredBy(ctx: StoreAccess, referee: Uint8Array, affiliate: 
 
 /** The program parameters. */
 export function affiliateParameters(ctx: StoreAccess): affiliates.AffiliateParameters {
-  return readAffiliates(ctx, "parameters", affiliates.AffiliateParametersSchema);
+  return readAffiliates(ctx, "parameters", wire.perpx_affiliates_v1_AffiliateParameters);
 }
 
 const NO_OVERRIDES: ReadonlySet<string> = new Set();
@@ -199,7 +197,7 @@ const overrideSets = new WeakMap<affiliates.AffiliateOverrides, ReadonlySet<stri
 
 /** The overridden affiliates (they get the last tier). */
 export function affiliateOverrides(ctx: StoreAccess): ReadonlySet<string> {
-  const stored = readAffiliates(ctx, "overrides", affiliates.AffiliateOverridesSchema);
+  const stored = readAffiliates(ctx, "overrides", wire.perpx_affiliates_v1_AffiliateOverrides);
   if (stored.addresses.length === 0) return NO_OVERRIDES;
   let set = overrideSets.get(stored);
   if (set === undefined) {
@@ -218,7 +216,7 @@ export function tierForAffiliate(
   affiliate: string,
   overrides: ReadonlySet<string>,
 ): { tier: number; feeSharePpm: number } {
-  const tiers = readAffiliates(ctx, "tiers", affiliates.AffiliateTiersSchema).tiers;
+  const tiers = readAffiliates(ctx, "tiers", wire.perpx_affiliates_v1_AffiliateTiers).tiers;
   if (tiers.length === 0) return { tier: 0, feeSharePpm: 0 };
   if (overrides.has(affiliate)) {
     const last = tiers.length - 1;

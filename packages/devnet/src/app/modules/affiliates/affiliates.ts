@@ -5,7 +5,7 @@
  * block of the affiliate stats (`affiliate-stats.ts`). Referees' taker fees pay their affiliates
  * through the revshare module at every fill.
  */
-import { create, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
+import { create, type DescMessage, type Message, type MessageShape } from "@bufbuild/protobuf";
 import { affiliates, encodeSerializableInt } from "@perpx/proto";
 import { requireGovAuthority } from "../../kernel/governance.js";
 import {
@@ -19,6 +19,8 @@ import {
 import { accAddressBytes } from "../../lib/addresses.js";
 import { abciError } from "../../lib/errors.js";
 import type { ReadMemo } from "../../lib/read-memo.js";
+import { type WireMessage, wireCreate } from "../../lib/wire-codec.js";
+import * as wire from "../../lib/wire-tables.js";
 import type { StoreAccess } from "../auth/auth.js";
 import type { EpochsKeeper } from "../epochs/epochs.js";
 import { affiliateStatsEndBlock, userStats } from "./affiliate-stats.js";
@@ -44,9 +46,9 @@ import {
 export function affiliatesGenesis(): AffiliatesGenesis {
   return {
     tiers: defaultAffiliateTiers(),
-    whitelist: create(affiliates.AffiliateWhitelistSchema, { tiers: [] }),
+    whitelist: wireCreate(wire.perpx_affiliates_v1_AffiliateWhitelist, { tiers: [] }),
     parameters: defaultAffiliateParameters(),
-    overrides: create(affiliates.AffiliateOverridesSchema, { addresses: [] }),
+    overrides: wireCreate(wire.perpx_affiliates_v1_AffiliateOverrides, { addresses: [] }),
   };
 }
 
@@ -95,14 +97,14 @@ export function affiliateInfo(ctx: QueryContext, address: string): affiliates.Af
 
 /** The affiliates module (the epochs keeper gives the stats epoch). */
 export function createAffiliatesModule(genesis: AffiliatesGenesis, epochs: EpochsKeeper): Module {
-  const gov = <Desc extends DescMessage, Stored extends DescMessage>(
+  const gov = <Desc extends DescMessage, Stored extends Message>(
     typeUrl: string,
     schema: () => Desc,
     response: () => DescMessage,
     key: string,
-    stored: Stored,
-    pick: (msg: MessageShape<Desc>) => { authority: string; value: MessageShape<Stored> | undefined },
-    validate: (value: MessageShape<Stored>) => void = () => undefined,
+    stored: WireMessage<Stored>,
+    pick: (msg: MessageShape<Desc>) => { authority: string; value: Stored | undefined },
+    validate: (value: Stored) => void = () => undefined,
   ) =>
     msgHandler({
       typeUrl,
@@ -111,7 +113,7 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis, epochs: Epoch
       execute(ctx, msg) {
         const { authority, value } = pick(msg);
         requireGovAuthority(authority, affiliatesErrors.invalidAuthority);
-        const next = value ?? create(stored);
+        const next = value ?? wireCreate(stored);
         validate(next);
         writeAffiliates(ctx, key, stored, next);
         return emptyResponse(response());
@@ -120,19 +122,35 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis, epochs: Epoch
   return {
     name: AFFILIATES,
     initGenesis(ctx) {
-      writeAffiliates(ctx, "tiers", affiliates.AffiliateTiersSchema, genesis.tiers);
-      writeAffiliates(ctx, "whitelist", affiliates.AffiliateWhitelistSchema, genesis.whitelist);
-      writeAffiliates(ctx, "parameters", affiliates.AffiliateParametersSchema, genesis.parameters);
-      writeAffiliates(ctx, "overrides", affiliates.AffiliateOverridesSchema, genesis.overrides);
+      writeAffiliates(ctx, "tiers", wire.perpx_affiliates_v1_AffiliateTiers, genesis.tiers);
+      writeAffiliates(ctx, "whitelist", wire.perpx_affiliates_v1_AffiliateWhitelist, genesis.whitelist);
+      writeAffiliates(ctx, "parameters", wire.perpx_affiliates_v1_AffiliateParameters, genesis.parameters);
+      writeAffiliates(ctx, "overrides", wire.perpx_affiliates_v1_AffiliateOverrides, genesis.overrides);
     },
     exportGenesis(ctx) {
-      const json = (schema: DescMessage, key: string) =>
-        genesisJson(schema, readAffiliates(ctx, key, schema));
+      const json = <T extends Message>(schema: DescMessage, table: WireMessage<T>, key: string) =>
+        genesisJson(schema, readAffiliates(ctx, key, table));
       return {
-        affiliate_tiers: json(affiliates.AffiliateTiersSchema, "tiers"),
-        affiliate_whitelist: json(affiliates.AffiliateWhitelistSchema, "whitelist"),
-        affiliate_parameters: json(affiliates.AffiliateParametersSchema, "parameters"),
-        affiliate_overrides: json(affiliates.AffiliateOverridesSchema, "overrides"),
+        affiliate_tiers: json(
+          affiliates.AffiliateTiersSchema,
+          wire.perpx_affiliates_v1_AffiliateTiers,
+          "tiers",
+        ),
+        affiliate_whitelist: json(
+          affiliates.AffiliateWhitelistSchema,
+          wire.perpx_affiliates_v1_AffiliateWhitelist,
+          "whitelist",
+        ),
+        affiliate_parameters: json(
+          affiliates.AffiliateParametersSchema,
+          wire.perpx_affiliates_v1_AffiliateParameters,
+          "parameters",
+        ),
+        affiliate_overrides: json(
+          affiliates.AffiliateOverridesSchema,
+          wire.perpx_affiliates_v1_AffiliateOverrides,
+          "overrides",
+        ),
       };
     },
     endBlock(ctx) {
@@ -160,7 +178,7 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis, epochs: Epoch
               `referee: ${msg.referee}, affiliate: ${msg.affiliate}`,
             );
           }
-          if (readAffiliates(ctx, "tiers", affiliates.AffiliateTiersSchema).tiers.length === 0) {
+          if (readAffiliates(ctx, "tiers", wire.perpx_affiliates_v1_AffiliateTiers).tiers.length === 0) {
             throw abciError(affiliatesErrors.tiersNotSet);
           }
           setReferredBy(ctx, referee, msg.affiliate);
@@ -181,7 +199,7 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis, epochs: Epoch
         () => affiliates.MsgUpdateAffiliateTiersSchema,
         () => affiliates.MsgUpdateAffiliateTiersResponseSchema,
         "tiers",
-        affiliates.AffiliateTiersSchema,
+        wire.perpx_affiliates_v1_AffiliateTiers,
         (m) => ({ authority: m.authority, value: m.tiers }),
         validateAffiliateTiers,
       ),
@@ -190,7 +208,7 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis, epochs: Epoch
         () => affiliates.MsgUpdateAffiliateWhitelistSchema,
         () => affiliates.MsgUpdateAffiliateWhitelistResponseSchema,
         "whitelist",
-        affiliates.AffiliateWhitelistSchema,
+        wire.perpx_affiliates_v1_AffiliateWhitelist,
         (m) => ({ authority: m.authority, value: m.whitelist }),
         validateAffiliateWhitelist,
       ),
@@ -199,7 +217,7 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis, epochs: Epoch
         () => affiliates.MsgUpdateAffiliateParametersSchema,
         () => affiliates.MsgUpdateAffiliateParametersResponseSchema,
         "parameters",
-        affiliates.AffiliateParametersSchema,
+        wire.perpx_affiliates_v1_AffiliateParameters,
         (m) => ({ authority: m.authority, value: m.affiliateParameters }),
       ),
       gov(
@@ -207,7 +225,7 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis, epochs: Epoch
         () => affiliates.MsgUpdateAffiliateOverridesSchema,
         () => affiliates.MsgUpdateAffiliateOverridesResponseSchema,
         "overrides",
-        affiliates.AffiliateOverridesSchema,
+        wire.perpx_affiliates_v1_AffiliateOverrides,
         (m) => ({ authority: m.authority, value: m.affiliateOverrides }),
       ),
     ],
@@ -235,7 +253,7 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis, epochs: Epoch
         () => affiliates.AllAffiliateTiersResponseSchema,
         (ctx) =>
           create(affiliates.AllAffiliateTiersResponseSchema, {
-            tiers: readAffiliates(ctx, "tiers", affiliates.AffiliateTiersSchema),
+            tiers: readAffiliates(ctx, "tiers", wire.perpx_affiliates_v1_AffiliateTiers),
           }),
       ),
       "/perpx.affiliates.v1.Query/AffiliateWhitelist": queryHandler(
@@ -243,7 +261,7 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis, epochs: Epoch
         () => affiliates.AffiliateWhitelistResponseSchema,
         (ctx) =>
           create(affiliates.AffiliateWhitelistResponseSchema, {
-            whitelist: readAffiliates(ctx, "whitelist", affiliates.AffiliateWhitelistSchema),
+            whitelist: readAffiliates(ctx, "whitelist", wire.perpx_affiliates_v1_AffiliateWhitelist),
           }),
       ),
       "/perpx.affiliates.v1.Query/AffiliateParameters": queryHandler(
@@ -257,7 +275,7 @@ export function createAffiliatesModule(genesis: AffiliatesGenesis, epochs: Epoch
         () => affiliates.AffiliateOverridesResponseSchema,
         (ctx) =>
           create(affiliates.AffiliateOverridesResponseSchema, {
-            overrides: readAffiliates(ctx, "overrides", affiliates.AffiliateOverridesSchema),
+            overrides: readAffiliates(ctx, "overrides", wire.perpx_affiliates_v1_AffiliateOverrides),
           }),
       ),
     },

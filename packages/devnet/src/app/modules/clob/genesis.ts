@@ -1,3 +1,9 @@
+/**
+ * The clob's genesis records: one clob pair per devnet market (ids and perpetual ids equal to the
+ * market's id; step, tick and quantum conversion exponent from `genesis-markets.ts`), the equity tier limits
+ * and the liquidations configuration of the reference genesis (chain-protocol.md 1.9). The block
+ * rate limits come from `clobRecords()` in `genesis.ts`.
+ */
 import { clob, encodeSerializableInt } from "@perpx/proto";
 import { type MarketSpec, marketIdOf } from "../../genesis/genesis-markets.js";
 import { wireCreate } from "../../lib/wire-codec.js";

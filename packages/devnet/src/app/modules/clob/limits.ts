@@ -2,24 +2,25 @@
  * The block rate-limit configuration (counted by `rate-limiter.ts`) and equity tier limits on open
  * stateful orders (clob 10001).
  */
-import { fromBinary } from "@bufbuild/protobuf";
-import { clob, decodeSerializableInt } from "@perpx/proto";
+import { type clob, decodeSerializableInt } from "@perpx/proto";
 import type { KvStore } from "../../kernel/store.js";
 import { abciError } from "../../lib/errors.js";
-import { fromBinaryCached } from "../../lib/proto-cache.js";
+import { wireDecodeCached } from "../../lib/proto-cache.js";
+import { wireDecode } from "../../lib/wire-codec.js";
+import * as wire from "../../lib/wire-tables.js";
 import { clobErrors } from "./errors.js";
 import { keys } from "./state.js";
 
 /** The rate-limit configuration in the store (empty when absent). */
 export function rateLimitConfig(store: KvStore): clob.BlockRateLimitConfiguration {
   const bytes = store.get(keys.blockRateLimitConfig);
-  return fromBinaryCached(clob.BlockRateLimitConfigurationSchema, bytes ?? new Uint8Array(0));
+  return wireDecodeCached(wire.perpx_clob_v1_BlockRateLimitConfiguration, bytes ?? new Uint8Array(0));
 }
 
 /** The equity tier configuration in the store (empty when absent). */
 export function equityTierConfig(store: KvStore): clob.EquityTierLimitConfiguration {
   const bytes = store.get(keys.equityTierConfig);
-  return fromBinary(clob.EquityTierLimitConfigurationSchema, bytes ?? new Uint8Array(0));
+  return wireDecode(wire.perpx_clob_v1_EquityTierLimitConfiguration, bytes ?? new Uint8Array(0));
 }
 
 /**

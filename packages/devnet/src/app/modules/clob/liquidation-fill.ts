@@ -11,12 +11,14 @@
  * insurance fund lost) lives under `liqinfo/<owner>/<number>` of the clob store and is cleared at
  * every end of block, like the reference chain's transient store.
  */
-import { create, fromBinary } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import { USDC_DENOM } from "@perpx/core";
 import { clob } from "@perpx/proto";
 import { moduleAddress } from "../../lib/addresses.js";
 import { fromUtf8, utf8 } from "../../lib/codec.js";
 import { abciError } from "../../lib/errors.js";
+import { wireCreate, wireDecode } from "../../lib/wire-codec.js";
+import * as wire from "../../lib/wire-tables.js";
 import type { StoreAccess } from "../auth/auth.js";
 import { distributeFillFees } from "../revshare/fill.js";
 import { routerFeesOf } from "../revshare/shares.js";
@@ -87,8 +89,8 @@ export function clearLiquidationInfo(ctx: StoreAccess): void {
 export function liquidationsConfig(ctx: StoreAccess): clob.LiquidationsConfig {
   const bytes = ctx.store(CLOB).get(keys.liquidationsConfig);
   return bytes === undefined
-    ? create(clob.LiquidationsConfigSchema)
-    : fromBinary(clob.LiquidationsConfigSchema, bytes);
+    ? wireCreate(wire.perpx_clob_v1_LiquidationsConfig)
+    : wireDecode(wire.perpx_clob_v1_LiquidationsConfig, bytes);
 }
 
 /** What the liquidation math needs about a subaccount's position in a perpetual (funding settled). */

@@ -30,12 +30,14 @@
  * - `stream/<n:20>`: off-chain order stream messages not yet handed to listeners; `stream_n`: the
  *   number of messages written since the node started (kept across drains: see `stream.ts`)
  */
-import { fromBinary, toBinary } from "@bufbuild/protobuf";
+import { fromBinary } from "@bufbuild/protobuf";
 import { clob } from "@perpx/proto";
 import type { KvStore } from "../../kernel/store.js";
 import { BinaryReader, BinaryWriter, bytesEqual, decodeU64, encodeU64 } from "../../lib/codec.js";
-import { fromBinaryCached } from "../../lib/proto-cache.js";
+import { wireDecodeCached } from "../../lib/proto-cache.js";
 import { ProtoWriter } from "../../lib/proto-writer.js";
+import { wireEncode } from "../../lib/wire-codec.js";
+import * as wire from "../../lib/wire-tables.js";
 import { padKey } from "../records.js";
 import type { BookSide, BookSlot, Priority } from "./book.js";
 import { writeOrder } from "./order-codec.js";
@@ -343,16 +345,16 @@ export function readProto<T>(store: KvStore, key: string, read: (bytes: Uint8Arr
 
 /** The clob pair of an id. */
 export function getPair(store: KvStore, id: number): clob.ClobPair | undefined {
-  return readProto(store, keys.pair(id), (b) => fromBinaryCached(clob.ClobPairSchema, b));
+  return readProto(store, keys.pair(id), (b) => wireDecodeCached(wire.perpx_clob_v1_ClobPair, b));
 }
 
 /** Every clob pair, by id. */
 export function allPairs(store: KvStore): clob.ClobPair[] {
   // Decoded once per distinct record (frozen): end block reads every pair in every block.
-  return [...store.entries(keys.pairPrefix)].map(([, b]) => fromBinaryCached(clob.ClobPairSchema, b));
+  return [...store.entries(keys.pairPrefix)].map(([, b]) => wireDecodeCached(wire.perpx_clob_v1_ClobPair, b));
 }
 
 /** Writes a clob pair. */
 export function setPair(store: KvStore, pair: clob.ClobPair): void {
-  store.set(keys.pair(pair.id), toBinary(clob.ClobPairSchema, pair));
+  store.set(keys.pair(pair.id), wireEncode(wire.perpx_clob_v1_ClobPair, pair));
 }

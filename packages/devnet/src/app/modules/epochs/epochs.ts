@@ -15,12 +15,14 @@
  * Store slice `epochs/`: `info/<name>`: `perpx.epochs.v1.EpochInfo`; `clock-jump`: present after a
  * devnet clock jump until the next block.
  */
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import { epochs } from "@perpx/proto";
 import { type Context, genesisJson, type Module, notFound, queryHandler } from "../../kernel/module.js";
 import { utf8 } from "../../lib/codec.js";
 import { abciError, registerError } from "../../lib/errors.js";
 import { paginate } from "../../lib/pagination.js";
+import { wireCreate, wireDecode, wireEncode } from "../../lib/wire-codec.js";
+import * as wire from "../../lib/wire-tables.js";
 import type { StoreAccess } from "../auth/auth.js";
 
 /** The module's name and store prefix. */
@@ -49,7 +51,7 @@ export const epochsErrors = {
 /** The genesis timers of the real chain: funding ticks and stats on the hour, samples on the half minute. */
 export function defaultEpochs(): epochs.EpochInfo[] {
   const timer = (name: string, duration: number, nextTick: number) =>
-    create(epochs.EpochInfoSchema, { name, duration, nextTick, fastForwardNextTick: true });
+    wireCreate(wire.perpx_epochs_v1_EpochInfo, { name, duration, nextTick, fastForwardNextTick: true });
   return [
     timer(EPOCH_NAMES.fundingTick, 3600, 0),
     timer(EPOCH_NAMES.fundingSample, 60, 30),
@@ -100,12 +102,12 @@ export function stepEpoch(
     if (next.fastForwardNextTick) {
       nextTick += next.duration * (Math.floor((time - nextTick) / next.duration) + 1);
     }
-    next = create(epochs.EpochInfoSchema, { ...next, isInitialized: true, nextTick });
+    next = wireCreate(wire.perpx_epochs_v1_EpochInfo, { ...next, isInitialized: true, nextTick });
   }
   if (time < next.nextTick) return { info: next, started: false, tick: 0 };
   const tick = next.nextTick;
   return {
-    info: create(epochs.EpochInfoSchema, {
+    info: wireCreate(wire.perpx_epochs_v1_EpochInfo, {
       ...next,
       nextTick: tick + next.duration,
       currentEpoch: next.currentEpoch + 1,
@@ -134,7 +136,10 @@ export function stepEpoch(
 export function skipMissedTicks(info: epochs.EpochInfo, time: number): epochs.EpochInfo {
   if (!info.isInitialized || info.duration === 0 || time < info.nextTick + info.duration) return info;
   const skipped = Math.floor((time - info.nextTick) / info.duration);
-  return create(epochs.EpochInfoSchema, { ...info, nextTick: info.nextTick + info.duration * skipped });
+  return wireCreate(wire.perpx_epochs_v1_EpochInfo, {
+    ...info,
+    nextTick: info.nextTick + info.duration * skipped,
+  });
 }
 
 const infoKey = (name: string) => `info/${name}`;
@@ -145,7 +150,7 @@ export class EpochsKeeper {
   /** A timer, or undefined. */
   find(ctx: StoreAccess, name: string): epochs.EpochInfo | undefined {
     const bytes = ctx.store(EPOCHS).get(infoKey(name));
-    return bytes === undefined ? undefined : fromBinary(epochs.EpochInfoSchema, bytes);
+    return bytes === undefined ? undefined : wireDecode(wire.perpx_epochs_v1_EpochInfo, bytes);
   }
 
   /**
@@ -162,7 +167,7 @@ export class EpochsKeeper {
   /** Every timer, by name. */
   all(ctx: StoreAccess): epochs.EpochInfo[] {
     return [...ctx.store(EPOCHS).entries("info/")].map(([, bytes]) =>
-      fromBinary(epochs.EpochInfoSchema, bytes),
+      wireDecode(wire.perpx_epochs_v1_EpochInfo, bytes),
     );
   }
 
@@ -180,7 +185,7 @@ export class EpochsKeeper {
   }
 
   private set(ctx: StoreAccess, info: epochs.EpochInfo): void {
-    ctx.store(EPOCHS).set(infoKey(info.name), toBinary(epochs.EpochInfoSchema, info));
+    ctx.store(EPOCHS).set(infoKey(info.name), wireEncode(wire.perpx_epochs_v1_EpochInfo, info));
   }
 
   /** Marks a devnet clock jump: the next block moves every timer over the ticks it skipped. */

@@ -26,8 +26,10 @@ import {
 } from "../../kernel/module.js";
 import { accAddressBytes, addressKey } from "../../lib/addresses.js";
 import { abciError, registerError } from "../../lib/errors.js";
-import { fromBinaryCached } from "../../lib/proto-cache.js";
+import { fromBinaryCached, wireDecodeCached } from "../../lib/proto-cache.js";
 import { ReadMemo } from "../../lib/read-memo.js";
+import { wireCreate, wireEncode } from "../../lib/wire-codec.js";
+import * as wire from "../../lib/wire-tables.js";
 import type { StoreAccess } from "../auth/auth.js";
 import { EPOCH_NAMES, type EpochsKeeper } from "../epochs/epochs.js";
 import { idKey } from "../memo-keys.js";
@@ -136,13 +138,13 @@ export class FeeTiersKeeper {
   params(ctx: StoreAccess): feetiers.PerpetualFeeParams {
     const bytes = ctx.store(FEETIERS).get("params");
     return bytes === undefined
-      ? create(feetiers.PerpetualFeeParamsSchema)
-      : fromBinaryCached(feetiers.PerpetualFeeParamsSchema, bytes);
+      ? wireCreate(wire.perpx_feetiers_v1_PerpetualFeeParams)
+      : wireDecodeCached(wire.perpx_feetiers_v1_PerpetualFeeParams, bytes);
   }
 
   /** Stores the fee params. */
   setParams(ctx: StoreAccess, params: feetiers.PerpetualFeeParams): void {
-    ctx.store(FEETIERS).set("params", toBinary(feetiers.PerpetualFeeParamsSchema, params));
+    ctx.store(FEETIERS).set("params", wireEncode(wire.perpx_feetiers_v1_PerpetualFeeParams, params));
   }
 
   /** The fee discount of a clob pair, or undefined. */
@@ -236,7 +238,7 @@ export class FeeTiersKeeper {
       const capped = Math.min(floor, tiers.length - 1);
       if (index < capped) index = capped;
     }
-    return { index, tier: tiers[index] ?? create(feetiers.PerpetualFeeTierSchema) };
+    return { index, tier: tiers[index] ?? wireCreate(wire.perpx_feetiers_v1_PerpetualFeeTier) };
   }
 
   /**

@@ -10,7 +10,7 @@
  * - `params`: `perpx.perpetuals.v1.Params`
  * - `premium_votes`, `premium_samples`: `perpx.perpetuals.v1.PremiumStore` (see `funding.ts`)
  */
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import { encodeSerializableInt, perpetuals } from "@perpx/proto";
 import { requireGovAuthority } from "../../kernel/governance.js";
 import {
@@ -25,7 +25,9 @@ import {
 import { utf8 } from "../../lib/codec.js";
 import { abciError, registerError } from "../../lib/errors.js";
 import { paginate } from "../../lib/pagination.js";
-import { fromBinaryCached } from "../../lib/proto-cache.js";
+import { wireDecodeCached } from "../../lib/proto-cache.js";
+import { wireCreate, wireDecode, wireEncode } from "../../lib/wire-codec.js";
+import * as wire from "../../lib/wire-tables.js";
 import type { StoreAccess } from "../auth/auth.js";
 import { idStoreKey, padKey } from "../records.js";
 import { decodeI256, encodeI256 } from "../subaccounts/dtypes.js";
@@ -74,7 +76,7 @@ export class PerpetualsKeeper {
     const bytes = store.get(key("perp", id));
     if (bytes === undefined) return undefined;
     return {
-      params: fromBinaryCached(perpetuals.PerpetualParamsSchema, bytes),
+      params: wireDecodeCached(wire.perpx_perpetuals_v1_PerpetualParams, bytes),
       fundingIndex: decodeI256(store.get(key("funding", id))),
       openInterest: decodeI256(store.get(key("oi", id))),
     };
@@ -83,13 +85,15 @@ export class PerpetualsKeeper {
   /** A perpetual's parameters alone (without decoding its funding index and open interest), or undefined. */
   findParams(ctx: StoreAccess, id: number): perpetuals.PerpetualParams | undefined {
     const bytes = ctx.store(PERPETUALS).get(key("perp", id));
-    return bytes === undefined ? undefined : fromBinaryCached(perpetuals.PerpetualParamsSchema, bytes);
+    return bytes === undefined
+      ? undefined
+      : wireDecodeCached(wire.perpx_perpetuals_v1_PerpetualParams, bytes);
   }
 
   /** Every perpetual's parameters, by id (without decoding funding indexes and open interest). */
   allPerpetualParams(ctx: StoreAccess): perpetuals.PerpetualParams[] {
     return [...ctx.store(PERPETUALS).entries("perp/")].map(([, bytes]) =>
-      fromBinaryCached(perpetuals.PerpetualParamsSchema, bytes),
+      wireDecodeCached(wire.perpx_perpetuals_v1_PerpetualParams, bytes),
     );
   }
 
@@ -123,7 +127,7 @@ export class PerpetualsKeeper {
   /** Stores a perpetual's parameters (creating it with zero funding index and open interest). */
   setPerpetualParams(ctx: StoreAccess, params: perpetuals.PerpetualParams): void {
     const store = ctx.store(PERPETUALS);
-    store.set(key("perp", params.id), toBinary(perpetuals.PerpetualParamsSchema, params));
+    store.set(key("perp", params.id), wireEncode(wire.perpx_perpetuals_v1_PerpetualParams, params));
     if (store.get(key("funding", params.id)) === undefined)
       store.set(key("funding", params.id), encodeI256(0n));
     if (store.get(key("oi", params.id)) === undefined) store.set(key("oi", params.id), encodeI256(0n));
@@ -139,7 +143,7 @@ export class PerpetualsKeeper {
     if (bytes === undefined) {
       throw abciError(perpetualsErrors.liquidityTierDoesNotExist, `liquidity tier ${id} does not exist`);
     }
-    return fromBinaryCached(perpetuals.LiquidityTierSchema, bytes);
+    return wireDecodeCached(wire.perpx_perpetuals_v1_LiquidityTier, bytes);
   }
 
   /** The liquidity tier of a perpetual. */
@@ -150,32 +154,34 @@ export class PerpetualsKeeper {
   /** Every liquidity tier, by id. */
   allLiquidityTiers(ctx: StoreAccess): perpetuals.LiquidityTier[] {
     return [...ctx.store(PERPETUALS).entries("tier/")].map(([, bytes]) =>
-      fromBinary(perpetuals.LiquidityTierSchema, bytes),
+      wireDecode(wire.perpx_perpetuals_v1_LiquidityTier, bytes),
     );
   }
 
   /** Stores a liquidity tier. */
   setLiquidityTier(ctx: StoreAccess, tier: perpetuals.LiquidityTier): void {
-    ctx.store(PERPETUALS).set(key("tier", tier.id), toBinary(perpetuals.LiquidityTierSchema, tier));
+    ctx.store(PERPETUALS).set(key("tier", tier.id), wireEncode(wire.perpx_perpetuals_v1_LiquidityTier, tier));
   }
 
   /** The module params. */
   params(ctx: StoreAccess): perpetuals.Params {
     const bytes = ctx.store(PERPETUALS).get("params");
-    return bytes === undefined ? create(perpetuals.ParamsSchema) : fromBinary(perpetuals.ParamsSchema, bytes);
+    return bytes === undefined
+      ? wireCreate(wire.perpx_perpetuals_v1_Params)
+      : wireDecode(wire.perpx_perpetuals_v1_Params, bytes);
   }
 
   /** A premium record (votes or samples; empty when never written). */
   premiumStore(ctx: StoreAccess, key: string): perpetuals.PremiumStore {
     const bytes = ctx.store(PERPETUALS).get(key);
     return bytes === undefined
-      ? create(perpetuals.PremiumStoreSchema)
-      : fromBinary(perpetuals.PremiumStoreSchema, bytes);
+      ? wireCreate(wire.perpx_perpetuals_v1_PremiumStore)
+      : wireDecode(wire.perpx_perpetuals_v1_PremiumStore, bytes);
   }
 
   /** Stores a premium record. */
   setPremiumStore(ctx: StoreAccess, key: string, value: perpetuals.PremiumStore): void {
-    ctx.store(PERPETUALS).set(key, toBinary(perpetuals.PremiumStoreSchema, value));
+    ctx.store(PERPETUALS).set(key, wireEncode(wire.perpx_perpetuals_v1_PremiumStore, value));
   }
 
   /** The id the next created perpetual would get. */
@@ -348,7 +354,13 @@ export function createPerpetualsModule(
           requireGovAuthority(msg.authority, perpetualsErrors.invalidAuthority);
           ctx
             .store(PERPETUALS)
-            .set("params", toBinary(perpetuals.ParamsSchema, msg.params ?? create(perpetuals.ParamsSchema)));
+            .set(
+              "params",
+              wireEncode(
+                wire.perpx_perpetuals_v1_Params,
+                msg.params ?? wireCreate(wire.perpx_perpetuals_v1_Params),
+              ),
+            );
           return emptyResponse(perpetuals.MsgUpdateParamsResponseSchema);
         },
       }),
@@ -357,7 +369,7 @@ export function createPerpetualsModule(
     initGenesis(ctx) {
       for (const tier of genesis.liquidityTiers) keeper.setLiquidityTier(ctx, tier);
       for (const params of genesis.perpetuals) keeper.setPerpetualParams(ctx, params);
-      ctx.store(PERPETUALS).set("params", toBinary(perpetuals.ParamsSchema, genesis.params));
+      ctx.store(PERPETUALS).set("params", wireEncode(wire.perpx_perpetuals_v1_Params, genesis.params));
     },
     exportGenesis(ctx) {
       return {

@@ -12,7 +12,7 @@
  * - `oracle/state`: 8-byte PRNG state; `oracle/walk`: 1 byte (1 on, 0 off);
  *   `oracle/params`: 8 bytes, step ppm (u32) then band ppm (u32)
  */
-import { create, toBinary } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import { prices } from "@perpx/proto";
 import { requireGovAuthority } from "../../kernel/governance.js";
 import {
@@ -26,7 +26,9 @@ import {
 import { decodeU64, encodeU64, utf8 } from "../../lib/codec.js";
 import { abciError, registerError } from "../../lib/errors.js";
 import { paginate } from "../../lib/pagination.js";
-import { fromBinaryCached } from "../../lib/proto-cache.js";
+import { wireDecodeCached } from "../../lib/proto-cache.js";
+import { wireEncode } from "../../lib/wire-codec.js";
+import * as wire from "../../lib/wire-tables.js";
 import type { StoreAccess } from "../auth/auth.js";
 import { idStoreKey, padKey } from "../records.js";
 
@@ -143,13 +145,13 @@ export class PricesKeeper {
   /** A market's parameters, or undefined. */
   marketParam(ctx: StoreAccess, id: number): prices.MarketParam | undefined {
     const bytes = ctx.store(PRICES).get(paramKey(id));
-    return bytes === undefined ? undefined : fromBinaryCached(prices.MarketParamSchema, bytes);
+    return bytes === undefined ? undefined : wireDecodeCached(wire.perpx_prices_v1_MarketParam, bytes);
   }
 
   /** Every market's parameters, by id (decoded once per distinct record, frozen: the walk reads them every block). */
   allMarketParams(ctx: StoreAccess): prices.MarketParam[] {
     return [...ctx.store(PRICES).entries("param/")].map(([, bytes]) =>
-      fromBinaryCached(prices.MarketParamSchema, bytes),
+      wireDecodeCached(wire.perpx_prices_v1_MarketParam, bytes),
     );
   }
 
@@ -200,7 +202,7 @@ export class PricesKeeper {
 
   /** Stores a market's parameters (creating the market). */
   setMarketParam(ctx: StoreAccess, param: prices.MarketParam): void {
-    ctx.store(PRICES).set(paramKey(param.id), toBinary(prices.MarketParamSchema, param));
+    ctx.store(PRICES).set(paramKey(param.id), wireEncode(wire.perpx_prices_v1_MarketParam, param));
   }
 
   /**

@@ -6,12 +6,14 @@
  * `MarketMapperRevenueShareParams`; `mm_details/<market id:10>`: `MarketMapperRevShareDetails`;
  * `unconditional`: `UnconditionalRevShareConfig`.
  */
-import { create, toBinary } from "@bufbuild/protobuf";
+import { toBinary } from "@bufbuild/protobuf";
 import { addressBytes } from "@perpx/address";
 import { revshare } from "@perpx/proto";
 import type { Context } from "../../kernel/module.js";
 import { abciError, registerError } from "../../lib/errors.js";
-import { fromBinaryCached } from "../../lib/proto-cache.js";
+import { fromBinaryCached, wireDecodeCached } from "../../lib/proto-cache.js";
+import { wireCreate, wireEncode } from "../../lib/wire-codec.js";
+import * as wire from "../../lib/wire-tables.js";
 import type { StoreAccess } from "../auth/auth.js";
 import type { BankKeeper } from "../bank/bank.js";
 import { idStoreKey } from "../records.js";
@@ -118,8 +120,8 @@ export class RevShareKeeper {
   marketMapperParams(ctx: StoreAccess): revshare.MarketMapperRevenueShareParams {
     const bytes = ctx.store(REVSHARE).get("mm_params");
     return bytes === undefined
-      ? create(revshare.MarketMapperRevenueShareParamsSchema)
-      : fromBinaryCached(revshare.MarketMapperRevenueShareParamsSchema, bytes);
+      ? wireCreate(wire.perpx_revshare_v1_MarketMapperRevenueShareParams)
+      : wireDecodeCached(wire.perpx_revshare_v1_MarketMapperRevenueShareParams, bytes);
   }
 
   /**
@@ -132,7 +134,9 @@ export class RevShareKeeper {
     if (params.revenueSharePpm >= 1_000_000) {
       throw abciError(revshareErrors.invalidRevenueSharePpm, `${params.revenueSharePpm}`);
     }
-    ctx.store(REVSHARE).set("mm_params", toBinary(revshare.MarketMapperRevenueShareParamsSchema, params));
+    ctx
+      .store(REVSHARE)
+      .set("mm_params", wireEncode(wire.perpx_revshare_v1_MarketMapperRevenueShareParams, params));
   }
 
   /** A market's market mapper details, or undefined. */
@@ -140,7 +144,7 @@ export class RevShareKeeper {
     const bytes = ctx.store(REVSHARE).get(detailsKey(marketId));
     return bytes === undefined
       ? undefined
-      : fromBinaryCached(revshare.MarketMapperRevShareDetailsSchema, bytes);
+      : wireDecodeCached(wire.perpx_revshare_v1_MarketMapperRevShareDetails, bytes);
   }
 
   /** Stores a market's market mapper details. */
@@ -151,7 +155,7 @@ export class RevShareKeeper {
   ): void {
     ctx
       .store(REVSHARE)
-      .set(detailsKey(marketId), toBinary(revshare.MarketMapperRevShareDetailsSchema, details));
+      .set(detailsKey(marketId), wireEncode(wire.perpx_revshare_v1_MarketMapperRevShareDetails, details));
   }
 
   /**
@@ -163,7 +167,7 @@ export class RevShareKeeper {
     this.setMarketMapperDetails(
       ctx,
       marketId,
-      create(revshare.MarketMapperRevShareDetailsSchema, {
+      wireCreate(wire.perpx_revshare_v1_MarketMapperRevShareDetails, {
         expirationTs: ctx.block.timeMs / 1000n + days * 86_400n,
       }),
     );

@@ -18,6 +18,8 @@ import {
 } from "../../kernel/module.js";
 import { bech32Of, moduleAddress } from "../../lib/addresses.js";
 import { abciError, sdkErrors } from "../../lib/errors.js";
+import { wireCreate } from "../../lib/wire-codec.js";
+import * as wire from "../../lib/wire-tables.js";
 import { AFFILIATES_REV_SHARE_PPM_CAP } from "../affiliates/affiliates-state.js";
 import type { StoreAccess } from "../auth/auth.js";
 import type { FeeTiersKeeper } from "../feetiers/feetiers.js";
@@ -36,7 +38,7 @@ const INT32_MAX = 2_147_483_647;
 
 /** The reference genesis' market mapper parameters: the fee collector, no share, no days. */
 export function defaultMarketMapperParams(): revshare.MarketMapperRevenueShareParams {
-  return create(revshare.MarketMapperRevenueShareParamsSchema, {
+  return wireCreate(wire.perpx_revshare_v1_MarketMapperRevenueShareParams, {
     address: bech32Of(moduleAddress("fee_collector")),
     revenueSharePpm: 0,
     validDays: 0,

@@ -14,7 +14,9 @@ import { decodeSerializableInt, encodeSerializableInt, rewards } from "@perpx/pr
 import type { Context } from "../../kernel/module.js";
 import { accAddressBytes, moduleAddress } from "../../lib/addresses.js";
 import { isAbciError } from "../../lib/errors.js";
-import { fromBinaryCached } from "../../lib/proto-cache.js";
+import { wireDecodeCached } from "../../lib/proto-cache.js";
+import { wireCreate, wireEncode } from "../../lib/wire-codec.js";
+import * as wire from "../../lib/wire-tables.js";
 import type { StoreAccess } from "../auth/auth.js";
 import type { BankKeeper } from "../bank/bank.js";
 import type { FeeTiersKeeper } from "../feetiers/feetiers.js";
@@ -39,7 +41,7 @@ export const REWARDS_TREASURY = "rewards_treasury";
  * ```
  */
 export function referenceRewardParams(): rewards.Params {
-  return create(rewards.ParamsSchema, {
+  return wireCreate(wire.perpx_rewards_v1_Params, {
     treasuryAccount: REWARDS_TREASURY,
     denom: NATIVE_DENOM,
     denomExponent: -NATIVE_DECIMALS,
@@ -73,12 +75,14 @@ export class RewardsKeeper {
   /** The parameters (the reference's until genesis writes them). */
   params(ctx: StoreAccess): rewards.Params {
     const bytes = ctx.store(REWARDS).get("params");
-    return bytes === undefined ? referenceRewardParams() : fromBinaryCached(rewards.ParamsSchema, bytes);
+    return bytes === undefined
+      ? referenceRewardParams()
+      : wireDecodeCached(wire.perpx_rewards_v1_Params, bytes);
   }
 
   /** Stores the parameters (validated by the caller). */
   setParams(ctx: StoreAccess, params: rewards.Params): void {
-    ctx.store(REWARDS).set("params", toBinary(rewards.ParamsSchema, params));
+    ctx.store(REWARDS).set("params", wireEncode(wire.perpx_rewards_v1_Params, params));
   }
 
   /**
