@@ -26,6 +26,8 @@ import { utf8 } from "../../lib/codec.js";
 import { abciError, registerError } from "../../lib/errors.js";
 import { paginate } from "../../lib/pagination.js";
 import { fromBinaryCached } from "../../lib/proto-cache.js";
+import { wireCreate, wireDecode, wireEncode } from "../../lib/wire-codec.js";
+import * as wire from "../../lib/wire-tables.js";
 import type { StoreAccess } from "../auth/auth.js";
 import { idStoreKey, padKey } from "../records.js";
 import { decodeI256, encodeI256 } from "../subaccounts/dtypes.js";
@@ -168,14 +170,13 @@ export class PerpetualsKeeper {
   /** A premium record (votes or samples; empty when never written). */
   premiumStore(ctx: StoreAccess, key: string): perpetuals.PremiumStore {
     const bytes = ctx.store(PERPETUALS).get(key);
-    return bytes === undefined
-      ? create(perpetuals.PremiumStoreSchema)
-      : fromBinary(perpetuals.PremiumStoreSchema, bytes);
+    const table = wire.perpx_perpetuals_v1_PremiumStore;
+    return bytes === undefined ? wireCreate(table) : wireDecode(table, bytes);
   }
 
   /** Stores a premium record. */
   setPremiumStore(ctx: StoreAccess, key: string, value: perpetuals.PremiumStore): void {
-    ctx.store(PERPETUALS).set(key, toBinary(perpetuals.PremiumStoreSchema, value));
+    ctx.store(PERPETUALS).set(key, wireEncode(wire.perpx_perpetuals_v1_PremiumStore, value));
   }
 
   /** The id the next created perpetual would get. */
