@@ -1,13 +1,24 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { encodeSecp256k1Pubkey } from "@cosmjs/amino";
 import { DirectSecp256k1HdWallet, encodePubkey, makeAuthInfoBytes, makeSignDoc } from "@cosmjs/proto-signing";
-import { clob, cosmosBank, cosmosTx, packAny } from "@perpx/proto";
+import { clob, cosmosBank, cosmosTx, packAny, perpetuals } from "@perpx/proto";
+import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ChainApplication } from "../app.js";
 import { GENESIS_ACCOUNTS } from "../genesis/genesis-accounts.js";
 import { abciError, registerError } from "../lib/errors.js";
+import { wireCreate } from "../lib/wire-codec.js";
+import * as wire from "../lib/wire-tables.js";
 import type { Keepers } from "../modules/index.js";
-import { emptyResponse, type Module, msgHandler, type QueryContext, queryHandler, Router } from "./module.js";
+import {
+  emptyResponse,
+  type Module,
+  msgHandler,
+  packWire,
+  type QueryContext,
+  queryHandler,
+  Router,
+} from "./module.js";
 
 const genesisTime = new Date("2026-01-01T00:00:00Z");
 const [ALICE, BOB] = GENESIS_ACCOUNTS.map((a) => a.address) as [string, string];
@@ -291,6 +302,32 @@ describe("module interface", () => {
     expect(() => new Router([a, { name: "a" }])).toThrow(/duplicate module/);
     expect(() => new Router([a, { name: "b", queries: { "/x": () => new Uint8Array() } }])).toThrow(
       /duplicate query/,
+    );
+  });
+});
+
+describe("packWire", () => {
+  it("property: packs a message as packAny does", () => {
+    const market = fc.record({
+      perpetualId: fc.nat({ max: 2 ** 32 - 1 }),
+      premiums: fc.array(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), { maxLength: 6 }),
+    });
+    const store = fc.record({
+      allMarketPremiums: fc.array(market, { maxLength: 4 }),
+      numPremiums: fc.nat({ max: 2 ** 32 - 1 }),
+    });
+    fc.assert(
+      fc.property(store, (init) => {
+        const table = wire.perpx_perpetuals_v1_PremiumStore;
+        const schema = perpetuals.PremiumStoreSchema;
+        const message = wireCreate<perpetuals.PremiumStore>(table, init);
+        expect(packWire(table, message)).toEqual(packAny(schema, create(schema, init)));
+      }),
+      { numRuns: 200 },
+    );
+    const empty = wire.perpx_clob_v1_MsgProposedOperationsResponse;
+    expect(packWire(empty, wireCreate(empty))).toEqual(
+      packAny(clob.MsgProposedOperationsResponseSchema, create(clob.MsgProposedOperationsResponseSchema)),
     );
   });
 });

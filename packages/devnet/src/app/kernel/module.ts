@@ -10,6 +10,7 @@ import {
   type DescMessage,
   fromBinary,
   type JsonValue,
+  type Message,
   type MessageShape,
   toBinary,
 } from "@bufbuild/protobuf";
@@ -18,6 +19,7 @@ import { toCosmosJson } from "@perpx/proto";
 import { DevnetError } from "../../devnet-error.js";
 import { type AbciError, abciError, sdkErrors } from "../lib/errors.js";
 import type { EventManager } from "../lib/events.js";
+import { type WireMessage, wireEncode } from "../lib/wire-codec.js";
 import type { Account } from "../modules/auth/auth.js";
 import type { GasConfig, GasMeter } from "./gas.js";
 import type { KvStore } from "./store.js";
@@ -189,6 +191,15 @@ export function packAny<Desc extends DescMessage>(schema: Desc, message: Message
     $typeName: "google.protobuf.Any",
     typeUrl: `/${schema.typeName}`,
     value: toBinary(schema, message),
+  };
+}
+
+/** {@link packAny} of a message written with its type's wire table (no descriptor built). */
+export function packWire<T extends Message>(table: WireMessage<T>, message: T): Any {
+  return {
+    $typeName: "google.protobuf.Any",
+    typeUrl: `/${table.typeName}`,
+    value: wireEncode(table, message),
   };
 }
 

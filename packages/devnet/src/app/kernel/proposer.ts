@@ -4,22 +4,24 @@
  * `MsgProposedOperations`) in one unsigned tx, delivered without an ante step. Signed txs those
  * messages carry (short-term order placements) are verified again on the block's state.
  */
-import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
+import { type DescMessage, fromBinary, type MessageShape } from "@bufbuild/protobuf";
 import type { Any } from "@bufbuild/protobuf/wkt";
-import { clob, cosmosAbci, cosmosTx } from "@perpx/proto";
 import type { AbciEvent, TxResult } from "../contract.js";
 import type { IndexerEvent } from "../indexer-output/indexer-events.js";
 import { abciError, sdkErrors } from "../lib/errors.js";
 import { DISCARDED_EVENTS, EventManager, event, moduleNameOfTypeUrl, withAttribute } from "../lib/events.js";
+import { ProtoWriter } from "../lib/proto-writer.js";
 import { sha256 } from "../lib/sha256.js";
+import { PROPOSED_OPERATIONS_URL } from "../modules/msg-type-urls.js";
 import { runAnte } from "./ante.js";
 import type { ChainCore } from "./chain-core.js";
 import { createGasMeter } from "./gas.js";
-import { type BlockInfo, type Context, createContext } from "./module.js";
+import { type BlockInfo, type Context, createContext, type MsgHandler } from "./module.js";
 import { readProposedOperations } from "./operations-wire.js";
 import { CacheStore, type KvStore } from "./store.js";
 import type { DecodedTx } from "./tx.js";
 import { anteDepsOf, txFailure, txPolicyOf } from "./tx-exec.js";
+import { txMsgDataBytes } from "./tx-msg-data.js";
 
 /** The proposer's tx of a block: its bytes, hash and delivery result. */
 export interface ProposedTx {
@@ -28,24 +30,37 @@ export interface ProposedTx {
   readonly result: TxResult;
 }
 
-/** The bytes of the proposer's tx: its messages in a body, no signer, no fee. */
+/**
+ * `AuthInfo { fee = 2 }` with an empty `Fee` (no signer infos, a gas limit of 0): the field's tag
+ * and a zero length, as `toBinary` writes it.
+ */
+const PROPOSED_AUTH_INFO = new Uint8Array([0x12, 0x00]);
+
+/**
+ * The bytes of the proposer's tx: its messages in a body, no signer, no fee. Written directly, the
+ * bytes `toBinary` writes: `TxRaw { body_bytes = 1; auth_info_bytes = 2 }` (no signatures), the body
+ * `TxBody { repeated Any messages = 1 }`, each `Any { type_url = 1; value = 2 }` with empty fields
+ * left out. The body is written in place as field 1's bytes (empty, and left out, with no message).
+ */
 export function proposedTxBytes(messages: readonly Any[]): Uint8Array {
-  const body = toBinary(cosmosTx.TxBodySchema, create(cosmosTx.TxBodySchema, { messages: [...messages] }));
-  const authInfo = toBinary(
-    cosmosTx.AuthInfoSchema,
-    create(cosmosTx.AuthInfoSchema, { fee: { gasLimit: 0n } }),
-  );
-  return toBinary(
-    cosmosTx.TxRawSchema,
-    create(cosmosTx.TxRawSchema, { bodyBytes: body, authInfoBytes: authInfo }),
-  );
+  return ProtoWriter.encode((w) => {
+    if (messages.length > 0) {
+      w.message(1, (body) => {
+        for (const any of messages)
+          body.message(1, (m) => m.string(1, any.typeUrl).scalarBytes(2, any.value));
+      });
+    }
+    w.bytes(2, PROPOSED_AUTH_INFO);
+  });
 }
 
-/** A proposed message from its bytes: directly for the clob's operations, else by protobuf-es. */
-function decodeProposed<Desc extends DescMessage>(schema: Desc, bytes: Uint8Array): MessageShape<Desc> {
-  const direct =
-    schema.typeName === clob.MsgProposedOperationsSchema.typeName ? readProposedOperations(bytes) : undefined;
-  return (direct as MessageShape<Desc> | undefined) ?? fromBinary(schema, bytes);
+/**
+ * A proposed message from its bytes: the clob's operations directly (no schema read: a block's
+ * operations decode without protobuf-es's descriptors), else by protobuf-es.
+ */
+function decodeProposed(handler: MsgHandler, bytes: Uint8Array): MessageShape<DescMessage> {
+  const direct = handler.typeUrl === PROPOSED_OPERATIONS_URL ? readProposedOperations(bytes) : undefined;
+  return direct ?? fromBinary(handler.schema, bytes);
 }
 
 /** Decodes a signed tx a proposed message carries (with `decode`) and verifies its signatures on `base`. */
@@ -115,9 +130,7 @@ export function proposeAndDeliver(
       const handler = core.set.router.msg(any.typeUrl);
       if (handler === undefined) throw abciError(sdkErrors.unknownRequest, `no handler for ${any.typeUrl}`);
       const msgEvents = new EventManager();
-      responses.push(
-        handler.execute(context(msgBranch, msgEvents), decodeProposed(handler.schema, any.value)),
-      );
+      responses.push(handler.execute(context(msgBranch, msgEvents), decodeProposed(handler, any.value)));
       const attributes: [string, string][] = [
         ["action", any.typeUrl],
         ["module", moduleNameOfTypeUrl(any.typeUrl)],
@@ -128,10 +141,7 @@ export function proposeAndDeliver(
       indexerEvents.push(...msgEvents.indexerEvents);
     });
     msgBranch.write();
-    const data = toBinary(
-      cosmosAbci.TxMsgDataSchema,
-      create(cosmosAbci.TxMsgDataSchema, { msgResponses: responses }),
-    );
+    const data = txMsgDataBytes(responses);
     result = { code: 0, codespace: "", log: "", info: "", data, gasWanted: 0n, gasUsed: 0n, events };
     if (indexerEvents.length > 0) result.indexerEvents = indexerEvents;
   } catch (error) {

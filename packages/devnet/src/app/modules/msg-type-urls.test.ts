@@ -11,6 +11,7 @@ import {
   CANCEL_ORDER_URL,
   CREATE_TRANSFER_URL,
   PLACE_ORDER_URL,
+  PROPOSED_OPERATIONS_URL,
   TX_EXTENSION_URL,
   UPDATE_LEVERAGE_URL,
 } from "./msg-type-urls.js";
@@ -20,6 +21,7 @@ describe("message type URLs", () => {
     expect(PLACE_ORDER_URL).toBe(`/${clob.MsgPlaceOrderSchema.typeName}`);
     expect(CANCEL_ORDER_URL).toBe(`/${clob.MsgCancelOrderSchema.typeName}`);
     expect(BATCH_CANCEL_URL).toBe(`/${clob.MsgBatchCancelSchema.typeName}`);
+    expect(PROPOSED_OPERATIONS_URL).toBe(`/${clob.MsgProposedOperationsSchema.typeName}`);
     expect(UPDATE_LEVERAGE_URL).toBe(`/${clob.MsgUpdateLeverageSchema.typeName}`);
     expect(CREATE_TRANSFER_URL).toBe(`/${sending.MsgCreateTransferSchema.typeName}`);
     expect(TX_EXTENSION_URL).toBe(`/${accountplus.TxExtensionSchema.typeName}`);

@@ -10,6 +10,8 @@ export const PLACE_ORDER_URL = "/perpx.clob.v1.MsgPlaceOrder";
 export const CANCEL_ORDER_URL = "/perpx.clob.v1.MsgCancelOrder";
 /** `perpx.clob.v1.MsgBatchCancel`. */
 export const BATCH_CANCEL_URL = "/perpx.clob.v1.MsgBatchCancel";
+/** `perpx.clob.v1.MsgProposedOperations`, the proposer's message at the head of every block. */
+export const PROPOSED_OPERATIONS_URL = "/perpx.clob.v1.MsgProposedOperations";
 /** `perpx.clob.v1.MsgUpdateLeverage`. */
 export const UPDATE_LEVERAGE_URL = "/perpx.clob.v1.MsgUpdateLeverage";
 /** `perpx.sending.v1.MsgCreateTransfer`. */

@@ -21,7 +21,7 @@
  * - `delayed/<height:20>/<chain:20>/<id:10>`: `MsgCompleteBridge`;
  * - `withdrawal/<id:20>`: `AggregatedWithdrawal`; `next_withdrawal_id`: u64.
  */
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, type Message, toBinary } from "@bufbuild/protobuf";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
@@ -32,10 +32,12 @@ import { accAddressBytes, bech32Of } from "../../lib/addresses.js";
 import { concatBytes, decodeU64, encodeU64, utf8 } from "../../lib/codec.js";
 import { coinsToString, parseAmount } from "../../lib/coins.js";
 import { abciError, registerError } from "../../lib/errors.js";
+import { type WireMessage, wireCreate, wireDecode, wireEncode } from "../../lib/wire-codec.js";
+import * as wire from "../../lib/wire-tables.js";
 import type { AuthKeeper, StoreAccess } from "../auth/auth.js";
 import type { BankKeeper } from "../bank/bank.js";
 import type { RatelimitKeeper } from "../ratelimit/ratelimit.js";
-import { padKey, readRecord, readRecords } from "../records.js";
+import { padKey, readRecords } from "../records.js";
 
 /** The module's name, store prefix, module account and codespace. */
 export const BRIDGE = "bridge";
@@ -121,6 +123,15 @@ export function withdrawalDigest(w: bridge.Withdrawal): Uint8Array {
   );
 }
 
+/**
+ * A parameters record of the module's slice, decoded with its wire table (every block reads the
+ * safety and propose parameters: no descriptor built); zero when absent.
+ */
+function readParams<T extends Message>(ctx: StoreAccess, key: string, table: WireMessage<T>): T {
+  const bytes = ctx.store(BRIDGE).get(key);
+  return bytes === undefined ? wireCreate(table) : wireDecode(table, bytes);
+}
+
 /** The bridge module's state operations. */
 export class BridgeKeeper {
   constructor(
@@ -131,43 +142,40 @@ export class BridgeKeeper {
 
   /** Every source chain's EventParams, by chain id. */
   eventParams(ctx: StoreAccess): bridge.EventParams[] {
-    return readRecords(ctx as QueryContext, BRIDGE, "event_params/", bridge.EventParamsSchema).map(
-      (r) => r.value,
+    return [...ctx.store(BRIDGE).entries("event_params/")].map(([, bytes]) =>
+      wireDecode(wire.perpx_bridge_v1_EventParams, bytes),
     );
   }
 
   /** The SafetyParams. */
   safety(ctx: StoreAccess): bridge.SafetyParams {
-    return (
-      readRecord(ctx as QueryContext, BRIDGE, "safety_params", bridge.SafetyParamsSchema) ??
-      create(bridge.SafetyParamsSchema)
-    );
+    return readParams(ctx, "safety_params", wire.perpx_bridge_v1_SafetyParams);
   }
 
   /** The ProposeParams. */
   propose(ctx: StoreAccess): bridge.ProposeParams {
-    return (
-      readRecord(ctx as QueryContext, BRIDGE, "propose_params", bridge.ProposeParamsSchema) ??
-      create(bridge.ProposeParamsSchema)
-    );
+    return readParams(ctx, "propose_params", wire.perpx_bridge_v1_ProposeParams);
   }
 
   /** Progress info (`recognized` or `acknowledged`) of a chain. */
   info(ctx: StoreAccess, kind: "recognized" | "acknowledged", chain: bigint): bridge.BridgeEventInfo {
-    return (
-      readRecord(ctx as QueryContext, BRIDGE, `${kind}/${padKey(chain, 20)}`, bridge.BridgeEventInfoSchema) ??
-      create(bridge.BridgeEventInfoSchema, { nextId: 0, ethBlockHeight: 0n, ethChainId: chain })
-    );
+    const table = wire.perpx_bridge_v1_BridgeEventInfo;
+    const bytes = ctx.store(BRIDGE).get(`${kind}/${padKey(chain, 20)}`);
+    return bytes === undefined
+      ? wireCreate(table, { nextId: 0, ethBlockHeight: 0n, ethChainId: chain })
+      : wireDecode(table, bytes);
   }
 
   private setInfo(ctx: Context, kind: "recognized" | "acknowledged", info: bridge.BridgeEventInfo): void {
     ctx
       .store(BRIDGE)
-      .set(`${kind}/${padKey(info.ethChainId, 20)}`, toBinary(bridge.BridgeEventInfoSchema, info));
+      .set(`${kind}/${padKey(info.ethChainId, 20)}`, wireEncode(wire.perpx_bridge_v1_BridgeEventInfo, info));
   }
 
+  /** A deposit's record; its schema is read only for a record there is (not at every block's lookup). */
   private record(ctx: StoreAccess, key: string): bridge.BridgeEventRecord | undefined {
-    return readRecord(ctx as QueryContext, BRIDGE, `event/${key}`, bridge.BridgeEventRecordSchema);
+    const bytes = ctx.store(BRIDGE).get(`event/${key}`);
+    return bytes === undefined ? undefined : fromBinary(bridge.BridgeEventRecordSchema, bytes);
   }
 
   private setRecord(ctx: Context, r: bridge.BridgeEventRecord): void {

@@ -25,6 +25,7 @@ import {
   msgHandler,
   notFound,
   packAny,
+  packWire,
   queryHandler,
   type TxPolicy,
 } from "../../kernel/module.js";
@@ -32,7 +33,8 @@ import type { DecodedTx } from "../../kernel/tx.js";
 import { decodeU64, encodeU64, utf8 } from "../../lib/codec.js";
 import { abciError, sdkErrors } from "../../lib/errors.js";
 import { paginate } from "../../lib/pagination.js";
-import { wireEncode } from "../../lib/wire-codec.js";
+import { wireCreate, wireEncode } from "../../lib/wire-codec.js";
+import * as wire from "../../lib/wire-tables.js";
 import {
   BATCH_CANCEL_URL as BATCH,
   CANCEL_ORDER_URL as CANCEL,
@@ -281,10 +283,8 @@ export function createClobModule(keepers: ClobKeepers, records: readonly ProtoRe
         },
         execute(ctx, msg) {
           deliverOperations(ctx, keepers, msg, placementVerifier(ctx));
-          return packAny(
-            clob.MsgProposedOperationsResponseSchema,
-            create(clob.MsgProposedOperationsResponseSchema),
-          );
+          const response = wire.perpx_clob_v1_MsgProposedOperationsResponse;
+          return packWire(response, wireCreate(response));
         },
       }),
       msgHandler({

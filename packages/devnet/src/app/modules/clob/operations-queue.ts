@@ -9,6 +9,7 @@ import type { Any } from "@bufbuild/protobuf/wkt";
 import { clob } from "@perpx/proto";
 import type { KvStore } from "../../kernel/store.js";
 import { BinaryWriter, decodeU64, encodeU64, putVarint, varintLength } from "../../lib/codec.js";
+import { PROPOSED_OPERATIONS_URL } from "../msg-type-urls.js";
 import { encodeMatchOperation } from "./order-codec.js";
 import { keys } from "./state.js";
 
@@ -93,7 +94,7 @@ export function takeOperations(store: KvStore): Any {
   store.delete(keys.operationCounter);
   return {
     $typeName: "google.protobuf.Any",
-    typeUrl: `/${clob.MsgProposedOperationsSchema.typeName}`,
+    typeUrl: PROPOSED_OPERATIONS_URL,
     value: encodeProposedOperations(taken.map(([, value]) => value)),
   };
 }

@@ -16,9 +16,10 @@
  *
  * Store (slice `perpetuals/`): `premium_votes`, `premium_samples`: `perpx.perpetuals.v1.PremiumStore`.
  */
-import { create } from "@bufbuild/protobuf";
-import { perpetuals } from "@perpx/proto";
+import type { perpetuals } from "@perpx/proto";
 import type { Context } from "../../kernel/module.js";
+import { wireCreate } from "../../lib/wire-codec.js";
+import * as wire from "../../lib/wire-tables.js";
 import type { StoreAccess } from "../auth/auth.js";
 import { EPOCH_NAMES, type EpochsKeeper } from "../epochs/epochs.js";
 import { type PerpetualsKeeper, PREMIUM_KEYS } from "../perpetuals/perpetuals.js";
@@ -71,7 +72,7 @@ function addRound(
   keeper.setPremiumStore(
     ctx,
     key,
-    create(perpetuals.PremiumStoreSchema, {
+    wireCreate(wire.perpx_perpetuals_v1_PremiumStore, {
       allMarketPremiums: [...byPerpetual.entries()]
         .sort(([a], [b]) => a - b)
         .map(([perpetualId, list]) => ({ perpetualId, premiums: list })),
@@ -135,7 +136,11 @@ function processSampleEpoch(ctx: Context, keepers: FundingKeepers): void {
   const votes = keepers.perpetuals.premiumStore(ctx, PREMIUM_KEYS.votes);
   const medians = combine(votes, params.minNumVotesPerSample, medianAwayFromZero);
   addRound(ctx, keepers.perpetuals, PREMIUM_KEYS.samples, medians);
-  keepers.perpetuals.setPremiumStore(ctx, PREMIUM_KEYS.votes, create(perpetuals.PremiumStoreSchema));
+  keepers.perpetuals.setPremiumStore(
+    ctx,
+    PREMIUM_KEYS.votes,
+    wireCreate(wire.perpx_perpetuals_v1_PremiumStore),
+  );
   const book = keepers.book;
   for (const perpetual of keepers.perpetuals.allPerpetuals(ctx)) {
     ctx.events.indexer({
@@ -185,7 +190,11 @@ function processTickEpoch(ctx: Context, keepers: FundingKeepers): void {
       fundingIndex: keepers.perpetuals.perpetual(ctx, perpetual.id).fundingIndex,
     });
   }
-  keepers.perpetuals.setPremiumStore(ctx, PREMIUM_KEYS.samples, create(perpetuals.PremiumStoreSchema));
+  keepers.perpetuals.setPremiumStore(
+    ctx,
+    PREMIUM_KEYS.samples,
+    wireCreate(wire.perpx_perpetuals_v1_PremiumStore),
+  );
 }
 
 /**
