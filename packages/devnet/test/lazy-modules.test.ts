@@ -1,15 +1,18 @@
 /**
  * The command line's esbuild plugin that loads chosen packages on first use (`build/lazy-modules.ts`),
- * on small bundles built with tsup (esbuild) as the program's build does: a fixture package whose
- * module counts its own runs, and protobuf-es itself.
+ * on small bundles built with tsup (esbuild) as the program's build does: fixture packages (one
+ * counts its module's runs) and protobuf-es itself; and its reading of the names a bundle
+ * imports (`build/imported-names.ts`).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import fc from "fast-check";
 import { build } from "tsup";
 import { afterAll, describe, expect, it } from "vitest";
+import { EVERY_EXPORT, namesImportedBy } from "../build/imported-names.js";
 import { lazyModules } from "../build/lazy-modules.js";
 
 /** What the fixture package's module records: how many times it ran. */
@@ -56,6 +59,10 @@ write({
     "export const Kind = { A: 0, B: 1 };",
     "export function make(value) { return new Thing(value); }",
   ].join("\n"),
+  "node_modules/parts/package.json": JSON.stringify({ name: "parts", type: "module", sideEffects: false }),
+  "node_modules/parts/index.js": 'export * from "./used.js";\nexport * from "./unused.js";\n',
+  "node_modules/parts/used.js": 'export function used() { return "kept in"; }\n',
+  "node_modules/parts/unused.js": 'export function unused() { return "left out"; }\n',
   "node_modules/with-default/package.json": JSON.stringify({ name: "with-default", type: "module" }),
   "node_modules/with-default/index.js": "export default 1;\n",
 });
@@ -140,6 +147,14 @@ describe("lazyModules", () => {
     expect(runs()).toBe(1);
   });
 
+  it("leaves out the exports of a deferred module that the bundle does not use", async () => {
+    write({ "parts/entry.js": 'import { used } from "parts";\nexport const value = () => used();\n' });
+    const file = await bundle("parts/entry.js", ["parts"]);
+    const program = require(file) as { value(): string };
+    expect(program.value()).toBe("kept in");
+    expect(readFileSync(file, "utf8")).not.toContain("left out");
+  });
+
   it("fails the build on an import of a name the real module does not export", async () => {
     write({ "missing/entry.js": 'import { Thing, Missing } from "counted";\nexport { Thing, Missing };\n' });
     await expect(bundle("missing/entry.js", ["counted"])).rejects.toThrow(/No matching export .* "Missing"/);
@@ -182,5 +197,63 @@ describe("lazyModules", () => {
     expect(result.back.nanos).toBe(7);
     expect(result.isTimestamp).toBe(true);
     expect(result.same).toBe(true);
+  });
+});
+
+describe("namesImportedBy", () => {
+  const wanted = (specifier: string) => specifier.startsWith("pkg");
+
+  it("reads named imports and re-exports; a module used as a whole counts as every export", () => {
+    const code = [
+      'import { a, b as b2 } from "pkg";',
+      'import {\n  c,\n  d as d2\n} from "pkg/sub";',
+      'export { e as e2 } from "pkg";',
+      'import * as whole from "pkg/whole";',
+      'import { z } from "other";',
+      'const lazy = import("pkg/dynamic");',
+    ].join("\n");
+    expect(namesImportedBy(code, wanted)).toEqual(
+      new Map([
+        ["pkg", new Set(["a", "b", "e"])],
+        ["pkg/sub", new Set(["c", "d"])],
+        ["pkg/whole", new Set([EVERY_EXPORT])],
+        ["pkg/dynamic", new Set([EVERY_EXPORT])],
+      ]),
+    );
+  });
+
+  it("finds every name of any number of import statements, however laid out", () => {
+    const identifier = fc.stringMatching(/^[A-Za-z_$][\w$]{0,8}$/);
+    const statement = fc.record({
+      specifier: fc.constantFrom("pkg", "pkg/a", "other"),
+      names: fc.uniqueArray(
+        fc.record({ name: identifier, alias: fc.option(identifier, { nil: undefined }) }),
+        {
+          minLength: 1,
+          maxLength: 6,
+          selector: (entry) => entry.name,
+        },
+      ),
+      separator: fc.constantFrom(", ", ",", ",\n  "),
+      keyword: fc.constantFrom("import", "export"),
+    });
+    fc.assert(
+      fc.property(fc.array(statement, { maxLength: 8 }), (statements) => {
+        const code = statements
+          .map(({ specifier, names, separator, keyword }) => {
+            const list = names.map(({ name, alias }) => (alias === undefined ? name : `${name} as ${alias}`));
+            return `${keyword} { ${list.join(separator)} } from "${specifier}";`;
+          })
+          .join("\n");
+        const expected = new Map<string, Set<string>>();
+        for (const { specifier, names } of statements) {
+          if (!wanted(specifier)) continue;
+          const set = expected.get(specifier) ?? new Set<string>();
+          for (const { name } of names) set.add(name);
+          expected.set(specifier, set);
+        }
+        expect(namesImportedBy(code, wanted)).toEqual(expected);
+      }),
+    );
   });
 });
