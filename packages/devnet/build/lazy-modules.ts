@@ -106,13 +106,20 @@ export function lazyModules(specifiers: readonly string[]): EsbuildPlugin {
     name: PLUGIN,
     setup(build) {
       let used: ReturnType<typeof importedNames> | undefined;
-      build.onStart(() => {
-        used = importedNames(build, filter, PLUGIN);
-      });
       /** The specifiers that resolved to each real file. */
       const specifiersOf = new Map<string, Set<string>>();
-      /** The names the bundle uses, by real file. */
+      /**
+       * The names the bundle uses, by real file: those of the specifiers resolved to it when its
+       * facade loads (should another resolve to it later, with other names, the build fails on them).
+       */
       const namesByFile = new Map<string, Promise<string[]>>();
+      build.onStart(() => {
+        specifiersOf.clear();
+        namesByFile.clear();
+        used = importedNames(build, filter, PLUGIN);
+        // Reported by the facades' loads, which wait for it; unawaited when none loads.
+        used.catch(() => undefined);
+      });
       const namesOf = (file: string) => {
         let names = namesByFile.get(file);
         if (names === undefined) {
