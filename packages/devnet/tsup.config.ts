@@ -1,5 +1,6 @@
 import { defineConfig } from "tsup";
 import { packageBuild } from "../../tsup.base.js";
+import { lazyModules } from "./build/lazy-modules.js";
 
 // The library: ESM and CommonJS with types. `shims`: the CommonJS build gets a real
 // `import.meta.url`, which signature verification needs to `require` the optional `secp256k1` addon
@@ -11,6 +12,14 @@ const library = packageBuild({
   nodeImportWrappers: false,
   clean: ["!cli.cjs", "!cli.cjs.map", "!cli-main.cjs", "!cli-main.cjs.map"],
 });
+
+/** The packages the program loads on first use (exact specifiers). */
+const LAZY_MODULES = [
+  "@bufbuild/protobuf",
+  "@bufbuild/protobuf/wkt",
+  "@bufbuild/protobuf/codegenv2",
+  "@connectrpc/connect",
+];
 
 // The command line, in two files. `dist/cli-main.cjs` is the program (`src/cli-main.ts`): one
 // self-contained CommonJS bundle with every dependency inside, so a start reads and compiles one
@@ -35,6 +44,10 @@ const program = defineConfig({
   shims: true,
   noExternal: [/.*/],
   external: ["secp256k1"],
+  // protobuf-es and connect run when first used, not when the bundle loads: their entries decode
+  // descriptor.proto and a few well-known types at load, which a start that touches no protobuf
+  // would pay (`build/lazy-modules.ts`).
+  esbuildPlugins: [lazyModules(LAZY_MODULES)],
   // ASCII output (other characters escaped, no comments, no indentation): the launcher reads it
   // as Latin-1, a plain copy, where decoding the UTF-8 of the full 1.8 MB costs a start tens of
   // milliseconds. Names are kept (stack traces, `name` of classes); the source map has the rest.
