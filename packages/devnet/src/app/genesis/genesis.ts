@@ -1,3 +1,8 @@
+/**
+ * The chain's configuration and genesis, per profile: chain id, EVM chain id, version and upgrade
+ * history (from `@perpx/core`'s presets), the validator, funded test accounts, denoms, assets, the
+ * IBC channel to the USDC issuer and its wrap rule, bridge contracts, rate and withdrawal limits.
+ */
 import { addressBytes, addressBytesToBech32, VALOPER_PREFIX } from "@perpx/address";
 import {
   getNetwork,
