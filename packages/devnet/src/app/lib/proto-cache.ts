@@ -60,8 +60,7 @@ export function fromBinaryCached<S extends DescMessage>(schema: S, bytes: Uint8A
  * @returns the decoded message, deeply frozen.
  * @example
  * ```ts
- * import { perpx_perpetuals_v1_Params as Params } from "./wire-tables.js";
- * const params = wireDecodeCached(Params, new Uint8Array([8, 5]));
+ * const params = wireDecodeCached(perpx_perpetuals_v1_Params, new Uint8Array([8, 5]));
  * params.fundingRateClampFactorPpm; // 5
  * ```
  */

@@ -15,6 +15,7 @@
 import type { Message, MessageInitShape, UnknownField } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
+import { ProtoDecodeError } from "@perpx/proto";
 
 // Scalar types, numbered as protobuf-es's `ScalarType` (descriptor.proto's field types).
 export const DOUBLE = 1;
@@ -89,11 +90,14 @@ interface Plan {
  * @returns a table for {@link wireCreate}, {@link wireEncode} and {@link wireDecode}.
  * @example
  * ```ts
- * const Coin = wireMessage<Message<"cosmos.base.v1beta1.Coin">>("cosmos.base.v1beta1.Coin", [
+ * import type { Message } from "@bufbuild/protobuf";
+ *
+ * type Coin = Message<"cosmos.base.v1beta1.Coin"> & { denom: string; amount: string };
+ * const coin = wireMessage<Coin>("cosmos.base.v1beta1.Coin", [
  *   [1, "denom", STRING],
  *   [2, "amount", STRING],
  * ]);
- * wireEncode(Coin, wireCreate(Coin, { denom: "usdc", amount: "1" })).length; // 9
+ * wireEncode(coin, wireCreate(coin, { denom: "usdc", amount: "1" })).length; // 9
  * ```
  */
 export function wireMessage<T extends Message>(
@@ -215,7 +219,9 @@ function toMessage(field: WireField, value: unknown): unknown {
  * @returns the message.
  * @example
  * ```ts
- * wireCreate(Coin, { denom: "usdc" }); // { $typeName: "cosmos.base.v1beta1.Coin", denom: "usdc", amount: "" }
+ * const unit = wireCreate(cosmos_bank_v1beta1_DenomUnit, { denom: "uusdc" });
+ * unit.exponent; // 0
+ * unit.aliases.length; // 0
  * ```
  */
 export function wireCreate<T extends Message>(
@@ -379,7 +385,8 @@ function writeMessage(w: BinaryWriter, field: WireField, value: unknown): void {
  * @returns its binary encoding.
  * @example
  * ```ts
- * wireEncode(Coin, wireCreate(Coin, { denom: "usdc", amount: "1" })); // 0a 04 75 73 64 63 12 01 31
+ * const unit = wireCreate(cosmos_bank_v1beta1_DenomUnit, { denom: "u", exponent: 6 });
+ * [...wireEncode(cosmos_bank_v1beta1_DenomUnit, unit)]; // [10, 1, 117, 16, 6]
  * ```
  */
 export function wireEncode<T extends Message>(table: WireMessage<T>, message: T): Uint8Array {
@@ -435,9 +442,7 @@ function readFields(
   depth: number,
 ): void {
   if (depth > RECURSION_LIMIT) {
-    throw new Error(
-      `cannot decode ${table.typeName} from binary: maximum recursion depth of ${RECURSION_LIMIT} reached`,
-    );
+    throw new ProtoDecodeError(table.typeName, `maximum recursion depth of ${RECURSION_LIMIT} reached`);
   }
   const { byNumber } = table.plan();
   const unknown = (message.$unknown as UnknownField[] | undefined) ?? [];
@@ -499,10 +504,11 @@ function set(message: Record<string, unknown>, field: WireField, value: unknown)
  * @param table - the message type's table.
  * @param bytes - its binary encoding.
  * @returns the message.
- * @throws Error when the bytes are not a valid encoding (as `fromBinary` throws).
+ * @throws Error when the bytes are not a valid encoding (protobuf-es's reader throws as in
+ *   `fromBinary`), ProtoDecodeError past 100 nested messages.
  * @example
  * ```ts
- * wireDecode(Coin, wireEncode(Coin, wireCreate(Coin, { denom: "usdc" }))).denom; // "usdc"
+ * wireDecode(cosmos_bank_v1beta1_DenomUnit, new Uint8Array([16, 6])).exponent; // 6
  * ```
  */
 export function wireDecode<T extends Message>(table: WireMessage<T>, bytes: Uint8Array): T {

@@ -18,7 +18,7 @@
  * - `upgrade/applied/<version>`: u64 height; `upgrade/order/<height:20>`: the version
  */
 import { create, type DescMessage, fromBinary, type Message, type MessageShape } from "@bufbuild/protobuf";
-import { cosmosUpgrade, ibcChannel, ibcClient, typeRegistry } from "@perpx/proto";
+import { cosmosUpgrade, ibcChannel, ibcClient, schemaOf } from "@perpx/proto";
 import { genesisJson, type Module, notFound, type QueryContext, queryHandler } from "../kernel/module.js";
 import { decodeU64, encodeU64, fromUtf8, utf8 } from "../lib/codec.js";
 import { paginate } from "../lib/pagination.js";
@@ -84,9 +84,7 @@ export function record<T extends Message>(key: string, table: WireMessage<T>, va
 
 /** The schema of a table's message type (built when first asked: a genesis export or a query). */
 function schemaOfTable(table: WireMessage): DescMessage {
-  const schema = typeRegistry.getMessage(table.typeName);
-  if (schema === undefined) throw new Error(`no schema for ${table.typeName}`);
-  return schema;
+  return schemaOf(`/${table.typeName}`);
 }
 
 /** Reads a stored record (undefined when absent). */
