@@ -69,6 +69,9 @@ const SCALAR_NAMES: Readonly<Record<number, string>> = {
   18: "SINT64",
 };
 
+/** descriptor.proto's `Edition.EDITION_PROTO3`, the edition of a proto3 file. */
+const EDITION_PROTO3 = 999;
+
 /** protobuf-es's presence value for a field without explicit presence. */
 const IMPLICIT = 2;
 
@@ -124,8 +127,7 @@ function entryOf(field: DescField, reach: (desc: DescMessage) => void): string {
   const flags: string[] = [];
   if (field.fieldKind === "list") {
     flags.push("LIST");
-    if (field.packed && field.listKind === "scalar") flags.push("PACKED");
-    if (field.packed && field.listKind === "enum") flags.push("PACKED");
+    if (field.packed && field.listKind !== "message") flags.push("PACKED");
   } else if (field.oneof === undefined && field.fieldKind !== "message" && field.presence !== IMPLICIT) {
     flags.push("EXPLICIT");
   }
@@ -143,25 +145,26 @@ function entryOf(field: DescField, reach: (desc: DescMessage) => void): string {
  * @returns the file's text.
  */
 export function renderWireTables(registry: Registry, roots: readonly string[]): string {
-  const messages = new Map<string, DescMessage>();
+  /** Each message type reached, with its entries (rendering one reaches the types it contains). */
+  const messages = new Map<string, { desc: DescMessage; entries: string[] }>();
   const reach = (desc: DescMessage): void => {
     if (messages.has(desc.typeName)) return;
-    messages.set(desc.typeName, desc);
-    for (const field of desc.fields) typeOf(field, reach);
+    const entries: string[] = [];
+    messages.set(desc.typeName, { desc, entries });
+    for (const field of desc.fields) entries.push(entryOf(field, reach));
   };
   for (const root of roots) {
     const desc = registry.getMessage(root);
     if (desc === undefined) throw new Error(`wire tables: no message ${root}`);
-    if (desc.file.edition !== 999) throw new Error(`wire tables: ${root} is not proto3`);
+    if (desc.file.edition !== EDITION_PROTO3) throw new Error(`wire tables: ${root} is not proto3`);
     reach(desc);
   }
   const used = new Set<string>();
   const namespaces = new Set<string>();
   const wellKnown = new Set<string>();
   const tables = [...messages.values()]
-    .sort((a, b) => a.typeName.localeCompare(b.typeName))
-    .map((desc) => {
-      const entries = desc.fields.map((field) => entryOf(field, () => {}));
+    .sort((a, b) => a.desc.typeName.localeCompare(b.desc.typeName))
+    .map(({ desc, entries }) => {
       for (const entry of entries)
         for (const word of entry.match(/\b[A-Z][A-Z0-9_]{2,}\b/g) ?? []) used.add(word);
       const { namespace, name } = typeScriptName(desc);

@@ -46,8 +46,7 @@ export function proposedTxBytes(messages: readonly Any[]): Uint8Array {
   return ProtoWriter.encode((w) => {
     if (messages.length > 0) {
       w.message(1, (body) => {
-        for (const any of messages)
-          body.message(1, (m) => m.string(1, any.typeUrl).scalarBytes(2, any.value));
+        for (const any of messages) body.any(1, any);
       });
     }
     w.bytes(2, PROPOSED_AUTH_INFO);

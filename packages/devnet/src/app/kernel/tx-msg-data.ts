@@ -32,6 +32,6 @@ const EMPTY_RESPONSES = 256;
 
 function encode(responses: readonly Any[]): Uint8Array {
   return ProtoWriter.encode((w) => {
-    for (const any of responses) w.message(2, (m) => m.string(1, any.typeUrl).scalarBytes(2, any.value));
+    for (const any of responses) w.any(2, any);
   });
 }

@@ -47,7 +47,7 @@ function deepFreeze(value: unknown): void {
  * ```
  */
 export function fromBinaryCached<S extends DescMessage>(schema: S, bytes: Uint8Array): MessageShape<S> {
-  return cached(schema.typeName, bytes, () => fromBinary(schema, bytes));
+  return cached(schema.typeName, bytes, fromBinary, schema);
 }
 
 /**
@@ -65,11 +65,19 @@ export function fromBinaryCached<S extends DescMessage>(schema: S, bytes: Uint8A
  * ```
  */
 export function wireDecodeCached<T extends Message>(table: WireMessage<T>, bytes: Uint8Array): T {
-  return cached(table.typeName, bytes, () => wireDecode(table, bytes));
+  return cached(table.typeName, bytes, wireDecode, table);
 }
 
-/** The shared message of `bytes` of type `typeName`, decoded by `decode` the first time. */
-function cached<T>(typeName: string, bytes: Uint8Array, decode: () => T): T {
+/**
+ * The shared message of `bytes` of type `typeName`, decoded by `decode(type, bytes)` the first time
+ * (the decoder and its type passed apart: a read the cache answers allocates nothing).
+ */
+function cached<Type, T>(
+  typeName: string,
+  bytes: Uint8Array,
+  decode: (type: Type, bytes: Uint8Array) => T,
+  type: Type,
+): T {
   let cache = caches.get(typeName);
   if (cache === undefined) {
     cache = { byContent: new Map(), byArray: new WeakMap() };
@@ -80,7 +88,7 @@ function cached<T>(typeName: string, bytes: Uint8Array, decode: () => T): T {
   const id = bytesKey(bytes);
   let message = cache.byContent.get(id) as T | undefined;
   if (message === undefined) {
-    message = decode();
+    message = decode(type, bytes);
     deepFreeze(message);
     if (cache.byContent.size >= CACHE_SIZE) {
       const oldest = cache.byContent.keys().next().value;

@@ -2,6 +2,7 @@
  * The protobuf wire format written field by field: varints, fixed32, length-delimited bytes,
  * strings and nested messages, each with its tag; proto3 scalars left out at their zero value.
  */
+import type { Any } from "@bufbuild/protobuf/wkt";
 import { putVarint, utf8, varintLength } from "./codec.js";
 
 /** The varint wire type (a tag's low bits), for a field a writer spells out itself. */
@@ -145,6 +146,11 @@ export class ProtoWriter {
   /** A message field: the fields `body` writes, length-prefixed, with the field's tag. */
   message(field: number, body: (w: this) => void): this {
     return this.tag(field, LEN).lengthPrefixed(body);
+  }
+
+  /** A `google.protobuf.Any` field: `{ type_url = 1; value = 2 }`, empty fields left out. */
+  any(field: number, value: Any): this {
+    return this.message(field, (m) => m.string(1, value.typeUrl).scalarBytes(2, value.value));
   }
 
   /** Bytes as they are (already encoded fields, with their tags). */

@@ -45,9 +45,7 @@ export const EXPLICIT = 4;
  * One field as the generated tables spell it: number, local name, type (a scalar type, {@link ENUM}
  * or the table of its message), flags, and the oneof it belongs to.
  */
-export type WireEntry =
-  | readonly [number, string, number | (() => WireMessage), number?, string?]
-  | readonly [number, string, () => WireMessage, number, string];
+export type WireEntry = readonly [number, string, number | (() => WireMessage), number?, string?];
 
 interface WireField {
   readonly no: number;
@@ -365,9 +363,8 @@ function writeFields(w: BinaryWriter, table: WireMessage, message: Record<string
     if (field.explicit || field.oneof !== undefined ? value === undefined : isZero(type, value)) continue;
     writeScalar(w.tag(field.no, scalarWireType(type)), type, value);
   }
-  for (const { no, wireType, data } of (message.$unknown as UnknownField[] | undefined) ?? []) {
-    w.tag(no, wireType).raw(data);
-  }
+  const unknown = message.$unknown as UnknownField[] | undefined;
+  if (unknown !== undefined) for (const { no, wireType, data } of unknown) w.tag(no, wireType).raw(data);
 }
 
 function writeMessage(w: BinaryWriter, field: WireField, value: unknown): void {
@@ -445,11 +442,12 @@ function readFields(
     throw new ProtoDecodeError(table.typeName, `maximum recursion depth of ${RECURSION_LIMIT} reached`);
   }
   const { byNumber } = table.plan();
-  const unknown = (message.$unknown as UnknownField[] | undefined) ?? [];
+  let unknown = message.$unknown as UnknownField[] | undefined;
   while (r.pos < end) {
     const [no, wireType] = r.tag();
     const field = byNumber.get(no);
     if (field === undefined) {
+      unknown ??= [];
       unknown.push({ no, wireType, data: r.skip(wireType, no, RECURSION_LIMIT - depth) });
       continue;
     }
@@ -478,7 +476,7 @@ function readFields(
       while (r.pos < stop) items.push(readScalar(r, type));
     } else items.push(readScalar(r, type));
   }
-  if (unknown.length > 0) message.$unknown = unknown;
+  if (unknown !== undefined) message.$unknown = unknown;
 }
 
 function readLength(r: BinaryReader): number {
