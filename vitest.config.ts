@@ -4,6 +4,7 @@ import { defineConfig } from "vitest/config";
 import { filesUnder } from "./tests/support/files.js";
 import { LongFirstSequencer } from "./tests/support/sequencer.js";
 import { packageNames as packages, sourceAliases } from "./tests/support/source-alias.js";
+import { UnfinishedFilesReporter } from "./tests/support/unfinished-reporter.js";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 const TYPE_TESTS = ["src/**/*.test-d.ts", "test/**/*.test-d.ts"];
@@ -29,6 +30,9 @@ export default defineConfig({
     // The same for a wait for a state that names no bound: 60 s (vi.waitFor's is set in the setup file).
     expect: { poll: { timeout: 60_000 } },
     setupFiles: [`${root}tests/support/wait-defaults.ts`],
+    // vitest names no file when a worker process dies ("Worker exited unexpectedly"): the second
+    // reporter prints, after the summary, each file that started and never finished.
+    reporters: ["default", new UnfinishedFilesReporter()],
     // The long files first (a clean clone has no timings cache to order by).
     sequence: { sequencer: LongFirstSequencer },
     projects: [

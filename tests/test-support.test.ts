@@ -1,6 +1,7 @@
 /**
  * The test suite's own plumbing: the order vitest starts files in, the folder listing that never
- * enters `node_modules`, and the one mapping of `@perpx/*` imports to source.
+ * enters `node_modules`, the one mapping of `@perpx/*` imports to source, and the lines that name a
+ * file whose worker died.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -9,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { filesUnder } from "./support/files.js";
 import { LONG_FILES, missingLongFiles, rankOf } from "./support/sequencer.js";
 import { packageNames, sourceOf } from "./support/source-alias.js";
+import { unfinishedLines } from "./support/unfinished-reporter.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -43,5 +45,22 @@ describe("the @perpx source aliases", () => {
     expect(sourceOf("@perpx/core/evm/tx")).toBeUndefined();
     expect(sourceOf("@perpx/not-a-package")).toBeUndefined();
     expect(sourceOf("ws")).toBeUndefined();
+  });
+});
+
+describe("unfinishedLines", () => {
+  it("names each file that never finished and the tests it had begun, and nothing when all ended", () => {
+    expect(unfinishedLines([])).toEqual([]);
+    const lines = unfinishedLines([
+      { file: "packages/devnet/test/a.test.ts", project: "devnet", running: ["a > dies"] },
+      { file: "tests/b.test.ts", project: "workspace", running: [] },
+    ]);
+    expect(lines).toEqual([
+      "",
+      "Test files that started and never finished (2):",
+      "  devnet packages/devnet/test/a.test.ts",
+      "    running: a > dies",
+      "  workspace tests/b.test.ts",
+    ]);
   });
 });
