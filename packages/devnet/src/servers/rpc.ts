@@ -158,10 +158,11 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
     },
     close: async () => {
       unsubscribeBlocks();
-      broadcaster.close();
+      const workerStopped = broadcaster.close();
       hub.close();
       wss.close();
       await closeServer(server);
+      await workerStopped;
     },
   };
 }

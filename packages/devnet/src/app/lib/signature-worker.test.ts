@@ -1,5 +1,6 @@
 import { secp256k1 } from "@noble/curves/secp256k1.js";
-import { describe, expect, it } from "vitest";
+import { Worker } from "node:worker_threads";
+import { describe, expect, it, vi } from "vitest";
 import { secp256k1AddonPath } from "./crypto.js";
 import { sha256 } from "./sha256.js";
 import { startSignatureWorker } from "./signature-worker.js";
@@ -34,7 +35,7 @@ describe.runIf(addon !== undefined)("signature worker", () => {
       expect(answers).toEqual(cases.flatMap(() => [true, false, false, false]));
       expect(worker.alive).toBe(true);
     } finally {
-      worker.close();
+      await worker.close();
     }
   });
 
@@ -60,7 +61,7 @@ describe.runIf(addon !== undefined)("signature worker", () => {
       expect(await worker.request(key, signBytes, signature).verdict).toBe(true);
       expect(worker.alive).toBe(true);
     } finally {
-      worker.close();
+      await worker.close();
     }
   });
 
@@ -68,10 +69,32 @@ describe.runIf(addon !== undefined)("signature worker", () => {
     const worker = startSignatureWorker(addon as string);
     const { signBytes, signature } = signed("pending");
     const pending = worker.request(key, signBytes, signature).verdict;
-    worker.close();
+    const closed = worker.close();
     expect(await pending).toBe(false);
+    await closed;
     expect(worker.alive).toBe(false);
     expect(await worker.request(key, signBytes, signature).verdict).toBe(false);
+  });
+
+  it("close stops the worker between batches, never by terminate(), and resolves once it has ended", async () => {
+    // terminate() tears the thread down wherever it is, inside the addon too, which aborts the
+    // process now and then (see the module comment).
+    const terminate = vi.spyOn(Worker.prototype, "terminate");
+    const worker = startSignatureWorker(addon as string);
+    try {
+      const first = signed("loaded");
+      expect(await worker.request(key, first.signBytes, first.signature).verdict).toBe(true);
+      const batch = Array.from({ length: 200 }, (_, i) => {
+        const { signBytes, signature } = signed(`batch ${i}`);
+        return worker.request(key, signBytes, signature).verdict;
+      });
+      await new Promise((resolve) => setImmediate(resolve));
+      await worker.close();
+      expect(await Promise.all(batch)).toEqual(batch.map(() => false));
+      expect(terminate).not.toHaveBeenCalled();
+    } finally {
+      terminate.mockRestore();
+    }
   });
 
   it("a worker that cannot load its addon fails: every request answers false", async () => {

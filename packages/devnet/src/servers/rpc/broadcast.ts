@@ -31,8 +31,11 @@ export interface Broadcaster {
   readonly methods: MethodTable;
   /** Wakes the `broadcast_tx_commit` calls whose tx is now committed. */
   onBlock(block: BlockRecord): void;
-  /** Ends every pending commit wait (as a timeout) and the signature worker. */
-  close(): void;
+  /**
+   * Ends every pending commit wait (as a timeout) and the signature worker.
+   * @returns a promise that resolves once the worker's thread has ended
+   */
+  close(): Promise<void>;
 }
 
 /** `value`, or what `then` makes of it once it settles. */
@@ -180,12 +183,13 @@ export function createBroadcaster(app: ChainApp, commitTimeoutMs: number): Broad
         if (app.tx(waiter.hash) !== undefined) waiter.resolve(block.height);
       }
     },
-    close() {
+    async close() {
       for (const waiter of [...waiters]) waiter.resolve(undefined);
       // Txs waiting for a verdict are checked inline now; no worker starts after this.
-      worker?.close();
+      const stopped = worker?.close();
       worker = null;
       forgetNativeVerdicts();
+      await stopped;
     },
   };
 }
