@@ -1,5 +1,5 @@
-import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { Worker } from "node:worker_threads";
+import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { describe, expect, it, vi } from "vitest";
 import { secp256k1AddonPath } from "./crypto.js";
 import { sha256 } from "./sha256.js";
