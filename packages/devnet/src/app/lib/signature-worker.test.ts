@@ -3,7 +3,7 @@ import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { describe, expect, it, vi } from "vitest";
 import { secp256k1AddonPath } from "./crypto.js";
 import { sha256 } from "./sha256.js";
-import { startSignatureWorker } from "./signature-worker.js";
+import { holdOutOfAddon, startSignatureWorker } from "./signature-worker.js";
 
 const secret = sha256("signature worker test key");
 const key = secp256k1.getPublicKey(secret, true);
@@ -94,6 +94,23 @@ describe.runIf(addon !== undefined)("signature worker", () => {
       expect(terminate).not.toHaveBeenCalled();
     } finally {
       terminate.mockRestore();
+    }
+  });
+
+  it("once the process's exit holds it out of the addon, a worker answers every check false", async () => {
+    const worker = startSignatureWorker(addon as string);
+    try {
+      const before = signed("before the exit");
+      expect(await worker.request(key, before.signBytes, before.signature).verdict).toBe(true);
+      holdOutOfAddon();
+      const after = Array.from({ length: 5 }, (_, i) => {
+        const { signBytes, signature } = signed(`after the exit ${i}`);
+        return worker.request(key, signBytes, signature).verdict;
+      });
+      expect(await Promise.all(after)).toEqual([false, false, false, false, false]);
+      expect(worker.alive).toBe(true);
+    } finally {
+      await worker.close();
     }
   });
 

@@ -13,7 +13,9 @@
  * terminates (`terminate called after throwing an instance of 'Napi::Error'`). Measured here:
  * `terminate()` during a batch aborted 4 of 600 times, and a process that exited while its workers
  * loaded the addon or checked a batch 14 of 800 times; stopped this way, 0 of 1,200 (and 0 of 300
- * exits with idle workers).
+ * exits with idle workers). A process may also exit with a worker still at work (`process.exit()`
+ * during order flow): its `exit` event then holds the worker out of the addon before Node tears
+ * the thread down (see {@link WORKER_SOURCE}).
  */
 import { createRequire } from "node:module";
 import type * as WorkerThreads from "node:worker_threads";
@@ -32,17 +34,46 @@ const SLOTS = 1024;
 /** The longest a hurried request waits for the worker to finish its check (ms). */
 const HURRY_WAIT_MS = 2;
 
+/** Two words after the slots: set by the main thread when the process exits, and by the worker while it is in the addon. */
+const EXITING = SLOTS;
+const IN_ADDON = SLOTS + 1;
+
+/** The longest the process's exit waits for the worker to leave the addon (ms): a load or one check takes far less. */
+const EXIT_WAIT_MS = 1_000;
+
 /**
  * The worker's script (CommonJS): a batch is `[u32 slot][u32 length][sign bytes][33-byte key][64-byte
  * signature]`*. A request whose slot is no longer QUEUED (1) was taken back: skipped. Otherwise the
  * slot is BUSY (2) during the check, then VALID (4) or INVALID (5). A `null` message asks the worker
  * to stop: it closes its port, and with nothing left to do its thread ends.
+ *
+ * The worker enters the addon (to load it, or for one check) only as `enter()` allows: it marks
+ * IN_ADDON first and then reads EXITING, and the exiting process marks EXITING first and then waits
+ * for IN_ADDON to clear, so one of the two always sees the other's mark. Past that point the worker
+ * never enters the addon again, and its checks answer false.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { hash } = require("node:crypto");
-const addon = require(workerData.addon);
 const slots = new Int32Array(workerData.slots);
+const enter = () => {
+  Atomics.store(slots, ${IN_ADDON}, 1);
+  if (Atomics.load(slots, ${EXITING}) === 0) return true;
+  leave();
+  return false;
+};
+const leave = () => {
+  Atomics.store(slots, ${IN_ADDON}, 0);
+  Atomics.notify(slots, ${IN_ADDON});
+};
+let addon;
+if (enter()) {
+  try {
+    addon = require(workerData.addon);
+  } finally {
+    leave();
+  }
+}
 parentPort.on("message", (buffer) => {
   if (buffer === null) {
     parentPort.close();
@@ -61,9 +92,12 @@ parentPort.on("message", (buffer) => {
     at += 97;
     if (Atomics.compareExchange(slots, slot, 1, 2) !== 1) continue;
     let ok = false;
-    try {
-      ok = addon.ecdsaVerify(signature, hash("sha256", signBytes, "buffer"), key) === true;
-    } catch {}
+    if (addon !== undefined && enter()) {
+      try {
+        ok = addon.ecdsaVerify(signature, hash("sha256", signBytes, "buffer"), key) === true;
+      } catch {}
+      leave();
+    }
     Atomics.store(slots, slot, ok ? 4 : 5);
     Atomics.notify(slots, slot);
   }
@@ -133,6 +167,32 @@ function pack(requests: readonly Request[]): ArrayBuffer {
   return buffer;
 }
 
+/** The shared words of every worker alive in this process, for {@link holdOutOfAddon}. */
+const exitHolds = new Set<Int32Array>();
+let listeningForExit = false;
+
+/**
+ * Holds every live worker out of the addon for good (see {@link WORKER_SOURCE}): run by the
+ * process's `exit` event, before Node tears the workers' threads down. Their checks answer false
+ * from then on. Exported for its test.
+ */
+export function holdOutOfAddon(): void {
+  for (const slots of exitHolds) Atomics.store(slots, EXITING, 1);
+  const deadline = Date.now() + EXIT_WAIT_MS;
+  for (const slots of exitHolds) {
+    while (Atomics.load(slots, IN_ADDON) === 1 && Date.now() < deadline) {
+      Atomics.wait(slots, IN_ADDON, 1, Math.max(1, deadline - Date.now()));
+    }
+  }
+}
+
+/** Adds a worker's shared words to {@link exitHolds}; the first one starts listening for the exit. */
+function holdOnExit(slots: Int32Array): void {
+  if (!listeningForExit) process.on("exit", holdOutOfAddon);
+  listeningForExit = true;
+  exitHolds.add(slots);
+}
+
 const answeredFalse: PendingVerdict = { verdict: Promise.resolve(false), hurry: () => {} };
 
 /**
@@ -142,7 +202,7 @@ const answeredFalse: PendingVerdict = { verdict: Promise.resolve(false), hurry: 
  */
 export function startSignatureWorker(addonPath: string): SignatureWorker {
   const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof WorkerThreads;
-  const slots = new Int32Array(new SharedArrayBuffer(SLOTS * Int32Array.BYTES_PER_ELEMENT));
+  const slots = new Int32Array(new SharedArrayBuffer((SLOTS + 2) * Int32Array.BYTES_PER_ELEMENT));
   let nextSlot = 0;
   let queued: Request[] = [];
   const sent: Request[][] = [];
@@ -153,7 +213,13 @@ export function startSignatureWorker(addonPath: string): SignatureWorker {
     workerData: { addon: addonPath, slots: slots.buffer },
   });
   worker.unref();
-  const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+  holdOnExit(slots);
+  const exited = new Promise<void>((resolve) =>
+    worker.once("exit", () => {
+      exitHolds.delete(slots);
+      resolve();
+    }),
+  );
 
   /**
    * Answers every pending request false and asks the worker to stop (see the module comment: never
