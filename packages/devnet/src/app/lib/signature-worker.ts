@@ -34,11 +34,12 @@ const SLOTS = 1024;
 /** The longest a hurried request waits for the worker to finish its check (ms). */
 const HURRY_WAIT_MS = 2;
 
-/** Two words after the slots: set by the main thread when the process exits, and by the worker while it is in the addon. */
+/** The word after the slots: set by the main thread when the process exits. */
 const EXITING = SLOTS;
+/** The next word: set by the worker while it is in the addon (see {@link WORKER_SOURCE}). */
 const IN_ADDON = SLOTS + 1;
 
-/** The longest the process's exit waits for the worker to leave the addon (ms): a load or one check takes far less. */
+/** The longest the process's exit waits for a worker to leave the addon (ms); a check takes microseconds. */
 const EXIT_WAIT_MS = 1_000;
 
 /**
