@@ -5,9 +5,9 @@
  * files last). Every other file keeps vitest's default order after them.
  */
 import { existsSync } from "node:fs";
-import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
+import { pathFromRoot } from "./files.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -42,7 +42,7 @@ export const LONG_FILES: readonly string[] = [
 
 /** The position of a file in {@link LONG_FILES}, or the list's length for a file not in it. */
 export function rankOf(file: string): number {
-  const at = LONG_FILES.indexOf(relative(root, file).split("\\").join("/"));
+  const at = LONG_FILES.indexOf(pathFromRoot(file));
   return at === -1 ? LONG_FILES.length : at;
 }
 

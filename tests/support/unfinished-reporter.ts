@@ -5,11 +5,8 @@
  * prints, after the summary, each file that began and never ended, with the tests it had begun and
  * not finished, so a crash on a CI machine names its file in the output's last lines.
  */
-import { relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Reporter, TestCase, TestModule } from "vitest/node";
-
-const root = fileURLToPath(new URL("../../", import.meta.url));
+import { pathFromRoot } from "./files.js";
 
 /** What one started file has begun: its tests that have started and have no result yet. */
 interface Started {
@@ -58,7 +55,7 @@ export class UnfinishedFilesReporter implements Reporter {
   onTestRunEnd(): void {
     const lines = unfinishedLines(
       [...this.started.values()].map(({ module, running }) => ({
-        file: relative(root, module.moduleId).split("\\").join("/"),
+        file: pathFromRoot(module.moduleId),
         project: module.project.name,
         running: [...running].map((test) => test.fullName),
       })),
