@@ -226,7 +226,7 @@ export function startSignatureWorker(addonPath: string): SignatureWorker {
    * Answers every pending request false and asks the worker to stop (see the module comment: never
    * `terminate()`), holding the process up until it has.
    */
-  const fail = () => {
+  const stop = () => {
     if (!alive) return;
     alive = false;
     const pending = [...sent.flat(), ...queued];
@@ -243,23 +243,23 @@ export function startSignatureWorker(addonPath: string): SignatureWorker {
   worker.on("message", () => {
     const batch = sent.shift();
     if (batch === undefined) {
-      fail();
+      stop();
       return;
     }
     for (const request of batch) {
       const state = Atomics.load(slots, request.slot);
       if (state !== VALID && state !== INVALID && state !== TAKEN) {
         sent.unshift(batch);
-        fail();
+        stop();
         return;
       }
       request.settle(state === VALID);
     }
     for (const request of batch) Atomics.store(slots, request.slot, FREE);
   });
-  worker.on("error", fail);
-  worker.on("messageerror", fail);
-  worker.on("exit", fail);
+  worker.on("error", stop);
+  worker.on("messageerror", stop);
+  worker.on("exit", stop);
 
   const flush = () => {
     flushScheduled = false;
@@ -272,7 +272,7 @@ export function startSignatureWorker(addonPath: string): SignatureWorker {
       worker.postMessage(buffer, [buffer]);
     } catch {
       for (const request of batch) request.settle(false);
-      fail();
+      stop();
     }
   };
 
@@ -330,7 +330,7 @@ export function startSignatureWorker(addonPath: string): SignatureWorker {
       };
     },
     close() {
-      fail();
+      stop();
       return exited;
     },
   };
