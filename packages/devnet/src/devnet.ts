@@ -30,6 +30,7 @@ import { type IndexerWsServer, startIndexerWsServer } from "./indexer/ws/server.
 import { startMarketMaker } from "./liquidity/maker.js";
 import { type MirrorMaker, startMirrorMaker } from "./liquidity/mirror.js";
 import { DevnetStateError, STATE_FILE, StateDirectory } from "./persistence.js";
+import { createCheckLine } from "./servers/check-line.js";
 import { type ControlServer, startControlServer } from "./servers/control.js";
 import { addForkControlRoutes } from "./servers/control-fork.js";
 import { createDispatcher } from "./servers/dispatch.js";
@@ -198,10 +199,12 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     throw error;
   }
   if (maker !== undefined || mirror !== undefined || fork !== undefined) persist();
-  const dispatcher = createDispatcher(app);
+  // One line of CheckTx for every transport that broadcasts, as a node has one mempool.
+  const checkLine = createCheckLine(app);
+  const dispatcher = createDispatcher(app, checkLine);
   const producer = new BlockProducer(app, { blockTimeMs: options.blockTimeMs ?? 1000, onError });
 
-  const started: Array<{ close(): Promise<void> }> = [];
+  const started: Array<{ close(): Promise<void> }> = [checkLine];
   const track = async <T extends { close(): Promise<void> }>(
     name: string,
     port: number,
@@ -235,6 +238,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
         ports.rpc,
         startRpcServer({
           app,
+          checkLine,
           host,
           port: ports.rpc,
           timeouts,

@@ -1,14 +1,16 @@
 /**
- * Signatures checked on a worker thread before CheckTx (`ChainApp.prepareTx`, the broadcaster's
- * signature worker): over real RPC sockets, CheckTx still runs in arrival order and answers exactly
- * what serial CheckTx answers on an identical chain, when the worker dies mid-burst too, and a stop
- * with txs in flight ends cleanly.
+ * Signatures checked on a worker thread before CheckTx (`ChainApp.prepareTx`, the node's line of
+ * CheckTx and its signature worker): over real RPC, gRPC and REST sockets, CheckTx still runs in
+ * arrival order across the transports and answers exactly what serial CheckTx answers on an
+ * identical chain, when the worker dies mid-burst too, and a stop with txs in flight ends cleanly.
  */
 import { createRequire } from "node:module";
 import type * as WorkerThreads from "node:worker_threads";
 import type { Worker } from "node:worker_threads";
 import { create } from "@bufbuild/protobuf";
-import { clob, cosmosBank } from "@perpx/proto";
+import { createClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { clob, cosmosBank, cosmosTx } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { TxResult } from "../src/app/contract.js";
 import { type Devnet, GENESIS_ACCOUNTS, startDevnet } from "../src/index.js";
@@ -220,6 +222,50 @@ describe("signatures checked off the main thread before CheckTx", () => {
     expect(subject.checked.length - from).toBe(txs.length);
     expect([...subject.arrived.slice(arrivedFrom)].sort()).toEqual(txs.map(hex).sort());
     expectSerialResults(from, arrivedFrom);
+  });
+
+  it("broadcasts over RPC, gRPC and REST at once share one line: checked in arrival order, with serial CheckTx's results", async () => {
+    const from = subject.checked.length;
+    const arrivedFrom = subject.arrived.length;
+    const readied = subject.readied;
+    const txs = [...(await burst(6)), ...(await burst(7))];
+    const grpc = createClient(
+      cosmosTx.Service,
+      createGrpcTransport({ baseUrl: subject.devnet.endpoints.grpc }),
+    );
+    const viaGrpc = async (tx: Uint8Array) => {
+      const { txResponse } = await grpc.broadcastTx({ txBytes: tx, mode: cosmosTx.BroadcastMode.SYNC });
+      return [txResponse?.code, txResponse?.rawLog];
+    };
+    const viaRest = async (tx: Uint8Array) => {
+      const res = await fetch(`${subject.devnet.endpoints.nodeRest}/cosmos/tx/v1beta1/txs`, {
+        method: "POST",
+        body: JSON.stringify({ tx_bytes: b64(tx), mode: "BROADCAST_MODE_SYNC" }),
+      });
+      const { tx_response } = (await res.json()) as { tx_response: { code: number; raw_log: string } };
+      return [tx_response.code, tx_response.raw_log];
+    };
+    const viaRpc = async (tx: Uint8Array, i: number) => {
+      const { result } = (await rpc(call("broadcast_tx_sync", tx, i))) as {
+        result: { code: number; log: string };
+      };
+      return [result.code, result.log];
+    };
+    // The same sender's sequences go by different transports at once, as a node's clients may send.
+    const replies = await Promise.all(
+      txs.map((tx, i) => [viaRpc, viaGrpc, viaRest][i % 3]?.(tx, i) as Promise<unknown[]>),
+    );
+    expect(subject.checked.length - from).toBe(txs.length);
+    // Every tx went through the one line: readied for the worker, and checked in the order it arrived.
+    expect(subject.readied - readied).toBe(txs.length);
+    expect([...subject.arrived.slice(arrivedFrom)].sort()).toEqual(txs.map(hex).sort());
+    expectSerialResults(from, arrivedFrom);
+    // A tx sent once has the answer its CheckTx gave (one sent again answers as its turn had it).
+    const once = txs.filter((tx) => txs.filter((other) => hex(other) === hex(tx)).length === 1);
+    for (const tx of once) {
+      const { result } = subject.checked.find((c) => c.tx === hex(tx)) as { result: TxResult };
+      expect(replies[txs.indexOf(tx)]).toEqual([result.code, result.log]);
+    }
   });
 
   it("a worker killed mid-burst loses nothing: every tx gets serial CheckTx's result", async () => {

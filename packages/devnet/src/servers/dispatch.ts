@@ -2,7 +2,7 @@
  * One place that answers a unary gRPC method with a protobuf request, shared by the gRPC and REST
  * servers. Every method goes to the chain application as an ABCI query (`app.query("/pkg.Service/
  * Method", bytes)`), except the two that are transport operations on a real node too:
- * `cosmos.tx.v1beta1.Service/BroadcastTx` (CheckTx) and
+ * `cosmos.tx.v1beta1.Service/BroadcastTx` (CheckTx, in the node's line: `check-line.ts`) and
  * `cosmos.base.tendermint.v1beta1.Service/ABCIQuery` (a raw query by path). No chain logic here.
  */
 import { createHash } from "node:crypto";
@@ -18,6 +18,7 @@ import {
 import { Code, ConnectError } from "@connectrpc/connect";
 import { cosmosAbci, cosmosTendermint, cosmosTx, tendermintAbci, typeRegistry } from "@perpx/proto";
 import type { AbciEvent, ChainApp, TxResult } from "../app/contract.js";
+import { type CheckLine, createCheckLine } from "./check-line.js";
 import { toHexUpper } from "./encoding.js";
 
 /** The first segments of an ABCI query path the SDK's `Service/ABCIQuery` forwards (baseapp's own). */
@@ -43,10 +44,17 @@ export interface Dispatcher {
   /** Looks a method up by its gRPC path, `/pkg.Service/Method` (or `pkg.Service/Method`). */
   method(path: string): DescMethod | undefined;
   /**
-   * Calls `method` with `request`.
+   * Calls `method` with `request`: the result at once, or its promise for a `BroadcastTx` whose
+   * CheckTx waits its turn in the node's line (see {@link CheckLine}).
    * @throws {ConnectError} with a gRPC code mapped from the application's error.
    */
-  call(method: DescMethod, request: Message, context?: CallContext): CallResult;
+  call(method: DescMethod, request: Message, context?: CallContext): CallResult | Promise<CallResult>;
+  /**
+   * Answers `method` as the ABCI query it is, at once: any served method but the two transport
+   * operations (`BroadcastTx`, `Service/ABCIQuery`), which only {@link call} takes.
+   * @throws {ConnectError} with a gRPC code mapped from the application's error.
+   */
+  query(method: DescMethod, request: Message, context?: CallContext): CallResult;
 }
 
 /**
@@ -158,12 +166,19 @@ function checkTxResponseOf(hash: Uint8Array, result: TxResult): cosmosAbci.TxRes
   });
 }
 
-type LocalHandler = (request: Message, context: CallContext) => Message;
+/** What CheckTx threw, as the `Internal` error a node's gRPC answers a broadcast with. */
+function internalError(error: unknown): ConnectError {
+  return new ConnectError(error instanceof Error ? error.message : String(error), Code.Internal);
+}
+
+type LocalHandler = (request: Message, context: CallContext) => Message | Promise<Message>;
 
 /**
  * Builds the dispatcher over `app`.
  *
  * @param app - the chain application.
+ * @param line - the node's line of CheckTx, which `BroadcastTx` joins (its owner closes it); by
+ *   default a line of the dispatcher's own without a signature worker (nothing to close).
  * @returns the dispatcher; `call` throws `ConnectError`s.
  * @example
  * ```ts
@@ -173,12 +188,15 @@ type LocalHandler = (request: Message, context: CallContext) => Message;
  * const { app } = devnet;
  * const dispatcher = createDispatcher(app);
  * const method = dispatcher.method("/cosmos.bank.v1beta1.Query/AllBalances")!;
- * const { response } = dispatcher.call(method, create(method.input, { address: devnet.accounts[0]!.address }));
+ * const { response } = await dispatcher.call(method, create(method.input, { address: devnet.accounts[0]!.address }));
  * response.$typeName; // "cosmos.bank.v1beta1.QueryAllBalancesResponse"
  * await devnet.stop();
  * ```
  */
-export function createDispatcher(app: ChainApp): Dispatcher {
+export function createDispatcher(
+  app: ChainApp,
+  line: CheckLine = createCheckLine(app, { signatureWorker: false }),
+): Dispatcher {
   let served: ServedMethods | undefined;
   // on first use: listing the services builds every descriptor of @perpx/proto
   const table = (): ServedMethods => {
@@ -199,7 +217,7 @@ export function createDispatcher(app: ChainApp): Dispatcher {
   const local = new Map<string, LocalHandler>();
   const def = <I extends Message, O extends Message>(
     path: string,
-    handler: (request: I, context: CallContext) => O,
+    handler: (request: I, context: CallContext) => O | Promise<O>,
   ): void => {
     local.set(path, handler as unknown as LocalHandler);
   };
@@ -213,23 +231,23 @@ export function createDispatcher(app: ChainApp): Dispatcher {
       const hash = new Uint8Array(createHash("sha256").update(req.txBytes).digest());
       switch (req.mode) {
         case cosmosTx.BroadcastMode.SYNC: {
-          let result: TxResult;
+          const answer = (result: TxResult) =>
+            create(cosmosTx.BroadcastTxResponseSchema, { txResponse: checkTxResponseOf(hash, result) });
+          let checked: TxResult | Promise<TxResult>;
           try {
-            result = app.checkTx(req.txBytes);
+            checked = line.check(req.txBytes);
           } catch (error) {
-            throw new ConnectError(error instanceof Error ? error.message : String(error), Code.Internal);
+            throw internalError(error);
           }
-          return create(cosmosTx.BroadcastTxResponseSchema, { txResponse: checkTxResponseOf(hash, result) });
+          return checked instanceof Promise
+            ? checked.then(answer, (error: unknown) => {
+                throw internalError(error);
+              })
+            : answer(checked);
         }
         case cosmosTx.BroadcastMode.ASYNC: {
-          const tx = req.txBytes;
-          setImmediate(() => {
-            try {
-              app.checkTx(tx);
-            } catch {
-              // ASYNC reports nothing about CheckTx.
-            }
-          });
+          // Checked in its turn; ASYNC reports nothing about CheckTx.
+          line.enqueue(req.txBytes);
           return create(cosmosTx.BroadcastTxResponseSchema, {
             txResponse: create(cosmosAbci.TxResponseSchema, { txhash: toHexUpper(hash) }),
           });
@@ -268,6 +286,27 @@ export function createDispatcher(app: ChainApp): Dispatcher {
     },
   );
 
+  const query: Dispatcher["query"] = (method, request, context = {}) => {
+    const path = `/${method.parent.typeName}/${method.name}`;
+    const result = abciQuery(path, toBinary(method.input, request), context.height);
+    if (result.code !== 0) {
+      throw grpcErrorOf(result);
+    }
+    let response: Message;
+    try {
+      response = fromBinary(method.output, result.value);
+    } catch (cause) {
+      throw new ConnectError(
+        `the application answered ${path} with bytes that are not a ${method.output.typeName}`,
+        Code.Internal,
+        undefined,
+        undefined,
+        cause,
+      );
+    }
+    return { response, height: result.height > 0n ? result.height : latest() };
+  };
+
   return {
     get services() {
       return table().services;
@@ -275,26 +314,13 @@ export function createDispatcher(app: ChainApp): Dispatcher {
     registry: typeRegistry,
     method: (path) => table().methods.get(path.startsWith("/") ? path : `/${path}`),
     call: (method, request, context = {}) => {
-      const path = `/${method.parent.typeName}/${method.name}`;
-      const handler = local.get(path);
-      if (handler !== undefined) return { response: handler(request, context), height: latest() };
-      const result = abciQuery(path, toBinary(method.input, request), context.height);
-      if (result.code !== 0) {
-        throw grpcErrorOf(result);
-      }
-      let response: Message;
-      try {
-        response = fromBinary(method.output, result.value);
-      } catch (cause) {
-        throw new ConnectError(
-          `the application answered ${path} with bytes that are not a ${method.output.typeName}`,
-          Code.Internal,
-          undefined,
-          undefined,
-          cause,
-        );
-      }
-      return { response, height: result.height > 0n ? result.height : latest() };
+      const handler = local.get(`/${method.parent.typeName}/${method.name}`);
+      if (handler === undefined) return query(method, request, context);
+      const response = handler(request, context);
+      return response instanceof Promise
+        ? response.then((answered) => ({ response: answered, height: latest() }))
+        : { response, height: latest() };
     },
+    query,
   };
 }

@@ -152,7 +152,7 @@ export async function startEvmServers(options: EvmServerOptions): Promise<EvmSer
           denom: NATIVE_DENOM,
         });
         const latest = height === app.latestBlock().height;
-        const { response } = dispatcher.call(balanceMethod, request, latest ? {} : { height });
+        const { response } = dispatcher.query(balanceMethod, request, latest ? {} : { height });
         const amount = (response as cosmosBank.QueryBalanceResponse).balance?.amount ?? "0";
         return toQuantity(BigInt(amount === "" ? "0" : amount));
       } catch (error) {

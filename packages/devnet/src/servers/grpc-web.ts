@@ -223,7 +223,7 @@ export async function serveGrpcWeb(dispatcher: Dispatcher, req: WebRequest, res:
       );
     }
     const height = parseHeight(header(req, HEIGHT_HEADER) || null);
-    const result = dispatcher.call(method, request, height === undefined ? {} : { height });
+    const result = await dispatcher.call(method, request, height === undefined ? {} : { height });
     const message = toBinary(method.output, result.response);
     answer(
       [frame(FRAME_DATA, message), frame(FRAME_TRAILERS, trailers(0, "", result.height))],

@@ -71,9 +71,9 @@ export function grpcRoutes(dispatcher: Dispatcher): (router: ConnectRouter) => v
     for (const service of dispatcher.services) {
       for (const method of service.methods) {
         if (method.methodKind !== "unary") continue;
-        const impl = (request: Parameters<Dispatcher["call"]>[1], context: HandlerContext) => {
+        const impl = async (request: Parameters<Dispatcher["call"]>[1], context: HandlerContext) => {
           const height = parseHeight(context.requestHeader.get(HEIGHT_HEADER));
-          const result = dispatcher.call(
+          const result = await dispatcher.call(
             method as DescMethod,
             request,
             height === undefined ? {} : { height },

@@ -494,7 +494,7 @@ export async function startRestServer(options: RestServerOptions): Promise<RestS
       height = BigInt(heightHeader);
     }
     try {
-      const result = dispatcher.call(route.method, request, height === undefined ? {} : { height });
+      const result = await dispatcher.call(route.method, request, height === undefined ? {} : { height });
       const body = toCosmosJson(route.method.output, result.response);
       sendJson(res, 200, body, { [HEIGHT_HEADER]: result.height.toString() });
     } catch (error) {

@@ -5,11 +5,12 @@
  *
  * The server composes `rpc/`: `framing.ts` (envelopes, routing, HTTP), `params.ts`, `errors.ts`,
  * and the methods by job: `info.ts`, `abci.ts`, `blocks.ts`, `block-search.ts`, `txs.ts`, `broadcast.ts`,
- * `subscriptions.ts`.
+ * `subscriptions.ts`. Broadcasts are checked in the node's line of CheckTx (`check-line.ts`).
  */
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import type { ChainApp } from "../app/contract.js";
+import { type CheckLine, createCheckLine } from "./check-line.js";
 import {
   BodyError,
   closeServer,
@@ -44,6 +45,11 @@ export interface RpcServerOptions {
   maxSubscriptionsPerClient?: number;
   /** Header, request and idle timeouts. @default `DEFAULT_SERVER_TIMEOUTS` */
   timeouts?: Partial<ServerTimeouts>;
+  /**
+   * The line of CheckTx the node's other transports share (its owner closes it). @default a line
+   * of the server's own, closed with it
+   */
+  checkLine?: CheckLine;
 }
 
 /** A running CometBFT RPC server. */
@@ -77,7 +83,9 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
   const { app } = options;
   const host = options.host ?? "127.0.0.1";
   let rpcAddress = "tcp://127.0.0.1:26657";
-  const broadcaster = createBroadcaster(app, options.broadcastTxCommitTimeoutMs ?? 10_000);
+  const ownsLine = options.checkLine === undefined;
+  const line = options.checkLine ?? createCheckLine(app);
+  const broadcaster = createBroadcaster(app, line, options.broadcastTxCommitTimeoutMs ?? 10_000);
   const hub = createSubscriptionHub(app, options.maxSubscriptionsPerClient ?? 100);
   const router = createRouter(
     {
@@ -158,11 +166,12 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
     },
     close: async () => {
       unsubscribeBlocks();
-      const workerStopped = broadcaster.close();
+      broadcaster.close();
+      const lineClosed = ownsLine ? line.close() : undefined;
       hub.close();
       wss.close();
       await closeServer(server);
-      await workerStopped;
+      await lineClosed;
     },
   };
 }
