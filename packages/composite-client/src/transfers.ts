@@ -36,10 +36,13 @@ const TRANSFER_KEYS = optionKeys<TransferParams>({ amount: true, from: true, to:
 const FROM_KEYS = optionKeys<{ number: number }>({ number: true });
 const TO_KEYS = optionKeys<TransferParams["to"]>({ owner: true, number: true });
 const CANONICAL = new RegExp(CANONICAL_DECIMAL_PATTERN);
+/** The most quote quantums a message carries (the chain's uint64). */
+const MAX_QUANTUMS = (1n << 64n) - 1n;
 
 /**
  * Reads a USDC amount given by a person: a canonical decimal above zero with at most 6 decimals
- * (USDC's), as quote quantums. Nothing is rounded.
+ * (USDC's) and at most the chain's uint64 of quote quantums (18,446,744,073,709.551615), as quote
+ * quantums. Nothing is rounded.
  *
  * @param amount - the amount, e.g. `"12.5"`.
  * @returns its quote quantums (`uusdc`).
@@ -51,6 +54,7 @@ const CANONICAL = new RegExp(CANONICAL_DECIMAL_PATTERN);
  * usdcAmount("12.5"); // 12_500_000n
  * usdcAmount("0.0000001"); // throws InvalidAmountError (more than 6 decimals)
  * usdcAmount("0"); // throws InvalidAmountError (not above zero)
+ * usdcAmount("18446744073710"); // throws InvalidAmountError (above uint64 quote quantums)
  * ```
  */
 export function usdcAmount(amount: string): bigint {
@@ -69,6 +73,14 @@ export function usdcAmount(amount: string): bigint {
       value: amount,
       reason: "not-positive",
       problem: "must be above zero",
+    });
+  }
+  if (quantums > MAX_QUANTUMS) {
+    throw new InvalidAmountError({
+      kind: "amount",
+      value: shown(amount),
+      reason: "out-of-range",
+      problem: "is above the chain's uint64 maximum of 18446744073709.551615 USDC",
     });
   }
   return quantums;
