@@ -3,6 +3,7 @@ import { assertKnownKeys, optionKeys } from "@perpx/core";
 import { InvalidArgumentError } from "@perpx/errors";
 import type { SendTxResult } from "@perpx/node-client";
 import type { ClientContext } from "./client.js";
+import { showValue } from "./showValue.js";
 import { walletOf } from "./trader.js";
 import { usdcAmount } from "./transfers.js";
 
@@ -66,7 +67,7 @@ export async function withdrawUsdc(
   if (typeof recipient !== "string" || !isValidAddress(recipient)) {
     throw new InvalidArgumentError(
       "recipient",
-      `must be an account address (bech32 with the network's prefix, or 0x hex), got ${typeof recipient === "string" ? JSON.stringify(recipient.slice(0, 100)) : typeof recipient}`,
+      `must be an account address (bech32 with the network's prefix, or 0x hex), got ${showValue(recipient, 60)}`,
     );
   }
   return context.node.withdrawFromSubaccount({

@@ -10,6 +10,7 @@ import { OrderOutcomeUnknownError, watchSend } from "./inFlight.js";
 import { inFlightHandle } from "./lookUp.js";
 import { type HumanOrder, planOrder, type WireOrder } from "./orderPlan.js";
 import { checkOrderShape } from "./orderShape.js";
+import { showValue } from "./showValue.js";
 import { subaccountOf, traderOf } from "./trader.js";
 
 /**
@@ -245,7 +246,7 @@ export async function cancelPlacedOrder(
   if (!entry) {
     throw new InvalidArgumentError(
       "clientId",
-      `this client placed no order ${String(params.clientId)} on ${String(params.market)}`,
+      `this client placed no order ${showValue(params.clientId)} on ${showValue(params.market)}`,
     );
   }
   const { wire } = entry;

@@ -9,6 +9,7 @@ import {
 import { InvalidArgumentError } from "@perpx/errors";
 import type { SendTxResult } from "@perpx/node-client";
 import type { ClientContext } from "./client.js";
+import { showValue } from "./showValue.js";
 import { walletOf } from "./trader.js";
 
 /**
@@ -86,16 +87,9 @@ export function usdcAmount(amount: string): bigint {
   return quantums;
 }
 
-/** A refused value as the error shows it: short, and never throwing (a null-prototype object, a bigint). */
+/** A refused value as the error shows it: short, secrets redacted, and never throwing. */
 function shown(value: unknown): string {
-  if (typeof value === "string") {
-    const text = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
-    return value.length > 40 ? `${text} (${value.length} characters)` : text;
-  }
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  if (typeof value === "bigint") return `${value}n`;
-  if (value === null) return "null";
-  return Array.isArray(value) ? "an array" : `a value of type ${typeof value}`;
+  return showValue(value, 40);
 }
 
 /**
