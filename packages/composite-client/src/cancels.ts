@@ -1,4 +1,4 @@
-import { assertKnownKeys, optionKeys } from "@perpx/core";
+import { assertKnownKeys, InvalidArgumentError, InvalidOrderError, optionKeys } from "@perpx/core";
 import { isBroadcastTxError, type SendTxResult } from "@perpx/node-client";
 import { batchCancelMsg, cancelOrderMsg, ORDER_FLAGS } from "@perpx/node-client/tx";
 import type { ClientContext } from "./client.js";
@@ -31,7 +31,11 @@ const CANCEL_ALL_KEYS = optionKeys<Parameters<typeof cancelAllOrders>[2]>({ mark
  * @param placed - the orders this client placed, by market and client id.
  * @param params - the market's ticker and the client ids of its short-term orders to cancel.
  * @returns resolves when the node accepted the `MsgBatchCancel`.
- * @throws {InvalidOrderError} for more than 100 ids, before anything is signed.
+ * @throws {InvalidArgumentError} (`clientIds`) when `clientIds` is not a non-empty array, before
+ *   anything is signed.
+ * @throws {InvalidOrderError} for more than 100 ids, and (`clientIds`) for the id of a stateful
+ *   order this client placed (long-term, conditional, TWAP: a batch cancel removes short-term
+ *   orders only, so it would stay open; use `cancelOrder`), before anything is signed.
  *
  * @example
  * ```ts
@@ -48,8 +52,20 @@ export async function batchCancelOrders(
   params: { market: string; clientIds: readonly number[] },
 ): Promise<SendTxResult> {
   assertKnownKeys(params, BATCH_CANCEL_KEYS, "batchCancel");
+  if (!Array.isArray(params.clientIds) || params.clientIds.length === 0) {
+    throw new InvalidArgumentError("clientIds", "must be a non-empty array of client ids");
+  }
   const market = await context.markets.get(params.market);
   const entries = params.clientIds.flatMap((id) => placed.get(`${market.ticker}/${id}`) ?? []);
+  // The chain's batch cancel removes short-term orders only: a stateful order named here would stay
+  // open while marked cancelled, and cancelAll would skip it.
+  const stateful = entries.find((entry) => entry.wire.kind !== "short-term");
+  if (stateful) {
+    throw new InvalidOrderError(
+      "clientIds",
+      `order ${stateful.wire.clientId} on ${market.ticker} is a ${stateful.wire.kind} order; a batch cancel removes short-term orders only: cancel it with cancelOrder`,
+    );
+  }
   // A cancel removes an order only when it lives at least as long as the order.
   let goodTilBlock = Number(context.height.current()) + CANCEL_BLOCKS;
   for (const { wire } of entries) {

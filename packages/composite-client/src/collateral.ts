@@ -14,6 +14,7 @@ import type { ClientContext } from "./client.js";
 import { marginSummary } from "./margin.js";
 import type { CompositeMarket } from "./markets.js";
 import type { WireOrder } from "./orderPlan.js";
+import { showValue } from "./showValue.js";
 import { subaccountOf, walletOf } from "./trader.js";
 
 /**
@@ -172,7 +173,7 @@ export async function setMarketLeverage(
     const given: unknown = params.leverage;
     throw new InvalidArgumentError(
       "leverage",
-      `must be at least 1, a number or a canonical decimal string, got ${typeof given === "string" ? JSON.stringify(given) : typeof given === "number" ? String(given) : typeof given}`,
+      `must be at least 1, a number or a canonical decimal string, got ${showValue(given)}`,
     );
   }
   const market = await context.markets.get(params.market);

@@ -169,7 +169,9 @@ export class CompositeClient {
    *
    * @param params - the market's ticker and the client ids of its short-term orders.
    * @returns resolves when the node accepted the `MsgBatchCancel`; rejects with `InvalidOrderError`
-   *   for more than 100 ids, before anything is signed.
+   *   for more than 100 ids or the id of a stateful order this client placed (cancel those with
+   *   `cancelOrder`), and with `InvalidArgumentError` for `clientIds` that is not a non-empty
+   *   array, before anything is signed.
    * @example
    * ```ts
    * const bid = { market: "BTC-USD", side: "BUY", size: "0.001", goodTil: { blocks: 20 } } as const;

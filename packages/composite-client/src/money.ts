@@ -1,7 +1,11 @@
-import { assertKnownKeys, optionKeys, usdcToQuoteQuantums } from "@perpx/core";
+import { isValidAddress } from "@perpx/address";
+import { assertKnownKeys, optionKeys } from "@perpx/core";
+import { InvalidArgumentError } from "@perpx/errors";
 import type { SendTxResult } from "@perpx/node-client";
 import type { ClientContext } from "./client.js";
+import { showValue } from "./showValue.js";
 import { walletOf } from "./trader.js";
+import { usdcAmount } from "./transfers.js";
 
 type DepositParams = Parameters<typeof depositUsdc>[1];
 type WithdrawParams = Parameters<typeof withdrawUsdc>[1];
@@ -15,7 +19,8 @@ const WITHDRAW_KEYS = optionKeys<WithdrawParams>({ amount: true, recipient: true
  *   market cache.
  * @param params - the amount in human USDC (`"100"`).
  * @returns resolves when the node accepted the deposit.
- * @throws {InvalidAmountError} for an amount with more than 6 decimals.
+ * @throws {InvalidAmountError} (`kind: "amount"`) for an amount that is not a canonical decimal
+ *   above zero with at most 6 decimals, or is above the chain's uint64 of quote quantums.
  * @throws {InvalidArgumentError} for a read-only client or a trading key.
  *
  * @example
@@ -26,7 +31,7 @@ const WITHDRAW_KEYS = optionKeys<WithdrawParams>({ amount: true, recipient: true
 export async function depositUsdc(context: ClientContext, params: { amount: string }): Promise<SendTxResult> {
   assertKnownKeys(params, DEPOSIT_KEYS, "deposit");
   const signer = walletOf(context, "deposit");
-  const quantums = usdcToQuoteQuantums(params.amount);
+  const quantums = usdcAmount(params.amount);
   return context.node.depositToSubaccount({
     signer,
     sender: signer.address,
@@ -44,6 +49,8 @@ export async function depositUsdc(context: ClientContext, params: { amount: stri
  *   default).
  * @returns resolves when the node accepted the withdrawal; rejects with `BroadcastTxError` when the
  *   subaccount's free collateral cannot cover it.
+ * @throws {InvalidAmountError} (`kind: "amount"`) as {@link depositUsdc}, and
+ *   {@link InvalidArgumentError} (`recipient`) for a recipient that is not an account address.
  * @example
  * ```ts
  * await withdrawUsdc(context, { amount: "50" });
@@ -55,11 +62,18 @@ export async function withdrawUsdc(
 ): Promise<SendTxResult> {
   assertKnownKeys(params, WITHDRAW_KEYS, "withdraw");
   const signer = walletOf(context, "withdraw");
-  const quantums = usdcToQuoteQuantums(params.amount);
+  const quantums = usdcAmount(params.amount);
+  const recipient = params.recipient ?? signer.address;
+  if (typeof recipient !== "string" || !isValidAddress(recipient)) {
+    throw new InvalidArgumentError(
+      "recipient",
+      `must be an account address (bech32 with the network's prefix, or 0x hex), got ${showValue(recipient, 60)}`,
+    );
+  }
   return context.node.withdrawFromSubaccount({
     signer,
     sender: { owner: signer.address, number: context.subaccountNumber },
-    recipient: params.recipient ?? signer.address,
+    recipient,
     quantums,
   });
 }

@@ -119,6 +119,9 @@ export async function followOnNode(params: NodeFollow): Promise<void> {
     return outcome;
   };
   if (wire.kind === "short-term") {
+    // No block shows a short-term cancel: the node's acceptance of ours is the only sign of one (a
+    // cancel still being sent may never arrive, and the order rest on).
+    const cancelled = order.cancelAccepted ?? order.canceled;
     let from = order.placedAtHeight + 1n;
     const last = BigInt(wire.goodTilBlock);
     while (from <= last && filled < size) {
@@ -133,7 +136,7 @@ export async function followOnNode(params: NodeFollow): Promise<void> {
       from = upTo + 1n;
       if (outcome.totalFilled > 0n && filled < size)
         onUpdate(result("PARTIALLY_FILLED", filled, order, fills, false));
-      if (order.canceled()) break;
+      if (cancelled()) break;
     }
     const ioc = wire.timeInForce === "IOC" || wire.timeInForce === "FILL_OR_KILL";
     const status: OrderStatus =
@@ -143,11 +146,11 @@ export async function followOnNode(params: NodeFollow): Promise<void> {
           ? "PARTIALLY_FILLED"
           : ioc
             ? "REJECTED"
-            : order.canceled()
+            : cancelled()
               ? "CANCELED"
               : "EXPIRED";
     const reason =
-      filled === size ? undefined : ioc ? "ioc_unfilled" : order.canceled() ? "user_canceled" : "expired";
+      filled === size ? undefined : ioc ? "ioc_unfilled" : cancelled() ? "user_canceled" : "expired";
     onUpdate(result(status, filled, order, fills, true, reason));
     return;
   }

@@ -1,6 +1,7 @@
 import {
   CANONICAL_DECIMAL_PATTERN,
   decimalToUnits,
+  InvalidArgumentError,
   InvalidOrderError,
   oraclePriceToSubticks,
   priceToSubticks,
@@ -11,6 +12,7 @@ import type { Market, OrderSide, PlaceOrderParams, TimeInForce } from "@perpx/no
 import type { OrderCommonParams } from "@perpx/node-client/tx";
 import { checkChainRules } from "./orderRules.js";
 import { checkOrderShape } from "./orderShape.js";
+import { showValue } from "./showValue.js";
 import { type HumanTwap, twapOfHuman } from "./twapPlan.js";
 
 /**
@@ -148,6 +150,9 @@ const DEFAULT_BLOCKS = 20;
 
 const CANONICAL_DECIMAL = new RegExp(CANONICAL_DECIMAL_PATTERN);
 const MARKET_TYPES: ReadonlySet<OrderType> = new Set(["MARKET", "STOP_MARKET", "TAKE_PROFIT_MARKET"]);
+const TIMES_IN_FORCE: ReadonlySet<string> = new Set(["GTC", "IOC", "POST_ONLY", "FILL_OR_KILL"]);
+const ROUNDINGS: ReadonlySet<string> = new Set(["exact", "down", "up", "nearest"]);
+const MAX_UINT32 = 0xffff_ffff;
 const ORDER_TYPES: ReadonlySet<string> = new Set([
   "LIMIT",
   "MARKET",
@@ -206,7 +211,7 @@ export function slippagePpm(slippage: string): bigint {
   if (ppm === undefined || ppm > 1_000_000n) {
     throw new InvalidOrderError(
       "slippage",
-      `must be a percentage such as "0.5%" (a canonical decimal, then %), got ${typeof slippage === "string" ? JSON.stringify(slippage.slice(0, 100)) : typeof slippage}`,
+      `must be a percentage such as "0.5%" (a canonical decimal, then %), got ${showValue(slippage)}`,
     );
   }
   return ppm;
@@ -301,7 +306,9 @@ function checkGoodTil(goodTil: GoodTil | undefined, kind: PlaceOrderParams["kind
  * @returns the order in wire units (quantums, subticks, good-til block or time).
  * @throws {InvalidAmountError} for a size or price off the grid without `rounding` (naming the
  *   nearest valid values).
- * @throws {InvalidOrderError} for an inconsistent order (missing price, bad slippage or goodTil),
+ * @throws {InvalidArgumentError} for a `clientId` that is not a uint32.
+ * @throws {InvalidOrderError} for an inconsistent order (missing price, bad slippage, even beside a
+ *   price, bad goodTil, an unknown side, type, time in force or rounding),
  *   or one the chain would refuse (see {@link checkChainRules}: reduce-only off IOC, fill-or-kill,
  *   post-only with another time in force, a good-til time past 95 days).
  *
@@ -317,10 +324,39 @@ export function planOrder(order: HumanOrder, context: PlanContext): WireOrder {
   checkOrderShape(order);
   const type = order.type ?? "LIMIT";
   if (!ORDER_TYPES.has(type)) {
-    throw new InvalidOrderError("type", `must be one of ${[...ORDER_TYPES].join(", ")}, got ${String(type)}`);
+    throw new InvalidOrderError(
+      "type",
+      `must be one of ${[...ORDER_TYPES].join(", ")}, got ${showValue(type)}`,
+    );
   }
   if (order.side !== "BUY" && order.side !== "SELL") {
-    throw new InvalidOrderError("side", `must be BUY or SELL, got ${String(order.side)}`);
+    throw new InvalidOrderError("side", `must be BUY or SELL, got ${showValue(order.side)}`);
+  }
+  // Checked here rather than by core and the node client, whose messages would echo the value as
+  // it is (a secret pasted into the wrong field among it).
+  if (order.timeInForce !== undefined && !TIMES_IN_FORCE.has(order.timeInForce)) {
+    throw new InvalidOrderError(
+      "timeInForce",
+      `must be one of ${[...TIMES_IN_FORCE].join(", ")}, got ${showValue(order.timeInForce)}`,
+    );
+  }
+  if (order.rounding !== undefined && !ROUNDINGS.has(order.rounding)) {
+    throw new InvalidOrderError(
+      "rounding",
+      `must be one of ${[...ROUNDINGS].join(", ")}, got ${showValue(order.rounding)}`,
+    );
+  }
+  // A slippage beside a price is not used, but never taken unread.
+  const ppm = order.slippage === undefined ? undefined : slippagePpm(order.slippage);
+  const clientId: unknown = order.clientId;
+  if (
+    clientId !== undefined &&
+    !(Number.isInteger(clientId) && (clientId as number) >= 0 && (clientId as number) <= MAX_UINT32)
+  ) {
+    throw new InvalidArgumentError(
+      "clientId",
+      `must be an integer from 0 to ${MAX_UINT32}, got ${showValue(clientId)}`,
+    );
   }
   const { market } = context;
   const rounding = order.rounding ?? "exact";
@@ -346,13 +382,13 @@ export function planOrder(order: HumanOrder, context: PlanContext): WireOrder {
     subticks = priceToSubticks(order.price, market, { rounding });
   } else if (isTwap) {
     subticks = 0n; // a market TWAP: each suborder at the oracle moved by the tolerance
-  } else if (isMarket && order.slippage !== undefined) {
+  } else if (isMarket && ppm !== undefined) {
     const referenceSubticks =
       triggerSubticks ?? oraclePriceToSubticks(market.oracle, market, { rounding: "nearest" });
     subticks = worstSubticks({
       side: order.side,
       referenceSubticks,
-      ppm: slippagePpm(order.slippage),
+      ppm,
       market,
     });
   } else {

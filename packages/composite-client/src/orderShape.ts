@@ -1,5 +1,6 @@
 import { assertKnownKeys, InvalidOrderError, optionKeys } from "@perpx/core";
 import type { GoodTil, HumanOrder } from "./orderPlan.js";
+import { showValue } from "./showValue.js";
 
 const HUMAN_ORDER_KEYS = optionKeys<HumanOrder>({
   market: true,
@@ -55,13 +56,4 @@ export function checkOrderShape(order: HumanOrder): void {
   if ("blocks" in goodTil === "seconds" in goodTil) {
     throw new InvalidOrderError("goodTil", "give exactly one of blocks or seconds");
   }
-}
-
-/** A value as error messages show it: JSON where it has one, else its type. */
-function showValue(value: unknown): string {
-  if (typeof value === "string")
-    return JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}...` : value);
-  if (typeof value === "number" || typeof value === "boolean" || value === null) return String(value);
-  if (typeof value === "object") return Array.isArray(value) ? "an array" : "an object";
-  return `a ${typeof value}`;
 }

@@ -101,8 +101,15 @@ export interface TrackedOrder {
   market: Market;
   /** The latest height when it was accepted. */
   placedAtHeight: bigint;
-  /** Whether this client cancelled it. */
+  /** Whether this client cancelled it (true from the moment its cancel is sent). */
   canceled: () => boolean;
+  /**
+   * Whether the node accepted a cancel of it from this client (CheckTx, or inclusion): a cancel
+   * still in flight, or lost on the way, is not one. Followed on the node alone, a short-term order
+   * is CANCELED only then.
+   * @default canceled
+   */
+  cancelAccepted?: () => boolean;
 }
 
 /** Blocks past a short-term order's good-til-block the feed has to show its end, before the node's blocks settle it. */

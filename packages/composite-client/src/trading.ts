@@ -10,6 +10,7 @@ import { OrderOutcomeUnknownError, watchSend } from "./inFlight.js";
 import { inFlightHandle } from "./lookUp.js";
 import { type HumanOrder, planOrder, type WireOrder } from "./orderPlan.js";
 import { checkOrderShape } from "./orderShape.js";
+import { showValue } from "./showValue.js";
 import { subaccountOf, traderOf } from "./trader.js";
 
 /**
@@ -23,7 +24,13 @@ import { subaccountOf, traderOf } from "./trader.js";
  */
 export type PlacedOrders = Map<
   string,
-  { wire: WireOrder; ticker: string; canceled: boolean; handle?: OrderHandle | undefined }
+  {
+    wire: WireOrder;
+    ticker: string;
+    canceled: boolean;
+    cancelAccepted?: boolean | undefined;
+    handle?: OrderHandle | undefined;
+  }
 >;
 
 /**
@@ -117,12 +124,25 @@ export async function placeHumanOrder(
   }
   const message = placeOrderMsg(wire);
   const orderId = message.value.order?.orderId as clob.OrderId;
-  const entry: { wire: WireOrder; ticker: string; canceled: boolean; handle?: OrderHandle } = {
+  const entry: {
+    wire: WireOrder;
+    ticker: string;
+    canceled: boolean;
+    cancelAccepted: boolean;
+    handle?: OrderHandle;
+  } = {
     wire,
     ticker: market.ticker,
     canceled: false,
+    cancelAccepted: false,
   };
-  const tracked = { wire, orderId, market, canceled: () => entry.canceled };
+  const tracked = {
+    wire,
+    orderId,
+    market,
+    canceled: () => entry.canceled,
+    cancelAccepted: () => entry.cancelAccepted,
+  };
   const sentAt = context.height.current();
   const sent = await watchSend(
     (onBroadcast) => sendClob(context, [message], undefined, onBroadcast),
@@ -160,25 +180,31 @@ function trackingOf(context: ClientContext) {
 
 /**
  * Runs a cancel of placed orders, marking them cancelled first (so a tracker that sees an order
- * leave state while the cancel is in flight reports CANCELED), and unmarking them if it fails.
+ * leave state while the cancel is in flight reports it cancelled by this client), unmarking them
+ * if it fails, and marking the cancel accepted (`cancelAccepted`) once the node took it.
  *
  * @param entries - the placed orders the cancel removes.
  * @param send - the cancel's send.
  * @returns what `send` resolves with; when it rejects, the orders are marked open again.
  * @example
  * ```ts
- * const entry = { canceled: false };
+ * const entry = { canceled: false, cancelAccepted: false };
  * await cancelling([entry], () => Promise.reject(new Error("refused"))).catch(() => undefined);
  * entry.canceled; // false: the cancel failed, so the mark is undone
  * await cancelling([entry], async () => "sent"); // "sent"
- * entry.canceled; // true
+ * [entry.canceled, entry.cancelAccepted]; // [true, true]
  * ```
  */
-export async function cancelling<T>(entries: { canceled: boolean }[], send: () => Promise<T>): Promise<T> {
+export async function cancelling<T>(
+  entries: { canceled: boolean; cancelAccepted?: boolean | undefined }[],
+  send: () => Promise<T>,
+): Promise<T> {
   const before = entries.map((e) => e.canceled);
   for (const entry of entries) entry.canceled = true;
   try {
-    return await send();
+    const sent = await send();
+    for (const entry of entries) entry.cancelAccepted = true;
+    return sent;
   } catch (error) {
     entries.forEach((entry, i) => {
       entry.canceled = before[i] === true;
@@ -220,7 +246,7 @@ export async function cancelPlacedOrder(
   if (!entry) {
     throw new InvalidArgumentError(
       "clientId",
-      `this client placed no order ${String(params.clientId)} on ${String(params.market)}`,
+      `this client placed no order ${showValue(params.clientId)} on ${showValue(params.market)}`,
     );
   }
   const { wire } = entry;

@@ -9,6 +9,7 @@ import {
 import { InvalidArgumentError } from "@perpx/errors";
 import type { SendTxResult } from "@perpx/node-client";
 import type { ClientContext } from "./client.js";
+import { showValue } from "./showValue.js";
 import { walletOf } from "./trader.js";
 
 /**
@@ -36,10 +37,13 @@ const TRANSFER_KEYS = optionKeys<TransferParams>({ amount: true, from: true, to:
 const FROM_KEYS = optionKeys<{ number: number }>({ number: true });
 const TO_KEYS = optionKeys<TransferParams["to"]>({ owner: true, number: true });
 const CANONICAL = new RegExp(CANONICAL_DECIMAL_PATTERN);
+/** The most quote quantums a message carries (the chain's uint64). */
+const MAX_QUANTUMS = (1n << 64n) - 1n;
 
 /**
  * Reads a USDC amount given by a person: a canonical decimal above zero with at most 6 decimals
- * (USDC's), as quote quantums. Nothing is rounded.
+ * (USDC's) and at most the chain's uint64 of quote quantums (18,446,744,073,709.551615), as quote
+ * quantums. Nothing is rounded.
  *
  * @param amount - the amount, e.g. `"12.5"`.
  * @returns its quote quantums (`uusdc`).
@@ -51,6 +55,7 @@ const CANONICAL = new RegExp(CANONICAL_DECIMAL_PATTERN);
  * usdcAmount("12.5"); // 12_500_000n
  * usdcAmount("0.0000001"); // throws InvalidAmountError (more than 6 decimals)
  * usdcAmount("0"); // throws InvalidAmountError (not above zero)
+ * usdcAmount("18446744073710"); // throws InvalidAmountError (above uint64 quote quantums)
  * ```
  */
 export function usdcAmount(amount: string): bigint {
@@ -71,19 +76,20 @@ export function usdcAmount(amount: string): bigint {
       problem: "must be above zero",
     });
   }
+  if (quantums > MAX_QUANTUMS) {
+    throw new InvalidAmountError({
+      kind: "amount",
+      value: shown(amount),
+      reason: "out-of-range",
+      problem: "is above the chain's uint64 maximum of 18446744073709.551615 USDC",
+    });
+  }
   return quantums;
 }
 
-/** A refused value as the error shows it: short, and never throwing (a null-prototype object, a bigint). */
+/** A refused value as the error shows it: short, secrets redacted, and never throwing. */
 function shown(value: unknown): string {
-  if (typeof value === "string") {
-    const text = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
-    return value.length > 40 ? `${text} (${value.length} characters)` : text;
-  }
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  if (typeof value === "bigint") return `${value}n`;
-  if (value === null) return "null";
-  return Array.isArray(value) ? "an array" : `a value of type ${typeof value}`;
+  return showValue(value, 40);
 }
 
 /**

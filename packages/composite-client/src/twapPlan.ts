@@ -7,6 +7,7 @@ import {
 } from "@perpx/core";
 import type { Market } from "@perpx/node-client";
 import { type TwapParams, twapParametersOf } from "@perpx/node-client/tx";
+import { showValue } from "./showValue.js";
 
 /**
  * A TWAP's schedule in human units (the `twap` option of a `"TWAP"` order): the chain places
@@ -47,7 +48,7 @@ function tolerancePpm(tolerance: unknown): number {
   if (ppm === undefined || ppm >= 1_000_000n) {
     throw new InvalidOrderError(
       "twap.priceTolerance",
-      `must be a percentage below 100% such as "0.5%", got ${typeof tolerance === "string" ? JSON.stringify(tolerance.slice(0, 100)) : typeof tolerance}`,
+      `must be a percentage below 100% such as "0.5%", got ${showValue(tolerance)}`,
     );
   }
   return Number(ppm);

@@ -19,13 +19,15 @@ export interface CountingProxy {
  * `swallow` answers true still reaches the server, but its answer is dropped and the client's
  * connection cut once the server answered: the request went through, no answer came back. One for
  * which `drop` answers true is read and the connection cut without forwarding it: the client wrote
- * it, the server never saw it.
+ * it, the server never saw it. A request for which `hold` returns a promise waits for it before
+ * either (a slow link).
  */
 export async function startCountingProxy(
   target: string,
   options: {
     swallow?: (request: ProxiedRequest) => boolean;
     drop?: (request: ProxiedRequest) => boolean;
+    hold?: (request: ProxiedRequest) => Promise<void> | undefined;
   } = {},
 ): Promise<CountingProxy> {
   const to = new URL(target);
@@ -33,7 +35,7 @@ export async function startCountingProxy(
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
+    req.on("end", async () => {
       const body = Buffer.concat(chunks);
       let method: string | undefined;
       try {
@@ -43,6 +45,7 @@ export async function startCountingProxy(
       }
       const proxied = { path: req.url ?? "/", method };
       requests.push(proxied);
+      await options.hold?.(proxied);
       if (options.drop?.(proxied)) {
         res.destroy();
         return;
