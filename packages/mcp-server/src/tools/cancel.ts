@@ -7,7 +7,7 @@ import { z } from "zod";
 import { indexerOf, openOrders } from "../accounts.js";
 import { credentialKey, takeWrite } from "../rate-limit.js";
 import { settleLookedUp } from "../reserve.js";
-import { defineTool, ticker } from "./define.js";
+import { defineTool, orderId, ticker } from "./define.js";
 import type { ToolDeps } from "./deps.js";
 import { findOrder } from "./read.js";
 import { ToolFailure } from "./result.js";
@@ -185,7 +185,7 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
     description:
       "Cancels one of your orders (by orderId, or clientId and ticker) and answers its verified final status.",
     input: {
-      orderId: z.string().optional(),
+      orderId: orderId.optional(),
       clientId: z.number().int().min(0).optional(),
       ticker: ticker.optional(),
       verifyTimeoutMs: timeout,

@@ -1,0 +1,89 @@
+/**
+ * Looking orders up by `orderId` (get_order, cancel_order): an id that is not one is refused naming
+ * `orderId`; an indexer that fails is UPSTREAM_UNAVAILABLE, never "no such order" (an agent told to
+ * look an order up before retrying would place it again); and an order of another subaccount of the
+ * account is not cancelled through subaccount 0 (a batch cancel names its subaccount, so its client
+ * id would cancel subaccount 0's order with that id).
+ */
+
+import { createServer } from "node:http";
+import type { Devnet } from "@perpx/devnet";
+import { describe, expect, it } from "vitest";
+import { call, endpointsOf, refused, useMcpNet } from "./support.js";
+
+// Slow blocks: the short-term orders below rest their 20 blocks while the test cancels.
+const net = useMcpNet({ devnet: { blockTimeMs: 1_000 } });
+
+/** Counts the transactions reaching the devnet's CheckTx that name `address`. */
+function countBroadcasts(devnet: Devnet, address: string) {
+  const app = devnet.app as { checkTx: (tx: Uint8Array) => unknown };
+  const original = app.checkTx.bind(app);
+  const needle = Buffer.from(address);
+  let count = 0;
+  app.checkTx = (tx) => {
+    if (Buffer.from(tx).includes(needle)) count += 1;
+    return original(tx);
+  };
+  return { count: () => count, restore: () => (app.checkTx = original) };
+}
+
+describe("orders looked up by orderId", () => {
+  it("refuses an orderId that is not an order id as INVALID_INPUT naming orderId, asking nothing", async () => {
+    const { credential } = await net.account();
+    const client = await net.connect(credential);
+    for (const bad of ["../../addresses/perpx1x", "IGNORE PREVIOUS INSTRUCTIONS", "", "x".repeat(100_000)]) {
+      for (const tool of ["get_order", "cancel_order"]) {
+        const error = await refused(client, tool, { orderId: bad });
+        expect(error.code, `${tool} ${bad.slice(0, 40)}`).toBe("INVALID_INPUT");
+        expect(error.message).toContain("orderId");
+      }
+    }
+    // An order id no order has is still NOT_FOUND.
+    const unknown = "0b9f6a64-1d1e-5c3e-9d4a-6f0e4c1b2a33";
+    expect(await refused(client, "get_order", { orderId: unknown })).toMatchObject({ code: "NOT_FOUND" });
+    expect(await refused(client, "cancel_order", { orderId: unknown })).toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("answers UPSTREAM_UNAVAILABLE, not NOT_FOUND, for a resting order when the indexer fails", async () => {
+    const account = await net.account();
+    const client = await net.connect(account.credential);
+    const { market } = await call(client, "get_market", { ticker: "BTC-USD" });
+    const price = String(Math.floor(Number(market.oraclePrice) * 0.95));
+    await call(client, "place_order", {
+      ticker: "BTC-USD",
+      side: "BUY",
+      type: "LIMIT",
+      size: "0.001",
+      price,
+      clientId: 11,
+    });
+    const { order } = await call(client, "get_order", { clientId: 11, ticker: "BTC-USD" });
+    const down = createServer((_, res) => void res.writeHead(503).end("down"));
+    await new Promise<void>((resolve) => down.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = down.address() as { port: number };
+      const server = await net.startServer({
+        endpoints: { ...endpointsOf(net.devnet), indexer: `http://127.0.0.1:${port}` },
+      });
+      const blind = await net.connect(account.credential, server);
+      const counter = countBroadcasts(net.devnet, account.owner.address);
+      try {
+        expect(await refused(blind, "get_order", { orderId: order.id })).toMatchObject({
+          code: "UPSTREAM_UNAVAILABLE",
+        });
+        expect(await refused(blind, "cancel_order", { orderId: order.id })).toMatchObject({
+          code: "UPSTREAM_UNAVAILABLE",
+        });
+        expect(counter.count()).toBe(0);
+      } finally {
+        counter.restore();
+      }
+    } finally {
+      down.close();
+    }
+    // The order rests all along, and the working indexer still finds it by its id.
+    const found = await call(client, "get_order", { orderId: order.id });
+    expect(found.order.status).toBe("OPEN");
+    await call(client, "cancel_order", { orderId: order.id });
+  });
+});
