@@ -7,6 +7,7 @@
  */
 
 import { createServer } from "node:http";
+import { CompositeClient } from "@perpx/composite-client";
 import type { Devnet } from "@perpx/devnet";
 import { describe, expect, it } from "vitest";
 import { call, endpointsOf, refused, useMcpNet } from "./support.js";
@@ -85,5 +86,57 @@ describe("orders looked up by orderId", () => {
     const found = await call(client, "get_order", { orderId: order.id });
     expect(found.order.status).toBe("OPEN");
     await call(client, "cancel_order", { orderId: order.id });
+  });
+
+  it("refuses to cancel an order of subaccount 1, sending nothing; subaccount 0's order with its client id stays", async () => {
+    const account = await net.account();
+    const client = await net.connect(account.credential);
+    await account.client.transfer({ amount: "100", to: { number: 1 } });
+    const sub1 = await CompositeClient.connect({
+      network: "local",
+      grpcCaCert: net.devnet.caPem,
+      pollIntervalMs: 50,
+      endpoints: endpointsOf(net.devnet),
+      wallet: account.owner,
+      subaccountNumber: 1,
+    });
+    try {
+      const { market } = await call(client, "get_market", { ticker: "BTC-USD" });
+      const price = String(Math.floor(Number(market.oraclePrice) * 0.95));
+      // The same short-term order, client id 777, on subaccounts 0 and 1 (placed by the owner).
+      const order = {
+        market: "BTC-USD",
+        side: "BUY" as const,
+        size: "0.001",
+        price,
+        goodTil: { blocks: 20 },
+        clientId: 777,
+      };
+      await account.client.placeOrder(order);
+      await sub1.placeOrder(order);
+      const indexer = account.client.context.indexer;
+      if (!indexer) throw new Error("the devnet has an indexer");
+      const listed = (number: number) =>
+        indexer
+          .getOrders({ owner: account.owner.address, number, ticker: "BTC-USD", returnLatestOrders: true })
+          .then((orders) => orders.find((o) => o.clientId === "777"));
+      await expect.poll(async () => (await listed(0))?.status).toBe("BEST_EFFORT_OPENED");
+      await expect.poll(async () => (await listed(1))?.status).toBe("BEST_EFFORT_OPENED");
+      const theirs = await listed(1);
+      const counter = countBroadcasts(net.devnet, account.owner.address);
+      let error: { code: string; message: string };
+      try {
+        error = await refused(client, "cancel_order", { orderId: theirs?.id, verifyTimeoutMs: 3_000 });
+      } finally {
+        counter.restore();
+      }
+      expect(error).toMatchObject({ code: "INVALID_INPUT" });
+      expect(error.message).toContain("subaccount 1");
+      expect(error.message).toContain("orderId");
+      expect(counter.count(), "nothing was sent").toBe(0);
+      expect((await listed(0))?.status).toBe("BEST_EFFORT_OPENED");
+    } finally {
+      sub1.close();
+    }
   });
 });
