@@ -237,16 +237,20 @@ export const amount = z
   .describe("a positive decimal number as a string");
 
 /**
- * A market ticker argument.
+ * A market ticker argument: upper-case letters and digits on each side of one `-`, at most 64
+ * characters (a longer one is refused as `INVALID_INPUT` naming `ticker`, rather than reaching the
+ * indexer, whose refusal of a huge URL would read as an upstream failure).
  *
  * @example
  * ```ts
  * ticker.parse("BTC-USD"); // "BTC-USD"
  * ticker.safeParse("btc").success; // false
+ * ticker.safeParse(`${"A".repeat(100)}-USD`).success; // false
  * ```
  */
 export const ticker = z
   .string()
+  .max(64, "a ticker of at most 64 characters")
   .regex(/^[A-Z0-9]+-[A-Z0-9]+$/, "a ticker such as BTC-USD")
   .describe("the market's ticker, e.g. BTC-USD");
 
