@@ -3,7 +3,8 @@
  * `orderId`; an indexer that fails is UPSTREAM_UNAVAILABLE, never "no such order" (an agent told to
  * look an order up before retrying would place it again); and an order of another subaccount of the
  * account is not cancelled through subaccount 0 (a batch cancel names its subaccount, so its client
- * id would cancel subaccount 0's order with that id).
+ * id would cancel subaccount 0's order with that id), nor does its look-up release the reservation of
+ * subaccount 0's order in flight with the same client id.
  */
 
 import { createServer } from "node:http";
@@ -135,6 +136,55 @@ describe("orders looked up by orderId", () => {
       expect(error.message).toContain("orderId");
       expect(counter.count(), "nothing was sent").toBe(0);
       expect((await listed(0))?.status).toBe("BEST_EFFORT_OPENED");
+    } finally {
+      sub1.close();
+    }
+  });
+
+  it("keeps subaccount 0's reservation when get_order finds an order of subaccount 1 with its client id", async () => {
+    const account = await net.account();
+    const client = await net.connect(account.credential);
+    await account.client.transfer({ amount: "100", to: { number: 1 } });
+    const sub1 = await CompositeClient.connect({
+      network: "local",
+      grpcCaCert: net.devnet.caPem,
+      pollIntervalMs: 50,
+      endpoints: endpointsOf(net.devnet),
+      wallet: account.owner,
+      subaccountNumber: 1,
+    });
+    try {
+      const { market } = await call(client, "get_market", { ticker: "BTC-USD" });
+      const price = String(Math.floor(Number(market.oraclePrice) * 0.95));
+      // Subaccount 1 rests an order with client id 31 (placed by the owner).
+      await sub1.placeOrder({ market: "BTC-USD", side: "BUY", size: "0.001", price, clientId: 31 });
+      const indexer = account.client.context.indexer;
+      if (!indexer) throw new Error("the devnet has an indexer");
+      const theirs = async () =>
+        (await indexer.getOrders({ owner: account.owner.address, number: 1, ticker: "BTC-USD" })).find(
+          (o) => o.clientId === "31",
+        );
+      await expect.poll(async () => (await theirs())?.status).toBe("OPEN");
+      const owner = account.owner.address;
+      // No block comes: subaccount 0's MARKET order 31 is not seen in time, and keeps its reservation.
+      net.devnet.producer.setBlockTimeMs(0);
+      try {
+        const unknown = await refused(client, "place_order", {
+          ticker: "BTC-USD",
+          side: "BUY",
+          type: "MARKET",
+          size: "0.001",
+          clientId: 31,
+          verifyTimeoutMs: 1_000,
+        });
+        expect(unknown.code).toBe("TIMEOUT_UNKNOWN");
+        expect((await net.server.store.reservations(owner)).map((r) => r.clientId)).toEqual([31]);
+        const found = await call(client, "get_order", { orderId: (await theirs())?.id });
+        expect(found.order.subaccountNumber).toBe(1);
+        expect((await net.server.store.reservations(owner)).map((r) => r.clientId)).toEqual([31]);
+      } finally {
+        net.devnet.producer.setBlockTimeMs(1_000);
+      }
     } finally {
       sub1.close();
     }

@@ -202,7 +202,9 @@ export function registerReadTools(server: McpServer, deps: ToolDeps): void {
         await settleLookedUp(deps);
         throw error;
       });
-      await settleLookedUp(deps, found);
+      // Reservations are of subaccount 0's orders, keyed by ticker and client id: an order of another
+      // subaccount with the same client id tells nothing about them.
+      await settleLookedUp(deps, found.subaccountNumber === 0 ? found : undefined);
       const { fills } = await indexerOf(account).getFills({
         ...sub(found.subaccountNumber),
         market: found.ticker,
