@@ -7,7 +7,7 @@ import { z } from "zod";
 import { indexerOf, openOrders } from "../accounts.js";
 import { credentialKey, takeWrite } from "../rate-limit.js";
 import { settleLookedUp } from "../reserve.js";
-import { defineTool, ticker } from "./define.js";
+import { defineTool, orderId, ticker } from "./define.js";
 import type { ToolDeps } from "./deps.js";
 import { findOrder } from "./read.js";
 import { ToolFailure } from "./result.js";
@@ -74,7 +74,8 @@ async function verifyCancels(deps: ToolDeps, orders: OrderResponseObject[], time
 /**
  * Cancels orders of the principal's subaccount 0: short-term ones in one `MsgBatchCancel` per
  * market, stateful ones each by `MsgCancelOrder`; then verifies each through the indexer until it is
- * CANCELED (or FILLED first: `filledBeforeCancel`) or the timeout passes (`UNKNOWN`).
+ * CANCELED (or FILLED first: `filledBeforeCancel`) or the timeout passes (`UNKNOWN`). An order of
+ * another subaccount is refused (`INVALID_INPUT`) before anything is sent.
  */
 async function cancelOrders(
   deps: ToolDeps,
@@ -82,6 +83,15 @@ async function cancelOrders(
   timeoutMs: number,
 ): Promise<CancelResult[]> {
   const { context, placed } = deps.account;
+  // The trading key acts on subaccount 0 only, and a batch cancel names its subaccount: an order of
+  // another subaccount (found by orderId) would have its client id cancelled on subaccount 0.
+  const foreign = orders.find((o) => o.subaccountNumber !== 0);
+  if (foreign) {
+    throw new ToolFailure(
+      "INVALID_INPUT",
+      `orderId ${foreign.id} is an order of subaccount ${foreign.subaccountNumber}: this server cancels orders of subaccount 0 only; nothing was cancelled`,
+    );
+  }
   // A TWAP's suborders (flags 256) are the chain's own: they end with their TWAP.
   const live = orders.filter((o) => !FINAL.has(o.status) && o.orderFlags !== "256");
   const hashes = new Map<string, string>();
@@ -183,9 +193,9 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
   const cancelOne = defineTool(server, "cancel_order", {
     title: "Cancel order",
     description:
-      "Cancels one of your orders (by orderId, or clientId and ticker) and answers its verified final status.",
+      "Cancels one of your orders of subaccount 0 (by orderId, or clientId and ticker) and answers its verified final status.",
     input: {
-      orderId: z.string().optional(),
+      orderId: orderId.optional(),
       clientId: z.number().int().min(0).optional(),
       ticker: ticker.optional(),
       verifyTimeoutMs: timeout,

@@ -73,3 +73,12 @@ describe("amount", () => {
     expect(amount.safeParse(1).success).toBe(false);
   });
 });
+
+describe("ticker", () => {
+  it("takes upper-case tickers of at most 64 characters", () => {
+    for (const good of ["BTC-USD", "1000PEPE-USD", `${"A".repeat(60)}-USD`])
+      expect(ticker.safeParse(good).success, good).toBe(true);
+    for (const bad of ["btc-usd", "BTC", "BTC-USD ", `${"A".repeat(61)}-USD`, `${"A".repeat(500_000)}-USD`])
+      expect(ticker.safeParse(bad).success, bad.slice(0, 20)).toBe(false);
+  });
+});

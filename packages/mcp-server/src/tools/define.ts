@@ -237,18 +237,40 @@ export const amount = z
   .describe("a positive decimal number as a string");
 
 /**
- * A market ticker argument.
+ * A market ticker argument: upper-case letters and digits on each side of one `-`, at most 64
+ * characters (a longer one is refused as `INVALID_INPUT` naming `ticker`, rather than reaching the
+ * indexer, whose refusal of a huge URL would read as an upstream failure).
  *
  * @example
  * ```ts
  * ticker.parse("BTC-USD"); // "BTC-USD"
  * ticker.safeParse("btc").success; // false
+ * ticker.safeParse(`${"A".repeat(100)}-USD`).success; // false
  * ```
  */
 export const ticker = z
   .string()
+  .max(64, "a ticker of at most 64 characters")
   .regex(/^[A-Z0-9]+-[A-Z0-9]+$/, "a ticker such as BTC-USD")
   .describe("the market's ticker, e.g. BTC-USD");
+
+/**
+ * An order id argument: the indexer's id of an order (a UUID, as `get_open_orders` answers it).
+ * Anything else is refused as `INVALID_INPUT` naming `orderId`, before the indexer is asked.
+ *
+ * @example
+ * ```ts
+ * orderId.parse("0b9f6a64-1d1e-5c3e-9d4a-6f0e4c1b2a33"); // "0b9f6a64-1d1e-5c3e-9d4a-6f0e4c1b2a33"
+ * orderId.safeParse("../orders").success; // false
+ * ```
+ */
+export const orderId = z
+  .string()
+  .regex(
+    /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
+    "an order id: a UUID such as 0b9f6a64-1d1e-5c3e-9d4a-6f0e4c1b2a33",
+  )
+  .describe("the order's id (a UUID), as get_open_orders and get_order answer it");
 
 /**
  * A subaccount number argument (the principal's own account; default 0).

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { indexerOf, openOrders } from "../accounts.js";
 import { settleLookedUp } from "../reserve.js";
 import { dailyLoss } from "../risk.js";
-import { defineTool, subaccountNumber, ticker } from "./define.js";
+import { defineTool, orderId as orderIdArg, subaccountNumber, ticker } from "./define.js";
 import type { ToolDeps } from "./deps.js";
 import { ToolFailure } from "./result.js";
 import {
@@ -190,7 +190,7 @@ export function registerReadTools(server: McpServer, deps: ToolDeps): void {
     description:
       "One of your orders by orderId, or by clientId and ticker, with its fills. Use it to learn an order's state before retrying.",
     input: {
-      orderId: z.string().optional(),
+      orderId: orderIdArg.optional(),
       clientId: z.number().int().min(0).optional(),
       ticker: ticker.optional(),
     },
@@ -202,7 +202,9 @@ export function registerReadTools(server: McpServer, deps: ToolDeps): void {
         await settleLookedUp(deps);
         throw error;
       });
-      await settleLookedUp(deps, found);
+      // Reservations are of subaccount 0's orders, keyed by ticker and client id: an order of another
+      // subaccount with the same client id tells nothing about them.
+      await settleLookedUp(deps, found.subaccountNumber === 0 ? found : undefined);
       const { fills } = await indexerOf(account).getFills({
         ...sub(found.subaccountNumber),
         market: found.ticker,
@@ -291,7 +293,8 @@ export function registerReadTools(server: McpServer, deps: ToolDeps): void {
 /**
  * One of the principal's orders, by id or by client id and ticker.
  *
- * @throws {ToolFailure} INVALID_INPUT without an id, NOT_FOUND when the indexer has no such order.
+ * @throws {ToolFailure} INVALID_INPUT without an id, NOT_FOUND when the indexer has no such order;
+ * the indexer's own failures (unreachable, 5xx) propagate, as UPSTREAM_UNAVAILABLE for the tools.
  *
  * @example
  * ```ts
@@ -306,7 +309,12 @@ export async function findOrder(
   const indexer = indexerOf(deps.account);
   const owner = deps.account.principal.account;
   if (by.orderId !== undefined) {
-    const found = await indexer.getOrder({ orderId: by.orderId }).catch(() => undefined);
+    // Only "no such order" is NOT_FOUND: an indexer that fails is UPSTREAM_UNAVAILABLE, never an
+    // answer that the order does not exist (an agent would place it again).
+    const found = await indexer.getOrder({ orderId: by.orderId }).catch((error: unknown) => {
+      if (isIndexerNotFoundError(error)) return undefined;
+      throw error;
+    });
     if (!found?.subaccountId || found.ticker === undefined)
       throw new ToolFailure("NOT_FOUND", `no order ${by.orderId}`);
     const mine = await indexer.getOrders({
