@@ -9,24 +9,23 @@
 
 import { createServer } from "node:http";
 import { CompositeClient } from "@perpx/composite-client";
-import type { Devnet } from "@perpx/devnet";
 import { describe, expect, it } from "vitest";
-import { call, endpointsOf, refused, useMcpNet } from "./support.js";
+import { call, countBroadcasts, endpointsOf, refused, useMcpNet } from "./support.js";
 
 // Slow blocks: the short-term orders below rest their 20 blocks while the test cancels.
 const net = useMcpNet({ devnet: { blockTimeMs: 1_000 } });
 
-/** Counts the transactions reaching the devnet's CheckTx that name `address`. */
-function countBroadcasts(devnet: Devnet, address: string) {
-  const app = devnet.app as { checkTx: (tx: Uint8Array) => unknown };
-  const original = app.checkTx.bind(app);
-  const needle = Buffer.from(address);
-  let count = 0;
-  app.checkTx = (tx) => {
-    if (Buffer.from(tx).includes(needle)) count += 1;
-    return original(tx);
-  };
-  return { count: () => count, restore: () => (app.checkTx = original) };
+/** The owner's client of subaccount 1, funded with 100 USDC from subaccount 0. */
+async function subaccountOne(account: Awaited<ReturnType<typeof net.account>>): Promise<CompositeClient> {
+  await account.client.transfer({ amount: "100", to: { number: 1 } });
+  return CompositeClient.connect({
+    network: "local",
+    grpcCaCert: net.devnet.caPem,
+    pollIntervalMs: 50,
+    endpoints: endpointsOf(net.devnet),
+    wallet: account.owner,
+    subaccountNumber: 1,
+  });
 }
 
 describe("orders looked up by orderId", () => {
@@ -92,15 +91,7 @@ describe("orders looked up by orderId", () => {
   it("refuses to cancel an order of subaccount 1, sending nothing; subaccount 0's order with its client id stays", async () => {
     const account = await net.account();
     const client = await net.connect(account.credential);
-    await account.client.transfer({ amount: "100", to: { number: 1 } });
-    const sub1 = await CompositeClient.connect({
-      network: "local",
-      grpcCaCert: net.devnet.caPem,
-      pollIntervalMs: 50,
-      endpoints: endpointsOf(net.devnet),
-      wallet: account.owner,
-      subaccountNumber: 1,
-    });
+    const sub1 = await subaccountOne(account);
     try {
       const { market } = await call(client, "get_market", { ticker: "BTC-USD" });
       const price = String(Math.floor(Number(market.oraclePrice) * 0.95));
@@ -144,15 +135,7 @@ describe("orders looked up by orderId", () => {
   it("keeps subaccount 0's reservation when get_order finds an order of subaccount 1 with its client id", async () => {
     const account = await net.account();
     const client = await net.connect(account.credential);
-    await account.client.transfer({ amount: "100", to: { number: 1 } });
-    const sub1 = await CompositeClient.connect({
-      network: "local",
-      grpcCaCert: net.devnet.caPem,
-      pollIntervalMs: 50,
-      endpoints: endpointsOf(net.devnet),
-      wallet: account.owner,
-      subaccountNumber: 1,
-    });
+    const sub1 = await subaccountOne(account);
     try {
       const { market } = await call(client, "get_market", { ticker: "BTC-USD" });
       const price = String(Math.floor(Number(market.oraclePrice) * 0.95));

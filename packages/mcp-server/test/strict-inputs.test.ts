@@ -6,26 +6,12 @@
  */
 
 import { CANONICAL_DECIMAL_PATTERN } from "@perpx/core";
-import type { Devnet } from "@perpx/devnet";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, refused, useMcpNet } from "./support.js";
+import { call, countBroadcasts, refused, useMcpNet } from "./support.js";
 
 const net = useMcpNet();
 const canonical = new RegExp(CANONICAL_DECIMAL_PATTERN);
-
-/** Counts the transactions reaching the devnet's CheckTx that name `address` (orders and cancels do). */
-function countBroadcasts(devnet: Devnet, address: string) {
-  const app = devnet.app as { checkTx: (tx: Uint8Array) => unknown };
-  const original = app.checkTx.bind(app);
-  const needle = Buffer.from(address);
-  let count = 0;
-  app.checkTx = (tx) => {
-    if (Buffer.from(tx).includes(needle)) count += 1;
-    return original(tx);
-  };
-  return { count: () => count, restore: () => (app.checkTx = original) };
-}
 
 const wrongType = fc.oneof(
   fc.integer(),

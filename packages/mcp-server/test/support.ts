@@ -154,3 +154,19 @@ export async function refused(client: Client, name: string, args: Record<string,
     ?.error;
   return error ?? { code: "", message: JSON.stringify(result.content) };
 }
+
+/**
+ * Counts the transactions reaching the devnet's CheckTx that name `address` (orders and cancels do),
+ * until `restore()`.
+ */
+export function countBroadcasts(devnet: Devnet, address: string) {
+  const app = devnet.app as { checkTx: (tx: Uint8Array) => unknown };
+  const original = app.checkTx.bind(app);
+  const needle = Buffer.from(address);
+  let count = 0;
+  app.checkTx = (tx) => {
+    if (Buffer.from(tx).includes(needle)) count += 1;
+    return original(tx);
+  };
+  return { count: () => count, restore: () => (app.checkTx = original) };
+}
