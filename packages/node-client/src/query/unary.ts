@@ -11,7 +11,13 @@ import type { NodeConnection } from "../connection.js";
 import { failedBeforeConnecting, QueryError, TransportError } from "../errors.js";
 import { checkParams } from "../messages/validate.js";
 import { type CallOptions, withDeadline } from "../transport/call.js";
-import { GRPC_STATUS, grpcStatusOf, wasRefusedStream } from "../transport/grpc.js";
+import {
+  answeredByServer,
+  answeredWithStatus,
+  GRPC_STATUS,
+  grpcStatusOf,
+  wasRefusedStream,
+} from "../transport/grpc.js";
 import { missingTransportError } from "../transport/missing.js";
 import { type CometRpc, cometCall, JsonRpcError, rawRpc } from "../transport/rpc-json.js";
 
@@ -154,28 +160,31 @@ export async function unaryQuery<I extends DescMessage, O extends DescMessage>(
 }
 
 /**
- * Converts a connect error of a gRPC query into a perpx error.
+ * Converts a connect error of a gRPC query into a perpx error: a status the node answered is a
+ * `QueryError` (`Unavailable` a `TransportError`); a reset, a dropped connection, a TLS failure or
+ * an answer that is not gRPC (a proxy's HTML page) is a `TransportError`, whose `nothingSent` is
+ * true only when the client's own errors say the request never left.
  * @example
  * ```ts
  * import { Code, ConnectError } from "@connectrpc/connect";
  *
- * const error = grpcQueryError("/cosmos.bank.v1beta1.Query/Balance", new ConnectError("no such account", Code.NotFound));
+ * const answered = new ConnectError("no such account", Code.NotFound, { "grpc-status": "5" });
+ * const error = grpcQueryError("/cosmos.bank.v1beta1.Query/Balance", answered);
  * isQueryError(error) && error.notFound; // true
+ * const reset = new ConnectError("http/2 stream closed with error code CANCEL (0x8)", Code.Canceled);
+ * isTransportError(grpcQueryError("/cosmos.tx.v1beta1.Service/BroadcastTx", reset)); // true
  * ```
  */
 export function grpcQueryError(path: string, error: unknown): Error {
+  if (error instanceof TransportError || error instanceof QueryError) return error;
   const connectError = grpcStatusOf(error);
-  if (
-    connectError.code === GRPC_STATUS.unavailable ||
-    wasRefusedStream(error) ||
-    (connectError.code === GRPC_STATUS.internal &&
-      /ECONNREFUSED|socket|TLS|certificate/i.test(connectError.rawMessage))
-  ) {
-    // connect-node's errors name the socket error in their text; connect-web's keep it as the cause.
+  const fromNode = answeredWithStatus(error);
+  if (!fromNode || connectError.code === GRPC_STATUS.unavailable) {
+    // A reset, a dropped connection, a TLS failure or an answer that is not gRPC: a transport
+    // failure. Whether anything was sent is read from the client's own errors (the cause chain,
+    // the HTTP/2 reset), never from a message the server wrote.
     const nothingSent =
-      failedBeforeConnecting(error) ||
-      wasRefusedStream(error) ||
-      /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/.test(connectError.rawMessage);
+      !answeredByServer(error) && (failedBeforeConnecting(error) || wasRefusedStream(error));
     return new TransportError(
       { transport: "grpc", problem: connectError.rawMessage, nothingSent },
       { cause: error },

@@ -166,4 +166,49 @@ describe("createCometRpc", () => {
       .catch((e: unknown) => e);
     expect(String((badGas as Error).message)).toMatch(/gas_used is not an integer/);
   });
+
+  it("never reads a code or height that is not decimal digits as a number (an empty code is no success)", async () => {
+    for (const code of ["", " ", "0x0", "0b0", "1e0", null]) {
+      const answer = { code, hash: "0A0B", log: "" };
+      const error = await createCometRpc(answering(answer).client)
+        .broadcastTxSync({ tx: new Uint8Array(1) })
+        .catch((e: unknown) => e);
+      if (code === null) {
+        // An absent code is CometBFT's 0, as cosmjs reads it.
+        expect(isTransportError(error)).toBe(false);
+        continue;
+      }
+      expect(isTransportError(error)).toBe(true);
+      expect(String((error as Error).message)).toMatch(/broadcast code is not an integer/);
+    }
+    const status = {
+      node_info: {},
+      sync_info: { latest_block_height: "", latest_block_time: "2026-11-26T08:41:29Z" },
+    };
+    const error = await createCometRpc(answering(status).client)
+      .status()
+      .catch((e: unknown) => e);
+    expect(String((error as Error).message)).toMatch(/latest_block_height is not an integer/);
+  });
+
+  it("reads int64 gas exactly or not at all: a JSON number past 2^53 is refused, a string is exact", async () => {
+    const huge = JSON.parse(
+      `{"code":0,"gas_wanted":12345678901234567891,"gas_used":"12345678901234567891","events":[]}`,
+    ) as unknown;
+    const rounded = await createCometRpc(answering({ ...TX, tx_result: huge }).client)
+      .tx({ hash: new Uint8Array(1) })
+      .catch((e: unknown) => e);
+    expect(isTransportError(rounded)).toBe(true);
+    expect(String((rounded as Error).message)).toMatch(
+      /gas_wanted is a JSON number that is not an exact integer/,
+    );
+    const exact = await createCometRpc(
+      answering({
+        ...TX,
+        tx_result: { ...TX.tx_result, gas_wanted: 9_007_199_254_740_991, gas_used: "12345678901234567891" },
+      }).client,
+    ).tx({ hash: new Uint8Array(1) });
+    expect(exact.result.gasWanted).toBe(9_007_199_254_740_991n);
+    expect(exact.result.gasUsed).toBe(12_345_678_901_234_567_891n);
+  });
 });

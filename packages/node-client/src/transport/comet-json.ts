@@ -20,19 +20,37 @@ function text(value: unknown): string {
   return typeof value === "string" ? value : "";
 }
 
+/** Decimal digits, as CometBFT writes its integers: no sign but `-`, no spaces, no hex, not empty. */
+const DECIMAL = /^-?\d+$/;
+
 function integer(value: unknown, what: string): number {
-  const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : Number.NaN;
+  // `Number("")` is 0 and `Number("0x1f")` 31: a string counts only when it is decimal digits.
+  const n =
+    typeof value === "number"
+      ? value
+      : typeof value === "string" && DECIMAL.test(value)
+        ? Number(value)
+        : Number.NaN;
   if (!Number.isSafeInteger(n))
     throw new TransportError({ transport: "rpc", problem: `the node's ${what} is not an integer` });
   return n;
 }
 
 function bigInteger(value: unknown, what: string): bigint {
-  const source = typeof value === "number" ? String(value) : value;
-  if (typeof source !== "string" || !/^-?\d+$/.test(source)) {
+  if (typeof value === "number") {
+    // A JSON number past 2^53 was already rounded by JSON.parse: refused rather than read inexactly.
+    if (!Number.isSafeInteger(value)) {
+      throw new TransportError({
+        transport: "rpc",
+        problem: `the node's ${what} is a JSON number that is not an exact integer (write int64 values as strings)`,
+      });
+    }
+    return BigInt(value);
+  }
+  if (typeof value !== "string" || !DECIMAL.test(value)) {
     throw new TransportError({ transport: "rpc", problem: `the node's ${what} is not an integer` });
   }
-  return BigInt(source);
+  return BigInt(value);
 }
 
 /**

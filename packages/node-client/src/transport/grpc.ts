@@ -58,7 +58,12 @@ export function openGrpc(
   let closed = false;
   const open = () => {
     if (closed)
-      throw new TransportError({ transport: "grpc", problem: "the client is closed", url: options.url });
+      throw new TransportError({
+        transport: "grpc",
+        problem: "the client is closed",
+        url: options.url,
+        nothingSent: true,
+      });
     loaded ??= load(options);
     return loaded;
   };
@@ -90,6 +95,8 @@ export function openGrpc(
 /**
  * True for a call the server refused with HTTP/2 `REFUSED_STREAM`: by the HTTP/2 rules (RFC 9113
  * 8.7) it did no processing of the request, so sending it again is safe, a broadcast included.
+ * Told by the HTTP/2 layer's own error only, never by a status message the server wrote: a node
+ * (or a proxy) that answered a status whose text names `REFUSED_STREAM` may have processed the call.
  *
  * @param error - what a connect call threw.
  * @returns whether the stream was refused.
@@ -98,14 +105,76 @@ export function openGrpc(
  * import { Code, ConnectError } from "@connectrpc/connect";
  *
  * wasRefusedStream(new ConnectError("http/2 stream closed with error code REFUSED_STREAM (0x7)", Code.Unavailable)); // true
+ * const answered = new ConnectError("REFUSED_STREAM", Code.Unavailable, { "grpc-status": "14" });
+ * wasRefusedStream(answered); // false: a status the server sent, whatever its text
  * ```
  */
 export function wasRefusedStream(error: unknown): boolean {
+  if (answeredByServer(error)) return false;
   const { code, rawMessage } = grpcStatusOf(error);
-  // connect-node reports it as unavailable from the reset code, or as internal from Node's stream error.
+  // connect-node reads the reset code itself (unavailable), or passes Node's stream error on (internal).
+  if (code === GRPC_STATUS.unavailable && rawMessage === REFUSED_STREAM_RESET) return true;
+  if (code !== GRPC_STATUS.internal) return false;
+  const seen = new Set<unknown>();
+  for (let cause = (error as Error).cause; cause instanceof Error && !seen.has(cause); cause = cause.cause) {
+    seen.add(cause);
+    const nodeCode = (cause as { code?: unknown }).code;
+    if (nodeCode === "ERR_HTTP2_STREAM_ERROR" && cause.message.endsWith("NGHTTP2_REFUSED_STREAM"))
+      return true;
+  }
+  return false;
+}
+
+/** connect-node's message for a stream the server reset with `REFUSED_STREAM`. */
+const REFUSED_STREAM_RESET = "http/2 stream closed with error code REFUSED_STREAM (0x7)";
+
+/**
+ * True when a failed call carries response headers: the server answered it (a status of its own, or
+ * an HTTP error page), so it may have processed the call. A failure of the connection, of TLS or of
+ * the client carries none.
+ *
+ * @param error - what a connect call threw.
+ * @returns whether the server's answer reached the client.
+ * @example
+ * ```ts
+ * import { Code, ConnectError } from "@connectrpc/connect";
+ *
+ * answeredByServer(new ConnectError("account not found", Code.NotFound, { "grpc-status": "5" })); // true
+ * answeredByServer(new ConnectError("http/2 stream closed with error code CANCEL (0x8)", Code.Canceled)); // false
+ * ```
+ */
+export function answeredByServer(error: unknown): boolean {
+  const metadata = (error as { metadata?: { forEach?: unknown } } | null)?.metadata;
+  if (typeof metadata?.forEach !== "function") return false;
+  let any = false;
+  (metadata as Headers).forEach(() => {
+    any = true;
+  });
+  return any;
+}
+
+/**
+ * True when a failed call is a status the node (or anything speaking gRPC or Connect in front of it)
+ * answered: a `grpc-status` header or trailer, or a Connect error body. An HTML error page of a
+ * proxy, a reset stream, a dropped connection or a TLS failure is not one.
+ *
+ * @param error - what a connect call threw.
+ * @returns whether the node answered the call with a status.
+ * @example
+ * ```ts
+ * import { Code, ConnectError } from "@connectrpc/connect";
+ *
+ * answeredWithStatus(new ConnectError("account not found", Code.NotFound, { "grpc-status": "5" })); // true
+ * answeredWithStatus(new ConnectError("HTTP 500", Code.Unknown, { "content-type": "text/html" })); // false
+ * ```
+ */
+export function answeredWithStatus(error: unknown): boolean {
+  if (!answeredByServer(error)) return false;
+  const metadata = (error as { metadata: Headers }).metadata;
   return (
-    (code === GRPC_STATUS.unavailable || code === GRPC_STATUS.internal) &&
-    rawMessage.includes("REFUSED_STREAM")
+    metadata.get("grpc-status") !== null ||
+    metadata.get("grpc-status-details-bin") !== null ||
+    /^application\//i.test(metadata.get("content-type") ?? "")
   );
 }
 

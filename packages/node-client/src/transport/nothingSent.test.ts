@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { failedBeforeConnecting, isTransportError } from "../errors.js";
+import { openRest } from "./rest.js";
 import { FetchRpcClient } from "./rpc-json.js";
 
 const servers: Server[] = [];
@@ -46,6 +47,31 @@ describe("whether a failed RPC request reached the node", () => {
     expect(JSON.parse(received)).toMatchObject({ method: "status" });
     expect(isTransportError(error) && error.nothingSent).toBe(false);
     expect(String(error)).toContain("before the node answered");
+  });
+
+  it("an answer cut off after its headers may have been acted on (RPC and REST), a TransportError", async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        res.writeHead(200, { "content-type": "application/json", "content-length": "500" });
+        res.write('{"jsonrpc":"2.0","id":1,"res', () => res.socket?.destroy());
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const rpc = await new FetchRpcClient({ url }).execute(request).catch((e: unknown) => e);
+    const rest = await openRest(url)
+      .get("/cosmos/base/tendermint/v1beta1/node_info")
+      .catch((e: unknown) => e);
+    for (const [error, transport] of [
+      [rpc, "rpc"],
+      [rest, "rest"],
+    ] as const) {
+      expect(isTransportError(error) && error.transport).toBe(transport);
+      expect((error as { nothingSent: boolean }).nothingSent).toBe(false);
+      expect(String(error)).toContain("while reading the HTTP 200 answer");
+    }
   });
 
   it("reads the cause chain: connect and DNS failures sent nothing, resets may have", () => {

@@ -75,7 +75,20 @@ export function openRest(input: string | RestOptions): RestConnection {
           { cause: error },
         );
       }
-      const text = await response.text();
+      let text: string;
+      try {
+        text = await response.text();
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        throw new TransportError(
+          {
+            transport: "rest",
+            problem: `the connection failed while reading the HTTP ${response.status} answer`,
+            url,
+          },
+          { cause: error },
+        );
+      }
       let body: unknown;
       try {
         body = text === "" ? {} : JSON.parse(text);

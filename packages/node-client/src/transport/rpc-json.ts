@@ -216,7 +216,22 @@ export class FetchRpcClient implements JsonRpcClient {
         { cause: error },
       );
     }
-    const answer = parseJsonRpcAnswer(await response.text(), this.#url, response.status);
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      // The request was sent and the node began to answer: it may have acted on it.
+      throw new TransportError(
+        {
+          transport: "rpc",
+          problem: `the connection failed while reading the HTTP ${response.status} answer`,
+          url: this.#url,
+        },
+        { cause: error },
+      );
+    }
+    const answer = parseJsonRpcAnswer(text, this.#url, response.status);
     if (!response.ok)
       throw new TransportError({ transport: "rpc", problem: `HTTP ${response.status}`, url: this.#url });
     return answer;

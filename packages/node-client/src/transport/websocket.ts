@@ -149,6 +149,8 @@ export class WebSocketRpcClient implements JsonRpcClient {
   readonly #url: string;
   readonly #loadSocket: () => Promise<WebSocketConstructor>;
   #socket: Promise<WebSocketLike> | undefined;
+  /** The socket whose handshake is under way, and how to give up waiting for it. */
+  #connecting: { socket: WebSocketLike; abort(): void } | undefined;
   #closed = false;
   readonly #pending = new Map<number | string, Pending>();
   readonly #subscriptions = new Map<
@@ -176,43 +178,47 @@ export class WebSocketRpcClient implements JsonRpcClient {
     }
   }
 
+  /** The error of a call the closed client never sent. */
+  #closedBeforeSending(): TransportError {
+    return new TransportError({
+      transport: "rpc",
+      problem: "the WebSocket client is closed",
+      url: this.#url,
+      nothingSent: true,
+    });
+  }
+
   #open(): Promise<WebSocketLike> {
-    if (this.#closed) {
-      return Promise.reject(
-        new TransportError({
-          transport: "rpc",
-          problem: "the WebSocket client is closed",
-          url: this.#url,
-          nothingSent: true,
-        }),
-      );
-    }
+    if (this.#closed) return Promise.reject(this.#closedBeforeSending());
     this.#socket ??= (async () => {
       const Socket = await this.#loadSocket();
+      if (this.#closed) throw this.#closedBeforeSending();
       const socket = new Socket(this.#url);
-      await new Promise<void>((resolve, reject) => {
-        socket.onopen = () => resolve();
-        socket.onerror = (event) =>
-          reject(
-            new TransportError(
-              {
-                transport: "rpc",
-                problem: "the WebSocket could not connect",
-                url: this.#url,
-                nothingSent: true,
-              },
-              { cause: event },
-            ),
-          );
-      });
+      try {
+        await new Promise<void>((resolve, reject) => {
+          // `disconnect()` during the handshake: a server that never completes it must not keep
+          // the socket, or the calls waiting for it, alive.
+          this.#connecting = { socket, abort: () => reject(this.#closedBeforeSending()) };
+          socket.onopen = () => resolve();
+          socket.onerror = (event) =>
+            reject(
+              new TransportError(
+                {
+                  transport: "rpc",
+                  problem: "the WebSocket could not connect",
+                  url: this.#url,
+                  nothingSent: true,
+                },
+                { cause: event },
+              ),
+            );
+        });
+      } finally {
+        this.#connecting = undefined;
+      }
       if (this.#closed) {
         socket.close(1000);
-        throw new TransportError({
-          transport: "rpc",
-          problem: "the WebSocket client is closed",
-          url: this.#url,
-          nothingSent: true,
-        });
+        throw this.#closedBeforeSending();
       }
       socket.onmessage = (event) => this.#receive(event?.data);
       socket.onerror = () => {};
@@ -324,6 +330,12 @@ export class WebSocketRpcClient implements JsonRpcClient {
     if (this.#closed) return;
     this.#closed = true;
     const socket = this.#socket;
+    const connecting = this.#connecting;
+    if (connecting) {
+      connecting.abort();
+      connecting.socket.onopen = null;
+      connecting.socket.close(1000);
+    }
     this.#fail(
       new TransportError({ transport: "rpc", problem: "the WebSocket client is closed", url: this.#url }),
     );

@@ -3,7 +3,7 @@ import { AbortedError, errorGuard, TimeoutError } from "@perpx/errors";
 import { clob, cosmosTx } from "@perpx/proto";
 import { toHexString } from "../bytes.js";
 import type { BroadcastMode, NodeConnection } from "../connection.js";
-import { broadcastTxError } from "../errors.js";
+import { broadcastTxError, TransportError } from "../errors.js";
 import { checkParams } from "../messages/validate.js";
 import { getTx, type TxEvent, type TxInfo } from "../query/txs.js";
 import { rpcQueryError, unaryQuery } from "../query/unary.js";
@@ -134,7 +134,9 @@ function pickBroadcastTransport(client: NodeConnection, wanted?: "rpc" | "grpc")
 
 /**
  * Sends signed bytes to the mempool (`sync`: after CheckTx; `async`: without waiting for it) and
- * returns the hash. A CheckTx refusal throws {@link BroadcastTxError} (phase `checkTx`).
+ * returns the hash (always the transaction's own, `txHash(txBytes)`). A CheckTx refusal throws
+ * {@link BroadcastTxError} (phase `checkTx`); an answer carrying another transaction's hash is a
+ * `TransportError` (`nothingSent: false`), never taken for this one's acceptance or refusal.
  *
  * @example
  * ```ts
@@ -165,6 +167,7 @@ export async function submitTx(
       },
     });
     const r = response.txResponse;
+    if (r?.txhash && r.txhash.toUpperCase() !== hash) throw anotherTxAnswered("grpc", r.txhash, hash);
     if (r && r.code !== 0) {
       throw broadcastTxError({
         abciCode: r.code,
@@ -195,6 +198,8 @@ export async function submitTx(
         if (signal.aborted) throw error;
         throw rpcQueryError(`broadcast_tx_${params.mode}`, error);
       }
+      const reported = toHexString(result.hash).toUpperCase();
+      if (reported !== "" && reported !== hash) throw anotherTxAnswered("rpc", reported, hash);
       if (result.code !== 0) {
         throw broadcastTxError({
           abciCode: result.code,
@@ -204,10 +209,22 @@ export async function submitTx(
           phase: "checkTx",
         });
       }
-      const reported = toHexString(result.hash).toUpperCase();
-      return reported || hash;
+      return hash;
     },
   );
+}
+
+/**
+ * The error of a broadcast answered with another transaction's hash (a proxy's cached answer, a
+ * confused node): neither its acceptance nor its refusal is this transaction's, which may have
+ * reached the node.
+ */
+function anotherTxAnswered(transport: "rpc" | "grpc", reported: string, hash: string): TransportError {
+  return new TransportError({
+    transport,
+    problem: `the node answered the broadcast of ${hash} with the hash ${reported.toUpperCase()}, another transaction's`,
+    nothingSent: false,
+  });
 }
 
 /**
