@@ -33,18 +33,18 @@ const NOT_MNEMONIC_WORDS =
   "expected|means|needs|takes|made|orders|node|nodes|block|blocks|chain|errors|string|array|null|none|" +
   "keys|value|values|data|fields";
 const MNEMONIC_WORD = `(?!(?:${NOT_MNEMONIC_WORDS})(?![a-z]))[a-z]{3,8}`;
-/**
- * A run of 12 or more words of 3 to 8 lowercase letters (BIP-39 English words; 12 to 24 of them
- * make a mnemonic), wherever it stands: whole, quoted, after `got `, or as the words of an array
- * echoed by `String()` (`a,b`), `JSON.stringify()` (`"a","b"`) or `util.inspect()` (`'a', 'b'`).
- * Ordinary messages break such a run with a short word, a capital, punctuation or one of
- * {@link NOT_MNEMONIC_WORDS}.
- */
 /** Between two words: white space, or a comma with the quotes of an echoed array around it. */
 const MNEMONIC_GAP = `(?:\\s+|["']?,\\s*["']?)`;
+/**
+ * A run of 12 or more words of 3 to 8 letters (BIP-39 English words; 12 to 24 of them make a
+ * mnemonic, in any case: one copied in sentence case still is one), wherever it stands: whole,
+ * quoted, after `got `, or as the words of an array echoed by `String()` (`a,b`),
+ * `JSON.stringify()` (`"a","b"`) or `util.inspect()` (`'a', 'b'`). Ordinary messages break such a
+ * run with a short word, punctuation or one of {@link NOT_MNEMONIC_WORDS}.
+ */
 const MNEMONIC_RUN = new RegExp(
   `(?<![A-Za-z])${MNEMONIC_WORD}(?:${MNEMONIC_GAP}${MNEMONIC_WORD}){11,}(?![A-Za-z])`,
-  "g",
+  "gi",
 );
 
 function base64Decode(text: string): string | undefined {
@@ -61,8 +61,8 @@ function base64Decode(text: string): string | undefined {
  * Replaces what looks like a secret in `text` with `[redacted]`: URL userinfo, 64 hex digits (a
  * private key; a value labelled `hash` or `tx` is kept, it names a transaction), base64 that
  * decodes to JSON with a `tradingPrivateKey`, `privateKey` or `mnemonic` field, such fields in
- * plain JSON, and anywhere in the text a run of 12 or more words of 3 to 8 lowercase letters (the
- * shape of a BIP-39 mnemonic), separated by spaces, commas or quotes (the words of an echoed array).
+ * plain JSON, and anywhere in the text a run of 12 or more words of 3 to 8 letters (the shape of a
+ * BIP-39 mnemonic), separated by spaces, commas or quotes (the words of an echoed array).
  *
  * @param text - a message, a value to echo, or a URL.
  * @returns the text with every secret replaced.

@@ -72,6 +72,18 @@ describe("redactSecrets catches a mnemonic anywhere", () => {
     );
   });
 
+  it("in sentence case or upper case too (a mnemonic copied from a document)", () => {
+    fc.assert(
+      fc.property(mnemonic, (m) => {
+        const sentence = `${m[0]?.toUpperCase()}${m.slice(1)}`;
+        for (const text of [sentence, m.toUpperCase()]) {
+          const out = redactSecrets(`got ${text}, expected BUY`);
+          expect(out).toBe(`got ${REDACTED}, expected BUY`);
+        }
+      }),
+    );
+  });
+
   it("keeps the word before a quoted mnemonic: the field the message names", () => {
     fc.assert(
       fc.property(mnemonic, (m) => {
@@ -188,6 +200,6 @@ describe("no field of an error, nor its cause chain, shows a secret", () => {
     expect(leaksAnyEleven(text, m)).toBe(false);
     expect(error.walk()).toBe(root);
     expect(root).toBeInstanceOf(SyntaxError);
-    expect(root.message).toMatch(/^Cannot .*\[redacted\] to a BigInt$/);
+    expect(root.message).toMatch(/\[redacted\] to a BigInt$/);
   });
 });
