@@ -99,8 +99,15 @@ function redactCause(cause: unknown): unknown {
     if (safe === current.message) continue;
     try {
       const stack = current.stack;
-      current.message = safe;
-      if (typeof stack === "string") current.stack = redactSecrets(stack);
+      // defined, not assigned: a DOMException's message is a getter of its prototype
+      Object.defineProperty(current, "message", { value: safe, writable: true, configurable: true });
+      if (typeof stack === "string") {
+        Object.defineProperty(current, "stack", {
+          value: redactSecrets(stack),
+          writable: true,
+          configurable: true,
+        });
+      }
     } catch {
       // a frozen error keeps its text; its message still reaches ours only through redaction
     }

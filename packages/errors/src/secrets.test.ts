@@ -202,4 +202,14 @@ describe("no field of an error, nor its cause chain, shows a secret", () => {
     expect(root).toBeInstanceOf(SyntaxError);
     expect(root.message).toMatch(/\[redacted\] to a BigInt$/);
   });
+
+  it("a DOMException cause (an abort reason) and a frozen one", () => {
+    const reason = new DOMException(`stopped: ${key}`, "AbortError");
+    const error = new PerpxError("ABORTED", "placeOrder was aborted", { cause: reason });
+    expect(inspect(error, { depth: 10 })).not.toContain(key);
+    expect(reason.name).toBe("AbortError");
+    const frozen = Object.freeze(new Error(`frozen: ${key}`));
+    const wrapped = new PerpxError("ABORTED", "x", { cause: frozen });
+    expect(wrapped.message).not.toContain(key); // its details are redacted even if the frozen cause is not
+  });
 });
