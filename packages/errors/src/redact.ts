@@ -47,6 +47,29 @@ const MNEMONIC_RUN = new RegExp(
   "gi",
 );
 
+const SECRET_JSON_KEY = /"(?:tradingPrivateKey|privateKey|mnemonic)"/;
+/** Where the base64 of a `{` can start: an `e` and a character of value 48 to 63. */
+const JSON_START = /e[w-z0-9+/_-]/g;
+
+/**
+ * True when a base64 run decodes to JSON with a secret field: the whole run, or the run from a
+ * place where the base64 of `{` can start (a credential glued to other base64 characters, such as
+ * `perpx1` or a stray letter, no longer decodes from the run's first character). The first 16 such
+ * places are tried, 1024 characters from each.
+ */
+function holdsSecretJson(run: string): boolean {
+  const whole = base64Decode(run);
+  if (whole !== undefined && SECRET_JSON_KEY.test(whole)) return true;
+  let tries = 0;
+  for (const start of run.matchAll(JSON_START)) {
+    if (++tries > 16) break;
+    const part = run.slice(start.index, start.index + 1024).replace(/=+$/, "");
+    const decoded = base64Decode(part.slice(0, part.length - (part.length % 4)));
+    if (decoded?.startsWith("{") && SECRET_JSON_KEY.test(decoded)) return true;
+  }
+  return false;
+}
+
 function base64Decode(text: string): string | undefined {
   if (typeof atob !== "function") return undefined;
   try {
@@ -60,7 +83,8 @@ function base64Decode(text: string): string | undefined {
 /**
  * Replaces what looks like a secret in `text` with `[redacted]`: URL userinfo, 64 hex digits (a
  * private key; a value labelled `hash` or `tx` is kept, it names a transaction), base64 that
- * decodes to JSON with a `tradingPrivateKey`, `privateKey` or `mnemonic` field, such fields in
+ * decodes to JSON with a `tradingPrivateKey`, `privateKey` or `mnemonic` field (also when other
+ * base64 characters are glued to it), such fields in
  * plain JSON, and anywhere in the text a run of 12 or more words of 3 to 8 letters (the shape of a
  * BIP-39 mnemonic), separated by spaces, commas or quotes (the words of an echoed array).
  *
@@ -83,12 +107,7 @@ export function redactSecrets(text: string): string {
       : `${before}${REDACTED}`,
   );
   out = out.replace(SECRET_FIELDS, (field) => `${field.slice(0, field.indexOf(":") + 1)}"${REDACTED}"`);
-  out = out.replace(BASE64_RUN, (run) => {
-    const decoded = base64Decode(run);
-    return decoded !== undefined && /"(?:tradingPrivateKey|privateKey|mnemonic)"/.test(decoded)
-      ? REDACTED
-      : run;
-  });
+  out = out.replace(BASE64_RUN, (run) => (holdsSecretJson(run) ? REDACTED : run));
   return out.replace(MNEMONIC_RUN, REDACTED);
 }
 

@@ -145,6 +145,26 @@ describe("ordinary error texts are left alone", () => {
   });
 });
 
+describe("redactSecrets catches a credential glued to other base64 characters", () => {
+  it("with any base64 text before or after it", () => {
+    const credential = hexKey.map((key) =>
+      btoa(
+        JSON.stringify({
+          masterAddress: "perpx1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqn8sqxy",
+          tradingPrivateKey: key,
+        }),
+      ),
+    );
+    const glue = fc.stringMatching(/^[A-Za-z0-9_-]{0,12}$/);
+    fc.assert(
+      fc.property(credential, glue, glue, (secret, before, after) => {
+        const out = redactSecrets(`address ${before}${secret}${after}`);
+        expect(out).not.toContain(secret.slice(8, 48));
+      }),
+    );
+  });
+});
+
 describe("shortenRedacted and showValue redact before they cut", () => {
   it("a mnemonic or key longer than the cut is not left in part", () => {
     fc.assert(
