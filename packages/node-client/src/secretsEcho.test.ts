@@ -97,6 +97,25 @@ describe("a secret echoed unquoted by a validation error is redacted", () => {
             builderCode: { builderAddress: wallet.address, feePpm: secret },
           } as unknown as PlaceOrderParams),
       ],
+      [
+        "address",
+        () =>
+          placeOrderMsg({
+            ...order,
+            orderRouterAddress: `perpx1${"q".repeat(50)} ${Array.isArray(secret) ? secret.join(" ") : secret}`,
+          } as unknown as PlaceOrderParams),
+      ],
+      [
+        "address",
+        () =>
+          placeOrderMsg({
+            ...order,
+            builderCode: {
+              builderAddress: `${"-".repeat(90)}${Array.isArray(secret) ? secret.join(" ") : secret}`,
+              feePpm: 10,
+            },
+          } as unknown as PlaceOrderParams),
+      ],
       ["quantums", () => placeOrderMsg({ ...order, quantums: secret } as unknown as PlaceOrderParams)],
       ["clobPairId", () => uint32(secret as number, "clobPairId")],
       ["gasLimit", () => uint64(secret as bigint, "gasLimit")],
