@@ -1,5 +1,5 @@
 import { addressBytesToBech32, decodeBech32 } from "./bech32.js";
-import { InvalidAddressError, isInvalidAddressError } from "./errors.js";
+import { describeNonString, InvalidAddressError, isInvalidAddressError } from "./errors.js";
 import { addressBytesToHex, decodeHex, looksLikeHex } from "./hex.js";
 import { assertPrefix, DEFAULT_PREFIX, VALOPER_PREFIX } from "./prefix.js";
 
@@ -55,7 +55,7 @@ function decode(
     });
   }
   if (typeof input !== "string") {
-    throw new InvalidAddressError("bad-format", String(input), {
+    throw new InvalidAddressError("bad-format", describeNonString(input), {
       problem: `expected a string, got a ${typeof input}`,
     });
   }

@@ -1,4 +1,10 @@
-import { errorGuard, PerpxError, type PerpxErrorOptions, redactSecrets } from "@perpx/errors";
+import {
+  errorGuard,
+  PerpxError,
+  type PerpxErrorOptions,
+  redactSecrets,
+  shortenRedacted,
+} from "@perpx/errors";
 
 /**
  * Why an address was rejected. Exactly one reason is reported: the first check that fails.
@@ -44,13 +50,24 @@ const REASON_TEXT: Record<InvalidAddressReason, string> = {
   "wrong-length": "wrong length",
 };
 
-/** Longest part of an input quoted in an error message; the full input stays in `error.input`. */
+/** Longest part of an input quoted in an error message; the full input (redacted) stays in `error.input`. */
 const MAX_QUOTED = 120;
 
-/** Quotes a value for an error message, shortening very long inputs. */
+/**
+ * Quotes a value for an error message, any secret in it redacted before a very long input is
+ * shortened (a mnemonic or key cut first would no longer look like one, and part of it would show).
+ */
 export function quote(input: string): string {
-  const shown = input.length > MAX_QUOTED ? `${input.slice(0, MAX_QUOTED)}...` : input;
-  return JSON.stringify(shown);
+  return JSON.stringify(shortenRedacted(input, MAX_QUOTED));
+}
+
+/**
+ * A value that is not a string, as text for `InvalidAddressError.input`: a primitive as itself, an
+ * object or array by its kind only (an array of byte values may be a private key).
+ */
+export function describeNonString(value: unknown): string {
+  if (value === null || (typeof value !== "object" && typeof value !== "function")) return String(value);
+  return Array.isArray(value) ? "an array" : `an ${typeof value}`;
 }
 
 /**

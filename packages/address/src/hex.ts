@@ -1,6 +1,6 @@
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { bytesToHex, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
-import { InvalidAddressError } from "./errors.js";
+import { describeNonString, InvalidAddressError } from "./errors.js";
 import { ADDRESS_LENGTH } from "./prefix.js";
 
 const HEX_DIGITS = /^[0-9a-fA-F]*$/;
@@ -26,7 +26,9 @@ function checksumDigits(lower: string): string {
  */
 export function assertAddressBytes(bytes: Uint8Array): Uint8Array {
   if (!(bytes instanceof Uint8Array)) {
-    throw new InvalidAddressError("bad-format", String(bytes), { problem: "expected a Uint8Array" });
+    throw new InvalidAddressError("bad-format", describeNonString(bytes), {
+      problem: "expected a Uint8Array",
+    });
   }
   if (bytes.length !== ADDRESS_LENGTH) {
     throw new InvalidAddressError("wrong-length", `0x${bytesToHex(bytes)}`, {

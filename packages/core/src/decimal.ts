@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from "@perpx/errors";
+import { InvalidArgumentError, shortenRedacted } from "@perpx/errors";
 import { type AmountKind, InvalidAmountError } from "./errors.js";
 import type { Exact } from "./exact.js";
 import { type DecimalLike, pow10 } from "./exact-math.js";
@@ -73,18 +73,21 @@ function isDecimalInstance(value: unknown): value is DecimalLike {
   );
 }
 
-/** The input as shown in error messages (a string as written, quoted when it is not canonical; shortened when very long). */
+/**
+ * The input as shown in error messages: a string as written, quoted when it is not canonical, with
+ * any secret in it redacted before it is shortened (a cut secret would no longer look like one).
+ */
 export function showInput(input: unknown): string {
   let text: string;
   if (typeof input === "string") {
-    const shown = input.length > 100 ? `${input.slice(0, 100)}...` : input;
+    const shown = shortenRedacted(input, 100);
     return isCanonical(input) ? shown : JSON.stringify(shown);
   }
   if (isDecimalInstance(input)) text = input.toString();
   else if (typeof input === "object" && input !== null)
     return Array.isArray(input) ? "an array" : "an object";
   else text = String(input);
-  return text.length > 100 ? `${text.slice(0, 100)}...` : text;
+  return shortenRedacted(text, 100);
 }
 
 /** True for a canonical decimal, after an optional leading `-`. */

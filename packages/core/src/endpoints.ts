@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from "@perpx/errors";
+import { InvalidArgumentError, shortenRedacted } from "@perpx/errors";
 import {
   ENDPOINT_ENV_VARS,
   ENDPOINT_NAMES,
@@ -84,7 +84,7 @@ function describeUrl(text: string): string {
     if (url.password !== "") url.password = "***";
     return JSON.stringify(url.href);
   } catch {
-    return JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}...` : text);
+    return JSON.stringify(shortenRedacted(text, 200));
   }
 }
 

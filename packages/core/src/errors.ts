@@ -1,4 +1,4 @@
-import { errorGuard, PerpxError, type PerpxErrorOptions } from "@perpx/errors";
+import { errorGuard, PerpxError, type PerpxErrorOptions, redactSecrets } from "@perpx/errors";
 
 /**
  * Why a trading credential was refused.
@@ -170,7 +170,7 @@ export class InvalidAmountError extends PerpxError {
   override name = "InvalidAmountError";
   /** Which kind of amount was refused. */
   readonly kind: AmountKind;
-  /** The value as given. */
+  /** The value as given, with any secret in it (a key, a mnemonic) replaced by `[redacted]`. */
   readonly value: string;
   /** Why it was refused. */
   readonly reason: InvalidAmountReason;
@@ -184,18 +184,19 @@ export class InvalidAmountError extends PerpxError {
    */
   constructor(parameters: InvalidAmountErrorParameters, options: PerpxErrorOptions = {}) {
     const nearest = parameters.nearest ?? [];
+    const value = redactSecrets(parameters.value);
     const hint =
       nearest.length === 0
         ? []
         : [`Nearest valid ${parameters.kind}${nearest.length > 1 ? "s" : ""}: ${nearest.join(" and ")}`];
-    super("INVALID_AMOUNT", `Invalid ${parameters.kind} ${parameters.value}: ${parameters.problem}`, {
+    super("INVALID_AMOUNT", `Invalid ${parameters.kind} ${value}: ${parameters.problem}`, {
       metaMessages: [...hint, ...(options.metaMessages ?? [])],
       ...(options.cause === undefined ? {} : { cause: options.cause }),
       ...(options.details === undefined ? {} : { details: options.details }),
       docsPath: options.docsPath ?? "/core/conversions",
     });
     this.kind = parameters.kind;
-    this.value = parameters.value;
+    this.value = value;
     this.reason = parameters.reason;
     this.nearest = nearest;
   }
@@ -342,7 +343,7 @@ export const isMissingEndpointError = errorGuard<MissingEndpointError>("MissingE
  */
 export class UnknownNetworkError extends PerpxError {
   override name = "UnknownNetworkError";
-  /** The name that was asked for. */
+  /** The name that was asked for (any secret in it redacted). */
   readonly network: string;
   /** The preset names that exist. */
   readonly known: readonly string[];
@@ -359,7 +360,7 @@ export class UnknownNetworkError extends PerpxError {
       `Unknown network ${JSON.stringify(network)}${source ? ` (from ${source})` : ""}`,
       { metaMessages: [`Known networks: ${known.join(", ")}`], docsPath: "/core/networks", ...options },
     );
-    this.network = network;
+    this.network = redactSecrets(network);
     this.known = known;
   }
 }

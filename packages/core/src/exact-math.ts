@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from "@perpx/errors";
+import { InvalidArgumentError, shortenRedacted } from "@perpx/errors";
 
 /**
  * The integer half of {@link Exact}: powers of ten, rounded integer division in the nine rounding
@@ -172,7 +172,7 @@ export function refuse(field: string, problem: string): never {
   throw new InvalidArgumentError(field, problem);
 }
 
-/** A value as an error message shows it (shortened). */
+/** A value as an error message shows it (any secret in it redacted, then shortened). */
 export function show(value: unknown): string {
   let text: string;
   try {
@@ -180,7 +180,7 @@ export function show(value: unknown): string {
   } catch {
     text = `a ${typeof value}`;
   }
-  return text.length > 80 ? `${text.slice(0, 80)}...` : text;
+  return shortenRedacted(text, 80);
 }
 
 /** Reads a decimal string: an optional sign, digits with an optional point, an optional exponent. */

@@ -1,6 +1,6 @@
 import { redactSecrets } from "./redact.js";
 
-export { REDACTED, redactSecrets } from "./redact.js";
+export { REDACTED, redactSecrets, shortenRedacted, showValue } from "./redact.js";
 
 /**
  * The closed set of error codes a perpx package can raise. Switch on `error.code` to handle a class
@@ -86,10 +86,41 @@ export interface PerpxErrorOptions {
 }
 
 /**
+ * Redacts the message (and the stack, which repeats it) of every `Error` down a `cause` chain, in
+ * place, so that `util.inspect(error)`, which prints each cause, shows no secret a lower-level error
+ * quoted (`Cannot convert <input> to a BigInt`). A string cause comes back redacted.
+ */
+function redactCause(cause: unknown): unknown {
+  if (typeof cause === "string") return redactSecrets(cause);
+  const seen = new Set<unknown>();
+  for (let current = cause; current instanceof Error && !seen.has(current); current = current.cause) {
+    seen.add(current);
+    const safe = redactSecrets(current.message);
+    if (safe === current.message) continue;
+    try {
+      const stack = current.stack;
+      // defined, not assigned: a DOMException's message is a getter of its prototype
+      Object.defineProperty(current, "message", { value: safe, writable: true, configurable: true });
+      if (typeof stack === "string") {
+        Object.defineProperty(current, "stack", {
+          value: redactSecrets(stack),
+          writable: true,
+          configurable: true,
+        });
+      }
+    } catch {
+      // a frozen error keeps its text; its message still reaches ours only through redaction
+    }
+  }
+  return cause;
+}
+
+/**
  * The base of every error a perpx package throws. It carries a closed {@link PerpxErrorCode}, a
  * one-line `shortMessage`, optional `details`, `docsPath` and `cause`, and can `walk()` its cause
  * chain. Its message, details and meta lines never carry a secret: they pass through
- * {@link redactSecrets}.
+ * {@link redactSecrets}, and so do the message and stack of each `Error` down its `cause` chain
+ * (redacted in place) and a string cause.
  *
  * @example
  * ```ts
@@ -131,7 +162,7 @@ export class PerpxError extends Error {
     if (meta.length) lines.push("", ...meta);
     if (details) lines.push("", `Details: ${details}`);
     if (options.docsPath) lines.push(`Docs: https://perpx.dev/docs${options.docsPath}`);
-    super(lines.join("\n"), options.cause === undefined ? undefined : { cause: options.cause });
+    super(lines.join("\n"), options.cause === undefined ? undefined : { cause: redactCause(options.cause) });
     this.code = code;
     this.shortMessage = short;
     this.details = details;
@@ -235,7 +266,10 @@ export function errorGuard<T extends PerpxError>(name: string): (value: unknown)
  */
 export class InvalidArgumentError extends PerpxError {
   override name = "InvalidArgumentError";
-  /** The name of the argument (or option path, like `order.size`) that was wrong. */
+  /**
+   * The name of the argument (or option path, like `order.size`) that was wrong, redacted like the
+   * message (an unknown option key can be a secret pasted as a key).
+   */
   readonly argument: string;
 
   /**
@@ -245,7 +279,7 @@ export class InvalidArgumentError extends PerpxError {
    */
   constructor(argument: string, problem: string, options: PerpxErrorOptions = {}) {
     super("INVALID_ARGUMENT", `Invalid ${argument}: ${problem}`, options);
-    this.argument = argument;
+    this.argument = redactSecrets(argument);
   }
 }
 

@@ -8,7 +8,15 @@ const hexKey = fc
   .map((bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join(""));
 const mnemonic = fc
   .constantFrom(12, 15, 18, 21, 24)
-  .chain((n) => fc.array(fc.stringMatching(/^[a-z]{3,8}$/), { minLength: n, maxLength: n }))
+  .chain((n) =>
+    fc.array(
+      // a mnemonic's words: 3 to 8 lowercase letters, none of the prose words redaction stops at
+      fc
+        .stringMatching(/^[a-z]{3,8}$/)
+        .filter((w) => redactSecrets(Array(12).fill(w).join(" ")) === REDACTED),
+      { minLength: n, maxLength: n },
+    ),
+  )
   .map((words) => words.join(" "));
 const credential = hexKey.map((key) =>
   btoa(

@@ -1,0 +1,103 @@
+import { inspect } from "node:util";
+import { describe, expect, it } from "vitest";
+import { parseInteger } from "./decimal.js";
+import { validateEndpointUrl } from "./endpoints.js";
+import { InvalidAmountError, UnknownNetworkError } from "./errors.js";
+import { Exact } from "./exact.js";
+import { assertKnownKeys, optionKeys } from "./options.js";
+import { decimalToUnits, priceToSubticks, sizeToQuantums } from "./quantums.js";
+
+const btc = {
+  atomicResolution: -10,
+  quantumConversionExponent: -9,
+  stepBaseQuantums: 1_000_000n,
+  subticksPerTick: 100_000,
+};
+const key = "5a".repeat(32);
+const mnemonic24 =
+  "abandon ability able about above absent absorb abstract absurd abuse access accident acoustic acquire across act actor actress actual adapt address adjust admit adult";
+const mnemonic12 = "legal winner thank year wave sausage worth useful legal winner thank yellow";
+/** A secret with a prefix that pushes part of it past a 100-character cut. */
+const SECRETS = [
+  key,
+  `0x${key}`,
+  mnemonic24,
+  mnemonic12,
+  `${"9".repeat(70)} ${mnemonic12}`,
+  `${"-".repeat(60)}${key}`,
+];
+
+/** Every way an error is shown: message, String(), JSON.stringify, util.inspect (with causes). */
+function shown(error: unknown): string {
+  return [(error as Error).message, String(error), JSON.stringify(error), inspect(error, { depth: 10 })].join(
+    "\n",
+  );
+}
+
+/** True when `text` holds the secret or 8 words of it in a row (a cut mnemonic), or half a key. */
+function leaks(text: string, secret: string): boolean {
+  const words = secret
+    .trim()
+    .split(/\s+/)
+    .filter((w) => /^[a-z]+$/.test(w));
+  for (let i = 0; i + 8 <= words.length; i++) if (text.includes(words.slice(i, i + 8).join(" "))) return true;
+  return text.toLowerCase().includes(key.slice(0, 32));
+}
+
+function caught(call: () => unknown): unknown {
+  try {
+    call();
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a refusal");
+}
+
+describe("core errors never show a secret given as a value", () => {
+  it.each(SECRETS.map((s, i) => [i, s] as const))("an amount, size or price (%i)", (_, secret) => {
+    const errors = [
+      caught(() => sizeToQuantums(secret, btc)),
+      caught(() => priceToSubticks(secret, btc)),
+      caught(() => decimalToUnits(secret, 6)),
+      caught(() => parseInteger(secret, "gasLimit")),
+      caught(() => new Exact(secret, "size")),
+      caught(() => validateEndpointUrl("nodeRpc", secret)),
+    ];
+    for (const error of errors) {
+      expect(leaks(shown(error), secret), shown(error)).toBe(false);
+      expect((error as Error).message).toContain("[redact"); // "[redacte..." when the cut falls on it
+    }
+    // the message still names what was wrong
+    expect((errors[0] as InvalidAmountError).message).toMatch(/^Invalid size /);
+    expect((errors[4] as Error).message).toMatch(/^Invalid size: /);
+  });
+
+  it("InvalidAmountError keeps no raw value in its fields", () => {
+    for (const secret of SECRETS) {
+      const error = new InvalidAmountError({
+        kind: "size",
+        value: secret,
+        reason: "not-a-decimal",
+        problem: "bad",
+      });
+      expect(leaks(shown(error), secret)).toBe(false);
+      expect(error.value).toContain("[redacted]");
+    }
+  });
+
+  it("an unknown option key that is a secret is not kept in argument", () => {
+    const keys = optionKeys<{ amount: string }>({ amount: true });
+    for (const secret of SECRETS) {
+      const error = caught(() => assertKnownKeys({ [secret]: 1 }, keys, "withdraw"));
+      expect(leaks(shown(error), secret)).toBe(false);
+      expect((error as { argument: string }).argument).toContain("[redacted]");
+    }
+  });
+
+  it("an unknown network name that is a secret is not kept in network", () => {
+    for (const secret of SECRETS) {
+      const error = new UnknownNetworkError(secret, ["mainnet"], "PERPX_NETWORK");
+      expect(leaks(shown(error), secret)).toBe(false);
+    }
+  });
+});
