@@ -7,14 +7,13 @@ import {
   quantumsToSize,
   subticksToPrice,
 } from "@perpx/core";
-import { InvalidArgumentError } from "@perpx/errors";
+import { InvalidArgumentError, showValue } from "@perpx/errors";
 import type { SendTxResult } from "@perpx/node-client";
 import { accountFromNode, imfOf } from "./account.js";
 import type { ClientContext } from "./client.js";
 import { marginSummary } from "./margin.js";
 import type { CompositeMarket } from "./markets.js";
 import type { WireOrder } from "./orderPlan.js";
-import { showValue } from "./showValue.js";
 import { subaccountOf, walletOf } from "./trader.js";
 
 /**

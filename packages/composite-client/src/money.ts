@@ -1,9 +1,8 @@
 import { isValidAddress } from "@perpx/address";
 import { assertKnownKeys, optionKeys } from "@perpx/core";
-import { InvalidArgumentError } from "@perpx/errors";
+import { InvalidArgumentError, showValue } from "@perpx/errors";
 import type { SendTxResult } from "@perpx/node-client";
 import type { ClientContext } from "./client.js";
-import { showValue } from "./showValue.js";
 import { walletOf } from "./trader.js";
 import { usdcAmount } from "./transfers.js";
 

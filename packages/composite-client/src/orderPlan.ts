@@ -8,11 +8,11 @@ import {
   SHORT_BLOCK_WINDOW,
   sizeToQuantums,
 } from "@perpx/core";
+import { showValue } from "@perpx/errors";
 import type { Market, OrderSide, PlaceOrderParams, TimeInForce } from "@perpx/node-client";
 import type { OrderCommonParams } from "@perpx/node-client/tx";
 import { checkChainRules } from "./orderRules.js";
 import { checkOrderShape } from "./orderShape.js";
-import { showValue } from "./showValue.js";
 import { type HumanTwap, twapOfHuman } from "./twapPlan.js";
 
 /**

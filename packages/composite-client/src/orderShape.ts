@@ -1,6 +1,6 @@
 import { assertKnownKeys, InvalidOrderError, optionKeys } from "@perpx/core";
+import { showValue } from "@perpx/errors";
 import type { GoodTil, HumanOrder } from "./orderPlan.js";
-import { showValue } from "./showValue.js";
 
 const HUMAN_ORDER_KEYS = optionKeys<HumanOrder>({
   market: true,

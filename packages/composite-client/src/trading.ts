@@ -1,4 +1,5 @@
 import { assertKnownKeys, InvalidArgumentError, optionKeys } from "@perpx/core";
+import { showValue } from "@perpx/errors";
 import type { BroadcastMode, SendTxResult, TxMessage } from "@perpx/node-client";
 import { type BroadcastProgress, cancelOrderMsg, placeOrderMsg } from "@perpx/node-client/tx";
 import type { clob } from "@perpx/proto";
@@ -10,7 +11,6 @@ import { OrderOutcomeUnknownError, watchSend } from "./inFlight.js";
 import { inFlightHandle } from "./lookUp.js";
 import { type HumanOrder, planOrder, type WireOrder } from "./orderPlan.js";
 import { checkOrderShape } from "./orderShape.js";
-import { showValue } from "./showValue.js";
 import { subaccountOf, traderOf } from "./trader.js";
 
 /**

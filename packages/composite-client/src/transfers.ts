@@ -6,10 +6,9 @@ import {
   optionKeys,
   usdcToQuoteQuantums,
 } from "@perpx/core";
-import { InvalidArgumentError } from "@perpx/errors";
+import { InvalidArgumentError, showValue } from "@perpx/errors";
 import type { SendTxResult } from "@perpx/node-client";
 import type { ClientContext } from "./client.js";
-import { showValue } from "./showValue.js";
 import { walletOf } from "./trader.js";
 
 /**

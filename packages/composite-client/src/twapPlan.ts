@@ -5,9 +5,9 @@ import {
   InvalidOrderError,
   optionKeys,
 } from "@perpx/core";
+import { showValue } from "@perpx/errors";
 import type { Market } from "@perpx/node-client";
 import { type TwapParams, twapParametersOf } from "@perpx/node-client/tx";
-import { showValue } from "./showValue.js";
 
 /**
  * A TWAP's schedule in human units (the `twap` option of a `"TWAP"` order): the chain places

@@ -136,8 +136,8 @@ export function shortenRedacted(text: string, max: number): string {
 
 /**
  * A value a caller gave, as an error message shows it: a string quoted, with any secret in it
- * redacted, then cut to `max` characters (see {@link shortenRedacted}); a number, boolean, null or
- * bigint as itself; anything else by its type (an object or array is never written out: its
+ * redacted, then cut to `max` characters (see {@link shortenRedacted}); a number, boolean, null,
+ * undefined or bigint as itself; anything else by its type (an object or array is never written out: its
  * fields could hold a key). Never throws.
  *
  * @param value - the value the caller gave.
@@ -158,7 +158,8 @@ export function showValue(value: unknown, max = 100): string {
     if (safe.length <= max) return JSON.stringify(safe);
     return `${JSON.stringify(`${safe.slice(0, max)}...`)} (${value.length} characters)`;
   }
-  if (typeof value === "number" || typeof value === "boolean" || value === null) return String(value);
+  if (typeof value === "number" || typeof value === "boolean" || value === null || value === undefined)
+    return String(value);
   if (typeof value === "bigint") return `${value}n`;
   if (Array.isArray(value)) return "an array";
   return typeof value === "object" ? "an object" : `a ${typeof value}`;

@@ -182,7 +182,7 @@ describe("shortenRedacted and showValue redact before they cut", () => {
     );
   });
 
-  it("shows a value the way the composite client's showValue does", () => {
+  it("shows a refused value: a string quoted, redacted, then cut; anything else by its kind", () => {
     expect(showValue("buy")).toBe('"buy"');
     expect(showValue("ab".repeat(32))).toBe(`"${REDACTED}"`);
     expect(showValue(Number.NaN)).toBe("NaN");
@@ -190,7 +190,7 @@ describe("shortenRedacted and showValue redact before they cut", () => {
     expect(showValue(null)).toBe("null");
     expect(showValue([1])).toBe("an array");
     expect(showValue({})).toBe("an object");
-    expect(showValue(undefined)).toBe("a undefined");
+    expect(showValue(undefined)).toBe("undefined");
     expect(showValue("x".repeat(150), 100)).toBe(`"${"x".repeat(100)}..." (150 characters)`);
     expect(shortenRedacted("x".repeat(150), 100)).toBe(`${"x".repeat(100)}...`);
     expect(shortenRedacted("short", 100)).toBe("short");
