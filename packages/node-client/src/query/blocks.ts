@@ -8,6 +8,7 @@ import type { NodeConnection } from "../connection.js";
 import { QueryError } from "../errors.js";
 import { checkParams } from "../messages/validate.js";
 import type { CallOptions } from "../transport/call.js";
+import { cometBigInteger, cometInteger } from "../transport/comet-json.js";
 import { decodeTxRaw } from "./tx-raw.js";
 import type { TxEvent } from "./txs.js";
 import { rpcRead } from "./unary.js";
@@ -205,11 +206,11 @@ export async function getBlockResults(
   const height = heightParam("height", params.height);
   const result = await rpcCall(client, "block_results", height === undefined ? {} : { height }, params);
   return listOf(result.txs_results).map((r) => ({
-    code: Number(r.code ?? 0),
+    code: cometInteger(r.code ?? 0, "block_results code"),
     codespace: text(r.codespace),
     log: text(r.log),
-    gasWanted: BigInt(text(r.gas_wanted) || "0"),
-    gasUsed: BigInt(text(r.gas_used) || "0"),
+    gasWanted: cometBigInteger(r.gas_wanted ?? "0", "block_results gas_wanted"),
+    gasUsed: cometBigInteger(r.gas_used ?? "0", "block_results gas_used"),
     events: listOf(r.events).map((e) => ({
       type: text(e.type),
       attributes: listOf(e.attributes).map((a) => ({ key: text(a.key), value: text(a.value) })),
@@ -242,6 +243,6 @@ export async function getBlockHeaders(
   const range = { minHeight: min.toString(), maxHeight: max.toString() };
   const result = await rpcCall(client, "blockchain", range, params);
   return listOf(result.block_metas).map((meta) =>
-    headerOf(meta, "blockchain", Number(text(meta.num_txs) || "0")),
+    headerOf(meta, "blockchain", cometInteger(meta.num_txs ?? "0", "blockchain num_txs")),
   );
 }

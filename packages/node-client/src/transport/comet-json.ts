@@ -23,7 +23,21 @@ function text(value: unknown): string {
 /** Decimal digits, as CometBFT writes its integers: no sign but `-`, no spaces, no hex, not empty. */
 const DECIMAL = /^-?\d+$/;
 
-function integer(value: unknown, what: string): number {
+/**
+ * An integer of a CometBFT JSON answer (a JSON number, or a string of decimal digits), as a safe JS
+ * number: `""`, `"0x1f"`, `"1e0"` or a number past 2^53 is refused, never read as something else.
+ *
+ * @param value - the field as the answer has it.
+ * @param what - the field, named in the error.
+ * @returns the integer.
+ * @throws {TransportError} when the field is not an integer.
+ * @example
+ * ```ts
+ * cometInteger("42", "tx code"); // 42
+ * cometInteger("", "tx code"); // throws TransportError
+ * ```
+ */
+export function cometInteger(value: unknown, what: string): number {
   // `Number("")` is 0 and `Number("0x1f")` 31: a string counts only when it is decimal digits.
   const n =
     typeof value === "number"
@@ -36,7 +50,21 @@ function integer(value: unknown, what: string): number {
   return n;
 }
 
-function bigInteger(value: unknown, what: string): bigint {
+/**
+ * An int64 of a CometBFT JSON answer (a string of decimal digits, or a JSON number that is still
+ * exact), as a bigint: a JSON number past 2^53 (already rounded by `JSON.parse`) is refused.
+ *
+ * @param value - the field as the answer has it.
+ * @param what - the field, named in the error.
+ * @returns the integer.
+ * @throws {TransportError} when the field is not an exact integer.
+ * @example
+ * ```ts
+ * cometBigInteger("12345678901234567891", "gas_wanted"); // 12345678901234567891n
+ * cometBigInteger(12345678901234567891, "gas_wanted"); // throws TransportError
+ * ```
+ */
+export function cometBigInteger(value: unknown, what: string): bigint {
   if (typeof value === "number") {
     // A JSON number past 2^53 was already rounded by JSON.parse: refused rather than read inexactly.
     if (!Number.isSafeInteger(value)) {
@@ -87,14 +115,14 @@ function decodeTx(value: unknown): CometTx {
   return {
     tx: fromBase64(text(tx.tx)),
     hash: hexBytes(tx.hash, "tx hash"),
-    height: integer(tx.height, "tx height"),
-    index: integer(tx.index ?? 0, "tx index"),
+    height: cometInteger(tx.height, "tx height"),
+    index: cometInteger(tx.index ?? 0, "tx index"),
     result: {
-      code: integer(result.code ?? 0, "tx code"),
+      code: cometInteger(result.code ?? 0, "tx code"),
       codespace: text(result.codespace),
       log: text(result.log),
-      gasWanted: bigInteger(result.gas_wanted ?? "0", "gas_wanted"),
-      gasUsed: bigInteger(result.gas_used ?? "0", "gas_used"),
+      gasWanted: cometBigInteger(result.gas_wanted ?? "0", "gas_wanted"),
+      gasUsed: cometBigInteger(result.gas_used ?? "0", "gas_used"),
       events: events.map((event: unknown) => {
         const e = object(event, "event");
         const attributes = Array.isArray(e.attributes) ? e.attributes : [];
@@ -113,7 +141,7 @@ function decodeTx(value: unknown): CometTx {
 function decodeBroadcast(value: unknown) {
   const r = object(value, "broadcast answer");
   return {
-    code: integer(r.code ?? 0, "broadcast code"),
+    code: cometInteger(r.code ?? 0, "broadcast code"),
     codespace: text(r.codespace),
     log: text(r.log),
     hash: hexBytes(r.hash, "tx hash"),
@@ -147,7 +175,7 @@ export function createCometRpc(client: JsonRpcClient): CometRpc {
         return {
           nodeInfo: { network: text(nodeInfo.network) },
           syncInfo: {
-            latestBlockHeight: integer(syncInfo.latest_block_height, "latest_block_height"),
+            latestBlockHeight: cometInteger(syncInfo.latest_block_height, "latest_block_height"),
             latestBlockTime: new Date(time),
           },
         };
@@ -161,7 +189,7 @@ export function createCometRpc(client: JsonRpcClient): CometRpc {
       }).then((value) => {
         const response = object(object(value, "abci_query answer").response, "abci_query response");
         return {
-          code: integer(response.code ?? 0, "abci_query code"),
+          code: cometInteger(response.code ?? 0, "abci_query code"),
           codespace: text(response.codespace),
           log: text(response.log),
           value: fromBase64(text(response.value)),
@@ -178,7 +206,7 @@ export function createCometRpc(client: JsonRpcClient): CometRpc {
       }).then((value) => {
         const result = object(value, "tx_search answer");
         const txs = Array.isArray(result.txs) ? result.txs : [];
-        return { txs: txs.map(decodeTx), totalCount: integer(result.total_count ?? 0, "total_count") };
+        return { txs: txs.map(decodeTx), totalCount: cometInteger(result.total_count ?? 0, "total_count") };
       }),
     broadcastTxSync: (params) => call("broadcast_tx_sync", { tx: toBase64(params.tx) }).then(decodeBroadcast),
     broadcastTxAsync: (params) =>
