@@ -54,6 +54,8 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
   private readonly pacer = new SubscribePacer();
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private paceTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Bounds a reconnect's wait for `connected` (`connectTimeoutMs`; the first one's is `start`'s). */
+  private connectTimer: ReturnType<typeof setTimeout> | undefined;
   /** Reconnect attempts since the server was last reached (`maxAttempts` counts these). */
   private attempt = 0;
   private readonly schedule: RetrySchedule;
@@ -229,6 +231,18 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
     socket.on?.("ping", this.heartbeat.touch);
     socket.on?.("pong", this.heartbeat.touch);
     this.heartbeat.start(socket);
+    if (!this.starting) {
+      // A server that upgrades the socket and answers pings but never says `connected` would
+      // otherwise hold every subscription queued for good: it is dropped as stalled.
+      this.connectTimer = setTimeout(
+        () =>
+          this.guard(() => {
+            this.connectTimer = undefined;
+            if (socket === this.socket && !this.connected) this.lose("stalled");
+          }),
+        this.options.connectTimeoutMs ?? 10_000,
+      );
+    }
   }
 
   private receive(data: unknown): void {
@@ -267,6 +281,8 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
     const registry = this.registry;
     switch (frame.type) {
       case "connected":
+        clearTimeout(this.connectTimer);
+        this.connectTimer = undefined;
         this.sequence.reset();
         this.sequence.record(frame.message_id, "reply", 0);
         this.connected = true;
@@ -402,6 +418,8 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
     this.heartbeat.stop();
     clearTimeout(this.paceTimer);
     this.paceTimer = undefined;
+    clearTimeout(this.connectTimer);
+    this.connectTimer = undefined;
     this.pacer.clear();
     return endSocket(socket, abrupt, () => {
       socket.off?.("ping", this.heartbeat.touch);

@@ -40,7 +40,9 @@ export interface IndexerSocketOptions {
    */
   readonly pingIntervalMs?: number;
   /**
-   * How long the first connection may take to open and say `connected`.
+   * How long each connection may take to open and say `connected`: the first one fails
+   * `connectIndexerSocket` with a `TimeoutError`, a reconnect is dropped as stalled and tried again
+   * on the backoff schedule.
    * @default 10_000
    */
   readonly connectTimeoutMs?: number;
