@@ -28,10 +28,14 @@ import { MessageSequence } from "./sequence.js";
 import type { ResetReason, Subscription } from "./subscription.js";
 import type { IndexerWebSocket, IndexerWebSocketConstructor } from "./transport.js";
 
-const noop = (): void => {};
+/** `ws`'s error for a message over its `maxPayload` (`maxFrameBytes`), read from the frame header. */
+function isOversizeError(event: unknown): boolean {
+  const error = (event as { error?: { code?: unknown } } | null)?.error;
+  return error?.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH";
+}
 
 /** The default of `maxFrameBytes`: 8 MiB. */
-const MAX_FRAME_BYTES = 8 * 1024 * 1024;
+export const MAX_FRAME_BYTES = 8 * 1024 * 1024;
 
 /**
  * A connection to an indexer's WebSocket; build it with {@link connectIndexerSocket}.
@@ -227,7 +231,11 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
       this.guard(() => {
         if (socket === this.socket) this.lose("closed", event?.code, event?.reason);
       });
-    socket.onerror = noop; // a close always follows
+    // A close always follows an error; `ws` refusing a message over `maxFrameBytes` is reported first.
+    socket.onerror = (event) =>
+      this.guard(() => {
+        if (socket === this.socket && isOversizeError(event)) this.refuseOversize(undefined);
+      });
     socket.on?.("ping", this.heartbeat.touch);
     socket.on?.("pong", this.heartbeat.touch);
     this.heartbeat.start(socket);
@@ -249,13 +257,7 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
     this.heartbeat.touch();
     const bytes = oversize(data, this.maxFrameBytes);
     if (bytes !== undefined) {
-      this.report(
-        new IndexerFrameError({
-          path: "",
-          problem: `is ${bytes} bytes, more than maxFrameBytes (${this.maxFrameBytes})`,
-        }),
-      );
-      this.lose("malformed");
+      this.refuseOversize(bytes);
       return;
     }
     const frame = readFrame(data);
@@ -265,6 +267,15 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
       return;
     }
     this.dispatch(frame);
+  }
+
+  /** A frame over `maxFrameBytes` (`bytes` long, when known) is not read: reported, and the socket resyncs. */
+  private refuseOversize(bytes: number | undefined): void {
+    const size = bytes === undefined ? "is" : `is ${bytes} bytes,`;
+    this.report(
+      new IndexerFrameError({ path: "", problem: `${size} more than maxFrameBytes (${this.maxFrameBytes})` }),
+    );
+    this.lose("malformed");
   }
 
   /** A subscription's message was refused: resync that subscription (with backoff), report it. */

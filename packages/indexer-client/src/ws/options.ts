@@ -55,7 +55,9 @@ export interface IndexerSocketOptions {
    * The largest frame accepted, in bytes (UTF-8). A larger one is refused with an
    * `IndexerFrameError` `error` event and the connection resyncs (it reconnects with backoff: the
    * frame is not read, so which subscription it was for is unknown). The indexer's largest
-   * messages, initial snapshots of busy markets or accounts, stay well under the default.
+   * messages, initial snapshots of busy markets or accounts, stay well under the default. In Node,
+   * the default `ws` is given this limit and refuses a larger frame from its header, before its
+   * payload is buffered (a `WebSocket` passed in measures frames once received).
    * @default 8_388_608 (8 MiB)
    */
   readonly maxFrameBytes?: number;
