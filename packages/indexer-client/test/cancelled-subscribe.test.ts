@@ -76,3 +76,11 @@ it.each(["cancel", "ignore"] as const)(
     expect(holes(socket)).toBe(0);
   },
 );
+
+it("a channel capped at one can be subscribed again at once after a subscribe dropped before its snapshot", async () => {
+  socket = await connectIndexerSocket({ url: fake.url, reconnect: FAST });
+  socket.subscribe("v4_block_height").unsubscribe();
+  const again = socket.subscribe("v4_block_height");
+  expect(await again.ready()).toMatchObject({ height: "1" });
+  expect(() => socket?.subscribe("v4_block_height")).toThrow(/already subscribed/);
+});
