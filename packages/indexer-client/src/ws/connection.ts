@@ -80,9 +80,11 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
     private readonly Socket: IndexerWebSocketConstructor,
   ) {
     super();
+    const idleMs = options.idleTimeoutMs ?? 40_000;
     this.heartbeat = new Heartbeat(
-      options.idleTimeoutMs ?? 40_000,
-      options.pingIntervalMs ?? 15_000,
+      idleMs,
+      // A ping must have time to be answered before the idle timeout runs out.
+      Math.min(options.pingIntervalMs ?? 15_000, idleMs > 0 ? idleMs / 2 : Number.POSITIVE_INFINITY),
       () => this.lose("stalled"),
       (task) => this.guard(task),
     );

@@ -35,7 +35,8 @@ export interface IndexerSocketOptions {
   readonly idleTimeoutMs?: number;
   /**
    * With `ws` (Node), after this long without a frame the client sends a protocol ping, which the
-   * server answers, so a healthy quiet server is never taken for a stalled one.
+   * server answers, so a healthy quiet server is never taken for a stalled one. It is at most half
+   * of `idleTimeoutMs`, so the answer has time to come.
    * @default 15_000
    */
   readonly pingIntervalMs?: number;
