@@ -163,7 +163,8 @@ describe("hostile frames against a live order book", { timeout: 120_000 }, () =>
     await vi.waitFor(() => expect(resyncs).toEqual(["gap", "gap"]), HANG);
     expect(errors).toEqual([
       "IndexerMessageError: The indexer sent a frame that is not a server message: not JSON",
-      `IndexerFrameError: The indexer sent a frame the client refused: is ${huge.length} bytes, more than maxFrameBytes (8388608)`,
+      // In Node, `ws` refuses it from its header, before its payload is read: its size is not known.
+      "IndexerFrameError: The indexer sent a frame the client refused: is more than maxFrameBytes (8388608)",
     ]);
     expect(live.synced).toBe(true);
     expectSameBook(live.book, fake, "BTC-USD");

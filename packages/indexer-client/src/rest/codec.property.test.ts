@@ -163,4 +163,16 @@ describe("withDecimals", () => {
     expect(() => withDecimals({ price: "1e" }, ["price"])).toThrow(/Invalid price/);
     expect(() => withDecimals({ price: "NaN" }, ["price"])).toThrow(/Invalid price/);
   });
+
+  it("refuses a field that is a JSON number (its digits may be lost already), or any other non-string", () => {
+    // What a server that writes amounts as numbers answers: the type promises an Exact here.
+    const row = JSON.parse('{"price":65000.123456789012345,"size":"1"}') as { price: string; size: string };
+    expect(() => withDecimals(row, ["price", "size"])).toThrow(/Invalid price: is a number/);
+    for (const price of [true, {}, [], 1n]) {
+      expect(() => withDecimals({ price } as unknown as { price: string }, ["price"])).toThrow(
+        /Invalid price/,
+      );
+    }
+    expect(withDecimals({ price: undefined as string | undefined }, ["price"]).price).toBeUndefined();
+  });
 });

@@ -114,9 +114,14 @@ async function attempt(
   deadline: Deadline,
 ): Promise<{ response: Response; text: string } | { transportError: unknown }> {
   try {
-    const response = await doFetch(url, { method: "GET", headers, signal: deadline.signal });
-    const text = await response.text();
-    return { response, text };
+    // Raced against the deadline: a fetch that ignores its signal still ends with the call.
+    return await deadline.race(
+      (async () => {
+        const response = await doFetch(url, { method: "GET", headers, signal: deadline.signal });
+        return { response, text: await response.text() };
+      })(),
+      url,
+    );
   } catch (error) {
     if (deadline.signal.aborted) throw deadline.failure(url);
     return { transportError: error };

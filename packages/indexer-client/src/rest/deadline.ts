@@ -34,6 +34,11 @@ export interface Deadline {
   failure(url: string): IndexerTimeoutError | AbortedError;
   /** Waits `ms`, or rejects with {@link Deadline.failure} as soon as the deadline aborts. */
   sleep(ms: number, url: string): Promise<void>;
+  /**
+   * Settles as `work` does, or rejects with {@link Deadline.failure} as soon as the deadline
+   * aborts: a `fetch` that ignores its signal cannot hold the call past its budget.
+   */
+  race<T>(work: Promise<T>, url: string): Promise<T>;
   /** Stops the timer and removes the listener on the caller's signal. */
   clear(): void;
 }
@@ -105,6 +110,26 @@ export function startDeadline(timeoutMs: number, outer: AbortSignal | undefined)
         };
         const sleeper = setTimeout(wake, ms);
         controller.signal.addEventListener("abort", stop, { once: true });
+      });
+    },
+    race(work, url) {
+      const signal = controller.signal;
+      // What `work` does once the call has ended is no one's concern: it is never unhandled.
+      work.catch(() => {});
+      if (signal.aborted) return Promise.reject(failure(url));
+      return new Promise((resolve, reject) => {
+        const stop = () => reject(failure(url));
+        signal.addEventListener("abort", stop, { once: true });
+        work.then(
+          (value) => {
+            signal.removeEventListener("abort", stop);
+            resolve(value);
+          },
+          (error: unknown) => {
+            signal.removeEventListener("abort", stop);
+            reject(error);
+          },
+        );
       });
     },
     clear() {

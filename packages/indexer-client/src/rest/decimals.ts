@@ -26,7 +26,8 @@ export type WithDecimals<T, K extends keyof T> = {
  * @param row - a response row.
  * @param fields - the decimal fields to convert.
  * @returns a copy with those fields as `Exact`.
- * @throws InvalidArgumentError naming the field when its text is not a decimal number.
+ * @throws InvalidArgumentError naming the field when it is not a decimal string (a JSON number
+ *   included: its digits may already be lost, and the type promises an `Exact`).
  * @example
  * ```ts
  * const level = withDecimals({ price: "65000.5", size: "0.10" }, ["price", "size"]);
@@ -41,7 +42,15 @@ export function withDecimals<T extends object, const K extends keyof T>(
   const copy = { ...row } as Record<PropertyKey, unknown>;
   for (const field of fields) {
     const value = copy[field];
-    if (typeof value !== "string") continue;
+    if (value === null || value === undefined) continue;
+    if (typeof value !== "string") {
+      throw new InvalidArgumentError(
+        String(field),
+        typeof value === "number"
+          ? `is a number (${value}), not a decimal string: a JSON number may have lost digits`
+          : `is not a decimal string: got ${Array.isArray(value) ? "an array" : `a value of type ${typeof value}`}`,
+      );
+    }
     if (!/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(value)) {
       throw new InvalidArgumentError(String(field), `is not a decimal number: ${JSON.stringify(value)}`);
     }

@@ -5,6 +5,7 @@
  */
 import { INDEXER_LIMIT_DEFAULT, INDEXER_LIMIT_MAX, type PageMetadata } from "@perpx/core/indexer";
 import { InvalidArgumentError } from "@perpx/errors";
+import { IndexerDecodeError } from "../errors.js";
 import type { IndexerConnection } from "./connection.js";
 import type { HeightInput } from "./validate.js";
 
@@ -83,6 +84,37 @@ export interface HeightWalk<R, Row> {
 }
 
 /**
+ * Checks a page of a walk before any of its rows is yielded: a list, each row's height a height,
+ * none above the cursor asked for (a server that ignored it would have the walk yield the same
+ * rows again and again).
+ *
+ * @throws IndexerDecodeError naming what is wrong.
+ */
+function checkPage<R, Row>(
+  client: IndexerConnection,
+  page: unknown,
+  walk: HeightWalk<R, Row>,
+  cursor: HeightInput | undefined,
+): asserts page is readonly Row[] {
+  const refuse = (problem: string) => new IndexerDecodeError(client.baseUrl, problem);
+  if (!Array.isArray(page)) throw refuse("a page whose rows are not a list");
+  const ceiling = cursor === undefined ? undefined : BigInt(String(cursor));
+  for (const row of page as Row[]) {
+    const height: unknown = typeof row === "object" && row !== null ? walk.heightOf(row) : undefined;
+    if (typeof height !== "string" || !/^\d+$/.test(height)) {
+      throw refuse(
+        `a page with a row whose height is not a height: ${JSON.stringify(height) ?? "undefined"}`,
+      );
+    }
+    if (ceiling !== undefined && BigInt(height) > ceiling) {
+      throw refuse(
+        `a page with a row at height ${height}, above createdBeforeOrAtHeight ${ceiling}: the server ignored the height cursor`,
+      );
+    }
+  }
+}
+
+/**
  * Walks a list back in time: asks for rows at or before a height, yields them newest first, then
  * asks again at or before the lowest height seen, skipping the rows of that height it already
  * gave, until an answer has fewer rows than `limit`. When one height fills a whole page, that
@@ -113,6 +145,7 @@ export function walkBackOf<
     for (;;) {
       const answer = await action(client, { ...params, limit, createdBeforeOrAtHeight: cursor } as P);
       const page = walk.rowsOf(answer);
+      checkPage(client, page, walk, cursor);
       let fresh = 0;
       for (const row of page) {
         if (walk.heightOf(row) === boundary && seen.has(walk.keyOf(row))) continue;

@@ -34,11 +34,27 @@ export type StaticRoute = ((url: URL) => Response | Promise<Response>) | object;
 export function createStaticFetch(routes: Readonly<Record<string, StaticRoute>>): typeof fetch {
   return async (input, init) => {
     const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
-    init?.signal?.throwIfAborted();
+    const signal = init?.signal ?? undefined;
+    signal?.throwIfAborted();
     const route = routes[url.pathname];
     if (route === undefined) return Response.json({ error: "Not Found", errorCode: 404 }, { status: 404 });
-    return typeof route === "function"
-      ? await (route as (url: URL) => Response | Promise<Response>)(url)
-      : Response.json(route);
+    if (typeof route !== "function") return Response.json(route);
+    const answer = Promise.resolve((route as (url: URL) => Response | Promise<Response>)(url));
+    if (!signal) return answer;
+    // A route that takes its time is abandoned when the request is aborted, as a network fetch is.
+    return new Promise<Response>((resolve, reject) => {
+      const stop = () => reject(signal.reason);
+      signal.addEventListener("abort", stop, { once: true });
+      answer.then(
+        (response) => {
+          signal.removeEventListener("abort", stop);
+          resolve(response);
+        },
+        (error: unknown) => {
+          signal.removeEventListener("abort", stop);
+          reject(error);
+        },
+      );
+    });
   };
 }

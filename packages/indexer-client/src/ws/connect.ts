@@ -3,7 +3,7 @@
  * use, and the promise settled at the server's `connected`.
  */
 import { loadWebSocket } from "#ws-platform";
-import { IndexerSocket } from "./connection.js";
+import { IndexerSocket, MAX_FRAME_BYTES } from "./connection.js";
 import { checkSocketOptions, type IndexerSocketOptions } from "./options.js";
 
 /**
@@ -26,7 +26,7 @@ import { checkSocketOptions, type IndexerSocketOptions } from "./options.js";
  */
 export async function connectIndexerSocket(options: IndexerSocketOptions): Promise<IndexerSocket> {
   checkSocketOptions(options);
-  const Socket = options.WebSocket ?? (await loadWebSocket());
+  const Socket = options.WebSocket ?? (await loadWebSocket(options.maxFrameBytes ?? MAX_FRAME_BYTES));
   const socket = new IndexerSocket(options, Socket);
   await socket.start();
   return socket;

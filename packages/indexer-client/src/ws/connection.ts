@@ -28,10 +28,14 @@ import { MessageSequence } from "./sequence.js";
 import type { ResetReason, Subscription } from "./subscription.js";
 import type { IndexerWebSocket, IndexerWebSocketConstructor } from "./transport.js";
 
-const noop = (): void => {};
+/** `ws`'s error for a message over its `maxPayload` (`maxFrameBytes`), read from the frame header. */
+function isOversizeError(event: unknown): boolean {
+  const error = (event as { error?: { code?: unknown } } | null)?.error;
+  return error?.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH";
+}
 
 /** The default of `maxFrameBytes`: 8 MiB. */
-const MAX_FRAME_BYTES = 8 * 1024 * 1024;
+export const MAX_FRAME_BYTES = 8 * 1024 * 1024;
 
 /**
  * A connection to an indexer's WebSocket; build it with {@link connectIndexerSocket}.
@@ -54,6 +58,8 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
   private readonly pacer = new SubscribePacer();
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private paceTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Bounds a reconnect's wait for `connected` (`connectTimeoutMs`; the first one's is `start`'s). */
+  private connectTimer: ReturnType<typeof setTimeout> | undefined;
   /** Reconnect attempts since the server was last reached (`maxAttempts` counts these). */
   private attempt = 0;
   private readonly schedule: RetrySchedule;
@@ -74,9 +80,11 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
     private readonly Socket: IndexerWebSocketConstructor,
   ) {
     super();
+    const idleMs = options.idleTimeoutMs ?? 40_000;
     this.heartbeat = new Heartbeat(
-      options.idleTimeoutMs ?? 40_000,
-      options.pingIntervalMs ?? 15_000,
+      idleMs,
+      // A ping must have time to be answered before the idle timeout runs out.
+      Math.min(options.pingIntervalMs ?? 15_000, idleMs > 0 ? idleMs / 2 : Number.POSITIVE_INFINITY),
       () => this.lose("stalled"),
       (task) => this.guard(task),
     );
@@ -225,23 +233,33 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
       this.guard(() => {
         if (socket === this.socket) this.lose("closed", event?.code, event?.reason);
       });
-    socket.onerror = noop; // a close always follows
+    // A close always follows an error; `ws` refusing a message over `maxFrameBytes` is reported first.
+    socket.onerror = (event) =>
+      this.guard(() => {
+        if (socket === this.socket && isOversizeError(event)) this.refuseOversize(undefined);
+      });
     socket.on?.("ping", this.heartbeat.touch);
     socket.on?.("pong", this.heartbeat.touch);
     this.heartbeat.start(socket);
+    if (!this.starting) {
+      // A server that upgrades the socket and answers pings but never says `connected` would
+      // otherwise hold every subscription queued for good: it is dropped as stalled.
+      this.connectTimer = setTimeout(
+        () =>
+          this.guard(() => {
+            this.connectTimer = undefined;
+            if (socket === this.socket && !this.connected) this.lose("stalled");
+          }),
+        this.options.connectTimeoutMs ?? 10_000,
+      );
+    }
   }
 
   private receive(data: unknown): void {
     this.heartbeat.touch();
     const bytes = oversize(data, this.maxFrameBytes);
     if (bytes !== undefined) {
-      this.report(
-        new IndexerFrameError({
-          path: "",
-          problem: `is ${bytes} bytes, more than maxFrameBytes (${this.maxFrameBytes})`,
-        }),
-      );
-      this.lose("malformed");
+      this.refuseOversize(bytes);
       return;
     }
     const frame = readFrame(data);
@@ -251,6 +269,15 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
       return;
     }
     this.dispatch(frame);
+  }
+
+  /** A frame over `maxFrameBytes` (`bytes` long, when known) is not read: reported, and the socket resyncs. */
+  private refuseOversize(bytes: number | undefined): void {
+    const size = bytes === undefined ? "is" : `is ${bytes} bytes,`;
+    this.report(
+      new IndexerFrameError({ path: "", problem: `${size} more than maxFrameBytes (${this.maxFrameBytes})` }),
+    );
+    this.lose("malformed");
   }
 
   /** A subscription's message was refused: resync that subscription (with backoff), report it. */
@@ -267,6 +294,8 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
     const registry = this.registry;
     switch (frame.type) {
       case "connected":
+        clearTimeout(this.connectTimer);
+        this.connectTimer = undefined;
         this.sequence.reset();
         this.sequence.record(frame.message_id, "reply", 0);
         this.connected = true;
@@ -402,6 +431,8 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
     this.heartbeat.stop();
     clearTimeout(this.paceTimer);
     this.paceTimer = undefined;
+    clearTimeout(this.connectTimer);
+    this.connectTimer = undefined;
     this.pacer.clear();
     return endSocket(socket, abrupt, () => {
       socket.off?.("ping", this.heartbeat.touch);

@@ -35,12 +35,15 @@ export interface IndexerSocketOptions {
   readonly idleTimeoutMs?: number;
   /**
    * With `ws` (Node), after this long without a frame the client sends a protocol ping, which the
-   * server answers, so a healthy quiet server is never taken for a stalled one.
+   * server answers, so a healthy quiet server is never taken for a stalled one. It is at most half
+   * of `idleTimeoutMs`, so the answer has time to come.
    * @default 15_000
    */
   readonly pingIntervalMs?: number;
   /**
-   * How long the first connection may take to open and say `connected`.
+   * How long each connection may take to open and say `connected`: the first one fails
+   * `connectIndexerSocket` with a `TimeoutError`, a reconnect is dropped as stalled and tried again
+   * on the backoff schedule.
    * @default 10_000
    */
   readonly connectTimeoutMs?: number;
@@ -53,7 +56,9 @@ export interface IndexerSocketOptions {
    * The largest frame accepted, in bytes (UTF-8). A larger one is refused with an
    * `IndexerFrameError` `error` event and the connection resyncs (it reconnects with backoff: the
    * frame is not read, so which subscription it was for is unknown). The indexer's largest
-   * messages, initial snapshots of busy markets or accounts, stay well under the default.
+   * messages, initial snapshots of busy markets or accounts, stay well under the default. In Node,
+   * the default `ws` is given this limit and refuses a larger frame from its header, before its
+   * payload is buffered (a `WebSocket` passed in measures frames once received).
    * @default 8_388_608 (8 MiB)
    */
   readonly maxFrameBytes?: number;

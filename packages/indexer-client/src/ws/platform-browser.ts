@@ -5,8 +5,12 @@
 import { InvalidArgumentError } from "@perpx/errors";
 import type { IndexerWebSocketConstructor } from "./transport.js";
 
-/** The global `WebSocket`. */
-export async function loadWebSocket(): Promise<IndexerWebSocketConstructor> {
+/**
+ * The global `WebSocket` (its frames are measured as they arrive: a browser takes no limit).
+ *
+ * @param _maxFrameBytes - unused here.
+ */
+export async function loadWebSocket(_maxFrameBytes: number): Promise<IndexerWebSocketConstructor> {
   const global = globalThis as { WebSocket?: unknown };
   if (typeof global.WebSocket !== "function") {
     throw new InvalidArgumentError("WebSocket", "this environment has no global WebSocket: pass one");

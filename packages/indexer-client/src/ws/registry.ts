@@ -71,6 +71,14 @@ export class Registry {
   /** The same entries by channel, then by id (the channel name for id-less channels). */
   private readonly byChannel = new Map<string, Map<string, Entry>>();
   private readonly counts = new Map<IndexerChannel, number>();
+  /**
+   * Subscribes the caller dropped before their reply, by key. The server has reserved a
+   * `message_id` for each and holds the subscription (a reference indexer makes it live even when an
+   * unsubscribe arrives first; another drops it and never sends the reserved id), so the unsubscribe
+   * waits for the reply, which fills that id; a new subscribe to the key waits as well, and the
+   * subscription counts against its channel's cap until then.
+   */
+  private readonly dropped = new Map<string, Entry>();
   /** Subscribes and unsubscribes sent on this socket and not yet answered. */
   outstanding = 0;
 
@@ -104,7 +112,8 @@ export class Registry {
     }
     const count = this.counts.get(channel) ?? 0;
     const limit = INDEXER_CHANNEL_SUBSCRIPTION_LIMITS[channel];
-    if (count >= limit) throw new SubscriptionLimitError(channel, limit);
+    // A dropped subscribe to the same key is unsubscribed before this one is sent: it frees its slot.
+    if (count - (this.dropped.has(key) ? 1 : 0) >= limit) throw new SubscriptionLimitError(channel, limit);
     const subscription = new Subscription<C>(channel, idLess ? channel : (id as string), batched, () =>
       this.detach(key),
     );
@@ -138,7 +147,7 @@ export class Registry {
   sendPending(now: number, pacer: SubscribePacer, send: (message: string) => void): number {
     let waitMs = 0;
     for (const entry of this.entries.values()) {
-      if (entry.status !== "queued") continue;
+      if (entry.status !== "queued" || this.dropped.has(entry.key)) continue;
       const wait = Math.max(pacer.waitMs(entry.key, now), entry.notBefore - now);
       if (wait > 0) {
         waitMs = waitMs === 0 ? wait : Math.min(waitMs, wait);
@@ -166,6 +175,11 @@ export class Registry {
    * @returns a refusal when the snapshot breaks the contract or a listener threw.
    */
   subscribed(frame: Frame): Refusal | undefined {
+    const dropped = this.droppedOf(frame.channel, frame.id);
+    if (dropped) {
+      this.settleDropped(dropped, true);
+      return undefined;
+    }
     const entry = this.lookup(frame.channel, frame.id);
     if (entry?.status !== "sent") return undefined;
     const bad = checkContents(entry.channel, "snapshot", frame.contents);
@@ -264,6 +278,11 @@ export class Registry {
   refused(frame: Frame, fresh: boolean): PerpxError | undefined {
     const message = String(frame.message ?? "");
     const entry = fresh ? this.refusedEntry(frame, message) : undefined;
+    if (entry !== undefined && this.dropped.get(entry.key) === entry) {
+      // The refused subscribe is one the caller dropped: nothing is left to tell.
+      this.settleDropped(entry, false);
+      return undefined;
+    }
     const error = new IndexerSubscriptionError(
       entry?.channel ?? frame.channel ?? "",
       entry?.subscription.id ?? frame.id ?? "",
@@ -275,12 +294,14 @@ export class Registry {
   }
 
   private refusedEntry(frame: Frame, message: string): Entry | undefined {
-    if (frame.channel !== undefined) return this.lookup(frame.channel, frame.id);
+    if (frame.channel !== undefined) {
+      return this.droppedOf(frame.channel, frame.id) ?? this.lookup(frame.channel, frame.id);
+    }
     const invalid = INVALID_ID_ERROR.exec(message);
-    if (invalid) return this.lookup(invalid[1], invalid[2]);
+    if (invalid) return this.droppedOf(invalid[1], invalid[2]) ?? this.lookup(invalid[1], invalid[2]);
     const limit = LIMIT_ERROR.exec(message);
     if (!limit) return undefined;
-    for (const candidate of this.entries.values()) {
+    for (const candidate of [...this.entries.values(), ...this.dropped.values()]) {
       if (candidate.channel === limit[1] && candidate.status === "sent") return candidate;
     }
     return undefined;
@@ -293,6 +314,9 @@ export class Registry {
    */
   reset(reason: ResetReason): PerpxError[] {
     this.outstanding = 0;
+    // The server that held the dropped subscribes is gone with the socket.
+    for (const entry of this.dropped.values()) this.uncount(entry.channel);
+    this.dropped.clear();
     const failures: PerpxError[] = [];
     for (const entry of this.entries.values()) {
       if (entry.status === "live") {
@@ -314,6 +338,7 @@ export class Registry {
     const entries = [...this.entries.values()];
     this.entries.clear();
     this.byChannel.clear();
+    this.dropped.clear();
     this.counts.clear();
     const failures: PerpxError[] = [];
     for (const entry of entries) {
@@ -326,8 +351,31 @@ export class Registry {
   private detach(key: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;
+    if (entry.status === "sent") {
+      // Its reply is on the way: the unsubscribe follows it (see `dropped`).
+      this.unlist(entry);
+      this.dropped.set(key, entry);
+      return;
+    }
     this.remove(entry);
     if (entry.status !== "queued" && this.unsubscribe(entry.channel, entry.id)) this.outstanding++;
+  }
+
+  /** The dropped subscribe a reply about `channel` and `id` is for, if any. */
+  private droppedOf(channel: string | undefined, id: string | undefined): Entry | undefined {
+    if (channel === undefined || this.dropped.size === 0) return undefined;
+    return this.dropped.get(keyOf(channel, id));
+  }
+
+  /**
+   * A dropped subscribe was answered: unsubscribed when it went live, its slot freed, and a new
+   * subscribe to its key may go.
+   */
+  private settleDropped(entry: Entry, live: boolean): void {
+    this.dropped.delete(entry.key);
+    this.uncount(entry.channel);
+    if (live && this.unsubscribe(entry.channel, entry.id)) this.outstanding++;
+    this.kick();
   }
 
   private lookup(channel: string | undefined, id: string | undefined): Entry | undefined {
@@ -336,10 +384,19 @@ export class Registry {
   }
 
   private remove(entry: Entry): void {
+    this.unlist(entry);
+    this.uncount(entry.channel);
+  }
+
+  /** Takes an entry out of the lookups (its slot still counts). */
+  private unlist(entry: Entry): void {
     this.entries.delete(entry.key);
     this.byChannel.get(entry.channel)?.delete(entry.id ?? entry.channel);
-    const count = (this.counts.get(entry.channel) ?? 1) - 1;
-    if (count > 0) this.counts.set(entry.channel, count);
-    else this.counts.delete(entry.channel);
+  }
+
+  private uncount(channel: IndexerChannel): void {
+    const count = (this.counts.get(channel) ?? 1) - 1;
+    if (count > 0) this.counts.set(channel, count);
+    else this.counts.delete(channel);
   }
 }

@@ -48,6 +48,14 @@ export interface FakeIndexerOptions {
   /** Batch flush period, ms. */
   batchMs?: number;
   port?: number;
+  /**
+   * An unsubscribe that arrives while the subscribe's snapshot is being read: `cancel` drops the
+   * subscribe and its `subscribed` is never sent (the devnet's indexer); `ignore` is a no-op and the
+   * subscription goes live anyway (the reference's socks, which lists a subscription only once its
+   * snapshot is in).
+   * @default "cancel"
+   */
+  pendingUnsubscribe?: "cancel" | "ignore";
 }
 
 type Levels = Map<string, string>;
@@ -222,7 +230,8 @@ export class FakeIndexer {
     const id = ID_LESS.has(channel) ? channel : (message.id ?? "");
     const key = `${channel} ${id}`;
     if (message.type === "unsubscribe") {
-      conn.subs.delete(key);
+      const pending = conn.subs.get(key)?.live === false;
+      if (!pending || this.options.pendingUnsubscribe !== "ignore") conn.subs.delete(key);
       conn.messageId++;
       conn.socket.send(
         JSON.stringify({ type: "unsubscribed", connection_id: "c", message_id: conn.messageId, channel, id }),
