@@ -236,7 +236,7 @@ describe("shutdown and faults", () => {
     expect(server.topicCount).toBe(0);
   });
 
-  it("an unsubscribe while the snapshot is read cancels the subscribe", async () => {
+  it("an unsubscribe while the snapshot is read is a no-op, as the reference's: the subscribe goes live", async () => {
     const feed = bookFeed();
     const server = await start(feed);
     const client = await connect(server);
@@ -247,13 +247,17 @@ describe("shutdown and faults", () => {
     await client.waitFrames(1);
     feed.release();
     feed.hold = false;
+    await client.waitFrames(2);
     feed.push(bookUpdate("M3-USD", "1", "1"));
-    client.send({ type: "subscribe", channel: "v4_block_height" });
-    const frames = await client.waitFrames(2);
+    client.send({ type: "subscribe", channel: "v4_orderbook", id: "M3-USD" });
+    const frames = await client.waitFrames(4);
     expect(frames.map((f) => [f.type, f.message_id])).toEqual([
       ["unsubscribed", 2],
-      ["subscribed", 3],
+      ["subscribed", 1],
+      ["channel_data", 3],
+      ["error", 4],
     ]);
+    expect(frames[3]?.message).toBe("Invalid subscribe message: already subscribed (v4_orderbook-M3-USD)");
     expect(server.topicCount).toBe(1);
   });
 

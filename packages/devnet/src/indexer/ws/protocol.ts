@@ -173,9 +173,11 @@ function isPromiseLike(value: unknown): value is PromiseLike<ChannelSnapshot> {
 }
 
 /**
- * Ends the connection's subscription to a channel id, and any subscribe to it still reading its
- * snapshot; answers `unsubscribed` either way (3.3: a no-op when not subscribed), with the id as
- * the client sent it (none when it sent none), as socks does.
+ * Ends the connection's subscription to a channel id; answers `unsubscribed` either way (3.3: a
+ * no-op when not subscribed), with the id as the client sent it (none when it sent none), as socks
+ * does. A subscribe still reading its snapshot is not subscribed yet: socks registers it only once
+ * the snapshot is read, so it then goes live all the same (and a later subscribe to the id is
+ * `already subscribed`).
  */
 function unsubscribe(
   context: ProtocolContext,
@@ -189,9 +191,6 @@ function unsubscribe(
   if (live !== undefined) {
     connection.live.delete(key);
     context.hub.remove(live);
-  }
-  for (const pending of connection.pending) {
-    if (pending.key === key) context.hub.remove(pending);
   }
   connection.send(unsubscribedFrame(connection.id, connection.messageId, channel, rawId));
 }
