@@ -68,6 +68,22 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   const fork = options.fork;
   const profile = fork?.profile ?? options.profile ?? "local";
   const host = options.host ?? "127.0.0.1";
+  // An empty host would bind every interface, an empty state directory be the working directory.
+  if (typeof host !== "string" || host.trim() === "") {
+    throw new DevnetError(
+      "invalid-argument",
+      `host must be an interface name or address, got ${JSON.stringify(host)}`,
+    );
+  }
+  if (
+    options.stateDir !== undefined &&
+    (typeof options.stateDir !== "string" || options.stateDir.trim() === "")
+  ) {
+    throw new DevnetError(
+      "invalid-argument",
+      `stateDir must be a directory, got ${JSON.stringify(options.stateDir)}`,
+    );
+  }
   const ports = resolvePorts(options.ports);
   const stateDir = options.stateDir === undefined ? undefined : resolve(options.stateDir);
   const onError = options.onError ?? (() => undefined);
