@@ -36,6 +36,7 @@ import {
   scanRecords,
   writeAllAt,
 } from "./record-file.js";
+import { TLS_FILES } from "./servers/tls.js";
 import { lockStateDirectory, type StateLock } from "./state-lock.js";
 
 /**
@@ -312,7 +313,7 @@ export class StateDirectory implements BlockArchive {
   }
 
   private static openLocked(dir: string, lock: StateLock, keepRecent: number): StateDirectory {
-    removeAtomicTemps(dir);
+    removeAtomicTemps(dir, [STATE_FILE, BLOCK_LOG_FILE, TLS_FILES.cert, TLS_FILES.key]);
     const statePath = join(dir, STATE_FILE);
     const logPath = join(dir, BLOCK_LOG_FILE);
     const stateBytes = readIfExists(statePath);
