@@ -266,6 +266,22 @@ describe("state directory", () => {
     expect(readdirSync(dir).sort()).toEqual([BLOCK_LOG_FILE, ...own].sort());
   });
 
+  it("names a state directory that is a file, or lies under one", () => {
+    const file = join(tempDir(), "a-file");
+    writeFileSync(file, "not a directory");
+    for (const dir of [file, join(file, "state")]) {
+      let refusal: unknown;
+      try {
+        StateDirectory.open(dir);
+      } catch (error) {
+        refusal = error;
+      }
+      expect(refusal).toBeInstanceOf(DevnetStateError);
+      expect((refusal as DevnetStateError).file).toBe(dir);
+      expect((refusal as DevnetStateError).message).toContain("it is not a directory");
+    }
+  });
+
   it("starts a new chain over a log whose first snapshot was never written", () => {
     const dir = tempDir();
     writeFileSync(join(dir, BLOCK_LOG_FILE), "leftover");

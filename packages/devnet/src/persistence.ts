@@ -302,7 +302,13 @@ export class StateDirectory implements BlockArchive {
     if (!Number.isSafeInteger(keepRecent) || keepRecent < 0) {
       throw new DevnetError("out-of-range", `keepRecent must be a non-negative integer, got ${keepRecent}`);
     }
-    mkdirSync(dir, { recursive: true });
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "EEXIST" && code !== "ENOTDIR") throw error;
+      throw new DevnetStateError(dir, "it is not a directory (a file is in the way)", { cause: error });
+    }
     const lock = lockStateDirectory(dir);
     try {
       return StateDirectory.openLocked(dir, lock, keepRecent);
