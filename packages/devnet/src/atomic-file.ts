@@ -24,9 +24,14 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   renameSync(temp, path);
 }
 
-/** Removes the temp files a killed {@link writeFileAtomic} left in `dir`. */
-export function removeAtomicTemps(dir: string): void {
+/**
+ * Removes the temp files a killed {@link writeFileAtomic} left in `dir` for the files `targets`
+ * (`<target>.tmp-<pid>`), and nothing else: the directory may hold files of its own.
+ */
+export function removeAtomicTemps(dir: string, targets: readonly string[]): void {
   for (const name of readdirSync(dir)) {
-    if (name.includes(TEMP_MARKER)) rmSync(join(dir, name), { force: true });
+    const marker = name.lastIndexOf(TEMP_MARKER);
+    if (marker < 0 || !/^\d+$/.test(name.slice(marker + TEMP_MARKER.length))) continue;
+    if (targets.includes(name.slice(0, marker))) rmSync(join(dir, name), { force: true });
   }
 }

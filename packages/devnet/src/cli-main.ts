@@ -18,6 +18,7 @@ import { startDevnet } from "./devnet.js";
 import { DevnetError, isDevnetError } from "./devnet-error.js";
 import { DEFAULT_PORTS, type Devnet, type DevnetPorts } from "./devnet-options.js";
 import { DEFAULT_FAUCET_COINS, DEFAULT_FAUCET_SUBACCOUNT_QUANTUMS } from "./servers/faucet.js";
+import { MAX_BLOCK_TIME_MS } from "./servers/producer.js";
 import { TLS_FILES } from "./servers/tls.js";
 
 const PORT_FLAGS: Record<string, keyof DevnetPorts> = {
@@ -43,7 +44,8 @@ Usage:
 
 Options:
   --profile <name>        local (default), testnet or mainnet: chain id, EVM chain id, upgrade history
-  --block-time-ms <n>     milliseconds between blocks (default 1000; 0 = only on demand)
+  --block-time-ms <n>     milliseconds between blocks, at most 2147483647 (default 1000; 0 = only on
+                          demand)
   --state <dir>           persist the state there after every block and resume from it
   --json                  print one line {"ready":true,"endpoints":{...}} when ready, nothing else
   --print-env             print the devnet's .env when ready, nothing else: the variables of
@@ -76,12 +78,24 @@ function usageError(message: string): DevnetError {
   return new DevnetError("invalid-argument", message);
 }
 
-function intFlag(name: string, value: string | undefined, max = Number.MAX_SAFE_INTEGER): number | undefined {
+function intFlag(
+  name: string,
+  value: string | undefined,
+  max = Number.MAX_SAFE_INTEGER,
+  min = 0,
+): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) > max) {
-    throw usageError(`--${name} must be an integer from 0 to ${max}, got "${value}"`);
+  if (!/^\d+$/.test(value) || Number(value) > max || Number(value) < min) {
+    throw usageError(`--${name} must be an integer from ${min} to ${max}, got "${value}"`);
   }
   return Number(value);
+}
+
+/** A string flag that names something (a directory, an interface): an empty value is refused. */
+function textFlag(name: string, value: string | boolean | undefined, what: string): string | undefined {
+  if (typeof value !== "string") return undefined;
+  if (value.trim() === "") throw usageError(`--${name} must be ${what}, got "${value}"`);
+  return value;
 }
 
 function parse(argv: string[]) {
@@ -170,10 +184,21 @@ async function start(values: Record<string, string | boolean | undefined>, hooks
     const port = intFlag(flag, values[flag] as string | undefined, 65535);
     if (port !== undefined) ports[key] = port;
   }
-  const blockTimeMs = intFlag("block-time-ms", values["block-time-ms"] as string | undefined);
+  const blockTimeMs = intFlag(
+    "block-time-ms",
+    values["block-time-ms"] as string | undefined,
+    MAX_BLOCK_TIME_MS,
+  );
+  const stateDir = textFlag("state", values.state, "a directory");
+  const host = textFlag("host", values.host, "an interface name or address");
   const faucetWindowMs = intFlag("faucet-window-ms", values["faucet-window-ms"] as string | undefined);
   const keepRecent = intFlag("pruning-keep-recent", values["pruning-keep-recent"] as string | undefined);
-  const markets = intFlag("markets", values.markets as string | undefined, MAX_MARKETS);
+  const markets = intFlag(
+    "markets",
+    values.markets as string | undefined,
+    MAX_MARKETS,
+    DEFAULT_MARKETS.length,
+  );
   const fundedSubaccounts = intFlag(
     "subaccounts",
     values.subaccounts as string | undefined,
@@ -184,11 +209,6 @@ async function start(values: Record<string, string | boolean | undefined>, hooks
     values["ibc-relay-delay-blocks"] as string | undefined,
     100_000,
   );
-  if (markets !== undefined && markets < DEFAULT_MARKETS.length) {
-    throw usageError(
-      `--markets must be an integer from ${DEFAULT_MARKETS.length} to ${MAX_MARKETS}, got "${markets}"`,
-    );
-  }
   // Signal handlers go in before anything is printed: a parent that reads the ready line and
   // signals at once must find them installed.
   let devnet: Devnet | undefined;
@@ -221,8 +241,8 @@ async function start(values: Record<string, string | boolean | undefined>, hooks
     ...(fundedSubaccounts === undefined ? {} : { fundedSubaccounts }),
     ...(values.liquidity === true ? { liquidity: true } : {}),
     ...(ibcRelayDelayBlocks === undefined ? {} : { ibcRelayDelayBlocks }),
-    ...(typeof values.state === "string" ? { stateDir: values.state } : {}),
-    ...(typeof values.host === "string" ? { host: values.host } : {}),
+    ...(stateDir === undefined ? {} : { stateDir }),
+    ...(host === undefined ? {} : { host }),
     onError: (error) =>
       console.error(`perpx-devnet: ${error instanceof Error ? error.message : String(error)}`),
   });
@@ -263,23 +283,26 @@ async function start(values: Record<string, string | boolean | undefined>, hooks
  * @returns when the devnet is ready; it runs until a signal stops it.
  */
 export async function runCli(argv: string[], hooks: CliHooks = {}): Promise<void> {
+  // A command line that cannot be parsed still owes `--json` its one failure line on stdout.
+  const refuse = (message: string): never => {
+    if (argv.includes("--json")) console.log(JSON.stringify({ ready: false, error: message }));
+    console.error(`perpx-devnet: ${message}\n\n${HELP}`);
+    process.exit(2);
+  };
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
   } catch (error) {
-    console.error(`perpx-devnet: ${(error as Error).message}\n\n${HELP}`);
-    process.exit(2);
+    return refuse((error as Error).message);
   }
   const { values, positionals } = parsed;
-  if (values.help === true || positionals.length === 0) {
+  if (values.help === true) {
     console.log(HELP);
-    process.exit(positionals.length === 0 && values.help !== true ? 2 : 0);
+    process.exit(0);
   }
+  if (positionals.length === 0) refuse('a command is required: "perpx-devnet start [options]"');
   const [command, ...rest] = positionals;
-  if (command !== "start" || rest.length > 0) {
-    console.error(`perpx-devnet: unknown command "${positionals.join(" ")}"\n\n${HELP}`);
-    process.exit(2);
-  }
+  if (command !== "start" || rest.length > 0) refuse(`unknown command "${positionals.join(" ")}"`);
   try {
     await start(values, hooks);
   } catch (error) {

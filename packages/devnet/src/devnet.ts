@@ -38,7 +38,7 @@ import { type EvmServers, startEvmServers } from "./servers/evm.js";
 import { DEFAULT_FAUCET_COINS, type FaucetServer, startFaucetServer } from "./servers/faucet.js";
 import { type GrpcServers, startGrpcServers } from "./servers/grpc.js";
 import { resolveTimeouts } from "./servers/http.js";
-import { BlockProducer } from "./servers/producer.js";
+import { BlockProducer, validateBlockTime } from "./servers/producer.js";
 import { type RestServer, startRestServer } from "./servers/rest.js";
 import { type RpcServer, startRpcServer } from "./servers/rpc.js";
 import { loadOrCreateTls, type TlsMaterial } from "./servers/tls.js";
@@ -68,6 +68,22 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   const fork = options.fork;
   const profile = fork?.profile ?? options.profile ?? "local";
   const host = options.host ?? "127.0.0.1";
+  // An empty host would bind every interface, an empty state directory be the working directory.
+  if (typeof host !== "string" || host.trim() === "") {
+    throw new DevnetError(
+      "invalid-argument",
+      `host must be an interface name or address, got ${JSON.stringify(host)}`,
+    );
+  }
+  if (
+    options.stateDir !== undefined &&
+    (typeof options.stateDir !== "string" || options.stateDir.trim() === "")
+  ) {
+    throw new DevnetError(
+      "invalid-argument",
+      `stateDir must be a directory, got ${JSON.stringify(options.stateDir)}`,
+    );
+  }
   const ports = resolvePorts(options.ports);
   const stateDir = options.stateDir === undefined ? undefined : resolve(options.stateDir);
   const onError = options.onError ?? (() => undefined);
@@ -99,6 +115,9 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
       `fundedSubaccounts must be an integer from 0 to ${MAX_FUNDED_SUBACCOUNTS}, got ${fundedSubaccounts}`,
     );
   }
+
+  // Checked before the state directory is locked: a refused option leaves nothing held.
+  const blockTimeMs = validateBlockTime(options.blockTimeMs ?? 1000);
 
   const rewardsFeeMultiplierPpm = options.rewardsFeeMultiplierPpm ?? 0;
   if (
@@ -202,7 +221,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   // One line of CheckTx for every transport that broadcasts, as a node has one mempool.
   const checkLine = createCheckLine(app);
   const dispatcher = createDispatcher(app, checkLine);
-  const producer = new BlockProducer(app, { blockTimeMs: options.blockTimeMs ?? 1000, onError });
+  const producer = new BlockProducer(app, { blockTimeMs, onError });
 
   const started: Array<{ close(): Promise<void> }> = [checkLine];
   const track = async <T extends { close(): Promise<void> }>(

@@ -4,6 +4,7 @@ import {
   cpSync,
   existsSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -251,6 +252,34 @@ describe("state directory", () => {
     // Nothing was cut, and the directory is not left locked.
     expect(readFileSync(join(dir, BLOCK_LOG_FILE))).toEqual(logBefore);
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+  });
+
+  it("removes the temp files of its own files a killed run left, and no file of the directory's own", () => {
+    // `--state .` in a project: files that merely look like temps are not the devnet's to delete.
+    const dir = tempDir();
+    const own = ["notes.tmp-1", "build.tmp-2024", "state.bin.tmp-x", "state.bin.tmp-"];
+    for (const name of own) writeFileSync(join(dir, name), "mine");
+    for (const name of ["state.bin.tmp-4242", "blocks.log.tmp-7", "tls-key.pem.tmp-9"]) {
+      writeFileSync(join(dir, name), "torn");
+    }
+    StateDirectory.open(dir).close();
+    expect(readdirSync(dir).sort()).toEqual([BLOCK_LOG_FILE, ...own].sort());
+  });
+
+  it("names a state directory that is a file, or lies under one", () => {
+    const file = join(tempDir(), "a-file");
+    writeFileSync(file, "not a directory");
+    for (const dir of [file, join(file, "state")]) {
+      let refusal: unknown;
+      try {
+        StateDirectory.open(dir);
+      } catch (error) {
+        refusal = error;
+      }
+      expect(refusal).toBeInstanceOf(DevnetStateError);
+      expect((refusal as DevnetStateError).file).toBe(dir);
+      expect((refusal as DevnetStateError).message).toContain("it is not a directory");
+    }
   });
 
   it("starts a new chain over a log whose first snapshot was never written", () => {

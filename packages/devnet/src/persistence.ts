@@ -36,6 +36,7 @@ import {
   scanRecords,
   writeAllAt,
 } from "./record-file.js";
+import { TLS_FILES } from "./servers/tls.js";
 import { lockStateDirectory, type StateLock } from "./state-lock.js";
 
 /**
@@ -301,7 +302,13 @@ export class StateDirectory implements BlockArchive {
     if (!Number.isSafeInteger(keepRecent) || keepRecent < 0) {
       throw new DevnetError("out-of-range", `keepRecent must be a non-negative integer, got ${keepRecent}`);
     }
-    mkdirSync(dir, { recursive: true });
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "EEXIST" && code !== "ENOTDIR") throw error;
+      throw new DevnetStateError(dir, "it is not a directory (a file is in the way)", { cause: error });
+    }
     const lock = lockStateDirectory(dir);
     try {
       return StateDirectory.openLocked(dir, lock, keepRecent);
@@ -312,7 +319,7 @@ export class StateDirectory implements BlockArchive {
   }
 
   private static openLocked(dir: string, lock: StateLock, keepRecent: number): StateDirectory {
-    removeAtomicTemps(dir);
+    removeAtomicTemps(dir, [STATE_FILE, BLOCK_LOG_FILE, TLS_FILES.cert, TLS_FILES.key]);
     const statePath = join(dir, STATE_FILE);
     const logPath = join(dir, BLOCK_LOG_FILE);
     const stateBytes = readIfExists(statePath);

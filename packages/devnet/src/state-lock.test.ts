@@ -70,6 +70,21 @@ describe("the state directory lock", () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it("takes over a lock and a takeover guard naming its own pid that it does not hold (a restarted container)", () => {
+    // A container killed and started again runs the devnet under the same pid and hostname: the
+    // lock its first run left names this very process, which is not the one holding it.
+    const dir = tempDir();
+    const before = JSON.stringify({ pid: process.pid, host: hostname(), startedAt: "before the restart" });
+    writeFileSync(join(dir, LOCK_FILE), before);
+    writeFileSync(join(dir, `${LOCK_FILE}.takeover`), before);
+    const lock = lockStateDirectory(dir);
+    expect(JSON.parse(readFileSync(join(dir, LOCK_FILE), "utf8")).startedAt).toBe(lock.holder.startedAt);
+    // Held now by this process: a second holder in it is still refused.
+    expect(lockError(dir).holder).toEqual(lock.holder);
+    lock.release();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it("removes a takeover guard its dead holder left, then takes over", () => {
     const dir = tempDir();
     const stale = JSON.stringify({ pid: deadPid(), host: hostname(), startedAt: "then" });

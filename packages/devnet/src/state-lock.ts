@@ -8,7 +8,16 @@
  */
 
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, linkSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fsyncSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { errorGuard, PerpxError } from "@perpx/errors";
@@ -181,9 +190,23 @@ function isExists(error: unknown): boolean {
   return (error as NodeJS.ErrnoException).code === "EEXIST";
 }
 
-/** Whether `holder` (of this host, not us) is a dead process, so its lock is stale. */
-function stale(holder: LockHolder): boolean {
-  return holder.host === hostname() && holder.pid !== process.pid && !alive(holder.pid);
+/**
+ * The lock files this process holds (by real path), shared by every copy of this module loaded in
+ * it: a lock naming this process's pid that is not among them was left by an earlier process that
+ * had the same pid (a container restarted after a kill runs the devnet under the same pid).
+ */
+const HELD_LOCKS = Symbol.for("@perpx/devnet.heldStateLocks");
+const registry = globalThis as { [HELD_LOCKS]?: Set<string> };
+registry[HELD_LOCKS] ??= new Set<string>();
+const held = registry[HELD_LOCKS];
+
+/**
+ * Whether `holder`, of the lock (or guard) file at real path `key`, is gone, so its lock is stale:
+ * a dead process of this host, or this process's pid when this process does not hold `key`.
+ */
+function stale(holder: LockHolder, key: string): boolean {
+  if (holder.host !== hostname()) return false;
+  return holder.pid === process.pid ? !held.has(key) : !alive(holder.pid);
 }
 
 /**
@@ -199,7 +222,7 @@ function removeStale(dir: string, text: string): boolean {
     if (!isExists(error)) throw error;
     const other = readHolder(guard)?.holder;
     // A guard left by a process killed mid-takeover is removed; the next attempt takes it.
-    if (other !== undefined && stale(other)) rmSync(guard, { force: true });
+    if (other !== undefined && stale(other, guard)) rmSync(guard, { force: true });
     return false;
   }
   try {
@@ -220,14 +243,17 @@ function removeStale(dir: string, text: string): boolean {
  */
 export function lockStateDirectory(dir: string, now: () => Date = () => new Date()): StateLock {
   const path = join(dir, LOCK_FILE);
+  const key = join(realpathSync(dir), LOCK_FILE); // of `held`, the same through any symlink
   const holder: LockHolder = { pid: process.pid, host: hostname(), startedAt: now().toISOString() };
   const text = `${JSON.stringify(holder)}\n`;
   for (let attempt = 0; attempt < 20; attempt++) {
     try {
       createExclusive(path, text);
+      held.add(key);
       return {
         holder,
         release: () => {
+          held.delete(key);
           if (readHolder(path)?.text === text) rmSync(path, { force: true });
         },
       };
@@ -237,7 +263,7 @@ export function lockStateDirectory(dir: string, now: () => Date = () => new Date
     const current = readHolder(path);
     if (current === undefined) continue; // released in between: try again
     const other = current.holder ?? { pid: 0, host: "an unknown host", startedAt: "an unknown time" };
-    if (current.holder === undefined || !stale(other)) throw new DevnetStateLockedError(path, other);
+    if (current.holder === undefined || !stale(other, key)) throw new DevnetStateLockedError(path, other);
     removeStale(dir, current.text);
   }
   throw new DevnetError("unavailable", `could not take the lock ${path}: other devnets keep taking it over`);

@@ -182,6 +182,12 @@ export async function startControlServer(options: ControlServerOptions): Promise
   });
   router.add("POST", "/advance-time", ({ body }) => {
     const ms = body.seconds === undefined ? intField(body, "ms") : intField(body, "seconds") * 1000;
+    if (!Number.isSafeInteger(ms)) {
+      throw new FieldError(
+        "seconds",
+        `must be at most ${Math.floor(Number.MAX_SAFE_INTEGER / 1000)}, got ${ms / 1000}`,
+      );
+    }
     app.control.advanceTime(ms);
     const mined = body.mine === true ? producer.mine(1)[0] : undefined;
     return {

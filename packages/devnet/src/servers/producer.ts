@@ -143,8 +143,24 @@ export class BlockProducer {
   }
 }
 
-function validateBlockTime(ms: number): number {
-  if (!Number.isSafeInteger(ms) || ms < 0)
-    throw new DevnetError("invalid-argument", `blockTimeMs must be a non-negative integer, got ${ms}`);
+/**
+ * The longest block time, in ms (24.8 days): the longest a Node.js timer waits. A longer delay
+ * would fire after 1 ms (Node's `TimeoutOverflowWarning`), a block every millisecond.
+ */
+export const MAX_BLOCK_TIME_MS = 2_147_483_647;
+
+/**
+ * Checks a block time: an integer from 0 (on demand only) to {@link MAX_BLOCK_TIME_MS}.
+ *
+ * @param ms - milliseconds between blocks.
+ * @returns `ms`.
+ * @throws {DevnetError} `invalid-argument` naming the value otherwise.
+ */
+export function validateBlockTime(ms: number): number {
+  if (!Number.isSafeInteger(ms) || ms < 0 || ms > MAX_BLOCK_TIME_MS)
+    throw new DevnetError(
+      "invalid-argument",
+      `blockTimeMs must be an integer from 0 to ${MAX_BLOCK_TIME_MS}, got ${ms}`,
+    );
   return ms;
 }

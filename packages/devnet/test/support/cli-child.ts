@@ -3,6 +3,7 @@
  * its `--json` ready line, or run it to its exit.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { DevnetEndpoints } from "../../src/index.js";
 
@@ -50,9 +51,21 @@ export interface StartedCli {
   exited: Promise<Exit>;
 }
 
-function spawnCli(args: string[]) {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], {
-    cwd: packageDir,
+/**
+ * Which program runs: the sources through tsx (the default), or the built command line a user runs,
+ * `bin/perpx-devnet.js` (`pnpm --filter @perpx/devnet build` first).
+ */
+export interface CliProgram {
+  built?: boolean;
+  /** The working directory of the built program. @default the package's directory */
+  cwd?: string;
+}
+
+function spawnCli(args: string[], program: CliProgram = {}) {
+  const entry =
+    program.built === true ? [join(packageDir, "bin/perpx-devnet.js")] : ["--import", "tsx", "src/cli.ts"];
+  const child = spawn(process.execPath, [...entry, ...args], {
+    cwd: program.built === true ? (program.cwd ?? packageDir) : packageDir,
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.add(child);
@@ -75,8 +88,8 @@ function spawnCli(args: string[]) {
 }
 
 /** Starts `perpx-devnet start --json` with free ports and `args`; resolves on its ready line. */
-export function startCli(args: string[]): Promise<StartedCli> {
-  const run = spawnCli(["start", "--json", ...FREE_PORTS, ...args]);
+export function startCli(args: string[], program: CliProgram = {}): Promise<StartedCli> {
+  const run = spawnCli(["start", "--json", ...FREE_PORTS, ...args], program);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`no ready line in ${START_GUARD_MS / 1000} s; stderr: ${run.stderr()}`)),
@@ -128,8 +141,11 @@ export function startCliEnv(
 }
 
 /** Runs `perpx-devnet` with `args` to its exit (for a start that must fail). */
-export async function runCli(args: string[]): Promise<Exit & { stdout: string; stderr: string }> {
-  const run = spawnCli(args);
+export async function runCli(
+  args: string[],
+  program: CliProgram = {},
+): Promise<Exit & { stdout: string; stderr: string }> {
+  const run = spawnCli(args, program);
   const exit = await run.exited;
   return { ...exit, stdout: run.stdout(), stderr: run.stderr() };
 }

@@ -70,14 +70,34 @@ function markClockJump(core: ChainCore): void {
   moduleControl(core, "epochs", "clock-jump", {});
 }
 
+/**
+ * The latest time the chain's clock may be moved to: 2100-01-01T00:00:00Z. The epoch timers (x/epochs
+ * `next_tick` and `duration`, uint32 unix seconds in the reference) end at 2106-02-07T06:28:15Z, and
+ * a timer's next tick runs up to one epoch ahead of the block time: past it no block can be made.
+ */
+const MAX_CLOCK_MS = 4_102_444_800_000n;
+const MAX_CLOCK_TEXT = "2100-01-01T00:00:00.000Z";
+
+/** Refuses a clock move whose target, unix ms `target`, is past {@link MAX_CLOCK_MS}. */
+function refusePastMaxClock(target: bigint, move: string): void {
+  if (target <= MAX_CLOCK_MS) return;
+  throw new DevnetError(
+    "out-of-range",
+    `${move} would move the chain's clock ${target - MAX_CLOCK_MS} ms past ${MAX_CLOCK_TEXT}, the latest time it may reach (the epoch timers' uint32 seconds end in 2106)`,
+  );
+}
+
 function advanceTime(core: ChainCore, ms: number): void {
   if (!Number.isSafeInteger(ms) || ms < 0)
     throw new DevnetError("invalid-argument", `advanceTime needs a non-negative integer, got ${ms}`);
+  // Against the wall clock the block producer reads (`Date.now`, as the next block's time).
+  refusePastMaxClock(BigInt(Date.now()) + core.timeOffsetMs + BigInt(ms), `advancing ${ms} ms`);
   core.timeOffsetMs += BigInt(ms);
   if (ms > 0) markClockJump(core);
 }
 
 function advanceTimeTo(core: ChainCore, timeMs: number, now: Date, halt: boolean): number {
+  if (Number.isInteger(timeMs)) refusePastMaxClock(BigInt(timeMs), `a jump to unix ms ${timeMs}`);
   if (!Number.isSafeInteger(timeMs) || timeMs < 0)
     throw new DevnetError("invalid-argument", `advanceTimeTo needs a non-negative integer, got ${timeMs}`);
   // Against the shifted clock a block's time is taken from, not the next block's time: after a
