@@ -139,3 +139,14 @@ it("a route argument that is not valid percent-encoding is taken as typed, not a
   expect(await mainText()).toContain("A block height is a positive integer");
   expect(problems).toEqual([]);
 });
+
+it("a market named after an Object.prototype key is an unknown market", async () => {
+  for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+    await open(`#/market/${name}`);
+    expect(await tab.locator('[data-field="not-found"]').textContent(), name).toBe(
+      `No market ${name} on this network.`,
+    );
+    expect(await mainText(), name).toContain("BTC-USD");
+  }
+  expect(problems).toEqual([]);
+});
