@@ -150,3 +150,28 @@ it("a market named after an Object.prototype key is an unknown market", async ()
   }
   expect(problems).toEqual([]);
 });
+
+it("a block the node has but the cut indexer feed has not announced is shown, not 'not yet'", async () => {
+  await open("#/");
+  proxy!.hold();
+  proxy!.dropAll();
+  await tab.waitForFunction(() => document.body.dataset.connection === "lost", undefined, {
+    timeout: 30_000,
+  });
+  const [block] = devnet.mine(2).slice(-1);
+  const height = String(block!.height);
+  await open(`#/block/${height}`);
+  expect(await tab.locator('[data-field="height"]').first().textContent()).toBe(height);
+  await open(`#/search/${height}`);
+  await tab.waitForFunction((h) => location.hash === `#/block/${h}`, height, { timeout: 30_000 });
+  // A height above the node's is still not there yet.
+  await open(`#/block/${BigInt(height) + 5n}`);
+  expect(await tab.locator('[data-field="not-found"]').textContent()).toContain(
+    `the chain is at height ${height}`,
+  );
+  proxy!.release();
+  await tab.waitForFunction(() => document.body.dataset.connection === "open", undefined, {
+    timeout: 30_000,
+  });
+  expect(problems).toEqual([]);
+});

@@ -98,7 +98,7 @@ export function searchPage(ex: Explorer, root: HTMLElement, query: string): unde
   const body = slot("search");
   root.append(h("h1", { "data-field": "title" }, `Search: ${q}`), body.element);
   if (kind === "height") {
-    chainHeight(ex).then(
+    chainHeight(ex, BigInt(q)).then(
       (top) => {
         if (BigInt(q) >= 1n && BigInt(q) <= top) location.replace(`#/block/${BigInt(q)}`);
         else
