@@ -175,3 +175,20 @@ it("a block the node has but the cut indexer feed has not announced is shown, no
   });
   expect(problems).toEqual([]);
 });
+
+it("an account page left before its subaccounts came, then opened again, loads (no feed left subscribed)", async () => {
+  const { address } = fundedSubaccountKey(0);
+  rest!.hold(`/v4/addresses/${address}`);
+  await tab.evaluate((hash) => {
+    location.hash = hash;
+  }, `#/account/${address}`);
+  await expect.poll(() => rest!.waiting(), { timeout: 30_000 }).toBeGreaterThan(0);
+  await open("#/");
+  const answered = tab.waitForResponse((r) => r.url().includes(`/v4/addresses/${address}`));
+  rest!.release();
+  await answered;
+  // The left page has its answer: opened again, the account subscribes to its feed and draws.
+  await open(`#/account/${address}`);
+  expect(await tab.locator('[data-table="subaccounts"] tbody tr').count()).toBe(1);
+  expect(problems).toEqual([]);
+});
