@@ -169,7 +169,8 @@ export function contentSecurityPolicy(config: ExplorerConfig): string {
   const origins = new Set<string>();
   for (const [name, url] of Object.entries(config.endpoints)) {
     const origin = URL.canParse(url) ? new URL(url).origin : "null";
-    if (!/^(https?|wss?):\/\/[^\s;,']+$/.test(origin))
+    // `*` would be a CSP wildcard (any host), `;`, `,` and `'` would end or quote the directive.
+    if (!/^(https?|wss?):\/\/[^\s;,'*]+$/.test(origin))
       throw new InvalidArgumentError(`config.endpoints.${name}`, "must be an http(s) or ws(s) URL");
     origins.add(origin);
   }

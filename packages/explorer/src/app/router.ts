@@ -18,12 +18,21 @@ const PAGES: Record<string, Page> = {
   search: searchPage,
 };
 
-/** The route of a hash: its page name and argument. */
+/** `text` percent-decoded, or as it is when it is not valid percent-encoding (`100%`). */
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The route of a hash: its page name and argument (taken as typed when it does not decode). */
 export function parseRoute(hash: string): { page: string; argument: string } {
   const path = hash.replace(/^#\/?/, "");
   const slash = path.indexOf("/");
   if (slash < 0) return { page: path, argument: "" };
-  return { page: path.slice(0, slash), argument: decodeURIComponent(path.slice(slash + 1)) };
+  return { page: path.slice(0, slash), argument: decoded(path.slice(slash + 1)) };
 }
 
 /** Renders the page of `hash` into `root`; returns its cleanup. */

@@ -27,9 +27,70 @@ export type PageIterationParams<P> = Omit<P, "page"> & {
   readonly firstPage?: number;
 };
 
+/** Two 32-bit FNV-1a lanes (different offsets and primes) over a text, as one key. */
+function textKey(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    a = Math.imul(a ^ code, 0x01000193);
+    b = Math.imul(b ^ code, 0x5bd1e995);
+  }
+  return `${(a >>> 0).toString(36)}.${(b >>> 0).toString(36)}`;
+}
+
+/** A key of a page's rows that does not depend on their order: pages holding the same rows share it. */
+function pageKey(rows: readonly unknown[]): string {
+  return textKey(
+    rows
+      .map((row) => JSON.stringify(row) ?? "undefined")
+      .sort()
+      .join("\n"),
+  );
+}
+
+/**
+ * The page metadata of one answer, checked: each present field a JSON number of its range, and
+ * `offset` the one of the page asked for.
+ *
+ * @throws IndexerDecodeError naming the field.
+ */
+function checkPaging(
+  client: IndexerConnection,
+  answer: PageMetadata,
+  page: number,
+): { pageSize: number | undefined; offset: number | undefined; totalResults: number | undefined } {
+  const refuse = (problem: string) => new IndexerDecodeError(client.baseUrl, problem);
+  const field = (name: keyof PageMetadata, min: number, max: number): number | undefined => {
+    const value: unknown = answer[name];
+    if (value === undefined) return undefined;
+    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min || value > max) {
+      throw refuse(
+        `a page whose ${name} is not an integer from ${min} to ${max}: ${JSON.stringify(value) ?? String(value)}`,
+      );
+    }
+    return value;
+  };
+  const pageSize = field("pageSize", 1, INDEXER_LIMIT_MAX);
+  const offset = field("offset", 0, Number.MAX_SAFE_INTEGER);
+  const totalResults = field("totalResults", 0, Number.MAX_SAFE_INTEGER);
+  if (pageSize !== undefined && offset !== undefined && offset !== (page - 1) * pageSize) {
+    throw refuse(
+      `a page ${page} at offset ${offset}, not ${(page - 1) * pageSize} (pageSize ${pageSize}): the server ignored page`,
+    );
+  }
+  return { pageSize, offset, totalResults };
+}
+
 /**
  * Walks a paged list: pages `firstPage`, `firstPage + 1`, ... until one is short of `limit`, empty,
- * or reaches `totalResults`.
+ * or reaches `totalResults`. Every walk against a server that answers from a limited set of pages
+ * (always the same one, or a cycle of them) ends: a page holding the same rows as an earlier page (in any order) is not yielded (a
+ * newest-first list can move by exactly a page between two requests), and a second such page in a
+ * row is an `IndexerDecodeError` (the server ignores `page`), as is a page whose rows are not a
+ * list, whose `pageSize`, `offset` or `totalResults` is not an integer of its range, or whose
+ * `offset` is not the one of the page asked for. Only a server inventing new rows for every page
+ * pages on without end (as long as its `totalResults` says): stop with `break`.
  *
  * @param action - the list action (it must accept `page`).
  * @param rowsOf - the rows of one answer.
@@ -51,14 +112,33 @@ export function pagesOf<
     if (!Number.isSafeInteger(firstPage) || firstPage < 1) {
       throw new InvalidArgumentError("firstPage", `must be a positive integer, got ${String(firstPage)}`);
     }
+    const seen = new Set<string>();
+    let repeats = 0;
     for (let page = firstPage; ; page++) {
       const answer = await action(client, { ...rest, page } as unknown as P);
-      yield answer;
-      const rows = rowsOf(answer).length;
-      const limit = answer.pageSize ?? (rest as { limit?: number }).limit ?? INDEXER_LIMIT_DEFAULT;
-      const offset = answer.offset ?? (page - 1) * limit;
-      if (rows === 0 || rows < limit) return;
-      if (answer.totalResults !== undefined && offset + rows >= answer.totalResults) return;
+      const rows: unknown = rowsOf(answer);
+      if (!Array.isArray(rows)) {
+        throw new IndexerDecodeError(client.baseUrl, `a page whose rows are not a list (page ${page})`);
+      }
+      const paging = checkPaging(client, answer, page);
+      const key = rows.length === 0 ? undefined : pageKey(rows);
+      if (key !== undefined && seen.has(key)) {
+        repeats++;
+        if (repeats > 1) {
+          throw new IndexerDecodeError(
+            client.baseUrl,
+            `a page ${page} holding the rows of an earlier page, as page ${page - 1} did: the server ignored page`,
+          );
+        }
+      } else {
+        repeats = 0;
+        if (key !== undefined) seen.add(key);
+        yield answer;
+      }
+      const limit = paging.pageSize ?? (rest as { limit?: number }).limit ?? INDEXER_LIMIT_DEFAULT;
+      const offset = paging.offset ?? (page - 1) * limit;
+      if (rows.length === 0 || rows.length < limit) return;
+      if (paging.totalResults !== undefined && offset + rows.length >= paging.totalResults) return;
     }
   };
 }

@@ -281,7 +281,10 @@ export function accountPage(ex: Explorer, root: HTMLElement, input: string): (()
   const feeds = new Map<number, { unsubscribe(): void }>();
   let busy = false;
   let queued: "figures" | "all" | undefined;
+  // Once the page is left, a reload on the way subscribes to nothing and starts no other.
+  let stopped = false;
   const run = (what: "figures" | "all") => {
+    if (stopped) return;
     if (busy) {
       queued = queued === "all" || what === "all" ? "all" : "figures";
       return;
@@ -297,7 +300,7 @@ export function accountPage(ex: Explorer, root: HTMLElement, input: string): (()
   const reload = () => run("all");
   const watch = (numbers: readonly number[]) => {
     for (const n of numbers) {
-      if (feeds.has(n)) continue;
+      if (stopped || feeds.has(n)) continue;
       const feed = ex.socket.subscribe("v4_subaccounts", `${address}/${n}`, { batched: true });
       feed.on("update", reload);
       feeds.set(n, feed);
@@ -306,6 +309,7 @@ export function accountPage(ex: Explorer, root: HTMLElement, input: string): (()
   reload();
   const stop = ex.onHeight(() => run("figures"));
   return () => {
+    stopped = true;
     stop();
     for (const feed of feeds.values()) feed.unsubscribe();
   };

@@ -11,9 +11,15 @@ import { short, time } from "../format.js";
 import { decodeMessages } from "../messages.js";
 import { errorName, orderTable } from "./tx.js";
 
-/** The chain's height now: the feed's, else the node's. */
-export async function chainHeight(ex: Explorer): Promise<bigint> {
-  return ex.height()?.height ?? (await ex.node.getLatestBlock()).height;
+/**
+ * The chain's height now: the feed's when it has reached `wanted`, else the node's (the indexer's
+ * feed lags the node, and stands still while its socket is lost).
+ */
+export async function chainHeight(ex: Explorer, wanted = 0n): Promise<bigint> {
+  const feed = ex.height()?.height;
+  if (feed !== undefined && feed >= wanted) return feed;
+  const node = (await ex.node.getLatestBlock()).height;
+  return feed !== undefined && feed > node ? feed : node;
 }
 
 /** Renders the block page of `height`. */
@@ -110,7 +116,7 @@ export function blockPage(ex: Explorer, root: HTMLElement, height: string): unde
       },
       (error: unknown) => body.fail(error),
     );
-  chainHeight(ex).then(
+  chainHeight(ex, wanted).then(
     (top) => {
       if (wanted > top) {
         body.fill(

@@ -38,7 +38,8 @@ export function marketPage(ex: Explorer, root: HTMLElement, ticker: string): () 
   ex.markets().then(
     (markets) => {
       if (stopped) return;
-      const market = markets[ticker];
+      // Only the indexer's own keys: `constructor` or `__proto__` is no market.
+      const market = Object.hasOwn(markets, ticker) ? markets[ticker] : undefined;
       if (market === undefined) {
         const known = Object.keys(markets).sort();
         body.fill(

@@ -4,7 +4,7 @@
  * client id); 64 hex digits a transaction; an address in either form (bech32 or `0x`) its account;
  * a UUID an indexer order; `<address>/<subaccount>/<client id>` the orders of that client id.
  */
-import { isValidAddress, toBech32 } from "@perpx/core";
+import { isValidAddress, MAX_SUBACCOUNT_NUMBER, toBech32 } from "@perpx/core";
 import type { OrderResponseObject } from "@perpx/core/indexer";
 import { isIndexerNotFoundError } from "@perpx/indexer-client";
 import type { Explorer } from "../context.js";
@@ -16,8 +16,8 @@ import { chainHeight } from "./block.js";
 export type SearchKind = "address" | "tx" | "height" | "order" | "client-id" | "unknown";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** `<address>/<subaccount number>/<client id>`. */
-const CLIENT_ID = /^([^/\s]+)\/(\d{1,3})\/(\d{1,10})$/;
+/** `<address>/<subaccount number>/<client id>` (a child subaccount's number has up to six digits). */
+const CLIENT_ID = /^([^/\s]+)\/(\d{1,6})\/(\d{1,10})$/;
 
 /** Classifies a search query. */
 export function searchKind(query: string): SearchKind {
@@ -27,7 +27,8 @@ export function searchKind(query: string): SearchKind {
   if (isValidAddress(q)) return "address";
   if (UUID.test(q)) return "order";
   const parts = CLIENT_ID.exec(q);
-  if (parts !== null && isValidAddress(parts[1]!)) return "client-id";
+  if (parts !== null && isValidAddress(parts[1]!) && Number(parts[2]) <= MAX_SUBACCOUNT_NUMBER)
+    return "client-id";
   return "unknown";
 }
 
@@ -98,7 +99,7 @@ export function searchPage(ex: Explorer, root: HTMLElement, query: string): unde
   const body = slot("search");
   root.append(h("h1", { "data-field": "title" }, `Search: ${q}`), body.element);
   if (kind === "height") {
-    chainHeight(ex).then(
+    chainHeight(ex, BigInt(q)).then(
       (top) => {
         if (BigInt(q) >= 1n && BigInt(q) <= top) location.replace(`#/block/${BigInt(q)}`);
         else
