@@ -1,17 +1,24 @@
 /**
- * A WebSocket RPC call's deadline (`timeoutMs`, `signal`) bounds the wait for a handshake the node
- * never completes: that attempt is abandoned, its socket closed, and the next call dials afresh.
- * Each case runs against a hostile loopback `ws` server on port 0.
+ * A WebSocket RPC call's deadline (`timeoutMs`, `signal`) bounds all of it: the wait for a handshake
+ * the node never completes (that attempt is abandoned, its socket closed, and the next call dials
+ * afresh) and the wait for an answer (the call's entry is dropped at once, and a late answer to it
+ * is ignored). Each case runs against a hostile loopback `ws` server on port 0.
  */
-import { getEventListeners } from "node:events";
+import { getEventListeners, setMaxListeners } from "node:events";
 import type { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
 import { isAbortedError, isTimeoutError } from "@perpx/errors";
 import { afterEach, expect, it } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
+import { CLOSE_TEST_TIMEOUT_MS, exitAfterClose } from "../../../tests/support/exit-after-close.js";
 import { createNodeClient } from "../src/client.js";
 import { isTransportError } from "../src/errors.js";
-import { type WebSocketConstructor, WebSocketRpcClient } from "../src/transport/websocket.js";
+import {
+  pendingCallCount,
+  type WebSocketConstructor,
+  WebSocketRpcClient,
+} from "../src/transport/websocket.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -154,3 +161,94 @@ it("a call still within its deadline keeps the handshake another call gave up on
   expect(getEventListeners(patient.signal, "abort")).toHaveLength(0);
   expect(getEventListeners(hasty.signal, "abort")).toHaveLength(0);
 });
+
+it("a call given up after its request was sent leaves no pending entry, and its late answer is ignored", async () => {
+  const node = await hostileNode({
+    stall: 0,
+    answer: (request) => (request.method === "ping" ? {} : undefined),
+  });
+  const client = new WebSocketRpcClient({
+    url: node.url,
+    webSocket: WebSocket as unknown as WebSocketConstructor,
+  });
+  cleanups.push(async () => client.disconnect());
+  await client.execute({ jsonrpc: "2.0", id: "warm", method: "ping", params: {} });
+  const controller = new AbortController();
+  setMaxListeners(3_000, controller.signal); // one per call
+  const calls = Array.from({ length: 2_000 }, (_, i) => {
+    client.nextSignal = controller.signal;
+    return client.execute({ jsonrpc: "2.0", id: `silent-${i}`, method: "silent", params: {} }).then(
+      () => "answered",
+      (error: unknown) => error,
+    );
+  });
+  await expect.poll(() => node.requests.length, { timeout: 20_000 }).toBe(2_001);
+  expect(pendingCallCount(client)).toBe(2_000);
+  controller.abort();
+  expect(pendingCallCount(client)).toBe(0);
+  for (const outcome of await Promise.all(calls)) {
+    expect(isTransportError(outcome) && !outcome.nothingSent).toBe(true);
+  }
+  expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  // The late answers find nobody waiting; the socket goes on serving.
+  for (const request of node.requests.slice(1)) node.push({ jsonrpc: "2.0", id: request.id, result: {} });
+  const answer = await client.execute({ jsonrpc: "2.0", id: "after", method: "ping", params: {} });
+  expect(answer.id).toBe("after");
+  expect(pendingCallCount(client)).toBe(0);
+});
+
+it("through the node client, timed-out calls against a node that never answers leave nothing pending", async () => {
+  const node = await hostileNode({
+    stall: 0,
+    answer: () => (node.requests.length === 1 ? STATUS : undefined),
+  });
+  const client = createNodeClient({ nodeRpc: node.url });
+  cleanups.push(async () => client.close());
+  await client.getLatestBlock();
+  const webSocket = client.rpc!.webSocket!;
+  const controller = new AbortController();
+  setMaxListeners(1_000, controller.signal); // one per call, the deadline's
+  const calls = Array.from({ length: 500 }, () =>
+    client.getLatestBlock({ signal: controller.signal }).catch((e: unknown) => e),
+  );
+  await expect.poll(() => node.requests.length, { timeout: 20_000 }).toBe(501);
+  controller.abort();
+  for (const error of await Promise.all(calls)) expect(isAbortedError(error), String(error)).toBe(true);
+  expect(pendingCallCount(webSocket)).toBe(0);
+});
+
+it("disconnect() while a call waits for its answer leaves no listener on their signals", async () => {
+  const node = await hostileNode({ stall: 0 });
+  const client = new WebSocketRpcClient({
+    url: node.url,
+    webSocket: WebSocket as unknown as WebSocketConstructor,
+  });
+  const signal = new AbortController().signal;
+  client.nextSignal = signal;
+  const sent = client.execute({ jsonrpc: "2.0", id: 1, method: "silent", params: {} }).catch((e) => e);
+  await expect.poll(() => node.requests.length, { timeout: 20_000 }).toBe(1);
+  client.disconnect();
+  const error = await sent;
+  expect(isTransportError(error) && error.nothingSent).toBe(false);
+  expect(pendingCallCount(client)).toBe(0);
+  expect(getEventListeners(signal, "abort")).toHaveLength(0);
+});
+
+it(
+  "close() after calls gave up on a stuck handshake and on an answer leaves nothing running",
+  async () => {
+    const node = await hostileNode({
+      stall: 1,
+      answer: () => (node.requests.length === 1 ? STATUS : undefined),
+    });
+    const result = await exitAfterClose({
+      script: fileURLToPath(new URL("./fixtures/ws-deadline-child.ts", import.meta.url)),
+      args: [node.url],
+      cwd: fileURLToPath(new URL("..", import.meta.url)),
+    });
+    expect(result.stderr).toBe("");
+    expect(result.left).toEqual([]);
+    expect(result.code).toBe(0);
+  },
+  CLOSE_TEST_TIMEOUT_MS,
+);

@@ -140,6 +140,12 @@ export interface SubscribeParams {
 }
 
 /**
+ * How many calls wait for an answer on `client`'s socket. For this package's tests: no entry point
+ * exports it.
+ */
+export let pendingCallCount: (client: WebSocketRpcClient) => number;
+
+/**
  * A CometBFT JSON-RPC client over one WebSocket: requests, and event subscriptions
  * (`subscribe` with a query such as `tm.event='NewBlock'`). It dials on first use and never
  * reconnects by itself; {@link WebSocketRpcClient.disconnect} closes the socket, rejects what is
@@ -379,7 +385,8 @@ export class WebSocketRpcClient implements JsonRpcClient {
    * The signal of the next `execute` call, consumed by it (the comet clients call `execute`
    * synchronously from their methods, so it is set right before one). When it aborts while the
    * call waits for the handshake, the call rejects with a `TransportError` whose `nothingSent` is
-   * true (the handshake is abandoned once no call waits for it).
+   * true (the handshake is abandoned once no call waits for it); while it waits for the answer,
+   * with one whose `nothingSent` is false, and a late answer is ignored.
    */
   nextSignal: AbortSignal | undefined;
 
@@ -399,7 +406,24 @@ export class WebSocketRpcClient implements JsonRpcClient {
     }
     if (signal?.aborted) throw this.#gaveUp(signal, true);
     return new Promise<JsonRpcSuccess>((resolve, reject) => {
-      this.#pending.set(request.id, { resolve: resolve as (value: unknown) => void, reject });
+      const id = request.id;
+      const onAbort = () => {
+        // The call gives up: its entry goes now, so a late answer finds nobody.
+        if (this.#pending.get(id) === pending) this.#pending.delete(id);
+        reject(this.#gaveUp(signal!, false));
+      };
+      const pending: Pending = {
+        resolve: (answer) => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve(answer as JsonRpcSuccess);
+        },
+        reject: (error) => {
+          signal?.removeEventListener("abort", onAbort);
+          reject(error);
+        },
+      };
+      this.#pending.set(id, pending);
+      signal?.addEventListener("abort", onAbort, { once: true });
       socket.send(JSON.stringify(request));
     });
   }
@@ -461,4 +485,8 @@ export class WebSocketRpcClient implements JsonRpcClient {
       })
       .catch(() => {});
   };
+
+  static {
+    pendingCallCount = (client) => client.#pending.size;
+  }
 }
