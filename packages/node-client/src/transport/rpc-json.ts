@@ -335,9 +335,9 @@ export interface RpcConnection {
   comet(): Promise<CometRpc>;
   /** The JSON-RPC client, for methods without a typed wrapper (`net_info`, `genesis`). */
   readonly rpcClient: JsonRpcClient;
-  /** Set when the JSON-RPC client honours per-call signals. */
+  /** Set for an HTTP connection over a {@link FetchRpcClient} (it honours per-call signals). */
   readonly fetchClient: FetchRpcClient | undefined;
-  /** Set for a WebSocket connection: subscriptions to CometBFT events. */
+  /** Set for a WebSocket connection: subscriptions to CometBFT events (it honours per-call signals). */
   readonly webSocket: WebSocketRpcClient | undefined;
   /** Closes a WebSocket and ends its subscriptions; nothing stays scheduled. */
   close(): void;
@@ -372,7 +372,7 @@ export async function rawRpc(
   params: Record<string, unknown>,
   signal?: AbortSignal,
 ): Promise<unknown> {
-  if (connection.fetchClient) connection.fetchClient.nextSignal = signal;
+  nextSignal(connection, signal);
   const response = await connection.rpcClient.execute({
     jsonrpc: "2.0",
     id: nextRequestId(),
@@ -383,8 +383,7 @@ export async function rawRpc(
 }
 
 /**
- * Runs a typed comet call with a per-call signal (honoured on HTTP; WebSocket calls are only
- * abandoned).
+ * Runs a typed comet call with a per-call signal (honoured on HTTP and WebSocket).
  *
  * @example
  * ```ts
@@ -399,10 +398,16 @@ export async function cometCall<T>(
 ): Promise<T> {
   const comet = await connection.comet();
   // The comet clients call `execute` synchronously from their methods: the signal is this call's.
-  if (connection.fetchClient) connection.fetchClient.nextSignal = signal;
+  nextSignal(connection, signal);
   try {
     return call(comet);
   } finally {
-    if (connection.fetchClient) connection.fetchClient.nextSignal = undefined;
+    nextSignal(connection, undefined);
   }
+}
+
+/** Gives the connection's next `execute` call `signal` (HTTP and WebSocket clients honour it). */
+function nextSignal(connection: RpcConnection, signal: AbortSignal | undefined): void {
+  if (connection.fetchClient) connection.fetchClient.nextSignal = signal;
+  if (connection.webSocket) connection.webSocket.nextSignal = signal;
 }

@@ -76,9 +76,22 @@ export interface WebSocketRpcOptions {
   loadWebSocket?: () => Promise<WebSocketConstructor>;
 }
 
+/** A call waiting for its answer. */
 interface Pending {
   resolve(response: unknown): void;
   reject(error: unknown): void;
+}
+
+/** One dial of the socket, from loading the constructor to the end of the handshake. */
+interface Dial {
+  /** Resolves with the socket once its handshake completed. */
+  readonly open: Promise<WebSocketLike>;
+  /** How many calls with a deadline wait for this handshake. */
+  waiting: number;
+  /** True once the calls waiting for it gave it up (or `disconnect()` did) before it completed. */
+  abandoned: boolean;
+  /** Gives the handshake up, closing its socket, unless it already completed or failed. */
+  abandon(error: unknown): void;
 }
 
 /** A JSON-RPC answer or event as it arrives on the socket. */
@@ -127,6 +140,12 @@ export interface SubscribeParams {
 }
 
 /**
+ * How many calls wait for an answer on `client`'s socket. For this package's tests: no entry point
+ * exports it.
+ */
+export let pendingCallCount: (client: WebSocketRpcClient) => number;
+
+/**
  * A CometBFT JSON-RPC client over one WebSocket: requests, and event subscriptions
  * (`subscribe` with a query such as `tm.event='NewBlock'`). It dials on first use and never
  * reconnects by itself; {@link WebSocketRpcClient.disconnect} closes the socket, rejects what is
@@ -148,9 +167,8 @@ export interface SubscribeParams {
 export class WebSocketRpcClient implements JsonRpcClient {
   readonly #url: string;
   readonly #loadSocket: () => Promise<WebSocketConstructor>;
-  #socket: Promise<WebSocketLike> | undefined;
-  /** The socket whose handshake is under way, and how to give up waiting for it. */
-  #connecting: { socket: WebSocketLike; abort(): void } | undefined;
+  /** The socket being dialled, or open; undefined before the first call and after it failed or closed. */
+  #dial: Dial | undefined;
   #closed = false;
   readonly #pending = new Map<number | string, Pending>();
   readonly #subscriptions = new Map<
@@ -188,48 +206,139 @@ export class WebSocketRpcClient implements JsonRpcClient {
     });
   }
 
-  #open(): Promise<WebSocketLike> {
-    if (this.#closed) return Promise.reject(this.#closedBeforeSending());
-    this.#socket ??= (async () => {
-      const Socket = await this.#loadSocket();
-      if (this.#closed) throw this.#closedBeforeSending();
-      const socket = new Socket(this.#url);
-      try {
-        await new Promise<void>((resolve, reject) => {
-          // `disconnect()` during the handshake: a server that never completes it must not keep
-          // the socket, or the calls waiting for it, alive.
-          this.#connecting = { socket, abort: () => reject(this.#closedBeforeSending()) };
-          socket.onopen = () => resolve();
-          socket.onerror = (event) =>
-            reject(
-              new TransportError(
-                {
-                  transport: "rpc",
-                  problem: "the WebSocket could not connect",
-                  url: this.#url,
-                  nothingSent: true,
-                },
-                { cause: event },
-              ),
+  /**
+   * Dials the socket: the constructor is loaded, the socket made, and its handshake awaited. The
+   * dial is this client's until it fails, is abandoned, or its socket closes.
+   */
+  #startDial(): Dial {
+    let socket: WebSocketLike | undefined;
+    let settled = false;
+    let resolveOpen!: (socket: WebSocketLike) => void;
+    let rejectOpen!: (error: unknown) => void;
+    const open = new Promise<WebSocketLike>((resolve, reject) => {
+      resolveOpen = resolve;
+      rejectOpen = reject;
+    });
+    // Nobody may be waiting when it fails (every call gave up): that is not an unhandled rejection.
+    open.catch(() => {});
+    const failed = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      if (this.#dial === dial) this.#dial = undefined;
+      rejectOpen(error);
+    };
+    const dial: Dial = {
+      open,
+      waiting: 0,
+      abandoned: false,
+      abandon: (error) => {
+        if (settled) return;
+        dial.abandoned = true;
+        if (socket) {
+          // A server that never completes the handshake must not keep the socket alive.
+          socket.onopen = null;
+          socket.onerror = () => {};
+          socket.close(1000);
+        }
+        failed(error);
+      },
+    };
+    this.#loadSocket()
+      .then((Socket) => {
+        if (settled) return;
+        const made = new Socket(this.#url);
+        socket = made;
+        made.onopen = () => {
+          if (settled) return;
+          settled = true;
+          made.onmessage = (event) => this.#receive(event?.data);
+          made.onerror = () => {};
+          made.onclose = () => {
+            if (this.#dial === dial) this.#dial = undefined;
+            this.#fail(
+              new TransportError({ transport: "rpc", problem: "the WebSocket closed", url: this.#url }),
             );
+          };
+          resolveOpen(made);
+        };
+        made.onerror = (event) =>
+          failed(
+            new TransportError(
+              {
+                transport: "rpc",
+                problem: "the WebSocket could not connect",
+                url: this.#url,
+                nothingSent: true,
+              },
+              { cause: event },
+            ),
+          );
+      })
+      .catch(failed);
+    return dial;
+  }
+
+  /**
+   * The open socket, dialled when there is none. A call with a signal waits for the handshake until
+   * it aborts; once every such call has given up, the handshake is abandoned (its socket closed) and
+   * the next call dials afresh. A call without one waits for the handshake, dialling again when the
+   * calls with a deadline abandoned it.
+   *
+   * @throws {TransportError} with `nothingSent` when the client is closed, the socket could not
+   *   connect, or `signal` aborted first.
+   */
+  async #socketFor(signal: AbortSignal | undefined): Promise<WebSocketLike> {
+    for (;;) {
+      if (this.#closed) throw this.#closedBeforeSending();
+      if (signal?.aborted) throw this.#gaveUp(signal, true);
+      this.#dial ??= this.#startDial();
+      const dial = this.#dial;
+      if (signal === undefined) {
+        try {
+          return await dial.open;
+        } catch (error) {
+          if (dial.abandoned && !this.#closed) continue;
+          throw error;
+        }
+      }
+      dial.waiting += 1;
+      let onAbort: (() => void) | undefined;
+      try {
+        return await new Promise<WebSocketLike>((resolve, reject) => {
+          onAbort = () => reject(this.#gaveUp(signal, true));
+          signal.addEventListener("abort", onAbort, { once: true });
+          dial.open.then(resolve, reject);
         });
       } finally {
-        this.#connecting = undefined;
+        if (onAbort) signal.removeEventListener("abort", onAbort);
+        dial.waiting -= 1;
+        if (signal.aborted && dial.waiting === 0) {
+          dial.abandon(
+            new TransportError({
+              transport: "rpc",
+              problem: "every call waiting for the WebSocket handshake gave up",
+              url: this.#url,
+              nothingSent: true,
+            }),
+          );
+        }
       }
-      if (this.#closed) {
-        socket.close(1000);
-        throw this.#closedBeforeSending();
-      }
-      socket.onmessage = (event) => this.#receive(event?.data);
-      socket.onerror = () => {};
-      socket.onclose = () =>
-        this.#fail(new TransportError({ transport: "rpc", problem: "the WebSocket closed", url: this.#url }));
-      return socket;
-    })();
-    this.#socket.catch(() => {
-      this.#socket = undefined;
-    });
-    return this.#socket;
+    }
+  }
+
+  /** The error of a call whose signal aborted: before its request was written, or after. */
+  #gaveUp(signal: AbortSignal, nothingSent: boolean): TransportError {
+    return new TransportError(
+      {
+        transport: "rpc",
+        problem: nothingSent
+          ? "the call gave up before the WebSocket handshake completed"
+          : "the call gave up waiting for the node's answer",
+        url: this.#url,
+        nothingSent,
+      },
+      { cause: signal.reason },
+    );
   }
 
   /**
@@ -270,22 +379,54 @@ export class WebSocketRpcClient implements JsonRpcClient {
     const ended = [...this.#subscriptions.values()];
     this.#subscriptions.clear();
     for (const subscription of ended) tell(subscription, error);
-    this.#socket = undefined;
   }
+
+  /**
+   * The signal of the next `execute` call, consumed by it (the comet clients call `execute`
+   * synchronously from their methods, so it is set right before one). When it aborts while the
+   * call waits for the handshake, the call rejects with a `TransportError` whose `nothingSent` is
+   * true (the handshake is abandoned once no call waits for it); while it waits for the answer,
+   * with one whose `nothingSent` is false, and a late answer is ignored.
+   */
+  nextSignal: AbortSignal | undefined;
 
   /** Sends one JSON-RPC request and returns the success answer. */
   readonly execute = async (request: JsonRpcRequest): Promise<JsonRpcSuccess> => {
-    const socket = await this.#open();
+    const signal = this.nextSignal;
+    this.nextSignal = undefined;
+    return this.#call(request, signal);
+  };
+
+  async #call(request: JsonRpcRequest, signal: AbortSignal | undefined): Promise<JsonRpcSuccess> {
+    const socket = await this.#socketFor(signal);
     // Closed, or dropped, while this call waited for the socket: nothing would ever answer it.
     if (this.#closed || socket.readyState !== 1) {
       const reason = this.#closed ? "the WebSocket client is closed" : "the WebSocket closed";
       throw new TransportError({ transport: "rpc", problem: reason, url: this.#url, nothingSent: true });
     }
+    if (signal?.aborted) throw this.#gaveUp(signal, true);
     return new Promise<JsonRpcSuccess>((resolve, reject) => {
-      this.#pending.set(request.id, { resolve: resolve as (value: unknown) => void, reject });
+      const id = request.id;
+      const onAbort = () => {
+        // The call gives up: its entry goes now, so a late answer finds nobody.
+        if (this.#pending.get(id) === pending) this.#pending.delete(id);
+        reject(this.#gaveUp(signal!, false));
+      };
+      const pending: Pending = {
+        resolve: (answer) => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve(answer as JsonRpcSuccess);
+        },
+        reject: (error) => {
+          signal?.removeEventListener("abort", onAbort);
+          reject(error);
+        },
+      };
+      this.#pending.set(id, pending);
+      signal?.addEventListener("abort", onAbort, { once: true });
       socket.send(JSON.stringify(request));
     });
-  };
+  }
 
   /**
    * Subscribes to CometBFT events matching `query`; `onEvent` gets each event's `data`. Resolves
@@ -307,21 +448,20 @@ export class WebSocketRpcClient implements JsonRpcClient {
     }
     this.#subscriptions.set(query, { onEvent, onError });
     try {
-      await this.execute({
-        jsonrpc: "2.0",
-        id: nextRequestId(),
-        method: "subscribe",
-        params: { query },
-      });
+      await this.#call(
+        { jsonrpc: "2.0", id: nextRequestId(), method: "subscribe", params: { query } },
+        undefined,
+      );
     } catch (error) {
       this.#subscriptions.delete(query);
       throw error;
     }
     return () => {
       if (!this.#subscriptions.delete(query) || this.#closed) return;
-      this.execute({ jsonrpc: "2.0", id: nextRequestId(), method: "unsubscribe", params: { query } }).catch(
-        () => {},
-      );
+      this.#call(
+        { jsonrpc: "2.0", id: nextRequestId(), method: "unsubscribe", params: { query } },
+        undefined,
+      ).catch(() => {});
     };
   }
 
@@ -329,22 +469,24 @@ export class WebSocketRpcClient implements JsonRpcClient {
   readonly disconnect = (): void => {
     if (this.#closed) return;
     this.#closed = true;
-    const socket = this.#socket;
-    const connecting = this.#connecting;
-    if (connecting) {
-      connecting.abort();
-      connecting.socket.onopen = null;
-      connecting.socket.close(1000);
-    }
+    const dial = this.#dial;
+    this.#dial = undefined;
+    // During the handshake: a server that never completes it must not keep the socket, or the
+    // calls waiting for it, alive.
+    dial?.abandon(this.#closedBeforeSending());
     this.#fail(
       new TransportError({ transport: "rpc", problem: "the WebSocket client is closed", url: this.#url }),
     );
-    socket
-      ?.then((open) => {
+    dial?.open
+      .then((open) => {
         open.onclose = null;
         open.onmessage = null;
         open.close(1000);
       })
       .catch(() => {});
   };
+
+  static {
+    pendingCallCount = (client) => client.#pending.size;
+  }
 }

@@ -1,0 +1,254 @@
+/**
+ * A WebSocket RPC call's deadline (`timeoutMs`, `signal`) bounds all of it: the wait for a handshake
+ * the node never completes (that attempt is abandoned, its socket closed, and the next call dials
+ * afresh) and the wait for an answer (the call's entry is dropped at once, and a late answer to it
+ * is ignored). Each case runs against a hostile loopback `ws` server on port 0.
+ */
+import { getEventListeners, setMaxListeners } from "node:events";
+import type { IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { isAbortedError, isTimeoutError } from "@perpx/errors";
+import { afterEach, expect, it } from "vitest";
+import { WebSocket, WebSocketServer } from "ws";
+import { CLOSE_TEST_TIMEOUT_MS, exitAfterClose } from "../../../tests/support/exit-after-close.js";
+import { createNodeClient } from "../src/client.js";
+import { isTransportError } from "../src/errors.js";
+import {
+  pendingCallCount,
+  type WebSocketConstructor,
+  WebSocketRpcClient,
+} from "../src/transport/websocket.js";
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const STATUS = {
+  node_info: { network: "perpx-hostile-1" },
+  sync_info: { latest_block_height: "7", latest_block_time: "2026-01-01T00:00:00Z" },
+};
+
+interface Request {
+  id: number | string;
+  method: string;
+}
+
+/** An upgrade request the node holds: whether, and when, the client closed its end. */
+interface Held {
+  req: IncomingMessage;
+  /** True once the client closed its end. */
+  ended: boolean;
+  /** Resolves once the client closed its end. */
+  closed: Promise<void>;
+}
+
+/**
+ * A node whose first `stall` handshakes never complete (the upgrade request is read and never
+ * answered); later ones open, and each request is answered by `answer` (or held when it returns
+ * undefined).
+ */
+async function hostileNode(options: { stall: number; answer?: (request: Request) => unknown }) {
+  const held: Held[] = [];
+  const heldWaiters: (() => void)[] = [];
+  const requests: Request[] = [];
+  const sockets = new Set<import("ws").WebSocket>();
+  const wss = new WebSocketServer({
+    host: "127.0.0.1",
+    port: 0,
+    verifyClient: (info, accept) => {
+      if (held.length >= options.stall) {
+        accept(true);
+        return;
+      }
+      const entry = { req: info.req, ended: false } as Held;
+      entry.closed = new Promise<void>((resolve) => {
+        const end = () => {
+          entry.ended = true;
+          resolve();
+        };
+        info.req.socket.once("end", end).once("close", end);
+      });
+      info.req.socket.resume(); // read, so that the client's close is seen
+      held.push(entry);
+      for (const wake of heldWaiters.splice(0)) wake();
+      // never answered
+    },
+  });
+  wss.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("message", (data) => {
+      const request = JSON.parse(String(data)) as Request;
+      requests.push(request);
+      const result = options.answer?.(request);
+      if (result !== undefined) socket.send(JSON.stringify({ jsonrpc: "2.0", id: request.id, result }));
+    });
+  });
+  await new Promise<void>((resolve) => wss.once("listening", () => resolve()));
+  cleanups.push(async () => {
+    for (const { req } of held) req.socket.destroy();
+    for (const socket of sockets) socket.terminate();
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
+  });
+  return {
+    url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`,
+    requests,
+    /** Resolves with the `n`th (1-based) held upgrade request once it arrived. */
+    held: async (n: number): Promise<Held> => {
+      while (held.length < n) await new Promise<void>((resolve) => heldWaiters.push(resolve));
+      return held[n - 1]!;
+    },
+    /** Sends a frame on every open socket. */
+    push: (frame: unknown) => {
+      for (const socket of sockets) socket.send(JSON.stringify(frame));
+    },
+  };
+}
+
+it("a call aborted during a handshake the node never completes abandons it: the next call dials afresh", async () => {
+  const node = await hostileNode({ stall: 1, answer: (request) => request.method === "status" && STATUS });
+  const client = createNodeClient({ nodeRpc: node.url });
+  cleanups.push(async () => client.close());
+  const controller = new AbortController();
+  const first = client.getLatestBlock({ signal: controller.signal }).catch((e: unknown) => e);
+  const stuck = await node.held(1);
+  controller.abort();
+  expect(isAbortedError(await first)).toBe(true);
+  // Before, this call waited on the same stuck handshake until its own deadline.
+  const block = await client.getLatestBlock({ timeoutMs: 20_000 });
+  expect(block).toMatchObject({ height: 7n, chainId: "perpx-hostile-1" });
+  await stuck.closed; // the client closed the socket whose handshake it gave up on
+});
+
+it("calls that time out during stuck handshakes do not block the client for good", async () => {
+  const node = await hostileNode({ stall: 2, answer: (request) => request.method === "status" && STATUS });
+  const client = createNodeClient({ nodeRpc: node.url });
+  cleanups.push(async () => client.close());
+  // Short deadlines until a call gets through: each gives its stuck handshake up, and the third
+  // dial opens. Before, every call waited on the first handshake and timed out, for good.
+  let outcome: unknown;
+  do {
+    outcome = await client.getLatestBlock({ timeoutMs: 50 }).catch((e: unknown) => e);
+  } while (isTimeoutError(outcome));
+  expect(outcome).toMatchObject({ height: 7n });
+  for (const n of [1, 2]) await (await node.held(n)).closed;
+});
+
+it("a call still within its deadline keeps the handshake another call gave up on", async () => {
+  const node = await hostileNode({ stall: 1 });
+  const client = new WebSocketRpcClient({
+    url: node.url,
+    webSocket: WebSocket as unknown as WebSocketConstructor,
+  });
+  cleanups.push(async () => client.disconnect());
+  const patient = new AbortController();
+  const hasty = new AbortController();
+  client.nextSignal = patient.signal;
+  const waiting = client.execute({ jsonrpc: "2.0", id: 1, method: "status", params: {} }).catch((e) => e);
+  client.nextSignal = hasty.signal;
+  const givingUp = client.execute({ jsonrpc: "2.0", id: 2, method: "status", params: {} }).catch((e) => e);
+  const stuck = await node.held(1);
+  hasty.abort();
+  const error = await givingUp;
+  expect(isTransportError(error) && error.nothingSent).toBe(true);
+  expect(stuck.ended).toBe(false); // the patient call still waits on it
+  patient.abort();
+  const last = await waiting;
+  expect(isTransportError(last) && last.nothingSent).toBe(true);
+  expect(String(last)).toContain("handshake");
+  await stuck.closed;
+  expect(getEventListeners(patient.signal, "abort")).toHaveLength(0);
+  expect(getEventListeners(hasty.signal, "abort")).toHaveLength(0);
+});
+
+it("a call given up after its request was sent leaves no pending entry, and its late answer is ignored", async () => {
+  const node = await hostileNode({
+    stall: 0,
+    answer: (request) => (request.method === "ping" ? {} : undefined),
+  });
+  const client = new WebSocketRpcClient({
+    url: node.url,
+    webSocket: WebSocket as unknown as WebSocketConstructor,
+  });
+  cleanups.push(async () => client.disconnect());
+  await client.execute({ jsonrpc: "2.0", id: "warm", method: "ping", params: {} });
+  const controller = new AbortController();
+  setMaxListeners(3_000, controller.signal); // one per call
+  const calls = Array.from({ length: 2_000 }, (_, i) => {
+    client.nextSignal = controller.signal;
+    return client.execute({ jsonrpc: "2.0", id: `silent-${i}`, method: "silent", params: {} }).then(
+      () => "answered",
+      (error: unknown) => error,
+    );
+  });
+  await expect.poll(() => node.requests.length, { timeout: 20_000 }).toBe(2_001);
+  expect(pendingCallCount(client)).toBe(2_000);
+  controller.abort();
+  expect(pendingCallCount(client)).toBe(0);
+  for (const outcome of await Promise.all(calls)) {
+    expect(isTransportError(outcome) && !outcome.nothingSent).toBe(true);
+  }
+  expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  // The late answers find nobody waiting; the socket goes on serving.
+  for (const request of node.requests.slice(1)) node.push({ jsonrpc: "2.0", id: request.id, result: {} });
+  const answer = await client.execute({ jsonrpc: "2.0", id: "after", method: "ping", params: {} });
+  expect(answer.id).toBe("after");
+  expect(pendingCallCount(client)).toBe(0);
+});
+
+it("through the node client, timed-out calls against a node that never answers leave nothing pending", async () => {
+  const node = await hostileNode({
+    stall: 0,
+    answer: () => (node.requests.length === 1 ? STATUS : undefined),
+  });
+  const client = createNodeClient({ nodeRpc: node.url });
+  cleanups.push(async () => client.close());
+  await client.getLatestBlock();
+  const webSocket = client.rpc!.webSocket!;
+  const controller = new AbortController();
+  setMaxListeners(1_000, controller.signal); // one per call, the deadline's
+  const calls = Array.from({ length: 500 }, () =>
+    client.getLatestBlock({ signal: controller.signal }).catch((e: unknown) => e),
+  );
+  await expect.poll(() => node.requests.length, { timeout: 20_000 }).toBe(501);
+  controller.abort();
+  for (const error of await Promise.all(calls)) expect(isAbortedError(error), String(error)).toBe(true);
+  expect(pendingCallCount(webSocket)).toBe(0);
+});
+
+it("disconnect() while a call waits for its answer leaves no listener on their signals", async () => {
+  const node = await hostileNode({ stall: 0 });
+  const client = new WebSocketRpcClient({
+    url: node.url,
+    webSocket: WebSocket as unknown as WebSocketConstructor,
+  });
+  const signal = new AbortController().signal;
+  client.nextSignal = signal;
+  const sent = client.execute({ jsonrpc: "2.0", id: 1, method: "silent", params: {} }).catch((e) => e);
+  await expect.poll(() => node.requests.length, { timeout: 20_000 }).toBe(1);
+  client.disconnect();
+  const error = await sent;
+  expect(isTransportError(error) && error.nothingSent).toBe(false);
+  expect(pendingCallCount(client)).toBe(0);
+  expect(getEventListeners(signal, "abort")).toHaveLength(0);
+});
+
+it(
+  "close() after calls gave up on a stuck handshake and on an answer leaves nothing running",
+  async () => {
+    const node = await hostileNode({
+      stall: 1,
+      answer: () => (node.requests.length === 1 ? STATUS : undefined),
+    });
+    const result = await exitAfterClose({
+      script: fileURLToPath(new URL("./fixtures/ws-deadline-child.ts", import.meta.url)),
+      args: [node.url],
+      cwd: fileURLToPath(new URL("..", import.meta.url)),
+    });
+    expect(result.stderr).toBe("");
+    expect(result.left).toEqual([]);
+    expect(result.code).toBe(0);
+  },
+  CLOSE_TEST_TIMEOUT_MS,
+);
