@@ -196,9 +196,13 @@ function isExists(error: unknown): boolean {
  * had the same pid (a container restarted after a kill runs the devnet under the same pid).
  */
 const HELD_LOCKS = Symbol.for("@perpx/devnet.heldStateLocks");
-const registry = globalThis as { [HELD_LOCKS]?: Set<string> };
-registry[HELD_LOCKS] ??= new Set<string>();
-const held = registry[HELD_LOCKS];
+
+/** The set of {@link HELD_LOCKS}, made by the first lock taken (importing this module changes no global). */
+function held(): Set<string> {
+  const registry = globalThis as { [HELD_LOCKS]?: Set<string> };
+  registry[HELD_LOCKS] ??= new Set<string>();
+  return registry[HELD_LOCKS];
+}
 
 /**
  * Whether `holder`, of the lock (or guard) file at real path `key`, is gone, so its lock is stale:
@@ -206,7 +210,7 @@ const held = registry[HELD_LOCKS];
  */
 function stale(holder: LockHolder, key: string): boolean {
   if (holder.host !== hostname()) return false;
-  return holder.pid === process.pid ? !held.has(key) : !alive(holder.pid);
+  return holder.pid === process.pid ? !held().has(key) : !alive(holder.pid);
 }
 
 /**
@@ -249,11 +253,11 @@ export function lockStateDirectory(dir: string, now: () => Date = () => new Date
   for (let attempt = 0; attempt < 20; attempt++) {
     try {
       createExclusive(path, text);
-      held.add(key);
+      held().add(key);
       return {
         holder,
         release: () => {
-          held.delete(key);
+          held().delete(key);
           if (readHolder(path)?.text === text) rmSync(path, { force: true });
         },
       };
