@@ -170,7 +170,12 @@ export class WebSocketRpcClient implements JsonRpcClient {
   /** The socket being dialled, or open; undefined before the first call and after it failed or closed. */
   #dial: Dial | undefined;
   #closed = false;
-  readonly #pending = new Map<number | string, Pending>();
+  /**
+   * Calls waiting for their answer, by the id this client put on the wire: its own counter, not the
+   * caller's id (two calls in flight may carry the same one), which the answer gets back.
+   */
+  readonly #pending = new Map<number, Pending>();
+  #nextWireId = 1;
   readonly #subscriptions = new Map<
     string,
     { onEvent(data: unknown): void; onError(error: unknown): void }
@@ -366,6 +371,7 @@ export class WebSocketRpcClient implements JsonRpcClient {
       }
       return;
     }
+    if (typeof message.id !== "number") return;
     const pending = this.#pending.get(message.id);
     if (!pending) return;
     this.#pending.delete(message.id);
@@ -406,7 +412,7 @@ export class WebSocketRpcClient implements JsonRpcClient {
     }
     if (signal?.aborted) throw this.#gaveUp(signal, true);
     return new Promise<JsonRpcSuccess>((resolve, reject) => {
-      const id = request.id;
+      const id = this.#nextWireId++;
       const onAbort = () => {
         // The call gives up: its entry goes now, so a late answer finds nobody.
         if (this.#pending.get(id) === pending) this.#pending.delete(id);
@@ -415,7 +421,7 @@ export class WebSocketRpcClient implements JsonRpcClient {
       const pending: Pending = {
         resolve: (answer) => {
           signal?.removeEventListener("abort", onAbort);
-          resolve(answer as JsonRpcSuccess);
+          resolve({ ...(answer as JsonRpcSuccess), id: request.id });
         },
         reject: (error) => {
           signal?.removeEventListener("abort", onAbort);
@@ -424,7 +430,7 @@ export class WebSocketRpcClient implements JsonRpcClient {
       };
       this.#pending.set(id, pending);
       signal?.addEventListener("abort", onAbort, { once: true });
-      socket.send(JSON.stringify(request));
+      socket.send(JSON.stringify({ ...request, id }));
     });
   }
 
