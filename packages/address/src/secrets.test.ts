@@ -1,5 +1,5 @@
-import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
+import { refusalOf, shownError } from "../../../tests/support/shown-error.js";
 import { parseAddress } from "./address.js";
 import { InvalidAddressError, InvalidSubaccountError } from "./errors.js";
 import { addressBytesToHex } from "./hex.js";
@@ -19,13 +19,6 @@ const SECRETS = [
   `${"-".repeat(90)}${key}`,
 ];
 
-/** Every way an error is shown: message, String(), JSON.stringify, util.inspect (with causes). */
-function shown(error: unknown): string {
-  return [(error as Error).message, String(error), JSON.stringify(error), inspect(error, { depth: 10 })].join(
-    "\n",
-  );
-}
-
 /** True when `text` holds 6 words of the secret in a row (a cut mnemonic), or 24 hex digits of the key. */
 function leaks(text: string, secret: string): boolean {
   const words = secret.split(/\s+/).filter((w) => /^[a-z]{3,8}$/.test(w));
@@ -33,28 +26,19 @@ function leaks(text: string, secret: string): boolean {
   return secret.includes(key) && text.toLowerCase().includes(key.slice(0, 24));
 }
 
-function caught(call: () => unknown): unknown {
-  try {
-    call();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a refusal");
-}
-
 describe("address errors never show a secret given as an address", () => {
   it.each(SECRETS.map((s, i) => [i, s] as const))(
     "a secret pasted as an address or subaccount (%i)",
     (_, secret) => {
       const errors = [
-        caught(() => parseAddress(secret)),
-        caught(() => parseSubaccountId(`${secret}/0`)),
-        caught(() => parseSubaccountId(`perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c/${secret}`)),
+        refusalOf(() => parseAddress(secret)),
+        refusalOf(() => parseSubaccountId(`${secret}/0`)),
+        refusalOf(() => parseSubaccountId(`perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c/${secret}`)),
         new InvalidAddressError("bad-format", secret),
         new InvalidSubaccountError("bad-format", secret),
       ];
       for (const error of errors) {
-        const text = shown(error);
+        const text = shownError(error);
         expect(leaks(text, secret), text).toBe(false);
         expect((error as Error).message).toMatch(/^Invalid (address|subaccount) /);
       }
@@ -65,10 +49,10 @@ describe("address errors never show a secret given as an address", () => {
     const bytes = Array.from({ length: 32 }, (_, i) => 200 + (i % 50));
     const text = bytes.join(",");
     for (const error of [
-      caught(() => parseAddress(bytes as unknown as string)),
-      caught(() => addressBytesToHex(bytes as unknown as Uint8Array)),
+      refusalOf(() => parseAddress(bytes as unknown as string)),
+      refusalOf(() => addressBytesToHex(bytes as unknown as Uint8Array)),
     ]) {
-      expect(shown(error)).not.toContain(text.slice(0, 40));
+      expect(shownError(error)).not.toContain(text.slice(0, 40));
     }
   });
 });

@@ -1,5 +1,5 @@
-import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
+import { refusalOf, shownError } from "../../../tests/support/shown-error.js";
 import { parseInteger } from "./decimal.js";
 import { validateEndpointUrl } from "./endpoints.js";
 import { InvalidAmountError, UnknownNetworkError } from "./errors.js";
@@ -27,13 +27,6 @@ const SECRETS = [
   `${"-".repeat(60)}${key}`,
 ];
 
-/** Every way an error is shown: message, String(), JSON.stringify, util.inspect (with causes). */
-function shown(error: unknown): string {
-  return [(error as Error).message, String(error), JSON.stringify(error), inspect(error, { depth: 10 })].join(
-    "\n",
-  );
-}
-
 /** True when `text` holds the secret or 8 words of it in a row (a cut mnemonic), or half a key. */
 function leaks(text: string, secret: string): boolean {
   const words = secret
@@ -44,27 +37,18 @@ function leaks(text: string, secret: string): boolean {
   return text.toLowerCase().includes(key.slice(0, 32));
 }
 
-function caught(call: () => unknown): unknown {
-  try {
-    call();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a refusal");
-}
-
 describe("core errors never show a secret given as a value", () => {
   it.each(SECRETS.map((s, i) => [i, s] as const))("an amount, size or price (%i)", (_, secret) => {
     const errors = [
-      caught(() => sizeToQuantums(secret, btc)),
-      caught(() => priceToSubticks(secret, btc)),
-      caught(() => decimalToUnits(secret, 6)),
-      caught(() => parseInteger(secret, "gasLimit")),
-      caught(() => new Exact(secret, "size")),
-      caught(() => validateEndpointUrl("nodeRpc", secret)),
+      refusalOf(() => sizeToQuantums(secret, btc)),
+      refusalOf(() => priceToSubticks(secret, btc)),
+      refusalOf(() => decimalToUnits(secret, 6)),
+      refusalOf(() => parseInteger(secret, "gasLimit")),
+      refusalOf(() => new Exact(secret, "size")),
+      refusalOf(() => validateEndpointUrl("nodeRpc", secret)),
     ];
     for (const error of errors) {
-      expect(leaks(shown(error), secret), shown(error)).toBe(false);
+      expect(leaks(shownError(error), secret), shownError(error)).toBe(false);
       expect((error as Error).message).toContain("[redact"); // "[redacte..." when the cut falls on it
     }
     // the message still names what was wrong
@@ -80,7 +64,7 @@ describe("core errors never show a secret given as a value", () => {
         reason: "not-a-decimal",
         problem: "bad",
       });
-      expect(leaks(shown(error), secret)).toBe(false);
+      expect(leaks(shownError(error), secret)).toBe(false);
       expect(error.value).toContain("[redacted]");
     }
   });
@@ -88,8 +72,8 @@ describe("core errors never show a secret given as a value", () => {
   it("an unknown option key that is a secret is not kept in argument", () => {
     const keys = optionKeys<{ amount: string }>({ amount: true });
     for (const secret of SECRETS) {
-      const error = caught(() => assertKnownKeys({ [secret]: 1 }, keys, "withdraw"));
-      expect(leaks(shown(error), secret)).toBe(false);
+      const error = refusalOf(() => assertKnownKeys({ [secret]: 1 }, keys, "withdraw"));
+      expect(leaks(shownError(error), secret)).toBe(false);
       expect((error as { argument: string }).argument).toContain("[redacted]");
     }
   });
@@ -97,7 +81,7 @@ describe("core errors never show a secret given as a value", () => {
   it("an unknown network name that is a secret is not kept in network", () => {
     for (const secret of SECRETS) {
       const error = new UnknownNetworkError(secret, ["mainnet"], "PERPX_NETWORK");
-      expect(leaks(shown(error), secret)).toBe(false);
+      expect(leaks(shownError(error), secret)).toBe(false);
     }
   });
 });

@@ -3,12 +3,12 @@
  * of an array never shows in an error: its message, `String()`, `JSON.stringify`
  * or `util.inspect` (which prints the `cause` chain). The message still names the field.
  */
-import { inspect } from "node:util";
 import { encodeCredential, REDACTED, redactSecrets } from "@perpx/core";
 import { entropyToMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { refusalOf, shownError } from "../../../tests/support/shown-error.js";
 import { createNodeClient } from "./client.js";
 import { placeOrderMsg } from "./messages/clob.js";
 import type { PlaceOrderParams } from "./messages/orderTypes.js";
@@ -44,12 +44,6 @@ const order = {
   goodTilBlock: 100,
 };
 
-function shown(error: unknown): string {
-  return [(error as Error).message, String(error), JSON.stringify(error), inspect(error, { depth: 10 })].join(
-    "\n",
-  );
-}
-
 /** True when `text` shows the secret: the key's first half, or 6 of the mnemonic's words in a row. */
 function leaks(text: string, secret: unknown): boolean {
   const words = Array.isArray(secret) ? (secret as string[]) : String(secret).split(" ");
@@ -61,15 +55,6 @@ function leaks(text: string, secret: unknown): boolean {
     return false;
   }
   return text.toLowerCase().includes(key.slice(0, 32)) || text.includes(credential.slice(0, 40));
-}
-
-function caught(call: () => unknown): unknown {
-  try {
-    call();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a refusal");
 }
 
 describe("a secret echoed unquoted by a validation error is redacted", () => {
@@ -131,8 +116,8 @@ describe("a secret echoed unquoted by a validation error is redacted", () => {
       ],
     ];
     for (const [field, call] of cases) {
-      const error = caught(call);
-      const text = shown(error);
+      const error = refusalOf(call);
+      const text = shownError(error);
       expect(leaks(text, secret), `${field}: ${text}`).toBe(false);
       expect((error as Error).message, field).toContain(field);
     }
