@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from "@perpx/errors";
 import { failedBeforeConnecting, QueryError, TransportError } from "../errors.js";
+import { answerText } from "./answer-text.js";
 
 /**
  * Options of the Cosmos REST transport.
@@ -75,20 +76,7 @@ export function openRest(input: string | RestOptions): RestConnection {
           { cause: error },
         );
       }
-      let text: string;
-      try {
-        text = await response.text();
-      } catch (error) {
-        if (signal?.aborted) throw error;
-        throw new TransportError(
-          {
-            transport: "rest",
-            problem: `the connection failed while reading the HTTP ${response.status} answer`,
-            url,
-          },
-          { cause: error },
-        );
-      }
+      const text = await answerText(response, signal, "rest", url);
       let body: unknown;
       try {
         body = text === "" ? {} : JSON.parse(text);

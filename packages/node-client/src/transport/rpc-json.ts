@@ -5,6 +5,7 @@
  */
 import { PerpxError } from "@perpx/errors";
 import { failedBeforeConnecting, TransportError } from "../errors.js";
+import { answerText } from "./answer-text.js";
 import type { WebSocketConstructor, WebSocketRpcClient } from "./websocket.js";
 
 /**
@@ -216,21 +217,7 @@ export class FetchRpcClient implements JsonRpcClient {
         { cause: error },
       );
     }
-    let text: string;
-    try {
-      text = await response.text();
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      // The request was sent and the node began to answer: it may have acted on it.
-      throw new TransportError(
-        {
-          transport: "rpc",
-          problem: `the connection failed while reading the HTTP ${response.status} answer`,
-          url: this.#url,
-        },
-        { cause: error },
-      );
-    }
+    const text = await answerText(response, signal, "rpc", this.#url);
     const answer = parseJsonRpcAnswer(text, this.#url, response.status);
     if (!response.ok)
       throw new TransportError({ transport: "rpc", problem: `HTTP ${response.status}`, url: this.#url });
