@@ -1,14 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { refusalOf, shownError } from "../../../tests/support/shown-error.js";
+import {
+  refusalOf,
+  shownError,
+  TEST_KEY,
+  TEST_MNEMONIC_12,
+  TEST_MNEMONIC_24,
+} from "../../../tests/support/shown-error.js";
 import { parseAddress } from "./address.js";
 import { InvalidAddressError, InvalidSubaccountError } from "./errors.js";
 import { addressBytesToHex } from "./hex.js";
 import { parseSubaccountId } from "./subaccount.js";
 
-const key = "5a".repeat(32);
-const mnemonic24 =
-  "abandon ability able about above absent absorb abstract absurd abuse access accident acoustic acquire across act actor actress actual adapt address adjust admit adult";
-const mnemonic12 = "legal winner thank year wave sausage worth useful legal winner thank yellow";
+const key = TEST_KEY;
+const mnemonic24 = TEST_MNEMONIC_24;
+const mnemonic12 = TEST_MNEMONIC_12;
 /** Secrets, some behind a prefix that puts part of them past the 120-character cut of the message. */
 const SECRETS = [
   key,

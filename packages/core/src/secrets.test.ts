@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { refusalOf, shownError } from "../../../tests/support/shown-error.js";
+import {
+  refusalOf,
+  shownError,
+  TEST_KEY,
+  TEST_MNEMONIC_12,
+  TEST_MNEMONIC_24,
+} from "../../../tests/support/shown-error.js";
 import { parseInteger } from "./decimal.js";
 import { validateEndpointUrl } from "./endpoints.js";
 import { InvalidAmountError, UnknownNetworkError } from "./errors.js";
@@ -13,10 +19,9 @@ const btc = {
   stepBaseQuantums: 1_000_000n,
   subticksPerTick: 100_000,
 };
-const key = "5a".repeat(32);
-const mnemonic24 =
-  "abandon ability able about above absent absorb abstract absurd abuse access accident acoustic acquire across act actor actress actual adapt address adjust admit adult";
-const mnemonic12 = "legal winner thank year wave sausage worth useful legal winner thank yellow";
+const key = TEST_KEY;
+const mnemonic24 = TEST_MNEMONIC_24;
+const mnemonic12 = TEST_MNEMONIC_12;
 /** A secret with a prefix that pushes part of it past a 100-character cut. */
 const SECRETS = [
   key,
