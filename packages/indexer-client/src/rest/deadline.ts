@@ -4,6 +4,7 @@
  */
 import { AbortedError, InvalidArgumentError } from "@perpx/errors";
 import { IndexerTimeoutError } from "../errors.js";
+import { untilAborted } from "./until-aborted.js";
 
 /**
  * Options every indexer call takes.
@@ -112,26 +113,7 @@ export function startDeadline(timeoutMs: number, outer: AbortSignal | undefined)
         controller.signal.addEventListener("abort", stop, { once: true });
       });
     },
-    race(work, url) {
-      const signal = controller.signal;
-      // What `work` does once the call has ended is no one's concern: it is never unhandled.
-      work.catch(() => {});
-      if (signal.aborted) return Promise.reject(failure(url));
-      return new Promise((resolve, reject) => {
-        const stop = () => reject(failure(url));
-        signal.addEventListener("abort", stop, { once: true });
-        work.then(
-          (value) => {
-            signal.removeEventListener("abort", stop);
-            resolve(value);
-          },
-          (error: unknown) => {
-            signal.removeEventListener("abort", stop);
-            reject(error);
-          },
-        );
-      });
-    },
+    race: (work, url) => untilAborted(work, controller.signal, () => failure(url)),
     clear() {
       clearTimeout(timer);
       outer?.removeEventListener("abort", onAbort);

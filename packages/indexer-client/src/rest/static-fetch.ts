@@ -1,3 +1,5 @@
+import { untilAborted } from "./until-aborted.js";
+
 /**
  * A `fetch` that answers from a table instead of the network: for examples, tests and offline
  * development (as connect-es's router transport does for RPC).
@@ -42,19 +44,6 @@ export function createStaticFetch(routes: Readonly<Record<string, StaticRoute>>)
     const answer = Promise.resolve((route as (url: URL) => Response | Promise<Response>)(url));
     if (!signal) return answer;
     // A route that takes its time is abandoned when the request is aborted, as a network fetch is.
-    return new Promise<Response>((resolve, reject) => {
-      const stop = () => reject(signal.reason);
-      signal.addEventListener("abort", stop, { once: true });
-      answer.then(
-        (response) => {
-          signal.removeEventListener("abort", stop);
-          resolve(response);
-        },
-        (error: unknown) => {
-          signal.removeEventListener("abort", stop);
-          reject(error);
-        },
-      );
-    });
+    return untilAborted(answer, signal, () => signal.reason);
   };
 }
