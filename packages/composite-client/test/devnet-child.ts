@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { DevnetEndpoints } from "@perpx/devnet";
+import { sparePorts } from "../../../tests/support/spare-ports.js";
 
 /** The CLI's port flag of each endpoint (the RPC's WebSocket shares the RPC's port). */
 const PORT_FLAGS: Record<Exclude<keyof DevnetEndpoints, "nodeRpcWs">, string> = {
@@ -39,17 +40,28 @@ const bin = join(
 );
 const children = new Set<ChildProcess>();
 
+/** The `--json` ready line's fields, or undefined for a line that is not JSON. */
+function readyOf(line: string): { endpoints?: DevnetEndpoints; caPem: string } | undefined {
+  try {
+    return JSON.parse(line) as { endpoints?: DevnetEndpoints; caPem: string };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Kills (SIGKILL) every devnet child still running; for `afterAll`. */
 export function killDevnetChildren(): void {
   for (const child of children) child.kill("SIGKILL");
 }
 
 /**
- * Starts `perpx-devnet start --json` with `args` (free ports unless `portFlags` are given) and
- * resolves on its ready line. The bound (120 s) only catches a devnet that never starts.
+ * Starts `perpx-devnet start --json` with `args` and resolves on its ready line. Its ports are
+ * `portFlags`, else spare ones (below the ephemeral range, so that no parallel test takes one while
+ * the devnet is down). The bound (120 s) only catches a devnet that never starts.
  */
-export function startDevnetChild(args: string[], portFlags?: string[]): Promise<DevnetChild> {
-  const ports = portFlags ?? Object.values(PORT_FLAGS).flatMap((flag) => [flag, "0"]);
+export async function startDevnetChild(args: string[], portFlags?: string[]): Promise<DevnetChild> {
+  const flags = Object.values(PORT_FLAGS);
+  const ports = portFlags ?? (await sparePorts(flags.length)).flatMap((port, i) => [flags[i]!, String(port)]);
   const child = spawn(process.execPath, [bin, "start", "--json", ...ports, ...args], {
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -79,8 +91,13 @@ export function startDevnetChild(args: string[], portFlags?: string[]): Promise<
       clearTimeout(timer);
       child.stdout!.removeAllListeners("data");
       child.stdout!.resume();
-      const ready = JSON.parse(out.slice(0, newline)) as { endpoints: DevnetEndpoints; caPem: string };
-      const { endpoints } = ready;
+      const line = out.slice(0, newline);
+      const ready = readyOf(line);
+      const endpoints = ready?.endpoints;
+      if (ready === undefined || endpoints === undefined) {
+        reject(new Error(`the devnet's first line is no ready line: ${line}; stderr: ${err}`));
+        return;
+      }
       resolve({
         endpoints,
         caPem: ready.caPem,

@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveNetwork } from "@perpx/core";
-import { type Devnet, startDevnet } from "@perpx/devnet";
+import { DEFAULT_PORTS, type Devnet, type DevnetPorts, startDevnet } from "@perpx/devnet";
 import { isBroadcastTxError, isTransportError } from "@perpx/node-client";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { afterAll, describe, expect, it } from "vitest";
+import { sparePortsByName } from "../../../tests/support/spare-ports.js";
 import { CompositeClient, isOrderOutcomeUnknownError, type OrderHandle } from "../src/index.js";
 import { type CountingProxy, startCountingProxy } from "./proxy.js";
 
@@ -24,8 +25,9 @@ const options = { blockTimeMs: 100, faucetWindowMs: 0, liquidity: true, stateDir
 
 describe("50 concurrent orders across a devnet restart", () => {
   it("each ends accepted, UNKNOWN (then looked up) or not sent; none doubled or resubmitted", async () => {
-    devnet = await startDevnet({ ...options, ports: "free" });
-    const ports = devnet.ports;
+    // Spare ports, which no parallel test takes while the devnet is down.
+    const ports = await sparePortsByName(Object.keys(DEFAULT_PORTS) as (keyof DevnetPorts)[]);
+    devnet = await startDevnet({ ...options, ports });
     proxy = await startCountingProxy(devnet.endpoints.nodeRpc);
     const local = resolveNetwork({ network: "local" });
     client = await CompositeClient.connect({

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import type { DescMessage, DescMethodUnary } from "@bufbuild/protobuf";
 import { addressToHex } from "@perpx/address";
 import { CompositeClient, type OrderHandle } from "@perpx/composite-client";
-import { type Devnet, startDevnet } from "@perpx/devnet";
+import { DEFAULT_PORTS, type Devnet, type DevnetPorts, startDevnet } from "@perpx/devnet";
 import { getOrderbook } from "@perpx/indexer-client";
 import { createIndexerConnection } from "@perpx/indexer-client/rest";
 import {
@@ -29,6 +29,7 @@ import { catalogQueries, getNodeInfo, type UnaryQueryParams, unaryQuery } from "
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { affiliates, bridge, perpetuals, ratelimit } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sparePortsByName } from "../../../tests/support/spare-ports.js";
 import { type Fork, readForkState, startFork } from "../src/index.js";
 
 const { getClobPairs, getFeeTiers, getMarketPrice, getPerpetuals } = marketQueries;
@@ -99,7 +100,9 @@ const liveOrderIds = async () => {
 };
 
 beforeAll(async () => {
-  live = await startDevnet({ ...liveOptions, ports: "free" });
+  // Spare ports, which no parallel test takes while the live network is down (its restart below).
+  const ports = await sparePortsByName(Object.keys(DEFAULT_PORTS) as (keyof DevnetPorts)[]);
+  live = await startDevnet({ ...liveOptions, ports });
   liveNode = createNodeClient({ grpc: live.endpoints.grpc });
   // The trader's history on the live network: funded, a deposit, a long position.
   liveClient = await connect(live, wallet);

@@ -16,6 +16,7 @@ import { encodeSignDoc } from "@perpx/node-client/tx";
 import { LocalWallet, tradingKeyFromCredential } from "@perpx/node-client/wallets";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { sparePorts } from "../../../tests/support/spare-ports.js";
 import { createSealer } from "../src/oauth/secrets.js";
 import {
   authorizeUrl,
@@ -389,7 +390,9 @@ describe("tokens", () => {
 
   it("keeps clients and tokens across a restart; the store holds no token or key in clear", async () => {
     const database = join(dir, "state.db");
-    const first = await net.startServer({ database });
+    // A spare port, which no parallel test takes while the server is down.
+    const [port] = await sparePorts(1);
+    const first = await net.startServer({ database, port: port! });
     const origin = originOf(first.url);
     const { client, tokens } = await grantTokens(origin);
     const access = tokens.body.access_token ?? "";

@@ -7,6 +7,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { type WebSocket, WebSocketServer } from "ws";
+import { sparePorts } from "../../../../tests/support/spare-ports.js";
 
 const LIMITS: Record<string, number> = {
   v4_subaccounts: 256,
@@ -47,6 +48,7 @@ export interface FakeIndexerOptions {
   snapshotDelayMs?: number;
   /** Batch flush period, ms. */
   batchMs?: number;
+  /** The port; a spare one by default, which no parallel test takes while the fake is stopped. */
   port?: number;
   /**
    * An unsubscribe that arrives while the subscribe's snapshot is being read: `cancel` drops the
@@ -86,9 +88,8 @@ export class FakeIndexer {
     this.http = createServer();
     this.wss = new WebSocketServer({ server: this.http });
     this.wss.on("connection", (socket, request) => this.accept(socket, request.socket));
-    await new Promise<void>((resolve) =>
-      this.http!.listen(this.options.port ?? this.port, "127.0.0.1", resolve),
-    );
+    const port = this.options.port ?? (this.port || (await sparePorts(1))[0]!);
+    await new Promise<void>((resolve) => this.http!.listen(port, "127.0.0.1", resolve));
     this.port = (this.http.address() as AddressInfo).port;
     this.batchTimer = setInterval(() => this.flushBatches(), this.options.batchMs ?? 20);
   }

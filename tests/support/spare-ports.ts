@@ -1,0 +1,72 @@
+/**
+ * Ports for a server that a test stops and starts again on the same port. A port the kernel picked
+ * (`listen(0)`) lies in its ephemeral range, where any parallel test's `listen(0)` or outgoing
+ * connection may take it while the server is down, and the restart then fails with EADDRINUSE.
+ * These ports lie below that range: the kernel hands none of them out, so only a test that names
+ * one can take it.
+ */
+import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+
+/** The lowest port handed out; below the well-known services that a machine may run. */
+const LOWEST = 20_000;
+/** The ports this process handed out already (a port is never handed out twice). */
+const handedOut = new Set<number>();
+
+/** The first port of the kernel's ephemeral range (Linux's default when it cannot be read). */
+function ephemeralStart(): number {
+  try {
+    const [low] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/);
+    const port = Number(low);
+    return Number.isInteger(port) && port > LOWEST ? port : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+/** Whether nothing listens on `port` of `host` now (it binds and closes it). */
+function isFree(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once("error", () => resolve(false));
+    server.listen({ port, host, exclusive: true }, () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * Picks `count` distinct ports that are free on `host` now, at random below the kernel's ephemeral
+ * range, none handed out before by this process.
+ * @param count how many ports
+ * @param host the address the server will listen on
+ * @returns the ports
+ * @example
+ * const [port] = await sparePorts(1);
+ * port < 32_768; // true on Linux's default range
+ */
+export async function sparePorts(count: number, host = "127.0.0.1"): Promise<number[]> {
+  const end = ephemeralStart();
+  const ports: number[] = [];
+  for (let tries = 0; ports.length < count; tries++) {
+    if (tries > 10_000) throw new Error(`no ${count} free ports between ${LOWEST} and ${end}`);
+    const port = LOWEST + Math.floor(Math.random() * (end - LOWEST));
+    if (handedOut.has(port) || !(await isFree(port, host))) continue;
+    handedOut.add(port);
+    ports.push(port);
+  }
+  return ports;
+}
+
+/**
+ * One spare port (see {@link sparePorts}) for each of `names`.
+ * @param names the servers' names, e.g. `Object.keys(DEFAULT_PORTS)` for a devnet
+ * @returns a port by name
+ * @example
+ * const ports = await sparePortsByName(["rpc", "rest"]);
+ * ports.rpc !== ports.rest; // true
+ */
+export async function sparePortsByName<Name extends string>(
+  names: readonly Name[],
+): Promise<Record<Name, number>> {
+  const ports = await sparePorts(names.length);
+  return Object.fromEntries(names.map((name, i) => [name, ports[i]!])) as Record<Name, number>;
+}
