@@ -24,8 +24,15 @@ function ephemeralStart(): number {
   }
 }
 
-/** Whether nothing listens on `port` of `host` now (it binds and closes it). */
-function isFree(port: number, host: string): Promise<boolean> {
+/**
+ * Whether nothing listens on `port` of `host` now (it binds and closes it).
+ * @param port the port
+ * @param host the address
+ * @returns true when the port could be bound
+ * @example
+ * await isPortFree(1); // false unless root
+ */
+export function isPortFree(port: number, host = "127.0.0.1"): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
     server.once("error", () => resolve(false));
@@ -49,7 +56,7 @@ export async function sparePorts(count: number, host = "127.0.0.1"): Promise<num
   for (let tries = 0; ports.length < count; tries++) {
     if (tries > 10_000) throw new Error(`no ${count} free ports between ${LOWEST} and ${end}`);
     const port = LOWEST + Math.floor(Math.random() * (end - LOWEST));
-    if (handedOut.has(port) || !(await isFree(port, host))) continue;
+    if (handedOut.has(port) || !(await isPortFree(port, host))) continue;
     handedOut.add(port);
     ports.push(port);
   }

@@ -6,10 +6,10 @@
  * its effect is written), and it goes on producing blocks. SIGTERM then exits 0 and frees its ports.
  */
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { isPortFree, sparePorts } from "../../../tests/support/spare-ports.js";
 import { GENESIS_ACCOUNTS } from "../src/index.js";
 import { killChildren, type StartedCli, startCli } from "./support/cli-child.js";
 
@@ -42,15 +42,6 @@ async function balance(run: StartedCli): Promise<bigint> {
   const url = `${run.ready.endpoints.nodeRest}/cosmos/bank/v1beta1/balances/${receiver}/by_denom?denom=${DENOM}`;
   const answer = (await (await fetch(url)).json()) as { balance?: { amount: string } };
   return BigInt(answer.balance?.amount ?? "0");
-}
-
-/** Whether a TCP port of 127.0.0.1 can be bound again (its server is gone). */
-function bindable(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once("error", () => resolve(false));
-    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
-  });
 }
 
 describe("perpx-devnet start --state, killed mid-flow and restarted", () => {
@@ -105,17 +96,18 @@ describe("perpx-devnet start --state, killed mid-flow and restarted", () => {
       expect((await run.exited).signal).toBe("SIGKILL");
     }
 
-    const last = await startCli(["--state", dir, "--block-time-ms", "2"], built);
+    // Spare ports for the RPC and the control, which no parallel test takes once they are released.
+    const [rpcPort, controlPort] = (await sparePorts(2)) as [number, number];
+    const ports = ["--port-rpc", String(rpcPort), "--port-control", String(controlPort)];
+    const last = await startCli(["--state", dir, "--block-time-ms", "2", ...ports], built);
     expect(await height(last)).toBeGreaterThanOrEqual(seenHeight);
     expect(await blockHash(last, seenHeight)).toBe(seenHash);
     expect(await balance(last)).toBeGreaterThanOrEqual(acked);
-    const rpcPort = Number(new URL(last.ready.endpoints.nodeRpc).port);
-    const controlPort = Number(new URL(last.ready.endpoints.devnetControl).port);
-    expect(await bindable(rpcPort)).toBe(false);
+    expect(await isPortFree(rpcPort)).toBe(false);
     last.child.kill("SIGTERM");
     expect(await last.exited).toEqual({ code: 0, signal: null });
-    expect(await bindable(rpcPort)).toBe(true);
-    expect(await bindable(controlPort)).toBe(true);
+    expect(await isPortFree(rpcPort)).toBe(true);
+    expect(await isPortFree(controlPort)).toBe(true);
     // The lock is released and no temp file is left by the clean stop.
     expect(readdirSync(dir).sort()).toEqual(["blocks.log", "state.bin", "tls-ca.pem", "tls-key.pem"]);
   }, 300_000);
