@@ -2,7 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { sendClob } from "@perpx/composite-client";
 import type { OrderResponseObject } from "@perpx/core/indexer";
 import type { TxMessage } from "@perpx/node-client";
-import { batchCancelMsg, cancelOrderMsg } from "@perpx/node-client/tx";
+import { batchCancelMsg, cancelOrderMsg, MAX_BATCH_CANCELS } from "@perpx/node-client/tx";
 import { z } from "zod";
 import { indexerOf, openOrders } from "../accounts.js";
 import { credentialKey, takeWrite } from "../rate-limit.js";
@@ -72,8 +72,9 @@ async function verifyCancels(deps: ToolDeps, orders: OrderResponseObject[], time
 }
 
 /**
- * Cancels orders of the principal's subaccount 0: short-term ones in one `MsgBatchCancel` per
- * market, stateful ones each by `MsgCancelOrder`; then verifies each through the indexer until it is
+ * Cancels orders of the principal's subaccount 0: short-term ones by `MsgBatchCancel` per market
+ * (at most 100 each, the chain's limit; each living as long as its longest order), stateful ones
+ * each by `MsgCancelOrder`; then verifies each through the indexer until it is
  * CANCELED (or FILLED first: `filledBeforeCancel`) or the timeout passes (`UNKNOWN`). An order of
  * another subaccount is refused (`INVALID_INPUT`) before anything is sent.
  */
@@ -94,26 +95,36 @@ async function cancelOrders(
   }
   // A TWAP's suborders (flags 256) are the chain's own: they end with their TWAP.
   const live = orders.filter((o) => !FINAL.has(o.status) && o.orderFlags !== "256");
-  const hashes = new Map<string, string>();
-  for (const o of live) {
-    const entry = placed.get(`${o.ticker}/${o.clientId}`);
-    if (entry) entry.canceled = true;
-  }
+  // Every message is built before anything is sent or marked, so one the builders refuse sends nothing.
+  const sends: { message: TxMessage; ids: string[] }[] = [];
   const byMarket = new Map<string, OrderResponseObject[]>();
   for (const o of live.filter(isShortTerm))
     byMarket.set(o.clobPairId, [...(byMarket.get(o.clobPairId) ?? []), o]);
   for (const [clobPairId, group] of byMarket) {
-    const message = batchCancelMsg({
-      subaccount: { owner: deps.account.principal.account, number: 0 },
-      cancels: [{ clobPairId: Number(clobPairId), clientIds: group.map((o) => Number(o.clientId)) }],
-      goodTilBlock: Number(context.height.current()) + CANCEL_BLOCKS,
-    });
-    const sent = await sendClob(context, [message]);
-    for (const o of group) hashes.set(o.id, sent.hash);
+    // The chain's batch carries at most MAX_BATCH_CANCELS cancels.
+    for (let i = 0; i < group.length; i += MAX_BATCH_CANCELS) {
+      const chunk = group.slice(i, i + MAX_BATCH_CANCELS);
+      // A short-term cancel removes an order only when it lives at least as long as the order.
+      let goodTilBlock = Number(context.height.current()) + CANCEL_BLOCKS;
+      for (const o of chunk) goodTilBlock = Math.max(goodTilBlock, Number(o.goodTilBlock ?? 0));
+      const message = batchCancelMsg({
+        subaccount: { owner: deps.account.principal.account, number: 0 },
+        cancels: [{ clobPairId: Number(clobPairId), clientIds: chunk.map((o) => Number(o.clientId)) }],
+        goodTilBlock,
+      });
+      sends.push({ message, ids: chunk.map((o) => o.id) });
+    }
   }
-  for (const o of live.filter((x) => !isShortTerm(x))) {
-    const sent = await sendClob(context, [cancelMessage(deps, o)]);
-    hashes.set(o.id, sent.hash);
+  for (const o of live.filter((x) => !isShortTerm(x)))
+    sends.push({ message: cancelMessage(deps, o), ids: [o.id] });
+  for (const o of live) {
+    const entry = placed.get(`${o.ticker}/${o.clientId}`);
+    if (entry) entry.canceled = true;
+  }
+  const hashes = new Map<string, string>();
+  for (const { message, ids } of sends) {
+    const sent = await sendClob(context, [message]);
+    for (const id of ids) hashes.set(id, sent.hash);
   }
   const final = await verifyCancels(deps, orders, timeoutMs);
   for (const o of final.values()) await settleLookedUp(deps, o);
