@@ -3,10 +3,13 @@
  * places and cancels per block, stateful places 2 per block and 20 per 100 blocks, 5 leverage
  * updates per block): txs signed with cosmjs and broadcast with RPC `broadcast_tx_sync`, counted as
  * the real chain counts them (after the signature check, before the clob checks; refused attempts
- * count; a batch cancel weighs 2; a stateful cancel is not counted).
+ * count; a batch cancel weighs 2; a stateful cancel is not counted), also when a burst arrives at
+ * once over RPC, gRPC and REST.
  */
 import { create } from "@bufbuild/protobuf";
-import { clob, sending } from "@perpx/proto";
+import { createClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { clob, cosmosTx, sending } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Devnet, startDevnet } from "../src/index.js";
 import { placeMsg, signMsgs, type TestSigner, testSigner } from "./support/clob-tx.js";
@@ -180,6 +183,41 @@ describe("clob block rate limits", () => {
     const [block] = devnet.mine(1);
     expect(block?.txResults.every((r) => r.code === 0)).toBe(true);
     for (let i = 0; i < 5; i++) expect((await broadcast([update()], true)).code).toBe(0);
+    devnet.mine(1);
+  });
+  it("lets exactly the block's 400 through a concurrent burst over RPC, gRPC and REST; the rest get 5001", async () => {
+    devnet.mine(1);
+    const grpc = createClient(cosmosTx.Service, createGrpcTransport({ baseUrl: devnet.endpoints.grpc }));
+    const viaRpc = (tx: Uint8Array) => broadcastSync(devnet.endpoints.nodeRpc, tx);
+    const viaGrpc = async (tx: Uint8Array) => {
+      const { txResponse } = await grpc.broadcastTx({ txBytes: tx, mode: cosmosTx.BroadcastMode.SYNC });
+      return { code: txResponse?.code, codespace: txResponse?.codespace, log: txResponse?.rawLog };
+    };
+    const viaRest = async (tx: Uint8Array) => {
+      const res = await fetch(`${devnet.endpoints.nodeRest}/cosmos/tx/v1beta1/txs`, {
+        method: "POST",
+        body: JSON.stringify({ tx_bytes: Buffer.from(tx).toString("base64"), mode: "BROADCAST_MODE_SYNC" }),
+      });
+      const { tx_response: answer } = (await res.json()) as {
+        tx_response: { code: number; codespace: string; raw_log: string };
+      };
+      return { code: answer.code, codespace: answer.codespace, log: answer.raw_log };
+    };
+    // 410 short-term cancels (weight 1 each), all signed first, then sent at once.
+    const txs = await Promise.all(
+      Array.from({ length: 410 }, (_, i) =>
+        signMsgs(alice, devnet.chainId, 0n, [shortTermCancel(20_000 + i)], 0n),
+      ),
+    );
+    const answers = await Promise.all(txs.map((tx, i) => [viaRpc, viaGrpc, viaRest][i % 3]!(tx)));
+    expect(answers.filter((a) => a.code === 0)).toHaveLength(400);
+    const over = answers.filter((a) => a.code !== 0);
+    expect(over.map((a) => [a.codespace, a.code])).toEqual(Array.from({ length: 10 }, () => ["clob", 5001]));
+    // Each refused one was counted in its turn: rates 401 to 410, once each.
+    const rates = over
+      .map((a) => Number(/^Rate of (\d+) exceeds/.exec(a.log ?? "")?.[1]))
+      .sort((a, b) => a - b);
+    expect(rates).toEqual(Array.from({ length: 10 }, (_, i) => 401 + i));
     devnet.mine(1);
   });
 });
