@@ -1,3 +1,4 @@
+import { addressBytes, addressBytesToHex } from "@perpx/address";
 import { describe, expect, it } from "vitest";
 import { createFakeChainApp } from "../../test/support/fake-chain-app.js";
 import { GrantLog, startFaucetServer } from "./faucet.js";
@@ -44,6 +45,37 @@ describe("the faucet's durability", () => {
       expect(res.status).toBe(500);
       expect(await res.json()).toEqual({ code: "internal", message: "disk full" });
       expect(durableCalls).toBe(1);
+    } finally {
+      await faucet.close();
+    }
+  });
+});
+
+describe("the faucet's window under a burst", () => {
+  it("funds an address once for 24 requests at once, in either form; the 23 others are 429 with Retry-After", async () => {
+    const app = createFakeChainApp();
+    const faucet = await startFaucetServer({ control: app.control, port: 0, rateLimitWindowMs: 60_000 });
+    const address = "perpx16artttgup88fc59gl9658nraqzx8lvpcvnnqu9";
+    const forms = [address, addressBytesToHex(addressBytes(address))];
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 24 }, async (_, i) => {
+          const res = await fetch(`${faucet.url}/faucet/tokens`, {
+            method: "POST",
+            body: JSON.stringify({ address: forms[i % 2], subaccountNumber: i % 3 }),
+          });
+          return { status: res.status, retryAfter: res.headers.get("retry-after"), body: await res.json() };
+        }),
+      );
+      expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+      const refused = answers.filter((a) => a.status !== 200);
+      expect(refused).toHaveLength(23);
+      for (const answer of refused) {
+        expect(answer).toMatchObject({ status: 429, body: { code: "rate_limited" } });
+        expect(Number(answer.retryAfter)).toBeGreaterThan(0);
+      }
+      expect(app.funded.map((f) => f.address)).toEqual([address]);
+      expect(app.fundedSubaccounts).toHaveLength(1);
     } finally {
       await faucet.close();
     }
