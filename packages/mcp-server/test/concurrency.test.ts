@@ -173,3 +173,87 @@ describe("limits hold under concurrency: exposure is reserved per master account
     HANG_MS,
   );
 });
+
+describe("counts under concurrency: exactly the limit passes, refusals hold nothing", () => {
+  /** A resting LIMIT buy 3% under the oracle. */
+  const resting = (price: Exact, clientId: number) => ({
+    ticker: "BTC-USD",
+    side: "BUY",
+    type: "LIMIT",
+    size: "0.001",
+    price: price.times("0.97").toFixed(0, "floor"),
+    clientId,
+  });
+  const oracleOf = async (client: Client) => {
+    const result = (await client.callTool({
+      name: "get_market",
+      arguments: { ticker: "BTC-USD" },
+    })) as CallToolResult;
+    // biome-ignore lint/suspicious/noExplicitAny: tests read tool results loosely
+    return new Exact((result.structuredContent as any).market.oraclePrice);
+  };
+  /** How many open orders the indexer lists for the account. */
+  const openCount = async (client: Client) => {
+    const result = (await client.callTool({ name: "get_open_orders", arguments: {} })) as CallToolResult;
+    // biome-ignore lint/suspicious/noExplicitAny: tests read tool results loosely
+    return (result.structuredContent as any).orders.length as number;
+  };
+
+  it(
+    "8 parallel resting orders over two sessions with maxOpenOrders 3: exactly 3 rest, 5 are RISK_LIMIT",
+    async () => {
+      const account = await net.account();
+      const server = await net.startServer({ limits: { maxOpenOrders: 3, maxWritesPerMinute: 10_000 } });
+      const sessions = [
+        await net.connect(account.credential, server),
+        await net.connect(account.credential, server),
+      ];
+      const price = await oracleOf(sessions[0] as Client);
+      const outcomes = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => place(sessions[i % 2] as Client, resting(price, 40_000 + i))),
+      );
+      expect(outcomes.filter((o) => o.kind === "placed").map((o) => o.state)).toEqual([
+        "RESTING",
+        "RESTING",
+        "RESTING",
+      ]);
+      const refusals = outcomes.filter((o) => o.kind === "refused");
+      expect(refusals).toHaveLength(5);
+      for (const outcome of refusals)
+        expect(outcome.error).toMatchObject({ code: "RISK_LIMIT", limit: "maxOpenOrders" });
+      await expect.poll(() => openCount(sessions[0] as Client), { timeout: HANG_MS, interval: 250 }).toBe(3);
+      // The refused ones held nothing: once the resting ones are listed, no reservation is left.
+      await expect
+        .poll(() => server.store.reservations(account.owner.address), { timeout: HANG_MS, interval: 250 })
+        .toEqual([]);
+    },
+    HANG_MS,
+  );
+
+  it(
+    "10 parallel calls with one client id over two sessions: one order is sent, 9 are DUPLICATE_CLIENT_ID",
+    async () => {
+      const account = await net.account();
+      const server = await net.startServer({ limits: { maxWritesPerMinute: 10_000 } });
+      const sessions = [
+        await net.connect(account.credential, server),
+        await net.connect(account.credential, server),
+      ];
+      const price = await oracleOf(sessions[0] as Client);
+      const outcomes = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => place(sessions[i % 2] as Client, resting(price, 41_000))),
+      );
+      expect(outcomes.filter((o) => o.kind === "placed").map((o) => o.state)).toEqual(["RESTING"]);
+      const refusals = outcomes.filter((o) => o.kind === "refused");
+      expect(refusals.map((o) => o.error?.code)).toEqual(
+        Array.from({ length: 9 }, () => "DUPLICATE_CLIENT_ID"),
+      );
+      await expect.poll(() => openCount(sessions[0] as Client), { timeout: HANG_MS, interval: 250 }).toBe(1);
+      // The duplicates released what they reserved before their claim failed.
+      await expect
+        .poll(() => server.store.reservations(account.owner.address), { timeout: HANG_MS, interval: 250 })
+        .toEqual([]);
+    },
+    HANG_MS,
+  );
+});
