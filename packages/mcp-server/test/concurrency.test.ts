@@ -256,4 +256,36 @@ describe("counts under concurrency: exactly the limit passes, refusals hold noth
     },
     HANG_MS,
   );
+  it(
+    "12 parallel write calls of one trading key over two sessions with maxWritesPerMinute 5: exactly 5 run, 7 are RATE_LIMITED",
+    async () => {
+      const account = await net.account();
+      const server = await net.startServer({ limits: { maxWritesPerMinute: 5 } });
+      const sessions = [
+        await net.connect(account.credential, server),
+        await net.connect(account.credential, server),
+      ];
+      const price = await oracleOf(sessions[0] as Client);
+      const results = await Promise.all(
+        Array.from({ length: 12 }, async (_, i) => {
+          const result = (await (sessions[i % 2] as Client).callTool({
+            name: "place_order",
+            arguments: { ...resting(price, 42_000 + i), dryRun: true },
+          })) as CallToolResult;
+          // biome-ignore lint/suspicious/noExplicitAny: tests read tool results loosely
+          return result.structuredContent as Record<string, any>;
+        }),
+      );
+      expect(results.filter((r) => r.dryRun === true)).toHaveLength(5);
+      const limited = results.filter((r) => r.error !== undefined);
+      expect(limited).toHaveLength(7);
+      for (const { error } of limited) {
+        expect(error).toMatchObject({
+          code: "RATE_LIMITED",
+          message: expect.stringMatching(/5 write call\(s\) a minute/),
+        });
+      }
+    },
+    HANG_MS,
+  );
 });
