@@ -1,8 +1,13 @@
 import type { DescMessage, DescMethodUnary, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
+import { bytesEqual } from "../bytes.js";
 import type { NodeConnection } from "../connection.js";
-import { type QueryOptions, unaryQuery } from "./unary.js";
+import { QueryError } from "../errors/query.js";
+import { pickQueryTransport, type QueryOptions, queryPath, unaryQuery } from "./unary.js";
 
-/** At most this many pages are read by {@link allPages} (a guard against a node that loops). */
+/**
+ * At most this many pages are read by {@link allPages}: a guard against a node whose pagination
+ * never ends (it fails with a {@link QueryError} rather than answer part of the items).
+ */
 export const MAX_PAGES = 1000;
 
 /** Items per page requested by {@link allPages}. */
@@ -28,10 +33,13 @@ export interface AllPagesParams<I extends DescMessage, O extends DescMessage, T>
 }
 
 /**
- * Reads every page of a paginated query (`pagination.next_key`) and concatenates the items.
+ * Reads every page of a paginated query (`pagination.next_key`) and concatenates the items. A
+ * node whose pagination does not end (the same next key twice, or more than {@link MAX_PAGES}
+ * pages) fails the call with a {@link QueryError}: it never answers part of the items as all.
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`AllPagesParams<I, O, T>`), with the call options.
  * @returns the items of every page, in order.
+ * @throws {QueryError} when the node answers an error, or its pagination does not end.
  * @example
  * ```ts
  * import { clob } from "@perpx/proto";
@@ -47,7 +55,7 @@ export async function allPages<I extends DescMessage, O extends DescMessage, T>(
   const { method, request, pick, ...options } = params;
   const items: T[] = [];
   let key: Uint8Array = new Uint8Array();
-  for (let page = 0; page < MAX_PAGES; page++) {
+  for (let page = 1; ; page++) {
     const init = {
       ...(request as object),
       pagination: { key, limit: PAGE_LIMIT },
@@ -55,8 +63,15 @@ export async function allPages<I extends DescMessage, O extends DescMessage, T>(
     const response = await unaryQuery(client, { ...options, method: method, request: init });
     items.push(...pick(response));
     const next = (response as { pagination?: { nextKey?: Uint8Array } }).pagination?.nextKey;
-    if (!next || next.length === 0) break;
+    if (!next || next.length === 0) return items;
+    if (bytesEqual(next, key) || page === MAX_PAGES) {
+      const problem = page === MAX_PAGES ? `did not end after ${MAX_PAGES} pages` : "repeated its next key";
+      throw new QueryError({
+        path: queryPath(method as DescMethodUnary),
+        transport: pickQueryTransport(client, options.transport),
+        log: `the node's pagination ${problem} (page ${page}); no items are returned`,
+      });
+    }
     key = next;
   }
-  return items;
 }

@@ -7,6 +7,7 @@ import { toBase64 } from "../bytes.js";
 import { createNodeClient } from "../client.js";
 import { isQueryError, isTransportError } from "../errors.js";
 import { getBalances } from "./bank.js";
+import { MAX_PAGES } from "./pages.js";
 import { queryPath, unaryQuery } from "./unary.js";
 
 const address = "perpx1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq6jyxvc";
@@ -161,5 +162,42 @@ describe("unaryQuery over RPC abci_query (injected JSON-RPC client)", () => {
         }).catch((e: unknown) => e),
       ),
     ).toBe(true);
+  });
+});
+
+describe("allPages over a node whose pagination does not end (in-memory router)", () => {
+  /** A bank query service whose every page answers one balance and `nextKey(page)`. */
+  const looping = (nextKey: (page: number) => Uint8Array) => {
+    let pages = 0;
+    const client = createNodeClient({
+      grpc: createRouterTransport(({ service }) => {
+        service(cosmosBank.Query, {
+          allBalances() {
+            pages += 1;
+            return { balances: [{ denom: "d", amount: "1" }], pagination: { nextKey: nextKey(pages) } };
+          },
+        } as never);
+      }),
+    });
+    return { client, pages: () => pages };
+  };
+
+  it("fails with a QueryError, not part of the items, when the next key repeats", async () => {
+    const node = looping(() => new Uint8Array([7]));
+    const error = await getBalances(node.client, { address }).catch((e: unknown) => e);
+    expect(isQueryError(error) && error.log).toBe(
+      "the node's pagination repeated its next key (page 2); no items are returned",
+    );
+    expect(node.pages()).toBe(2);
+  });
+
+  it("fails with a QueryError after MAX_PAGES pages of ever new keys", async () => {
+    const node = looping((page) => new Uint8Array([page >> 8, page & 0xff]));
+    const error = await getBalances(node.client, { address }).catch((e: unknown) => e);
+    expect(isQueryError(error) && error.log).toBe(
+      `the node's pagination did not end after ${MAX_PAGES} pages (page ${MAX_PAGES}); no items are returned`,
+    );
+    expect(error).toMatchObject({ transport: "grpc", path: "/cosmos.bank.v1beta1.Query/AllBalances" });
+    expect(node.pages()).toBe(MAX_PAGES);
   });
 });
