@@ -70,3 +70,17 @@ describe("createRateLimiter (property)", () => {
     expect(failure.facts.retryAfterSeconds).toBe(Math.ceil((failure.facts.retryAfterMs as number) / 1000));
   });
 });
+
+describe("createRateLimiter (memory)", () => {
+  it("forgets keys whose last call left the window, and keeps those still counted", async () => {
+    const calls = new Map<string, number[]>();
+    const limiter = createRateLimiter(WINDOW, calls);
+    for (let i = 0; i < 1_000; i++) await limiter.take(`perpx1one-off${i}`, 1, i % 10);
+    await limiter.take("perpx1steady", 5, WINDOW / 2);
+    expect(calls.size).toBe(1_001);
+    await limiter.take("perpx1late", 5, WINDOW + 20);
+    expect([...calls.keys()].sort()).toEqual(["perpx1late", "perpx1steady"]);
+    // The kept key is still counted: its window runs on.
+    expect(await limiter.take("perpx1steady", 1, WINDOW + 20)).toEqual({ allowed: false, retryAfterMs: 480 });
+  });
+});

@@ -28,7 +28,13 @@ export interface RateLimiter {
 }
 
 /**
- * A {@link RateLimiter} over windows of `windowMs`, in this process's memory.
+ * A {@link RateLimiter} over windows of `windowMs`, in this process's memory. A key is forgotten
+ * once its last call has left the window, so many one-off keys (addresses) do not pile up.
+ *
+ * @param windowMs - the window's length.
+ * @param calls - where the calls' times are kept by key (a fresh map by default; pass one to
+ *   watch it).
+ * @returns the limiter.
  *
  * @example
  * ```ts
@@ -38,10 +44,19 @@ export interface RateLimiter {
  * await limiter.take("perpx1key", 1, 1_000); // { allowed: true }
  * ```
  */
-export function createRateLimiter(windowMs = 60_000): RateLimiter {
-  const calls = new Map<string, number[]>();
+export function createRateLimiter(windowMs = 60_000, calls: Map<string, number[]> = new Map()): RateLimiter {
+  let swept = Number.NEGATIVE_INFINITY;
+  /** Forgets, once a window, every key whose last call left the window (memory stays bounded). */
+  const sweep = (now: number) => {
+    if (now - swept < windowMs) return;
+    swept = now;
+    for (const [key, times] of calls) {
+      if (times[times.length - 1]! <= now - windowMs) calls.delete(key);
+    }
+  };
   return {
     async take(key, limit, now = Date.now()) {
+      sweep(now);
       const recent = (calls.get(key) ?? []).filter((at) => at > now - windowMs);
       if (recent.length < limit) {
         recent.push(now);
