@@ -116,7 +116,6 @@ export async function openOrders(deps: ToolDeps, number: number, t?: string) {
     owner: deps.account.principal.account,
     number,
     status: ["OPEN", "UNTRIGGERED", "BEST_EFFORT_OPENED"],
-    returnLatestOrders: true,
     limit: 1000,
     ...(t ? { ticker: t } : {}),
   });

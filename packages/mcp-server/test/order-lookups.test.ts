@@ -172,4 +172,41 @@ describe("orders looked up by orderId", () => {
       sub1.close();
     }
   });
+
+  it("cancels by client id the open order, not an ended one of another kind with the same client id", async () => {
+    const account = await net.account();
+    const client = await net.connect(account.credential);
+    const { market } = await call(client, "get_market", { ticker: "BTC-USD" });
+    const price = String(Math.floor(Number(market.oraclePrice) * 0.95));
+    const indexer = account.client.context.indexer;
+    if (!indexer) throw new Error("the devnet has an indexer");
+    const listed = async (clientId: number) =>
+      (await indexer.getOrders({ owner: account.owner.address, number: 0, ticker: "BTC-USD" })).filter(
+        (o) => o.clientId === String(clientId),
+      );
+    for (const [clientId, tool] of [
+      [41, "cancel_order"],
+      [42, "batch_cancel_orders"],
+    ] as const) {
+      // A short-term order with this client id, cancelled; then a long-term one, resting.
+      const order = { market: "BTC-USD", side: "BUY" as const, size: "0.001", price, clientId };
+      await account.client.placeOrder({ ...order, goodTil: { blocks: 20 } });
+      await expect.poll(async () => (await listed(clientId)).length).toBe(1);
+      await account.client.cancelOrder({ market: "BTC-USD", clientId });
+      await expect.poll(async () => (await listed(clientId))[0]?.status).toMatch(/^(BEST_EFFORT_)?CANCELED$/);
+      await account.client.placeOrder(order);
+      const open = async () => (await listed(clientId)).find((o) => o.status === "OPEN");
+      await expect.poll(async () => (await open())?.id).toBeDefined();
+      const resting = (await open())!;
+      const args =
+        tool === "cancel_order"
+          ? { clientId, ticker: "BTC-USD" }
+          : { clientIds: [clientId], ticker: "BTC-USD" };
+      const { results } = await call(client, tool, args);
+      expect(results, tool).toEqual([
+        expect.objectContaining({ orderId: resting.id, cancelled: true, finalStatus: "CANCELED" }),
+      ]);
+      expect((await listed(clientId)).map((o) => o.status).sort()).not.toContain("OPEN");
+    }
+  });
 });

@@ -4,12 +4,12 @@ import type { OrderResponseObject } from "@perpx/core/indexer";
 import type { TxMessage } from "@perpx/node-client";
 import { batchCancelMsg, cancelOrderMsg, MAX_BATCH_CANCELS } from "@perpx/node-client/tx";
 import { z } from "zod";
-import { indexerOf, openOrders } from "../accounts.js";
+import { openOrders } from "../accounts.js";
+import { findOrder, ordersByClientId, ordersNear } from "../order-lookup.js";
 import { credentialKey, takeWrite } from "../rate-limit.js";
 import { settleLookedUp } from "../reserve.js";
 import { defineTool, orderId, ticker } from "./define.js";
 import type { ToolDeps } from "./deps.js";
-import { findOrder } from "./read.js";
 import { ToolFailure } from "./result.js";
 import { cancelResult } from "./schemas.js";
 
@@ -46,7 +46,7 @@ function cancelMessage(deps: ToolDeps, order: OrderResponseObject): TxMessage {
 
 /** Polls the indexer block by block until each order is final (or the time is up: `UNKNOWN`). */
 async function verifyCancels(deps: ToolDeps, orders: OrderResponseObject[], timeoutMs: number) {
-  const { context, principal } = deps.account;
+  const { context } = deps.account;
   const deadline = Date.now() + timeoutMs;
   const latest = new Map(orders.map((o) => [o.id, o]));
   const pending = () => [...latest.values()].filter((o) => !FINAL.has(o.status));
@@ -56,16 +56,9 @@ async function verifyCancels(deps: ToolDeps, orders: OrderResponseObject[], time
       context.height.waitAbove(seen),
       new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now()))),
     ]);
-    const tickers = new Set(pending().map((o) => o.ticker));
-    for (const t of tickers) {
-      const now = await indexerOf(deps.account).getOrders({
-        owner: principal.account,
-        number: 0,
-        ticker: t,
-        returnLatestOrders: true,
-        limit: 1000,
-      });
-      for (const o of now) if (latest.has(o.id)) latest.set(o.id, o);
+    for (const t of new Set(pending().map((o) => o.ticker))) {
+      const group = pending().filter((o) => o.ticker === t);
+      for (const o of await ordersNear(deps, t, group)) if (latest.has(o.id)) latest.set(o.id, o);
     }
   }
   return latest;
@@ -232,15 +225,9 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
     annotations: WRITE,
     run: (args) =>
       audited("batch_cancel_orders", args, async () => {
-        const orders = await indexerOf(deps.account).getOrders({
-          owner,
-          number: 0,
-          ticker: args.ticker,
-          returnLatestOrders: true,
-          limit: 1000,
-        });
+        const orders = await ordersByClientId(deps, args.ticker, args.clientIds);
         const wanted = args.clientIds.map((id) => {
-          const found = orders.find((o) => o.clientId === String(id));
+          const found = orders.get(id);
           if (!found)
             throw new ToolFailure(
               "NOT_FOUND",

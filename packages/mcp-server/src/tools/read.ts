@@ -3,6 +3,7 @@ import { Exact } from "@perpx/core";
 import { isIndexerNotFoundError } from "@perpx/indexer-client";
 import { z } from "zod";
 import { indexerOf, openOrders } from "../accounts.js";
+import { findOrder } from "../order-lookup.js";
 import { settleLookedUp } from "../reserve.js";
 import { dailyLoss } from "../risk.js";
 import { defineTool, orderId as orderIdArg, subaccountNumber, ticker } from "./define.js";
@@ -288,57 +289,4 @@ export function registerReadTools(server: McpServer, deps: ToolDeps): void {
       dailyLoss: await dailyLoss(deps),
     }),
   });
-}
-
-/**
- * One of the principal's orders, by id or by client id and ticker.
- *
- * @throws {ToolFailure} INVALID_INPUT without an id, NOT_FOUND when the indexer has no such order;
- * the indexer's own failures (unreachable, 5xx) propagate, as UPSTREAM_UNAVAILABLE for the tools.
- *
- * @example
- * ```ts
- * await findOrder(deps, { clientId: 7, ticker: "BTC-USD" }); // throws ToolFailure (no such order)
- * await findOrder(deps, { clientId: 7 }); // throws ToolFailure (the ticker is missing)
- * ```
- */
-export async function findOrder(
-  deps: ToolDeps,
-  by: { orderId?: string | undefined; clientId?: number | undefined; ticker?: string | undefined },
-) {
-  const indexer = indexerOf(deps.account);
-  const owner = deps.account.principal.account;
-  if (by.orderId !== undefined) {
-    // Only "no such order" is NOT_FOUND: an indexer that fails is UPSTREAM_UNAVAILABLE, never an
-    // answer that the order does not exist (an agent would place it again).
-    const found = await indexer.getOrder({ orderId: by.orderId }).catch((error: unknown) => {
-      if (isIndexerNotFoundError(error)) return undefined;
-      throw error;
-    });
-    if (!found?.subaccountId || found.ticker === undefined)
-      throw new ToolFailure("NOT_FOUND", `no order ${by.orderId}`);
-    const mine = await indexer.getOrders({
-      owner,
-      number: found.subaccountNumber,
-      ticker: found.ticker,
-      returnLatestOrders: true,
-      limit: 1000,
-    });
-    if (!mine.some((o) => o.id === found.id))
-      throw new ToolFailure("NOT_FOUND", `no order ${by.orderId} of your account`);
-    return found;
-  }
-  if (by.clientId === undefined || by.ticker === undefined) {
-    throw new ToolFailure("INVALID_INPUT", "give orderId, or clientId and ticker");
-  }
-  const orders = await indexer.getOrders({
-    owner,
-    number: 0,
-    ticker: by.ticker,
-    returnLatestOrders: true,
-    limit: 1000,
-  });
-  const found = orders.find((o) => o.clientId === String(by.clientId));
-  if (!found) throw new ToolFailure("NOT_FOUND", `no order with clientId ${by.clientId} on ${by.ticker}`);
-  return found;
 }
