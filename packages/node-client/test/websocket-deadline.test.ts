@@ -5,11 +5,11 @@
  * is ignored). Each case runs against a hostile loopback `ws` server on port 0.
  */
 import { getEventListeners, setMaxListeners } from "node:events";
-import type { IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { isAbortedError, isTimeoutError } from "@perpx/errors";
-import { afterEach, expect, it } from "vitest";
+import { isAbortedError, isTimeoutError, type TimeoutError } from "@perpx/errors";
+import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
 import { CLOSE_TEST_TIMEOUT_MS, exitAfterClose } from "../../../tests/support/exit-after-close.js";
 import { createNodeClient } from "../src/client.js";
@@ -19,6 +19,7 @@ import {
   type WebSocketConstructor,
   WebSocketRpcClient,
 } from "../src/transport/websocket.js";
+import { submitTx } from "../src/tx/broadcast.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -252,3 +253,92 @@ it(
   },
   CLOSE_TEST_TIMEOUT_MS,
 );
+
+/** Signed-looking bytes: the hostile node never reads them as a transaction. */
+const TX_BYTES = new Uint8Array([10, 2, 8, 1, 18, 0]);
+
+describe("a broadcast's deadline error says whether its request was written", () => {
+  it("fired while the WebSocket handshake was pending: nothing sent (timeout and abort)", async () => {
+    const node = await hostileNode({ stall: 2 });
+    const client = createNodeClient({ nodeRpc: node.url });
+    cleanups.push(async () => client.close());
+    const timedOut = await submitTx(client, { txBytes: TX_BYTES, mode: "sync", timeoutMs: 50 }).catch(
+      (e: unknown) => e,
+    );
+    expect(isTimeoutError(timedOut) && timedOut.operation).toBe("broadcast_tx_sync");
+    expect((timedOut as TimeoutError).nothingSent).toBe(true);
+    await (await node.held(1)).closed;
+    const controller = new AbortController();
+    const aborted = submitTx(client, { txBytes: TX_BYTES, mode: "sync", signal: controller.signal }).catch(
+      (e: unknown) => e,
+    );
+    await node.held(2);
+    controller.abort();
+    const error = await aborted;
+    expect(isAbortedError(error) && error.nothingSent).toBe(true);
+    expect(node.requests).toEqual([]);
+  });
+
+  it("fired after the frame was written to a node that never answers: maybe sent (timeout and abort)", async () => {
+    const node = await hostileNode({
+      stall: 0,
+      answer: (request) => (request.method === "status" ? STATUS : undefined),
+    });
+    const client = createNodeClient({ nodeRpc: node.url });
+    cleanups.push(async () => client.close());
+    await client.getLatestBlock(); // the socket is open: the broadcast's frame goes out at once
+    const timedOut = await submitTx(client, { txBytes: TX_BYTES, mode: "sync", timeoutMs: 50 }).catch(
+      (e: unknown) => e,
+    );
+    expect(isTimeoutError(timedOut) && timedOut.nothingSent).toBe(false);
+    expect(node.requests.map((request) => request.method)).toEqual(["status", "broadcast_tx_sync"]);
+    const controller = new AbortController();
+    const aborted = submitTx(client, { txBytes: TX_BYTES, mode: "sync", signal: controller.signal }).catch(
+      (e: unknown) => e,
+    );
+    await expect.poll(() => node.requests.length).toBe(3);
+    controller.abort();
+    const error = await aborted;
+    expect(isAbortedError(error) && error.nothingSent).toBe(false);
+  });
+
+  it("over HTTP, to a node that reads the request and never answers: maybe sent", async () => {
+    const received: string[] = [];
+    const server = createServer((req) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => {
+        body += chunk.toString("utf8");
+      });
+      req.on("end", () => received.push(body)); // never answered
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    cleanups.push(async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+    const client = createNodeClient({
+      nodeRpc: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    });
+    cleanups.push(async () => client.close());
+    const controller = new AbortController();
+    const aborted = submitTx(client, { txBytes: TX_BYTES, mode: "sync", signal: controller.signal }).catch(
+      (e: unknown) => e,
+    );
+    await expect.poll(() => received.length).toBe(1);
+    controller.abort();
+    const error = await aborted;
+    expect(isAbortedError(error) && error.nothingSent).toBe(false);
+    expect(JSON.parse(received[0]!)).toMatchObject({ method: "broadcast_tx_sync" });
+  });
+
+  it("aborted before it started: nothing sent", async () => {
+    const client = createNodeClient({ nodeRpc: "ws://127.0.0.1:1" });
+    cleanups.push(async () => client.close());
+    const error = await submitTx(client, {
+      txBytes: TX_BYTES,
+      mode: "sync",
+      signal: AbortSignal.abort(),
+    }).catch((e: unknown) => e);
+    expect(isAbortedError(error) && error.nothingSent).toBe(true);
+  });
+});

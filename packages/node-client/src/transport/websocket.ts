@@ -4,6 +4,7 @@
  * the node dropped the socket dials again); `disconnect()` is final and leaves nothing running.
  */
 import { TransportError } from "../errors.js";
+import { reportSending } from "./call.js";
 import {
   type JsonRpcClient,
   JsonRpcError,
@@ -404,6 +405,9 @@ export class WebSocketRpcClient implements JsonRpcClient {
   };
 
   async #call(request: JsonRpcRequest, signal: AbortSignal | undefined): Promise<JsonRpcSuccess> {
+    // Until the frame is written, a deadline that fires finds nothing sent.
+    let written = false;
+    reportSending(signal, () => written);
     const socket = await this.#socketFor(signal);
     // Closed, or dropped, while this call waited for the socket: nothing would ever answer it.
     if (this.#closed || socket.readyState !== 1) {
@@ -430,6 +434,7 @@ export class WebSocketRpcClient implements JsonRpcClient {
       };
       this.#pending.set(id, pending);
       signal?.addEventListener("abort", onAbort, { once: true });
+      written = true;
       socket.send(JSON.stringify({ ...request, id }));
     });
   }
