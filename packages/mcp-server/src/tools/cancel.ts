@@ -7,6 +7,7 @@ import { z } from "zod";
 import { indexerOf, openOrders } from "../accounts.js";
 import { credentialKey, takeWrite } from "../rate-limit.js";
 import { settleLookedUp } from "../reserve.js";
+import { type CancelGate, cancelGate } from "./cancelled.js";
 import { defineTool, orderId, ticker } from "./define.js";
 import type { ToolDeps } from "./deps.js";
 import { findOrder } from "./read.js";
@@ -75,12 +76,15 @@ async function verifyCancels(deps: ToolDeps, orders: OrderResponseObject[], time
  * Cancels orders of the principal's subaccount 0: short-term ones in one `MsgBatchCancel` per
  * market, stateful ones each by `MsgCancelOrder`; then verifies each through the indexer until it is
  * CANCELED (or FILLED first: `filledBeforeCancel`) or the timeout passes (`UNKNOWN`). An order of
- * another subaccount is refused (`INVALID_INPUT`) before anything is sent.
+ * another subaccount is refused (`INVALID_INPUT`) before anything is sent. A request cancelled
+ * before its first transaction went out stops (`CANCELLED`, nothing sent); after, it runs to its
+ * end, its outcome recorded.
  */
 async function cancelOrders(
   deps: ToolDeps,
   orders: OrderResponseObject[],
   timeoutMs: number,
+  cancel: CancelGate,
 ): Promise<CancelResult[]> {
   const { context, placed } = deps.account;
   // The trading key acts on subaccount 0 only, and a batch cancel names its subaccount: an order of
@@ -95,10 +99,21 @@ async function cancelOrders(
   // A TWAP's suborders (flags 256) are the chain's own: they end with their TWAP.
   const live = orders.filter((o) => !FINAL.has(o.status) && o.orderFlags !== "256");
   const hashes = new Map<string, string>();
+  cancel.check();
+  const marked: [{ canceled: boolean }, boolean][] = [];
   for (const o of live) {
     const entry = placed.get(`${o.ticker}/${o.clientId}`);
-    if (entry) entry.canceled = true;
+    if (entry) {
+      marked.push([entry, entry.canceled]);
+      entry.canceled = true;
+    }
   }
+  // Stopped before its first transaction went out: the orders are not being cancelled after all.
+  const send = (message: TxMessage) =>
+    sendClob(context, [message], undefined, (step) => cancel.onBroadcast(step)).catch((error: unknown) => {
+      if (!cancel.sent) for (const [entry, before] of marked) entry.canceled = before;
+      throw error;
+    });
   const byMarket = new Map<string, OrderResponseObject[]>();
   for (const o of live.filter(isShortTerm))
     byMarket.set(o.clobPairId, [...(byMarket.get(o.clobPairId) ?? []), o]);
@@ -108,11 +123,11 @@ async function cancelOrders(
       cancels: [{ clobPairId: Number(clobPairId), clientIds: group.map((o) => Number(o.clientId)) }],
       goodTilBlock: Number(context.height.current()) + CANCEL_BLOCKS,
     });
-    const sent = await sendClob(context, [message]);
+    const sent = await send(message);
     for (const o of group) hashes.set(o.id, sent.hash);
   }
   for (const o of live.filter((x) => !isShortTerm(x))) {
-    const sent = await sendClob(context, [cancelMessage(deps, o)]);
+    const sent = await send(cancelMessage(deps, o));
     hashes.set(o.id, sent.hash);
   }
   const final = await verifyCancels(deps, orders, timeoutMs);
@@ -149,7 +164,13 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
   const { store } = deps;
   const owner = deps.account.principal.account;
   const timeout = z.number().int().min(1_000).max(60_000).optional();
-  const audited = async (tool: string, request: unknown, run: () => Promise<CancelResult[]>) => {
+  const audited = async (
+    tool: string,
+    request: unknown,
+    signal: AbortSignal,
+    run: (cancel: CancelGate) => Promise<CancelResult[]>,
+  ) => {
+    const cancel = cancelGate(signal, "its cancel transaction");
     await takeWrite(
       deps.rateLimiter,
       credentialKey(deps.account.principal),
@@ -158,7 +179,7 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
     );
     let results: CancelResult[] | undefined;
     try {
-      results = await run();
+      results = await run(cancel);
       await store.audit({
         account: owner,
         tool,
@@ -202,12 +223,13 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
     },
     output,
     annotations: WRITE,
-    run: (args) =>
-      audited("cancel_order", args, async () => [
+    run: (args, signal) =>
+      audited("cancel_order", args, signal, async (cancel) => [
         ...(await cancelOrders(
           deps,
           [await findOrder(deps, args)],
           args.verifyTimeoutMs ?? deps.verifyTimeoutMs,
+          cancel,
         )),
       ]),
   });
@@ -219,8 +241,8 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
     input: { ticker, clientIds: z.array(z.number().int().min(0)).min(1).max(100), verifyTimeoutMs: timeout },
     output,
     annotations: WRITE,
-    run: (args) =>
-      audited("batch_cancel_orders", args, async () => {
+    run: (args, signal) =>
+      audited("batch_cancel_orders", args, signal, async (cancel) => {
         const orders = await indexerOf(deps.account).getOrders({
           owner,
           number: 0,
@@ -237,7 +259,7 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
             );
           return found;
         });
-        return cancelOrders(deps, wanted, args.verifyTimeoutMs ?? deps.verifyTimeoutMs);
+        return cancelOrders(deps, wanted, args.verifyTimeoutMs ?? deps.verifyTimeoutMs, cancel);
       }),
   });
 
@@ -252,8 +274,8 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
     },
     output,
     annotations: WRITE,
-    run: (args) =>
-      audited("cancel_all_orders", args, async () => {
+    run: (args, signal) =>
+      audited("cancel_all_orders", args, signal, async (cancel) => {
         if (args.ticker === undefined && !(args.allMarkets && args.confirm)) {
           throw new ToolFailure(
             "CONFIRMATION_REQUIRED",
@@ -261,7 +283,7 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
           );
         }
         const orders = await openOrders(deps, 0, args.ticker);
-        return cancelOrders(deps, [...orders], args.verifyTimeoutMs ?? deps.verifyTimeoutMs);
+        return cancelOrders(deps, [...orders], args.verifyTimeoutMs ?? deps.verifyTimeoutMs, cancel);
       }),
   });
   return [cancelOne, batch, all];
