@@ -1,4 +1,4 @@
-import { TimeoutError } from "@perpx/errors";
+import { AbortedError, TimeoutError } from "@perpx/errors";
 import { BroadcastTxError, TransportError } from "@perpx/node-client";
 import type { BroadcastProgress } from "@perpx/node-client/tx";
 import { describe, expect, it } from "vitest";
@@ -39,6 +39,16 @@ describe("which failed sends leave the order unknown", () => {
 
   it("a refused connection while sending sent nothing", async () => {
     expect(await outcome(["sending"], refusedConnection)).toEqual({ thrown: refusedConnection });
+  });
+
+  it("a timeout or an abort that fired before the bytes went out sent nothing", async () => {
+    const unsent = [
+      new TimeoutError("broadcast_tx_sync", 10, { nothingSent: true }),
+      new AbortedError("broadcast_tx_sync", undefined, { nothingSent: true }),
+    ];
+    for (const error of unsent) expect(await outcome(["sending"], error)).toEqual({ thrown: error });
+    const { lost } = await outcome(["sending"], new AbortedError("broadcast_tx_sync"));
+    expect(lost?.txHash).toBe(hash);
   });
 
   it("the chain's refusals are answers, not unknowns", async () => {

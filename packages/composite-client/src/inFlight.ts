@@ -81,18 +81,22 @@ export class OrderOutcomeUnknownError extends PerpxError {
  */
 export const isOrderOutcomeUnknownError = errorGuard<OrderOutcomeUnknownError>("OrderOutcomeUnknownError");
 
+/** The codes of the errors that say whether their request was sent (`nothingSent`). */
+const GAVE_UP_CODES = new Set(["TRANSPORT", "TIMEOUT", "ABORTED"]);
+
 /**
  * Whether a send that failed after `step` may still have put its transaction on the chain. A
- * CheckTx or block refusal is an answer (not applied); a connection that never opened before the
- * bytes went out sent nothing; anything else after the bytes went out (a reset, a timeout, an
- * abort, a connection lost while waiting for the block) leaves it unknown.
+ * CheckTx or block refusal is an answer (not applied); a connection that never opened, or a
+ * deadline or abort that fired before the bytes went out (`nothingSent`), sent nothing; anything
+ * else after the bytes went out (a reset, a timeout, an abort, a connection lost while waiting for
+ * the block) leaves it unknown.
  */
 function mayHaveLanded(error: unknown, step: BroadcastProgress): boolean {
   if (isPerpxError(error) && error.code === "BROADCAST_TX") {
     // The same bytes already wait in the mempool: they reached the node.
     return (error as { reason?: unknown }).reason === "tx-in-mempool";
   }
-  if (step.stage === "sending" && isPerpxError(error) && error.code === "TRANSPORT") {
+  if (step.stage === "sending" && isPerpxError(error) && GAVE_UP_CODES.has(error.code)) {
     return !(error as { nothingSent?: unknown }).nothingSent;
   }
   return true;

@@ -6,8 +6,14 @@
  */
 import { fileURLToPath } from "node:url";
 import type { runCli } from "./cli-main.js";
+import { holdEarlySignals } from "./cli-signals.js";
 import { loadCommonJs } from "./code-cache.js";
 
+// Before the program loads (tens of ms): a signal meanwhile stops it cleanly, as one later does.
+const handOverSignals = holdEarlySignals();
 const program = loadCommonJs(fileURLToPath(new URL("./cli-main.cjs", import.meta.url)));
 const { runCli: run } = program.exports as { runCli: typeof runCli };
-void run(process.argv.slice(2), { onReady: () => setImmediate(() => program.save()) });
+void run(process.argv.slice(2), {
+  onReady: () => setImmediate(() => program.save()),
+  onSignalsHandled: handOverSignals,
+});

@@ -164,10 +164,20 @@ function banner(devnet: Devnet, startedMs: number): string {
   return lines.join("\n");
 }
 
+/** Resolves after the event loop's next poll, where a pending signal reaches its handler. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** What the caller of {@link runCli} hears about. */
 export interface CliHooks {
   /** Called once, right after the ready line (or banner, or `.env`) is written. */
   onReady?: () => void;
+  /**
+   * Called once `start` has its own SIGINT and SIGTERM handlers in place, before it starts
+   * anything: the caller removes the ones it installed for the time before (`holdEarlySignals`).
+   */
+  onSignalsHandled?: () => void;
 }
 
 async function start(values: Record<string, string | boolean | undefined>, hooks: CliHooks): Promise<void> {
@@ -230,6 +240,11 @@ async function start(values: Record<string, string | boolean | undefined>, hooks
   };
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);
+  hooks.onSignalsHandled?.();
+  // A signal that arrived while the program loaded reaches its handler on the event loop's next
+  // turn: it is taken before anything starts.
+  await nextTurn();
+  if (stopping) process.exit(0);
 
   const started = await startDevnet({
     profile: profile as DevnetProfile,
@@ -246,6 +261,9 @@ async function start(values: Record<string, string | boolean | undefined>, hooks
     onError: (error) =>
       console.error(`perpx-devnet: ${error instanceof Error ? error.message : String(error)}`),
   });
+  // And one that arrived during the start, which may not have yielded to the loop: before the
+  // ready line, so a stopped start never reports ready.
+  await nextTurn();
   devnet = started;
   if (stopping) {
     await started.stop();

@@ -298,6 +298,25 @@ export class InvalidArgumentError extends PerpxError {
 export const isInvalidArgumentError = errorGuard<InvalidArgumentError>("InvalidArgumentError");
 
 /**
+ * Whether an operation that gave up (a {@link TimeoutError} or an {@link AbortedError}) had sent
+ * anything.
+ *
+ * @example
+ * ```ts
+ * const unsent: GaveUpOptions = { nothingSent: true }; // the request never left the client
+ * new TimeoutError("broadcast_tx_sync", 5_000, unsent).nothingSent; // true
+ * ```
+ */
+export interface GaveUpOptions {
+  /**
+   * True when the operation certainly sent nothing before it gave up (its request never left the
+   * client: a connection or handshake that never completed), so retrying it cannot do it twice.
+   * @default false (it may have been sent)
+   */
+  nothingSent?: boolean | undefined;
+}
+
+/**
  * An operation did not finish within its time limit.
  *
  * @example
@@ -305,6 +324,7 @@ export const isInvalidArgumentError = errorGuard<InvalidArgumentError>("InvalidA
  * const error = new TimeoutError("broadcast", 30_000);
  * error.shortMessage; // "broadcast timed out after 30000 ms"
  * error.timeoutMs; // 30000
+ * error.nothingSent; // false: unless told otherwise, the request may have left
  * ```
  */
 export class TimeoutError extends PerpxError {
@@ -313,16 +333,24 @@ export class TimeoutError extends PerpxError {
   readonly operation: string;
   /** The limit that was exceeded, in milliseconds. */
   readonly timeoutMs: number;
+  /**
+   * True when the operation certainly sent nothing before it timed out (a request that waited
+   * for a handshake that never completed); false when it may have reached the server.
+   */
+  readonly nothingSent: boolean;
 
   /**
    * @param operation - what timed out.
    * @param timeoutMs - the limit, in milliseconds.
-   * @param options - cause, details and meta lines (a tx hash to look up later, say).
+   * @param options - cause, details and meta lines (a tx hash to look up later, say), and whether
+   *   nothing was sent.
    */
-  constructor(operation: string, timeoutMs: number, options: PerpxErrorOptions = {}) {
-    super("TIMEOUT", `${operation} timed out after ${timeoutMs} ms`, options);
+  constructor(operation: string, timeoutMs: number, options: PerpxErrorOptions & GaveUpOptions = {}) {
+    const { nothingSent = false, ...rest } = options;
+    super("TIMEOUT", `${operation} timed out after ${timeoutMs} ms`, rest);
     this.operation = operation;
     this.timeoutMs = timeoutMs;
+    this.nothingSent = nothingSent;
   }
 }
 
@@ -358,14 +386,21 @@ export class AbortedError extends PerpxError {
   override name = "AbortedError";
   /** What was aborted. */
   readonly operation: string;
+  /**
+   * True when the operation certainly sent nothing before it was aborted (a request that waited
+   * for a handshake that never completed); false when it may have reached the server.
+   */
+  readonly nothingSent: boolean;
 
   /**
    * @param operation - what was aborted.
    * @param reason - the signal's reason, kept as the cause.
+   * @param options - whether nothing was sent.
    */
-  constructor(operation: string, reason?: unknown) {
+  constructor(operation: string, reason?: unknown, options: GaveUpOptions = {}) {
     super("ABORTED", `${operation} was aborted`, reason === undefined ? {} : { cause: reason });
     this.operation = operation;
+    this.nothingSent = options.nothingSent ?? false;
   }
 }
 

@@ -158,6 +158,31 @@ describe("broadcast modes", () => {
     expect((await syncByDefault.sendTx({ signer: carl, messages })).height).toBeUndefined();
   });
 
+  it("onBroadcast throwing at sending stops the send: nothing goes out, the next send goes through", async () => {
+    const [carl, dave] = [net.wallets[2]!, net.wallets[3]!];
+    const messages = [bankSendMsg({ from: carl.address, to: dave.address, amount: usdc(3) })];
+    const stop = new Error("cancelled before sending");
+    let hash = "";
+    const stopped = await caught(
+      net.client.sendTx({
+        signer: carl,
+        messages,
+        onBroadcast: (step) => {
+          hash = step.hash;
+          if (step.stage === "sending") throw stop;
+        },
+      }),
+    );
+    expect(stopped).toBe(stop);
+    // Another transfer (the same one, signed with the same sequence, would have the same hash).
+    const other = [bankSendMsg({ from: carl.address, to: dave.address, amount: usdc(4) })];
+    const sent = await net.client.sendTx({ signer: carl, messages: other });
+    expect(sent.tx?.code).toBe(0);
+    // The stopped one never reached the node: no block holds it.
+    expect(hash).toMatch(/^[0-9A-F]{64}$/);
+    expect(await net.client.getTx({ hash })).toBeUndefined();
+  });
+
   it("broadcasts over gRPC or RPC, and raw bytes with broadcastTx", async () => {
     const [carl, dave] = [net.wallets[2]!, net.wallets[3]!];
     const messages = [bankSendMsg({ from: carl.address, to: dave.address, amount: usdc(1) })];

@@ -5,20 +5,22 @@
  * is ignored). Each case runs against a hostile loopback `ws` server on port 0.
  */
 import { getEventListeners, setMaxListeners } from "node:events";
-import type { IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { isAbortedError, isTimeoutError } from "@perpx/errors";
-import { afterEach, expect, it } from "vitest";
+import { isAbortedError, isTimeoutError, type TimeoutError } from "@perpx/errors";
+import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
 import { CLOSE_TEST_TIMEOUT_MS, exitAfterClose } from "../../../tests/support/exit-after-close.js";
 import { createNodeClient } from "../src/client.js";
 import { isTransportError } from "../src/errors.js";
+import { watchBlocks } from "../src/query/watch.js";
 import {
   pendingCallCount,
   type WebSocketConstructor,
   WebSocketRpcClient,
 } from "../src/transport/websocket.js";
+import { submitTx } from "../src/tx/broadcast.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -33,6 +35,7 @@ const STATUS = {
 interface Request {
   id: number | string;
   method: string;
+  params?: { query?: string };
 }
 
 /** An upgrade request the node holds: whether, and when, the client closed its end. */
@@ -102,6 +105,10 @@ async function hostileNode(options: { stall: number; answer?: (request: Request)
     /** Sends a frame on every open socket. */
     push: (frame: unknown) => {
       for (const socket of sockets) socket.send(JSON.stringify(frame));
+    },
+    /** Drops every open socket at once. */
+    terminate: () => {
+      for (const socket of sockets) socket.terminate();
     },
   };
 }
@@ -252,3 +259,215 @@ it(
   },
   CLOSE_TEST_TIMEOUT_MS,
 );
+
+/** Signed-looking bytes: the hostile node never reads them as a transaction. */
+const TX_BYTES = new Uint8Array([10, 2, 8, 1, 18, 0]);
+
+describe("a broadcast's deadline error says whether its request was written", () => {
+  it("fired while the WebSocket handshake was pending: nothing sent (timeout and abort)", async () => {
+    const node = await hostileNode({ stall: 2 });
+    const client = createNodeClient({ nodeRpc: node.url });
+    cleanups.push(async () => client.close());
+    const timedOut = await submitTx(client, { txBytes: TX_BYTES, mode: "sync", timeoutMs: 50 }).catch(
+      (e: unknown) => e,
+    );
+    expect(isTimeoutError(timedOut) && timedOut.operation).toBe("broadcast_tx_sync");
+    expect((timedOut as TimeoutError).nothingSent).toBe(true);
+    await (await node.held(1)).closed;
+    const controller = new AbortController();
+    const aborted = submitTx(client, { txBytes: TX_BYTES, mode: "sync", signal: controller.signal }).catch(
+      (e: unknown) => e,
+    );
+    await node.held(2);
+    controller.abort();
+    const error = await aborted;
+    expect(isAbortedError(error) && error.nothingSent).toBe(true);
+    expect(node.requests).toEqual([]);
+  });
+
+  it("fired after the frame was written to a node that never answers: maybe sent (timeout and abort)", async () => {
+    const node = await hostileNode({
+      stall: 0,
+      answer: (request) => (request.method === "status" ? STATUS : undefined),
+    });
+    const client = createNodeClient({ nodeRpc: node.url });
+    cleanups.push(async () => client.close());
+    await client.getLatestBlock(); // the socket is open: the broadcast's frame goes out at once
+    const timedOut = await submitTx(client, { txBytes: TX_BYTES, mode: "sync", timeoutMs: 50 }).catch(
+      (e: unknown) => e,
+    );
+    expect(isTimeoutError(timedOut) && timedOut.nothingSent).toBe(false);
+    expect(node.requests.map((request) => request.method)).toEqual(["status", "broadcast_tx_sync"]);
+    const controller = new AbortController();
+    const aborted = submitTx(client, { txBytes: TX_BYTES, mode: "sync", signal: controller.signal }).catch(
+      (e: unknown) => e,
+    );
+    await expect.poll(() => node.requests.length).toBe(3);
+    controller.abort();
+    const error = await aborted;
+    expect(isAbortedError(error) && error.nothingSent).toBe(false);
+  });
+
+  it("over HTTP, to a node that reads the request and never answers: maybe sent", async () => {
+    const received: string[] = [];
+    const server = createServer((req) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => {
+        body += chunk.toString("utf8");
+      });
+      req.on("end", () => received.push(body)); // never answered
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    cleanups.push(async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+    const client = createNodeClient({
+      nodeRpc: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    });
+    cleanups.push(async () => client.close());
+    const controller = new AbortController();
+    const aborted = submitTx(client, { txBytes: TX_BYTES, mode: "sync", signal: controller.signal }).catch(
+      (e: unknown) => e,
+    );
+    await expect.poll(() => received.length).toBe(1);
+    controller.abort();
+    const error = await aborted;
+    expect(isAbortedError(error) && error.nothingSent).toBe(false);
+    expect(JSON.parse(received[0]!)).toMatchObject({ method: "broadcast_tx_sync" });
+  });
+
+  it("aborted before it started: nothing sent", async () => {
+    const client = createNodeClient({ nodeRpc: "ws://127.0.0.1:1" });
+    cleanups.push(async () => client.close());
+    const error = await submitTx(client, {
+      txBytes: TX_BYTES,
+      mode: "sync",
+      signal: AbortSignal.abort(),
+    }).catch((e: unknown) => e);
+    expect(isAbortedError(error) && error.nothingSent).toBe(true);
+  });
+});
+
+describe("subscribe() has a deadline and leaves nothing behind when it gives up", () => {
+  const QUERY = "tm.event='NewBlock'";
+
+  /** Settles `promise` to its value or error, failing the test if it never settles (a hang guard). */
+  async function settled<T>(promise: Promise<T>): Promise<T | unknown> {
+    let done = false;
+    let outcome: T | unknown;
+    promise.then(
+      (value) => {
+        outcome = value;
+        done = true;
+      },
+      (error: unknown) => {
+        outcome = error;
+        done = true;
+      },
+    );
+    await expect.poll(() => done, { timeout: 20_000 }).toBe(true);
+    return outcome;
+  }
+
+  it("a subscribe the node never answers times out, is taken back with an unsubscribe, and frees its query", async () => {
+    let acceptSubscribes = false;
+    const node = await hostileNode({
+      stall: 0,
+      answer: (request) => {
+        if (request.method === "status") return STATUS;
+        if (request.method === "subscribe") return acceptSubscribes ? {} : undefined;
+        return {}; // unsubscribe
+      },
+    });
+    const client = new WebSocketRpcClient({
+      url: node.url,
+      webSocket: WebSocket as unknown as WebSocketConstructor,
+    });
+    cleanups.push(async () => client.disconnect());
+    await client.execute({ jsonrpc: "2.0", id: "warm", method: "status", params: {} });
+    const events: unknown[] = [];
+    const errors: unknown[] = [];
+    const listeners = {
+      onEvent: (data: unknown) => events.push(data),
+      onError: (e: unknown) => errors.push(e),
+    };
+    const error = await settled(client.subscribe({ query: QUERY, ...listeners, timeoutMs: 100 }));
+    expect(isTimeoutError(error) && error.operation).toBe(`subscribe to ${QUERY}`);
+    expect((error as TimeoutError).nothingSent).toBe(false);
+    expect(pendingCallCount(client)).toBe(0);
+    // Taken back on the same socket, after the subscribe: the node holds no subscription for it.
+    await expect
+      .poll(() => node.requests.map((request) => request.method))
+      .toEqual(["status", "subscribe", "unsubscribe"]);
+    expect(node.requests[2]?.params?.query).toBe(QUERY);
+    // The late answer and an event of the abandoned subscription reach nobody.
+    const late = node.requests[1]!;
+    node.push({ jsonrpc: "2.0", id: late.id, result: {} });
+    node.push({ jsonrpc: "2.0", id: late.id, result: { query: QUERY, data: { late: true } } });
+    await client.execute({ jsonrpc: "2.0", id: "after", method: "status", params: {} });
+    expect(events).toEqual([]);
+    // The query is free: subscribing again is not refused as "already subscribed".
+    acceptSubscribes = true;
+    const stop = await client.subscribe({ query: QUERY, ...listeners });
+    const second = node.requests.at(-1)!;
+    node.push({ jsonrpc: "2.0", id: second.id, result: { query: QUERY, data: { height: 8 } } });
+    await expect.poll(() => events).toEqual([{ height: 8 }]);
+    stop();
+    await expect.poll(() => node.requests.at(-1)?.method).toBe("unsubscribe");
+    expect(pendingCallCount(client)).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it("aborted during a handshake the node never completes: nothing sent, the query free", async () => {
+    const node = await hostileNode({ stall: 1, answer: () => ({}) });
+    const client = new WebSocketRpcClient({
+      url: node.url,
+      webSocket: WebSocket as unknown as WebSocketConstructor,
+    });
+    cleanups.push(async () => client.disconnect());
+    const controller = new AbortController();
+    const subscribing = settled(
+      client.subscribe({ query: QUERY, onEvent: () => {}, signal: controller.signal }),
+    );
+    const stuck = await node.held(1);
+    controller.abort();
+    const error = await subscribing;
+    expect(isAbortedError(error) && error.nothingSent).toBe(true);
+    await stuck.closed;
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+    const stop = await client.subscribe({ query: QUERY, onEvent: () => {} });
+    expect(node.requests.map((request) => request.method)).toEqual(["subscribe"]);
+    stop();
+  });
+
+  it("a socket that closes while a subscribe waits rejects it, and its onError hears nothing", async () => {
+    const node = await hostileNode({ stall: 0 });
+    const client = new WebSocketRpcClient({
+      url: node.url,
+      webSocket: WebSocket as unknown as WebSocketConstructor,
+    });
+    cleanups.push(async () => client.disconnect());
+    const errors: unknown[] = [];
+    const subscribing = settled(
+      client.subscribe({ query: QUERY, onEvent: () => {}, onError: (e) => errors.push(e) }),
+    );
+    await expect.poll(() => node.requests.length).toBe(1);
+    node.terminate();
+    const error = await subscribing;
+    expect(isTransportError(error) && error.nothingSent).toBe(false);
+    expect(errors).toEqual([]);
+  });
+
+  it("watchBlocks: the client's timeoutMs bounds the subscribe, and the call's timeoutMs overrides it", async () => {
+    const node = await hostileNode({ stall: 0 });
+    const short = createNodeClient({ nodeRpc: node.url, timeoutMs: 100 });
+    cleanups.push(async () => short.close());
+    const byDefault = await settled(watchBlocks(short, { onBlock: () => {} }));
+    expect(isTimeoutError(byDefault) && byDefault.timeoutMs).toBe(100);
+    const long = createNodeClient({ nodeRpc: node.url, timeoutMs: 600_000 });
+    cleanups.push(async () => long.close());
+    const byCall = await settled(watchBlocks(long, { onBlock: () => {}, timeoutMs: 150 }));
+    expect(isTimeoutError(byCall) && byCall.timeoutMs).toBe(150);
+  });
+});

@@ -59,14 +59,18 @@ export interface CliProgram {
   built?: boolean;
   /** The working directory of the built program. @default the package's directory */
   cwd?: string;
+  /** Variables added to the child's environment (`NODE_OPTIONS`, say). @default none */
+  env?: NodeJS.ProcessEnv;
 }
 
-function spawnCli(args: string[], program: CliProgram = {}) {
+/** Starts `perpx-devnet` with `args`, without waiting for anything: its process, output and exit. */
+export function spawnCli(args: string[], program: CliProgram = {}) {
   const entry =
     program.built === true ? [join(packageDir, "bin/perpx-devnet.js")] : ["--import", "tsx", "src/cli.ts"];
   const child = spawn(process.execPath, [...entry, ...args], {
     cwd: program.built === true ? (program.cwd ?? packageDir) : packageDir,
     stdio: ["ignore", "pipe", "pipe"],
+    ...(program.env === undefined ? {} : { env: { ...process.env, ...program.env } }),
   });
   children.add(child);
   let out = "";

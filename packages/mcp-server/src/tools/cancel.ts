@@ -8,6 +8,7 @@ import { openOrders } from "../accounts.js";
 import { findOrder, ordersByClientId, ordersNear } from "../order-lookup.js";
 import { credentialKey, takeWrite } from "../rate-limit.js";
 import { settleLookedUp } from "../reserve.js";
+import { type CancelGate, cancelGate } from "./cancelled.js";
 import { defineTool, orderId, ticker } from "./define.js";
 import type { ToolDeps } from "./deps.js";
 import { ToolFailure } from "./result.js";
@@ -69,12 +70,15 @@ async function verifyCancels(deps: ToolDeps, orders: OrderResponseObject[], time
  * (at most 100 each, the chain's limit; each living as long as its longest order), stateful ones
  * each by `MsgCancelOrder`; then verifies each through the indexer until it is
  * CANCELED (or FILLED first: `filledBeforeCancel`) or the timeout passes (`UNKNOWN`). An order of
- * another subaccount is refused (`INVALID_INPUT`) before anything is sent.
+ * another subaccount is refused (`INVALID_INPUT`) before anything is sent. A request cancelled
+ * before its first transaction went out stops (`CANCELLED`, nothing sent); after, it runs to its
+ * end, its outcome recorded.
  */
 async function cancelOrders(
   deps: ToolDeps,
   orders: OrderResponseObject[],
   timeoutMs: number,
+  cancel: CancelGate,
 ): Promise<CancelResult[]> {
   const { context, placed } = deps.account;
   // The trading key acts on subaccount 0 only, and a batch cancel names its subaccount: an order of
@@ -110,13 +114,24 @@ async function cancelOrders(
   }
   for (const o of live.filter((x) => !isShortTerm(x)))
     sends.push({ message: cancelMessage(deps, o), ids: [o.id] });
+  cancel.check();
+  const marked: [{ canceled: boolean }, boolean][] = [];
   for (const o of live) {
     const entry = placed.get(`${o.ticker}/${o.clientId}`);
-    if (entry) entry.canceled = true;
+    if (entry) {
+      marked.push([entry, entry.canceled]);
+      entry.canceled = true;
+    }
   }
   const hashes = new Map<string, string>();
   for (const { message, ids } of sends) {
-    const sent = await sendClob(context, [message]);
+    // Stopped before its first transaction went out: the orders are not being cancelled after all.
+    const sent = await sendClob(context, [message], undefined, (step) => cancel.onBroadcast(step)).catch(
+      (error: unknown) => {
+        if (!cancel.sent) for (const [entry, before] of marked) entry.canceled = before;
+        throw error;
+      },
+    );
     for (const id of ids) hashes.set(id, sent.hash);
   }
   const final = await verifyCancels(deps, orders, timeoutMs);
@@ -153,7 +168,13 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
   const { store } = deps;
   const owner = deps.account.principal.account;
   const timeout = z.number().int().min(1_000).max(60_000).optional();
-  const audited = async (tool: string, request: unknown, run: () => Promise<CancelResult[]>) => {
+  const audited = async (
+    tool: string,
+    request: unknown,
+    signal: AbortSignal,
+    run: (cancel: CancelGate) => Promise<CancelResult[]>,
+  ) => {
+    const cancel = cancelGate(signal, "its cancel transaction");
     await takeWrite(
       deps.rateLimiter,
       credentialKey(deps.account.principal),
@@ -162,7 +183,7 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
     );
     let results: CancelResult[] | undefined;
     try {
-      results = await run();
+      results = await run(cancel);
       await store.audit({
         account: owner,
         tool,
@@ -206,12 +227,13 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
     },
     output,
     annotations: WRITE,
-    run: (args) =>
-      audited("cancel_order", args, async () => [
+    run: (args, signal) =>
+      audited("cancel_order", args, signal, async (cancel) => [
         ...(await cancelOrders(
           deps,
           [await findOrder(deps, args)],
           args.verifyTimeoutMs ?? deps.verifyTimeoutMs,
+          cancel,
         )),
       ]),
   });
@@ -223,8 +245,8 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
     input: { ticker, clientIds: z.array(z.number().int().min(0)).min(1).max(100), verifyTimeoutMs: timeout },
     output,
     annotations: WRITE,
-    run: (args) =>
-      audited("batch_cancel_orders", args, async () => {
+    run: (args, signal) =>
+      audited("batch_cancel_orders", args, signal, async (cancel) => {
         const orders = await ordersByClientId(deps, args.ticker, args.clientIds);
         const wanted = args.clientIds.map((id) => {
           const found = orders.get(id);
@@ -235,7 +257,7 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
             );
           return found;
         });
-        return cancelOrders(deps, wanted, args.verifyTimeoutMs ?? deps.verifyTimeoutMs);
+        return cancelOrders(deps, wanted, args.verifyTimeoutMs ?? deps.verifyTimeoutMs, cancel);
       }),
   });
 
@@ -250,8 +272,8 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
     },
     output,
     annotations: WRITE,
-    run: (args) =>
-      audited("cancel_all_orders", args, async () => {
+    run: (args, signal) =>
+      audited("cancel_all_orders", args, signal, async (cancel) => {
         if (args.ticker === undefined && !(args.allMarkets && args.confirm)) {
           throw new ToolFailure(
             "CONFIRMATION_REQUIRED",
@@ -259,7 +281,7 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
           );
         }
         const orders = await openOrders(deps, 0, args.ticker);
-        return cancelOrders(deps, [...orders], args.verifyTimeoutMs ?? deps.verifyTimeoutMs);
+        return cancelOrders(deps, [...orders], args.verifyTimeoutMs ?? deps.verifyTimeoutMs, cancel);
       }),
   });
   return [cancelOne, batch, all];

@@ -1,7 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { accountView, planOrder } from "@perpx/composite-client";
 import { Exact } from "@perpx/core";
-import { isTimeoutError } from "@perpx/errors";
 import { z } from "zod";
 import { indexerOf, openOrders } from "../accounts.js";
 import { type CheckResult, positionAfter, runOrderChecks } from "../checks.js";
@@ -9,6 +8,7 @@ import { credentialKey, takeWrite } from "../rate-limit.js";
 import { positionsOf, reserveExposure } from "../reserve.js";
 import { dailyLoss } from "../risk.js";
 import type { McpStore } from "../store.js";
+import { cancelGate } from "./cancelled.js";
 import { defineTool } from "./define.js";
 import type { ToolDeps } from "./deps.js";
 import { checkPlaceShape, orderOfInput, placeInput, scheduleOf } from "./placeInput.js";
@@ -77,7 +77,9 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
     input: placeInput,
     output,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-    run: async (args) => {
+    run: async (args, signal) => {
+      // A cancelled request stops while nothing is sent; once the order went out it runs to its end.
+      const cancel = cancelGate(signal, "the order");
       await takeWrite(
         deps.rateLimiter,
         credentialKey(account.principal),
@@ -102,6 +104,7 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           );
         }
         const facts = await gather(deps, args.ticker);
+        cancel.check();
         const planned = orderOfInput(args, {
           oracle: facts.indexed.oraclePrice,
           stepSize: facts.indexed.stepSize,
@@ -197,23 +200,38 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           );
         }
         checks.push({ check: "confirmation", passed: true });
+        cancel.check();
         // Reserved against the account's limits with every order in flight, before anything is signed.
         const exposure = await reserveExposure(deps, toReserve);
         checks.push({ check: "exposure", passed: true });
         let sent: Awaited<ReturnType<typeof sendOrder>>;
         try {
+          cancel.check();
           const claim = await store.claimOrder(key);
           if (!claim.claimed) throw duplicate(clientId, claim.outcome);
           checks.push({ check: "client_id", passed: true });
           try {
-            sent = await sendOrder(context, account.placed, order, () => exposure.replan());
+            sent = await sendOrder(
+              context,
+              account.placed,
+              order,
+              () => exposure.replan(),
+              // The last check, right before the signed bytes go out.
+              (step) => cancel.onBroadcast(step),
+            );
           } catch (error) {
-            await store.settleOrder(key, { state: "REJECTED" });
+            const txHash = txHashOf(error);
+            // Sent with no answer: the client id stays claimed with the tx hash, so a retry with it
+            // is refused as a duplicate instead of placing the order twice.
+            const outcome = txHash
+              ? { state: "UNKNOWN", txHash }
+              : { state: isCancelled(error) ? "NOT_SENT" : "REJECTED" };
+            await store.settleOrder(key, outcome);
             throw error;
           }
         } catch (error) {
-          // A broadcast that timed out may have placed it: its reservation lapses at its good-til.
-          if (!isTimeoutError(error)) await exposure.release();
+          // An order that may have been placed keeps its reservation: it lapses at its good-til.
+          if (!txHashOf(error)) await exposure.release();
           throw error;
         }
         const timeoutMs = args.verifyTimeoutMs ?? deps.verifyTimeoutMs;
@@ -251,7 +269,9 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
         }
         return result;
       } catch (error) {
-        if (!audited) await audit({ refused: error instanceof Error ? error.message : String(error) });
+        const message = error instanceof Error ? error.message : String(error);
+        const txHash = txHashOf(error);
+        if (!audited) await audit(txHash ? { unknown: message } : { refused: message }, txHash);
         throw error;
       }
     },
@@ -274,6 +294,15 @@ async function unusedClientId(
     if ((await store.orderOutcome({ account, ticker, clientId })) === undefined) return clientId;
   }
 }
+
+/** The tx hash of a send that failed after its bytes may have gone out (`TIMEOUT_UNKNOWN`). */
+function txHashOf(error: unknown): string | undefined {
+  if (!(error instanceof ToolFailure) || error.toolCode !== "TIMEOUT_UNKNOWN") return undefined;
+  const { txHash } = error.facts;
+  return typeof txHash === "string" ? txHash : undefined;
+}
+
+const isCancelled = (error: unknown) => error instanceof ToolFailure && error.toolCode === "CANCELLED";
 
 function duplicate(clientId: number, outcome: unknown): ToolFailure {
   return new ToolFailure(

@@ -7,8 +7,9 @@ import {
   type PlacedOrders,
   sendClob,
   type WireOrder,
+  watchSend,
 } from "@perpx/composite-client";
-import { placeOrderMsg } from "@perpx/node-client/tx";
+import { type BroadcastProgress, placeOrderMsg } from "@perpx/node-client/tx";
 import type { z } from "zod";
 import { ToolFailure } from "./result.js";
 import type { verification } from "./schemas.js";
@@ -28,9 +29,12 @@ export type Verification = z.infer<typeof verification>;
  * orders; answers its handle and the transaction hash. Refused before signing when a MARKET
  * order's worst price cannot reach the book. `plan` answers the order to sign (a wire order, or a
  * function planning it), called again right before signing so that a short-term order's good-til
- * counts from then.
+ * counts from then. `onBroadcast` hears each step of the broadcast; what it throws at `sending`
+ * stops the send before the bytes go out (a cancelled request's last check).
  *
  * @throws {BroadcastTxError} when the chain refuses it.
+ * @throws {ToolFailure} `TIMEOUT_UNKNOWN`, with the tx hash, when the send failed after its bytes
+ *   may have reached the node (a timeout, a reset): the order may be on the chain.
  *
  * @example
  * ```ts
@@ -49,6 +53,7 @@ export async function sendOrder(
   placed: PlacedOrders,
   order: HumanOrder,
   plan: WireOrder | (() => WireOrder),
+  onBroadcast: (step: BroadcastProgress) => void = () => {},
 ): Promise<{ handle: OrderHandle; txHash: string }> {
   const planned = () => (typeof plan === "function" ? plan() : plan);
   const market = await context.markets.get(order.market);
@@ -61,7 +66,19 @@ export async function sendOrder(
   }
   const wire = planned();
   const message = placeOrderMsg(wire);
-  const sent = await sendClob(context, [message]);
+  const sent = await watchSend(
+    (heard) =>
+      sendClob(context, [message], undefined, (step) => {
+        onBroadcast(step);
+        heard(step);
+      }),
+    (lost) =>
+      new ToolFailure(
+        "TIMEOUT_UNKNOWN",
+        `the order (clientId ${wire.clientId}) was sent in tx ${lost.txHash} but no answer came: it may be on the chain. Call get_order before retrying; do not resubmit with another client id.`,
+        { txHash: lost.txHash },
+      ),
+  );
   const entry = { wire, ticker: market.ticker, canceled: false };
   placed.set(`${market.ticker}/${wire.clientId}`, entry);
   const orderId = sent.orderId ?? message.value.order?.orderId;

@@ -15,6 +15,18 @@ export interface WatchBlocksParams {
   onBlock: (block: LatestBlock) => void;
   /** Called with what `onBlock` threw, and once with the error that ends the subscription. */
   onError?: (error: unknown) => void;
+  /**
+   * Gives up waiting for the node to accept the subscription after this many milliseconds, with a
+   * `TimeoutError`.
+   * @default the client's `timeoutMs` (10,000)
+   */
+  timeoutMs?: number;
+  /**
+   * Gives up waiting for the node to accept the subscription when it aborts, with an
+   * `AbortedError`; once the watch started, the returned function stops it.
+   * @default undefined
+   */
+  signal?: AbortSignal;
 }
 
 interface HeaderEvent {
@@ -41,6 +53,8 @@ function blockOf(data: unknown): LatestBlock {
  * @returns once the node accepted the subscription, the function that stops it.
  * @throws {InvalidArgumentError} when the client's RPC is not a WebSocket.
  * @throws {TransportError} when the socket cannot be opened.
+ * @throws `TimeoutError` when the node does not accept the subscription within `timeoutMs`, and
+ *   `AbortedError` when `signal` aborts first: nothing is left subscribed.
  * @example
  * ```ts
  * const client = createNodeClient({ nodeRpc: (process.env.PERPX_NODE_RPC_URL ?? "http://127.0.0.1:26657").replace(/^http/, "ws") });
@@ -64,6 +78,8 @@ export async function watchBlocks(client: NodeConnection, params: WatchBlocksPar
   let stop: () => void = () => {};
   stop = await socket.subscribe({
     query: "tm.event='NewBlockHeader'",
+    timeoutMs: params.timeoutMs ?? client.timeoutMs,
+    ...(params.signal === undefined ? {} : { signal: params.signal }),
     onEvent: (data) => {
       if (failed) return;
       let block: LatestBlock;

@@ -29,10 +29,44 @@ export interface Deadline {
   signal: AbortSignal;
   /** The timeout in force. */
   timeoutMs: number;
-  /** Turns an abort of {@link Deadline.signal} into the right perpx error; undefined when not aborted. */
-  error(operation: string): TimeoutError | AbortedError | undefined;
+  /**
+   * Turns an abort of {@link Deadline.signal} into the right perpx error; undefined when not
+   * aborted. Its `nothingSent` is `nothingSent` when given, else what the transports reported
+   * through {@link reportSending}.
+   */
+  error(operation: string, nothingSent?: boolean): TimeoutError | AbortedError | undefined;
   /** Stops the timer. */
   clear(): void;
+}
+
+/**
+ * Per signal of a deadline, what the transports that ran a call under it reported: for each call,
+ * whether its request may have left the client yet.
+ */
+const sendReports = new WeakMap<AbortSignal, (() => boolean)[]>();
+
+/**
+ * Tells the deadline whose signal is `signal` how to learn whether a call a transport runs under
+ * it may have written its request yet, so that the deadline's error says `nothingSent` truly: a
+ * deadline counts nothing as sent only when a transport reported and none of its calls may have
+ * written. A signal that is no deadline's (or none) is ignored. For the transports (a WebSocket
+ * waits for its handshake before it writes); not exported from the package.
+ *
+ * @param signal - the signal the call was given.
+ * @param mayHaveSent - true once the call's request may have left the client (it never goes back
+ *   to false).
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * const deadline = startDeadline({ signal: controller.signal }, 10_000);
+ * reportSending(deadline.signal, () => false); // its call still waits for the WebSocket handshake
+ * controller.abort();
+ * deadline.error("status")?.nothingSent; // true
+ * deadline.clear();
+ * ```
+ */
+export function reportSending(signal: AbortSignal | undefined, mayHaveSent: () => boolean): void {
+  if (signal !== undefined) sendReports.get(signal)?.push(mayHaveSent);
 }
 
 /**
@@ -61,6 +95,8 @@ export function checkTimeout(timeoutMs: number, argument = "timeoutMs"): number 
 export function startDeadline(options: CallOptions, defaultTimeoutMs: number): Deadline {
   const timeoutMs = checkTimeout(options.timeoutMs ?? defaultTimeoutMs);
   const controller = new AbortController();
+  const reports: (() => boolean)[] = [];
+  sendReports.set(controller.signal, reports);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -75,9 +111,14 @@ export function startDeadline(options: CallOptions, defaultTimeoutMs: number): D
   return {
     signal: controller.signal,
     timeoutMs,
-    error(operation) {
+    error(operation, nothingSent) {
       if (!controller.signal.aborted) return undefined;
-      return timedOut ? new TimeoutError(operation, timeoutMs) : new AbortedError(operation, outer?.reason);
+      const gaveUp = {
+        nothingSent: nothingSent ?? (reports.length > 0 && reports.every((mayHaveSent) => !mayHaveSent())),
+      };
+      return timedOut
+        ? new TimeoutError(operation, timeoutMs, gaveUp)
+        : new AbortedError(operation, outer?.reason, gaveUp);
     },
     clear() {
       clearTimeout(timer);
@@ -111,7 +152,9 @@ export interface DeadlineParams extends CallOptions {
  * @param task - the work; it gets a signal that aborts when the deadline fires or the caller
  *   aborts.
  * @returns what `task` resolves with; rejects with `TimeoutError` when `timeoutMs` passes first and
- *   `AbortedError` when the caller's signal aborts first.
+ *   `AbortedError` when the caller's signal aborts first. Their `nothingSent` is true only when
+ *   the request certainly never left: the signal had aborted before `task` ran, or a WebSocket
+ *   call under it was still waiting for its handshake; otherwise it may have been sent.
  * @example
  * ```ts
  * // The task gets a signal that aborts at the deadline (or when the caller's signal does).
@@ -125,7 +168,8 @@ export async function withDeadline<T>(
 ): Promise<T> {
   const { operation, defaultTimeoutMs, ...options } = params;
   const deadline = startDeadline(options, defaultTimeoutMs);
-  const early = deadline.error(operation);
+  // Aborted before the task ran: nothing was sent.
+  const early = deadline.error(operation, true);
   if (early) {
     deadline.clear();
     throw early;

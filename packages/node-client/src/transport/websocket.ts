@@ -4,6 +4,7 @@
  * the node dropped the socket dials again); `disconnect()` is final and leaves nothing running.
  */
 import { TransportError } from "../errors.js";
+import { checkTimeout, reportSending, withDeadline } from "./call.js";
 import {
   type JsonRpcClient,
   JsonRpcError,
@@ -101,6 +102,16 @@ interface Incoming {
   error?: { code?: number; message?: string; data?: unknown };
 }
 
+/** A subscription as the client routes its events: `live` once the node accepted it. */
+interface Subscription {
+  onEvent(data: unknown): void;
+  onError(error: unknown): void;
+  live: boolean;
+}
+
+/** How long {@link WebSocketRpcClient.subscribe} waits for the node's answer by default, ms. */
+const SUBSCRIBE_TIMEOUT_MS = 10_000;
+
 /** Gives a subscription an error; what its `onError` throws is dropped (nowhere is left to report it). */
 function tell(subscription: { onError(error: unknown): void }, error: unknown): void {
   try {
@@ -131,12 +142,24 @@ export interface SubscribeParams {
   /** Gets each matching event's `data`. */
   onEvent: (data: unknown) => void;
   /**
-   * Gets the error that ends the subscription (the socket closed), and whatever `onEvent` threw
-   * (the subscription goes on). What `onError` itself throws is dropped: nothing a listener
-   * throws escapes into the socket's callbacks.
+   * Gets the error that ends the subscription once the node accepted it (the socket closed), and
+   * whatever `onEvent` threw (the subscription goes on). What `onError` itself throws is dropped:
+   * nothing a listener throws escapes into the socket's callbacks.
    * @default a function that ignores it
    */
   onError?: (error: unknown) => void;
+  /**
+   * Gives up waiting for the node to accept the subscription after this many milliseconds, with a
+   * `TimeoutError` (the handshake included).
+   * @default 10,000
+   */
+  timeoutMs?: number;
+  /**
+   * Gives up waiting for the node to accept the subscription when it aborts, with an
+   * `AbortedError`. Once `subscribe` resolved, it has no effect: the returned function ends it.
+   * @default undefined
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -176,10 +199,7 @@ export class WebSocketRpcClient implements JsonRpcClient {
    */
   readonly #pending = new Map<number, Pending>();
   #nextWireId = 1;
-  readonly #subscriptions = new Map<
-    string,
-    { onEvent(data: unknown): void; onError(error: unknown): void }
-  >();
+  readonly #subscriptions = new Map<string, Subscription>();
 
   /**
    * @param options - the URL and the WebSocket constructor (or its loader).
@@ -384,7 +404,8 @@ export class WebSocketRpcClient implements JsonRpcClient {
     this.#pending.clear();
     const ended = [...this.#subscriptions.values()];
     this.#subscriptions.clear();
-    for (const subscription of ended) tell(subscription, error);
+    // One not yet accepted hears it as its `subscribe` call's rejection instead.
+    for (const subscription of ended) if (subscription.live) tell(subscription, error);
   }
 
   /**
@@ -403,7 +424,18 @@ export class WebSocketRpcClient implements JsonRpcClient {
     return this.#call(request, signal);
   };
 
-  async #call(request: JsonRpcRequest, signal: AbortSignal | undefined): Promise<JsonRpcSuccess> {
+  /**
+   * Sends one request and waits for its answer; `onWrite` hears the socket its frame is written to,
+   * right before it is.
+   */
+  async #call(
+    request: JsonRpcRequest,
+    signal: AbortSignal | undefined,
+    onWrite?: (socket: WebSocketLike) => void,
+  ): Promise<JsonRpcSuccess> {
+    // Until the frame is written, a deadline that fires finds nothing sent.
+    let written = false;
+    reportSending(signal, () => written);
     const socket = await this.#socketFor(signal);
     // Closed, or dropped, while this call waited for the socket: nothing would ever answer it.
     if (this.#closed || socket.readyState !== 1) {
@@ -430,21 +462,31 @@ export class WebSocketRpcClient implements JsonRpcClient {
       };
       this.#pending.set(id, pending);
       signal?.addEventListener("abort", onAbort, { once: true });
+      written = true;
+      onWrite?.(socket);
       socket.send(JSON.stringify({ ...request, id }));
     });
   }
 
   /**
    * Subscribes to CometBFT events matching `query`; `onEvent` gets each event's `data`. Resolves
-   * once the node accepted the subscription, with a function that ends it.
+   * once the node accepted the subscription, with a function that ends it. When the node does not
+   * accept it within `timeoutMs` (or `signal` aborts first), it rejects and leaves nothing behind:
+   * the query is free to subscribe again, and a subscribe the node may still accept is taken back
+   * with an `unsubscribe` on the same socket, so no subscription lives on the node that nobody
+   * hears.
    *
    * @param params - see `SubscribeParams`: each field is documented there.
    * @returns resolves with the function that unsubscribes.
    * @throws {TransportError} when the socket cannot be opened or closes.
    * @throws {JsonRpcError} when the node refuses the query.
+   * @throws `TimeoutError` past `timeoutMs` and `AbortedError` when `signal` aborts, each with
+   *   `nothingSent` true when the subscribe request was never written.
+   * @throws `InvalidArgumentError` for a `timeoutMs` that is not a positive number.
    */
   async subscribe(params: SubscribeParams): Promise<() => void> {
-    const { query, onEvent, onError = () => {} } = params;
+    const { query, onEvent, onError = () => {}, timeoutMs = SUBSCRIBE_TIMEOUT_MS, signal } = params;
+    checkTimeout(timeoutMs);
     if (this.#subscriptions.has(query)) {
       throw new TransportError({
         transport: "rpc",
@@ -452,23 +494,49 @@ export class WebSocketRpcClient implements JsonRpcClient {
         url: this.#url,
       });
     }
-    this.#subscriptions.set(query, { onEvent, onError });
+    const subscription: Subscription = { onEvent, onError, live: false };
+    this.#subscriptions.set(query, subscription);
+    let sentOn: WebSocketLike | undefined;
     try {
-      await this.#call(
-        { jsonrpc: "2.0", id: nextRequestId(), method: "subscribe", params: { query } },
-        undefined,
+      await withDeadline(
+        {
+          operation: `subscribe to ${query}`,
+          defaultTimeoutMs: SUBSCRIBE_TIMEOUT_MS,
+          timeoutMs,
+          ...(signal === undefined ? {} : { signal }),
+        },
+        (deadline) =>
+          this.#call(
+            { jsonrpc: "2.0", id: nextRequestId(), method: "subscribe", params: { query } },
+            deadline,
+            (socket) => {
+              sentOn = socket;
+            },
+          ),
       );
     } catch (error) {
-      this.#subscriptions.delete(query);
+      if (this.#subscriptions.get(query) === subscription) this.#subscriptions.delete(query);
+      // Given up on with the request written: the node may yet accept it, so take it back.
+      if (sentOn && !(error instanceof JsonRpcError)) this.#unsubscribeOn(sentOn, query);
       throw error;
     }
+    subscription.live = true;
     return () => {
-      if (!this.#subscriptions.delete(query) || this.#closed) return;
-      this.#call(
-        { jsonrpc: "2.0", id: nextRequestId(), method: "unsubscribe", params: { query } },
-        undefined,
-      ).catch(() => {});
+      if (this.#subscriptions.get(query) !== subscription) return;
+      this.#subscriptions.delete(query);
+      if (sentOn) this.#unsubscribeOn(sentOn, query);
     };
+  }
+
+  /**
+   * Writes an `unsubscribe` of `query` on `socket` without waiting for its answer (nothing stays
+   * pending when the node never answers; the answer finds no call and is dropped). A socket that
+   * is no longer open took its subscriptions with it: nothing is written.
+   */
+  #unsubscribeOn(socket: WebSocketLike, query: string): void {
+    if (this.#closed || socket.readyState !== 1) return;
+    const request = { jsonrpc: "2.0", id: this.#nextWireId++, method: "unsubscribe", params: { query } };
+    socket.send(JSON.stringify(request));
   }
 
   /** Closes the socket: pending calls reject, subscriptions end, nothing is left scheduled. */

@@ -126,7 +126,9 @@ export interface SendTxParams extends CallOptions {
    * Told each step of the broadcast: `sending` with the signed transaction's hash and sequence
    * right before its bytes go out (a failure from then on may leave it on the node), `accepted`
    * once CheckTx took it into the mempool (a later failure, waiting for its block, leaves it
-   * pending). Runs again for the re-signed transaction after a sequence mismatch.
+   * pending). Runs again for the re-signed transaction after a sequence mismatch. What it throws
+   * at `sending` stops the send before the bytes go out (a caller's last cancellation check):
+   * `sendTx` rejects with it.
    * @default undefined
    */
   onBroadcast?: (event: BroadcastProgress) => void;
