@@ -76,7 +76,7 @@ function overtaken(error: unknown): boolean {
  * @returns the state, with the height it was read at.
  * @throws {InvalidArgumentError} naming `live network` for a perpetual whose clob pair or oracle
  *   market is missing or has another id.
- * @throws {InvalidArgumentError} naming `accounts[i]` for an address in neither form.
+ * @throws {InvalidArgumentError} naming `accounts[i]` for an address in neither form, or a repeated one.
  * @throws {TimeoutError} when accounts are asked for and the live indexer does not reach the fork
  *   height within 30 s (it lists each account's subaccounts).
  * @throws the clients' errors when the live network cannot be read.
@@ -99,13 +99,7 @@ function overtaken(error: unknown): boolean {
  * ```
  */
 export async function readForkState(options: ReadForkStateOptions): Promise<ForkState> {
-  const addresses = (options.accounts ?? []).map((address, i) => {
-    try {
-      return toBech32(address);
-    } catch (error) {
-      throw new InvalidArgumentError(`accounts[${i}]`, "must be a perpx1... or 0x address", { cause: error });
-    }
-  });
+  const addresses = forkAccounts(options.accounts ?? []);
   const attempts = options.attempts ?? 20;
   // The running version names an upgrade too (the last one); it needs no height.
   const running = await runningVersion(options.node);
@@ -117,6 +111,32 @@ export async function readForkState(options: ReadForkStateOptions): Promise<Fork
       if (attempt >= attempts || !overtaken(error)) throw error;
     }
   }
+}
+
+/**
+ * The accounts to fork, as bech32 addresses, each checked before anything is asked.
+ *
+ * @param accounts - bech32 `perpx1...` or 0x addresses.
+ * @returns their bech32 forms, in order.
+ * @throws {InvalidArgumentError} naming `accounts[i]` for an address in neither form, or one that
+ *   repeats an earlier one (in either form).
+ */
+export function forkAccounts(accounts: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return accounts.map((address, i) => {
+    let bech32: string;
+    try {
+      bech32 = toBech32(address);
+    } catch (error) {
+      throw new InvalidArgumentError(`accounts[${i}]`, "must be a perpx1... or 0x address", { cause: error });
+    }
+    const earlier = seen.get(bech32);
+    if (earlier !== undefined) {
+      throw new InvalidArgumentError(`accounts[${i}]`, `is accounts[${earlier}] again (${bech32})`);
+    }
+    seen.set(bech32, i);
+    return bech32;
+  });
 }
 
 function profileOf(network: Network | undefined): DevnetProfile {

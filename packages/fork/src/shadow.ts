@@ -6,17 +6,20 @@
  * - `v4_trades` (each market): a live trade through a price fills the fork's resting orders at or
  *   through it, each at its own price.
  * A live indexer that drops pauses the feed (the fork keeps its last prices and book; status
- * `paused`), and the socket's reconnect resumes it from fresh snapshots (status `following`).
+ * `paused`), and the socket's reconnect resumes it from fresh snapshots (status `following` once
+ * every channel has its fresh snapshot). A channel whose frame could not be read waits paused for
+ * its fresh snapshot too, and one the live indexer refuses is subscribed again. One connection
+ * holds at most 32 books and 32 trade channels (the indexer's per-connection limit), so a live
+ * network with more markets is followed over several.
  * Nothing is ever sent to the live network but subscriptions.
  */
+import { INDEXER_CHANNEL_SUBSCRIPTION_LIMITS, type IndexerChannel } from "@perpx/core/indexer";
 import type { Devnet } from "@perpx/devnet";
-import {
-  connectIndexerSocket,
-  type IndexerSocket,
-  type LiveOrderBook,
-  watchOrderBook,
-} from "@perpx/indexer-client";
-import type { IndexerWebSocketConstructor } from "@perpx/indexer-client/ws";
+import { connectIndexerSocket, watchOrderBook } from "@perpx/indexer-client";
+import type { IndexerWebSocketConstructor, Subscription } from "@perpx/indexer-client/ws";
+
+/** How long `startShadow` waits for the first snapshots before it resolves (paused, then). */
+const FIRST_SNAPSHOTS_MS = 10_000;
 
 /**
  * Where the shadow feed is: `following` the live network, `paused` while it is unreachable (the fork
@@ -41,7 +44,10 @@ export interface ShadowStatus {
   readonly state: ShadowState;
   /** When it entered this state (ISO 8601). */
   readonly since: string;
-  /** Why it paused (the live socket's disconnect cause). */
+  /**
+   * Why it paused: a live socket's disconnect cause (`closed`, `stalled`, ...), or the channel
+   * waiting for a fresh snapshot (`v4_markets: refused by the live indexer (...)`).
+   */
   readonly reason?: string;
   /** Live oracle prices set on the fork. */
   readonly oracleUpdates: number;
@@ -123,7 +129,8 @@ export interface Shadow {
  * Starts following the live network on a fork (see the module comment).
  *
  * @param options - the fork, the live indexer's socket, the markets.
- * @returns the feed, once the live socket is connected.
+ * @returns the feed, once the live sockets are connected and every channel has its first snapshot
+ *   (after 10 s without them, the feed is returned `paused` and follows once they come).
  * @throws the socket's errors when the live indexer cannot be reached at all.
  * @example
  * ```ts
@@ -147,6 +154,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   const levels = options.bookLevels ?? 10;
   const onError = options.onError ?? (() => undefined);
   const emit = options.onEvent ?? (() => undefined);
+  const maxDelayMs = options.maxReconnectDelayMs ?? 2000;
   let status: ShadowStatus = {
     state: "following",
     since: new Date().toISOString(),
@@ -165,20 +173,92 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     }
   };
 
-  const socket: IndexerSocket = await connectIndexerSocket({
-    url: options.indexerWs,
-    reconnect: { initialDelayMs: 100, maxDelayMs: options.maxReconnectDelayMs ?? 2000 },
-    ...(options.WebSocket === undefined ? {} : { WebSocket: options.WebSocket }),
-  });
-  socket.on("disconnect", ({ cause }) => {
+  // Why the feed is not live: a socket that dropped (by socket), a feed waiting for a snapshot (by
+  // channel and id). The feed follows only when neither holds anything.
+  const down = new Map<number, string>();
+  const waiting = new Map<string, string>();
+  let settled: (() => void) | undefined;
+  const review = () => {
     if (status.state === "stopped") return;
-    status = { ...status, state: "paused", since: new Date().toISOString(), reason: String(cause) };
-  });
-  socket.on("open", () => {
-    if (status.state !== "paused") return;
-    const { reason: _reason, ...rest } = status;
-    status = { ...rest, state: "following", since: new Date().toISOString() };
-  });
+    const reason = down.values().next().value ?? waiting.values().next().value;
+    if (reason === undefined) {
+      if (status.state !== "following") {
+        const { reason: _reason, ...rest } = status;
+        status = { ...rest, state: "following", since: new Date().toISOString() };
+      }
+      settled?.();
+    } else if (status.state !== "paused") {
+      status = { ...status, state: "paused", since: new Date().toISOString(), reason };
+    } else if (status.reason !== reason) {
+      status = { ...status, reason };
+    }
+  };
+
+  // One connection holds at most this many book (and trade) subscriptions: more markets, more sockets.
+  const perSocket = Math.min(
+    INDEXER_CHANNEL_SUBSCRIPTION_LIMITS.v4_orderbook,
+    INDEXER_CHANNEL_SUBSCRIPTION_LIMITS.v4_trades,
+  );
+  const groups: string[][] = [];
+  for (let i = 0; i < options.markets.length; i += perSocket)
+    groups.push(options.markets.slice(i, i + perSocket));
+  if (groups.length === 0) groups.push([]);
+  const connected = await Promise.allSettled(
+    groups.map(() =>
+      connectIndexerSocket({
+        url: options.indexerWs,
+        reconnect: { initialDelayMs: 100, maxDelayMs },
+        ...(options.WebSocket === undefined ? {} : { WebSocket: options.WebSocket }),
+      }),
+    ),
+  );
+  const sockets = connected.flatMap((c) => (c.status === "fulfilled" ? [c.value] : []));
+  const failed = connected.find((c) => c.status === "rejected");
+  if (failed !== undefined) {
+    await Promise.allSettled(sockets.map((socket) => socket.close()));
+    throw failed.reason;
+  }
+
+  const closers: Array<() => void> = [];
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  /**
+   * Keeps one feed (a channel and id) subscribed: `open` subscribes and answers its subscription;
+   * the feed waits from its reset to its next snapshot, and a subscription the live indexer ended
+   * (refused) is subscribed again, after a delay that doubles up to `maxReconnectDelayMs`.
+   */
+  const follow = (
+    key: string,
+    open: () => { subscription: Subscription<IndexerChannel>; close(): void },
+    attempt = 0,
+  ) => {
+    if (status.state === "stopped") return;
+    waiting.set(key, `${key}: waiting for a snapshot`);
+    const { subscription, close } = open();
+    closers.push(close);
+    subscription.on("reset", ({ reason }) => {
+      waiting.set(key, `${key}: waiting for a fresh snapshot (${reason})`);
+      review();
+    });
+    subscription.on("snapshot", () => {
+      attempt = 0;
+      waiting.delete(key);
+      review();
+    });
+    subscription.on("end", ({ error }) => {
+      if (error === undefined || status.state === "stopped") return;
+      onError(error);
+      waiting.set(key, `${key}: refused by the live indexer (${error.message}); subscribing again`);
+      review();
+      const timer = setTimeout(
+        () => {
+          timers.delete(timer);
+          guarded(() => follow(key, open, attempt + 1));
+        },
+        Math.min(maxDelayMs, 100 * 2 ** attempt),
+      );
+      timers.add(timer);
+    });
+  };
 
   const setPrice = (market: string, price: string) =>
     guarded(() => {
@@ -186,55 +266,101 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
       count("oracleUpdates");
       emit({ kind: "oracle", market, price });
     });
-  const markets = socket.subscribe("v4_markets");
-  markets.on("snapshot", ({ contents }) => {
-    for (const [ticker, market] of Object.entries(contents.markets)) {
-      if (market.oraclePrice !== null && market.oraclePrice !== undefined)
-        setPrice(ticker, market.oraclePrice);
-    }
-  });
-  markets.on("update", ({ contents }) => {
-    for (const [ticker, update] of Object.entries(contents.oraclePrices ?? {}))
-      setPrice(ticker, update.oraclePrice);
-  });
 
-  const books: LiveOrderBook[] = [];
-  const trades = options.markets.map((market) => {
-    if (mirror !== undefined) {
-      const live = watchOrderBook(socket, { market });
-      live.on("change", () =>
-        guarded(() => {
-          const top = (side: "bids" | "asks") =>
-            live.book.depth(side, { levels }).map((l) => ({ price: l.price, size: l.size }));
-          mirror.setBook(market, { bids: top("bids"), asks: top("asks") });
-          count("bookUpdates");
-          emit({ kind: "book", market });
-        }),
-      );
-      books.push(live);
-    }
-    const subscription = socket.subscribe("v4_trades", market);
-    subscription.on("update", ({ contents }) => {
-      for (const trade of contents.trades) {
-        guarded(() => {
-          if (mirror === undefined) return;
-          mirror.tradeThrough(market, trade.side === "BUY" ? "buy" : "sell", trade.price, trade.size);
-          count("tradeThroughs");
-          emit({ kind: "trade", market, price: trade.price });
+  try {
+    sockets.forEach((socket, index) => {
+      socket.on("disconnect", ({ cause }) => {
+        down.set(index, String(cause));
+        review();
+      });
+      socket.on("open", () => {
+        down.delete(index);
+        review();
+      });
+      if (index === 0) {
+        follow("v4_markets", () => {
+          const markets = socket.subscribe("v4_markets");
+          markets.on("snapshot", ({ contents }) => {
+            for (const [ticker, market] of Object.entries(contents.markets)) {
+              if (market.oraclePrice !== null && market.oraclePrice !== undefined)
+                setPrice(ticker, market.oraclePrice);
+            }
+          });
+          markets.on("update", ({ contents }) => {
+            for (const [ticker, update] of Object.entries(contents.oraclePrices ?? {}))
+              setPrice(ticker, update.oraclePrice);
+          });
+          return {
+            subscription: markets as Subscription<IndexerChannel>,
+            close: () => markets.unsubscribe(),
+          };
+        });
+      }
+      for (const market of groups[index] ?? []) {
+        if (mirror !== undefined) {
+          follow(`v4_orderbook ${market}`, () => {
+            const live = watchOrderBook(socket, { market });
+            live.on("change", () =>
+              guarded(() => {
+                const top = (side: "bids" | "asks") =>
+                  live.book.depth(side, { levels }).map((l) => ({ price: l.price, size: l.size }));
+                mirror.setBook(market, { bids: top("bids"), asks: top("asks") });
+                count("bookUpdates");
+                emit({ kind: "book", market });
+              }),
+            );
+            return {
+              subscription: live.subscription as Subscription<IndexerChannel>,
+              close: () => live.close(),
+            };
+          });
+        }
+        follow(`v4_trades ${market}`, () => {
+          const trades = socket.subscribe("v4_trades", market);
+          trades.on("update", ({ contents }) => {
+            for (const trade of contents.trades) {
+              guarded(() => {
+                if (mirror === undefined) return;
+                mirror.tradeThrough(market, trade.side === "BUY" ? "buy" : "sell", trade.price, trade.size);
+                count("tradeThroughs");
+                emit({ kind: "trade", market, price: trade.price });
+              });
+            }
+          });
+          return { subscription: trades as Subscription<IndexerChannel>, close: () => trades.unsubscribe() };
         });
       }
     });
-    return subscription;
-  });
+  } catch (error) {
+    for (const timer of timers) clearTimeout(timer);
+    await Promise.allSettled(sockets.map((socket) => socket.close()));
+    throw error;
+  }
 
+  // Resolved once every feed has its first snapshot (or after FIRST_SNAPSHOTS_MS, paused then).
+  review();
+  if (status.state !== "following") {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, FIRST_SNAPSHOTS_MS);
+      settled = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    settled = undefined;
+  }
+
+  let stopping: Promise<void> | undefined;
   return {
     status: () => status,
-    stop: async () => {
-      status = { ...status, state: "stopped", since: new Date().toISOString() };
-      for (const book of books) book.close();
-      for (const subscription of trades) subscription.unsubscribe();
-      markets.unsubscribe();
-      await socket.close();
+    stop: () => {
+      stopping ??= (async () => {
+        status = { ...status, state: "stopped", since: new Date().toISOString() };
+        for (const timer of timers) clearTimeout(timer);
+        for (const close of closers) close();
+        await Promise.allSettled(sockets.map((socket) => socket.close()));
+      })();
+      return stopping;
     },
   };
 }

@@ -7,6 +7,7 @@ import {
   type Endpoints,
   type Env,
   getEndpoint,
+  InvalidArgumentError,
   indexerSocketUrl,
   type NetworkName,
   resolveNetwork,
@@ -15,7 +16,7 @@ import { type Devnet, type ForkState, type StartDevnetOptions, startDevnet } fro
 import { createIndexerConnection } from "@perpx/indexer-client/rest";
 import type { IndexerWebSocketConstructor } from "@perpx/indexer-client/ws";
 import { createNodeClient } from "@perpx/node-client";
-import { readForkState } from "./reader.js";
+import { forkAccounts, readForkState } from "./reader.js";
 import { type Shadow, type ShadowEvent, startShadow } from "./shadow.js";
 import { readForkStateFile, writeForkStateFile } from "./state-file.js";
 
@@ -98,13 +99,40 @@ export interface Fork {
 }
 
 /**
+ * A fork resumed from `stateDir` is the fork saved there: the same live network (it follows that
+ * one), and the accounts it started with (asking for another, or for one in neither address form,
+ * is refused rather than silently left out).
+ */
+function checkResumed(saved: ForkState, options: StartForkOptions, stateDir: string): void {
+  if (saved.source !== options.from) {
+    throw new InvalidArgumentError(
+      "from",
+      `the fork in ${stateDir} is a fork of ${saved.source}, not ${options.from}: a resumed fork follows the network it copied`,
+    );
+  }
+  const held = new Set(saved.accounts.map((account) => account.address));
+  forkAccounts(options.accounts ?? []).forEach((address, i) => {
+    if (!held.has(address)) {
+      throw new InvalidArgumentError(
+        `accounts[${i}]`,
+        `${address} is not on the fork in ${stateDir}: a resumed fork keeps the accounts it started with (start a new one in another directory to add it)`,
+      );
+    }
+  });
+}
+
+/**
  * Forks a live network (see the module comment). Only queries and subscriptions reach the live
  * network; everything the fork does stays on the fork.
  *
  * @param options - the live network, the accounts, shadowing and the fork's devnet options.
  * @returns the fork once every server listens and the shadow is connected.
- * @throws {MissingEndpointError} when the live node or indexer has no endpoint.
- * @throws {InvalidArgumentError} naming `accounts[i]` for a bad or unknown account.
+ * @throws {MissingEndpointError} when the live node or indexer (or, to shadow, its WebSocket) has no
+ *   endpoint, before anything is read or started.
+ * @throws {InvalidArgumentError} naming `accounts[i]` for a bad, repeated or unknown account, or one
+ *   a fork resumed from `stateDir` was not started with.
+ * @throws {InvalidArgumentError} naming `from` when `stateDir` holds a fork of another network.
+ * @throws {InvalidArgumentError} naming `stateDir` when its `fork.json` is not a fork state.
  * @example
  * ```ts
  * import { startDevnet } from "@perpx/devnet";
@@ -124,8 +152,12 @@ export async function startFork(options: StartForkOptions): Promise<Fork> {
     endpoints: options.endpoints ?? {},
     env: options.env ?? {},
   });
+  const following = options.shadow ?? true;
+  // Every endpoint the fork will use is checked before anything is read or started.
+  const indexerWs = following ? indexerSocketUrl(config) : undefined;
   const stateDir = options.stateDir === undefined ? undefined : resolve(options.stateDir);
   const saved = stateDir === undefined ? undefined : readForkStateFile(stateDir);
+  if (saved !== undefined && stateDir !== undefined) checkResumed(saved, options, stateDir);
   let state = saved;
   if (state === undefined) {
     const grpc = config.endpoints.grpc;
@@ -155,11 +187,11 @@ export async function startFork(options: StartForkOptions): Promise<Fork> {
     ...(options.onError === undefined ? {} : { onError: options.onError }),
     controlRoutes: (router) => router.add("GET", "/fork/shadow", () => shadow?.status() ?? { state: "off" }),
   });
-  if (options.shadow ?? true) {
+  if (indexerWs !== undefined) {
     try {
       shadow = await startShadow({
         devnet,
-        indexerWs: indexerSocketUrl(config),
+        indexerWs,
         markets: forked.markets.map((m) => m.pair),
         ...(options.bookLevels === undefined ? {} : { bookLevels: options.bookLevels }),
         ...(options.WebSocket === undefined ? {} : { WebSocket: options.WebSocket }),
