@@ -4,6 +4,8 @@
  */
 import { resolve } from "node:path";
 import {
+  ENDPOINT_ENV_VARS,
+  type EndpointName,
   type Endpoints,
   type Env,
   getEndpoint,
@@ -99,6 +101,31 @@ export interface Fork {
 }
 
 /**
+ * The live node's transport and the indexer's endpoints, by what the caller named (an option or its
+ * variable) before the preset's defaults: a named node RPC is read even when the preset has a gRPC
+ * default, and a shadowed fork whose indexer and WebSocket do not both come from the caller, or both
+ * from the preset, is refused (it could read one network and follow another).
+ */
+function liveEndpoints(
+  options: StartForkOptions,
+  config: ReturnType<typeof resolveNetwork>,
+  following: boolean,
+) {
+  const named = (name: EndpointName) =>
+    options.endpoints?.[name] !== undefined || (options.env?.[ENDPOINT_ENV_VARS[name]] ?? "") !== "";
+  if (following && named("indexer") !== named("indexerWs")) {
+    const [given, missing] = named("indexer") ? ["indexer", "indexerWs"] : ["indexerWs", "indexer"];
+    throw new InvalidArgumentError(
+      `endpoints.${missing}`,
+      `the live ${given} is given (endpoints.${given} or ${ENDPOINT_ENV_VARS[given as EndpointName]}) but ${missing} would be the ${options.from} preset's: give both (${ENDPOINT_ENV_VARS[missing as EndpointName]}), so that the fork reads and follows one network`,
+    );
+  }
+  const grpc = config.endpoints.grpc;
+  const rpc = grpc === undefined || (named("nodeRpc") && !named("grpc"));
+  return rpc ? { nodeRpc: getEndpoint(config, "nodeRpc") } : { grpc };
+}
+
+/**
  * A fork resumed from `stateDir` is the fork saved there: the same live network (it follows that
  * one), and the accounts it started with (asking for another, or for one in neither address form,
  * is refused rather than silently left out).
@@ -132,6 +159,8 @@ function checkResumed(saved: ForkState, options: StartForkOptions, stateDir: str
  * @throws {InvalidArgumentError} naming `accounts[i]` for a bad, repeated or unknown account, or one
  *   a fork resumed from `stateDir` was not started with.
  * @throws {InvalidArgumentError} naming `from` when `stateDir` holds a fork of another network.
+ * @throws {InvalidArgumentError} naming `endpoints.indexer` or `endpoints.indexerWs` when a shadowed
+ *   fork is given one of them but not the other (the other would be the preset's).
  * @throws {InvalidArgumentError} naming `stateDir` when its `fork.json` is not a fork state.
  * @example
  * ```ts
@@ -155,16 +184,13 @@ export async function startFork(options: StartForkOptions): Promise<Fork> {
   const following = options.shadow ?? true;
   // Every endpoint the fork will use is checked before anything is read or started.
   const indexerWs = following ? indexerSocketUrl(config) : undefined;
+  const nodeEndpoint = liveEndpoints(options, config, following);
   const stateDir = options.stateDir === undefined ? undefined : resolve(options.stateDir);
   const saved = stateDir === undefined ? undefined : readForkStateFile(stateDir);
   if (saved !== undefined && stateDir !== undefined) checkResumed(saved, options, stateDir);
   let state = saved;
   if (state === undefined) {
-    const grpc = config.endpoints.grpc;
-    const node = createNodeClient({
-      network: config.network,
-      ...(grpc === undefined ? { nodeRpc: getEndpoint(config, "nodeRpc") } : { grpc }),
-    });
+    const node = createNodeClient({ network: config.network, ...nodeEndpoint });
     const indexer = createIndexerConnection({ baseUrl: getEndpoint(config, "indexer") });
     const read = await readForkState({
       node,

@@ -88,4 +88,39 @@ describe("inputs startFork refuses before anything starts", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("a shadow given the live indexer but the preset's WebSocket, or the other way round", async () => {
+    for (const [endpoints, env] of [
+      [{ ...dead }, {}],
+      [{ grpc: dead.grpc }, { PERPX_INDEXER_WS_URL: "ws://127.0.0.1:1" }],
+    ] as const) {
+      const started = startFork({ from: "local", endpoints, env, ports: "free" });
+      await expect(started).rejects.toThrow(InvalidArgumentError);
+      await expect(started).rejects.toThrow(/endpoints\.indexer(Ws)?: .*give both/);
+    }
+  });
+});
+
+describe("the live node the caller names", () => {
+  it("reads over the named node RPC, not the preset's gRPC default", async () => {
+    const live = await startDevnet({ ports: "free", blockTimeMs: 0 });
+    try {
+      // `local`'s preset has a gRPC default (127.0.0.1:9090); the caller named only the RPC.
+      const fork = await startFork({
+        from: "local",
+        endpoints: { nodeRpc: live.endpoints.nodeRpc, indexer: live.endpoints.indexer },
+        env: {},
+        ports: "free",
+        blockTimeMs: 0,
+        shadow: false,
+      });
+      try {
+        expect(fork.state.height).toBeGreaterThan(0n);
+      } finally {
+        await fork.stop();
+      }
+    } finally {
+      await live.stop();
+    }
+  });
 });
