@@ -54,8 +54,8 @@ function windowsOf(orders: readonly OrderResponseObject[]): Window[] {
  * @returns the orders listed in the window.
  * @example
  * ```ts
- * const now = await ordersNear(deps, "BTC-USD", [order]);
- * now.find((o) => o.id === order.id)?.status; // "CANCELED" once cancelled
+ * const near = await ordersNear(deps, "BTC-USD", []);
+ * near.length; // 0: no orders, no window, nothing asked
  * ```
  */
 export async function ordersNear(
@@ -85,7 +85,7 @@ export async function ordersNear(
  * @example
  * ```ts
  * const found = await ordersByClientId(deps, "BTC-USD", [7]);
- * found.get(7)?.clientId; // "7"
+ * found.has(7); // false: this account has no order with client id 7
  * ```
  */
 export async function ordersByClientId(
