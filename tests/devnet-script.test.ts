@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
 import { FREE_PORTS } from "../packages/devnet/test/support/cli-child.js";
+import { sparePorts } from "./support/spare-ports.js";
 
 const script = join(import.meta.dirname, "..", "scripts", "devnet.mjs");
 
@@ -34,10 +35,16 @@ async function run(args: string[], done: (lines: string[]) => boolean): Promise<
 
 describe("pnpm devnet", () => {
   it("prints the explorer's URL in the ready line, and the explorer serves that devnet", async () => {
-    const [line] = await run(["--json", "--explorer-port", "0"], (lines) => lines.length === 1);
+    // A spare port: once the script stops, a fetch there must be refused, and a port the kernel
+    // picked (port 0) could be taken by then by a parallel test's listen(0).
+    const [explorerPort] = await sparePorts(1);
+    const [line] = await run(
+      ["--json", "--explorer-port", String(explorerPort)],
+      (lines) => lines.length === 1,
+    );
     const ready = JSON.parse(line!);
     expect(ready.ready).toBe(true);
-    expect(ready.endpoints.explorer).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(ready.endpoints.explorer).toBe(`http://127.0.0.1:${explorerPort}/`);
     const config = await (await fetch(`${ready.endpoints.explorer}config.json`)).json();
     expect(config).toEqual({
       network: "local",

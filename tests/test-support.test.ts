@@ -1,7 +1,7 @@
 /**
  * The test suite's own plumbing: the order vitest starts files in, the folder listing that never
- * enters `node_modules`, the one mapping of `@perpx/*` imports to source, and the lines that name a
- * file whose worker died.
+ * enters `node_modules`, the one mapping of `@perpx/*` imports to source, the lines that name a
+ * file whose worker died, and the spare ports each worker picks from.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { filesUnder } from "./support/files.js";
 import { LONG_FILES, missingLongFiles, rankOf } from "./support/sequencer.js";
 import { packageNames, sourceOf } from "./support/source-alias.js";
+import { sparePorts } from "./support/spare-ports.js";
 import { unfinishedLines } from "./support/unfinished-reporter.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -62,5 +63,23 @@ describe("unfinishedLines", () => {
       "    running: a > dies",
       "  workspace tests/b.test.ts",
     ]);
+  });
+});
+
+describe("sparePorts", () => {
+  it("picks below the ephemeral range, from a slice of its own in each vitest worker", async () => {
+    const worker = process.env.VITEST_POOL_ID;
+    const picked = async (id: string) => {
+      process.env.VITEST_POOL_ID = id;
+      try {
+        return await sparePorts(20);
+      } finally {
+        process.env.VITEST_POOL_ID = worker;
+      }
+    };
+    const [one, two, seventeen] = [await picked("1"), await picked("2"), await picked("17")];
+    expect(new Set([...one, ...two, ...seventeen]).size).toBe(60);
+    expect(Math.max(...one, ...seventeen)).toBeLessThan(Math.min(...two));
+    expect(Math.min(...one, ...two, ...seventeen)).toBeGreaterThanOrEqual(20_000);
   });
 });

@@ -3,7 +3,8 @@
  * (`listen(0)`) lies in its ephemeral range, where any parallel test's `listen(0)` or outgoing
  * connection may take it while the server is down, and the restart then fails with EADDRINUSE.
  * These ports lie below that range: the kernel hands none of them out, so only a test that names
- * one can take it.
+ * one can take it. Each vitest worker picks from a slice of its own (by `VITEST_POOL_ID`), so a test
+ * in another worker, picking spare ports at random too, cannot take one while its server is down.
  */
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -12,6 +13,8 @@ import { createServer } from "node:net";
 const LOWEST = 20_000;
 /** The ports this process handed out already (a port is never handed out twice). */
 const handedOut = new Set<number>();
+/** How many slices the range is cut into: one per vitest worker up to this many workers. */
+const SLICES = 16;
 
 /** The first port of the kernel's ephemeral range (Linux's default when it cannot be read). */
 function ephemeralStart(): number {
@@ -22,6 +25,20 @@ function ephemeralStart(): number {
   } catch {
     return 32_768;
   }
+}
+
+/**
+ * The ports this process picks from: below the ephemeral range and, in a vitest worker, the slice
+ * of its `VITEST_POOL_ID` (1 to maxWorkers, unique among the workers running at once), which
+ * workers with other ids never pick from (ids 16 apart share one).
+ */
+function pickRange(): { low: number; end: number } {
+  const end = ephemeralStart();
+  const id = Number(process.env.VITEST_POOL_ID);
+  if (!Number.isInteger(id) || id < 1) return { low: LOWEST, end };
+  const width = Math.floor((end - LOWEST) / SLICES);
+  const low = LOWEST + ((id - 1) % SLICES) * width;
+  return { low, end: low + width };
 }
 
 /**
@@ -42,7 +59,7 @@ export function isPortFree(port: number, host = "127.0.0.1"): Promise<boolean> {
 
 /**
  * Picks `count` distinct ports that are free on `host` now, at random below the kernel's ephemeral
- * range, none handed out before by this process.
+ * range (in this vitest worker's slice of it), none handed out before by this process.
  * @param count how many ports
  * @param host the address the server will listen on
  * @returns the ports
@@ -51,11 +68,11 @@ export function isPortFree(port: number, host = "127.0.0.1"): Promise<boolean> {
  * port < 32_768; // true on Linux's default range
  */
 export async function sparePorts(count: number, host = "127.0.0.1"): Promise<number[]> {
-  const end = ephemeralStart();
+  const { low, end } = pickRange();
   const ports: number[] = [];
   for (let tries = 0; ports.length < count; tries++) {
-    if (tries > 10_000) throw new Error(`no ${count} free ports between ${LOWEST} and ${end}`);
-    const port = LOWEST + Math.floor(Math.random() * (end - LOWEST));
+    if (tries > 10_000) throw new Error(`no ${count} free ports between ${low} and ${end}`);
+    const port = low + Math.floor(Math.random() * (end - low));
     if (handedOut.has(port) || !(await isPortFree(port, host))) continue;
     handedOut.add(port);
     ports.push(port);

@@ -8,7 +8,8 @@ import { create } from "@bufbuild/protobuf";
 import { getEndpoint, indexerSocketUrl, resolveNetwork } from "@perpx/core";
 import { clob, sending } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Devnet, startDevnet } from "../src/index.js";
+import { sparePortsByName } from "../../../tests/support/spare-ports.js";
+import { DEFAULT_PORTS, type Devnet, type DevnetPorts, startDevnet } from "../src/index.js";
 import { RecordingClient } from "./support/indexer-ws.js";
 import { msg, type TestMsg } from "./support/sign-tx.js";
 import { accountOf, broadcastSync, restGet, signWire } from "./support/wire.js";
@@ -63,7 +64,10 @@ async function connect(): Promise<RecordingClient> {
 }
 
 beforeAll(async () => {
-  devnet = await startDevnet({ ports: "free", blockTimeMs: 3_600_000 });
+  // Spare ports: the last test connects to the indexer socket's after stop() and must be refused,
+  // which a port the kernel picked (listen(0)) could no longer promise by then.
+  const ports = await sparePortsByName(Object.keys(DEFAULT_PORTS) as (keyof DevnetPorts)[]);
+  devnet = await startDevnet({ ports, blockTimeMs: 3_600_000 });
   devnet.app.control.setOracleWalk(false);
   devnet.app.control.setOraclePrice("BTC-USD", "65000");
   devnet.mine(1);

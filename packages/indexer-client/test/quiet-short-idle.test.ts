@@ -31,7 +31,10 @@ it("an idle timeout shorter than the ping interval still pings a quiet server in
   });
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const { port } = http.address() as AddressInfo;
-  socket = await connectIndexerSocket({ url: `ws://127.0.0.1:${port}`, idleTimeoutMs: 300 });
+  // 2 s, still far below the 15 s ping interval: the client pings after 1 s of quiet, and a pause of
+  // this process (server and client both) between a ping and its pong must pass the other second to
+  // be taken for a stall; at 300 ms, 150 ms did.
+  socket = await connectIndexerSocket({ url: `ws://127.0.0.1:${port}`, idleTimeoutMs: 2_000 });
   const disconnects: string[] = [];
   socket.on("disconnect", ({ cause }) => disconnects.push(cause));
   // Several idle periods pass on a server that sends nothing but answers pings.

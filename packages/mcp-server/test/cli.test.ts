@@ -67,7 +67,8 @@ describe("perpx-mcp", () => {
     refused.stderr.on("data", (chunk) => {
       stderr += String(chunk);
     });
-    expect((await once(refused, "exit"))[0]).toBe(1);
+    // "close", not "exit": the child's last output can still be in its pipes when it exits.
+    expect((await once(refused, "close"))[0]).toBe(1);
     expect(stderr).toMatch(/oauth\.secret.*at least 32 characters/);
   });
 
@@ -78,7 +79,7 @@ describe("perpx-mcp", () => {
       child.stderr.on("data", (chunk) => {
         stderr += String(chunk);
       });
-      const [code] = await once(child, "exit");
+      const [code] = await once(child, "close"); // its stderr is all read (not so at "exit")
       expect(code).toBe(2);
       expect(stderr).toMatch(/--network must be testnet, mainnet or local/);
     }

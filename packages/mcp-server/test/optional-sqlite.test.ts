@@ -65,7 +65,8 @@ async function node(script: string): Promise<{ code: number | null; stdout: stri
   child.stdout.on("data", (chunk) => {
     stdout += String(chunk);
   });
-  const [code] = (await once(child, "exit")) as [number | null];
+  // "close", not "exit": the child's last output can still be in its pipes when it exits.
+  const [code] = (await once(child, "close")) as [number | null];
   return { code, stdout };
 }
 
@@ -114,7 +115,7 @@ describe("perpx-mcp without better-sqlite3", () => {
 
   it("refuses the SQLite store, naming better-sqlite3 and how to install it", async () => {
     const { child, stderr } = run(["--network", "local", "--port", "0", "--database", ":memory:", "--json"]);
-    expect((await once(child, "exit"))[0]).toBe(1);
+    expect((await once(child, "close"))[0]).toBe(1); // its stderr is all read (not so at "exit")
     expect(stderr()).toContain("the SQLite store needs the optional dependency better-sqlite3");
     expect(stderr()).toContain("npm install better-sqlite3");
     expect(stderr()).toContain("--postgres");

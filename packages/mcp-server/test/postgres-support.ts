@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, chownSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
+import { sparePorts } from "../../../tests/support/spare-ports.js";
 
 /** Runs a Postgres tool; as root through the `postgres` user (initdb refuses to run as root). */
 function pgTool(tool: string, args: string[]): void {
@@ -11,14 +11,6 @@ function pgTool(tool: string, args: string[]): void {
   execFileSync(root ? "runuser" : tool, root ? ["-u", "postgres", "--", tool, ...args] : args, {
     stdio: "pipe",
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**
@@ -36,7 +28,10 @@ export function usePostgres(): { url(): string } {
       const gid = Number(execFileSync("id", ["-g", "postgres"]).toString());
       chownSync(dir, uid, gid);
     }
-    const port = await freePort();
+    // A spare port (below the kernel's ephemeral range): Postgres binds it only after initdb, seconds
+    // later, and a port released by a `listen(0)` could be taken by then by a parallel test's
+    // `listen(0)` or outgoing connection ("could not bind IPv4 address").
+    const [port] = await sparePorts(1);
     pgTool("initdb", ["-D", data, "-A", "trust", "-U", "perpx"]);
     pgTool("pg_ctl", [
       "-D",

@@ -250,8 +250,12 @@ describe("transport and static bearer auth", () => {
     });
     await response.body?.cancel();
     const id = response.headers.get("mcp-session-id") ?? "";
-    expect(server.sessionCount()).toBe(1);
-    await vi.waitFor(() => expect(server.sessionCount()).toBe(0), { timeout: 5_000 });
+    // The session opened, then was closed for idleness (its log lines; a count of 1 read here would
+    // race the reaper: a pause of this process over 300 ms after the answer closes it first).
+    expect(id).not.toBe("");
+    expect(net.logs.filter((line) => line.startsWith(`session ${id} opened for `))).toHaveLength(1);
+    await vi.waitFor(() => expect(net.logs).toContain(`session ${id} closed after 300 ms idle`));
+    expect(server.sessionCount()).toBe(0);
     const after = await fetch(server.url, {
       method: "POST",
       headers: {

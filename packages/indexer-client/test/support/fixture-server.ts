@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { sparePorts } from "../../../../tests/support/spare-ports.js";
 
 export interface FixtureAnswer {
   status?: number;
@@ -82,13 +83,14 @@ export async function startFixtureServer(routes: Record<string, FixtureRoute> = 
   };
 }
 
-/** A free loopback port with nothing listening on it (bound, then released). */
+/**
+ * A loopback port with nothing listening on it: a spare one (below the kernel's ephemeral range),
+ * which no parallel test's `listen(0)` can take while a test connects to it expecting a refusal,
+ * as it could a port released by a server that listened on port 0.
+ */
 export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  const [port] = await sparePorts(1);
+  return port!;
 }
 
 export const ADDRESS = "perpx1t2htvpfl862vnwdqnuekd9p4ulh3h6hd7x672c";

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { sparePorts } from "../../../../tests/support/spare-ports.js";
 import { failedBeforeConnecting, isTransportError } from "../errors.js";
 import { openRest } from "./rest.js";
 import { FetchRpcClient } from "./rpc-json.js";
@@ -13,13 +14,14 @@ afterEach(async () => {
   }
 });
 
-/** A port nothing listens on: one a server held and released. */
+/**
+ * A port nothing listens on: a spare one (below the kernel's ephemeral range), which no parallel
+ * test's `listen(0)` can take before the client connects, as it could a port a server held and
+ * released.
+ */
 async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  const [port] = await sparePorts(1);
+  return port!;
 }
 
 const request = { jsonrpc: "2.0", id: 1, method: "status", params: {} } as const;

@@ -117,11 +117,17 @@ describe("rate limits", () => {
 
 describe("heartbeat", () => {
   it("pings every pingIntervalMs; a client that answers stays connected", async () => {
-    const server = await start(bookFeed(), { pingIntervalMs: 20, pongTimeoutMs: 40 });
+    // The server pings again only once the last ping's pong came, and the pings outlast the pong
+    // timeout twice: a pong not taken, or a deadline left running, would close the socket. The
+    // timeout is 1 s, not 40 ms: server and client share this process, and a pause of the process
+    // (a GC, a busy machine) longer than the timeout between a ping and its pong closed it (1 run in 20
+    // with two busy loops).
+    const pongTimeoutMs = 1_000;
+    const server = await start(bookFeed(), { pingIntervalMs: 20, pongTimeoutMs });
     const client = await connect(server);
     let pings = 0;
     client.socket.on("ping", () => pings++);
-    await expect.poll(() => pings, { timeout: 5000 }).toBeGreaterThanOrEqual(5);
+    await expect.poll(() => pings).toBeGreaterThanOrEqual((2 * pongTimeoutMs) / 20);
     expect(client.closed).toBeUndefined();
     expect(server.connectionCount).toBe(1);
   });
@@ -134,12 +140,14 @@ describe("heartbeat", () => {
   });
 
   it("the HTTP request timeouts of the upgrade never cut an established socket", async () => {
-    const timeouts = { headersMs: 50, requestMs: 100, keepAliveMs: 50 };
+    // The upgrade request itself must beat headersMs, counted from the accept: at 50 ms, a pause of
+    // this process (server and client both) between the accept and reading the headers answered 408.
+    const timeouts = { headersMs: 500, requestMs: 500, keepAliveMs: 50 };
     const server = await start(bookFeed(), { timeouts, pingIntervalMs: 100 });
     const client = await connect(server);
     let pings = 0;
     client.socket.on("ping", () => pings++);
-    await expect.poll(() => pings, { timeout: 10_000 }).toBeGreaterThanOrEqual(4); // 400 ms > requestMs
+    await expect.poll(() => pings).toBeGreaterThanOrEqual(8); // 800 ms > requestMs
     client.send({ type: "subscribe", channel: "v4_block_height" });
     const [subscribed] = await client.waitFrames(1);
     expect(subscribed).toMatchObject({ type: "subscribed", message_id: 1 });
