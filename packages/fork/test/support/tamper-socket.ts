@@ -6,22 +6,8 @@
  * `Tamper.answer`, which may keep it from the live indexer and answer it instead (the answer takes
  * the next `message_id`, and the live indexer's later frames are numbered after it).
  */
-import { createRequire } from "node:module";
 import type { IndexerWebSocket, IndexerWebSocketConstructor } from "@perpx/indexer-client/ws";
-
-// `ws` is the indexer client's dependency, not the fork's.
-const require = createRequire(new URL("../../../indexer-client/package.json", import.meta.url));
-const { WebSocket: Ws } = require("ws") as {
-  WebSocket: new (
-    url: string,
-  ) => {
-    readyState: number;
-    send(data: string): void;
-    close(code?: number, reason?: string): void;
-    terminate(): void;
-    on(event: "open" | "message" | "error" | "close", listener: (...args: never[]) => void): void;
-  };
-};
+import { WebSocket as Ws } from "ws";
 
 /** A frame the live indexer sent, parsed. */
 export type LiveFrame = Record<string, unknown> & { type: string; message_id: number; channel?: string };
@@ -43,7 +29,7 @@ class TamperSocket implements IndexerWebSocket {
   onmessage: ((event: { data: unknown }) => void) | null = null;
   onerror: ((event: unknown) => void) | null = null;
   onclose: ((event: { code?: number; reason?: string }) => void) | null = null;
-  private readonly inner: InstanceType<typeof Ws>;
+  private readonly inner: Ws;
   /** The last message_id handed to the client, and how many answers were put among the live frames. */
   private last = 0;
   private shift = 0;
@@ -51,9 +37,11 @@ class TamperSocket implements IndexerWebSocket {
   constructor(url: string) {
     this.inner = new Ws(url);
     this.inner.on("open", () => this.onopen?.({}));
-    this.inner.on("error", (error: never) => this.onerror?.({ error }));
-    this.inner.on("close", (code: never, reason: never) => this.onclose?.({ code, reason: String(reason) }));
-    this.inner.on("message", (data: never) => {
+    this.inner.on("error", (error: Error) => this.onerror?.({ error }));
+    this.inner.on("close", (code: number, reason: Buffer) =>
+      this.onclose?.({ code, reason: String(reason) }),
+    );
+    this.inner.on("message", (data: Buffer) => {
       const text = String(data);
       const frame = JSON.parse(text) as LiveFrame;
       frame.message_id += this.shift;
