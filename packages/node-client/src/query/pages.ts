@@ -4,10 +4,7 @@ import type { NodeConnection } from "../connection.js";
 import { QueryError } from "../errors/query.js";
 import { pickQueryTransport, type QueryOptions, queryPath, unaryQuery } from "./unary.js";
 
-/**
- * At most this many pages are read by {@link allPages}: a guard against a node whose pagination
- * never ends (it fails with a {@link QueryError} rather than answer part of the items).
- */
+/** At most this many pages are read by {@link allPages} (a guard against a node that loops). */
 export const MAX_PAGES = 1000;
 
 /** Items per page requested by {@link allPages}. */
@@ -33,13 +30,11 @@ export interface AllPagesParams<I extends DescMessage, O extends DescMessage, T>
 }
 
 /**
- * Reads every page of a paginated query (`pagination.next_key`) and concatenates the items. A
- * node whose pagination does not end (the same next key twice, or more than {@link MAX_PAGES}
- * pages) fails the call with a {@link QueryError}: it never answers part of the items as all.
+ * Reads every page of a paginated query (`pagination.next_key`) and concatenates the items.
  * @param client - the node client (from `createNodeClient`).
  * @param params - what to read (`AllPagesParams<I, O, T>`), with the call options.
  * @returns the items of every page, in order.
- * @throws {QueryError} when the node answers an error, or its pagination does not end.
+ * @throws {QueryError} when the node answers an error, or its pagination never ends (no partial answer).
  * @example
  * ```ts
  * import { clob } from "@perpx/proto";
@@ -56,21 +51,17 @@ export async function allPages<I extends DescMessage, O extends DescMessage, T>(
   const items: T[] = [];
   let key: Uint8Array = new Uint8Array();
   for (let page = 1; ; page++) {
-    const init = {
-      ...(request as object),
-      pagination: { key, limit: PAGE_LIMIT },
-    } as unknown as MessageInitShape<I>;
+    const pagination = { key, limit: PAGE_LIMIT };
+    const init = { ...(request as object), pagination } as unknown as MessageInitShape<I>;
     const response = await unaryQuery(client, { ...options, method: method, request: init });
     items.push(...pick(response));
     const next = (response as { pagination?: { nextKey?: Uint8Array } }).pagination?.nextKey;
     if (!next || next.length === 0) return items;
     if (bytesEqual(next, key) || page === MAX_PAGES) {
       const problem = page === MAX_PAGES ? `did not end after ${MAX_PAGES} pages` : "repeated its next key";
-      throw new QueryError({
-        path: queryPath(method as DescMethodUnary),
-        transport: pickQueryTransport(client, options.transport),
-        log: `the node's pagination ${problem} (page ${page}); no items are returned`,
-      });
+      const log = `the node's pagination ${problem} (page ${page}); no items are returned`;
+      const transport = pickQueryTransport(client, options.transport);
+      throw new QueryError({ path: queryPath(method as DescMethodUnary), transport, log });
     }
     key = next;
   }

@@ -1,32 +1,21 @@
 import { InvalidArgumentError } from "@perpx/errors";
 import type { NodeConnection } from "../connection.js";
 import { QueryError } from "../errors.js";
+import type { CallOptions } from "../transport/call.js";
 import type { LatestBlock } from "./chain.js";
 
 /**
- * Parameters of {@link watchBlocks}.
+ * Parameters of {@link watchBlocks}; `timeoutMs` and `signal` bound the wait for the subscription.
  * @example
  * ```ts
  * const params: WatchBlocksParams = { onBlock: (block) => console.log(block.height) };
  * ```
  */
-export interface WatchBlocksParams {
+export interface WatchBlocksParams extends CallOptions {
   /** Called with each new block, in order; what it throws goes to `onError` and the watch goes on. */
   onBlock: (block: LatestBlock) => void;
   /** Called with what `onBlock` threw, and once with the error that ends the subscription. */
   onError?: (error: unknown) => void;
-  /**
-   * Gives up waiting for the node to accept the subscription after this many milliseconds, with a
-   * `TimeoutError`.
-   * @default the client's `timeoutMs` (10,000)
-   */
-  timeoutMs?: number;
-  /**
-   * Gives up waiting for the node to accept the subscription when it aborts, with an
-   * `AbortedError`; once the watch started, the returned function stops it.
-   * @default undefined
-   */
-  signal?: AbortSignal;
 }
 
 interface HeaderEvent {
@@ -53,8 +42,7 @@ function blockOf(data: unknown): LatestBlock {
  * @returns once the node accepted the subscription, the function that stops it.
  * @throws {InvalidArgumentError} when the client's RPC is not a WebSocket.
  * @throws {TransportError} when the socket cannot be opened.
- * @throws `TimeoutError` when the node does not accept the subscription within `timeoutMs`, and
- *   `AbortedError` when `signal` aborts first: nothing is left subscribed.
+ * @throws `TimeoutError` / `AbortedError` past `timeoutMs` / on `signal`: nothing is left subscribed.
  * @example
  * ```ts
  * const client = createNodeClient({ nodeRpc: (process.env.PERPX_NODE_RPC_URL ?? "http://127.0.0.1:26657").replace(/^http/, "ws") });
