@@ -1,7 +1,7 @@
 import { cosmosBank } from "@perpx/proto";
 import { bech32Address } from "../messages/validate.js";
-import { definePagedQuery, defineQuery } from "./define.js";
-import type { QueryOptions } from "./unary.js";
+import { coinAmount, definePagedQuery, defineQuery } from "./define.js";
+import { type QueryOptions, queryPath } from "./unary.js";
 
 /**
  * A bank balance with its amount as a bigint.
@@ -33,6 +33,7 @@ export interface GetBalancesParams extends QueryOptions {
  * @param client - the node client (from `createNodeClient`).
  * @param params - `GetBalancesParams`, with the call options.
  * @returns each denom held and its `amount`, a bigint in base units (`uusdc`: 10^-6 USDC).
+ * @throws {QueryError} when an answer's amount is not decimal digits (hex, a sign, a fraction).
  * @example
  * ```ts
  * const balances = await getBalances(client, { address: wallet.address });
@@ -41,7 +42,15 @@ export interface GetBalancesParams extends QueryOptions {
  */
 export const getBalances = definePagedQuery("getBalances", () => cosmosBank.Query.method.allBalances, {
   request: (p: GetBalancesParams) => ({ address: bech32Address(p.address) }),
-  pick: (r): Balance[] => r.balances.map((coin) => ({ denom: coin.denom, amount: BigInt(coin.amount) })),
+  pick: (r): Balance[] =>
+    r.balances.map((coin, i) => ({
+      denom: coin.denom,
+      amount: coinAmount(
+        coin.amount,
+        queryPath(cosmosBank.Query.method.allBalances),
+        `balances[${i}].amount`,
+      ),
+    })),
 });
 
 /**
@@ -63,6 +72,7 @@ export interface GetBalanceParams extends QueryOptions {
  * @param client - the node client (from `createNodeClient`).
  * @param params - `GetBalanceParams`, with the call options.
  * @returns `{ denom, amount }`, the amount a bigint in base units, `0n` when none.
+ * @throws {QueryError} when the answer's amount is not decimal digits (hex, a sign, a fraction).
  * @example
  * ```ts
  * const { amount } = await getBalance(client, { address: wallet.address, denom: "aperpx" });
@@ -70,5 +80,8 @@ export interface GetBalanceParams extends QueryOptions {
  */
 export const getBalance = defineQuery("getBalance", () => cosmosBank.Query.method.balance, {
   request: (p: GetBalanceParams) => ({ address: bech32Address(p.address), denom: p.denom }),
-  pick: (r, _path, p): Balance => ({ denom: p.denom, amount: BigInt(r.balance?.amount || "0") }),
+  pick: (r, path, p): Balance => ({
+    denom: p.denom,
+    amount: r.balance === undefined ? 0n : coinAmount(r.balance.amount, path, "balance.amount"),
+  }),
 });

@@ -38,6 +38,27 @@ export function present<T>(value: T | undefined, path: string, field: string): T
 }
 
 /**
+ * A coin amount of an answer (a Cosmos `math.Int` that is never negative: a balance, an escrow) as
+ * a bigint: decimal digits only, `""` being zero as the chain reads an unset amount. Hex (`"0x10"`,
+ * which `BigInt` reads as 16), binary, spaces, a sign, a fraction or an exponent are a `QueryError`
+ * naming the field, never another number.
+ * @param value - the answer's field.
+ * @param path - the method's path (`/<service>/<Method>`).
+ * @param field - the field's proto name.
+ * @returns the amount in base units.
+ */
+export function coinAmount(value: string, path: string, field: string): bigint {
+  if (value === "") return 0n;
+  if (typeof value === "string" && /^[0-9]+$/.test(value)) return BigInt(value);
+  const shown = JSON.stringify(typeof value === "string" ? value.slice(0, 80) : String(value));
+  throw new QueryError({
+    path,
+    transport: "grpc",
+    log: `the answer's ${field} is not a coin amount: ${shown}`,
+  });
+}
+
+/**
  * Makes a query action `(client, params) => answer` from a unary method over {@link unaryQuery}.
  * @param name - the action's public name (typed errors name it).
  * @param method - the method's descriptor, read at the first call (importing a row loads none).

@@ -3,7 +3,7 @@ import { type IntegerInput, InvalidArgumentError } from "@perpx/core";
 import { ibcChannel, ibcTransfer } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
 import { nonEmpty, positiveUint64 } from "../messages/validate.js";
-import { definePagedQuery, defineQuery } from "./define.js";
+import { coinAmount, definePagedQuery, defineQuery } from "./define.js";
 import type { QueryOptions } from "./unary.js";
 
 /** ibc-go's identifier alphabet and length (ICS-24), for ports and channels. */
@@ -133,6 +133,6 @@ export const ibcQueries = {
   }),
   getTotalEscrow: defineQuery("getTotalEscrow", () => ibcTransfer.Query.method.totalEscrowForDenom, {
     request: ({ denom }: QueryOptions & { denom: string }) => ({ denom: nonEmpty(denom, "denom") }),
-    pick: (r) => BigInt(r.amount?.amount || "0"),
+    pick: (r, path) => (r.amount === undefined ? 0n : coinAmount(r.amount.amount, path, "amount.amount")),
   }),
 } as const;
