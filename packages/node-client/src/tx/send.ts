@@ -1,4 +1,4 @@
-import { assertKnownKeys, feeForGas, type GasPrice, InvalidArgumentError } from "@perpx/core";
+import { assertKnownKeys, Exact, feeForGas, type GasPrice, InvalidArgumentError } from "@perpx/core";
 import type { clob } from "@perpx/proto";
 import { type BroadcastMode, chainFacts, type NodeConnection } from "../connection.js";
 import { isFeeFreeClobMessage, isShortTermClobMessage } from "../messages/clob.js";
@@ -241,7 +241,9 @@ export async function resolveGasPrice(
 }
 
 /**
- * Gas limit from simulated gas: `ceil(gasUsed × multiplier)`.
+ * Gas limit from simulated gas: `ceil(gasUsed × multiplier)`, computed exactly with the multiplier
+ * read as the decimal it is written as (`1.1` is 1.1, not the double just above it), so the limit,
+ * and the fee at the gas price, is never a unit above the product.
  *
  * @param gasUsed - the gas the simulation used.
  * @param multiplier - the safety factor, at least 1 (e.g. 1.4).
@@ -249,13 +251,16 @@ export async function resolveGasPrice(
  * @example
  * ```ts
  * gasWithMultiplier(100_000n, 1.6); // 160000n
+ * gasWithMultiplier(100_000n, 1.1); // 110000n
  * ```
  */
 export function gasWithMultiplier(gasUsed: bigint, multiplier: number): bigint {
   if (!Number.isFinite(multiplier) || multiplier <= 0) {
     throw new InvalidArgumentError("gasMultiplier", `must be a positive number, got ${String(multiplier)}`);
   }
-  return BigInt(Math.ceil(Number(gasUsed) * multiplier));
+  // A float product is off for most decimal factors (100_000 × 1.1 is 110000.00000000001).
+  const limit = new Exact(String(multiplier), "gasMultiplier").times(gasUsed).toDecimalPlaces(0, "ceil");
+  return BigInt(limit.toFixed());
 }
 
 /**
