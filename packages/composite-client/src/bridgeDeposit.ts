@@ -4,6 +4,7 @@ import {
   addressBytesToHex,
   assertKnownKeys,
   getEndpoint,
+  InvalidAmountError,
   optionKeys,
   usdcToQuoteQuantums,
 } from "@perpx/core";
@@ -175,7 +176,15 @@ export async function bridgeDeposit(
   if (source !== "l1" && source !== "l2")
     throw new InvalidArgumentError("source", `expected "l1" or "l2", got ${JSON.stringify(source)}`);
   const amount = usdcToQuoteQuantums(params.amount);
-  if (amount <= 0n) throw new InvalidArgumentError("amount", `${params.amount} USDC must be positive`);
+  if (amount <= 0n) {
+    // As deposit, withdraw and transfer refuse it (the amount parsed, so it shows no secret).
+    throw new InvalidAmountError({
+      kind: "amount",
+      value: params.amount,
+      reason: "not-positive",
+      problem: "must be above zero",
+    });
+  }
   const signer = checkSigner(params.evmSigner);
   const chain = context.config.network.bridgeSources?.[source];
   if (chain === undefined)

@@ -154,7 +154,7 @@ describe("bridgeDeposit", () => {
     const zero = await client
       .bridgeDeposit({ amount: "0", source: "l1", evmSigner: funded })
       .catch((e: unknown) => e);
-    expect(isInvalidArgumentError(zero)).toBe(true);
+    expect(isInvalidAmountError(zero) && zero.reason).toBe("not-positive");
     const badSource = await client
       .bridgeDeposit({ amount: "1", source: "l3" as "l1", evmSigner: funded })
       .catch((e: unknown) => e);

@@ -1,0 +1,26 @@
+import { isInvalidAmountError } from "@perpx/core";
+import { EvmWallet } from "@perpx/node-client/wallets";
+import { describe, expect, it } from "vitest";
+import { bridgeDeposit } from "./bridgeDeposit.js";
+import type { ClientContext } from "./client.js";
+
+describe("bridgeDeposit's amount", () => {
+  it("is refused as an InvalidAmountError (kind amount, not-positive) when zero or negative, before any call", async () => {
+    // No connection at all: the refusal comes before the source chain or the node is asked anything.
+    const context = {} as ClientContext;
+    const evmSigner = EvmWallet.generate();
+    for (const amount of ["0", "0.000000", "-5", "-0.000001"]) {
+      const error = await bridgeDeposit(context, { amount, source: "l1", evmSigner }).catch(
+        (e: unknown) => e,
+      );
+      expect(
+        isInvalidAmountError(error) && [error.kind, error.reason],
+        `${amount}: ${String(error)}`,
+      ).toEqual(["amount", "not-positive"]);
+    }
+    const tooFine = await bridgeDeposit(context, { amount: "0.0000001", source: "l1", evmSigner }).catch(
+      (e: unknown) => e,
+    );
+    expect(isInvalidAmountError(tooFine) && tooFine.reason).toBe("off-grid");
+  });
+});
