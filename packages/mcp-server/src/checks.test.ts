@@ -209,3 +209,59 @@ describe("runOrderChecks at its boundaries (property)", () => {
     );
   });
 });
+
+describe("the figures of a refusal", () => {
+  /** The refusal of `changes` (it must be one). */
+  function failure(changes: Partial<OrderFacts>, within: TradingLimits = limits): ToolFailure {
+    try {
+      runOrderChecks({ ...facts, ...changes }, within, []);
+    } catch (error) {
+      if (error instanceof ToolFailure) return error;
+      throw error;
+    }
+    throw new Error("not refused");
+  }
+
+  it("never show an amount at or below the limit it is refused for being above (rounded up, not to nearest)", () => {
+    // A MARKET buy's worst price (oracle moved by bps) has more decimals than the 8 a message shows.
+    const price = "65000.000000000001";
+    const notional = failure(
+      { size: "0.01", price, oracle: "65000" },
+      { ...limits, maxOrderNotional: "650" },
+    );
+    expect(notional.message).toContain(
+      "the order's notional 650.00000001 USD is above the limit maxOrderNotional 650 USD",
+    );
+    const position = failure(
+      { size: "0.01", price: "65000", oracle: price },
+      {
+        ...limits,
+        maxOrderNotional: "1000000",
+        maxPositionNotional: "650",
+      },
+    );
+    expect(position.message).toContain(
+      "would be 650.00000001 USD, above the limit maxPositionNotional 650 USD",
+    );
+    // 0.01 × 65000.0000325 over an equity of 325 is a leverage of 2.000000001.
+    const leverage = failure(
+      { size: "0.01", oracle: "65000.0000325", equity: "325" },
+      {
+        ...limits,
+        maxOrderNotional: "1000000",
+        maxPositionNotional: "1000000",
+      },
+    );
+    expect(leverage.message).toContain("leverage would be 2.00000001x, above the limit maxLeverage 2x");
+    // 10 bps and a billionth of the oracle away: shown as 10.00000001 bps, not as the band's 10.
+    const band = failure({ price: "65065.000000065", oracle: "65000" }, { ...limits, priceBandBps: 10 });
+    expect(band.message).toContain("is 10.00000001 bps from the oracle 65000; at most 10 bps");
+  });
+
+  it("name the free collateral an order needs rounded up, so that much is enough", () => {
+    // 0.01 × 65000.000000000001 × 0.05 = 32.50000000000000005: 32.5 would not be enough.
+    const error = failure({ price: "65000.000000000001", oracle: "65000", freeCollateral: "32.5" });
+    expect(error.toolCode).toBe("INSUFFICIENT_COLLATERAL");
+    expect(error.message).toContain("needs 32.50000001 USDC");
+  });
+});

@@ -57,11 +57,15 @@ export interface CheckResult {
   passed: boolean;
 }
 
-/** A figure for a message: at most 8 decimals, no trailing zeros. */
-const shown = (value: Exact) => value.toDecimalPlaces(8, "halfExpand").toFixed();
-/** A ratio for a message, to 8 decimals (∞ over zero). */
+/**
+ * A figure for a message: at most 8 decimals, no trailing zeros, rounded up (every figure shown is
+ * one refused for being above a limit or an amount needed), so it is never shown at or below the
+ * limit it broke, and the free collateral named as needed is enough.
+ */
+const shown = (value: Exact) => value.toDecimalPlaces(8, "ceil").toFixed();
+/** A ratio for a message, to 8 decimals rounded up as {@link shown} (∞ over zero). */
 const ratio = (a: Exact, b: Exact) =>
-  b.isZero() ? "∞" : a.dividedBy(b, { scale: 8, rounding: "halfExpand" }).toFixed();
+  b.isZero() ? "∞" : a.dividedBy(b, { scale: 8, rounding: "ceil" }).toFixed();
 
 /**
  * The position after an order fills, and whether it is larger in size than before.

@@ -134,3 +134,21 @@ describe("checkExposure", () => {
     );
   });
 });
+
+describe("checkExposure's figures", () => {
+  it("never show a position at or below the limit it is refused for being above (rounded up, not to nearest)", () => {
+    // 0.01 at an oracle of 100000.000000000001 is 1000.00000000000001 USD, over a limit of 1000.
+    const order = { ...buy, size: "0.01", price: "100000", oracle: "100000.000000000001" };
+    const error = refusal(
+      order,
+      { ...flat, equity: "1000000" },
+      [],
+      resolveLimits({ maxPositionNotional: "1000" }),
+    );
+    expect(error?.facts).toMatchObject({
+      limit: "maxPositionNotional",
+      worstPositionNotional: "1000.00000001",
+    });
+    expect(error?.shortMessage).toMatch(/could reach 1000\.00000001 USD .*maxPositionNotional 1000 USD/);
+  });
+});

@@ -63,8 +63,11 @@ export interface InFlightExposure extends PendingOrder {
   lossBudget: string;
 }
 
-/** A figure for a message: at most 8 decimals, no trailing zeros. */
-const shown = (value: Exact) => value.toDecimalPlaces(8, "halfExpand").toFixed();
+/**
+ * A figure for a message: at most 8 decimals, no trailing zeros, rounded up (each is refused for
+ * being above a limit), so it is never shown at or below the limit it broke.
+ */
+const shown = (value: Exact) => value.toDecimalPlaces(8, "ceil").toFixed();
 
 const refuse = (limit: keyof TradingLimits, message: string, facts: Record<string, unknown> = {}) =>
   new ToolFailure("RISK_LIMIT", message, { limit, ...facts });

@@ -196,7 +196,7 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
         if (notional.greaterThan(limits.confirmAboveNotional) && !args.confirm) {
           throw new ToolFailure(
             "CONFIRMATION_REQUIRED",
-            `the order's notional ${notional.toDecimalPlaces(8, "halfExpand").toFixed()} USD is above ${limits.confirmAboveNotional} USD: call again with confirm: true`,
+            `the order's notional ${notional.toDecimalPlaces(8, "ceil").toFixed()} USD is above ${limits.confirmAboveNotional} USD: call again with confirm: true`,
           );
         }
         checks.push({ check: "confirmation", passed: true });
