@@ -194,15 +194,18 @@ export function orderKind(order: {
 }
 
 /**
- * A slippage such as `"0.5%"` in parts per million (5000).
+ * A slippage such as `"0.5%"` in parts per million (5000). Digits past the ppm (4 decimals of a
+ * percent) are dropped, which only narrows the bound.
  *
- * @param slippage - a percentage (`"0.5%"`) or a fraction (`"0.005"`).
+ * @param slippage - a percentage: a canonical decimal then `%` (`"0.5%"`); a bare fraction
+ *   (`"0.005"`) is refused, never read as 0.005%.
  * @returns the slippage in parts per million.
  * @throws {InvalidOrderError} unless it is a percentage from 0% to 100%.
  *
  * @example
  * ```ts
  * slippagePpm("0.5%"); // 5000n
+ * slippagePpm("0.005"); // throws InvalidOrderError
  * ```
  */
 export function slippagePpm(slippage: string): bigint {
