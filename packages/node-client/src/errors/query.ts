@@ -98,3 +98,34 @@ export class QueryError extends PerpxError {
  * ```
  */
 export const isQueryError = errorGuard<QueryError>("QueryError");
+
+// The checks of an answer's fields, each failing with a QueryError that names the field.
+
+/**
+ * The field an answer must carry; a `QueryError` naming it when the node left it out.
+ * @param value - the answer's field.
+ * @param path - the method's path (`/<service>/<Method>`).
+ * @param field - the field's proto name.
+ * @returns the value.
+ */
+export function present<T>(value: T | undefined, path: string, field: string): T {
+  if (value === undefined)
+    throw new QueryError({ path, transport: "grpc", log: `the answer has no ${field}` });
+  return value;
+}
+
+/**
+ * An answer's coin amount (a `math.Int` that is never negative: a balance, an escrow) as a bigint:
+ * decimal digits only, `""` being zero as the chain reads an unset amount. Hex (`"0x10"`, which
+ * `BigInt` reads as 16), binary, spaces, a sign, a fraction or an exponent are a `QueryError`
+ * naming the field, never another number.
+ * @param value - the answer's field.
+ * @param path - the method's path (`/<service>/<Method>`).
+ * @param field - the field's proto name.
+ * @returns the amount in base units.
+ */
+export function coinAmount(value: string, path: string, field: string): bigint {
+  if (/^[0-9]*$/.test(value)) return BigInt(value || "0");
+  const log = `the answer's ${field} is not a coin amount: ${JSON.stringify(String(value).slice(0, 80))}`;
+  throw new QueryError({ path, transport: "grpc", log });
+}

@@ -1,7 +1,8 @@
 import { cosmosBank } from "@perpx/proto";
+import { coinAmount } from "../errors/query.js";
 import { bech32Address } from "../messages/validate.js";
-import { coinAmount, definePagedQuery, defineQuery } from "./define.js";
-import { type QueryOptions, queryPath } from "./unary.js";
+import { definePagedQuery, defineQuery } from "./define.js";
+import type { QueryOptions } from "./unary.js";
 
 /**
  * A bank balance with its amount as a bigint.
@@ -43,13 +44,9 @@ export interface GetBalancesParams extends QueryOptions {
 export const getBalances = definePagedQuery("getBalances", () => cosmosBank.Query.method.allBalances, {
   request: (p: GetBalancesParams) => ({ address: bech32Address(p.address) }),
   pick: (r): Balance[] =>
-    r.balances.map((coin, i) => ({
-      denom: coin.denom,
-      amount: coinAmount(
-        coin.amount,
-        queryPath(cosmosBank.Query.method.allBalances),
-        `balances[${i}].amount`,
-      ),
+    r.balances.map(({ denom, amount }, i) => ({
+      denom,
+      amount: coinAmount(amount, "/cosmos.bank.v1beta1.Query/AllBalances", `balances[${i}].amount`),
     })),
 });
 

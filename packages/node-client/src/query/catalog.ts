@@ -12,8 +12,9 @@ import {
   subaccounts,
 } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
+import { present } from "../errors/query.js";
 import { bech32Address, checkParams, uint32 } from "../messages/validate.js";
-import { definePagedQuery, defineQuery, present } from "./define.js";
+import { definePagedQuery, defineQuery } from "./define.js";
 import type { ByIdParams } from "./markets.js";
 import { type QueryOptions, unaryQuery } from "./unary.js";
 

@@ -4,7 +4,7 @@
  */
 import type { DescMessage, DescMethodUnary, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import type { NodeConnection } from "../connection.js";
-import { isQueryError, QueryError } from "../errors.js";
+import { isQueryError } from "../errors.js";
 import { checkParams } from "../messages/validate.js";
 import { allPages } from "./pages.js";
 import { type QueryOptions, queryPath, unaryQuery } from "./unary.js";
@@ -22,40 +22,6 @@ interface QuerySpec<I extends DescMessage, O extends DescMessage, P, R> {
   orUndefined?: boolean;
   /** The params may be left out although the request has fields (each of them optional). */
   optional?: boolean;
-}
-
-/**
- * The field an answer must carry; a `QueryError` naming it when the node left it out.
- * @param value - the answer's field.
- * @param path - the method's path (`/<service>/<Method>`).
- * @param field - the field's proto name.
- * @returns the value.
- */
-export function present<T>(value: T | undefined, path: string, field: string): T {
-  if (value === undefined)
-    throw new QueryError({ path, transport: "grpc", log: `the answer has no ${field}` });
-  return value;
-}
-
-/**
- * A coin amount of an answer (a Cosmos `math.Int` that is never negative: a balance, an escrow) as
- * a bigint: decimal digits only, `""` being zero as the chain reads an unset amount. Hex (`"0x10"`,
- * which `BigInt` reads as 16), binary, spaces, a sign, a fraction or an exponent are a `QueryError`
- * naming the field, never another number.
- * @param value - the answer's field.
- * @param path - the method's path (`/<service>/<Method>`).
- * @param field - the field's proto name.
- * @returns the amount in base units.
- */
-export function coinAmount(value: string, path: string, field: string): bigint {
-  if (value === "") return 0n;
-  if (typeof value === "string" && /^[0-9]+$/.test(value)) return BigInt(value);
-  const shown = JSON.stringify(typeof value === "string" ? value.slice(0, 80) : String(value));
-  throw new QueryError({
-    path,
-    transport: "grpc",
-    log: `the answer's ${field} is not a coin amount: ${shown}`,
-  });
 }
 
 /**

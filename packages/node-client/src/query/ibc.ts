@@ -2,8 +2,9 @@
 import { type IntegerInput, InvalidArgumentError } from "@perpx/core";
 import { ibcChannel, ibcTransfer } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
+import { coinAmount } from "../errors/query.js";
 import { nonEmpty, positiveUint64 } from "../messages/validate.js";
-import { coinAmount, definePagedQuery, defineQuery } from "./define.js";
+import { definePagedQuery, defineQuery } from "./define.js";
 import type { QueryOptions } from "./unary.js";
 
 /** ibc-go's identifier alphabet and length (ICS-24), for ports and channels. */

@@ -2,9 +2,10 @@
 import { InvalidArgumentError, type SubaccountRef } from "@perpx/core";
 import { clob, feetiers, perpetuals, prices } from "@perpx/proto";
 import type { NodeConnection } from "../connection.js";
+import { present } from "../errors/query.js";
 import { ORDER_FLAGS } from "../messages/orderTypes.js";
 import { bech32Address, checkParams, subaccountId, uint32 } from "../messages/validate.js";
-import { definePagedQuery, defineQuery, present } from "./define.js";
+import { definePagedQuery, defineQuery } from "./define.js";
 import type { QueryOptions } from "./unary.js";
 
 /** An id (clob pair, perpetual, oracle market, asset), with the call options. */
