@@ -213,6 +213,12 @@ export function partsOf(value: string | bigint | number | DecimalLike, field: st
     if (typeof like.isFinite === "function" && !like.isFinite()) {
       return refuse(field, `must be finite, got ${show(value)}`);
     }
+    // decimal.js keeps its exponent in `e`: refuse a huge one (as a written exponent is refused)
+    // before toFixed() writes every digit of 1e9000000000000000
+    const exponent = (value as { e?: unknown }).e;
+    if (typeof exponent === "number" && !(Math.abs(exponent) <= MAX_EXPONENT)) {
+      return refuse(field, `has an exponent beyond ±${MAX_EXPONENT}: ${show(value)}`);
+    }
     const text = like.toFixed();
     if (typeof text === "string") return parseText(text, field);
   }

@@ -89,6 +89,17 @@ describe("Exact", () => {
     expect(new Exact("+.5").toString()).toBe("0.5");
   });
 
+  it("refuses a Decimal whose exponent is beyond ±1000, as it refuses such a written exponent", () => {
+    // toFixed() of 1e9000000000000000 would write every digit: out of memory, the process aborts
+    for (const huge of ["1e-5000", "-1e5000", "1e100000000", "1e9000000000000000"]) {
+      const error = thrown(() => new Exact(new Decimal(huge), "price"));
+      expect(isInvalidArgumentError(error) && error.argument, huge).toBe("price");
+      expect((error as Error).message).toContain("exponent beyond ±1000");
+    }
+    expect(new Exact(new Decimal("9.5e1000")).toString()).toBe(`95${"0".repeat(999)}`);
+    expect(new Exact(new Decimal("-2.5e-1000")).scale).toBe(1001);
+  });
+
   it("reads an Exact of another copy of the module through its plain text", () => {
     const foreign = { isFinite: () => true, toFixed: () => "65000.25", coefficient: 1n, scale: 0 };
     expect(new Exact(foreign).toString()).toBe("65000.25");

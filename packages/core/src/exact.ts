@@ -60,7 +60,8 @@ export class Exact {
   /**
    * @param value - a decimal string, a decimal.js `Decimal`, an `Exact`, a bigint or a safe integer.
    * @param field - the name an error gives the value.
-   * @throws {InvalidArgumentError} naming `field` for anything else (a fractional JS number too).
+   * @throws {InvalidArgumentError} naming `field` for anything else (a fractional JS number too,
+   *   and an exponent beyond ±1000, written or a `Decimal`'s).
    */
   constructor(value: ExactInput, field = "value") {
     const [coefficient, scale] =
