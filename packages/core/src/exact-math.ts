@@ -109,9 +109,18 @@ export function normalize(coefficient: bigint, scale: number): [bigint, number] 
   if (coefficient === 0n) return [0n, 0];
   let c = coefficient;
   let s = scale;
-  while (s > 0 && c % 10n === 0n) {
+  for (let i = 0; i < 16 && s > 0 && c % 10n === 0n; i++) {
     c /= 10n;
     s--;
+  }
+  if (s > 0 && c % 10n === 0n) {
+    // many trailing zeros ("1." and 100,000 zeros): count them in the text, one division instead
+    // of one per zero (quadratic in the length)
+    const digits = c.toString();
+    let zeros = 0;
+    while (zeros < s && digits[digits.length - 1 - zeros] === "0") zeros++;
+    c /= pow10(zeros);
+    s -= zeros;
   }
   return [c, s];
 }

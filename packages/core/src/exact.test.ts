@@ -100,6 +100,18 @@ describe("Exact", () => {
     expect(new Exact(new Decimal("-2.5e-1000")).scale).toBe(1001);
   });
 
+  it("drops 300,000 trailing zeros in one step, not one division per zero", () => {
+    // one bigint division per zero was quadratic: about 20 s for each of these (minutes for a
+    // megabyte of zeros, text a hostile indexer can send); now a few milliseconds
+    const zeros = "0".repeat(300_000);
+    expect(new Exact(`1.${zeros}`).toString()).toBe("1");
+    expect(new Exact(`-20.5${zeros}`).toString()).toBe("-20.5");
+    expect(new Exact(`0.${zeros}1${zeros}`).scale).toBe(300_001);
+    const wide = new Exact(`3${zeros}`).times(`0.${"0".repeat(299_999)}1`);
+    expect(wide.toString()).toBe("3");
+    expect(wide.scale).toBe(0);
+  });
+
   it("reads an Exact of another copy of the module through its plain text", () => {
     const foreign = { isFinite: () => true, toFixed: () => "65000.25", coefficient: 1n, scale: 0 };
     expect(new Exact(foreign).toString()).toBe("65000.25");
