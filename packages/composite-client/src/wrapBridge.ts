@@ -5,16 +5,31 @@ import {
   optionKeys,
   usdcToQuoteQuantums,
 } from "@perpx/core";
-import type { SendTxResult } from "@perpx/node-client";
+import { QueryError, type SendTxResult } from "@perpx/node-client";
 import { getBacking, getBridgeEvents } from "@perpx/node-client/queries";
-import { bridge } from "@perpx/proto";
+import { bridge, wrap } from "@perpx/proto";
 import type { ClientContext } from "./client.js";
 import { walletOf } from "./trader.js";
+
+/**
+ * A backing's remaining balance read strictly, as the bank queries read a coin amount: base-10
+ * digits ("" is 0), so a node's "0x10" is refused, not read as 16 (nor " 5" as 5).
+ */
+function remainingOf(text: string, index: number): bigint {
+  if (/^[0-9]*$/.test(text)) return BigInt(text || "0");
+  const shown = JSON.stringify(String(text).slice(0, 80));
+  throw new QueryError({
+    path: `/${wrap.Query.typeName}/${wrap.Query.method.backing.name}`,
+    transport: "grpc",
+    log: `the answer's backings[${index}].remainingBalance is not a coin amount: ${shown}`,
+  });
+}
 
 async function voucherOf(context: ClientContext, amount: bigint, given: string | undefined): Promise<string> {
   if (given !== undefined) return given;
   const backings = await getBacking(context.node);
-  const enough = backings.find((b) => BigInt(b.remainingBalance) >= amount);
+  const remaining = backings.map((b, i) => remainingOf(b.remainingBalance, i));
+  const enough = backings.find((_, i) => (remaining[i] as bigint) >= amount);
   if (!enough) {
     throw new InvalidArgumentError(
       "voucherDenom",
@@ -49,6 +64,7 @@ const TRACK_KEYS = optionKeys<Parameters<typeof trackBridgeDeposit>[1]>({
  * @returns resolves when the node accepted the `MsgRedeem`.
  * @throws {InvalidAmountError} for an amount with more than 6 decimals.
  * @throws {InvalidArgumentError} when no voucher backs the amount, on a read-only client or a trading key.
+ * @throws {QueryError} when the node names a remaining balance that is not a base-10 integer ("0x10").
  *
  * @example
  * ```ts
