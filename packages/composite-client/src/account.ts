@@ -9,6 +9,7 @@ import {
 import type { FundingPaymentResponseObject } from "@perpx/core/indexer";
 import { isIndexerNotFoundError } from "@perpx/indexer-client";
 import { subaccountBalances } from "@perpx/node-client";
+import { perpetualAmounts } from "@perpx/node-client/queries";
 import type { ClientContext } from "./client.js";
 import { type AccountDisplay, accountDisplay } from "./display.js";
 import { type MarginPositionInput, marginSummary } from "./margin.js";
@@ -126,7 +127,10 @@ export interface AccountView {
    * balances; entry prices from the indexer's REST when there is one; no open orders or fills).
    */
   source: "feed" | "node";
-  /** The USDC balance (negative when borrowed). */
+  /**
+   * The USDC balance (negative when borrowed), with the funding the positions have not settled yet
+   * (rounded down to a quote quantum), as the chain counts it when it judges collateral.
+   */
   usdc: string;
   /** USDC plus every position's value at the oracle price. */
   equity: string;
@@ -319,9 +323,13 @@ export async function accountFromNode(
       : undefined,
   ]);
   const balances = subaccountBalances(chain);
+  // The funding not settled yet, in millionths of a quote quantum (negative: owed), as the chain
+  // settles it before it judges collateral: Σ (position's index − perpetual's index) × quantums.
+  let fundingPpm = 0n;
   const held = await Promise.all(
     balances.perpetuals.map(async (position) => {
       const perpetual = await context.node.getPerpetual({ id: position.perpetualId });
+      fundingPpm += (position.fundingIndex - perpetualAmounts(perpetual).fundingIndex) * position.quantums;
       const ticker = perpetual.params?.ticker ?? "";
       await context.markets.refresh(ticker);
       const market = await context.markets.get(ticker);
@@ -341,7 +349,11 @@ export async function accountFromNode(
     {
       subaccount,
       source: "node",
-      usdc: quoteQuantumsToUsdc(balances.usdcQuantums),
+      // the sum rounded down to quote quantums, as the chain (and the indexer) round it
+      usdc: quoteQuantumsToUsdc(
+        balances.usdcQuantums +
+          (fundingPpm - (((fundingPpm % 1_000_000n) + 1_000_000n) % 1_000_000n)) / 1_000_000n,
+      ),
       openOrders: [],
       fills: [],
     },

@@ -1,5 +1,6 @@
-import { resolveNetwork } from "@perpx/core";
+import { quoteQuantumsToUsdc, resolveNetwork } from "@perpx/core";
 import { isInvalidArgumentError } from "@perpx/errors";
+import { subaccountBalances } from "@perpx/node-client";
 import { describe, expect, it, vi } from "vitest";
 import { InsufficientCollateralError } from "../src/index.js";
 import { fundedWallet, recordingSigner, useDevnet } from "./support.js";
@@ -68,6 +69,48 @@ describe("account views", () => {
       ["BTC-USD", "SHORT", "0.002"],
     ]);
     await client.cancelAll();
+  });
+
+  it("from the node alone, the USDC balance counts the funding not settled yet, as the indexer and the chain do", async () => {
+    const wallet = await fundedWallet(net.devnet);
+    const client = await net.connect({ wallet });
+    const sold = await client.placeOrder({
+      market: "BTC-USD",
+      side: "SELL",
+      type: "MARKET",
+      size: "0.002",
+      slippage: "5%",
+      rounding: "down",
+    });
+    expect((await sold.result({ timeoutMs: 20_000 })).status).toBe("FILLED");
+    // a funding tick: the position's funding index now trails the perpetual's
+    const tick = await fetch(`${net.devnet.endpoints.devnetControl}/devnet/advance-epoch`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    const { height } = (await tick.json()) as { height: string };
+    const local = resolveNetwork({ network: "local" });
+    const nodeOnly = await net.connect({
+      wallet,
+      network: { network: local.network, endpoints: { nodeRpc: net.devnet.endpoints.nodeRpc } },
+    });
+    const fromNode = await nodeOnly.account();
+    const chain = await nodeOnly.context.node.getSubaccount({ owner: wallet.address, number: 0 });
+    const settled = quoteQuantumsToUsdc(subaccountBalances(chain).usdcQuantums);
+    expect(fromNode.usdc).not.toBe(settled); // funding moved the balance the chain will settle
+    await vi.waitFor(async () => {
+      const seen = (await (await fetch(`${net.devnet.endpoints.indexer}/v4/height`)).json()) as {
+        height: string;
+      };
+      expect(BigInt(seen.height)).toBeGreaterThanOrEqual(BigInt(height));
+    });
+    const url = `${net.devnet.endpoints.indexer}/v4/addresses/${wallet.address}/subaccountNumber/0`;
+    const answer = (await (await fetch(url)).json()) as {
+      subaccount: { assetPositions: Record<string, { size: string; side: string }> };
+    };
+    const indexed = answer.subaccount.assetPositions.USDC;
+    expect(fromNode.usdc).toBe(indexed?.side === "SHORT" ? `-${indexed.size}` : indexed?.size);
   });
 
   it("sets leverage per market; the account's margin follows it", async () => {
