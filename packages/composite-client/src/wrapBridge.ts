@@ -5,30 +5,20 @@ import {
   optionKeys,
   usdcToQuoteQuantums,
 } from "@perpx/core";
-import { QueryError, type SendTxResult } from "@perpx/node-client";
-import { getBacking, getBridgeEvents } from "@perpx/node-client/queries";
+import type { SendTxResult } from "@perpx/node-client";
+import { coinAmount, getBacking, getBridgeEvents, queryPath } from "@perpx/node-client/queries";
 import { bridge, wrap } from "@perpx/proto";
 import type { ClientContext } from "./client.js";
 import { walletOf } from "./trader.js";
 
-/**
- * A backing's remaining balance read strictly, as the bank queries read a coin amount: base-10
- * digits ("" is 0), so a node's "0x10" is refused, not read as 16 (nor " 5" as 5).
- */
-function remainingOf(text: string, index: number): bigint {
-  if (/^[0-9]*$/.test(text)) return BigInt(text || "0");
-  const shown = JSON.stringify(String(text).slice(0, 80));
-  throw new QueryError({
-    path: `/${wrap.Query.typeName}/${wrap.Query.method.backing.name}`,
-    transport: "grpc",
-    log: `the answer's backings[${index}].remainingBalance is not a coin amount: ${shown}`,
-  });
-}
-
 async function voucherOf(context: ClientContext, amount: bigint, given: string | undefined): Promise<string> {
   if (given !== undefined) return given;
   const backings = await getBacking(context.node);
-  const remaining = backings.map((b, i) => remainingOf(b.remainingBalance, i));
+  // read strictly, as the bank queries read a coin amount: a node's "0x10" is refused, not 16
+  const path = queryPath(wrap.Query.method.backing);
+  const remaining = backings.map((b, i) =>
+    coinAmount(b.remainingBalance, path, `backings[${i}].remainingBalance`),
+  );
   const enough = backings.find((_, i) => (remaining[i] as bigint) >= amount);
   if (!enough) {
     throw new InvalidArgumentError(

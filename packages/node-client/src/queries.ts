@@ -9,6 +9,8 @@
  *
  * @packageDocumentation
  */
+
+export { coinAmount } from "./errors/query.js";
 export * from "./query/accountplus.js";
 export * from "./query/affiliates.js";
 export {

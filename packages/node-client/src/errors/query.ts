@@ -123,6 +123,12 @@ export function present<T>(value: T | undefined, path: string, field: string): T
  * @param path - the method's path (`/<service>/<Method>`).
  * @param field - the field's proto name.
  * @returns the amount in base units.
+ * @throws {QueryError} naming `field` when `value` is not decimal digits.
+ * @example
+ * ```ts
+ * coinAmount("1500000", "/perpx.wrap.v1.Query/Backing", "backings[0].remainingBalance"); // 1500000n
+ * coinAmount("", "/perpx.wrap.v1.Query/Backing", "backings[0].remainingBalance"); // 0n
+ * ```
  */
 export function coinAmount(value: string, path: string, field: string): bigint {
   if (/^[0-9]*$/.test(value)) return BigInt(value || "0");
