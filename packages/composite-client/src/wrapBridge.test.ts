@@ -1,7 +1,8 @@
 import { isInvalidArgumentError } from "@perpx/errors";
-import { createNodeClient, isQueryError, type TxSigner } from "@perpx/node-client";
+import { createNodeClient, isQueryError } from "@perpx/node-client";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { describe, expect, it } from "vitest";
+import { recordingSigner } from "../test/support.js";
 import type { ClientContext } from "./client.js";
 import { wrapRedeemUsdc, wrapWithdrawUsdc } from "./wrapBridge.js";
 
@@ -11,7 +12,6 @@ import { wrapRedeemUsdc, wrapWithdrawUsdc } from "./wrapBridge.js";
  * withdraw asked for (which then fails, unsent); any other call fails.
  */
 function backedBy(remaining: string[]): { context: ClientContext; signed: unknown[]; vouchers: string[] } {
-  const signed: unknown[] = [];
   const answer = (method: { name: string }) => {
     if (method.name !== "Backing") throw new Error(`not served: ${method.name}`);
     const backings = remaining.map((r, i) => ({ voucherDenom: `ibc/V${i}`, remainingBalance: r }));
@@ -24,15 +24,7 @@ function backedBy(remaining: string[]): { context: ClientContext; signed: unknow
     },
   };
   const wallet = LocalWallet.generate();
-  const signer: TxSigner = {
-    address: wallet.address,
-    publicKey: wallet.publicKey,
-    keyType: wallet.keyType,
-    signDirect: (doc, bytes) => {
-      signed.push(doc);
-      return wallet.signDirect(doc, bytes);
-    },
-  };
+  const { signer, signed } = recordingSigner(wallet);
   const vouchers: string[] = [];
   const client = createNodeClient({ grpc: grpc as never });
   // the message sent, taken before it is signed

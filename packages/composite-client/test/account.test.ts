@@ -2,25 +2,31 @@ import { quoteQuantumsToUsdc, resolveNetwork } from "@perpx/core";
 import { isInvalidArgumentError } from "@perpx/errors";
 import { subaccountBalances } from "@perpx/node-client";
 import { describe, expect, it, vi } from "vitest";
-import { InsufficientCollateralError } from "../src/index.js";
+import { type CompositeClient, InsufficientCollateralError, type OrderResult } from "../src/index.js";
 import { fundedWallet, recordingSigner, useDevnet } from "./support.js";
 
 const net = useDevnet();
+
+/** Sells 0.002 BTC at market and returns the fill, FILLED (the short both tests read). */
+async function shortFilled(client: CompositeClient): Promise<OrderResult> {
+  const sold = await client.placeOrder({
+    market: "BTC-USD",
+    side: "SELL",
+    type: "MARKET",
+    size: "0.002",
+    slippage: "5%",
+    rounding: "down",
+  });
+  const fill = await sold.result({ timeoutMs: 20_000 });
+  expect(fill.status).toBe("FILLED");
+  return fill;
+}
 
 describe("account views", () => {
   it("equity, free collateral, margin usage, leverage, a short with its entry, PnL and liquidation price, open orders and fills, live from the feed", async () => {
     const wallet = await fundedWallet(net.devnet);
     const client = await net.connect({ wallet });
-    const sold = await client.placeOrder({
-      market: "BTC-USD",
-      side: "SELL",
-      type: "MARKET",
-      size: "0.002",
-      slippage: "5%",
-      rounding: "down",
-    });
-    const fill = await sold.result({ timeoutMs: 20_000 });
-    expect(fill.status).toBe("FILLED");
+    const fill = await shortFilled(client);
     const btc = await client.getMarket({ ticker: "BTC-USD" });
     const resting = await client.placeOrder({
       market: "BTC-USD",
@@ -74,15 +80,7 @@ describe("account views", () => {
   it("from the node alone, the USDC balance counts the funding not settled yet, as the indexer and the chain do", async () => {
     const wallet = await fundedWallet(net.devnet);
     const client = await net.connect({ wallet });
-    const sold = await client.placeOrder({
-      market: "BTC-USD",
-      side: "SELL",
-      type: "MARKET",
-      size: "0.002",
-      slippage: "5%",
-      rounding: "down",
-    });
-    expect((await sold.result({ timeoutMs: 20_000 })).status).toBe("FILLED");
+    await shortFilled(client);
     // a funding tick: the position's funding index now trails the perpetual's
     const tick = await fetch(`${net.devnet.endpoints.devnetControl}/devnet/advance-epoch`, {
       method: "POST",
