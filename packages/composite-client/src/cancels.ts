@@ -1,6 +1,6 @@
 import { assertKnownKeys, InvalidArgumentError, InvalidOrderError, optionKeys } from "@perpx/core";
 import { isBroadcastTxError, type SendTxResult } from "@perpx/node-client";
-import { batchCancelMsg, cancelOrderMsg, ORDER_FLAGS } from "@perpx/node-client/tx";
+import { batchCancelMsg, cancelOrderMsg, MAX_BATCH_CANCELS, ORDER_FLAGS } from "@perpx/node-client/tx";
 import type { ClientContext } from "./client.js";
 import type { OrderResult } from "./tracking.js";
 import { subaccountOf } from "./trader.js";
@@ -129,8 +129,8 @@ export async function cancelAllOrders(
   }
   const sent: Promise<PlacedEntry | undefined>[] = [];
   for (const [ticker, entries] of shortTerm) {
-    for (let i = 0; i < entries.length; i += 100) {
-      const chunk = entries.slice(i, i + 100);
+    for (let i = 0; i < entries.length; i += MAX_BATCH_CANCELS) {
+      const chunk = entries.slice(i, i + MAX_BATCH_CANCELS);
       await batchCancelOrders(context, placed, {
         market: ticker,
         clientIds: chunk.map((e) => e.wire.clientId),
