@@ -4,6 +4,11 @@
  * `onStall` for a socket silent for `idleMs` (so a stall is detected within 1.25 times the
  * timeout), and pings a quiet server (ws only). Counting a frame does no clock read and no timer
  * work: it is on the hot path.
+ *
+ * A silence is confirmed before it counts as a stall: the check runs once more on the next turn of
+ * the event loop, after the I/O that is already waiting has been read. When the process itself was
+ * busy (a long synchronous task, a GC pause) past the timeout, the frames the server sent meanwhile
+ * are still unread when the timer fires, and the healthy socket is kept.
  */
 import type { IndexerWebSocket } from "./transport.js";
 
@@ -16,6 +21,8 @@ export class Heartbeat {
   private frames = 0;
   private framesSeen = 0;
   private pinged = false;
+  /** A silence past the timeout was seen and waits for its confirmation on the next turn. */
+  private confirming = false;
 
   /**
    * @param idleMs - silence after which the socket is stalled (0: never).
@@ -43,6 +50,7 @@ export class Heartbeat {
     this.lastActivity = Date.now();
     this.framesSeen = this.frames;
     this.pinged = false;
+    this.confirming = false;
     this.run();
   }
 
@@ -66,10 +74,18 @@ export class Heartbeat {
     }
     const quiet = now - this.lastActivity;
     if (quiet >= this.idleMs) {
+      if (!this.confirming) {
+        // Let the poll phase read what waits first (see the module comment): a zero timer runs on
+        // the loop's next turn, after it.
+        this.confirming = true;
+        this.timer = setTimeout(this.tick, 0);
+        return;
+      }
       this.socket = undefined;
       this.onStall();
       return;
     }
+    this.confirming = false;
     const canPing = socket.ping !== undefined && socket.readyState === 1;
     if (canPing && !this.pinged && quiet >= this.pingMs) {
       this.pinged = true;

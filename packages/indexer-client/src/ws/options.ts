@@ -29,7 +29,8 @@ export interface IndexerSocketOptions {
    * How long the server may stay silent (no frame, no protocol ping or pong) before the socket is
    * dropped as stalled and reconnected. The server pings every 30 s; in a browser, whose pings are
    * invisible to scripts, only messages count, so keep it above the quietest expected period (or
-   * subscribe to `v4_block_height`). `0` disables it.
+   * subscribe to `v4_block_height`). `0` disables it. Frames that arrived while this process was
+   * busy past the timeout are read before the silence is judged, so they count.
    * @default 40_000
    */
   readonly idleTimeoutMs?: number;
