@@ -93,6 +93,8 @@ export async function batchCancelOrders(
  * @param placed - the orders this client placed, by market and client id.
  * @param params - the market's ticker, or none for every market.
  * @returns the client ids cancelled, by market (markets with none left out).
+ * @throws the first cancel's failure, once every cancel already sent has settled (none is left to
+ *   reject unheard).
  *
  * @example
  * ```ts
@@ -109,7 +111,7 @@ export async function cancelAllOrders(
   assertKnownKeys(params, CANCEL_ALL_KEYS, "cancelAll");
   const height = context.height.current();
   const shortTerm = new Map<string, PlacedEntry[]>();
-  const stateful: Promise<PlacedEntry | undefined>[] = [];
+  const stateful: Promise<PromiseSettledResult<PlacedEntry | undefined>>[] = [];
   for (const [key, entry] of placed) {
     if (entry.canceled || (params.market !== undefined && entry.ticker !== params.market)) continue;
     const { wire } = entry;
@@ -125,24 +127,44 @@ export async function cancelAllOrders(
       shortTerm.set(entry.ticker, [...(shortTerm.get(entry.ticker) ?? []), entry]);
       continue;
     }
-    stateful.push(cancelStateful(context, placed, key, entry));
+    // Caught at once: a stateful cancel that fails while the batches are sent waits to be read,
+    // never an unhandled rejection.
+    stateful.push(settle(cancelStateful(context, placed, key, entry)));
   }
-  const sent: Promise<PlacedEntry | undefined>[] = [];
-  for (const [ticker, entries] of shortTerm) {
-    for (let i = 0; i < entries.length; i += MAX_BATCH_CANCELS) {
-      const chunk = entries.slice(i, i + MAX_BATCH_CANCELS);
-      await batchCancelOrders(context, placed, {
-        market: ticker,
-        clientIds: chunk.map((e) => e.wire.clientId),
-      });
-      for (const entry of chunk) sent.push(removedByCancel(entry));
+  const sent: Promise<PromiseSettledResult<PlacedEntry | undefined>>[] = [];
+  try {
+    for (const [ticker, entries] of shortTerm) {
+      for (let i = 0; i < entries.length; i += MAX_BATCH_CANCELS) {
+        const chunk = entries.slice(i, i + MAX_BATCH_CANCELS);
+        await batchCancelOrders(context, placed, {
+          market: ticker,
+          clientIds: chunk.map((e) => e.wire.clientId),
+        });
+        for (const entry of chunk) sent.push(settle(removedByCancel(entry)));
+      }
     }
+  } catch (error) {
+    // The stateful cancels already sent end before the failure is told.
+    await Promise.all(stateful);
+    throw error;
   }
+  const outcomes = await Promise.all([...stateful, ...sent]);
+  const failed = outcomes.find((outcome) => outcome.status === "rejected");
+  if (failed) throw failed.reason;
   const cancelled: Record<string, number[]> = {};
-  for (const entry of await Promise.all([...stateful, ...sent])) {
+  for (const outcome of outcomes) {
+    const entry = outcome.status === "fulfilled" ? outcome.value : undefined;
     if (entry) cancelled[entry.ticker] = [...(cancelled[entry.ticker] ?? []), entry.wire.clientId];
   }
   return cancelled;
+}
+
+/** A promise's outcome, its rejection caught at once (read later, never unhandled). */
+function settle<T>(promise: Promise<T>): Promise<PromiseSettledResult<T>> {
+  return promise.then(
+    (value) => ({ status: "fulfilled", value }),
+    (reason: unknown) => ({ status: "rejected", reason }),
+  );
 }
 
 type PlacedEntry = PlacedOrders extends Map<string, infer E> ? E : never;

@@ -192,6 +192,8 @@ export class CompositeClient {
    * @param params - the market's ticker, or none for every market.
    * @returns resolves with the client ids the cancels removed, by ticker (markets with none are
    *   absent).
+   * @throws the first cancel's failure (a `BroadcastTxError`, a `TransportError`), once every
+   *   cancel already sent has settled; the orders it did not remove stay known, for the next call.
    * @example
    * ```ts
    * const sold = await client.placeOrder({ market: "BTC-USD", side: "SELL", type: "MARKET", size: "0.001", slippage: "1%" });

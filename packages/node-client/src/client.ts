@@ -89,7 +89,7 @@ export interface NodeClientOptions {
   nonceMode?: "sequence" | "timestamp";
   /**
    * Short-term order window, blocks.
-   * @default network.shortBlockWindow, else 20
+   * @default network.shortBlockWindow, else 40 (core's SHORT_BLOCK_WINDOW)
    */
   shortBlockWindow?: number;
   /**

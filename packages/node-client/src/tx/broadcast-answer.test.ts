@@ -39,11 +39,11 @@ async function rpcAnswering(result: Record<string, unknown>): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-/** An h2c gRPC server that answers every BroadcastTx with `txResponse`. */
-async function grpcAnswering(txResponse: { txhash: string; code: number }): Promise<string> {
+/** An h2c gRPC server that answers every BroadcastTx with `txResponse` (none: an empty answer). */
+async function grpcAnswering(txResponse: { txhash: string; code: number } | undefined): Promise<string> {
   const message = toBinary(
     cosmosTx.BroadcastTxResponseSchema,
-    create(cosmosTx.BroadcastTxResponseSchema, { txResponse }),
+    create(cosmosTx.BroadcastTxResponseSchema, txResponse ? { txResponse } : {}),
   );
   const frame = Buffer.alloc(5 + message.length);
   frame.writeUInt32BE(message.length, 1);
@@ -106,5 +106,31 @@ describe("a broadcast answered with another transaction's hash", () => {
     expect(await submitTx(grpc, { txBytes, mode: "sync", transport: "grpc" })).toBe(hash);
     rpc.close();
     grpc.close();
+  });
+});
+
+describe("a broadcast answered without this transaction's hash", () => {
+  it("is a TransportError that may have been sent over RPC, never an acceptance", async () => {
+    for (const result of [{}, { code: 0 }, { code: 0, hash: "", log: "" }]) {
+      for (const mode of ["sync", "async"] as const) {
+        const client = createNodeClient({ nodeRpc: await rpcAnswering(result) });
+        const error = await submitTx(client, { txBytes, mode, transport: "rpc" }).catch((e: unknown) => e);
+        expect(isTransportError(error) && error.nothingSent === false).toBe(true);
+        expect(String(error)).toContain("without the transaction's hash");
+        client.close();
+      }
+    }
+  });
+
+  it("is a TransportError over gRPC too: an empty answer or one without a hash", async () => {
+    for (const txResponse of [undefined, { txhash: "", code: 0 }]) {
+      const client = createNodeClient({ grpc: await grpcAnswering(txResponse) });
+      const error = await submitTx(client, { txBytes, mode: "sync", transport: "grpc" }).catch(
+        (e: unknown) => e,
+      );
+      expect(isTransportError(error) && error.nothingSent === false).toBe(true);
+      expect(String(error)).toContain("without the transaction's hash");
+      client.close();
+    }
   });
 });

@@ -135,8 +135,9 @@ function pickBroadcastTransport(client: NodeConnection, wanted?: "rpc" | "grpc")
 /**
  * Sends signed bytes to the mempool (`sync`: after CheckTx; `async`: without waiting for it) and
  * returns the hash (always the transaction's own, `txHash(txBytes)`). A CheckTx refusal throws
- * {@link BroadcastTxError} (phase `checkTx`); an answer carrying another transaction's hash is a
- * `TransportError` (`nothingSent: false`), never taken for this one's acceptance or refusal.
+ * {@link BroadcastTxError} (phase `checkTx`); an answer carrying another transaction's hash, or
+ * none, is a `TransportError` (`nothingSent: false`), never taken for this one's acceptance or
+ * refusal.
  *
  * @example
  * ```ts
@@ -167,8 +168,9 @@ export async function submitTx(
       },
     });
     const r = response.txResponse;
-    if (r?.txhash && r.txhash.toUpperCase() !== hash) throw anotherTxAnswered("grpc", r.txhash, hash);
-    if (r && r.code !== 0) {
+    if (!r?.txhash) throw answeredWithoutHash("grpc", hash);
+    if (r.txhash.toUpperCase() !== hash) throw anotherTxAnswered("grpc", r.txhash, hash);
+    if (r.code !== 0) {
       throw broadcastTxError({
         abciCode: r.code,
         codespace: r.codespace,
@@ -199,7 +201,8 @@ export async function submitTx(
         throw rpcQueryError(`broadcast_tx_${params.mode}`, error);
       }
       const reported = toHexString(result.hash).toUpperCase();
-      if (reported !== "" && reported !== hash) throw anotherTxAnswered("rpc", reported, hash);
+      if (reported === "") throw answeredWithoutHash("rpc", hash);
+      if (reported !== hash) throw anotherTxAnswered("rpc", reported, hash);
       if (result.code !== 0) {
         throw broadcastTxError({
           abciCode: result.code,
@@ -212,6 +215,19 @@ export async function submitTx(
       return hash;
     },
   );
+}
+
+/**
+ * The error of a broadcast whose answer carries no transaction hash (an empty gRPC answer, a JSON
+ * `result` of `{}`): a node always names the transaction it checked, so this is no node's
+ * acceptance or refusal, and the transaction may have reached the node.
+ */
+function answeredWithoutHash(transport: "rpc" | "grpc", hash: string): TransportError {
+  return new TransportError({
+    transport,
+    problem: `the node answered the broadcast of ${hash} without the transaction's hash`,
+    nothingSent: false,
+  });
 }
 
 /**
