@@ -208,7 +208,7 @@ describe("signatures checked off the main thread before CheckTx", () => {
     expect([refused?.codespace, refused?.code, refused?.log]).toEqual([
       "sdk",
       4,
-      `signature verification failed; please verify account number (${maker.accountNumber}) and chain-id (${subject.devnet.chainId}): unauthorized`,
+      `signature verification failed; please verify account number (${maker.accountNumber}) and chain-id (${subject.devnet.chainId}): (unable to verify single signer signature): unauthorized`,
     ]);
     expect(workers.some((w) => w.threadId > 0)).toBe(true);
   });

@@ -238,10 +238,11 @@ function verify(
   index: number,
   verified: Set<string> | undefined,
 ): void {
-  const failure = (detail?: string) =>
+  // The SDK's text, with the reason `VerifySignature` gives in parentheses.
+  const failure = (detail: string) =>
     abciError(
       sdkErrors.unauthorized,
-      `signature verification failed; please verify account number (${account.accountNumber}) and chain-id (${ctx.block.chainId})${detail === undefined ? "" : `: ${detail}`}`,
+      `signature verification failed; please verify account number (${account.accountNumber}) and chain-id (${ctx.block.chainId}): (${detail})`,
     );
   if (account.pubKey === undefined) throw abciError(sdkErrors.invalidPubKey, "pubkey on account is not set");
   const mode = info.modeInfo?.sum;
@@ -262,7 +263,9 @@ function verify(
     account.accountNumber,
   );
   const signature = tx.raw.signatures[index] as Uint8Array;
-  if (!verifySignatureOrVerdict(account.pubKey.algo, account.pubKey.key, signDoc, signature)) throw failure();
+  if (!verifySignatureOrVerdict(account.pubKey.algo, account.pubKey.key, signDoc, signature)) {
+    throw failure("unable to verify single signer signature");
+  }
   if (memo !== undefined) verified?.add(memo);
 }
 

@@ -55,7 +55,7 @@ describe("failures", () => {
     const { check } = run(app, tx);
     expect(check.code).toBe(4);
     expect(check.log).toBe(
-      `signature verification failed; please verify account number (0) and chain-id (${CHAIN_ID}): unauthorized`,
+      `signature verification failed; please verify account number (0) and chain-id (${CHAIN_ID}): (unable to verify single signer signature): unauthorized`,
     );
     expect(bankBalance(app, ALICE)).toBe(GENESIS_USDC_BALANCE);
     expect(accountInfo(app, ALICE).sequence).toBe(0n);

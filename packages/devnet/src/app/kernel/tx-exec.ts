@@ -189,6 +189,9 @@ export function runTx(
         response = m.handler.execute(ctx, m.msg);
       } catch (error) {
         if (error instanceof OutOfGasError) throw error;
+        // CheckTx runs messages only for clob txs, standing in for the reference chain's clob ante
+        // decorator, whose errors the SDK reports as they are (no message index: it is no message).
+        if (mode === "check") throw toAbciError(error);
         throw toAbciError(error).wrap(`failed to execute message; message index: ${i}`);
       }
       responses.push(response);

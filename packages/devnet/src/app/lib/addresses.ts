@@ -54,6 +54,36 @@ function decodeAccAddress(text: string, what: string): Uint8Array {
   }
 }
 
+/**
+ * Why `text` is no account address, in the words of the SDK's `AccAddressFromBech32` where the
+ * devnet knows them (an empty address, a bech32 address of another prefix), else the decoder's; for
+ * the error path only (the address is decoded afresh, nothing cached).
+ *
+ * @param text - the rejected address.
+ * @returns the reason, or undefined for a valid address.
+ * @example
+ * ```ts
+ * accAddressProblem(""); // "empty address string is not allowed"
+ * accAddressProblem("cosmos1t2htvpfl862vnwdqnuekd9p4ulh3h6hdhh78pa"); // "invalid Bech32 prefix; expected perpx, got cosmos"
+ * ```
+ */
+export function accAddressProblem(text: string): string | undefined {
+  if (text.trim() === "") return "empty address string is not allowed";
+  if (/^0x/i.test(text)) return "decoding bech32 failed: invalid character not part of charset: 120";
+  try {
+    addressBytes(text, { prefix: ACCOUNT_PREFIX });
+    return undefined;
+  } catch (error) {
+    if (error instanceof AbciError) return error.log;
+    if ((error as { reason?: string }).reason === "wrong-prefix") {
+      return `invalid Bech32 prefix; expected ${ACCOUNT_PREFIX}, got ${text.slice(0, text.lastIndexOf("1")).toLowerCase()}`;
+    }
+    return error instanceof Error
+      ? ((error as { shortMessage?: string }).shortMessage ?? error.message)
+      : String(error);
+  }
+}
+
 /** Addresses encoded lately, by their bytes as latin1 text (oldest dropped first): a fill's events name the same few. */
 const encodedAddresses = new Map<string, string>();
 

@@ -371,10 +371,8 @@ export class Engine {
       const position = this.position(ref, perpetualId);
       const reduces = side === "sell" ? position > 0n : position < 0n;
       if (!reduces) {
-        throw abciError(
-          clobErrors.reduceOnlyWouldIncrease,
-          `reduce-only order ${orderLabel(order)} would increase position ${position}`,
-        );
+        // Unwrapped, as the reference memclob's `validateNewOrder` returns it.
+        throw abciError(clobErrors.reduceOnlyWouldIncrease);
       }
       const size = position < 0n ? -position : position;
       if (open > size) open = size;
@@ -383,7 +381,8 @@ export class Engine {
       order.timeInForce === clob.Order_TimeInForce.POST_ONLY &&
       wouldCross(this.book.best(pairId, opposite(side)), { side, subticks: order.subticks })
     ) {
-      throw abciError(clobErrors.postOnlyWouldCross, `post-only order ${orderLabel(order)} would cross`);
+      // Unwrapped, as the reference memclob's `matchOrder` returns it.
+      throw abciError(clobErrors.postOnlyWouldCross);
     }
     let takerFilled = filled;
     const makerFills: { makerId: clob.OrderId; quantums: bigint }[] = [];

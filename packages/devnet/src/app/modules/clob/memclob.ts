@@ -6,8 +6,8 @@
  *
  * Rules: a short-term cancel succeeds when the order is unknown or gone and leaves a tombstone until
  * its good-til-block (placing that id again before then is clob 7; a second cancel with a lower or
- * equal good-til-block is clob 9); a batch cancel counts unknown ids as succeeded and fails (46)
- * only when none succeeds; a replacement (same order id) needs a higher good-til-block and the same
+ * equal good-til-block is clob 9); a batch cancel naming an unknown pair is clob 27, one that
+ * does counts unknown ids as succeeded and fails (46) only when none succeeds; a replacement (same order id) needs a higher good-til-block and the same
  * side, time in force and reduce-only flag, else clob 20.
  */
 import { create } from "@bufbuild/protobuf";
@@ -76,19 +76,18 @@ export function placeShortTerm(
   const existing = getOrder(store, key);
   if (existing !== undefined) {
     const old = existing.order;
+    // The reference memclob's `validateReplacement` texts.
     const why =
       goodTil(order) <= goodTil(old)
-        ? `its GoodTilBlock ${goodTil(order)} is not above ${goodTil(old)}`
+        ? "New order cannot reduce the GoodTilBlock or GoodTilBlockTime of existing order"
         : order.side !== old.side
-          ? "it changes the side"
+          ? "New order cannot change the Side of the existing order"
           : order.timeInForce !== old.timeInForce
-            ? "it changes the time in force"
+            ? "New order cannot change the TimeInForce of the existing order"
             : order.reduceOnly !== old.reduceOnly
-              ? "it changes reduce-only"
+              ? "New order cannot change the ReduceOnly field of the existing order"
               : undefined;
-    if (why !== undefined) {
-      throw abciError(clobErrors.invalidReplacement, `order ${orderLabel(order)} cannot replace: ${why}`);
-    }
+    if (why !== undefined) throw abciError(clobErrors.invalidReplacement, why);
     filled = existing.filled;
     engine.book.remove(pair.id, {
       side: sideOf(old),
@@ -122,10 +121,8 @@ export function cancelShortTerm(
   const key = orderKey(orderId);
   const done = getDone(store, key);
   if (done !== undefined && done.reason === "cancelled" && done.gtb >= goodTilBlock) {
-    throw abciError(
-      clobErrors.memClobCancelAlreadyExists,
-      `order ${key} already has a cancel with GoodTilBlock ${done.gtb}`,
-    );
+    // Unwrapped, as the reference memclob's `CancelOrder` returns it.
+    throw abciError(clobErrors.memClobCancelAlreadyExists);
   }
   const existing = getOrder(store, key);
   if (existing !== undefined && goodTil(existing.order) <= goodTilBlock) {
@@ -140,6 +137,13 @@ export function batchCancelShortTerm(
   keepers: ClobKeepers,
   msg: clob.MsgBatchCancel,
 ): clob.MsgBatchCancelResponse {
+  // The reference keeper's `BatchCancelShortTermOrder`: every pair must exist (clob 27) before any cancel.
+  const store = ctx.store(CLOB);
+  for (const batch of msg.shortTermCancels) {
+    if (getPair(store, batch.clobPairId) === undefined) {
+      throw abciError(clobErrors.invalidClobPairParameter, `Invalid clob pair id ${batch.clobPairId}`);
+    }
+  }
   const succeeded: clob.OrderBatch[] = [];
   const failed: clob.OrderBatch[] = [];
   for (const batch of msg.shortTermCancels) {
@@ -162,8 +166,11 @@ export function batchCancelShortTerm(
     if (ko.length > 0)
       failed.push(create(clob.OrderBatchSchema, { clobPairId: batch.clobPairId, clientIds: ko }));
   }
-  if (succeeded.length === 0)
-    throw abciError(clobErrors.batchCancelFailed, "no order of the batch was cancelled");
+  if (succeeded.length === 0) {
+    // Go's `%+v` of the failed client ids ([]uint32): "[1 2]".
+    const ids = failed.flatMap((batch) => batch.clientIds).join(" ");
+    throw abciError(clobErrors.batchCancelFailed, `No successful cancellations. Failures: [${ids}]`);
+  }
   return create(clob.MsgBatchCancelResponseSchema, {
     shortTermSucceeded: succeeded,
     shortTermFailed: failed,

@@ -80,6 +80,7 @@ import {
   validateCancelBasic,
   validateGoodTil,
   validateOrderBasic,
+  validateTrigger,
 } from "./validate.js";
 
 /**
@@ -115,6 +116,7 @@ function checkPlacement(ctx: Context, order: clob.Order): clob.ClobPair {
   validateOrderBasic(order);
   const pair = validateAgainstPair(order, getPair(ctx.store(CLOB), order.orderId?.clobPairId ?? 0));
   validateGoodTil(order, windowOf(ctx));
+  validateTrigger(order, pair);
   return pair;
 }
 
@@ -128,7 +130,7 @@ function checkCancelWindow(ctx: Context, msg: clob.MsgCancelOrder): void {
   } else if (msg.goodTilOneof.case !== "goodTilBlockTime" || msg.goodTilOneof.value === 0) {
     throw abciError(clobErrors.invalidGoodTilBlockTime, "stateful cancels need a GoodTilBlockTime");
   }
-  validateGoodTil(msg, windowOf(ctx));
+  validateGoodTil(msg, windowOf(ctx), flags !== ORDER_FLAGS.shortTerm);
 }
 
 /**

@@ -24,7 +24,7 @@ import {
   setOrder,
   sideOf,
 } from "./state.js";
-import { ORDER_FLAGS, orderLabel } from "./validate.js";
+import { goOrderId, ORDER_FLAGS, orderLabel } from "./validate.js";
 
 /**
  * Checks and stores a stateful order that passed the stateless, pair and window checks.
@@ -93,7 +93,10 @@ export function cancelStateful(ctx: Context, keepers: ClobKeepers, orderId: clob
   const key = orderKey(orderId);
   const stored = getOrder(engine.store, key);
   if (stored === undefined) {
-    throw abciError(clobErrors.statefulOrderDoesNotExist, `order ${key} does not exist`);
+    throw abciError(
+      clobErrors.statefulOrderDoesNotExist,
+      `Order Id to cancel does not exist. OrderId : ${goOrderId(orderId)}`,
+    );
   }
   if (ctx.mode === "deliver") removeStateful(ctx, engine, stored, "user_canceled");
   else engine.store.delete(keys.order(key));

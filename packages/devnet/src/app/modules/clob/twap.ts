@@ -32,7 +32,7 @@ import {
   twapKey,
   withFlags,
 } from "./twap-state.js";
-import { ORDER_FLAGS, orderLabel } from "./validate.js";
+import { goOrderId, ORDER_FLAGS, orderLabel } from "./validate.js";
 
 /** A suborder is good for this many seconds after the block that placed it. */
 export const TWAP_SUBORDER_GOOD_TIL_SECONDS = 3;
@@ -90,7 +90,10 @@ export function cancelTwap(ctx: Context, orderId: clob.OrderId | undefined): voi
   const key = orderKey(orderId);
   const found = getTwap(ctx, key);
   if (found === undefined)
-    throw abciError(clobErrors.statefulOrderDoesNotExist, `order ${key} does not exist`);
+    throw abciError(
+      clobErrors.statefulOrderDoesNotExist,
+      `Order Id to cancel does not exist. OrderId : ${goOrderId(orderId)}`,
+    );
   ctx.store(CLOB).delete(twapKey(key));
   if (ctx.mode !== "deliver") return;
   ctx.events.emitEvent(CLOB_EVENTS.cancel, [

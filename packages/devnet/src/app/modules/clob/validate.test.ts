@@ -253,7 +253,7 @@ describe("validateCancelBasic", () => {
     expect(code(() => validateCancelBasic(cancel(3, { case: "goodTilBlock", value: 9 })))).toBe(3000);
     expect(code(() => validateCancelBasic(cancel(64, { case: "goodTilBlock", value: 9 })))).toBe(3001);
     expect(failure(() => validateCancelBasic(cancel(0, { case: undefined })))?.log).toBe(
-      "cancellation goodTilBlock cannot be 0: Invalid order goodTilBlock",
+      "cancellation goodTilBlock cannot be 0, orderId {SubaccountId:{Owner:perpx16artttgup88fc59gl9658nraqzx8lvpcvnnqu9 Number:0} ClientId:1 OrderFlags:0 ClobPairId:0}: Invalid order goodTilBlock",
     );
   });
 });

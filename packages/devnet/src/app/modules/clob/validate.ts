@@ -270,10 +270,16 @@ export function validateCancelBasic(msg: clob.MsgCancelOrder): void {
   }
   const goodTil = msg.goodTilOneof;
   if (stateful && (goodTil.case !== "goodTilBlockTime" || goodTil.value === 0)) {
-    throw abciError(clobErrors.invalidGoodTilBlockTime, "stateful cancellation goodTilBlockTime cannot be 0");
+    throw abciError(
+      clobErrors.invalidGoodTilBlockTime,
+      `stateful cancellation goodTilBlockTime cannot be 0, ${goOrderId(id)}`,
+    );
   }
   if (!stateful && (goodTil.case !== "goodTilBlock" || goodTil.value === 0)) {
-    throw abciError(clobErrors.invalidOrderGoodTilBlock, "cancellation goodTilBlock cannot be 0");
+    throw abciError(
+      clobErrors.invalidOrderGoodTilBlock,
+      `cancellation goodTilBlock cannot be 0, orderId ${goOrderId(id)}`,
+    );
   }
 }
 
@@ -335,66 +341,83 @@ export interface OrderWindow {
 }
 
 /**
- * Checks an order's good-til field against the block windows (clob 10/11, 3003/3004). Only the
- * field is read, so a cancel's or a rate limit's good-til-block is checked without building an order.
+ * Checks an order's good-til field against the block windows (clob 10/11, 3003/3004), with the
+ * reference keeper's texts (`validateGoodTilBlock`, `PerformStatefulOrderValidation`; a stateful
+ * cancel's past good-til-block-time is the bare error, as `PerformOrderCancellationStatefulValidation`
+ * returns it). Only the field is read, so a cancel's or a rate limit's good-til-block is checked
+ * without building an order.
+ *
+ * @param order - what holds the good-til field (an order, a cancel).
+ * @param window - where the chain is.
+ * @param statefulCancel - the field is a stateful cancel's.
+ * @throws AbciError 10 / 11 (good-til-block), 3003 / 3004 (good-til-block-time).
+ * @example
+ * ```ts
+ * const window = { nextHeight: 10n, previousBlockTimeSeconds: 1_000n };
+ * validateGoodTil({ goodTilOneof: { case: "goodTilBlock", value: 12 } }, window); // undefined
+ * validateGoodTil({ goodTilOneof: { case: "goodTilBlock", value: 9 } }, window);
+ * // throws AbciError: clob 10, "GoodTilBlock 9 is less than the current blockHeight 10: ..."
+ * ```
  */
-export function validateGoodTil(order: Pick<clob.Order, "goodTilOneof">, window: OrderWindow): void {
+export function validateGoodTil(
+  order: Pick<clob.Order, "goodTilOneof">,
+  window: OrderWindow,
+  statefulCancel = false,
+): void {
   const goodTil = order.goodTilOneof;
   if (goodTil.case === "goodTilBlock") {
     const gtb = BigInt(goodTil.value);
     if (gtb < window.nextHeight) {
       throw abciError(
         clobErrors.heightExceedsGoodTilBlock,
-        `GoodTilBlock ${gtb} is less than the next block height ${window.nextHeight}`,
+        `GoodTilBlock ${gtb} is less than the current blockHeight ${window.nextHeight}`,
       );
     }
     if (gtb > window.nextHeight + SHORT_BLOCK_WINDOW) {
       throw abciError(
         clobErrors.goodTilBlockExceedsWindow,
-        `GoodTilBlock ${gtb} is greater than ShortBlockWindow ${SHORT_BLOCK_WINDOW} blocks after ${window.nextHeight}`,
+        `The GoodTilBlock ${gtb} exceeds the current blockHeight ${window.nextHeight} plus ShortBlockWindow ${SHORT_BLOCK_WINDOW}`,
       );
     }
   } else if (goodTil.case === "goodTilBlockTime") {
     const gtbt = BigInt(goodTil.value);
     if (gtbt <= window.previousBlockTimeSeconds) {
+      if (statefulCancel) throw abciError(clobErrors.timeExceedsGoodTilBlockTime);
       throw abciError(
         clobErrors.timeExceedsGoodTilBlockTime,
-        `GoodTilBlockTime ${gtbt} is less than or equal to the previous block time ${window.previousBlockTimeSeconds}`,
+        `GoodTilBlockTime ${gtbt} is less than the previous blockTime ${window.previousBlockTimeSeconds}`,
       );
     }
-    if (gtbt > window.previousBlockTimeSeconds + STATEFUL_ORDER_TIME_WINDOW_SECONDS) {
+    const end = window.previousBlockTimeSeconds + STATEFUL_ORDER_TIME_WINDOW_SECONDS;
+    if (gtbt > end) {
       throw abciError(
         clobErrors.goodTilBlockTimeExceedsWindow,
-        `GoodTilBlockTime ${gtbt} is more than 95 days after the previous block time ${window.previousBlockTimeSeconds}`,
+        `GoodTilBlockTime ${gtbt} exceeds the previous blockTime plus StatefulOrderTimeWindow ${end}`,
       );
     }
   }
 }
 
 /**
- * Checks an order against its clob pair: the pair exists (8), the size is a multiple of the step
- * and the price (and trigger) of the tick (12), and the pair's status allows it (34).
+ * Checks an order against its clob pair, in the order and with the texts of the reference keeper's
+ * `PerformStatefulOrderValidation`: the pair exists (8), the price is a multiple of the tick, then
+ * the size of the step (12), and the pair's status allows it (34). A conditional order's trigger
+ * is checked later, by {@link validateTrigger}.
  */
 export function validateAgainstPair(order: clob.Order, pair: clob.ClobPair | undefined): clob.ClobPair {
   const pairId = order.orderId?.clobPairId ?? 0;
-  if (pair === undefined) throw abciError(clobErrors.invalidClob, `clob pair ${pairId} does not exist`);
-  if (pair.stepBaseQuantums > 0n && order.quantums % pair.stepBaseQuantums !== 0n) {
-    throw abciError(
-      clobErrors.invalidPlaceOrder,
-      `order quantums ${order.quantums} must be a multiple of the ClobPair's StepBaseQuantums (${pair.stepBaseQuantums})`,
-    );
-  }
+  if (pair === undefined) throw abciError(clobErrors.invalidClob, `Clob ${pairId} is not a valid clob`);
   const tick = BigInt(pair.subticksPerTick);
   if (tick > 0n && order.subticks % tick !== 0n) {
     throw abciError(
       clobErrors.invalidPlaceOrder,
-      `order subticks ${order.subticks} must be a multiple of the ClobPair's SubticksPerTick (${tick})`,
+      `Order subticks ${order.subticks} must be a multiple of the ClobPair's SubticksPerTick ${tick}`,
     );
   }
-  if (tick > 0n && order.conditionalOrderTriggerSubticks % tick !== 0n) {
+  if (pair.stepBaseQuantums > 0n && order.quantums % pair.stepBaseQuantums !== 0n) {
     throw abciError(
       clobErrors.invalidPlaceOrder,
-      `conditional order trigger subticks ${order.conditionalOrderTriggerSubticks} must be a multiple of the ClobPair's SubticksPerTick (${tick})`,
+      `Order Quantums ${order.quantums} must be a multiple of the ClobPair's StepBaseQuantums ${pair.stepBaseQuantums}`,
     );
   }
   const status = pair.status;
@@ -412,6 +435,31 @@ export function validateAgainstPair(order: clob.Order, pair: clob.ClobPair | und
     );
   }
   return pair;
+}
+
+/**
+ * Checks a conditional order's trigger against the tick (clob 12), after the good-til checks as the
+ * reference keeper does. Its text names the pair's step where it says SubticksPerTick, as the
+ * reference's does.
+ */
+export function validateTrigger(order: clob.Order, pair: clob.ClobPair): void {
+  const tick = BigInt(pair.subticksPerTick);
+  if (tick > 0n && order.conditionalOrderTriggerSubticks % tick !== 0n) {
+    throw abciError(
+      clobErrors.invalidPlaceOrder,
+      `Conditional order trigger subticks ${order.conditionalOrderTriggerSubticks} must be a multiple of the ClobPair's SubticksPerTick ${pair.stepBaseQuantums}`,
+    );
+  }
+}
+
+/**
+ * An order id as Go's `%+v` prints the reference chain's `OrderId` value in its logs.
+ *
+ * @param id - the order id.
+ * @returns e.g. `{SubaccountId:{Owner:perpx1... Number:0} ClientId:7 OrderFlags:64 ClobPairId:0}`.
+ */
+export function goOrderId(id: clob.OrderId | undefined): string {
+  return `{SubaccountId:{Owner:${id?.subaccountId?.owner ?? ""} Number:${id?.subaccountId?.number ?? 0}} ClientId:${id?.clientId ?? 0} OrderFlags:${id?.orderFlags ?? 0} ClobPairId:${id?.clobPairId ?? 0}}`;
 }
 
 /** A short human label of an order id for logs. */

@@ -33,8 +33,8 @@ import { USDC_DENOM } from "@perpx/core";
 import { perpetuals as perpetualsProto } from "@perpx/proto";
 import { subaccountUpdateEvent } from "../../indexer-output/indexer-emit.js";
 import type { Context } from "../../kernel/module.js";
-import { addressFromKey, bech32Of, moduleAddress } from "../../lib/addresses.js";
-import { type AbciError, abciError, registerError } from "../../lib/errors.js";
+import { accAddressProblem, addressFromKey, bech32Of, moduleAddress } from "../../lib/addresses.js";
+import { abciError, registerError } from "../../lib/errors.js";
 import { ReadMemo } from "../../lib/read-memo.js";
 import type { StoreAccess } from "../auth/auth.js";
 import type { BankKeeper } from "../bank/bank.js";
@@ -135,13 +135,17 @@ const VALID: UpdateCheck = Object.freeze({ ok: true });
  */
 export function validateSubaccountId(id: { owner: string; number: number } | undefined): SubaccountRef {
   if (id === undefined) throw abciError(subaccountsErrors.invalidOwner, "subaccount id is missing");
+  // The reference's `SubaccountId.Validate` texts: the owner's error wrapped, the number's bare.
   try {
     ownerAddressKey(id.owner);
-  } catch (error) {
-    throw abciError(subaccountsErrors.invalidOwner, (error as AbciError).message);
+  } catch {
+    throw abciError(
+      subaccountsErrors.invalidOwner,
+      `invalid SubaccountId Owner address (${id.owner}). Error: (${accAddressProblem(id.owner)})`,
+    );
   }
   if (!Number.isInteger(id.number) || id.number < 0 || id.number > MAX_SUBACCOUNT_NUMBER) {
-    throw abciError(subaccountsErrors.invalidNumber, `subaccount number ${id.number}`);
+    throw abciError(subaccountsErrors.invalidNumber);
   }
   return { owner: id.owner, number: id.number };
 }
