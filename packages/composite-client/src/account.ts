@@ -37,7 +37,7 @@ export interface Position {
   size: string;
   /** The oracle price, USD. */
   oraclePrice: string;
-  /** size × oracle price, USD (signed: negative for a short). */
+  /** size × oracle price, USD (signed: negative for a short), truncated toward zero to a quote quantum as the chain counts it. */
   value: string;
   /** The average entry price, USD, from the indexer (undefined without one). */
   entryPrice: string | undefined;
@@ -132,9 +132,13 @@ export interface AccountView {
    * (rounded down to a quote quantum), as the chain counts it when it judges collateral.
    */
   usdc: string;
-  /** USDC plus every position's value at the oracle price. */
+  /** USDC plus every position's value at the oracle price (each truncated to a quote quantum, as the chain). */
   equity: string;
-  /** Equity minus the initial margin of the positions (undefined when a market's margin fractions are unknown). */
+  /**
+   * Equity minus the initial margin of the positions, each rounded up to a quote quantum: the
+   * chain's own figure (see {@link marginSummary}), so up to it can be withdrawn or committed, one
+   * quantum more is refused (undefined when a market's margin fractions are unknown).
+   */
   freeCollateral: string | undefined;
   /** Initial margin ÷ equity. */
   marginUsage: string | undefined;
@@ -151,7 +155,8 @@ export interface AccountView {
 }
 
 /**
- * The initial margin fraction of a market for the account: its leverage choice, else the market's.
+ * The initial margin fraction of a market for the account: its leverage choice, else the market's
+ * (the larger of the two, as the chain charges it).
  *
  * @param market - the market with its default initial margin fraction.
  * @param choices - the account's leverage choices: initial margin fraction in ppm, by clob pair id.
@@ -164,8 +169,11 @@ export interface AccountView {
  */
 export function imfOf(market: CompositeMarket, choices: ReadonlyMap<number, number>): string | undefined {
   const chosen = choices.get(market.clobPairId);
-  if (chosen !== undefined) return Exact.fromUnits(BigInt(chosen), 6).toFixed();
-  return market.indexer?.initialMarginFraction;
+  const own = market.indexer?.initialMarginFraction;
+  if (chosen === undefined) return own;
+  // the chain charges the larger of the choice and the market's own fraction
+  const choice = Exact.fromUnits(BigInt(chosen), 6);
+  return own !== undefined && new Exact(own).greaterThan(choice) ? own : choice.toFixed();
 }
 
 async function leverageChoices(context: ClientContext, subaccount: { owner: string; number: number }) {
@@ -187,6 +195,7 @@ function summarize(
     oraclePrice: (context.markets.cached(market.ticker) ?? market).oraclePrice,
     initialMarginFraction: imfOf(market, choices),
     maintenanceMarginFraction: market.indexer?.maintenanceMarginFraction,
+    baseInitialMarginFraction: market.indexer?.initialMarginFraction,
   }));
   const summary = marginSummary({ usdc: base.usdc, positions: inputs });
   const view: Omit<AccountView, "display"> = {
@@ -202,7 +211,7 @@ function summarize(
         side: size.isNegative() ? "SHORT" : "LONG",
         size: size.abs().toFixed(),
         oraclePrice: input.oraclePrice,
-        value: size.times(input.oraclePrice).toFixed(),
+        value: summary.positions[i]?.value ?? "0",
         entryPrice: input.entryPrice,
         unrealizedPnl: summary.positions[i]?.unrealizedPnl,
         liquidationPrice: summary.positions[i]?.liquidationPrice,

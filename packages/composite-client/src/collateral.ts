@@ -122,6 +122,7 @@ function requiredFromFeed(
       oraclePrice: m.oraclePrice,
       initialMarginFraction: imfOf(m, context.leverage ?? new Map()),
       maintenanceMarginFraction: m.indexer?.maintenanceMarginFraction,
+      baseInitialMarginFraction: m.indexer?.initialMarginFraction,
     });
   }
   const free = marginSummary({ usdc: usdc.toFixed(), positions }).freeCollateral;

@@ -13,8 +13,10 @@ const SUM = "1234567890123.12345679";
 
 describe("exact money in the composite client", () => {
   it("computes equity, free collateral and PnL without rounding", () => {
+    // whole quote quantums, 23 significant digits: every one kept (decimal.js keeps 20)
+    const usdc = "12345678901234567.123456";
     const summary = marginSummary({
-      usdc: BIG,
+      usdc,
       positions: [
         {
           market: "BTC-USD",
@@ -24,10 +26,20 @@ describe("exact money in the composite client", () => {
           initialMarginFraction: "0",
           maintenanceMarginFraction: "0",
         },
+        {
+          market: "ETH-USD",
+          size: "0.000001",
+          entryPrice: "0",
+          oraclePrice: "1",
+          initialMarginFraction: "0",
+          maintenanceMarginFraction: "0",
+        },
       ],
     });
-    expect(summary.equity).toBe(SUM);
-    expect(summary.freeCollateral).toBe(SUM);
+    // a value below a quote quantum counts 0, as the chain counts it; the PnL keeps every digit
+    expect(summary.equity).toBe("12345678901234567.123457");
+    expect(summary.freeCollateral).toBe("12345678901234567.123457");
+    expect(summary.positions[0]?.value).toBe("0");
     expect(summary.positions[0]?.unrealizedPnl).toBe(TINY);
   });
 

@@ -27,6 +27,7 @@ describe("margin figures", () => {
         {
           market: "BTC-USD",
           notional: "32000",
+          value: "32000",
           unrealizedPnl: "2000",
           liquidationPrice: "30927.8350515463918",
         },

@@ -2,6 +2,35 @@ import { Exact, type ExactPrecision } from "@perpx/core";
 
 /** The precision of the quotients (ratios, liquidation prices): 18 significant digits. */
 const QUOTIENT: ExactPrecision = { significantDigits: 18, rounding: "halfExpand" };
+/** The decimals of a quote quantum (1e-6 USDC), the unit the chain counts collateral in. */
+const QUOTE_DECIMALS = 6;
+
+/** A position's value as the chain counts it: size × price, truncated toward zero to a quote quantum. */
+function chainNotional(size: Exact, price: string): Exact {
+  return size.times(price).toDecimalPlaces(QUOTE_DECIMALS, "trunc");
+}
+
+/** A margin requirement as the chain rounds it: notional × fraction, rounded up to a quote quantum. */
+function chainMargin(notional: Exact, fraction: string | Exact): Exact {
+  return notional.times(fraction).toDecimalPlaces(QUOTE_DECIMALS, "ceil");
+}
+
+/**
+ * A position's maintenance margin as the chain rounds it: a fraction of the margin at the market's
+ * own initial margin fraction, each rounded up (`⌈⌈n × imf⌉ × mmf / imf⌉`); without that fraction,
+ * `⌈n × mmf⌉`.
+ */
+function chainMaintenance(notional: Exact, mmf: string, baseImf: string | undefined): Exact {
+  if (baseImf === undefined || new Exact(baseImf, "baseInitialMarginFraction").isZero()) {
+    return chainMargin(notional, mmf);
+  }
+  // the chain's maintenance fraction is ppm of the initial margin: exact at 6 decimals
+  const share = new Exact(mmf, "maintenanceMarginFraction").dividedBy(baseImf, {
+    scale: 6,
+    rounding: "ceil",
+  });
+  return chainMargin(chainMargin(notional, baseImf), share);
+}
 
 /**
  * One position as {@link marginSummary} takes it: decimal strings, the size signed (negative: short).
@@ -24,6 +53,12 @@ export interface MarginPositionInput {
   initialMarginFraction: string | undefined;
   /** The maintenance margin fraction, when known. */
   maintenanceMarginFraction: string | undefined;
+  /**
+   * The market's own initial margin fraction (its liquidity tier's, before a leverage choice): the
+   * chain's maintenance margin is a share of the margin at it, rounded up twice. Without it the
+   * maintenance margin is `maintenanceMarginFraction` of the notional, rounded up once.
+   */
+  baseInitialMarginFraction?: string | undefined;
 }
 
 /**
@@ -32,15 +67,17 @@ export interface MarginPositionInput {
  * @example
  * ```ts
  * const summary = marginSummary({ usdc: "1000", positions: [{ market: "BTC-USD", size: "0.1", entryPrice: "60000", oraclePrice: "65000", initialMarginFraction: "0.05", maintenanceMarginFraction: "0.03" }] });
- * const { notional, unrealizedPnl }: MarginPosition = summary.positions[0]!;
- * [notional, unrealizedPnl]; // ["6500", "500"]
+ * const { notional, value, unrealizedPnl }: MarginPosition = summary.positions[0]!;
+ * [notional, value, unrealizedPnl]; // ["6500", "6500", "500"]
  * ```
  */
 export interface MarginPosition {
   /** The market's ticker. */
   market: string;
-  /** |size| × oracle price. */
+  /** |size| × oracle price, truncated to a quote quantum (1e-6 USDC) as the chain counts it. */
   notional: string;
+  /** size × oracle price (negative for a short), truncated toward zero to a quote quantum, as the chain counts it. */
+  value: string;
   /** (oracle − entry) × signed size; undefined without an entry price. */
   unrealizedPnl: string | undefined;
   /**
@@ -59,9 +96,12 @@ export interface MarginPosition {
  * ```
  */
 export interface MarginSummary {
-  /** USDC plus every position's signed size × oracle price. */
+  /** USDC plus every position's value (signed size × oracle price, truncated to a quote quantum). */
   equity: string;
-  /** Equity minus the initial margin of every position (undefined when a fraction is unknown). */
+  /**
+   * Equity minus every position's initial margin (its notional × fraction, rounded up to a quote
+   * quantum): the chain's free collateral to the quantum (undefined when a fraction is unknown).
+   */
   freeCollateral: string | undefined;
   /** Initial margin ÷ equity (undefined as `freeCollateral`, or with no equity). */
   marginUsage: string | undefined;
@@ -74,8 +114,21 @@ export interface MarginSummary {
 /**
  * The margin figures of an account from its USDC balance and its positions at the oracle prices:
  * equity, free collateral, margin usage, leverage, and per position its notional, unrealized PnL
- * and estimated liquidation price. Exact decimal arithmetic ({@link Exact}); the ratios and the
- * liquidation price are quotients, rounded once to 18 significant digits (half away from zero).
+ * and estimated liquidation price.
+ *
+ * Equity and free collateral are the chain's, to the quote quantum (1e-6 USDC), by its integer
+ * rules (dYdX v4's `GetNetNotional` and `GetMarginRequirements`), position by position: a
+ * position's value is size × oracle price **truncated toward zero** to a quote quantum (a short of
+ * -1.5 quantums counts -1); its initial margin is its truncated absolute notional × the initial
+ * margin fraction **rounded up** to a quote quantum; its maintenance margin is
+ * `⌈⌈notional × base fraction⌉ × maintenance share⌉` (see
+ * {@link MarginPositionInput.baseInitialMarginFraction}). Equity is USDC plus the values, free
+ * collateral is equity minus the initial margins: an amount up to it is what the chain lets the
+ * account commit (withdraw, transfer, or hold as new margin), one quantum more is refused. With
+ * USDC at whole quantums (as the chain and the indexer write it) both have at most 6 decimals.
+ * Everything else is exact decimal arithmetic ({@link Exact}); the ratios and the liquidation price
+ * are quotients, rounded once to 18 significant digits (half away from zero), and the liquidation
+ * price is an estimate (a continuous solve).
  *
  * @param input - the USDC balance and each position's size, oracle price and margin fractions, as
  *   human decimal strings.
@@ -86,7 +139,11 @@ export interface MarginSummary {
  *   usdc: "-30000",
  *   positions: [{ market: "BTC-USD", size: "1", entryPrice: "30000", oraclePrice: "32000", initialMarginFraction: "0.05", maintenanceMarginFraction: "0.03" }],
  * });
- * // { equity: "2000", freeCollateral: "400", marginUsage: "0.8", leverage: "16", positions: [{ market: "BTC-USD", notional: "32000", unrealizedPnl: "2000", liquidationPrice: "30927.8350515463918" }] }
+ * // { equity: "2000", freeCollateral: "400", marginUsage: "0.8", leverage: "16", positions: [{ market: "BTC-USD", notional: "32000", value: "32000", unrealizedPnl: "2000", liquidationPrice: "30927.8350515463918" }] }
+ * marginSummary({
+ *   usdc: "100",
+ *   positions: [{ market: "BTC-USD", size: "0.001", entryPrice: undefined, oraclePrice: "65000.12390", initialMarginFraction: "0.05", maintenanceMarginFraction: "0.03" }],
+ * }).freeCollateral; // "161.750116": 65.000123 (truncated from 65.0001239) − 3.250007 (rounded up from 3.25000615)
  * ```
  */
 export function marginSummary(input: {
@@ -98,18 +155,28 @@ export function marginSummary(input: {
   let notional = new Exact(0);
   let initial: Exact | undefined = new Exact(0);
   let maintenance: Exact | undefined = new Exact(0);
-  const value = (p: MarginPositionInput) => new Exact(p.size, "size").times(p.oraclePrice);
-  for (const p of input.positions) {
-    const size = new Exact(p.size, "size");
-    equity = equity.plus(value(p));
-    const n = size.abs().times(p.oraclePrice);
-    notional = notional.plus(n);
+  // per position, as the chain: its value truncated, its margins rounded up, then summed
+  const figures = input.positions.map((p) => {
+    const value = chainNotional(new Exact(p.size, "size"), p.oraclePrice);
+    const n = value.abs();
+    return {
+      value,
+      notional: n,
+      maintenance:
+        p.maintenanceMarginFraction === undefined
+          ? undefined
+          : chainMaintenance(n, p.maintenanceMarginFraction, p.baseInitialMarginFraction),
+    };
+  });
+  for (const [i, p] of input.positions.entries()) {
+    const f = figures[i] as (typeof figures)[number];
+    equity = equity.plus(f.value);
+    notional = notional.plus(f.notional);
     initial =
-      p.initialMarginFraction === undefined ? undefined : initial?.plus(n.times(p.initialMarginFraction));
-    maintenance =
-      p.maintenanceMarginFraction === undefined
+      p.initialMarginFraction === undefined
         ? undefined
-        : maintenance?.plus(n.times(p.maintenanceMarginFraction));
+        : initial?.plus(chainMargin(f.notional, p.initialMarginFraction));
+    maintenance = f.maintenance === undefined ? undefined : maintenance?.plus(f.maintenance);
   }
   const ratio = (a: Exact) => a.dividedBy(equity, QUOTIENT).toFixed();
   const positive = equity.greaterThan(0);
@@ -118,34 +185,39 @@ export function marginSummary(input: {
     freeCollateral: initial === undefined ? undefined : equity.minus(initial).toFixed(),
     marginUsage: initial === undefined || !positive ? undefined : ratio(initial),
     leverage: positive ? ratio(notional) : undefined,
-    positions: input.positions.map((p) => {
+    positions: input.positions.map((p, i) => {
       const size = new Exact(p.size, "size");
+      const f = figures[i] as (typeof figures)[number];
       return {
         market: p.market,
-        notional: size.abs().times(p.oraclePrice).toFixed(),
+        notional: f.notional.toFixed(),
+        value: f.value.toFixed(),
         unrealizedPnl:
           p.entryPrice === undefined
             ? undefined
             : new Exact(p.oraclePrice).minus(p.entryPrice).times(size).toFixed(),
-        liquidationPrice: liquidationPrice(p, equity.minus(value(p)), maintenance),
+        liquidationPrice: liquidationPrice(p, equity.minus(f.value), f.maintenance, maintenance),
       };
     }),
   };
 }
 
 /**
- * Solves equity(price) = maintenance(price) for one position, all else fixed:
+ * Solves equity(price) = maintenance(price) for one position, all else fixed (a continuous
+ * estimate: the chain's rounding of this position's value and margin at that price is ignored):
  * rest + size × price = otherMaintenance + |size| × price × mmf.
  */
 function liquidationPrice(
   p: MarginPositionInput,
   restEquity: Exact,
+  own: Exact | undefined,
   totalMaintenance: Exact | undefined,
 ): string | undefined {
-  if (totalMaintenance === undefined || p.maintenanceMarginFraction === undefined) return undefined;
+  if (totalMaintenance === undefined || own === undefined || p.maintenanceMarginFraction === undefined) {
+    return undefined;
+  }
   const size = new Exact(p.size, "size");
   if (size.isZero()) return undefined;
-  const own = size.abs().times(p.oraclePrice).times(p.maintenanceMarginFraction);
   const otherMaintenance = totalMaintenance.minus(own);
   const slope = size.minus(size.abs().times(p.maintenanceMarginFraction));
   if (slope.isZero()) return undefined;

@@ -218,8 +218,15 @@ export function partsOf(value: string | bigint | number | DecimalLike, field: st
     return refuse(field, `must be a decimal string, not the JS number ${value} (not exact)`);
   }
   const like = value as Partial<DecimalLike> | null;
-  if (typeof like === "object" && like !== null && typeof like.toFixed === "function") {
-    if (typeof like.isFinite === "function" && !like.isFinite()) {
+  // a DecimalLike has both methods: a boxed `new Number(0.5)` has only toFixed(), which rounds
+  // to "1", and is refused like the primitive's fraction rather than taken as a whole number
+  if (
+    typeof like === "object" &&
+    like !== null &&
+    typeof like.toFixed === "function" &&
+    typeof like.isFinite === "function"
+  ) {
+    if (!like.isFinite()) {
       return refuse(field, `must be finite, got ${show(value)}`);
     }
     // decimal.js keeps its exponent in `e`: refuse a huge one (as a written exponent is refused)

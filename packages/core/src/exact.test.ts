@@ -112,6 +112,31 @@ describe("Exact", () => {
     expect(wide.scale).toBe(0);
   });
 
+  it("refuses, from untyped JavaScript, max()/min() of nothing and any non-value, naming it", () => {
+    const untyped = Exact as unknown as {
+      max(...values: unknown[]): Exact;
+      min(...values: unknown[]): Exact;
+    };
+    for (const pick of [untyped.max, untyped.min]) {
+      const none = thrown(() => pick.call(Exact));
+      expect(isInvalidArgumentError(none) && none.argument).toBe("values");
+      expect(String(none)).toMatch(/at least one value/);
+      for (const bad of [undefined, null, Number.NaN, Number.POSITIVE_INFINITY, 0.5, {}, Symbol("x")]) {
+        const error = thrown(() => pick.call(Exact, "1", bad));
+        expect(isInvalidArgumentError(error) && error.argument).toBe("values[1]");
+      }
+    }
+  });
+
+  it("refuses a boxed JS number, whose toFixed() would round 0.5 to 1, like the primitive", () => {
+    for (const boxed of [new Number(0.5), new Number(2.5), new Number(Number.NaN)]) {
+      const error = thrown(() => new Exact(boxed as unknown as string, "size"));
+      expect(isInvalidArgumentError(error) && error.argument).toBe("size");
+    }
+    // what has both methods of a DecimalLike is still read
+    expect(new Exact({ isFinite: () => true, toFixed: () => "0.5" }).toString()).toBe("0.5");
+  });
+
   it("reads an Exact of another copy of the module through its plain text", () => {
     const foreign = { isFinite: () => true, toFixed: () => "65000.25", coefficient: 1n, scale: 0 };
     expect(new Exact(foreign).toString()).toBe("65000.25");

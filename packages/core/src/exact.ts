@@ -40,6 +40,12 @@ function make(coefficient: bigint, scale: number): Exact {
   return Object.assign(Object.create(Exact.prototype) as Exact, { coefficient: c, scale: s });
 }
 
+/** The arguments of `max`/`min` as Exacts: at least one (untyped callers may pass none), each named. */
+function exactsOf(values: readonly ExactInput[]): Exact[] {
+  if (values.length === 0) refuse("values", "must hold at least one value, got none");
+  return values.map((v, i) => new Exact(v, `values[${i}]`));
+}
+
 /**
  * An exact decimal. Immutable: every operation returns a new value.
  *
@@ -93,13 +99,15 @@ export class Exact {
    *
    * @param values - one or more values.
    * @returns the largest, as an Exact.
+   * @throws {InvalidArgumentError} `values` when there is none (a call from JavaScript), or
+   *   `values[i]` naming the one that is not a value.
    * @example
    * ```ts
    * Exact.max("0", "-3", "2.5").toString(); // "2.5"
    * ```
    */
   static max(...values: [ExactInput, ...ExactInput[]]): Exact {
-    return values.map((v) => new Exact(v)).reduce((a, b) => (b.greaterThan(a) ? b : a));
+    return exactsOf(values).reduce((a, b) => (b.greaterThan(a) ? b : a));
   }
 
   /**
@@ -107,13 +115,15 @@ export class Exact {
    *
    * @param values - one or more values.
    * @returns the smallest, as an Exact.
+   * @throws {InvalidArgumentError} `values` when there is none (a call from JavaScript), or
+   *   `values[i]` naming the one that is not a value.
    * @example
    * ```ts
    * Exact.min("0", "-3", "2.5").toString(); // "-3"
    * ```
    */
   static min(...values: [ExactInput, ...ExactInput[]]): Exact {
-    return values.map((v) => new Exact(v)).reduce((a, b) => (b.lessThan(a) ? b : a));
+    return exactsOf(values).reduce((a, b) => (b.lessThan(a) ? b : a));
   }
 
   /** `[this, other]` as coefficients at one scale, and that scale. */

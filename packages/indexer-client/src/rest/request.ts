@@ -12,6 +12,8 @@ import {
   routePathParams,
 } from "@perpx/core/indexer";
 import { InvalidArgumentError } from "@perpx/errors";
+import { IndexerDecodeError } from "../errors.js";
+import { checkAnswer } from "./answers.js";
 import type { IndexerConnection } from "./connection.js";
 import type { CallOptions } from "./deadline.js";
 import type { QueryValue } from "./query.js";
@@ -102,6 +104,8 @@ function sourcesOf(
  * @param params - the call's params.
  * @returns the answer, its shape checked (`object` or `array`, as the row says).
  * @throws InvalidArgumentError naming the first bad parameter, before anything is sent.
+ * @throws IndexerDecodeError naming the first bad field of an answer carrying positions (a size
+ *   against its side, a negative asset size).
  * @example
  * ```ts
  * const client = createIndexerClient({ baseUrl: "http://indexer.test", fetch: createStaticFetch({ "/v4/height": { height: "7", time: "2026-01-01T00:00:00.000Z" } }) });
@@ -133,7 +137,27 @@ export async function requestRoute<N extends IndexerRouteName>(
   const inPath = routePathParams(route);
   const path = routePath(route, Object.fromEntries(inPath.map((key) => [key, String(values[key])])));
   for (const key of inPath) delete values[key];
-  return client.get(path, values, callOf(given), route.answer);
+  const body = await client.get(path, values, callOf(given), route.answer);
+  const bad = checkAnswer(name, body);
+  if (bad) {
+    const where = bad.path === "" ? "" : `${bad.path} `;
+    throw new IndexerDecodeError(
+      `${client.baseUrl}${path}`,
+      `not the promised answer: ${where}must be ${bad.expected}, got ${shown(bad.found)}`,
+    );
+  }
+  return body;
+}
+
+/** A value as a refusal shows it: JSON, cut to 60 characters. */
+function shown(value: unknown): string {
+  let text: string;
+  try {
+    text = value === undefined ? "undefined" : JSON.stringify(value);
+  } catch {
+    text = typeof value;
+  }
+  return text.length > 60 ? `${text.slice(0, 60)}...` : text;
 }
 
 /**

@@ -4,8 +4,9 @@
  * not fit is refused with the path of the first bad field, and the subscription resyncs.
  *
  * Required here are the fields the client's views read (a book level's price and size, an order's
- * id and status, a position's market, status and size...); every other field of the contract is
- * type-checked when present. The `v4_orderbook` update, the busiest message, has a hand-written
+ * id and status, a position's market, status, side and size...); every other field of the contract
+ * is type-checked when present. A position's size must be signed as the indexer writes it: a
+ * perpetual's agrees with its side, an asset's is unsigned (its side says the sign). The `v4_orderbook` update, the busiest message, has a hand-written
  * check.
  */
 import type { IndexerChannel } from "@perpx/core/indexer";
@@ -16,9 +17,11 @@ import {
   decimal,
   digits,
   integer,
+  nonNegativeDecimal,
   nullable,
   number,
   object,
+  oneOf,
   record,
   type ShapeProblem,
   text,
@@ -124,7 +127,6 @@ const marketsUpdate = object(
 
 const positionFields = {
   status: text,
-  side: text,
   maxSize: decimal,
   entryPrice: decimal,
   exitPrice: nullable(decimal),
@@ -140,11 +142,37 @@ const positionFields = {
   address: text,
   positionId: text,
 };
-const position = object({ market: text, size: decimal }, positionFields);
-const asset = object(
-  { symbol: text, size: decimal },
-  { side: text, assetId: text, subaccountNumber: integer, address: text, positionId: text },
+const positionSide = oneOf("LONG", "SHORT");
+const ZERO = /^-?0+(\.0+)?([eE][+-]?\d+)?$/;
+
+/**
+ * A perpetual position whose `size` is signed as its `side` says, as the indexer writes it:
+ * negative for SHORT, positive for LONG, zero for either (a closed position). A size against its
+ * side would flip the position (and a balance computed from it) downstream.
+ */
+function sideSigned(fields: Check): Check {
+  return (value, path) => {
+    const found = fields(value, path);
+    if (found) return found;
+    const { side, size } = value as { side: string; size: string };
+    if (ZERO.test(size) || size.startsWith("-") === (side === "SHORT")) return undefined;
+    const expected =
+      side === "SHORT" ? "a negative decimal string (side SHORT)" : "a positive decimal string (side LONG)";
+    return { path: path === "" ? "size" : `${path}.size`, expected, found: size };
+  };
+}
+
+/** An open perpetual position (the REST object): signed size, agreeing with its side. */
+export const perpetualPosition: Check = sideSigned(
+  object({ market: text, side: positionSide, size: decimal }, positionFields),
 );
+/** An asset position (the REST object and the update): unsigned size, the side says the sign. */
+export const assetPosition: Check = object(
+  { symbol: text, side: positionSide, size: nonNegativeDecimal },
+  { assetId: text, subaccountNumber: integer, address: text, positionId: text },
+);
+const position = perpetualPosition;
+const asset = assetPosition;
 const subaccount = object(
   { subaccountNumber: integer, openPerpetualPositions: record(position), assetPositions: record(asset) },
   {
@@ -235,7 +263,9 @@ const fill = object(
 const subaccountUpdate = object(
   {},
   {
-    perpetualPositions: array(object({ market: text, status: text, size: decimal }, positionFields)),
+    perpetualPositions: array(
+      sideSigned(object({ market: text, status: text, side: positionSide, size: decimal }, positionFields)),
+    ),
     assetPositions: array(asset),
     orders: array(order),
     fills: array(fill),

@@ -29,6 +29,8 @@ const problem = (path: string, expected: string, found: unknown): ShapeProblem =
 const DECIMAL = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
 /** A plain non-negative decimal without exponent (book prices and sizes). */
 const UNSIGNED_DECIMAL = /^\d+(\.\d+)?$/;
+/** A non-negative decimal, with an optional exponent (an unsigned amount the indexer writes). */
+const NON_NEGATIVE_DECIMAL = /^\d+(\.\d+)?([eE][+-]?\d+)?$/;
 const DIGITS = /^\d+$/;
 
 /** Any string. */
@@ -44,6 +46,19 @@ export const unsignedDecimal: Check = (value, path) =>
   typeof value === "string" && UNSIGNED_DECIMAL.test(value)
     ? undefined
     : problem(path, "a non-negative decimal string", value);
+
+/** A non-negative decimal string, with an optional exponent (an unsigned size). */
+export const nonNegativeDecimal: Check = (value, path) =>
+  typeof value === "string" && NON_NEGATIVE_DECIMAL.test(value)
+    ? undefined
+    : problem(path, "a non-negative decimal string", value);
+
+/** One of the given strings (an enum of the contract). */
+export function oneOf(...values: string[]): Check {
+  const expected = values.map((v) => JSON.stringify(v)).join(" or ");
+  return (value, path) =>
+    typeof value === "string" && values.includes(value) ? undefined : problem(path, expected, value);
+}
 
 /** A string of decimal digits (a height, a count). */
 export const digits: Check = (value, path) =>
