@@ -86,6 +86,9 @@ async function main(): Promise<void> {
       ...(typeof values.host === "string" ? { host: values.host } : {}),
       ...(values["free-ports"] === true ? { ports: "free" as const } : {}),
       ...(typeof blockTime === "string" ? { blockTimeMs: Number(blockTime) } : {}),
+      // Background errors and refused live trades: logged, the fork keeps running.
+      onError: (error) =>
+        process.stderr.write(`perpx-fork: ${error instanceof Error ? error.message : String(error)}\n`),
     });
     const { devnet, state } = fork;
     if (json) {

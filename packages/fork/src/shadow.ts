@@ -4,7 +4,11 @@
  * - `v4_orderbook` (each market): the fork's mirror maker rests the live book's best levels,
  *   replacing them as they change, so a market order on the fork fills at the live prices and depth;
  * - `v4_trades` (each market): a live trade through a price fills the fork's resting orders at or
- *   through it, each at its own price.
+ *   through it, each at its own price. Each trade is checked against the fork's own market first
+ *   (a market the fork holds, side `BUY` or `SELL`, a positive price on its tick and size on its
+ *   step, a size within the open interest `v4_markets` reports; at most 1000 trades a frame, the
+ *   most the reference indexer sends): a bad one is refused (`tradeRefusals`, `onError`), the feed
+ *   goes on.
  * A live indexer that drops pauses the feed (the fork keeps its last prices and book; status
  * `paused`), and the socket's reconnect resumes it from fresh snapshots (status `following` once
  * every channel has its fresh snapshot). A channel whose frame could not be read waits paused for
@@ -17,6 +21,7 @@ import { INDEXER_CHANNEL_SUBSCRIPTION_LIMITS, type IndexerChannel } from "@perpx
 import type { Devnet } from "@perpx/devnet";
 import { connectIndexerSocket, watchOrderBook } from "@perpx/indexer-client";
 import type { IndexerWebSocketConstructor, Subscription } from "@perpx/indexer-client/ws";
+import { forkMarketGrids, TradeGuard } from "./trades.js";
 
 /** How long `startShadow` waits for the first snapshots before it resolves (paused, then). */
 const FIRST_SNAPSHOTS_MS = 10_000;
@@ -37,7 +42,7 @@ export type ShadowState = "following" | "paused" | "stopped";
  *
  * @example
  * ```ts
- * const status: ShadowStatus = { state: "following", since: new Date().toISOString(), oracleUpdates: 0, bookUpdates: 0, tradeThroughs: 0 };
+ * const status: ShadowStatus = { state: "following", since: new Date().toISOString(), oracleUpdates: 0, bookUpdates: 0, tradeThroughs: 0, tradeRefusals: 0 };
  * ```
  */
 export interface ShadowStatus {
@@ -55,6 +60,13 @@ export interface ShadowStatus {
   readonly bookUpdates: number;
   /** Live trades replayed through the fork's resting orders. */
   readonly tradeThroughs: number;
+  /**
+   * Live trades refused, never replayed: of a market the fork does not hold, a side neither `BUY`
+   * nor `SELL`, a price or size that is not a positive decimal on the market's tick or step, a size
+   * beyond the market's open interest before and after it, or one of a frame of more than 1000
+   * trades. Each is reported to `onError` as an `IndexerFrameError` naming the trade's field.
+   */
+  readonly tradeRefusals: number;
 }
 
 /**
@@ -97,7 +109,7 @@ export interface ShadowOptions {
   readonly WebSocket?: IndexerWebSocketConstructor;
   /** Called after each change applied to the fork. */
   readonly onEvent?: (event: ShadowEvent) => void;
-  /** Called with a change that could not be applied (the feed goes on). */
+  /** Called with a change that could not be applied, or a live trade refused (the feed goes on). */
   readonly onError?: (error: unknown) => void;
 }
 
@@ -161,8 +173,9 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     oracleUpdates: 0,
     bookUpdates: 0,
     tradeThroughs: 0,
+    tradeRefusals: 0,
   };
-  const count = (field: "oracleUpdates" | "bookUpdates" | "tradeThroughs") => {
+  const count = (field: "oracleUpdates" | "bookUpdates" | "tradeThroughs" | "tradeRefusals") => {
     status = { ...status, [field]: status[field] + 1 };
   };
   const guarded = (run: () => void) => {
@@ -219,6 +232,20 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     throw failed.reason;
   }
 
+  // Every live trade is judged against the fork's own markets before it touches the fork's book.
+  const guard = new TradeGuard(
+    mirror === undefined ? new Map() : forkMarketGrids(devnet),
+    (market, trade) =>
+      guarded(() => {
+        mirror?.tradeThrough(market, trade.side, trade.price, trade.size);
+        count("tradeThroughs");
+        emit({ kind: "trade", market, price: trade.price });
+      }),
+    (error) => {
+      count("tradeRefusals");
+      onError(error);
+    },
+  );
   const closers: Array<() => void> = [];
   const timers = new Set<ReturnType<typeof setTimeout>>();
   /**
@@ -284,11 +311,14 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
             for (const [ticker, market] of Object.entries(contents.markets)) {
               if (market.oraclePrice !== null && market.oraclePrice !== undefined)
                 setPrice(ticker, market.oraclePrice);
+              guarded(() => guard.report(ticker, market.openInterest));
             }
           });
           markets.on("update", ({ contents }) => {
             for (const [ticker, update] of Object.entries(contents.oraclePrices ?? {}))
               setPrice(ticker, update.oraclePrice);
+            for (const [ticker, update] of Object.entries(contents.trading ?? {}))
+              guarded(() => guard.report(ticker, update.openInterest));
           });
           return {
             subscription: markets as Subscription<IndexerChannel>,
@@ -318,14 +348,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
         follow(`v4_trades ${market}`, () => {
           const trades = socket.subscribe("v4_trades", market);
           trades.on("update", ({ contents }) => {
-            for (const trade of contents.trades) {
-              guarded(() => {
-                if (mirror === undefined) return;
-                mirror.tradeThrough(market, trade.side === "BUY" ? "buy" : "sell", trade.price, trade.size);
-                count("tradeThroughs");
-                emit({ kind: "trade", market, price: trade.price });
-              });
-            }
+            if (mirror !== undefined) guarded(() => guard.trades(market, contents.trades));
           });
           return { subscription: trades as Subscription<IndexerChannel>, close: () => trades.unsubscribe() };
         });
@@ -356,6 +379,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     stop: () => {
       stopping ??= (async () => {
         status = { ...status, state: "stopped", since: new Date().toISOString() };
+        guard.clear();
         for (const timer of timers) clearTimeout(timer);
         for (const close of closers) close();
         await Promise.allSettled(sockets.map((socket) => socket.close()));

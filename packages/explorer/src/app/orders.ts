@@ -50,18 +50,36 @@ const paramsOf = (market: PerpetualMarketResponseObject) => ({
   subticksPerTick: market.subticksPerTick,
 });
 
+/**
+ * An unsigned integer as the chain's JSON writes it (decimal digits, or a safe integer), read
+ * strictly: hex, a fraction, a sign, blanks or anything else is undefined (`BigInt` would read
+ * `"0x10"` as 16 and `""` as 0, and throw on `"1.5"`).
+ */
+export function unsignedOf(value: unknown): bigint | undefined {
+  if (typeof value === "number") return Number.isSafeInteger(value) && value >= 0 ? BigInt(value) : undefined;
+  return typeof value === "string" && /^\d+$/.test(value) ? BigInt(value) : undefined;
+}
+
+/** A value that is not what it should be, shown as such (cut to 40 characters). */
+export function bad(what: string, value: unknown): string {
+  const shown = JSON.stringify(value) ?? String(value);
+  return `bad ${what} ${shown.length > 40 ? `${shown.slice(0, 40)}...` : shown}`;
+}
+
 /** A size of `quantums` on `market`, with its unit. */
 function sizeOf(market: PerpetualMarketResponseObject | undefined, quantums: unknown): string {
-  const q = String(quantums ?? 0);
+  const q = unsignedOf(quantums ?? 0);
+  if (q === undefined) return bad("quantums", quantums);
   if (market === undefined) return `${q} quantums`;
-  return `${quantumsToSize(BigInt(q), paramsOf(market))} ${baseAsset(market.ticker)}`;
+  return `${quantumsToSize(q, paramsOf(market))} ${baseAsset(market.ticker)}`;
 }
 
 /** A price of `subticks` on `market`, with its unit. */
 function priceOf(market: PerpetualMarketResponseObject | undefined, subticks: unknown): string {
-  const s = String(subticks ?? 0);
+  const s = unsignedOf(subticks ?? 0);
+  if (s === undefined) return bad("subticks", subticks);
   if (market === undefined) return `${s} subticks`;
-  return `${subticksToPrice(BigInt(s), paramsOf(market))} USD`;
+  return `${subticksToPrice(s, paramsOf(market))} USD`;
 }
 
 function idParts(markets: Markets, orderId: unknown) {

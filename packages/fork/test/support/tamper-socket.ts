@@ -4,7 +4,8 @@
  * indexer sends through `Tamper.rewrite` first, which may change it (keeping its `message_id`, so
  * the connection sees no gap) or let it through, and every message the client sends through
  * `Tamper.answer`, which may keep it from the live indexer and answer it instead (the answer takes
- * the next `message_id`, and the live indexer's later frames are numbered after it).
+ * the next `message_id`, and the live indexer's later frames are numbered after it). `injectLive`
+ * hands a frame the live indexer never sent to every open socket, numbered the same way.
  */
 import type { IndexerWebSocket, IndexerWebSocketConstructor } from "@perpx/indexer-client/ws";
 import { WebSocket as Ws } from "ws";
@@ -24,6 +25,17 @@ export const Tamper: { rewrite: Rewrite; answer: Answer } = {
   answer: () => undefined,
 };
 
+/** The tampering sockets that are open, for `injectLive`. */
+const open = new Set<TamperSocket>();
+
+/**
+ * Sends `frame` (without `message_id`) to the client of every open tampering socket, as if the
+ * live indexer had sent it after what it sent so far.
+ */
+export function injectLive(frame: Record<string, unknown> & { type: string }): void {
+  for (const socket of open) socket.inject(frame);
+}
+
 class TamperSocket implements IndexerWebSocket {
   onopen: ((event: unknown) => void) | null = null;
   onmessage: ((event: { data: unknown }) => void) | null = null;
@@ -36,11 +48,15 @@ class TamperSocket implements IndexerWebSocket {
 
   constructor(url: string) {
     this.inner = new Ws(url);
-    this.inner.on("open", () => this.onopen?.({}));
+    this.inner.on("open", () => {
+      open.add(this);
+      this.onopen?.({});
+    });
     this.inner.on("error", (error: Error) => this.onerror?.({ error }));
-    this.inner.on("close", (code: number, reason: Buffer) =>
-      this.onclose?.({ code, reason: String(reason) }),
-    );
+    this.inner.on("close", (code: number, reason: Buffer) => {
+      open.delete(this);
+      this.onclose?.({ code, reason: String(reason) });
+    });
     this.inner.on("message", (data: Buffer) => {
       const text = String(data);
       const frame = JSON.parse(text) as LiveFrame;
@@ -48,6 +64,14 @@ class TamperSocket implements IndexerWebSocket {
       this.last = frame.message_id;
       this.onmessage?.({ data: JSON.stringify(Tamper.rewrite(frame) ?? frame) });
     });
+  }
+
+  /** Hands `frame` to the client with the next `message_id`. */
+  inject(frame: Record<string, unknown>): void {
+    if (this.readyState !== 1) return;
+    this.shift++;
+    this.last++;
+    this.onmessage?.({ data: JSON.stringify({ ...frame, message_id: this.last }) });
   }
 
   get readyState(): number {

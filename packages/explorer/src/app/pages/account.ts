@@ -8,21 +8,38 @@ import { addressToHex, isValidAddress, parentSubaccountNumber, toBech32 } from "
 import type { PerpetualPositionResponseObject, SubaccountResponseObject } from "@perpx/core/indexer";
 import { isIndexerNotFoundError } from "@perpx/indexer-client";
 import { getAuthenticators } from "@perpx/node-client/queries";
+import { clientIdOf } from "../client-id.js";
 import type { Explorer } from "../context.js";
 import { amount, facts, h, link, section, slot, table } from "../dom.js";
 import { baseAsset, coin, short, time } from "../format.js";
+import { bad } from "../orders.js";
 
 const HISTORY = 20;
 
-/** Newest first, by height then time: histories of several subaccounts merged into one list. */
+/** A height as the indexer writes it (decimal digits), read strictly, or undefined. */
+function heightOf(value: unknown): bigint | undefined {
+  return typeof value === "string" && /^\d+$/.test(value) ? BigInt(value) : undefined;
+}
+
+/**
+ * Newest first, by height then time: histories of several subaccounts merged into one list. An
+ * entry whose height is not decimal digits goes last (it is shown as bad, never read as hex).
+ */
 export function newestFirst<T extends { readonly createdAt: string; readonly createdAtHeight: string }>(
   list: readonly T[],
 ): T[] {
   return [...list].sort((a, b) => {
-    const height = BigInt(b.createdAtHeight) - BigInt(a.createdAtHeight);
-    if (height !== 0n) return height > 0n ? 1 : -1;
-    return Date.parse(b.createdAt) - Date.parse(a.createdAt);
+    const [x, y] = [heightOf(a.createdAtHeight), heightOf(b.createdAtHeight)];
+    if (x === undefined || y === undefined) return x === y ? 0 : x === undefined ? 1 : -1;
+    if (x !== y) return y > x ? 1 : -1;
+    return (Date.parse(b.createdAt) || 0) - (Date.parse(a.createdAt) || 0);
   });
+}
+
+/** A height's link to its block, or the bad value shown as bad. */
+function heightLink(value: string, field?: string): HTMLElement | string {
+  const height = heightOf(value);
+  return height === undefined ? bad("height", value) : link(`block/${height}`, String(height), field);
 }
 
 /** One end of a transfer: a subaccount or an address, linked to its account. */
@@ -214,7 +231,7 @@ export function accountPage(ex: Explorer, root: HTMLElement, input: string): (()
               list.map((o) => [
                 link(`search/${o.id}`, short(o.id), "order-id"),
                 o.subaccountNumber,
-                o.clientId,
+                clientIdOf(o.clientId)?.toString() ?? bad("client id", o.clientId),
                 link(`market/${o.ticker}`, o.ticker),
                 o.side,
                 o.price,
@@ -243,7 +260,7 @@ export function accountPage(ex: Explorer, root: HTMLElement, input: string): (()
               ],
               newestFirst(list).map((f) => [
                 time(f.createdAt),
-                link(`block/${f.createdAtHeight}`, f.createdAtHeight),
+                heightLink(f.createdAtHeight),
                 f.subaccountNumber,
                 link(`market/${f.market}`, f.market),
                 f.side,
@@ -264,7 +281,7 @@ export function accountPage(ex: Explorer, root: HTMLElement, input: string): (()
               ["Time", "Block", "Type", "Amount", "From", "To", "Tx"],
               newestFirst(list).map((t) => [
                 time(t.createdAt),
-                link(`block/${t.createdAtHeight}`, t.createdAtHeight, "transfer-height"),
+                heightLink(t.createdAtHeight, "transfer-height"),
                 t.type,
                 amount(t.size, t.symbol),
                 endpoint(t.sender),

@@ -2,11 +2,13 @@
  * Search: tells apart what a query names and goes there, or says plainly that nothing matched.
  * Digits are a height when the chain has reached it (else "no block yet", with how to look up a
  * client id); 64 hex digits a transaction; an address in either form (bech32 or `0x`) its account;
- * a UUID an indexer order; `<address>/<subaccount>/<client id>` the orders of that client id.
+ * a UUID an indexer order; `<address>/<subaccount>/<client id>` the orders of that client id,
+ * wherever they are in the subaccount's orders (paged through, up to 10,000: see `client-id.ts`).
  */
 import { isValidAddress, MAX_SUBACCOUNT_NUMBER, toBech32 } from "@perpx/core";
 import type { OrderResponseObject } from "@perpx/core/indexer";
 import { isIndexerNotFoundError } from "@perpx/indexer-client";
+import { CLIENT_ID_MAX_PAGES, CLIENT_ID_PAGE_SIZE, findByClientId } from "../client-id.js";
 import type { Explorer } from "../context.js";
 import { amount, facts, h, link, section, slot } from "../dom.js";
 import { baseAsset, time } from "../format.js";
@@ -129,19 +131,34 @@ export function searchPage(ex: Explorer, root: HTMLElement, query: string): unde
   } else if (kind === "client-id") {
     const [, raw, sub, clientId] = CLIENT_ID.exec(q) ?? [];
     const address = toBech32(raw ?? "");
-    ex.indexer.getOrders({ owner: address, number: Number(sub), limit: 100 }).then(
-      (orders) => {
-        const found = orders.filter((o) => o.clientId === clientId);
+    findByClientId((params) => ex.indexer.getOrders(params), {
+      owner: address,
+      number: Number(sub),
+      clientId: clientId ?? "",
+    }).then(
+      ({ found, searched, complete }) => {
+        const partial = complete
+          ? []
+          : [
+              h(
+                "p",
+                { class: "hint", "data-field": "search-bound" },
+                `Searched the ${searched} orders of highest good-til of this subaccount (at most ${CLIENT_ID_MAX_PAGES * CLIENT_ID_PAGE_SIZE}); its other orders were not searched.`,
+              ),
+            ];
         body.fill(
           ...(found.length === 0
             ? [
-                notFound([
-                  `No order with client id ${clientId} in `,
-                  link(`account/${address}`, address),
-                  `/${sub}.`,
-                ]),
+                notFound(
+                  [
+                    `No order with client id ${clientId} in `,
+                    link(`account/${address}`, address),
+                    `/${sub}.`,
+                  ],
+                  ...partial,
+                ),
               ]
-            : found.map((order) => orderFacts(order, address))),
+            : [...found.map((order) => orderFacts(order, address)), ...partial]),
         );
       },
       (error: unknown) => {
