@@ -3,7 +3,7 @@ import { accountView, planOrder } from "@perpx/composite-client";
 import { Exact } from "@perpx/core";
 import { z } from "zod";
 import { indexerOf, openOrders } from "../accounts.js";
-import { type CheckResult, positionAfter, runOrderChecks } from "../checks.js";
+import { type CheckResult, notionalPrice, positionAfter, runOrderChecks } from "../checks.js";
 import { credentialKey, takeWrite } from "../rate-limit.js";
 import { positionsOf, reserveExposure } from "../reserve.js";
 import { dailyLoss } from "../risk.js";
@@ -109,6 +109,7 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           oracle: facts.indexed.oraclePrice,
           stepSize: facts.indexed.stepSize,
           slippageBps: args.slippageBps ?? limits.defaultSlippageBps,
+          clobPair: facts.market,
         });
         runOrderChecks(
           {
@@ -164,7 +165,10 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           reduceOnly: args.reduceOnly ?? false,
           ...(twap === undefined ? {} : { twap }),
         };
-        const notional = new Exact(planned.size).times(planned.price);
+        const oracle = facts.indexed.oraclePrice;
+        const notional = new Exact(planned.size).times(
+          notionalPrice({ side: args.side, price: planned.price, oracle }),
+        );
         const key = { account: owner, ticker: args.ticker, clientId };
         const toReserve = {
           ticker: args.ticker,
