@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { accountView, planOrder } from "@perpx/composite-client";
 import { Exact } from "@perpx/core";
+import { isPerpxError } from "@perpx/errors";
 import { z } from "zod";
 import { indexerOf, openOrders } from "../accounts.js";
 import { type CheckResult, notionalPrice, positionAfter, runOrderChecks } from "../checks.js";
@@ -225,12 +226,19 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
             );
           } catch (error) {
             const txHash = txHashOf(error);
-            // Sent with no answer: the client id stays claimed with the tx hash, so a retry with it
-            // is refused as a duplicate instead of placing the order twice.
-            const outcome = txHash
-              ? { state: "UNKNOWN", txHash }
-              : { state: isCancelled(error) ? "NOT_SENT" : "REJECTED" };
-            await store.settleOrder(key, outcome);
+            if (txHash) {
+              // Sent with no answer: the client id stays claimed with the tx hash, so a retry with
+              // it is refused as a duplicate instead of placing the order twice.
+              await store.settleOrder(key, { state: "UNKNOWN", txHash });
+            } else if (!cancel.sent || nothingSent(error)) {
+              // Cancelled or refused before its signed bytes went out: nothing can be on the chain,
+              // so the client id is given back (the agent may use it again).
+              const released = await store.releaseClaim(key).catch(() => false);
+              if (!released) await store.settleOrder(key, { state: "NOT_SENT" });
+            } else {
+              // The node answered a refusal: the id stays used.
+              await store.settleOrder(key, { state: "REJECTED" });
+            }
             throw error;
           }
         } catch (error) {
@@ -306,7 +314,9 @@ function txHashOf(error: unknown): string | undefined {
   return typeof txHash === "string" ? txHash : undefined;
 }
 
-const isCancelled = (error: unknown) => error instanceof ToolFailure && error.toolCode === "CANCELLED";
+/** A transport's failure that says its request never left the client (`nothingSent`). */
+const nothingSent = (error: unknown) =>
+  isPerpxError(error) && (error as { nothingSent?: unknown }).nothingSent === true;
 
 function duplicate(clientId: number, outcome: unknown): ToolFailure {
   return new ToolFailure(
