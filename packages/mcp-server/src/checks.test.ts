@@ -137,6 +137,33 @@ describe("runOrderChecks at its boundaries (property)", () => {
     );
   });
 
+  it("max order notional counts a SELL under the oracle at the oracle, a BUY at its price: the most either may trade at", () => {
+    // Oracle 65000, limit 1000: 0.0155 is 1007.5 at the oracle; a SELL at 64000 (992 at its price)
+    // crosses the bids up to the oracle, a BUY at 64000 never pays above it.
+    const within = resolveLimits({ ...limits, maxOrderNotional: "1000" });
+    const order = { size: "0.0155", price: "64000", oracle: "65000" };
+    expect(refusal({ ...order, side: "SELL", position: "0.02" }, within)).toBe("RISK_LIMIT after 3");
+    expect(refusal({ ...order, side: "BUY" }, within)).toBe("passed 10");
+    // A SELL above the oracle counts at its own price.
+    expect(
+      refusal({ ...order, side: "SELL", price: "65000", size: "0.0153", position: "0.02" }, within),
+    ).toBe("passed 10");
+    fc.assert(
+      fc.property(positive, positive, positive, (size, price, oracle) => {
+        const top = Exact.max(price, oracle);
+        const at = { ...open, side: "SELL" as const, size, price, oracle, position: size };
+        const within = {
+          ...loose,
+          priceBandBps: Number.MAX_SAFE_INTEGER,
+          maxOrderNotional: top.times(size).toFixed(),
+        };
+        expect(refusal(at, within)).toBe("passed 10");
+        const over = { ...at, size: new Exact(size).plus(QUANTUM).toFixed() };
+        expect(refusal(over, within)).toBe("RISK_LIMIT after 3");
+      }),
+    );
+  });
+
   it("max position notional: exactly at the limit passes, one quantum over fails", () => {
     fc.assert(
       fc.property(positive, positive, positive, (position, size, oracle) => {

@@ -68,6 +68,28 @@ const ratio = (a: Exact, b: Exact) =>
   b.isZero() ? "∞" : a.dividedBy(b, { scale: 8, rounding: "ceil" }).toFixed();
 
 /**
+ * The price an order's notional is counted at (`maxOrderNotional`, `confirmAboveNotional`, and the
+ * size of a `notionalUsd` order): the most it may trade at per unit. A BUY never pays above its
+ * limit (or worst) price; a SELL never gets less than its limit, and one under the oracle crosses
+ * the bids up to about the oracle, so it counts at the higher of the two. A SELL priced under the
+ * oracle is thus never a smaller order than the same size sold at the oracle.
+ *
+ * @param order - the side, the limit (or worst) price and the oracle price, USD.
+ * @returns the price, USD.
+ *
+ * @example
+ * ```ts
+ * notionalPrice({ side: "BUY", price: "64000", oracle: "65000" }); // "64000"
+ * notionalPrice({ side: "SELL", price: "64000", oracle: "65000" }); // "65000"
+ * notionalPrice({ side: "SELL", price: "66000", oracle: "65000" }); // "66000"
+ * ```
+ */
+export function notionalPrice(order: { side: "BUY" | "SELL"; price: string; oracle: string }): string {
+  if (order.side === "BUY") return order.price;
+  return new Exact(order.price).lessThan(order.oracle) ? order.oracle : order.price;
+}
+
+/**
  * The position after an order fills, and whether it is larger in size than before.
  *
  * @example
@@ -86,7 +108,8 @@ export function positionAfter(order: { side: "BUY" | "SELL"; size: string; posit
 
 /**
  * The pre-trade checks in order: market allowlist, market status, price band against the oracle,
- * max order notional, max position notional, max leverage, free collateral for the initial margin
+ * max order notional (the size at {@link notionalPrice}: a BUY at its price, a SELL at the higher
+ * of its price and the oracle), max position notional, max leverage, free collateral for the initial margin
  * of what the order adds, max open orders, the daily-loss breaker (after it trips only reduce-only
  * orders), and reduce-only consistency. Amounts are compared exactly: an order exactly at a limit
  * passes. Appends each check that passed to `passed`, and throws at the first that fails.
@@ -134,7 +157,7 @@ export function runOrderChecks(facts: OrderFacts, limits: TradingLimits, passed:
     );
   }
   pass("price_band");
-  const notional = price.times(facts.size);
+  const notional = new Exact(notionalPrice(facts)).times(facts.size);
   if (notional.greaterThan(limits.maxOrderNotional)) {
     throw new ToolFailure(
       "RISK_LIMIT",

@@ -15,7 +15,10 @@ export interface TradingLimits {
   allowedMarkets: readonly string[] | undefined;
   /** How far a limit price (or a MARKET order's worst price) may be from the oracle, in basis points. */
   priceBandBps: number;
-  /** The largest notional (size times price) of one order. */
+  /**
+   * The largest notional of one order: its size times the most it may trade at per unit (a BUY's
+   * limit or worst price; a SELL's, or the oracle when that is higher).
+   */
   maxOrderNotional: string;
   /** The largest notional of the position in one market after the order fills. */
   maxPositionNotional: string;
@@ -25,7 +28,7 @@ export interface TradingLimits {
   maxOpenOrders: number;
   /** The largest equity drop since the UTC day's first reading; a larger one trips the breaker (then only reduce-only). */
   maxDailyLoss: string;
-  /** Orders whose notional is above this need `confirm: true`. */
+  /** Orders whose notional (counted as for `maxOrderNotional`) is above this need `confirm: true`. */
   confirmAboveNotional: string;
   /** The slippage of a MARKET order without `slippageBps`, and the most one may ask, in basis points. */
   defaultSlippageBps: number;

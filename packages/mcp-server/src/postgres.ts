@@ -224,6 +224,13 @@ export async function openPostgresStore(options: {
       );
       return { claimed: false, outcome: row?.outcome ? JSON.parse(row.outcome) : undefined };
     },
+    async releaseClaim(key) {
+      const deleted = await pool.query(
+        "DELETE FROM perpx_mcp_orders WHERE account = $1 AND ticker = $2 AND client_id = $3 AND outcome IS NULL",
+        [key.account, key.ticker, key.clientId],
+      );
+      return deleted.rowCount === 1;
+    },
     async orderOutcome(key) {
       const row = await one<{ outcome: string | null }>(
         "SELECT outcome FROM perpx_mcp_orders WHERE account = $1 AND ticker = $2 AND client_id = $3",

@@ -5,6 +5,7 @@ import {
   ListToolsRequestSchema,
   type ListToolsResult,
 } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { listedSchemas } from "./tools/define.js";
 import { failure, ToolFailure } from "./tools/result.js";
 
@@ -43,6 +44,19 @@ export function readOnlyRefusal(tool: string): CallToolResult {
 type CallHandler = (request: { params: { name: string } }, extra: unknown) => unknown;
 
 /**
+ * `tools/call` as the SDK's protocol layer parses it, but with its `arguments` as they came: its own
+ * check (a record) would drop an argument named `__proto__` unseen (the tool's strict schema then
+ * refuses it, naming it), and answer arguments that are not an object with a JSON-RPC internal
+ * error, where the SDK's server then answers `-32602` (invalid params).
+ */
+const CallWithRawArguments = CallToolRequestSchema.extend({
+  params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown().optional() }),
+});
+
+/** A tool name for a message (the SDK's wording): at most 64 characters of it. */
+const shownName = (name: string) => (name.length > 64 ? `${name.slice(0, 64)}...` : name);
+
+/**
  * An SDK-made failure (input validation, unknown tool) as this server's failures are: its text
  * becomes `structuredContent.error` with a machine code (`INVALID_INPUT`, `NOT_FOUND`). Other
  * results pass unchanged.
@@ -68,7 +82,11 @@ export function withMachineCode(result: CallToolResult): CallToolResult {
 
 /**
  * Registers a session's tools through `register`, so that every call's failure carries a machine
- * code ({@link withMachineCode}), and a call to any of `refused` (the write tools of a read-only
+ * code ({@link withMachineCode}), a call to a tool `register` did not make with `defineTool` is
+ * `NOT_FOUND` (`__proto__`, `toString` and the like included, which the SDK would answer as
+ * disabled), its arguments reach the tool's strict input schema as they came (an argument named
+ * `__proto__` is refused naming it; arguments that are not an object are a JSON-RPC `-32602`), and
+ * a call to any of `refused` (the write tools of a read-only
  * session) answers {@link readOnlyRefusal} before the SDK looks the tool up (the SDK would answer a
  * disabled tool with a bare "Tool disabled" text). Tools `register` disables stay unlisted. Listed
  * tools carry the JSON Schema 2020-12 schemas {@link listedSchemas} records (the SDK would list
@@ -89,22 +107,32 @@ export function guardToolCalls(server: McpServer, refused: readonly string[], re
   const set = low.setRequestHandler;
   const guarded = new Set(refused);
   low.setRequestHandler = ((schema: unknown, handler: CallHandler) => {
-    const wrapped: CallHandler =
-      schema === CallToolRequestSchema
-        ? async (request, extra) =>
-            guarded.has(request.params.name)
-              ? readOnlyRefusal(request.params.name)
-              : withMachineCode((await handler(request, extra)) as CallToolResult)
-        : schema === ListToolsRequestSchema
-          ? async (request, extra) => {
-              const listing = (await handler(request, extra)) as ListToolsResult;
-              return {
-                ...listing,
-                tools: listing.tools.map((tool) => ({ ...tool, ...listedSchemas(server, tool.name) })),
-              };
-            }
-          : handler;
-    return (set as (s: unknown, h: CallHandler) => void).call(low, schema, wrapped);
+    const call = schema === CallToolRequestSchema;
+    const wrapped: CallHandler = call
+      ? async (request, extra) => {
+          const { name } = request.params;
+          if (guarded.has(name)) return readOnlyRefusal(name);
+          // Only the session's own tools (the SDK looks names up in a plain object, where
+          // `toString` or `__proto__` would be found, and answers them as disabled).
+          if (listedSchemas(server, name) === undefined) {
+            return failure(new ToolFailure("NOT_FOUND", `Tool ${shownName(name)} not found`));
+          }
+          return withMachineCode((await handler(request, extra)) as CallToolResult);
+        }
+      : schema === ListToolsRequestSchema
+        ? async (request, extra) => {
+            const listing = (await handler(request, extra)) as ListToolsResult;
+            return {
+              ...listing,
+              tools: listing.tools.map((tool) => ({ ...tool, ...listedSchemas(server, tool.name) })),
+            };
+          }
+        : handler;
+    return (set as (s: unknown, h: CallHandler) => void).call(
+      low,
+      call ? CallWithRawArguments : schema,
+      wrapped,
+    );
   }) as typeof low.setRequestHandler;
   try {
     register();

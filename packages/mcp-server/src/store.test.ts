@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { account, at, raceReservations, reservation } from "../test/race.js";
+import { account, at, raceClaims, raceReservations, reservation } from "../test/race.js";
 import { openSqliteStore } from "./store.js";
 
 describe("reservations in the SQLite store", () => {
@@ -37,6 +37,20 @@ describe("reservations in the SQLite store", () => {
       (await store.reserve(account, at, async (held) => (held.length === 0 ? reservation("r5") : undefined)))
         ?.id,
     ).toBe("r5");
+    await store.close();
+  });
+});
+
+describe("client-id claims in the SQLite store", () => {
+  it("are given back only while no outcome is recorded, and 20 claims at once then claim it once", async () => {
+    const store = openSqliteStore({ path: ":memory:" });
+    expect(await raceClaims([store], 20)).toEqual({
+      firstClaimed: true,
+      claimedWhileHeld: 0,
+      released: [true, false],
+      claimedAtOnce: 1,
+      settled: { release: false, claim: { claimed: false, outcome: { state: "RESTING", txHash: "AB" } } },
+    });
     await store.close();
   });
 });

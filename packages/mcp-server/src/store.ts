@@ -62,6 +62,8 @@ export interface AuditEntry {
  * const account = "perpx1docs";
  * await store.claimOrder({ account, ticker: "BTC-USD", clientId: 1 }); // { claimed: true }
  * (await store.claimOrder({ account, ticker: "BTC-USD", clientId: 1 })).claimed; // false
+ * await store.releaseClaim({ account, ticker: "BTC-USD", clientId: 1 }); // true: nothing was sent
+ * (await store.claimOrder({ account, ticker: "BTC-USD", clientId: 1 })).claimed; // true
  * await store.close();
  * ```
  */
@@ -71,6 +73,13 @@ export interface McpStore {
    * was claimed before (on this instance or another sharing the database).
    */
   claimOrder(key: OrderKey): Promise<{ claimed: true } | { claimed: false; outcome: unknown }>;
+  /**
+   * Gives back a claim whose order was never sent (cancelled, or refused before its signed bytes
+   * went out), so that the client id can be used again: deletes it while it holds no outcome. Only
+   * the call holding the claim calls it, and only before anything of its order may have been sent;
+   * an outcome recorded for the id (on any instance) keeps it used. Answers whether it was released.
+   */
+  releaseClaim(key: OrderKey): Promise<boolean>;
   /** The stored outcome of a claimed client id (`outcome` null while it is in flight), if any. */
   orderOutcome(key: OrderKey): Promise<{ outcome: unknown } | undefined>;
   /** Records the outcome of a claimed order. */
@@ -182,6 +191,9 @@ export function openSqliteStore(options: { path: string }): McpStore {
   const selectOrder = db.prepare<[string, string, number], { outcome: string | null }>(
     "SELECT outcome FROM orders WHERE account = ? AND ticker = ? AND client_id = ?",
   );
+  const deleteClaim = db.prepare(
+    "DELETE FROM orders WHERE account = ? AND ticker = ? AND client_id = ? AND outcome IS NULL",
+  );
   const updateOrder = db.prepare(
     "UPDATE orders SET outcome = ? WHERE account = ? AND ticker = ? AND client_id = ?",
   );
@@ -276,6 +288,9 @@ export function openSqliteStore(options: { path: string }): McpStore {
       if (changes === 1) return { claimed: true };
       const row = selectOrder.get(key.account, key.ticker, key.clientId);
       return { claimed: false, outcome: row?.outcome ? JSON.parse(row.outcome) : undefined };
+    },
+    async releaseClaim(key) {
+      return deleteClaim.run(key.account, key.ticker, key.clientId).changes === 1;
     },
     async orderOutcome(key) {
       const row = selectOrder.get(key.account, key.ticker, key.clientId);

@@ -25,14 +25,18 @@ interface Hold {
   open(): void;
 }
 
+/** The store steps a test can hold a call at. */
+type Step = "claimOrder" | "claimed" | "take";
+
 /**
- * An SQLite store whose `claimOrder` (the last step of `place_order` before it signs) or
- * `writes.take` (the first step of a cancel tool) can hold the next call until the test opens it.
+ * An SQLite store whose `claimOrder` (the last step of `place_order` before it signs; `claimed`:
+ * once the claim is made) or `writes.take` (the first step of a cancel tool) can hold the next call
+ * until the test opens it.
  */
 function holdingStore() {
   const store = openSqliteStore({ path: ":memory:" });
-  const armed = new Map<"claimOrder" | "take", { arrived: () => void; opened: Promise<void> }>();
-  const wait = async (step: "claimOrder" | "take") => {
+  const armed = new Map<Step, { arrived: () => void; opened: Promise<void> }>();
+  const wait = async (step: Step) => {
     const hold = armed.get(step);
     if (!hold) return;
     armed.delete(step);
@@ -43,7 +47,9 @@ function holdingStore() {
     ...store,
     claimOrder: async (key) => {
       await wait("claimOrder");
-      return store.claimOrder(key);
+      const claim = await store.claimOrder(key);
+      await wait("claimed");
+      return claim;
     },
     writes: {
       take: async (...args) => {
@@ -54,7 +60,7 @@ function holdingStore() {
   };
   return {
     store: held,
-    hold(step: "claimOrder" | "take"): Hold {
+    hold(step: Step): Hold {
       let arrived!: () => void;
       let open!: () => void;
       const reached = new Promise<void>((resolve) => {
@@ -127,7 +133,7 @@ async function audited(server: RunningMcpServer, account: TradingAccount, tool: 
 }
 
 describe("a cancelled write tool call", () => {
-  it("place_order cancelled before its order was signed sends nothing and records it; its id holds no order", async () => {
+  it("place_order cancelled before its order was signed sends nothing and records it; its id is given back", async () => {
     const { account, server, client, cancels, holding, price } = await session();
     const broadcasts = countBroadcasts(net.devnet, account.owner.address);
     try {
@@ -147,13 +153,58 @@ describe("a cancelled write tool call", () => {
       expect(broadcasts.count()).toBe(0);
       expect(await rests(account, 901)).toBe(false);
       expect(await server.store.reservations(account.owner.address)).toEqual([]);
-      // The id was claimed before the cancel: a retry with it is told nothing was sent.
-      const again = (await refused(client, "place_order", restingLimit(901, price))) as {
+      // The id was claimed before the cancel and given back: a retry with it places the order, once.
+      expect((await call(client, "place_order", restingLimit(901, price))).verification.state).toBe(
+        "RESTING",
+      );
+      expect(broadcasts.count()).toBe(1);
+      expect((await refused(client, "place_order", restingLimit(901, price))).code).toBe(
+        "DUPLICATE_CLIENT_ID",
+      );
+      expect(broadcasts.count()).toBe(1);
+    } finally {
+      broadcasts.restore();
+    }
+  });
+
+  it("two calls racing for one client id, the holder cancelled before sending: the other is refused while it holds the id, then places it once", async () => {
+    const { account, server, client, cancels, holding, price } = await session();
+    const racer = await net.connect(account.credential, server);
+    const broadcasts = countBroadcasts(net.devnet, account.owner.address);
+    try {
+      const hold = holding.hold("claimed");
+      const controller = new AbortController();
+      const first = callCancellable(client, "place_order", restingLimit(905, price), controller.signal);
+      await hold.reached;
+      // The first call holds the claim: the racer is a duplicate of an order in flight, sends nothing.
+      const raced = (await refused(racer, "place_order", restingLimit(905, price))) as {
         code: string;
         existing?: unknown;
       };
-      expect(again).toMatchObject({ code: "DUPLICATE_CLIENT_ID", existing: { state: "NOT_SENT" } });
+      expect(raced).toMatchObject({ code: "DUPLICATE_CLIENT_ID", existing: null });
+      controller.abort(new Error("never mind"));
+      await cancels[0];
+      hold.open();
+      const entries = await audited(server, account, "place_order", 2);
+      expect(entries.map((entry) => entry.outcome)).toContainEqual({
+        refused: "the request was cancelled before the order was sent: nothing was sent",
+      });
+      expect(await first).toBeInstanceOf(Error);
       expect(broadcasts.count()).toBe(0);
+      expect(
+        await server.store.orderOutcome({ account: account.owner.address, ticker: "BTC-USD", clientId: 905 }),
+      ).toBe(undefined);
+      // Given back: the racer's retry places the order, and only once.
+      const [again, twice] = await Promise.all([
+        racer.callTool({ name: "place_order", arguments: restingLimit(905, price) }),
+        client.callTool({ name: "place_order", arguments: restingLimit(905, price) }),
+      ]);
+      const outcomes = [again, twice].map((r) =>
+        r.isError ? (r.structuredContent as { error: { code: string } }).error.code : "PLACED",
+      );
+      expect(outcomes.sort()).toEqual(["DUPLICATE_CLIENT_ID", "PLACED"]);
+      expect(broadcasts.count()).toBe(1);
+      expect(await rests(account, 905)).toBe(true);
     } finally {
       broadcasts.restore();
     }

@@ -12,7 +12,7 @@ import {
   tokenRequest,
 } from "./oauth-support.js";
 import { usePostgres } from "./postgres-support.js";
-import { account as raceAccount, raceReservations } from "./race.js";
+import { account as raceAccount, raceClaims, raceReservations } from "./race.js";
 import { call, refused, useMcpNet } from "./support.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read tool results loosely
@@ -30,6 +30,24 @@ describe("two server instances on one Postgres", () => {
     try {
       expect(await raceReservations(stores, 40, 3)).toBe(3);
       expect(await stores[1]?.reservations(raceAccount)).toHaveLength(3);
+    } finally {
+      for (const store of stores) await store.close();
+    }
+  });
+
+  it("give a client id's claim back across stores only while no outcome is recorded: 40 claims at once then claim it once", async () => {
+    const stores = [
+      await openPostgresStore({ connectionString: pg.url() }),
+      await openPostgresStore({ connectionString: pg.url() }),
+    ];
+    try {
+      expect(await raceClaims(stores, 40)).toEqual({
+        firstClaimed: true,
+        claimedWhileHeld: 0,
+        released: [true, false],
+        claimedAtOnce: 1,
+        settled: { release: false, claim: { claimed: false, outcome: { state: "RESTING", txHash: "AB" } } },
+      });
     } finally {
       for (const store of stores) await store.close();
     }

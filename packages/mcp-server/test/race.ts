@@ -36,3 +36,30 @@ export async function raceReservations(stores: McpStore[], calls: number, room: 
   );
   return decided.filter(Boolean).length;
 }
+
+/**
+ * A client id's claim given back and raced for, over `stores` (instances sharing one database):
+ * claims made while it is held are refused as in flight; its holder gives it back once; `calls`
+ * claims at once then claim it exactly once; a claim with a recorded outcome is never given back.
+ * Answers what the claims at once answered (how many claimed) and what the last refusal carried.
+ */
+export async function raceClaims(stores: McpStore[], calls: number) {
+  const first = stores[0] as McpStore;
+  const key = { account, ticker: "BTC-USD", clientId: 77 };
+  const claimAll = () =>
+    Promise.all(
+      Array.from({ length: calls }, (_, i) => (stores[i % stores.length] as McpStore).claimOrder(key)),
+    );
+  const held = { first: await first.claimOrder(key), during: await claimAll() };
+  const released = [await first.releaseClaim(key), await first.releaseClaim(key)];
+  const raced = await claimAll();
+  await first.settleOrder(key, { state: "RESTING", txHash: "AB" });
+  const settled = { release: await first.releaseClaim(key), claim: await first.claimOrder(key) };
+  return {
+    firstClaimed: held.first.claimed,
+    claimedWhileHeld: held.during.filter((c) => c.claimed).length,
+    released,
+    claimedAtOnce: raced.filter((c) => c.claimed).length,
+    settled,
+  };
+}

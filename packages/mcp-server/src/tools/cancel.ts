@@ -221,7 +221,7 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
       "Cancels one of your orders of subaccount 0 (by orderId, or clientId and ticker) and answers its verified final status.",
     input: {
       orderId: orderId.optional(),
-      clientId: z.number().int().min(0).optional(),
+      clientId: z.number().int().min(0).max(4_294_967_295).optional(),
       ticker: ticker.optional(),
       verifyTimeoutMs: timeout,
     },
@@ -242,7 +242,11 @@ export function registerCancelTools(server: McpServer, deps: ToolDeps) {
     title: "Batch cancel orders",
     description:
       "Cancels up to 100 of your orders of one market by client id (short-term ones in one batch transaction).",
-    input: { ticker, clientIds: z.array(z.number().int().min(0)).min(1).max(100), verifyTimeoutMs: timeout },
+    input: {
+      ticker,
+      clientIds: z.array(z.number().int().min(0).max(4_294_967_295)).min(1).max(100),
+      verifyTimeoutMs: timeout,
+    },
     output,
     annotations: WRITE,
     run: (args, signal) =>

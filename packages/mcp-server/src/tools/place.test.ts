@@ -1,7 +1,7 @@
 import { Exact } from "@perpx/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { sizeForNotional, worstPrice } from "./placeInput.js";
+import { marketWorstPrice, orderOfInput, sizeForNotional, worstPrice } from "./placeInput.js";
 import { ToolFailure } from "./result.js";
 
 /** Exact strings with up to `places` decimals, from one unit of the last place up. */
@@ -49,5 +49,53 @@ describe("worstPrice (property)", () => {
         expect(new Exact(oracle).minus(down).times(10_000).equals(new Exact(oracle).times(bps))).toBe(true);
       }),
     );
+  });
+});
+
+describe("marketWorstPrice", () => {
+  const btc = {
+    atomicResolution: -10,
+    quantumConversionExponent: -9,
+    stepBaseQuantums: 1_000_000n,
+    subticksPerTick: 100_000,
+  };
+
+  it("moves the oracle by the slippage onto the tick inside the bound", () => {
+    fc.assert(
+      fc.property(
+        decimalOf(6, 10n ** 11n),
+        fc.integer({ min: 0, max: 500 }),
+        fc.boolean(),
+        (oracle, bps, buy) => {
+          const side = buy ? "BUY" : "SELL";
+          const bound = new Exact(worstPrice(side, oracle, bps));
+          let price: Exact;
+          try {
+            price = new Exact(marketWorstPrice(side, oracle, bps, btc));
+          } catch (error) {
+            expect((error as ToolFailure).toolCode).toBe("QUANTIZATION");
+            expect(buy && bound.lessThan(1)).toBe(true);
+            return;
+          }
+          // On the tick of 1 USD, inside the bound, less than one tick from it.
+          expect(price.dividedBy(1, { scale: 0, rounding: "trunc" }).equals(price)).toBe(true);
+          expect(buy ? price.lessThanOrEqualTo(bound) : price.greaterThanOrEqualTo(bound)).toBe(true);
+          expect(price.minus(bound).abs().lessThan(1)).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it("is what a MARKET order carries and is sent with, and a SELL by notional is sized at the oracle", () => {
+    const market = { oracle: "65000.5", stepSize: "0.0001", slippageBps: 50, clobPair: btc };
+    const sell = orderOfInput(
+      { ticker: "BTC-USD", side: "SELL", type: "MARKET", notionalUsd: "650" },
+      market,
+    );
+    expect([sell.price, sell.order.price, sell.order.slippage]).toEqual(["64676", "64676", undefined]);
+    // 650 at the oracle (the bids it crosses), not at its worst price: 0.01, not 0.0100.
+    expect(sell.size).toBe("0.0099");
+    const buy = orderOfInput({ ticker: "BTC-USD", side: "BUY", type: "MARKET", notionalUsd: "650" }, market);
+    expect([buy.price, buy.order.price, buy.size]).toEqual(["65325", "65325", "0.0099"]);
   });
 });

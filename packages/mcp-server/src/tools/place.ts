@@ -1,9 +1,10 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { accountView, planOrder } from "@perpx/composite-client";
 import { Exact } from "@perpx/core";
+import { isPerpxError } from "@perpx/errors";
 import { z } from "zod";
 import { indexerOf, openOrders } from "../accounts.js";
-import { type CheckResult, positionAfter, runOrderChecks } from "../checks.js";
+import { type CheckResult, notionalPrice, positionAfter, runOrderChecks } from "../checks.js";
 import { credentialKey, takeWrite } from "../rate-limit.js";
 import { positionsOf, reserveExposure } from "../reserve.js";
 import { dailyLoss } from "../risk.js";
@@ -109,6 +110,7 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           oracle: facts.indexed.oraclePrice,
           stepSize: facts.indexed.stepSize,
           slippageBps: args.slippageBps ?? limits.defaultSlippageBps,
+          clobPair: facts.market,
         });
         runOrderChecks(
           {
@@ -164,7 +166,10 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
           reduceOnly: args.reduceOnly ?? false,
           ...(twap === undefined ? {} : { twap }),
         };
-        const notional = new Exact(planned.size).times(planned.price);
+        const oracle = facts.indexed.oraclePrice;
+        const notional = new Exact(planned.size).times(
+          notionalPrice({ side: args.side, price: planned.price, oracle }),
+        );
         const key = { account: owner, ticker: args.ticker, clientId };
         const toReserve = {
           ticker: args.ticker,
@@ -221,12 +226,19 @@ export function registerPlaceOrder(server: McpServer, deps: ToolDeps) {
             );
           } catch (error) {
             const txHash = txHashOf(error);
-            // Sent with no answer: the client id stays claimed with the tx hash, so a retry with it
-            // is refused as a duplicate instead of placing the order twice.
-            const outcome = txHash
-              ? { state: "UNKNOWN", txHash }
-              : { state: isCancelled(error) ? "NOT_SENT" : "REJECTED" };
-            await store.settleOrder(key, outcome);
+            if (txHash) {
+              // Sent with no answer: the client id stays claimed with the tx hash, so a retry with
+              // it is refused as a duplicate instead of placing the order twice.
+              await store.settleOrder(key, { state: "UNKNOWN", txHash });
+            } else if (!cancel.sent || nothingSent(error)) {
+              // Cancelled or refused before its signed bytes went out: nothing can be on the chain,
+              // so the client id is given back (the agent may use it again).
+              const released = await store.releaseClaim(key).catch(() => false);
+              if (!released) await store.settleOrder(key, { state: "NOT_SENT" });
+            } else {
+              // The node answered a refusal: the id stays used.
+              await store.settleOrder(key, { state: "REJECTED" });
+            }
             throw error;
           }
         } catch (error) {
@@ -302,7 +314,9 @@ function txHashOf(error: unknown): string | undefined {
   return typeof txHash === "string" ? txHash : undefined;
 }
 
-const isCancelled = (error: unknown) => error instanceof ToolFailure && error.toolCode === "CANCELLED";
+/** A transport's failure that says its request never left the client (`nothingSent`). */
+const nothingSent = (error: unknown) =>
+  isPerpxError(error) && (error as { nothingSent?: unknown }).nothingSent === true;
 
 function duplicate(clientId: number, outcome: unknown): ToolFailure {
   return new ToolFailure(

@@ -3,8 +3,15 @@
  * order (with the price its checks use) they make.
  */
 import type { HumanOrder } from "@perpx/composite-client";
-import { Exact } from "@perpx/core";
+import {
+  type ClobPairParams,
+  Exact,
+  isInvalidAmountError,
+  priceToSubticks,
+  subticksToPrice,
+} from "@perpx/core";
 import { z } from "zod";
+import { notionalPrice } from "../checks.js";
 import { amount, ticker } from "./define.js";
 import { ToolFailure } from "./result.js";
 import type { TwapSchedule } from "./schemas.js";
@@ -181,33 +188,81 @@ export function sizeForNotional(notionalUsd: string, price: string, stepSize: st
 }
 
 /**
+ * A MARKET order's worst price on the market's tick: {@link worstPrice} moved onto the tick inside
+ * the bound (down for a buy, up for a sell), the price the order is both checked at and sent with.
+ *
+ * @param side - the order's side.
+ * @param oracle - the oracle price the checks read, USD.
+ * @param slippageBps - the slippage, bps.
+ * @param clobPair - the market's price grid.
+ * @returns the worst price, USD, a multiple of the tick.
+ * @throws {ToolFailure} QUANTIZATION when no price on the tick lies within the bound.
+ *
+ * @example
+ * ```ts
+ * const btc = { atomicResolution: -10, quantumConversionExponent: -9, stepBaseQuantums: 1_000_000n, subticksPerTick: 100_000 };
+ * marketWorstPrice("BUY", "65000.5", 50, btc); // "65325": 65325.5025 down to the tick of 1
+ * marketWorstPrice("SELL", "65000.5", 50, btc); // "64676": 64675.4975 up to the tick
+ * ```
+ */
+export function marketWorstPrice(
+  side: "BUY" | "SELL",
+  oracle: string,
+  slippageBps: number,
+  clobPair: ClobPairParams,
+): string {
+  const bound = worstPrice(side, oracle, slippageBps);
+  try {
+    const subticks = priceToSubticks(bound, clobPair, { rounding: side === "BUY" ? "down" : "up" });
+    return subticksToPrice(subticks, clobPair);
+  } catch (error) {
+    if (!isInvalidAmountError(error)) throw error;
+    throw new ToolFailure(
+      "QUANTIZATION",
+      `no price on the tick lies within slippageBps ${slippageBps} of the oracle ${oracle}`,
+    );
+  }
+}
+
+/**
  * The human order a tool call asks for, with the limit or worst price and the size in base units.
- * A market TWAP's worst price is the oracle moved by its tolerance: the price the checks take its
- * whole notional at.
+ * A MARKET order carries its worst price (the oracle given here moved by the slippage, on the tick),
+ * so that the order sent is the one checked, whatever oracle the client's market cache holds. A
+ * market TWAP's worst price is the oracle moved by its tolerance: the price the checks take its
+ * whole notional at (the chain prices each suborder at its own time). A size from `notionalUsd` is
+ * counted at {@link notionalPrice}, as `maxOrderNotional` counts it.
  *
  * @param args - the call's arguments (shape checked).
- * @param market - the oracle price, the step size and the slippage to apply, in bps.
+ * @param market - the oracle price, the step size, the slippage to apply, in bps, and the market's
+ *   price grid.
  * @returns the order, its price and its size.
  *
  * @example
  * ```ts
+ * const btc = { atomicResolution: -10, quantumConversionExponent: -9, stepBaseQuantums: 1_000_000n, subticksPerTick: 100_000 };
  * const args = { ticker: "BTC-USD", side: "BUY", type: "TWAP", size: "0.005", twap: { durationSeconds: 300, intervalSeconds: 60, priceToleranceBps: 100 } } as const;
- * const { order, price } = orderOfInput(args, { oracle: "65000", stepSize: "0.0001", slippageBps: 50 });
+ * const { order, price } = orderOfInput(args, { oracle: "65000", stepSize: "0.0001", slippageBps: 50, clobPair: btc });
  * [order.type, order.twap?.priceTolerance, price]; // ["TWAP", "1%", "65650"]
+ * const market = orderOfInput({ ticker: "BTC-USD", side: "SELL", type: "MARKET", size: "0.001" }, { oracle: "65000.5", stepSize: "0.0001", slippageBps: 50, clobPair: btc });
+ * [market.order.price, market.price]; // ["64676", "64676"]
  * ```
  */
 export function orderOfInput(
   args: PlaceInput,
-  market: { oracle: string; stepSize: string; slippageBps: number },
+  market: { oracle: string; stepSize: string; slippageBps: number; clobPair: ClobPairParams },
 ): { order: HumanOrder; price: string; size: string } {
   const price =
     args.price ??
-    worstPrice(
-      args.side,
-      market.oracle,
-      args.type === "TWAP" ? (args.twap?.priceToleranceBps ?? 0) : market.slippageBps,
+    (args.type === "TWAP"
+      ? worstPrice(args.side, market.oracle, args.twap?.priceToleranceBps ?? 0)
+      : marketWorstPrice(args.side, market.oracle, market.slippageBps, market.clobPair));
+  const size =
+    args.size ??
+    sizeForNotional(
+      args.notionalUsd as string,
+      notionalPrice({ side: args.side, price, oracle: market.oracle }),
+      market.stepSize,
     );
-  const size = args.size ?? sizeForNotional(args.notionalUsd as string, price, market.stepSize);
   const tif = args.timeInForce === "IOC" ? "IOC" : args.timeInForce === "FOK" ? "FILL_OR_KILL" : undefined;
   const common = { market: args.ticker, side: args.side, size, reduceOnly: args.reduceOnly ?? false };
   if (args.type === "TWAP" && args.twap !== undefined) {
@@ -229,12 +284,8 @@ export function orderOfInput(
   }
   const order: HumanOrder =
     args.type === "MARKET"
-      ? {
-          ...common,
-          type: "MARKET",
-          slippage: `${new Exact(market.slippageBps).times("0.01").toFixed()}%`,
-          goodTil: { blocks: SHORT_BLOCKS },
-        }
+      ? // The worst price itself, not a slippage the client would apply to its own oracle.
+        { ...common, type: "MARKET", price, goodTil: { blocks: SHORT_BLOCKS } }
       : {
           ...common,
           type: "LIMIT",

@@ -192,7 +192,7 @@ export function registerReadTools(server: McpServer, deps: ToolDeps): void {
       "One of your orders by orderId, or by clientId and ticker, with its fills. Use it to learn an order's state before retrying.",
     input: {
       orderId: orderIdArg.optional(),
-      clientId: z.number().int().min(0).optional(),
+      clientId: z.number().int().min(0).max(4_294_967_295).optional(),
       ticker: ticker.optional(),
     },
     output: { order, fills: z.array(fill) },
