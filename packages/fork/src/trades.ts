@@ -19,7 +19,7 @@ import { clob, perpetuals } from "@perpx/proto";
  * unbatched update, as the shadow subscribes, carries one taker fill). A frame with more is refused
  * whole. It also bounds the trades a market holds while they wait for its open interest.
  */
-export const MAX_TRADES_PER_FRAME = 1000;
+const MAX_TRADES_PER_FRAME = 1000;
 
 /** A trade that passed every check but the open interest one: what the mirror's taker replays. */
 export interface CheckedTrade {
