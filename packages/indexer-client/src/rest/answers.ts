@@ -6,7 +6,7 @@
  * object or array).
  */
 import type { IndexerRouteName } from "@perpx/core/indexer";
-import { assetPosition, perpetualPosition } from "../ws/contents.js";
+import { assetPosition, perpetualPosition } from "../ws/positions.js";
 import { array, type Check, object, record, type ShapeProblem } from "../ws/shape.js";
 
 const positionsOf = object(

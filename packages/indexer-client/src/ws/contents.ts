@@ -5,11 +5,11 @@
  *
  * Required here are the fields the client's views read (a book level's price and size, an order's
  * id and status, a position's market, status, side and size...); every other field of the contract
- * is type-checked when present. A position's size must be signed as the indexer writes it: a
- * perpetual's agrees with its side, an asset's is unsigned (its side says the sign). The `v4_orderbook` update, the busiest message, has a hand-written
- * check.
+ * is type-checked when present. A position's size must be signed as the indexer writes it (see
+ * `positions.ts`). The `v4_orderbook` update, the busiest message, has a hand-written check.
  */
 import type { IndexerChannel } from "@perpx/core/indexer";
+import { assetPosition, perpetualPosition, positionFields, positionSide, sideSigned } from "./positions.js";
 import {
   array,
   boolean,
@@ -17,11 +17,9 @@ import {
   decimal,
   digits,
   integer,
-  nonNegativeDecimal,
   nullable,
   number,
   object,
-  oneOf,
   record,
   type ShapeProblem,
   text,
@@ -125,52 +123,6 @@ const marketsUpdate = object(
   },
 );
 
-const positionFields = {
-  status: text,
-  maxSize: decimal,
-  entryPrice: decimal,
-  exitPrice: nullable(decimal),
-  realizedPnl: decimal,
-  unrealizedPnl: decimal,
-  createdAt: text,
-  createdAtHeight: digits,
-  closedAt: nullable(text),
-  sumOpen: decimal,
-  sumClose: decimal,
-  netFunding: decimal,
-  subaccountNumber: integer,
-  address: text,
-  positionId: text,
-};
-const positionSide = oneOf("LONG", "SHORT");
-const ZERO = /^-?0+(\.0+)?([eE][+-]?\d+)?$/;
-
-/**
- * A perpetual position whose `size` is signed as its `side` says, as the indexer writes it:
- * negative for SHORT, positive for LONG, zero for either (a closed position). A size against its
- * side would flip the position (and a balance computed from it) downstream.
- */
-function sideSigned(fields: Check): Check {
-  return (value, path) => {
-    const found = fields(value, path);
-    if (found) return found;
-    const { side, size } = value as { side: string; size: string };
-    if (ZERO.test(size) || size.startsWith("-") === (side === "SHORT")) return undefined;
-    const expected =
-      side === "SHORT" ? "a negative decimal string (side SHORT)" : "a positive decimal string (side LONG)";
-    return { path: path === "" ? "size" : `${path}.size`, expected, found: size };
-  };
-}
-
-/** An open perpetual position (the REST object): signed size, agreeing with its side. */
-export const perpetualPosition: Check = sideSigned(
-  object({ market: text, side: positionSide, size: decimal }, positionFields),
-);
-/** An asset position (the REST object and the update): unsigned size, the side says the sign. */
-export const assetPosition: Check = object(
-  { symbol: text, side: positionSide, size: nonNegativeDecimal },
-  { assetId: text, subaccountNumber: integer, address: text, positionId: text },
-);
 const position = perpetualPosition;
 const asset = assetPosition;
 const subaccount = object(
