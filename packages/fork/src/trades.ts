@@ -8,7 +8,7 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { type ClobPairParams, priceToSubticks, sizeToQuantums } from "@perpx/core";
 import type { TradeUpdate } from "@perpx/core/indexer";
-import type { Devnet } from "@perpx/devnet";
+import { type Devnet, DevnetError } from "@perpx/devnet";
 import { IndexerFrameError } from "@perpx/indexer-client/ws";
 import { clob, perpetuals } from "@perpx/proto";
 
@@ -37,7 +37,7 @@ export function forkMarketGrids(devnet: Devnet): Map<string, ClobPairParams> {
   const all = { pagination: { limit: 1_000_000n } };
   const ask = (path: string, request: Uint8Array) => {
     const answer = devnet.app.query(path, request);
-    if (answer.code !== 0) throw new Error(`${path} failed on the fork: ${answer.log}`);
+    if (answer.code !== 0) throw new DevnetError("unavailable", `${path} failed on the fork: ${answer.log}`);
     return answer.value;
   };
   const perps = fromBinary(

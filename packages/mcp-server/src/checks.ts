@@ -108,7 +108,7 @@ export function positionAfter(order: { side: "BUY" | "SELL"; size: string; posit
 
 /**
  * The pre-trade checks in order: market allowlist, market status, price band against the oracle,
- * max order notional (the size at {@link notionalPrice}: a BUY at its price, a SELL at the higher
+ * max order notional (the size at `notionalPrice`: a BUY at its price, a SELL at the higher
  * of its price and the oracle), max position notional, max leverage, free collateral for the initial margin
  * of what the order adds, max open orders, the daily-loss breaker (after it trips only reduce-only
  * orders), and reduce-only consistency. Amounts are compared exactly: an order exactly at a limit
