@@ -9,10 +9,11 @@ import {
 import type { FundingPaymentResponseObject } from "@perpx/core/indexer";
 import { isIndexerNotFoundError } from "@perpx/indexer-client";
 import { subaccountBalances } from "@perpx/node-client";
-import { perpetualAmounts } from "@perpx/node-client/queries";
+import { catalogQueries, perpetualAmounts } from "@perpx/node-client/queries";
+import type { perpetuals } from "@perpx/proto";
 import type { ClientContext } from "./client.js";
 import { type AccountDisplay, accountDisplay } from "./display.js";
-import { type MarginPositionInput, marginSummary } from "./margin.js";
+import { type MarginPositionInput, marginSummary, type OpenInterestInput } from "./margin.js";
 import type { CompositeMarket } from "./markets.js";
 import { traderOf } from "./trader.js";
 
@@ -123,8 +124,10 @@ export interface AccountView {
   /** The subaccount. */
   subaccount: { owner: string; number: number };
   /**
-   * Where it was read: `feed` (the indexer's live account: every field), or `node` (the chain's
-   * balances; entry prices from the indexer's REST when there is one; no open orders or fills).
+   * Where it was read: `feed` (the indexer's live account: every field; margin fractions and open
+   * interest from the indexer's markets), or `node` (the chain's balances, liquidity tiers and open
+   * interest, with or without an indexer; entry prices from the indexer's REST when there is one;
+   * no open orders or fills).
    */
   source: "feed" | "node";
   /**
@@ -135,9 +138,11 @@ export interface AccountView {
   /** USDC plus every position's value at the oracle price (each truncated to a quote quantum, as the chain). */
   equity: string;
   /**
-   * Equity minus the initial margin of the positions, each rounded up to a quote quantum: the
-   * chain's own figure (see {@link marginSummary}), so up to it can be withdrawn or committed, one
-   * quantum more is refused (undefined when a market's margin fractions are unknown).
+   * Equity minus the initial margin of the positions, each rounded up to a quote quantum, at the
+   * initial margin fraction the chain charges (the market's raised by its open interest between
+   * its tier's caps, or the leverage choice): the chain's own figure (see {@link marginSummary}),
+   * so up to it can be withdrawn or committed, one quantum more is refused (undefined when a
+   * market's margin fractions are unknown).
    */
   freeCollateral: string | undefined;
   /** Initial margin ÷ equity. */
@@ -168,12 +173,78 @@ export interface AccountView {
  * ```
  */
 export function imfOf(market: CompositeMarket, choices: ReadonlyMap<number, number>): string | undefined {
+  return chosenImf(market, market.indexer?.initialMarginFraction, choices);
+}
+
+/** {@link imfOf} with the market's own fraction given (`own`). */
+function chosenImf(
+  market: CompositeMarket,
+  own: string | undefined,
+  choices: ReadonlyMap<number, number>,
+): string | undefined {
   const chosen = choices.get(market.clobPairId);
-  const own = market.indexer?.initialMarginFraction;
   if (chosen === undefined) return own;
   // the chain charges the larger of the choice and the market's own fraction
   const choice = Exact.fromUnits(BigInt(chosen), 6);
   return own !== undefined && new Exact(own).greaterThan(choice) ? own : choice.toFixed();
+}
+
+/**
+ * What a market's margin needs: its liquidity tier's fractions, its open interest and the tier's
+ * caps (decimal strings), from the node or from the indexer's perpetual market.
+ */
+interface MarginTerms {
+  /** The tier's initial margin fraction (before a leverage choice or an open-interest raise). */
+  initialMarginFraction: string | undefined;
+  /** The tier's maintenance margin fraction. */
+  maintenanceMarginFraction: string | undefined;
+  /** The open interest and the tier's caps, when known. */
+  openInterest: OpenInterestInput | undefined;
+}
+
+/**
+ * The open interest of a market and its tier's caps, from the indexer's perpetual market (undefined
+ * without one, or when it gives no caps).
+ *
+ * @param market - the cached market.
+ * @returns the open interest input of {@link marginSummary}.
+ * @example
+ * ```ts
+ * openInterestOf(btc); // { size: "12.5", lowerCap: "0", upperCap: "0" }
+ * ```
+ */
+export function openInterestOf(market: CompositeMarket): OpenInterestInput | undefined {
+  const m = market.indexer;
+  if (m?.openInterestLowerCap === undefined || m.openInterestUpperCap === undefined) return undefined;
+  return { size: m.openInterest, lowerCap: m.openInterestLowerCap, upperCap: m.openInterestUpperCap };
+}
+
+/** A market's margin terms from the indexer's perpetual market. */
+function indexerTerms(market: CompositeMarket): MarginTerms {
+  return {
+    initialMarginFraction: market.indexer?.initialMarginFraction,
+    maintenanceMarginFraction: market.indexer?.maintenanceMarginFraction,
+    openInterest: openInterestOf(market),
+  };
+}
+
+/** A market's margin terms from the node: its liquidity tier and the perpetual's open interest. */
+function nodeTerms(
+  market: CompositeMarket,
+  tier: perpetuals.LiquidityTier,
+  openInterest: bigint,
+): MarginTerms {
+  const imfPpm = BigInt(tier.initialMarginPpm);
+  return {
+    initialMarginFraction: Exact.fromUnits(imfPpm, 6).toFixed(),
+    // the maintenance fraction is a share (ppm) of the initial one: ppm × ppm
+    maintenanceMarginFraction: Exact.fromUnits(imfPpm * BigInt(tier.maintenanceFractionPpm), 12).toFixed(),
+    openInterest: {
+      size: quantumsToSize(openInterest < 0n ? 0n : openInterest, market),
+      lowerCap: quoteQuantumsToUsdc(tier.openInterestLowerCap),
+      upperCap: quoteQuantumsToUsdc(tier.openInterestUpperCap),
+    },
+  };
 }
 
 async function leverageChoices(context: ClientContext, subaccount: { owner: string; number: number }) {
@@ -185,18 +256,29 @@ async function leverageChoices(context: ClientContext, subaccount: { owner: stri
 function summarize(
   context: ClientContext,
   base: Omit<AccountView, "equity" | "freeCollateral" | "marginUsage" | "leverage" | "positions" | "display">,
-  held: { market: CompositeMarket; size: string; entryPrice: string | undefined }[],
+  held: {
+    market: CompositeMarket;
+    size: string;
+    entryPrice: string | undefined;
+    /** The node's terms of the market; else the indexer's (as cached). */
+    terms?: MarginTerms | undefined;
+  }[],
   choices: ReadonlyMap<number, number>,
 ): AccountView {
-  const inputs: MarginPositionInput[] = held.map(({ market, size, entryPrice }) => ({
-    market: market.ticker,
-    size,
-    entryPrice,
-    oraclePrice: (context.markets.cached(market.ticker) ?? market).oraclePrice,
-    initialMarginFraction: imfOf(market, choices),
-    maintenanceMarginFraction: market.indexer?.maintenanceMarginFraction,
-    baseInitialMarginFraction: market.indexer?.initialMarginFraction,
-  }));
+  const inputs: MarginPositionInput[] = held.map(({ market, size, entryPrice, terms }) => {
+    const cached = context.markets.cached(market.ticker) ?? market;
+    const own = terms ?? indexerTerms(cached);
+    return {
+      market: market.ticker,
+      size,
+      entryPrice,
+      oraclePrice: cached.oraclePrice,
+      initialMarginFraction: chosenImf(market, own.initialMarginFraction, choices),
+      maintenanceMarginFraction: own.maintenanceMarginFraction,
+      baseInitialMarginFraction: own.initialMarginFraction,
+      openInterest: own.openInterest,
+    };
+  });
   const summary = marginSummary({ usdc: base.usdc, positions: inputs });
   const view: Omit<AccountView, "display"> = {
     ...base,
@@ -304,8 +386,10 @@ export async function accountView(context: ClientContext): Promise<AccountView> 
 }
 
 /**
- * The account from the chain's balances (the node's subaccount), at the cached oracle prices; with
- * `entryPrices`, each position's entry price from the indexer's REST when the network has one.
+ * The account from the chain's balances (the node's subaccount), at the cached oracle prices, with
+ * the margin fractions and open interest of the node's liquidity tiers and perpetuals (the
+ * indexer's markets' when the node does not answer the tiers); with `entryPrices`, each position's
+ * entry price from the indexer's REST when the network has one.
  *
  * @example
  * ```ts
@@ -332,13 +416,20 @@ export async function accountFromNode(
       : undefined,
   ]);
   const balances = subaccountBalances(chain);
+  // The liquidity tiers (margin fractions, open-interest caps), when the account holds a position:
+  // with the perpetuals' open interest, the chain's own terms (an indexer's may trail it).
+  const tiers =
+    balances.perpetuals.length === 0
+      ? undefined
+      : catalogQueries.getLiquidityTiers(context.node).catch(() => undefined);
   // The funding not settled yet, in millionths of a quote quantum (negative: owed), as the chain
   // settles it before it judges collateral: Σ (position's index − perpetual's index) × quantums.
   let fundingPpm = 0n;
   const held = await Promise.all(
     balances.perpetuals.map(async (position) => {
       const perpetual = await context.node.getPerpetual({ id: position.perpetualId });
-      fundingPpm += (position.fundingIndex - perpetualAmounts(perpetual).fundingIndex) * position.quantums;
+      const amounts = perpetualAmounts(perpetual);
+      fundingPpm += (position.fundingIndex - amounts.fundingIndex) * position.quantums;
       const ticker = perpetual.params?.ticker ?? "";
       await context.markets.refresh(ticker);
       const market = await context.markets.get(ticker);
@@ -346,10 +437,12 @@ export async function accountFromNode(
         position.quantums < 0n ? -position.quantums : position.quantums,
         market,
       );
+      const tier = (await tiers)?.find((t) => t.id === perpetual.params?.liquidityTier);
       return {
         market,
         size: position.quantums < 0n ? `-${magnitude}` : magnitude,
         entryPrice: indexed?.openPerpetualPositions[ticker]?.entryPrice,
+        terms: tier === undefined ? undefined : nodeTerms(market, tier, amounts.openInterest),
       };
     }),
   );

@@ -9,17 +9,17 @@ import {
 } from "@perpx/core";
 import { InvalidArgumentError, showValue } from "@perpx/errors";
 import type { SendTxResult } from "@perpx/node-client";
-import { accountFromNode, imfOf } from "./account.js";
+import { accountFromNode, imfOf, openInterestOf } from "./account.js";
 import type { ClientContext } from "./client.js";
-import { marginSummary } from "./margin.js";
+import { effectiveInitialMarginFraction, marginSummary } from "./margin.js";
 import type { CompositeMarket } from "./markets.js";
 import type { WireOrder } from "./orderPlan.js";
 import { subaccountOf, walletOf } from "./trader.js";
 
 /**
  * An order the account cannot afford: placing it needs `required` USDC of free collateral (its
- * notional at its limit or worst price times the market's initial margin fraction, or the
- * account's leverage choice) and the account
+ * notional at its limit or worst price times the market's initial margin fraction, raised by its
+ * open interest between its tier's caps, or the account's leverage choice) and the account
  * has `free`. Raised before anything is signed.
  *
  * @example
@@ -98,7 +98,13 @@ function requiredFromFeed(
   market: CompositeMarket,
 ): Exact | undefined {
   const view = context.feed?.subaccount?.view;
-  const imf = imfOf(market, context.leverage ?? new Map());
+  // the fraction the chain charges: the leverage choice, or the market's raised by its open interest
+  const imf = effectiveInitialMarginFraction({
+    oraclePrice: market.oraclePrice,
+    initialMarginFraction: imfOf(market, context.leverage ?? new Map()),
+    baseInitialMarginFraction: market.indexer?.initialMarginFraction,
+    openInterest: openInterestOf(market),
+  });
   if (!view || imf === undefined || wire.reduceOnly) return;
   if (view.blockHeight === undefined) return; // the feed has no snapshot of the account yet
   const held = view.positions().find((p) => p.market === market.ticker);
@@ -123,6 +129,7 @@ function requiredFromFeed(
       initialMarginFraction: imfOf(m, context.leverage ?? new Map()),
       maintenanceMarginFraction: m.indexer?.maintenanceMarginFraction,
       baseInitialMarginFraction: m.indexer?.initialMarginFraction,
+      openInterest: openInterestOf(m),
     });
   }
   const free = marginSummary({ usdc: usdc.toFixed(), positions }).freeCollateral;

@@ -51,10 +51,12 @@ export {
 } from "./inFlight.js";
 export { type InFlightOrder, inFlightHandle } from "./lookUp.js";
 export {
+  effectiveInitialMarginFraction,
   type MarginPosition,
   type MarginPositionInput,
   type MarginSummary,
   marginSummary,
+  type OpenInterestInput,
 } from "./margin.js";
 export {
   type CompositeMarket,

@@ -133,3 +133,123 @@ describe("marginSummary follows the chain's integer rule", () => {
     expect(exact.toDecimalPlaces(6, "floor").toFixed()).toBe("161.750117");
   });
 });
+
+/** A market's open interest (base quantums) and its tier's caps (quote quantums). */
+interface ChainOpenInterest {
+  quantums: bigint;
+  lowerCap: bigint;
+  upperCap: bigint;
+}
+
+/**
+ * The initial margin fraction (ppm) the chain charges, as the devnet's `effectiveInitialMarginPpm`
+ * states it: the tier's, raised linearly to 1e6 between the caps (rounded down), then the larger
+ * of that and the leverage choice.
+ */
+function chainImfPpm(p: ChainPosition, oi: ChainOpenInterest): bigint {
+  let adjusted = p.tierImfPpm;
+  if (oi.upperCap !== 0n) {
+    const shift = p.exponent + p.atomicResolution + 6;
+    const exact = oi.quantums * p.price;
+    const raw = shift >= 0 ? exact * ten(shift) : quo(exact, ten(-shift));
+    const value = raw < 0n ? 0n : raw;
+    if (value > oi.lowerCap) {
+      adjusted =
+        value >= oi.upperCap
+          ? 1_000_000n
+          : p.tierImfPpm +
+            ((1_000_000n - p.tierImfPpm) * (value - oi.lowerCap)) / (oi.upperCap - oi.lowerCap);
+    }
+  }
+  return larger(p.choicePpm, adjusted);
+}
+
+/** The open interest's value in quote quantums (truncated), to place caps around it. */
+function openInterestValue(p: ChainPosition, quantums: bigint): bigint {
+  const shift = p.exponent + p.atomicResolution + 6;
+  const exact = quantums * p.price;
+  return shift >= 0 ? exact * ten(shift) : quo(exact, ten(-shift));
+}
+
+describe("marginSummary raises the initial margin fraction by open interest, as the chain", () => {
+  const caps = fc.record({
+    /** off: an upper cap of 0; around: caps on either side of the open interest's value; any: random caps. */
+    mode: fc.constantFrom("off", "around", "around", "any"),
+    below: fc.bigInt({ min: 0n, max: 10n ** 16n }),
+    above: fc.bigInt({ min: 0n, max: 10n ** 16n }),
+  });
+
+  it("free collateral equals the chain's with open interest between, under, over and without caps", () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n }),
+        fc.array(fc.record({ position, oi: fc.bigInt({ min: 0n, max: 10n ** 16n }), caps }), {
+          maxLength: 4,
+        }),
+        (usdc, entries) => {
+          let initial = 0n;
+          let equity = usdc;
+          const inputs: MarginPositionInput[] = entries.map(({ position: p, oi, caps: c }, i) => {
+            const value = openInterestValue(p, oi);
+            const lowerCap =
+              c.mode === "off" ? 0n : c.mode === "around" ? larger(value - c.below, 0n) : c.below;
+            const upperCap =
+              c.mode === "off" ? 0n : c.mode === "around" ? value + c.above + 1n : lowerCap + c.above;
+            const imf = chainImfPpm(p, { quantums: oi, lowerCap, upperCap });
+            const shift = p.exponent + p.atomicResolution + 6;
+            const exact = p.quantums * p.price;
+            const positionValue = shift >= 0 ? exact * ten(shift) : quo(exact, ten(-shift));
+            equity += positionValue;
+            initial += ceil((positionValue < 0n ? -positionValue : positionValue) * imf, 1_000_000n);
+            return {
+              market: `M${i}`,
+              size: human(p.quantums, p.atomicResolution),
+              entryPrice: undefined,
+              oraclePrice: human(p.price, p.exponent),
+              initialMarginFraction: human(larger(p.choicePpm, p.tierImfPpm), -6),
+              maintenanceMarginFraction: human(p.tierImfPpm * p.maintenanceSharePpm, -12),
+              baseInitialMarginFraction: human(p.tierImfPpm, -6),
+              openInterest: {
+                size: human(oi, p.atomicResolution),
+                lowerCap: usdcText(lowerCap),
+                upperCap: usdcText(upperCap),
+              },
+            };
+          });
+          const summary = marginSummary({ usdc: usdcText(usdc), positions: inputs });
+          expect(summary.equity).toBe(usdcText(equity));
+          expect(summary.freeCollateral).toBe(usdcText(equity - initial));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("between the caps: the raise rounded down to a ppm, the margin rounded up (a worked case)", () => {
+    // 1 BTC at 100 USD, tier 5%; open interest 10 BTC = 1000 USDC between caps 100 and 3100: the
+    // raise is 95% × 900 / 3000 = 28.5% (285000 ppm), so 33.5%: a margin of 33.5 USDC on 100.
+    const input = (openInterest: MarginPositionInput["openInterest"]) =>
+      marginSummary({
+        usdc: "0",
+        positions: [
+          {
+            market: "BTC-USD",
+            size: "1",
+            entryPrice: undefined,
+            oraclePrice: "100",
+            initialMarginFraction: "0.05",
+            maintenanceMarginFraction: "0.03",
+            baseInitialMarginFraction: "0.05",
+            openInterest,
+          },
+        ],
+      }).freeCollateral;
+    expect(input(undefined)).toBe("95");
+    expect(input({ size: "10", lowerCap: "100", upperCap: "3100" })).toBe("66.5");
+    // 1/7 of the way: 95% / 7 = 13.5714...% rounded down to 135714 ppm: margin 18.5714 USDC
+    expect(input({ size: "2", lowerCap: "100", upperCap: "800" })).toBe("81.4286");
+    expect(input({ size: "10", lowerCap: "100", upperCap: "1000" })).toBe("0"); // at the upper cap: 100%
+    expect(input({ size: "10", lowerCap: "1000", upperCap: "3000" })).toBe("95"); // at the lower cap: none
+    expect(input({ size: "10", lowerCap: "0", upperCap: "0" })).toBe("95"); // no upper cap: no scaling
+  });
+});

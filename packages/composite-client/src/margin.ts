@@ -33,6 +33,81 @@ function chainMaintenance(notional: Exact, mmf: string, baseImf: string | undefi
 }
 
 /**
+ * A market's open interest and its liquidity tier's caps, as {@link marginSummary} takes them:
+ * decimal strings, as the indexer's perpetual market gives them (`openInterest`,
+ * `openInterestLowerCap`, `openInterestUpperCap`).
+ *
+ * @example
+ * ```ts
+ * const openInterest: OpenInterestInput = { size: "12.5", lowerCap: "500000", upperCap: "1000000" };
+ * ```
+ */
+export interface OpenInterestInput {
+  /** The open interest: the total size of the market's long positions, in the base asset. */
+  size: string;
+  /** The tier's lower cap, USDC: up to it the initial margin fraction is the tier's. */
+  lowerCap: string;
+  /** The tier's upper cap, USDC: from it the initial margin fraction is 100%; `"0"` turns scaling off. */
+  upperCap: string;
+}
+
+/**
+ * The initial margin fraction the chain charges a position (dYdX v4's
+ * `GetAdjustedInitialMarginQuoteQuantums`, as the devnet's perpetuals and subaccounts modules
+ * compute it): the market's own fraction (`baseInitialMarginFraction`) raised linearly toward 100%
+ * as the value of its open interest (size × oracle price, truncated to a quote quantum) goes from
+ * the tier's lower cap to its upper cap, the raise rounded down to a millionth; 100% at the upper
+ * cap or above; no raise with an upper cap of 0. Then the larger of that and
+ * `initialMarginFraction` (which holds the account's leverage choice). Without `openInterest` or
+ * `baseInitialMarginFraction`, `initialMarginFraction` as given.
+ *
+ * @param p - the position's oracle price, fractions and market's open interest.
+ * @returns the fraction as a decimal string (`"0.525"`), undefined when `initialMarginFraction` is.
+ * @example
+ * ```ts
+ * effectiveInitialMarginFraction({
+ *   oraclePrice: "1",
+ *   initialMarginFraction: "0.05",
+ *   baseInitialMarginFraction: "0.05",
+ *   openInterest: { size: "3000000", lowerCap: "1000000", upperCap: "5000000" },
+ * }); // "0.525": halfway between the caps
+ * ```
+ */
+export function effectiveInitialMarginFraction(
+  p: Pick<
+    MarginPositionInput,
+    "oraclePrice" | "initialMarginFraction" | "baseInitialMarginFraction" | "openInterest"
+  >,
+): string | undefined {
+  if (p.initialMarginFraction === undefined) return undefined;
+  const chosen = new Exact(p.initialMarginFraction, "initialMarginFraction");
+  const adjusted = adjustedFraction(p);
+  return adjusted?.greaterThan(chosen) ? adjusted.toFixed() : chosen.toFixed();
+}
+
+/** The market's own fraction raised by its open interest; undefined when nothing raises it. */
+function adjustedFraction(
+  p: Pick<MarginPositionInput, "oraclePrice" | "baseInitialMarginFraction" | "openInterest">,
+): Exact | undefined {
+  const oi = p.openInterest;
+  if (oi === undefined || p.baseInitialMarginFraction === undefined) return undefined;
+  const upper = new Exact(oi.upperCap, "openInterestUpperCap");
+  if (upper.isZero()) return undefined;
+  const lower = new Exact(oi.lowerCap, "openInterestLowerCap");
+  // the chain values the open interest as a position: truncated to a quote quantum (never below 0)
+  const value = chainNotional(new Exact(oi.size, "openInterest"), p.oraclePrice);
+  if (!value.greaterThan(lower)) return undefined;
+  if (value.greaterThanOrEqualTo(upper)) return new Exact(1);
+  const base = new Exact(p.baseInitialMarginFraction, "baseInitialMarginFraction");
+  // base + (1 − base) × (value − lower) / (upper − lower), the raise rounded down to a ppm
+  const raise = new Exact(1)
+    .minus(base)
+    .times(value.minus(lower))
+    .dividedBy(upper.minus(lower), { scale: 6, rounding: "floor" });
+  return base.plus(raise);
+}
+
+/**
  * One position as {@link marginSummary} takes it: decimal strings, the size signed (negative: short).
  *
  * @example
@@ -59,6 +134,12 @@ export interface MarginPositionInput {
    * maintenance margin is `maintenanceMarginFraction` of the notional, rounded up once.
    */
   baseInitialMarginFraction?: string | undefined;
+  /**
+   * The market's open interest and its tier's caps: between the caps the chain raises the initial
+   * margin fraction (see {@link effectiveInitialMarginFraction}; it needs
+   * `baseInitialMarginFraction`). Without it no raise is counted.
+   */
+  openInterest?: OpenInterestInput | undefined;
 }
 
 /**
@@ -120,7 +201,9 @@ export interface MarginSummary {
  * rules (dYdX v4's `GetNetNotional` and `GetMarginRequirements`), position by position: a
  * position's value is size × oracle price **truncated toward zero** to a quote quantum (a short of
  * -1.5 quantums counts -1); its initial margin is its truncated absolute notional × the initial
- * margin fraction **rounded up** to a quote quantum; its maintenance margin is
+ * margin fraction **rounded up** to a quote quantum, the fraction raised by the market's open
+ * interest between its tier's caps when {@link MarginPositionInput.openInterest} is given (see
+ * {@link effectiveInitialMarginFraction}); its maintenance margin is
  * `⌈⌈notional × base fraction⌉ × maintenance share⌉` (see
  * {@link MarginPositionInput.baseInitialMarginFraction}). Equity is USDC plus the values, free
  * collateral is equity minus the initial margins: an amount up to it is what the chain lets the
@@ -130,8 +213,8 @@ export interface MarginSummary {
  * are quotients, rounded once to 18 significant digits (half away from zero), and the liquidation
  * price is an estimate (a continuous solve).
  *
- * @param input - the USDC balance and each position's size, oracle price and margin fractions, as
- *   human decimal strings.
+ * @param input - the USDC balance and each position's size, oracle price, margin fractions and
+ *   market's open interest, as human decimal strings.
  * @returns equity, free collateral, margin usage and leverage as exact human decimal strings.
  * @example
  * ```ts
@@ -172,10 +255,8 @@ export function marginSummary(input: {
     const f = figures[i] as (typeof figures)[number];
     equity = equity.plus(f.value);
     notional = notional.plus(f.notional);
-    initial =
-      p.initialMarginFraction === undefined
-        ? undefined
-        : initial?.plus(chainMargin(f.notional, p.initialMarginFraction));
+    const imf = effectiveInitialMarginFraction(p);
+    initial = imf === undefined ? undefined : initial?.plus(chainMargin(f.notional, imf));
     maintenance = f.maintenance === undefined ? undefined : maintenance?.plus(f.maintenance);
   }
   const ratio = (a: Exact) => a.dividedBy(equity, QUOTIENT).toFixed();
