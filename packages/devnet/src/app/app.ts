@@ -235,7 +235,7 @@ export class ChainApplication implements PersistentChainApp {
       (bytes) => this.pipeline.decodeCarried(bytes),
     );
     const committedAt = performance.timeOrigin + performance.now();
-    this.pipeline.committed();
+    this.pipeline.committed(record.txResults);
     runAfterCommit(this.core, () => this.pipeline.checkContext());
     this.publishOrderStream();
     for (const listener of this.listeners) {

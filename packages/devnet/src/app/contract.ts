@@ -78,6 +78,12 @@ export interface TxResult {
   events: AbciEvent[];
   /** The tx's events for the indexer (delivered txs of a committed block only; not on the wire). */
   indexerEvents?: readonly IndexerEvent[];
+  /**
+   * Set when CometBFT's mempool refused the tx before any CheckTx ran: its error text, which its RPC
+   * answers as a JSON-RPC error ("tx already exists in cache", "Tx too large. Max size is M, but got
+   * N"); `code` and `codespace` are then the SDK's for it (sdk 19, 21), with an empty `log`.
+   */
+  mempoolError?: string;
 }
 
 /**

@@ -10,7 +10,8 @@ import { CLOB_ERRORS, type ClobErrorName } from "./clob.js";
  * - `insufficient-funds`: sdk 5. - `insufficient-fee`: sdk 13. - `out-of-gas`: sdk 11.
  * - `unauthorized`: sdk 4 (bad signature, wrong account number or chain id), or an authenticator
  *   that refused (`dydxaccountplus` codespace, or `accountplus`).
- * - `tx-in-mempool`: sdk 19, the very same tx is already waiting.
+ * - `tx-in-mempool`: sdk 19, the node saw the very same tx bytes already (CometBFT's mempool cache:
+ *   waiting, or in a block already; over RPC the JSON-RPC error "tx already exists in cache").
  * - `clob`: any error of the `clob` codespace; `clobError` names it.
  * - `other`: anything else; read `codespace`, `abciCode` and `log`.
  *

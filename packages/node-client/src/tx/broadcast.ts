@@ -3,13 +3,13 @@ import { AbortedError, errorGuard, TimeoutError } from "@perpx/errors";
 import { clob, cosmosTx } from "@perpx/proto";
 import { toHexString } from "../bytes.js";
 import type { BroadcastMode, NodeConnection } from "../connection.js";
-import { broadcastTxError, TransportError } from "../errors.js";
+import { type BroadcastTxError, broadcastTxError, TransportError } from "../errors.js";
 import { checkParams } from "../messages/validate.js";
 import { getTx, type TxEvent, type TxInfo } from "../query/txs.js";
 import { rpcQueryError, unaryQuery } from "../query/unary.js";
 import { type CallOptions, checkTimeout, sleep, withDeadline } from "../transport/call.js";
 import { missingTransportError } from "../transport/missing.js";
-import { cometCall } from "../transport/rpc-json.js";
+import { cometCall, JsonRpcError } from "../transport/rpc-json.js";
 import { txHash } from "./encode.js";
 
 /**
@@ -135,7 +135,10 @@ function pickBroadcastTransport(client: NodeConnection, wanted?: "rpc" | "grpc")
 /**
  * Sends signed bytes to the mempool (`sync`: after CheckTx; `async`: without waiting for it) and
  * returns the hash (always the transaction's own, `txHash(txBytes)`). A CheckTx refusal throws
- * {@link BroadcastTxError} (phase `checkTx`); an answer carrying another transaction's hash, or
+ * {@link BroadcastTxError} (phase `checkTx`), and so does a refusal of CometBFT's mempool before
+ * CheckTx, which RPC answers as a JSON-RPC error and the SDK's gRPC `BroadcastTx` as a code: sdk 19
+ * `tx-in-mempool` (the very same bytes were seen already), 20 (mempool full), 21 (tx too large),
+ * alike on both transports; an answer carrying another transaction's hash, or
  * none, is a `TransportError` (`nothingSent: false`), never taken for this one's acceptance or
  * refusal.
  *
@@ -198,7 +201,7 @@ export async function submitTx(
         );
       } catch (error) {
         if (signal.aborted) throw error;
-        throw rpcQueryError(`broadcast_tx_${params.mode}`, error);
+        throw mempoolRefusal(error, hash) ?? rpcQueryError(`broadcast_tx_${params.mode}`, error);
       }
       const reported = toHexString(result.hash).toUpperCase();
       if (reported === "") throw answeredWithoutHash("rpc", hash);
@@ -214,6 +217,37 @@ export async function submitTx(
       }
       return hash;
     },
+  );
+}
+
+/**
+ * CometBFT's mempool refuses some txs before CheckTx, and its RPC answers that as a JSON-RPC error
+ * (`Internal error`, the reason in `data`). These are the ones the Cosmos SDK's `CheckCometError`
+ * turns into a tx response, with its code in `sdk`, matched as it matches them (in lower case).
+ */
+const MEMPOOL_REFUSALS: ReadonlyArray<{ readonly text: string; readonly abciCode: number }> = [
+  { text: "tx already exists in cache", abciCode: 19 },
+  { text: "mempool is full", abciCode: 20 },
+  { text: "tx too large", abciCode: 21 },
+];
+
+/**
+ * The {@link BroadcastTxError} (phase `checkTx`, codespace `sdk`) of a JSON-RPC error with which
+ * CometBFT's mempool refused the broadcast of `hash` before CheckTx, as the SDK's `BroadcastTx`
+ * reports it over gRPC: sdk 19 (`tx-in-mempool`: the very same bytes were seen already), 20 (the
+ * mempool is full), 21 (too large); its log is the node's text. Undefined for any other failure.
+ */
+function mempoolRefusal(error: unknown, hash: string): BroadcastTxError | undefined {
+  let text: string;
+  if (error instanceof JsonRpcError) text = error.data || error.message;
+  else if (error instanceof Error && /^\{.*"code"/.test(error.message)) text = error.message;
+  else return undefined;
+  const lower = text.toLowerCase();
+  const refusal = MEMPOOL_REFUSALS.find((r) => lower.includes(r.text));
+  if (refusal === undefined) return undefined;
+  return broadcastTxError(
+    { abciCode: refusal.abciCode, codespace: "sdk", log: text, txHash: hash, phase: "checkTx" },
+    { cause: error },
   );
 }
 

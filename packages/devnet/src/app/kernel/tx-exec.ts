@@ -6,7 +6,7 @@
 import type { Any } from "@bufbuild/protobuf/wkt";
 import type { AbciEvent, TxResult } from "../contract.js";
 import type { IndexerEvent } from "../indexer-output/indexer-events.js";
-import { abciError, sdkErrors, toAbciError } from "../lib/errors.js";
+import { abciError, type ErrorKind, sdkErrors, toAbciError } from "../lib/errors.js";
 import { DISCARDED_EVENTS, EventManager, event, moduleNameOfTypeUrl, withAttribute } from "../lib/events.js";
 import { type AnteDeps, runAnte } from "./ante.js";
 import type { ChainCore } from "./chain-core.js";
@@ -43,6 +43,25 @@ export function txFailure(
     gasWanted,
     gasUsed,
     events: [...events],
+  };
+}
+
+/**
+ * The answer for a tx CometBFT's mempool refuses before CheckTx: `text` is CometBFT's error (what
+ * its RPC answers as a JSON-RPC error), and the code is the SDK's for it (`CheckCometError`), with
+ * an empty log, no gas and no events, as the SDK's `BroadcastTx` answers.
+ */
+export function mempoolRefusal(kind: ErrorKind, text: string): TxResult {
+  return {
+    code: kind.code,
+    codespace: kind.codespace,
+    log: "",
+    info: "",
+    data: EMPTY,
+    gasWanted: 0n,
+    gasUsed: 0n,
+    events: [],
+    mempoolError: text,
   };
 }
 

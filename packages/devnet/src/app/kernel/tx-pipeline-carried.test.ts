@@ -30,7 +30,7 @@ describe("decodeCarried", () => {
     const unchecked = pipeline.decodeCarried(other);
     expect(unchecked.bytes).toEqual(other);
     expect(pipeline.decodeCarried(other)).not.toBe(unchecked);
-    pipeline.committed();
+    pipeline.committed([]);
     const after = pipeline.decodeCarried(tx);
     expect(after).not.toBe(carried);
     expect(after.hash).toEqual(carried.hash);

@@ -26,7 +26,7 @@ describe("pendingReads", () => {
     const [checked, checkedInContext] = both();
     expect(checked).toEqual(checkedInContext);
     expect(checked?.sequence).toBe(1n);
-    pipeline.committed();
+    pipeline.committed([]);
     const [fresh, freshInContext] = both();
     expect(fresh).toEqual(freshInContext);
     expect(fresh?.sequence).toBe(0n);

@@ -9,7 +9,7 @@
  */
 
 import type { SimulateResult, TxResult } from "../contract.js";
-import { abciError, sdkErrors } from "../lib/errors.js";
+import { sdkErrors } from "../lib/errors.js";
 import { EventManager } from "../lib/events.js";
 import { CarriedTxs } from "./carried-txs.js";
 import { type ChainCore, latestInfo } from "./chain-core.js";
@@ -18,15 +18,21 @@ import { type Context, createContext } from "./module.js";
 import { CacheStore, PendingStore } from "./store.js";
 import { moduleSlices } from "./store-views.js";
 import { type DecodedTx, decodeTx } from "./tx.js";
-import { decodeTxBytes, runTx, txFailure, txPolicyOf } from "./tx-exec.js";
+import { TxCache } from "./tx-cache.js";
+import { decodeTxBytes, MAX_TX_BYTES, mempoolRefusal, runTx, txPolicyOf } from "./tx-exec.js";
 import { volatileKeys } from "./volatile-keys.js";
 
 /** CheckTx, the mempool and simulation (see the module comment). */
 export class TxPipeline {
   private pending: CacheStore;
   private mempool: DecodedTx[] = [];
-  /** The hashes of the txs CheckTx accepted since the last block (one char per byte). */
-  private readonly mempoolHashes = new Set<string>();
+  /**
+   * CometBFT's mempool cache, by hash key: a tx CheckTx accepted stays in it (queued, committed with
+   * code 0, or a short-term order in the memclob) until evicted, and the same bytes are refused
+   * before CheckTx; a tx CheckTx refused, that failed in its block, or that a recheck dropped,
+   * leaves it (it may be sent again).
+   */
+  private readonly cache = new TxCache();
   /** Signatures verified by CheckTx since the last block (see `AnteDeps.verified`). */
   readonly verified = new Set<string>();
   /**
@@ -46,21 +52,31 @@ export class TxPipeline {
     return new PendingStore(this.core.root, volatileKeys(this.core.set.modules));
   }
 
-  /** CheckTx: decodes and checks `bytes`; an accepted tx joins the mempool. */
+  /**
+   * CheckTx as CometBFT's mempool runs it: a tx over `max_tx_bytes`, or one in the cache, is refused
+   * before CheckTx (a result with `mempoolError`); otherwise it is decoded and checked, and an
+   * accepted tx joins the mempool (a short-term order: the memclob).
+   */
   checkTx(bytes: Uint8Array): TxResult {
+    if (bytes.length > MAX_TX_BYTES) {
+      return mempoolRefusal(
+        sdkErrors.txTooLarge,
+        `Tx too large. Max size is ${MAX_TX_BYTES}, but got ${bytes.length}`,
+      );
+    }
     const decoded = decodeTxBytes(this.core, bytes);
     if (!("msgs" in decoded)) return decoded;
     const hash = decoded.hashKey;
-    if (this.mempoolHashes.has(hash)) return txFailure(abciError(sdkErrors.txInMempoolCache), 0n, 0n, []);
+    // As CometBFT: pushed before CheckTx (a key already there is refused, and becomes the most
+    // recent), removed again when CheckTx refuses the tx.
+    if (!this.cache.push(hash))
+      return mempoolRefusal(sdkErrors.txInMempoolCache, "tx already exists in cache");
     const result = runTx(this.core, "check", decoded, this.pending, latestInfo(this.core), this.verified);
     if (result.code === 0) {
       // A short-term order's tx lives in the memclob only: never queued, never in a block.
-      if (txPolicyOf(this.core, decoded).enterBlock) this.enqueue(decoded, hash);
-      else {
-        this.mempoolHashes.add(hash);
-        this.checkedShortTerm.add(decoded);
-      }
-    }
+      if (txPolicyOf(this.core, decoded).enterBlock) this.mempool.push(decoded);
+      else this.checkedShortTerm.add(decoded);
+    } else this.cache.remove(hash);
     return result;
   }
 
@@ -122,10 +138,19 @@ export class TxPipeline {
     return this.mempool;
   }
 
-  /** After a commit: the queue is empty and CheckTx starts over on the committed state. */
-  committed(): void {
+  /**
+   * After a commit of a block whose results are `txResults` (its last txs are the queued ones): a
+   * tx that failed in it leaves the cache (a committed tx with code 0 stays); the queue is empty and
+   * CheckTx starts over on the committed state.
+   */
+  committed(txResults: readonly TxResult[]): void {
+    const first = txResults.length - this.mempool.length;
+    for (let i = 0; i < this.mempool.length; i++) {
+      const tx = this.mempool[i] as DecodedTx;
+      if (txResults[first + i]?.code === 0) this.cache.push(tx.hashKey);
+      else this.cache.remove(tx.hashKey);
+    }
     this.mempool = [];
-    this.mempoolHashes.clear();
     this.verified.clear();
     this.checkedShortTerm.clear();
     this.pending = this.fresh();
@@ -133,26 +158,22 @@ export class TxPipeline {
 
   /**
    * After the committed state moved outside a block (a control operation): the pending state starts
-   * over and each queued tx is checked again on it, in order; the ones that fail now are dropped.
+   * over and each queued tx is checked again on it, in order; the ones that fail now are dropped
+   * (from the cache too: they may be sent again).
    */
   recheck(): void {
     this.pending = this.fresh();
     const queued = this.mempool;
     this.mempool = [];
-    this.mempoolHashes.clear();
     for (const tx of queued) {
       const result = runTx(this.core, "check", tx, this.pending, latestInfo(this.core), this.verified, true);
-      if (result.code === 0) this.enqueue(tx, tx.hashKey);
+      if (result.code === 0) this.mempool.push(tx);
+      else this.cache.remove(tx.hashKey);
     }
   }
 
   /** Drops the pending state (the committed state was replaced). */
   reset(): void {
     this.pending = this.fresh();
-  }
-
-  private enqueue(tx: DecodedTx, hash: string): void {
-    this.mempool.push(tx);
-    this.mempoolHashes.add(hash);
   }
 }

@@ -1,7 +1,9 @@
 /**
  * Broadcast methods: `check_tx`, `broadcast_tx_sync`, `broadcast_tx_async` and
  * `broadcast_tx_commit`, which waits (up to a timeout) for the tx to be committed. CheckTx runs in
- * the node's one line (see {@link CheckLine}), in arrival order with every other broadcast.
+ * the node's one line (see {@link CheckLine}), in arrival order with every other broadcast. A tx
+ * the mempool refuses before CheckTx (`TxResult.mempoolError`: in the cache, too large) is the
+ * JSON-RPC internal error CometBFT answers (`data` its error text).
  */
 import type { BlockRecord, ChainApp, TxResult } from "../../app/contract.js";
 import { sha256 } from "../../app/lib/sha256.js";
@@ -84,13 +86,16 @@ export function createBroadcaster(app: ChainApp, line: CheckLine, commitTimeoutM
       params: [["tx", "bytes"]],
       run: (p) => {
         const tx = requireBytes(p, "tx");
-        return andThen(checkTx(tx), (result) => ({
-          code: result.code,
-          data: toBase64(result.data),
-          log: result.log,
-          codespace: result.codespace,
-          hash: toHexUpper(sha256(tx)),
-        }));
+        return andThen(checkTx(tx), (result) => {
+          if (result.mempoolError !== undefined) throw internal(result.mempoolError);
+          return {
+            code: result.code,
+            data: toBase64(result.data),
+            log: result.log,
+            codespace: result.codespace,
+            hash: toHexUpper(sha256(tx)),
+          };
+        });
       },
     },
     broadcast_tx_async: {
@@ -110,6 +115,9 @@ export function createBroadcaster(app: ChainApp, line: CheckLine, commitTimeoutM
         const inclusion = commitWait(hash);
         try {
           const check = await checkTx(tx);
+          if (check.mempoolError !== undefined) {
+            throw internal(`error on broadcastTxCommit: ${check.mempoolError}`);
+          }
           if (check.code !== 0) {
             return { check_tx: txResultJson(check), tx_result: {}, hash: toHexUpper(hash), height: "0" };
           }
