@@ -19,7 +19,7 @@ import type {
   TransferType,
 } from "@perpx/core/indexer";
 import { clob } from "@perpx/proto";
-import { iso, ratio, scaled, usdc } from "./format.js";
+import { iso, scaled, usdc } from "./format.js";
 import { subaccountUuid, uuidOf } from "./ids.js";
 import type { AccountsModel, PositionRecord, SubaccountRecord } from "./models/accounts.js";
 import type { FillRecord, TransferRecord } from "./models/history.js";
@@ -55,9 +55,7 @@ export function positionBody(
   const fundingPpm =
     position.settledFundingPpm +
     (chain === undefined ? 0n : models.accounts.unsettledFundingPpm(position.perpetualId, chain));
-  const priceExponent = -6 - market.atomicResolution;
-  const entryPrice =
-    position.sumOpen === 0n ? "0" : ratio(position.openQuote, position.sumOpen, priceExponent);
+  const entryPrice = position.entryPrice.toString();
   let unrealized = "0";
   const price = models.markets.oraclePrice(market.marketId);
   if (position.status === "OPEN" && price !== undefined) {
@@ -73,8 +71,8 @@ export function positionBody(
     size: sizeOf(market, position.size),
     maxSize: sizeOf(market, position.maxSize),
     entryPrice,
-    exitPrice: position.sumClose === 0n ? null : ratio(position.closeQuote, position.sumClose, priceExponent),
-    realizedPnl: usdc(position.realizedPnl),
+    exitPrice: position.exitPrice === null ? null : position.exitPrice.toString(),
+    realizedPnl: position.realizedPnl.toString(),
     unrealizedPnl: unrealized,
     createdAt: iso(position.createdAt),
     createdAtHeight: position.createdAtHeight.toString(),
@@ -245,9 +243,7 @@ function beforeFields(
   if (before === undefined) return {};
   return {
     positionSizeBefore: sizeOf(market, before.size),
-    ...(before.sumOpen === 0n || before.openQuote === 0n
-      ? {}
-      : { entryPriceBefore: ratio(before.openQuote, before.sumOpen, -6 - market.atomicResolution) }),
+    ...(before.entryPrice === undefined ? {} : { entryPriceBefore: before.entryPrice.toString() }),
     ...(before.side === undefined ? {} : { positionSideBefore: before.side }),
   };
 }
