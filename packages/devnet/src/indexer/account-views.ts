@@ -25,6 +25,7 @@ import type { AccountsModel, PositionRecord, SubaccountRecord } from "./models/a
 import type { FillRecord, TransferRecord } from "./models/history.js";
 import { type MarketDefinition, type MarketsModel, priceOf, sizeOf } from "./models/markets.js";
 import type { OrderRecord } from "./models/orders.js";
+import { deleveragingPrice } from "./pg-numeric.js";
 
 /** The models the account views read. */
 export interface AccountViewModels {
@@ -248,6 +249,13 @@ function beforeFields(
   };
 }
 
+/** A fill's price: the maker's, or a deleveraging's quote amount over its size (as ender divides). */
+function fillPrice(market: MarketDefinition, fill: FillRecord): string {
+  return fill.type === "DELEVERAGED" || fill.type === "OFFSETTING"
+    ? deleveragingPrice(market, fill.quoteQuantums, fill.quantums)
+    : priceOf(market, fill.subticks);
+}
+
 /** A fill's REST body. */
 export function fillBody(
   market: MarketDefinition,
@@ -261,7 +269,7 @@ export function fillBody(
     type: fill.type,
     market: market.ticker,
     marketType: "PERPETUAL",
-    price: priceOf(market, fill.subticks),
+    price: fillPrice(market, fill),
     size: sizeOf(market, fill.quantums),
     fee: usdc(fill.fee),
     affiliateRevShare: usdc(fill.affiliateRevShare),
@@ -286,7 +294,7 @@ export function fillUpdateBody(market: MarketDefinition, fill: FillRecord): Fill
     // A liquidated or deleveraged side has no order of its own.
     ...(fill.type === "LIMIT" || fill.type === "LIQUIDATION" ? { orderId: orderUuid(fill.orderKey) } : {}),
     size: sizeOf(market, fill.quantums),
-    price: priceOf(market, fill.subticks),
+    price: fillPrice(market, fill),
     quoteAmount: usdc(fill.quoteQuantums),
     eventId: fill.eventId,
     transactionHash: fill.transactionHash,

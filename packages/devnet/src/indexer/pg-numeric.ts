@@ -3,7 +3,9 @@
  * SQL computes entry and exit prices and deleveraging prices with it). Everything else it computes
  * (sums, products) is exact, as `Exact` is.
  */
-import type { Exact } from "@perpx/core";
+import { Exact } from "@perpx/core";
+import { usdc } from "./format.js";
+import { type MarketDefinition, sizeOf } from "./models/markets.js";
 
 /** The digits after the point of a decimal's plain text. */
 function scaleOf(value: Exact): number {
@@ -71,4 +73,21 @@ export function weightedAverage(first: Exact, firstWeight: Exact, second: Exact,
   const weights = firstWeight.plus(secondWeight);
   if (sum.isZero()) return sum;
   return pgDivide(sum, weights, 20);
+}
+
+/**
+ * ender's price of a deleveraging (its fills and trade): the quote amount over the size, as
+ * `numeric` divides them (the event's subticks are rounded down; this is not).
+ *
+ * @param market - the market (its atomic resolution).
+ * @param quoteQuantums - the deleveraging's total quote quantums.
+ * @param quantums - its size in base quantums (positive).
+ * @returns the price as decimal text.
+ * @example
+ * ```ts
+ * deleveragingPrice(btc, 12_825_000_000n, 3_000_000_000n); // "42750"
+ * ```
+ */
+export function deleveragingPrice(market: MarketDefinition, quoteQuantums: bigint, quantums: bigint): string {
+  return pgDivide(new Exact(usdc(quoteQuantums)), new Exact(sizeOf(market, quantums))).toString();
 }

@@ -29,7 +29,7 @@ import {
   netNotional,
 } from "../../app/modules/subaccounts/margin.js";
 import { usdc } from "../format.js";
-import { pgDivide, weightedAverage } from "../pg-numeric.js";
+import { deleveragingPrice, weightedAverage } from "../pg-numeric.js";
 import { type MarketsModel, priceOf, sizeOf } from "./markets.js";
 
 /** A perpetual position as the chain holds it. */
@@ -125,9 +125,7 @@ export class AccountsModel {
         if (market === undefined) return [];
         const liquidated = subaccountKey(e.liquidated.owner, e.liquidated.number);
         const offsetting = subaccountKey(e.offsetting.owner, e.offsetting.number);
-        // ender's deleveraging price: the quote amount over the size, as numeric divides.
-        const size = new Exact(sizeOf(market, e.fillAmount));
-        const price = pgDivide(new Exact(usdc(e.totalQuoteQuantums)), size);
+        const price = new Exact(deleveragingPrice(market, e.totalQuoteQuantums, e.fillAmount));
         this.aggregate(liquidated, e.perpetualId, e.isBuy, e.fillAmount, price);
         this.aggregate(offsetting, e.perpetualId, !e.isBuy, e.fillAmount, price);
         return [liquidated, offsetting];
