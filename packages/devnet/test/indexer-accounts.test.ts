@@ -195,7 +195,10 @@ describe("indexer REST: accounts", () => {
         orderId: expect.stringMatching(/^[0-9a-f-]{36}$/),
         clientMetadata: "0",
         subaccountNumber: 0,
-        positionSizeBefore: "0", // no position before: no entry price or side either
+        // The fill's subaccount update opened the position first (size 0 to the fill, entry 0):
+        // no entry price, the new side.
+        positionSizeBefore: "0",
+        positionSideBefore: "LONG",
       },
     ]);
     const bobFills = (

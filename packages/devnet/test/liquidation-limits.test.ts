@@ -8,7 +8,7 @@
  * subaccount's $100k per block, down to the step), until the position is gone; the insurance
  * fund receives each fill's `insurance_fund_delta`; the indexer shows LIQUIDATED fills, each with
  * the position it found (`positionSizeBefore`, `entryPriceBefore`, `positionSideBefore`), and a
- * LIQUIDATED position whose realized PnL the liquidation fills leave alone (minus the opening
+ * CLOSED position whose realized PnL the liquidation fills leave alone (minus the opening
  * fill's fee, as the real indexer has it).
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
@@ -250,14 +250,15 @@ describe("liquidation limits", () => {
       });
       left -= expected[i] as bigint;
     });
-    // The position is LIQUIDATED; its realized PnL is minus the opening fill's fee only.
+    // The position is CLOSED (the reference's subaccount update never writes LIQUIDATED); its
+    // realized PnL is minus the opening fill's fee only.
     const opening = fills.find((f) => f.type === "LIMIT") as Fill;
     expect(opening).toMatchObject({ positionSizeBefore: "0" });
     const positions = (await (
       await fetch(`${base}/perpetualPositions?address=${victim.address}&subaccountNumber=0`)
     ).json()) as { positions: { status: string; market: string; realizedPnl: string }[] };
     expect(positions.positions.map((p) => [p.market, p.status, p.realizedPnl])).toEqual([
-      ["BTC-USD", "LIQUIDATED", `-${opening.fee}`],
+      ["BTC-USD", "CLOSED", `-${opening.fee}`],
     ]);
   });
 });

@@ -16,6 +16,7 @@ import { clob, cosmosTx, decodeSerializableInt, sending, subaccounts } from "@pe
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bech32Of, moduleAddress } from "../src/app/lib/addresses.js";
 import { type Devnet, startDevnet } from "../src/index.js";
+import { scaled } from "../src/indexer/format.js";
 import { type OrderSpec, placeMsg, signMsgs, type TestSigner, testSigner } from "./support/clob-tx.js";
 import { accountOf, broadcastSync, rpcCall } from "./support/wire.js";
 
@@ -227,7 +228,7 @@ describe("liquidations", () => {
     expect(lpAfter).toEqual({ usdc: lpBefore.usdc + before.usdc, btc: 0n });
     // The indexer: DELEVERAGED for the victim, OFFSETTING for the short.
     const base = `${devnet.endpoints.indexer}/v4`;
-    type Fill = { type: string; size: string; fee: string; positionSizeBefore?: string };
+    type Fill = { type: string; size: string; price: string; fee: string; positionSizeBefore?: string };
     let fills: Fill[] = [];
     await expect
       .poll(async () => {
@@ -249,6 +250,18 @@ describe("liquidations", () => {
       fills: { type: string }[];
     };
     expect(offset.fills.map((f) => f.type)).toContain("OFFSETTING");
+    // The liquidated side is a TAKER fill: the real indexer's trades show it (type DELEVERAGED),
+    // at the quote amount over the size, as are both fills' prices.
+    const quote = scaled(-before.usdc, -6);
+    const trades = (await (await fetch(`${base}/trades/perpetualMarket/BTC-USD`)).json()) as {
+      trades: { type: string; side: string; size: string; price: string }[];
+    };
+    const trade = trades.trades[0];
+    expect(trade).toMatchObject({ type: "DELEVERAGED", side: "SELL", size: "0.3" });
+    // $13,257.125 / 0.3 as numeric divides: at least 16 significant digits, rounded half up.
+    expect(quote).toBe("13257.125");
+    expect(trade?.price).toBe("44190.416666666667");
+    expect(deleveraged).toMatchObject({ price: trade?.price });
     const event = (await eventsAt(at)).find((e) => e.type === "perpx.clob.deleveraging");
     expect(event?.attributes).toMatchObject({
       liquidated_owner: victim2.address,

@@ -19,12 +19,13 @@ import type {
   TransferType,
 } from "@perpx/core/indexer";
 import { clob } from "@perpx/proto";
-import { iso, ratio, scaled, usdc } from "./format.js";
+import { iso, scaled, usdc } from "./format.js";
 import { subaccountUuid, uuidOf } from "./ids.js";
 import type { AccountsModel, PositionRecord, SubaccountRecord } from "./models/accounts.js";
 import type { FillRecord, TransferRecord } from "./models/history.js";
 import { type MarketDefinition, type MarketsModel, priceOf, sizeOf } from "./models/markets.js";
 import type { OrderRecord } from "./models/orders.js";
+import { deleveragingPrice } from "./pg-numeric.js";
 
 /** The models the account views read. */
 export interface AccountViewModels {
@@ -55,9 +56,7 @@ export function positionBody(
   const fundingPpm =
     position.settledFundingPpm +
     (chain === undefined ? 0n : models.accounts.unsettledFundingPpm(position.perpetualId, chain));
-  const priceExponent = -6 - market.atomicResolution;
-  const entryPrice =
-    position.sumOpen === 0n ? "0" : ratio(position.openQuote, position.sumOpen, priceExponent);
+  const entryPrice = position.entryPrice.toString();
   let unrealized = "0";
   const price = models.markets.oraclePrice(market.marketId);
   if (position.status === "OPEN" && price !== undefined) {
@@ -73,8 +72,8 @@ export function positionBody(
     size: sizeOf(market, position.size),
     maxSize: sizeOf(market, position.maxSize),
     entryPrice,
-    exitPrice: position.sumClose === 0n ? null : ratio(position.closeQuote, position.sumClose, priceExponent),
-    realizedPnl: usdc(position.realizedPnl),
+    exitPrice: position.exitPrice === null ? null : position.exitPrice.toString(),
+    realizedPnl: position.realizedPnl.toString(),
     unrealizedPnl: unrealized,
     createdAt: iso(position.createdAt),
     createdAtHeight: position.createdAtHeight.toString(),
@@ -245,11 +244,16 @@ function beforeFields(
   if (before === undefined) return {};
   return {
     positionSizeBefore: sizeOf(market, before.size),
-    ...(before.sumOpen === 0n || before.openQuote === 0n
-      ? {}
-      : { entryPriceBefore: ratio(before.openQuote, before.sumOpen, -6 - market.atomicResolution) }),
+    ...(before.entryPrice === undefined ? {} : { entryPriceBefore: before.entryPrice.toString() }),
     ...(before.side === undefined ? {} : { positionSideBefore: before.side }),
   };
+}
+
+/** A fill's price: the maker's, or a deleveraging's quote amount over its size (as ender divides). */
+function fillPrice(market: MarketDefinition, fill: FillRecord): string {
+  return fill.type === "DELEVERAGED" || fill.type === "OFFSETTING"
+    ? deleveragingPrice(market, fill.quoteQuantums, fill.quantums)
+    : priceOf(market, fill.subticks);
 }
 
 /** A fill's REST body. */
@@ -265,7 +269,7 @@ export function fillBody(
     type: fill.type,
     market: market.ticker,
     marketType: "PERPETUAL",
-    price: priceOf(market, fill.subticks),
+    price: fillPrice(market, fill),
     size: sizeOf(market, fill.quantums),
     fee: usdc(fill.fee),
     affiliateRevShare: usdc(fill.affiliateRevShare),
@@ -290,7 +294,7 @@ export function fillUpdateBody(market: MarketDefinition, fill: FillRecord): Fill
     // A liquidated or deleveraged side has no order of its own.
     ...(fill.type === "LIMIT" || fill.type === "LIQUIDATION" ? { orderId: orderUuid(fill.orderKey) } : {}),
     size: sizeOf(market, fill.quantums),
-    price: priceOf(market, fill.subticks),
+    price: fillPrice(market, fill),
     quoteAmount: usdc(fill.quoteQuantums),
     eventId: fill.eventId,
     transactionHash: fill.transactionHash,

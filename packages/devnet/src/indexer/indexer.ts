@@ -212,7 +212,7 @@ export class Indexer implements IndexerFeed {
     const made = this.history.apply(located, (address, number, clobPairId) => {
       const market = this.markets.marketOfPair(clobPairId);
       return market === undefined
-        ? { size: 0n, openQuote: 0n, sumOpen: 0n }
+        ? { size: 0n }
         : this.accounts.positionBefore(address, number, market.perpetualId);
     });
     this.accounts.apply(located);

@@ -19,6 +19,7 @@ import { priceOf, sizeOf } from "./models/markets.js";
 import type { MidPrice } from "./models/mid-prices.js";
 import type { Level, LevelChange } from "./models/orderbook.js";
 import type { TradeRecord } from "./models/trades.js";
+import { deleveragingPrice } from "./pg-numeric.js";
 
 /** A level of the REST book. */
 export type LevelBody = OrderbookResponsePriceLevel;
@@ -55,7 +56,10 @@ export function tradeBody(market: MarketDefinition, trade: TradeRecord): TradeBo
     id: trade.id,
     side: trade.side,
     size: sizeOf(market, trade.quantums),
-    price: priceOf(market, trade.subticks),
+    price:
+      trade.type === "DELEVERAGED"
+        ? deleveragingPrice(market, trade.quoteQuantums, trade.quantums)
+        : priceOf(market, trade.subticks),
     type: trade.type,
     createdAt: iso(trade.createdAt),
     createdAtHeight: trade.createdAtHeight.toString(),

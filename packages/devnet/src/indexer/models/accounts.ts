@@ -1,16 +1,26 @@
 /**
  * The subaccounts read model: each subaccount's USDC and perpetual positions as the chain last
  * reported them (subaccount updates), the perpetuals' funding indices (funding events), and the
- * position history the fills make (entry and exit prices, sizes opened and closed, realized PnL,
- * settled funding, OPEN/CLOSED). Equity and free collateral are the chain's margin math
- * (`app/modules/subaccounts/margin.ts`, shared pure code) at the oracle prices the indexer holds.
+ * position history as the real indexer's ender keeps it. Equity and free collateral are the chain's
+ * margin math (`app/modules/subaccounts/margin.ts`, shared pure code) at the oracle prices the
+ * indexer holds.
  *
- * Realized PnL is the real indexer's (`dydx_apply_fill_realized_effects`): an order fill that
- * reduces the position adds `(price - entry price before) × size closed` (long; the other way for a
- * short), and every order fill subtracts its fee (a maker rebate adds); liquidation fills (both
- * sides) and deleveraging fills move the position but not its realized PnL; funding stays apart
- * (`netFunding`).
+ * The lifecycle is ender's (`dydx_subaccount_update_handler`): a subaccount update opens a position
+ * (size and max size signed, entry price 0, sums 0), updates its size and max size (the greater
+ * signed value, so a short's is its smallest size), and closes it (CLOSED, size 0) when its size
+ * returns to zero or changes sign, opening the new side's position at once. The chain emits a
+ * fill's subaccount updates before the fill, so a fill finds the position the update left: the
+ * latest one (`dydx_update_perpetual_position_aggregate_fields`) takes the fill's size into
+ * `sumOpen` and the entry price when the sides agree, else into `sumClose` and the exit price
+ * (weighted averages in `numeric(256, 20)`), and an order fill realizes
+ * (`dydx_apply_fill_realized_effects`) against the size it found (`sumOpen − sumClose`): (price −
+ * entry) × the size closed (a short the other way) when it reduces, always minus its fee. So a
+ * fill that crosses zero books its whole size and fee on the new position and realizes nothing
+ * (the closed one keeps its sums), as the reference does. Liquidation fills (both sides) and
+ * deleveraging move the sums but not the realized PnL; funding stays apart (`netFunding`).
  */
+
+import { Exact } from "@perpx/core";
 import type { IndexerEvent, LocatedIndexerEvent } from "../../app/indexer-output/indexer-events.js";
 import { floorDiv } from "../../app/modules/subaccounts/dtypes.js";
 import {
@@ -18,7 +28,9 @@ import {
   marginRequirements,
   netNotional,
 } from "../../app/modules/subaccounts/margin.js";
-import type { MarketsModel } from "./markets.js";
+import { usdc } from "../format.js";
+import { deleveragingPrice, weightedAverage } from "../pg-numeric.js";
+import { type MarketsModel, priceOf, sizeOf } from "./markets.js";
 
 /** A perpetual position as the chain holds it. */
 export interface ChainPosition {
@@ -35,24 +47,23 @@ export interface SubaccountRecord {
   updatedAtHeight: bigint;
 }
 
-/** A perpetual position's history, opened by a fill and closed when its size returns to zero. */
+/** A perpetual position's history, opened and closed by subaccount updates (see the module comment). */
 export interface PositionRecord {
   readonly perpetualId: number;
   readonly side: "LONG" | "SHORT";
-  status: "OPEN" | "CLOSED" | "LIQUIDATED";
-  /** Signed base quantums. */
+  status: "OPEN" | "CLOSED";
+  /** Signed base quantums (0 once closed). */
   size: bigint;
+  /** Signed base quantums: the greatest signed size the updates showed. */
   maxSize: bigint;
-  /** Quantums opened, and the quote quantums paid or received for them (entry = quote / size). */
+  /** Base quantums the fills booked as opening, and their weighted average price (0 before any). */
   sumOpen: bigint;
-  openQuote: bigint;
+  entryPrice: Exact;
+  /** Base quantums the fills booked as closing, and their weighted average price. */
   sumClose: bigint;
-  closeQuote: bigint;
-  /**
-   * Realized PnL in quote quantums: closing PnL (rounded down per close) minus the fees of the
-   * order fills, funding apart (see the module comment).
-   */
-  realizedPnl: bigint;
+  exitPrice: Exact | null;
+  /** Realized PnL in USDC, exact (see the module comment). */
+  realizedPnl: Exact;
   /** Settled funding in millionths of a quote quantum. */
   settledFundingPpm: bigint;
   readonly createdAt: Date;
@@ -63,20 +74,16 @@ export interface PositionRecord {
 }
 
 /**
- * A subaccount's latest position in a perpetual as a fill found it (the real indexer's
- * `positionSizeBefore`, `entryPriceBefore`, `positionSideBefore`): the size still open (0 once
- * closed), and the entry (`openQuote / sumOpen`) and side of the latest position, open or not.
+ * A subaccount's latest position in a perpetual as a fill finds it (the real indexer's
+ * `positionSizeBefore`, `entryPriceBefore`, `positionSideBefore`): `sumOpen − sumClose` of the
+ * latest position, open or not (0 when there is none), its entry price (none while 0) and side.
  */
 export interface PositionBefore {
-  /** Unsigned base quantums still open. */
+  /** Base quantums: the latest position's sumOpen − sumClose. */
   readonly size: bigint;
   readonly side?: "LONG" | "SHORT";
-  readonly openQuote: bigint;
-  readonly sumOpen: bigint;
+  readonly entryPrice?: Exact;
 }
-
-/** How a fill moves the realized PnL: `fee` (quote quantums) when it realizes, else not at all. */
-type Realizing = { readonly fee: bigint } | undefined;
 
 /** Equity, free collateral and margin of a subaccount, in quote quantums. */
 export interface SubaccountValue {
@@ -90,7 +97,7 @@ export function subaccountKey(address: string, subaccountNumber: number): string
   return `${address}/${subaccountNumber}`;
 }
 
-const sign = (v: bigint) => (v > 0n ? 1n : v < 0n ? -1n : 0n);
+const ZERO = new Exact(0);
 
 /** The subaccounts model (see the module comment). */
 export class AccountsModel {
@@ -112,13 +119,15 @@ export class AccountsModel {
       case "subaccount_update":
         return [this.update(e, located)];
       case "order_fill":
-        return this.fill(e, located);
+        return this.fill(e);
       case "deleveraging": {
+        const market = this.markets.marketOfPerpetual(e.perpetualId);
+        if (market === undefined) return [];
         const liquidated = subaccountKey(e.liquidated.owner, e.liquidated.number);
         const offsetting = subaccountKey(e.offsetting.owner, e.offsetting.number);
-        const delta = e.isBuy ? e.fillAmount : -e.fillAmount;
-        this.trade(liquidated, e.perpetualId, delta, e.totalQuoteQuantums, located, undefined);
-        this.trade(offsetting, e.perpetualId, -delta, e.totalQuoteQuantums, located, undefined);
+        const price = new Exact(deleveragingPrice(market, e.totalQuoteQuantums, e.fillAmount));
+        this.aggregate(liquidated, e.perpetualId, e.isBuy, e.fillAmount, price);
+        this.aggregate(offsetting, e.perpetualId, !e.isBuy, e.fillAmount, price);
         return [liquidated, offsetting];
       }
       default:
@@ -152,115 +161,122 @@ export class AccountsModel {
       const open = this.openPosition(key, perpetualId);
       if (open !== undefined && settled !== 0n) open.settledFundingPpm += settled;
     }
-    record.usdc = e.usdc;
-    record.positions = new Map(
+    const after = new Map(
       e.perpetualPositions
         .filter((p) => p.quantums !== 0n)
         .map((p) => [p.perpetualId, { quantums: p.quantums, fundingIndex: p.fundingIndex }]),
     );
+    // The positions this update left: a perpetual it no longer lists went to zero.
+    for (const perpetualId of new Set([...record.positions.keys(), ...after.keys()])) {
+      this.resize(key, perpetualId, after.get(perpetualId)?.quantums ?? 0n, located);
+    }
+    record.usdc = e.usdc;
+    record.positions = after;
     record.updatedAtHeight = located.height;
     return key;
   }
 
-  private fill(e: Extract<IndexerEvent, { kind: "order_fill" }>, located: LocatedIndexerEvent): string[] {
+  /** ender's subaccount update of one perpetual position (see the module comment). */
+  private resize(key: string, perpetualId: number, size: bigint, located: LocatedIndexerEvent): void {
+    const open = this.openPosition(key, perpetualId);
+    const side = size > 0n ? "LONG" : "SHORT";
+    if (open !== undefined && (size === 0n || open.side !== side)) {
+      open.status = "CLOSED";
+      open.size = 0n;
+      open.closedAt = located.time;
+    } else if (open !== undefined) {
+      open.size = size;
+      if (open.maxSize < size) open.maxSize = size;
+    }
+    if (size === 0n || (open !== undefined && open.side === side)) return;
+    const list = this.histories.get(key) ?? [];
+    list.push({
+      perpetualId,
+      side,
+      status: "OPEN",
+      size,
+      maxSize: size,
+      sumOpen: 0n,
+      entryPrice: ZERO,
+      sumClose: 0n,
+      exitPrice: null,
+      realizedPnl: ZERO,
+      settledFundingPpm: 0n,
+      createdAt: located.time,
+      createdAtHeight: located.height,
+      closedAt: null,
+      openSeq: this.seq++,
+    });
+    this.histories.set(key, list);
+  }
+
+  private fill(e: Extract<IndexerEvent, { kind: "order_fill" }>): string[] {
     const market = this.markets.marketOfPair(e.clobPairId);
     if (market === undefined) return [];
     const keys: string[] = [];
-    const liquidation = e.liquidation === true;
+    const price = new Exact(priceOf(market, e.subticks));
+    const size = new Exact(sizeOf(market, e.quantums));
     for (const [order, fee] of [
       [e.taker, e.takerFee],
       [e.maker, e.makerFee],
     ] as const) {
       const sub = order.orderId?.subaccountId;
       const key = subaccountKey(sub?.owner ?? "", sub?.number ?? 0);
-      const delta = order.side === 1 ? e.quantums : -e.quantums;
-      const closedAs = liquidation && order === e.taker ? "LIQUIDATED" : "CLOSED";
-      const realizing = liquidation ? undefined : { fee };
-      this.trade(key, market.perpetualId, delta, e.quoteQuantums, located, realizing, closedAs);
+      const buy = order.side === 1;
+      const before = this.positionBefore(sub?.owner ?? "", sub?.number ?? 0, market.perpetualId);
+      const position = this.aggregate(key, market.perpetualId, buy, e.quantums, price);
+      // ender realizes order fills only (neither side of a liquidation).
+      if (position !== undefined && e.liquidation !== true) {
+        position.realizedPnl = position.realizedPnl
+          .plus(realized(before, buy, size, price, new Exact(sizeOf(market, before.size))))
+          .minus(new Exact(usdc(fee)));
+      }
       keys.push(key);
     }
     return keys;
   }
 
   /**
-   * Books `delta` base quantums traded for `quote` quote quantums on the subaccount's position;
-   * an order fill (`realizing`) realizes its closing PnL and fee on the position it finds open (or
-   * the one it opens).
+   * ender's `dydx_update_perpetual_position_aggregate_fields`: the fill's size and price into the
+   * latest position's opening or closing sums. Returns that position (none when there is none).
    */
-  private trade(
+  private aggregate(
     key: string,
     perpetualId: number,
-    delta: bigint,
-    quote: bigint,
-    located: LocatedIndexerEvent,
-    realizing: Realizing,
-    closedAs: "CLOSED" | "LIQUIDATED" = "CLOSED",
-  ): void {
-    let open = this.openPosition(key, perpetualId);
-    if (open !== undefined && realizing !== undefined) open.realizedPnl -= realizing.fee;
-    const feeBooked = open !== undefined;
-    let remaining = delta;
-    let remainingQuote = quote;
-    if (open !== undefined && sign(open.size) !== sign(delta)) {
-      const absSize = open.size * sign(open.size);
-      const absDelta = delta * sign(delta);
-      // biome-ignore lint/complexity/useMathMinMax: bigints (Math.min takes numbers)
-      const closeAmount = absDelta < absSize ? absDelta : absSize;
-      const closeQuote = (quote * closeAmount) / absDelta;
-      open.sumClose += closeAmount;
-      open.closeQuote += closeQuote;
-      // Long: proceeds minus cost; short: cost minus what buying back costs.
-      const basis = floorDiv(open.openQuote * closeAmount, open.sumOpen);
-      if (realizing !== undefined)
-        open.realizedPnl += open.side === "LONG" ? closeQuote - basis : basis - closeQuote;
-      open.size += sign(delta) * closeAmount;
-      remaining = delta - sign(delta) * closeAmount;
-      remainingQuote = quote - closeQuote;
-      if (open.size === 0n) {
-        open.status = closedAs;
-        open.closedAt = located.time;
-        open = undefined;
-      }
+    buy: boolean,
+    quantums: bigint,
+    price: Exact,
+  ): PositionRecord | undefined {
+    const position = this.latestPosition(key, perpetualId);
+    if (position === undefined) return undefined;
+    const market = this.markets.marketOfPerpetual(perpetualId);
+    if (market === undefined) return position;
+    const size = new Exact(sizeOf(market, quantums));
+    if ((position.side === "LONG") === buy) {
+      const weight = new Exact(sizeOf(market, position.sumOpen));
+      position.entryPrice = weightedAverage(position.entryPrice, weight, price, size);
+      position.sumOpen += quantums;
+    } else {
+      const weight = new Exact(sizeOf(market, position.sumClose));
+      position.exitPrice = weightedAverage(position.exitPrice ?? ZERO, weight, price, size);
+      position.sumClose += quantums;
     }
-    if (remaining === 0n) return;
-    if (open === undefined) {
-      open = {
-        perpetualId,
-        side: remaining > 0n ? "LONG" : "SHORT",
-        status: "OPEN",
-        size: 0n,
-        maxSize: 0n,
-        sumOpen: 0n,
-        openQuote: 0n,
-        sumClose: 0n,
-        closeQuote: 0n,
-        realizedPnl: 0n,
-        settledFundingPpm: 0n,
-        createdAt: located.time,
-        createdAtHeight: located.height,
-        closedAt: null,
-        openSeq: this.seq++,
-      };
-      const list = this.histories.get(key) ?? [];
-      list.push(open);
-      this.histories.set(key, list);
-      if (!feeBooked && realizing !== undefined) open.realizedPnl -= realizing.fee;
-    }
-    open.size += remaining;
-    open.sumOpen += remaining > 0n ? remaining : -remaining;
-    open.openQuote += remainingQuote;
-    const abs = open.size > 0n ? open.size : -open.size;
-    if (abs > open.maxSize) open.maxSize = abs;
+    return position;
   }
 
-  private openPosition(key: string, perpetualId: number): PositionRecord | undefined {
+  private latestPosition(key: string, perpetualId: number): PositionRecord | undefined {
     const list = this.histories.get(key);
     if (list === undefined) return undefined;
     for (let i = list.length - 1; i >= 0; i--) {
       const p = list[i] as PositionRecord;
-      if (p.perpetualId === perpetualId && p.status === "OPEN") return p;
+      if (p.perpetualId === perpetualId) return p;
     }
     return undefined;
+  }
+
+  private openPosition(key: string, perpetualId: number): PositionRecord | undefined {
+    const latest = this.latestPosition(key, perpetualId);
+    return latest?.status === "OPEN" ? latest : undefined;
   }
 
   /**
@@ -268,13 +284,13 @@ export class AccountsModel {
    * size 0 and no side when it never had one.
    */
   positionBefore(address: string, subaccountNumber: number, perpetualId: number): PositionBefore {
-    const list = this.histories.get(subaccountKey(address, subaccountNumber)) ?? [];
-    for (let i = list.length - 1; i >= 0; i--) {
-      const p = list[i] as PositionRecord;
-      if (p.perpetualId !== perpetualId) continue;
-      return { size: p.sumOpen - p.sumClose, side: p.side, openQuote: p.openQuote, sumOpen: p.sumOpen };
-    }
-    return { size: 0n, openQuote: 0n, sumOpen: 0n };
+    const p = this.latestPosition(subaccountKey(address, subaccountNumber), perpetualId);
+    if (p === undefined) return { size: 0n };
+    return {
+      size: p.sumOpen - p.sumClose,
+      side: p.side,
+      ...(p.entryPrice.isZero() ? {} : { entryPrice: p.entryPrice }),
+    };
   }
 
   /** A perpetual's funding index as the latest funding event gave it (0 before any). */
@@ -338,4 +354,18 @@ export class AccountsModel {
     equity += usdcWithFunding;
     return { equity, freeCollateral: equity - initial, usdcWithFunding };
   }
+}
+
+/**
+ * ender's `dydx_apply_fill_realized_effects` before the fee: a fill that reduces the position it
+ * found realizes (price − entry) × the size it closes (capped at that position's size); a short the
+ * other way. Nothing when it found none, or no entry price, or when it adds.
+ */
+function realized(before: PositionBefore, buy: boolean, size: Exact, price: Exact, found: Exact): Exact {
+  if (before.size === 0n || before.side === undefined || before.entryPrice === undefined) return ZERO;
+  const reduces = (before.side === "LONG") !== buy;
+  if (!reduces) return ZERO;
+  const closing = Exact.min(size, found);
+  const gain = before.side === "LONG" ? price.minus(before.entryPrice) : before.entryPrice.minus(price);
+  return gain.times(closing);
 }

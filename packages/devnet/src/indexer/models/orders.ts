@@ -3,10 +3,10 @@
  * from the order stream (BEST_EFFORT_OPENED; BEST_EFFORT_CANCELED when the memclob drops them,
  * CANCELED once their good-til-block has passed), stateful ones from the block events (OPEN, or
  * UNTRIGGERED until a conditional order triggers; CANCELED when removed). Fills in blocks set the
- * filled amount and FILLED.
+ * filled amount and the status ender gives (see `statusAfterFill`).
  */
 import type { OrderStatus } from "@perpx/core/indexer";
-import type { clob } from "@perpx/proto";
+import { clob } from "@perpx/proto";
 import type { OrderStreamMessage } from "../../app/contract.js";
 import type { LocatedIndexerEvent } from "../../app/indexer-output/indexer-events.js";
 import { orderIdKey, streamOrderKey } from "./orderbook.js";
@@ -35,6 +35,22 @@ function ownerKey(order: clob.Order): string {
 }
 
 const SHORT_TERM = 0;
+const LONG_TERM = 64;
+
+/**
+ * An order's status after a fill in a block, as ender's `dydx_get_order_status` gives it: FILLED
+ * once filled; a long-term order OPEN; else (short-term and conditional) a partly filled IOC order
+ * CANCELED at once (the chain fills it in one block only) and a FOK one FILLED; a short-term order
+ * canceled off-chain keeps its BEST_EFFORT_CANCELED (or CANCELED); every other order is OPEN.
+ */
+function statusAfterFill(record: OrderRecord, order: clob.Order, filled: bigint): OrderStatus {
+  if (filled >= order.quantums) return "FILLED";
+  if ((order.orderId?.orderFlags ?? 0) === LONG_TERM) return "OPEN";
+  if (order.timeInForce === clob.Order_TimeInForce.IOC) return "CANCELED";
+  if (order.timeInForce === clob.Order_TimeInForce.FILL_OR_KILL) return "FILLED";
+  if (record.status === "BEST_EFFORT_CANCELED" || record.status === "CANCELED") return record.status;
+  return "OPEN";
+}
 
 /** The orders model (see the module comment). */
 export class OrdersModel {
@@ -104,7 +120,7 @@ export class OrdersModel {
         const record = this.orders.get(key);
         if (record === undefined || (message.orderId.orderFlags ?? 0) !== SHORT_TERM) return [];
         if (message.reason === "fully_filled") return [];
-        if (record.status !== "FILLED") {
+        if (record.status !== "FILLED" && record.status !== "CANCELED") {
           record.status = "BEST_EFFORT_CANCELED";
           this.canceled.add(record);
         }
@@ -155,8 +171,7 @@ export class OrdersModel {
         for (const [order, filled] of e.liquidation === true ? sides.slice(1) : sides) {
           const record = this.orders.get(orderIdKey(order.orderId)) ?? this.upsert(order, "OPEN");
           record.totalFilled = filled;
-          if (filled >= order.quantums) record.status = "FILLED";
-          else if (record.status === "BEST_EFFORT_OPENED") record.status = "OPEN";
+          record.status = statusAfterFill(record, order, filled);
           this.touch(record, located);
           changed.push(record);
         }

@@ -1,5 +1,7 @@
 /**
- * The trades read model: one trade per taker fill, per market, in the order the chain filled them.
+ * The trades read model: one trade per taker fill, per market, in the order the chain filled them:
+ * order and liquidation fills, and deleveragings (the real indexer's trades are its TAKER fills,
+ * and a deleveraging's liquidated side is one: type DELEVERAGED, its side).
  */
 
 import { clob } from "@perpx/proto";
@@ -15,7 +17,7 @@ export interface TradeRecord {
   readonly quantums: bigint;
   readonly subticks: bigint;
   readonly quoteQuantums: bigint;
-  readonly type: "LIMIT" | "LIQUIDATED";
+  readonly type: "LIMIT" | "LIQUIDATED" | "DELEVERAGED";
   readonly createdAt: Date;
   readonly createdAtHeight: bigint;
 }
@@ -27,8 +29,21 @@ export class TradesModel {
   /** Applies one event; returns the trade it made, if any. */
   apply(located: LocatedIndexerEvent): TradeRecord | undefined {
     const e = located.event;
+    if (e.kind === "deleveraging") {
+      return this.add({
+        id: eventIdHex(located),
+        clobPairId: e.clobPairId,
+        side: e.isBuy ? "BUY" : "SELL",
+        quantums: e.fillAmount,
+        subticks: e.subticks,
+        quoteQuantums: e.totalQuoteQuantums,
+        type: "DELEVERAGED",
+        createdAt: located.time,
+        createdAtHeight: located.height,
+      });
+    }
     if (e.kind !== "order_fill") return undefined;
-    const trade: TradeRecord = {
+    return this.add({
       id: eventIdHex(located),
       clobPairId: e.clobPairId,
       side: e.taker.side === clob.Order_Side.BUY ? "BUY" : "SELL",
@@ -38,10 +53,13 @@ export class TradesModel {
       type: e.liquidation === true ? "LIQUIDATED" : "LIMIT",
       createdAt: located.time,
       createdAtHeight: located.height,
-    };
-    const list = this.byPair.get(e.clobPairId) ?? [];
+    });
+  }
+
+  private add(trade: TradeRecord): TradeRecord {
+    const list = this.byPair.get(trade.clobPairId) ?? [];
     list.push(trade);
-    this.byPair.set(e.clobPairId, list);
+    this.byPair.set(trade.clobPairId, list);
     return trade;
   }
 
