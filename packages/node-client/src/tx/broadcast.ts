@@ -312,16 +312,20 @@ export async function waitForTx(client: NodeConnection, params: WaitForTxParams)
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw new TxInclusionTimeoutError(params.hash, timeoutMs, { cause: lastFailure });
     let found: TxInfo | undefined;
+    const lookMs = params.timeoutMs ?? client.timeoutMs;
     try {
       found = await getTx(client, {
         hash: params.hash,
         transport: params.transport ?? (client.rpc ? "rpc" : "grpc"),
-        timeoutMs: Math.min(remaining, params.timeoutMs ?? client.timeoutMs),
+        timeoutMs: Math.min(remaining, lookMs),
         ...(params.signal ? { signal: params.signal } : {}),
       });
     } catch (error) {
       if (params.signal?.aborted || !mayPass(error)) throw error;
-      lastFailure = error;
+      // A look cut short by the wait's own deadline says nothing of the node: the failure before it
+      // stays the cause.
+      const cutByDeadline = remaining < lookMs && error instanceof TimeoutError;
+      if (!cutByDeadline || lastFailure === undefined) lastFailure = error;
     }
     if (found) {
       if (found.code !== 0) {
