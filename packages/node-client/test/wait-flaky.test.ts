@@ -28,7 +28,7 @@ import { useDevnet } from "./support.js";
 const net = useDevnet({ blockTimeMs: 50 });
 
 /** What the proxy does to a `tx` poll: drop it unsent, lose the answer, answer a 502 page, or rewrite the answer. */
-type Cut = "drop" | "swallow" | "502" | "malformed" | "refused";
+type Cut = "drop" | "swallow" | "502" | "malformed" | "refused" | "another";
 
 interface PollProxy {
   url: string;
@@ -114,6 +114,22 @@ async function startPollProxy(target: string): Promise<PollProxy> {
                   jsonrpc: "2.0",
                   id: -1,
                   result: { hash: "AB", height: "0x10", tx_result: {}, tx: "" },
+                }),
+              );
+            } else if (cut === "another") {
+              // A hostile node: a well-formed answer, for another transaction that landed fine.
+              res.writeHead(200, { "content-type": "application/json" });
+              res.end(
+                JSON.stringify({
+                  jsonrpc: "2.0",
+                  id: -1,
+                  result: {
+                    hash: "BB".repeat(32),
+                    height: "5",
+                    index: 0,
+                    tx_result: { code: 0, log: "", gas_wanted: "1", gas_used: "1", events: [] },
+                    tx: "",
+                  },
                 }),
               );
             } else if (cut === "refused") {
@@ -205,7 +221,7 @@ describe("waitForTx through a flaky node", () => {
     expect((await client.waitForTx({ hash: timeout.txHash })).code).toBe(0);
   });
 
-  it("a malformed answer, or the node's refusal, ends the wait at once; so does the caller's abort", async () => {
+  it("a malformed answer, another tx's, or the node's refusal ends the wait at once; so does the caller's abort", async () => {
     const { proxy, client, wallet } = await setUp(2);
     const to = LocalWallet.generate().address;
     const { hash } = await client.bankSend({
@@ -218,6 +234,7 @@ describe("waitForTx through a flaky node", () => {
     for (const [cut, isExpected] of [
       ["malformed", isTransportError],
       ["refused", isQueryError],
+      ["another", isQueryError],
     ] as const) {
       proxy.cuts = [cut];
       const before = proxy.polls.seen;
