@@ -256,6 +256,27 @@ describe("waitForTx through a flaky node", () => {
     proxy.always = undefined;
   });
 
+  it("a timeout past 2^31 ms (24.8 days) is a long timeout, not an instant one", async () => {
+    const { client, wallet } = await setUp(3);
+    const long = 2 ** 32;
+    expect((await client.getLatestBlock({ timeoutMs: long })).height).toBeGreaterThan(0n);
+    const { hash } = await client.bankSend({
+      signer: wallet,
+      from: wallet.address,
+      to: LocalWallet.generate().address,
+      amount: usdc(3),
+      tx: { broadcastMode: "sync" },
+    });
+    // Each look may take 49 days and the wait 99 days: it finds the tx, it does not spin on timeouts.
+    const landed = await client.waitForTx({
+      hash,
+      commitTimeoutMs: 2 * long,
+      timeoutMs: long,
+      pollIntervalMs: 25,
+    });
+    expect(landed.code).toBe(0);
+  });
+
   it("closing the client ends a wait at once (gRPC and WebSocket), not at the deadline", async () => {
     const unknown = "A".repeat(64);
     const grpc = net.makeClient({ nodeRpc: undefined, nodeRest: undefined });
