@@ -129,6 +129,13 @@ export interface ConnectOptions {
    */
   timeoutMs?: number;
   /**
+   * How long a send waits for its block (a stateful order, a cancel, a transfer), ms: the wait looks
+   * again through a flaky node until then, and a place or cancel still unseen ends in
+   * `OrderOutcomeUnknownError` (its cause a `TxInclusionTimeoutError`).
+   * @default 60000
+   */
+  commitTimeoutMs?: number;
+  /**
    * Keep the height, the markets and the account live from the indexer's WebSocket (when the
    * network has an `indexerWs` endpoint); the node poll and the market schedule only run while the
    * feed is down or stalled.
@@ -197,6 +204,7 @@ const CONNECT_KEYS = optionKeys<ConnectOptions>({
   marketRefreshIntervalMs: true,
   pollIntervalMs: true,
   timeoutMs: true,
+  commitTimeoutMs: true,
   liveFeed: true,
 });
 
@@ -297,6 +305,7 @@ export async function connectContext(options: ConnectOptions = {}): Promise<Clie
     network: config.network,
     pollIntervalMs: options.pollIntervalMs ?? 500,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.commitTimeoutMs === undefined ? {} : { commitTimeoutMs: options.commitTimeoutMs }),
   });
   let height: HeightTracker | undefined;
   let markets: MarketCache | undefined;

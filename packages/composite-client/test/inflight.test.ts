@@ -1,4 +1,8 @@
-import { isTransportError } from "@perpx/node-client";
+import {
+  isTransportError,
+  isTxInclusionTimeoutError,
+  type TxInclusionTimeoutError,
+} from "@perpx/node-client";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import {
   type CompositeClient,
@@ -19,9 +23,9 @@ const isBroadcast = (r: ProxiedRequest) => r.method?.startsWith("broadcast_tx") 
 /**
  * A funded client whose node RPC goes through a proxy that swallows the answers of broadcasts
  * (or of the methods `swallow.methods` names) while `swallow.on`, and drops broadcasts unseen while
- * `drop.on`.
+ * `drop.on`; `commitTimeoutMs` is the client's.
  */
-async function clientBehindProxy(): Promise<{
+async function clientBehindProxy(options: { commitTimeoutMs?: number } = {}): Promise<{
   client: CompositeClient;
   proxy: CountingProxy;
   swallow: { on: boolean; methods?: string[] };
@@ -36,6 +40,7 @@ async function clientBehindProxy(): Promise<{
   });
   proxies.push(proxy);
   const client = await net.connect({
+    ...options,
     wallet: await fundedWallet(net.devnet),
     endpoints: { nodeRpc: proxy.url },
   });
@@ -154,11 +159,15 @@ describe("an order whose broadcast got no answer", () => {
 
 describe("an order in flight, other ways", () => {
   it("a long-term place whose wait for its block broke off: UNKNOWN, then found resting", async () => {
-    const { client, swallow } = await clientBehindProxy();
+    // A short wait for the block (the default is a minute).
+    const { client, proxy, swallow } = await clientBehindProxy({ commitTimeoutMs: 1_500 });
     const btc = await client.getMarket({ ticker: "BTC-USD" });
     const price = (Number(btc.oraclePrice) * 0.5).toFixed(0);
-    // The broadcast is answered (CheckTx took it); the look-ups of its block are not.
+    // The broadcast is answered (CheckTx took it); the look-ups of its block are not, until the
+    // wait's deadline.
     swallow.methods = ["tx"];
+    const polls = () => proxy.requests.filter((r) => r.method === "tx").length;
+    const before = polls();
     const unknown = await unanswered(swallow, () =>
       client.placeOrder({
         market: "BTC-USD",
@@ -169,7 +178,13 @@ describe("an order in flight, other ways", () => {
         clientId: 63_001,
       }),
     );
-    expect(isTransportError(unknown.cause)).toBe(true);
+    // The wait looked again through the lost answers, then gave up at its deadline with the hash;
+    // the last lost answer is its cause.
+    expect(polls() - before).toBeGreaterThan(1);
+    expect(isTxInclusionTimeoutError(unknown.cause)).toBe(true);
+    const timeout = unknown.cause as TxInclusionTimeoutError;
+    expect([timeout.txHash, timeout.timeoutMs]).toEqual([unknown.txHash, 1_500]);
+    expect(isTransportError(timeout.cause)).toBe(true);
     expect((await reachState(unknown.handle, "RESTING")).status).toBe("RESTING");
     await client.cancelOrder({ market: "BTC-USD", clientId: 63_001 });
   });

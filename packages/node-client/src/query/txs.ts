@@ -2,12 +2,19 @@ import { InvalidArgumentError } from "@perpx/errors";
 import { cosmosTx } from "@perpx/proto";
 import { fromHexString, toHexString } from "../bytes.js";
 import type { NodeConnection } from "../connection.js";
-import { isQueryError } from "../errors.js";
+import { isQueryError, QueryError } from "../errors.js";
 import { checkParams } from "../messages/validate.js";
 import { withDeadline } from "../transport/call.js";
 import { type CometTx, cometCall } from "../transport/rpc-json.js";
 import { decodeTxRaw } from "./tx-raw.js";
-import { pickQueryTransport, type QueryOptions, rpcQueryError, rpcRead, unaryQuery } from "./unary.js";
+import {
+  pickQueryTransport,
+  type QueryOptions,
+  queryPath,
+  rpcQueryError,
+  rpcRead,
+  unaryQuery,
+} from "./unary.js";
 
 /**
  * An ABCI event with plain string attributes.
@@ -111,10 +118,26 @@ function hashBytes(hash: string): Uint8Array {
 }
 
 /**
+ * The transaction a node answered for `hash`, when it is that one: an answer carrying another
+ * transaction's hash (a confused node or proxy) is a `QueryError`, never taken for this one's result.
+ */
+function ownTx(found: TxInfo, hash: string, transport: "rpc" | "grpc"): TxInfo {
+  if (found.hash === hash) return found;
+  const log = `the node answered the look-up of ${hash} with another transaction's, ${found.hash.slice(0, 80)}`;
+  throw new QueryError({
+    path: transport === "rpc" ? "tx" : queryPath(cosmosTx.Service.method.getTx),
+    transport,
+    log,
+  });
+}
+
+/**
  * A committed transaction by hash.
  * @param client - the node client (from `createNodeClient`).
  * @param params - `GetTxParams`, with the call options.
  * @returns it, or `undefined` when the node has not indexed it (not in a block yet, or never).
+ * @throws {QueryError} when the node answers with another transaction (another hash): never taken
+ *   for this one.
  * @example
  * ```ts
  * const sent = await client.bankSend({ signer: wallet, from: wallet.address, to: wallet.address, amount: [{ denom: "uusdc", amount: 1n }] });
@@ -125,23 +148,27 @@ function hashBytes(hash: string): Uint8Array {
 export async function getTx(client: NodeConnection, params: GetTxParams): Promise<TxInfo | undefined> {
   checkParams(params, "getTx");
   const bytes = hashBytes(params.hash);
+  const hash = toHexString(bytes).toUpperCase();
   const transport = pickQueryTransport(client, params.transport);
   if (transport === "grpc") {
+    let found: TxInfo | undefined;
     try {
       const response = await unaryQuery(client, {
         ...params,
         method: cosmosTx.Service.method.getTx,
-        request: { hash: params.hash.replace(/^0x/i, "").toUpperCase() },
+        request: { hash },
       });
-      return response.txResponse ? fromTxResponse(response.txResponse, response.tx) : undefined;
+      found = response.txResponse ? fromTxResponse(response.txResponse, response.tx) : undefined;
     } catch (error) {
       if (isQueryError(error) && error.notFound) return undefined;
       throw error;
     }
+    return found && ownTx(found, hash, "grpc");
   }
   return withDeadline({ ...params, operation: "tx", defaultTimeoutMs: client.timeoutMs }, async (signal) => {
+    let found: TxInfo;
     try {
-      return fromComet(
+      found = fromComet(
         await cometCall(client.rpc!, signal, (comet) => comet.tx({ hash: bytes, prove: false })),
       );
     } catch (error) {
@@ -150,6 +177,7 @@ export async function getTx(client: NodeConnection, params: GetTxParams): Promis
       if (/not found/i.test(message)) return undefined;
       throw rpcQueryError("tx", error);
     }
+    return ownTx(found, hash, "rpc");
   });
 }
 

@@ -5,13 +5,19 @@
  */
 import { fromBase64, fromHexString, toBase64, toHexString } from "../bytes.js";
 import { TransportError } from "../errors.js";
+import { lastingFailure } from "./lasting.js";
 import { type CometRpc, type CometTx, type JsonRpcClient, nextRequestId } from "./rpc-json.js";
 
 type Json = Record<string, unknown>;
 
+/** The error of an answer that is not what the method returns: asking again does not mend it. */
+function malformed(problem: string): TransportError {
+  return lastingFailure(new TransportError({ transport: "rpc", problem }));
+}
+
 function object(value: unknown, what: string): Json {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new TransportError({ transport: "rpc", problem: `the node's ${what} is not a JSON object` });
+    throw malformed(`the node's ${what} is not a JSON object`);
   }
   return value as Json;
 }
@@ -45,8 +51,7 @@ export function cometInteger(value: unknown, what: string): number {
       : typeof value === "string" && DECIMAL.test(value)
         ? Number(value)
         : Number.NaN;
-  if (!Number.isSafeInteger(n))
-    throw new TransportError({ transport: "rpc", problem: `the node's ${what} is not an integer` });
+  if (!Number.isSafeInteger(n)) throw malformed(`the node's ${what} is not an integer`);
   return n;
 }
 
@@ -68,15 +73,14 @@ export function cometBigInteger(value: unknown, what: string): bigint {
   if (typeof value === "number") {
     // A JSON number past 2^53 was already rounded by JSON.parse: refused rather than read inexactly.
     if (!Number.isSafeInteger(value)) {
-      throw new TransportError({
-        transport: "rpc",
-        problem: `the node's ${what} is a JSON number that is not an exact integer (write int64 values as strings)`,
-      });
+      throw malformed(
+        `the node's ${what} is a JSON number that is not an exact integer (write int64 values as strings)`,
+      );
     }
     return BigInt(value);
   }
   if (typeof value !== "string" || !DECIMAL.test(value)) {
-    throw new TransportError({ transport: "rpc", problem: `the node's ${what} is not an integer` });
+    throw malformed(`the node's ${what} is not an integer`);
   }
   return BigInt(value);
 }
@@ -93,18 +97,13 @@ export function rfc3339Millis(value: unknown): number {
   const ms = match
     ? Date.parse(`${match[1]}.${(match[2] ?? "").padEnd(3, "0").slice(0, 3)}${match[3]}`)
     : Number.NaN;
-  if (Number.isNaN(ms))
-    throw new TransportError({
-      transport: "rpc",
-      problem: `the node's time ${JSON.stringify(source)} does not parse`,
-    });
+  if (Number.isNaN(ms)) throw malformed(`the node's time ${JSON.stringify(source)} does not parse`);
   return ms;
 }
 
 function hexBytes(value: unknown, what: string): Uint8Array {
   const bytes = fromHexString(text(value));
-  if (bytes === undefined)
-    throw new TransportError({ transport: "rpc", problem: `the node's ${what} is not hex` });
+  if (bytes === undefined) throw malformed(`the node's ${what} is not hex`);
   return bytes;
 }
 

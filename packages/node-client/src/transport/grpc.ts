@@ -6,6 +6,7 @@
 import type { Transport } from "@connectrpc/connect";
 import { TransportError } from "../errors.js";
 import { type GrpcInput, type GrpcOptions, grpcOptionsOf, isTransport } from "./grpc-options.js";
+import { lastingFailure } from "./lasting.js";
 
 /**
  * An open gRPC transport and a way to close the connection it holds.
@@ -58,12 +59,14 @@ export function openGrpc(
   let closed = false;
   const open = () => {
     if (closed)
-      throw new TransportError({
-        transport: "grpc",
-        problem: "the client is closed",
-        url: options.url,
-        nothingSent: true,
-      });
+      throw lastingFailure(
+        new TransportError({
+          transport: "grpc",
+          problem: "the client is closed",
+          url: options.url,
+          nothingSent: true,
+        }),
+      );
     loaded ??= load(options);
     return loaded;
   };

@@ -6,6 +6,7 @@
 import { PerpxError } from "@perpx/errors";
 import { failedBeforeConnecting, TransportError } from "../errors.js";
 import { answerText } from "./answer-text.js";
+import { lastingFailure } from "./lasting.js";
 import type { WebSocketConstructor, WebSocketRpcClient } from "./websocket.js";
 
 /**
@@ -146,18 +147,23 @@ export class JsonRpcError extends PerpxError {
  * answer.
  */
 function parseJsonRpcAnswer(text: string, url: string, httpStatus?: number): JsonRpcSuccess {
+  // Under a success status, a body that is not a JSON-RPC answer is a malformed answer; under an
+  // error status (a gateway's 502 page, a 429), a failure on the way, which may pass.
+  const malformed = httpStatus === undefined || (httpStatus >= 200 && httpStatus < 300);
+  const fail = (error: TransportError) => (malformed ? lastingFailure(error) : error);
   let json: { error?: { code?: number; message?: string; data?: unknown }; result?: unknown };
   try {
     json = JSON.parse(text) as typeof json;
   } catch (error) {
     const status = httpStatus === undefined ? "an answer" : `HTTP ${httpStatus} with a body`;
-    throw new TransportError(
-      { transport: "rpc", problem: `${status} that is not JSON`, url },
-      { cause: error },
+    throw fail(
+      new TransportError({ transport: "rpc", problem: `${status} that is not JSON`, url }, { cause: error }),
     );
   }
   if (typeof json !== "object" || json === null) {
-    throw new TransportError({ transport: "rpc", problem: "an answer that is not a JSON-RPC object", url });
+    throw fail(
+      new TransportError({ transport: "rpc", problem: "an answer that is not a JSON-RPC object", url }),
+    );
   }
   if (json.error) throw new JsonRpcError(json.error);
   return json as JsonRpcSuccess;

@@ -5,6 +5,7 @@
  */
 import { TransportError } from "../errors.js";
 import { checkTimeout, reportSending, withDeadline } from "./call.js";
+import { lastingFailure } from "./lasting.js";
 import {
   type JsonRpcClient,
   JsonRpcError,
@@ -223,12 +224,14 @@ export class WebSocketRpcClient implements JsonRpcClient {
 
   /** The error of a call the closed client never sent. */
   #closedBeforeSending(): TransportError {
-    return new TransportError({
-      transport: "rpc",
-      problem: "the WebSocket client is closed",
-      url: this.#url,
-      nothingSent: true,
-    });
+    return lastingFailure(
+      new TransportError({
+        transport: "rpc",
+        problem: "the WebSocket client is closed",
+        url: this.#url,
+        nothingSent: true,
+      }),
+    );
   }
 
   /**
@@ -439,8 +442,13 @@ export class WebSocketRpcClient implements JsonRpcClient {
     const socket = await this.#socketFor(signal);
     // Closed, or dropped, while this call waited for the socket: nothing would ever answer it.
     if (this.#closed || socket.readyState !== 1) {
-      const reason = this.#closed ? "the WebSocket client is closed" : "the WebSocket closed";
-      throw new TransportError({ transport: "rpc", problem: reason, url: this.#url, nothingSent: true });
+      if (this.#closed) throw this.#closedBeforeSending();
+      throw new TransportError({
+        transport: "rpc",
+        problem: "the WebSocket closed",
+        url: this.#url,
+        nothingSent: true,
+      });
     }
     if (signal?.aborted) throw this.#gaveUp(signal, true);
     return new Promise<JsonRpcSuccess>((resolve, reject) => {
@@ -549,7 +557,9 @@ export class WebSocketRpcClient implements JsonRpcClient {
     // calls waiting for it, alive.
     dial?.abandon(this.#closedBeforeSending());
     this.#fail(
-      new TransportError({ transport: "rpc", problem: "the WebSocket client is closed", url: this.#url }),
+      lastingFailure(
+        new TransportError({ transport: "rpc", problem: "the WebSocket client is closed", url: this.#url }),
+      ),
     );
     dial?.open
       .then((open) => {

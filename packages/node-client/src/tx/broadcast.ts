@@ -8,13 +8,15 @@ import { checkParams } from "../messages/validate.js";
 import { getTx, type TxEvent, type TxInfo } from "../query/txs.js";
 import { rpcQueryError, unaryQuery } from "../query/unary.js";
 import { type CallOptions, checkTimeout, sleep, withDeadline } from "../transport/call.js";
+import { isLastingFailure } from "../transport/lasting.js";
 import { missingTransportError } from "../transport/missing.js";
 import { cometCall, JsonRpcError } from "../transport/rpc-json.js";
 import { txHash } from "./encode.js";
 
 /**
  * `commit` broadcasting gave up waiting for the transaction to land. It may still land: look it up
- * later with `getTx(client, { hash: error.txHash })`.
+ * later with `getTx(client, { hash: error.txHash })`. When looks for it failed on the way (a
+ * dropped connection, a 5xx, a timed-out look), `cause` is the last of those failures.
  *
  * @example
  * ```ts
@@ -31,13 +33,15 @@ export class TxInclusionTimeoutError extends TimeoutError {
   /**
    * @param txHash - the transaction's hash.
    * @param timeoutMs - how long the client waited.
+   * @param options - the `cause`: the last failed look for the transaction, if one failed.
    */
-  constructor(txHash: string, timeoutMs: number) {
+  constructor(txHash: string, timeoutMs: number, options: { cause?: unknown } = {}) {
     super("waiting for the transaction to be included in a block", timeoutMs, {
       metaMessages: [
         `tx hash: ${txHash}`,
         "It was accepted into the mempool and may still land: look it up with getTx.",
       ],
+      ...(options.cause === undefined ? {} : { cause: options.cause }),
     });
     this.txHash = txHash;
   }
@@ -310,11 +314,17 @@ export interface WaitForTxParams extends CallOptions {
 /**
  * Polls `getTx` (RPC `tx` by default, as the incumbent's commit mode does) until the transaction is in a block. A non-zero result throws
  * {@link BroadcastTxError} (phase `deliverTx`: the fee was charged and the sequence used).
+ * A look that fails on the way (a refused, dropped or reset connection, a 5xx or a gateway's page,
+ * a look past its `timeoutMs`) is looked again after `pollIntervalMs`, until `commitTimeoutMs`: a
+ * flaky or restarting node does not end the wait while the transaction may still land. These end
+ * it at once: a malformed answer (a `TransportError` naming what is wrong), the node's refusal
+ * (`QueryError`), the caller's `signal` (`AbortedError`), and closing the client.
  *
  * @param client - the node client (from `createNodeClient`).
  * @param params - see `WaitForTxParams`: each field is documented there.
  * @returns resolves with the committed transaction (height, code, log, events, gas).
- * @throws {TxInclusionTimeoutError} (carrying the hash) when it does not land in time.
+ * @throws {TxInclusionTimeoutError} (carrying the hash) when it does not land in time; its `cause`
+ *   is the last failed look, when looks failed.
  *
  * @example
  * ```ts
@@ -331,20 +341,25 @@ export async function waitForTx(client: NodeConnection, params: WaitForTxParams)
   );
   const pollMs = checkTimeout(params.pollIntervalMs ?? client.txDefaults.pollIntervalMs, "pollIntervalMs");
   const deadline = Date.now() + timeoutMs;
+  let lastFailure: unknown;
   for (;;) {
     const remaining = deadline - Date.now();
-    if (remaining <= 0) throw new TxInclusionTimeoutError(params.hash, timeoutMs);
+    if (remaining <= 0) throw new TxInclusionTimeoutError(params.hash, timeoutMs, { cause: lastFailure });
     let found: TxInfo | undefined;
+    const lookMs = params.timeoutMs ?? client.timeoutMs;
     try {
       found = await getTx(client, {
         hash: params.hash,
         transport: params.transport ?? (client.rpc ? "rpc" : "grpc"),
-        timeoutMs: Math.min(remaining, params.timeoutMs ?? client.timeoutMs),
+        timeoutMs: Math.min(remaining, lookMs),
         ...(params.signal ? { signal: params.signal } : {}),
       });
     } catch (error) {
-      if (params.signal?.aborted) throw error;
-      if (!(error instanceof TimeoutError)) throw error;
+      if (params.signal?.aborted || !mayPass(error)) throw error;
+      // A look cut short by the wait's own deadline says nothing of the node: the failure before it
+      // stays the cause.
+      const cutByDeadline = remaining < lookMs && error instanceof TimeoutError;
+      if (!cutByDeadline || lastFailure === undefined) lastFailure = error;
     }
     if (found) {
       if (found.code !== 0) {
@@ -370,6 +385,16 @@ export async function waitForTx(client: NodeConnection, params: WaitForTxParams)
       }
     }
   }
+}
+
+/**
+ * Whether a failed look for a transaction may pass if asked again: a failure on the way to the node
+ * (a refused, dropped or reset connection, a 5xx, a look past its deadline), but not a malformed
+ * answer or a closed client (`isLastingFailure`), a node's refusal, nor bad input.
+ */
+function mayPass(error: unknown): boolean {
+  if (isLastingFailure(error)) return false;
+  return error instanceof TransportError || error instanceof TimeoutError;
 }
 
 /**
