@@ -461,3 +461,36 @@ describe("GET /v4/tradeHistory", () => {
     });
   });
 });
+
+describe("GET /v4/historical-pnl over a second tick", () => {
+  it("gives each tick the net transfers since the previous tick, as pnl_ticks stores them", async () => {
+    // Past the transfer block that follows the hour's jump (as after an outage), Alice sends 20
+    // more to bob; an hour of block time later her second tick is taken.
+    chain.devnet.mine(60);
+    const sent = await deliver(chain, 0, [
+      transferMsg({ owner: alice, number: 0 }, { owner: bob, number: 0 }, 20n),
+    ]);
+    expect(sent.code, sent.log).toBe(0);
+    chain.devnet.app.control.advanceTime(3_600_000);
+    const second = chain.devnet.mine(1)[0] as BlockRecord;
+    const { historicalPnl } = await body<{ historicalPnl: Body[] }>(
+      `/v4/historical-pnl?address=${alice}&subaccountNumber=0`,
+    );
+    const [latest, first] = historicalPnl as [Body, Body];
+    expect(latest.blockHeight).toBe(second.height.toString());
+    expect(first.blockHeight).toBe(tick.height.toString());
+    // roundtable's getUsdcTransfersSinceLastPnlTick: only what moved after the first tick.
+    expect(first.netTransfers).toBe("9880");
+    expect(latest.netTransfers).toBe("-20");
+    // totalPnl is equity less every transfer since genesis (9,860).
+    expect(units(latest.totalPnl as string, 6)).toBe(units(latest.equity as string, 6) - 9_860_000_000n);
+    const parent = await body<{ historicalPnl: Body[] }>(
+      `/v4/historical-pnl/parentSubaccountNumber?address=${alice}&parentSubaccountNumber=0`,
+    );
+    // Subaccount 128 moved nothing since its first tick.
+    expect(parent.historicalPnl[0]?.netTransfers).toBe("-20");
+    // The newer pnl table (/v4/pnl) keeps the running total.
+    const { pnl } = await body<{ pnl: Body[] }>(`/v4/pnl?address=${alice}&subaccountNumber=0`);
+    expect(pnl[0]?.netTransfers).toBe("9860");
+  });
+});

@@ -1,7 +1,10 @@
 /**
  * The historical PnL read model: each subaccount's net transfers (USDC in minus out, from the
  * transfer events) and an hourly tick of its equity, net transfers and total PnL (equity minus net
- * transfers), taken at the first block of every UTC hour, as the reference's PnL ticks.
+ * transfers), taken at the first block of every UTC hour, as the reference's PnL ticks. A tick also
+ * keeps the net transfers since the subaccount's previous tick (since genesis for its first), which
+ * is what roundtable's `create-pnl-ticks` stores as a tick's `netTransfers` (`/v4/historical-pnl`);
+ * the newer `pnl` table (`/v4/pnl`) carries the running total.
  */
 import type { LocatedIndexerEvent } from "../../app/indexer-output/indexer-events.js";
 import { subaccountKey } from "./accounts.js";
@@ -11,7 +14,10 @@ const HOUR_MS = 3_600_000;
 /** One PnL tick (quote quantums). */
 export interface PnlTick {
   readonly equity: bigint;
+  /** Net transfers since genesis (the `pnl` table's `netTransfers`; `totalPnl` is equity less this). */
   readonly netTransfers: bigint;
+  /** Net transfers since the subaccount's previous tick (the `pnl_ticks` table's `netTransfers`). */
+  readonly transfersSinceLastTick: bigint;
   readonly createdAt: Date;
   readonly blockHeight: bigint;
   readonly blockTime: Date;
@@ -48,9 +54,12 @@ export class PnlModel {
     if (first || !newHour) return;
     for (const [key, equity] of equities()) {
       const list = this.ticks.get(key) ?? [];
+      const netTransfers = this.netTransfers.get(key) ?? 0n;
+      const previous = list.at(-1)?.netTransfers ?? 0n;
       list.push({
         equity,
-        netTransfers: this.netTransfers.get(key) ?? 0n,
+        netTransfers,
+        transfersSinceLastTick: netTransfers - previous,
         createdAt: new Date(hour * HOUR_MS),
         blockHeight: height,
         blockTime: time,

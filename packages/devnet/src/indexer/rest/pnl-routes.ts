@@ -47,10 +47,15 @@ function ticksOf(
     .sort((a, b) => Number(b.blockHeight - a.blockHeight) || a.subaccountNumber - b.subaccountNumber);
 }
 
-/** A tick's `/historical-pnl` body. */
+/**
+ * A tick's `/historical-pnl` body: roundtable's `pnl_ticks` row, whose `netTransfers` is the net
+ * of the transfers since the subaccount's previous tick, while `totalPnl` is equity less every
+ * transfer since genesis.
+ */
 function historicalBody(t: {
   equity: bigint;
   netTransfers: bigint;
+  transfersSinceLastTick: bigint;
   createdAt: Date;
   blockHeight: bigint;
   blockTime: Date;
@@ -58,7 +63,7 @@ function historicalBody(t: {
   return {
     equity: usdc(t.equity),
     totalPnl: usdc(t.equity - t.netTransfers),
-    netTransfers: usdc(t.netTransfers),
+    netTransfers: usdc(t.transfersSinceLastTick),
     createdAt: iso(t.createdAt),
     blockHeight: t.blockHeight.toString(),
     blockTime: iso(t.blockTime),
@@ -69,7 +74,14 @@ function historicalBody(t: {
 function sumPerBucket(ticks: readonly OwnedTick[], spanMs: number) {
   const buckets = new Map<
     number,
-    { equity: bigint; netTransfers: bigint; first: OwnedTick; height: bigint; seen: Set<number> }
+    {
+      equity: bigint;
+      netTransfers: bigint;
+      transfersSinceLastTick: bigint;
+      first: OwnedTick;
+      height: bigint;
+      seen: Set<number>;
+    }
   >();
   for (const t of ticks) {
     const start = Math.floor(t.createdAt.getTime() / spanMs) * spanMs;
@@ -78,6 +90,7 @@ function sumPerBucket(ticks: readonly OwnedTick[], spanMs: number) {
       buckets.set(start, {
         equity: t.equity,
         netTransfers: t.netTransfers,
+        transfersSinceLastTick: t.transfersSinceLastTick,
         first: t,
         height: t.blockHeight,
         seen: new Set([t.subaccountNumber]),
@@ -86,6 +99,7 @@ function sumPerBucket(ticks: readonly OwnedTick[], spanMs: number) {
       bucket.seen.add(t.subaccountNumber);
       bucket.equity += t.equity;
       bucket.netTransfers += t.netTransfers;
+      bucket.transfersSinceLastTick += t.transfersSinceLastTick;
       if (t.blockHeight > bucket.height) bucket.height = t.blockHeight;
     }
   }
@@ -180,7 +194,12 @@ export const pnlRoutes: readonly Route[] = [
       // The limit counts the children's ticks before they are summed.
       const ticks = ticksOf(indexer, address, children, before, after).slice(0, limit);
       const historicalPnl = sumPerBucket(ticks, HOUR_MS).map((b) =>
-        historicalBody({ ...b.first, equity: b.equity, netTransfers: b.netTransfers }),
+        historicalBody({
+          ...b.first,
+          equity: b.equity,
+          netTransfers: b.netTransfers,
+          transfersSinceLastTick: b.transfersSinceLastTick,
+        }),
       );
       return ok({ historicalPnl });
     },
