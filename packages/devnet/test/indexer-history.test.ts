@@ -4,6 +4,7 @@
  * `/v4/fundingPayments` and its parent route, `/v4/pnl` and its parent route, and the parent
  * `/v4/historical-pnl`, field by field, with their validation and the reference's quirks.
  */
+import { Exact } from "@perpx/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BlockRecord } from "../src/app/contract.js";
 import {
@@ -467,6 +468,9 @@ describe("GET /v4/historical-pnl over a second tick", () => {
     // Past the transfer block that follows the hour's jump (as after an outage), Alice sends 20
     // more to bob; an hour of block time later her second tick is taken.
     chain.devnet.mine(60);
+    // An oracle price whose notionals fall between quote quantums: Alice's 0.02 BTC short at
+    // $65,000.00003 is worth −$1,300.0000006.
+    chain.devnet.app.control.setOraclePrice("BTC-USD", "65000.00003");
     const sent = await deliver(chain, 0, [
       transferMsg({ owner: alice, number: 0 }, { owner: bob, number: 0 }, 20n),
     ]);
@@ -482,6 +486,12 @@ describe("GET /v4/historical-pnl over a second tick", () => {
     // roundtable's getUsdcTransfersSinceLastPnlTick: only what moved after the first tick.
     expect(first.netTransfers).toBe("9880");
     expect(latest.netTransfers).toBe("-20");
+    // roundtable's calculateEquity: comlink's exact equity, big.js toFixed(6) (half away from zero).
+    const { subaccount } = await body<{ subaccount: Body }>(`/v4/addresses/${alice}/subaccountNumber/0`);
+    expect(subaccount.latestProcessedBlockHeight).toBe(second.height.toString());
+    const exact = new Exact(subaccount.equity as string);
+    expect(exact.toFixed()).not.toBe(exact.toFixed(6, "trunc").replace(/\.?0+$/, ""));
+    expect(units(latest.equity as string, 6)).toBe(BigInt(exact.toFixed(6, "halfExpand").replace(".", "")));
     // totalPnl is equity less every transfer since genesis (9,860).
     expect(units(latest.totalPnl as string, 6)).toBe(units(latest.equity as string, 6) - 9_860_000_000n);
     const parent = await body<{ historicalPnl: Body[] }>(

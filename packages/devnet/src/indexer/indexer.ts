@@ -15,11 +15,12 @@ import {
   subaccountSnapshot,
   tradingRewardMessages,
 } from "./account-feed.js";
+import { subaccountValue } from "./account-views.js";
 import { locateBlockEvents } from "./block-events.js";
 import type { ChannelInterest, ChannelMessage, ChannelSnapshot, IndexerFeed } from "./feed.js";
 import { iso } from "./format.js";
 import { oraclePriceContents, tradingContents } from "./markets-feed.js";
-import { AccountsModel } from "./models/accounts.js";
+import { AccountsModel, subaccountKey } from "./models/accounts.js";
 import { AffiliatesModel } from "./models/affiliates.js";
 import { type CandleRecord, type CandleResolution, CandlesModel, RESOLUTIONS } from "./models/candles.js";
 import { FundingPaymentsModel } from "./models/funding-payments.js";
@@ -142,7 +143,7 @@ export class Indexer implements IndexerFeed {
     // The reference's roundtable tasks on their cadence (block time): funding payments, next funding rates.
     this.fundingPayments.block(this.accounts.records(), nowMs);
     this.markets.runMarketUpdater(nowMs);
-    this.pnl.block(block.height, block.time, () => this.accounts.equities());
+    this.pnl.block(block.height, block.time, () => this.tickEquities());
     if (this.retainBlocks > 0) {
       const oldest = block.height - BigInt(this.retainBlocks) + 1n;
       this.trades.prune(oldest);
@@ -237,6 +238,19 @@ export class Indexer implements IndexerFeed {
         if (side.subaccountNumber !== undefined)
           changes.of(side.address, side.subaccountNumber).transfers.push(transfer);
       }
+    }
+  }
+
+  /**
+   * Each subaccount's equity for a PnL tick, as roundtable's `calculateEquity` computes it: the
+   * exact equity comlink shows, written with big.js `toFixed(6)` (half away from zero), in quote
+   * quantums (not the chain's truncated notionals).
+   */
+  private *tickEquities(): Generator<[string, bigint]> {
+    const models = this.accountModels();
+    for (const record of this.accounts.records()) {
+      const equity = subaccountValue(models, record).equity.toFixed(6, "halfExpand");
+      yield [subaccountKey(record.address, record.subaccountNumber), BigInt(equity.replace(".", ""))];
     }
   }
 
