@@ -115,6 +115,7 @@ export class Indexer implements IndexerFeed {
     // What readers saw before this block (the cache, or the bodies as they stand).
     const before = this.marketBodies();
     this.markets.trim(nowMs);
+    this.markets.beginBlock();
     // roundtable's mid price samples, from the book as the block finds it.
     this.midPrices.block(
       nowMs,
@@ -265,7 +266,10 @@ export class Indexer implements IndexerFeed {
   }
 
   private moment(clobPairId: number, perpetualId: number) {
-    return { openInterest: this.markets.openInterestOf(perpetualId), mid: this.midPrices.median(clobPairId) };
+    return {
+      openInterest: this.markets.openInterestBeforeBlockOf(perpetualId),
+      mid: this.midPrices.median(clobPairId),
+    };
   }
 
   /**

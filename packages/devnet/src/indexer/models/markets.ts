@@ -93,6 +93,8 @@ export class MarketsModel {
   private readonly priceHistory = new Map<number, Sample[]>();
   private readonly fills = new Map<number, FillWindow>();
   private readonly openInterest = new Map<number, bigint>();
+  /** The open interest of the perpetuals the current block changed, before its first change. */
+  private readonly openInterestBeforeBlock = new Map<number, bigint>();
   private readonly positions = new Map<string, Map<number, bigint>>();
   private readonly nextFunding = new NextFundingModel();
 
@@ -196,7 +198,24 @@ export class MarketsModel {
   }
 
   private addOpenInterest(perpetualId: number, delta: bigint): void {
-    if (delta !== 0n) this.openInterest.set(perpetualId, (this.openInterest.get(perpetualId) ?? 0n) + delta);
+    if (delta === 0n) return;
+    const before = this.openInterest.get(perpetualId) ?? 0n;
+    if (!this.openInterestBeforeBlock.has(perpetualId)) this.openInterestBeforeBlock.set(perpetualId, before);
+    this.openInterest.set(perpetualId, before + delta);
+  }
+
+  /** Starts a block: {@link openInterestBeforeBlockOf} answers the open interest as it stands now. */
+  beginBlock(): void {
+    this.openInterestBeforeBlock.clear();
+  }
+
+  /**
+   * A market's open interest (base quantums) before the current block's events, as ender's
+   * candles generator reads it (`getOpenInterestLong` outside the block's transaction: the open
+   * long positions committed before the block) for a candle's `startingOpenInterest`.
+   */
+  openInterestBeforeBlockOf(perpetualId: number): bigint {
+    return this.openInterestBeforeBlock.get(perpetualId) ?? this.openInterestOf(perpetualId);
   }
 
   /**
