@@ -210,7 +210,8 @@ interface MarginTerms {
  * @returns the open interest input of {@link marginSummary}.
  * @example
  * ```ts
- * openInterestOf(btc); // { size: "12.5", lowerCap: "0", upperCap: "0" }
+ * const terms = openInterestOf(btc); // the market's open interest and its tier's caps
+ * terms?.upperCap; // "0" (this tier has no open-interest scaling)
  * ```
  */
 export function openInterestOf(market: CompositeMarket): OpenInterestInput | undefined {

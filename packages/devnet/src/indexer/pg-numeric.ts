@@ -43,6 +43,7 @@ function groups(value: Exact): { weight: number; first: bigint } {
  * @returns the rounded quotient.
  * @example
  * ```ts
+ * import { Exact } from "@perpx/core";
  * pgDivide(new Exact("1950.02"), new Exact("0.03"), 20).toString(); // "65000.66666666666666666667"
  * ```
  */
@@ -65,6 +66,7 @@ export function pgDivide(dividend: Exact, divisor: Exact, minScale = 0): Exact {
  * @returns the weighted average, as the reference rounds it.
  * @example
  * ```ts
+ * import { Exact } from "@perpx/core";
  * weightedAverage(new Exact(0), new Exact(0), new Exact("65000"), new Exact("0.01")).toString(); // "65000"
  * ```
  */
@@ -85,6 +87,11 @@ export function weightedAverage(first: Exact, firstWeight: Exact, second: Exact,
  * @returns the price as decimal text.
  * @example
  * ```ts
+ * const btc = {
+ *   clobPairId: 0, perpetualId: 0, ticker: "BTC-USD", marketId: 0, atomicResolution: -10,
+ *   quantumConversionExponent: -9, stepBaseQuantums: 1_000_000n, subticksPerTick: 100_000,
+ *   status: "ACTIVE", marketType: "CROSS", liquidityTier: 0, defaultFundingPpm: 0,
+ * } as const;
  * deleveragingPrice(btc, 12_825_000_000n, 3_000_000_000n); // "42750"
  * ```
  */

@@ -135,3 +135,29 @@ export function coinAmount(value: string, path: string, field: string): bigint {
   const log = `the answer's ${field} is not a coin amount: ${JSON.stringify(String(value).slice(0, 80))}`;
   throw new QueryError({ path, transport: "grpc", log });
 }
+
+/**
+ * The transaction a node answered a look-up of `hash` with, when it is that one: an answer carrying
+ * another transaction's hash (a confused node or proxy) is a `QueryError`, never taken for this one.
+ * @param found - the answered transaction (its `hash` uppercase hex).
+ * @param hash - the hash looked up (uppercase hex).
+ * @param path - the method's path (`tx` over RPC).
+ * @param transport - the transport that carried the answer.
+ * @returns `found`.
+ * @throws {QueryError} when `found` is another transaction.
+ * @example
+ * ```ts
+ * sameTx({ hash: "AB" }, "AB", "tx", "rpc").hash; // "AB"
+ * sameTx({ hash: "CD" }, "AB", "tx", "rpc"); // throws QueryError
+ * ```
+ */
+export function sameTx<T extends { hash: string }>(
+  found: T,
+  hash: string,
+  path: string,
+  transport: "rpc" | "grpc",
+): T {
+  if (found.hash === hash) return found;
+  const log = `the node answered the look-up of ${hash} with another transaction's, ${found.hash.slice(0, 80)}`;
+  throw new QueryError({ path, transport, log });
+}

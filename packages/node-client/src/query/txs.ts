@@ -2,19 +2,13 @@ import { InvalidArgumentError } from "@perpx/errors";
 import { cosmosTx } from "@perpx/proto";
 import { fromHexString, toHexString } from "../bytes.js";
 import type { NodeConnection } from "../connection.js";
-import { isQueryError, QueryError } from "../errors.js";
+import { sameTx } from "../errors/query.js";
+import { isQueryError } from "../errors.js";
 import { checkParams } from "../messages/validate.js";
 import { withDeadline } from "../transport/call.js";
 import { type CometTx, cometCall } from "../transport/rpc-json.js";
 import { decodeTxRaw } from "./tx-raw.js";
-import {
-  pickQueryTransport,
-  type QueryOptions,
-  queryPath,
-  rpcQueryError,
-  rpcRead,
-  unaryQuery,
-} from "./unary.js";
+import { pickQueryTransport, type QueryOptions, rpcQueryError, rpcRead, unaryQuery } from "./unary.js";
 
 /**
  * An ABCI event with plain string attributes.
@@ -118,20 +112,6 @@ function hashBytes(hash: string): Uint8Array {
 }
 
 /**
- * The transaction a node answered for `hash`, when it is that one: an answer carrying another
- * transaction's hash (a confused node or proxy) is a `QueryError`, never taken for this one's result.
- */
-function ownTx(found: TxInfo, hash: string, transport: "rpc" | "grpc"): TxInfo {
-  if (found.hash === hash) return found;
-  const log = `the node answered the look-up of ${hash} with another transaction's, ${found.hash.slice(0, 80)}`;
-  throw new QueryError({
-    path: transport === "rpc" ? "tx" : queryPath(cosmosTx.Service.method.getTx),
-    transport,
-    log,
-  });
-}
-
-/**
  * A committed transaction by hash.
  * @param client - the node client (from `createNodeClient`).
  * @param params - `GetTxParams`, with the call options.
@@ -151,33 +131,24 @@ export async function getTx(client: NodeConnection, params: GetTxParams): Promis
   const hash = toHexString(bytes).toUpperCase();
   const transport = pickQueryTransport(client, params.transport);
   if (transport === "grpc") {
-    let found: TxInfo | undefined;
-    try {
-      const response = await unaryQuery(client, {
-        ...params,
-        method: cosmosTx.Service.method.getTx,
-        request: { hash },
-      });
-      found = response.txResponse ? fromTxResponse(response.txResponse, response.tx) : undefined;
-    } catch (error) {
+    const method = cosmosTx.Service.method.getTx;
+    const response = await unaryQuery(client, { ...params, method, request: { hash } }).catch((error) => {
       if (isQueryError(error) && error.notFound) return undefined;
       throw error;
-    }
-    return found && ownTx(found, hash, "grpc");
+    });
+    const found = response?.txResponse && fromTxResponse(response.txResponse, response.tx);
+    return found && sameTx(found, hash, "/cosmos.tx.v1beta1.Service/GetTx", "grpc");
   }
   return withDeadline({ ...params, operation: "tx", defaultTimeoutMs: client.timeoutMs }, async (signal) => {
-    let found: TxInfo;
     try {
-      found = fromComet(
-        await cometCall(client.rpc!, signal, (comet) => comet.tx({ hash: bytes, prove: false })),
-      );
+      const answer = await cometCall(client.rpc!, signal, (comet) => comet.tx({ hash: bytes, prove: false }));
+      return sameTx(fromComet(answer), hash, "tx", "rpc");
     } catch (error) {
       if (signal.aborted) throw error;
       const message = error instanceof Error ? error.message : String(error);
       if (/not found/i.test(message)) return undefined;
       throw rpcQueryError("tx", error);
     }
-    return ownTx(found, hash, "rpc");
   });
 }
 
