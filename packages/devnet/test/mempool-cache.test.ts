@@ -154,6 +154,42 @@ describe("the mempool cache", () => {
   });
 });
 
+describe("async broadcasts and the mempool cache", () => {
+  it("refuses bytes already in the cache on arrival: RPC -32603, gRPC and REST code 19 with the hash", async () => {
+    const tx = await send(3, 0n);
+    const hash = hexUpper(sha256(tx));
+    expect(((await rpc("broadcast_tx_sync", tx)).result as { code: number }).code).toBe(0);
+    // Queued, in the cache: each async transport answers CometBFT's (or the SDK's) refusal.
+    expect(await rpc("broadcast_tx_async", tx)).toEqual({ jsonrpc: "2.0", id: 7, error: IN_CACHE });
+    const uri = await fetch(`${devnet.endpoints.nodeRpc}/broadcast_tx_async?tx=0x${hexUpper(tx)}`);
+    expect(uri.status).toBe(500);
+    expect(await uri.json()).toEqual({ jsonrpc: "2.0", id: -1, error: IN_CACHE });
+    const client = createClient(cosmosTx.Service, createGrpcTransport({ baseUrl: devnet.endpoints.grpc }));
+    const grpc = await client.broadcastTx({ txBytes: tx, mode: cosmosTx.BroadcastMode.ASYNC });
+    expect(grpc.txResponse).toMatchObject(inCacheResponse(tx));
+    const rest = await fetch(`${devnet.endpoints.nodeRest}/cosmos/tx/v1beta1/txs`, {
+      method: "POST",
+      body: JSON.stringify({ tx_bytes: b64(tx), mode: "BROADCAST_MODE_ASYNC" }),
+    });
+    expect((await rest.json()) as unknown).toMatchObject({
+      tx_response: { code: 19, codespace: "sdk", txhash: hash, raw_log: "" },
+    });
+    // After its block (committed with code 0): still refused.
+    const [block] = devnet.mine(1);
+    expect(block?.txResults.at(-1)?.code).toBe(0);
+    expect(await rpc("broadcast_tx_async", tx)).toEqual({ jsonrpc: "2.0", id: 7, error: IN_CACHE });
+    // A tx not in the cache is still answered at once with its hash.
+    const fresh = await send(3, 1n);
+    expect((await rpc("broadcast_tx_async", fresh)).result).toEqual({
+      code: 0,
+      data: "",
+      log: "",
+      codespace: "",
+      hash: hexUpper(sha256(fresh)),
+    });
+  });
+});
+
 describe("TxCache", () => {
   it("keeps the most recently used keys, up to its size", () => {
     const cache = new TxCache(3);

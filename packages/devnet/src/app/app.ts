@@ -211,6 +211,11 @@ export class ChainApplication implements PersistentChainApp {
     });
   }
 
+  /** Whether the tx of SHA-256 `hash` is in the mempool cache (see `ChainApp.inTxCache`). */
+  inTxCache(hash: Uint8Array): boolean {
+    return this.pipeline.inCache(hash);
+  }
+
   pendingTxCount(): number {
     return this.pipeline.pendingCount();
   }

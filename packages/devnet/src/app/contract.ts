@@ -416,6 +416,12 @@ export interface ChainApp {
    * single-signer secp256k1 shape); the promise never rejects. Never throws.
    */
   prepareTx?(tx: Uint8Array, verify: SignatureCheck): Promise<void> | undefined;
+  /**
+   * Optional: whether the tx whose SHA-256 is `hash` is in the mempool cache (CometBFT's `LRUTxCache`),
+   * so its CheckTx would be refused before it runs ("tx already exists in cache"). A map look-up, for
+   * the async broadcasts, which answer that refusal on arrival as CometBFT does. Never throws.
+   */
+  inTxCache?(hash: Uint8Array): boolean;
   /** Number of txs queued for the next block. */
   pendingTxCount(): number;
   /** ABCI query by gRPC method path (`/cosmos.bank.v1beta1.Query/AllBalances`) or `/app/simulate`. */

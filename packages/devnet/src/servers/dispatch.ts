@@ -246,7 +246,17 @@ export function createDispatcher(
             : answer(checked);
         }
         case cosmosTx.BroadcastMode.ASYNC: {
-          // Checked in its turn; ASYNC reports nothing about CheckTx.
+          // Checked in its turn; ASYNC reports nothing about CheckTx, only the mempool's refusal on
+          // arrival of a tx in its cache, which the SDK's CheckCometError turns into code 19.
+          if (app.inTxCache?.(hash) === true) {
+            return create(cosmosTx.BroadcastTxResponseSchema, {
+              txResponse: create(cosmosAbci.TxResponseSchema, {
+                txhash: toHexUpper(hash),
+                code: 19, // the SDK's ErrTxInMempoolCache
+                codespace: "sdk",
+              }),
+            });
+          }
           line.enqueue(req.txBytes);
           return create(cosmosTx.BroadcastTxResponseSchema, {
             txResponse: create(cosmosAbci.TxResponseSchema, { txhash: toHexUpper(hash) }),

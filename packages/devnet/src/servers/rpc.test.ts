@@ -178,8 +178,8 @@ describe("CometBFT RPC over HTTP", () => {
     const block = (await (await fetch(`${rpc.url}/block?height=1`)).json()) as Loose;
     expect(block.result.block.header.height).toBe("1");
     const bad = await fetch(`${rpc.url}/block?height=x`);
-    expect(bad.status).toBe(400);
-    expect(((await bad.json()) as Loose).error.message).toContain("height");
+    expect(bad.status).toBe(500);
+    expect(((await bad.json()) as Loose).error.data).toContain('invalid 64-bit integer encoding "x"');
     const abci = (await (await fetch(`${rpc.url}/abci_query?path="/nope"&data=0x01`)).json()) as Loose;
     expect(abci.result.response.code).toBe(6);
     const net = (await (await fetch(`${rpc.url}/net_info`)).json()) as Loose;

@@ -9,6 +9,7 @@
  */
 
 import type { SimulateResult, TxResult } from "../contract.js";
+import { bytesKey } from "../lib/codec.js";
 import { sdkErrors } from "../lib/errors.js";
 import { EventManager } from "../lib/events.js";
 import { CarriedTxs } from "./carried-txs.js";
@@ -78,6 +79,11 @@ export class TxPipeline {
       else this.checkedShortTerm.add(decoded);
     } else this.cache.remove(hash);
     return result;
+  }
+
+  /** Whether the tx of SHA-256 `hash` is in the mempool cache (a look-up; its place is unchanged). */
+  inCache(hash: Uint8Array): boolean {
+    return this.cache.has(bytesKey(hash));
   }
 
   /**

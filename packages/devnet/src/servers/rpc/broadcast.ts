@@ -13,6 +13,9 @@ import { toBase64, toHexUpper } from "../encoding.js";
 import { internal, type RpcError } from "./errors.js";
 import { type MethodTable, requireBytes } from "./params.js";
 
+/** CometBFT's `ErrTxInCache` text. */
+const TX_IN_CACHE = "tx already exists in cache";
+
 interface CommitWaiter {
   hash: Uint8Array;
   resolve: (height: bigint | undefined) => void;
@@ -102,8 +105,11 @@ export function createBroadcaster(app: ChainApp, line: CheckLine, commitTimeoutM
       params: [["tx", "bytes"]],
       run: (p) => {
         const tx = requireBytes(p, "tx");
+        const hash = sha256(tx);
+        // CometBFT's mempool pushes the tx into its cache on arrival: a tx already there is refused.
+        if (app.inTxCache?.(hash) === true) throw internal(TX_IN_CACHE);
         line.enqueue(tx);
-        return { code: 0, data: "", log: "", codespace: "", hash: toHexUpper(sha256(tx)) };
+        return { code: 0, data: "", log: "", codespace: "", hash: toHexUpper(hash) };
       },
     },
     broadcast_tx_commit: {

@@ -131,12 +131,8 @@ export function createRouter(methods: MethodTable, hub: SubscriptionHub): RpcRou
       const result = await run(method, uriParams(specOf(method, false), url.searchParams));
       sendJson(res, 200, { jsonrpc: "2.0", id, result });
     } catch (error) {
-      const status =
-        error instanceof RpcError && error.rpcCode === RpcErrorCode.InvalidParams
-          ? 400
-          : error instanceof RpcError && error.rpcCode === RpcErrorCode.MethodNotFound
-            ? 404
-            : 500;
+      // CometBFT's URI handler answers 500 for a parameter it cannot convert as for a failed call.
+      const status = error instanceof RpcError && error.rpcCode === RpcErrorCode.MethodNotFound ? 404 : 500;
       sendJson(res, status, errorResponse(id, error));
     }
   };

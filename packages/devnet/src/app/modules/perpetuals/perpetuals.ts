@@ -12,6 +12,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { encodeSerializableInt, perpetuals } from "@perpx/proto";
+import { liquidityTierEvent, perpetualEvent } from "../../indexer-output/indexer-emit.js";
 import { requireGovAuthority } from "../../kernel/governance.js";
 import {
   type Context,
@@ -309,6 +310,7 @@ export function createPerpetualsModule(
           }
           checkRefs(ctx, params);
           keeper.setPerpetualParams(ctx, params);
+          ctx.events.indexer(perpetualEvent(params));
           return emptyResponse(perpetuals.MsgCreatePerpetualResponseSchema);
         },
       }),
@@ -319,7 +321,10 @@ export function createPerpetualsModule(
         validate: (msg) => void validateTier(msg.liquidityTier),
         execute(ctx, msg) {
           requireGovAuthority(msg.authority, perpetualsErrors.invalidAuthority);
-          keeper.setLiquidityTier(ctx, validateTier(msg.liquidityTier));
+          const tier = validateTier(msg.liquidityTier);
+          keeper.setLiquidityTier(ctx, tier);
+          // The reference keeper's SetLiquidityTier emits LiquidityTierUpsertEventV2.
+          ctx.events.indexer(liquidityTierEvent(tier));
           return emptyResponse(perpetuals.MsgSetLiquidityTierResponseSchema);
         },
       }),
@@ -343,6 +348,8 @@ export function createPerpetualsModule(
           }
           checkRefs(ctx, params);
           keeper.setPerpetualParams(ctx, params);
+          // The reference keeper's ModifyPerpetual emits UpdatePerpetualEventV3.
+          ctx.events.indexer(perpetualEvent(params));
           return emptyResponse(perpetuals.MsgUpdatePerpetualParamsResponseSchema);
         },
       }),
