@@ -26,9 +26,9 @@ export interface OrderHandle {
   readonly market: string;
   /**
    * Its final state, or the current one when `timeoutMs` passes first (`UNKNOWN` when nothing was
-   * observed). Never resubmits anything. `timeoutMs` is a positive number of milliseconds (any
-   * size: 30 days waits 30 days), 30,000 by default; anything else is refused with an
-   * `InvalidArgumentError` naming `timeoutMs`.
+   * observed). Never resubmits anything. `timeoutMs` is a non-negative number of milliseconds
+   * (any size: 30 days waits 30 days; 0 answers what is known at once), 30,000 by default;
+   * anything else is refused with an `InvalidArgumentError` naming `timeoutMs`.
    */
   result(options?: { timeoutMs?: number }): Promise<OrderResult>;
   /** Its states as they change, ending with the final one. */
@@ -107,10 +107,10 @@ export function handleOver(order: TrackedOrder, follow: FollowOrder): OrderHandl
     market: order.market.ticker,
     async result(options = {}) {
       const timeoutMs = options.timeoutMs ?? 30_000;
-      if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+      if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs < 0) {
         throw new InvalidArgumentError(
           "timeoutMs",
-          `must be a positive number of milliseconds, got ${String(timeoutMs)}`,
+          `must be a non-negative number of milliseconds, got ${String(timeoutMs)}`,
         );
       }
       const controller = new AbortController();
