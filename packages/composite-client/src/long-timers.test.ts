@@ -7,6 +7,7 @@ import { isInvalidArgumentError } from "@perpx/errors";
 import type { NodeClient } from "@perpx/node-client";
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { connectContext } from "./client.js";
+import { startLiveFeed } from "./feed.js";
 import { handleOver } from "./handle.js";
 import { startHeightTracker } from "./height.js";
 import { createMarketCache } from "./markets.js";
@@ -138,4 +139,19 @@ it("startHeightTracker refuses a pollIntervalMs that is no positive number of ms
     expect(isInvalidArgumentError(error) && error.argument, String(bad)).toBe("pollIntervalMs");
   }
   expect(calls()).toBe(0);
+});
+
+it("startLiveFeed refuses a staleMs that is no positive number of ms, by name, before opening anything", async () => {
+  const { node } = countingNode();
+  const height = await startHeightTracker({ node, pollIntervalMs: 1_000 });
+  const markets = createMarketCache({ node, refreshIntervalMs: 0 });
+  for (const staleMs of [Number.NaN, -1, 0, Number.POSITIVE_INFINITY]) {
+    // Port 9 (discard) is closed: without the check, the connect fails with a transport error.
+    const error = await startLiveFeed({ url: "ws://127.0.0.1:9/v4/ws", height, markets, staleMs }).catch(
+      (e: unknown) => e,
+    );
+    expect(isInvalidArgumentError(error) && error.argument, String(staleMs)).toBe("staleMs");
+  }
+  height.stop();
+  markets.stop();
 });
