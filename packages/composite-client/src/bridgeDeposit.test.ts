@@ -1,4 +1,4 @@
-import { isInvalidAmountError } from "@perpx/core";
+import { isInvalidAmountError, isInvalidArgumentError } from "@perpx/core";
 import { EvmWallet } from "@perpx/node-client/wallets";
 import { describe, expect, it } from "vitest";
 import { bridgeDeposit } from "./bridgeDeposit.js";
@@ -22,5 +22,25 @@ describe("bridgeDeposit's amount", () => {
       (e: unknown) => e,
     );
     expect(isInvalidAmountError(tooFine) && tooFine.reason).toBe("off-grid");
+  });
+});
+
+describe("bridgeDeposit's receiptTimeoutMs", () => {
+  it("is refused by name when it is no positive number of ms, before any call", async () => {
+    // A negative one used to time out after the approval was sent (the deposit never sent); NaN
+    // never timed out.
+    const context = {} as ClientContext;
+    const evmSigner = EvmWallet.generate();
+    for (const receiptTimeoutMs of [Number.NaN, -1, 0, Number.POSITIVE_INFINITY, "5" as unknown as number]) {
+      const error = await bridgeDeposit(context, {
+        amount: "5",
+        source: "l1",
+        evmSigner,
+        receiptTimeoutMs,
+      }).catch((e: unknown) => e);
+      expect(isInvalidArgumentError(error) && error.argument, String(receiptTimeoutMs)).toBe(
+        "receiptTimeoutMs",
+      );
+    }
   });
 });

@@ -37,7 +37,11 @@ export interface BridgeDepositParams {
   onStatus?: (status: BridgeDepositStatus) => void;
   /** Cancels the waits (receipts and tracking). */
   signal?: AbortSignal;
-  /** How long to wait for each source-chain receipt. @default 120000 */
+  /**
+   * How long to wait for each source-chain receipt, ms: a positive finite number (any size), else
+   * refused with an `InvalidArgumentError` naming it before anything is signed or sent.
+   * @default 120000
+   */
   receiptTimeoutMs?: number;
 }
 
@@ -185,6 +189,14 @@ export async function bridgeDeposit(
       problem: "must be above zero",
     });
   }
+  const timeoutMs = params.receiptTimeoutMs ?? 120_000;
+  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    // A negative one would time out after the approval was sent, with the deposit never sent.
+    throw new InvalidArgumentError(
+      "receiptTimeoutMs",
+      `must be a positive number of milliseconds, got ${String(timeoutMs)}`,
+    );
+  }
   const signer = checkSigner(params.evmSigner);
   const chain = context.config.network.bridgeSources?.[source];
   if (chain === undefined)
@@ -262,7 +274,6 @@ export async function bridgeDeposit(
     nonce += 1n;
     return rpc<string>("eth_sendRawTransaction", [signEvmTx(tx, signer)]);
   };
-  const timeoutMs = params.receiptTimeoutMs ?? 120_000;
   let approveTxHash: string | undefined;
   if (needsApprove) {
     approveTxHash = await send(chain.usdcAddress, approveData, (approveGas * 12n) / 10n);

@@ -22,6 +22,7 @@ import { type TradingKey, tradingKeyFromCredential } from "@perpx/node-client/wa
 import { ClientIds } from "./clientIds.js";
 import { type LiveFeed, startLiveFeed } from "./feed.js";
 import { type HeightTracker, startHeightTracker } from "./height.js";
+import { checkIntervalMs } from "./intervals.js";
 import { type CompositeMarket, createMarketCache, type MarketCache } from "./markets.js";
 
 /**
@@ -213,7 +214,11 @@ const CONNECT_KEYS = optionKeys<ConnectOptions>({
  * and in `endpoints`, so no setting the caller meant is silently left out.
  */
 function checkConnectOptions(options: ConnectOptions): void {
+  const { marketRefreshIntervalMs } = options;
   assertKnownKeys(options, CONNECT_KEYS, "CompositeClient.connect");
+  if (marketRefreshIntervalMs !== undefined) {
+    checkIntervalMs(marketRefreshIntervalMs, "marketRefreshIntervalMs", true);
+  }
   if (options.endpoints !== undefined) {
     assertKnownKeys(
       options.endpoints,

@@ -5,6 +5,7 @@ import {
   watchSubaccount,
 } from "@perpx/indexer-client";
 import type { HeightTracker } from "./height.js";
+import { checkIntervalMs } from "./intervals.js";
 import type { MarketCache } from "./markets.js";
 
 /**
@@ -53,7 +54,8 @@ export interface LiveFeedOptions {
   subaccount?: { owner: string; number: number } | undefined;
   /**
    * How long without a block the feed counts as stalled (the node poll and the market schedule
-   * then take over), ms.
+   * then take over), ms: a positive finite number (any size), else refused with an
+   * `InvalidArgumentError` naming it.
    * @default 3000
    */
   staleMs?: number;
@@ -72,6 +74,8 @@ export interface LiveFeedOptions {
  *   follow (see `LiveFeedOptions`).
  * @returns resolves with the live feed (height, markets, subaccount) once every first snapshot is
  *   in.
+ * @throws {InvalidArgumentError} naming `staleMs` or `connectTimeoutMs` when it is no positive
+ *   number of ms, before anything is opened.
  * @throws {IndexerTransportError | TimeoutError} when the socket cannot be opened.
  *
  * @example
@@ -85,7 +89,7 @@ export interface LiveFeedOptions {
  */
 export async function startLiveFeed(options: LiveFeedOptions): Promise<LiveFeed> {
   const { height, markets } = options;
-  const staleMs = options.staleMs ?? 3_000;
+  const staleMs = checkIntervalMs(options.staleMs ?? 3_000, "staleMs", false);
   const socket = await connectIndexerSocket({
     url: options.url,
     connectTimeoutMs: options.connectTimeoutMs ?? 10_000,

@@ -1,4 +1,5 @@
-import { isPerpxError } from "@perpx/errors";
+import { setLongTimeout } from "@perpx/core";
+import { InvalidArgumentError, isPerpxError } from "@perpx/errors";
 import type { LiveSubaccount } from "@perpx/indexer-client";
 import type { NodeClient } from "@perpx/node-client";
 import type { clob } from "@perpx/proto";
@@ -25,7 +26,9 @@ export interface OrderHandle {
   readonly market: string;
   /**
    * Its final state, or the current one when `timeoutMs` passes first (`UNKNOWN` when nothing was
-   * observed). Never resubmits anything.
+   * observed). Never resubmits anything. `timeoutMs` is a non-negative number of milliseconds
+   * (any size: 30 days waits 30 days; 0 answers what is known at once), 30,000 by default;
+   * anything else is refused with an `InvalidArgumentError` naming `timeoutMs`.
    */
   result(options?: { timeoutMs?: number }): Promise<OrderResult>;
   /** Its states as they change, ending with the final one. */
@@ -103,9 +106,16 @@ export function handleOver(order: TrackedOrder, follow: FollowOrder): OrderHandl
     kind: order.wire.kind,
     market: order.market.ticker,
     async result(options = {}) {
+      const timeoutMs = options.timeoutMs ?? 30_000;
+      if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs < 0) {
+        throw new InvalidArgumentError(
+          "timeoutMs",
+          `must be a non-negative number of milliseconds, got ${String(timeoutMs)}`,
+        );
+      }
       const controller = new AbortController();
       let latest: OrderResult | undefined;
-      const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? 30_000);
+      const timer = setLongTimeout(() => controller.abort(), timeoutMs);
       try {
         await follow((r) => {
           latest = r;
@@ -113,7 +123,7 @@ export function handleOver(order: TrackedOrder, follow: FollowOrder): OrderHandl
       } catch (error) {
         if (!controller.signal.aborted && !isPerpxError(error)) throw error;
       } finally {
-        clearTimeout(timer);
+        timer.clear();
       }
       return (
         latest ?? {

@@ -1,5 +1,7 @@
+import { type LongTimeout, setLongTimeout } from "@perpx/core";
 import type { NodeClient } from "@perpx/node-client";
 import { watchBlocks } from "@perpx/node-client/queries";
+import { checkIntervalMs } from "./intervals.js";
 
 /**
  * The chain height, kept live in the background: a block subscription when the node client has a
@@ -54,6 +56,7 @@ export interface HeightTrackerOptions {
  *
  * @param options - the node client and the poll interval (see `HeightTrackerOptions`).
  * @returns resolves with the tracker once it knows a height.
+ * @throws {InvalidArgumentError} naming `pollIntervalMs` unless it is a positive number.
  * @throws {TransportError | QueryError} when the node does not answer the first query.
  *
  * @example
@@ -63,6 +66,7 @@ export interface HeightTrackerOptions {
  */
 export async function startHeightTracker(options: HeightTrackerOptions): Promise<HeightTracker> {
   const { node } = options;
+  const intervalMs = checkIntervalMs(options.pollIntervalMs ?? 500, "pollIntervalMs", false);
   const first = await node.getLatestBlock();
   let height = first.height;
   let time = first.time;
@@ -78,9 +82,8 @@ export async function startHeightTracker(options: HeightTrackerOptions): Promise
       }
     }
   };
-  const intervalMs = options.pollIntervalMs ?? 500;
   let running = true;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: LongTimeout | undefined;
   let unsubscribe: (() => void) | undefined;
   // The block subscription, when the node client has a WebSocket RPC; while it is down (the node
   // dropped the socket, or restarted), the poll keeps the height and subscribes again once the node
@@ -92,7 +95,7 @@ export async function startHeightTracker(options: HeightTrackerOptions): Promise
       onError: () => {
         failed = true;
         unsubscribe = undefined;
-        if (running && timer === undefined) timer = setTimeout(poll, intervalMs);
+        if (running && timer === undefined) timer = setLongTimeout(poll, intervalMs);
       },
     });
     if (running && !failed) unsubscribe = stop;
@@ -105,13 +108,13 @@ export async function startHeightTracker(options: HeightTrackerOptions): Promise
     } catch {
       // A missed poll is retried at the next tick; the last height stays valid meanwhile.
     }
-    timer = running && unsubscribe === undefined ? setTimeout(poll, intervalMs) : undefined;
+    timer = running && unsubscribe === undefined ? setLongTimeout(poll, intervalMs) : undefined;
   };
   if (node.rpc?.webSocket) await subscribe();
-  else timer = setTimeout(poll, intervalMs);
+  else timer = setLongTimeout(poll, intervalMs);
   const stop = () => {
     running = false;
-    clearTimeout(timer);
+    timer?.clear();
     unsubscribe?.();
   };
   return {

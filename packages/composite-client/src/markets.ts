@@ -1,7 +1,8 @@
-import { decimalToUnits } from "@perpx/core";
+import { decimalToUnits, type LongTimeout, setLongTimeout } from "@perpx/core";
 import type { PerpetualMarketResponseObject, TradingPerpetualMarketUpdate } from "@perpx/core/indexer";
 import type { IndexerClient } from "@perpx/indexer-client";
 import type { Market, NodeClient } from "@perpx/node-client";
+import { checkIntervalMs } from "./intervals.js";
 
 /**
  * A market as the client caches it: the node's market (perpetual, clob pair, oracle price) joined
@@ -82,6 +83,7 @@ export interface MarketCacheOptions {
  *   `MarketCacheOptions`).
  * @returns the cache: `get(ticker)` loads a market once and keeps it refreshed, `cached(ticker)`
  *   answers without a call, `stop()` ends the refreshes.
+ * @throws {InvalidArgumentError} naming `refreshIntervalMs` unless it is 0 or a positive number.
  * @example
  * ```ts
  * const markets = createMarketCache({ node });
@@ -89,6 +91,7 @@ export interface MarketCacheOptions {
  */
 export function createMarketCache(options: MarketCacheOptions): MarketCache {
   const { node } = options;
+  const interval = checkIntervalMs(options.refreshIntervalMs ?? 10_000, "refreshIntervalMs", true);
   const markets = new Map<string, CompositeMarket>();
   const loading = new Map<string, Promise<CompositeMarket>>();
   const load = (ticker: string) => {
@@ -114,17 +117,20 @@ export function createMarketCache(options: MarketCacheOptions): MarketCache {
     const tickers = ticker === undefined ? [...markets.keys()] : [ticker];
     await Promise.all(tickers.map(load));
   };
-  const interval = options.refreshIntervalMs ?? 10_000;
-  const timer =
-    interval > 0
-      ? setInterval(() => {
-          if (options.skipRefresh?.()) return;
-          refresh().catch(() => {
-            // The cache keeps the last markets; the next tick tries again.
-          });
-        }, interval)
-      : undefined;
-  timer?.unref?.();
+  // An interval of any size: each tick arms the next (setInterval fires one past 2^31 ms at once).
+  let timer: LongTimeout | undefined;
+  let stopped = false;
+  const schedule = () => {
+    timer = setLongTimeout(() => {
+      if (stopped) return;
+      schedule();
+      if (options.skipRefresh?.()) return;
+      refresh().catch(() => {
+        // The cache keeps the last markets; the next tick tries again.
+      });
+    }, interval).unref();
+  };
+  if (interval > 0) schedule();
   return {
     get: (ticker) => {
       const market = markets.get(ticker);
@@ -149,6 +155,9 @@ export function createMarketCache(options: MarketCacheOptions): MarketCache {
       }
       if (next !== market) markets.set(ticker, next);
     },
-    stop: () => clearInterval(timer),
+    stop: () => {
+      stopped = true;
+      timer?.clear();
+    },
   };
 }

@@ -59,6 +59,8 @@ describe("@perpx/core entry point", () => {
         "MissingEndpointError",
         "UnknownNetworkError",
         "InvalidOrderError",
+        "MAX_TIMER_MS",
+        "setLongTimeout",
       ]),
     );
   });

@@ -17,6 +17,7 @@
  * network with more markets is followed over several.
  * Nothing is ever sent to the live network but subscriptions.
  */
+import { InvalidArgumentError, type LongTimeout, setLongTimeout } from "@perpx/core";
 import { INDEXER_CHANNEL_SUBSCRIPTION_LIMITS, type IndexerChannel } from "@perpx/core/indexer";
 import type { Devnet } from "@perpx/devnet";
 import { connectIndexerSocket, watchOrderBook } from "@perpx/indexer-client";
@@ -103,7 +104,11 @@ export interface ShadowOptions {
   readonly markets: readonly string[];
   /** Levels per side mirrored. @default 10 */
   readonly bookLevels?: number;
-  /** Longest wait between two reconnect attempts to the live indexer. @default 2000 */
+  /**
+   * Longest wait between two reconnect attempts to the live indexer, ms: a positive finite number
+   * (any size), else refused with an `InvalidArgumentError` naming it before anything is opened.
+   * @default 2000
+   */
   readonly maxReconnectDelayMs?: number;
   /** A `WebSocket` constructor. @default the indexer client's */
   readonly WebSocket?: IndexerWebSocketConstructor;
@@ -143,6 +148,7 @@ export interface Shadow {
  * @param options - the fork, the live indexer's socket, the markets.
  * @returns the feed, once the live sockets are connected and every channel has its first snapshot
  *   (after 10 s without them, the feed is returned `paused` and follows once they come).
+ * @throws {InvalidArgumentError} naming `maxReconnectDelayMs` when it is no positive number of ms.
  * @throws the socket's errors when the live indexer cannot be reached at all.
  * @example
  * ```ts
@@ -167,6 +173,12 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   const onError = options.onError ?? (() => undefined);
   const emit = options.onEvent ?? (() => undefined);
   const maxDelayMs = options.maxReconnectDelayMs ?? 2000;
+  if (typeof maxDelayMs !== "number" || !Number.isFinite(maxDelayMs) || maxDelayMs <= 0) {
+    throw new InvalidArgumentError(
+      "maxReconnectDelayMs",
+      `must be a positive number of milliseconds, got ${String(maxDelayMs)}`,
+    );
+  }
   let status: ShadowStatus = {
     state: "following",
     since: new Date().toISOString(),
@@ -247,7 +259,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     },
   );
   const closers: Array<() => void> = [];
-  const timers = new Set<ReturnType<typeof setTimeout>>();
+  const timers = new Set<LongTimeout>();
   /**
    * Keeps one feed (a channel and id) subscribed: `open` subscribes and answers its subscription;
    * the feed waits from its reset to its next snapshot, and a subscription the live indexer ended
@@ -276,7 +288,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
       onError(error);
       waiting.set(key, `${key}: refused by the live indexer (${error.message}); subscribing again`);
       review();
-      const timer = setTimeout(
+      const timer = setLongTimeout(
         () => {
           timers.delete(timer);
           guarded(() => follow(key, open, attempt + 1));
@@ -355,7 +367,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
       }
     });
   } catch (error) {
-    for (const timer of timers) clearTimeout(timer);
+    for (const timer of timers) timer.clear();
     await Promise.allSettled(sockets.map((socket) => socket.close()));
     throw error;
   }
@@ -380,7 +392,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
       stopping ??= (async () => {
         status = { ...status, state: "stopped", since: new Date().toISOString() };
         guard.clear();
-        for (const timer of timers) clearTimeout(timer);
+        for (const timer of timers) timer.clear();
         for (const close of closers) close();
         await Promise.allSettled(sockets.map((socket) => socket.close()));
       })();

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type AccountView, accountView, type WireOrder } from "@perpx/composite-client";
-import { Exact } from "@perpx/core";
+import { Exact, type LongTimeout, setLongTimeout } from "@perpx/core";
 import { openOrders } from "./accounts.js";
 import { type AccountExposure, checkExposure, lossBudget, type PendingOrder } from "./exposure.js";
 import type { ChainClock, Reservation } from "./reservation.js";
@@ -246,15 +246,15 @@ export async function reserveExposure(
 async function heightReached(deps: ToolDeps, height: bigint, deadline: number): Promise<boolean> {
   const tracker = deps.account.context.height;
   if (tracker.current() >= height) return true;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: LongTimeout | undefined;
   const reached = await Promise.race([
     tracker.waitAbove(height - 1n).then(() => true),
     new Promise<boolean>((resolve) => {
       // A settle runs after the answer: it never holds the process open.
-      timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now())).unref();
+      timer = setLongTimeout(() => resolve(false), Math.max(0, deadline - Date.now())).unref();
     }),
   ]);
-  clearTimeout(timer);
+  timer?.clear();
   return reached;
 }
 

@@ -196,6 +196,30 @@ function slowClientTimeouts(options: McpServerOptions) {
 }
 
 /**
+ * Checks the server's waits before anything starts: each is a finite number of ms (any size: the
+ * timers behind them wait past 2^31 ms as asked), positive except `statefulSettleMs` (0: the state
+ * is answered at inclusion). `NaN` or a negative value would answer every write UNKNOWN at once or
+ * close every session on the reaper's next tick.
+ */
+function checkWaits(options: McpServerOptions): void {
+  const waits = [
+    ["verifyTimeoutMs", false],
+    ["statefulSettleMs", true],
+    ["sessionIdleMs", false],
+  ] as const;
+  for (const [name, allowZero] of waits) {
+    const value = options[name];
+    if (value === undefined) continue;
+    if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+      throw new InvalidArgumentError(
+        name,
+        `must be a ${allowZero ? "non-negative" : "positive"} number of ms, got ${String(value)}`,
+      );
+    }
+  }
+}
+
+/**
  * Starts the agent server: MCP over Streamable HTTP at `/mcp`, `/health`, static bearer
  * credentials, safety limits, verified fills and a persistent store. Resolves once it listens. A
  * client that has not sent its headers within `headersTimeoutMs` (or its request within
@@ -228,6 +252,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
     throw new InvalidArgumentError("auth", 'must be "static" or "oauth"');
   }
   const timeouts = slowClientTimeouts(options);
+  checkWaits(options);
   const base = await connectContext({
     network: options.network,
     ...(options.endpoints ? { endpoints: options.endpoints } : {}),

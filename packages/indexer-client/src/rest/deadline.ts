@@ -2,6 +2,7 @@
  * One call's time budget: the caller's `AbortSignal` and the call's `timeoutMs` as one signal, and
  * an abortable sleep for the waits between retries.
  */
+import { setLongTimeout } from "@perpx/core";
 import { AbortedError, InvalidArgumentError } from "@perpx/errors";
 import { IndexerTimeoutError } from "../errors.js";
 import { untilAborted } from "./until-aborted.js";
@@ -83,7 +84,7 @@ export function checkTimeoutMs(timeoutMs: number, argument = "timeoutMs"): numbe
 export function startDeadline(timeoutMs: number, outer: AbortSignal | undefined): Deadline {
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
+  const timer = setLongTimeout(() => {
     timedOut = true;
     controller.abort();
   }, timeoutMs);
@@ -106,16 +107,16 @@ export function startDeadline(timeoutMs: number, outer: AbortSignal | undefined)
           resolve();
         };
         const stop = () => {
-          clearTimeout(sleeper);
+          sleeper.clear();
           reject(failure(url));
         };
-        const sleeper = setTimeout(wake, ms);
+        const sleeper = setLongTimeout(wake, ms);
         controller.signal.addEventListener("abort", stop, { once: true });
       });
     },
     race: (work, url) => untilAborted(work, controller.signal, () => failure(url)),
     clear() {
-      clearTimeout(timer);
+      timer.clear();
       outer?.removeEventListener("abort", onAbort);
     },
   };

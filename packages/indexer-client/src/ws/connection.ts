@@ -12,6 +12,7 @@
  * (`schedule.ts`). `close()` ends it all.
  */
 
+import { type LongTimeout, setLongTimeout } from "@perpx/core";
 import type { IndexerChannel, IndexerChannelWithoutId } from "@perpx/core/indexer";
 import { PerpxError as BaseError, isPerpxError, type PerpxError, TimeoutError } from "@perpx/errors";
 import { Emitter } from "./emitter.js";
@@ -56,10 +57,10 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
   private readonly registry: Registry;
   private readonly sequence = new MessageSequence();
   private readonly pacer = new SubscribePacer();
-  private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  private reconnectTimer: LongTimeout | undefined;
   private paceTimer: ReturnType<typeof setTimeout> | undefined;
   /** Bounds a reconnect's wait for `connected` (`connectTimeoutMs`; the first one's is `start`'s). */
-  private connectTimer: ReturnType<typeof setTimeout> | undefined;
+  private connectTimer: LongTimeout | undefined;
   /** Reconnect attempts since the server was last reached (`maxAttempts` counts these). */
   private attempt = 0;
   private readonly schedule: RetrySchedule;
@@ -154,18 +155,18 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
   /** Opens the first socket; resolves at `connected`. */
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const timer = setLongTimeout(() => {
         this.starting = undefined;
         const error = new TimeoutError("indexer WebSocket connect", this.options.connectTimeoutMs ?? 10_000);
         void this.shutdown(error).then(() => reject(error));
       }, this.options.connectTimeoutMs ?? 10_000);
       this.starting = {
         resolve: () => {
-          clearTimeout(timer);
+          timer.clear();
           resolve();
         },
         reject: (error) => {
-          clearTimeout(timer);
+          timer.clear();
           void this.shutdown(error).then(() => reject(error));
         },
       };
@@ -244,7 +245,7 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
     if (!this.starting) {
       // A server that upgrades the socket and answers pings but never says `connected` would
       // otherwise hold every subscription queued for good: it is dropped as stalled.
-      this.connectTimer = setTimeout(
+      this.connectTimer = setLongTimeout(
         () =>
           this.guard(() => {
             this.connectTimer = undefined;
@@ -294,7 +295,7 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
     const registry = this.registry;
     switch (frame.type) {
       case "connected":
-        clearTimeout(this.connectTimer);
+        this.connectTimer?.clear();
         this.connectTimer = undefined;
         this.sequence.reset();
         this.sequence.record(frame.message_id, "reply", 0);
@@ -420,7 +421,7 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
     const delayMs = this.schedule.nextDelayMs();
     this.schedule.disconnected();
     this.attempt++;
-    this.reconnectTimer = setTimeout(() => this.guard(() => this.open()), delayMs);
+    this.reconnectTimer = setLongTimeout(() => this.guard(() => this.open()), delayMs);
     this.notify("reconnecting", { attempt: this.attempt, delayMs });
   }
 
@@ -431,7 +432,7 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
     this.heartbeat.stop();
     clearTimeout(this.paceTimer);
     this.paceTimer = undefined;
-    clearTimeout(this.connectTimer);
+    this.connectTimer?.clear();
     this.connectTimer = undefined;
     this.pacer.clear();
     return endSocket(socket, abrupt, () => {
@@ -443,7 +444,7 @@ export class IndexerSocket extends Emitter<IndexerSocketEvents> {
 
   private shutdown(error: PerpxError | undefined): Promise<void> {
     if (this.closing) return this.closing;
-    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer?.clear();
     this.reconnectTimer = undefined;
     const socket = this.socket;
     const released = socket ? this.release(socket, false) : Promise.resolve();

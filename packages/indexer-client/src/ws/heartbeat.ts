@@ -10,11 +10,12 @@
  * busy (a long synchronous task, a GC pause) past the timeout, the frames the server sent meanwhile
  * are still unread when the timer fires, and the healthy socket is kept.
  */
+import { type LongTimeout, setLongTimeout } from "@perpx/core";
 import type { IndexerWebSocket } from "./transport.js";
 
 /** The idle check of the current socket. */
 export class Heartbeat {
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: LongTimeout | undefined;
   private socket: IndexerWebSocket | undefined;
   private lastActivity = 0;
   /** Frames received (messages, pings, pongs); each run compares it with its last look. */
@@ -56,13 +57,13 @@ export class Heartbeat {
 
   /** Stops watching (clears the timer). */
   stop(): void {
-    clearTimeout(this.timer);
+    this.timer?.clear();
     this.timer = undefined;
     this.socket = undefined;
   }
 
   private run(): void {
-    clearTimeout(this.timer);
+    this.timer?.clear();
     this.timer = undefined;
     const socket = this.socket;
     if (!socket || this.idleMs === 0) return;
@@ -78,7 +79,7 @@ export class Heartbeat {
         // Let the poll phase read what waits first (see the module comment): a zero timer runs on
         // the loop's next turn, after it.
         this.confirming = true;
-        this.timer = setTimeout(this.tick, 0);
+        this.timer = setLongTimeout(this.tick, 0);
         return;
       }
       this.socket = undefined;
@@ -92,6 +93,6 @@ export class Heartbeat {
       socket.ping?.();
     }
     const periodMs = Math.max(1, Math.min(this.idleMs, canPing ? this.pingMs : this.idleMs) / 4);
-    this.timer = setTimeout(this.tick, periodMs);
+    this.timer = setLongTimeout(this.tick, periodMs);
   }
 }

@@ -1,5 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { sendClob } from "@perpx/composite-client";
+import { setLongTimeout } from "@perpx/core";
 import type { OrderResponseObject } from "@perpx/core/indexer";
 import type { TxMessage } from "@perpx/node-client";
 import { batchCancelMsg, cancelOrderMsg, MAX_BATCH_CANCELS } from "@perpx/node-client/tx";
@@ -53,10 +54,14 @@ async function verifyCancels(deps: ToolDeps, orders: OrderResponseObject[], time
   const pending = () => [...latest.values()].filter((o) => !FINAL.has(o.status));
   while (pending().length > 0 && Date.now() < deadline) {
     const seen = context.height.current();
+    let timer: { clear(): void } | undefined;
     await Promise.race([
       context.height.waitAbove(seen),
-      new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now()))),
+      new Promise((r) => {
+        timer = setLongTimeout(() => r(undefined), Math.max(0, deadline - Date.now()));
+      }),
     ]);
+    timer?.clear();
     for (const t of new Set(pending().map((o) => o.ticker))) {
       const group = pending().filter((o) => o.ticker === t);
       for (const o of await ordersNear(deps, t, group)) if (latest.has(o.id)) latest.set(o.id, o);

@@ -126,7 +126,7 @@ export async function verifyPlaced(
   let result = await handle.result({ timeoutMs: Math.min(step, options.timeoutMs) });
   // Nothing observed yet (a loaded node): look again, until the timeout; never resubmit.
   while (result.status === "UNKNOWN" && Date.now() < deadline) {
-    result = await handle.result({ timeoutMs: Math.min(step, deadline - Date.now()) });
+    result = await handle.result({ timeoutMs: Math.max(0, Math.min(step, deadline - Date.now())) });
   }
   return {
     state: result.status,

@@ -1,3 +1,4 @@
+import { setLongTimeout } from "@perpx/core";
 import { AbortedError, InvalidArgumentError, TimeoutError } from "@perpx/errors";
 
 /**
@@ -69,25 +70,6 @@ export function reportSending(signal: AbortSignal | undefined, mayHaveSent: () =
   if (signal !== undefined) sendReports.get(signal)?.push(mayHaveSent);
 }
 
-/** The longest delay a timer takes: `setTimeout` fires a longer one (2^31 ms and up) at once. */
-const MAX_TIMER_MS = 2_147_483_647;
-
-/**
- * `setTimeout` for any delay: one past {@link MAX_TIMER_MS} (24.8 days) is armed in steps, so a
- * long timeout is long, not instant.
- */
-function longTimeout(fire: () => void, ms: number): { clear(): void } {
-  let timer: ReturnType<typeof setTimeout>;
-  const arm = (left: number) => {
-    timer = setTimeout(
-      () => (left > MAX_TIMER_MS ? arm(left - MAX_TIMER_MS) : fire()),
-      Math.min(left, MAX_TIMER_MS),
-    );
-  };
-  arm(ms);
-  return { clear: () => clearTimeout(timer) };
-}
-
 /**
  * Checks a timeout option.
  *
@@ -117,7 +99,7 @@ export function startDeadline(options: CallOptions, defaultTimeoutMs: number): D
   const reports: (() => boolean)[] = [];
   sendReports.set(controller.signal, reports);
   let timedOut = false;
-  const timer = longTimeout(() => {
+  const timer = setLongTimeout(() => {
     timedOut = true;
     controller.abort(new Error(`timed out after ${timeoutMs} ms`));
   }, timeoutMs);
@@ -225,7 +207,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       reject(signal.reason);
       return;
     }
-    const timer = longTimeout(() => {
+    const timer = setLongTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
       resolve();
     }, ms);

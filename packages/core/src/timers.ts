@@ -1,0 +1,61 @@
+/**
+ * Timers for any delay. `setTimeout` and `setInterval` fire a delay above 2^31 - 1 ms (about 24.8
+ * days) at once (Node warns, browsers do not), so a user's "wait up to 30 days" would be instant.
+ */
+
+/** The longest delay `setTimeout` honours: 2^31 - 1 ms, about 24.8 days. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** A timer armed by {@link setLongTimeout}. */
+export interface LongTimeout {
+  /** Stops the timer; `fire` does not run (safe to call more than once, or after it fired). */
+  clear(): void;
+  /** Lets the process exit while only this timer is pending (Node; a no-op in browsers). */
+  unref(): LongTimeout;
+}
+
+/**
+ * `setTimeout` for any delay: one past {@link MAX_TIMER_MS} is armed in steps of at most that, so
+ * a long delay is as long as asked, never instant. A delay that is not a finite number of
+ * milliseconds (`Infinity`) never fires; a negative or `NaN` one fires on the next turn, as
+ * `setTimeout`'s does.
+ *
+ * @param fire - runs once the delay has passed.
+ * @param ms - the delay in milliseconds.
+ * @returns the timer, to clear it.
+ * @example
+ * ```ts
+ * const timer = setLongTimeout(() => console.log("30 days later"), 30 * 86_400_000);
+ * timer.clear();
+ * ```
+ */
+export function setLongTimeout(fire: () => void, ms: number): LongTimeout {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let unref = false;
+  let cleared = false;
+  const arm = (left: number): void => {
+    if (cleared || left === Number.POSITIVE_INFINITY) return;
+    timer = setTimeout(
+      () => (left > MAX_TIMER_MS ? arm(left - MAX_TIMER_MS) : fire()),
+      Math.min(left, MAX_TIMER_MS),
+    );
+    if (unref) unrefTimer(timer);
+  };
+  arm(ms);
+  const handle: LongTimeout = {
+    clear() {
+      cleared = true;
+      clearTimeout(timer);
+    },
+    unref() {
+      unref = true;
+      if (timer !== undefined) unrefTimer(timer);
+      return handle;
+    },
+  };
+  return handle;
+}
+
+function unrefTimer(timer: ReturnType<typeof setTimeout>): void {
+  (timer as { unref?: () => void }).unref?.();
+}
