@@ -3,10 +3,25 @@
  * days) at once (Node warns, browsers do not), so a user's "wait up to 30 days" would be instant.
  */
 
-/** The longest delay `setTimeout` honours: 2^31 - 1 ms, about 24.8 days. */
+/**
+ * The longest delay `setTimeout` honours: 2^31 - 1 ms, about 24.8 days.
+ *
+ * @example
+ * ```ts
+ * 30 * 86_400_000 > MAX_TIMER_MS; // true: 30 days needs setLongTimeout
+ * ```
+ */
 export const MAX_TIMER_MS = 2_147_483_647;
 
-/** A timer armed by {@link setLongTimeout}. */
+/**
+ * A timer armed by {@link setLongTimeout}.
+ *
+ * @example
+ * ```ts
+ * const timer: LongTimeout = setLongTimeout(() => undefined, 1_000).unref();
+ * timer.clear();
+ * ```
+ */
 export interface LongTimeout {
   /** Stops the timer; `fire` does not run (safe to call more than once, or after it fired). */
   clear(): void;
