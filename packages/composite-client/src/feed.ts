@@ -1,3 +1,5 @@
+import { setLongTimeout } from "@perpx/core";
+import { TimeoutError } from "@perpx/errors";
 import {
   connectIndexerSocket,
   type IndexerSocket,
@@ -60,7 +62,8 @@ export interface LiveFeedOptions {
    */
   staleMs?: number;
   /**
-   * How long to wait for the socket and the first snapshots, ms.
+   * How long the whole start-up may take, ms: the socket and every first snapshot, counted from
+   * the call (a positive finite number, else refused with an `InvalidArgumentError` naming it).
    * @default 10000
    */
   connectTimeoutMs?: number;
@@ -77,6 +80,8 @@ export interface LiveFeedOptions {
  * @throws {InvalidArgumentError} naming `staleMs` or `connectTimeoutMs` when it is no positive
  *   number of ms, before anything is opened.
  * @throws {IndexerTransportError | TimeoutError} when the socket cannot be opened.
+ * @throws {TimeoutError} naming the channels whose first snapshot did not arrive when the start-up
+ *   took longer than `connectTimeoutMs` (the socket is then closed).
  *
  * @example
  * ```ts
@@ -90,10 +95,9 @@ export interface LiveFeedOptions {
 export async function startLiveFeed(options: LiveFeedOptions): Promise<LiveFeed> {
   const { height, markets } = options;
   const staleMs = checkIntervalMs(options.staleMs ?? 3_000, "staleMs", false);
-  const socket = await connectIndexerSocket({
-    url: options.url,
-    connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
-  });
+  const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+  const startedAt = performance.now();
+  const socket = await connectIndexerSocket({ url: options.url, connectTimeoutMs });
   let lastBlockAt = 0;
   let connected = true;
   socket.on("open", () => {
@@ -129,7 +133,37 @@ export async function startLiveFeed(options: LiveFeedOptions): Promise<LiveFeed>
           number: options.subaccount.number,
         })
       : undefined;
-    await Promise.all([blocks.ready(), marketFeed.ready(), subaccount?.ready()]);
+    const pending = new Map<Promise<unknown>, string>([
+      [blocks.ready(), "v4_block_height"],
+      [marketFeed.ready(), "v4_markets"],
+    ]);
+    if (subaccount) {
+      const { owner, number } = options.subaccount!;
+      pending.set(subaccount.ready(), `v4_subaccounts ${owner}/${number}`);
+    }
+    for (const first of pending.keys())
+      first.then(
+        () => pending.delete(first),
+        () => {},
+      );
+    let timer: { clear(): void } | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setLongTimeout(
+        () =>
+          reject(
+            new TimeoutError(
+              `indexer first snapshots (${[...pending.values()].join(", ")})`,
+              connectTimeoutMs,
+            ),
+          ),
+        Math.max(0, connectTimeoutMs - (performance.now() - startedAt)),
+      );
+    });
+    try {
+      await Promise.race([Promise.all(pending.keys()), late]);
+    } finally {
+      timer?.clear();
+    }
     return {
       socket,
       subaccount,

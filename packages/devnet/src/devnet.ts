@@ -43,7 +43,7 @@ import { type RestServer, startRestServer } from "./servers/rest.js";
 import { type RpcServer, startRpcServer } from "./servers/rpc.js";
 import { loadOrCreateTls, type TlsMaterial } from "./servers/tls.js";
 import { addSourceChainRoutes } from "./source-chain/control.js";
-import { type SourceChains, startSourceChains } from "./source-chain/index.js";
+import { checkSourceChainOptions, type SourceChains, startSourceChains } from "./source-chain/index.js";
 
 /**
  * Starts a devnet in this process and resolves when every server listens.
@@ -118,6 +118,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
 
   // Checked before the state directory is locked: a refused option leaves nothing held.
   const blockTimeMs = validateBlockTime(options.blockTimeMs ?? 1000);
+  const sourceChainOptions = checkSourceChainOptions(options.sourceChains ?? {});
 
   const rewardsFeeMultiplierPpm = options.rewardsFeeMultiplierPpm ?? 0;
   if (
@@ -308,7 +309,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
         profile,
         host,
         ports: { l1: ports.sourceL1, l2: ports.sourceL2 },
-        options: options.sourceChains ?? {},
+        options: sourceChainOptions,
         timeouts,
         onError,
         sink: {

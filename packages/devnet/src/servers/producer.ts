@@ -153,14 +153,15 @@ export const MAX_BLOCK_TIME_MS = 2_147_483_647;
  * Checks a block time: an integer from 0 (on demand only) to {@link MAX_BLOCK_TIME_MS}.
  *
  * @param ms - milliseconds between blocks.
+ * @param name - the option's name, for the error.
  * @returns `ms`.
- * @throws {DevnetError} `invalid-argument` naming the value otherwise.
+ * @throws {DevnetError} `invalid-argument` naming the option and the value otherwise.
  */
-export function validateBlockTime(ms: number): number {
+export function validateBlockTime(ms: number, name = "blockTimeMs"): number {
   if (!Number.isSafeInteger(ms) || ms < 0 || ms > MAX_BLOCK_TIME_MS)
     throw new DevnetError(
       "invalid-argument",
-      `blockTimeMs must be an integer from 0 to ${MAX_BLOCK_TIME_MS}, got ${ms}`,
+      `${name} must be an integer from 0 to ${MAX_BLOCK_TIME_MS}, got ${ms}`,
     );
   return ms;
 }

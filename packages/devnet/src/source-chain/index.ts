@@ -7,6 +7,7 @@ import { getNetwork } from "@perpx/core";
 import type { DevnetProfile } from "../app/contract.js";
 import { DevnetError } from "../devnet-error.js";
 import type { ServerTimeouts } from "../servers/http.js";
+import { validateBlockTime } from "../servers/producer.js";
 import { SourceChain } from "./chain.js";
 import { type DepositSink, startBridgeDaemon } from "./daemon.js";
 import { SOURCE_GENESIS_ADDRESSES, SOURCE_GENESIS_ETH, SOURCE_GENESIS_USDC } from "./genesis.js";
@@ -21,10 +22,41 @@ import { startSourceRpcServer } from "./rpc.js";
  * ```
  */
 export interface SourceChainOptions {
-  /** Milliseconds between source blocks; 0 seals blocks only on demand (`mine`). @default 1000 */
+  /**
+   * Milliseconds between source blocks, an integer from 0 to 2147483647; 0 seals blocks only on
+   * demand (`mine`). @default 1000
+   */
   blockTimeMs?: number;
-  /** Blocks on top of a deposit's block before the daemon reports it final. @default 3 */
+  /**
+   * Blocks on top of a deposit's block before the daemon reports it final, a non-negative integer.
+   * @default 3
+   */
   finalityDepth?: number;
+}
+
+/**
+ * Checks the source chains' options where they enter (`startDevnet`), before anything starts.
+ *
+ * @param options - `startDevnet`'s `sourceChains`.
+ * @returns the options with their defaults.
+ * @throws {DevnetError} `invalid-argument` naming `sourceChains.blockTimeMs` (not an integer from
+ *   0 to 2147483647: `NaN`, negative, `Infinity`, past a Node timer) or `sourceChains.finalityDepth`
+ *   (not a non-negative integer).
+ * @example
+ * ```ts
+ * checkSourceChainOptions({ blockTimeMs: 200 }); // { blockTimeMs: 200, finalityDepth: 3 }
+ * checkSourceChainOptions({ blockTimeMs: Number.NaN }); // throws DevnetError "invalid-argument"
+ * ```
+ */
+export function checkSourceChainOptions(options: SourceChainOptions): Required<SourceChainOptions> {
+  const blockTimeMs = validateBlockTime(options.blockTimeMs ?? 1000, "sourceChains.blockTimeMs");
+  const finalityDepth = options.finalityDepth ?? 3;
+  if (!Number.isSafeInteger(finalityDepth) || finalityDepth < 0)
+    throw new DevnetError(
+      "invalid-argument",
+      `sourceChains.finalityDepth must be a non-negative integer, got ${finalityDepth}`,
+    );
+  return { blockTimeMs, finalityDepth };
 }
 
 /**
@@ -70,8 +102,7 @@ export async function startSourceChains(params: {
   const sources = getNetwork(params.profile).bridgeSources;
   if (sources === undefined)
     throw new DevnetError("invalid-argument", `the ${params.profile} preset names no bridge source chains`);
-  const blockTimeMs = params.options.blockTimeMs ?? 1000;
-  const finalityDepth = params.options.finalityDepth ?? 3;
+  const { blockTimeMs, finalityDepth } = checkSourceChainOptions(params.options);
   const chains = (["l1", "l2"] as const).map((slot) => {
     const s = sources[slot];
     const chain = new SourceChain({
