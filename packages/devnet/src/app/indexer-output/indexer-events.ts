@@ -250,14 +250,29 @@ export interface TransferEvent {
  * Funding of a perpetual: at each `funding-sample` epoch the new premium sample (`sample`: the
  * median of the epoch's votes, zero too, as the real chain's premium-sample `FundingEvent`), and at
  * each funding tick the rate paid and the new funding index (`payment`). Premiums and rates are
- * ppm per 8 hours; the index is 1e-6 quote quantums per base quantum.
+ * ppm per 8 hours; the index is 1e-6 quote quantums per base quantum. A chain that starts with a
+ * non-zero index (a fork of a live network) also emits, in its genesis block, a
+ * {@link FundingIndexEvent} per such perpetual.
  *
  * @example
  * ```ts
  * const onFunding = (e: FundingEvent) => e.phase === "payment" && console.log(e.fundingIndex);
  * ```
  */
-export interface FundingEvent {
+export type FundingEvent = FundingRateEvent | FundingIndexEvent;
+
+/**
+ * A premium sample (`sample`) or a funding tick (`payment`), see {@link FundingEvent}.
+ *
+ * @example
+ * ```ts
+ * const tick: FundingRateEvent = {
+ *   kind: "funding", phase: "payment", perpetualId: 0, ratePpm: 100n, oracleSubticks: 6_500_000_000n,
+ *   fundingIndex: 12n,
+ * };
+ * ```
+ */
+export interface FundingRateEvent {
   readonly kind: "funding";
   readonly phase: "sample" | "payment";
   readonly perpetualId: number;
@@ -266,6 +281,25 @@ export interface FundingEvent {
   /** The oracle price in subticks the funding used. */
   readonly oracleSubticks: bigint;
   /** The perpetual's funding index after a payment (the current one for a sample). */
+  readonly fundingIndex: bigint;
+}
+
+/**
+ * A perpetual's funding index as the chain starts with it (`genesis`, only in the genesis block,
+ * only for a non-zero index: a fork's live index). No funding was paid: an indexer takes the index
+ * (positions' unsettled funding is counted against it) and records no rate or payment, as an
+ * indexer started from the live network's snapshot already holds it.
+ *
+ * @example
+ * ```ts
+ * const start: FundingIndexEvent = { kind: "funding", phase: "genesis", perpetualId: 0, fundingIndex: 123_457n };
+ * ```
+ */
+export interface FundingIndexEvent {
+  readonly kind: "funding";
+  readonly phase: "genesis";
+  readonly perpetualId: number;
+  /** The perpetual's funding index (1e-6 quote quantums per base quantum). */
   readonly fundingIndex: bigint;
 }
 

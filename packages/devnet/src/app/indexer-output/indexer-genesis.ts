@@ -11,8 +11,8 @@ import { clobPairEvent, liquidityTierEvent, perpetualEvent, subaccountUpdateEven
 import type { IndexerEvent } from "./indexer-events.js";
 
 /**
- * The genesis state as indexer events: tiers, price markets and their prices, perpetuals, clob
- * pairs, then every subaccount.
+ * The genesis state as indexer events: tiers, price markets and their prices, perpetuals, their
+ * non-zero funding indices (a fork's live ones), clob pairs, then every subaccount.
  */
 export function genesisIndexerEvents(ctx: Context, keepers: Keepers): IndexerEvent[] {
   const out: IndexerEvent[] = [];
@@ -22,7 +22,13 @@ export function genesisIndexerEvents(ctx: Context, keepers: Keepers): IndexerEve
     const price = keepers.prices.marketPrice(ctx, param.id);
     if (price !== undefined) out.push({ kind: "oracle_price", marketId: param.id, price: price.price });
   }
-  for (const perpetual of keepers.perpetuals.allPerpetuals(ctx)) out.push(perpetualEvent(perpetual.params));
+  const perpetuals = keepers.perpetuals.allPerpetuals(ctx);
+  for (const perpetual of perpetuals) out.push(perpetualEvent(perpetual.params));
+  for (const perpetual of perpetuals) {
+    if (perpetual.fundingIndex === 0n) continue;
+    const { id } = perpetual.params;
+    out.push({ kind: "funding", phase: "genesis", perpetualId: id, fundingIndex: perpetual.fundingIndex });
+  }
   for (const pair of allPairs(ctx.store(CLOB))) {
     const e = clobPairEvent(pair);
     if (e !== undefined) out.push(e);

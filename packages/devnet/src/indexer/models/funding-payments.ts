@@ -8,7 +8,7 @@
  * payments of every tick since its last run; the devnet runs it on block time, after the first
  * block at least {@link FUNDING_PAYMENTS_INTERVAL_MS} after its last run.
  */
-import type { IndexerEvent, LocatedIndexerEvent } from "../../app/indexer-output/indexer-events.js";
+import type { FundingRateEvent, LocatedIndexerEvent } from "../../app/indexer-output/indexer-events.js";
 import { fundingSettlementPpm } from "../../app/modules/subaccounts/margin.js";
 import { type SubaccountRecord, subaccountKey } from "./accounts.js";
 
@@ -35,7 +35,7 @@ export const FUNDING_PAYMENTS_INTERVAL_MS = 60_000;
 
 interface Tick {
   readonly previousIndex: bigint;
-  readonly event: Extract<IndexerEvent, { kind: "funding" }>;
+  readonly event: FundingRateEvent;
   readonly time: Date;
   readonly height: bigint;
 }
@@ -49,7 +49,10 @@ export class FundingPaymentsModel {
   private nextRunMs: number | undefined;
   private readonly payments = new Map<string, FundingPaymentRecord[]>();
 
-  /** Applies one event (funding events move the indices; payments are settled at block end). */
+  /**
+   * Applies one event (funding events move the indices, a fork's genesis index too; payments are
+   * settled at block end).
+   */
   apply(located: LocatedIndexerEvent): void {
     const e = located.event;
     if (e.kind !== "funding") return;

@@ -4,7 +4,7 @@
  * perpetual (each funding payment's rate and oracle price).
  */
 import { clob } from "@perpx/proto";
-import type { LocatedIndexerEvent } from "../../app/indexer-output/indexer-events.js";
+import type { FundingRateEvent, LocatedIndexerEvent } from "../../app/indexer-output/indexer-events.js";
 import { eventIdHex } from "../block-events.js";
 import type { PositionBefore } from "./accounts.js";
 import { orderIdKey } from "./orderbook.js";
@@ -189,10 +189,7 @@ export class HistoryModel {
     return { fills: [], transfers: [transfer] };
   }
 
-  private applyFunding(
-    e: Extract<LocatedIndexerEvent["event"], { kind: "funding" }>,
-    located: LocatedIndexerEvent,
-  ): void {
+  private applyFunding(e: FundingRateEvent, located: LocatedIndexerEvent): void {
     const list = this.funding.get(e.perpetualId) ?? [];
     list.push({
       perpetualId: e.perpetualId,

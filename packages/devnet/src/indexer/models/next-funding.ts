@@ -64,8 +64,12 @@ export class NextFundingModel {
   private readonly rates = new Map<number, string>();
   private nextRunMs: number | undefined;
 
-  /** Applies a funding event: a sample is kept, a tick forgets the perpetual's samples. */
+  /**
+   * Applies a funding event: a sample is kept, a tick forgets the perpetual's samples (a genesis
+   * index is neither).
+   */
   apply(e: FundingEvent): void {
+    if (e.phase === "genesis") return;
     if (e.phase === "payment") {
       this.samples.delete(e.perpetualId);
       return;
