@@ -9,10 +9,11 @@
  */
 
 import { Exact, resolveNetwork } from "@perpx/core";
-import { DEFAULT_FAUCET_COINS, type ForkState } from "@perpx/devnet";
+import { DEFAULT_FAUCET_COINS } from "@perpx/devnet";
 import { isBroadcastTxError } from "@perpx/node-client";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { expect, it, vi } from "vitest";
+import { forkAccount, localFork } from "../../devnet/test/support/fork-state.js";
 import { useDevnet } from "./support.js";
 
 const QUANTUM = "0.000001";
@@ -20,30 +21,7 @@ const HANG = { timeout: 30_000, interval: 50 };
 const wallet = LocalWallet.generate();
 
 /** BTC at 65,000 USD, in the Large-Cap tier (2%), its caps set to 100 and 3,100 USDC. */
-const fork: ForkState = {
-  source: "open-interest test",
-  height: 1n,
-  profile: "local",
-  chainId: "perpx-local-1",
-  evmChainId: 31337,
-  upgrades: [],
-  markets: [
-    {
-      id: 0,
-      pair: "BTC-USD",
-      exponent: -5,
-      price: 6_500_000_000n,
-      minPriceChangePpm: 1_000,
-      atomicResolution: -10,
-      liquidityTier: 0,
-      marketType: 1,
-      defaultFundingPpm: 0,
-      stepBaseQuantums: 1_000_000n,
-      subticksPerTick: 100_000,
-      quantumConversionExponent: -9,
-      fundingIndex: 0n,
-    },
-  ],
+const fork = localFork("open-interest test", 1n, {
   liquidityTiers: [
     {
       $typeName: "perpx.perpetuals.v1.LiquidityTier",
@@ -59,15 +37,11 @@ const fork: ForkState = {
   ],
   accounts: [
     {
-      address: wallet.address,
-      accountNumber: 1_000n,
-      sequence: 0n,
+      ...forkAccount(wallet.address, 1_000n, 1_000_000_000n),
       balances: DEFAULT_FAUCET_COINS.map((c) => ({ denom: c.denom, amount: c.amount })),
-      subaccounts: [{ number: 0, usdc: 1_000_000_000n, positions: [] }],
-      authenticators: [],
     },
   ],
-};
+});
 
 const net = useDevnet({ fork, liquidity: true, mirror: false });
 

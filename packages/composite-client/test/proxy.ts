@@ -1,18 +1,10 @@
-import { createServer, request } from "node:http";
 import { type AddressInfo, connect, createServer as createNetServer, type Socket } from "node:net";
+import { type FaultProxy, type ProxiedRequest, startFaultProxy } from "../../../tests/support/fault-proxy.js";
 
-/** One request that went through a {@link CountingProxy}: its path and, for JSON-RPC, its method. */
-export interface ProxiedRequest {
-  path: string;
-  method: string | undefined;
-}
+export type { ProxiedRequest };
 
 /** An HTTP proxy in front of one server that records every request (fault-free, keep-alive). */
-export interface CountingProxy {
-  url: string;
-  requests: ProxiedRequest[];
-  close(): Promise<void>;
-}
+export type CountingProxy = FaultProxy;
 
 /**
  * Starts a proxy on a free port forwarding to `target` (an `http://` base URL). A request for which
@@ -22,7 +14,7 @@ export interface CountingProxy {
  * it, the server never saw it. A request for which `hold` returns a promise waits for it before
  * either (a slow link).
  */
-export async function startCountingProxy(
+export function startCountingProxy(
   target: string,
   options: {
     swallow?: (request: ProxiedRequest) => boolean;
@@ -30,60 +22,11 @@ export async function startCountingProxy(
     hold?: (request: ProxiedRequest) => Promise<void> | undefined;
   } = {},
 ): Promise<CountingProxy> {
-  const to = new URL(target);
-  const requests: ProxiedRequest[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", async () => {
-      const body = Buffer.concat(chunks);
-      let method: string | undefined;
-      try {
-        method = (JSON.parse(body.toString("utf8")) as { method?: string }).method;
-      } catch {
-        method = undefined;
-      }
-      const proxied = { path: req.url ?? "/", method };
-      requests.push(proxied);
-      await options.hold?.(proxied);
-      if (options.drop?.(proxied)) {
-        res.destroy();
-        return;
-      }
-      const swallowed = options.swallow?.(proxied) ?? false;
-      const forward = request(
-        {
-          host: to.hostname,
-          port: to.port,
-          path: req.url,
-          method: req.method,
-          headers: { ...req.headers, host: to.host },
-        },
-        (answer) => {
-          if (swallowed) {
-            answer.resume();
-            answer.on("end", () => res.destroy());
-            return;
-          }
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      forward.on("error", () => res.destroy());
-      forward.end(body);
-    });
+  return startFaultProxy(target, {
+    fault: (request) =>
+      options.drop?.(request) ? "drop" : options.swallow?.(request) ? "swallow" : undefined,
+    ...(options.hold ? { hold: options.hold } : {}),
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 /** A TCP proxy whose live connections can be cut (a network fault between client and server). */

@@ -11,8 +11,9 @@ import type { DescMessage, MessageInitShape } from "@bufbuild/protobuf";
 import { decodeSerializableInt, perpetuals, prices, subaccounts } from "@perpx/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { netNotional } from "../src/app/modules/subaccounts/margin.js";
-import { type Devnet, type ForkState, GENESIS_ACCOUNTS, startDevnet } from "../src/index.js";
+import { type Devnet, GENESIS_ACCOUNTS, startDevnet } from "../src/index.js";
 import { queryApp } from "./support/app-query.js";
+import { btcForkMarket, forkAccount, localFork } from "./support/fork-state.js";
 
 const [longOwner, shortOwner] = [GENESIS_ACCOUNTS[0]?.address, GENESIS_ACCOUNTS[1]?.address] as [
   string,
@@ -20,44 +21,20 @@ const [longOwner, shortOwner] = [GENESIS_ACCOUNTS[0]?.address, GENESIS_ACCOUNTS[
 ];
 /** The live perpetual's funding index (1e-6 quote quantums per base quantum). */
 const LIVE_INDEX = 123_457n;
-const market = {
-  id: 0,
-  pair: "BTC-USD",
-  exponent: -5,
-  price: 6_500_000_000n,
-  minPriceChangePpm: 1_000,
-  atomicResolution: -10,
-  liquidityTier: 0,
-  marketType: 1,
-  defaultFundingPpm: 0,
-  stepBaseQuantums: 1_000_000n,
-  subticksPerTick: 100_000,
-  quantumConversionExponent: -9,
-  fundingIndex: LIVE_INDEX,
-} as const;
-const account = (address: string, accountNumber: bigint, quantums: bigint, fundingIndex: bigint) => ({
-  address,
-  accountNumber,
-  sequence: 0n,
-  balances: [],
-  subaccounts: [{ number: 0, usdc: 1_000_000_000n, positions: [{ perpetualId: 0, quantums, fundingIndex }] }],
-  authenticators: [],
-});
-const fork: ForkState = {
-  source: "fork funding test",
-  height: 77n,
-  profile: "local",
-  chainId: "perpx-local-1",
-  evmChainId: 31337,
-  upgrades: [],
+const market = btcForkMarket(LIVE_INDEX);
+const fork = localFork("fork funding test", 77n, {
   markets: [market],
   accounts: [
     // 0.01 BTC long that last settled at index 0: it owes 0.01 BTC × 123,457 (rounded down).
-    account(longOwner, 0n, 100_000_000n, 0n),
+    forkAccount(longOwner, 0n, 1_000_000_000n, [
+      { perpetualId: 0, quantums: 100_000_000n, fundingIndex: 0n },
+    ]),
     // 0.0123 BTC short that last settled at 1,000 below the live index: it is owed.
-    account(shortOwner, 1n, -123_000_000n, LIVE_INDEX - 1_000n),
+    forkAccount(shortOwner, 1n, 1_000_000_000n, [
+      { perpetualId: 0, quantums: -123_000_000n, fundingIndex: LIVE_INDEX - 1_000n },
+    ]),
   ],
-};
+});
 
 let devnet: Devnet;
 

@@ -7,51 +7,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Devnet, type ForkState, GENESIS_ACCOUNTS, startDevnet } from "../src/index.js";
+import { type Devnet, GENESIS_ACCOUNTS, startDevnet } from "../src/index.js";
+import { forkAccount, localFork } from "./support/fork-state.js";
 
 const owner = GENESIS_ACCOUNTS[0]?.address as string;
-const fork: ForkState = {
-  source: "fork positions test",
-  height: 41n,
-  profile: "local",
-  chainId: "perpx-local-1",
-  evmChainId: 31337,
-  upgrades: [],
-  markets: [
-    {
-      id: 0,
-      pair: "BTC-USD",
-      exponent: -5,
-      price: 6_500_000_000n,
-      minPriceChangePpm: 1_000,
-      atomicResolution: -10,
-      liquidityTier: 0,
-      marketType: 1,
-      defaultFundingPpm: 0,
-      stepBaseQuantums: 1_000_000n,
-      subticksPerTick: 100_000,
-      quantumConversionExponent: -9,
-      fundingIndex: 0n,
-    },
-  ],
+// 0.01 BTC long, beside 1,000 USDC.
+const fork = localFork("fork positions test", 41n, {
   accounts: [
-    {
-      address: owner,
-      accountNumber: 0n,
-      sequence: 0n,
-      balances: [],
-      subaccounts: [
-        {
-          number: 0,
-          usdc: 1_000_000_000n,
-          // 0.01 BTC long.
-          positions: [{ perpetualId: 0, quantums: 100_000_000n, fundingIndex: 0n }],
-        },
-      ],
-      authenticators: [],
-    },
+    forkAccount(owner, 0n, 1_000_000_000n, [{ perpetualId: 0, quantums: 100_000_000n, fundingIndex: 0n }]),
   ],
-};
+});
 
 let devnet: Devnet;
 const stateDir = mkdtempSync(join(tmpdir(), "perpx-fork-positions-"));

@@ -4,11 +4,10 @@
  * a gateway's 502 page. Each failure is a typed error whose `nothingSent` is false (the request
  * left the client), nothing is sent twice, and the signer's next transaction lands.
  */
-import { createServer, request } from "node:http";
-import type { AddressInfo } from "node:net";
 import { local } from "@perpx/core";
 import { startDevnet } from "@perpx/devnet";
 import { afterAll, describe, expect, it } from "vitest";
+import { startFaultProxy } from "../../../tests/support/fault-proxy.js";
 import { broadcastTx, createNodeClient, isBroadcastTxError, isTransportError } from "../src/index.js";
 import { bankSendMsg, signTx } from "../src/tx.js";
 import { LocalWallet } from "../src/wallets.js";
@@ -18,7 +17,7 @@ const net = useDevnet({ blockTimeMs: 50 });
 
 type Fault = "drop" | "swallow" | "cut-answer" | "502";
 
-interface FaultProxy {
+interface ArmedProxy {
   url: string;
   /** JSON-RPC methods of the requests seen, in order. */
   methods: string[];
@@ -27,79 +26,29 @@ interface FaultProxy {
   close(): Promise<void>;
 }
 
-async function startFaultProxy(target: string): Promise<FaultProxy> {
-  const to = new URL(target);
-  const methods: string[] = [];
+async function startArmedProxy(target: string): Promise<ArmedProxy> {
   let armed: { fault: Fault; when: (method: string) => boolean } | undefined;
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks);
-      let method = "";
-      try {
-        method = (JSON.parse(body.toString("utf8")) as { method?: string }).method ?? "";
-      } catch {}
-      methods.push(method);
-      let fault: Fault | undefined;
-      if (armed?.when(method)) {
-        fault = armed.fault;
-        armed = undefined;
-      }
-      if (fault === "drop") {
-        res.destroy();
-        return;
-      }
-      const forward = request(
-        {
-          host: to.hostname,
-          port: to.port,
-          path: req.url,
-          method: req.method,
-          headers: { ...req.headers, host: to.host },
-        },
-        (answer) => {
-          const parts: Buffer[] = [];
-          answer.on("data", (c: Buffer) => parts.push(c));
-          answer.on("end", () => {
-            const text = Buffer.concat(parts);
-            if (fault === "swallow") res.destroy();
-            else if (fault === "502") {
-              res.writeHead(502, { "content-type": "text/html" });
-              res.end("<html><body>502 Bad Gateway</body></html>");
-            } else if (fault === "cut-answer") {
-              res.writeHead(200, {
-                "content-type": "application/json",
-                "content-length": String(text.length),
-              });
-              res.write(text.subarray(0, Math.floor(text.length / 2)), () => res.destroy());
-            } else {
-              res.writeHead(answer.statusCode ?? 502, answer.headers);
-              res.end(text);
-            }
-          });
-        },
-      );
-      forward.on("error", () => res.destroy());
-      forward.end(body);
-    });
+  const proxy = await startFaultProxy(target, {
+    fault: ({ method = "" }) => {
+      if (!armed?.when(method)) return undefined;
+      const { fault } = armed;
+      armed = undefined;
+      return fault;
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    methods,
+    url: proxy.url,
+    get methods() {
+      return proxy.requests.map((r) => r.method ?? "");
+    },
     arm: (fault, when) => {
       armed = { fault, when };
     },
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: proxy.close,
   };
 }
 
-const proxies: FaultProxy[] = [];
+const proxies: ArmedProxy[] = [];
 afterAll(async () => {
   for (const proxy of proxies) await proxy.close();
 });
@@ -109,7 +58,7 @@ const usdc = (amount: number) => [{ denom: "uusdc", amount: BigInt(amount) }];
 
 /** A fresh funded wallet (bank USDC from one of the devnet's accounts) and a client behind a proxy. */
 async function setUp() {
-  const proxy = await startFaultProxy(net.devnet.endpoints.nodeRpc);
+  const proxy = await startArmedProxy(net.devnet.endpoints.nodeRpc);
   proxies.push(proxy);
   const client = net.makeClient({ nodeRpc: proxy.url, grpc: undefined });
   const wallet = LocalWallet.generate();

@@ -6,14 +6,13 @@
  * and the caller's abort still end it at once.
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, request } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { local } from "@perpx/core";
 import { DEFAULT_PORTS, type DevnetPorts, startDevnet } from "@perpx/devnet";
 import { isAbortedError } from "@perpx/errors";
 import { afterAll, describe, expect, it } from "vitest";
+import { type ProxyFault, startFaultProxy } from "../../../tests/support/fault-proxy.js";
 import { sparePortsByName } from "../../../tests/support/spare-ports.js";
 import {
   createNodeClient,
@@ -42,8 +41,31 @@ interface PollProxy {
   close(): Promise<void>;
 }
 
+/** The JSON-RPC answers of a hostile or refusing node, by cut. */
+const ANSWERS: Partial<Record<Cut, unknown>> = {
+  // A hostile node: a JSON-RPC answer whose tx height is hex.
+  malformed: { jsonrpc: "2.0", id: -1, result: { hash: "AB", height: "0x10", tx_result: {}, tx: "" } },
+  // A hostile node: a well-formed answer, for another transaction that landed fine.
+  another: {
+    jsonrpc: "2.0",
+    id: -1,
+    result: {
+      hash: "BB".repeat(32),
+      height: "5",
+      index: 0,
+      tx_result: { code: 0, log: "", gas_wanted: "1", gas_used: "1", events: [] },
+      tx: "",
+    },
+  },
+  // The node refuses to look (not a "not found"): an answer, not a transport failure.
+  refused: {
+    jsonrpc: "2.0",
+    id: -1,
+    error: { code: -32603, message: "Internal error", data: "transaction indexing is disabled" },
+  },
+};
+
 async function startPollProxy(target: string): Promise<PollProxy> {
-  const to = new URL(target);
   const waiters: { count: number; resolve: () => void }[] = [];
   const proxy: PollProxy = {
     url: "",
@@ -55,11 +77,7 @@ async function startPollProxy(target: string): Promise<PollProxy> {
         if (proxy.polls.cut >= count) resolve();
         else waiters.push({ count, resolve });
       }),
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: async () => undefined,
   };
   const counted = () => {
     proxy.polls.cut += 1;
@@ -68,96 +86,19 @@ async function startPollProxy(target: string): Promise<PollProxy> {
       waiter.resolve();
     }
   };
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks);
-      let method = "";
-      try {
-        method = (JSON.parse(body.toString("utf8")) as { method?: string }).method ?? "";
-      } catch {}
-      let cut: Cut | undefined;
-      if (method === "tx") {
-        proxy.polls.seen += 1;
-        cut = proxy.cuts.shift() ?? proxy.always;
-        if (cut !== undefined) counted();
-      }
-      if (cut === "drop") {
-        res.destroy();
-        return;
-      }
-      const forward = request(
-        {
-          host: to.hostname,
-          port: to.port,
-          path: req.url,
-          method: req.method,
-          headers: { ...req.headers, host: to.host },
-        },
-        (answer) => {
-          const parts: Buffer[] = [];
-          answer.on("data", (c: Buffer) => parts.push(c));
-          answer.on("end", () => {
-            const text = Buffer.concat(parts);
-            if (cut === "swallow") {
-              res.destroy();
-            } else if (cut === "502") {
-              res.writeHead(502, { "content-type": "text/html" });
-              res.end("<html><body>502 Bad Gateway</body></html>");
-            } else if (cut === "malformed") {
-              // A hostile node: a JSON-RPC answer whose tx height is hex.
-              res.writeHead(200, { "content-type": "application/json" });
-              res.end(
-                JSON.stringify({
-                  jsonrpc: "2.0",
-                  id: -1,
-                  result: { hash: "AB", height: "0x10", tx_result: {}, tx: "" },
-                }),
-              );
-            } else if (cut === "another") {
-              // A hostile node: a well-formed answer, for another transaction that landed fine.
-              res.writeHead(200, { "content-type": "application/json" });
-              res.end(
-                JSON.stringify({
-                  jsonrpc: "2.0",
-                  id: -1,
-                  result: {
-                    hash: "BB".repeat(32),
-                    height: "5",
-                    index: 0,
-                    tx_result: { code: 0, log: "", gas_wanted: "1", gas_used: "1", events: [] },
-                    tx: "",
-                  },
-                }),
-              );
-            } else if (cut === "refused") {
-              // The node refuses to look (not a "not found"): an answer, not a transport failure.
-              res.writeHead(200, { "content-type": "application/json" });
-              res.end(
-                JSON.stringify({
-                  jsonrpc: "2.0",
-                  id: -1,
-                  error: {
-                    code: -32603,
-                    message: "Internal error",
-                    data: "transaction indexing is disabled",
-                  },
-                }),
-              );
-            } else {
-              res.writeHead(answer.statusCode ?? 502, answer.headers);
-              res.end(text);
-            }
-          });
-        },
-      );
-      forward.on("error", () => res.destroy());
-      forward.end(body);
-    });
+  const inner = await startFaultProxy(target, {
+    fault: ({ method }): ProxyFault | undefined => {
+      if (method !== "tx") return undefined;
+      proxy.polls.seen += 1;
+      const cut = proxy.cuts.shift() ?? proxy.always;
+      if (cut === undefined) return undefined;
+      counted();
+      const answer = ANSWERS[cut];
+      return answer === undefined ? (cut as "drop" | "swallow" | "502") : { answer };
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  proxy.url = inner.url;
+  proxy.close = inner.close;
   return proxy;
 }
 
