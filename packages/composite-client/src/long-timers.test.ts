@@ -5,7 +5,8 @@
  */
 import { isInvalidArgumentError } from "@perpx/errors";
 import type { NodeClient } from "@perpx/node-client";
-import { afterEach, beforeEach, expect, it, vi } from "vitest";
+import { expect, it, vi } from "vitest";
+import { failOnTimerOverflow } from "../../../tests/support/timer-overflow.js";
 import { connectContext } from "./client.js";
 import { startLiveFeed } from "./feed.js";
 import { handleOver } from "./handle.js";
@@ -15,16 +16,7 @@ import type { OrderResult, TrackedOrder } from "./tracking.js";
 
 const DAYS_30 = 30 * 86_400_000;
 
-const warnings: string[] = [];
-const onWarning = (warning: Error) => warnings.push(warning.name);
-beforeEach(() => {
-  warnings.length = 0;
-  process.on("warning", onWarning);
-});
-afterEach(() => {
-  process.off("warning", onWarning);
-  expect(warnings).not.toContain("TimeoutOverflowWarning");
-});
+failOnTimerOverflow();
 
 const order = {
   wire: { clientId: 1, kind: "short-term" },

@@ -5,24 +5,13 @@
  * figure, rounded down to a quantum, is one quantum above what the chain lets the account withdraw.
  * A bot withdrawing its free collateral must be accepted, one quantum more refused.
  */
-import { Exact, resolveNetwork } from "@perpx/core";
-import { isBroadcastTxError } from "@perpx/node-client";
+import { Exact } from "@perpx/core";
 import { expect, it, vi } from "vitest";
-import { fundedWallet, useDevnet } from "./support.js";
+import { devnetControl, expectFreeCollateralWithdrawable, fundedWallet, useDevnet } from "./support.js";
 
 const net = useDevnet();
-const QUANTUM = "0.000001";
+const _QUANTUM = "0.000001";
 const HANG = { timeout: 30_000, interval: 50 };
-
-async function control(path: string, body: object): Promise<Record<string, unknown>> {
-  const response = await fetch(`${net.devnet.endpoints.devnetControl}/devnet${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${path}: ${await response.text()}`);
-  return (await response.json()) as Record<string, unknown>;
-}
 
 /**
  * An oracle price near `from` (a mantissa step of `10^exponent`) at which `size` of a long, with
@@ -43,7 +32,7 @@ function boundaryPrice(from: Exact, exponent: number, size: string, imf: string)
 }
 
 it("withdrawing the account's free collateral is accepted, one quantum more refused, at a rounding boundary", async () => {
-  await control("/prices/walk", { enabled: false });
+  await devnetControl(net, "/prices/walk", { enabled: false });
   const wallet = await fundedWallet(net.devnet);
   const client = await net.connect({ wallet });
   const bought = await client.placeOrder({
@@ -59,7 +48,7 @@ it("withdrawing the account's free collateral is accepted, one quantum more refu
   const btc = await client.getMarket({ ticker: "BTC-USD" });
   const imf = btc.indexer?.initialMarginFraction as string;
   const price = boundaryPrice(new Exact(btc.oraclePrice), btc.oracle.exponent, "0.001", imf);
-  await control("/prices", { market: "BTC-USD", price: price.toFixed(), mine: true });
+  await devnetControl(net, "/prices", { market: "BTC-USD", price: price.toFixed(), mine: true });
 
   // the feed's account, once it reports the position at that price
   await vi.waitFor(async () => {
@@ -71,26 +60,7 @@ it("withdrawing the account's free collateral is accepted, one quantum more refu
   }, HANG);
   const account = await client.account();
   const free = account.freeCollateral as string;
-  // what a bot sizes a withdrawal with: the free collateral, in whole quote quantums
-  const amount = new Exact(free).toDecimalPlaces(6, "floor");
-
-  // the chain's balances, from the node alone (margin fractions from its liquidity tiers), give
-  // the same equity and free collateral
-  const nodeOnly = await net.connect({
-    wallet,
-    network: {
-      network: resolveNetwork({ network: "local" }).network,
-      endpoints: { nodeRpc: net.devnet.endpoints.nodeRpc },
-    },
-  });
-  const fromNode = await nodeOnly.account();
-  expect(fromNode.source).toBe("node");
-  expect([fromNode.equity, fromNode.freeCollateral]).toEqual([account.equity, account.freeCollateral]);
-
-  const over = await client.withdraw({ amount: amount.plus(QUANTUM).toFixed() }).catch((e: unknown) => e);
-  expect(isBroadcastTxError(over), String(over)).toBe(true);
-  const withdrawn = await client.withdraw({ amount: amount.toFixed() }).catch((e: unknown) => e);
-  expect(isBroadcastTxError(withdrawn), String(withdrawn)).toBe(false);
-  expect(amount.toFixed()).toBe(free); // the figure was whole quote quantums: the chain's
-  await vi.waitFor(async () => expect((await client.account()).freeCollateral).toBe("0"), HANG);
+  // what a bot sizes a withdrawal with, the free collateral in whole quote quantums, is the figure
+  expect(new Exact(free).toDecimalPlaces(6, "floor").toFixed()).toBe(free);
+  await expectFreeCollateralWithdrawable(net, client, wallet, account);
 });

@@ -8,15 +8,14 @@
  * the account buys 0.01 BTC from the devnet's market maker, the market's whole open interest.
  */
 
-import { Exact, resolveNetwork } from "@perpx/core";
+import { Exact } from "@perpx/core";
 import { DEFAULT_FAUCET_COINS } from "@perpx/devnet";
-import { isBroadcastTxError } from "@perpx/node-client";
 import { LocalWallet } from "@perpx/node-client/wallets";
 import { expect, it, vi } from "vitest";
 import { forkAccount, localFork } from "../../devnet/test/support/fork-state.js";
-import { useDevnet } from "./support.js";
+import { devnetControl, expectFreeCollateralWithdrawable, useDevnet } from "./support.js";
 
-const QUANTUM = "0.000001";
+const _QUANTUM = "0.000001";
 const HANG = { timeout: 30_000, interval: 50 };
 const wallet = LocalWallet.generate();
 
@@ -45,17 +44,8 @@ const fork = localFork("open-interest test", 1n, {
 
 const net = useDevnet({ fork, liquidity: true, mirror: false });
 
-async function control(path: string, body: object): Promise<void> {
-  const response = await fetch(`${net.devnet.endpoints.devnetControl}/devnet${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${path}: ${await response.text()}`);
-}
-
 it("withdrawing the free collateral with open interest between the caps is accepted, one quantum more refused", async () => {
-  await control("/prices/walk", { enabled: false });
+  await devnetControl(net, "/prices/walk", { enabled: false });
   const client = await net.connect({ wallet });
   const bought = await client.placeOrder({
     market: "BTC-USD",
@@ -69,7 +59,7 @@ it("withdrawing the free collateral with open interest between the caps is accep
   // 0.01 BTC at 65,123.45 (651.2345 USDC open interest): a raise of 98% × 551.2345 / 3000 =
   // 18.006993...%, 18.0069% rounded down to a ppm: 20.0069%, an initial margin of 130.2918351805
   // rounded up to 130.291836 (13.02469 at 2%; 130.292446 with the raise not rounded down)
-  await control("/prices", { market: "BTC-USD", price: "65123.45", mine: true });
+  await devnetControl(net, "/prices", { market: "BTC-USD", price: "65123.45", mine: true });
   await vi.waitFor(async () => {
     const account = await client.account();
     expect(account.source).toBe("feed");
@@ -80,22 +70,5 @@ it("withdrawing the free collateral with open interest between the caps is accep
   expect(new Exact(account.equity).minus(account.freeCollateral as string).toFixed()).toBe("130.291836");
 
   // a node alone (no indexer) reads the tiers and the open interest from the chain: the same figure
-  const nodeOnly = await net.connect({
-    wallet,
-    network: {
-      network: resolveNetwork({ network: "local" }).network,
-      endpoints: { nodeRpc: net.devnet.endpoints.nodeRpc },
-    },
-  });
-  const fromNode = await nodeOnly.account();
-  expect(fromNode.source).toBe("node");
-  expect([fromNode.equity, fromNode.freeCollateral]).toEqual([account.equity, account.freeCollateral]);
-
-  const amount = new Exact(account.freeCollateral as string);
-  const over = await client.withdraw({ amount: amount.plus(QUANTUM).toFixed() }).catch((e: unknown) => e);
-  expect(isBroadcastTxError(over), String(over)).toBe(true);
-  const withdrawn = await client.withdraw({ amount: amount.toFixed() }).catch((e: unknown) => e);
-  expect(isBroadcastTxError(withdrawn), String(withdrawn)).toBe(false);
-  await vi.waitFor(async () => expect((await client.account()).freeCollateral).toBe("0"), HANG);
-  expect((await nodeOnly.account()).freeCollateral).toBe("0");
+  await expectFreeCollateralWithdrawable(net, client, wallet, account);
 });

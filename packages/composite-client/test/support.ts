@@ -1,7 +1,8 @@
+import { Exact, resolveNetwork } from "@perpx/core";
 import { type Devnet, type DevnetEndpoints, type StartDevnetOptions, startDevnet } from "@perpx/devnet";
-import type { TxSigner } from "@perpx/node-client";
+import { isBroadcastTxError, type TxSigner } from "@perpx/node-client";
 import { LocalWallet } from "@perpx/node-client/wallets";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, expect, vi } from "vitest";
 import {
   CompositeClient,
   type ConnectOptions,
@@ -77,6 +78,53 @@ export function useDevnet(options: StartDevnetOptions = {}): TestNet {
     await net.devnet?.stop();
   });
   return net;
+}
+
+/** POSTs `body` to the devnet's control route `/devnet<path>`. @returns its JSON answer; throws on a refusal. */
+export async function devnetControl(
+  net: TestNet,
+  path: string,
+  body: unknown,
+): Promise<Record<string, unknown>> {
+  const response = await fetch(`${net.devnet.endpoints.devnetControl}/devnet${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${path}: ${text}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+/**
+ * The free collateral `client` reports (`account`) is what the chain lets `wallet` withdraw: a
+ * client on the node alone (margin terms from the chain) reports the same equity and free
+ * collateral, one quote quantum more is refused, exactly it is accepted, and both then read "0".
+ */
+export async function expectFreeCollateralWithdrawable(
+  net: TestNet,
+  client: CompositeClient,
+  wallet: LocalWallet,
+  account: { equity: string; freeCollateral: string | undefined },
+): Promise<void> {
+  const hang = { timeout: 30_000, interval: 50 };
+  const nodeOnly = await net.connect({
+    wallet,
+    network: {
+      network: resolveNetwork({ network: "local" }).network,
+      endpoints: { nodeRpc: net.devnet.endpoints.nodeRpc },
+    },
+  });
+  const fromNode = await nodeOnly.account();
+  expect(fromNode.source).toBe("node");
+  expect([fromNode.equity, fromNode.freeCollateral]).toEqual([account.equity, account.freeCollateral]);
+  const amount = new Exact(account.freeCollateral as string);
+  const over = await client.withdraw({ amount: amount.plus("0.000001").toFixed() }).catch((e: unknown) => e);
+  expect(isBroadcastTxError(over), String(over)).toBe(true);
+  const withdrawn = await client.withdraw({ amount: amount.toFixed() }).catch((e: unknown) => e);
+  expect(isBroadcastTxError(withdrawn), String(withdrawn)).toBe(false);
+  await vi.waitFor(async () => expect((await client.account()).freeCollateral).toBe("0"), hang);
+  expect((await nodeOnly.account()).freeCollateral).toBe("0");
 }
 
 /** A signer over `wallet` that records every sign document it is asked to sign. */

@@ -1,21 +1,10 @@
 import { isInvalidArgumentError } from "@perpx/errors";
 import { describe, expect, it } from "vitest";
 import type { BridgeDepositStatus } from "../src/index.js";
-import { fundedWallet, recordingSigner, useDevnet } from "./support.js";
+import { devnetControl, fundedWallet, recordingSigner, useDevnet } from "./support.js";
 
 const net = useDevnet();
 const NOBLE = "noble1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqn8sqxy";
-
-async function control(path: string, body: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${net.devnet.endpoints.devnetControl}/devnet${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const json = (await response.json()) as Record<string, unknown>;
-  if (!response.ok) throw new Error(`${path}: ${JSON.stringify(json)}`);
-  return json;
-}
 
 async function bank(address: string, denom: string): Promise<bigint> {
   const url = `${net.devnet.endpoints.nodeRest}/cosmos/bank/v1beta1/balances/${address}/by_denom?denom=${encodeURIComponent(denom)}`;
@@ -30,7 +19,7 @@ describe("wrap and bridge deposits", () => {
     const none = await client.wrapRedeem({ amount: "1000000" }).catch((e: unknown) => e);
     expect(isInvalidArgumentError(none) && none.message).toMatch(/no voucher backs/);
     expect(signed).toEqual([]);
-    const received = await control("/ibc/receive", {
+    const received = await devnetControl(net, "/ibc/receive", {
       channel: "channel-0",
       denom: "uusdc",
       amount: "5000000",
@@ -49,7 +38,7 @@ describe("wrap and bridge deposits", () => {
     const wallet = await fundedWallet(net.devnet);
     const client = await net.connect({ wallet });
     const ethTxHash = `0x${"ab".repeat(32)}`;
-    const observed = await control("/bridge/deposit", {
+    const observed = await devnetControl(net, "/bridge/deposit", {
       sender: `0x${"12".repeat(20)}`,
       address: wallet.address,
       amount: "7000000",

@@ -5,8 +5,9 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeEach, expect, it, vi } from "vitest";
+import { afterAll, afterEach, expect, it, vi } from "vitest";
 import { type WebSocket, WebSocketServer } from "ws";
+import { failOnTimerOverflow } from "../../../tests/support/timer-overflow.js";
 import { createIndexerClient } from "../src/index.js";
 import { connectIndexerSocket } from "../src/ws/connect.js";
 import type { IndexerSocket } from "../src/ws/connection.js";
@@ -16,16 +17,7 @@ vi.setConfig({ testTimeout: 30_000 });
 const DAYS_30 = 30 * 86_400_000;
 const HEIGHT = { height: "7", time: "2026-01-01T00:00:00.000Z" };
 
-const warnings: string[] = [];
-const onWarning = (warning: Error) => warnings.push(warning.name);
-beforeEach(() => {
-  warnings.length = 0;
-  process.on("warning", onWarning);
-});
-afterEach(() => {
-  process.off("warning", onWarning);
-  expect(warnings).not.toContain("TimeoutOverflowWarning");
-});
+failOnTimerOverflow();
 
 /** A call's outcome: its value, or what it threw. */
 function outcome(call: Promise<unknown>): Promise<{ value?: unknown; error?: unknown }> {
