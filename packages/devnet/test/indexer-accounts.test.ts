@@ -335,14 +335,15 @@ describe("indexer REST: accounts", () => {
     const sub = (
       (await getIndexer(chain, `/v4/addresses/${alice}/subaccountNumber/0`)).body as { subaccount: Body }
     ).subaccount;
-    const equity = sub.equity as string;
+    // roundtable writes big.js toFixed(6) into an unconstrained numeric: six decimals, always.
+    const equity = new Exact(sub.equity as string).toFixed(6, "halfExpand");
     const hour = Math.floor((block?.time.getTime() ?? 0) / 3_600_000) * 3_600_000;
     expect((await getIndexer(chain, path)).body).toEqual({
       historicalPnl: [
         {
           equity,
-          totalPnl: "4.3475",
-          netTransfers: "10000",
+          totalPnl: "4.347500",
+          netTransfers: "10000.000000",
           createdAt: new Date(hour).toISOString(),
           blockHeight: block?.height.toString(),
           blockTime: block?.time.toISOString(),

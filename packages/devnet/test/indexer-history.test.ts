@@ -267,13 +267,15 @@ describe("GET /v4/pnl and the parent PnL routes", () => {
     const [latest] = historicalPnl as [Body];
     expect(latest.blockHeight).toBe(tick.height.toString());
     // 10,000 deposited, 100 sent to bob, 30 back, 50 to subaccount 128.
-    expect(latest.netTransfers).toBe("9880");
+    // pnl_ticks stores big.js toFixed(6) in an unconstrained numeric: six decimals.
+    expect(latest.netTransfers).toBe("9880.000000");
     const hour = new Date(Math.floor(tick.time.getTime() / 3_600_000) * 3_600_000).toISOString();
     const { pnl } = await body<{ pnl: Body[] }>(`/v4/pnl?address=${alice}&subaccountNumber=0`);
+    // The pnl table's numbers come from update_pnl.sql's sums, not from toFixed(6) text.
     expect(pnl[0]).toEqual({
-      equity: latest.equity,
+      equity: decimal(units(latest.equity as string, 6), 6),
       netTransfers: "9880",
-      totalPnl: latest.totalPnl,
+      totalPnl: decimal(units(latest.totalPnl as string, 6), 6),
       createdAt: hour,
       createdAtHeight: tick.height.toString(),
     });
@@ -297,7 +299,7 @@ describe("GET /v4/pnl and the parent PnL routes", () => {
       `/v4/historical-pnl?address=${alice}&subaccountNumber=0`,
     );
     const [c, o] = [child.historicalPnl[0] as Body, own.historicalPnl[0] as Body];
-    expect(c.netTransfers).toBe("50");
+    expect(c.netTransfers).toBe("50.000000");
     const sum = (k: string) => decimal(units(c[k] as string, 6) + units(o[k] as string, 6), 6);
     const parent = await body<{ historicalPnl: Body[] }>(
       `/v4/historical-pnl/parentSubaccountNumber?address=${alice}&parentSubaccountNumber=0`,
@@ -484,8 +486,8 @@ describe("GET /v4/historical-pnl over a second tick", () => {
     expect(latest.blockHeight).toBe(second.height.toString());
     expect(first.blockHeight).toBe(tick.height.toString());
     // roundtable's getUsdcTransfersSinceLastPnlTick: only what moved after the first tick.
-    expect(first.netTransfers).toBe("9880");
-    expect(latest.netTransfers).toBe("-20");
+    expect(first.netTransfers).toBe("9880.000000");
+    expect(latest.netTransfers).toBe("-20.000000");
     // roundtable's calculateEquity: comlink's exact equity, big.js toFixed(6) (half away from zero).
     const { subaccount } = await body<{ subaccount: Body }>(`/v4/addresses/${alice}/subaccountNumber/0`);
     expect(subaccount.latestProcessedBlockHeight).toBe(second.height.toString());

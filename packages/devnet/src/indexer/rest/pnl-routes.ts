@@ -48,22 +48,37 @@ function ticksOf(
 }
 
 /**
+ * Quote quantums as a `pnl_ticks` column prints them: roundtable writes big.js `toFixed(6)` into
+ * an unconstrained `numeric`, which keeps (and Postgres prints) all six decimals (`"9975.000000"`).
+ */
+function stored(quoteQuantums: bigint): string {
+  const negative = quoteQuantums < 0n;
+  const digits = (negative ? -quoteQuantums : quoteQuantums).toString().padStart(7, "0");
+  return `${negative ? "-" : ""}${digits.slice(0, -6)}.${digits.slice(-6)}`;
+}
+
+/**
  * A tick's `/historical-pnl` body: roundtable's `pnl_ticks` row, whose `netTransfers` is the net
  * of the transfers since the subaccount's previous tick, while `totalPnl` is equity less every
- * transfer since genesis.
+ * transfer since genesis. A stored row prints its six decimals; comlink's parent route sums two
+ * or more children's ticks with big.js `plus(...).toString()`, which drops them (`summed`).
  */
-function historicalBody(t: {
-  equity: bigint;
-  netTransfers: bigint;
-  transfersSinceLastTick: bigint;
-  createdAt: Date;
-  blockHeight: bigint;
-  blockTime: Date;
-}) {
+function historicalBody(
+  t: {
+    equity: bigint;
+    netTransfers: bigint;
+    transfersSinceLastTick: bigint;
+    createdAt: Date;
+    blockHeight: bigint;
+    blockTime: Date;
+  },
+  summed = false,
+) {
+  const print = summed ? usdc : stored;
   return {
-    equity: usdc(t.equity),
-    totalPnl: usdc(t.equity - t.netTransfers),
-    netTransfers: usdc(t.transfersSinceLastTick),
+    equity: print(t.equity),
+    totalPnl: print(t.equity - t.netTransfers),
+    netTransfers: print(t.transfersSinceLastTick),
     createdAt: iso(t.createdAt),
     blockHeight: t.blockHeight.toString(),
     blockTime: iso(t.blockTime),
@@ -172,7 +187,7 @@ export const pnlRoutes: readonly Route[] = [
       if (indexer.accounts.subaccount(address, n) === undefined) {
         return notFound(`No subaccount found with address ${address} and subaccountNumber ${n}`);
       }
-      const rows = ticksOf(indexer, address, [n], before, after).map(historicalBody);
+      const rows = ticksOf(indexer, address, [n], before, after).map((t) => historicalBody(t));
       const { items, paging } = paginate(rows, limit, page, false);
       return ok({ historicalPnl: items, ...paging });
     },
@@ -194,12 +209,15 @@ export const pnlRoutes: readonly Route[] = [
       // The limit counts the children's ticks before they are summed.
       const ticks = ticksOf(indexer, address, children, before, after).slice(0, limit);
       const historicalPnl = sumPerBucket(ticks, HOUR_MS).map((b) =>
-        historicalBody({
-          ...b.first,
-          equity: b.equity,
-          netTransfers: b.netTransfers,
-          transfersSinceLastTick: b.transfersSinceLastTick,
-        }),
+        historicalBody(
+          {
+            ...b.first,
+            equity: b.equity,
+            netTransfers: b.netTransfers,
+            transfersSinceLastTick: b.transfersSinceLastTick,
+          },
+          b.seen.size > 1,
+        ),
       );
       return ok({ historicalPnl });
     },
