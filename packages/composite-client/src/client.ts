@@ -189,6 +189,8 @@ export interface ClientContext {
    * `account()` or set by `setLeverage`; undefined until then.
    */
   leverage: Map<number, number> | undefined;
+  /** True once the client was closed: nothing is signed or sent for it any more. */
+  closed?: boolean | undefined;
 }
 
 const CONNECT_KEYS = optionKeys<ConnectOptions>({

@@ -490,6 +490,8 @@ export class CompositeClient {
 
   /**
    * Stops the height subscription, the market schedule, the indexer feed and the node client's sockets.
+   * Calls that sign after it (orders, cancels, transfers) are refused with an `AbortedError`
+   * before anything is signed; calls already signing settle as they go.
    *
    * @example
    * ```ts
@@ -498,6 +500,7 @@ export class CompositeClient {
    * ```
    */
   close(): void {
+    this.context.closed = true;
     this.context.height.stop();
     this.context.markets.stop();
     void this.context.feed?.stop();

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from "@perpx/errors";
+import { AbortedError, InvalidArgumentError } from "@perpx/errors";
 import type { TxSigner } from "@perpx/node-client";
 import type { ClientContext, Trader } from "./client.js";
 
@@ -10,6 +10,7 @@ import type { ClientContext, Trader } from "./client.js";
  * @param action - the action asking, named in the error.
  * @returns the trader.
  * @throws {InvalidArgumentError} on a read-only client.
+ * @throws {AbortedError} (`nothingSent`, naming the action) once the client was closed.
  *
  * @example
  * ```ts
@@ -17,6 +18,9 @@ import type { ClientContext, Trader } from "./client.js";
  * ```
  */
 export function traderOf(context: ClientContext, action: string): Trader {
+  if (context.closed) {
+    throw new AbortedError(action, new Error("the client is closed"), { nothingSent: true });
+  }
   if (!context.trader) {
     throw new InvalidArgumentError(
       action,

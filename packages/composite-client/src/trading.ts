@@ -9,13 +9,16 @@ import { checkCollateral } from "./collateral.js";
 import { type OrderHandle, orderHandle } from "./handle.js";
 import { OrderOutcomeUnknownError, watchSend } from "./inFlight.js";
 import { inFlightHandle } from "./lookUp.js";
+import type { CompositeMarket } from "./markets.js";
 import { type HumanOrder, planOrder, type WireOrder } from "./orderPlan.js";
 import { checkOrderShape } from "./orderShape.js";
 import { subaccountOf, traderOf } from "./trader.js";
 
 /**
  * The orders this client placed and has not seen end, by `ticker/clientId`: what `cancelAll` and
- * the handles' CANCELED state read, with each order's handle.
+ * the handles' CANCELED state read, with each order's handle. Orders that surely ended (past their
+ * good-til-block or good-til-block-time, or whose stateful cancel was included) are swept out as
+ * new ones are placed, so a long run holds only the orders that may still be open.
  *
  * @example
  * ```ts
@@ -91,7 +94,9 @@ export function sendClob(
  * @param placed - the orders this client placed, by market and client id.
  * @param order - the order in human units.
  * @returns resolves with the order's handle once the chain accepted it.
- * @throws {InvalidAmountError | InvalidOrderError | InvalidArgumentError} before anything is signed.
+ * @throws {InvalidAmountError | InvalidOrderError | InvalidArgumentError} before anything is signed
+ *   (an `InvalidArgumentError` naming `clientId` while another place of the same client id on the
+ *   same market is in flight on this book: one is sent, never two).
  * @throws {BroadcastTxError} when the chain refuses it.
  * @throws {OrderOutcomeUnknownError} when the signed order was sent and no answer came (or the
  *   wait for its block broke off): its `handle` finds out what became of it. Any other error means
@@ -118,6 +123,68 @@ export async function placeHumanOrder(
     clientId: order.clientId ?? context.clientIds.next(key),
     subaccount,
   });
+  const placedKey = `${market.ticker}/${wire.clientId}`;
+  const placing = placingOf(placed);
+  if (placing.has(placedKey)) {
+    throw new InvalidArgumentError(
+      "clientId",
+      `an order with client id ${wire.clientId} on ${market.ticker} is already being placed by this client: wait for that place to settle`,
+    );
+  }
+  placing.add(placedKey);
+  try {
+    return await placeChecked(context, placed, order, wire, market, subaccount);
+  } finally {
+    placing.delete(placedKey);
+  }
+}
+
+/** The `ticker/clientId` of the places in flight, by book: one place per client id at a time. */
+const PLACING = new WeakMap<PlacedOrders, Set<string>>();
+
+function placingOf(placed: PlacedOrders): Set<string> {
+  let placing = PLACING.get(placed);
+  if (!placing) {
+    placing = new Set();
+    PLACING.set(placed, placing);
+  }
+  return placing;
+}
+
+/** The book's size at which ended orders are next swept out (twice its size after the last sweep). */
+const NEXT_SWEEP = new WeakMap<PlacedOrders, number>();
+const MIN_SWEEP_SIZE = 32;
+
+/**
+ * Drops from the book the orders that surely ended (a short-term order past its good-til-block, a
+ * stateful one past its good-til-block-time or whose cancel was included), once the book doubled
+ * since the last sweep: a long run keeps only the orders that may still be open, at an amortized
+ * constant cost per place.
+ */
+function sweepEnded(context: ClientContext, placed: PlacedOrders): void {
+  if (placed.size < (NEXT_SWEEP.get(placed) ?? MIN_SWEEP_SIZE)) return;
+  const height = context.height.current();
+  const seconds = Math.floor(context.height.latest().time.getTime() / 1000);
+  for (const [key, entry] of placed) {
+    const { wire } = entry;
+    const ended =
+      wire.kind === "short-term"
+        ? BigInt(wire.goodTilBlock) < height
+        : wire.goodTilBlockTime < seconds || (entry.canceled && entry.cancelAccepted === true);
+    if (ended) placed.delete(key);
+  }
+  NEXT_SWEEP.set(placed, Math.max(MIN_SWEEP_SIZE, 2 * placed.size));
+}
+
+/** Places a planned order once no other place of its client id is in flight. */
+async function placeChecked(
+  context: ClientContext,
+  placed: PlacedOrders,
+  order: HumanOrder,
+  wire: WireOrder,
+  market: CompositeMarket,
+  subaccount: { owner: string; number: number },
+): Promise<OrderHandle> {
   await checkCollateral(context, wire, market);
   if (context.indexer && order.type === "MARKET" && order.price === undefined) {
     await checkBookReach({ indexer: context.indexer, market, wire, size: order.size });
@@ -169,6 +236,7 @@ export async function placeHumanOrder(
     ...trackingOf(context),
     order: { ...tracked, placedAtHeight: sent.latestHeight ?? sent.height ?? sentAt },
   });
+  sweepEnded(context, placed);
   placed.set(`${market.ticker}/${wire.clientId}`, entry);
   return entry.handle;
 }
