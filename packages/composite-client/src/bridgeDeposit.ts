@@ -3,6 +3,7 @@ import {
   addressBytesToBech32,
   addressBytesToHex,
   assertKnownKeys,
+  checkDelayMs,
   getEndpoint,
   InvalidAmountError,
   optionKeys,
@@ -189,14 +190,8 @@ export async function bridgeDeposit(
       problem: "must be above zero",
     });
   }
-  const timeoutMs = params.receiptTimeoutMs ?? 120_000;
-  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    // A negative one would time out after the approval was sent, with the deposit never sent.
-    throw new InvalidArgumentError(
-      "receiptTimeoutMs",
-      `must be a positive number of milliseconds, got ${String(timeoutMs)}`,
-    );
-  }
+  // Checked first: a negative one would time out after the approval was sent, the deposit never sent.
+  const timeoutMs = checkDelayMs(params.receiptTimeoutMs ?? 120_000, "receiptTimeoutMs");
   const signer = checkSigner(params.evmSigner);
   const chain = context.config.network.bridgeSources?.[source];
   if (chain === undefined)

@@ -1,5 +1,6 @@
 import {
   assertKnownKeys,
+  checkDelayMs,
   ENDPOINT_NAMES,
   type EndpointName,
   type Env,
@@ -22,7 +23,6 @@ import { type TradingKey, tradingKeyFromCredential } from "@perpx/node-client/wa
 import { ClientIds } from "./clientIds.js";
 import { type LiveFeed, startLiveFeed } from "./feed.js";
 import { type HeightTracker, startHeightTracker } from "./height.js";
-import { checkIntervalMs } from "./intervals.js";
 import { type CompositeMarket, createMarketCache, type MarketCache } from "./markets.js";
 
 /**
@@ -219,7 +219,7 @@ function checkConnectOptions(options: ConnectOptions): void {
   const { marketRefreshIntervalMs } = options;
   assertKnownKeys(options, CONNECT_KEYS, "CompositeClient.connect");
   if (marketRefreshIntervalMs !== undefined) {
-    checkIntervalMs(marketRefreshIntervalMs, "marketRefreshIntervalMs", true);
+    checkDelayMs(marketRefreshIntervalMs, "marketRefreshIntervalMs", true);
   }
   if (options.endpoints !== undefined) {
     assertKnownKeys(

@@ -1,4 +1,4 @@
-import { setLongTimeout } from "@perpx/core";
+import { checkDelayMs, setLongTimeout } from "@perpx/core";
 import { TimeoutError } from "@perpx/errors";
 import {
   connectIndexerSocket,
@@ -7,7 +7,6 @@ import {
   watchSubaccount,
 } from "@perpx/indexer-client";
 import type { HeightTracker } from "./height.js";
-import { checkIntervalMs } from "./intervals.js";
 import type { MarketCache } from "./markets.js";
 
 /**
@@ -94,7 +93,7 @@ export interface LiveFeedOptions {
  */
 export async function startLiveFeed(options: LiveFeedOptions): Promise<LiveFeed> {
   const { height, markets } = options;
-  const staleMs = checkIntervalMs(options.staleMs ?? 3_000, "staleMs", false);
+  const staleMs = checkDelayMs(options.staleMs ?? 3_000, "staleMs");
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
   const startedAt = performance.now();
   const socket = await connectIndexerSocket({ url: options.url, connectTimeoutMs });

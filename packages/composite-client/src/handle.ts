@@ -1,5 +1,5 @@
-import { setLongTimeout } from "@perpx/core";
-import { InvalidArgumentError, isPerpxError } from "@perpx/errors";
+import { checkDelayMs, setLongTimeout } from "@perpx/core";
+import { isPerpxError } from "@perpx/errors";
 import type { LiveSubaccount } from "@perpx/indexer-client";
 import type { NodeClient } from "@perpx/node-client";
 import type { clob } from "@perpx/proto";
@@ -106,13 +106,7 @@ export function handleOver(order: TrackedOrder, follow: FollowOrder): OrderHandl
     kind: order.wire.kind,
     market: order.market.ticker,
     async result(options = {}) {
-      const timeoutMs = options.timeoutMs ?? 30_000;
-      if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs < 0) {
-        throw new InvalidArgumentError(
-          "timeoutMs",
-          `must be a non-negative number of milliseconds, got ${String(timeoutMs)}`,
-        );
-      }
+      const timeoutMs = checkDelayMs(options.timeoutMs ?? 30_000, "timeoutMs", true);
       const controller = new AbortController();
       let latest: OrderResult | undefined;
       const timer = setLongTimeout(() => controller.abort(), timeoutMs);

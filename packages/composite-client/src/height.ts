@@ -1,7 +1,6 @@
-import { type LongTimeout, setLongTimeout } from "@perpx/core";
+import { checkDelayMs, type LongTimeout, setLongTimeout } from "@perpx/core";
 import type { NodeClient } from "@perpx/node-client";
 import { watchBlocks } from "@perpx/node-client/queries";
-import { checkIntervalMs } from "./intervals.js";
 
 /**
  * The chain height, kept live in the background: a block subscription when the node client has a
@@ -66,7 +65,7 @@ export interface HeightTrackerOptions {
  */
 export async function startHeightTracker(options: HeightTrackerOptions): Promise<HeightTracker> {
   const { node } = options;
-  const intervalMs = checkIntervalMs(options.pollIntervalMs ?? 500, "pollIntervalMs", false);
+  const intervalMs = checkDelayMs(options.pollIntervalMs ?? 500, "pollIntervalMs");
   const first = await node.getLatestBlock();
   let height = first.height;
   let time = first.time;

@@ -1,8 +1,7 @@
-import { decimalToUnits, type LongTimeout, setLongTimeout } from "@perpx/core";
+import { checkDelayMs, decimalToUnits, type LongTimeout, setLongTimeout } from "@perpx/core";
 import type { PerpetualMarketResponseObject, TradingPerpetualMarketUpdate } from "@perpx/core/indexer";
 import type { IndexerClient } from "@perpx/indexer-client";
 import type { Market, NodeClient } from "@perpx/node-client";
-import { checkIntervalMs } from "./intervals.js";
 
 /**
  * A market as the client caches it: the node's market (perpetual, clob pair, oracle price) joined
@@ -91,7 +90,7 @@ export interface MarketCacheOptions {
  */
 export function createMarketCache(options: MarketCacheOptions): MarketCache {
   const { node } = options;
-  const interval = checkIntervalMs(options.refreshIntervalMs ?? 10_000, "refreshIntervalMs", true);
+  const interval = checkDelayMs(options.refreshIntervalMs ?? 10_000, "refreshIntervalMs", true);
   const markets = new Map<string, CompositeMarket>();
   const loading = new Map<string, Promise<CompositeMarket>>();
   const load = (ticker: string) => {

@@ -61,6 +61,7 @@ describe("@perpx/core entry point", () => {
         "InvalidOrderError",
         "MAX_TIMER_MS",
         "setLongTimeout",
+        "checkDelayMs",
       ]),
     );
   });

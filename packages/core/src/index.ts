@@ -145,7 +145,7 @@ export {
   unitsToDecimal,
   usdcToQuoteQuantums,
 } from "./quantums.js";
-export { type LongTimeout, MAX_TIMER_MS, setLongTimeout } from "./timers.js";
+export { checkDelayMs, type LongTimeout, MAX_TIMER_MS, setLongTimeout } from "./timers.js";
 export type { TypedData, TypedDataField, TypedDataValue } from "./typed-data.js";
 export {
   compareVersions,

@@ -1,5 +1,6 @@
+import { isInvalidArgumentError } from "@perpx/errors";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { MAX_TIMER_MS, setLongTimeout } from "./timers.js";
+import { checkDelayMs, MAX_TIMER_MS, setLongTimeout } from "./timers.js";
 
 const DAY_MS = 86_400_000;
 
@@ -65,5 +66,35 @@ describe("setLongTimeout", () => {
     vi.advanceTimersByTime(MAX_TIMER_MS);
     expect(fire).toHaveBeenCalledOnce();
     timer.clear();
+  });
+});
+
+describe("checkDelayMs", () => {
+  it("takes a finite number of milliseconds of any size, 0 only when allowed", () => {
+    expect(checkDelayMs(1, "pollIntervalMs")).toBe(1);
+    expect(checkDelayMs(30 * 86_400_000, "timeoutMs")).toBe(30 * 86_400_000);
+    expect(checkDelayMs(0, "refreshIntervalMs", true)).toBe(0);
+  });
+
+  it("refuses NaN, infinities, negatives, 0 unless allowed, and non-numbers, naming the option", () => {
+    const bad: [unknown, boolean][] = [
+      [Number.NaN, true],
+      [Number.POSITIVE_INFINITY, true],
+      [-1, true],
+      [0, false],
+      ["5", true],
+      [undefined, true],
+    ];
+    for (const [value, allowZero] of bad) {
+      const error = (() => {
+        try {
+          checkDelayMs(value as number, "staleMs", allowZero);
+        } catch (e) {
+          return e;
+        }
+        return undefined;
+      })();
+      expect(isInvalidArgumentError(error) && error.argument, String(value)).toBe("staleMs");
+    }
   });
 });

@@ -2,6 +2,7 @@
  * Timers for any delay. `setTimeout` and `setInterval` fire a delay above 2^31 - 1 ms (about 24.8
  * days) at once (Node warns, browsers do not), so a user's "wait up to 30 days" would be instant.
  */
+import { InvalidArgumentError } from "@perpx/errors";
 
 /**
  * The longest delay `setTimeout` honours: 2^31 - 1 ms, about 24.8 days.
@@ -73,4 +74,32 @@ export function setLongTimeout(fire: () => void, ms: number): LongTimeout {
 
 function unrefTimer(timer: ReturnType<typeof setTimeout>): void {
   (timer as { unref?: () => void }).unref?.();
+}
+
+/**
+ * Checks a delay or timeout option: a finite number of milliseconds, positive, or also 0 when
+ * `allowZero` (0 then means what the option documents). Any size is fine: {@link setLongTimeout}
+ * waits past {@link MAX_TIMER_MS} as asked.
+ *
+ * @param value - the option's value.
+ * @param argument - the option's name, for the error.
+ * @param allowZero - whether 0 is allowed.
+ * @returns the delay.
+ * @throws {InvalidArgumentError} naming `argument` for NaN, an infinity, a negative number (or 0
+ *   unless allowed), or anything but a number.
+ * @example
+ * ```ts
+ * checkDelayMs(500, "pollIntervalMs"); // 500
+ * checkDelayMs(0, "refreshIntervalMs", true); // 0
+ * checkDelayMs(Number.NaN, "pollIntervalMs"); // throws InvalidArgumentError
+ * ```
+ */
+export function checkDelayMs(value: number, argument: string, allowZero = false): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+    throw new InvalidArgumentError(
+      argument,
+      `must be a ${allowZero ? "non-negative" : "positive"} number of milliseconds, got ${String(value)}`,
+    );
+  }
+  return value;
 }

@@ -17,7 +17,7 @@
  * network with more markets is followed over several.
  * Nothing is ever sent to the live network but subscriptions.
  */
-import { InvalidArgumentError, type LongTimeout, setLongTimeout } from "@perpx/core";
+import { checkDelayMs, type LongTimeout, setLongTimeout } from "@perpx/core";
 import { INDEXER_CHANNEL_SUBSCRIPTION_LIMITS, type IndexerChannel } from "@perpx/core/indexer";
 import type { Devnet } from "@perpx/devnet";
 import { connectIndexerSocket, watchOrderBook } from "@perpx/indexer-client";
@@ -172,13 +172,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   const levels = options.bookLevels ?? 10;
   const onError = options.onError ?? (() => undefined);
   const emit = options.onEvent ?? (() => undefined);
-  const maxDelayMs = options.maxReconnectDelayMs ?? 2000;
-  if (typeof maxDelayMs !== "number" || !Number.isFinite(maxDelayMs) || maxDelayMs <= 0) {
-    throw new InvalidArgumentError(
-      "maxReconnectDelayMs",
-      `must be a positive number of milliseconds, got ${String(maxDelayMs)}`,
-    );
-  }
+  const maxDelayMs = checkDelayMs(options.maxReconnectDelayMs ?? 2000, "maxReconnectDelayMs");
   let status: ShadowStatus = {
     state: "following",
     since: new Date().toISOString(),

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { connectContext } from "@perpx/composite-client";
 import type { EndpointName, Env, Network, NetworkConfig, NetworkName } from "@perpx/core";
+import { checkDelayMs } from "@perpx/core";
 import { InvalidArgumentError } from "@perpx/errors";
 import { createAccounts } from "./accounts.js";
 import { AuthError } from "./auth.js";
@@ -209,13 +210,7 @@ function checkWaits(options: McpServerOptions): void {
   ] as const;
   for (const [name, allowZero] of waits) {
     const value = options[name];
-    if (value === undefined) continue;
-    if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
-      throw new InvalidArgumentError(
-        name,
-        `must be a ${allowZero ? "non-negative" : "positive"} number of ms, got ${String(value)}`,
-      );
-    }
+    if (value !== undefined) checkDelayMs(value, name, allowZero);
   }
 }
 

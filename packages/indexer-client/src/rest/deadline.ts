@@ -2,8 +2,8 @@
  * One call's time budget: the caller's `AbortSignal` and the call's `timeoutMs` as one signal, and
  * an abortable sleep for the waits between retries.
  */
-import { setLongTimeout } from "@perpx/core";
-import { AbortedError, InvalidArgumentError } from "@perpx/errors";
+import { checkDelayMs, setLongTimeout } from "@perpx/core";
+import { AbortedError } from "@perpx/errors";
 import { IndexerTimeoutError } from "../errors.js";
 import { untilAborted } from "./until-aborted.js";
 
@@ -59,13 +59,7 @@ export interface Deadline {
  * ```
  */
 export function checkTimeoutMs(timeoutMs: number, argument = "timeoutMs"): number {
-  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new InvalidArgumentError(
-      argument,
-      `must be a positive number of milliseconds, got ${String(timeoutMs)}`,
-    );
-  }
-  return timeoutMs;
+  return checkDelayMs(timeoutMs, argument);
 }
 
 /**

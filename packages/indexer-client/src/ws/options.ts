@@ -1,6 +1,7 @@
 /**
  * Options of {@link connectIndexerSocket}, checked before anything is opened.
  */
+import { checkDelayMs } from "@perpx/core";
 import { InvalidArgumentError } from "@perpx/errors";
 import type { ReconnectOptions } from "./backoff.js";
 import type { IndexerWebSocketConstructor } from "./transport.js";
@@ -71,13 +72,7 @@ export interface IndexerSocketOptions {
 }
 
 function checkMs(name: string, value: number | undefined, allowZero: boolean): void {
-  if (value === undefined) return;
-  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
-    throw new InvalidArgumentError(
-      name,
-      `must be a ${allowZero ? "non-negative" : "positive"} number of ms, got ${value}`,
-    );
-  }
+  if (value !== undefined) checkDelayMs(value, name, allowZero);
 }
 
 /** Throws an `InvalidArgumentError` naming the first bad option. */

@@ -1,5 +1,5 @@
-import { setLongTimeout } from "@perpx/core";
-import { AbortedError, InvalidArgumentError, TimeoutError } from "@perpx/errors";
+import { checkDelayMs, setLongTimeout } from "@perpx/core";
+import { AbortedError, TimeoutError } from "@perpx/errors";
 
 /**
  * Options every call to a node takes.
@@ -76,13 +76,7 @@ export function reportSending(signal: AbortSignal | undefined, mayHaveSent: () =
  * @throws {InvalidArgumentError} unless it is a positive finite number.
  */
 export function checkTimeout(timeoutMs: number, argument = "timeoutMs"): number {
-  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new InvalidArgumentError(
-      argument,
-      `must be a positive number of milliseconds, got ${String(timeoutMs)}`,
-    );
-  }
-  return timeoutMs;
+  return checkDelayMs(timeoutMs, argument);
 }
 
 /**
