@@ -13,6 +13,7 @@ import {
 } from "@perpx/core/indexer";
 import { InvalidArgumentError } from "@perpx/errors";
 import { IndexerDecodeError } from "../errors.js";
+import { shown } from "../ws/shape.js";
 import { checkAnswer } from "./answers.js";
 import type { IndexerConnection } from "./connection.js";
 import type { CallOptions } from "./deadline.js";
@@ -147,17 +148,6 @@ export async function requestRoute<N extends IndexerRouteName>(
     );
   }
   return body;
-}
-
-/** A value as a refusal shows it: JSON, cut to 60 characters. */
-function shown(value: unknown): string {
-  let text: string;
-  try {
-    text = value === undefined ? "undefined" : JSON.stringify(value);
-  } catch {
-    text = typeof value;
-  }
-  return text.length > 60 ? `${text.slice(0, 60)}...` : text;
 }
 
 /**

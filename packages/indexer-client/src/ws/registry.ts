@@ -19,6 +19,7 @@ import {
 } from "./errors.js";
 import type { Frame } from "./frame.js";
 import type { SubscribePacer } from "./pacer.js";
+import { shown } from "./shape.js";
 import { type ResetReason, Subscription, type SubscriptionSink } from "./subscription.js";
 
 interface Entry {
@@ -42,17 +43,6 @@ export interface Refusal {
   readonly channel: IndexerChannel;
   readonly id: string;
   readonly error: PerpxError;
-}
-
-/** The text of a refused value, short. */
-function shown(value: unknown): string {
-  let text: string;
-  try {
-    text = value === undefined ? "undefined" : JSON.stringify(value);
-  } catch {
-    text = typeof value;
-  }
-  return text.length > 60 ? `${text.slice(0, 60)}...` : text;
 }
 
 const ID_LESS = new Set<string>(["v4_markets", "v4_block_height"]);

@@ -153,3 +153,24 @@ export function tuple(...checks: Check[]): Check {
     return undefined;
   };
 }
+
+/**
+ * A refused value as a refusal shows it: JSON, cut to 60 characters.
+ *
+ * @param value - the value found.
+ * @returns its short text.
+ * @example
+ * ```ts
+ * shown({ size: "-1" }); // '{"size":"-1"}'
+ * shown(undefined); // "undefined"
+ * ```
+ */
+export function shown(value: unknown): string {
+  let text: string;
+  try {
+    text = value === undefined ? "undefined" : JSON.stringify(value);
+  } catch {
+    text = typeof value;
+  }
+  return text.length > 60 ? `${text.slice(0, 60)}...` : text;
+}

@@ -12,13 +12,13 @@ import { clientIdOf } from "../client-id.js";
 import type { Explorer } from "../context.js";
 import { amount, facts, h, link, section, slot, table } from "../dom.js";
 import { baseAsset, coin, short, time } from "../format.js";
-import { bad } from "../orders.js";
+import { bad, unsignedOf } from "../orders.js";
 
 const HISTORY = 20;
 
-/** A height as the indexer writes it (decimal digits), read strictly, or undefined. */
+/** A height as the indexer writes it (decimal digits, a string), read strictly, or undefined. */
 function heightOf(value: unknown): bigint | undefined {
-  return typeof value === "string" && /^\d+$/.test(value) ? BigInt(value) : undefined;
+  return typeof value === "string" ? unsignedOf(value) : undefined;
 }
 
 /**
