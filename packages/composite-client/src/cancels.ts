@@ -2,7 +2,7 @@ import { assertKnownKeys, InvalidArgumentError, InvalidOrderError, optionKeys } 
 import { isBroadcastTxError, type SendTxResult } from "@perpx/node-client";
 import { batchCancelMsg, cancelOrderMsg, MAX_BATCH_CANCELS, ORDER_FLAGS } from "@perpx/node-client/tx";
 import type { ClientContext } from "./client.js";
-import type { OrderResult } from "./tracking.js";
+import { type OrderResult, pastGoodTil } from "./tracking.js";
 import { subaccountOf } from "./trader.js";
 import { cancelling, type PlacedOrders, sendClob } from "./trading.js";
 
@@ -109,7 +109,6 @@ export async function cancelAllOrders(
   params: { market?: string } = {},
 ): Promise<Record<string, number[]>> {
   assertKnownKeys(params, CANCEL_ALL_KEYS, "cancelAll");
-  const height = context.height.current();
   const shortTerm = new Map<string, PlacedEntry[]>();
   const stateful: Promise<PromiseSettledResult<PlacedEntry | undefined>>[] = [];
   for (const [key, entry] of placed) {
@@ -120,7 +119,7 @@ export async function cancelAllOrders(
       continue;
     }
     if (wire.kind === "short-term") {
-      if (BigInt(wire.goodTilBlock) < height || NEVER_RESTS.has(wire.timeInForce ?? "GTC")) {
+      if (pastGoodTil(wire, context.height) || NEVER_RESTS.has(wire.timeInForce ?? "GTC")) {
         placed.delete(key);
         continue;
       }

@@ -183,6 +183,26 @@ export async function followOrder(params: {
 }
 
 /**
+ * True once `wire` can no longer be open: the height passed a short-term order's good-til-block
+ * (plus `slackBlocks`), or the chain's time a stateful order's good-til-block-time.
+ *
+ * @param wire - the order as sent.
+ * @param height - the live height (and its block time).
+ * @param slackBlocks - blocks a short-term order is given past its good-til-block.
+ * @returns whether the order surely ended.
+ * @example
+ * ```ts
+ * const height = { current: () => 12n, latest: () => ({ height: 12n, time: new Date(0) }) } as HeightTracker;
+ * pastGoodTil({ kind: "short-term", goodTilBlock: 11 } as WireOrder, height); // true
+ * ```
+ */
+export function pastGoodTil(wire: WireOrder, height: HeightTracker, slackBlocks = 0n): boolean {
+  return wire.kind === "short-term"
+    ? height.current() > BigInt(wire.goodTilBlock) + slackBlocks
+    : Math.floor(height.latest().time.getTime() / 1000) > wire.goodTilBlockTime;
+}
+
+/**
  * Resolves when the node's blocks must settle an order followed on the feed: once the height passed
  * a short-term order's good-til-block (plus {@link FEED_SLACK_BLOCKS}), or the chain's time a
  * stateful order's good-til-block-time, or when the feed resynced (a reconnect, a restarted
@@ -194,10 +214,7 @@ function chainTakesOver(
 ): Promise<void> {
   const { height, order, feed } = params;
   const { wire } = order;
-  const past = () =>
-    wire.kind === "short-term"
-      ? height.current() > BigInt(wire.goodTilBlock) + FEED_SLACK_BLOCKS
-      : Math.floor(height.latest().time.getTime() / 1000) > wire.goodTilBlockTime;
+  const past = () => pastGoodTil(wire, height, FEED_SLACK_BLOCKS);
   return new Promise<void>((resolve, reject) => {
     let settled = false;
     const finish = () => {

@@ -12,6 +12,7 @@ import { inFlightHandle } from "./lookUp.js";
 import type { CompositeMarket } from "./markets.js";
 import { type HumanOrder, planOrder, type WireOrder } from "./orderPlan.js";
 import { checkOrderShape } from "./orderShape.js";
+import { pastGoodTil } from "./tracking.js";
 import { subaccountOf, traderOf } from "./trader.js";
 
 /**
@@ -163,15 +164,10 @@ const MIN_SWEEP_SIZE = 32;
  */
 function sweepEnded(context: ClientContext, placed: PlacedOrders): void {
   if (placed.size < (NEXT_SWEEP.get(placed) ?? MIN_SWEEP_SIZE)) return;
-  const height = context.height.current();
-  const seconds = Math.floor(context.height.latest().time.getTime() / 1000);
   for (const [key, entry] of placed) {
-    const { wire } = entry;
-    const ended =
-      wire.kind === "short-term"
-        ? BigInt(wire.goodTilBlock) < height
-        : wire.goodTilBlockTime < seconds || (entry.canceled && entry.cancelAccepted === true);
-    if (ended) placed.delete(key);
+    const cancelIncluded =
+      entry.wire.kind !== "short-term" && entry.canceled && entry.cancelAccepted === true;
+    if (cancelIncluded || pastGoodTil(entry.wire, context.height)) placed.delete(key);
   }
   NEXT_SWEEP.set(placed, Math.max(MIN_SWEEP_SIZE, 2 * placed.size));
 }
